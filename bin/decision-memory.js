@@ -1,0 +1,10 @@
+#!/usr/bin/env node
+// The `decision-memory` command. The sources are TypeScript, run through tsx's loader so that a
+// fresh clone needs only `npm ci`.
+import { register } from 'tsx/esm/api'
+
+register()
+const { main } = await import('../src/cli/main.ts')
+const code = await main(process.argv.slice(2))
+// -1: the command keeps running (serve) and exits on its own.
+if (code !== -1) process.exitCode = code

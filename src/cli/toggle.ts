@@ -1,0 +1,62 @@
+import { parseArgs } from 'node:util'
+import { InputError } from '../domain/errors'
+import { UsageError } from './options'
+import { throughServiceOrLocal } from './service-client'
+
+export const TOGGLE_HELP = `decision-memory toggle --session ID [--on | --off] [--user USER] [--data DIR]
+
+  Turns personalization on or off for one session (no flag flips it). New sessions start on.
+  Goes through the running service at $DECISION_MEMORY_URL; when none runs, opens the store in
+  --data (default $DECISION_MEMORY_DATA or ./data) itself.
+`
+
+/** `decision-memory toggle` (R-SES-3). */
+export async function toggleCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      session: { type: 'string' },
+      on: { type: 'boolean' },
+      off: { type: 'boolean' },
+      user: { type: 'string' },
+      data: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    strict: true,
+  })
+  if (values.session === undefined || values.session === '') throw new UsageError('toggle needs --session ID')
+  if (values.on === true && values.off === true) throw new UsageError('give --on or --off, not both')
+  const enabled = values.on === true ? true : values.off === true ? false : undefined
+  const body: Record<string, unknown> = {}
+  if (enabled !== undefined) body.enabled = enabled
+  if (values.user !== undefined) body.user = values.user
+  let answer
+  try {
+    answer = await throughServiceOrLocal({
+      method: 'PUT',
+      path: `/v1/sessions/${encodeURIComponent(values.session)}/personalization`,
+      body,
+      dataDir: values.data,
+      local: (memory) => memory.setPersonalization({ session_id: values.session as string, user: values.user, enabled }),
+    })
+  } catch (error) {
+    if (error instanceof InputError) {
+      process.stderr.write(`decision-memory toggle: ${error.message}\n`)
+      return 1
+    }
+    throw error
+  }
+  if (answer.status >= 400) {
+    const message = (answer.body as { error?: { message?: string } } | null)?.error?.message ?? `HTTP ${answer.status}`
+    process.stderr.write(`decision-memory toggle: ${message}\n`)
+    return 1
+  }
+  const session = answer.body as { session_id: string; personalization: boolean; user: string }
+  if (values.json === true) process.stdout.write(JSON.stringify(session) + '\n')
+  else {
+    process.stdout.write(
+      `personalization ${session.personalization ? 'on' : 'off'} for session ${session.session_id} (user ${session.user})\n`,
+    )
+  }
+  return 0
+}

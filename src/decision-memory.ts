@@ -1,0 +1,258 @@
+import { randomBytes } from 'node:crypto'
+import type { Clock } from './clock'
+import { decisionPointKey } from './domain/decision-point'
+import { InputError } from './domain/errors'
+import { normalizeLabel, resolveChoice } from './domain/labels'
+import {
+  optionDescription,
+  optionLabel,
+  type Observation,
+  type ObservationInput,
+  type OptionInput,
+} from './domain/observation'
+import type { CompiledPolicy } from './domain/policy'
+import {
+  recommend,
+  type OfferedOption,
+  type Recommendation,
+  type RecommendationRequest,
+} from './domain/recommendation'
+import { expertiseLevel, type ExpertiseLevel } from './domain/expertise'
+import type { MemoryStore, SessionRecord } from './memory/store'
+
+/** How far ahead of the service's clock a timestamp may be (clock skew between machines). */
+const FUTURE_TOLERANCE_MS = 5 * 60_000
+
+export interface SessionView extends SessionRecord {
+  expertise: { sessions: number; level: ExpertiseLevel }
+}
+
+export interface ObserveResult {
+  stored: Array<{ id: string; point: string; decision_id: string | null }>
+  duplicates: string[]
+}
+
+/**
+ * decision-memory's use cases over a store, a policy and a clock. HTTP, the CLI, the hooks and
+ * MCP are doorways onto these functions; none of them has a second implementation.
+ */
+export interface DecisionMemory {
+  readonly policy: CompiledPolicy
+  observe(inputs: readonly ObservationInput[]): Promise<ObserveResult>
+  recommend(request: RecommendationRequest): Promise<Recommendation>
+  startSession(input: { user: string; project?: string | undefined; session_id?: string | undefined; started_at?: string | undefined }): Promise<SessionView & { created: boolean }>
+  /** Sets (or, with `enabled` undefined, flips) a session's personalization (R-SES-3). */
+  setPersonalization(input: { session_id: string; user?: string | undefined; enabled?: boolean | undefined }): Promise<SessionView>
+}
+
+/** Normalises the offered options; two that normalise to one label are refused. */
+export function offeredOptions(options: readonly OptionInput[], field = 'all_options'): OfferedOption[] {
+  const out: OfferedOption[] = []
+  const seen = new Map<string, number>()
+  options.forEach((raw, i) => {
+    const option = normalizeLabel(optionLabel(raw))
+    const first = seen.get(option)
+    if (first !== undefined) {
+      throw new InputError('duplicate_option', `options ${first} and ${i} are both "${option}"`, {
+        issues: [{ path: `${field}.${i}`, message: `duplicate of ${field}.${first} after normalisation` }],
+      })
+    }
+    seen.set(option, i)
+    out.push({ option, description: optionDescription(raw) })
+  })
+  return out
+}
+
+function checkTimestamp(value: string | undefined, now: Date, path: string): Date | undefined {
+  if (value === undefined) return undefined
+  const at = new Date(value)
+  if (at.getTime() - now.getTime() > FUTURE_TOLERANCE_MS) {
+    throw new InputError('timestamp_in_future', `${path} ${value} is in the future`, {
+      issues: [{ path, message: 'must not be more than 5 minutes ahead of the service clock' }],
+    })
+  }
+  if (at.getUTCFullYear() < 1970) {
+    throw new InputError('timestamp_out_of_range', `${path} ${value} is before 1970`, {
+      issues: [{ path, message: 'must be in 1970 or later' }],
+    })
+  }
+  return at
+}
+
+export function createDecisionMemory(deps: {
+  store: MemoryStore
+  policy: CompiledPolicy
+  clock: Clock
+  newId?: (now: Date) => string
+}): DecisionMemory {
+  const { store, policy, clock } = deps
+  const newId =
+    deps.newId ?? ((now: Date) => `obs-${now.getTime().toString(36)}-${randomBytes(6).toString('hex')}`)
+
+  async function sessionView(session: SessionRecord): Promise<SessionView> {
+    const sessions = await store.countSessions(session.user)
+    return { ...session, expertise: { sessions, level: expertiseLevel(sessions, policy) } }
+  }
+
+  return {
+    policy,
+
+    async observe(inputs) {
+      const now = clock.now()
+      const observations: Observation[] = []
+      const sessions = new Map<string, SessionRecord>()
+      inputs.forEach((input, i) => {
+        const path = inputs.length === 1 ? '' : `${i}.`
+        const at = checkTimestamp(input.timestamp, now, `${path}timestamp`) ?? now
+        const offered = offeredOptions(input.all_options, `${path}all_options`)
+        const options = offered.map((o) => o.option)
+        const multiSelect = input.multi_select ?? Array.isArray(input.user_choice)
+        const choice = resolveChoice(input.user_choice, options, multiSelect)
+        if (!multiSelect && choice.chosen.length > 1) {
+          throw new InputError('multiple_choices', 'a single-select question has one choice', {
+            issues: [{ path: `${path}user_choice`, message: 'give one label, or set multi_select' }],
+          })
+        }
+        const point = decisionPointKey(
+          { point: input.point, header: input.header, question: input.question, options },
+          policy,
+        )
+        const timestamp = at.toISOString()
+        observations.push({
+          id: newId(now),
+          user: input.user,
+          project: input.project ?? null,
+          session_id: input.session_id ?? null,
+          point,
+          decision_id: input.decision_id ?? null,
+          timestamp,
+          recorded_at: now.toISOString(),
+          question: input.question,
+          header: input.header ?? null,
+          options,
+          chosen: choice.chosen,
+          other: choice.other,
+          multi_select: multiSelect,
+          context: { ...(input.context ?? {}) },
+          source: input.source,
+        })
+        if (input.session_id !== undefined) {
+          const k = `${input.user}\u0000${input.session_id}`
+          const known = sessions.get(k)
+          if (known === undefined || timestamp < known.started_at) {
+            sessions.set(k, {
+              session_id: input.session_id,
+              user: input.user,
+              project: input.project ?? null,
+              started_at: timestamp,
+              personalization: true,
+            })
+          }
+        }
+      })
+      const result = await store.addObservations(observations, [...sessions.values()])
+      return {
+        stored: result.stored.map((o) => ({ id: o.id, point: o.point, decision_id: o.decision_id })),
+        duplicates: result.duplicates,
+      }
+    },
+
+    async recommend(request) {
+      const now = clock.now()
+      const asOf = checkTimestamp(request.as_of, now, 'as_of') ?? now
+      const offered = offeredOptions(request.all_options)
+      const options = offered.map((o) => o.option)
+      let staticDefault: string | undefined
+      if (request.static_default !== undefined) {
+        staticDefault = normalizeLabel(request.static_default)
+        if (!options.includes(staticDefault)) {
+          throw new InputError('static_default_not_offered', `static_default "${staticDefault}" is not one of all_options`, {
+            issues: [{ path: 'static_default', message: 'must be one of all_options' }],
+          })
+        }
+      }
+      const point = decisionPointKey(
+        { point: request.point, header: request.header, question: request.question, options },
+        policy,
+      )
+      let personalization = true
+      if (request.session_id !== undefined) {
+        // A session id seen for the first time here starts the session (R-SES-1); a replay
+        // (as_of) only reads.
+        const existing = await store.getSession(request.user, request.session_id)
+        if (existing !== undefined) personalization = existing.personalization
+        else if (request.as_of === undefined) {
+          await store.startSession({
+            session_id: request.session_id,
+            user: request.user,
+            project: request.project ?? null,
+            started_at: now.toISOString(),
+            personalization: true,
+          })
+        }
+      }
+      const [observations, sessions] = await Promise.all([
+        store.observationsAt(request.user, point, asOf),
+        store.countSessions(request.user, asOf),
+      ])
+      return recommend({
+        point,
+        question: request.question,
+        header: request.header,
+        options: offered,
+        context: request.context,
+        project: request.project,
+        session_id: request.session_id,
+        static_default: staticDefault,
+        multi_select: request.multi_select,
+        observations,
+        sessions,
+        personalization,
+        asOf,
+        policy,
+      })
+    },
+
+    async startSession(input) {
+      const now = clock.now()
+      const started = checkTimestamp(input.started_at, now, 'started_at') ?? now
+      const { session, created } = await store.startSession({
+        session_id: input.session_id ?? `s-${now.getTime().toString(36)}-${randomBytes(6).toString('hex')}`,
+        user: input.user,
+        project: input.project ?? null,
+        started_at: started.toISOString(),
+        personalization: true,
+      })
+      return { ...(await sessionView(session)), created }
+    },
+
+    async setPersonalization(input) {
+      let user = input.user
+      if (user === undefined) {
+        const owners = await store.sessionOwners(input.session_id)
+        if (owners.length > 1) {
+          throw new InputError('ambiguous_session', `session ${input.session_id} belongs to several users`, {
+            issues: [{ path: 'user', message: `name one of: ${owners.join(', ')}` }],
+          })
+        }
+        user = owners[0]
+      }
+      user ??= 'default'
+      const existing = await store.getSession(user, input.session_id)
+      if (existing === undefined) {
+        // Toggling a session not seen yet starts it, with the toggle applied.
+        const { session } = await store.startSession({
+          session_id: input.session_id,
+          user,
+          project: null,
+          started_at: clock.now().toISOString(),
+          personalization: input.enabled ?? false,
+        })
+        return sessionView(session)
+      }
+      const enabled = input.enabled ?? !existing.personalization
+      const updated = await store.setPersonalization(user, input.session_id, enabled)
+      return sessionView(updated ?? existing)
+    },
+  }
+}

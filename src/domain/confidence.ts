@@ -1,0 +1,104 @@
+import type { Policy } from './policy'
+import type { Preference } from './preference'
+import { dirichletProbabilityOfMax, entropyBits } from './statistics'
+
+export type ConfidenceLevel = 'high' | 'medium-high' | 'medium' | 'low'
+
+export const SINGLE_SELECT_METHOD =
+  'dirichlet-max: P(option has the largest preference) under a Dirichlet posterior with a uniform prior, ' +
+  'pseudo-counts = decayed weights rescaled to the Kish effective sample size'
+
+export const MULTI_SELECT_METHOD =
+  'beta-rate: per option P(selection rate >= 0.5) under a Beta posterior with a uniform prior on ' +
+  'Kish-rescaled decayed weights; the set confidence is their product'
+
+/** The band of a confidence value (R-REC-3): high ≥ 0.95, medium-high ≥ 0.75, medium ≥ 0.55, else low. */
+export function confidenceLevel(value: number, policy: Policy): ConfidenceLevel {
+  if (value >= policy.confidence.high) return 'high'
+  if (value >= policy.confidence.medium_high) return 'medium-high'
+  if (value >= policy.confidence.medium) return 'medium'
+  return 'low'
+}
+
+/** Scale that turns decayed weights into pseudo-counts worth the effective sample size. */
+function evidenceScale(preference: Preference): number {
+  return preference.totalWeight === 0 ? 0 : preference.effective / preference.totalWeight
+}
+
+/** Posterior belief about a single-select point: what the user will pick, and how sure that is. */
+export interface SingleSelectBelief {
+  /** P(option is the user's most-preferred), per offered option. */
+  probabilityOfMax(option: string): number
+  /** Posterior predictive probability that the next choice is the option (smoothed). */
+  predictive(option: string): number
+  /** Entropy in bits of the predicted next choice. */
+  entropy: number
+}
+
+/**
+ * The Dirichlet posterior over the user's choice probabilities at a point (R-REC-3, R-ASK-1).
+ * Choices outside the offered options form one more category, so free text lowers certainty.
+ */
+export function singleSelectBelief(
+  preference: Preference,
+  options: readonly string[],
+  prior: number,
+): SingleSelectBelief {
+  const scale = evidenceScale(preference)
+  const alphas = options.map((o) => prior + (preference.weights.get(o) ?? 0) * scale)
+  if (preference.elsewhereWeight > 0) alphas.push(prior + preference.elsewhereWeight * scale)
+  const total = alphas.reduce((s, a) => s + a, 0)
+  const cache = new Map<string, number>()
+  return {
+    probabilityOfMax(option) {
+      const index = options.indexOf(option)
+      if (index < 0) return 0
+      let value = cache.get(option)
+      if (value === undefined) {
+        value = dirichletProbabilityOfMax(alphas, index)
+        cache.set(option, value)
+      }
+      return value
+    },
+    predictive(option) {
+      const index = options.indexOf(option)
+      return index < 0 ? 0 : (alphas[index] as number) / total
+    },
+    entropy: entropyBits(alphas.map((a) => a / total)),
+  }
+}
+
+/** Posterior belief about one option of a multi-select point (R-REC-8). */
+export interface SelectionBelief {
+  option: string
+  /** Decayed selection rate. */
+  rate: number
+  /** Posterior mean of the selection rate (smoothed). */
+  predictive: number
+  /** P(rate ≥ 0.5) when selected, P(rate < 0.5) when not: the confidence in what is recommended. */
+  confidence: number
+  selected: boolean
+}
+
+export function multiSelectBeliefs(
+  preference: Preference,
+  options: readonly string[],
+  prior: number,
+): SelectionBelief[] {
+  const scale = evidenceScale(preference)
+  return options.map((option) => {
+    const selected = preference.weights.get(option) ?? 0
+    const rate = preference.totalWeight === 0 ? 0 : selected / preference.totalWeight
+    const a = prior + selected * scale
+    const b = prior + (preference.totalWeight - selected) * scale
+    const pAbove = dirichletProbabilityOfMax([a, b], 0)
+    const isSelected = preference.totalWeight > 0 && rate >= 0.5
+    return {
+      option,
+      rate,
+      predictive: a / (a + b),
+      confidence: isSelected ? pAbove : 1 - pAbove,
+      selected: isSelected,
+    }
+  })
+}

@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto'
+import { normalizeLabel } from './labels'
+import type { CompiledPolicy } from './policy'
+
+/** Question text as keyed: lower-cased, white space collapsed, trailing punctuation dropped (R-CAP-4). */
+export function normalizeQuestion(question: string): string {
+  return question
+    .normalize('NFC')
+    .toLocaleLowerCase('en')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\s?!.:;,…]+$/u, '')
+}
+
+/** The stable key of a question that neither names a point nor matches a policy rule. */
+export function hashPointKey(question: string, options: readonly string[]): string {
+  const labels = options.map((o) => normalizeLabel(o)).sort()
+  const digest = createHash('sha256')
+    .update(JSON.stringify([normalizeQuestion(question), labels]))
+    .digest('hex')
+  return `q-${digest.slice(0, 20)}`
+}
+
+/**
+ * The decision point key (R-CAP-4): `point` when given; else the first policy point whose rule
+ * matches the header or question; else a hash of the question and the sorted option labels.
+ */
+export function decisionPointKey(
+  input: { point?: string | undefined; header?: string | undefined; question: string; options: readonly string[] },
+  policy: CompiledPolicy,
+): string {
+  if (input.point !== undefined && input.point !== '') return input.point
+  for (const rule of policy.compiledPoints) {
+    if (input.header !== undefined && rule.header?.test(input.header)) return rule.key
+    if (rule.question?.test(input.question)) return rule.key
+  }
+  return hashPointKey(input.question, input.options)
+}
+
+/** The policy's entry for a point key, if it names one. */
+export function pointPolicy(key: string, policy: CompiledPolicy) {
+  return policy.compiledPoints.find((p) => p.key === key)
+}
+
+/** Whether a question touches a sensitive subject, where recommendations stay neutral (R-REC-6). */
+export function isSensitive(
+  input: { question: string; header?: string | undefined; key: string },
+  policy: CompiledPolicy,
+): boolean {
+  if (pointPolicy(input.key, policy)?.sensitive === true) return true
+  const pattern = policy.sensitivePattern
+  if (pattern === null) return false
+  return pattern.test(input.question) || (input.header !== undefined && pattern.test(input.header))
+}

@@ -1,0 +1,86 @@
+/** The annotations this service (or an agent) appends to a label, removed before matching (R-CAP-3). */
+const ANNOTATION = /\s*\((?:recommended|\d{1,3}% of recent choices|static default)\)\s*$/i
+
+/**
+ * Normalises an option label for matching (R-CAP-3): Unicode NFC, surrounding and repeated white
+ * space removed, and a trailing ` (Recommended)` or one of this service's own annotations dropped.
+ */
+export function normalizeLabel(label: string): string {
+  let text = label.normalize('NFC').replace(/\s+/g, ' ').trim()
+  for (;;) {
+    const stripped = text.replace(ANNOTATION, '').trim()
+    if (stripped === text || stripped === '') return text
+    text = stripped
+  }
+}
+
+/** What a choice resolved to against the offered options. */
+export interface ResolvedChoice {
+  /** The normalised labels of the options chosen (empty when nothing offered was chosen). */
+  chosen: string[]
+  /** Free text that matched no option, kept as said (R-CAP-3: stored as `other`). */
+  other: string | null
+}
+
+/**
+ * Finds the offered option a label means: exact after normalisation first, then ignoring case.
+ * `options` must be normalised already.
+ */
+export function matchOption(label: string, options: readonly string[]): string | undefined {
+  const wanted = normalizeLabel(label)
+  if (options.includes(wanted)) return wanted
+  const folded = wanted.toLocaleLowerCase('en')
+  return options.find((o) => o.toLocaleLowerCase('en') === folded)
+}
+
+/**
+ * Splits a multi-select answer that Claude Code joined with ", " back into the known labels,
+ * which may themselves contain commas ("Lint, format"). Longest labels are tried first; a run
+ * that matches no label is returned as free text.
+ */
+export function splitJoinedLabels(answer: string, options: readonly string[]): ResolvedChoice {
+  const parts = answer.split(',').map((p) => p.trim())
+  const chosen: string[] = []
+  const leftover: string[] = []
+  let i = 0
+  while (i < parts.length) {
+    let matched = false
+    for (let j = parts.length; j > i; j--) {
+      const candidate = matchOption(parts.slice(i, j).join(', '), options)
+      if (candidate !== undefined) {
+        if (!chosen.includes(candidate)) chosen.push(candidate)
+        i = j
+        matched = true
+        break
+      }
+    }
+    if (!matched) {
+      const part = parts[i]
+      if (part !== undefined && part !== '') leftover.push(part)
+      i++
+    }
+  }
+  return { chosen, other: leftover.length === 0 ? null : leftover.join(', ') }
+}
+
+/** Resolves what the user chose against the options (R-CAP-3, R-REC-8). */
+export function resolveChoice(
+  choice: string | readonly string[],
+  options: readonly string[],
+  multiSelect: boolean,
+): ResolvedChoice {
+  if (typeof choice !== 'string') {
+    const chosen: string[] = []
+    const other: string[] = []
+    for (const label of choice) {
+      const match = matchOption(label, options)
+      if (match === undefined) other.push(normalizeLabel(label))
+      else if (!chosen.includes(match)) chosen.push(match)
+    }
+    return { chosen, other: other.length === 0 ? null : other.join(', ') }
+  }
+  const match = matchOption(choice, options)
+  if (match !== undefined) return { chosen: [match], other: null }
+  if (multiSelect) return splitJoinedLabels(choice, options)
+  return { chosen: [], other: normalizeLabel(choice) }
+}

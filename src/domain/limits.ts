@@ -1,0 +1,13 @@
+/** Input limits, documented in README.md; anything over them is refused with a 4xx. */
+export const LIMITS = {
+  bodyBytes: 256 * 1024,
+  labelLength: 500,
+  descriptionLength: 2000,
+  questionLength: 2000,
+  options: 50,
+  contextKeys: 32,
+  contextValueLength: 500,
+  identifierLength: 200,
+  observationsPerRequest: 1000,
+  questionsPerPlan: 20,
+} as const

@@ -1,0 +1,129 @@
+import { z } from './zod'
+
+/** A named decision point of the policy (R-POL): how to recognise it and what to say before there is evidence. */
+export const PointPolicySchema = z.object({
+  key: z.string().min(1).max(200),
+  /** Case-insensitive regular expressions tried against the question's header and text. */
+  match: z
+    .object({
+      header: z.string().min(1).optional(),
+      question: z.string().min(1).optional(),
+    })
+    .refine((m) => m.header !== undefined || m.question !== undefined, {
+      message: 'give at least one of header or question',
+    }),
+  static_default: z.string().min(1).optional(),
+  precondition: z.string().min(1).optional(),
+  always_ask: z.boolean().default(false),
+  sensitive: z.boolean().default(false),
+  multi_select: z.boolean().default(false),
+})
+export type PointPolicy = z.infer<typeof PointPolicySchema>
+
+const probability = z.number().min(0).max(1)
+
+/** Every number the recommendation uses lives here (R-POL). */
+export const PolicySchema = z
+  .object({
+    thresholds: z.object({
+      /** N: fewer observations than this give the static default (R-REC-1). */
+      min_observations: z.number().int().min(1),
+      /** M: more observations than this, with a significant majority, are `sufficient`. */
+      sufficient_observations: z.number().int().min(1),
+    }),
+    confidence: z.object({
+      high: probability,
+      medium_high: probability,
+      medium: probability,
+      /** Pseudo-count of the uniform Dirichlet prior over the options. */
+      prior: z.number().min(0.5).max(10),
+      /** How much a contradicted precondition pulls the confidence toward chance (0 = not at all). */
+      contradiction_shrink: probability,
+    }),
+    decay: z.object({ alpha: z.number().min(0).max(5) }),
+    recall: z.object({ ttl_days: z.number().positive() }),
+    scan: z.object({
+      cadence_hours: z.number().positive(),
+      cron: z.string().min(1),
+    }),
+    core: z.object({ max_entries: z.number().int().min(1) }),
+    expertise: z.object({
+      /** Fewer sessions than this: beginner. */
+      beginner_below: z.number().int().min(1),
+      /** More sessions than this: expert. */
+      expert_above: z.number().int().min(1),
+    }),
+    ask: z.object({ auto_resolve_p: probability }),
+    context: z.object({
+      /** Share of supporting observations that must share a context value for it to be a precondition. */
+      precondition_share: probability,
+      /** Significance level of the test that a context value changes the choice (R-REC-7). */
+      significance: z.number().gt(0).lt(1),
+    }),
+    sensitive_terms: z.array(z.string().min(1)),
+    default_precondition: z.string().min(1),
+    points: z.array(PointPolicySchema),
+  })
+  .superRefine((p, ctx) => {
+    if (p.thresholds.sufficient_observations < p.thresholds.min_observations) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['thresholds', 'sufficient_observations'],
+        message: 'must be at least thresholds.min_observations',
+      })
+    }
+    if (!(p.confidence.high >= p.confidence.medium_high && p.confidence.medium_high >= p.confidence.medium)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['confidence'],
+        message: 'bands must satisfy high >= medium_high >= medium',
+      })
+    }
+    if (p.expertise.expert_above < p.expertise.beginner_below) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['expertise', 'expert_above'],
+        message: 'must be at least expertise.beginner_below',
+      })
+    }
+    const seen = new Set<string>()
+    p.points.forEach((point, i) => {
+      if (seen.has(point.key)) {
+        ctx.addIssue({ code: 'custom', path: ['points', i, 'key'], message: `duplicate key ${point.key}` })
+      }
+      seen.add(point.key)
+      for (const field of ['header', 'question'] as const) {
+        const source = point.match[field]
+        if (source === undefined) continue
+        try {
+          new RegExp(source, 'i')
+        } catch {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['points', i, 'match', field],
+            message: `not a valid regular expression: ${source}`,
+          })
+        }
+      }
+    })
+  })
+export type Policy = z.infer<typeof PolicySchema>
+
+/** A policy with its regular expressions compiled once, so the hot path compiles nothing. */
+export interface CompiledPolicy extends Policy {
+  compiledPoints: Array<PointPolicy & { header?: RegExp; question?: RegExp }>
+  sensitivePattern: RegExp | null
+}
+
+export function compilePolicy(policy: Policy): CompiledPolicy {
+  const escaped = policy.sensitive_terms.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  return {
+    ...policy,
+    compiledPoints: policy.points.map((point) => ({
+      ...point,
+      header: point.match.header === undefined ? undefined : new RegExp(point.match.header, 'i'),
+      question: point.match.question === undefined ? undefined : new RegExp(point.match.question, 'i'),
+    })),
+    sensitivePattern: escaped.length === 0 ? null : new RegExp(`\\b(${escaped.join('|')})`, 'i'),
+  }
+}

@@ -1,0 +1,387 @@
+import { z } from './zod'
+import {
+  confidenceLevel,
+  MULTI_SELECT_METHOD,
+  multiSelectBeliefs,
+  SINGLE_SELECT_METHOD,
+  singleSelectBelief,
+  type ConfidenceLevel,
+} from './confidence'
+import { isSensitive, pointPolicy } from './decision-point'
+import {
+  conditionsOf,
+  contradictions,
+  describeConditions,
+  selectEvidence,
+  type Conditions,
+} from './evidence'
+import { expertiseLevel, recommendationStrength, type ExpertiseLevel, type Strength } from './expertise'
+import { layersOf, type Layers } from './layers'
+import {
+  ContextSchema,
+  IdentifierSchema,
+  LabelSchema,
+  OptionsSchema,
+  TimestampSchema,
+  type Context,
+  type Observation,
+} from './observation'
+import type { CompiledPolicy } from './policy'
+import { learnPreference, majorityOption, shareOf } from './preference'
+import { LIMITS } from './limits'
+
+/** The body of `POST /v1/recommendations` (R-REC). */
+export const RecommendationRequestSchema = z.object({
+  user: IdentifierSchema.default('default'),
+  project: IdentifierSchema.optional(),
+  session_id: IdentifierSchema.optional(),
+  question: z.string().trim().min(1).max(LIMITS.questionLength),
+  point: IdentifierSchema.optional(),
+  header: z.string().max(LIMITS.labelLength).optional(),
+  all_options: OptionsSchema,
+  context: ContextSchema.optional(),
+  static_default: LabelSchema.optional(),
+  multi_select: z.boolean().optional(),
+  as_of: TimestampSchema.optional(),
+})
+export type RecommendationRequest = z.infer<typeof RecommendationRequestSchema>
+
+export type RecommendationState =
+  | 'static-default'
+  | 'partial'
+  | 'sufficient'
+  | 'personalization-off'
+  | 'enforced'
+
+/** An offered option, normalised, with what the agent said of it. */
+export interface OfferedOption {
+  option: string
+  description?: string | undefined
+}
+
+export interface RecommendedOption {
+  option: string
+  /** The label to show: with ` (Recommended)` or ` (60% of recent choices)` per strength. */
+  label: string
+  share: number
+  count: number
+  description?: string
+  /** The agent's own description of the option, when the recommendation replaced it. */
+  original_description?: string
+  /** Multi-select only: decayed selection rate and the confidence in selecting (or not). */
+  rate?: number
+  confidence?: number
+  recommended: boolean
+}
+
+export interface Recommendation {
+  point: string
+  state: RecommendationState
+  recommended: string | string[]
+  options: RecommendedOption[]
+  observations: number
+  effective_observations: number
+  needed: number
+  confidence: {
+    value: number
+    level: ConfidenceLevel
+    significant: boolean
+    method: string
+    lowered_because?: string
+  }
+  precondition: string
+  conditions: Conditions
+  contradictions: Array<{ key: string; expected: string; got: string }>
+  disclosure: string
+  strength: Strength
+  expertise: { sessions: number; level: ExpertiseLevel }
+  p: number
+  information: number
+  entropy: number
+  ask: boolean
+  ask_reason: string
+  multi_select: boolean
+  sensitive: boolean
+  scope: 'project' | 'all-projects' | 'user'
+  context_key: string | null
+  layers: Layers
+  evidence: string[]
+  evidence_total: number
+  as_of: string
+}
+
+/** What a recommendation is computed from: everything is passed in, nothing is read. */
+export interface RecommendationInput {
+  point: string
+  question: string
+  header?: string | undefined
+  options: readonly OfferedOption[]
+  context?: Context | undefined
+  project?: string | undefined
+  session_id?: string | undefined
+  /** Normalised static default asked for by the request, already checked to be offered. */
+  static_default?: string | undefined
+  multi_select?: boolean | undefined
+  /** The user's observations at the point in every project, made up to `asOf`. */
+  observations: readonly Observation[]
+  /** Distinct sessions of the user up to `asOf`. */
+  sessions: number
+  personalization: boolean
+  asOf: Date
+  policy: CompiledPolicy
+}
+
+const EVIDENCE_LIMIT = 100
+
+function round(value: number, digits = 4): number {
+  const f = 10 ** digits
+  return Math.round(value * f) / f
+}
+
+function percent(share: number): number {
+  return Math.round(share * 100)
+}
+
+/** Answers "what will this user pick at this decision point?" (R-REC-1 to R-REC-9, R-ASK-1, R-ASK-2). */
+export function recommend(input: RecommendationInput): Recommendation {
+  const { policy } = input
+  const labels = input.options.map((o) => o.option)
+  const rule = pointPolicy(input.point, policy)
+  const multiSelect = input.multi_select ?? rule?.multi_select ?? false
+  const sensitive = isSensitive({ question: input.question, header: input.header, key: input.point }, policy)
+  const alwaysAsk = rule?.always_ask ?? false
+  const staticDefault =
+    input.static_default ??
+    (rule?.static_default !== undefined && labels.includes(rule.static_default) ? rule.static_default : undefined) ??
+    (labels[0] as string)
+  const staticPrecondition = rule?.precondition ?? policy.default_precondition
+
+  const usable = input.observations.filter((o) => o.source === 'user')
+  const selection = selectEvidence(usable, { project: input.project, context: input.context }, policy)
+  const evidence = selection.observations
+  const preference = learnPreference(evidence, labels, input.asOf, policy.decay.alpha)
+  const n = evidence.length
+  const { min_observations: N, sufficient_observations: M } = policy.thresholds
+  const prior = policy.confidence.prior
+  const expertise = { sessions: input.sessions, level: expertiseLevel(input.sessions, policy) }
+  const k = labels.length
+
+  // What is recommended, and how sure: single-select by Dirichlet, multi-select by Beta per option.
+  let recommended: string[]
+  let value: number
+  let p: number
+  let entropy: number
+  let method: string
+  const selections = multiSelect ? multiSelectBeliefs(preference, labels, prior) : []
+  const belief = multiSelect ? null : singleSelectBelief(preference, labels, prior)
+  const learned = multiSelect
+    ? selections.filter((s) => s.selected).map((s) => s.option)
+    : [majorityOption(preference, labels, staticDefault) ?? staticDefault]
+  const learning = input.personalization && n >= N
+  recommended = learning ? learned : [staticDefault]
+  if (belief !== null) {
+    const top = recommended[0] as string
+    value = belief.probabilityOfMax(top)
+    p = belief.predictive(top)
+    entropy = belief.entropy
+    method = SINGLE_SELECT_METHOD
+  } else {
+    const chosen = new Set(recommended)
+    value = 1
+    p = 1
+    entropy = 0
+    for (const s of selections) {
+      const agrees = chosen.has(s.option) ? s.predictive : 1 - s.predictive
+      value *= chosen.has(s.option) === s.selected ? s.confidence : 1 - s.confidence
+      p *= agrees
+      if (s.predictive > 0 && s.predictive < 1) {
+        entropy -= s.predictive * Math.log2(s.predictive) + (1 - s.predictive) * Math.log2(1 - s.predictive)
+      }
+    }
+    method = MULTI_SELECT_METHOD
+  }
+
+  // Preconditions (R-REC-5): from the observations that support the recommendation.
+  const recommendedSet = new Set(recommended)
+  const supporting = evidence.filter((o) => o.chosen.some((c) => recommendedSet.has(c)))
+  const conditions = learning ? conditionsOf(supporting, policy) : { context: [], window: null }
+  const contradicted = learning ? contradictions(conditions, input.context) : []
+  let loweredBecause: string | undefined
+  if (contradicted.length > 0) {
+    const chance = multiSelect ? 0.5 : 1 / Math.max(k, 1)
+    value = chance + (value - chance) * (1 - policy.confidence.contradiction_shrink)
+    loweredBecause = `the request's context contradicts the precondition: ${contradicted
+      .map((c) => `${c.key} is ${c.got}, not ${c.expected}`)
+      .join('; ')}`
+  }
+
+  const significant = value >= policy.confidence.high
+  let state: RecommendationState
+  if (!input.personalization) state = 'personalization-off'
+  else if (n < N) state = 'static-default'
+  else if (n > M && significant) state = 'sufficient'
+  else state = 'partial'
+
+  const level = confidenceLevel(value, policy)
+  const topShare = multiSelect
+    ? Math.min(...recommended.map((o) => shareOf(preference, o)), 1)
+    : shareOf(preference, recommended[0] as string)
+  let disclosure: string
+  let precondition: string
+  if (state === 'personalization-off') {
+    disclosure = 'based on static default, personalization is off for this session'
+    precondition = staticPrecondition
+  } else if (state === 'static-default') {
+    disclosure = `based on static default, ${N - n} observations needed for personalization`
+    precondition = staticPrecondition
+  } else {
+    disclosure = multiSelect
+      ? `each selected in at least ${percent(topShare)}% of recent choices`
+      : `based on ${percent(topShare)}% of recent choices`
+    if (selection.scope === 'all-projects') disclosure += ' across all your projects'
+    precondition = describeConditions(conditions, selection.contextKey)
+  }
+
+  const strength = recommendationStrength({
+    level: expertise.level,
+    sensitive,
+    personalization: input.personalization,
+    weakEvidence: state === 'partial' && level === 'low',
+  })
+
+  const information = p * (1 - p)
+  let askReason: string
+  if (!input.personalization) askReason = 'personalization is off for this session'
+  else if (sensitive) askReason = 'the point is sensitive: always asked'
+  else if (alwaysAsk) askReason = 'the policy marks this point always_ask'
+  else if (state !== 'sufficient') askReason = `state is ${state}, not sufficient`
+  else if (p < policy.ask.auto_resolve_p) askReason = `p ${round(p, 3)} is below auto_resolve_p ${policy.ask.auto_resolve_p}`
+  else askReason = `sufficient evidence and p ${round(p, 3)} >= auto_resolve_p ${policy.ask.auto_resolve_p}: auto-resolve`
+  const ask = !(
+    input.personalization &&
+    !sensitive &&
+    !alwaysAsk &&
+    state === 'sufficient' &&
+    p >= policy.ask.auto_resolve_p
+  )
+
+  const options = presentOptions({
+    offered: input.options,
+    recommended,
+    strength,
+    precondition,
+    disclosure,
+    shares: (o) => shareOf(preference, o),
+    counts: (o) => preference.counts.get(o) ?? 0,
+    learned: state === 'partial' || state === 'sufficient',
+    selections: multiSelect ? selections : undefined,
+  })
+
+  const newestFirst = [...evidence].sort((a, b) => b.timestamp.localeCompare(a.timestamp))
+  return {
+    point: input.point,
+    state,
+    recommended: multiSelect ? recommended : (recommended[0] as string),
+    options,
+    observations: n,
+    effective_observations: round(preference.effective, 2),
+    needed: Math.max(0, N - n),
+    confidence: {
+      value: round(value),
+      level,
+      significant,
+      method,
+      ...(loweredBecause === undefined ? {} : { lowered_because: loweredBecause }),
+    },
+    precondition,
+    conditions,
+    contradictions: contradicted,
+    disclosure,
+    strength,
+    expertise,
+    p: round(p),
+    information: round(information),
+    entropy: round(entropy),
+    ask,
+    ask_reason: askReason,
+    multi_select: multiSelect,
+    sensitive,
+    scope: selection.scope,
+    context_key: selection.contextKey,
+    layers: layersOf({
+      observations: selection.scoped,
+      options: labels,
+      sessionId: input.session_id,
+      asOf: input.asOf,
+      alpha: policy.decay.alpha,
+      staticDefault,
+    }),
+    evidence: newestFirst.slice(0, EVIDENCE_LIMIT).map((o) => o.id),
+    evidence_total: n,
+    as_of: input.asOf.toISOString(),
+  }
+}
+
+/**
+ * Applies a recommendation to the options as R-REC-6 says: strong and medium put the
+ * recommended option first labelled ` (Recommended)` with its rationale; weak puts it first
+ * annotated with its share; neutral leaves the options as offered.
+ */
+function presentOptions(input: {
+  offered: readonly OfferedOption[]
+  recommended: readonly string[]
+  strength: Strength
+  precondition: string
+  disclosure: string
+  shares: (option: string) => number
+  counts: (option: string) => number
+  learned: boolean
+  selections: ReturnType<typeof multiSelectBeliefs> | undefined
+}): RecommendedOption[] {
+  const chosen = new Set(input.recommended)
+  const ordered =
+    input.strength === 'neutral'
+      ? [...input.offered]
+      : [
+          ...input.recommended.flatMap((r) => input.offered.filter((o) => o.option === r)),
+          ...input.offered.filter((o) => !chosen.has(o.option)),
+        ]
+  return ordered.map((offered) => {
+    const isRecommended = chosen.has(offered.option)
+    const share = input.shares(offered.option)
+    const item: RecommendedOption = {
+      option: offered.option,
+      label: offered.option,
+      share: round(share),
+      count: input.counts(offered.option),
+      recommended: isRecommended,
+    }
+    const selection = input.selections?.find((s) => s.option === offered.option)
+    if (selection !== undefined) {
+      item.rate = round(selection.rate)
+      item.confidence = round(selection.confidence)
+    }
+    if (offered.description !== undefined) item.description = offered.description
+    if (!isRecommended) return item
+    switch (input.strength) {
+      case 'strong':
+      case 'medium': {
+        item.label = `${offered.option} (Recommended)`
+        // R-REC-5: the recommended option always says when it holds; strong and medium differ in
+        // what the agent shows around it, not in this sentence.
+        const rationale = `Recommended when ${input.precondition} — ${input.disclosure}`
+        if (offered.description !== undefined) item.original_description = offered.description
+        item.description = rationale
+        break
+      }
+      case 'weak':
+        item.label = input.learned
+          ? `${offered.option} (${percent(share)}% of recent choices)`
+          : `${offered.option} (static default)`
+        break
+      case 'neutral':
+        break
+    }
+    return item
+  })
+}

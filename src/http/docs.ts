@@ -1,0 +1,56 @@
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import type { OpenAPIHono } from '@hono/zod-openapi'
+
+const require = createRequire(import.meta.url)
+
+/** The Swagger UI files /docs needs, served from node_modules so that the page works offline. */
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+}
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>decision-memory API</title>
+  <link rel="stylesheet" href="/docs/swagger-ui.css">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/docs/swagger-ui-bundle.js"></script>
+  <script>
+    window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true })
+  </script>
+</body>
+</html>
+`
+
+/** `GET /openapi.json` from the route schemas, and `GET /docs`, which loads nothing from the network. */
+export function mountDocs(app: OpenAPIHono, info: { version: string }) {
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'decision-memory',
+      version: info.version,
+      description:
+        'Remembers the choices a user makes when an AI coding agent asks, and recommends what they will pick.',
+    },
+  })
+  const root = dirname(require.resolve('swagger-ui-dist/package.json'))
+  const cache = new Map<string, string>()
+  app.get('/docs', (c) => c.html(PAGE))
+  app.get('/docs/:asset', async (c) => {
+    const name = c.req.param('asset')
+    const type = ASSETS[name]
+    if (type === undefined) return c.notFound()
+    let body = cache.get(name)
+    if (body === undefined) {
+      body = await readFile(join(root, name), 'utf8')
+      cache.set(name, body)
+    }
+    return c.body(body, 200, { 'content-type': type, 'cache-control': 'public, max-age=86400' })
+  })
+}

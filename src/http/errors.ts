@@ -1,0 +1,90 @@
+import { z } from '@hono/zod-openapi'
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import type { Logger } from 'pino'
+import { InputError, type Issue } from '../domain/errors'
+
+/** The one shape of every error answer (R-SVC-2). */
+export const ErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.string().openapi({ example: 'invalid_request' }),
+      message: z.string(),
+      issues: z.array(z.object({ path: z.string(), message: z.string() })),
+      request_id: z.string().optional(),
+    }),
+  })
+  .openapi('Error')
+
+export function errorBody(c: Context, code: string, message: string, issues: Issue[] = []) {
+  const requestId = c.get('requestId' as never) as string | undefined
+  return { error: { code, message, issues, ...(requestId === undefined ? {} : { request_id: requestId }) } }
+}
+
+type ZodIssueLike = { code: string; path: PropertyKey[]; message: string; errors?: ZodIssueLike[][] }
+
+/**
+ * Zod issues as `{path, message}`, the path dotted from the body's root (`all_options.2.label`).
+ * A union's issue is replaced by the issues of the branch whose type the value had, so that the
+ * answer names the field at fault rather than "invalid input" at the union.
+ */
+export function issuesOf(error: { issues: readonly unknown[] }): Issue[] {
+  const out: Issue[] = []
+  const visit = (issues: readonly ZodIssueLike[], prefix: PropertyKey[]) => {
+    for (const issue of issues) {
+      const path = [...prefix, ...issue.path]
+      if (issue.code === 'invalid_union' && issue.errors !== undefined && issue.errors.length > 0) {
+        const sameType = issue.errors.filter(
+          (branch) => !branch.some((i) => i.code === 'invalid_type' && i.path.length === 0),
+        )
+        const branch = sameType[0]
+        if (branch !== undefined) {
+          visit(branch, path)
+          continue
+        }
+      }
+      out.push({ path: path.map(String).join('.') || '(body)', message: issue.message })
+    }
+  }
+  visit(error.issues as ZodIssueLike[], [])
+  return out
+}
+
+/** The validation hook of every route: a 400 naming each field at fault. */
+export function validationHook(
+  result: { success: true } | { success: false; error: { issues: readonly unknown[] }; target?: string },
+  c: Context,
+) {
+  if (result.success) return undefined
+  const issues = issuesOf(result.error)
+  const fields = issues.map((i) => i.path).join(', ')
+  return c.json(errorBody(c, 'invalid_request', `invalid request: ${fields}`, issues), 400)
+}
+
+const CODE_BY_STATUS: Record<number, string> = {
+  400: 'invalid_json',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'body_too_large',
+  415: 'unsupported_media_type',
+}
+
+/** Maps every error to a response in one place: InputError and HTTP errors to 4xx, anything else is a bug (500). */
+export function createErrorHandler(logger: Logger) {
+  return function onError(error: Error, c: Context) {
+    if (error instanceof InputError) {
+      return c.json(errorBody(c, error.code, error.message, error.issues), error.status)
+    }
+    if (error instanceof HTTPException) {
+      const status = error.status as ContentfulStatusCode
+      let message = error.message || 'bad request'
+      if (status === 400 && /json/i.test(message)) message = 'the body is not valid JSON'
+      return c.json(errorBody(c, CODE_BY_STATUS[status] ?? 'bad_request', message), status)
+    }
+    logger.error({ err: error, req_id: c.get('requestId' as never) }, 'unhandled error')
+    return c.json(errorBody(c, 'internal_error', 'internal error: this is a bug, please report it'), 500)
+  }
+}

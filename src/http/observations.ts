@@ -1,0 +1,28 @@
+import { createRoute } from '@hono/zod-openapi'
+import type { DecisionMemory } from '../decision-memory'
+import { ErrorSchema } from './errors'
+import { createRouter } from './router'
+import { ObservationsBody, ObservationsResult } from './schemas'
+
+const route = createRoute({
+  method: 'post',
+  path: '/v1/observations',
+  summary: 'Record one observation or an array of them (R-CAP-1, R-CAP-2)',
+  description:
+    'A `decision_id` already stored for the user is not stored again and is listed in `duplicates`. ' +
+    'Labels are normalised (a trailing " (Recommended)" is dropped); a choice that matches no option is kept as `other`.',
+  request: { body: { required: true, content: { 'application/json': { schema: ObservationsBody } } } },
+  responses: {
+    201: { description: 'Stored', content: { 'application/json': { schema: ObservationsResult } } },
+    400: { description: 'Invalid body', content: { 'application/json': { schema: ErrorSchema } } },
+    413: { description: 'Body over 256 KB', content: { 'application/json': { schema: ErrorSchema } } },
+  },
+})
+
+export function observationRoutes(memory: DecisionMemory) {
+  return createRouter().openapi(route, async (c) => {
+    const body = c.req.valid('json')
+    const result = await memory.observe(Array.isArray(body) ? body : [body])
+    return c.json(result, 201)
+  })
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest'
+import { createTestApp, START } from '../../test/support/test-app'
+
+const TIER = {
+  question: 'Which complexity tier should this SPEC use?',
+  header: 'Tier',
+  all_options: ['Tier S', 'Tier M', 'Tier L'],
+}
+
+function choices(spec: Record<string, number>, base: Record<string, unknown>) {
+  const out: Array<Record<string, unknown>> = []
+  let i = 0
+  for (const [choice, count] of Object.entries(spec)) {
+    for (let k = 0; k < count; k++) out.push({ ...base, user_choice: choice, decision_id: `d-${i++}`, timestamp: START })
+  }
+  return out
+}
+
+describe('POST /v1/recommendations: the seed worked examples (R-REC-4)', () => {
+  it('Tier S 3 / Tier M 6 / Tier L 1 gives Tier M, partial, medium-high, 60%', async () => {
+    const { call } = await createTestApp()
+    const posted = await call('POST', '/v1/observations', choices({ 'Tier S': 3, 'Tier M': 6, 'Tier L': 1 }, TIER))
+    expect(posted.status).toBe(201)
+    expect(posted.body.stored).toHaveLength(10)
+    const { status, body } = await call('POST', '/v1/recommendations', TIER)
+    expect(status).toBe(200)
+    expect(body.recommended).toBe('Tier M')
+    expect(body.state).toBe('partial')
+    expect(body.confidence.level).toBe('medium-high')
+    expect(body.confidence.value).toBeCloseTo(0.81, 2)
+    expect(body.options[0].share).toBe(0.6)
+    expect(body.options[0].label).toBe('Tier M (Recommended)')
+    expect(body.disclosure).toBe('based on 60% of recent choices')
+    expect(body.observations).toBe(10)
+    expect(body.effective_observations).toBe(10)
+    expect(body.needed).toBe(0)
+  })
+
+  it('DDD 4 / TDD 5 / Other 1 gives TDD at medium', async () => {
+    const { call } = await createTestApp()
+    const base = { question: 'Which development methodology?', all_options: ['DDD', 'TDD', 'Other'] }
+    await call('POST', '/v1/observations', choices({ DDD: 4, TDD: 5, Other: 1 }, base))
+    const { body } = await call('POST', '/v1/recommendations', base)
+    expect(body.recommended).toBe('TDD')
+    expect(body.confidence.level).toBe('medium')
+    expect(body.options[0].label).toBe('TDD (Recommended)')
+  })
+
+  it('free text counts as other and still gives TDD at medium', async () => {
+    const { call } = await createTestApp()
+    const base = { question: 'TDD or DDD for the billing module?', all_options: ['DDD', 'TDD'] }
+    await call('POST', '/v1/observations', choices({ DDD: 4, TDD: 5, 'something else entirely': 1 }, base))
+    const { body } = await call('POST', '/v1/recommendations', base)
+    expect(body.recommended).toBe('TDD')
+    expect(body.confidence.level).toBe('medium')
+    expect(body.observations).toBe(10)
+  })
+
+  it('no observations give the static default, disclosed', async () => {
+    const { call } = await createTestApp()
+    const { body } = await call('POST', '/v1/recommendations', TIER)
+    expect(body.state).toBe('static-default')
+    expect(body.recommended).toBe('Tier M')
+    expect(body.options[0].label).toBe('Tier M (Recommended)')
+    expect(body.disclosure).toBe('based on static default, 5 observations needed for personalization')
+    expect(body.needed).toBe(5)
+    expect(body.precondition).not.toBe('')
+  })
+})

@@ -1,0 +1,140 @@
+import { z } from '@hono/zod-openapi'
+import { IdentifierSchema, ObservationInputSchema, TimestampSchema } from '../domain/observation'
+import { RecommendationRequestSchema } from '../domain/recommendation'
+import { LIMITS } from '../domain/limits'
+
+/** Route schemas: the domain's zod schemas, registered for the OpenAPI document. */
+export const ObservationInput = ObservationInputSchema.openapi('ObservationInput', {
+  example: {
+    decision_id: 'moai-ask-001',
+    timestamp: '2026-07-01T10:00:00Z',
+    question: 'Choose the next step',
+    user_choice: 'Option A (Recommended)',
+    all_options: ['Option A', 'Option B', 'Option C'],
+    context: { spec_id: 'SPEC-XXX-001', phase: 'run', workflow: '/moai run' },
+    user: 'alice',
+    project: 'acme/api',
+    session_id: 's-1',
+  },
+})
+
+export const ObservationsBody = z
+  .union([ObservationInput, z.array(ObservationInput).min(1).max(LIMITS.observationsPerRequest)])
+  .openapi('ObservationsBody')
+
+export const ObservationsResult = z
+  .object({
+    stored: z.array(z.object({ id: z.string(), point: z.string(), decision_id: z.string().nullable() })),
+    duplicates: z.array(z.string()),
+  })
+  .openapi('ObservationsResult')
+
+export const RecommendationRequest = RecommendationRequestSchema.openapi('RecommendationRequest', {
+  example: {
+    user: 'alice',
+    project: 'acme/api',
+    session_id: 's-2',
+    question: 'Which complexity tier should this SPEC use?',
+    header: 'Tier',
+    all_options: ['Tier S', 'Tier M', 'Tier L'],
+    context: { phase: 'run' },
+  },
+})
+
+const LayerSchema = z.object({
+  observations: z.number().int(),
+  majority: z.string().nullable(),
+  share: z.number(),
+  counts: z.array(z.object({ option: z.string(), count: z.number().int(), share: z.number() })),
+})
+
+export const RecommendationSchema = z
+  .object({
+    point: z.string(),
+    state: z.enum(['static-default', 'partial', 'sufficient', 'personalization-off', 'enforced']),
+    recommended: z.union([z.string(), z.array(z.string())]).openapi({
+      description: 'The recommended option; for multi-select points, the set of options with rate >= 0.5.',
+    }),
+    options: z.array(
+      z.object({
+        option: z.string(),
+        label: z.string(),
+        share: z.number(),
+        count: z.number().int(),
+        description: z.string().optional(),
+        original_description: z.string().optional(),
+        rate: z.number().optional(),
+        confidence: z.number().optional(),
+        recommended: z.boolean(),
+      }),
+    ),
+    observations: z.number().int(),
+    effective_observations: z.number(),
+    needed: z.number().int(),
+    confidence: z.object({
+      value: z.number(),
+      level: z.enum(['high', 'medium-high', 'medium', 'low']),
+      significant: z.boolean(),
+      method: z.string(),
+      lowered_because: z.string().optional(),
+    }),
+    precondition: z.string(),
+    conditions: z.object({
+      context: z.array(z.object({ key: z.string(), value: z.string(), share: z.number() })),
+      window: z.object({ from: z.string(), to: z.string() }).nullable(),
+    }),
+    contradictions: z.array(z.object({ key: z.string(), expected: z.string(), got: z.string() })),
+    disclosure: z.string(),
+    strength: z.enum(['strong', 'medium', 'weak', 'neutral']),
+    expertise: z.object({ sessions: z.number().int(), level: z.enum(['beginner', 'intermediate', 'expert']) }),
+    p: z.number(),
+    information: z.number(),
+    entropy: z.number(),
+    ask: z.boolean(),
+    ask_reason: z.string(),
+    multi_select: z.boolean(),
+    sensitive: z.boolean(),
+    scope: z.enum(['project', 'all-projects', 'user']),
+    context_key: z.string().nullable(),
+    layers: z.object({
+      session: LayerSchema,
+      recent: LayerSchema.extend({ sessions: z.array(z.string()) }),
+      long_term: LayerSchema,
+      change_suspected: z.boolean(),
+    }),
+    evidence: z.array(z.string()),
+    evidence_total: z.number().int(),
+    as_of: z.string(),
+  })
+  .openapi('Recommendation')
+
+export const SessionRequest = z
+  .object({
+    user: IdentifierSchema.default('default'),
+    project: IdentifierSchema.optional(),
+    session_id: IdentifierSchema.optional(),
+    started_at: TimestampSchema.optional(),
+  })
+  .openapi('SessionRequest')
+
+export const SessionSchema = z
+  .object({
+    session_id: z.string(),
+    user: z.string(),
+    project: z.string().nullable(),
+    started_at: z.string(),
+    personalization: z.boolean(),
+    expertise: z.object({ sessions: z.number().int(), level: z.enum(['beginner', 'intermediate', 'expert']) }),
+  })
+  .openapi('Session')
+
+export const PersonalizationRequest = z
+  .object({
+    enabled: z.boolean().optional().openapi({ description: 'Omit to flip the current setting.' }),
+    user: IdentifierSchema.optional().openapi({ description: 'Needed only when several users share the session id.' }),
+  })
+  .openapi('PersonalizationRequest')
+
+export const SessionIdParam = z.object({
+  id: IdentifierSchema.openapi({ param: { name: 'id', in: 'path' }, example: 's-1' }),
+})

@@ -1,0 +1,15 @@
+/**
+ * Store keys join their parts with NUL, which no identifier may contain (IdentifierSchema), so
+ * that a prefix of parts is a contiguous key range: every key under `a\0b\0` sorts before `a\0b\u0001`.
+ */
+const SEPARATOR = '\u0000'
+
+export function key(...parts: string[]): string {
+  return parts.join(SEPARATOR)
+}
+
+/** The range of every key that starts with the given parts. */
+export function prefixRange(...parts: string[]): { gte: string; lt: string } {
+  const prefix = parts.join(SEPARATOR) + SEPARATOR
+  return { gte: prefix, lt: prefix.slice(0, -1) + '\u0001' }
+}

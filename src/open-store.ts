@@ -1,0 +1,28 @@
+import { mkdir } from 'node:fs/promises'
+import { Level } from 'level'
+import { createLevelStore } from './memory/level-store'
+import type { MemoryStore } from './memory/store'
+
+/** The data directory cannot be opened: most often another process holds it. */
+export class StoreOpenError extends Error {
+  readonly code = 'STORE_UNAVAILABLE'
+  constructor(message: string) {
+    super(message)
+    this.name = 'StoreOpenError'
+  }
+}
+
+/** Opens the embedded LevelDB store under `dir`, creating it when missing. */
+export async function openStore(dir: string): Promise<MemoryStore> {
+  await mkdir(dir, { recursive: true })
+  const db = new Level<string, string>(dir)
+  try {
+    return await createLevelStore(db as never)
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause
+    if (cause?.code === 'LEVEL_LOCKED') {
+      throw new StoreOpenError(`the store in ${dir} is in use by another process (is the service running?)`)
+    }
+    throw new StoreOpenError(`cannot open the store in ${dir}: ${(error as Error).message}`)
+  }
+}
