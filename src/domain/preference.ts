@@ -78,7 +78,7 @@ const RELATIVE_TIE = 1e-9
 
 /**
  * The option with the largest decayed weight (R-REC-2); ties go to the static default, then to
- * the most recently chosen, then to the first offered. Undefined when nothing was observed.
+ * the most recently chosen, then to the first label in code-point order. Undefined when nothing was observed.
  */
 export function majorityOption(
   preference: Preference,
@@ -90,11 +90,12 @@ export function majorityOption(
   if (!(best > 0)) return undefined
   const tied = options.filter((o) => (preference.weights.get(o) ?? 0) >= best * (1 - RELATIVE_TIE))
   if (tied.includes(staticDefault)) return staticDefault
-  let winner = tied[0]
+  // Equal weights and equal recency: the label decides, so that option order never does.
+  let winner = tied[0] as string
   for (const o of tied) {
-    if ((preference.lastChosen.get(o) ?? -Infinity) > (preference.lastChosen.get(winner as string) ?? -Infinity)) {
-      winner = o
-    }
+    const at = preference.lastChosen.get(o) ?? -Infinity
+    const best = preference.lastChosen.get(winner) ?? -Infinity
+    if (at > best || (at === best && o < winner)) winner = o
   }
   return winner
 }

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest'
+import { matchOption, normalizeLabel, resolveChoice, splitJoinedLabels } from './labels'
+
+describe('normalizeLabel (R-CAP-3)', () => {
+  it.each([
+    ['Option A (Recommended)', 'Option A'],
+    ['Option A (recommended)', 'Option A'],
+    ['  Tier   M  ', 'Tier M'],
+    ['Tier M (60% of recent choices)', 'Tier M'],
+    ['Tier M (static default)', 'Tier M'],
+    ['Tier M (Recommended) (Recommended)', 'Tier M'],
+    ['(Recommended)', '(Recommended)'],
+    ['Lint, format', 'Lint, format'],
+  ])('%j → %j', (input, expected) => {
+    expect(normalizeLabel(input)).toBe(expected)
+  })
+
+  it('makes labels that differ only in Unicode normalisation form equal', () => {
+    expect(normalizeLabel('Cafe\u0301')).toBe(normalizeLabel('Caf\u00e9'))
+  })
+})
+
+describe('resolveChoice', () => {
+  const options = ['Tier S', 'Tier M', 'Tier L']
+  it('matches after normalisation, then ignoring case', () => {
+    expect(resolveChoice('Tier M (Recommended)', options, false)).toEqual({ chosen: ['Tier M'], other: null })
+    expect(resolveChoice('tier m', options, false)).toEqual({ chosen: ['Tier M'], other: null })
+    expect(matchOption('TIER L', options)).toBe('Tier L')
+  })
+
+  it('keeps free text as other', () => {
+    expect(resolveChoice('something custom', options, false)).toEqual({ chosen: [], other: 'something custom' })
+  })
+
+  it('takes arrays for multi-select', () => {
+    expect(resolveChoice(['Tier S', 'Tier L (Recommended)', 'x'], options, true)).toEqual({
+      chosen: ['Tier S', 'Tier L'],
+      other: 'x',
+    })
+  })
+})
+
+describe('splitJoinedLabels: Claude Code joins multi-select answers with ", "', () => {
+  const options = ['Lint, format', 'Unit tests', 'E2E tests']
+  it('splits by the known labels, even those containing commas', () => {
+    expect(splitJoinedLabels('Lint, format, Unit tests', options)).toEqual({
+      chosen: ['Lint, format', 'Unit tests'],
+      other: null,
+    })
+  })
+  it('keeps what matches no label as free text', () => {
+    expect(splitJoinedLabels('Unit tests, fuzzing', options)).toEqual({ chosen: ['Unit tests'], other: 'fuzzing' })
+  })
+  it('resolves a joined string when the point is multi-select', () => {
+    expect(resolveChoice('E2E tests, Lint, format', options, true).chosen).toEqual(['E2E tests', 'Lint, format'])
+  })
+})

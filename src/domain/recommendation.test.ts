@@ -1,0 +1,259 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import { observation, observations } from '../../test/support/observations'
+import { loadPolicy } from '../config/load-policy'
+import type { CompiledPolicy } from './policy'
+import { recommend, type RecommendationInput } from './recommendation'
+
+let policy: CompiledPolicy
+beforeAll(async () => {
+  policy = await loadPolicy()
+})
+
+const NOW = new Date('2026-07-01T10:00:00.000Z')
+const TIERS = [{ option: 'Tier S' }, { option: 'Tier M' }, { option: 'Tier L' }]
+
+function input(partial: Partial<RecommendationInput>): RecommendationInput {
+  return {
+    point: 'tier',
+    question: 'Which tier?',
+    options: TIERS,
+    observations: [],
+    sessions: 1,
+    personalization: true,
+    asOf: NOW,
+    policy,
+    ...partial,
+  }
+}
+
+describe('states by observation count (R-REC-1)', () => {
+  it('static default below N, with the number still needed', () => {
+    const r = recommend(input({ observations: observations({ 'Tier L': 3 }) }))
+    expect(r.state).toBe('static-default')
+    expect(r.recommended).toBe('Tier S')
+    expect(r.disclosure).toBe('based on static default, 2 observations needed for personalization')
+    expect(r.needed).toBe(2)
+  })
+
+  it('uses the request static default, then the policy point default', () => {
+    expect(recommend(input({ static_default: 'Tier L' })).recommended).toBe('Tier L')
+    expect(recommend(input({ point: 'complexity-tier' })).recommended).toBe('Tier M')
+  })
+
+  it('more than M with a significant majority is sufficient and high', () => {
+    const r = recommend(input({ observations: observations({ 'Tier M': 19, 'Tier S': 2 }) }))
+    expect(r.observations).toBe(21)
+    expect(r.state).toBe('sufficient')
+    expect(r.confidence.level).toBe('high')
+    expect(r.confidence.significant).toBe(true)
+  })
+
+  it('more than M split evenly stays partial', () => {
+    const r = recommend(input({ observations: observations({ 'Tier M': 11, 'Tier S': 11 }) }))
+    expect(r.state).toBe('partial')
+    expect(r.confidence.value).toBeLessThan(0.6)
+  })
+
+  it('exactly M observations, even unanimous, are partial (sufficient needs more than M)', () => {
+    expect(recommend(input({ observations: observations({ 'Tier L': 20 }) })).state).toBe('partial')
+  })
+
+  it('personalization off gives the static default, neutral', () => {
+    const r = recommend(input({ observations: observations({ 'Tier L': 30 }), personalization: false }))
+    expect(r.state).toBe('personalization-off')
+    expect(r.recommended).toBe('Tier S')
+    expect(r.strength).toBe('neutral')
+    expect(r.ask).toBe(true)
+    expect(r.options.map((o) => o.label)).toEqual(['Tier S', 'Tier M', 'Tier L'])
+  })
+})
+
+describe('majority and ties (R-REC-2)', () => {
+  it('breaks a tie toward the static default', () => {
+    const r = recommend(input({ observations: observations({ 'Tier L': 3, 'Tier M': 3 }), static_default: 'Tier M' }))
+    expect(r.recommended).toBe('Tier M')
+  })
+
+  it('breaks a tie without the default toward the most recent choice', () => {
+    // Without decay (α = 0) equal counts are equal weights whatever their age.
+    const flat = { ...policy, decay: { alpha: 0 } }
+    const at = (day: number) => `2026-06-${String(day).padStart(2, '0')}T10:00:00.000Z`
+    const obs = [
+      ...[1, 2, 3].map((d) => observation({ chosen: ['Tier L'], timestamp: at(d) })),
+      ...[4, 5, 6].map((d) => observation({ chosen: ['Tier M'], timestamp: at(d) })),
+    ]
+    expect(recommend(input({ observations: obs, policy: flat })).recommended).toBe('Tier M')
+    const later = [...obs, observation({ chosen: ['Tier L'], timestamp: at(9) }), observation({ chosen: ['Tier M'], timestamp: at(8) })]
+    expect(recommend(input({ observations: later, policy: flat })).recommended).toBe('Tier L')
+  })
+
+  it('weighs recent choices more (power-law decay)', () => {
+    const obs = [
+      ...observations({ 'Tier L': 4 }, { timestamp: '2026-04-01T10:00:00.000Z' }),
+      ...observations({ 'Tier M': 3 }, { timestamp: '2026-07-01T09:00:00.000Z' }),
+    ]
+    const r = recommend(input({ observations: obs }))
+    expect(r.recommended).toBe('Tier M')
+    expect(r.effective_observations).toBeLessThan(7)
+    const m = r.options.find((o) => o.option === 'Tier M')!
+    expect(m.count).toBe(3)
+    expect(m.share).toBeGreaterThan(0.5)
+  })
+})
+
+describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
+  const phased = [
+    ...observations({ 'Tier S': 6 }, { context: { phase: 'run' } }),
+    ...observations({ 'Tier L': 6 }, { context: { phase: 'plan' } }),
+  ]
+
+  it('learns from the observations that share a context value which changes the choice', () => {
+    const run = recommend(input({ observations: phased, context: { phase: 'run' } }))
+    expect(run.recommended).toBe('Tier S')
+    expect(run.context_key).toBe('phase')
+    expect(run.precondition).toContain('phase is run')
+    expect(run.observations).toBe(6)
+    const plan = recommend(input({ observations: phased, context: { phase: 'plan' } }))
+    expect(plan.recommended).toBe('Tier L')
+    expect(plan.precondition).toContain('phase is plan')
+  })
+
+  it('keeps every observation when the context makes no difference', () => {
+    const mixed = [
+      ...observations({ 'Tier M': 4, 'Tier S': 1 }, { context: { phase: 'run' } }),
+      ...observations({ 'Tier M': 4, 'Tier S': 1 }, { context: { phase: 'plan' } }),
+    ]
+    const r = recommend(input({ observations: mixed, context: { phase: 'run' } }))
+    expect(r.context_key).toBeNull()
+    expect(r.observations).toBe(10)
+  })
+
+  it('always states a precondition, and the recommended option says when it holds', () => {
+    const r = recommend(input({ observations: observations({ 'Tier M': 6 }) }))
+    expect(r.precondition).toMatch(/^any context, as chosen on 2026-07-01$/)
+    expect(r.options[0]!.description).toBe(`Recommended when ${r.precondition} — based on 100% of recent choices`)
+    expect(recommend(input({})).precondition).toBe(policy.default_precondition)
+  })
+
+  it('lowers confidence when the request contradicts the precondition, and says why', () => {
+    const obs = observations({ 'Tier M': 8 }, { context: { phase: 'run' } })
+    const agreeing = recommend(input({ observations: obs, context: { phase: 'run' } }))
+    const contradicting = recommend(input({ observations: obs, context: { phase: 'sync' } }))
+    expect(contradicting.confidence.value).toBeLessThan(agreeing.confidence.value)
+    expect(contradicting.confidence.lowered_because).toContain('phase is sync, not run')
+    expect(contradicting.contradictions).toEqual([{ key: 'phase', expected: 'run', got: 'sync' }])
+  })
+})
+
+describe('strength by expertise (R-REC-6)', () => {
+  const obs = observations({ 'Tier L': 6, 'Tier M': 3, 'Tier S': 1 })
+  it.each([
+    [9, 'beginner', 'strong'],
+    [10, 'intermediate', 'medium'],
+    [50, 'intermediate', 'medium'],
+    [51, 'expert', 'weak'],
+  ])('%i sessions: %s, %s', (sessions, level, strength) => {
+    const r = recommend(input({ observations: obs, sessions }))
+    expect(r.expertise).toEqual({ sessions, level })
+    expect(r.strength).toBe(strength)
+  })
+
+  it('labels the recommended option first for beginners', () => {
+    const r = recommend(input({ observations: obs, sessions: 3 }))
+    expect(r.options.map((o) => o.label)).toEqual(['Tier L (Recommended)', 'Tier S', 'Tier M'])
+  })
+
+  it('annotates the recommended option with its share for experts and keeps the others in order', () => {
+    const r = recommend(input({ observations: obs, sessions: 60 }))
+    expect(r.options.map((o) => o.label)).toEqual(['Tier L (60% of recent choices)', 'Tier S', 'Tier M'])
+    expect(r.options.some((o) => o.label.includes('(Recommended)'))).toBe(false)
+  })
+
+  it('is neutral on sensitive points: options as offered, no label, always asked', () => {
+    const r = recommend(
+      input({ question: 'How do we respond to this security incident?', observations: observations({ 'Tier L': 40 }) }),
+    )
+    expect(r.sensitive).toBe(true)
+    expect(r.strength).toBe('neutral')
+    expect(r.options.map((o) => o.label)).toEqual(['Tier S', 'Tier M', 'Tier L'])
+    expect(r.ask).toBe(true)
+  })
+})
+
+describe('asking (R-ASK-1, R-ASK-2)', () => {
+  it('auto-resolves a sufficient, consistent point', () => {
+    const r = recommend(input({ observations: observations({ 'Tier M': 40 }) }))
+    expect(r.state).toBe('sufficient')
+    expect(r.p).toBeGreaterThanOrEqual(0.9)
+    expect(r.information).toBeCloseTo(r.p * (1 - r.p), 3)
+    expect(r.ask).toBe(false)
+  })
+
+  it('asks when p is near one half, where information is largest', () => {
+    const r = recommend(input({ observations: observations({ 'Tier M': 6, 'Tier S': 5 }) }))
+    expect(r.ask).toBe(true)
+    expect(r.information).toBeGreaterThan(0.2)
+  })
+})
+
+describe('layers (R-MEM-5)', () => {
+  it('reports session, recent and long-term, and a suspected change of preference', () => {
+    const old = observations({ 'Tier L': 10 }, { timestamp: '2026-06-01T10:00:00.000Z', session_id: 'old' })
+    const recent = ['s1', 's2', 's3'].flatMap((s, i) =>
+      observations({ 'Tier S': 2 }, { timestamp: `2026-06-2${i}T10:00:00.000Z`, session_id: s }),
+    )
+    const r = recommend(input({ observations: [...old, ...recent], session_id: 's3' }))
+    expect(r.layers.session.observations).toBe(2)
+    expect(r.layers.recent.sessions).toEqual(['s3', 's2', 's1'])
+    expect(r.layers.recent.majority).toBe('Tier S')
+    expect(r.layers.long_term.observations).toBe(16)
+    expect(r.layers.change_suspected).toBe(r.layers.long_term.majority !== 'Tier S')
+  })
+})
+
+describe('project backoff (R-MEM-6)', () => {
+  it('falls back to every project when this one has fewer than N, and says so', () => {
+    const obs = [
+      ...observations({ 'Tier L': 8 }, { project: 'other/repo' }),
+      ...observations({ 'Tier L': 1 }, { project: 'acme/api' }),
+    ]
+    const r = recommend(input({ observations: obs, project: 'acme/api' }))
+    expect(r.scope).toBe('all-projects')
+    expect(r.observations).toBe(9)
+    expect(r.disclosure).toContain('across all your projects')
+  })
+
+  it('uses the project alone once it has N', () => {
+    const obs = [
+      ...observations({ 'Tier L': 8 }, { project: 'other/repo' }),
+      ...observations({ 'Tier S': 5 }, { project: 'acme/api' }),
+    ]
+    const r = recommend(input({ observations: obs, project: 'acme/api' }))
+    expect(r.scope).toBe('project')
+    expect(r.recommended).toBe('Tier S')
+  })
+})
+
+describe('multi-select (R-REC-8)', () => {
+  it('recommends the options selected at a rate of at least one half, each with its confidence', () => {
+    const checks = [{ option: 'Lint' }, { option: 'Unit tests' }, { option: 'E2E tests' }]
+    const obs = Array.from({ length: 10 }, (_, i) =>
+      observation({ chosen: i < 8 ? ['Lint', 'Unit tests'] : ['E2E tests'], options: ['Lint', 'Unit tests', 'E2E tests'] }),
+    )
+    const r = recommend(input({ options: checks, observations: obs, multi_select: true }))
+    expect(r.recommended).toEqual(['Lint', 'Unit tests'])
+    const lint = r.options.find((o) => o.option === 'Lint')!
+    expect(lint.rate).toBeCloseTo(0.8, 6)
+    expect(lint.confidence).toBeGreaterThan(0.9)
+    expect(r.options.slice(0, 2).every((o) => o.label.endsWith('(Recommended)'))).toBe(true)
+  })
+})
+
+describe('as_of (R-REC-9)', () => {
+  it('ages observations from as_of', () => {
+    const obs = observations({ 'Tier M': 5 }, { timestamp: '2026-06-01T10:00:00.000Z' })
+    const then = recommend(input({ observations: obs, asOf: new Date('2026-06-01T10:00:00.000Z') }))
+    expect(then.options.find((o) => o.option === 'Tier M')!.share).toBe(1)
+    expect(then.as_of).toBe('2026-06-01T10:00:00.000Z')
+  })
+})

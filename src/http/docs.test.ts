@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import { createTestApp } from '../../test/support/test-app'
+
+describe('OpenAPI document and /docs (R-SVC-1)', () => {
+  it('lists every route with its request and response schemas', async () => {
+    const { call } = await createTestApp()
+    const { status, body } = await call('GET', '/openapi.json')
+    expect(status).toBe(200)
+    const routes = Object.entries(body.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    )
+    expect(routes.sort()).toEqual(
+      expect.arrayContaining([
+        'GET /healthz',
+        'POST /v1/observations',
+        'POST /v1/recommendations',
+        'POST /v1/sessions',
+        'PUT /v1/sessions/{id}/personalization',
+      ]),
+    )
+    const post = body.paths['/v1/recommendations'].post
+    expect(post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/RecommendationRequest')
+    expect(post.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/Recommendation')
+    expect(body.components.schemas.ObservationInput.required).toEqual(
+      expect.arrayContaining(['question', 'user_choice', 'all_options']),
+    )
+  })
+
+  it('serves /docs with every asset from this service, none from a CDN', async () => {
+    const { app } = await createTestApp()
+    const page = await (await app.request('/docs')).text()
+    const assets = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] as string)
+    expect(assets.length).toBeGreaterThan(0)
+    for (const asset of assets) {
+      expect(asset.startsWith('/')).toBe(true)
+      const r = await app.request(asset)
+      expect(r.status).toBe(200)
+      expect((await r.text()).length).toBeGreaterThan(1000)
+    }
+    expect(page).not.toMatch(/https?:\/\//)
+  })
+})

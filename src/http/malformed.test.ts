@@ -1,0 +1,90 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp } from '../../test/support/test-app'
+
+const OBS = { question: 'Which tier?', user_choice: 'Tier S', all_options: ['Tier S', 'Tier M'] }
+const REC = { question: 'Which tier?', all_options: ['Tier S', 'Tier M'] }
+
+type Case = [name: string, method: string, path: string, body: unknown, status: number, code: string, field?: string]
+
+const CASES: Case[] = [
+  ['broken JSON', 'POST', '/v1/observations', '{"question": ', 400, 'invalid_json'],
+  ['JSON with a trailing comma', 'POST', '/v1/recommendations', '{"question": "q",}', 400, 'invalid_json'],
+  ['a bare string', 'POST', '/v1/observations', '"hello"', 400, 'invalid_request', '(body)'],
+  ['null body', 'POST', '/v1/observations', 'null', 400, 'invalid_request', '(body)'],
+  ['a number body', 'POST', '/v1/recommendations', '42', 400, 'invalid_request', '(body)'],
+  ['empty array of observations', 'POST', '/v1/observations', [], 400, 'invalid_request', '(body)'],
+  ['missing question', 'POST', '/v1/observations', { ...OBS, question: undefined }, 400, 'invalid_request', 'question'],
+  ['empty question', 'POST', '/v1/observations', { ...OBS, question: '   ' }, 400, 'invalid_request', 'question'],
+  ['question of the wrong type', 'POST', '/v1/observations', { ...OBS, question: 42 }, 400, 'invalid_request', 'question'],
+  ['missing user_choice', 'POST', '/v1/observations', { ...OBS, user_choice: undefined }, 400, 'invalid_request', 'user_choice'],
+  ['user_choice a number', 'POST', '/v1/observations', { ...OBS, user_choice: 3 }, 400, 'invalid_request', 'user_choice'],
+  ['user_choice an object', 'POST', '/v1/observations', { ...OBS, user_choice: { label: 'x' } }, 400, 'invalid_request', 'user_choice'],
+  ['user_choice an empty array', 'POST', '/v1/observations', { ...OBS, user_choice: [] }, 400, 'invalid_request', 'user_choice'],
+  ['user_choice empty string', 'POST', '/v1/observations', { ...OBS, user_choice: '' }, 400, 'invalid_request', 'user_choice'],
+  ['missing all_options', 'POST', '/v1/observations', { ...OBS, all_options: undefined }, 400, 'invalid_request', 'all_options'],
+  ['empty all_options', 'POST', '/v1/observations', { ...OBS, all_options: [] }, 400, 'invalid_request', 'all_options'],
+  ['all_options a string', 'POST', '/v1/observations', { ...OBS, all_options: 'Tier S' }, 400, 'invalid_request', 'all_options'],
+  ['an option of the wrong type', 'POST', '/v1/observations', { ...OBS, all_options: ['Tier S', 7] }, 400, 'invalid_request', 'all_options.1'],
+  ['an option object without label', 'POST', '/v1/observations', { ...OBS, all_options: ['Tier S', { description: 'd' }] }, 400, 'invalid_request', 'all_options.1.label'],
+  ['duplicate options after normalisation', 'POST', '/v1/observations', { ...OBS, all_options: ['Tier S', 'Tier S (Recommended)'] }, 400, 'duplicate_option', 'all_options.1'],
+  ['too many options', 'POST', '/v1/observations', { ...OBS, all_options: Array.from({ length: 51 }, (_, i) => `o${i}`) }, 400, 'invalid_request', 'all_options'],
+  ['a label over 500 characters', 'POST', '/v1/observations', { ...OBS, all_options: ['Tier S', 'x'.repeat(501)] }, 400, 'invalid_request', 'all_options.1'],
+  ['timestamp not ISO', 'POST', '/v1/observations', { ...OBS, timestamp: 'yesterday' }, 400, 'invalid_request', 'timestamp'],
+  ['timestamp without zone', 'POST', '/v1/observations', { ...OBS, timestamp: '2026-07-01T10:00:00' }, 400, 'invalid_request', 'timestamp'],
+  ['timestamp before 1970', 'POST', '/v1/observations', { ...OBS, timestamp: '1900-01-01T00:00:00Z' }, 400, 'timestamp_out_of_range', 'timestamp'],
+  ['timestamp far in the future', 'POST', '/v1/observations', { ...OBS, timestamp: '2999-01-01T00:00:00Z' }, 400, 'timestamp_in_future', 'timestamp'],
+  ['user of the wrong type', 'POST', '/v1/observations', { ...OBS, user: 5 }, 400, 'invalid_request', 'user'],
+  ['user with a control character', 'POST', '/v1/observations', { ...OBS, user: 'al\u0000ice' }, 400, 'invalid_request', 'user'],
+  ['empty user', 'POST', '/v1/observations', { ...OBS, user: '' }, 400, 'invalid_request', 'user'],
+  ['context not an object', 'POST', '/v1/observations', { ...OBS, context: 'run' }, 400, 'invalid_request', 'context'],
+  ['context with a nested object', 'POST', '/v1/observations', { ...OBS, context: { phase: { deep: 1 } } }, 400, 'invalid_request', 'context.phase'],
+  ['single-select with two choices', 'POST', '/v1/observations', { ...OBS, user_choice: ['Tier S', 'Tier M'], multi_select: false }, 400, 'multiple_choices', 'user_choice'],
+  ['source unknown', 'POST', '/v1/observations', { ...OBS, source: 'robot' }, 400, 'invalid_request', 'source'],
+  ['a bad element in an array', 'POST', '/v1/observations', [OBS, { ...OBS, all_options: [] }], 400, 'invalid_request', '1.all_options'],
+  ['recommendation without options', 'POST', '/v1/recommendations', { question: 'q' }, 400, 'invalid_request', 'all_options'],
+  ['recommendation without question', 'POST', '/v1/recommendations', { all_options: ['a'] }, 400, 'invalid_request', 'question'],
+  ['static_default not offered', 'POST', '/v1/recommendations', { ...REC, static_default: 'Tier X' }, 400, 'static_default_not_offered', 'static_default'],
+  ['multi_select not a boolean', 'POST', '/v1/recommendations', { ...REC, multi_select: 'yes' }, 400, 'invalid_request', 'multi_select'],
+  ['as_of not a time', 'POST', '/v1/recommendations', { ...REC, as_of: 'last tuesday' }, 400, 'invalid_request', 'as_of'],
+  ['session started_at not a time', 'POST', '/v1/sessions', { user: 'a', started_at: 'now' }, 400, 'invalid_request', 'started_at'],
+  ['personalization enabled not boolean', 'PUT', '/v1/sessions/s-1/personalization', { enabled: 'off' }, 400, 'invalid_request', 'enabled'],
+  ['unknown route', 'GET', '/v1/nothing', undefined, 404, 'not_found'],
+]
+
+describe('malformed requests get a 4xx naming the field, and the service keeps serving (R-SVC-2)', () => {
+  let t: Awaited<ReturnType<typeof createTestApp>>
+  beforeAll(async () => {
+    t = await createTestApp()
+  })
+
+  it('has at least 30 cases', () => {
+    expect(CASES.length).toBeGreaterThanOrEqual(30)
+  })
+
+  it.each(CASES)('%s', async (_name, method, path, body, status, code, field) => {
+    const r = await t.call(method, path, body)
+    expect(r.status).toBe(status)
+    expect(r.body.error.code).toBe(code)
+    expect(typeof r.body.error.message).toBe('string')
+    if (field !== undefined) expect(r.body.error.issues.map((i: { path: string }) => i.path)).toContain(field)
+  })
+
+  it('answers 415 for a body that is not declared JSON', async () => {
+    const r = await t.app.request('/v1/observations', { method: 'POST', body: JSON.stringify(OBS) })
+    expect(r.status).toBe(415)
+    expect(((await r.json()) as { error: { code: string } }).error.code).toBe('unsupported_media_type')
+  })
+
+  it('answers 413 for a body over 256 KB', async () => {
+    const r = await t.call('POST', '/v1/observations', { ...OBS, question: 'x'.repeat(300 * 1024) })
+    expect(r.status).toBe(413)
+    expect(r.body.error.code).toBe('body_too_large')
+  })
+
+  it('still serves after all of that, with nothing stored by the bad requests', async () => {
+    expect((await t.call('GET', '/healthz')).status).toBe(200)
+    const r = await t.call('POST', '/v1/recommendations', REC)
+    expect(r.status).toBe(200)
+    expect(r.body.observations).toBe(0)
+  })
+})

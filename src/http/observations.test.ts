@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest'
+import { createTestApp } from '../../test/support/test-app'
+
+const SEED = {
+  decision_id: 'moai-ask-001',
+  timestamp: '2026-07-01T10:00:00Z',
+  question: 'Choose the next step',
+  user_choice: 'Option A (Recommended)',
+  all_options: ['Option A', 'Option B', 'Option C'],
+  context: { spec_id: 'SPEC-XXX-001', phase: 'run', workflow: '/moai run' },
+}
+
+describe('POST /v1/observations (R-CAP)', () => {
+  it("takes the seed's record and answers 201 with what it stored", async () => {
+    const { call } = await createTestApp()
+    const { status, body } = await call('POST', '/v1/observations', SEED)
+    expect(status).toBe(201)
+    expect(body.stored).toHaveLength(1)
+    expect(body.stored[0]).toMatchObject({ decision_id: 'moai-ask-001', point: expect.stringMatching(/^q-/) })
+    expect(body.duplicates).toEqual([])
+  })
+
+  it('stores one observation when the same decision_id is posted twice', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/observations', SEED)
+    const again = await call('POST', '/v1/observations', SEED)
+    expect(again.status).toBe(201)
+    expect(again.body).toEqual({ stored: [], duplicates: ['moai-ask-001'] })
+    const r = await call('POST', '/v1/recommendations', { question: SEED.question, all_options: SEED.all_options })
+    expect(r.body.observations).toBe(1)
+  })
+
+  it('counts "Option A (Recommended)" as "Option A", and options in another order as the same point', async () => {
+    const { call } = await createTestApp()
+    const shuffled = ['Option C', 'Option A', 'Option B']
+    const posts = Array.from({ length: 5 }, (_, i) => ({
+      ...SEED,
+      decision_id: `d-${i}`,
+      all_options: i % 2 === 0 ? SEED.all_options : shuffled,
+    }))
+    const stored = await call('POST', '/v1/observations', posts)
+    expect(new Set(stored.body.stored.map((s: { point: string }) => s.point)).size).toBe(1)
+    const r = await call('POST', '/v1/recommendations', { question: SEED.question, all_options: shuffled })
+    expect(r.body.point).toBe(stored.body.stored[0].point)
+    expect(r.body.recommended).toBe('Option A')
+    expect(r.body.options.find((o: { option: string }) => o.option === 'Option A').count).toBe(5)
+  })
+
+  it('takes {label, description} options and multi-select arrays', async () => {
+    const { call } = await createTestApp()
+    const options = [
+      { label: 'Lint, format', description: 'eslint and prettier' },
+      { label: 'Unit tests', description: 'vitest' },
+      { label: 'E2E tests' },
+    ]
+    const posts = Array.from({ length: 5 }, (_, i) => ({
+      question: 'Which checks should run before the PR?',
+      all_options: options,
+      user_choice: i < 4 ? ['Lint, format', 'Unit tests'] : 'E2E tests',
+      multi_select: true,
+      decision_id: `m-${i}`,
+    }))
+    expect((await call('POST', '/v1/observations', posts)).status).toBe(201)
+    const r = await call('POST', '/v1/recommendations', { question: posts[0]!.question, all_options: options, multi_select: true })
+    expect(r.body.recommended).toEqual(['Lint, format', 'Unit tests'])
+  })
+
+  it('keeps a free-text answer as other: it counts, but for no option', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/observations', { ...SEED, user_choice: 'Something else', decision_id: 'x' })
+    const r = await call('POST', '/v1/recommendations', { question: SEED.question, all_options: SEED.all_options })
+    expect(r.body.observations).toBe(1)
+    expect(r.body.options.every((o: { count: number }) => o.count === 0)).toBe(true)
+  })
+
+  it('refuses a timestamp far in the future and stores nothing of the batch', async () => {
+    const { call } = await createTestApp()
+    const { status, body } = await call('POST', '/v1/observations', [
+      { ...SEED, decision_id: 'ok' },
+      { ...SEED, decision_id: 'late', timestamp: '2030-01-01T00:00:00Z' },
+    ])
+    expect(status).toBe(400)
+    expect(body.error.code).toBe('timestamp_in_future')
+    expect(body.error.issues[0].path).toBe('1.timestamp')
+    const r = await call('POST', '/v1/recommendations', { question: SEED.question, all_options: SEED.all_options })
+    expect(r.body.observations).toBe(0)
+  })
+})

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest'
+import { createTestApp, START } from '../../test/support/test-app'
+
+const TIER = { question: 'Which complexity tier should this SPEC use?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] }
+
+async function withHistory() {
+  const t = await createTestApp()
+  const posts = Array.from({ length: 10 }, (_, i) => ({
+    ...TIER,
+    user: 'alice',
+    user_choice: i < 6 ? 'Tier L' : i < 9 ? 'Tier S' : 'Tier M',
+    decision_id: `d-${i}`,
+    timestamp: START,
+  }))
+  await t.call('POST', '/v1/observations', posts)
+  return t
+}
+
+async function startSessions(call: Awaited<ReturnType<typeof createTestApp>>['call'], count: number) {
+  for (let i = 0; i < count; i++) {
+    const r = await call('POST', '/v1/sessions', { user: 'alice', session_id: `s-${i}`, started_at: START })
+    expect(r.status).toBe(201)
+  }
+}
+
+describe('sessions and expertise (R-SES)', () => {
+  it('starts a session, makes an id when none is given, and is idempotent', async () => {
+    const { call } = await createTestApp()
+    const made = await call('POST', '/v1/sessions', { user: 'alice' })
+    expect(made.status).toBe(201)
+    expect(made.body).toMatchObject({ user: 'alice', personalization: true, expertise: { sessions: 1, level: 'beginner' } })
+    expect(made.body.session_id).toMatch(/^s-/)
+    const again = await call('POST', '/v1/sessions', { user: 'alice', session_id: made.body.session_id })
+    expect(again.status).toBe(200)
+    expect(again.body.expertise.sessions).toBe(1)
+  })
+
+  it.each([
+    [9, 'beginner', 'strong', 'Tier L (Recommended)'],
+    [10, 'intermediate', 'medium', 'Tier L (Recommended)'],
+    [51, 'expert', 'weak', 'Tier L (60% of recent choices)'],
+  ])('%i sessions make the user %s: %s, first label %j', async (count, level, strength, label) => {
+    const { call } = await withHistory()
+    await startSessions(call, count)
+    const r = await call('POST', '/v1/recommendations', { ...TIER, user: 'alice' })
+    expect(r.body.expertise).toEqual({ sessions: count, level })
+    expect(r.body.strength).toBe(strength)
+    expect(r.body.options[0].label).toBe(label)
+    expect(r.body.options.map((o: { option: string }) => o.option)).toEqual(['Tier L', 'Tier S', 'Tier M'])
+  })
+
+  it('a sensitive question is neutral whatever the expertise', async () => {
+    const { call } = await createTestApp()
+    const q = { question: 'How should we contain this security breach?', all_options: ['Rotate keys', 'Wait'] }
+    await call('POST', '/v1/observations', Array.from({ length: 6 }, (_, i) => ({ ...q, user_choice: 'Wait', decision_id: `b-${i}` })))
+    const r = await call('POST', '/v1/recommendations', q)
+    expect(r.body.strength).toBe('neutral')
+    expect(r.body.options.map((o: { label: string }) => o.label)).toEqual(['Rotate keys', 'Wait'])
+  })
+
+  it('toggle off gives personalization-off for that session only; the next session starts on', async () => {
+    const { call } = await withHistory()
+    await call('POST', '/v1/sessions', { user: 'alice', session_id: 'today' })
+    const off = await call('PUT', '/v1/sessions/today/personalization', { enabled: false })
+    expect(off.status).toBe(200)
+    expect(off.body.personalization).toBe(false)
+    const r = await call('POST', '/v1/recommendations', { ...TIER, user: 'alice', session_id: 'today' })
+    expect(r.body.state).toBe('personalization-off')
+    expect(r.body.recommended).toBe('Tier M')
+    expect(r.body.strength).toBe('neutral')
+    expect(r.body.ask).toBe(true)
+    const next = await call('POST', '/v1/recommendations', { ...TIER, user: 'alice', session_id: 'tomorrow' })
+    expect(next.body.state).toBe('partial')
+    expect(next.body.recommended).toBe('Tier L')
+  })
+
+  it('flips when enabled is omitted, and a session first seen in a recommendation exists', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/recommendations', { ...TIER, user: 'alice', session_id: 'implicit' })
+    expect((await call('PUT', '/v1/sessions/implicit/personalization', {})).body.personalization).toBe(false)
+    expect((await call('PUT', '/v1/sessions/implicit/personalization', {})).body.personalization).toBe(true)
+  })
+})
+
+describe('as_of replays the past (R-REC-9)', () => {
+  it('counts only what was known then, aged from then', async () => {
+    const { call } = await createTestApp({ now: '2026-07-10T00:00:00.000Z' })
+    const day = (d: number, choice: string, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ ...TIER, user_choice: choice, decision_id: `${d}-${i}`, timestamp: `2026-07-0${d}T12:00:00Z` }))
+    await call('POST', '/v1/observations', [...day(1, 'Tier S', 3), ...day(2, 'Tier M', 3), ...day(3, 'Tier L', 6)])
+    const then = await call('POST', '/v1/recommendations', { ...TIER, as_of: '2026-07-02T12:00:00Z' })
+    expect(then.body.observations).toBe(6)
+    expect(then.body.as_of).toBe('2026-07-02T12:00:00.000Z')
+    expect(then.body.recommended).toBe('Tier M')
+    const s = then.body.options.find((o: { option: string }) => o.option === 'Tier S').share
+    // Day-1 choices are one day old at as_of: weight 2^-0.5 against 1 for day 2.
+    expect(s).toBeCloseTo(Math.SQRT1_2 / (1 + Math.SQRT1_2), 4)
+    const now = await call('POST', '/v1/recommendations', TIER)
+    expect(now.body.observations).toBe(12)
+    expect(now.body.recommended).toBe('Tier L')
+  })
+})

@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { observation } from '../../test/support/observations'
+import type { MemoryStore, SessionRecord } from './store'
+
+/** One suite for every MemoryStore backend (STYLE: abstract-level's way). */
+export function storeSuite(name: string, open: () => Promise<MemoryStore>) {
+  describe(`MemoryStore on ${name}`, () => {
+    let store: MemoryStore | undefined
+    afterEach(async () => {
+      await store?.close()
+      store = undefined
+    })
+
+    function session(partial: Partial<SessionRecord> = {}): SessionRecord {
+      return { session_id: 's-1', user: 'alice', project: null, started_at: '2026-07-01T10:00:00.000Z', personalization: true, ...partial }
+    }
+
+    it('stores observations and reads them back by user and point, oldest first', async () => {
+      store = await open()
+      const a = observation({ chosen: ['Tier M'], timestamp: '2026-07-02T00:00:00.000Z' })
+      const b = observation({ chosen: ['Tier S'], timestamp: '2026-07-01T00:00:00.000Z' })
+      const elsewhere = observation({ chosen: ['Tier S'], point: 'tier-2' })
+      const bob = observation({ chosen: ['Tier L'], user: 'bob' })
+      const result = await store.addObservations([a, b, elsewhere, bob], [])
+      expect(result.stored).toHaveLength(4)
+      expect((await store.observationsAt('alice', 'tier')).map((o) => o.id)).toEqual([b.id, a.id])
+      expect((await store.observationsAt('alice', 'tier', new Date('2026-07-01T12:00:00.000Z'))).map((o) => o.id)).toEqual([b.id])
+      const all: string[] = []
+      for await (const o of store.observationsOf('alice')) all.push(o.id)
+      expect(all.sort()).toEqual([a.id, b.id, elsewhere.id].sort())
+    })
+
+    it('does not let a point name that prefixes another leak into it', async () => {
+      store = await open()
+      await store.addObservations([observation({ chosen: ['Tier M'], point: 'tier' }), observation({ chosen: ['Tier M'], point: 'tier-x' })], [])
+      expect(await store.observationsAt('alice', 'tier')).toHaveLength(1)
+    })
+
+    it('stores a decision_id once per user, within a batch and across batches', async () => {
+      store = await open()
+      const first = await store.addObservations(
+        [observation({ chosen: ['Tier M'], decision_id: 'd-1' }), observation({ chosen: ['Tier S'], decision_id: 'd-1' })],
+        [],
+      )
+      expect(first.stored).toHaveLength(1)
+      expect(first.duplicates).toEqual(['d-1'])
+      const again = await store.addObservations([observation({ chosen: ['Tier L'], decision_id: 'd-1' })], [])
+      expect(again.stored).toHaveLength(0)
+      expect(again.duplicates).toEqual(['d-1'])
+      const bob = await store.addObservations([observation({ chosen: ['Tier L'], decision_id: 'd-1', user: 'bob' })], [])
+      expect(bob.stored).toHaveLength(1)
+      expect(await store.observationsAt('alice', 'tier')).toHaveLength(1)
+    })
+
+    it('counts every one of many concurrent writes with the same decision_id once', async () => {
+      store = await open()
+      const s = store
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => s.addObservations([observation({ chosen: ['Tier M'], decision_id: 'same' })], [])),
+      )
+      expect(results.reduce((n, r) => n + r.stored.length, 0)).toBe(1)
+      expect(await s.observationsAt('alice', 'tier')).toHaveLength(1)
+    })
+
+    it('starts sessions once, counts them up to a time, and finds their owners', async () => {
+      store = await open()
+      expect((await store.startSession(session())).created).toBe(true)
+      expect((await store.startSession(session({ personalization: false }))).created).toBe(false)
+      await store.addObservations([], [session({ session_id: 's-2', started_at: '2026-07-03T00:00:00.000Z' }), session({ session_id: 's-1', user: 'bob' })])
+      expect(await store.countSessions('alice')).toBe(2)
+      expect(await store.countSessions('alice', new Date('2026-07-02T00:00:00.000Z'))).toBe(1)
+      expect((await store.sessionOwners('s-1')).sort()).toEqual(['alice', 'bob'])
+      expect(await store.getSession('alice', 's-1')).toMatchObject({ personalization: true })
+    })
+
+    it('sets personalization on one session only', async () => {
+      store = await open()
+      await store.startSession(session())
+      await store.startSession(session({ session_id: 's-2' }))
+      expect(await store.setPersonalization('alice', 's-1', false)).toMatchObject({ personalization: false })
+      expect(await store.getSession('alice', 's-2')).toMatchObject({ personalization: true })
+      expect(await store.setPersonalization('alice', 'nope', false)).toBeUndefined()
+    })
+  })
+}

@@ -1,0 +1,79 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { runCli, spawnService, type RunningService } from './support/spawn-service'
+
+const TIER = { question: 'Which complexity tier should this SPEC use?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] }
+
+async function post(url: string, path: string, body: unknown) {
+  const r = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  return { status: r.status, body: (await r.json()) as any }
+}
+
+describe('the real process (end to end)', () => {
+  let service: RunningService | undefined
+  afterEach(async () => {
+    await service?.stop()
+    service = undefined
+  })
+
+  it('serves, keeps what it acknowledged across a restart, and stops cleanly on SIGTERM', async () => {
+    service = await spawnService()
+    expect((await fetch(service.url + '/healthz')).status).toBe(200)
+    const obs = Array.from({ length: 6 }, (_, i) => ({ ...TIER, user_choice: 'Tier L', decision_id: `e-${i}`, session_id: 'e2e' }))
+    expect((await post(service.url, '/v1/observations', obs)).status).toBe(201)
+    const dataDir = service.dataDir
+    expect(await service.stop()).toBe(0)
+    service = await spawnService({ dataDir })
+    const r = await post(service.url, '/v1/recommendations', TIER)
+    expect(r.body).toMatchObject({ state: 'partial', recommended: 'Tier L', observations: 6 })
+    const logged = service.lines.map((l) => JSON.parse(l)).find((l) => l.path === '/v1/recommendations')
+    expect(logged.req_id).toMatch(/[0-9a-f-]{36}/)
+  })
+
+  it('toggles through the running service, and opens the store itself when none runs', async () => {
+    service = await spawnService()
+    const env = { DECISION_MEMORY_URL: service.url }
+    await post(service.url, '/v1/sessions', { session_id: 'cli-1' })
+    const off = await runCli(['toggle', '--session', 'cli-1', '--off'], { env })
+    expect(off).toMatchObject({ code: 0 })
+    expect(off.stdout).toContain('personalization off for session cli-1')
+    const r = await post(service.url, '/v1/recommendations', { ...TIER, session_id: 'cli-1' })
+    expect(r.body.state).toBe('personalization-off')
+
+    const dataDir = service.dataDir
+    await service.stop()
+    service = undefined
+    const flipped = await runCli(['toggle', '--session', 'cli-1', '--json', '--data', dataDir], { env })
+    expect(flipped.code).toBe(0)
+    expect(JSON.parse(flipped.stdout)).toMatchObject({ session_id: 'cli-1', personalization: true })
+  })
+
+  it('refuses to start on a broken policy, naming the file and the field', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dm-bad-policy-'))
+    const file = join(dir, 'broken.json')
+    writeFileSync(file, JSON.stringify({ thresholds: { min_observations: 'five' } }))
+    const r = await runCli(['serve', '--port', '0', '--data', join(dir, 'data'), '--policy', file])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain('broken.json')
+    expect(r.stderr).toContain('thresholds.min_observations')
+    expect(r.stderr).not.toMatch(/\n\s+at /)
+  })
+
+  it('says clearly when the data dir is held by another process', async () => {
+    service = await spawnService()
+    const r = await runCli(['serve', '--port', '0', '--data', service.dataDir])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain('in use by another process')
+  })
+
+  it('explains its usage', async () => {
+    const help = await runCli(['help'])
+    expect(help.code).toBe(0)
+    for (const command of ['serve', 'toggle']) expect(help.stdout).toContain(command)
+    const bad = await runCli(['toggle'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('--session')
+  })
+})

@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+
+export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'decision-memory.js')
+
+export interface RunningService {
+  url: string
+  port: number
+  dataDir: string
+  child: ChildProcess
+  /** Every stdout line so far (JSON log lines). */
+  lines: string[]
+  stop(signal?: NodeJS.Signals): Promise<number | null>
+}
+
+/** Spawns `decision-memory serve --port 0` on a data dir and waits for its `listening` line. */
+export async function spawnService(options: { dataDir?: string; args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<RunningService> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'dm-e2e-'))
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', dataDir, ...(options.args ?? [])], {
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const lines: string[] = []
+  let stderr = ''
+  child.stderr?.on('data', (chunk) => (stderr += chunk))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  const port = await new Promise<number>((resolve, reject) => {
+    const rl = createInterface({ input: child.stdout! })
+    rl.on('line', (line) => {
+      lines.push(line)
+      try {
+        const event = JSON.parse(line) as { event?: string; port?: number }
+        if (event.event === 'listening' && event.port !== undefined) resolve(event.port)
+      } catch {
+        // not a log line
+      }
+    })
+    void exited.then((code) => reject(new Error(`service exited with ${code} before listening: ${stderr}`)))
+  })
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    dataDir,
+    child,
+    lines,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+      return exited
+    },
+  }
+}
+
+/** Runs the CLI to completion and collects its output. */
+export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (c) => (stdout += c))
+    child.stderr.on('data', (c) => (stderr += c))
+    child.stdin.end(options.input ?? '')
+    child.once('exit', (code) => resolve({ code, stdout, stderr }))
+  })
+}
