@@ -82,6 +82,7 @@ export function createErrorHandler(logger: Logger) {
       const status = error.status as ContentfulStatusCode
       let message = error.message || 'bad request'
       if (status === 400 && /json/i.test(message)) message = 'the body is not valid JSON'
+      if (status === 415) message = 'send the body as JSON, with the header content-type: application/json'
       return c.json(errorBody(c, CODE_BY_STATUS[status] ?? 'bad_request', message), status)
     }
     logger.error({ err: error, req_id: c.get('requestId' as never) }, 'unhandled error')

@@ -72,7 +72,9 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
   it('answers 415 for a body that is not declared JSON', async () => {
     const r = await t.app.request('/v1/observations', { method: 'POST', body: JSON.stringify(OBS) })
     expect(r.status).toBe(415)
-    expect(((await r.json()) as { error: { code: string } }).error.code).toBe('unsupported_media_type')
+    const body = (await r.json()) as { error: { code: string; message: string } }
+    expect(body.error.code).toBe('unsupported_media_type')
+    expect(body.error.message).toContain('content-type: application/json')
   })
 
   it('answers 413 for a body over 256 KB', async () => {
