@@ -1,6 +1,7 @@
 import { PolicyFileError } from '../config/load-policy'
 import { StoreOpenError } from '../open-store'
 import { HOOK_HELP, hookCommand } from './hook'
+import { INSTALL_HOOKS_HELP, installHooksCommand } from './install-hooks'
 import { UsageError } from './options'
 import { packageVersion, SERVE_HELP, serveCommand } from './serve'
 import { TOGGLE_HELP, toggleCommand } from './toggle'
@@ -13,17 +14,20 @@ Commands:
   serve     run the HTTP service (default 127.0.0.1:7420, data in ./data)
   toggle    turn personalization on or off for a session
   hook      the Claude Code hook: send one hook payload (stdin) to the service
+  install-hooks  merge the hooks into Claude Code's settings.json
   help      this text; \`decision-memory help <command>\` for one command
   version   print the version
 
 ${SERVE_HELP}
 ${TOGGLE_HELP}
-${HOOK_HELP}`
+${HOOK_HELP}
+${INSTALL_HOOKS_HELP}`
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number | void>; help: string }> = {
   serve: { run: serveCommand, help: SERVE_HELP },
   toggle: { run: toggleCommand, help: TOGGLE_HELP },
   hook: { run: hookCommand, help: HOOK_HELP },
+  'install-hooks': { run: installHooksCommand, help: INSTALL_HOOKS_HELP },
 }
 
 /** The `decision-memory` command: one doorway per file, each onto the same functions as HTTP. */
