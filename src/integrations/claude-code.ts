@@ -219,7 +219,7 @@ export function preToolUseAnswer(input: Record<string, unknown> & AskUserQuestio
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
       permissionDecision: 'ask',
-      permissionDecisionReason: 'decision-memory ordered the options by your past choices',
+      permissionDecisionReason: 'decision-memory put the option you are most likely to pick first',
       updatedInput: {
         ...input,
         questions: toAsk,
