@@ -20,6 +20,11 @@ const DEFAULT_BUDGET_MS = 2000
 const EXIT_RESERVE_MS = 400
 /** Draining the spool stops this long before the deadline, leaving time for the event at hand. */
 const CURRENT_EVENT_RESERVE_MS = 400
+/**
+ * Stdin is read even when start-up used the whole budget (a loaded machine): Claude Code has
+ * closed it by then, so reading is instant, and the payload can still be spooled.
+ */
+const STDIN_MIN_MS = 100
 
 function readStdin(timeoutMs: number): Promise<string | undefined> {
   return new Promise((resolve) => {
@@ -76,7 +81,7 @@ async function runHook(argv: string[]): Promise<void> {
   const file = values.spool ?? spoolFile()
   const url = `${serviceUrl()}/v1/hooks/claude-code`
 
-  const text = await readStdin(remaining())
+  const text = await readStdin(Math.max(remaining(), STDIN_MIN_MS))
   if (text === undefined || text.trim() === '') return
   let payload: unknown
   try {
