@@ -30,7 +30,7 @@ async function recommendFor(
       session_id: request.session_id,
       question: question.question,
       header: question.header,
-      all_options: question.options.map((o) => (o.description === undefined ? { label: o.label } : { label: o.label, description: o.description })),
+      all_options: question.options,
       context: request.context,
       multi_select: question.multiSelect,
     })

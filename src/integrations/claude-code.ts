@@ -109,8 +109,28 @@ export function projectOf(cwd: string | undefined): string | undefined {
   return `…${cwd.slice(-(LIMITS.identifierLength - 18))}#${digest}`
 }
 
-function optionsOf(question: AskUserQuestion) {
-  return question.options.map((o) => (o.description === undefined ? { label: o.label } : { label: o.label, description: o.description }))
+/** One answered question of one AskUserQuestion call as an observation. */
+function observationOf(
+  question: AskUserQuestion,
+  answer: string,
+  source: ObservationInput['source'],
+  toolUseId: string,
+  payload: ClaudeCodeHookPayload,
+  options: HookOptions,
+): ObservationInput {
+  return {
+    decision_id: hookDecisionId(toolUseId, question.question),
+    timestamp: options.at,
+    question: question.question,
+    header: question.header,
+    user_choice: answer,
+    all_options: question.options,
+    multi_select: question.multiSelect ?? false,
+    user: options.user,
+    project: projectOf(payload.cwd),
+    session_id: payload.session_id,
+    source,
+  }
 }
 
 /**
@@ -124,24 +144,10 @@ export function observationsFromPostToolUse(payload: ClaudeCodeHookPayload, opti
   const response = parseWith(AskUserQuestionResponseSchema, payload.tool_response ?? {}, 'tool_response')
   const questions = response.questions ?? input.questions
   const answers = response.answers ?? input.answers ?? {}
-  return questions.flatMap((q): ObservationInput[] => {
+  return questions.flatMap((q) => {
     const answer = Object.hasOwn(answers, q.question) ? answers[q.question] : undefined
     if (typeof answer !== 'string' || answer.trim() === '') return []
-    return [
-      {
-        decision_id: hookDecisionId(toolUseId, q.question),
-        timestamp: options.at,
-        question: q.question,
-        header: q.header,
-        user_choice: answer,
-        all_options: optionsOf(q),
-        multi_select: q.multiSelect ?? false,
-        user: options.user,
-        project: projectOf(payload.cwd),
-        session_id: payload.session_id,
-        source: 'user',
-      },
-    ]
+    return [observationOf(q, answer, 'user', toolUseId, payload, options)]
   })
 }
 
@@ -156,24 +162,8 @@ export function autoResolvedObservations(
   options: HookOptions,
 ): ObservationInput[] {
   const toolUseId = requireToolUseId(payload)
-  return plan.questions.flatMap((p): ObservationInput[] =>
-    p.answer === null
-      ? []
-      : [
-          {
-            decision_id: hookDecisionId(toolUseId, p.ask_user_question.question),
-            timestamp: options.at,
-            question: p.ask_user_question.question,
-            header: p.ask_user_question.header,
-            user_choice: p.answer,
-            all_options: optionsOf(p.ask_user_question),
-            multi_select: p.ask_user_question.multiSelect ?? false,
-            user: options.user,
-            project: projectOf(payload.cwd),
-            session_id: payload.session_id,
-            source: 'auto-resolved',
-          },
-        ],
+  return plan.questions.flatMap((p) =>
+    p.answer === null ? [] : [observationOf(p.ask_user_question, p.answer, 'auto-resolved', toolUseId, payload, options)],
   )
 }
 
