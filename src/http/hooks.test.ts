@@ -51,7 +51,7 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     const [only, ...rest] = await observationsOf(store)
     expect(rest).toHaveLength(0)
     expect(only?.chosen).toEqual(['Tier M'])
-    expect(only?.options).toEqual(TIER_OPTIONS.slice(1, 2).concat(['Tier S', 'Tier L']))
+    expect(only?.options).toEqual(['Tier M', 'Tier S', 'Tier L'])
     expect(only?.point).toBe('complexity-tier')
   })
 
