@@ -1,5 +1,8 @@
 import { PolicyFileError } from '../config/load-policy'
 import { StoreOpenError } from '../open-store'
+import { HOOK_HELP, hookCommand } from './hook'
+import { INSTALL_HOOKS_HELP, installHooksCommand } from './install-hooks'
+import { MCP_HELP, mcpCommand } from './mcp'
 import { UsageError } from './options'
 import { packageVersion, SERVE_HELP, serveCommand } from './serve'
 import { TOGGLE_HELP, toggleCommand } from './toggle'
@@ -11,15 +14,24 @@ Usage: decision-memory <command> [flags]
 Commands:
   serve     run the HTTP service (default 127.0.0.1:7420, data in ./data)
   toggle    turn personalization on or off for a session
+  hook      the Claude Code hook: send one hook payload (stdin) to the service
+  install-hooks  merge the hooks into Claude Code's settings.json
+  mcp       an MCP server over stdio (recommend, plan_questions, record_choice, why)
   help      this text; \`decision-memory help <command>\` for one command
   version   print the version
 
 ${SERVE_HELP}
-${TOGGLE_HELP}`
+${TOGGLE_HELP}
+${HOOK_HELP}
+${INSTALL_HOOKS_HELP}
+${MCP_HELP}`
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number | void>; help: string }> = {
   serve: { run: serveCommand, help: SERVE_HELP },
   toggle: { run: toggleCommand, help: TOGGLE_HELP },
+  hook: { run: hookCommand, help: HOOK_HELP },
+  'install-hooks': { run: installHooksCommand, help: INSTALL_HOOKS_HELP },
+  mcp: { run: mcpCommand, help: MCP_HELP },
 }
 
 /** The `decision-memory` command: one doorway per file, each onto the same functions as HTTP. */

@@ -1,0 +1,134 @@
+import { parseArgs } from 'node:util'
+import { serviceUrl } from './options'
+import { appendToSpool, drainSpool, spoolFile, type Delivery, type SpooledEvent } from './spool'
+
+export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--budget MS]
+
+  The Claude Code command hook (SessionStart, PreToolUse and PostToolUse on AskUserQuestion).
+  Reads one hook payload on stdin, sends it to the service at $DECISION_MEMORY_URL and prints the
+  service's answer. It always exits 0, and within 2 s: when the service is down or slow it prints
+  nothing, and what it could not deliver (choices, session starts) goes to the spool, delivered
+  first by the next call.
+
+  --user USER    whose choices these are (default $DECISION_MEMORY_USER or "default")
+  --spool FILE   the spool (default $DECISION_MEMORY_SPOOL or ~/.decision-memory/spool.ndjson)
+  --budget MS    time from process start to exit (default 2000)
+`
+
+const DEFAULT_BUDGET_MS = 2000
+/** Kept back from the budget for writing the spool and exiting. */
+const EXIT_RESERVE_MS = 400
+/** Draining the spool stops this long before the deadline, leaving time for the event at hand. */
+const CURRENT_EVENT_RESERVE_MS = 400
+/**
+ * Stdin is read even when start-up used the whole budget (a loaded machine): Claude Code has
+ * closed it by then, so reading is instant, and the payload can still be spooled.
+ */
+const STDIN_MIN_MS = 100
+
+function readStdin(timeoutMs: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = []
+    const timer = setTimeout(() => {
+      process.stdin.destroy()
+      resolve(undefined)
+    }, Math.max(0, timeoutMs))
+    process.stdin.on('data', (chunk: Buffer) => chunks.push(chunk))
+    process.stdin.on('end', () => {
+      clearTimeout(timer)
+      resolve(Buffer.concat(chunks).toString('utf8'))
+    })
+    process.stdin.on('error', () => {
+      clearTimeout(timer)
+      resolve(undefined)
+    })
+  })
+}
+
+/**
+ * Whether an event is worth keeping when it cannot be delivered. A PreToolUse is not: its answer
+ * only helps while the agent waits, and replaying it later would record auto-answers for a
+ * question the user was in fact asked.
+ */
+function isCapture(payload: unknown): boolean {
+  const event = (payload as { hook_event_name?: unknown } | null)?.hook_event_name
+  return event === 'PostToolUse' || event === 'SessionStart'
+}
+
+/** `decision-memory hook` (R-CAP-6): never blocks the agent, never loses a choice. */
+export async function hookCommand(argv: string[]): Promise<number> {
+  try {
+    await runHook(argv)
+  } catch (error) {
+    // Exit code 2 would block the agent's tool call: a broken hook must only say so.
+    process.stderr.write(`decision-memory hook: ${(error as Error).message}\n`)
+  }
+  return 0
+}
+
+async function runHook(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { user: { type: 'string' }, spool: { type: 'string' }, budget: { type: 'string' } },
+    strict: true,
+  })
+  const budget = values.budget === undefined ? DEFAULT_BUDGET_MS : Number(values.budget)
+  if (!Number.isFinite(budget) || budget <= 0) throw new Error(`--budget must be a positive number of ms, not "${values.budget}"`)
+  // performance.now() counts from process start, so the budget includes starting node and tsx.
+  const deadline = budget - EXIT_RESERVE_MS
+  const remaining = () => deadline - performance.now()
+  const user = values.user ?? process.env.DECISION_MEMORY_USER ?? 'default'
+  const file = values.spool ?? spoolFile()
+  const url = `${serviceUrl()}/v1/hooks/claude-code`
+
+  const text = await readStdin(Math.max(remaining(), STDIN_MIN_MS))
+  if (text === undefined || text.trim() === '') return
+  let payload: unknown
+  try {
+    payload = JSON.parse(text)
+  } catch {
+    throw new Error('stdin is not a JSON hook payload')
+  }
+  const event: SpooledEvent = { at: new Date().toISOString(), user, payload }
+
+  async function deliver(e: SpooledEvent, late: boolean): Promise<{ outcome: Delivery; body?: string }> {
+    // AbortSignal.timeout takes whole milliseconds.
+    const wait = Math.floor(remaining())
+    if (wait <= 0) return { outcome: 'failed' }
+    const query = new URLSearchParams({ user: e.user })
+    if (late) query.set('at', e.at)
+    try {
+      const response = await fetch(`${url}?${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(e.payload),
+        signal: AbortSignal.timeout(wait),
+      })
+      const body = await response.text()
+      if (response.ok) return { outcome: 'delivered', body }
+      // A 4xx will be refused again; 408, 429 and 5xx may pass later.
+      const permanent = response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429
+      if (permanent) process.stderr.write(`decision-memory hook: the service refused the payload: ${body}\n`)
+      return { outcome: permanent ? 'rejected' : 'failed' }
+    } catch {
+      return { outcome: 'failed' }
+    }
+  }
+
+  const drained = await drainSpool(
+    file,
+    async (e) => (await deliver(e, true)).outcome,
+    () => remaining() > CURRENT_EVENT_RESERVE_MS,
+  )
+  // After a failed delivery the service is down or slow: the event at hand joins the spool at once.
+  const now = drained.stopped === 'failure' ? { outcome: 'failed' as const } : await deliver(event, false)
+  if (now.outcome === 'delivered') {
+    const body = now.body ?? ''
+    if (body !== '' && body !== '{}') process.stdout.write(body + '\n')
+    return
+  }
+  if (now.outcome === 'failed' && isCapture(payload)) {
+    await appendToSpool(file, event)
+    process.stderr.write(`decision-memory hook: service not reachable at ${serviceUrl()}; spooled to ${file}\n`)
+  }
+}

@@ -1,0 +1,95 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { homedir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { mergeHooks, SettingsShapeError } from '../integrations/claude-code-settings'
+import { UsageError } from './options'
+
+export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR | --user | --file FILE] [--command CMD] [--dry-run]
+
+  Merges decision-memory's three Claude Code hooks (SessionStart; PreToolUse and PostToolUse on
+  AskUserQuestion) into a Claude Code settings file, keeping everything already there, and prints
+  what it changed. Running it again changes nothing.
+
+  --project DIR  DIR/.claude/settings.json (default: the current directory)
+  --user         ~/.claude/settings.json, for every project
+  --file FILE    any settings file, e.g. .claude/settings.local.json (not committed)
+  --command CMD  the hook command (default: node <this checkout>/bin/decision-memory.js hook)
+  --dry-run      print the merged settings instead of writing them
+`
+
+/** The hook command of this checkout: an absolute path, so that it works from any project. */
+export function defaultHookCommand(): string {
+  const bin = fileURLToPath(new URL('../../bin/decision-memory.js', import.meta.url))
+  return `node ${JSON.stringify(bin)} hook`
+}
+
+async function readSettings(file: string): Promise<unknown> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {}
+    throw error
+  }
+  if (text.trim() === '') return {}
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw new SettingsShapeError(`not valid JSON (${(error as Error).message}); fix it or paste the README block by hand`)
+  }
+}
+
+/** `decision-memory install-hooks` (R-CAP-5): the hooks merged, nothing clobbered. */
+export async function installHooksCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      project: { type: 'string' },
+      user: { type: 'boolean' },
+      file: { type: 'string' },
+      command: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+    },
+    strict: true,
+  })
+  const targets = [values.project !== undefined, values.user === true, values.file !== undefined].filter(Boolean)
+  if (targets.length > 1) throw new UsageError('give one of --project, --user or --file')
+  const file =
+    values.file !== undefined
+      ? resolve(values.file)
+      : values.user === true
+        ? join(homedir(), '.claude', 'settings.json')
+        : join(resolve(values.project ?? '.'), '.claude', 'settings.json')
+  const command = values.command ?? defaultHookCommand()
+
+  let merged
+  try {
+    merged = mergeHooks(await readSettings(file), command)
+  } catch (error) {
+    if (!(error instanceof SettingsShapeError)) throw error
+    process.stderr.write(`decision-memory install-hooks: ${file}: ${error.message}; nothing written\n`)
+    return 1
+  }
+  const text = JSON.stringify(merged.settings, null, 2) + '\n'
+  for (const change of merged.changes) {
+    const where = change.matcher === null ? change.event : `${change.event} (matcher ${change.matcher})`
+    process.stdout.write(`${change.action.padEnd(9)} ${where}: ${change.command}\n`)
+  }
+  if (values['dry-run'] === true) {
+    process.stdout.write(`\n${file} would read:\n${text}`)
+    return 0
+  }
+  if (merged.changes.every((c) => c.action === 'unchanged')) {
+    process.stdout.write(`${file} already has every hook; nothing written\n`)
+    return 0
+  }
+  await mkdir(dirname(file), { recursive: true })
+  // Written beside and renamed over, so that Claude Code never reads half a file.
+  const temporary = `${file}.${process.pid}.tmp`
+  await writeFile(temporary, text)
+  await rename(temporary, file)
+  process.stdout.write(`wrote ${file}\n`)
+  return 0
+}

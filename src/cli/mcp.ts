@@ -1,0 +1,53 @@
+import { parseArgs } from 'node:util'
+import type { DecisionMemory } from '../decision-memory'
+import { InputError } from '../domain/errors'
+import type { BackendAnswer, McpBackend } from '../integrations/mcp'
+import { planQuestions } from '../plan-questions'
+import { packageVersion } from './serve'
+import { throughServiceOrLocal } from './service-client'
+
+export const MCP_HELP = `decision-memory mcp [--data DIR] [--policy FILE]
+
+  An MCP server over stdio with the tools recommend, plan_questions, record_choice and why.
+  Each call goes through the running service at $DECISION_MEMORY_URL; when none runs, it opens
+  the store in --data (default $DECISION_MEMORY_DATA or ./data) for that call. The tools' user
+  defaults to $DECISION_MEMORY_USER, else "default", as the hook's does.
+`
+
+/** `decision-memory mcp` (R-SVC-6): serves until the client closes stdin. */
+export async function mcpCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { data: { type: 'string' }, policy: { type: 'string' } },
+    strict: true,
+  })
+
+  async function call(path: string, body: unknown, local: (memory: DecisionMemory) => Promise<unknown>): Promise<BackendAnswer> {
+    try {
+      const answer = await throughServiceOrLocal({ method: 'POST', path, body, local, dataDir: values.data, policyFile: values.policy })
+      if (answer.status < 400) return { ok: true, body: answer.body }
+      const error = (answer.body as { error?: Extract<BackendAnswer, { ok: false }>['error'] } | null)?.error
+      return { ok: false, error: error ?? { code: `http_${answer.status}`, message: `the service answered ${answer.status}` } }
+    } catch (error) {
+      if (error instanceof InputError) {
+        return { ok: false, error: { code: error.code, message: error.message, issues: error.issues } }
+      }
+      throw error
+    }
+  }
+
+  const backend: McpBackend = {
+    recommend: (request) => call('/v1/recommendations', request, (memory) => memory.recommend(request)),
+    plan: (request) => call('/v1/plan', request, (memory) => planQuestions(memory, request)),
+    observe: (inputs) => call('/v1/observations', inputs, (memory) => memory.observe(inputs)),
+  }
+  // Loaded here, not at the top: every command starts through main.ts, and the hook must start fast.
+  const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([
+    import('../integrations/mcp'),
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+  ])
+  const server = createMcpServer(backend, { version: packageVersion(), defaultUser: process.env.DECISION_MEMORY_USER })
+  await server.connect(new StdioServerTransport())
+  // -1: keep running; the transport ends the process when the client closes stdin.
+  return -1
+}

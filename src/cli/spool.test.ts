@@ -1,0 +1,140 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
+
+async function freshSpool() {
+  const dir = await mkdtemp(join(tmpdir(), 'dm-spool-'))
+  return join(dir, 'nested', 'spool.ndjson')
+}
+
+function event(id: number): SpooledEvent {
+  return { at: new Date(Date.UTC(2026, 6, 1, 10, id)).toISOString(), user: 'default', payload: { id } }
+}
+
+/** A stand-in for the service: up or down, idempotent by payload id like decision_id. */
+function fakeService() {
+  const received: number[] = []
+  const stored = new Set<number>()
+  let up = false
+  return {
+    received,
+    stored,
+    set up(value: boolean) {
+      up = value
+    },
+    async deliver(e: SpooledEvent): Promise<Delivery> {
+      if (!up) return 'failed'
+      const id = (e.payload as { id: number }).id
+      received.push(id)
+      stored.add(id)
+      return 'delivered'
+    },
+  }
+}
+
+async function spooledIds(file: string): Promise<number[]> {
+  try {
+    const text = await readFile(file, 'utf8')
+    return text
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => (JSON.parse(l) as SpooledEvent).payload as { id: number })
+      .map((p) => p.id)
+  } catch {
+    return []
+  }
+}
+
+describe('the hook spool (R-CAP-6)', () => {
+  it('is $DECISION_MEMORY_SPOOL, else ~/.decision-memory/spool.ndjson', () => {
+    expect(spoolFile({ DECISION_MEMORY_SPOOL: '/x/s.ndjson' })).toBe('/x/s.ndjson')
+    expect(spoolFile({})).toMatch(/\.decision-memory\/spool\.ndjson$/)
+  })
+
+  it('loses nothing and stores each event once across several outages', async () => {
+    const file = await freshSpool()
+    const service = fakeService()
+    let next = 0
+    // Each round: the service is down for a while (events spooled), then up for one call.
+    for (const outage of [3, 1, 4, 2]) {
+      service.up = false
+      for (let i = 0; i < outage; i++) {
+        const drained = await drainSpool(file, (e) => service.deliver(e))
+        expect(drained.stopped === 'failure' || drained.left === 0).toBe(true)
+        await appendToSpool(file, event(next++))
+      }
+      service.up = true
+      const drained = await drainSpool(file, (e) => service.deliver(e))
+      expect(drained).toMatchObject({ left: 0, stopped: null })
+      expect(await spooledIds(file)).toEqual([])
+    }
+    expect([...service.stored].sort((a, b) => a - b)).toEqual(Array.from({ length: next }, (_, i) => i))
+    expect(service.received).toEqual(Array.from({ length: next }, (_, i) => i))
+  })
+
+  it('stops at the first failure and keeps the rest for later', async () => {
+    const file = await freshSpool()
+    for (let i = 0; i < 4; i++) await appendToSpool(file, event(i))
+    let calls = 0
+    const drained = await drainSpool(file, async () => (++calls === 2 ? 'failed' : 'delivered'))
+    expect(drained).toEqual({ delivered: 1, rejected: 0, left: 3, stopped: 'failure' })
+    expect(await spooledIds(file)).toEqual([1, 2, 3])
+  })
+
+  it('stops when time runs out, and the next drain goes on', async () => {
+    const file = await freshSpool()
+    for (let i = 0; i < 5; i++) await appendToSpool(file, event(i))
+    let budget = 2
+    const service = fakeService()
+    service.up = true
+    const first = await drainSpool(file, (e) => service.deliver(e), () => budget-- > 0)
+    expect(first).toMatchObject({ delivered: 2, left: 3, stopped: 'time' })
+    await drainSpool(file, (e) => service.deliver(e))
+    expect(service.received).toEqual([0, 1, 2, 3, 4])
+  })
+
+  it('takes over what a hook killed mid-drain had claimed', async () => {
+    const file = await freshSpool()
+    await appendToSpool(file, event(0))
+    // A claim named for a process that no longer exists.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number
+    const dir = join(file, '..')
+    await writeFile(join(dir, `spool.ndjson.${dead}.0a1b2c3d.draining`), JSON.stringify(event(7)) + '\n')
+    // A claim of a live process (this one) is left alone.
+    await writeFile(join(dir, `spool.ndjson.${process.pid}.0a1b2c3e.draining`), JSON.stringify(event(8)) + '\n')
+    const service = fakeService()
+    service.up = true
+    await drainSpool(file, (e) => service.deliver(e))
+    expect(service.received).toEqual([7, 0])
+    expect((await readdir(dir)).filter((n) => n.endsWith('.draining'))).toEqual([`spool.ndjson.${process.pid}.0a1b2c3e.draining`])
+  })
+
+  it('gives each event to one of two drains running at once', async () => {
+    const file = await freshSpool()
+    for (let i = 0; i < 6; i++) await appendToSpool(file, event(i))
+    const service = fakeService()
+    service.up = true
+    const slow = async (e: SpooledEvent) => {
+      await new Promise((resolve) => setImmediate(resolve))
+      return service.deliver(e)
+    }
+    await Promise.all([drainSpool(file, slow), drainSpool(file, slow), appendToSpool(file, event(6))])
+    await drainSpool(file, slow)
+    expect([...service.received].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6])
+  })
+
+  it('sets refused and unreadable lines aside instead of retrying them forever', async () => {
+    const file = await freshSpool()
+    await appendToSpool(file, event(0))
+    await writeFile(file, '{"at": "2026-07-01T10:00:00Z", "user": "def\n', { flag: 'a' })
+    await appendToSpool(file, event(1))
+    const drained = await drainSpool(file, async (e) => ((e.payload as { id: number }).id === 0 ? 'rejected' : 'delivered'))
+    expect(drained).toEqual({ delivered: 1, rejected: 2, left: 0, stopped: null })
+    const aside = (await readFile(rejectedFile(file), 'utf8')).split('\n').filter((l) => l !== '')
+    expect(aside).toHaveLength(2)
+    expect(await spooledIds(file)).toEqual([])
+  })
+})

@@ -1,0 +1,137 @@
+import { appendFile, mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { homedir } from 'node:os'
+import { basename, dirname, join } from 'node:path'
+
+/** One hook event the service could not take when it happened. */
+export interface SpooledEvent {
+  /** When the event happened (ISO): the service records it at that time, not at delivery. */
+  at: string
+  user: string
+  payload: unknown
+}
+
+/** What a delivery attempt came to: taken, refused for good (4xx), or to be tried again later. */
+export type Delivery = 'delivered' | 'rejected' | 'failed'
+
+export interface DrainResult {
+  delivered: number
+  rejected: number
+  left: number
+  /** Why events were left: a delivery failed (the service is down or slow), or time ran out. */
+  stopped: 'failure' | 'time' | null
+}
+
+/** The spool file: `$DECISION_MEMORY_SPOOL`, else `~/.decision-memory/spool.ndjson`. */
+export function spoolFile(env: NodeJS.ProcessEnv = process.env): string {
+  const configured = env.DECISION_MEMORY_SPOOL
+  return configured !== undefined && configured !== '' ? configured : join(homedir(), '.decision-memory', 'spool.ndjson')
+}
+
+/** Where events the service refused for good are kept for a person to look at, never retried. */
+export function rejectedFile(file: string): string {
+  return `${file}.rejected`
+}
+
+/** Appends one event (one NDJSON line; O_APPEND keeps concurrent writers' lines whole). */
+export async function appendToSpool(file: string, event: SpooledEvent): Promise<void> {
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 })
+  // Answers are personal: readable by their owner only.
+  await appendFile(file, JSON.stringify(event) + '\n', { mode: 0o600 })
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+async function tryRename(from: string, to: string): Promise<boolean> {
+  try {
+    await rename(from, to)
+    return true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
+    throw error
+  }
+}
+
+/**
+ * Takes the spool for this process: claims left by hook processes that died mid-drain first
+ * (they are older), then the spool itself. A claim is an atomic rename, so two hooks draining at
+ * once never take the same lines, and new events go on being appended to a fresh spool file.
+ */
+async function claim(file: string): Promise<string[]> {
+  const dir = dirname(file)
+  const base = basename(file)
+  const mine = () => join(dir, `${base}.${process.pid}.${randomBytes(4).toString('hex')}.draining`)
+  const claims: string[] = []
+  let names: string[]
+  try {
+    names = await readdir(dir)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw error
+  }
+  for (const name of names.sort()) {
+    const match = name.startsWith(`${base}.`) ? /^\.(\d+)\.[0-9a-f]+\.draining$/.exec(name.slice(base.length)) : null
+    if (match === null || isAlive(Number(match[1]))) continue
+    const to = mine()
+    if (await tryRename(join(dir, name), to)) claims.push(to)
+  }
+  const to = mine()
+  if (await tryRename(file, to)) claims.push(to)
+  return claims
+}
+
+/**
+ * Delivers spooled events oldest first (R-CAP-6). It stops at the first failure or when
+ * `hasTime()` says so, and puts back what it did not deliver, so nothing is lost; a crash midway
+ * leaves a claim the next drain takes again, and the service's idempotency (decision_id, session
+ * id) makes the repeated deliveries count once.
+ */
+export async function drainSpool(
+  file: string,
+  deliver: (event: SpooledEvent) => Promise<Delivery>,
+  hasTime: () => boolean = () => true,
+): Promise<DrainResult> {
+  const result: DrainResult = { delivered: 0, rejected: 0, left: 0, stopped: null }
+  for (const claimed of await claim(file)) {
+    const lines = (await readFile(claimed, 'utf8')).split('\n').filter((l) => l.trim() !== '')
+    const keep: string[] = []
+    const rejected: string[] = []
+    for (const line of lines) {
+      if (result.stopped === null && !hasTime()) result.stopped = 'time'
+      if (result.stopped !== null) {
+        keep.push(line)
+        continue
+      }
+      let event: SpooledEvent
+      try {
+        event = JSON.parse(line) as SpooledEvent
+      } catch {
+        // A line cut short (a writer killed mid-write) cannot be delivered; keep it for a person.
+        rejected.push(line)
+        continue
+      }
+      const outcome = await deliver(event)
+      if (outcome === 'delivered') result.delivered++
+      else if (outcome === 'rejected') rejected.push(line)
+      else {
+        result.stopped = 'failure'
+        keep.push(line)
+      }
+    }
+    if (rejected.length > 0) {
+      await appendFile(rejectedFile(file), rejected.join('\n') + '\n', { mode: 0o600 })
+      result.rejected += rejected.length
+    }
+    if (keep.length > 0) await appendFile(file, keep.join('\n') + '\n', { mode: 0o600 })
+    result.left += keep.length
+    await unlink(claimed)
+  }
+  return result
+}

@@ -1,0 +1,169 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
+import { decisionPointKey } from './decision-point'
+import { normalizeLabel } from './labels'
+import type { Observation } from './observation'
+import type { CompiledPolicy } from './policy'
+import { autoAnswer, buildQuestionPlan, presentQuestion, type AskUserQuestion } from './question-plan'
+import { recommend, type Recommendation } from './recommendation'
+
+const AS_OF = new Date('2026-07-01T10:00:00Z')
+let policy: CompiledPolicy
+
+beforeAll(async () => {
+  policy = await loadPolicy(DEFAULT_POLICY_FILE)
+})
+
+/** The real recommendation for a question after `choices` (each a label, or labels for multi-select). */
+function recommendationFor(
+  question: AskUserQuestion,
+  choices: Array<string | string[]>,
+  options: { sessions?: number; personalization?: boolean } = {},
+): Recommendation {
+  const labels = question.options.map((o) => normalizeLabel(o.label))
+  const point = decisionPointKey({ header: question.header, question: question.question, options: labels }, policy)
+  const observations: Observation[] = choices.map((choice, i) => ({
+    id: `obs-${i}`,
+    user: 'default',
+    project: null,
+    session_id: null,
+    point,
+    decision_id: null,
+    timestamp: AS_OF.toISOString(),
+    recorded_at: AS_OF.toISOString(),
+    question: question.question,
+    header: question.header ?? null,
+    options: labels,
+    chosen: Array.isArray(choice) ? choice : [choice],
+    other: null,
+    multi_select: question.multiSelect ?? false,
+    context: {},
+    source: 'user',
+  }))
+  return recommend({
+    point,
+    question: question.question,
+    header: question.header,
+    options: question.options.map((o) => ({ option: normalizeLabel(o.label), description: o.description })),
+    multi_select: question.multiSelect,
+    observations,
+    sessions: options.sessions ?? 1,
+    personalization: options.personalization ?? true,
+    asOf: AS_OF,
+    policy,
+  })
+}
+
+const tier: AskUserQuestion = {
+  question: 'Which complexity tier should this SPEC use?',
+  header: 'Tier',
+  options: [
+    { label: 'Tier S', description: 'Small', preview: 'kept' },
+    { label: 'Tier M', description: 'Medium' },
+    { label: 'Tier L', description: 'Large' },
+  ],
+  multiSelect: false,
+  custom: { kept: true },
+}
+
+const checks: AskUserQuestion = {
+  question: 'Which checks should run before the PR?',
+  header: 'Checks',
+  options: [
+    { label: 'Lint, format', description: 'eslint and prettier' },
+    { label: 'Unit tests', description: 'vitest' },
+    { label: 'E2E tests', description: 'slow' },
+  ],
+  multiSelect: true,
+}
+
+const repeat = <T>(n: number, value: T): T[] => Array.from({ length: n }, () => value)
+
+describe('presentQuestion (R-REC-6 applied to AskUserQuestion)', () => {
+  it('puts the recommended option first with its label, keeping every other field', () => {
+    const shown = presentQuestion(tier, recommendationFor(tier, [...repeat(6, 'Tier L'), 'Tier S']))
+    expect(shown.options.map((o) => o.label)).toEqual(['Tier L (Recommended)', 'Tier S', 'Tier M'])
+    expect(shown.options[1]).toEqual({ label: 'Tier S', description: 'Small', preview: 'kept' })
+    expect(shown.options[0]?.description).toMatch(/^Recommended when /)
+    expect(shown.custom).toEqual({ kept: true })
+    expect(shown.question).toBe(tier.question)
+  })
+
+  it('leaves a neutral question exactly as written', () => {
+    const rec = recommendationFor(tier, repeat(30, 'Tier L'), { personalization: false })
+    expect(rec.strength).toBe('neutral')
+    expect(presentQuestion(tier, rec)).toBe(tier)
+  })
+
+  it('annotates rather than labels for experts', () => {
+    const shown = presentQuestion(tier, recommendationFor(tier, repeat(6, 'Tier L'), { sessions: 60 }))
+    expect(shown.options[0]?.label).toBe('Tier L (100% of recent choices)')
+    expect(shown.options.slice(1).map((o) => o.label)).toEqual(['Tier S', 'Tier M'])
+  })
+})
+
+describe('autoAnswer (R-ASK-2)', () => {
+  it('answers with the shown label only when ask is false', () => {
+    const few = recommendationFor(tier, repeat(6, 'Tier L'))
+    expect(few.ask).toBe(true)
+    expect(autoAnswer(presentQuestion(tier, few), few)).toBeNull()
+    const many = recommendationFor(tier, repeat(40, 'Tier L'))
+    expect(many.ask).toBe(false)
+    expect(autoAnswer(presentQuestion(tier, many), many)).toBe('Tier L (Recommended)')
+  })
+
+  it('joins the labels of a multi-select answer with ", " in the shown order', () => {
+    const rec = recommendationFor(checks, repeat(40, ['Unit tests', 'Lint, format']))
+    expect(rec.ask).toBe(false)
+    const answer = autoAnswer(presentQuestion(checks, rec), rec)
+    expect(answer?.split(', ').length).toBe(3)
+    expect(answer).toContain('Lint, format')
+    expect(answer).toContain('Unit tests')
+    expect(answer).not.toContain('E2E')
+  })
+})
+
+describe('buildQuestionPlan (R-ASK-3)', () => {
+  function question(n: number, header = `Q${n}`): AskUserQuestion {
+    return {
+      question: `Question number ${n}?`,
+      header,
+      options: [
+        { label: 'Yes', description: 'y' },
+        { label: 'No', description: 'n' },
+      ],
+      multiSelect: false,
+    }
+  }
+
+  it('orders by information, highest first, ties in the given order', () => {
+    const items = [
+      { question: question(1), recommendation: recommendationFor(question(1), repeat(40, 'Yes')) },
+      { question: question(2), recommendation: recommendationFor(question(2), []) },
+      { question: question(3), recommendation: recommendationFor(question(3), [...repeat(5, 'Yes'), ...repeat(4, 'No')]) },
+      { question: question(4), recommendation: recommendationFor(question(4), []) },
+    ]
+    const plan = buildQuestionPlan(items)
+    const informations = plan.questions.map((p) => p.recommendation.information)
+    expect(informations).toEqual([...informations].sort((a, b) => b - a))
+    expect(plan.questions.map((p) => p.ask_user_question.question)).toEqual([2, 4, 3, 1].map((n) => `Question number ${n}?`))
+    expect(plan.answers).toEqual({ 'Question number 1?': 'Yes (Recommended)' })
+    expect(plan.ask_user_question_input?.questions.map((q) => q.header)).toEqual(['Q2', 'Q4', 'Q3'])
+    expect(plan.deferred).toEqual([])
+  })
+
+  it('puts at most four questions in one AskUserQuestion input and defers the rest', () => {
+    const items = [1, 2, 3, 4, 5, 6].map((n) => ({ question: question(n), recommendation: recommendationFor(question(n), []) }))
+    const plan = buildQuestionPlan(items)
+    expect(plan.ask_user_question_input?.questions).toHaveLength(4)
+    expect(plan.deferred).toEqual(['Question number 5?', 'Question number 6?'])
+  })
+
+  it('has no tool input when every question is answered, and keys "__proto__" as an ordinary question', () => {
+    const odd = { ...question(1), question: '__proto__' }
+    const plan = buildQuestionPlan([{ question: odd, recommendation: recommendationFor(odd, repeat(40, 'No')) }])
+    expect(plan.ask_user_question_input).toBeNull()
+    expect(Object.keys(plan.answers)).toEqual(['__proto__'])
+    expect(plan.answers['__proto__']).toBe('No (Recommended)')
+  })
+})

@@ -1,0 +1,139 @@
+import { z } from './zod'
+import { normalizeLabel } from './labels'
+import { LIMITS } from './limits'
+import { ContextSchema, IdentifierSchema } from './observation'
+import type { Recommendation } from './recommendation'
+
+/** What Claude Code's AskUserQuestion tool accepts: 1 to 4 questions of 2 to 4 options each. */
+export const ASK_USER_QUESTION = { maxQuestions: 4, minOptions: 2, maxOptions: 4 } as const
+
+// Text is kept exactly as the agent wrote it (not trimmed): Claude Code keys answers by the
+// question's text, and labels are normalised only for matching.
+const notBlank = (value: string) => value.trim() !== ''
+
+/**
+ * One option of an AskUserQuestion question. Loose: fields this service does not know are kept,
+ * because a PreToolUse `updatedInput` replaces the tool's whole input.
+ */
+export const AskUserQuestionOptionSchema = z.looseObject({
+  label: z.string().max(LIMITS.labelLength).refine(notBlank, 'must not be blank'),
+  description: z.string().max(LIMITS.descriptionLength).optional(),
+})
+export type AskUserQuestionOption = z.infer<typeof AskUserQuestionOptionSchema>
+
+/** One question object of AskUserQuestion's `questions` (R-ASK-3), as the agent wrote it. */
+export const AskUserQuestionSchema = z.looseObject({
+  question: z.string().max(LIMITS.questionLength).refine(notBlank, 'must not be blank'),
+  header: z.string().max(LIMITS.labelLength).optional(),
+  options: z
+    .array(AskUserQuestionOptionSchema)
+    .min(ASK_USER_QUESTION.minOptions)
+    .max(ASK_USER_QUESTION.maxOptions),
+  multiSelect: z.boolean().optional(),
+})
+export type AskUserQuestion = z.infer<typeof AskUserQuestionSchema>
+
+/** Answers are keyed by question text, so two questions of one call may not share it. */
+export function questionTextsUnique(questions: readonly AskUserQuestion[]): boolean {
+  return new Set(questions.map((q) => q.question)).size === questions.length
+}
+
+/** The body of `POST /v1/plan` (R-ASK-3). */
+export const PlanRequestSchema = z.object({
+  user: IdentifierSchema.default('default'),
+  project: IdentifierSchema.optional(),
+  session_id: IdentifierSchema.optional(),
+  questions: z
+    .array(AskUserQuestionSchema)
+    .min(1)
+    .max(LIMITS.questionsPerPlan)
+    .refine(questionTextsUnique, { message: 'question texts must be unique (answers are keyed by them)' }),
+  context: ContextSchema.optional(),
+})
+export type PlanRequest = z.infer<typeof PlanRequestSchema>
+
+/** One question of a plan: what to show, what the memory expects, and its answer when auto-resolved. */
+export interface PlannedQuestion {
+  /** The question as it should be shown: options ordered and labelled per the recommendation's strength. */
+  ask_user_question: AskUserQuestion
+  recommendation: Recommendation
+  ask: boolean
+  /** The label(s) answered on the user's behalf (multi-select joined with ", "), when `ask` is false. */
+  answer: string | null
+}
+
+/** A question plan (R-ASK-3): every question ordered by information, answers, and the tool input. */
+export interface QuestionPlan {
+  questions: PlannedQuestion[]
+  /** Auto-resolved answers keyed by question text, as AskUserQuestion's `answers` has them. */
+  answers: Record<string, string>
+  /** The input to pass to AskUserQuestion for the questions still to ask, or null when none are. */
+  ask_user_question_input: { questions: AskUserQuestion[] } | null
+  /** Questions still to ask beyond the tool's four, for a later call, in order. */
+  deferred: string[]
+}
+
+/**
+ * Applies a recommendation to a question's options (R-REC-6, R-ASK-3): the options in the
+ * recommendation's order with its labels and descriptions, every other field kept. A neutral
+ * recommendation (sensitive point, personalization off) leaves the question exactly as written.
+ */
+export function presentQuestion(question: AskUserQuestion, recommendation: Recommendation): AskUserQuestion {
+  if (recommendation.strength === 'neutral') return question
+  const byOption = new Map(question.options.map((o) => [normalizeLabel(o.label), o]))
+  const options = recommendation.options.map((r) => {
+    const original = byOption.get(r.option)
+    if (original === undefined) throw new Error(`recommendation option "${r.option}" is not one of the question's`)
+    const shown: AskUserQuestionOption = { ...original, label: r.label }
+    const description = r.description ?? original.description
+    if (description !== undefined) shown.description = description
+    return shown
+  })
+  return { ...question, options }
+}
+
+/**
+ * The answer to give on the user's behalf (R-ASK-2, R-ASK-4): the shown label of the recommended
+ * option, or of each recommended option of a multi-select question joined with ", " as Claude
+ * Code joins them. Null when the question must be asked, or when a multi-select recommendation
+ * selects nothing (an empty answer is no answer).
+ */
+export function autoAnswer(shown: AskUserQuestion, recommendation: Recommendation): string | null {
+  if (recommendation.ask) return null
+  const chosen = new Set(Array.isArray(recommendation.recommended) ? recommendation.recommended : [recommendation.recommended])
+  const labels = shown.options.filter((o) => chosen.has(normalizeLabel(o.label))).map((o) => o.label)
+  return labels.length === 0 ? null : labels.join(', ')
+}
+
+/**
+ * Builds a question plan from each question and its recommendation (R-ASK-3). Questions are
+ * ordered by `information` = p(1 − p), highest first (the answer the memory is least sure of is
+ * worth the user's attention most); ties keep the agent's order.
+ */
+export function buildQuestionPlan(
+  items: ReadonlyArray<{ question: AskUserQuestion; recommendation: Recommendation }>,
+): QuestionPlan {
+  const planned = items
+    .map((item, index) => {
+      const shown = presentQuestion(item.question, item.recommendation)
+      const answer = autoAnswer(shown, item.recommendation)
+      return {
+        index,
+        entry: { ask_user_question: shown, recommendation: item.recommendation, ask: answer === null, answer },
+      }
+    })
+    .sort((a, b) => b.entry.recommendation.information - a.entry.recommendation.information || a.index - b.index)
+    .map((p) => p.entry)
+  // fromEntries defines own properties: a question called "__proto__" is an ordinary key.
+  const answers: Record<string, string> = Object.fromEntries(
+    planned.flatMap((p) => (p.answer === null ? [] : [[p.ask_user_question.question, p.answer]])),
+  )
+  const toAsk = planned.filter((p) => p.ask).map((p) => p.ask_user_question)
+  const now = toAsk.slice(0, ASK_USER_QUESTION.maxQuestions)
+  return {
+    questions: planned,
+    answers,
+    ask_user_question_input: now.length === 0 ? null : { questions: now },
+    deferred: toAsk.slice(ASK_USER_QUESTION.maxQuestions).map((q) => q.question),
+  }
+}

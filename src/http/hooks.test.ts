@@ -1,0 +1,243 @@
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
+import { compilePolicy } from '../domain/policy'
+import type { MemoryStore } from '../memory/store'
+import { claudeCodeFixture } from '../../test/support/fixtures'
+import { createTestApp, START } from '../../test/support/test-app'
+
+const HOOK = '/v1/hooks/claude-code'
+const TIER_QUESTION = 'Which complexity tier should this SPEC use?'
+const TIER_OPTIONS = ['Tier S', 'Tier M', 'Tier L']
+
+async function observationsOf(store: MemoryStore, user = 'default') {
+  const out = []
+  for await (const o of store.observationsOf(user)) out.push(o)
+  return out
+}
+
+/** `count` past choices of `choice` at a question, each its own decision. */
+function pastChoices(count: number, choice: string, base: Record<string, unknown>) {
+  return Array.from({ length: count }, (_, i) => ({ ...base, user_choice: choice, decision_id: `past-${i}`, timestamp: START }))
+}
+
+const TIER = { question: TIER_QUESTION, header: 'Tier', all_options: TIER_OPTIONS }
+
+describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
+  it('the multi-question fixture gives two observations, the multi-select one split by known labels', async () => {
+    const { call, store } = await createTestApp()
+    const { status, body } = await call('POST', HOOK, claudeCodeFixture('post-tool-use-multi'))
+    expect(status).toBe(200)
+    expect(body).toEqual({})
+    const stored = await observationsOf(store)
+    expect(stored).toHaveLength(2)
+    const method = stored.find((o) => o.question.startsWith('Which development methodology'))
+    const checks = stored.find((o) => o.question.startsWith('Which checks'))
+    expect(method?.chosen).toEqual(['TDD'])
+    expect(method?.point).toBe('development-methodology')
+    expect(checks?.chosen).toEqual(['Lint, format', 'Unit tests'])
+    expect(checks?.multi_select).toBe(true)
+    expect(checks?.other).toBeNull()
+    for (const o of stored) {
+      expect(o.project).toBe('/home/dev/acme-api')
+      expect(o.session_id).toBe('7c1f2a9e-3b4d-4e5f-8a6b-1c2d3e4f5a6b')
+      expect(o.source).toBe('user')
+      expect(o.decision_id).toMatch(/^toolu_01QxAmPLe0002MultiQuestion#[0-9a-f]{16}$/)
+    }
+  })
+
+  it('"Tier M (Recommended)" counts as Tier M', async () => {
+    const { call, store } = await createTestApp()
+    await call('POST', HOOK, claudeCodeFixture('post-tool-use-single'))
+    const [only, ...rest] = await observationsOf(store)
+    expect(rest).toHaveLength(0)
+    expect(only?.chosen).toEqual(['Tier M'])
+    expect(only?.options).toEqual(['Tier M', 'Tier S', 'Tier L'])
+    expect(only?.point).toBe('complexity-tier')
+  })
+
+  it('sending a fixture twice stores nothing new', async () => {
+    const { call, store } = await createTestApp()
+    for (const name of ['post-tool-use-multi', 'post-tool-use-single']) {
+      await call('POST', HOOK, claudeCodeFixture(name))
+      await call('POST', HOOK, claudeCodeFixture(name))
+    }
+    expect(await observationsOf(store)).toHaveLength(3)
+  })
+
+  it('a question without an answer gives nothing, and the user is taken from ?user=', async () => {
+    const { call, store } = await createTestApp()
+    const payload = claudeCodeFixture('post-tool-use-multi')
+    delete payload.tool_response.answers['Which checks should run before the PR?']
+    delete payload.tool_input.answers['Which checks should run before the PR?']
+    await call('POST', `${HOOK}?user=alice`, payload)
+    expect(await observationsOf(store, 'alice')).toHaveLength(1)
+    expect(await observationsOf(store)).toHaveLength(0)
+  })
+
+  it('a late delivery (?at=) is timestamped when it happened', async () => {
+    const { call, store } = await createTestApp()
+    await call('POST', `${HOOK}?at=2026-06-30T08:00:00Z`, claudeCodeFixture('post-tool-use-single'))
+    const [only] = await observationsOf(store)
+    expect(only?.timestamp).toBe('2026-06-30T08:00:00.000Z')
+    expect(only?.recorded_at).toBe(START)
+  })
+
+  it('a malformed AskUserQuestion payload is a 400 naming the field', async () => {
+    const { call } = await createTestApp()
+    const payload = claudeCodeFixture('post-tool-use-single')
+    payload.tool_input.questions[0].options = [{ label: 'Only one' }]
+    payload.tool_response.questions[0].options = [{ label: 'Only one' }]
+    const { status, body } = await call('POST', HOOK, payload)
+    expect(status).toBe(400)
+    expect(body.error.issues.map((i: { path: string }) => i.path)).toContain('tool_input.questions.0.options')
+    const missingId = claudeCodeFixture('post-tool-use-single')
+    delete missingId.tool_use_id
+    const second = await call('POST', HOOK, missingId)
+    expect(second.status).toBe(400)
+    expect(second.body.error.issues[0].path).toBe('tool_use_id')
+  })
+
+  it('other tools and events change nothing', async () => {
+    const { call, store } = await createTestApp()
+    const bash = await call('POST', HOOK, claudeCodeFixture('pre-tool-use-bash'))
+    expect(bash).toEqual({ status: 200, body: {} })
+    const other = await call('POST', HOOK, { hook_event_name: 'Stop', session_id: 's-9' })
+    expect(other).toEqual({ status: 200, body: {} })
+    expect(await observationsOf(store)).toHaveLength(0)
+  })
+})
+
+describe('POST /v1/hooks/claude-code: SessionStart (R-SES-1)', () => {
+  it('starts the session with cwd as project, once', async () => {
+    const { call, store } = await createTestApp()
+    const payload = claudeCodeFixture('session-start')
+    expect((await call('POST', HOOK, payload)).body).toEqual({})
+    await call('POST', HOOK, payload)
+    const session = await store.getSession('default', payload.session_id)
+    expect(session?.project).toBe('/home/dev/acme-api')
+    expect(session?.personalization).toBe(true)
+    expect(await store.countSessions('default')).toBe(1)
+  })
+})
+
+describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', () => {
+  it('with few observations: labelled, re-ordered options, the user still asked, no answers', async () => {
+    const { call } = await createTestApp()
+    const payload = claudeCodeFixture('pre-tool-use')
+    const { status, body } = await call('POST', HOOK, payload)
+    expect(status).toBe(200)
+    const output = body.hookSpecificOutput
+    expect(output.hookEventName).toBe('PreToolUse')
+    expect(output.permissionDecision).toBe('ask')
+    expect(output.updatedInput.answers).toBeUndefined()
+    const [question] = output.updatedInput.questions
+    expect(question.options.map((o: { label: string }) => o.label)).toEqual(['Tier M (Recommended)', 'Tier S', 'Tier L'])
+    expect(question.options[0].description).toMatch(/^Recommended when .* — based on static default/)
+    expect(question.options[1].description).toBe('Small: single pass, no plan document')
+    expect(question.question).toBe(payload.tool_input.questions[0].question)
+    expect(question.header).toBe('Tier')
+    expect(question.multiSelect).toBe(false)
+  })
+
+  it('after 40 consistent choices it answers for the user, and that answer never counts as theirs', async () => {
+    const { call, store } = await createTestApp()
+    await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))
+    const pre = claudeCodeFixture('pre-tool-use')
+    const { body } = await call('POST', HOOK, pre)
+    const output = body.hookSpecificOutput
+    expect(output.permissionDecision).toBe('allow')
+    expect(output.updatedInput.answers).toEqual({ [TIER_QUESTION]: 'Tier L (Recommended)' })
+    expect(output.updatedInput.questions[0].options[0].label).toBe('Tier L (Recommended)')
+    const rec = await call('POST', '/v1/recommendations', TIER)
+    expect(rec.body.state).toBe('sufficient')
+    expect(rec.body.p).toBeGreaterThanOrEqual(0.9)
+
+    // The answer is kept as auto-resolved; the PostToolUse copy of it is a duplicate.
+    const auto = (await observationsOf(store)).filter((o) => o.source === 'auto-resolved')
+    expect(auto).toHaveLength(1)
+    expect(auto[0]?.chosen).toEqual(['Tier L'])
+    const post = {
+      ...pre,
+      hook_event_name: 'PostToolUse',
+      tool_input: output.updatedInput,
+      tool_response: { questions: output.updatedInput.questions, answers: output.updatedInput.answers },
+    }
+    await call('POST', HOOK, post)
+    const all = await observationsOf(store)
+    expect(all).toHaveLength(41)
+    expect(all.filter((o) => o.source === 'user')).toHaveLength(40)
+    expect((await call('POST', '/v1/recommendations', TIER)).body.observations).toBe(40)
+  })
+
+  it('answers only the questions that auto-resolve and asks the rest', async () => {
+    const { call, store } = await createTestApp()
+    await call('POST', '/v1/observations', pastChoices(40, 'Tier S', TIER))
+    const pre = claudeCodeFixture('pre-tool-use')
+    const method = {
+      question: 'Which development methodology for this change?',
+      header: 'Method',
+      options: [
+        { label: 'TDD', description: 'Write failing tests first' },
+        { label: 'DDD', description: 'Domain model first' },
+      ],
+      multiSelect: false,
+    }
+    pre.tool_input.questions.push(method)
+    const output = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(output.permissionDecision).toBe('ask')
+    expect(output.updatedInput.questions.map((q: { question: string }) => q.question)).toEqual([method.question])
+    expect(output.updatedInput.answers).toEqual({ [TIER_QUESTION]: 'Tier S (Recommended)' })
+    expect(output.additionalContext).toContain(`"${TIER_QUESTION}" = "Tier S (Recommended)"`)
+
+    // The user answers the one question shown; Claude Code reports both.
+    const post = {
+      ...pre,
+      hook_event_name: 'PostToolUse',
+      tool_response: {
+        questions: output.updatedInput.questions,
+        answers: { ...output.updatedInput.answers, [method.question]: 'DDD' },
+      },
+    }
+    await call('POST', HOOK, post)
+    const fromThisCall = (await observationsOf(store)).filter((o) => o.decision_id?.startsWith('toolu_01QxAmPLe0003PreAsk'))
+    expect(fromThisCall.map((o) => [o.point, o.source, o.chosen[0]]).sort()).toEqual([
+      ['complexity-tier', 'auto-resolved', 'Tier S'],
+      ['development-methodology', 'user', 'DDD'],
+    ])
+  })
+
+  it('never answers a sensitive or always_ask point', async () => {
+    const base = await loadPolicy(DEFAULT_POLICY_FILE)
+    const policy = compilePolicy({
+      ...base,
+      points: [...base.points, { key: 'deploy-window', match: { header: '^Deploy$' }, always_ask: true, sensitive: false, multi_select: false }],
+    })
+    const { call, store } = await createTestApp({ policy })
+    const questions = [
+      { question: 'Which security review level?', header: 'Review', all_options: ['Light', 'Full'] },
+      { question: 'When should we deploy?', header: 'Deploy', all_options: ['Now', 'Tonight'] },
+    ]
+    for (const [i, q] of questions.entries()) {
+      await call('POST', '/v1/observations', pastChoices(40, q.all_options[0] as string, { ...q, point: undefined }).map((o) => ({ ...o, decision_id: `${i}-${o.decision_id}` })))
+      const rec = await call('POST', '/v1/recommendations', q)
+      expect(rec.body.ask).toBe(true)
+      const pre = claudeCodeFixture('pre-tool-use')
+      pre.tool_use_id = `toolu_${i}`
+      pre.tool_input.questions = [
+        { question: q.question, header: q.header, options: q.all_options.map((label) => ({ label, description: label })), multiSelect: false },
+      ]
+      const { body } = await call('POST', HOOK, pre)
+      expect(body.hookSpecificOutput?.updatedInput?.answers).toBeUndefined()
+      expect(body.hookSpecificOutput?.permissionDecision).not.toBe('allow')
+    }
+    expect((await observationsOf(store)).filter((o) => o.source === 'auto-resolved')).toHaveLength(0)
+  })
+
+  it('with personalization off it changes nothing', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))
+    const pre = claudeCodeFixture('pre-tool-use')
+    await call('PUT', `/v1/sessions/${pre.session_id}/personalization`, { enabled: false })
+    expect(await call('POST', HOOK, pre)).toEqual({ status: 200, body: {} })
+  })
+})

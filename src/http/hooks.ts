@@ -1,0 +1,59 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import type { DecisionMemory } from '../decision-memory'
+import { IdentifierSchema, TimestampSchema } from '../domain/observation'
+import { ClaudeCodeHookPayloadSchema, handleClaudeCodeHook } from '../integrations/claude-code'
+import { ErrorSchema } from './errors'
+import { createRouter } from './router'
+
+const HookQuery = z.object({
+  user: IdentifierSchema.default('default').openapi({
+    param: { name: 'user', in: 'query' },
+    description: 'Whose choices these are (Claude Code does not say).',
+  }),
+  at: TimestampSchema.optional().openapi({
+    param: { name: 'at', in: 'query' },
+    description: 'When the event happened, for a payload delivered late from the hook spool; default now.',
+  }),
+})
+
+const HookAnswerSchema = z
+  .object({
+    hookSpecificOutput: z
+      .object({
+        hookEventName: z.literal('PreToolUse'),
+        permissionDecision: z.enum(['allow', 'ask']),
+        permissionDecisionReason: z.string(),
+        updatedInput: z.record(z.string(), z.unknown()),
+        additionalContext: z.string().optional(),
+      })
+      .optional(),
+  })
+  .openapi('ClaudeCodeHookAnswer', { description: 'What the command hook prints; `{}` changes nothing.' })
+
+const route = createRoute({
+  method: 'post',
+  path: '/v1/hooks/claude-code',
+  summary: 'Answer a Claude Code hook event (R-CAP-5, R-ASK-4)',
+  description:
+    'Takes the raw JSON Claude Code sends to a command hook. PostToolUse on AskUserQuestion records every answered ' +
+    'question (idempotent by tool_use_id); PreToolUse on AskUserQuestion answers with re-ordered, labelled questions ' +
+    'and the answers it may give for the user; SessionStart starts the session. Anything else answers `{}`.',
+  request: {
+    query: HookQuery,
+    body: {
+      required: true,
+      content: { 'application/json': { schema: ClaudeCodeHookPayloadSchema.openapi('ClaudeCodeHookPayload') } },
+    },
+  },
+  responses: {
+    200: { description: 'What the hook should print', content: { 'application/json': { schema: HookAnswerSchema } } },
+    400: { description: 'Invalid payload', content: { 'application/json': { schema: ErrorSchema } } },
+  },
+})
+
+export function hookRoutes(memory: DecisionMemory) {
+  return createRouter().openapi(route, async (c) => {
+    const { user, at } = c.req.valid('query')
+    return c.json(await handleClaudeCodeHook(memory, c.req.valid('json'), { user, at }), 200)
+  })
+}

@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest'
+import { z } from '../domain/zod'
+import { createTestApp, START } from '../../test/support/test-app'
+
+/** AskUserQuestion's input as Claude Code defines the tool, written out independently of ours. */
+const ToolInput = z.strictObject({
+  questions: z
+    .array(
+      z.strictObject({
+        question: z.string().min(1),
+        header: z.string(),
+        options: z
+          .array(z.strictObject({ label: z.string().min(1), description: z.string() }))
+          .min(2)
+          .max(4)
+          .refine((os) => new Set(os.map((o) => o.label)).size === os.length, 'labels unique'),
+        multiSelect: z.boolean(),
+      }),
+    )
+    .min(1)
+    .max(4),
+})
+
+const TIER = {
+  question: 'Which complexity tier should this SPEC use?',
+  header: 'Tier',
+  options: [
+    { label: 'Tier S', description: 'Small' },
+    { label: 'Tier M', description: 'Medium' },
+    { label: 'Tier L', description: 'Large' },
+  ],
+  multiSelect: false,
+}
+const METHOD = {
+  question: 'Which development methodology for this change?',
+  header: 'Method',
+  options: [
+    { label: 'DDD', description: 'Domain first' },
+    { label: 'TDD', description: 'Tests first' },
+    { label: 'Other', description: 'Something else' },
+  ],
+  multiSelect: false,
+}
+const DOCS = {
+  question: 'Where should the design notes go?',
+  header: 'Notes',
+  options: [
+    { label: 'README', description: 'In the README' },
+    { label: 'docs/', description: 'A docs folder' },
+    { label: 'Wiki', description: 'The wiki' },
+  ],
+  multiSelect: false,
+}
+
+function observationsOf(question: typeof TIER, spec: Record<string, number>, prefix: string) {
+  const out: Array<Record<string, unknown>> = []
+  for (const [choice, count] of Object.entries(spec)) {
+    for (let k = 0; k < count; k++) {
+      out.push({
+        question: question.question,
+        header: question.header,
+        all_options: question.options,
+        user_choice: choice,
+        decision_id: `${prefix}-${out.length}`,
+        timestamp: START,
+      })
+    }
+  }
+  return out
+}
+
+describe('POST /v1/plan (R-ASK-3)', () => {
+  it('orders three questions by information and gives valid AskUserQuestion input', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/observations', observationsOf(TIER, { 'Tier M': 40 }, 'tier'))
+    await call('POST', '/v1/observations', observationsOf(METHOD, { DDD: 4, TDD: 5, Other: 1 }, 'method'))
+    const { status, body } = await call('POST', '/v1/plan', { questions: [TIER, DOCS, METHOD] })
+    expect(status).toBe(200)
+
+    const informations = body.questions.map((q: { recommendation: { information: number } }) => q.recommendation.information)
+    expect(informations).toEqual([...informations].sort((a: number, b: number) => b - a))
+    expect(body.questions.map((q: { ask_user_question: { header: string } }) => q.ask_user_question.header)).toEqual([
+      'Method',
+      'Notes',
+      'Tier',
+    ])
+
+    // Tier auto-resolves (40 consistent choices); the other two are asked, options as given but ordered.
+    expect(body.answers).toEqual({ [TIER.question]: 'Tier M (Recommended)' })
+    expect(body.questions[2]).toMatchObject({ ask: false, answer: 'Tier M (Recommended)' })
+    const input = body.ask_user_question_input
+    expect(ToolInput.safeParse(input).success).toBe(true)
+    expect(input.questions.map((q: { question: string }) => q.question)).toEqual([METHOD.question, DOCS.question])
+    const [method, docs] = input.questions
+    expect(method.options.map((o: { label: string }) => o.label)).toEqual(['TDD (Recommended)', 'DDD', 'Other'])
+    expect(docs.options.map((o: { label: string }) => o.label)).toEqual(['README (Recommended)', 'docs/', 'Wiki'])
+    expect(method.options.length).toBe(METHOD.options.length)
+    expect(Object.keys(method).sort()).toEqual(Object.keys(METHOD).sort())
+    expect(body.deferred).toEqual([])
+  })
+
+  it('asks everything, unlabelled and unordered, for a session with personalization off', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/observations', observationsOf(TIER, { 'Tier L': 40 }, 'tier'))
+    await call('PUT', '/v1/sessions/s-off/personalization', { enabled: false })
+    const { body } = await call('POST', '/v1/plan', { session_id: 's-off', questions: [TIER] })
+    expect(body.answers).toEqual({})
+    expect(body.ask_user_question_input).toEqual({ questions: [TIER] })
+  })
+
+  it('refuses what AskUserQuestion would refuse, naming the field', async () => {
+    const { call } = await createTestApp()
+    const five = { ...TIER, options: ['A', 'B', 'C', 'D', 'E'].map((label) => ({ label, description: label })) }
+    const tooMany = await call('POST', '/v1/plan', { questions: [five] })
+    expect(tooMany.status).toBe(400)
+    expect(tooMany.body.error.issues[0].path).toBe('questions.0.options')
+
+    const twice = await call('POST', '/v1/plan', { questions: [TIER, TIER] })
+    expect(twice.status).toBe(400)
+    expect(twice.body.error.issues[0].path).toBe('questions')
+
+    const same = { ...DOCS, options: [{ label: 'README' }, { label: 'README (Recommended)' }] }
+    const duplicate = await call('POST', '/v1/plan', { questions: [TIER, same] })
+    expect(duplicate.status).toBe(400)
+    expect(duplicate.body.error.code).toBe('duplicate_option')
+    expect(duplicate.body.error.issues[0].path).toBe('questions.1.options.1')
+  })
+
+  it('is in the OpenAPI document with the hook route', async () => {
+    const { call } = await createTestApp()
+    const { body } = await call('GET', '/openapi.json')
+    expect(body.paths['/v1/plan'].post.requestBody.content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/PlanRequest',
+    )
+    expect(body.paths['/v1/hooks/claude-code'].post).toBeDefined()
+    expect(body.components.schemas.QuestionPlan).toBeDefined()
+  })
+})

@@ -1,0 +1,68 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import type { DecisionMemory } from '../decision-memory'
+import { AskUserQuestionSchema, PlanRequestSchema } from '../domain/question-plan'
+import { planQuestions } from '../plan-questions'
+import { ErrorSchema } from './errors'
+import { createRouter } from './router'
+import { RecommendationSchema } from './schemas'
+
+const AskUserQuestionDoc = AskUserQuestionSchema.openapi('AskUserQuestion', {
+  description: "One question object of Claude Code's AskUserQuestion tool; unknown fields are kept.",
+})
+
+export const PlanRequest = PlanRequestSchema.openapi('PlanRequest', {
+  example: {
+    user: 'alice',
+    project: 'acme/api',
+    session_id: 's-2',
+    questions: [
+      {
+        question: 'Which complexity tier should this SPEC use?',
+        header: 'Tier',
+        options: [
+          { label: 'Tier S', description: 'Small: single pass' },
+          { label: 'Tier M', description: 'Medium: plan, run, sync' },
+          { label: 'Tier L', description: 'Large: full plan with design review' },
+        ],
+        multiSelect: false,
+      },
+    ],
+  },
+})
+
+export const QuestionPlanSchema = z
+  .object({
+    questions: z.array(
+      z.object({
+        ask_user_question: AskUserQuestionDoc,
+        recommendation: RecommendationSchema,
+        ask: z.boolean(),
+        answer: z.string().nullable().openapi({ description: 'The label(s) answered for the user when `ask` is false.' }),
+      }),
+    ),
+    answers: z.record(z.string(), z.string()).openapi({ description: 'Auto-resolved answers keyed by question text.' }),
+    ask_user_question_input: z
+      .object({ questions: z.array(AskUserQuestionDoc) })
+      .nullable()
+      .openapi({ description: 'The exact input for AskUserQuestion (at most 4 questions), or null when nothing is left to ask.' }),
+    deferred: z.array(z.string()).openapi({ description: 'Questions still to ask beyond the four of one AskUserQuestion call.' }),
+  })
+  .openapi('QuestionPlan')
+
+const route = createRoute({
+  method: 'post',
+  path: '/v1/plan',
+  summary: 'Plan the questions an agent is about to ask (R-ASK-3)',
+  description:
+    'Orders AskUserQuestion questions by information p(1 − p), highest first, applies each recommendation to its options ' +
+    '(order and labels by strength), answers the ones R-ASK-2 lets auto-resolve, and returns `ask_user_question_input`.',
+  request: { body: { required: true, content: { 'application/json': { schema: PlanRequest } } } },
+  responses: {
+    200: { description: 'The plan', content: { 'application/json': { schema: QuestionPlanSchema } } },
+    400: { description: 'Invalid body', content: { 'application/json': { schema: ErrorSchema } } },
+  },
+})
+
+export function planRoutes(memory: DecisionMemory) {
+  return createRouter().openapi(route, async (c) => c.json(await planQuestions(memory, c.req.valid('json')), 200))
+}

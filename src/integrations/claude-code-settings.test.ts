@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest'
+import { hooksBlock, mergeHooks, SettingsShapeError } from './claude-code-settings'
+
+const COMMAND = 'node "/opt/decision-memory/bin/decision-memory.js" hook'
+
+describe('mergeHooks', () => {
+  it('adds the three hooks to empty settings', () => {
+    const { settings, changes } = mergeHooks({}, COMMAND)
+    expect(changes.map((c) => [c.event, c.matcher, c.action])).toEqual([
+      ['SessionStart', null, 'added'],
+      ['PreToolUse', 'AskUserQuestion', 'added'],
+      ['PostToolUse', 'AskUserQuestion', 'added'],
+    ])
+    expect(settings).toEqual(hooksBlock(COMMAND))
+    expect(settings.hooks).toMatchObject({
+      PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: COMMAND, timeout: 5 }] }],
+    })
+  })
+
+  it('keeps every key and hook already there, and leaves the input untouched', () => {
+    const current = {
+      model: 'opus',
+      permissions: { allow: ['Bash(npm test)'] },
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard.sh' }] }],
+        Stop: [{ hooks: [{ type: 'command', command: 'notify.sh' }] }],
+      },
+    }
+    const before = structuredClone(current)
+    const { settings } = mergeHooks(current, COMMAND)
+    expect(current).toEqual(before)
+    expect(settings.model).toBe('opus')
+    expect(settings.permissions).toEqual(before.permissions)
+    const hooks = settings.hooks as Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>>
+    expect(hooks.Stop).toEqual(before.hooks.Stop)
+    expect(hooks.PreToolUse?.map((g) => g.matcher)).toEqual(['Bash', 'AskUserQuestion'])
+    expect(hooks.PreToolUse?.[0]).toEqual(before.hooks.PreToolUse[0])
+  })
+
+  it('changes nothing the second time, and moves an earlier install to the new command', () => {
+    const once = mergeHooks({}, COMMAND).settings
+    const twice = mergeHooks(once, COMMAND)
+    expect(twice.settings).toEqual(once)
+    expect(twice.changes.every((c) => c.action === 'unchanged')).toBe(true)
+    const moved = mergeHooks(once, 'decision-memory hook')
+    expect(moved.changes.every((c) => c.action === 'updated')).toBe(true)
+    const hooks = moved.settings.hooks as Record<string, Array<{ hooks: Array<{ command: string }> }>>
+    expect(Object.values(hooks).flatMap((gs) => gs.flatMap((g) => g.hooks.map((h) => h.command)))).toEqual([
+      'decision-memory hook',
+      'decision-memory hook',
+      'decision-memory hook',
+    ])
+  })
+
+  it('refuses settings it cannot merge into without destroying something', () => {
+    expect(() => mergeHooks([], COMMAND)).toThrow(SettingsShapeError)
+    expect(() => mergeHooks({ hooks: [] }, COMMAND)).toThrow(/"hooks" is not an object/)
+    expect(() => mergeHooks({ hooks: { PreToolUse: {} } }, COMMAND)).toThrow(/"hooks.PreToolUse" is not an array/)
+  })
+})

@@ -1,0 +1,87 @@
+import { ASK_USER_QUESTION_TOOL } from './claude-code'
+
+/** Claude Code's per-hook timeout, in seconds: a backstop, since `decision-memory hook` exits within 2 s. */
+export const HOOK_TIMEOUT_SECONDS = 5
+
+/** The three hooks decision-memory needs, by event, with the tool they match (none for SessionStart). */
+export const DECISION_MEMORY_HOOKS: ReadonlyArray<{ event: string; matcher?: string }> = [
+  { event: 'SessionStart' },
+  { event: 'PreToolUse', matcher: ASK_USER_QUESTION_TOOL },
+  { event: 'PostToolUse', matcher: ASK_USER_QUESTION_TOOL },
+]
+
+/** A command hook entry written by an earlier install, wherever the checkout was. */
+const OURS = /decision-memory(?:\.js)?["']?\s+hook\b/
+
+interface HookEntry {
+  type?: string
+  command?: string
+  [key: string]: unknown
+}
+interface MatcherGroup {
+  matcher?: string
+  hooks?: HookEntry[]
+  [key: string]: unknown
+}
+
+export interface SettingsChange {
+  event: string
+  matcher: string | null
+  action: 'added' | 'updated' | 'unchanged'
+  command: string
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** Settings whose `hooks` this command cannot merge into without destroying something. */
+export class SettingsShapeError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'SettingsShapeError'
+  }
+}
+
+/** The block to paste into settings.json by hand (README), the same that install-hooks merges. */
+export function hooksBlock(command: string): { hooks: Record<string, MatcherGroup[]> } {
+  return mergeHooks({}, command).settings as { hooks: Record<string, MatcherGroup[]> }
+}
+
+/**
+ * Merges decision-memory's hooks into Claude Code settings without clobbering them: every other
+ * key, event and hook is kept; an entry already running `command` is left alone; an entry of an
+ * earlier install (another path) gets the new command. Pure: returns new settings and the changes.
+ */
+export function mergeHooks(current: unknown, command: string): { settings: Record<string, unknown>; changes: SettingsChange[] } {
+  if (!isObject(current)) throw new SettingsShapeError('the settings file is not a JSON object')
+  const settings: Record<string, unknown> = structuredClone(current)
+  if (settings.hooks === undefined) settings.hooks = {}
+  if (!isObject(settings.hooks)) throw new SettingsShapeError('"hooks" is not an object')
+  const hooks = settings.hooks as Record<string, unknown>
+  const changes: SettingsChange[] = []
+  for (const { event, matcher } of DECISION_MEMORY_HOOKS) {
+    if (hooks[event] === undefined) hooks[event] = []
+    const groups = hooks[event]
+    if (!Array.isArray(groups)) throw new SettingsShapeError(`"hooks.${event}" is not an array`)
+    const entries = (groups as MatcherGroup[]).flatMap((g) => (isObject(g) && Array.isArray(g.hooks) ? g.hooks : []))
+    const change = { event, matcher: matcher ?? null, command }
+    if (entries.some((e) => isObject(e) && e.command === command)) {
+      changes.push({ ...change, action: 'unchanged' })
+      continue
+    }
+    const earlier = entries.find((e) => isObject(e) && typeof e.command === 'string' && OURS.test(e.command))
+    if (earlier !== undefined) {
+      earlier.command = command
+      changes.push({ ...change, action: 'updated' })
+      continue
+    }
+    const group: MatcherGroup = {
+      ...(matcher === undefined ? {} : { matcher }),
+      hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }],
+    }
+    groups.push(group)
+    changes.push({ ...change, action: 'added' })
+  }
+  return { settings, changes }
+}

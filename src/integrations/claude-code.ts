@@ -1,0 +1,265 @@
+import { createHash } from 'node:crypto'
+import { isDeepStrictEqual } from 'node:util'
+import type { DecisionMemory } from '../decision-memory'
+import { normalizeQuestion } from '../domain/decision-point'
+import { InputError } from '../domain/errors'
+import { LIMITS } from '../domain/limits'
+import type { ObservationInput } from '../domain/observation'
+import { IdentifierSchema } from '../domain/observation'
+import {
+  ASK_USER_QUESTION,
+  AskUserQuestionSchema,
+  questionTextsUnique,
+  type AskUserQuestion,
+  type QuestionPlan,
+} from '../domain/question-plan'
+import { z } from '../domain/zod'
+import { planQuestions } from '../plan-questions'
+
+/** The tool whose questions decision-memory learns from. */
+export const ASK_USER_QUESTION_TOOL = 'AskUserQuestion'
+
+/** Longest tool_use_id kept whole: the decision_id adds `#` and 16 hex digits within the identifier limit. */
+const TOOL_USE_ID_LENGTH = LIMITS.identifierLength - 17
+
+/**
+ * What Claude Code sends on stdin to a command hook (fixtures/claude-code/README.md): common
+ * fields checked, everything else kept, since each event adds its own.
+ */
+export const ClaudeCodeHookPayloadSchema = z.looseObject({
+  hook_event_name: z.string().min(1).max(100),
+  session_id: IdentifierSchema.optional(),
+  cwd: z.string().min(1).max(4096).optional(),
+  tool_name: z.string().max(200).optional(),
+  tool_use_id: z.string().min(1).max(TOOL_USE_ID_LENGTH).optional(),
+  tool_input: z.unknown().optional(),
+  tool_response: z.unknown().optional(),
+})
+export type ClaudeCodeHookPayload = z.infer<typeof ClaudeCodeHookPayloadSchema>
+
+/** AskUserQuestion's input; `answers` (keyed by question text) is there once the user answered. */
+const AskUserQuestionInputSchema = z.looseObject({
+  questions: z
+    .array(AskUserQuestionSchema)
+    .min(1)
+    .max(ASK_USER_QUESTION.maxQuestions)
+    .refine(questionTextsUnique, { message: 'question texts must be unique (answers are keyed by them)' }),
+  answers: z.record(z.string(), z.unknown()).optional(),
+})
+type AskUserQuestionInput = z.infer<typeof AskUserQuestionInputSchema>
+
+const AskUserQuestionResponseSchema = z.looseObject({
+  questions: z.array(AskUserQuestionSchema).min(1).max(ASK_USER_QUESTION.maxQuestions).optional(),
+  answers: z.record(z.string(), z.unknown()).optional(),
+})
+
+/** What the hook prints for a PreToolUse on AskUserQuestion (R-ASK-4). */
+export interface PreToolUseAnswer {
+  hookSpecificOutput: {
+    hookEventName: 'PreToolUse'
+    permissionDecision: 'allow' | 'ask'
+    permissionDecisionReason: string
+    updatedInput: Record<string, unknown>
+    additionalContext?: string
+  }
+}
+
+/** What a hook prints: `{}` when it has nothing to change. */
+export type HookAnswer = PreToolUseAnswer | Record<string, never>
+
+/** Who and when, beyond the payload: Claude Code does not say which user it runs for. */
+export interface HookOptions {
+  user: string
+  /** When the event happened, for a payload delivered late from the spool (ISO). */
+  at?: string | undefined
+}
+
+function parseWith<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
+  const result = schema.safeParse(value)
+  if (result.success) return result.data
+  const issues = result.error.issues.map((issue) => ({
+    path: [field, ...issue.path.map(String)].join('.'),
+    message: issue.message,
+  }))
+  throw new InputError('invalid_request', `invalid ${field}: ${issues.map((i) => i.path).join(', ')}`, { issues })
+}
+
+function requireToolUseId(payload: ClaudeCodeHookPayload): string {
+  if (payload.tool_use_id !== undefined) return payload.tool_use_id
+  throw new InputError('invalid_request', 'an AskUserQuestion event needs tool_use_id (the idempotency key)', {
+    issues: [{ path: 'tool_use_id', message: 'required for AskUserQuestion events' }],
+  })
+}
+
+/**
+ * The decision_id of one question of one AskUserQuestion call: the tool_use_id and a hash of the
+ * question, the same at PreToolUse and PostToolUse, so that a retried or repeated hook stores one
+ * observation (R-CAP-2).
+ */
+export function hookDecisionId(toolUseId: string, question: string): string {
+  const digest = createHash('sha256').update(normalizeQuestion(question)).digest('hex').slice(0, 16)
+  return `${toolUseId}#${digest}`
+}
+
+/** The project of a hook event: its `cwd`, or, past the identifier limit, its tail and a hash. */
+export function projectOf(cwd: string | undefined): string | undefined {
+  if (cwd === undefined) return undefined
+  if (cwd.length <= LIMITS.identifierLength) return cwd
+  const digest = createHash('sha256').update(cwd).digest('hex').slice(0, 16)
+  return `…${cwd.slice(-(LIMITS.identifierLength - 18))}#${digest}`
+}
+
+/** One answered question of one AskUserQuestion call as an observation. */
+function observationOf(
+  question: AskUserQuestion,
+  answer: string,
+  source: ObservationInput['source'],
+  toolUseId: string,
+  payload: ClaudeCodeHookPayload,
+  options: HookOptions,
+): ObservationInput {
+  return {
+    decision_id: hookDecisionId(toolUseId, question.question),
+    timestamp: options.at,
+    question: question.question,
+    header: question.header,
+    user_choice: answer,
+    all_options: question.options,
+    multi_select: question.multiSelect ?? false,
+    user: options.user,
+    project: projectOf(payload.cwd),
+    session_id: payload.session_id,
+    source,
+  }
+}
+
+/**
+ * The observations of a PostToolUse on AskUserQuestion (R-CAP-5): one per question the user
+ * answered, the answer looked up by question text; a multi-select answer is split by the known
+ * labels, which may contain commas. Questions without an answer give nothing.
+ */
+export function observationsFromPostToolUse(payload: ClaudeCodeHookPayload, options: HookOptions): ObservationInput[] {
+  const toolUseId = requireToolUseId(payload)
+  const input = parseWith(AskUserQuestionInputSchema, payload.tool_input, 'tool_input')
+  const response = parseWith(AskUserQuestionResponseSchema, payload.tool_response ?? {}, 'tool_response')
+  const questions = response.questions ?? input.questions
+  const answers = response.answers ?? input.answers ?? {}
+  return questions.flatMap((q) => {
+    const answer = Object.hasOwn(answers, q.question) ? answers[q.question] : undefined
+    if (typeof answer !== 'string' || answer.trim() === '') return []
+    return [observationOf(q, answer, 'user', toolUseId, payload, options)]
+  })
+}
+
+/**
+ * The answers this service gives itself, as observations marked `auto-resolved` under the
+ * decision_id the PostToolUse copy of the same answer will carry: that copy is then a duplicate,
+ * and the memory never counts its own guess as the user's choice (R-CAP-5, R-ASK-4).
+ */
+export function autoResolvedObservations(
+  plan: QuestionPlan,
+  payload: ClaudeCodeHookPayload,
+  options: HookOptions,
+): ObservationInput[] {
+  const toolUseId = requireToolUseId(payload)
+  return plan.questions.flatMap((p) =>
+    p.answer === null ? [] : [observationOf(p.ask_user_question, p.answer, 'auto-resolved', toolUseId, payload, options)],
+  )
+}
+
+function describeAnswers(plan: QuestionPlan): string {
+  return plan.questions
+    .filter((p) => p.answer !== null)
+    .map((p) => `"${p.ask_user_question.question}" = "${p.answer}" (${p.recommendation.observations} choices, p ${p.recommendation.p})`)
+    .join('; ')
+}
+
+/**
+ * The PreToolUse answer for an AskUserQuestion call (R-ASK-4), or `{}` when it would change
+ * nothing (personalization off, or every question neutral and already in order).
+ *
+ * When every question auto-resolves: `allow` with `updatedInput` holding the questions and their
+ * `answers`, so the user is not asked. Otherwise `ask` with `updatedInput` holding the questions
+ * still to ask, re-ordered and labelled; the auto-resolved ones leave the picker and their answers
+ * go in `answers` and in `additionalContext`. Not `allow`: Claude Code treats `allow` with
+ * `updatedInput` as "the hook collected the interaction" and runs AskUserQuestion without
+ * showing the picker, which would answer nothing (hooks reference, PreToolUse decision control).
+ */
+export function preToolUseAnswer(input: Record<string, unknown> & AskUserQuestionInput, plan: QuestionPlan, sessionId?: string): HookAnswer {
+  if (plan.questions.every((p) => p.recommendation.state === 'personalization-off')) return {}
+  const shown = plan.questions.map((p) => p.ask_user_question)
+  const toAsk = plan.questions.filter((p) => p.ask).map((p) => p.ask_user_question)
+  const answered = Object.keys(plan.answers).length > 0
+  if (!answered && isDeepStrictEqual(shown, input.questions)) return {}
+  const turnOff =
+    sessionId === undefined
+      ? 'decision-memory toggle --session <id> --off'
+      : `decision-memory toggle --session ${sessionId} --off`
+  if (toAsk.length === 0) {
+    return {
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'allow',
+        permissionDecisionReason: `decision-memory answered from your past choices: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}`,
+        updatedInput: { ...input, questions: shown, answers: { ...(input.answers ?? {}), ...plan.answers } },
+      },
+    }
+  }
+  return {
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'ask',
+      permissionDecisionReason: 'decision-memory put the option you are most likely to pick first',
+      updatedInput: {
+        ...input,
+        questions: toAsk,
+        ...(answered ? { answers: { ...(input.answers ?? {}), ...plan.answers } } : {}),
+      },
+      ...(answered
+        ? { additionalContext: `decision-memory answered these on the user's behalf from their past choices: ${describeAnswers(plan)}` }
+        : {}),
+    },
+  }
+}
+
+/**
+ * Answers one Claude Code hook event (R-CAP-5): captures PostToolUse choices, plans PreToolUse
+ * questions, starts sessions; any other event or tool gets `{}`.
+ */
+export async function handleClaudeCodeHook(
+  memory: DecisionMemory,
+  payload: ClaudeCodeHookPayload,
+  options: HookOptions,
+): Promise<HookAnswer> {
+  const project = projectOf(payload.cwd)
+  const isQuestion = payload.tool_name === ASK_USER_QUESTION_TOOL
+  switch (payload.hook_event_name) {
+    case 'SessionStart':
+      if (payload.session_id !== undefined) {
+        await memory.startSession({ user: options.user, project, session_id: payload.session_id, started_at: options.at })
+      }
+      return {}
+    case 'PostToolUse': {
+      if (!isQuestion) return {}
+      const observations = observationsFromPostToolUse(payload, options)
+      if (observations.length > 0) await memory.observe(observations)
+      return {}
+    }
+    case 'PreToolUse': {
+      if (!isQuestion) return {}
+      requireToolUseId(payload)
+      const input = parseWith(AskUserQuestionInputSchema, payload.tool_input, 'tool_input')
+      const plan = await planQuestions(memory, {
+        user: options.user,
+        project,
+        session_id: payload.session_id,
+        questions: input.questions,
+      })
+      const auto = autoResolvedObservations(plan, payload, options)
+      if (auto.length > 0) await memory.observe(auto)
+      return preToolUseAnswer(input, plan, payload.session_id)
+    }
+    default:
+      return {}
+  }
+}

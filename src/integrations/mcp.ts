@@ -1,0 +1,119 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { IdentifierSchema, ObservationInputSchema, type ObservationInput } from '../domain/observation'
+import { PlanRequestSchema, type PlanRequest } from '../domain/question-plan'
+import { RecommendationRequestSchema, type Recommendation, type RecommendationRequest } from '../domain/recommendation'
+
+/** An answer of decision-memory as the MCP tools see it: the body, or the error body of a 4xx. */
+export type BackendAnswer =
+  | { ok: true; body: unknown }
+  | { ok: false; error: { code: string; message: string; issues?: Array<{ path: string; message: string }> } }
+
+/**
+ * What the MCP tools call: the use cases of DecisionMemory, reached through the running service
+ * or the store opened locally (see `src/cli/mcp.ts`). The tools are one more doorway onto them.
+ */
+export interface McpBackend {
+  recommend(request: RecommendationRequest): Promise<BackendAnswer>
+  plan(request: PlanRequest): Promise<BackendAnswer>
+  observe(inputs: ObservationInput[]): Promise<BackendAnswer>
+}
+
+function result(answer: BackendAnswer, shape: (body: unknown) => unknown = (body) => body): CallToolResult {
+  if (!answer.ok) {
+    const issues = (answer.error.issues ?? []).map((i) => `\n- ${i.path}: ${i.message}`).join('')
+    return { isError: true, content: [{ type: 'text', text: `${answer.error.code}: ${answer.error.message}${issues}` }] }
+  }
+  return { content: [{ type: 'text', text: JSON.stringify(shape(answer.body), null, 2) }] }
+}
+
+/**
+ * The evidence of a recommendation (R-CON-5 for observed choices): what is recommended, how
+ * sure, under which conditions, from which layers, and the ids of the observations behind it.
+ */
+export function whyOf(recommendation: Recommendation) {
+  const r = recommendation
+  return {
+    point: r.point,
+    recommended: r.recommended,
+    state: r.state,
+    confidence: r.confidence,
+    precondition: r.precondition,
+    conditions: r.conditions,
+    contradictions: r.contradictions,
+    disclosure: r.disclosure,
+    scope: r.scope,
+    context_key: r.context_key,
+    ask: r.ask,
+    ask_reason: r.ask_reason,
+    layers: r.layers,
+    observations: r.observations,
+    evidence: r.evidence,
+    evidence_total: r.evidence_total,
+    as_of: r.as_of,
+  }
+}
+
+/**
+ * The MCP server of `decision-memory mcp` (R-SVC-6). Input schemas are the zod schemas of the
+ * HTTP routes; `user` defaults to `defaultUser` (the hook's $DECISION_MEMORY_USER) instead of
+ * "default", so that the tools and the hooks speak of the same person.
+ */
+export function createMcpServer(backend: McpBackend, options: { version: string; defaultUser?: string }): McpServer {
+  const user = IdentifierSchema.default(options.defaultUser ?? 'default')
+  const recommendation = RecommendationRequestSchema.extend({ user })
+  const server = new McpServer({ name: 'decision-memory', version: options.version })
+
+  server.registerTool(
+    'recommend',
+    {
+      title: 'Recommend an option',
+      description:
+        'Before asking the user a question: which option they are likely to pick, how sure the memory is ' +
+        '(confidence, p), the condition it holds under, the options ordered and labelled for the user, and ' +
+        'whether the question is worth asking at all (`ask`).',
+      inputSchema: recommendation,
+    },
+    async (request) => result(await backend.recommend(request)),
+  )
+
+  server.registerTool(
+    'plan_questions',
+    {
+      title: 'Plan AskUserQuestion questions',
+      description:
+        'Given the AskUserQuestion questions you are about to ask, returns them ordered by information ' +
+        '(most uncertain first), their options ordered and labelled, the ones that need not be asked ' +
+        'answered in `answers`, and `ask_user_question_input`: the exact input to pass to AskUserQuestion ' +
+        '(null when nothing is left to ask).',
+      inputSchema: PlanRequestSchema.extend({ user }),
+    },
+    async (request) => result(await backend.plan(request)),
+  )
+
+  server.registerTool(
+    'record_choice',
+    {
+      title: 'Record a choice',
+      description:
+        'Records what the user chose at a question (an observation). Give a `decision_id` so that ' +
+        'recording it twice counts once.',
+      inputSchema: ObservationInputSchema.extend({ user }),
+    },
+    async (input) => result(await backend.observe([input])),
+  )
+
+  server.registerTool(
+    'why',
+    {
+      title: 'Why this recommendation',
+      description:
+        'The evidence of a recommendation: precondition, confidence and how it was computed, the session, ' +
+        'recent and long-term layers, and the ids of the observations it rests on.',
+      inputSchema: recommendation,
+    },
+    async (request) => result(await backend.recommend(request), (body) => whyOf(body as Recommendation)),
+  )
+
+  return server
+}

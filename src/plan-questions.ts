@@ -1,0 +1,48 @@
+import type { DecisionMemory } from './decision-memory'
+import { InputError } from './domain/errors'
+import { buildQuestionPlan, type AskUserQuestion, type PlanRequest, type QuestionPlan } from './domain/question-plan'
+import type { Recommendation } from './domain/recommendation'
+
+/**
+ * Plans a set of AskUserQuestion questions for one user (R-ASK-3): a recommendation for each,
+ * applied to its options, ordered by information, the auto-resolvable ones answered. The doorway
+ * of `POST /v1/plan`, the PreToolUse hook and the MCP tool `plan_questions`.
+ */
+export async function planQuestions(memory: DecisionMemory, request: PlanRequest): Promise<QuestionPlan> {
+  const items: Array<{ question: AskUserQuestion; recommendation: Recommendation }> = []
+  // One at a time: the first recommendation may start the session the others then read.
+  for (const [i, question] of request.questions.entries()) {
+    items.push({ question, recommendation: await recommendFor(memory, request, question, i) })
+  }
+  return buildQuestionPlan(items)
+}
+
+async function recommendFor(
+  memory: DecisionMemory,
+  request: PlanRequest,
+  question: AskUserQuestion,
+  index: number,
+): Promise<Recommendation> {
+  try {
+    return await memory.recommend({
+      user: request.user,
+      project: request.project,
+      session_id: request.session_id,
+      question: question.question,
+      header: question.header,
+      all_options: question.options,
+      context: request.context,
+      multi_select: question.multiSelect,
+    })
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error
+    // Name the field as the caller wrote it: questions.1.options.2, not all_options.2.
+    throw new InputError(error.code, `questions.${index}: ${error.message}`, {
+      status: error.status,
+      issues: error.issues.map((issue) => ({
+        path: `questions.${index}.${issue.path.replace(/^all_options/, 'options')}`,
+        message: issue.message,
+      })),
+    })
+  }
+}

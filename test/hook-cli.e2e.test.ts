@@ -1,0 +1,150 @@
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { claudeCodeFixture } from './support/fixtures'
+import { closedPort, runCli, startService, type RunningService } from './support/processes'
+
+const running: RunningService[] = []
+const servers: Server[] = []
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.stop()))
+  for (const server of servers.splice(0)) server.close()
+})
+
+async function workdir() {
+  const dir = await mkdtemp(join(tmpdir(), 'dm-hook-'))
+  return { data: join(dir, 'data'), spool: join(dir, 'spool', 'spool.ndjson') }
+}
+
+async function serve(data: string) {
+  const service = await startService(data)
+  running.push(service)
+  return service
+}
+
+async function stop(service: RunningService) {
+  running.splice(running.indexOf(service), 1)
+  await service.stop()
+}
+
+/**
+ * One hook call. The delivery tests give a generous budget: they are about what is delivered, and
+ * a loaded test machine can spend the default 2 s starting node; the default is used where the
+ * point is what happens when time runs out.
+ */
+function hook(payload: unknown, url: string, spool: string, budget?: number) {
+  return runCli(budget === undefined ? ['hook'] : ['hook', '--budget', String(budget)], {
+    input: JSON.stringify(payload),
+    env: { DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool },
+  })
+}
+
+async function spooledLines(spool: string): Promise<number> {
+  if (!existsSync(spool)) return 0
+  return (await readFile(spool, 'utf8')).split('\n').filter((l) => l !== '').length
+}
+
+async function observationsAt(url: string, question: string, options: readonly string[], multi_select = false) {
+  const response = await fetch(`${url}/v1/recommendations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ question, all_options: options, multi_select }),
+  })
+  return ((await response.json()) as { observations: number }).observations
+}
+
+const GENEROUS = 20_000
+
+const TIER = ['Which complexity tier should this SPEC use?', ['Tier S', 'Tier M', 'Tier L']] as const
+const METHOD = ['Which development methodology for this change?', ['TDD', 'DDD']] as const
+const CHECKS = ['Which checks should run before the PR?', ['Lint, format', 'Unit tests', 'E2E tests']] as const
+
+describe('decision-memory hook (R-CAP-6)', () => {
+  it('with the service stopped: exits 0, prints nothing, and spools the payload', async () => {
+    const { spool } = await workdir()
+    const url = `http://127.0.0.1:${await closedPort()}`
+    const result = await hook(claudeCodeFixture('post-tool-use-multi'), url, spool)
+    expect(result.code).toBe(0)
+    expect(result.stdout).toBe('')
+    expect(await spooledLines(spool)).toBe(1)
+    // A PreToolUse is not spooled: its answer is of use only while the agent waits.
+    const pre = await hook(claudeCodeFixture('pre-tool-use'), url, spool)
+    expect(pre).toMatchObject({ code: 0, stdout: '' })
+    expect(await spooledLines(spool)).toBe(1)
+  })
+
+  it('with a service that accepts but never answers: exits 0 and prints nothing', async () => {
+    const { spool } = await workdir()
+    // Holds each connection open without a word; closed with the test.
+    const silent = createServer((socket) => silent.once('close', () => socket.destroy()))
+    servers.push(silent)
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}`
+    const result = await hook(claudeCodeFixture('post-tool-use-single'), url, spool)
+    expect(result).toMatchObject({ code: 0, stdout: '' })
+    expect(await spooledLines(spool)).toBe(1)
+  })
+
+  it('prints the PreToolUse answer of a running service', async () => {
+    const { data, spool } = await workdir()
+    const service = await serve(data)
+    const result = await hook(claudeCodeFixture('pre-tool-use'), service.url, spool, GENEROUS)
+    expect(result.code).toBe(0)
+    const printed = JSON.parse(result.stdout)
+    expect(printed.hookSpecificOutput.hookEventName).toBe('PreToolUse')
+    expect(printed.hookSpecificOutput.updatedInput.questions[0].options[0].label).toBe('Tier M (Recommended)')
+    // Captures print nothing: a PostToolUse hook has nothing to say.
+    const post = await hook(claudeCodeFixture('post-tool-use-single'), service.url, spool, GENEROUS)
+    expect(post).toMatchObject({ code: 0, stdout: '' })
+  })
+
+  it('delivers the spool first once the service is back, and loses or doubles nothing across outages', async () => {
+    const { data, spool } = await workdir()
+    const down = `http://127.0.0.1:${await closedPort()}`
+    const single = claudeCodeFixture('post-tool-use-single')
+    const multi = claudeCodeFixture('post-tool-use-multi')
+    const another = { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 'toolu_01QxAmPLe0009Another' }
+    another.tool_response.answers[TIER[0]] = 'Tier L'
+
+    // Outage 1: two captures spooled.
+    await hook(multi, down, spool)
+    await hook(claudeCodeFixture('session-start'), down, spool)
+    expect(await spooledLines(spool)).toBe(2)
+
+    // Back: the next call delivers the spool first, then its own payload.
+    let service = await serve(data)
+    const back = await hook(single, service.url, spool, GENEROUS)
+    expect(back).toMatchObject({ code: 0, stdout: '' })
+    expect(await spooledLines(spool)).toBe(0)
+    expect(await observationsAt(service.url, ...METHOD)).toBe(1)
+    expect(await observationsAt(service.url, ...CHECKS, true)).toBe(1)
+    expect(await observationsAt(service.url, ...TIER)).toBe(1)
+    await stop(service)
+
+    // Outage 2: a repeat of a delivered payload and a new one are spooled.
+    await hook(multi, down, spool)
+    await hook(another, down, spool)
+    expect(await spooledLines(spool)).toBe(2)
+
+    // Outage 3 with the spool still full: the call adds to it, nothing is dropped.
+    await hook(single, down, spool)
+    expect(await spooledLines(spool)).toBe(3)
+
+    service = await serve(data)
+    await hook(claudeCodeFixture('session-start'), service.url, spool, GENEROUS)
+    expect(await spooledLines(spool)).toBe(0)
+    expect(await observationsAt(service.url, ...METHOD)).toBe(1)
+    expect(await observationsAt(service.url, ...CHECKS, true)).toBe(1)
+    expect(await observationsAt(service.url, ...TIER)).toBe(2)
+
+    // Everything once more, straight to the service: nothing new.
+    for (const payload of [multi, single, another]) await hook(payload, service.url, spool, GENEROUS)
+    expect(await observationsAt(service.url, ...METHOD)).toBe(1)
+    expect(await observationsAt(service.url, ...TIER)).toBe(2)
+    expect(existsSync(`${spool}.rejected`)).toBe(false)
+  })
+})

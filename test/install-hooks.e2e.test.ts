@@ -1,0 +1,38 @@
+import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { runCli } from './support/processes'
+
+describe('decision-memory install-hooks', () => {
+  it('merges into a project settings.json, says what it changed, and is idempotent', async () => {
+    const project = await mkdtemp(join(tmpdir(), 'dm-install-'))
+    const file = join(project, '.claude', 'settings.json')
+    await mkdir(join(project, '.claude'))
+    await writeFile(file, JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] }, model: 'opus' }))
+
+    const first = await runCli(['install-hooks', '--project', project])
+    expect(first.code).toBe(0)
+    expect(first.stdout).toMatch(/^added {5}SessionStart: node ".*bin\/decision-memory\.js" hook$/m)
+    expect(first.stdout).toMatch(/^added {5}PreToolUse \(matcher AskUserQuestion\)/m)
+    expect(first.stdout).toContain(`wrote ${file}`)
+    const settings = JSON.parse(await readFile(file, 'utf8'))
+    expect(settings.model).toBe('opus')
+    expect(settings.hooks.Stop[0].hooks[0].command).toBe('say done')
+    expect(settings.hooks.PostToolUse[0].matcher).toBe('AskUserQuestion')
+
+    const again = await runCli(['install-hooks', '--project', project])
+    expect(again.stdout).toContain('nothing written')
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(settings)
+  })
+
+  it('writes nothing over a settings file that is not JSON', async () => {
+    const project = await mkdtemp(join(tmpdir(), 'dm-install-'))
+    const file = join(project, 'settings.local.json')
+    await writeFile(file, '{ "hooks": ')
+    const result = await runCli(['install-hooks', '--file', file])
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('not valid JSON')
+    expect(await readFile(file, 'utf8')).toBe('{ "hooks": ')
+  })
+})

@@ -1,0 +1,132 @@
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { afterEach, describe, expect, it } from 'vitest'
+import { BIN, cleanEnv, closedPort, startService, type RunningService } from './support/processes'
+
+const services: RunningService[] = []
+const clients: Client[] = []
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()))
+  await Promise.all(services.splice(0).map((s) => s.stop()))
+})
+
+async function connect(env: Record<string, string>, args: string[] = []) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...args],
+    env: cleanEnv(env) as Record<string, string>,
+    stderr: 'pipe',
+  })
+  const client = new Client({ name: 'decision-memory-test', version: '1.0.0' })
+  await client.connect(transport)
+  clients.push(client)
+  return client
+}
+
+function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
+  const [first] = result.content as Array<{ type: string; text: string }>
+  return first?.text ?? ''
+}
+
+async function recommendOverHttp(url: string, body: unknown) {
+  const response = await fetch(`${url}/v1/recommendations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  return (await response.json()) as { observations: number; recommended: string; evidence: string[] }
+}
+
+const TIER = {
+  question: 'Which complexity tier should this SPEC use?',
+  header: 'Tier',
+  all_options: ['Tier S', 'Tier M', 'Tier L'],
+}
+
+describe('decision-memory mcp (R-SVC-6)', () => {
+  it('lists its tools, records a choice the HTTP API then sees, and recommends', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'dm-mcp-'))
+    const service = await startService(data)
+    services.push(service)
+    const client = await connect({ DECISION_MEMORY_URL: service.url })
+
+    const { tools } = await client.listTools()
+    expect(tools.map((t) => t.name).sort()).toEqual(['plan_questions', 'recommend', 'record_choice', 'why'])
+    const record = tools.find((t) => t.name === 'record_choice')
+    expect(record?.inputSchema.required).toEqual(expect.arrayContaining(['question', 'user_choice', 'all_options']))
+
+    for (let i = 0; i < 6; i++) {
+      const recorded = await client.callTool({
+        name: 'record_choice',
+        arguments: { ...TIER, user: 'alice', user_choice: 'Tier L', decision_id: `mcp-${i}` },
+      })
+      expect(recorded.isError).toBeFalsy()
+    }
+    // The same decision_id again counts once.
+    const again = await client.callTool({
+      name: 'record_choice',
+      arguments: { ...TIER, user: 'alice', user_choice: 'Tier L', decision_id: 'mcp-0' },
+    })
+    expect(JSON.parse(textOf(again)).duplicates).toEqual(['mcp-0'])
+
+    const seen = await recommendOverHttp(service.url, { ...TIER, user: 'alice' })
+    expect(seen.observations).toBe(6)
+    expect(seen.recommended).toBe('Tier L')
+
+    const recommended = JSON.parse(textOf(await client.callTool({ name: 'recommend', arguments: { ...TIER, user: 'alice' } })))
+    expect(recommended.recommended).toBe('Tier L')
+    expect(recommended.options[0].label).toBe('Tier L (Recommended)')
+
+    const why = JSON.parse(textOf(await client.callTool({ name: 'why', arguments: { ...TIER, user: 'alice' } })))
+    expect(why.evidence).toEqual(seen.evidence)
+    expect(why.precondition).toBe(recommended.precondition)
+
+    const plan = JSON.parse(
+      textOf(
+        await client.callTool({
+          name: 'plan_questions',
+          arguments: {
+            user: 'alice',
+            questions: [{ question: TIER.question, header: 'Tier', options: TIER.all_options.map((label) => ({ label, description: label })) }],
+          },
+        }),
+      ),
+    )
+    expect(plan.ask_user_question_input.questions[0].options[0].label).toBe('Tier L (Recommended)')
+  })
+
+  it('answers bad input with an error naming the field', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'dm-mcp-'))
+    const service = await startService(data)
+    services.push(service)
+    const client = await connect({ DECISION_MEMORY_URL: service.url })
+    const schemaError = await client.callTool({ name: 'recommend', arguments: { question: 'Q?' } })
+    expect(schemaError.isError).toBe(true)
+    expect(textOf(schemaError)).toContain('all_options')
+    const serviceError = await client.callTool({
+      name: 'recommend',
+      arguments: { question: 'Q?', all_options: ['A', 'A (Recommended)'] },
+    })
+    expect(serviceError.isError).toBe(true)
+    expect(textOf(serviceError)).toMatch(/^duplicate_option: .*\n- all_options\.1: /)
+  })
+
+  it('opens the store itself when no service runs, and the service sees it later', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'dm-mcp-'))
+    const client = await connect({ DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, DECISION_MEMORY_USER: 'bob' }, [
+      '--data',
+      data,
+    ])
+    const recorded = await client.callTool({ name: 'record_choice', arguments: { ...TIER, user_choice: 'Tier S', decision_id: 'local-1' } })
+    expect(recorded.isError).toBeFalsy()
+    await client.close()
+    clients.splice(0)
+    const service = await startService(data)
+    services.push(service)
+    expect((await recommendOverHttp(service.url, { ...TIER, user: 'bob' })).observations).toBe(1)
+  })
+})

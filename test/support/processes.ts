@@ -1,0 +1,85 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
+import { fileURLToPath } from 'node:url'
+
+/** The `decision-memory` command of this checkout. */
+export const BIN = fileURLToPath(new URL('../../bin/decision-memory.js', import.meta.url))
+
+/** The environment for a spawned command: no DECISION_MEMORY_* of the developer's shell leaks in. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('DECISION_MEMORY_')))
+  return { ...env, DECISION_MEMORY_LOG_LEVEL: 'warn', ...extra }
+}
+
+export interface RunningService {
+  url: string
+  port: number
+  stop(): Promise<void>
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve()
+    else child.once('exit', () => resolve())
+  })
+}
+
+/** Starts `decision-memory serve --port 0 --data DIR` and waits for its `listening` line. */
+export async function startService(dataDir: string): Promise<RunningService> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', dataDir], {
+    env: cleanEnv({ DECISION_MEMORY_LOG_LEVEL: 'info' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr?.on('data', (chunk) => (stderr += chunk))
+  const port = await new Promise<number>((resolve, reject) => {
+    let buffered = ''
+    child.stdout?.on('data', (chunk) => {
+      buffered += chunk
+      for (const line of buffered.split('\n')) {
+        try {
+          const entry = JSON.parse(line) as { event?: string; port?: number }
+          if (entry.event === 'listening' && entry.port !== undefined) resolve(entry.port)
+        } catch {
+          // not a whole JSON line yet
+        }
+      }
+    })
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)))
+  })
+  child.stdout?.resume()
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      child.kill('SIGTERM')
+      await exited(child)
+    },
+  }
+}
+
+/** A loopback port nothing listens on (taken, then released). */
+export async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
+}
+
+/** Runs one CLI command to its end with `input` on stdin. */
+export function runCli(
+  args: string[],
+  options: { input?: string; env?: Record<string, string> } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  const started = performance.now()
+  const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk) => (stdout += chunk))
+  child.stderr.on('data', (chunk) => (stderr += chunk))
+  child.stdin.end(options.input ?? '')
+  return new Promise((resolve) => {
+    child.once('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }))
+  })
+}
