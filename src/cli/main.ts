@@ -1,8 +1,11 @@
 import { PolicyFileError } from '../config/load-policy'
 import { StoreOpenError } from '../open-store'
+import { GUARD_HELP, guardCommand } from './guard'
+import { IMPORT_ADR_HELP, importAdrCommand } from './import-adr'
 import { UsageError } from './options'
 import { packageVersion, SERVE_HELP, serveCommand } from './serve'
 import { TOGGLE_HELP, toggleCommand } from './toggle'
+import { WHY_HELP, whyCommand } from './why'
 
 const HELP = `decision-memory — remembers what a user picks when an agent asks, and recommends it
 
@@ -11,15 +14,24 @@ Usage: decision-memory <command> [flags]
 Commands:
   serve     run the HTTP service (default 127.0.0.1:7420, data in ./data)
   toggle    turn personalization on or off for a session
+  guard     Claude Code PreToolUse hook: deny a Bash command a required decision forbids
+  import-adr  import decision records (adr-tools, MADR, log4brains, DECISIONS.md)
+  why       the supersede chain of a decision, or what is behind a point's recommendation
   help      this text; \`decision-memory help <command>\` for one command
   version   print the version
 
 ${SERVE_HELP}
-${TOGGLE_HELP}`
+${TOGGLE_HELP}
+${GUARD_HELP}
+${IMPORT_ADR_HELP}
+${WHY_HELP}`
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number | void>; help: string }> = {
   serve: { run: serveCommand, help: SERVE_HELP },
   toggle: { run: toggleCommand, help: TOGGLE_HELP },
+  guard: { run: guardCommand, help: GUARD_HELP },
+  'import-adr': { run: importAdrCommand, help: IMPORT_ADR_HELP },
+  why: { run: whyCommand, help: WHY_HELP },
 }
 
 /** The `decision-memory` command: one doorway per file, each onto the same functions as HTTP. */
