@@ -1,27 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { applies, isWithin, normalizePath, runOfContext } from './applicability'
+import { decisionRecord } from '../../test/support/decision-record'
 import type { DecisionRecord, DecisionScope } from './decision'
 
 function decision(scope: Partial<DecisionScope>, status: DecisionRecord['status'] = 'accepted'): DecisionRecord {
-  return {
-    key: 'D-001',
-    title: 't',
-    decision: 'd',
-    rationale: 'r',
-    enforce: 'required',
-    status,
-    date: '2026-07-01',
-    source: null,
-    supersedes: null,
-    superseded_by: null,
-    scope: { points: [], task: null, path: null, stage: null, ...scope },
-    constraints: [],
-    evidence: [],
-    version: 2,
-    created_at: '2026-07-01T10:00:00.000Z',
-    updated_at: '2026-07-01T10:00:00.000Z',
-    imported: null,
-  }
+  return decisionRecord('D-001', { status, scope: { points: [], task: null, path: null, stage: null, ...scope } })
 }
 
 describe('applicability (R-CON-4)', () => {

@@ -1,28 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { checkAgainst, normalizeAction } from './constraints'
+import { decisionRecord } from '../../test/support/decision-record'
 import type { Constraint, DecisionRecord } from './decision'
 
 function decision(key: string, constraints: Constraint[], extra: Partial<DecisionRecord> = {}): DecisionRecord {
-  return {
-    key,
-    title: `title ${key}`,
-    decision: 'd',
-    rationale: `because ${key}`,
-    enforce: 'required',
-    status: 'accepted',
-    date: '2026-07-01',
-    source: null,
-    supersedes: null,
-    superseded_by: null,
-    scope: { points: [], task: null, path: null, stage: null },
-    constraints,
-    evidence: [],
-    version: 2,
-    created_at: '2026-07-01T10:00:00.000Z',
-    updated_at: '2026-07-01T10:00:00.000Z',
-    imported: null,
-    ...extra,
-  }
+  return decisionRecord(key, { constraints, ...extra })
 }
 
 const FORCE = decision('D-021', [{ kind: 'must_not', pattern: 'git push --force' }])

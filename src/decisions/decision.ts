@@ -174,7 +174,7 @@ export interface DecisionEvent {
   to: DecisionStatus
   /** `superseded`: the decision that replaced this one. */
   by?: string
-  /** `accepted` of a replacement: the decision it replaced. */
+  /** `accepted` (or `linked`) of a replacement: the decision it replaced. */
   supersedes?: string
   reason?: string
   /** `reimported`: the fields that changed. */

@@ -1,4 +1,5 @@
 import { InputError } from '../domain/errors'
+import { normalizeLabel } from '../domain/labels'
 import type { Observation } from '../domain/observation'
 import type { RecommendationRequest } from '../domain/recommendation'
 import type { Decisions, DecisionWhy } from './decisions'
@@ -45,7 +46,8 @@ export async function explainPoint(
   let options = latest?.options ?? []
   if (options.length === 0) {
     // No question asked yet: the options the decisions name are all that is known.
-    options = [...new Set(bound.flatMap((d) => d.constraints.flatMap((c) => (c.option === undefined ? [] : [c.option]))))]
+    const named = bound.flatMap((d) => d.constraints.flatMap((c) => (c.option === undefined ? [] : [normalizeLabel(c.option)])))
+    options = [...new Map(named.map((o) => [o.toLocaleLowerCase('en'), o])).values()]
   }
   if (options.length === 0 && bound.length === 0) {
     throw new InputError('point_not_found', `nothing is known of point ${point} for user ${user}`, {

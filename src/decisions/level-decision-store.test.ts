@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { Level } from 'level'
 import { MemoryLevel } from 'memory-level'
 import { afterEach, describe, expect, it } from 'vitest'
+import { decisionRecord } from '../../test/support/decision-record'
 import type { DecisionEvent, DecisionRecord } from './decision'
 import { createLevelDecisionStore } from './level-decision-store'
 import type { DecisionStore } from './store'
@@ -11,26 +12,7 @@ import type { DecisionStore } from './store'
 const AT = '2026-07-01T10:00:00.000Z'
 
 function record(key: string, changes: Partial<DecisionRecord> = {}): DecisionRecord {
-  return {
-    key,
-    title: `title of ${key}`,
-    decision: 'we do this',
-    rationale: 'because',
-    enforce: 'advisory',
-    status: 'proposed',
-    date: '2026-07-01',
-    source: null,
-    supersedes: null,
-    superseded_by: null,
-    scope: { points: [], task: null, path: null, stage: null },
-    constraints: [],
-    evidence: [],
-    version: 1,
-    created_at: AT,
-    updated_at: AT,
-    imported: null,
-    ...changes,
-  }
+  return decisionRecord(key, { status: 'proposed', version: 1, ...changes })
 }
 
 function event(key: string, seq: number, to: DecisionEvent['to'], at = AT): DecisionEvent {

@@ -43,11 +43,13 @@ export async function createLevelDecisionStore(db: Db, options: { sync?: boolean
     })
     const eventKeys = appended.map((e) => key(e.key, seqKey(e.seq)))
     const existing = await events.getMany(eventKeys)
-    existing.forEach((e, i) => {
+    const seen = new Set<string>()
+    eventKeys.forEach((k, i) => {
       // A programmer error, not an input error: the history is append-only.
-      if (e !== undefined || eventKeys.indexOf(eventKeys[i] as string) !== i) {
-        throw new Error(`event ${eventKeys[i]?.replace('\u0000', '#')} already exists: the history is append-only`)
+      if (existing[i] !== undefined || seen.has(k)) {
+        throw new Error(`event ${k.replace('\u0000', '#')} already exists: the history is append-only`)
       }
+      seen.add(k)
     })
     appended.forEach((e, i) => ops.push({ type: 'put', sublevel: events, key: eventKeys[i] as string, value: e }))
     if (ops.length > 0) await db.batch(ops as never, { sync } as never)

@@ -185,6 +185,15 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
     }
   })
 
+  it('explains a point nobody was asked at yet from the options its decisions name', async () => {
+    const app = await createTestApp()
+    await app.call('POST', '/v1/decisions', requiredTierL)
+    const why = (await app.call('GET', '/v1/why?point=complexity-tier')).body
+    expect(why.recommendation).toMatchObject({ state: 'enforced', recommended: 'Tier L' })
+    expect(why.decisions.map((d: any) => [d.key, d.effect])).toEqual([['D-001', 'enforced']])
+    expect(why.observations).toEqual([])
+  })
+
   it('is a 404 for a point nothing is known of, and a 400 without a point', async () => {
     const app = await createTestApp()
     expect((await app.call('GET', '/v1/why?point=nowhere')).status).toBe(404)
