@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import type { Clock } from './clock'
+import type { Decisions } from './decisions/decisions'
+import { applyDecisions, contractFor, type ContractedRecommendation } from './decisions/enforcement'
+import { explainPoint, type PointWhy } from './decisions/explain-point'
 import { decisionPointKey } from './domain/decision-point'
 import { InputError } from './domain/errors'
 import { normalizeLabel, resolveChoice } from './domain/labels'
@@ -14,7 +17,6 @@ import type { CompiledPolicy } from './domain/policy'
 import {
   recommend,
   type OfferedOption,
-  type Recommendation,
   type RecommendationRequest,
 } from './domain/recommendation'
 import { expertiseLevel, type ExpertiseLevel } from './domain/expertise'
@@ -39,7 +41,10 @@ export interface ObserveResult {
 export interface DecisionMemory {
   readonly policy: CompiledPolicy
   observe(inputs: readonly ObservationInput[]): Promise<ObserveResult>
-  recommend(request: RecommendationRequest): Promise<Recommendation>
+  /** The recommendation joined with the decisions bound to its point (R-CON-2). */
+  recommend(request: RecommendationRequest): Promise<ContractedRecommendation>
+  /** Why a point's recommendation is what it is: decisions, chains and observations (R-CON-5). */
+  why(query: { user: string; project?: string | undefined; point: string; as_of?: string | undefined }): Promise<PointWhy>
   startSession(input: { user: string; project?: string | undefined; session_id?: string | undefined; started_at?: string | undefined }): Promise<SessionView & { created: boolean }>
   /** Sets (or, with `enabled` undefined, flips) a session's personalization (R-SES-3). */
   setPersonalization(input: { session_id: string; user?: string | undefined; enabled?: boolean | undefined }): Promise<SessionView>
@@ -84,8 +89,10 @@ export function createDecisionMemory(deps: {
   policy: CompiledPolicy
   clock: Clock
   newId?: (now: Date) => string
+  /** Decisions as contracts (R-CON); without them, recommendations are learned only. */
+  decisions?: Decisions
 }): DecisionMemory {
-  const { store, policy, clock } = deps
+  const { store, policy, clock, decisions } = deps
   const newId =
     deps.newId ?? ((now: Date) => `obs-${now.getTime().toString(36)}-${randomBytes(6).toString('hex')}`)
 
@@ -94,7 +101,7 @@ export function createDecisionMemory(deps: {
     return { ...session, expertise: { sessions, level: expertiseLevel(sessions, policy) } }
   }
 
-  return {
+  const memory: DecisionMemory = {
     policy,
 
     async observe(inputs) {
@@ -191,19 +198,21 @@ export function createDecisionMemory(deps: {
           })
         }
       }
-      const [observations, sessions] = await Promise.all([
+      const [observations, sessions, bound] = await Promise.all([
         store.observationsAt(request.user, point, asOf),
         store.countSessions(request.user, asOf),
+        decisions?.atPoint({ point, context: request.context, asOf: request.as_of === undefined ? undefined : asOf }),
       ])
-      return recommend({
+      const contract = bound === undefined ? undefined : contractFor(bound, offered, staticDefault)
+      const recommendation = recommend({
         point,
         question: request.question,
         header: request.header,
-        options: offered,
+        options: contract?.offered ?? offered,
         context: request.context,
         project: request.project,
         session_id: request.session_id,
-        static_default: staticDefault,
+        static_default: contract === undefined ? staticDefault : contract.staticDefault,
         multi_select: request.multi_select,
         observations,
         sessions,
@@ -211,6 +220,16 @@ export function createDecisionMemory(deps: {
         asOf,
         policy,
       })
+      return contract === undefined ? recommendation : applyDecisions(recommendation, contract, policy)
+    },
+
+    async why(query) {
+      const now = clock.now()
+      const asOf = checkTimestamp(query.as_of, now, 'as_of') ?? now
+      return explainPoint(
+        { observationsAt: (user, point, at) => store.observationsAt(user, point, at), recommend: memory.recommend, decisions },
+        { user: query.user, project: query.project, point: query.point, asOf },
+      )
     },
 
     async startSession(input) {
@@ -255,4 +274,5 @@ export function createDecisionMemory(deps: {
       return sessionView(updated ?? existing)
     },
   }
+  return memory
 }

@@ -1,5 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import { Level } from 'level'
+import { createLevelDecisionStore } from './decisions/level-decision-store'
+import type { DecisionStore } from './decisions/store'
 import { createLevelStore } from './memory/level-store'
 import type { MemoryStore } from './memory/store'
 
@@ -14,10 +16,16 @@ export class StoreOpenError extends Error {
 
 /** Opens the embedded LevelDB store under `dir`, creating it when missing. */
 export async function openStore(dir: string): Promise<MemoryStore> {
+  return (await openStores(dir)).store
+}
+
+/** Opens the observations and the decisions (R-CON-1), two stores on one LevelDB under `dir`. */
+export async function openStores(dir: string): Promise<{ store: MemoryStore; decisionStore: DecisionStore }> {
   await mkdir(dir, { recursive: true })
   const db = new Level<string, string>(dir)
   try {
-    return await createLevelStore(db as never)
+    const store = await createLevelStore(db as never)
+    return { store, decisionStore: await createLevelDecisionStore(db as never) }
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause
     if (cause?.code === 'LEVEL_LOCKED') {

@@ -3,9 +3,12 @@ import { StoreOpenError } from '../open-store'
 import { HOOK_HELP, hookCommand } from './hook'
 import { INSTALL_HOOKS_HELP, installHooksCommand } from './install-hooks'
 import { MCP_HELP, mcpCommand } from './mcp'
+import { GUARD_HELP, guardCommand } from './guard'
+import { IMPORT_ADR_HELP, importAdrCommand } from './import-adr'
 import { UsageError } from './options'
 import { packageVersion, SERVE_HELP, serveCommand } from './serve'
 import { TOGGLE_HELP, toggleCommand } from './toggle'
+import { WHY_HELP, whyCommand } from './why'
 
 const HELP = `decision-memory — remembers what a user picks when an agent asks, and recommends it
 
@@ -17,6 +20,9 @@ Commands:
   hook      the Claude Code hook: send one hook payload (stdin) to the service
   install-hooks  merge the hooks into Claude Code's settings.json
   mcp       an MCP server over stdio (recommend, plan_questions, record_choice, why)
+  guard     Claude Code PreToolUse hook: deny a Bash command a required decision forbids
+  import-adr  import decision records (adr-tools, MADR, log4brains, DECISIONS.md)
+  why       the supersede chain of a decision, or what is behind a point's recommendation
   help      this text; \`decision-memory help <command>\` for one command
   version   print the version
 
@@ -24,7 +30,10 @@ ${SERVE_HELP}
 ${TOGGLE_HELP}
 ${HOOK_HELP}
 ${INSTALL_HOOKS_HELP}
-${MCP_HELP}`
+${MCP_HELP}
+${GUARD_HELP}
+${IMPORT_ADR_HELP}
+${WHY_HELP}`
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number | void>; help: string }> = {
   serve: { run: serveCommand, help: SERVE_HELP },
@@ -32,6 +41,9 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number | void>
   hook: { run: hookCommand, help: HOOK_HELP },
   'install-hooks': { run: installHooksCommand, help: INSTALL_HOOKS_HELP },
   mcp: { run: mcpCommand, help: MCP_HELP },
+  guard: { run: guardCommand, help: GUARD_HELP },
+  'import-adr': { run: importAdrCommand, help: IMPORT_ADR_HELP },
+  why: { run: whyCommand, help: WHY_HELP },
 }
 
 /** The `decision-memory` command: one doorway per file, each onto the same functions as HTTP. */

@@ -7,7 +7,8 @@ import { systemClock } from '../clock'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { createDecisionMemory } from '../decision-memory'
 import { createApp } from '../http/app'
-import { openStore } from '../open-store'
+import { createDecisions } from '../decisions/decisions'
+import { openStores } from '../open-store'
 import { DEFAULT_HOST, envPort, parsePort } from './options'
 
 export const SERVE_HELP = `decision-memory serve [--port N] [--host ADDR] [--data DIR] [--policy FILE]
@@ -43,10 +44,11 @@ export async function serveCommand(argv: string[]): Promise<void> {
 
   // A broken policy stops start-up before anything is opened.
   const policy = await loadPolicy(policyFile)
-  const store = await openStore(dataDir)
+  const { store, decisionStore } = await openStores(dataDir)
   const version = packageVersion()
-  const memory = createDecisionMemory({ store, policy, clock: systemClock })
-  const app = createApp({ memory, logger, version })
+  const decisions = createDecisions({ store: decisionStore, clock: systemClock })
+  const memory = createDecisionMemory({ store, policy, clock: systemClock, decisions })
+  const app = createApp({ memory, logger, version, decisions })
 
   const server = serveHttp({ fetch: app.fetch, port, hostname: host }, (info) => {
     logger.info({ event: 'listening', host, port: info.port, data: dataDir, policy: policyFile }, `listening on http://${host}:${info.port}`)

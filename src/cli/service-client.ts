@@ -2,7 +2,8 @@ import { resolve } from 'node:path'
 import { systemClock } from '../clock'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { createDecisionMemory, type DecisionMemory } from '../decision-memory'
-import { openStore } from '../open-store'
+import { createDecisions, type Decisions } from '../decisions/decisions'
+import { openStores } from '../open-store'
 import { serviceUrl } from './options'
 
 /** An answer of the running service, or of the store opened here when none runs. */
@@ -21,7 +22,7 @@ export async function throughServiceOrLocal(request: {
   method: string
   path: string
   body?: unknown
-  local: (memory: DecisionMemory) => Promise<unknown>
+  local: (memory: DecisionMemory, decisions: Decisions) => Promise<unknown>
   dataDir?: string | undefined
   policyFile?: string | undefined
 }): Promise<Answer> {
@@ -38,11 +39,12 @@ export async function throughServiceOrLocal(request: {
   } catch (error) {
     if (!isConnectionRefused(error)) throw error
   }
-  const store = await openStore(resolve(request.dataDir ?? process.env.DECISION_MEMORY_DATA ?? 'data'))
+  const { store, decisionStore } = await openStores(resolve(request.dataDir ?? process.env.DECISION_MEMORY_DATA ?? 'data'))
   try {
     const policy = await loadPolicy(resolve(request.policyFile ?? DEFAULT_POLICY_FILE))
-    const memory = createDecisionMemory({ store, policy, clock: systemClock })
-    return { status: 200, body: await request.local(memory), via: 'local' }
+    const decisions = createDecisions({ store: decisionStore, clock: systemClock })
+    const memory = createDecisionMemory({ store, policy, clock: systemClock, decisions })
+    return { status: 200, body: await request.local(memory, decisions), via: 'local' }
   } finally {
     await store.close()
   }

@@ -3,8 +3,10 @@ import { bodyLimit } from 'hono/body-limit'
 import { requestId } from 'hono/request-id'
 import type { Logger } from 'pino'
 import type { DecisionMemory } from '../decision-memory'
+import type { Decisions } from '../decisions/decisions'
 import { LIMITS } from '../domain/limits'
 import { mountDocs } from './docs'
+import { decisionRoutes } from './decisions'
 import { createErrorHandler, errorBody, validationHook } from './errors'
 import { healthRoutes } from './health'
 import { hookRoutes } from './hooks'
@@ -17,10 +19,12 @@ export interface AppOptions {
   memory: DecisionMemory
   logger: Logger
   version?: string
+  /** Decisions as contracts (R-CON); their routes are mounted when given. */
+  decisions?: Decisions
 }
 
 /** Builds the HTTP app over decision-memory's use cases; it opens no socket (tests call `app.request()`). */
-export function createApp({ memory, logger, version = '0.0.0' }: AppOptions) {
+export function createApp({ memory, logger, version = '0.0.0', decisions }: AppOptions) {
   const app = new OpenAPIHono({ defaultHook: validationHook as never })
 
   app.use('*', requestId())
@@ -54,6 +58,7 @@ export function createApp({ memory, logger, version = '0.0.0' }: AppOptions) {
   app.route('/', sessionRoutes(memory))
   app.route('/', planRoutes(memory))
   app.route('/', hookRoutes(memory))
+  if (decisions !== undefined) app.route('/', decisionRoutes(decisions, memory))
   mountDocs(app, { version })
 
   app.notFound((c) => c.json(errorBody(c, 'not_found', `no route ${c.req.method} ${c.req.path}`), 404))

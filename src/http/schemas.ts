@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi'
 import { IdentifierSchema, ObservationInputSchema, TimestampSchema } from '../domain/observation'
 import { RecommendationRequestSchema } from '../domain/recommendation'
 import { LIMITS } from '../domain/limits'
+import { DecisionEffectsSchema, LearnedSchema } from './decision-schemas'
 
 /** Route schemas: the domain's zod schemas, registered for the OpenAPI document. */
 export const ObservationInput = ObservationInputSchema.openapi('ObservationInput', {
@@ -105,6 +106,8 @@ export const RecommendationSchema = z
     evidence: z.array(z.string()),
     evidence_total: z.number().int(),
     as_of: z.string(),
+    decisions: DecisionEffectsSchema.optional().openapi({ description: 'What the decisions bound to the point did (R-CON-2).' }),
+    learned: LearnedSchema.optional().openapi({ description: 'What observed choices alone recommended, when a decision fixed the answer.' }),
   })
   .openapi('Recommendation')
 

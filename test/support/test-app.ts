@@ -3,6 +3,8 @@ import pino from 'pino'
 import { fixedClock } from '../../src/clock'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../../src/config/load-policy'
 import { createDecisionMemory } from '../../src/decision-memory'
+import { createDecisions } from '../../src/decisions/decisions'
+import { createLevelDecisionStore } from '../../src/decisions/level-decision-store'
 import type { CompiledPolicy } from '../../src/domain/policy'
 import { createApp } from '../../src/http/app'
 import { createLevelStore } from '../../src/memory/level-store'
@@ -12,10 +14,12 @@ export const START = '2026-07-01T10:00:00.000Z'
 /** The real app over memory-level, a clock that stands still, and a silent logger. */
 export async function createTestApp(options: { now?: string; policy?: CompiledPolicy } = {}) {
   const clock = fixedClock(options.now ?? START)
-  const store = await createLevelStore(new MemoryLevel<string, string>() as never)
+  const db = new MemoryLevel<string, string>()
+  const store = await createLevelStore(db as never)
+  const decisions = createDecisions({ store: await createLevelDecisionStore(db as never), clock })
   const policy = options.policy ?? (await loadPolicy(DEFAULT_POLICY_FILE))
-  const memory = createDecisionMemory({ store, policy, clock })
-  const app = createApp({ memory, logger: pino({ level: 'silent' }), version: 'test' })
+  const memory = createDecisionMemory({ store, policy, clock, decisions })
+  const app = createApp({ memory, logger: pino({ level: 'silent' }), version: 'test', decisions })
   /** POST/PUT JSON and parse the answer. */
   async function call(method: string, path: string, body?: unknown) {
     const response = await app.request(path, {
@@ -32,5 +36,5 @@ export async function createTestApp(options: { now?: string; policy?: CompiledPo
     }
     return { status: response.status, body: json }
   }
-  return { app, clock, store, policy, memory, call }
+  return { app, clock, store, policy, memory, decisions, call }
 }

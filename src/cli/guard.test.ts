@@ -1,0 +1,94 @@
+import { readFile } from 'node:fs/promises'
+import { describe, expect, it } from 'vitest'
+import { createTestApp } from '../../test/support/test-app'
+import { guard } from './guard'
+
+const FIXTURES = new URL('../../../shared/fixtures/claude-code/', import.meta.url)
+const bashPayload = () => readFile(new URL('pre-tool-use-bash.json', FIXTURES), 'utf8')
+
+const NO_FORCE_PUSH = {
+  key: 'D-021',
+  title: 'Never force push to protected branches',
+  decision: 'Agents never run git push --force or any variant with force semantics.',
+  rationale: 'Force push has lost us work twice.',
+  enforce: 'required',
+  status: 'accepted',
+  constraints: [{ kind: 'must_not', pattern: 'git push --force' }],
+}
+
+/** The guard talking to the real app in memory, not over a socket. */
+async function guardOverApp(options: { failClosed?: boolean } = {}) {
+  const app = await createTestApp()
+  await app.call('POST', '/v1/decisions', NO_FORCE_PUSH)
+  const calls: string[] = []
+  const fetch = (async (input: string, init?: RequestInit) => {
+    calls.push(String(init?.body))
+    return app.app.request(input, init)
+  }) as unknown as typeof globalThis.fetch
+  const run = (payload: string) =>
+    guard({ payload, url: 'http://decision-memory.test', failClosed: options.failClosed ?? false, timeoutMs: 1000, fetch })
+  return { app, run, calls }
+}
+
+describe('decision-memory guard (R-CON-3)', () => {
+  it('denies the fixture force push, citing the decision', async () => {
+    const { run, calls } = await guardOverApp()
+    const out = await run(await bashPayload())
+    expect(out.stderr).toBe('')
+    const answer = JSON.parse(out.stdout)
+    expect(answer.hookSpecificOutput).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: 'deny' })
+    expect(answer.hookSpecificOutput.permissionDecisionReason).toContain('D-021')
+    expect(answer.hookSpecificOutput.permissionDecisionReason).toContain('Force push has lost us work twice.')
+    expect(JSON.parse(calls[0] as string)).toEqual({ action: 'git push --force origin main', path: '/home/dev/acme-api' })
+  })
+
+  it('prints nothing for a command no decision forbids', async () => {
+    const { run } = await guardOverApp()
+    const payload = (await bashPayload()).replace('git push --force origin main', 'git push origin main')
+    expect(await run(payload)).toEqual({ stdout: '', stderr: '' })
+  })
+
+  it('leaves other tools and events alone without asking the service', async () => {
+    const { run, calls } = await guardOverApp()
+    const ask = await readFile(new URL('pre-tool-use.json', FIXTURES), 'utf8')
+    const start = await readFile(new URL('session-start.json', FIXTURES), 'utf8')
+    expect(await run(ask)).toEqual({ stdout: '', stderr: '' })
+    expect(await run(start)).toEqual({ stdout: '', stderr: '' })
+    expect(calls).toEqual([])
+  })
+
+  it('lets the command through when the service is down, and says so; fail-closed refuses it', async () => {
+    const refused = (async () => {
+      throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } })
+    }) as unknown as typeof fetch
+    const input = { payload: await bashPayload(), url: 'http://127.0.0.1:9', timeoutMs: 1000, fetch: refused }
+    const open = await guard({ ...input, failClosed: false })
+    expect(open.stdout).toBe('')
+    expect(open.stderr).toBe(
+      'decision-memory guard: the service at http://127.0.0.1:9 is not reachable (ECONNREFUSED); letting the command through\n',
+    )
+    const closed = await guard({ ...input, failClosed: true })
+    expect(JSON.parse(closed.stdout).hookSpecificOutput.permissionDecision).toBe('deny')
+    expect(closed.stderr).toContain('refusing the command (--fail-closed)')
+  })
+
+  it('does not wait for a service that never answers', async () => {
+    const silent = ((_input: string, init?: RequestInit) =>
+      new Promise((_resolve, reject) => {
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason))
+      })) as unknown as typeof fetch
+    const out = await guard({ payload: await bashPayload(), url: 'http://slow.test', failClosed: false, timeoutMs: 20, fetch: silent })
+    expect(out).toEqual({
+      stdout: '',
+      stderr: 'decision-memory guard: the service at http://slow.test is not reachable (no answer within 20 ms); letting the command through\n',
+    })
+  })
+
+  it('treats an error answer or a broken payload as a service it cannot rely on', async () => {
+    const broken = (async () => new Response('oops', { status: 500 })) as unknown as typeof fetch
+    const base = { url: 'http://x.test', failClosed: false, timeoutMs: 1000, fetch: broken }
+    expect((await guard({ ...base, payload: await bashPayload() })).stderr).toContain('HTTP 500')
+    const garbage = await guard({ ...base, payload: 'not json' })
+    expect(garbage).toEqual({ stdout: '', stderr: 'decision-memory guard: stdin is not a JSON hook payload; letting the command through\n' })
+  })
+})

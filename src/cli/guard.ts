@@ -1,0 +1,152 @@
+import { parseArgs } from 'node:util'
+import type { Verdict } from '../decisions/constraints'
+import { serviceUrl, UsageError } from './options'
+
+export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
+
+  A Claude Code PreToolUse hook for Bash (R-CON-3). Reads the hook payload on stdin, asks the
+  service at $DECISION_MEMORY_URL whether the command breaks an accepted required decision
+  (POST /v1/decisions/check), and prints a PreToolUse "deny" citing the decision when it does;
+  otherwise it prints nothing. It always exits 0 and never waits longer than --timeout
+  (default 1000 ms): when the service is down or slow it lets the command through and says so on
+  stderr, or with --fail-closed refuses it instead.
+`
+
+/** How long the guard waits for the service by default: well under Claude Code's patience. */
+export const GUARD_TIMEOUT_MS = 1000
+
+/** What the hook prints: on stdout for Claude Code, on stderr for the person reading logs. */
+export interface GuardOutput {
+  stdout: string
+  stderr: string
+}
+
+function deny(reason: string): string {
+  return (
+    JSON.stringify({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
+    }) + '\n'
+  )
+}
+
+/** The reason shown to the agent: each decision that blocks, its key, what it says and why. */
+export function denyReason(verdict: Verdict): string {
+  return verdict.blocked_by
+    .map((v) => `Blocked by decision ${v.key} (${v.enforce}): ${v.title}. ${v.message}. Why: ${v.rationale}`)
+    .join(' ')
+}
+
+/**
+ * Judges one PreToolUse payload: a Bash command is checked by the service; anything else passes
+ * untouched. A service that cannot answer lets the command through (or, fail-closed, refuses it).
+ */
+export async function guard(input: {
+  payload: string
+  url: string
+  failClosed: boolean
+  timeoutMs: number
+  fetch?: typeof fetch
+}): Promise<GuardOutput> {
+  const doFetch = input.fetch ?? fetch
+  const unavailable = (why: string): GuardOutput =>
+    input.failClosed
+      ? { stdout: deny(`decision-memory cannot check this command (${why}) and the guard is fail-closed`), stderr: `decision-memory guard: ${why}; refusing the command (--fail-closed)\n` }
+      : { stdout: '', stderr: `decision-memory guard: ${why}; letting the command through\n` }
+  let event: { hook_event_name?: unknown; tool_name?: unknown; tool_input?: { command?: unknown }; cwd?: unknown }
+  try {
+    event = JSON.parse(input.payload) as typeof event
+  } catch {
+    return unavailable('stdin is not a JSON hook payload')
+  }
+  if (event === null || typeof event !== 'object') return unavailable('stdin is not a JSON hook payload')
+  const command = event.tool_input?.command
+  if (event.hook_event_name !== 'PreToolUse' || event.tool_name !== 'Bash' || typeof command !== 'string') {
+    return { stdout: '', stderr: '' }
+  }
+  const body: Record<string, string> = { action: command }
+  if (typeof event.cwd === 'string' && event.cwd !== '') body.path = event.cwd
+  let response: Response
+  let text: string
+  try {
+    response = await doFetch(`${input.url}/v1/decisions/check`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(input.timeoutMs),
+    })
+    text = await response.text()
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code
+    const name = (error as Error).name
+    const why = name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${input.timeoutMs} ms` : (cause ?? (error as Error).message)
+    return unavailable(`the service at ${input.url} is not reachable (${why})`)
+  }
+  if (response.status !== 200) return unavailable(`the service answered HTTP ${response.status}: ${text.slice(0, 200)}`)
+  let verdict: Verdict
+  try {
+    verdict = JSON.parse(text) as Verdict
+  } catch {
+    return unavailable('the service answered something that is not JSON')
+  }
+  if (verdict.allowed !== false) return { stdout: '', stderr: '' }
+  return { stdout: deny(denyReason(verdict)), stderr: '' }
+}
+
+/** Reads stdin to its end, or what arrived by the deadline. */
+async function readStdin(deadlineMs: number): Promise<string> {
+  if (process.stdin.isTTY) return ''
+  const chunks: Buffer[] = []
+  let timer: NodeJS.Timeout | undefined
+  const read = (async () => {
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+  })()
+  const late = new Promise<void>((done) => {
+    timer = setTimeout(done, deadlineMs)
+  })
+  await Promise.race([read, late])
+  clearTimeout(timer)
+  process.stdin.destroy()
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+function guardOptions(argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    options: { 'fail-closed': { type: 'boolean' }, timeout: { type: 'string' } },
+    strict: true,
+  })
+  const timeoutMs = values.timeout === undefined ? GUARD_TIMEOUT_MS : Number(values.timeout)
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 10_000) {
+    throw new UsageError(`--timeout must be a whole number of milliseconds from 1 to 10000, not "${values.timeout}"`)
+  }
+  return { timeoutMs, failClosed: values['fail-closed'] === true, url: serviceUrl() }
+}
+
+/**
+ * `decision-memory guard`: exits 0 with the decision in what it prints. A mistake in its own
+ * flags or environment exits 1, which Claude Code reports without blocking (2 would block).
+ */
+export async function guardCommand(argv: string[]): Promise<number> {
+  let options: ReturnType<typeof guardOptions>
+  try {
+    options = guardOptions(argv)
+  } catch (error) {
+    process.stderr.write(`decision-memory guard: ${(error as Error).message}\n`)
+    return 1
+  }
+  const payload = await readStdin(options.timeoutMs)
+  const out = await guard({ payload, ...options })
+  process.stdout.write(out.stdout)
+  process.stderr.write(out.stderr)
+  return 0
+}
+
+/** The whole CLI when the command is `guard` (`argv` starts with it): see bin/decision-memory.js. */
+export async function guardMain(argv: string[]): Promise<number> {
+  const rest = argv.slice(1)
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(GUARD_HELP)
+    return 0
+  }
+  return guardCommand(rest)
+}

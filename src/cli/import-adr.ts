@@ -1,0 +1,104 @@
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { readAdrFolder } from '../decisions/adr/read-adr-folder'
+import { ADR_FORMATS, type AdrFormat, type ImportProblem } from '../decisions/adr/parsed-record'
+import { ImportedDecisionSchema, type ImportedDecision, type ImportReport } from '../decisions/imported-decision'
+import { InputError } from '../domain/errors'
+import { UsageError } from './options'
+import { throughServiceOrLocal } from './service-client'
+
+export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--dry-run] [--json] [--data DIR]
+
+  Imports the decision records in DIR (R-CON-6): adr-tools (NNNN-slug.md with "## Status"),
+  MADR (front matter status/date/decision-makers), log4brains (yyyymmdd-slug.md with
+  "- Status:" bullets) and section-based DECISIONS.md logs; statuses and "Superseded by" links
+  are mapped to the decision lifecycle. A file (or section) that cannot be read is reported as
+  PATH:LINE: why, and the import goes on. Importing the same records again changes nothing.
+
+  --format F   read every file as F (${ADR_FORMATS.join(', ')}); default: per file
+  --dry-run    read and report, store nothing
+  --json       print the outcome as JSON
+  --data DIR   the store to use when no service runs (default $DECISION_MEMORY_DATA or ./data)
+`
+
+/** `decision-memory import-adr`: reads here, stores through the service (or the local store). */
+export async function importAdrCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      format: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      json: { type: 'boolean' },
+      data: { type: 'string' },
+    },
+    allowPositionals: true,
+    strict: true,
+  })
+  const dir = positionals[0]
+  if (dir === undefined || positionals.length > 1) throw new UsageError('import-adr needs one folder: import-adr DIR')
+  const format = values.format as AdrFormat | undefined
+  if (format !== undefined && !(ADR_FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`--format must be one of ${ADR_FORMATS.join(', ')}, not "${format}"`)
+  }
+  let reading
+  try {
+    reading = await readAdrFolder(dir, format)
+  } catch (error) {
+    process.stderr.write(`decision-memory import-adr: cannot read ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`)
+    return 1
+  }
+  const problems: ImportProblem[] = [...reading.problems]
+  const records: ImportedDecision[] = []
+  for (const record of reading.records) {
+    const checked = ImportedDecisionSchema.safeParse(record)
+    if (checked.success) records.push(checked.data)
+    else {
+      const fields = checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')
+      problems.push({ path: record.origin.path, line: record.origin.line, message: `${record.key} cannot be stored: ${fields}` })
+    }
+  }
+
+  let report: ImportReport | null = null
+  if (values['dry-run'] !== true && records.length > 0) {
+    try {
+      const answer = await throughServiceOrLocal({
+        method: 'POST',
+        path: '/v1/decisions/import',
+        body: { records },
+        dataDir: values.data,
+        local: (_memory, decisions) => decisions.import(records),
+      })
+      if (answer.status >= 400) {
+        const message = (answer.body as { error?: { message?: string } } | null)?.error?.message ?? `HTTP ${answer.status}`
+        process.stderr.write(`decision-memory import-adr: ${message}\n`)
+        return 1
+      }
+      report = answer.body as ImportReport
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error
+      process.stderr.write(`decision-memory import-adr: ${error.message}\n`)
+      return 1
+    }
+  }
+
+  const shown = problems.map((p) => ({ ...p, path: join(dir, p.path) }))
+  if (values.json === true) {
+    const read = { formats: reading.formats, records: records.map((r) => r.key), skipped: reading.skipped, problems: shown }
+    process.stdout.write(JSON.stringify({ dir, read, import: report }) + '\n')
+    return 0
+  }
+  for (const p of shown) process.stderr.write(`${p.path}:${p.line}: ${p.message}\n`)
+  const formats = Object.entries(reading.formats).map(([f, n]) => `${n} ${f}`).join(', ') || 'none'
+  process.stdout.write(`read ${records.length} records in ${dir} (${formats}); ${problems.length} could not be read\n`)
+  if (report !== null) {
+    process.stdout.write(
+      `imported: ${report.created.length} new, ${report.updated.length} updated, ${report.unchanged.length} unchanged` +
+        (report.conflicts.length === 0 ? '' : `, ${report.conflicts.length} left out`) +
+        '\n',
+    )
+    for (const c of [...report.conflicts, ...report.warnings]) process.stderr.write(`${c.key}: ${c.message}\n`)
+  } else if (values['dry-run'] === true) {
+    for (const r of records) process.stdout.write(`  ${r.key}  ${r.status}  ${r.date}  ${r.title}\n`)
+  }
+  return 0
+}

@@ -1,0 +1,106 @@
+import { parseArgs } from 'node:util'
+import type { DecisionWhy } from '../decisions/decisions'
+import type { PointWhy } from '../decisions/explain-point'
+import { InputError } from '../domain/errors'
+import { UsageError } from './options'
+import { throughServiceOrLocal } from './service-client'
+
+export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [--project PROJECT] [--json] [--data DIR]
+
+  Why (R-CON-5). With a decision KEY: its supersede chain, oldest first, with dates and
+  rationales, and its evidence. With --point: what is recommended there, the decisions bound to
+  it with their chains, and the observations that support the recommendation.
+`
+
+function chainText(why: DecisionWhy, indent = ''): string {
+  const lines = why.chain.map((link) => {
+    const when = [`decided ${link.date}`]
+    if (link.accepted_at !== null) when.push(`accepted ${link.accepted_at}`)
+    if (link.superseded_at !== null) when.push(`superseded ${link.superseded_at}`)
+    return (
+      `${indent}${link.key === why.current ? '*' : '-'} ${link.key} [${link.status}, ${link.enforce}] ${link.title}\n` +
+      `${indent}    ${when.join(', ')}\n` +
+      `${indent}    why: ${link.rationale.replace(/\s+/g, ' ')}`
+    )
+  })
+  const evidence = why.evidence.map((e) => `${indent}  evidence: ${e.kind}: ${e.summary}${e.uri === null ? '' : ` <${e.uri}>`}`)
+  return [...lines, ...evidence].join('\n') + '\n'
+}
+
+function pointText(why: PointWhy): string {
+  const out: string[] = []
+  const rec = why.recommendation
+  out.push(`point ${why.point} (user ${why.user}${why.project === null ? '' : `, project ${why.project}`}) as of ${why.as_of}`)
+  if (rec === null) out.push('no recommendation: no question has been asked at this point yet')
+  else {
+    const recommended = Array.isArray(rec.recommended) ? rec.recommended.join(', ') : rec.recommended
+    out.push(`recommended: ${recommended} [${rec.state}, confidence ${rec.confidence.value} ${rec.confidence.level}]`)
+    out.push(`  when ${rec.precondition} — ${rec.disclosure}`)
+    if (rec.learned !== undefined) {
+      const learned = Array.isArray(rec.learned.recommended) ? rec.learned.recommended.join(', ') : rec.learned.recommended
+      out.push(`  observed choices alone would say: ${learned} [${rec.learned.state}]`)
+    }
+  }
+  for (const d of why.decisions) {
+    out.push(`decision ${d.key}${d.effect === null ? '' : ` (${d.effect})`}:`)
+    out.push(chainText(d, '  ').trimEnd())
+  }
+  if (why.observations.length > 0) {
+    out.push(`observations behind it (${why.observations.length}):`)
+    for (const o of why.observations) out.push(`  ${o.id}  ${o.timestamp}  ${o.chosen.join(', ')}`)
+  }
+  return out.join('\n') + '\n'
+}
+
+/** `decision-memory why`: a doorway onto the same `why` as `GET /v1/decisions/{key}/why` and `GET /v1/why`. */
+export async function whyCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      point: { type: 'string' },
+      user: { type: 'string' },
+      project: { type: 'string' },
+      json: { type: 'boolean' },
+      data: { type: 'string' },
+    },
+    allowPositionals: true,
+    strict: true,
+  })
+  const key = positionals[0]
+  if ((key === undefined) === (values.point === undefined) || positionals.length > 1) {
+    throw new UsageError('give a decision KEY or --point POINT')
+  }
+  const user = values.user ?? 'default'
+  let path: string
+  if (key !== undefined) path = `/v1/decisions/${encodeURIComponent(key)}/why`
+  else {
+    const query = new URLSearchParams({ user, point: values.point as string })
+    if (values.project !== undefined) query.set('project', values.project)
+    path = `/v1/why?${query}`
+  }
+  let answer
+  try {
+    answer = await throughServiceOrLocal({
+      method: 'GET',
+      path,
+      dataDir: values.data,
+      local: (memory, decisions) =>
+        key !== undefined
+          ? decisions.why(key)
+          : memory.why({ user, project: values.project, point: values.point as string }),
+    })
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error
+    process.stderr.write(`decision-memory why: ${error.message}\n`)
+    return 1
+  }
+  if (answer.status >= 400) {
+    const message = (answer.body as { error?: { message?: string } } | null)?.error?.message ?? `HTTP ${answer.status}`
+    process.stderr.write(`decision-memory why: ${message}\n`)
+    return 1
+  }
+  if (values.json === true) process.stdout.write(JSON.stringify(answer.body) + '\n')
+  else if (key !== undefined) process.stdout.write(chainText(answer.body as DecisionWhy))
+  else process.stdout.write(pointText(answer.body as PointWhy))
+  return 0
+}

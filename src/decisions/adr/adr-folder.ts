@@ -1,0 +1,167 @@
+import { DECISION_LIMITS } from '../decision'
+import type { ImportedDecision } from '../imported-decision'
+import { keyOfFile, readAdrTools } from './adr-tools'
+import { readDecisionsMd } from './decisions-md'
+import { readLog4brains } from './log4brains'
+import { readMadr } from './madr'
+import {
+  UnreadableRecord,
+  type AdrFormat,
+  type FileReading,
+  type ImportProblem,
+  type LinkRef,
+  type ParsedRecord,
+  type RecordFile,
+} from './parsed-record'
+
+/** A file of a records folder, as read from disk. */
+export interface FolderFile {
+  path: string
+  name: string
+  bytes: Uint8Array
+}
+
+/** What a folder of decision records holds (R-CON-6). */
+export interface FolderReading {
+  records: ImportedDecision[]
+  /** Files, sections and links that could not be read, each at its path and line. */
+  problems: ImportProblem[]
+  /** Files that are not records (README.md, index.md, templates). */
+  skipped: string[]
+  /** How many records each format gave. */
+  formats: Partial<Record<AdrFormat, number>>
+}
+
+/** Long records are kept whole in the repository; the store keeps their beginning. */
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(0, max - 1).trimEnd() + '…'
+}
+
+/** Files that live beside decision records without being one. */
+const NOT_A_RECORD = /^(readme|index|template|adr-template|.*-template)\.md$/i
+
+/**
+ * The format of a file: `DECISIONS.md` (or `DECISIONS-2023.md`, …) is a section-based log; front matter is MADR; a
+ * `## Status` section is adr-tools; a `- Status:` bullet is log4brains (or MADR 2.x).
+ */
+export function formatOf(file: RecordFile): AdrFormat | undefined {
+  if (/^decisions([-_.][^/]*)?\.md$/i.test(file.name)) return 'decisions-md'
+  if (/^---\s*$/m.test(file.text.split(/\r?\n/, 1)[0] ?? '')) return 'madr'
+  if (/^##\s+status\s*$/im.test(file.text)) return 'adr-tools'
+  if (/^\s*[-*+]\s+(\*\*|__)?status(\*\*|__)?\s*(:|\*\*:|__:)/im.test(file.text)) return 'log4brains'
+  return undefined
+}
+
+/** UTF-8 text, or the line of the first byte that is not UTF-8. */
+function decode(bytes: Uint8Array): { text: string } | { badLine: number } {
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) }
+  } catch {
+    const lenient = new TextDecoder('utf-8').decode(bytes)
+    const at = lenient.indexOf('\uFFFD')
+    return { badLine: lenient.slice(0, Math.max(at, 0)).split('\n').length }
+  }
+}
+
+function readFile(file: RecordFile, format: AdrFormat): FileReading {
+  if (format === 'decisions-md') return readDecisionsMd(file)
+  const read = format === 'madr' ? readMadr : format === 'log4brains' ? readLog4brains : readAdrTools
+  try {
+    return { records: [read(file)], problems: [] }
+  } catch (error) {
+    if (!(error instanceof UnreadableRecord)) throw error
+    return { records: [], problems: [{ path: file.path, line: error.line, message: error.message }] }
+  }
+}
+
+/**
+ * Reads a folder of decision records (R-CON-6): each `.md` file in its format (or the one
+ * forced), links resolved to keys (a file name, a key, or an ADR number) and completed both ways.
+ * What cannot be read is a problem at its path and line, and the rest is read.
+ */
+export function readRecordFolder(files: readonly FolderFile[], forced?: AdrFormat): FolderReading {
+  const problems: ImportProblem[] = []
+  const skipped: string[] = []
+  const parsed: ParsedRecord[] = []
+  const formats: FolderReading['formats'] = {}
+  const fileKeys = new Map<string, string>()
+  for (const f of [...files].sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!/\.md$/i.test(f.name) || NOT_A_RECORD.test(f.name)) {
+      skipped.push(f.path)
+      continue
+    }
+    const decoded = decode(f.bytes)
+    if (!('text' in decoded)) {
+      problems.push({ path: f.path, line: decoded.badLine, message: 'not UTF-8 text (saved in another encoding?)' })
+      continue
+    }
+    const file: RecordFile = { path: f.path, name: f.name, text: decoded.text }
+    const format = forced ?? formatOf(file)
+    if (format === undefined) {
+      problems.push({ path: f.path, line: 1, message: 'not a decision record: no "## Status" section, front matter or "- Status:" bullet' })
+      continue
+    }
+    const reading = readFile(file, format)
+    problems.push(...reading.problems)
+    for (const record of reading.records) {
+      if (parsed.some((p) => p.key === record.key)) {
+        problems.push({ path: f.path, line: record.origin.line, message: `${record.key} is read twice; this one is left out` })
+        continue
+      }
+      parsed.push(record)
+      formats[record.origin.format] = (formats[record.origin.format] ?? 0) + 1
+    }
+    if (format !== 'decisions-md') fileKeys.set(f.name.toLowerCase(), keyOfFile(f.name))
+  }
+  const keys = new Set(parsed.map((p) => p.key))
+
+  function resolve(record: ParsedRecord, ref: LinkRef | null, field: string): string | null {
+    if (ref === null) return null
+    const target = ref.target.toLowerCase()
+    const byFile = fileKeys.get(target) ?? fileKeys.get(`${target}.md`)
+    const number = /^(?:adr-?)?(\d{1,5})$/i.exec(ref.target)
+    const candidates = [byFile, ref.target, number === null ? undefined : `ADR-${(number[1] as string).padStart(4, '0')}`]
+    const key = candidates.find((c): c is string => c !== undefined && keys.has(c))
+    if (key === undefined || key === record.key) {
+      problems.push({
+        path: record.origin.path,
+        line: ref.line,
+        message: `${field} "${ref.target}" names no record in this folder; the link is left out`,
+      })
+      return null
+    }
+    return key
+  }
+
+  const records = parsed.map((p) => ({
+    record: p,
+    supersedes: resolve(p, p.supersedes, 'supersedes'),
+    superseded_by: resolve(p, p.supersededBy, 'superseded by'),
+  }))
+  // A link written on one side only holds both ways: adr-tools writes both, others often one.
+  const byKey = new Map(records.map((r) => [r.record.key, r]))
+  for (const r of records) {
+    const later = r.superseded_by === null ? undefined : byKey.get(r.superseded_by)
+    if (later !== undefined && later.supersedes === null) later.supersedes = r.record.key
+    const earlier = r.supersedes === null ? undefined : byKey.get(r.supersedes)
+    if (earlier !== undefined && earlier.superseded_by === null) earlier.superseded_by = r.record.key
+  }
+  return {
+    records: records.map(({ record, supersedes, superseded_by }) => ({
+      key: record.key,
+      title: clip(record.title, DECISION_LIMITS.titleLength),
+      decision: clip(record.decision, DECISION_LIMITS.textLength),
+      rationale: clip(record.rationale, DECISION_LIMITS.textLength),
+      status: record.status,
+      date: record.date,
+      enforce: record.enforce,
+      supersedes,
+      superseded_by,
+      origin: record.origin,
+      evidence: record.evidence,
+    })),
+    problems,
+    skipped,
+    formats,
+  }
+}

@@ -1,0 +1,74 @@
+import { contentHash, type DecisionStatus } from '../decision'
+import { fieldOf, filled, numbered, parseRecord, sectionNamed, textOf, type Line } from './markdown'
+import { UnreadableRecord, readEnforce, type LinkRef, type ParsedRecord, type RecordFile } from './parsed-record'
+import { readDate, readStatusLine } from './status-words'
+
+/** The key of a record file: `NNNN-slug.md` → `ADR-NNNN`; a date-named `yyyymmdd-slug.md` keeps its name. */
+export function keyOfFile(name: string): string {
+  const stem = name.replace(/\.md$/i, '')
+  if (/^\d{8}-/.test(stem)) return stem
+  const numberedName = /^(\d{1,5})-/.exec(stem)
+  return numberedName === null ? stem : `ADR-${(numberedName[1] as string).padStart(4, '0')}`
+}
+
+/**
+ * A status read from status lines (adr-tools' `## Status` section holds one per line): a
+ * "Superseded by" link makes it superseded whatever else is written; otherwise the first status
+ * word counts. Links in either direction are kept.
+ */
+export function statusOfLines(lines: readonly Line[], where: number): {
+  status: DecisionStatus
+  supersedes: LinkRef | null
+  supersededBy: LinkRef | null
+} {
+  let status: DecisionStatus | undefined
+  let supersedes: LinkRef | null = null
+  let supersededBy: LinkRef | null = null
+  for (const line of filled(lines)) {
+    const read = readStatusLine(line.text)
+    if (read === undefined) throw new UnreadableRecord(line.n, `unknown status "${line.text.trim()}"`)
+    if (read.supersededBy !== undefined) supersededBy = { target: read.supersededBy, line: line.n }
+    if (read.supersedes !== undefined) supersedes = { target: read.supersedes, line: line.n }
+    if (read.status !== undefined && (status === undefined || read.status === 'superseded')) status = read.status
+  }
+  if (status === undefined) throw new UnreadableRecord(where, 'the status section names no status')
+  return { status, supersedes, supersededBy }
+}
+
+/** The evidence an imported record keeps: the file it came from and the hash of its text. */
+export function fileEvidence(file: RecordFile, format: string, text: string, extra = ''): ParsedRecord['evidence'] {
+  return [{ kind: 'decision-record', summary: `${format} record ${file.path}${extra}`, uri: file.path, hash: contentHash(text) }]
+}
+
+/**
+ * An adr-tools record (Nat Pryce's `adr new`): `# N. Title`, `Date: YYYY-MM-DD`, then `## Status`
+ * (`Accepted`, `Proposed`, `Superceded by [N. Title](NNNN-title.md)`, `Supercedes [...]`),
+ * `## Context`, `## Decision`, `## Consequences`.
+ */
+export function readAdrTools(file: RecordFile): ParsedRecord {
+  const record = parseRecord(numbered(file.text))
+  if (record.title === null) throw new UnreadableRecord(1, 'no "# N. Title" heading')
+  const dateField = fieldOf(record.preamble, /^date$/i)
+  if (dateField === undefined) throw new UnreadableRecord(record.title.line, 'no "Date:" line under the title')
+  const date = readDate(dateField.value)
+  if (date === undefined) throw new UnreadableRecord(dateField.line, `"${dateField.value}" is not a date`)
+  const statusSection = sectionNamed(record, /^status$/i)
+  if (statusSection === undefined) throw new UnreadableRecord(record.title.line, 'no "## Status" section')
+  const { status, supersedes, supersededBy } = statusOfLines(statusSection.body, statusSection.line)
+  const title = record.title.text.replace(/^\d+\.\s*/, '')
+  const decision = textOf(sectionNamed(record, /^decision$/i)?.body ?? [])
+  const context = textOf(sectionNamed(record, /^context$/i)?.body ?? [])
+  return {
+    key: keyOfFile(file.name),
+    title,
+    decision: decision || title,
+    rationale: context || `not stated in ${file.path}`,
+    status,
+    date,
+    enforce: readEnforce(fieldOf(record.preamble, /^enforce$/i)),
+    supersedes,
+    supersededBy,
+    origin: { path: file.path, line: record.title.line, format: 'adr-tools' },
+    evidence: fileEvidence(file, 'adr-tools', file.text),
+  }
+}

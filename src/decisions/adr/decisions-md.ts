@@ -1,0 +1,70 @@
+import { fileEvidence, statusOfLines } from './adr-tools'
+import { fieldOf, filled, linkTarget, numbered, parseRecord, slug, textOf, type Section } from './markdown'
+import { UnreadableRecord, readEnforce, type FileReading, type ParsedRecord, type RecordFile } from './parsed-record'
+import { readDate } from './status-words'
+
+const KEY = /\b([A-Z][A-Z0-9]*-\d+)\b/
+const DAY = /\b(\d{4}-\d{2}-\d{2})\b/
+/** The field lines of a section, which are not part of its prose. */
+const FIELD = /^(status|date|enforce|supersedes|supercedes|superseded by|superceded by|decision|rationale|why|reason|deciders|decision-makers|tags)$/i
+
+/** The title of a heading once its key and date are taken out: `D-001: Use Postgres` → `Use Postgres`. */
+function titleOf(heading: string): string {
+  return heading
+    .replace(KEY, '')
+    .replace(DAY, '')
+    .replace(/^[\s[\]():—–|-]+/, '')
+    .trim()
+}
+
+function readSection(file: RecordFile, section: Section): ParsedRecord {
+  const key = KEY.exec(section.heading)?.[1]
+  const title = titleOf(section.heading) || section.heading
+  const body = section.body
+  const statusField = fieldOf(body, /^status$/i)
+  if (statusField === undefined) throw new UnreadableRecord(section.line, `"${section.heading}" has no "Status:" field`)
+  const { status, supersededBy: fromStatus } = statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line)
+  const dateField = fieldOf(body, /^date$/i)
+  const rawDate = dateField?.value ?? DAY.exec(section.heading)?.[1]
+  if (rawDate === undefined) throw new UnreadableRecord(section.line, `"${section.heading}" has no date (a "Date:" field or one in the heading)`)
+  const date = readDate(rawDate)
+  if (date === undefined) throw new UnreadableRecord(dateField?.line ?? section.line, `"${rawDate}" is not a date`)
+  const link = (field: { value: string; line: number } | undefined) =>
+    field === undefined ? null : { target: linkTarget(field.value), line: field.line }
+  const prose = textOf(body.filter((l) => fieldOf([l], FIELD) === undefined))
+  const text = [section.heading, ...body.map((l) => l.text)].join('\n')
+  return {
+    key: key ?? `DEC-${slug(title, 50)}`,
+    title,
+    decision: fieldOf(body, /^decision$/i)?.value || title,
+    rationale: fieldOf(body, /^(rationale|why|reason)$/i)?.value || prose || `not stated in ${file.path}`,
+    status,
+    date,
+    enforce: readEnforce(fieldOf(body, /^enforce$/i)),
+    supersedes: link(fieldOf(body, /^(supersedes|supercedes)$/i)),
+    supersededBy: fromStatus ?? link(fieldOf(body, /^(superseded|superceded) by$/i)),
+    origin: { path: file.path, line: section.line, format: 'decisions-md' },
+    evidence: fileEvidence(file, 'decisions-md', text, `, section "${section.heading}"`),
+  }
+}
+
+/**
+ * A section-based decision log (`DECISIONS.md`): one `##` section per decision, its heading
+ * holding a key (`D-001`) and/or a date, then fields (`- Status:`, `- Date:`, `- Enforce:`,
+ * `- Supersedes:`, `- Superseded by:`, `- Decision:`, `- Rationale:`) and prose, which is the
+ * rationale when no field gives one. A section that cannot be read is a problem at its line;
+ * the others are read.
+ */
+export function readDecisionsMd(file: RecordFile): FileReading {
+  const reading: FileReading = { records: [], problems: [] }
+  for (const section of parseRecord(numbered(file.text)).sections) {
+    if (filled(section.body).length === 0 && !KEY.test(section.heading)) continue
+    try {
+      reading.records.push(readSection(file, section))
+    } catch (error) {
+      if (!(error instanceof UnreadableRecord)) throw error
+      reading.problems.push({ path: file.path, line: error.line, message: error.message })
+    }
+  }
+  return reading
+}

@@ -1,0 +1,43 @@
+import { fileEvidence, keyOfFile, statusOfLines } from './adr-tools'
+import { madrBody } from './madr'
+import { fieldOf, linkTarget, numbered, parseRecord } from './markdown'
+import { UnreadableRecord, readEnforce, type ParsedRecord, type RecordFile } from './parsed-record'
+import { readDate } from './status-words'
+
+/**
+ * A log4brains record (`yyyymmdd-slug.md`; also MADR 2.x, which has the same bullets): a
+ * `# Title`, then bullets `- Status: accepted` (`draft`, `proposed`, `rejected`, `deprecated`,
+ * `superseded by [slug](file.md)`), `- Date:`, `- Deciders:`, `- Tags:`, then MADR sections.
+ * Without a `Date` bullet, the date is the one the file is named by.
+ */
+export function readLog4brains(file: RecordFile): ParsedRecord {
+  const record = parseRecord(numbered(file.text))
+  if (record.title === null) throw new UnreadableRecord(1, 'no "# Title" heading')
+  const head = record.preamble
+  const statusField = fieldOf(head, /^status$/i)
+  if (statusField === undefined) throw new UnreadableRecord(record.title.line, 'no "- Status:" bullet under the title')
+  const { status, supersededBy } = statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line)
+  const supersedesField = fieldOf(head, /^(supersedes|supercedes)$/i)
+  const supersedes =
+    supersedesField === undefined ? null : { target: linkTarget(supersedesField.value), line: supersedesField.line }
+  const dateField = fieldOf(head, /^date$/i)
+  const named = /^(\d{4})(\d{2})(\d{2})-/.exec(file.name)
+  const rawDate = dateField?.value ?? (named === null ? undefined : `${named[1]}-${named[2]}-${named[3]}`)
+  if (rawDate === undefined) throw new UnreadableRecord(record.title.line, 'no "- Date:" bullet and no date in the file name')
+  const date = readDate(rawDate)
+  if (date === undefined) throw new UnreadableRecord(dateField?.line ?? 1, `"${rawDate}" is not a date`)
+  const deciders = fieldOf(head, /^(deciders|decision-makers)$/i)?.value ?? ''
+  const format = named === null ? 'madr' : 'log4brains'
+  return {
+    key: keyOfFile(file.name),
+    title: record.title.text,
+    ...madrBody(record, record.title.text, file.path),
+    status,
+    date,
+    enforce: readEnforce(fieldOf(head, /^enforce$/i)),
+    supersedes,
+    supersededBy,
+    origin: { path: file.path, line: record.title.line, format },
+    evidence: fileEvidence(file, format, file.text, deciders === '' ? '' : `; deciders: ${deciders}`),
+  }
+}

@@ -1,0 +1,81 @@
+import { parse as parseYaml, YAMLParseError } from 'yaml'
+import { fileEvidence, keyOfFile, statusOfLines } from './adr-tools'
+import { firstParagraph, numbered, parseRecord, sectionNamed, textOf, type Line, type MarkdownRecord } from './markdown'
+import { UnreadableRecord, readEnforce, type ParsedRecord, type RecordFile } from './parsed-record'
+import { readDate } from './status-words'
+
+/**
+ * What MADR-shaped bodies decide and why: the first paragraph of `## Decision Outcome`
+ * (`Chosen option: "X", because Y`); the rationale is its "because" clause, else the
+ * `## Context and Problem Statement`.
+ */
+export function madrBody(record: MarkdownRecord, title: string, path: string): { decision: string; rationale: string } {
+  const outcome = firstParagraph(sectionNamed(record, /^decision outcome$/i)?.body ?? [])
+  const because = /,?\s+because\s+([\s\S]+)$/i.exec(outcome)?.[1]?.trim()
+  const context = textOf(sectionNamed(record, /^context( and problem statement)?$/i)?.body ?? [])
+  return {
+    decision: outcome || title,
+    rationale: because || context || `not stated in ${path}`,
+  }
+}
+
+/** The people a record names, as one line. */
+function names(value: unknown): string {
+  if (Array.isArray(value)) return value.map(String).join(', ')
+  return value === undefined || value === null ? '' : String(value)
+}
+
+/** The 1-based line of a front matter key, for problems. */
+function lineOfKey(lines: readonly Line[], name: string): number {
+  return lines.find((l) => new RegExp(`^${name}\\s*:`, 'i').test(l.text))?.n ?? (lines[0]?.n ?? 1)
+}
+
+/**
+ * A MADR record (3.x/4.x): YAML front matter with `status` (`proposed`, `accepted`, `rejected`,
+ * `deprecated`, `superseded by ADR-0005`), `date`, `decision-makers` (3.x: `deciders`), then a
+ * `# Title` and the MADR sections.
+ */
+export function readMadr(file: RecordFile): ParsedRecord {
+  const lines = numbered(file.text)
+  const end = lines.findIndex((l, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(l.text))
+  if (!/^---\s*$/.test(lines[0]?.text ?? '') || end === -1) {
+    throw new UnreadableRecord(1, 'the front matter opened by "---" is never closed')
+  }
+  const matter = lines.slice(1, end)
+  let data: Record<string, unknown>
+  try {
+    const parsed: unknown = parseYaml(matter.map((l) => l.text).join('\n'))
+    data = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {}
+  } catch (error) {
+    const at = error instanceof YAMLParseError ? (error.linePos?.[0]?.line ?? 1) : 1
+    // yaml counts lines from the front matter's first line and says so; the file's line is ours.
+    const reason = ((error as Error).message.split('\n')[0] ?? '').replace(/\s*at line \d+, column \d+:?\s*$/, '')
+    throw new UnreadableRecord(at + 1, `front matter is not valid YAML: ${reason}`)
+  }
+  const record = parseRecord(lines.slice(end + 1))
+  const title = typeof data.title === 'string' ? data.title : record.title?.text
+  if (title === undefined) throw new UnreadableRecord(end + 2, 'no "# Title" heading')
+  if (data.status === undefined || data.status === null) {
+    throw new UnreadableRecord(1, 'the front matter has no status')
+  }
+  const statusLine = lineOfKey(matter, 'status')
+  const { status, supersedes, supersededBy } = statusOfLines([{ n: statusLine, text: String(data.status) }], statusLine)
+  const rawDate = data.date instanceof Date ? data.date.toISOString() : data.date
+  if (rawDate === undefined || rawDate === null) throw new UnreadableRecord(1, 'the front matter has no date')
+  const date = readDate(String(rawDate))
+  if (date === undefined) throw new UnreadableRecord(lineOfKey(matter, 'date'), `"${String(rawDate)}" is not a date`)
+  const deciders = names(data['decision-makers'] ?? data.deciders)
+  const enforce = data.enforce === undefined ? undefined : { value: String(data.enforce), line: lineOfKey(matter, 'enforce') }
+  return {
+    key: keyOfFile(file.name),
+    title,
+    ...madrBody(record, title, file.path),
+    status,
+    date,
+    enforce: readEnforce(enforce),
+    supersedes,
+    supersededBy,
+    origin: { path: file.path, line: 1, format: 'madr' },
+    evidence: fileEvidence(file, 'madr', file.text, deciders === '' ? '' : `; decision-makers: ${deciders}`),
+  }
+}

@@ -1,0 +1,106 @@
+/** One line of a record, with its 1-based number in the file. */
+export interface Line {
+  n: number
+  text: string
+}
+
+/** A `##` section of a record: its heading and the lines under it (deeper headings included). */
+export interface Section {
+  heading: string
+  line: number
+  body: Line[]
+}
+
+/** A Markdown record split the way decision records are written: a `#` title and `##` sections. */
+export interface MarkdownRecord {
+  title: { text: string; line: number } | null
+  /** Lines between the title and the first `##` (adr-tools' `Date:`, log4brains' bullets). */
+  preamble: Line[]
+  sections: Section[]
+}
+
+/** Lines of a text, numbered from `first`. */
+export function numbered(text: string, first = 1): Line[] {
+  return text.split(/\r?\n/).map((t, i) => ({ n: first + i, text: t }))
+}
+
+/**
+ * Splits Markdown lines into a title, a preamble and `##` sections; headings inside fenced code
+ * blocks are text, not structure.
+ */
+export function parseRecord(lines: readonly Line[]): MarkdownRecord {
+  let title: MarkdownRecord['title'] = null
+  const preamble: Line[] = []
+  const sections: Section[] = []
+  let fenced = false
+  for (const line of lines) {
+    if (/^\s*(```|~~~)/.test(line.text)) fenced = !fenced
+    const heading = fenced ? null : /^(#{1,2})\s+(.*?)\s*#*\s*$/.exec(line.text)
+    if (heading !== null && heading[1] === '#' && title === null && sections.length === 0) {
+      title = { text: (heading[2] as string).trim(), line: line.n }
+      continue
+    }
+    if (heading !== null && heading[1] === '##') {
+      sections.push({ heading: (heading[2] as string).trim(), line: line.n, body: [] })
+      continue
+    }
+    const current = sections[sections.length - 1]
+    if (current === undefined) preamble.push(line)
+    else current.body.push(line)
+  }
+  return { title, preamble, sections }
+}
+
+/** The first section whose heading matches. */
+export function sectionNamed(record: MarkdownRecord, name: RegExp): Section | undefined {
+  return record.sections.find((s) => name.test(s.heading))
+}
+
+/** The text of some lines: blank lines at either end dropped, runs of blank lines made one. */
+export function textOf(lines: readonly Line[]): string {
+  return lines
+    .map((l) => l.text.trimEnd())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()
+}
+
+/** The first paragraph of some lines. */
+export function firstParagraph(lines: readonly Line[]): string {
+  return textOf(lines).split(/\n\s*\n/)[0] ?? ''
+}
+
+/** The non-blank lines of a section (or any lines). */
+export function filled(lines: readonly Line[]): Line[] {
+  return lines.filter((l) => l.text.trim() !== '')
+}
+
+/**
+ * A `Name: value` field as decision logs write it: `- Status: accepted`, `* Date: 2024-01-10`,
+ * `**Status:** accepted`, `- **Status**: accepted` or `Status: accepted`.
+ */
+export function fieldOf(lines: readonly Line[], name: RegExp): { value: string; line: number } | undefined {
+  for (const line of lines) {
+    const match = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?([A-Za-z][A-Za-z -]*?)(?::(?:\*\*|__)|(?:\*\*|__)?:)\s*(.*)$/.exec(line.text)
+    if (match !== null && name.test((match[1] as string).trim())) return { value: (match[2] as string).trim(), line: line.n }
+  }
+  return undefined
+}
+
+/** The link target of `[text](target)`, else the text itself: what a "Superseded by" names. */
+export function linkTarget(text: string): string {
+  const link = /\[([^\]]*)\]\(([^)\s]+)[^)]*\)/.exec(text)
+  const raw = link === null ? text : (link[2] as string)
+  return raw.replace(/#.*$/, '').replace(/^.*\//, '').trim()
+}
+
+/** Lower-cased words joined by `-`, as file names and keys are made of titles. */
+export function slug(text: string, max = 60): string {
+  return text
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, max)
+    .replace(/-+$/, '')
+}

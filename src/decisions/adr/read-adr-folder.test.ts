@@ -1,0 +1,152 @@
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { readRecordFolder } from './adr-folder'
+import { fieldOf, numbered } from './markdown'
+import { readAdrFolder } from './read-adr-folder'
+import { readDate, readStatusLine } from './status-words'
+
+const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/adr/', import.meta.url))
+
+/** key → [status, date, supersedes, superseded_by] */
+function summary(records: Awaited<ReturnType<typeof readAdrFolder>>['records']) {
+  return Object.fromEntries(records.map((r) => [r.key, [r.status, r.date, r.supersedes, r.superseded_by]]))
+}
+
+describe('reading ADR folders (R-CON-6)', () => {
+  it('adr-tools: statuses, dates, "Superceded by" / "Supercedes" links, and an unknown status at its line', async () => {
+    const reading = await readAdrFolder(FIXTURES + 'adr-tools')
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', '2023-03-06', null, null],
+      'ADR-0002': ['superseded', '2023-03-14', null, 'ADR-0005'],
+      'ADR-0003': ['accepted', '2023-04-02', null, null],
+      'ADR-0004': ['proposed', '2023-06-19', null, null],
+      'ADR-0005': ['accepted', '2024-01-22', 'ADR-0002', null],
+      'ADR-0006': ['deprecated', '2023-09-05', null, null],
+      'ADR-0007': ['revoked', '2023-11-28', null, null],
+    })
+    expect(reading.problems).toEqual([
+      {
+        path: '0008-split-the-monolith-into-services.md',
+        line: 7,
+        message: 'unknown status "Needs another round with Priya before we decide"',
+      },
+    ])
+    const adr5 = reading.records.find((r) => r.key === 'ADR-0005')
+    expect(adr5?.title).toBe('Use PostgreSQL for storage')
+    expect(adr5?.decision).toBe('We will move job state and billing data to the existing PostgreSQL cluster.')
+    expect(adr5?.rationale).toMatch(/^Billing needs relational joins/)
+    expect(adr5?.origin).toEqual({ path: '0005-use-postgresql-for-storage.md', line: 1, format: 'adr-tools' })
+    expect(adr5?.evidence[0]?.hash).toMatch(/^sha256:/)
+  })
+
+  it('MADR: front matter status, date and decision-makers; a one-sided "superseded by ADR-0004" linked both ways; bad YAML at its line', async () => {
+    const reading = await readAdrFolder(FIXTURES + 'madr')
+    expect(summary(reading.records)).toEqual({
+      'ADR-0000': ['accepted', '2024-02-05', null, null],
+      'ADR-0001': ['superseded', '2024-02-12', null, 'ADR-0004'],
+      'ADR-0002': ['accepted', '2024-03-01', null, null],
+      'ADR-0003': ['proposed', '2024-04-09', null, null],
+      'ADR-0004': ['accepted', '2024-05-20', 'ADR-0001', null],
+      'ADR-0005': ['revoked', '2024-06-03', null, null],
+    })
+    expect(reading.skipped).toEqual(['adr-template.md'])
+    expect(reading.problems).toHaveLength(1)
+    expect(reading.problems[0]).toMatchObject({ path: '0006-cache-sessions-in-redis.md', line: 5 })
+    expect(reading.problems[0]?.message).toMatch(/^front matter is not valid YAML/)
+    const zod = reading.records.find((r) => r.key === 'ADR-0002')
+    expect(zod?.rationale).toBe('it composes with TypeScript inferred types and Joi does not.')
+    expect(zod?.evidence[0]?.summary).toContain('decision-makers: Alice Chen, Dana Smith')
+  })
+
+  it('log4brains: bullets, date-named keys (two on one day), a superseded-by link, and a file not in UTF-8 at its line', async () => {
+    const reading = await readAdrFolder(FIXTURES + 'log4brains')
+    expect(summary(reading.records)).toEqual({
+      '20240110-use-log4brains-to-manage-the-adrs': ['accepted', '2024-01-10', null, null],
+      '20240110-use-markdown-architectural-decision-records': ['accepted', '2024-01-10', null, null],
+      '20240215-use-webpack-for-the-frontend-build': ['superseded', '2024-02-15', null, '20240402-use-vite-for-the-frontend-build'],
+      '20240402-use-vite-for-the-frontend-build': ['accepted', '2024-04-02', '20240215-use-webpack-for-the-frontend-build', null],
+      '20240418-run-end-to-end-tests-with-playwright': ['proposed', '2024-04-18', null, null],
+      '20240503-keep-the-v1-endpoints-until-2025': ['deprecated', '2024-05-03', null, null],
+    })
+    expect(reading.skipped.sort()).toEqual(['index.md', 'template.md'])
+    expect(reading.problems).toEqual([
+      { path: '20240520-store-cv-uploads-in-s3.md', line: 10, message: 'not UTF-8 text (saved in another encoding?)' },
+    ])
+    expect(reading.formats).toEqual({ log4brains: 6 })
+  })
+
+  it('DECISIONS.md: one record per section, enforce levels, links both ways, a bad date and an archive not in UTF-8', async () => {
+    const reading = await readAdrFolder(FIXTURES + 'decisions-md')
+    expect(summary(reading.records)).toEqual({
+      'D-001': ['accepted', '2025-06-03', null, null],
+      'D-002': ['superseded', '2025-09-12', null, 'D-006'],
+      'D-003': ['accepted', '2025-10-03', null, null],
+      'D-004': ['accepted', '2025-10-18', null, null],
+      'D-005': ['proposed', '2025-11-02', null, null],
+      'D-006': ['accepted', '2026-01-20', 'D-002', null],
+    })
+    expect(reading.problems).toEqual([
+      { path: 'DECISIONS-2023.md', line: 10, message: 'not UTF-8 text (saved in another encoding?)' },
+      { path: 'DECISIONS.md', line: 56, message: '"2026-13-01" is not a date' },
+    ])
+    const d3 = reading.records.find((r) => r.key === 'D-003')
+    expect(d3).toMatchObject({
+      title: 'Never force push to protected branches',
+      enforce: 'required',
+      decision: 'Agents never run git push --force or --force-with-lease on main, develop or release branches.',
+      rationale: 'Force push has lost us work twice, both times under pressure from real or perceived urgency.',
+      origin: { path: 'DECISIONS.md', line: 22, format: 'decisions-md' },
+    })
+    expect(reading.records.find((r) => r.key === 'D-004')?.enforce).toBe('advisory')
+  })
+
+  it('drops a link to a record that is not in the folder, at the line that wrote it', () => {
+    const text = '# 3. Use Kafka\n\nDate: 2024-01-01\n\n## Status\n\nSuperceded by [9. Gone](0009-gone.md)\n'
+    const reading = readRecordFolder([{ path: '0003-use-kafka.md', name: '0003-use-kafka.md', bytes: new TextEncoder().encode(text) }])
+    expect(reading.records[0]).toMatchObject({ key: 'ADR-0003', status: 'superseded', superseded_by: null })
+    expect(reading.problems).toEqual([
+      { path: '0003-use-kafka.md', line: 7, message: 'superseded by "0009-gone.md" names no record in this folder; the link is left out' },
+    ])
+  })
+
+  it('reports a file that is no decision record, and one without a title', () => {
+    const files = [
+      { name: '0001-notes.md', text: '# Notes\n\nSome thoughts.\n' },
+      { name: '0002-untitled.md', text: 'Date: 2024-01-01\n\n## Status\n\nAccepted\n' },
+    ].map((f) => ({ path: f.name, name: f.name, bytes: new TextEncoder().encode(f.text) }))
+    expect(readRecordFolder(files).problems.map((p) => [p.path, p.line])).toEqual([
+      ['0001-notes.md', 1],
+      ['0002-untitled.md', 1],
+    ])
+  })
+})
+
+describe('status words and fields', () => {
+  it('maps the words of each format to the lifecycle', () => {
+    expect(readStatusLine('Accepted')).toEqual({ status: 'accepted' })
+    expect(readStatusLine('**Proposed**')).toEqual({ status: 'proposed' })
+    expect(readStatusLine('draft')).toEqual({ status: 'proposed' })
+    expect(readStatusLine('Rejected')).toEqual({ status: 'revoked' })
+    expect(readStatusLine('Deprecated')).toEqual({ status: 'deprecated' })
+    expect(readStatusLine('superseded by ADR-0005')).toEqual({ status: 'superseded', supersededBy: 'ADR-0005' })
+    expect(readStatusLine('Superceded by [5. Use X](0005-use-x.md)')).toEqual({ status: 'superseded', supersededBy: '0005-use-x.md' })
+    expect(readStatusLine('Supercedes [2. Use Y](0002-use-y.md)')).toEqual({ supersedes: '0002-use-y.md' })
+    expect(readStatusLine('Amended by [4. Z](0004-z.md)')).toEqual({})
+    expect(readStatusLine('maybe later')).toBeUndefined()
+  })
+
+  it('reads dates in the forms records use, and refuses days that do not exist', () => {
+    expect(readDate('2024-03-04')).toBe('2024-03-04')
+    expect(readDate('2024/03/04')).toBe('2024-03-04')
+    expect(readDate('20240304')).toBe('2024-03-04')
+    expect(readDate('2024-03-04T10:00:00Z')).toBe('2024-03-04')
+    expect(readDate('2024-02-30')).toBeUndefined()
+    expect(readDate('someday')).toBeUndefined()
+  })
+
+  it('reads fields written as bullets, bold or plain', () => {
+    for (const text of ['- Status: accepted', '* **Status:** accepted', '- **Status**: accepted', 'Status: accepted']) {
+      expect(fieldOf(numbered(text), /^status$/i)?.value).toBe('accepted')
+    }
+  })
+})

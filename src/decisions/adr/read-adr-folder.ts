@@ -1,0 +1,25 @@
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { readRecordFolder, type FolderFile, type FolderReading } from './adr-folder'
+import type { AdrFormat } from './parsed-record'
+
+/**
+ * Reads the `.md` files of a folder (not its subfolders) and what they hold. Paths are relative
+ * to the folder, so that a record's source is the same wherever the import is run from. A file
+ * the system will not let us read is a problem at line 1; the others are read.
+ */
+export async function readAdrFolder(dir: string, format?: AdrFormat): Promise<FolderReading> {
+  const entries = await readdir(dir, { withFileTypes: true })
+  const files: FolderFile[] = []
+  const unreadable: FolderReading['problems'] = []
+  for (const entry of entries) {
+    if (!entry.isFile() || !/\.md$/i.test(entry.name)) continue
+    try {
+      files.push({ path: entry.name, name: entry.name, bytes: await readFile(join(dir, entry.name)) })
+    } catch (error) {
+      unreadable.push({ path: entry.name, line: 1, message: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` })
+    }
+  }
+  const reading = readRecordFolder(files, format)
+  return { ...reading, problems: [...unreadable, ...reading.problems] }
+}

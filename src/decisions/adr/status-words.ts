@@ -1,0 +1,51 @@
+import { isCalendarDate, type DecisionStatus } from '../decision'
+import { linkTarget } from './markdown'
+
+/**
+ * The words decision records use for a status, mapped to the lifecycle (R-CON-1): adr-tools
+ * writes `Accepted`, `Proposed`, `Superceded by [...]`; MADR and log4brains `accepted`, `draft`,
+ * `rejected`, `deprecated`, `superseded by ...`. A rejected proposal is `revoked`.
+ */
+const WORDS: Array<[RegExp, DecisionStatus]> = [
+  [/^(accepted|approved|adopted|agreed|decided|active)\b/, 'accepted'],
+  [/^(proposed|draft|pending|open|in review|under review|suggested)\b/, 'proposed'],
+  [/^(superseded|superceded)\b/, 'superseded'],
+  [/^(deprecated|obsolete|retired)\b/, 'deprecated'],
+  [/^(rejected|revoked|withdrawn|declined|abandoned)\b/, 'revoked'],
+]
+
+/** What one status line says: a status, and the links it carries. */
+export interface StatusLine {
+  status?: DecisionStatus
+  /** "Superseded by X": the target named (a file name or a key). */
+  supersededBy?: string
+  /** "Supersedes X" (adr-tools writes "Supercedes"). */
+  supersedes?: string
+}
+
+/**
+ * Reads a status line; undefined when it says nothing known. Lines that link without changing
+ * the status (adr-tools' `Amended by`, `Clarified by`) read as `{}`.
+ */
+export function readStatusLine(text: string): StatusLine | undefined {
+  const plain = text
+    .replace(/^\s*[-*+]\s+/, '')
+    .replace(/[*_`]/g, '')
+    .trim()
+  const words = plain.replace(/^\[|\]$/g, '').toLowerCase()
+  const superseded = /^(?:superseded|superceded)\s+by\s*:?\s*(.+)$/i.exec(plain)
+  if (superseded !== null) return { status: 'superseded', supersededBy: linkTarget(superseded[1] as string) }
+  const supersedes = /^(?:supersedes|supercedes)\s*:?\s*(.+)$/i.exec(plain)
+  if (supersedes !== null) return { supersedes: linkTarget(supersedes[1] as string) }
+  if (/^(amended by|amends|clarified by|clarifies)\b/.test(words)) return {}
+  for (const [pattern, status] of WORDS) if (pattern.test(words)) return { status }
+  return undefined
+}
+
+/** A record's date as `YYYY-MM-DD`: from `2024-03-04`, `2024/03/04`, `20240304` or an ISO time. */
+export function readDate(text: string): string | undefined {
+  const match = /^\s*(\d{4})[-/.]?(\d{2})[-/.]?(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?\s*$/.exec(text)
+  if (match === null) return undefined
+  const day = `${match[1]}-${match[2]}-${match[3]}`
+  return isCalendarDate(day) ? day : undefined
+}

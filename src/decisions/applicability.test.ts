@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest'
+import { applies, isWithin, normalizePath, runOfContext } from './applicability'
+import { decisionRecord } from '../../test/support/decision-record'
+import type { DecisionRecord, DecisionScope } from './decision'
+
+function decision(scope: Partial<DecisionScope>, status: DecisionRecord['status'] = 'accepted'): DecisionRecord {
+  return decisionRecord('D-001', { status, scope: { points: [], task: null, path: null, stage: null, ...scope } })
+}
+
+describe('applicability (R-CON-4)', () => {
+  it('a decision with no task, path or stage scope is global', () => {
+    const global = decision({})
+    expect(applies(global, {})).toBe(true)
+    expect(applies(global, { task: 'T-1', path: 'src/x.ts', stage: 'run' })).toBe(true)
+  })
+
+  it('only accepted decisions apply', () => {
+    for (const status of ['proposed', 'superseded', 'deprecated', 'revoked'] as const) {
+      expect(applies(decision({}, status), {})).toBe(false)
+    }
+  })
+
+  it('a task-scoped decision applies to that task only, and not when no task is given', () => {
+    const scoped = decision({ task: 'SPEC-AUTH-001' })
+    expect(applies(scoped, { task: 'SPEC-AUTH-001' })).toBe(true)
+    expect(applies(scoped, { task: 'SPEC-BILL-002' })).toBe(false)
+    expect(applies(scoped, {})).toBe(false)
+  })
+
+  it('a path-scoped decision applies to that path and below it, by whole segments', () => {
+    const scoped = decision({ path: 'src/billing' })
+    expect(applies(scoped, { path: 'src/billing' })).toBe(true)
+    expect(applies(scoped, { path: 'src/billing/invoice.ts' })).toBe(true)
+    expect(applies(scoped, { path: './src/billing/deep/er/x.ts' })).toBe(true)
+    expect(applies(scoped, { path: 'src/billing-v2/x.ts' })).toBe(false)
+    expect(applies(scoped, { path: 'src' })).toBe(false)
+    expect(applies(scoped, { path: 'lib/billing' })).toBe(false)
+  })
+
+  it('no path given excludes path-scoped decisions', () => {
+    expect(applies(decision({ path: 'src/billing' }), {})).toBe(false)
+    expect(applies(decision({ path: 'src/billing' }), { task: 'T-1', stage: 'run' })).toBe(false)
+  })
+
+  it('a stage-scoped decision applies at that stage only, and not when no stage is given', () => {
+    const scoped = decision({ stage: 'review' })
+    expect(applies(scoped, { stage: 'review' })).toBe(true)
+    expect(applies(scoped, { stage: 'run' })).toBe(false)
+    expect(applies(scoped, {})).toBe(false)
+  })
+
+  it('every scope must hold at once', () => {
+    const scoped = decision({ task: 'T-1', path: 'src', stage: 'run' })
+    expect(applies(scoped, { task: 'T-1', path: 'src/a.ts', stage: 'run' })).toBe(true)
+    expect(applies(scoped, { task: 'T-1', path: 'src/a.ts', stage: 'plan' })).toBe(false)
+    expect(applies(scoped, { task: 'T-2', path: 'src/a.ts', stage: 'run' })).toBe(false)
+    expect(applies(scoped, { task: 'T-1', path: 'test/a.ts', stage: 'run' })).toBe(false)
+  })
+
+  it('a point excludes decisions bound to other points, not those bound to none', () => {
+    expect(applies(decision({ points: ['complexity-tier'] }), { point: 'complexity-tier' })).toBe(true)
+    expect(applies(decision({ points: ['complexity-tier'] }), { point: 'model-selection' })).toBe(false)
+    expect(applies(decision({ points: [] }), { point: 'model-selection' })).toBe(true)
+    expect(applies(decision({ points: ['complexity-tier'] }), {})).toBe(true)
+  })
+
+  it('compares paths after normalising them', () => {
+    expect(normalizePath('src\\billing\\')).toBe('src/billing')
+    expect(normalizePath('./src/./a/../billing/')).toBe('src/billing')
+    expect(normalizePath('/')).toBe('/')
+    expect(normalizePath('./')).toBe('.')
+    expect(isWithin('/home/dev/acme-api/src', '/home/dev/acme-api')).toBe(true)
+    expect(isWithin('/home/dev/acme-api-old', '/home/dev/acme-api')).toBe(false)
+    expect(isWithin('src/a.ts', '.')).toBe(true)
+    expect(isWithin('/etc', '/')).toBe(true)
+  })
+
+  it('reads task, path and stage from a recommendation context', () => {
+    expect(runOfContext({ task: 'T-1', path: 'src', stage: 'run', phase: 'x' })).toEqual({ task: 'T-1', path: 'src', stage: 'run' })
+    expect(runOfContext({ task: null, stage: '' })).toEqual({ task: undefined, path: undefined, stage: undefined })
+    expect(runOfContext(undefined)).toEqual({ task: undefined, path: undefined, stage: undefined })
+  })
+})

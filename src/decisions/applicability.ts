@@ -1,0 +1,55 @@
+import { posix } from 'node:path'
+import type { DecisionRecord } from './decision'
+
+/** Where a run is: its task, the path it works on, its stage, and the decision point asked. */
+export interface ApplicabilityQuery {
+  task?: string | undefined
+  path?: string | undefined
+  stage?: string | undefined
+  point?: string | undefined
+}
+
+/**
+ * A path as compared: forward slashes, `.` and `..` segments resolved, no trailing slash. Paths
+ * are compared as written: a decision scoped to a repository-relative path is matched by
+ * repository-relative paths, an absolute one by absolute paths.
+ */
+export function normalizePath(path: string): string {
+  const normalized = posix.normalize(path.replace(/\\/g, '/'))
+  if (normalized === '/') return '/'
+  return normalized.replace(/\/+$/, '') || '.'
+}
+
+/** Whether `path` is `scope` or below it, by whole segments (`src/billing` does not hold `src/billing-v2`). */
+export function isWithin(path: string, scope: string): boolean {
+  const p = normalizePath(path)
+  const s = normalizePath(scope)
+  if (s === '.' || s === '/') return s === '.' ? !p.startsWith('/') : p.startsWith('/')
+  return p === s || p.startsWith(s + '/')
+}
+
+/**
+ * Whether an accepted decision applies to a run (R-CON-4). A decision with no task, path or stage
+ * scope is global. A scoped one applies to that task, that path and everything below it, that
+ * stage; when the run does not say its task, path or stage, decisions scoped by it are excluded
+ * rather than assumed relevant. With a `point`, decisions bound to other points are excluded
+ * (decisions bound to no point still apply).
+ */
+export function applies(decision: DecisionRecord, query: ApplicabilityQuery): boolean {
+  if (decision.status !== 'accepted') return false
+  const { task, path, stage } = decision.scope
+  if (task !== null && task !== query.task) return false
+  if (stage !== null && stage !== query.stage) return false
+  if (path !== null && (query.path === undefined || !isWithin(query.path, path))) return false
+  if (query.point !== undefined && decision.scope.points.length > 0 && !decision.scope.points.includes(query.point)) {
+    return false
+  }
+  return true
+}
+
+/** The run described by a recommendation's context (its `task`, `path` and `stage` keys, R-REC-5). */
+export function runOfContext(context: Record<string, unknown> | undefined): ApplicabilityQuery {
+  const text = (value: unknown) =>
+    value === undefined || value === null || value === '' ? undefined : String(value)
+  return { task: text(context?.task), path: text(context?.path), stage: text(context?.stage) }
+}

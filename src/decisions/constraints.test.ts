@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest'
+import { checkAgainst, normalizeAction } from './constraints'
+import { decisionRecord } from '../../test/support/decision-record'
+import type { Constraint, DecisionRecord } from './decision'
+
+function decision(key: string, constraints: Constraint[], extra: Partial<DecisionRecord> = {}): DecisionRecord {
+  return decisionRecord(key, { constraints, ...extra })
+}
+
+const FORCE = decision('D-021', [{ kind: 'must_not', pattern: 'git push --force' }])
+
+describe('checking actions and choices (R-CON-3)', () => {
+  it('blocks a command matching a required must_not pattern, citing the decision', () => {
+    const verdict = checkAgainst([FORCE], { action: 'git push --force origin main' })
+    expect(verdict.allowed).toBe(false)
+    expect(verdict.blocked_by).toHaveLength(1)
+    expect(verdict.blocked_by[0]).toMatchObject({ key: 'D-021', enforce: 'required', rationale: 'because D-021' })
+    expect(verdict.blocked_by[0]?.message).toContain('/git push --force/')
+    expect(verdict.checked).toEqual(['D-021'])
+  })
+
+  it('allows a command the pattern does not match', () => {
+    expect(checkAgainst([FORCE], { action: 'git push origin main' })).toMatchObject({ allowed: true, blocked_by: [], warnings: [] })
+  })
+
+  it('compares commands with white space runs made one', () => {
+    expect(normalizeAction('  git   push\t--force  ')).toBe('git push --force')
+    expect(checkAgainst([FORCE], { action: 'cd repo &&  git  push  --force' }).allowed).toBe(false)
+  })
+
+  it('only warns for an advisory decision', () => {
+    const advisory = decision('D-030', [{ kind: 'must_not', pattern: 'rm -rf' }], { enforce: 'advisory' })
+    const verdict = checkAgainst([advisory], { action: 'rm -rf build' })
+    expect(verdict.allowed).toBe(true)
+    expect(verdict.warnings.map((w) => w.key)).toEqual(['D-030'])
+  })
+
+  it('checks a choice at a point against must, must_not and prefer options', () => {
+    const at = { points: ['complexity-tier'], task: null, path: null, stage: null }
+    const must = decision('D-1', [{ kind: 'must', option: 'Tier L' }], { scope: at })
+    const never = decision('D-2', [{ kind: 'must_not', option: 'Tier S' }], { scope: at })
+    const prefer = decision('D-3', [{ kind: 'prefer', option: 'Tier M' }], { scope: at })
+    expect(checkAgainst([must, never, prefer], { choice: 'tier l (Recommended)', point: 'complexity-tier' })).toMatchObject({
+      allowed: true,
+      warnings: [{ key: 'D-3' }],
+    })
+    const broken = checkAgainst([must, never, prefer], { choice: 'Tier S', point: 'complexity-tier' })
+    expect(broken.allowed).toBe(false)
+    expect(broken.blocked_by.map((b) => b.key)).toEqual(['D-1', 'D-2'])
+    expect(checkAgainst([must, never], { choice: 'Tier S', point: 'model-selection' }).allowed).toBe(true)
+  })
+
+  it('blocks a number over a limit', () => {
+    const limit = decision('D-9', [{ kind: 'limit', option: 'retries', value: 3 }])
+    expect(checkAgainst([limit], { choice: '5', point: 'retries' }).allowed).toBe(false)
+    expect(checkAgainst([limit], { choice: '3', point: 'retries' }).allowed).toBe(true)
+    expect(checkAgainst([limit], { choice: 'many', point: 'retries' }).allowed).toBe(true)
+  })
+})

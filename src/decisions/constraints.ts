@@ -1,0 +1,132 @@
+import type { Issue } from '../domain/errors'
+import { normalizeLabel } from '../domain/labels'
+import type { Constraint, DecisionRecord, DecisionScope, EnforceLevel } from './decision'
+
+/**
+ * The problems of a decision's constraints, as issues at `constraints.<i>.<field>`:
+ * `must` and `prefer` name an option, `must_not` an option or a pattern, `limit` a value; an
+ * option only means something at a decision point, so option constraints need `scope.points`;
+ * a pattern must be a valid regular expression.
+ */
+export function validateConstraints(constraints: readonly Constraint[], scope: DecisionScope): Issue[] {
+  const issues: Issue[] = []
+  constraints.forEach((c, i) => {
+    const at = `constraints.${i}`
+    if ((c.kind === 'must' || c.kind === 'prefer') && c.option === undefined) {
+      issues.push({ path: `${at}.option`, message: `a ${c.kind} constraint names an option` })
+    }
+    if (c.kind === 'must_not' && c.option === undefined && c.pattern === undefined) {
+      issues.push({ path: `${at}.pattern`, message: 'a must_not constraint names an option or a pattern' })
+    }
+    if (c.kind === 'limit' && c.value === undefined) {
+      issues.push({ path: `${at}.value`, message: 'a limit constraint has a numeric value' })
+    }
+    if (c.kind !== 'must_not' && c.pattern !== undefined) {
+      issues.push({ path: `${at}.pattern`, message: 'only must_not constraints take a pattern' })
+    }
+    if (c.option !== undefined && c.kind !== 'limit' && scope.points.length === 0) {
+      issues.push({ path: `${at}.option`, message: 'an option constraint needs scope.points to say where the option is offered' })
+    }
+    if (c.pattern !== undefined) {
+      try {
+        new RegExp(c.pattern)
+      } catch (error) {
+        issues.push({ path: `${at}.pattern`, message: `not a valid regular expression: ${(error as Error).message}` })
+      }
+    }
+  })
+  return issues
+}
+
+/** One decision an action or a choice goes against. */
+export interface Violation {
+  key: string
+  title: string
+  enforce: EnforceLevel
+  rationale: string
+  constraint: Constraint
+  message: string
+}
+
+/** The answer of `POST /v1/decisions/check` (R-CON-3). */
+export interface Verdict {
+  allowed: boolean
+  /** Accepted required decisions it breaks: these block. */
+  blocked_by: Violation[]
+  /** Advisory decisions (and `prefer` constraints) it goes against: these only warn. */
+  warnings: Violation[]
+  /** Keys of the applicable decisions that were checked. */
+  checked: string[]
+}
+
+/** Shell text as compared: runs of white space made one space, so `git  push` is `git push`. */
+export function normalizeAction(action: string): string {
+  return action.replace(/\s+/g, ' ').trim()
+}
+
+function sameOption(a: string, b: string): boolean {
+  return normalizeLabel(a).toLocaleLowerCase('en') === normalizeLabel(b).toLocaleLowerCase('en')
+}
+
+function violation(decision: DecisionRecord, constraint: Constraint, message: string, soft = false) {
+  return {
+    soft: soft || decision.enforce === 'advisory',
+    violation: {
+      key: decision.key,
+      title: decision.title,
+      enforce: decision.enforce,
+      rationale: decision.rationale,
+      constraint,
+      message,
+    } satisfies Violation,
+  }
+}
+
+/**
+ * Judges an action (a shell command) or a choice at a decision point against decisions that
+ * already apply (accepted, in scope). An action is tested against every `must_not` pattern; a
+ * choice against the option constraints of the decisions bound to its point, and against
+ * `limit`s when it is a number. Required decisions block; advisory ones, and any `prefer`, warn.
+ */
+export function checkAgainst(
+  decisions: readonly DecisionRecord[],
+  request: { action?: string | undefined; choice?: string | undefined; point?: string | undefined },
+): Verdict {
+  const found: Array<ReturnType<typeof violation>> = []
+  const action = request.action === undefined ? undefined : normalizeAction(request.action)
+  for (const decision of decisions) {
+    const atPoint = request.point !== undefined && decision.scope.points.includes(request.point)
+    for (const c of decision.constraints) {
+      if (action !== undefined && c.kind === 'must_not' && c.pattern !== undefined) {
+        if (new RegExp(c.pattern).test(action)) {
+          found.push(violation(decision, c, `"${action}" matches the must_not pattern /${c.pattern}/`))
+        }
+      }
+      if (request.choice === undefined) continue
+      const choice = request.choice
+      if (c.kind === 'limit' && c.value !== undefined && (decision.scope.points.length === 0 || atPoint)) {
+        const n = Number(choice)
+        if (choice.trim() !== '' && Number.isFinite(n) && n > c.value) {
+          found.push(violation(decision, c, `${n} is over the limit ${c.value}${c.option === undefined ? '' : ` (${c.option})`}`))
+        }
+      }
+      if (!atPoint || c.option === undefined) continue
+      if (c.kind === 'must' && !sameOption(choice, c.option)) {
+        found.push(violation(decision, c, `at ${request.point} the choice must be "${c.option}", not "${choice}"`))
+      }
+      if (c.kind === 'must_not' && sameOption(choice, c.option)) {
+        found.push(violation(decision, c, `at ${request.point} "${c.option}" must not be chosen`))
+      }
+      if (c.kind === 'prefer' && !sameOption(choice, c.option)) {
+        found.push(violation(decision, c, `at ${request.point} "${c.option}" is preferred over "${choice}"`, true))
+      }
+    }
+  }
+  const blocked = found.filter((f) => !f.soft).map((f) => f.violation)
+  return {
+    allowed: blocked.length === 0,
+    blocked_by: blocked,
+    warnings: found.filter((f) => f.soft).map((f) => f.violation),
+    checked: decisions.map((d) => d.key),
+  }
+}

@@ -1,0 +1,187 @@
+import { createHash } from 'node:crypto'
+import { IdentifierSchema, LabelSchema } from '../domain/observation'
+import { z } from '../domain/zod'
+
+/** Input limits of decisions, documented in README.md. */
+export const DECISION_LIMITS = {
+  keyLength: 120,
+  titleLength: 300,
+  textLength: 8000,
+  sourceLength: 500,
+  pathLength: 1000,
+  patternLength: 500,
+  points: 50,
+  constraints: 50,
+  evidence: 50,
+  evidenceContent: 100_000,
+  importRecords: 1000,
+} as const
+
+export const DECISION_STATUSES = ['proposed', 'accepted', 'superseded', 'deprecated', 'revoked'] as const
+export type DecisionStatus = (typeof DECISION_STATUSES)[number]
+export const DecisionStatusSchema = z.enum(DECISION_STATUSES)
+
+export const ENFORCE_LEVELS = ['required', 'advisory'] as const
+export type EnforceLevel = (typeof ENFORCE_LEVELS)[number]
+
+/**
+ * Words that follow `/v1/decisions/` as routes of their own; a decision cannot take them as key.
+ * Compared case-insensitively.
+ */
+export const RESERVED_KEYS = ['applicable', 'pulses', 'check', 'import'] as const
+
+/** A decision's stable key: `D-001`, `ADR-0005`, `20240110-use-log4brains` (letters, digits, `.`, `_`, `-`). */
+export const DecisionKeySchema = z
+  .string()
+  .min(1)
+  .max(DECISION_LIMITS.keyLength)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-", starting with a letter or digit')
+  .refine((k) => !(RESERVED_KEYS as readonly string[]).includes(k.toLowerCase()), {
+    message: `must not be one of ${RESERVED_KEYS.join(', ')}`,
+  })
+
+/** A decision's date: `YYYY-MM-DD`, or an ISO time whose day is kept. */
+export const DecisionDateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, 'a date YYYY-MM-DD (or an ISO time)')
+  .refine((d) => isCalendarDate(d.slice(0, 10)), { message: 'not a calendar date' })
+  .transform((d) => d.slice(0, 10))
+
+/** Whether `YYYY-MM-DD` names a day that exists. */
+export function isCalendarDate(day: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day)
+  if (match === null) return false
+  const at = new Date(`${day}T00:00:00Z`)
+  return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === day
+}
+
+/** Where and when a decision holds (R-CON-4); an empty field holds everywhere. */
+export const ScopeSchema = z.object({
+  points: z.array(IdentifierSchema).max(DECISION_LIMITS.points).default([]).openapi({
+    description: 'Decision point keys the decision binds (R-CON-2).',
+  }),
+  task: IdentifierSchema.nullish().openapi({ description: 'Applies to this task only.' }),
+  path: z.string().min(1).max(DECISION_LIMITS.pathLength).nullish().openapi({
+    description: 'Applies to this path and everything below it.',
+  }),
+  stage: IdentifierSchema.nullish().openapi({ description: 'Applies at this stage only.' }),
+})
+
+export const CONSTRAINT_KINDS = ['must', 'must_not', 'prefer', 'limit'] as const
+export type ConstraintKind = (typeof CONSTRAINT_KINDS)[number]
+
+/** The enforceable part of a decision (R-CON-1). */
+export const ConstraintSchema = z.object({
+  kind: z.enum(CONSTRAINT_KINDS),
+  option: LabelSchema.optional().openapi({ description: 'An option of the bound decision points.' }),
+  pattern: z.string().min(1).max(DECISION_LIMITS.patternLength).optional().openapi({
+    description: 'A regular expression an action (a shell command) is tested against (`must_not`).',
+    example: 'git push (.* )?(--force|-f\\b)',
+  }),
+  value: z.number().finite().optional().openapi({ description: 'The bound of a `limit`.' }),
+})
+export type Constraint = z.infer<typeof ConstraintSchema>
+
+/** Evidence behind a decision; `content`, when sent, is hashed (sha256) and not kept. */
+export const EvidenceInputSchema = z.object({
+  kind: z.string().min(1).max(50),
+  summary: z.string().min(1).max(2000),
+  uri: z.string().min(1).max(2000).optional(),
+  hash: z.string().min(1).max(200).optional(),
+  content: z.string().max(DECISION_LIMITS.evidenceContent).optional(),
+})
+export type EvidenceInput = z.infer<typeof EvidenceInputSchema>
+
+export interface Evidence {
+  kind: string
+  summary: string
+  uri: string | null
+  hash: string | null
+}
+
+const Text = z.string().trim().min(1).max(DECISION_LIMITS.textLength)
+
+/** The body of `POST /v1/decisions` (R-CON-1a). */
+export const DecisionInputSchema = z.object({
+  key: DecisionKeySchema.optional().openapi({ description: 'Made (`D-001`, `D-002`, …) when not given.' }),
+  title: z.string().trim().min(1).max(DECISION_LIMITS.titleLength),
+  decision: Text.openapi({ description: 'What was decided.' }),
+  rationale: Text.openapi({ description: 'Why.' }),
+  enforce: z.enum(ENFORCE_LEVELS).default('advisory'),
+  status: z.enum(['proposed', 'accepted']).default('proposed'),
+  date: DecisionDateSchema.optional().openapi({ description: 'The day it was decided; today when not given.' }),
+  source: z.string().min(1).max(DECISION_LIMITS.sourceLength).optional().openapi({
+    description: 'Where it was decided: a session id, a document, a meeting.',
+  }),
+  supersedes: DecisionKeySchema.optional().openapi({
+    description: 'The decision this one replaces once accepted.',
+  }),
+  scope: ScopeSchema.optional(),
+  constraints: z.array(ConstraintSchema).max(DECISION_LIMITS.constraints).default([]),
+  evidence: z.array(EvidenceInputSchema).max(DECISION_LIMITS.evidence).default([]),
+})
+export type DecisionInput = z.infer<typeof DecisionInputSchema>
+
+export interface DecisionScope {
+  points: string[]
+  task: string | null
+  path: string | null
+  stage: string | null
+}
+
+/** Where an imported decision came from, and the fingerprint that makes a re-import a no-op. */
+export interface ImportOrigin {
+  path: string
+  line: number
+  format: string
+  fingerprint: string
+}
+
+/** A decision: a commitment with a rationale, an enforce level and a lifecycle (R-CON-1). */
+export interface DecisionRecord {
+  key: string
+  title: string
+  decision: string
+  rationale: string
+  enforce: EnforceLevel
+  status: DecisionStatus
+  /** The day it was decided (YYYY-MM-DD). */
+  date: string
+  source: string | null
+  supersedes: string | null
+  superseded_by: string | null
+  scope: DecisionScope
+  constraints: Constraint[]
+  evidence: Evidence[]
+  /** The number of events in its history; the last event's `seq`. */
+  version: number
+  created_at: string
+  updated_at: string
+  imported: ImportOrigin | null
+}
+
+export const DECISION_EVENT_TYPES = [...DECISION_STATUSES, 'linked', 'imported', 'reimported'] as const
+export type DecisionEventType = (typeof DECISION_EVENT_TYPES)[number]
+
+/** One entry of a decision's append-only history. */
+export interface DecisionEvent {
+  key: string
+  /** 1, 2, 3, … per decision. */
+  seq: number
+  at: string
+  type: DecisionEventType
+  from: DecisionStatus | null
+  to: DecisionStatus
+  /** `superseded`: the decision that replaced this one. */
+  by?: string
+  /** `accepted` (or `linked`) of a replacement: the decision it replaced. */
+  supersedes?: string
+  reason?: string
+  /** `reimported`: the fields that changed. */
+  changed?: string[]
+}
+
+/** `sha256:<hex>` of a text: the content hash of evidence and of imported files. */
+export function contentHash(text: string): string {
+  return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`
+}

@@ -1,0 +1,366 @@
+import type { Clock } from '../clock'
+import { InputError } from '../domain/errors'
+import type { Context } from '../domain/observation'
+import { applies, runOfContext, type ApplicabilityQuery } from './applicability'
+import { checkAgainst, type Verdict } from './constraints'
+import type { DecisionEvent, DecisionInput, DecisionRecord, DecisionStatus } from './decision'
+import { importedRecord, mergeImported, type ImportedDecision, type ImportReport } from './imported-decision'
+import { proposal, statusAt, transition } from './lifecycle'
+import type { DecisionStore, DecisionTransaction, Pulse } from './store'
+
+/** A decision with its whole history. */
+export interface DecisionView extends DecisionRecord {
+  events: DecisionEvent[]
+}
+
+/** One link of a supersede chain, with when it was accepted and replaced. */
+export interface ChainLink {
+  key: string
+  title: string
+  status: DecisionStatus
+  enforce: DecisionRecord['enforce']
+  date: string
+  decision: string
+  rationale: string
+  accepted_at: string | null
+  superseded_at: string | null
+  supersedes: string | null
+  superseded_by: string | null
+}
+
+/** `why` of a decision (R-CON-5): its supersede chain, oldest first, its rationale and evidence. */
+export interface DecisionWhy {
+  key: string
+  /** The newest decision of the chain: the one that holds, if it is accepted. */
+  current: string
+  chain: ChainLink[]
+  rationale: string
+  evidence: DecisionRecord['evidence']
+  events: DecisionEvent[]
+}
+
+/** Which decisions reach runs, and which never do (R-CON-4). */
+export interface PulseReport {
+  decisions: Array<Pick<DecisionRecord, 'key' | 'title' | 'status' | 'enforce'> & Omit<Pulse, 'key' | 'first_at' | 'last_at'> & {
+    first_at: string | null
+    last_at: string | null
+  }>
+  /** Accepted decisions that no applicability query, recommendation or check has returned. */
+  never_reached: string[]
+}
+
+/** A request of `POST /v1/decisions/check` (R-CON-3). */
+export interface CheckRequest extends ApplicabilityQuery {
+  action?: string | undefined
+  choice?: string | undefined
+}
+
+/**
+ * The use cases of decisions as contracts (R-CON): the lifecycle, applicability with recall
+ * pulses, checks, `why` and import. HTTP, the CLI and the guard hook are doorways onto these.
+ */
+export interface Decisions {
+  propose(input: DecisionInput): Promise<DecisionView>
+  accept(key: string, input?: { reason?: string | undefined }): Promise<DecisionView>
+  /** Replaces `key` by `by`: a proposal is accepted, an accepted decision is linked. */
+  supersede(key: string, input: { by: string; reason?: string | undefined }): Promise<DecisionView>
+  deprecate(key: string, input?: { reason?: string | undefined }): Promise<DecisionView>
+  revoke(key: string, input?: { reason?: string | undefined }): Promise<DecisionView>
+  get(key: string): Promise<DecisionView>
+  list(filter?: { status?: DecisionStatus | undefined; point?: string | undefined }): Promise<DecisionRecord[]>
+  /** Accepted decisions that apply to a run; each one returned counts a pulse. */
+  applicable(query: ApplicabilityQuery): Promise<DecisionRecord[]>
+  /**
+   * Accepted decisions bound to a point that apply in a context, for the recommendation; with
+   * `asOf`, those that were accepted then (a replay, which counts no pulse).
+   */
+  atPoint(input: { point: string; context?: Context | undefined; asOf?: Date | undefined }): Promise<DecisionRecord[]>
+  check(request: CheckRequest): Promise<Verdict>
+  pulses(): Promise<PulseReport>
+  why(key: string): Promise<DecisionWhy>
+  import(records: readonly ImportedDecision[]): Promise<ImportReport>
+}
+
+function notFound(key: string, path = 'key'): InputError {
+  return new InputError('decision_not_found', `no decision ${key}`, {
+    status: 404,
+    issues: [{ path, message: `no decision has the key ${key}` }],
+  })
+}
+
+async function required(tx: DecisionTransaction, key: string, path = 'key'): Promise<DecisionRecord> {
+  const record = await tx.get(key)
+  if (record === undefined) throw notFound(key, path)
+  return record
+}
+
+/** The next free `D-NNN` key. */
+function nextKey(keys: readonly string[]): string {
+  let max = 0
+  for (const k of keys) {
+    const match = /^D-(\d+)$/.exec(k)
+    if (match !== null) max = Math.max(max, Number(match[1]))
+  }
+  return `D-${String(max + 1).padStart(3, '0')}`
+}
+
+export function createDecisions(deps: { store: DecisionStore; clock: Clock }): Decisions {
+  const { store, clock } = deps
+
+  async function view(key: string): Promise<DecisionView> {
+    const record = await store.get(key)
+    if (record === undefined) throw notFound(key)
+    return { ...record, events: await store.events(key) }
+  }
+
+  /** Accepts a decision inside a transaction, superseding the decision it names (R-CON-1a). */
+  async function acceptIn(tx: DecisionTransaction, record: DecisionRecord, at: string, reason?: string) {
+    const accepted = transition(record, 'accepted', at, { reason, supersedes: record.supersedes ?? undefined })
+    if (record.supersedes !== null) {
+      const old = await required(tx, record.supersedes, 'supersedes')
+      if (old.superseded_by !== null) {
+        throw new InputError('already_superseded', `${old.key} is already superseded by ${old.superseded_by}`, {
+          status: 409,
+          issues: [{ path: 'supersedes', message: `${old.key} was replaced by ${old.superseded_by}` }],
+        })
+      }
+      const replaced = transition(old, 'superseded', at, { by: record.key, reason: `superseded by ${record.key}` })
+      tx.put(replaced.record)
+      tx.append(replaced.event)
+    }
+    tx.put(accepted.record)
+    tx.append(accepted.event)
+  }
+
+  function move(to: 'deprecated' | 'revoked') {
+    return async (key: string, input: { reason?: string | undefined } = {}) => {
+      await store.transact(async (tx) => {
+        const moved = transition(await required(tx, key), to, clock.now().toISOString(), { reason: input.reason })
+        tx.put(moved.record)
+        tx.append(moved.event)
+      })
+      return view(key)
+    }
+  }
+
+  async function chainOf(record: DecisionRecord): Promise<DecisionRecord[]> {
+    const chain = [record]
+    const seen = new Set([record.key])
+    for (let at = record; at.supersedes !== null && !seen.has(at.supersedes); ) {
+      const previous = await store.get(at.supersedes)
+      if (previous === undefined) break
+      chain.unshift(previous)
+      seen.add(previous.key)
+      at = previous
+    }
+    for (let at = record; at.superseded_by !== null && !seen.has(at.superseded_by); ) {
+      const next = await store.get(at.superseded_by)
+      if (next === undefined) break
+      chain.push(next)
+      seen.add(next.key)
+      at = next
+    }
+    return chain
+  }
+
+  return {
+    async propose(input) {
+      const at = clock.now().toISOString()
+      const key = await store.transact(async (tx) => {
+        const key = input.key ?? nextKey(await tx.keys())
+        if ((await tx.get(key)) !== undefined) {
+          throw new InputError('decision_exists', `decision ${key} exists already`, {
+            status: 409,
+            issues: [{ path: 'key', message: `${key} is taken; leave key out to get a new one` }],
+          })
+        }
+        if (input.supersedes !== undefined) await required(tx, input.supersedes, 'supersedes')
+        const { record, event } = proposal(input, key, at)
+        tx.put(record)
+        tx.append(event)
+        if (input.status === 'accepted') await acceptIn(tx, record, at)
+        return key
+      })
+      return view(key)
+    },
+
+    async accept(key, input = {}) {
+      await store.transact(async (tx) => acceptIn(tx, await required(tx, key), clock.now().toISOString(), input.reason))
+      return view(key)
+    },
+
+    async supersede(key, input) {
+      if (input.by === key) {
+        throw new InputError('invalid_decision', `${key} cannot supersede itself`, {
+          issues: [{ path: 'by', message: 'name another decision' }],
+        })
+      }
+      const at = clock.now().toISOString()
+      await store.transact(async (tx) => {
+        const old = await required(tx, key)
+        const replacement = await required(tx, input.by, 'by')
+        if (replacement.supersedes !== null && replacement.supersedes !== key) {
+          throw new InputError('supersedes_another', `${replacement.key} already supersedes ${replacement.supersedes}`, {
+            status: 409,
+            issues: [{ path: 'by', message: `${replacement.key} replaces ${replacement.supersedes}, not ${key}` }],
+          })
+        }
+        if (replacement.status === 'proposed') {
+          await acceptIn(tx, { ...replacement, supersedes: key }, at, input.reason)
+          return
+        }
+        if (replacement.status !== 'accepted') {
+          throw new InputError('invalid_transition', `${replacement.key} is ${replacement.status}; only a proposed or accepted decision can replace another`, {
+            status: 409,
+            issues: [{ path: 'by', message: `${replacement.key} is ${replacement.status}` }],
+          })
+        }
+        if (old.superseded_by !== null) {
+          throw new InputError('already_superseded', `${key} is already superseded by ${old.superseded_by}`, {
+            status: 409,
+            issues: [{ path: 'key', message: `${key} was replaced by ${old.superseded_by}` }],
+          })
+        }
+        const replaced = transition(old, 'superseded', at, { by: replacement.key, reason: input.reason ?? `superseded by ${replacement.key}` })
+        const seq = replacement.version + 1
+        tx.put(replaced.record)
+        tx.append(replaced.event)
+        tx.put({ ...replacement, supersedes: key, version: seq, updated_at: at })
+        const linked: DecisionEvent = { key: replacement.key, seq, at, type: 'linked', from: 'accepted', to: 'accepted', supersedes: key }
+        if (input.reason !== undefined) linked.reason = input.reason
+        tx.append(linked)
+      })
+      return view(key)
+    },
+
+    deprecate: move('deprecated'),
+    revoke: move('revoked'),
+
+    get: view,
+
+    list(filter = {}) {
+      return store.list(filter)
+    },
+
+    async applicable(query) {
+      const found = (await store.list({ status: 'accepted' })).filter((d) => applies(d, query))
+      await store.pulse(
+        found.map((d) => d.key),
+        'applicable',
+        clock.now().toISOString(),
+      )
+      return found
+    },
+
+    async atPoint({ point, context, asOf }) {
+      const run = { ...runOfContext(context), point }
+      const bound = await store.list({ point })
+      if (asOf !== undefined) {
+        const then: DecisionRecord[] = []
+        for (const d of bound) {
+          if (statusAt(await store.events(d.key), asOf) === 'accepted' && applies({ ...d, status: 'accepted' }, run)) {
+            then.push({ ...d, status: 'accepted' })
+          }
+        }
+        return then
+      }
+      const found = bound.filter((d) => applies(d, run))
+      if (found.length > 0) {
+        await store.pulse(
+          found.map((d) => d.key),
+          'recommendation',
+          clock.now().toISOString(),
+        )
+      }
+      return found
+    },
+
+    async check(request) {
+      const scoped = (await store.list({ status: 'accepted' })).filter((d) => applies(d, request))
+      const verdict = checkAgainst(scoped, request)
+      await store.pulse(verdict.checked, 'check', clock.now().toISOString())
+      return verdict
+    },
+
+    async pulses() {
+      const [records, pulses] = await Promise.all([store.list(), store.pulses()])
+      const byKey = new Map(pulses.map((p) => [p.key, p]))
+      const decisions = records.map((r) => {
+        const p = byKey.get(r.key)
+        return {
+          key: r.key,
+          title: r.title,
+          status: r.status,
+          enforce: r.enforce,
+          count: p?.count ?? 0,
+          by: p?.by ?? { applicable: 0, recommendation: 0, check: 0 },
+          first_at: p?.first_at ?? null,
+          last_at: p?.last_at ?? null,
+        }
+      })
+      return {
+        decisions,
+        never_reached: decisions.filter((d) => d.status === 'accepted' && d.count === 0).map((d) => d.key),
+      }
+    },
+
+    async why(key) {
+      const record = await store.get(key)
+      if (record === undefined) throw notFound(key)
+      const chain = await chainOf(record)
+      const links = await Promise.all(
+        chain.map(async (d): Promise<ChainLink> => {
+          const history = await store.events(d.key)
+          return {
+            key: d.key,
+            title: d.title,
+            status: d.status,
+            enforce: d.enforce,
+            date: d.date,
+            decision: d.decision,
+            rationale: d.rationale,
+            accepted_at: history.find((e) => e.to === 'accepted' && e.from !== 'accepted')?.at ?? null,
+            superseded_at: history.find((e) => e.to === 'superseded')?.at ?? null,
+            supersedes: d.supersedes,
+            superseded_by: d.superseded_by,
+          }
+        }),
+      )
+      return {
+        key,
+        current: (chain[chain.length - 1] as DecisionRecord).key,
+        chain: links,
+        rationale: record.rationale,
+        evidence: record.evidence,
+        events: await store.events(key),
+      }
+    },
+
+    async import(records) {
+      const at = clock.now().toISOString()
+      return store.transact(async (tx) => {
+        const report: ImportReport = { created: [], updated: [], unchanged: [], conflicts: [], warnings: [] }
+        const incoming = new Set(records.map((r) => r.key))
+        for (const input of records) {
+          const links = { ...input }
+          for (const field of ['supersedes', 'superseded_by'] as const) {
+            const target = links[field]
+            if (target !== null && !incoming.has(target) && (await tx.get(target)) === undefined) {
+              report.warnings.push({ key: input.key, message: `${field} ${target} names no decision; the link is dropped` })
+              links[field] = null
+            }
+          }
+          const merged = mergeImported(importedRecord(links, at), await tx.get(input.key), at)
+          if (merged.outcome === 'conflict') {
+            report.conflicts.push({ key: input.key, message: `${input.key} exists and was not imported; it is left as it is` })
+            continue
+          }
+          if (merged.record !== undefined) tx.put(merged.record)
+          if (merged.event !== undefined) tx.append(merged.event)
+          report[merged.outcome].push(input.key)
+        }
+        return report
+      })
+    },
+  }
+}

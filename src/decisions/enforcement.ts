@@ -1,0 +1,258 @@
+import { pointPolicy } from '../domain/decision-point'
+import { matchOption } from '../domain/labels'
+import type { CompiledPolicy } from '../domain/policy'
+import type { OfferedOption, Recommendation, RecommendedOption } from '../domain/recommendation'
+import type { DecisionRecord, EnforceLevel } from './decision'
+
+/** What one decision did to a recommendation (R-CON-2). */
+export interface DecisionEffect {
+  key: string
+  title: string
+  enforce: EnforceLevel
+  /**
+   * `enforced`: it fixes the answer; `ruled-out`: its options were taken off the offer;
+   * `static-default`: it is the default while there is too little evidence (or personalization
+   * is off); `outweighed`: observed choices decided instead; `not-offered`: its option is not
+   * among the options asked; `conflict`: another required decision contradicts it.
+   */
+  effect: 'enforced' | 'ruled-out' | 'static-default' | 'outweighed' | 'not-offered' | 'conflict'
+  options: string[]
+  rationale: string
+}
+
+/** A recommendation joined with the decisions bound to its point. */
+export interface ContractedRecommendation extends Recommendation {
+  decisions?: DecisionEffect[]
+  /** What observed choices alone recommended, when a decision fixed something else. */
+  learned?: { state: Recommendation['state']; recommended: string | string[]; confidence: number }
+}
+
+/** The decisions bound to a point, read for one request: what they fix, rule out and advise. */
+export interface PointContract {
+  /** Required `must` options that are offered, newest decision first. */
+  musts: Array<{ option: string; decision: DecisionRecord }>
+  /** Options taken off the offer by required `must_not`s. */
+  ruledOut: Map<string, DecisionRecord[]>
+  /** The advisory default: the newest advisory `must` or any `prefer` whose option is offered. */
+  advisory: { option: string; decision: DecisionRecord } | null
+  /** The offer after ruling out (the whole offer if every option was ruled out). */
+  offered: OfferedOption[]
+  /** The static default to recommend from: the advisory option, else the request's unless ruled out. */
+  staticDefault: string | undefined
+  effects: DecisionEffect[]
+}
+
+function effectOf(decision: DecisionRecord, effect: DecisionEffect['effect'], options: string[]): DecisionEffect {
+  return { key: decision.key, title: decision.title, enforce: decision.enforce, effect, options, rationale: decision.rationale }
+}
+
+/** Newest first: by decision date, then by last change, then by key. */
+function newestFirst(a: DecisionRecord, b: DecisionRecord): number {
+  return b.date.localeCompare(a.date) || b.updated_at.localeCompare(a.updated_at) || b.key.localeCompare(a.key)
+}
+
+/**
+ * Reads what accepted decisions bound to a point (and in scope) mean for an offer, before the
+ * recommendation is computed: required `must_not` options leave the offer, and the advisory
+ * default becomes the static default, so that ties and thin evidence fall to it (R-CON-2).
+ */
+export function contractFor(
+  decisions: readonly DecisionRecord[],
+  offered: readonly OfferedOption[],
+  staticDefault: string | undefined,
+): PointContract {
+  const labels = offered.map((o) => o.option)
+  const sorted = [...decisions].sort(newestFirst)
+  const musts: PointContract['musts'] = []
+  const ruledOut = new Map<string, DecisionRecord[]>()
+  const soft: Array<{ option: string; decision: DecisionRecord }> = []
+  const effects: DecisionEffect[] = []
+  for (const decision of sorted) {
+    const missing: string[] = []
+    for (const c of decision.constraints) {
+      if (c.option === undefined || c.kind === 'limit') continue
+      const option = matchOption(c.option, labels)
+      if (option === undefined) {
+        missing.push(c.option)
+        continue
+      }
+      if (c.kind === 'prefer' || (c.kind === 'must' && decision.enforce === 'advisory')) soft.push({ option, decision })
+      else if (c.kind === 'must') musts.push({ option, decision })
+      else if (c.kind === 'must_not' && decision.enforce === 'required') {
+        ruledOut.set(option, [...(ruledOut.get(option) ?? []), decision])
+      }
+    }
+    if (missing.length > 0) effects.push(effectOf(decision, 'not-offered', missing))
+  }
+  let allowed = offered.filter((o) => !ruledOut.has(o.option))
+  if (allowed.length === 0) {
+    // Required decisions that rule out every option contradict each other: none is applied.
+    for (const [option, by] of ruledOut) for (const d of by) effects.push(effectOf(d, 'conflict', [option]))
+    ruledOut.clear()
+    allowed = [...offered]
+  } else {
+    const byDecision = new Map<DecisionRecord, string[]>()
+    for (const [option, by] of ruledOut) for (const d of by) byDecision.set(d, [...(byDecision.get(d) ?? []), option])
+    for (const [d, options] of byDecision) effects.push(effectOf(d, 'ruled-out', options))
+  }
+  const allowedLabels = new Set(allowed.map((o) => o.option))
+  const fixable = musts.filter((m) => {
+    if (allowedLabels.has(m.option)) return true
+    effects.push(effectOf(m.decision, 'conflict', [m.option]))
+    return false
+  })
+  const advisory = soft.find((s) => allowedLabels.has(s.option)) ?? null
+  const requested = staticDefault !== undefined && allowedLabels.has(staticDefault) ? staticDefault : undefined
+  return {
+    musts: fixable,
+    ruledOut,
+    advisory,
+    offered: allowed,
+    staticDefault: advisory?.option ?? requested,
+    effects,
+  }
+}
+
+function scopeText(decision: DecisionRecord): string {
+  const parts: string[] = []
+  if (decision.scope.task !== null) parts.push(`for task ${decision.scope.task}`)
+  if (decision.scope.path !== null) parts.push(`under ${decision.scope.path}`)
+  if (decision.scope.stage !== null) parts.push(`at stage ${decision.scope.stage}`)
+  return parts.length === 0 ? '' : ' ' + parts.join(', ')
+}
+
+/** An option as the agent described it, before any rationale of ours replaced the description. */
+function asOffered(option: RecommendedOption): RecommendedOption {
+  const out: RecommendedOption = { ...option, label: option.option, recommended: false }
+  delete out.original_description
+  delete out.description
+  const original = option.original_description ?? (option.recommended ? undefined : option.description)
+  if (original !== undefined) out.description = original
+  return out
+}
+
+/** The recommendation a required decision fixes: `enforced`, never overridden by observed choices. */
+function enforce(
+  rec: Recommendation,
+  fixed: string[],
+  deciding: DecisionRecord[],
+  determined: boolean,
+  policy: CompiledPolicy,
+): ContractedRecommendation {
+  const lead = deciding[0] as DecisionRecord
+  const keys = [...new Set(deciding.map((d) => d.key))].join(', ')
+  const precondition = `required decision ${keys} is in force${scopeText(lead)}`
+  const disclosure = `required by decision ${lead.key}: ${lead.rationale}`
+  const personalization = rec.state !== 'personalization-off'
+  const alwaysAsk = pointPolicy(rec.point, policy)?.always_ask ?? false
+  const neutral = rec.sensitive
+  const chosen = new Set(fixed)
+  const first = fixed.flatMap((f) => rec.options.filter((o) => o.option === f))
+  const rest = rec.options.filter((o) => !chosen.has(o.option))
+  const ordered = neutral ? rec.options : [...first, ...rest]
+  const options = ordered.map((o) => {
+    const plain = asOffered(o)
+    if (!chosen.has(o.option)) return plain
+    const item: RecommendedOption = { ...plain, recommended: true }
+    if (!neutral) {
+      item.label = `${o.option} (Recommended)`
+      if (plain.description !== undefined) item.original_description = plain.description
+      item.description = `Recommended when ${precondition} — ${disclosure}`
+    }
+    return item
+  })
+  let ask = true
+  let askReason: string
+  if (!personalization) askReason = 'personalization is off for this session'
+  else if (rec.sensitive) askReason = 'the point is sensitive: always asked'
+  else if (alwaysAsk) askReason = 'the policy marks this point always_ask'
+  else if (!determined) askReason = `decision ${keys} fixes part of the answer; the rest is the user's`
+  else {
+    ask = false
+    askReason = `required decision ${keys} fixes the answer: auto-resolve`
+  }
+  const confidence = determined
+    ? { value: 1, level: 'high' as const, significant: true, method: `enforced by required decision ${keys}` }
+    : { ...rec.confidence, method: `${rec.confidence.method}; enforced in part by required decision ${keys}` }
+  return {
+    ...rec,
+    state: 'enforced',
+    recommended: rec.multi_select ? fixed : (fixed[0] as string),
+    options,
+    confidence,
+    precondition,
+    // The learned conditions no longer describe what is recommended; the decision's scope does.
+    conditions: { context: [], window: null },
+    contradictions: [],
+    disclosure,
+    strength: neutral ? 'neutral' : 'strong',
+    p: determined ? 1 : rec.p,
+    information: determined ? 0 : rec.information,
+    entropy: determined ? 0 : rec.entropy,
+    ask,
+    ask_reason: askReason,
+    learned: { state: rec.state, recommended: rec.recommended, confidence: rec.confidence.value },
+  }
+}
+
+/**
+ * Joins a recommendation with the decisions bound to its point (R-CON-2): an accepted required
+ * `must` fixes the answer (`enforced`, whatever was observed, and auto-resolved where the policy
+ * allows it); required `must_not`s have already left the offer, and when they leave one option,
+ * that option is fixed; an advisory decision is the static default, with its rationale as the
+ * precondition, until observed choices outweigh it.
+ */
+export function applyDecisions(rec: Recommendation, contract: PointContract, policy: CompiledPolicy): ContractedRecommendation {
+  const effects = [...contract.effects]
+  const allowed = contract.offered.map((o) => o.option)
+  const onlyOne = contract.ruledOut.size > 0 && allowed.length === 1 ? (allowed[0] as string) : undefined
+  let result: ContractedRecommendation = rec
+
+  if (rec.multi_select) {
+    const fixed = [...new Set(contract.musts.map((m) => m.option))]
+    if (fixed.length > 0) {
+      const learned = Array.isArray(rec.recommended) ? rec.recommended : [rec.recommended]
+      const set = allowed.filter((o) => fixed.includes(o) || learned.includes(o))
+      const deciding = contract.musts.map((m) => m.decision)
+      result = enforce(rec, set, deciding, allowed.every((o) => fixed.includes(o)), policy)
+      for (const d of new Set(deciding)) {
+        effects.push(effectOf(d, 'enforced', contract.musts.filter((m) => m.decision === d).map((m) => m.option)))
+      }
+    }
+  } else {
+    const must = contract.musts[0]
+    if (must !== undefined) {
+      for (const other of contract.musts.slice(1)) {
+        if (other.option !== must.option) effects.push(effectOf(other.decision, 'conflict', [other.option]))
+      }
+      result = enforce(rec, [must.option], [must.decision], true, policy)
+      effects.push(effectOf(must.decision, 'enforced', [must.option]))
+    } else if (onlyOne !== undefined) {
+      const deciding = [...new Set([...contract.ruledOut.values()].flat())]
+      result = enforce(rec, [onlyOne], deciding, true, policy)
+    }
+  }
+
+  const advisory = contract.advisory
+  if (advisory !== null && result.state !== 'enforced') {
+    const asDefault =
+      (rec.state === 'static-default' || rec.state === 'personalization-off') && rec.recommended === advisory.option
+    if (asDefault) result = advise(rec, advisory.decision)
+    effects.push(effectOf(advisory.decision, asDefault ? 'static-default' : 'outweighed', [advisory.option]))
+  }
+  return effects.length === 0 ? result : { ...result, decisions: effects }
+}
+
+/** The static default of an advisory decision, with its rationale as the precondition. */
+function advise(rec: Recommendation, decision: DecisionRecord): ContractedRecommendation {
+  const precondition = `${decision.key} (advisory): ${decision.rationale}`
+  const disclosure = rec.disclosure.startsWith('based on static default')
+    ? rec.disclosure.replace('based on static default', `based on advisory decision ${decision.key}`)
+    : `based on advisory decision ${decision.key}; ${rec.disclosure}`
+  const options = rec.options.map((o) =>
+    o.recommended && o.description?.startsWith('Recommended when') === true
+      ? { ...o, description: `Recommended when ${precondition} — ${disclosure}` }
+      : o,
+  )
+  return { ...rec, precondition, disclosure, options }
+}

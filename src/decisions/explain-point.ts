@@ -1,0 +1,120 @@
+import { InputError } from '../domain/errors'
+import { normalizeLabel } from '../domain/labels'
+import type { Observation } from '../domain/observation'
+import type { RecommendationRequest } from '../domain/recommendation'
+import type { Decisions, DecisionWhy } from './decisions'
+import type { ContractedRecommendation, DecisionEffect } from './enforcement'
+
+/** `GET /v1/why` for a point (R-CON-5): what is recommended there, and everything behind it. */
+export interface PointWhy {
+  user: string
+  project: string | null
+  point: string
+  as_of: string
+  recommendation: Pick<
+    ContractedRecommendation,
+    'state' | 'recommended' | 'confidence' | 'precondition' | 'disclosure' | 'observations' | 'learned'
+  > | null
+  /** Every decision bound to the point, whatever its status, with its supersede chain. */
+  decisions: Array<DecisionWhy & { title: string; status: string; enforce: string; effect: DecisionEffect['effect'] | null }>
+  /**
+   * The observations that support the current recommendation: those of its evidence (the newest
+   * 100) that chose what is recommended, newest first.
+   */
+  observations: Array<Pick<Observation, 'id' | 'timestamp' | 'project' | 'session_id' | 'chosen' | 'other' | 'context'>>
+}
+
+/**
+ * Explains the recommendation at a point: it is recomputed as of `asOf` from the user's own
+ * question at the point (the latest one asked) so that it reads nothing it would not read, and
+ * every id it cites is a stored observation or decision.
+ */
+export async function explainPoint(
+  deps: {
+    observationsAt: (user: string, point: string, asOf?: Date) => Promise<Observation[]>
+    recommend: (request: RecommendationRequest) => Promise<ContractedRecommendation>
+    decisions: Decisions | undefined
+  },
+  query: { user: string; project?: string | undefined; point: string; asOf: Date },
+): Promise<PointWhy> {
+  const { user, point, asOf } = query
+  const [observations, bound] = await Promise.all([
+    deps.observationsAt(user, point, asOf),
+    deps.decisions?.list({ point }) ?? Promise.resolve([]),
+  ])
+  const latest = observations[observations.length - 1]
+  let options = latest?.options ?? []
+  if (options.length === 0) {
+    // No question asked yet: the options the decisions name are all that is known.
+    const named = bound.flatMap((d) => d.constraints.flatMap((c) => (c.option === undefined ? [] : [normalizeLabel(c.option)])))
+    options = [...new Map(named.map((o) => [o.toLocaleLowerCase('en'), o])).values()]
+  }
+  if (options.length === 0 && bound.length === 0) {
+    throw new InputError('point_not_found', `nothing is known of point ${point} for user ${user}`, {
+      status: 404,
+      issues: [{ path: 'point', message: 'no observation and no decision at this point' }],
+    })
+  }
+  const recommendation =
+    options.length === 0
+      ? null
+      : await deps.recommend({
+          user,
+          project: query.project,
+          point,
+          question: latest?.question ?? point,
+          header: latest?.header ?? undefined,
+          all_options: options,
+          multi_select: latest?.multi_select,
+          as_of: asOf.toISOString(),
+        })
+  const recommended = new Set(
+    recommendation === null ? [] : Array.isArray(recommendation.recommended) ? recommendation.recommended : [recommendation.recommended],
+  )
+  const byId = new Map(observations.map((o) => [o.id, o]))
+  const supporting = (recommendation?.evidence ?? [])
+    .map((id) => byId.get(id))
+    .filter((o): o is Observation => o !== undefined && o.chosen.some((c) => recommended.has(c)))
+  const effects = new Map((recommendation?.decisions ?? []).map((e) => [e.key, e.effect]))
+  const decisions = deps.decisions
+  const explained =
+    decisions === undefined
+      ? []
+      : await Promise.all(
+          bound.map(async (d) => ({
+            ...(await decisions.why(d.key)),
+            title: d.title,
+            status: d.status,
+            enforce: d.enforce,
+            effect: effects.get(d.key) ?? null,
+          })),
+        )
+  return {
+    user,
+    project: query.project ?? null,
+    point,
+    as_of: asOf.toISOString(),
+    recommendation:
+      recommendation === null
+        ? null
+        : {
+            state: recommendation.state,
+            recommended: recommendation.recommended,
+            confidence: recommendation.confidence,
+            precondition: recommendation.precondition,
+            disclosure: recommendation.disclosure,
+            observations: recommendation.observations,
+            ...(recommendation.learned === undefined ? {} : { learned: recommendation.learned }),
+          },
+    decisions: explained,
+    observations: supporting.map((o) => ({
+      id: o.id,
+      timestamp: o.timestamp,
+      project: o.project,
+      session_id: o.session_id,
+      chosen: o.chosen,
+      other: o.other,
+      context: o.context,
+    })),
+  }
+}

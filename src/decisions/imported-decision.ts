@@ -1,0 +1,115 @@
+import { z } from '../domain/zod'
+import {
+  contentHash,
+  DECISION_LIMITS,
+  DecisionDateSchema,
+  DecisionKeySchema,
+  DecisionStatusSchema,
+  ENFORCE_LEVELS,
+  EvidenceInputSchema,
+  type DecisionEvent,
+  type DecisionRecord,
+} from './decision'
+import { evidenceOf } from './lifecycle'
+
+const Text = z.string().trim().min(1).max(DECISION_LIMITS.textLength)
+
+/** A decision read from a repository's records (R-CON-6), as `import-adr` sends it. */
+export const ImportedDecisionSchema = z.object({
+  key: DecisionKeySchema,
+  title: z.string().trim().min(1).max(DECISION_LIMITS.titleLength),
+  decision: Text,
+  rationale: Text,
+  status: DecisionStatusSchema,
+  date: DecisionDateSchema,
+  enforce: z.enum(ENFORCE_LEVELS).default('advisory'),
+  supersedes: DecisionKeySchema.nullable().default(null),
+  superseded_by: DecisionKeySchema.nullable().default(null),
+  origin: z.object({
+    path: z.string().min(1).max(DECISION_LIMITS.sourceLength),
+    line: z.number().int().min(1),
+    format: z.enum(['adr-tools', 'madr', 'log4brains', 'decisions-md']),
+  }),
+  evidence: z.array(EvidenceInputSchema).max(DECISION_LIMITS.evidence).default([]),
+})
+export type ImportedDecision = z.infer<typeof ImportedDecisionSchema>
+
+/** What an import did; a second import of the same records lists them all as `unchanged`. */
+export interface ImportReport {
+  created: string[]
+  updated: string[]
+  unchanged: string[]
+  /** Records not imported: their key belongs to a decision that was not imported. */
+  conflicts: Array<{ key: string; message: string }>
+  /** Links dropped because they name no decision. */
+  warnings: Array<{ key: string; message: string }>
+}
+
+/** The fields an import owns; a re-import compares these and nothing else. */
+const IMPORTED_FIELDS = [
+  'title',
+  'decision',
+  'rationale',
+  'status',
+  'date',
+  'enforce',
+  'supersedes',
+  'superseded_by',
+  'source',
+  'evidence',
+] as const
+
+/** A record as the import would store it (before version and times are set). */
+export function importedRecord(input: ImportedDecision, at: string): DecisionRecord {
+  const fields = {
+    title: input.title,
+    decision: input.decision,
+    rationale: input.rationale,
+    status: input.status,
+    date: input.date,
+    enforce: input.enforce,
+    supersedes: input.supersedes,
+    superseded_by: input.superseded_by,
+    source: `${input.origin.path}:${input.origin.line}`,
+    evidence: evidenceOf(input.evidence),
+  }
+  return {
+    key: input.key,
+    ...fields,
+    scope: { points: [], task: null, path: null, stage: null },
+    constraints: [],
+    version: 0,
+    created_at: at,
+    updated_at: at,
+    imported: { ...input.origin, fingerprint: contentHash(JSON.stringify(IMPORTED_FIELDS.map((f) => fields[f]))) },
+  }
+}
+
+/**
+ * Merges an imported record into what is stored: new (`imported` event), the same fingerprint
+ * (nothing to do), or changed in the repository (`reimported` event naming the changed fields).
+ * A stored decision that was not imported is never overwritten.
+ */
+export function mergeImported(
+  incoming: DecisionRecord,
+  stored: DecisionRecord | undefined,
+  at: string,
+): { outcome: 'created' | 'updated' | 'unchanged' | 'conflict'; record?: DecisionRecord; event?: DecisionEvent } {
+  if (stored === undefined) {
+    const record = { ...incoming, version: 1 }
+    return { outcome: 'created', record, event: { key: incoming.key, seq: 1, at, type: 'imported', from: null, to: incoming.status } }
+  }
+  if (stored.imported === null) return { outcome: 'conflict' }
+  if (stored.imported.fingerprint === incoming.imported?.fingerprint) return { outcome: 'unchanged' }
+  const changed = IMPORTED_FIELDS.filter((f) => JSON.stringify(stored[f]) !== JSON.stringify(incoming[f]))
+  const seq = stored.version + 1
+  const record: DecisionRecord = {
+    ...stored,
+    ...Object.fromEntries(IMPORTED_FIELDS.map((f) => [f, incoming[f]])),
+    imported: incoming.imported,
+    version: seq,
+    updated_at: at,
+  }
+  const event: DecisionEvent = { key: stored.key, seq, at, type: 'reimported', from: stored.status, to: incoming.status, changed }
+  return { outcome: 'updated', record, event }
+}

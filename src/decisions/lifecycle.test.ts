@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest'
+import { InputError } from '../domain/errors'
+import { DECISION_STATUSES, DecisionInputSchema, type DecisionStatus } from './decision'
+import { canMove, evidenceOf, proposal, statusAt, transition } from './lifecycle'
+
+const AT = '2026-07-01T10:00:00.000Z'
+const input = (extra: Record<string, unknown> = {}) =>
+  DecisionInputSchema.parse({ title: 'Tier L for billing', decision: 'Billing specs use Tier L', rationale: 'audits', ...extra })
+
+describe('the decision lifecycle (R-CON-1)', () => {
+  it('allows exactly the documented steps', () => {
+    const allowed = new Set([
+      'proposed>accepted',
+      'proposed>revoked',
+      'accepted>superseded',
+      'accepted>deprecated',
+      'accepted>revoked',
+      'deprecated>superseded',
+      'deprecated>revoked',
+    ])
+    for (const from of DECISION_STATUSES) {
+      for (const to of DECISION_STATUSES) expect(canMove(from, to), `${from} → ${to}`).toBe(allowed.has(`${from}>${to}`))
+    }
+  })
+
+  it('a proposal starts with one proposed event', () => {
+    const { record, event } = proposal(input({ scope: { points: ['tier', 'tier'] } }), 'D-001', AT)
+    expect(record).toMatchObject({ key: 'D-001', status: 'proposed', version: 1, date: '2026-07-01', enforce: 'advisory' })
+    expect(record.scope).toEqual({ points: ['tier'], task: null, path: null, stage: null })
+    expect(event).toEqual({ key: 'D-001', seq: 1, at: AT, type: 'proposed', from: null, to: 'proposed' })
+  })
+
+  it('a transition bumps the version and records from, to, when and why', () => {
+    const { record } = proposal(input(), 'D-001', AT)
+    const later = '2026-07-02T09:00:00.000Z'
+    const moved = transition(record, 'accepted', later, { reason: 'agreed in review' })
+    expect(moved.record).toMatchObject({ status: 'accepted', version: 2, updated_at: later })
+    expect(moved.event).toEqual({ key: 'D-001', seq: 2, at: later, type: 'accepted', from: 'proposed', to: 'accepted', reason: 'agreed in review' })
+    const superseded = transition(moved.record, 'superseded', later, { by: 'D-002' })
+    expect(superseded.record.superseded_by).toBe('D-002')
+    expect(superseded.event.by).toBe('D-002')
+  })
+
+  it('a step the lifecycle does not allow is a 409 naming both statuses', () => {
+    const { record } = proposal(input(), 'D-001', AT)
+    const revoked = transition(record, 'revoked', AT).record
+    for (const to of ['accepted', 'deprecated'] as DecisionStatus[]) {
+      try {
+        transition(revoked, to, AT)
+        expect.unreachable()
+      } catch (error) {
+        expect(error).toBeInstanceOf(InputError)
+        expect((error as InputError).status).toBe(409)
+        expect((error as InputError).code).toBe('invalid_transition')
+        expect((error as InputError).message).toContain(`revoked; it cannot become ${to}`)
+      }
+    }
+  })
+
+  it('refuses constraints that cannot be enforced, naming each field', () => {
+    try {
+      proposal(
+        input({
+          constraints: [
+            { kind: 'must' },
+            { kind: 'must_not', pattern: 'git push (' },
+            { kind: 'must', option: 'Tier L' },
+            { kind: 'limit' },
+          ],
+        }),
+        'D-001',
+        AT,
+      )
+      expect.unreachable()
+    } catch (error) {
+      expect((error as InputError).code).toBe('invalid_decision')
+      expect((error as InputError).issues.map((i) => i.path)).toEqual([
+        'constraints.0.option',
+        'constraints.1.pattern',
+        'constraints.2.option',
+        'constraints.3.value',
+      ])
+    }
+  })
+
+  it('hashes evidence content and refuses a hash that does not match it', () => {
+    const [evidence] = evidenceOf([{ kind: 'benchmark', summary: '0/20 vs 16/20', content: 'raw results' }])
+    expect(evidence?.hash).toMatch(/^sha256:[0-9a-f]{64}$/)
+    expect(() => evidenceOf([{ kind: 'k', summary: 's', content: 'raw results', hash: 'sha256:00' }])).toThrow(InputError)
+  })
+
+  it("reads a decision's status at a moment from its history", () => {
+    const events = [
+      { key: 'D-1', seq: 1, at: '2026-07-01T10:00:00.000Z', type: 'proposed' as const, from: null, to: 'proposed' as const },
+      { key: 'D-1', seq: 2, at: '2026-07-02T10:00:00.000Z', type: 'accepted' as const, from: 'proposed' as const, to: 'accepted' as const },
+      { key: 'D-1', seq: 3, at: '2026-07-05T10:00:00.000Z', type: 'revoked' as const, from: 'accepted' as const, to: 'revoked' as const },
+    ]
+    expect(statusAt(events, new Date('2026-06-30T00:00:00Z'))).toBeNull()
+    expect(statusAt(events, new Date('2026-07-01T12:00:00Z'))).toBe('proposed')
+    expect(statusAt(events, new Date('2026-07-02T10:00:00Z'))).toBe('accepted')
+    expect(statusAt(events, new Date('2026-07-06T00:00:00Z'))).toBe('revoked')
+  })
+})

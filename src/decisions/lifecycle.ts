@@ -1,0 +1,133 @@
+import { InputError, type Issue } from '../domain/errors'
+import { validateConstraints } from './constraints'
+import {
+  contentHash,
+  type DecisionEvent,
+  type DecisionInput,
+  type DecisionRecord,
+  type DecisionStatus,
+  type Evidence,
+  type EvidenceInput,
+} from './decision'
+
+/**
+ * The lifecycle (R-CON-1): `proposed` → `accepted` → `superseded` | `deprecated` | `revoked`.
+ * A proposal can be revoked (rejected) before it is accepted; a deprecated decision can still be
+ * superseded by its replacement or revoked. `superseded` and `revoked` are final.
+ */
+const NEXT: Record<DecisionStatus, readonly DecisionStatus[]> = {
+  proposed: ['accepted', 'revoked'],
+  accepted: ['superseded', 'deprecated', 'revoked'],
+  deprecated: ['superseded', 'revoked'],
+  superseded: [],
+  revoked: [],
+}
+
+/** Whether a decision in `from` may move to `to`. */
+export function canMove(from: DecisionStatus, to: DecisionStatus): boolean {
+  return NEXT[from].includes(to)
+}
+
+/** Details an event may carry. */
+export interface TransitionDetails {
+  reason?: string | undefined
+  /** Moving to `superseded`: the replacement. */
+  by?: string | undefined
+  /** Moving to `accepted`: the decision this one replaces. */
+  supersedes?: string | undefined
+}
+
+/**
+ * Moves a decision to `to` at `at`, returning the new record and the event that records it;
+ * a move the lifecycle does not allow is a 409 naming both statuses.
+ */
+export function transition(
+  record: DecisionRecord,
+  to: DecisionStatus,
+  at: string,
+  details: TransitionDetails = {},
+): { record: DecisionRecord; event: DecisionEvent } {
+  if (!canMove(record.status, to)) {
+    const allowed = NEXT[record.status]
+    throw new InputError(
+      'invalid_transition',
+      `${record.key} is ${record.status}; it cannot become ${to}` +
+        (allowed.length === 0 ? ` (${record.status} is final)` : ` (it can become ${allowed.join(' or ')})`),
+      { status: 409, issues: [{ path: 'status', message: `${record.status} → ${to} is not a step of the lifecycle` }] },
+    )
+  }
+  const seq = record.version + 1
+  const event: DecisionEvent = { key: record.key, seq, at, type: to, from: record.status, to }
+  if (details.by !== undefined) event.by = details.by
+  if (details.supersedes !== undefined) event.supersedes = details.supersedes
+  if (details.reason !== undefined) event.reason = details.reason
+  const next: DecisionRecord = { ...record, status: to, version: seq, updated_at: at }
+  if (details.by !== undefined) next.superseded_by = details.by
+  return { record: next, event }
+}
+
+/** Evidence as kept: `content` is replaced by its hash (a hash sent along must agree with it). */
+export function evidenceOf(inputs: readonly EvidenceInput[]): Evidence[] {
+  return inputs.map((e, i) => {
+    let hash = e.hash ?? null
+    if (e.content !== undefined) {
+      const computed = contentHash(e.content)
+      if (hash !== null && hash !== computed) {
+        throw new InputError('evidence_hash_mismatch', `evidence ${i}: hash does not match its content`, {
+          issues: [{ path: `evidence.${i}.hash`, message: `the content hashes to ${computed}` }],
+        })
+      }
+      hash = computed
+    }
+    return { kind: e.kind, summary: e.summary, uri: e.uri ?? null, hash }
+  })
+}
+
+/**
+ * A new proposal from its input (status `proposed`, one `proposed` event). Accepting it, when
+ * asked at creation, is a separate transition, since it may supersede another decision.
+ */
+export function proposal(input: DecisionInput, key: string, at: string): { record: DecisionRecord; event: DecisionEvent } {
+  const scope = {
+    points: [...new Set(input.scope?.points ?? [])],
+    task: input.scope?.task ?? null,
+    path: input.scope?.path ?? null,
+    stage: input.scope?.stage ?? null,
+  }
+  const issues: Issue[] = validateConstraints(input.constraints, scope)
+  if (input.supersedes === key) issues.push({ path: 'supersedes', message: 'a decision cannot supersede itself' })
+  if (issues.length > 0) {
+    throw new InputError('invalid_decision', `invalid decision: ${issues.map((i) => i.path).join(', ')}`, { issues })
+  }
+  const record: DecisionRecord = {
+    key,
+    title: input.title,
+    decision: input.decision,
+    rationale: input.rationale,
+    enforce: input.enforce,
+    status: 'proposed',
+    date: input.date ?? at.slice(0, 10),
+    source: input.source ?? null,
+    supersedes: input.supersedes ?? null,
+    superseded_by: null,
+    scope,
+    constraints: input.constraints,
+    evidence: evidenceOf(input.evidence),
+    version: 1,
+    created_at: at,
+    updated_at: at,
+    imported: null,
+  }
+  return { record, event: { key, seq: 1, at, type: 'proposed', from: null, to: 'proposed' } }
+}
+
+/** A decision's status at a moment, read from its history (for `as_of` replays, R-REC-9). */
+export function statusAt(events: readonly DecisionEvent[], at: Date): DecisionStatus | null {
+  let status: DecisionStatus | null = null
+  const limit = at.toISOString()
+  for (const event of events) {
+    if (event.at > limit) break
+    status = event.to
+  }
+  return status
+}

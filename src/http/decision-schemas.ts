@@ -1,0 +1,280 @@
+import { z } from '@hono/zod-openapi'
+import {
+  CONSTRAINT_KINDS,
+  ConstraintSchema,
+  DECISION_LIMITS,
+  DECISION_EVENT_TYPES,
+  DECISION_STATUSES,
+  DecisionInputSchema,
+  DecisionKeySchema,
+  DecisionStatusSchema,
+  ENFORCE_LEVELS,
+} from '../decisions/decision'
+import { ImportedDecisionSchema } from '../decisions/imported-decision'
+import { PULSE_SOURCES } from '../decisions/store'
+import { LabelSchema, IdentifierSchema, TimestampSchema } from '../domain/observation'
+
+/** Route schemas of decisions (R-CON-1a): the domain's zod schemas, registered for the OpenAPI document. */
+export const DecisionInput = DecisionInputSchema.openapi('DecisionInput', {
+  example: {
+    key: 'D-021',
+    title: 'Never force push to protected branches',
+    decision: 'Agents never run git push --force (or any variant with force semantics).',
+    rationale: 'Force push has lost us work twice, both times under pressure.',
+    enforce: 'required',
+    status: 'accepted',
+    source: 'session-0f8c4a',
+    constraints: [{ kind: 'must_not', pattern: 'git push (.* )?(--force|-f\\b)' }],
+  },
+})
+
+const EvidenceSchema = z.object({
+  kind: z.string(),
+  summary: z.string(),
+  uri: z.string().nullable(),
+  hash: z.string().nullable(),
+})
+
+const EventSchema = z
+  .object({
+    key: z.string(),
+    seq: z.number().int(),
+    at: z.string(),
+    type: z.enum(DECISION_EVENT_TYPES),
+    from: z.enum(DECISION_STATUSES).nullable(),
+    to: z.enum(DECISION_STATUSES),
+    by: z.string().optional(),
+    supersedes: z.string().optional(),
+    reason: z.string().optional(),
+    changed: z.array(z.string()).optional(),
+  })
+  .openapi('DecisionEvent')
+
+const RecordShape = {
+  key: z.string(),
+  title: z.string(),
+  decision: z.string(),
+  rationale: z.string(),
+  enforce: z.enum(ENFORCE_LEVELS),
+  status: z.enum(DECISION_STATUSES),
+  date: z.string(),
+  source: z.string().nullable(),
+  supersedes: z.string().nullable(),
+  superseded_by: z.string().nullable(),
+  scope: z.object({
+    points: z.array(z.string()),
+    task: z.string().nullable(),
+    path: z.string().nullable(),
+    stage: z.string().nullable(),
+  }),
+  constraints: z.array(
+    z.object({
+      kind: z.enum(CONSTRAINT_KINDS),
+      option: z.string().optional(),
+      pattern: z.string().optional(),
+      value: z.number().optional(),
+    }),
+  ),
+  evidence: z.array(EvidenceSchema),
+  version: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  imported: z
+    .object({ path: z.string(), line: z.number().int(), format: z.string(), fingerprint: z.string() })
+    .nullable(),
+}
+
+export const DecisionRecordSchema = z.object(RecordShape).openapi('DecisionRecord')
+export const DecisionSchema = z.object({ ...RecordShape, events: z.array(EventSchema) }).openapi('Decision')
+export const DecisionList = z.object({ decisions: z.array(DecisionRecordSchema) }).openapi('DecisionList')
+
+export const DecisionKeyParam = z.object({
+  key: DecisionKeySchema.openapi({ param: { name: 'key', in: 'path' }, example: 'D-001' }),
+})
+
+export const ListQuery = z.object({
+  status: DecisionStatusSchema.optional(),
+  point: IdentifierSchema.optional(),
+})
+
+export const ApplicableQuery = z.object({
+  task: IdentifierSchema.optional(),
+  path: z.string().min(1).max(1000).optional(),
+  stage: IdentifierSchema.optional(),
+  point: IdentifierSchema.optional(),
+})
+
+export const TransitionBody = z
+  .object({ reason: z.string().trim().min(1).max(2000).optional() })
+  .openapi('DecisionTransition')
+
+export const SupersedeBody = z
+  .object({
+    by: DecisionKeySchema.openapi({ description: 'The replacement: a proposal (accepted by this) or an accepted decision.' }),
+    reason: z.string().trim().min(1).max(2000).optional(),
+  })
+  .openapi('DecisionSupersede')
+
+export const CheckBody = z
+  .object({
+    action: z.string().min(1).max(10_000).optional().openapi({ description: 'A shell command about to run.' }),
+    choice: LabelSchema.optional().openapi({ description: 'An option about to be chosen at `point`.' }),
+    point: IdentifierSchema.optional(),
+    task: IdentifierSchema.optional(),
+    path: z.string().min(1).max(1000).optional(),
+    stage: IdentifierSchema.optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.action === undefined && b.choice === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['action'], message: 'give an action or a choice' })
+    }
+    if (b.choice !== undefined && b.point === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['point'], message: 'a choice is checked at a decision point' })
+    }
+  })
+  .openapi('DecisionCheck', { example: { action: 'git push --force origin main', path: '/home/dev/acme-api' } })
+
+const ViolationSchema = z.object({
+  key: z.string(),
+  title: z.string(),
+  enforce: z.enum(ENFORCE_LEVELS),
+  rationale: z.string(),
+  constraint: ConstraintSchema,
+  message: z.string(),
+})
+
+export const VerdictSchema = z
+  .object({
+    allowed: z.boolean(),
+    blocked_by: z.array(ViolationSchema),
+    warnings: z.array(ViolationSchema),
+    checked: z.array(z.string()),
+  })
+  .openapi('DecisionVerdict')
+
+export const PulseReportSchema = z
+  .object({
+    decisions: z.array(
+      z.object({
+        key: z.string(),
+        title: z.string(),
+        status: z.enum(DECISION_STATUSES),
+        enforce: z.enum(ENFORCE_LEVELS),
+        count: z.number().int(),
+        by: z.object(Object.fromEntries(PULSE_SOURCES.map((s) => [s, z.number().int()])) as Record<
+          (typeof PULSE_SOURCES)[number],
+          z.ZodNumber
+        >),
+        first_at: z.string().nullable(),
+        last_at: z.string().nullable(),
+      }),
+    ),
+    never_reached: z.array(z.string()),
+  })
+  .openapi('DecisionPulses')
+
+const ChainLinkSchema = z.object({
+  key: z.string(),
+  title: z.string(),
+  status: z.enum(DECISION_STATUSES),
+  enforce: z.enum(ENFORCE_LEVELS),
+  date: z.string(),
+  decision: z.string(),
+  rationale: z.string(),
+  accepted_at: z.string().nullable(),
+  superseded_at: z.string().nullable(),
+  supersedes: z.string().nullable(),
+  superseded_by: z.string().nullable(),
+})
+
+const WhyShape = {
+  key: z.string(),
+  current: z.string(),
+  chain: z.array(ChainLinkSchema),
+  rationale: z.string(),
+  evidence: z.array(EvidenceSchema),
+  events: z.array(EventSchema),
+}
+
+export const DecisionWhySchema = z.object(WhyShape).openapi('DecisionWhy')
+
+export const WhyQuery = z.object({
+  user: IdentifierSchema.default('default'),
+  project: IdentifierSchema.optional(),
+  point: IdentifierSchema,
+  as_of: TimestampSchema.optional(),
+})
+
+export const PointWhySchema = z
+  .object({
+    user: z.string(),
+    project: z.string().nullable(),
+    point: z.string(),
+    as_of: z.string(),
+    recommendation: z
+      .object({
+        state: z.string(),
+        recommended: z.union([z.string(), z.array(z.string())]),
+        confidence: z.object({ value: z.number(), level: z.string(), significant: z.boolean(), method: z.string() }),
+        precondition: z.string(),
+        disclosure: z.string(),
+        observations: z.number().int(),
+        learned: z
+          .object({ state: z.string(), recommended: z.union([z.string(), z.array(z.string())]), confidence: z.number() })
+          .optional(),
+      })
+      .nullable(),
+    decisions: z.array(
+      z.object({
+        ...WhyShape,
+        title: z.string(),
+        status: z.string(),
+        enforce: z.string(),
+        effect: z.string().nullable(),
+      }),
+    ),
+    observations: z.array(
+      z.object({
+        id: z.string(),
+        timestamp: z.string(),
+        project: z.string().nullable(),
+        session_id: z.string().nullable(),
+        chosen: z.array(z.string()),
+        other: z.string().nullable(),
+        context: z.record(z.string(), z.unknown()),
+      }),
+    ),
+  })
+  .openapi('PointWhy')
+
+export const ImportBody = z
+  .object({ records: z.array(ImportedDecisionSchema).min(1).max(DECISION_LIMITS.importRecords) })
+  .openapi('DecisionImport')
+
+export const ImportReportSchema = z
+  .object({
+    created: z.array(z.string()),
+    updated: z.array(z.string()),
+    unchanged: z.array(z.string()),
+    conflicts: z.array(z.object({ key: z.string(), message: z.string() })),
+    warnings: z.array(z.object({ key: z.string(), message: z.string() })),
+  })
+  .openapi('DecisionImportReport')
+
+/** What a recommendation says of the decisions bound to its point (R-CON-2). */
+export const DecisionEffectsSchema = z.array(
+  z.object({
+    key: z.string(),
+    title: z.string(),
+    enforce: z.enum(ENFORCE_LEVELS),
+    effect: z.enum(['enforced', 'ruled-out', 'static-default', 'outweighed', 'not-offered', 'conflict']),
+    options: z.array(z.string()),
+    rationale: z.string(),
+  }),
+)
+
+export const LearnedSchema = z.object({
+  state: z.string(),
+  recommended: z.union([z.string(), z.array(z.string())]),
+  confidence: z.number(),
+})

@@ -1,0 +1,202 @@
+import { describe, expect, it } from 'vitest'
+import { createTestApp } from '../../test/support/test-app'
+import { compilePolicy } from '../domain/policy'
+
+const HOUR = 3600_000
+const TIER = {
+  question: 'Which complexity tier should this SPEC use?',
+  header: 'Tier',
+  all_options: ['Tier S', 'Tier M', 'Tier L'],
+}
+
+type App = Awaited<ReturnType<typeof createTestApp>>
+
+/** `count` choices of `choice` at the Tier point, one an hour up to the clock's now. */
+async function choose(app: App, choice: string, count: number, extra: Record<string, unknown> = {}) {
+  const now = app.clock.now().getTime()
+  const batch = Array.from({ length: count }, (_, i) => ({
+    ...TIER,
+    ...extra,
+    user_choice: choice,
+    decision_id: `${choice}-${now}-${i}`,
+    timestamp: new Date(now - (count - i) * HOUR).toISOString(),
+  }))
+  expect((await app.call('POST', '/v1/observations', batch)).status).toBe(201)
+}
+
+const requiredTierL = {
+  title: 'Billing specs are Tier L',
+  decision: 'Every SPEC that touches billing is planned as Tier L.',
+  rationale: 'Billing changes need the design review that only Tier L has.',
+  enforce: 'required',
+  status: 'accepted',
+  scope: { points: ['complexity-tier'] },
+  constraints: [{ kind: 'must', option: 'Tier L' }],
+}
+
+describe('decisions joined with recommendations (R-CON-2)', () => {
+  it('a required decision bound to the Tier point makes it enforced, even after 30 observed choices of another tier; revoking it brings the learned one back', async () => {
+    const app = await createTestApp()
+    await choose(app, 'Tier S', 30)
+    const learned = (await app.call('POST', '/v1/recommendations', TIER)).body
+    expect(learned).toMatchObject({ recommended: 'Tier S', state: 'sufficient', ask: false })
+
+    expect((await app.call('POST', '/v1/decisions', requiredTierL)).status).toBe(201)
+    const enforced = (await app.call('POST', '/v1/recommendations', TIER)).body
+    expect(enforced).toMatchObject({
+      point: 'complexity-tier',
+      state: 'enforced',
+      recommended: 'Tier L',
+      ask: false,
+      precondition: 'required decision D-001 is in force',
+      disclosure: 'required by decision D-001: Billing changes need the design review that only Tier L has.',
+      learned: { state: 'sufficient', recommended: 'Tier S' },
+      decisions: [{ key: 'D-001', effect: 'enforced', options: ['Tier L'] }],
+    })
+    expect(enforced.options[0]).toMatchObject({ option: 'Tier L', label: 'Tier L (Recommended)', recommended: true })
+    expect(enforced.options.slice(1).map((o: any) => o.label)).toEqual(['Tier S', 'Tier M'])
+
+    // Observed choices never override it.
+    app.clock.advance(40 * HOUR)
+    await choose(app, 'Tier S', 30)
+    expect((await app.call('POST', '/v1/recommendations', TIER)).body).toMatchObject({ state: 'enforced', recommended: 'Tier L' })
+
+    await app.call('POST', '/v1/decisions/D-001/revoke', { reason: 'billing moved to the platform team' })
+    const back = (await app.call('POST', '/v1/recommendations', TIER)).body
+    expect(back).toMatchObject({ state: 'sufficient', recommended: 'Tier S' })
+    expect(back.decisions).toBeUndefined()
+    expect(back.learned).toBeUndefined()
+  })
+
+  it('an enforced point is still asked where the policy always asks', async () => {
+    const base = await createTestApp()
+    const policy = compilePolicy({
+      ...base.policy,
+      points: base.policy.points.map((p) => (p.key === 'complexity-tier' ? { ...p, always_ask: true } : p)),
+    })
+    const app = await createTestApp({ policy })
+    await app.call('POST', '/v1/decisions', requiredTierL)
+    const rec = (await app.call('POST', '/v1/recommendations', TIER)).body
+    expect(rec).toMatchObject({ state: 'enforced', recommended: 'Tier L', ask: true, ask_reason: 'the policy marks this point always_ask' })
+  })
+
+  it('applies a scoped decision only in its scope, read from the request context', async () => {
+    const app = await createTestApp()
+    await app.call('POST', '/v1/decisions', { ...requiredTierL, scope: { points: ['complexity-tier'], task: 'SPEC-BILL-001' } })
+    expect((await app.call('POST', '/v1/recommendations', TIER)).body.state).toBe('static-default')
+    const inScope = (await app.call('POST', '/v1/recommendations', { ...TIER, context: { task: 'SPEC-BILL-001' } })).body
+    expect(inScope).toMatchObject({ state: 'enforced', recommended: 'Tier L', precondition: 'required decision D-001 is in force for task SPEC-BILL-001' })
+    const pulse = (await app.call('GET', '/v1/decisions/pulses')).body.decisions[0]
+    expect(pulse.by).toEqual({ applicable: 0, recommendation: 1, check: 0 })
+  })
+
+  it('an advisory decision is the static default, with its rationale as the precondition, until observed choices outweigh it', async () => {
+    const app = await createTestApp()
+    await app.call('POST', '/v1/decisions', { ...requiredTierL, enforce: 'advisory' })
+    const thin = (await app.call('POST', '/v1/recommendations', TIER)).body
+    expect(thin).toMatchObject({
+      state: 'static-default',
+      recommended: 'Tier L',
+      precondition: 'D-001 (advisory): Billing changes need the design review that only Tier L has.',
+      disclosure: 'based on advisory decision D-001, 5 observations needed for personalization',
+      decisions: [{ key: 'D-001', effect: 'static-default' }],
+    })
+    expect(thin.options[0].description).toBe(
+      'Recommended when D-001 (advisory): Billing changes need the design review that only Tier L has. — based on advisory decision D-001, 5 observations needed for personalization',
+    )
+    await choose(app, 'Tier S', 10)
+    expect((await app.call('POST', '/v1/recommendations', TIER)).body).toMatchObject({
+      state: 'partial',
+      recommended: 'Tier S',
+      decisions: [{ key: 'D-001', effect: 'outweighed' }],
+    })
+  })
+
+  it('required must_nots take options off the offer; when one option is left, it is enforced', async () => {
+    const app = await createTestApp()
+    const never = (option: string) => ({
+      ...requiredTierL,
+      title: `No ${option}`,
+      constraints: [{ kind: 'must_not', option }],
+    })
+    await app.call('POST', '/v1/decisions', never('Tier S'))
+    const two = (await app.call('POST', '/v1/recommendations', TIER)).body
+    expect(two.options.map((o: any) => o.option)).toEqual(['Tier M', 'Tier L'])
+    expect(two).toMatchObject({ state: 'static-default', recommended: 'Tier M', decisions: [{ key: 'D-001', effect: 'ruled-out', options: ['Tier S'] }] })
+    await app.call('POST', '/v1/decisions', never('Tier M'))
+    expect((await app.call('POST', '/v1/recommendations', TIER)).body).toMatchObject({ state: 'enforced', recommended: 'Tier L', ask: false })
+  })
+
+  it('replays as of a moment with the decisions accepted then (R-REC-9)', async () => {
+    const app = await createTestApp()
+    const before = app.clock.now().toISOString()
+    app.clock.advance(HOUR)
+    await app.call('POST', '/v1/decisions', requiredTierL)
+    app.clock.advance(HOUR)
+    const during = app.clock.now().toISOString()
+    app.clock.advance(HOUR)
+    await app.call('POST', '/v1/decisions/D-001/revoke')
+    expect((await app.call('POST', '/v1/recommendations', { ...TIER, as_of: before })).body.state).toBe('static-default')
+    expect((await app.call('POST', '/v1/recommendations', { ...TIER, as_of: during })).body.state).toBe('enforced')
+    expect((await app.call('POST', '/v1/recommendations', TIER)).body.state).toBe('static-default')
+    // Replays are audits, not runs: only the live recommendation while accepted would pulse.
+    expect((await app.call('GET', '/v1/decisions/pulses')).body.decisions[0].count).toBe(0)
+  })
+})
+
+describe('GET /v1/why for a point (R-CON-5)', () => {
+  it('returns the chain, rationale, evidence and the observations behind the recommendation; every id it cites exists', async () => {
+    const app = await createTestApp()
+    await choose(app, 'Tier M', 8)
+    await choose(app, 'Tier S', 2)
+    const why = await app.call('GET', '/v1/why?point=complexity-tier')
+    expect(why.status).toBe(200)
+    expect(why.body.recommendation).toMatchObject({ state: 'partial', recommended: 'Tier M' })
+    expect(why.body.observations).toHaveLength(8)
+    expect(why.body.observations.every((o: any) => o.chosen[0] === 'Tier M')).toBe(true)
+
+    await app.call('POST', '/v1/decisions', {
+      ...requiredTierL,
+      enforce: 'advisory',
+      status: 'accepted',
+      evidence: [{ kind: 'incident', summary: 'INC-42: billing bug shipped without review', uri: 'https://example.test/INC-42' }],
+    })
+    await app.call('POST', '/v1/decisions', { ...requiredTierL, supersedes: 'D-001', status: 'accepted', rationale: 'An audit asked for it.' })
+    const enforced = (await app.call('GET', '/v1/why?point=complexity-tier')).body
+    expect(enforced.recommendation).toMatchObject({ state: 'enforced', recommended: 'Tier L', learned: { recommended: 'Tier M' } })
+    expect(enforced.decisions.map((d: any) => [d.key, d.status, d.effect, d.current])).toEqual([
+      ['D-001', 'superseded', null, 'D-002'],
+      ['D-002', 'accepted', 'enforced', 'D-002'],
+    ])
+    expect(enforced.decisions[0].evidence[0]).toMatchObject({ kind: 'incident', uri: 'https://example.test/INC-42' })
+    expect(enforced.decisions[1].chain.map((l: any) => [l.key, l.rationale])).toEqual([
+      ['D-001', 'Billing changes need the design review that only Tier L has.'],
+      ['D-002', 'An audit asked for it.'],
+    ])
+
+    const stored = new Set((await app.store.observationsAt('default', 'complexity-tier')).map((o) => o.id))
+    for (const body of [why.body, enforced]) {
+      for (const o of body.observations) expect(stored.has(o.id)).toBe(true)
+      for (const d of body.decisions) {
+        for (const key of [d.key, d.current, ...d.chain.flatMap((l: any) => [l.key, l.supersedes, l.superseded_by])]) {
+          if (key !== null) expect((await app.call('GET', `/v1/decisions/${key}`)).status).toBe(200)
+        }
+      }
+    }
+  })
+
+  it('explains a point nobody was asked at yet from the options its decisions name', async () => {
+    const app = await createTestApp()
+    await app.call('POST', '/v1/decisions', requiredTierL)
+    const why = (await app.call('GET', '/v1/why?point=complexity-tier')).body
+    expect(why.recommendation).toMatchObject({ state: 'enforced', recommended: 'Tier L' })
+    expect(why.decisions.map((d: any) => [d.key, d.effect])).toEqual([['D-001', 'enforced']])
+    expect(why.observations).toEqual([])
+  })
+
+  it('is a 404 for a point nothing is known of, and a 400 without a point', async () => {
+    const app = await createTestApp()
+    expect((await app.call('GET', '/v1/why?point=nowhere')).status).toBe(404)
+    expect((await app.call('GET', '/v1/why')).body.error.issues[0].path).toBe('point')
+  })
+})

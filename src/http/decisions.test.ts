@@ -1,0 +1,269 @@
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { createTestApp } from '../../test/support/test-app'
+import { readAdrFolder } from '../decisions/adr/read-adr-folder'
+
+const DAY = 24 * 3600_000
+const FIXTURES = fileURLToPath(new URL('../../test/fixtures/adr/', import.meta.url))
+
+const decision = (extra: Record<string, unknown>) => ({
+  title: 'A decision',
+  decision: 'We do this.',
+  rationale: 'Because of that.',
+  ...extra,
+})
+
+describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
+  it('D-2 superseding D-1 marks D-1 superseded, links both ways, and why shows the chain with dates and rationales', async () => {
+    const { call, clock } = await createTestApp()
+    const d1 = await call('POST', '/v1/decisions', decision({ title: 'Use SQLite', rationale: 'One host, no server to run.', status: 'accepted' }))
+    expect(d1.status).toBe(201)
+    expect(d1.body.key).toBe('D-001')
+    const t1 = clock.now().toISOString()
+
+    clock.advance(DAY)
+    const t2 = clock.now().toISOString()
+    const d2 = await call('POST', '/v1/decisions', decision({ title: 'Use PostgreSQL', rationale: 'Billing needs joins.', supersedes: 'D-001' }))
+    expect(d2.body).toMatchObject({ key: 'D-002', status: 'proposed', supersedes: 'D-001' })
+    expect((await call('GET', '/v1/decisions/D-001')).body.status).toBe('accepted')
+
+    clock.advance(DAY)
+    const t3 = clock.now().toISOString()
+    const accepted = await call('POST', '/v1/decisions/D-002/accept', { reason: 'agreed in the design review' })
+    expect(accepted.status).toBe(200)
+    expect(accepted.body).toMatchObject({ status: 'accepted', supersedes: 'D-001' })
+
+    const old = (await call('GET', '/v1/decisions/D-001')).body
+    expect(old).toMatchObject({ status: 'superseded', superseded_by: 'D-002' })
+    expect(old.events.map((e: any) => [e.seq, e.type, e.from, e.to, e.at, e.by])).toEqual([
+      [1, 'proposed', null, 'proposed', t1, undefined],
+      [2, 'accepted', 'proposed', 'accepted', t1, undefined],
+      [3, 'superseded', 'accepted', 'superseded', t3, 'D-002'],
+    ])
+    const replacement = (await call('GET', '/v1/decisions/D-002')).body
+    expect(replacement.events.map((e: any) => [e.seq, e.type, e.at, e.supersedes, e.reason])).toEqual([
+      [1, 'proposed', t2, undefined, undefined],
+      [2, 'accepted', t3, 'D-001', 'agreed in the design review'],
+    ])
+
+    for (const key of ['D-001', 'D-002']) {
+      const why = await call('GET', `/v1/decisions/${key}/why`)
+      expect(why.status).toBe(200)
+      expect(why.body.current).toBe('D-002')
+      expect(why.body.chain.map((l: any) => [l.key, l.status, l.date, l.rationale, l.accepted_at, l.superseded_at])).toEqual([
+        ['D-001', 'superseded', t1.slice(0, 10), 'One host, no server to run.', t1, t3],
+        ['D-002', 'accepted', t2.slice(0, 10), 'Billing needs joins.', t3, null],
+      ])
+    }
+  })
+
+  it('supersedes through /supersede: a proposal is accepted, an accepted decision is linked', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({ key: 'D-001', status: 'accepted' }))
+    await call('POST', '/v1/decisions', decision({ key: 'D-002' }))
+    const first = await call('POST', '/v1/decisions/D-001/supersede', { by: 'D-002' })
+    expect(first.status).toBe(200)
+    expect(first.body).toMatchObject({ key: 'D-001', status: 'superseded', superseded_by: 'D-002' })
+    expect((await call('GET', '/v1/decisions/D-002')).body).toMatchObject({ status: 'accepted', supersedes: 'D-001' })
+
+    await call('POST', '/v1/decisions', decision({ key: 'D-003', status: 'accepted' }))
+    const linked = await call('POST', '/v1/decisions/D-002/supersede', { by: 'D-003' })
+    expect(linked.body.status).toBe('superseded')
+    const d3 = (await call('GET', '/v1/decisions/D-003')).body
+    expect(d3.supersedes).toBe('D-002')
+    expect(d3.events.map((e: any) => e.type)).toEqual(['proposed', 'accepted', 'linked'])
+    expect((await call('GET', '/v1/decisions/D-001/why')).body.chain.map((l: any) => l.key)).toEqual(['D-001', 'D-002', 'D-003'])
+
+    const again = await call('POST', '/v1/decisions/D-002/supersede', { by: 'D-003' })
+    expect(again.status).toBe(409)
+  })
+
+  it('deprecates and revokes, and refuses steps the lifecycle does not have with a 409', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({ status: 'accepted' }))
+    const deprecated = await call('POST', '/v1/decisions/D-001/deprecate', { reason: 'the partner left' })
+    expect(deprecated.body.status).toBe('deprecated')
+    const revoked = await call('POST', '/v1/decisions/D-001/revoke')
+    expect(revoked.status).toBe(200)
+    expect(revoked.body.events.map((e: any) => e.to)).toEqual(['proposed', 'accepted', 'deprecated', 'revoked'])
+    const refused = await call('POST', '/v1/decisions/D-001/accept')
+    expect(refused.status).toBe(409)
+    expect(refused.body.error.code).toBe('invalid_transition')
+    expect(refused.body.error.message).toContain('revoked is final')
+  })
+
+  it('answers bad input with a 4xx naming the field', async () => {
+    const { call } = await createTestApp()
+    const missing = await call('POST', '/v1/decisions', { title: 'x', decision: 'y' })
+    expect(missing.status).toBe(400)
+    expect(missing.body.error.issues.map((i: any) => i.path)).toContain('rationale')
+    const pattern = await call('POST', '/v1/decisions', decision({ constraints: [{ kind: 'must_not', pattern: '(' }] }))
+    expect(pattern.status).toBe(400)
+    expect(pattern.body.error).toMatchObject({ code: 'invalid_decision', issues: [{ path: 'constraints.0.pattern' }] })
+    const reserved = await call('POST', '/v1/decisions', decision({ key: 'applicable' }))
+    expect(reserved.status).toBe(400)
+    expect(reserved.body.error.issues[0].path).toBe('key')
+    const badDate = await call('POST', '/v1/decisions', decision({ date: '2026-02-30' }))
+    expect(badDate.body.error.issues[0].path).toBe('date')
+    await call('POST', '/v1/decisions', decision({ key: 'D-007' }))
+    const taken = await call('POST', '/v1/decisions', decision({ key: 'D-007' }))
+    expect(taken.status).toBe(409)
+    expect(taken.body.error.code).toBe('decision_exists')
+    const next = await call('POST', '/v1/decisions', decision({}))
+    expect(next.body.key).toBe('D-008')
+    const unknown = await call('POST', '/v1/decisions', decision({ supersedes: 'D-404' }))
+    expect(unknown.status).toBe(404)
+    expect(unknown.body.error.issues[0].path).toBe('supersedes')
+    expect((await call('GET', '/v1/decisions/D-404')).status).toBe(404)
+    expect((await call('POST', '/v1/decisions/D-404/revoke')).body.error.code).toBe('decision_not_found')
+    expect((await call('GET', '/v1/decisions/bad%20key')).status).toBe(400)
+  })
+
+  it('lists decisions by status and point', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({ status: 'accepted', scope: { points: ['complexity-tier'] } }))
+    await call('POST', '/v1/decisions', decision({ scope: { points: ['model-selection'] } }))
+    expect((await call('GET', '/v1/decisions')).body.decisions.map((d: any) => d.key)).toEqual(['D-001', 'D-002'])
+    expect((await call('GET', '/v1/decisions?status=accepted')).body.decisions.map((d: any) => d.key)).toEqual(['D-001'])
+    expect((await call('GET', '/v1/decisions?point=model-selection')).body.decisions.map((d: any) => d.key)).toEqual(['D-002'])
+    expect((await call('GET', '/v1/decisions?status=maybe')).status).toBe(400)
+  })
+})
+
+describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
+  it('returns the decisions that apply, counts a pulse for each, and shows which never reach a run', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({ key: 'G', status: 'accepted' }))
+    await call('POST', '/v1/decisions', decision({ key: 'T', status: 'accepted', scope: { task: 'SPEC-1' } }))
+    await call('POST', '/v1/decisions', decision({ key: 'P', status: 'accepted', scope: { path: 'src/billing' } }))
+    await call('POST', '/v1/decisions', decision({ key: 'S', status: 'accepted', scope: { stage: 'review' } }))
+    await call('POST', '/v1/decisions', decision({ key: 'NEVER', status: 'accepted', scope: { task: 'SPEC-9' } }))
+    await call('POST', '/v1/decisions', decision({ key: 'PROPOSED' }))
+
+    const keys = async (query: string) => (await call('GET', `/v1/decisions/applicable${query}`)).body.decisions.map((d: any) => d.key)
+    expect(await keys('')).toEqual(['G'])
+    expect(await keys('?task=SPEC-1')).toEqual(['G', 'T'])
+    expect(await keys('?path=src/billing/invoice.ts')).toEqual(['G', 'P'])
+    expect(await keys('?path=src/billing-v2')).toEqual(['G'])
+    expect(await keys('?stage=review&task=SPEC-1&path=src/billing')).toEqual(['G', 'P', 'S', 'T'])
+
+    const pulses = (await call('GET', '/v1/decisions/pulses')).body
+    const count = Object.fromEntries(pulses.decisions.map((d: any) => [d.key, d.count]))
+    expect(count).toEqual({ G: 5, NEVER: 0, P: 2, PROPOSED: 0, S: 1, T: 2 })
+    expect(pulses.decisions.find((d: any) => d.key === 'G').by).toEqual({ applicable: 5, recommendation: 0, check: 0 })
+    expect(pulses.never_reached).toEqual(['NEVER'])
+  })
+})
+
+describe('POST /v1/decisions/check (R-CON-3)', () => {
+  it('blocks a command a required must_not forbids, citing the decision, and allows others', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({
+      key: 'D-021',
+      title: 'Never force push',
+      enforce: 'required',
+      status: 'accepted',
+      constraints: [{ kind: 'must_not', pattern: 'git push (.* )?(--force|-f\\b)' }],
+    }))
+    const blocked = await call('POST', '/v1/decisions/check', { action: 'git push --force origin main', path: '/home/dev/acme-api' })
+    expect(blocked.status).toBe(200)
+    expect(blocked.body.allowed).toBe(false)
+    expect(blocked.body.blocked_by.map((b: any) => b.key)).toEqual(['D-021'])
+    expect((await call('POST', '/v1/decisions/check', { action: 'git push -f' })).body.allowed).toBe(false)
+    expect((await call('POST', '/v1/decisions/check', { action: 'git push origin main' })).body).toMatchObject({ allowed: true, checked: ['D-021'] })
+    expect((await call('GET', '/v1/decisions/pulses')).body.decisions[0].by.check).toBe(3)
+  })
+
+  it('does not block with a proposed, revoked or out-of-scope decision', async () => {
+    const { call } = await createTestApp()
+    const forbid = { enforce: 'required', constraints: [{ kind: 'must_not', pattern: 'rm -rf' }] }
+    await call('POST', '/v1/decisions', decision({ ...forbid }))
+    await call('POST', '/v1/decisions', decision({ ...forbid, status: 'accepted', scope: { path: '/srv/prod' } }))
+    await call('POST', '/v1/decisions', decision({ ...forbid, status: 'accepted' }))
+    await call('POST', '/v1/decisions/D-003/revoke')
+    expect((await call('POST', '/v1/decisions/check', { action: 'rm -rf build', path: '/home/dev' })).body.allowed).toBe(true)
+    expect((await call('POST', '/v1/decisions/check', { action: 'rm -rf build', path: '/srv/prod/app' })).body.blocked_by.map((b: any) => b.key)).toEqual(['D-002'])
+  })
+
+  it('checks a choice at a point, and says what is missing', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({
+      enforce: 'required',
+      status: 'accepted',
+      scope: { points: ['complexity-tier'] },
+      constraints: [{ kind: 'must', option: 'Tier L' }],
+    }))
+    expect((await call('POST', '/v1/decisions/check', { choice: 'Tier S', point: 'complexity-tier' })).body.allowed).toBe(false)
+    expect((await call('POST', '/v1/decisions/check', { choice: 'Tier L', point: 'complexity-tier' })).body.allowed).toBe(true)
+    const neither = await call('POST', '/v1/decisions/check', { point: 'complexity-tier' })
+    expect(neither.status).toBe(400)
+    expect(neither.body.error.issues[0].path).toBe('action')
+    const noPoint = await call('POST', '/v1/decisions/check', { choice: 'Tier L' })
+    expect(noPoint.body.error.issues[0].path).toBe('point')
+  })
+})
+
+describe('POST /v1/decisions/import (R-CON-6)', () => {
+  it.each(['adr-tools', 'madr', 'log4brains', 'decisions-md'])('imports %s records with their statuses and links; a second import changes nothing', async (format) => {
+    const { call, clock } = await createTestApp()
+    const { records } = await readAdrFolder(FIXTURES + format)
+    const first = await call('POST', '/v1/decisions/import', { records })
+    expect(first.status).toBe(200)
+    expect(first.body.created).toHaveLength(records.length)
+    expect(first.body.warnings).toEqual([])
+    const before = (await call('GET', '/v1/decisions')).body.decisions
+
+    clock.advance(DAY)
+    const second = await call('POST', '/v1/decisions/import', { records })
+    expect(second.body).toEqual({ created: [], updated: [], unchanged: records.map((r) => r.key), conflicts: [], warnings: [] })
+    expect((await call('GET', '/v1/decisions')).body.decisions).toEqual(before)
+
+    for (const r of records) {
+      const stored = (await call('GET', `/v1/decisions/${r.key}`)).body
+      expect([stored.status, stored.date, stored.supersedes, stored.superseded_by]).toEqual([r.status, r.date, r.supersedes, r.superseded_by])
+      expect(stored.events).toHaveLength(1)
+      expect(stored.events[0]).toMatchObject({ type: 'imported', from: null, to: r.status })
+    }
+  })
+
+  it('updates a record changed in the repository, and leaves alone a decision that was not imported', async () => {
+    const { call } = await createTestApp()
+    const { records } = await readAdrFolder(FIXTURES + 'decisions-md')
+    await call('POST', '/v1/decisions/import', { records })
+    const changed = records.map((r) => (r.key === 'D-005' ? { ...r, status: 'accepted' as const } : r))
+    const update = await call('POST', '/v1/decisions/import', { records: changed })
+    expect(update.body.updated).toEqual(['D-005'])
+    const d5 = (await call('GET', '/v1/decisions/D-005')).body
+    expect(d5.status).toBe('accepted')
+    expect(d5.events.at(-1)).toMatchObject({ type: 'reimported', from: 'proposed', to: 'accepted', changed: ['status'] })
+
+    const fresh = await createTestApp()
+    await fresh.call('POST', '/v1/decisions', decision({ key: 'D-001' }))
+    const clash = await fresh.call('POST', '/v1/decisions/import', { records })
+    expect(clash.body.conflicts.map((c: any) => c.key)).toEqual(['D-001'])
+    expect((await fresh.call('GET', '/v1/decisions/D-001')).body.title).toBe('A decision')
+  })
+})
+
+describe('the OpenAPI document', () => {
+  it('describes every decision route', async () => {
+    const { call } = await createTestApp()
+    const paths = Object.keys((await call('GET', '/openapi.json')).body.paths)
+    for (const path of [
+      '/v1/decisions',
+      '/v1/decisions/applicable',
+      '/v1/decisions/pulses',
+      '/v1/decisions/check',
+      '/v1/decisions/import',
+      '/v1/decisions/{key}',
+      '/v1/decisions/{key}/accept',
+      '/v1/decisions/{key}/supersede',
+      '/v1/decisions/{key}/deprecate',
+      '/v1/decisions/{key}/revoke',
+      '/v1/decisions/{key}/why',
+      '/v1/why',
+    ]) {
+      expect(paths).toContain(path)
+    }
+  })
+})

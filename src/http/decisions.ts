@@ -1,0 +1,186 @@
+import { createRoute } from '@hono/zod-openapi'
+import type { DecisionMemory } from '../decision-memory'
+import type { Decisions } from '../decisions/decisions'
+import {
+  ApplicableQuery,
+  CheckBody,
+  DecisionInput,
+  DecisionKeyParam,
+  DecisionList,
+  DecisionSchema,
+  DecisionWhySchema,
+  ImportBody,
+  ImportReportSchema,
+  ListQuery,
+  PointWhySchema,
+  PulseReportSchema,
+  SupersedeBody,
+  TransitionBody,
+  VerdictSchema,
+  WhyQuery,
+} from './decision-schemas'
+import { ErrorSchema } from './errors'
+import { createRouter } from './router'
+
+const json = <T>(schema: T) => ({ content: { 'application/json': { schema } } })
+const invalid = { description: 'Invalid request', ...json(ErrorSchema) }
+const missing = { description: 'No such decision', ...json(ErrorSchema) }
+const conflict = { description: 'Not a step of the lifecycle', ...json(ErrorSchema) }
+
+const propose = createRoute({
+  method: 'post',
+  path: '/v1/decisions',
+  tags: ['decisions'],
+  summary: 'Propose a decision, or record an accepted one (R-CON-1a)',
+  description:
+    'A decision is a contract: title, decision text, rationale, enforce level (`required` | `advisory`), scope ' +
+    '(`points`, `task`, `path`, `stage`) and constraints (`must`, `must_not` with an option or a pattern, `prefer`, ' +
+    '`limit`). `status: "accepted"` accepts it at once; `supersedes` replaces that decision once accepted.',
+  request: { body: { required: true, ...json(DecisionInput) } },
+  responses: {
+    201: { description: 'Created, with its events', ...json(DecisionSchema) },
+    400: invalid,
+    404: { description: '`supersedes` names no decision', ...json(ErrorSchema) },
+    409: { description: 'The key is taken, or the superseded decision cannot be superseded', ...json(ErrorSchema) },
+  },
+})
+
+const list = createRoute({
+  method: 'get',
+  path: '/v1/decisions',
+  tags: ['decisions'],
+  summary: 'List decisions, by status and point',
+  request: { query: ListQuery },
+  responses: { 200: { description: 'Decisions in key order', ...json(DecisionList) }, 400: invalid },
+})
+
+const applicable = createRoute({
+  method: 'get',
+  path: '/v1/decisions/applicable',
+  tags: ['decisions'],
+  summary: 'Accepted decisions that apply to a run (R-CON-4)',
+  description:
+    'Decisions with no task, path or stage scope are global; scoped ones apply to that task, that path and below, ' +
+    'that stage. With no path given, path-scoped decisions are excluded (likewise task and stage). With `point`, ' +
+    'decisions bound to other points are excluded. Every decision returned counts a recall pulse.',
+  request: { query: ApplicableQuery },
+  responses: { 200: { description: 'The applicable decisions', ...json(DecisionList) }, 400: invalid },
+})
+
+const pulses = createRoute({
+  method: 'get',
+  path: '/v1/decisions/pulses',
+  tags: ['decisions'],
+  summary: 'How often each decision reached a run; which never did (R-CON-4)',
+  responses: { 200: { description: 'Pulses per decision', ...json(PulseReportSchema) } },
+})
+
+const check = createRoute({
+  method: 'post',
+  path: '/v1/decisions/check',
+  tags: ['decisions'],
+  summary: 'Is this action or choice allowed by the decisions in force? (R-CON-3)',
+  description:
+    'An `action` (a shell command) is tested against the `must_not` patterns of the accepted decisions that apply; ' +
+    'a `choice` at a `point` against their option constraints and limits. Required decisions block; advisory ones warn.',
+  request: { body: { required: true, ...json(CheckBody) } },
+  responses: { 200: { description: 'The verdict', ...json(VerdictSchema) }, 400: invalid },
+})
+
+const importRecords = createRoute({
+  method: 'post',
+  path: '/v1/decisions/import',
+  tags: ['decisions'],
+  summary: 'Import decision records read from a repository (R-CON-6; sent by `decision-memory import-adr`)',
+  description: 'Idempotent: a record imported before with the same content is `unchanged`.',
+  request: { body: { required: true, ...json(ImportBody) } },
+  responses: { 200: { description: 'What the import did', ...json(ImportReportSchema) }, 400: invalid },
+})
+
+const read = createRoute({
+  method: 'get',
+  path: '/v1/decisions/{key}',
+  tags: ['decisions'],
+  summary: 'A decision with its event history',
+  request: { params: DecisionKeyParam },
+  responses: { 200: { description: 'The decision', ...json(DecisionSchema) }, 400: invalid, 404: missing },
+})
+
+function lifecycleRoute(step: 'accept' | 'deprecate' | 'revoke', summary: string) {
+  return createRoute({
+    method: 'post',
+    path: `/v1/decisions/{key}/${step}`,
+    tags: ['decisions'],
+    summary,
+    request: { params: DecisionKeyParam, body: { required: false, ...json(TransitionBody) } },
+    responses: {
+      200: { description: 'The decision, with its events', ...json(DecisionSchema) },
+      400: invalid,
+      404: missing,
+      409: conflict,
+    },
+  })
+}
+
+const accept = lifecycleRoute('accept', 'Accept a proposal; one that `supersedes` another supersedes it now')
+const deprecate = lifecycleRoute('deprecate', 'Deprecate an accepted decision')
+const revoke = lifecycleRoute('revoke', 'Revoke a decision (a proposal: reject it)')
+
+const supersede = createRoute({
+  method: 'post',
+  path: '/v1/decisions/{key}/supersede',
+  tags: ['decisions'],
+  summary: 'Supersede a decision by another',
+  description: 'A proposed replacement is accepted by this; an accepted one is linked. Both keep their history.',
+  request: { params: DecisionKeyParam, body: { required: true, ...json(SupersedeBody) } },
+  responses: {
+    200: { description: 'The superseded decision, with its events', ...json(DecisionSchema) },
+    400: invalid,
+    404: missing,
+    409: conflict,
+  },
+})
+
+const whyDecision = createRoute({
+  method: 'get',
+  path: '/v1/decisions/{key}/why',
+  tags: ['decisions'],
+  summary: 'Why: the supersede chain, rationale and evidence of a decision (R-CON-5)',
+  request: { params: DecisionKeyParam },
+  responses: { 200: { description: 'The chain, oldest first', ...json(DecisionWhySchema) }, 400: invalid, 404: missing },
+})
+
+const whyPoint = createRoute({
+  method: 'get',
+  path: '/v1/why',
+  tags: ['decisions'],
+  summary: "Why: what is recommended at a point, and the decisions and observations behind it (R-CON-5)",
+  request: { query: WhyQuery },
+  responses: {
+    200: { description: 'The explanation; every id it cites exists', ...json(PointWhySchema) },
+    400: invalid,
+    404: { description: 'Nothing is known of the point', ...json(ErrorSchema) },
+  },
+})
+
+/** Decisions as contracts (R-CON): lifecycle, applicability, check, import and `why`. */
+export function decisionRoutes(decisions: Decisions, memory: DecisionMemory) {
+  // The fixed paths under /v1/decisions/ come before /v1/decisions/{key}, which would match them.
+  return createRouter()
+    .openapi(propose, async (c) => c.json(await decisions.propose(c.req.valid('json')), 201))
+    .openapi(list, async (c) => c.json({ decisions: await decisions.list(c.req.valid('query')) }, 200))
+    .openapi(applicable, async (c) => c.json({ decisions: await decisions.applicable(c.req.valid('query')) }, 200))
+    .openapi(pulses, async (c) => c.json(await decisions.pulses(), 200))
+    .openapi(check, async (c) => c.json(await decisions.check(c.req.valid('json')), 200))
+    .openapi(importRecords, async (c) => c.json(await decisions.import(c.req.valid('json').records), 200))
+    .openapi(read, async (c) => c.json(await decisions.get(c.req.valid('param').key), 200))
+    .openapi(accept, async (c) => c.json(await decisions.accept(c.req.valid('param').key, c.req.valid('json')), 200))
+    .openapi(deprecate, async (c) => c.json(await decisions.deprecate(c.req.valid('param').key, c.req.valid('json')), 200))
+    .openapi(revoke, async (c) => c.json(await decisions.revoke(c.req.valid('param').key, c.req.valid('json')), 200))
+    .openapi(supersede, async (c) => c.json(await decisions.supersede(c.req.valid('param').key, c.req.valid('json')), 200))
+    .openapi(whyDecision, async (c) => c.json(await decisions.why(c.req.valid('param').key), 200))
+    .openapi(whyPoint, async (c) => {
+      const q = c.req.valid('query')
+      return c.json(await memory.why({ user: q.user, project: q.project, point: q.point, as_of: q.as_of }), 200)
+    })
+}

@@ -1,0 +1,135 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const BIN = join(ROOT, 'bin/decision-memory.js')
+const BASH_FIXTURE = fileURLToPath(new URL('../../shared/fixtures/claude-code/pre-tool-use-bash.json', import.meta.url))
+const ADR_TOOLS = join(ROOT, 'test/fixtures/adr/adr-tools')
+
+interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Runs the real CLI to its end, with `input` on stdin. */
+function cli(args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env } })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    child.stderr.on('data', (d) => (stderr += d))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+    child.stdin.end(input)
+  })
+}
+
+/** Starts `serve --port 0` and resolves with its port once it logs `listening`. */
+function serve(dataDir: string): Promise<{ child: ChildProcess; port: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', dataDir], {
+      cwd: ROOT,
+      env: { ...process.env, DECISION_MEMORY_LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let buffered = ''
+    child.stdout?.on('data', (d) => {
+      buffered += d
+      for (const line of buffered.split('\n')) {
+        if (!line.includes('"listening"')) continue
+        const event = JSON.parse(line) as { event?: string; port?: number }
+        if (event.event === 'listening' && event.port !== undefined) resolve({ child, port: event.port })
+      }
+    })
+    child.on('error', reject)
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}`)))
+  })
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve()
+    child.once('exit', () => resolve())
+    child.kill('SIGTERM')
+  })
+}
+
+describe('guard, import-adr and why end to end, over the real service', () => {
+  let dataDir: string
+  let service: { child: ChildProcess; port: number }
+  let env: NodeJS.ProcessEnv
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'dm-e2e-decisions-'))
+    service = await serve(dataDir)
+    env = { DECISION_MEMORY_URL: `http://127.0.0.1:${service.port}`, DECISION_MEMORY_DATA: dataDir }
+    const created = await fetch(`${env.DECISION_MEMORY_URL}/v1/decisions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        key: 'D-021',
+        title: 'Never force push to protected branches',
+        decision: 'Agents never run git push --force.',
+        rationale: 'Force push has lost us work twice.',
+        enforce: 'required',
+        status: 'accepted',
+        constraints: [{ kind: 'must_not', pattern: 'git push --force' }],
+      }),
+    })
+    expect(created.status).toBe(201)
+  })
+
+  afterAll(async () => {
+    if (service !== undefined) await stop(service.child)
+    await rm(dataDir, { recursive: true, force: true })
+  })
+
+  it('guard denies the fixture force push citing the decision, and allows git push origin main', async () => {
+    const payload = await readFile(BASH_FIXTURE, 'utf8')
+    const denied = await cli(['guard'], env, payload)
+    expect(denied.code).toBe(0)
+    const answer = JSON.parse(denied.stdout)
+    expect(answer.hookSpecificOutput.permissionDecision).toBe('deny')
+    expect(answer.hookSpecificOutput.permissionDecisionReason).toContain('D-021')
+
+    const allowed = await cli(['guard'], env, payload.replace('git push --force origin main', 'git push origin main'))
+    expect(allowed).toEqual({ code: 0, stdout: '', stderr: '' })
+  })
+
+  it('import-adr reports what it cannot read at its path and line, and a second import changes nothing', async () => {
+    const first = await cli(['import-adr', ADR_TOOLS], env)
+    expect(first.code).toBe(0)
+    expect(first.stdout).toContain('imported: 7 new, 0 updated, 0 unchanged')
+    expect(first.stderr).toContain(`${join(ADR_TOOLS, '0008-split-the-monolith-into-services.md')}:7: unknown status`)
+    const second = await cli(['import-adr', ADR_TOOLS, '--json'], env)
+    const report = JSON.parse(second.stdout).import
+    expect(report.created).toEqual([])
+    expect(report.unchanged).toHaveLength(7)
+
+    const why = await cli(['why', 'ADR-0005'], env)
+    expect(why.code).toBe(0)
+    expect(why.stdout).toMatch(/- ADR-0002 \[superseded, advisory\] Use SQLite for local storage\n\s+decided 2023-03-14/)
+    expect(why.stdout).toMatch(/\* ADR-0005 \[accepted, advisory\] Use PostgreSQL for storage/)
+  })
+
+  it('with the service down, the guard exits 0 and lets the command through, saying so; the CLI opens the store itself', async () => {
+    await stop(service.child)
+    const down = await cli(['guard'], env, await readFile(BASH_FIXTURE, 'utf8'))
+    expect(down.code).toBe(0)
+    expect(down.stdout).toBe('')
+    expect(down.stderr).toMatch(/not reachable \(ECONNREFUSED\); letting the command through/)
+
+    const closed = await cli(['guard', '--fail-closed'], env, await readFile(BASH_FIXTURE, 'utf8'))
+    expect(JSON.parse(closed.stdout).hookSpecificOutput.permissionDecision).toBe('deny')
+
+    const local = await cli(['why', 'D-021', '--json'], env)
+    expect(local.code).toBe(0)
+    expect(JSON.parse(local.stdout).chain[0]).toMatchObject({ key: 'D-021', status: 'accepted' })
+  })
+})
