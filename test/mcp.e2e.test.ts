@@ -55,7 +55,7 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     const client = await connect({ DECISION_MEMORY_URL: service.url })
 
     const { tools } = await client.listTools()
-    expect(tools.map((t) => t.name).sort()).toEqual(['plan_questions', 'recommend', 'record_choice', 'why'])
+    expect(tools.map((t) => t.name).sort()).toEqual(['check_decision', 'plan_questions', 'recommend', 'record_choice', 'why'])
     const record = tools.find((t) => t.name === 'record_choice')
     expect(record?.inputSchema.required).toEqual(expect.arrayContaining(['question', 'user_choice', 'all_options']))
 
@@ -84,6 +84,7 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     const why = JSON.parse(textOf(await client.callTool({ name: 'why', arguments: { ...TIER, user: 'alice' } })))
     expect(why.evidence).toEqual(seen.evidence)
     expect(why.precondition).toBe(recommended.precondition)
+    expect(why.point_why.observations.map((o: { id: string }) => o.id).sort()).toEqual([...seen.evidence].sort())
 
     const plan = JSON.parse(
       textOf(
@@ -97,6 +98,55 @@ describe('decision-memory mcp (R-SVC-6)', () => {
       ),
     )
     expect(plan.ask_user_question_input.questions[0].options[0].label).toBe('Tier L (Recommended)')
+  })
+
+  it('checks an action against a required decision, and why cites the decision bound to a point', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'dm-mcp-'))
+    const service = await startService(data)
+    services.push(service)
+    const decisions = [
+      {
+        key: 'D-021',
+        title: 'Never force push',
+        decision: 'Agents never run git push --force.',
+        rationale: 'Force push has lost us work twice.',
+        enforce: 'required',
+        status: 'accepted',
+        constraints: [{ kind: 'must_not', pattern: 'git push --force' }],
+      },
+      {
+        key: 'D-022',
+        title: 'Large tier for billing',
+        decision: 'Billing specs use Tier L.',
+        rationale: 'Billing changes need design review.',
+        enforce: 'required',
+        status: 'accepted',
+        scope: { points: ['complexity-tier'] },
+        constraints: [{ kind: 'must', option: 'Tier L' }],
+      },
+    ]
+    for (const body of decisions) {
+      const created = await fetch(`${service.url}/v1/decisions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+      expect(created.status).toBe(201)
+    }
+    const client = await connect({ DECISION_MEMORY_URL: service.url })
+    const blocked = JSON.parse(textOf(await client.callTool({ name: 'check_decision', arguments: { action: 'git push --force origin main' } })))
+    expect(blocked.allowed).toBe(false)
+    expect(JSON.stringify(blocked.blocked_by)).toContain('D-021')
+    const allowed = JSON.parse(textOf(await client.callTool({ name: 'check_decision', arguments: { action: 'git push origin main' } })))
+    expect(allowed.allowed).toBe(true)
+    const missing = await client.callTool({ name: 'check_decision', arguments: {} })
+    expect(missing.isError).toBe(true)
+    expect(textOf(missing)).toContain('action')
+
+    const why = JSON.parse(textOf(await client.callTool({ name: 'why', arguments: { ...TIER, user: 'alice' } })))
+    expect(why.state).toBe('enforced')
+    expect(why.recommended).toBe('Tier L')
+    expect(why.point_why.decisions.map((d: { key: string }) => d.key)).toEqual(['D-022'])
   })
 
   it('answers bad input with an error naming the field', async () => {

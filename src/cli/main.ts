@@ -19,7 +19,7 @@ Commands:
   toggle    turn personalization on or off for a session
   hook      the Claude Code hook: send one hook payload (stdin) to the service
   install-hooks  merge the hooks into Claude Code's settings.json
-  mcp       an MCP server over stdio (recommend, plan_questions, record_choice, why)
+  mcp       an MCP server over stdio (recommend, plan_questions, record_choice, why, check_decision)
   guard     Claude Code PreToolUse hook: deny a Bash command a required decision forbids
   import-adr  import decision records (adr-tools, MADR, log4brains, DECISIONS.md)
   why       the supersede chain of a decision, or what is behind a point's recommendation

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import type { DecisionMemory } from '../decision-memory'
+import type { Decisions } from '../decisions/decisions'
 import { InputError } from '../domain/errors'
 import type { BackendAnswer, McpBackend } from '../integrations/mcp'
 import { planQuestions } from '../plan-questions'
@@ -8,7 +9,8 @@ import { throughServiceOrLocal } from './service-client'
 
 export const MCP_HELP = `decision-memory mcp [--data DIR] [--policy FILE]
 
-  An MCP server over stdio with the tools recommend, plan_questions, record_choice and why.
+  An MCP server over stdio with the tools recommend, plan_questions, record_choice, why and
+  check_decision.
   Each call goes through the running service at $DECISION_MEMORY_URL; when none runs, it opens
   the store in --data (default $DECISION_MEMORY_DATA or ./data) for that call. The tools' user
   defaults to $DECISION_MEMORY_USER, else "default", as the hook's does.
@@ -22,9 +24,14 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     strict: true,
   })
 
-  async function call(path: string, body: unknown, local: (memory: DecisionMemory) => Promise<unknown>): Promise<BackendAnswer> {
+  async function call(
+    path: string,
+    body: unknown,
+    local: (memory: DecisionMemory, decisions: Decisions) => Promise<unknown>,
+    method = 'POST',
+  ): Promise<BackendAnswer> {
     try {
-      const answer = await throughServiceOrLocal({ method: 'POST', path, body, local, dataDir: values.data, policyFile: values.policy })
+      const answer = await throughServiceOrLocal({ method, path, body, local, dataDir: values.data, policyFile: values.policy })
       if (answer.status < 400) return { ok: true, body: answer.body }
       const error = (answer.body as { error?: Extract<BackendAnswer, { ok: false }>['error'] } | null)?.error
       return { ok: false, error: error ?? { code: `http_${answer.status}`, message: `the service answered ${answer.status}` } }
@@ -40,6 +47,12 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     recommend: (request) => call('/v1/recommendations', request, (memory) => memory.recommend(request)),
     plan: (request) => call('/v1/plan', request, (memory) => planQuestions(memory, request)),
     observe: (inputs) => call('/v1/observations', inputs, (memory) => memory.observe(inputs)),
+    whyPoint: (query) => {
+      const params = new URLSearchParams()
+      for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, value)
+      return call(`/v1/why?${params}`, undefined, (memory) => memory.why(query), 'GET')
+    },
+    check: (request) => call('/v1/decisions/check', request, (_memory, decisions) => decisions.check(request)),
   }
   // Loaded here, not at the top: every command starts through main.ts, and the hook must start fast.
   const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([

@@ -1,6 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { z } from '../domain/zod'
 import { IdentifierSchema, ObservationInputSchema, type ObservationInput } from '../domain/observation'
+import { CheckBody } from '../http/decision-schemas'
 import { PlanRequestSchema, type PlanRequest } from '../domain/question-plan'
 import { RecommendationRequestSchema, type Recommendation, type RecommendationRequest } from '../domain/recommendation'
 
@@ -17,6 +19,10 @@ export interface McpBackend {
   recommend(request: RecommendationRequest): Promise<BackendAnswer>
   plan(request: PlanRequest): Promise<BackendAnswer>
   observe(inputs: ObservationInput[]): Promise<BackendAnswer>
+  /** `GET /v1/why` for the point: the decisions, supersede chains and observations behind it (R-CON-5). */
+  whyPoint(query: { user: string; project?: string | undefined; point: string; as_of?: string | undefined }): Promise<BackendAnswer>
+  /** `POST /v1/decisions/check` (R-CON-3). */
+  check(request: z.infer<typeof CheckBody>): Promise<BackendAnswer>
 }
 
 function result(answer: BackendAnswer, shape: (body: unknown) => unknown = (body) => body): CallToolResult {
@@ -109,10 +115,30 @@ export function createMcpServer(backend: McpBackend, options: { version: string;
       title: 'Why this recommendation',
       description:
         'The evidence of a recommendation: precondition, confidence and how it was computed, the session, ' +
-        'recent and long-term layers, and the ids of the observations it rests on.',
+        'recent and long-term layers, the ids of the observations it rests on, and the decisions bound to ' +
+        'its point with their supersede chains and rationales.',
       inputSchema: recommendation,
     },
-    async (request) => result(await backend.recommend(request), (body) => whyOf(body as Recommendation)),
+    async (request) => {
+      const answer = await backend.recommend(request)
+      if (!answer.ok) return result(answer)
+      const rec = answer.body as Recommendation
+      const behind = await backend.whyPoint({ user: request.user, project: request.project, point: rec.point, as_of: request.as_of })
+      // A point nothing is known of yet has no `why` of its own: the recommendation explains itself.
+      return result({ ok: true, body: { ...whyOf(rec), point_why: behind.ok ? behind.body : null } })
+    },
+  )
+
+  server.registerTool(
+    'check_decision',
+    {
+      title: 'Check an action or a choice against the decisions in force',
+      description:
+        'Before running a shell command (`action`) or choosing an option at a `point` (`choice`): allowed or ' +
+        'blocked, with the accepted decisions that block it (required) or warn (advisory).',
+      inputSchema: CheckBody,
+    },
+    async (request) => result(await backend.check(request)),
   )
 
   return server
