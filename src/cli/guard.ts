@@ -140,13 +140,3 @@ export async function guardCommand(argv: string[]): Promise<number> {
   process.stderr.write(out.stderr)
   return 0
 }
-
-/** The whole CLI when the command is `guard` (`argv` starts with it): see bin/decision-memory.js. */
-export async function guardMain(argv: string[]): Promise<number> {
-  const rest = argv.slice(1)
-  if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(GUARD_HELP)
-    return 0
-  }
-  return guardCommand(rest)
-}

@@ -1,14 +1,49 @@
-import { PolicyFileError } from '../config/load-policy'
-import { StoreOpenError } from '../open-store'
-import { HOOK_HELP, hookCommand } from './hook'
-import { INSTALL_HOOKS_HELP, installHooksCommand } from './install-hooks'
-import { MCP_HELP, mcpCommand } from './mcp'
-import { GUARD_HELP, guardCommand } from './guard'
-import { IMPORT_ADR_HELP, importAdrCommand } from './import-adr'
 import { UsageError } from './options'
-import { packageVersion, SERVE_HELP, serveCommand } from './serve'
-import { TOGGLE_HELP, toggleCommand } from './toggle'
-import { WHY_HELP, whyCommand } from './why'
+import { packageVersion } from './package-version'
+
+/** A command of the CLI, loaded only when it runs: the hooks start on every agent event and must start fast. */
+interface CommandModule {
+  run: (argv: string[]) => Promise<number | void>
+  help: string
+}
+
+const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  serve: async () => {
+    const m = await import('./serve')
+    return { run: m.serveCommand, help: m.SERVE_HELP }
+  },
+  toggle: async () => {
+    const m = await import('./toggle')
+    return { run: m.toggleCommand, help: m.TOGGLE_HELP }
+  },
+  hook: async () => {
+    const m = await import('./hook')
+    return { run: m.hookCommand, help: m.HOOK_HELP }
+  },
+  'install-hooks': async () => {
+    const m = await import('./install-hooks')
+    return { run: m.installHooksCommand, help: m.INSTALL_HOOKS_HELP }
+  },
+  mcp: async () => {
+    const m = await import('./mcp')
+    return { run: m.mcpCommand, help: m.MCP_HELP }
+  },
+  guard: async () => {
+    const m = await import('./guard')
+    return { run: m.guardCommand, help: m.GUARD_HELP }
+  },
+  'import-adr': async () => {
+    const m = await import('./import-adr')
+    return { run: m.importAdrCommand, help: m.IMPORT_ADR_HELP }
+  },
+  why: async () => {
+    const m = await import('./why')
+    return { run: m.whyCommand, help: m.WHY_HELP }
+  },
+}
+
+/** Errors of the environment the user can fix (a broken policy file, a store in use): one line, no stack. */
+const OPERATIONAL_CODES = new Set(['POLICY_INVALID', 'STORE_UNAVAILABLE'])
 
 const HELP = `decision-memory — remembers what a user picks when an agent asks, and recommends it
 
@@ -26,43 +61,27 @@ Commands:
   help      this text; \`decision-memory help <command>\` for one command
   version   print the version
 
-${SERVE_HELP}
-${TOGGLE_HELP}
-${HOOK_HELP}
-${INSTALL_HOOKS_HELP}
-${MCP_HELP}
-${GUARD_HELP}
-${IMPORT_ADR_HELP}
-${WHY_HELP}`
-
-const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number | void>; help: string }> = {
-  serve: { run: serveCommand, help: SERVE_HELP },
-  toggle: { run: toggleCommand, help: TOGGLE_HELP },
-  hook: { run: hookCommand, help: HOOK_HELP },
-  'install-hooks': { run: installHooksCommand, help: INSTALL_HOOKS_HELP },
-  mcp: { run: mcpCommand, help: MCP_HELP },
-  guard: { run: guardCommand, help: GUARD_HELP },
-  'import-adr': { run: importAdrCommand, help: IMPORT_ADR_HELP },
-  why: { run: whyCommand, help: WHY_HELP },
-}
+`
 
 /** The `decision-memory` command: one doorway per file, each onto the same functions as HTTP. */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     const topic = rest[0] === undefined ? undefined : COMMANDS[rest[0]]
-    process.stdout.write(topic?.help ?? HELP)
+    if (topic !== undefined) process.stdout.write((await topic()).help)
+    else process.stdout.write(HELP + (await Promise.all(Object.values(COMMANDS).map(async (load) => (await load()).help))).join('\n'))
     return 0
   }
   if (name === 'version' || name === '--version') {
     process.stdout.write(packageVersion() + '\n')
     return 0
   }
-  const command = COMMANDS[name]
-  if (command === undefined) {
+  const load = COMMANDS[name]
+  if (load === undefined) {
     process.stderr.write(`decision-memory: unknown command "${name}"\n\n${HELP}`)
     return 2
   }
+  const command = await load()
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(command.help)
     return 0
@@ -71,12 +90,13 @@ export async function main(argv: string[]): Promise<number> {
     const code = await command.run(rest)
     return code ?? -1
   } catch (error) {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    const code = (error as { code?: unknown }).code
+    if (error instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
       process.stderr.write(`decision-memory ${name}: ${(error as Error).message}\n\n${command.help}`)
       return 2
     }
-    if (error instanceof PolicyFileError || error instanceof StoreOpenError) {
-      process.stderr.write(`decision-memory ${name}: ${error.message}\n`)
+    if (typeof code === 'string' && OPERATIONAL_CODES.has(code)) {
+      process.stderr.write(`decision-memory ${name}: ${(error as Error).message}\n`)
       return 1
     }
     throw error

@@ -4,7 +4,7 @@ import type { Decisions } from '../decisions/decisions'
 import { InputError } from '../domain/errors'
 import type { BackendAnswer, McpBackend } from '../integrations/mcp'
 import { planQuestions } from '../plan-questions'
-import { packageVersion } from './serve'
+import { packageVersion } from './package-version'
 import { throughServiceOrLocal } from './service-client'
 
 export const MCP_HELP = `decision-memory mcp [--data DIR] [--policy FILE]

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { serve as serveHttp } from '@hono/node-server'
@@ -10,6 +9,7 @@ import { createApp } from '../http/app'
 import { createDecisions } from '../decisions/decisions'
 import { openStores } from '../open-store'
 import { DEFAULT_HOST, envPort, parsePort } from './options'
+import { packageVersion } from './package-version'
 
 export const SERVE_HELP = `decision-memory serve [--port N] [--host ADDR] [--data DIR] [--policy FILE]
 
@@ -19,10 +19,6 @@ export const SERVE_HELP = `decision-memory serve [--port N] [--host ADDR] [--dat
   --policy FILE  policy file, JSON or YAML (default policies/default.json)
 `
 
-export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-  return pkg.version
-}
 
 /** `decision-memory serve`: wires the real parts and owns start and graceful stop. */
 export async function serveCommand(argv: string[]): Promise<void> {
