@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Clock } from './clock'
+import { createDataRights, type DataRights } from './data-rights'
 import { decisionPointKey } from './domain/decision-point'
 import { InputError } from './domain/errors'
 import { normalizeLabel, resolveChoice } from './domain/labels'
@@ -36,7 +37,7 @@ export interface ObserveResult {
  * decision-memory's use cases over a store, a policy and a clock. HTTP, the CLI, the hooks and
  * MCP are doorways onto these functions; none of them has a second implementation.
  */
-export interface DecisionMemory {
+export interface DecisionMemory extends DataRights {
   readonly policy: CompiledPolicy
   observe(inputs: readonly ObservationInput[]): Promise<ObserveResult>
   recommend(request: RecommendationRequest): Promise<Recommendation>
@@ -96,6 +97,7 @@ export function createDecisionMemory(deps: {
 
   return {
     policy,
+    ...createDataRights(deps),
 
     async observe(inputs) {
       const now = clock.now()

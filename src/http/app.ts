@@ -2,23 +2,28 @@ import { OpenAPIHono } from '@hono/zod-openapi'
 import { bodyLimit } from 'hono/body-limit'
 import { requestId } from 'hono/request-id'
 import type { Logger } from 'pino'
+import type { TokenTable } from '../config/load-tokens'
 import type { DecisionMemory } from '../decision-memory'
 import { LIMITS } from '../domain/limits'
+import { bearerAuth } from './auth'
 import { mountDocs } from './docs'
 import { createErrorHandler, errorBody, validationHook } from './errors'
 import { healthRoutes } from './health'
 import { observationRoutes } from './observations'
 import { recommendationRoutes } from './recommendations'
 import { sessionRoutes } from './sessions'
+import { userRoutes } from './users'
 
 export interface AppOptions {
   memory: DecisionMemory
   logger: Logger
   version?: string
+  /** Bearer tokens (R-SVC-4); without them every route is open, as on loopback. */
+  auth?: TokenTable | undefined
 }
 
 /** Builds the HTTP app over decision-memory's use cases; it opens no socket (tests call `app.request()`). */
-export function createApp({ memory, logger, version = '0.0.0' }: AppOptions) {
+export function createApp({ memory, logger, version = '0.0.0', auth }: AppOptions) {
   const app = new OpenAPIHono({ defaultHook: validationHook as never })
 
   app.use('*', requestId())
@@ -45,11 +50,13 @@ export function createApp({ memory, logger, version = '0.0.0' }: AppOptions) {
         c.json(errorBody(c, 'body_too_large', `the body is over ${LIMITS.bodyBytes / 1024} KB`), 413),
     }),
   )
+  if (auth !== undefined) app.use('*', bearerAuth({ tokens: auth }))
 
   app.route('/', healthRoutes(version))
   app.route('/', observationRoutes(memory))
   app.route('/', recommendationRoutes(memory))
   app.route('/', sessionRoutes(memory))
+  app.route('/', userRoutes(memory))
   mountDocs(app, { version })
 
   app.notFound((c) => c.json(errorBody(c, 'not_found', `no route ${c.req.method} ${c.req.path}`), 404))
