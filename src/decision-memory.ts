@@ -3,6 +3,7 @@ import type { Clock } from './clock'
 import type { Decisions } from './decisions/decisions'
 import { applyDecisions, contractFor, type ContractedRecommendation } from './decisions/enforcement'
 import { explainPoint, type PointWhy } from './decisions/explain-point'
+import { createDataRights, type DataRights } from './data-rights'
 import { decisionPointKey } from './domain/decision-point'
 import { InputError } from './domain/errors'
 import { normalizeLabel, resolveChoice } from './domain/labels'
@@ -38,7 +39,7 @@ export interface ObserveResult {
  * decision-memory's use cases over a store, a policy and a clock. HTTP, the CLI, the hooks and
  * MCP are doorways onto these functions; none of them has a second implementation.
  */
-export interface DecisionMemory {
+export interface DecisionMemory extends DataRights {
   readonly policy: CompiledPolicy
   observe(inputs: readonly ObservationInput[]): Promise<ObserveResult>
   /** The recommendation joined with the decisions bound to its point (R-CON-2). */
@@ -103,6 +104,7 @@ export function createDecisionMemory(deps: {
 
   const memory: DecisionMemory = {
     policy,
+    ...createDataRights(deps),
 
     async observe(inputs) {
       const now = clock.now()

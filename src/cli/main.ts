@@ -40,10 +40,27 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
     const m = await import('./why')
     return { run: m.whyCommand, help: m.WHY_HELP }
   },
+  preferences: async () => {
+    const m = await import('./preferences')
+    return { run: m.preferencesCommand, help: m.PREFERENCES_HELP }
+  },
+  export: async () => {
+    const m = await import('./export')
+    return { run: m.exportCommand, help: m.EXPORT_HELP }
+  },
+  forget: async () => {
+    const m = await import('./forget')
+    return { run: m.forgetCommand, help: m.FORGET_HELP }
+  },
 }
 
-/** Errors of the environment the user can fix (a broken policy file, a store in use): one line, no stack. */
-const OPERATIONAL_CODES = new Set(['POLICY_INVALID', 'STORE_UNAVAILABLE'])
+/** A command by name; own entries only, so `constructor` is an unknown command, not Object's. */
+function commandNamed(name: string) {
+  return Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
+}
+
+/** Errors of the environment the user can fix (a broken policy or tokens file, a store in use): one line, no stack. */
+const OPERATIONAL_CODES = new Set(['POLICY_INVALID', 'STORE_UNAVAILABLE', 'TOKENS_INVALID'])
 
 const HELP = `decision-memory — remembers what a user picks when an agent asks, and recommends it
 
@@ -58,6 +75,9 @@ Commands:
   guard     Claude Code PreToolUse hook: deny a Bash command a required decision forbids
   import-adr  import decision records (adr-tools, MADR, log4brains, DECISIONS.md)
   why       the supersede chain of a decision, or what is behind a point's recommendation
+  preferences  what has been learned about a user
+  export    everything held about a user, as NDJSON
+  forget    delete everything held about a user
   help      this text; \`decision-memory help <command>\` for one command
   version   print the version
 
@@ -67,7 +87,7 @@ Commands:
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
-    const topic = rest[0] === undefined ? undefined : COMMANDS[rest[0]]
+    const topic = rest[0] === undefined ? undefined : commandNamed(rest[0])
     if (topic !== undefined) process.stdout.write((await topic()).help)
     else process.stdout.write(HELP + (await Promise.all(Object.values(COMMANDS).map(async (load) => (await load()).help))).join('\n'))
     return 0
@@ -76,7 +96,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(packageVersion() + '\n')
     return 0
   }
-  const load = COMMANDS[name]
+  const load = commandNamed(name)
   if (load === undefined) {
     process.stderr.write(`decision-memory: unknown command "${name}"\n\n${HELP}`)
     return 2

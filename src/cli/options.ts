@@ -1,3 +1,5 @@
+import { IdentifierSchema } from '../domain/observation'
+
 /** Where things are unless flags say otherwise (R-SVC-1). */
 export const DEFAULT_PORT = 7420
 export const DEFAULT_HOST = '127.0.0.1'
@@ -20,10 +22,24 @@ export function serviceUrl(env: NodeJS.ProcessEnv = process.env): string {
   return (env.DECISION_MEMORY_URL ?? `http://${DEFAULT_HOST}:${envPort(env)}`).replace(/\/+$/, '')
 }
 
+/** Whether a host to bind is this machine only: 127.0.0.0/8, ::1 or localhost. */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase()
+  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare) || /^::ffff:127(\.\d{1,3}){3}$/.test(bare)
+}
+
 /** A mistake in how a command was called: printed without a stack, exit code 2. */
 export class UsageError extends Error {
   constructor(message: string) {
     super(message)
     this.name = 'UsageError'
   }
+}
+
+/** The --user flag of a command, checked and normalised as the service's routes take it (IdentifierSchema). */
+export function userFlag(raw: string | undefined, command: string): string {
+  if (raw === undefined) throw new UsageError(`${command} needs --user USER`)
+  const parsed = IdentifierSchema.safeParse(raw)
+  if (!parsed.success) throw new UsageError(`--user: ${parsed.error.issues[0]?.message ?? 'not a valid user name'}`)
+  return parsed.data
 }

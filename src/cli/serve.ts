@@ -4,19 +4,22 @@ import { serve as serveHttp } from '@hono/node-server'
 import pino from 'pino'
 import { systemClock } from '../clock'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
+import { loadTokens } from '../config/load-tokens'
 import { createDecisionMemory } from '../decision-memory'
 import { createApp } from '../http/app'
 import { createDecisions } from '../decisions/decisions'
 import { openStores } from '../open-store'
-import { DEFAULT_HOST, envPort, parsePort } from './options'
+import { DEFAULT_HOST, envPort, isLoopback, parsePort, UsageError } from './options'
 import { packageVersion } from './package-version'
 
-export const SERVE_HELP = `decision-memory serve [--port N] [--host ADDR] [--data DIR] [--policy FILE]
+export const SERVE_HELP = `decision-memory serve [--port N] [--host ADDR] [--data DIR] [--policy FILE] [--auth TOKENS_FILE]
 
   --port N       port to listen on (default $DECISION_MEMORY_PORT or 7420; 0 picks a free one)
   --host ADDR    address to bind (default 127.0.0.1)
   --data DIR     LevelDB data directory (default $DECISION_MEMORY_DATA or ./data)
   --policy FILE  policy file, JSON or YAML (default policies/default.json)
+  --auth FILE    bearer tokens and the users each may act for (default $DECISION_MEMORY_AUTH);
+                 required when --host is not a loopback address
 `
 
 
@@ -29,6 +32,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
       host: { type: 'string' },
       data: { type: 'string' },
       policy: { type: 'string' },
+      auth: { type: 'string' },
     },
     strict: true,
   })
@@ -36,18 +40,24 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const host = values.host ?? DEFAULT_HOST
   const dataDir = resolve(values.data ?? process.env.DECISION_MEMORY_DATA ?? 'data')
   const policyFile = resolve(values.policy ?? DEFAULT_POLICY_FILE)
+  const authFile = values.auth ?? (process.env.DECISION_MEMORY_AUTH || undefined)
+  // R-SVC-4: off loopback, anyone on the network could read everyone's data without tokens.
+  if (authFile === undefined && !isLoopback(host)) {
+    throw new UsageError(`--host ${host} is not a loopback address: give --auth TOKENS_FILE`)
+  }
   const logger = pino({ level: process.env.DECISION_MEMORY_LOG_LEVEL ?? 'info', base: { service: 'decision-memory' } })
 
   // A broken policy stops start-up before anything is opened.
   const policy = await loadPolicy(policyFile)
+  const auth = authFile === undefined ? undefined : await loadTokens(resolve(authFile))
   const { store, decisionStore } = await openStores(dataDir)
   const version = packageVersion()
   const decisions = createDecisions({ store: decisionStore, clock: systemClock })
   const memory = createDecisionMemory({ store, policy, clock: systemClock, decisions })
-  const app = createApp({ memory, logger, version, decisions })
+  const app = createApp({ memory, logger, version, decisions, auth })
 
   const server = serveHttp({ fetch: app.fetch, port, hostname: host }, (info) => {
-    logger.info({ event: 'listening', host, port: info.port, data: dataDir, policy: policyFile }, `listening on http://${host}:${info.port}`)
+    logger.info({ event: 'listening', host, port: info.port, data: dataDir, policy: policyFile, auth: auth !== undefined }, `listening on http://${host}:${info.port}`)
   })
 
   let stopping = false

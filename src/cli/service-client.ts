@@ -25,17 +25,24 @@ export async function throughServiceOrLocal(request: {
   local: (memory: DecisionMemory, decisions: Decisions) => Promise<unknown>
   dataDir?: string | undefined
   policyFile?: string | undefined
+  /** How long to wait for the service; a scan of the whole store (forget, export) takes longer. */
+  timeoutMs?: number
 }): Promise<Answer> {
   const url = serviceUrl() + request.path
   try {
+    const headers: Record<string, string> = request.body === undefined ? {} : { 'content-type': 'application/json' }
+    // A service run with --auth wants a bearer token (R-SVC-4).
+    if (process.env.DECISION_MEMORY_TOKEN) headers.authorization = `Bearer ${process.env.DECISION_MEMORY_TOKEN}`
     const response = await fetch(url, {
       method: request.method,
-      headers: request.body === undefined ? {} : { 'content-type': 'application/json' },
+      headers,
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
-      signal: AbortSignal.timeout(5_000),
+      signal: AbortSignal.timeout(request.timeoutMs ?? 5_000),
     })
     const text = await response.text()
-    return { status: response.status, body: text === '' ? null : JSON.parse(text), via: 'service' }
+    // NDJSON (an export) stays text; every other answer is one JSON document.
+    const json = !/ndjson/i.test(response.headers.get('content-type') ?? '')
+    return { status: response.status, body: text === '' ? null : json ? JSON.parse(text) : text, via: 'service' }
   } catch (error) {
     if (!isConnectionRefused(error)) throw error
   }
@@ -53,4 +60,11 @@ export async function throughServiceOrLocal(request: {
 function isConnectionRefused(error: unknown): boolean {
   const cause = (error as { cause?: { code?: string } }).cause
   return cause?.code === 'ECONNREFUSED'
+}
+
+/** Prints a service's error answer for a command and gives its exit code. */
+export function failure(command: string, answer: Answer): number {
+  const message = (answer.body as { error?: { message?: string } } | null)?.error?.message ?? `HTTP ${answer.status}`
+  process.stderr.write(`decision-memory ${command}: ${message}\n`)
+  return 1
 }

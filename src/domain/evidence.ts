@@ -21,6 +21,14 @@ export function contextText(value: unknown): string | undefined {
   return String(value)
 }
 
+/**
+ * The value a context holds for a key, its own only: `constructor` or `__proto__` are ordinary
+ * keys, never what the object inherits.
+ */
+export function contextValue(context: Context | undefined, key: string): string | undefined {
+  return context !== undefined && Object.hasOwn(context, key) ? contextText(context[key]) : undefined
+}
+
 /** The choice category an observation counts in, for tests of difference. */
 function categoryOf(observation: Observation): string {
   return observation.chosen.length === 0 ? '\u0000other' : [...observation.chosen].sort().join('\u0000')
@@ -70,7 +78,7 @@ export function selectEvidence(
     const matching: Observation[] = []
     const others: Observation[] = []
     for (const o of scoped) {
-      if (contextText(o.context[key]) === value) matching.push(o)
+      if (contextValue(o.context, key) === value) matching.push(o)
       else others.push(o)
     }
     if (matching.length < n || others.length === 0) continue
@@ -149,7 +157,7 @@ export function contradictions(
 ): Array<{ key: string; expected: string; got: string }> {
   const out: Array<{ key: string; expected: string; got: string }> = []
   for (const c of conditions.context) {
-    const got = contextText(context?.[c.key])
+    const got = contextValue(context, c.key)
     if (got !== undefined && got !== c.value) out.push({ key: c.key, expected: c.value, got })
   }
   return out

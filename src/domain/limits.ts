@@ -6,6 +6,7 @@ export const LIMITS = {
   questionLength: 2000,
   options: 50,
   contextKeys: 32,
+  contextKeyLength: 100,
   contextValueLength: 500,
   identifierLength: 200,
   observationsPerRequest: 1000,

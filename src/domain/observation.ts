@@ -1,14 +1,21 @@
 import { z } from './zod'
 import { LIMITS } from './limits'
 
-/** User, project, point and session names: printable, no control characters (they become store keys). */
+/**
+ * User, project, point and session names: they become store keys, so no control characters (NUL
+ * separates key parts), no lone surrogates (UTF-8 cannot keep them), no leading `!` (the sublevel
+ * marker a raw scan of the store parses), and one Unicode form (NFC), so that names which differ
+ * only in normalisation form are one name.
+ */
 export const IdentifierSchema = z
   .string()
+  .normalize('NFC')
   .min(1)
   .max(LIMITS.identifierLength)
-  .regex(/^[^\p{Cc}]+$/u, 'must not contain control characters')
+  .regex(/^[^\p{Cc}\p{Cs}]+$/u, 'must not contain control characters or lone surrogates')
+  .regex(/^[^!]/, 'must not start with "!"')
 
-export const LabelSchema = z.string().trim().min(1).max(LIMITS.labelLength)
+export const LabelSchema = z.string().normalize('NFC').trim().min(1).max(LIMITS.labelLength)
 
 /** An option as sent: a label, or `{label, description}` as AskUserQuestion has it. */
 export const OptionInputSchema = z.union([
@@ -22,15 +29,55 @@ export type OptionInput = z.infer<typeof OptionInputSchema>
 
 export const OptionsSchema = z.array(OptionInputSchema).min(1).max(LIMITS.options)
 
-/** Context of a choice: flat key → scalar, e.g. `{phase: "run", workflow: "/moai run"}`. */
-export const ContextSchema = z
-  .record(
-    z.string().min(1).max(100),
-    z.union([z.string().max(LIMITS.contextValueLength), z.number(), z.boolean(), z.null()]),
+const PROTO_KEY = '__proto__'
+/**
+ * zod drops a `__proto__` key from a record (its guard against prototype pollution), but here a
+ * context key is an ordinary string: that key travels through validation under this name, which
+ * no key sent can have (keys refuse control characters), and is put back after.
+ */
+export const CARRIED_PROTO_KEY = '\u0000__proto__'
+
+function carryProtoKey(input: unknown): unknown {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return input
+  if (!Object.hasOwn(input, PROTO_KEY) && !Object.hasOwn(input, CARRIED_PROTO_KEY)) return input
+  // A key sent as the carrier itself becomes one the key schema refuses.
+  return Object.fromEntries(
+    Object.entries(input).map(([k, v]) => [k === PROTO_KEY ? CARRIED_PROTO_KEY : k === CARRIED_PROTO_KEY ? '\u0000' : k, v]),
   )
-  .refine((c) => Object.keys(c).length <= LIMITS.contextKeys, {
-    message: `at most ${LIMITS.contextKeys} keys`,
-  })
+}
+
+type ContextValue = string | number | boolean | null
+
+function restoreProtoKey(context: Record<string, ContextValue>): Record<string, ContextValue> {
+  if (!Object.hasOwn(context, CARRIED_PROTO_KEY)) return context
+  // fromEntries defines `__proto__` as an own property; assignment would set the prototype.
+  return Object.fromEntries(Object.entries(context).map(([k, v]) => [k === CARRIED_PROTO_KEY ? PROTO_KEY : k, v]))
+}
+
+const ContextKeySchema = z
+  .string()
+  .normalize('NFC')
+  .min(1)
+  .max(LIMITS.contextKeyLength)
+  .refine((k) => k === CARRIED_PROTO_KEY || !/\p{Cc}/u.test(k), 'must not contain control characters')
+
+/**
+ * Context of a choice: flat key → scalar, e.g. `{phase: "run", workflow: "/moai run"}`. Keys and
+ * string values are NFC, so that a precondition matches whatever form the text came in.
+ */
+export const ContextSchema = z
+  .preprocess(
+    carryProtoKey,
+    z
+      .record(
+        ContextKeySchema,
+        z.union([z.string().normalize('NFC').max(LIMITS.contextValueLength), z.number(), z.boolean(), z.null()]),
+      )
+      .refine((c) => Object.keys(c).length <= LIMITS.contextKeys, {
+        message: `at most ${LIMITS.contextKeys} keys`,
+      }),
+  )
+  .transform(restoreProtoKey)
 export type Context = z.infer<typeof ContextSchema>
 
 /** An ISO 8601 time with a zone, e.g. `2026-07-01T10:00:00Z`. */

@@ -2,9 +2,11 @@ import { OpenAPIHono } from '@hono/zod-openapi'
 import { bodyLimit } from 'hono/body-limit'
 import { requestId } from 'hono/request-id'
 import type { Logger } from 'pino'
+import type { TokenTable } from '../config/load-tokens'
 import type { DecisionMemory } from '../decision-memory'
 import type { Decisions } from '../decisions/decisions'
 import { LIMITS } from '../domain/limits'
+import { bearerAuth } from './auth'
 import { mountDocs } from './docs'
 import { decisionRoutes } from './decisions'
 import { createErrorHandler, errorBody, validationHook } from './errors'
@@ -14,6 +16,7 @@ import { observationRoutes } from './observations'
 import { planRoutes } from './plan'
 import { recommendationRoutes } from './recommendations'
 import { sessionRoutes } from './sessions'
+import { userRoutes } from './users'
 
 export interface AppOptions {
   memory: DecisionMemory
@@ -21,10 +24,12 @@ export interface AppOptions {
   version?: string
   /** Decisions as contracts (R-CON); their routes are mounted when given. */
   decisions?: Decisions
+  /** Bearer tokens (R-SVC-4); without them every route is open, as on loopback. */
+  auth?: TokenTable | undefined
 }
 
 /** Builds the HTTP app over decision-memory's use cases; it opens no socket (tests call `app.request()`). */
-export function createApp({ memory, logger, version = '0.0.0', decisions }: AppOptions) {
+export function createApp({ memory, logger, version = '0.0.0', decisions, auth }: AppOptions) {
   const app = new OpenAPIHono({ defaultHook: validationHook as never })
 
   app.use('*', requestId())
@@ -51,6 +56,7 @@ export function createApp({ memory, logger, version = '0.0.0', decisions }: AppO
         c.json(errorBody(c, 'body_too_large', `the body is over ${LIMITS.bodyBytes / 1024} KB`), 413),
     }),
   )
+  if (auth !== undefined) app.use('*', bearerAuth({ tokens: auth }))
 
   app.route('/', healthRoutes(version))
   app.route('/', observationRoutes(memory))
@@ -59,6 +65,7 @@ export function createApp({ memory, logger, version = '0.0.0', decisions }: AppO
   app.route('/', planRoutes(memory))
   app.route('/', hookRoutes(memory))
   if (decisions !== undefined) app.route('/', decisionRoutes(decisions, memory))
+  app.route('/', userRoutes(memory))
   mountDocs(app, { version })
 
   app.notFound((c) => c.json(errorBody(c, 'not_found', `no route ${c.req.method} ${c.req.path}`), 404))

@@ -6,10 +6,10 @@ import type { OpenAPIHono } from '@hono/zod-openapi'
 const require = createRequire(import.meta.url)
 
 /** The Swagger UI files /docs needs, served from node_modules so that the page works offline. */
-const ASSETS: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-}
+const ASSETS = new Map([
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+  ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+])
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -44,7 +44,8 @@ export function mountDocs(app: OpenAPIHono, info: { version: string }) {
   app.get('/docs', (c) => c.html(PAGE))
   app.get('/docs/:asset', async (c) => {
     const name = c.req.param('asset')
-    const type = ASSETS[name]
+    // A Map: `/docs/constructor` names no asset, not what a plain object inherits.
+    const type = ASSETS.get(name)
     if (type === undefined) return c.notFound()
     let body = cache.get(name)
     if (body === undefined) {

@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { Logger } from 'pino'
 import { InputError, type Issue } from '../domain/errors'
+import { CARRIED_PROTO_KEY } from '../domain/observation'
 
 /** The one shape of every error answer (R-SVC-2). */
 export const ErrorSchema = z
@@ -22,7 +23,13 @@ export function errorBody(c: Context, code: string, message: string, issues: Iss
   return { error: { code, message, issues, ...(requestId === undefined ? {} : { request_id: requestId }) } }
 }
 
-type ZodIssueLike = { code: string; path: PropertyKey[]; message: string; errors?: ZodIssueLike[][] }
+type ZodIssueLike = {
+  code: string
+  path: PropertyKey[]
+  message: string
+  errors?: ZodIssueLike[][]
+  issues?: ZodIssueLike[]
+}
 
 /**
  * Zod issues as `{path, message}`, the path dotted from the body's root (`all_options.2.label`).
@@ -44,7 +51,10 @@ export function issuesOf(error: { issues: readonly unknown[] }): Issue[] {
           continue
         }
       }
-      out.push({ path: path.map(String).join('.') || '(body)', message: issue.message })
+      // A refused record key says why in its own issues; the carried `__proto__` key shows as sent.
+      const message = issue.code === 'invalid_key' ? (issue.issues?.[0]?.message ?? issue.message) : issue.message
+      const shown = path.map((p) => (p === CARRIED_PROTO_KEY ? '__proto__' : String(p)))
+      out.push({ path: shown.join('.') || '(body)', message })
     }
   }
   visit(error.issues as ZodIssueLike[], [])

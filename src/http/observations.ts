@@ -1,5 +1,6 @@
 import { createRoute } from '@hono/zod-openapi'
 import type { DecisionMemory } from '../decision-memory'
+import { authorizeUsers } from './auth'
 import { ErrorSchema } from './errors'
 import { createRouter } from './router'
 import { ObservationsBody, ObservationsResult } from './schemas'
@@ -22,7 +23,9 @@ const route = createRoute({
 export function observationRoutes(memory: DecisionMemory) {
   return createRouter().openapi(route, async (c) => {
     const body = c.req.valid('json')
-    const result = await memory.observe(Array.isArray(body) ? body : [body])
+    const observations = Array.isArray(body) ? body : [body]
+    authorizeUsers(c, observations.map((o) => o.user))
+    const result = await memory.observe(observations)
     return c.json(result, 201)
   })
 }

@@ -1,5 +1,6 @@
 import { createRoute } from '@hono/zod-openapi'
 import type { DecisionMemory } from '../decision-memory'
+import { authorizeUsers } from './auth'
 import { ErrorSchema } from './errors'
 import { createRouter } from './router'
 import { RecommendationRequest, RecommendationSchema } from './schemas'
@@ -19,5 +20,9 @@ const route = createRoute({
 })
 
 export function recommendationRoutes(memory: DecisionMemory) {
-  return createRouter().openapi(route, async (c) => c.json(await memory.recommend(c.req.valid('json')), 200))
+  return createRouter().openapi(route, async (c) => {
+    const request = c.req.valid('json')
+    authorizeUsers(c, [request.user])
+    return c.json(await memory.recommend(request), 200)
+  })
 }

@@ -1,5 +1,6 @@
 import { createRoute } from '@hono/zod-openapi'
 import type { DecisionMemory } from '../decision-memory'
+import { actingUser, authorizeUsers } from './auth'
 import { ErrorSchema } from './errors'
 import { createRouter } from './router'
 import { PersonalizationRequest, SessionIdParam, SessionRequest, SessionSchema } from './schemas'
@@ -35,12 +36,16 @@ const personalization = createRoute({
 export function sessionRoutes(memory: DecisionMemory) {
   return createRouter()
     .openapi(start, async (c) => {
-      const { created, ...session } = await memory.startSession(c.req.valid('json'))
+      const request = c.req.valid('json')
+      authorizeUsers(c, [request.user])
+      const { created, ...session } = await memory.startSession(request)
       return c.json(session, created ? 201 : 200)
     })
     .openapi(personalization, async (c) => {
       const { id } = c.req.valid('param')
       const body = c.req.valid('json')
-      return c.json(await memory.setPersonalization({ session_id: id, user: body.user, enabled: body.enabled }), 200)
+      const user = actingUser(c, body.user)
+      if (user !== undefined) authorizeUsers(c, [user])
+      return c.json(await memory.setPersonalization({ session_id: id, user, enabled: body.enabled }), 200)
     })
 }

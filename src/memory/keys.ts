@@ -2,7 +2,7 @@
  * Store keys join their parts with NUL, which no identifier may contain (IdentifierSchema), so
  * that a prefix of parts is a contiguous key range: every key under `a\0b\0` sorts before `a\0b\u0001`.
  */
-const SEPARATOR = '\u0000'
+export const SEPARATOR = '\u0000'
 
 export function key(...parts: string[]): string {
   return parts.join(SEPARATOR)

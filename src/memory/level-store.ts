@@ -1,9 +1,13 @@
 import type { AbstractLevel } from 'abstract-level'
 import type { Observation } from '../domain/observation'
 import { key, prefixRange } from './keys'
+import { belongsTo, storedEntry } from './ownership'
 import type { MemoryStore, SessionRecord, StoreResult } from './store'
 
 type Db = AbstractLevel<string | Buffer | Uint8Array, string, string>
+
+/** The sublevels this store reads through typed methods (or that index them); export lists the rest raw. */
+const TYPED_SUBLEVELS = new Set(['archival', 'dedupe', 'sessions', 'session-owners'])
 
 /** Runs async work one piece at a time, so that check-then-write stays atomic in this process. */
 function createWriteQueue() {
@@ -30,6 +34,13 @@ export async function createLevelStore(db: Db, options: { sync?: boolean } = {})
   const sessions = db.sublevel<string, SessionRecord>('sessions', { valueEncoding: 'json' })
   const owners = db.sublevel<string, string>('session-owners', { valueEncoding: 'utf8' })
   const enqueue = createWriteQueue()
+
+  /** A raw scan of the whole database: every entry of the user, in any sublevel (see ownership.ts). */
+  async function* entriesOf(user: string): AsyncGenerator<{ rawKey: string; rawValue: string }> {
+    for await (const [rawKey, rawValue] of db.iterator({ keyEncoding: 'utf8', valueEncoding: 'utf8' })) {
+      if (belongsTo(rawKey as string, rawValue as string, user)) yield { rawKey: rawKey as string, rawValue: rawValue as string }
+    }
+  }
 
   function archivalKey(o: Observation): string {
     return key(o.user, o.point, o.timestamp, o.id)
@@ -130,6 +141,27 @@ export async function createLevelStore(db: Db, options: { sync?: boolean } = {})
         if (limit === undefined || s.started_at <= limit) count++
       }
       return count
+    },
+
+    async *sessionsOf(user) {
+      yield* sessions.values(prefixRange(user))
+    },
+
+    async *untypedEntriesOf(user) {
+      for await (const { rawKey, rawValue } of entriesOf(user)) {
+        const entry = storedEntry(rawKey, rawValue)
+        if (!TYPED_SUBLEVELS.has(entry.sublevel)) yield entry
+      }
+    },
+
+    forgetUser(user) {
+      // In the write queue: no observation of this store lands between the scan and the delete.
+      return enqueue(async () => {
+        const ops: Array<{ type: 'del'; key: string }> = []
+        for await (const { rawKey } of entriesOf(user)) ops.push({ type: 'del', key: rawKey })
+        if (ops.length > 0) await db.batch(ops, { sync } as never)
+        return { deleted: ops.length }
+      })
     },
 
     async close() {

@@ -1,4 +1,5 @@
 import type { Observation } from '../domain/observation'
+import type { StoredEntry } from './ownership'
 
 /** A session of one user (R-SES-1). */
 export interface SessionRecord {
@@ -38,5 +39,18 @@ export interface MemoryStore {
   setPersonalization(user: string, sessionId: string, enabled: boolean): Promise<SessionRecord | undefined>
   /** Distinct sessions of a user started up to `asOf` (R-SES-2). */
   countSessions(user: string, asOf?: Date): Promise<number>
+  /** Every session of a user (R-SVC-5). */
+  sessionsOf(user: string): AsyncIterable<SessionRecord>
+  /**
+   * Entries of a user that none of the typed methods above reads (sublevels added by other parts:
+   * aggregates, decisions, ...), found by a raw scan of the whole database, so that an export holds
+   * everything kept about the user before it has a typed section for it (R-SVC-5).
+   */
+  untypedEntriesOf(user: string): AsyncIterable<StoredEntry>
+  /**
+   * Forgets a user (R-SVC-5): deletes every entry of the whole database that belongs to the user,
+   * in every sublevel, known or not, and every index, in one atomic, synced batch.
+   */
+  forgetUser(user: string): Promise<{ deleted: number }>
   close(): Promise<void>
 }

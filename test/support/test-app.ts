@@ -2,6 +2,7 @@ import { MemoryLevel } from 'memory-level'
 import pino from 'pino'
 import { fixedClock } from '../../src/clock'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../../src/config/load-policy'
+import type { TokenTable } from '../../src/config/load-tokens'
 import { createDecisionMemory } from '../../src/decision-memory'
 import { createDecisions } from '../../src/decisions/decisions'
 import { createLevelDecisionStore } from '../../src/decisions/level-decision-store'
@@ -12,19 +13,19 @@ import { createLevelStore } from '../../src/memory/level-store'
 export const START = '2026-07-01T10:00:00.000Z'
 
 /** The real app over memory-level, a clock that stands still, and a silent logger. */
-export async function createTestApp(options: { now?: string; policy?: CompiledPolicy } = {}) {
+export async function createTestApp(options: { now?: string; policy?: CompiledPolicy; auth?: TokenTable } = {}) {
   const clock = fixedClock(options.now ?? START)
   const db = new MemoryLevel<string, string>()
   const store = await createLevelStore(db as never)
   const decisions = createDecisions({ store: await createLevelDecisionStore(db as never), clock })
   const policy = options.policy ?? (await loadPolicy(DEFAULT_POLICY_FILE))
   const memory = createDecisionMemory({ store, policy, clock, decisions })
-  const app = createApp({ memory, logger: pino({ level: 'silent' }), version: 'test', decisions })
-  /** POST/PUT JSON and parse the answer. */
-  async function call(method: string, path: string, body?: unknown) {
+  const app = createApp({ memory, logger: pino({ level: 'silent' }), version: 'test', decisions, auth: options.auth })
+  /** POST/PUT JSON (with extra headers, e.g. authorization) and parse the answer. */
+  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
     const response = await app.request(path, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     })
     const text = await response.text()

@@ -1,0 +1,42 @@
+// What durability costs (R-SVC-3): stores the same observations one synced batch per request (as
+// the service does), one unsynced batch per request, and all in one synced batch (group commit),
+// on classic-level in a temporary directory, and prints the time of each.
+//
+//   npx tsx scripts/sync-cost.ts [--count 500]
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { Level } from 'level'
+import type { Observation } from '../src/domain/observation'
+import { createLevelStore } from '../src/memory/level-store'
+
+const { values } = parseArgs({ options: { count: { type: 'string', default: '500' } } })
+const count = Number(values.count)
+
+function observation(i: number): Observation {
+  return {
+    id: `obs-${i}`, user: 'bench', project: null, session_id: null, point: 'tier', decision_id: `d-${i}`,
+    timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), recorded_at: '2026-01-01T00:00:00.000Z',
+    question: 'Which tier?', header: null, options: ['S', 'M', 'L'], chosen: ['M'], other: null,
+    multi_select: false, context: {}, source: 'user',
+  }
+}
+
+async function measure(name: string, sync: boolean, group: boolean) {
+  const dir = await mkdtemp(join(tmpdir(), 'dm-sync-'))
+  const store = await createLevelStore(new Level<string, string>(dir) as never, { sync })
+  const all = Array.from({ length: count }, (_, i) => observation(i))
+  const started = performance.now()
+  if (group) await store.addObservations(all, [])
+  else await Promise.all(all.map((o) => store.addObservations([o], [])))
+  const ms = performance.now() - started
+  await store.close()
+  await rm(dir, { recursive: true, force: true })
+  process.stdout.write(`${name.padEnd(34)} ${ms.toFixed(0).padStart(6)} ms  ${((ms / count) * 1000).toFixed(0).padStart(6)} µs/observation\n`)
+}
+
+process.stdout.write(`${count} observations, classic-level in ${tmpdir()}\n`)
+await measure('one synced batch per request', true, false)
+await measure('one unsynced batch per request', false, false)
+await measure('one synced batch for all (group)', true, true)

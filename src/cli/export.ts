@@ -1,0 +1,36 @@
+import { writeFile } from 'node:fs/promises'
+import { parseArgs } from 'node:util'
+import { userFlag } from './options'
+import { failure, throughServiceOrLocal } from './service-client'
+
+export const EXPORT_HELP = `decision-memory export --user USER [--out FILE] [--data DIR]
+
+  Everything held about USER as NDJSON (observations, sessions, and any other entry stored
+  about the user), to stdout or FILE. Through the running service, or the store in --data.
+`
+
+/** `decision-memory export` (R-SVC-5). */
+export async function exportCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { user: { type: 'string' }, out: { type: 'string' }, data: { type: 'string' } },
+    strict: true,
+  })
+  const user = userFlag(values.user, 'export')
+  const answer = await throughServiceOrLocal({
+    method: 'GET',
+    path: `/v1/users/${encodeURIComponent(user)}/export`,
+    dataDir: values.data,
+    timeoutMs: 600_000,
+    local: async (memory) => {
+      let text = ''
+      for await (const line of memory.exportUser(user)) text += JSON.stringify(line) + '\n'
+      return text
+    },
+  })
+  if (answer.status >= 400) return failure('export', answer)
+  const text = answer.body as string
+  if (values.out === undefined) process.stdout.write(text)
+  else await writeFile(values.out, text, { mode: 0o600 })
+  return 0
+}

@@ -1,0 +1,33 @@
+import { parseArgs } from 'node:util'
+import { UsageError, userFlag } from './options'
+import { failure, throughServiceOrLocal } from './service-client'
+
+export const FORGET_HELP = `decision-memory forget --user USER --yes [--json] [--data DIR]
+
+  Deletes everything held about USER: observations, sessions, every index and aggregate. It
+  cannot be undone (export first); --yes says you mean it. Through the running service, or
+  the store in --data.
+`
+
+/** `decision-memory forget` (R-SVC-5). */
+export async function forgetCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { user: { type: 'string' }, yes: { type: 'boolean' }, json: { type: 'boolean' }, data: { type: 'string' } },
+    strict: true,
+  })
+  const user = userFlag(values.user, 'forget')
+  if (values.yes !== true) throw new UsageError(`forget deletes everything held about ${user} for good: add --yes`)
+  const answer = await throughServiceOrLocal({
+    method: 'DELETE',
+    path: `/v1/users/${encodeURIComponent(user)}`,
+    dataDir: values.data,
+    timeoutMs: 600_000,
+    local: (memory) => memory.forgetUser(user),
+  })
+  if (answer.status >= 400) return failure('forget', answer)
+  const result = answer.body as { user: string; deleted: number }
+  if (values.json === true) process.stdout.write(JSON.stringify(result) + '\n')
+  else process.stdout.write(`forgot ${result.user}: ${result.deleted} entries deleted\n`)
+  return 0
+}

@@ -1,0 +1,41 @@
+import { parseArgs } from 'node:util'
+import type { PointPreference } from '../domain/learned-preferences'
+import { userFlag } from './options'
+import { failure, throughServiceOrLocal } from './service-client'
+
+export const PREFERENCES_HELP = `decision-memory preferences --user USER [--json] [--data DIR]
+
+  What has been learned about USER at each decision point: the majority, its share and
+  confidence, and every option's count. Through the running service, or the store in --data.
+`
+
+function describe(point: PointPreference): string {
+  const head = `${point.point}: ${point.majority ?? '(nothing chosen)'}`
+  const share = point.majority === null ? '' : ` ${Math.round(point.share * 100)}%`
+  const confidence = point.confidence === null ? '' : `, confidence ${point.confidence.level} (${point.confidence.value})`
+  const options = point.options.map((o) => `${o.option} ${o.count}`).join(', ')
+  return `${head}${share}${confidence}, ${point.observations} observations [${options}]`
+}
+
+/** `decision-memory preferences` (R-SVC-5). */
+export async function preferencesCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { user: { type: 'string' }, json: { type: 'boolean' }, data: { type: 'string' } },
+    strict: true,
+  })
+  const user = userFlag(values.user, 'preferences')
+  const answer = await throughServiceOrLocal({
+    method: 'GET',
+    path: `/v1/users/${encodeURIComponent(user)}/preferences`,
+    dataDir: values.data,
+    timeoutMs: 60_000,
+    local: (memory) => memory.preferences(user),
+  })
+  if (answer.status >= 400) return failure('preferences', answer)
+  const body = answer.body as { points: PointPreference[] }
+  if (values.json === true) process.stdout.write(JSON.stringify(body) + '\n')
+  else if (body.points.length === 0) process.stdout.write(`nothing learned about ${user} yet\n`)
+  else for (const point of body.points) process.stdout.write(describe(point) + '\n')
+  return 0
+}

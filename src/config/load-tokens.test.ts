@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createTokenTable, loadTokens, TokensFileError, TokensFileSchema } from './load-tokens'
+
+const ALICE = 'alice-token-0123456789abcdef'
+const OPS = 'ops-token-0123456789abcdef'
+
+const dirs: string[] = []
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true })
+})
+
+async function fileWith(text: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'dm-tokens-'))
+  dirs.push(dir)
+  const file = join(dir, 'tokens.json')
+  await writeFile(file, text)
+  return file
+}
+
+describe('createTokenTable', () => {
+  const table = createTokenTable(
+    TokensFileSchema.parse({
+      tokens: [
+        { name: 'alice', token: ALICE, users: ['alice'] },
+        { name: 'ops', sha256: createHash('sha256').update(OPS).digest('hex'), users: ['*'] },
+      ],
+    }),
+  )
+
+  it('finds the principal of a token given as is or by its SHA-256', () => {
+    expect(table.authenticate(ALICE)).toEqual({ name: 'alice', users: new Set(['alice']) })
+    expect(table.authenticate(OPS)).toEqual({ name: 'ops', users: 'any' })
+  })
+
+  it('knows no other token, nor a prefix or extension of one', () => {
+    expect(table.authenticate('nope')).toBeUndefined()
+    expect(table.authenticate(ALICE.slice(0, -1))).toBeUndefined()
+    expect(table.authenticate(ALICE + 'x')).toBeUndefined()
+    expect(table.authenticate('')).toBeUndefined()
+  })
+})
+
+describe('loadTokens', () => {
+  it('reads a valid file', async () => {
+    const file = await fileWith(JSON.stringify({ tokens: [{ name: 'alice', token: ALICE, users: ['alice', 'default'] }] }))
+    expect((await loadTokens(file)).authenticate(ALICE)?.users).toEqual(new Set(['alice', 'default']))
+  })
+
+  it.each([
+    ['not JSON', `{"tokens": [{"token": "${ALICE}"`, 'not valid JSON'],
+    ['no tokens', '{"tokens": []}', 'tokens: Too small'],
+    ['a short token', '{"tokens": [{"name": "a", "token": "short", "users": ["a"]}]}', 'tokens.0.token'],
+    ['token and sha256', `{"tokens": [{"name": "a", "token": "${ALICE}", "sha256": "${'a'.repeat(64)}", "users": ["a"]}]}`, 'exactly one of token or sha256'],
+    ['no users', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": []}]}`, 'tokens.0.users'],
+    ['the same token twice', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": ["a"]}, {"name": "b", "token": "${ALICE}", "users": ["b"]}]}`, 'duplicate token'],
+  ])('refuses %s, naming the file and field but never the token', async (_what, text, message) => {
+    const file = await fileWith(text)
+    const error = await loadTokens(file).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(TokensFileError)
+    expect((error as Error).message).toContain(file)
+    expect((error as Error).message).toContain(message)
+    expect((error as Error).message).not.toContain(ALICE)
+  })
+
+  it('says when the file cannot be read', async () => {
+    await expect(loadTokens('/nonexistent/tokens.json')).rejects.toThrow(/cannot read tokens file: ENOENT/)
+  })
+})

@@ -1,0 +1,113 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { IdentifierSchema } from '../domain/observation'
+import { z } from '../domain/zod'
+
+/** Who a bearer token speaks for (R-SVC-4): the users it may act for, or any user. */
+export interface Principal {
+  /** The token's name in the tokens file: what logs and errors may show instead of the token. */
+  name: string
+  users: ReadonlySet<string> | 'any'
+}
+
+/** The tokens the service accepts; lookups take the same time whichever token matches, if any. */
+export interface TokenTable {
+  authenticate(token: string): Principal | undefined
+}
+
+/** Tokens shorter than this are refused: a bearer token must not be guessable. */
+export const MIN_TOKEN_LENGTH = 16
+
+const TokenEntrySchema = z
+  .object({
+    name: z.string().min(1).max(100),
+    /** The token itself. */
+    token: z.string().min(MIN_TOKEN_LENGTH).max(1000).optional(),
+    /** Or its SHA-256 in hex, so that the file need not hold the token. */
+    sha256: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex digits')
+      .optional(),
+    /** The users the token may act for; `"*"` for any user (an operator's token). */
+    users: z.array(z.union([z.literal('*'), IdentifierSchema])).min(1),
+  })
+  .refine((e) => (e.token === undefined) !== (e.sha256 === undefined), {
+    message: 'give exactly one of token or sha256',
+  })
+
+/** The tokens file of `serve --auth FILE`, documented in README.md. */
+export const TokensFileSchema = z.object({ tokens: z.array(TokenEntrySchema).min(1) }).superRefine((file, ctx) => {
+  const names = new Set<string>()
+  const digests = new Set<string>()
+  file.tokens.forEach((entry, i) => {
+    if (names.has(entry.name)) ctx.addIssue({ code: 'custom', path: ['tokens', i, 'name'], message: 'duplicate name' })
+    names.add(entry.name)
+    const digest = entry.sha256?.toLowerCase() ?? sha256(entry.token as string).toString('hex')
+    if (digests.has(digest)) ctx.addIssue({ code: 'custom', path: ['tokens', i], message: 'duplicate token' })
+    digests.add(digest)
+  })
+})
+export type TokensFile = z.infer<typeof TokensFileSchema>
+
+/** A tokens file that cannot be used; the message names the file and the field, never a token. */
+export class TokensFileError extends Error {
+  readonly code = 'TOKENS_INVALID'
+  constructor(message: string) {
+    super(message)
+    this.name = 'TokensFileError'
+  }
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest()
+}
+
+/**
+ * The table of a tokens file. Tokens are kept and compared as SHA-256 digests with
+ * crypto.timingSafeEqual, against every entry without stopping at a match, so that neither the
+ * length nor the content of a guess shows in the time the answer takes.
+ */
+export function createTokenTable(file: TokensFile): TokenTable {
+  const entries = file.tokens.map((entry) => ({
+    digest: entry.sha256 === undefined ? sha256(entry.token as string) : Buffer.from(entry.sha256, 'hex'),
+    principal: {
+      name: entry.name,
+      users: entry.users.includes('*') ? ('any' as const) : new Set(entry.users),
+    } satisfies Principal,
+  }))
+  return {
+    authenticate(token) {
+      const digest = sha256(token)
+      let found: Principal | undefined
+      for (const entry of entries) {
+        if (timingSafeEqual(digest, entry.digest) && found === undefined) found = entry.principal
+      }
+      return found
+    },
+  }
+}
+
+/** Reads a tokens file (JSON); every problem is a TokensFileError naming the file and field. */
+export async function loadTokens(file: string): Promise<TokenTable> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    throw new TokensFileError(`${file}: cannot read tokens file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+  }
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch {
+    // Not the parser's message: it may quote the file's text, tokens included.
+    throw new TokensFileError(`${file}: not valid JSON`)
+  }
+  const result = TokensFileSchema.safeParse(raw)
+  if (!result.success) {
+    const problems = result.error.issues
+      .map((issue) => `  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}`)
+      .join('\n')
+    throw new TokensFileError(`${file}: invalid tokens file\n${problems}`)
+  }
+  return createTokenTable(result.data)
+}

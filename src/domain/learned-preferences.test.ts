@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
+import { learnedPreferences } from './learned-preferences'
+import type { Observation } from './observation'
+
+const policy = await loadPolicy(DEFAULT_POLICY_FILE)
+const AS_OF = new Date('2026-07-01T10:00:00.000Z')
+
+let n = 0
+function chose(point: string, chosen: string[], fields: Partial<Observation> = {}): Observation {
+  n++
+  return {
+    id: `obs-${n}`,
+    user: 'alice',
+    project: 'acme/api',
+    session_id: 's-1',
+    point,
+    decision_id: `d-${n}`,
+    timestamp: AS_OF.toISOString(),
+    recorded_at: AS_OF.toISOString(),
+    question: 'Which complexity tier should this SPEC use?',
+    header: 'Tier',
+    options: ['Tier S', 'Tier M', 'Tier L'],
+    chosen,
+    other: null,
+    multi_select: false,
+    context: {},
+    source: 'user',
+    ...fields,
+  }
+}
+
+function times(count: number, make: () => Observation): Observation[] {
+  return Array.from({ length: count }, make)
+}
+
+describe('learnedPreferences (R-SVC-5)', () => {
+  it('gives the seed example as a recommendation learns it: Tier M, 60%, medium-high', () => {
+    const observations = [
+      ...times(3, () => chose('complexity-tier', ['Tier S'])),
+      ...times(6, () => chose('complexity-tier', ['Tier M'])),
+      ...times(1, () => chose('complexity-tier', ['Tier L'])),
+    ]
+    const [tier] = learnedPreferences(observations, AS_OF, policy)
+    expect(tier?.majority).toBe('Tier M')
+    expect(tier?.share).toBe(0.6)
+    expect(tier?.confidence?.level).toBe('medium-high')
+    expect(tier?.confidence?.value).toBeCloseTo(0.81, 2)
+    expect(tier?.options).toEqual([
+      { option: 'Tier S', count: 3, share: 0.3 },
+      { option: 'Tier M', count: 6, share: 0.6 },
+      { option: 'Tier L', count: 1, share: 0.1 },
+    ])
+  })
+
+  it('keeps points apart, ignores auto-resolved answers and what came after as_of', () => {
+    const observations = [
+      chose('b-point', ['Tier S']),
+      chose('a-point', ['Tier L']),
+      chose('a-point', ['Tier M'], { source: 'auto-resolved' }),
+      chose('a-point', ['Tier M'], { timestamp: '2026-07-02T00:00:00.000Z' }),
+    ]
+    const points = learnedPreferences(observations, AS_OF, policy)
+    expect(points.map((p) => [p.point, p.majority, p.observations])).toEqual([
+      ['a-point', 'Tier L', 1],
+      ['b-point', 'Tier S', 1],
+    ])
+  })
+
+  it('keeps a past choice in view after the question stopped offering it', () => {
+    const points = learnedPreferences(
+      [
+        chose('tier', ['Tier XL'], { options: ['Tier S', 'Tier XL'], timestamp: '2026-06-01T00:00:00.000Z' }),
+        chose('tier', ['Tier S'], { options: ['Tier S', 'Tier M'] }),
+      ],
+      AS_OF,
+      policy,
+    )
+    expect(points[0]?.options.map((o) => o.option)).toEqual(['Tier S', 'Tier M', 'Tier XL'])
+    expect(points[0]?.first_observed).toBe('2026-06-01T00:00:00.000Z')
+  })
+
+  it('has no single-select confidence for a multi-select point, and treats __proto__ as a label', () => {
+    const points = learnedPreferences(
+      [chose('checks', ['__proto__', 'toString'], { options: ['__proto__', 'toString', 'constructor'], multi_select: true })],
+      AS_OF,
+      policy,
+    )
+    expect(points[0]?.confidence).toBeNull()
+    expect(points[0]?.options).toEqual([
+      { option: '__proto__', count: 1, share: 1 },
+      { option: 'toString', count: 1, share: 1 },
+      { option: 'constructor', count: 0, share: 0 },
+    ])
+  })
+})

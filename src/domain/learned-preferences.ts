@@ -1,0 +1,98 @@
+import { confidenceLevel, singleSelectBelief, SINGLE_SELECT_METHOD, type ConfidenceLevel } from './confidence'
+import { pointPolicy } from './decision-point'
+import type { Observation } from './observation'
+import type { CompiledPolicy } from './policy'
+import { learnPreference, majorityOption, shareOf } from './preference'
+
+/** What has been learned about a user at one decision point (R-SVC-5), as a person reads it. */
+export interface PointPreference {
+  point: string
+  /** The question and header as last asked. */
+  question: string
+  header: string | null
+  multi_select: boolean
+  /** The user's own choices at the point (auto-resolved answers are not evidence). */
+  observations: number
+  /** The option with the largest decayed weight, as a recommendation would learn it (R-REC-2). */
+  majority: string | null
+  share: number
+  /** Single-select: P(majority is the most-preferred option), as R-REC-3 computes it; null for multi-select. */
+  confidence: { value: number; level: ConfidenceLevel; method: string } | null
+  /** Every option offered or chosen, with its count and decayed share (selection rate for multi-select). */
+  options: Array<{ option: string; count: number; share: number }>
+  projects: string[]
+  first_observed: string
+  last_observed: string
+}
+
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000
+}
+
+/**
+ * The options known at a point: those of the latest question first, then any chosen earlier that
+ * it no longer offers, so that no past choice drops out of view.
+ */
+function optionsOf(observations: readonly Observation[]): string[] {
+  const latest = observations[observations.length - 1] as Observation
+  const options = [...latest.options]
+  for (const o of observations) for (const c of o.chosen) if (!options.includes(c)) options.push(c)
+  return options
+}
+
+/** Learns one point: the same preference, majority and confidence a recommendation would use. */
+function learnPoint(point: string, observations: Observation[], asOf: Date, policy: CompiledPolicy): PointPreference {
+  observations.sort((a, b) => a.timestamp.localeCompare(b.timestamp))
+  const latest = observations[observations.length - 1] as Observation
+  const options = optionsOf(observations)
+  const rule = pointPolicy(point, policy)
+  const staticDefault =
+    rule?.static_default !== undefined && options.includes(rule.static_default) ? rule.static_default : (options[0] as string)
+  const preference = learnPreference(observations, options, asOf, policy.decay.alpha)
+  const majority = majorityOption(preference, options, staticDefault) ?? null
+  let confidence: PointPreference['confidence'] = null
+  if (!latest.multi_select && majority !== null) {
+    const value = singleSelectBelief(preference, options, policy.confidence.prior).probabilityOfMax(majority)
+    confidence = { value: round(value), level: confidenceLevel(value, policy), method: SINGLE_SELECT_METHOD }
+  }
+  return {
+    point,
+    question: latest.question,
+    header: latest.header,
+    multi_select: latest.multi_select,
+    observations: observations.length,
+    majority,
+    share: majority === null ? 0 : round(shareOf(preference, majority)),
+    confidence,
+    options: options.map((option) => ({
+      option,
+      count: preference.counts.get(option) ?? 0,
+      share: round(shareOf(preference, option)),
+    })),
+    projects: [...new Set(observations.flatMap((o) => (o.project === null ? [] : [o.project])))].sort(),
+    first_observed: (observations[0] as Observation).timestamp,
+    last_observed: latest.timestamp,
+  }
+}
+
+/**
+ * What has been learned about a user at each decision point, across projects, aged from `asOf`
+ * (R-SVC-5): built from the same functions as a recommendation, never a second estimate.
+ */
+export function learnedPreferences(
+  observations: Iterable<Observation>,
+  asOf: Date,
+  policy: CompiledPolicy,
+): PointPreference[] {
+  const byPoint = new Map<string, Observation[]>()
+  const limit = asOf.toISOString()
+  for (const o of observations) {
+    if (o.source !== 'user' || o.timestamp > limit) continue
+    const list = byPoint.get(o.point) ?? []
+    list.push(o)
+    byPoint.set(o.point, list)
+  }
+  return [...byPoint.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([point, list]) => learnPoint(point, list, asOf, policy))
+}

@@ -1,0 +1,92 @@
+import type { Context, MiddlewareHandler } from 'hono'
+import type { Principal, TokenTable } from '../config/load-tokens'
+import { InputError } from '../domain/errors'
+import { errorBody } from './errors'
+
+/** Routes anyone may call: a load balancer's liveness probe carries no token. */
+const PUBLIC_PATHS = new Set(['/healthz'])
+
+const BEARER = /^Bearer +([^\s]+) *$/i
+
+function principalOf(c: Context): Principal | undefined {
+  return c.get('principal' as never) as Principal | undefined
+}
+
+/** A name as the routes' IdentifierSchema sees it: URI-decoded and NFC. */
+function asIdentifier(raw: string): string {
+  let text = raw
+  try {
+    text = decodeURIComponent(raw)
+  } catch {
+    // Left as sent: the route's validation answers 400 for it.
+  }
+  return text.normalize('NFC')
+}
+
+/**
+ * The users a request names where any route would put them: the path (`/v1/users/{user}`), the
+ * query (`?user=`) and the body (`user`, in every item of an array). Each route still checks the
+ * user it acts for after validation, where a missing `user` has become `default`.
+ */
+async function namedUsers(c: Context): Promise<string[]> {
+  const users: string[] = []
+  const inPath = /^\/v1\/users\/([^/]+)/.exec(c.req.path)
+  if (inPath !== null) users.push(asIdentifier(inPath[1] as string))
+  for (const user of c.req.queries('user') ?? []) users.push(user.normalize('NFC'))
+  if (/^application\/([a-z.-]+\+)?json/i.test(c.req.header('content-type') ?? '')) {
+    // hono keeps the parsed body, so the route's validator does not read it again.
+    const body: unknown = await c.req.json().catch(() => undefined)
+    for (const item of Array.isArray(body) ? body : [body]) {
+      const user = (item as { user?: unknown } | null)?.user
+      if (typeof user === 'string') users.push(user.normalize('NFC'))
+    }
+  }
+  return users
+}
+
+/**
+ * Refuses (403) a request whose token may not act for every one of these users (R-SVC-4). Does
+ * nothing when the service runs without auth.
+ */
+export function authorizeUsers(c: Context, users: Iterable<string>): void {
+  const principal = principalOf(c)
+  if (principal === undefined || principal.users === 'any') return
+  for (const user of users) {
+    if (!principal.users.has(user)) {
+      // The message names the user asked for, which the caller sent, and the token's name, never the token.
+      throw new InputError('forbidden', `token "${principal.name}" may not act for user "${user}"`, {
+        status: 403,
+        issues: [{ path: 'user', message: 'not a user this token may act for' }],
+      })
+    }
+  }
+}
+
+/**
+ * The user a route acts for when its body may omit `user`: with auth on, a missing user is
+ * `default`, never a guess among the users who share a session id (which would name them).
+ */
+export function actingUser(c: Context, user: string | undefined): string | undefined {
+  return principalOf(c) === undefined ? user : (user ?? 'default')
+}
+
+/**
+ * Bearer-token auth (R-SVC-4): every route but /healthz needs `Authorization: Bearer <token>`
+ * (401 without a known one), and a token acts only for its users (403). Tokens are never logged.
+ */
+export function bearerAuth({ tokens }: { tokens: TokenTable }): MiddlewareHandler {
+  return async function bearerAuth(c, next) {
+    if (PUBLIC_PATHS.has(c.req.path)) return next()
+    const presented = BEARER.exec(c.req.header('authorization') ?? '')?.[1]
+    const principal = presented === undefined ? undefined : tokens.authenticate(presented)
+    if (principal === undefined) {
+      const message = presented === undefined ? 'a bearer token is required' : 'the bearer token is not valid'
+      return c.json(errorBody(c, 'unauthorized', message), 401, {
+        'WWW-Authenticate': 'Bearer realm="decision-memory"',
+      })
+    }
+    c.set('principal' as never, principal as never)
+    authorizeUsers(c, await namedUsers(c))
+    await next()
+  }
+}

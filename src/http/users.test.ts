@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest'
+import { createTestApp } from '../../test/support/test-app'
+
+const TIER = { question: 'Which complexity tier should this SPEC use?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] }
+
+function parseNdjson(text: string): Array<{ type: string; data?: any; counts?: Record<string, number> }> {
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line))
+}
+
+async function seeded() {
+  const t = await createTestApp()
+  const posts = []
+  for (let i = 0; i < 6; i++) {
+    posts.push({ ...TIER, user: 'alice', user_choice: i < 4 ? 'Tier S' : 'Tier L', decision_id: `a-${i}`, session_id: 'sa' })
+    posts.push({ ...TIER, user: 'bob', user_choice: i < 5 ? 'Tier L' : 'Tier M', decision_id: `b-${i}`, session_id: 'sb' })
+  }
+  expect((await t.call('POST', '/v1/observations', posts)).status).toBe(201)
+  return t
+}
+
+describe('GET /v1/users/{user}/preferences', () => {
+  it("answers per point what the user's recommendation learns", async () => {
+    const { call } = await seeded()
+    const { status, body } = await call('GET', '/v1/users/alice/preferences')
+    expect(status).toBe(200)
+    expect(body.user).toBe('alice')
+    expect(body.points).toHaveLength(1)
+    expect(body.points[0]).toMatchObject({ point: 'complexity-tier', majority: 'Tier S', observations: 6 })
+    const recommendation = await call('POST', '/v1/recommendations', { ...TIER, user: 'alice' })
+    expect(recommendation.body.recommended).toBe(body.points[0].majority)
+    expect(recommendation.body.confidence.value).toBe(body.points[0].confidence.value)
+  })
+
+  it('answers an empty list for a user with no data, and 400 for a bad name', async () => {
+    const { call } = await createTestApp()
+    expect((await call('GET', '/v1/users/nobody/preferences')).body.points).toEqual([])
+    const bad = await call('GET', '/v1/users/%21bang/preferences')
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.issues[0].path).toBe('user')
+  })
+})
+
+describe('GET /v1/users/{user}/export', () => {
+  it('streams NDJSON: header, observations, sessions, end with counts', async () => {
+    const { app } = await seeded()
+    const response = await app.request('/v1/users/alice/export')
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^application\/x-ndjson/)
+    const lines = parseNdjson(await response.text())
+    expect(lines[0]).toMatchObject({ type: 'export', format: 1, user: 'alice' })
+    const observations = lines.filter((l) => l.type === 'observation')
+    expect(observations.map((l) => l.data.decision_id).sort()).toEqual(['a-0', 'a-1', 'a-2', 'a-3', 'a-4', 'a-5'])
+    expect(observations.every((l) => l.data.user === 'alice')).toBe(true)
+    expect(lines.filter((l) => l.type === 'session').map((l) => l.data.session_id)).toEqual(['sa'])
+    expect(lines[lines.length - 1]).toEqual({ type: 'end', counts: { observation: 6, session: 1, entry: 0 } })
+  })
+})
+
+describe('DELETE /v1/users/{user}', () => {
+  it("forgets alice: her export and preferences are empty, bob's recommendation is unchanged", async () => {
+    const { app, call } = await seeded()
+    const bobBefore = await call('POST', '/v1/recommendations', { ...TIER, user: 'bob' })
+    const forgotten = await call('DELETE', '/v1/users/alice')
+    expect(forgotten.status).toBe(200)
+    expect(forgotten.body.user).toBe('alice')
+    // 6 observations + 6 idempotency keys + 1 session + its owner index.
+    expect(forgotten.body.deleted).toBe(14)
+    expect((await call('GET', '/v1/users/alice/preferences')).body.points).toEqual([])
+    const lines = parseNdjson(await (await app.request('/v1/users/alice/export')).text())
+    expect(lines[lines.length - 1]).toEqual({ type: 'end', counts: { observation: 0, session: 0, entry: 0 } })
+    const bobAfter = await call('POST', '/v1/recommendations', { ...TIER, user: 'bob' })
+    expect(bobAfter.body).toEqual(bobBefore.body)
+    expect(bobAfter.body.observations).toBe(6)
+  })
+
+  it('is idempotent: forgetting again deletes nothing', async () => {
+    const { call } = await seeded()
+    await call('DELETE', '/v1/users/alice')
+    expect((await call('DELETE', '/v1/users/alice')).body).toEqual({ user: 'alice', deleted: 0 })
+  })
+
+  it('lets a forgotten decision_id be recorded again', async () => {
+    const { call } = await seeded()
+    await call('DELETE', '/v1/users/alice')
+    const again = await call('POST', '/v1/observations', { ...TIER, user: 'alice', user_choice: 'Tier S', decision_id: 'a-0' })
+    expect(again.body.stored).toHaveLength(1)
+  })
+})

@@ -1,0 +1,131 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import type { DecisionMemory } from '../decision-memory'
+import { IdentifierSchema } from '../domain/observation'
+import { authorizeUsers } from './auth'
+import { ErrorSchema } from './errors'
+import { createRouter } from './router'
+
+const UserParam = z.object({
+  user: IdentifierSchema.openapi({ param: { name: 'user', in: 'path' }, example: 'alice' }),
+})
+
+const PointPreferenceSchema = z
+  .object({
+    point: z.string(),
+    question: z.string(),
+    header: z.string().nullable(),
+    multi_select: z.boolean(),
+    observations: z.number().int(),
+    majority: z.string().nullable(),
+    share: z.number(),
+    confidence: z
+      .object({ value: z.number(), level: z.enum(['high', 'medium-high', 'medium', 'low']), method: z.string() })
+      .nullable(),
+    options: z.array(z.object({ option: z.string(), count: z.number().int(), share: z.number() })),
+    projects: z.array(z.string()),
+    first_observed: z.string(),
+    last_observed: z.string(),
+  })
+  .openapi('PointPreference')
+
+const PreferencesSchema = z
+  .object({ user: z.string(), as_of: z.string(), points: z.array(PointPreferenceSchema) })
+  .openapi('Preferences')
+
+const ForgetSchema = z
+  .object({
+    user: z.string(),
+    deleted: z.number().int().openapi({ description: 'Entries deleted from the store, indexes included.' }),
+  })
+  .openapi('Forgotten')
+
+const errors = {
+  400: { description: 'Invalid user', content: { 'application/json': { schema: ErrorSchema } } },
+  401: { description: 'No valid bearer token (with auth on)', content: { 'application/json': { schema: ErrorSchema } } },
+  403: { description: 'The token may not act for this user', content: { 'application/json': { schema: ErrorSchema } } },
+}
+
+const preferences = createRoute({
+  method: 'get',
+  path: '/v1/users/{user}/preferences',
+  summary: 'What has been learned about a user at each decision point (R-SVC-5)',
+  description:
+    'Per point: the decayed majority, its share and confidence as a recommendation computes them, and every ' +
+    'option with its count and share. Only the user’s own choices count.',
+  request: { params: UserParam },
+  responses: {
+    200: { description: 'The preferences', content: { 'application/json': { schema: PreferencesSchema } } },
+    ...errors,
+  },
+})
+
+const exportRoute = createRoute({
+  method: 'get',
+  path: '/v1/users/{user}/export',
+  summary: 'Everything held about a user, as NDJSON (R-SVC-5)',
+  description:
+    'One JSON object per line: first `{"type":"export","format":1,"user","exported_at"}`, then ' +
+    '`{"type":"observation","data"}`, `{"type":"session","data"}`, and `{"type":"entry","data":{"sublevel","key","value"}}` ' +
+    'for anything else stored about the user, and last `{"type":"end","counts":{…}}`. An export without its ' +
+    '`end` line was cut short.',
+  request: { params: UserParam },
+  responses: {
+    200: {
+      description: 'The export',
+      content: { 'application/x-ndjson': { schema: z.string().openapi({ description: 'NDJSON lines' }) } },
+    },
+    ...errors,
+  },
+})
+
+const forget = createRoute({
+  method: 'delete',
+  path: '/v1/users/{user}',
+  summary: 'Forget a user: every tier, every index, every aggregate (R-SVC-5)',
+  description:
+    'Deletes every entry of the store that belongs to the user, in one atomic, synced write. Other users’ ' +
+    'data is untouched, even where it mentions the user’s name. Forgetting a user with no data deletes nothing.',
+  request: { params: UserParam },
+  responses: {
+    200: { description: 'Forgotten', content: { 'application/json': { schema: ForgetSchema } } },
+    ...errors,
+  },
+})
+
+/** Streams export lines as NDJSON, pulling the next line only when the client has taken the last. */
+function ndjsonStream(lines: AsyncIterable<unknown>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder()
+  const iterator = lines[Symbol.asyncIterator]()
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await iterator.next()
+      if (next.done === true) controller.close()
+      else controller.enqueue(encoder.encode(JSON.stringify(next.value) + '\n'))
+    },
+    async cancel() {
+      await iterator.return?.()
+    },
+  })
+}
+
+/** A user's data rights over HTTP: preferences, export and forget (R-SVC-5). */
+export function userRoutes(memory: DecisionMemory) {
+  return createRouter()
+    .openapi(preferences, async (c) => {
+      const { user } = c.req.valid('param')
+      authorizeUsers(c, [user])
+      return c.json(await memory.preferences(user), 200)
+    })
+    .openapi(exportRoute, async (c) => {
+      const { user } = c.req.valid('param')
+      authorizeUsers(c, [user])
+      return c.body(ndjsonStream(memory.exportUser(user)), 200, {
+        'content-type': 'application/x-ndjson; charset=utf-8',
+      }) as never
+    })
+    .openapi(forget, async (c) => {
+      const { user } = c.req.valid('param')
+      authorizeUsers(c, [user])
+      return c.json(await memory.forgetUser(user), 200)
+    })
+}
