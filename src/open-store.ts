@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises'
 import { Level } from 'level'
-import { createLevelStore } from './memory/level-store'
+import { createLevelStore, type TierPolicy } from './memory/level-store'
 import type { MemoryStore } from './memory/store'
 
 /** The data directory cannot be opened: most often another process holds it. */
@@ -12,12 +12,12 @@ export class StoreOpenError extends Error {
   }
 }
 
-/** Opens the embedded LevelDB store under `dir`, creating it when missing. */
-export async function openStore(dir: string): Promise<MemoryStore> {
+/** Opens the embedded LevelDB store under `dir`, creating it when missing; its tiers follow `policy`. */
+export async function openStore(dir: string, policy?: TierPolicy): Promise<MemoryStore> {
   await mkdir(dir, { recursive: true })
   const db = new Level<string, string>(dir)
   try {
-    return await createLevelStore(db as never)
+    return await createLevelStore(db as never, { policy })
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause
     if (cause?.code === 'LEVEL_LOCKED') {

@@ -43,7 +43,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
 
   // A broken policy stops start-up before anything is opened.
   const policy = await loadPolicy(policyFile)
-  const store = await openStore(dataDir)
+  const store = await openStore(dataDir, policy)
   const version = packageVersion()
   const memory = createDecisionMemory({ store, policy, clock: systemClock })
   const app = createApp({ memory, logger, version })

@@ -38,9 +38,9 @@ export async function throughServiceOrLocal(request: {
   } catch (error) {
     if (!isConnectionRefused(error)) throw error
   }
-  const store = await openStore(resolve(request.dataDir ?? process.env.DECISION_MEMORY_DATA ?? 'data'))
+  const policy = await loadPolicy(resolve(request.policyFile ?? DEFAULT_POLICY_FILE))
+  const store = await openStore(resolve(request.dataDir ?? process.env.DECISION_MEMORY_DATA ?? 'data'), policy)
   try {
-    const policy = await loadPolicy(resolve(request.policyFile ?? DEFAULT_POLICY_FILE))
     const memory = createDecisionMemory({ store, policy, clock: systemClock })
     return { status: 200, body: await request.local(memory), via: 'local' }
   } finally {

@@ -1,9 +1,26 @@
 import type { AbstractLevel } from 'abstract-level'
+import { aggregationParams } from '../domain/aggregate'
 import type { Observation } from '../domain/observation'
+import type { Policy } from '../domain/policy'
+import { createCoreTier, type BatchOp } from './core-tier'
 import { key, prefixRange } from './keys'
+import { createRecallTier } from './recall-tier'
+import { createSessionCounts } from './session-counts'
 import type { MemoryStore, SessionRecord, StoreResult } from './store'
 
 type Db = AbstractLevel<string | Buffer | Uint8Array, string, string>
+
+/** The policy numbers the tiers are built with. */
+export type TierPolicy = {
+  decay: Pick<Policy['decay'], 'alpha'>
+  context: Pick<Policy['context'], 'precondition_share'>
+  core: Policy['core']
+}
+
+/** The numbers of the default policy, for a store opened without a policy. */
+const DEFAULT_TIER_POLICY: TierPolicy = { decay: { alpha: 0.5 }, context: { precondition_share: 0.8 }, core: { max_entries: 10_000 } }
+
+const DECAY_SCAN_KEY = 'decay-scan'
 
 /** Runs async work one piece at a time, so that check-then-write stays atomic in this process. */
 function createWriteQueue() {
@@ -21,15 +38,28 @@ function createWriteQueue() {
  *   from which every aggregate can be rebuilt.
  * - `dedupe`: `user\0decision_id` → observation id (R-CAP-2).
  * - `sessions`: `user\0session_id` → session; `session-owners`: `session_id\0user` → ''.
+ * - the recall tier (`recall`, `recall-expiry`), the core tier (`core`, `core-cells`),
+ *   `session-counts` and `maintenance`: see their modules.
+ * The tiers are built with the numbers of `policy` (decay α, precondition share, core size);
+ * without one, with those of the default policy.
  */
-export async function createLevelStore(db: Db, options: { sync?: boolean } = {}): Promise<MemoryStore> {
+export async function createLevelStore(
+  db: Db,
+  options: { sync?: boolean; policy?: TierPolicy } = {},
+): Promise<MemoryStore> {
   const sync = options.sync ?? true
+  const policy = options.policy ?? DEFAULT_TIER_POLICY
   await db.open()
   const archival = db.sublevel<string, Observation>('archival', { valueEncoding: 'json' })
   const dedupe = db.sublevel<string, string>('dedupe', { valueEncoding: 'utf8' })
   const sessions = db.sublevel<string, SessionRecord>('sessions', { valueEncoding: 'json' })
   const owners = db.sublevel<string, string>('session-owners', { valueEncoding: 'utf8' })
+  const maintenance = db.sublevel<string, string>('maintenance', { valueEncoding: 'utf8' })
   const enqueue = createWriteQueue()
+  const aggregation = aggregationParams(policy)
+  const core = createCoreTier({ db, archival, enqueue, params: aggregation, maxEntries: policy.core.max_entries })
+  const recall = createRecallTier(db)
+  const sessionCounts = createSessionCounts(db, sessions)
 
   function archivalKey(o: Observation): string {
     return key(o.user, o.point, o.timestamp, o.id)
@@ -42,7 +72,7 @@ export async function createLevelStore(db: Db, options: { sync?: boolean } = {})
         const duplicates: string[] = []
         const seen = new Set<string>()
         // Puts into several sublevels, committed as one atomic batch.
-        const ops: Array<{ type: 'put'; sublevel: unknown; key: string; value: unknown }> = []
+        const ops: BatchOp[] = []
         const dedupeKeys = observations.map((o) => (o.decision_id === null ? null : key(o.user, o.decision_id)))
         const existing = await dedupe.getMany(dedupeKeys.filter((k): k is string => k !== null))
         const already = new Set(dedupeKeys.filter((k): k is string => k !== null).filter((_, i) => existing[i] !== undefined))
@@ -61,12 +91,17 @@ export async function createLevelStore(db: Db, options: { sync?: boolean } = {})
         })
         const sessionKeys = newSessions.map((s) => key(s.user, s.session_id))
         const present = await sessions.getMany(sessionKeys)
-        newSessions.forEach((s, i) => {
-          if (present[i] !== undefined) return
-          ops.push({ type: 'put', sublevel: sessions, key: sessionKeys[i] as string, value: s })
+        const started = newSessions.filter((_, i) => present[i] === undefined)
+        started.forEach((s) => {
+          ops.push({ type: 'put', sublevel: sessions, key: key(s.user, s.session_id), value: s })
           ops.push({ type: 'put', sublevel: owners, key: key(s.session_id, s.user), value: '' })
         })
+        ops.push(...(await sessionCounts.countOps(started)))
+        ops.push(...recall.putOps(stored))
+        const counted = await core.countOps(stored)
+        ops.push(...counted.ops)
         if (ops.length > 0) await db.batch(ops as never, { sync } as never)
+        counted.commit()
         return { stored, duplicates } satisfies StoreResult
       })
     },
@@ -94,6 +129,7 @@ export async function createLevelStore(db: Db, options: { sync?: boolean } = {})
           [
             { type: 'put', sublevel: sessions, key: k, value: session },
             { type: 'put', sublevel: owners, key: key(session.session_id, session.user), value: '' },
+            ...(await sessionCounts.countOps([session])),
           ] as never,
           { sync } as never,
         )
@@ -123,13 +159,29 @@ export async function createLevelStore(db: Db, options: { sync?: boolean } = {})
       })
     },
 
-    async countSessions(user, asOf) {
-      let count = 0
-      const limit = asOf?.toISOString()
-      for await (const s of sessions.values(prefixRange(user))) {
-        if (limit === undefined || s.started_at <= limit) count++
-      }
-      return count
+    countSessions(user, asOf) {
+      return sessionCounts.count(user, asOf)
+    },
+
+    aggregation,
+    readPoint: core.readPoint,
+    inCore: core.inCore,
+    recallAt: recall.at,
+
+    async expireRecall(before, signal) {
+      return recall.expire(before, signal)
+    },
+
+    async maintainCore(now, signal) {
+      return core.maintain(now, signal)
+    },
+
+    async lastDecayScan() {
+      return maintenance.get(DECAY_SCAN_KEY)
+    },
+
+    async recordDecayScan(at) {
+      await maintenance.put(DECAY_SCAN_KEY, at, { sync } as never)
     },
 
     async close() {

@@ -9,11 +9,14 @@ import { createLevelStore } from '../../src/memory/level-store'
 
 export const START = '2026-07-01T10:00:00.000Z'
 
-/** The real app over memory-level, a clock that stands still, and a silent logger. */
-export async function createTestApp(options: { now?: string; policy?: CompiledPolicy } = {}) {
+/**
+ * The real app over memory-level (or the database given), a clock that stands still, and a silent
+ * logger; the store is opened with the app's policy.
+ */
+export async function createTestApp(options: { now?: string; policy?: CompiledPolicy; db?: MemoryLevel<string, string> } = {}) {
   const clock = fixedClock(options.now ?? START)
-  const store = await createLevelStore(new MemoryLevel<string, string>() as never)
   const policy = options.policy ?? (await loadPolicy(DEFAULT_POLICY_FILE))
+  const store = await createLevelStore((options.db ?? new MemoryLevel<string, string>()) as never, { policy })
   const memory = createDecisionMemory({ store, policy, clock })
   const app = createApp({ memory, logger: pino({ level: 'silent' }), version: 'test' })
   /** POST/PUT JSON and parse the answer. */
