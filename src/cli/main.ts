@@ -1,5 +1,6 @@
 import { PolicyFileError } from '../config/load-policy'
 import { StoreOpenError } from '../open-store'
+import { DECAY_SCAN_HELP, decayScanCommand } from './decay-scan'
 import { UsageError } from './options'
 import { packageVersion, SERVE_HELP, serveCommand } from './serve'
 import { TOGGLE_HELP, toggleCommand } from './toggle'
@@ -11,15 +12,18 @@ Usage: decision-memory <command> [flags]
 Commands:
   serve     run the HTTP service (default 127.0.0.1:7420, data in ./data)
   toggle    turn personalization on or off for a session
+  decay-scan  take expired observations out of recall and keep core within its size
   help      this text; \`decision-memory help <command>\` for one command
   version   print the version
 
 ${SERVE_HELP}
-${TOGGLE_HELP}`
+${TOGGLE_HELP}
+${DECAY_SCAN_HELP}`
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number | void>; help: string }> = {
   serve: { run: serveCommand, help: SERVE_HELP },
   toggle: { run: toggleCommand, help: TOGGLE_HELP },
+  'decay-scan': { run: decayScanCommand, help: DECAY_SCAN_HELP },
 }
 
 /** The `decision-memory` command: one doorway per file, each onto the same functions as HTTP. */

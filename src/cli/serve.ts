@@ -8,6 +8,7 @@ import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { createDecisionMemory } from '../decision-memory'
 import { createApp } from '../http/app'
 import { openStore } from '../open-store'
+import { scheduleDecayScan } from './decay-schedule'
 import { DEFAULT_HOST, envPort, parsePort } from './options'
 
 export const SERVE_HELP = `decision-memory serve [--port N] [--host ADDR] [--data DIR] [--policy FILE]
@@ -52,11 +53,20 @@ export async function serveCommand(argv: string[]): Promise<void> {
     logger.info({ event: 'listening', host, port: info.port, data: dataDir, policy: policyFile }, `listening on http://${host}:${info.port}`)
   })
 
+  const decayScan = scheduleDecayScan({
+    expression: policy.scan.cron,
+    scan: (signal) => memory.decayScan({ signal }),
+    logger,
+  })
+
   let stopping = false
   async function stop(signal: string) {
     if (stopping) return
     stopping = true
     logger.info({ event: 'stopping', signal }, 'stopping')
+    // The cron job first: a scan in progress stops between two writes, before the store closes.
+    await decayScan.stop()
+    logger.info({ event: 'decay-scan-stopped' }, 'decay scan schedule stopped')
     await new Promise<void>((done) => server.close(() => done()))
     await store.close()
     logger.info({ event: 'stopped' }, 'stopped')

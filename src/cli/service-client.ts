@@ -24,6 +24,8 @@ export async function throughServiceOrLocal(request: {
   local: (memory: DecisionMemory) => Promise<unknown>
   dataDir?: string | undefined
   policyFile?: string | undefined
+  /** How long to wait for the service (default 5 s). */
+  timeoutMs?: number
 }): Promise<Answer> {
   const url = serviceUrl() + request.path
   try {
@@ -31,7 +33,7 @@ export async function throughServiceOrLocal(request: {
       method: request.method,
       headers: request.body === undefined ? {} : { 'content-type': 'application/json' },
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
-      signal: AbortSignal.timeout(5_000),
+      signal: AbortSignal.timeout(request.timeoutMs ?? 5_000),
     })
     const text = await response.text()
     return { status: response.status, body: text === '' ? null : JSON.parse(text), via: 'service' }

@@ -7,6 +7,7 @@ import { LIMITS } from '../domain/limits'
 import { mountDocs } from './docs'
 import { createErrorHandler, errorBody, validationHook } from './errors'
 import { healthRoutes } from './health'
+import { maintenanceRoutes } from './maintenance'
 import { observationRoutes } from './observations'
 import { recommendationRoutes } from './recommendations'
 import { sessionRoutes } from './sessions'
@@ -50,6 +51,7 @@ export function createApp({ memory, logger, version = '0.0.0' }: AppOptions) {
   app.route('/', observationRoutes(memory))
   app.route('/', recommendationRoutes(memory))
   app.route('/', sessionRoutes(memory))
+  app.route('/', maintenanceRoutes(memory))
   mountDocs(app, { version })
 
   app.notFound((c) => c.json(errorBody(c, 'not_found', `no route ${c.req.method} ${c.req.path}`), 404))
