@@ -107,8 +107,10 @@ export function createCoreTier(options: {
   async function rebuild(user: string, point: string, at: number) {
     const aggregate = await replay(user, point)
     const pk = key(user, point)
-    // Cells of an aggregate demoted half-way, or built with other parameters, go first; until
-    // the batch below writes the head, no reader trusts any cell of this point.
+    // Old cells (of an aggregate demoted half-way, built with other parameters, or rebuilt by a
+    // concurrent first use) go first, after their head: until the batch below writes the new
+    // head, no reader trusts any cell of this point.
+    await db.batch([{ type: 'del', sublevel: heads, key: pk }] as never)
     await cells.clear(prefixRange(user, point))
     const head = headOf(aggregate.summary, Math.max(at, usedAt.get(pk) ?? 0))
     const ops: BatchOp[] = [{ type: 'put', sublevel: heads, key: pk, value: head }]
