@@ -5,9 +5,19 @@ import type { DecayScanResult } from '../memory/decay-scan'
 /** Calls `task` on a cron schedule until stopped: node-cron in the service, a fake in tests. */
 export type Scheduler = (expression: string, task: () => Promise<void>) => { stop(): void | Promise<void> }
 
-/** node-cron 4, one run at a time (a run still going when the next is due skips that one). */
-export const nodeCronScheduler: Scheduler = (expression, task) =>
-  cron.schedule(expression, task, { name: 'decay-scan', noOverlap: true })
+/**
+ * node-cron 4, one run at a time (a run still going when the next is due skips that one), its
+ * warnings sent to our logger so that stdout stays JSON lines.
+ */
+export function nodeCronScheduler(logger: Logger): Scheduler {
+  const cronLogger = {
+    info: (message: string) => logger.info({ event: 'cron' }, message),
+    warn: (message: string) => logger.warn({ event: 'cron' }, message),
+    error: (message: string | Error, err?: Error) => logger.error({ event: 'cron', err: err ?? message }, String(message)),
+    debug: (message: string | Error) => logger.debug({ event: 'cron' }, String(message)),
+  }
+  return (expression, task) => cron.schedule(expression, task, { name: 'decay-scan', noOverlap: true, logger: cronLogger })
+}
 
 /**
  * The daily decay scan inside `serve` (R-MEM-7): on the policy's cron schedule it calls `scan`,
@@ -21,7 +31,7 @@ export function scheduleDecayScan(options: {
   logger: Logger
   scheduler?: Scheduler
 }): { stop(): Promise<void> } {
-  const { expression, scan, logger, scheduler = nodeCronScheduler } = options
+  const { expression, scan, logger, scheduler = nodeCronScheduler(logger) } = options
   const abort = new AbortController()
   let running: Promise<unknown> = Promise.resolve()
 

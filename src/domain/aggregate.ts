@@ -104,7 +104,7 @@ export function contextText(value: unknown): string | undefined {
 }
 
 /** An observation's context values, `[key, value]`, by key. */
-export function contextEntries(context: Context | Record<string, unknown>): Array<[string, string]> {
+function contextEntries(context: Context | Record<string, unknown>): Array<[string, string]> {
   const out: Array<[string, string]> = []
   for (const [key, raw] of Object.entries(context)) {
     const value = contextText(raw)
@@ -123,10 +123,6 @@ export const cellKey = {
     return JSON.stringify(['pair', project, x[0], x[1], y[0], y[1]])
   },
   session: (project: string | null, session: string): CellKey => JSON.stringify(['session', project, session]),
-}
-
-export function kindOf(key: CellKey): CellKind {
-  return (JSON.parse(key) as [CellKind])[0]
 }
 
 /** The cells an observation is counted in: for every project and for its own, its slices. */
@@ -157,7 +153,7 @@ export function emptySummary(): AggregateSummary {
 }
 
 /** Whether an observation is evidence of the user's preference: auto-resolved answers are not (R-ASK-4). */
-export function counts(observation: Observation): boolean {
+export function isEvidence(observation: Observation): boolean {
   return observation.source === 'user'
 }
 
@@ -171,7 +167,7 @@ export function addToAggregate(
   observation: Observation,
   params: AggregationParams,
 ): void {
-  if (!counts(observation)) return
+  if (!isEvidence(observation)) return
   const grid = decayGrid(params.alpha)
   const at = Date.parse(observation.timestamp)
   const { summary } = aggregate

@@ -4,7 +4,7 @@ import {
   CellsNotLoaded,
   cellFromStored,
   cellsOf,
-  counts,
+  isEvidence,
   emptyCell,
   emptySummary,
   storedCell,
@@ -160,7 +160,7 @@ export function createCoreTier(options: {
     async countOps(observations: readonly Observation[]): Promise<{ ops: BatchOp[]; commit(): void }> {
       const byPoint = new Map<string, Observation[]>()
       for (const o of observations) {
-        if (!counts(o)) continue
+        if (!isEvidence(o)) continue
         const pk = key(o.user, o.point)
         const group = byPoint.get(pk)
         if (group === undefined) byPoint.set(pk, [o])
