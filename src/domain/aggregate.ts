@@ -16,9 +16,10 @@ import type { Policy } from './policy'
  *   narrowed to one of them (R-REC-5).
  * - `session`: those of a scope in one session; for the session and recent layers (R-MEM-5).
  * Only the user's own choices count (`source: "user"`); auto-resolved answers are not evidence.
- * Cells are combined by adding, so the same observations give the same cells in any order
- * (up to floating-point rounding of the decayed sums), and an aggregate rebuilt from archival
- * answers as the one kept in core did.
+ * Counts, moments and decayed sums are combined by adding, so the same observations give the
+ * same answers in any order (up to floating-point rounding of the decayed sums; the Misra–Gries
+ * counters may differ, but they only name candidates whose exact counts are then read), and an
+ * aggregate rebuilt from archival answers as the one kept in core did.
  */
 
 /** The choices of one observation as a key: its sorted chosen labels as JSON (`[]` for other). */
@@ -88,6 +89,7 @@ export function aggregationParams(policy: {
   return { alpha: policy.decay.alpha, candidates }
 }
 
+/** The category of a choice: its chosen labels, deduplicated and sorted, as JSON. */
 export function categoryOf(chosen: readonly string[]): Category {
   return JSON.stringify([...new Set(chosen)].sort())
 }
@@ -113,6 +115,7 @@ function contextEntries(context: Context | Record<string, unknown>): Array<[stri
   return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
 }
 
+/** The keys of the cells, by kind; `project` null is the scope of every project of the user. */
 export const cellKey = {
   scope: (project: string | null): CellKey => JSON.stringify(['scope', project]),
   context: (project: string | null, key: string, value: string): CellKey =>
@@ -144,10 +147,12 @@ export function cellsOf(observation: Observation): Array<{ key: CellKey; kind: C
   return out
 }
 
+/** The cell of a slice nothing was counted in. */
 export function emptyCell(): Cell {
   return { n: 0, tallies: new Map(), sessions: [], evidence: [], candidates: new Map() }
 }
 
+/** The summary of an aggregate of no observation. */
 export function emptySummary(): AggregateSummary {
   return { n: 0, newest: null, weight: emptyDecayedSum() }
 }
@@ -305,6 +310,7 @@ export interface StoredCell {
   candidates?: Array<[Category, Array<[string, Array<[string, number]>]>]>
 }
 
+/** A cell in its stored form. */
 export function storedCell(cell: Cell): StoredCell {
   const out: StoredCell = { n: cell.n, tallies: [...cell.tallies] }
   if (cell.sessions.length > 0) out.sessions = cell.sessions
@@ -318,6 +324,7 @@ export function storedCell(cell: Cell): StoredCell {
   return out
 }
 
+/** A cell from its stored form. */
 export function cellFromStored(stored: StoredCell): Cell {
   return {
     n: stored.n,

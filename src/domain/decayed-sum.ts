@@ -93,6 +93,7 @@ function coefficientsFor(grid: DecayGrid, beta: number): number[] {
   return c
 }
 
+/** The sum over no moment. */
 export function emptyDecayedSum(): DecayedSum {
   return { n: 0, newest: [], ref: 0, tail: [] }
 }

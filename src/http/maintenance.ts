@@ -5,6 +5,7 @@ import { z } from '../domain/zod'
 import { ErrorSchema } from './errors'
 import { createRouter } from './router'
 
+/** The body of `POST /v1/maintenance/decay-scan`. */
 export const DecayScanRequest = z
   .object({
     force: z.boolean().optional().openapi({ description: 'Run even within the cadence window of the last scan.' }),
@@ -14,6 +15,7 @@ export const DecayScanRequest = z
   })
   .openapi('DecayScanRequest')
 
+/** What a decay scan did, or why it did not run (R-MEM-7). */
 export const DecayScanResult = z
   .union([
     z.object({
@@ -49,6 +51,7 @@ const route = createRoute({
   },
 })
 
+/** The maintenance routes: the decay scan. */
 export function maintenanceRoutes(memory: DecisionMemory) {
   return createRouter().openapi(route, async (c) => {
     const body = c.req.valid('json') ?? {}

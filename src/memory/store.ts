@@ -59,6 +59,7 @@ export interface MemoryStore {
   maintainCore(now: Date, signal?: AbortSignal): Promise<{ demoted: number; refreshed: number }>
   /** When the last complete decay scan ran (ISO), if ever (R-MEM-7). */
   lastDecayScan(): Promise<string | undefined>
+  /** Records a complete decay scan. */
   recordDecayScan(at: string): Promise<void>
   close(): Promise<void>
 }
