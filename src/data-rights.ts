@@ -35,6 +35,7 @@ function exportSections(store: MemoryStore, user: string): Array<{ type: string;
   return [
     { type: 'observation', records: store.observationsOf(user) },
     { type: 'session', records: store.sessionsOf(user) },
+    { type: 'aggregate', records: store.aggregatesOf(user) },
     { type: 'entry', records: store.untypedEntriesOf(user) },
   ]
 }

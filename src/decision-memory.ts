@@ -21,6 +21,8 @@ import {
   type RecommendationRequest,
 } from './domain/recommendation'
 import { expertiseLevel, type ExpertiseLevel } from './domain/expertise'
+import { aggregationParams } from './domain/aggregate'
+import { createDecayScan, type DecayScanResult } from './memory/decay-scan'
 import type { MemoryStore, SessionRecord } from './memory/store'
 
 /** How far ahead of the service's clock a timestamp may be (clock skew between machines). */
@@ -49,6 +51,8 @@ export interface DecisionMemory extends DataRights {
   startSession(input: { user: string; project?: string | undefined; session_id?: string | undefined; started_at?: string | undefined }): Promise<SessionView & { created: boolean }>
   /** Sets (or, with `enabled` undefined, flips) a session's personalization (R-SES-3). */
   setPersonalization(input: { session_id: string; user?: string | undefined; enabled?: boolean | undefined }): Promise<SessionView>
+  /** Runs the decay scan (R-MEM-7) as of `now` (default: the clock), unless within its cadence window and not forced. */
+  decayScan(input?: { force?: boolean | undefined; now?: string | undefined; signal?: AbortSignal | undefined }): Promise<DecayScanResult>
 }
 
 /** Normalises the offered options; two that normalise to one label are refused. */
@@ -96,6 +100,11 @@ export function createDecisionMemory(deps: {
   const { store, policy, clock, decisions } = deps
   const newId =
     deps.newId ?? ((now: Date) => `obs-${now.getTime().toString(36)}-${randomBytes(6).toString('hex')}`)
+  const tiers = aggregationParams(policy)
+  if (tiers.alpha !== store.aggregation.alpha || tiers.candidates !== store.aggregation.candidates) {
+    throw new Error('the store was opened with another policy than this one: open it with the same policy')
+  }
+  const decayScan = createDecayScan({ store, policy, clock })
 
   async function sessionView(session: SessionRecord): Promise<SessionView> {
     const sessions = await store.countSessions(session.user)
@@ -200,13 +209,12 @@ export function createDecisionMemory(deps: {
           })
         }
       }
-      const [observations, sessions, bound] = await Promise.all([
-        store.observationsAt(request.user, point, asOf),
+      const [sessions, bound] = await Promise.all([
         store.countSessions(request.user, asOf),
         decisions?.atPoint({ point, context: request.context, asOf: request.as_of === undefined ? undefined : asOf }),
       ])
       const contract = bound === undefined ? undefined : contractFor(bound, offered, staticDefault)
-      const recommendation = recommend({
+      const recommendation = await store.readPoint(request.user, point, asOf, (memory) => recommend({
         point,
         question: request.question,
         header: request.header,
@@ -216,12 +224,12 @@ export function createDecisionMemory(deps: {
         session_id: request.session_id,
         static_default: contract === undefined ? staticDefault : contract.staticDefault,
         multi_select: request.multi_select,
-        observations,
+        memory,
         sessions,
         personalization,
         asOf,
         policy,
-      })
+      }))
       return contract === undefined ? recommendation : applyDecisions(recommendation, contract, policy)
     },
 
@@ -274,6 +282,12 @@ export function createDecisionMemory(deps: {
       const enabled = input.enabled ?? !existing.personalization
       const updated = await store.setPersonalization(user, input.session_id, enabled)
       return sessionView(updated ?? existing)
+    },
+
+    decayScan(input = {}) {
+      const now = clock.now()
+      const at = checkTimestamp(input.now, now, 'now') ?? now
+      return decayScan({ at, force: input.force ?? false, signal: input.signal })
     },
   }
   return memory

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises'
 import { Level } from 'level'
 import { createLevelDecisionStore } from './decisions/level-decision-store'
 import type { DecisionStore } from './decisions/store'
-import { createLevelStore } from './memory/level-store'
+import { createLevelStore, type TierPolicy } from './memory/level-store'
 import type { MemoryStore } from './memory/store'
 
 /** The data directory cannot be opened: most often another process holds it. */
@@ -14,17 +14,17 @@ export class StoreOpenError extends Error {
   }
 }
 
-/** Opens the embedded LevelDB store under `dir`, creating it when missing. */
-export async function openStore(dir: string): Promise<MemoryStore> {
-  return (await openStores(dir)).store
+/** Opens the embedded LevelDB store under `dir`, creating it when missing; its tiers follow `policy`. */
+export async function openStore(dir: string, policy?: TierPolicy): Promise<MemoryStore> {
+  return (await openStores(dir, policy)).store
 }
 
 /** Opens the observations and the decisions (R-CON-1), two stores on one LevelDB under `dir`. */
-export async function openStores(dir: string): Promise<{ store: MemoryStore; decisionStore: DecisionStore }> {
+export async function openStores(dir: string, policy?: TierPolicy): Promise<{ store: MemoryStore; decisionStore: DecisionStore }> {
   await mkdir(dir, { recursive: true })
   const db = new Level<string, string>(dir)
   try {
-    const store = await createLevelStore(db as never)
+    const store = await createLevelStore(db as never, { policy })
     return { store, decisionStore: await createLevelDecisionStore(db as never) }
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause

@@ -52,6 +52,10 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
     const m = await import('./forget')
     return { run: m.forgetCommand, help: m.FORGET_HELP }
   },
+  'decay-scan': async () => {
+    const m = await import('./decay-scan')
+    return { run: m.decayScanCommand, help: m.DECAY_SCAN_HELP }
+  },
 }
 
 /** A command by name; own entries only, so `constructor` is an unknown command, not Object's. */
@@ -78,6 +82,7 @@ Commands:
   preferences  what has been learned about a user
   export    everything held about a user, as NDJSON
   forget    delete everything held about a user
+  decay-scan  take expired observations out of recall and keep core within its size
   help      this text; \`decision-memory help <command>\` for one command
   version   print the version
 

@@ -9,6 +9,7 @@ import { createDecisionMemory } from '../decision-memory'
 import { createApp } from '../http/app'
 import { createDecisions } from '../decisions/decisions'
 import { openStores } from '../open-store'
+import { scheduleDecayScan } from './decay-schedule'
 import { DEFAULT_HOST, envPort, isLoopback, parsePort, UsageError } from './options'
 import { packageVersion } from './package-version'
 
@@ -45,12 +46,18 @@ export async function serveCommand(argv: string[]): Promise<void> {
   if (authFile === undefined && !isLoopback(host)) {
     throw new UsageError(`--host ${host} is not a loopback address: give --auth TOKENS_FILE`)
   }
-  const logger = pino({ level: process.env.DECISION_MEMORY_LOG_LEVEL ?? 'info', base: { service: 'decision-memory' } })
+  // Synchronous writes: lines keep their order up to the last one at shutdown (pino's default
+  // asynchronous stream was seen to put `stopped` before the line logged just ahead of it), and a
+  // kill -9 loses no line already logged.
+  const logger = pino(
+    { level: process.env.DECISION_MEMORY_LOG_LEVEL ?? 'info', base: { service: 'decision-memory' } },
+    pino.destination({ dest: 1, sync: true }),
+  )
 
   // A broken policy stops start-up before anything is opened.
   const policy = await loadPolicy(policyFile)
   const auth = authFile === undefined ? undefined : await loadTokens(resolve(authFile))
-  const { store, decisionStore } = await openStores(dataDir)
+  const { store, decisionStore } = await openStores(dataDir, policy)
   const version = packageVersion()
   const decisions = createDecisions({ store: decisionStore, clock: systemClock })
   const memory = createDecisionMemory({ store, policy, clock: systemClock, decisions })
@@ -60,15 +67,23 @@ export async function serveCommand(argv: string[]): Promise<void> {
     logger.info({ event: 'listening', host, port: info.port, data: dataDir, policy: policyFile, auth: auth !== undefined }, `listening on http://${host}:${info.port}`)
   })
 
+  const decayScan = scheduleDecayScan({
+    expression: policy.scan.cron,
+    scan: (signal) => memory.decayScan({ signal }),
+    logger,
+  })
+
   let stopping = false
   async function stop(signal: string) {
     if (stopping) return
     stopping = true
     logger.info({ event: 'stopping', signal }, 'stopping')
+    // The cron job first: a scan in progress stops between two writes, before the store closes.
+    await decayScan.stop()
+    logger.info({ event: 'decay-scan-stopped' }, 'decay scan schedule stopped')
     await new Promise<void>((done) => server.close(() => done()))
     await store.close()
     logger.info({ event: 'stopped' }, 'stopped')
-    logger.flush()
     process.exit(0)
   }
   process.once('SIGTERM', () => void stop('SIGTERM'))

@@ -46,9 +46,9 @@ export async function throughServiceOrLocal(request: {
   } catch (error) {
     if (!isConnectionRefused(error)) throw error
   }
-  const { store, decisionStore } = await openStores(resolve(request.dataDir ?? process.env.DECISION_MEMORY_DATA ?? 'data'))
+  const policy = await loadPolicy(resolve(request.policyFile ?? DEFAULT_POLICY_FILE))
+  const { store, decisionStore } = await openStores(resolve(request.dataDir ?? process.env.DECISION_MEMORY_DATA ?? 'data'), policy)
   try {
-    const policy = await loadPolicy(resolve(request.policyFile ?? DEFAULT_POLICY_FILE))
     const decisions = createDecisions({ store: decisionStore, clock: systemClock })
     const memory = createDecisionMemory({ store, policy, clock: systemClock, decisions })
     return { status: 200, body: await request.local(memory, decisions), via: 'local' }

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
+import { validate as validCron } from 'node-cron'
 import { parse as parseYaml } from 'yaml'
 import { compilePolicy, PolicySchema, type CompiledPolicy } from '../domain/policy'
 
@@ -29,6 +30,9 @@ export function parsePolicy(text: string, file: string): CompiledPolicy {
       .map((issue) => `  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}`)
       .join('\n')
     throw new PolicyFileError(`${file}: invalid policy\n${problems}`)
+  }
+  if (!validCron(result.data.scan.cron)) {
+    throw new PolicyFileError(`${file}: invalid policy\n  scan.cron: not a cron expression: "${result.data.scan.cron}"`)
   }
   return compilePolicy(result.data)
 }

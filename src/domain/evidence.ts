@@ -1,24 +1,25 @@
-import type { Context, Observation } from './observation'
+import { cellKey, contextText, labelsOf, type Category, type Cell, type CellKey, type PointView } from './aggregate'
+import type { Context } from './observation'
 import type { Policy } from './policy'
 import { chiSquaredIndependence } from './statistics'
 
+export { contextText }
+
 /** Which of the user's observations at a point speak for this request, and why. */
 export interface EvidenceSelection {
-  observations: Observation[]
+  /** The cell of the observations that decide: the scope's, or the context value's it was narrowed to. */
+  cell: Cell
+  /** The project of the scope; null when the scope is every project of the user. */
+  project: string | null
   /** `project`: this project's own; `all-projects`: backed off across projects (R-MEM-6); `user`: no project asked. */
   scope: 'project' | 'all-projects' | 'user'
-  /** The context key the evidence was narrowed to (R-REC-7), if any. */
+  /** The context key the evidence was narrowed to (R-REC-7), if any, and its value. */
   contextKey: string | null
+  contextValue: string | null
   /** The test behind the narrowing, for the record. */
   contextTest: { key: string; value: string; matching: number; others: number; p_value: number } | null
   /** Every observation of the scope, before any narrowing by context. */
-  scoped: Observation[]
-}
-
-/** A context value as compared: scalars by their string form. */
-export function contextText(value: unknown): string | undefined {
-  if (value === null || value === undefined) return undefined
-  return String(value)
+  scoped: Cell
 }
 
 /**
@@ -29,19 +30,9 @@ export function contextValue(context: Context | undefined, key: string): string 
   return context !== undefined && Object.hasOwn(context, key) ? contextText(context[key]) : undefined
 }
 
-/** The choice category an observation counts in, for tests of difference. */
-function categoryOf(observation: Observation): string {
-  return observation.chosen.length === 0 ? '\u0000other' : [...observation.chosen].sort().join('\u0000')
-}
-
-function counts(observations: readonly Observation[], categories: readonly string[]): number[] {
-  const index = new Map(categories.map((c, i) => [c, i]))
-  const out = categories.map(() => 0)
-  for (const o of observations) {
-    const i = index.get(categoryOf(o)) as number
-    out[i] = (out[i] as number) + 1
-  }
-  return out
+/** Counts per category of a cell, minus those of another (its part), in the order given. */
+function countsOf(cell: Cell, categories: readonly Category[], minus?: Cell): number[] {
+  return categories.map((c) => (cell.tallies.get(c)?.n ?? 0) - (minus?.tallies.get(c)?.n ?? 0))
 }
 
 /**
@@ -52,47 +43,53 @@ function counts(observations: readonly Observation[], categories: readonly strin
  * several keys qualify, the one with the smallest p-value wins.
  */
 export function selectEvidence(
-  observations: readonly Observation[],
+  memory: PointView,
   request: { project?: string | undefined; context?: Context | undefined },
   policy: Policy,
 ): EvidenceSelection {
   const n = policy.thresholds.min_observations
-  let scoped: Observation[] = [...observations]
+  let project: string | null = null
   let scope: EvidenceSelection['scope'] = 'user'
-  if (request.project !== undefined) {
-    const own = observations.filter((o) => o.project === request.project)
-    if (own.length >= n || own.length === observations.length) {
+  const keys = [cellKey.scope(null), ...(request.project === undefined ? [] : [cellKey.scope(request.project)])]
+  const [all, own] = memory.cells(keys) as [Cell, Cell | undefined]
+  let scoped = all
+  if (request.project !== undefined && own !== undefined) {
+    if (own.n >= n || own.n === all.n) {
       scoped = own
+      project = request.project
       scope = 'project'
     } else {
       scope = 'all-projects'
     }
   }
 
-  let best: EvidenceSelection['contextTest'] = null
-  let bestMatching: Observation[] = []
-  const categories = [...new Set(scoped.map(categoryOf))]
+  const requested: Array<[string, string]> = []
   for (const [key, raw] of Object.entries(request.context ?? {})) {
     const value = contextText(raw)
-    if (value === undefined) continue
-    const matching: Observation[] = []
-    const others: Observation[] = []
-    for (const o of scoped) {
-      if (contextValue(o.context, key) === value) matching.push(o)
-      else others.push(o)
-    }
-    if (matching.length < n || others.length === 0) continue
-    const test = chiSquaredIndependence([counts(matching, categories), counts(others, categories)])
+    if (value !== undefined) requested.push([key, value])
+  }
+  const matchingCells = memory.cells(requested.map(([key, value]) => cellKey.context(project, key, value)))
+  let best: EvidenceSelection['contextTest'] = null
+  let bestCell: Cell | null = null
+  const categories = [...scoped.tallies.keys()].sort()
+  for (let i = 0; i < requested.length; i++) {
+    const [key, value] = requested[i] as [string, string]
+    const matching = matchingCells[i] as Cell
+    const others = scoped.n - matching.n
+    if (matching.n < n || others === 0) continue
+    const test = chiSquaredIndependence([countsOf(matching, categories), countsOf(scoped, categories, matching)])
     if (test.pValue >= policy.context.significance) continue
     if (best === null || test.pValue < best.p_value) {
-      best = { key, value, matching: matching.length, others: others.length, p_value: test.pValue }
-      bestMatching = matching
+      best = { key, value, matching: matching.n, others, p_value: test.pValue }
+      bestCell = matching
     }
   }
   return {
-    observations: best === null ? scoped : bestMatching,
+    cell: bestCell ?? scoped,
+    project,
     scope,
     contextKey: best?.key ?? null,
+    contextValue: best?.value ?? null,
     contextTest: best,
     scoped,
   }
@@ -106,30 +103,63 @@ export interface Conditions {
   window: { from: string; to: string } | null
 }
 
-/** The context values shared by most supporting observations, and the window they span. */
-export function conditionsOf(supporting: readonly Observation[], policy: Policy): Conditions {
-  if (supporting.length === 0) return { context: [], window: null }
-  const tallies = new Map<string, Map<string, number>>()
-  let from = Infinity
-  let to = -Infinity
-  for (const o of supporting) {
-    const at = Date.parse(o.timestamp)
-    from = Math.min(from, at)
-    to = Math.max(to, at)
-    for (const [key, raw] of Object.entries(o.context)) {
-      const value = contextText(raw)
-      if (value === undefined) continue
-      const byValue = tallies.get(key) ?? new Map<string, number>()
-      byValue.set(value, (byValue.get(value) ?? 0) + 1)
-      tallies.set(key, byValue)
+/** The categories of the evidence that chose any of the recommended options: its support. */
+export function supportOf(selection: EvidenceSelection, recommended: readonly string[]): Category[] {
+  const wanted = new Set(recommended)
+  return [...selection.cell.tallies.keys()].filter((c) => labelsOf(c).some((label) => wanted.has(label)))
+}
+
+/**
+ * The context values shared by at least the policy's share of the supporting observations (the
+ * evidence's observations of the `support` categories), by key then value, and the window they
+ * span. A value can reach that share only if it leads one of the categories, so the evidence
+ * cell's Misra–Gries candidates name the values to count; their exact counts come from the
+ * context cells (or, for evidence narrowed to a context value, the pair cells).
+ */
+export function conditionsOf(
+  memory: PointView,
+  selection: EvidenceSelection,
+  support: readonly Category[],
+  policy: Policy,
+): Conditions {
+  const tallies = support.flatMap((c) => {
+    const tally = selection.cell.tallies.get(c)
+    return tally === undefined ? [] : [tally]
+  })
+  const total = tallies.reduce((s, t) => s + t.n, 0)
+  if (total === 0) return { context: [], window: null }
+  const from = Math.min(...tallies.map((t) => t.first))
+  const to = Math.max(...tallies.map((t) => t.last))
+
+  const seen = new Set<string>()
+  const candidates: Array<[string, string]> = []
+  for (const category of support) {
+    for (const [key, counters] of selection.cell.candidates.get(category) ?? []) {
+      for (const value of counters.keys()) {
+        const id = JSON.stringify([key, value])
+        if (seen.has(id)) continue
+        seen.add(id)
+        candidates.push([key, value])
+      }
     }
   }
+  candidates.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))
+
+  const narrowed = selection.contextKey === null ? null : ([selection.contextKey, selection.contextValue as string] as const)
+  const keys: CellKey[] = []
+  for (const [key, value] of candidates) {
+    if (narrowed === null) keys.push(cellKey.context(selection.project, key, value))
+    else if (key !== narrowed[0]) keys.push(cellKey.pair(selection.project, narrowed, [key, value]))
+  }
+  const cells = memory.cells(keys)
   const context: Conditions['context'] = []
-  for (const [key, byValue] of tallies) {
-    for (const [value, count] of byValue) {
-      const share = count / supporting.length
-      if (share >= policy.context.precondition_share) context.push({ key, value, share })
-    }
+  let next = 0
+  for (const [key, value] of candidates) {
+    let count: number
+    if (narrowed !== null && key === narrowed[0]) count = value === narrowed[1] ? total : 0
+    else count = countsOf(cells[next++] as Cell, support).reduce((s, c) => s + c, 0)
+    const share = count / total
+    if (share >= policy.context.precondition_share) context.push({ key, value, share })
   }
   return {
     context,

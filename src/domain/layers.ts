@@ -1,5 +1,7 @@
-import type { Observation } from './observation'
-import { learnPreference, majorityOption, shareOf } from './preference'
+import { cellKey, RECENT_SESSIONS, type Category, type Cell, type PointView, type Tally } from './aggregate'
+import { majorityOption, preferenceOf, shareOf } from './preference'
+
+export { RECENT_SESSIONS }
 
 /** One layer of memory as reported (R-MEM-5). */
 export interface Layer {
@@ -20,19 +22,17 @@ export interface Layers {
   change_suspected: boolean
 }
 
-export const RECENT_SESSIONS = 3
-
 function layerOf(
-  observations: readonly Observation[],
+  tallies: ReadonlyArray<readonly [Category, Tally]>,
   options: readonly string[],
   asOf: Date,
   alpha: number,
   staticDefault: string,
 ): Layer {
-  const preference = learnPreference(observations, options, asOf, alpha)
+  const preference = preferenceOf(tallies, options, asOf, alpha)
   const majority = majorityOption(preference, options, staticDefault) ?? null
   return {
-    observations: observations.length,
+    observations: preference.observations,
     majority,
     share: majority === null ? 0 : Math.round(shareOf(preference, majority) * 10_000) / 10_000,
     counts: options.map((option) => ({
@@ -43,42 +43,26 @@ function layerOf(
   }
 }
 
-/** The three layers of R-MEM-5 over the observations of the request's scope. */
+/** The three layers of R-MEM-5 over the observations of the request's scope (the `scoped` cell of `project`). */
 export function layersOf(input: {
-  observations: readonly Observation[]
+  memory: PointView
+  project: string | null
+  scoped: Cell
   options: readonly string[]
   sessionId: string | undefined
   asOf: Date
   alpha: number
   staticDefault: string
 }): Layers {
-  const { observations, options, asOf, alpha, staticDefault } = input
-  const lastSeen = new Map<string, string>()
-  for (const o of observations) {
-    if (o.session_id === null) continue
-    const seen = lastSeen.get(o.session_id)
-    if (seen === undefined || o.timestamp > seen) lastSeen.set(o.session_id, o.timestamp)
-  }
-  const recentSessions = [...lastSeen.entries()]
-    .sort((a, b) => b[1].localeCompare(a[1]))
-    .slice(0, RECENT_SESSIONS)
-    .map(([id]) => id)
-  const recentSet = new Set(recentSessions)
-  const session = layerOf(
-    input.sessionId === undefined ? [] : observations.filter((o) => o.session_id === input.sessionId),
-    options,
-    asOf,
-    alpha,
-    staticDefault,
-  )
-  const recent = layerOf(
-    observations.filter((o) => o.session_id !== null && recentSet.has(o.session_id)),
-    options,
-    asOf,
-    alpha,
-    staticDefault,
-  )
-  const longTerm = layerOf(observations, options, asOf, alpha, staticDefault)
+  const { options, asOf, alpha, staticDefault } = input
+  const recentSessions = input.scoped.sessions.map(([id]) => id)
+  const sessionIds = input.sessionId === undefined ? recentSessions : [...recentSessions, input.sessionId]
+  const cells = input.memory.cells(sessionIds.map((id) => cellKey.session(input.project, id)))
+  const recentCells = cells.slice(0, recentSessions.length)
+  const sessionCell = input.sessionId === undefined ? undefined : cells[recentSessions.length]
+  const session = layerOf(sessionCell === undefined ? [] : [...sessionCell.tallies], options, asOf, alpha, staticDefault)
+  const recent = layerOf(recentCells.flatMap((cell) => [...cell.tallies]), options, asOf, alpha, staticDefault)
+  const longTerm = layerOf([...input.scoped.tallies], options, asOf, alpha, staticDefault)
   return {
     session,
     recent: { ...recent, sessions: recentSessions },

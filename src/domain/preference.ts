@@ -1,6 +1,6 @@
-import { ageDays, decayWeight } from './decay'
+import { categoryOf, countInTally, labelsOf, type Category, type Tally } from './aggregate'
+import { decayedSumAt, decayGrid } from './decayed-sum'
 import type { Observation } from './observation'
-import { effectiveSampleSize } from './statistics'
 
 /** Where a choice outside the offered options (free text, or an option no longer offered) is counted. */
 export const ELSEWHERE = Symbol('elsewhere')
@@ -31,39 +31,61 @@ export function learnPreference(
   asOf: Date,
   alpha: number,
 ): Preference {
+  const grid = decayGrid(alpha)
+  const tallies = new Map<Category, Tally>()
+  for (const o of observations) countInTally(tallies, categoryOf(o.chosen), Date.parse(o.timestamp), grid)
+  return preferenceOf(tallies, options, asOf, alpha)
+}
+
+/**
+ * Learns the decayed preference over `options` from the tallies of a cell (or of several),
+ * aged from `asOf`: the weights of each category go to the offered options it chose, or
+ * elsewhere when it chose none of them. Kish's effective sample size is (Σw)²/Σw², with Σw²
+ * the same power law at 2α.
+ */
+export function preferenceOf(
+  tallies: Iterable<readonly [Category, Tally]>,
+  options: readonly string[],
+  asOf: Date,
+  alpha: number,
+): Preference {
+  const grid = decayGrid(alpha)
+  const now = asOf.getTime()
   const weights = new Map<string, number>(options.map((o) => [o, 0]))
   const counts = new Map<string, number>(options.map((o) => [o, 0]))
   const lastChosen = new Map<string, number>()
-  const all: number[] = []
   let elsewhereWeight = 0
   let elsewhereCount = 0
-  for (const observation of observations) {
-    const w = decayWeight(ageDays(observation.timestamp, asOf), alpha)
-    all.push(w)
-    const at = Date.parse(observation.timestamp)
+  let totalWeight = 0
+  let squares = 0
+  let observations = 0
+  for (const [category, tally] of tallies) {
+    const w = tally.weight === undefined ? 0 : decayedSumAt(tally.weight, now, alpha, grid)
+    totalWeight += w
+    squares += tally.weight === undefined ? 0 : decayedSumAt(tally.weight, now, 2 * alpha, grid)
+    observations += tally.n
     let offered = 0
-    for (const label of observation.chosen) {
+    for (const label of labelsOf(category)) {
       const current = weights.get(label)
       if (current === undefined) continue
       offered++
       weights.set(label, current + w)
-      counts.set(label, (counts.get(label) ?? 0) + 1)
-      lastChosen.set(label, Math.max(lastChosen.get(label) ?? -Infinity, at))
+      counts.set(label, (counts.get(label) ?? 0) + tally.n)
+      lastChosen.set(label, Math.max(lastChosen.get(label) ?? -Infinity, tally.last))
     }
     if (offered === 0) {
       elsewhereWeight += w
-      elsewhereCount++
+      elsewhereCount += tally.n
     }
   }
-  const totalWeight = all.reduce((s, w) => s + w, 0)
   return {
     weights,
     counts,
     elsewhereWeight,
     elsewhereCount,
     totalWeight,
-    observations: observations.length,
-    effective: effectiveSampleSize(all),
+    observations,
+    effective: squares === 0 ? 0 : (totalWeight * totalWeight) / squares,
     lastChosen,
   }
 }

@@ -1,3 +1,4 @@
+import { pointView } from '../../test/support/observations'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { decisionPointKey } from './decision-point'
@@ -46,7 +47,7 @@ function recommendationFor(
     header: question.header,
     options: question.options.map((o) => ({ option: normalizeLabel(o.label), description: o.description })),
     multi_select: question.multiSelect,
-    observations,
+    memory: pointView(observations, policy),
     sessions: options.sessions ?? 1,
     personalization: options.personalization ?? true,
     asOf: AS_OF,

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { observation } from '../../test/support/observations'
+import { observation, pointView } from '../../test/support/observations'
 import { loadPolicy } from '../config/load-policy'
 import type { Observation } from './observation'
 import type { CompiledPolicy } from './policy'
@@ -43,7 +43,7 @@ function run(options: string[], obs: Observation[], extra: { static_default?: st
     point: 'p',
     question: 'Which one?',
     options: options.map((option) => ({ option })),
-    observations: obs,
+    memory: pointView(obs, policy),
     sessions: 3,
     personalization: true,
     asOf: NOW,

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { observation, observations } from '../../test/support/observations'
+import { observation, observations, pointView } from '../../test/support/observations'
+import type { Observation } from './observation'
 import { loadPolicy } from '../config/load-policy'
 import type { CompiledPolicy } from './policy'
 import { recommend, type RecommendationInput } from './recommendation'
@@ -12,17 +13,20 @@ beforeAll(async () => {
 const NOW = new Date('2026-07-01T10:00:00.000Z')
 const TIERS = [{ option: 'Tier S' }, { option: 'Tier M' }, { option: 'Tier L' }]
 
-function input(partial: Partial<RecommendationInput>): RecommendationInput {
+/** A request over these observations, served from their aggregate as the store would serve it. */
+function input(partial: Partial<RecommendationInput> & { observations?: Observation[] }): RecommendationInput {
+  const { observations = [], ...rest } = partial
+  const used = rest.policy ?? policy
   return {
     point: 'tier',
     question: 'Which tier?',
     options: TIERS,
-    observations: [],
     sessions: 1,
     personalization: true,
     asOf: NOW,
-    policy,
-    ...partial,
+    policy: used,
+    memory: pointView(observations, used),
+    ...rest,
   }
 }
 

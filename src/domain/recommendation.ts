@@ -8,11 +8,13 @@ import {
   type ConfidenceLevel,
 } from './confidence'
 import { isSensitive, pointPolicy } from './decision-point'
+import type { PointView } from './aggregate'
 import {
   conditionsOf,
   contradictions,
   describeConditions,
   selectEvidence,
+  supportOf,
   type Conditions,
 } from './evidence'
 import { expertiseLevel, recommendationStrength, type ExpertiseLevel, type Strength } from './expertise'
@@ -24,10 +26,9 @@ import {
   OptionsSchema,
   TimestampSchema,
   type Context,
-  type Observation,
 } from './observation'
 import type { CompiledPolicy } from './policy'
-import { learnPreference, majorityOption, shareOf } from './preference'
+import { majorityOption, preferenceOf, shareOf } from './preference'
 import { LIMITS } from './limits'
 
 /** The body of `POST /v1/recommendations` (R-REC). */
@@ -122,16 +123,14 @@ export interface RecommendationInput {
   /** Normalised static default asked for by the request, already checked to be offered. */
   static_default?: string | undefined
   multi_select?: boolean | undefined
-  /** The user's observations at the point in every project, made up to `asOf`. */
-  observations: readonly Observation[]
+  /** The aggregate of the user's observations at the point in every project, made up to `asOf` (R-MEM-1). */
+  memory: PointView
   /** Distinct sessions of the user up to `asOf`. */
   sessions: number
   personalization: boolean
   asOf: Date
   policy: CompiledPolicy
 }
-
-const EVIDENCE_LIMIT = 100
 
 function round(value: number, digits = 4): number {
   const f = 10 ** digits
@@ -156,11 +155,10 @@ export function recommend(input: RecommendationInput): Recommendation {
     (labels[0] as string)
   const staticPrecondition = rule?.precondition ?? policy.default_precondition
 
-  const usable = input.observations.filter((o) => o.source === 'user')
-  const selection = selectEvidence(usable, { project: input.project, context: input.context }, policy)
-  const evidence = selection.observations
-  const preference = learnPreference(evidence, labels, input.asOf, policy.decay.alpha)
-  const n = evidence.length
+  const selection = selectEvidence(input.memory, { project: input.project, context: input.context }, policy)
+  const evidence = selection.cell
+  const preference = preferenceOf(evidence.tallies, labels, input.asOf, policy.decay.alpha)
+  const n = evidence.n
   const { min_observations: N, sufficient_observations: M } = policy.thresholds
   const prior = policy.confidence.prior
   const expertise = { sessions: input.sessions, level: expertiseLevel(input.sessions, policy) }
@@ -202,9 +200,9 @@ export function recommend(input: RecommendationInput): Recommendation {
   }
 
   // Preconditions (R-REC-5): from the observations that support the recommendation.
-  const recommendedSet = new Set(recommended)
-  const supporting = evidence.filter((o) => o.chosen.some((c) => recommendedSet.has(c)))
-  const conditions = learning ? conditionsOf(supporting, policy) : { context: [], window: null }
+  const conditions = learning
+    ? conditionsOf(input.memory, selection, supportOf(selection, recommended), policy)
+    : { context: [], window: null }
   const contradicted = learning ? contradictions(conditions, input.context) : []
   let loweredBecause: string | undefined
   if (contradicted.length > 0) {
@@ -277,7 +275,6 @@ export function recommend(input: RecommendationInput): Recommendation {
     selections: multiSelect ? selections : undefined,
   })
 
-  const newestFirst = [...evidence].sort((a, b) => b.timestamp.localeCompare(a.timestamp))
   return {
     point: input.point,
     state,
@@ -309,14 +306,16 @@ export function recommend(input: RecommendationInput): Recommendation {
     scope: selection.scope,
     context_key: selection.contextKey,
     layers: layersOf({
-      observations: selection.scoped,
+      memory: input.memory,
+      project: selection.project,
+      scoped: selection.scoped,
       options: labels,
       sessionId: input.session_id,
       asOf: input.asOf,
       alpha: policy.decay.alpha,
       staticDefault,
     }),
-    evidence: newestFirst.slice(0, EVIDENCE_LIMIT).map((o) => o.id),
+    evidence: evidence.evidence.map(([, id]) => id),
     evidence_total: n,
     as_of: input.asOf.toISOString(),
   }

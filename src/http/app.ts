@@ -12,6 +12,7 @@ import { decisionRoutes } from './decisions'
 import { createErrorHandler, errorBody, validationHook } from './errors'
 import { healthRoutes } from './health'
 import { hookRoutes } from './hooks'
+import { maintenanceRoutes } from './maintenance'
 import { observationRoutes } from './observations'
 import { planRoutes } from './plan'
 import { recommendationRoutes } from './recommendations'
@@ -66,6 +67,7 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth }
   app.route('/', hookRoutes(memory))
   if (decisions !== undefined) app.route('/', decisionRoutes(decisions, memory))
   app.route('/', userRoutes(memory))
+  app.route('/', maintenanceRoutes(memory))
   mountDocs(app, { version })
 
   app.notFound((c) => c.json(errorBody(c, 'not_found', `no route ${c.req.method} ${c.req.path}`), 404))

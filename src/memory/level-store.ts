@@ -1,13 +1,36 @@
 import type { AbstractLevel } from 'abstract-level'
+import { aggregationParams } from '../domain/aggregate'
 import type { Observation } from '../domain/observation'
+import type { Policy } from '../domain/policy'
+import { createCoreTier, type BatchOp } from './core-tier'
 import { key, prefixRange } from './keys'
 import { belongsTo, storedEntry } from './ownership'
+import { createRecallTier } from './recall-tier'
+import { createSessionCounts } from './session-counts'
 import type { MemoryStore, SessionRecord, StoreResult } from './store'
 
 type Db = AbstractLevel<string | Buffer | Uint8Array, string, string>
 
-/** The sublevels this store reads through typed methods (or that index them); export lists the rest raw. */
-const TYPED_SUBLEVELS = new Set(['archival', 'dedupe', 'sessions', 'session-owners'])
+/**
+ * The sublevels this store reads through typed methods, or that only index or copy them (recall
+ * holds copies of archival); export lists the rest raw (aggregates in core, decisions, ...).
+ */
+const TYPED_SUBLEVELS = new Set(['archival', 'dedupe', 'sessions', 'session-owners', 'recall', 'recall-expiry', 'session-counts'])
+
+/** The sublevels of the aggregates in core (R-MEM-1), exported as such. */
+const AGGREGATE_SUBLEVELS = new Set(['core', 'core-cells'])
+
+/** The policy numbers the tiers are built with. */
+export type TierPolicy = {
+  decay: Pick<Policy['decay'], 'alpha'>
+  context: Pick<Policy['context'], 'precondition_share'>
+  core: Policy['core']
+}
+
+/** The numbers of the default policy, for a store opened without a policy. */
+const DEFAULT_TIER_POLICY: TierPolicy = { decay: { alpha: 0.5 }, context: { precondition_share: 0.8 }, core: { max_entries: 10_000 } }
+
+const DECAY_SCAN_KEY = 'decay-scan'
 
 /** Runs async work one piece at a time, so that check-then-write stays atomic in this process. */
 function createWriteQueue() {
@@ -25,15 +48,28 @@ function createWriteQueue() {
  *   from which every aggregate can be rebuilt.
  * - `dedupe`: `user\0decision_id` → observation id (R-CAP-2).
  * - `sessions`: `user\0session_id` → session; `session-owners`: `session_id\0user` → ''.
+ * - the recall tier (`recall`, `recall-expiry`), the core tier (`core`, `core-cells`),
+ *   `session-counts` and `maintenance`: see their modules.
+ * The tiers are built with the numbers of `policy` (decay α, precondition share, core size);
+ * without one, with those of the default policy.
  */
-export async function createLevelStore(db: Db, options: { sync?: boolean } = {}): Promise<MemoryStore> {
+export async function createLevelStore(
+  db: Db,
+  options: { sync?: boolean; policy?: TierPolicy } = {},
+): Promise<MemoryStore> {
   const sync = options.sync ?? true
+  const policy = options.policy ?? DEFAULT_TIER_POLICY
   await db.open()
   const archival = db.sublevel<string, Observation>('archival', { valueEncoding: 'json' })
   const dedupe = db.sublevel<string, string>('dedupe', { valueEncoding: 'utf8' })
   const sessions = db.sublevel<string, SessionRecord>('sessions', { valueEncoding: 'json' })
   const owners = db.sublevel<string, string>('session-owners', { valueEncoding: 'utf8' })
+  const maintenance = db.sublevel<string, string>('maintenance', { valueEncoding: 'utf8' })
   const enqueue = createWriteQueue()
+  const aggregation = aggregationParams(policy)
+  const core = createCoreTier({ db, archival, enqueue, params: aggregation, maxEntries: policy.core.max_entries })
+  const recall = createRecallTier(db)
+  const sessionCounts = createSessionCounts(db, sessions)
 
   /** A raw scan of the whole database: every entry of the user, in any sublevel (see ownership.ts). */
   async function* entriesOf(user: string): AsyncGenerator<{ rawKey: string; rawValue: string }> {
@@ -53,7 +89,7 @@ export async function createLevelStore(db: Db, options: { sync?: boolean } = {})
         const duplicates: string[] = []
         const seen = new Set<string>()
         // Puts into several sublevels, committed as one atomic batch.
-        const ops: Array<{ type: 'put'; sublevel: unknown; key: string; value: unknown }> = []
+        const ops: BatchOp[] = []
         const dedupeKeys = observations.map((o) => (o.decision_id === null ? null : key(o.user, o.decision_id)))
         const existing = await dedupe.getMany(dedupeKeys.filter((k): k is string => k !== null))
         const already = new Set(dedupeKeys.filter((k): k is string => k !== null).filter((_, i) => existing[i] !== undefined))
@@ -72,12 +108,17 @@ export async function createLevelStore(db: Db, options: { sync?: boolean } = {})
         })
         const sessionKeys = newSessions.map((s) => key(s.user, s.session_id))
         const present = await sessions.getMany(sessionKeys)
-        newSessions.forEach((s, i) => {
-          if (present[i] !== undefined) return
-          ops.push({ type: 'put', sublevel: sessions, key: sessionKeys[i] as string, value: s })
+        const started = newSessions.filter((_, i) => present[i] === undefined)
+        started.forEach((s) => {
+          ops.push({ type: 'put', sublevel: sessions, key: key(s.user, s.session_id), value: s })
           ops.push({ type: 'put', sublevel: owners, key: key(s.session_id, s.user), value: '' })
         })
+        ops.push(...(await sessionCounts.countOps(started)))
+        ops.push(...recall.putOps(stored))
+        const counted = await core.countOps(stored)
+        ops.push(...counted.ops)
         if (ops.length > 0) await db.batch(ops as never, { sync } as never)
+        counted.commit()
         return { stored, duplicates } satisfies StoreResult
       })
     },
@@ -105,6 +146,7 @@ export async function createLevelStore(db: Db, options: { sync?: boolean } = {})
           [
             { type: 'put', sublevel: sessions, key: k, value: session },
             { type: 'put', sublevel: owners, key: key(session.session_id, session.user), value: '' },
+            ...(await sessionCounts.countOps([session])),
           ] as never,
           { sync } as never,
         )
@@ -134,13 +176,29 @@ export async function createLevelStore(db: Db, options: { sync?: boolean } = {})
       })
     },
 
-    async countSessions(user, asOf) {
-      let count = 0
-      const limit = asOf?.toISOString()
-      for await (const s of sessions.values(prefixRange(user))) {
-        if (limit === undefined || s.started_at <= limit) count++
-      }
-      return count
+    countSessions(user, asOf) {
+      return sessionCounts.count(user, asOf)
+    },
+
+    aggregation,
+    readPoint: core.readPoint,
+    inCore: core.inCore,
+    recallAt: recall.at,
+
+    async expireRecall(before, signal) {
+      return recall.expire(before, signal)
+    },
+
+    async maintainCore(now, signal) {
+      return core.maintain(now, signal)
+    },
+
+    async lastDecayScan() {
+      return maintenance.get(DECAY_SCAN_KEY)
+    },
+
+    async recordDecayScan(at) {
+      await maintenance.put(DECAY_SCAN_KEY, at, { sync } as never)
     },
 
     async *sessionsOf(user) {
@@ -150,7 +208,14 @@ export async function createLevelStore(db: Db, options: { sync?: boolean } = {})
     async *untypedEntriesOf(user) {
       for await (const { rawKey, rawValue } of entriesOf(user)) {
         const entry = storedEntry(rawKey, rawValue)
-        if (!TYPED_SUBLEVELS.has(entry.sublevel)) yield entry
+        if (!TYPED_SUBLEVELS.has(entry.sublevel) && !AGGREGATE_SUBLEVELS.has(entry.sublevel)) yield entry
+      }
+    },
+
+    async *aggregatesOf(user) {
+      for await (const { rawKey, rawValue } of entriesOf(user)) {
+        const entry = storedEntry(rawKey, rawValue)
+        if (AGGREGATE_SUBLEVELS.has(entry.sublevel)) yield entry
       }
     },
 
@@ -160,6 +225,7 @@ export async function createLevelStore(db: Db, options: { sync?: boolean } = {})
         const ops: Array<{ type: 'del'; key: string }> = []
         for await (const { rawKey } of entriesOf(user)) ops.push({ type: 'del', key: rawKey })
         if (ops.length > 0) await db.batch(ops, { sync } as never)
+        core.forgotten(user)
         return { deleted: ops.length }
       })
     },

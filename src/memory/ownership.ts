@@ -17,7 +17,12 @@ export interface StoredEntry {
  * way is registered here, or forget and export find its entries only through the `user` field of
  * their values.
  */
-const USER_KEY_PART = new Map<string, number | null>([['session-owners', 1]])
+const USER_KEY_PART = new Map<string, number | null>([
+  ['session-owners', 1],
+  // `timestamp\0user\0point\0id`: recall's expiry index, in time order for the decay scan.
+  ['recall-expiry', 1],
+  ['maintenance', null],
+])
 
 // abstract-level writes a sublevel's prefix as `!name!` (nested: `!a!!b!`), names in 0x23–0x7e.
 const SUBLEVEL_PREFIX = /^!([\x23-\x7e]+)!/

@@ -1,3 +1,4 @@
+import type { AggregationParams, PointView } from '../domain/aggregate'
 import type { Observation } from '../domain/observation'
 import type { StoredEntry } from './ownership'
 
@@ -27,7 +28,7 @@ export interface MemoryStore {
    * sessions they name that are new; all of it in one atomic, synced write.
    */
   addObservations(observations: readonly Observation[], sessions: readonly SessionRecord[]): Promise<StoreResult>
-  /** A user's observations at a point in every project, oldest first, up to `asOf` when given. */
+  /** A user's observations at a point in every project, from archival, oldest first, up to `asOf` when given. */
   observationsAt(user: string, point: string, asOf?: Date): Promise<Observation[]>
   /** Every observation of a user, by point then time. */
   observationsOf(user: string): AsyncIterable<Observation>
@@ -47,10 +48,34 @@ export interface MemoryStore {
    * everything kept about the user before it has a typed section for it (R-SVC-5).
    */
   untypedEntriesOf(user: string): AsyncIterable<StoredEntry>
+  /** The user's aggregates in core (heads and cells), as stored: what has been learned per point. */
+  aggregatesOf(user: string): AsyncIterable<StoredEntry>
   /**
    * Forgets a user (R-SVC-5): deletes every entry of the whole database that belongs to the user,
    * in every sublevel, known or not, and every index, in one atomic, synced batch.
    */
   forgetUser(user: string): Promise<{ deleted: number }>
+
+  /** The policy numbers the aggregates are built with (decay α, precondition candidates). */
+  readonly aggregation: AggregationParams
+  /**
+   * Runs `compute` over the aggregate of the user's observations at a point as of `asOf`
+   * (R-MEM-1): from core when it is there, reading only the cells `compute` asks for; else
+   * rebuilt from archival (and put in core, R-MEM-4); an `asOf` before the point's newest
+   * observation is replayed from archival.
+   */
+  readPoint<T>(user: string, point: string, asOf: Date, compute: (memory: PointView) => T): Promise<T>
+  /** Whether the aggregate of a point is in core. */
+  inCore(user: string, point: string): Promise<boolean>
+  /** The observations at a point still in recall (R-MEM-1), newest first. */
+  recallAt(user: string, point: string): Promise<Observation[]>
+  /** Takes the observations made before `before` out of recall, in atomic batches; returns how many (R-MEM-3). */
+  expireRecall(before: Date, signal?: AbortSignal): Promise<number>
+  /** Rebuilds aggregates built with other parameters and demotes core down to its capacity (R-MEM-4). */
+  maintainCore(now: Date, signal?: AbortSignal): Promise<{ demoted: number; refreshed: number }>
+  /** When the last complete decay scan ran (ISO), if ever (R-MEM-7). */
+  lastDecayScan(): Promise<string | undefined>
+  /** Records a complete decay scan. */
+  recordDecayScan(at: string): Promise<void>
   close(): Promise<void>
 }

@@ -1,3 +1,4 @@
+import { aggregateObservations, aggregationParams, viewOf, type PointView } from '../../src/domain/aggregate'
 import type { Observation } from '../../src/domain/observation'
 
 let counter = 0
@@ -30,4 +31,12 @@ export function observations(spec: Record<string, number>, partial: Partial<Obse
   return Object.entries(spec).flatMap(([choice, count]) =>
     Array.from({ length: count }, () => observation({ ...partial, chosen: [choice] })),
   )
+}
+
+/** The aggregate a store would serve for these observations, aged as the policy says. */
+export function pointView(
+  observations: readonly Observation[],
+  policy: { decay: { alpha: number }; context: { precondition_share: number } },
+): PointView {
+  return viewOf(aggregateObservations(observations, aggregationParams(policy)).cells)
 }

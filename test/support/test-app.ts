@@ -12,13 +12,18 @@ import { createLevelStore } from '../../src/memory/level-store'
 
 export const START = '2026-07-01T10:00:00.000Z'
 
-/** The real app over memory-level, a clock that stands still, and a silent logger. */
-export async function createTestApp(options: { now?: string; policy?: CompiledPolicy; auth?: TokenTable } = {}) {
+/**
+ * The real app over memory-level (or the database given), a clock that stands still, and a silent
+ * logger; the store is opened with the app's policy.
+ */
+export async function createTestApp(
+  options: { now?: string; policy?: CompiledPolicy; auth?: TokenTable; db?: MemoryLevel<string, string> } = {},
+) {
   const clock = fixedClock(options.now ?? START)
-  const db = new MemoryLevel<string, string>()
-  const store = await createLevelStore(db as never)
-  const decisions = createDecisions({ store: await createLevelDecisionStore(db as never), clock })
+  const db = options.db ?? new MemoryLevel<string, string>()
   const policy = options.policy ?? (await loadPolicy(DEFAULT_POLICY_FILE))
+  const store = await createLevelStore(db as never, { policy })
+  const decisions = createDecisions({ store: await createLevelDecisionStore(db as never), clock })
   const memory = createDecisionMemory({ store, policy, clock, decisions })
   const app = createApp({ memory, logger: pino({ level: 'silent' }), version: 'test', decisions, auth: options.auth })
   /** POST/PUT JSON (with extra headers, e.g. authorization) and parse the answer. */

@@ -1,0 +1,80 @@
+import { parseArgs } from 'node:util'
+import { InputError } from '../domain/errors'
+import { TimestampSchema } from '../domain/observation'
+import type { DecayScanResult } from '../memory/decay-scan'
+import { UsageError } from './options'
+import { throughServiceOrLocal } from './service-client'
+
+export const DECAY_SCAN_HELP = `decision-memory decay-scan [--force] [--json] [--now ISO] [--data DIR] [--policy FILE]
+
+  Runs the decay scan: observations older than the recall TTL (28 days) leave recall, staying in
+  archival with their decayed weight; core is kept within core.max_entries. At most once per
+  scan.cadence_hours (24) unless --force. Goes through the running service at
+  $DECISION_MEMORY_URL; when none runs, opens the store in --data itself.
+
+  --force        run even within the cadence window of the last scan
+  --json         print the result as one JSON line
+  --now ISO      scan as of this moment, e.g. 2026-07-01T10:00:00Z (default: now)
+  --data DIR     data directory when no service runs (default $DECISION_MEMORY_DATA or ./data)
+  --policy FILE  policy file when no service runs (default policies/default.json)
+`
+
+/** How long a scan through the service may take before the command gives up waiting. */
+const SCAN_TIMEOUT_MS = 10 * 60_000
+
+/** `decision-memory decay-scan` (R-MEM-7). */
+export async function decayScanCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      force: { type: 'boolean' },
+      json: { type: 'boolean' },
+      now: { type: 'string' },
+      data: { type: 'string' },
+      policy: { type: 'string' },
+    },
+    strict: true,
+  })
+  if (values.now !== undefined && !TimestampSchema.safeParse(values.now).success) {
+    throw new UsageError(`--now must be an ISO time with a zone, e.g. 2026-07-01T10:00:00Z, not "${values.now}"`)
+  }
+  const input = { force: values.force, now: values.now }
+  let answer
+  try {
+    answer = await throughServiceOrLocal({
+      method: 'POST',
+      path: '/v1/maintenance/decay-scan',
+      body: input,
+      dataDir: values.data,
+      policyFile: values.policy,
+      timeoutMs: SCAN_TIMEOUT_MS,
+      local: (memory) => memory.decayScan(input),
+    })
+  } catch (error) {
+    if (error instanceof InputError || (error as Error).name === 'TimeoutError') {
+      process.stderr.write(`decision-memory decay-scan: ${(error as Error).message}\n`)
+      return 1
+    }
+    throw error
+  }
+  if (answer.status >= 400) {
+    const message = (answer.body as { error?: { message?: string } } | null)?.error?.message ?? `HTTP ${answer.status}`
+    process.stderr.write(`decision-memory decay-scan: ${message}\n`)
+    return 1
+  }
+  const result = answer.body as DecayScanResult
+  if (values.json === true) process.stdout.write(JSON.stringify(result) + '\n')
+  else if (result.status === 'skipped') {
+    process.stdout.write(
+      `decay scan skipped: the last ran at ${result.last_run}, within the cadence window ` +
+        `(next from ${result.next_run_after}; --force runs it now)\n`,
+    )
+  } else {
+    process.stdout.write(
+      `decay scan ran at ${result.scanned_at}: ${result.expired_from_recall} observations left recall, ` +
+        `${result.core_demoted} aggregates demoted from core, ${result.aggregates_refreshed} rebuilt ` +
+        `(${result.duration_ms} ms)\n`,
+    )
+  }
+  return 0
+}

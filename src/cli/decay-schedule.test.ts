@@ -1,0 +1,114 @@
+import { Writable } from 'node:stream'
+import pino from 'pino'
+import { describe, expect, it } from 'vitest'
+import { createTestApp, START } from '../../test/support/test-app'
+import { scheduleDecayScan, type Scheduler } from './decay-schedule'
+
+/** A scheduler that runs the task when the test says so, and records what happened to it. */
+function manualScheduler() {
+  const events: string[] = []
+  let task: (() => Promise<void>) | null = null
+  let expression = ''
+  const scheduler: Scheduler = (cron, run) => {
+    expression = cron
+    task = run
+    return {
+      stop() {
+        events.push('job stopped')
+      },
+    }
+  }
+  return {
+    scheduler,
+    events,
+    expression: () => expression,
+    fire: () => (task as () => Promise<void>)(),
+  }
+}
+
+/** A pino logger whose JSON lines land in `lines`. */
+function capturingLogger() {
+  const lines: Array<Record<string, unknown>> = []
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(JSON.parse(String(chunk)))
+      done()
+    },
+  })
+  return { logger: pino({ level: 'info' }, stream), lines }
+}
+
+describe('the decay scan job of serve (R-MEM-7)', () => {
+  it('runs the same scan as the route and the CLI on the policy schedule, once per cadence window', async () => {
+    const { memory, clock, policy } = await createTestApp()
+    const { scheduler, fire, expression } = manualScheduler()
+    const { logger, lines } = capturingLogger()
+    const job = scheduleDecayScan({ expression: policy.scan.cron, scan: (signal) => memory.decayScan({ signal }), logger, scheduler })
+    expect(expression()).toBe('17 3 * * *')
+
+    await fire()
+    clock.advance(3_600_000)
+    await fire()
+    clock.advance(24 * 3_600_000)
+    await fire()
+    await job.stop()
+    const scans = lines.filter((l) => l.event === 'decay-scan')
+    expect(scans.map((l) => l.status)).toEqual(['ran', 'skipped', 'ran'])
+    expect(scans[0]).toMatchObject({ scanned_at: START, expired_from_recall: 0 })
+    // The HTTP route now finds the last run of the job.
+    expect(await memory.decayScan()).toMatchObject({ status: 'skipped', last_run: new Date(Date.parse(START) + 25 * 3_600_000).toISOString() })
+  })
+
+  it('stops the schedule, then aborts a scan in progress and waits for it, before the store may close', async () => {
+    const { scheduler, fire, events } = manualScheduler()
+    const { logger, lines } = capturingLogger()
+    let started = () => {}
+    const running = new Promise<void>((resolve) => (started = resolve))
+    const job = scheduleDecayScan({
+      expression: '* * * * *',
+      scan: (signal) =>
+        new Promise((_resolve, reject) => {
+          started()
+          signal.addEventListener('abort', () => {
+            events.push('scan aborted')
+            reject(signal.reason)
+          })
+        }),
+      logger,
+      scheduler,
+    })
+    const run = fire()
+    await running
+    await job.stop()
+    events.push('stop resolved')
+    await run
+    expect(events).toEqual(['job stopped', 'scan aborted', 'stop resolved'])
+    expect(lines.map((l) => l.event)).toContain('decay-scan-aborted')
+    // A tick after stop does nothing.
+    await fire()
+    expect(events).toHaveLength(3)
+  })
+
+  it('logs a failed scan and keeps the schedule', async () => {
+    const { scheduler, fire } = manualScheduler()
+    const { logger, lines } = capturingLogger()
+    let calls = 0
+    const job = scheduleDecayScan({
+      expression: '* * * * *',
+      scan: async () => {
+        calls++
+        if (calls === 1) throw new Error('disk full')
+        return { status: 'ran', scanned_at: START, expired_from_recall: 0, core_demoted: 0, aggregates_refreshed: 0, duration_ms: 0 }
+      },
+      logger,
+      scheduler,
+    })
+    await fire()
+    await fire()
+    await job.stop()
+    expect(lines.filter((l) => String(l.event).startsWith('decay-scan-f') || l.event === 'decay-scan').map((l) => l.event)).toEqual([
+      'decay-scan-failed',
+      'decay-scan',
+    ])
+  })
+})

@@ -1,0 +1,341 @@
+import { addMoment, decayGrid, emptyDecayedSum, type DecayedSum, type DecayGrid } from './decayed-sum'
+import type { Context, Observation } from './observation'
+import type { Policy } from './policy'
+
+/**
+ * The aggregate of one user's observations at one decision point (R-MEM-1): everything a
+ * recommendation needs, kept as the observations arrive, so that answering reads a handful of
+ * cells whatever the length of the history (R-MEM-8).
+ *
+ * An aggregate is a set of cells, each the tallies of one slice of the observations:
+ * - `scope`: every observation of the scope (a project, or null for all the user's projects);
+ *   for project backoff (R-MEM-6), the long-term layer and the unnarrowed evidence.
+ * - `context`: those of a scope with one context value (key = value); for context backoff
+ *   (R-REC-7) and for checking preconditions.
+ * - `pair`: those of a scope with two context values; to check the precondition of evidence
+ *   narrowed to one of them (R-REC-5).
+ * - `session`: those of a scope in one session; for the session and recent layers (R-MEM-5).
+ * Only the user's own choices count (`source: "user"`); auto-resolved answers are not evidence.
+ * Counts, moments and decayed sums are combined by adding, so the same observations give the
+ * same answers in any order (up to floating-point rounding of the decayed sums; the Misra–Gries
+ * counters may differ, but they only name candidates whose exact counts are then read), and an
+ * aggregate rebuilt from archival answers as the one kept in core did.
+ */
+
+/** The choices of one observation as a key: its sorted chosen labels as JSON (`[]` for other). */
+export type Category = string
+
+/** A cell's key: its kind, scope and slice, as JSON (so that labels and values of any text are safe). */
+export type CellKey = string
+
+export type CellKind = 'scope' | 'context' | 'pair' | 'session'
+
+/** What a cell knows of the observations of one category. */
+export interface Tally {
+  n: number
+  /** The first and the last moment (ms since epoch) of a choice of this category. */
+  first: number
+  last: number
+  /** The decayed weights of those moments; absent in pair cells, which only count. */
+  weight?: DecayedSum
+}
+
+/** The tallies of one slice of the observations at a point. */
+export interface Cell {
+  n: number
+  tallies: Map<Category, Tally>
+  /** Scope cells: the sessions that chose here most recently, `[session, last seen ms]`, most recent first. */
+  sessions: Array<[string, number]>
+  /** Scope and context cells: the newest observations `[ms, id]`, newest first, at most EVIDENCE_LIMIT. */
+  evidence: Array<[number, string]>
+  /**
+   * Scope and context cells: per category and context key, Misra–Gries counters of the values
+   * (Misra & Gries 1982). Every value held by more than 1/(k + 1) of a category's observations is
+   * among them, so they name the only values that can be a precondition; the counts themselves
+   * come from the context and pair cells.
+   */
+  candidates: Map<Category, Map<string, Map<string, number>>>
+}
+
+/** What the whole aggregate knows, kept beside its cells (R-MEM-4 ranks aggregates by this weight). */
+export interface AggregateSummary {
+  n: number
+  /** The newest moment (ms) of an observation counted, null when there is none. */
+  newest: number | null
+  weight: DecayedSum
+}
+
+/** The policy numbers an aggregate is built with; an aggregate built with others is rebuilt. */
+export interface AggregationParams {
+  alpha: number
+  /** Misra–Gries counters per category and context key. */
+  candidates: number
+}
+
+/** How many recent sessions the recent layer covers (R-MEM-5). */
+export const RECENT_SESSIONS = 3
+/** How many evidence ids a recommendation cites. */
+export const EVIDENCE_LIMIT = 100
+/** Misra–Gries counters at the most, for a precondition share as small as 1/20. */
+const MAX_CANDIDATES = 20
+
+/** The aggregation parameters of a policy: its decay α, and k = ⌊1/share⌋ counters (k + 1 > 1/share). */
+export function aggregationParams(policy: {
+  decay: Pick<Policy['decay'], 'alpha'>
+  context: Pick<Policy['context'], 'precondition_share'>
+}): AggregationParams {
+  const share = policy.context.precondition_share
+  const candidates = share <= 0 ? MAX_CANDIDATES : Math.min(MAX_CANDIDATES, Math.max(1, Math.floor(1 / share)))
+  return { alpha: policy.decay.alpha, candidates }
+}
+
+/** The category of a choice: its chosen labels, deduplicated and sorted, as JSON. */
+export function categoryOf(chosen: readonly string[]): Category {
+  return JSON.stringify([...new Set(chosen)].sort())
+}
+
+/** The labels a category chose. */
+export function labelsOf(category: Category): string[] {
+  return JSON.parse(category) as string[]
+}
+
+/** A context value as compared: scalars by their string form; null and absent are no value. */
+export function contextText(value: unknown): string | undefined {
+  if (value === null || value === undefined) return undefined
+  return String(value)
+}
+
+/** An observation's context values, `[key, value]`, by key. */
+function contextEntries(context: Context | Record<string, unknown>): Array<[string, string]> {
+  const out: Array<[string, string]> = []
+  for (const [key, raw] of Object.entries(context)) {
+    const value = contextText(raw)
+    if (value !== undefined) out.push([key, value])
+  }
+  return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+}
+
+/** The keys of the cells, by kind; `project` null is the scope of every project of the user. */
+export const cellKey = {
+  scope: (project: string | null): CellKey => JSON.stringify(['scope', project]),
+  context: (project: string | null, key: string, value: string): CellKey =>
+    JSON.stringify(['context', project, key, value]),
+  /** The two context values in key order (as contextEntries gives them), so that a pair has one key. */
+  pair: (project: string | null, a: readonly [string, string], b: readonly [string, string]): CellKey => {
+    const [x, y] = a[0] < b[0] || (a[0] === b[0] && a[1] <= b[1]) ? [a, b] : [b, a]
+    return JSON.stringify(['pair', project, x[0], x[1], y[0], y[1]])
+  },
+  session: (project: string | null, session: string): CellKey => JSON.stringify(['session', project, session]),
+}
+
+/** The cells an observation is counted in: for every project and for its own, its slices. */
+export function cellsOf(observation: Observation): Array<{ key: CellKey; kind: CellKind }> {
+  const out: Array<{ key: CellKey; kind: CellKind }> = []
+  const entries = contextEntries(observation.context)
+  for (const project of observation.project === null ? [null] : [null, observation.project]) {
+    out.push({ key: cellKey.scope(project), kind: 'scope' })
+    if (observation.session_id !== null) {
+      out.push({ key: cellKey.session(project, observation.session_id), kind: 'session' })
+    }
+    entries.forEach((entry, i) => {
+      out.push({ key: cellKey.context(project, entry[0], entry[1]), kind: 'context' })
+      for (let j = i + 1; j < entries.length; j++) {
+        out.push({ key: cellKey.pair(project, entry, entries[j] as [string, string]), kind: 'pair' })
+      }
+    })
+  }
+  return out
+}
+
+/** The cell of a slice nothing was counted in. */
+export function emptyCell(): Cell {
+  return { n: 0, tallies: new Map(), sessions: [], evidence: [], candidates: new Map() }
+}
+
+/** The summary of an aggregate of no observation. */
+export function emptySummary(): AggregateSummary {
+  return { n: 0, newest: null, weight: emptyDecayedSum() }
+}
+
+/** Whether an observation is evidence of the user's preference: auto-resolved answers are not (R-ASK-4). */
+export function isEvidence(observation: Observation): boolean {
+  return observation.source === 'user'
+}
+
+/**
+ * Counts one observation in an aggregate, in place: in its summary and in every cell it belongs
+ * to (cells missing from `cells` are created). Observations that are not the user's own choice
+ * are skipped.
+ */
+export function addToAggregate(
+  aggregate: { summary: AggregateSummary; cells: Map<CellKey, Cell> },
+  observation: Observation,
+  params: AggregationParams,
+): void {
+  if (!isEvidence(observation)) return
+  const grid = decayGrid(params.alpha)
+  const at = Date.parse(observation.timestamp)
+  const { summary } = aggregate
+  summary.n++
+  summary.newest = summary.newest === null ? at : Math.max(summary.newest, at)
+  addMoment(summary.weight, at, grid)
+  const category = categoryOf(observation.chosen)
+  const entries = contextEntries(observation.context)
+  for (const { key, kind } of cellsOf(observation)) {
+    let cell = aggregate.cells.get(key)
+    if (cell === undefined) {
+      cell = emptyCell()
+      aggregate.cells.set(key, cell)
+    }
+    cell.n++
+    countInTally(cell.tallies, category, at, kind === 'pair' ? null : grid)
+    if (kind === 'scope' && observation.session_id !== null) noteSession(cell.sessions, observation.session_id, at)
+    if (kind === 'scope' || kind === 'context') {
+      noteEvidence(cell.evidence, at, observation.id)
+      noteCandidates(cell.candidates, category, entries, params.candidates)
+    }
+  }
+}
+
+/** Counts one choice of a category at `at` (ms); with a grid, its decayed weight too. */
+export function countInTally(tallies: Map<Category, Tally>, category: Category, at: number, grid: DecayGrid | null): void {
+  let tally = tallies.get(category)
+  if (tally === undefined) {
+    tally = { n: 0, first: at, last: at }
+    if (grid !== null) tally.weight = emptyDecayedSum()
+    tallies.set(category, tally)
+  }
+  tally.n++
+  tally.first = Math.min(tally.first, at)
+  tally.last = Math.max(tally.last, at)
+  if (tally.weight !== undefined && grid !== null) addMoment(tally.weight, at, grid)
+}
+
+/** Builds the aggregate of a point from its observations (a rebuild from archival, or an as_of replay). */
+export function aggregateObservations(
+  observations: Iterable<Observation>,
+  params: AggregationParams,
+): { summary: AggregateSummary; cells: Map<CellKey, Cell> } {
+  const aggregate = { summary: emptySummary(), cells: new Map<CellKey, Cell>() }
+  for (const observation of observations) addToAggregate(aggregate, observation, params)
+  return aggregate
+}
+
+/** Most recent first; among sessions last seen at the same moment, by id. */
+function noteSession(sessions: Array<[string, number]>, session: string, at: number): void {
+  const known = sessions.findIndex(([id]) => id === session)
+  if (known >= 0) {
+    if ((sessions[known] as [string, number])[1] >= at) return
+    sessions.splice(known, 1)
+  }
+  // A session outside the list was last seen no later than the list's last (ties by id), and
+  // that only rises; so inserting it at `at` keeps exactly the most recent sessions.
+  insertRanked<[string, number]>(sessions, [session, at], (a, b) => b[1] - a[1] || compareText(a[0], b[0]), RECENT_SESSIONS)
+}
+
+/** Newest first; among observations of the same moment, by id (the order archival keeps them in). */
+function noteEvidence(evidence: Array<[number, string]>, at: number, id: string): void {
+  insertRanked<[number, string]>(evidence, [at, id], (a, b) => b[0] - a[0] || compareText(a[1], b[1]), EVIDENCE_LIMIT)
+}
+
+function insertRanked<T>(list: T[], item: T, order: (a: T, b: T) => number, limit: number): void {
+  let i = list.length
+  while (i > 0 && order(list[i - 1] as T, item) > 0) i--
+  if (i >= limit) return
+  list.splice(i, 0, item)
+  if (list.length > limit) list.pop()
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+function noteCandidates(
+  candidates: Cell['candidates'],
+  category: Category,
+  entries: ReadonlyArray<[string, string]>,
+  capacity: number,
+): void {
+  let byKey = candidates.get(category)
+  if (byKey === undefined) {
+    byKey = new Map()
+    candidates.set(category, byKey)
+  }
+  for (const [key, value] of entries) {
+    let counters = byKey.get(key)
+    if (counters === undefined) {
+      counters = new Map()
+      byKey.set(key, counters)
+    }
+    const count = counters.get(value)
+    if (count !== undefined) counters.set(value, count + 1)
+    else if (counters.size < capacity) counters.set(value, 1)
+    else {
+      for (const [v, c] of counters) {
+        if (c <= 1) counters.delete(v)
+        else counters.set(v, c - 1)
+      }
+    }
+  }
+}
+
+/**
+ * The cells of an aggregate as a recommendation reads them. `cells` answers an empty cell for a
+ * key nothing was counted in, and throws CellsNotLoaded for keys not read from the store yet:
+ * the reader loads those and asks again, so the domain names what it reads and stays pure.
+ */
+export interface PointView {
+  cells(keys: readonly CellKey[]): Cell[]
+}
+
+/** Thrown by a PointView for cells it has not read yet. */
+export class CellsNotLoaded extends Error {
+  constructor(readonly keys: CellKey[]) {
+    super(`cells not loaded: ${keys.length}`)
+    this.name = 'CellsNotLoaded'
+  }
+}
+
+/** A view over cells held in memory (a rebuilt aggregate): every cell is there. */
+export function viewOf(cells: ReadonlyMap<CellKey, Cell>): PointView {
+  return { cells: (keys) => keys.map((key) => cells.get(key) ?? emptyCell()) }
+}
+
+/** A cell as stored: arrays instead of maps, so that labels such as `__proto__` stay plain data. */
+export interface StoredCell {
+  n: number
+  tallies: Array<[Category, Tally]>
+  sessions?: Array<[string, number]>
+  evidence?: Array<[number, string]>
+  candidates?: Array<[Category, Array<[string, Array<[string, number]>]>]>
+}
+
+/** A cell in its stored form. */
+export function storedCell(cell: Cell): StoredCell {
+  const out: StoredCell = { n: cell.n, tallies: [...cell.tallies] }
+  if (cell.sessions.length > 0) out.sessions = cell.sessions
+  if (cell.evidence.length > 0) out.evidence = cell.evidence
+  if (cell.candidates.size > 0) {
+    out.candidates = [...cell.candidates].map(([category, byKey]) => [
+      category,
+      [...byKey].map(([key, counters]) => [key, [...counters]]),
+    ])
+  }
+  return out
+}
+
+/** A cell from its stored form. */
+export function cellFromStored(stored: StoredCell): Cell {
+  return {
+    n: stored.n,
+    tallies: new Map(stored.tallies),
+    sessions: stored.sessions ?? [],
+    evidence: stored.evidence ?? [],
+    candidates: new Map(
+      (stored.candidates ?? []).map(([category, byKey]) => [
+        category,
+        new Map(byKey.map(([key, counters]) => [key, new Map(counters)])),
+      ]),
+    ),
+  }
+}

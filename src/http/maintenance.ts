@@ -1,0 +1,60 @@
+import { createRoute } from '@hono/zod-openapi'
+import type { DecisionMemory } from '../decision-memory'
+import { TimestampSchema } from '../domain/observation'
+import { z } from '../domain/zod'
+import { ErrorSchema } from './errors'
+import { createRouter } from './router'
+
+/** The body of `POST /v1/maintenance/decay-scan`. */
+export const DecayScanRequest = z
+  .object({
+    force: z.boolean().optional().openapi({ description: 'Run even within the cadence window of the last scan.' }),
+    now: TimestampSchema.optional().openapi({
+      description: 'Scan as of this moment (default: now); at most 5 minutes ahead of the service clock.',
+    }),
+  })
+  .openapi('DecayScanRequest')
+
+/** What a decay scan did, or why it did not run (R-MEM-7). */
+export const DecayScanResult = z
+  .union([
+    z.object({
+      status: z.literal('ran'),
+      scanned_at: z.string(),
+      expired_from_recall: z.number().int(),
+      core_demoted: z.number().int(),
+      aggregates_refreshed: z.number().int(),
+      duration_ms: z.number(),
+    }),
+    z.object({
+      status: z.literal('skipped'),
+      reason: z.literal('within_cadence_window'),
+      last_run: z.string(),
+      next_run_after: z.string(),
+    }),
+  ])
+  .openapi('DecayScanResult')
+
+const route = createRoute({
+  method: 'post',
+  path: '/v1/maintenance/decay-scan',
+  summary: 'Run the decay scan (R-MEM-7)',
+  description:
+    'Takes observations older than the recall TTL out of recall (they stay in archival and keep their ' +
+    'decayed weight), rebuilds aggregates built with other policy numbers and keeps core within ' +
+    '`core.max_entries`. At most once per `scan.cadence_hours` unless `force`; idempotent and crash-safe. ' +
+    'The body may be omitted.',
+  request: { body: { required: false, content: { 'application/json': { schema: DecayScanRequest } } } },
+  responses: {
+    200: { description: 'Ran, or skipped within the cadence window', content: { 'application/json': { schema: DecayScanResult } } },
+    400: { description: 'Invalid body', content: { 'application/json': { schema: ErrorSchema } } },
+  },
+})
+
+/** The maintenance routes: the decay scan. */
+export function maintenanceRoutes(memory: DecisionMemory) {
+  return createRouter().openapi(route, async (c) => {
+    const body = c.req.valid('json') ?? {}
+    return c.json(await memory.decayScan({ force: body.force, now: body.now }), 200)
+  })
+}

@@ -1,0 +1,300 @@
+import type { AbstractLevel, AbstractSublevel } from 'abstract-level'
+import {
+  addToAggregate,
+  CellsNotLoaded,
+  cellFromStored,
+  cellsOf,
+  isEvidence,
+  emptyCell,
+  emptySummary,
+  storedCell,
+  viewOf,
+  type AggregateSummary,
+  type AggregationParams,
+  type Cell,
+  type CellKey,
+  type PointView,
+  type StoredCell,
+} from '../domain/aggregate'
+import { decayedSumAt, decayGrid } from '../domain/decayed-sum'
+import type { Observation } from '../domain/observation'
+import { key, prefixRange } from './keys'
+
+type Db = AbstractLevel<string | Buffer | Uint8Array, string, string>
+type Sublevel<V> = AbstractSublevel<Db, string | Buffer | Uint8Array, string, V>
+/** A write for `db.batch`, in any sublevel. */
+export type BatchOp = { type: 'put'; sublevel: unknown; key: string; value: unknown } | { type: 'del'; sublevel: unknown; key: string }
+
+/** Bumped when the cells change shape: aggregates of another format are rebuilt from archival. */
+const FORMAT = 1
+
+/** The head of an aggregate in core: its summary, how it was built, and when it was last used. */
+interface StoredHead extends AggregateSummary {
+  format: number
+  alpha: number
+  candidates: number
+  /** ms since epoch */
+  last_use: number
+}
+
+interface IndexEntry {
+  user: string
+  point: string
+  head: StoredHead
+}
+
+/**
+ * The core tier (R-MEM-1, R-MEM-4): the aggregates of the hot (user, point) pairs, at most
+ * `maxEntries` of them. Layout (sublevels):
+ * - `core`: `user\0point` → head (summary, build parameters, last use). An aggregate is in core
+ *   exactly when its head is there and was built with the current parameters.
+ * - `core-cells`: `user\0point\0<cell key>` → cell.
+ * Observations are counted in the aggregates in core in the same atomic batch that appends them
+ * to archival, so core never holds an observation twice or misses one; an aggregate not in core
+ * is rebuilt from archival on its next use. Writes run in the store's write queue; a
+ * recommendation reads one snapshot, so it never sees half of a write.
+ */
+export function createCoreTier(options: {
+  db: Db
+  archival: Sublevel<Observation>
+  enqueue: <T>(work: () => Promise<T>) => Promise<T>
+  params: AggregationParams
+  maxEntries: number
+}) {
+  const { db, archival, enqueue, params, maxEntries } = options
+  const heads = db.sublevel<string, StoredHead>('core', { valueEncoding: 'json' })
+  const cells = db.sublevel<string, StoredCell>('core-cells', { valueEncoding: 'json' })
+  // Last uses by reads are kept here, not written: a recommendation must not cost a write.
+  const usedAt = new Map<string, number>()
+  // Every head in core, loaded on first need; only this process writes the store.
+  let index: Map<string, IndexEntry> | null = null
+
+  function isCurrent(head: StoredHead): boolean {
+    return head.format === FORMAT && head.alpha === params.alpha && head.candidates === params.candidates
+  }
+
+  function headOf(summary: AggregateSummary, lastUse: number): StoredHead {
+    return { format: FORMAT, alpha: params.alpha, candidates: params.candidates, ...summary, last_use: lastUse }
+  }
+
+  /** Inside the write queue only. */
+  async function entries(): Promise<Map<string, IndexEntry>> {
+    if (index === null) {
+      const loaded = new Map<string, IndexEntry>()
+      for await (const [k, head] of heads.iterator()) {
+        const [user, point] = k.split('\u0000') as [string, string]
+        loaded.set(k, { user, point, head })
+      }
+      index = loaded
+    }
+    return index
+  }
+
+  async function* archivalOf(user: string, point: string, asOf?: Date): AsyncGenerator<Observation> {
+    const range = prefixRange(user, point)
+    const limit = asOf === undefined ? range.lt : key(user, point, asOf.toISOString(), '\uffff')
+    yield* archival.values({ gte: range.gte, lt: limit })
+  }
+
+  /** The aggregate of a point built from archival, up to `asOf` when given. */
+  async function replay(user: string, point: string, asOf?: Date) {
+    const aggregate = { summary: emptySummary(), cells: new Map<CellKey, Cell>() }
+    for await (const o of archivalOf(user, point, asOf)) addToAggregate(aggregate, o, params)
+    return aggregate
+  }
+
+  /** Rebuilds an aggregate from archival and puts it in core. Inside the write queue only. */
+  async function rebuild(user: string, point: string, at: number) {
+    const aggregate = await replay(user, point)
+    const pk = key(user, point)
+    // Old cells (of an aggregate demoted half-way, built with other parameters, or rebuilt by a
+    // concurrent first use) go first, after their head: until the batch below writes the new
+    // head, no reader trusts any cell of this point.
+    await db.batch([{ type: 'del', sublevel: heads, key: pk }] as never)
+    await cells.clear(prefixRange(user, point))
+    const head = headOf(aggregate.summary, Math.max(at, usedAt.get(pk) ?? 0))
+    const ops: BatchOp[] = [{ type: 'put', sublevel: heads, key: pk, value: head }]
+    for (const [cellKey, cell] of aggregate.cells) {
+      ops.push({ type: 'put', sublevel: cells, key: key(user, point, cellKey), value: storedCell(cell) })
+    }
+    await db.batch(ops as never)
+    ;(await entries()).set(pk, { user, point, head })
+    return aggregate
+  }
+
+  async function demote(pk: string, entry: IndexEntry): Promise<void> {
+    // The head goes first: without it no reader trusts the cells, which may then go at leisure.
+    await db.batch([{ type: 'del', sublevel: heads, key: pk }] as never)
+    await cells.clear(prefixRange(entry.user, entry.point))
+    index?.delete(pk)
+    usedAt.delete(pk)
+  }
+
+  /**
+   * Demotes aggregates until core holds at most maxEntries: the lowest current weight first, then
+   * the oldest last use, then the key (R-MEM-4). Inside the write queue only.
+   */
+  async function demoteOverCapacity(at: number, signal?: AbortSignal): Promise<number> {
+    const all = await entries()
+    const excess = all.size - maxEntries
+    if (excess <= 0) return 0
+    const ranked = [...all].map(([pk, entry]) => ({
+      pk,
+      entry,
+      weight: decayedSumAt(entry.head.weight, at, entry.head.alpha, decayGrid(entry.head.alpha)),
+      lastUse: Math.max(entry.head.last_use, usedAt.get(pk) ?? 0),
+    }))
+    ranked.sort((a, b) => a.weight - b.weight || a.lastUse - b.lastUse || (a.pk < b.pk ? -1 : a.pk > b.pk ? 1 : 0))
+    for (const { pk, entry } of ranked.slice(0, excess)) {
+      signal?.throwIfAborted()
+      await demote(pk, entry)
+    }
+    return excess
+  }
+
+  return {
+    /**
+     * The writes that count newly stored observations in the aggregates in core, for the batch
+     * that appends them to archival; `commit` after that batch is written. Inside the write queue.
+     */
+    async countOps(observations: readonly Observation[]): Promise<{ ops: BatchOp[]; commit(): void }> {
+      const byPoint = new Map<string, Observation[]>()
+      for (const o of observations) {
+        if (!isEvidence(o)) continue
+        const pk = key(o.user, o.point)
+        const group = byPoint.get(pk)
+        if (group === undefined) byPoint.set(pk, [o])
+        else group.push(o)
+      }
+      const ops: BatchOp[] = []
+      const written: Array<[string, IndexEntry]> = []
+      const pks = [...byPoint.keys()]
+      const stored = await heads.getMany(pks)
+      for (let i = 0; i < pks.length; i++) {
+        const head = stored[i]
+        // Not in core: archival has it, and the next use rebuilds the aggregate from there.
+        if (head === undefined || !isCurrent(head)) continue
+        const pk = pks[i] as string
+        const group = byPoint.get(pk) as Observation[]
+        const { user, point } = group[0] as Observation
+        const cellKeys = [...new Set(group.flatMap((o) => cellsOf(o).map((c) => c.key)))]
+        const values = await cells.getMany(cellKeys.map((c) => key(user, point, c)))
+        const aggregate = {
+          summary: { n: head.n, newest: head.newest, weight: head.weight },
+          cells: new Map(cellKeys.map((c, j) => [c, values[j] === undefined ? emptyCell() : cellFromStored(values[j])])),
+        }
+        for (const o of group) addToAggregate(aggregate, o, params)
+        const recorded = Math.max(...group.map((o) => Date.parse(o.recorded_at)))
+        const updated = headOf(aggregate.summary, Math.max(head.last_use, recorded))
+        ops.push({ type: 'put', sublevel: heads, key: pk, value: updated })
+        for (const [c, cell] of aggregate.cells) {
+          ops.push({ type: 'put', sublevel: cells, key: key(user, point, c), value: storedCell(cell) })
+        }
+        written.push([pk, { user, point, head: updated }])
+      }
+      return {
+        ops,
+        commit() {
+          for (const [pk, entry] of written) index?.set(pk, entry)
+        },
+      }
+    },
+
+    /**
+     * Runs `compute` over the aggregate of a point as of `asOf`: from core when it is there and
+     * holds nothing newer than `asOf`; else rebuilt from archival and put in core (R-MEM-4); for an
+     * `asOf` before the newest observation (an audit), replayed from archival up to `asOf`.
+     */
+    async readPoint<T>(user: string, point: string, asOf: Date, compute: (memory: PointView) => T): Promise<T> {
+      const pk = key(user, point)
+      const at = asOf.getTime()
+      const snapshot = db.snapshot()
+      let head: StoredHead | undefined
+      try {
+        head = await heads.get(pk, { snapshot })
+        if (head !== undefined && isCurrent(head) && (head.newest === null || head.newest <= at)) {
+          usedAt.set(pk, Math.max(usedAt.get(pk) ?? 0, at))
+          return await readThrough(async (keys) => {
+            const values = await cells.getMany(
+              keys.map((c) => key(user, point, c)),
+              { snapshot },
+            )
+            return values.map((v) => (v === undefined ? emptyCell() : cellFromStored(v)))
+          }, compute)
+        }
+      } finally {
+        await snapshot.close()
+      }
+      if (head !== undefined && isCurrent(head) && head.newest !== null && head.newest > at) {
+        return compute(viewOf((await replay(user, point, asOf)).cells))
+      }
+      const aggregate = await enqueue(async () => {
+        const rebuilt = await rebuild(user, point, at)
+        await demoteOverCapacity(at)
+        return rebuilt
+      })
+      if (aggregate.summary.newest === null || aggregate.summary.newest <= at) return compute(viewOf(aggregate.cells))
+      return compute(viewOf((await replay(user, point, asOf)).cells))
+    },
+
+    /** Whether the aggregate of a point is in core, built with the current parameters. */
+    /** Drops what this process remembers of a user's aggregates, after their entries were deleted (forget). Inside the write queue. */
+    forgotten(user: string): void {
+      const prefix = `${user}\u0000`
+      for (const k of [...usedAt.keys()]) if (k.startsWith(prefix)) usedAt.delete(k)
+      if (index !== null) for (const k of [...index.keys()]) if (k.startsWith(prefix)) index.delete(k)
+    },
+
+    async inCore(user: string, point: string): Promise<boolean> {
+      const head = await heads.get(key(user, point))
+      return head !== undefined && isCurrent(head)
+    },
+
+    /**
+     * The decay scan's part in core: rebuilds the aggregates built with other parameters (a
+     * changed policy or format), then demotes down to capacity. Each step is one atomic write, so
+     * a scan stopped anywhere leaves core valid.
+     */
+    async maintain(now: Date, signal?: AbortSignal): Promise<{ demoted: number; refreshed: number }> {
+      const stale = await enqueue(async () =>
+        [...(await entries()).values()].filter((entry) => !isCurrent(entry.head)),
+      )
+      let refreshed = 0
+      for (const entry of stale) {
+        signal?.throwIfAborted()
+        await enqueue(() => rebuild(entry.user, entry.point, entry.head.last_use))
+        refreshed++
+      }
+      const demoted = await enqueue(() => demoteOverCapacity(now.getTime(), signal))
+      return { demoted, refreshed }
+    },
+  }
+}
+
+/**
+ * Runs a pure computation over cells read on demand: the view throws CellsNotLoaded for cells not
+ * read yet, those are read, and the computation runs again; each round reads at least one new
+ * cell, and a recommendation needs four rounds at most (scopes, context and sessions, support).
+ */
+async function readThrough<T>(
+  load: (keys: CellKey[]) => Promise<Cell[]>,
+  compute: (memory: PointView) => T,
+): Promise<T> {
+  const loaded = new Map<CellKey, Cell>()
+  const view: PointView = {
+    cells(keys) {
+      const missing = [...new Set(keys.filter((k) => !loaded.has(k)))]
+      if (missing.length > 0) throw new CellsNotLoaded(missing)
+      return keys.map((k) => loaded.get(k) as Cell)
+    },
+  }
+  for (;;) {
+    try {
+      return compute(view)
+    } catch (error) {
+      if (!(error instanceof CellsNotLoaded)) throw error
+      const values = await load(error.keys)
+      error.keys.forEach((k, i) => loaded.set(k, values[i] as Cell))
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import type { AbstractLevel } from 'abstract-level'
+import type { Observation } from '../domain/observation'
+import type { BatchOp } from './core-tier'
+import { key, prefixRange } from './keys'
+
+type Db = AbstractLevel<string | Buffer | Uint8Array, string, string>
+
+/** How many observations one atomic write of the decay scan takes out of recall. */
+export const RECALL_EXPIRY_BATCH = 500
+
+/**
+ * The recall tier (R-MEM-1, R-MEM-3): the raw observations of the last TTL days, newest first per
+ * point. Layout (sublevels):
+ * - `recall`: `user\0point\0timestamp\0id` → observation (the archival key).
+ * - `recall-expiry`: `timestamp\0user\0point\0id` → the recall key, so that the decay scan finds
+ *   what has expired by a range read instead of a scan of everything.
+ * An observation enters recall in the batch that appends it to archival and leaves it at the
+ * first decay scan after it is older than the TTL; archival keeps it.
+ */
+export function createRecallTier(db: Db) {
+  const recall = db.sublevel<string, Observation>('recall', { valueEncoding: 'json' })
+  const expiry = db.sublevel<string, string>('recall-expiry', { valueEncoding: 'utf8' })
+
+  return {
+    /** The writes that put stored observations in recall, for the batch that appends them to archival. */
+    putOps(observations: readonly Observation[]): BatchOp[] {
+      return observations.flatMap((o) => {
+        const recallKey = key(o.user, o.point, o.timestamp, o.id)
+        return [
+          { type: 'put' as const, sublevel: recall, key: recallKey, value: o },
+          { type: 'put' as const, sublevel: expiry, key: key(o.timestamp, o.user, o.point, o.id), value: recallKey },
+        ]
+      })
+    },
+
+    /** The observations at a point still in recall, newest first. */
+    async at(user: string, point: string): Promise<Observation[]> {
+      return recall.values({ ...prefixRange(user, point), reverse: true }).all()
+    },
+
+    /**
+     * Takes every observation made before `before` out of recall, RECALL_EXPIRY_BATCH at a time,
+     * each batch one atomic write; returns how many left. Run again after a crash, it takes what
+     * is left: nothing is counted twice, and archival and core are not touched.
+     */
+    async expire(before: Date, signal?: AbortSignal): Promise<number> {
+      const bound = before.toISOString()
+      let expired = 0
+      for (;;) {
+        signal?.throwIfAborted()
+        const batch = await expiry.iterator({ lt: bound, limit: RECALL_EXPIRY_BATCH }).all()
+        if (batch.length === 0) return expired
+        const ops: BatchOp[] = batch.flatMap(([expiryKey, recallKey]) => [
+          { type: 'del' as const, sublevel: expiry, key: expiryKey },
+          { type: 'del' as const, sublevel: recall, key: recallKey },
+        ])
+        await db.batch(ops as never)
+        expired += batch.length
+      }
+    },
+  }
+}

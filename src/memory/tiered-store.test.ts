@@ -1,0 +1,164 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Level } from 'level'
+import { MemoryLevel } from 'memory-level'
+import { afterEach, describe, expect, it } from 'vitest'
+import { cellKey, type PointView } from '../domain/aggregate'
+import type { Observation } from '../domain/observation'
+import { createLevelStore, type TierPolicy } from './level-store'
+import type { MemoryStore } from './store'
+
+const T0 = Date.parse('2026-07-01T10:00:00Z')
+const DAY = 86_400_000
+const POLICY: TierPolicy = { decay: { alpha: 0.5 }, context: { precondition_share: 0.8 }, core: { max_entries: 10 } }
+
+let serial = 0
+function observation(fields: Partial<Observation> & { at: number; choice: string }): Observation {
+  const { at, choice, ...rest } = fields
+  return {
+    id: `obs-${String(serial++).padStart(6, '0')}`,
+    user: 'alice',
+    project: null,
+    session_id: null,
+    point: 'tier',
+    decision_id: null,
+    timestamp: new Date(at).toISOString(),
+    recorded_at: new Date(at).toISOString(),
+    question: 'Which tier?',
+    header: null,
+    options: ['S', 'M', 'L'],
+    chosen: [choice],
+    other: null,
+    multi_select: false,
+    context: {},
+    source: 'user',
+    ...rest,
+  }
+}
+
+/** The scope cell's count per choice, as the core tier serves it. */
+function countsIn(memory: PointView): Record<string, number> {
+  const [all] = memory.cells([cellKey.scope(null)])
+  return Object.fromEntries([...(all?.tallies ?? [])].map(([category, tally]) => [category, tally.n]))
+}
+
+/** One suite, run against every backend (STYLE 2). */
+const backends: Array<[string, (policy: TierPolicy) => Promise<{ store: MemoryStore; cleanup(): Promise<void> }>]> = [
+  [
+    'memory-level',
+    async (policy) => {
+      const store = await createLevelStore(new MemoryLevel<string, string>() as never, { policy })
+      return { store, cleanup: () => store.close() }
+    },
+  ],
+  [
+    'classic-level',
+    async (policy) => {
+      const dir = await mkdtemp(join(tmpdir(), 'dm-store-'))
+      const store = await createLevelStore(new Level<string, string>(dir) as never, { policy })
+      return {
+        store,
+        async cleanup() {
+          await store.close()
+          await rm(dir, { recursive: true, force: true })
+        },
+      }
+    },
+  ],
+]
+
+describe.each(backends)('the tiers of the store on %s', (_name, open) => {
+  const opened: Array<{ cleanup(): Promise<void> }> = []
+  async function storeWith(policy = POLICY) {
+    const handle = await open(policy)
+    opened.push(handle)
+    return handle.store
+  }
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((h) => h.cleanup()))
+  })
+
+  it('puts a point in core on first use, then counts new observations there', async () => {
+    const store = await storeWith()
+    await store.addObservations([observation({ at: T0, choice: 'M' }), observation({ at: T0, choice: 'S' })], [])
+    expect(await store.inCore('alice', 'tier')).toBe(false)
+    expect(await store.readPoint('alice', 'tier', new Date(T0), countsIn)).toEqual({ '["M"]': 1, '["S"]': 1 })
+    expect(await store.inCore('alice', 'tier')).toBe(true)
+    await store.addObservations([observation({ at: T0 + 1000, choice: 'M' })], [])
+    expect(await store.readPoint('alice', 'tier', new Date(T0 + 1000), countsIn)).toEqual({ '["M"]': 2, '["S"]': 1 })
+  })
+
+  it('does not count auto-resolved answers as evidence, but keeps them in archival and recall', async () => {
+    const store = await storeWith()
+    await store.readPoint('alice', 'tier', new Date(T0), countsIn)
+    await store.addObservations([observation({ at: T0, choice: 'L', source: 'auto-resolved' })], [])
+    expect(await store.readPoint('alice', 'tier', new Date(T0), countsIn)).toEqual({})
+    expect(await store.observationsAt('alice', 'tier')).toHaveLength(1)
+    expect(await store.recallAt('alice', 'tier')).toHaveLength(1)
+  })
+
+  it('answers an as_of before the newest observation from archival, up to that moment', async () => {
+    const store = await storeWith()
+    await store.addObservations([observation({ at: T0, choice: 'M' }), observation({ at: T0 + DAY, choice: 'S' })], [])
+    await store.readPoint('alice', 'tier', new Date(T0 + DAY), countsIn)
+    expect(await store.readPoint('alice', 'tier', new Date(T0 + 1), countsIn)).toEqual({ '["M"]': 1 })
+    expect(await store.inCore('alice', 'tier')).toBe(true)
+  })
+
+  it('keeps recall newest first and lets the old leave it, in batches, while archival keeps all', async () => {
+    const store = await storeWith()
+    const old = Array.from({ length: 1_203 }, (_, i) => observation({ at: T0 - 40 * DAY + i, choice: 'S' }))
+    const recent = [observation({ at: T0 - DAY, choice: 'M' }), observation({ at: T0, choice: 'L' })]
+    await store.addObservations([...old, ...recent], [])
+    expect((await store.recallAt('alice', 'tier')).map((o) => o.id).slice(0, 2)).toEqual([recent[1]?.id, recent[0]?.id])
+    expect(await store.expireRecall(new Date(T0 - 28 * DAY))).toBe(1_203)
+    expect(await store.expireRecall(new Date(T0 - 28 * DAY))).toBe(0)
+    expect((await store.recallAt('alice', 'tier')).map((o) => o.id)).toEqual([recent[1]?.id, recent[0]?.id])
+    expect(await store.observationsAt('alice', 'tier')).toHaveLength(1_205)
+  })
+
+  it('keeps at most core.max_entries aggregates, demoting the lowest weight first', async () => {
+    const store = await storeWith({ ...POLICY, core: { max_entries: 2 } })
+    // Points a, b, c with 3, 1 and 2 observations: b weighs least.
+    for (const [point, n] of [['a', 3], ['b', 1], ['c', 2]] as const) {
+      await store.addObservations(Array.from({ length: n }, () => observation({ at: T0, choice: 'M', point })), [])
+    }
+    for (const point of ['a', 'b', 'c']) await store.readPoint('alice', point, new Date(T0), countsIn)
+    expect(await Promise.all(['a', 'b', 'c'].map((p) => store.inCore('alice', p)))).toEqual([true, false, true])
+    // A demoted aggregate is rebuilt on use, with every observation.
+    expect(await store.readPoint('alice', 'b', new Date(T0), countsIn)).toEqual({ '["M"]': 1 })
+  })
+
+  it('demotes down to capacity in maintenance, and counts sessions in one read', async () => {
+    const store = await storeWith()
+    await store.addObservations(
+      [observation({ at: T0, choice: 'M', session_id: 's-1' })],
+      [{ session_id: 's-1', user: 'alice', project: null, started_at: new Date(T0).toISOString(), personalization: true }],
+    )
+    await store.startSession({ session_id: 's-2', user: 'alice', project: null, started_at: new Date(T0 + DAY).toISOString(), personalization: true })
+    await store.startSession({ session_id: 's-2', user: 'alice', project: null, started_at: new Date(T0 + DAY).toISOString(), personalization: true })
+    expect(await store.countSessions('alice')).toBe(2)
+    expect(await store.countSessions('alice', new Date(T0))).toBe(1)
+    expect(await store.maintainCore(new Date(T0))).toEqual({ demoted: 0, refreshed: 0 })
+    expect(await store.lastDecayScan()).toBeUndefined()
+    await store.recordDecayScan(new Date(T0).toISOString())
+    expect(await store.lastDecayScan()).toBe(new Date(T0).toISOString())
+  })
+})
+
+describe('the store opened with another policy', () => {
+  it('rebuilds the aggregates that were built with other parameters', async () => {
+    const db = new MemoryLevel<string, string>()
+    const first = await createLevelStore(db as never, { policy: POLICY })
+    await first.addObservations([observation({ at: T0, choice: 'M' })], [])
+    await first.readPoint('alice', 'tier', new Date(T0), countsIn)
+    await first.close()
+    const second = await createLevelStore(db as never, { policy: { ...POLICY, decay: { alpha: 0.7 } } })
+    expect(await second.inCore('alice', 'tier')).toBe(false)
+    expect(await second.maintainCore(new Date(T0))).toEqual({ demoted: 0, refreshed: 1 })
+    expect(await second.inCore('alice', 'tier')).toBe(true)
+    expect(await second.readPoint('alice', 'tier', new Date(T0), countsIn)).toEqual({ '["M"]': 1 })
+    await second.close()
+  })
+})

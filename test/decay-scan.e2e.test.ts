@@ -1,0 +1,66 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { deadUrl, runCli, spawnService, type ServiceProcess } from './support/scan-service'
+
+const running: ServiceProcess[] = []
+const dirs: string[] = []
+
+async function dataDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'dm-e2e-'))
+  dirs.push(dir)
+  return dir
+}
+
+afterEach(async () => {
+  for (const service of running.splice(0)) {
+    if (service.child.exitCode === null) service.child.kill('SIGKILL')
+    await service.exited
+  }
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })))
+})
+
+describe('decay-scan from the command line, with and without the service (R-MEM-7)', () => {
+  it('goes through the running service, is clear about a locked store, and runs locally once the service stops', async () => {
+    const dir = await dataDir()
+    const service = await spawnService(dir)
+    running.push(service)
+    expect(service.lines.find((l) => l.event === 'decay-scan-scheduled')).toMatchObject({ cron: '17 3 * * *' })
+
+    const first = await runCli(['decay-scan', '--json'], { DECISION_MEMORY_URL: service.url })
+    expect(first.code).toBe(0)
+    expect(JSON.parse(first.stdout)).toMatchObject({ status: 'ran', expired_from_recall: 0 })
+    const second = await runCli(['decay-scan'], { DECISION_MEMORY_URL: service.url })
+    expect(second.stdout).toMatch(/^decay scan skipped: the last ran at /)
+    const forced = await runCli(['decay-scan', '--force', '--json'], { DECISION_MEMORY_URL: service.url })
+    expect(JSON.parse(forced.stdout).status).toBe('ran')
+
+    // The service holds the LevelDB lock; a CLI that cannot reach it says so, without a stack.
+    const elsewhere = await deadUrl()
+    for (const args of [['decay-scan', '--data', dir], ['toggle', '--session', 's-1', '--data', dir]]) {
+      const locked = await runCli(args, { DECISION_MEMORY_URL: elsewhere })
+      expect(locked.code).toBe(1)
+      expect(locked.stderr).toContain('is in use by another process (is the service running?)')
+      expect(locked.stderr).not.toMatch(/^\s+at /m)
+    }
+
+    // On SIGTERM the schedule stops before the store closes.
+    service.child.kill('SIGTERM')
+    expect(await service.exited).toBe(0)
+    const events = service.lines.map((l) => l.event)
+    expect(events.indexOf('decay-scan-stopped')).toBeGreaterThan(events.indexOf('stopping'))
+    expect(events.indexOf('decay-scan-stopped')).toBeLessThan(events.indexOf('stopped'))
+
+    // Without the service the command opens the store itself and gives the same answer.
+    const local = await runCli(['decay-scan', '--json', '--data', dir], { DECISION_MEMORY_URL: elsewhere })
+    expect(local.code).toBe(0)
+    expect(JSON.parse(local.stdout)).toMatchObject({ status: 'skipped', reason: 'within_cadence_window' })
+  })
+
+  it('refuses a malformed --now with a usage error', async () => {
+    const result = await runCli(['decay-scan', '--now', 'yesterday', '--data', await dataDir()], { DECISION_MEMORY_URL: await deadUrl() })
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('--now must be an ISO time')
+  })
+})

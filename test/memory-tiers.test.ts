@@ -1,0 +1,280 @@
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_POLICY_FILE, loadPolicy } from '../src/config/load-policy'
+import type { ObservationInput } from '../src/domain/observation'
+import type { CompiledPolicy } from '../src/domain/policy'
+import { RECALL_EXPIRY_BATCH } from '../src/memory/recall-tier'
+import { InstrumentedLevel } from './support/instrumented-level'
+import { createTestApp, START } from './support/test-app'
+
+const DAY = 86_400_000
+const T0 = Date.parse(START)
+const TIER = {
+  question: 'Which complexity tier should this SPEC use?',
+  header: 'Tier',
+  all_options: ['Tier S', 'Tier M', 'Tier L'],
+}
+
+let serial = 0
+/** An observation as `DecisionMemory.observe` takes it (HTTP defaults applied). */
+function choice(fields: Partial<ObservationInput> & { user_choice: string; at: number }): ObservationInput {
+  const { at, ...rest } = fields
+  return {
+    ...TIER,
+    user: 'alice',
+    source: 'user',
+    decision_id: `d-${serial++}`,
+    timestamp: new Date(at).toISOString(),
+    ...rest,
+  }
+}
+
+async function policyWith(change: (policy: CompiledPolicy) => void): Promise<CompiledPolicy> {
+  const policy = await loadPolicy(DEFAULT_POLICY_FILE)
+  change(policy)
+  return policy
+}
+
+/** A deterministic shuffle, so that observations reach the store out of time order. */
+function shuffled<T>(items: readonly T[], seed = 7): T[] {
+  const out = [...items]
+  let state = seed
+  for (let i = out.length - 1; i > 0; i--) {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31
+    const j = state % (i + 1)
+    ;[out[i], out[j]] = [out[j] as T, out[i] as T]
+  }
+  return out
+}
+
+describe('recall, archival and the long-term layer (R-MEM-1, R-MEM-3)', () => {
+  it('a 30-day-old observation leaves recall at the scan, stays in archival and export, and counts with weight 31^-0.5', async () => {
+    const { call, store, memory } = await createTestApp()
+    const old = choice({ user_choice: 'Tier S', at: T0 - 30 * DAY, point: 'tier' })
+    await memory.observe([old])
+    // Twenty recent choices push the old one out of the exactly-kept newest moments, into the
+    // exponential tail of the incremental sums.
+    await memory.observe(Array.from({ length: 20 }, (_, i) => choice({ user_choice: 'Tier M', at: T0 - i * 60_000, point: 'tier' })))
+    expect(await store.recallAt('alice', 'tier')).toHaveLength(21)
+
+    const scan = await call('POST', '/v1/maintenance/decay-scan', {})
+    expect(scan.status).toBe(200)
+    expect(scan.body).toMatchObject({ status: 'ran', expired_from_recall: 1, scanned_at: START })
+
+    const recall = await store.recallAt('alice', 'tier')
+    expect(recall).toHaveLength(20)
+    expect(recall.map((o) => o.decision_id)).not.toContain(old.decision_id)
+    expect((await store.observationsAt('alice', 'tier')).map((o) => o.decision_id)).toContain(old.decision_id)
+    const exported: string[] = []
+    for await (const o of store.observationsOf('alice')) exported.push(o.decision_id as string)
+    expect(exported).toHaveLength(21)
+    expect(exported).toContain(old.decision_id)
+
+    const { body } = await call('POST', '/v1/recommendations', { ...TIER, user: 'alice', point: 'tier' })
+    const weightS = 31 ** -0.5
+    const weightM = Array.from({ length: 20 }, (_, i) => (1 + (i * 60_000) / DAY) ** -0.5).reduce((s, w) => s + w, 0)
+    const tierS = body.layers.long_term.counts.find((c: { option: string }) => c.option === 'Tier S')
+    expect(tierS.count).toBe(1)
+    expect(tierS.share).toBeCloseTo(weightS / (weightS + weightM), 4)
+    expect(body.observations).toBe(21)
+  })
+
+  it('re-capturing a point after its old observations left recall counts old and new (in core and rebuilt)', async () => {
+    // core.max_entries 1: a busier point takes core, so the re-captured one is rebuilt from archival.
+    for (const maxEntries of [10_000, 1]) {
+      const policy = await policyWith((p) => {
+        p.core.max_entries = maxEntries
+      })
+      const { call, clock, store, memory } = await createTestApp({ policy })
+      await memory.observe(Array.from({ length: 6 }, (_, i) => choice({ user_choice: 'Tier L', at: T0 - i * 1000, point: 'tier' })))
+      const before = await call('POST', '/v1/recommendations', { ...TIER, user: 'alice', point: 'tier' })
+      expect(before.body.recommended).toBe('Tier L')
+
+      clock.advance(40 * DAY)
+      await memory.observe(Array.from({ length: 30 }, (_, i) => choice({ user_choice: 'Tier M', at: T0 + 40 * DAY - i, point: 'busy' })))
+      await call('POST', '/v1/recommendations', { ...TIER, user: 'alice', point: 'busy' })
+      expect((await call('POST', '/v1/maintenance/decay-scan', {})).body.expired_from_recall).toBe(6)
+      expect(await store.recallAt('alice', 'tier')).toEqual([])
+      expect(await store.inCore('alice', 'tier')).toBe(maxEntries > 1)
+
+      await memory.observe(Array.from({ length: 6 }, (_, i) => choice({ user_choice: 'Tier S', at: T0 + 40 * DAY - i * 1000, point: 'tier' })))
+      const { body } = await call('POST', '/v1/recommendations', { ...TIER, user: 'alice', point: 'tier' })
+      expect(body.observations).toBe(12)
+      const counts = Object.fromEntries(body.layers.long_term.counts.map((c: { option: string; count: number }) => [c.option, c.count]))
+      expect(counts).toEqual({ 'Tier S': 6, 'Tier M': 0, 'Tier L': 6 })
+      // The new choices weigh more than the 40-day-old ones, which still weigh.
+      expect(body.recommended).toBe('Tier S')
+      expect(body.options.find((o: { option: string }) => o.option === 'Tier L').share).toBeGreaterThan(0.1)
+    }
+  })
+})
+
+describe('core (R-MEM-4)', () => {
+  /** Five points; point i has 8·(i + 1) choices spread over 90 days, so their weights differ. */
+  async function fivePoints(memory: Awaited<ReturnType<typeof createTestApp>>['memory']) {
+    const inputs = [0, 1, 2, 3, 4].flatMap((i) =>
+      Array.from({ length: 8 * (i + 1) }, (_, k) =>
+        choice({
+          point: `point-${i}`,
+          user_choice: TIER.all_options[(k * 7 + i) % 3] as string,
+          at: T0 - ((k * 37 + i * 11) % 90) * DAY - k * 1000,
+          session_id: `s-${k % 5}`,
+          project: k % 4 === 0 ? 'acme/web' : 'acme/api',
+          context: { phase: k % 3 === 0 ? 'plan' : 'run', spec_id: `SPEC-${k % 6}` },
+        }),
+      ),
+    )
+    // Out of time order: core counts them as they come, a rebuild in archival order.
+    for (const batch of [shuffled(inputs).slice(0, 60), shuffled(inputs).slice(60)]) await memory.observe(batch)
+  }
+  const request = (i: number) => ({ ...TIER, user: 'alice', point: `point-${i}`, project: 'acme/api', session_id: 's-1', context: { phase: 'run' } })
+
+  it('with max_entries 3 and 5 active points, the scan demotes the two lowest-weight aggregates, whose answers stay identical', async () => {
+    const db = new InstrumentedLevel()
+    const roomy = await createTestApp({ db })
+    await fivePoints(roomy.memory)
+    const inCore = []
+    for (const i of [0, 1, 2, 3, 4]) inCore.push((await roomy.call('POST', '/v1/recommendations', request(i))).body)
+    // Answers served from core, after the aggregates were updated by observations arriving later.
+    const late = { project: 'acme/api', session_id: 's-1', context: { phase: 'run' } }
+    await roomy.memory.observe([
+      choice({ point: 'point-1', user_choice: 'Tier S', at: T0 - 5 * DAY, ...late }),
+      choice({ point: 'point-3', user_choice: 'Tier L', at: T0, ...late }),
+    ])
+    const before = []
+    for (const i of [0, 1, 2, 3, 4]) before.push((await roomy.call('POST', '/v1/recommendations', request(i))).body)
+    expect(before[0]).toEqual(inCore[0])
+    expect(before[1].observations).toBe(inCore[1].observations + 1)
+    await roomy.store.close()
+
+    const tight = await createTestApp({ db, policy: await policyWith((p) => (p.core.max_entries = 3)) })
+    const scan = await tight.call('POST', '/v1/maintenance/decay-scan', {})
+    expect(scan.body).toMatchObject({ status: 'ran', core_demoted: 2 })
+    expect(await Promise.all([0, 1, 2, 3, 4].map((i) => tight.store.inCore('alice', `point-${i}`)))).toEqual([false, false, true, true, true])
+
+    for (const i of [0, 1]) {
+      const after = (await tight.call('POST', '/v1/recommendations', request(i))).body
+      expect(after).toEqual(before[i])
+    }
+  })
+
+  it('admitting points into a full core demotes the lowest weights, whose answers stay identical when rebuilt', async () => {
+    const { memory, store, call } = await createTestApp({ policy: await policyWith((p) => (p.core.max_entries = 3)) })
+    await fivePoints(memory)
+    for (const i of [0, 1, 2]) await call('POST', '/v1/recommendations', request(i))
+    // Counted in core as it comes, then answered from core.
+    await memory.observe([choice({ point: 'point-0', user_choice: 'Tier L', at: T0 - DAY, project: 'acme/api', context: { phase: 'run' } })])
+    const fromCore = (await call('POST', '/v1/recommendations', request(0))).body
+    expect(fromCore.observations).toBeGreaterThan(0)
+    for (const i of [3, 4]) await call('POST', '/v1/recommendations', request(i))
+    expect(await Promise.all([0, 1, 2, 3, 4].map((i) => store.inCore('alice', `point-${i}`)))).toEqual([false, false, true, true, true])
+    expect((await call('POST', '/v1/recommendations', request(0))).body).toEqual(fromCore)
+  })
+})
+
+describe('the decay scan (R-MEM-7)', () => {
+  it('runs at most once per 24 h unless forced', async () => {
+    const { call, clock } = await createTestApp()
+    expect((await call('POST', '/v1/maintenance/decay-scan')).body.status).toBe('ran')
+    clock.advance(23 * 3_600_000)
+    const skipped = await call('POST', '/v1/maintenance/decay-scan', {})
+    expect(skipped.body).toEqual({
+      status: 'skipped',
+      reason: 'within_cadence_window',
+      last_run: START,
+      next_run_after: new Date(T0 + DAY).toISOString(),
+    })
+    const forced = await call('POST', '/v1/maintenance/decay-scan', { force: true })
+    expect(forced.body).toMatchObject({ status: 'ran', scanned_at: new Date(T0 + 23 * 3_600_000).toISOString() })
+    clock.advance(24 * 3_600_000)
+    expect((await call('POST', '/v1/maintenance/decay-scan', {})).body.status).toBe('ran')
+  })
+
+  it('refuses a malformed body or a moment in the future, naming the field', async () => {
+    const { call } = await createTestApp()
+    const bad = await call('POST', '/v1/maintenance/decay-scan', { force: 'yes' })
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.issues[0].path).toBe('force')
+    const future = await call('POST', '/v1/maintenance/decay-scan', { now: '2099-01-01T00:00:00Z' })
+    expect(future.status).toBe(400)
+    expect(future.body.error).toMatchObject({ code: 'timestamp_in_future', issues: [{ path: 'now' }] })
+    const docs = await call('GET', '/openapi.json')
+    expect(Object.keys(docs.body.paths)).toContain('/v1/maintenance/decay-scan')
+  })
+
+  it('failing between two batches and run again leaves every observation counted exactly once', async () => {
+    const expiredCount = 2 * RECALL_EXPIRY_BATCH + 37
+    const batches = Math.ceil(expiredCount / RECALL_EXPIRY_BATCH)
+    for (let failing = 1; failing <= batches; failing++) {
+      const db = new InstrumentedLevel()
+      const { call, store, memory } = await createTestApp({ db })
+      const old = Array.from({ length: expiredCount }, (_, i) =>
+        choice({ point: i % 2 === 0 ? 'even' : 'odd', user_choice: TIER.all_options[i % 3] as string, at: T0 - 40 * DAY - i * 1000 }),
+      )
+      const recent = Array.from({ length: 30 }, (_, i) => choice({ point: i % 2 === 0 ? 'even' : 'odd', user_choice: 'Tier M', at: T0 - i * 1000 }))
+      for (let i = 0; i < old.length; i += 500) await memory.observe(old.slice(i, i + 500))
+      await memory.observe(recent)
+      const answers = async () =>
+        Promise.all(['even', 'odd'].map(async (point) => (await call('POST', '/v1/recommendations', { ...TIER, user: 'alice', point })).body))
+      const expected = await answers()
+
+      db.failBatch(failing)
+      await expect(memory.decayScan()).rejects.toThrow('injected fault')
+      const again = await memory.decayScan()
+      expect(again.status).toBe('ran')
+
+      expect(await answers()).toEqual(expected)
+      expect(expected[0].observations + expected[1].observations).toBe(expiredCount + 30)
+      const recalled = [...(await store.recallAt('alice', 'even')), ...(await store.recallAt('alice', 'odd'))]
+      expect(recalled.map((o) => o.decision_id).sort()).toEqual(recent.map((o) => o.decision_id).sort())
+      const exported = new Set<string>()
+      let rows = 0
+      for await (const o of store.observationsOf('alice')) {
+        exported.add(o.id)
+        rows++
+      }
+      expect(rows).toBe(expiredCount + 30)
+      expect(exported.size).toBe(rows)
+      // Run a third time: nothing left to do, nothing changes.
+      expect(await memory.decayScan({ force: true })).toMatchObject({ status: 'ran', expired_from_recall: 0 })
+      expect(await answers()).toEqual(expected)
+    }
+  })
+})
+
+describe('the cost of a recommendation (R-MEM-8)', () => {
+  /** A history of n choices at one point: 4 sessions, 2 phases, 2 projects, every option chosen. */
+  async function readsAt(n: number): Promise<{ reads: number; observations: number }> {
+    const db = new InstrumentedLevel()
+    const { memory, store } = await createTestApp({ db })
+    const inputs = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, j) => {
+        const i = from + j
+        return choice({
+          point: 'tier',
+          user_choice: TIER.all_options[i % 3] as string,
+          at: T0 - ((i * 7919) % (400 * DAY)) - 1,
+          session_id: `s-${i % 4}`,
+          project: i % 5 === 0 ? 'acme/web' : 'acme/api',
+          context: { phase: i % 2 === 0 ? 'run' : 'plan' },
+        })
+      })
+    const request = { ...TIER, user: 'alice', point: 'tier', project: 'acme/api', session_id: 's-1', context: { phase: 'run' } }
+    // The first use puts the point in core; from then on every observation is counted there as it comes.
+    await memory.recommend(request)
+    for (let i = 0; i < n; i += 1_000) await memory.observe(inputs(i, Math.min(n, i + 1_000)))
+    expect(await store.inCore('alice', 'tier')).toBe(true)
+    const readsBefore = db.reads
+    const answer = await memory.recommend(request)
+    return { reads: db.reads - readsBefore, observations: answer.layers.long_term.observations }
+  }
+
+  it('reads no more records at 100,000 observations than at 10', async () => {
+    const small = await readsAt(10)
+    const large = await readsAt(100_000)
+    expect(small.observations).toBe(8)
+    expect(large.observations).toBe(80_000)
+    expect(large.reads).toBeLessThanOrEqual(small.reads)
+    // The head, 2 scopes, 1 context value, 1 precondition candidate, 4 sessions, the session count.
+    expect(small.reads).toBeLessThan(20)
+  }, 120_000)
+})

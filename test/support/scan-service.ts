@@ -1,0 +1,67 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
+import { fileURLToPath } from 'node:url'
+
+const BIN = fileURLToPath(new URL('../../bin/decision-memory.js', import.meta.url))
+
+/** The real service, spawned on a free port over a data directory; its log lines as they come. */
+export interface ServiceProcess {
+  port: number
+  url: string
+  child: ChildProcess
+  lines: Array<Record<string, unknown>>
+  /** Resolves with the exit code once the process has exited. */
+  exited: Promise<number | null>
+}
+
+/** Spawns `decision-memory serve --port 0 --data DIR` and resolves once it listens. */
+export function spawnService(dataDir: string, args: string[] = []): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', dataDir, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const lines: Array<Record<string, unknown>> = []
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  let stderr = ''
+  child.stderr?.on('data', (chunk) => (stderr += String(chunk)))
+  return new Promise((resolve, reject) => {
+    let buffered = ''
+    child.stdout?.on('data', (chunk) => {
+      buffered += String(chunk)
+      let newline: number
+      while ((newline = buffered.indexOf('\n')) >= 0) {
+        const line = buffered.slice(0, newline)
+        buffered = buffered.slice(newline + 1)
+        try {
+          const entry = JSON.parse(line) as Record<string, unknown>
+          lines.push(entry)
+          if (entry.event === 'listening') {
+            const port = entry.port as number
+            resolve({ port, url: `http://127.0.0.1:${port}`, child, lines, exited })
+          }
+        } catch {
+          // not a log line
+        }
+      }
+    })
+    void exited.then((code) => reject(new Error(`the service exited (${code}) before listening: ${stderr}`)))
+  })
+}
+
+/** Runs the CLI to completion. */
+export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1
+      resolve({ code, stdout, stderr })
+    })
+  })
+}
+
+/** A loopback URL nothing listens on. */
+export async function deadUrl(): Promise<string> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return `http://127.0.0.1:${port}`
+}
