@@ -63,6 +63,18 @@ describe('GET /v1/users/{user}/export', () => {
 })
 
 describe('DELETE /v1/users/{user}', () => {
+  it('forgets what core held too: a user who comes back starts from nothing', async () => {
+    const { call } = await seeded()
+    // The recommendation puts alice's aggregate in core; forget must not leave it behind.
+    expect((await call('POST', '/v1/recommendations', { ...TIER, user: 'alice' })).body.observations).toBe(6)
+    expect((await call('DELETE', '/v1/users/alice')).status).toBe(200)
+    const back = Array.from({ length: 2 }, (_, i) => ({ ...TIER, user: 'alice', user_choice: 'Tier M', decision_id: `a-${i}` }))
+    expect((await call('POST', '/v1/observations', back)).body.stored).toHaveLength(2)
+    const after = await call('POST', '/v1/recommendations', { ...TIER, user: 'alice' })
+    expect(after.body.observations).toBe(2)
+    expect(after.body.options.find((o: { option: string }) => o.option === 'Tier S').count).toBe(0)
+  })
+
   it("forgets alice: her export and preferences are empty, bob's recommendation is unchanged", async () => {
     const { app, call } = await seeded()
     const bobBefore = await call('POST', '/v1/recommendations', { ...TIER, user: 'bob' })
