@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const BIN = fileURLToPath(new URL('../bin/decision-memory.js', import.meta.url))
-const FIXTURE = fileURLToPath(new URL('../../shared/fixtures/claude-code/post-tool-use-multi.json', import.meta.url))
+const FIXTURE = fileURLToPath(new URL('../test/fixtures/claude-code/post-tool-use-multi.json', import.meta.url))
 const runs = Number(process.argv[2] ?? 10)
 
 function once(url: string, spool: string, payload: string, tsxCache: string): Promise<{ ms: number; code: number | null; stdout: string }> {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const BIN = join(ROOT, 'bin/decision-memory.js')
-const BASH_FIXTURE = fileURLToPath(new URL('../../shared/fixtures/claude-code/pre-tool-use-bash.json', import.meta.url))
+const BASH_FIXTURE = fileURLToPath(new URL('./fixtures/claude-code/pre-tool-use-bash.json', import.meta.url))
 const ADR_TOOLS = join(ROOT, 'test/fixtures/adr/adr-tools')
 
 interface Run {

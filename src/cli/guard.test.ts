@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../test/support/test-app'
 import { guard } from './guard'
 
-const FIXTURES = new URL('../../../shared/fixtures/claude-code/', import.meta.url)
+const FIXTURES = new URL('../../test/fixtures/claude-code/', import.meta.url)
 const bashPayload = () => readFile(new URL('pre-tool-use-bash.json', FIXTURES), 'utf8')
 
 const NO_FORCE_PUSH = {
