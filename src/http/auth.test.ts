@@ -69,6 +69,29 @@ describe('bearer auth (R-SVC-4)', () => {
     expect(toggled.body.user).toBe('default')
   })
 
+  it('holds on every route that acts for default when no user is named: hooks, plan and why', async () => {
+    const { call } = await createTestApp({ auth })
+    const posted = await call('POST', '/v1/observations', { ...TIER, user: 'bob' }, as(BOB))
+    expect(posted.status).toBe(201)
+    const hook = {
+      session_id: 's-9',
+      cwd: '/tmp/p',
+      hook_event_name: 'PostToolUse',
+      tool_name: 'AskUserQuestion',
+      tool_use_id: 'toolu_1',
+      tool_input: { questions: [{ question: 'Which tier?', header: 'Tier', options: [{ label: 'Tier S' }, { label: 'Tier M' }], multiSelect: false }] },
+      tool_response: { answers: { 'Which tier?': 'Tier S' } },
+    }
+    expect((await call('POST', '/v1/hooks/claude-code', hook, as(ALICE))).status).toBe(403)
+    expect((await call('POST', '/v1/hooks/claude-code?user=bob', hook, as(ALICE))).status).toBe(403)
+    expect((await call('POST', '/v1/hooks/claude-code?user=alice', hook, as(ALICE))).status).toBe(200)
+    const plan = { questions: [hook.tool_input.questions[0]] }
+    expect((await call('POST', '/v1/plan', plan, as(ALICE))).status).toBe(403)
+    expect((await call('POST', '/v1/plan', { ...plan, user: 'alice' }, as(ALICE))).status).toBe(200)
+    expect((await call('GET', `/v1/why?point=${posted.body.stored[0].point}`, undefined, as(ALICE))).status).toBe(403)
+    expect((await call('GET', `/v1/why?user=bob&point=${posted.body.stored[0].point}`, undefined, as(BOB))).status).toBe(200)
+  })
+
   it('never names the other owners of a session id to a token that may not see them', async () => {
     const { call } = await createTestApp({ auth })
     await call('POST', '/v1/sessions', { user: 'alice', session_id: 'shared' }, as(ALICE))

@@ -19,6 +19,7 @@ import {
   VerdictSchema,
   WhyQuery,
 } from './decision-schemas'
+import { authorizeUsers } from './auth'
 import { ErrorSchema } from './errors'
 import { createRouter } from './router'
 
@@ -181,6 +182,7 @@ export function decisionRoutes(decisions: Decisions, memory: DecisionMemory) {
     .openapi(whyDecision, async (c) => c.json(await decisions.why(c.req.valid('param').key), 200))
     .openapi(whyPoint, async (c) => {
       const q = c.req.valid('query')
+      authorizeUsers(c, [q.user])
       return c.json(await memory.why({ user: q.user, project: q.project, point: q.point, as_of: q.as_of }), 200)
     })
 }

@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import type { DecisionMemory } from '../decision-memory'
 import { IdentifierSchema, TimestampSchema } from '../domain/observation'
 import { ClaudeCodeHookPayloadSchema, handleClaudeCodeHook } from '../integrations/claude-code'
+import { authorizeUsers } from './auth'
 import { ErrorSchema } from './errors'
 import { createRouter } from './router'
 
@@ -54,6 +55,8 @@ const route = createRoute({
 export function hookRoutes(memory: DecisionMemory) {
   return createRouter().openapi(route, async (c) => {
     const { user, at } = c.req.valid('query')
+    // The hook acts for `?user=`, `default` when absent: a token must name that user (R-SVC-4).
+    authorizeUsers(c, [user])
     return c.json(await handleClaudeCodeHook(memory, c.req.valid('json'), { user, at }), 200)
   })
 }

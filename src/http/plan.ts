@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import type { DecisionMemory } from '../decision-memory'
 import { AskUserQuestionSchema, PlanRequestSchema } from '../domain/question-plan'
 import { planQuestions } from '../plan-questions'
+import { authorizeUsers } from './auth'
 import { ErrorSchema } from './errors'
 import { createRouter } from './router'
 import { RecommendationSchema } from './schemas'
@@ -64,5 +65,9 @@ const route = createRoute({
 })
 
 export function planRoutes(memory: DecisionMemory) {
-  return createRouter().openapi(route, async (c) => c.json(await planQuestions(memory, c.req.valid('json')), 200))
+  return createRouter().openapi(route, async (c) => {
+    const request = c.req.valid('json')
+    authorizeUsers(c, [request.user])
+    return c.json(await planQuestions(memory, request), 200)
+  })
 }
