@@ -21,6 +21,9 @@ describe('the real process (end to end)', () => {
   it('serves, keeps what it acknowledged across a restart, and stops cleanly on SIGTERM', async () => {
     service = await spawnService()
     expect((await fetch(service.url + '/healthz')).status).toBe(200)
+    // A declared JSON body that is empty is read as {}: the optional body of the scan route.
+    const scan = await fetch(service.url + '/v1/maintenance/decay-scan', { method: 'POST', headers: { 'content-type': 'application/json' } })
+    expect(scan.status).toBe(200)
     const obs = Array.from({ length: 6 }, (_, i) => ({ ...TIER, user_choice: 'Tier L', decision_id: `e-${i}`, session_id: 'e2e' }))
     expect((await post(service.url, '/v1/observations', obs)).status).toBe(201)
     const dataDir = service.dataDir

@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { bodyLimit } from 'hono/body-limit'
 import { requestId } from 'hono/request-id'
+import type { MiddlewareHandler } from 'hono'
 import type { Logger } from 'pino'
 import type { TokenTable } from '../config/load-tokens'
 import type { DecisionMemory } from '../decision-memory'
@@ -18,6 +19,23 @@ import { planRoutes } from './plan'
 import { recommendationRoutes } from './recommendations'
 import { sessionRoutes } from './sessions'
 import { userRoutes } from './users'
+
+/**
+ * A request that declares a JSON body and sends none (`curl -X POST -H 'content-type:
+ * application/json' …/accept`) is read as `{}`: routes whose body is optional then work, and the
+ * others name their missing fields instead of answering "not valid JSON".
+ */
+const emptyJsonBody: MiddlewareHandler = async (c, next) => {
+  const declared = /^application\/([a-z.-]+\+)?json/i.test(c.req.header('content-type') ?? '')
+  // HTTP/1.1: a request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112, 6.3).
+  const length = c.req.header('content-length')
+  const empty =
+    c.req.raw.body === null || length === '0' || (length === undefined && c.req.header('transfer-encoding') === undefined)
+  if (declared && empty && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+    c.req.raw = new Request(c.req.raw, { body: '{}' })
+  }
+  await next()
+}
 
 export interface AppOptions {
   memory: DecisionMemory
@@ -57,6 +75,7 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth }
         c.json(errorBody(c, 'body_too_large', `the body is over ${LIMITS.bodyBytes / 1024} KB`), 413),
     }),
   )
+  app.use('*', emptyJsonBody)
   if (auth !== undefined) app.use('*', bearerAuth({ tokens: auth }))
 
   app.route('/', healthRoutes(version))

@@ -77,6 +77,17 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
     expect(body.error.message).toContain('content-type: application/json')
   })
 
+  it('reads a declared JSON body that is empty as {}: optional bodies work, required ones name their fields', async () => {
+    const empty = { method: 'POST', headers: { 'content-type': 'application/json' } }
+    const scan = await t.app.request('/v1/maintenance/decay-scan', empty)
+    expect(scan.status).toBe(200)
+    const observation = await t.app.request('/v1/observations', empty)
+    expect(observation.status).toBe(400)
+    const body = (await observation.json()) as { error: { code: string; issues: Array<{ path: string }> } }
+    expect(body.error.code).toBe('invalid_request')
+    expect(body.error.issues.map((i) => i.path)).toEqual(expect.arrayContaining(['question', 'user_choice', 'all_options']))
+  })
+
   it('answers 413 for a body over 256 KB', async () => {
     const r = await t.call('POST', '/v1/observations', { ...OBS, question: 'x'.repeat(300 * 1024) })
     expect(r.status).toBe(413)
