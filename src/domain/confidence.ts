@@ -12,8 +12,16 @@ export const MULTI_SELECT_METHOD =
   'beta-rate: per option P(selection rate >= 0.5) under a Beta posterior with a uniform prior on ' +
   'Kish-rescaled decayed weights; the set confidence is their product'
 
+/** A confidence as reported: 4 decimals. */
+export function reportedConfidence(value: number): number {
+  return Math.round(value * 10_000) / 10_000
+}
+
 /** The band of a confidence value (R-REC-3): high ≥ 0.95, medium-high ≥ 0.75, medium ≥ 0.55, else low. */
 export function confidenceLevel(value: number, policy: Policy): ConfidenceLevel {
+  // Banded at the 4 decimals reported, so that a value shown as 0.75 is never below the 0.75 band
+  // for the last bits of a numerical integral (P = 0.75 exactly came out as 0.7499…).
+  value = reportedConfidence(value)
   if (value >= policy.confidence.high) return 'high'
   if (value >= policy.confidence.medium_high) return 'medium-high'
   if (value >= policy.confidence.medium) return 'medium'

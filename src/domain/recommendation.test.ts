@@ -72,6 +72,15 @@ describe('states by observation count (R-REC-1)', () => {
   })
 })
 
+describe('confidence bands (R-REC-3)', () => {
+  it('bands the value as reported: P = 0.75 exactly is medium-high', () => {
+    // One choice of two options: Dirichlet(2, 1), P(θ_a > θ_b) = 3/4.
+    const r = recommend(input({ options: [{ option: 'a' }, { option: 'b' }], observations: [observation({ chosen: ['a'], options: ['a', 'b'] })] }))
+    expect(r.confidence.value).toBe(0.75)
+    expect(r.confidence.level).toBe('medium-high')
+  })
+})
+
 describe('majority and ties (R-REC-2)', () => {
   it('breaks a tie toward the static default', () => {
     const r = recommend(input({ observations: observations({ 'Tier L': 3, 'Tier M': 3 }), static_default: 'Tier M' }))

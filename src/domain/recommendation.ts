@@ -1,6 +1,7 @@
 import { z } from './zod'
 import {
   confidenceLevel,
+  reportedConfidence,
   MULTI_SELECT_METHOD,
   multiSelectBeliefs,
   SINGLE_SELECT_METHOD,
@@ -213,7 +214,7 @@ export function recommend(input: RecommendationInput): Recommendation {
       .join('; ')}`
   }
 
-  const significant = value >= policy.confidence.high
+  const significant = reportedConfidence(value) >= policy.confidence.high
   let state: RecommendationState
   if (!input.personalization) state = 'personalization-off'
   else if (n < N) state = 'static-default'
