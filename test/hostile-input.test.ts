@@ -46,7 +46,7 @@ const contextOf = (n: number) => Object.fromEntries(Array.from({ length: n }, (_
 /** The documented 4xx answers (README, Errors) of hostile requests. */
 const CASES: Case[] = [
   obs('a body that is not JSON', '{"question": ', 'invalid_json'),
-  obs('an empty body', '', 'invalid_json'),
+  obs('an empty body (read as {}, so the missing fields are named)', '', 'invalid_request'),
   obs('JSON with a trailing comma', '{"question": "q",}', 'invalid_json'),
   { name: 'observation: no content-type', method: 'POST', path: '/v1/observations', body: JSON.stringify(OBS), headers: {}, status: 415, code: 'unsupported_media_type' },
   { name: 'observation: text/plain', method: 'POST', path: '/v1/observations', body: JSON.stringify(OBS), headers: { 'content-type': 'text/plain' }, status: 415, code: 'unsupported_media_type' },

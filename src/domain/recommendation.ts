@@ -9,7 +9,7 @@ import {
   type ConfidenceLevel,
 } from './confidence'
 import { isSensitive, pointPolicy } from './decision-point'
-import type { PointView } from './aggregate'
+import { labelsOf, type PointView } from './aggregate'
 import {
   conditionsOf,
   contradictions,
@@ -147,7 +147,6 @@ export function recommend(input: RecommendationInput): Recommendation {
   const { policy } = input
   const labels = input.options.map((o) => o.option)
   const rule = pointPolicy(input.point, policy)
-  const multiSelect = input.multi_select ?? rule?.multi_select ?? false
   const sensitive = isSensitive({ question: input.question, header: input.header, key: input.point }, policy)
   const alwaysAsk = rule?.always_ask ?? false
   const staticDefault =
@@ -158,6 +157,9 @@ export function recommend(input: RecommendationInput): Recommendation {
 
   const selection = selectEvidence(input.memory, { project: input.project, context: input.context }, policy)
   const evidence = selection.cell
+  // Unless the request or the policy says, a point is multi-select when its history is: a
+  // multi-select history read as single-select would give shares that add up to more than 1.
+  const multiSelect = input.multi_select ?? rule?.multi_select ?? [...selection.scoped.tallies.keys()].some((c) => labelsOf(c).length > 1)
   const preference = preferenceOf(evidence.tallies, labels, input.asOf, policy.decay.alpha)
   const n = evidence.n
   const { min_observations: N, sufficient_observations: M } = policy.thresholds

@@ -27,12 +27,12 @@ import { userRoutes } from './users'
  */
 const emptyJsonBody: MiddlewareHandler = async (c, next) => {
   const declared = /^application\/([a-z.-]+\+)?json/i.test(c.req.header('content-type') ?? '')
-  // HTTP/1.1: a request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112, 6.3).
-  const length = c.req.header('content-length')
-  const empty =
-    c.req.raw.body === null || length === '0' || (length === undefined && c.req.header('transfer-encoding') === undefined)
-  if (declared && empty && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-    c.req.raw = new Request(c.req.raw, { body: '{}' })
+  const length = Number(c.req.header('content-length') ?? NaN)
+  // Only a body of unknown or zero length is read here; hono keeps the text it read, and the
+  // route's validator parses that same text, so nothing is read twice.
+  if (declared && !(length > 0) && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+    // hono's cache holds the promise of the body (its type says the body itself).
+    if ((await c.req.text()).trim() === '') (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve('{}')
   }
   await next()
 }

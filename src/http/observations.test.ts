@@ -65,6 +65,19 @@ describe('POST /v1/observations (R-CAP)', () => {
     expect(r.body.recommended).toEqual(['Lint, format', 'Unit tests'])
   })
 
+  it('answers a point with a multi-select history as multi-select, even when the request does not say', async () => {
+    const { call } = await createTestApp()
+    const q = { question: 'Which extras?', all_options: ['x', 'y', 'z'] }
+    const posts = Array.from({ length: 6 }, (_, i) => ({ ...q, user_choice: i < 3 ? ['x', 'y'] : ['x'], decision_id: `e-${i}` }))
+    expect((await call('POST', '/v1/observations', posts)).status).toBe(201)
+    const r = await call('POST', '/v1/recommendations', q)
+    expect(r.body.multi_select).toBe(true)
+    expect(r.body.recommended).toEqual(['x', 'y'])
+    expect(r.body.options.find((o: { option: string }) => o.option === 'x').rate).toBe(1)
+    const single = await call('POST', '/v1/recommendations', { ...q, multi_select: false })
+    expect(single.body.multi_select).toBe(false)
+  })
+
   it('keeps a free-text answer as other: it counts, but for no option', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/observations', { ...SEED, user_choice: 'Something else', decision_id: 'x' })
