@@ -22,7 +22,7 @@ const PAGE = `<!doctype html>
   <div id="swagger-ui"></div>
   <script src="/docs/swagger-ui-bundle.js"></script>
   <script>
-    window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true })
+    window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null })
   </script>
 </body>
 </html>
@@ -30,6 +30,12 @@ const PAGE = `<!doctype html>
 
 /** `GET /openapi.json` from the route schemas, and `GET /docs`, which loads nothing from the network. */
 export function mountDocs(app: OpenAPIHono, info: { version: string }) {
+  // With --auth every route but /healthz needs `Authorization: Bearer <token>`.
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Needed on every route but /healthz when the service runs with --auth (R-SVC-4).',
+  })
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: {
