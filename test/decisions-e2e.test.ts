@@ -112,6 +112,15 @@ describe('guard, import-adr and why end to end, over the real service', () => {
     expect(report.created).toEqual([])
     expect(report.unchanged).toHaveLength(7)
 
+    // A second folder numbered like the first: left out, unless its keys get a prefix.
+    const madr = join(ADR_TOOLS, '..', 'madr')
+    const clash = await cli(['import-adr', madr, '--json'], env)
+    expect(JSON.parse(clash.stdout).import.updated).toEqual([])
+    const prefixed = await cli(['import-adr', madr, '--prefix', 'WEB', '--json'], env)
+    const created: string[] = JSON.parse(prefixed.stdout).import.created
+    expect(created.length).toBeGreaterThan(0)
+    expect(created.every((k) => k.startsWith('WEB-'))).toBe(true)
+
     const why = await cli(['why', 'ADR-0005'], env)
     expect(why.code).toBe(0)
     expect(why.stdout).toMatch(/- ADR-0002 \[superseded, advisory\] Use SQLite for local storage\n\s+decided 2023-03-14/)

@@ -7,7 +7,7 @@ import { InputError } from '../domain/errors'
 import { UsageError } from './options'
 import { throughServiceOrLocal } from './service-client'
 
-export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--dry-run] [--json] [--data DIR]
+export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--prefix P] [--dry-run] [--json] [--data DIR]
 
   Imports the decision records in DIR (R-CON-6): adr-tools (NNNN-slug.md with "## Status"),
   MADR (front matter status/date/decision-makers), log4brains (yyyymmdd-slug.md with
@@ -16,6 +16,8 @@ export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--d
   PATH:LINE: why, and the import goes on. Importing the same records again changes nothing.
 
   --format F   read every file as F (${ADR_FORMATS.join(', ')}); default: per file
+  --prefix P   put P- before every key (and link) read, for a second folder whose records are
+               numbered like the first (a record never overwrites one imported from another file)
   --dry-run    read and report, store nothing
   --json       print the outcome as JSON
   --data DIR   the store to use when no service runs (default $DECISION_MEMORY_DATA or ./data)
@@ -27,6 +29,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     args: argv,
     options: {
       format: { type: 'string' },
+      prefix: { type: 'string' },
       'dry-run': { type: 'boolean' },
       json: { type: 'boolean' },
       data: { type: 'string' },
@@ -40,6 +43,11 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
   if (format !== undefined && !(ADR_FORMATS as readonly string[]).includes(format)) {
     throw new UsageError(`--format must be one of ${ADR_FORMATS.join(', ')}, not "${format}"`)
   }
+  const prefix = values.prefix
+  if (prefix !== undefined && !/^[A-Za-z0-9._-]{1,40}$/.test(prefix)) {
+    throw new UsageError(`--prefix takes letters, digits, ".", "_" and "-" (at most 40), not "${prefix}"`)
+  }
+  const prefixed = (key: string) => (prefix === undefined ? key : `${prefix}-${key}`)
   let reading
   try {
     reading = await readAdrFolder(dir, format)
@@ -49,7 +57,13 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
   }
   const problems: ImportProblem[] = [...reading.problems]
   const records: ImportedDecision[] = []
-  for (const record of reading.records) {
+  for (const read of reading.records) {
+    const record = {
+      ...read,
+      key: prefixed(read.key),
+      supersedes: read.supersedes === null ? null : prefixed(read.supersedes),
+      superseded_by: read.superseded_by === null ? null : prefixed(read.superseded_by),
+    }
     const checked = ImportedDecisionSchema.safeParse(record)
     if (checked.success) records.push(checked.data)
     else {

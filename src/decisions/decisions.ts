@@ -352,7 +352,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock }): D
           }
           const merged = mergeImported(importedRecord(links, at), await tx.get(input.key), at)
           if (merged.outcome === 'conflict') {
-            report.conflicts.push({ key: input.key, message: `${input.key} exists and was not imported; it is left as it is` })
+            report.conflicts.push({ key: input.key, message: `${input.key} exists and ${merged.reason ?? 'is not this record'}; it is left as it is` })
             continue
           }
           if (merged.record !== undefined) tx.put(merged.record)

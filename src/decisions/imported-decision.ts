@@ -88,18 +88,22 @@ export function importedRecord(input: ImportedDecision, at: string): DecisionRec
 /**
  * Merges an imported record into what is stored: new (`imported` event), the same fingerprint
  * (nothing to do), or changed in the repository (`reimported` event naming the changed fields).
- * A stored decision that was not imported is never overwritten.
+ * A stored decision that was not imported, or was imported from another file, is never overwritten.
  */
 export function mergeImported(
   incoming: DecisionRecord,
   stored: DecisionRecord | undefined,
   at: string,
-): { outcome: 'created' | 'updated' | 'unchanged' | 'conflict'; record?: DecisionRecord; event?: DecisionEvent } {
+): { outcome: 'created' | 'updated' | 'unchanged' | 'conflict'; record?: DecisionRecord; event?: DecisionEvent; reason?: string } {
   if (stored === undefined) {
     const record = { ...incoming, version: 1 }
     return { outcome: 'created', record, event: { key: incoming.key, seq: 1, at, type: 'imported', from: null, to: incoming.status } }
   }
-  if (stored.imported === null) return { outcome: 'conflict' }
+  if (stored.imported === null) return { outcome: 'conflict', reason: 'it was not created by an import' }
+  // Another file with the same key (two ADR folders both numbered from 0001): never overwritten.
+  if (incoming.imported !== null && stored.imported.path !== incoming.imported.path) {
+    return { outcome: 'conflict', reason: `it was imported from ${stored.imported.path}; import another folder with --prefix` }
+  }
   if (stored.imported.fingerprint === incoming.imported?.fingerprint) return { outcome: 'unchanged' }
   const changed = IMPORTED_FIELDS.filter((f) => JSON.stringify(stored[f]) !== JSON.stringify(incoming[f]))
   const seq = stored.version + 1

@@ -243,6 +243,24 @@ describe('POST /v1/decisions/import (R-CON-6)', () => {
     expect(clash.body.conflicts.map((c: any) => c.key)).toEqual(['D-001'])
     expect((await fresh.call('GET', '/v1/decisions/D-001')).body.title).toBe('A decision')
   })
+
+  it('never lets a record of another file overwrite one already imported (two folders numbered alike)', async () => {
+    const { call } = await createTestApp()
+    const adrTools = (await readAdrFolder(FIXTURES + 'adr-tools')).records
+    const madr = (await readAdrFolder(FIXTURES + 'madr')).records
+    const shared = madr.map((r) => r.key).filter((k) => adrTools.some((a) => a.key === k))
+    expect(shared.length).toBeGreaterThan(0)
+    await call('POST', '/v1/decisions/import', { records: adrTools })
+    const before = (await call('GET', '/v1/decisions')).body.decisions
+    const second = await call('POST', '/v1/decisions/import', { records: madr })
+    expect(second.body.updated).toEqual([])
+    expect(second.body.conflicts.map((c: { key: string }) => c.key).sort()).toEqual([...shared].sort())
+    expect(second.body.conflicts[0].message).toContain('--prefix')
+    const again = await call('POST', '/v1/decisions/import', { records: adrTools })
+    expect(again.body.unchanged).toHaveLength(adrTools.length)
+    const kept = (await call('GET', '/v1/decisions')).body.decisions.filter((d: { key: string }) => shared.includes(d.key))
+    expect(kept).toEqual(before.filter((d: { key: string }) => shared.includes(d.key)))
+  })
 })
 
 describe('the OpenAPI document', () => {
