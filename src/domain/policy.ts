@@ -37,6 +37,8 @@ export const PolicySchema = z
       medium: probability,
       /** Pseudo-count of the uniform Dirichlet prior over the options. */
       prior: z.number().min(0.5).max(10),
+      /** Pseudo-count per option behind p, the predicted next choice (½: Krichevsky–Trofimov). */
+      predictive_prior: z.number().min(0.1).max(10).default(0.5),
       /** How much a contradicted precondition pulls the confidence toward chance (0 = not at all). */
       contradiction_shrink: probability,
     }),

@@ -173,7 +173,7 @@ export function recommend(input: RecommendationInput): Recommendation {
   let entropy: number
   let method: string
   const selections = multiSelect ? multiSelectBeliefs(preference, labels, prior) : []
-  const belief = multiSelect ? null : singleSelectBelief(preference, labels, prior)
+  const belief = multiSelect ? null : singleSelectBelief(preference, labels, prior, policy.confidence.predictive_prior)
   const learned = multiSelect
     ? selections.filter((s) => s.selected).map((s) => s.option)
     : [majorityOption(preference, labels, staticDefault) ?? staticDefault]
