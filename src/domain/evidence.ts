@@ -11,6 +11,8 @@ export interface EvidenceSelection {
   contextKey: string | null
   /** The test behind the narrowing, for the record. */
   contextTest: { key: string; value: string; matching: number; others: number; p_value: number } | null
+  /** The test that found the recent choices differ from the older ones (a change of preference), if it did. */
+  changeTest: { since: string; recent: number; older: number; p_value: number } | null
   /** Every observation of the scope, before any narrowing by context. */
   scoped: Observation[]
 }
@@ -36,16 +38,20 @@ function counts(observations: readonly Observation[], categories: readonly strin
   return out
 }
 
+const DAY_MS = 86_400_000
+
 /**
  * Chooses the evidence for a request: the project's own observations, backed off to the user's
- * across projects when the project has fewer than N (R-MEM-6); then, when at least N of them share
- * the request's value for a context key and their choices differ from the rest beyond chance
- * (chi-squared test of independence at the policy's significance), only those (R-REC-7). When
- * several keys qualify, the one with the smallest p-value wins.
+ * across projects when the project has fewer than N (R-MEM-6); then, when the last
+ * `change.window_days` before `asOf` hold at least N of them and their choices differ from the
+ * older ones beyond chance, only the recent ones (a change of preference); then, when at least N
+ * share the request's value for a context key and their choices differ from the rest beyond chance
+ * (chi-squared tests of independence; the context level is Bonferroni-divided by the number of
+ * keys tested), only those (R-REC-7). When several keys qualify, the smallest p-value wins.
  */
 export function selectEvidence(
   observations: readonly Observation[],
-  request: { project?: string | undefined; context?: Context | undefined },
+  request: { project?: string | undefined; context?: Context | undefined; asOf?: Date | undefined },
   policy: Policy,
 ): EvidenceSelection {
   const n = policy.thresholds.min_observations
@@ -61,33 +67,65 @@ export function selectEvidence(
     }
   }
 
+  const categories = [...new Set(scoped.map(categoryOf))]
+  const change = request.asOf === undefined ? null : changeOfPreference(scoped, request.asOf, categories, policy)
+  const current = change?.recent ?? scoped
+
   let best: EvidenceSelection['contextTest'] = null
   let bestMatching: Observation[] = []
-  const categories = [...new Set(scoped.map(categoryOf))]
+  const tested: Array<{ test: NonNullable<EvidenceSelection['contextTest']>; matching: Observation[] }> = []
   for (const [key, raw] of Object.entries(request.context ?? {})) {
     const value = contextText(raw)
     if (value === undefined) continue
     const matching: Observation[] = []
     const others: Observation[] = []
-    for (const o of scoped) {
+    for (const o of current) {
       if (contextText(o.context[key]) === value) matching.push(o)
       else others.push(o)
     }
     if (matching.length < n || others.length === 0) continue
     const test = chiSquaredIndependence([counts(matching, categories), counts(others, categories)])
-    if (test.pValue >= policy.context.significance) continue
-    if (best === null || test.pValue < best.p_value) {
-      best = { key, value, matching: matching.length, others: others.length, p_value: test.pValue }
+    tested.push({ test: { key, value, matching: matching.length, others: others.length, p_value: test.pValue }, matching })
+  }
+  // Each key tested is one more chance of a split for nothing (Bonferroni 1936).
+  const level = policy.context.significance / Math.max(1, tested.length)
+  for (const { test, matching } of tested) {
+    if (test.p_value >= level) continue
+    if (best === null || test.p_value < best.p_value) {
+      best = test
       bestMatching = matching
     }
   }
   return {
-    observations: best === null ? scoped : bestMatching,
+    observations: best === null ? current : bestMatching,
     scope,
     contextKey: best?.key ?? null,
     contextTest: best,
+    changeTest: change?.test ?? null,
     scoped,
   }
+}
+
+/**
+ * The recent observations, when they differ from the older ones beyond chance: a chi-squared
+ * test of independence between the choices of the last `change.window_days` (at least N of them)
+ * and the choices before, at `change.significance`. Power-law decay alone lets a long history
+ * outvote a new preference for weeks; this lets the new one speak as soon as it is clear.
+ */
+function changeOfPreference(
+  scoped: readonly Observation[],
+  asOf: Date,
+  categories: readonly string[],
+  policy: Policy,
+): { recent: Observation[]; test: NonNullable<EvidenceSelection['changeTest']> } | null {
+  const since = new Date(asOf.getTime() - policy.change.window_days * DAY_MS).toISOString()
+  const recent: Observation[] = []
+  const older: Observation[] = []
+  for (const o of scoped) (o.timestamp >= since ? recent : older).push(o)
+  if (recent.length < policy.thresholds.min_observations || older.length === 0) return null
+  const test = chiSquaredIndependence([counts(recent, categories), counts(older, categories)])
+  if (test.pValue >= policy.change.significance) return null
+  return { recent, test: { since, recent: recent.length, older: older.length, p_value: test.pValue } }
 }
 
 /** The conditions a recommendation holds under (R-REC-5). */

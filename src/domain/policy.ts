@@ -56,6 +56,15 @@ export const PolicySchema = z
       expert_above: z.number().int().min(1),
     }),
     ask: z.object({ auto_resolve_p: probability }),
+    /** The test for a change of preference: recent choices against older ones. */
+    change: z
+      .object({
+        /** How far back "recent" reaches. */
+        window_days: z.number().positive(),
+        /** Significance level of the test that the recent choices differ from the older ones. */
+        significance: z.number().gt(0).lt(1),
+      })
+      .default({ window_days: 28, significance: 0.01 }),
     context: z.object({
       /** Share of supporting observations that must share a context value for it to be a precondition. */
       precondition_share: probability,

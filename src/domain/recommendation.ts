@@ -157,7 +157,7 @@ export function recommend(input: RecommendationInput): Recommendation {
   const staticPrecondition = rule?.precondition ?? policy.default_precondition
 
   const usable = input.observations.filter((o) => o.source === 'user')
-  const selection = selectEvidence(usable, { project: input.project, context: input.context }, policy)
+  const selection = selectEvidence(usable, { project: input.project, context: input.context, asOf: input.asOf }, policy)
   const evidence = selection.observations
   const preference = learnPreference(evidence, labels, input.asOf, policy.decay.alpha)
   const n = evidence.length
@@ -239,6 +239,7 @@ export function recommend(input: RecommendationInput): Recommendation {
       ? `each selected in at least ${percent(topShare)}% of recent choices`
       : `based on ${percent(topShare)}% of recent choices`
     if (selection.scope === 'all-projects') disclosure += ' across all your projects'
+    if (selection.changeTest !== null) disclosure += ` since ${selection.changeTest.since.slice(0, 10)} (they differ from your earlier choices)`
     precondition = describeConditions(conditions, selection.contextKey)
   }
 
