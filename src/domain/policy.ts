@@ -55,7 +55,11 @@ export const PolicySchema = z
       /** More sessions than this: expert. */
       expert_above: z.number().int().min(1),
     }),
-    ask: z.object({ auto_resolve_p: probability }),
+    ask: z.object({
+      auto_resolve_p: probability,
+      /** After this many auto-resolved answers in a row at a point, the next question is asked. */
+      check_in_after: z.number().int().min(1).default(9),
+    }),
     /** The test for a change of preference: recent choices against older ones. */
     change: z
       .object({

@@ -17,6 +17,7 @@ import {
 } from './evidence'
 import { expertiseLevel, recommendationStrength, type ExpertiseLevel, type Strength } from './expertise'
 import { layersOf, type Layers } from './layers'
+import { autoResolvedSinceLastAnswer } from './check-in'
 import {
   ContextSchema,
   IdentifierSchema,
@@ -251,19 +252,23 @@ export function recommend(input: RecommendationInput): Recommendation {
   })
 
   const information = p * (1 - p)
+  const autoResolvedInARow = autoResolvedSinceLastAnswer(input.observations)
+  const checkIn = autoResolvedInARow >= policy.ask.check_in_after
   let askReason: string
   if (!input.personalization) askReason = 'personalization is off for this session'
   else if (sensitive) askReason = 'the point is sensitive: always asked'
   else if (alwaysAsk) askReason = 'the policy marks this point always_ask'
   else if (state !== 'sufficient') askReason = `state is ${state}, not sufficient`
   else if (p < policy.ask.auto_resolve_p) askReason = `p ${round(p, 3)} is below auto_resolve_p ${policy.ask.auto_resolve_p}`
+  else if (checkIn) askReason = `${autoResolvedInARow} answers in a row were auto-resolved: checking in with the user`
   else askReason = `sufficient evidence and p ${round(p, 3)} >= auto_resolve_p ${policy.ask.auto_resolve_p}: auto-resolve`
   const ask = !(
     input.personalization &&
     !sensitive &&
     !alwaysAsk &&
     state === 'sufficient' &&
-    p >= policy.ask.auto_resolve_p
+    p >= policy.ask.auto_resolve_p &&
+    !checkIn
   )
 
   const options = presentOptions({
