@@ -8,8 +8,10 @@ import type { Observation } from './observation'
  */
 export function autoResolvedSinceLastAnswer(observations: readonly Observation[]): number {
   let lastAnswer = ''
-  for (const o of observations) if (o.source === 'user' && o.timestamp > lastAnswer) lastAnswer = o.timestamp
+  for (const o of observations)
+    if (o.source === 'user' && o.timestamp > lastAnswer) lastAnswer = o.timestamp
   let count = 0
-  for (const o of observations) if (o.source === 'auto-resolved' && o.timestamp > lastAnswer) count++
+  for (const o of observations)
+    if (o.source === 'auto-resolved' && o.timestamp > lastAnswer) count++
   return count
 }

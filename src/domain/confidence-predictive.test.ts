@@ -11,9 +11,22 @@ function observations(spec: Record<string, number>): Observation[] {
   for (const [choice, count] of Object.entries(spec)) {
     for (let i = 0; i < count; i++) {
       out.push({
-        id: `o-${out.length}`, user: 'u', project: null, session_id: null, point: 'tier', decision_id: null,
-        timestamp: AT, recorded_at: AT, question: 'Which tier?', header: null, options: OPTIONS,
-        chosen: [choice], other: null, multi_select: false, context: {}, source: 'user',
+        id: `o-${out.length}`,
+        user: 'u',
+        project: null,
+        session_id: null,
+        point: 'tier',
+        decision_id: null,
+        timestamp: AT,
+        recorded_at: AT,
+        question: 'Which tier?',
+        header: null,
+        options: OPTIONS,
+        chosen: [choice],
+        other: null,
+        multi_select: false,
+        context: {},
+        source: 'user',
       })
     }
   }
@@ -21,7 +34,12 @@ function observations(spec: Record<string, number>): Observation[] {
 }
 
 describe('singleSelectBelief: confidence and p have their own priors', () => {
-  const preference = learnPreference(observations({ 'Tier S': 3, 'Tier M': 6, 'Tier L': 1 }), OPTIONS, new Date(AT), 0.5)
+  const preference = learnPreference(
+    observations({ 'Tier S': 3, 'Tier M': 6, 'Tier L': 1 }),
+    OPTIONS,
+    new Date(AT),
+    0.5,
+  )
 
   it('predicts the next choice with the Krichevsky–Trofimov estimator when the predictive prior is ½', () => {
     const belief = singleSelectBelief(preference, OPTIONS, 1, 0.5)

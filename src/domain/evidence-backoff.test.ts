@@ -8,12 +8,30 @@ const POLICY: Policy = PolicySchema.parse(defaults)
 const NOW = new Date('2026-07-01T10:00:00.000Z')
 const DAY = 86_400_000
 
-function observation(i: number, chosen: string, daysAgo: number, context: Observation['context'] = {}): Observation {
+function observation(
+  i: number,
+  chosen: string,
+  daysAgo: number,
+  context: Observation['context'] = {},
+): Observation {
   const timestamp = new Date(NOW.getTime() - daysAgo * DAY).toISOString()
   return {
-    id: `o-${i}`, user: 'u', project: null, session_id: null, point: 'tier', decision_id: null, timestamp,
-    recorded_at: timestamp, question: 'Which tier?', header: null, options: ['Tier S', 'Tier L'],
-    chosen: [chosen], other: null, multi_select: false, context, source: 'user',
+    id: `o-${i}`,
+    user: 'u',
+    project: null,
+    session_id: null,
+    point: 'tier',
+    decision_id: null,
+    timestamp,
+    recorded_at: timestamp,
+    question: 'Which tier?',
+    header: null,
+    options: ['Tier S', 'Tier L'],
+    chosen: [chosen],
+    other: null,
+    multi_select: false,
+    context,
+    source: 'user',
   }
 }
 
@@ -30,7 +48,9 @@ describe('selectEvidence: change of preference', () => {
   })
 
   it('keeps every choice when the recent ones are like the older ones', () => {
-    const all = Array.from({ length: 40 }, (_, i) => observation(i, i % 2 === 0 ? 'Tier S' : 'Tier L', i * 3))
+    const all = Array.from({ length: 40 }, (_, i) =>
+      observation(i, i % 2 === 0 ? 'Tier S' : 'Tier L', i * 3),
+    )
     const selection = selectEvidence(all, { asOf: NOW }, POLICY)
     expect(selection.observations).toHaveLength(40)
     expect(selection.changeTest).toBeNull()
@@ -47,12 +67,20 @@ describe('selectEvidence: context backoff with several keys (R-REC-7)', () => {
   // phase=run: 5 × Tier S; phase=plan: 2 × Tier S, 3 × Tier L. Pearson's p = 0.038 for phase;
   // workflow is unrelated to the choice.
   const spec: Array<[string, string, string]> = [
-    ['Tier S', 'run', 'feature'], ['Tier S', 'run', 'feature'], ['Tier S', 'run', 'feature'],
-    ['Tier S', 'run', 'bugfix'], ['Tier S', 'run', 'bugfix'],
-    ['Tier S', 'plan', 'feature'], ['Tier S', 'plan', 'bugfix'],
-    ['Tier L', 'plan', 'feature'], ['Tier L', 'plan', 'feature'], ['Tier L', 'plan', 'bugfix'],
+    ['Tier S', 'run', 'feature'],
+    ['Tier S', 'run', 'feature'],
+    ['Tier S', 'run', 'feature'],
+    ['Tier S', 'run', 'bugfix'],
+    ['Tier S', 'run', 'bugfix'],
+    ['Tier S', 'plan', 'feature'],
+    ['Tier S', 'plan', 'bugfix'],
+    ['Tier L', 'plan', 'feature'],
+    ['Tier L', 'plan', 'feature'],
+    ['Tier L', 'plan', 'bugfix'],
   ]
-  const all = spec.map(([chosen, phase, workflow], i) => observation(i, chosen, 0, { phase, workflow }))
+  const all = spec.map(([chosen, phase, workflow], i) =>
+    observation(i, chosen, 0, { phase, workflow }),
+  )
 
   it('narrows to the context value when its one test is significant at 0.05', () => {
     const selection = selectEvidence(all, { asOf: NOW, context: { phase: 'run' } }, POLICY)
@@ -62,7 +90,11 @@ describe('selectEvidence: context backoff with several keys (R-REC-7)', () => {
   })
 
   it('divides the level by the number of keys tested, so a second key makes p = 0.038 not enough', () => {
-    const selection = selectEvidence(all, { asOf: NOW, context: { phase: 'run', workflow: 'feature' } }, POLICY)
+    const selection = selectEvidence(
+      all,
+      { asOf: NOW, context: { phase: 'run', workflow: 'feature' } },
+      POLICY,
+    )
     expect(selection.contextKey).toBeNull()
     expect(selection.observations).toHaveLength(10)
   })

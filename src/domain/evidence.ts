@@ -11,7 +11,7 @@ export interface EvidenceSelection {
   contextKey: string | null
   /** The test behind the narrowing, for the record. */
   contextTest: { key: string; value: string; matching: number; others: number; p_value: number } | null
-  /** The test that found the recent choices differ from the older ones (a change of preference), if it did. */
+  /** The test that found recent choices differ from older ones (a change of preference), if it did. */
   changeTest: { since: string; recent: number; older: number; p_value: number } | null
   /** Every observation of the scope, before any narrowing by context. */
   scoped: Observation[]
@@ -68,12 +68,14 @@ export function selectEvidence(
   }
 
   const categories = [...new Set(scoped.map(categoryOf))]
-  const change = request.asOf === undefined ? null : changeOfPreference(scoped, request.asOf, categories, policy)
+  const change =
+    request.asOf === undefined ? null : changeOfPreference(scoped, request.asOf, categories, policy)
   const current = change?.recent ?? scoped
 
   let best: EvidenceSelection['contextTest'] = null
   let bestMatching: Observation[] = []
-  const tested: Array<{ test: NonNullable<EvidenceSelection['contextTest']>; matching: Observation[] }> = []
+  type Tested = { test: NonNullable<EvidenceSelection['contextTest']>; matching: Observation[] }
+  const tested: Tested[] = []
   for (const [key, raw] of Object.entries(request.context ?? {})) {
     const value = contextText(raw)
     if (value === undefined) continue
@@ -85,7 +87,8 @@ export function selectEvidence(
     }
     if (matching.length < n || others.length === 0) continue
     const test = chiSquaredIndependence([counts(matching, categories), counts(others, categories)])
-    tested.push({ test: { key, value, matching: matching.length, others: others.length, p_value: test.pValue }, matching })
+    const { length } = matching
+    tested.push({ test: { key, value, matching: length, others: others.length, p_value: test.pValue }, matching })
   }
   // Each key tested is one more chance of a split for nothing (Bonferroni 1936).
   const level = policy.context.significance / Math.max(1, tested.length)
@@ -125,7 +128,10 @@ function changeOfPreference(
   if (recent.length < policy.thresholds.min_observations || older.length === 0) return null
   const test = chiSquaredIndependence([counts(recent, categories), counts(older, categories)])
   if (test.pValue >= policy.change.significance) return null
-  return { recent, test: { since, recent: recent.length, older: older.length, p_value: test.pValue } }
+  return {
+    recent,
+    test: { since, recent: recent.length, older: older.length, p_value: test.pValue },
+  }
 }
 
 /** The conditions a recommendation holds under (R-REC-5). */

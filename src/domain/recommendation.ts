@@ -158,7 +158,11 @@ export function recommend(input: RecommendationInput): Recommendation {
   const staticPrecondition = rule?.precondition ?? policy.default_precondition
 
   const usable = input.observations.filter((o) => o.source === 'user')
-  const selection = selectEvidence(usable, { project: input.project, context: input.context, asOf: input.asOf }, policy)
+  const selection = selectEvidence(
+    usable,
+    { project: input.project, context: input.context, asOf: input.asOf },
+    policy,
+  )
   const evidence = selection.observations
   const preference = learnPreference(evidence, labels, input.asOf, policy.decay.alpha)
   const n = evidence.length
@@ -174,7 +178,9 @@ export function recommend(input: RecommendationInput): Recommendation {
   let entropy: number
   let method: string
   const selections = multiSelect ? multiSelectBeliefs(preference, labels, prior) : []
-  const belief = multiSelect ? null : singleSelectBelief(preference, labels, prior, policy.confidence.predictive_prior)
+  const belief = multiSelect
+    ? null
+    : singleSelectBelief(preference, labels, prior, policy.confidence.predictive_prior)
   const learned = multiSelect
     ? selections.filter((s) => s.selected).map((s) => s.option)
     : [majorityOption(preference, labels, staticDefault) ?? staticDefault]
@@ -240,7 +246,9 @@ export function recommend(input: RecommendationInput): Recommendation {
       ? `each selected in at least ${percent(topShare)}% of recent choices`
       : `based on ${percent(topShare)}% of recent choices`
     if (selection.scope === 'all-projects') disclosure += ' across all your projects'
-    if (selection.changeTest !== null) disclosure += ` since ${selection.changeTest.since.slice(0, 10)} (they differ from your earlier choices)`
+    if (selection.changeTest !== null) {
+      disclosure += ` since ${selection.changeTest.since.slice(0, 10)} (they differ from your earlier choices)`
+    }
     precondition = describeConditions(conditions, selection.contextKey)
   }
 
