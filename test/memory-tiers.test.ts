@@ -98,12 +98,13 @@ describe('recall, archival and the long-term layer (R-MEM-1, R-MEM-3)', () => {
 
       await memory.observe(Array.from({ length: 6 }, (_, i) => choice({ user_choice: 'Tier S', at: T0 + 40 * DAY - i * 1000, point: 'tier' })))
       const { body } = await call('POST', '/v1/recommendations', { ...TIER, user: 'alice', point: 'tier' })
-      expect(body.observations).toBe(12)
+      expect(body.layers.long_term.observations).toBe(12)
       const counts = Object.fromEntries(body.layers.long_term.counts.map((c: { option: string; count: number }) => [c.option, c.count]))
       expect(counts).toEqual({ 'Tier S': 6, 'Tier M': 0, 'Tier L': 6 })
-      // The new choices weigh more than the 40-day-old ones, which still weigh.
+      // Six new choices of S after six old ones of L are a change of preference (issue 3): the
+      // recommendation follows the new ones and says since when; the long-term layer keeps both.
       expect(body.recommended).toBe('Tier S')
-      expect(body.options.find((o: { option: string }) => o.option === 'Tier L').share).toBeGreaterThan(0.1)
+      expect(body.disclosure).toMatch(/since \d{4}-\d{2}-\d{2} \(they differ from your earlier choices\)/)
     }
   })
 })
@@ -223,7 +224,7 @@ describe('the decay scan (R-MEM-7)', () => {
       expect(again.status).toBe('ran')
 
       expect(await answers()).toEqual(expected)
-      expect(expected[0].observations + expected[1].observations).toBe(expiredCount + 30)
+      expect(expected[0].layers.long_term.observations + expected[1].layers.long_term.observations).toBe(expiredCount + 30)
       const recalled = [...(await store.recallAt('alice', 'even')), ...(await store.recallAt('alice', 'odd'))]
       expect(recalled.map((o) => o.decision_id).sort()).toEqual(recent.map((o) => o.decision_id).sort())
       const exported = new Set<string>()

@@ -28,7 +28,7 @@ export type Category = string
 /** A cell's key: its kind, scope and slice, as JSON (so that labels and values of any text are safe). */
 export type CellKey = string
 
-export type CellKind = 'scope' | 'context' | 'pair' | 'session'
+export type CellKind = 'scope' | 'context' | 'pair' | 'session' | 'auto'
 
 /** What a cell knows of the observations of one category. */
 export interface Tally {
@@ -126,11 +126,19 @@ export const cellKey = {
     return JSON.stringify(['pair', project, x[0], x[1], y[0], y[1]])
   },
   session: (project: string | null, session: string): CellKey => JSON.stringify(['session', project, session]),
+  /** The answers this service gave itself (auto-resolved, R-ASK-4): never evidence, only counted for the check-in. */
+  auto: (project: string | null): CellKey => JSON.stringify(['auto', project]),
 }
 
 /** The cells an observation is counted in: for every project and for its own, its slices. */
 export function cellsOf(observation: Observation): Array<{ key: CellKey; kind: CellKind }> {
   const out: Array<{ key: CellKey; kind: CellKind }> = []
+  if (!isEvidence(observation)) {
+    for (const project of observation.project === null ? [null] : [null, observation.project]) {
+      out.push({ key: cellKey.auto(project), kind: 'auto' })
+    }
+    return out
+  }
   const entries = contextEntries(observation.context)
   for (const project of observation.project === null ? [null] : [null, observation.project]) {
     out.push({ key: cellKey.scope(project), kind: 'scope' })
@@ -165,16 +173,28 @@ export function isEvidence(observation: Observation): boolean {
 /**
  * Counts one observation in an aggregate, in place: in its summary and in every cell it belongs
  * to (cells missing from `cells` are created). Observations that are not the user's own choice
- * are skipped.
+ * count only in the auto cells.
  */
 export function addToAggregate(
   aggregate: { summary: AggregateSummary; cells: Map<CellKey, Cell> },
   observation: Observation,
   params: AggregationParams,
 ): void {
-  if (!isEvidence(observation)) return
   const grid = decayGrid(params.alpha)
   const at = Date.parse(observation.timestamp)
+  if (!isEvidence(observation)) {
+    // Only its moment, in the auto cells: the check-in counts the answers given since the user's last.
+    for (const { key } of cellsOf(observation)) {
+      let cell = aggregate.cells.get(key)
+      if (cell === undefined) {
+        cell = emptyCell()
+        aggregate.cells.set(key, cell)
+      }
+      cell.n++
+      countInTally(cell.tallies, categoryOf(observation.chosen), at, grid)
+    }
+    return
+  }
   const { summary } = aggregate
   summary.n++
   summary.newest = summary.newest === null ? at : Math.max(summary.newest, at)

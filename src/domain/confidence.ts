@@ -46,16 +46,24 @@ export interface SingleSelectBelief {
 /**
  * The Dirichlet posterior over the user's choice probabilities at a point (R-REC-3, R-ASK-1).
  * Choices outside the offered options form one more category, so free text lowers certainty.
+ * `prior` is the pseudo-count per option behind the confidence; `predictivePrior` the one behind
+ * the predicted next choice (p, entropy), by default the same.
  */
 export function singleSelectBelief(
   preference: Preference,
   options: readonly string[],
   prior: number,
+  predictivePrior: number = prior,
 ): SingleSelectBelief {
   const scale = evidenceScale(preference)
-  const alphas = options.map((o) => prior + (preference.weights.get(o) ?? 0) * scale)
-  if (preference.elsewhereWeight > 0) alphas.push(prior + preference.elsewhereWeight * scale)
-  const total = alphas.reduce((s, a) => s + a, 0)
+  const evidence = options.map((o) => (preference.weights.get(o) ?? 0) * scale)
+  if (preference.elsewhereWeight > 0) evidence.push(preference.elsewhereWeight * scale)
+  const alphas = evidence.map((e) => prior + e)
+  // The next choice is predicted with the Krichevsky–Trofimov estimator (count + ½) / (n + k/2)
+  // when predictivePrior is ½: the prior that minimises the worst-case log loss of sequential
+  // prediction (Krichevsky & Trofimov 1981), the score p is judged by.
+  const predicted = evidence.map((e) => predictivePrior + e)
+  const predictedTotal = predicted.reduce((s, a) => s + a, 0)
   const cache = new Map<string, number>()
   return {
     probabilityOfMax(option) {
@@ -70,9 +78,9 @@ export function singleSelectBelief(
     },
     predictive(option) {
       const index = options.indexOf(option)
-      return index < 0 ? 0 : (alphas[index] as number) / total
+      return index < 0 ? 0 : (predicted[index] as number) / predictedTotal
     },
-    entropy: entropyBits(alphas.map((a) => a / total)),
+    entropy: entropyBits(predicted.map((a) => a / predictedTotal)),
   }
 }
 

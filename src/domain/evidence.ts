@@ -18,8 +18,54 @@ export interface EvidenceSelection {
   contextValue: string | null
   /** The test behind the narrowing, for the record. */
   contextTest: { key: string; value: string; matching: number; others: number; p_value: number } | null
+  /** The test that found the recent choices differ from the older ones (a change of preference), if it did. */
+  changeTest: { since: string; recent: number; older: number; p_value: number } | null
+  /**
+   * The whole-history cell the evidence was taken from (the scope's, or its context value's):
+   * the context and pair cells count the same observations, so preconditions are counted on it.
+   */
+  basis: Cell
   /** Every observation of the scope, before any narrowing by context. */
   scoped: Cell
+}
+
+const DAY_MS = 86_400_000
+
+/**
+ * Whether the moments the tallies keep exactly (the newest EXACT_NEWEST of each category,
+ * decayed-sum.ts) tell how many choices of each category were made at or after `since`: they do
+ * unless a category has more choices than it keeps and all those it keeps are that recent.
+ */
+export function knowsSince(cell: Cell, since: number): boolean {
+  for (const tally of cell.tallies.values()) {
+    const kept = tally.weight?.newest ?? []
+    if (tally.n > kept.length && kept.every((at) => at >= since)) return false
+  }
+  return true
+}
+
+/** The part of a cell chosen at or after `since` (ms), from the moments its tallies keep exactly (see knowsSince). */
+export function recentPart(cell: Cell, since: number): Cell {
+  const tallies: Cell['tallies'] = new Map()
+  let n = 0
+  for (const [category, tally] of cell.tallies) {
+    const moments = [...(tally.weight?.newest ?? [])].filter((at) => at >= since)
+    if (moments.length === 0) continue
+    tallies.set(category, {
+      n: moments.length,
+      first: Math.min(...moments),
+      last: Math.max(...moments),
+      weight: { n: moments.length, newest: moments, ref: 0, tail: [] },
+    })
+    n += moments.length
+  }
+  return {
+    n,
+    tallies,
+    sessions: cell.sessions.filter(([, at]) => at >= since),
+    evidence: cell.evidence.filter(([at]) => at >= since),
+    candidates: cell.candidates,
+  }
 }
 
 /**
@@ -37,14 +83,18 @@ function countsOf(cell: Cell, categories: readonly Category[], minus?: Cell): nu
 
 /**
  * Chooses the evidence for a request: the project's own observations, backed off to the user's
- * across projects when the project has fewer than N (R-MEM-6); then, when at least N of them share
- * the request's value for a context key and their choices differ from the rest beyond chance
- * (chi-squared test of independence at the policy's significance), only those (R-REC-7). When
- * several keys qualify, the one with the smallest p-value wins.
+ * across projects when the project has fewer than N (R-MEM-6); then, when the last
+ * `change.window_days` before `asOf` hold at least N of them and their choices differ from the
+ * older ones beyond chance (a change of preference), only the recent ones: power-law decay alone
+ * lets a long history outvote a new preference for weeks. Then, when at least N share the
+ * request's value for a context key and their choices differ from the rest beyond chance, only
+ * those (R-REC-7); the context level is divided by the number of keys tested (Bonferroni 1936),
+ * and when several keys qualify the smallest p-value wins. Every test is Pearson's chi-squared
+ * test of independence.
  */
 export function selectEvidence(
   memory: PointView,
-  request: { project?: string | undefined; context?: Context | undefined },
+  request: { project?: string | undefined; context?: Context | undefined; asOf?: Date | undefined },
   policy: Policy,
 ): EvidenceSelection {
   const n = policy.thresholds.min_observations
@@ -62,6 +112,23 @@ export function selectEvidence(
       scope = 'all-projects'
     }
   }
+  const categories = [...scoped.tallies.keys()].sort()
+
+  const since = request.asOf === undefined ? null : request.asOf.getTime() - policy.change.window_days * DAY_MS
+  let changeTest: EvidenceSelection['changeTest'] = null
+  let current = scoped
+  // Tested only where the recent counts are exact, and where there is an older history at all.
+  if (since !== null && knowsSince(scoped, since) && [...scoped.tallies.values()].some((t) => t.first < since)) {
+    const recent = recentPart(scoped, since)
+    const older = scoped.n - recent.n
+    if (recent.n >= n && older > 0) {
+      const test = chiSquaredIndependence([countsOf(recent, categories), countsOf(scoped, categories, recent)])
+      if (test.pValue < policy.change.significance) {
+        changeTest = { since: new Date(since).toISOString(), recent: recent.n, older, p_value: test.pValue }
+        current = recent
+      }
+    }
+  }
 
   const requested: Array<[string, string]> = []
   for (const [key, raw] of Object.entries(request.context ?? {})) {
@@ -69,28 +136,32 @@ export function selectEvidence(
     if (value !== undefined) requested.push([key, value])
   }
   const matchingCells = memory.cells(requested.map(([key, value]) => cellKey.context(project, key, value)))
-  let best: EvidenceSelection['contextTest'] = null
-  let bestCell: Cell | null = null
-  const categories = [...scoped.tallies.keys()].sort()
+  type Tested = { test: NonNullable<EvidenceSelection['contextTest']>; cell: Cell; basis: Cell }
+  const tested: Tested[] = []
   for (let i = 0; i < requested.length; i++) {
     const [key, value] = requested[i] as [string, string]
-    const matching = matchingCells[i] as Cell
-    const others = scoped.n - matching.n
+    const whole = matchingCells[i] as Cell
+    const matching = changeTest === null ? whole : recentPart(whole, since as number)
+    const others = current.n - matching.n
     if (matching.n < n || others === 0) continue
-    const test = chiSquaredIndependence([countsOf(matching, categories), countsOf(scoped, categories, matching)])
-    if (test.pValue >= policy.context.significance) continue
-    if (best === null || test.pValue < best.p_value) {
-      best = { key, value, matching: matching.n, others, p_value: test.pValue }
-      bestCell = matching
-    }
+    const test = chiSquaredIndependence([countsOf(matching, categories), countsOf(current, categories, matching)])
+    tested.push({ test: { key, value, matching: matching.n, others, p_value: test.pValue }, cell: matching, basis: whole })
+  }
+  const level = policy.context.significance / Math.max(1, tested.length)
+  let best: Tested | null = null
+  for (const candidate of tested) {
+    if (candidate.test.p_value >= level) continue
+    if (best === null || candidate.test.p_value < best.test.p_value) best = candidate
   }
   return {
-    cell: bestCell ?? scoped,
+    cell: best?.cell ?? current,
+    basis: best?.basis ?? scoped,
     project,
     scope,
-    contextKey: best?.key ?? null,
-    contextValue: best?.value ?? null,
-    contextTest: best,
+    contextKey: best?.test.key ?? null,
+    contextValue: best?.test.value ?? null,
+    contextTest: best?.test ?? null,
+    changeTest,
     scoped,
   }
 }
@@ -106,7 +177,7 @@ export interface Conditions {
 /** The categories of the evidence that chose any of the recommended options: its support. */
 export function supportOf(selection: EvidenceSelection, recommended: readonly string[]): Category[] {
   const wanted = new Set(recommended)
-  return [...selection.cell.tallies.keys()].filter((c) => labelsOf(c).some((label) => wanted.has(label)))
+  return [...selection.basis.tallies.keys()].filter((c) => labelsOf(c).some((label) => wanted.has(label)))
 }
 
 /**
@@ -122,19 +193,24 @@ export function conditionsOf(
   support: readonly Category[],
   policy: Policy,
 ): Conditions {
-  const tallies = support.flatMap((c) => {
-    const tally = selection.cell.tallies.get(c)
-    return tally === undefined ? [] : [tally]
-  })
+  const talliesOf = (cell: Cell) =>
+    support.flatMap((c) => {
+      const tally = cell.tallies.get(c)
+      return tally === undefined ? [] : [tally]
+    })
+  // The window of the evidence that decides; the shares over the whole-history cell it comes from,
+  // which the context and pair cells count alike.
+  const deciding = talliesOf(selection.cell)
+  const tallies = talliesOf(selection.basis)
   const total = tallies.reduce((s, t) => s + t.n, 0)
-  if (total === 0) return { context: [], window: null }
-  const from = Math.min(...tallies.map((t) => t.first))
-  const to = Math.max(...tallies.map((t) => t.last))
+  if (total === 0 || deciding.length === 0) return { context: [], window: null }
+  const from = Math.min(...deciding.map((t) => t.first))
+  const to = Math.max(...deciding.map((t) => t.last))
 
   const seen = new Set<string>()
   const candidates: Array<[string, string]> = []
   for (const category of support) {
-    for (const [key, counters] of selection.cell.candidates.get(category) ?? []) {
+    for (const [key, counters] of selection.basis.candidates.get(category) ?? []) {
       for (const value of counters.keys()) {
         const id = JSON.stringify([key, value])
         if (seen.has(id)) continue

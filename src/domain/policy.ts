@@ -37,6 +37,8 @@ export const PolicySchema = z
       medium: probability,
       /** Pseudo-count of the uniform Dirichlet prior over the options. */
       prior: z.number().min(0.5).max(10),
+      /** Pseudo-count per option behind p, the predicted next choice (½: Krichevsky–Trofimov). */
+      predictive_prior: z.number().min(0.1).max(10).default(0.5),
       /** How much a contradicted precondition pulls the confidence toward chance (0 = not at all). */
       contradiction_shrink: probability,
     }),
@@ -53,7 +55,20 @@ export const PolicySchema = z
       /** More sessions than this: expert. */
       expert_above: z.number().int().min(1),
     }),
-    ask: z.object({ auto_resolve_p: probability }),
+    ask: z.object({
+      auto_resolve_p: probability,
+      /** After this many auto-resolved answers in a row at a point, the next question is asked. */
+      check_in_after: z.number().int().min(1).default(9),
+    }),
+    /** The test for a change of preference: recent choices against older ones. */
+    change: z
+      .object({
+        /** How far back "recent" reaches. */
+        window_days: z.number().positive(),
+        /** Significance level of the test that the recent choices differ from the older ones. */
+        significance: z.number().gt(0).lt(1),
+      })
+      .default({ window_days: 28, significance: 0.01 }),
     context: z.object({
       /** Share of supporting observations that must share a context value for it to be a precondition. */
       precondition_share: probability,

@@ -9,12 +9,13 @@ import {
   type ConfidenceLevel,
 } from './confidence'
 import { isSensitive, pointPolicy } from './decision-point'
-import { labelsOf, type PointView } from './aggregate'
+import { cellKey, labelsOf, type Cell, type PointView } from './aggregate'
 import {
   conditionsOf,
   contradictions,
   describeConditions,
   selectEvidence,
+  type EvidenceSelection,
   supportOf,
   type Conditions,
 } from './evidence'
@@ -155,7 +156,7 @@ export function recommend(input: RecommendationInput): Recommendation {
     (labels[0] as string)
   const staticPrecondition = rule?.precondition ?? policy.default_precondition
 
-  const selection = selectEvidence(input.memory, { project: input.project, context: input.context }, policy)
+  const selection = selectEvidence(input.memory, { project: input.project, context: input.context, asOf: input.asOf }, policy)
   const evidence = selection.cell
   // Unless the request or the policy says, a point is multi-select when its history is: a
   // multi-select history read as single-select would give shares that add up to more than 1.
@@ -174,7 +175,7 @@ export function recommend(input: RecommendationInput): Recommendation {
   let entropy: number
   let method: string
   const selections = multiSelect ? multiSelectBeliefs(preference, labels, prior) : []
-  const belief = multiSelect ? null : singleSelectBelief(preference, labels, prior)
+  const belief = multiSelect ? null : singleSelectBelief(preference, labels, prior, policy.confidence.predictive_prior)
   const learned = multiSelect
     ? selections.filter((s) => s.selected).map((s) => s.option)
     : [majorityOption(preference, labels, staticDefault) ?? staticDefault]
@@ -240,6 +241,9 @@ export function recommend(input: RecommendationInput): Recommendation {
       ? `each selected in at least ${percent(topShare)}% of recent choices`
       : `based on ${percent(topShare)}% of recent choices`
     if (selection.scope === 'all-projects') disclosure += ' across all your projects'
+    if (selection.changeTest !== null) {
+      disclosure += ` since ${selection.changeTest.since.slice(0, 10)} (they differ from your earlier choices)`
+    }
     precondition = describeConditions(conditions, selection.contextKey)
   }
 
@@ -251,19 +255,23 @@ export function recommend(input: RecommendationInput): Recommendation {
   })
 
   const information = p * (1 - p)
+  const autoResolvedInARow = autoResolvedSinceLastAnswer(input.memory, selection)
+  const checkIn = autoResolvedInARow >= policy.ask.check_in_after
   let askReason: string
   if (!input.personalization) askReason = 'personalization is off for this session'
   else if (sensitive) askReason = 'the point is sensitive: always asked'
   else if (alwaysAsk) askReason = 'the policy marks this point always_ask'
   else if (state !== 'sufficient') askReason = `state is ${state}, not sufficient`
   else if (p < policy.ask.auto_resolve_p) askReason = `p ${round(p, 3)} is below auto_resolve_p ${policy.ask.auto_resolve_p}`
+  else if (checkIn) askReason = `${autoResolvedInARow} answers in a row were auto-resolved: checking in with the user`
   else askReason = `sufficient evidence and p ${round(p, 3)} >= auto_resolve_p ${policy.ask.auto_resolve_p}: auto-resolve`
   const ask = !(
     input.personalization &&
     !sensitive &&
     !alwaysAsk &&
     state === 'sufficient' &&
-    p >= policy.ask.auto_resolve_p
+    p >= policy.ask.auto_resolve_p &&
+    !checkIn
   )
 
   const options = presentOptions({
@@ -322,6 +330,21 @@ export function recommend(input: RecommendationInput): Recommendation {
     evidence_total: n,
     as_of: input.asOf.toISOString(),
   }
+}
+
+/**
+ * How many answers this service gave itself at the point since the user's own last answer there
+ * (from the moments the auto cell keeps exactly, enough for any check_in_after up to 16).
+ * Auto-resolved answers teach nothing, so a preference that changed after the last real answer
+ * would never be seen: after `ask.check_in_after` of them the user is asked again.
+ */
+function autoResolvedSinceLastAnswer(memory: PointView, selection: EvidenceSelection): number {
+  const [auto] = memory.cells([cellKey.auto(selection.project)]) as [Cell]
+  let lastAnswer = -Infinity
+  for (const tally of selection.scoped.tallies.values()) lastAnswer = Math.max(lastAnswer, tally.last)
+  let count = 0
+  for (const tally of auto.tallies.values()) for (const at of tally.weight?.newest ?? []) if (at > lastAnswer) count++
+  return count
 }
 
 /**

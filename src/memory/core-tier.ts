@@ -4,7 +4,6 @@ import {
   CellsNotLoaded,
   cellFromStored,
   cellsOf,
-  isEvidence,
   emptyCell,
   emptySummary,
   storedCell,
@@ -26,7 +25,8 @@ type Sublevel<V> = AbstractSublevel<Db, string | Buffer | Uint8Array, string, V>
 export type BatchOp = { type: 'put'; sublevel: unknown; key: string; value: unknown } | { type: 'del'; sublevel: unknown; key: string }
 
 /** Bumped when the cells change shape: aggregates of another format are rebuilt from archival. */
-const FORMAT = 1
+// 2: auto-resolved answers are counted in auto cells (the check-in, ask.check_in_after).
+const FORMAT = 2
 
 /** The head of an aggregate in core: its summary, how it was built, and when it was last used. */
 interface StoredHead extends AggregateSummary {
@@ -160,7 +160,6 @@ export function createCoreTier(options: {
     async countOps(observations: readonly Observation[]): Promise<{ ops: BatchOp[]; commit(): void }> {
       const byPoint = new Map<string, Observation[]>()
       for (const o of observations) {
-        if (!isEvidence(o)) continue
         const pk = key(o.user, o.point)
         const group = byPoint.get(pk)
         if (group === undefined) byPoint.set(pk, [o])

@@ -1,0 +1,59 @@
+// `npm run eval`: simulates the users, scores decision-memory and the baselines, and writes
+// eval/REPORT.md with its images. Flags: --seed N, --users N (per type), --out DIR, --workers N,
+// --policy FILE.
+import { mkdir, writeFile } from 'node:fs/promises'
+import { availableParallelism } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { DEFAULT_POLICY_FILE, loadPolicy } from '../../src/config/load-policy'
+import { REPORT_POPULATION, REPORT_SEED, runEvaluation, simulateInProcess } from './evaluation'
+import { simulateInParallel } from './parallel'
+import { policyRationale } from './rationale'
+import { renderImages, renderReport, targets } from './report'
+import { summarize } from './summary'
+
+function positiveInteger(raw: string, name: string): number {
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer, not "${raw}"`)
+  return value
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      seed: { type: 'string', default: String(REPORT_SEED) },
+      users: { type: 'string', default: String(REPORT_POPULATION.usersPerType) },
+      out: { type: 'string', default: 'eval' },
+      workers: { type: 'string', default: String(Math.min(2, availableParallelism())) },
+      policy: { type: 'string', default: DEFAULT_POLICY_FILE },
+    },
+  })
+  const started = performance.now()
+  const policy = await loadPolicy(values.policy)
+  const population = {
+    ...REPORT_POPULATION,
+    seed: positiveInteger(values.seed, 'seed'),
+    usersPerType: positiveInteger(values.users, 'users'),
+  }
+  const workers = positiveInteger(values.workers, 'workers')
+  const simulate = workers === 1 ? simulateInProcess : simulateInParallel(workers, values.policy)
+  const evaluation = await runEvaluation({ ...population, policy }, simulate)
+  const summary = summarize(evaluation)
+  await mkdir(values.out, { recursive: true })
+  await writeFile(
+    join(values.out, 'REPORT.md'),
+    renderReport({ summary, population, policy, rationale: policyRationale(policy) }),
+  )
+  for (const [name, svg] of Object.entries(renderImages(summary))) await writeFile(join(values.out, name), svg)
+  // Timing goes to the terminal only: the report must not change from one run to the next.
+  for (const t of targets(summary)) process.stderr.write(`${t.met ? 'met    ' : 'NOT MET'}  ${t.target}: ${t.figure}\n`)
+  process.stderr.write(
+    `${evaluation.open.length} questions, ${evaluation.users.length} users, ${workers} worker(s), ` +
+      `${((performance.now() - started) / 1000).toFixed(1)} s; wrote ${join(values.out, 'REPORT.md')}\n`,
+  )
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`eval: ${(error as Error).message}\n`)
+  process.exitCode = 1
+})

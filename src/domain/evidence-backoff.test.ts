@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest'
+import { pointView } from '../../test/support/observations'
+import { selectEvidence } from './evidence'
+import type { Observation } from './observation'
+import { PolicySchema, type Policy } from './policy'
+import defaults from '../../policies/default.json'
+
+const POLICY: Policy = PolicySchema.parse(defaults)
+const NOW = new Date('2026-07-01T10:00:00.000Z')
+const DAY = 86_400_000
+
+function observation(
+  i: number,
+  chosen: string,
+  daysAgo: number,
+  context: Observation['context'] = {},
+): Observation {
+  const timestamp = new Date(NOW.getTime() - daysAgo * DAY).toISOString()
+  return {
+    id: `o-${i}`,
+    user: 'u',
+    project: null,
+    session_id: null,
+    point: 'tier',
+    decision_id: null,
+    timestamp,
+    recorded_at: timestamp,
+    question: 'Which tier?',
+    header: null,
+    options: ['Tier S', 'Tier L'],
+    chosen: [chosen],
+    other: null,
+    multi_select: false,
+    context,
+    source: 'user',
+  }
+}
+
+describe('selectEvidence: change of preference', () => {
+  it('keeps only the recent choices when they differ from the older ones beyond chance', () => {
+    const older = Array.from({ length: 30 }, (_, i) => observation(i, 'Tier S', 40 + i * 3))
+    const recent = Array.from({ length: 6 }, (_, i) => observation(100 + i, 'Tier L', 1 + i))
+    const selection = selectEvidence(pointView([...older, ...recent], POLICY), { asOf: NOW }, POLICY)
+    expect(selection.cell.n).toBe(6)
+    expect([...selection.cell.evidence.map(([, id]) => id)].sort()).toEqual(recent.map((o) => o.id).sort())
+    expect(selection.changeTest).toMatchObject({ recent: 6, older: 30 })
+    expect(selection.changeTest?.p_value).toBeLessThan(POLICY.change.significance)
+    // The layers still see every observation.
+    expect(selection.scoped.n).toBe(36)
+  })
+
+  it('keeps every choice when the recent ones are like the older ones', () => {
+    const all = Array.from({ length: 40 }, (_, i) =>
+      observation(i, i % 2 === 0 ? 'Tier S' : 'Tier L', i * 3),
+    )
+    const selection = selectEvidence(pointView(all, POLICY), { asOf: NOW }, POLICY)
+    expect(selection.cell.n).toBe(40)
+    expect(selection.changeTest).toBeNull()
+  })
+
+  it('counts the recent choices of a long history exactly, from the moments each tally keeps', () => {
+    // 300 older choices of S (their moments folded into the decayed tail), then 8 recent of L.
+    const older = Array.from({ length: 300 }, (_, i) => observation(i, 'Tier S', 40 + i))
+    const recent = Array.from({ length: 8 }, (_, i) => observation(1000 + i, 'Tier L', 1 + i))
+    const selection = selectEvidence(pointView([...older, ...recent], POLICY), { asOf: NOW }, POLICY)
+    expect(selection.changeTest).toMatchObject({ recent: 8, older: 300 })
+    expect(selection.cell.n).toBe(8)
+  })
+
+  it('does not test with fewer than N recent observations', () => {
+    const older = Array.from({ length: 30 }, (_, i) => observation(i, 'Tier S', 40 + i))
+    const recent = Array.from({ length: 4 }, (_, i) => observation(100 + i, 'Tier L', 1 + i))
+    expect(selectEvidence(pointView([...older, ...recent], POLICY), { asOf: NOW }, POLICY).changeTest).toBeNull()
+  })
+})
+
+describe('selectEvidence: context backoff with several keys (R-REC-7)', () => {
+  // phase=run: 5 × Tier S; phase=plan: 2 × Tier S, 3 × Tier L. Pearson's p = 0.038 for phase;
+  // workflow is unrelated to the choice.
+  const spec: Array<[string, string, string]> = [
+    ['Tier S', 'run', 'feature'],
+    ['Tier S', 'run', 'feature'],
+    ['Tier S', 'run', 'feature'],
+    ['Tier S', 'run', 'bugfix'],
+    ['Tier S', 'run', 'bugfix'],
+    ['Tier S', 'plan', 'feature'],
+    ['Tier S', 'plan', 'bugfix'],
+    ['Tier L', 'plan', 'feature'],
+    ['Tier L', 'plan', 'feature'],
+    ['Tier L', 'plan', 'bugfix'],
+  ]
+  const all = spec.map(([chosen, phase, workflow], i) =>
+    observation(i, chosen, 0, { phase, workflow }),
+  )
+
+  it('narrows to the context value when its one test is significant at 0.05', () => {
+    const selection = selectEvidence(pointView(all, POLICY), { asOf: NOW, context: { phase: 'run' } }, POLICY)
+    expect(selection.contextKey).toBe('phase')
+    expect(selection.cell.n).toBe(5)
+    expect(selection.contextTest?.p_value).toBeGreaterThan(0.025)
+  })
+
+  it('divides the level by the number of keys tested, so a second key makes p = 0.038 not enough', () => {
+    const selection = selectEvidence(
+      pointView(all, POLICY),
+      { asOf: NOW, context: { phase: 'run', workflow: 'feature' } },
+      POLICY,
+    )
+    expect(selection.contextKey).toBeNull()
+    expect(selection.cell.n).toBe(10)
+  })
+})

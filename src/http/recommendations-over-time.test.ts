@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest'
+import { loadPolicy } from '../config/load-policy'
+import { compilePolicy } from '../domain/policy'
+import { createTestApp, START } from '../../test/support/test-app'
+
+// Recommendations as time passes: a change of preference, and checking in after auto-resolved answers.
+
+const TIER = {
+  question: 'Which complexity tier should this SPEC use?',
+  header: 'Tier',
+  all_options: ['Tier S', 'Tier M', 'Tier L'],
+}
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+
+/** An ISO time `ms` before the test clock's START. */
+function before(ms: number): string {
+  return new Date(Date.parse(START) - ms).toISOString()
+}
+
+// 30 choices of Tier S from 127 to 40 days ago, then 6 of Tier L in the last week.
+const OLDER = Array.from({ length: 30 }, (_, i) => ({
+  ...TIER,
+  user_choice: 'Tier S',
+  decision_id: `old-${i}`,
+  timestamp: before((40 + i * 3) * DAY),
+}))
+const RECENT = Array.from({ length: 6 }, (_, i) => ({
+  ...TIER,
+  user_choice: 'Tier L',
+  decision_id: `new-${i}`,
+  timestamp: before((1 + i) * DAY),
+}))
+
+describe('POST /v1/recommendations after a change of preference', () => {
+  it('by decayed weight alone, the long older history still outvotes the new choice', async () => {
+    const policy = await loadPolicy()
+    const { call } = await createTestApp({
+      policy: compilePolicy({ ...policy, change: { window_days: 28, significance: 1e-12 } }),
+    })
+    await call('POST', '/v1/observations', [...OLDER, ...RECENT])
+    const { body } = await call('POST', '/v1/recommendations', TIER)
+    expect(body.recommended).toBe('Tier S')
+  })
+
+  it('follows the new choice once the recent ones differ from the older ones, and says since when', async () => {
+    const { call } = await createTestApp()
+    expect((await call('POST', '/v1/observations', [...OLDER, ...RECENT])).status).toBe(201)
+    const { status, body } = await call('POST', '/v1/recommendations', TIER)
+    expect(status).toBe(200)
+    expect(body.recommended).toBe('Tier L')
+    expect(body.observations).toBe(6)
+    expect(body.disclosure).toBe(
+      `based on 100% of recent choices since ${before(28 * DAY).slice(0, 10)} (they differ from your earlier choices)`,
+    )
+    expect(body.layers.long_term.observations).toBe(36)
+  })
+})
+
+/** 30 consistent answers of the user a day ago, then `auto` answers the service gave itself. */
+async function history(auto: number, answerAfter = false) {
+  const { call } = await createTestApp()
+  const answers = Array.from({ length: 30 }, (_, i) => ({
+    ...TIER,
+    user_choice: 'Tier M',
+    decision_id: `u-${i}`,
+    timestamp: before(24 * HOUR),
+  }))
+  const resolved = Array.from({ length: auto }, (_, i) => ({
+    ...TIER,
+    user_choice: 'Tier M',
+    decision_id: `a-${i}`,
+    timestamp: before((20 - i) * HOUR),
+    source: 'auto-resolved',
+  }))
+  const later = answerAfter
+    ? [{ ...TIER, user_choice: 'Tier M', decision_id: 'u-later', timestamp: before(HOUR) }]
+    : []
+  expect((await call('POST', '/v1/observations', [...answers, ...resolved, ...later])).status).toBe(
+    201,
+  )
+  return (await call('POST', '/v1/recommendations', TIER)).body
+}
+
+describe('POST /v1/recommendations: checking in after auto-resolved answers (ask.check_in_after)', () => {
+  it('auto-resolves up to 8 answers in a row', async () => {
+    const body = await history(8)
+    expect(body.state).toBe('sufficient')
+    expect(body.ask).toBe(false)
+  })
+
+  it('asks the 10th question after 9 auto-resolved answers in a row, and says why', async () => {
+    const body = await history(9)
+    expect(body.state).toBe('sufficient')
+    expect(body.ask).toBe(true)
+    expect(body.ask_reason).toBe('9 answers in a row were auto-resolved: checking in with the user')
+  })
+
+  it('starts counting again once the user has answered', async () => {
+    const body = await history(9, true)
+    expect(body.ask).toBe(false)
+  })
+})
