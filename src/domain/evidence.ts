@@ -87,8 +87,8 @@ export function selectEvidence(
     }
     if (matching.length < n || others.length === 0) continue
     const test = chiSquaredIndependence([counts(matching, categories), counts(others, categories)])
-    const { length } = matching
-    tested.push({ test: { key, value, matching: length, others: others.length, p_value: test.pValue }, matching })
+    const record = { key, value, matching: matching.length, others: others.length, p_value: test.pValue }
+    tested.push({ test: record, matching })
   }
   // Each key tested is one more chance of a split for nothing (Bonferroni 1936).
   const level = policy.context.significance / Math.max(1, tested.length)
