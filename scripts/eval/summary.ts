@@ -76,26 +76,20 @@ const CHANGE_BUCKETS: ReadonlyArray<readonly [number, number]> = Array.from(
 
 const MIN_BUCKET_QUESTIONS = 50
 
-function dm(record: QuestionRecord) {
-  return record.predictions['decision-memory'] as NonNullable<
-    QuestionRecord['predictions']['decision-memory']
-  >
-}
-
 /** "The user picked what this predictor named", with the probability it gave. */
 function picks(records: readonly QuestionRecord[], predictor: Predictor): ProbabilityOutcome[] {
-  const out: ProbabilityOutcome[] = []
-  for (const r of records) {
+  return records.map((r) => {
     const prediction = r.predictions[predictor]
-    if (prediction !== undefined)
-      out.push({ probability: prediction.p, happened: prediction.option === r.choice })
-  }
-  return out
+    return { probability: prediction.p, happened: prediction.option === r.choice }
+  })
 }
 
 /** "decision-memory's recommendation is the user's favourite", with its confidence. */
 function favourites(records: readonly QuestionRecord[]): ProbabilityOutcome[] {
-  return records.map((r) => ({ probability: r.confidence, happened: dm(r).option === r.favourite }))
+  return records.map((r) => ({
+    probability: r.confidence,
+    happened: r.predictions['decision-memory'].option === r.favourite,
+  }))
 }
 
 function autoResolution(records: readonly QuestionRecord[], predictor: Predictor): AutoResolution {
@@ -103,7 +97,7 @@ function autoResolution(records: readonly QuestionRecord[], predictor: Predictor
   let wrong = 0
   for (const r of records) {
     const prediction = r.predictions[predictor]
-    if (prediction === undefined || !prediction.autoResolve) continue
+    if (!prediction.autoResolve) continue
     autoResolved++
     if (prediction.option !== r.choice) wrong++
   }

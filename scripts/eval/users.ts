@@ -138,7 +138,8 @@ const DAY_MS = 86_400_000
 /** Minutes between two questions of one session. */
 const QUESTION_GAP_MS = 2 * 60_000
 
-function uniformTheta(random: Random, k: number, concentration: number): number[] {
+/** θ ~ Dirichlet(c, …, c) over k options: c < 1 favours one option, c > 1 evens them out. */
+function symmetricTheta(random: Random, k: number, concentration: number): number[] {
   return random.dirichlet(Array.from({ length: k }, () => concentration))
 }
 
@@ -170,21 +171,21 @@ function hiddenPreference(
   switch (type) {
     case 'stationary':
     case 'sparse':
-      return { kind: 'fixed', theta: uniformTheta(random, k, 1) }
+      return { kind: 'fixed', theta: symmetricTheta(random, k, 1) }
     case 'noisy':
-      return { kind: 'fixed', theta: uniformTheta(random, k, 3) }
+      return { kind: 'fixed', theta: symmetricTheta(random, k, 3) }
     case 'habitual':
       return { kind: 'fixed', theta: habitualTheta(random, k) }
     case 'change-point': {
-      const before = uniformTheta(random, k, 0.5)
-      const after = differentFavourite(() => uniformTheta(random, k, 0.5), before)
+      const before = symmetricTheta(random, k, 0.5)
+      const after = differentFavourite(() => symmetricTheta(random, k, 0.5), before)
       return { kind: 'change', before, after, at: extra.changeAt as number }
     }
     case 'context-dependent': {
       const values = CONTEXT_VALUES[extra.contextKey]
       for (;;) {
         const byValue: Record<string, number[]> = {}
-        for (const value of values) byValue[value] = uniformTheta(random, k, 0.5)
+        for (const value of values) byValue[value] = symmetricTheta(random, k, 0.5)
         const favourites = new Set(Object.values(byValue).map(favourite))
         if (favourites.size >= 2) return { kind: 'context', key: extra.contextKey, byValue }
       }

@@ -81,7 +81,7 @@ describe('a small seeded evaluation through the real code path', () => {
     )
     expect(learned.length).toBeGreaterThan(50)
     const right = learned.filter(
-      (r) => r.predictions['decision-memory']?.option === r.favourite,
+      (r) => r.predictions['decision-memory'].option === r.favourite,
     ).length
     expect(right / learned.length).toBeGreaterThan(0.95)
   })
@@ -90,7 +90,7 @@ describe('a small seeded evaluation through the real code path', () => {
     const early = evaluation.open.filter((r) => r.state === 'static-default')
     expect(early.length).toBeGreaterThan(0)
     for (const r of early)
-      expect(r.predictions['decision-memory']?.option).toBe(r.predictions['static default']?.option)
+      expect(r.predictions['decision-memory'].option).toBe(r.predictions['static default'].option)
   })
 
   it('states every target with its figure, and links images that it writes', () => {
