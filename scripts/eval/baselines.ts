@@ -35,7 +35,11 @@ export function lastChoicePrediction(history: PointHistory): Prediction {
   let repeats = 0
   for (let i = 1; i < choices.length; i++) if (choices[i] === choices[i - 1]) repeats++
   const transitions = Math.max(0, choices.length - 1)
-  return { option: last ?? history.staticDefault, p: (repeats + 1) / (transitions + 2), autoResolve: false }
+  return {
+    option: last ?? history.staticDefault,
+    p: (repeats + 1) / (transitions + 2),
+    autoResolve: false,
+  }
 }
 
 /**
@@ -58,7 +62,8 @@ export function majorityPrediction(
     lastAt.set(c, i)
   })
   const smoothed = (option: string) => ((counts.get(option) ?? 0) + 1) / (n + k)
-  if (n < thresholds.N) return { option: staticDefault, p: smoothed(staticDefault), autoResolve: false }
+  if (n < thresholds.N)
+    return { option: staticDefault, p: smoothed(staticDefault), autoResolve: false }
   const best = Math.max(...options.map((o) => counts.get(o) ?? 0))
   const tied = options.filter((o) => counts.get(o) === best)
   let option = tied.includes(staticDefault) ? staticDefault : (tied[0] as string)

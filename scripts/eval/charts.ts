@@ -23,7 +23,11 @@ function n(value: number): string {
 }
 
 function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
 }
 
 function scale(domain: readonly [number, number], range: readonly [number, number]) {
@@ -43,7 +47,11 @@ interface Frame {
 }
 
 /** The axes, grid, title and labels that every chart shares. */
-function frame(spec: Frame): { parts: string[]; x: (v: number) => number; y: (v: number) => number } {
+function frame(spec: Frame): {
+  parts: string[]
+  x: (v: number) => number
+  y: (v: number) => number
+} {
   const x = scale(spec.xDomain, [MARGIN.left, MARGIN.left + PLOT_W])
   const y = scale(spec.yDomain, [MARGIN.top + PLOT_H, MARGIN.top])
   const parts = [
@@ -71,7 +79,9 @@ function frame(spec: Frame): { parts: string[]; x: (v: number) => number; y: (v:
   return { parts, x, y }
 }
 
-function legend(entries: ReadonlyArray<{ name: string; colour: string; dashed?: boolean; square?: boolean }>): string[] {
+function legend(
+  entries: ReadonlyArray<{ name: string; colour: string; dashed?: boolean; square?: boolean }>,
+): string[] {
   const left = MARGIN.left + PLOT_W + 14
   return entries.flatMap((e, i) => {
     const top = MARGIN.top + 8 + i * 20
@@ -83,19 +93,30 @@ function legend(entries: ReadonlyArray<{ name: string; colour: string; dashed?: 
 }
 
 /** A line chart of several series over evenly spaced categories (or numbers) on x. */
-export function lineChart(spec: Omit<Frame, 'yTicks'> & { series: readonly Series[]; yTicks?: readonly number[] }): string {
+export function lineChart(
+  spec: Omit<Frame, 'yTicks'> & { series: readonly Series[]; yTicks?: readonly number[] },
+): string {
   const yTicks = spec.yTicks ?? [0, 0.2, 0.4, 0.6, 0.8, 1]
   const { parts, x, y } = frame({ ...spec, yTicks })
   spec.series.forEach((s, i) => {
     const colour = COLOURS[i % COLOURS.length] as string
-    const path = s.points.map(([px, py], j) => `${j === 0 ? 'M' : 'L'}${n(x(px))} ${n(y(py))}`).join(' ')
+    const path = s.points
+      .map(([px, py], j) => `${j === 0 ? 'M' : 'L'}${n(x(px))} ${n(y(py))}`)
+      .join(' ')
     parts.push(
       `<path d="${path}" fill="none" stroke="${colour}" stroke-width="2.5"${s.dashed === true ? ' stroke-dasharray="5 3"' : ''}/>`,
     )
-    for (const [px, py] of s.points) parts.push(`<circle cx="${n(x(px))}" cy="${n(y(py))}" r="3" fill="${colour}"/>`)
+    for (const [px, py] of s.points)
+      parts.push(`<circle cx="${n(x(px))}" cy="${n(y(py))}" r="3" fill="${colour}"/>`)
   })
   parts.push(
-    ...legend(spec.series.map((s, i) => ({ name: s.name, colour: COLOURS[i % COLOURS.length] as string, dashed: s.dashed }))),
+    ...legend(
+      spec.series.map((s, i) => ({
+        name: s.name,
+        colour: COLOURS[i % COLOURS.length] as string,
+        dashed: s.dashed,
+      })),
+    ),
     '</svg>',
   )
   return parts.join('\n') + '\n'
@@ -106,7 +127,12 @@ export function lineChart(spec: Omit<Frame, 'yTicks'> & { series: readonly Serie
  * came true, against the diagonal of perfect calibration; bar widths are the bins, and the
  * number above each bar is how many predictions fell in it.
  */
-export function reliabilityDiagram(spec: { title: string; xLabel: string; yLabel: string; bins: readonly ReliabilityBin[] }): string {
+export function reliabilityDiagram(spec: {
+  title: string
+  xLabel: string
+  yLabel: string
+  bins: readonly ReliabilityBin[]
+}): string {
   const ticks = [0, 0.2, 0.4, 0.6, 0.8, 1]
   const { parts, x, y } = frame({
     title: spec.title,

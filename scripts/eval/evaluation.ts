@@ -1,10 +1,12 @@
 import type { CompiledPolicy } from '../../src/domain/policy'
-import { simulateUser, type QuestionRecord } from './simulate'
+import { simulateUser, type Loop, type QuestionRecord } from './simulate'
 import { generateUsers, type PopulationOptions, type SimulatedUser } from './users'
 
-/** What one evaluation run is: a population and the policy under test. */
+/** What one evaluation run is: a population, the policy under test, and the loops to run. */
 export interface EvaluationOptions extends PopulationOptions {
   policy: CompiledPolicy
+  /** Both unless told; a loop not run has no records. */
+  loops?: readonly Loop[]
 }
 
 /** Every question of every simulated user, in the open loop and in the closed loop. */
@@ -15,14 +17,17 @@ export interface Evaluation {
   closed: QuestionRecord[]
 }
 
-/** The questions of one user in both loops. */
+/** The questions of one user in each loop. */
 export interface UserRecords {
   open: QuestionRecord[]
   closed: QuestionRecord[]
 }
 
 /** Simulates some users of a population; the result is in the order of `users`. */
-export type SimulateUsers = (users: readonly SimulatedUser[], options: EvaluationOptions) => Promise<UserRecords[]>
+export type SimulateUsers = (
+  users: readonly SimulatedUser[],
+  options: EvaluationOptions,
+) => Promise<UserRecords[]>
 
 /** The seed and population the report is made from (`npm run eval`). */
 export const REPORT_SEED = 20260701
@@ -37,18 +42,18 @@ export const REPORT_POPULATION: Omit<PopulationOptions, 'seed'> = {
 /** Simulates users one after another in this process. */
 export const simulateInProcess: SimulateUsers = async (users, options) => {
   const common = { seed: options.seed, policy: options.policy, start: options.start }
+  const loops = options.loops ?? ['open', 'closed']
   const out: UserRecords[] = []
   for (const user of users) {
-    out.push({
-      open: await simulateUser(user, { ...common, loop: 'open' }),
-      closed: await simulateUser(user, { ...common, loop: 'closed' }),
-    })
+    const records: UserRecords = { open: [], closed: [] }
+    for (const loop of loops) records[loop] = await simulateUser(user, { ...common, loop })
+    out.push(records)
   }
   return out
 }
 
 /**
- * Draws the population and simulates every user in both loops. Users are independent (each has
+ * Draws the population and simulates every user in each loop. Users are independent (each has
  * its own store and random stream), so `simulate` may spread them over processes; the records
  * come back in the population's order either way.
  */

@@ -1,6 +1,6 @@
 // `npm run eval`: simulates the users, scores decision-memory and the baselines, and writes
 // eval/REPORT.md with its images. Flags: --seed N, --users N (per type), --out DIR, --workers N,
-// --policy FILE.
+// --policy FILE, --sensitivity-users N (per type, for the runs of the policy's alternatives).
 import { mkdir, writeFile } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
@@ -9,12 +9,17 @@ import { DEFAULT_POLICY_FILE, loadPolicy } from '../../src/config/load-policy'
 import { REPORT_POPULATION, REPORT_SEED, runEvaluation, simulateInProcess } from './evaluation'
 import { simulateInParallel } from './parallel'
 import { policyRationale } from './rationale'
+import { runSensitivity } from './sensitivity'
 import { renderImages, renderReport, targets } from './report'
 import { summarize } from './summary'
 
+/** Users of each type in the sensitivity runs: enough to show a direction, small enough to stay fast. */
+const SENSITIVITY_USERS_PER_TYPE = 6
+
 function positiveInteger(raw: string, name: string): number {
   const value = Number(raw)
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer, not "${raw}"`)
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`--${name} must be a positive integer, not "${raw}"`)
   return value
 }
 
@@ -26,6 +31,7 @@ async function main(): Promise<void> {
       out: { type: 'string', default: 'eval' },
       workers: { type: 'string', default: String(Math.min(2, availableParallelism())) },
       policy: { type: 'string', default: DEFAULT_POLICY_FILE },
+      'sensitivity-users': { type: 'string', default: String(SENSITIVITY_USERS_PER_TYPE) },
     },
   })
   const started = performance.now()
@@ -36,17 +42,30 @@ async function main(): Promise<void> {
     usersPerType: positiveInteger(values.users, 'users'),
   }
   const workers = positiveInteger(values.workers, 'workers')
-  const simulate = workers === 1 ? simulateInProcess : simulateInParallel(workers, values.policy)
-  const evaluation = await runEvaluation({ ...population, policy }, simulate)
+  const simulate = workers === 1 ? simulateInProcess : simulateInParallel(workers)
+  const sensitivityUsers = positiveInteger(values['sensitivity-users'], 'sensitivity-users')
+  // Both share the workers' pool, so no core waits for the slowest task of one run.
+  const [evaluation, rows] = await Promise.all([
+    runEvaluation({ ...population, policy }, simulate),
+    runSensitivity({ ...population, usersPerType: sensitivityUsers }, policy, simulate),
+  ])
   const summary = summarize(evaluation)
   await mkdir(values.out, { recursive: true })
   await writeFile(
     join(values.out, 'REPORT.md'),
-    renderReport({ summary, population, policy, rationale: policyRationale(policy) }),
+    renderReport({
+      summary,
+      population,
+      policy,
+      sensitivity: { usersPerType: sensitivityUsers, rows },
+      rationale: policyRationale(policy, summary, rows),
+    }),
   )
-  for (const [name, svg] of Object.entries(renderImages(summary))) await writeFile(join(values.out, name), svg)
+  for (const [name, svg] of Object.entries(renderImages(summary)))
+    await writeFile(join(values.out, name), svg)
   // Timing goes to the terminal only: the report must not change from one run to the next.
-  for (const t of targets(summary)) process.stderr.write(`${t.met ? 'met    ' : 'NOT MET'}  ${t.target}: ${t.figure}\n`)
+  for (const t of targets(summary))
+    process.stderr.write(`${t.met ? 'met    ' : 'NOT MET'}  ${t.target}: ${t.figure}\n`)
   process.stderr.write(
     `${evaluation.open.length} questions, ${evaluation.users.length} users, ${workers} worker(s), ` +
       `${((performance.now() - started) / 1000).toFixed(1)} s; wrote ${join(values.out, 'REPORT.md')}\n`,

@@ -42,7 +42,10 @@ export interface ReliabilityBin {
 }
 
 /** Equal-width bins of stated probability with what happened in each (DeGroot & Fienberg 1983). */
-export function reliabilityTable(outcomes: readonly ProbabilityOutcome[], bins = 10): ReliabilityBin[] {
+export function reliabilityTable(
+  outcomes: readonly ProbabilityOutcome[],
+  bins = 10,
+): ReliabilityBin[] {
   const sums = Array.from({ length: bins }, () => ({ count: 0, probability: 0, happened: 0 }))
   for (const o of outcomes) {
     const index = Math.min(bins - 1, Math.max(0, Math.floor(o.probability * bins)))
@@ -65,11 +68,15 @@ export function reliabilityTable(outcomes: readonly ProbabilityOutcome[], bins =
  * (Naeini, Cooper & Hauskrecht 2015; Guo et al. 2017). 0 for a perfectly calibrated predictor,
  * up to the binning noise of a finite sample.
  */
-export function expectedCalibrationError(outcomes: readonly ProbabilityOutcome[], bins = 10): number {
+export function expectedCalibrationError(
+  outcomes: readonly ProbabilityOutcome[],
+  bins = 10,
+): number {
   if (outcomes.length === 0) return Number.NaN
   let total = 0
   for (const bin of reliabilityTable(outcomes, bins)) {
-    if (bin.count > 0) total += (bin.count / outcomes.length) * Math.abs(bin.observed - bin.meanProbability)
+    if (bin.count > 0)
+      total += (bin.count / outcomes.length) * Math.abs(bin.observed - bin.meanProbability)
   }
   return total
 }

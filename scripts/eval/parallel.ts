@@ -1,48 +1,74 @@
 import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import type { SimulateUsers, UserRecords } from './evaluation'
-import type { PopulationOptions } from './users'
+import type { Policy } from '../../src/domain/policy'
+import type { EvaluationOptions, SimulateUsers, UserRecords } from './evaluation'
 
-/** What a worker is asked to do: which users of which population, under which policy file. */
+/** What a worker is asked to do: which users of which population, under which policy. */
 export interface WorkerTask {
-  population: PopulationOptions
-  policyFile: string
+  population: Omit<EvaluationOptions, 'policy'>
+  policy: Policy
   indexes: number[]
 }
 
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url))
 
+function simulateInChild(task: WorkerTask): Promise<UserRecords[]> {
+  return new Promise((resolve, reject) => {
+    const child = fork(WORKER, [], { execArgv: ['--import', 'tsx'], serialization: 'advanced' })
+    let result: UserRecords[] | undefined
+    child.once('message', (message) => {
+      result = message as UserRecords[]
+    })
+    child.once('error', reject)
+    child.once('exit', (code) => {
+      if (result !== undefined) resolve(result)
+      else
+        reject(new Error(`evaluation worker exited with code ${code} before sending its records`))
+    })
+    child.send(task)
+  })
+}
+
+/** Runs at most `size` pieces of work at a time; the others wait their turn, first come first served. */
+function createPool(size: number) {
+  let running = 0
+  const waiting: Array<() => void> = []
+  return async function run<T>(work: () => Promise<T>): Promise<T> {
+    if (running < size) running++
+    else await new Promise<void>((resolve) => waiting.push(resolve))
+    try {
+      return await work()
+    } finally {
+      // The slot passes straight to the next in line, so the pool never runs more than `size`.
+      const next = waiting.shift()
+      if (next !== undefined) next()
+      else running--
+    }
+  }
+}
+
 /**
- * Simulates users in `workers` child processes (one per core), user i in worker i mod workers.
- * Each child redraws the same population from the seed, so only indexes travel; the records come
- * back in the population's order, identical to a run in one process.
+ * Simulates users in child processes, at most `workers` at a time (one per core) however many
+ * evaluations share this function, user i in task i mod workers. `users` must be the population
+ * drawn from the options: each child redraws it from the seed, so only indexes travel. The records
+ * come back in the population's order, identical to a run in one process.
  */
-export function simulateInParallel(workers: number, policyFile: string): SimulateUsers {
+export function simulateInParallel(workers: number): SimulateUsers {
+  const pool = createPool(workers)
   return async (users, options) => {
-    const { policy: _policy, ...population } = options
+    const { policy: compiled, ...population } = options
+    // The compiled regular expressions stay here; the child compiles the policy again.
+    const { compiledPoints: _points, sensitivePattern: _pattern, ...policy } = compiled
     const tasks = Array.from({ length: workers }, (_, w) =>
       users.map((_, i) => i).filter((i) => i % workers === w),
     ).filter((indexes) => indexes.length > 0)
     const parts = await Promise.all(
-      tasks.map(
-        (indexes) =>
-          new Promise<UserRecords[]>((resolve, reject) => {
-            const child = fork(WORKER, [], { execArgv: ['--import', 'tsx'], serialization: 'advanced' })
-            let result: UserRecords[] | undefined
-            child.once('message', (message) => {
-              result = message as UserRecords[]
-            })
-            child.once('error', reject)
-            child.once('exit', (code) => {
-              if (result !== undefined) resolve(result)
-              else reject(new Error(`evaluation worker exited with code ${code} before sending its records`))
-            })
-            child.send({ population, policyFile, indexes } satisfies WorkerTask)
-          }),
-      ),
+      tasks.map((indexes) => pool(() => simulateInChild({ population, policy, indexes }))),
     )
     const out: UserRecords[] = new Array(users.length)
-    tasks.forEach((indexes, t) => indexes.forEach((i, j) => (out[i] = (parts[t] as UserRecords[])[j] as UserRecords)))
+    tasks.forEach((indexes, t) =>
+      indexes.forEach((i, j) => (out[i] = (parts[t] as UserRecords[])[j] as UserRecords)),
+    )
     return out
   }
 }

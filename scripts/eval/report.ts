@@ -1,9 +1,22 @@
 import type { Policy } from '../../src/domain/policy'
 import { lineChart, reliabilityDiagram } from './charts'
+import { fixed, percent, points } from './format'
 import type { ReliabilityBin } from './metrics'
+import type { SensitivityRow } from './sensitivity'
 import { PREDICTORS, type Predictor } from './simulate'
-import type { AutoResolution, GroupSummary, Summary, TimeBucket } from './summary'
-import { USER_TYPE_DESCRIPTIONS, USER_TYPES, SIMULATED_POINTS, type PopulationOptions } from './users'
+import {
+  groupOf,
+  type AutoResolution,
+  type GroupSummary,
+  type Summary,
+  type TimeBucket,
+} from './summary'
+import {
+  USER_TYPE_DESCRIPTIONS,
+  USER_TYPES,
+  SIMULATED_POINTS,
+  type PopulationOptions,
+} from './users'
 
 /** The image files the report links to, by name. */
 export const IMAGES = {
@@ -25,39 +38,28 @@ export interface ReportInput {
   summary: Summary
   population: PopulationOptions
   policy: Policy
+  /** Each tuned default against its alternatives, on a smaller population of the same seed. */
+  sensitivity: { usersPerType: number; rows: readonly SensitivityRow[] }
   /** The rationale of each policy default, from the tuning (markdown list items). */
   rationale: readonly string[]
 }
 
-function fixed(value: number, digits = 3): string {
-  return Number.isNaN(value) ? '—' : value.toFixed(digits)
-}
-
-function percent(value: number): string {
-  return Number.isNaN(value) ? '—' : `${(value * 100).toFixed(1)}%`
-}
-
-function points(value: number): string {
-  if (Number.isNaN(value)) return '—'
-  const p = value * 100
-  return `${p >= 0 ? '+' : '−'}${Math.abs(p).toFixed(1)}`
-}
-
-function group(summary: Summary, name: GroupSummary['group']): GroupSummary {
-  return summary.groups.find((g) => g.group === name) as GroupSummary
-}
-
-function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
-  const align = header.map((_, i) => (i === 0 ? '---' : '---:'))
+/** A markdown table; the first `textColumns` columns are left-aligned, the (numeric) rest right-aligned. */
+function table(
+  header: readonly string[],
+  rows: ReadonlyArray<readonly string[]>,
+  textColumns = 1,
+): string {
+  const align = header.map((_, i) => (i < textColumns ? '---' : '---:'))
   return [header, align, ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n')
 }
 
 /** The targets of issue 3, each with its figure and verdict. */
 export function targets(summary: Summary): TargetResult[] {
-  const all = group(summary, 'all')
-  const habitual = group(summary, 'habitual')
+  const all = groupOf(summary, 'all')
+  const habitual = groupOf(summary, 'habitual')
   const gain = (name: GroupSummary['group']) => {
-    const g = group(summary, name)
+    const g = groupOf(summary, name)
     return g.accuracy['decision-memory'] - g.accuracy['majority N/M']
   }
   const autoWrong = (a: AutoResolution, label: string): TargetResult => ({
@@ -66,7 +68,7 @@ export function targets(summary: Summary): TargetResult[] {
     met: a.autoResolved > 0 && a.wrong <= 0.05,
   })
   const habitualShare = (a: AutoResolution, label: string): TargetResult => ({
-    target: `At least 80% of habitual users' questions auto-resolved after their first 30 sessions (${label})`,
+    target: `At least 80% of habitual users’ questions auto-resolved after their first 30 sessions (${label})`,
     figure: `${percent(a.share)} of ${a.questions}`,
     met: a.share >= 0.8,
   })
@@ -88,12 +90,12 @@ export function targets(summary: Summary): TargetResult[] {
     habitualShare(habitual.afterSession30.closed, 'closed loop'),
     {
       target: 'Accuracy at least the unweighted majority’s on stationary users',
-      figure: `${fixed(group(summary, 'stationary').accuracy['decision-memory'])} against ${fixed(group(summary, 'stationary').accuracy['majority N/M'])} (${points(stationary)} points)`,
+      figure: `${fixed(groupOf(summary, 'stationary').accuracy['decision-memory'])} against ${fixed(groupOf(summary, 'stationary').accuracy['majority N/M'])} (${points(stationary)} points)`,
       met: stationary >= 0,
     },
     ...(['change-point', 'context-dependent'] as const).map((name) => ({
       target: `Accuracy at least 5 points above the unweighted majority on ${name} users`,
-      figure: `${fixed(group(summary, name).accuracy['decision-memory'])} against ${fixed(group(summary, name).accuracy['majority N/M'])} (${points(gain(name))} points)`,
+      figure: `${fixed(groupOf(summary, name).accuracy['decision-memory'])} against ${fixed(groupOf(summary, name).accuracy['majority N/M'])} (${points(gain(name))} points)`,
       met: gain(name) >= 0.05,
     })),
   ]
@@ -101,7 +103,7 @@ export function targets(summary: Summary): TargetResult[] {
 
 function accuracyTable(summary: Summary): string {
   return table(
-    ['users', 'questions', ...PREDICTORS, 'DM − majority', 'oracle − DM'],
+    ['user type', 'questions', ...PREDICTORS, 'DM − majority', 'oracle − DM'],
     summary.groups.map((g) => [
       g.group,
       String(g.questions),
@@ -114,14 +116,14 @@ function accuracyTable(summary: Summary): string {
 
 function logLossTable(summary: Summary): string {
   return table(
-    ['users', ...PREDICTORS],
+    ['user type', ...PREDICTORS],
     summary.groups.map((g) => [g.group, ...PREDICTORS.map((p) => fixed(g.logLoss[p]))]),
   )
 }
 
 function calibrationTable(summary: Summary): string {
   return table(
-    ['users', 'ECE of confidence', 'ECE of p'],
+    ['user type', 'ECE of confidence', 'ECE of p'],
     summary.groups.map((g) => [g.group, fixed(g.confidenceEce), fixed(g.pEce)]),
   )
 }
@@ -145,7 +147,14 @@ function autoCell(a: AutoResolution): string {
 
 function questionsSavedTable(summary: Summary): string {
   return table(
-    ['users', 'open loop', 'closed loop', 'after session 30, open', 'after session 30, closed', 'majority N/M rule'],
+    [
+      'user type',
+      'open loop',
+      'closed loop',
+      'after session 30, open',
+      'after session 30, closed',
+      'majority N/M rule',
+    ],
     summary.groups.map((g) => [
       g.group,
       autoCell(g.autoResolution.open),
@@ -157,10 +166,39 @@ function questionsSavedTable(summary: Summary): string {
   )
 }
 
+function sensitivityTable(rows: readonly SensitivityRow[]): string {
+  return table(
+    [
+      'policy',
+      'accuracy',
+      'stationary − majority',
+      'change-point accuracy',
+      'ECE of confidence',
+      'ECE of p',
+      'auto-resolved wrong',
+      'habitual auto-resolved after session 30',
+    ],
+    rows.map((r) => [
+      r.variant,
+      fixed(r.accuracy),
+      points(r.stationaryGain),
+      fixed(r.changePointAccuracy),
+      fixed(r.confidenceEce),
+      fixed(r.pEce),
+      percent(r.closedWrong),
+      percent(r.habitualClosedAfter30),
+    ]),
+  )
+}
+
 function timeTable(buckets: readonly TimeBucket[], first: string): string {
   return table(
     [first, 'questions', ...PREDICTORS],
-    buckets.map((b) => [b.label, String(b.questions), ...PREDICTORS.map((p) => fixed(b.accuracy[p]))]),
+    buckets.map((b) => [
+      b.label,
+      String(b.questions),
+      ...PREDICTORS.map((p) => fixed(b.accuracy[p])),
+    ]),
   )
 }
 
@@ -214,7 +252,7 @@ export function renderReport(input: ReportInput): string {
   const { summary, population, policy } = input
   const results = targets(summary)
   const metCount = results.filter((r) => r.met).length
-  const all = group(summary, 'all')
+  const all = groupOf(summary, 'all')
   const lines = [
     '# How good are the recommendations? A simulated-user evaluation',
     '',
@@ -232,6 +270,7 @@ export function renderReport(input: ReportInput): string {
     table(
       ['target', 'figure', 'met'],
       results.map((r) => [r.target, r.figure, r.met ? 'yes' : '**no**']),
+      3,
     ),
     '',
     '## The simulated users',
@@ -239,6 +278,7 @@ export function renderReport(input: ReportInput): string {
     table(
       ['type', 'hidden preference θ (choice probabilities per decision point)'],
       USER_TYPES.map((t) => [t, USER_TYPE_DESCRIPTIONS[t]]),
+      2,
     ),
     '',
     `- **Sessions** follow a Poisson process at a rate drawn per user uniformly between ${population.sessionRate[0]} and`,
@@ -305,6 +345,12 @@ export function renderReport(input: ReportInput): string {
     timeTable(summary.sinceChange, 'days since change'),
     '',
     '## Why the policy defaults are what they are',
+    '',
+    'Each tuned default against its alternatives, one change at a time, on a smaller population of the same seed',
+    `(${input.sensitivity.usersPerType} users of each type, so its figures are noisier than those above), in the closed loop only:`,
+    'every figure of this table, accuracy and calibration included, is of the closed loop.',
+    '',
+    sensitivityTable(input.sensitivity.rows),
     '',
     ...input.rationale,
     '',

@@ -42,7 +42,7 @@ export interface QuestionRecord {
   choice: string
   /** The user's most-preferred option at that moment, in that context (argmax θ). */
   favourite: string
-  predictions: Partial<Record<Predictor, Prediction>>
+  predictions: Record<Predictor, Prediction>
   /** decision-memory's confidence that its recommendation is the user's favourite (R-REC-3). */
   confidence: number
   /** decision-memory's state (R-REC-1). */
@@ -56,14 +56,15 @@ const DAY_MS = 86_400_000
 /**
  * Puts every planned question of one user through decision-memory's real use cases, over its own
  * in-memory LevelDB and a clock moved to each question: recommend first, then record the choice.
- * The baselines (open loop only) predict from the same stream of choices.
+ * The baselines predict from the user's every choice, in either loop: they know nothing of
+ * auto-resolution.
  */
 export async function simulateUser(
   user: SimulatedUser,
   options: { seed: number; policy: CompiledPolicy; start: Date; loop: Loop },
 ): Promise<QuestionRecord[]> {
   const { policy, loop } = options
-  const store = await createLevelStore(new MemoryLevel<string, string>() as never, { sync: false })
+  const store = await createLevelStore(new MemoryLevel<string, string>() as never, { sync: false, policy })
   const clock = fixedClock(options.start)
   let ids = 0
   const memory = createDecisionMemory({ store, policy, clock, newId: () => `${user.id}-${ids++}` })
@@ -91,19 +92,28 @@ export async function simulateUser(
           context: session.context,
         }
         const recommendation = await memory.recommend(question)
-        const theta = thetaAt(user.preferences.get(point.key) as never, at, session.context)
+        const preference = user.preferences.get(point.key)
+        if (preference === undefined)
+          throw new Error(`${user.id} has no preference at ${point.key}`)
+        const theta = thetaAt(preference, at, session.context)
         const choice = point.options[random.categorical(theta)] as string
         const recommended = recommendation.recommended as string
-        const predictions: QuestionRecord['predictions'] = {
-          'decision-memory': { option: recommended, p: recommendation.p, autoResolve: !recommendation.ask },
-        }
         const choices = histories.get(point.key) ?? []
-        if (loop === 'open') {
-          const history: PointHistory = { options: point.options, staticDefault: point.staticDefault, choices }
-          predictions['static default'] = staticDefaultPrediction(history)
-          predictions['last choice'] = lastChoicePrediction(history)
-          predictions['majority N/M'] = majorityPrediction(history, thresholds)
-          predictions.oracle = oraclePrediction(point.options, theta)
+        const history: PointHistory = {
+          options: point.options,
+          staticDefault: point.staticDefault,
+          choices,
+        }
+        const predictions: QuestionRecord['predictions'] = {
+          'decision-memory': {
+            option: recommended,
+            p: recommendation.p,
+            autoResolve: !recommendation.ask,
+          },
+          'static default': staticDefaultPrediction(history),
+          'last choice': lastChoicePrediction(history),
+          'majority N/M': majorityPrediction(history, thresholds),
+          oracle: oraclePrediction(point.options, theta),
         }
         records.push({
           user: user.id,

@@ -1,4 +1,11 @@
-import { accuracy, expectedCalibrationError, logLoss, reliabilityTable, type ProbabilityOutcome, type ReliabilityBin } from './metrics'
+import {
+  accuracy,
+  expectedCalibrationError,
+  logLoss,
+  reliabilityTable,
+  type ProbabilityOutcome,
+  type ReliabilityBin,
+} from './metrics'
 import type { Evaluation } from './evaluation'
 import { PREDICTORS, type Predictor, type QuestionRecord } from './simulate'
 import { USER_TYPES, type UserType } from './users'
@@ -62,30 +69,27 @@ const SESSION_BUCKETS: ReadonlyArray<readonly [number, number]> = [
 ]
 
 /** 10-day stretches from 60 days before the change to 90 days after. */
-const CHANGE_BUCKETS: ReadonlyArray<readonly [number, number]> = Array.from({ length: 15 }, (_, i) => [
-  -60 + i * 10,
-  -50 + i * 10,
-])
+const CHANGE_BUCKETS: ReadonlyArray<readonly [number, number]> = Array.from(
+  { length: 15 },
+  (_, i) => [-60 + i * 10, -50 + i * 10],
+)
 
 const MIN_BUCKET_QUESTIONS = 50
 
-function dm(record: QuestionRecord) {
-  return record.predictions['decision-memory'] as NonNullable<QuestionRecord['predictions']['decision-memory']>
-}
-
 /** "The user picked what this predictor named", with the probability it gave. */
 function picks(records: readonly QuestionRecord[], predictor: Predictor): ProbabilityOutcome[] {
-  const out: ProbabilityOutcome[] = []
-  for (const r of records) {
+  return records.map((r) => {
     const prediction = r.predictions[predictor]
-    if (prediction !== undefined) out.push({ probability: prediction.p, happened: prediction.option === r.choice })
-  }
-  return out
+    return { probability: prediction.p, happened: prediction.option === r.choice }
+  })
 }
 
 /** "decision-memory's recommendation is the user's favourite", with its confidence. */
 function favourites(records: readonly QuestionRecord[]): ProbabilityOutcome[] {
-  return records.map((r) => ({ probability: r.confidence, happened: dm(r).option === r.favourite }))
+  return records.map((r) => ({
+    probability: r.confidence,
+    happened: r.predictions['decision-memory'].option === r.favourite,
+  }))
 }
 
 function autoResolution(records: readonly QuestionRecord[], predictor: Predictor): AutoResolution {
@@ -93,7 +97,7 @@ function autoResolution(records: readonly QuestionRecord[], predictor: Predictor
   let wrong = 0
   for (const r of records) {
     const prediction = r.predictions[predictor]
-    if (prediction === undefined || !prediction.autoResolve) continue
+    if (!prediction.autoResolve) continue
     autoResolved++
     if (prediction.option !== r.choice) wrong++
   }
@@ -109,7 +113,15 @@ function byPredictor(f: (predictor: Predictor) => number): Record<Predictor, num
   return Object.fromEntries(PREDICTORS.map((p) => [p, f(p)])) as Record<Predictor, number>
 }
 
-function groupSummary(group: UserType | 'all', open: QuestionRecord[], closed: QuestionRecord[]): GroupSummary {
+/**
+ * The figures of one group of users: accuracy, log loss and calibration from the `open` records,
+ * auto-resolution from both loops. The sensitivity runs pass their closed-loop records as both.
+ */
+export function summarizeGroup(
+  group: UserType | 'all',
+  open: readonly QuestionRecord[],
+  closed: readonly QuestionRecord[],
+): GroupSummary {
   const late = (r: QuestionRecord) => r.session > 30
   return {
     group,
@@ -155,16 +167,26 @@ function timeBuckets(
   return out
 }
 
+/** The figures of one user type, or of every user (`all`). */
+export function groupOf(
+  summary: Pick<Summary, 'groups'>,
+  name: GroupSummary['group'],
+): GroupSummary {
+  const found = summary.groups.find((g) => g.group === name)
+  if (found === undefined) throw new Error(`no figures for ${name}`)
+  return found
+}
+
 /** Every figure of the report, from the records of an evaluation. */
 export function summarize(evaluation: Evaluation): Summary {
   const groups: GroupSummary[] = USER_TYPES.map((type) =>
-    groupSummary(
+    summarizeGroup(
       type,
       evaluation.open.filter((r) => r.type === type),
       evaluation.closed.filter((r) => r.type === type),
     ),
   )
-  groups.push(groupSummary('all', evaluation.open, evaluation.closed))
+  groups.push(summarizeGroup('all', evaluation.open, evaluation.closed))
   const changePoint = evaluation.open.filter((r) => r.sinceChange !== null)
   return {
     groups,

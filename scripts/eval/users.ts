@@ -14,7 +14,8 @@ export type UserType = (typeof USER_TYPES)[number]
 /** What each kind of user is, as the report says it. */
 export const USER_TYPE_DESCRIPTIONS: Record<UserType, string> = {
   stationary: 'choice probabilities θ ~ Dirichlet(1, …, 1) per point, fixed for the whole run',
-  habitual: 'one option chosen with probability θ ≥ 0.97 (1 − U(0, 0.03)); the rest share the remainder by Dirichlet(1, …, 1)',
+  habitual:
+    'one option chosen with probability θ ≥ 0.97 (1 − U(0, 0.03)); the rest share the remainder by Dirichlet(1, …, 1)',
   'change-point':
     'θ ~ Dirichlet(0.5, …, 0.5) per point, replaced once, between 30% and 70% of the run, by another draw with a different favourite',
   'context-dependent':
@@ -80,7 +81,11 @@ export type HiddenPreference =
   | { kind: 'context'; key: ContextKey; byValue: Record<string, number[]> }
 
 /** The θ in force at time `at` (ms since epoch) in a context. */
-export function thetaAt(preference: HiddenPreference, at: number, context: SessionContext): number[] {
+export function thetaAt(
+  preference: HiddenPreference,
+  at: number,
+  context: SessionContext,
+): number[] {
   switch (preference.kind) {
     case 'fixed':
       return preference.theta
@@ -94,7 +99,8 @@ export function thetaAt(preference: HiddenPreference, at: number, context: Sessi
 /** Index of the largest probability: the user's most-preferred option. */
 export function favourite(theta: readonly number[]): number {
   let best = 0
-  for (let i = 1; i < theta.length; i++) if ((theta[i] as number) > (theta[best] as number)) best = i
+  for (let i = 1; i < theta.length; i++)
+    if ((theta[i] as number) > (theta[best] as number)) best = i
   return best
 }
 
@@ -132,7 +138,8 @@ const DAY_MS = 86_400_000
 /** Minutes between two questions of one session. */
 const QUESTION_GAP_MS = 2 * 60_000
 
-function uniformTheta(random: Random, k: number, concentration: number): number[] {
+/** θ ~ Dirichlet(c, …, c) over k options: c < 1 favours one option, c > 1 evens them out. */
+function symmetricTheta(random: Random, k: number, concentration: number): number[] {
   return random.dirichlet(Array.from({ length: k }, () => concentration))
 }
 
@@ -164,21 +171,21 @@ function hiddenPreference(
   switch (type) {
     case 'stationary':
     case 'sparse':
-      return { kind: 'fixed', theta: uniformTheta(random, k, 1) }
+      return { kind: 'fixed', theta: symmetricTheta(random, k, 1) }
     case 'noisy':
-      return { kind: 'fixed', theta: uniformTheta(random, k, 3) }
+      return { kind: 'fixed', theta: symmetricTheta(random, k, 3) }
     case 'habitual':
       return { kind: 'fixed', theta: habitualTheta(random, k) }
     case 'change-point': {
-      const before = uniformTheta(random, k, 0.5)
-      const after = differentFavourite(() => uniformTheta(random, k, 0.5), before)
+      const before = symmetricTheta(random, k, 0.5)
+      const after = differentFavourite(() => symmetricTheta(random, k, 0.5), before)
       return { kind: 'change', before, after, at: extra.changeAt as number }
     }
     case 'context-dependent': {
       const values = CONTEXT_VALUES[extra.contextKey]
       for (;;) {
         const byValue: Record<string, number[]> = {}
-        for (const value of values) byValue[value] = uniformTheta(random, k, 0.5)
+        for (const value of values) byValue[value] = symmetricTheta(random, k, 0.5)
         const favourites = new Set(Object.values(byValue).map(favourite))
         if (favourites.size >= 2) return { kind: 'context', key: extra.contextKey, byValue }
       }
@@ -197,7 +204,11 @@ function sessionStarts(type: UserType, random: Random, options: PopulationOption
   } else {
     // A Poisson process of sessions at the user's own rate.
     const rate = random.uniform(options.sessionRate[0], options.sessionRate[1])
-    for (let t = start + random.exponential(rate) * DAY_MS; t < end; t += random.exponential(rate) * DAY_MS) {
+    for (
+      let t = start + random.exponential(rate) * DAY_MS;
+      t < end;
+      t += random.exponential(rate) * DAY_MS
+    ) {
       starts.push(t)
     }
   }
@@ -205,7 +216,10 @@ function sessionStarts(type: UserType, random: Random, options: PopulationOption
   const spaced: number[] = []
   for (const t of starts) {
     const previous = spaced[spaced.length - 1]
-    const earliest = previous === undefined ? -Infinity : previous + (SIMULATED_POINTS.length + 1) * QUESTION_GAP_MS
+    const earliest =
+      previous === undefined
+        ? -Infinity
+        : previous + (SIMULATED_POINTS.length + 1) * QUESTION_GAP_MS
     spaced.push(Math.round(Math.max(t, earliest)))
   }
   return spaced
@@ -228,7 +242,9 @@ export function generateUsers(options: PopulationOptions): SimulatedUser[] {
       const random = createRandom(options.seed, stream * 2)
       const horizon = options.horizonDays * DAY_MS
       const changeAt =
-        type === 'change-point' ? Math.round(options.start.getTime() + random.uniform(0.3, 0.7) * horizon) : null
+        type === 'change-point'
+          ? Math.round(options.start.getTime() + random.uniform(0.3, 0.7) * horizon)
+          : null
       const contextKey: ContextKey = i % 2 === 0 ? 'phase' : 'workflow'
       const preferences = new Map<string, HiddenPreference>()
       for (const point of SIMULATED_POINTS) {
@@ -239,7 +255,10 @@ export function generateUsers(options: PopulationOptions): SimulatedUser[] {
         if (points.length === 0) points = [random.pick(SIMULATED_POINTS)]
         return {
           start,
-          context: { phase: random.pick(CONTEXT_VALUES.phase), workflow: random.pick(CONTEXT_VALUES.workflow) },
+          context: {
+            phase: random.pick(CONTEXT_VALUES.phase),
+            workflow: random.pick(CONTEXT_VALUES.workflow),
+          },
           points,
         }
       })

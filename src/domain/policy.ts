@@ -57,8 +57,8 @@ export const PolicySchema = z
     }),
     ask: z.object({
       auto_resolve_p: probability,
-      /** After this many auto-resolved answers in a row at a point, the next question is asked. */
-      check_in_after: z.number().int().min(1).default(9),
+      /** After this many auto-resolved answers in a row at a point, the next question is asked; at most the 16 moments the aggregate keeps exactly. */
+      check_in_after: z.number().int().min(1).max(16).default(9),
     }),
     /** The test for a change of preference: recent choices against older ones. */
     change: z

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest'
-import { lastChoicePrediction, majorityPrediction, oraclePrediction, staticDefaultPrediction } from '../../scripts/eval/baselines'
-import { accuracy, expectedCalibrationError, logLoss, reliabilityTable, type ProbabilityOutcome } from '../../scripts/eval/metrics'
+import {
+  lastChoicePrediction,
+  majorityPrediction,
+  oraclePrediction,
+  staticDefaultPrediction,
+} from '../../scripts/eval/baselines'
+import {
+  accuracy,
+  expectedCalibrationError,
+  logLoss,
+  reliabilityTable,
+  type ProbabilityOutcome,
+} from '../../scripts/eval/metrics'
 import { createRandom } from '../../scripts/eval/random'
 
 describe('evaluation metrics on cases with known answers', () => {
@@ -22,7 +33,10 @@ describe('evaluation metrics on cases with known answers', () => {
 
   it('an overconfident predictor shows its gap in the reliability table', () => {
     // Says 0.9, right half the time: the 0.9–1.0 bin holds all of it, 0.4 apart.
-    const outcomes = Array.from({ length: 10 }, (_, i) => ({ probability: 0.9, happened: i % 2 === 0 }))
+    const outcomes = Array.from({ length: 10 }, (_, i) => ({
+      probability: 0.9,
+      happened: i % 2 === 0,
+    }))
     const table = reliabilityTable(outcomes)
     expect(table).toHaveLength(10)
     expect(table[9]).toMatchObject({ count: 10, observed: 0.5 })
@@ -50,7 +64,11 @@ describe('baselines', () => {
   const history = (choices: string[]) => ({ options: ['A', 'B', 'C'], staticDefault: 'B', choices })
 
   it('the static default always names the default, with p = 1/k', () => {
-    expect(staticDefaultPrediction(history(['A', 'A', 'A']))).toEqual({ option: 'B', p: 1 / 3, autoResolve: false })
+    expect(staticDefaultPrediction(history(['A', 'A', 'A']))).toEqual({
+      option: 'B',
+      p: 1 / 3,
+      autoResolve: false,
+    })
   })
 
   it('the last choice repeats the previous choice, p the smoothed rate of repeats', () => {
@@ -62,7 +80,10 @@ describe('baselines', () => {
   it('the majority gives the static default below N, then the plain majority, ties to the default then the latest', () => {
     const thresholds = { N: 5, M: 20, autoResolveP: 0.9 }
     expect(majorityPrediction(history(['A', 'A', 'A', 'A']), thresholds).option).toBe('B')
-    expect(majorityPrediction(history(['A', 'A', 'A', 'C', 'C']), thresholds)).toMatchObject({ option: 'A', p: 4 / 8 })
+    expect(majorityPrediction(history(['A', 'A', 'A', 'C', 'C']), thresholds)).toMatchObject({
+      option: 'A',
+      p: 4 / 8,
+    })
     expect(majorityPrediction(history(['A', 'A', 'B', 'B', 'C']), thresholds).option).toBe('B')
     expect(majorityPrediction(history(['C', 'C', 'A', 'A', 'B']), thresholds).option).toBe('A')
   })
@@ -74,7 +95,11 @@ describe('baselines', () => {
   })
 
   it('the oracle names the favourite with its true probability', () => {
-    expect(oraclePrediction(['A', 'B', 'C'], [0.2, 0.5, 0.3])).toEqual({ option: 'B', p: 0.5, autoResolve: false })
+    expect(oraclePrediction(['A', 'B', 'C'], [0.2, 0.5, 0.3])).toEqual({
+      option: 'B',
+      p: 0.5,
+      autoResolve: false,
+    })
   })
 })
 
