@@ -66,6 +66,10 @@ export function createCoreTier(options: {
   const cells = db.sublevel<string, StoredCell>('core-cells', { valueEncoding: 'json' })
   // Last uses by reads are kept here, not written: a recommendation must not cost a write.
   const usedAt = new Map<string, number>()
+  // The cells the last read of each point asked for: the next read of the point reads them in its
+  // first round, so that a recommendation at a warm point costs one read of the store, not one per
+  // round of readThrough. They only choose what is read first, never what is answered.
+  const lastRead = new Map<string, CellKey[]>()
   // Every head in core, loaded on first need; only this process writes the store.
   let index: Map<string, IndexEntry> | null = null
 
@@ -128,6 +132,7 @@ export function createCoreTier(options: {
     await cells.clear(prefixRange(entry.user, entry.point))
     index?.delete(pk)
     usedAt.delete(pk)
+    lastRead.delete(pk)
   }
 
   /**
@@ -170,15 +175,24 @@ export function createCoreTier(options: {
       const written: Array<[string, IndexEntry]> = []
       const pks = [...byPoint.keys()]
       const stored = await heads.getMany(pks)
+      // The cells of every point in core that the observations touch, in one read of the store.
+      const touched: Array<{ pk: string; head: StoredHead; group: Observation[]; cellKeys: CellKey[] }> = []
       for (let i = 0; i < pks.length; i++) {
         const head = stored[i]
         // Not in core: archival has it, and the next use rebuilds the aggregate from there.
         if (head === undefined || !isCurrent(head)) continue
         const pk = pks[i] as string
         const group = byPoint.get(pk) as Observation[]
+        touched.push({ pk, head, group, cellKeys: [...new Set(group.flatMap((o) => cellsOf(o).map((c) => c.key)))] })
+      }
+      const allValues = await cells.getMany(
+        touched.flatMap(({ group, cellKeys }) => cellKeys.map((c) => key((group[0] as Observation).user, (group[0] as Observation).point, c))),
+      )
+      let offset = 0
+      for (const { pk, head, group, cellKeys } of touched) {
         const { user, point } = group[0] as Observation
-        const cellKeys = [...new Set(group.flatMap((o) => cellsOf(o).map((c) => c.key)))]
-        const values = await cells.getMany(cellKeys.map((c) => key(user, point, c)))
+        const values = allValues.slice(offset, offset + cellKeys.length)
+        offset += cellKeys.length
         const aggregate = {
           summary: { n: head.n, newest: head.newest, weight: head.weight },
           cells: new Map(cellKeys.map((c, j) => [c, values[j] === undefined ? emptyCell() : cellFromStored(values[j])])),
@@ -214,13 +228,15 @@ export function createCoreTier(options: {
         head = await heads.get(pk, { snapshot })
         if (head !== undefined && isCurrent(head) && (head.newest === null || head.newest <= at)) {
           usedAt.set(pk, Math.max(usedAt.get(pk) ?? 0, at))
-          return await readThrough(async (keys) => {
+          const { result, read } = await readThrough(async (keys) => {
             const values = await cells.getMany(
               keys.map((c) => key(user, point, c)),
               { snapshot },
             )
             return values.map((v) => (v === undefined ? emptyCell() : cellFromStored(v)))
-          }, compute)
+          }, compute, lastRead.get(pk) ?? [])
+          lastRead.set(pk, read)
+          return result
         }
       } finally {
         await snapshot.close()
@@ -242,6 +258,7 @@ export function createCoreTier(options: {
     forgotten(user: string): void {
       const prefix = `${user}\u0000`
       for (const k of [...usedAt.keys()]) if (k.startsWith(prefix)) usedAt.delete(k)
+      for (const k of [...lastRead.keys()]) if (k.startsWith(prefix)) lastRead.delete(k)
       if (index !== null) for (const k of [...index.keys()]) if (k.startsWith(prefix)) index.delete(k)
     },
 
@@ -275,22 +292,31 @@ export function createCoreTier(options: {
  * Runs a pure computation over cells read on demand: the view throws CellsNotLoaded for cells not
  * read yet, those are read, and the computation runs again; each round reads at least one new
  * cell, and a recommendation needs four rounds at most (scopes, context and sessions, support).
+ * The `likely` cells are read before the first round. Answers the result and the cells it read.
  */
 async function readThrough<T>(
   load: (keys: CellKey[]) => Promise<Cell[]>,
   compute: (memory: PointView) => T,
-): Promise<T> {
+  likely: readonly CellKey[],
+): Promise<{ result: T; read: CellKey[] }> {
   const loaded = new Map<CellKey, Cell>()
+  const read = new Set<CellKey>()
+  if (likely.length > 0) {
+    const values = await load([...likely])
+    likely.forEach((k, i) => loaded.set(k, values[i] as Cell))
+  }
   const view: PointView = {
     cells(keys) {
       const missing = [...new Set(keys.filter((k) => !loaded.has(k)))]
       if (missing.length > 0) throw new CellsNotLoaded(missing)
+      for (const k of keys) read.add(k)
       return keys.map((k) => loaded.get(k) as Cell)
     },
   }
   for (;;) {
     try {
-      return compute(view)
+      const result = compute(view)
+      return { result, read: [...read] }
     } catch (error) {
       if (!(error instanceof CellsNotLoaded)) throw error
       const values = await load(error.keys)

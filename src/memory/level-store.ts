@@ -6,6 +6,7 @@ import { createCoreTier, type BatchOp } from './core-tier'
 import { createGroupCommit } from './group-commit'
 import { key, prefixRange } from './keys'
 import { belongsTo, storedEntry } from './ownership'
+import { createReadCache } from './read-cache'
 import { createRecallTier } from './recall-tier'
 import { createSessionCounts } from './session-counts'
 import type { MemoryStore, SessionRecord, StoreResult } from './store'
@@ -71,6 +72,14 @@ export async function createLevelStore(
   const core = createCoreTier({ db, archival, enqueue, params: aggregation, maxEntries: policy.core.max_entries })
   const recall = createRecallTier(db)
   const sessionCounts = createSessionCounts(db, sessions)
+  // Every recommendation in a session reads its record: hot sessions are kept in memory.
+  const sessionCache = createReadCache<SessionRecord | undefined>(10_000)
+
+  /** After a write of these sessions (and of their users' counts) is done. */
+  function sessionsWritten(written: readonly SessionRecord[]): void {
+    sessionCache.written(written.map((s) => key(s.user, s.session_id)))
+    sessionCounts.written(written.map((s) => s.user))
+  }
 
   /** A raw scan of the whole database: every entry of the user, in any sublevel (see ownership.ts). */
   async function* entriesOf(user: string): AsyncGenerator<{ rawKey: string; rawValue: string }> {
@@ -136,6 +145,7 @@ export async function createLevelStore(
     const counted = await core.countOps(allStored)
     ops.push(...counted.ops)
     if (ops.length > 0) await db.batch(ops as never, { sync } as never)
+    sessionsWritten(started)
     counted.commit()
     return results
   }
@@ -174,12 +184,14 @@ export async function createLevelStore(
           ] as never,
           { sync } as never,
         )
+        sessionsWritten([session])
         return { session, created: true }
       })
     },
 
     async getSession(user, sessionId) {
-      return sessions.get(key(user, sessionId))
+      const k = key(user, sessionId)
+      return sessionCache.read(k, () => sessions.get(k))
     },
 
     async sessionOwners(sessionId) {
@@ -196,6 +208,7 @@ export async function createLevelStore(
         if (existing === undefined) return undefined
         const updated = { ...existing, personalization: enabled }
         await sessions.put(k, updated, { sync } as never)
+        sessionsWritten([updated])
         return updated
       })
     },
@@ -249,6 +262,8 @@ export async function createLevelStore(
         const ops: Array<{ type: 'del'; key: string }> = []
         for await (const { rawKey } of entriesOf(user)) ops.push({ type: 'del', key: rawKey })
         if (ops.length > 0) await db.batch(ops, { sync } as never)
+        sessionCache.written([], (k) => k.startsWith(`${user}\u0000`))
+        sessionCounts.written([user])
         core.forgotten(user)
         return { deleted: ops.length }
       })
