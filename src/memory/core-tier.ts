@@ -18,6 +18,7 @@ import {
 } from '../domain/aggregate'
 import { decayedSumAt, decayGrid } from '../domain/decayed-sum'
 import type { Observation } from '../domain/observation'
+import { cellEncoding } from './cell-encoding'
 import { key, prefixRange } from './keys'
 
 type Db = AbstractLevel<string | Buffer | Uint8Array, string, string>
@@ -63,7 +64,7 @@ export function createCoreTier(options: {
 }) {
   const { db, archival, enqueue, params, maxEntries } = options
   const heads = db.sublevel<string, StoredHead>('core', { valueEncoding: 'json' })
-  const cells = db.sublevel<string, StoredCell>('core-cells', { valueEncoding: 'json' })
+  const cells = db.sublevel<string, StoredCell>('core-cells', { valueEncoding: cellEncoding })
   // Last uses by reads are kept here, not written: a recommendation must not cost a write.
   const usedAt = new Map<string, number>()
   // The cells the last read of each point asked for: the next read of the point reads them in its
