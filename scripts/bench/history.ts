@@ -13,13 +13,13 @@ import { historyOf, recommendationBody, SESSION_LENGTH } from './workload'
 
 export interface HistoryCost {
   sizes: Array<{ observations: number; microseconds: number }>
-  /** Cost at the largest history over cost at the smallest, the median over rounds. */
+  /** Median cost of a call at the largest history over that at the smallest. */
   ratio: number
   rounds: number
   callsPerRound: number
 }
 
-/** Seeds one user per size at the same point (the complexity tier), then times recommendations in alternating rounds. */
+/** Seeds one user per size at the same point (the complexity tier), then times rounds × callsPerRound recommendations per size, interleaved. */
 export async function historyCost(options: {
   dir: string
   sizes: readonly number[]
@@ -44,22 +44,26 @@ export async function historyCost(options: {
     request: { ...recommendationBody(user, u, 0, Math.ceil(size / SESSION_LENGTH)) } as RecommendationRequest,
   }))
   // The first use puts each aggregate in core (a rebuild from archival); later ones read core.
-  for (const { request } of requests) await memory.recommend(request)
-  const perRound = new Map<number, number[]>(options.sizes.map((size) => [size, []]))
+  // A few more warm the process (JIT) before anything is timed.
+  for (let i = 0; i < 20; i++) for (const { request } of requests) await memory.recommend(request)
+  // Calls interleaved one by one across the sizes, each timed alone: the median of each size's
+  // calls holds against bursts of load from other processes, which hit every size alike.
+  const perCall = new Map<number, number[]>(options.sizes.map((size) => [size, []]))
   for (let r = 0; r < options.rounds; r++) {
-    const order = r % 2 === 0 ? requests : [...requests].reverse()
-    for (const { size, request } of order) {
-      const started = performance.now()
-      for (let i = 0; i < options.callsPerRound; i++) await memory.recommend(request)
-      perRound.get(size)?.push(((performance.now() - started) * 1000) / options.callsPerRound)
+    for (let i = 0; i < options.callsPerRound; i++) {
+      const order = (r + i) % 2 === 0 ? requests : [...requests].reverse()
+      for (const { size, request } of order) {
+        const started = performance.now()
+        await memory.recommend(request)
+        perCall.get(size)?.push((performance.now() - started) * 1000)
+      }
     }
   }
   await store.close()
-  const smallest = perRound.get(options.sizes[0] as number) as number[]
-  const largest = perRound.get(options.sizes[options.sizes.length - 1] as number) as number[]
+  const sizes = options.sizes.map((size) => ({ observations: size, microseconds: median(perCall.get(size) as number[]) }))
   return {
-    sizes: options.sizes.map((size) => ({ observations: size, microseconds: median(perRound.get(size) as number[]) })),
-    ratio: median(largest.map((us, r) => us / (smallest[r] as number))),
+    sizes,
+    ratio: (sizes[sizes.length - 1]?.microseconds as number) / (sizes[0]?.microseconds as number),
     rounds: options.rounds,
     callsPerRound: options.callsPerRound,
   }

@@ -46,7 +46,7 @@ const SHAPES = {
     rounds: 1,
     readyStarts: 1,
     historySizes: [10, 1_000, 10_000],
-    historyRounds: 3,
+    historyRounds: 5,
     historyCalls: 30,
   },
 }
@@ -122,6 +122,7 @@ try {
   let recommendations: RouteLoad
   let observationLoad: RouteLoad
   let peakRss: number | null
+  let rssAfterLoad: { total: number; anon: number; file: number } | null
   try {
     // Every pair once, as an orchestrator's first question would: its aggregate goes to core.
     for (const body of recommendationBodies) {
@@ -149,6 +150,7 @@ try {
       },
     })
     peakRss = service.peakRss()
+    rssAfterLoad = service.rss()
   } finally {
     await service.stop()
     await baseline.stop()
@@ -190,7 +192,14 @@ try {
     http: { recommendations, observations: observationLoad },
     history,
     decayScan: decay,
-    footprint: { peakRssMB: mb(peakRss), readyMs, starts, readyEmptyMs, emptyStarts },
+    footprint: {
+      peakRssMB: mb(peakRss),
+      afterLoadMB: rssAfterLoad === null ? null : { total: mb(rssAfterLoad.total), anon: mb(rssAfterLoad.anon), file: mb(rssAfterLoad.file) },
+      readyMs,
+      starts,
+      readyEmptyMs,
+      emptyStarts,
+    },
     targets,
     seconds: Math.round((performance.now() - began) / 1000),
   }
@@ -206,6 +215,7 @@ try {
     [`  ${shape.historySizes.at(-1)} / ${shape.historySizes[0]}`, '', '', fmt(history.ratio)],
     [`decay scan ms (raw iteration of ${decay.observations})`, fmt(decay.scanMs), fmt(decay.rawIterationMs), fmt(decay.ratio)],
     [`peak RSS MB, ${observations} obs, under load`, fmt(mb(peakRss)), '', ''],
+    ['  after the load: anonymous / file-backed MB', rssAfterLoad === null ? 'n/a' : `${mb(rssAfterLoad.anon)} / ${mb(rssAfterLoad.file)}`, '', ''],
     ['ready ms, median of later starts (empty store)', fmt(readyMs), fmt(readyEmptyMs), fmt(readyMs / readyEmptyMs)],
   ]
   const widths = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => (r[c] as string).length)))

@@ -17,6 +17,8 @@ export interface ServerProcess {
   readyMs: number
   /** The highest resident set size the process has had so far (Linux VmHWM), bytes; null elsewhere. */
   peakRss(): number | null
+  /** Its resident set now, and the parts of it that are anonymous (heaps) and file-backed (code, mapped tables), bytes. */
+  rss(): { total: number; anon: number; file: number } | null
   /** SIGTERM, and waits until it is gone. */
   stop(): Promise<void>
 }
@@ -30,15 +32,20 @@ export async function freePort(): Promise<number> {
   return port
 }
 
-/** VmHWM of a process, in bytes (Linux), or null where /proc does not say. */
-export function peakRssOf(pid: number): number | null {
+/** A field of /proc/PID/status in bytes (Linux), or null where /proc does not say. */
+function statusField(pid: number, field: string): number | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-    const kb = /^VmHWM:\s+(\d+) kB/m.exec(status)?.[1]
+    const kb = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]
     return kb === undefined ? null : Number(kb) * 1024
   } catch {
     return null
   }
+}
+
+/** VmHWM of a process, in bytes (Linux), or null where /proc does not say. */
+export function peakRssOf(pid: number): number | null {
+  return statusField(pid, 'VmHWM')
 }
 
 async function waitHealthy(url: string, child: ChildProcess, started: number, timeoutMs: number): Promise<number> {
@@ -78,6 +85,12 @@ async function startProcess(args: string[], port: number, logFile: string, env: 
     pid,
     readyMs,
     peakRss: () => peakRssOf(pid),
+    rss() {
+      const total = statusField(pid, 'VmRSS')
+      const anon = statusField(pid, 'RssAnon')
+      const file = statusField(pid, 'RssFile')
+      return total === null || anon === null || file === null ? null : { total, anon, file }
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
       await exited
