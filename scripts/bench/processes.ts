@@ -2,8 +2,8 @@
 // baseline server, each in its own process on loopback.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { openSync, closeSync, readFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { closedPort as freePort } from '../../test/support/processes'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const BIN = fileURLToPath(new URL('../../bin/decision-memory.js', import.meta.url))
@@ -21,15 +21,6 @@ export interface ServerProcess {
   rss(): { total: number; anon: number; file: number } | null
   /** SIGTERM, and waits until it is gone. */
   stop(): Promise<void>
-}
-
-/** A loopback port nothing listens on (taken, then released). */
-export async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
 }
 
 /** A field of /proc/PID/status in bytes (Linux), or null where /proc does not say. */

@@ -1,6 +1,7 @@
 // What the benchmark stores and asks: users who answer the four decision points of the default
 // policy over a span of days, in sessions of a few questions, mostly picking their own favourite.
 import type { ObservationInput } from '../../src/domain/observation'
+import { seededRandom } from '../../test/support/crash-cycles'
 
 const DAY_MS = 86_400_000
 
@@ -16,18 +17,6 @@ const PHASES = ['plan', 'run', 'sync'] as const
 
 /** Questions per session. */
 export const SESSION_LENGTH = 5
-
-/** A small seeded generator (mulberry32), so that every run stores the same data. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 export function userName(u: number): string {
   return `user-${String(u).padStart(5, '0')}`
