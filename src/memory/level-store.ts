@@ -261,6 +261,7 @@ export async function createLevelStore(
       return enqueue(async () => {
         const ops: Array<{ type: 'del'; key: string }> = []
         for await (const { rawKey } of entriesOf(user)) ops.push({ type: 'del', key: rawKey })
+        core.forgetting(user)
         if (ops.length > 0) await db.batch(ops, { sync } as never)
         sessionCache.written([], (k) => k.startsWith(`${user}\u0000`))
         sessionCounts.written([user])
