@@ -81,10 +81,10 @@ export function createCoreTier(options: {
   // round of readThrough. They only choose what is read first, never what is answered.
   const lastRead = new Map<string, CellKey[]>()
   // The decoded aggregates of the points read most recently: a recommendation at one of them reads
-  // nothing from the store.
+  // nothing from the store. Each write drops its points twice: before it starts, so that no read
+  // mixes a hot entry with the new cells; and once written, so that no read that began before it
+  // keeps the old ones.
   const hot = createHotPoints<StoredHead>(HOT_CELLS)
-  // Each write drops its points twice: before it starts, so that no read mixes a hot entry with
-  // the new cells; and once written, so that no read that began before it keeps the old ones.
   // Every head in core, loaded on first need; only this process writes the store.
   let index: Map<string, IndexEntry> | null = null
 
@@ -335,7 +335,8 @@ export function createCoreTier(options: {
  * Runs a pure computation over cells read on demand: the view throws CellsNotLoaded for cells not
  * read yet, those are read, and the computation runs again; each round reads at least one new
  * cell, and a recommendation needs four rounds at most (scopes, context and sessions, support).
- * The `likely` cells are read before the first round. Answers the result and the cells it read.
+ * The `likely` cells are read before the first round; the `known` ones (a hot point's) count as
+ * read. Answers the result, the keys it used and the cells it read from the store.
  */
 async function readThrough<T>(
   load: (keys: CellKey[]) => Promise<Cell[]>,

@@ -48,7 +48,8 @@ export function createRecallTier(db: Db) {
       let expired = 0
       // Each batch reads on from the last key taken, not from the start: a read from the start
       // would step over every deletion made so far (LevelDB keeps them until compaction), which
-      // makes a scan of n expired observations cost n²/RECALL_EXPIRY_BATCH.
+      // makes a scan of n expired observations cost n²/RECALL_EXPIRY_BATCH. An old observation
+      // recorded behind the cursor while the scan runs is left for the next scan.
       let after: string | undefined
       for (;;) {
         signal?.throwIfAborted()
