@@ -76,7 +76,7 @@ try {
   // The store of sections 1, 3 and 4: users × observationsPerUser, written directly.
   const now = new Date()
   const observations = shape.users * shape.observationsPerUser
-  let seedStarted = performance.now()
+  const seedStarted = performance.now()
   const seeded = await seedStore({
     dir: storeDir,
     now,
