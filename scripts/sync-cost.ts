@@ -1,6 +1,7 @@
 // What durability costs (R-SVC-3): stores the same observations one synced batch per request (as
-// the service does), one unsynced batch per request, and all in one synced batch (group commit),
-// on classic-level in a temporary directory, and prints the time of each.
+// the service does for requests one at a time), one unsynced batch per request, all in one synced
+// batch, and as concurrent requests (which the store's group commit writes in shared synced
+// batches), on classic-level in a temporary directory, and prints the time of each.
 //
 //   npx tsx scripts/sync-cost.ts [--count 500]
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -23,13 +24,14 @@ function observation(i: number): Observation {
   }
 }
 
-async function measure(name: string, sync: boolean, group: boolean) {
+async function measure(name: string, sync: boolean, how: 'one by one' | 'one batch' | 'concurrent') {
   const dir = await mkdtemp(join(tmpdir(), 'dm-sync-'))
   const store = await createLevelStore(new Level<string, string>(dir) as never, { sync })
   const all = Array.from({ length: count }, (_, i) => observation(i))
   const started = performance.now()
-  if (group) await store.addObservations(all, [])
-  else await Promise.all(all.map((o) => store.addObservations([o], [])))
+  if (how === 'one batch') await store.addObservations(all, [])
+  else if (how === 'concurrent') await Promise.all(all.map((o) => store.addObservations([o], [])))
+  else for (const o of all) await store.addObservations([o], [])
   const ms = performance.now() - started
   await store.close()
   await rm(dir, { recursive: true, force: true })
@@ -37,6 +39,7 @@ async function measure(name: string, sync: boolean, group: boolean) {
 }
 
 process.stdout.write(`${count} observations, classic-level in ${tmpdir()}\n`)
-await measure('one synced batch per request', true, false)
-await measure('one unsynced batch per request', false, false)
-await measure('one synced batch for all (group)', true, true)
+await measure('one synced batch per request', true, 'one by one')
+await measure('one unsynced batch per request', false, 'one by one')
+await measure('one synced batch for all', true, 'one batch')
+await measure('concurrent requests (group commit)', true, 'concurrent')

@@ -127,6 +127,19 @@ describe.each(backends)('decision store on $name', (backend) => {
     expect((await store.list({ point: 'method' })).map((d) => d.key)).toEqual(['D-001'])
   })
 
+  it('answers a point read before a decision came to bind it, or stopped binding it, as it is now', async () => {
+    const { store } = await backend.open()
+    const scope = (points: string[]) => ({ points, task: null, path: null, stage: null })
+    // Read first: the store keeps what binds a point in memory, and a write must not leave it stale.
+    expect(await store.list({ point: 'tier' })).toEqual([])
+    await store.transact(async (tx) => tx.put(record('D-001', { scope: scope(['tier']) })))
+    expect((await store.list({ point: 'tier' })).map((d) => d.key)).toEqual(['D-001'])
+    await store.transact(async (tx) => tx.put(record('D-001', { status: 'accepted', scope: scope(['tier']) })))
+    expect((await store.list({ point: 'tier' })).map((d) => d.status)).toEqual(['accepted'])
+    await store.transact(async (tx) => tx.put(record('D-001', { scope: scope(['model']) })))
+    expect(await store.list({ point: 'tier' })).toEqual([])
+  })
+
   it('filters by status', async () => {
     const { store } = await backend.open()
     await store.transact(async (tx) => {

@@ -1,5 +1,6 @@
 import type { AbstractLevel } from 'abstract-level'
 import { key, prefixRange } from '../memory/keys'
+import { createReadCache } from '../memory/read-cache'
 import { createWriteQueue } from '../memory/write-queue'
 import type { DecisionEvent, DecisionRecord } from './decision'
 import { PULSE_SOURCES, type DecisionStore, type DecisionTransaction, type Pulse } from './store'
@@ -28,15 +29,19 @@ export async function createLevelDecisionStore(db: Db, options: { sync?: boolean
   const points = db.sublevel<string, string>('decision-points', { valueEncoding: 'utf8' })
   const pulses = db.sublevel<string, Pulse>('decision-pulses', { valueEncoding: 'json' })
   const enqueue = createWriteQueue()
+  // Every recommendation asks which decisions bind its point (most often none): kept in memory.
+  const keysAtPoint = createReadCache<string[]>(10_000)
 
   async function commit(records: Map<string, DecisionRecord>, appended: readonly DecisionEvent[]) {
     const ops: Array<{ type: 'put' | 'del'; sublevel: unknown; key: string; value?: unknown }> = []
     const keys = [...records.keys()]
     const previous = await decisions.getMany(keys)
+    const touched = new Set<string>()
     keys.forEach((k, i) => {
       const record = records.get(k) as DecisionRecord
       const before = new Set(previous[i]?.scope.points ?? [])
       const after = new Set(record.scope.points)
+      for (const p of [...before, ...after]) touched.add(p)
       for (const p of before) if (!after.has(p)) ops.push({ type: 'del', sublevel: points, key: key(p, k) })
       for (const p of after) if (!before.has(p)) ops.push({ type: 'put', sublevel: points, key: key(p, k), value: '' })
       ops.push({ type: 'put', sublevel: decisions, key: k, value: record })
@@ -53,6 +58,7 @@ export async function createLevelDecisionStore(db: Db, options: { sync?: boolean
     })
     appended.forEach((e, i) => ops.push({ type: 'put', sublevel: events, key: eventKeys[i] as string, value: e }))
     if (ops.length > 0) await db.batch(ops as never, { sync } as never)
+    keysAtPoint.written(touched)
   }
 
   return {
@@ -91,9 +97,12 @@ export async function createLevelDecisionStore(db: Db, options: { sync?: boolean
       let records: DecisionRecord[]
       if (filter.point !== undefined) {
         const range = prefixRange(filter.point)
-        const keys: string[] = []
-        for await (const k of points.keys(range)) keys.push(k.slice(range.gte.length))
-        records = (await decisions.getMany(keys)).filter((r): r is DecisionRecord => r !== undefined)
+        const keys = await keysAtPoint.read(filter.point, async () => {
+          const found: string[] = []
+          for await (const k of points.keys(range)) found.push(k.slice(range.gte.length))
+          return found
+        })
+        records = keys.length === 0 ? [] : (await decisions.getMany(keys)).filter((r): r is DecisionRecord => r !== undefined)
       } else {
         records = []
         for await (const r of decisions.values()) records.push(r)

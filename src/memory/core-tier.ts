@@ -17,12 +17,22 @@ import {
 } from '../domain/aggregate'
 import { decayedSumAt, decayGrid } from '../domain/decayed-sum'
 import type { Observation } from '../domain/observation'
+import { cellEncoding } from './cell-encoding'
+import { createHotPoints } from './hot-points'
 import { key, prefixRange } from './keys'
 
 type Db = AbstractLevel<string | Buffer | Uint8Array, string, string>
 type Sublevel<V> = AbstractSublevel<Db, string | Buffer | Uint8Array, string, V>
 /** A write for `db.batch`, in any sublevel. */
 export type BatchOp = { type: 'put'; sublevel: unknown; key: string; value: unknown } | { type: 'del'; sublevel: unknown; key: string }
+
+/**
+ * Decoded cells kept in memory across the hottest points: a point's recommendation reads 10 to 30
+ * of them, so this holds the few dozen points asked most recently. Kept small on purpose: under a
+ * load that cycles through more points than fit (the bench's HTTP load), entries churn, and the
+ * bench measured 50 to 75 MB more RSS with 2,000 cells than with none, for no gain there.
+ */
+const HOT_CELLS = 1_000
 
 /** Bumped when the cells change shape: aggregates of another format are rebuilt from archival. */
 // 2: auto-resolved answers are counted in auto cells (the check-in, ask.check_in_after).
@@ -63,9 +73,18 @@ export function createCoreTier(options: {
 }) {
   const { db, archival, enqueue, params, maxEntries } = options
   const heads = db.sublevel<string, StoredHead>('core', { valueEncoding: 'json' })
-  const cells = db.sublevel<string, StoredCell>('core-cells', { valueEncoding: 'json' })
+  const cells = db.sublevel<string, StoredCell>('core-cells', { valueEncoding: cellEncoding })
   // Last uses by reads are kept here, not written: a recommendation must not cost a write.
   const usedAt = new Map<string, number>()
+  // The cells the last read of each point asked for: the next read of the point reads them in its
+  // first round, so that a recommendation at a warm point costs one read of the store, not one per
+  // round of readThrough. They only choose what is read first, never what is answered.
+  const lastRead = new Map<string, CellKey[]>()
+  // The decoded aggregates of the points read most recently: a recommendation at one of them reads
+  // nothing from the store. Each write drops its points twice: before it starts, so that no read
+  // mixes a hot entry with the new cells; and once written, so that no read that began before it
+  // keeps the old ones.
+  const hot = createHotPoints<StoredHead>(HOT_CELLS)
   // Every head in core, loaded on first need; only this process writes the store.
   let index: Map<string, IndexEntry> | null = null
 
@@ -105,8 +124,9 @@ export function createCoreTier(options: {
 
   /** Rebuilds an aggregate from archival and puts it in core. Inside the write queue only. */
   async function rebuild(user: string, point: string, at: number) {
-    const aggregate = await replay(user, point)
     const pk = key(user, point)
+    hot.invalidate(pk)
+    const aggregate = await replay(user, point)
     // Old cells (of an aggregate demoted half-way, built with other parameters, or rebuilt by a
     // concurrent first use) go first, after their head: until the batch below writes the new
     // head, no reader trusts any cell of this point.
@@ -118,16 +138,20 @@ export function createCoreTier(options: {
       ops.push({ type: 'put', sublevel: cells, key: key(user, point, cellKey), value: storedCell(cell) })
     }
     await db.batch(ops as never)
+    hot.invalidate(pk)
     ;(await entries()).set(pk, { user, point, head })
     return aggregate
   }
 
   async function demote(pk: string, entry: IndexEntry): Promise<void> {
+    hot.invalidate(pk)
     // The head goes first: without it no reader trusts the cells, which may then go at leisure.
     await db.batch([{ type: 'del', sublevel: heads, key: pk }] as never)
     await cells.clear(prefixRange(entry.user, entry.point))
+    hot.invalidate(pk)
     index?.delete(pk)
     usedAt.delete(pk)
+    lastRead.delete(pk)
   }
 
   /**
@@ -168,16 +192,27 @@ export function createCoreTier(options: {
       const ops: BatchOp[] = []
       const written: Array<[string, IndexEntry]> = []
       const pks = [...byPoint.keys()]
+      // Before the batch that writes them is built: no read may mix a hot entry with new cells.
+      for (const pk of pks) hot.invalidate(pk)
       const stored = await heads.getMany(pks)
+      // The cells of every point in core that the observations touch, in one read of the store.
+      const touched: Array<{ pk: string; head: StoredHead; group: Observation[]; cellKeys: CellKey[] }> = []
       for (let i = 0; i < pks.length; i++) {
         const head = stored[i]
         // Not in core: archival has it, and the next use rebuilds the aggregate from there.
         if (head === undefined || !isCurrent(head)) continue
         const pk = pks[i] as string
         const group = byPoint.get(pk) as Observation[]
+        touched.push({ pk, head, group, cellKeys: [...new Set(group.flatMap((o) => cellsOf(o).map((c) => c.key)))] })
+      }
+      const allValues = await cells.getMany(
+        touched.flatMap(({ group, cellKeys }) => cellKeys.map((c) => key((group[0] as Observation).user, (group[0] as Observation).point, c))),
+      )
+      let offset = 0
+      for (const { pk, head, group, cellKeys } of touched) {
         const { user, point } = group[0] as Observation
-        const cellKeys = [...new Set(group.flatMap((o) => cellsOf(o).map((c) => c.key)))]
-        const values = await cells.getMany(cellKeys.map((c) => key(user, point, c)))
+        const values = allValues.slice(offset, offset + cellKeys.length)
+        offset += cellKeys.length
         const aggregate = {
           summary: { n: head.n, newest: head.newest, weight: head.weight },
           cells: new Map(cellKeys.map((c, j) => [c, values[j] === undefined ? emptyCell() : cellFromStored(values[j])])),
@@ -195,6 +230,8 @@ export function createCoreTier(options: {
         ops,
         commit() {
           for (const [pk, entry] of written) index?.set(pk, entry)
+          // Again once written: a read that began before the batch landed keeps nothing.
+          for (const pk of pks) hot.invalidate(pk)
         },
       }
     },
@@ -207,19 +244,35 @@ export function createCoreTier(options: {
     async readPoint<T>(user: string, point: string, asOf: Date, compute: (memory: PointView) => T): Promise<T> {
       const pk = key(user, point)
       const at = asOf.getTime()
+      const load = (snapshot?: unknown) => async (keys: CellKey[]) => {
+        const values = await cells.getMany(
+          keys.map((c) => key(user, point, c)),
+          snapshot === undefined ? {} : ({ snapshot } as never),
+        )
+        return values.map((v) => (v === undefined ? emptyCell() : cellFromStored(v)))
+      }
+      const entry = hot.get(pk)
+      if (entry !== undefined && (entry.head.newest === null || entry.head.newest <= at)) {
+        // Cells the entry lacks are read without a snapshot: if a write touched the point
+        // meanwhile, the entry no longer holds and the answer is computed again from a snapshot.
+        const { result, loaded } = await readThrough(load(), compute, [], entry.cells)
+        if (hot.holds(pk, entry)) {
+          usedAt.set(pk, Math.max(usedAt.get(pk) ?? 0, at))
+          hot.grow(pk, entry, loaded)
+          return result
+        }
+      }
+      const writesBefore = hot.writes
       const snapshot = db.snapshot()
       let head: StoredHead | undefined
       try {
         head = await heads.get(pk, { snapshot })
         if (head !== undefined && isCurrent(head) && (head.newest === null || head.newest <= at)) {
           usedAt.set(pk, Math.max(usedAt.get(pk) ?? 0, at))
-          return await readThrough(async (keys) => {
-            const values = await cells.getMany(
-              keys.map((c) => key(user, point, c)),
-              { snapshot },
-            )
-            return values.map((v) => (v === undefined ? emptyCell() : cellFromStored(v)))
-          }, compute)
+          const { result, read, loaded } = await readThrough(load(snapshot), compute, lastRead.get(pk) ?? [])
+          lastRead.set(pk, read)
+          hot.keep(pk, writesBefore, head, loaded)
+          return result
         }
       } finally {
         await snapshot.close()
@@ -236,14 +289,21 @@ export function createCoreTier(options: {
       return compute(viewOf((await replay(user, point, asOf)).cells))
     },
 
-    /** Whether the aggregate of a point is in core, built with the current parameters. */
+    /** Before a user's entries are deleted (forget): no read may mix what is held in memory with what is deleted. */
+    forgetting(user: string): void {
+      hot.invalidatePrefix(`${user}\u0000`)
+    },
+
     /** Drops what this process remembers of a user's aggregates, after their entries were deleted (forget). Inside the write queue. */
     forgotten(user: string): void {
       const prefix = `${user}\u0000`
       for (const k of [...usedAt.keys()]) if (k.startsWith(prefix)) usedAt.delete(k)
+      for (const k of [...lastRead.keys()]) if (k.startsWith(prefix)) lastRead.delete(k)
+      hot.invalidatePrefix(prefix)
       if (index !== null) for (const k of [...index.keys()]) if (k.startsWith(prefix)) index.delete(k)
     },
 
+    /** Whether the aggregate of a point is in core, built with the current parameters. */
     async inCore(user: string, point: string): Promise<boolean> {
       const head = await heads.get(key(user, point))
       return head !== undefined && isCurrent(head)
@@ -274,22 +334,34 @@ export function createCoreTier(options: {
  * Runs a pure computation over cells read on demand: the view throws CellsNotLoaded for cells not
  * read yet, those are read, and the computation runs again; each round reads at least one new
  * cell, and a recommendation needs four rounds at most (scopes, context and sessions, support).
+ * The `likely` cells are read before the first round; the `known` ones (a hot point's) count as
+ * read. Answers the result, the keys it used and the cells it read from the store.
  */
 async function readThrough<T>(
   load: (keys: CellKey[]) => Promise<Cell[]>,
   compute: (memory: PointView) => T,
-): Promise<T> {
+  likely: readonly CellKey[],
+  known: ReadonlyMap<CellKey, Cell> = new Map(),
+): Promise<{ result: T; read: CellKey[]; loaded: Map<CellKey, Cell> }> {
   const loaded = new Map<CellKey, Cell>()
+  const read = new Set<CellKey>()
+  const cellOf = (k: CellKey) => loaded.get(k) ?? known.get(k)
+  if (likely.length > 0) {
+    const values = await load([...likely])
+    likely.forEach((k, i) => loaded.set(k, values[i] as Cell))
+  }
   const view: PointView = {
     cells(keys) {
-      const missing = [...new Set(keys.filter((k) => !loaded.has(k)))]
+      const missing = [...new Set(keys.filter((k) => cellOf(k) === undefined))]
       if (missing.length > 0) throw new CellsNotLoaded(missing)
-      return keys.map((k) => loaded.get(k) as Cell)
+      for (const k of keys) read.add(k)
+      return keys.map((k) => cellOf(k) as Cell)
     },
   }
   for (;;) {
     try {
-      return compute(view)
+      const result = compute(view)
+      return { result, read: [...read], loaded }
     } catch (error) {
       if (!(error instanceof CellsNotLoaded)) throw error
       const values = await load(error.keys)

@@ -3,8 +3,10 @@ import { aggregationParams } from '../domain/aggregate'
 import type { Observation } from '../domain/observation'
 import type { Policy } from '../domain/policy'
 import { createCoreTier, type BatchOp } from './core-tier'
+import { createGroupCommit } from './group-commit'
 import { key, prefixRange } from './keys'
 import { belongsTo, storedEntry } from './ownership'
+import { createReadCache } from './read-cache'
 import { createRecallTier } from './recall-tier'
 import { createSessionCounts } from './session-counts'
 import type { MemoryStore, SessionRecord, StoreResult } from './store'
@@ -70,6 +72,14 @@ export async function createLevelStore(
   const core = createCoreTier({ db, archival, enqueue, params: aggregation, maxEntries: policy.core.max_entries })
   const recall = createRecallTier(db)
   const sessionCounts = createSessionCounts(db, sessions)
+  // Every recommendation in a session reads its record: hot sessions are kept in memory.
+  const sessionCache = createReadCache<SessionRecord | undefined>(10_000)
+
+  /** After a write of these sessions (and of their users' counts) is done. */
+  function sessionsWritten(written: readonly SessionRecord[]): void {
+    sessionCache.written(written.map((s) => key(s.user, s.session_id)))
+    sessionCounts.written(written.map((s) => s.user))
+  }
 
   /** A raw scan of the whole database: every entry of the user, in any sublevel (see ownership.ts). */
   async function* entriesOf(user: string): AsyncGenerator<{ rawKey: string; rawValue: string }> {
@@ -82,45 +92,69 @@ export async function createLevelStore(
     return key(o.user, o.point, o.timestamp, o.id)
   }
 
+  /**
+   * Writes the observations of several calls, in the order they came, as one atomic synced batch:
+   * a decision_id is stored once across the group as across calls, a session once. Inside the
+   * write queue.
+   */
+  async function writeObservations(calls: Array<{ observations: readonly Observation[]; sessions: readonly SessionRecord[] }>): Promise<StoreResult[]> {
+    const results: StoreResult[] = []
+    const allStored: Observation[] = []
+    const seen = new Set<string>()
+    // Puts into several sublevels, committed as one atomic batch.
+    const ops: BatchOp[] = []
+    const dedupeKeys = calls.map(({ observations }) => observations.map((o) => (o.decision_id === null ? null : key(o.user, o.decision_id))))
+    const asked = [...new Set(dedupeKeys.flat().filter((k): k is string => k !== null))]
+    const existing = await dedupe.getMany(asked)
+    const already = new Set(asked.filter((_, i) => existing[i] !== undefined))
+    calls.forEach(({ observations }, c) => {
+      const stored: Observation[] = []
+      const duplicates: string[] = []
+      observations.forEach((o, i) => {
+        const dk = dedupeKeys[c]?.[i]
+        if (dk !== null && dk !== undefined) {
+          if (already.has(dk) || seen.has(dk)) {
+            duplicates.push(o.decision_id as string)
+            return
+          }
+          seen.add(dk)
+          ops.push({ type: 'put', sublevel: dedupe, key: dk, value: o.id })
+        }
+        ops.push({ type: 'put', sublevel: archival, key: archivalKey(o), value: o })
+        stored.push(o)
+      })
+      allStored.push(...stored)
+      results.push({ stored, duplicates })
+    })
+    const candidates = new Map<string, SessionRecord>()
+    for (const { sessions: named } of calls) {
+      for (const s of named) {
+        const k = key(s.user, s.session_id)
+        if (!candidates.has(k)) candidates.set(k, s)
+      }
+    }
+    const sessionKeys = [...candidates.keys()]
+    const present = await sessions.getMany(sessionKeys)
+    const started = [...candidates.values()].filter((_, i) => present[i] === undefined)
+    started.forEach((s) => {
+      ops.push({ type: 'put', sublevel: sessions, key: key(s.user, s.session_id), value: s })
+      ops.push({ type: 'put', sublevel: owners, key: key(s.session_id, s.user), value: '' })
+    })
+    ops.push(...(await sessionCounts.countOps(started)))
+    ops.push(...recall.putOps(allStored))
+    const counted = await core.countOps(allStored)
+    ops.push(...counted.ops)
+    if (ops.length > 0) await db.batch(ops as never, { sync } as never)
+    sessionsWritten(started)
+    counted.commit()
+    return results
+  }
+
+  const commitObservations = createGroupCommit({ enqueue, write: writeObservations })
+
   return {
     addObservations(observations, newSessions) {
-      return enqueue(async () => {
-        const stored: Observation[] = []
-        const duplicates: string[] = []
-        const seen = new Set<string>()
-        // Puts into several sublevels, committed as one atomic batch.
-        const ops: BatchOp[] = []
-        const dedupeKeys = observations.map((o) => (o.decision_id === null ? null : key(o.user, o.decision_id)))
-        const existing = await dedupe.getMany(dedupeKeys.filter((k): k is string => k !== null))
-        const already = new Set(dedupeKeys.filter((k): k is string => k !== null).filter((_, i) => existing[i] !== undefined))
-        observations.forEach((o, i) => {
-          const dk = dedupeKeys[i]
-          if (dk !== null && dk !== undefined) {
-            if (already.has(dk) || seen.has(dk)) {
-              duplicates.push(o.decision_id as string)
-              return
-            }
-            seen.add(dk)
-            ops.push({ type: 'put', sublevel: dedupe, key: dk, value: o.id })
-          }
-          ops.push({ type: 'put', sublevel: archival, key: archivalKey(o), value: o })
-          stored.push(o)
-        })
-        const sessionKeys = newSessions.map((s) => key(s.user, s.session_id))
-        const present = await sessions.getMany(sessionKeys)
-        const started = newSessions.filter((_, i) => present[i] === undefined)
-        started.forEach((s) => {
-          ops.push({ type: 'put', sublevel: sessions, key: key(s.user, s.session_id), value: s })
-          ops.push({ type: 'put', sublevel: owners, key: key(s.session_id, s.user), value: '' })
-        })
-        ops.push(...(await sessionCounts.countOps(started)))
-        ops.push(...recall.putOps(stored))
-        const counted = await core.countOps(stored)
-        ops.push(...counted.ops)
-        if (ops.length > 0) await db.batch(ops as never, { sync } as never)
-        counted.commit()
-        return { stored, duplicates } satisfies StoreResult
-      })
+      return commitObservations({ observations, sessions: newSessions })
     },
 
     async observationsAt(user, point, asOf) {
@@ -150,12 +184,14 @@ export async function createLevelStore(
           ] as never,
           { sync } as never,
         )
+        sessionsWritten([session])
         return { session, created: true }
       })
     },
 
     async getSession(user, sessionId) {
-      return sessions.get(key(user, sessionId))
+      const k = key(user, sessionId)
+      return sessionCache.read(k, () => sessions.get(k))
     },
 
     async sessionOwners(sessionId) {
@@ -172,6 +208,7 @@ export async function createLevelStore(
         if (existing === undefined) return undefined
         const updated = { ...existing, personalization: enabled }
         await sessions.put(k, updated, { sync } as never)
+        sessionsWritten([updated])
         return updated
       })
     },
@@ -224,7 +261,10 @@ export async function createLevelStore(
       return enqueue(async () => {
         const ops: Array<{ type: 'del'; key: string }> = []
         for await (const { rawKey } of entriesOf(user)) ops.push({ type: 'del', key: rawKey })
+        core.forgetting(user)
         if (ops.length > 0) await db.batch(ops, { sync } as never)
+        sessionCache.written([], (k) => k.startsWith(`${user}\u0000`))
+        sessionCounts.written([user])
         core.forgotten(user)
         return { deleted: ops.length }
       })

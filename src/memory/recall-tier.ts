@@ -46,10 +46,17 @@ export function createRecallTier(db: Db) {
     async expire(before: Date, signal?: AbortSignal): Promise<number> {
       const bound = before.toISOString()
       let expired = 0
+      // Each batch reads on from the last key taken, not from the start: a read from the start
+      // would step over every deletion made so far (LevelDB keeps them until compaction), which
+      // makes a scan of n expired observations cost n²/RECALL_EXPIRY_BATCH. An old observation
+      // recorded behind the cursor while the scan runs is left for the next scan.
+      let after: string | undefined
       for (;;) {
         signal?.throwIfAborted()
-        const batch = await expiry.iterator({ lt: bound, limit: RECALL_EXPIRY_BATCH }).all()
+        const range = after === undefined ? { lt: bound } : { gt: after, lt: bound }
+        const batch = await expiry.iterator({ ...range, limit: RECALL_EXPIRY_BATCH }).all()
         if (batch.length === 0) return expired
+        after = batch[batch.length - 1]?.[0]
         const ops: BatchOp[] = batch.flatMap(([expiryKey, recallKey]) => [
           { type: 'del' as const, sublevel: expiry, key: expiryKey },
           { type: 'del' as const, sublevel: recall, key: recallKey },

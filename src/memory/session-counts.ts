@@ -1,6 +1,7 @@
 import type { AbstractLevel, AbstractSublevel } from 'abstract-level'
 import type { BatchOp } from './core-tier'
 import { prefixRange } from './keys'
+import { createReadCache } from './read-cache'
 import type { SessionRecord } from './store'
 
 type Db = AbstractLevel<string | Buffer | Uint8Array, string, string>
@@ -20,6 +21,8 @@ interface SessionCount {
  */
 export function createSessionCounts(db: Db, sessions: Sublevel<SessionRecord>) {
   const counts = db.sublevel<string, SessionCount>('session-counts', { valueEncoding: 'json' })
+  // Every recommendation reads its user's count: hot users' counts are kept in memory.
+  const cache = createReadCache<SessionCount | undefined>(10_000)
 
   async function countFromSessions(user: string, asOf?: string): Promise<SessionCount> {
     let count = 0
@@ -54,10 +57,15 @@ export function createSessionCounts(db: Db, sessions: Sublevel<SessionRecord>) {
       return ops
     },
 
+    /** After a write of the counts of these users is done (the batch of countOps, or a forget). */
+    written(users: Iterable<string>): void {
+      cache.written(users)
+    },
+
     /** Distinct sessions of a user started up to `asOf` (all when not given). */
     async count(user: string, asOf?: Date): Promise<number> {
       const limit = asOf?.toISOString()
-      const known = await counts.get(user)
+      const known = await cache.read(user, () => counts.get(user))
       if (known !== undefined && (limit === undefined || known.latest <= limit)) return known.count
       return (await countFromSessions(user, limit)).count
     },

@@ -62,6 +62,28 @@ export function storeSuite(name: string, open: () => Promise<MemoryStore>) {
       expect(await s.observationsAt('alice', 'tier')).toHaveLength(1)
     })
 
+    it('answers each of many concurrent calls with its own observations, and starts their shared session once', async () => {
+      store = await open()
+      const s = store
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          s.addObservations(
+            [observation({ chosen: ['Tier M'], decision_id: `d-${i}` }), observation({ chosen: ['Tier S'], decision_id: `d-${i % 3}` })],
+            [session({ session_id: 'shared', started_at: `2026-07-01T10:00:0${i}.000Z` })],
+          ),
+        ),
+      )
+      results.forEach((result, i) => {
+        expect(result.stored[0]?.decision_id).toBe(`d-${i}`)
+        expect(result.stored.length + result.duplicates.length).toBe(2)
+      })
+      expect(results.reduce((n, r) => n + r.stored.length, 0)).toBe(10)
+      expect(await s.observationsAt('alice', 'tier')).toHaveLength(10)
+      expect(await s.countSessions('alice')).toBe(1)
+      // The first call's record of the session is the one kept, as if the calls had come one by one.
+      expect(await s.getSession('alice', 'shared')).toMatchObject({ started_at: '2026-07-01T10:00:00.000Z' })
+    })
+
     it('starts sessions once, counts them up to a time, and finds their owners', async () => {
       store = await open()
       expect((await store.startSession(session())).created).toBe(true)

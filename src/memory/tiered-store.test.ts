@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { cellKey, type PointView } from '../domain/aggregate'
 import type { Observation } from '../domain/observation'
 import { createLevelStore, type TierPolicy } from './level-store'
+import { InstrumentedLevel } from '../../test/support/instrumented-level'
 import type { MemoryStore } from './store'
 
 const T0 = Date.parse('2026-07-01T10:00:00Z')
@@ -160,5 +161,34 @@ describe('the store opened with another policy', () => {
     expect(await second.inCore('alice', 'tier')).toBe(true)
     expect(await second.readPoint('alice', 'tier', new Date(T0), countsIn)).toEqual({ '["M"]': 1 })
     await second.close()
+  })
+})
+
+describe('hot points in memory', () => {
+  it('answers a point read before from memory, reading nothing, and still sees every write to it', async () => {
+    const db = new InstrumentedLevel()
+    const store = await createLevelStore(db as never, { policy: POLICY })
+    await store.addObservations([observation({ at: T0, choice: 'M' })], [])
+    // The first use rebuilds the point, the second reads it from core and keeps it in memory.
+    await store.readPoint('alice', 'tier', new Date(T0), countsIn)
+    await store.readPoint('alice', 'tier', new Date(T0), countsIn)
+    const before = db.reads
+    expect(await store.readPoint('alice', 'tier', new Date(T0), countsIn)).toEqual({ '["M"]': 1 })
+    expect(db.reads).toBe(before)
+
+    await store.addObservations([observation({ at: T0 + 1000, choice: 'S' })], [])
+    expect(await store.readPoint('alice', 'tier', new Date(T0 + 1000), countsIn)).toEqual({ '["M"]': 1, '["S"]': 1 })
+    // Reads racing a write see it whole or not at all; a read after it sees it.
+    const [during, , racing] = await Promise.all([
+      store.readPoint('alice', 'tier', new Date(T0 + 2000), countsIn),
+      store.addObservations([observation({ at: T0 + 2000, choice: 'L' }), observation({ at: T0 + 2000, choice: 'L' })], []),
+      store.readPoint('alice', 'tier', new Date(T0 + 2000), countsIn),
+    ])
+    for (const seen of [during, racing]) expect([0, 2]).toContain(seen['["L"]'] ?? 0)
+    expect(await store.readPoint('alice', 'tier', new Date(T0 + 2000), countsIn)).toEqual({ '["M"]': 1, '["S"]': 1, '["L"]': 2 })
+
+    await store.forgetUser('alice')
+    expect(await store.readPoint('alice', 'tier', new Date(T0 + 2000), countsIn)).toEqual({})
+    await store.close()
   })
 })

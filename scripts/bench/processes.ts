@@ -1,0 +1,107 @@
+// The processes the benchmark measures: the real service (`decision-memory serve`) and the bare
+// baseline server, each in its own process on loopback.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { openSync, closeSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { closedPort as freePort } from '../../test/support/processes'
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const BIN = fileURLToPath(new URL('../../bin/decision-memory.js', import.meta.url))
+const BASELINE = fileURLToPath(new URL('./baseline-server.ts', import.meta.url))
+
+/** A server process under measurement. */
+export interface ServerProcess {
+  url: string
+  pid: number
+  /** ms from spawn to the first 200 on its health route. */
+  readyMs: number
+  /** The highest resident set size the process has had so far (Linux VmHWM), bytes; null elsewhere. */
+  peakRss(): number | null
+  /** Its resident set now, and the parts of it that are anonymous (heaps) and file-backed (code, mapped tables), bytes. */
+  rss(): { total: number; anon: number; file: number } | null
+  /** SIGTERM, and waits until it is gone. */
+  stop(): Promise<void>
+}
+
+/** A field of /proc/PID/status in bytes (Linux), or null where /proc does not say. */
+function statusField(pid: number, field: string): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    const kb = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]
+    return kb === undefined ? null : Number(kb) * 1024
+  } catch {
+    return null
+  }
+}
+
+/** VmHWM of a process, in bytes (Linux), or null where /proc does not say. */
+export function peakRssOf(pid: number): number | null {
+  return statusField(pid, 'VmHWM')
+}
+
+async function waitHealthy(url: string, child: ChildProcess, started: number, timeoutMs: number): Promise<number> {
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${url}: the process exited before it was ready`)
+    try {
+      const response = await fetch(`${url}/healthz`)
+      await response.arrayBuffer()
+      if (response.status === 200) return performance.now() - started
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - started > timeoutMs) throw new Error(`${url}: not ready after ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+async function startProcess(args: string[], port: number, logFile: string, env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+  const log = openSync(logFile, 'a')
+  const started = performance.now()
+  // No DECISION_MEMORY_* of the shell leaks in: the service runs as configured here.
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('DECISION_MEMORY_')))
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', log, log] })
+  closeSync(log)
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const url = `http://127.0.0.1:${port}`
+  let readyMs: number
+  try {
+    readyMs = await waitHealthy(url, child, started, 120_000)
+  } catch (error) {
+    child.kill('SIGKILL')
+    throw new Error(`${(error as Error).message}; see ${logFile}`)
+  }
+  const pid = child.pid as number
+  return {
+    url,
+    pid,
+    readyMs,
+    peakRss: () => peakRssOf(pid),
+    rss() {
+      const total = statusField(pid, 'VmRSS')
+      const anon = statusField(pid, 'RssAnon')
+      const file = statusField(pid, 'RssFile')
+      return total === null || anon === null || file === null ? null : { total, anon, file }
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+      await exited
+    },
+  }
+}
+
+/**
+ * Starts `decision-memory serve` on a data directory as a user would (default policy, info logs,
+ * here to a file), and resolves once `/healthz` answers 200.
+ */
+export async function startService(options: { dataDir: string; logFile: string }): Promise<ServerProcess> {
+  const port = await freePort()
+  return startProcess([BIN, 'serve', '--port', String(port), '--data', options.dataDir], port, options.logFile, {
+    DECISION_MEMORY_LOG_LEVEL: 'info',
+  })
+}
+
+/** Starts the bare hono baseline server (baseline-server.ts). */
+export async function startBaseline(options: { logFile: string }): Promise<ServerProcess> {
+  const port = await freePort()
+  return startProcess(['--import', 'tsx', BASELINE, '--port', String(port)], port, options.logFile, {})
+}

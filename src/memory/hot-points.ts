@@ -1,0 +1,87 @@
+import type { Cell, CellKey } from '../domain/aggregate'
+
+/** A point held decoded in memory: its head and the cells read so far. */
+export interface HotPoint<Head> {
+  head: Head
+  cells: Map<CellKey, Cell>
+}
+
+/**
+ * The decoded aggregates of the points read most recently, at most `limit` cells in all, least
+ * recently read out first: a recommendation at a hot point reads nothing from the store and decodes
+ * nothing. Only this process writes the store, and every write to a point drops the point first
+ * (`invalidate`, before the write starts), so an entry is never older than the store. A read that
+ * raced any write keeps nothing (`keep` is given the `writes` count from before the read).
+ */
+export function createHotPoints<Head>(limit: number) {
+  const entries = new Map<string, HotPoint<Head>>()
+  let cells = 0
+  let writes = 0
+
+  function drop(pk: string): void {
+    const entry = entries.get(pk)
+    if (entry === undefined) return
+    cells -= entry.cells.size
+    entries.delete(pk)
+  }
+
+  function evict(): void {
+    for (const pk of entries.keys()) {
+      if (cells <= limit) return
+      drop(pk)
+    }
+  }
+
+  return {
+    /** The entry of a point, marked as the most recently read. */
+    get(pk: string): HotPoint<Head> | undefined {
+      const entry = entries.get(pk)
+      if (entry !== undefined) {
+        entries.delete(pk)
+        entries.set(pk, entry)
+      }
+      return entry
+    },
+
+    /** Whether `entry` is still the point's entry: no write touched the point since it was read. */
+    holds(pk: string, entry: HotPoint<Head>): boolean {
+      return entries.get(pk) === entry
+    },
+
+    /** How many writes have started: a read that saw this number before and after raced none. */
+    get writes(): number {
+      return writes
+    },
+
+    /** Before a write to the point starts. */
+    invalidate(pk: string): void {
+      writes++
+      drop(pk)
+    },
+
+    /** Before a write to every point whose key starts with `prefix` (a user forgotten). */
+    invalidatePrefix(prefix: string): void {
+      writes++
+      for (const pk of [...entries.keys()]) if (pk.startsWith(prefix)) drop(pk)
+    },
+
+    /** Keeps what a read found, unless a write started after `writesBefore`. */
+    keep(pk: string, writesBefore: number, head: Head, found: ReadonlyMap<CellKey, Cell>): void {
+      if (writes !== writesBefore) return
+      drop(pk)
+      entries.set(pk, { head, cells: new Map(found) })
+      cells += found.size
+      evict()
+    },
+
+    /** Adds cells read for a hot point that no write touched meanwhile (`holds` was checked). */
+    grow(pk: string, entry: HotPoint<Head>, found: ReadonlyMap<CellKey, Cell>): void {
+      if (entries.get(pk) !== entry) return
+      for (const [key, cell] of found) {
+        if (!entry.cells.has(key)) cells++
+        entry.cells.set(key, cell)
+      }
+      evict()
+    },
+  }
+}
