@@ -5,6 +5,7 @@ import type { Policy } from '../domain/policy'
 import { createCoreTier, type BatchOp } from './core-tier'
 import { createGroupCommit } from './group-commit'
 import { key, prefixRange } from './keys'
+import { createWriteQueue } from './write-queue'
 import { belongsTo, storedEntry } from './ownership'
 import { createReadCache } from './read-cache'
 import { createRecallTier } from './recall-tier'
@@ -34,15 +35,6 @@ const DEFAULT_TIER_POLICY: TierPolicy = { decay: { alpha: 0.5 }, context: { prec
 
 const DECAY_SCAN_KEY = 'decay-scan'
 
-/** Runs async work one piece at a time, so that check-then-write stays atomic in this process. */
-function createWriteQueue() {
-  let tail: Promise<unknown> = Promise.resolve()
-  return function enqueue<T>(work: () => Promise<T>): Promise<T> {
-    const run = tail.then(work, work)
-    tail = run.catch(() => undefined)
-    return run
-  }
-}
 
 /**
  * The store on any abstract-level database. Layout (sublevels):
