@@ -35,7 +35,6 @@ const DEFAULT_TIER_POLICY: TierPolicy = { decay: { alpha: 0.5 }, context: { prec
 
 const DECAY_SCAN_KEY = 'decay-scan'
 
-
 /**
  * The store on any abstract-level database. Layout (sublevels):
  * - `archival`: `user\0point\0timestamp\0id` → observation. Append-only: the source of truth
