@@ -94,6 +94,16 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
     expect(r.body.error.code).toBe('body_too_large')
   })
 
+  it('answers 413 for a declared length over 256 KB, and serves a declared length under it', async () => {
+    const declared = (length: number, body: string) =>
+      t.app.request('/v1/recommendations', { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(length) }, body })
+    const over = await declared(256 * 1024 + 1, '{}')
+    expect(over.status).toBe(413)
+    expect(((await over.json()) as { error: { code: string } }).error.code).toBe('body_too_large')
+    const body = JSON.stringify(REC)
+    expect((await declared(Buffer.byteLength(body), body)).status).toBe(200)
+  })
+
   it('still serves after all of that, with nothing stored by the bad requests', async () => {
     expect((await t.call('GET', '/healthz')).status).toBe(200)
     const r = await t.call('POST', '/v1/recommendations', REC)
