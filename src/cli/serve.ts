@@ -46,13 +46,12 @@ export async function serveCommand(argv: string[]): Promise<void> {
   if (authFile === undefined && !isLoopback(host)) {
     throw new UsageError(`--host ${host} is not a loopback address: give --auth TOKENS_FILE`)
   }
-  // Synchronous writes: lines keep their order up to the last one at shutdown (pino's default
-  // asynchronous stream was seen to put `stopped` before the line logged just ahead of it), and a
-  // kill -9 loses no line already logged.
-  const logger = pino(
-    { level: process.env.DECISION_MEMORY_LOG_LEVEL ?? 'info', base: { service: 'decision-memory' } },
-    pino.destination({ dest: 1, sync: true }),
-  )
+  // Asynchronous writes (sonic-boom): a line per request must not cost a synchronous write on the
+  // hot routes; lines logged while a write is in flight go out together in the next. One stream
+  // keeps them in order, and the stop below waits until all are out. A kill -9 may lose the last
+  // lines, never an acknowledged observation.
+  const destination = pino.destination({ dest: 1, sync: false })
+  const logger = pino({ level: process.env.DECISION_MEMORY_LOG_LEVEL ?? 'info', base: { service: 'decision-memory' } }, destination)
 
   // A broken policy stops start-up before anything is opened.
   const policy = await loadPolicy(policyFile)
@@ -84,6 +83,12 @@ export async function serveCommand(argv: string[]): Promise<void> {
     await new Promise<void>((done) => server.close(() => done()))
     await store.close()
     logger.info({ event: 'stopped' }, 'stopped')
+    // Every line out, in order, before the exit: a synchronous flush (pino's own, at exit) could
+    // overtake a write still in flight.
+    await new Promise<void>((done) => {
+      destination.once('close', () => done())
+      destination.end()
+    })
     process.exit(0)
   }
   process.once('SIGTERM', () => void stop('SIGTERM'))
