@@ -22,6 +22,7 @@ import {
 } from './domain/recommendation'
 import { expertiseLevel, type ExpertiseLevel } from './domain/expertise'
 import { aggregationParams } from './domain/aggregate'
+import { createAnswerCache } from './memory/answer-cache'
 import { createDecayScan, type DecayScanResult } from './memory/decay-scan'
 import type { MemoryStore, SessionRecord } from './memory/store'
 
@@ -73,6 +74,15 @@ export function offeredOptions(options: readonly OptionInput[], field = 'all_opt
   return out
 }
 
+/** Freezes an answer that is handed out more than once: no caller may change what another gets. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const v of Object.values(value)) deepFreeze(v)
+  }
+  return value
+}
+
 function checkTimestamp(value: string | undefined, now: Date, path: string): Date | undefined {
   if (value === undefined) return undefined
   const at = new Date(value)
@@ -105,6 +115,9 @@ export function createDecisionMemory(deps: {
     throw new Error('the store was opened with another policy than this one: open it with the same policy')
   }
   const decayScan = createDecayScan({ store, policy, clock })
+  const answers = createAnswerCache<ContractedRecommendation>({ entries: policy.cache.entries, ttlMs: policy.cache.seconds * 1000 })
+  /** What a user's answers were computed from: the store's writes and the decisions'. */
+  const versionOf = (user: string) => `${store.changesOf(user)}/${decisions?.changes() ?? 0}`
 
   async function sessionView(session: SessionRecord): Promise<SessionView> {
     const sessions = await store.countSessions(session.user)
@@ -177,6 +190,14 @@ export function createDecisionMemory(deps: {
 
     async recommend(request) {
       const now = clock.now()
+      // A replay (as_of) is computed every time; an answer as of now may be the one computed a
+      // moment ago, if nothing it read has been written since (its as_of says when that was).
+      const cacheKey = request.as_of === undefined ? JSON.stringify(request) : undefined
+      const version = versionOf(request.user)
+      if (cacheKey !== undefined) {
+        const kept = answers.get(cacheKey, version, now.getTime())
+        if (kept !== undefined) return kept
+      }
       const asOf = checkTimestamp(request.as_of, now, 'as_of') ?? now
       const offered = offeredOptions(request.all_options)
       const options = offered.map((o) => o.option)
@@ -230,7 +251,12 @@ export function createDecisionMemory(deps: {
         asOf,
         policy,
       }))
-      return contract === undefined ? recommendation : applyDecisions(recommendation, contract, policy)
+      const answer = contract === undefined ? recommendation : applyDecisions(recommendation, contract, policy)
+      // Kept only when no decision binds the point: each answer under a decision counts its pulse.
+      if (cacheKey !== undefined && (bound === undefined || bound.length === 0)) {
+        answers.set(cacheKey, version, now.getTime(), deepFreeze(answer))
+      }
+      return answer
     },
 
     async why(query) {

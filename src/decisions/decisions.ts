@@ -75,6 +75,8 @@ export interface Decisions {
    * `asOf`, those that were accepted then (a replay, which counts no pulse).
    */
   atPoint(input: { point: string; context?: Context | undefined; asOf?: Date | undefined }): Promise<DecisionRecord[]>
+  /** Moves whenever decisions are written (see DecisionStore.changes): what atPoint answered since is still so. */
+  changes(): number
   check(request: CheckRequest): Promise<Verdict>
   pulses(): Promise<PulseReport>
   why(key: string): Promise<DecisionWhy>
@@ -273,6 +275,10 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock }): D
         )
       }
       return found
+    },
+
+    changes() {
+      return store.changes()
     },
 
     async check(request) {

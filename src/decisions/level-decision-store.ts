@@ -31,6 +31,8 @@ export async function createLevelDecisionStore(db: Db, options: { sync?: boolean
   const enqueue = createWriteQueue()
   // Every recommendation asks which decisions bind its point (most often none): kept in memory.
   const keysAtPoint = createReadCache<string[]>(10_000)
+  // Commits started and ended (see DecisionStore.changes).
+  let changes = 0
 
   async function commit(records: Map<string, DecisionRecord>, appended: readonly DecisionEvent[]) {
     const ops: Array<{ type: 'put' | 'del'; sublevel: unknown; key: string; value?: unknown }> = []
@@ -57,8 +59,14 @@ export async function createLevelDecisionStore(db: Db, options: { sync?: boolean
       seen.add(k)
     })
     appended.forEach((e, i) => ops.push({ type: 'put', sublevel: events, key: eventKeys[i] as string, value: e }))
-    if (ops.length > 0) await db.batch(ops as never, { sync } as never)
-    keysAtPoint.written(touched)
+    if (ops.length === 0) return
+    changes++
+    try {
+      await db.batch(ops as never, { sync } as never)
+    } finally {
+      keysAtPoint.written(touched)
+      changes++
+    }
   }
 
   return {
@@ -91,6 +99,10 @@ export async function createLevelDecisionStore(db: Db, options: { sync?: boolean
 
     async get(k) {
       return decisions.get(k)
+    },
+
+    changes() {
+      return changes
     },
 
     async list(filter = {}) {

@@ -34,6 +34,11 @@ export interface DecisionStore {
   /** Runs `work` with no other write in between and commits what it put in one atomic batch. */
   transact<T>(work: (tx: DecisionTransaction) => Promise<T>): Promise<T>
   get(key: string): Promise<DecisionRecord | undefined>
+  /**
+   * A number that moves whenever a commit of decisions or events starts or ends (pulses aside):
+   * what was read of decisions while it stayed the same is still what the store holds.
+   */
+  changes(): number
   /** Decisions in key order, optionally only those of a status or bound to a point. */
   list(filter?: { status?: DecisionStatus | undefined; point?: string | undefined }): Promise<DecisionRecord[]>
   /** A decision's history, oldest first. */

@@ -75,6 +75,17 @@ export const PolicySchema = z
       /** Significance level of the test that a context value changes the choice (R-REC-7). */
       significance: z.number().gt(0).lt(1),
     }),
+    /**
+     * Recommendations kept in memory for callers that ask the same again (an orchestrator before
+     * every question; the plan, then the hook): served again while nothing they were computed
+     * from was written, for at most `seconds` (0: never kept), at most `entries` of them.
+     */
+    cache: z
+      .object({
+        seconds: z.number().min(0).max(3600),
+        entries: z.number().int().min(0).max(1_000_000),
+      })
+      .default({ seconds: 60, entries: 4096 }),
     sensitive_terms: z.array(z.string().min(1)),
     default_precondition: z.string().min(1),
     points: z.array(PointPolicySchema),

@@ -2,6 +2,7 @@ import { createRoute } from '@hono/zod-openapi'
 import type { DecisionMemory } from '../decision-memory'
 import { authorizeUsers } from './auth'
 import { ErrorSchema } from './errors'
+import { json } from './json-text'
 import { createRouter } from './router'
 import { RecommendationRequest, RecommendationSchema } from './schemas'
 
@@ -23,6 +24,6 @@ export function recommendationRoutes(memory: DecisionMemory) {
   return createRouter().openapi(route, async (c) => {
     const request = c.req.valid('json')
     authorizeUsers(c, [request.user])
-    return c.json(await memory.recommend(request), 200)
+    return json(c, await memory.recommend(request), 200)
   })
 }

@@ -2,6 +2,7 @@ import type { AbstractLevel } from 'abstract-level'
 import { aggregationParams } from '../domain/aggregate'
 import type { Observation } from '../domain/observation'
 import type { Policy } from '../domain/policy'
+import { createChangeCounter } from './change-counter'
 import { createCoreTier, type BatchOp } from './core-tier'
 import { createGroupCommit } from './group-commit'
 import { key, prefixRange } from './keys'
@@ -65,6 +66,8 @@ export async function createLevelStore(
   const sessionCounts = createSessionCounts(db, sessions)
   // Every recommendation in a session reads its record: hot sessions are kept in memory.
   const sessionCache = createReadCache<SessionRecord | undefined>(10_000)
+  // Writes per user, before and after each: answers kept in memory are checked against them.
+  const changes = createChangeCounter()
 
   /** After a write of these sessions (and of their users' counts) is done. */
   function sessionsWritten(written: readonly SessionRecord[]): void {
@@ -89,6 +92,16 @@ export async function createLevelStore(
    * write queue.
    */
   async function writeObservations(calls: Array<{ observations: readonly Observation[]; sessions: readonly SessionRecord[] }>): Promise<StoreResult[]> {
+    const users = new Set(calls.flatMap(({ observations, sessions: named }) => [...observations.map((o) => o.user), ...named.map((s) => s.user)]))
+    changes.touch(users)
+    try {
+      return await writeObservationsOf(calls)
+    } finally {
+      changes.touch(users)
+    }
+  }
+
+  async function writeObservationsOf(calls: Array<{ observations: readonly Observation[]; sessions: readonly SessionRecord[] }>): Promise<StoreResult[]> {
     const results: StoreResult[] = []
     const allStored: Observation[] = []
     const seen = new Set<string>()
@@ -167,6 +180,7 @@ export async function createLevelStore(
         const k = key(session.user, session.session_id)
         const existing = await sessions.get(k)
         if (existing !== undefined) return { session: existing, created: false }
+        changes.touch([session.user])
         await db.batch(
           [
             { type: 'put', sublevel: sessions, key: k, value: session },
@@ -176,6 +190,7 @@ export async function createLevelStore(
           { sync } as never,
         )
         sessionsWritten([session])
+        changes.touch([session.user])
         return { session, created: true }
       })
     },
@@ -198,8 +213,10 @@ export async function createLevelStore(
         const existing = await sessions.get(k)
         if (existing === undefined) return undefined
         const updated = { ...existing, personalization: enabled }
+        changes.touch([user])
         await sessions.put(k, updated, { sync } as never)
         sessionsWritten([updated])
+        changes.touch([user])
         return updated
       })
     },
@@ -214,11 +231,25 @@ export async function createLevelStore(
     recallAt: recall.at,
 
     async expireRecall(before, signal) {
-      return recall.expire(before, signal)
+      changes.touchAll()
+      try {
+        return await recall.expire(before, signal)
+      } finally {
+        changes.touchAll()
+      }
     },
 
     async maintainCore(now, signal) {
-      return core.maintain(now, signal)
+      changes.touchAll()
+      try {
+        return await core.maintain(now, signal)
+      } finally {
+        changes.touchAll()
+      }
+    },
+
+    changesOf(user) {
+      return changes.of(user)
     },
 
     async lastDecayScan() {
@@ -253,10 +284,12 @@ export async function createLevelStore(
         const ops: Array<{ type: 'del'; key: string }> = []
         for await (const { rawKey } of entriesOf(user)) ops.push({ type: 'del', key: rawKey })
         core.forgetting(user)
+        changes.touch([user])
         if (ops.length > 0) await db.batch(ops, { sync } as never)
         sessionCache.written([], (k) => k.startsWith(`${user}\u0000`))
         sessionCounts.written([user])
         core.forgotten(user)
+        changes.touch([user])
         return { deleted: ops.length }
       })
     },

@@ -103,5 +103,23 @@ export function storeSuite(name: string, open: () => Promise<MemoryStore>) {
       expect(await store.getSession('alice', 's-2')).toMatchObject({ personalization: true })
       expect(await store.setPersonalization('alice', 'nope', false)).toBeUndefined()
     })
+
+    it("moves a user's changes with every write that may change their answers, and not with reads", async () => {
+      store = await open()
+      const s = store
+      const moved = async (user: string, write: () => Promise<unknown>) => {
+        const before = s.changesOf(user)
+        await write()
+        return s.changesOf(user) !== before
+      }
+      expect(await moved('alice', () => s.addObservations([observation({ chosen: ['Tier M'] })], []))).toBe(true)
+      expect(await moved('alice', () => s.startSession(session()))).toBe(true)
+      expect(await moved('alice', () => s.startSession(session()))).toBe(false)
+      expect(await moved('alice', () => s.setPersonalization('alice', 's-1', false))).toBe(true)
+      expect(await moved('alice', () => s.expireRecall(new Date('2026-07-01T00:00:00.000Z')))).toBe(true)
+      expect(await moved('alice', () => s.forgetUser('alice'))).toBe(true)
+      expect(await moved('alice', () => s.readPoint('alice', 'tier', new Date('2026-07-03T00:00:00.000Z'), () => null))).toBe(false)
+      expect(await moved('alice', () => s.countSessions('alice'))).toBe(false)
+    })
   })
 }

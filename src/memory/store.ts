@@ -75,6 +75,12 @@ export interface MemoryStore {
   maintainCore(now: Date, signal?: AbortSignal): Promise<{ demoted: number; refreshed: number }>
   /** When the last complete decay scan ran (ISO), if ever (R-MEM-7). */
   lastDecayScan(): Promise<string | undefined>
+  /**
+   * A number that moves whenever a write that may change the user's answers starts or ends
+   * (observations, sessions, forget, the decay scan): an answer computed while it stayed the same
+   * is still the store's answer.
+   */
+  changesOf(user: string): number
   /** Records a complete decay scan. */
   recordDecayScan(at: string): Promise<void>
   close(): Promise<void>

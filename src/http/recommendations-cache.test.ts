@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest'
+import { createTestApp, START } from '../../test/support/test-app'
+import { compilePolicy } from '../domain/policy'
+
+const TIER = {
+  question: 'Which complexity tier should this SPEC use?',
+  header: 'Tier',
+  all_options: ['Tier S', 'Tier M', 'Tier L'],
+}
+
+type App = Awaited<ReturnType<typeof createTestApp>>
+
+let next = 0
+async function choose(app: App, choice: string, count: number, extra: Record<string, unknown> = {}) {
+  const batch = Array.from({ length: count }, () => ({ ...TIER, ...extra, user: 'alice', user_choice: choice, decision_id: `d-${next++}` }))
+  expect((await app.call('POST', '/v1/observations', batch)).status).toBe(201)
+}
+
+const ask = (app: App, extra: Record<string, unknown> = {}) => app.call('POST', '/v1/recommendations', { ...TIER, user: 'alice', ...extra })
+
+describe('recommendations asked again (policy cache)', () => {
+  it('answers the same question again with the same answer, as of when it was computed, for at most cache.seconds', async () => {
+    const app = await createTestApp()
+    await choose(app, 'Tier M', 6)
+    const request = { ...TIER, user: 'alice' }
+    const first = await app.memory.recommend(request)
+    expect(await app.memory.recommend({ ...request })).toBe(first)
+    app.clock.advance(59_000)
+    const later = await app.memory.recommend(request)
+    expect(later).toBe(first)
+    expect(later.as_of).toBe(START)
+    app.clock.advance(1_000)
+    const fresh = await app.memory.recommend(request)
+    expect(fresh).not.toBe(first)
+    expect(fresh.as_of).toBe(new Date(Date.parse(START) + 60_000).toISOString())
+    // A clock set back (a test, a replay of a log) never gets an answer computed after it.
+    app.clock.set(START)
+    expect(await app.memory.recommend(request)).not.toBe(fresh)
+  })
+
+  it('answers from what is stored now after each write that changes it: observations, sessions, a toggle, a decision, forget', async () => {
+    const app = await createTestApp()
+    await choose(app, 'Tier M', 6)
+    expect((await ask(app)).body).toMatchObject({ recommended: 'Tier M', observations: 6 })
+    await choose(app, 'Tier L', 1)
+    expect((await ask(app)).body.observations).toBe(7)
+
+    // Written to the store directly, not through the use case: still seen.
+    const [stored] = (await app.store.observationsAt('alice', 'complexity-tier')) as [never]
+    await app.store.addObservations([{ ...(stored as object), id: 'obs-direct', decision_id: 'direct' } as never], [])
+    expect((await ask(app)).body.observations).toBe(8)
+
+    const sessions = (await ask(app)).body.expertise.sessions
+    expect((await app.call('POST', '/v1/sessions', { user: 'alice', session_id: 'later' })).status).toBe(201)
+    expect((await ask(app)).body.expertise.sessions).toBe(sessions + 1)
+
+    expect((await ask(app, { session_id: 'later' })).body.state).not.toBe('personalization-off')
+    expect((await app.call('PUT', '/v1/sessions/later/personalization', { user: 'alice', enabled: false })).status).toBe(200)
+    expect((await ask(app, { session_id: 'later' })).body.state).toBe('personalization-off')
+
+    expect((await ask(app)).body.state).toBe('partial')
+    const decision = await app.call('POST', '/v1/decisions', {
+      title: 'Billing specs are Tier L',
+      decision: 'Every SPEC that touches billing is planned as Tier L.',
+      rationale: 'Billing changes need the design review that only Tier L has.',
+      enforce: 'required',
+      status: 'accepted',
+      scope: { points: ['complexity-tier'] },
+      constraints: [{ kind: 'must', option: 'Tier L' }],
+    })
+    expect(decision.status).toBe(201)
+    expect((await ask(app)).body).toMatchObject({ state: 'enforced', recommended: 'Tier L' })
+    expect((await app.call('POST', `/v1/decisions/${decision.body.key}/revoke`, {})).status).toBe(200)
+    expect((await ask(app)).body).toMatchObject({ recommended: 'Tier M', observations: 8 })
+
+    expect((await app.call('DELETE', '/v1/users/alice')).status).toBe(200)
+    expect((await ask(app)).body).toMatchObject({ state: 'static-default', observations: 0 })
+  })
+
+  it('computes a replay (as_of) every time, and every answer when cache.seconds is 0', async () => {
+    const app = await createTestApp()
+    await choose(app, 'Tier M', 6)
+    const replay = { ...TIER, user: 'alice', as_of: START }
+    const a = await app.memory.recommend(replay)
+    const b = await app.memory.recommend(replay)
+    expect(b).not.toBe(a)
+    expect(b).toEqual(a)
+
+    const off = await createTestApp({ policy: compilePolicy({ ...app.policy, cache: { seconds: 0, entries: 4096 } }) })
+    const request = { ...TIER, user: 'alice' }
+    expect(await off.memory.recommend(request)).not.toBe(await off.memory.recommend(request))
+  })
+
+  it('hands out an answer no caller can change for the next one', async () => {
+    const app = await createTestApp()
+    await choose(app, 'Tier M', 6)
+    const request = { ...TIER, user: 'alice' }
+    const first = await app.memory.recommend(request)
+    expect(() => {
+      ;(first as { recommended: unknown }).recommended = 'Tier S'
+    }).toThrow(TypeError)
+    expect(() => (first.options as unknown[]).push('x')).toThrow(TypeError)
+    const again = await ask(app)
+    expect(again.body.recommended).toBe('Tier M')
+    expect(again.body).toEqual(JSON.parse(JSON.stringify(first)))
+  })
+
+  it('sends the same JSON, as application/json, for an answer served again', async () => {
+    const app = await createTestApp()
+    await choose(app, 'Tier M', 6)
+    const post = () => app.app.request('/v1/recommendations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...TIER, user: 'alice' }) })
+    const [r1, r2] = [await post(), await post()]
+    expect(r1.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(r2.headers.get('content-type')).toMatch(/^application\/json/)
+    const [t1, t2] = [await r1.text(), await r2.text()]
+    expect(t2).toBe(t1)
+    expect(JSON.parse(t1).recommended).toBe('Tier M')
+  })
+})
