@@ -90,12 +90,22 @@ async function startProcess(args: string[], port: number, logFile: string, env: 
 }
 
 /**
- * Starts `decision-memory serve` on a data directory as a user would (default policy, info logs,
- * here to a file), and resolves once `/healthz` answers 200.
+ * The Node flags `npm start` runs the service with (package.json's start script): the service is
+ * measured as it is started.
+ */
+export const SERVICE_NODE_FLAGS: readonly string[] = (() => {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }
+  const words = pkg.scripts.start.trim().split(/\s+/)
+  return words.slice(1, words.indexOf('bin/decision-memory.js')).filter((w) => w.startsWith('--'))
+})()
+
+/**
+ * Starts `decision-memory serve` on a data directory as `npm start` does (its Node flags, default
+ * policy, info logs, here to a file), and resolves once `/healthz` answers 200.
  */
 export async function startService(options: { dataDir: string; logFile: string }): Promise<ServerProcess> {
   const port = await freePort()
-  return startProcess([BIN, 'serve', '--port', String(port), '--data', options.dataDir], port, options.logFile, {
+  return startProcess([...SERVICE_NODE_FLAGS, BIN, 'serve', '--port', String(port), '--data', options.dataDir], port, options.logFile, {
     DECISION_MEMORY_LOG_LEVEL: 'info',
   })
 }
