@@ -23,6 +23,7 @@ import {
 import { expertiseLevel, type ExpertiseLevel } from './domain/expertise'
 import { aggregationParams } from './domain/aggregate'
 import { createAnswerCache } from './memory/answer-cache'
+import { restamped } from './memory/restamp'
 import { createDecayScan, type DecayScanResult } from './memory/decay-scan'
 import type { MemoryStore, SessionRecord } from './memory/store'
 
@@ -115,7 +116,7 @@ export function createDecisionMemory(deps: {
     throw new Error('the store was opened with another policy than this one: open it with the same policy')
   }
   const decayScan = createDecayScan({ store, policy, clock })
-  const answers = createAnswerCache<ContractedRecommendation>({ entries: policy.cache.entries, ttlMs: policy.cache.seconds * 1000 })
+  const answers = createAnswerCache<ContractedRecommendation>({ maxBytes: policy.cache.megabytes * 2 ** 20, ttlMs: policy.cache.seconds * 1000 })
   /** What a user's answers were computed from: the store's writes and the decisions'. */
   const versionOf = (user: string) => `${store.changesOf(user)}/${decisions?.changes() ?? 0}`
 
@@ -191,12 +192,12 @@ export function createDecisionMemory(deps: {
     async recommend(request) {
       const now = clock.now()
       // A replay (as_of) is computed every time; an answer as of now may be the one computed a
-      // moment ago, if nothing it read has been written since (its as_of says when that was).
+      // moment ago, if nothing it read has been written since (restamped to now, restamp.ts).
       const cacheKey = request.as_of === undefined ? JSON.stringify(request) : undefined
       const version = versionOf(request.user)
       if (cacheKey !== undefined) {
         const kept = answers.get(cacheKey, version, now.getTime())
-        if (kept !== undefined) return kept
+        if (kept !== undefined) return restamped(kept.value, now.toISOString())
       }
       const asOf = checkTimestamp(request.as_of, now, 'as_of') ?? now
       const offered = offeredOptions(request.all_options)
@@ -254,7 +255,8 @@ export function createDecisionMemory(deps: {
       const answer = contract === undefined ? recommendation : applyDecisions(recommendation, contract, policy)
       // Kept only when no decision binds the point: each answer under a decision counts its pulse.
       if (cacheKey !== undefined && (bound === undefined || bound.length === 0)) {
-        answers.set(cacheKey, version, now.getTime(), deepFreeze(answer))
+        // Charged what it holds: its key, and its JSON as a measure of the answer (both grow with the request).
+        answers.set(cacheKey, version, now.getTime(), deepFreeze(answer), 2 * cacheKey.length + JSON.stringify(answer).length)
       }
       return answer
     },

@@ -39,7 +39,7 @@ export async function historyCost(options: {
 
   // The computation is what grows with the history, if anything does: no answer is served again
   // from memory here (cache.seconds 0), so every call reads the aggregate and computes.
-  const policy = { ...(await loadPolicy()), cache: { seconds: 0, entries: 0 } }
+  const policy = { ...(await loadPolicy()), cache: { seconds: 0, megabytes: 0 } }
   const store = await createLevelStore(new Level<string, string>(options.dir) as never, { policy })
   const memory = createDecisionMemory({ store, policy, clock: systemClock })
   const requests = users.map(({ size, user, u }) => ({

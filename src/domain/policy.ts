@@ -78,14 +78,15 @@ export const PolicySchema = z
     /**
      * Recommendations kept in memory for callers that ask the same again (an orchestrator before
      * every question; the plan, then the hook): served again while nothing they were computed
-     * from was written, for at most `seconds` (0: never kept), at most `entries` of them.
+     * from was written, for at most `seconds` (0: never kept), in at most `megabytes` (their keys
+     * and JSON).
      */
     cache: z
       .object({
         seconds: z.number().min(0).max(3600),
-        entries: z.number().int().min(0).max(1_000_000),
+        megabytes: z.number().min(0).max(1024),
       })
-      .default({ seconds: 60, entries: 4096 }),
+      .default({ seconds: 60, megabytes: 8 }),
     sensitive_terms: z.array(z.string().min(1)),
     default_precondition: z.string().min(1),
     points: z.array(PointPolicySchema),

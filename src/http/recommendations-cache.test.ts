@@ -19,7 +19,7 @@ async function choose(app: App, choice: string, count: number, extra: Record<str
 const ask = (app: App, extra: Record<string, unknown> = {}) => app.call('POST', '/v1/recommendations', { ...TIER, user: 'alice', ...extra })
 
 describe('recommendations asked again (policy cache)', () => {
-  it('answers the same question again with the same answer, as of when it was computed, for at most cache.seconds', async () => {
+  it('answers the same question again with the same answer, as of now, for at most cache.seconds', async () => {
     const app = await createTestApp()
     await choose(app, 'Tier M', 6)
     const request = { ...TIER, user: 'alice' }
@@ -27,15 +27,20 @@ describe('recommendations asked again (policy cache)', () => {
     expect(await app.memory.recommend({ ...request })).toBe(first)
     app.clock.advance(59_000)
     const later = await app.memory.recommend(request)
-    expect(later).toBe(first)
-    expect(later.as_of).toBe(START)
+    // The kept answer, speaking for now (R-REC-9): nothing it was computed from was written since.
+    expect(later.as_of).toBe(new Date(Date.parse(START) + 59_000).toISOString())
+    expect({ ...later, as_of: first.as_of }).toEqual(first)
+    expect(Object.isFrozen(later)).toBe(true)
     app.clock.advance(1_000)
     const fresh = await app.memory.recommend(request)
     expect(fresh).not.toBe(first)
     expect(fresh.as_of).toBe(new Date(Date.parse(START) + 60_000).toISOString())
+    expect(await app.memory.recommend(request)).toBe(fresh)
     // A clock set back (a test, a replay of a log) never gets an answer computed after it.
     app.clock.set(START)
-    expect(await app.memory.recommend(request)).not.toBe(fresh)
+    const back = await app.memory.recommend(request)
+    expect(back).not.toBe(fresh)
+    expect(back.as_of).toBe(START)
   })
 
   it('answers from what is stored now after each write that changes it: observations, sessions, a toggle, a decision, forget', async () => {
@@ -86,7 +91,7 @@ describe('recommendations asked again (policy cache)', () => {
     expect(b).not.toBe(a)
     expect(b).toEqual(a)
 
-    const off = await createTestApp({ policy: compilePolicy({ ...app.policy, cache: { seconds: 0, entries: 4096 } }) })
+    const off = await createTestApp({ policy: compilePolicy({ ...app.policy, cache: { seconds: 0, megabytes: 8 } }) })
     const request = { ...TIER, user: 'alice' }
     expect(await off.memory.recommend(request)).not.toBe(await off.memory.recommend(request))
   })
@@ -105,15 +110,33 @@ describe('recommendations asked again (policy cache)', () => {
     expect(again.body).toEqual(JSON.parse(JSON.stringify(first)))
   })
 
-  it('sends the same JSON, as application/json, for an answer served again', async () => {
+  it('sends the same JSON, as application/json, for an answer served again, with as_of now', async () => {
     const app = await createTestApp()
     await choose(app, 'Tier M', 6)
-    const post = () => app.app.request('/v1/recommendations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...TIER, user: 'alice' }) })
+    const body = { ...TIER, user: 'alice', all_options: ['Tier S', { label: 'Tier M', description: 'Größer, „quoted“ and \\"escaped\\"' }, 'Tier L'] }
+    const post = () => app.app.request('/v1/recommendations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
     const [r1, r2] = [await post(), await post()]
     expect(r1.headers.get('content-type')).toMatch(/^application\/json/)
     expect(r2.headers.get('content-type')).toMatch(/^application\/json/)
     const [t1, t2] = [await r1.text(), await r2.text()]
     expect(t2).toBe(t1)
     expect(JSON.parse(t1).recommended).toBe('Tier M')
+    app.clock.advance(30_000)
+    const t3 = await (await post()).text()
+    // Byte for byte what serialising the answer as of now gives.
+    expect(t3).toBe(JSON.stringify({ ...JSON.parse(t1), as_of: app.clock.now().toISOString() }))
+  })
+
+  it('keeps answers within cache.megabytes, however big the requests', async () => {
+    const app = await createTestApp({ policy: compilePolicy({ ...(await createTestApp()).policy, cache: { seconds: 60, megabytes: 1 } }) })
+    await choose(app, 'Tier M', 6)
+    const big = (i: number) => ({ ...TIER, user: 'alice', context: { run: i }, all_options: ['Tier S', 'Tier M', { label: 'Tier L', description: 'x'.repeat(1_900) }] })
+    const first = await app.memory.recommend(big(0))
+    expect(await app.memory.recommend(big(0))).toBe(first)
+    // Each answer is charged about 5 KB: 400 of them cannot all be kept in 1 MB, so the oldest went.
+    for (let i = 1; i <= 400; i++) await app.memory.recommend(big(i))
+    expect(await app.memory.recommend(big(0))).not.toBe(first)
+    const last = await app.memory.recommend(big(400))
+    expect(await app.memory.recommend(big(400))).toBe(last)
   })
 })
