@@ -84,9 +84,16 @@ export async function serveCommand(argv: string[]): Promise<void> {
     await store.close()
     logger.info({ event: 'stopped' }, 'stopped')
     // Every line out, in order, before the exit: a synchronous flush (pino's own, at exit) could
-    // overtake a write still in flight.
+    // overtake a write still in flight. A stdout that cannot take them (a reader gone) does not
+    // hold the exit up for more than a second.
     await new Promise<void>((done) => {
-      destination.once('close', () => done())
+      const timer = setTimeout(done, 1000)
+      const finished = () => {
+        clearTimeout(timer)
+        done()
+      }
+      destination.once('close', finished)
+      destination.once('error', finished)
       destination.end()
     })
     process.exit(0)
