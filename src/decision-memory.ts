@@ -6,6 +6,7 @@ import { explainPoint, type PointWhy } from './decisions/explain-point'
 import { createDataRights, type DataRights } from './data-rights'
 import { decisionPointKey } from './domain/decision-point'
 import { InputError } from './domain/errors'
+import { deepFreeze } from './domain/freeze'
 import { normalizeLabel, resolveChoice } from './domain/labels'
 import {
   optionDescription,
@@ -73,15 +74,6 @@ export function offeredOptions(options: readonly OptionInput[], field = 'all_opt
     out.push({ option, description: optionDescription(raw) })
   })
   return out
-}
-
-/** Freezes an answer that is handed out more than once: no caller may change what another gets. */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const v of Object.values(value)) deepFreeze(v)
-  }
-  return value
 }
 
 function checkTimestamp(value: string | undefined, now: Date, path: string): Date | undefined {

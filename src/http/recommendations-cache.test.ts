@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createTestApp, START } from '../../test/support/test-app'
+import { createTokenTable, TokensFileSchema } from '../config/load-tokens'
 import { compilePolicy } from '../domain/policy'
 
 const TIER = {
@@ -138,5 +139,26 @@ describe('recommendations asked again (policy cache)', () => {
     expect(await app.memory.recommend(big(0))).not.toBe(first)
     const last = await app.memory.recommend(big(400))
     expect(await app.memory.recommend(big(400))).toBe(last)
+  })
+
+  it('answers a body seen before as the first time: checked against the token, refused when not JSON, never remembered when invalid', async () => {
+    const auth = createTokenTable(TokensFileSchema.parse({ tokens: [
+      { name: 'alice-laptop', token: 'alice-token-0123456789abcdef', users: ['alice'] },
+      { name: 'bob-laptop', token: 'bob-token-0123456789abcdef', users: ['bob'] },
+    ] }))
+    const app = await createTestApp({ auth })
+    const send = (body: string, token: string, type = 'application/json') =>
+      app.app.request('/v1/recommendations', { method: 'POST', headers: { 'content-type': type, authorization: `Bearer ${token}` }, body })
+    const body = JSON.stringify({ ...TIER, user: 'alice' })
+    expect((await send(body, 'alice-token-0123456789abcdef')).status).toBe(200)
+    expect((await send(body, 'alice-token-0123456789abcdef')).status).toBe(200)
+    expect((await send(body, 'bob-token-0123456789abcdef')).status).toBe(403)
+    expect((await send(body, 'alice-token-0123456789abcdef', 'text/plain')).status).toBe(415)
+    const invalid = JSON.stringify({ ...TIER, user: 'alice', all_options: [] })
+    for (let i = 0; i < 2; i++) {
+      const r = await send(invalid, 'alice-token-0123456789abcdef')
+      expect(r.status).toBe(400)
+      expect(((await r.json()) as { error: { issues: Array<{ path: string }> } }).error.issues[0]?.path).toBe('all_options')
+    }
   })
 })

@@ -1,10 +1,37 @@
 import { createRoute } from '@hono/zod-openapi'
+import type { Context, MiddlewareHandler } from 'hono'
 import type { DecisionMemory } from '../decision-memory'
+import { deepFreeze } from '../domain/freeze'
+import type { RecommendationRequest as Request } from '../domain/recommendation'
 import { authorizeUsers } from './auth'
 import { ErrorSchema } from './errors'
 import { json } from './json-text'
 import { createRouter } from './router'
 import { RecommendationRequest, RecommendationSchema } from './schemas'
+
+/** Bodies whose validation is remembered: the shortest (an orchestrator's), and not too many. */
+const REMEMBERED_BODIES = { count: 4096, textLength: 2048 }
+
+/**
+ * The requests validated recently, by the text of their body: validation is a function of that
+ * text alone, and an orchestrator sends the same body before every question. A body seen before
+ * skips JSON parsing and zod (10 to 15% of a recommendation served from memory); any other goes
+ * through the route's validator, which remembers it when it is valid. Bounded: at most
+ * REMEMBERED_BODIES.count bodies of at most textLength characters, the oldest out first.
+ */
+function rememberValidBodies(answer: (c: Context, request: Request) => Promise<Response>): MiddlewareHandler {
+  const valid = new Map<string, Request>()
+  return async (c, next) => {
+    if (!/^application\/json\s*(;|$)/i.test(c.req.header('content-type') ?? '')) return next()
+    const text = await c.req.text()
+    const known = valid.get(text)
+    if (known !== undefined) return answer(c, known)
+    await next()
+    if (c.res.status !== 200 || text.length > REMEMBERED_BODIES.textLength) return
+    if (valid.size >= REMEMBERED_BODIES.count) valid.delete(valid.keys().next().value as string)
+    valid.set(text, deepFreeze(c.req.valid('json' as never) as Request))
+  }
+}
 
 const route = createRoute({
   method: 'post',
@@ -21,9 +48,9 @@ const route = createRoute({
 })
 
 export function recommendationRoutes(memory: DecisionMemory) {
-  return createRouter().openapi(route, async (c) => {
-    const request = c.req.valid('json')
+  const answer = async (c: Context, request: Request) => {
     authorizeUsers(c, [request.user])
     return json(c, await memory.recommend(request), 200)
-  })
+  }
+  return createRouter().openapi({ ...route, middleware: [rememberValidBodies(answer)] }, (c) => answer(c, c.req.valid('json')))
 }
