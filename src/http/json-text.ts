@@ -14,7 +14,8 @@ function encodingOf(value: object): { bytes: Uint8Array<ArrayBuffer>; asOfAt: nu
   if (kept === undefined) {
     const text = JSON.stringify(value)
     const asOf = (value as { as_of?: unknown }).as_of
-    // Where the top-level as_of's value starts, in bytes (its JSON is the last of its text).
+    // Where the top-level as_of's value starts, in bytes: the key and that value, unescaped, can
+    // only be the property itself (text inside a string escapes its quotes).
     const at = typeof asOf === 'string' ? text.lastIndexOf(`${AS_OF_KEY}${asOf}"`) : -1
     kept = { bytes: encoder.encode(text), asOfAt: at < 0 ? -1 : encoder.encode(text.slice(0, at + AS_OF_KEY.length)).length }
     encoded.set(value, kept)
