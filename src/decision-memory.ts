@@ -24,7 +24,6 @@ import {
 import { expertiseLevel, type ExpertiseLevel } from './domain/expertise'
 import { aggregationParams } from './domain/aggregate'
 import { createAnswerCache } from './memory/answer-cache'
-import { restamped } from './memory/restamp'
 import { createDecayScan, type DecayScanResult } from './memory/decay-scan'
 import type { MemoryStore, SessionRecord } from './memory/store'
 
@@ -184,12 +183,14 @@ export function createDecisionMemory(deps: {
     async recommend(request) {
       const now = clock.now()
       // A replay (as_of) is computed every time; an answer as of now may be the one computed a
-      // moment ago, if nothing it read has been written since (restamped to now, restamp.ts).
+      // moment ago, if nothing it read has been written since: it is exactly the answer as of that
+      // moment, and its as_of says so. (Served as of now instead, it could claim a moment at which
+      // an observation had already left the change test's window, or a future-dated one entered.)
       const cacheKey = request.as_of === undefined ? JSON.stringify(request) : undefined
       const version = versionOf(request.user)
       if (cacheKey !== undefined) {
         const kept = answers.get(cacheKey, version, now.getTime())
-        if (kept !== undefined) return restamped(kept.value, now.toISOString())
+        if (kept !== undefined) return kept.value
       }
       const asOf = checkTimestamp(request.as_of, now, 'as_of') ?? now
       const offered = offeredOptions(request.all_options)

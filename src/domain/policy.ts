@@ -83,8 +83,10 @@ export const PolicySchema = z
      */
     cache: z
       .object({
-        seconds: z.number().min(0).max(3600),
-        megabytes: z.number().min(0).max(1024),
+        seconds: z.number().min(0).max(3600).default(60),
+        megabytes: z.number().min(0).max(1024).default(8),
+        /** Read and ignored: the bound of an earlier version, by count (`megabytes` replaced it). */
+        entries: z.number().int().min(0).optional(),
       })
       .default({ seconds: 60, megabytes: 8 }),
     sensitive_terms: z.array(z.string().min(1)),
