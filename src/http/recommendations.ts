@@ -18,7 +18,7 @@ const REMEMBERED_BODIES = { count: 4096, textLength: 1024 }
  * question. A body seen before with the same content type skips JSON parsing and zod (about a
  * third of a recommendation served from memory); any other goes through the route's validator,
  * and is remembered when it was valid. Bounded: at most REMEMBERED_BODIES.count bodies of at most
- * textLength characters (16 MB at the very most), the oldest out first.
+ * textLength characters (16 MB at the very most), the least recently used out first.
  */
 function rememberValidBodies(answer: (c: Context, request: Request) => Promise<Response>): MiddlewareHandler {
   const valid = new Map<string, Request>()
@@ -28,7 +28,12 @@ function rememberValidBodies(answer: (c: Context, request: Request) => Promise<R
     const text = await c.req.text()
     const key = `${type}\n${text}`
     const known = valid.get(key)
-    if (known !== undefined) return answer(c, known)
+    if (known !== undefined) {
+      // The most recently used last: the oldest unused go first.
+      valid.delete(key)
+      valid.set(key, known)
+      return answer(c, known)
+    }
     await next()
     if (c.res.status !== 200 || text.length > REMEMBERED_BODIES.textLength) return
     if (valid.size >= REMEMBERED_BODIES.count) valid.delete(valid.keys().next().value as string)
