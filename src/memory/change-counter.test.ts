@@ -22,4 +22,18 @@ describe('change counter', () => {
     changes.touch(['bob', 'carol'])
     for (const [i, u] of ['alice', 'bob', 'carol'].entries()) expect(changes.of(u)).toBeGreaterThan(seen[i] as number)
   })
+
+  it('counts a write before it starts and once it is done, failed or not', async () => {
+    const changes = createChangeCounter()
+    const before = changes.of('alice')
+    let during = before
+    await changes.around(['alice'], async () => {
+      during = changes.of('alice')
+    })
+    expect(during).toBeGreaterThan(before)
+    expect(changes.of('alice')).toBeGreaterThan(during)
+    const afterFirst = changes.of('alice')
+    await expect(changes.aroundAll(async () => { throw new Error('disk full') })).rejects.toThrow('disk full')
+    expect(changes.of('alice')).toBe(afterFirst + 2)
+  })
 })

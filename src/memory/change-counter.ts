@@ -21,17 +21,40 @@ export function createChangeCounter(slots = 4096) {
     return (h >>> 0) % slots
   }
 
+  function touch(users: Iterable<string>): void {
+    for (const slot of new Set([...users].map(slotOf))) counts[slot] = (counts[slot] as number) + 1
+  }
+
   return {
     /** Changes that may touch the user's answers so far: theirs and everyone's. */
     of(user: string): number {
       return (counts[slotOf(user)] as number) + all
     },
-    touch(users: Iterable<string>): void {
-      for (const slot of new Set([...users].map(slotOf))) counts[slot] = (counts[slot] as number) + 1
-    },
+    touch,
     /** A write that may touch anyone's answers (the decay scan). */
     touchAll(): void {
       all++
+    },
+
+    /** Runs a write to the users' data, counted before it starts and once it is done (or failed). */
+    async around<T>(users: Iterable<string>, write: () => Promise<T>): Promise<T> {
+      const touched = [...users]
+      touch(touched)
+      try {
+        return await write()
+      } finally {
+        touch(touched)
+      }
+    },
+
+    /** Runs a write that may touch anyone's answers, counted before and after it. */
+    async aroundAll<T>(write: () => Promise<T>): Promise<T> {
+      all++
+      try {
+        return await write()
+      } finally {
+        all++
+      }
     },
   }
 }

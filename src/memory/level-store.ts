@@ -93,12 +93,7 @@ export async function createLevelStore(
    */
   async function writeObservations(calls: Array<{ observations: readonly Observation[]; sessions: readonly SessionRecord[] }>): Promise<StoreResult[]> {
     const users = new Set(calls.flatMap(({ observations, sessions: named }) => [...observations.map((o) => o.user), ...named.map((s) => s.user)]))
-    changes.touch(users)
-    try {
-      return await writeObservationsOf(calls)
-    } finally {
-      changes.touch(users)
-    }
+    return changes.around(users, () => writeObservationsOf(calls))
   }
 
   async function writeObservationsOf(calls: Array<{ observations: readonly Observation[]; sessions: readonly SessionRecord[] }>): Promise<StoreResult[]> {
@@ -180,17 +175,17 @@ export async function createLevelStore(
         const k = key(session.user, session.session_id)
         const existing = await sessions.get(k)
         if (existing !== undefined) return { session: existing, created: false }
-        changes.touch([session.user])
-        await db.batch(
-          [
-            { type: 'put', sublevel: sessions, key: k, value: session },
-            { type: 'put', sublevel: owners, key: key(session.session_id, session.user), value: '' },
-            ...(await sessionCounts.countOps([session])),
-          ] as never,
-          { sync } as never,
-        )
-        sessionsWritten([session])
-        changes.touch([session.user])
+        await changes.around([session.user], async () => {
+          await db.batch(
+            [
+              { type: 'put', sublevel: sessions, key: k, value: session },
+              { type: 'put', sublevel: owners, key: key(session.session_id, session.user), value: '' },
+              ...(await sessionCounts.countOps([session])),
+            ] as never,
+            { sync } as never,
+          )
+          sessionsWritten([session])
+        })
         return { session, created: true }
       })
     },
@@ -213,10 +208,10 @@ export async function createLevelStore(
         const existing = await sessions.get(k)
         if (existing === undefined) return undefined
         const updated = { ...existing, personalization: enabled }
-        changes.touch([user])
-        await sessions.put(k, updated, { sync } as never)
-        sessionsWritten([updated])
-        changes.touch([user])
+        await changes.around([user], async () => {
+          await sessions.put(k, updated, { sync } as never)
+          sessionsWritten([updated])
+        })
         return updated
       })
     },
@@ -230,22 +225,12 @@ export async function createLevelStore(
     inCore: core.inCore,
     recallAt: recall.at,
 
-    async expireRecall(before, signal) {
-      changes.touchAll()
-      try {
-        return await recall.expire(before, signal)
-      } finally {
-        changes.touchAll()
-      }
+    expireRecall(before, signal) {
+      return changes.aroundAll(() => recall.expire(before, signal))
     },
 
-    async maintainCore(now, signal) {
-      changes.touchAll()
-      try {
-        return await core.maintain(now, signal)
-      } finally {
-        changes.touchAll()
-      }
+    maintainCore(now, signal) {
+      return changes.aroundAll(() => core.maintain(now, signal))
     },
 
     changesOf(user) {
@@ -284,12 +269,12 @@ export async function createLevelStore(
         const ops: Array<{ type: 'del'; key: string }> = []
         for await (const { rawKey } of entriesOf(user)) ops.push({ type: 'del', key: rawKey })
         core.forgetting(user)
-        changes.touch([user])
-        if (ops.length > 0) await db.batch(ops, { sync } as never)
-        sessionCache.written([], (k) => k.startsWith(`${user}\u0000`))
-        sessionCounts.written([user])
-        core.forgotten(user)
-        changes.touch([user])
+        await changes.around([user], async () => {
+          if (ops.length > 0) await db.batch(ops, { sync } as never)
+          sessionCache.written([], (k) => k.startsWith(`${user}\u0000`))
+          sessionCounts.written([user])
+          core.forgotten(user)
+        })
         return { deleted: ops.length }
       })
     },
