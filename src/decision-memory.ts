@@ -7,6 +7,7 @@ import { createDataRights, type DataRights } from './data-rights'
 import { decisionPointKey } from './domain/decision-point'
 import { InputError } from './domain/errors'
 import { deepFreeze } from './domain/freeze'
+import { encodedJson } from './encoded-json'
 import { normalizeLabel, resolveChoice } from './domain/labels'
 import {
   optionDescription,
@@ -248,8 +249,10 @@ export function createDecisionMemory(deps: {
       const answer = contract === undefined ? recommendation : applyDecisions(recommendation, contract, policy)
       // Kept only when no decision binds the point: each answer under a decision counts its pulse.
       if (cacheKey !== undefined && (bound === undefined || bound.length === 0)) {
-        // Charged what it holds: its key, and its JSON as a measure of the answer (both grow with the request).
-        answers.set(cacheKey, version, now.getTime(), deepFreeze(answer), 2 * cacheKey.length + JSON.stringify(answer).length)
+        // Charged what it holds: its key, and its JSON as a measure of the answer (both grow with
+        // the request); the route sends those same bytes.
+        const kept = deepFreeze(answer)
+        answers.set(cacheKey, version, now.getTime(), kept, 2 * cacheKey.length + encodedJson(kept).length)
       }
       return answer
     },

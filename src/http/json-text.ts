@@ -1,22 +1,12 @@
 import type { Context, TypedResponse } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { encodedJson } from '../encoded-json'
 
-// Answers handed out more than once are frozen (the use case keeps them) and encoded once:
-// serialising a recommendation cost more than the rest of a request answered from memory.
-const encoded = new WeakMap<object, Uint8Array<ArrayBuffer>>()
-const encoder = new TextEncoder()
-
-function jsonBytes(value: object): string | Uint8Array<ArrayBuffer> {
-  if (!Object.isFrozen(value)) return JSON.stringify(value)
-  let bytes = encoded.get(value)
-  if (bytes === undefined) {
-    bytes = encoder.encode(JSON.stringify(value))
-    encoded.set(value, bytes)
-  }
-  return bytes
-}
-
-/** `c.json`, except that a frozen value is serialised once however often it is answered. */
+/**
+ * `c.json`, except that a frozen value (an answer the use case keeps and hands out again) is sent
+ * as the bytes encoded once for it: serialising a recommendation cost more than the rest of a
+ * request answered from memory.
+ */
 export function json<T extends object, S extends ContentfulStatusCode>(c: Context, value: T, status: S): Response & TypedResponse<T, S, 'json'> {
-  return c.body(jsonBytes(value), status, { 'content-type': 'application/json' }) as never
+  return c.body(Object.isFrozen(value) ? encodedJson(value) : JSON.stringify(value), status, { 'content-type': 'application/json' }) as never
 }
