@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { REQUIRED_TIER_L } from '../../test/support/decision-record'
 import { createTestApp } from '../../test/support/test-app'
 import { compilePolicy } from '../domain/policy'
 
@@ -24,15 +25,6 @@ async function choose(app: App, choice: string, count: number, extra: Record<str
   expect((await app.call('POST', '/v1/observations', batch)).status).toBe(201)
 }
 
-const requiredTierL = {
-  title: 'Billing specs are Tier L',
-  decision: 'Every SPEC that touches billing is planned as Tier L.',
-  rationale: 'Billing changes need the design review that only Tier L has.',
-  enforce: 'required',
-  status: 'accepted',
-  scope: { points: ['complexity-tier'] },
-  constraints: [{ kind: 'must', option: 'Tier L' }],
-}
 
 describe('decisions joined with recommendations (R-CON-2)', () => {
   it('a required decision bound to the Tier point makes it enforced, even after 30 observed choices of another tier; revoking it brings the learned one back', async () => {
@@ -41,7 +33,7 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     const learned = (await app.call('POST', '/v1/recommendations', TIER)).body
     expect(learned).toMatchObject({ recommended: 'Tier S', state: 'sufficient', ask: false })
 
-    expect((await app.call('POST', '/v1/decisions', requiredTierL)).status).toBe(201)
+    expect((await app.call('POST', '/v1/decisions', REQUIRED_TIER_L)).status).toBe(201)
     const enforced = (await app.call('POST', '/v1/recommendations', TIER)).body
     expect(enforced).toMatchObject({
       point: 'complexity-tier',
@@ -75,14 +67,14 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
       points: base.policy.points.map((p) => (p.key === 'complexity-tier' ? { ...p, always_ask: true } : p)),
     })
     const app = await createTestApp({ policy })
-    await app.call('POST', '/v1/decisions', requiredTierL)
+    await app.call('POST', '/v1/decisions', REQUIRED_TIER_L)
     const rec = (await app.call('POST', '/v1/recommendations', TIER)).body
     expect(rec).toMatchObject({ state: 'enforced', recommended: 'Tier L', ask: true, ask_reason: 'the policy marks this point always_ask' })
   })
 
   it('applies a scoped decision only in its scope, read from the request context', async () => {
     const app = await createTestApp()
-    await app.call('POST', '/v1/decisions', { ...requiredTierL, scope: { points: ['complexity-tier'], task: 'SPEC-BILL-001' } })
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, scope: { points: ['complexity-tier'], task: 'SPEC-BILL-001' } })
     expect((await app.call('POST', '/v1/recommendations', TIER)).body.state).toBe('static-default')
     const inScope = (await app.call('POST', '/v1/recommendations', { ...TIER, context: { task: 'SPEC-BILL-001' } })).body
     expect(inScope).toMatchObject({ state: 'enforced', recommended: 'Tier L', precondition: 'required decision D-001 is in force for task SPEC-BILL-001' })
@@ -92,7 +84,7 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
 
   it('an advisory decision is the static default, with its rationale as the precondition, until observed choices outweigh it', async () => {
     const app = await createTestApp()
-    await app.call('POST', '/v1/decisions', { ...requiredTierL, enforce: 'advisory' })
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, enforce: 'advisory' })
     const thin = (await app.call('POST', '/v1/recommendations', TIER)).body
     expect(thin).toMatchObject({
       state: 'static-default',
@@ -115,7 +107,7 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
   it('required must_nots take options off the offer; when one option is left, it is enforced', async () => {
     const app = await createTestApp()
     const never = (option: string) => ({
-      ...requiredTierL,
+      ...REQUIRED_TIER_L,
       title: `No ${option}`,
       constraints: [{ kind: 'must_not', option }],
     })
@@ -131,7 +123,7 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     const app = await createTestApp()
     const before = app.clock.now().toISOString()
     app.clock.advance(HOUR)
-    await app.call('POST', '/v1/decisions', requiredTierL)
+    await app.call('POST', '/v1/decisions', REQUIRED_TIER_L)
     app.clock.advance(HOUR)
     const during = app.clock.now().toISOString()
     app.clock.advance(HOUR)
@@ -156,12 +148,12 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
     expect(why.body.observations.every((o: any) => o.chosen[0] === 'Tier M')).toBe(true)
 
     await app.call('POST', '/v1/decisions', {
-      ...requiredTierL,
+      ...REQUIRED_TIER_L,
       enforce: 'advisory',
       status: 'accepted',
       evidence: [{ kind: 'incident', summary: 'INC-42: billing bug shipped without review', uri: 'https://example.test/INC-42' }],
     })
-    await app.call('POST', '/v1/decisions', { ...requiredTierL, supersedes: 'D-001', status: 'accepted', rationale: 'An audit asked for it.' })
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, supersedes: 'D-001', status: 'accepted', rationale: 'An audit asked for it.' })
     const enforced = (await app.call('GET', '/v1/why?point=complexity-tier')).body
     expect(enforced.recommendation).toMatchObject({ state: 'enforced', recommended: 'Tier L', learned: { recommended: 'Tier M' } })
     expect(enforced.decisions.map((d: any) => [d.key, d.status, d.effect, d.current])).toEqual([
@@ -187,7 +179,7 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
 
   it('explains a point nobody was asked at yet from the options its decisions name', async () => {
     const app = await createTestApp()
-    await app.call('POST', '/v1/decisions', requiredTierL)
+    await app.call('POST', '/v1/decisions', REQUIRED_TIER_L)
     const why = (await app.call('GET', '/v1/why?point=complexity-tier')).body
     expect(why.recommendation).toMatchObject({ state: 'enforced', recommended: 'Tier L' })
     expect(why.decisions.map((d: any) => [d.key, d.effect])).toEqual([['D-001', 'enforced']])

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { REQUIRED_TIER_L } from '../../test/support/decision-record'
 import { createTestApp, START } from '../../test/support/test-app'
 import { createTokenTable, TokensFileSchema } from '../config/load-tokens'
 import { compilePolicy } from '../domain/policy'
@@ -64,15 +65,7 @@ describe('recommendations asked again (policy cache)', () => {
     expect((await ask(app, { session_id: 'later' })).body.state).toBe('personalization-off')
 
     expect((await ask(app)).body.state).toBe('partial')
-    const decision = await app.call('POST', '/v1/decisions', {
-      title: 'Billing specs are Tier L',
-      decision: 'Every SPEC that touches billing is planned as Tier L.',
-      rationale: 'Billing changes need the design review that only Tier L has.',
-      enforce: 'required',
-      status: 'accepted',
-      scope: { points: ['complexity-tier'] },
-      constraints: [{ kind: 'must', option: 'Tier L' }],
-    })
+    const decision = await app.call('POST', '/v1/decisions', REQUIRED_TIER_L)
     expect(decision.status).toBe(201)
     expect((await ask(app)).body).toMatchObject({ state: 'enforced', recommended: 'Tier L' })
     expect((await app.call('POST', `/v1/decisions/${decision.body.key}/revoke`, {})).status).toBe(200)

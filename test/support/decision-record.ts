@@ -23,3 +23,14 @@ export function decisionRecord(key: string, changes: Partial<DecisionRecord> = {
     ...changes,
   }
 }
+
+/** The body of a decision as posted: Tier L required at the complexity tier (a contract that overrides learned choices). */
+export const REQUIRED_TIER_L = {
+  title: 'Billing specs are Tier L',
+  decision: 'Every SPEC that touches billing is planned as Tier L.',
+  rationale: 'Billing changes need the design review that only Tier L has.',
+  enforce: 'required',
+  status: 'accepted',
+  scope: { points: ['complexity-tier'] },
+  constraints: [{ kind: 'must', option: 'Tier L' }],
+}
