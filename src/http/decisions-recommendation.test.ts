@@ -25,7 +25,6 @@ async function choose(app: App, choice: string, count: number, extra: Record<str
   expect((await app.call('POST', '/v1/observations', batch)).status).toBe(201)
 }
 
-
 describe('decisions joined with recommendations (R-CON-2)', () => {
   it('a required decision bound to the Tier point makes it enforced, even after 30 observed choices of another tier; revoking it brings the learned one back', async () => {
     const app = await createTestApp()
