@@ -110,8 +110,19 @@ export async function startService(options: { dataDir: string; logFile: string }
   })
 }
 
-/** Starts the bare hono baseline server (baseline-server.ts). */
-export async function startBaseline(options: { logFile: string }): Promise<ServerProcess> {
+/** Starts the bare hono baseline server (baseline-server.ts), with its flags when given (`--answer FILE`, ...). */
+export async function startBaseline(options: { logFile: string; args?: readonly string[] }): Promise<ServerProcess> {
   const port = await freePort()
-  return startProcess(['--import', 'tsx', BASELINE, '--port', String(port)], port, options.logFile, {})
+  return startProcess(['--import', 'tsx', BASELINE, '--port', String(port), ...(options.args ?? [])], port, options.logFile, {})
+}
+
+/** CPU time (user + system) the process has used so far, in µs (Linux /proc), or null elsewhere. */
+export function cpuMicrosOf(pid: number): number | null {
+  try {
+    const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] as string).split(' ')
+    // utime and stime, fields 14 and 15 of stat, in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10_000
+  } catch {
+    return null
+  }
 }

@@ -1,0 +1,95 @@
+// The CPU a request costs the service, against the bare baseline, side by side in one run: the
+// measure behind bench/README.md's per-request figures. requests/s move by a third from one
+// minute to the next on a shared machine; the CPU time each server spent per request (user and
+// system time from /proc over the load, Linux only) moves much less.
+//
+//   npx tsx scripts/bench/cpu-per-request.ts [--route recommendations|observations] [--seconds 5]
+//        [--users 200] [--rounds 2] [--store DIR] [--keep]
+//
+// Servers, each in its own process, loaded in turn with autocannon at 50 connections:
+//   service           `decision-memory serve` as `npm start` starts it, on a store of --users users
+//                     (100 observations each), every (user, point) pair asked once before the load
+//   baseline          the bare hono route of section 1 (a small JSON answer)
+//   baseline+answer   (recommendations) the same route answering a real recommendation of the
+//                     service, serialised on every request
+//   baseline+encoded  (recommendations) the same answer, sent as bytes encoded once
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { load } from './http-load'
+import { cpuMicrosOf, startBaseline, startService, type ServerProcess } from './processes'
+import { seedStore } from './seed'
+import { historyOf, observationBody, recommendationBody, SESSION_LENGTH, userName } from './workload'
+
+const { values } = parseArgs({
+  options: {
+    route: { type: 'string', default: 'recommendations' },
+    seconds: { type: 'string', default: '5' },
+    users: { type: 'string', default: '200' },
+    rounds: { type: 'string', default: '2' },
+    store: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  },
+})
+const route = values.route
+if (route !== 'recommendations' && route !== 'observations') throw new Error('--route: recommendations or observations')
+const users = Number(values.users)
+const seconds = Number(values.seconds)
+const work = await mkdtemp(join(tmpdir(), 'dm-cpu-'))
+const store = values.store ?? join(work, 'store')
+const sessions = Math.ceil(100 / SESSION_LENGTH)
+
+try {
+  if (!existsSync(store)) {
+    const now = new Date()
+    await seedStore({ dir: store, now, histories: (function* () { for (let u = 0; u < users; u++) yield historyOf(userName(u), u, 100, now, 365) })() })
+  }
+  // Two points per user: the pairs the load cycles through, each asked once first.
+  const pairs = Array.from({ length: users * 2 }, (_, i) => ({ u: i % users, p: Math.floor(i / users) }))
+  const recommendations = pairs.map(({ u, p }) => JSON.stringify(recommendationBody(userName(u), u, p, sessions)))
+  const run = Date.now().toString(36)
+  const body = (n: number) => {
+    if (route === 'recommendations') return recommendations[n % recommendations.length] as string
+    const { u, p } = pairs[n % pairs.length] as (typeof pairs)[number]
+    return JSON.stringify(observationBody(userName(u), u, p, sessions, n, run))
+  }
+
+  const service = await startService({ dataDir: store, logFile: join(work, 'service.log') })
+  let answerFile: string | undefined
+  for (const text of recommendations) {
+    const response = await fetch(`${service.url}/v1/recommendations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text })
+    if (response.status !== 200) throw new Error(`warm-up answered ${response.status}`)
+    if (answerFile === undefined) {
+      answerFile = join(work, 'answer.json')
+      await writeFile(answerFile, await response.text())
+    } else await response.arrayBuffer()
+  }
+  const servers: Array<{ name: string; server: ServerProcess }> = [
+    { name: 'service', server: service },
+    { name: 'baseline', server: await startBaseline({ logFile: join(work, 'baseline.log') }) },
+  ]
+  if (route === 'recommendations' && answerFile !== undefined) {
+    servers.push({ name: 'baseline+answer', server: await startBaseline({ logFile: join(work, 'baseline.log'), args: ['--answer', answerFile] }) })
+    servers.push({ name: 'baseline+encoded', server: await startBaseline({ logFile: join(work, 'baseline.log'), args: ['--answer', answerFile, '--encoded'] }) })
+  }
+  try {
+    process.stdout.write(`POST /v1/${route}, 50 connections, ${seconds} s per run, ${values.rounds} rounds\n`)
+    for (let r = 0; r < Number(values.rounds); r++) {
+      for (const { name, server } of r % 2 === 0 ? servers : [...servers].reverse()) {
+        const before = cpuMicrosOf(server.pid)
+        const result = await load({ server, target: 'service', path: `/v1/${route}`, connections: 50, seconds, body })
+        const after = cpuMicrosOf(server.pid)
+        const cpu = before === null || after === null ? 'n/a' : ((after - before) / result.requests).toFixed(0)
+        const failed = result.non2xx + result.errors > 0 ? `  ${result.non2xx} non-2xx, ${result.errors} errors` : ''
+        process.stdout.write(`${name.padEnd(17)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  CPU ${cpu} µs/request${failed}\n`)
+      }
+    }
+  } finally {
+    for (const { server } of servers) await server.stop()
+  }
+} finally {
+  if (!values.keep) await rm(work, { recursive: true, force: true })
+  else process.stdout.write(`kept ${work}\n`)
+}
