@@ -76,6 +76,18 @@ export function offeredOptions(options: readonly OptionInput[], field = 'all_opt
   return out
 }
 
+// The cache key of a request. The route hands the same frozen request for the same body again
+// (it remembers validated bodies), so the key of a frozen one is written once.
+const keys = new WeakMap<object, string>()
+function keyOf(request: RecommendationRequest): string {
+  let key = keys.get(request)
+  if (key === undefined) {
+    key = JSON.stringify(request)
+    if (Object.isFrozen(request)) keys.set(request, key)
+  }
+  return key
+}
+
 function checkTimestamp(value: string | undefined, now: Date, path: string): Date | undefined {
   if (value === undefined) return undefined
   const at = new Date(value)
@@ -187,7 +199,7 @@ export function createDecisionMemory(deps: {
       // moment ago, if nothing it read has been written since: it is exactly the answer as of that
       // moment, and its as_of says so. (Served as of now instead, it could claim a moment at which
       // an observation had already left the change test's window, or a future-dated one entered.)
-      const cacheKey = request.as_of === undefined ? JSON.stringify(request) : undefined
+      const cacheKey = request.as_of === undefined ? keyOf(request) : undefined
       const version = versionOf(request.user)
       if (cacheKey !== undefined) {
         const kept = answers.get(cacheKey, version, now.getTime())
