@@ -27,13 +27,16 @@ describe('recommendations asked again (policy cache)', () => {
     const request = { ...TIER, user: 'alice' }
     const first = await app.memory.recommend(request)
     expect(await app.memory.recommend({ ...request })).toBe(first)
-    app.clock.advance(59_000)
+    app.clock.advance(29_000)
     const later = await app.memory.recommend(request)
     // Exactly the answer as of the moment it was computed, and it says so: nothing was written since.
     expect(later).toBe(first)
     expect(later.as_of).toBe(START)
     expect(await app.memory.recommend({ ...request, as_of: START })).toEqual(first)
-    app.clock.advance(1_000)
+    await app.memory.settled()
+    expect(await app.memory.recommend(request)).toBe(first)
+    // Not asked again for a whole minute: computed anew.
+    app.clock.advance(31_000)
     const fresh = await app.memory.recommend(request)
     expect(fresh).not.toBe(first)
     expect(fresh.as_of).toBe(new Date(Date.parse(START) + 60_000).toISOString())
@@ -42,6 +45,36 @@ describe('recommendations asked again (policy cache)', () => {
     const back = await app.memory.recommend(request)
     expect(back).not.toBe(fresh)
     expect(back.as_of).toBe(START)
+  })
+
+  it('computes an answer asked again past half its time once more behind it, writing nothing, so that it never expires under a caller that keeps asking', async () => {
+    const app = await createTestApp()
+    await choose(app, 'Tier M', 6)
+    const request = { ...TIER, user: 'alice', session_id: 's-1' }
+    // The first answer starts the session (a write): the second is the one kept.
+    await app.memory.recommend(request)
+    const first = await app.memory.recommend(request)
+    expect(await app.memory.recommend(request)).toBe(first)
+    const writes = app.store.changesOf('alice')
+    app.clock.advance(30_000)
+    // Served as kept, while the same answer is computed again as of now.
+    expect(await app.memory.recommend(request)).toBe(first)
+    await app.memory.settled()
+    expect(app.store.changesOf('alice')).toBe(writes)
+    const again = await app.memory.recommend(request)
+    expect(again).not.toBe(first)
+    expect(again).toMatchObject({ recommended: first.recommended, observations: 6, as_of: new Date(Date.parse(START) + 30_000).toISOString() })
+    // Asked every half minute, the answer is always one kept, never one waited for.
+    for (let t = 1; t <= 4; t++) {
+      app.clock.advance(30_000)
+      const kept = await app.memory.recommend(request)
+      expect(Date.parse(START) + (t + 1) * 30_000 - Date.parse(kept.as_of)).toBe(30_000)
+      await app.memory.settled()
+    }
+    expect(app.store.changesOf('alice')).toBe(writes)
+    // A write since: the kept answer is not served, and what is computed counts it.
+    await choose(app, 'Tier M', 1)
+    expect((await app.memory.recommend(request)).observations).toBe(7)
   })
 
   it('answers from what is stored now after each write that changes it: observations, sessions, a toggle, a decision, forget', async () => {
