@@ -4,7 +4,7 @@
 // system time from /proc over the load, Linux only) moves much less.
 //
 //   npx tsx scripts/bench/cpu-per-request.ts [--route recommendations|observations] [--seconds 5]
-//        [--users 200] [--rounds 2] [--store DIR] [--keep]
+//        [--users 200] [--rounds 2] [--store DIR] [--keep] [--env NAME=VALUE ...]
 //
 // Servers, each in its own process, loaded in turn with autocannon at 50 connections:
 //   service           `decision-memory serve` as `npm start` starts it, on a store of --users users
@@ -13,7 +13,9 @@
 //   baseline+answer   (recommendations) the same route answering a real recommendation of the
 //                     service, serialised on every request
 //   baseline+encoded  (recommendations) the same answer, sent as bytes encoded once
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+//   service NAME=VALUE  with each --env, the service again with that in its environment (e.g.
+//                     DECISION_MEMORY_LOG_LEVEL=warn), on a copy of the store
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -31,6 +33,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '2' },
     store: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    env: { type: 'string', multiple: true, default: [] },
   },
 })
 const route = values.route
@@ -56,20 +59,30 @@ try {
     return JSON.stringify(observationBody(userName(u), u, p, sessions, n, run))
   }
 
-  const service = await startService({ dataDir: store, logFile: join(work, 'service.log') })
-  let answerFile: string | undefined
-  for (const text of recommendations) {
-    const response = await fetch(`${service.url}/v1/recommendations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text })
-    if (response.status !== 200) throw new Error(`warm-up answered ${response.status}`)
-    if (answerFile === undefined) {
-      answerFile = join(work, 'answer.json')
-      await writeFile(answerFile, await response.text())
-    } else await response.arrayBuffer()
+  // Each variant on a copy of the store, made before any service writes to it.
+  const variants: Array<{ name: string; env: NodeJS.ProcessEnv; dir: string }> = [{ name: 'service', env: {}, dir: store }]
+  for (const [i, setting] of (values.env as string[]).entries()) {
+    const at = setting.indexOf('=')
+    if (at <= 0) throw new Error(`--env ${setting}: NAME=VALUE`)
+    const dir = join(work, `store-${i}`)
+    await cp(store, dir, { recursive: true })
+    variants.push({ name: `service ${setting}`, env: { [setting.slice(0, at)]: setting.slice(at + 1) }, dir })
   }
-  const servers: Array<{ name: string; server: ServerProcess }> = [
-    { name: 'service', server: service },
-    { name: 'baseline', server: await startBaseline({ logFile: join(work, 'baseline.log') }) },
-  ]
+  const servers: Array<{ name: string; server: ServerProcess }> = []
+  let answerFile: string | undefined
+  for (const { name, env, dir } of variants) {
+    const service = await startService({ dataDir: dir, logFile: join(work, 'service.log'), env })
+    servers.push({ name, server: service })
+    for (const text of recommendations) {
+      const response = await fetch(`${service.url}/v1/recommendations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text })
+      if (response.status !== 200) throw new Error(`warm-up answered ${response.status}`)
+      if (answerFile === undefined) {
+        answerFile = join(work, 'answer.json')
+        await writeFile(answerFile, await response.text())
+      } else await response.arrayBuffer()
+    }
+  }
+  servers.push({ name: 'baseline', server: await startBaseline({ logFile: join(work, 'baseline.log') }) })
   if (route === 'recommendations' && answerFile !== undefined) {
     servers.push({ name: 'baseline+answer', server: await startBaseline({ logFile: join(work, 'baseline.log'), args: ['--answer', answerFile] }) })
     servers.push({ name: 'baseline+encoded', server: await startBaseline({ logFile: join(work, 'baseline.log'), args: ['--answer', answerFile, '--encoded'] }) })
@@ -83,7 +96,7 @@ try {
         const after = cpuMicrosOf(server.pid)
         const cpu = before === null || after === null ? 'n/a' : ((after - before) / result.requests).toFixed(0)
         const failed = result.non2xx + result.errors > 0 ? `  ${result.non2xx} non-2xx, ${result.errors} errors` : ''
-        process.stdout.write(`${name.padEnd(17)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  CPU ${cpu} µs/request${failed}\n`)
+        process.stdout.write(`${name.padEnd(Math.max(17, ...servers.map((s) => s.name.length + 1)))} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  CPU ${cpu} µs/request${failed}\n`)
       }
     }
   } finally {
