@@ -139,7 +139,9 @@ export function createDecisionMemory(deps: {
    * `cacheKey` when it may be served again. The version is read before the computation starts:
    * an answer computed while a write lands is never kept as that write's. In the `background`
    * (an answer kept computed again, see refresh) it writes nothing: no session is started, no
-   * pulse of a decision counted.
+   * pulse of a decision counted, no aggregate rebuilt into core (the refresh gives up instead, and
+   * the answer is computed in the open once the kept one expires). A refresh that wrote could put
+   * back what a forget deleted meanwhile.
    */
   async function computeAnswer(
     request: RecommendationRequest,
@@ -200,10 +202,12 @@ export function createDecisionMemory(deps: {
       personalization,
       asOf,
       policy,
-    }))
+    }), { readOnly: background })
     const answer = contract === undefined ? recommendation : applyDecisions(recommendation, contract, policy)
     // Kept only when no decision binds the point: each answer under a decision counts its pulse.
-    if (cacheKey !== undefined && (bound === undefined || bound.length === 0)) {
+    // Nor when anything was written meanwhile: it would never be served, and would push out a
+    // fresher one.
+    if (cacheKey !== undefined && (bound === undefined || bound.length === 0) && versionOf(request.user) === version) {
       // Charged what it holds: its key, and its JSON as a measure of the answer (both grow with
       // the request); the route sends those same bytes.
       const kept = deepFreeze(answer)

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest'
+import { MemoryLevel } from 'memory-level'
+import { describe, expect, it, vi } from 'vitest'
 import { REQUIRED_TIER_L } from '../../test/support/decision-record'
 import { createTestApp, START } from '../../test/support/test-app'
 import { createTokenTable, TokensFileSchema } from '../config/load-tokens'
@@ -72,9 +73,46 @@ describe('recommendations asked again (policy cache)', () => {
       await app.memory.settled()
     }
     expect(app.store.changesOf('alice')).toBe(writes)
+    // One computation at a time per question, however many ask meanwhile.
+    app.clock.advance(30_000)
+    const reads = vi.spyOn(app.store, 'readPoint')
+    await Promise.all([1, 2, 3].map(() => app.memory.recommend(request)))
+    await app.memory.recommend(request)
+    await app.memory.settled()
+    expect(reads).toHaveBeenCalledTimes(1)
+    reads.mockRestore()
     // A write since: the kept answer is not served, and what is computed counts it.
     await choose(app, 'Tier M', 1)
     expect((await app.memory.recommend(request)).observations).toBe(7)
+  })
+
+  it('never writes in the background: a point that left core stays out of it, and a forget meanwhile leaves nothing of the user', async () => {
+    const db = new MemoryLevel<string, string>()
+    const base = (await createTestApp()).policy
+    const app = await createTestApp({ db, policy: compilePolicy({ ...base, core: { ...base.core, max_entries: 1 } }) })
+    await choose(app, 'Tier M', 6)
+    const request = { ...TIER, user: 'alice' }
+    const first = await app.memory.recommend(request)
+    const point = first.point
+    expect(await app.store.inCore('alice', point)).toBe(true)
+    // Bob's aggregate (heavier) takes core's only place: alice's leaves it; her kept answer still holds.
+    const bob = Array.from({ length: 20 }, (_, i) => ({ ...TIER, user: 'bob', user_choice: 'Tier S', decision_id: `b-${i}` }))
+    expect((await app.call('POST', '/v1/observations', bob)).status).toBe(201)
+    await app.memory.recommend({ ...TIER, user: 'bob' })
+    expect(await app.store.inCore('alice', point)).toBe(false)
+
+    app.clock.advance(30_000)
+    expect(await app.memory.recommend(request)).toBe(first)
+    await app.memory.settled()
+    expect(await app.store.inCore('alice', point)).toBe(false)
+
+    app.clock.advance(1_000)
+    expect(await app.memory.recommend(request)).toBe(first)
+    await app.memory.forgetUser('alice')
+    await app.memory.settled()
+    const left: string[] = []
+    for await (const [k, v] of db.iterator()) if (`${k}${v}`.includes('alice')) left.push(k)
+    expect(left).toEqual([])
   })
 
   it('answers from what is stored now after each write that changes it: observations, sessions, a toggle, a decision, forget', async () => {
