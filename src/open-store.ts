@@ -24,11 +24,12 @@ export async function openStore(dir: string, policy?: TierPolicy): Promise<Memor
  * - at most 64 table files open, each mapped into memory as it is read: with the default (1,000),
  *   compaction under a write load left 110 MB of table pages resident on the benchmark's store of
  *   1,000,000 observations; with 64, about 70 MB;
- * - a block cache of 2 MB and a write buffer of 1 MB (defaults 8 MB and 4 MB): the peak went from
- *   231 to 206 MB under the observation load, at the same throughput.
+ * - a block cache of 1 MB and a write buffer of 512 KB (defaults 8 MB and 4 MB): 2 MB and 1 MB took
+ *   the peak from 231 to 206 MB under the observation load, at the same throughput; halving them
+ *   again, with half the hot cells (core-tier.ts), from 205 to 199 MB in a trial.
  * The hot aggregates are held in memory above LevelDB, so its own caches matter little.
  */
-const LEVEL_OPTIONS = { maxOpenFiles: 64, cacheSize: 2 * 1024 * 1024, writeBufferSize: 1024 * 1024 }
+const LEVEL_OPTIONS = { maxOpenFiles: 64, cacheSize: 1024 * 1024, writeBufferSize: 512 * 1024 }
 
 /** Opens the observations and the decisions (R-CON-1), two stores on one LevelDB under `dir`. */
 export async function openStores(dir: string, policy?: TierPolicy): Promise<{ store: MemoryStore; decisionStore: DecisionStore }> {

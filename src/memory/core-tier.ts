@@ -28,11 +28,12 @@ export type BatchOp = { type: 'put'; sublevel: unknown; key: string; value: unkn
 
 /**
  * Decoded cells kept in memory across the hottest points: a point's recommendation reads 10 to 30
- * of them, so this holds the few dozen points asked most recently. Kept small on purpose: under a
- * load that cycles through more points than fit (the bench's HTTP load), entries churn, and the
- * bench measured 50 to 75 MB more RSS with 2,000 cells than with none, for no gain there.
+ * of them, so this holds the points asked most recently (a few dozen at least). Kept small on
+ * purpose: under a load that cycles through more points than fit (the bench's HTTP load), entries
+ * churn, and the bench measured 50 to 75 MB more RSS with 2,000 cells than with none, for no gain
+ * there; answers asked again are kept above this (answer-cache.ts).
  */
-const HOT_CELLS = 1_000
+const HOT_CELLS = 500
 
 /** Bumped when the cells change shape: aggregates of another format are rebuilt from archival. */
 // 2: auto-resolved answers are counted in auto cells (the check-in, ask.check_in_after).
