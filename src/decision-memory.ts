@@ -56,8 +56,6 @@ export interface DecisionMemory extends DataRights {
   setPersonalization(input: { session_id: string; user?: string | undefined; enabled?: boolean | undefined }): Promise<SessionView>
   /** Runs the decay scan (R-MEM-7) as of `now` (default: the clock), unless within its cadence window and not forced. */
   decayScan(input?: { force?: boolean | undefined; now?: string | undefined; signal?: AbortSignal | undefined }): Promise<DecayScanResult>
-  /** Resolves once no answer is being computed in the background (before the store closes). */
-  settled(): Promise<void>
 }
 
 /** Normalises the offered options; two that normalise to one label are refused. */
@@ -122,113 +120,13 @@ export function createDecisionMemory(deps: {
     throw new Error('the store was opened with another policy than this one: open it with the same policy')
   }
   const decayScan = createDecayScan({ store, policy, clock })
-  const answerTtlMs = policy.cache.seconds * 1000
-  const answers = createAnswerCache<ContractedRecommendation>({ maxBytes: policy.cache.megabytes * 2 ** 20, ttlMs: answerTtlMs })
-  /** The answers being computed again in the background, by cache key. */
-  const refreshing = new Map<string, Promise<void>>()
+  const answers = createAnswerCache<ContractedRecommendation>({ maxBytes: policy.cache.megabytes * 2 ** 20, ttlMs: policy.cache.seconds * 1000 })
   /** What a user's answers were computed from: the store's writes and the decisions'. */
   const versionOf = (user: string) => `${store.changesOf(user)}/${decisions?.changes() ?? 0}`
 
   async function sessionView(session: SessionRecord): Promise<SessionView> {
     const sessions = await store.countSessions(session.user)
     return { ...session, expertise: { sessions, level: expertiseLevel(sessions, policy) } }
-  }
-
-  /**
-   * Computes a recommendation as of `now` (or of the request's as_of) and keeps it under
-   * `cacheKey` when it may be served again. The version is read before the computation starts:
-   * an answer computed while a write lands is never kept as that write's. In the `background`
-   * (an answer kept computed again, see refresh) it writes nothing: no session is started, no
-   * pulse of a decision counted, no aggregate rebuilt into core (the refresh gives up instead, and
-   * the answer is computed in the open once the kept one expires). A refresh that wrote could put
-   * back what a forget deleted meanwhile.
-   */
-  async function computeAnswer(
-    request: RecommendationRequest,
-    now: Date,
-    cacheKey: string | undefined,
-    background = false,
-  ): Promise<ContractedRecommendation> {
-    const version = versionOf(request.user)
-    const asOf = checkTimestamp(request.as_of, now, 'as_of') ?? now
-    const offered = offeredOptions(request.all_options)
-    const options = offered.map((o) => o.option)
-    let staticDefault: string | undefined
-    if (request.static_default !== undefined) {
-      staticDefault = normalizeLabel(request.static_default)
-      if (!options.includes(staticDefault)) {
-        throw new InputError('static_default_not_offered', `static_default "${staticDefault}" is not one of all_options`, {
-          issues: [{ path: 'static_default', message: 'must be one of all_options' }],
-        })
-      }
-    }
-    const point = decisionPointKey(
-      { point: request.point, header: request.header, question: request.question, options },
-      policy,
-    )
-    let personalization = true
-    if (request.session_id !== undefined) {
-      // A session id seen for the first time here starts the session (R-SES-1); a replay
-      // (as_of) only reads.
-      const existing = await store.getSession(request.user, request.session_id)
-      if (existing !== undefined) personalization = existing.personalization
-      else if (request.as_of === undefined && !background) {
-        await store.startSession({
-          session_id: request.session_id,
-          user: request.user,
-          project: request.project ?? null,
-          started_at: now.toISOString(),
-          personalization: true,
-        })
-      }
-    }
-    const [sessions, bound] = await Promise.all([
-      store.countSessions(request.user, asOf),
-      decisions?.atPoint({ point, context: request.context, asOf: request.as_of === undefined ? undefined : asOf, pulse: !background }),
-    ])
-    const contract = bound === undefined ? undefined : contractFor(bound, offered, staticDefault)
-    const recommendation = await store.readPoint(request.user, point, asOf, (memory) => recommend({
-      point,
-      question: request.question,
-      header: request.header,
-      options: contract?.offered ?? offered,
-      context: request.context,
-      project: request.project,
-      session_id: request.session_id,
-      static_default: contract === undefined ? staticDefault : contract.staticDefault,
-      multi_select: request.multi_select,
-      memory,
-      sessions,
-      personalization,
-      asOf,
-      policy,
-    }), { readOnly: background })
-    const answer = contract === undefined ? recommendation : applyDecisions(recommendation, contract, policy)
-    // Kept only when no decision binds the point: each answer under a decision counts its pulse.
-    // Nor when anything was written meanwhile: it would never be served, and would push out a
-    // fresher one.
-    if (cacheKey !== undefined && (bound === undefined || bound.length === 0) && versionOf(request.user) === version) {
-      // Charged what it holds: its key, and its JSON as a measure of the answer (both grow with
-      // the request); the route sends those same bytes.
-      const kept = deepFreeze(answer)
-      answers.set(cacheKey, version, now.getTime(), kept, 2 * cacheKey.length + encodedJson(kept).length)
-    }
-    return answer
-  }
-
-  /**
-   * Computes a kept answer again in the background, once at a time per question; the answer it
-   * replaces is served meanwhile. A failure is left for the next computation in the open to meet.
-   */
-  function refresh(request: RecommendationRequest, cacheKey: string): void {
-    if (refreshing.has(cacheKey)) return
-    const done = computeAnswer(request, clock.now(), cacheKey, true)
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .finally(() => refreshing.delete(cacheKey))
-    refreshing.set(cacheKey, done)
   }
 
   const memory: DecisionMemory = {
@@ -302,16 +200,73 @@ export function createDecisionMemory(deps: {
       // moment, and its as_of says so. (Served as of now instead, it could claim a moment at which
       // an observation had already left the change test's window, or a future-dated one entered.)
       const cacheKey = request.as_of === undefined ? keyOf(request) : undefined
+      const version = versionOf(request.user)
       if (cacheKey !== undefined) {
-        const kept = answers.get(cacheKey, versionOf(request.user), now.getTime())
-        if (kept !== undefined) {
-          // Past half its time, the answer is computed again behind this request, so that a
-          // question asked again and again never waits for its answer to expire and be computed.
-          if (now.getTime() - kept.at >= answerTtlMs / 2) refresh(request, cacheKey)
-          return kept.value
+        const kept = answers.get(cacheKey, version, now.getTime())
+        if (kept !== undefined) return kept.value
+      }
+      const asOf = checkTimestamp(request.as_of, now, 'as_of') ?? now
+      const offered = offeredOptions(request.all_options)
+      const options = offered.map((o) => o.option)
+      let staticDefault: string | undefined
+      if (request.static_default !== undefined) {
+        staticDefault = normalizeLabel(request.static_default)
+        if (!options.includes(staticDefault)) {
+          throw new InputError('static_default_not_offered', `static_default "${staticDefault}" is not one of all_options`, {
+            issues: [{ path: 'static_default', message: 'must be one of all_options' }],
+          })
         }
       }
-      return computeAnswer(request, now, cacheKey)
+      const point = decisionPointKey(
+        { point: request.point, header: request.header, question: request.question, options },
+        policy,
+      )
+      let personalization = true
+      if (request.session_id !== undefined) {
+        // A session id seen for the first time here starts the session (R-SES-1); a replay
+        // (as_of) only reads.
+        const existing = await store.getSession(request.user, request.session_id)
+        if (existing !== undefined) personalization = existing.personalization
+        else if (request.as_of === undefined) {
+          await store.startSession({
+            session_id: request.session_id,
+            user: request.user,
+            project: request.project ?? null,
+            started_at: now.toISOString(),
+            personalization: true,
+          })
+        }
+      }
+      const [sessions, bound] = await Promise.all([
+        store.countSessions(request.user, asOf),
+        decisions?.atPoint({ point, context: request.context, asOf: request.as_of === undefined ? undefined : asOf }),
+      ])
+      const contract = bound === undefined ? undefined : contractFor(bound, offered, staticDefault)
+      const recommendation = await store.readPoint(request.user, point, asOf, (memory) => recommend({
+        point,
+        question: request.question,
+        header: request.header,
+        options: contract?.offered ?? offered,
+        context: request.context,
+        project: request.project,
+        session_id: request.session_id,
+        static_default: contract === undefined ? staticDefault : contract.staticDefault,
+        multi_select: request.multi_select,
+        memory,
+        sessions,
+        personalization,
+        asOf,
+        policy,
+      }))
+      const answer = contract === undefined ? recommendation : applyDecisions(recommendation, contract, policy)
+      // Kept only when no decision binds the point: each answer under a decision counts its pulse.
+      if (cacheKey !== undefined && (bound === undefined || bound.length === 0)) {
+        // Charged what it holds: its key, and its JSON as a measure of the answer (both grow with
+        // the request); the route sends those same bytes.
+        const kept = deepFreeze(answer)
+        answers.set(cacheKey, version, now.getTime(), kept, 2 * cacheKey.length + encodedJson(kept).length)
+      }
+      return answer
     },
 
     async why(query) {
@@ -369,10 +324,6 @@ export function createDecisionMemory(deps: {
       const now = clock.now()
       const at = checkTimestamp(input.now, now, 'now') ?? now
       return decayScan({ at, force: input.force ?? false, signal: input.signal })
-    },
-
-    async settled() {
-      while (refreshing.size > 0) await Promise.all(refreshing.values())
     },
   }
   return memory

@@ -81,7 +81,6 @@ export async function serveCommand(argv: string[]): Promise<void> {
     await decayScan.stop()
     logger.info({ event: 'decay-scan-stopped' }, 'decay scan schedule stopped')
     await new Promise<void>((done) => server.close(() => done()))
-    await memory.settled()
     await store.close()
     logger.info({ event: 'stopped' }, 'stopped')
     // Every line out, in order, before the exit: a synchronous flush (pino's own, at exit) could

@@ -48,13 +48,11 @@ export async function throughServiceOrLocal(request: {
   }
   const policy = await loadPolicy(resolve(request.policyFile ?? DEFAULT_POLICY_FILE))
   const { store, decisionStore } = await openStores(resolve(request.dataDir ?? process.env.DECISION_MEMORY_DATA ?? 'data'), policy)
-  let memory: DecisionMemory | undefined
   try {
     const decisions = createDecisions({ store: decisionStore, clock: systemClock })
-    memory = createDecisionMemory({ store, policy, clock: systemClock, decisions })
+    const memory = createDecisionMemory({ store, policy, clock: systemClock, decisions })
     return { status: 200, body: await request.local(memory, decisions), via: 'local' }
   } finally {
-    await memory?.settled()
     await store.close()
   }
 }

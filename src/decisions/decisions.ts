@@ -72,10 +72,9 @@ export interface Decisions {
   applicable(query: ApplicabilityQuery): Promise<DecisionRecord[]>
   /**
    * Accepted decisions bound to a point that apply in a context, for the recommendation; with
-   * `asOf`, those that were accepted then (a replay, which counts no pulse). `pulse: false` counts
-   * none either (an answer computed again in the background, which nobody receives).
+   * `asOf`, those that were accepted then (a replay, which counts no pulse).
    */
-  atPoint(input: { point: string; context?: Context | undefined; asOf?: Date | undefined; pulse?: boolean | undefined }): Promise<DecisionRecord[]>
+  atPoint(input: { point: string; context?: Context | undefined; asOf?: Date | undefined }): Promise<DecisionRecord[]>
   /** Moves whenever decisions are written (see DecisionStore.changes): what atPoint answered since is still so. */
   changes(): number
   check(request: CheckRequest): Promise<Verdict>
@@ -255,7 +254,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock }): D
       return found
     },
 
-    async atPoint({ point, context, asOf, pulse = true }) {
+    async atPoint({ point, context, asOf }) {
       const run = { ...runOfContext(context), point }
       const bound = await store.list({ point })
       if (asOf !== undefined) {
@@ -268,7 +267,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock }): D
         return then
       }
       const found = bound.filter((d) => applies(d, run))
-      if (found.length > 0 && pulse) {
+      if (found.length > 0) {
         await store.pulse(
           found.map((d) => d.key),
           'recommendation',

@@ -81,16 +81,6 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     expect(pulse.by).toEqual({ applicable: 0, recommendation: 1, check: 0 })
   })
 
-  it('counts no pulse for a look at a point that answers nobody (an answer computed again in the background)', async () => {
-    const app = await createTestApp()
-    await app.call('POST', '/v1/decisions', REQUIRED_TIER_L)
-    const bound = await app.decisions.atPoint({ point: 'complexity-tier', pulse: false })
-    expect(bound.map((d) => d.key)).toEqual(['D-001'])
-    expect((await app.call('GET', '/v1/decisions/pulses')).body.decisions[0].count).toBe(0)
-    await app.decisions.atPoint({ point: 'complexity-tier' })
-    expect((await app.call('GET', '/v1/decisions/pulses')).body.decisions[0].count).toBe(1)
-  })
-
   it('an advisory decision is the static default, with its rationale as the precondition, until observed choices outweigh it', async () => {
     const app = await createTestApp()
     await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, enforce: 'advisory' })

@@ -242,7 +242,7 @@ export function createCoreTier(options: {
      * holds nothing newer than `asOf`; else rebuilt from archival and put in core (R-MEM-4); for an
      * `asOf` before the newest observation (an audit), replayed from archival up to `asOf`.
      */
-    async readPoint<T>(user: string, point: string, asOf: Date, compute: (memory: PointView) => T, options: { readOnly?: boolean } = {}): Promise<T> {
+    async readPoint<T>(user: string, point: string, asOf: Date, compute: (memory: PointView) => T): Promise<T> {
       const pk = key(user, point)
       const at = asOf.getTime()
       const load = (snapshot?: unknown) => async (keys: CellKey[]) => {
@@ -281,7 +281,6 @@ export function createCoreTier(options: {
       if (head !== undefined && isCurrent(head) && head.newest !== null && head.newest > at) {
         return compute(viewOf((await replay(user, point, asOf)).cells))
       }
-      if (options.readOnly === true) throw new PointNotInCore(user, point)
       const aggregate = await enqueue(async () => {
         const rebuilt = await rebuild(user, point, at)
         await demoteOverCapacity(at)
@@ -329,14 +328,6 @@ export function createCoreTier(options: {
       const demoted = await enqueue(() => demoteOverCapacity(now.getTime(), signal))
       return { demoted, refreshed }
     },
-  }
-}
-
-/** A read that may not write met an aggregate that is not in core (it would have been rebuilt into it). */
-export class PointNotInCore extends Error {
-  constructor(user: string, point: string) {
-    super(`the aggregate of ${user} at ${point} is not in core`)
-    this.name = 'PointNotInCore'
   }
 }
 
