@@ -260,7 +260,9 @@ export function createDecisionMemory(deps: {
       }))
       const answer = contract === undefined ? recommendation : applyDecisions(recommendation, contract, policy)
       // Kept only when no decision binds the point: each answer under a decision counts its pulse.
-      if (cacheKey !== undefined && (bound === undefined || bound.length === 0)) {
+      // Nor when anything was written while it was computed: it would never be served, and would
+      // push out an answer computed since.
+      if (cacheKey !== undefined && (bound === undefined || bound.length === 0) && versionOf(request.user) === version) {
         // Charged what it holds: its key, and its JSON as a measure of the answer (both grow with
         // the request); the route sends those same bytes.
         const kept = deepFreeze(answer)

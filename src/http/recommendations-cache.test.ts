@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { REQUIRED_TIER_L } from '../../test/support/decision-record'
 import { createTestApp, START } from '../../test/support/test-app'
 import { createTokenTable, TokensFileSchema } from '../config/load-tokens'
@@ -42,6 +42,27 @@ describe('recommendations asked again (policy cache)', () => {
     const back = await app.memory.recommend(request)
     expect(back).not.toBe(fresh)
     expect(back.as_of).toBe(START)
+  })
+
+  it('keeps no answer computed across a write: the one computed after it stays', async () => {
+    const app = await createTestApp()
+    await choose(app, 'Tier M', 6)
+    const request = { ...TIER, user: 'alice' }
+    const read = app.store.readPoint.bind(app.store)
+    let fresh: unknown
+    const reads = vi.spyOn(app.store, 'readPoint').mockImplementationOnce(async (...args) => {
+      const result = await read(...args)
+      // While this answer is computed: an observation, and the answer computed after it.
+      await choose(app, 'Tier L', 1)
+      fresh = await app.memory.recommend(request)
+      return result
+    })
+    const slow = await app.memory.recommend(request)
+    expect(slow.observations).toBe(6)
+    expect((fresh as { observations: number }).observations).toBe(7)
+    expect(await app.memory.recommend(request)).toBe(fresh)
+    expect(reads).toHaveBeenCalledTimes(2)
+    reads.mockRestore()
   })
 
   it('answers from what is stored now after each write that changes it: observations, sessions, a toggle, a decision, forget', async () => {
