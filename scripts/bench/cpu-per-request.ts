@@ -53,10 +53,14 @@ try {
   const pairs = Array.from({ length: users * 2 }, (_, i) => ({ u: i % users, p: Math.floor(i / users) }))
   const recommendations = pairs.map(({ u, p }) => JSON.stringify(recommendationBody(userName(u), u, p, sessions)))
   const run = Date.now().toString(36)
+  // Observations: a decision_id never sent before in this run, whatever the round or the server
+  // (load() counts each run's requests from 0; a decision_id sent again is a duplicate, not stored).
+  let sent = 0
   const body = (n: number) => {
     if (route === 'recommendations') return recommendations[n % recommendations.length] as string
-    const { u, p } = pairs[n % pairs.length] as (typeof pairs)[number]
-    return JSON.stringify(observationBody(userName(u), u, p, sessions, n, run))
+    const k = sent++
+    const { u, p } = pairs[k % pairs.length] as (typeof pairs)[number]
+    return JSON.stringify(observationBody(userName(u), u, p, sessions, k, run))
   }
 
   // Each variant on a copy of the store, made before any service writes to it.

@@ -141,10 +141,15 @@ try {
       body: (n) => recommendationBodies[n % recommendationBodies.length] as string,
     })
     log('POST /v1/observations')
+    // Every observation of the run is a new one: load() counts each run's requests from 0, so the
+    // count that makes decision_ids unique goes on here, across rounds (else every round after the
+    // first would resend the first's decision_ids, answered as duplicates without being stored).
+    let sent = 0
     observationLoad = await compareRoute({
       ...common,
       path: '/v1/observations',
-      body: (n) => {
+      body: () => {
+        const n = sent++
         const { u, user, p } = pairs[n % pairs.length] as (typeof pairs)[number]
         return JSON.stringify(observationBody(user, u, p, sessions, n, run))
       },
