@@ -27,7 +27,7 @@ export async function openStore(dir: string, policy?: TierPolicy): Promise<Memor
  * - a block cache of 1 MB and a write buffer of 512 KB (defaults 8 MB and 4 MB): 2 MB and 1 MB took
  *   the peak from 231 to 206 MB under the observation load, at the same throughput; halving them
  *   again, with half the hot cells (core-tier.ts), from 205-206 to 197-203 MB in trials of 10 to
- *   25 s of each load (the full run's longer loads still peaked at 209 MB, bench/README.md).
+ *   25 s of each load (full runs, with longer loads: 209 MB, then 194 MB; bench/README.md).
  * The hot aggregates are held in memory above LevelDB, so its own caches matter little.
  */
 const LEVEL_OPTIONS = { maxOpenFiles: 64, cacheSize: 1024 * 1024, writeBufferSize: 512 * 1024 }

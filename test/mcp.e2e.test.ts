@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, describe, expect, it } from 'vitest'
+import { REQUIRED_TIER_L } from './support/decision-record'
 import { BIN, cleanEnv, closedPort, startService, type RunningService } from './support/processes'
 
 const services: RunningService[] = []
@@ -114,16 +115,7 @@ describe('decision-memory mcp (R-SVC-6)', () => {
         status: 'accepted',
         constraints: [{ kind: 'must_not', pattern: 'git push --force' }],
       },
-      {
-        key: 'D-022',
-        title: 'Large tier for billing',
-        decision: 'Billing specs use Tier L.',
-        rationale: 'Billing changes need design review.',
-        enforce: 'required',
-        status: 'accepted',
-        scope: { points: ['complexity-tier'] },
-        constraints: [{ kind: 'must', option: 'Tier L' }],
-      },
+      { key: 'D-022', ...REQUIRED_TIER_L },
     ]
     for (const body of decisions) {
       const created = await fetch(`${service.url}/v1/decisions`, {

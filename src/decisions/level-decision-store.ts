@@ -1,4 +1,5 @@
 import type { AbstractLevel } from 'abstract-level'
+import { createChangeCounter } from '../memory/change-counter'
 import { key, prefixRange } from '../memory/keys'
 import { createReadCache } from '../memory/read-cache'
 import { createWriteQueue } from '../memory/write-queue'
@@ -31,8 +32,8 @@ export async function createLevelDecisionStore(db: Db, options: { sync?: boolean
   const enqueue = createWriteQueue()
   // Every recommendation asks which decisions bind its point (most often none): kept in memory.
   const keysAtPoint = createReadCache<string[]>(10_000)
-  // Commits started and ended (see DecisionStore.changes).
-  let changes = 0
+  // Commits started and ended (see DecisionStore.changes): one count for all decisions.
+  const changes = createChangeCounter(1)
 
   async function commit(records: Map<string, DecisionRecord>, appended: readonly DecisionEvent[]) {
     const ops: Array<{ type: 'put' | 'del'; sublevel: unknown; key: string; value?: unknown }> = []
@@ -60,13 +61,13 @@ export async function createLevelDecisionStore(db: Db, options: { sync?: boolean
     })
     appended.forEach((e, i) => ops.push({ type: 'put', sublevel: events, key: eventKeys[i] as string, value: e }))
     if (ops.length === 0) return
-    changes++
-    try {
-      await db.batch(ops as never, { sync } as never)
-    } finally {
-      keysAtPoint.written(touched)
-      changes++
-    }
+    await changes.aroundAll(async () => {
+      try {
+        await db.batch(ops as never, { sync } as never)
+      } finally {
+        keysAtPoint.written(touched)
+      }
+    })
   }
 
   return {
@@ -102,7 +103,7 @@ export async function createLevelDecisionStore(db: Db, options: { sync?: boolean
     },
 
     changes() {
-      return changes
+      return changes.of('')
     },
 
     async list(filter = {}) {

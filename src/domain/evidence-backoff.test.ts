@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { pointView } from '../../test/support/observations'
+import { observation as observed, pointView } from '../../test/support/observations'
 import { selectEvidence } from './evidence'
 import type { Observation } from './observation'
 import { PolicySchema, type Policy } from './policy'
@@ -16,24 +16,7 @@ function observation(
   context: Observation['context'] = {},
 ): Observation {
   const timestamp = new Date(NOW.getTime() - daysAgo * DAY).toISOString()
-  return {
-    id: `o-${i}`,
-    user: 'u',
-    project: null,
-    session_id: null,
-    point: 'tier',
-    decision_id: null,
-    timestamp,
-    recorded_at: timestamp,
-    question: 'Which tier?',
-    header: null,
-    options: ['Tier S', 'Tier L'],
-    chosen: [chosen],
-    other: null,
-    multi_select: false,
-    context,
-    source: 'user',
-  }
+  return observed({ id: `o-${i}`, user: 'u', timestamp, recorded_at: timestamp, options: ['Tier S', 'Tier L'], chosen: [chosen], context })
 }
 
 describe('selectEvidence: change of preference', () => {
