@@ -180,35 +180,43 @@ export function addToAggregate(
   observation: Observation,
   params: AggregationParams,
 ): void {
+  if (isEvidence(observation)) {
+    const { summary } = aggregate
+    const at = Date.parse(observation.timestamp)
+    summary.n++
+    summary.newest = summary.newest === null ? at : Math.max(summary.newest, at)
+    addMoment(summary.weight, at, decayGrid(params.alpha))
+  }
+  countInCells(aggregate.cells, observation, params, true)
+}
+
+/**
+ * Counts one observation in those of its cells that `cells` holds, in place, and in no other: a
+ * reader that loaded some cells of a point counts in them the observations not yet in the store's
+ * cells (core-tier.ts), without building the rest.
+ */
+export function addToCells(cells: Map<CellKey, Cell>, observation: Observation, params: AggregationParams): void {
+  countInCells(cells, observation, params, false)
+}
+
+function countInCells(cells: Map<CellKey, Cell>, observation: Observation, params: AggregationParams, create: boolean): void {
   const grid = decayGrid(params.alpha)
   const at = Date.parse(observation.timestamp)
-  if (!isEvidence(observation)) {
-    // Only its moment, in the auto cells: the check-in counts the answers given since the user's last.
-    for (const { key } of cellsOf(observation)) {
-      let cell = aggregate.cells.get(key)
-      if (cell === undefined) {
-        cell = emptyCell()
-        aggregate.cells.set(key, cell)
-      }
-      cell.n++
-      countInTally(cell.tallies, categoryOf(observation.chosen), at, grid)
-    }
-    return
-  }
-  const { summary } = aggregate
-  summary.n++
-  summary.newest = summary.newest === null ? at : Math.max(summary.newest, at)
-  addMoment(summary.weight, at, grid)
+  const evidence = isEvidence(observation)
   const category = categoryOf(observation.chosen)
-  const entries = contextEntries(observation.context)
+  const entries = evidence ? contextEntries(observation.context) : []
   for (const { key, kind } of cellsOf(observation)) {
-    let cell = aggregate.cells.get(key)
+    let cell = cells.get(key)
     if (cell === undefined) {
+      if (!create) continue
       cell = emptyCell()
-      aggregate.cells.set(key, cell)
+      cells.set(key, cell)
     }
     cell.n++
+    // Auto-resolved answers count only their moment, in the auto cells: the check-in counts the
+    // answers given since the user's last.
     countInTally(cell.tallies, category, at, kind === 'pair' ? null : grid)
+    if (!evidence) continue
     if (kind === 'scope' && observation.session_id !== null) noteSession(cell.sessions, observation.session_id, at)
     if (kind === 'scope' || kind === 'context') {
       noteEvidence(cell.evidence, at, observation.id)

@@ -1,11 +1,13 @@
 import type { AbstractLevel, AbstractSublevel } from 'abstract-level'
 import {
   addToAggregate,
+  addToCells,
   CellsNotLoaded,
   cellFromStored,
   cellsOf,
   emptyCell,
   emptySummary,
+  isEvidence,
   storedCell,
   viewOf,
   type AggregateSummary,
@@ -19,7 +21,7 @@ import { decayedSumAt, decayGrid } from '../domain/decayed-sum'
 import type { Observation } from '../domain/observation'
 import { cellEncoding } from './cell-encoding'
 import { createHotPoints } from './hot-points'
-import { key, prefixRange } from './keys'
+import { archivalKey, key, prefixRange } from './keys'
 
 type Db = AbstractLevel<string | Buffer | Uint8Array, string, string>
 type Sublevel<V> = AbstractSublevel<Db, string | Buffer | Uint8Array, string, V>
@@ -35,9 +37,18 @@ export type BatchOp = { type: 'put'; sublevel: unknown; key: string; value: unkn
  */
 const HOT_CELLS = 500
 
+/**
+ * How many observations of a point wait in `core-pending` before they are counted into its cells.
+ * Counting one observation reads, decodes, rewrites and re-encodes every cell it falls in (16 in
+ * the bench's workload, 11 KB); counting FOLD_AT at once does that once for all of them, and a
+ * reader counts the waiting ones (at most FOLD_AT - 1) in the cells it loaded.
+ */
+const FOLD_AT = 16
+
 /** Bumped when the cells change shape: aggregates of another format are rebuilt from archival. */
 // 2: auto-resolved answers are counted in auto cells (the check-in, ask.check_in_after).
-const FORMAT = 2
+// 3: observations wait in core-pending before they are counted into the cells.
+const FORMAT = 3
 
 /** The head of an aggregate in core: its summary, how it was built, and when it was last used. */
 interface StoredHead extends AggregateSummary {
@@ -54,16 +65,49 @@ interface IndexEntry {
   head: StoredHead
 }
 
+/** The observations of a point that are in archival but not yet counted in its cells. */
+interface Pending {
+  /** Their archival keys, in key order (time, then id). */
+  keys: string[]
+  observations: Observation[]
+}
+
+const NO_PENDING: Pending = { keys: [], observations: [] }
+
+/** A point as a reader found it: its head, and the observations it counted besides the cells. */
+interface Held {
+  head: StoredHead
+  pending: Pending
+  /** The newest moment of the aggregate, pending observations included. */
+  newest: number | null
+}
+
+/** The newest moment of an aggregate whose cells are `head`'s plus the pending observations (evidence only, as in the summary). */
+function newestOf(head: StoredHead, waiting: Pending): number | null {
+  let newest = head.newest
+  for (const o of waiting.observations) {
+    if (!isEvidence(o)) continue
+    const at = Date.parse(o.timestamp)
+    if (newest === null || at > newest) newest = at
+  }
+  return newest
+}
+
 /**
  * The core tier (R-MEM-1, R-MEM-4): the aggregates of the hot (user, point) pairs, at most
  * `maxEntries` of them. Layout (sublevels):
  * - `core`: `user\0point` → head (summary, build parameters, last use). An aggregate is in core
  *   exactly when its head is there and was built with the current parameters.
  * - `core-cells`: `user\0point\0<cell key>` → cell.
- * Observations are counted in the aggregates in core in the same atomic batch that appends them
- * to archival, so core never holds an observation twice or misses one; an aggregate not in core
- * is rebuilt from archival on its next use. Writes run in the store's write queue; a
- * recommendation reads one snapshot, so it never sees half of a write.
+ * - `core-pending`: `user\0point\0timestamp\0id` → '': the observations of a point in core that
+ *   are in archival (under the same key) but not yet counted in its cells and head.
+ * A new observation at a point in core is marked pending in the same atomic batch that appends it
+ * to archival; once a point has FOLD_AT pending, the batch that would add to them counts them all
+ * into the cells and head instead and deletes the marks. So the cells plus the pending
+ * observations are always the whole aggregate: core never holds an observation twice or misses
+ * one, and a reader counts the pending ones in the cells it reads. An aggregate not in core is
+ * rebuilt from archival on its next use. Writes run in the store's write queue; a recommendation
+ * reads one snapshot, so it never sees half of a write.
  */
 export function createCoreTier(options: {
   db: Db
@@ -75,6 +119,10 @@ export function createCoreTier(options: {
   const { db, archival, enqueue, params, maxEntries } = options
   const heads = db.sublevel<string, StoredHead>('core', { valueEncoding: 'json' })
   const cells = db.sublevel<string, StoredCell>('core-cells', { valueEncoding: cellEncoding })
+  const pending = db.sublevel<string, string>('core-pending', { valueEncoding: 'utf8' })
+  // How many observations wait in core-pending, per point: counted on first need, then kept
+  // by the writes (all in the write queue).
+  const pendingCounts = new Map<string, number>()
   // Last uses by reads are kept here, not written: a recommendation must not cost a write.
   const usedAt = new Map<string, number>()
   // The cells the last read of each point asked for: the next read of the point reads them in its
@@ -85,7 +133,7 @@ export function createCoreTier(options: {
   // nothing from the store. Each write drops its points twice: before it starts, so that no read
   // mixes a hot entry with the new cells; and once written, so that no read that began before it
   // keeps the old ones.
-  const hot = createHotPoints<StoredHead>(HOT_CELLS)
+  const hot = createHotPoints<Held>(HOT_CELLS)
   // Every head in core, loaded on first need; only this process writes the store.
   let index: Map<string, IndexEntry> | null = null
 
@@ -108,6 +156,28 @@ export function createCoreTier(options: {
       index = loaded
     }
     return index
+  }
+
+  /** The observations of a point waiting to be counted in its cells, from a snapshot when given. */
+  async function pendingOf(user: string, point: string, snapshot?: unknown): Promise<Pending> {
+    const options = snapshot === undefined ? {} : { snapshot }
+    const keys = await pending.keys({ ...prefixRange(user, point), ...options } as never).all()
+    if (keys.length === 0) return NO_PENDING
+    const found = await archival.getMany(keys, options as never)
+    // Archival and the marks are written and deleted together; a mark without its observation
+    // (none is expected) counts nothing.
+    const observations = found.filter((o): o is Observation => o !== undefined)
+    return { keys, observations }
+  }
+
+  /** How many observations of a point wait to be counted (FOLD_AT at most). Inside the write queue only. */
+  async function pendingCount(pk: string, user: string, point: string): Promise<number> {
+    let count = pendingCounts.get(pk)
+    if (count === undefined) {
+      count = (await pending.keys({ ...prefixRange(user, point), limit: FOLD_AT }).all()).length
+      pendingCounts.set(pk, count)
+    }
+    return count
   }
 
   async function* archivalOf(user: string, point: string, asOf?: Date): AsyncGenerator<Observation> {
@@ -133,6 +203,9 @@ export function createCoreTier(options: {
     // head, no reader trusts any cell of this point.
     await db.batch([{ type: 'del', sublevel: heads, key: pk }] as never)
     await cells.clear(prefixRange(user, point))
+    // Archival holds the pending observations too: the rebuilt cells count them.
+    await pending.clear(prefixRange(user, point))
+    pendingCounts.set(pk, 0)
     const head = headOf(aggregate.summary, Math.max(at, usedAt.get(pk) ?? 0))
     const ops: BatchOp[] = [{ type: 'put', sublevel: heads, key: pk, value: head }]
     for (const [cellKey, cell] of aggregate.cells) {
@@ -149,7 +222,9 @@ export function createCoreTier(options: {
     // The head goes first: without it no reader trusts the cells, which may then go at leisure.
     await db.batch([{ type: 'del', sublevel: heads, key: pk }] as never)
     await cells.clear(prefixRange(entry.user, entry.point))
+    await pending.clear(prefixRange(entry.user, entry.point))
     hot.invalidate(pk)
+    pendingCounts.delete(pk)
     index?.delete(pk)
     usedAt.delete(pk)
     lastRead.delete(pk)
@@ -192,45 +267,59 @@ export function createCoreTier(options: {
       }
       const ops: BatchOp[] = []
       const written: Array<[string, IndexEntry]> = []
+      const counts: Array<[string, number]> = []
       const pks = [...byPoint.keys()]
       // Before the batch that writes them is built: no read may mix a hot entry with new cells.
       for (const pk of pks) hot.invalidate(pk)
       const stored = await heads.getMany(pks)
-      // The cells of every point in core that the observations touch, in one read of the store.
-      const touched: Array<{ pk: string; head: StoredHead; group: Observation[]; cellKeys: CellKey[] }> = []
+      const folds: Array<{ pk: string; head: StoredHead; all: Observation[]; waiting: Pending }> = []
       for (let i = 0; i < pks.length; i++) {
         const head = stored[i]
         // Not in core: archival has it, and the next use rebuilds the aggregate from there.
         if (head === undefined || !isCurrent(head)) continue
         const pk = pks[i] as string
         const group = byPoint.get(pk) as Observation[]
-        touched.push({ pk, head, group, cellKeys: [...new Set(group.flatMap((o) => cellsOf(o).map((c) => c.key)))] })
+        const { user, point } = group[0] as Observation
+        const count = await pendingCount(pk, user, point)
+        if (count + group.length < FOLD_AT) {
+          for (const o of group) ops.push({ type: 'put', sublevel: pending, key: archivalKey(o), value: '' })
+          counts.push([pk, count + group.length])
+        } else {
+          const waiting = count === 0 ? NO_PENDING : await pendingOf(user, point)
+          folds.push({ pk, head, all: [...waiting.observations, ...group], waiting })
+        }
       }
+      // The cells of every point folded, in one read of the store.
+      const cellKeys = folds.map(({ all }) => [...new Set(all.flatMap((o) => cellsOf(o).map((c) => c.key)))])
       const allValues = await cells.getMany(
-        touched.flatMap(({ group, cellKeys }) => cellKeys.map((c) => key((group[0] as Observation).user, (group[0] as Observation).point, c))),
+        folds.flatMap(({ all }, f) => (cellKeys[f] as CellKey[]).map((c) => key((all[0] as Observation).user, (all[0] as Observation).point, c))),
       )
       let offset = 0
-      for (const { pk, head, group, cellKeys } of touched) {
-        const { user, point } = group[0] as Observation
-        const values = allValues.slice(offset, offset + cellKeys.length)
-        offset += cellKeys.length
+      folds.forEach(({ pk, head, all, waiting }, f) => {
+        const { user, point } = all[0] as Observation
+        const keys = cellKeys[f] as CellKey[]
+        const values = allValues.slice(offset, offset + keys.length)
+        offset += keys.length
         const aggregate = {
           summary: { n: head.n, newest: head.newest, weight: head.weight },
-          cells: new Map(cellKeys.map((c, j) => [c, values[j] === undefined ? emptyCell() : cellFromStored(values[j])])),
+          cells: new Map(keys.map((c, j) => [c, values[j] === undefined ? emptyCell() : cellFromStored(values[j])])),
         }
-        for (const o of group) addToAggregate(aggregate, o, params)
-        const recorded = Math.max(...group.map((o) => Date.parse(o.recorded_at)))
+        for (const o of all) addToAggregate(aggregate, o, params)
+        const recorded = Math.max(...all.map((o) => Date.parse(o.recorded_at)))
         const updated = headOf(aggregate.summary, Math.max(head.last_use, recorded))
         ops.push({ type: 'put', sublevel: heads, key: pk, value: updated })
         for (const [c, cell] of aggregate.cells) {
           ops.push({ type: 'put', sublevel: cells, key: key(user, point, c), value: storedCell(cell) })
         }
+        for (const k of waiting.keys) ops.push({ type: 'del', sublevel: pending, key: k })
+        counts.push([pk, 0])
         written.push([pk, { user, point, head: updated }])
-      }
+      })
       return {
         ops,
         commit() {
           for (const [pk, entry] of written) index?.set(pk, entry)
+          for (const [pk, count] of counts) pendingCounts.set(pk, count)
           // Again once written: a read that began before the batch landed keeps nothing.
           for (const pk of pks) hot.invalidate(pk)
         },
@@ -245,18 +334,21 @@ export function createCoreTier(options: {
     async readPoint<T>(user: string, point: string, asOf: Date, compute: (memory: PointView) => T): Promise<T> {
       const pk = key(user, point)
       const at = asOf.getTime()
-      const load = (snapshot?: unknown) => async (keys: CellKey[]) => {
+      // The cells as stored, with the pending observations counted in.
+      const load = (waiting: Pending, snapshot?: unknown) => async (keys: CellKey[]) => {
         const values = await cells.getMany(
           keys.map((c) => key(user, point, c)),
           snapshot === undefined ? {} : ({ snapshot } as never),
         )
-        return values.map((v) => (v === undefined ? emptyCell() : cellFromStored(v)))
+        const loaded = new Map(keys.map((c, i) => [c, values[i] === undefined ? emptyCell() : cellFromStored(values[i])]))
+        for (const o of waiting.observations) addToCells(loaded, o, params)
+        return keys.map((c) => loaded.get(c) as Cell)
       }
       const entry = hot.get(pk)
       if (entry !== undefined && (entry.head.newest === null || entry.head.newest <= at)) {
         // Cells the entry lacks are read without a snapshot: if a write touched the point
         // meanwhile, the entry no longer holds and the answer is computed again from a snapshot.
-        const { result, loaded } = await readThrough(load(), compute, [], entry.cells)
+        const { result, loaded } = await readThrough(load(entry.head.pending), compute, [], entry.cells)
         if (hot.holds(pk, entry)) {
           usedAt.set(pk, Math.max(usedAt.get(pk) ?? 0, at))
           hot.grow(pk, entry, loaded)
@@ -266,19 +358,24 @@ export function createCoreTier(options: {
       const writesBefore = hot.writes
       const snapshot = db.snapshot()
       let head: StoredHead | undefined
+      let newest: number | null = null
       try {
         head = await heads.get(pk, { snapshot })
-        if (head !== undefined && isCurrent(head) && (head.newest === null || head.newest <= at)) {
-          usedAt.set(pk, Math.max(usedAt.get(pk) ?? 0, at))
-          const { result, read, loaded } = await readThrough(load(snapshot), compute, lastRead.get(pk) ?? [])
-          lastRead.set(pk, read)
-          hot.keep(pk, writesBefore, head, loaded)
-          return result
+        if (head !== undefined && isCurrent(head)) {
+          const waiting = await pendingOf(user, point, snapshot)
+          newest = newestOf(head, waiting)
+          if (newest === null || newest <= at) {
+            usedAt.set(pk, Math.max(usedAt.get(pk) ?? 0, at))
+            const { result, read, loaded } = await readThrough(load(waiting, snapshot), compute, lastRead.get(pk) ?? [])
+            lastRead.set(pk, read)
+            hot.keep(pk, writesBefore, { head, pending: waiting, newest }, loaded)
+            return result
+          }
         }
       } finally {
         await snapshot.close()
       }
-      if (head !== undefined && isCurrent(head) && head.newest !== null && head.newest > at) {
+      if (head !== undefined && isCurrent(head) && newest !== null && newest > at) {
         return compute(viewOf((await replay(user, point, asOf)).cells))
       }
       const aggregate = await enqueue(async () => {
@@ -300,6 +397,7 @@ export function createCoreTier(options: {
       const prefix = `${user}\u0000`
       for (const k of [...usedAt.keys()]) if (k.startsWith(prefix)) usedAt.delete(k)
       for (const k of [...lastRead.keys()]) if (k.startsWith(prefix)) lastRead.delete(k)
+      for (const k of [...pendingCounts.keys()]) if (k.startsWith(prefix)) pendingCounts.delete(k)
       hot.invalidatePrefix(prefix)
       if (index !== null) for (const k of [...index.keys()]) if (k.startsWith(prefix)) index.delete(k)
     },

@@ -5,7 +5,7 @@ import type { Policy } from '../domain/policy'
 import { createChangeCounter } from './change-counter'
 import { createCoreTier, type BatchOp } from './core-tier'
 import { createGroupCommit } from './group-commit'
-import { key, prefixRange } from './keys'
+import { archivalKey, key, prefixRange } from './keys'
 import { createWriteQueue } from './write-queue'
 import { belongsTo, storedEntry } from './ownership'
 import { createReadCache } from './read-cache'
@@ -22,7 +22,7 @@ type Db = AbstractLevel<string | Buffer | Uint8Array, string, string>
 const TYPED_SUBLEVELS = new Set(['archival', 'dedupe', 'sessions', 'session-owners', 'recall', 'recall-expiry', 'session-counts'])
 
 /** The sublevels of the aggregates in core (R-MEM-1), exported as such. */
-const AGGREGATE_SUBLEVELS = new Set(['core', 'core-cells'])
+const AGGREGATE_SUBLEVELS = new Set(['core', 'core-cells', 'core-pending'])
 
 /** The policy numbers the tiers are built with. */
 export type TierPolicy = {
@@ -42,7 +42,7 @@ const DECAY_SCAN_KEY = 'decay-scan'
  *   from which every aggregate can be rebuilt.
  * - `dedupe`: `user\0decision_id` → observation id (R-CAP-2).
  * - `sessions`: `user\0session_id` → session; `session-owners`: `session_id\0user` → ''.
- * - the recall tier (`recall`, `recall-expiry`), the core tier (`core`, `core-cells`),
+ * - the recall tier (`recall`, `recall-expiry`), the core tier (`core`, `core-cells`, `core-pending`),
  *   `session-counts` and `maintenance`: see their modules.
  * The tiers are built with the numbers of `policy` (decay α, precondition share, core size);
  * without one, with those of the default policy.
@@ -80,10 +80,6 @@ export async function createLevelStore(
     for await (const [rawKey, rawValue] of db.iterator({ keyEncoding: 'utf8', valueEncoding: 'utf8' })) {
       if (belongsTo(rawKey as string, rawValue as string, user)) yield { rawKey: rawKey as string, rawValue: rawValue as string }
     }
-  }
-
-  function archivalKey(o: Observation): string {
-    return key(o.user, o.point, o.timestamp, o.id)
   }
 
   /**

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { Level } from 'level'
 import { MemoryLevel } from 'memory-level'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cellKey, type PointView } from '../domain/aggregate'
+import { aggregateObservations, cellKey, cellsOf, emptyCell, storedCell, type PointView } from '../domain/aggregate'
 import type { Observation } from '../domain/observation'
 import { createLevelStore, type TierPolicy } from './level-store'
 import { InstrumentedLevel } from '../../test/support/instrumented-level'
@@ -119,6 +119,41 @@ describe.each(backends)('the tiers of the store on %s', (_name, open) => {
     expect(await store.observationsAt('alice', 'tier')).toHaveLength(1_205)
   })
 
+  it('counts every observation at a point in core, waiting or counted into its cells, as a rebuild from archival does', async () => {
+    const store = await storeWith()
+    const written = [observation({ at: T0, choice: 'M', project: 'p', session_id: 's-0', context: { phase: 'build' } })]
+    await store.addObservations(written, [])
+    await store.readPoint('alice', 'tier', new Date(T0), countsIn)
+    expect(await store.inCore('alice', 'tier')).toBe(true)
+    let at = T0
+    // Groups small enough to wait, and one (20) that makes the point count all that waited.
+    for (const size of [1, 1, 2, 5, 1, 20, 3, 1, 7]) {
+      const group = Array.from({ length: size }, (_, i) =>
+        observation({
+          at: (at += 60_000),
+          choice: ['S', 'M', 'L'][(written.length + i) % 3] as string,
+          project: i % 2 === 0 ? 'p' : 'q',
+          session_id: `s-${(written.length + i) % 4}`,
+          context: { phase: i % 2 === 0 ? 'build' : 'plan', spec: `x${i % 3}` },
+          ...(i === 2 ? { source: 'auto-resolved' as const } : {}),
+        }),
+      )
+      await store.addObservations(group, [])
+      written.push(...group)
+      const keys = [...new Set(written.flatMap((o) => cellsOf(o).map((c) => c.key)))]
+      const rebuilt = aggregateObservations(await store.observationsAt('alice', 'tier'), store.aggregation)
+      const expected = keys.map((k) => storedCell(rebuilt.cells.get(k) ?? emptyCell()))
+      expect(await store.readPoint('alice', 'tier', new Date(at), (memory) => memory.cells(keys).map(storedCell))).toEqual(expected)
+      // Twice: the second from the point held in memory.
+      expect(await store.readPoint('alice', 'tier', new Date(at), (memory) => memory.cells(keys).map(storedCell))).toEqual(expected)
+    }
+    // An audit before the newest observations, which wait to be counted, leaves them out.
+    const before = written.filter((o) => Date.parse(o.timestamp) <= at - 60_000 && o.source === 'user')
+    const counts = await store.readPoint('alice', 'tier', new Date(at - 60_000), countsIn)
+    expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(before.length)
+    expect(await store.inCore('alice', 'tier')).toBe(true)
+  })
+
   it('keeps at most core.max_entries aggregates, demoting the lowest weight first', async () => {
     const store = await storeWith({ ...POLICY, core: { max_entries: 2 } })
     // Points a, b, c with 3, 1 and 2 observations: b weighs least.
@@ -160,6 +195,23 @@ describe('the store opened with another policy', () => {
     expect(await second.maintainCore(new Date(T0))).toEqual({ demoted: 0, refreshed: 1 })
     expect(await second.inCore('alice', 'tier')).toBe(true)
     expect(await second.readPoint('alice', 'tier', new Date(T0), countsIn)).toEqual({ '["M"]': 1 })
+    await second.close()
+  })
+})
+
+describe('the store opened again', () => {
+  it('keeps the observations that waited to be counted, and counts them with the next', async () => {
+    const db = new MemoryLevel<string, string>()
+    const first = await createLevelStore(db as never, { policy: POLICY })
+    await first.addObservations([observation({ at: T0, choice: 'M' })], [])
+    await first.readPoint('alice', 'tier', new Date(T0), countsIn)
+    await first.addObservations(Array.from({ length: 5 }, (_, i) => observation({ at: T0 + i + 1, choice: 'S' })), [])
+    await first.close()
+    const second = await createLevelStore(db as never, { policy: POLICY })
+    expect(await second.inCore('alice', 'tier')).toBe(true)
+    expect(await second.readPoint('alice', 'tier', new Date(T0 + 10), countsIn)).toEqual({ '["M"]': 1, '["S"]': 5 })
+    for (let i = 0; i < 15; i++) await second.addObservations([observation({ at: T0 + 10 + i, choice: 'L' })], [])
+    expect(await second.readPoint('alice', 'tier', new Date(T0 + 30), countsIn)).toEqual({ '["M"]': 1, '["S"]': 5, '["L"]': 15 })
     await second.close()
   })
 })
