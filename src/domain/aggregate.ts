@@ -22,6 +22,9 @@ import type { Policy } from './policy'
  * aggregate rebuilt from archival answers as the one kept in core did.
  */
 
+/** What counting an observation reads of it: an Observation is one. */
+export type Counted = Pick<Observation, 'id' | 'timestamp' | 'project' | 'session_id' | 'context' | 'chosen' | 'source'>
+
 /** The choices of one observation as a key: its sorted chosen labels as JSON (`[]` for other). */
 export type Category = string
 
@@ -131,7 +134,7 @@ export const cellKey = {
 }
 
 /** The cells an observation is counted in: for every project and for its own, its slices. */
-export function cellsOf(observation: Observation): Array<{ key: CellKey; kind: CellKind }> {
+export function cellsOf(observation: Counted): Array<{ key: CellKey; kind: CellKind }> {
   const out: Array<{ key: CellKey; kind: CellKind }> = []
   if (!isEvidence(observation)) {
     for (const project of observation.project === null ? [null] : [null, observation.project]) {
@@ -166,7 +169,7 @@ export function emptySummary(): AggregateSummary {
 }
 
 /** Whether an observation is evidence of the user's preference: auto-resolved answers are not (R-ASK-4). */
-export function isEvidence(observation: Observation): boolean {
+export function isEvidence(observation: Pick<Observation, 'source'>): boolean {
   return observation.source === 'user'
 }
 
@@ -177,7 +180,7 @@ export function isEvidence(observation: Observation): boolean {
  */
 export function addToAggregate(
   aggregate: { summary: AggregateSummary; cells: Map<CellKey, Cell> },
-  observation: Observation,
+  observation: Counted,
   params: AggregationParams,
 ): void {
   if (isEvidence(observation)) {
@@ -195,11 +198,11 @@ export function addToAggregate(
  * reader that loaded some cells of a point counts in them the observations not yet in the store's
  * cells (core-tier.ts), without building the rest.
  */
-export function addToCells(cells: Map<CellKey, Cell>, observation: Observation, params: AggregationParams): void {
+export function addToCells(cells: Map<CellKey, Cell>, observation: Counted, params: AggregationParams): void {
   countInCells(cells, observation, params, false)
 }
 
-function countInCells(cells: Map<CellKey, Cell>, observation: Observation, params: AggregationParams, create: boolean): void {
+function countInCells(cells: Map<CellKey, Cell>, observation: Counted, params: AggregationParams, create: boolean): void {
   const grid = decayGrid(params.alpha)
   const at = Date.parse(observation.timestamp)
   const evidence = isEvidence(observation)

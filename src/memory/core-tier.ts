@@ -8,6 +8,7 @@ import {
   emptyCell,
   emptySummary,
   isEvidence,
+  type Counted,
   storedCell,
   viewOf,
   type AggregateSummary,
@@ -65,11 +66,19 @@ interface IndexEntry {
   head: StoredHead
 }
 
-/** The observations of a point that are in archival but not yet counted in its cells. */
+/** An observation waiting to be counted, as `core-pending` keeps it: what counting reads of it. */
+type Waiting = Counted & Pick<Observation, 'recorded_at'>
+
+function waitingOf(o: Observation): Waiting {
+  const { id, timestamp, recorded_at, project, session_id, context, chosen, source } = o
+  return { id, timestamp, recorded_at, project, session_id, context, chosen, source }
+}
+
+/** The observations of a point not yet counted in its cells. */
 interface Pending {
-  /** Their archival keys, in key order (time, then id). */
+  /** Their keys (as in archival), in key order: time, then id. */
   keys: string[]
-  observations: Observation[]
+  observations: Waiting[]
 }
 
 const NO_PENDING: Pending = { keys: [], observations: [] }
@@ -99,13 +108,14 @@ function newestOf(head: StoredHead, waiting: Pending): number | null {
  * - `core`: `user\0point` → head (summary, build parameters, last use). An aggregate is in core
  *   exactly when its head is there and was built with the current parameters.
  * - `core-cells`: `user\0point\0<cell key>` → cell.
- * - `core-pending`: `user\0point\0timestamp\0id` → '': the observations of a point in core that
- *   are in archival (under the same key) but not yet counted in its cells and head.
- * A new observation at a point in core is marked pending in the same atomic batch that appends it
- * to archival; once a point has FOLD_AT pending, the batch that would add to them counts them all
- * into the cells and head instead and deletes the marks. So the cells plus the pending
- * observations are always the whole aggregate: core never holds an observation twice or misses
- * one, and a reader counts the pending ones in the cells it reads. An aggregate not in core is
+ * - `core-pending`: `user\0point\0timestamp\0id` (the archival key) → what counting reads of an
+ *   observation of the point that is not yet counted in its cells and head.
+ * A new observation at a point in core goes to core-pending in the same atomic batch that appends
+ * it to archival; once a point has FOLD_AT pending, the batch that would add to them counts them
+ * all into the cells and head instead and deletes them from core-pending. So the cells plus the
+ * pending observations are always the whole aggregate: core never holds an observation twice or
+ * misses one, and a reader counts the pending ones in the cells it reads, reading nothing from
+ * recall or archival (R-MEM-1). An aggregate not in core is
  * rebuilt from archival on its next use. Writes run in the store's write queue; a recommendation
  * reads one snapshot, so it never sees half of a write.
  */
@@ -119,7 +129,7 @@ export function createCoreTier(options: {
   const { db, archival, enqueue, params, maxEntries } = options
   const heads = db.sublevel<string, StoredHead>('core', { valueEncoding: 'json' })
   const cells = db.sublevel<string, StoredCell>('core-cells', { valueEncoding: cellEncoding })
-  const pending = db.sublevel<string, string>('core-pending', { valueEncoding: 'utf8' })
+  const pending = db.sublevel<string, Waiting>('core-pending', { valueEncoding: 'json' })
   // How many observations wait in core-pending, per point: counted on first need, then kept
   // by the writes (all in the write queue).
   const pendingCounts = new Map<string, number>()
@@ -160,14 +170,9 @@ export function createCoreTier(options: {
 
   /** The observations of a point waiting to be counted in its cells, from a snapshot when given. */
   async function pendingOf(user: string, point: string, snapshot?: unknown): Promise<Pending> {
-    const options = snapshot === undefined ? {} : { snapshot }
-    const keys = await pending.keys({ ...prefixRange(user, point), ...options } as never).all()
-    if (keys.length === 0) return NO_PENDING
-    const found = await archival.getMany(keys, options as never)
-    // Archival and the marks are written and deleted together; a mark without its observation
-    // (none is expected) counts nothing.
-    const observations = found.filter((o): o is Observation => o !== undefined)
-    return { keys, observations }
+    const found = await pending.iterator({ ...prefixRange(user, point), ...(snapshot === undefined ? {} : { snapshot }) } as never).all()
+    if (found.length === 0) return NO_PENDING
+    return { keys: found.map(([k]) => k), observations: found.map(([, o]) => o) }
   }
 
   /** How many observations of a point wait to be counted (FOLD_AT at most). Inside the write queue only. */
@@ -272,7 +277,7 @@ export function createCoreTier(options: {
       // Before the batch that writes them is built: no read may mix a hot entry with new cells.
       for (const pk of pks) hot.invalidate(pk)
       const stored = await heads.getMany(pks)
-      const folds: Array<{ pk: string; head: StoredHead; all: Observation[]; waiting: Pending }> = []
+      const folds: Array<{ pk: string; user: string; point: string; head: StoredHead; all: Waiting[]; waiting: Pending }> = []
       for (let i = 0; i < pks.length; i++) {
         const head = stored[i]
         // Not in core: archival has it, and the next use rebuilds the aggregate from there.
@@ -282,21 +287,20 @@ export function createCoreTier(options: {
         const { user, point } = group[0] as Observation
         const count = await pendingCount(pk, user, point)
         if (count + group.length < FOLD_AT) {
-          for (const o of group) ops.push({ type: 'put', sublevel: pending, key: archivalKey(o), value: '' })
+          for (const o of group) ops.push({ type: 'put', sublevel: pending, key: archivalKey(o), value: waitingOf(o) })
           counts.push([pk, count + group.length])
         } else {
           const waiting = count === 0 ? NO_PENDING : await pendingOf(user, point)
-          folds.push({ pk, head, all: [...waiting.observations, ...group], waiting })
+          folds.push({ pk, user, point, head, all: [...waiting.observations, ...group], waiting })
         }
       }
       // The cells of every point folded, in one read of the store.
       const cellKeys = folds.map(({ all }) => [...new Set(all.flatMap((o) => cellsOf(o).map((c) => c.key)))])
       const allValues = await cells.getMany(
-        folds.flatMap(({ all }, f) => (cellKeys[f] as CellKey[]).map((c) => key((all[0] as Observation).user, (all[0] as Observation).point, c))),
+        folds.flatMap(({ user, point }, f) => (cellKeys[f] as CellKey[]).map((c) => key(user, point, c))),
       )
       let offset = 0
-      folds.forEach(({ pk, head, all, waiting }, f) => {
-        const { user, point } = all[0] as Observation
+      folds.forEach(({ pk, user, point, head, all, waiting }, f) => {
         const keys = cellKeys[f] as CellKey[]
         const values = allValues.slice(offset, offset + keys.length)
         offset += keys.length

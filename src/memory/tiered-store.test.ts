@@ -216,6 +216,20 @@ describe('the store opened again', () => {
   })
 })
 
+describe('a point in core (R-MEM-1)', () => {
+  it('is read from core alone, the observations waiting to be counted included', async () => {
+    const db = new InstrumentedLevel()
+    const store = await createLevelStore(db as never, { policy: POLICY })
+    await store.addObservations([observation({ at: T0, choice: 'M' })], [])
+    await store.readPoint('alice', 'tier', new Date(T0), countsIn)
+    await store.addObservations([observation({ at: T0 + 1, choice: 'S' }), observation({ at: T0 + 2, choice: 'S' })], [])
+    db.readsIn.clear()
+    expect(await store.readPoint('alice', 'tier', new Date(T0 + 2), countsIn)).toEqual({ '["M"]': 1, '["S"]': 2 })
+    expect([...db.readsIn.keys()].sort()).toEqual(['core', 'core-cells', 'core-pending'])
+    await store.close()
+  })
+})
+
 describe('hot points in memory', () => {
   it('answers a point read before from memory, reading nothing, and still sees every write to it', async () => {
     const db = new InstrumentedLevel()
