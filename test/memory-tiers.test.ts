@@ -270,14 +270,15 @@ describe('the cost of a recommendation (R-MEM-8)', () => {
   }
 
   it('reads no more records at 100,000 observations than at 10', async () => {
-    // Both end with 10 observations written in one batch, which wait to be counted into the cells.
+    // Both end with a batch of 10 observations: what of it waits in core to be counted (at most
+    // those 10) is alike in both.
     const small = await readsAt(10)
     const large = await readsAt(100_010)
     expect(small.observations).toBe(8)
     expect(large.observations).toBe(80_008)
     expect(large.reads).toBeLessThanOrEqual(small.reads)
     // The head, 2 scopes, 1 context value, 1 precondition candidate, 4 sessions, the session
-    // count; and the 10 observations that wait in core to be counted into those cells.
+    // count; and those of the last 10 observations that wait in core to be counted.
     expect(small.reads).toBeLessThan(20 + 10)
   }, 120_000)
 })

@@ -39,12 +39,22 @@ export type BatchOp = { type: 'put'; sublevel: unknown; key: string; value: unkn
 const HOT_CELLS = 500
 
 /**
- * How many observations of a point wait in `core-pending` before they are counted into its cells.
- * Counting one observation reads, decodes, rewrites and re-encodes every cell it falls in (16 in
- * the bench's workload, 11 KB); counting FOLD_AT at once does that once for all of them, and a
- * reader counts the waiting ones (at most FOLD_AT - 1) in the cells it loaded.
+ * How many observations of a point wait in `core-pending` before they are counted into its cells:
+ * from FOLD_MIN to FOLD_MAX, 16 on average. Counting one observation reads, decodes, rewrites and
+ * re-encodes every cell it falls in (16 in the bench's workload, 11 KB); counting 16 at once does
+ * that once for all of them, and a reader counts the waiting ones (FOLD_MAX - 1 at most) in the
+ * cells it loaded. The number is the point's own (a hash of its key), so that points written in
+ * turn (the users of one orchestrator, the bench's load) do not all count theirs in one write.
  */
-const FOLD_AT = 16
+const FOLD_MIN = 8
+const FOLD_MAX = 24
+
+function foldAt(pk: string): number {
+  // FNV-1a
+  let hash = 0x811c9dc5
+  for (let i = 0; i < pk.length; i++) hash = Math.imul(hash ^ pk.charCodeAt(i), 0x01000193)
+  return FOLD_MIN + ((hash >>> 0) % (FOLD_MAX - FOLD_MIN + 1))
+}
 
 /** Bumped when the cells change shape: aggregates of another format are rebuilt from archival. */
 // 2: auto-resolved answers are counted in auto cells (the check-in, ask.check_in_after).
@@ -111,13 +121,13 @@ function newestOf(head: StoredHead, waiting: Pending): number | null {
  * - `core-pending`: `user\0point\0timestamp\0id` (the archival key) → what counting reads of an
  *   observation of the point that is not yet counted in its cells and head.
  * A new observation at a point in core goes to core-pending in the same atomic batch that appends
- * it to archival; once a point has FOLD_AT pending, the batch that would add to them counts them
+ * it to archival; once a point has foldAt(point) pending, the batch that would add to them counts them
  * all into the cells and head instead and deletes them from core-pending. So the cells plus the
  * pending observations are always the whole aggregate: core never holds an observation twice or
  * misses one, and a reader counts the pending ones in the cells it reads, reading nothing from
- * recall or archival (R-MEM-1). An aggregate not in core is
- * rebuilt from archival on its next use. Writes run in the store's write queue; a recommendation
- * reads one snapshot, so it never sees half of a write.
+ * recall or archival (R-MEM-1). An aggregate not in core is rebuilt from archival on its next
+ * use. Writes run in the store's write queue; a recommendation reads one snapshot, so it never
+ * sees half of a write.
  */
 export function createCoreTier(options: {
   db: Db
@@ -175,11 +185,11 @@ export function createCoreTier(options: {
     return { keys: found.map(([k]) => k), observations: found.map(([, o]) => o) }
   }
 
-  /** How many observations of a point wait to be counted (FOLD_AT at most). Inside the write queue only. */
+  /** How many observations of a point wait to be counted (FOLD_MAX at most). Inside the write queue only. */
   async function pendingCount(pk: string, user: string, point: string): Promise<number> {
     let count = pendingCounts.get(pk)
     if (count === undefined) {
-      count = (await pending.keys({ ...prefixRange(user, point), limit: FOLD_AT }).all()).length
+      count = (await pending.keys({ ...prefixRange(user, point), limit: FOLD_MAX }).all()).length
       pendingCounts.set(pk, count)
     }
     return count
@@ -286,7 +296,7 @@ export function createCoreTier(options: {
         const group = byPoint.get(pk) as Observation[]
         const { user, point } = group[0] as Observation
         const count = await pendingCount(pk, user, point)
-        if (count + group.length < FOLD_AT) {
+        if (count + group.length < foldAt(pk)) {
           for (const o of group) ops.push({ type: 'put', sublevel: pending, key: archivalKey(o), value: waitingOf(o) })
           counts.push([pk, count + group.length])
         } else {

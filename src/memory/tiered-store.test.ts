@@ -126,8 +126,9 @@ describe.each(backends)('the tiers of the store on %s', (_name, open) => {
     await store.readPoint('alice', 'tier', new Date(T0), countsIn)
     expect(await store.inCore('alice', 'tier')).toBe(true)
     let at = T0
-    // Groups small enough to wait, and one (20) that makes the point count all that waited.
-    for (const size of [1, 1, 2, 5, 1, 20, 3, 1, 7]) {
+    // Groups that wait (fewer than 8 in all: they wait at any point), then one (20) that makes
+    // the point count all that waited (more than 24 in all: at any point), then more that wait.
+    for (const size of [1, 1, 2, 3, 20, 3, 1, 2]) {
       const group = Array.from({ length: size }, (_, i) =>
         observation({
           at: (at += 60_000),
