@@ -44,6 +44,14 @@ function countsIn(memory: PointView): Record<string, number> {
   return Object.fromEntries([...(all?.tallies ?? [])].map(([category, tally]) => [category, tally.n]))
 }
 
+/** A store on `db` whose point alice/tier is in core, counting one choice of M at T0. */
+async function aliceInCore(db: MemoryLevel<string, string>): Promise<MemoryStore> {
+  const store = await createLevelStore(db as never, { policy: POLICY })
+  await store.addObservations([observation({ at: T0, choice: 'M' })], [])
+  await store.readPoint('alice', 'tier', new Date(T0), countsIn)
+  return store
+}
+
 /** One suite, run against every backend (STYLE 2). */
 const backends: Array<[string, (policy: TierPolicy) => Promise<{ store: MemoryStore; cleanup(): Promise<void> }>]> = [
   [
@@ -203,9 +211,7 @@ describe('the store opened with another policy', () => {
 describe('the store opened again', () => {
   it('keeps the observations that waited to be counted, and counts them with the next', async () => {
     const db = new MemoryLevel<string, string>()
-    const first = await createLevelStore(db as never, { policy: POLICY })
-    await first.addObservations([observation({ at: T0, choice: 'M' })], [])
-    await first.readPoint('alice', 'tier', new Date(T0), countsIn)
+    const first = await aliceInCore(db)
     await first.addObservations(Array.from({ length: 5 }, (_, i) => observation({ at: T0 + i + 1, choice: 'S' })), [])
     await first.close()
     const second = await createLevelStore(db as never, { policy: POLICY })
@@ -220,9 +226,7 @@ describe('the store opened again', () => {
 describe('a point in core (R-MEM-1)', () => {
   it('is read from core alone, the observations waiting to be counted included', async () => {
     const db = new InstrumentedLevel()
-    const store = await createLevelStore(db as never, { policy: POLICY })
-    await store.addObservations([observation({ at: T0, choice: 'M' })], [])
-    await store.readPoint('alice', 'tier', new Date(T0), countsIn)
+    const store = await aliceInCore(db)
     await store.addObservations([observation({ at: T0 + 1, choice: 'S' }), observation({ at: T0 + 2, choice: 'S' })], [])
     db.readsIn.clear()
     expect(await store.readPoint('alice', 'tier', new Date(T0 + 2), countsIn)).toEqual({ '["M"]': 1, '["S"]': 2 })
@@ -234,10 +238,8 @@ describe('a point in core (R-MEM-1)', () => {
 describe('hot points in memory', () => {
   it('answers a point read before from memory, reading nothing, and still sees every write to it', async () => {
     const db = new InstrumentedLevel()
-    const store = await createLevelStore(db as never, { policy: POLICY })
-    await store.addObservations([observation({ at: T0, choice: 'M' })], [])
     // The first use rebuilds the point, the second reads it from core and keeps it in memory.
-    await store.readPoint('alice', 'tier', new Date(T0), countsIn)
+    const store = await aliceInCore(db)
     await store.readPoint('alice', 'tier', new Date(T0), countsIn)
     const before = db.reads
     expect(await store.readPoint('alice', 'tier', new Date(T0), countsIn)).toEqual({ '["M"]': 1 })
