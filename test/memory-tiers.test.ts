@@ -244,7 +244,7 @@ describe('the decay scan (R-MEM-7)', () => {
 
 describe('the cost of a recommendation (R-MEM-8)', () => {
   /** A history of n choices at one point: 4 sessions, 2 phases, 2 projects, every option chosen. */
-  async function readsAt(n: number): Promise<{ reads: number; observations: number }> {
+  async function readsAt(n: number): Promise<{ reads: number; waiting: number; observations: number }> {
     const db = new InstrumentedLevel()
     const { memory, store } = await createTestApp({ db })
     const inputs = (from: number, to: number) =>
@@ -265,20 +265,25 @@ describe('the cost of a recommendation (R-MEM-8)', () => {
     for (let i = 0; i < n; i += 1_000) await memory.observe(inputs(i, Math.min(n, i + 1_000)))
     expect(await store.inCore('alice', 'tier')).toBe(true)
     const readsBefore = db.reads
+    const waitingBefore = db.readsIn.get('core-pending') ?? 0
     const answer = await memory.recommend(request)
-    return { reads: db.reads - readsBefore, observations: answer.layers.long_term.observations }
+    const waiting = (db.readsIn.get('core-pending') ?? 0) - waitingBefore
+    return { reads: db.reads - readsBefore, waiting, observations: answer.layers.long_term.observations }
   }
 
   it('reads no more records at 100,000 observations than at 10', async () => {
-    // Both end with a batch of 10 observations: what of it waits in core to be counted (at most
-    // those 10) is alike in both.
     const small = await readsAt(10)
-    const large = await readsAt(100_010)
+    const large = await readsAt(100_000)
     expect(small.observations).toBe(8)
-    expect(large.observations).toBe(80_008)
+    expect(large.observations).toBe(80_000)
     expect(large.reads).toBeLessThanOrEqual(small.reads)
-    // The head, 2 scopes, 1 context value, 1 precondition candidate, 4 sessions, the session
-    // count; and those of the last 10 observations that wait in core to be counted.
-    expect(small.reads).toBeLessThan(20 + 10)
+    // The head, 2 scopes, 1 context value, 1 precondition candidate, 4 sessions, the session count.
+    expect(small.reads).toBeLessThan(20)
+    // 7 more, in a batch of their own: they wait in core to be counted into the cells (fewer than
+    // 8 wait at any point), and a recommendation reads them there, and nothing else more.
+    const waiting = await readsAt(100_007)
+    expect(waiting.observations).toBe(80_005)
+    expect(waiting.waiting).toBe(7)
+    expect(waiting.reads).toBe(large.reads + 7)
   }, 120_000)
 })

@@ -18,6 +18,7 @@ import {
   type PointView,
   type StoredCell,
 } from '../domain/aggregate'
+import { ageDays, decayWeight } from '../domain/decay'
 import { decayedSumAt, decayGrid } from '../domain/decayed-sum'
 import type { Observation } from '../domain/observation'
 import { cellEncoding } from './cell-encoding'
@@ -59,7 +60,8 @@ function foldAt(pk: string): number {
 /** Bumped when the cells change shape: aggregates of another format are rebuilt from archival. */
 // 2: auto-resolved answers are counted in auto cells (the check-in, ask.check_in_after).
 // 3: observations wait in core-pending before they are counted into the cells.
-const FORMAT = 3
+// 4: core-pending holds what counting reads of each observation (3 held empty marks).
+const FORMAT = 4
 
 /** The head of an aggregate in core: its summary, how it was built, and when it was last used. */
 interface StoredHead extends AggregateSummary {
@@ -82,6 +84,27 @@ type Waiting = Counted & Pick<Observation, 'recorded_at'>
 function waitingOf(o: Observation): Waiting {
   const { id, timestamp, recorded_at, project, session_id, context, chosen, source } = o
   return { id, timestamp, recorded_at, project, session_id, context, chosen, source }
+}
+
+/** What the write path knows of a point's waiting observations: enough to count them and to rank the point (R-MEM-4). */
+interface WaitingSummary {
+  count: number
+  /** The moments (ms) of those that are evidence: their weight is the point's besides its head's. */
+  moments: number[]
+  /** The latest `recorded_at` (ms) among them, 0 when none: a use of the point. */
+  recorded: number
+}
+
+const NOTHING_WAITS: WaitingSummary = { count: 0, moments: [], recorded: 0 }
+
+function summaryOf(waiting: readonly Waiting[], before: WaitingSummary = NOTHING_WAITS): WaitingSummary {
+  const moments = [...before.moments]
+  let recorded = before.recorded
+  for (const o of waiting) {
+    if (isEvidence(o)) moments.push(Date.parse(o.timestamp))
+    recorded = Math.max(recorded, Date.parse(o.recorded_at))
+  }
+  return { count: before.count + waiting.length, moments, recorded }
 }
 
 /** The observations of a point not yet counted in its cells. */
@@ -140,9 +163,9 @@ export function createCoreTier(options: {
   const heads = db.sublevel<string, StoredHead>('core', { valueEncoding: 'json' })
   const cells = db.sublevel<string, StoredCell>('core-cells', { valueEncoding: cellEncoding })
   const pending = db.sublevel<string, Waiting>('core-pending', { valueEncoding: 'json' })
-  // How many observations wait in core-pending, per point: counted on first need, then kept
-  // by the writes (all in the write queue).
-  const pendingCounts = new Map<string, number>()
+  // What waits in core-pending, per point: read on first need (all of it with the index), then
+  // kept by the writes (all in the write queue).
+  const waitingAt = new Map<string, WaitingSummary>()
   // Last uses by reads are kept here, not written: a recommendation must not cost a write.
   const usedAt = new Map<string, number>()
   // The cells the last read of each point asked for: the next read of the point reads them in its
@@ -173,6 +196,16 @@ export function createCoreTier(options: {
         const [user, point] = k.split('\u0000') as [string, string]
         loaded.set(k, { user, point, head })
       }
+      // What waits at every point, for the ranking of demotions: the store is the truth here.
+      const waiting = new Map<string, Waiting[]>()
+      for await (const [k, o] of pending.iterator()) {
+        const [user, point] = k.split('\u0000') as [string, string]
+        const pk = key(user, point)
+        const list = waiting.get(pk)
+        if (list === undefined) waiting.set(pk, [o])
+        else list.push(o)
+      }
+      for (const pk of loaded.keys()) waitingAt.set(pk, summaryOf(waiting.get(pk) ?? []))
       index = loaded
     }
     return index
@@ -185,14 +218,14 @@ export function createCoreTier(options: {
     return { keys: found.map(([k]) => k), observations: found.map(([, o]) => o) }
   }
 
-  /** How many observations of a point wait to be counted (FOLD_MAX at most). Inside the write queue only. */
-  async function pendingCount(pk: string, user: string, point: string): Promise<number> {
-    let count = pendingCounts.get(pk)
-    if (count === undefined) {
-      count = (await pending.keys({ ...prefixRange(user, point), limit: FOLD_MAX }).all()).length
-      pendingCounts.set(pk, count)
+  /** What of a point waits to be counted. Inside the write queue only. */
+  async function waitingSummary(pk: string, user: string, point: string): Promise<WaitingSummary> {
+    let summary = waitingAt.get(pk)
+    if (summary === undefined) {
+      summary = summaryOf((await pendingOf(user, point)).observations)
+      waitingAt.set(pk, summary)
     }
-    return count
+    return summary
   }
 
   async function* archivalOf(user: string, point: string, asOf?: Date): AsyncGenerator<Observation> {
@@ -211,7 +244,15 @@ export function createCoreTier(options: {
   /** Rebuilds an aggregate from archival and puts it in core. Inside the write queue only. */
   async function rebuild(user: string, point: string, at: number) {
     const pk = key(user, point)
-    hot.invalidate(pk)
+    hot.writing(pk)
+    try {
+      return await rebuildWriting(pk, user, point, at)
+    } finally {
+      hot.written(pk)
+    }
+  }
+
+  async function rebuildWriting(pk: string, user: string, point: string, at: number) {
     const aggregate = await replay(user, point)
     // Old cells (of an aggregate demoted half-way, built with other parameters, or rebuilt by a
     // concurrent first use) go first, after their head: until the batch below writes the new
@@ -220,26 +261,28 @@ export function createCoreTier(options: {
     await cells.clear(prefixRange(user, point))
     // Archival holds the pending observations too: the rebuilt cells count them.
     await pending.clear(prefixRange(user, point))
-    pendingCounts.set(pk, 0)
+    waitingAt.set(pk, NOTHING_WAITS)
     const head = headOf(aggregate.summary, Math.max(at, usedAt.get(pk) ?? 0))
     const ops: BatchOp[] = [{ type: 'put', sublevel: heads, key: pk, value: head }]
     for (const [cellKey, cell] of aggregate.cells) {
       ops.push({ type: 'put', sublevel: cells, key: key(user, point, cellKey), value: storedCell(cell) })
     }
     await db.batch(ops as never)
-    hot.invalidate(pk)
     ;(await entries()).set(pk, { user, point, head })
     return aggregate
   }
 
   async function demote(pk: string, entry: IndexEntry): Promise<void> {
-    hot.invalidate(pk)
-    // The head goes first: without it no reader trusts the cells, which may then go at leisure.
-    await db.batch([{ type: 'del', sublevel: heads, key: pk }] as never)
-    await cells.clear(prefixRange(entry.user, entry.point))
-    await pending.clear(prefixRange(entry.user, entry.point))
-    hot.invalidate(pk)
-    pendingCounts.delete(pk)
+    hot.writing(pk)
+    try {
+      // The head goes first: without it no reader trusts the cells, which may then go at leisure.
+      await db.batch([{ type: 'del', sublevel: heads, key: pk }] as never)
+      await cells.clear(prefixRange(entry.user, entry.point))
+      await pending.clear(prefixRange(entry.user, entry.point))
+    } finally {
+      hot.written(pk)
+    }
+    waitingAt.delete(pk)
     index?.delete(pk)
     usedAt.delete(pk)
     lastRead.delete(pk)
@@ -253,12 +296,13 @@ export function createCoreTier(options: {
     const all = await entries()
     const excess = all.size - maxEntries
     if (excess <= 0) return 0
-    const ranked = [...all].map(([pk, entry]) => ({
-      pk,
-      entry,
-      weight: decayedSumAt(entry.head.weight, at, entry.head.alpha, decayGrid(entry.head.alpha)),
-      lastUse: Math.max(entry.head.last_use, usedAt.get(pk) ?? 0),
-    }))
+    const ranked = [...all].map(([pk, entry]) => {
+      // The head counts what was folded into the cells; what waits counts too.
+      const waiting = waitingAt.get(pk) ?? NOTHING_WAITS
+      let weight = decayedSumAt(entry.head.weight, at, entry.head.alpha, decayGrid(entry.head.alpha))
+      for (const moment of waiting.moments) weight += decayWeight(ageDays(moment, at), entry.head.alpha)
+      return { pk, entry, weight, lastUse: Math.max(entry.head.last_use, usedAt.get(pk) ?? 0, waiting.recorded) }
+    })
     ranked.sort((a, b) => a.weight - b.weight || a.lastUse - b.lastUse || (a.pk < b.pk ? -1 : a.pk > b.pk ? 1 : 0))
     for (const { pk, entry } of ranked.slice(0, excess)) {
       signal?.throwIfAborted()
@@ -267,12 +311,63 @@ export function createCoreTier(options: {
     return excess
   }
 
+  /** countOps' reads and writes, for the points `pks` of `byPoint`. */
+  async function countingOps(byPoint: ReadonlyMap<string, Observation[]>, pks: readonly string[]) {
+    const ops: BatchOp[] = []
+    const written: Array<[string, IndexEntry]> = []
+    const summaries: Array<[string, WaitingSummary]> = []
+    const stored = await heads.getMany([...pks])
+    const folds: Array<{ pk: string; user: string; point: string; head: StoredHead; all: Waiting[]; waiting: Pending }> = []
+    for (let i = 0; i < pks.length; i++) {
+      const head = stored[i]
+      // Not in core: archival has it, and the next use rebuilds the aggregate from there.
+      if (head === undefined || !isCurrent(head)) continue
+      const pk = pks[i] as string
+      const group = byPoint.get(pk) as Observation[]
+      const { user, point } = group[0] as Observation
+      const before = await waitingSummary(pk, user, point)
+      if (before.count + group.length < foldAt(pk)) {
+        const waiting = group.map(waitingOf)
+        group.forEach((o, j) => ops.push({ type: 'put', sublevel: pending, key: archivalKey(o), value: waiting[j] }))
+        summaries.push([pk, summaryOf(waiting, before)])
+      } else {
+        const waiting = before.count === 0 ? NO_PENDING : await pendingOf(user, point)
+        folds.push({ pk, user, point, head, all: [...waiting.observations, ...group], waiting })
+      }
+    }
+    // The cells of every point folded, in one read of the store.
+    const cellKeys = folds.map(({ all }) => [...new Set(all.flatMap((o) => cellsOf(o).map((c) => c.key)))])
+    const allValues = await cells.getMany(folds.flatMap(({ user, point }, f) => (cellKeys[f] as CellKey[]).map((c) => key(user, point, c))))
+    let offset = 0
+    folds.forEach(({ pk, user, point, head, all, waiting }, f) => {
+      const keys = cellKeys[f] as CellKey[]
+      const values = allValues.slice(offset, offset + keys.length)
+      offset += keys.length
+      const aggregate = {
+        summary: { n: head.n, newest: head.newest, weight: head.weight },
+        cells: new Map(keys.map((c, j) => [c, values[j] === undefined ? emptyCell() : cellFromStored(values[j])])),
+      }
+      for (const o of all) addToAggregate(aggregate, o, params)
+      const recorded = Math.max(...all.map((o) => Date.parse(o.recorded_at)))
+      const updated = headOf(aggregate.summary, Math.max(head.last_use, recorded))
+      ops.push({ type: 'put', sublevel: heads, key: pk, value: updated })
+      for (const [c, cell] of aggregate.cells) {
+        ops.push({ type: 'put', sublevel: cells, key: key(user, point, c), value: storedCell(cell) })
+      }
+      for (const k of waiting.keys) ops.push({ type: 'del', sublevel: pending, key: k })
+      summaries.push([pk, NOTHING_WAITS])
+      written.push([pk, { user, point, head: updated }])
+    })
+    return { ops, written, summaries }
+  }
+
   return {
     /**
      * The writes that count newly stored observations in the aggregates in core, for the batch
-     * that appends them to archival; `commit` after that batch is written. Inside the write queue.
+     * that appends them to archival; then `commit` once that batch is written, or `abandon` if it
+     * failed (one of the two, always). Inside the write queue.
      */
-    async countOps(observations: readonly Observation[]): Promise<{ ops: BatchOp[]; commit(): void }> {
+    async countOps(observations: readonly Observation[]): Promise<{ ops: BatchOp[]; commit(): void; abandon(): void }> {
       const byPoint = new Map<string, Observation[]>()
       for (const o of observations) {
         const pk = key(o.user, o.point)
@@ -280,63 +375,27 @@ export function createCoreTier(options: {
         if (group === undefined) byPoint.set(pk, [o])
         else group.push(o)
       }
-      const ops: BatchOp[] = []
-      const written: Array<[string, IndexEntry]> = []
-      const counts: Array<[string, number]> = []
       const pks = [...byPoint.keys()]
-      // Before the batch that writes them is built: no read may mix a hot entry with new cells.
-      for (const pk of pks) hot.invalidate(pk)
-      const stored = await heads.getMany(pks)
-      const folds: Array<{ pk: string; user: string; point: string; head: StoredHead; all: Waiting[]; waiting: Pending }> = []
-      for (let i = 0; i < pks.length; i++) {
-        const head = stored[i]
-        // Not in core: archival has it, and the next use rebuilds the aggregate from there.
-        if (head === undefined || !isCurrent(head)) continue
-        const pk = pks[i] as string
-        const group = byPoint.get(pk) as Observation[]
-        const { user, point } = group[0] as Observation
-        const count = await pendingCount(pk, user, point)
-        if (count + group.length < foldAt(pk)) {
-          for (const o of group) ops.push({ type: 'put', sublevel: pending, key: archivalKey(o), value: waitingOf(o) })
-          counts.push([pk, count + group.length])
-        } else {
-          const waiting = count === 0 ? NO_PENDING : await pendingOf(user, point)
-          folds.push({ pk, user, point, head, all: [...waiting.observations, ...group], waiting })
-        }
+      // From before the batch is built until it is written: no read keeps or uses a point held in
+      // memory meanwhile.
+      for (const pk of pks) hot.writing(pk)
+      const done = () => {
+        for (const pk of pks) hot.written(pk)
       }
-      // The cells of every point folded, in one read of the store.
-      const cellKeys = folds.map(({ all }) => [...new Set(all.flatMap((o) => cellsOf(o).map((c) => c.key)))])
-      const allValues = await cells.getMany(
-        folds.flatMap(({ user, point }, f) => (cellKeys[f] as CellKey[]).map((c) => key(user, point, c))),
-      )
-      let offset = 0
-      folds.forEach(({ pk, user, point, head, all, waiting }, f) => {
-        const keys = cellKeys[f] as CellKey[]
-        const values = allValues.slice(offset, offset + keys.length)
-        offset += keys.length
-        const aggregate = {
-          summary: { n: head.n, newest: head.newest, weight: head.weight },
-          cells: new Map(keys.map((c, j) => [c, values[j] === undefined ? emptyCell() : cellFromStored(values[j])])),
+      try {
+        const { ops, written, summaries } = await countingOps(byPoint, pks)
+        return {
+          ops,
+          commit() {
+            for (const [pk, entry] of written) index?.set(pk, entry)
+            for (const [pk, summary] of summaries) waitingAt.set(pk, summary)
+            done()
+          },
+          abandon: done,
         }
-        for (const o of all) addToAggregate(aggregate, o, params)
-        const recorded = Math.max(...all.map((o) => Date.parse(o.recorded_at)))
-        const updated = headOf(aggregate.summary, Math.max(head.last_use, recorded))
-        ops.push({ type: 'put', sublevel: heads, key: pk, value: updated })
-        for (const [c, cell] of aggregate.cells) {
-          ops.push({ type: 'put', sublevel: cells, key: key(user, point, c), value: storedCell(cell) })
-        }
-        for (const k of waiting.keys) ops.push({ type: 'del', sublevel: pending, key: k })
-        counts.push([pk, 0])
-        written.push([pk, { user, point, head: updated }])
-      })
-      return {
-        ops,
-        commit() {
-          for (const [pk, entry] of written) index?.set(pk, entry)
-          for (const [pk, count] of counts) pendingCounts.set(pk, count)
-          // Again once written: a read that began before the batch landed keeps nothing.
-          for (const pk of pks) hot.invalidate(pk)
-        },
+      } catch (error) {
+        done()
+        throw error
       }
     },
 
@@ -411,7 +470,7 @@ export function createCoreTier(options: {
       const prefix = `${user}\u0000`
       for (const k of [...usedAt.keys()]) if (k.startsWith(prefix)) usedAt.delete(k)
       for (const k of [...lastRead.keys()]) if (k.startsWith(prefix)) lastRead.delete(k)
-      for (const k of [...pendingCounts.keys()]) if (k.startsWith(prefix)) pendingCounts.delete(k)
+      for (const k of [...waitingAt.keys()]) if (k.startsWith(prefix)) waitingAt.delete(k)
       hot.invalidatePrefix(prefix)
       if (index !== null) for (const k of [...index.keys()]) if (k.startsWith(prefix)) index.delete(k)
     },
@@ -434,8 +493,15 @@ export function createCoreTier(options: {
       let refreshed = 0
       for (const entry of stale) {
         signal?.throwIfAborted()
-        await enqueue(() => rebuild(entry.user, entry.point, entry.head.last_use))
-        refreshed++
+        const pk = key(entry.user, entry.point)
+        await enqueue(async () => {
+          // Forgotten, demoted or rebuilt since it was listed: nothing to refresh (a rebuild here
+          // would write the head of a forgotten user back).
+          const current = (await entries()).get(pk)
+          if (current === undefined || isCurrent(current.head)) return
+          await rebuild(current.user, current.point, current.head.last_use)
+          refreshed++
+        })
       }
       const demoted = await enqueue(() => demoteOverCapacity(now.getTime(), signal))
       return { demoted, refreshed }

@@ -13,15 +13,26 @@ describe('hot points', () => {
     const entry = hot.get('a')
     expect(entry?.head).toBe('head')
     expect([...(entry?.cells.keys() ?? [])]).toEqual(['x', 'y'])
-    hot.invalidate('a')
+    hot.writing('a')
     expect(hot.get('a')).toBeUndefined()
     expect(entry !== undefined && hot.holds('a', entry)).toBe(false)
+  })
+
+  it('keeps nothing of a point while a write to it is in flight, even from a read that began after it', () => {
+    const hot = createHotPoints<string>(100)
+    hot.writing('a')
+    hot.keep('a', hot.writes, 'before it landed', cells('x'))
+    expect(hot.get('a')).toBeUndefined()
+    hot.written('a')
+    hot.keep('a', hot.writes, 'after', cells('x'))
+    expect(hot.get('a')?.head).toBe('after')
   })
 
   it('keeps nothing from a read that a write raced, even a write to another point', () => {
     const hot = createHotPoints<string>(100)
     const before = hot.writes
-    hot.invalidate('b')
+    hot.writing('b')
+    hot.written('b')
     hot.keep('a', before, 'stale', cells('x'))
     expect(hot.get('a')).toBeUndefined()
   })

@@ -9,12 +9,16 @@ export interface HotPoint<Head> {
 /**
  * The decoded aggregates of the points read most recently, at most `limit` cells in all, least
  * recently read out first: a recommendation at a hot point reads nothing from the store and decodes
- * nothing. Only this process writes the store, and every write to a point drops the point first
- * (`invalidate`, before the write starts), so an entry is never older than the store. A read that
- * raced any write keeps nothing (`keep` is given the `writes` count from before the read).
+ * nothing. Only this process writes the store. A write to a point drops the point when it starts
+ * (`writing`) and again when it is done or failed (`written`), and no entry of the point is kept
+ * in between: a read that took its snapshot before the write landed must not leave an entry that
+ * a later read would complete with cells read after it. A read that raced any write keeps nothing
+ * (`keep` is given the `writes` count from before the read).
  */
 export function createHotPoints<Head>(limit: number) {
   const entries = new Map<string, HotPoint<Head>>()
+  // Writes in flight per point.
+  const inFlight = new Map<string, number>()
   let cells = 0
   let writes = 0
 
@@ -54,9 +58,19 @@ export function createHotPoints<Head>(limit: number) {
     },
 
     /** Before a write to the point starts. */
-    invalidate(pk: string): void {
+    writing(pk: string): void {
       writes++
       drop(pk)
+      inFlight.set(pk, (inFlight.get(pk) ?? 0) + 1)
+    },
+
+    /** Once a write to the point is done, or failed; after `writing`, always. */
+    written(pk: string): void {
+      writes++
+      drop(pk)
+      const left = (inFlight.get(pk) ?? 1) - 1
+      if (left > 0) inFlight.set(pk, left)
+      else inFlight.delete(pk)
     },
 
     /** Before a write to every point whose key starts with `prefix` (a user forgotten). */
@@ -67,7 +81,7 @@ export function createHotPoints<Head>(limit: number) {
 
     /** Keeps what a read found, unless a write started after `writesBefore`. */
     keep(pk: string, writesBefore: number, head: Head, found: ReadonlyMap<CellKey, Cell>): void {
-      if (writes !== writesBefore) return
+      if (writes !== writesBefore || inFlight.has(pk)) return
       drop(pk)
       entries.set(pk, { head, cells: new Map(found) })
       cells += found.size

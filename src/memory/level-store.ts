@@ -139,7 +139,12 @@ export async function createLevelStore(
     ops.push(...recall.putOps(allStored))
     const counted = await core.countOps(allStored)
     ops.push(...counted.ops)
-    if (ops.length > 0) await db.batch(ops as never, { sync } as never)
+    try {
+      if (ops.length > 0) await db.batch(ops as never, { sync } as never)
+    } catch (error) {
+      counted.abandon()
+      throw error
+    }
     sessionsWritten(started)
     counted.commit()
     return results

@@ -175,6 +175,20 @@ describe.each(backends)('the tiers of the store on %s', (_name, open) => {
     expect(await store.readPoint('alice', 'b', new Date(T0), countsIn)).toEqual({ '["M"]': 1 })
   })
 
+  it('ranks by current weight the observations waiting to be counted included', async () => {
+    const store = await storeWith({ ...POLICY, core: { max_entries: 2 } })
+    // a: 1 observation counted in core, then 7 that wait (fewer than 8 wait at any point): 8 in all.
+    await store.addObservations([observation({ at: T0, choice: 'M', point: 'a' })], [])
+    await store.readPoint('alice', 'a', new Date(T0), countsIn)
+    await store.addObservations(Array.from({ length: 7 }, () => observation({ at: T0, choice: 'M', point: 'a' })), [])
+    // b: 3, c: 5, both rebuilt from archival: b weighs least.
+    for (const [point, n] of [['b', 3], ['c', 5]] as const) {
+      await store.addObservations(Array.from({ length: n }, () => observation({ at: T0, choice: 'M', point })), [])
+      await store.readPoint('alice', point, new Date(T0), countsIn)
+    }
+    expect(await Promise.all(['a', 'b', 'c'].map((p) => store.inCore('alice', p)))).toEqual([true, false, true])
+  })
+
   it('demotes down to capacity in maintenance, and counts sessions in one read', async () => {
     const store = await storeWith()
     await store.addObservations(
@@ -208,6 +222,20 @@ describe('the store opened with another policy', () => {
   })
 })
 
+describe('a user forgotten while the decay scan refreshes their aggregates', () => {
+  it('leaves no key naming the user', async () => {
+    const db = new MemoryLevel<string, string>()
+    const first = await aliceInCore(db)
+    await first.close()
+    const second = await createLevelStore(db as never, { policy: { ...POLICY, decay: { alpha: 0.6 } } })
+    await Promise.all([second.maintainCore(new Date(T0)), second.forgetUser('alice')])
+    const left: string[] = []
+    for await (const k of db.keys()) if (k.includes('alice')) left.push(k)
+    expect(left).toEqual([])
+    await second.close()
+  })
+})
+
 describe('the store opened again', () => {
   it('keeps the observations that waited to be counted, and counts them with the next', async () => {
     const db = new MemoryLevel<string, string>()
@@ -232,6 +260,75 @@ describe('a point in core (R-MEM-1)', () => {
     expect(await store.readPoint('alice', 'tier', new Date(T0 + 2), countsIn)).toEqual({ '["M"]': 1, '["S"]': 2 })
     expect([...db.readsIn.keys()].sort()).toEqual(['core', 'core-cells', 'core-pending'])
     await store.close()
+  })
+})
+
+/**
+ * memory-level whose next batch write can be held twice: before it is applied, and once applied
+ * before it returns (as a LevelDB write is visible before its callback runs).
+ */
+class HeldLevel extends MemoryLevel<string, string> {
+  private hold: Held | null = null
+
+  constructor() {
+    super()
+    const parent = Object.getPrototypeOf(HeldLevel.prototype) as Record<string, (...args: unknown[]) => Promise<unknown>>
+    ;(this as unknown as Record<string, unknown>)._batch = async (operations: unknown, options: unknown) => {
+      const hold = this.hold
+      this.hold = null
+      if (hold === null) return parent._batch!.call(this, operations, options)
+      hold.reached()
+      await hold.apply
+      await parent._batch!.call(this, operations, options)
+      hold.applied()
+      await hold.release
+    }
+  }
+
+  /** Holds the next batch: `reached` once it is called, `applied` once in the store after `apply()`; it returns after `release()`. */
+  holdNext() {
+    const step = () => {
+      let resolve!: () => void
+      const promise = new Promise<void>((r) => (resolve = r))
+      return { promise, resolve }
+    }
+    const [reached, apply, applied, release] = [step(), step(), step(), step()]
+    this.hold = { reached: reached.resolve, apply: apply.promise, applied: applied.resolve, release: release.promise }
+    return { reached: reached.promise, apply: apply.resolve, applied: applied.promise, release: release.resolve }
+  }
+}
+
+interface Held {
+  reached: () => void
+  apply: Promise<void>
+  applied: () => void
+  release: Promise<void>
+}
+
+describe('a read racing the write that counts the waiting observations into the cells', () => {
+  it('counts each observation once, whatever it read while the write was in flight', async () => {
+    const db = new HeldLevel()
+    const store = await aliceInCore(db)
+    const phase = { phase: 'run' }
+    const scope = (memory: PointView) => memory.cells([cellKey.scope(null)])[0]?.n ?? 0
+    const context = (memory: PointView) => memory.cells([cellKey.context(null, 'phase', 'run')])[0]?.n ?? 0
+    // 7 wait (at any point); the next 20 make the point count all 27 into its cells.
+    await store.addObservations(Array.from({ length: 7 }, (_, i) => observation({ at: T0 + 1 + i, choice: 'M', context: phase })), [])
+    const at = new Date(T0 + 100)
+    const held = db.holdNext()
+    const folding = store.addObservations(Array.from({ length: 20 }, (_, i) => observation({ at: T0 + 10 + i, choice: 'M', context: phase })), [])
+    await held.reached
+    // Before the write is in the store: the scope as it was.
+    expect(await store.readPoint('alice', 'tier', at, scope)).toBe(8)
+    held.apply()
+    await held.applied
+    // In the store, not yet returned: a cell the read before did not read, then the scope.
+    expect([7, 27]).toContain(await store.readPoint('alice', 'tier', at, context))
+    expect([8, 28]).toContain(await store.readPoint('alice', 'tier', at, scope))
+    held.release()
+    await folding
+    expect(await store.readPoint('alice', 'tier', at, scope)).toBe(28)
+    expect(await store.readPoint('alice', 'tier', at, context)).toBe(27)
   })
 })
 
