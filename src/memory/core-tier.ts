@@ -163,8 +163,8 @@ export function createCoreTier(options: {
   const heads = db.sublevel<string, StoredHead>('core', { valueEncoding: 'json' })
   const cells = db.sublevel<string, StoredCell>('core-cells', { valueEncoding: cellEncoding })
   const pending = db.sublevel<string, Waiting>('core-pending', { valueEncoding: 'json' })
-  // What waits in core-pending, per point: read on first need (all of it with the index), then
-  // kept by the writes (all in the write queue).
+  // What waits in core-pending, per point: read on first need, then kept by the writes (all in
+  // the write queue).
   const waitingAt = new Map<string, WaitingSummary>()
   // Last uses by reads are kept here, not written: a recommendation must not cost a write.
   const usedAt = new Map<string, number>()
@@ -196,16 +196,6 @@ export function createCoreTier(options: {
         const [user, point] = k.split('\u0000') as [string, string]
         loaded.set(k, { user, point, head })
       }
-      // What waits at every point, for the ranking of demotions: the store is the truth here.
-      const waiting = new Map<string, Waiting[]>()
-      for await (const [k, o] of pending.iterator()) {
-        const [user, point] = k.split('\u0000') as [string, string]
-        const pk = key(user, point)
-        const list = waiting.get(pk)
-        if (list === undefined) waiting.set(pk, [o])
-        else list.push(o)
-      }
-      for (const pk of loaded.keys()) waitingAt.set(pk, summaryOf(waiting.get(pk) ?? []))
       index = loaded
     }
     return index
@@ -296,19 +286,43 @@ export function createCoreTier(options: {
     const all = await entries()
     const excess = all.size - maxEntries
     if (excess <= 0) return 0
-    const ranked = [...all].map(([pk, entry]) => {
-      // The head counts what was folded into the cells; what waits counts too.
-      const waiting = waitingAt.get(pk) ?? NOTHING_WAITS
-      let weight = decayedSumAt(entry.head.weight, at, entry.head.alpha, decayGrid(entry.head.alpha))
-      for (const moment of waiting.moments) weight += decayWeight(ageDays(moment, at), entry.head.alpha)
-      return { pk, entry, weight, lastUse: Math.max(entry.head.last_use, usedAt.get(pk) ?? 0, waiting.recorded) }
-    })
-    ranked.sort((a, b) => a.weight - b.weight || a.lastUse - b.lastUse || (a.pk < b.pk ? -1 : a.pk > b.pk ? 1 : 0))
-    for (const { pk, entry } of ranked.slice(0, excess)) {
+    for (const { pk, entry } of await lowest(all, excess, at)) {
       signal?.throwIfAborted()
       await demote(pk, entry)
     }
     return excess
+  }
+
+  /**
+   * The `count` aggregates of lowest current weight (then oldest last use, then key). A head's
+   * weight counts what was folded into its cells; what waits adds to it, so the head's is a lower
+   * bound: only the points whose bound does not exceed the weight of the `count` lowest bounds
+   * can be among them, and only theirs are read (usually a handful). Inside the write queue only.
+   */
+  async function lowest(all: ReadonlyMap<string, IndexEntry>, count: number, at: number) {
+    const bounds = [...all].map(([pk, entry]) => ({
+      pk,
+      entry,
+      bound: decayedSumAt(entry.head.weight, at, entry.head.alpha, decayGrid(entry.head.alpha)),
+    }))
+    bounds.sort((a, b) => a.bound - b.bound)
+    const ranked = async (candidate: (typeof bounds)[number]) => {
+      const { pk, entry, bound } = candidate
+      // An aggregate of other parameters is rebuilt, not read: nothing of it waits that counts.
+      const waiting = isCurrent(entry.head) ? await waitingSummary(pk, entry.user, entry.point) : NOTHING_WAITS
+      let weight = bound
+      for (const moment of waiting.moments) weight += decayWeight(ageDays(moment, at), entry.head.alpha)
+      return { pk, entry, weight, lastUse: Math.max(entry.head.last_use, usedAt.get(pk) ?? 0, waiting.recorded) }
+    }
+    const candidates: Array<Awaited<ReturnType<typeof ranked>>> = []
+    for (const candidate of bounds.slice(0, count)) candidates.push(await ranked(candidate))
+    const threshold = Math.max(...candidates.map((c) => c.weight))
+    for (const candidate of bounds.slice(count)) {
+      if (candidate.bound > threshold) break
+      candidates.push(await ranked(candidate))
+    }
+    candidates.sort((a, b) => a.weight - b.weight || a.lastUse - b.lastUse || (a.pk < b.pk ? -1 : a.pk > b.pk ? 1 : 0))
+    return candidates.slice(0, count)
   }
 
   /** countOps' reads and writes, for the points `pks` of `byPoint`. */
@@ -462,16 +476,19 @@ export function createCoreTier(options: {
 
     /** Before a user's entries are deleted (forget): no read may mix what is held in memory with what is deleted. */
     forgetting(user: string): void {
-      hot.invalidatePrefix(`${user}\u0000`)
+      hot.writingPrefix(`${user}\u0000`)
     },
 
-    /** Drops what this process remembers of a user's aggregates, after their entries were deleted (forget). Inside the write queue. */
+    /**
+     * Drops what this process remembers of a user's aggregates, once the forget's write is done
+     * or failed (after `forgetting`, always). Inside the write queue.
+     */
     forgotten(user: string): void {
       const prefix = `${user}\u0000`
       for (const k of [...usedAt.keys()]) if (k.startsWith(prefix)) usedAt.delete(k)
       for (const k of [...lastRead.keys()]) if (k.startsWith(prefix)) lastRead.delete(k)
       for (const k of [...waitingAt.keys()]) if (k.startsWith(prefix)) waitingAt.delete(k)
-      hot.invalidatePrefix(prefix)
+      hot.writtenPrefix(prefix)
       if (index !== null) for (const k of [...index.keys()]) if (k.startsWith(prefix)) index.delete(k)
     },
 

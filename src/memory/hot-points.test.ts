@@ -45,10 +45,16 @@ describe('hot points', () => {
     hot.grow('u1\0a', entry, cells('y'))
     expect([...entry.cells.keys()]).toEqual(['x', 'y'])
     hot.keep('u2\0a', hot.writes, 'h', cells('x'))
-    hot.invalidatePrefix('u1\0')
+    hot.writingPrefix('u1\0')
     hot.grow('u1\0a', entry, cells('z'))
     expect(hot.get('u1\0a')).toBeUndefined()
     expect(hot.get('u2\0a')).toBeDefined()
+    // Nothing of the prefix is kept until its write is done.
+    hot.keep('u1\0b', hot.writes, 'h', cells('x'))
+    expect(hot.get('u1\0b')).toBeUndefined()
+    hot.writtenPrefix('u1\0')
+    hot.keep('u1\0b', hot.writes, 'h', cells('x'))
+    expect(hot.get('u1\0b')).toBeDefined()
   })
 
   it('holds at most its limit of cells, the least recently read out first', () => {

@@ -17,8 +17,15 @@ export interface HotPoint<Head> {
  */
 export function createHotPoints<Head>(limit: number) {
   const entries = new Map<string, HotPoint<Head>>()
-  // Writes in flight per point.
+  // Writes in flight per point, and per prefix of points.
   const inFlight = new Map<string, number>()
+  const prefixesInFlight = new Map<string, number>()
+
+  function beingWritten(pk: string): boolean {
+    if (inFlight.has(pk)) return true
+    for (const prefix of prefixesInFlight.keys()) if (pk.startsWith(prefix)) return true
+    return false
+  }
   let cells = 0
   let writes = 0
 
@@ -74,14 +81,24 @@ export function createHotPoints<Head>(limit: number) {
     },
 
     /** Before a write to every point whose key starts with `prefix` (a user forgotten). */
-    invalidatePrefix(prefix: string): void {
+    writingPrefix(prefix: string): void {
       writes++
       for (const pk of [...entries.keys()]) if (pk.startsWith(prefix)) drop(pk)
+      prefixesInFlight.set(prefix, (prefixesInFlight.get(prefix) ?? 0) + 1)
+    },
+
+    /** Once that write is done, or failed; after `writingPrefix`, always. */
+    writtenPrefix(prefix: string): void {
+      writes++
+      for (const pk of [...entries.keys()]) if (pk.startsWith(prefix)) drop(pk)
+      const left = (prefixesInFlight.get(prefix) ?? 1) - 1
+      if (left > 0) prefixesInFlight.set(prefix, left)
+      else prefixesInFlight.delete(prefix)
     },
 
     /** Keeps what a read found, unless a write started after `writesBefore`. */
     keep(pk: string, writesBefore: number, head: Head, found: ReadonlyMap<CellKey, Cell>): void {
-      if (writes !== writesBefore || inFlight.has(pk)) return
+      if (writes !== writesBefore || beingWritten(pk)) return
       drop(pk)
       entries.set(pk, { head, cells: new Map(found) })
       cells += found.size

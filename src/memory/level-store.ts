@@ -138,15 +138,15 @@ export async function createLevelStore(
     ops.push(...(await sessionCounts.countOps(started)))
     ops.push(...recall.putOps(allStored))
     const counted = await core.countOps(allStored)
-    ops.push(...counted.ops)
     try {
+      for (const op of counted.ops) ops.push(op)
       if (ops.length > 0) await db.batch(ops as never, { sync } as never)
     } catch (error) {
       counted.abandon()
       throw error
     }
-    sessionsWritten(started)
     counted.commit()
+    sessionsWritten(started)
     return results
   }
 
@@ -270,12 +270,15 @@ export async function createLevelStore(
         const ops: Array<{ type: 'del'; key: string }> = []
         for await (const { rawKey } of entriesOf(user)) ops.push({ type: 'del', key: rawKey })
         core.forgetting(user)
-        await changes.around([user], async () => {
-          if (ops.length > 0) await db.batch(ops, { sync } as never)
-          sessionCache.written([], (k) => k.startsWith(`${user}\u0000`))
-          sessionCounts.written([user])
+        try {
+          await changes.around([user], async () => {
+            if (ops.length > 0) await db.batch(ops, { sync } as never)
+            sessionCache.written([], (k) => k.startsWith(`${user}\u0000`))
+            sessionCounts.written([user])
+          })
+        } finally {
           core.forgotten(user)
-        })
+        }
         return { deleted: ops.length }
       })
     },
