@@ -173,9 +173,9 @@ export function createCoreTier(options: {
   // round of readThrough. They only choose what is read first, never what is answered.
   const lastRead = new Map<string, CellKey[]>()
   // The decoded aggregates of the points read most recently: a recommendation at one of them reads
-  // nothing from the store. Each write drops its points twice: before it starts, so that no read
-  // mixes a hot entry with the new cells; and once written, so that no read that began before it
-  // keeps the old ones.
+  // nothing from the store. A write to a point drops it when it starts and once it is done, and
+  // nothing of the point is kept in between (hot-points.ts): no read mixes a hot entry with cells
+  // or waiting observations of another moment.
   const hot = createHotPoints<Held>(HOT_CELLS)
   // Every head in core, loaded on first need; only this process writes the store.
   let index: Map<string, IndexEntry> | null = null
