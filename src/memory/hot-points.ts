@@ -20,14 +20,14 @@ export function createHotPoints<Head>(limit: number) {
   // Writes in flight per point, and per prefix of points.
   const inFlight = new Map<string, number>()
   const prefixesInFlight = new Map<string, number>()
+  let cells = 0
+  let writes = 0
 
   function beingWritten(pk: string): boolean {
     if (inFlight.has(pk)) return true
     for (const prefix of prefixesInFlight.keys()) if (pk.startsWith(prefix)) return true
     return false
   }
-  let cells = 0
-  let writes = 0
 
   function drop(pk: string): void {
     const entry = entries.get(pk)
