@@ -45,6 +45,28 @@ export async function storedCounts(url: string, user = CRASH_USER): Promise<Map<
   return counts
 }
 
+/**
+ * How many observations the recommendation at the crash point counts (R-SVC-3: all of them). The
+ * first one puts the point in core; from then on observations wait there and are counted into its
+ * cells in groups, so a kill can fall between any of those writes.
+ */
+async function countedAtThePoint(url: string): Promise<number> {
+  const response = await fetch(`${url}/v1/recommendations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      user: CRASH_USER,
+      project: 'crash/project',
+      question: 'Which complexity tier should this SPEC use?',
+      header: 'Tier',
+      all_options: OPTIONS,
+      context: { phase: 'run' },
+    }),
+  })
+  if (response.status !== 200) throw new Error(`the recommendation answered ${response.status}`)
+  return ((await response.json()) as { layers: { long_term: { observations: number } } }).layers.long_term.observations
+}
+
 async function post(url: string, body: unknown): Promise<{ status: number; body: { stored: Array<{ decision_id: string }>; duplicates: string[] } }> {
   const response = await fetch(`${url}/v1/observations`, {
     method: 'POST',
@@ -69,7 +91,7 @@ export interface CrashReport {
  * R-SVC-3: runs the real service, has several clients post batches of observations at one point
  * concurrently, SIGKILLs it once a random number of batches were acknowledged (so, at a random
  * moment of the write path), restarts it on the same data, and checks that every acknowledged
- * observation is present exactly once. Unacknowledged batches are then sent again, as a hook
+ * observation is present exactly once, and counted once in the recommendation at the point. Unacknowledged batches are then sent again, as a hook
  * retries: each must end up stored exactly once too.
  */
 export async function crashCycles(options: {
@@ -96,6 +118,9 @@ export async function crashCycles(options: {
     for (const [id, count] of counts) {
       if (count > 1) report.problems.push(`${when}: ${id} stored ${count} times`)
     }
+    const stored = [...counts.values()].reduce((sum, count) => sum + count, 0)
+    const counted = await countedAtThePoint(service.url)
+    if (counted !== stored) report.problems.push(`${when}: the recommendation counts ${counted} of the ${stored} observations stored`)
   }
 
   async function retryUnacknowledged(service: ServiceProcess) {
