@@ -63,7 +63,10 @@ export interface Cell {
 /** What the whole aggregate knows, kept beside its cells (R-MEM-4 ranks aggregates by this weight). */
 export interface AggregateSummary {
   n: number
-  /** The newest moment (ms) of an observation counted, null when there is none. */
+  /**
+   * The newest moment (ms) of any observation counted, auto-resolved answers included (they count
+   * in the auto cells: an audit before them must not see them), null when there is none.
+   */
   newest: number | null
   weight: DecayedSum
 }
@@ -183,11 +186,11 @@ export function addToAggregate(
   observation: Counted,
   params: AggregationParams,
 ): void {
+  const { summary } = aggregate
+  const at = Date.parse(observation.timestamp)
+  summary.newest = summary.newest === null ? at : Math.max(summary.newest, at)
   if (isEvidence(observation)) {
-    const { summary } = aggregate
-    const at = Date.parse(observation.timestamp)
     summary.n++
-    summary.newest = summary.newest === null ? at : Math.max(summary.newest, at)
     addMoment(summary.weight, at, decayGrid(params.alpha))
   }
   countInCells(aggregate.cells, observation, params, true)

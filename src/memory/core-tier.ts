@@ -61,7 +61,8 @@ function foldAt(pk: string): number {
 // 2: auto-resolved answers are counted in auto cells (the check-in, ask.check_in_after).
 // 3: observations wait in core-pending before they are counted into the cells.
 // 4: core-pending holds what counting reads of each observation (3 held empty marks).
-const FORMAT = 4
+// 5: a head's newest moment counts auto-resolved answers too.
+const FORMAT = 5
 
 /** The head of an aggregate in core: its summary, how it was built, and when it was last used. */
 interface StoredHead extends AggregateSummary {
@@ -124,11 +125,10 @@ interface Held {
   newest: number | null
 }
 
-/** The newest moment of an aggregate whose cells are `head`'s plus the pending observations (evidence only, as in the summary). */
+/** The newest moment of an aggregate whose cells are `head`'s plus the pending observations (any observation, as in the summary). */
 function newestOf(head: StoredHead, waiting: Pending): number | null {
   let newest = head.newest
   for (const o of waiting.observations) {
-    if (!isEvidence(o)) continue
     const at = Date.parse(o.timestamp)
     if (newest === null || at > newest) newest = at
   }
@@ -330,15 +330,25 @@ export function createCoreTier(options: {
     const ops: BatchOp[] = []
     const written: Array<[string, IndexEntry]> = []
     const summaries: Array<[string, WaitingSummary]> = []
+    const dropped: string[] = []
     const stored = await heads.getMany([...pks])
     const folds: Array<{ pk: string; user: string; point: string; head: StoredHead; all: Waiting[]; waiting: Pending }> = []
     for (let i = 0; i < pks.length; i++) {
       const head = stored[i]
       // Not in core: archival has it, and the next use rebuilds the aggregate from there.
-      if (head === undefined || !isCurrent(head)) continue
+      if (head === undefined) continue
       const pk = pks[i] as string
       const group = byPoint.get(pk) as Observation[]
       const { user, point } = group[0] as Observation
+      if (!isCurrent(head)) {
+        // Built with other parameters, it does not count these: out of core with them, or it would
+        // look whole again once those parameters are back (a policy switched away and back).
+        ops.push({ type: 'del', sublevel: heads, key: pk })
+        for (const k of await cells.keys(prefixRange(user, point)).all()) ops.push({ type: 'del', sublevel: cells, key: k })
+        for (const k of await pending.keys(prefixRange(user, point)).all()) ops.push({ type: 'del', sublevel: pending, key: k })
+        dropped.push(pk)
+        continue
+      }
       const before = await waitingSummary(pk, user, point)
       if (before.count + group.length < foldAt(pk)) {
         const waiting = group.map(waitingOf)
@@ -372,7 +382,7 @@ export function createCoreTier(options: {
       summaries.push([pk, NOTHING_WAITS])
       written.push([pk, { user, point, head: updated }])
     })
-    return { ops, written, summaries }
+    return { ops, written, summaries, dropped }
   }
 
   return {
@@ -397,12 +407,17 @@ export function createCoreTier(options: {
         for (const pk of pks) hot.written(pk)
       }
       try {
-        const { ops, written, summaries } = await countingOps(byPoint, pks)
+        const { ops, written, summaries, dropped } = await countingOps(byPoint, pks)
         return {
           ops,
           commit() {
             for (const [pk, entry] of written) index?.set(pk, entry)
             for (const [pk, summary] of summaries) waitingAt.set(pk, summary)
+            for (const pk of dropped) {
+              index?.delete(pk)
+              waitingAt.delete(pk)
+              lastRead.delete(pk)
+            }
             done()
           },
           abandon: done,

@@ -175,6 +175,19 @@ describe.each(backends)('the tiers of the store on %s', (_name, open) => {
     expect(await store.readPoint('alice', 'b', new Date(T0), countsIn)).toEqual({ '["M"]': 1 })
   })
 
+  it('leaves out of an audit the auto-resolved answers given after it, waiting or counted', async () => {
+    const store = await storeWith()
+    await store.addObservations([observation({ at: T0, choice: 'M' })], [])
+    await store.readPoint('alice', 'tier', new Date(T0), countsIn)
+    const autos = (memory: PointView) => memory.cells([cellKey.auto(null)])[0]?.n ?? 0
+    // 3 wait (at any point), then 30 make the point count all 33 into its cells.
+    for (const [n, from] of [[3, 0], [30, 3]] as const) {
+      await store.addObservations(Array.from({ length: n }, (_, i) => observation({ at: T0 + DAY + from + i, choice: 'M', source: 'auto-resolved' })), [])
+      expect(await store.readPoint('alice', 'tier', new Date(T0 + 1), autos)).toBe(0)
+      expect(await store.readPoint('alice', 'tier', new Date(T0 + 2 * DAY), autos)).toBe(n + from)
+    }
+  })
+
   it('ranks by current weight the observations waiting to be counted included', async () => {
     const store = await storeWith({ ...POLICY, core: { max_entries: 2 } })
     // a: 1 observation counted in core, then 7 that wait (fewer than 8 wait at any point): 8 in all.
@@ -221,6 +234,25 @@ describe('the store opened with another policy', () => {
     const second = await createLevelStore(db as never, { policy: { ...POLICY, decay: { alpha: 0.7 } } })
     await expectRefreshedByTheScan(second)
     await second.close()
+  })
+})
+
+describe('a policy switched away and back', () => {
+  it('counts what was written while the other was in force', async () => {
+    const db = new MemoryLevel<string, string>()
+    await (await aliceInCore(db)).close()
+    const other = await createLevelStore(db as never, { policy: { ...POLICY, decay: { alpha: 0.6 } } })
+    await other.addObservations([observation({ at: T0 + 1, choice: 'S' }), observation({ at: T0 + 2, choice: 'S' })], [])
+    expect(await other.inCore('alice', 'tier')).toBe(false)
+    await other.close()
+    // Nothing is left of the aggregate those two were not counted in.
+    await db.open()
+    const left: string[] = []
+    for await (const k of db.keys()) if (k.startsWith('!core')) left.push(k)
+    expect(left).toEqual([])
+    const back = await createLevelStore(db as never, { policy: POLICY })
+    expect(await back.readPoint('alice', 'tier', new Date(T0 + 2), countsIn)).toEqual({ '["M"]': 1, '["S"]': 2 })
+    await back.close()
   })
 })
 
