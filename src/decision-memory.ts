@@ -6,7 +6,7 @@ import { explainPoint, type PointWhy } from './decisions/explain-point'
 import { createDataRights, type DataRights } from './data-rights'
 import { decisionPointKey } from './domain/decision-point'
 import { InputError } from './domain/errors'
-import { deepFreeze } from './domain/freeze'
+import { deepFreeze, oncePerFrozen } from './domain/freeze'
 import { encodedJson } from './encoded-json'
 import { normalizeLabel, resolveChoice } from './domain/labels'
 import {
@@ -78,15 +78,7 @@ export function offeredOptions(options: readonly OptionInput[], field = 'all_opt
 
 // The cache key of a request. The route hands the same frozen request for the same body again
 // (it remembers validated bodies), so the key of a frozen one is written once.
-const keys = new WeakMap<object, string>()
-function keyOf(request: RecommendationRequest): string {
-  let key = keys.get(request)
-  if (key === undefined) {
-    key = JSON.stringify(request)
-    if (Object.isFrozen(request)) keys.set(request, key)
-  }
-  return key
-}
+const keyOf = oncePerFrozen((request: RecommendationRequest) => JSON.stringify(request))
 
 function checkTimestamp(value: string | undefined, now: Date, path: string): Date | undefined {
   if (value === undefined) return undefined

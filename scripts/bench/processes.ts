@@ -1,16 +1,14 @@
 // The processes the benchmark measures: the real service (`decision-memory serve`) and the bare
 // baseline server, each in its own process on loopback.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { openSync, closeSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { openSync, closeSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { bundleNotRun } from '../../bin/bundle.js'
 import { closedPort as freePort } from '../../test/support/processes'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const BIN = fileURLToPath(new URL('../../bin/decision-memory.js', import.meta.url))
 const BASELINE = fileURLToPath(new URL('./baseline-server.ts', import.meta.url))
-const BUNDLE = fileURLToPath(new URL('../../dist/cli/main.mjs', import.meta.url))
-const SOURCES = fileURLToPath(new URL('../../src/', import.meta.url))
 
 /**
  * Refuses to measure a service that would not run the bundle: bin/ runs the sources through tsx
@@ -18,19 +16,9 @@ const SOURCES = fileURLToPath(new URL('../../src/', import.meta.url))
  * memory than what `npm start` runs. A source edited during a run did that to two full runs of
  * the fourth session (bench/README.md).
  */
-function assertBundleCurrent(): void {
-  let built: number
-  try {
-    built = statSync(BUNDLE).mtimeMs
-  } catch {
-    throw new Error('no bundle: `npm run build` (npm ci runs it) before measuring the service')
-  }
-  for (const file of readdirSync(SOURCES, { recursive: true }) as string[]) {
-    if (!file.endsWith('.ts') || file.endsWith('.test.ts') || file.endsWith('.suite.ts')) continue
-    if (statSync(join(SOURCES, file)).mtimeMs > built) {
-      throw new Error(`src/${file} changed after the bundle was built, so the service would run through tsx: \`npm run build\` again, and edit no source while a measure runs`)
-    }
-  }
+function assertBundleRun(): void {
+  const reason = bundleNotRun()
+  if (reason !== null) throw new Error(`${reason}, so the service would run through tsx: \`npm run build\` again, and edit no source while a measure runs`)
 }
 
 /** A server process under measurement. */
@@ -129,7 +117,7 @@ export const SERVICE_NODE_FLAGS: readonly string[] = (() => {
  * overrides its environment (a variant measured beside it).
  */
 export async function startService(options: { dataDir: string; logFile: string; env?: NodeJS.ProcessEnv }): Promise<ServerProcess> {
-  assertBundleCurrent()
+  assertBundleRun()
   const port = await freePort()
   return startProcess([...SERVICE_NODE_FLAGS, BIN, 'serve', '--port', String(port), '--data', options.dataDir], port, options.logFile, {
     DECISION_MEMORY_LOG_LEVEL: 'info',

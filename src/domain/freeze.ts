@@ -6,3 +6,19 @@ export function deepFreeze<T>(value: T): T {
   }
   return value
 }
+
+/**
+ * `compute`, done once per frozen value (nobody can change it, so neither can the result) and kept
+ * as long as the value lives; done every time for a value that is not frozen.
+ */
+export function oncePerFrozen<V extends object, R>(compute: (value: V) => R): (value: V) => R {
+  const kept = new WeakMap<V, R>()
+  return (value) => {
+    let result = kept.get(value)
+    if (result === undefined) {
+      result = compute(value)
+      if (Object.isFrozen(value)) kept.set(value, result)
+    }
+    return result
+  }
+}

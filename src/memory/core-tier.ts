@@ -232,46 +232,36 @@ export function createCoreTier(options: {
   }
 
   /** Rebuilds an aggregate from archival and puts it in core. Inside the write queue only. */
-  async function rebuild(user: string, point: string, at: number) {
+  function rebuild(user: string, point: string, at: number) {
     const pk = key(user, point)
-    hot.writing(pk)
-    try {
-      return await rebuildWriting(pk, user, point, at)
-    } finally {
-      hot.written(pk)
-    }
-  }
-
-  async function rebuildWriting(pk: string, user: string, point: string, at: number) {
-    const aggregate = await replay(user, point)
-    // Old cells (of an aggregate demoted half-way, built with other parameters, or rebuilt by a
-    // concurrent first use) go first, after their head: until the batch below writes the new
-    // head, no reader trusts any cell of this point.
-    await db.batch([{ type: 'del', sublevel: heads, key: pk }] as never)
-    await cells.clear(prefixRange(user, point))
-    // Archival holds the pending observations too: the rebuilt cells count them.
-    await pending.clear(prefixRange(user, point))
-    waitingAt.set(pk, NOTHING_WAITS)
-    const head = headOf(aggregate.summary, Math.max(at, usedAt.get(pk) ?? 0))
-    const ops: BatchOp[] = [{ type: 'put', sublevel: heads, key: pk, value: head }]
-    for (const [cellKey, cell] of aggregate.cells) {
-      ops.push({ type: 'put', sublevel: cells, key: key(user, point, cellKey), value: storedCell(cell) })
-    }
-    await db.batch(ops as never)
-    ;(await entries()).set(pk, { user, point, head })
-    return aggregate
+    return hot.around(pk, async () => {
+      const aggregate = await replay(user, point)
+      // Old cells (of an aggregate demoted half-way, built with other parameters, or rebuilt by a
+      // concurrent first use) go first, after their head: until the batch below writes the new
+      // head, no reader trusts any cell of this point.
+      await db.batch([{ type: 'del', sublevel: heads, key: pk }] as never)
+      await cells.clear(prefixRange(user, point))
+      // Archival holds the pending observations too: the rebuilt cells count them.
+      await pending.clear(prefixRange(user, point))
+      waitingAt.set(pk, NOTHING_WAITS)
+      const head = headOf(aggregate.summary, Math.max(at, usedAt.get(pk) ?? 0))
+      const ops: BatchOp[] = [{ type: 'put', sublevel: heads, key: pk, value: head }]
+      for (const [cellKey, cell] of aggregate.cells) {
+        ops.push({ type: 'put', sublevel: cells, key: key(user, point, cellKey), value: storedCell(cell) })
+      }
+      await db.batch(ops as never)
+      ;(await entries()).set(pk, { user, point, head })
+      return aggregate
+    })
   }
 
   async function demote(pk: string, entry: IndexEntry): Promise<void> {
-    hot.writing(pk)
-    try {
+    await hot.around(pk, async () => {
       // The head goes first: without it no reader trusts the cells, which may then go at leisure.
       await db.batch([{ type: 'del', sublevel: heads, key: pk }] as never)
       await cells.clear(prefixRange(entry.user, entry.point))
       await pending.clear(prefixRange(entry.user, entry.point))
-    } finally {
-      hot.written(pk)
-    }
+    })
     waitingAt.delete(pk)
     index?.delete(pk)
     usedAt.delete(pk)

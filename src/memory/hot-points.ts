@@ -36,6 +36,26 @@ export function createHotPoints<Head>(limit: number) {
     entries.delete(pk)
   }
 
+  function dropPrefix(prefix: string): void {
+    for (const pk of [...entries.keys()]) if (pk.startsWith(prefix)) drop(pk)
+  }
+
+  /** A write starts: what it touches is dropped, and nothing of it is kept until it ends. */
+  function begin(writing: Map<string, number>, key: string, dropTouched: () => void): void {
+    writes++
+    dropTouched()
+    writing.set(key, (writing.get(key) ?? 0) + 1)
+  }
+
+  /** A write ends (done or failed): what it touched is dropped again. */
+  function end(writing: Map<string, number>, key: string, dropTouched: () => void): void {
+    writes++
+    dropTouched()
+    const left = (writing.get(key) ?? 1) - 1
+    if (left > 0) writing.set(key, left)
+    else writing.delete(key)
+  }
+
   function evict(): void {
     for (const pk of entries.keys()) {
       if (cells <= limit) return
@@ -66,34 +86,32 @@ export function createHotPoints<Head>(limit: number) {
 
     /** Before a write to the point starts. */
     writing(pk: string): void {
-      writes++
-      drop(pk)
-      inFlight.set(pk, (inFlight.get(pk) ?? 0) + 1)
+      begin(inFlight, pk, () => drop(pk))
     },
 
     /** Once a write to the point is done, or failed; after `writing`, always. */
     written(pk: string): void {
-      writes++
-      drop(pk)
-      const left = (inFlight.get(pk) ?? 1) - 1
-      if (left > 0) inFlight.set(pk, left)
-      else inFlight.delete(pk)
+      end(inFlight, pk, () => drop(pk))
+    },
+
+    /** A write to the point, between `writing` and `written`. */
+    async around<T>(pk: string, write: () => Promise<T>): Promise<T> {
+      begin(inFlight, pk, () => drop(pk))
+      try {
+        return await write()
+      } finally {
+        end(inFlight, pk, () => drop(pk))
+      }
     },
 
     /** Before a write to every point whose key starts with `prefix` (a user forgotten). */
     writingPrefix(prefix: string): void {
-      writes++
-      for (const pk of [...entries.keys()]) if (pk.startsWith(prefix)) drop(pk)
-      prefixesInFlight.set(prefix, (prefixesInFlight.get(prefix) ?? 0) + 1)
+      begin(prefixesInFlight, prefix, () => dropPrefix(prefix))
     },
 
     /** Once that write is done, or failed; after `writingPrefix`, always. */
     writtenPrefix(prefix: string): void {
-      writes++
-      for (const pk of [...entries.keys()]) if (pk.startsWith(prefix)) drop(pk)
-      const left = (prefixesInFlight.get(prefix) ?? 1) - 1
-      if (left > 0) prefixesInFlight.set(prefix, left)
-      else prefixesInFlight.delete(prefix)
+      end(prefixesInFlight, prefix, () => dropPrefix(prefix))
     },
 
     /** Keeps what a read found, unless a write started after `writesBefore`. */

@@ -219,6 +219,20 @@ describe.each(backends)('the tiers of the store on %s', (_name, open) => {
   })
 })
 
+/** A database whose alice/tier was put in core under POLICY, and a store opened on it again with `policy`. */
+async function reopenedWith(policy: TierPolicy): Promise<{ db: MemoryLevel<string, string>; store: MemoryStore }> {
+  const db = new MemoryLevel<string, string>()
+  await (await aliceInCore(db)).close()
+  return { db, store: await createLevelStore(db as never, { policy }) }
+}
+
+/** The keys of the whole database that `wanted` picks. */
+async function keysWhere(db: MemoryLevel<string, string>, wanted: (key: string) => boolean): Promise<string[]> {
+  const found: string[] = []
+  for await (const k of db.keys()) if (wanted(k)) found.push(k)
+  return found
+}
+
 /** alice/tier is not in core until the decay scan rebuilds it; then it counts its one choice of M. */
 async function expectRefreshedByTheScan(store: MemoryStore): Promise<void> {
   expect(await store.inCore('alice', 'tier')).toBe(false)
@@ -229,27 +243,21 @@ async function expectRefreshedByTheScan(store: MemoryStore): Promise<void> {
 
 describe('the store opened with another policy', () => {
   it('rebuilds the aggregates that were built with other parameters', async () => {
-    const db = new MemoryLevel<string, string>()
-    await (await aliceInCore(db)).close()
-    const second = await createLevelStore(db as never, { policy: { ...POLICY, decay: { alpha: 0.7 } } })
-    await expectRefreshedByTheScan(second)
-    await second.close()
+    const { store } = await reopenedWith({ ...POLICY, decay: { alpha: 0.7 } })
+    await expectRefreshedByTheScan(store)
+    await store.close()
   })
 })
 
 describe('a policy switched away and back', () => {
   it('counts what was written while the other was in force', async () => {
-    const db = new MemoryLevel<string, string>()
-    await (await aliceInCore(db)).close()
-    const other = await createLevelStore(db as never, { policy: { ...POLICY, decay: { alpha: 0.6 } } })
+    const { db, store: other } = await reopenedWith({ ...POLICY, decay: { alpha: 0.6 } })
     await other.addObservations([observation({ at: T0 + 1, choice: 'S' }), observation({ at: T0 + 2, choice: 'S' })], [])
     expect(await other.inCore('alice', 'tier')).toBe(false)
     await other.close()
     // Nothing is left of the aggregate those two were not counted in.
     await db.open()
-    const left: string[] = []
-    for await (const k of db.keys()) if (k.startsWith('!core')) left.push(k)
-    expect(left).toEqual([])
+    expect(await keysWhere(db, (k) => k.startsWith('!core'))).toEqual([])
     const back = await createLevelStore(db as never, { policy: POLICY })
     expect(await back.readPoint('alice', 'tier', new Date(T0 + 2), countsIn)).toEqual({ '["M"]': 1, '["S"]': 2 })
     await back.close()
@@ -274,14 +282,10 @@ describe('a store written by an earlier format', () => {
 
 describe('a user forgotten while the decay scan refreshes their aggregates', () => {
   it('leaves no key naming the user', async () => {
-    const db = new MemoryLevel<string, string>()
-    await (await aliceInCore(db)).close()
-    const second = await createLevelStore(db as never, { policy: { ...POLICY, decay: { alpha: 0.6 } } })
-    await Promise.all([second.maintainCore(new Date(T0)), second.forgetUser('alice')])
-    const left: string[] = []
-    for await (const k of db.keys()) if (k.includes('alice')) left.push(k)
-    expect(left).toEqual([])
-    await second.close()
+    const { db, store } = await reopenedWith({ ...POLICY, decay: { alpha: 0.6 } })
+    await Promise.all([store.maintainCore(new Date(T0)), store.forgetUser('alice')])
+    expect(await keysWhere(db, (k) => k.includes('alice'))).toEqual([])
+    await store.close()
   })
 })
 
@@ -354,13 +358,15 @@ interface Held {
   release: Promise<void>
 }
 
+/** The context the racing reads look at, and how many observations the scope and its cell count. */
+const phase = { phase: 'run' }
+const scope = (memory: PointView) => memory.cells([cellKey.scope(null)])[0]?.n ?? 0
+const context = (memory: PointView) => memory.cells([cellKey.context(null, 'phase', 'run')])[0]?.n ?? 0
+
 describe('a read racing the write that counts the waiting observations into the cells', () => {
   it('counts each observation once, whatever it read while the write was in flight', async () => {
     const db = new HeldLevel()
     const store = await aliceInCore(db)
-    const phase = { phase: 'run' }
-    const scope = (memory: PointView) => memory.cells([cellKey.scope(null)])[0]?.n ?? 0
-    const context = (memory: PointView) => memory.cells([cellKey.context(null, 'phase', 'run')])[0]?.n ?? 0
     // 7 wait (at any point); the next 20 make the point count all 27 into its cells.
     await store.addObservations(Array.from({ length: 7 }, (_, i) => observation({ at: T0 + 1 + i, choice: 'M', context: phase })), [])
     const at = new Date(T0 + 100)
@@ -385,9 +391,6 @@ describe('a read racing a forget', () => {
   it('answers what was there before or nothing, never a mix', async () => {
     const db = new HeldLevel()
     const store = await aliceInCore(db)
-    const phase = { phase: 'run' }
-    const scope = (memory: PointView) => memory.cells([cellKey.scope(null)])[0]?.n ?? 0
-    const context = (memory: PointView) => memory.cells([cellKey.context(null, 'phase', 'run')])[0]?.n ?? 0
     // 20 counted into the cells (more than 24 with the one before, at any point), then 2 that wait.
     await store.addObservations(Array.from({ length: 20 }, (_, i) => observation({ at: T0 + 1 + i, choice: 'M', context: phase })), [])
     await store.addObservations([30, 31].map((i) => observation({ at: T0 + i, choice: 'M', context: phase })), [])
