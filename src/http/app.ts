@@ -1,6 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { bodyLimit } from 'hono/body-limit'
-import { requestId } from 'hono/request-id'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { Logger } from 'pino'
 import type { TokenTable } from '../config/load-tokens'
@@ -16,7 +15,8 @@ import { hookRoutes } from './hooks'
 import { maintenanceRoutes } from './maintenance'
 import { observationRoutes } from './observations'
 import { planRoutes } from './plan'
-import { recommendationRoutes } from './recommendations'
+import { answerRememberedFirst, recommendationRoutes, validBodies } from './recommendations'
+import { requestLog } from './request-log'
 import { sessionRoutes } from './sessions'
 import { userRoutes } from './users'
 
@@ -72,29 +72,18 @@ export interface AppOptions {
 export function createApp({ memory, logger, version = '0.0.0', decisions, auth }: AppOptions) {
   const app = new OpenAPIHono({ defaultHook: validationHook as never })
 
-  app.use('*', requestId())
-  app.use('*', async (c, next) => {
-    const started = performance.now()
-    await next()
-    // Never the body or the headers: they may carry tokens and personal data.
-    logger.info(
-      {
-        req_id: c.get('requestId'),
-        method: c.req.method,
-        path: c.req.path,
-        status: c.res.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-      },
-      'request',
-    )
-  })
+  // The recommendation an orchestrator asks before every question, with a body seen before:
+  // answered before the chain below, which it otherwise leaves every request to.
+  const bodies = validBodies()
+  app.use('/v1/recommendations', answerRememberedFirst({ memory, bodies, logger, auth }))
+  app.use('*', requestLog(logger))
   app.use('*', limitBody)
   app.use('*', emptyJsonBody)
   if (auth !== undefined) app.use('*', bearerAuth({ tokens: auth }))
 
   app.route('/', healthRoutes(version))
   app.route('/', observationRoutes(memory))
-  app.route('/', recommendationRoutes(memory))
+  app.route('/', recommendationRoutes(memory, bodies))
   app.route('/', sessionRoutes(memory))
   app.route('/', planRoutes(memory))
   app.route('/', hookRoutes(memory))

@@ -44,15 +44,26 @@ async function namedUsers(c: Context): Promise<string[]> {
   return users
 }
 
+/** Whether a token's principal may act for this user (R-SVC-4). */
+export function mayActFor(principal: Principal, user: string): boolean {
+  return principal.users === 'any' || principal.users.has(user)
+}
+
+/** The principal an `Authorization` header authenticates: a known bearer token's; undefined without one. */
+export function principalFor(tokens: TokenTable, authorization: string | undefined): Principal | undefined {
+  const presented = BEARER.exec(authorization ?? '')?.[1]
+  return presented === undefined ? undefined : tokens.authenticate(presented)
+}
+
 /**
  * Refuses (403) a request whose token may not act for every one of these users (R-SVC-4). Does
  * nothing when the service runs without auth.
  */
 export function authorizeUsers(c: Context, users: Iterable<string>): void {
   const principal = principalOf(c)
-  if (principal === undefined || principal.users === 'any') return
+  if (principal === undefined) return
   for (const user of users) {
-    if (!principal.users.has(user)) {
+    if (!mayActFor(principal, user)) {
       // The message names the user asked for, which the caller sent, and the token's name, never the token.
       throw new InputError('forbidden', `token "${principal.name}" may not act for user "${user}"`, {
         status: 403,
@@ -77,10 +88,10 @@ export function actingUser(c: Context, user: string | undefined): string | undef
 export function bearerAuth({ tokens }: { tokens: TokenTable }): MiddlewareHandler {
   return async function bearerAuth(c, next) {
     if (PUBLIC_PATHS.has(c.req.path)) return next()
-    const presented = BEARER.exec(c.req.header('authorization') ?? '')?.[1]
-    const principal = presented === undefined ? undefined : tokens.authenticate(presented)
+    const authorization = c.req.header('authorization')
+    const principal = principalFor(tokens, authorization)
     if (principal === undefined) {
-      const message = presented === undefined ? 'a bearer token is required' : 'the bearer token is not valid'
+      const message = BEARER.test(authorization ?? '') ? 'the bearer token is not valid' : 'a bearer token is required'
       return c.json(errorBody(c, 'unauthorized', message), 401, {
         'WWW-Authenticate': 'Bearer realm="decision-memory"',
       })

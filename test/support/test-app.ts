@@ -1,5 +1,5 @@
 import { MemoryLevel } from 'memory-level'
-import pino from 'pino'
+import pino, { type Logger } from 'pino'
 import { fixedClock } from '../../src/clock'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../../src/config/load-policy'
 import type { TokenTable } from '../../src/config/load-tokens'
@@ -14,10 +14,10 @@ export const START = '2026-07-01T10:00:00.000Z'
 
 /**
  * The real app over memory-level (or the database given), a clock that stands still, and a silent
- * logger; the store is opened with the app's policy.
+ * logger (or the one given); the store is opened with the app's policy.
  */
 export async function createTestApp(
-  options: { now?: string; policy?: CompiledPolicy; auth?: TokenTable; db?: MemoryLevel<string, string> } = {},
+  options: { now?: string; policy?: CompiledPolicy; auth?: TokenTable; db?: MemoryLevel<string, string>; logger?: Logger } = {},
 ) {
   const clock = fixedClock(options.now ?? START)
   const db = options.db ?? new MemoryLevel<string, string>()
@@ -25,7 +25,7 @@ export async function createTestApp(
   const store = await createLevelStore(db as never, { policy })
   const decisions = createDecisions({ store: await createLevelDecisionStore(db as never), clock })
   const memory = createDecisionMemory({ store, policy, clock, decisions })
-  const app = createApp({ memory, logger: pino({ level: 'silent' }), version: 'test', decisions, auth: options.auth })
+  const app = createApp({ memory, logger: options.logger ?? pino({ level: 'silent' }), version: 'test', decisions, auth: options.auth })
   /** POST/PUT JSON (with extra headers, e.g. authorization) and parse the answer. */
   async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
     const response = await app.request(path, {
