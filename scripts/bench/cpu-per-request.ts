@@ -4,7 +4,7 @@
 // system time from /proc over the load, Linux only) moves much less.
 //
 //   npx tsx scripts/bench/cpu-per-request.ts [--route recommendations|observations] [--seconds 5]
-//        [--users 200] [--rounds 2] [--store DIR] [--keep] [--env NAME=VALUE ...]
+//        [--users 200] [--rounds 2] [--store DIR] [--keep] [--env NAME=VALUE ...] [--checkout DIR ...]
 //
 // Servers, each in its own process, loaded in turn with autocannon at 50 connections:
 //   service           `decision-memory serve` as `npm start` starts it, on a store of --users users
@@ -15,6 +15,9 @@
 //   baseline+encoded  (recommendations) the same answer, sent as bytes encoded once
 //   service NAME=VALUE  with each --env, the service again with that in its environment (e.g.
 //                     DECISION_MEMORY_LOG_LEVEL=warn), on a copy of the store
+//   service@DIR       with each --checkout, the service of another checkout (e.g. a worktree of
+//                     the commit before a change: `git worktree add ../before HEAD~1 && (cd
+//                     ../before && npm ci)`), on a copy of the store: a change measured side by side
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -34,6 +37,7 @@ const { values } = parseArgs({
     store: { type: 'string' },
     keep: { type: 'boolean', default: false },
     env: { type: 'string', multiple: true, default: [] },
+    checkout: { type: 'string', multiple: true, default: [] },
   },
 })
 const route = values.route
@@ -64,7 +68,7 @@ try {
   }
 
   // Each variant on a copy of the store, made before any service writes to it.
-  const variants: Array<{ name: string; env: NodeJS.ProcessEnv; dir: string }> = [{ name: 'service', env: {}, dir: store }]
+  const variants: Array<{ name: string; env: NodeJS.ProcessEnv; dir: string; checkout?: string }> = [{ name: 'service', env: {}, dir: store }]
   for (const [i, setting] of (values.env as string[]).entries()) {
     const at = setting.indexOf('=')
     if (at <= 0) throw new Error(`--env ${setting}: NAME=VALUE`)
@@ -72,10 +76,15 @@ try {
     await cp(store, dir, { recursive: true })
     variants.push({ name: `service ${setting}`, env: { [setting.slice(0, at)]: setting.slice(at + 1) }, dir })
   }
+  for (const [i, checkout] of (values.checkout as string[]).entries()) {
+    const dir = join(work, `store-checkout-${i}`)
+    await cp(store, dir, { recursive: true })
+    variants.push({ name: `service@${checkout}`, env: {}, dir, checkout })
+  }
   const servers: Array<{ name: string; server: ServerProcess }> = []
   let answerFile: string | undefined
-  for (const { name, env, dir } of variants) {
-    const service = await startService({ dataDir: dir, logFile: join(work, 'service.log'), env })
+  for (const { name, env, dir, checkout } of variants) {
+    const service = await startService({ dataDir: dir, logFile: join(work, 'service.log'), env, checkout })
     servers.push({ name, server: service })
     for (const text of recommendations) {
       const response = await fetch(`${service.url}/v1/recommendations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text })

@@ -2,23 +2,27 @@
 // baseline server, each in its own process on loopback.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { openSync, closeSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { join, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { bundleNotRun } from '../../bin/bundle.js'
 import { closedPort as freePort } from '../../test/support/processes'
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url))
-const BIN = fileURLToPath(new URL('../../bin/decision-memory.js', import.meta.url))
+const ROOT = resolve(fileURLToPath(new URL('../../', import.meta.url)))
 const BASELINE = fileURLToPath(new URL('./baseline-server.ts', import.meta.url))
 
 /**
  * Refuses to measure a service that would not run the bundle: bin/ runs the sources through tsx
  * when one is newer than the bundle (while developing), which starts slower and takes more
  * memory than what `npm start` runs. A source edited during a run did that to two full runs of
- * the fourth session (bench/README.md).
+ * the fourth session (bench/README.md). `checkout` is the root of the checkout whose service is
+ * measured: this one, or another (a commit measured side by side with cpu-per-request.ts).
  */
-function assertBundleRun(): void {
-  const reason = bundleNotRun()
-  if (reason !== null) throw new Error(`${reason}, so the service would run through tsx: \`npm run build\` again, and edit no source while a measure runs`)
+async function assertBundleRun(checkout: string): Promise<void> {
+  const { bundleNotRun: notRun } = (checkout === ROOT ? { bundleNotRun } : await import(pathToFileURL(join(checkout, 'bin/bundle.js')).href)) as {
+    bundleNotRun: () => string | null
+  }
+  const reason = notRun()
+  if (reason !== null) throw new Error(`${checkout}: ${reason}, so the service would run through tsx: \`npm run build\` again, and edit no source while a measure runs`)
 }
 
 /** A server process under measurement. */
@@ -66,12 +70,12 @@ async function waitHealthy(url: string, child: ChildProcess, started: number, ti
   }
 }
 
-async function startProcess(args: string[], port: number, logFile: string, env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+async function startProcess(args: string[], port: number, logFile: string, env: NodeJS.ProcessEnv, cwd = ROOT): Promise<ServerProcess> {
   const log = openSync(logFile, 'a')
   const started = performance.now()
   // No DECISION_MEMORY_* of the shell leaks in: the service runs as configured here.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('DECISION_MEMORY_')))
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', log, log] })
+  const child = spawn(process.execPath, args, { cwd, env: { ...inherited, ...env }, stdio: ['ignore', log, log] })
   closeSync(log)
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const url = `http://127.0.0.1:${port}`
@@ -114,15 +118,18 @@ export const SERVICE_NODE_FLAGS: readonly string[] = (() => {
 /**
  * Starts `decision-memory serve` on a data directory as `npm start` does (its Node flags, default
  * policy, info logs, here to a file), and resolves once `/healthz` answers 200. `env` adds to or
- * overrides its environment (a variant measured beside it).
+ * overrides its environment (a variant measured beside it); `checkout` runs the service of another
+ * checkout (a worktree of another commit, its bundle built), from there.
  */
-export async function startService(options: { dataDir: string; logFile: string; env?: NodeJS.ProcessEnv }): Promise<ServerProcess> {
-  assertBundleRun()
+export async function startService(options: { dataDir: string; logFile: string; env?: NodeJS.ProcessEnv; checkout?: string }): Promise<ServerProcess> {
+  const checkout = resolve(options.checkout ?? ROOT)
+  await assertBundleRun(checkout)
   const port = await freePort()
-  return startProcess([...SERVICE_NODE_FLAGS, BIN, 'serve', '--port', String(port), '--data', options.dataDir], port, options.logFile, {
+  const bin = join(checkout, 'bin/decision-memory.js')
+  return startProcess([...SERVICE_NODE_FLAGS, bin, 'serve', '--port', String(port), '--data', options.dataDir], port, options.logFile, {
     DECISION_MEMORY_LOG_LEVEL: 'info',
     ...options.env,
-  })
+  }, checkout)
 }
 
 /** Starts the bare hono baseline server (baseline-server.ts), with its flags when given (`--answer FILE`, ...). */
