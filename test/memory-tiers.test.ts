@@ -260,9 +260,16 @@ describe('the cost of a recommendation (R-MEM-8)', () => {
         })
       })
     const request = { ...TIER, user: 'alice', point: 'tier', project: 'acme/api', session_id: 's-1', context: { phase: 'run' } }
-    // The first use puts the point in core; from then on every observation is counted there as it comes.
+    // The first use after the first observation puts the point in core (a point with nothing
+    // observed is not kept); from then on every observation is counted there as it comes.
+    await memory.observe(inputs(0, 1))
     await memory.recommend(request)
-    for (let i = 0; i < n; i += 1_000) await memory.observe(inputs(i, Math.min(n, i + 1_000)))
+    // In batches of up to 1,000, ending at each thousand: whatever n, the last batch is its remainder.
+    for (let from = 1; from < n; ) {
+      const to = Math.min(n, (Math.floor(from / 1_000) + 1) * 1_000)
+      await memory.observe(inputs(from, to))
+      from = to
+    }
     expect(await store.inCore('alice', 'tier')).toBe(true)
     const readsBefore = db.reads
     const waitingBefore = db.readsIn.get('core-pending') ?? 0

@@ -224,6 +224,11 @@ export function createCoreTier(options: {
     yield* archival.values({ gte: range.gte, lt: limit })
   }
 
+  /** Whether archival holds any observation of the user at the point. */
+  async function observedAt(user: string, point: string): Promise<boolean> {
+    return (await archival.keys({ ...prefixRange(user, point), limit: 1 }).all()).length > 0
+  }
+
   /** The aggregate of a point built from archival, up to `asOf` when given. */
   async function replay(user: string, point: string, asOf?: Date) {
     const aggregate = { summary: emptySummary(), cells: new Map<CellKey, Cell>() }
@@ -244,6 +249,11 @@ export function createCoreTier(options: {
       // Archival holds the pending observations too: the rebuilt cells count them.
       await pending.clear(prefixRange(user, point))
       waitingAt.set(pk, NOTHING_WAITS)
+      if (aggregate.cells.size === 0) {
+        // Nothing left in archival (a user forgotten meanwhile): no head that would name the user.
+        ;(await entries()).delete(pk)
+        return aggregate
+      }
       const head = headOf(aggregate.summary, Math.max(at, usedAt.get(pk) ?? 0))
       const ops: BatchOp[] = [{ type: 'put', sublevel: heads, key: pk, value: head }]
       for (const [cellKey, cell] of aggregate.cells) {
@@ -469,6 +479,12 @@ export function createCoreTier(options: {
       }
       if (head !== undefined && isCurrent(head) && newest !== null && newest > at) {
         return compute(viewOf((await replay(user, point, asOf)).cells))
+      }
+      if (head === undefined && !(await observedAt(user, point))) {
+        // Nothing observed here (a question new to the user, a user forgotten): nothing to build,
+        // and nothing kept that would name the user. An observation written meanwhile is read
+        // next time, as if this read had come a moment earlier.
+        return compute(viewOf(new Map()))
       }
       const aggregate = await enqueue(async () => {
         const rebuilt = await rebuild(user, point, at)

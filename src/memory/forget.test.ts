@@ -5,6 +5,7 @@ import type { AbstractLevel } from 'abstract-level'
 import { Level } from 'level'
 import { MemoryLevel } from 'memory-level'
 import { afterAll, describe, expect, it } from 'vitest'
+import { cellKey } from '../domain/aggregate'
 import type { Observation } from '../domain/observation'
 import { createLevelStore } from './level-store'
 import type { MemoryStore, SessionRecord } from './store'
@@ -101,6 +102,24 @@ describe.each(backends)('forget and export on %s (R-SVC-5)', (_name, open) => {
     expect(await collect(store.observationsOf('alice'))).toEqual([])
     expect(await store.sessionOwners('shared')).toEqual(['bob'])
     expect(await collect(store.observationsOf('bob'))).toHaveLength(1)
+    await store.close()
+  })
+
+  it('stays clean when alice is asked about again: a point with no observation is neither built nor kept', async () => {
+    const { db, store } = await seeded()
+    // Her points in core first, as her recommendations put them there.
+    for (const point of ['tier', 'methodology']) await store.readPoint('alice', point, new Date('2026-07-02T00:00:00.000Z'), () => null)
+    expect((await rawScan(db)).some(([k]) => k.startsWith('!core!alice'))).toBe(true)
+    await store.forgetUser('alice')
+    const after = await rawScan(db)
+    const counts = await store.readPoint('alice', 'tier', new Date('2026-07-02T00:00:00.000Z'), (view) => view.cells([cellKey.scope(null)])[0]?.n)
+    expect(counts).toBe(0)
+    await store.readPoint('carol', 'tier', new Date('2026-07-02T00:00:00.000Z'), () => null)
+    expect(await rawScan(db)).toEqual(after)
+    // Once she is observed again, her point is built as before.
+    await store.addObservations([observation('alice', 'tier')], [])
+    expect(await store.readPoint('alice', 'tier', new Date('2026-07-02T00:00:00.000Z'), (view) => view.cells([cellKey.scope(null)])[0]?.n)).toBe(1)
+    expect((await rawScan(db)).some(([k]) => k.startsWith('!core!alice'))).toBe(true)
     await store.close()
   })
 
