@@ -75,7 +75,8 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth }
   // The recommendation an orchestrator asks before every question, with a body seen before:
   // answered before the chain below, which it otherwise leaves every request to.
   const bodies = validBodies()
-  app.use('/v1/recommendations', answerRememberedFirst({ memory, bodies, logger, auth }))
+  const onError = createErrorHandler(logger)
+  app.use('/v1/recommendations', answerRememberedFirst({ memory, bodies, logger, onError, auth }))
   app.use('*', requestLog(logger))
   app.use('*', limitBody)
   app.use('*', emptyJsonBody)
@@ -93,6 +94,6 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth }
   mountDocs(app, { version })
 
   app.notFound((c) => c.json(errorBody(c, 'not_found', `no route ${c.req.method} ${c.req.path}`), 404))
-  app.onError(createErrorHandler(logger))
+  app.onError(onError)
   return app
 }

@@ -5,6 +5,8 @@ import { createTestApp } from '../../test/support/test-app'
 import { createTokenTable, TokensFileSchema } from '../config/load-tokens'
 import type { DecisionMemory } from '../decision-memory'
 import { RecommendationRequestSchema } from '../domain/recommendation'
+import { InputError } from '../domain/errors'
+import { createErrorHandler } from './errors'
 import { answerRememberedFirst, validBodies } from './recommendations'
 
 const TIER = { question: 'Which complexity tier should this SPEC use?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] }
@@ -45,7 +47,8 @@ async function firstOnly(options: { auth?: typeof auth; recommend?: DecisionMemo
   const { lines, logger } = capturedLogger()
   const app = new Hono()
   const recommend = options.recommend ?? memory.recommend
-  app.use('/v1/recommendations', answerRememberedFirst({ memory: { ...memory, recommend }, bodies, logger, auth: options.auth }))
+  const onError = createErrorHandler(logger)
+  app.use('/v1/recommendations', answerRememberedFirst({ memory: { ...memory, recommend }, bodies, logger, onError, auth: options.auth }))
   app.all('*', async (c) => {
     const read = c.req.raw.bodyUsed
     return c.json({ read, text: await c.req.text() }, 418)
@@ -127,13 +130,70 @@ describe('a recommendation asked with a body remembered valid, answered before t
     expect((await app.request('/v1/recommendations', post(alice, { authorization: 'Bearer not-a-token-0123456789' }))).status).toBe(418)
   })
 
-  it('leaves to the chain a request whose answer fails, so that the chain answers its error', async () => {
+  it('leaves to the chain a request with a query string, which may name users', async () => {
+    const { app, remember } = await firstOnly()
+    const text = remember({ ...TIER, user: 'alice' })
+    expect((await app.request('/v1/recommendations?user=bob', post(text))).status).toBe(418)
+  })
+
+  it('with auth: leaves a request without a known token to the chain before reading its body', async () => {
+    const { app, remember } = await firstOnly({ auth })
+    const text = remember({ ...TIER, user: 'alice' })
+    const attempts: Array<Record<string, string>> = [{}, { authorization: 'Bearer not-a-token-0123456789' }, { authorization: ALICE }]
+    for (const headers of attempts) {
+      const response = await app.request('/v1/recommendations', post(text, headers))
+      expect(response.status).toBe(418)
+      expect(((await response.json()) as { read: boolean }).read).toBe(false)
+    }
+  })
+
+  it('answers an error of the use case as the app’s error handler does, asking the use case once', async () => {
+    let calls = 0
     const { app, lines, remember } = await firstOnly({
-      recommend: () => Promise.reject(new Error('the store is closed')),
+      recommend: () => {
+        calls++
+        return Promise.reject(calls === 1 ? new Error('the store is closed') : new InputError('timestamp_in_future', 'as_of is in the future'))
+      },
     })
-    const response = await app.request('/v1/recommendations', post(remember({ ...TIER, user: 'alice' })))
-    expect(response.status).toBe(418)
-    expect(lines).toEqual([])
+    const text = remember({ ...TIER, user: 'alice' })
+    const failed = await app.request('/v1/recommendations', post(text, { 'x-request-id': 'run-7' }))
+    expect(failed.status).toBe(500)
+    expect(failed.headers.get('x-request-id')).toBe('run-7')
+    expect(((await failed.json()) as { error: unknown }).error).toEqual({
+      code: 'internal_error',
+      message: 'internal error: this is a bug, please report it',
+      issues: [],
+      request_id: 'run-7',
+    })
+    expect(calls).toBe(1)
+    expect(lines.map(({ msg, req_id, status }) => ({ msg, req_id, status }))).toEqual([
+      { msg: 'unhandled error', req_id: 'run-7', status: undefined },
+      { msg: 'request', req_id: 'run-7', status: 500 },
+    ])
+    const refused = await app.request('/v1/recommendations', post(text))
+    expect(refused.status).toBe(400)
+    expect(((await refused.json()) as { error: { code: string; request_id: string } }).error).toMatchObject({
+      code: 'timestamp_in_future',
+      request_id: refused.headers.get('x-request-id'),
+    })
+  })
+
+  it('answers a body that cannot be read (the client went away) as the chain does: 500 under its request id, logged', async () => {
+    const { app, lines, remember } = await firstOnly()
+    const text = remember({ ...TIER, user: 'alice' })
+    const aborted = new Request('http://localhost/v1/recommendations', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(text.length), 'x-request-id': 'gone-1' },
+      body: new ReadableStream({ pull: (controller) => controller.error(new Error('aborted')) }),
+      duplex: 'half',
+    } as RequestInit)
+    const response = await app.request(aborted)
+    expect(response.status).toBe(500)
+    expect(response.headers.get('x-request-id')).toBe('gone-1')
+    expect(lines.map(({ msg, req_id }) => ({ msg, req_id }))).toEqual([
+      { msg: 'unhandled error', req_id: 'gone-1' },
+      { msg: 'request', req_id: 'gone-1' },
+    ])
   })
 })
 
@@ -168,5 +228,14 @@ describe('the app with the first path: the same answers as the chain', () => {
       request_id: refused.headers.get('x-request-id'),
     })
     expect((await app.request('/v1/recommendations', post(text))).status).toBe(401)
+  })
+
+  it('with auth: a user named in the query is checked too (403), as the chain checks it', async () => {
+    const { app } = await createTestApp({ auth })
+    const text = JSON.stringify({ ...TIER, user: 'alice' })
+    const asAlice = { authorization: `Bearer ${ALICE}` }
+    expect((await app.request('/v1/recommendations', post(text, asAlice))).status).toBe(200)
+    expect((await app.request('/v1/recommendations', post(text, asAlice))).status).toBe(200)
+    expect((await app.request('/v1/recommendations?user=bob', post(text, asAlice))).status).toBe(403)
   })
 })

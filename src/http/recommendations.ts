@@ -72,20 +72,23 @@ function rememberValidBodies(bodies: ValidBodies, answer: (c: Context, request: 
  * `POST /v1/recommendations` with a body remembered valid, answered before the app's middleware
  * chain: the request an orchestrator sends before every question, whose answer is mostly kept in
  * memory. Each middleware layer of the chain costs a few µs of a request of about 75; side by side
- * (bench/README.md), this path took a request from 68-90 µs of CPU to 60-80. It does what the chain would
- * do for such a request, with the same parts: the request id and its header, the log line, the
- * token and the user it may act for, the answer's bytes. Anything else (another method or body, a
- * body of unknown or too large a length, a missing or refused token, an error) it leaves to the
- * chain, untouched but for the body text read, which hono keeps: the chain answers it as if this
- * path were not there, and logs it.
+ * (`cpu-per-request.ts --checkout`, bench/README.md), this path took a request from 83-118 µs of
+ * CPU to 70-95. It does what the chain would do for such a request, with the same parts: the
+ * request id and its header, the log line, the token and the user it may act for, the answer's
+ * bytes, and the app's error handler (`onError`) for an error. Anything else (another method,
+ * a query string, which may name users, a body of unknown or too large a length, a missing or
+ * unknown token, before the body is read; then a body not remembered, or a user the token may not
+ * act for) it leaves to the chain, untouched but for the body text read, which hono keeps: the
+ * chain answers it as if this path were not there, and logs it.
  */
 export function answerRememberedFirst(options: {
   memory: DecisionMemory
   bodies: ValidBodies
   logger: Logger
+  onError: (error: Error, c: Context) => Response | Promise<Response>
   auth?: TokenTable | undefined
 }): MiddlewareHandler {
-  const { memory, bodies, logger, auth } = options
+  const { memory, bodies, logger, onError, auth } = options
   return async function answerRememberedFirst(c, next) {
     const started = performance.now()
     const type = c.req.header('content-type')
@@ -96,30 +99,32 @@ export function answerRememberedFirst(options: {
       !JSON_TYPE.test(type) ||
       // Read here only when it is short enough to be remembered (UTF-8: at most 4 bytes a character).
       !(length > 0 && length <= 4 * REMEMBERED_BODIES.textLength) ||
-      c.req.header('transfer-encoding') !== undefined
+      c.req.header('transfer-encoding') !== undefined ||
+      c.req.url.includes('?')
     ) {
       return next()
     }
-    const known = bodies.get(type, await c.req.text())
-    if (known === undefined) return next()
-    if (auth !== undefined) {
-      const principal = principalFor(auth, c.req.header('authorization'))
-      if (principal === undefined || !mayActFor(principal, known.user)) return next()
-    }
-    let answer: object
-    try {
-      answer = await memory.recommend(known)
-    } catch {
-      // The chain answers it again, with its error and its status.
-      return next()
-    }
+    // The token before the body: a request the chain refuses (401) is never made to wait for it.
+    const principal = auth === undefined ? undefined : principalFor(auth, c.req.header('authorization'))
+    if (auth !== undefined && principal === undefined) return next()
     const requestId = requestIdFor(c.req.header(REQUEST_ID_HEADER))
-    // Headers as a plain object: @hono/node-server writes them to the socket as they are.
-    const response = new Response(encoded(answer), {
-      status: 200,
-      headers: { 'content-type': 'application/json', [REQUEST_ID_HEADER.toLowerCase()]: requestId },
-    })
-    logRequest(logger, { requestId, method: 'POST', path: c.req.path, status: 200, started })
+    let response: Response
+    try {
+      const known = bodies.get(type, await c.req.text())
+      if (known === undefined || (principal !== undefined && !mayActFor(principal, known.user))) return next()
+      // Headers as a plain object: @hono/node-server writes them to the socket as they are.
+      response = new Response(encoded(await memory.recommend(known)), {
+        status: 200,
+        headers: { 'content-type': 'application/json', [REQUEST_ID_HEADER.toLowerCase()]: requestId },
+      })
+    } catch (error) {
+      // A body that could not be read, a store that failed: answered as the chain answers it,
+      // under this request's id, without asking the use case again.
+      c.set('requestId' as never, requestId as never)
+      response = await onError(error instanceof Error ? error : new Error(String(error)), c)
+      response.headers.set(REQUEST_ID_HEADER, requestId)
+    }
+    logRequest(logger, { requestId, method: 'POST', path: c.req.path, status: response.status, started })
     return response
   }
 }
