@@ -6,8 +6,7 @@ import { explainPoint, type PointWhy } from './decisions/explain-point'
 import { createDataRights, type DataRights } from './data-rights'
 import { decisionPointKey } from './domain/decision-point'
 import { InputError } from './domain/errors'
-import { deepFreeze, oncePerFrozen } from './domain/freeze'
-import { encodedJson } from './encoded-json'
+import { oncePerFrozen } from './domain/freeze'
 import { normalizeLabel, resolveChoice } from './domain/labels'
 import {
   optionDescription,
@@ -49,6 +48,8 @@ export interface DecisionMemory extends DataRights {
   observe(inputs: readonly ObservationInput[]): Promise<ObserveResult>
   /** The recommendation joined with the decisions bound to its point (R-CON-2). */
   recommend(request: RecommendationRequest): Promise<ContractedRecommendation>
+  /** The same recommendation as the UTF-8 JSON the HTTP route sends: an answer kept is kept as these bytes alone. */
+  recommendJson(request: RecommendationRequest): Promise<Uint8Array<ArrayBuffer>>
   /** Why a point's recommendation is what it is: decisions, chains and observations (R-CON-5). */
   why(query: { user: string; project?: string | undefined; point: string; as_of?: string | undefined }): Promise<PointWhy>
   startSession(input: { user: string; project?: string | undefined; session_id?: string | undefined; started_at?: string | undefined }): Promise<SessionView & { created: boolean }>
@@ -78,6 +79,9 @@ export function offeredOptions(options: readonly OptionInput[], field = 'all_opt
 
 // The cache key of a request. The route hands the same frozen request for the same body again
 // (it remembers validated bodies), so the key of a frozen one is written once.
+const encoder = new TextEncoder()
+const decoder = new TextDecoder()
+
 const keyOf = oncePerFrozen((request: RecommendationRequest) => JSON.stringify(request))
 
 function checkTimestamp(value: string | undefined, now: Date, path: string): Date | undefined {
@@ -112,7 +116,10 @@ export function createDecisionMemory(deps: {
     throw new Error('the store was opened with another policy than this one: open it with the same policy')
   }
   const decayScan = createDecayScan({ store, policy, clock })
-  const answers = createAnswerCache<ContractedRecommendation>({ maxBytes: policy.cache.megabytes * 2 ** 20, ttlMs: policy.cache.seconds * 1000 })
+  // Answers are kept as their JSON alone, which is what the route sends and what they are charged:
+  // kept as objects besides, 2,000 answers held 8 MB more (about 4 KB each), and the service's
+  // peak RSS under the bench's loads was 15 MB higher (bench/README.md).
+  const answers = createAnswerCache<Uint8Array<ArrayBuffer>>({ maxBytes: policy.cache.megabytes * 2 ** 20, ttlMs: policy.cache.seconds * 1000 })
   /** What a user's answers were computed from: the store's writes and the decisions'. */
   const versionOf = (user: string) => `${store.changesOf(user)}/${decisions?.changes() ?? 0}`
 
@@ -120,6 +127,88 @@ export function createDecisionMemory(deps: {
     const sessions = await store.countSessions(session.user)
     return { ...session, expertise: { sessions, level: expertiseLevel(sessions, policy) } }
   }
+
+  /** A kept answer's JSON, or the answer computed (and its JSON when it was kept). */
+  async function answerFor(
+    request: RecommendationRequest,
+  ): Promise<{ kept: Uint8Array<ArrayBuffer> } | { computed: ContractedRecommendation; json: Uint8Array<ArrayBuffer> | undefined }> {
+    const now = clock.now()
+    // A replay (as_of) is computed every time; an answer as of now may be the one computed a
+    // moment ago, if nothing it read has been written since: it is exactly the answer as of that
+    // moment, and its as_of says so. (Served as of now instead, it could claim a moment at which
+    // an observation had already left the change test's window, or a future-dated one entered.)
+    const cacheKey = request.as_of === undefined ? keyOf(request) : undefined
+    const version = versionOf(request.user)
+    if (cacheKey !== undefined) {
+      const kept = answers.get(cacheKey, version, now.getTime())
+      if (kept !== undefined) return { kept: kept.value }
+    }
+    const asOf = checkTimestamp(request.as_of, now, 'as_of') ?? now
+    const offered = offeredOptions(request.all_options)
+    const options = offered.map((o) => o.option)
+    let staticDefault: string | undefined
+    if (request.static_default !== undefined) {
+      staticDefault = normalizeLabel(request.static_default)
+      if (!options.includes(staticDefault)) {
+        throw new InputError('static_default_not_offered', `static_default "${staticDefault}" is not one of all_options`, {
+          issues: [{ path: 'static_default', message: 'must be one of all_options' }],
+        })
+      }
+    }
+    const point = decisionPointKey(
+      { point: request.point, header: request.header, question: request.question, options },
+      policy,
+    )
+    let personalization = true
+    if (request.session_id !== undefined) {
+      // A session id seen for the first time here starts the session (R-SES-1); a replay
+      // (as_of) only reads.
+      const existing = await store.getSession(request.user, request.session_id)
+      if (existing !== undefined) personalization = existing.personalization
+      else if (request.as_of === undefined) {
+        await store.startSession({
+          session_id: request.session_id,
+          user: request.user,
+          project: request.project ?? null,
+          started_at: now.toISOString(),
+          personalization: true,
+        })
+      }
+    }
+    const [sessions, bound] = await Promise.all([
+      store.countSessions(request.user, asOf),
+      decisions?.atPoint({ point, context: request.context, asOf: request.as_of === undefined ? undefined : asOf }),
+    ])
+    const contract = bound === undefined ? undefined : contractFor(bound, offered, staticDefault)
+    const recommendation = await store.readPoint(request.user, point, asOf, (memory) => recommend({
+      point,
+      question: request.question,
+      header: request.header,
+      options: contract?.offered ?? offered,
+      context: request.context,
+      project: request.project,
+      session_id: request.session_id,
+      static_default: contract === undefined ? staticDefault : contract.staticDefault,
+      multi_select: request.multi_select,
+      memory,
+      sessions,
+      personalization,
+      asOf,
+      policy,
+    }))
+    const answer = contract === undefined ? recommendation : applyDecisions(recommendation, contract, policy)
+    // Kept only when no decision binds the point: each answer under a decision counts its pulse.
+    // Nor when anything was written while it was computed: it would never be served, and would
+    // push out an answer computed since.
+    if (cacheKey !== undefined && (bound === undefined || bound.length === 0) && versionOf(request.user) === version) {
+      // Charged what it holds: its key and its JSON (both grow with the request); the route
+      // sends those same bytes.
+      const json = encoder.encode(JSON.stringify(answer))
+      answers.set(cacheKey, version, now.getTime(), json, 2 * cacheKey.length + json.length)
+      return { computed: answer, json }
+    }
+    return { computed: answer, json: undefined }
+}
 
   const memory: DecisionMemory = {
     policy,
@@ -186,81 +275,13 @@ export function createDecisionMemory(deps: {
     },
 
     async recommend(request) {
-      const now = clock.now()
-      // A replay (as_of) is computed every time; an answer as of now may be the one computed a
-      // moment ago, if nothing it read has been written since: it is exactly the answer as of that
-      // moment, and its as_of says so. (Served as of now instead, it could claim a moment at which
-      // an observation had already left the change test's window, or a future-dated one entered.)
-      const cacheKey = request.as_of === undefined ? keyOf(request) : undefined
-      const version = versionOf(request.user)
-      if (cacheKey !== undefined) {
-        const kept = answers.get(cacheKey, version, now.getTime())
-        if (kept !== undefined) return kept.value
-      }
-      const asOf = checkTimestamp(request.as_of, now, 'as_of') ?? now
-      const offered = offeredOptions(request.all_options)
-      const options = offered.map((o) => o.option)
-      let staticDefault: string | undefined
-      if (request.static_default !== undefined) {
-        staticDefault = normalizeLabel(request.static_default)
-        if (!options.includes(staticDefault)) {
-          throw new InputError('static_default_not_offered', `static_default "${staticDefault}" is not one of all_options`, {
-            issues: [{ path: 'static_default', message: 'must be one of all_options' }],
-          })
-        }
-      }
-      const point = decisionPointKey(
-        { point: request.point, header: request.header, question: request.question, options },
-        policy,
-      )
-      let personalization = true
-      if (request.session_id !== undefined) {
-        // A session id seen for the first time here starts the session (R-SES-1); a replay
-        // (as_of) only reads.
-        const existing = await store.getSession(request.user, request.session_id)
-        if (existing !== undefined) personalization = existing.personalization
-        else if (request.as_of === undefined) {
-          await store.startSession({
-            session_id: request.session_id,
-            user: request.user,
-            project: request.project ?? null,
-            started_at: now.toISOString(),
-            personalization: true,
-          })
-        }
-      }
-      const [sessions, bound] = await Promise.all([
-        store.countSessions(request.user, asOf),
-        decisions?.atPoint({ point, context: request.context, asOf: request.as_of === undefined ? undefined : asOf }),
-      ])
-      const contract = bound === undefined ? undefined : contractFor(bound, offered, staticDefault)
-      const recommendation = await store.readPoint(request.user, point, asOf, (memory) => recommend({
-        point,
-        question: request.question,
-        header: request.header,
-        options: contract?.offered ?? offered,
-        context: request.context,
-        project: request.project,
-        session_id: request.session_id,
-        static_default: contract === undefined ? staticDefault : contract.staticDefault,
-        multi_select: request.multi_select,
-        memory,
-        sessions,
-        personalization,
-        asOf,
-        policy,
-      }))
-      const answer = contract === undefined ? recommendation : applyDecisions(recommendation, contract, policy)
-      // Kept only when no decision binds the point: each answer under a decision counts its pulse.
-      // Nor when anything was written while it was computed: it would never be served, and would
-      // push out an answer computed since.
-      if (cacheKey !== undefined && (bound === undefined || bound.length === 0) && versionOf(request.user) === version) {
-        // Charged what it holds: its key, and its JSON as a measure of the answer (both grow with
-        // the request); the route sends those same bytes.
-        const kept = deepFreeze(answer)
-        answers.set(cacheKey, version, now.getTime(), kept, 2 * cacheKey.length + encodedJson(kept).length)
-      }
-      return answer
+      const answer = await answerFor(request)
+      return 'kept' in answer ? (JSON.parse(decoder.decode(answer.kept)) as ContractedRecommendation) : answer.computed
+    },
+
+    async recommendJson(request) {
+      const answer = await answerFor(request)
+      return 'kept' in answer ? answer.kept : (answer.json ?? encoder.encode(JSON.stringify(answer.computed)))
     },
 
     async why(query) {

@@ -41,14 +41,14 @@ function post(text: string, headers: Record<string, string> = {}): RequestInit {
  * The fast path alone in front of a stand-in for the chain, which answers 418 with the body's text
  * and whether the fast path had read it: which of the two answered shows.
  */
-async function firstOnly(options: { auth?: typeof auth; recommend?: DecisionMemory['recommend'] } = {}) {
+async function firstOnly(options: { auth?: typeof auth; recommendJson?: DecisionMemory['recommendJson'] } = {}) {
   const { memory } = await createTestApp()
   const bodies = validBodies()
   const { lines, logger } = capturedLogger()
   const app = new Hono()
-  const recommend = options.recommend ?? memory.recommend
+  const recommendJson = options.recommendJson ?? memory.recommendJson
   const onError = createErrorHandler(logger)
-  app.use('/v1/recommendations', answerRememberedFirst({ memory: { ...memory, recommend }, bodies, logger, onError, auth: options.auth }))
+  app.use('/v1/recommendations', answerRememberedFirst({ memory: { ...memory, recommendJson }, bodies, logger, onError, auth: options.auth }))
   app.all('*', async (c) => {
     const read = c.req.raw.bodyUsed
     return c.json({ read, text: await c.req.text() }, 418)
@@ -150,7 +150,7 @@ describe('a recommendation asked with a body remembered valid, answered before t
   it('answers an error of the use case as the app’s error handler does, asking the use case once', async () => {
     let calls = 0
     const { app, lines, remember } = await firstOnly({
-      recommend: () => {
+      recommendJson: () => {
         calls++
         return Promise.reject(calls === 1 ? new Error('the store is closed') : new InputError('timestamp_in_future', 'as_of is in the future'))
       },

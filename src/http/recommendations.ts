@@ -1,13 +1,13 @@
 import { createRoute } from '@hono/zod-openapi'
-import type { Context, MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler, TypedResponse } from 'hono'
 import type { Logger } from 'pino'
 import type { TokenTable } from '../config/load-tokens'
 import type { DecisionMemory } from '../decision-memory'
+import type { ContractedRecommendation } from '../decisions/enforcement'
 import { deepFreeze } from '../domain/freeze'
 import type { RecommendationRequest as Request } from '../domain/recommendation'
 import { authorizeUsers, mayActFor, principalFor } from './auth'
 import { ErrorSchema } from './errors'
-import { encoded, json } from './json-text'
 import { logRequest, REQUEST_ID_HEADER, requestIdFor } from './request-log'
 import { createRouter } from './router'
 import { RecommendationRequest, RecommendationSchema } from './schemas'
@@ -113,7 +113,7 @@ export function answerRememberedFirst(options: {
       const known = bodies.get(type, await c.req.text())
       if (known === undefined || (principal !== undefined && !mayActFor(principal, known.user))) return next()
       // Headers as a plain object: @hono/node-server writes them to the socket as they are.
-      response = new Response(encoded(await memory.recommend(known)), {
+      response = new Response(await memory.recommendJson(known), {
         status: 200,
         headers: { 'content-type': 'application/json', [REQUEST_ID_HEADER.toLowerCase()]: requestId },
       })
@@ -146,7 +146,10 @@ const route = createRoute({
 export function recommendationRoutes(memory: DecisionMemory, bodies: ValidBodies = validBodies()) {
   const answer = async (c: Context, request: Request) => {
     authorizeUsers(c, [request.user])
-    return json(c, await memory.recommend(request), 200)
+    // The answer's JSON as the use case gives it: a kept answer's bytes, not serialised again.
+    const json = await memory.recommendJson(request)
+    // Typed as what the bytes are, for the route's declared answer.
+    return c.body(json, 200, { 'content-type': 'application/json' }) as unknown as Response & TypedResponse<ContractedRecommendation, 200, 'json'>
   }
   return createRouter().openapi({ ...route, middleware: [rememberValidBodies(bodies, answer)] }, (c) => answer(c, c.req.valid('json')))
 }
