@@ -77,11 +77,11 @@ export function offeredOptions(options: readonly OptionInput[], field = 'all_opt
   return out
 }
 
-// The cache key of a request. The route hands the same frozen request for the same body again
-// (it remembers validated bodies), so the key of a frozen one is written once.
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 
+// The cache key of a request. The route hands the same frozen request for the same body again
+// (it remembers validated bodies), so the key of a frozen one is written once.
 const keyOf = oncePerFrozen((request: RecommendationRequest) => JSON.stringify(request))
 
 function checkTimestamp(value: string | undefined, now: Date, path: string): Date | undefined {
@@ -118,7 +118,7 @@ export function createDecisionMemory(deps: {
   const decayScan = createDecayScan({ store, policy, clock })
   // Answers are kept as their JSON alone, which is what the route sends and what they are charged:
   // kept as objects besides, 2,000 answers held 8 MB more (about 4 KB each), and the service's
-  // peak RSS under the bench's loads was 15 MB higher (bench/README.md).
+  // peak RSS under the bench's loads was about 13 MB higher (bench/README.md).
   const answers = createAnswerCache<Uint8Array<ArrayBuffer>>({ maxBytes: policy.cache.megabytes * 2 ** 20, ttlMs: policy.cache.seconds * 1000 })
   /** What a user's answers were computed from: the store's writes and the decisions'. */
   const versionOf = (user: string) => `${store.changesOf(user)}/${decisions?.changes() ?? 0}`
@@ -208,7 +208,7 @@ export function createDecisionMemory(deps: {
       return { computed: answer, json }
     }
     return { computed: answer, json: undefined }
-}
+  }
 
   const memory: DecisionMemory = {
     policy,
