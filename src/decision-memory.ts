@@ -48,7 +48,11 @@ export interface DecisionMemory extends DataRights {
   observe(inputs: readonly ObservationInput[]): Promise<ObserveResult>
   /** The recommendation joined with the decisions bound to its point (R-CON-2). */
   recommend(request: RecommendationRequest): Promise<ContractedRecommendation>
-  /** The same recommendation as the UTF-8 JSON the HTTP route sends: an answer kept is kept as these bytes alone. */
+  /**
+   * The same recommendation as the UTF-8 JSON the HTTP route sends: an answer kept is kept as these
+   * bytes alone, and they are the kept ones, not a copy (a copy per request would cost what keeping
+   * them saves): send them, never write to them. Callers that need an object use `recommend`.
+   */
   recommendJson(request: RecommendationRequest): Promise<Uint8Array<ArrayBuffer>>
   /** Why a point's recommendation is what it is: decisions, chains and observations (R-CON-5). */
   why(query: { user: string; project?: string | undefined; point: string; as_of?: string | undefined }): Promise<PointWhy>
