@@ -250,8 +250,12 @@ export function createCoreTier(options: {
       await pending.clear(prefixRange(user, point))
       waitingAt.set(pk, NOTHING_WAITS)
       if (aggregate.cells.size === 0) {
-        // Nothing left in archival (a user forgotten meanwhile): no head that would name the user.
+        // Nothing left in archival (a user forgotten meanwhile): no head that would name the user,
+        // and nothing of the point remembered, as after a demotion.
         ;(await entries()).delete(pk)
+        waitingAt.delete(pk)
+        usedAt.delete(pk)
+        lastRead.delete(pk)
         return aggregate
       }
       const head = headOf(aggregate.summary, Math.max(at, usedAt.get(pk) ?? 0))

@@ -414,6 +414,30 @@ describe('a read racing a forget', () => {
   })
 })
 
+describe('a first read racing a forget', () => {
+  it('writes no head for a point the forget emptied before it could be built', async () => {
+    const db = new HeldLevel()
+    const store = await createLevelStore(db as never, { policy: POLICY })
+    // alice observed at a point not yet in core.
+    await store.addObservations([observation({ at: T0, choice: 'M' })], [])
+    // bob's write holds the write queue; the forget, then the read's rebuild, queue behind it.
+    const held = db.holdNext()
+    const writing = store.addObservations([observation({ at: T0 + 1, choice: 'S', user: 'bob' })], [])
+    await held.reached
+    const forgetting = store.forgetUser('alice')
+    // The read finds alice's observation in archival, so it queues a rebuild after the forget.
+    const reading = store.readPoint('alice', 'tier', new Date(T0 + 10), countsIn)
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve))
+    held.apply()
+    held.release()
+    await Promise.all([writing, forgetting])
+    expect(await reading).toEqual({})
+    expect(await store.inCore('alice', 'tier')).toBe(false)
+    expect(await keysWhere(db, (k) => k.includes('alice'))).toEqual([])
+    await store.close()
+  })
+})
+
 describe('hot points in memory', () => {
   it('answers a point read before from memory, reading nothing, and still sees every write to it', async () => {
     const db = new InstrumentedLevel()
