@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { createServer, type ServerOptions } from 'node:http'
 import { serve as serveHttp } from '@hono/node-server'
 import pino from 'pino'
 import { systemClock } from '../clock'
@@ -7,6 +8,8 @@ import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { loadTokens } from '../config/load-tokens'
 import { createDecisionMemory } from '../decision-memory'
 import { createApp } from '../http/app'
+import { answerRememberedFirst, type NodeListener } from '../http/first-path'
+import { validBodies } from '../http/recommendations'
 import { createDecisions } from '../decisions/decisions'
 import { openStores } from '../open-store'
 import { scheduleDecayScan } from './decay-schedule'
@@ -60,9 +63,18 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const version = packageVersion()
   const decisions = createDecisions({ store: decisionStore, clock: systemClock })
   const memory = createDecisionMemory({ store, policy, clock: systemClock, decisions })
-  const app = createApp({ memory, logger, version, decisions, auth })
+  const bodies = validBodies()
+  const app = createApp({ memory, logger, version, decisions, auth, bodies })
 
-  const server = serveHttp({ fetch: app.fetch, port, hostname: host }, (info) => {
+  // @hono/node-server's listener over the app, with the recommendation asked again answered in
+  // front of it (first-path.ts).
+  const server = serveHttp({
+    fetch: app.fetch,
+    port,
+    hostname: host,
+    createServer: ((options: ServerOptions, listener: NodeListener) =>
+      createServer(options, answerRememberedFirst({ memory, bodies, logger, auth }, listener))) as typeof createServer,
+  }, (info) => {
     logger.info({ event: 'listening', host, port: info.port, data: dataDir, policy: policyFile, auth: auth !== undefined }, `listening on http://${host}:${info.port}`)
   })
 

@@ -15,7 +15,7 @@ import { hookRoutes } from './hooks'
 import { maintenanceRoutes } from './maintenance'
 import { observationRoutes } from './observations'
 import { planRoutes } from './plan'
-import { answerRememberedFirst, recommendationRoutes, validBodies } from './recommendations'
+import { recommendationRoutes, type ValidBodies, validBodies } from './recommendations'
 import { requestLog } from './request-log'
 import { sessionRoutes } from './sessions'
 import { userRoutes } from './users'
@@ -66,17 +66,15 @@ export interface AppOptions {
   decisions?: Decisions
   /** Bearer tokens (R-SVC-4); without them every route is open, as on loopback. */
   auth?: TokenTable | undefined
+  /** The bodies the recommendation route remembers valid, shared with the path in front of the app (first-path.ts). */
+  bodies?: ValidBodies
 }
 
 /** Builds the HTTP app over decision-memory's use cases; it opens no socket (tests call `app.request()`). */
-export function createApp({ memory, logger, version = '0.0.0', decisions, auth }: AppOptions) {
+export function createApp({ memory, logger, version = '0.0.0', decisions, auth, bodies = validBodies() }: AppOptions) {
   const app = new OpenAPIHono({ defaultHook: validationHook as never })
 
-  // The recommendation an orchestrator asks before every question, with a body seen before:
-  // answered before the chain below, which it otherwise leaves every request to.
-  const bodies = validBodies()
   const onError = createErrorHandler(logger)
-  app.use('/v1/recommendations', answerRememberedFirst({ memory, bodies, logger, onError, auth }))
   app.use('*', requestLog(logger))
   app.use('*', limitBody)
   app.use('*', emptyJsonBody)

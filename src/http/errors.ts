@@ -19,7 +19,10 @@ export const ErrorSchema = z
   .openapi('Error')
 
 export function errorBody(c: Context, code: string, message: string, issues: Issue[] = []) {
-  const requestId = c.get('requestId' as never) as string | undefined
+  return errorBodyFor(c.get('requestId' as never) as string | undefined, code, message, issues)
+}
+
+function errorBodyFor(requestId: string | undefined, code: string, message: string, issues: Issue[] = []) {
   return { error: { code, message, issues, ...(requestId === undefined ? {} : { request_id: requestId }) } }
 }
 
@@ -82,20 +85,29 @@ const CODE_BY_STATUS: Record<number, string> = {
   415: 'unsupported_media_type',
 }
 
-/** Maps every error to a response in one place: InputError and HTTP errors to 4xx, anything else is a bug (500). */
+/**
+ * The answer to an error, in one place: InputError and HTTP errors are 4xx, anything else is a
+ * bug (500), logged with the request's id.
+ */
+export function answerError(logger: Logger, error: Error, requestId: string | undefined): { status: ContentfulStatusCode; body: ReturnType<typeof errorBodyFor> } {
+  if (error instanceof InputError) {
+    return { status: error.status as ContentfulStatusCode, body: errorBodyFor(requestId, error.code, error.message, error.issues) }
+  }
+  if (error instanceof HTTPException) {
+    const status = error.status as ContentfulStatusCode
+    let message = error.message || 'bad request'
+    if (status === 400 && /json/i.test(message)) message = 'the body is not valid JSON'
+    if (status === 415) message = 'send the body as JSON, with the header content-type: application/json'
+    return { status, body: errorBodyFor(requestId, CODE_BY_STATUS[status] ?? 'bad_request', message) }
+  }
+  logger.error({ err: error, req_id: requestId }, 'unhandled error')
+  return { status: 500, body: errorBodyFor(requestId, 'internal_error', 'internal error: this is a bug, please report it') }
+}
+
+/** The app's error handler (R-SVC-2): every error answered by `answerError`. */
 export function createErrorHandler(logger: Logger) {
   return function onError(error: Error, c: Context) {
-    if (error instanceof InputError) {
-      return c.json(errorBody(c, error.code, error.message, error.issues), error.status)
-    }
-    if (error instanceof HTTPException) {
-      const status = error.status as ContentfulStatusCode
-      let message = error.message || 'bad request'
-      if (status === 400 && /json/i.test(message)) message = 'the body is not valid JSON'
-      if (status === 415) message = 'send the body as JSON, with the header content-type: application/json'
-      return c.json(errorBody(c, CODE_BY_STATUS[status] ?? 'bad_request', message), status)
-    }
-    logger.error({ err: error, req_id: c.get('requestId' as never) }, 'unhandled error')
-    return c.json(errorBody(c, 'internal_error', 'internal error: this is a bug, please report it'), 500)
+    const { status, body } = answerError(logger, error, c.get('requestId' as never) as string | undefined)
+    return c.json(body, status)
   }
 }

@@ -8,6 +8,7 @@ import { createDecisions } from '../../src/decisions/decisions'
 import { createLevelDecisionStore } from '../../src/decisions/level-decision-store'
 import type { CompiledPolicy } from '../../src/domain/policy'
 import { createApp } from '../../src/http/app'
+import { validBodies } from '../../src/http/recommendations'
 import { createLevelStore } from '../../src/memory/level-store'
 
 export const START = '2026-07-01T10:00:00.000Z'
@@ -25,7 +26,9 @@ export async function createTestApp(
   const store = await createLevelStore(db as never, { policy })
   const decisions = createDecisions({ store: await createLevelDecisionStore(db as never), clock })
   const memory = createDecisionMemory({ store, policy, clock, decisions })
-  const app = createApp({ memory, logger: options.logger ?? pino({ level: 'silent' }), version: 'test', decisions, auth: options.auth })
+  // The bodies the recommendation route remembers, for a test that puts first-path.ts in front of the app.
+  const bodies = validBodies()
+  const app = createApp({ memory, logger: options.logger ?? pino({ level: 'silent' }), version: 'test', decisions, auth: options.auth, bodies })
   /** POST/PUT JSON (with extra headers, e.g. authorization) and parse the answer. */
   async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
     const response = await app.request(path, {
@@ -42,5 +45,5 @@ export async function createTestApp(
     }
     return { status: response.status, body: json }
   }
-  return { app, clock, store, policy, memory, decisions, call }
+  return { app, clock, store, policy, memory, decisions, bodies, call }
 }

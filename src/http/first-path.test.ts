@@ -1,0 +1,263 @@
+import { createServer, request as httpRequest, type IncomingMessage } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { getRequestListener } from '@hono/node-server'
+import pino from 'pino'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createTestApp } from '../../test/support/test-app'
+import { createTokenTable, TokensFileSchema } from '../config/load-tokens'
+import type { DecisionMemory } from '../decision-memory'
+import { InputError } from '../domain/errors'
+import { RecommendationRequestSchema } from '../domain/recommendation'
+import { answerRememberedFirst, type NodeListener } from './first-path'
+import { validBodies } from './recommendations'
+
+const TIER = { question: 'Which complexity tier should this SPEC use?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] }
+const ALICE = 'alice-token-0123456789abcdef'
+const OPS = 'ops-token-0123456789abcdef'
+const auth = createTokenTable(
+  TokensFileSchema.parse({
+    tokens: [
+      { name: 'alice-laptop', token: ALICE, users: ['alice'] },
+      { name: 'ops', token: OPS, users: ['*'] },
+    ],
+  }),
+)
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+
+/** Log lines as objects, from a logger that writes into an array. */
+function capturedLogger() {
+  const lines: Array<Record<string, unknown>> = []
+  return { lines, logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) }) }
+}
+
+const servers: Array<{ close(): void }> = []
+afterEach(() => {
+  for (const server of servers.splice(0)) server.close()
+})
+
+/** A real HTTP server on a free loopback port, over a Node listener. */
+async function listening(listener: NodeListener): Promise<string> {
+  const server = createServer(listener)
+  servers.push(server)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+interface Sent {
+  status: number
+  headers: IncomingMessage['headers']
+  text: string
+}
+
+/**
+ * A request with exactly these headers (Content-Length as given, unlike fetch), the body sent in
+ * one piece, or in chunks of unknown length with `chunked`.
+ */
+function send(url: string, options: { method?: string; path?: string; headers?: Record<string, string>; body?: string; chunked?: boolean }): Promise<Sent> {
+  return new Promise((resolve, reject) => {
+    const body = options.body ?? ''
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...(options.chunked ? {} : { 'content-length': String(Buffer.byteLength(body)) }), ...options.headers }
+    const req = httpRequest(`${url}${options.path ?? '/v1/recommendations'}`, { method: options.method ?? 'POST', headers }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolve({ status: res.statusCode as number, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }))
+    })
+    req.on('error', reject)
+    if (options.chunked) {
+      req.write(body.slice(0, 10))
+      req.end(body.slice(10))
+    } else req.end(body)
+  })
+}
+
+/**
+ * The path alone in front of a stand-in for the app, which answers 418 with the body it was
+ * handed (`rawBody`, read by the path) or read itself from the stream: which of the two answered,
+ * and whether the path had read the body, shows.
+ */
+async function firstOnly(options: { auth?: typeof auth; recommendJson?: DecisionMemory['recommendJson'] } = {}) {
+  const { memory } = await createTestApp()
+  const bodies = validBodies()
+  const { lines, logger } = capturedLogger()
+  const handed: Array<{ rawBody: string | null }> = []
+  const app: NodeListener = (req, res) => {
+    const rawBody = (req as IncomingMessage & { rawBody?: Buffer }).rawBody
+    handed.push({ rawBody: rawBody === undefined ? null : rawBody.toString('utf8') })
+    const answer = (streamed: string) => {
+      res.writeHead(418, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ rawBody: rawBody?.toString('utf8') ?? null, streamed }))
+    }
+    // As @hono/node-server does: a body read before is not read again from the stream.
+    if (rawBody !== undefined) return answer('')
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => answer(Buffer.concat(chunks).toString('utf8')))
+  }
+  const recommendJson = options.recommendJson ?? memory.recommendJson
+  const url = await listening(answerRememberedFirst({ memory: { ...memory, recommendJson }, bodies, logger, auth: options.auth }, app))
+  const remember = (body: unknown, type = 'application/json') => {
+    const text = JSON.stringify(body)
+    bodies.remember(type, text, RecommendationRequestSchema.parse(body))
+    return text
+  }
+  return { url, memory, lines, handed, remember }
+}
+
+describe('a recommendation asked with a body remembered valid, answered in front of the app', () => {
+  it('answers the use case’s answer, with a request id in the header and the log line', async () => {
+    const { url, memory, lines, handed, remember } = await firstOnly()
+    const text = remember({ ...TIER, user: 'alice' })
+    const response = await send(url, { body: text })
+    expect(response.status).toBe(200)
+    expect(response.headers['content-type']).toBe('application/json')
+    expect(response.text).toBe(JSON.stringify(await memory.recommend(RecommendationRequestSchema.parse({ ...TIER, user: 'alice' }))))
+    expect(Number(response.headers['content-length'])).toBe(Buffer.byteLength(response.text))
+    const id = response.headers['x-request-id']
+    expect(id).toMatch(UUID)
+    expect(lines).toEqual([expect.objectContaining({ msg: 'request', req_id: id, method: 'POST', path: '/v1/recommendations', status: 200, ms: expect.any(Number) })])
+    expect(handed).toEqual([])
+  })
+
+  it("keeps the caller's X-Request-Id when it is a plausible one, as the app does", async () => {
+    const { url, lines, remember } = await firstOnly()
+    const text = remember({ ...TIER, user: 'alice' })
+    const kept = await send(url, { body: text, headers: { 'x-request-id': 'orchestrator-42=' } })
+    expect(kept.headers['x-request-id']).toBe('orchestrator-42=')
+    const replaced = await send(url, { body: text, headers: { 'x-request-id': 'has a space' } })
+    expect(replaced.headers['x-request-id']).toMatch(UUID)
+    expect(lines.map((l) => l.req_id)).toEqual(['orchestrator-42=', replaced.headers['x-request-id']])
+  })
+
+  it('hands the app a body not remembered, or remembered under another content type, with the body it read', async () => {
+    const { url, lines, handed, remember } = await firstOnly()
+    const text = remember({ ...TIER, user: 'alice' })
+    const other = JSON.stringify({ ...TIER, user: 'bob' })
+    const unknown = await send(url, { body: other })
+    expect(unknown.status).toBe(418)
+    expect(JSON.parse(unknown.text)).toEqual({ rawBody: other, streamed: '' })
+    const otherType = await send(url, { body: text, headers: { 'content-type': 'application/json; charset=utf-8' } })
+    expect(JSON.parse(otherType.text)).toEqual({ rawBody: text, streamed: '' })
+    expect(handed).toHaveLength(2)
+    expect(lines).toEqual([])
+  })
+
+  it('does not read a body of unknown length, too long to be remembered, or not JSON, nor any other method or path', async () => {
+    const { url, remember } = await firstOnly()
+    const text = remember({ ...TIER, user: 'alice' })
+    const unread = (response: Sent, streamed = text) => {
+      expect(response.status).toBe(418)
+      expect(JSON.parse(response.text)).toEqual({ rawBody: null, streamed })
+    }
+    unread(await send(url, { body: text, chunked: true }))
+    const long = text + ' '.repeat(5000)
+    unread(await send(url, { body: long }), long)
+    unread(await send(url, { body: text, headers: { 'content-type': 'text/plain' } }))
+    unread(await send(url, { body: text, method: 'PUT' }))
+    // A query string may name users: the app checks them.
+    unread(await send(url, { body: text, path: '/v1/recommendations?user=bob' }))
+    unread(await send(url, { body: text, path: '/v1/recommendations/' }))
+  })
+
+  it('with auth: answers only a token that may act for the user; a request without a known token goes to the app unread', async () => {
+    const { url, remember } = await firstOnly({ auth })
+    const alice = remember({ ...TIER, user: 'alice' })
+    const bob = remember({ ...TIER, user: 'bob' })
+    const unnamed = remember(TIER)
+    expect((await send(url, { body: alice, headers: { authorization: `Bearer ${ALICE}` } })).status).toBe(200)
+    expect((await send(url, { body: bob, headers: { authorization: `Bearer ${OPS}` } })).status).toBe(200)
+    // Read, then handed over: the app answers 403.
+    expect(JSON.parse((await send(url, { body: bob, headers: { authorization: `Bearer ${ALICE}` } })).text)).toEqual({ rawBody: bob, streamed: '' })
+    // A body without a user acts for `default`, which alice's token may not.
+    expect(JSON.parse((await send(url, { body: unnamed, headers: { authorization: `Bearer ${ALICE}` } })).text)).toEqual({ rawBody: unnamed, streamed: '' })
+    for (const headers of [{}, { authorization: 'Bearer not-a-token-0123456789' }, { authorization: ALICE }] as Array<Record<string, string>>) {
+      expect(JSON.parse((await send(url, { body: alice, headers })).text)).toEqual({ rawBody: null, streamed: alice })
+    }
+  })
+
+  it('answers an error of the use case as the app’s error handler does, asking the use case once', async () => {
+    let calls = 0
+    const { url, lines, handed, remember } = await firstOnly({
+      recommendJson: () => {
+        calls++
+        return Promise.reject(calls === 1 ? new Error('the store is closed') : new InputError('timestamp_in_future', 'as_of is in the future'))
+      },
+    })
+    const text = remember({ ...TIER, user: 'alice' })
+    const failed = await send(url, { body: text, headers: { 'x-request-id': 'run-7' } })
+    expect(failed.status).toBe(500)
+    expect(failed.headers['x-request-id']).toBe('run-7')
+    expect(JSON.parse(failed.text)).toEqual({
+      error: { code: 'internal_error', message: 'internal error: this is a bug, please report it', issues: [], request_id: 'run-7' },
+    })
+    expect(calls).toBe(1)
+    expect(lines.map(({ msg, req_id, status }) => ({ msg, req_id, status }))).toEqual([
+      { msg: 'unhandled error', req_id: 'run-7', status: undefined },
+      { msg: 'request', req_id: 'run-7', status: 500 },
+    ])
+    const refused = await send(url, { body: text })
+    expect(refused.status).toBe(400)
+    expect(JSON.parse(refused.text).error).toMatchObject({ code: 'timestamp_in_future', request_id: refused.headers['x-request-id'] })
+    expect(handed).toEqual([])
+  })
+
+  it('hands the app what it read of a body the client stopped sending', async () => {
+    const { url, handed, remember } = await firstOnly()
+    const text = remember({ ...TIER, user: 'alice' })
+    const req = httpRequest(`${url}/v1/recommendations`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(text.length) } })
+    req.on('error', () => {})
+    req.write(text.slice(0, 20))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    req.destroy()
+    for (let i = 0; i < 100 && handed.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(handed).toEqual([{ rawBody: text.slice(0, 20) }])
+  })
+})
+
+describe('the app with the path in front of it: the same answers', () => {
+  async function served(options: { auth?: typeof auth } = {}) {
+    const { lines, logger } = capturedLogger()
+    const test = await createTestApp({ logger, auth: options.auth })
+    const url = await listening(answerRememberedFirst({ memory: test.memory, bodies: test.bodies, logger, auth: options.auth }, getRequestListener(test.app.fetch)))
+    return { url, lines }
+  }
+
+  it('answers a body asked again exactly as the first time, with one log line per request', async () => {
+    const { url, lines } = await served()
+    const text = JSON.stringify({ ...TIER, user: 'alice' })
+    const first = await send(url, { body: text })
+    const again = await send(url, { body: text })
+    expect([first.status, again.status]).toEqual([200, 200])
+    expect(again.text).toBe(first.text)
+    for (const response of [first, again]) expect(response.headers['content-type']).toBe('application/json')
+    const ids = [first.headers['x-request-id'], again.headers['x-request-id']]
+    for (const id of ids) expect(id).toMatch(UUID)
+    expect(ids[1]).not.toBe(ids[0])
+    expect(lines.map(({ req_id, method, path, status }) => ({ req_id, method, path, status }))).toEqual(
+      ids.map((req_id) => ({ req_id, method: 'POST', path: '/v1/recommendations', status: 200 })),
+    )
+  })
+
+  it('answers a body it handed over as the app alone would: invalid bodies, other routes', async () => {
+    const { url } = await served()
+    const invalid = await send(url, { body: JSON.stringify({ user: 'alice', question: 'Which tier?' }) })
+    expect(invalid.status).toBe(400)
+    expect(JSON.parse(invalid.text).error.issues).toEqual([expect.objectContaining({ path: 'all_options' })])
+    expect((await send(url, { body: '{"user": ' })).status).toBe(400)
+    expect((await send(url, { path: '/healthz', method: 'GET', headers: { 'content-type': '' } })).status).toBe(200)
+  })
+
+  it('with auth: a body remembered under one token gets 403 for a token that may not act for its user, or for a user named in the query, and 401 without a token', async () => {
+    const { url } = await served({ auth })
+    const text = JSON.stringify({ ...TIER, user: 'alice' })
+    const asAlice = { authorization: `Bearer ${ALICE}` }
+    expect((await send(url, { body: text, headers: asAlice })).status).toBe(200)
+    expect((await send(url, { body: text, headers: asAlice })).status).toBe(200)
+    expect((await send(url, { body: text, headers: asAlice, path: '/v1/recommendations?user=bob' })).status).toBe(403)
+    const bob = JSON.stringify({ ...TIER, user: 'bob' })
+    expect((await send(url, { body: bob, headers: { authorization: `Bearer ${OPS}` } })).status).toBe(200)
+    const refused = await send(url, { body: bob, headers: asAlice })
+    expect(refused.status).toBe(403)
+    expect(JSON.parse(refused.text).error).toMatchObject({ code: 'forbidden', request_id: refused.headers['x-request-id'] })
+    expect((await send(url, { body: text })).status).toBe(401)
+  })
+})
