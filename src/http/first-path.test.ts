@@ -201,15 +201,28 @@ describe('a recommendation asked with a body remembered valid, answered in front
   })
 
   it('hands the app what it read of a body the client stopped sending', async () => {
-    const { url, handed, remember } = await firstOnly()
-    const text = remember({ ...TIER, user: 'alice' })
+    const { memory } = await createTestApp()
+    const bodies = validBodies()
+    const text = JSON.stringify({ ...TIER, user: 'alice' })
+    bodies.remember('application/json', text, RecommendationRequestSchema.parse({ ...TIER, user: 'alice' }))
+    let received!: () => void
+    const firstChunk = new Promise<void>((resolve) => (received = resolve))
+    let handed!: (rawBody: string | undefined) => void
+    const handedOver = new Promise<string | undefined>((resolve) => (handed = resolve))
+    const path = answerRememberedFirst({ memory, bodies, logger: pino({ level: 'silent' }) }, (req, res) => {
+      handed((req as IncomingMessage & { rawBody?: Buffer }).rawBody?.toString('utf8'))
+      res.destroy()
+    })
+    const url = await listening((req, res) => {
+      req.once('data', () => received())
+      path(req, res)
+    })
     const req = httpRequest(`${url}/v1/recommendations`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(text.length) } })
     req.on('error', () => {})
     req.write(text.slice(0, 20))
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await firstChunk
     req.destroy()
-    for (let i = 0; i < 100 && handed.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10))
-    expect(handed).toEqual([{ rawBody: text.slice(0, 20) }])
+    expect(await handedOver).toBe(text.slice(0, 20))
   })
 })
 
