@@ -1,5 +1,5 @@
 import { createServer, request as httpRequest, type IncomingMessage } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { connect, type AddressInfo } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
 import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -84,8 +84,9 @@ async function firstOnly(options: { auth?: typeof auth; recommendJson?: Decision
     const rawBody = (req as IncomingMessage & { rawBody?: Buffer }).rawBody
     handed.push({ rawBody: rawBody === undefined ? null : rawBody.toString('utf8') })
     const answer = (streamed: string) => {
-      res.writeHead(418, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ rawBody: rawBody?.toString('utf8') ?? null, streamed }))
+      const json = JSON.stringify({ rawBody: rawBody?.toString('utf8') ?? null, streamed })
+      res.writeHead(418, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) })
+      res.end(json)
     }
     // As @hono/node-server does: a body read before is not read again from the stream.
     if (rawBody !== undefined) return answer('')
@@ -200,29 +201,73 @@ describe('a recommendation asked with a body remembered valid, answered in front
     expect(handed).toEqual([])
   })
 
-  it('hands the app what it read of a body the client stopped sending', async () => {
+  it('answers a body the client stopped sending as the app does (500, logged under its id), never handing it over as whole', async () => {
     const { memory } = await createTestApp()
     const bodies = validBodies()
     const text = JSON.stringify({ ...TIER, user: 'alice' })
     bodies.remember('application/json', text, RecommendationRequestSchema.parse({ ...TIER, user: 'alice' }))
+    const lines: Array<Record<string, unknown>> = []
+    let logged!: () => void
+    const requestLogged = new Promise<void>((resolve) => (logged = resolve))
+    const logger = pino({ level: 'info' }, {
+      write: (line: string) => {
+        lines.push(JSON.parse(line))
+        if (lines.at(-1)?.msg === 'request') logged()
+      },
+    })
+    let handed = 0
     let received!: () => void
     const firstChunk = new Promise<void>((resolve) => (received = resolve))
-    let handed!: (rawBody: string | undefined) => void
-    const handedOver = new Promise<string | undefined>((resolve) => (handed = resolve))
-    const path = answerRememberedFirst({ memory, bodies, logger: pino({ level: 'silent' }) }, (req, res) => {
-      handed((req as IncomingMessage & { rawBody?: Buffer }).rawBody?.toString('utf8'))
+    const path = answerRememberedFirst({ memory, bodies, logger }, (_req, res) => {
+      handed++
       res.destroy()
     })
     const url = await listening((req, res) => {
       req.once('data', () => received())
       path(req, res)
     })
-    const req = httpRequest(`${url}/v1/recommendations`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(text.length) } })
+    const req = httpRequest(`${url}/v1/recommendations`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(text.length), 'x-request-id': 'gone-1' } })
     req.on('error', () => {})
     req.write(text.slice(0, 20))
     await firstChunk
     req.destroy()
-    expect(await handedOver).toBe(text.slice(0, 20))
+    await requestLogged
+    expect(handed).toBe(0)
+    expect(lines.map(({ msg, req_id, status }) => ({ msg, req_id, status }))).toEqual([
+      { msg: 'unhandled error', req_id: 'gone-1', status: undefined },
+      { msg: 'request', req_id: 'gone-1', status: 500 },
+    ])
+  })
+
+  it('leaves to the app, unread, a repeated Content-Type or Authorization, and a Host the app checks further', async () => {
+    const { url, remember } = await firstOnly({ auth })
+    const text = remember({ ...TIER, user: 'alice' })
+    const unread = (response: Sent) => {
+      expect(response.status).toBe(418)
+      expect(JSON.parse(response.text)).toEqual({ rawBody: null, streamed: text })
+    }
+    const rawRequest = (headers: string[]) =>
+      new Promise<Sent>((resolve, reject) => {
+        const { port } = new URL(url)
+        const socket = connect(Number(port), '127.0.0.1', () => {
+          socket.end(['POST /v1/recommendations HTTP/1.1', ...headers, `Content-Length: ${Buffer.byteLength(text)}`, 'Connection: close', '', text].join('\r\n'))
+        })
+        const chunks: Buffer[] = []
+        socket.on('data', (c: Buffer) => chunks.push(c))
+        socket.on('error', reject)
+        socket.on('end', () => {
+          const raw = Buffer.concat(chunks).toString('utf8')
+          const [head, ...rest] = raw.split('\r\n\r\n')
+          resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(head as string)?.[1]), headers: {}, text: rest.join('\r\n\r\n') })
+        })
+      })
+    const host = `Host: 127.0.0.1:${new URL(url).port}`
+    const alice = `Authorization: Bearer ${ALICE}`
+    expect((await rawRequest([host, 'Content-Type: application/json', alice])).status).toBe(200)
+    unread(await rawRequest([host, 'Content-Type: application/json', alice, `Authorization: Bearer ${OPS}`]))
+    unread(await rawRequest([host, 'Content-Type: application/json', 'Content-Type: text/plain', alice]))
+    unread(await rawRequest(['Host: Example.COM', 'Content-Type: application/json', alice]))
+    unread(await rawRequest(['Host: a b', 'Content-Type: application/json', alice]))
   })
 })
 

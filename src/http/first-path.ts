@@ -5,18 +5,35 @@ import type { DecisionMemory } from '../decision-memory'
 import { mayActFor, principalFor } from './auth'
 import { answerError } from './errors'
 import { JSON_TYPE, REMEMBERED_BODIES, type ValidBodies } from './recommendations'
-import { logRequest, REQUEST_ID_HEADER, requestIdFor } from './request-log'
+import { logRequest, REQUEST_ID_HEADER, REQUEST_STARTED, requestIdFor } from './request-log'
 
 /** A Node request listener: @hono/node-server's over the app, or this one in front of it. */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void
 
 /** What @hono/node-server reads instead of the stream when a request's body was read before it. */
-type ReadBefore = IncomingMessage & { rawBody?: Buffer }
+type ReadBefore = IncomingMessage & { rawBody?: Buffer; [REQUEST_STARTED]?: number }
 
 const header = (req: IncomingMessage, name: string): string | undefined => {
   const value = req.headers[name]
   return Array.isArray(value) ? value[0] : value
 }
+
+/**
+ * Whether a header was sent more than once. Node keeps the first of a repeated Content-Type or
+ * Authorization, where @hono/node-server joins them (and the app refuses the joined value): such
+ * a request is the app's.
+ */
+function repeated(req: IncomingMessage, name: string): boolean {
+  let seen = 0
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if ((req.rawHeaders[i] as string).toLowerCase() === name && ++seen > 1) return true
+  return false
+}
+
+/**
+ * @hono/node-server's own test of a Host it takes as it is (lower case, a port of 4 or 5 digits);
+ * any other Host it checks further, and may refuse (400): such a request is the app's.
+ */
+const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/
 
 /**
  * `POST /v1/recommendations` with a body remembered valid, answered in front of the app: the
@@ -29,10 +46,11 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
  *
  * Anything else goes to the app (`next`) as it came: another method or path (a query string,
  * which may name users, included), a body of unknown or too large a length, a missing or unknown
- * token, all before the body is read; then, with the body read (and handed over as `rawBody`,
- * which @hono/node-server reads instead of the stream), a body not remembered, a user the token
- * may not act for, or a body whose reading failed (the client went away). The app answers it as
- * if this path were not there, and logs it.
+ * token, all before the body is read; then, with the whole body read (and handed over as `rawBody`,
+ * which @hono/node-server reads instead of the stream, and the moment it began, which the app's
+ * log line measures from), a body not remembered, or a user the token may not act for. The app
+ * answers it as if this path were not there, and logs it. A repeated Content-Type or
+ * Authorization, and a Host @hono/node-server would check further, are the app's too.
  */
 export function answerRememberedFirst(
   options: { memory: DecisionMemory; bodies: ValidBodies; logger: Logger; auth?: TokenTable | undefined },
@@ -49,7 +67,10 @@ export function answerRememberedFirst(
       !JSON_TYPE.test(type) ||
       // Read here only when it is short enough to be remembered (UTF-8: at most 4 bytes a character).
       !(length > 0 && length <= 4 * REMEMBERED_BODIES.textLength) ||
-      req.headers['transfer-encoding'] !== undefined
+      req.headers['transfer-encoding'] !== undefined ||
+      !PLAIN_HOST.test(req.headers.host ?? '') ||
+      repeated(req, 'content-type') ||
+      repeated(req, 'authorization')
     ) {
       next(req, res)
       return
@@ -62,41 +83,47 @@ export function answerRememberedFirst(
     }
     const started = performance.now()
     const chunks: Buffer[] = []
-    let handed = false
-    const handOver = () => {
-      if (handed) return
-      handed = true
-      ;(req as ReadBefore).rawBody = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
-      next(req, res)
-    }
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('error', handOver)
-    req.on('end', () => {
-      if (handed) return
-      const text = chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8')
-      const known = bodies.get(type, text)
-      if (known === undefined || (principal !== undefined && !mayActFor(principal, known.user))) {
-        handOver()
-        return
-      }
-      handed = true
-      const requestId = requestIdFor(header(req, REQUEST_ID_HEADER.toLowerCase()))
-      const send = (status: number, body: Uint8Array | string) => {
+    let done = false
+    const requestId = () => requestIdFor(header(req, REQUEST_ID_HEADER.toLowerCase()))
+    const send = (id: string, status: number, body: Uint8Array | string) => {
+      if (!res.destroyed) {
         res.writeHead(status, {
           'content-type': 'application/json',
-          [REQUEST_ID_HEADER.toLowerCase()]: requestId,
+          [REQUEST_ID_HEADER.toLowerCase()]: id,
           'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.length,
         })
         res.end(body)
-        logRequest(logger, { requestId, method: 'POST', path: '/v1/recommendations', status, started })
       }
+      logRequest(logger, { requestId: id, method: 'POST', path: '/v1/recommendations', status, started })
+    }
+    // As the app answers an error, under the request's id: a use case that failed, a body the
+    // client stopped sending (never handed over as if it were whole).
+    const fail = (id: string, error: unknown) => {
+      const { status, body } = answerError(logger, error instanceof Error ? error : new Error(String(error)), id)
+      send(id, status, JSON.stringify(body))
+    }
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('error', (error) => {
+      if (done) return
+      done = true
+      fail(requestId(), error)
+    })
+    req.on('end', () => {
+      if (done) return
+      done = true
+      const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
+      const known = bodies.get(type, body.toString('utf8'))
+      if (known === undefined || (principal !== undefined && !mayActFor(principal, known.user))) {
+        ;(req as ReadBefore).rawBody = body
+        ;(req as ReadBefore)[REQUEST_STARTED] = started
+        next(req, res)
+        return
+      }
+      const id = requestId()
       memory.recommendJson(known).then(
-        (json) => send(200, json),
-        (error: unknown) => {
-          // Answered as the app answers it, without asking the use case again.
-          const { status, body } = answerError(logger, error instanceof Error ? error : new Error(String(error)), requestId)
-          send(status, JSON.stringify(body))
-        },
+        (json) => send(id, 200, json),
+        // Without asking the use case again.
+        (error: unknown) => fail(id, error),
       )
     })
   }

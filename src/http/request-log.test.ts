@@ -1,7 +1,7 @@
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../test/support/test-app'
-import { requestIdFor } from './request-log'
+import { REQUEST_STARTED, requestIdFor } from './request-log'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
@@ -33,5 +33,16 @@ describe('request ids', () => {
       { req_id: id, method: 'POST', path: '/v1/observations', status: 400, msg: 'request' },
     ])
     expect(JSON.stringify(lines)).not.toMatch(/secret-token|Which tier/)
+  })
+
+  it('measure a request from when it began, when a path before the app read its body (first-path.ts)', async () => {
+    const lines: Array<Record<string, unknown>> = []
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) })
+    const { app } = await createTestApp({ logger })
+    await app.request('/healthz', {}, { incoming: { [REQUEST_STARTED]: performance.now() - 5_000 } })
+    await app.request('/healthz')
+    expect(lines.map((l) => l.ms as number)).toEqual([expect.any(Number), expect.any(Number)])
+    expect(lines[0]?.ms).toBeGreaterThanOrEqual(5_000)
+    expect(lines[1]?.ms).toBeLessThan(5_000)
   })
 })

@@ -3,6 +3,9 @@ import type { Logger } from 'pino'
 
 export const REQUEST_ID_HEADER = 'X-Request-Id'
 
+/** When a request began, set on Node's request by a path that read its body before the app (first-path.ts). */
+export const REQUEST_STARTED = Symbol('request started')
+
 /**
  * The id a request is answered and logged under: the caller's `X-Request-Id` when it is a
  * plausible one (hono's rule: at most 255 word characters, `-` or `=`), so that an orchestrator
@@ -32,7 +35,9 @@ export function logRequest(
 /** Gives every request its id (in `c.get('requestId')` and the `X-Request-Id` answer header) and logs it once answered. */
 export function requestLog(logger: Logger): MiddlewareHandler {
   return async function requestLog(c, next) {
-    const started = performance.now()
+    // From the moment the request began, its body's upload included, when a path before the app read it.
+    const incoming = (c.env as { incoming?: { [REQUEST_STARTED]?: number } } | undefined)?.incoming
+    const started = incoming?.[REQUEST_STARTED] ?? performance.now()
     const requestId = requestIdFor(c.req.header(REQUEST_ID_HEADER))
     c.set('requestId' as never, requestId as never)
     c.header(REQUEST_ID_HEADER, requestId)
