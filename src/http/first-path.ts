@@ -50,7 +50,9 @@ const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/
  * which @hono/node-server reads instead of the stream, and the moment it began, which the app's
  * log line measures from), a body not remembered, or a user the token may not act for. The app
  * answers it as if this path were not there, and logs it. A repeated Content-Type or
- * Authorization, and a Host @hono/node-server would check further, are the app's too.
+ * Authorization, and a Host @hono/node-server would check further, are the app's too. A body the
+ * client stopped sending is answered as the app answers a body it could not read (a 500 from
+ * `answerError`, logged under the request's id), never handed over as if it were whole.
  */
 export function answerRememberedFirst(
   options: { memory: DecisionMemory; bodies: ValidBodies; logger: Logger; auth?: TokenTable | undefined },
