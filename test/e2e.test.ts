@@ -31,6 +31,8 @@ describe('the real process (end to end)', () => {
     service = await spawnService({ dataDir })
     const r = await post(service.url, '/v1/recommendations', TIER)
     expect(r.body).toMatchObject({ state: 'partial', recommended: 'Tier L', observations: 6 })
+    // Every log line is out once the service has stopped (they are written asynchronously).
+    expect(await service.stop()).toBe(0)
     const logged = service.lines.map((l) => JSON.parse(l)).find((l) => l.path === '/v1/recommendations')
     expect(logged.req_id).toMatch(/[0-9a-f-]{36}/)
   })

@@ -13,6 +13,7 @@ import { validBodies } from '../http/recommendations'
 import { createDecisions } from '../decisions/decisions'
 import { openStores } from '../open-store'
 import { scheduleDecayScan } from './decay-schedule'
+import { batchedDestination } from './log-destination'
 import { DEFAULT_HOST, envPort, isLoopback, parsePort, UsageError } from './options'
 import { packageVersion } from './package-version'
 
@@ -49,11 +50,11 @@ export async function serveCommand(argv: string[]): Promise<void> {
   if (authFile === undefined && !isLoopback(host)) {
     throw new UsageError(`--host ${host} is not a loopback address: give --auth TOKENS_FILE`)
   }
-  // Asynchronous writes (sonic-boom): a line per request must not cost a synchronous write on the
-  // hot routes; lines logged while a write is in flight go out together in the next. One stream
-  // keeps them in order, and the stop below waits until all are out. A kill -9 may lose the last
-  // lines, never an acknowledged observation.
-  const destination = pino.destination({ dest: 1, sync: false })
+  // Asynchronous writes (log-destination.ts): a line per request must not cost a synchronous
+  // write on the hot routes; the lines of one turn of the event loop go out in one write, in
+  // order, and the stop below waits until all are out. A kill -9 may lose the last lines, never
+  // an acknowledged observation.
+  const destination = batchedDestination(1)
   const logger = pino({ level: process.env.DECISION_MEMORY_LOG_LEVEL ?? 'info', base: { service: 'decision-memory' } }, destination)
 
   // A broken policy stops start-up before anything is opened.
@@ -95,18 +96,14 @@ export async function serveCommand(argv: string[]): Promise<void> {
     await new Promise<void>((done) => server.close(() => done()))
     await store.close()
     logger.info({ event: 'stopped' }, 'stopped')
-    // Every line out, in order, before the exit: a synchronous flush (pino's own, at exit) could
-    // overtake a write still in flight. A stdout that cannot take them (a reader gone) does not
-    // hold the exit up for more than a second.
+    // Every line out, in order, before the exit. A stdout that cannot take them (a reader gone,
+    // a full pipe) does not hold the exit up for more than a second.
     await new Promise<void>((done) => {
       const timer = setTimeout(done, 1000)
-      const finished = () => {
+      void destination.end().then(() => {
         clearTimeout(timer)
         done()
-      }
-      destination.once('close', finished)
-      destination.once('error', finished)
-      destination.end()
+      })
     })
     process.exit(0)
   }

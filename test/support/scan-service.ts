@@ -10,7 +10,7 @@ export interface ServiceProcess {
   url: string
   child: ChildProcess
   lines: Array<Record<string, unknown>>
-  /** Resolves with the exit code once the process has exited. */
+  /** Resolves with the exit code once the process has exited and its output is closed (every line in `lines`). */
   exited: Promise<number | null>
 }
 
@@ -20,7 +20,7 @@ export function spawnService(dataDir: string, args: string[] = []): Promise<Serv
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const lines: Array<Record<string, unknown>> = []
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)))
   let stderr = ''
   child.stderr?.on('data', (chunk) => (stderr += String(chunk)))
   return new Promise((resolve, reject) => {

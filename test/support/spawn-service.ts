@@ -26,7 +26,8 @@ export async function spawnService(options: { dataDir?: string; args?: string[];
   const lines: string[] = []
   let stderr = ''
   child.stderr?.on('data', (chunk) => (stderr += chunk))
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  // Once its output is closed too: every line it wrote is in `lines`.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)))
   const port = await new Promise<number>((resolve, reject) => {
     const rl = createInterface({ input: child.stdout! })
     rl.on('line', (line) => {
