@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../test/support/test-app'
+import { ALICE, BOB, OPS, testTokens as auth } from '../../test/support/tokens'
 import { createTokenTable, TokensFileSchema } from '../config/load-tokens'
 
-const ALICE = 'alice-token-0123456789abcdef'
-const BOB = 'bob-token-0123456789abcdef'
-const OPS = 'ops-token-0123456789abcdef'
-const auth = createTokenTable(
-  TokensFileSchema.parse({
-    tokens: [
-      { name: 'alice-laptop', token: ALICE, users: ['alice'] },
-      { name: 'bob-laptop', token: BOB, users: ['bob', 'default'] },
-      { name: 'ops', token: OPS, users: ['*'] },
-    ],
-  }),
-)
 const as = (token: string) => ({ authorization: `Bearer ${token}` })
 const TIER = { question: 'Which tier?', header: 'Tier', all_options: ['Tier S', 'Tier M'], user_choice: 'Tier S' }
 

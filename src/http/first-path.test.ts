@@ -4,7 +4,7 @@ import { getRequestListener } from '@hono/node-server'
 import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createTestApp } from '../../test/support/test-app'
-import { createTokenTable, TokensFileSchema } from '../config/load-tokens'
+import { ALICE, OPS, testTokens as auth } from '../../test/support/tokens'
 import type { DecisionMemory } from '../decision-memory'
 import { InputError } from '../domain/errors'
 import { RecommendationRequestSchema } from '../domain/recommendation'
@@ -12,16 +12,6 @@ import { answerRememberedFirst, type NodeListener } from './first-path'
 import { validBodies } from './recommendations'
 
 const TIER = { question: 'Which complexity tier should this SPEC use?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] }
-const ALICE = 'alice-token-0123456789abcdef'
-const OPS = 'ops-token-0123456789abcdef'
-const auth = createTokenTable(
-  TokensFileSchema.parse({
-    tokens: [
-      { name: 'alice-laptop', token: ALICE, users: ['alice'] },
-      { name: 'ops', token: OPS, users: ['*'] },
-    ],
-  }),
-)
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
 /** Log lines as objects, from a logger that writes into an array. */

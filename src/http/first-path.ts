@@ -13,6 +13,9 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void
 /** What @hono/node-server reads instead of the stream when a request's body was read before it. */
 type ReadBefore = IncomingMessage & { rawBody?: Buffer; [REQUEST_STARTED]?: number }
 
+/** The request id's header as Node names it (lower case). */
+const REQUEST_ID = REQUEST_ID_HEADER.toLowerCase()
+
 const header = (req: IncomingMessage, name: string): string | undefined => {
   const value = req.headers[name]
   return Array.isArray(value) ? value[0] : value
@@ -86,12 +89,12 @@ export function answerRememberedFirst(
     const started = performance.now()
     const chunks: Buffer[] = []
     let done = false
-    const requestId = () => requestIdFor(header(req, REQUEST_ID_HEADER.toLowerCase()))
+    const requestId = () => requestIdFor(header(req, REQUEST_ID))
     const send = (id: string, status: number, body: Uint8Array | string) => {
       if (!res.destroyed) {
         res.writeHead(status, {
           'content-type': 'application/json',
-          [REQUEST_ID_HEADER.toLowerCase()]: id,
+          [REQUEST_ID]: id,
           'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.length,
         })
         res.end(body)
