@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createTestApp, START } from '../../test/support/test-app'
+import { REMEMBERED_BODIES, type ValidBodies, validBodies } from './recommendations'
 
 const TIER = {
   question: 'Which complexity tier should this SPEC use?',
@@ -65,5 +66,42 @@ describe('POST /v1/recommendations: the seed worked examples (R-REC-4)', () => {
     expect(body.disclosure).toBe('based on static default, 5 observations needed for personalization')
     expect(body.needed).toBe(5)
     expect(body.precondition).not.toBe('')
+  })
+})
+
+describe('the bodies remembered valid', () => {
+  const request = (user: string) => ({ user, question: 'Which tier?', all_options: ['Tier S', 'Tier M'] })
+  const text = (user: string) => JSON.stringify(request(user))
+  const remember = (bodies: ValidBodies, user: string, type = 'application/json') => bodies.remember(type, text(user), request(user))
+
+  it('answers a body only under the content type it was remembered with; remembered again under another, the last one holds', () => {
+    const bodies = validBodies()
+    remember(bodies, 'alice')
+    expect(bodies.get('application/json', text('alice'))?.user).toBe('alice')
+    expect(bodies.get('application/json; charset=utf-8', text('alice'))).toBeUndefined()
+    expect(bodies.get('application/json', text('bob'))).toBeUndefined()
+    remember(bodies, 'alice', 'application/json; charset=utf-8')
+    expect(bodies.get('application/json; charset=utf-8', text('alice'))?.user).toBe('alice')
+    expect(bodies.get('application/json', text('alice'))).toBeUndefined()
+  })
+
+  it('keeps at most REMEMBERED_BODIES.count, the one placed longest ago out first, and keeps one used since it drifted into the older half', () => {
+    const { count } = REMEMBERED_BODIES
+    const unused = validBodies()
+    remember(unused, 'first')
+    for (let i = 0; i < count; i++) remember(unused, `other-${i}`)
+    expect(unused.get('application/json', text('first'))).toBeUndefined()
+    expect(unused.get('application/json', text('other-0'))).toBeDefined()
+
+    const used = validBodies()
+    remember(used, 'first')
+    remember(used, 'second')
+    for (let i = 0; i < count / 2; i++) remember(used, `other-${i}`)
+    expect(used.get('application/json', text('first'))?.user).toBe('first')
+    for (let i = count / 2; i < count / 2 + count - 1; i++) remember(used, `other-${i}`)
+    expect(used.get('application/json', text('first'))?.user).toBe('first')
+    expect(used.get('application/json', text('second'))).toBeUndefined()
+    expect(used.get('application/json', text(`other-${count / 2 - 1}`))).toBeUndefined()
+    expect(used.get('application/json', text(`other-${count / 2}`))).toBeDefined()
   })
 })

@@ -16,7 +16,7 @@ export const REMEMBERED_BODIES = { count: 4096, textLength: 1024 }
  * The requests validated recently, by the text of their body and its declared content type:
  * validation is a function of those alone, and an orchestrator sends the same body before every
  * question. Bounded: at most REMEMBERED_BODIES.count bodies of at most textLength characters (16 MB
- * at the very most), the least recently used out first.
+ * at the very most), about the least recently used out first.
  */
 export interface ValidBodies {
   /** The request this body validated to, if it was seen and remembered. */
@@ -26,22 +26,31 @@ export interface ValidBodies {
 }
 
 export function validBodies(): ValidBodies {
-  const valid = new Map<string, Request>()
+  // By the text alone, each with the content type it came with: the text is hashed as it is, never
+  // joined to the type first. A text remembered again under another type replaces the first.
+  const valid = new Map<string, { type: string; request: Request; moved: number }>()
+  // How many have been remembered: the order of `valid`, oldest first, is by this.
+  let remembered = 0
   return {
     get(type, text) {
-      const key = `${type}\n${text}`
-      const known = valid.get(key)
-      if (known !== undefined) {
-        // The most recently used last: the oldest unused go first.
-        valid.delete(key)
-        valid.set(key, known)
+      const known = valid.get(text)
+      if (known === undefined || known.type !== type) return undefined
+      // Used: moved behind the newest, but only once half the bound has been remembered since it
+      // was last placed, not at every hit (every request of an orchestrator is one, and a move is
+      // two more lookups). A body used at least that often stays; the next out is the one placed
+      // longest ago, which is about the least recently used.
+      if (remembered - known.moved > REMEMBERED_BODIES.count / 2) {
+        valid.delete(text)
+        known.moved = remembered
+        valid.set(text, known)
       }
-      return known
+      return known.request
     },
     remember(type, text, request) {
       if (text.length > REMEMBERED_BODIES.textLength) return
+      valid.delete(text)
       if (valid.size >= REMEMBERED_BODIES.count) valid.delete(valid.keys().next().value as string)
-      valid.set(`${type}\n${text}`, deepFreeze(request))
+      valid.set(text, { type, request: deepFreeze(request), moved: ++remembered })
     },
   }
 }
