@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import { batchedDestination, type WriteBytes } from './log-destination'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { batchedDestination, GATHER_CHARS, GATHER_MS, type WriteBytes } from './log-destination'
 
 /** A file descriptor whose writes the test completes by hand: how many bytes, or an error. */
 function heldWrites() {
@@ -8,26 +8,35 @@ function heldWrites() {
   return { calls, writeBytes }
 }
 
-const turn = () => new Promise((resolve) => setImmediate(resolve))
+const later = (ms: number) => vi.advanceTimersByTimeAsync(ms)
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+})
 
 afterEach(() => {
   vi.useRealTimers()
 })
 
 describe('the log destination', () => {
-  it('writes the lines of one turn of the event loop in one write, in order, and those logged meanwhile in the next', async () => {
+  it('writes the lines of GATHER_MS in one write, in order, and those logged meanwhile in the next, GATHER_MS later', async () => {
     const { calls, writeBytes } = heldWrites()
     const log = batchedDestination(1, writeBytes)
     log.write('a\n')
+    await later(GATHER_MS / 2)
     log.write('b\n')
     expect(calls).toHaveLength(0)
-    await turn()
+    await later(GATHER_MS / 2)
     expect(calls.map((c) => c.text)).toEqual(['a\nb\n'])
     log.write('c\n')
     log.write('é\n')
-    await turn()
+    await later(GATHER_MS)
     expect(calls).toHaveLength(1)
     calls[0]?.done(null, 4)
+    expect(calls).toHaveLength(1)
+    await later(GATHER_MS - 1)
+    expect(calls).toHaveLength(1)
+    await later(1)
     expect(calls.map((c) => c.text)).toEqual(['a\nb\n', 'c\né\n'])
     calls[1]?.done(null, Buffer.byteLength('c\né\n'))
     let ended = false
@@ -35,42 +44,57 @@ describe('the log destination', () => {
     expect(ended).toBe(true)
   })
 
+  it('writes at once once GATHER_CHARS wait', async () => {
+    const { calls, writeBytes } = heldWrites()
+    const log = batchedDestination(1, writeBytes)
+    const line = `${'x'.repeat(1023)}\n`
+    for (let i = 0; i < GATHER_CHARS / line.length - 1; i++) log.write(line)
+    expect(calls).toHaveLength(0)
+    log.write(line)
+    expect(calls).toHaveLength(1)
+    expect(calls[0]?.text).toHaveLength(GATHER_CHARS)
+  })
+
   it('goes on with the rest after a short write', async () => {
     const { calls, writeBytes } = heldWrites()
     const log = batchedDestination(1, writeBytes)
     log.write('first line\n')
-    await turn()
+    await later(GATHER_MS)
     calls[0]?.done(null, 6)
     expect(calls.map((c) => c.text)).toEqual(['first line\n', 'line\n'])
   })
 
-  it('waits, on end, for the write in flight and for the lines still to go', async () => {
+  it('writes, on end, what waits at once, and resolves once the write in flight and those lines are out', async () => {
     const { calls, writeBytes } = heldWrites()
     const log = batchedDestination(1, writeBytes)
     log.write('a\n')
-    await turn()
+    const first = log.end()
+    expect(calls.map((c) => c.text)).toEqual(['a\n'])
+    calls[0]?.done(null, 2)
+    await first
     log.write('b\n')
+    await later(GATHER_MS)
+    log.write('c\n')
     let ended = false
     const ending = log.end().then(() => (ended = true))
-    await turn()
-    expect(ended).toBe(false)
-    calls[0]?.done(null, 2)
-    await turn()
+    await later(0)
     expect(ended).toBe(false)
     calls[1]?.done(null, 2)
+    expect(calls.map((c) => c.text)).toEqual(['a\n', 'b\n', 'c\n'])
+    await later(0)
+    expect(ended).toBe(false)
+    calls[2]?.done(null, 2)
     await ending
-    expect(calls.map((c) => c.text)).toEqual(['a\n', 'b\n'])
   })
 
   it('tries again a moment later when the descriptor is full (EAGAIN)', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout'] })
     const { calls, writeBytes } = heldWrites()
     const log = batchedDestination(1, writeBytes)
     log.write('a\n')
-    await turn()
+    await later(GATHER_MS)
     calls[0]?.done(Object.assign(new Error('full'), { code: 'EAGAIN' }), 0)
     expect(calls).toHaveLength(1)
-    await vi.advanceTimersByTimeAsync(10)
+    await later(10)
     expect(calls.map((c) => c.text)).toEqual(['a\n', 'a\n'])
   })
 
@@ -78,12 +102,12 @@ describe('the log destination', () => {
     const { calls, writeBytes } = heldWrites()
     const log = batchedDestination(1, writeBytes)
     log.write('a\n')
-    await turn()
+    await later(GATHER_MS)
     log.write('b\n')
     calls[0]?.done(Object.assign(new Error('broken pipe'), { code: 'EPIPE' }), 0)
     log.write('c\n')
     await log.end()
-    await turn()
+    await later(GATHER_MS)
     expect(calls).toHaveLength(1)
   })
 })

@@ -51,8 +51,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
     throw new UsageError(`--host ${host} is not a loopback address: give --auth TOKENS_FILE`)
   }
   // Asynchronous writes (log-destination.ts): a line per request must not cost a synchronous
-  // write on the hot routes; the lines of one turn of the event loop go out in one write, in
-  // order, and the stop below waits until all are out. A kill -9 may lose the last lines, never
+  // write on the hot routes; the lines of up to 20 ms go out in one write, in order, and the
+  // stop below writes what waits and waits until all are out. A kill -9 may lose the last lines, never
   // an acknowledged observation.
   const destination = batchedDestination(1)
   const logger = pino({ level: process.env.DECISION_MEMORY_LOG_LEVEL ?? 'info', base: { service: 'decision-memory' } }, destination)
