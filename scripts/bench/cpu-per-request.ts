@@ -23,7 +23,7 @@ import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { load } from './http-load'
+import { load, median } from './http-load'
 import { cpuMicrosOf, startBaseline, startService, type ServerProcess } from './processes'
 import { seedStore } from './seed'
 import { historyOf, observationBody, recommendationBody, SESSION_LENGTH, userName } from './workload'
@@ -82,36 +82,45 @@ try {
     variants.push({ name: `service@${checkout}`, env: {}, dir, checkout })
   }
   const servers: Array<{ name: string; server: ServerProcess }> = []
-  let answerFile: string | undefined
-  for (const { name, env, dir, checkout } of variants) {
-    const service = await startService({ dataDir: dir, logFile: join(work, 'service.log'), env, checkout })
-    servers.push({ name, server: service })
-    for (const text of recommendations) {
-      const response = await fetch(`${service.url}/v1/recommendations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text })
-      if (response.status !== 200) throw new Error(`warm-up answered ${response.status}`)
-      if (answerFile === undefined) {
-        answerFile = join(work, 'answer.json')
-        await writeFile(answerFile, await response.text())
-      } else await response.arrayBuffer()
-    }
-  }
-  servers.push({ name: 'baseline', server: await startBaseline({ logFile: join(work, 'baseline.log') }) })
-  if (route === 'recommendations' && answerFile !== undefined) {
-    servers.push({ name: 'baseline+answer', server: await startBaseline({ logFile: join(work, 'baseline.log'), args: ['--answer', answerFile] }) })
-    servers.push({ name: 'baseline+encoded', server: await startBaseline({ logFile: join(work, 'baseline.log'), args: ['--answer', answerFile, '--encoded'] }) })
-  }
   try {
+    // Started inside the try: a start that fails stops those started before it.
+    let answerFile: string | undefined
+    for (const { name, env, dir, checkout } of variants) {
+      const service = await startService({ dataDir: dir, logFile: join(work, 'service.log'), env, checkout })
+      servers.push({ name, server: service })
+      for (const text of recommendations) {
+        const response = await fetch(`${service.url}/v1/recommendations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text })
+        if (response.status !== 200) throw new Error(`warm-up answered ${response.status}`)
+        if (answerFile === undefined) {
+          answerFile = join(work, 'answer.json')
+          await writeFile(answerFile, await response.text())
+        } else await response.arrayBuffer()
+      }
+    }
+    servers.push({ name: 'baseline', server: await startBaseline({ logFile: join(work, 'baseline.log') }) })
+    if (route === 'recommendations' && answerFile !== undefined) {
+      servers.push({ name: 'baseline+answer', server: await startBaseline({ logFile: join(work, 'baseline.log'), args: ['--answer', answerFile] }) })
+      servers.push({ name: 'baseline+encoded', server: await startBaseline({ logFile: join(work, 'baseline.log'), args: ['--answer', answerFile, '--encoded'] }) })
+    }
     process.stdout.write(`POST /v1/${route}, 50 connections, ${seconds} s per run, ${values.rounds} rounds\n`)
+    const width = Math.max(17, ...servers.map((s) => s.name.length + 1))
+    const cpuOf = new Map<string, number[]>()
     for (let r = 0; r < Number(values.rounds); r++) {
       for (const { name, server } of r % 2 === 0 ? servers : [...servers].reverse()) {
         const before = cpuMicrosOf(server.pid)
         const result = await load({ server, target: 'service', path: `/v1/${route}`, connections: 50, seconds, body })
         const after = cpuMicrosOf(server.pid)
-        const cpu = before === null || after === null ? 'n/a' : ((after - before) / result.requests).toFixed(0)
+        const perRequest = before === null || after === null ? undefined : (after - before) / result.requests
+        if (perRequest !== undefined) cpuOf.set(name, [...(cpuOf.get(name) ?? []), perRequest])
+        const cpu = perRequest === undefined ? 'n/a' : perRequest.toFixed(0)
         const failed = result.non2xx + result.errors > 0 ? `  ${result.non2xx} non-2xx, ${result.errors} errors` : ''
-        process.stdout.write(`${name.padEnd(Math.max(17, ...servers.map((s) => s.name.length + 1)))} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  CPU ${cpu} µs/request${failed}\n`)
+        process.stdout.write(`${name.padEnd(width)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  CPU ${cpu} µs/request${failed}\n`)
       }
     }
+    // Interference from the machine's neighbours only adds CPU time: the lowest round is the
+    // steadiest figure of a server, the median the usual one.
+    process.stdout.write('CPU µs/request over the rounds, lowest and median:\n')
+    for (const [name, values] of cpuOf) process.stdout.write(`${name.padEnd(width)} ${Math.min(...values).toFixed(0).padStart(4)} ${median(values).toFixed(0).padStart(4)}\n`)
   } finally {
     for (const { server } of servers) await server.stop()
   }
