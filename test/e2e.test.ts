@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { runCli, spawnService, type RunningService } from './support/spawn-service'
+import { BIN, runCli, spawnService, type RunningService } from './support/spawn-service'
 
 const TIER = { question: 'Which complexity tier should this SPEC use?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] }
 
@@ -71,6 +72,46 @@ describe('the real process (end to end)', () => {
     const r = await runCli(['serve', '--port', '0', '--data', service.dataDir])
     expect(r.code).toBe(1)
     expect(r.stderr).toContain('in use by another process')
+  })
+
+  it('says clearly when the port is in use, without a stack trace, and exits 1', async () => {
+    service = await spawnService()
+    const dir = mkdtempSync(join(tmpdir(), 'dm-port-'))
+    const r = await runCli(['serve', '--port', String(service.port), '--data', dir])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain(`127.0.0.1:${service.port} is in use by another process`)
+    expect(r.stderr).not.toMatch(/\n\s+at /)
+    expect(r.stdout).toContain('"event":"listen-failed"')
+  })
+
+  it('stops on SIGTERM behind a stdout that takes nothing: dies of the signal after its second, the store closed', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'dm-stalled-'))
+    // Its stdout is a pipe this test never reads: once the pipe is full, a write of its log lines
+    // blocks in one of Node's threads, which process.exit would wait for.
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'ignore'] })
+    const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)))
+    const port = await new Promise<number>((resolve) => {
+      let text = ''
+      const onData = (chunk: Buffer) => {
+        text += chunk.toString('utf8')
+        const found = /"event":"listening"[^\n]*"port":(\d+)/.exec(text)
+        if (found === null) return
+        child.stdout.off('data', onData)
+        child.stdout.pause()
+        resolve(Number(found[1]))
+      }
+      child.stdout.on('data', onData)
+    })
+    // Far more lines than a pipe holds (a line is about 200 bytes).
+    for (let round = 0; round < 40; round++) {
+      await Promise.all(Array.from({ length: 100 }, () => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.arrayBuffer())))
+    }
+    child.kill('SIGTERM')
+    expect(await exited).toBe('SIGTERM')
+    child.stdout.destroy()
+    // The store was closed before: it opens again at once.
+    service = await spawnService({ dataDir })
+    expect((await fetch(service.url + '/healthz')).status).toBe(200)
   })
 
   it('explains its usage', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { batchedDestination, GATHER_CHARS, GATHER_MS, type WriteBytes } from './log-destination'
+import { batchedDestination, GATHER_CHARS, GATHER_MS, MAX_WAITING_CHARS, type WriteBytes } from './log-destination'
 
 /** A file descriptor whose writes the test completes by hand: how many bytes, or an error. */
 function heldWrites() {
@@ -21,7 +21,7 @@ afterEach(() => {
 describe('the log destination', () => {
   it('writes the lines of GATHER_MS in one write, in order, and those logged meanwhile in the next, GATHER_MS later', async () => {
     const { calls, writeBytes } = heldWrites()
-    const log = batchedDestination(1, writeBytes)
+    const log = batchedDestination(1, { writeBytes })
     log.write('a\n')
     await later(GATHER_MS / 2)
     log.write('b\n')
@@ -46,7 +46,7 @@ describe('the log destination', () => {
 
   it('writes at once once GATHER_CHARS wait', async () => {
     const { calls, writeBytes } = heldWrites()
-    const log = batchedDestination(1, writeBytes)
+    const log = batchedDestination(1, { writeBytes })
     const line = `${'x'.repeat(1023)}\n`
     for (let i = 0; i < GATHER_CHARS / line.length - 1; i++) log.write(line)
     expect(calls).toHaveLength(0)
@@ -57,7 +57,7 @@ describe('the log destination', () => {
 
   it('goes on with the rest after a short write', async () => {
     const { calls, writeBytes } = heldWrites()
-    const log = batchedDestination(1, writeBytes)
+    const log = batchedDestination(1, { writeBytes })
     log.write('first line\n')
     await later(GATHER_MS)
     calls[0]?.done(null, 6)
@@ -66,7 +66,7 @@ describe('the log destination', () => {
 
   it('writes, on end, what waits at once, and resolves once the write in flight and those lines are out', async () => {
     const { calls, writeBytes } = heldWrites()
-    const log = batchedDestination(1, writeBytes)
+    const log = batchedDestination(1, { writeBytes })
     log.write('a\n')
     const first = log.end()
     expect(calls.map((c) => c.text)).toEqual(['a\n'])
@@ -89,7 +89,7 @@ describe('the log destination', () => {
 
   it('tries again a moment later when the descriptor is full (EAGAIN)', async () => {
     const { calls, writeBytes } = heldWrites()
-    const log = batchedDestination(1, writeBytes)
+    const log = batchedDestination(1, { writeBytes })
     log.write('a\n')
     await later(GATHER_MS)
     calls[0]?.done(Object.assign(new Error('full'), { code: 'EAGAIN' }), 0)
@@ -100,7 +100,7 @@ describe('the log destination', () => {
 
   it('drops what waits, and later lines, once the reader is gone, and still ends', async () => {
     const { calls, writeBytes } = heldWrites()
-    const log = batchedDestination(1, writeBytes)
+    const log = batchedDestination(1, { writeBytes })
     log.write('a\n')
     await later(GATHER_MS)
     log.write('b\n')
@@ -109,5 +109,35 @@ describe('the log destination', () => {
     await log.end()
     await later(GATHER_MS)
     expect(calls).toHaveLength(1)
+  })
+
+  it('drops the lines past MAX_WAITING_CHARS behind a write that does not finish, and says how many in their place', async () => {
+    const { calls, writeBytes } = heldWrites()
+    const log = batchedDestination(1, { writeBytes, droppedLine: (count) => `dropped ${count}\n` })
+    log.write('stuck\n')
+    await later(GATHER_MS)
+    const line = `${'x'.repeat(1023)}\n`
+    const room = MAX_WAITING_CHARS / line.length
+    for (let i = 0; i < room + 3; i++) log.write(line)
+    calls[0]?.done(null, 'stuck\n'.length)
+    expect(calls).toHaveLength(2)
+    expect(calls[1]?.text).toBe(line.repeat(room))
+    log.write('after\n')
+    calls[1]?.done(null, MAX_WAITING_CHARS)
+    await later(GATHER_MS)
+    expect(calls[2]?.text).toBe('dropped 3\nafter\n')
+  })
+
+  it('says on end how many lines were dropped, when none came after them', async () => {
+    const { calls, writeBytes } = heldWrites()
+    const log = batchedDestination(1, { writeBytes, droppedLine: (count) => `dropped ${count}\n` })
+    log.write('stuck\n')
+    await later(GATHER_MS)
+    for (let i = 0; i < MAX_WAITING_CHARS / 1024 + 1; i++) log.write(`${'x'.repeat(1023)}\n`)
+    const ending = log.end()
+    calls[0]?.done(null, 'stuck\n'.length)
+    calls[1]?.done(null, MAX_WAITING_CHARS + 'dropped 1\n'.length)
+    await ending
+    expect(calls[1]?.text.endsWith('x\ndropped 1\n')).toBe(true)
   })
 })

@@ -52,9 +52,13 @@ export async function serveCommand(argv: string[]): Promise<void> {
   }
   // Asynchronous writes (log-destination.ts): a line per request must not cost a synchronous
   // write on the hot routes; the lines of up to 20 ms go out in one write, in order, and the
-  // stop below writes what waits and waits until all are out. A kill -9 may lose the last lines, never
-  // an acknowledged observation.
-  const destination = batchedDestination(1)
+  // stop below writes what waits and waits until all are out (a second at most). Behind a stdout
+  // that takes nothing, at most about 4 MB of lines wait, and those past it are counted in a
+  // line of their own. A kill -9 may lose the last lines, never an acknowledged observation.
+  const destination = batchedDestination(1, {
+    droppedLine: (count) =>
+      `${JSON.stringify({ level: 40, time: Date.now(), service: 'decision-memory', event: 'log-lines-dropped', dropped: count, msg: `${count} log lines dropped: stdout did not take them` })}\n`,
+  })
   const logger = pino({ level: process.env.DECISION_MEMORY_LOG_LEVEL ?? 'info', base: { service: 'decision-memory' } }, destination)
 
   // A broken policy stops start-up before anything is opened.
@@ -86,27 +90,51 @@ export async function serveCommand(argv: string[]): Promise<void> {
   })
 
   let stopping = false
-  async function stop(signal: string) {
+  /**
+   * Stops in order (the decay scan, the server, the store), writes the last log lines, and exits
+   * with `code`; after a signal, `signal` names it.
+   */
+  async function stop(reason: { signal: NodeJS.Signals } | { code: number }) {
     if (stopping) return
     stopping = true
-    logger.info({ event: 'stopping', signal }, 'stopping')
+    if ('signal' in reason) logger.info({ event: 'stopping', signal: reason.signal }, 'stopping')
     // The cron job first: a scan in progress stops between two writes, before the store closes.
     await decayScan.stop()
     logger.info({ event: 'decay-scan-stopped' }, 'decay scan schedule stopped')
     await new Promise<void>((done) => server.close(() => done()))
     await store.close()
     logger.info({ event: 'stopped' }, 'stopped')
-    // Every line out, in order, before the exit. A stdout that cannot take them (a reader gone,
-    // a full pipe) does not hold the exit up for more than a second.
-    await new Promise<void>((done) => {
-      const timer = setTimeout(done, 1000)
+    // Every line out, in order, before the exit; a stdout that takes none (a reader that does not
+    // read) holds the stop up for a second at most.
+    const out = await new Promise<boolean>((done) => {
+      const timer = setTimeout(() => done(false), 1000)
       void destination.end().then(() => {
         clearTimeout(timer)
-        done()
+        done(true)
       })
     })
-    process.exit(0)
+    const code = 'code' in reason ? reason.code : 0
+    if (out || !('signal' in reason)) process.exit(code)
+    // A write may be stuck in one of Node's threads on a full pipe, and process.exit would wait
+    // for it: the service dies of the signal it was sent instead, as one without a handler does
+    // (its handler, added once, is gone). The store is closed; nothing acknowledged is lost.
+    process.kill(process.pid, reason.signal)
   }
-  process.once('SIGTERM', () => void stop('SIGTERM'))
-  process.once('SIGINT', () => void stop('SIGINT'))
+  process.once('SIGTERM', () => void stop({ signal: 'SIGTERM' }))
+  process.once('SIGINT', () => void stop({ signal: 'SIGINT' }))
+  // A port that cannot be listened on: said plainly, not as a crash with a stack trace.
+  server.once('error', (error: NodeJS.ErrnoException) => {
+    const where = `${host}:${port}`
+    const why =
+      error.code === 'EADDRINUSE'
+        ? `${where} is in use by another process (is the service already running? --port picks another)`
+        : error.code === 'EACCES'
+          ? `no permission to listen on ${where}`
+          : error.code === 'EADDRNOTAVAIL'
+            ? `${host} is not an address of this machine`
+            : `cannot listen on ${where}: ${error.message}`
+    logger.error({ event: 'listen-failed', code: error.code, host, port }, why)
+    process.stderr.write(`decision-memory serve: ${why}\n`)
+    void stop({ code: 1 })
+  })
 }
