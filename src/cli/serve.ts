@@ -122,18 +122,20 @@ export async function serveCommand(argv: string[]): Promise<void> {
   }
   process.once('SIGTERM', () => void stop({ signal: 'SIGTERM' }))
   process.once('SIGINT', () => void stop({ signal: 'SIGINT' }))
-  // A port that cannot be listened on: said plainly, not as a crash with a stack trace.
+  // A port that cannot be listened on (or a server that fails later): said plainly, not as a
+  // crash with a stack trace.
   server.once('error', (error: NodeJS.ErrnoException) => {
     const where = `${host}:${port}`
-    const why =
-      error.code === 'EADDRINUSE'
+    const why = server.listening
+      ? `the server on ${where} failed: ${error.message}`
+      : error.code === 'EADDRINUSE'
         ? `${where} is in use by another process (is the service already running? --port picks another)`
         : error.code === 'EACCES'
           ? `no permission to listen on ${where}`
           : error.code === 'EADDRNOTAVAIL'
             ? `${host} is not an address of this machine`
             : `cannot listen on ${where}: ${error.message}`
-    logger.error({ event: 'listen-failed', code: error.code, host, port }, why)
+    logger.error({ event: server.listening ? 'server-failed' : 'listen-failed', code: error.code, host, port }, why)
     process.stderr.write(`decision-memory serve: ${why}\n`)
     void stop({ code: 1 })
   })
