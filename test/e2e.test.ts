@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -112,6 +113,21 @@ describe('the real process (end to end)', () => {
     // The store was closed before: it opens again at once.
     service = await spawnService({ dataDir })
     expect((await fetch(service.url + '/healthz')).status).toBe(200)
+  })
+
+  it('stops on SIGTERM while a client holds a request open: its connection is closed after the grace period', async () => {
+    service = await spawnService()
+    const socket = connect(service.port, '127.0.0.1')
+    await new Promise((resolve) => socket.once('connect', resolve))
+    const closed = new Promise((resolve) => socket.once('close', resolve))
+    socket.on('error', () => undefined)
+    // A body announced as 100 bytes, of which 5 ever come.
+    socket.write('POST /v1/observations HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"use')
+    // By the time a request sent after it is answered, the service has read its headers.
+    expect((await fetch(service.url + '/healthz')).status).toBe(200)
+    expect(await service.stop()).toBe(0)
+    await closed
+    expect(service.lines.map((line) => (JSON.parse(line) as { event?: string }).event)).toContain('stopped')
   })
 
   it('explains its usage', async () => {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createServer, type ServerOptions } from 'node:http'
+import { createServer, type Server, type ServerOptions } from 'node:http'
 import { serve as serveHttp } from '@hono/node-server'
 import pino from 'pino'
 import { systemClock } from '../clock'
@@ -28,6 +28,9 @@ export const SERVE_HELP = `decision-memory serve [--port N] [--host ADDR] [--dat
 `
 
 
+/** How long a stop lets requests in progress finish before it closes their connections. */
+const STOP_GRACE_MS = 5_000
+
 /** `decision-memory serve`: wires the real parts and owns start and graceful stop. */
 export async function serveCommand(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -53,11 +56,14 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // Asynchronous writes (log-destination.ts): a line per request must not cost a synchronous
   // write on the hot routes; the lines of up to 20 ms go out in one write, in order, and the
   // stop below writes what waits and waits until all are out (a second at most). Behind a stdout
-  // that takes nothing, at most about 4 MB of lines wait, and those past it are counted in a
-  // line of their own. A kill -9 may lose the last lines, never an acknowledged observation.
+  // that takes nothing, at most about 4 MB of lines wait (besides the write stuck), and those past
+  // it are counted in a line of their own. A kill -9 may lose the last lines, never an acknowledged observation.
   const destination = batchedDestination(1, {
+    // A warning, as pino would write it, and only where warnings are logged.
     droppedLine: (count) =>
-      `${JSON.stringify({ level: 40, time: Date.now(), service: 'decision-memory', event: 'log-lines-dropped', dropped: count, msg: `${count} log lines dropped: stdout did not take them` })}\n`,
+      logger.isLevelEnabled('warn')
+        ? `${JSON.stringify({ level: 40, time: Date.now(), service: 'decision-memory', event: 'log-lines-dropped', dropped: count, msg: `${count} log lines dropped: stdout did not take them` })}\n`
+        : '',
   })
   const logger = pino({ level: process.env.DECISION_MEMORY_LOG_LEVEL ?? 'info', base: { service: 'decision-memory' } }, destination)
 
@@ -101,7 +107,15 @@ export async function serveCommand(argv: string[]): Promise<void> {
     // The cron job first: a scan in progress stops between two writes, before the store closes.
     await decayScan.stop()
     logger.info({ event: 'decay-scan-stopped' }, 'decay scan schedule stopped')
-    await new Promise<void>((done) => server.close(() => done()))
+    // Requests in progress may finish; a client that holds one open (a body it never ends) does
+    // not hold the stop up past STOP_GRACE_MS: its connection is closed then.
+    await new Promise<void>((done) => {
+      const grace = setTimeout(() => (server as Server).closeAllConnections(), STOP_GRACE_MS)
+      server.close(() => {
+        clearTimeout(grace)
+        done()
+      })
+    })
     await store.close()
     logger.info({ event: 'stopped' }, 'stopped')
     // Every line out, in order, before the exit; a stdout that takes none (a reader that does not
@@ -113,12 +127,14 @@ export async function serveCommand(argv: string[]): Promise<void> {
         done(true)
       })
     })
-    const code = 'code' in reason ? reason.code : 0
-    if (out || !('signal' in reason)) process.exit(code)
+    if (out) process.exit('code' in reason ? reason.code : 0)
     // A write may be stuck in one of Node's threads on a full pipe, and process.exit would wait
-    // for it: the service dies of the signal it was sent instead, as one without a handler does
-    // (its handler, added once, is gone). The store is closed; nothing acknowledged is lost.
-    process.kill(process.pid, reason.signal)
+    // for it for good: the service dies of a signal instead, with the default action, as one
+    // without a handler does (the one it was sent, or SIGTERM after a failure). The store is
+    // closed; nothing acknowledged is lost.
+    const signal = 'signal' in reason ? reason.signal : 'SIGTERM'
+    process.removeAllListeners(signal)
+    process.kill(process.pid, signal)
   }
   process.once('SIGTERM', () => void stop({ signal: 'SIGTERM' }))
   process.once('SIGINT', () => void stop({ signal: 'SIGINT' }))
