@@ -117,7 +117,7 @@ try {
         process.stdout.write(`${name.padEnd(width)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  CPU ${cpu} µs/request${failed}\n`)
       }
     }
-    // Interference from the machine's neighbours only adds CPU time: the lowest round is the
+    // Interference from the machine's neighbours mostly adds CPU time: the lowest round is the
     // steadiest figure of a server, the median the usual one.
     process.stdout.write('CPU µs/request over the rounds, lowest and median:\n')
     for (const [name, values] of cpuOf) process.stdout.write(`${name.padEnd(width)} ${Math.min(...values).toFixed(0).padStart(4)} ${median(values).toFixed(0).padStart(4)}\n`)

@@ -37,8 +37,8 @@ export function validBodies(): ValidBodies {
       if (known === undefined || known.type !== type) return undefined
       // Used: moved behind the newest, but only once half the bound has been remembered since it
       // was last placed, not at every hit (every request of an orchestrator is one, and a move is
-      // two more lookups). A body used at least that often stays; the next out is the one placed
-      // longest ago, which is about the least recently used.
+      // two more lookups). The next out is the one placed longest ago: about the least recently
+      // used, and at worst a body asked again is validated again.
       if (remembered - known.moved > REMEMBERED_BODIES.count / 2) {
         valid.delete(text)
         known.moved = remembered
