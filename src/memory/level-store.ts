@@ -284,7 +284,9 @@ export async function createLevelStore(
     },
 
     async close() {
-      await db.close()
+      // In the write queue: the writes already asked for (a group of observations a stopping
+      // service has yet to commit) are done first, and none finds the store closed under it.
+      await enqueue(() => db.close())
     },
   }
 }

@@ -36,6 +36,16 @@ export function storeSuite(name: string, open: () => Promise<MemoryStore>) {
       expect(await store.observationsAt('alice', 'tier')).toHaveLength(1)
     })
 
+    it('closes once the writes already asked for are done: each is stored, none finds the store closed', async () => {
+      store = await open()
+      const s = store
+      const writes = Array.from({ length: 5 }, (_, i) => s.addObservations([observation({ chosen: ['Tier M'], decision_id: `c-${i}` })], []))
+      const closing = s.close()
+      const results = await Promise.all(writes)
+      await closing
+      expect(results.flatMap((r) => r.stored)).toHaveLength(5)
+    })
+
     it('stores a decision_id once per user, within a batch and across batches', async () => {
       store = await open()
       const first = await store.addObservations(
