@@ -13,6 +13,18 @@ async function post(url: string, path: string, body: unknown) {
   return { status: r.status, body: (await r.json()) as any }
 }
 
+/** Resolves once the service has logged a line with this event. */
+function logged(service: RunningService, event: string): Promise<void> {
+  return new Promise((resolve) => {
+    const look = () => {
+      if (service.lines.some((line) => line.includes(`"event":"${event}"`))) resolve()
+      // After readline has taken the chunk's lines.
+      else service.child.stdout?.once('data', () => setImmediate(look))
+    }
+    look()
+  })
+}
+
 describe('the real process (end to end)', () => {
   let service: RunningService | undefined
   afterEach(async () => {
@@ -128,6 +140,49 @@ describe('the real process (end to end)', () => {
     expect(await service.stop()).toBe(0)
     await closed
     expect(service.lines.map((line) => (JSON.parse(line) as { event?: string }).event)).toContain('stopped')
+  })
+
+  it('answers a request that comes after the stop began with Connection: close, and then ends at once', async () => {
+    service = await spawnService()
+    const { child } = service
+    const socket = connect(service.port, '127.0.0.1')
+    await new Promise((resolve) => socket.once('connect', resolve))
+    let received = ''
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')))
+    const closed = new Promise((resolve) => socket.once('close', resolve))
+    const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)))
+    // A request begun before the stop (its body not all sent yet)...
+    socket.write('POST /v1/maintenance/decay-scan HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{')
+    expect((await fetch(service.url + '/healthz')).status).toBe(200)
+    child.kill('SIGTERM')
+    await logged(service, 'stopping')
+    // ...then its end, and a second request on the same connection, begun after.
+    socket.write('}GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+    await closed
+    const answers = received.split(/(?=HTTP\/1\.1 )/)
+    expect(answers).toHaveLength(2)
+    expect(answers[0]).toMatch(/^HTTP\/1\.1 200/)
+    expect(answers[1]).toMatch(/^HTTP\/1\.1 200/)
+    expect(answers[1]).toMatch(/\r\nconnection: close\r\n/i)
+    // Once, not twice: a second signal would end it at once.
+    expect(await exited).toBe(0)
+  })
+
+  it('ends at once on a second signal during the stop, dying of it', async () => {
+    service = await spawnService()
+    const { child } = service
+    const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)))
+    const socket = connect(service.port, '127.0.0.1')
+    await new Promise((resolve) => socket.once('connect', resolve))
+    socket.on('error', () => undefined)
+    // A request held open keeps the stop waiting.
+    socket.write('POST /v1/observations HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"use')
+    expect((await fetch(service.url + '/healthz')).status).toBe(200)
+    child.kill('SIGINT')
+    await logged(service, 'stopping')
+    child.kill('SIGTERM')
+    expect(await exited).toBe('SIGTERM')
+    socket.destroy()
   })
 
   it('explains its usage', async () => {

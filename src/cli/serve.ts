@@ -31,6 +31,9 @@ export const SERVE_HELP = `decision-memory serve [--port N] [--host ADDR] [--dat
 /** How long a stop lets requests in progress finish before it closes their connections. */
 const STOP_GRACE_MS = 5_000
 
+/** How often a stop closes the connections that have gone idle since it began. */
+const IDLE_SWEEP_MS = 20
+
 /** `decision-memory serve`: wires the real parts and owns start and graceful stop. */
 export async function serveCommand(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -77,6 +80,14 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const bodies = validBodies()
   const app = createApp({ memory, logger, version, decisions, auth, bodies })
 
+  let stopping = false
+  // Once stopping, every answer tells its client to close the connection: a keep-alive client
+  // goes on elsewhere instead of sending more here.
+  const closingOnStop = (next: NodeListener): NodeListener => (req, res) => {
+    if (stopping) res.setHeader('Connection', 'close')
+    next(req, res)
+  }
+
   // @hono/node-server's listener over the app, with the recommendation asked again answered in
   // front of it (first-path.ts).
   const server = serveHttp({
@@ -84,7 +95,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     port,
     hostname: host,
     createServer: ((options: ServerOptions, listener: NodeListener) =>
-      createServer(options, answerRememberedFirst({ memory, bodies, logger, auth }, listener))) as typeof createServer,
+      createServer(options, closingOnStop(answerRememberedFirst({ memory, bodies, logger, auth }, listener)))) as typeof createServer,
   }, (info) => {
     logger.info({ event: 'listening', host, port: info.port, data: dataDir, policy: policyFile, auth: auth !== undefined }, `listening on http://${host}:${info.port}`)
   })
@@ -95,7 +106,6 @@ export async function serveCommand(argv: string[]): Promise<void> {
     logger,
   })
 
-  let stopping = false
   /**
    * Stops in order (the decay scan, the server, the store), writes the last log lines, and exits
    * with `code`; after a signal, `signal` names it.
@@ -107,15 +117,21 @@ export async function serveCommand(argv: string[]): Promise<void> {
     // The cron job first: a scan in progress stops between two writes, before the store closes.
     await decayScan.stop()
     logger.info({ event: 'decay-scan-stopped' }, 'decay scan schedule stopped')
-    // Requests in progress may finish; a client that holds one open (a body it never ends) does
-    // not hold the stop up past STOP_GRACE_MS: its connection is closed then.
+    // Requests in progress may finish, and their connections are closed as soon as they are idle
+    // (answers begun before the stop did not say Connection: close); a client that holds one
+    // open (a body it never ends) does not hold the stop up past STOP_GRACE_MS: its connection is
+    // closed then.
     await new Promise<void>((done) => {
-      const grace = setTimeout(() => (server as Server).closeAllConnections(), STOP_GRACE_MS)
+      const http = server as Server
+      const idle = setInterval(() => http.closeIdleConnections(), IDLE_SWEEP_MS)
+      const grace = setTimeout(() => http.closeAllConnections(), STOP_GRACE_MS)
       server.close(() => {
+        clearInterval(idle)
         clearTimeout(grace)
         done()
       })
     })
+    // After the writes already asked for (level-store.ts).
     await store.close()
     logger.info({ event: 'stopped' }, 'stopped')
     // Every line out, in order, before the exit; a stdout that takes none (a reader that does not
@@ -132,15 +148,23 @@ export async function serveCommand(argv: string[]): Promise<void> {
     // for it for good: the service dies of a signal instead, with the default action, as one
     // without a handler does (the one it was sent, or SIGTERM after a failure). The store is
     // closed; nothing acknowledged is lost.
-    const signal = 'signal' in reason ? reason.signal : 'SIGTERM'
-    process.removeAllListeners(signal)
+    process.removeAllListeners('SIGTERM')
+    process.removeAllListeners('SIGINT')
+    process.kill(process.pid, 'signal' in reason ? reason.signal : 'SIGTERM')
+  }
+  // A second SIGTERM or SIGINT during the stop ends the process at once, with the signal's default
+  // action: what was acknowledged is on disk already (R-SVC-3), and LevelDB recovers its log.
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!stopping) return void stop({ signal })
+    process.removeAllListeners('SIGTERM')
+    process.removeAllListeners('SIGINT')
     process.kill(process.pid, signal)
   }
-  process.once('SIGTERM', () => void stop({ signal: 'SIGTERM' }))
-  process.once('SIGINT', () => void stop({ signal: 'SIGINT' }))
+  process.on('SIGTERM', onSignal)
+  process.on('SIGINT', onSignal)
   // A port that cannot be listened on (or a server that fails later): said plainly, not as a
-  // crash with a stack trace.
-  server.once('error', (error: NodeJS.ErrnoException) => {
+  // crash with a stack trace; every error is logged, the first one stops the service.
+  server.on('error', (error: NodeJS.ErrnoException) => {
     const where = `${host}:${port}`
     const why = server.listening
       ? `the server on ${where} failed: ${error.message}`
