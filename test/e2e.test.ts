@@ -152,16 +152,17 @@ describe('the real process (end to end)', () => {
     const closed = new Promise((resolve) => socket.once('close', resolve))
     const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)))
     // A request begun before the stop (its body not all sent yet)...
-    socket.write('POST /v1/maintenance/decay-scan HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{')
+    const body = JSON.stringify({ ...TIER, user_choice: 'Tier M', decision_id: 'at-stop', user: 'alice' })
+    socket.write(`POST /v1/observations HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, -1)}`)
     expect((await fetch(service.url + '/healthz')).status).toBe(200)
     child.kill('SIGTERM')
     await logged(service, 'stopping')
     // ...then its end, and a second request on the same connection, begun after.
-    socket.write('}GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+    socket.write(`${body.slice(-1)}GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`)
     await closed
     const answers = received.split(/(?=HTTP\/1\.1 )/)
     expect(answers).toHaveLength(2)
-    expect(answers[0]).toMatch(/^HTTP\/1\.1 200/)
+    expect(answers[0]).toMatch(/^HTTP\/1\.1 201/)
     expect(answers[1]).toMatch(/^HTTP\/1\.1 200/)
     expect(answers[1]).toMatch(/\r\nconnection: close\r\n/i)
     // Once, not twice: a second signal would end it at once.

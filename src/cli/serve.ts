@@ -78,7 +78,17 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const decisions = createDecisions({ store: decisionStore, clock: systemClock })
   const memory = createDecisionMemory({ store, policy, clock: systemClock, decisions })
   const bodies = validBodies()
-  const app = createApp({ memory, logger, version, decisions, auth, bodies })
+  // A stop aborts a decay scan asked over HTTP too, between two of its writes, as it does the
+  // scheduled one: the store is not closed under it, and the next scan finishes the work.
+  const scans = new AbortController()
+  const app = createApp({
+    memory: { ...memory, decayScan: (input = {}) => memory.decayScan({ ...input, signal: input.signal ?? scans.signal }) },
+    logger,
+    version,
+    decisions,
+    auth,
+    bodies,
+  })
 
   let stopping = false
   // Once stopping, every answer tells its client to close the connection: a keep-alive client
@@ -114,6 +124,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     if (stopping) return
     stopping = true
     if ('signal' in reason) logger.info({ event: 'stopping', signal: reason.signal }, 'stopping')
+    scans.abort()
     // The cron job first: a scan in progress stops between two writes, before the store closes.
     await decayScan.stop()
     logger.info({ event: 'decay-scan-stopped' }, 'decay scan schedule stopped')

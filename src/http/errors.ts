@@ -86,8 +86,9 @@ const CODE_BY_STATUS: Record<number, string> = {
 }
 
 /**
- * The answer to an error, in one place: InputError and HTTP errors are 4xx, anything else is a
- * bug (500), logged with the request's id.
+ * The answer to an error, in one place: InputError and HTTP errors are 4xx; work aborted because
+ * the service is stopping (the only abort there is: a decay scan asked over HTTP) is a 503;
+ * anything else is a bug (500), logged with the request's id.
  */
 export function answerError(logger: Logger, error: Error, requestId: string | undefined): { status: ContentfulStatusCode; body: ReturnType<typeof errorBodyFor> } {
   if (error instanceof InputError) {
@@ -99,6 +100,10 @@ export function answerError(logger: Logger, error: Error, requestId: string | un
     if (status === 400 && /json/i.test(message)) message = 'the body is not valid JSON'
     if (status === 415) message = 'send the body as JSON, with the header content-type: application/json'
     return { status, body: errorBodyFor(requestId, CODE_BY_STATUS[status] ?? 'bad_request', message) }
+  }
+  if (error.name === 'AbortError') {
+    logger.warn({ event: 'aborted-by-stop', req_id: requestId }, 'stopped by the service stopping')
+    return { status: 503, body: errorBodyFor(requestId, 'stopping', 'the service is stopping: what was done is kept, and the next decay scan finishes the rest') }
   }
   logger.error({ err: error, req_id: requestId }, 'unhandled error')
   return { status: 500, body: errorBodyFor(requestId, 'internal_error', 'internal error: this is a bug, please report it') }

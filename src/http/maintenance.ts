@@ -48,6 +48,10 @@ const route = createRoute({
   responses: {
     200: { description: 'Ran, or skipped within the cadence window', content: { 'application/json': { schema: DecayScanResult } } },
     400: { description: 'Invalid body', content: { 'application/json': { schema: ErrorSchema } } },
+    503: {
+      description: 'The service is stopping: the scan stopped between two of its writes; what it did is kept, and the next scan finishes it',
+      content: { 'application/json': { schema: ErrorSchema } },
+    },
   },
 })
 
