@@ -91,8 +91,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
   })
 
   let stopping = false
-  // Once stopping, every answer tells its client to close the connection: a keep-alive client
-  // goes on elsewhere instead of sending more here.
+  // Once stopping, a request that arrives is answered with Connection: close: its keep-alive
+  // client goes on elsewhere instead of sending more here (the check is made as the request
+  // comes, so an answer to one begun before the stop does not say it; its connection is closed
+  // once idle, below).
   const closingOnStop = (next: NodeListener): NodeListener => (req, res) => {
     if (stopping) res.setHeader('Connection', 'close')
     next(req, res)
