@@ -13,6 +13,19 @@ async function post(url: string, path: string, body: unknown) {
   return { status: r.status, body: (await r.json()) as any }
 }
 
+/**
+ * A connection with a request the service has begun: a body announced as 100 bytes, of which 5
+ * ever come. By the time a request sent after it is answered, the service has read its headers.
+ */
+async function holdRequestOpen(service: RunningService) {
+  const socket = connect(service.port, '127.0.0.1')
+  await new Promise((resolve) => socket.once('connect', resolve))
+  socket.on('error', () => undefined)
+  socket.write('POST /v1/observations HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"use')
+  expect((await fetch(service.url + '/healthz')).status).toBe(200)
+  return socket
+}
+
 /** Resolves once the service has logged a line with this event. */
 function logged(service: RunningService, event: string): Promise<void> {
   return new Promise((resolve) => {
@@ -129,14 +142,8 @@ describe('the real process (end to end)', () => {
 
   it('stops on SIGTERM while a client holds a request open: its connection is closed after the grace period', async () => {
     service = await spawnService()
-    const socket = connect(service.port, '127.0.0.1')
-    await new Promise((resolve) => socket.once('connect', resolve))
+    const socket = await holdRequestOpen(service)
     const closed = new Promise((resolve) => socket.once('close', resolve))
-    socket.on('error', () => undefined)
-    // A body announced as 100 bytes, of which 5 ever come.
-    socket.write('POST /v1/observations HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"use')
-    // By the time a request sent after it is answered, the service has read its headers.
-    expect((await fetch(service.url + '/healthz')).status).toBe(200)
     expect(await service.stop()).toBe(0)
     await closed
     expect(service.lines.map((line) => (JSON.parse(line) as { event?: string }).event)).toContain('stopped')
@@ -173,12 +180,8 @@ describe('the real process (end to end)', () => {
     service = await spawnService()
     const { child } = service
     const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)))
-    const socket = connect(service.port, '127.0.0.1')
-    await new Promise((resolve) => socket.once('connect', resolve))
-    socket.on('error', () => undefined)
     // A request held open keeps the stop waiting.
-    socket.write('POST /v1/observations HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"use')
-    expect((await fetch(service.url + '/healthz')).status).toBe(200)
+    const socket = await holdRequestOpen(service)
     child.kill('SIGINT')
     await logged(service, 'stopping')
     child.kill('SIGTERM')

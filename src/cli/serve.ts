@@ -161,17 +161,19 @@ export async function serveCommand(argv: string[]): Promise<void> {
     // for it for good: the service dies of a signal instead, with the default action, as one
     // without a handler does (the one it was sent, or SIGTERM after a failure). The store is
     // closed; nothing acknowledged is lost.
+    dieOf('signal' in reason ? reason.signal : 'SIGTERM')
+  }
+  /** Ends the process by `signal` with its default action, as one without a handler would. */
+  function dieOf(signal: NodeJS.Signals): void {
     process.removeAllListeners('SIGTERM')
     process.removeAllListeners('SIGINT')
-    process.kill(process.pid, 'signal' in reason ? reason.signal : 'SIGTERM')
+    process.kill(process.pid, signal)
   }
   // A second SIGTERM or SIGINT during the stop ends the process at once, with the signal's default
   // action: what was acknowledged is on disk already (R-SVC-3), and LevelDB recovers its log.
   const onSignal = (signal: NodeJS.Signals) => {
     if (!stopping) return void stop({ signal })
-    process.removeAllListeners('SIGTERM')
-    process.removeAllListeners('SIGINT')
-    process.kill(process.pid, signal)
+    dieOf(signal)
   }
   process.on('SIGTERM', onSignal)
   process.on('SIGINT', onSignal)

@@ -74,7 +74,6 @@ export interface AppOptions {
 export function createApp({ memory, logger, version = '0.0.0', decisions, auth, bodies = validBodies() }: AppOptions) {
   const app = new OpenAPIHono({ defaultHook: validationHook as never })
 
-  const onError = createErrorHandler(logger)
   app.use('*', requestLog(logger))
   app.use('*', limitBody)
   app.use('*', emptyJsonBody)
@@ -92,6 +91,6 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
   mountDocs(app, { version })
 
   app.notFound((c) => c.json(errorBody(c, 'not_found', `no route ${c.req.method} ${c.req.path}`), 404))
-  app.onError(onError)
+  app.onError(createErrorHandler(logger))
   return app
 }

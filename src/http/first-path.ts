@@ -22,13 +22,17 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
 }
 
 /**
- * Whether a header was sent more than once. Node keeps the first of a repeated Content-Type or
- * Authorization, where @hono/node-server joins them (and the app refuses the joined value): such
- * a request is the app's.
+ * Whether Content-Type or Authorization was sent more than once, in one pass over the raw headers.
+ * Node keeps the first of a repeated one, where @hono/node-server joins them (and the app refuses
+ * the joined value): such a request is the app's.
  */
-function repeated(req: IncomingMessage, name: string): boolean {
-  let seen = 0
-  for (let i = 0; i < req.rawHeaders.length; i += 2) if ((req.rawHeaders[i] as string).toLowerCase() === name && ++seen > 1) return true
+function repeatedTypeOrToken(req: IncomingMessage): boolean {
+  let types = 0
+  let tokens = 0
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = (req.rawHeaders[i] as string).toLowerCase()
+    if ((name === 'content-type' && ++types > 1) || (name === 'authorization' && ++tokens > 1)) return true
+  }
   return false
 }
 
@@ -74,8 +78,7 @@ export function answerRememberedFirst(
       !(length > 0 && length <= 4 * REMEMBERED_BODIES.textLength) ||
       req.headers['transfer-encoding'] !== undefined ||
       !PLAIN_HOST.test(req.headers.host ?? '') ||
-      repeated(req, 'content-type') ||
-      repeated(req, 'authorization')
+      repeatedTypeOrToken(req)
     ) {
       next(req, res)
       return

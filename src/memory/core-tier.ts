@@ -253,9 +253,7 @@ export function createCoreTier(options: {
         // Nothing left in archival (a user forgotten meanwhile): no head that would name the user,
         // and nothing of the point remembered, as after a demotion.
         ;(await entries()).delete(pk)
-        waitingAt.delete(pk)
-        usedAt.delete(pk)
-        lastRead.delete(pk)
+        forgetInMemory(pk)
         return aggregate
       }
       const head = headOf(aggregate.summary, Math.max(at, usedAt.get(pk) ?? 0))
@@ -276,8 +274,13 @@ export function createCoreTier(options: {
       await cells.clear(prefixRange(entry.user, entry.point))
       await pending.clear(prefixRange(entry.user, entry.point))
     })
-    waitingAt.delete(pk)
     index?.delete(pk)
+    forgetInMemory(pk)
+  }
+
+  /** What is remembered of a point beside its head: what waits, its last use, its last read. */
+  function forgetInMemory(pk: string): void {
+    waitingAt.delete(pk)
     usedAt.delete(pk)
     lastRead.delete(pk)
   }
