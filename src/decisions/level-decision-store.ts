@@ -3,6 +3,7 @@ import { createChangeCounter } from '../memory/change-counter'
 import { key, prefixRange } from '../memory/keys'
 import { createReadCache } from '../memory/read-cache'
 import { createWriteQueue } from '../memory/write-queue'
+import { writeOptions } from '../memory/write-options'
 import type { DecisionEvent, DecisionRecord } from './decision'
 import { PULSE_SOURCES, type DecisionStore, type DecisionTransaction, type Pulse } from './store'
 
@@ -63,7 +64,7 @@ export async function createLevelDecisionStore(db: Db, options: { sync?: boolean
     if (ops.length === 0) return
     await changes.aroundAll(async () => {
       try {
-        await db.batch(ops as never, { sync } as never)
+        await db.batch(ops as never, writeOptions(sync) as never)
       } finally {
         keysAtPoint.written(touched)
       }
@@ -146,7 +147,7 @@ export async function createLevelDecisionStore(db: Db, options: { sync?: boolean
           }
           return { type: 'put' as const, key: k, value }
         })
-        await pulses.batch(ops, { sync } as never)
+        await pulses.batch(ops, writeOptions(sync) as never)
       })
     },
 

@@ -7,6 +7,7 @@ import { createCoreTier, type BatchOp } from './core-tier'
 import { createGroupCommit } from './group-commit'
 import { archivalKey, key, prefixRange } from './keys'
 import { createWriteQueue } from './write-queue'
+import { writeOptions } from './write-options'
 import { belongsTo, storedEntry } from './ownership'
 import { createReadCache } from './read-cache'
 import { createRecallTier } from './recall-tier'
@@ -140,7 +141,7 @@ export async function createLevelStore(
     const counted = await core.countOps(allStored)
     try {
       for (const op of counted.ops) ops.push(op)
-      if (ops.length > 0) await db.batch(ops as never, { sync } as never)
+      if (ops.length > 0) await db.batch(ops as never, writeOptions(sync) as never)
     } catch (error) {
       counted.abandon()
       throw error
@@ -183,7 +184,7 @@ export async function createLevelStore(
               { type: 'put', sublevel: owners, key: key(session.session_id, session.user), value: '' },
               ...(await sessionCounts.countOps([session])),
             ] as never,
-            { sync } as never,
+            writeOptions(sync) as never,
           )
           sessionsWritten([session])
         })
@@ -210,7 +211,7 @@ export async function createLevelStore(
         if (existing === undefined) return undefined
         const updated = { ...existing, personalization: enabled }
         await changes.around([user], async () => {
-          await sessions.put(k, updated, { sync } as never)
+          await sessions.put(k, updated, writeOptions(sync) as never)
           sessionsWritten([updated])
         })
         return updated
@@ -243,7 +244,7 @@ export async function createLevelStore(
     },
 
     async recordDecayScan(at) {
-      await maintenance.put(DECAY_SCAN_KEY, at, { sync } as never)
+      await maintenance.put(DECAY_SCAN_KEY, at, writeOptions(sync) as never)
     },
 
     async *sessionsOf(user) {
@@ -272,7 +273,7 @@ export async function createLevelStore(
         core.forgetting(user)
         try {
           await changes.around([user], async () => {
-            if (ops.length > 0) await db.batch(ops, { sync } as never)
+            if (ops.length > 0) await db.batch(ops, writeOptions(sync) as never)
             sessionCache.written([], (k) => k.startsWith(`${user}\u0000`))
             sessionCounts.written([user])
           })
