@@ -27,6 +27,10 @@ import { archivalKey, key, prefixRange } from './keys'
 
 type Db = AbstractLevel<string | Buffer | Uint8Array, string, string>
 type Sublevel<V> = AbstractSublevel<Db, string | Buffer | Uint8Array, string, V>
+
+/** The writes that count observations in core, and what to do once their batch is written or has failed. */
+export type CoreCount = { ops: BatchOp[]; commit(): void; abandon(): void }
+
 /** A write for `db.batch`, in any sublevel. */
 export type BatchOp = { type: 'put'; sublevel: unknown; key: string; value: unknown } | { type: 'del'; sublevel: unknown; key: string }
 
@@ -339,7 +343,7 @@ export function createCoreTier(options: {
     const summaries: Array<[string, WaitingSummary]> = []
     const dropped: string[] = []
     const stored = await heads.getMany([...pks])
-    const folds: Array<{ pk: string; user: string; point: string; head: StoredHead; all: Waiting[]; waiting: Pending }> = []
+    const counting: Array<{ pk: string; user: string; point: string; head: StoredHead; group: Observation[] }> = []
     for (let i = 0; i < pks.length; i++) {
       const head = stored[i]
       // Not in core: archival has it, and the next use rebuilds the aggregate from there.
@@ -356,16 +360,27 @@ export function createCoreTier(options: {
         dropped.push(pk)
         continue
       }
-      const before = await waitingSummary(pk, user, point)
-      if (before.count + group.length < foldAt(pk)) {
-        const waiting = group.map(waitingOf)
-        group.forEach((o, j) => ops.push({ type: 'put', sublevel: pending, key: archivalKey(o), value: waiting[j] }))
-        summaries.push([pk, summaryOf(waiting, before)])
-      } else {
-        const waiting = before.count === 0 ? NO_PENDING : await pendingOf(user, point)
-        folds.push({ pk, user, point, head, all: [...waiting.observations, ...group], waiting })
-      }
+      counting.push({ pk, user, point, head, group })
     }
+    // The reads of the points, each point's at once with the others': the group's write waits for
+    // the slowest, not for their sum.
+    const befores = await Promise.all(counting.map(({ pk, user, point }) => waitingSummary(pk, user, point)))
+    const folding: Array<(typeof counting)[number] & { before: WaitingSummary }> = []
+    counting.forEach((c, i) => {
+      const before = befores[i] as WaitingSummary
+      if (before.count + c.group.length >= foldAt(c.pk)) {
+        folding.push({ ...c, before })
+        return
+      }
+      const waiting = c.group.map(waitingOf)
+      c.group.forEach((o, j) => ops.push({ type: 'put', sublevel: pending, key: archivalKey(o), value: waiting[j] }))
+      summaries.push([c.pk, summaryOf(waiting, before)])
+    })
+    const waited = await Promise.all(folding.map(({ user, point, before }) => (before.count === 0 ? NO_PENDING : pendingOf(user, point))))
+    const folds = folding.map(({ pk, user, point, head, group }, f) => {
+      const waiting = waited[f] as Pending
+      return { pk, user, point, head, all: [...waiting.observations, ...group], waiting }
+    })
     // The cells of every point folded, in one read of the store.
     const cellKeys = folds.map(({ all }) => [...new Set(all.flatMap((o) => cellsOf(o).map((c) => c.key)))])
     const allValues = await cells.getMany(folds.flatMap(({ user, point }, f) => (cellKeys[f] as CellKey[]).map((c) => key(user, point, c))))
@@ -398,7 +413,7 @@ export function createCoreTier(options: {
      * that appends them to archival; then `commit` once that batch is written, or `abandon` if it
      * failed (one of the two, always). Inside the write queue.
      */
-    async countOps(observations: readonly Observation[]): Promise<{ ops: BatchOp[]; commit(): void; abandon(): void }> {
+    async countOps(observations: readonly Observation[]): Promise<CoreCount> {
       const byPoint = new Map<string, Observation[]>()
       for (const o of observations) {
         const pk = key(o.user, o.point)

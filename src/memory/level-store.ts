@@ -3,7 +3,7 @@ import { aggregationParams } from '../domain/aggregate'
 import type { Observation } from '../domain/observation'
 import type { Policy } from '../domain/policy'
 import { createChangeCounter } from './change-counter'
-import { createCoreTier, type BatchOp } from './core-tier'
+import { createCoreTier, type BatchOp, type CoreCount } from './core-tier'
 import { createGroupCommit } from './group-commit'
 import { archivalKey, key, prefixRange } from './keys'
 import { createWriteQueue } from './write-queue'
@@ -63,7 +63,7 @@ export async function createLevelStore(
   const enqueue = createWriteQueue()
   const aggregation = aggregationParams(policy)
   const core = createCoreTier({ db, archival, enqueue, params: aggregation, maxEntries: policy.core.max_entries })
-  const recall = createRecallTier(db)
+  const recall = createRecallTier(db, archival)
   const sessionCounts = createSessionCounts(db, sessions)
   // Every recommendation in a session reads its record: hot sessions are kept in memory.
   const sessionCache = createReadCache<SessionRecord | undefined>(10_000)
@@ -94,34 +94,19 @@ export async function createLevelStore(
   }
 
   async function writeObservationsOf(calls: Array<{ observations: readonly Observation[]; sessions: readonly SessionRecord[] }>): Promise<StoreResult[]> {
-    const results: StoreResult[] = []
-    const allStored: Observation[] = []
-    const seen = new Set<string>()
-    // Puts into several sublevels, committed as one atomic batch.
-    const ops: BatchOp[] = []
     const dedupeKeys = calls.map(({ observations }) => observations.map((o) => (o.decision_id === null ? null : key(o.user, o.decision_id))))
     const asked = [...new Set(dedupeKeys.flat().filter((k): k is string => k !== null))]
-    const existing = await dedupe.getMany(asked)
-    const already = new Set(asked.filter((_, i) => existing[i] !== undefined))
-    calls.forEach(({ observations }, c) => {
-      const stored: Observation[] = []
-      const duplicates: string[] = []
-      observations.forEach((o, i) => {
-        const dk = dedupeKeys[c]?.[i]
-        if (dk !== null && dk !== undefined) {
-          if (already.has(dk) || seen.has(dk)) {
-            duplicates.push(o.decision_id as string)
-            return
-          }
-          seen.add(dk)
-          ops.push({ type: 'put', sublevel: dedupe, key: dk, value: o.id })
-        }
-        ops.push({ type: 'put', sublevel: archival, key: archivalKey(o), value: o })
-        stored.push(o)
-      })
-      allStored.push(...stored)
-      results.push({ stored, duplicates })
-    })
+    // Each decision_id once in the group: the observation that sends it first.
+    const firsts = new Set<string>()
+    const unique = calls.flatMap(({ observations }, c) =>
+      observations.filter((_, i) => {
+        const dk = dedupeKeys[c]?.[i] ?? null
+        if (dk === null) return true
+        if (firsts.has(dk)) return false
+        firsts.add(dk)
+        return true
+      }),
+    )
     const candidates = new Map<string, SessionRecord>()
     for (const { sessions: named } of calls) {
       for (const s of named) {
@@ -130,16 +115,48 @@ export async function createLevelStore(
       }
     }
     const sessionKeys = [...candidates.keys()]
-    const present = await sessions.getMany(sessionKeys)
-    const started = [...candidates.values()].filter((_, i) => present[i] === undefined)
-    started.forEach((s) => {
-      ops.push({ type: 'put', sublevel: sessions, key: key(s.user, s.session_id), value: s })
-      ops.push({ type: 'put', sublevel: owners, key: key(s.session_id, s.user), value: '' })
+    // The group's reads at once: its write waits for the slowest, not for their sum. The
+    // observations are counted in core as if none were stored already, which is almost always so
+    // (a decision_id sent again is a client's retry); when some were, they are counted again
+    // without those.
+    const [dedupeRead, sessionsRead, countRead] = await Promise.allSettled([dedupe.getMany(asked), sessions.getMany(sessionKeys), core.countOps(unique)])
+    if (dedupeRead.status === 'rejected' || sessionsRead.status === 'rejected' || countRead.status === 'rejected') {
+      if (countRead.status === 'fulfilled') countRead.value.abandon()
+      throw [dedupeRead, sessionsRead, countRead].find((read): read is PromiseRejectedResult => read.status === 'rejected')?.reason
+    }
+    const existing = dedupeRead.value
+    const present = sessionsRead.value
+    const already = new Set(asked.filter((_, i) => existing[i] !== undefined))
+    const results: StoreResult[] = []
+    const allStored: Observation[] = []
+    const firstOfTheirs = new Set(unique)
+    // Puts into several sublevels, committed as one atomic batch.
+    const ops: BatchOp[] = []
+    calls.forEach(({ observations }, c) => {
+      const stored: Observation[] = []
+      const duplicates: string[] = []
+      observations.forEach((o, i) => {
+        const dk = dedupeKeys[c]?.[i] ?? null
+        if (!firstOfTheirs.has(o) || (dk !== null && already.has(dk))) {
+          duplicates.push(o.decision_id as string)
+          return
+        }
+        if (dk !== null) ops.push({ type: 'put', sublevel: dedupe, key: dk, value: o.id })
+        ops.push({ type: 'put', sublevel: archival, key: archivalKey(o), value: o })
+        stored.push(o)
+      })
+      allStored.push(...stored)
+      results.push({ stored, duplicates })
     })
-    ops.push(...(await sessionCounts.countOps(started)))
-    ops.push(...recall.putOps(allStored))
-    const counted = await core.countOps(allStored)
+    const counted = allStored.length === unique.length ? countRead.value : await countedAgain(countRead.value, allStored)
+    const started = [...candidates.values()].filter((_, i) => present[i] === undefined)
     try {
+      started.forEach((s) => {
+        ops.push({ type: 'put', sublevel: sessions, key: key(s.user, s.session_id), value: s })
+        ops.push({ type: 'put', sublevel: owners, key: key(s.session_id, s.user), value: '' })
+      })
+      ops.push(...(await sessionCounts.countOps(started)))
+      ops.push(...recall.putOps(allStored))
       for (const op of counted.ops) ops.push(op)
       if (ops.length > 0) await db.batch(ops as never, writeOptions(sync) as never)
     } catch (error) {
@@ -149,6 +166,12 @@ export async function createLevelStore(
     counted.commit()
     sessionsWritten(started)
     return results
+  }
+
+  /** Counts `stored` in core instead of what `counted` counted (some of which were stored already). */
+  async function countedAgain(counted: CoreCount, stored: readonly Observation[]): Promise<CoreCount> {
+    counted.abandon()
+    return core.countOps(stored)
   }
 
   const commitObservations = createGroupCommit({ enqueue, write: writeObservations })
