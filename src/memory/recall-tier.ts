@@ -1,41 +1,59 @@
-import type { AbstractLevel } from 'abstract-level'
+import type { AbstractLevel, AbstractSublevel } from 'abstract-level'
 import type { Observation } from '../domain/observation'
 import type { BatchOp } from './core-tier'
-import { key, prefixRange } from './keys'
+import { archivalKey, key, prefixRange, SEPARATOR } from './keys'
 
 type Db = AbstractLevel<string | Buffer | Uint8Array, string, string>
+type Archival = AbstractSublevel<Db, string | Buffer | Uint8Array, string, Observation>
 
 /** How many observations one atomic write of the decay scan takes out of recall. */
 export const RECALL_EXPIRY_BATCH = 500
 
+/** An observation's key in the expiry index (`timestamp\0user\0point\0id`): by time first. */
+function expiryKeyOf(o: Pick<Observation, 'user' | 'point' | 'timestamp' | 'id'>): string {
+  return key(o.timestamp, o.user, o.point, o.id)
+}
+
+/** The recall (and archival) key an expiry key stands for. */
+function recallKeyOf(expiryKey: string): string {
+  const [timestamp, user, point, id] = expiryKey.split(SEPARATOR) as [string, string, string, string]
+  return archivalKey({ user, point, timestamp, id })
+}
+
 /**
  * The recall tier (R-MEM-1, R-MEM-3): the raw observations of the last TTL days, newest first per
  * point. Layout (sublevels):
- * - `recall`: `user\0point\0timestamp\0id` → observation (the archival key).
- * - `recall-expiry`: `timestamp\0user\0point\0id` → the recall key, so that the decay scan finds
- *   what has expired by a range read instead of a scan of everything.
+ * - `recall`: `user\0point\0timestamp\0id` → '': the observation is archival's, under the same
+ *   key, and is read from there. (Entries written before the seventh session hold a copy of it as
+ *   their value, which is read as it is.) A copy doubled the bytes an observation writes, and
+ *   LevelDB rewrites every byte many times over as it compacts (bench/README.md).
+ * - `recall-expiry`: `timestamp\0user\0point\0id` → '' (the recall key, in older entries), so
+ *   that the decay scan finds what has expired by a range read instead of a scan of everything.
  * An observation enters recall in the batch that appends it to archival and leaves it at the
  * first decay scan after it is older than the TTL; archival keeps it.
  */
-export function createRecallTier(db: Db) {
-  const recall = db.sublevel<string, Observation>('recall', { valueEncoding: 'json' })
+export function createRecallTier(db: Db, archival: Archival) {
+  const recall = db.sublevel<string, string>('recall', { valueEncoding: 'utf8' })
   const expiry = db.sublevel<string, string>('recall-expiry', { valueEncoding: 'utf8' })
 
   return {
     /** The writes that put stored observations in recall, for the batch that appends them to archival. */
     putOps(observations: readonly Observation[]): BatchOp[] {
-      return observations.flatMap((o) => {
-        const recallKey = key(o.user, o.point, o.timestamp, o.id)
-        return [
-          { type: 'put' as const, sublevel: recall, key: recallKey, value: o },
-          { type: 'put' as const, sublevel: expiry, key: key(o.timestamp, o.user, o.point, o.id), value: recallKey },
-        ]
-      })
+      return observations.flatMap((o) => [
+        { type: 'put' as const, sublevel: recall, key: archivalKey(o), value: '' },
+        { type: 'put' as const, sublevel: expiry, key: expiryKeyOf(o), value: '' },
+      ])
     },
 
     /** The observations at a point still in recall, newest first. */
     async at(user: string, point: string): Promise<Observation[]> {
-      return recall.values({ ...prefixRange(user, point), reverse: true }).all()
+      const entries = await recall.iterator({ ...prefixRange(user, point), reverse: true }).all()
+      const named = entries.filter(([, value]) => value === '').map(([k]) => k)
+      const found = new Map(named.length === 0 ? [] : (await archival.getMany(named)).map((o, i) => [named[i] as string, o]))
+      // An entry whose observation archival no longer holds (none should) is left out.
+      return entries
+        .map(([k, value]) => (value === '' ? found.get(k) : (JSON.parse(value) as Observation)))
+        .filter((o): o is Observation => o !== undefined)
     },
 
     /**
@@ -59,7 +77,7 @@ export function createRecallTier(db: Db) {
         after = batch[batch.length - 1]?.[0]
         const ops: BatchOp[] = batch.flatMap(([expiryKey, recallKey]) => [
           { type: 'del' as const, sublevel: expiry, key: expiryKey },
-          { type: 'del' as const, sublevel: recall, key: recallKey },
+          { type: 'del' as const, sublevel: recall, key: recallKey === '' ? recallKeyOf(expiryKey) : recallKey },
         ])
         await db.batch(ops as never)
         expired += batch.length

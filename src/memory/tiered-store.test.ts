@@ -438,6 +438,26 @@ describe('a first read racing a forget', () => {
   })
 })
 
+describe('a group of observations with some stored before', () => {
+  it('counts in core only those it stores, whether they wait or are counted into the cells', async () => {
+    const store = await createLevelStore(new MemoryLevel<string, string>() as never, { policy: POLICY })
+    await store.addObservations([observation({ at: T0, choice: 'M', decision_id: 'first' })], [])
+    expect(await store.readPoint('alice', 'tier', new Date(T0), countsIn)).toEqual({ '["M"]': 1 })
+    // A retry of the first among new ones: few enough to wait, then enough to be counted into the cells.
+    for (const [n, at] of [[2, T0 + 1000], [30, T0 + 2000]] as const) {
+      const result = await store.addObservations(
+        [observation({ at, choice: 'S', decision_id: 'first' }), ...Array.from({ length: n }, (_, i) => observation({ at, choice: 'L', decision_id: `new-${at}-${i}` }))],
+        [],
+      )
+      expect(result.duplicates).toEqual(['first'])
+      expect(result.stored).toHaveLength(n)
+    }
+    expect(await store.readPoint('alice', 'tier', new Date(T0 + 2000), countsIn)).toEqual({ '["M"]': 1, '["L"]': 32 })
+    expect(await store.inCore('alice', 'tier')).toBe(true)
+    await store.close()
+  })
+})
+
 describe('hot points in memory', () => {
   it('answers a point read before from memory, reading nothing, and still sees every write to it', async () => {
     const db = new InstrumentedLevel()
@@ -461,6 +481,48 @@ describe('hot points in memory', () => {
 
     await store.forgetUser('alice')
     expect(await store.readPoint('alice', 'tier', new Date(T0 + 2000), countsIn)).toEqual({})
+    await store.close()
+  })
+})
+
+describe('recall names the observations archival holds', () => {
+  it('writes an observation once: recall and its expiry index hold its key, not a copy', async () => {
+    const db = new MemoryLevel<string, string>()
+    const store = await createLevelStore(db as never, { policy: POLICY })
+    const stored = observation({ at: T0, choice: 'M', question: 'A question written once?' })
+    await store.addObservations([stored], [])
+    const holding: string[] = []
+    for await (const [k, v] of db.iterator()) if (v.includes('A question written once?')) holding.push(k.slice(0, k.indexOf('!', 1) + 1))
+    expect(holding).toEqual(['!archival!'])
+    expect(await store.recallAt('alice', 'tier')).toEqual([stored])
+    await store.close()
+  })
+
+  it('reads and expires the entries of a store written when recall held copies', async () => {
+    const db = new MemoryLevel<string, string>()
+    const store = await createLevelStore(db as never, { policy: POLICY })
+    const older = observation({ at: T0 - 40 * DAY, choice: 'S' })
+    const copied = observation({ at: T0 - DAY, choice: 'L' })
+    const named = observation({ at: T0, choice: 'M' })
+    // As the store wrote them before: the observation copied into recall, the expiry index naming recall's key.
+    for (const o of [older, copied]) {
+      const k = `${o.user}\0${o.point}\0${o.timestamp}\0${o.id}`
+      await db.batch([
+        { type: 'put', key: `!archival!${k}`, value: JSON.stringify(o) },
+        { type: 'put', key: `!recall!${k}`, value: JSON.stringify(o) },
+        { type: 'put', key: `!recall-expiry!${o.timestamp}\0${o.user}\0${o.point}\0${o.id}`, value: k },
+      ])
+    }
+    await store.addObservations([named], [])
+    expect(await store.recallAt('alice', 'tier')).toEqual([named, copied, older])
+    expect(await store.expireRecall(new Date(T0 - 28 * DAY))).toBe(1)
+    expect(await store.recallAt('alice', 'tier')).toEqual([named, copied])
+    expect(await store.expireRecall(new Date(T0 + 1))).toBe(2)
+    expect(await store.recallAt('alice', 'tier')).toEqual([])
+    const left: string[] = []
+    for await (const k of db.keys()) if (k.startsWith('!recall')) left.push(k)
+    expect(left).toEqual([])
+    expect(await store.observationsAt('alice', 'tier')).toHaveLength(3)
     await store.close()
   })
 })
