@@ -17,8 +17,9 @@ import type { MemoryStore, SessionRecord, StoreResult } from './store'
 type Db = AbstractLevel<string | Buffer | Uint8Array, string, string>
 
 /**
- * The sublevels this store reads through typed methods, or that only index or copy them (recall
- * holds copies of archival); export lists the rest raw (aggregates in core, decisions, ...).
+ * The sublevels this store reads through typed methods, or that only index them (recall names
+ * archival's observations; before the seventh session it held copies); export lists the rest raw
+ * (aggregates in core, decisions, ...).
  */
 const TYPED_SUBLEVELS = new Set(['archival', 'dedupe', 'sessions', 'session-owners', 'recall', 'recall-expiry', 'session-counts'])
 
