@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import type { Clock } from './clock'
 import type { Decisions } from './decisions/decisions'
 import { applyDecisions, contractFor, type ContractedRecommendation } from './decisions/enforcement'
@@ -26,6 +25,7 @@ import { aggregationParams } from './domain/aggregate'
 import { createAnswerCache } from './memory/answer-cache'
 import { createDecayScan, type DecayScanResult } from './memory/decay-scan'
 import type { MemoryStore, SessionRecord } from './memory/store'
+import { randomHex } from './random-hex'
 
 /** How far ahead of the service's clock a timestamp may be (clock skew between machines). */
 const FUTURE_TOLERANCE_MS = 5 * 60_000
@@ -114,7 +114,7 @@ export function createDecisionMemory(deps: {
 }): DecisionMemory {
   const { store, policy, clock, decisions } = deps
   const newId =
-    deps.newId ?? ((now: Date) => `obs-${now.getTime().toString(36)}-${randomBytes(6).toString('hex')}`)
+    deps.newId ?? ((now: Date) => `obs-${now.getTime().toString(36)}-${randomHex(6)}`)
   const tiers = aggregationParams(policy)
   if (tiers.alpha !== store.aggregation.alpha || tiers.candidates !== store.aggregation.candidates) {
     throw new Error('the store was opened with another policy than this one: open it with the same policy')
@@ -301,7 +301,7 @@ export function createDecisionMemory(deps: {
       const now = clock.now()
       const started = checkTimestamp(input.started_at, now, 'started_at') ?? now
       const { session, created } = await store.startSession({
-        session_id: input.session_id ?? `s-${now.getTime().toString(36)}-${randomBytes(6).toString('hex')}`,
+        session_id: input.session_id ?? `s-${now.getTime().toString(36)}-${randomHex(6)}`,
         user: input.user,
         project: input.project ?? null,
         started_at: started.toISOString(),
