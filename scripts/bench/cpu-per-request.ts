@@ -6,6 +6,9 @@
 //   npx tsx scripts/bench/cpu-per-request.ts [--route recommendations|observations] [--seconds 5]
 //        [--users 200] [--rounds 2] [--store DIR] [--keep] [--env NAME=VALUE ...] [--checkout DIR ...]
 //
+// Each line also splits the CPU by thread: the main thread, the busiest other one (LevelDB's
+// compaction thread, in the service under the observation load) and the rest.
+//
 // Servers, each in its own process, loaded in turn with autocannon at 50 connections:
 //   service           `decision-memory serve` as `npm start` starts it, on a store of --users users
 //                     (100 observations each), every (user, point) pair asked once before the load
@@ -24,7 +27,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { load, median } from './http-load'
-import { cpuMicrosOf, startBaseline, startService, type ServerProcess } from './processes'
+import { cpuMicrosOf, startBaseline, startService, threadCpuMicrosOf, type ServerProcess } from './processes'
 import { seedStore } from './seed'
 import { historyOf, observationBody, recommendationBody, SESSION_LENGTH, userName } from './workload'
 
@@ -47,6 +50,21 @@ const seconds = Number(values.seconds)
 const work = await mkdtemp(join(tmpdir(), 'dm-cpu-'))
 const store = values.store ?? join(work, 'store')
 const sessions = Math.ceil(100 / SESSION_LENGTH)
+
+/**
+ * A request's CPU by thread: the main thread (JavaScript), the busiest of the others (in the
+ * service under the observation load, LevelDB's compaction thread) and the rest (libuv's pool,
+ * V8's helpers for garbage collection and compilation).
+ */
+function threadSplit(pid: number, before: ReadonlyMap<number, number>, after: ReadonlyMap<number, number>, requests: number): string {
+  const used = [...after].map(([tid, micros]) => [tid, micros - (before.get(tid) ?? 0)] as const)
+  const main = used.find(([tid]) => tid === pid)?.[1] ?? 0
+  const others = used.filter(([tid]) => tid !== pid).map(([, micros]) => micros).sort((a, b) => b - a)
+  const busiest = others[0] ?? 0
+  const rest = others.slice(1).reduce((sum, micros) => sum + micros, 0)
+  const each = (micros: number) => (micros / requests).toFixed(0)
+  return `main ${each(main)}, busiest other thread ${each(busiest)}, the rest ${each(rest)}`
+}
 
 try {
   if (!existsSync(store)) {
@@ -108,19 +126,28 @@ try {
     for (let r = 0; r < Number(values.rounds); r++) {
       for (const { name, server } of r % 2 === 0 ? servers : [...servers].reverse()) {
         const before = cpuMicrosOf(server.pid)
+        const threadsBefore = threadCpuMicrosOf(server.pid)
         const result = await load({ server, target: 'service', path: `/v1/${route}`, connections: 50, seconds, body })
         const after = cpuMicrosOf(server.pid)
+        const threadsAfter = threadCpuMicrosOf(server.pid)
         const perRequest = before === null || after === null ? undefined : (after - before) / result.requests
         if (perRequest !== undefined) cpuOf.set(name, [...(cpuOf.get(name) ?? []), perRequest])
         const cpu = perRequest === undefined ? 'n/a' : perRequest.toFixed(0)
+        const split = threadsBefore === null || threadsAfter === null ? '' : `  (${threadSplit(server.pid, threadsBefore, threadsAfter, result.requests)})`
         const failed = result.non2xx + result.errors > 0 ? `  ${result.non2xx} non-2xx, ${result.errors} errors` : ''
-        process.stdout.write(`${name.padEnd(width)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  CPU ${cpu} µs/request${failed}\n`)
+        process.stdout.write(`${name.padEnd(width)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  CPU ${cpu} µs/request${split}${failed}\n`)
       }
     }
     // Interference from the machine's neighbours mostly adds CPU time: the lowest round is the
     // steadiest figure of a server, the median the usual one.
     process.stdout.write('CPU µs/request over the rounds, lowest and median:\n')
     for (const [name, values] of cpuOf) process.stdout.write(`${name.padEnd(width)} ${Math.min(...values).toFixed(0).padStart(4)} ${median(values).toFixed(0).padStart(4)}\n`)
+    // The most each server held in RAM since it started (VmHWM), warm-up included.
+    process.stdout.write('peak RSS, MB:\n')
+    for (const { name, server } of servers) {
+      const peak = server.peakRss()
+      process.stdout.write(`${name.padEnd(width)} ${peak === null ? 'n/a' : (peak / 2 ** 20).toFixed(0).padStart(4)}\n`)
+    }
   } finally {
     for (const { server } of servers) await server.stop()
   }

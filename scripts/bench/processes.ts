@@ -1,7 +1,7 @@
 // The processes the benchmark measures: the real service (`decision-memory serve`) and the bare
 // baseline server, each in its own process on loopback.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { openSync, closeSync, readFileSync } from 'node:fs'
+import { openSync, closeSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { bundleNotRun } from '../../bin/bundle.js'
@@ -136,6 +136,28 @@ export async function startService(options: { dataDir: string; logFile: string; 
 export async function startBaseline(options: { logFile: string; args?: readonly string[] }): Promise<ServerProcess> {
   const port = await freePort()
   return startProcess(['--import', 'tsx', BASELINE, '--port', String(port), ...(options.args ?? [])], port, options.logFile, {})
+}
+
+/**
+ * CPU time (user + system) each thread of the process has used so far, in µs, by thread id
+ * (Linux /proc), or null elsewhere. The main thread's id is the process's.
+ */
+export function threadCpuMicrosOf(pid: number): Map<number, number> | null {
+  try {
+    const threads = new Map<number, number>()
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+        threads.set(Number(tid), (Number(fields[11]) + Number(fields[12])) * 10_000)
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+    return threads
+  } catch {
+    return null
+  }
 }
 
 /** CPU time (user + system) the process has used so far, in µs (Linux /proc), or null elsewhere. */
