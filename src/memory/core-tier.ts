@@ -31,6 +31,14 @@ type Sublevel<V> = AbstractSublevel<Db, string | Buffer | Uint8Array, string, V>
 /** The writes that count observations in core, and what to do once their batch is written or has failed. */
 export type CoreCount = { ops: BatchOp[]; commit(): void; abandon(): void }
 
+/** Promise.all that waits for every read before it rejects: none outlives the write that asked for it. */
+async function settled<T>(reads: Array<T | Promise<T>>): Promise<T[]> {
+  const results = await Promise.allSettled(reads)
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+  if (failed !== undefined) throw failed.reason
+  return results.map((r) => (r as PromiseFulfilledResult<T>).value)
+}
+
 /** A write for `db.batch`, in any sublevel. */
 export type BatchOp = { type: 'put'; sublevel: unknown; key: string; value: unknown } | { type: 'del'; sublevel: unknown; key: string }
 
@@ -364,7 +372,7 @@ export function createCoreTier(options: {
     }
     // The reads of the points, each point's at once with the others': the group's write waits for
     // the slowest, not for their sum.
-    const befores = await Promise.all(counting.map(({ pk, user, point }) => waitingSummary(pk, user, point)))
+    const befores = await settled(counting.map(({ pk, user, point }) => waitingSummary(pk, user, point)))
     const folding: Array<(typeof counting)[number] & { before: WaitingSummary }> = []
     counting.forEach((c, i) => {
       const before = befores[i] as WaitingSummary
@@ -376,7 +384,7 @@ export function createCoreTier(options: {
       c.group.forEach((o, j) => ops.push({ type: 'put', sublevel: pending, key: archivalKey(o), value: waiting[j] }))
       summaries.push([c.pk, summaryOf(waiting, before)])
     })
-    const waited = await Promise.all(folding.map(({ user, point, before }) => (before.count === 0 ? NO_PENDING : pendingOf(user, point))))
+    const waited = await settled(folding.map(({ user, point, before }) => (before.count === 0 ? NO_PENDING : pendingOf(user, point))))
     const folds = folding.map(({ pk, user, point, head, group }, f) => {
       const waiting = waited[f] as Pending
       return { pk, user, point, head, all: [...waiting.observations, ...group], waiting }

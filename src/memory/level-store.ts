@@ -99,8 +99,9 @@ export async function createLevelStore(
     const asked = [...new Set(dedupeKeys.flat().filter((k): k is string => k !== null))]
     // Each decision_id once in the group: the observation that sends it first.
     const firsts = new Set<string>()
-    const unique = calls.flatMap(({ observations }, c) =>
-      observations.filter((_, i) => {
+    // By position, not by object: one object may be sent twice.
+    const isFirst = calls.map(({ observations }, c) =>
+      observations.map((_, i) => {
         const dk = dedupeKeys[c]?.[i] ?? null
         if (dk === null) return true
         if (firsts.has(dk)) return false
@@ -108,6 +109,7 @@ export async function createLevelStore(
         return true
       }),
     )
+    const unique = calls.flatMap(({ observations }, c) => observations.filter((_, i) => isFirst[c]?.[i] === true))
     const candidates = new Map<string, SessionRecord>()
     for (const { sessions: named } of calls) {
       for (const s of named) {
@@ -130,7 +132,6 @@ export async function createLevelStore(
     const already = new Set(asked.filter((_, i) => existing[i] !== undefined))
     const results: StoreResult[] = []
     const allStored: Observation[] = []
-    const firstOfTheirs = new Set(unique)
     // Puts into several sublevels, committed as one atomic batch.
     const ops: BatchOp[] = []
     calls.forEach(({ observations }, c) => {
@@ -138,7 +139,7 @@ export async function createLevelStore(
       const duplicates: string[] = []
       observations.forEach((o, i) => {
         const dk = dedupeKeys[c]?.[i] ?? null
-        if (!firstOfTheirs.has(o) || (dk !== null && already.has(dk))) {
+        if (isFirst[c]?.[i] !== true || (dk !== null && already.has(dk))) {
           duplicates.push(o.decision_id as string)
           return
         }
@@ -149,7 +150,7 @@ export async function createLevelStore(
       allStored.push(...stored)
       results.push({ stored, duplicates })
     })
-    const counted = allStored.length === unique.length ? countRead.value : await countedAgain(countRead.value, allStored)
+    const counted = already.size === 0 ? countRead.value : await countedAgain(countRead.value, allStored)
     const started = [...candidates.values()].filter((_, i) => present[i] === undefined)
     try {
       started.forEach((s) => {

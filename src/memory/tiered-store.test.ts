@@ -458,6 +458,61 @@ describe('a group of observations with some stored before', () => {
   })
 })
 
+describe('a group of observations', () => {
+  it('tells a decision_id sent twice apart by position, even when it is one object sent twice', async () => {
+    const store = await aliceInCore(new MemoryLevel<string, string>())
+    const twice = observation({ at: T0 + 1000, choice: 'S', decision_id: 'twice' })
+    const result = await store.addObservations([twice, twice], [])
+    expect(result).toEqual({ stored: [twice], duplicates: ['twice'] })
+    const inTurn = observation({ at: T0 + 2000, choice: 'L', decision_id: 'in-turn' })
+    const [first, second] = await Promise.all([store.addObservations([inTurn], []), store.addObservations([inTurn], [])])
+    expect(first.stored).toEqual([inTurn])
+    expect(second).toEqual({ stored: [], duplicates: ['in-turn'] })
+    // With a decision_id stored before among them: what is counted in core is what is stored.
+    const retried = await store.addObservations([inTurn, twice, observation({ at: T0 + 3000, choice: 'M', decision_id: 'new' })], [])
+    expect(retried.duplicates).toEqual(['in-turn', 'twice'])
+    expect(await store.observationsAt('alice', 'tier')).toHaveLength(4)
+    expect(await store.readPoint('alice', 'tier', new Date(T0 + 3000), countsIn)).toEqual({ '["M"]': 2, '["S"]': 1, '["L"]': 1 })
+    await store.close()
+  })
+
+  it('fails only once every read it began is done: none is left to write what it read into memory later', async () => {
+    // The waiting observations of point p1 cannot be read; those of p2 are read a little later.
+    let slowDone = false
+    const db = new MemoryLevel<string, string>()
+    const inner = db as unknown as { _iterator(options: Record<string, unknown>): { _all(...args: unknown[]): Promise<unknown> } }
+    const iterate = inner._iterator.bind(db)
+    inner._iterator = (options) => {
+      const it = iterate(options)
+      const gte = String(options.gte ?? '')
+      const all = it._all.bind(it)
+      if (gte.startsWith('!core-pending!alice\u0000p1\u0000')) it._all = async () => Promise.reject(new Error('injected read fault'))
+      if (gte.startsWith('!core-pending!alice\u0000p2\u0000')) {
+        it._all = async (...args) => {
+          const found = await all(...args)
+          // Two turns of the event loop: after the failure of p1's read has reached the caller.
+          for (let turn = 0; turn < 2; turn++) await new Promise((done) => setImmediate(done))
+          slowDone = true
+          return found
+        }
+      }
+      return it
+    }
+    const written = await createLevelStore(db as never, { policy: POLICY })
+    for (const point of ['p1', 'p2']) {
+      await written.addObservations([observation({ at: T0, choice: 'S', point })], [])
+      await written.readPoint('alice', point, new Date(T0), countsIn)
+    }
+    await written.close()
+    // Opened again: what waits at each point is read on the first write there.
+    const store = await createLevelStore(db as never, { policy: POLICY })
+    const group = store.addObservations([observation({ at: T0 + 1, choice: 'M', point: 'p1' }), observation({ at: T0 + 1, choice: 'M', point: 'p2' })], [])
+    await expect(group).rejects.toThrow('injected read fault')
+    expect(slowDone).toBe(true)
+    await store.close()
+  })
+})
+
 describe('hot points in memory', () => {
   it('answers a point read before from memory, reading nothing, and still sees every write to it', async () => {
     const db = new InstrumentedLevel()
