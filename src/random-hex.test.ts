@@ -9,4 +9,10 @@ describe('randomHex', () => {
     expect(new Set(drawn).size).toBe(drawn.length)
     expect(randomHex(4)).toMatch(/^[0-9a-f]{8}$/)
   })
+
+  it('refuses more bytes than its pool holds, rather than give fewer', () => {
+    expect(randomHex(6 * 1024)).toHaveLength(12 * 1024)
+    expect(() => randomHex(6 * 1024 + 1)).toThrow(RangeError)
+    expect(() => randomHex(0)).toThrow(RangeError)
+  })
 })

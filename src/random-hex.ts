@@ -6,6 +6,7 @@ let next = pool.length
 
 /** `bytes` random bytes (at most the pool's 6 KB) as lower-case hex, as `randomBytes(bytes).toString('hex')`. */
 export function randomHex(bytes: number): string {
+  if (!Number.isInteger(bytes) || bytes < 1 || bytes > pool.length) throw new RangeError(`randomHex: ${bytes} bytes, not 1 to ${pool.length}`)
   if (next + bytes > pool.length) {
     randomFillSync(pool)
     next = 0
