@@ -438,8 +438,8 @@ describe('a first read racing a forget', () => {
   })
 })
 
-describe('a group of observations with some stored before', () => {
-  it('counts in core only those it stores, whether they wait or are counted into the cells', async () => {
+describe('a group of observations', () => {
+  it('counts in core only those it stores when some were stored before, whether they wait or are counted into the cells', async () => {
     const store = await createLevelStore(new MemoryLevel<string, string>() as never, { policy: POLICY })
     await store.addObservations([observation({ at: T0, choice: 'M', decision_id: 'first' })], [])
     expect(await store.readPoint('alice', 'tier', new Date(T0), countsIn)).toEqual({ '["M"]': 1 })
@@ -456,9 +456,7 @@ describe('a group of observations with some stored before', () => {
     expect(await store.inCore('alice', 'tier')).toBe(true)
     await store.close()
   })
-})
 
-describe('a group of observations', () => {
   it('tells a decision_id sent twice apart by position, even when it is one object sent twice', async () => {
     const store = await aliceInCore(new MemoryLevel<string, string>())
     const twice = observation({ at: T0 + 1000, choice: 'S', decision_id: 'twice' })
