@@ -147,9 +147,7 @@ export function threadCpuMicrosOf(pid: number): Map<number, number> | null {
     const threads = new Map<number, number>()
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       try {
-        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-        threads.set(Number(tid), (Number(fields[11]) + Number(fields[12])) * 10_000)
+        threads.set(Number(tid), cpuMicrosIn(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')))
       } catch {
         // the thread ended meanwhile
       }
@@ -163,10 +161,16 @@ export function threadCpuMicrosOf(pid: number): Map<number, number> | null {
 /** CPU time (user + system) the process has used so far, in µs (Linux /proc), or null elsewhere. */
 export function cpuMicrosOf(pid: number): number | null {
   try {
-    const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] as string).split(' ')
-    // utime and stime, fields 14 and 15 of stat, in clock ticks of 10 ms.
-    return (Number(fields[11]) + Number(fields[12])) * 10_000
+    return cpuMicrosIn(readFileSync(`/proc/${pid}/stat`, 'utf8'))
   } catch {
     return null
   }
+}
+
+/** The CPU time in a /proc stat line (a process's or a thread's), in µs. */
+function cpuMicrosIn(stat: string): number {
+  // After the command name in parentheses (which may hold spaces): utime and stime, fields 14
+  // and 15 of stat, in clock ticks of 10 ms.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10_000
 }

@@ -96,7 +96,6 @@ export async function createLevelStore(
 
   async function writeObservationsOf(calls: Array<{ observations: readonly Observation[]; sessions: readonly SessionRecord[] }>): Promise<StoreResult[]> {
     const dedupeKeys = calls.map(({ observations }) => observations.map((o) => (o.decision_id === null ? null : key(o.user, o.decision_id))))
-    const asked = [...new Set(dedupeKeys.flat().filter((k): k is string => k !== null))]
     // Each decision_id once in the group: the observation that sends it first.
     const firsts = new Set<string>()
     // By position, not by object: one object may be sent twice.
@@ -110,6 +109,7 @@ export async function createLevelStore(
       }),
     )
     const unique = calls.flatMap(({ observations }, c) => observations.filter((_, i) => isFirst[c]?.[i] === true))
+    const asked = [...firsts]
     const candidates = new Map<string, SessionRecord>()
     for (const { sessions: named } of calls) {
       for (const s of named) {
