@@ -1,3 +1,4 @@
+import { tracingChannel } from 'node:diagnostics_channel'
 import pino from 'pino'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createTestApp } from '../../test/support/test-app'
@@ -50,16 +51,22 @@ describe('request ids', () => {
 describe('the request line', () => {
   afterEach(() => vi.restoreAllMocks())
 
+  const REQUEST = { requestId: 'orchestrator-7=', method: 'POST', path: '/v1/recommendations', status: 200, started: 987.65 }
+
   /** The line logRequest writes, and the one logger.info writes for the same request, with each option. */
-  function bothLines(options: pino.LoggerOptions, child?: Record<string, unknown>): { written: string[]; info: string[] } {
+  function bothLines(
+    options: pino.LoggerOptions,
+    more: { child?: Record<string, unknown>; request?: Partial<typeof REQUEST>; multistream?: boolean } = {},
+  ): { written: string[]; info: string[] } {
     const lines: string[] = []
-    const root = pino({ timestamp: () => ',"time":1796000000000', ...options }, { write: (line: string) => void lines.push(line) })
-    const logger = child === undefined ? root : root.child(child)
+    const sink = { write: (line: string) => void lines.push(line) }
+    const root = pino({ timestamp: () => ',"time":1796000000000', ...options }, more.multistream ? pino.multistream([{ stream: sink }]) : sink)
+    const logger = more.child === undefined ? root : root.child(more.child)
     vi.spyOn(performance, 'now').mockReturnValue(1_000)
-    const request = { requestId: 'orchestrator-7=', method: 'POST', path: '/v1/recommendations', status: 200, started: 987.65 }
+    const request = { ...REQUEST, ...more.request }
     logRequest(logger, request)
     const written = lines.splice(0)
-    logger.info({ req_id: request.requestId, method: request.method, path: request.path, status: request.status, ms: 12.4 }, 'request')
+    logger.info({ req_id: request.requestId, method: request.method, path: request.path, status: request.status, ms: Math.round((1_000 - request.started) * 10) / 10 }, 'request')
     return { written, info: lines }
   }
 
@@ -72,31 +79,73 @@ describe('the request line', () => {
     const defaults = bothLines({})
     expect(defaults.written).toEqual(defaults.info)
     expect(JSON.parse(defaults.written[0] as string)).toMatchObject({ pid: process.pid, req_id: 'orchestrator-7=', ms: 12.4 })
-    const child = bothLines({ base: { service: 'decision-memory' } }, { route: 'first "path"' })
+    const child = bothLines({ base: { service: 'decision-memory' } }, { child: { route: 'first "path"' } })
     expect(child.written).toEqual(child.info)
     expect(JSON.parse(child.written[0] as string)).toMatchObject({ service: 'decision-memory', route: 'first "path"' })
   })
 
-  it('is pino\'s own wherever an option of the logger could change it', () => {
-    const options: pino.LoggerOptions[] = [
-      { mixin: () => ({ shard: 3 }) },
-      { redact: ['path'] },
-      { redact: ['*'] },
-      { serializers: { req_id: (id: string) => id.toUpperCase() } },
-      { messageKey: 'message' },
-      { nestedKey: 'payload' },
-      { msgPrefix: '[http] ' },
-      { formatters: { log: (object) => ({ ...object, extra: true }) } },
-      { formatters: { level: (label) => ({ severity: label.toUpperCase() }) } },
-      { hooks: { streamWrite: (line) => line.replace('request', 'REQUEST') } },
-      { hooks: { logMethod(args, method) { method.apply(this, [args[0], 'hooked']) } } },
-      { customLevels: { info: 35 }, useOnlyCustomLevels: false },
+  it('escapes what a path may hold (hono decodes %22 to a quote) as pino does', () => {
+    for (const path of ['/v1/a"b', '/v1/back\\slash', '/v1/line\nbreak\u0001', `/v1/${'é'.repeat(120)}"`, '/v1/emoji-😀']) {
+      const { written, info } = bothLines({ base: { service: 'decision-memory' } }, { request: { path } })
+      expect(written, path).toEqual(info)
+      expect(JSON.parse(written[0] as string).path).toBe(path)
+    }
+  })
+
+  it('writes a status or a time that is not a number as null, as pino does', () => {
+    const { written, info } = bothLines({}, { request: { status: Number.NaN, started: Number.NaN } })
+    expect(written).toEqual(info)
+    expect(JSON.parse(written[0] as string)).toMatchObject({ status: null, ms: null })
+  })
+
+  it("is pino's own wherever an option of the logger could change it", () => {
+    const options: Array<[pino.LoggerOptions, { multistream?: boolean; child?: Record<string, unknown> }?]> = [
+      [{ mixin: () => ({ shard: 3 }) }],
+      [{ redact: ['path'] }],
+      [{ redact: ['msg'] }],
+      [{ redact: ['*'] }],
+      [{ serializers: { req_id: (id: string) => id.toUpperCase() } }],
+      [{ serializers: { msg: (msg: string) => msg.toUpperCase() } }],
+      [{ errorKey: 'path', serializers: { err: (value: unknown) => ({ wrapped: value }) } }],
+      [{ messageKey: 'message' }],
+      [{ nestedKey: 'payload' }],
+      [{ msgPrefix: '[http] ' }],
+      [{ crlf: true }],
+      [{ formatters: { log: (object) => ({ ...object, extra: true }) } }],
+      [{ formatters: { level: (label) => ({ severity: label.toUpperCase() }) } }],
+      [{ hooks: { streamWrite: (line) => line.replace('request', 'REQUEST') } }],
+      [{ hooks: { logMethod(args, method) { method.apply(this, [args[0], 'hooked']) } } }],
+      [{ customLevels: { info: 35 }, useOnlyCustomLevels: false }],
+      [{ level: 'debug' }, { multistream: true }],
+      [{}, { child: {} }],
     ]
-    for (const option of options) {
-      const { written, info } = bothLines(option)
+    for (const [option, more] of options) {
+      const { written, info } = bothLines(option, more)
       expect(written, JSON.stringify(Object.keys(option))).toEqual(info)
       expect(written).toHaveLength(1)
     }
+  })
+
+  it("is pino's own while anything listens on pino's diagnostics channel, or replaced its serialisation", () => {
+    const seen: unknown[] = []
+    const channel = tracingChannel('pino_asJson')
+    const subscribers = { start: (message: unknown) => void seen.push(message), end() {}, asyncStart() {}, asyncEnd() {}, error() {} }
+    channel.subscribe(subscribers)
+    try {
+      const { written, info } = bothLines({ base: { service: 'decision-memory' } })
+      expect(written).toEqual(info)
+      expect(seen).toHaveLength(2)
+    } finally {
+      channel.unsubscribe(subscribers)
+    }
+    const lines: string[] = []
+    const logger = pino({}, { write: (line: string) => void lines.push(line) })
+    const asJson = (logger as unknown as Record<symbol, (...args: unknown[]) => string>)[pino.symbols.asJsonSym] as (...args: unknown[]) => string
+    ;(logger as unknown as Record<symbol, unknown>)[pino.symbols.asJsonSym] = function (this: unknown, ...args: unknown[]) {
+      return asJson.apply(this, args).replace('"msg"', '"trace":"t1","msg"')
+    }
+    logRequest(logger, { ...REQUEST, started: performance.now() })
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ trace: 't1', req_id: 'orchestrator-7=' })
   })
 
   it('carries bindings set after the first line', () => {

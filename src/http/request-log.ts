@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
+import { tracingChannel } from 'node:diagnostics_channel'
 import pino, { type Logger } from 'pino'
 
 export const REQUEST_ID_HEADER = 'X-Request-Id'
@@ -26,8 +27,10 @@ export interface RequestLine {
 }
 
 const {
+  asJsonSym,
   chindingsSym,
   endSym,
+  errorKeySym,
   formattersSym,
   hooksSym,
   lsCacheSym,
@@ -40,11 +43,18 @@ const {
   stringifiersSym,
   timeSym,
   wildcardFirstSym,
+  writeSym,
 } = pino.symbols
 // In pino's symbols, not in their type.
 const msgPrefixSym = (pino.symbols as unknown as Record<string, symbol>).msgPrefixSym as symbol
 
-/** The fields of a request line, in the order pino writes them. */
+/** pino's own serialisation and write, as every logger has them unless an integration replaced them. */
+const PINO = pino({ enabled: false }) as unknown as Record<symbol, unknown>
+
+/** The channel pino publishes each line's serialisation on (pino's docs, "Diagnostics"). */
+const AS_JSON = tracingChannel('pino_asJson')
+
+/** The fields of a request line, in the order pino writes them, and its message's key. */
 const FIELDS = ['req_id', 'method', 'path', 'status', 'ms'] as const
 
 /** What a logger writes a request line with, when nothing in its options can change the line (`plainInfo`). */
@@ -56,15 +66,22 @@ interface PlainInfo {
 
 const plainInfos = new WeakMap<Logger, PlainInfo | null>()
 
+/** A number as pino writes it: null when it is not finite. */
+const number = (value: number): number | null => (Number.isFinite(value) ? value : null)
+
 /**
  * The parts of `logger.info({ req_id, method, path, status, ms }, 'request')`'s line that do not
- * change from one request to the next, read once through `pino.symbols` (which pino exposes for
- * integrations), or null when an option of the logger could make its line differ from the one
- * `logRequest` writes (a mixin, hooks, a log formatter, serializers or redaction of these
- * fields, a nested or renamed message key, a message prefix, a stream that reads the line's
- * metadata, a custom `info` level): such a logger is asked through `info` every time. The
- * service's logger (`pino({ level, base }, destination)`) is none of these; request-log.test.ts
- * holds the two lines equal, byte for byte, for it and for pino's defaults.
+ * change from one request to the next, read once per logger through `pino.symbols` (pino's state,
+ * exposed for library implementers), or null when the logger's options could make its line
+ * differ from the one `logRequest` writes: a mixin, hooks, a log formatter, serializers or
+ * redaction of these fields or of the message (an `errorKey` naming one of the fields included:
+ * pino serialises that key with `serializers.err`), a nested or renamed message key, a message
+ * prefix, a line ending other than `\n`, a stream that reads the line's metadata (multistream),
+ * a custom `info` level, or pino's serialisation or write replaced on it. Such a logger is asked
+ * through `info` every time. The service's logger (`pino({ level, base }, destination)`) is none
+ * of these; request-log.test.ts holds the two lines equal, byte for byte, for it, for pino's
+ * defaults and for a child, and holds each of these options to `info`'s line. An option changed on
+ * a logger after its first request line is not seen (pino has no setter for any of them).
  */
 function plainInfoOf(logger: Logger): PlainInfo | null {
   let plain = plainInfos.get(logger)
@@ -77,33 +94,38 @@ function plainInfoOf(logger: Logger): PlainInfo | null {
   const stream = state[streamSym] as ({ write?: unknown } & Record<symbol, unknown>) | undefined
   const head = (state[lsCacheSym] as Record<number, string> | undefined)?.[30]
   const time = state[timeSym]
+  const keys = [...FIELDS, 'msg']
+  const plainFields =
+    serializers !== undefined &&
+    stringifiers !== undefined &&
+    keys.every((key) => serializers[key] === undefined && stringifiers[key] === undefined) &&
+    stringifiers[wildcardFirstSym] === undefined &&
+    !(FIELDS as readonly unknown[]).includes(state[errorKeySym]) &&
+    state[messageKeySym] === 'msg' &&
+    state[nestedKeySym] == null
   const plainOptions =
     hooks !== undefined &&
     hooks.logMethod === undefined &&
     hooks.streamWrite === undefined &&
     formatters !== undefined &&
     formatters.log === undefined &&
-    serializers !== undefined &&
-    stringifiers !== undefined &&
-    FIELDS.every((field) => serializers[field] === undefined && stringifiers[field] === undefined) &&
-    serializers.msg === undefined &&
-    stringifiers.msg === undefined &&
-    stringifiers[wildcardFirstSym] === undefined &&
     !state[mixinSym] &&
     typeof state[msgPrefixSym] !== 'string' &&
-    state[nestedKeySym] == null &&
-    state[messageKeySym] === 'msg' &&
-    typeof state[chindingsSym] === 'string' &&
     state[endSym] === '}\n' &&
-    stream !== undefined &&
-    typeof stream.write === 'function' &&
-    stream[needsMetadataGsym] !== true &&
+    state[asJsonSym] === PINO[asJsonSym] &&
+    state[writeSym] === PINO[writeSym]
+  const plainLine =
     logger.levels.values.info === 30 &&
     typeof head === 'string' &&
-    typeof time === 'function'
-  plain = plainOptions
-    ? { head, time: () => (time as (this: unknown) => string).call(logger), stream: stream as PlainInfo['stream'] }
-    : null
+    typeof time === 'function' &&
+    typeof state[chindingsSym] === 'string' &&
+    stream !== undefined &&
+    typeof stream.write === 'function' &&
+    stream[needsMetadataGsym] !== true
+  plain =
+    plainFields && plainOptions && plainLine
+      ? { head, time: () => (time as (this: unknown) => string).call(logger), stream: stream as PlainInfo['stream'] }
+      : null
   plainInfos.set(logger, plain)
   return plain
 }
@@ -114,23 +136,27 @@ function plainInfoOf(logger: Logger): PlainInfo | null {
  *
  * It is `logger.info({ req_id, method, path, status, ms }, 'request')`, written as pino would write
  * it but without pino's general path through the fields, its options and its hooks (`plainInfoOf`
- * says when that path is needed): the line was about a quarter of what an orchestrator's
- * recommendation served from memory cost beyond the bare baseline's request. Side by side
- * (`cpu-per-request.ts`, bench/README.md), such a request took 34 to 37 µs of CPU written here,
- * against 38 to 40 through `info` (the lowest of each run's rounds), and 32 with no line at all.
+ * says when that path is needed). Side by side (`cpu-per-request.ts`, bench/README.md), an
+ * orchestrator's recommendation served from memory took 34 to 37 µs of CPU with its line written
+ * here, 38 to 40 through `info`, and 32 with no line at all (the lowest of each run's rounds; the
+ * bare baseline's request, 30 to 33).
  */
 export function logRequest(logger: Logger, line: RequestLine): void {
   if (!logger.isLevelEnabled('info')) return
   const ms = Math.round((performance.now() - line.started) * 10) / 10
-  const plain = plainInfoOf(logger)
+  // pino's own path, too, while anything listens on its diagnostics channel (an APM agent may add
+  // to the line there).
+  const plain = AS_JSON.hasSubscribers ? null : plainInfoOf(logger)
   if (plain === null) {
     logger.info({ req_id: line.requestId, method: line.method, path: line.path, status: line.status, ms }, 'request')
     return
   }
-  // The bindings (`base`: the service's name) every time: `setBindings` may change them.
+  // The bindings (`base`: the service's name) every time: `setBindings` may change them. Strings
+  // are escaped by JSON.stringify, as pino escapes them, but for a lone surrogate (pino, on Node
+  // before 25, writes it as it is, which reaches the file as U+FFFD; here it is written escaped).
   const bindings = (logger as unknown as Record<symbol, string>)[chindingsSym]
   plain.stream.write(
-    `${plain.head}${plain.time()}${bindings},"req_id":${JSON.stringify(line.requestId)},"method":${JSON.stringify(line.method)},"path":${JSON.stringify(line.path)},"status":${line.status},"ms":${Number.isFinite(ms) ? ms : null},"msg":"request"}\n`,
+    `${plain.head}${plain.time()}${bindings},"req_id":${JSON.stringify(line.requestId)},"method":${JSON.stringify(line.method)},"path":${JSON.stringify(line.path)},"status":${number(line.status)},"ms":${number(ms)},"msg":"request"}\n`,
   )
 }
 
