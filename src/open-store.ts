@@ -27,10 +27,19 @@ export async function openStore(dir: string, policy?: TierPolicy): Promise<Memor
  * - a block cache of 1 MB and a write buffer of 512 KB (defaults 8 MB and 4 MB): 2 MB and 1 MB took
  *   the peak from 231 to 206 MB under the observation load, at the same throughput; halving them
  *   again, with half the hot cells (core-tier.ts), from 205-206 to 197-203 MB in trials of 10 to
- *   25 s of each load (full runs, with longer loads: 209 MB, then 194 MB; bench/README.md).
+ *   25 s of each load (full runs, with longer loads: 209 MB, then 194 MB; bench/README.md);
+ * - table files of 1 MB (the default 2 MB): a compaction maps every file it reads, and one from
+ *   level 1 reads all the files of level 2 its key range overlaps, so smaller files make smaller
+ *   compactions, and fewer pages mapped at once. Under the bench's loads, on its store written with
+ *   2 MB files, the peak went from 191-198 MB to 177-186 (the observations' CPU the same); on a
+ *   store written with 1 MB files, from 185 to 171-173, and an observation cost about 40% less CPU
+ *   there than on the one written with 2 MB files (530-630 µs against 910-960). A first
+ *   recommendation at a point whose aggregate is not in core cost more on such a store (in process,
+ *   just after the load, compactions included: 4.7-5.0 ms of CPU against 3.2), one asked again
+ *   past its minute less (0.7 against 1.1).
  * The hot aggregates are held in memory above LevelDB, so its own caches matter little.
  */
-const LEVEL_OPTIONS = { maxOpenFiles: 64, cacheSize: 1024 * 1024, writeBufferSize: 512 * 1024 }
+export const LEVEL_OPTIONS = { maxOpenFiles: 64, cacheSize: 1024 * 1024, writeBufferSize: 512 * 1024, maxFileSize: 1024 * 1024 } as const
 
 /** Opens the observations and the decisions (R-CON-1), two stores on one LevelDB under `dir`. */
 export async function openStores(dir: string, policy?: TierPolicy): Promise<{ store: MemoryStore; decisionStore: DecisionStore }> {
