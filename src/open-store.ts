@@ -30,13 +30,13 @@ export async function openStore(dir: string, policy?: TierPolicy): Promise<Memor
  *   25 s of each load (full runs, with longer loads: 209 MB, then 194 MB; bench/README.md);
  * - table files of 1 MB (the default 2 MB): a compaction maps every file it reads, and one from
  *   level 1 reads all the files of level 2 its key range overlaps, so smaller files make smaller
- *   compactions, and fewer pages mapped at once. Under the bench's loads, on its store written with
- *   2 MB files, the peak went from 191-198 MB to 177-186 (the observations' CPU the same); on a
- *   store written with 1 MB files, from 185 to 171-173, and an observation cost about 40% less CPU
- *   there than on the one written with 2 MB files (530-630 µs against 910-960). A first
- *   recommendation at a point whose aggregate is not in core cost more on such a store (in process,
- *   just after the load, compactions included: 4.7-5.0 ms of CPU against 3.2), one asked again
- *   past its minute less (0.7 against 1.1).
+ *   compactions, and fewer pages mapped at once. Under the bench's loads the peak fell by 12 to 14
+ *   MB (175 against 187 MB on a freshly seeded store; 177-186 against 191-198 on a store after a
+ *   full bench run), the observations' CPU within the noise (557 against 662 µs on the fresh
+ *   store, 547/616 against 535/630 on a smaller one). Reads cross more files: in process, a
+ *   recommendation at a point not in core cost about 15% more CPU on a store written with 1 MB
+ *   files than on one written with 2 MB (5.6 against 4.8 ms for the first, 0.87-0.95 against 0.75
+ *   computed again; one run each).
  * The hot aggregates are held in memory above LevelDB, so its own caches matter little.
  */
 export const LEVEL_OPTIONS = { maxOpenFiles: 64, cacheSize: 1024 * 1024, writeBufferSize: 512 * 1024, maxFileSize: 1024 * 1024 } as const
