@@ -54,10 +54,10 @@ const PINO = pino({ enabled: false }) as unknown as Record<symbol, unknown>
 /** The channel pino publishes each line's serialisation on (pino's docs, "Diagnostics"). */
 const AS_JSON = tracingChannel('pino_asJson')
 
-/** The fields of a request line, in the order pino writes them, and its message's key. */
+/** The fields of a request line, in the order pino writes them (its message, `msg`, after them). */
 const FIELDS = ['req_id', 'method', 'path', 'status', 'ms'] as const
 
-/** What a logger writes a request line with, when nothing in its options can change the line (`plainInfo`). */
+/** What a logger writes a request line with, when nothing in its options can change the line (`plainInfoOf`). */
 interface PlainInfo {
   head: string
   time: () => string
