@@ -30,16 +30,21 @@ export async function openStore(dir: string, policy?: TierPolicy): Promise<Memor
  *   25 s of each load (full runs, with longer loads: 209 MB, then 194 MB; bench/README.md);
  * - table files of 1 MB (the default 2 MB): a compaction maps every file it reads, and one from
  *   level 1 reads all the files of level 2 its key range overlaps, so smaller files make smaller
- *   compactions, and fewer pages mapped at once. Under the bench's loads the peak fell by 12 to 14
- *   MB (175 against 187 MB on a freshly seeded store; 177-186 against 191-198 on a store after a
- *   full bench run), the observations' CPU within the noise (557 against 662 µs on the fresh
- *   store, 547/616 against 535/630 on a smaller one). Reads cross more files: in process, a
- *   recommendation at a point not in core cost about 15% more CPU on a store written with 1 MB
- *   files than on one written with 2 MB (5.6 against 4.8 ms for the first, 0.87-0.95 against 0.75
- *   computed again; one run each).
+ *   compactions, and fewer pages mapped at once. In trials under the bench's loads (a harness not
+ *   committed; bench/README.md, the eighth session) the peak fell by 12 to 14 MB on freshly seeded
+ *   stores (175 against 187 MB on one seeded with 2 MB files, 171-173 against 185 on one seeded
+ *   with 1 MB files) and by 5 to 21 MB on a store that had been through a full bench run (177-186
+ *   against 191-198); an observation's CPU moved within the noise (557 against 662 µs, 543-631
+ *   against 523, on the fresh stores; 547/616 against 535/630, lowest/median, on the 1,000-user
+ *   store of `cpu-per-request.ts`). Reads cross more files: in process, a recommendation at a
+ *   point not in core cost a sixth to a quarter more CPU on a store written with 1 MB files (5.6
+ *   against 4.8 ms for the first, 0.87-0.95 against 0.75 computed again; one run each); with 64
+ *   open files, the table cache covers half as much of such a store (a likely cause, not tested).
+ *   A store written with 2 MB files needs nothing: its files are rewritten at 1 MB as LevelDB
+ *   compacts them, and both sizes coexist.
  * The hot aggregates are held in memory above LevelDB, so its own caches matter little.
  */
-export const LEVEL_OPTIONS = { maxOpenFiles: 64, cacheSize: 1024 * 1024, writeBufferSize: 512 * 1024, maxFileSize: 1024 * 1024 } as const
+export const LEVEL_OPTIONS = Object.freeze({ maxOpenFiles: 64, cacheSize: 1024 * 1024, writeBufferSize: 512 * 1024, maxFileSize: 1024 * 1024 })
 
 /** Opens the observations and the decisions (R-CON-1), two stores on one LevelDB under `dir`. */
 export async function openStores(dir: string, policy?: TierPolicy): Promise<{ store: MemoryStore; decisionStore: DecisionStore }> {

@@ -17,7 +17,8 @@ const BATCH = 2_000
  * data need not survive a power cut), the store is closed (flushed) at the end. Returns the count.
  * Its table files are the size the service writes (LEVEL_OPTIONS), so that the store is laid out as
  * one the service wrote; its write buffer and caches are LevelDB's defaults, larger than the
- * service's, for a faster load (they size the files of level 0 only, which compaction rewrites).
+ * service's, for a faster load (the write buffer sizes only the files of level 0, which compaction
+ * rewrites).
  */
 export async function seedStore(options: {
   dir: string
