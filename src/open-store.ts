@@ -36,10 +36,11 @@ export async function openStore(dir: string, policy?: TierPolicy): Promise<Memor
  *   with 1 MB files) and by 5 to 21 MB on a store that had been through a full bench run (177-186
  *   against 191-198); an observation's CPU moved within the noise (557 against 662 µs, 543-631
  *   against 523, on the fresh stores; 547/616 against 535/630, lowest/median, on the 1,000-user
- *   store of `cpu-per-request.ts`). Reads cross more files: in process, a recommendation at a
- *   point not in core cost a sixth to a quarter more CPU on a store written with 1 MB files (5.6
- *   against 4.8 ms for the first, 0.87-0.95 against 0.75 computed again; one run each); with 64
- *   open files, the table cache covers half as much of such a store (a likely cause, not tested).
+ *   store of `cpu-per-request.ts`). Reads cross more files, and the table cache covers half as
+ *   much of the store, yet in process a recommendation at a point not in core cost the same within
+ *   the noise on stores written with either size (three runs each, one after the other: the first
+ *   4.7-5.6 ms of CPU with 1 MB files against 4.7-5.4 with 2 MB, one computed again 0.69-0.95
+ *   against 0.70-0.83; 128 open files instead of 64 changed nothing measurable, one run).
  *   A store written with 2 MB files needs nothing: its files are rewritten at 1 MB as LevelDB
  *   compacts them, and both sizes coexist.
  * The hot aggregates are held in memory above LevelDB, so its own caches matter little.
