@@ -1,7 +1,7 @@
 import { appendFile, mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises'
-import { randomBytes } from 'node:crypto'
 import { homedir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
+import { randomHex } from '../random-hex'
 
 /** One hook event the service could not take when it happened. */
 export interface SpooledEvent {
@@ -67,7 +67,7 @@ async function tryRename(from: string, to: string): Promise<boolean> {
 async function claim(file: string): Promise<string[]> {
   const dir = dirname(file)
   const base = basename(file)
-  const mine = () => join(dir, `${base}.${process.pid}.${randomBytes(4).toString('hex')}.draining`)
+  const mine = () => join(dir, `${base}.${process.pid}.${randomHex(4)}.draining`)
   const claims: string[] = []
   let names: string[]
   try {

@@ -48,8 +48,11 @@ const {
 // In pino's symbols, not in their type.
 const msgPrefixSym = (pino.symbols as unknown as Record<string, symbol>).msgPrefixSym as symbol
 
-/** pino's own serialisation and write, as every logger has them unless an integration replaced them. */
-const PINO = pino({ enabled: false }) as unknown as Record<symbol, unknown>
+/**
+ * pino's own serialisation and write, as every logger has them unless an integration replaced them
+ * (a logger of its own stream: pino's default one would open a writer on stdout at import).
+ */
+const PINO = pino({ enabled: false }, { write() {} }) as unknown as Record<symbol, unknown>
 
 /** The channel pino publishes each line's serialisation on (pino's docs, "Diagnostics"). */
 const AS_JSON = tracingChannel('pino_asJson')
