@@ -55,3 +55,48 @@ describe('policies (R-POL)', () => {
     expect(parsePolicy(JSON.stringify(policy), 'mine.json').scan.cron).toBe('17 3 * * *')
   })
 })
+
+describe('a policy file of its own (R-POL)', () => {
+  const write = (name: string, text: string) => {
+    const dir = mkdtempSync(join(tmpdir(), 'dm-policy-'))
+    writeFileSync(join(dir, name), text)
+    return join(dir, name)
+  }
+
+  it('needs only the fields it changes: the others are the default policy', async () => {
+    const defaults = await loadPolicy()
+    const file = write('mine.yaml', 'thresholds:\n  min_observations: 3\nask:\n  auto_resolve_p: 0.8\n')
+    const policy = await loadPolicy(file)
+    expect(policy.thresholds).toEqual({ min_observations: 3, sufficient_observations: 20 })
+    expect(policy.ask).toEqual({ auto_resolve_p: 0.8, check_in_after: 9 })
+    expect(policy.decay).toEqual(defaults.decay)
+    expect(policy.points.map((p) => p.key)).toEqual(defaults.points.map((p) => p.key))
+    expect(policy.sensitivePattern?.source).toBe(defaults.sensitivePattern?.source)
+  })
+
+  it('replaces a list it gives (its points are all the points), and an empty file is the default policy', async () => {
+    const file = write('points.json', JSON.stringify({ points: [{ key: 'database', match: { header: '^database$' }, static_default: 'Postgres' }] }))
+    const policy = await loadPolicy(file)
+    expect(policy.points.map((p) => p.key)).toEqual(['database'])
+    expect(policy.compiledPoints[0]?.header?.test('Database')).toBe(true)
+    expect(policy.thresholds.min_observations).toBe(5)
+    expect((await loadPolicy(write('empty.yaml', ''))).points).toEqual((await loadPolicy()).points)
+  })
+
+  it('refuses a field it does not know, naming it, rather than leaving the setting at its default', async () => {
+    const file = write('typo.json', JSON.stringify({ tresholds: { min_observations: 3 }, decay: { alpha: 0.7, half_life: 3 }, points: [{ key: 'x', match: { header: 'x', title: 'y' } }] }))
+    await expect(loadPolicy(file)).rejects.toThrow(PolicyFileError)
+    const message = await loadPolicy(file).catch((error: Error) => error.message)
+    expect(message).toContain('typo.json: invalid policy')
+    expect(message).toContain('  tresholds: unknown field')
+    expect(message).toContain('  decay.half_life: unknown field')
+    expect(message).toContain('  points.0.match.title: unknown field')
+    expect(await loadPolicy(write('proto.json', '{"__proto__": {"decay": {"alpha": 3}}}')).catch((error: Error) => error.message)).toContain('__proto__: unknown field')
+  })
+
+  it('still names the field of a value that is wrong, and null replaces rather than falls back', async () => {
+    const message = await loadPolicy(write('bad.yaml', 'decay:\n  alpha: -1\nrecall: null\n')).catch((error: Error) => error.message)
+    expect(message).toContain('decay.alpha: Too small')
+    expect(message).toContain('recall: Invalid input')
+  })
+})

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
+import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { validate as validCron } from 'node-cron'
 import { compilePolicy, PolicySchema, type CompiledPolicy } from '../domain/policy'
@@ -23,18 +24,28 @@ export class PolicyFileError extends Error {
   }
 }
 
-/** Parses and validates policy text (JSON, or YAML for .yaml/.yml files). */
-export function parsePolicy(text: string, file: string): CompiledPolicy {
+/**
+ * Parses and validates policy text (JSON, or YAML for .yaml/.yml files). Over `base` (the default
+ * policy, as loadPolicy passes it), the text needs only the fields it changes: objects are merged
+ * field by field, and any other value given (a list, a number, null) replaces the base's.
+ */
+export function parsePolicy(text: string, file: string, base?: unknown): CompiledPolicy {
   let raw: unknown
   try {
     raw = /\.ya?ml$/i.test(file) ? parseYaml(text) : JSON.parse(text)
   } catch (error) {
     throw new PolicyFileError(`${file}: not valid ${/\.ya?ml$/i.test(file) ? 'YAML' : 'JSON'}: ${(error as Error).message}`)
   }
-  const result = PolicySchema.safeParse(raw)
+  // An empty YAML file parses to undefined (or null): the base as it is.
+  const result = PolicySchema.safeParse(base === undefined ? raw : over(base, raw ?? {}))
   if (!result.success) {
     const problems = result.error.issues
-      .map((issue) => `  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}`)
+      .flatMap((issue) =>
+        // One line per unknown field, named by its own path.
+        issue.code === 'unrecognized_keys'
+          ? issue.keys.map((k) => `  ${[...issue.path, k].join('.')}: unknown field`)
+          : [`  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}`],
+      )
       .join('\n')
     throw new PolicyFileError(`${file}: invalid policy\n${problems}`)
   }
@@ -44,7 +55,29 @@ export function parsePolicy(text: string, file: string): CompiledPolicy {
   return compilePolicy(result.data)
 }
 
-/** Reads a policy file; every problem is a PolicyFileError naming the file (and field). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** `value` over `base`: plain objects merged field by field, anything else replacing. */
+function over(base: unknown, value: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(value)) return value
+  // Entries, not assignments: a field named __proto__ stays a field (and is refused as unknown).
+  return Object.fromEntries([
+    ...Object.entries(base).filter(([k]) => !Object.hasOwn(value, k)),
+    ...Object.entries(value).map(([k, v]) => [k, Object.hasOwn(base, k) ? over(base[k], v) : v]),
+  ])
+}
+
+/** The default policy's fields, as its file has them: what another policy file leaves out. */
+async function defaultFields(): Promise<unknown> {
+  return JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
+}
+
+/**
+ * Reads a policy file; every problem is a PolicyFileError naming the file (and field). A file other
+ * than the default policy needs only the fields it changes: the others are the default policy's.
+ */
 export async function loadPolicy(file: string = DEFAULT_POLICY_FILE): Promise<CompiledPolicy> {
   let text: string
   try {
@@ -52,5 +85,5 @@ export async function loadPolicy(file: string = DEFAULT_POLICY_FILE): Promise<Co
   } catch (error) {
     throw new PolicyFileError(`${file}: cannot read policy file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
   }
-  return parsePolicy(text, file)
+  return parsePolicy(text, file, resolve(file) === DEFAULT_POLICY_FILE ? undefined : await defaultFields())
 }

@@ -1,11 +1,11 @@
 import { z } from './zod'
 
 /** A named decision point of the policy (R-POL): how to recognise it and what to say before there is evidence. */
-export const PointPolicySchema = z.object({
+export const PointPolicySchema = z.strictObject({
   key: z.string().min(1).max(200),
   /** Case-insensitive regular expressions tried against the question's header and text. */
   match: z
-    .object({
+    .strictObject({
       header: z.string().min(1).optional(),
       question: z.string().min(1).optional(),
     })
@@ -22,16 +22,16 @@ export type PointPolicy = z.infer<typeof PointPolicySchema>
 
 const probability = z.number().min(0).max(1)
 
-/** Every number the recommendation uses lives here (R-POL). */
+/** Every number the recommendation uses lives here (R-POL). A field it does not know is an error: most often a typo, whose setting would otherwise be silently left at its default. */
 export const PolicySchema = z
-  .object({
-    thresholds: z.object({
+  .strictObject({
+    thresholds: z.strictObject({
       /** N: fewer observations than this give the static default (R-REC-1). */
       min_observations: z.number().int().min(1),
       /** M: more observations than this, with a significant majority, are `sufficient`. */
       sufficient_observations: z.number().int().min(1),
     }),
-    confidence: z.object({
+    confidence: z.strictObject({
       high: probability,
       medium_high: probability,
       medium: probability,
@@ -42,34 +42,34 @@ export const PolicySchema = z
       /** How much a contradicted precondition pulls the confidence toward chance (0 = not at all). */
       contradiction_shrink: probability,
     }),
-    decay: z.object({ alpha: z.number().min(0).max(5) }),
-    recall: z.object({ ttl_days: z.number().positive() }),
-    scan: z.object({
+    decay: z.strictObject({ alpha: z.number().min(0).max(5) }),
+    recall: z.strictObject({ ttl_days: z.number().positive() }),
+    scan: z.strictObject({
       cadence_hours: z.number().positive(),
       cron: z.string().min(1),
     }),
-    core: z.object({ max_entries: z.number().int().min(1) }),
-    expertise: z.object({
+    core: z.strictObject({ max_entries: z.number().int().min(1) }),
+    expertise: z.strictObject({
       /** Fewer sessions than this: beginner. */
       beginner_below: z.number().int().min(1),
       /** More sessions than this: expert. */
       expert_above: z.number().int().min(1),
     }),
-    ask: z.object({
+    ask: z.strictObject({
       auto_resolve_p: probability,
       /** After this many auto-resolved answers in a row at a point, the next question is asked; at most the 16 moments the aggregate keeps exactly. */
       check_in_after: z.number().int().min(1).max(16).default(9),
     }),
     /** The test for a change of preference: recent choices against older ones. */
     change: z
-      .object({
+      .strictObject({
         /** How far back "recent" reaches. */
         window_days: z.number().positive(),
         /** Significance level of the test that the recent choices differ from the older ones. */
         significance: z.number().gt(0).lt(1),
       })
       .default({ window_days: 28, significance: 0.01 }),
-    context: z.object({
+    context: z.strictObject({
       /** Share of supporting observations that must share a context value for it to be a precondition. */
       precondition_share: probability,
       /** Significance level of the test that a context value changes the choice (R-REC-7). */
@@ -82,7 +82,7 @@ export const PolicySchema = z
      * and JSON).
      */
     cache: z
-      .object({
+      .strictObject({
         seconds: z.number().min(0).max(3600).default(60),
         megabytes: z.number().min(0).max(1024).default(8),
         /** Read and ignored: the bound of an earlier version, by count (`megabytes` replaced it). */
