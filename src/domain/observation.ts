@@ -14,6 +14,14 @@ export const IdentifierSchema = z
   .max(LIMITS.identifierLength)
   .regex(/^[^\p{Cc}\p{Cs}]+$/u, 'must not contain control characters or lone surrogates')
   .regex(/^[^!]/, 'must not start with "!"')
+  // The OpenAPI generator writes only the first regex, with its flags glued on (`…+$/u`), a
+  // pattern no string matches; and `\p{…}` means letters to a client without the `u` flag
+  // (Swagger UI's "Try it out" tests `new RegExp(pattern)`). So the document gets a pattern both
+  // read alike: no C0/C1 control character, no leading `!` (lone surrogates are said, not patterned).
+  .openapi({
+    pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f!][^\\u0000-\\u001f\\u007f-\\u009f]*$',
+    description: 'No control characters or lone surrogates, not starting with "!".',
+  })
 
 export const LabelSchema = z.string().normalize('NFC').trim().min(1).max(LIMITS.labelLength)
 

@@ -40,3 +40,27 @@ describe('OpenAPI document and /docs (R-SVC-1)', () => {
     expect(page).not.toMatch(/https?:\/\//)
   })
 })
+
+describe('identifier patterns in the OpenAPI document', () => {
+  it('documents a pattern that the names the service accepts match, as a browser client tests it', async () => {
+    const { app, call } = await createTestApp()
+    const { body } = await call('GET', '/openapi.json')
+    const text = JSON.stringify(body)
+    // The generator glued the regex's flags onto the pattern (`…+$/u`): no string matched it.
+    expect(text).not.toContain('$/u')
+    const params = body.paths['/v1/users/{user}/preferences'].get.parameters as { schema: { pattern?: string } }[]
+    const pattern = params[0]?.schema.pattern
+    expect(pattern).toBeDefined()
+    // Swagger UI's "Try it out" tests `new RegExp(pattern)`, without the `u` flag; so do many clients.
+    for (const flags of ['', 'u']) {
+      const re = new RegExp(pattern as string, flags)
+      for (const ok of ['alice', 'acme/api', 'Café', 's-1', 'Ελένη 😀']) expect(re.test(ok), `${ok} /${flags}`).toBe(true)
+      for (const bad of ['!x', 'a\u0000b', 'tab\there', '']) expect(re.test(bad), `${JSON.stringify(bad)} /${flags}`).toBe(false)
+    }
+    // And the service agrees on those names.
+    expect((await app.request('/v1/users/Caf%C3%A9/preferences')).status).toBe(200)
+    expect((await app.request('/v1/users/!x/preferences')).status).toBe(400)
+    const body2 = body.components.schemas.ObservationInput.properties.user
+    expect(body2.pattern).toBe(pattern)
+  })
+})
