@@ -23,6 +23,12 @@ export const IdentifierSchema = z
     description: 'No control characters or lone surrogates, not starting with "!".',
   })
 
+/**
+ * Text that UTF-8 keeps as it is: no lone surrogate (a pair is one code point under the `u` flag).
+ * A refinement, not `.regex()`: the OpenAPI generator would write the pattern with `/u` glued on.
+ */
+export const hasNoLoneSurrogate = (text: string) => !/\p{Cs}/u.test(text)
+
 export const LabelSchema = z.string().normalize('NFC').trim().min(1).max(LIMITS.labelLength)
 
 /** An option as sent: a label, or `{label, description}` as AskUserQuestion has it. */
@@ -93,7 +99,9 @@ export const TimestampSchema = z.iso.datetime({ offset: true })
 
 /** The wire format of one observation (R-CAP-1): the seed's record plus identity fields. */
 export const ObservationInputSchema = z.object({
-  decision_id: z.string().min(1).max(LIMITS.identifierLength).optional(),
+  // A store key (`user\0decision_id`): a lone surrogate becomes U+FFFD in UTF-8, so two ids that
+  // differ only there would be one key, and the second observation a false duplicate.
+  decision_id: z.string().min(1).max(LIMITS.identifierLength).refine(hasNoLoneSurrogate, 'must not contain lone surrogates').optional(),
   timestamp: TimestampSchema.optional(),
   question: z.string().trim().min(1).max(LIMITS.questionLength),
   user_choice: z.union([LabelSchema, z.array(LabelSchema).min(1).max(LIMITS.options)]),

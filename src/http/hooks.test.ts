@@ -241,3 +241,13 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(await call('POST', HOOK, pre)).toEqual({ status: 200, body: {} })
   })
 })
+
+describe('tool_use_id as part of a store key', () => {
+  it('refuses a tool_use_id with a lone surrogate, which would make two calls one decision_id', async () => {
+    const { call } = await createTestApp()
+    const payload = claudeCodeFixture('post-tool-use-single') as Record<string, unknown>
+    const r = await call('POST', HOOK, { ...payload, tool_use_id: 'toolu_\ud800' })
+    expect(r.status).toBe(400)
+    expect(r.body.error.issues[0].path).toBe('tool_use_id')
+  })
+})

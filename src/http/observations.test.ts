@@ -99,3 +99,19 @@ describe('POST /v1/observations (R-CAP)', () => {
     expect(r.body.observations).toBe(0)
   })
 })
+
+describe('decision_id as a store key', () => {
+  it('refuses a decision_id with a lone surrogate, which UTF-8 cannot keep: two such ids would be one key', async () => {
+    const { call } = await createTestApp()
+    const first = await call('POST', '/v1/observations', { ...SEED, decision_id: 'd\ud800', user_choice: 'Option A' })
+    const second = await call('POST', '/v1/observations', { ...SEED, decision_id: 'd\ud801', user_choice: 'Option B' })
+    // Without the rule, both were answered 201 and the second was dropped as a "duplicate" of the first.
+    for (const r of [first, second]) {
+      expect(r.status).toBe(400)
+      expect(r.body.error.issues[0].path).toBe('decision_id')
+    }
+    const ok = await call('POST', '/v1/observations', { ...SEED, decision_id: 'd-😀', user_choice: 'Option B' })
+    expect(ok.status).toBe(201)
+    expect(ok.body.stored).toHaveLength(1)
+  })
+})

@@ -5,7 +5,7 @@ import { normalizeQuestion } from '../domain/decision-point'
 import { InputError } from '../domain/errors'
 import { LIMITS } from '../domain/limits'
 import type { ObservationInput } from '../domain/observation'
-import { IdentifierSchema } from '../domain/observation'
+import { hasNoLoneSurrogate, IdentifierSchema } from '../domain/observation'
 import {
   ASK_USER_QUESTION,
   AskUserQuestionSchema,
@@ -31,7 +31,7 @@ export const ClaudeCodeHookPayloadSchema = z.looseObject({
   session_id: IdentifierSchema.optional(),
   cwd: z.string().min(1).max(4096).optional(),
   tool_name: z.string().max(200).optional(),
-  tool_use_id: z.string().min(1).max(TOOL_USE_ID_LENGTH).optional(),
+  tool_use_id: z.string().min(1).max(TOOL_USE_ID_LENGTH).refine(hasNoLoneSurrogate, 'must not contain lone surrogates').optional(),
   tool_input: z.unknown().optional(),
   tool_response: z.unknown().optional(),
 })
