@@ -101,12 +101,21 @@ export function hookDecisionId(toolUseId: string, question: string): string {
   return `${toolUseId}#${digest}`
 }
 
-/** The project of a hook event: its `cwd`, or, past the identifier limit, its tail and a hash. */
+/**
+ * The project of a hook event: its `cwd` (NFC, as every identifier), or, past the identifier limit
+ * or when it is not a valid identifier (a control character, a lone surrogate, a leading `!`: a
+ * store key must not have them), its tail, those characters made U+FFFD, and a hash of the whole.
+ */
 export function projectOf(cwd: string | undefined): string | undefined {
   if (cwd === undefined) return undefined
-  if (cwd.length <= LIMITS.identifierLength) return cwd
+  const parsed = IdentifierSchema.safeParse(cwd)
+  if (parsed.success) return parsed.data
   const digest = createHash('sha256').update(cwd).digest('hex').slice(0, 16)
-  return `…${cwd.slice(-(LIMITS.identifierLength - 18))}#${digest}`
+  const tail = cwd
+    .normalize('NFC')
+    .slice(-(LIMITS.identifierLength - 18))
+    .replace(/[\p{Cc}\p{Cs}]/gu, '\uFFFD')
+  return `…${tail}#${digest}`
 }
 
 /** One answered question of one AskUserQuestion call as an observation. */
