@@ -41,7 +41,7 @@ async function recommendFor(
       status: error.status,
       issues: error.issues.map((issue) => ({
         path: `questions.${index}.${issue.path.replace(/^all_options/, 'options')}`,
-        message: issue.message,
+        message: issue.message.replace(/\ball_options\.(\d+)/g, `questions.${index}.options.$1`),
       })),
     })
   }

@@ -124,6 +124,8 @@ describe('POST /v1/plan (R-ASK-3)', () => {
     expect(duplicate.status).toBe(400)
     expect(duplicate.body.error.code).toBe('duplicate_option')
     expect(duplicate.body.error.issues[0].path).toBe('questions.1.options.1')
+    // The message names the field as the caller wrote it too, not the recommendation's all_options.
+    expect(duplicate.body.error.issues[0].message).toBe('duplicate of questions.1.options.0 after normalisation')
   })
 
   it('is in the OpenAPI document with the hook route', async () => {
