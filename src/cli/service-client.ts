@@ -46,15 +46,29 @@ export async function throughServiceOrLocal(request: {
   } catch (error) {
     if (!isConnectionRefused(error)) throw error
   }
-  const policy = await loadPolicy(resolve(request.policyFile ?? DEFAULT_POLICY_FILE))
-  const { store, decisionStore } = await openStores(resolve(request.dataDir ?? process.env.DECISION_MEMORY_DATA ?? 'data'), policy)
-  try {
-    const decisions = createDecisions({ store: decisionStore, clock: systemClock })
-    const memory = createDecisionMemory({ store, policy, clock: systemClock, decisions })
-    return { status: 200, body: await request.local(memory, decisions), via: 'local' }
-  } finally {
-    await store.close()
-  }
+  return inLocalTurn(async () => {
+    const policy = await loadPolicy(resolve(request.policyFile ?? DEFAULT_POLICY_FILE))
+    const { store, decisionStore } = await openStores(resolve(request.dataDir ?? process.env.DECISION_MEMORY_DATA ?? 'data'), policy)
+    try {
+      const decisions = createDecisions({ store: decisionStore, clock: systemClock })
+      const memory = createDecisionMemory({ store, policy, clock: systemClock, decisions })
+      return { status: 200, body: await request.local(memory, decisions), via: 'local' as const }
+    } finally {
+      await store.close()
+    }
+  })
+}
+
+/**
+ * The local calls of this process, one after the other: LevelDB's lock refuses a second open of
+ * the store even from the process that holds it, and the MCP server answers concurrent tool calls
+ * (an agent's parallel tool use) while no service runs.
+ */
+let localTurn: Promise<unknown> = Promise.resolve()
+function inLocalTurn<T>(call: () => Promise<T>): Promise<T> {
+  const turn = localTurn.then(call, call)
+  localTurn = turn.catch(() => undefined)
+  return turn
 }
 
 function isConnectionRefused(error: unknown): boolean {
