@@ -66,7 +66,10 @@ export function whyOf(recommendation: Recommendation) {
  * "default", so that the tools and the hooks speak of the same person.
  */
 export function createMcpServer(backend: McpBackend, options: { version: string; defaultUser?: string }): McpServer {
-  const user = IdentifierSchema.default(options.defaultUser ?? 'default')
+  // prefault, not default: zod returns a default as it is, so a $DECISION_MEMORY_USER of "" or "!x"
+  // (or one not in NFC) would reach the store unchecked when the call runs locally, where no route
+  // parses it again, under a name the service's export and forget cannot name (R-SVC-5).
+  const user = IdentifierSchema.prefault(options.defaultUser ?? 'default')
   const recommendation = RecommendationRequestSchema.extend({ user })
   const server = new McpServer({ name: 'decision-memory', version: options.version })
 

@@ -1,0 +1,65 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { describe, expect, it } from 'vitest'
+import type { ObservationInput } from '../domain/observation'
+import { createMcpServer, type McpBackend } from './mcp'
+
+/** A backend that records what the tools pass on and stores nothing. */
+function recordingBackend() {
+  const observed: ObservationInput[] = []
+  const backend: McpBackend = {
+    recommend: async () => ({ ok: true, body: {} }),
+    plan: async () => ({ ok: true, body: {} }),
+    observe: async (inputs) => {
+      observed.push(...inputs)
+      return { ok: true, body: { stored: [], duplicates: [] } }
+    },
+    whyPoint: async () => ({ ok: true, body: {} }),
+    check: async () => ({ ok: true, body: {} }),
+  }
+  return { backend, observed }
+}
+
+async function connected(backend: McpBackend, defaultUser: string | undefined) {
+  const server = createMcpServer(backend, { version: '0.0.0', defaultUser })
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await server.connect(serverSide)
+  const client = new Client({ name: 'test', version: '1.0.0' })
+  await client.connect(clientSide)
+  return client
+}
+
+const CHOICE = { question: 'Which database?', all_options: ['pg', 'mysql'], user_choice: 'pg' }
+
+describe('createMcpServer: the default user', () => {
+  it('is checked as a user given in the call is: a $DECISION_MEMORY_USER no route accepts is a tool error', async () => {
+    for (const defaultUser of ['', '!system']) {
+      const { backend, observed } = recordingBackend()
+      const client = await connected(backend, defaultUser)
+      const answer = await client.callTool({ name: 'record_choice', arguments: CHOICE })
+      expect(answer.isError).toBe(true)
+      expect(JSON.stringify(answer.content)).toContain('user')
+      expect(observed).toEqual([])
+      await client.close()
+    }
+  })
+
+  it('is normalised to NFC as a user given in the call is', async () => {
+    const { backend, observed } = recordingBackend()
+    const client = await connected(backend, 'jose\u0301')
+    await client.callTool({ name: 'record_choice', arguments: CHOICE })
+    await client.callTool({ name: 'record_choice', arguments: { ...CHOICE, user: 'jose\u0301' } })
+    expect(observed.map((o) => o.user)).toEqual(['jos\u00e9', 'jos\u00e9'])
+    await client.close()
+  })
+
+  it('is "default" when $DECISION_MEMORY_USER is not set', async () => {
+    const { backend, observed } = recordingBackend()
+    const client = await connected(backend, undefined)
+    await client.callTool({ name: 'record_choice', arguments: CHOICE })
+    expect(observed.map((o) => o.user)).toEqual(['default'])
+    const { tools } = await client.listTools()
+    expect(tools.find((t) => t.name === 'recommend')?.inputSchema.properties?.user).toMatchObject({ default: 'default' })
+    await client.close()
+  })
+})
