@@ -3,6 +3,7 @@ import { systemClock } from '../clock'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { createDecisionMemory, type DecisionMemory } from '../decision-memory'
 import { createDecisions, type Decisions } from '../decisions/decisions'
+import { createWriteQueue } from '../memory/write-queue'
 import { openStores } from '../open-store'
 import { serviceUrl } from './options'
 
@@ -64,12 +65,7 @@ export async function throughServiceOrLocal(request: {
  * the store even from the process that holds it, and the MCP server answers concurrent tool calls
  * (an agent's parallel tool use) while no service runs.
  */
-let localTurn: Promise<unknown> = Promise.resolve()
-function inLocalTurn<T>(call: () => Promise<T>): Promise<T> {
-  const turn = localTurn.then(call, call)
-  localTurn = turn.catch(() => undefined)
-  return turn
-}
+const inLocalTurn = createWriteQueue()
 
 function isConnectionRefused(error: unknown): boolean {
   const cause = (error as { cause?: { code?: string } }).cause
