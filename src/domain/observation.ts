@@ -2,6 +2,13 @@ import { z } from './zod'
 import { LIMITS } from './limits'
 
 /**
+ * Text that UTF-8 keeps as it is: no lone surrogate (a pair is one code point under the `u` flag).
+ * A refinement, not a regex: a pattern with `\p{Cs}` needs the `u` flag, which the schemas we
+ * publish cannot carry.
+ */
+export const hasNoLoneSurrogate = (text: string) => !/\p{Cs}/u.test(text)
+
+/**
  * User, project, point and session names: they become store keys, so no control characters (NUL
  * separates key parts), no lone surrogates (UTF-8 cannot keep them), no leading `!` (the sublevel
  * marker a raw scan of the store parses), and one Unicode form (NFC), so that names which differ
@@ -12,22 +19,18 @@ export const IdentifierSchema = z
   .normalize('NFC')
   .min(1)
   .max(LIMITS.identifierLength)
-  .regex(/^[^\p{Cc}\p{Cs}]+$/u, 'must not contain control characters or lone surrogates')
+  // Written without `\p{…}` and the `u` flag, since the MCP tools' schemas carry these patterns:
+  // JSON Schema validators outside JavaScript (Python's jsonschema) refuse `\p{Cc}`, and a
+  // JavaScript client without the flag reads `\p` as a `p`. C0 and C1 are exactly Unicode's Cc.
+  .regex(/^[^\u0000-\u001f\u007f-\u009f]+$/, 'must not contain control characters or lone surrogates')
+  .refine(hasNoLoneSurrogate, 'must not contain control characters or lone surrogates')
   .regex(/^[^!]/, 'must not start with "!"')
-  // The OpenAPI generator writes only the first regex, with its flags glued on (`…+$/u`), a
-  // pattern no string matches; and `\p{…}` means letters to a client without the `u` flag
-  // (Swagger UI's "Try it out" tests `new RegExp(pattern)`). So the document gets a pattern both
-  // read alike: no C0/C1 control character, no leading `!` (lone surrogates are said, not patterned).
+  // The OpenAPI generator writes only the first regex: the document gets one pattern with both
+  // rules (lone surrogates are said, not patterned).
   .openapi({
     pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f!][^\\u0000-\\u001f\\u007f-\\u009f]*$',
     description: 'No control characters or lone surrogates, not starting with "!".',
   })
-
-/**
- * Text that UTF-8 keeps as it is: no lone surrogate (a pair is one code point under the `u` flag).
- * A refinement, not `.regex()`: the OpenAPI generator would write the pattern with `/u` glued on.
- */
-export const hasNoLoneSurrogate = (text: string) => !/\p{Cs}/u.test(text)
 
 export const LabelSchema = z.string().normalize('NFC').trim().min(1).max(LIMITS.labelLength)
 

@@ -63,3 +63,31 @@ describe('createMcpServer: the default user', () => {
     await client.close()
   })
 })
+
+describe('createMcpServer: the tools’ input schemas', () => {
+  it('carry patterns any JSON Schema validator reads alike: no \\p{…}, which needs JavaScript’s u flag', async () => {
+    const client = await connected(recordingBackend().backend, undefined)
+    const { tools } = await client.listTools()
+    const patterns = new Set<string>()
+    JSON.stringify(tools, (key, value) => {
+      if (key === 'pattern' && typeof value === 'string') patterns.add(value)
+      return value
+    })
+    expect(patterns.size).toBeGreaterThan(0)
+    for (const pattern of patterns) expect(pattern).not.toMatch(/\\[pP]\{/)
+    // The user property of the tools that take one: the names they take pass its patterns with or without the u flag.
+    const withUser = tools.filter((tool) => tool.inputSchema.properties?.user !== undefined)
+    expect(withUser.map((tool) => tool.name).sort()).toEqual(['plan_questions', 'recommend', 'record_choice', 'why'])
+    for (const tool of withUser) {
+      const user = tool.inputSchema.properties?.user as { allOf?: Array<{ pattern: string }>; pattern?: string }
+      const own = user.allOf?.map((p) => p.pattern) ?? (user.pattern === undefined ? [] : [user.pattern])
+      expect(own.length, tool.name).toBeGreaterThan(0)
+      for (const flags of ['', 'u']) {
+        const all = own.map((p) => new RegExp(p, flags))
+        for (const name of ['alice', 'Café', 'Ελένη 😀']) expect(all.every((re) => re.test(name)), `${tool.name} ${name} /${flags}`).toBe(true)
+        for (const bad of ['a\u0000b', 'tab\there', '!x']) expect(all.every((re) => re.test(bad)), `${tool.name} ${JSON.stringify(bad)} /${flags}`).toBe(false)
+      }
+    }
+    await client.close()
+  })
+})
