@@ -3,7 +3,7 @@ import { InputError } from '../domain/errors'
 import { TimestampSchema } from '../domain/observation'
 import type { DecayScanResult } from '../memory/decay-scan'
 import { UsageError } from './options'
-import { throughServiceOrLocal } from './service-client'
+import { ServiceUnavailableError, throughServiceOrLocal } from './service-client'
 
 export const DECAY_SCAN_HELP = `decision-memory decay-scan [--force] [--json] [--now ISO] [--data DIR] [--policy FILE]
 
@@ -51,7 +51,7 @@ export async function decayScanCommand(argv: string[]): Promise<number> {
       local: (memory) => memory.decayScan(input),
     })
   } catch (error) {
-    if (error instanceof InputError || (error as Error).name === 'TimeoutError') {
+    if (error instanceof InputError || error instanceof ServiceUnavailableError) {
       process.stderr.write(`decision-memory decay-scan: ${(error as Error).message}\n`)
       return 1
     }

@@ -1,9 +1,11 @@
 import { mkdtemp } from 'node:fs/promises'
+import { createServer, type RequestListener } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { closedPort } from '../../test/support/processes'
-import { throughServiceOrLocal } from './service-client'
+import { ServiceUnavailableError, throughServiceOrLocal } from './service-client'
 
 afterEach(() => {
   vi.unstubAllEnvs()
@@ -39,5 +41,73 @@ describe('throughServiceOrLocal when no service runs', () => {
     const next = throughServiceOrLocal({ method: 'GET', path: '/x', dataDir, local: async () => 'ok' })
     await expect(failing).rejects.toThrow('boom')
     expect((await next).body).toBe('ok')
+  })
+})
+
+describe('throughServiceOrLocal when what answers is not a working service', () => {
+  /** A server on a free port that answers every request with `listener`; closed after the test. */
+  async function serving(listener: RequestListener) {
+    const server = createServer(listener)
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    vi.stubEnv('DECISION_MEMORY_URL', url)
+    return {
+      url,
+      close: () => {
+        server.closeAllConnections()
+        return new Promise<void>((done) => server.close(() => done()))
+      },
+    }
+  }
+  const call = (timeoutMs?: number) =>
+    throughServiceOrLocal({ method: 'POST', path: '/v1/recommendations', body: {}, timeoutMs, local: async () => 'local' })
+
+  it('names the URL and the status when the answer is not JSON (a proxy error page), instead of a JSON parse error', async () => {
+    const service = await serving((_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html>Bad gateway</html>'))
+    try {
+      const error = await call().catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(ServiceUnavailableError)
+      expect((error as Error).message).toBe(
+        `POST ${service.url}/v1/recommendations: answered HTTP 502 with a body that is not JSON (is DECISION_MEMORY_URL a decision-memory service?)`,
+      )
+    } finally {
+      await service.close()
+    }
+  })
+
+  it('names the URL and the cause when the connection is cut, instead of "fetch failed"', async () => {
+    const service = await serving((req) => req.socket.destroy())
+    try {
+      const error = await call().catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(ServiceUnavailableError)
+      expect((error as Error).message).toMatch(new RegExp(`^POST ${service.url}/v1/recommendations: the request failed: \\w+`))
+      expect((error as Error).message).not.toContain('fetch failed')
+    } finally {
+      await service.close()
+    }
+  })
+
+  it('says how long it waited when the service does not answer', async () => {
+    const service = await serving(() => undefined)
+    try {
+      const error = await call(1).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(ServiceUnavailableError)
+      expect((error as Error).message).toBe(`POST ${service.url}/v1/recommendations: no answer within 0.001 s (is the service busy or stuck?)`)
+    } finally {
+      await service.close()
+    }
+  })
+
+  it('still takes an NDJSON answer as text and an empty one as null', async () => {
+    const service = await serving((req, res) =>
+      req.url?.endsWith('ndjson') ? res.writeHead(200, { 'content-type': 'application/x-ndjson' }).end('{"a":1}\n{"b":2}\n') : res.writeHead(204).end(),
+    )
+    try {
+      const ndjson = await throughServiceOrLocal({ method: 'GET', path: '/x-ndjson', local: async () => 'local' })
+      expect(ndjson).toEqual({ status: 200, body: '{"a":1}\n{"b":2}\n', via: 'service' })
+      expect(await throughServiceOrLocal({ method: 'DELETE', path: '/x', local: async () => 'local' })).toEqual({ status: 204, body: null, via: 'service' })
+    } finally {
+      await service.close()
+    }
   })
 })

@@ -30,6 +30,10 @@ export async function throughServiceOrLocal(request: {
   timeoutMs?: number
 }): Promise<Answer> {
   const url = serviceUrl() + request.path
+  const timeoutMs = request.timeoutMs ?? 5_000
+  let status: number
+  let contentType: string
+  let text: string
   try {
     const headers: Record<string, string> = request.body === undefined ? {} : { 'content-type': 'application/json' }
     // A service run with --auth wants a bearer token (R-SVC-4).
@@ -38,15 +42,44 @@ export async function throughServiceOrLocal(request: {
       method: request.method,
       headers,
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
-      signal: AbortSignal.timeout(request.timeoutMs ?? 5_000),
+      signal: AbortSignal.timeout(timeoutMs),
     })
-    const text = await response.text()
-    // NDJSON (an export) stays text; every other answer is one JSON document.
-    const json = !/ndjson/i.test(response.headers.get('content-type') ?? '')
-    return { status: response.status, body: text === '' ? null : json ? JSON.parse(text) : text, via: 'service' }
+    status = response.status
+    contentType = response.headers.get('content-type') ?? ''
+    text = await response.text()
   } catch (error) {
-    if (!isConnectionRefused(error)) throw error
+    if (!isConnectionRefused(error)) throw new ServiceUnavailableError(`${request.method} ${url}: ${whyUnreachable(error, timeoutMs)}`)
+    return local(request)
   }
+  // NDJSON (an export) stays text; every other answer is one JSON document.
+  if (text === '' || /ndjson/i.test(contentType)) return { status, body: text === '' ? null : text, via: 'service' }
+  try {
+    return { status, body: JSON.parse(text), via: 'service' }
+  } catch {
+    throw new ServiceUnavailableError(
+      `${request.method} ${url}: answered HTTP ${status} with a body that is not JSON (is DECISION_MEMORY_URL a decision-memory service?)`,
+    )
+  }
+}
+
+/** The running service did not answer, or what answered is not it: the message names the URL and why. */
+export class ServiceUnavailableError extends Error {
+  readonly code = 'SERVICE_UNAVAILABLE'
+  constructor(message: string) {
+    super(message)
+    this.name = 'ServiceUnavailableError'
+  }
+}
+
+/** Why a request to the service failed, in words: fetch's own messages ("fetch failed") say neither where nor why. */
+function whyUnreachable(error: unknown, timeoutMs: number): string {
+  if ((error as Error).name === 'TimeoutError') return `no answer within ${timeoutMs / 1000} s (is the service busy or stuck?)`
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause
+  return `the request failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`
+}
+
+/** The use case against the store opened here, for when no service runs. */
+function local(request: Parameters<typeof throughServiceOrLocal>[0]): Promise<Answer> {
   return inLocalTurn(async () => {
     const policy = await loadPolicy(resolve(request.policyFile ?? DEFAULT_POLICY_FILE))
     const { store, decisionStore } = await openStores(resolve(request.dataDir ?? process.env.DECISION_MEMORY_DATA ?? 'data'), policy)
