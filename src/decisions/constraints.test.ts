@@ -57,3 +57,17 @@ describe('checking actions and choices (R-CON-3)', () => {
     expect(checkAgainst([limit], { choice: 'many', point: 'retries' }).allowed).toBe(true)
   })
 })
+
+describe('a must_not pattern that cannot be decided in time', () => {
+  it('only warns, naming the pattern, even for a required decision; the other patterns still count', () => {
+    const slow = decision('D-030', [{ kind: 'must_not', pattern: '(a+)+$' }])
+    const undecided = (patterns: readonly string[]) => patterns.map((p) => (p === '(a+)+$' ? undefined : p === 'git push --force'))
+    const verdict = checkAgainst([slow, FORCE], { action: 'git push --force aaaa!' }, undecided)
+    expect(verdict.allowed).toBe(false)
+    expect(verdict.blocked_by.map((v) => v.key)).toEqual(['D-021'])
+    expect(verdict.warnings).toHaveLength(1)
+    expect(verdict.warnings[0]).toMatchObject({ key: 'D-030', enforce: 'required' })
+    expect(verdict.warnings[0]?.message).toContain('could not be checked against the must_not pattern /(a+)+$/')
+    expect(checkAgainst([slow], { action: 'ls' }, undecided)).toMatchObject({ allowed: true, blocked_by: [] })
+  })
+})

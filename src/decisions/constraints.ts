@@ -1,6 +1,7 @@
 import type { Issue } from '../domain/errors'
 import { normalizeLabel } from '../domain/labels'
 import type { Constraint, DecisionRecord, DecisionScope, EnforceLevel } from './decision'
+import { matchPlainly, type MatchPatterns } from './pattern-match'
 
 /**
  * The problems of a decision's constraints, as issues at `constraints.<i>.<field>`:
@@ -84,22 +85,37 @@ function violation(decision: DecisionRecord, constraint: Constraint, message: st
 
 /**
  * Judges an action (a shell command) or a choice at a decision point against decisions that
- * already apply (accepted, in scope). An action is tested against every `must_not` pattern; a
- * choice against the option constraints of the decisions bound to its point, and against
- * `limit`s when it is a number. Required decisions block; advisory ones, and any `prefer`, warn.
+ * already apply (accepted, in scope). An action is tested against every `must_not` pattern
+ * (through `matchPatterns`; a pattern it cannot decide in time only warns, whatever its decision's
+ * level); a choice against the option constraints of the decisions bound to its point, and
+ * against `limit`s when it is a number. Required decisions block; advisory ones, and any
+ * `prefer`, warn.
  */
 export function checkAgainst(
   decisions: readonly DecisionRecord[],
   request: { action?: string | undefined; choice?: string | undefined; point?: string | undefined },
+  matchPatterns: MatchPatterns = matchPlainly,
 ): Verdict {
   const found: Array<ReturnType<typeof violation>> = []
   const action = request.action === undefined ? undefined : normalizeAction(request.action)
+  const patterned = action === undefined ? [] : decisions.flatMap((d) => d.constraints.filter((c) => c.kind === 'must_not' && c.pattern !== undefined))
+  const matched = new Map(action === undefined ? [] : matchPatterns(patterned.map((c) => c.pattern as string), action).map((m, i) => [patterned[i], m]))
   for (const decision of decisions) {
     const atPoint = request.point !== undefined && decision.scope.points.includes(request.point)
     for (const c of decision.constraints) {
-      if (action !== undefined && c.kind === 'must_not' && c.pattern !== undefined) {
-        if (new RegExp(c.pattern).test(action)) {
-          found.push(violation(decision, c, `"${action}" matches the must_not pattern /${c.pattern}/`))
+      if (matched.has(c)) {
+        const m = matched.get(c)
+        if (m === true) found.push(violation(decision, c, `"${action}" matches the must_not pattern /${c.pattern}/`))
+        if (m === undefined) {
+          found.push(
+            violation(
+              decision,
+              c,
+              `"${action}" could not be checked against the must_not pattern /${c.pattern}/: it takes too long on this action ` +
+                '(nested quantifiers, such as (a+)+, can take exponential time); rewrite the pattern',
+              true,
+            ),
+          )
         }
       }
       if (request.choice === undefined) continue

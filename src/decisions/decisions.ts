@@ -3,6 +3,7 @@ import { InputError } from '../domain/errors'
 import type { Context } from '../domain/observation'
 import { applies, runOfContext, type ApplicabilityQuery } from './applicability'
 import { checkAgainst, type Verdict } from './constraints'
+import { matchWithin, type MatchPatterns } from './pattern-match'
 import type { DecisionEvent, DecisionInput, DecisionRecord, DecisionStatus } from './decision'
 import { importedRecord, mergeImported, type ImportedDecision, type ImportReport } from './imported-decision'
 import { proposal, statusAt, transition } from './lifecycle'
@@ -106,8 +107,10 @@ function nextKey(keys: readonly string[]): string {
   return `D-${String(max + 1).padStart(3, '0')}`
 }
 
-export function createDecisions(deps: { store: DecisionStore; clock: Clock }): Decisions {
+export function createDecisions(deps: { store: DecisionStore; clock: Clock; matchPatterns?: MatchPatterns }): Decisions {
   const { store, clock } = deps
+  // A must_not pattern runs with a time limit: it is written by whoever may write decisions.
+  const matchPatterns = deps.matchPatterns ?? matchWithin()
 
   async function view(key: string): Promise<DecisionView> {
     const record = await store.get(key)
@@ -283,7 +286,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock }): D
 
     async check(request) {
       const scoped = (await store.list({ status: 'accepted' })).filter((d) => applies(d, request))
-      const verdict = checkAgainst(scoped, request)
+      const verdict = checkAgainst(scoped, request, matchPatterns)
       await store.pulse(verdict.checked, 'check', clock.now().toISOString())
       return verdict
     },

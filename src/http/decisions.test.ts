@@ -174,6 +174,18 @@ describe('POST /v1/decisions/check (R-CON-3)', () => {
     expect((await call('GET', '/v1/decisions/pulses')).body.decisions[0].by.check).toBe(3)
   })
 
+  it('answers in bounded time with a pattern that backtracks exponentially, and warns of it instead of hanging every route', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({ key: 'D-SLOW', enforce: 'required', status: 'accepted', constraints: [{ kind: 'must_not', pattern: '(a+)+$' }] }))
+    // 2^40 ways to split the a's: without a limit this check held the event loop for days.
+    const checked = await call('POST', '/v1/decisions/check', { action: `echo ${'a'.repeat(40)}!` })
+    expect(checked.status).toBe(200)
+    expect(checked.body).toMatchObject({ allowed: true, blocked_by: [], checked: ['D-SLOW'] })
+    expect(checked.body.warnings[0].message).toContain('could not be checked against the must_not pattern /(a+)+$/')
+    // A short action it decides: matched, so the required decision blocks.
+    expect((await call('POST', '/v1/decisions/check', { action: 'echo aaa' })).body.blocked_by.map((b: any) => b.key)).toEqual(['D-SLOW'])
+  })
+
   it('does not block with a proposed, revoked or out-of-scope decision', async () => {
     const { call } = await createTestApp()
     const forbid = { enforce: 'required', constraints: [{ kind: 'must_not', pattern: 'rm -rf' }] }

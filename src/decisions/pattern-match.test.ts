@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest'
+import { matchPlainly, matchWithin } from './pattern-match'
+
+// 2^40 ways to split the a's: run to its end, this pattern holds the thread for days.
+const CATASTROPHIC = '(a+)+$'
+const TEXT = `git push --force ${'a'.repeat(40)}!`
+
+describe('must_not patterns under a time limit', () => {
+  it('answers true or false for patterns that finish, as RegExp does', () => {
+    const patterns = ['git push --force', '^rm -rf', 'a{40}!$', '(?:x|y)+z']
+    expect(matchWithin(50)(patterns, TEXT)).toEqual(matchPlainly(patterns, TEXT))
+    expect(matchWithin(50)(patterns, TEXT)).toEqual([true, false, true, false])
+    expect(matchWithin(50)([], TEXT)).toEqual([])
+  })
+
+  it('leaves undecided a pattern that backtracks past the limit, and still decides the others', () => {
+    expect(matchWithin(20)(['git push', CATASTROPHIC, 'nothing-like-this'], TEXT)).toEqual([true, undefined, false])
+  })
+
+  it('can be used again after a pattern ran out of time', () => {
+    const match = matchWithin(20)
+    expect(match([CATASTROPHIC], TEXT)).toEqual([undefined])
+    expect(match(['force'], TEXT)).toEqual([true])
+  })
+})
