@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi'
+import type { IncomingMessage } from 'node:http'
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
@@ -86,11 +87,32 @@ const CODE_BY_STATUS: Record<number, string> = {
 }
 
 /**
- * The answer to an error, in one place: InputError and HTTP errors are 4xx; work aborted because
- * the service is stopping (the only abort there is: a decay scan asked over HTTP) is a 503;
- * anything else is a bug (500), logged with the request's id.
+ * The client stopped sending its body: its connection closed (or was closed, by a stop's grace
+ * running out) before the length it declared. Not the service's error, and not malformed JSON.
+ */
+export class IncompleteBodyError extends Error {
+  constructor(cause: unknown) {
+    super('the body ended before its declared length: the client stopped sending it', { cause })
+    this.name = 'IncompleteBodyError'
+  }
+}
+
+/** Whether the request's body was cut short: its connection failed or closed before the end of it. */
+export function cutShort(req: IncomingMessage): boolean {
+  return !req.complete && (req.errored != null || req.destroyed)
+}
+
+/**
+ * The answer to an error, in one place: InputError and HTTP errors are 4xx, and so is a body the
+ * client stopped sending (400, logged as a warning: the client never reads the answer); work
+ * aborted because the service is stopping (the only abort there is: a decay scan asked over
+ * HTTP) is a 503; anything else is a bug (500), logged with the request's id.
  */
 export function answerError(logger: Logger, error: Error, requestId: string | undefined): { status: ContentfulStatusCode; body: ReturnType<typeof errorBodyFor> } {
+  if (error instanceof IncompleteBodyError) {
+    logger.warn({ event: 'body-incomplete', req_id: requestId }, 'the client stopped sending its body')
+    return { status: 400, body: errorBodyFor(requestId, 'body_incomplete', error.message) }
+  }
   if (error instanceof InputError) {
     return { status: error.status as ContentfulStatusCode, body: errorBodyFor(requestId, error.code, error.message, error.issues) }
   }
@@ -112,7 +134,10 @@ export function answerError(logger: Logger, error: Error, requestId: string | un
 /** The app's error handler (R-SVC-2): every error answered by `answerError`. */
 export function createErrorHandler(logger: Logger) {
   return function onError(error: Error, c: Context) {
-    const { status, body } = answerError(logger, error, c.get('requestId' as never) as string | undefined)
+    // Behind @hono/node-server, Node's request: a body cut short fails its read (or its JSON parse).
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+    const cause = incoming !== undefined && cutShort(incoming) ? new IncompleteBodyError(error) : error
+    const { status, body } = answerError(logger, cause, c.get('requestId' as never) as string | undefined)
     return c.json(body, status)
   }
 }

@@ -191,7 +191,7 @@ describe('a recommendation asked with a body remembered valid, answered in front
     expect(handed).toEqual([])
   })
 
-  it('answers a body the client stopped sending as the app does (500, logged under its id), never handing it over as whole', async () => {
+  it('answers a body the client stopped sending as the app does (400 body_incomplete, a warning under its id), never handing it over as whole', async () => {
     const { memory } = await createTestApp()
     const bodies = validBodies()
     const text = JSON.stringify({ ...TIER, user: 'alice' })
@@ -223,9 +223,9 @@ describe('a recommendation asked with a body remembered valid, answered in front
     req.destroy()
     await requestLogged
     expect(handed).toBe(0)
-    expect(lines.map(({ msg, req_id, status }) => ({ msg, req_id, status }))).toEqual([
-      { msg: 'unhandled error', req_id: 'gone-1', status: undefined },
-      { msg: 'request', req_id: 'gone-1', status: 500 },
+    expect(lines.map(({ level, msg, req_id, status }) => ({ level, msg, req_id, status }))).toEqual([
+      { level: 40, msg: 'the client stopped sending its body', req_id: 'gone-1', status: undefined },
+      { level: 30, msg: 'request', req_id: 'gone-1', status: 400 },
     ])
   })
 
@@ -283,6 +283,38 @@ describe('the app with the path in front of it: the same answers', () => {
     expect(lines.map(({ req_id, method, path, status }) => ({ req_id, method, path, status }))).toEqual(
       ids.map((req_id) => ({ req_id, method: 'POST', path: '/v1/recommendations', status: 200 })),
     )
+  })
+
+  it('logs a body the client stopped sending on the app’s routes as a 400 body_incomplete warning, not as a bug', async () => {
+    const lines: Array<Record<string, unknown>> = []
+    let logged!: () => void
+    const requestLogged = new Promise<void>((resolve) => (logged = resolve))
+    const logger = pino({ level: 'info' }, {
+      write: (line: string) => {
+        lines.push(JSON.parse(line))
+        if (lines.at(-1)?.msg === 'request') logged()
+      },
+    })
+    const test = await createTestApp({ logger })
+    let received!: () => void
+    const firstChunk = new Promise<void>((resolve) => (received = resolve))
+    const app = getRequestListener(test.app.fetch)
+    const url = await listening((req, res) => {
+      req.once('data', () => received())
+      app(req, res)
+    })
+    const text = JSON.stringify({ question: 'Which tier?', all_options: ['S', 'M'], user_choice: 'S', user: 'alice' })
+    const req = httpRequest(`${url}/v1/observations`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(text.length), 'x-request-id': 'gone-2' } })
+    req.on('error', () => {})
+    req.write(text.slice(0, 20))
+    await firstChunk
+    req.destroy()
+    await requestLogged
+    expect(lines.map(({ level, msg, req_id, status }) => ({ level, msg, req_id, status }))).toEqual([
+      { level: 40, msg: 'the client stopped sending its body', req_id: 'gone-2', status: undefined },
+      { level: 30, msg: 'request', req_id: 'gone-2', status: 400 },
+    ])
+    expect((await test.call('POST', '/v1/recommendations', { question: 'Which tier?', all_options: ['S', 'M'], user: 'alice' })).body.observations).toBe(0)
   })
 
   it('answers a body it handed over as the app alone would: invalid bodies, other routes', async () => {

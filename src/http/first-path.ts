@@ -3,7 +3,7 @@ import type { Logger } from 'pino'
 import type { TokenTable } from '../config/load-tokens'
 import type { DecisionMemory } from '../decision-memory'
 import { mayActFor, principalFor } from './auth'
-import { answerError } from './errors'
+import { answerError, IncompleteBodyError } from './errors'
 import { JSON_TYPE, REMEMBERED_BODIES, type ValidBodies } from './recommendations'
 import { logRequest, REQUEST_ID_HEADER, REQUEST_STARTED, requestIdFor } from './request-log'
 
@@ -58,7 +58,7 @@ const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/
  * log line measures from), a body not remembered, or a user the token may not act for. The app
  * answers it as if this path were not there, and logs it. A repeated Content-Type or
  * Authorization, and a Host @hono/node-server would check further, are the app's too. A body the
- * client stopped sending is answered as the app answers a body it could not read (a 500 from
+ * client stopped sending is answered as the app answers it (a 400 `body_incomplete` from
  * `answerError`, logged under the request's id), never handed over as if it were whole.
  */
 export function answerRememberedFirst(
@@ -114,7 +114,7 @@ export function answerRememberedFirst(
     req.on('error', (error) => {
       if (done) return
       done = true
-      fail(requestId(), error)
+      fail(requestId(), new IncompleteBodyError(error))
     })
     req.on('end', () => {
       if (done) return
