@@ -8,6 +8,7 @@ import { InputError } from './domain/errors'
 import { oncePerFrozen } from './domain/freeze'
 import { normalizeLabel, resolveChoice } from './domain/labels'
 import {
+  multiSelectOf,
   optionDescription,
   optionLabel,
   type Observation,
@@ -193,7 +194,7 @@ export function createDecisionMemory(deps: {
       project: request.project,
       session_id: request.session_id,
       static_default: contract === undefined ? staticDefault : contract.staticDefault,
-      multi_select: request.multi_select,
+      multi_select: multiSelectOf(request),
       memory,
       sessions,
       personalization,
@@ -227,7 +228,7 @@ export function createDecisionMemory(deps: {
         const at = checkTimestamp(input.timestamp, now, `${path}timestamp`) ?? now
         const offered = offeredOptions(input.all_options, `${path}all_options`)
         const options = offered.map((o) => o.option)
-        const multiSelect = input.multi_select ?? Array.isArray(input.user_choice)
+        const multiSelect = multiSelectOf(input, path) ?? Array.isArray(input.user_choice)
         const choice = resolveChoice(input.user_choice, options, multiSelect)
         if (!multiSelect && choice.chosen.length > 1) {
           throw new InputError('multiple_choices', 'a single-select question has one choice', {

@@ -1,4 +1,5 @@
 import { z } from './zod'
+import { InputError } from './errors'
 import { LIMITS } from './limits'
 
 /**
@@ -100,6 +101,19 @@ export type Context = z.infer<typeof ContextSchema>
 /** An ISO 8601 time with a zone, e.g. `2026-07-01T10:00:00Z`. */
 export const TimestampSchema = z.iso.datetime({ offset: true })
 
+/** AskUserQuestion's own spelling of `multi_select`, taken for it: an orchestrator that copies its question's fields sends this one. */
+export const MultiSelectAlias = z.boolean().optional().openapi({ description: 'AskUserQuestion\'s spelling of `multi_select`, taken as it; give one of the two' })
+
+/** `multi_select`, given under either spelling; the two given and different is an error naming `multiSelect` (at `path`). */
+export function multiSelectOf(input: { multi_select?: boolean | undefined; multiSelect?: boolean | undefined }, path = ''): boolean | undefined {
+  if (input.multi_select !== undefined && input.multiSelect !== undefined && input.multi_select !== input.multiSelect) {
+    throw new InputError('invalid_request', 'multi_select and multiSelect say different things', {
+      issues: [{ path: `${path}multiSelect`, message: 'differs from multi_select: give one of the two' }],
+    })
+  }
+  return input.multi_select ?? input.multiSelect
+}
+
 /** The wire format of one observation (R-CAP-1): the seed's record plus identity fields. */
 export const ObservationInputSchema = z.object({
   // A store key (`user\0decision_id`): a lone surrogate becomes U+FFFD in UTF-8, so two ids that
@@ -116,6 +130,7 @@ export const ObservationInputSchema = z.object({
   point: IdentifierSchema.optional(),
   header: z.string().max(LIMITS.labelLength).optional(),
   multi_select: z.boolean().optional(),
+  multiSelect: MultiSelectAlias,
   /** `user` for a choice the user made; `auto-resolved` for an answer this service gave itself (R-ASK-4). */
   source: z.enum(['user', 'auto-resolved']).default('user'),
 })

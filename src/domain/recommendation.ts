@@ -25,6 +25,7 @@ import {
   ContextSchema,
   IdentifierSchema,
   LabelSchema,
+  MultiSelectAlias,
   OptionsSchema,
   TimestampSchema,
   type Context,
@@ -45,6 +46,7 @@ export const RecommendationRequestSchema = z.object({
   context: ContextSchema.optional(),
   static_default: LabelSchema.optional(),
   multi_select: z.boolean().optional(),
+  multiSelect: MultiSelectAlias,
   as_of: TimestampSchema.optional(),
 })
 export type RecommendationRequest = z.infer<typeof RecommendationRequestSchema>

@@ -115,3 +115,20 @@ describe('decision_id as a store key', () => {
     expect(ok.body.stored).toHaveLength(1)
   })
 })
+
+describe('multiSelect, as AskUserQuestion spells it', () => {
+  it('is taken for multi_select; the two given and different is a 400 naming multiSelect', async () => {
+    const { call } = await createTestApp()
+    const pick = { question: 'Which checks?', all_options: ['lint', 'types', 'tests'], user_choice: ['lint', 'tests'] }
+    const stored = await call('POST', '/v1/observations', { ...pick, decision_id: 'm-1', multiSelect: true })
+    expect(stored.status).toBe(201)
+    expect(stored.body.stored).toHaveLength(1)
+    // Said false, a choice of two is refused as at any single-select question.
+    const single = await call('POST', '/v1/observations', { ...pick, decision_id: 'm-2', multiSelect: false })
+    expect(single.status).toBe(400)
+    expect(single.body.error.code).toBe('multiple_choices')
+    const both = await call('POST', '/v1/observations', [{ ...pick, decision_id: 'm-3' }, { ...pick, decision_id: 'm-4', multi_select: true, multiSelect: false }])
+    expect(both.status).toBe(400)
+    expect(both.body.error.issues).toEqual([{ path: '1.multiSelect', message: 'differs from multi_select: give one of the two' }])
+  })
+})

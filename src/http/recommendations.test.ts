@@ -105,3 +105,17 @@ describe('the bodies remembered valid', () => {
     expect(used.get('application/json', text(`other-${count / 2}`))).toBeDefined()
   })
 })
+
+describe('multiSelect, as AskUserQuestion spells it', () => {
+  it('is taken for multi_select, and named when it differs from it', async () => {
+    const { call } = await createTestApp()
+    const question = { question: 'Which checks should run?', all_options: ['lint', 'types', 'tests'] }
+    // No history at this question: without either spelling it is single-select.
+    expect((await call('POST', '/v1/recommendations', question)).body.multi_select).toBe(false)
+    expect((await call('POST', '/v1/recommendations', { ...question, multiSelect: true })).body.multi_select).toBe(true)
+    expect((await call('POST', '/v1/recommendations', { ...question, multi_select: true, multiSelect: true })).body.multi_select).toBe(true)
+    const both = await call('POST', '/v1/recommendations', { ...question, multi_select: false, multiSelect: true })
+    expect(both.status).toBe(400)
+    expect(both.body.error.issues).toEqual([{ path: 'multiSelect', message: 'differs from multi_select: give one of the two' }])
+  })
+})
