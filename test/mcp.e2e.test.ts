@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process'
 import { mkdtemp } from 'node:fs/promises'
+import { createInterface } from 'node:readline'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -170,5 +172,27 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     const service = await startService(data)
     services.push(service)
     expect((await recommendOverHttp(service.url, { ...TIER, user: 'bob' })).observations).toBe(1)
+  })
+
+  it('answers a line that is not JSON, or not JSON-RPC, with the JSON-RPC error (id null) and says so on stderr, then serves on', async () => {
+    const child = spawn(process.execPath, [BIN, 'mcp'], { env: cleanEnv({ DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }), stdio: ['pipe', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]()
+    const next = async () => JSON.parse((await lines.next()).value as string)
+    try {
+      child.stdin.write('{not json\n')
+      expect(await next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: a line that is not JSON' } })
+      child.stdin.write('{"foo": 1}\n')
+      expect(await next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message' } })
+      // And it still answers what is well formed.
+      child.stdin.write('{"jsonrpc":"2.0","id":7,"method":"ping"}\n')
+      expect(await next()).toEqual({ jsonrpc: '2.0', id: 7, result: {} })
+      expect(stderr).toContain('decision-memory mcp: Parse error: a line that is not JSON')
+      expect(stderr).toContain('decision-memory mcp: Invalid Request: not a JSON-RPC 2.0 message')
+    } finally {
+      child.stdin.end()
+      await new Promise((done) => child.once('exit', done))
+    }
   })
 })

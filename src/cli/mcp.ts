@@ -60,7 +60,18 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     import('@modelcontextprotocol/sdk/server/stdio.js'),
   ])
   const server = createMcpServer(backend, { version: packageVersion(), defaultUser: process.env.DECISION_MEMORY_USER })
-  await server.connect(new StdioServerTransport())
+  const transport = new StdioServerTransport()
+  await server.connect(transport)
+  // A line that is not JSON, or not a JSON-RPC message: the SDK drops it without a word, and a
+  // client waits for good. It is answered as JSON-RPC 2.0 says (id null: none could be read), and
+  // said on stderr (stdout is the protocol's), as is any other error of the transport (a line
+  // over its 10 MB buffer, after which it closes).
+  server.server.onerror = (error) => {
+    const code = error instanceof SyntaxError ? -32700 : error.name === 'ZodError' ? -32600 : undefined
+    const message = code === -32700 ? 'Parse error: a line that is not JSON' : code === -32600 ? 'Invalid Request: not a JSON-RPC 2.0 message' : error.message
+    process.stderr.write(`decision-memory mcp: ${message}\n`)
+    if (code !== undefined) transport.send({ jsonrpc: '2.0', id: null, error: { code, message } } as never).catch(() => undefined)
+  }
   // -1: keep running; the transport ends the process when the client closes stdin.
   return -1
 }
