@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile } from 'node:fs/promises'
+import { createServer as createHttpServer } from 'node:http'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -146,5 +147,28 @@ describe('decision-memory hook (R-CAP-6)', () => {
     expect(await observationsAt(service.url, ...METHOD)).toBe(1)
     expect(await observationsAt(service.url, ...TIER)).toBe(2)
     expect(existsSync(`${spool}.rejected`)).toBe(false)
+  })
+
+  it('sends DECISION_MEMORY_TOKEN, so that a service run with --auth takes the choices (R-SVC-4)', async () => {
+    const { spool } = await workdir()
+    const seen: Array<string | undefined> = []
+    const server = createHttpServer((request, response) => {
+      seen.push(request.headers.authorization)
+      request.resume()
+      request.on('end', () => {
+        const ok = request.headers.authorization === 'Bearer hook-token-0123456789abcdef'
+        response.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' })
+        response.end(ok ? '{}' : '{"error":{"code":"unauthorized","message":"a bearer token is required","issues":[]}}')
+      })
+    })
+    servers.push(server as unknown as Server)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+    const result = await runCli(['hook', '--budget', String(GENEROUS)], {
+      input: JSON.stringify(claudeCodeFixture('post-tool-use-single')),
+      env: { DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_TOKEN: 'hook-token-0123456789abcdef' },
+    })
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' })
+    expect(seen).toEqual(['Bearer hook-token-0123456789abcdef'])
   })
 })

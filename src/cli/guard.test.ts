@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../test/support/test-app'
+import { OPS, testTokens } from '../../test/support/tokens'
 import { guard } from './guard'
 
 const FIXTURES = new URL('../../test/fixtures/claude-code/', import.meta.url)
@@ -90,5 +91,16 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect((await guard({ ...base, payload: await bashPayload() })).stderr).toContain('HTTP 500')
     const garbage = await guard({ ...base, payload: 'not json' })
     expect(garbage).toEqual({ stdout: '', stderr: 'decision-memory guard: stdin is not a JSON hook payload; letting the command through\n' })
+  })
+
+  it('sends DECISION_MEMORY_TOKEN to a service run with --auth, so that it still denies (R-SVC-4)', async () => {
+    const app = await createTestApp({ auth: testTokens })
+    const created = await app.call('POST', '/v1/decisions', NO_FORCE_PUSH, { authorization: `Bearer ${OPS}` })
+    expect(created.status).toBe(201)
+    const fetch = (async (input: string, init?: RequestInit) => app.app.request(input, init)) as unknown as typeof globalThis.fetch
+    const base = { payload: await bashPayload(), url: 'http://decision-memory.test', failClosed: false, timeoutMs: 1000, fetch }
+    const out = await guard({ ...base, token: OPS })
+    expect(out.stderr).toBe('')
+    expect(JSON.parse(out.stdout).hookSpecificOutput.permissionDecision).toBe('deny')
   })
 })

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import type { Verdict } from '../decisions/constraints'
-import { serviceUrl, UsageError } from './options'
+import { authHeaders, serviceUrl, UsageError } from './options'
 
 export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
 
@@ -45,6 +45,8 @@ export async function guard(input: {
   url: string
   failClosed: boolean
   timeoutMs: number
+  /** The bearer token of a service run with --auth (DECISION_MEMORY_TOKEN). */
+  token?: string | undefined
   fetch?: typeof fetch
 }): Promise<GuardOutput> {
   const doFetch = input.fetch ?? fetch
@@ -70,7 +72,8 @@ export async function guard(input: {
   try {
     response = await doFetch(`${input.url}/v1/decisions/check`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      // Without the token a service run with --auth answers 401, and the guard would let every command through.
+      headers: { 'content-type': 'application/json', ...authHeaders({ DECISION_MEMORY_TOKEN: input.token }) },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(input.timeoutMs),
     })
@@ -119,7 +122,7 @@ function guardOptions(argv: string[]) {
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 10_000) {
     throw new UsageError(`--timeout must be a whole number of milliseconds from 1 to 10000, not "${values.timeout}"`)
   }
-  return { timeoutMs, failClosed: values['fail-closed'] === true, url: serviceUrl() }
+  return { timeoutMs, failClosed: values['fail-closed'] === true, url: serviceUrl(), token: process.env.DECISION_MEMORY_TOKEN }
 }
 
 /**

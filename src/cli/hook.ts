@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { serviceUrl } from './options'
+import { authHeaders, serviceUrl } from './options'
 import { appendToSpool, drainSpool, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
 export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--budget MS]
@@ -100,7 +100,8 @@ async function runHook(argv: string[]): Promise<void> {
     try {
       const response = await fetch(`${url}?${query}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        // A service run with --auth refuses a hook without the token (R-SVC-4).
+        headers: { 'content-type': 'application/json', ...authHeaders() },
         body: JSON.stringify(e.payload),
         signal: AbortSignal.timeout(wait),
       })

@@ -22,6 +22,15 @@ export function serviceUrl(env: NodeJS.ProcessEnv = process.env): string {
   return (env.DECISION_MEMORY_URL ?? `http://${DEFAULT_HOST}:${envPort(env)}`).replace(/\/+$/, '')
 }
 
+/**
+ * The bearer token header for a service run with --auth (R-SVC-4): `DECISION_MEMORY_TOKEN`, else
+ * nothing. Every command that talks to the service sends it, the hooks included.
+ */
+export function authHeaders(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const token = env.DECISION_MEMORY_TOKEN
+  return token === undefined || token === '' ? {} : { authorization: `Bearer ${token}` }
+}
+
 /** Whether a host to bind is this machine only: 127.0.0.0/8, ::1 or localhost. */
 export function isLoopback(host: string): boolean {
   const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase()

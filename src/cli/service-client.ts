@@ -5,7 +5,7 @@ import { createDecisionMemory, type DecisionMemory } from '../decision-memory'
 import { createDecisions, type Decisions } from '../decisions/decisions'
 import { createWriteQueue } from '../memory/write-queue'
 import { openStores } from '../open-store'
-import { serviceUrl } from './options'
+import { authHeaders, serviceUrl } from './options'
 
 /** An answer of the running service, or of the store opened here when none runs. */
 export interface Answer {
@@ -35,9 +35,11 @@ export async function throughServiceOrLocal(request: {
   let contentType: string
   let text: string
   try {
-    const headers: Record<string, string> = request.body === undefined ? {} : { 'content-type': 'application/json' }
     // A service run with --auth wants a bearer token (R-SVC-4).
-    if (process.env.DECISION_MEMORY_TOKEN) headers.authorization = `Bearer ${process.env.DECISION_MEMORY_TOKEN}`
+    const headers: Record<string, string> = {
+      ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...authHeaders(),
+    }
     const response = await fetch(url, {
       method: request.method,
       headers,
