@@ -171,4 +171,24 @@ describe('decision-memory hook (R-CAP-6)', () => {
     expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' })
     expect(seen).toEqual(['Bearer hook-token-0123456789abcdef'])
   })
+
+  it('keeps a capture the service refuses for good in the rejected file, as a refused spooled one', async () => {
+    const { spool } = await workdir()
+    const server = createHttpServer((request, response) => {
+      request.resume()
+      request.on('end', () => {
+        response.writeHead(400, { 'content-type': 'application/json' })
+        response.end('{"error":{"code":"invalid_request","message":"no","issues":[]}}')
+      })
+    })
+    servers.push(server as unknown as Server)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+    const result = await hook(claudeCodeFixture('post-tool-use-single'), url, spool, GENEROUS)
+    expect(result).toMatchObject({ code: 0, stdout: '' })
+    expect(await spooledLines(spool)).toBe(0)
+    const aside = (await readFile(`${spool}.rejected`, 'utf8')).split('\n').filter((l) => l !== '')
+    expect(aside).toHaveLength(1)
+    expect(JSON.parse(aside[0] as string).payload.tool_use_id).toBe('toolu_01QxAmPLe0001TierChoice')
+  })
 })

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { authHeaders, serviceUrl } from './options'
-import { appendToSpool, drainSpool, spoolFile, type Delivery, type SpooledEvent } from './spool'
+import { appendToRejected, appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
 export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--budget MS]
 
@@ -126,6 +126,12 @@ async function runHook(argv: string[]): Promise<void> {
   if (now.outcome === 'delivered') {
     const body = now.body ?? ''
     if (body !== '' && body !== '{}') process.stdout.write(body + '\n')
+    return
+  }
+  if (now.outcome === 'rejected' && isCapture(payload)) {
+    // Refused for good, like a spooled event refused on replay: kept aside for a person to read.
+    await appendToRejected(file, event)
+    process.stderr.write(`decision-memory hook: kept in ${rejectedFile(file)}\n`)
     return
   }
   if (now.outcome === 'failed' && isCapture(payload)) {

@@ -40,6 +40,12 @@ export async function appendToSpool(file: string, event: SpooledEvent): Promise<
   await appendFile(file, JSON.stringify(event) + '\n', { mode: 0o600 })
 }
 
+/** Sets aside an event the service refused for good (a 4xx), for a person to read: never retried, never lost. */
+export async function appendToRejected(file: string, event: SpooledEvent): Promise<void> {
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 })
+  await appendFile(rejectedFile(file), JSON.stringify(event) + '\n', { mode: 0o600 })
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
