@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises'
+import { lstat, mkdtemp, readFile, symlink, writeFile, mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -34,5 +34,21 @@ describe('decision-memory install-hooks', () => {
     expect(result.code).toBe(1)
     expect(result.stderr).toContain('not valid JSON')
     expect(await readFile(file, 'utf8')).toBe('{ "hooks": ')
+  })
+
+  it('writes through a settings file that is a symlink (dotfiles), keeping the link', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'dm-install-'))
+    const kept = join(home, 'dotfiles', 'claude-settings.json')
+    await mkdir(join(home, 'dotfiles'))
+    await writeFile(kept, JSON.stringify({ model: 'opus' }))
+    const link = join(home, '.claude', 'settings.json')
+    await mkdir(join(home, '.claude'))
+    await symlink(kept, link)
+    const result = await runCli(['install-hooks', '--file', link])
+    expect(result.code).toBe(0)
+    expect((await lstat(link)).isSymbolicLink()).toBe(true)
+    const settings = JSON.parse(await readFile(kept, 'utf8'))
+    expect(settings.model).toBe('opus')
+    expect(settings.hooks.PreToolUse[0].matcher).toBe('AskUserQuestion')
   })
 })

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -38,6 +38,16 @@ async function readSettings(file: string): Promise<unknown> {
     return JSON.parse(text)
   } catch (error) {
     throw new SettingsShapeError(`not valid JSON (${(error as Error).message}); fix it or paste the README block by hand`)
+  }
+}
+
+/** The file a settings path names, through any symlinks; the path itself when it does not exist yet. */
+async function realTarget(file: string): Promise<string> {
+  try {
+    return await realpath(file)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return file
+    throw error
   }
 }
 
@@ -85,11 +95,14 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${file} already has every hook; nothing written\n`)
     return 0
   }
-  await mkdir(dirname(file), { recursive: true })
+  // A settings file kept as a symlink (a dotfiles repository) is written where it points:
+  // renaming over the link itself would replace it with a copy and cut it from its target.
+  const target = await realTarget(file)
+  await mkdir(dirname(target), { recursive: true })
   // Written beside and renamed over, so that Claude Code never reads half a file.
-  const temporary = `${file}.${process.pid}.tmp`
+  const temporary = `${target}.${process.pid}.tmp`
   await writeFile(temporary, text)
-  await rename(temporary, file)
+  await rename(temporary, target)
   process.stdout.write(`wrote ${file}\n`)
   return 0
 }
