@@ -1,4 +1,4 @@
-import { lstat, mkdtemp, readFile, symlink, writeFile, mkdir } from 'node:fs/promises'
+import { chmod, lstat, mkdtemp, readFile, stat, symlink, writeFile, mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -50,5 +50,15 @@ describe('decision-memory install-hooks', () => {
     const settings = JSON.parse(await readFile(kept, 'utf8'))
     expect(settings.model).toBe('opus')
     expect(settings.hooks.PreToolUse[0].matcher).toBe('AskUserQuestion')
+  })
+
+  it('keeps the permissions of the settings file it rewrites (settings may hold secrets)', async () => {
+    const project = await mkdtemp(join(tmpdir(), 'dm-install-'))
+    const file = join(project, 'settings.local.json')
+    await writeFile(file, JSON.stringify({ env: { SOME_TOKEN: 'secret' } }))
+    await chmod(file, 0o600)
+    const result = await runCli(['install-hooks', '--file', file])
+    expect(result.code).toBe(0)
+    expect((await stat(file)).mode & 0o777).toBe(0o600)
   })
 })

@@ -1,4 +1,4 @@
-import { mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, readFile, realpath, rename, stat, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -47,6 +47,16 @@ async function realTarget(file: string): Promise<string> {
     return await realpath(file)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return file
+    throw error
+  }
+}
+
+/** The permission bits of an existing file, or undefined when there is none yet. */
+async function modeOf(file: string): Promise<number | undefined> {
+  try {
+    return (await stat(file)).mode & 0o7777
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw error
   }
 }
@@ -100,8 +110,11 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
   const target = await realTarget(file)
   await mkdir(dirname(target), { recursive: true })
   // Written beside and renamed over, so that Claude Code never reads half a file.
+  // The new file keeps the old one's permissions: settings may hold secrets in `env` (0600).
+  const mode = await modeOf(target)
   const temporary = `${target}.${process.pid}.tmp`
-  await writeFile(temporary, text)
+  await writeFile(temporary, text, { mode: mode ?? 0o666 })
+  if (mode !== undefined) await chmod(temporary, mode)
   await rename(temporary, target)
   process.stdout.write(`wrote ${file}\n`)
   return 0
