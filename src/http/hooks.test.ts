@@ -169,6 +169,27 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect((await call('POST', '/v1/recommendations', TIER)).body.observations).toBe(40)
   })
 
+  it('says an answer fixed by a required decision rests on that decision, not on past choices', async () => {
+    const { call } = await createTestApp()
+    const created = await call('POST', '/v1/decisions', {
+      key: 'D-050',
+      title: 'Tier L for SPEC work',
+      decision: 'SPEC work is always Tier L.',
+      rationale: 'Audits need the full plan.',
+      enforce: 'required',
+      status: 'accepted',
+      scope: { points: ['complexity-tier'] },
+      constraints: [{ kind: 'must', option: 'Tier L' }],
+    })
+    expect(created.status).toBe(201)
+    const { body } = await call('POST', HOOK, claudeCodeFixture('pre-tool-use'))
+    const output = body.hookSpecificOutput
+    expect(output.permissionDecision).toBe('allow')
+    expect(output.updatedInput.answers).toEqual({ [TIER_QUESTION]: 'Tier L (Recommended)' })
+    expect(output.permissionDecisionReason).toContain('required by decision D-050: Audits need the full plan.')
+    expect(output.permissionDecisionReason).not.toContain('past choices')
+  })
+
   it('answers only the questions that auto-resolve and asks the rest', async () => {
     const { call, store } = await createTestApp()
     await call('POST', '/v1/observations', pastChoices(40, 'Tier S', TIER))

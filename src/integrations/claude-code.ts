@@ -176,10 +176,18 @@ export function autoResolvedObservations(
   )
 }
 
+/**
+ * Each answer given for the user and what it rests on: their past choices, or, for a point a
+ * required decision fixes (R-CON-2), that decision, which no number of choices stands behind.
+ */
 function describeAnswers(plan: QuestionPlan): string {
   return plan.questions
     .filter((p) => p.answer !== null)
-    .map((p) => `"${p.ask_user_question.question}" = "${p.answer}" (${p.recommendation.observations} choices, p ${p.recommendation.p})`)
+    .map((p) => {
+      const rec = p.recommendation
+      const basis = rec.state === 'enforced' ? rec.disclosure : `from your past choices: ${rec.observations} choices, p ${rec.p}`
+      return `"${p.ask_user_question.question}" = "${p.answer}" (${basis})`
+    })
     .join('; ')
 }
 
@@ -209,7 +217,7 @@ export function preToolUseAnswer(input: Record<string, unknown> & AskUserQuestio
       hookSpecificOutput: {
         hookEventName: 'PreToolUse',
         permissionDecision: 'allow',
-        permissionDecisionReason: `decision-memory answered from your past choices: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}`,
+        permissionDecisionReason: `decision-memory answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}`,
         updatedInput: { ...input, questions: shown, answers: { ...(input.answers ?? {}), ...plan.answers } },
       },
     }
@@ -225,7 +233,7 @@ export function preToolUseAnswer(input: Record<string, unknown> & AskUserQuestio
         ...(answered ? { answers: { ...(input.answers ?? {}), ...plan.answers } } : {}),
       },
       ...(answered
-        ? { additionalContext: `decision-memory answered these on the user's behalf from their past choices: ${describeAnswers(plan)}` }
+        ? { additionalContext: `decision-memory answered these on the user's behalf: ${describeAnswers(plan)}` }
         : {}),
     },
   }
