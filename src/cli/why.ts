@@ -7,6 +7,8 @@ import { throughServiceOrLocal } from './service-client'
 
 export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [--project PROJECT] [--json] [--data DIR]
 
+  --user USER    whose point (default $DECISION_MEMORY_USER, as the hook's, or "default")
+
   Why (R-CON-5). With a decision KEY: its supersede chain, oldest first, with dates and
   rationales, and its evidence. With --point: what is recommended there, the decisions bound to
   it with their chains, and the observations that support the recommendation.
@@ -70,7 +72,8 @@ export async function whyCommand(argv: string[]): Promise<number> {
   if ((key === undefined) === (values.point === undefined) || positionals.length > 1) {
     throw new UsageError('give a decision KEY or --point POINT')
   }
-  const user = values.user ?? 'default'
+  // Whose choices: as the hook that recorded them and the MCP server, $DECISION_MEMORY_USER by default.
+  const user = values.user ?? process.env.DECISION_MEMORY_USER ?? 'default'
   let path: string
   if (key !== undefined) path = `/v1/decisions/${encodeURIComponent(key)}/why`
   else {

@@ -1,0 +1,37 @@
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { runCli, startService, type RunningService } from './support/processes'
+
+const running: RunningService[] = []
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.stop()))
+})
+
+describe('decision-memory why --point', () => {
+  it('explains the point for $DECISION_MEMORY_USER, whose choices the hook recorded', async () => {
+    const service = await startService(join(await mkdtemp(join(tmpdir(), 'dm-why-')), 'data'))
+    running.push(service)
+    const observations = Array.from({ length: 6 }, (_, i) => ({
+      decision_id: `why-${i}`,
+      user: 'alice',
+      question: 'Which complexity tier should this SPEC use?',
+      all_options: ['Tier S', 'Tier M', 'Tier L'],
+      user_choice: 'Tier L',
+    }))
+    const stored = await fetch(`${service.url}/v1/observations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(observations),
+    })
+    expect(stored.status).toBe(201)
+    const why = await runCli(['why', '--point', 'complexity-tier'], {
+      env: { DECISION_MEMORY_URL: service.url, DECISION_MEMORY_USER: 'alice' },
+    })
+    expect(why.stderr).toBe('')
+    expect(why.code).toBe(0)
+    expect(why.stdout).toMatch(/^point complexity-tier \(user alice\)/)
+    expect(why.stdout).toContain('recommended: Tier L')
+  })
+})
