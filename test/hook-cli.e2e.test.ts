@@ -192,3 +192,29 @@ describe('decision-memory hook (R-CAP-6)', () => {
     expect(JSON.parse(aside[0] as string).payload.tool_use_id).toBe('toolu_01QxAmPLe0001TierChoice')
   })
 })
+
+describe('hooks against a service that takes the connection and drops it (a crash mid-request, a port forward with nothing behind it)', () => {
+  async function rude() {
+    const server = createServer((socket) => socket.destroy())
+    servers.push(server)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    return `http://127.0.0.1:${(server.address() as { port: number }).port}`
+  }
+
+  it('the hook still exits 0 and spools the capture (R-CAP-6)', async () => {
+    const { spool } = await workdir()
+    const result = await hook(claudeCodeFixture('post-tool-use-single'), await rude(), spool)
+    expect(result).toMatchObject({ code: 0, stdout: '' })
+    expect(await spooledLines(spool)).toBe(1)
+  })
+
+  it('the guard still exits 0 and says why it let the command through', async () => {
+    const result = await runCli(['guard', '--timeout', '500'], {
+      input: JSON.stringify(claudeCodeFixture('pre-tool-use-bash')),
+      env: { DECISION_MEMORY_URL: await rude() },
+    })
+    expect(result).toMatchObject({ code: 0, stdout: '' })
+    expect(result.stderr).toContain('letting the command through')
+  })
+})
+

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import type { Verdict } from '../decisions/constraints'
-import { authHeaders, serviceUrl, UsageError } from './options'
+import { abortAfter, authHeaders, serviceUrl, UsageError } from './options'
 
 export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
 
@@ -69,13 +69,14 @@ export async function guard(input: {
   if (typeof event.cwd === 'string' && event.cwd !== '') body.path = event.cwd
   let response: Response
   let text: string
+  const timeout = abortAfter(input.timeoutMs)
   try {
     response = await doFetch(`${input.url}/v1/decisions/check`, {
       method: 'POST',
       // Without the token a service run with --auth answers 401, and the guard would let every command through.
       headers: { 'content-type': 'application/json', ...authHeaders({ DECISION_MEMORY_TOKEN: input.token }) },
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(input.timeoutMs),
+      signal: timeout.signal,
     })
     text = await response.text()
   } catch (error) {
@@ -83,6 +84,8 @@ export async function guard(input: {
     const name = (error as Error).name
     const why = name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${input.timeoutMs} ms` : (cause ?? (error as Error).message)
     return unavailable(`the service at ${input.url} is not reachable (${why})`)
+  } finally {
+    timeout.clear()
   }
   if (response.status !== 200) return unavailable(`the service answered HTTP ${response.status}: ${text.slice(0, 200)}`)
   let verdict: Verdict

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { authHeaders, serviceUrl } from './options'
+import { abortAfter, authHeaders, serviceUrl } from './options'
 import { appendToRejected, appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
 export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--budget MS]
@@ -92,18 +92,18 @@ async function runHook(argv: string[]): Promise<void> {
   const event: SpooledEvent = { at: new Date().toISOString(), user, payload }
 
   async function deliver(e: SpooledEvent, late: boolean): Promise<{ outcome: Delivery; body?: string }> {
-    // AbortSignal.timeout takes whole milliseconds.
     const wait = Math.floor(remaining())
     if (wait <= 0) return { outcome: 'failed' }
     const query = new URLSearchParams({ user: e.user })
     if (late) query.set('at', e.at)
+    const timeout = abortAfter(wait)
     try {
       const response = await fetch(`${url}?${query}`, {
         method: 'POST',
         // A service run with --auth refuses a hook without the token (R-SVC-4).
         headers: { 'content-type': 'application/json', ...authHeaders() },
         body: JSON.stringify(e.payload),
-        signal: AbortSignal.timeout(wait),
+        signal: timeout.signal,
       })
       const body = await response.text()
       if (response.ok) return { outcome: 'delivered', body }
@@ -113,6 +113,8 @@ async function runHook(argv: string[]): Promise<void> {
       return { outcome: permanent ? 'rejected' : 'failed' }
     } catch {
       return { outcome: 'failed' }
+    } finally {
+      timeout.clear()
     }
   }
 

@@ -31,6 +31,18 @@ export function authHeaders(env: NodeJS.ProcessEnv = process.env): Record<string
   return token === undefined || token === '' ? {} : { authorization: `Bearer ${token}` }
 }
 
+/**
+ * An abort signal that fires after `ms`, with a timer that keeps the process alive meanwhile.
+ * AbortSignal.timeout's timer does not: a fetch that never settles (undici, on a connection the
+ * far side resets before answering) then leaves nothing to wait for, and node exits at once with
+ * code 13 (unsettled top-level await), past every catch and finally of the command.
+ */
+export function abortAfter(ms: number): { signal: AbortSignal; clear: () => void } {
+  const controller = new AbortController()
+  const timer = setTimeout(() => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')), ms)
+  return { signal: controller.signal, clear: () => clearTimeout(timer) }
+}
+
 /** Whether a host to bind is this machine only: 127.0.0.0/8, ::1 or localhost. */
 export function isLoopback(host: string): boolean {
   const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase()

@@ -5,7 +5,7 @@ import { createDecisionMemory, type DecisionMemory } from '../decision-memory'
 import { createDecisions, type Decisions } from '../decisions/decisions'
 import { createWriteQueue } from '../memory/write-queue'
 import { openStores } from '../open-store'
-import { authHeaders, serviceUrl } from './options'
+import { abortAfter, authHeaders, serviceUrl } from './options'
 
 /** An answer of the running service, or of the store opened here when none runs. */
 export interface Answer {
@@ -34,6 +34,7 @@ export async function throughServiceOrLocal(request: {
   let status: number
   let contentType: string
   let text: string
+  const timeout = abortAfter(timeoutMs)
   try {
     // A service run with --auth wants a bearer token (R-SVC-4).
     const headers: Record<string, string> = {
@@ -44,7 +45,7 @@ export async function throughServiceOrLocal(request: {
       method: request.method,
       headers,
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: timeout.signal,
     })
     status = response.status
     contentType = response.headers.get('content-type') ?? ''
@@ -52,6 +53,8 @@ export async function throughServiceOrLocal(request: {
   } catch (error) {
     if (!isConnectionRefused(error)) throw new ServiceUnavailableError(`${request.method} ${url}: ${whyUnreachable(error, timeoutMs)}`)
     return local(request)
+  } finally {
+    timeout.clear()
   }
   // NDJSON (an export) stays text; every other answer is one JSON document.
   if (text === '' || /ndjson/i.test(contentType)) return { status, body: text === '' ? null : text, via: 'service' }
