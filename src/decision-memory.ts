@@ -47,6 +47,12 @@ export interface ObserveResult {
 export interface DecisionMemory extends DataRights {
   readonly policy: CompiledPolicy
   observe(inputs: readonly ObservationInput[]): Promise<ObserveResult>
+  /**
+   * Whether the observation stored under `input`'s decision_id is an answer this service gave
+   * itself (`auto-resolved`) other than `input`'s: the user was asked after all and answered
+   * otherwise. Looked for among the latest ANSWER_LOOKBACK observations at its point.
+   */
+  answeredOtherwise(input: ObservationInput): Promise<boolean>
   /** The recommendation joined with the decisions bound to its point (R-CON-2). */
   recommend(request: RecommendationRequest): Promise<ContractedRecommendation>
   /**
@@ -87,6 +93,9 @@ const decoder = new TextDecoder()
 
 // The cache key of a request. The route hands the same frozen request for the same body again
 // (it remembers validated bodies), so the key of a frozen one is written once.
+/** How many of the latest observations at a point `answeredOtherwise` looks through: an answer comes minutes after its question. */
+const ANSWER_LOOKBACK = 200
+
 const keyOf = oncePerFrozen((request: RecommendationRequest) => JSON.stringify(request))
 
 function checkTimestamp(value: string | undefined, now: Date, path: string): Date | undefined {
@@ -218,6 +227,17 @@ export function createDecisionMemory(deps: {
   const memory: DecisionMemory = {
     policy,
     ...createDataRights(deps),
+
+    async answeredOtherwise(input) {
+      if (input.decision_id === undefined) return false
+      const options = offeredOptions(input.all_options).map((o) => o.option)
+      const point = decisionPointKey({ point: input.point, header: input.header, question: input.question, options }, policy)
+      const stored = (await store.latestAt(input.user, point, ANSWER_LOOKBACK)).find((o) => o.decision_id === input.decision_id)
+      if (stored?.source !== 'auto-resolved') return false
+      const choice = resolveChoice(input.user_choice, options, multiSelectOf(input) ?? Array.isArray(input.user_choice))
+      const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i])
+      return !same(choice.chosen, stored.chosen) || choice.other !== stored.other
+    },
 
     async observe(inputs) {
       const now = clock.now()

@@ -169,6 +169,31 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect((await call('POST', '/v1/recommendations', TIER)).body.observations).toBe(40)
   })
 
+  it('keeps the user’s own answer when Claude Code asked them after all and they answered otherwise, once', async () => {
+    const { call, store } = await createTestApp()
+    await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))
+    const pre = claudeCodeFixture('pre-tool-use')
+    const { body } = await call('POST', HOOK, pre)
+    expect(body.hookSpecificOutput.updatedInput.answers).toEqual({ [TIER_QUESTION]: 'Tier L (Recommended)' })
+    // The hook gave up waiting (or another hook said ask): Claude Code showed the picker, and the user chose Tier S.
+    const post = {
+      ...pre,
+      hook_event_name: 'PostToolUse',
+      tool_input: { ...pre.tool_input, answers: { [TIER_QUESTION]: 'Tier S' } },
+      tool_response: { questions: pre.tool_input.questions, answers: { [TIER_QUESTION]: 'Tier S' } },
+    }
+    expect((await call('POST', HOOK, post)).status).toBe(200)
+    // Sent again (a retried hook): still one answer of the user's.
+    await call('POST', HOOK, post)
+    const all = await observationsOf(store)
+    expect(all.filter((o) => o.source === 'auto-resolved').map((o) => o.chosen)).toEqual([['Tier L']])
+    const theirs = all.filter((o) => o.source === 'user' && o.chosen[0] === 'Tier S')
+    expect(theirs).toHaveLength(1)
+    expect(theirs[0]?.decision_id).toMatch(new RegExp(`^${pre.tool_use_id}#[0-9a-f]{16}$`))
+    expect(theirs[0]?.decision_id).not.toBe(all.find((o) => o.source === 'auto-resolved')?.decision_id)
+    expect((await call('POST', '/v1/recommendations', TIER)).body.observations).toBe(41)
+  })
+
   it('says an answer fixed by a required decision rests on that decision, not on past choices', async () => {
     const { call } = await createTestApp()
     const created = await call('POST', '/v1/decisions', {

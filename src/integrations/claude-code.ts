@@ -96,8 +96,9 @@ function requireToolUseId(payload: ClaudeCodeHookPayload): string {
  * question, the same at PreToolUse and PostToolUse, so that a retried or repeated hook stores one
  * observation (R-CAP-2).
  */
-export function hookDecisionId(toolUseId: string, question: string): string {
-  const digest = createHash('sha256').update(normalizeQuestion(question)).digest('hex').slice(0, 16)
+export function hookDecisionId(toolUseId: string, question: string, asked = false): string {
+  // `asked`: the user's own answer to a question this service had answered itself (answersAskedAfterAll).
+  const digest = createHash('sha256').update(normalizeQuestion(question) + (asked ? '\u0000asked' : '')).digest('hex').slice(0, 16)
   return `${toolUseId}#${digest}`
 }
 
@@ -174,6 +175,29 @@ export function autoResolvedObservations(
   return plan.questions.flatMap((p) =>
     p.answer === null ? [] : [observationOf(p.ask_user_question, p.answer, 'auto-resolved', toolUseId, payload, options)],
   )
+}
+
+/**
+ * The user's answers to questions this service had answered itself at PreToolUse, where the user
+ * answered otherwise: Claude Code asked them after all (the hook gave up waiting for the service,
+ * or another hook answered `ask`). The auto-resolved answer holds the question's decision_id, so
+ * the user's would be a duplicate and lost; it is recorded under a decision_id of its own
+ * (`hookDecisionId(…, asked)`), idempotent as any other. An answer the same as the auto-resolved
+ * one stays a duplicate: the memory cannot tell it from its own guess.
+ */
+async function answersAskedAfterAll(
+  memory: DecisionMemory,
+  observations: readonly ObservationInput[],
+  duplicates: readonly string[],
+  toolUseId: string,
+): Promise<ObservationInput[]> {
+  const duplicated = new Set(duplicates)
+  const asked: ObservationInput[] = []
+  for (const o of observations) {
+    if (o.decision_id === undefined || !duplicated.has(o.decision_id)) continue
+    if (await memory.answeredOtherwise(o)) asked.push({ ...o, decision_id: hookDecisionId(toolUseId, o.question, true) })
+  }
+  return asked
 }
 
 /**
@@ -259,7 +283,10 @@ export async function handleClaudeCodeHook(
     case 'PostToolUse': {
       if (!isQuestion) return {}
       const observations = observationsFromPostToolUse(payload, options)
-      if (observations.length > 0) await memory.observe(observations)
+      if (observations.length === 0) return {}
+      const { duplicates } = await memory.observe(observations)
+      const asked = await answersAskedAfterAll(memory, observations, duplicates, requireToolUseId(payload))
+      if (asked.length > 0) await memory.observe(asked)
       return {}
     }
     case 'PreToolUse': {

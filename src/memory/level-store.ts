@@ -193,6 +193,10 @@ export async function createLevelStore(
       return out
     },
 
+    async latestAt(user, point, limit) {
+      return archival.values({ ...prefixRange(user, point), reverse: true, limit }).all()
+    },
+
     async *observationsOf(user) {
       yield* archival.values(prefixRange(user))
     },

@@ -25,6 +25,8 @@ export function storeSuite(name: string, open: () => Promise<MemoryStore>) {
       expect(result.stored).toHaveLength(4)
       expect((await store.observationsAt('alice', 'tier')).map((o) => o.id)).toEqual([b.id, a.id])
       expect((await store.observationsAt('alice', 'tier', new Date('2026-07-01T12:00:00.000Z'))).map((o) => o.id)).toEqual([b.id])
+      expect((await store.latestAt('alice', 'tier', 1)).map((o) => o.id)).toEqual([a.id])
+      expect((await store.latestAt('alice', 'tier', 5)).map((o) => o.id)).toEqual([a.id, b.id])
       const all: string[] = []
       for await (const o of store.observationsOf('alice')) all.push(o.id)
       expect(all.sort()).toEqual([a.id, b.id, elsewhere.id].sort())

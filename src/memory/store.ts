@@ -30,6 +30,8 @@ export interface MemoryStore {
   addObservations(observations: readonly Observation[], sessions: readonly SessionRecord[]): Promise<StoreResult>
   /** A user's observations at a point in every project, from archival, oldest first, up to `asOf` when given. */
   observationsAt(user: string, point: string, asOf?: Date): Promise<Observation[]>
+  /** A user's latest observations at a point (by their timestamp), newest first, at most `limit`. */
+  latestAt(user: string, point: string, limit: number): Promise<Observation[]>
   /** Every observation of a user, by point then time. */
   observationsOf(user: string): AsyncIterable<Observation>
   /** Starts a session unless it exists; returns the stored record either way. */
