@@ -1,5 +1,7 @@
 import type { DecisionMemory } from './decision-memory'
 import { InputError } from './domain/errors'
+import { normalizeLabel } from './domain/labels'
+import { optionLabel } from './domain/observation'
 import { buildQuestionPlan, type AskUserQuestion, type PlanRequest, type QuestionPlan } from './domain/question-plan'
 import type { Recommendation } from './domain/recommendation'
 
@@ -15,6 +17,18 @@ export async function planQuestions(memory: DecisionMemory, request: PlanRequest
     items.push({ question, recommendation: await recommendFor(memory, request, question, i) })
   }
   return buildQuestionPlan(items)
+}
+
+/**
+ * The option the agent marked ` (Recommended)` itself, when it marked exactly one of a
+ * single-select question: the static default of its recommendation (R-REC-1: the request's
+ * static default first), so that with too little history the agent's own choice is kept rather
+ * than replaced by the first option or the policy's general default.
+ */
+function agentRecommended(question: AskUserQuestion): string | undefined {
+  if (question.multiSelect === true) return undefined
+  const marked = question.options.map(optionLabel).filter((label) => /\(recommended\)\s*$/i.test(label))
+  return marked.length === 1 ? normalizeLabel(marked[0] as string) : undefined
 }
 
 async function recommendFor(
@@ -33,6 +47,7 @@ async function recommendFor(
       all_options: question.options,
       context: request.context,
       multi_select: question.multiSelect,
+      static_default: agentRecommended(question),
     })
   } catch (error) {
     if (!(error instanceof InputError)) throw error

@@ -156,7 +156,10 @@ export function recommend(input: RecommendationInput): Recommendation {
     input.static_default ??
     (rule?.static_default !== undefined && labels.includes(rule.static_default) ? rule.static_default : undefined) ??
     (labels[0] as string)
-  const staticPrecondition = rule?.precondition ?? policy.default_precondition
+  // A point's precondition speaks of the point's own static default: a default the request names
+  // instead (the agent's own recommendation) has the policy's general precondition.
+  const ownDefault = input.static_default === undefined || input.static_default === rule?.static_default
+  const staticPrecondition = (ownDefault ? rule?.precondition : undefined) ?? policy.default_precondition
 
   const selection = selectEvidence(input.memory, { project: input.project, context: input.context, asOf: input.asOf }, policy)
   const evidence = selection.cell

@@ -108,6 +108,34 @@ describe('POST /v1/plan (R-ASK-3)', () => {
     expect(body.ask_user_question_input).toEqual({ questions: [TIER] })
   })
 
+  it('keeps the option the agent marked (Recommended) as the static default while history is too short', async () => {
+    const { call } = await createTestApp()
+    const database = {
+      question: 'Which database should the service use?',
+      header: 'Database',
+      options: [
+        { label: 'SQLite', description: 'a file' },
+        { label: 'PostgreSQL (Recommended)', description: 'matches the rest of the stack' },
+        { label: 'MongoDB', description: 'documents' },
+      ],
+      multiSelect: false,
+    }
+    const tier = { ...TIER, options: TIER.options.map((o) => (o.label === 'Tier L' ? { ...o, label: 'Tier L (Recommended)' } : o)) }
+    const { body } = await call('POST', '/v1/plan', { questions: [database, tier] })
+    const byQuestion = new Map(body.questions.map((q: any) => [q.ask_user_question.question, q]))
+    const db = byQuestion.get(database.question) as any
+    expect(db.recommendation).toMatchObject({ state: 'static-default', recommended: 'PostgreSQL' })
+    expect(db.ask_user_question.options.map((o: any) => o.label)).toEqual(['PostgreSQL (Recommended)', 'SQLite', 'MongoDB'])
+    // At a policy point too (the policy's Tier M gives way), with the policy's general precondition, not Tier M's.
+    const t = byQuestion.get(TIER.question) as any
+    expect(t.recommendation).toMatchObject({ state: 'static-default', recommended: 'Tier L', precondition: 'no personal history at this point yet' })
+    // Unmarked, or marked twice, the policy's default (or the first option) as before.
+    const plain = await call('POST', '/v1/plan', { questions: [TIER] })
+    expect(plain.body.questions[0].recommendation).toMatchObject({ recommended: 'Tier M', precondition: expect.stringMatching(/moderate scope/) })
+    const twice = { ...database, options: database.options.map((o) => ({ ...o, label: o.label.replace(/ \(Recommended\)$/, '') + ' (Recommended)' })) }
+    expect((await call('POST', '/v1/plan', { questions: [twice] })).body.questions[0].recommendation.recommended).toBe('SQLite')
+  })
+
   it('refuses what AskUserQuestion would refuse, naming the field', async () => {
     const { call } = await createTestApp()
     const five = { ...TIER, options: ['A', 'B', 'C', 'D', 'E'].map((label) => ({ label, description: label })) }
