@@ -3,9 +3,10 @@ import { InputError } from '../domain/errors'
 import { UsageError } from './options'
 import { throughServiceOrLocal } from './service-client'
 
-export const TOGGLE_HELP = `decision-memory toggle --session ID [--on | --off] [--user USER] [--data DIR]
+export const TOGGLE_HELP = `decision-memory toggle --session ID [--on | --off] [--user USER] [--data DIR] [--json]
 
   Turns personalization on or off for one session (no flag flips it). New sessions start on.
+  --json prints the session's record instead of a sentence.
   Goes through the running service at $DECISION_MEMORY_URL; when none runs, opens the store in
   --data (default $DECISION_MEMORY_DATA or ./data) itself.
 `
