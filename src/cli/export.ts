@@ -31,6 +31,14 @@ export async function exportCommand(argv: string[]): Promise<number> {
   if (answer.status >= 400) return failure('export', answer)
   const text = answer.body as string
   if (values.out === undefined) process.stdout.write(text)
-  else await writeFile(values.out, text, { mode: 0o600 })
+  else {
+    try {
+      await writeFile(values.out, text, { mode: 0o600 })
+    } catch (error) {
+      // Said in one line, as a path the user can fix (a folder that does not exist, no permission).
+      process.stderr.write(`decision-memory export: cannot write ${values.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`)
+      return 1
+    }
+  }
   return 0
 }

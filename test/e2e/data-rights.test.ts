@@ -125,6 +125,10 @@ describe('the real service on LevelDB', () => {
     expect(local.code).toBe(0)
     expect(JSON.parse(local.stdout.trim().split('\n').pop() as string)).toEqual({ type: 'end', counts: { observation: 0, session: 0, aggregate: 0, entry: 0 } })
     expect((await runCli(['preferences', '--user', '!x', '--data', dataDir], offline)).code).toBe(2)
+    // A file it cannot write: one line naming it and why, exit 1, no stack.
+    const nowhere = join(dataDir, 'no-such-folder', 'dave.ndjson')
+    const unwritable = await runCli(['export', '--user', 'dave', '--data', dataDir, '--out', nowhere], offline)
+    expect(unwritable).toMatchObject({ code: 1, stdout: '', stderr: `decision-memory export: cannot write ${nowhere}: ENOENT\n` })
   })
 })
 
