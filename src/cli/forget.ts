@@ -1,12 +1,14 @@
 import { parseArgs } from 'node:util'
 import { UsageError, userFlag } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
+import { forgetInSpool, spoolFile } from './spool'
 
 export const FORGET_HELP = `decision-memory forget --user USER --yes [--json] [--data DIR]
 
-  Deletes everything held about USER: observations, sessions, every index and aggregate. It
-  cannot be undone (export first); --yes says you mean it. Through the running service, or
-  the store in --data.
+  Deletes everything held about USER: observations, sessions, every index and aggregate, and
+  the hook events of USER waiting in this machine's spool ($DECISION_MEMORY_SPOOL) or set aside
+  in its .rejected file. It cannot be undone (export first); --yes says you mean it. Through the
+  running service, or the store in --data.
 `
 
 /** `decision-memory forget` (R-SVC-5). */
@@ -26,8 +28,10 @@ export async function forgetCommand(argv: string[]): Promise<number> {
     local: (memory) => memory.forgetUser(user),
   })
   if (answer.status >= 400) return failure('forget', answer)
-  const result = answer.body as { user: string; deleted: number }
+  // After the store: a hook that delivers the spool meanwhile brings nothing back once both are done.
+  const spooled = await forgetInSpool(spoolFile(), user)
+  const result = { ...(answer.body as { user: string; deleted: number }), spooled }
   if (values.json === true) process.stdout.write(JSON.stringify(result) + '\n')
-  else process.stdout.write(`forgot ${result.user}: ${result.deleted} entries deleted\n`)
+  else process.stdout.write(`forgot ${result.user}: ${result.deleted} entries deleted${spooled > 0 ? `, ${spooled} spooled hook events removed` : ''}\n`)
   return 0
 }

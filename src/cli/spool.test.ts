@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
+import { appendToRejected, appendToSpool, drainSpool, forgetInSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
 async function freshSpool() {
   const dir = await mkdtemp(join(tmpdir(), 'dm-spool-'))
@@ -136,5 +136,29 @@ describe('the hook spool (R-CAP-6)', () => {
     const aside = (await readFile(rejectedFile(file), 'utf8')).split('\n').filter((l) => l !== '')
     expect(aside).toHaveLength(2)
     expect(await spooledIds(file)).toEqual([])
+  })
+})
+
+describe('forgetting a user in the spool (R-SVC-5)', () => {
+  it('removes the user’s events, waiting or set aside, and keeps everyone else’s and unreadable lines, in order', async () => {
+    const file = await freshSpool()
+    const of = (user: string, id: number): SpooledEvent => ({ ...event(id), user })
+    for (const e of [of('dave', 1), of('erin', 2), of('dave', 3), of('erin', 4)]) await appendToSpool(file, e)
+    await writeFile(file, 'half a li', { flag: 'a' })
+    await appendToRejected(file, of('dave', 5))
+    await appendToRejected(file, of('erin', 6))
+    expect(await forgetInSpool(file, 'dave')).toBe(3)
+    const lines = (await readFile(file, 'utf8')).split('\n').filter((l) => l !== '')
+    expect(lines.slice(0, 2).map((l) => JSON.parse(l).payload.id)).toEqual([2, 4])
+    expect(lines[2]).toBe('half a li')
+    const aside = (await readFile(rejectedFile(file), 'utf8')).split('\n').filter((l) => l !== '')
+    expect(aside.map((l) => JSON.parse(l).payload.id)).toEqual([6])
+    // Nothing left behind: no claim, no taken file.
+    expect((await readdir(join(file, '..'))).sort()).toEqual(['spool.ndjson', 'spool.ndjson.rejected'])
+    expect(await forgetInSpool(file, 'dave')).toBe(0)
+  })
+
+  it('is nothing to do without a spool', async () => {
+    expect(await forgetInSpool(await freshSpool(), 'dave')).toBe(0)
   })
 })

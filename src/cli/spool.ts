@@ -141,3 +141,34 @@ export async function drainSpool(
   }
   return result
 }
+
+/**
+ * Takes a user's events out of the spool and of the file of refused ones (R-SVC-5: forget reaches
+ * everything held, and a spooled event would bring the user's choices back at the next hook).
+ * The spool is claimed as a drain claims it (a hook appending meanwhile starts a fresh one); the
+ * events of a drain in progress in another hook are that hook's. Lines it cannot read are kept.
+ * Returns how many events it removed.
+ */
+export async function forgetInSpool(file: string, user: string): Promise<number> {
+  let removed = 0
+  const isUsers = (line: string) => {
+    try {
+      return (JSON.parse(line) as Partial<SpooledEvent>).user === user
+    } catch {
+      return false
+    }
+  }
+  /** Moves the lines of `taken` that are not the user's to `to`, then removes `taken`. */
+  const keepOthers = async (taken: string, to: string) => {
+    const lines = (await readFile(taken, 'utf8')).split('\n').filter((l) => l.trim() !== '')
+    const others = lines.filter((l) => !isUsers(l))
+    removed += lines.length - others.length
+    if (others.length > 0) await appendFile(to, others.join('\n') + '\n', { mode: 0o600 })
+    await unlink(taken)
+  }
+  for (const claimed of await claim(file)) await keepOthers(claimed, file)
+  const rejected = rejectedFile(file)
+  const taken = `${rejected}.${process.pid}.${randomHex(4)}.forgetting`
+  if (await tryRename(rejected, taken)) await keepOthers(taken, rejected)
+  return removed
+}

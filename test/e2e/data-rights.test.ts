@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Level } from 'level'
@@ -113,10 +113,15 @@ describe('the real service on LevelDB', () => {
     expect(exported.code).toBe(0)
     expect(exported.stdout.split('\n').filter((l) => l.includes('"type":"observation"'))).toHaveLength(5)
     expect((await runCli(['forget', '--user', 'dave'], env)).code).toBe(2)
-    const forgotten = await runCli(['forget', '--user', 'dave', '--yes', '--json'], env)
+    // Hook events of dave's waiting in this machine's spool: forget reaches them too.
+    const spool = join(await tempDir('dm-spool-'), 'spool.ndjson')
+    const spooled = (user: string, id: string) => JSON.stringify({ at: '2026-07-01T10:00:00.000Z', user, payload: { id } }) + '\n'
+    await writeFile(spool, spooled('dave', 'a') + spooled('erin', 'b') + spooled('dave', 'c'))
+    const forgotten = await runCli(['forget', '--user', 'dave', '--yes', '--json'], { ...env, DECISION_MEMORY_SPOOL: spool })
     // 5 observations and their 5 idempotency keys, and what derives from them (recall, core).
-    expect(JSON.parse(forgotten.stdout)).toMatchObject({ user: 'dave' })
+    expect(JSON.parse(forgotten.stdout)).toMatchObject({ user: 'dave', spooled: 2 })
     expect(JSON.parse(forgotten.stdout).deleted).toBeGreaterThan(10)
+    expect(await readFile(spool, 'utf8')).toBe(spooled('erin', 'b'))
     await service.stop()
 
     // No service: the commands open the store themselves.

@@ -1,14 +1,19 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 /** The `decision-memory` command of this checkout. */
 export const BIN = fileURLToPath(new URL('../../bin/decision-memory.js', import.meta.url))
 
+/** A spool of this test process's own, for commands not given one: never the developer's ~/.decision-memory. */
+export const TEST_SPOOL = join(tmpdir(), `dm-test-spool-${process.pid}`, 'spool.ndjson')
+
 /** The environment for a spawned command: no DECISION_MEMORY_* of the developer's shell leaks in. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('DECISION_MEMORY_')))
-  return { ...env, DECISION_MEMORY_LOG_LEVEL: 'warn', ...extra }
+  return { ...env, DECISION_MEMORY_LOG_LEVEL: 'warn', DECISION_MEMORY_SPOOL: TEST_SPOOL, ...extra }
 }
 
 export interface RunningService {
