@@ -128,7 +128,7 @@ describe('POST /v1/plan (R-ASK-3)', () => {
     expect(db.ask_user_question.options.map((o: any) => o.label)).toEqual(['PostgreSQL (Recommended)', 'SQLite', 'MongoDB'])
     // At a policy point too (the policy's Tier M gives way), with the policy's general precondition, not Tier M's.
     const t = byQuestion.get(TIER.question) as any
-    expect(t.recommendation).toMatchObject({ state: 'static-default', recommended: 'Tier L', precondition: 'no personal history at this point yet' })
+    expect(t.recommendation).toMatchObject({ state: 'static-default', recommended: 'Tier L', precondition: 'there is not yet enough personal history at this point' })
     // Unmarked, or marked twice, the policy's default (or the first option) as before.
     const plain = await call('POST', '/v1/plan', { questions: [TIER] })
     expect(plain.body.questions[0].recommendation).toMatchObject({ recommended: 'Tier M', precondition: expect.stringMatching(/moderate scope/) })
