@@ -170,6 +170,24 @@ describe('decision-memory hook (R-CAP-6)', () => {
     })
     expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' })
     expect(seen).toEqual(['Bearer hook-token-0123456789abcdef'])
+
+    // Without the token (or with one the service refuses): spooled, not set aside, and delivered
+    // by the next call once the token is set.
+    const refused = await runCli(['hook', '--budget', String(GENEROUS)], {
+      input: JSON.stringify(claudeCodeFixture('post-tool-use-single')),
+      env: { DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool },
+    })
+    expect(refused).toMatchObject({ code: 0, stdout: '' })
+    expect(refused.stderr).toContain('the service refused the token (HTTP 401')
+    expect(await spooledLines(spool)).toBe(1)
+    expect(existsSync(`${spool}.rejected`)).toBe(false)
+    const mended = await runCli(['hook', '--budget', String(GENEROUS)], {
+      input: JSON.stringify(claudeCodeFixture('session-start')),
+      env: { DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_TOKEN: 'hook-token-0123456789abcdef' },
+    })
+    expect(mended).toMatchObject({ code: 0, stdout: '', stderr: '' })
+    expect(await spooledLines(spool)).toBe(0)
+    expect(seen.slice(1)).toEqual([undefined, 'Bearer hook-token-0123456789abcdef', 'Bearer hook-token-0123456789abcdef'])
   })
 
   it('keeps a capture the service refuses for good in the rejected file, as a refused spooled one', async () => {

@@ -107,9 +107,15 @@ async function runHook(argv: string[]): Promise<void> {
       })
       const body = await response.text()
       if (response.ok) return { outcome: 'delivered', body }
-      // A 4xx will be refused again; 408, 429 and 5xx may pass later.
-      const permanent = response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429
+      // A 4xx will be refused again; 408, 429 and 5xx may pass later, and so may 401 and 403: a
+      // token missing or wrong is the setup's fault, not the event's, and is mended by setting
+      // DECISION_MEMORY_TOKEN, after which the spool delivers what waited.
+      const retried = [401, 403, 408, 429]
+      const permanent = response.status >= 400 && response.status < 500 && !retried.includes(response.status)
       if (permanent) process.stderr.write(`decision-memory hook: the service refused the payload: ${body}\n`)
+      else if (response.status === 401 || response.status === 403) {
+        process.stderr.write(`decision-memory hook: the service refused the token (HTTP ${response.status}: is DECISION_MEMORY_TOKEN set, and may it act for this user?)\n`)
+      }
       return { outcome: permanent ? 'rejected' : 'failed' }
     } catch {
       return { outcome: 'failed' }
