@@ -1,8 +1,8 @@
 import { chmod, mkdir, readFile, realpath, rename, stat, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { BIN_PATH } from './bin-path'
 import { mergeHooks, SettingsShapeError } from '../integrations/claude-code-settings'
 import { UsageError } from './options'
 
@@ -21,8 +21,7 @@ export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR 
 
 /** The hook command of this checkout: an absolute path, so that it works from any project. */
 export function defaultHookCommand(): string {
-  const bin = fileURLToPath(new URL('../../bin/decision-memory.js', import.meta.url))
-  return `node ${JSON.stringify(bin)} hook`
+  return `node ${JSON.stringify(BIN_PATH)} hook`
 }
 
 async function readSettings(file: string): Promise<unknown> {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { BIN_PATH, shellWord } from '../cli/bin-path'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { compilePolicy } from '../domain/policy'
 import type { MemoryStore } from '../memory/store'
@@ -148,6 +149,9 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(output.permissionDecision).toBe('allow')
     expect(output.updatedInput.answers).toEqual({ [TIER_QUESTION]: 'Tier L (Recommended)' })
     expect(output.updatedInput.questions[0].options[0].label).toBe('Tier L (Recommended)')
+    // How to be asked again, as a command that runs as printed: this checkout's bin by path.
+    expect(output.permissionDecisionReason).toMatch(/To be asked again in this session: (.*)$/)
+    expect(output.permissionDecisionReason.endsWith(`: node ${shellWord(BIN_PATH)} toggle --session ${pre.session_id} --off`)).toBe(true)
     const rec = await call('POST', '/v1/recommendations', TIER)
     expect(rec.body.state).toBe('sufficient')
     expect(rec.body.p).toBeGreaterThanOrEqual(0.9)
@@ -167,6 +171,15 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(all).toHaveLength(41)
     expect(all.filter((o) => o.source === 'user')).toHaveLength(40)
     expect((await call('POST', '/v1/recommendations', TIER)).body.observations).toBe(40)
+  })
+
+  it('names the user in the command to be asked again when it is not the default one', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/observations', pastChoices(40, 'Tier L', { ...TIER, user: 'alice' }))
+    const pre = claudeCodeFixture('pre-tool-use')
+    const { body } = await call('POST', `${HOOK}?user=alice`, pre)
+    expect(body.hookSpecificOutput.permissionDecision).toBe('allow')
+    expect(body.hookSpecificOutput.permissionDecisionReason.endsWith(`toggle --session ${pre.session_id} --user alice --off`)).toBe(true)
   })
 
   it('keeps the user’s own answer when Claude Code asked them after all and they answered otherwise, once', async () => {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
+import { commandLine } from '../cli/bin-path'
 import type { DecisionMemory } from '../decision-memory'
 import { normalizeQuestion } from '../domain/decision-point'
 import { InputError } from '../domain/errors'
@@ -226,16 +227,20 @@ function describeAnswers(plan: QuestionPlan): string {
  * `updatedInput` as "the hook collected the interaction" and runs AskUserQuestion without
  * showing the picker, which would answer nothing (hooks reference, PreToolUse decision control).
  */
-export function preToolUseAnswer(input: Record<string, unknown> & AskUserQuestionInput, plan: QuestionPlan, sessionId?: string): HookAnswer {
+export function preToolUseAnswer(
+  input: Record<string, unknown> & AskUserQuestionInput,
+  plan: QuestionPlan,
+  sessionId?: string,
+  user = 'default',
+): HookAnswer {
   if (plan.questions.every((p) => p.recommendation.state === 'personalization-off')) return {}
   const shown = plan.questions.map((p) => p.ask_user_question)
   const toAsk = plan.questions.filter((p) => p.ask).map((p) => p.ask_user_question)
   const answered = Object.keys(plan.answers).length > 0
   if (!answered && isDeepStrictEqual(shown, input.questions)) return {}
-  const turnOff =
-    sessionId === undefined
-      ? 'decision-memory toggle --session <id> --off'
-      : `decision-memory toggle --session ${sessionId} --off`
+  // A command that runs as printed: this checkout's bin by path (the package is on no PATH), and
+  // the user when it is not the default (a session id may be several users').
+  const turnOff = `${commandLine(['toggle', '--session', sessionId ?? 'ID', ...(user === 'default' ? [] : ['--user', user]), '--off'])}${sessionId === undefined ? ' (ID: this session\'s id)' : ''}`
   if (toAsk.length === 0) {
     return {
       hookSpecificOutput: {
@@ -301,7 +306,7 @@ export async function handleClaudeCodeHook(
       })
       const auto = autoResolvedObservations(plan, payload, options)
       if (auto.length > 0) await memory.observe(auto)
-      return preToolUseAnswer(input, plan, payload.session_id)
+      return preToolUseAnswer(input, plan, payload.session_id, options.user)
     }
     default:
       return {}

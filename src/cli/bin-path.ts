@@ -1,0 +1,18 @@
+import { fileURLToPath } from 'node:url'
+
+/**
+ * The `decision-memory` command of this checkout, as an absolute path: the package is not
+ * published, so `decision-memory` is on no PATH, and a command printed for the user (a hook's
+ * settings, a hint) runs it with `node`. The sources and the bundle sit two folders down.
+ */
+export const BIN_PATH = fileURLToPath(new URL('../../bin/decision-memory.js', import.meta.url))
+
+/** A word for a POSIX shell: as it is when it needs no quoting, else in single quotes. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
+}
+
+/** The command line that runs `decision-memory` with `args`, from any directory. */
+export function commandLine(args: readonly string[]): string {
+  return ['node', shellWord(BIN_PATH), ...args.map(shellWord)].join(' ')
+}
