@@ -85,8 +85,12 @@ describe('presentQuestion (R-REC-6 applied to AskUserQuestion)', () => {
     const shown = presentQuestion(tier, recommendationFor(tier, [...repeat(6, 'Tier L'), 'Tier S']))
     expect(shown.options.map((o) => o.label)).toEqual(['Tier L (Recommended)', 'Tier S', 'Tier M'])
     expect(shown.options[1]).toEqual({ label: 'Tier S', description: 'Small', preview: 'kept' })
-    expect(shown.options[0]?.description).toMatch(/^Recommended when /)
+    // What the option means stays, the rationale after it.
+    expect(shown.options[0]?.description).toMatch(/^Large\. Recommended when .* — based on /)
     expect(shown.custom).toEqual({ kept: true })
+    // An option without a description of its own gets the rationale alone.
+    const bare = { ...tier, options: tier.options.map((o) => (o.label === 'Tier L' ? { label: 'Tier L' } : o)) }
+    expect(presentQuestion(bare, recommendationFor(bare, [...repeat(6, 'Tier L'), 'Tier S'])).options[0]?.description).toMatch(/^Recommended when /)
     expect(shown.question).toBe(tier.question)
   })
 

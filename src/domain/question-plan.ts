@@ -75,7 +75,8 @@ export interface QuestionPlan {
 
 /**
  * Applies a recommendation to a question's options (R-REC-6, R-ASK-3): the options in the
- * recommendation's order with its labels and descriptions, every other field kept. A neutral
+ * recommendation's order with its labels, the recommended one's rationale after the agent's own
+ * description, every other field kept. A neutral
  * recommendation (sensitive point, personalization off) leaves the question exactly as written.
  */
 export function presentQuestion(question: AskUserQuestion, recommendation: Recommendation): AskUserQuestion {
@@ -85,7 +86,12 @@ export function presentQuestion(question: AskUserQuestion, recommendation: Recom
     const original = byOption.get(r.option)
     if (original === undefined) throw new Error(`recommendation option "${r.option}" is not one of the question's`)
     const shown: AskUserQuestionOption = { ...original, label: r.label }
-    const description = r.description ?? original.description
+    // The user still needs what the option means: the agent's description stays, and the
+    // recommendation's rationale follows it (R-REC-5 words the rationale, not what it replaces).
+    const description =
+      r.original_description !== undefined && r.original_description.trim() !== '' && r.description !== undefined
+        ? `${r.original_description.trim().replace(/[.\s]+$/, '')}. ${r.description}`
+        : (r.description ?? original.description)
     if (description !== undefined) shown.description = description
     return shown
   })

@@ -133,7 +133,7 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(output.updatedInput.answers).toBeUndefined()
     const [question] = output.updatedInput.questions
     expect(question.options.map((o: { label: string }) => o.label)).toEqual(['Tier M (Recommended)', 'Tier S', 'Tier L'])
-    expect(question.options[0].description).toMatch(/^Recommended when .* — based on static default/)
+    expect(question.options[0].description).toMatch(/^Medium: plan, run, sync with one review\. Recommended when .* — based on static default/)
     expect(question.options[1].description).toBe('Small: single pass, no plan document')
     expect(question.question).toBe(payload.tool_input.questions[0].question)
     expect(question.header).toBe('Tier')
