@@ -39,6 +39,16 @@ describe('states by observation count (R-REC-1)', () => {
     expect(r.needed).toBe(2)
   })
 
+  it('gives the point\'s precondition only to the point\'s own default, not to the first option standing in for it', () => {
+    const own = recommend(input({ point: 'complexity-tier' }))
+    expect(own).toMatchObject({ recommended: 'Tier M', precondition: expect.stringMatching(/moderate scope/) })
+    // Tier M is not offered: Tier S is the static default, and Tier M's precondition does not describe it.
+    const fallback = recommend(input({ point: 'complexity-tier', options: [{ option: 'Tier S' }, { option: 'Tier L' }] }))
+    expect(fallback).toMatchObject({ recommended: 'Tier S', precondition: policy.default_precondition })
+    expect(recommend(input({ point: 'complexity-tier', static_default: 'Tier M' })).precondition).toMatch(/moderate scope/)
+    expect(recommend(input({ point: 'complexity-tier', static_default: 'Tier L' })).precondition).toBe(policy.default_precondition)
+  })
+
   it('uses the request static default, then the policy point default', () => {
     expect(recommend(input({ static_default: 'Tier L' })).recommended).toBe('Tier L')
     expect(recommend(input({ point: 'complexity-tier' })).recommended).toBe('Tier M')

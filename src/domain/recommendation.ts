@@ -157,8 +157,9 @@ export function recommend(input: RecommendationInput): Recommendation {
     (rule?.static_default !== undefined && labels.includes(rule.static_default) ? rule.static_default : undefined) ??
     (labels[0] as string)
   // A point's precondition speaks of the point's own static default: a default the request names
-  // instead (the agent's own recommendation) has the policy's general precondition.
-  const ownDefault = input.static_default === undefined || input.static_default === rule?.static_default
+  // instead (the agent's own recommendation), or the first option when the point's default is not
+  // offered, has the policy's general precondition.
+  const ownDefault = rule?.static_default === undefined ? input.static_default === undefined : staticDefault === rule.static_default
   const staticPrecondition = (ownDefault ? rule?.precondition : undefined) ?? policy.default_precondition
 
   const selection = selectEvidence(input.memory, { project: input.project, context: input.context, asOf: input.asOf }, policy)
