@@ -158,6 +158,15 @@ describe('forgetting a user in the spool (R-SVC-5)', () => {
     expect(await forgetInSpool(file, 'dave')).toBe(0)
   })
 
+  it('finds the user however the hook spelled their name: the service takes it in NFC, as forget does', async () => {
+    const file = await freshSpool()
+    // DECISION_MEMORY_USER in NFD (as a name copied from a macOS path may be): the service records it as 'José'.
+    await appendToSpool(file, { ...event(1), user: 'Jose\u0301' })
+    await appendToRejected(file, { ...event(2), user: 'Jose\u0301' })
+    expect(await forgetInSpool(file, 'Jos\u00e9')).toBe(2)
+    expect(await readdir(join(file, '..'))).toEqual([])
+  })
+
   it('is nothing to do without a spool', async () => {
     expect(await forgetInSpool(await freshSpool(), 'dave')).toBe(0)
   })
