@@ -73,6 +73,23 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect(closed.stderr).toContain('refusing the command (--fail-closed)')
   })
 
+  it('says so when a required pattern could not be decided in time, and fail-closed refuses the command', async () => {
+    const slow = { ...NO_FORCE_PUSH, key: 'D-030', title: 'Slow', constraints: [{ kind: 'must_not', pattern: '(a+)+$' }] }
+    const payload = (await bashPayload()).replace('git push --force origin main', `echo ${'a'.repeat(40)}!`)
+    const open = await guardOverApp()
+    await open.app.call('POST', '/v1/decisions', slow)
+    const letThrough = await open.run(payload)
+    expect(letThrough.stdout).toBe('')
+    expect(letThrough.stderr).toBe('decision-memory guard: required decision D-030 could not be checked against this command in time; letting the command through\n')
+    const closed = await guardOverApp({ failClosed: true })
+    await closed.app.call('POST', '/v1/decisions', slow)
+    const refused = await closed.run(payload)
+    expect(JSON.parse(refused.stdout).hookSpecificOutput.permissionDecision).toBe('deny')
+    expect(refused.stderr).toContain('refusing the command (--fail-closed)')
+    // A command every pattern decides passes as before.
+    expect(await closed.run((await bashPayload()).replace('git push --force origin main', 'ls'))).toEqual({ stdout: '', stderr: '' })
+  })
+
   it('does not wait for a service that never answers', async () => {
     const silent = ((_input: string, init?: RequestInit) =>
       new Promise((_resolve, reject) => {

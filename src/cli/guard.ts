@@ -94,8 +94,16 @@ export async function guard(input: {
   } catch {
     return unavailable('the service answered something that is not JSON')
   }
-  if (verdict.allowed !== false) return { stdout: '', stderr: '' }
-  return { stdout: deny(denyReason(verdict)), stderr: '' }
+  if (verdict.allowed === false) return { stdout: deny(denyReason(verdict)), stderr: '' }
+  // A required decision among the warnings of a command's check: its must_not pattern could not be
+  // decided in time (an action meets no other constraint that warns for a required decision). The
+  // service cannot tell whether the command is forbidden: said as any other failure to check, and
+  // refused when fail-closed.
+  const undecided = (verdict.warnings ?? []).filter((w) => w.enforce === 'required')
+  if (undecided.length > 0) {
+    return unavailable(`required decision ${[...new Set(undecided.map((w) => w.key))].join(', ')} could not be checked against this command in time`)
+  }
+  return { stdout: '', stderr: '' }
 }
 
 /** Reads stdin to its end, or what arrived by the deadline. */
