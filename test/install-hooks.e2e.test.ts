@@ -52,6 +52,19 @@ describe('decision-memory install-hooks', () => {
     expect(settings.hooks.PreToolUse[0].matcher).toBe('AskUserQuestion')
   })
 
+  it('creates the file a symlinked settings path points to when it does not exist yet, keeping the link', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'dm-install-'))
+    await mkdir(join(home, '.claude'))
+    const link = join(home, '.claude', 'settings.json')
+    // A relative link into a dotfiles folder that has no settings file yet.
+    await symlink(join('..', 'dotfiles', 'claude', 'settings.json'), link)
+    const result = await runCli(['install-hooks', '--file', link])
+    expect(result.code).toBe(0)
+    expect((await lstat(link)).isSymbolicLink()).toBe(true)
+    const settings = JSON.parse(await readFile(join(home, 'dotfiles', 'claude', 'settings.json'), 'utf8'))
+    expect(settings.hooks.PreToolUse[0].matcher).toBe('AskUserQuestion')
+  })
+
   it('keeps the permissions of the settings file it rewrites (settings may hold secrets)', async () => {
     const project = await mkdtemp(join(tmpdir(), 'dm-install-'))
     const file = join(project, 'settings.local.json')

@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, realpath, rename, stat, writeFile } from 'node:fs/promises'
+import { chmod, lstat, mkdir, readFile, readlink, realpath, rename, stat, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -40,14 +40,29 @@ async function readSettings(file: string): Promise<unknown> {
   }
 }
 
-/** The file a settings path names, through any symlinks; the path itself when it does not exist yet. */
+/**
+ * The file a settings path names, through any symlinks; the path itself when it does not exist
+ * yet. A link whose target does not exist yet (a dotfiles repository without the file) names that
+ * target: the file is created there, and the link kept.
+ */
 async function realTarget(file: string): Promise<string> {
   try {
     return await realpath(file)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return file
-    throw error
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
   }
+  let path = resolve(file)
+  // At most as many links as the kernel follows (ELOOP past 40).
+  for (let hops = 0; hops < 40; hops++) {
+    try {
+      if (!(await lstat(path)).isSymbolicLink()) return path
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return path
+      throw error
+    }
+    path = resolve(dirname(path), await readlink(path))
+  }
+  throw Object.assign(new Error(`${file}: too many levels of symbolic links`), { code: 'ELOOP' })
 }
 
 /** The permission bits of an existing file, or undefined when there is none yet. */
