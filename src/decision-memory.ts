@@ -169,6 +169,8 @@ export function createDecisionMemory(deps: {
         })
       }
     }
+    // Checked before the session is started: a refused request stores nothing.
+    const multiSelect = multiSelectOf(request)
     const point = decisionPointKey(
       { point: request.point, header: request.header, question: request.question, options },
       policy,
@@ -203,7 +205,7 @@ export function createDecisionMemory(deps: {
       project: request.project,
       session_id: request.session_id,
       static_default: contract === undefined ? staticDefault : contract.staticDefault,
-      multi_select: multiSelectOf(request),
+      multi_select: multiSelect,
       memory,
       sessions,
       personalization,

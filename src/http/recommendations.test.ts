@@ -118,4 +118,12 @@ describe('multiSelect, as AskUserQuestion spells it', () => {
     expect(both.status).toBe(400)
     expect(both.body.error.issues).toEqual([{ path: 'multiSelect', message: 'differs from multi_select: give one of the two' }])
   })
+
+  it('refused as different, starts no session: a refused request stores nothing', async () => {
+    const { call } = await createTestApp()
+    const question = { question: 'Which checks should run?', all_options: ['lint', 'types', 'tests'], session_id: 'sess-refused' }
+    expect((await call('POST', '/v1/recommendations', { ...question, multi_select: false, multiSelect: true })).status).toBe(400)
+    const exported = await call('GET', '/v1/users/default/export')
+    expect(String(exported.body)).not.toContain('sess-refused')
+  })
 })
