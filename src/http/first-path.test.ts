@@ -14,10 +14,18 @@ import { validBodies } from './recommendations'
 const TIER = { question: 'Which complexity tier should this SPEC use?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] }
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
-/** Log lines as objects, from a logger that writes into an array. */
+/** Log lines as objects, from a logger that writes into an array; `requestLogged` resolves at the first request line. */
 function capturedLogger() {
   const lines: Array<Record<string, unknown>> = []
-  return { lines, logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) }) }
+  let logged!: () => void
+  const requestLogged = new Promise<void>((resolve) => (logged = resolve))
+  const logger = pino({ level: 'info' }, {
+    write: (line: string) => {
+      lines.push(JSON.parse(line))
+      if (lines.at(-1)?.msg === 'request') logged()
+    },
+  })
+  return { lines, logger, requestLogged }
 }
 
 const servers: Array<{ close(): void }> = []
@@ -196,15 +204,7 @@ describe('a recommendation asked with a body remembered valid, answered in front
     const bodies = validBodies()
     const text = JSON.stringify({ ...TIER, user: 'alice' })
     bodies.remember('application/json', text, RecommendationRequestSchema.parse({ ...TIER, user: 'alice' }))
-    const lines: Array<Record<string, unknown>> = []
-    let logged!: () => void
-    const requestLogged = new Promise<void>((resolve) => (logged = resolve))
-    const logger = pino({ level: 'info' }, {
-      write: (line: string) => {
-        lines.push(JSON.parse(line))
-        if (lines.at(-1)?.msg === 'request') logged()
-      },
-    })
+    const { lines, logger, requestLogged } = capturedLogger()
     let handed = 0
     let received!: () => void
     const firstChunk = new Promise<void>((resolve) => (received = resolve))
@@ -286,15 +286,7 @@ describe('the app with the path in front of it: the same answers', () => {
   })
 
   it('logs a body the client stopped sending on the app’s routes as a 400 body_incomplete warning, not as a bug', async () => {
-    const lines: Array<Record<string, unknown>> = []
-    let logged!: () => void
-    const requestLogged = new Promise<void>((resolve) => (logged = resolve))
-    const logger = pino({ level: 'info' }, {
-      write: (line: string) => {
-        lines.push(JSON.parse(line))
-        if (lines.at(-1)?.msg === 'request') logged()
-      },
-    })
+    const { lines, logger, requestLogged } = capturedLogger()
     const test = await createTestApp({ logger })
     let received!: () => void
     const firstChunk = new Promise<void>((resolve) => (received = resolve))
