@@ -91,11 +91,11 @@ export function offeredOptions(options: readonly OptionInput[], field = 'all_opt
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 
-// The cache key of a request. The route hands the same frozen request for the same body again
-// (it remembers validated bodies), so the key of a frozen one is written once.
 /** How many of the latest observations at a point `answeredOtherwise` looks through: an answer comes minutes after its question. */
 const ANSWER_LOOKBACK = 200
 
+// The cache key of a request. The route hands the same frozen request for the same body again
+// (it remembers validated bodies), so the key of a frozen one is written once.
 const keyOf = oncePerFrozen((request: RecommendationRequest) => JSON.stringify(request))
 
 function checkTimestamp(value: string | undefined, now: Date, path: string): Date | undefined {

@@ -28,7 +28,9 @@ export async function forgetCommand(argv: string[]): Promise<number> {
     local: (memory) => memory.forgetUser(user),
   })
   if (answer.status >= 400) return failure('forget', answer)
-  // After the store: a hook that delivers the spool meanwhile brings nothing back once both are done.
+  // After the store: an event a hook delivered before this was forgotten with the store, one still
+  // waiting is removed here. A drain already under way in another hook puts back what it could not
+  // deliver; those events are that hook's (README).
   const spooled = await forgetInSpool(spoolFile(), user)
   const result = { ...(answer.body as { user: string; deleted: number }), spooled }
   if (values.json === true) process.stdout.write(JSON.stringify(result) + '\n')

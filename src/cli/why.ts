@@ -7,11 +7,15 @@ import { throughServiceOrLocal } from './service-client'
 
 export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [--project PROJECT] [--json] [--data DIR]
 
-  --user USER    whose point (default $DECISION_MEMORY_USER, as the hook's, or "default")
-
   Why (R-CON-5). With a decision KEY: its supersede chain, oldest first, with dates and
   rationales, and its evidence. With --point: what is recommended there, the decisions bound to
   it with their chains, and the observations that support the recommendation.
+
+  --point POINT      a decision point's key (as a recommendation's \`point\` gives it)
+  --user USER        whose point (default $DECISION_MEMORY_USER, as the hook's, or "default")
+  --project PROJECT  the project whose context the recommendation is made in
+  --json             the answer of the route, as JSON
+  --data DIR         the store when no service runs (default $DECISION_MEMORY_DATA or ./data)
 `
 
 function chainText(why: DecisionWhy, indent = ''): string {
