@@ -226,6 +226,14 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(output.updatedInput.answers).toEqual({ [TIER_QUESTION]: 'Tier L (Recommended)' })
     expect(output.permissionDecisionReason).toContain('required by decision D-050: Audits need the full plan.')
     expect(output.permissionDecisionReason).not.toContain('past choices')
+
+    // With personalization off the user is asked, the decision's option first: the reason names it.
+    const pre = claudeCodeFixture('pre-tool-use')
+    expect((await call('PUT', `/v1/sessions/${pre.session_id}/personalization`, { enabled: false })).status).toBe(200)
+    const asked = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(asked.permissionDecision).toBe('ask')
+    expect(asked.updatedInput.questions[0].options[0].label).toBe('Tier L (Recommended)')
+    expect(asked.permissionDecisionReason).toContain('or the one a decision requires: required by decision D-050: Audits need the full plan.')
   })
 
   it('answers only the questions that auto-resolve and asks the rest', async () => {
@@ -247,6 +255,9 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(output.updatedInput.questions.map((q: { question: string }) => q.question)).toEqual([method.question])
     expect(output.updatedInput.answers).toEqual({ [TIER_QUESTION]: 'Tier S (Recommended)' })
     expect(output.additionalContext).toContain(`"${TIER_QUESTION}" = "Tier S (Recommended)"`)
+    // The user is told too, with how to be asked again, not only the agent.
+    expect(output.permissionDecisionReason).toContain(`It answered for you: "${TIER_QUESTION}" = "Tier S (Recommended)"`)
+    expect(output.permissionDecisionReason).toContain(`To be asked again in this session: node ${shellWord(BIN_PATH)} toggle --session ${pre.session_id} --off`)
 
     // The user answers the one question shown; Claude Code reports both.
     const post = {

@@ -251,11 +251,16 @@ export function preToolUseAnswer(
       },
     }
   }
+  // What the user is told: why the options are in this order (a required decision, where one
+  // fixes the answer), and what was answered for them, with how to be asked again.
+  const required = plan.questions.filter((p) => p.ask && p.recommendation.state === 'enforced').map((p) => p.recommendation.disclosure)
+  const ordered = `decision-memory put first the option you are most likely to pick${required.length > 0 ? ` (or the one a decision requires: ${required.join('; ')})` : ''}`
+  const reason = answered ? `${ordered}. It answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}` : ordered
   return {
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
       permissionDecision: 'ask',
-      permissionDecisionReason: 'decision-memory put the option you are most likely to pick first',
+      permissionDecisionReason: reason,
       updatedInput: {
         ...input,
         questions: toAsk,
