@@ -10,6 +10,11 @@ export const PREFERENCES_HELP = `decision-memory preferences --user USER [--json
 `
 
 function describe(point: PointPreference): string {
+  // Multi-select: the set selected at least half the time (labels may hold commas: joined with +).
+  if (point.selection !== null) {
+    const rates = point.options.map((o) => `${o.option} ${o.count} (${Math.round(o.share * 100)}%)`).join(', ')
+    return `${point.point}: ${point.selection.length === 0 ? '(nothing selected half the time)' : point.selection.join(' + ')}, ${point.observations} observations [${rates}]`
+  }
   const head = `${point.point}: ${point.majority ?? '(nothing chosen)'}`
   const share = point.majority === null ? '' : ` ${Math.round(point.share * 100)}%`
   const confidence = point.confidence === null ? '' : `, confidence ${point.confidence.level} (${point.confidence.value})`

@@ -92,5 +92,22 @@ describe('learnedPreferences (R-SVC-5)', () => {
       { option: 'toString', count: 1, share: 1 },
       { option: 'constructor', count: 0, share: 0 },
     ])
+    // The set a recommendation would give, not one option of it.
+    expect(points[0]?.selection).toEqual(['__proto__', 'toString'])
+  })
+
+  it('gives the selection of a multi-select point: each option chosen at least half the time', () => {
+    const checks = { options: ['Lint, format', 'Unit tests', 'E2E'], multi_select: true }
+    const points = learnedPreferences(
+      [
+        chose('checks', ['Lint, format', 'Unit tests'], checks),
+        chose('checks', ['Lint, format', 'Unit tests'], checks),
+        chose('checks', ['Lint, format', 'E2E'], checks),
+      ],
+      AS_OF,
+      policy,
+    )
+    expect(points[0]?.selection).toEqual(['Lint, format', 'Unit tests'])
+    expect(learnedPreferences([chose('tier', ['Tier M'])], AS_OF, policy)[0]?.selection).toBeNull()
   })
 })

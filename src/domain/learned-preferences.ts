@@ -1,4 +1,4 @@
-import { confidenceLevel, singleSelectBelief, SINGLE_SELECT_METHOD, type ConfidenceLevel } from './confidence'
+import { confidenceLevel, multiSelectBeliefs, singleSelectBelief, SINGLE_SELECT_METHOD, type ConfidenceLevel } from './confidence'
 import { pointPolicy } from './decision-point'
 import type { Observation } from './observation'
 import type { CompiledPolicy } from './policy'
@@ -15,6 +15,8 @@ export interface PointPreference {
   observations: number
   /** The option with the largest decayed weight, as a recommendation would learn it (R-REC-2). */
   majority: string | null
+  /** Multi-select: the options selected at least half the time, the set a recommendation would give (R-REC-8); null for single-select. */
+  selection: string[] | null
   share: number
   /** Single-select: P(majority is the most-preferred option), as R-REC-3 computes it; null for multi-select. */
   confidence: { value: number; level: ConfidenceLevel; method: string } | null
@@ -62,6 +64,7 @@ function learnPoint(point: string, observations: Observation[], asOf: Date, poli
     multi_select: latest.multi_select,
     observations: observations.length,
     majority,
+    selection: latest.multi_select ? multiSelectBeliefs(preference, options, policy.confidence.prior).filter((b) => b.selected).map((b) => b.option) : null,
     share: majority === null ? 0 : round(shareOf(preference, majority)),
     confidence,
     options: options.map((option) => ({

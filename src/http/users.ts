@@ -17,6 +17,7 @@ const PointPreferenceSchema = z
     multi_select: z.boolean(),
     observations: z.number().int(),
     majority: z.string().nullable(),
+    selection: z.array(z.string()).nullable(),
     share: z.number(),
     confidence: z
       .object({ value: z.number(), level: z.enum(['high', 'medium-high', 'medium', 'low']), method: z.string() })
