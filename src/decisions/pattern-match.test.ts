@@ -25,10 +25,9 @@ describe('must_not patterns under a time limit', () => {
 })
 
 describe('a check with many slow patterns', () => {
-  it('decides every pattern that finishes, wherever it stands, and stops giving the slow ones turns once its budget is spent', () => {
+  it('decides every pattern that finishes, wherever it stands among slow ones', () => {
     const slow = Array.from({ length: 10 }, (_, i) => `(a+)+$|x{${i}}y`)
-    // 20 ms together, a millisecond each, then 20 ms each until 60 ms are spent.
-    const answers = matchWithin(20, 60)([...slow, 'git push', 'rm -rf'], TEXT)
+    const answers = matchWithin(20)([...slow, 'git push', 'rm -rf'], TEXT)
     expect(answers).toEqual([...Array(10).fill(undefined), true, false])
   })
 })
