@@ -149,6 +149,20 @@ describe('the real process (end to end)', () => {
     expect(service.lines.map((line) => (JSON.parse(line) as { event?: string }).event)).toContain('stopped')
   })
 
+  it('answers a request its HTTP parser refuses with a JSON error, as any bad input', async () => {
+    service = await spawnService()
+    const socket = connect(service.port, '127.0.0.1')
+    let received = ''
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')))
+    const closed = new Promise((resolve) => socket.once('close', resolve))
+    socket.write('POST /v1/observations HTTP/1.1\r\nHost: 127.0.0.1\r\nNot A Header\r\n\r\n')
+    await closed
+    const [head = '', body = ''] = received.split('\r\n\r\n')
+    expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
+    expect(JSON.parse(body).error.code).toBe('malformed_request')
+    expect((await fetch(service.url + '/healthz')).status).toBe(200)
+  })
+
   it('answers a request that comes after the stop began with Connection: close, and then ends at once', async () => {
     service = await spawnService()
     const { child } = service

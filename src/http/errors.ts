@@ -23,7 +23,7 @@ export function errorBody(c: Context, code: string, message: string, issues: Iss
   return errorBodyFor(c.get('requestId' as never) as string | undefined, code, message, issues)
 }
 
-function errorBodyFor(requestId: string | undefined, code: string, message: string, issues: Issue[] = []) {
+export function errorBodyFor(requestId: string | undefined, code: string, message: string, issues: Issue[] = []) {
   return { error: { code, message, issues, ...(requestId === undefined ? {} : { request_id: requestId }) } }
 }
 

@@ -1,0 +1,62 @@
+import { createServer, type Server } from 'node:http'
+import { connect, type AddressInfo } from 'node:net'
+import pino from 'pino'
+import { afterEach, describe, expect, it } from 'vitest'
+import { answerClientError } from './client-error'
+
+const servers: Server[] = []
+afterEach(() => {
+  for (const server of servers.splice(0)) server.close()
+})
+
+/** A server with the listener, answering 200 to whatever Node's parser takes. */
+async function serving() {
+  const lines: Array<Record<string, unknown>> = []
+  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) })
+  const server = createServer({ maxHeaderSize: 1024 }, (_req, res) => res.end('ok'))
+  server.on('clientError', answerClientError(logger))
+  servers.push(server)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { port: (server.address() as AddressInfo).port, lines }
+}
+
+/** Sends raw bytes and reads the whole answer, until the server closes the connection. */
+function raw(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text))
+    let answer = ''
+    socket.on('data', (chunk) => (answer += chunk.toString('utf8')))
+    socket.on('end', () => resolve(answer))
+    socket.on('error', reject)
+  })
+}
+
+function parsed(answer: string) {
+  const [head = '', body = ''] = answer.split('\r\n\r\n')
+  return { statusLine: head.split('\r\n')[0], headers: head.toLowerCase(), body: JSON.parse(body) }
+}
+
+describe('requests Node’s parser refuses (R-SVC-2)', () => {
+  it('answers a malformed request with a JSON error naming what was wrong, and logs a warning', async () => {
+    const { port, lines } = await serving()
+    const answer = parsed(await raw(port, 'POST /v1/observations HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n'))
+    expect(answer.statusLine).toBe('HTTP/1.1 400 Bad Request')
+    expect(answer.headers).toContain('content-type: application/json')
+    expect(answer.headers).toContain('connection: close')
+    expect(answer.body).toEqual({ error: { code: 'malformed_request', message: expect.stringMatching(/^the request is not well-formed HTTP \(HPE_/), issues: [] } })
+    expect(lines).toMatchObject([{ level: 40, event: 'client-error', status: 400 }])
+  })
+
+  it('answers headers over the limit with a 431', async () => {
+    const { port } = await serving()
+    const answer = parsed(await raw(port, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(4096)}\r\n\r\n`))
+    expect(answer.statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large')
+    expect(answer.body.error.code).toBe('headers_too_large')
+  })
+
+  it('leaves well-formed requests alone', async () => {
+    const { port, lines } = await serving()
+    expect(await raw(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*ok$/)
+    expect(lines).toEqual([])
+  })
+})

@@ -1,0 +1,34 @@
+import { STATUS_CODES, type ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
+import type { Logger } from 'pino'
+import { errorBodyFor } from './errors'
+
+/** What Node's HTTP parser could not take, as the status and code answered (R-SVC-2). */
+function statusOf(code: string | undefined): { status: number; code: string; message: string } {
+  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, code: 'headers_too_large', message: 'the request headers are too large' }
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, code: 'request_timeout', message: 'the request did not arrive in time' }
+  return { status: 400, code: 'malformed_request', message: `the request is not well-formed HTTP (${code ?? 'unknown'})` }
+}
+
+/**
+ * The server's `clientError` listener: a request Node's parser refuses (a malformed request line
+ * or header, headers over its limit, a request that never arrived in full) is answered as every
+ * other bad input is, with a JSON error naming what was wrong, where Node alone answers a bare
+ * `400 Bad Request`; and logged as a warning. A socket already gone, or one whose response has
+ * begun, is destroyed, as Node does.
+ */
+export function answerClientError(logger: Logger) {
+  return function onClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+    const response = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage
+    if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent === true) {
+      socket.destroy()
+      return
+    }
+    const { status, code, message } = statusOf(error.code)
+    logger.warn({ event: 'client-error', code: error.code, status }, message)
+    const body = JSON.stringify(errorBodyFor(undefined, code, message))
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    )
+  }
+}
