@@ -21,6 +21,15 @@ export const PATTERN_BUDGET_MS = 20
 const TURNS_MS = [5, 10, 20] as const
 
 /**
+ * How long the turns of one check may take in all, in milliseconds: a decision may have 50
+ * patterns, and a check meets every accepted decision's, so turns per pattern alone are no bound
+ * (fifty slow ones held a check, and the service, for 1.8 s, past the guard's 1 s, which then let a
+ * force push through that a fast pattern of the same check forbids). Ten slow patterns still get
+ * all three rounds (about 350 ms); past this, no turn is begun and what is left stays undecided.
+ */
+export const TURNS_LIMIT_MS = 400
+
+/**
  * The patterns run with a time limit: a decision's `must_not` pattern comes from whoever may write
  * decisions, and one with nested quantifiers, tested against a long shell command, would hold the
  * event loop (every route, /healthz included) for minutes. V8 stops a regular expression at a vm
@@ -28,7 +37,7 @@ const TURNS_MS = [5, 10, 20] as const
  * thread, about 75 µs); when that one runs out, the patterns run alone in rounds of TURNS_MS, each
  * round over those still undecided, so that a slow pattern never leaves another one undecided. A
  * check then holds the service (and the guard waiting for it, whose own limit is 1 s) for
- * `budgetMs` and about 35 ms a slow pattern.
+ * `budgetMs` and about 35 ms a slow pattern, TURNS_LIMIT_MS at most.
  */
 export function matchWithin(budgetMs: number = PATTERN_BUDGET_MS): MatchPatterns {
   const context = createContext({ patterns: [] as readonly string[], text: '' })
@@ -45,9 +54,10 @@ export function matchWithin(budgetMs: number = PATTERN_BUDGET_MS): MatchPatterns
       if (!timedOut(error)) throw error
     }
     const answers: Array<boolean | undefined> = patterns.map(() => undefined)
+    const until = performance.now() + TURNS_LIMIT_MS
     for (const ms of TURNS_MS) {
       patterns.forEach((pattern, i) => {
-        if (answers[i] !== undefined) return
+        if (answers[i] !== undefined || performance.now() >= until) return
         context.patterns = [pattern]
         try {
           answers[i] = run(one, ms) as boolean
