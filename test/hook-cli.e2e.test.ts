@@ -190,6 +190,41 @@ describe('decision-memory hook (R-CAP-6)', () => {
     expect(seen.slice(1)).toEqual([undefined, 'Bearer hook-token-0123456789abcdef', 'Bearer hook-token-0123456789abcdef'])
   })
 
+  it('goes on past a spooled event whose user the token may not act for (403): the others are delivered', async () => {
+    const { spool } = await workdir()
+    const seen: string[] = []
+    const server = createHttpServer((request, response) => {
+      const user = new URL(request.url ?? '/', 'http://x').searchParams.get('user') ?? ''
+      seen.push(user)
+      request.resume()
+      request.on('end', () => {
+        const ok = user === 'ali'
+        response.writeHead(ok ? 200 : 403, { 'content-type': 'application/json' })
+        response.end(ok ? '{"planned":true}' : `{"error":{"code":"forbidden","message":"token may not act for user ${user}","issues":[]}}`)
+      })
+    })
+    servers.push(server as unknown as Server)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+    const run = (user: string, fixture: Parameters<typeof claudeCodeFixture>[0]) =>
+      runCli(['hook', '--budget', String(GENEROUS)], {
+        input: JSON.stringify(claudeCodeFixture(fixture)),
+        env: { DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: user, DECISION_MEMORY_TOKEN: 'ali-token-0123456789abcdef' },
+      })
+    // A capture made while the user was set wrong: spooled.
+    const wrong = await run('alice', 'post-tool-use-single')
+    expect(wrong.stderr).toContain('HTTP 403')
+    expect(await spooledLines(spool)).toBe(1)
+    // The user set right: the question is planned and the capture delivered, the wrong user's kept.
+    const planned = await run('ali', 'pre-tool-use')
+    expect(planned.stdout).toBe('{"planned":true}\n')
+    const captured = await run('ali', 'post-tool-use-single')
+    expect(captured).toMatchObject({ code: 0, stdout: '{"planned":true}\n' })
+    expect(await spooledLines(spool)).toBe(1)
+    expect(seen).toEqual(['alice', 'alice', 'ali', 'alice', 'ali'])
+    expect(existsSync(`${spool}.rejected`)).toBe(false)
+  })
+
   it('keeps a capture the service refuses for good in the rejected file, as a refused spooled one', async () => {
     const { spool } = await workdir()
     const server = createHttpServer((request, response) => {

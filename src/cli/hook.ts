@@ -91,9 +91,14 @@ async function runHook(argv: string[]): Promise<void> {
   }
   const event: SpooledEvent = { at: new Date().toISOString(), user, payload }
 
+  /** Why the last delivery that did not go through failed: what the spooled event's message says. */
+  let refusedToken = false
   async function deliver(e: SpooledEvent, late: boolean): Promise<{ outcome: Delivery; body?: string }> {
     const wait = Math.floor(remaining())
-    if (wait <= 0) return { outcome: 'failed' }
+    if (wait <= 0) {
+      refusedToken = false
+      return { outcome: 'failed' }
+    }
     const query = new URLSearchParams({ user: e.user })
     if (late) query.set('at', e.at)
     const timeout = abortAfter(wait)
@@ -114,10 +119,16 @@ async function runHook(argv: string[]): Promise<void> {
       const permanent = response.status >= 400 && response.status < 500 && !retried.includes(response.status)
       if (permanent) process.stderr.write(`decision-memory hook: the service refused the payload: ${body}\n`)
       else if (response.status === 401 || response.status === 403) {
-        process.stderr.write(`decision-memory hook: the service refused the token (HTTP ${response.status}: is DECISION_MEMORY_TOKEN set, and may it act for this user?)\n`)
+        process.stderr.write(`decision-memory hook: the service refused the token (HTTP ${response.status}: is DECISION_MEMORY_TOKEN set, and may it act for user ${JSON.stringify(e.user)}?)\n`)
       }
+      refusedToken = response.status === 401 || response.status === 403
+      // A 403 is this event's user's alone (the token may act for others): the drain goes on, so
+      // that one user the token may not act for does not hold up every other event, and every
+      // later one, for good.
+      if (response.status === 403) return { outcome: 'deferred' }
       return { outcome: permanent ? 'rejected' : 'failed' }
     } catch {
+      refusedToken = false
       return { outcome: 'failed' }
     } finally {
       timeout.clear()
@@ -142,8 +153,9 @@ async function runHook(argv: string[]): Promise<void> {
     process.stderr.write(`decision-memory hook: kept in ${rejectedFile(file)}\n`)
     return
   }
-  if (now.outcome === 'failed' && isCapture(payload)) {
+  if ((now.outcome === 'failed' || now.outcome === 'deferred') && isCapture(payload)) {
     await appendToSpool(file, event)
-    process.stderr.write(`decision-memory hook: service not reachable at ${serviceUrl()}; spooled to ${file}\n`)
+    const why = refusedToken ? `the service at ${serviceUrl()} refused the token` : `service not reachable at ${serviceUrl()}`
+    process.stderr.write(`decision-memory hook: ${why}; spooled to ${file}\n`)
   }
 }

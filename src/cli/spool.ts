@@ -11,8 +11,12 @@ export interface SpooledEvent {
   payload: unknown
 }
 
-/** What a delivery attempt came to: taken, refused for good (4xx), or to be tried again later. */
-export type Delivery = 'delivered' | 'rejected' | 'failed'
+/**
+ * What a delivery attempt came to: taken, refused for good (4xx), to be tried again later (the
+ * service is down or slow, or refuses every event: the drain stops), or refused for now for this
+ * event alone (a token that may not act for its user: kept, and the drain goes on to the others).
+ */
+export type Delivery = 'delivered' | 'rejected' | 'failed' | 'deferred'
 
 export interface DrainResult {
   delivered: number
@@ -126,6 +130,7 @@ export async function drainSpool(
       const outcome = await deliver(event)
       if (outcome === 'delivered') result.delivered++
       else if (outcome === 'rejected') rejected.push(line)
+      else if (outcome === 'deferred') keep.push(line)
       else {
         result.stopped = 'failure'
         keep.push(line)
