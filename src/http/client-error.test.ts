@@ -17,7 +17,7 @@ async function serving() {
   server.on('clientError', answerClientError(logger))
   servers.push(server)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { port: (server.address() as AddressInfo).port, lines }
+  return { port: (server.address() as AddressInfo).port, lines, server }
 }
 
 /** Sends raw bytes and reads the whole answer, until the server closes the connection. */
@@ -45,6 +45,20 @@ describe('requests Node’s parser refuses (R-SVC-2)', () => {
     expect(answer.headers).toContain('connection: close')
     expect(answer.body).toEqual({ error: { code: 'malformed_request', message: expect.stringMatching(/^the request is not well-formed HTTP \(HPE_/), issues: [] } })
     expect(lines).toMatchObject([{ level: 40, event: 'client-error', status: 400 }])
+  })
+
+  it('closes the connection once answered, even when the client keeps its side open', async () => {
+    const { port, server } = await serving()
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true }, () => socket.write('GARBAGE\r\n\r\n'))
+    socket.on('data', () => {})
+    await new Promise((resolve) => socket.once('end', resolve))
+    // The server holds no connection: a close does not wait for the client.
+    const closed = await Promise.race([
+      new Promise((resolve) => server.close(() => resolve('closed'))),
+      new Promise((resolve) => setTimeout(() => resolve('still open'), 1000)),
+    ])
+    socket.destroy()
+    expect(closed).toBe('closed')
   })
 
   it('answers headers over the limit with a 431', async () => {

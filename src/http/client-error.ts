@@ -14,7 +14,7 @@ function statusOf(code: string | undefined): { status: number; code: string; mes
  * The server's `clientError` listener: a request Node's parser refuses (a malformed request line
  * or header, headers over its limit, a request that never arrived in full) is answered as every
  * other bad input is, with a JSON error naming what was wrong, where Node alone answers a bare
- * `400 Bad Request`; and logged as a warning. A socket already gone, or one whose response has
+ * `400 Bad Request`; and logged as a warning. The socket is then closed. A socket already gone, or one whose response has
  * begun, is destroyed, as Node does.
  */
 export function answerClientError(logger: Logger) {
@@ -27,8 +27,12 @@ export function answerClientError(logger: Logger) {
     const { status, code, message } = statusOf(error.code)
     logger.warn({ event: 'client-error', code: error.code, status }, message)
     const body = JSON.stringify(errorBodyFor(undefined, code, message))
+    // Closed once the answer is out, as Node closes it: the server allows half-open sockets, and
+    // end() alone left one open for as long as the client kept its side open, out of every
+    // timeout and holding a stop up for its whole grace.
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      () => socket.destroy(),
     )
   }
 }
