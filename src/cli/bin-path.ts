@@ -16,3 +16,11 @@ export function shellWord(word: string): string {
 export function commandLine(args: readonly string[]): string {
   return ['node', shellWord(BIN_PATH), ...args.map(shellWord)].join(' ')
 }
+
+/**
+ * An option and its value as arguments: `--name value`, or `--name=value` when the value starts
+ * with `-` (an identifier may), which parseArgs would otherwise refuse as ambiguous.
+ */
+export function optionArgs(name: string, value: string): string[] {
+  return value.startsWith('-') ? [`${name}=${value}`] : [name, value]
+}

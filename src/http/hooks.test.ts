@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { BIN_PATH, shellWord } from '../cli/bin-path'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
@@ -180,6 +181,17 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     const { body } = await call('POST', `${HOOK}?user=alice`, pre)
     expect(body.hookSpecificOutput.permissionDecision).toBe('allow')
     expect(body.hookSpecificOutput.permissionDecisionReason.endsWith(`toggle --session ${pre.session_id} --user alice --off`)).toBe(true)
+    // A user (or session id) starting with '-' goes as --user=-x: parseArgs refuses '--user -x'.
+    await call('POST', '/v1/observations', pastChoices(40, 'Tier L', { ...TIER, user: '-x' }))
+    const dashed = await call('POST', `${HOOK}?user=-x`, { ...pre, session_id: '-s1' })
+    const printed = dashed.body.hookSpecificOutput.permissionDecisionReason as string
+    expect(printed.endsWith(`toggle --session=-s1 --user=-x --off`)).toBe(true)
+    const args = printed.slice(printed.indexOf(' toggle ') + ' toggle '.length).split(' ')
+    expect(parseArgs({ args, options: { session: { type: 'string' }, user: { type: 'string' }, off: { type: 'boolean' } } }).values).toEqual({
+      session: '-s1',
+      user: '-x',
+      off: true,
+    })
   })
 
   it('keeps the user’s own answer when Claude Code asked them after all and they answered otherwise, once', async () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
-import { commandLine } from '../cli/bin-path'
+import { commandLine, optionArgs } from '../cli/bin-path'
 import type { DecisionMemory } from '../decision-memory'
 import { normalizeQuestion } from '../domain/decision-point'
 import { InputError } from '../domain/errors'
@@ -240,7 +240,7 @@ export function preToolUseAnswer(
   if (!answered && isDeepStrictEqual(shown, input.questions)) return {}
   // A command that runs as printed: this checkout's bin by path (the package is on no PATH), and
   // the user when it is not the default (a session id may be several users').
-  const turnOff = `${commandLine(['toggle', '--session', sessionId ?? 'ID', ...(user === 'default' ? [] : ['--user', user]), '--off'])}${sessionId === undefined ? ' (ID: this session\'s id)' : ''}`
+  const turnOff = `${commandLine(['toggle', ...optionArgs('--session', sessionId ?? 'ID'), ...(user === 'default' ? [] : optionArgs('--user', user)), '--off'])}${sessionId === undefined ? ' (ID: this session\'s id)' : ''}`
   if (toAsk.length === 0) {
     return {
       hookSpecificOutput: {
