@@ -91,6 +91,17 @@ describe('presentQuestion (R-REC-6 applied to AskUserQuestion)', () => {
     // An option without a description of its own gets the rationale alone.
     const bare = { ...tier, options: tier.options.map((o) => (o.label === 'Tier L' ? { label: 'Tier L' } : o)) }
     expect(presentQuestion(bare, recommendationFor(bare, [...repeat(6, 'Tier L'), 'Tier S'])).options[0]?.description).toMatch(/^Recommended when /)
+    // A description that ends its sentence keeps its mark: no 'Large?. Recommended'.
+    for (const [own, shownAs] of [
+      ['Large?', /^Large\? Recommended when /],
+      ['Large!  ', /^Large! Recommended when /],
+      ['Large...', /^Large\.\.\. Recommended when /],
+      ['Large:\nall of it', /^Large:\nall of it\. Recommended when /],
+      ['...', /^Recommended when /],
+    ] as const) {
+      const q = { ...tier, options: tier.options.map((o) => (o.label === 'Tier L' ? { ...o, description: own } : o)) }
+      expect(presentQuestion(q, recommendationFor(q, [...repeat(6, 'Tier L'), 'Tier S'])).options[0]?.description).toMatch(shownAs)
+    }
     expect(shown.question).toBe(tier.question)
   })
 

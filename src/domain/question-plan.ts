@@ -79,6 +79,16 @@ export interface QuestionPlan {
  * description, every other field kept. A neutral
  * recommendation (sensitive point, personalization off) leaves the question exactly as written.
  */
+/**
+ * The agent's description, then the rationale as a sentence of its own: a description that ends
+ * a sentence already ('Is it safe?', 'Fast!', 'Done.') keeps its mark, any other gets a full stop.
+ */
+function withRationale(description: string, rationale: string): string {
+  const text = description.trimEnd()
+  if (/[.!?…]$/.test(text)) return /[^.!?…\s]/.test(text) ? `${text} ${rationale}` : rationale
+  return text === '' ? rationale : `${text}. ${rationale}`
+}
+
 export function presentQuestion(question: AskUserQuestion, recommendation: Recommendation): AskUserQuestion {
   if (recommendation.strength === 'neutral') return question
   const byOption = new Map(question.options.map((o) => [normalizeLabel(o.label), o]))
@@ -89,8 +99,8 @@ export function presentQuestion(question: AskUserQuestion, recommendation: Recom
     // The user still needs what the option means: the agent's description stays, and the
     // recommendation's rationale follows it (R-REC-5 words the rationale, not what it replaces).
     const description =
-      r.original_description !== undefined && r.original_description.trim() !== '' && r.description !== undefined
-        ? `${r.original_description.trim().replace(/[.\s]+$/, '')}. ${r.description}`
+      r.original_description !== undefined && r.description !== undefined
+        ? withRationale(r.original_description, r.description)
         : (r.description ?? original.description)
     if (description !== undefined) shown.description = description
     return shown
