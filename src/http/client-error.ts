@@ -14,8 +14,8 @@ function statusOf(code: string | undefined): { status: number; code: string; mes
  * The server's `clientError` listener: a request Node's parser refuses (a malformed request line
  * or header, headers over its limit, a request that never arrived in full) is answered as every
  * other bad input is, with a JSON error naming what was wrong, where Node alone answers a bare
- * `400 Bad Request`; and logged as a warning. The socket is then closed. A socket already gone, or one whose response has
- * begun, is destroyed, as Node does.
+ * `400 Bad Request`; and logged as a warning. The socket is then closed. A socket already gone,
+ * or one whose response has begun, is destroyed, as Node does.
  */
 export function answerClientError(logger: Logger) {
   return function onClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
