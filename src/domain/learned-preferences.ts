@@ -15,7 +15,7 @@ export interface PointPreference {
   observations: number
   /** The option with the largest decayed weight, as a recommendation would learn it (R-REC-2). */
   majority: string | null
-  /** Multi-select: the options selected at least half the time, the set a recommendation would give (R-REC-8); null for single-select. */
+  /** Multi-select: the options selected at least half the time (R-REC-8), over every project as the rest of this answer; null for single-select. */
   selection: string[] | null
   share: number
   /** Single-select: P(majority is the most-preferred option), as R-REC-3 computes it; null for multi-select. */
