@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { createServer as createHttpServer } from 'node:http'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -223,6 +224,38 @@ describe('decision-memory hook (R-CAP-6)', () => {
     expect(await spooledLines(spool)).toBe(1)
     expect(seen).toEqual(['alice', 'alice', 'ali', 'alice', 'ali'])
     expect(existsSync(`${spool}.rejected`)).toBe(false)
+  })
+
+  it('asks once per call for a user the token may not act for: many of their spooled events do not hold up the others', async () => {
+    const { spool } = await workdir()
+    const seen: string[] = []
+    const server = createHttpServer((request, response) => {
+      const user = new URL(request.url ?? '/', 'http://x').searchParams.get('user') ?? ''
+      seen.push(user)
+      request.resume()
+      request.on('end', () => {
+        const ok = user === 'ali'
+        response.writeHead(ok ? 200 : 403, { 'content-type': 'application/json' })
+        response.end(ok ? '{}' : `{"error":{"code":"forbidden","message":"token may not act for user ${user}","issues":[]}}`)
+      })
+    })
+    servers.push(server as unknown as Server)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+    // A day of captures under the wrong user, then one of the right user's while the service was down.
+    const capture = claudeCodeFixture('post-tool-use-single')
+    const line = (user: string, i: number) => JSON.stringify({ at: '2026-01-05T10:00:00.000Z', user, payload: { ...capture, tool_use_id: `toolu_${user}_${i}` } })
+    await mkdir(dirname(spool), { recursive: true })
+    await writeFile(spool, [...Array.from({ length: 30 }, (_, i) => line('alice', i)), line('ali', 0)].join('\n') + '\n')
+    const result = await runCli(['hook', '--budget', String(GENEROUS)], {
+      input: JSON.stringify(claudeCodeFixture('session-start')),
+      env: { DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: 'ali', DECISION_MEMORY_TOKEN: 'ali-token-0123456789abcdef' },
+    })
+    expect(result.code).toBe(0)
+    expect(seen).toEqual(['alice', 'ali', 'ali'])
+    expect(result.stderr.split('HTTP 403').length - 1).toBe(1)
+    expect(await spooledLines(spool)).toBe(30)
+    expect(await readFile(spool, 'utf8')).not.toContain('toolu_ali_0')
   })
 
   it('keeps a capture the service refuses for good in the rejected file, as a refused spooled one', async () => {

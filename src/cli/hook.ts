@@ -93,7 +93,17 @@ async function runHook(argv: string[]): Promise<void> {
 
   /** Why the last delivery that did not go through failed: what the spooled event's message says. */
   let refusedToken = false
+  /**
+   * The users the token was refused for (403) in this call: their other events are not sent again,
+   * each would cost a request for the same 403 (and a stderr line), and a spool of many, when the
+   * service is remote, would use every call's drain on them, never reaching the events behind.
+   */
+  const forbidden = new Set<string>()
   async function deliver(e: SpooledEvent, late: boolean): Promise<{ outcome: Delivery; body?: string }> {
+    if (forbidden.has(e.user)) {
+      refusedToken = true
+      return { outcome: 'deferred' }
+    }
     const wait = Math.floor(remaining())
     if (wait <= 0) {
       refusedToken = false
@@ -125,7 +135,10 @@ async function runHook(argv: string[]): Promise<void> {
       // A 403 is this event's user's alone (the token may act for others): the drain goes on, so
       // that one user the token may not act for does not hold up every other event, and every
       // later one, for good.
-      if (response.status === 403) return { outcome: 'deferred' }
+      if (response.status === 403) {
+        forbidden.add(e.user)
+        return { outcome: 'deferred' }
+      }
       return { outcome: permanent ? 'rejected' : 'failed' }
     } catch {
       refusedToken = false
