@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { checkAgainst, normalizeAction } from './constraints'
+import { matchWithin } from './pattern-match'
 import { decisionRecord } from '../../test/support/decision-record'
 import type { Constraint, DecisionRecord } from './decision'
 
@@ -69,5 +70,17 @@ describe('a must_not pattern that cannot be decided in time', () => {
     expect(verdict.warnings[0]).toMatchObject({ key: 'D-030', enforce: 'required' })
     expect(verdict.warnings[0]?.message).toContain('could not be checked against the must_not pattern /(a+)+$/')
     expect(checkAgainst([slow], { action: 'ls' }, undecided)).toMatchObject({ allowed: true, blocked_by: [] })
+  })
+
+  it('decides a required decision’s fast pattern first, however many slow advisory patterns come before it', () => {
+    // Two advisory decisions of 50 slow patterns each use up the turns of a check (0.4 s) before
+    // a required pattern listed after them is reached: it would stay undecided, and the guard would
+    // let the force push through.
+    const sloppy = (key: string) =>
+      decision(key, Array.from({ length: 50 }, (_, i) => ({ kind: 'must_not' as const, pattern: `(a+)+$|x{${i}}y${key}` })), { enforce: 'advisory' })
+    const force = decision('D-090', [{ kind: 'must_not', pattern: 'git push --force' }])
+    const verdict = checkAgainst([sloppy('D-010'), sloppy('D-011'), force], { action: `git push --force origin main; echo ${'a'.repeat(40)}!` }, matchWithin())
+    expect(verdict.allowed).toBe(false)
+    expect(verdict.blocked_by.map((v) => v.key)).toEqual(['D-090'])
   })
 })
