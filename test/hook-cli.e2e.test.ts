@@ -191,8 +191,8 @@ describe('decision-memory hook (R-CAP-6)', () => {
     expect(seen.slice(1)).toEqual([undefined, 'Bearer hook-token-0123456789abcdef', 'Bearer hook-token-0123456789abcdef'])
   })
 
-  it('goes on past a spooled event whose user the token may not act for (403): the others are delivered', async () => {
-    const { spool } = await workdir()
+  /** A service whose token may act for ali only: ali's events answered with `body`, anyone else's 403; the users asked for, in order. */
+  async function tokenForAliOnly(body: string) {
     const seen: string[] = []
     const server = createHttpServer((request, response) => {
       const user = new URL(request.url ?? '/', 'http://x').searchParams.get('user') ?? ''
@@ -201,12 +201,17 @@ describe('decision-memory hook (R-CAP-6)', () => {
       request.on('end', () => {
         const ok = user === 'ali'
         response.writeHead(ok ? 200 : 403, { 'content-type': 'application/json' })
-        response.end(ok ? '{"planned":true}' : `{"error":{"code":"forbidden","message":"token may not act for user ${user}","issues":[]}}`)
+        response.end(ok ? body : `{"error":{"code":"forbidden","message":"token may not act for user ${user}","issues":[]}}`)
       })
     })
     servers.push(server as unknown as Server)
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+    return { seen, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` }
+  }
+
+  it('goes on past a spooled event whose user the token may not act for (403): the others are delivered', async () => {
+    const { spool } = await workdir()
+    const { seen, url } = await tokenForAliOnly('{"planned":true}')
     const run = (user: string, fixture: Parameters<typeof claudeCodeFixture>[0]) =>
       runCli(['hook', '--budget', String(GENEROUS)], {
         input: JSON.stringify(claudeCodeFixture(fixture)),
@@ -228,20 +233,7 @@ describe('decision-memory hook (R-CAP-6)', () => {
 
   it('asks once per call for a user the token may not act for: many of their spooled events do not hold up the others', async () => {
     const { spool } = await workdir()
-    const seen: string[] = []
-    const server = createHttpServer((request, response) => {
-      const user = new URL(request.url ?? '/', 'http://x').searchParams.get('user') ?? ''
-      seen.push(user)
-      request.resume()
-      request.on('end', () => {
-        const ok = user === 'ali'
-        response.writeHead(ok ? 200 : 403, { 'content-type': 'application/json' })
-        response.end(ok ? '{}' : `{"error":{"code":"forbidden","message":"token may not act for user ${user}","issues":[]}}`)
-      })
-    })
-    servers.push(server as unknown as Server)
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+    const { seen, url } = await tokenForAliOnly('{}')
     // A day of captures under the wrong user, then one of the right user's while the service was down.
     const capture = claudeCodeFixture('post-tool-use-single')
     const line = (user: string, i: number) => JSON.stringify({ at: '2026-01-05T10:00:00.000Z', user, payload: { ...capture, tool_use_id: `toolu_${user}_${i}` } })
