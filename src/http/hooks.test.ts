@@ -5,6 +5,7 @@ import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { compilePolicy } from '../domain/policy'
 import type { MemoryStore } from '../memory/store'
 import { claudeCodeFixture } from '../../test/support/fixtures'
+import { REQUIRED_TIER_L } from '../../test/support/decision-record'
 import { createTestApp, START } from '../../test/support/test-app'
 
 const HOOK = '/v1/hooks/claude-code'
@@ -221,16 +222,7 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
 
   it('says an answer fixed by a required decision rests on that decision, not on past choices', async () => {
     const { call } = await createTestApp()
-    const created = await call('POST', '/v1/decisions', {
-      key: 'D-050',
-      title: 'Tier L for SPEC work',
-      decision: 'SPEC work is always Tier L.',
-      rationale: 'Audits need the full plan.',
-      enforce: 'required',
-      status: 'accepted',
-      scope: { points: ['complexity-tier'] },
-      constraints: [{ kind: 'must', option: 'Tier L' }],
-    })
+    const created = await call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-050', rationale: 'Audits need the full plan.' })
     expect(created.status).toBe(201)
     const { body } = await call('POST', HOOK, claudeCodeFixture('pre-tool-use'))
     const output = body.hookSpecificOutput
