@@ -103,8 +103,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   const load = commandNamed(name)
   if (load === undefined) {
+    // 1, not 2: Claude Code blocks the tool call of a PreToolUse hook that exits 2, so a typo in a
+    // hook's command would block every question or Bash command it matches (as git, exit 1).
     process.stderr.write(`decision-memory: unknown command "${name}"\n\n${HELP}`)
-    return 2
+    return 1
   }
   const command = await load()
   if (rest.includes('--help') || rest.includes('-h')) {
