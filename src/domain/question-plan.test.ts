@@ -98,6 +98,10 @@ describe('presentQuestion (R-REC-6 applied to AskUserQuestion)', () => {
       ['Large...', /^Large\.\.\. Recommended when /],
       ['Large:\nall of it', /^Large:\nall of it\. Recommended when /],
       ['...', /^Recommended when /],
+      // A description left open (a colon) or cut at a comma: no 'Large:. Recommended'.
+      ['Large, for:', /^Large, for: Recommended when /],
+      ['Large,', /^Large\. Recommended when /],
+      ['Large; ', /^Large\. Recommended when /],
     ] as const) {
       const q = { ...tier, options: tier.options.map((o) => (o.label === 'Tier L' ? { ...o, description: own } : o)) }
       expect(presentQuestion(q, recommendationFor(q, [...repeat(6, 'Tier L'), 'Tier S'])).options[0]?.description).toMatch(shownAs)

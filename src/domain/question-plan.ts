@@ -86,7 +86,10 @@ export interface QuestionPlan {
 function withRationale(description: string, rationale: string): string {
   const text = description.trimEnd()
   if (/[.!?…]$/.test(text)) return /[^.!?…\s]/.test(text) ? `${text} ${rationale}` : rationale
-  return text === '' ? rationale : `${text}. ${rationale}`
+  // Left open, the rationale goes on from the colon; cut at a comma or semicolon, it ends there.
+  if (/[^:\s]:$/.test(text)) return `${text} ${rationale}`
+  const open = text.replace(/[,;]+$/, '')
+  return open === '' ? rationale : `${open}. ${rationale}`
 }
 
 export function presentQuestion(question: AskUserQuestion, recommendation: Recommendation): AskUserQuestion {
