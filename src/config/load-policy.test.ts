@@ -74,6 +74,29 @@ describe('a policy file of its own (R-POL)', () => {
     expect(policy.sensitivePattern?.source).toBe(defaults.sensitivePattern?.source)
   })
 
+  it('reads YAML merge keys: points that share fields name them once', async () => {
+    const file = write(
+      'merged.yaml',
+      [
+        'points:',
+        '  - &asked',
+        '    key: database',
+        '    match: { header: "^database$" }',
+        '    always_ask: true',
+        '    precondition: the team decides this together',
+        '  - <<: *asked',
+        '    key: cache',
+        '    match: { header: "^cache$" }',
+        '',
+      ].join('\n'),
+    )
+    const policy = await loadPolicy(file)
+    expect(policy.points.map((p) => [p.key, p.always_ask, p.precondition])).toEqual([
+      ['database', true, 'the team decides this together'],
+      ['cache', true, 'the team decides this together'],
+    ])
+  })
+
   it('replaces a list it gives (its points are all the points), and an empty file is the default policy', async () => {
     const file = write('points.json', JSON.stringify({ points: [{ key: 'database', match: { header: '^database$' }, static_default: 'Postgres' }] }))
     const policy = await loadPolicy(file)

@@ -7,9 +7,13 @@ import { compilePolicy, PolicySchema, type CompiledPolicy } from '../domain/poli
 
 const require = createRequire(import.meta.url)
 
-/** The YAML parser, loaded only for a YAML policy: it adds tens of ms to every start with the default (JSON) one. */
+/**
+ * The YAML parser, loaded only for a YAML policy: it adds tens of ms to every start with the default
+ * (JSON) one. Merge keys (`<<: *anchor`, YAML 1.1) are read, as hand-written YAML often uses them;
+ * the parser's limit on aliases (100) keeps an alias bomb out.
+ */
 function parseYaml(text: string): unknown {
-  return (require('yaml') as typeof import('yaml')).parse(text)
+  return (require('yaml') as typeof import('yaml')).parse(text, { merge: true })
 }
 
 /** The policy shipped in `policies/default.json`. */
