@@ -180,6 +180,8 @@ describe('decision-memory hook (R-CAP-6)', () => {
     })
     expect(refused).toMatchObject({ code: 0, stdout: '' })
     expect(refused.stderr).toContain('the service refused the token (HTTP 401')
+    // Which user the event is for does not matter to a missing or unknown token.
+    expect(refused.stderr).not.toContain('act for user')
     expect(await spooledLines(spool)).toBe(1)
     expect(existsSync(`${spool}.rejected`)).toBe(false)
     const mended = await runCli(['hook', '--budget', String(GENEROUS)], {
@@ -219,7 +221,7 @@ describe('decision-memory hook (R-CAP-6)', () => {
       })
     // A capture made while the user was set wrong: spooled.
     const wrong = await run('alice', 'post-tool-use-single')
-    expect(wrong.stderr).toContain('HTTP 403')
+    expect(wrong.stderr).toContain('HTTP 403: may DECISION_MEMORY_TOKEN act for user "alice"?')
     expect(await spooledLines(spool)).toBe(1)
     // The user set right: the question is planned and the capture delivered, the wrong user's kept.
     const planned = await run('ali', 'pre-tool-use')

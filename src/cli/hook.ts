@@ -128,8 +128,11 @@ async function runHook(argv: string[]): Promise<void> {
       const retried = [401, 403, 408, 429]
       const permanent = response.status >= 400 && response.status < 500 && !retried.includes(response.status)
       if (permanent) process.stderr.write(`decision-memory hook: the service refused the payload: ${body}\n`)
-      else if (response.status === 401 || response.status === 403) {
-        process.stderr.write(`decision-memory hook: the service refused the token (HTTP ${response.status}: is DECISION_MEMORY_TOKEN set, and may it act for user ${JSON.stringify(e.user)}?)\n`)
+      else if (response.status === 401) {
+        // No token, or one the service does not know: the event's user has nothing to do with it.
+        process.stderr.write('decision-memory hook: the service refused the token (HTTP 401: is DECISION_MEMORY_TOKEN set to one of its tokens?)\n')
+      } else if (response.status === 403) {
+        process.stderr.write(`decision-memory hook: the service refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user ${JSON.stringify(e.user)}?)\n`)
       }
       refusedToken = response.status === 401 || response.status === 403
       // A 403 is this event's user's alone (the token may act for others): the drain goes on, so
