@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { checkAgainst, normalizeAction } from './constraints'
-import { matchWithin } from './pattern-match'
+import { matchWithin, TURNS_LIMIT_MS } from './pattern-match'
 import { decisionRecord } from '../../test/support/decision-record'
 import type { Constraint, DecisionRecord } from './decision'
 
@@ -79,7 +79,11 @@ describe('a must_not pattern that cannot be decided in time', () => {
     const sloppy = (key: string) =>
       decision(key, Array.from({ length: 50 }, (_, i) => ({ kind: 'must_not' as const, pattern: `(a+)+$|x{${i}}y${key}` })), { enforce: 'advisory' })
     const force = decision('D-090', [{ kind: 'must_not', pattern: 'git push --force' }])
-    const verdict = checkAgainst([sloppy('D-010'), sloppy('D-011'), force], { action: `git push --force origin main; echo ${'a'.repeat(40)}!` }, matchWithin())
+    // The turns' limit counted on a clock that passes it at the fourth turn: the required pattern's
+    // turns come before it, whatever the load of the machine.
+    let reads = 0
+    const match = matchWithin(20, () => reads++ * (TURNS_LIMIT_MS / 4))
+    const verdict = checkAgainst([sloppy('D-010'), sloppy('D-011'), force], { action: `git push --force origin main; echo ${'a'.repeat(40)}!` }, match)
     expect(verdict.allowed).toBe(false)
     expect(verdict.blocked_by.map((v) => v.key)).toEqual(['D-090'])
   })

@@ -98,12 +98,15 @@ export function checkAgainst(
 ): Verdict {
   const found: Array<ReturnType<typeof violation>> = []
   const action = request.action === undefined ? undefined : normalizeAction(request.action)
-  // Required decisions' patterns first: when a check meets many slow patterns, the time-limited
-  // turns (matchWithin) run out in pattern order, and an advisory pattern left undecided only
-  // warns, while a required one left undecided lets the command through (or fail-closed, refuses it).
-  const ordered = [...decisions.filter((d) => d.enforce === 'required'), ...decisions.filter((d) => d.enforce !== 'required')]
-  const patterned = action === undefined ? [] : ordered.flatMap((d) => d.constraints.filter((c) => c.kind === 'must_not' && c.pattern !== undefined))
-  const matched = new Map(action === undefined ? [] : matchPatterns(patterned.map((c) => c.pattern as string), action).map((m, i) => [patterned[i], m]))
+  // Required decisions' patterns first, and urgent: when a check meets many slow patterns, the
+  // time-limited turns (matchWithin) run out, and an advisory pattern left undecided only warns,
+  // while a required one left undecided lets the command through (or fail-closed, refuses it).
+  const mustNot = (d: DecisionRecord) => d.constraints.filter((c) => c.kind === 'must_not' && c.pattern !== undefined)
+  const required = action === undefined ? [] : decisions.filter((d) => d.enforce === 'required').flatMap(mustNot)
+  const patterned = action === undefined ? [] : [...required, ...decisions.filter((d) => d.enforce !== 'required').flatMap(mustNot)]
+  const matched = new Map(
+    action === undefined ? [] : matchPatterns(patterned.map((c) => c.pattern as string), action, required.length).map((m, i) => [patterned[i], m]),
+  )
   for (const decision of decisions) {
     const atPoint = request.point !== undefined && decision.scope.points.includes(request.point)
     for (const c of decision.constraints) {

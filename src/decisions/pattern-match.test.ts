@@ -47,4 +47,17 @@ describe('a check with many slow patterns', () => {
     // The fast pattern at the end would have been decided (true) in the first round.
     expect(answers).toEqual([undefined, true, ...Array(50).fill(undefined)])
   })
+
+  it('gives an urgent pattern all its turns before any other pattern its first', () => {
+    // A clock that passes the limit at the fourth turn, as above.
+    const clock = () => {
+      let reads = 0
+      return () => reads++ * (TURNS_LIMIT_MS / 4)
+    }
+    // In rounds, the fast pattern gets its first turn right after the slow one's first.
+    expect(matchWithin(20, clock())([CATASTROPHIC, 'force'], TEXT)).toEqual([undefined, true])
+    // Urgent, the slow one takes its three turns (a first turn that stalled on a loaded machine
+    // gets its second at once), and the limit is reached before the other's first.
+    expect(matchWithin(20, clock())([CATASTROPHIC, 'force'], TEXT, 1)).toEqual([undefined, undefined])
+  })
 })

@@ -3,8 +3,10 @@ import { createContext, Script } from 'node:vm'
 /**
  * Whether each pattern matches `text`: true or false, or undefined when that could not be told
  * within the time allowed (a pattern such as `(a+)+$` backtracks exponentially on some texts).
+ * The first `urgent` patterns (0 when not given) are the ones that matter most: they are decided
+ * before the others are given any time.
  */
-export type MatchPatterns = (patterns: readonly string[], text: string) => Array<boolean | undefined>
+export type MatchPatterns = (patterns: readonly string[], text: string, urgent?: number) => Array<boolean | undefined>
 
 /** Every pattern run to its end: for tests and tools whose patterns are trusted. */
 export const matchPlainly: MatchPatterns = (patterns, text) => patterns.map((p) => new RegExp(p).test(text))
@@ -16,7 +18,10 @@ export const PATTERN_BUDGET_MS = 20
  * The turns each pattern then gets alone, in rounds over those still undecided: a pattern that
  * finishes at all takes microseconds and is decided in the first, unless the machine is so loaded
  * that the watchdog's thread fires before the pattern could run; the longer turns after it leave
- * that to three stalls in a row. A slow pattern costs their sum.
+ * that to three stalls in a row. A slow pattern costs their sum. An urgent pattern gets its three
+ * turns one after the other, before any other pattern's first: on a loaded machine, a first turn
+ * that stalled would otherwise wait for a round over every slow pattern, and the limit below could
+ * run out before its second.
  */
 const TURNS_MS = [5, 10, 20] as const
 
@@ -45,7 +50,7 @@ export function matchWithin(budgetMs: number = PATTERN_BUDGET_MS, now: () => num
   const all = new Script('patterns.map((p) => new RegExp(p).test(text))')
   const one = new Script('new RegExp(patterns[0]).test(text)')
   const run = (script: Script, ms: number): unknown => script.runInContext(context, { timeout: ms })
-  return (patterns, text) => {
+  return (patterns, text, urgent = 0) => {
     if (patterns.length === 0) return []
     context.text = text
     context.patterns = patterns
@@ -56,17 +61,18 @@ export function matchWithin(budgetMs: number = PATTERN_BUDGET_MS, now: () => num
     }
     const answers: Array<boolean | undefined> = patterns.map(() => undefined)
     const until = now() + TURNS_LIMIT_MS
-    for (const ms of TURNS_MS) {
-      patterns.forEach((pattern, i) => {
-        if (answers[i] !== undefined || now() >= until) return
-        context.patterns = [pattern]
-        try {
-          answers[i] = run(one, ms) as boolean
-        } catch (error) {
-          if (!timedOut(error)) throw error
-        }
-      })
+    const turn = (i: number, ms: number) => {
+      if (answers[i] !== undefined || now() >= until) return
+      context.patterns = [patterns[i] as string]
+      try {
+        answers[i] = run(one, ms) as boolean
+      } catch (error) {
+        if (!timedOut(error)) throw error
+      }
     }
+    const first = Math.min(urgent, patterns.length)
+    for (let i = 0; i < first; i++) for (const ms of TURNS_MS) turn(i, ms)
+    for (const ms of TURNS_MS) for (let i = first; i < patterns.length; i++) turn(i, ms)
     return answers
   }
 }
