@@ -98,6 +98,24 @@ describe('DELETE /v1/users/{user}', () => {
     expect((await call('DELETE', '/v1/users/alice')).body).toEqual({ user: 'alice', deleted: 0 })
   })
 
+  it('leaves the decisions alone when a user is named as a decision key or a point', async () => {
+    const { app, call } = await seeded()
+    const decision = {
+      key: 'D-001', title: 'Tier M for run', decision: 'Tier M', rationale: 'sized for it', enforce: 'required', status: 'accepted',
+      scope: { points: ['complexity-tier'] }, constraints: [{ kind: 'must', option: 'Tier M' }],
+    }
+    expect((await call('POST', '/v1/decisions', decision)).status).toBe(201)
+    for (const user of ['D-001', 'complexity-tier']) {
+      const lines = parseNdjson(await (await app.request(`/v1/users/${user}/export`)).text())
+      expect(lines[lines.length - 1]).toEqual({ type: 'end', counts: { observation: 0, session: 0, aggregate: 0, entry: 0 } })
+      expect((await call('DELETE', `/v1/users/${user}`)).body).toEqual({ user, deleted: 0 })
+    }
+    const held = await call('GET', '/v1/decisions/D-001')
+    expect(held.status).toBe(200)
+    expect(held.body.events).toHaveLength(2)
+    expect((await call('POST', '/v1/recommendations', { ...TIER, user: 'alice' })).body.state).toBe('enforced')
+  })
+
   it('lets a forgotten decision_id be recorded again', async () => {
     const { call } = await seeded()
     await call('DELETE', '/v1/users/alice')

@@ -22,6 +22,12 @@ const USER_KEY_PART = new Map<string, number | null>([
   // `timestamp\0user\0point\0id`: recall's expiry index, in time order for the decay scan.
   ['recall-expiry', 1],
   ['maintenance', null],
+  // The decisions (R-CON) are nobody's: keyed by decision key or point, so a user named `D-001`
+  // or `complexity-tier` would otherwise take them with them when forgotten.
+  ['decisions', null],
+  ['decision-events', null],
+  ['decision-points', null],
+  ['decision-pulses', null],
 ])
 
 // abstract-level writes a sublevel's prefix as `!name!` (nested: `!a!!b!`), names in 0x23–0x7e.
