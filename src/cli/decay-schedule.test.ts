@@ -7,7 +7,7 @@ import { scheduleDecayScan, type Scheduler } from './decay-schedule'
 /** A scheduler that runs the task when the test says so, and records what happened to it. */
 function manualScheduler() {
   const events: string[] = []
-  let task: (() => Promise<void>) | null = null
+  let task: ((slot: Date) => Promise<void>) | null = null
   let expression = ''
   const scheduler: Scheduler = (cron, run) => {
     expression = cron
@@ -22,7 +22,8 @@ function manualScheduler() {
     scheduler,
     events,
     expression: () => expression,
-    fire: () => (task as () => Promise<void>)(),
+    /** Runs the task for the moment it was due (`slot`), as node-cron does. */
+    fire: (slot = new Date(START)) => (task as (slot: Date) => Promise<void>)(slot),
   }
 }
 
@@ -43,20 +44,36 @@ describe('the decay scan job of serve (R-MEM-7)', () => {
     const { memory, clock, policy } = await createTestApp()
     const { scheduler, fire, expression } = manualScheduler()
     const { logger, lines } = capturingLogger()
-    const job = scheduleDecayScan({ expression: policy.scan.cron, scan: (signal) => memory.decayScan({ signal }), logger, scheduler })
+    const job = scheduleDecayScan({ expression: policy.scan.cron, scan: (signal, slot) => memory.decayScan({ signal, now: slot.toISOString() }), logger, scheduler })
     expect(expression()).toBe('17 3 * * *')
 
-    await fire()
+    await fire(clock.now())
     clock.advance(3_600_000)
-    await fire()
+    await fire(clock.now())
     clock.advance(24 * 3_600_000)
-    await fire()
+    await fire(clock.now())
     await job.stop()
     const scans = lines.filter((l) => l.event === 'decay-scan')
     expect(scans.map((l) => l.status)).toEqual(['ran', 'skipped', 'ran'])
     expect(scans[0]).toMatchObject({ scanned_at: START, expired_from_recall: 0 })
     // The HTTP route now finds the last run of the job.
     expect(await memory.decayScan()).toMatchObject({ status: 'skipped', last_run: new Date(Date.parse(START) + 25 * 3_600_000).toISOString() })
+  })
+
+  it('runs every day although its timer fires a few milliseconds later one day than the next', async () => {
+    const { memory, clock, policy } = await createTestApp()
+    const { scheduler, fire } = manualScheduler()
+    const { logger, lines } = capturingLogger()
+    const job = scheduleDecayScan({ expression: policy.scan.cron, scan: (signal, slot) => memory.decayScan({ signal, now: slot.toISOString() }), logger, scheduler })
+    const day = 24 * 3_600_000
+    for (const late of [20, 5, 30, 1]) {
+      const slot = new Date(clock.now().getTime())
+      clock.advance(late)
+      await fire(slot)
+      clock.advance(day - late)
+    }
+    await job.stop()
+    expect(lines.filter((l) => l.event === 'decay-scan').map((l) => l.status)).toEqual(['ran', 'ran', 'ran', 'ran'])
   })
 
   it('stops the schedule, then aborts a scan in progress and waits for it, before the store may close', async () => {

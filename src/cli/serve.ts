@@ -115,7 +115,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
 
   const decayScan = scheduleDecayScan({
     expression: policy.scan.cron,
-    scan: (signal) => memory.decayScan({ signal }),
+    scan: (signal, slot) => memory.decayScan({ signal, now: slot.toISOString() }),
     logger,
   })
 
