@@ -19,7 +19,8 @@ function describe(point: PointPreference): string {
   const share = point.majority === null ? '' : ` ${Math.round(point.share * 100)}%`
   const confidence = point.confidence === null ? '' : `, confidence ${point.confidence.level} (${point.confidence.value})`
   const options = point.options.map((o) => `${o.option} ${o.count}`).join(', ')
-  return `${head}${share}${confidence}, ${point.observations} observations [${options}]`
+  const since = point.changed_since === null ? '' : ` since ${point.changed_since.slice(0, 10)} (they differ from the earlier ones)`
+  return `${head}${share}${confidence}, ${point.observations} observations${since} [${options}]`
 }
 
 /** `decision-memory preferences` (R-SVC-5). */

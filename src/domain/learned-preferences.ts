@@ -1,5 +1,7 @@
+import { addToAggregate, aggregationParams, emptySummary, viewOf, type Cell, type CellKey } from './aggregate'
 import { confidenceLevel, multiSelectBeliefs, singleSelectBelief, SINGLE_SELECT_METHOD, type ConfidenceLevel } from './confidence'
 import { pointPolicy } from './decision-point'
+import { selectEvidence } from './evidence'
 import type { Observation } from './observation'
 import type { CompiledPolicy } from './policy'
 import { learnPreference, majorityOption, shareOf } from './preference'
@@ -11,8 +13,13 @@ export interface PointPreference {
   question: string
   header: string | null
   multi_select: boolean
-  /** The user's own choices at the point (auto-resolved answers are not evidence). */
+  /** The user's own choices at the point that are learned from (auto-resolved answers are not evidence). */
   observations: number
+  /**
+   * When the choices since this moment differ from the earlier ones (a change of preference), only
+   * they are learned from, as a recommendation learns them (evidence.ts); else null.
+   */
+  changed_since: string | null
   /** The option with the largest decayed weight, as a recommendation would learn it (R-REC-2). */
   majority: string | null
   /** Multi-select: the options selected at least half the time (R-REC-8), over every project as the rest of this answer; null for single-select. */
@@ -50,7 +57,14 @@ function learnPoint(point: string, observations: Observation[], asOf: Date, poli
   const rule = pointPolicy(point, policy)
   const staticDefault =
     rule?.static_default !== undefined && options.includes(rule.static_default) ? rule.static_default : (options[0] as string)
-  const preference = learnPreference(observations, options, asOf, policy.decay.alpha)
+  // The change of preference a recommendation at the point finds, by the same test on the same
+  // aggregate: without it, this answer could name the majority a recommendation has set aside.
+  const aggregate = { summary: emptySummary(), cells: new Map<CellKey, Cell>() }
+  const params = aggregationParams(policy)
+  for (const o of observations) addToAggregate(aggregate, o, params)
+  const { changeTest } = selectEvidence(viewOf(aggregate.cells), { asOf }, policy)
+  const learned = changeTest === null ? observations : observations.filter((o) => o.timestamp >= changeTest.since)
+  const preference = learnPreference(learned, options, asOf, policy.decay.alpha)
   const majority = majorityOption(preference, options, staticDefault) ?? null
   let confidence: PointPreference['confidence'] = null
   if (!latest.multi_select && majority !== null) {
@@ -62,7 +76,8 @@ function learnPoint(point: string, observations: Observation[], asOf: Date, poli
     question: latest.question,
     header: latest.header,
     multi_select: latest.multi_select,
-    observations: observations.length,
+    observations: learned.length,
+    changed_since: changeTest?.since ?? null,
     majority,
     selection: latest.multi_select ? multiSelectBeliefs(preference, options, policy.confidence.prior).filter((b) => b.selected).map((b) => b.option) : null,
     share: majority === null ? 0 : round(shareOf(preference, majority)),

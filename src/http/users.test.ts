@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createTestApp } from '../../test/support/test-app'
+import { createTestApp, START } from '../../test/support/test-app'
 
 const TIER = { question: 'Which complexity tier should this SPEC use?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] }
 
@@ -32,6 +32,31 @@ describe('GET /v1/users/{user}/preferences', () => {
     const recommendation = await call('POST', '/v1/recommendations', { ...TIER, user: 'alice' })
     expect(recommendation.body.recommended).toBe(body.points[0].majority)
     expect(recommendation.body.confidence.value).toBe(body.points[0].confidence.value)
+  })
+
+  it('learns a change of preference as a recommendation does: the recent choices, when they differ from the older ones', async () => {
+    const { call } = await createTestApp()
+    const day = 86_400_000
+    const at = (days: number) => new Date(Date.parse(START) - days * day).toISOString()
+    const posts = [
+      ...Array.from({ length: 40 }, (_, i) => ({ ...TIER, user: 'alice', user_choice: 'Tier L', decision_id: `old-${i}`, timestamp: at(90 - i) })),
+      ...Array.from({ length: 6 }, (_, i) => ({ ...TIER, user: 'alice', user_choice: 'Tier S', decision_id: `new-${i}`, timestamp: at(6 - i) })),
+    ]
+    expect((await call('POST', '/v1/observations', posts)).status).toBe(201)
+    const recommendation = (await call('POST', '/v1/recommendations', { ...TIER, user: 'alice' })).body
+    expect(recommendation.disclosure).toMatch(/they differ from your earlier choices/)
+    const [point] = (await call('GET', '/v1/users/alice/preferences')).body.points
+    expect(point.majority).toBe(recommendation.recommended)
+    expect(point.share).toBe(recommendation.options[0].share)
+    expect(point.confidence.value).toBe(recommendation.confidence.value)
+    expect(point.observations).toBe(recommendation.observations)
+    expect(point.changed_since).toBe(at(28))
+    expect(point.options.map((o: { option: string; count: number }) => [o.option, o.count])).toEqual([
+      ['Tier S', 6],
+      ['Tier M', 0],
+      ['Tier L', 0],
+    ])
+    expect(point.first_observed).toBe(at(90))
   })
 
   it('answers an empty list for a user with no data, and 400 for a bad name', async () => {

@@ -16,6 +16,7 @@ const PointPreferenceSchema = z
     header: z.string().nullable(),
     multi_select: z.boolean(),
     observations: z.number().int(),
+    changed_since: z.string().nullable(),
     majority: z.string().nullable(),
     selection: z.array(z.string()).nullable(),
     share: z.number(),
