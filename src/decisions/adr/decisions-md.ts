@@ -8,12 +8,17 @@ const DAY = /\b(\d{4}-\d{2}-\d{2})\b/
 /** The field lines of a section, which are not part of its prose. */
 const FIELD = /^(status|date|enforce|supersedes|supercedes|superseded by|superceded by|decision|rationale|why|reason|deciders|decision-makers|tags)$/i
 
-/** The title of a heading once its key and date are taken out: `D-001: Use Postgres` → `Use Postgres`. */
+/**
+ * The title of a heading once its key and date are taken out: `D-001: Use Postgres` → `Use Postgres`,
+ * `D-001: Use Postgres (2024-01-10)` → `Use Postgres` (the brackets and separators the date leaves go with it).
+ */
 function titleOf(heading: string): string {
   return heading
     .replace(KEY, '')
     .replace(DAY, '')
+    .replace(/\(\s*\)|\[\s*\]/g, '')
     .replace(/^[\s[\]():—–|-]+/, '')
+    .replace(/[\s:—–|-]+$/, '')
     .trim()
 }
 
