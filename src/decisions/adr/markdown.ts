@@ -77,12 +77,16 @@ export function filled(lines: readonly Line[]): Line[] {
 
 /**
  * A `Name: value` field as decision logs write it: `- Status: accepted`, `* Date: 2024-01-10`,
- * `**Status:** accepted`, `- **Status**: accepted` or `Status: accepted`.
+ * `**Status:** accepted`, `- **Status**: accepted` or `Status: accepted`. HTML comments are not
+ * part of the value: the log4brains and MADR 2 templates end their bullets with `<!-- optional -->`,
+ * and records written from them often keep it.
  */
 export function fieldOf(lines: readonly Line[], name: RegExp): { value: string; line: number } | undefined {
   for (const line of lines) {
     const match = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?([A-Za-z][A-Za-z -]*?)(?::(?:\*\*|__)|(?:\*\*|__)?:)\s*(.*)$/.exec(line.text)
-    if (match !== null && name.test((match[1] as string).trim())) return { value: (match[2] as string).trim(), line: line.n }
+    if (match !== null && name.test((match[1] as string).trim())) {
+      return { value: (match[2] as string).replace(/<!--.*?(-->|$)/g, '').trim(), line: line.n }
+    }
   }
   return undefined
 }

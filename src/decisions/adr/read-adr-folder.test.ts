@@ -168,3 +168,26 @@ describe('records as projects write them', () => {
     ])
   })
 })
+
+describe('log4brains and MADR 2 bullets with the template comments kept', () => {
+  it('reads "- Date: 2023-07-20 <!-- optional -->" as the date, and leaves the comments out of the deciders', () => {
+    const reading = readTexts({
+      '20230720-use-sqlmodel.md':
+        '# Use SQLModel\n\n- Status: accepted <!-- optional -->\n- Deciders: JLB <!-- optional -->\n' +
+        '- Date: 2023-07-20 <!-- optional. To customize the ordering without relying on Git: created::[[YYYY-MM-DD]], updated::[[YYYY-MM-DD]] -->\n\n' +
+        '## Decision Outcome\n\nChosen option: "SQLModel", because it generates the tables.\n',
+      '0001-use-angular.md':
+        '# Use Angular\n\n* Status: superseded by [ADR-0002](0002-use-react.md) <!-- optional -->\n* Date: 2018-01-01 <!-- optional -->\n',
+      '0002-use-react.md': '# Use React\n\n* Status: accepted\n* Date: 2019-01-01\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      '20230720-use-sqlmodel': ['accepted', '2023-07-20', null, null],
+      'ADR-0001': ['superseded', '2018-01-01', null, 'ADR-0002'],
+      'ADR-0002': ['accepted', '2019-01-01', 'ADR-0001', null],
+    })
+    expect(reading.records.find((r) => r.key === '20230720-use-sqlmodel')?.evidence[0]?.summary).toBe(
+      'log4brains record 20230720-use-sqlmodel.md; deciders: JLB',
+    )
+  })
+})
