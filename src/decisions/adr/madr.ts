@@ -1,17 +1,19 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml'
 import { fileEvidence, keyOfFile, statusOfLines } from './adr-tools'
-import { firstParagraph, numbered, parseRecord, sectionNamed, textOf, type Line, type MarkdownRecord } from './markdown'
+import { numbered, parseRecord, sectionNamed, textOf, type Line, type MarkdownRecord } from './markdown'
 import { UnreadableRecord, readEnforce, type ParsedRecord, type RecordFile } from './parsed-record'
 import { readDate } from './status-words'
 
 /**
  * What MADR-shaped bodies decide and why: the first paragraph of `## Decision Outcome`
  * (`Chosen option: "X", because Y`); the rationale is its "because" clause, else the
- * `## Context and Problem Statement`.
+ * `## Context and Problem Statement`. A paragraph that ends at "because" (MADR's own records list
+ * the reasons below it) goes on with the next one.
  */
 export function madrBody(record: MarkdownRecord, title: string, path: string): { decision: string; rationale: string } {
-  const outcome = firstParagraph(sectionNamed(record, /^decision outcome$/i)?.body ?? [])
-  const because = /,?\s+because\s+([\s\S]+)$/i.exec(outcome)?.[1]?.trim()
+  const [first = '', next] = textOf(sectionNamed(record, /^decision outcome$/i)?.body ?? []).split(/\n\s*\n/)
+  const outcome = /\bbecause:?$/i.test(first) && next !== undefined && !next.startsWith('#') ? `${first}\n\n${next}` : first
+  const because = /,?\s+because:?\s+([\s\S]+)$/i.exec(outcome)?.[1]?.trim()
   const context = textOf(sectionNamed(record, /^context( and problem statement)?$/i)?.body ?? [])
   return {
     decision: outcome || title,

@@ -191,3 +191,23 @@ describe('log4brains and MADR 2 bullets with the template comments kept', () => 
     )
   })
 })
+
+describe('MADR decision outcomes', () => {
+  it('"Chosen option: X, because" with the reasons listed below it: the list is the rationale', () => {
+    const reading = readTexts({
+      '0000-use-madr.md':
+        '---\nstatus: accepted\ndate: 2022-09-14\n---\n\n# Use MADR\n\n## Context and Problem Statement\n\nWhich format?\n\n' +
+        '## Decision Outcome\n\nChosen option: "MADR 4.0.0", because\n\n* Implicit assumptions should be made explicit.\n' +
+        '* MADR allows for structured capturing of any decision.\n\n### Consequences\n\n* Good, because it is lean.\n',
+      '0001-use-pino.md':
+        '---\nstatus: accepted\ndate: 2023-06-01\n---\n\n# Use pino\n\n## Context and Problem Statement\n\nLogs.\n\n' +
+        '## Decision Outcome\n\nChosen option: "pino", because:\n\n- **Fast**: it writes JSON.\n',
+    })
+    const [madr, pino] = reading.records
+    expect(madr?.decision).toBe(
+      'Chosen option: "MADR 4.0.0", because\n\n* Implicit assumptions should be made explicit.\n* MADR allows for structured capturing of any decision.',
+    )
+    expect(madr?.rationale).toBe('* Implicit assumptions should be made explicit.\n* MADR allows for structured capturing of any decision.')
+    expect(pino?.rationale).toBe('- **Fast**: it writes JSON.')
+  })
+})
