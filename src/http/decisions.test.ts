@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../test/support/test-app'
+import { readRecordFolder } from '../decisions/adr/adr-folder'
 import { readAdrFolder } from '../decisions/adr/read-adr-folder'
 
 const DAY = 24 * 3600_000
@@ -272,6 +273,31 @@ describe('POST /v1/decisions/import (R-CON-6)', () => {
     expect(again.body.unchanged).toHaveLength(adrTools.length)
     const kept = (await call('GET', '/v1/decisions')).body.decisions.filter((d: { key: string }) => shared.includes(d.key))
     expect(kept).toEqual(before.filter((d: { key: string }) => shared.includes(d.key)))
+  })
+})
+
+describe('records whose new one alone says "Supersedes" (R-CON-6, R-CON-1a)', () => {
+  it('an accepted replacement leaves the old record out of force; an imported proposal can then be accepted', async () => {
+    const { call } = await createTestApp()
+    const adr = (n: number, title: string, status: string) =>
+      `# ${n}. ${title}\n\nDate: 2024-0${n}-01\n\n## Status\n\n${status}\n\n## Decision\n\n${title}.\n`
+    const files = {
+      '0001-use-rest.md': adr(1, 'Use REST', 'Accepted'),
+      '0002-use-grpc.md': adr(2, 'Use gRPC', 'Accepted\n\nSupersedes [1. Use REST](0001-use-rest.md)'),
+      '0003-use-soap.md': adr(3, 'Use SOAP', 'Accepted'),
+      '0004-use-graphql.md': adr(4, 'Use GraphQL', 'Proposed\n\nSupersedes [3. Use SOAP](0003-use-soap.md)'),
+    }
+    const { records } = readRecordFolder(
+      Object.entries(files).map(([name, text]) => ({ path: name, name, bytes: new TextEncoder().encode(text) })),
+    )
+    expect((await call('POST', '/v1/decisions/import', { records })).body.created).toHaveLength(4)
+    const inForce = (await call('GET', '/v1/decisions/applicable')).body.decisions.map((d: { key: string }) => d.key)
+    expect(inForce).toEqual(['ADR-0002', 'ADR-0003'])
+
+    const accepted = await call('POST', '/v1/decisions/ADR-0004/accept')
+    expect(accepted.status).toBe(200)
+    expect((await call('GET', '/v1/decisions/ADR-0003')).body).toMatchObject({ status: 'superseded', superseded_by: 'ADR-0004' })
+    expect((await call('POST', '/v1/decisions/import', { records })).body.unchanged).toHaveLength(4)
   })
 })
 

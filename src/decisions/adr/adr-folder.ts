@@ -1,4 +1,4 @@
-import { DECISION_LIMITS } from '../decision'
+import { DECISION_LIMITS, type DecisionStatus } from '../decision'
 import type { ImportedDecision } from '../imported-decision'
 import { keyOfFile, readAdrTools } from './adr-tools'
 import { readDecisionsMd } from './decisions-md'
@@ -36,6 +36,9 @@ export interface FolderReading {
 function clip(text: string, max: number): string {
   return text.length <= max ? text : text.slice(0, max - 1).trimEnd() + '…'
 }
+
+/** Statuses of a record that was accepted once: one that supersedes another has replaced it. */
+const WAS_ACCEPTED: ReadonlySet<DecisionStatus> = new Set(['accepted', 'superseded', 'deprecated'])
 
 /** Files that live beside decision records without being one. */
 const NOT_A_RECORD = /^(readme|index|template|adr-template|.*-template)\.md$/i
@@ -135,24 +138,32 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
 
   const records = parsed.map((p) => ({
     record: p,
+    status: p.status,
     supersedes: resolve(p, p.supersedes, 'supersedes'),
     superseded_by: resolve(p, p.supersededBy, 'superseded by'),
   }))
   // A link written on one side only holds both ways: adr-tools writes both, others often one.
+  // "Supersedes" on the new record alone says what the lifecycle would do once it was accepted
+  // (R-CON-1a): the old record, still written "Accepted", is superseded, not in force beside it;
+  // a proposal replaces nothing yet (accepting it, later, supersedes the old one).
   const byKey = new Map(records.map((r) => [r.record.key, r]))
   for (const r of records) {
     const later = r.superseded_by === null ? undefined : byKey.get(r.superseded_by)
     if (later !== undefined && later.supersedes === null) later.supersedes = r.record.key
+  }
+  for (const r of records) {
     const earlier = r.supersedes === null ? undefined : byKey.get(r.supersedes)
-    if (earlier !== undefined && earlier.superseded_by === null) earlier.superseded_by = r.record.key
+    if (earlier === undefined || earlier.superseded_by !== null || !WAS_ACCEPTED.has(r.record.status)) continue
+    earlier.superseded_by = r.record.key
+    if (earlier.record.status === 'accepted') earlier.status = 'superseded'
   }
   return {
-    records: records.map(({ record, supersedes, superseded_by }) => ({
+    records: records.map(({ record, status, supersedes, superseded_by }) => ({
       key: record.key,
       title: clip(record.title, DECISION_LIMITS.titleLength),
       decision: clip(record.decision, DECISION_LIMITS.textLength),
       rationale: clip(record.rationale, DECISION_LIMITS.textLength),
-      status: record.status,
+      status,
       date: record.date,
       enforce: record.enforce,
       supersedes,

@@ -211,3 +211,23 @@ describe('MADR decision outcomes', () => {
     expect(pino?.rationale).toBe('- **Fast**: it writes JSON.')
   })
 })
+
+describe('a link written on the new record only', () => {
+  it('an accepted record that "Supersedes" one still marked Accepted leaves it superseded, not in force beside it', () => {
+    const adr = (n: number, title: string, status: string) =>
+      `# ${n}. ${title}\n\nDate: 202${n}-01-01\n\n## Status\n\n${status}\n\n## Decision\n\n${title}.\n`
+    const reading = readTexts({
+      '0001-use-rest.md': adr(1, 'Use REST', 'Accepted'),
+      '0002-use-grpc.md': adr(2, 'Use gRPC', 'Accepted\n\nSupersedes [1. Use REST](0001-use-rest.md)'),
+      '0003-use-soap.md': adr(3, 'Use SOAP', 'Accepted'),
+      '0004-use-graphql.md': adr(4, 'Use GraphQL', 'Proposed\n\nSupersedes [3. Use SOAP](0003-use-soap.md)'),
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['superseded', '2021-01-01', null, 'ADR-0002'],
+      'ADR-0002': ['accepted', '2022-01-01', 'ADR-0001', null],
+      // A proposal replaces nothing until it is accepted.
+      'ADR-0003': ['accepted', '2023-01-01', null, null],
+      'ADR-0004': ['proposed', '2024-01-01', 'ADR-0003', null],
+    })
+  })
+})
