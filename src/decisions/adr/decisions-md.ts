@@ -1,5 +1,5 @@
 import { fileEvidence, statusOfLines } from './adr-tools'
-import { fieldOf, filled, linkTarget, numbered, parseRecord, slug, textOf, type Section } from './markdown'
+import { fieldOf, filled, linkTarget, numbered, parseRecord, slug, textOf, type Line, type Section } from './markdown'
 import { UnreadableRecord, readEnforce, type FileReading, type ParsedRecord, type RecordFile } from './parsed-record'
 import { readDate } from './status-words'
 
@@ -53,8 +53,40 @@ function readSection(file: RecordFile, section: Section): ParsedRecord {
   }
 }
 
+/** The lines of a `##` section before its first `###`, and its `###` sections (outside fenced code). */
+function subsections(section: Section): { head: Line[]; subs: Section[] } {
+  const head: Line[] = []
+  const subs: Section[] = []
+  let fenced = false
+  for (const line of section.body) {
+    if (/^\s*(```|~~~)/.test(line.text)) fenced = !fenced
+    const heading = fenced ? null : /^###\s+(.*?)\s*#*\s*$/.exec(line.text)
+    if (heading !== null) {
+      subs.push({ heading: (heading[1] as string).trim(), line: line.n, body: [] })
+      continue
+    }
+    const current = subs[subs.length - 1]
+    if (current === undefined) head.push(line)
+    else current.body.push(line)
+  }
+  return { head, subs }
+}
+
 /**
- * A section-based decision log (`DECISIONS.md`): one `##` section per decision, its heading
+ * The decisions of a `##` section: the section itself, or, when it only groups decisions (`## Active`,
+ * `## 2024`: no key in its heading, no status of its own) and its `###` sections have keys or
+ * statuses, those.
+ */
+function decisionSections(section: Section): Section[] {
+  const { head, subs } = subsections(section)
+  const isDecision = (heading: string, body: readonly Line[]) => KEY.test(heading) || fieldOf(body, /^status$/i) !== undefined
+  if (isDecision(section.heading, head) || !subs.some((s) => isDecision(s.heading, s.body))) return [section]
+  return subs
+}
+
+/**
+ * A section-based decision log (`DECISIONS.md`): one `##` section per decision (or one `###`
+ * section per decision, grouped under `##` headings that are not decisions themselves), its heading
  * holding a key (`D-001`) and/or a date, then fields (`- Status:`, `- Date:`, `- Enforce:`,
  * `- Supersedes:`, `- Superseded by:`, `- Decision:`, `- Rationale:`) and prose, which is the
  * rationale when no field gives one. A section that cannot be read is a problem at its line;
@@ -62,7 +94,7 @@ function readSection(file: RecordFile, section: Section): ParsedRecord {
  */
 export function readDecisionsMd(file: RecordFile): FileReading {
   const reading: FileReading = { records: [], problems: [] }
-  for (const section of parseRecord(numbered(file.text)).sections) {
+  for (const section of parseRecord(numbered(file.text)).sections.flatMap(decisionSections)) {
     if (filled(section.body).length === 0 && !KEY.test(section.heading)) continue
     try {
       reading.records.push(readSection(file, section))

@@ -231,3 +231,24 @@ describe('a link written on the new record only', () => {
     })
   })
 })
+
+describe('a DECISIONS.md that groups its decisions under "##" headings', () => {
+  it('reads each "###" decision of a group, not the group as one decision', () => {
+    const reading = readTexts({
+      'DECISIONS.md':
+        '# Decision log\n\n## Active\n\n### D-001: Use TypeScript\n\n- Status: accepted\n- Date: 2023-01-10\n\nTypes.\n\n' +
+        '### D-002: Use pnpm\n\n- Status: accepted\n- Date: 2023-02-10\n\nSpeed.\n\n' +
+        '## Archive\n\n### D-000: Use JavaScript\n\n- Status: superseded by D-001\n- Date: 2022-01-10\n\n' +
+        '## D-003: Use Vitest\n\n- Status: proposed\n- Date: 2023-03-01\n\n### Context\n\nJest is slow.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'D-000': ['superseded', '2022-01-10', null, 'D-001'],
+      'D-001': ['accepted', '2023-01-10', 'D-000', null],
+      'D-002': ['accepted', '2023-02-10', null, null],
+      'D-003': ['proposed', '2023-03-01', null, null],
+    })
+    expect(reading.records.find((r) => r.key === 'D-002')).toMatchObject({ title: 'Use pnpm', rationale: 'Speed.', origin: { line: 12 } })
+    expect(reading.records.find((r) => r.key === 'D-003')?.rationale).toBe('### Context\n\nJest is slow.')
+  })
+})
