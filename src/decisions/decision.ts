@@ -135,6 +135,8 @@ export interface ImportOrigin {
   line: number
   format: string
   fingerprint: string
+  /** The status the file said when last imported (absent in stores written before it was kept). */
+  status?: DecisionStatus
 }
 
 /** A decision: a commitment with a rationale, an enforce level and a lifecycle (R-CON-1). */

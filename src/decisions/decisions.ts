@@ -359,7 +359,9 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
               links[field] = null
             }
           }
-          const merged = mergeImported(importedRecord(links, at), await tx.get(input.key), at)
+          const stored = await tx.get(input.key)
+          const history = stored === undefined || stored.imported === null ? [] : await store.events(input.key)
+          const merged = mergeImported(importedRecord(links, at), stored, at, history)
           if (merged.outcome === 'conflict') {
             report.conflicts.push({ key: input.key, message: `${input.key} exists and ${merged.reason ?? 'is not this record'}; it is left as it is` })
             continue

@@ -9,6 +9,7 @@ import {
   EvidenceInputSchema,
   type DecisionEvent,
   type DecisionRecord,
+  type DecisionStatus,
 } from './decision'
 import { evidenceOf } from './lifecycle'
 
@@ -81,19 +82,40 @@ export function importedRecord(input: ImportedDecision, at: string): DecisionRec
     version: 0,
     created_at: at,
     updated_at: at,
-    imported: { ...input.origin, fingerprint: contentHash(JSON.stringify(IMPORTED_FIELDS.map((f) => fields[f]))) },
+    imported: {
+      ...input.origin,
+      fingerprint: contentHash(JSON.stringify(IMPORTED_FIELDS.map((f) => fields[f]))),
+      status: input.status,
+    },
   }
+}
+
+/** The fields the lifecycle moves (accept, supersede, deprecate, revoke) as well as the import. */
+const LIFECYCLE_FIELDS: ReadonlySet<string> = new Set(['status', 'supersedes', 'superseded_by'])
+
+/**
+ * Whether a decision's lifecycle moved here (accepted, superseded, … over the API) while its file
+ * still says the status it said when last imported: its status and links are then the store's, and
+ * a re-import does not take it back a step.
+ */
+function movedHere(stored: DecisionRecord, history: readonly DecisionEvent[], status: DecisionStatus): boolean {
+  // Stores written before the file's status was kept: the last import wrote the file's status.
+  const said = stored.imported?.status ?? history.findLast((e) => e.type === 'imported' || e.type === 'reimported')?.to
+  return said === status && history.some((e) => e.type !== 'imported' && e.type !== 'reimported')
 }
 
 /**
  * Merges an imported record into what is stored: new (`imported` event), the same fingerprint
  * (nothing to do), or changed in the repository (`reimported` event naming the changed fields).
  * A stored decision that was not imported, or was imported from another file, is never overwritten.
+ * `history` is the stored decision's events: a status the lifecycle moved on from the imported one
+ * is kept while the file's status stays what was imported.
  */
 export function mergeImported(
   incoming: DecisionRecord,
   stored: DecisionRecord | undefined,
   at: string,
+  history: readonly DecisionEvent[] = [],
 ): { outcome: 'created' | 'updated' | 'unchanged' | 'conflict'; record?: DecisionRecord; event?: DecisionEvent; reason?: string } {
   if (stored === undefined) {
     const record = { ...incoming, version: 1 }
@@ -105,15 +127,16 @@ export function mergeImported(
     return { outcome: 'conflict', reason: `it was imported from ${stored.imported.path}; import another folder with --prefix` }
   }
   if (stored.imported.fingerprint === incoming.imported?.fingerprint) return { outcome: 'unchanged' }
-  const changed = IMPORTED_FIELDS.filter((f) => JSON.stringify(stored[f]) !== JSON.stringify(incoming[f]))
+  const owned = movedHere(stored, history, incoming.status) ? IMPORTED_FIELDS.filter((f) => !LIFECYCLE_FIELDS.has(f)) : IMPORTED_FIELDS
+  const changed = owned.filter((f) => JSON.stringify(stored[f]) !== JSON.stringify(incoming[f]))
   const seq = stored.version + 1
   const record: DecisionRecord = {
     ...stored,
-    ...Object.fromEntries(IMPORTED_FIELDS.map((f) => [f, incoming[f]])),
+    ...Object.fromEntries(owned.map((f) => [f, incoming[f]])),
     imported: incoming.imported,
     version: seq,
     updated_at: at,
   }
-  const event: DecisionEvent = { key: stored.key, seq, at, type: 'reimported', from: stored.status, to: incoming.status, changed }
+  const event: DecisionEvent = { key: stored.key, seq, at, type: 'reimported', from: stored.status, to: record.status, changed }
   return { outcome: 'updated', record, event }
 }

@@ -80,7 +80,13 @@ const RecordShape = {
   created_at: z.string(),
   updated_at: z.string(),
   imported: z
-    .object({ path: z.string(), line: z.number().int(), format: z.string(), fingerprint: z.string() })
+    .object({
+      path: z.string(),
+      line: z.number().int(),
+      format: z.string(),
+      fingerprint: z.string(),
+      status: z.enum(DECISION_STATUSES).optional(),
+    })
     .nullable(),
 }
 

@@ -301,6 +301,38 @@ describe('records whose new one alone says "Supersedes" (R-CON-6, R-CON-1a)', ()
   })
 })
 
+describe('a re-import after the lifecycle moved on (R-CON-6, R-CON-1)', () => {
+  it('takes what the repository changed, and keeps a proposal accepted here accepted while the file still says Proposed', async () => {
+    const { call, clock } = await createTestApp()
+    const read = (context: string) =>
+      readRecordFolder([
+        {
+          path: '0004-use-graphql.md',
+          name: '0004-use-graphql.md',
+          bytes: new TextEncoder().encode(`# 4. Use GraphQL\n\nDate: 2024-04-01\n\n## Status\n\nProposed\n\n## Context\n\n${context}\n`),
+        },
+      ]).records
+    await call('POST', '/v1/decisions/import', { records: read('Clients over-fetch.') })
+    clock.advance(DAY)
+    expect((await call('POST', '/v1/decisions/ADR-0004/accept', { reason: 'agreed in review' })).status).toBe(200)
+
+    clock.advance(DAY)
+    const again = await call('POST', '/v1/decisions/import', { records: read('Clients over-fetch, on mobile most.') })
+    expect(again.body.updated).toEqual(['ADR-0004'])
+    const stored = (await call('GET', '/v1/decisions/ADR-0004')).body
+    expect(stored).toMatchObject({ status: 'accepted', rationale: 'Clients over-fetch, on mobile most.' })
+    expect(stored.events.at(-1)).toMatchObject({ type: 'reimported', from: 'accepted', to: 'accepted', changed: ['rationale', 'evidence'] })
+    clock.advance(DAY)
+    await call('POST', '/v1/decisions/import', { records: read('Clients over-fetch, on mobile most of all.') })
+    expect((await call('GET', '/v1/decisions/ADR-0004')).body.status).toBe('accepted')
+
+    // The repository's own change of status still comes through.
+    const withdrawn = read('Clients over-fetch, on mobile most of all.').map((r) => ({ ...r, status: 'revoked' as const }))
+    await call('POST', '/v1/decisions/import', { records: withdrawn })
+    expect((await call('GET', '/v1/decisions/ADR-0004')).body.status).toBe('revoked')
+  })
+})
+
 describe('the OpenAPI document', () => {
   it('describes every decision route', async () => {
     const { call } = await createTestApp()
