@@ -45,13 +45,14 @@ const NOT_A_RECORD = /^(readme|index|template|adr-template|.*-template)\.md$/i
 
 /**
  * The format of a file: `DECISIONS.md` (or `DECISIONS-2023.md`, …) is a section-based log; front matter is MADR; a
- * `## Status` section is adr-tools; a `- Status:` bullet is log4brains (or MADR 2.x).
+ * `## Status` section is adr-tools; a `- Status:` bullet is log4brains (or MADR 2.x), and so is a
+ * `**Status:** Accepted` (or plain `Status:`) line, as many hand-written records put it under the title.
  */
 export function formatOf(file: RecordFile): AdrFormat | undefined {
   if (/^decisions([-_.][^/]*)?\.md$/i.test(file.name)) return 'decisions-md'
   if (/^---\s*$/m.test(file.text.split(/\r?\n/, 1)[0] ?? '')) return 'madr'
   if (/^##\s+status\s*$/im.test(file.text)) return 'adr-tools'
-  if (/^\s*[-*+]\s+(\*\*|__)?status(\*\*|__)?\s*(:|\*\*:|__:)/im.test(file.text)) return 'log4brains'
+  if (/^\s*(?:[-*+]\s+)?(\*\*|__)?status(\*\*|__)?\s*(:|\*\*:|__:)/im.test(file.text)) return 'log4brains'
   return undefined
 }
 

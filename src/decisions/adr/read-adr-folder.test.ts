@@ -252,3 +252,20 @@ describe('a DECISIONS.md that groups its decisions under "##" headings', () => {
     expect(reading.records.find((r) => r.key === 'D-003')?.rationale).toBe('### Context\n\nJest is slow.')
   })
 })
+
+describe('records whose fields are bold lines, not bullets', () => {
+  it('reads "**Status:** Accepted" and "**Date:**" under the title as log4brains bullets are read', () => {
+    const reading = readTexts({
+      '0003-watcher-owns-fsnotify.md':
+        '# ADR-0003: watcher owns the fsnotify lifecycle\n\n**Status:** Accepted\n**Date:** 2024-12-19  \n**Decision Makers:** Ops\n\n' +
+        '## Context\n\nThe app watches files.\n\n## Decision\n\nThe watcher owns it.\n',
+      '0004-plain.md': '# Use plain fields\n\nStatus: Proposed\nDate: 2025-01-02\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0003': ['accepted', '2024-12-19', null, null],
+      'ADR-0004': ['proposed', '2025-01-02', null, null],
+    })
+    expect(reading.records[0]).toMatchObject({ decision: 'The watcher owns it.', rationale: 'The app watches files.' })
+  })
+})
