@@ -3,7 +3,7 @@ import type { Decisions } from './decisions/decisions'
 import { applyDecisions, contractFor, type ContractedRecommendation } from './decisions/enforcement'
 import { explainPoint, type PointWhy } from './decisions/explain-point'
 import { createDataRights, type DataRights } from './data-rights'
-import { decisionPointKey } from './domain/decision-point'
+import { decisionPointKey, pointPolicy } from './domain/decision-point'
 import { InputError } from './domain/errors'
 import { oncePerFrozen } from './domain/freeze'
 import { normalizeLabel, resolveChoice } from './domain/labels'
@@ -315,7 +315,12 @@ export function createDecisionMemory(deps: {
       const now = clock.now()
       const asOf = checkTimestamp(query.as_of, now, 'as_of') ?? now
       return explainPoint(
-        { observationsAt: (user, point, at) => store.observationsAt(user, point, at), recommend: memory.recommend, decisions },
+        {
+          observationsAt: (user, point, at) => store.observationsAt(user, point, at),
+          recommend: memory.recommend,
+          decisions,
+          staticDefault: (point) => pointPolicy(point, policy)?.static_default,
+        },
         { user: query.user, project: query.project, point: query.point, asOf },
       )
     },

@@ -34,6 +34,8 @@ export async function explainPoint(
     observationsAt: (user: string, point: string, asOf?: Date) => Promise<Observation[]>
     recommend: (request: RecommendationRequest) => Promise<ContractedRecommendation>
     decisions: Decisions | undefined
+    /** The policy's static default at a point, if it names one. */
+    staticDefault?: (point: string) => string | undefined
   },
   query: { user: string; project?: string | undefined; point: string; asOf: Date },
 ): Promise<PointWhy> {
@@ -44,10 +46,19 @@ export async function explainPoint(
   ])
   const latest = observations[observations.length - 1]
   let options = latest?.options ?? []
-  if (options.length === 0) {
-    // No question asked yet: the options the decisions name are all that is known.
-    const named = bound.flatMap((d) => d.constraints.flatMap((c) => (c.option === undefined ? [] : [normalizeLabel(c.option)])))
-    options = [...new Map(named.map((o) => [o.toLocaleLowerCase('en'), o])).values()]
+  if (options.length === 0 && bound.length > 0) {
+    // No question asked yet: the policy's static default and the options the decisions name are
+    // all that is known. The static default first, so that it is what an unenforced answer names,
+    // not the option of a decision that does not apply.
+    const policyDefault = deps.staticDefault?.(point)
+    const named = [
+      ...(policyDefault === undefined ? [] : [normalizeLabel(policyDefault)]),
+      ...bound.flatMap((d) => d.constraints.flatMap((c) => (c.option === undefined ? [] : [normalizeLabel(c.option)]))),
+    ]
+    // Each once, as first named (labels differ in case only as typed).
+    const byCase = new Map<string, string>()
+    for (const o of named) if (!byCase.has(o.toLocaleLowerCase('en'))) byCase.set(o.toLocaleLowerCase('en'), o)
+    options = [...byCase.values()]
   }
   if (options.length === 0 && bound.length === 0) {
     throw new InputError('point_not_found', `nothing is known of point ${point} for user ${user}`, {

@@ -185,9 +185,21 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
     expect(why.observations).toEqual([])
   })
 
+  it('recommends the policy\'s static default at a point nobody was asked at, beside the options of decisions that do not apply', async () => {
+    const app = await createTestApp()
+    // Scoped to a path: a why without one is not under it, and the decision does not apply.
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, scope: { points: ['complexity-tier'], path: 'services/billing' } })
+    const why = (await app.call('GET', '/v1/why?point=complexity-tier')).body
+    expect(why.recommendation).toMatchObject({ state: 'static-default', recommended: 'Tier M' })
+    expect(why.recommendation.confidence.level).not.toBe('high')
+    expect(why.decisions.map((d: any) => [d.key, d.effect])).toEqual([['D-001', null]])
+  })
+
   it('is a 404 for a point nothing is known of, and a 400 without a point', async () => {
     const app = await createTestApp()
     expect((await app.call('GET', '/v1/why?point=nowhere')).status).toBe(404)
+    // A point the policy names, with nothing observed and no decision: nothing known either.
+    expect((await app.call('GET', '/v1/why?point=complexity-tier')).status).toBe(404)
     expect((await app.call('GET', '/v1/why')).body.error.issues[0].path).toBe('point')
   })
 })
