@@ -174,10 +174,15 @@ export interface Conditions {
   window: { from: string; to: string } | null
 }
 
-/** The categories of the evidence that chose any of the recommended options: its support. */
+/**
+ * The categories of the evidence that chose any of the recommended options: its support. An
+ * empty multi-select recommendation (no option selected at half the rate) rests on every one.
+ */
 export function supportOf(selection: EvidenceSelection, recommended: readonly string[]): Category[] {
   const wanted = new Set(recommended)
-  return [...selection.basis.tallies.keys()].filter((c) => labelsOf(c).some((label) => wanted.has(label)))
+  const categories = [...selection.basis.tallies.keys()]
+  if (wanted.size === 0) return categories
+  return categories.filter((c) => labelsOf(c).some((label) => wanted.has(label)))
 }
 
 /**

@@ -270,6 +270,18 @@ describe('multi-select (R-REC-8)', () => {
     expect(lint.confidence).toBeGreaterThan(0.9)
     expect(r.options.slice(0, 2).every((o) => o.label.endsWith('(Recommended)'))).toBe(true)
   })
+
+  it('says of an empty selection that no option reaches half, with the window it rests on, not "at least 100%"', () => {
+    const checks = [{ option: 'Lint' }, { option: 'Unit tests' }, { option: 'E2E tests' }, { option: 'Types' }]
+    const obs = ['Lint', 'Unit tests', 'E2E tests', 'Types', 'Lint', 'Unit tests', 'E2E tests', 'Types'].map((chosen) =>
+      observation({ chosen: [chosen], options: checks.map((c) => c.option) }),
+    )
+    const r = recommend(input({ options: checks, observations: obs, multi_select: true }))
+    expect(r.state).toBe('partial')
+    expect(r.recommended).toEqual([])
+    expect(r.disclosure).toBe('no option selected in more than 25% of recent choices')
+    expect(r.precondition).toBe('any context, as chosen on 2026-07-01')
+  })
 })
 
 describe('as_of (R-REC-9)', () => {

@@ -243,9 +243,12 @@ export function recommend(input: RecommendationInput): Recommendation {
     disclosure = `based on static default, ${N - n} observations needed for personalization`
     precondition = staticPrecondition
   } else {
-    disclosure = multiSelect
-      ? `each selected in at least ${percent(topShare)}% of recent choices`
-      : `based on ${percent(topShare)}% of recent choices`
+    disclosure = !multiSelect
+      ? `based on ${percent(topShare)}% of recent choices`
+      : recommended.length > 0
+        ? `each selected in at least ${percent(topShare)}% of recent choices`
+        : // An empty set has no least share: what it rests on is that no option reaches half.
+          `no option selected in more than ${percent(Math.max(...labels.map((o) => shareOf(preference, o))))}% of recent choices`
     if (selection.scope === 'all-projects') disclosure += ' across all your projects'
     if (selection.changeTest !== null) {
       disclosure += ` since ${selection.changeTest.since.slice(0, 10)} (they differ from your earlier choices)`
