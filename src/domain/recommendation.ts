@@ -182,10 +182,12 @@ export function recommend(input: RecommendationInput): Recommendation {
   let method: string
   const selections = multiSelect ? multiSelectBeliefs(preference, labels, prior) : []
   const belief = multiSelect ? null : singleSelectBelief(preference, labels, prior, policy.confidence.predictive_prior)
-  const learned = multiSelect
-    ? selections.filter((s) => s.selected).map((s) => s.option)
-    : [majorityOption(preference, labels, staticDefault) ?? staticDefault]
-  const learning = input.personalization && n >= N
+  const majority = multiSelect ? undefined : majorityOption(preference, labels, staticDefault)
+  const learned = multiSelect ? selections.filter((s) => s.selected).map((s) => s.option) : [majority ?? staticDefault]
+  // Every choice at the point was of options not offered now (the agent reworded them): there is
+  // no observed majority to learn, and the static default stands in for it, said as such.
+  const noneOffered = !multiSelect && majority === undefined
+  const learning = input.personalization && n >= N && !noneOffered
   recommended = learning ? learned : [staticDefault]
   if (belief !== null) {
     const top = recommended[0] as string
@@ -242,6 +244,9 @@ export function recommend(input: RecommendationInput): Recommendation {
   } else if (state === 'static-default') {
     disclosure = `based on static default, ${N - n} observations needed for personalization`
     precondition = staticPrecondition
+  } else if (!learning) {
+    disclosure = `based on static default, none of the ${n} choices at this point was one of these options`
+    precondition = staticPrecondition
   } else {
     disclosure = !multiSelect
       ? `based on ${percent(topShare)}% of recent choices`
@@ -291,7 +296,7 @@ export function recommend(input: RecommendationInput): Recommendation {
     disclosure,
     shares: (o) => shareOf(preference, o),
     counts: (o) => preference.counts.get(o) ?? 0,
-    learned: state === 'partial' || state === 'sufficient',
+    learned: learning,
     selections: multiSelect ? selections : undefined,
   })
 

@@ -67,6 +67,23 @@ describe('POST /v1/recommendations: the seed worked examples (R-REC-4)', () => {
     expect(body.needed).toBe(5)
     expect(body.precondition).not.toBe('')
   })
+
+  it('options none of which was ever chosen at the point give the static default, said as such, not "0% of recent choices"', async () => {
+    const { call } = await createTestApp()
+    // The policy point matches by header: the agent now offers reworded tiers.
+    await call('POST', '/v1/observations', choices({ 'Tier S': 4, 'Tier L': 2 }, TIER))
+    const reworded = { ...TIER, all_options: ['Small', 'Medium', 'Large'] }
+    const { body } = await call('POST', '/v1/recommendations', reworded)
+    expect(body).toMatchObject({ point: 'complexity-tier', observations: 6, recommended: 'Small' })
+    expect(body.disclosure).toBe('based on static default, none of the 6 choices at this point was one of these options')
+    expect(body.precondition).toBe('there is not yet enough personal history at this point')
+    expect(body.options[0].description).toBe(`Recommended when ${body.precondition} — ${body.disclosure}`)
+    const expert = await createTestApp()
+    for (let i = 0; i < 51; i++) await expert.call('POST', '/v1/sessions', { session_id: `s-${i}` })
+    await expert.call('POST', '/v1/observations', choices({ 'Tier S': 6 }, TIER))
+    const weak = (await expert.call('POST', '/v1/recommendations', reworded)).body
+    expect(weak.options[0].label).toBe('Small (static default)')
+  })
 })
 
 describe('the bodies remembered valid', () => {
