@@ -108,6 +108,10 @@ export function presentQuestion(question: AskUserQuestion, recommendation: Recom
     if (description !== undefined) shown.description = description
     return shown
   })
+  // AskUserQuestion needs multiSelect: left out, it is what the recommendation took the question
+  // for (the point's policy or history), so that several options labelled (Recommended) and an
+  // answer joined with ", " are shown in a picker that takes several.
+  if (question.multiSelect === undefined) return { ...question, options, multiSelect: recommendation.multi_select }
   return { ...question, options }
 }
 

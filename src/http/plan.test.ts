@@ -99,6 +99,37 @@ describe('POST /v1/plan (R-ASK-3)', () => {
     expect(body.deferred).toEqual([])
   })
 
+  it('gives a question the agent left multiSelect out of the multiSelect its recommendation took it for', async () => {
+    const { call } = await createTestApp()
+    const checks = {
+      question: 'Which checks should run before the PR?',
+      header: 'Checks',
+      options: [
+        { label: 'Lint', description: 'eslint' },
+        { label: 'Unit tests', description: 'vitest' },
+        { label: 'E2E tests', description: 'playwright' },
+      ],
+    }
+    const chosen = Array.from({ length: 8 }, (_, i) => ({
+      question: checks.question,
+      all_options: checks.options,
+      user_choice: ['Lint', 'Unit tests'],
+      decision_id: `checks-${i}`,
+      timestamp: START,
+    }))
+    await call('POST', '/v1/observations', chosen)
+    const { body } = await call('POST', '/v1/plan', { questions: [checks, { ...DOCS, multiSelect: undefined }] })
+    const multi = (text: string) =>
+      body.questions.find((q: { ask_user_question: { question: string } }) => q.ask_user_question.question === text).recommendation.multi_select
+    expect([multi(checks.question), multi(DOCS.question)]).toEqual([true, false])
+    const input = body.ask_user_question_input
+    expect(ToolInput.safeParse(input).success).toBe(true)
+    const shown = input.questions.find((q: { question: string }) => q.question === checks.question)
+    expect(shown.options.filter((o: { label: string }) => o.label.endsWith('(Recommended)'))).toHaveLength(2)
+    expect(shown.multiSelect).toBe(true)
+    expect(input.questions.find((q: { question: string }) => q.question === DOCS.question).multiSelect).toBe(false)
+  })
+
   it('asks everything, unlabelled and unordered, for a session with personalization off', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/observations', observationsOf(TIER, { 'Tier L': 40 }, 'tier'))
