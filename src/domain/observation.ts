@@ -89,7 +89,9 @@ export const ContextSchema = z
     z
       .record(
         ContextKeySchema,
-        z.union([z.string().normalize('NFC').max(LIMITS.contextValueLength), z.number(), z.boolean(), z.null()]),
+        z.union([z.string().normalize('NFC').max(LIMITS.contextValueLength), z.number(), z.boolean(), z.null()], {
+          error: 'must be a string, a number, a boolean or null (a context is flat)',
+        }),
       )
       .refine((c) => Object.keys(c).length <= LIMITS.contextKeys, {
         message: `at most ${LIMITS.contextKeys} keys`,

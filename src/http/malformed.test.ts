@@ -69,6 +69,15 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
     if (field !== undefined) expect(r.body.error.issues.map((i: { path: string }) => i.path)).toContain(field)
   })
 
+  it('says what a context value may be, not only "Invalid input"', async () => {
+    for (const value of [{ deep: 1 }, ['run']]) {
+      const r = await t.call('POST', '/v1/recommendations', { ...REC, context: { phase: value } })
+      expect(r.body.error.issues).toEqual([
+        { path: 'context.phase', message: 'must be a string, a number, a boolean or null (a context is flat)' },
+      ])
+    }
+  })
+
   it('answers 415 for a body that is not declared JSON', async () => {
     const r = await t.app.request('/v1/observations', { method: 'POST', body: JSON.stringify(OBS) })
     expect(r.status).toBe(415)
