@@ -33,6 +33,15 @@ describe('policies (R-POL)', () => {
     }
   })
 
+  it('refuses a point key that requests could not name (R-POL, the identifiers of R-SVC-2)', async () => {
+    const raw = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
+    raw.points[0].key = '!tier'
+    raw.points[1].key = 'method\u0007'
+    expect(() => parsePolicy(JSON.stringify(raw), 'mine.json')).toThrow(
+      'mine.json: invalid policy\n  points.0.key: must not start with "!"\n  points.1.key: must not contain control characters or lone surrogates',
+    )
+  })
+
   it('reads YAML too, and reports unreadable files and bad syntax with the path', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dm-policy-'))
     const raw = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))

@@ -1,8 +1,10 @@
 import { z } from './zod'
+import { IdentifierSchema } from './observation'
 
 /** A named decision point of the policy (R-POL): how to recognise it and what to say before there is evidence. */
 export const PointPolicySchema = z.strictObject({
-  key: z.string().min(1).max(200),
+  /** A point key as requests and `GET /v1/why` name it: an identifier (not starting with "!", no control characters). */
+  key: IdentifierSchema,
   /** Case-insensitive regular expressions tried against the question's header and text. */
   match: z
     .strictObject({
