@@ -1,4 +1,5 @@
 import { z } from './zod'
+import { normalizeLabel } from './labels'
 import { IdentifierSchema } from './observation'
 
 /** A named decision point of the policy (R-POL): how to recognise it and what to say before there is evidence. */
@@ -14,7 +15,8 @@ export const PointPolicySchema = z.strictObject({
     .refine((m) => m.header !== undefined || m.question !== undefined, {
       message: 'give at least one of header or question',
     }),
-  static_default: z.string().min(1).optional(),
+  /** Normalised as a label is (R-CAP-3), so that `Tier M (Recommended)` is the option `Tier M`. */
+  static_default: z.string().min(1).transform(normalizeLabel).optional(),
   precondition: z.string().min(1).optional(),
   always_ask: z.boolean().default(false),
   sensitive: z.boolean().default(false),

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
+import { DEFAULT_POLICY_FILE, parsePolicy } from '../config/load-policy'
 import { createTestApp, START } from '../../test/support/test-app'
 import { REMEMBERED_BODIES, type ValidBodies, validBodies } from './recommendations'
 
@@ -83,6 +85,19 @@ describe('POST /v1/recommendations: the seed worked examples (R-REC-4)', () => {
     await expert.call('POST', '/v1/observations', choices({ 'Tier S': 6 }, TIER))
     const weak = (await expert.call('POST', '/v1/recommendations', reworded)).body
     expect(weak.options[0].label).toBe('Small (static default)')
+  })
+})
+
+describe('a policy static default (R-POL, R-REC-1)', () => {
+  it('is matched as a label is: written as an agent writes it, it is still the static default', async () => {
+    const policy = parsePolicy(
+      JSON.stringify({ points: [{ key: 'tier', match: { header: '^tier$' }, static_default: ' Tier  M (Recommended)', precondition: 'a typical change' }] }),
+      'mine.json',
+      JSON.parse(readFileSync(DEFAULT_POLICY_FILE, 'utf8')),
+    )
+    const { call } = await createTestApp({ policy })
+    const { body } = await call('POST', '/v1/recommendations', TIER)
+    expect(body).toMatchObject({ point: 'tier', state: 'static-default', recommended: 'Tier M', precondition: 'a typical change' })
   })
 })
 
