@@ -218,7 +218,9 @@ export function recommend(input: RecommendationInput): Recommendation {
   const contradicted = learning ? contradictions(conditions, input.context) : []
   let loweredBecause: string | undefined
   if (contradicted.length > 0) {
-    const chance = multiSelect ? 0.5 : 1 / Math.max(k, 1)
+    // Chance is the confidence of a guess: 1/k for one option of k, and for a multi-select set,
+    // the product of k per-option confidences, each a coin (0.5 alone would raise a low product).
+    const chance = multiSelect ? 0.5 ** k : 1 / Math.max(k, 1)
     value = chance + (value - chance) * (1 - policy.confidence.contradiction_shrink)
     loweredBecause = `the request's context contradicts the precondition: ${contradicted
       .map((c) => `${c.key} is ${c.got}, not ${c.expected}`)

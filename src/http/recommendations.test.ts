@@ -88,6 +88,27 @@ describe('POST /v1/recommendations: the seed worked examples (R-REC-4)', () => {
   })
 })
 
+describe('a request context that contradicts the precondition (R-REC-5)', () => {
+  it('lowers the confidence of a multi-select set, never raises it, however low the set confidence is', async () => {
+    const { call } = await createTestApp()
+    const checks = { question: 'Which checks should run?', header: 'Checks', all_options: ['Lint', 'Types', 'Unit', 'E2E'], multi_select: true }
+    const picks = [['Lint', 'Types'], ['Lint', 'Unit'], ['Lint', 'Types', 'E2E'], ['Types', 'Unit'], ['Lint'], ['Types', 'E2E'], ['Lint', 'Unit', 'E2E']]
+    await call(
+      'POST',
+      '/v1/observations',
+      picks.map((user_choice, i) => ({ ...checks, user_choice, decision_id: `m-${i}`, timestamp: START, context: { phase: 'run' } })),
+    )
+    const held = (await call('POST', '/v1/recommendations', { ...checks, context: { phase: 'run' } })).body
+    const contradicted = (await call('POST', '/v1/recommendations', { ...checks, context: { phase: 'plan' } })).body
+    expect(held.precondition).toBe('phase is run')
+    expect(held.confidence.value).toBeLessThan(0.5)
+    expect(contradicted.confidence.lowered_because).toMatch(/phase is plan, not run/)
+    expect(contradicted.confidence.value).toBeLessThan(held.confidence.value)
+    // Halfway toward chance: for a set of 4 options, 0.5 ** 4.
+    expect(contradicted.confidence.value).toBeCloseTo(0.5 ** 4 + (held.confidence.value - 0.5 ** 4) / 2, 3)
+  })
+})
+
 describe('a policy static default (R-POL, R-REC-1)', () => {
   it('is matched as a label is: written as an agent writes it, it is still the static default', async () => {
     const policy = parsePolicy(
