@@ -279,6 +279,7 @@ export function recommend(input: RecommendationInput): Recommendation {
   else if (alwaysAsk) askReason = 'the policy marks this point always_ask'
   else if (state !== 'sufficient') askReason = `state is ${state}, not sufficient`
   else if (p < policy.ask.auto_resolve_p) askReason = `p ${round(p, 3)} is below auto_resolve_p ${policy.ask.auto_resolve_p}`
+  else if (recommended.length === 0) askReason = 'no option is selected at a rate of at least one half: there is no answer to give'
   else if (checkIn) askReason = `${autoResolvedInARow} answers in a row were auto-resolved: checking in with the user`
   else askReason = `sufficient evidence and p ${round(p, 3)} >= auto_resolve_p ${policy.ask.auto_resolve_p}: auto-resolve`
   const ask = !(
@@ -287,6 +288,7 @@ export function recommend(input: RecommendationInput): Recommendation {
     !alwaysAsk &&
     state === 'sufficient' &&
     p >= policy.ask.auto_resolve_p &&
+    recommended.length > 0 &&
     !checkIn
   )
 

@@ -88,6 +88,22 @@ describe('POST /v1/recommendations: the seed worked examples (R-REC-4)', () => {
   })
 })
 
+describe('ask (R-ASK-2)', () => {
+  it('asks at a multi-select point where no option is selected at half the rate: an empty set is no answer to auto-resolve to', async () => {
+    const { call } = await createTestApp()
+    const extras = { question: 'Which extras?', header: 'Extras', all_options: ['A', 'B'], multi_select: true }
+    await call(
+      'POST',
+      '/v1/observations',
+      Array.from({ length: 30 }, (_, i) => ({ ...extras, user_choice: ['none of these'], decision_id: `n-${i}`, timestamp: START })),
+    )
+    const { body } = await call('POST', '/v1/recommendations', extras)
+    expect(body).toMatchObject({ state: 'sufficient', recommended: [], ask: true })
+    expect(body.p).toBeGreaterThanOrEqual(0.9)
+    expect(body.ask_reason).toBe('no option is selected at a rate of at least one half: there is no answer to give')
+  })
+})
+
 describe('a request context that contradicts the precondition (R-REC-5)', () => {
   it('lowers the confidence of a multi-select set, never raises it, however low the set confidence is', async () => {
     const { call } = await createTestApp()
