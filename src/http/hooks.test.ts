@@ -140,6 +140,9 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(question.question).toBe(payload.tool_input.questions[0].question)
     expect(question.header).toBe('Tier')
     expect(question.multiSelect).toBe(false)
+    // Nothing of the user's is behind that order yet: the reason says so, and claims no likelihood.
+    expect(output.permissionDecisionReason).toContain('put first the usual default')
+    expect(output.permissionDecisionReason).not.toContain('most likely')
   })
 
   it('after 40 consistent choices it answers for the user, and that answer never counts as theirs', async () => {
@@ -237,7 +240,8 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     const asked = (await call('POST', HOOK, pre)).body.hookSpecificOutput
     expect(asked.permissionDecision).toBe('ask')
     expect(asked.updatedInput.questions[0].options[0].label).toBe('Tier L (Recommended)')
-    expect(asked.permissionDecisionReason).toContain('or the one a decision requires: required by decision D-050: Audits need the full plan.')
+    expect(asked.permissionDecisionReason).toContain('put first the option a decision requires: required by decision D-050: Audits need the full plan.')
+    expect(asked.permissionDecisionReason).not.toContain('most likely')
   })
 
   it('answers only the questions that auto-resolve and asks the rest', async () => {

@@ -217,6 +217,26 @@ function describeAnswers(plan: QuestionPlan): string {
 }
 
 /**
+ * What the first option of the questions still asked is, for the reason shown to the user: a
+ * likelihood only where the user's own choices are behind the order, else the usual default, and
+ * the decision where a required one fixes the answer.
+ */
+function firstOptionOf(asked: QuestionPlan['questions']): string {
+  const states = new Set(asked.map((p) => p.recommendation.state))
+  const required = asked.filter((p) => p.recommendation.state === 'enforced').map((p) => p.recommendation.disclosure)
+  const learned = states.has('partial') || states.has('sufficient')
+  const defaults = states.has('static-default')
+  const byDecision = `the option a decision requires: ${required.join('; ')}`
+  if (!learned && !defaults && required.length > 0) return byDecision
+  const first = !learned
+    ? 'the usual default (there is no history of your choices here yet)'
+    : defaults
+      ? 'the option you are most likely to pick (the usual default where there is no history of your choices yet)'
+      : 'the option you are most likely to pick'
+  return required.length > 0 ? `${first} (or ${byDecision})` : first
+}
+
+/**
  * The PreToolUse answer for an AskUserQuestion call (R-ASK-4), or `{}` when it would change
  * nothing (personalization off, or every question neutral and already in order).
  *
@@ -253,8 +273,7 @@ export function preToolUseAnswer(
   }
   // What the user is told: why the options are in this order (a required decision, where one
   // fixes the answer), and what was answered for them, with how to be asked again.
-  const required = plan.questions.filter((p) => p.ask && p.recommendation.state === 'enforced').map((p) => p.recommendation.disclosure)
-  const ordered = `decision-memory put first the option you are most likely to pick${required.length > 0 ? ` (or the one a decision requires: ${required.join('; ')})` : ''}`
+  const ordered = `decision-memory put first ${firstOptionOf(plan.questions.filter((p) => p.ask))}`
   const reason = answered ? `${ordered}. It answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}` : ordered
   return {
     hookSpecificOutput: {
