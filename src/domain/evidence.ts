@@ -27,6 +27,12 @@ export interface EvidenceSelection {
   basis: Cell
   /** Every observation of the scope, before any narrowing by context. */
   scoped: Cell
+  /**
+   * Where the layers' recent sessions come from (R-MEM-5: the last 3 sessions of the same
+   * project): the project asked, even when the evidence backs off across projects, and its own
+   * cell (undefined when nothing was chosen there yet); else the scope's.
+   */
+  recentScope: { project: string | null; cell: Cell | undefined }
 }
 
 const DAY_MS = 86_400_000
@@ -163,6 +169,7 @@ export function selectEvidence(
     contextTest: best?.test ?? null,
     changeTest,
     scoped,
+    recentScope: scope === 'all-projects' ? { project: request.project ?? null, cell: own } : { project, cell: scoped },
   }
 }
 

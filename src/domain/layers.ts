@@ -43,10 +43,14 @@ function layerOf(
   }
 }
 
-/** The three layers of R-MEM-5 over the observations of the request's scope (the `scoped` cell of `project`). */
+/**
+ * The three layers of R-MEM-5: the session's and the recent sessions' choices in `recent` (the
+ * project asked, even where the evidence backs off across projects: the last sessions of the same
+ * project), the long term over the observations of the request's scope (`scoped`).
+ */
 export function layersOf(input: {
   memory: PointView
-  project: string | null
+  recent: { project: string | null; cell: Cell | undefined }
   scoped: Cell
   options: readonly string[]
   sessionId: string | undefined
@@ -55,9 +59,9 @@ export function layersOf(input: {
   staticDefault: string
 }): Layers {
   const { options, asOf, alpha, staticDefault } = input
-  const recentSessions = input.scoped.sessions.map(([id]) => id)
+  const recentSessions = (input.recent.cell?.sessions ?? []).map(([id]) => id)
   const sessionIds = input.sessionId === undefined ? recentSessions : [...recentSessions, input.sessionId]
-  const cells = input.memory.cells(sessionIds.map((id) => cellKey.session(input.project, id)))
+  const cells = input.memory.cells(sessionIds.map((id) => cellKey.session(input.recent.project, id)))
   const recentCells = cells.slice(0, recentSessions.length)
   const sessionCell = input.sessionId === undefined ? undefined : cells[recentSessions.length]
   const session = layerOf(sessionCell === undefined ? [] : [...sessionCell.tallies], options, asOf, alpha, staticDefault)

@@ -246,6 +246,21 @@ describe('project backoff (R-MEM-6)', () => {
     expect(r.disclosure).toContain('across all your projects')
   })
 
+  it('keeps the recent layer to this project\'s sessions while the evidence backs off across projects', () => {
+    const obs = [
+      ...['o1', 'o2', 'o3'].flatMap((s, i) => observations({ 'Tier L': 3 }, { project: 'other/repo', session_id: s, timestamp: `2026-06-2${i}T10:00:00.000Z` })),
+      ...observations({ 'Tier S': 2 }, { project: 'acme/api', session_id: 'a1', timestamp: '2026-06-10T10:00:00.000Z' }),
+    ]
+    const r = recommend(input({ observations: obs, project: 'acme/api' }))
+    expect(r.scope).toBe('all-projects')
+    // R-MEM-5: the last sessions of the same project, not the other project's newer ones.
+    expect(r.layers.recent.sessions).toEqual(['a1'])
+    expect(r.layers.recent.majority).toBe('Tier S')
+    expect(r.layers.long_term.observations).toBe(11)
+    expect(r.layers.long_term.majority).toBe('Tier L')
+    expect(r.layers.change_suspected).toBe(true)
+  })
+
   it('uses the project alone once it has N', () => {
     const obs = [
       ...observations({ 'Tier L': 8 }, { project: 'other/repo' }),

@@ -336,7 +336,7 @@ export function recommend(input: RecommendationInput): Recommendation {
     context_key: selection.contextKey,
     layers: layersOf({
       memory: input.memory,
-      project: selection.project,
+      recent: selection.recentScope,
       scoped: selection.scoped,
       options: labels,
       sessionId: input.session_id,
