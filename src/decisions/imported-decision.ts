@@ -96,12 +96,14 @@ const LIFECYCLE_FIELDS: ReadonlySet<string> = new Set(['status', 'supersedes', '
 /**
  * Whether a decision's lifecycle moved here (accepted, superseded, … over the API) while its file
  * still says the status it said when last imported: its status and links are then the store's, and
- * a re-import does not take it back a step.
+ * a re-import does not take it back a step. A move the file has since caught up with (it says the
+ * status the lifecycle moved to) is no longer one: the file's links come through again. The one
+ * move that keeps the status, a replacement `linked` to what it supersedes, stays the store's.
  */
 function movedHere(stored: DecisionRecord, history: readonly DecisionEvent[], status: DecisionStatus): boolean {
   // Stores written before the file's status was kept: the last import wrote the file's status.
   const said = stored.imported?.status ?? history.findLast((e) => e.type === 'imported' || e.type === 'reimported')?.to
-  return said === status && history.some((e) => e.type !== 'imported' && e.type !== 'reimported')
+  return said === status && (stored.status !== said || history.some((e) => e.type === 'linked'))
 }
 
 /**

@@ -331,6 +331,29 @@ describe('a re-import after the lifecycle moved on (R-CON-6, R-CON-1)', () => {
     await call('POST', '/v1/decisions/import', { records: withdrawn })
     expect((await call('GET', '/v1/decisions/ADR-0004')).body.status).toBe('revoked')
   })
+  it('takes a link the file adds once it says the status the lifecycle moved the decision to', async () => {
+    const { call, clock } = await createTestApp()
+    const read = (status: string, links = '') =>
+      readRecordFolder([
+        {
+          path: 'DECISIONS.md',
+          name: 'DECISIONS.md',
+          bytes: new TextEncoder().encode(
+            `# Decisions\n\n## D-001: Use Postgres (2024-01-10)\n- Status: Accepted\n\n## D-002: Use Redis (2024-02-10)\n- Status: ${status}\n${links}\nLatency.\n`,
+          ),
+        },
+      ]).records
+    await call('POST', '/v1/decisions/import', { records: read('Proposed') })
+    clock.advance(DAY)
+    expect((await call('POST', '/v1/decisions/D-002/accept')).status).toBe(200)
+    clock.advance(DAY)
+    // The file catches up with the lifecycle, then, later, says what D-002 replaced.
+    await call('POST', '/v1/decisions/import', { records: read('Accepted') })
+    clock.advance(DAY)
+    await call('POST', '/v1/decisions/import', { records: read('Accepted', '- Supersedes: D-001\n') })
+    expect((await call('GET', '/v1/decisions/D-001')).body).toMatchObject({ status: 'superseded', superseded_by: 'D-002' })
+    expect((await call('GET', '/v1/decisions/D-002')).body).toMatchObject({ status: 'accepted', supersedes: 'D-001' })
+  })
 })
 
 describe('the OpenAPI document', () => {
