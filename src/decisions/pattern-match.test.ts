@@ -60,4 +60,14 @@ describe('a check with many slow patterns', () => {
     // gets its second at once), and the limit is reached before the other's first.
     expect(matchWithin(20, clock())([CATASTROPHIC, 'force'], TEXT, 1)).toEqual([undefined, undefined])
   })
+
+  it('decides an urgent pattern that finishes, wherever it stands among slow urgent ones', () => {
+    // A required decision whose patterns are a dozen slow ones and then 'force': taken one pattern
+    // at a time, the slow ones' three turns each (36) run past a limit reached at the twentieth
+    // turn, and 'force' was never tried, which lets the command through.
+    let reads = 0
+    const clock = () => reads++ * (TURNS_LIMIT_MS / 20)
+    const slow = Array.from({ length: 12 }, (_, i) => `(a+)+$|x{${i}}y`)
+    expect(matchWithin(20, clock)([...slow, 'force', 'nothing-like-this'], TEXT, 13)).toEqual([...Array(12).fill(undefined), true, undefined])
+  })
 })

@@ -18,10 +18,11 @@ export const PATTERN_BUDGET_MS = 20
  * The turns each pattern then gets alone, in rounds over those still undecided: a pattern that
  * finishes at all takes microseconds and is decided in the first, unless the machine is so loaded
  * that the watchdog's thread fires before the pattern could run; the longer turns after it leave
- * that to three stalls in a row. A slow pattern costs their sum. An urgent pattern gets its three
- * turns one after the other, before any other pattern's first: on a loaded machine, a first turn
- * that stalled would otherwise wait for a round over every slow pattern, and the limit below could
- * run out before its second.
+ * that to three stalls in a row. A slow pattern costs their sum. The urgent patterns get their
+ * rounds before any other pattern its first: on a loaded machine, an urgent first turn that stalled
+ * would otherwise wait for a round over every slow pattern, and the limit below could run out
+ * before its second. (Their three turns one pattern after the other instead, a dozen slow urgent
+ * patterns would use up the limit before a fast urgent one after them had its first.)
  */
 const TURNS_MS = [5, 10, 20] as const
 
@@ -70,8 +71,10 @@ export function matchWithin(budgetMs: number = PATTERN_BUDGET_MS, now: () => num
         if (!timedOut(error)) throw error
       }
     }
+    // Rounds over the urgent patterns, then rounds over the rest: a slow urgent pattern then never
+    // leaves an urgent one that finishes untried.
     const first = Math.min(urgent, patterns.length)
-    for (let i = 0; i < first; i++) for (const ms of TURNS_MS) turn(i, ms)
+    for (const ms of TURNS_MS) for (let i = 0; i < first; i++) turn(i, ms)
     for (const ms of TURNS_MS) for (let i = first; i < patterns.length; i++) turn(i, ms)
     return answers
   }
