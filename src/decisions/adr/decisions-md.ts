@@ -5,6 +5,8 @@ import { readDate } from './status-words'
 
 const KEY = /\b([A-Z][A-Z0-9]*-\d+)\b/
 const DAY = /\b(\d{4}-\d{2}-\d{2})\b/
+/** A heading's date with the brackets around it, or alone: brackets of the title's own (`close()`) stay. */
+const DATED = new RegExp(`\\(\\s*${DAY.source}\\s*\\)|\\[\\s*${DAY.source}\\s*\\]|${DAY.source}`)
 /** The field lines of a section, which are not part of its prose. */
 const FIELD = /^(status|date|enforce|supersedes|supercedes|superseded by|superceded by|decision|rationale|why|reason|deciders|decision-makers|tags)$/i
 
@@ -15,8 +17,7 @@ const FIELD = /^(status|date|enforce|supersedes|supercedes|superseded by|superce
 function titleOf(heading: string): string {
   return heading
     .replace(KEY, '')
-    .replace(DAY, '')
-    .replace(/\(\s*\)|\[\s*\]/g, '')
+    .replace(DATED, '')
     .replace(/^[\s[\]():—–|-]+/, '')
     .replace(/[\s:—–|-]+$/, '')
     .trim()

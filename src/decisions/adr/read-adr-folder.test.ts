@@ -160,11 +160,14 @@ describe('records as projects write them', () => {
   it('DECISIONS.md: a date in brackets after the title is taken out with its brackets', () => {
     const reading = readTexts({
       'DECISIONS.md': '# Decisions\n\n## D-001: Use TypeScript (2023-01-10)\n\n- Status: accepted\n\nType errors cost us a release.\n\n' +
-        '## D-002 — Use pnpm — 2023-05-01\n\n- Status: accepted\n',
+        '## D-002 — Use pnpm — 2023-05-01\n\n- Status: accepted\n\n' +
+        // Brackets the title writes itself are not the date's.
+        '## D-003: Call close() on every stream [] (2023-06-01)\n\n- Status: accepted\n',
     })
     expect(reading.records.map((r) => [r.key, r.title, r.decision, r.date])).toEqual([
       ['D-001', 'Use TypeScript', 'Use TypeScript', '2023-01-10'],
       ['D-002', 'Use pnpm', 'Use pnpm', '2023-05-01'],
+      ['D-003', 'Call close() on every stream []', 'Call close() on every stream []', '2023-06-01'],
     ])
   })
 })
