@@ -100,6 +100,8 @@ describe('presentQuestion (R-REC-6 applied to AskUserQuestion)', () => {
       ['...', /^Recommended when /],
       // A description left open (a colon) or cut at a comma: no 'Large:. Recommended'.
       ['Large, for:', /^Large, for: Recommended when /],
+      // French typography puts a space before the colon: it still leads in.
+      ['Large, pour :', /^Large, pour : Recommended when /],
       ['Large,', /^Large\. Recommended when /],
       ['Large; ', /^Large\. Recommended when /],
     ] as const) {

@@ -87,7 +87,7 @@ function withRationale(description: string, rationale: string): string {
   const text = description.trimEnd()
   if (/[.!?…]$/.test(text)) return /[^.!?…\s]/.test(text) ? `${text} ${rationale}` : rationale
   // Left open, the rationale goes on from the colon; cut at a comma or semicolon, it ends there.
-  if (/[^:\s]:$/.test(text)) return `${text} ${rationale}`
+  if (/[^:\s]\s*:$/.test(text)) return `${text} ${rationale}`
   const open = text.replace(/[,;]+$/, '')
   return open === '' ? rationale : `${open}. ${rationale}`
 }
