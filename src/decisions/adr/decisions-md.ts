@@ -18,7 +18,10 @@ function titleOf(heading: string): string {
   return heading
     .replace(KEY, '')
     .replace(DATED, '')
-    .replace(/^[\s[\]():—–|-]+/, '')
+    // The brackets the key leaves (`[D-001] Use X`), then separators: a title's own opening
+    // bracket (`(Re)use the pool`) stays.
+    .replace(/^\s*(?:\[\s*\]|\(\s*\))/, '')
+    .replace(/^[\s:—–|-]+/, '')
     .replace(/[\s:—–|-]+$/, '')
     .trim()
 }

@@ -162,12 +162,17 @@ describe('records as projects write them', () => {
       'DECISIONS.md': '# Decisions\n\n## D-001: Use TypeScript (2023-01-10)\n\n- Status: accepted\n\nType errors cost us a release.\n\n' +
         '## D-002 — Use pnpm — 2023-05-01\n\n- Status: accepted\n\n' +
         // Brackets the title writes itself are not the date's.
-        '## D-003: Call close() on every stream [] (2023-06-01)\n\n- Status: accepted\n',
+        '## D-003: Call close() on every stream [] (2023-06-01)\n\n- Status: accepted\n\n' +
+        // A title that opens with a bracket keeps it; the brackets around the key go.
+        '## D-004: (Re)use the connection pool\n\n- Status: accepted\n- Date: 2023-07-01\n\n' +
+        '## [D-005] Use Vitest\n\n- Status: accepted\n- Date: 2023-08-01\n',
     })
     expect(reading.records.map((r) => [r.key, r.title, r.decision, r.date])).toEqual([
       ['D-001', 'Use TypeScript', 'Use TypeScript', '2023-01-10'],
       ['D-002', 'Use pnpm', 'Use pnpm', '2023-05-01'],
       ['D-003', 'Call close() on every stream []', 'Call close() on every stream []', '2023-06-01'],
+      ['D-004', '(Re)use the connection pool', '(Re)use the connection pool', '2023-07-01'],
+      ['D-005', 'Use Vitest', 'Use Vitest', '2023-08-01'],
     ])
   })
 })
