@@ -25,7 +25,7 @@ import { expertiseLevel, type ExpertiseLevel } from './domain/expertise'
 import { aggregationParams } from './domain/aggregate'
 import { createAnswerCache } from './memory/answer-cache'
 import { createDecayScan, type DecayScanResult } from './memory/decay-scan'
-import type { MemoryStore, SessionRecord } from './memory/store'
+import { personalizationAt, type MemoryStore, type SessionRecord } from './memory/store'
 import { randomHex } from './random-hex'
 
 /** How far ahead of the service's clock a timestamp may be (clock skew between machines). */
@@ -180,7 +180,7 @@ export function createDecisionMemory(deps: {
       // A session id seen for the first time here starts the session (R-SES-1); a replay
       // (as_of) only reads.
       const existing = await store.getSession(request.user, request.session_id)
-      if (existing !== undefined) personalization = existing.personalization
+      if (existing !== undefined) personalization = personalizationAt(existing, asOf)
       else if (request.as_of === undefined) {
         await store.startSession({
           session_id: request.session_id,
@@ -351,19 +351,22 @@ export function createDecisionMemory(deps: {
       }
       user ??= 'default'
       const existing = await store.getSession(user, input.session_id)
+      const now = clock.now().toISOString()
       if (existing === undefined) {
         // Toggling a session not seen yet starts it, with the toggle applied.
+        const enabled = input.enabled ?? false
         const { session } = await store.startSession({
           session_id: input.session_id,
           user,
           project: null,
-          started_at: clock.now().toISOString(),
-          personalization: input.enabled ?? false,
+          started_at: now,
+          personalization: enabled,
+          toggles: [{ at: now, enabled }],
         })
         return sessionView(session)
       }
       const enabled = input.enabled ?? !existing.personalization
-      const updated = await store.setPersonalization(user, input.session_id, enabled)
+      const updated = await store.setPersonalization(user, input.session_id, enabled, now)
       return sessionView(updated ?? existing)
     },
 

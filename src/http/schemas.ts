@@ -127,6 +127,10 @@ export const SessionSchema = z
     project: z.string().nullable(),
     started_at: z.string(),
     personalization: z.boolean(),
+    toggles: z
+      .array(z.object({ at: z.string(), enabled: z.boolean() }))
+      .optional()
+      .openapi({ description: 'Each toggle of personalization, oldest first, with its moment (what an as_of replay reads); absent when never toggled.' }),
     expertise: z.object({ sessions: z.number().int(), level: z.enum(['beginner', 'intermediate', 'expert']) }),
   })
   .openapi('Session')

@@ -99,4 +99,24 @@ describe('as_of replays the past (R-REC-9)', () => {
     expect(now.body.observations).toBe(12)
     expect(now.body.recommended).toBe('Tier L')
   })
+
+  it('answers with the personalization the session had then, not the one it has now', async () => {
+    const { call, clock } = await createTestApp()
+    const hour = 3_600_000
+    const posts = Array.from({ length: 8 }, (_, i) => ({ ...TIER, user_choice: 'Tier L', decision_id: `d-${i}`, session_id: 's-1', timestamp: START }))
+    expect((await call('POST', '/v1/observations', posts)).status).toBe(201)
+    const at = (hours: number) => new Date(Date.parse(START) + hours * hour).toISOString()
+    clock.advance(2 * hour)
+    expect((await call('PUT', '/v1/sessions/s-1/personalization', { enabled: false })).status).toBe(200)
+    clock.advance(2 * hour)
+    expect((await call('PUT', '/v1/sessions/s-1/personalization', { enabled: true })).status).toBe(200)
+    clock.advance(hour)
+    const stateAt = async (hours: number) =>
+      (await call('POST', '/v1/recommendations', { ...TIER, session_id: 's-1', as_of: at(hours) })).body.state
+    // On before the first toggle, off between the two, on again after the second.
+    expect(await stateAt(1)).toBe('partial')
+    expect(await stateAt(3)).toBe('personalization-off')
+    expect(await stateAt(4.5)).toBe('partial')
+    expect((await call('POST', '/v1/recommendations', { ...TIER, session_id: 's-1' })).body.state).toBe('partial')
+  })
 })

@@ -233,12 +233,12 @@ export async function createLevelStore(
       return users
     },
 
-    setPersonalization(user, sessionId, enabled) {
+    setPersonalization(user, sessionId, enabled, at) {
       return enqueue(async () => {
         const k = key(user, sessionId)
         const existing = await sessions.get(k)
         if (existing === undefined) return undefined
-        const updated = { ...existing, personalization: enabled }
+        const updated = { ...existing, personalization: enabled, toggles: [...(existing.toggles ?? []), { at, enabled }] }
         await changes.around([user], async () => {
           await sessions.put(k, updated, writeOptions(sync) as never)
           sessionsWritten([updated])

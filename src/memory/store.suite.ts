@@ -111,9 +111,9 @@ export function storeSuite(name: string, open: () => Promise<MemoryStore>) {
       store = await open()
       await store.startSession(session())
       await store.startSession(session({ session_id: 's-2' }))
-      expect(await store.setPersonalization('alice', 's-1', false)).toMatchObject({ personalization: false })
+      expect(await store.setPersonalization('alice', 's-1', false, '2026-07-02T00:00:00.000Z')).toMatchObject({ personalization: false, toggles: [{ at: '2026-07-02T00:00:00.000Z', enabled: false }] })
       expect(await store.getSession('alice', 's-2')).toMatchObject({ personalization: true })
-      expect(await store.setPersonalization('alice', 'nope', false)).toBeUndefined()
+      expect(await store.setPersonalization('alice', 'nope', false, '2026-07-02T00:00:00.000Z')).toBeUndefined()
     })
 
     it("moves a user's changes with every write that may change their answers, and not with reads", async () => {
@@ -127,7 +127,7 @@ export function storeSuite(name: string, open: () => Promise<MemoryStore>) {
       expect(await moved('alice', () => s.addObservations([observation({ chosen: ['Tier M'] })], []))).toBe(true)
       expect(await moved('alice', () => s.startSession(session()))).toBe(true)
       expect(await moved('alice', () => s.startSession(session()))).toBe(false)
-      expect(await moved('alice', () => s.setPersonalization('alice', 's-1', false))).toBe(true)
+      expect(await moved('alice', () => s.setPersonalization('alice', 's-1', false, '2026-07-02T00:00:00.000Z'))).toBe(true)
       expect(await moved('alice', () => s.expireRecall(new Date('2026-07-01T00:00:00.000Z')))).toBe(true)
       expect(await moved('alice', () => s.forgetUser('alice'))).toBe(true)
       expect(await moved('alice', () => s.readPoint('alice', 'tier', new Date('2026-07-03T00:00:00.000Z'), () => null))).toBe(false)

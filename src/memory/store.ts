@@ -9,6 +9,23 @@ export interface SessionRecord {
   project: string | null
   started_at: string
   personalization: boolean
+  /**
+   * Each toggle of personalization, oldest first, with the moment it was made: what a replay
+   * (`as_of`, R-REC-9) reads. Absent in a session never toggled, and in sessions toggled before
+   * it was kept (whose toggle's moment is not known).
+   */
+  toggles?: Array<{ at: string; enabled: boolean }>
+}
+
+/**
+ * A session's personalization as of `asOf`: the last toggle made by then, else on (every session
+ * starts on, R-SES-3); for a session whose toggles' moments are not kept, as it is now.
+ */
+export function personalizationAt(session: SessionRecord, asOf: Date): boolean {
+  if (session.toggles === undefined) return session.personalization
+  const at = asOf.toISOString()
+  const made = session.toggles.filter((t) => t.at <= at)
+  return made.length === 0 ? true : (made[made.length - 1] as { enabled: boolean }).enabled
 }
 
 /** What storing a batch of observations did (R-CAP-2). */
@@ -39,7 +56,7 @@ export interface MemoryStore {
   getSession(user: string, sessionId: string): Promise<SessionRecord | undefined>
   /** The users that have a session with this id. */
   sessionOwners(sessionId: string): Promise<string[]>
-  setPersonalization(user: string, sessionId: string, enabled: boolean): Promise<SessionRecord | undefined>
+  setPersonalization(user: string, sessionId: string, enabled: boolean, at: string): Promise<SessionRecord | undefined>
   /** Distinct sessions of a user started up to `asOf` (R-SES-2). */
   countSessions(user: string, asOf?: Date): Promise<number>
   /** Every session of a user (R-SVC-5). */
