@@ -121,15 +121,18 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
   /** Accepts a decision inside a transaction, superseding the decision it names (R-CON-1a). */
   async function acceptIn(tx: DecisionTransaction, record: DecisionRecord, at: string, reason?: string) {
     const accepted = transition(record, 'accepted', at, { reason, supersedes: record.supersedes ?? undefined })
-    if (record.supersedes !== null) {
-      const old = await required(tx, record.supersedes, 'supersedes')
-      if (old.superseded_by !== null) {
-        throw new InputError('already_superseded', `${old.key} is already superseded by ${old.superseded_by}`, {
+    // A predecessor already superseded by this very decision (a record imported "Superseded by"
+    // it before it was accepted) stays as it is: accepting it completes that link.
+    const predecessor = record.supersedes === null ? undefined : await required(tx, record.supersedes, 'supersedes')
+    const linked = predecessor?.status === 'superseded' && predecessor.superseded_by === record.key
+    if (predecessor !== undefined && !linked) {
+      if (predecessor.superseded_by !== null) {
+        throw new InputError('already_superseded', `${predecessor.key} is already superseded by ${predecessor.superseded_by}`, {
           status: 409,
-          issues: [{ path: 'supersedes', message: `${old.key} was replaced by ${old.superseded_by}` }],
+          issues: [{ path: 'supersedes', message: `${predecessor.key} was replaced by ${predecessor.superseded_by}` }],
         })
       }
-      const replaced = transition(old, 'superseded', at, { by: record.key, reason: `superseded by ${record.key}` })
+      const replaced = transition(predecessor, 'superseded', at, { by: record.key, reason: `superseded by ${record.key}` })
       tx.put(replaced.record)
       tx.append(replaced.event)
     }

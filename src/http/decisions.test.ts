@@ -299,6 +299,28 @@ describe('records whose new one alone says "Supersedes" (R-CON-6, R-CON-1a)', ()
     expect((await call('GET', '/v1/decisions/ADR-0003')).body).toMatchObject({ status: 'superseded', superseded_by: 'ADR-0004' })
     expect((await call('POST', '/v1/decisions/import', { records })).body.unchanged).toHaveLength(4)
   })
+
+  it('accepts a proposal that the record it replaces already names as its replacement', async () => {
+    const { call } = await createTestApp()
+    // The old record was written "Superseded by" the new one before the new one was accepted.
+    const adr = (n: number, title: string, status: string) =>
+      `# ${n}. ${title}\n\nDate: 2024-0${n}-01\n\n## Status\n\n${status}\n\n## Decision\n\n${title}.\n`
+    const { records } = readRecordFolder(
+      Object.entries({
+        '0001-use-rest.md': adr(1, 'Use REST', 'Superseded by [2. Use gRPC](0002-use-grpc.md)'),
+        '0002-use-grpc.md': adr(2, 'Use gRPC', 'Proposed'),
+      }).map(([name, text]) => ({ path: name, name, bytes: new TextEncoder().encode(text) })),
+    )
+    expect((await call('POST', '/v1/decisions/import', { records })).body.created).toHaveLength(2)
+    const accepted = await call('POST', '/v1/decisions/ADR-0002/accept')
+    expect(accepted.status).toBe(200)
+    expect(accepted.body).toMatchObject({ status: 'accepted', supersedes: 'ADR-0001' })
+    expect((await call('GET', '/v1/decisions/ADR-0001')).body).toMatchObject({ status: 'superseded', superseded_by: 'ADR-0002' })
+    // Any other decision that names the same predecessor is still refused.
+    const other = await call('POST', '/v1/decisions', { key: 'D-900', title: 'Use SOAP', decision: 'SOAP', rationale: 'legacy', supersedes: 'ADR-0001' })
+    expect(other.status).toBe(201)
+    expect((await call('POST', '/v1/decisions/D-900/accept')).status).toBe(409)
+  })
 })
 
 describe('a re-import after the lifecycle moved on (R-CON-6, R-CON-1)', () => {
