@@ -1,6 +1,9 @@
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { runCli } from './support/processes'
+import { closedPort, runCli } from './support/processes'
 
 const servers: Server[] = []
 afterEach(() => {
@@ -20,5 +23,27 @@ describe('a command whose service is there but does not answer', () => {
       new RegExp(`^decision-memory toggle: PUT ${url}/v1/sessions/s-1/personalization: (no answer within 5 s \\(is the service busy or stuck\\?\\)|the request failed: .+)\\n$`),
     )
     expect(result.stderr).not.toMatch(/\n\s+at /)
+  })
+})
+
+describe('a command with no service and no store where it looks', () => {
+  it('says where it looked and exits 1, and makes no empty store a toggle or a forget would seem to work in', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`
+    const data = join(mkdtempSync(join(tmpdir(), 'dm-nostore-')), 'data')
+    for (const args of [
+      ['toggle', '--session', 's-1', '--off', '--data', data],
+      ['forget', '--user', 'alice', '--yes', '--data', data],
+    ]) {
+      const result = await runCli(args, { env: { DECISION_MEMORY_URL: url } })
+      expect(result.code).toBe(1)
+      expect(result.stderr).toContain(`no service at ${url} (connection refused), and no store in ${data}`)
+      expect(existsSync(data)).toBe(false)
+    }
+    // An import may come before the service first runs: it makes the store.
+    const folder = mkdtempSync(join(tmpdir(), 'dm-adr-'))
+    writeFileSync(join(folder, '0001-use-postgres.md'), '# 1. Use Postgres\n\nDate: 2024-01-10\n\n## Status\n\nAccepted\n\n## Decision\n\nPostgres.\n')
+    const imported = await runCli(['import-adr', folder, '--data', data], { env: { DECISION_MEMORY_URL: url } })
+    expect(imported.code).toBe(0)
+    expect(existsSync(data)).toBe(true)
   })
 })

@@ -81,6 +81,8 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
         body: { records },
         dataDir: values.data,
         local: (_memory, decisions) => decisions.import(records),
+        // Importing a repository's records may come before the service first runs.
+        createStore: true,
       })
       if (answer.status >= 400) {
         const message = (answer.body as { error?: { message?: string } } | null)?.error?.message ?? `HTTP ${answer.status}`

@@ -31,7 +31,8 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     method = 'POST',
   ): Promise<BackendAnswer> {
     try {
-      const answer = await throughServiceOrLocal({ method, path, body, local, dataDir: values.data, policyFile: values.policy })
+      // Run on its own, the MCP server may be the first to use the store: it makes one.
+      const answer = await throughServiceOrLocal({ method, path, body, local, dataDir: values.data, policyFile: values.policy, createStore: true })
       if (answer.status < 400) return { ok: true, body: answer.body }
       const error = (answer.body as { error?: Extract<BackendAnswer, { ok: false }>['error'] } | null)?.error
       return { ok: false, error: error ?? { code: `http_${answer.status}`, message: `the service answered ${answer.status}` } }

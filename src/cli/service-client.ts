@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { systemClock } from '../clock'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
@@ -28,6 +29,12 @@ export async function throughServiceOrLocal(request: {
   policyFile?: string | undefined
   /** How long to wait for the service; a scan of the whole store (forget, export) takes longer. */
   timeoutMs?: number
+  /**
+   * Whether, with no service, a store may be made where none is (an import, the MCP server run on
+   * its own); else a missing data directory is an error: a toggle or a forget made in a new, empty
+   * store beside the real one would say it worked and change nothing that is used.
+   */
+  createStore?: boolean
 }): Promise<Answer> {
   const url = serviceUrl() + request.path
   const timeoutMs = request.timeoutMs ?? 5_000
@@ -87,7 +94,14 @@ function whyUnreachable(error: unknown, timeoutMs: number): string {
 function local(request: Parameters<typeof throughServiceOrLocal>[0]): Promise<Answer> {
   return inLocalTurn(async () => {
     const policy = await loadPolicy(resolve(request.policyFile ?? DEFAULT_POLICY_FILE))
-    const { store, decisionStore } = await openStores(resolve(request.dataDir ?? process.env.DECISION_MEMORY_DATA ?? 'data'), policy)
+    const dir = resolve(request.dataDir ?? process.env.DECISION_MEMORY_DATA ?? 'data')
+    if (request.createStore !== true && !existsSync(dir)) {
+      throw new ServiceUnavailableError(
+        `no service at ${serviceUrl()} (connection refused), and no store in ${dir}: start the service, ` +
+          'or set DECISION_MEMORY_URL to where it runs, or --data to its store',
+      )
+    }
+    const { store, decisionStore } = await openStores(dir, policy)
     try {
       const decisions = createDecisions({ store: decisionStore, clock: systemClock })
       const memory = createDecisionMemory({ store, policy, clock: systemClock, decisions })
