@@ -141,7 +141,7 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(question.header).toBe('Tier')
     expect(question.multiSelect).toBe(false)
     // Nothing of the user's is behind that order yet: the reason says so, and claims no likelihood.
-    expect(output.permissionDecisionReason).toContain('put first the usual default')
+    expect(output.permissionDecisionReason).toContain('put first the usual default (there is not yet enough history of your choices here)')
     expect(output.permissionDecisionReason).not.toContain('most likely')
   })
 
@@ -231,7 +231,8 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     const output = body.hookSpecificOutput
     expect(output.permissionDecision).toBe('allow')
     expect(output.updatedInput.answers).toEqual({ [TIER_QUESTION]: 'Tier L (Recommended)' })
-    expect(output.permissionDecisionReason).toContain('required by decision D-050: Audits need the full plan.')
+    // The decision's words inside the brackets, without a full stop of their own before ')'.
+    expect(output.permissionDecisionReason).toContain('(required by decision D-050: Audits need the full plan)')
     expect(output.permissionDecisionReason).not.toContain('past choices')
 
     // With personalization off the user is asked, the decision's option first: the reason names it.
@@ -240,7 +241,7 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     const asked = (await call('POST', HOOK, pre)).body.hookSpecificOutput
     expect(asked.permissionDecision).toBe('ask')
     expect(asked.updatedInput.questions[0].options[0].label).toBe('Tier L (Recommended)')
-    expect(asked.permissionDecisionReason).toContain('put first the option a decision requires: required by decision D-050: Audits need the full plan.')
+    expect(asked.permissionDecisionReason).toContain('put first the option a decision requires: required by decision D-050: Audits need the full plan')
     expect(asked.permissionDecisionReason).not.toContain('most likely')
   })
 

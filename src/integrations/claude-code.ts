@@ -201,6 +201,11 @@ async function answersAskedAfterAll(
   return asked
 }
 
+/** A sentence set inside a longer one (in brackets, before a semicolon): without its full stop. */
+function asClause(text: string): string {
+  return text.replace(/[.\s]+$/, '')
+}
+
 /**
  * Each answer given for the user and what it rests on: their past choices, or, for a point a
  * required decision fixes (R-CON-2), that decision, which no number of choices stands behind.
@@ -210,7 +215,7 @@ function describeAnswers(plan: QuestionPlan): string {
     .filter((p) => p.answer !== null)
     .map((p) => {
       const rec = p.recommendation
-      const basis = rec.state === 'enforced' ? rec.disclosure : `from your past choices: ${rec.observations} choices, p ${rec.p}`
+      const basis = rec.state === 'enforced' ? asClause(rec.disclosure) : `from your past choices: ${rec.observations} choices, p ${rec.p}`
       return `"${p.ask_user_question.question}" = "${p.answer}" (${basis})`
     })
     .join('; ')
@@ -223,15 +228,15 @@ function describeAnswers(plan: QuestionPlan): string {
  */
 function firstOptionOf(asked: QuestionPlan['questions']): string {
   const states = new Set(asked.map((p) => p.recommendation.state))
-  const required = asked.filter((p) => p.recommendation.state === 'enforced').map((p) => p.recommendation.disclosure)
+  const required = asked.filter((p) => p.recommendation.state === 'enforced').map((p) => asClause(p.recommendation.disclosure))
   const learned = states.has('partial') || states.has('sufficient')
   const defaults = states.has('static-default')
   const byDecision = `the option a decision requires: ${required.join('; ')}`
   if (!learned && !defaults && required.length > 0) return byDecision
   const first = !learned
-    ? 'the usual default (there is no history of your choices here yet)'
+    ? 'the usual default (there is not yet enough history of your choices here)'
     : defaults
-      ? 'the option you are most likely to pick (the usual default where there is no history of your choices yet)'
+      ? 'the option you are most likely to pick (the usual default where there is not yet enough history of your choices)'
       : 'the option you are most likely to pick'
   return required.length > 0 ? `${first} (or ${byDecision})` : first
 }
