@@ -9,18 +9,21 @@ export const PREFERENCES_HELP = `decision-memory preferences --user USER [--json
   confidence, and every option's count. Through the running service, or the store in --data.
 `
 
-function describe(point: PointPreference): string {
+const counted = (n: number) => `${n} observation${n === 1 ? '' : 's'}`
+
+/** One line per point, as the command prints it. */
+export function describePoint(point: PointPreference): string {
   // Multi-select: the set selected at least half the time (labels may hold commas: joined with +).
   if (point.selection !== null) {
     const rates = point.options.map((o) => `${o.option} ${o.count} (${Math.round(o.share * 100)}%)`).join(', ')
-    return `${point.point}: ${point.selection.length === 0 ? '(nothing selected half the time)' : point.selection.join(' + ')}, ${point.observations} observations [${rates}]`
+    return `${point.point}: ${point.selection.length === 0 ? '(nothing selected half the time)' : point.selection.join(' + ')}, ${counted(point.observations)} [${rates}]`
   }
   const head = `${point.point}: ${point.majority ?? '(nothing chosen)'}`
   const share = point.majority === null ? '' : ` ${Math.round(point.share * 100)}%`
   const confidence = point.confidence === null ? '' : `, confidence ${point.confidence.level} (${point.confidence.value})`
   const options = point.options.map((o) => `${o.option} ${o.count}`).join(', ')
   const since = point.changed_since === null ? '' : ` since ${point.changed_since.slice(0, 10)} (they differ from the earlier ones)`
-  return `${head}${share}${confidence}, ${point.observations} observations${since} [${options}]`
+  return `${head}${share}${confidence}, ${counted(point.observations)}${since} [${options}]`
 }
 
 /** `decision-memory preferences` (R-SVC-5). */
@@ -42,6 +45,6 @@ export async function preferencesCommand(argv: string[]): Promise<number> {
   const body = answer.body as { points: PointPreference[] }
   if (values.json === true) process.stdout.write(JSON.stringify(body) + '\n')
   else if (body.points.length === 0) process.stdout.write(`nothing learned about ${user} yet\n`)
-  else for (const point of body.points) process.stdout.write(describe(point) + '\n')
+  else for (const point of body.points) process.stdout.write(describePoint(point) + '\n')
   return 0
 }
