@@ -120,3 +120,24 @@ describe('as_of replays the past (R-REC-9)', () => {
     expect((await call('POST', '/v1/recommendations', { ...TIER, session_id: 's-1' })).body.state).toBe('partial')
   })
 })
+
+describe('as_of in a store written before toggles were kept (R-REC-9)', () => {
+  it('a session turned off then answers off before its next toggle, as it did before that toggle', async () => {
+    const { call, clock, store } = await createTestApp()
+    const hour = 3_600_000
+    // As a store written before toggles were kept holds a session turned off: off, no toggles.
+    await store.startSession({ session_id: 's-1', user: 'default', project: null, started_at: START, personalization: false })
+    const posts = Array.from({ length: 8 }, (_, i) => ({ ...TIER, user_choice: 'Tier L', decision_id: `d-${i}`, session_id: 's-1', timestamp: START }))
+    expect((await call('POST', '/v1/observations', posts)).status).toBe(201)
+    const stateAt = async (as_of?: string) =>
+      (await call('POST', '/v1/recommendations', { ...TIER, session_id: 's-1', as_of })).body.state
+    const before = new Date(Date.parse(START) + hour).toISOString()
+    clock.advance(2 * hour)
+    expect(await stateAt(before)).toBe('personalization-off')
+    expect((await call('PUT', '/v1/sessions/s-1/personalization', { enabled: true })).status).toBe(200)
+    clock.advance(hour)
+    // The toggle changes what follows it, not what came before.
+    expect(await stateAt(before)).toBe('personalization-off')
+    expect(await stateAt()).toBe('partial')
+  })
+})

@@ -238,7 +238,10 @@ export async function createLevelStore(
         const k = key(user, sessionId)
         const existing = await sessions.get(k)
         if (existing === undefined) return undefined
-        const updated = { ...existing, personalization: enabled, toggles: [...(existing.toggles ?? []), { at, enabled }] }
+        // A session turned off before toggles were kept answered off at any as_of: its first kept
+        // toggle must not turn its past on (as far as is known, it was off since it started).
+        const kept = existing.toggles ?? (existing.personalization ? [] : [{ at: existing.started_at, enabled: false }])
+        const updated = { ...existing, personalization: enabled, toggles: [...kept, { at, enabled }] }
         await changes.around([user], async () => {
           await sessions.put(k, updated, writeOptions(sync) as never)
           sessionsWritten([updated])

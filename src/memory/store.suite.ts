@@ -116,6 +116,16 @@ export function storeSuite(name: string, open: () => Promise<MemoryStore>) {
       expect(await store.setPersonalization('alice', 'nope', false, '2026-07-02T00:00:00.000Z')).toBeUndefined()
     })
 
+    it('keeps a session turned off before toggles were kept off from its start, under its first kept toggle', async () => {
+      store = await open()
+      // As a store written before toggles were kept holds a session turned off: off, no toggles.
+      await store.startSession(session({ personalization: false }))
+      expect((await store.setPersonalization('alice', 's-1', true, '2026-07-02T00:00:00.000Z'))?.toggles).toEqual([
+        { at: '2026-07-01T10:00:00.000Z', enabled: false },
+        { at: '2026-07-02T00:00:00.000Z', enabled: true },
+      ])
+    })
+
     it("moves a user's changes with every write that may change their answers, and not with reads", async () => {
       store = await open()
       const s = store
