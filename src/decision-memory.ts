@@ -350,12 +350,12 @@ export function createDecisionMemory(deps: {
         user = owners[0]
       }
       user ??= 'default'
-      const existing = await store.getSession(user, input.session_id)
+      let existing = await store.getSession(user, input.session_id)
       const now = clock.now().toISOString()
       if (existing === undefined) {
         // Toggling a session not seen yet starts it, with the toggle applied.
         const enabled = input.enabled ?? false
-        const { session } = await store.startSession({
+        const { session, created } = await store.startSession({
           session_id: input.session_id,
           user,
           project: null,
@@ -363,10 +363,13 @@ export function createDecisionMemory(deps: {
           personalization: enabled,
           toggles: [{ at: now, enabled }],
         })
-        return sessionView(session)
+        if (created) return sessionView(session)
+        // Started meanwhile (by a recommendation, an observation, another toggle): the toggle
+        // applies to it.
+        existing = session
       }
-      const enabled = input.enabled ?? !existing.personalization
-      const updated = await store.setPersonalization(user, input.session_id, enabled, now)
+      // The flip is decided in the store's write, not here: two flips at once flip twice.
+      const updated = await store.setPersonalization(user, input.session_id, input.enabled, now)
       return sessionView(updated ?? existing)
     },
 

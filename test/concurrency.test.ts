@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createTestApp } from './support/test-app'
 
 const TIER = { question: 'Which complexity tier should this SPEC use?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] }
@@ -34,5 +34,47 @@ describe('concurrent observations at one point are all counted (R-SVC-3)', () =>
     expect(answers.filter((a) => a.body.stored.length === 1)).toHaveLength(1)
     expect(answers.filter((a) => a.body.duplicates.includes('retried'))).toHaveLength(49)
     expect((await call('POST', '/v1/recommendations', TIER)).body.observations).toBe(1)
+  })
+})
+
+describe('toggles at once are each applied (R-SES-3)', () => {
+  it('two flips that read the session at once leave it as it was, each kept', async () => {
+    const { call, store } = await createTestApp()
+    await call('POST', '/v1/sessions', { user: 'alice', session_id: 's-1' })
+    // Each flip reads the session before either writes.
+    const read = store.getSession
+    let reads = 0
+    let bothRead = () => {}
+    const both = new Promise<void>((resolve) => (bothRead = resolve))
+    const spy = vi.spyOn(store, 'getSession').mockImplementation(async (user, id) => {
+      const session = await read(user, id)
+      if (++reads === 2) bothRead()
+      await both
+      return session
+    })
+    const flips = await Promise.all([
+      call('PUT', '/v1/sessions/s-1/personalization', { user: 'alice' }),
+      call('PUT', '/v1/sessions/s-1/personalization', { user: 'alice' }),
+    ])
+    spy.mockRestore()
+    expect(flips.map((f) => f.body.personalization).sort()).toEqual([false, true])
+    const session = await store.getSession('alice', 's-1')
+    expect(session?.personalization).toBe(true)
+    expect(session?.toggles?.map((t) => t.enabled)).toEqual([false, true])
+  })
+
+  it('a toggle of a new session is kept when a recommendation starts the session meanwhile', async () => {
+    const { call, store } = await createTestApp()
+    const read = store.getSession
+    vi.spyOn(store, 'getSession').mockImplementationOnce(async (user, id) => {
+      const none = await read(user, id)
+      // Between the toggle's read and its start, a recommendation starts the session.
+      expect((await call('POST', '/v1/recommendations', { ...TIER, user, session_id: id })).body.state).toBe('static-default')
+      return none
+    })
+    const off = await call('PUT', '/v1/sessions/n-1/personalization', { user: 'alice', enabled: false })
+    expect(off.body.personalization).toBe(false)
+    expect(await store.getSession('alice', 'n-1')).toMatchObject({ personalization: false })
+    expect((await call('POST', '/v1/recommendations', { ...TIER, user: 'alice', session_id: 'n-1' })).body.state).toBe('personalization-off')
   })
 })

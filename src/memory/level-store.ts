@@ -241,7 +241,8 @@ export async function createLevelStore(
         // A session turned off before toggles were kept answered off at any as_of: its first kept
         // toggle must not turn its past on (as far as is known, it was off since it started).
         const kept = existing.toggles ?? (existing.personalization ? [] : [{ at: existing.started_at, enabled: false }])
-        const updated = { ...existing, personalization: enabled, toggles: [...kept, { at, enabled }] }
+        const set = enabled ?? !existing.personalization
+        const updated = { ...existing, personalization: set, toggles: [...kept, { at, enabled: set }] }
         await changes.around([user], async () => {
           await sessions.put(k, updated, writeOptions(sync) as never)
           sessionsWritten([updated])

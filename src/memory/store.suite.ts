@@ -113,6 +113,8 @@ export function storeSuite(name: string, open: () => Promise<MemoryStore>) {
       await store.startSession(session({ session_id: 's-2' }))
       expect(await store.setPersonalization('alice', 's-1', false, '2026-07-02T00:00:00.000Z')).toMatchObject({ personalization: false, toggles: [{ at: '2026-07-02T00:00:00.000Z', enabled: false }] })
       expect(await store.getSession('alice', 's-2')).toMatchObject({ personalization: true })
+      // No setting given flips the one the session has when the write is made.
+      expect(await store.setPersonalization('alice', 's-1', undefined, '2026-07-03T00:00:00.000Z')).toMatchObject({ personalization: true, toggles: [{ enabled: false }, { at: '2026-07-03T00:00:00.000Z', enabled: true }] })
       expect(await store.setPersonalization('alice', 'nope', false, '2026-07-02T00:00:00.000Z')).toBeUndefined()
     })
 

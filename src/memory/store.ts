@@ -56,7 +56,11 @@ export interface MemoryStore {
   getSession(user: string, sessionId: string): Promise<SessionRecord | undefined>
   /** The users that have a session with this id. */
   sessionOwners(sessionId: string): Promise<string[]>
-  setPersonalization(user: string, sessionId: string, enabled: boolean, at: string): Promise<SessionRecord | undefined>
+  /**
+   * Sets a session's personalization at `at`; `enabled` undefined flips the one it has when the
+   * write is made (two flips at once flip twice). Undefined when there is no such session.
+   */
+  setPersonalization(user: string, sessionId: string, enabled: boolean | undefined, at: string): Promise<SessionRecord | undefined>
   /** Distinct sessions of a user started up to `asOf` (R-SES-2). */
   countSessions(user: string, asOf?: Date): Promise<number>
   /** Every session of a user (R-SVC-5). */
