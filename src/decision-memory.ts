@@ -180,7 +180,9 @@ export function createDecisionMemory(deps: {
       // A session id seen for the first time here starts the session (R-SES-1); a replay
       // (as_of) only reads.
       const existing = await store.getSession(request.user, request.session_id)
-      if (existing !== undefined) personalization = personalizationAt(existing, asOf)
+      // Without as_of, the setting it has now: the last toggle holds even if the clock has
+      // stepped back behind its moment.
+      if (existing !== undefined) personalization = request.as_of === undefined ? existing.personalization : personalizationAt(existing, asOf)
       else if (request.as_of === undefined) {
         await store.startSession({
           session_id: request.session_id,

@@ -141,3 +141,16 @@ describe('as_of in a store written before toggles were kept (R-REC-9)', () => {
     expect(await stateAt()).toBe('partial')
   })
 })
+
+describe('without as_of, the setting of now', () => {
+  it('a toggle holds at once even when the clock steps back behind it', async () => {
+    const { call, clock } = await createTestApp()
+    const posts = Array.from({ length: 8 }, (_, i) => ({ ...TIER, user_choice: 'Tier L', decision_id: `d-${i}`, session_id: 's-1', timestamp: START }))
+    expect((await call('POST', '/v1/observations', posts)).status).toBe(201)
+    clock.advance(60_000)
+    expect((await call('PUT', '/v1/sessions/s-1/personalization', { enabled: false })).status).toBe(200)
+    // The system clock is stepped back (NTP): the session is off all the same.
+    clock.advance(-1_000)
+    expect((await call('POST', '/v1/recommendations', { ...TIER, session_id: 's-1' })).body.state).toBe('personalization-off')
+  })
+})
