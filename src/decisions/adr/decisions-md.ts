@@ -7,6 +7,8 @@ const KEY = /\b([A-Z][A-Z0-9]*-\d+)\b/
 const DAY = /\b(\d{4}-\d{2}-\d{2})\b/
 /** A heading's date with the brackets around it, or alone: brackets of the title's own (`close()`) stay. */
 const DATED = new RegExp(`\\(\\s*${DAY.source}\\s*\\)|\\[\\s*${DAY.source}\\s*\\]|${DAY.source}`)
+/** A heading's key with the brackets around it (`[D-001] Use X`, `Use X (D-001)`), or alone. */
+const KEYED = new RegExp(`\\(\\s*${KEY.source}\\s*\\)|\\[\\s*${KEY.source}\\s*\\]|${KEY.source}`)
 /** The field lines of a section, which are not part of its prose. */
 const FIELD = /^(status|date|enforce|supersedes|supercedes|superseded by|superceded by|decision|rationale|why|reason|deciders|decision-makers|tags)$/i
 
@@ -16,11 +18,9 @@ const FIELD = /^(status|date|enforce|supersedes|supercedes|superseded by|superce
  */
 function titleOf(heading: string): string {
   return heading
-    .replace(KEY, '')
+    .replace(KEYED, '')
     .replace(DATED, '')
-    // The brackets the key leaves (`[D-001] Use X`), then separators: a title's own opening
-    // bracket (`(Re)use the pool`) stays.
-    .replace(/^\s*(?:\[\s*\]|\(\s*\))/, '')
+    // Separators only: a title's own opening bracket (`(Re)use the pool`) stays.
     .replace(/^[\s:—–|-]+/, '')
     .replace(/[\s:—–|-]+$/, '')
     .trim()

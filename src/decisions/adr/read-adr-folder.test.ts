@@ -165,7 +165,10 @@ describe('records as projects write them', () => {
         '## D-003: Call close() on every stream [] (2023-06-01)\n\n- Status: accepted\n\n' +
         // A title that opens with a bracket keeps it; the brackets around the key go.
         '## D-004: (Re)use the connection pool\n\n- Status: accepted\n- Date: 2023-07-01\n\n' +
-        '## [D-005] Use Vitest\n\n- Status: accepted\n- Date: 2023-08-01\n',
+        '## [D-005] Use Vitest\n\n- Status: accepted\n- Date: 2023-08-01\n\n' +
+        // A key after the title goes with its brackets too.
+        '## Use Postgres (D-006)\n\n- Status: accepted\n- Date: 2023-09-01\n\n' +
+        '## Use Redis [D-007] (2023-10-01)\n\n- Status: accepted\n',
     })
     expect(reading.records.map((r) => [r.key, r.title, r.decision, r.date])).toEqual([
       ['D-001', 'Use TypeScript', 'Use TypeScript', '2023-01-10'],
@@ -173,6 +176,8 @@ describe('records as projects write them', () => {
       ['D-003', 'Call close() on every stream []', 'Call close() on every stream []', '2023-06-01'],
       ['D-004', '(Re)use the connection pool', '(Re)use the connection pool', '2023-07-01'],
       ['D-005', 'Use Vitest', 'Use Vitest', '2023-08-01'],
+      ['D-006', 'Use Postgres', 'Use Postgres', '2023-09-01'],
+      ['D-007', 'Use Redis', 'Use Redis', '2023-10-01'],
     ])
   })
 })
