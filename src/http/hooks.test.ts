@@ -312,6 +312,31 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect((await observationsOf(store)).filter((o) => o.source === 'auto-resolved')).toHaveLength(0)
   })
 
+  it('claims no likelihood for a sensitive question it left as written, asked beside one put in the default order', async () => {
+    const { call } = await createTestApp()
+    const review = { question: 'Which security review level?', header: 'Review', all_options: ['Light', 'Full'] }
+    await call('POST', '/v1/observations', pastChoices(10, 'Full', review))
+    const pre = claudeCodeFixture('pre-tool-use')
+    pre.tool_input.questions.push({
+      question: review.question,
+      header: review.header,
+      options: review.all_options.map((label) => ({ label, description: label })),
+      multiSelect: false,
+    })
+    const output = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(output.permissionDecision).toBe('ask')
+    // The sensitive question's history put nothing first: only the tier's default order is said.
+    expect(output.permissionDecisionReason).toContain('put first the usual default (there is not yet enough history of your choices here)')
+    expect(output.permissionDecisionReason).not.toContain('most likely')
+
+    // The tier answered for the user, the sensitive question alone asked: nothing was put first.
+    await call('POST', '/v1/observations', pastChoices(40, 'Tier S', TIER).map((o) => ({ ...o, decision_id: `tier-${o.decision_id}` })))
+    pre.tool_use_id = 'toolu_again'
+    const again = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(again.updatedInput.questions.map((q: { question: string }) => q.question)).toEqual([review.question])
+    expect(again.permissionDecisionReason).toMatch(/^decision-memory left the questions it asks as written\. It answered for you: /)
+  })
+
   it('with personalization off it changes nothing', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))

@@ -222,23 +222,25 @@ function describeAnswers(plan: QuestionPlan): string {
 }
 
 /**
- * What the first option of the questions still asked is, for the reason shown to the user: a
+ * What was done to the order of the questions still asked, for the reason shown to the user: a
  * likelihood only where the user's own choices are behind the order, else the usual default, and
- * the decision where a required one fixes the answer.
+ * the decision where a required one fixes the answer; nothing, where every question is left as
+ * written (neutral: sensitive, or personalization off).
  */
-function firstOptionOf(asked: QuestionPlan['questions']): string {
-  const states = new Set(asked.map((p) => p.recommendation.state))
+function orderOf(asked: QuestionPlan['questions']): string {
+  const shaped = asked.filter((p) => p.recommendation.strength !== 'neutral')
+  const states = new Set(shaped.map((p) => p.recommendation.state))
   const required = asked.filter((p) => p.recommendation.state === 'enforced').map((p) => asClause(p.recommendation.disclosure))
   const learned = states.has('partial') || states.has('sufficient')
   const defaults = states.has('static-default')
   const byDecision = `the option a decision requires: ${required.join('; ')}`
-  if (!learned && !defaults && required.length > 0) return byDecision
+  if (!learned && !defaults) return required.length > 0 ? `put first ${byDecision}` : 'left the questions it asks as written'
   const first = !learned
     ? 'the usual default (there is not yet enough history of your choices here)'
     : defaults
       ? 'the option you are most likely to pick (the usual default where there is not yet enough history of your choices)'
       : 'the option you are most likely to pick'
-  return required.length > 0 ? `${first} (or ${byDecision})` : first
+  return `put first ${required.length > 0 ? `${first} (or ${byDecision})` : first}`
 }
 
 /**
@@ -278,7 +280,7 @@ export function preToolUseAnswer(
   }
   // What the user is told: why the options are in this order (a required decision, where one
   // fixes the answer), and what was answered for them, with how to be asked again.
-  const ordered = `decision-memory put first ${firstOptionOf(plan.questions.filter((p) => p.ask))}`
+  const ordered = `decision-memory ${orderOf(plan.questions.filter((p) => p.ask))}`
   const reason = answered ? `${ordered}. It answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}` : ordered
   return {
     hookSpecificOutput: {
