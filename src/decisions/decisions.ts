@@ -363,8 +363,11 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
             }
           }
           const stored = await tx.get(input.key)
-          const history = stored === undefined || stored.imported === null ? [] : await store.events(input.key)
-          const merged = mergeImported(importedRecord(links, at), stored, at, history)
+          const record = importedRecord(links, at)
+          // The history matters only to a record the repository changed: a re-import of an
+          // unchanged folder reads no events.
+          const changed = stored?.imported != null && stored.imported.fingerprint !== record.imported?.fingerprint
+          const merged = mergeImported(record, stored, at, changed ? await store.events(input.key) : [])
           if (merged.outcome === 'conflict') {
             report.conflicts.push({ key: input.key, message: `${input.key} exists and ${merged.reason ?? 'is not this record'}; it is left as it is` })
             continue

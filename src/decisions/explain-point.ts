@@ -1,5 +1,5 @@
 import { InputError } from '../domain/errors'
-import { normalizeLabel } from '../domain/labels'
+import { matchOption, normalizeLabel } from '../domain/labels'
 import type { Observation } from '../domain/observation'
 import type { RecommendationRequest } from '../domain/recommendation'
 import type { Decisions, DecisionWhy } from './decisions'
@@ -56,9 +56,9 @@ export async function explainPoint(
       ...bound.flatMap((d) => d.constraints.flatMap((c) => (c.option === undefined ? [] : [normalizeLabel(c.option)]))),
     ]
     // Each once, as first named (labels differ in case only as typed).
-    const byCase = new Map<string, string>()
-    for (const o of named) if (!byCase.has(o.toLocaleLowerCase('en'))) byCase.set(o.toLocaleLowerCase('en'), o)
-    options = [...byCase.values()]
+    const distinct: string[] = []
+    for (const o of named) if (matchOption(o, distinct) === undefined) distinct.push(o)
+    options = distinct
   }
   if (options.length === 0 && bound.length === 0) {
     throw new InputError('point_not_found', `nothing is known of point ${point} for user ${user}`, {

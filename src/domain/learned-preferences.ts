@@ -1,4 +1,4 @@
-import { addToAggregate, aggregationParams, emptySummary, viewOf, type Cell, type CellKey } from './aggregate'
+import { aggregateObservations, aggregationParams, viewOf } from './aggregate'
 import { confidenceLevel, multiSelectBeliefs, singleSelectBelief, SINGLE_SELECT_METHOD, type ConfidenceLevel } from './confidence'
 import { pointPolicy } from './decision-point'
 import { selectEvidence } from './evidence'
@@ -59,10 +59,8 @@ function learnPoint(point: string, observations: Observation[], asOf: Date, poli
     rule?.static_default !== undefined && options.includes(rule.static_default) ? rule.static_default : (options[0] as string)
   // The change of preference a recommendation at the point finds, by the same test on the same
   // aggregate: without it, this answer could name the majority a recommendation has set aside.
-  const aggregate = { summary: emptySummary(), cells: new Map<CellKey, Cell>() }
-  const params = aggregationParams(policy)
-  for (const o of observations) addToAggregate(aggregate, o, params)
-  const { changeTest } = selectEvidence(viewOf(aggregate.cells), { asOf }, policy)
+  const { cells } = aggregateObservations(observations, aggregationParams(policy))
+  const { changeTest } = selectEvidence(viewOf(cells), { asOf }, policy)
   const learned = changeTest === null ? observations : observations.filter((o) => o.timestamp >= changeTest.since)
   const preference = learnPreference(learned, options, asOf, policy.decay.alpha)
   const majority = majorityOption(preference, options, staticDefault) ?? null
