@@ -1,8 +1,10 @@
-import { readFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../test/support/test-app'
 import { OPS, testTokens } from '../../test/support/tokens'
-import { guard } from './guard'
+import { commandPath, guard } from './guard'
 
 const FIXTURES = new URL('../../test/fixtures/claude-code/', import.meta.url)
 const bashPayload = () => readFile(new URL('pre-tool-use-bash.json', FIXTURES), 'utf8')
@@ -119,5 +121,48 @@ describe('decision-memory guard (R-CON-3)', () => {
     const out = await guard({ ...base, token: OPS })
     expect(out.stderr).toBe('')
     expect(JSON.parse(out.stdout).hookSpecificOutput.permissionDecision).toBe('deny')
+  })
+
+  it('scopes by the path inside the repository, so that a decision on services/payments guards commands run there (R-CON-4)', async () => {
+    const repo = await mkdtemp(join(tmpdir(), 'dm-guard-'))
+    try {
+      await mkdir(join(repo, '.git'))
+      await mkdir(join(repo, 'services', 'payments', 'src'), { recursive: true })
+      const { app, run, calls } = await guardOverApp()
+      const noPublish = { ...NO_FORCE_PUSH, key: 'D-040', title: 'Payments is never published', scope: { path: 'services/payments' }, constraints: [{ kind: 'must_not', pattern: 'npm publish' }] }
+      expect((await app.call('POST', '/v1/decisions', noPublish)).status).toBe(201)
+      const publishIn = async (cwd: string) => run((await bashPayload()).replace('git push --force origin main', 'npm publish').replace('/home/dev/acme-api', cwd))
+      const below = await publishIn(join(repo, 'services', 'payments', 'src'))
+      expect(JSON.parse(below.stdout).hookSpecificOutput.permissionDecisionReason).toContain('D-040')
+      expect(JSON.parse(calls[0] as string).path).toBe('services/payments/src')
+      // At the root, and in a sibling folder, the scoped decision does not apply.
+      expect(await publishIn(repo)).toEqual({ stdout: '', stderr: '' })
+      expect(JSON.parse(calls[1] as string).path).toBe('.')
+      await mkdir(join(repo, 'services', 'payments-v2'))
+      expect(await publishIn(join(repo, 'services', 'payments-v2'))).toEqual({ stdout: '', stderr: '' })
+      // A global decision still applies everywhere.
+      const forcePush = await run((await bashPayload()).replace('/home/dev/acme-api', join(repo, 'services')))
+      expect(JSON.parse(forcePush.stdout).hookSpecificOutput.permissionDecisionReason).toContain('D-021')
+    } finally {
+      await rm(repo, { recursive: true, force: true })
+    }
+  })
+
+  it('finds the repository by the nearest .git above the cwd, a worktree\'s .git file included; outside one, the cwd as it is', async () => {
+    const repo = await mkdtemp(join(tmpdir(), 'dm-guard-'))
+    try {
+      await mkdir(join(repo, 'a', 'b'), { recursive: true })
+      expect(commandPath(join(repo, 'a', 'b'))).toBe(join(repo, 'a', 'b'))
+      await writeFile(join(repo, '.git'), 'gitdir: /elsewhere/.git/worktrees/x\n')
+      expect(commandPath(join(repo, 'a', 'b'))).toBe('a/b')
+      expect(commandPath(repo)).toBe('.')
+      // A nested repository (a submodule) is its own root.
+      await mkdir(join(repo, 'a', '.git'))
+      expect(commandPath(join(repo, 'a', 'b'))).toBe('b')
+    } finally {
+      await rm(repo, { recursive: true, force: true })
+    }
+    expect(commandPath('/home/dev/acme-api/src', (dir) => dir === '/home/dev/acme-api')).toBe('src')
+    expect(commandPath('/srv/x', () => false)).toBe('/srv/x')
   })
 })

@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs'
+import { dirname, join, relative, sep } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { Verdict } from '../decisions/constraints'
 import { abortAfter, authHeaders, serviceUrl, UsageError } from './options'
@@ -6,8 +8,9 @@ export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
 
   A Claude Code PreToolUse hook for Bash (R-CON-3). Reads the hook payload on stdin, asks the
   service at $DECISION_MEMORY_URL whether the command breaks an accepted required decision
-  (POST /v1/decisions/check), and prints a PreToolUse "deny" citing the decision when it does;
-  otherwise it prints nothing. It always exits 0 and never waits longer than --timeout
+  (POST /v1/decisions/check, with the payload's cwd as the path, relative to the root of its git
+  repository when it is in one), and prints a PreToolUse "deny" citing the decision when it
+  does; otherwise it prints nothing. It always exits 0 and never waits longer than --timeout
   (default 1000 ms): when the service is down or slow it lets the command through and says so on
   stderr, or with --fail-closed refuses it instead.
 `
@@ -27,6 +30,29 @@ function deny(reason: string): string {
       hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
     }) + '\n'
   )
+}
+
+/** Whether `dir` holds a `.git` entry: a directory, or the file of a worktree or a submodule. */
+function holdsGit(dir: string): boolean {
+  try {
+    statSync(join(dir, '.git'))
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The path a command runs in, as decisions are scoped (R-CON-4): relative to the root of the
+ * repository `cwd` is in (the nearest folder above it, itself included, that holds `.git`), with
+ * forward slashes, `.` at the root; `cwd` as it is when it is in no repository. Decisions are
+ * scoped by repository-relative paths (`services/payments`), which an absolute `cwd` never matched.
+ */
+export function commandPath(cwd: string, isRoot: (dir: string) => boolean = holdsGit): string {
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (isRoot(dir)) return relative(dir, cwd).split(sep).join('/') || '.'
+    if (dirname(dir) === dir) return cwd
+  }
 }
 
 /** The reason shown to the agent: each decision that blocks, its key, what it says and why. */
@@ -66,7 +92,7 @@ export async function guard(input: {
     return { stdout: '', stderr: '' }
   }
   const body: Record<string, string> = { action: command }
-  if (typeof event.cwd === 'string' && event.cwd !== '') body.path = event.cwd
+  if (typeof event.cwd === 'string' && event.cwd !== '') body.path = commandPath(event.cwd)
   let response: Response
   let text: string
   const timeout = abortAfter(input.timeoutMs)
