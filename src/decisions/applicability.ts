@@ -10,12 +10,13 @@ export interface ApplicabilityQuery {
 }
 
 /**
- * A path as compared: forward slashes, `.` and `..` segments resolved, no trailing slash. Paths
- * are compared as written: a decision scoped to a repository-relative path is matched by
+ * A path as compared: NFC (as every other text: macOS reports `café` decomposed, a user types it
+ * composed), forward slashes, `.` and `..` segments resolved, no trailing slash. Paths are
+ * compared as written otherwise: a decision scoped to a repository-relative path is matched by
  * repository-relative paths, an absolute one by absolute paths.
  */
 export function normalizePath(path: string): string {
-  const normalized = posix.normalize(path.replace(/\\/g, '/'))
+  const normalized = posix.normalize(path.normalize('NFC').replace(/\\/g, '/'))
   if (normalized === '/') return '/'
   return normalized.replace(/\/+$/, '') || '.'
 }

@@ -378,6 +378,36 @@ describe('a re-import after the lifecycle moved on (R-CON-6, R-CON-1)', () => {
   })
 })
 
+describe('paths in one Unicode form (R-CON-3, R-CON-4)', () => {
+  it('a path-scoped required decision applies to its path in NFD as in NFC: check blocks, applicable lists, the recommendation is enforced', async () => {
+    const { call } = await createTestApp()
+    const nfc = '/home/dev/caf\u00e9'
+    const nfd = '/home/dev/cafe\u0301'
+    // Typed by hand (NFC); the cwd macOS reports can be NFD.
+    const created = await call('POST', '/v1/decisions', decision({
+      key: 'D-CAFE', enforce: 'required', status: 'accepted', scope: { path: nfc, points: ['tier'] },
+      constraints: [{ kind: 'must_not', pattern: 'rm -rf' }, { kind: 'must', option: 'Tier M' }],
+    }))
+    expect(created.status).toBe(201)
+    for (const path of [`${nfc}/src`, `${nfd}/src`]) {
+      const check = await call('POST', '/v1/decisions/check', { action: 'rm -rf build', path })
+      expect(check.body, path.normalize('NFC') === path ? 'NFC' : 'NFD').toMatchObject({ allowed: false })
+      expect(check.body.blocked_by.map((v: any) => v.key)).toEqual(['D-CAFE'])
+      const applicable = await call('GET', `/v1/decisions/applicable?path=${encodeURIComponent(path)}`)
+      expect(applicable.body.decisions.map((d: any) => d.key)).toEqual(['D-CAFE'])
+    }
+    // Scoped in NFD, asked in NFC (a recommendation's context is NFC).
+    await call('POST', '/v1/decisions', decision({
+      key: 'D-CAFE2', enforce: 'required', status: 'accepted', scope: { path: nfd, points: ['tier2'] },
+      constraints: [{ kind: 'must', option: 'Tier L' }],
+    }))
+    const rec = await call('POST', '/v1/recommendations', {
+      question: 'Which tier?', point: 'tier2', all_options: ['Tier S', 'Tier M', 'Tier L'], context: { path: `${nfc}/src` },
+    })
+    expect(rec.body).toMatchObject({ state: 'enforced', recommended: 'Tier L' })
+  })
+})
+
 describe('the OpenAPI document', () => {
   it('describes every decision route', async () => {
     const { call } = await createTestApp()
