@@ -377,3 +377,47 @@ describe('cwd as the project', () => {
     expect(projects).toContain('/home/dev/Café')
   })
 })
+
+describe('a refused hook payload names the field as the payload and query have it (R-SVC-2)', () => {
+  const FUTURE = '2026-07-01T11:00:00.000Z'
+  const question = (question: string, labels: string[]) => ({
+    question,
+    header: 'H',
+    options: labels.map((label) => ({ label, description: '' })),
+    multiSelect: false,
+  })
+
+  it('`at` in the future is named `at`, for PostToolUse and SessionStart alike', async () => {
+    const { call, store } = await createTestApp()
+    const post = await call('POST', `${HOOK}?at=${FUTURE}`, {
+      hook_event_name: 'PostToolUse', tool_name: 'AskUserQuestion', tool_use_id: 'toolu_future',
+      tool_input: { questions: [question('Q1?', ['a', 'b'])] }, tool_response: { answers: { 'Q1?': 'a' } },
+    })
+    expect(post.status).toBe(400)
+    expect(post.body.error.code).toBe('timestamp_in_future')
+    expect(post.body.error.issues.map((i: any) => i.path)).toEqual(['at'])
+    const start = await call('POST', `${HOOK}?at=${FUTURE}`, { hook_event_name: 'SessionStart', session_id: 's-future' })
+    expect(start.status).toBe(400)
+    expect(start.body.error.issues.map((i: any) => i.path)).toEqual(['at'])
+    expect(await observationsOf(store)).toEqual([])
+  })
+
+  it('two options that are one label are named where they are in tool_input, for the question answered', async () => {
+    const { call, store } = await createTestApp()
+    const { status, body } = await call('POST', HOOK, {
+      hook_event_name: 'PostToolUse', tool_name: 'AskUserQuestion', tool_use_id: 'toolu_dup',
+      tool_input: { questions: [question('Q0?', ['x', 'y']), question('Q1?', ['a', 'b', 'a (Recommended)'])] },
+      tool_response: { answers: { 'Q1?': 'a' } },
+    })
+    expect(status).toBe(400)
+    expect(body.error.code).toBe('duplicate_option')
+    expect(body.error.issues.map((i: any) => i.path)).toEqual(['tool_input.questions.1.options.2'])
+    expect(await observationsOf(store)).toEqual([])
+    const pre = await call('POST', HOOK, {
+      hook_event_name: 'PreToolUse', tool_name: 'AskUserQuestion', tool_use_id: 'toolu_dup2',
+      tool_input: { questions: [question('Q0?', ['x', 'y']), question('Q1?', ['a', 'b', 'a (Recommended)'])] },
+    })
+    expect(pre.status).toBe(400)
+    expect(pre.body.error.issues.map((i: any) => i.path)).toEqual(['tool_input.questions.1.options.2'])
+  })
+})

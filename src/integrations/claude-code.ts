@@ -150,16 +150,53 @@ function observationOf(
  * labels, which may contain commas. Questions without an answer give nothing.
  */
 export function observationsFromPostToolUse(payload: ClaudeCodeHookPayload, options: HookOptions): ObservationInput[] {
+  return answeredQuestions(payload, options).observations
+}
+
+/** The observations of a PostToolUse, each with where its question is in the payload (`tool_input.questions.1`). */
+function answeredQuestions(payload: ClaudeCodeHookPayload, options: HookOptions): { observations: ObservationInput[]; fields: string[] } {
   const toolUseId = requireToolUseId(payload)
   const input = parseWith(AskUserQuestionInputSchema, payload.tool_input, 'tool_input')
   const response = parseWith(AskUserQuestionResponseSchema, payload.tool_response ?? {}, 'tool_response')
   const questions = response.questions ?? input.questions
+  const from = response.questions === undefined ? 'tool_input' : 'tool_response'
   const answers = response.answers ?? input.answers ?? {}
-  return questions.flatMap((q) => {
+  const observations: ObservationInput[] = []
+  const fields: string[] = []
+  questions.forEach((q, i) => {
     const answer = Object.hasOwn(answers, q.question) ? answers[q.question] : undefined
-    if (typeof answer !== 'string' || answer.trim() === '') return []
-    return [observationOf(q, answer, 'user', toolUseId, payload, options)]
+    if (typeof answer !== 'string' || answer.trim() === '') return
+    observations.push(observationOf(q, answer, 'user', toolUseId, payload, options))
+    fields.push(`${from}.questions.${i}`)
   })
+  return { observations, fields }
+}
+
+/**
+ * Runs a use case on what a hook payload became, and names the fields of an error it refuses as
+ * the payload and the query have them (R-SVC-2): `at`, not `timestamp` or `started_at`;
+ * `tool_input.questions.1.options.2`, not `all_options.2` (of the observation `fields` says).
+ */
+async function asSent<T>(work: Promise<T>, fields: readonly string[] = []): Promise<T> {
+  try {
+    return await work
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error
+    const rename = (path: string): string => {
+      const match = /^(?:(\d+)\.)?(timestamp|started_at|all_options|multiSelect|user_choice)(\..*)?$/.exec(path)
+      if (match === null) return path.startsWith('questions.') ? `tool_input.${path}` : path
+      const [, index, field, rest = ''] = match
+      if (field === 'timestamp' || field === 'started_at') return 'at'
+      const question = fields[Number(index ?? 0)]
+      if (question === undefined) return path
+      if (field === 'user_choice') return 'tool_response.answers'
+      return `${question}.${field === 'all_options' ? 'options' : field}${rest}`
+    }
+    throw new InputError(error.code, error.message, {
+      status: error.status,
+      issues: error.issues.map((issue) => ({ path: rename(issue.path), message: issue.message })),
+    })
+  }
 }
 
 /**
@@ -313,30 +350,32 @@ export async function handleClaudeCodeHook(
   switch (payload.hook_event_name) {
     case 'SessionStart':
       if (payload.session_id !== undefined) {
-        await memory.startSession({ user: options.user, project, session_id: payload.session_id, started_at: options.at })
+        await asSent(memory.startSession({ user: options.user, project, session_id: payload.session_id, started_at: options.at }))
       }
       return {}
     case 'PostToolUse': {
       if (!isQuestion) return {}
-      const observations = observationsFromPostToolUse(payload, options)
+      const { observations, fields } = answeredQuestions(payload, options)
       if (observations.length === 0) return {}
-      const { duplicates } = await memory.observe(observations)
+      const { duplicates } = await asSent(memory.observe(observations), fields)
       const asked = await answersAskedAfterAll(memory, observations, duplicates, requireToolUseId(payload))
-      if (asked.length > 0) await memory.observe(asked)
+      if (asked.length > 0) await asSent(memory.observe(asked))
       return {}
     }
     case 'PreToolUse': {
       if (!isQuestion) return {}
       requireToolUseId(payload)
       const input = parseWith(AskUserQuestionInputSchema, payload.tool_input, 'tool_input')
-      const plan = await planQuestions(memory, {
-        user: options.user,
-        project,
-        session_id: payload.session_id,
-        questions: input.questions,
-      })
+      const plan = await asSent(
+        planQuestions(memory, {
+          user: options.user,
+          project,
+          session_id: payload.session_id,
+          questions: input.questions,
+        }),
+      )
       const auto = autoResolvedObservations(plan, payload, options)
-      if (auto.length > 0) await memory.observe(auto)
+      if (auto.length > 0) await asSent(memory.observe(auto))
       return preToolUseAnswer(input, plan, payload.session_id, options.user)
     }
     default:
