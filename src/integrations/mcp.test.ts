@@ -91,3 +91,51 @@ describe('createMcpServer: the tools’ input schemas', () => {
     await client.close()
   })
 })
+
+/** The server behind a raw JSON-RPC line, as a client sees it: what it sends, the message answered to each id. */
+async function rawSession() {
+  const server = createMcpServer(recordingBackend().backend, { version: '0.0.0' })
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await server.connect(serverSide)
+  const waiting = new Map<string | number, (message: unknown) => void>()
+  clientSide.onmessage = (message) => {
+    const id = (message as { id?: string | number }).id
+    if (id !== undefined) waiting.get(id)?.(message)
+  }
+  await clientSide.start()
+  const request = (id: string | number, method: string, params?: unknown) =>
+    new Promise<{ id: unknown; result?: Record<string, unknown>; error?: { code: number; message: string } }>((answered) => {
+      waiting.set(id, answered as (message: unknown) => void)
+      void clientSide.send({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) } as never)
+    })
+  await request(0, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } })
+  await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' })
+  return { request, close: () => clientSide.close() }
+}
+
+describe('createMcpServer: JSON-RPC errors', () => {
+  it('answers a request whose params do not fit its method with -32602 Invalid params naming the field, not -32603', async () => {
+    const session = await rawSession()
+    const noName = await session.request(1, 'tools/call', { arguments: {} })
+    expect(noName.error?.code).toBe(-32602)
+    expect(noName.error?.message).toContain('params.name')
+    const noParams = await session.request('two', 'tools/call')
+    expect(noParams).toMatchObject({ id: 'two', error: { code: -32602 } })
+    expect(noParams.error?.message).toContain('params')
+    const argumentsText = await session.request(3, 'tools/call', { name: 'recommend', arguments: '{"question": "Q?"}' })
+    expect(argumentsText.error?.code).toBe(-32602)
+    expect(argumentsText.error?.message).toContain('params.arguments')
+    const badCursor = await session.request(4, 'tools/list', { cursor: 5 })
+    expect(badCursor.error?.code).toBe(-32602)
+    expect(badCursor.error?.message).toContain('params.cursor')
+    const badInitialize = await session.request(5, 'initialize', { capabilities: {} })
+    expect(badInitialize.error?.code).toBe(-32602)
+    expect(badInitialize.error?.message).toContain('params.protocolVersion')
+    // What fits is served as before.
+    expect((await session.request(6, 'tools/call', { name: 'check_decision', arguments: { action: 'ls' } })).result?.isError).toBeFalsy()
+    expect((await session.request(7, 'tools/list')).result?.tools).toHaveLength(5)
+    expect(await session.request(8, 'ping')).toMatchObject({ id: 8, result: {} })
+    expect((await session.request(9, 'resources/list')).error?.code).toBe(-32601)
+    await session.close()
+  })
+})

@@ -1,5 +1,15 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  InitializeRequestSchema,
+  isJSONRPCRequest,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+  type CallToolResult,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js'
 import type { z } from '../domain/zod'
 import { IdentifierSchema, ObservationInputSchema, type ObservationInput } from '../domain/observation'
 import { CheckBody } from '../http/decision-schemas'
@@ -60,6 +70,45 @@ export function whyOf(recommendation: Recommendation) {
   }
 }
 
+/** The requests the server answers, each with MCP's own schema of the request and its params. */
+const REQUESTS = new Map<string, typeof PingRequestSchema | typeof InitializeRequestSchema | typeof ListToolsRequestSchema | typeof CallToolRequestSchema>([
+  ['initialize', InitializeRequestSchema],
+  ['ping', PingRequestSchema],
+  ['tools/list', ListToolsRequestSchema],
+  ['tools/call', CallToolRequestSchema],
+])
+
+/** Why a request's params do not fit its method, field by field; undefined when they do (or it is no request of ours). */
+function invalidParams(message: JSONRPCMessage): string | undefined {
+  if (!isJSONRPCRequest(message)) return undefined
+  const parsed = REQUESTS.get(message.method)?.safeParse(message)
+  if (parsed === undefined || parsed.success) return undefined
+  return parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')
+}
+
+/**
+ * A request whose params do not fit its method (a `tools/call` without `name`, `arguments` sent as
+ * a string, an `initialize` without `protocolVersion`) is answered with JSON-RPC's -32602 Invalid
+ * params naming the field, and goes no further. The SDK parses them too, but answers a failure
+ * with -32603 Internal error and zod's dump: the client is told the server broke, not what to fix.
+ * Put in front of the server's handler when the transport starts (after the server took it).
+ */
+function refusingInvalidParams(transport: Transport): void {
+  const start = transport.start.bind(transport)
+  transport.start = () => {
+    const deliver = transport.onmessage
+    transport.onmessage = (message, extra) => {
+      const why = invalidParams(message)
+      if (why === undefined) return deliver?.(message, extra)
+      const id = (message as { id: string | number }).id
+      transport
+        .send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${why}` } })
+        .catch((error: Error) => transport.onerror?.(error))
+    }
+    return start()
+  }
+}
+
 /**
  * The MCP server of `decision-memory mcp` (R-SVC-6). Input schemas are the zod schemas of the
  * HTTP routes; `user` defaults to `defaultUser` (the hook's $DECISION_MEMORY_USER) instead of
@@ -72,6 +121,11 @@ export function createMcpServer(backend: McpBackend, options: { version: string;
   const user = IdentifierSchema.prefault(options.defaultUser ?? 'default')
   const recommendation = RecommendationRequestSchema.extend({ user })
   const server = new McpServer({ name: 'decision-memory', version: options.version })
+  const connect = server.connect.bind(server)
+  server.connect = (transport) => {
+    refusingInvalidParams(transport)
+    return connect(transport)
+  }
 
   server.registerTool(
     'recommend',
