@@ -138,4 +138,21 @@ describe('createMcpServer: JSON-RPC errors', () => {
     expect((await session.request(9, 'resources/list')).error?.code).toBe(-32601)
     await session.close()
   })
+
+  it('answers a tools/call of a tool it does not have with -32602, as MCP says of unknown tools, not with a tool result', async () => {
+    const session = await rawSession()
+    const unknown = await session.request(1, 'tools/call', { name: 'record', arguments: { question: 'Q?' } })
+    expect(unknown.result).toBeUndefined()
+    expect(unknown.error?.code).toBe(-32602)
+    expect(unknown.error?.message).toContain('record')
+    expect(unknown.error?.message).toContain('record_choice')
+    // A name an object has of its own prototype is no tool either.
+    expect((await session.request(2, 'tools/call', { name: 'constructor' })).error?.code).toBe(-32602)
+    // Every listed tool is one it has.
+    const { tools } = (await session.request(3, 'tools/list')).result as { tools: Array<{ name: string }> }
+    for (const [i, tool] of tools.entries()) {
+      expect((await session.request(10 + i, 'tools/call', { name: tool.name, arguments: {} })).error, tool.name).toBeUndefined()
+    }
+    await session.close()
+  })
 })

@@ -78,12 +78,19 @@ const REQUESTS = new Map<string, typeof PingRequestSchema | typeof InitializeReq
   ['tools/call', CallToolRequestSchema],
 ])
 
-/** Why a request's params do not fit its method, field by field; undefined when they do (or it is no request of ours). */
-function invalidParams(message: JSONRPCMessage): string | undefined {
+/**
+ * Why a request's params do not fit its method, field by field; undefined when they do (or it is
+ * no request of ours). A `tools/call` of a tool the server does not have is one: MCP lists unknown
+ * tools among the protocol errors, where the SDK would answer a tool result with `isError`.
+ */
+function invalidParams(message: JSONRPCMessage, tools: ReadonlySet<string>): string | undefined {
   if (!isJSONRPCRequest(message)) return undefined
   const parsed = REQUESTS.get(message.method)?.safeParse(message)
-  if (parsed === undefined || parsed.success) return undefined
-  return parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')
+  if (parsed === undefined) return undefined
+  if (!parsed.success) return parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')
+  if (message.method !== 'tools/call') return undefined
+  const { name } = (parsed.data as { params: { name: string } }).params
+  return tools.has(name) ? undefined : `params.name: unknown tool ${JSON.stringify(name)}; the tools are ${[...tools].join(', ')}`
 }
 
 /**
@@ -93,12 +100,12 @@ function invalidParams(message: JSONRPCMessage): string | undefined {
  * with -32603 Internal error and zod's dump: the client is told the server broke, not what to fix.
  * Put in front of the server's handler when the transport starts (after the server took it).
  */
-function refusingInvalidParams(transport: Transport): void {
+function refusingInvalidParams(transport: Transport, tools: ReadonlySet<string>): void {
   const start = transport.start.bind(transport)
   transport.start = () => {
     const deliver = transport.onmessage
     transport.onmessage = (message, extra) => {
-      const why = invalidParams(message)
+      const why = invalidParams(message, tools)
       if (why === undefined) return deliver?.(message, extra)
       const id = (message as { id: string | number }).id
       transport
@@ -121,14 +128,16 @@ export function createMcpServer(backend: McpBackend, options: { version: string;
   const user = IdentifierSchema.prefault(options.defaultUser ?? 'default')
   const recommendation = RecommendationRequestSchema.extend({ user })
   const server = new McpServer({ name: 'decision-memory', version: options.version })
+  const tools = new Set<string>()
+  const tool = <Name extends string>(name: Name) => (tools.add(name), name)
   const connect = server.connect.bind(server)
   server.connect = (transport) => {
-    refusingInvalidParams(transport)
+    refusingInvalidParams(transport, tools)
     return connect(transport)
   }
 
   server.registerTool(
-    'recommend',
+    tool('recommend'),
     {
       title: 'Recommend an option',
       description:
@@ -141,7 +150,7 @@ export function createMcpServer(backend: McpBackend, options: { version: string;
   )
 
   server.registerTool(
-    'plan_questions',
+    tool('plan_questions'),
     {
       title: 'Plan AskUserQuestion questions',
       description:
@@ -155,7 +164,7 @@ export function createMcpServer(backend: McpBackend, options: { version: string;
   )
 
   server.registerTool(
-    'record_choice',
+    tool('record_choice'),
     {
       title: 'Record a choice',
       description:
@@ -167,7 +176,7 @@ export function createMcpServer(backend: McpBackend, options: { version: string;
   )
 
   server.registerTool(
-    'why',
+    tool('why'),
     {
       title: 'Why this recommendation',
       description:
@@ -187,7 +196,7 @@ export function createMcpServer(backend: McpBackend, options: { version: string;
   )
 
   server.registerTool(
-    'check_decision',
+    tool('check_decision'),
     {
       title: 'Check an action or a choice against the decisions in force',
       description:
