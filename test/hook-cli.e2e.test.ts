@@ -271,6 +271,30 @@ describe('decision-memory hook (R-CAP-6)', () => {
     expect(aside).toHaveLength(1)
     expect(JSON.parse(aside[0] as string).payload.tool_use_id).toBe('toolu_01QxAmPLe0001TierChoice')
   })
+
+  it('treats a 200 that is not JSON (another server at DECISION_MEMORY_URL) as no service: prints nothing, spools the capture', async () => {
+    const { spool } = await workdir()
+    const server = createHttpServer((request, response) => {
+      request.resume()
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': 'text/html' })
+        response.end('<html><body>Welcome to nginx!</body></html>')
+      })
+    })
+    servers.push(server as unknown as Server)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+    // Claude Code adds a SessionStart hook's stdout to the agent's context, and shows a
+    // PreToolUse's: a page of another server must not get there.
+    const pre = await hook(claudeCodeFixture('pre-tool-use'), url, spool, GENEROUS)
+    expect(pre).toMatchObject({ code: 0, stdout: '' })
+    expect(pre.stderr).toContain('not JSON')
+    const capture = await hook(claudeCodeFixture('post-tool-use-single'), url, spool, GENEROUS)
+    expect(capture).toMatchObject({ code: 0, stdout: '' })
+    // Not delivered: kept for the service, once DECISION_MEMORY_URL is mended.
+    expect(await spooledLines(spool)).toBe(1)
+    expect(existsSync(`${spool}.rejected`)).toBe(false)
+  })
 })
 
 describe('hooks against a service that takes the connection and drops it (a crash mid-request, a port forward with nothing behind it)', () => {

@@ -55,6 +55,16 @@ function isCapture(payload: unknown): boolean {
   return event === 'PostToolUse' || event === 'SessionStart'
 }
 
+/** Whether a service's answer is a JSON object, as every answer of the hook route is. */
+function isJsonObject(body: string): boolean {
+  try {
+    const value: unknown = JSON.parse(body)
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+  } catch {
+    return false
+  }
+}
+
 /** `decision-memory hook` (R-CAP-6): never blocks the agent, never loses a choice. */
 export async function hookCommand(argv: string[]): Promise<number> {
   try {
@@ -121,7 +131,14 @@ async function runHook(argv: string[]): Promise<void> {
         signal: timeout.signal,
       })
       const body = await response.text()
-      if (response.ok) return { outcome: 'delivered', body }
+      if (response.ok) {
+        if (isJsonObject(body)) return { outcome: 'delivered', body }
+        // Another server at the URL (a web server, a proxy's page): it took nothing, and what it
+        // said must not reach stdout, which Claude Code shows, or adds to the agent's context.
+        process.stderr.write(`decision-memory hook: ${url} answered HTTP ${response.status} with a body that is not JSON (is DECISION_MEMORY_URL a decision-memory service?)\n`)
+        refusedToken = false
+        return { outcome: 'failed' }
+      }
       // A 4xx will be refused again; 408, 429 and 5xx may pass later, and so may 401 and 403: a
       // token missing or wrong is the setup's fault, not the event's, and is mended by setting
       // DECISION_MEMORY_TOKEN, after which the spool delivers what waited.
