@@ -98,13 +98,17 @@ export function presentQuestion(question: AskUserQuestion, recommendation: Recom
   const options = recommendation.options.map((r) => {
     const original = byOption.get(r.option)
     if (original === undefined) throw new Error(`recommendation option "${r.option}" is not one of the question's`)
-    const shown: AskUserQuestionOption = { ...original, label: r.label }
+    // Shown within the limits the question came in with: Claude Code sends it back as it was
+    // shown (PostToolUse, a later plan), and a label or description past them would be refused
+    // there, and the user's answer with it. Past them, the option is shown without the annotation.
+    const shown: AskUserQuestionOption = { ...original, label: r.label.length <= LIMITS.labelLength ? r.label : r.option }
     // The user still needs what the option means: the agent's description stays, and the
     // recommendation's rationale follows it (R-REC-5 words the rationale, not what it replaces).
-    const description =
+    const described =
       r.original_description !== undefined && r.description !== undefined
         ? withRationale(r.original_description, r.description)
         : (r.description ?? original.description)
+    const description = described !== undefined && described.length > LIMITS.descriptionLength ? original.description : described
     if (description !== undefined) shown.description = description
     return shown
   })

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { BIN_PATH, shellWord } from '../cli/bin-path'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
+import { LIMITS } from '../domain/limits'
 import { compilePolicy } from '../domain/policy'
 import type { MemoryStore } from '../memory/store'
 import { claudeCodeFixture } from '../../test/support/fixtures'
@@ -335,6 +336,25 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     const again = (await call('POST', HOOK, pre)).body.hookSpecificOutput
     expect(again.updatedInput.questions.map((q: { question: string }) => q.question)).toEqual([review.question])
     expect(again.permissionDecisionReason).toMatch(/^decision-memory left the questions it asks as written\. It answered for you: /)
+  })
+
+  it('shows options the PostToolUse that echoes them is taken with: a label and description at the limits stay within them', async () => {
+    const { call, store } = await createTestApp()
+    const long = { label: 'A'.repeat(LIMITS.labelLength), description: 'd'.repeat(LIMITS.descriptionLength) }
+    const fixture = claudeCodeFixture('pre-tool-use')
+    const queue = { question: 'Which queue should this job use?', header: 'Queue', options: [long, { label: 'B', description: 'b' }], multiSelect: false }
+    const pre = { ...fixture, tool_input: { questions: [...fixture.tool_input.questions, queue] } }
+    const { body } = await call('POST', HOOK, pre)
+    const shown = body.hookSpecificOutput.updatedInput
+    const shownQueue = shown.questions.find((q: { question: string }) => q.question === queue.question)
+    const first = shownQueue.options[0]
+    expect(first.label.length).toBeLessThanOrEqual(LIMITS.labelLength)
+    expect(first.description.length).toBeLessThanOrEqual(LIMITS.descriptionLength)
+    // Claude Code sends the input as the hook changed it, with the label the user picked.
+    const answers = { [queue.question]: first.label }
+    const post = { ...pre, hook_event_name: 'PostToolUse', tool_input: { ...shown, answers }, tool_response: { ...shown, answers } }
+    expect((await call('POST', HOOK, post)).status).toBe(200)
+    expect((await observationsOf(store)).map((o) => o.chosen)).toEqual([[long.label]])
   })
 
   it('with personalization off it changes nothing', async () => {
