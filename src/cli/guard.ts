@@ -1,8 +1,7 @@
-import { statSync } from 'node:fs'
-import { dirname, join, relative, sep } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { Verdict } from '../decisions/constraints'
 import { abortAfter, authHeaders, serviceUrl, UsageError } from './options'
+import { pathInRepository } from './repository'
 
 export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
 
@@ -30,29 +29,6 @@ function deny(reason: string): string {
       hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
     }) + '\n'
   )
-}
-
-/** Whether `dir` holds a `.git` entry: a directory, or the file of a worktree or a submodule. */
-function holdsGit(dir: string): boolean {
-  try {
-    statSync(join(dir, '.git'))
-    return true
-  } catch {
-    return false
-  }
-}
-
-/**
- * The path a command runs in, as decisions are scoped (R-CON-4): relative to the root of the
- * repository `cwd` is in (the nearest folder above it, itself included, that holds `.git`), with
- * forward slashes, `.` at the root; `cwd` as it is when it is in no repository. Decisions are
- * scoped by repository-relative paths (`services/payments`), which an absolute `cwd` never matched.
- */
-export function commandPath(cwd: string, isRoot: (dir: string) => boolean = holdsGit): string {
-  for (let dir = cwd; ; dir = dirname(dir)) {
-    if (isRoot(dir)) return relative(dir, cwd).split(sep).join('/') || '.'
-    if (dirname(dir) === dir) return cwd
-  }
 }
 
 /** The reason shown to the agent: each decision that blocks, its key, what it says and why. */
@@ -92,7 +68,7 @@ export async function guard(input: {
     return { stdout: '', stderr: '' }
   }
   const body: Record<string, string> = { action: command }
-  if (typeof event.cwd === 'string' && event.cwd !== '') body.path = commandPath(event.cwd)
+  if (typeof event.cwd === 'string' && event.cwd !== '') body.path = pathInRepository(event.cwd)
   let response: Response
   let text: string
   const timeout = abortAfter(input.timeoutMs)
