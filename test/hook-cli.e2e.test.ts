@@ -104,6 +104,19 @@ describe('decision-memory hook (R-CAP-6)', () => {
     expect(post).toMatchObject({ code: 0, stdout: '' })
   })
 
+  it('records the repository as the project wherever in it the agent\'s cwd has moved', async () => {
+    const { data, spool } = await workdir()
+    const repo = await mkdtemp(join(tmpdir(), 'dm-repo-'))
+    await mkdir(join(repo, '.git'))
+    await mkdir(join(repo, 'packages', 'api'), { recursive: true })
+    const service = await serve(data)
+    const at = (cwd: string, toolUseId: string) => ({ ...claudeCodeFixture('post-tool-use-single'), cwd, tool_use_id: toolUseId })
+    expect(await hook(at(repo, 'toolu_root'), service.url, spool, GENEROUS)).toMatchObject({ code: 0, stdout: '' })
+    expect(await hook(at(join(repo, 'packages', 'api'), 'toolu_sub'), service.url, spool, GENEROUS)).toMatchObject({ code: 0, stdout: '' })
+    const preferences = (await (await fetch(`${service.url}/v1/users/default/preferences`)).json()) as { points: Array<{ observations: number; projects: string[] }> }
+    expect(preferences.points).toMatchObject([{ observations: 2, projects: [repo] }])
+  })
+
   it('delivers the spool first once the service is back, and loses or doubles nothing across outages', async () => {
     const { data, spool } = await workdir()
     const down = `http://127.0.0.1:${await closedPort()}`

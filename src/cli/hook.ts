@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import { abortAfter, authHeaders, serviceUrl } from './options'
+import { repositoryRoot } from './repository'
 import { appendToRejected, appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
 export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--budget MS]
@@ -8,7 +9,8 @@ export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--b
   Reads one hook payload on stdin, sends it to the service at $DECISION_MEMORY_URL and prints the
   service's answer. It always exits 0, and within 2 s: when the service is down or slow it prints
   nothing, and what it could not deliver (choices, session starts) goes to the spool, delivered
-  first by the next call.
+  first by the next call. The project is the root of the git repository the payload's cwd is in
+  (the nearest folder holding .git), or the cwd outside one.
 
   --user USER    whose choices these are (default $DECISION_MEMORY_USER or "default")
   --spool FILE   the spool (default $DECISION_MEMORY_SPOOL or ~/.decision-memory/spool.ndjson)
@@ -53,6 +55,12 @@ function readStdin(timeoutMs: number): Promise<string | undefined> {
 function isCapture(payload: unknown): boolean {
   const event = (payload as { hook_event_name?: unknown } | null)?.hook_event_name
   return event === 'PostToolUse' || event === 'SessionStart'
+}
+
+/** The root of the git repository the payload's `cwd` is in, found on this machine; undefined outside one. */
+function projectOfPayload(payload: unknown): string | undefined {
+  const cwd = (payload as { cwd?: unknown } | null)?.cwd
+  return typeof cwd === 'string' && cwd !== '' ? repositoryRoot(cwd) : undefined
 }
 
 /** Whether a service's answer is a JSON object, as every answer of the hook route is. */
@@ -121,6 +129,9 @@ async function runHook(argv: string[]): Promise<void> {
     }
     const query = new URLSearchParams({ user: e.user })
     if (late) query.set('at', e.at)
+    // The project is the repository, wherever in it the agent's cwd has moved (cd in a Bash call).
+    const project = projectOfPayload(e.payload)
+    if (project !== undefined) query.set('project', project)
     const timeout = abortAfter(wait)
     try {
       const response = await fetch(`${url}?${query}`, {

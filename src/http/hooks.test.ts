@@ -86,6 +86,20 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(only?.recorded_at).toBe(START)
   })
 
+  it('?project= names the project instead of the cwd (the hook command sends its repository), for captures and sessions', async () => {
+    const { call, store } = await createTestApp()
+    const post = { ...claudeCodeFixture('post-tool-use-single'), cwd: '/home/dev/acme-api/packages/web' }
+    expect((await call('POST', `${HOOK}?project=${encodeURIComponent('/home/dev/acme-api')}`, post)).status).toBe(200)
+    const start = { hook_event_name: 'SessionStart', session_id: 's-moved', cwd: '/home/dev/acme-api/packages/web' }
+    expect((await call('POST', `${HOOK}?project=${encodeURIComponent('/home/dev/acme-api')}`, start)).status).toBe(200)
+    expect((await observationsOf(store)).map((o) => o.project)).toEqual(['/home/dev/acme-api'])
+    expect((await store.getSession('default', 's-moved'))?.project).toBe('/home/dev/acme-api')
+    // Without it, the cwd as before.
+    await call('POST', HOOK, { ...post, tool_use_id: 'toolu_other' })
+    expect((await observationsOf(store)).map((o) => o.project).sort()).toEqual(['/home/dev/acme-api', '/home/dev/acme-api/packages/web'])
+    expect((await call('POST', `${HOOK}?project=`, post)).body.error.issues[0].path).toBe('project')
+  })
+
   it('a malformed AskUserQuestion payload is a 400 naming the field', async () => {
     const { call } = await createTestApp()
     const payload = claudeCodeFixture('post-tool-use-single')

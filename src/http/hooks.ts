@@ -15,6 +15,12 @@ const HookQuery = z.object({
     param: { name: 'at', in: 'query' },
     description: 'When the event happened, for a payload delivered late from the hook spool; default now.',
   }),
+  project: z.string().min(1).max(4096).optional().openapi({
+    param: { name: 'project', in: 'query' },
+    description:
+      'The project of the event, as the payload’s `cwd` would give it: `decision-memory hook` sends the root of the ' +
+      'git repository the cwd is in, so that a session that moved to a subfolder stays in its project; default the `cwd`.',
+  }),
 })
 
 const HookAnswerSchema = z
@@ -54,9 +60,9 @@ const route = createRoute({
 
 export function hookRoutes(memory: DecisionMemory) {
   return createRouter().openapi(route, async (c) => {
-    const { user, at } = c.req.valid('query')
+    const { user, at, project } = c.req.valid('query')
     // The hook acts for `?user=`, `default` when absent: a token must name that user (R-SVC-4).
     authorizeUsers(c, [user])
-    return c.json(await handleClaudeCodeHook(memory, c.req.valid('json'), { user, at }), 200)
+    return c.json(await handleClaudeCodeHook(memory, c.req.valid('json'), { user, at, project }), 200)
   })
 }

@@ -73,6 +73,16 @@ export interface HookOptions {
   user: string
   /** When the event happened, for a payload delivered late from the spool (ISO). */
   at?: string | undefined
+  /**
+   * The project, when the sender knows it better than the payload's `cwd`: the root of the
+   * repository the cwd is in, which `decision-memory hook` finds on the agent's machine.
+   */
+  project?: string | undefined
+}
+
+/** The project of an event: the one the sender named, else its `cwd` (see projectOf). */
+function projectOfEvent(payload: ClaudeCodeHookPayload, options: HookOptions): string | undefined {
+  return projectOf(options.project ?? payload.cwd)
 }
 
 function parseWith<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
@@ -138,7 +148,7 @@ function observationOf(
     all_options: question.options,
     multi_select: question.multiSelect ?? false,
     user: options.user,
-    project: projectOf(payload.cwd),
+    project: projectOfEvent(payload, options),
     session_id: payload.session_id,
     source,
   }
@@ -345,7 +355,7 @@ export async function handleClaudeCodeHook(
   payload: ClaudeCodeHookPayload,
   options: HookOptions,
 ): Promise<HookAnswer> {
-  const project = projectOf(payload.cwd)
+  const project = projectOfEvent(payload, options)
   const isQuestion = payload.tool_name === ASK_USER_QUESTION_TOOL
   switch (payload.hook_event_name) {
     case 'SessionStart':
