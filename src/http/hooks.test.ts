@@ -100,6 +100,23 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect((await call('POST', `${HOOK}?project=`, post)).body.error.issues[0].path).toBe('project')
   })
 
+  it('a decision scoped to a path of the repository applies to the questions asked there (R-CON-4), given ?project=', async () => {
+    const { call } = await createTestApp()
+    const scoped = { ...REQUIRED_TIER_L, key: 'D-060', scope: { points: ['complexity-tier'], path: 'services/billing' } }
+    expect((await call('POST', '/v1/decisions', scoped)).status).toBe(201)
+    const project = `?project=${encodeURIComponent('/home/dev/acme-api')}`
+    const askedIn = async (cwd: string, query = project) =>
+      (await call('POST', `${HOOK}${query}`, { ...claudeCodeFixture('pre-tool-use'), cwd })).body.hookSpecificOutput
+    const inBilling = await askedIn('/home/dev/acme-api/services/billing/src')
+    expect(inBilling.updatedInput.answers).toEqual({ [TIER_QUESTION]: 'Tier L (Recommended)' })
+    expect(inBilling.permissionDecisionReason).toContain('D-060')
+    // At the root, in a sibling folder, or with no project named (the path is unknown): not in force.
+    for (const elsewhere of [await askedIn('/home/dev/acme-api'), await askedIn('/home/dev/acme-api/services/billing-v2'), await askedIn('/home/dev/acme-api/services/billing', '')]) {
+      expect(elsewhere.updatedInput.answers).toBeUndefined()
+      expect(elsewhere.permissionDecisionReason).not.toContain('D-060')
+    }
+  })
+
   it('a malformed AskUserQuestion payload is a 400 naming the field', async () => {
     const { call } = await createTestApp()
     const payload = claudeCodeFixture('post-tool-use-single')

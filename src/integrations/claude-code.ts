@@ -80,6 +80,20 @@ export interface HookOptions {
   project?: string | undefined
 }
 
+/**
+ * Where in its project an event's `cwd` is, as decisions are scoped (R-CON-4): relative to the
+ * project the sender named (`.` at its root), so that a decision scoped to `services/payments`
+ * applies to the questions asked there; undefined without a named project, outside it, or past
+ * the limit of a context value.
+ */
+export function pathInProject(payload: ClaudeCodeHookPayload, options: HookOptions): string | undefined {
+  if (options.project === undefined || payload.cwd === undefined) return undefined
+  const root = options.project.replace(/\\/g, '/').replace(/\/+$/, '')
+  const cwd = payload.cwd.replace(/\\/g, '/').replace(/\/+$/, '')
+  const path = cwd === root ? '.' : cwd.startsWith(`${root}/`) ? cwd.slice(root.length + 1) : undefined
+  return path !== undefined && path.length <= LIMITS.contextValueLength ? path : undefined
+}
+
 /** The project of an event: the one the sender named, else its `cwd` (see projectOf). */
 function projectOfEvent(payload: ClaudeCodeHookPayload, options: HookOptions): string | undefined {
   return projectOf(options.project ?? payload.cwd)
@@ -376,12 +390,16 @@ export async function handleClaudeCodeHook(
       if (!isQuestion) return {}
       requireToolUseId(payload)
       const input = parseWith(AskUserQuestionInputSchema, payload.tool_input, 'tool_input')
+      // The path in the repository, so that decisions scoped to it apply (R-CON-4); the choices
+      // captured carry no context, so it decides no precondition and splits no evidence.
+      const path = pathInProject(payload, options)
       const plan = await asSent(
         planQuestions(memory, {
           user: options.user,
           project,
           session_id: payload.session_id,
           questions: input.questions,
+          ...(path === undefined ? {} : { context: { path } }),
         }),
       )
       const auto = autoResolvedObservations(plan, payload, options)
