@@ -174,6 +174,18 @@ describe('buildQuestionPlan (R-ASK-3)', () => {
     expect(plan.deferred).toEqual([])
   })
 
+  it('keeps the questions in the given order with personalization off (R-ASK-4: it changes nothing)', () => {
+    const off = { personalization: false }
+    const items = [
+      { question: question(1), recommendation: recommendationFor(question(1), repeat(40, 'Yes'), off) },
+      { question: question(2), recommendation: recommendationFor(question(2), [], off) },
+      { question: question(3), recommendation: recommendationFor(question(3), [...repeat(5, 'Yes'), ...repeat(4, 'No')], off) },
+    ]
+    const plan = buildQuestionPlan(items)
+    expect(plan.questions.map((p) => p.ask_user_question)).toEqual([question(1), question(2), question(3)])
+    expect(plan.answers).toEqual({})
+  })
+
   it('puts at most four questions in one AskUserQuestion input and defers the rest', () => {
     const items = [1, 2, 3, 4, 5, 6].map((n) => ({ question: question(n), recommendation: recommendationFor(question(n), []) }))
     const plan = buildQuestionPlan(items)

@@ -140,6 +140,10 @@ export function autoAnswer(shown: AskUserQuestion, recommendation: Recommendatio
 export function buildQuestionPlan(
   items: ReadonlyArray<{ question: AskUserQuestion; recommendation: Recommendation }>,
 ): QuestionPlan {
+  // Personalization is the session's: off, the questions stay in the order they were written, as
+  // their options do (R-ASK-4: it changes nothing; R-REC-6 neutral). A required decision still
+  // puts its option first within its question.
+  const asWritten = items.some((item) => item.recommendation.state === 'personalization-off')
   const planned = items
     .map((item, index) => {
       const shown = presentQuestion(item.question, item.recommendation)
@@ -149,7 +153,7 @@ export function buildQuestionPlan(
         entry: { ask_user_question: shown, recommendation: item.recommendation, ask: answer === null, answer },
       }
     })
-    .sort((a, b) => b.entry.recommendation.information - a.entry.recommendation.information || a.index - b.index)
+    .sort((a, b) => (asWritten ? 0 : b.entry.recommendation.information - a.entry.recommendation.information) || a.index - b.index)
     .map((p) => p.entry)
   // fromEntries defines own properties: a question called "__proto__" is an ordinary key.
   const answers: Record<string, string> = Object.fromEntries(
