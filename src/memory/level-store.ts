@@ -242,7 +242,10 @@ export async function createLevelStore(
         // toggle must not turn its past on (as far as is known, it was off since it started).
         const kept = existing.toggles ?? (existing.personalization ? [] : [{ at: existing.started_at, enabled: false }])
         const set = enabled ?? !existing.personalization
-        const updated = { ...existing, personalization: set, toggles: [...kept, { at, enabled: set }] }
+        // A setting the session has already changes nothing, and is not kept: an orchestrator that
+        // turns personalization on at every step would otherwise grow the record without end.
+        if (set === existing.personalization && existing.toggles !== undefined) return existing
+        const updated = { ...existing, personalization: set, toggles: set === existing.personalization ? kept : [...kept, { at, enabled: set }] }
         await changes.around([user], async () => {
           await sessions.put(k, updated, writeOptions(sync) as never)
           sessionsWritten([updated])

@@ -116,6 +116,14 @@ export function storeSuite(name: string, open: () => Promise<MemoryStore>) {
       // No setting given flips the one the session has when the write is made.
       expect(await store.setPersonalization('alice', 's-1', undefined, '2026-07-03T00:00:00.000Z')).toMatchObject({ personalization: true, toggles: [{ enabled: false }, { at: '2026-07-03T00:00:00.000Z', enabled: true }] })
       expect(await store.setPersonalization('alice', 'nope', false, '2026-07-02T00:00:00.000Z')).toBeUndefined()
+      // A setting the session already has is no change, and keeps no entry, however often it is sent.
+      for (const day of ['04', '05', '06']) await store.setPersonalization('alice', 's-1', true, `2026-07-${day}T00:00:00.000Z`)
+      expect((await store.getSession('alice', 's-1'))?.toggles).toEqual([
+        { at: '2026-07-02T00:00:00.000Z', enabled: false },
+        { at: '2026-07-03T00:00:00.000Z', enabled: true },
+      ])
+      await store.setPersonalization('alice', 's-2', true, '2026-07-04T00:00:00.000Z')
+      expect(await store.getSession('alice', 's-2')).toMatchObject({ personalization: true, toggles: [] })
     })
 
     it('keeps a session turned off before toggles were kept off from its start, under its first kept toggle', async () => {
