@@ -228,6 +228,15 @@ export function createDecisionMemory(deps: {
     return { computed: answer, json: undefined }
   }
 
+  /**
+   * Whether a choice is captured as multi-select: as the observation says; else as the policy's
+   * point says (a joined answer, "Lint, Test", at a point the policy marks multi_select is those
+   * labels, as the recommendation there reads it); else when it is an array.
+   */
+  function capturedMultiSelect(input: ObservationInput, point: string, path = ''): boolean {
+    return multiSelectOf(input, path) ?? (Array.isArray(input.user_choice) || pointPolicy(point, policy)?.multi_select === true)
+  }
+
   const memory: DecisionMemory = {
     policy,
     ...createDataRights(deps),
@@ -238,7 +247,7 @@ export function createDecisionMemory(deps: {
       const point = decisionPointKey({ point: input.point, header: input.header, question: input.question, options }, policy)
       const stored = (await store.latestAt(input.user, point, ANSWER_LOOKBACK)).find((o) => o.decision_id === input.decision_id)
       if (stored?.source !== 'auto-resolved') return false
-      const choice = resolveChoice(input.user_choice, options, multiSelectOf(input) ?? Array.isArray(input.user_choice))
+      const choice = resolveChoice(input.user_choice, options, capturedMultiSelect(input, point))
       const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i])
       return !same(choice.chosen, stored.chosen) || choice.other !== stored.other
     },
@@ -252,17 +261,17 @@ export function createDecisionMemory(deps: {
         const at = checkTimestamp(input.timestamp, now, `${path}timestamp`) ?? now
         const offered = offeredOptions(input.all_options, `${path}all_options`)
         const options = offered.map((o) => o.option)
-        const multiSelect = multiSelectOf(input, path) ?? Array.isArray(input.user_choice)
+        const point = decisionPointKey(
+          { point: input.point, header: input.header, question: input.question, options },
+          policy,
+        )
+        const multiSelect = capturedMultiSelect(input, point, path)
         const choice = resolveChoice(input.user_choice, options, multiSelect)
         if (!multiSelect && choice.chosen.length > 1) {
           throw new InputError('multiple_choices', 'a single-select question has one choice', {
             issues: [{ path: `${path}user_choice`, message: 'give one label, or set multi_select' }],
           })
         }
-        const point = decisionPointKey(
-          { point: input.point, header: input.header, question: input.question, options },
-          policy,
-        )
         const timestamp = at.toISOString()
         observations.push({
           id: newId(now),

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../test/support/test-app'
+import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
+import { compilePolicy } from '../domain/policy'
 
 const SEED = {
   decision_id: 'moai-ask-001',
@@ -130,5 +132,30 @@ describe('multiSelect, as AskUserQuestion spells it', () => {
     const both = await call('POST', '/v1/observations', [{ ...pick, decision_id: 'm-3' }, { ...pick, decision_id: 'm-4', multi_select: true, multiSelect: false }])
     expect(both.status).toBe(400)
     expect(both.body.error.issues).toEqual([{ path: '1.multiSelect', message: 'differs from multi_select: give one of the two' }])
+  })
+})
+
+describe('a point the policy marks multi_select (R-POL)', () => {
+  it('takes a choice sent as joined labels, as a multi-select question has it, for those labels, not for other', async () => {
+    const policy = await loadPolicy(DEFAULT_POLICY_FILE)
+    policy.points = [...policy.points, { key: 'checks', match: { header: '^checks$' }, always_ask: false, sensitive: false, multi_select: true }]
+    const { call, store } = await createTestApp({ policy: compilePolicy(policy) })
+    const question = { header: 'Checks', question: 'Which checks should run?', all_options: ['Lint', 'Test', 'Docs'] }
+    const posted = await call('POST', '/v1/observations', { ...question, user_choice: 'Lint, Test' })
+    expect(posted.status).toBe(201)
+    const [stored] = await store.observationsAt('default', 'checks')
+    expect(stored).toMatchObject({ chosen: ['Lint', 'Test'], other: null, multi_select: true })
+    // Said single-select by the request, it stays single-select: the joined text is other.
+    await call('POST', '/v1/observations', { ...question, user_choice: 'Lint, Test', multi_select: false })
+    const both = await store.observationsAt('default', 'checks')
+    expect(both.find((o) => !o.multi_select)).toMatchObject({ chosen: [], other: 'Lint, Test' })
+    // A hook's question that does not say multiSelect: the policy's point decides too.
+    const hooked = await call('POST', '/v1/hooks/claude-code', {
+      session_id: 's-1', cwd: '/home/dev/acme', hook_event_name: 'PostToolUse', tool_name: 'AskUserQuestion', tool_use_id: 'toolu_1',
+      tool_input: { questions: [{ header: 'Checks', question: 'Which checks should run?', options: [{ label: 'Lint' }, { label: 'Test' }, { label: 'Docs' }] }] },
+      tool_response: { answers: { 'Which checks should run?': 'Test, Docs' } },
+    })
+    expect(hooked.status).toBe(200)
+    expect((await store.observationsAt('default', 'checks')).find((o) => o.session_id === 's-1')).toMatchObject({ chosen: ['Test', 'Docs'], other: null, multi_select: true })
   })
 })

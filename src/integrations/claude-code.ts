@@ -160,7 +160,8 @@ function observationOf(
     header: question.header,
     user_choice: answer,
     all_options: question.options,
-    multi_select: question.multiSelect ?? false,
+    // Left out by the question, it is what the policy says of the point (else single-select).
+    multi_select: question.multiSelect,
     user: options.user,
     project: projectOfEvent(payload, options),
     session_id: payload.session_id,
