@@ -294,3 +294,27 @@ describe('the cost of a recommendation (R-MEM-8)', () => {
     expect(waiting.reads).toBe(large.reads + 7)
   }, 120_000)
 })
+
+describe('sessions in a replay (R-REC-9), whatever order their observations arrived in', () => {
+  /** Session s-k has one choice at T0 - k days and one at T0; sent newest first, or oldest first. */
+  const inputs = (k: number) => [
+    choice({ point: 'tier', user_choice: 'Tier M', at: T0, session_id: `s-${k}` }),
+    choice({ point: 'tier', user_choice: 'Tier M', at: T0 - k * DAY, session_id: `s-${k}` }),
+  ]
+  const asOf = (days: number) => ({ ...TIER, user: 'alice', point: 'tier', as_of: new Date(T0 - days * DAY).toISOString() })
+
+  it('counts a session from its earliest choice, sent in one request, in several, or at once', async () => {
+    const inOrder = await createTestApp()
+    await inOrder.memory.observe([1, 2, 3, 4, 5, 6].flatMap((k) => inputs(k).reverse()))
+    const newestFirst = await createTestApp()
+    for (const k of [1, 2, 3]) for (const input of inputs(k)) await newestFirst.memory.observe([input])
+    // Concurrent requests, written in one group: the later choice comes first.
+    await Promise.all([4, 5, 6].flatMap((k) => inputs(k).map((input) => newestFirst.memory.observe([input]))))
+    // As of 2 days ago, sessions s-2 to s-6 had started; as of 5 days ago, s-5 and s-6.
+    for (const [days, sessions] of [[0, 6], [2, 5], [5, 2]] as const) {
+      const want = (await inOrder.call('POST', '/v1/recommendations', asOf(days))).body.expertise
+      expect(want.sessions).toBe(sessions)
+      expect((await newestFirst.call('POST', '/v1/recommendations', asOf(days))).body.expertise).toEqual(want)
+    }
+  })
+})

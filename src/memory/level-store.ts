@@ -110,11 +110,15 @@ export async function createLevelStore(
     )
     const unique = calls.flatMap(({ observations }, c) => observations.filter((_, i) => isFirst[c]?.[i] === true))
     const asked = [...firsts]
+    // Each session once, from the earliest moment the group names it: a session's start must not
+    // depend on the order its observations arrived in (a replay counts the sessions started by
+    // then, R-REC-9).
     const candidates = new Map<string, SessionRecord>()
     for (const { sessions: named } of calls) {
       for (const s of named) {
         const k = key(s.user, s.session_id)
-        if (!candidates.has(k)) candidates.set(k, s)
+        const known = candidates.get(k)
+        if (known === undefined || s.started_at < known.started_at) candidates.set(k, s)
       }
     }
     const sessionKeys = [...candidates.keys()]
@@ -151,12 +155,20 @@ export async function createLevelStore(
       results.push({ stored, duplicates })
     })
     const counted = already.size === 0 ? countRead.value : await countedAgain(countRead.value, allStored)
-    const started = [...candidates.values()].filter((_, i) => present[i] === undefined)
+    const named = [...candidates.values()]
+    const started = named.filter((_, i) => present[i] === undefined)
+    // A session stored already that these observations show was under way earlier (they arrived
+    // late: a spooled hook, a backfill) starts at the earliest of them. Its count is unchanged.
+    const backdated = named.flatMap((s, i) => {
+      const stored = present[i]
+      return stored !== undefined && s.started_at < stored.started_at ? [{ ...stored, started_at: s.started_at }] : []
+    })
     try {
       started.forEach((s) => {
         ops.push({ type: 'put', sublevel: sessions, key: key(s.user, s.session_id), value: s })
         ops.push({ type: 'put', sublevel: owners, key: key(s.session_id, s.user), value: '' })
       })
+      backdated.forEach((s) => ops.push({ type: 'put', sublevel: sessions, key: key(s.user, s.session_id), value: s }))
       ops.push(...(await sessionCounts.countOps(started)))
       ops.push(...recall.putOps(allStored))
       for (const op of counted.ops) ops.push(op)
@@ -166,7 +178,7 @@ export async function createLevelStore(
       throw error
     }
     counted.commit()
-    sessionsWritten(started)
+    sessionsWritten([...started, ...backdated])
     return results
   }
 
