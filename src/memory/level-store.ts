@@ -217,7 +217,17 @@ export async function createLevelStore(
       return enqueue(async () => {
         const k = key(session.user, session.session_id)
         const existing = await sessions.get(k)
-        if (existing !== undefined) return { session: existing, created: false }
+        if (existing !== undefined) {
+          if (session.started_at >= existing.started_at) return { session: existing, created: false }
+          // A start sent late (a spooled SessionStart, after an observation started the session):
+          // the session started at the earliest moment known, as the observations' path has it.
+          const backdated = { ...existing, started_at: session.started_at }
+          await changes.around([session.user], async () => {
+            await sessions.put(k, backdated, writeOptions(sync) as never)
+            sessionsWritten([backdated])
+          })
+          return { session: backdated, created: false }
+        }
         await changes.around([session.user], async () => {
           await db.batch(
             [

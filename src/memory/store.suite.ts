@@ -92,7 +92,7 @@ export function storeSuite(name: string, open: () => Promise<MemoryStore>) {
       expect(results.reduce((n, r) => n + r.stored.length, 0)).toBe(10)
       expect(await s.observationsAt('alice', 'tier')).toHaveLength(10)
       expect(await s.countSessions('alice')).toBe(1)
-      // The first call's record of the session is the one kept, as if the calls had come one by one.
+      // The session starts at the earliest moment the calls name (here the first call's).
       expect(await s.getSession('alice', 'shared')).toMatchObject({ started_at: '2026-07-01T10:00:00.000Z' })
     })
 
@@ -100,6 +100,12 @@ export function storeSuite(name: string, open: () => Promise<MemoryStore>) {
       store = await open()
       expect((await store.startSession(session())).created).toBe(true)
       expect((await store.startSession(session({ personalization: false }))).created).toBe(false)
+      // A start sent late, earlier than the one stored, moves the session's start back, and counts nothing twice.
+      const late = await store.startSession(session({ started_at: '2026-06-30T09:00:00.000Z' }))
+      expect(late).toMatchObject({ created: false, session: { started_at: '2026-06-30T09:00:00.000Z', personalization: true } })
+      expect(await store.countSessions('alice', new Date('2026-06-30T12:00:00.000Z'))).toBe(1)
+      await store.startSession(session({ started_at: '2026-07-01T10:00:00.000Z' }))
+      expect(await store.getSession('alice', 's-1')).toMatchObject({ started_at: '2026-06-30T09:00:00.000Z' })
       await store.addObservations([], [session({ session_id: 's-2', started_at: '2026-07-03T00:00:00.000Z' }), session({ session_id: 's-1', user: 'bob' })])
       expect(await store.countSessions('alice')).toBe(2)
       expect(await store.countSessions('alice', new Date('2026-07-02T00:00:00.000Z'))).toBe(1)
