@@ -51,7 +51,8 @@ const NOT_A_RECORD = /^(readme|index|template|adr-template|.*-template)\.md$/i
 export function formatOf(file: RecordFile): AdrFormat | undefined {
   if (/^decisions([-_.][^/]*)?\.md$/i.test(file.name)) return 'decisions-md'
   if (/^---\s*$/m.test(file.text.split(/\r?\n/, 1)[0] ?? '')) return 'madr'
-  if (/^##\s+status\s*$/im.test(file.text)) return 'adr-tools'
+  // A closing sequence of `#`s is part of no heading's text (`## Status ##`), as parseRecord reads it.
+  if (/^##\s+status(?:\s+#*)?\s*$/im.test(file.text)) return 'adr-tools'
   if (/^\s*(?:[-*+]\s+)?(\*\*|__)?status(\*\*|__)?\s*(:|\*\*:|__:)/im.test(file.text)) return 'log4brains'
   return undefined
 }

@@ -282,3 +282,15 @@ describe('records whose fields are bold lines, not bullets', () => {
     expect(reading.records[0]).toMatchObject({ decision: 'The watcher owns it.', rationale: 'The app watches files.' })
   })
 })
+
+describe('records as editors and tools write them', () => {
+  const files = (entries: Record<string, string>) =>
+    Object.entries(entries).map(([name, text]) => ({ path: name, name, bytes: new TextEncoder().encode(text) }))
+
+  it('reads an adr-tools record whose headings close with "#"s, as Markdown allows', () => {
+    const text = '# 6. Never force push ##\r\n\r\nDate: 2024-10-03\r\n\r\n## Status ##\r\n\r\nProposed\r\n\r\n## Decision ##\r\n\r\nAgents never force push.\r\n'
+    const reading = readRecordFolder(files({ '0006-never-force-push.md': text }))
+    expect(reading.problems).toEqual([])
+    expect(reading.records[0]).toMatchObject({ key: 'ADR-0006', title: 'Never force push', status: 'proposed', decision: 'Agents never force push.' })
+  })
+})
