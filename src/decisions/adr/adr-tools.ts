@@ -1,5 +1,5 @@
 import { contentHash, type DecisionStatus } from '../decision'
-import { fieldOf, filled, numbered, parseRecord, sectionNamed, textOf, type Line } from './markdown'
+import { fieldOf, filled, isLinkDefinition, linkDefinitions, numbered, parseRecord, sectionNamed, textOf, type Line, type LinkDefinitions } from './markdown'
 import { UnreadableRecord, readEnforce, type LinkRef, type ParsedRecord, type RecordFile } from './parsed-record'
 import { readDate, readStatusLine } from './status-words'
 
@@ -14,9 +14,10 @@ export function keyOfFile(name: string): string {
 /**
  * A status read from status lines (adr-tools' `## Status` section holds one per line): a
  * "Superseded by" link makes it superseded whatever else is written; otherwise the first status
- * word counts. Links in either direction are kept.
+ * word counts. Links in either direction are kept; reference links are resolved with the
+ * record's `definitions`, and the definitions themselves are no status.
  */
-export function statusOfLines(lines: readonly Line[], where: number): {
+export function statusOfLines(lines: readonly Line[], where: number, definitions?: LinkDefinitions): {
   status: DecisionStatus
   supersedes: LinkRef | null
   supersededBy: LinkRef | null
@@ -25,7 +26,8 @@ export function statusOfLines(lines: readonly Line[], where: number): {
   let supersedes: LinkRef | null = null
   let supersededBy: LinkRef | null = null
   for (const line of filled(lines)) {
-    const read = readStatusLine(line.text)
+    if (isLinkDefinition(line.text)) continue
+    const read = readStatusLine(line.text, definitions)
     if (read === undefined) throw new UnreadableRecord(line.n, `unknown status "${line.text.trim()}"`)
     if (read.supersededBy !== undefined) supersededBy = { target: read.supersededBy, line: line.n }
     if (read.supersedes !== undefined) supersedes = { target: read.supersedes, line: line.n }
@@ -54,10 +56,11 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
   if (date === undefined) throw new UnreadableRecord(dateField.line, `"${dateField.value}" is not a date`)
   const statusSection = sectionNamed(record, /^status$/i)
   if (statusSection === undefined) throw new UnreadableRecord(record.title.line, 'no "## Status" section')
-  const { status, supersedes, supersededBy } = statusOfLines(statusSection.body, statusSection.line)
+  const { status, supersedes, supersededBy } = statusOfLines(statusSection.body, statusSection.line, linkDefinitions(file.text))
   const title = record.title.text.replace(/^\d+\.\s*/, '')
-  const decision = textOf(sectionNamed(record, /^decision$/i)?.body ?? [])
-  const context = textOf(sectionNamed(record, /^context$/i)?.body ?? [])
+  const text = (name: RegExp) => textOf((sectionNamed(record, name)?.body ?? []).filter((l) => !isLinkDefinition(l.text)))
+  const decision = text(/^decision$/i)
+  const context = text(/^context$/i)
   return {
     key: keyOfFile(file.name),
     title,

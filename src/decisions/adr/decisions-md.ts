@@ -1,5 +1,5 @@
 import { fileEvidence, statusOfLines } from './adr-tools'
-import { fieldOf, filled, linkTarget, numbered, parseRecord, slug, textOf, type Line, type Section } from './markdown'
+import { fieldOf, filled, isLinkDefinition, linkDefinitions, linkTarget, numbered, parseRecord, slug, textOf, type Line, type LinkDefinitions, type Section } from './markdown'
 import { UnreadableRecord, readEnforce, type FileReading, type ParsedRecord, type RecordFile } from './parsed-record'
 import { readDate } from './status-words'
 
@@ -26,21 +26,21 @@ function titleOf(heading: string): string {
     .trim()
 }
 
-function readSection(file: RecordFile, section: Section): ParsedRecord {
+function readSection(file: RecordFile, section: Section, definitions: LinkDefinitions): ParsedRecord {
   const key = KEY.exec(section.heading)?.[1]
   const title = titleOf(section.heading) || section.heading
   const body = section.body
   const statusField = fieldOf(body, /^status$/i)
   if (statusField === undefined) throw new UnreadableRecord(section.line, `"${section.heading}" has no "Status:" field`)
-  const { status, supersededBy: fromStatus } = statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line)
+  const { status, supersededBy: fromStatus } = statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line, definitions)
   const dateField = fieldOf(body, /^date$/i)
   const rawDate = dateField?.value ?? DAY.exec(section.heading)?.[1]
   if (rawDate === undefined) throw new UnreadableRecord(section.line, `"${section.heading}" has no date (a "Date:" field or one in the heading)`)
   const date = readDate(rawDate)
   if (date === undefined) throw new UnreadableRecord(dateField?.line ?? section.line, `"${rawDate}" is not a date`)
   const link = (field: { value: string; line: number } | undefined) =>
-    field === undefined ? null : { target: linkTarget(field.value), line: field.line }
-  const prose = textOf(body.filter((l) => fieldOf([l], FIELD) === undefined))
+    field === undefined ? null : { target: linkTarget(field.value, definitions), line: field.line }
+  const prose = textOf(body.filter((l) => fieldOf([l], FIELD) === undefined && !isLinkDefinition(l.text)))
   const text = [section.heading, ...body.map((l) => l.text)].join('\n')
   return {
     key: key ?? `DEC-${slug(title, 50)}`,
@@ -98,10 +98,11 @@ function decisionSections(section: Section): Section[] {
  */
 export function readDecisionsMd(file: RecordFile): FileReading {
   const reading: FileReading = { records: [], problems: [] }
+  const definitions = linkDefinitions(file.text)
   for (const section of parseRecord(numbered(file.text)).sections.flatMap(decisionSections)) {
     if (filled(section.body).length === 0 && !KEY.test(section.heading)) continue
     try {
-      reading.records.push(readSection(file, section))
+      reading.records.push(readSection(file, section, definitions))
     } catch (error) {
       if (!(error instanceof UnreadableRecord)) throw error
       reading.problems.push({ path: file.path, line: error.line, message: error.message })

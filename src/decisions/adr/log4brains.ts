@@ -1,6 +1,6 @@
 import { fileEvidence, keyOfFile, statusOfLines } from './adr-tools'
 import { madrBody } from './madr'
-import { fieldOf, linkTarget, numbered, parseRecord } from './markdown'
+import { fieldOf, linkDefinitions, linkTarget, numbered, parseRecord } from './markdown'
 import { UnreadableRecord, readEnforce, type ParsedRecord, type RecordFile } from './parsed-record'
 import { readDate } from './status-words'
 
@@ -16,10 +16,11 @@ export function readLog4brains(file: RecordFile): ParsedRecord {
   const head = record.preamble
   const statusField = fieldOf(head, /^status$/i)
   if (statusField === undefined) throw new UnreadableRecord(record.title.line, 'no "- Status:" bullet under the title')
-  const { status, supersededBy } = statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line)
+  const definitions = linkDefinitions(file.text)
+  const { status, supersededBy } = statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line, definitions)
   const supersedesField = fieldOf(head, /^(supersedes|supercedes)$/i)
   const supersedes =
-    supersedesField === undefined ? null : { target: linkTarget(supersedesField.value), line: supersedesField.line }
+    supersedesField === undefined ? null : { target: linkTarget(supersedesField.value, definitions), line: supersedesField.line }
   const dateField = fieldOf(head, /^date$/i)
   const named = /^(\d{4})(\d{2})(\d{2})-/.exec(file.name)
   const rawDate = dateField?.value ?? (named === null ? undefined : `${named[1]}-${named[2]}-${named[3]}`)

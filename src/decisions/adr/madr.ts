@@ -1,6 +1,6 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml'
 import { fileEvidence, keyOfFile, statusOfLines } from './adr-tools'
-import { numbered, parseRecord, sectionNamed, textOf, type Line, type MarkdownRecord } from './markdown'
+import { linkDefinitions, numbered, parseRecord, sectionNamed, textOf, type Line, type MarkdownRecord } from './markdown'
 import { UnreadableRecord, readEnforce, type ParsedRecord, type RecordFile } from './parsed-record'
 import { readDate } from './status-words'
 
@@ -61,7 +61,7 @@ export function readMadr(file: RecordFile): ParsedRecord {
     throw new UnreadableRecord(1, 'the front matter has no status')
   }
   const statusLine = lineOfKey(matter, 'status')
-  const { status, supersedes, supersededBy } = statusOfLines([{ n: statusLine, text: String(data.status) }], statusLine)
+  const { status, supersedes, supersededBy } = statusOfLines([{ n: statusLine, text: String(data.status) }], statusLine, linkDefinitions(file.text))
   const rawDate = data.date instanceof Date ? data.date.toISOString() : data.date
   if (rawDate === undefined || rawDate === null) throw new UnreadableRecord(1, 'the front matter has no date')
   const date = readDate(String(rawDate))

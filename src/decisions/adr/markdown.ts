@@ -91,11 +91,48 @@ export function fieldOf(lines: readonly Line[], name: RegExp): { value: string; 
   return undefined
 }
 
-/** The link target of `[text](target)`, else the text itself: what a "Superseded by" names. */
-export function linkTarget(text: string): string {
+/** Link reference definitions, by label: `[label]: target` (labels compare case-insensitively). */
+export type LinkDefinitions = ReadonlyMap<string, string>
+
+const DEFINITION = /^ {0,3}\[([^\]]+)\]:\s*<?([^\s>]+)>?/
+
+function labelOf(text: string): string {
+  return text.trim().replace(/\s+/g, ' ').toLowerCase()
+}
+
+/** The link reference definitions of a text (`[adr4]: 0004-use-x.md`), the first of a label kept. */
+export function linkDefinitions(text: string): LinkDefinitions {
+  const definitions = new Map<string, string>()
+  for (const line of text.split(/\r?\n/)) {
+    const match = DEFINITION.exec(line)
+    const label = match === null ? '' : labelOf(match[1] as string)
+    if (match !== null && !definitions.has(label)) definitions.set(label, match[2] as string)
+  }
+  return definitions
+}
+
+/** Whether a line is a link reference definition, which is no text of its own. */
+export function isLinkDefinition(text: string): boolean {
+  return DEFINITION.test(text)
+}
+
+/** A link's target as a file name: its anchor and folders left out. */
+function fileOf(target: string): string {
+  return target.replace(/#.*$/, '').replace(/^.*\//, '').trim()
+}
+
+/**
+ * The link target of `[text](target)`, or of a reference link (`[text][label]`, `[label][]`,
+ * `[label]`) that `definitions` defines, else the text itself: what a "Superseded by" names.
+ * A link within the page (`[D-002](#d-002-use-spaces)`) or to no definition names its text.
+ */
+export function linkTarget(text: string, definitions: LinkDefinitions = new Map()): string {
   const link = /\[([^\]]*)\]\(([^)\s]+)[^)]*\)/.exec(text)
-  const raw = link === null ? text : (link[2] as string)
-  return raw.replace(/#.*$/, '').replace(/^.*\//, '').trim()
+  if (link !== null) return fileOf(link[2] as string) || (link[1] as string).trim()
+  const reference = /\[([^\]]*)\](?:\s?\[([^\]]*)\])?/.exec(text)
+  if (reference === null) return fileOf(text)
+  const label = (reference[2] || reference[1]) as string
+  return fileOf(definitions.get(labelOf(label)) ?? '') || label.trim()
 }
 
 /** Lower-cased words joined by `-`, as file names and keys are made of titles. */

@@ -293,4 +293,26 @@ describe('records as editors and tools write them', () => {
     expect(reading.problems).toEqual([])
     expect(reading.records[0]).toMatchObject({ key: 'ADR-0006', title: 'Never force push', status: 'proposed', decision: 'Agents never force push.' })
   })
+
+  it('follows "Superseded by" and "Supersedes" written as reference links, in every format', () => {
+    const adr = (n: number, title: string, status: string, tail = '') =>
+      `# ${n}. ${title}\n\nDate: 2024-0${n}-01\n\n## Status\n\n${status}\n\n## Decision\n\n${title}.\n${tail}`
+    const reading = readRecordFolder(
+      files({
+        '0001-use-rest.md': adr(1, 'Use REST', 'Superseded by [2. Use gRPC][grpc]\n\n[grpc]: 0002-use-grpc.md'),
+        '0002-use-grpc.md': adr(2, 'Use gRPC', 'Accepted\n\nSupersedes [ADR 1][]', '\n[ADR 1]: ./0001-use-rest.md\n'),
+        '20240301-use-redis.md': '# Use Redis\n\n- Status: superseded by [the Postgres record][pg]\n- Date: 2024-03-01\n\n[pg]: 20240401-use-postgres.md\n',
+        '20240401-use-postgres.md': '# Use Postgres\n\n- Status: accepted\n- Date: 2024-04-01\n',
+        'DECISIONS.md': '# Decisions\n\n## D-001: Use tabs\n\n- Status: Superseded by [D-002]\n- Date: 2024-01-01\n\n## D-002: Use spaces\n\n- Status: Accepted\n- Date: 2024-02-01\n\n[D-002]: #d-002-use-spaces\n',
+      }),
+    )
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toMatchObject({
+      'ADR-0001': ['superseded', '2024-01-01', null, 'ADR-0002'],
+      'ADR-0002': ['accepted', '2024-02-01', 'ADR-0001', null],
+      '20240301-use-redis': ['superseded', '2024-03-01', null, '20240401-use-postgres'],
+      '20240401-use-postgres': ['accepted', '2024-04-01', '20240301-use-redis', null],
+    })
+    expect(reading.records.find((r) => r.key === 'ADR-0002')?.decision).toBe('Use gRPC.')
+  })
 })

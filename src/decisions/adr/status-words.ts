@@ -1,5 +1,5 @@
 import { isCalendarDate, type DecisionStatus } from '../decision'
-import { linkTarget } from './markdown'
+import { linkTarget, type LinkDefinitions } from './markdown'
 
 /**
  * The words decision records use for a status, mapped to the lifecycle (R-CON-1): adr-tools
@@ -25,18 +25,19 @@ export interface StatusLine {
 
 /**
  * Reads a status line; undefined when it says nothing known. Lines that link without changing
- * the status (adr-tools' `Amended by`, `Clarified by`) read as `{}`.
+ * the status (adr-tools' `Amended by`, `Clarified by`) read as `{}`. A reference link
+ * (`Superseded by [ADR 5][adr5]`) is resolved with the record's `definitions`.
  */
-export function readStatusLine(text: string): StatusLine | undefined {
+export function readStatusLine(text: string, definitions?: LinkDefinitions): StatusLine | undefined {
   const plain = text
     .replace(/^\s*[-*+]\s+/, '')
     .replace(/[*_`]/g, '')
     .trim()
   const words = plain.replace(/^\[|\]$/g, '').toLowerCase()
   const superseded = /^(?:superseded|superceded)\s+by\s*:?\s*(.+)$/i.exec(plain)
-  if (superseded !== null) return { status: 'superseded', supersededBy: linkTarget(superseded[1] as string) }
+  if (superseded !== null) return { status: 'superseded', supersededBy: linkTarget(superseded[1] as string, definitions) }
   const supersedes = /^(?:supersedes|supercedes)\s*:?\s*(.+)$/i.exec(plain)
-  if (supersedes !== null) return { supersedes: linkTarget(supersedes[1] as string) }
+  if (supersedes !== null) return { supersedes: linkTarget(supersedes[1] as string, definitions) }
   if (/^(amended by|amends|clarified by|clarifies)\b/.test(words)) return {}
   for (const [pattern, status] of WORDS) if (pattern.test(words)) return { status }
   return undefined
