@@ -120,12 +120,15 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
 
   /** Accepts a decision inside a transaction, superseding the decision it names (R-CON-1a). */
   async function acceptIn(tx: DecisionTransaction, record: DecisionRecord, at: string, reason?: string) {
-    const accepted = transition(record, 'accepted', at, { reason, supersedes: record.supersedes ?? undefined })
     // A predecessor already superseded by this very decision (a record imported "Superseded by"
-    // it before it was accepted) stays as it is: accepting it completes that link.
+    // it before it was accepted) stays as it is: accepting it completes that link. One revoked
+    // since the proposal was made has nothing left to be replaced (revoked is final): the proposal
+    // is accepted on its own, and keeps naming it as the decision it was meant to replace.
     const predecessor = record.supersedes === null ? undefined : await required(tx, record.supersedes, 'supersedes')
     const linked = predecessor?.status === 'superseded' && predecessor.superseded_by === record.key
-    if (predecessor !== undefined && !linked) {
+    const replaces = predecessor !== undefined && predecessor.status !== 'revoked'
+    const accepted = transition(record, 'accepted', at, { reason, supersedes: replaces ? (record.supersedes ?? undefined) : undefined })
+    if (predecessor !== undefined && replaces && !linked) {
       if (predecessor.superseded_by !== null) {
         throw new InputError('already_superseded', `${predecessor.key} is already superseded by ${predecessor.superseded_by}`, {
           status: 409,
@@ -214,6 +217,8 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
           })
         }
         if (replacement.status === 'proposed') {
+          // Superseding a revoked decision is no step of the lifecycle, asked by name (a 409).
+          if (old.status === 'revoked') transition(old, 'superseded', at)
           await acceptIn(tx, { ...replacement, supersedes: key }, at, input.reason)
           return
         }

@@ -79,6 +79,37 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     expect(again.status).toBe(409)
   })
 
+  it('accepts a proposal whose predecessor was revoked meanwhile, leaving the revoked one as it is; /supersede of a revoked one stays a 409', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({ key: 'D-001', status: 'accepted' }))
+    expect((await call('POST', '/v1/decisions', decision({ key: 'D-002', supersedes: 'D-001' }))).status).toBe(201)
+    await call('POST', '/v1/decisions/D-001/revoke', { reason: 'the vendor went away' })
+
+    const accepted = await call('POST', '/v1/decisions/D-002/accept')
+    expect(accepted.status).toBe(200)
+    expect(accepted.body).toMatchObject({ status: 'accepted', supersedes: 'D-001' })
+    expect(accepted.body.events.at(-1)).toMatchObject({ type: 'accepted', from: 'proposed', to: 'accepted' })
+    expect(accepted.body.events.at(-1).supersedes).toBeUndefined()
+    const old = (await call('GET', '/v1/decisions/D-001')).body
+    expect(old).toMatchObject({ status: 'revoked', superseded_by: null })
+    expect(old.events.map((e: any) => e.type)).toEqual(['proposed', 'accepted', 'revoked'])
+    expect((await call('GET', '/v1/decisions/applicable')).body.decisions.map((d: any) => d.key)).toEqual(['D-002'])
+    const why = (await call('GET', '/v1/decisions/D-002/why')).body
+    expect(why.chain.map((l: any) => [l.key, l.status])).toEqual([['D-001', 'revoked'], ['D-002', 'accepted']])
+
+    // Accepted at creation, the same.
+    const atOnce = await call('POST', '/v1/decisions', decision({ key: 'D-003', supersedes: 'D-001', status: 'accepted' }))
+    expect(atOnce.status).toBe(201)
+    expect(atOnce.body.status).toBe('accepted')
+
+    // Asked by name to supersede the revoked decision: that step does not exist.
+    await call('POST', '/v1/decisions', decision({ key: 'D-004' }))
+    const refused = await call('POST', '/v1/decisions/D-001/supersede', { by: 'D-004' })
+    expect(refused.status).toBe(409)
+    expect(refused.body.error.code).toBe('invalid_transition')
+    expect((await call('GET', '/v1/decisions/D-004')).body.status).toBe('proposed')
+  })
+
   it('deprecates and revokes, and refuses steps the lifecycle does not have with a 409', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/decisions', decision({ status: 'accepted' }))
