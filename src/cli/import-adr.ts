@@ -1,10 +1,11 @@
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { readAdrFolder } from '../decisions/adr/read-adr-folder'
 import { ADR_FORMATS, type AdrFormat, type ImportProblem } from '../decisions/adr/parsed-record'
 import { ImportedDecisionSchema, type ImportedDecision, type ImportReport } from '../decisions/imported-decision'
 import { InputError } from '../domain/errors'
 import { UsageError } from './options'
+import { pathInRepository } from './repository'
 import { throughServiceOrLocal } from './service-client'
 
 export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--prefix P] [--dry-run] [--json] [--data DIR]
@@ -57,9 +58,13 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
   }
   const problems: ImportProblem[] = [...reading.problems]
   const records: ImportedDecision[] = []
+  // The folder as the repository names it, wherever the import runs from: another folder's records
+  // with the same file names are not these, and a file renamed here is still this record.
+  const folder = pathInRepository(resolve(dir))
   for (const read of reading.records) {
     const record = {
       ...read,
+      origin: { ...read.origin, folder },
       key: prefixed(read.key),
       supersedes: read.supersedes === null ? null : prefixed(read.supersedes),
       superseded_by: read.superseded_by === null ? null : prefixed(read.superseded_by),

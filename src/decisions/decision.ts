@@ -134,6 +134,8 @@ export interface ImportOrigin {
   path: string
   line: number
   format: string
+  /** The folder read (see ImportedDecisionSchema); absent in imports made before it was sent. */
+  folder?: string
   fingerprint: string
   /** The status the file said when last imported (absent in stores written before it was kept). */
   status?: DecisionStatus

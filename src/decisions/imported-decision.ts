@@ -30,6 +30,12 @@ export const ImportedDecisionSchema = z.object({
     path: z.string().min(1).max(DECISION_LIMITS.sourceLength),
     line: z.number().int().min(1),
     format: z.enum(['adr-tools', 'madr', 'log4brains', 'decisions-md']),
+    /**
+     * The folder read, relative to the root of its repository (`docs/adr`), or absolute outside
+     * one: two folders whose records share file names (`0001-record-architecture-decisions.md`)
+     * are told apart by it, and a file renamed in its folder is the same record.
+     */
+    folder: z.string().min(1).max(DECISION_LIMITS.sourceLength).optional(),
   }),
   evidence: z.array(EvidenceInputSchema).max(DECISION_LIMITS.evidence).default([]),
 })
@@ -124,9 +130,15 @@ export function mergeImported(
     return { outcome: 'created', record, event: { key: incoming.key, seq: 1, at, type: 'imported', from: null, to: incoming.status } }
   }
   if (stored.imported === null) return { outcome: 'conflict', reason: 'it was not created by an import' }
-  // Another file with the same key (two ADR folders both numbered from 0001): never overwritten.
-  if (incoming.imported !== null && stored.imported.path !== incoming.imported.path) {
-    return { outcome: 'conflict', reason: `it was imported from ${stored.imported.path}; import another folder with --prefix` }
+  // Another folder with the same key (two ADR folders both numbered from 0001, whose first files
+  // adr-tools names alike): never overwritten. Within one folder, another file with the key is the
+  // record renamed. Without folders (imports made before they were sent), another file is another record.
+  const from = stored.imported
+  const to = incoming.imported
+  const folders = from.folder !== undefined && to?.folder !== undefined
+  if (to !== null && (folders ? from.folder !== to.folder : from.path !== to.path)) {
+    const where = from.folder === undefined ? from.path : `${from.folder}/${from.path}`
+    return { outcome: 'conflict', reason: `it was imported from ${where}; import another folder with --prefix` }
   }
   if (stored.imported.fingerprint === incoming.imported?.fingerprint) return { outcome: 'unchanged' }
   const owned = movedHere(stored, history, incoming.status) ? IMPORTED_FIELDS.filter((f) => !LIFECYCLE_FIELDS.has(f)) : IMPORTED_FIELDS

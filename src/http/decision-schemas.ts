@@ -84,6 +84,7 @@ const RecordShape = {
       path: z.string(),
       line: z.number().int(),
       format: z.string(),
+      folder: z.string().optional(),
       fingerprint: z.string(),
       status: z.enum(DECISION_STATUSES).optional(),
     })

@@ -307,6 +307,41 @@ describe('POST /v1/decisions/import (R-CON-6)', () => {
   })
 })
 
+describe('folders of one repository (R-CON-6)', () => {
+  const adr = (n: number, title: string, day: string) =>
+    `# ${n}. ${title}\n\nDate: ${day}\n\n## Status\n\nAccepted\n\n## Context\n\n${title} in ${day}.\n\n## Decision\n\n${title}.\n`
+  const read = (folder: string, entries: Record<string, string>) =>
+    readRecordFolder(Object.entries(entries).map(([name, text]) => ({ path: name, name, bytes: new TextEncoder().encode(text) }))).records.map(
+      (r) => ({ ...r, origin: { ...r.origin, folder } }),
+    )
+
+  it('a second folder whose first record has the same file name (adr init writes one in each) does not overwrite the first', async () => {
+    const { call } = await createTestApp()
+    const api = read('services/api/docs/adr', { '0001-record-architecture-decisions.md': adr(1, 'Record architecture decisions', '2024-01-10') })
+    const web = read('web/docs/adr', { '0001-record-architecture-decisions.md': adr(1, 'Record architecture decisions', '2024-03-15') })
+    expect((await call('POST', '/v1/decisions/import', { records: api })).body.created).toEqual(['ADR-0001'])
+    const second = (await call('POST', '/v1/decisions/import', { records: web })).body
+    expect(second.updated).toEqual([])
+    expect(second.conflicts.map((c: { key: string }) => c.key)).toEqual(['ADR-0001'])
+    expect(second.conflicts[0].message).toContain('services/api/docs/adr')
+    expect((await call('GET', '/v1/decisions/ADR-0001')).body.date).toBe('2024-01-10')
+  })
+
+  it('a record whose file was renamed in its folder is updated, not left out', async () => {
+    const { call } = await createTestApp()
+    const before = read('docs/adr', { '0003-use-zod.md': adr(3, 'Use Zod', '2024-02-01') })
+    await call('POST', '/v1/decisions/import', { records: before })
+    const after = read('docs/adr', { '0003-use-zod-for-validation.md': adr(3, 'Use Zod for validation', '2024-02-01') })
+    const report = (await call('POST', '/v1/decisions/import', { records: after })).body
+    expect(report.conflicts).toEqual([])
+    expect(report.updated).toEqual(['ADR-0003'])
+    const stored = (await call('GET', '/v1/decisions/ADR-0003')).body
+    expect(stored).toMatchObject({ title: 'Use Zod for validation', source: '0003-use-zod-for-validation.md:1' })
+    expect(stored.imported).toMatchObject({ path: '0003-use-zod-for-validation.md', folder: 'docs/adr' })
+    expect((await call('POST', '/v1/decisions/import', { records: after })).body.unchanged).toEqual(['ADR-0003'])
+  })
+})
+
 describe('records whose new one alone says "Supersedes" (R-CON-6, R-CON-1a)', () => {
   it('an accepted replacement leaves the old record out of force; an imported proposal can then be accepted', async () => {
     const { call } = await createTestApp()
