@@ -315,4 +315,20 @@ describe('records as editors and tools write them', () => {
     })
     expect(reading.records.find((r) => r.key === 'ADR-0002')?.decision).toBe('Use gRPC.')
   })
+
+  it('reads the links adr-tools writes for any link type ("adr new -l 3:Extends:Extended by") as links, not statuses', () => {
+    const adr = (n: number, title: string, status: string) =>
+      `# ${n}. ${title}\n\nDate: 2024-0${n}-01\n\n## Status\n\n${status}\n\n## Decision\n\n${title}.\n`
+    const reading = readRecordFolder(
+      files({
+        '0003-use-kafka.md': adr(3, 'Use Kafka', 'Accepted\n\nExtended by [4. Use Kafka Connect](0004-use-kafka-connect.md)'),
+        '0004-use-kafka-connect.md': adr(4, 'Use Kafka Connect', 'Accepted\n\nExtends [3. Use Kafka](0003-use-kafka.md)\n\nRelates to [3. Use Kafka](0003-use-kafka.md)'),
+      }),
+    )
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0003': ['accepted', '2024-03-01', null, null],
+      'ADR-0004': ['accepted', '2024-04-01', null, null],
+    })
+  })
 })

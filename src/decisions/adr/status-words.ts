@@ -25,7 +25,7 @@ export interface StatusLine {
 
 /**
  * Reads a status line; undefined when it says nothing known. Lines that link without changing
- * the status (adr-tools' `Amended by`, `Clarified by`) read as `{}`. A reference link
+ * the status (adr-tools' `Amended by`, `Clarified by`, `Extends`, any link type) read as `{}`. A reference link
  * (`Superseded by [ADR 5][adr5]`) is resolved with the record's `definitions`.
  */
 export function readStatusLine(text: string, definitions?: LinkDefinitions): StatusLine | undefined {
@@ -40,6 +40,9 @@ export function readStatusLine(text: string, definitions?: LinkDefinitions): Sta
   if (supersedes !== null) return { supersedes: linkTarget(supersedes[1] as string, definitions) }
   if (/^(amended by|amends|clarified by|clarifies)\b/.test(words)) return {}
   for (const [pattern, status] of WORDS) if (pattern.test(words)) return { status }
+  // adr-tools writes a line per link of any type its user names (`adr new -l "3:Extends:Extended
+  // by"`, `adr link`): words and a link to another record, which change no status.
+  if (/^[a-z][a-z -]*\s\[[^\]]*\](?:\([^)]*\)|\s?\[[^\]]*\])?$/i.test(plain)) return {}
   return undefined
 }
 
