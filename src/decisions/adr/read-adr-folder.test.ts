@@ -133,6 +133,10 @@ describe('status words and fields', () => {
     expect(readStatusLine('Supercedes [2. Use Y](0002-use-y.md)')).toEqual({ supersedes: '0002-use-y.md' })
     expect(readStatusLine('Amended by [4. Z](0004-z.md)')).toEqual({})
     expect(readStatusLine('maybe later')).toBeUndefined()
+    // Underscores inside a word are no emphasis (CommonMark): file names keep them; _emphasis_ goes.
+    expect(readStatusLine('Superseded by [5. Use X](0005_use_x.md)')).toEqual({ status: 'superseded', supersededBy: '0005_use_x.md' })
+    expect(readStatusLine('_Superseded by_ ADR_0005')).toEqual({ status: 'superseded', supersededBy: 'ADR_0005' })
+    expect(readStatusLine('__Accepted__')).toEqual({ status: 'accepted' })
   })
 
   it('reads dates in the forms records use, and refuses days that do not exist', () => {

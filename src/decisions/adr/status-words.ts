@@ -31,7 +31,9 @@ export interface StatusLine {
 export function readStatusLine(text: string, definitions?: LinkDefinitions): StatusLine | undefined {
   const plain = text
     .replace(/^\s*[-*+]\s+/, '')
-    .replace(/[*_`]/g, '')
+    // Emphasis and code marks; an underscore inside a word (`0005_use_x.md`) is none (CommonMark).
+    .replace(/[*`]/g, '')
+    .replace(/(^|[^\p{L}\p{N}_])_+|_+(?=[^\p{L}\p{N}_]|$)/gu, '$1')
     .trim()
   const words = plain.replace(/^\[|\]$/g, '').toLowerCase()
   const superseded = /^(?:superseded|superceded)\s+by\s*:?\s*(.+)$/i.exec(plain)
