@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { fileEvidence, statusOfLines } from './adr-tools'
 import { fieldOf, filled, isLinkDefinition, linkDefinitions, linkTarget, numbered, parseRecord, slug, textOf, type Line, type LinkDefinitions, type Section } from './markdown'
 import { UnreadableRecord, readEnforce, type FileReading, type ParsedRecord, type RecordFile } from './parsed-record'
@@ -9,6 +10,20 @@ const DAY = /\b(\d{4}-\d{2}-\d{2})\b/
 const DATED = new RegExp(`\\(\\s*${DAY.source}\\s*\\)|\\[\\s*${DAY.source}\\s*\\]|${DAY.source}`)
 /** A heading's key with the brackets around it (`[D-001] Use X`, `Use X (D-001)`), or alone. */
 const KEYED = new RegExp(`\\(\\s*${KEY.source}\\s*\\)|\\[\\s*${KEY.source}\\s*\\]|${KEY.source}`)
+/**
+ * The key of a section whose heading names none: `DEC-` and the slug of its title, and, when the
+ * slug leaves out letters or digits of the title (`API 설계`, `データ移行`), a hash of the whole
+ * title, since those titles would otherwise share a key (`DEC-api`, `DEC-`) and all but the
+ * first be left out. Titles in Latin letters, accents included, keep the plain slug.
+ */
+export function keyOfTitle(title: string): string {
+  const slugged = slug(title, 50)
+  const lettersLeft = /[\p{L}\p{N}]/u.test(title.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[A-Za-z0-9]/g, ''))
+  if (!lettersLeft) return `DEC-${slugged}`
+  const digest = createHash('sha256').update(title.normalize('NFC')).digest('hex').slice(0, 8)
+  return slugged === '' ? `DEC-${digest}` : `DEC-${slugged}-${digest}`
+}
+
 /** The field lines of a section, which are not part of its prose. */
 const FIELD = /^(status|date|enforce|supersedes|supercedes|superseded by|superceded by|decision|rationale|why|reason|deciders|decision-makers|tags)$/i
 
@@ -43,7 +58,7 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
   const prose = textOf(body.filter((l) => fieldOf([l], FIELD) === undefined && !isLinkDefinition(l.text)))
   const text = [section.heading, ...body.map((l) => l.text)].join('\n')
   return {
-    key: key ?? `DEC-${slug(title, 50)}`,
+    key: key ?? keyOfTitle(title),
     title,
     decision: fieldOf(body, /^decision$/i)?.value || title,
     rationale: fieldOf(body, /^(rationale|why|reason)$/i)?.value || prose || `not stated in ${file.path}`,

@@ -186,6 +186,27 @@ describe('records as projects write them', () => {
   })
 })
 
+describe('DECISIONS.md titles in any script', () => {
+  it('gives sections without a key their own keys, however little of the title is Latin', () => {
+    const reading = readTexts({
+      'DECISIONS.md': '# 決定\n\n## データ移行の方針\n\n- Status: accepted\n- Date: 2024-01-01\n\n' +
+        '## API 설계\n\n- Status: accepted\n- Date: 2024-02-01\n\n' +
+        '## API 배포\n\n- Status: accepted\n- Date: 2024-03-01\n\n' +
+        '## Café au lait for everyone\n\n- Status: accepted\n- Date: 2024-04-01\n',
+    })
+    expect(reading.problems).toEqual([])
+    const keys = reading.records.map((r) => r.key)
+    expect(keys).toHaveLength(4)
+    expect(new Set(keys).size).toBe(4)
+    expect(keys[0]).toMatch(/^DEC-[0-9a-f]{8}$/)
+    expect(keys[1]).toMatch(/^DEC-api-[0-9a-f]{8}$/)
+    // A title in Latin letters, accents included, keeps its plain slug.
+    expect(keys[3]).toBe('DEC-cafe-au-lait-for-everyone')
+    // The same title gives the same key on every import.
+    expect(readTexts({ 'DECISIONS.md': '## API 설계\n\n- Status: accepted\n- Date: 2024-02-01\n' }).records[0]?.key).toBe(keys[1])
+  })
+})
+
 describe('log4brains and MADR 2 bullets with the template comments kept', () => {
   it('reads "- Date: 2023-07-20 <!-- optional -->" as the date, and leaves the comments out of the deciders', () => {
     const reading = readTexts({
