@@ -123,6 +123,26 @@ const CASES: Case[] = [
   { name: 'export: a user over 200 characters', method: 'GET', path: `/v1/users/${'u'.repeat(201)}/export`, status: 400, code: 'invalid_request', field: 'user' },
   { name: 'forget: a user with NUL', method: 'DELETE', path: '/v1/users/a%00b', status: 400, code: 'invalid_request', field: 'user' },
   { name: 'forget: a user with an escape', method: 'DELETE', path: '/v1/users/%1B', status: 400, code: 'invalid_request', field: 'user' },
+  // JSON.parse takes them; a question's own fields are sent back as they came, and JSON.stringify
+  // (recursive) overflowed the stack writing them: a 500.
+  {
+    name: 'plan: a question with a field of 10,000 nested arrays',
+    method: 'POST',
+    path: '/v1/plan',
+    body: `{"questions": [{"question": "Which tier?", "options": [{"label": "S"}, {"label": "M"}], "x": ${'['.repeat(10_000)}${']'.repeat(10_000)}}]}`,
+    status: 400,
+    code: 'invalid_request',
+    field: 'questions.0',
+  },
+  {
+    name: 'hook: a PreToolUse whose tool_input nests 10,000 objects',
+    method: 'POST',
+    path: '/v1/hooks/claude-code',
+    body: `{"hook_event_name": "PreToolUse", "tool_name": "AskUserQuestion", "tool_use_id": "t-1", "session_id": "s-1", "tool_input": {"questions": [{"question": "Which tier?", "options": [{"label": "S"}, {"label": "M"}]}], "x": ${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}}`,
+    status: 400,
+    code: 'invalid_request',
+    field: '(body)',
+  },
   { name: 'no such route', method: 'GET', path: '/v1/nothing', status: 404, code: 'not_found' },
   { name: 'a route with the wrong method', method: 'GET', path: '/v1/observations', status: 404, code: 'not_found' },
   { name: 'docs: an asset named constructor', method: 'GET', path: '/docs/constructor', status: 404, code: 'not_found' },

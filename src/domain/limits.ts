@@ -11,4 +11,6 @@ export const LIMITS = {
   identifierLength: 200,
   observationsPerRequest: 1000,
   questionsPerPlan: 20,
+  /** Levels of arrays and objects in the fields kept as they were sent (a question's, a hook payload's). */
+  nesting: 64,
 } as const

@@ -1,5 +1,6 @@
 import { z } from './zod'
 import { normalizeLabel } from './labels'
+import { nestsWithin } from './json-depth'
 import { LIMITS } from './limits'
 import { ContextSchema, IdentifierSchema } from './observation'
 import type { Recommendation } from './recommendation'
@@ -22,15 +23,19 @@ export const AskUserQuestionOptionSchema = z.looseObject({
 export type AskUserQuestionOption = z.infer<typeof AskUserQuestionOptionSchema>
 
 /** One question object of AskUserQuestion's `questions` (R-ASK-3), as the agent wrote it. */
-export const AskUserQuestionSchema = z.looseObject({
-  question: z.string().max(LIMITS.questionLength).refine(notBlank, 'must not be blank'),
-  header: z.string().max(LIMITS.labelLength).optional(),
-  options: z
-    .array(AskUserQuestionOptionSchema)
-    .min(ASK_USER_QUESTION.minOptions)
-    .max(ASK_USER_QUESTION.maxOptions),
-  multiSelect: z.boolean().optional(),
-})
+export const AskUserQuestionSchema = z
+  .looseObject({
+    question: z.string().max(LIMITS.questionLength).refine(notBlank, 'must not be blank'),
+    header: z.string().max(LIMITS.labelLength).optional(),
+    options: z
+      .array(AskUserQuestionOptionSchema)
+      .min(ASK_USER_QUESTION.minOptions)
+      .max(ASK_USER_QUESTION.maxOptions),
+    multiSelect: z.boolean().optional(),
+  })
+  // Its fields are sent back as they came (a plan, a hook's updatedInput): JSON.stringify, being
+  // recursive, cannot write back what is nested thousands deep, and the answer was a 500.
+  .refine((q) => nestsWithin(q, LIMITS.nesting), `must not nest arrays and objects more than ${LIMITS.nesting} levels deep`)
 export type AskUserQuestion = z.infer<typeof AskUserQuestionSchema>
 
 /** Answers are keyed by question text, so two questions of one call may not share it. */

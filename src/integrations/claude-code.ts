@@ -5,6 +5,7 @@ import type { DecisionMemory } from '../decision-memory'
 import { normalizeQuestion } from '../domain/decision-point'
 import { InputError } from '../domain/errors'
 import { LIMITS } from '../domain/limits'
+import { nestsWithin } from '../domain/json-depth'
 import type { ObservationInput } from '../domain/observation'
 import { hasNoLoneSurrogate, IdentifierSchema } from '../domain/observation'
 import {
@@ -27,15 +28,19 @@ const TOOL_USE_ID_LENGTH = LIMITS.identifierLength - 17
  * What Claude Code sends on stdin to a command hook (fixtures/claude-code/README.md): common
  * fields checked, everything else kept, since each event adds its own.
  */
-export const ClaudeCodeHookPayloadSchema = z.looseObject({
-  hook_event_name: z.string().min(1).max(100),
-  session_id: IdentifierSchema.optional(),
-  cwd: z.string().min(1).max(4096).optional(),
-  tool_name: z.string().max(200).optional(),
-  tool_use_id: z.string().min(1).max(TOOL_USE_ID_LENGTH).refine(hasNoLoneSurrogate, 'must not contain lone surrogates').optional(),
-  tool_input: z.unknown().optional(),
-  tool_response: z.unknown().optional(),
-})
+export const ClaudeCodeHookPayloadSchema = z
+  .looseObject({
+    hook_event_name: z.string().min(1).max(100),
+    session_id: IdentifierSchema.optional(),
+    cwd: z.string().min(1).max(4096).optional(),
+    tool_name: z.string().max(200).optional(),
+    tool_use_id: z.string().min(1).max(TOOL_USE_ID_LENGTH).refine(hasNoLoneSurrogate, 'must not contain lone surrogates').optional(),
+    tool_input: z.unknown().optional(),
+    tool_response: z.unknown().optional(),
+  })
+  // tool_input's fields go back in updatedInput: what JSON.stringify cannot write back (nested
+  // thousands deep) is refused here, not answered with a 500.
+  .refine((payload) => nestsWithin(payload, LIMITS.nesting), `must not nest arrays and objects more than ${LIMITS.nesting} levels deep`)
 export type ClaudeCodeHookPayload = z.infer<typeof ClaudeCodeHookPayloadSchema>
 
 /** AskUserQuestion's input; `answers` (keyed by question text) is there once the user answered. */
