@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { mkdtemp } from 'node:fs/promises'
 import { createInterface } from 'node:readline'
 import { tmpdir } from 'node:os'
@@ -17,12 +18,13 @@ afterEach(async () => {
   await Promise.all(services.splice(0).map((s) => s.stop()))
 })
 
-async function connect(env: Record<string, string>, args: string[] = []) {
+async function connect(env: Record<string, string>, args: string[] = [], cwd?: string) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', ...args],
     env: cleanEnv(env) as Record<string, string>,
     stderr: 'pipe',
+    ...(cwd === undefined ? {} : { cwd }),
   })
   const client = new Client({ name: 'decision-memory-test', version: '1.0.0' })
   await client.connect(transport)
@@ -172,6 +174,16 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     const service = await startService(data)
     services.push(service)
     expect((await recommendOverHttp(service.url, { ...TIER, user: 'bob' })).observations).toBe(1)
+  })
+
+  it('makes no store in the folder it was started in (the agent\'s project) when no service runs and no --data is given', async () => {
+    // Claude Code starts an MCP server in the project the agent works in: ./data there would hold
+    // the user's choices in that repository, to be committed with it. The checkout's store is used.
+    const project = await mkdtemp(join(tmpdir(), 'dm-mcp-project-'))
+    const client = await connect({ DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }, [], project)
+    const checked = await client.callTool({ name: 'check_decision', arguments: { action: 'ls' } })
+    expect(checked.content).toBeDefined()
+    expect(existsSync(join(project, 'data'))).toBe(false)
   })
 
   it('answers a line that is not JSON, or not JSON-RPC, with the JSON-RPC error (id null) and says so on stderr, then serves on', async () => {

@@ -4,6 +4,7 @@ import type { Decisions } from '../decisions/decisions'
 import { InputError } from '../domain/errors'
 import type { BackendAnswer, McpBackend } from '../integrations/mcp'
 import { planQuestions } from '../plan-questions'
+import { CHECKOUT_DATA_DIR } from './bin-path'
 import { packageVersion } from './package-version'
 import { throughServiceOrLocal } from './service-client'
 
@@ -12,7 +13,8 @@ export const MCP_HELP = `decision-memory mcp [--data DIR] [--policy FILE]
   An MCP server over stdio with the tools recommend, plan_questions, record_choice, why and
   check_decision.
   Each call goes through the running service at $DECISION_MEMORY_URL; when none runs, it opens
-  the store in --data (default $DECISION_MEMORY_DATA or ./data) for that call. The tools' user
+  the store in --data (default $DECISION_MEMORY_DATA, else this checkout's ./data, where
+  npm start keeps it; never the folder the server was started in) for that call. The tools' user
   defaults to $DECISION_MEMORY_USER, else "default", as the hook's does.
 `
 
@@ -23,6 +25,9 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     options: { data: { type: 'string' }, policy: { type: 'string' } },
     strict: true,
   })
+  // Not ./data: Claude Code starts the server in the agent's project, and a store made there would
+  // put the user's choices in that repository (to be committed with it), apart from the service's.
+  const dataDir = values.data ?? (process.env.DECISION_MEMORY_DATA || CHECKOUT_DATA_DIR)
 
   async function call(
     path: string,
@@ -32,7 +37,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   ): Promise<BackendAnswer> {
     try {
       // Run on its own, the MCP server may be the first to use the store: it makes one.
-      const answer = await throughServiceOrLocal({ method, path, body, local, dataDir: values.data, policyFile: values.policy, createStore: true })
+      const answer = await throughServiceOrLocal({ method, path, body, local, dataDir, policyFile: values.policy, createStore: true })
       if (answer.status < 400) return { ok: true, body: answer.body }
       const error = (answer.body as { error?: Extract<BackendAnswer, { ok: false }>['error'] } | null)?.error
       return { ok: false, error: error ?? { code: `http_${answer.status}`, message: `the service answered ${answer.status}` } }
