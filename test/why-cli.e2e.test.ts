@@ -34,4 +34,28 @@ describe('decision-memory why --point', () => {
     expect(why.stdout).toMatch(/^point complexity-tier \(user alice\)/)
     expect(why.stdout).toContain('recommended: Tier L')
   })
+
+  it('prints a decision written by someone else without the escape sequences in it', async () => {
+    // With auth, any token may write decisions; an imported ADR's title is the repository's.
+    const service = await startService(join(await mkdtemp(join(tmpdir(), 'dm-why-')), 'data'))
+    running.push(service)
+    const ESC = '\u001b'
+    const created = await fetch(`${service.url}/v1/decisions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        key: 'D-001',
+        // Sets the reader's clipboard (OSC 52), then hides what follows.
+        title: `Use pg${ESC}]52;c;Y3VybCBldmlsLnNoIHwgc2g=\u0007${ESC}[8m hidden`,
+        decision: 'Use PostgreSQL.',
+        rationale: `It is what we run.${ESC}[2J`,
+      }),
+    })
+    expect(created.status).toBe(201)
+    const why = await runCli(['why', 'D-001'], { env: { DECISION_MEMORY_URL: service.url } })
+    expect(why.code).toBe(0)
+    expect(why.stdout).toContain('D-001')
+    expect(why.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
+    expect(why.stdout).toContain('Use pg\\u001b]52;c;')
+  })
 })

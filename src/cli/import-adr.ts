@@ -7,6 +7,7 @@ import { InputError } from '../domain/errors'
 import { UsageError } from './options'
 import { pathInRepository } from './repository'
 import { throughServiceOrLocal } from './service-client'
+import { printable } from './terminal'
 
 export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--prefix P] [--dry-run] [--json] [--data DIR]
 
@@ -108,7 +109,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     process.stdout.write(JSON.stringify({ dir, read, import: report }) + '\n')
     return 0
   }
-  for (const p of shown) process.stderr.write(`${p.path}:${p.line}: ${p.message}\n`)
+  for (const p of shown) process.stderr.write(printable(`${p.path}:${p.line}: ${p.message}`) + '\n')
   const formats = Object.entries(reading.formats).map(([f, n]) => `${n} ${f}`).join(', ') || 'none'
   process.stdout.write(`read ${records.length} records in ${dir} (${formats}); ${problems.length} could not be read\n`)
   if (report !== null) {
@@ -117,9 +118,9 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
         (report.conflicts.length === 0 ? '' : `, ${report.conflicts.length} left out`) +
         '\n',
     )
-    for (const c of [...report.conflicts, ...report.warnings]) process.stderr.write(`${c.key}: ${c.message}\n`)
+    for (const c of [...report.conflicts, ...report.warnings]) process.stderr.write(printable(`${c.key}: ${c.message}`) + '\n')
   } else if (values['dry-run'] === true) {
-    for (const r of records) process.stdout.write(`  ${r.key}  ${r.status}  ${r.date}  ${r.title}\n`)
+    for (const r of records) process.stdout.write(printable(`  ${r.key}  ${r.status}  ${r.date}  ${r.title}`) + '\n')
   }
   return 0
 }

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import type { PointPreference } from '../domain/learned-preferences'
 import { userFlag } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
+import { printable } from './terminal'
 
 export const PREFERENCES_HELP = `decision-memory preferences --user USER [--json] [--data DIR]
 
@@ -45,6 +46,6 @@ export async function preferencesCommand(argv: string[]): Promise<number> {
   const body = answer.body as { points: PointPreference[] }
   if (values.json === true) process.stdout.write(JSON.stringify(body) + '\n')
   else if (body.points.length === 0) process.stdout.write(`nothing learned about ${user} yet\n`)
-  else for (const point of body.points) process.stdout.write(describePoint(point) + '\n')
+  else for (const point of body.points) process.stdout.write(printable(describePoint(point)) + '\n')
   return 0
 }

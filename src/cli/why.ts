@@ -4,6 +4,7 @@ import type { PointWhy } from '../decisions/explain-point'
 import { InputError } from '../domain/errors'
 import { UsageError } from './options'
 import { throughServiceOrLocal } from './service-client'
+import { printable } from './terminal'
 
 export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [--project PROJECT] [--json] [--data DIR]
 
@@ -103,11 +104,11 @@ export async function whyCommand(argv: string[]): Promise<number> {
   }
   if (answer.status >= 400) {
     const message = (answer.body as { error?: { message?: string } } | null)?.error?.message ?? `HTTP ${answer.status}`
-    process.stderr.write(`decision-memory why: ${message}\n`)
+    process.stderr.write(`decision-memory why: ${printable(message)}\n`)
     return 1
   }
   if (values.json === true) process.stdout.write(JSON.stringify(answer.body) + '\n')
-  else if (key !== undefined) process.stdout.write(chainText(answer.body as DecisionWhy))
-  else process.stdout.write(pointText(answer.body as PointWhy))
+  else if (key !== undefined) process.stdout.write(printable(chainText(answer.body as DecisionWhy)))
+  else process.stdout.write(printable(pointText(answer.body as PointWhy)))
   return 0
 }
