@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { createInterface } from 'node:readline'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, describe, expect, it } from 'vitest'
+import { CHECKOUT_DATA_DIR } from '../src/cli/bin-path'
 import { REQUIRED_TIER_L } from './support/decision-record'
 import { BIN, cleanEnv, closedPort, startService, type RunningService } from './support/processes'
 
@@ -180,10 +181,18 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     // Claude Code starts an MCP server in the project the agent works in: ./data there would hold
     // the user's choices in that repository, to be committed with it. The checkout's store is used.
     const project = await mkdtemp(join(tmpdir(), 'dm-mcp-project-'))
-    const client = await connect({ DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }, [], project)
-    const checked = await client.callTool({ name: 'check_decision', arguments: { action: 'ls' } })
-    expect(checked.content).toBeDefined()
-    expect(existsSync(join(project, 'data'))).toBe(false)
+    // The checkout's store is made if there is none: taken away again, so a test run leaves none behind.
+    const hadStore = existsSync(CHECKOUT_DATA_DIR)
+    try {
+      const client = await connect({ DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }, [], project)
+      const checked = await client.callTool({ name: 'check_decision', arguments: { action: 'ls' } })
+      expect(checked.content).toBeDefined()
+      expect(existsSync(join(project, 'data'))).toBe(false)
+      expect(existsSync(CHECKOUT_DATA_DIR)).toBe(true)
+      await client.close()
+    } finally {
+      if (!hadStore) await rm(CHECKOUT_DATA_DIR, { recursive: true, force: true })
+    }
   })
 
   it('answers a line that is not JSON, or not JSON-RPC, with the JSON-RPC error (id null) and says so on stderr, then serves on', async () => {
