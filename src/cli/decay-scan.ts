@@ -1,8 +1,7 @@
-import { parseArgs } from 'node:util'
 import { InputError } from '../domain/errors'
 import { TimestampSchema } from '../domain/observation'
 import type { DecayScanResult } from '../memory/decay-scan'
-import { UsageError } from './options'
+import { UsageError, parseFlags } from './options'
 import { ServiceUnavailableError, throughServiceOrLocal } from './service-client'
 
 export const DECAY_SCAN_HELP = `decision-memory decay-scan [--force] [--json] [--now ISO] [--data DIR] [--policy FILE]
@@ -24,7 +23,7 @@ const SCAN_TIMEOUT_MS = 10 * 60_000
 
 /** `decision-memory decay-scan` (R-MEM-7). */
 export async function decayScanCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     args: argv,
     options: {
       force: { type: 'boolean' },

@@ -1,6 +1,5 @@
 import { writeFile } from 'node:fs/promises'
-import { parseArgs } from 'node:util'
-import { userFlag } from './options'
+import { userFlag, parseFlags } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 
 export const EXPORT_HELP = `decision-memory export --user USER [--out FILE] [--data DIR]
@@ -11,7 +10,7 @@ export const EXPORT_HELP = `decision-memory export --user USER [--out FILE] [--d
 
 /** `decision-memory export` (R-SVC-5). */
 export async function exportCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     args: argv,
     options: { user: { type: 'string' }, out: { type: 'string' }, data: { type: 'string' } },
     strict: true,

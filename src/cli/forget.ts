@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util'
-import { UsageError, userFlag } from './options'
+import { UsageError, userFlag, parseFlags } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 import { forgetInSpool, spoolFile } from './spool'
 
@@ -13,7 +12,7 @@ export const FORGET_HELP = `decision-memory forget --user USER --yes [--json] [-
 
 /** `decision-memory forget` (R-SVC-5). */
 export async function forgetCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     args: argv,
     options: { user: { type: 'string' }, yes: { type: 'boolean' }, json: { type: 'boolean' }, data: { type: 'string' } },
     strict: true,

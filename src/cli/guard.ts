@@ -1,6 +1,5 @@
-import { parseArgs } from 'node:util'
 import type { Verdict } from '../decisions/constraints'
-import { abortAfter, authHeaders, serviceUrl, UsageError } from './options'
+import { abortAfter, authHeaders, serviceUrl, UsageError, parseFlags } from './options'
 import { pathInRepository } from './repository'
 
 export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
@@ -126,7 +125,7 @@ async function readStdin(deadlineMs: number): Promise<string> {
 }
 
 function guardOptions(argv: string[]) {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     args: argv,
     options: { 'fail-closed': { type: 'boolean' }, timeout: { type: 'string' } },
     strict: true,

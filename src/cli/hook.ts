@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util'
-import { abortAfter, authHeaders, serviceUrl } from './options'
+import { abortAfter, authHeaders, serviceUrl, parseFlags } from './options'
 import { repositoryRoot } from './repository'
 import { appendToRejected, appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
@@ -85,7 +84,7 @@ export async function hookCommand(argv: string[]): Promise<number> {
 }
 
 async function runHook(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     args: argv,
     options: { user: { type: 'string' }, spool: { type: 'string' }, budget: { type: 'string' } },
     strict: true,

@@ -1,10 +1,9 @@
 import { join, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { readAdrFolder } from '../decisions/adr/read-adr-folder'
 import { ADR_FORMATS, type AdrFormat, type ImportProblem } from '../decisions/adr/parsed-record'
 import { ImportedDecisionSchema, type ImportedDecision, type ImportReport } from '../decisions/imported-decision'
 import { InputError } from '../domain/errors'
-import { UsageError } from './options'
+import { UsageError, parseFlags } from './options'
 import { pathInRepository } from './repository'
 import { throughServiceOrLocal } from './service-client'
 import { printable } from './terminal'
@@ -27,7 +26,7 @@ export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--p
 
 /** `decision-memory import-adr`: reads here, stores through the service (or the local store). */
 export async function importAdrCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseFlags({
     args: argv,
     options: {
       format: { type: 'string' },

@@ -1,10 +1,9 @@
 import { chmod, lstat, mkdir, readFile, readlink, realpath, rename, stat, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { BIN_PATH } from './bin-path'
 import { mergeHooks, SettingsShapeError } from '../integrations/claude-code-settings'
-import { UsageError } from './options'
+import { UsageError, parseFlags } from './options'
 
 export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR | --user | --file FILE] [--command CMD] [--dry-run]
 
@@ -77,7 +76,7 @@ async function modeOf(file: string): Promise<number | undefined> {
 
 /** `decision-memory install-hooks` (R-CAP-5): the hooks merged, nothing clobbered. */
 export async function installHooksCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     args: argv,
     options: {
       project: { type: 'string' },

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util'
 import type { DecisionMemory } from '../decision-memory'
 import type { Decisions } from '../decisions/decisions'
 import { InputError } from '../domain/errors'
@@ -7,6 +6,7 @@ import { planQuestions } from '../plan-questions'
 import { CHECKOUT_DATA_DIR } from './bin-path'
 import { packageVersion } from './package-version'
 import { throughServiceOrLocal } from './service-client'
+import { parseFlags } from './options'
 
 export const MCP_HELP = `decision-memory mcp [--data DIR] [--policy FILE]
 
@@ -20,7 +20,7 @@ export const MCP_HELP = `decision-memory mcp [--data DIR] [--policy FILE]
 
 /** `decision-memory mcp` (R-SVC-6): serves until the client closes stdin. */
 export async function mcpCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     args: argv,
     options: { data: { type: 'string' }, policy: { type: 'string' } },
     strict: true,

@@ -1,3 +1,4 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { IdentifierSchema } from '../domain/observation'
 
 /** Where things are unless flags say otherwise (R-SVC-1). */
@@ -63,4 +64,22 @@ export function userFlag(raw: string | undefined, command: string): string {
   const parsed = IdentifierSchema.safeParse(raw)
   if (!parsed.success) throw new UsageError(`--user: ${parsed.error.issues[0]?.message ?? 'not a valid user name'}`)
   return parsed.data
+}
+
+/**
+ * parseArgs, strict, refusing a flag that takes a value given twice: parseArgs keeps the last
+ * silently, so `forget --user alice --user bob` (a line edited in a hurry) would forget bob.
+ */
+export function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  const parsed = parseArgs({ ...config, strict: true, tokens: true })
+  const given = new Map<string, string>()
+  for (const token of parsed.tokens ?? []) {
+    if (token.kind !== 'option' || token.value === undefined) continue
+    const earlier = given.get(token.name)
+    if (earlier !== undefined) {
+      throw new UsageError(`--${token.name} is given twice ("${earlier}" and "${token.value}"): give it once`)
+    }
+    given.set(token.name, token.value)
+  }
+  return parsed as unknown as ReturnType<typeof parseArgs<T>>
 }

@@ -1,6 +1,5 @@
-import { parseArgs } from 'node:util'
 import type { PointPreference } from '../domain/learned-preferences'
-import { userFlag } from './options'
+import { userFlag, parseFlags } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 import { printable } from './terminal'
 
@@ -29,7 +28,7 @@ export function describePoint(point: PointPreference): string {
 
 /** `decision-memory preferences` (R-SVC-5). */
 export async function preferencesCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     args: argv,
     options: { user: { type: 'string' }, json: { type: 'boolean' }, data: { type: 'string' } },
     strict: true,

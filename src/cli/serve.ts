@@ -1,5 +1,4 @@
 import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { createServer, type Server, type ServerOptions } from 'node:http'
 import { serve as serveHttp } from '@hono/node-server'
 import pino from 'pino'
@@ -15,7 +14,7 @@ import { createDecisions } from '../decisions/decisions'
 import { openStores } from '../open-store'
 import { scheduleDecayScan } from './decay-schedule'
 import { batchedDestination } from './log-destination'
-import { DEFAULT_HOST, envPort, isLoopback, parsePort, UsageError } from './options'
+import { DEFAULT_HOST, envPort, isLoopback, parsePort, UsageError, parseFlags } from './options'
 import { packageVersion } from './package-version'
 
 export const SERVE_HELP = `decision-memory serve [--port N] [--host ADDR] [--data DIR] [--policy FILE] [--auth TOKENS_FILE]
@@ -37,7 +36,7 @@ const IDLE_SWEEP_MS = 20
 
 /** `decision-memory serve`: wires the real parts and owns start and graceful stop. */
 export async function serveCommand(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     args: argv,
     options: {
       port: { type: 'string' },

@@ -1,6 +1,5 @@
-import { parseArgs } from 'node:util'
 import { InputError } from '../domain/errors'
-import { UsageError } from './options'
+import { UsageError, parseFlags } from './options'
 import { throughServiceOrLocal } from './service-client'
 
 export const TOGGLE_HELP = `decision-memory toggle --session ID [--on | --off] [--user USER] [--data DIR] [--json]
@@ -13,7 +12,7 @@ export const TOGGLE_HELP = `decision-memory toggle --session ID [--on | --off] [
 
 /** `decision-memory toggle` (R-SES-3). */
 export async function toggleCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     args: argv,
     options: {
       session: { type: 'string' },

@@ -1,8 +1,7 @@
-import { parseArgs } from 'node:util'
 import type { DecisionWhy } from '../decisions/decisions'
 import type { PointWhy } from '../decisions/explain-point'
 import { InputError } from '../domain/errors'
-import { UsageError } from './options'
+import { UsageError, parseFlags } from './options'
 import { throughServiceOrLocal } from './service-client'
 import { printable } from './terminal'
 
@@ -61,7 +60,7 @@ function pointText(why: PointWhy): string {
 
 /** `decision-memory why`: a doorway onto the same `why` as `GET /v1/decisions/{key}/why` and `GET /v1/why`. */
 export async function whyCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseFlags({
     args: argv,
     options: {
       point: { type: 'string' },

@@ -1,0 +1,38 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli, startService, type RunningService } from './support/processes'
+
+let service: RunningService
+beforeAll(async () => {
+  service = await startService(mkdtempSync(join(tmpdir(), 'dm-flags-')))
+})
+afterAll(async () => {
+  await service.stop()
+})
+
+async function post(path: string, body: unknown): Promise<void> {
+  const response = await fetch(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  expect(response.status).toBeLessThan(300)
+}
+
+const observation = (user: string) => ({
+  decision_id: `${user}-1`, user, question: 'Which complexity tier should this SPEC use?', header: 'Tier',
+  user_choice: 'Tier M', all_options: ['Tier S', 'Tier M', 'Tier L'],
+})
+
+describe('a flag given twice', () => {
+  it('is a usage error naming the flag, and nothing is done with either value', async () => {
+    await post('/v1/observations', [observation('alice'), observation('bob')])
+    const env = { DECISION_MEMORY_URL: service.url }
+    const result = await runCli(['forget', '--user', 'alice', '--user', 'bob', '--yes'], { env })
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('--user is given twice ("alice" and "bob"): give it once')
+    expect(result.stdout).toBe('')
+    for (const user of ['alice', 'bob']) {
+      const preferences = await runCli(['preferences', '--user', user, '--json'], { env })
+      expect(JSON.parse(preferences.stdout).points).toHaveLength(1)
+    }
+  })
+})
