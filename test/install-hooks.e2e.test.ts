@@ -74,4 +74,26 @@ describe('decision-memory install-hooks', () => {
     expect(result.code).toBe(0)
     expect((await stat(file)).mode & 0o777).toBe(0o600)
   })
+
+  it('refuses a project folder that is not there, or not a folder, and an empty --command, writing nothing', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'dm-install-'))
+    const typo = join(parent, 'my-ap')
+    const missing = await runCli(['install-hooks', '--project', typo])
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toBe(`decision-memory install-hooks: --project ${typo}: no such folder; give the project's folder\n`)
+    expect(missing.stdout).toBe('')
+    await expect(stat(typo)).rejects.toThrow()
+
+    const file = join(parent, 'notes.txt')
+    await writeFile(file, 'x')
+    const notFolder = await runCli(['install-hooks', '--project', file])
+    expect(notFolder.code).toBe(1)
+    expect(notFolder.stderr).toContain(`--project ${file}: not a folder`)
+    expect(notFolder.stderr).not.toMatch(/\n\s+at /)
+
+    const empty = await runCli(['install-hooks', '--project', parent, '--command', ''])
+    expect(empty.code).toBe(2)
+    expect(empty.stderr).toContain('--command is empty')
+    await expect(stat(join(parent, '.claude'))).rejects.toThrow()
+  })
 })

@@ -11,7 +11,7 @@ export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR 
   AskUserQuestion) into a Claude Code settings file, keeping everything already there, and prints
   what it changed. Running it again changes nothing.
 
-  --project DIR  DIR/.claude/settings.json (default: the current directory)
+  --project DIR  DIR/.claude/settings.json, DIR an existing folder (default: the current directory)
   --user         ~/.claude/settings.json, for every project
   --file FILE    any settings file, e.g. .claude/settings.local.json (not committed)
   --command CMD  the hook command (default: node <this checkout>/bin/decision-memory.js hook)
@@ -95,15 +95,27 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
       : values.user === true
         ? join(homedir(), '.claude', 'settings.json')
         : join(resolve(values.project ?? '.'), '.claude', 'settings.json')
+  if (values.command !== undefined && values.command.trim() === '') throw new UsageError('--command is empty: give the hook command, or leave --command out')
   const command = values.command ?? defaultHookCommand()
+  const fail = (message: string) => {
+    process.stderr.write(`decision-memory install-hooks: ${message}\n`)
+    return 1
+  }
+  // A project that is not there is a mistyped path: making it would write hooks no agent runs.
+  if (values.project !== undefined) {
+    const folder = resolve(values.project)
+    const kind = await stat(folder).then((s) => (s.isDirectory() ? 'folder' : 'not a folder'), () => 'missing')
+    if (kind !== 'folder') return fail(`--project ${folder}: ${kind === 'missing' ? 'no such folder' : 'not a folder'}; give the project's folder`)
+  }
 
   let merged
   try {
     merged = mergeHooks(await readSettings(file), command)
   } catch (error) {
-    if (!(error instanceof SettingsShapeError)) throw error
-    process.stderr.write(`decision-memory install-hooks: ${file}: ${error.message}; nothing written\n`)
-    return 1
+    if (error instanceof SettingsShapeError) return fail(`${file}: ${error.message}; nothing written`)
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === undefined) throw error
+    return fail(`cannot read ${file}: ${code}; nothing written`)
   }
   const text = JSON.stringify(merged.settings, null, 2) + '\n'
   for (const change of merged.changes) {
@@ -118,17 +130,23 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${file} already has every hook; nothing written\n`)
     return 0
   }
-  // A settings file kept as a symlink (a dotfiles repository) is written where it points:
-  // renaming over the link itself would replace it with a copy and cut it from its target.
-  const target = await realTarget(file)
-  await mkdir(dirname(target), { recursive: true })
-  // Written beside and renamed over, so that Claude Code never reads half a file.
-  // The new file keeps the old one's permissions: settings may hold secrets in `env` (0600).
-  const mode = await modeOf(target)
-  const temporary = `${target}.${process.pid}.tmp`
-  await writeFile(temporary, text, { mode: mode ?? 0o666 })
-  if (mode !== undefined) await chmod(temporary, mode)
-  await rename(temporary, target)
+  try {
+    // A settings file kept as a symlink (a dotfiles repository) is written where it points:
+    // renaming over the link itself would replace it with a copy and cut it from its target.
+    const target = await realTarget(file)
+    await mkdir(dirname(target), { recursive: true })
+    // Written beside and renamed over, so that Claude Code never reads half a file.
+    // The new file keeps the old one's permissions: settings may hold secrets in `env` (0600).
+    const mode = await modeOf(target)
+    const temporary = `${target}.${process.pid}.tmp`
+    await writeFile(temporary, text, { mode: mode ?? 0o666 })
+    if (mode !== undefined) await chmod(temporary, mode)
+    await rename(temporary, target)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === undefined) throw error
+    return fail(`cannot write ${file}: ${code}`)
+  }
   process.stdout.write(`wrote ${file}\n`)
   return 0
 }
