@@ -1,8 +1,8 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli, startService, type RunningService } from './support/processes'
+import { closedPort, runCli, startService, type RunningService } from './support/processes'
 
 let service: RunningService
 beforeAll(async () => {
@@ -34,5 +34,27 @@ describe('a flag given twice', () => {
       const preferences = await runCli(['preferences', '--user', user, '--json'], { env })
       expect(JSON.parse(preferences.stdout).points).toHaveLength(1)
     }
+  })
+})
+
+describe('an environment variable set empty', () => {
+  it('is the default: an empty DECISION_MEMORY_URL is the service on DECISION_MEMORY_PORT', async () => {
+    const result = await runCli(['preferences', '--user', 'carol', '--json'], { env: { DECISION_MEMORY_URL: '', DECISION_MEMORY_PORT: String(service.port) } })
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    expect(JSON.parse(result.stdout).user).toBe('carol')
+  })
+
+  it('is the default: an empty DECISION_MEMORY_DATA is ./data, never the current directory made a store', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'dm-cwd-'))
+    const url = `http://127.0.0.1:${await closedPort()}`
+    const result = await runCli(['preferences', '--user', 'carol'], { cwd, env: { DECISION_MEMORY_URL: url, DECISION_MEMORY_DATA: '' } })
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain(`no store in ${join(cwd, 'data')}`)
+    expect(readdirSync(cwd)).toEqual([])
+    const flag = await runCli(['preferences', '--user', 'carol', '--data', ''], { cwd, env: { DECISION_MEMORY_URL: url } })
+    expect(flag.code).toBe(2)
+    expect(flag.stderr).toContain('--data is empty')
+    expect(readdirSync(cwd)).toEqual([])
   })
 })

@@ -1,4 +1,4 @@
-import { abortAfter, authHeaders, serviceUrl, parseFlags } from './options'
+import { abortAfter, authHeaders, serviceUrl, parseFlags, envValue } from './options'
 import { repositoryRoot } from './repository'
 import { appendToRejected, appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
@@ -94,7 +94,7 @@ async function runHook(argv: string[]): Promise<void> {
   // performance.now() counts from process start, so the budget includes starting node and tsx.
   const deadline = budget - EXIT_RESERVE_MS
   const remaining = () => deadline - performance.now()
-  const user = values.user ?? process.env.DECISION_MEMORY_USER ?? 'default'
+  const user = values.user ?? envValue('DECISION_MEMORY_USER') ?? 'default'
   const file = values.spool ?? spoolFile()
   const url = `${serviceUrl()}/v1/hooks/claude-code`
 

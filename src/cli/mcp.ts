@@ -6,7 +6,7 @@ import { planQuestions } from '../plan-questions'
 import { CHECKOUT_DATA_DIR } from './bin-path'
 import { packageVersion } from './package-version'
 import { throughServiceOrLocal } from './service-client'
-import { parseFlags } from './options'
+import { envValue, parseFlags } from './options'
 
 export const MCP_HELP = `decision-memory mcp [--data DIR] [--policy FILE]
 
@@ -65,7 +65,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     import('../integrations/mcp'),
     import('@modelcontextprotocol/sdk/server/stdio.js'),
   ])
-  const server = createMcpServer(backend, { version: packageVersion(), defaultUser: process.env.DECISION_MEMORY_USER })
+  const server = createMcpServer(backend, { version: packageVersion(), defaultUser: envValue('DECISION_MEMORY_USER') })
   const transport = new StdioServerTransport()
   await server.connect(transport)
   // A line that is not JSON, or not a JSON-RPC message: the SDK drops it without a word, and a

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { IdentifierSchema } from '../domain/observation'
 
@@ -18,9 +19,27 @@ export function parsePort(raw: string, name: string): number {
   return port
 }
 
+/**
+ * A variable of the environment, undefined when unset or empty: `DECISION_MEMORY_DATA= cmd` (or a
+ * `.env` line left blank) means the default, as it does for the port, the token and the spool.
+ */
+export function envValue(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const value = env[name]
+  return value === undefined || value === '' ? undefined : value
+}
+
 /** The running service the CLI talks to: DECISION_MEMORY_URL, else loopback on the port. */
 export function serviceUrl(env: NodeJS.ProcessEnv = process.env): string {
-  return (env.DECISION_MEMORY_URL ?? `http://${DEFAULT_HOST}:${envPort(env)}`).replace(/\/+$/, '')
+  return (envValue('DECISION_MEMORY_URL', env) ?? `http://${DEFAULT_HOST}:${envPort(env)}`).replace(/\/+$/, '')
+}
+
+/**
+ * The data directory: --data, else DECISION_MEMORY_DATA, else ./data. An empty --data is refused:
+ * resolved, it would be the current directory, and LevelDB would make its files there.
+ */
+export function dataDirectory(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  if (flag === '') throw new UsageError('--data is empty: give the data directory, or leave --data out')
+  return resolve(flag ?? envValue('DECISION_MEMORY_DATA', env) ?? 'data')
 }
 
 /**

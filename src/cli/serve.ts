@@ -14,7 +14,7 @@ import { createDecisions } from '../decisions/decisions'
 import { openStores } from '../open-store'
 import { scheduleDecayScan } from './decay-schedule'
 import { batchedDestination } from './log-destination'
-import { DEFAULT_HOST, envPort, isLoopback, parsePort, UsageError, parseFlags } from './options'
+import { DEFAULT_HOST, envPort, isLoopback, parsePort, UsageError, parseFlags, dataDirectory, envValue } from './options'
 import { packageVersion } from './package-version'
 
 export const SERVE_HELP = `decision-memory serve [--port N] [--host ADDR] [--data DIR] [--policy FILE] [--auth TOKENS_FILE]
@@ -49,9 +49,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
   })
   const port = values.port === undefined ? envPort() : parsePort(values.port, '--port')
   const host = values.host ?? DEFAULT_HOST
-  const dataDir = resolve(values.data ?? process.env.DECISION_MEMORY_DATA ?? 'data')
+  const dataDir = dataDirectory(values.data)
   const policyFile = resolve(values.policy ?? DEFAULT_POLICY_FILE)
-  const authFile = values.auth ?? (process.env.DECISION_MEMORY_AUTH || undefined)
+  const authFile = values.auth ?? envValue('DECISION_MEMORY_AUTH')
   // R-SVC-4: off loopback, anyone on the network could read everyone's data without tokens.
   if (authFile === undefined && !isLoopback(host)) {
     throw new UsageError(`--host ${host} is not a loopback address: give --auth TOKENS_FILE`)

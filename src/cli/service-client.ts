@@ -6,7 +6,7 @@ import { createDecisionMemory, type DecisionMemory } from '../decision-memory'
 import { createDecisions, type Decisions } from '../decisions/decisions'
 import { createWriteQueue } from '../memory/write-queue'
 import { openStores } from '../open-store'
-import { abortAfter, authHeaders, serviceUrl } from './options'
+import { abortAfter, authHeaders, dataDirectory, serviceUrl } from './options'
 
 /** An answer of the running service, or of the store opened here when none runs. */
 export interface Answer {
@@ -94,7 +94,7 @@ function whyUnreachable(error: unknown, timeoutMs: number): string {
 function local(request: Parameters<typeof throughServiceOrLocal>[0]): Promise<Answer> {
   return inLocalTurn(async () => {
     const policy = await loadPolicy(resolve(request.policyFile ?? DEFAULT_POLICY_FILE))
-    const dir = resolve(request.dataDir ?? process.env.DECISION_MEMORY_DATA ?? 'data')
+    const dir = dataDirectory(request.dataDir)
     if (request.createStore !== true && !existsSync(dir)) {
       throw new ServiceUnavailableError(
         `no service at ${serviceUrl()} (connection refused), and no store in ${dir}: start the service, ` +

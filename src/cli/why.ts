@@ -1,7 +1,7 @@
 import type { DecisionWhy } from '../decisions/decisions'
 import type { PointWhy } from '../decisions/explain-point'
 import { InputError } from '../domain/errors'
-import { UsageError, parseFlags } from './options'
+import { UsageError, parseFlags, envValue } from './options'
 import { throughServiceOrLocal } from './service-client'
 import { printable } from './terminal'
 
@@ -77,7 +77,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
     throw new UsageError('give a decision KEY or --point POINT')
   }
   // Whose choices: as the hook that recorded them and the MCP server, $DECISION_MEMORY_USER by default.
-  const user = values.user ?? process.env.DECISION_MEMORY_USER ?? 'default'
+  const user = values.user ?? envValue('DECISION_MEMORY_USER') ?? 'default'
   let path: string
   if (key !== undefined) path = `/v1/decisions/${encodeURIComponent(key)}/why`
   else {
