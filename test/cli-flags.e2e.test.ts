@@ -58,3 +58,13 @@ describe('an environment variable set empty', () => {
     expect(readdirSync(cwd)).toEqual([])
   })
 })
+
+describe('serve with a log level pino does not know', () => {
+  it('exits 2 naming DECISION_MEMORY_LOG_LEVEL and the levels, without a stack trace', async () => {
+    const data = join(mkdtempSync(join(tmpdir(), 'dm-level-')), 'data')
+    const result = await runCli(['serve', '--port', '0', '--data', data], { env: { DECISION_MEMORY_LOG_LEVEL: 'verbose' } })
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(/^decision-memory serve: DECISION_MEMORY_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, not "verbose"\n/)
+    expect(result.stderr).not.toMatch(/\n\s+at /)
+  })
+})

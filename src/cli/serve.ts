@@ -52,6 +52,12 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const dataDir = dataDirectory(values.data)
   const policyFile = resolve(values.policy ?? DEFAULT_POLICY_FILE)
   const authFile = values.auth ?? envValue('DECISION_MEMORY_AUTH')
+  // Checked here: pino refuses an unknown level with a stack trace that names no variable.
+  const logLevel = envValue('DECISION_MEMORY_LOG_LEVEL') ?? 'info'
+  const levels = [...Object.keys(pino.levels.values), 'silent']
+  if (!levels.includes(logLevel)) {
+    throw new UsageError(`DECISION_MEMORY_LOG_LEVEL must be one of ${levels.join(', ')}, not "${logLevel}"`)
+  }
   // R-SVC-4: off loopback, anyone on the network could read everyone's data without tokens.
   if (authFile === undefined && !isLoopback(host)) {
     throw new UsageError(`--host ${host} is not a loopback address: give --auth TOKENS_FILE`)
@@ -68,7 +74,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
         ? `${JSON.stringify({ level: 40, time: Date.now(), service: 'decision-memory', event: 'log-lines-dropped', dropped: count, msg: `${count} log lines dropped: stdout did not take them` })}\n`
         : '',
   })
-  const logger = pino({ level: process.env.DECISION_MEMORY_LOG_LEVEL ?? 'info', base: { service: 'decision-memory' } }, destination)
+  const logger = pino({ level: logLevel, base: { service: 'decision-memory' } }, destination)
 
   // A broken policy stops start-up before anything is opened.
   const policy = await loadPolicy(policyFile)
