@@ -68,3 +68,14 @@ describe('serve with a log level pino does not know', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /)
   })
 })
+
+describe('DECISION_MEMORY_URL with a path', () => {
+  it('is said to be the likely mistake, for every command that goes through the service', async () => {
+    const env = { DECISION_MEMORY_URL: `${service.url}/v1` }
+    for (const args of [['preferences', '--user', 'alice'], ['toggle', '--session', 's-1'], ['why', 'D-001'], ['decay-scan']]) {
+      const result = await runCli(args, { env })
+      expect(result.code).toBe(1)
+      expect(result.stderr).toMatch(/^decision-memory [a-z-]+: no route [A-Z]+ \/v1\/v1\/.*; is DECISION_MEMORY_URL \(.*\/v1\) the service's address, with no path\?\n$/)
+    }
+  })
+})

@@ -2,7 +2,7 @@ import { InputError } from '../domain/errors'
 import { TimestampSchema } from '../domain/observation'
 import type { DecayScanResult } from '../memory/decay-scan'
 import { UsageError, parseFlags } from './options'
-import { ServiceUnavailableError, throughServiceOrLocal } from './service-client'
+import { failure, ServiceUnavailableError, throughServiceOrLocal } from './service-client'
 
 export const DECAY_SCAN_HELP = `decision-memory decay-scan [--force] [--json] [--now ISO] [--data DIR] [--policy FILE]
 
@@ -56,11 +56,7 @@ export async function decayScanCommand(argv: string[]): Promise<number> {
     }
     throw error
   }
-  if (answer.status >= 400) {
-    const message = (answer.body as { error?: { message?: string } } | null)?.error?.message ?? `HTTP ${answer.status}`
-    process.stderr.write(`decision-memory decay-scan: ${message}\n`)
-    return 1
-  }
+  if (answer.status >= 400) return failure('decay-scan', answer)
   const result = answer.body as DecayScanResult
   if (values.json === true) process.stdout.write(JSON.stringify(result) + '\n')
   else if (result.status === 'skipped') {

@@ -5,7 +5,7 @@ import { ImportedDecisionSchema, type ImportedDecision, type ImportReport } from
 import { InputError } from '../domain/errors'
 import { UsageError, parseFlags } from './options'
 import { pathInRepository } from './repository'
-import { throughServiceOrLocal } from './service-client'
+import { failure, throughServiceOrLocal } from './service-client'
 import { printable } from './terminal'
 
 export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--prefix P] [--dry-run] [--json] [--data DIR]
@@ -89,11 +89,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
         // Importing a repository's records may come before the service first runs.
         createStore: true,
       })
-      if (answer.status >= 400) {
-        const message = (answer.body as { error?: { message?: string } } | null)?.error?.message ?? `HTTP ${answer.status}`
-        process.stderr.write(`decision-memory import-adr: ${message}\n`)
-        return 1
-      }
+      if (answer.status >= 400) return failure('import-adr', answer)
       report = answer.body as ImportReport
     } catch (error) {
       if (!(error instanceof InputError)) throw error

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { closedPort } from '../../test/support/processes'
-import { ServiceUnavailableError, throughServiceOrLocal } from './service-client'
+import { errorMessage, ServiceUnavailableError, throughServiceOrLocal } from './service-client'
 
 afterEach(() => {
   vi.unstubAllEnvs()
@@ -109,5 +109,24 @@ describe('throughServiceOrLocal when what answers is not a working service', () 
     } finally {
       await service.close()
     }
+  })
+})
+
+describe('errorMessage', () => {
+  const answer = (status: number, error: unknown) => ({ status, body: { error }, via: 'service' as const })
+
+  it('says what is wrong with each field, not only which', () => {
+    const message = errorMessage(answer(400, { code: 'invalid_request', message: 'invalid request: user', issues: [{ path: 'user', message: 'must not start with "!"' }] }))
+    expect(message).toBe('invalid request: user (user: must not start with "!")')
+  })
+
+  it('names the setting to mend for a missing token and for a URL with a path', () => {
+    vi.stubEnv('DECISION_MEMORY_URL', 'http://127.0.0.1:7420/v1/')
+    expect(errorMessage(answer(401, { code: 'unauthorized', message: 'a bearer token is required', issues: [] }))).toBe(
+      "a bearer token is required; set DECISION_MEMORY_TOKEN to a token of the service's tokens file",
+    )
+    expect(errorMessage(answer(404, { code: 'not_found', message: 'no route GET /v1/v1/users/a/export', issues: [] }))).toBe(
+      "no route GET /v1/v1/users/a/export; is DECISION_MEMORY_URL (http://127.0.0.1:7420/v1) the service's address, with no path?",
+    )
   })
 })

@@ -7,6 +7,7 @@ import { createDecisions, type Decisions } from '../decisions/decisions'
 import { createWriteQueue } from '../memory/write-queue'
 import { openStores } from '../open-store'
 import { abortAfter, authHeaders, dataDirectory, serviceUrl } from './options'
+import { printable } from './terminal'
 
 /** An answer of the running service, or of the store opened here when none runs. */
 export interface Answer {
@@ -124,9 +125,24 @@ function isConnectionRefused(error: unknown): boolean {
   return cause?.code === 'ECONNREFUSED'
 }
 
+/**
+ * A service's error answer in words a person can act on: the message with what each field's
+ * issue is (`invalid request: user` alone does not say what is wrong with it), and for the errors
+ * of the command's setting rather than its input, which setting to look at.
+ */
+export function errorMessage(answer: Answer): string {
+  const error = (answer.body as { error?: { code?: string; message?: string; issues?: Array<{ path?: string; message?: string }> } } | null)?.error
+  let message = error?.message ?? `HTTP ${answer.status}`
+  const issues = (error?.issues ?? []).filter((i) => i.message !== undefined)
+  if (issues.length > 0) message += ` (${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')})`
+  if (answer.status === 401) message += '; set DECISION_MEMORY_TOKEN to a token of the service\'s tokens file'
+  // The service has every route the commands use: a route it does not know is a URL with a path.
+  if (error?.code === 'not_found') message += `; is DECISION_MEMORY_URL (${serviceUrl()}) the service's address, with no path?`
+  return message
+}
+
 /** Prints a service's error answer for a command and gives its exit code. */
 export function failure(command: string, answer: Answer): number {
-  const message = (answer.body as { error?: { message?: string } } | null)?.error?.message ?? `HTTP ${answer.status}`
-  process.stderr.write(`decision-memory ${command}: ${message}\n`)
+  process.stderr.write(`decision-memory ${command}: ${printable(errorMessage(answer))}\n`)
   return 1
 }

@@ -1,6 +1,6 @@
 import { InputError } from '../domain/errors'
 import { UsageError, parseFlags } from './options'
-import { throughServiceOrLocal } from './service-client'
+import { failure, throughServiceOrLocal } from './service-client'
 
 export const TOGGLE_HELP = `decision-memory toggle --session ID [--on | --off] [--user USER] [--data DIR] [--json]
 
@@ -46,11 +46,7 @@ export async function toggleCommand(argv: string[]): Promise<number> {
     }
     throw error
   }
-  if (answer.status >= 400) {
-    const message = (answer.body as { error?: { message?: string } } | null)?.error?.message ?? `HTTP ${answer.status}`
-    process.stderr.write(`decision-memory toggle: ${message}\n`)
-    return 1
-  }
+  if (answer.status >= 400) return failure('toggle', answer)
   const session = answer.body as { session_id: string; personalization: boolean; user: string }
   if (values.json === true) process.stdout.write(JSON.stringify(session) + '\n')
   else {

@@ -2,7 +2,7 @@ import type { DecisionWhy } from '../decisions/decisions'
 import type { PointWhy } from '../decisions/explain-point'
 import { InputError } from '../domain/errors'
 import { UsageError, parseFlags, envValue } from './options'
-import { throughServiceOrLocal } from './service-client'
+import { failure, throughServiceOrLocal } from './service-client'
 import { printable } from './terminal'
 
 export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [--project PROJECT] [--json] [--data DIR]
@@ -101,11 +101,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
     process.stderr.write(`decision-memory why: ${error.message}\n`)
     return 1
   }
-  if (answer.status >= 400) {
-    const message = (answer.body as { error?: { message?: string } } | null)?.error?.message ?? `HTTP ${answer.status}`
-    process.stderr.write(`decision-memory why: ${printable(message)}\n`)
-    return 1
-  }
+  if (answer.status >= 400) return failure('why', answer)
   if (values.json === true) process.stdout.write(JSON.stringify(answer.body) + '\n')
   else if (key !== undefined) process.stdout.write(printable(chainText(answer.body as DecisionWhy)))
   else process.stdout.write(printable(pointText(answer.body as PointWhy)))
