@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync } from 'node:fs'
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -77,5 +77,26 @@ describe('DECISION_MEMORY_URL with a path', () => {
       expect(result.code).toBe(1)
       expect(result.stderr).toMatch(/^decision-memory [a-z-]+: no route [A-Z]+ \/v1\/v1\/.*; is DECISION_MEMORY_URL \(.*\/v1\) the service's address, with no path\?\n$/)
     }
+  })
+})
+
+describe('toggle without a service', () => {
+  it('refuses a session or user the routes refuse, rather than write it into the store', async () => {
+    const env = { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }
+    const data = join(mkdtempSync(join(tmpdir(), 'dm-toggle-')), 'data')
+    // A store, made by an import (which may come before the service first runs).
+    const folder = mkdtempSync(join(tmpdir(), 'dm-adr-'))
+    writeFileSync(join(folder, '0001-use-postgres.md'), '# 1. Use Postgres\n\nDate: 2024-01-10\n\n## Status\n\nAccepted\n\n## Decision\n\nPostgres.\n')
+    expect((await runCli(['import-adr', folder, '--data', data], { env })).code).toBe(0)
+
+    const badSession = await runCli(['toggle', '--session', '!s', '--off', '--data', data], { env })
+    expect(badSession.code).toBe(2)
+    expect(badSession.stderr).toContain('--session: must not start with "!"')
+    const badUser = await runCli(['toggle', '--session', 's-1', '--user', '!bad', '--off', '--data', data], { env })
+    expect(badUser.code).toBe(2)
+    expect(badUser.stderr).toContain('--user: must not start with "!"')
+    const exported = await runCli(['export', '--user', 'default', '--data', data], { env })
+    expect(exported.code).toBe(0)
+    expect(JSON.parse(exported.stdout.trimEnd().split('\n').at(-1) as string).counts.session).toBe(0)
   })
 })

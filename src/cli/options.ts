@@ -80,8 +80,16 @@ export class UsageError extends Error {
 /** The --user flag of a command, checked and normalised as the service's routes take it (IdentifierSchema). */
 export function userFlag(raw: string | undefined, command: string): string {
   if (raw === undefined) throw new UsageError(`${command} needs --user USER`)
+  return identifierFlag(raw, 'user')
+}
+
+/**
+ * A flag naming a user, session, project or point, checked and normalised as the routes take it:
+ * without a service, the store is written with what the command passes, unchecked by any route.
+ */
+export function identifierFlag(raw: string, flag: string): string {
   const parsed = IdentifierSchema.safeParse(raw)
-  if (!parsed.success) throw new UsageError(`--user: ${parsed.error.issues[0]?.message ?? 'not a valid user name'}`)
+  if (!parsed.success) throw new UsageError(`--${flag}: ${parsed.error.issues[0]?.message ?? 'not a valid identifier'}`)
   return parsed.data
 }
 

@@ -1,5 +1,5 @@
 import { InputError } from '../domain/errors'
-import { UsageError, parseFlags } from './options'
+import { identifierFlag, UsageError, parseFlags } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 
 export const TOGGLE_HELP = `decision-memory toggle --session ID [--on | --off] [--user USER] [--data DIR] [--json]
@@ -25,19 +25,22 @@ export async function toggleCommand(argv: string[]): Promise<number> {
     strict: true,
   })
   if (values.session === undefined || values.session === '') throw new UsageError('toggle needs --session ID')
+  // Checked here, not only by the route: without a service the store takes what it is given.
+  const sessionId = identifierFlag(values.session, 'session')
+  const user = values.user === undefined ? undefined : identifierFlag(values.user, 'user')
   if (values.on === true && values.off === true) throw new UsageError('give --on or --off, not both')
   const enabled = values.on === true ? true : values.off === true ? false : undefined
   const body: Record<string, unknown> = {}
   if (enabled !== undefined) body.enabled = enabled
-  if (values.user !== undefined) body.user = values.user
+  if (user !== undefined) body.user = user
   let answer
   try {
     answer = await throughServiceOrLocal({
       method: 'PUT',
-      path: `/v1/sessions/${encodeURIComponent(values.session)}/personalization`,
+      path: `/v1/sessions/${encodeURIComponent(sessionId)}/personalization`,
       body,
       dataDir: values.data,
-      local: (memory) => memory.setPersonalization({ session_id: values.session as string, user: values.user, enabled }),
+      local: (memory) => memory.setPersonalization({ session_id: sessionId, user, enabled }),
     })
   } catch (error) {
     if (error instanceof InputError) {
