@@ -100,3 +100,21 @@ describe('toggle without a service', () => {
     expect(JSON.parse(exported.stdout.trimEnd().split('\n').at(-1) as string).counts.session).toBe(0)
   })
 })
+
+describe('a command whose reader stops reading', () => {
+  it('ends quietly with the status of SIGPIPE, not a stack trace', async () => {
+    const { spawn } = await import('node:child_process')
+    const { BIN, cleanEnv } = await import('./support/processes')
+    const child = spawn(process.execPath, [BIN, 'preferences', '--user', 'alice', '--json'], {
+      env: cleanEnv({ DECISION_MEMORY_URL: service.url }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    // The reading end closed before the command writes: its write fails with EPIPE.
+    child.stdout.destroy()
+    let stderr = ''
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+    expect(stderr).toBe('')
+    expect(code).toBe(141)
+  })
+})

@@ -109,6 +109,15 @@ export async function main(argv: string[]): Promise<number> {
     return 1
   }
   const command = await load()
+  // A reader that stops reading (`export … | head -1`) is no failure of the command to report with
+  // a stack trace: it ends quietly, with the status of a command killed by SIGPIPE (141). Not for
+  // serve, whose log has its own destination, nor the hook, which must exit 0.
+  if (name !== 'serve' && name !== 'hook') {
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error
+      process.exit(141)
+    })
+  }
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(command.help)
     return 0
