@@ -56,6 +56,11 @@ describe('an environment variable set empty', () => {
     expect(flag.code).toBe(2)
     expect(flag.stderr).toContain('--data is empty')
     expect(readdirSync(cwd)).toEqual([])
+    // The MCP server too, which makes its store when there is none.
+    const mcp = await runCli(['mcp', '--data', ''], { cwd, env: { DECISION_MEMORY_URL: url } })
+    expect(mcp.code).toBe(2)
+    expect(mcp.stderr).toContain('--data is empty')
+    expect(readdirSync(cwd)).toEqual([])
   })
 })
 

@@ -6,7 +6,7 @@ import { planQuestions } from '../plan-questions'
 import { CHECKOUT_DATA_DIR } from './bin-path'
 import { packageVersion } from './package-version'
 import { throughServiceOrLocal } from './service-client'
-import { envValue, parseFlags } from './options'
+import { dataDirectory, envValue, parseFlags } from './options'
 
 export const MCP_HELP = `decision-memory mcp [--data DIR] [--policy FILE]
 
@@ -27,7 +27,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   })
   // Not ./data: Claude Code starts the server in the agent's project, and a store made there would
   // put the user's choices in that repository (to be committed with it), apart from the service's.
-  const dataDir = values.data ?? (process.env.DECISION_MEMORY_DATA || CHECKOUT_DATA_DIR)
+  const dataDir = dataDirectory(values.data ?? envValue('DECISION_MEMORY_DATA') ?? CHECKOUT_DATA_DIR)
 
   async function call(
     path: string,
