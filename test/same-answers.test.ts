@@ -7,23 +7,17 @@ import { DEFAULT_POLICY_FILE, loadPolicy } from '../src/config/load-policy'
 import type { ObservationInput } from '../src/domain/observation'
 import type { CompiledPolicy } from '../src/domain/policy'
 import { createTestApp, START } from './support/test-app'
+import { seededRandom } from './support/crash-cycles'
 
 const DAY = 86_400_000
 const T0 = Date.parse(START)
 
-function rng(seed: number) {
-  let s = seed >>> 0
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0
-    return s / 2 ** 32
-  }
-}
 
 const TIER = ['Tier S', 'Tier M', 'Tier L']
 const MULTI = ['Lint', 'Test', 'Docs', 'Bench']
 
 function workload(seed: number): ObservationInput[] {
-  const r = rng(seed)
+  const r = seededRandom(seed)
   const out: ObservationInput[] = []
   let serial = 0
   const pick = <T,>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)] as T
@@ -69,7 +63,7 @@ async function policyWith(change: (p: CompiledPolicy) => void) {
 }
 
 function shuffled<T>(xs: readonly T[], seed: number): T[] {
-  const r = rng(seed)
+  const r = seededRandom(seed)
   const out = [...xs]
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(r() * (i + 1))

@@ -5,21 +5,15 @@ import { describe, expect, it } from 'vitest'
 import { loadPolicy } from '../../src/config/load-policy'
 import { startService } from '../support/service-process'
 import { createTestApp } from '../support/test-app'
+import { seededRandom } from '../support/crash-cycles'
 
 const DAY = 86_400_000
 const NOW = Date.now()
 const T0 = NOW - 60_000
-function rng(seed: number) {
-  let s = seed >>> 0
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0
-    return s / 2 ** 32
-  }
-}
 const TIER = ['Tier S', 'Tier M', 'Tier L']
 const MULTI = ['Lint', 'Test', 'Docs', 'Bench']
 function workload(seed: number) {
-  const r = rng(seed)
+  const r = seededRandom(seed)
   const out: any[] = []
   for (let i = 0; i < 600; i++) {
     const at = T0 - (r() < 0.5 ? r() * 20 : r() * 150) * DAY
