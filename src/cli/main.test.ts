@@ -24,6 +24,14 @@ describe('decision-memory main', () => {
     expect(stderr).toContain('unknown command "gaurd"')
   })
 
+  it('exits 1 for help on a command there is not, and 0 for help on one there is', async () => {
+    const unknown = await run(['help', 'gaurd'])
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toContain('no command "gaurd"')
+    expect((await run(['help', 'guard'])).code).toBe(0)
+    expect((await run(['help'])).code).toBe(0)
+  })
+
   it('takes constructor for an unknown command, not an inherited property', async () => {
     expect((await run(['constructor'])).code).toBe(1)
   })

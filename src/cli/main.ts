@@ -93,6 +93,11 @@ export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     const topic = rest[0] === undefined ? undefined : commandNamed(rest[0])
+    if (rest[0] !== undefined && topic === undefined) {
+      // As for an unknown command itself: a help that does not exist is no success.
+      process.stderr.write(`decision-memory: no command "${rest[0]}" to help with\n\n${HELP}`)
+      return 1
+    }
     if (topic !== undefined) process.stdout.write((await topic()).help)
     else process.stdout.write(HELP + (await Promise.all(Object.values(COMMANDS).map(async (load) => (await load()).help))).join('\n'))
     return 0
