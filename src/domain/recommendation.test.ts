@@ -166,6 +166,32 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
     expect(contradicting.confidence.lowered_because).toContain('phase is sync, not run')
     expect(contradicting.contradictions).toEqual([{ key: 'phase', expected: 'run', got: 'sync' }])
   })
+
+  it('never raises confidence for a contradiction, even when it is below chance among the offered options', () => {
+    // The only option offered, and free text ("other") 4 times in 9: chance is 1/2 (the option or
+    // something else), not 1/1, and a contradiction must not pull 0.6 up toward 1.
+    const only = [{ option: 'Only' }]
+    const obs = [
+      ...observations({ Only: 5 }, { options: ['Only'], context: { phase: 'run' } }),
+      ...Array.from({ length: 4 }, () => observation({ options: ['Only'], chosen: [], other: 'something else', context: { phase: 'run' } })),
+    ]
+    const agreeing = recommend(input({ options: only, observations: obs, context: { phase: 'run' } }))
+    const contradicting = recommend(input({ options: only, observations: obs, context: { phase: 'sync' } }))
+    expect(agreeing.confidence.value).toBeLessThan(0.75)
+    expect(contradicting.confidence.lowered_because).toContain('phase is sync, not run')
+    expect(contradicting.confidence.value).toBeLessThan(agreeing.confidence.value)
+
+    // The options were reworded: the recommended Tier S was chosen twice, the no-longer-offered
+    // Tier M 8 times. Its confidence (well below 1/3) must not rise toward 1/3 on a contradiction.
+    const reworded = [{ option: 'Tier S' }, { option: 'Medium' }, { option: 'Tier L' }]
+    const history = observations({ 'Tier M': 8, 'Tier S': 2 }, { context: { phase: 'run' } })
+    const before = recommend(input({ options: reworded, observations: history, context: { phase: 'run' } }))
+    const after = recommend(input({ options: reworded, observations: history, context: { phase: 'sync' } }))
+    expect(before.recommended).toBe('Tier S')
+    expect(before.confidence.value).toBeLessThan(1 / 3)
+    expect(after.contradictions).toEqual([{ key: 'phase', expected: 'run', got: 'sync' }])
+    expect(after.confidence.value).toBeLessThanOrEqual(before.confidence.value)
+  })
 })
 
 describe('strength by expertise (R-REC-6)', () => {

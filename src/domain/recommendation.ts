@@ -218,10 +218,14 @@ export function recommend(input: RecommendationInput): Recommendation {
   const contradicted = learning ? contradictions(conditions, input.context) : []
   let loweredBecause: string | undefined
   if (contradicted.length > 0) {
-    // Chance is the confidence of a guess: 1/k for one option of k, and for a multi-select set,
-    // the product of k per-option confidences, each a coin (0.5 alone would raise a low product).
-    const chance = multiSelect ? 0.5 ** k : 1 / Math.max(k, 1)
-    value = chance + (value - chance) * (1 - policy.confidence.contradiction_shrink)
+    // Chance is the confidence of a guess: 1/k for one option of k (k + 1 when choices outside the
+    // options are counted, as the Dirichlet counts them), and for a multi-select set, the product
+    // of k per-option confidences, each a coin (0.5 alone would raise a low product). A
+    // contradiction only ever lowers: a confidence already below chance (most choices were of
+    // options not offered now) is left as it is, not pulled up toward chance.
+    const categories = k + (preference.elsewhereWeight > 0 ? 1 : 0)
+    const chance = multiSelect ? 0.5 ** k : 1 / Math.max(categories, 1)
+    value = Math.min(value, chance + (value - chance) * (1 - policy.confidence.contradiction_shrink))
     loweredBecause = `the request's context contradicts the precondition: ${contradicted
       .map((c) => `${c.key} is ${c.got}, not ${c.expected}`)
       .join('; ')}`
