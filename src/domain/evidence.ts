@@ -204,6 +204,7 @@ export function conditionsOf(
   selection: EvidenceSelection,
   support: readonly Category[],
   policy: Policy,
+  requested?: Context,
 ): Conditions {
   const talliesOf = (cell: Cell) =>
     support.flatMap((c) => {
@@ -214,7 +215,12 @@ export function conditionsOf(
   // which the context and pair cells count alike.
   const deciding = talliesOf(selection.cell)
   const tallies = talliesOf(selection.basis)
-  const total = tallies.reduce((s, t) => s + t.n, 0)
+  const wholeTotal = tallies.reduce((s, t) => s + t.n, 0)
+  // After a change of preference only the recent choices support the recommendation: the shares
+  // are theirs (the context cells keep the moments that count them exactly, as the change test
+  // required), not the whole history's, whose older choices were set aside.
+  const since = selection.changeTest === null ? null : Date.parse(selection.changeTest.since)
+  const total = since === null ? wholeTotal : deciding.reduce((s, t) => s + t.n, 0)
   if (total === 0 || deciding.length === 0) return { context: [], window: null }
   const from = Math.min(...deciding.map((t) => t.first))
   const to = Math.max(...deciding.map((t) => t.last))
@@ -231,6 +237,17 @@ export function conditionsOf(
       }
     }
   }
+  // The candidates name the values that lead the whole history; a value of the recent choices
+  // alone may lead none, so the request's own values are counted too (the ones it could contradict).
+  if (since !== null) {
+    for (const [key, raw] of Object.entries(requested ?? {})) {
+      const value = contextText(raw)
+      const id = JSON.stringify([key, value])
+      if (value === undefined || seen.has(id)) continue
+      seen.add(id)
+      candidates.push([key, value])
+    }
+  }
   candidates.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))
 
   const narrowed = selection.contextKey === null ? null : ([selection.contextKey, selection.contextValue as string] as const)
@@ -245,7 +262,14 @@ export function conditionsOf(
   for (const [key, value] of candidates) {
     let count: number
     if (narrowed !== null && key === narrowed[0]) count = value === narrowed[1] ? total : 0
-    else count = countsOf(cells[next++] as Cell, support).reduce((s, c) => s + c, 0)
+    else {
+      const cell = cells[next++] as Cell
+      if (since === null) count = countsOf(cell, support).reduce((s, c) => s + c, 0)
+      else if (narrowed === null) count = countsOf(recentPart(cell, since), support).reduce((s, c) => s + c, 0)
+      // Pair cells only count, over the whole history: at least this many of them are recent
+      // (every older supporting choice may be one of them), so a value is claimed only when sure.
+      else count = Math.max(0, countsOf(cell, support).reduce((s, c) => s + c, 0) - (wholeTotal - total))
+    }
     const share = count / total
     if (share >= policy.context.precondition_share) context.push({ key, value, share })
   }

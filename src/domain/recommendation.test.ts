@@ -167,6 +167,44 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
     expect(contradicting.contradictions).toEqual([{ key: 'phase', expected: 'run', got: 'sync' }])
   })
 
+  it('after a change of preference, states the precondition of the recent choices it learned from', () => {
+    // A year of Tier L and Tier M in phase plan, then Tier M six times in phase run: the change
+    // test keeps only the six, all in phase run. Tier M's older choices in phase plan support
+    // nothing the recommendation rests on, and must not make its precondition "phase is plan"
+    // (nor lower the confidence of a request in phase run for contradicting it).
+    const day = (d: number) => new Date(NOW.getTime() - d * 86_400_000).toISOString()
+    const obs = [
+      ...Array.from({ length: 40 }, (_, i) => observation({ chosen: ['Tier L'], timestamp: day(200 - i), context: { phase: 'plan' } })),
+      ...Array.from({ length: 30 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(150 - i), context: { phase: 'plan' } })),
+      ...Array.from({ length: 6 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(10 - i), context: { phase: 'run' } })),
+    ]
+    const r = recommend(input({ observations: obs, context: { phase: 'run' } }))
+    expect(r.disclosure).toMatch(/differ from your earlier choices/)
+    expect(r).toMatchObject({ recommended: 'Tier M', observations: 6, precondition: 'phase is run', contradictions: [] })
+    expect(r.confidence.lowered_because).toBeUndefined()
+    expect(r.confidence.level).toBe('high')
+    // Nor is phase plan, which none of the six was chosen under, a precondition for a request in it.
+    const plan = recommend(input({ observations: obs, context: { phase: 'plan' } }))
+    expect(plan.conditions.context).toEqual([])
+  })
+
+  it('after a change of preference narrowed to a context value, claims no other value it cannot count', () => {
+    // Narrowed to workflow=feature and to the recent choices: the pair cells count the whole
+    // history, so an older share of phase=plan is not a precondition of the recent choices.
+    const day = (d: number) => new Date(NOW.getTime() - d * 86_400_000).toISOString()
+    const obs = [
+      ...Array.from({ length: 40 }, (_, i) => observation({ chosen: ['Tier L'], timestamp: day(200 - i), context: { phase: 'plan', workflow: 'feature' } })),
+      ...Array.from({ length: 34 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(150 - i), context: { phase: 'plan', workflow: 'feature' } })),
+      ...Array.from({ length: 8 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(10 - i), context: { phase: 'run', workflow: 'feature' } })),
+      ...Array.from({ length: 8 }, (_, i) => observation({ chosen: ['Tier S'], timestamp: day(10 - i), context: { phase: 'run', workflow: 'bugfix' } })),
+    ]
+    const r = recommend(input({ observations: obs, context: { workflow: 'feature', phase: 'run' } }))
+    expect(r.disclosure).toMatch(/differ from your earlier choices/)
+    expect(r.recommended).toBe('Tier M')
+    expect(r.conditions.context.map((c) => `${c.key} is ${c.value}`)).not.toContain('phase is plan')
+    expect(r.contradictions).toEqual([])
+  })
+
   it('never raises confidence for a contradiction, even when it is below chance among the offered options', () => {
     // The only option offered, and free text ("other") 4 times in 9: chance is 1/2 (the option or
     // something else), not 1/1, and a contradiction must not pull 0.6 up toward 1.

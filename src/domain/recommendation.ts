@@ -213,7 +213,7 @@ export function recommend(input: RecommendationInput): Recommendation {
 
   // Preconditions (R-REC-5): from the observations that support the recommendation.
   const conditions = learning
-    ? conditionsOf(input.memory, selection, supportOf(selection, recommended), policy)
+    ? conditionsOf(input.memory, selection, supportOf(selection, recommended), policy, input.context)
     : { context: [], window: null }
   const contradicted = learning ? contradictions(conditions, input.context) : []
   let loweredBecause: string | undefined
