@@ -50,6 +50,22 @@ describe('selectEvidence: change of preference', () => {
     expect(selection.cell.n).toBe(8)
   })
 
+  it('keeps testing when the new choice fills the moments its tally keeps: the window shortens to where counts are exact', () => {
+    // A long history of S, then L chosen 24 times in the last 24 days, and also before: more L in
+    // the window than its tally keeps exactly (16). Left untested, decay lets the 200 older S
+    // outvote the new preference again within weeks of the change.
+    const older = Array.from({ length: 200 }, (_, i) => observation(i, 'Tier S', 40 + i))
+    const olderL = Array.from({ length: 3 }, (_, i) => observation(500 + i, 'Tier L', 60 + i * 20))
+    const recent = Array.from({ length: 24 }, (_, i) => observation(1000 + i, 'Tier L', 0.5 + i))
+    const view = pointView([...older, ...olderL, ...recent], POLICY)
+    const selection = selectEvidence(view, { asOf: NOW }, POLICY)
+    expect(selection.changeTest).not.toBeNull()
+    // The 15 newest L are all the window can count exactly (the 16th newest is the oldest kept).
+    expect(selection.changeTest).toMatchObject({ recent: 15, older: 212 })
+    expect(selection.cell.n).toBe(15)
+    expect([...selection.cell.tallies.keys()]).toEqual([JSON.stringify(['Tier L'])])
+  })
+
   it('does not test with fewer than N recent observations', () => {
     const older = Array.from({ length: 30 }, (_, i) => observation(i, 'Tier S', 40 + i))
     const recent = Array.from({ length: 4 }, (_, i) => observation(100 + i, 'Tier L', 1 + i))

@@ -50,6 +50,20 @@ export function knowsSince(cell: Cell, since: number): boolean {
   return true
 }
 
+/**
+ * The earliest moment at or after `since` from which the moments the tallies keep exactly tell
+ * every category's count (see knowsSince): `since` itself, or, when a category kept only choices
+ * that recent, just after the oldest it keeps (those older were folded into its tail).
+ */
+export function exactSince(cell: Cell, since: number): number {
+  let exact = since
+  for (const tally of cell.tallies.values()) {
+    const kept = tally.weight?.newest ?? []
+    if (tally.n > kept.length && kept.every((at) => at >= since)) exact = Math.max(exact, Math.min(...kept) + 1)
+  }
+  return exact
+}
+
 /** The part of a cell chosen at or after `since` (ms), from the moments its tallies keep exactly (see knowsSince). */
 export function recentPart(cell: Cell, since: number): Cell {
   const tallies: Cell['tallies'] = new Map()
@@ -120,7 +134,11 @@ export function selectEvidence(
   }
   const categories = [...scoped.tallies.keys()].sort()
 
-  const since = request.asOf === undefined ? null : request.asOf.getTime() - policy.change.window_days * DAY_MS
+  // The window, shortened when an option was chosen more often in it than its tally keeps
+  // exactly, to the span whose counts are exact: left untested, a long history outvotes a
+  // changed preference again as soon as the new choice fills its exact moments.
+  const since =
+    request.asOf === undefined ? null : exactSince(scoped, request.asOf.getTime() - policy.change.window_days * DAY_MS)
   let changeTest: EvidenceSelection['changeTest'] = null
   let current = scoped
   // Tested only where the recent counts are exact, and where there is an older history at all.
