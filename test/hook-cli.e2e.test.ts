@@ -73,6 +73,8 @@ describe('decision-memory hook (R-CAP-6)', () => {
     expect(result.code).toBe(0)
     expect(result.stdout).toBe('')
     expect(await spooledLines(spool)).toBe(1)
+    // Nothing listens at the URL: that is what stderr says, naming it.
+    expect(result.stderr).toContain(`service not reachable at ${url}; spooled to ${spool}`)
     // A PreToolUse is not spooled: its answer is of use only while the agent waits.
     const pre = await hook(claudeCodeFixture('pre-tool-use'), url, spool)
     expect(pre).toMatchObject({ code: 0, stdout: '' })
@@ -89,6 +91,10 @@ describe('decision-memory hook (R-CAP-6)', () => {
     const result = await hook(claudeCodeFixture('post-tool-use-single'), url, spool)
     expect(result).toMatchObject({ code: 0, stdout: '' })
     expect(await spooledLines(spool)).toBe(1)
+    // The service is there and took the connection: calling it "not reachable" would send a
+    // person looking for a service that is running, not one that is slow or stuck.
+    expect(result.stderr).toContain(`no answer from the service at ${url}`)
+    expect(result.stderr).not.toContain('not reachable')
   })
 
   it('prints the PreToolUse answer of a running service', async () => {

@@ -111,6 +111,12 @@ async function runHook(argv: string[]): Promise<void> {
   /** Why the last delivery that did not go through failed: what the spooled event's message says. */
   let refusedToken = false
   /**
+   * Whether it failed for want of an answer in time (a slow or stuck service, or a budget spent
+   * starting node), rather than a connection refused: "not reachable" would send a person looking
+   * for a service that is in fact running.
+   */
+  let timedOut = false
+  /**
    * The users the token was refused for (403) in this call: their other events are not sent again,
    * each would cost a request for the same 403 (and a stderr line), and a spool of many, when the
    * service is remote, would use every call's drain on them, never reaching the events behind.
@@ -124,6 +130,7 @@ async function runHook(argv: string[]): Promise<void> {
     const wait = Math.floor(remaining())
     if (wait <= 0) {
       refusedToken = false
+      timedOut = true
       return { outcome: 'failed' }
     }
     const query = new URLSearchParams({ user: e.user })
@@ -147,6 +154,7 @@ async function runHook(argv: string[]): Promise<void> {
         // said must not reach stdout, which Claude Code shows, or adds to the agent's context.
         process.stderr.write(`decision-memory hook: ${url} answered HTTP ${response.status} with a body that is not JSON (is DECISION_MEMORY_URL a decision-memory service?)\n`)
         refusedToken = false
+        timedOut = false
         return { outcome: 'failed' }
       }
       // A 4xx will be refused again; 408, 429 and 5xx may pass later, and so may 401 and 403: a
@@ -162,6 +170,7 @@ async function runHook(argv: string[]): Promise<void> {
         process.stderr.write(`decision-memory hook: the service refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user ${JSON.stringify(e.user)}?)\n`)
       }
       refusedToken = response.status === 401 || response.status === 403
+      timedOut = false
       // A 403 is this event's user's alone (the token may act for others): the drain goes on, so
       // that one user the token may not act for does not hold up every other event, and every
       // later one, for good.
@@ -172,6 +181,7 @@ async function runHook(argv: string[]): Promise<void> {
       return { outcome: permanent ? 'rejected' : 'failed' }
     } catch {
       refusedToken = false
+      timedOut = timeout.signal.aborted
       return { outcome: 'failed' }
     } finally {
       timeout.clear()
@@ -198,7 +208,11 @@ async function runHook(argv: string[]): Promise<void> {
   }
   if ((now.outcome === 'failed' || now.outcome === 'deferred') && isCapture(payload)) {
     await appendToSpool(file, event)
-    const why = refusedToken ? `the service at ${serviceUrl()} refused the token` : `service not reachable at ${serviceUrl()}`
+    const why = refusedToken
+      ? `the service at ${serviceUrl()} refused the token`
+      : timedOut
+        ? `no answer from the service at ${serviceUrl()} within the hook's time (--budget)`
+        : `service not reachable at ${serviceUrl()}`
     process.stderr.write(`decision-memory hook: ${why}; spooled to ${file}\n`)
   }
 }
