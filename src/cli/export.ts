@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises'
+import { chmod, stat, writeFile } from 'node:fs/promises'
 import { userFlag, parseFlags } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 
@@ -32,6 +32,11 @@ export async function exportCommand(argv: string[]): Promise<number> {
   if (values.out === undefined) process.stdout.write(text)
   else {
     try {
+      // Everything held about the user is for the user alone: a file there already (made by
+      // another tool, 0644) is made 0600 before the data goes in, as a new one is made. Not a
+      // device or a pipe (`--out /dev/stdout`), whose mode is not the export's to change.
+      const existing = await stat(values.out).catch(() => undefined)
+      if (existing?.isFile() === true) await chmod(values.out, 0o600)
       await writeFile(values.out, text, { mode: 0o600 })
     } catch (error) {
       // Said in one line, as a path the user can fix (a folder that does not exist, no permission).

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Level } from 'level'
@@ -134,6 +134,13 @@ describe('the real service on LevelDB', () => {
     const nowhere = join(dataDir, 'no-such-folder', 'dave.ndjson')
     const unwritable = await runCli(['export', '--user', 'dave', '--data', dataDir, '--out', nowhere], offline)
     expect(unwritable).toMatchObject({ code: 1, stdout: '', stderr: `decision-memory export: cannot write ${nowhere}: ENOENT\n` })
+    // A file that is there already, readable by others, is made the user's alone before the data goes in.
+    const existing = join(dataDir, 'dave.ndjson')
+    await writeFile(existing, 'old\n', { mode: 0o644 })
+    await chmod(existing, 0o644)
+    expect((await runCli(['export', '--user', 'dave', '--data', dataDir, '--out', existing], offline)).code).toBe(0)
+    expect((await stat(existing)).mode & 0o777).toBe(0o600)
+    expect(await readFile(existing, 'utf8')).toContain('"type":"end"')
   })
 })
 
