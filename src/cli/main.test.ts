@@ -32,6 +32,14 @@ describe('decision-memory main', () => {
     expect((await run(['help'])).code).toBe(0)
   })
 
+  it('exits 0 for help on help and on version, which the help lists among the commands', async () => {
+    for (const topic of ['help', 'version']) {
+      const { code, stderr } = await run(['help', topic])
+      expect(stderr).toBe('')
+      expect(code).toBe(0)
+    }
+  })
+
   it('takes constructor for an unknown command, not an inherited property', async () => {
     expect((await run(['constructor'])).code).toBe(1)
   })

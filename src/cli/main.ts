@@ -93,7 +93,9 @@ export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     const topic = rest[0] === undefined ? undefined : commandNamed(rest[0])
-    if (rest[0] !== undefined && topic === undefined) {
+    // `help` and `version` are in the list above without a module of their own: the whole help.
+    const listed = rest[0] === 'help' || rest[0] === 'version'
+    if (rest[0] !== undefined && topic === undefined && !listed) {
       // As for an unknown command itself: a help that does not exist is no success.
       process.stderr.write(`decision-memory: no command "${rest[0]}" to help with\n\n${HELP}`)
       return 1
