@@ -110,6 +110,25 @@ describe('decision-memory hook (R-CAP-6)', () => {
     expect(post).toMatchObject({ code: 0, stdout: '' })
   })
 
+  it('exits 0, without a stack trace, when what reads its stdout has closed it (R-CAP-6)', async () => {
+    const { spawn } = await import('node:child_process')
+    const { BIN, cleanEnv } = await import('./support/processes')
+    const { data, spool } = await workdir()
+    const service = await serve(data)
+    const child = spawn(process.execPath, [BIN, 'hook', '--budget', String(GENEROUS)], {
+      env: cleanEnv({ DECISION_MEMORY_URL: service.url, DECISION_MEMORY_SPOOL: spool }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    // The reading end closed before the hook prints the PreToolUse answer: its write fails with EPIPE.
+    child.stdout.destroy()
+    let stderr = ''
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    child.stdin.end(JSON.stringify(claudeCodeFixture('pre-tool-use')))
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+    expect(stderr).not.toMatch(/\n\s+at /)
+    expect(code).toBe(0)
+  })
+
   it('records the repository as the project wherever in it the agent\'s cwd has moved', async () => {
     const { data, spool } = await workdir()
     const repo = await mkdtemp(join(tmpdir(), 'dm-repo-'))

@@ -118,11 +118,12 @@ export async function main(argv: string[]): Promise<number> {
   const command = await load()
   // A reader that stops reading (`export … | head -1`) is no failure of the command to report with
   // a stack trace: it ends quietly, with the status of a command killed by SIGPIPE (141). Not for
-  // serve, whose log has its own destination, nor the hook, which must exit 0.
-  if (name !== 'serve' && name !== 'hook') {
+  // serve, whose log has its own destination, nor the hook, which must exit 0 (R-CAP-6): its
+  // answer goes unread, and it ends as it would have.
+  if (name !== 'serve') {
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EPIPE') throw error
-      process.exit(141)
+      if (name !== 'hook') process.exit(141)
     })
   }
   if (rest.includes('--help') || rest.includes('-h')) {
