@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, describe, expect, it } from 'vitest'
+import { Level } from 'level'
 import { CHECKOUT_DATA_DIR } from '../src/cli/bin-path'
 import { REQUIRED_TIER_L } from './support/decision-record'
 import { BIN, cleanEnv, closedPort, startService, type RunningService } from './support/processes'
@@ -181,16 +182,21 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     // Claude Code starts an MCP server in the project the agent works in: ./data there would hold
     // the user's choices in that repository, to be committed with it. The checkout's store is used.
     const project = await mkdtemp(join(tmpdir(), 'dm-mcp-project-'))
-    // The checkout's store is made if there is none: taken away again, so a test run leaves none behind.
+    // The test holds the checkout's store itself (or a developer's service does), so the server
+    // says where it looked without writing a thing into a store someone may be using; one the
+    // test had to make is taken away again.
     const hadStore = existsSync(CHECKOUT_DATA_DIR)
+    const held = new Level(CHECKOUT_DATA_DIR)
+    await held.open().catch(() => undefined)
     try {
       const client = await connect({ DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }, [], project)
-      const checked = await client.callTool({ name: 'check_decision', arguments: { action: 'ls' } })
-      expect(checked.content).toBeDefined()
+      const checked = (await client.callTool({ name: 'check_decision', arguments: { action: 'ls' } })) as { isError?: boolean; content: Array<{ text: string }> }
+      expect(checked.isError).toBe(true)
+      expect(checked.content[0]?.text).toContain(`the store in ${CHECKOUT_DATA_DIR} is in use by another process`)
       expect(existsSync(join(project, 'data'))).toBe(false)
-      expect(existsSync(CHECKOUT_DATA_DIR)).toBe(true)
       await client.close()
     } finally {
+      await held.close()
       if (!hadStore) await rm(CHECKOUT_DATA_DIR, { recursive: true, force: true })
     }
   })
