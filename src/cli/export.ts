@@ -34,9 +34,10 @@ export async function exportCommand(argv: string[]): Promise<number> {
     try {
       // Everything held about the user is for the user alone: a file there already (made by
       // another tool, 0644) is made 0600 before the data goes in, as a new one is made. Not a
-      // device or a pipe (`--out /dev/stdout`), whose mode is not the export's to change.
+      // device or a pipe (`--out /dev/stdout`), whose mode is not the export's to change; nor a
+      // file another account owns that this one may write, whose mode only its owner may change.
       const existing = await stat(values.out).catch(() => undefined)
-      if (existing?.isFile() === true) await chmod(values.out, 0o600)
+      if (existing?.isFile() === true) await chmod(values.out, 0o600).catch(() => undefined)
       await writeFile(values.out, text, { mode: 0o600 })
     } catch (error) {
       // Said in one line, as a path the user can fix (a folder that does not exist, no permission).
