@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -125,6 +125,32 @@ describe('guard, import-adr and why end to end, over the real service', () => {
     expect(why.code).toBe(0)
     expect(why.stdout).toMatch(/- ADR-0002 \[superseded, advisory\] Use SQLite for local storage\n\s+decided 2023-03-14/)
     expect(why.stdout).toMatch(/\* ADR-0005 \[accepted, advisory\] Use PostgreSQL for storage/)
+  })
+
+  it('import-adr leaves out the records of another repository whose folder is named alike (doc/adr in both)', async () => {
+    const repos = await mkdtemp(join(tmpdir(), 'dm-e2e-repos-'))
+    try {
+      const adr = (title: string) => `# 2. ${title}\n\nDate: 2024-01-02\n\n## Status\n\nAccepted\n\n## Decision\n\n${title}.\n`
+      for (const [repo, file, title] of [['acme-api', '0002-use-postgres.md', 'Use Postgres'], ['billing', '0002-use-dynamodb.md', 'Use DynamoDB']] as const) {
+        await mkdir(join(repos, repo, '.git'), { recursive: true })
+        await mkdir(join(repos, repo, 'doc', 'adr'), { recursive: true })
+        await writeFile(join(repos, repo, 'doc', 'adr', file), adr(title))
+      }
+      const first = JSON.parse((await cli(['import-adr', join(repos, 'acme-api', 'doc', 'adr'), '--prefix', 'X', '--json'], env)).stdout)
+      expect(first.import.created).toEqual(['X-ADR-0002'])
+      const second = JSON.parse((await cli(['import-adr', join(repos, 'billing', 'doc', 'adr'), '--prefix', 'X', '--json'], env)).stdout)
+      expect(second.import.updated).toEqual([])
+      expect(second.import.conflicts.map((c: { key: string }) => c.key)).toEqual(['X-ADR-0002'])
+      const stored = (await (await fetch(`${env.DECISION_MEMORY_URL}/v1/decisions/X-ADR-0002`)).json()) as { title: string }
+      expect(stored.title).toBe('Use Postgres')
+      // The same repository's folder, renamed file and all, is still its own.
+      await rm(join(repos, 'acme-api', 'doc', 'adr', '0002-use-postgres.md'))
+      await writeFile(join(repos, 'acme-api', 'doc', 'adr', '0002-use-postgresql.md'), adr('Use PostgreSQL'))
+      const again = JSON.parse((await cli(['import-adr', join(repos, 'acme-api', 'doc', 'adr'), '--prefix', 'X', '--json'], env)).stdout)
+      expect(again.import.updated).toEqual(['X-ADR-0002'])
+    } finally {
+      await rm(repos, { recursive: true, force: true })
+    }
   })
 
   it('with the service down, the guard exits 0 and lets the command through, saying so; the CLI opens the store itself', async () => {

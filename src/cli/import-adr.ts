@@ -1,10 +1,10 @@
-import { join, resolve } from 'node:path'
+import { basename, join, posix, resolve } from 'node:path'
 import { readAdrFolder } from '../decisions/adr/read-adr-folder'
 import { ADR_FORMATS, type AdrFormat, type ImportProblem } from '../decisions/adr/parsed-record'
 import { ImportedDecisionSchema, type ImportedDecision, type ImportReport } from '../decisions/imported-decision'
 import { InputError } from '../domain/errors'
 import { UsageError, parseFlags } from './options'
-import { pathInRepository } from './repository'
+import { pathInRepository, repositoryRoot } from './repository'
 import { failure, throughServiceOrLocal } from './service-client'
 import { printable } from './terminal'
 
@@ -59,8 +59,12 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
   const problems: ImportProblem[] = [...reading.problems]
   const records: ImportedDecision[] = []
   // The folder as the repository names it, wherever the import runs from: another folder's records
-  // with the same file names are not these, and a file renamed here is still this record.
-  const folder = pathInRepository(resolve(dir))
+  // with the same file names are not these, and a file renamed here is still this record. The
+  // repository's own folder name leads it: every repository has its `doc/adr`, and one store holds
+  // the decisions of all of them (without it, another repository's ADR-0002 replaced this one's).
+  const absolute = resolve(dir)
+  const root = repositoryRoot(absolute)
+  const folder = root === undefined ? absolute : posix.join(basename(root), pathInRepository(absolute))
   for (const read of reading.records) {
     const record = {
       ...read,
