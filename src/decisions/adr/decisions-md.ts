@@ -14,11 +14,14 @@ const KEYED = new RegExp(`\\(\\s*${KEY.source}\\s*\\)|\\[\\s*${KEY.source}\\s*\\
  * The key of a section whose heading names none: `DEC-` and the slug of its title, and, when the
  * slug leaves out letters or digits of the title (`API 설계`, `データ移行`), a hash of the whole
  * title, since those titles would otherwise share a key (`DEC-api`, `DEC-`) and all but the
- * first be left out. Titles in Latin letters, accents included, keep the plain slug.
+ * first be left out. Titles in Latin letters, accents and letters such as ß or ø included, keep
+ * the plain slug.
  */
 export function keyOfTitle(title: string): string {
   const slugged = slug(title, 50)
-  const lettersLeft = /[\p{L}\p{N}]/u.test(title.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[A-Za-z0-9]/g, ''))
+  // Latin letters the slug leaves out (ß, ø, æ, ł) are no other script: such titles keep the key
+  // they had before hashes were added, or a re-import would store their decisions a second time.
+  const lettersLeft = /[\p{L}\p{N}]/u.test(title.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[\p{Script=Latin}0-9]/gu, ''))
   if (!lettersLeft) return `DEC-${slugged}`
   const digest = createHash('sha256').update(title.normalize('NFC')).digest('hex').slice(0, 8)
   return slugged === '' ? `DEC-${digest}` : `DEC-${slugged}-${digest}`

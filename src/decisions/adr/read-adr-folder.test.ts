@@ -202,6 +202,10 @@ describe('DECISIONS.md titles in any script', () => {
     expect(keys[1]).toMatch(/^DEC-api-[0-9a-f]{8}$/)
     // A title in Latin letters, accents included, keeps its plain slug.
     expect(keys[3]).toBe('DEC-cafe-au-lait-for-everyone')
+    // So does one with Latin letters that have no ASCII form: the key it had before hashes were
+    // added, or a re-import would store the decision a second time beside the old key.
+    const latin = readTexts({ 'DECISIONS.md': '## Straße sperren\n\n- Status: accepted\n- Date: 2024-01-01\n\n## Løsning for lagring\n\n- Status: accepted\n- Date: 2024-01-02\n' })
+    expect(latin.records.map((r) => r.key)).toEqual(['DEC-stra-e-sperren', 'DEC-l-sning-for-lagring'])
     // The same title gives the same key on every import.
     expect(readTexts({ 'DECISIONS.md': '## API 설계\n\n- Status: accepted\n- Date: 2024-02-01\n' }).records[0]?.key).toBe(keys[1])
   })
