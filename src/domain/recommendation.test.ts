@@ -229,6 +229,9 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
     expect(before.confidence.value).toBeLessThan(1 / 3)
     expect(after.contradictions).toEqual([{ key: 'phase', expected: 'run', got: 'sync' }])
     expect(after.confidence.value).toBeLessThanOrEqual(before.confidence.value)
+    // Left as it was, it is not said to be lowered; the contradiction is still named.
+    expect(after.confidence.value).toBe(before.confidence.value)
+    expect(after.confidence.lowered_because).toBeUndefined()
   })
 })
 

@@ -225,10 +225,14 @@ export function recommend(input: RecommendationInput): Recommendation {
     // options not offered now) is left as it is, not pulled up toward chance.
     const categories = k + (preference.elsewhereWeight > 0 ? 1 : 0)
     const chance = multiSelect ? 0.5 ** k : 1 / Math.max(categories, 1)
-    value = Math.min(value, chance + (value - chance) * (1 - policy.confidence.contradiction_shrink))
-    loweredBecause = `the request's context contradicts the precondition: ${contradicted
-      .map((c) => `${c.key} is ${c.got}, not ${c.expected}`)
-      .join('; ')}`
+    const shrunk = chance + (value - chance) * (1 - policy.confidence.contradiction_shrink)
+    // Said only where it lowered: `contradictions` names the contradiction either way.
+    if (shrunk < value) {
+      value = shrunk
+      loweredBecause = `the request's context contradicts the precondition: ${contradicted
+        .map((c) => `${c.key} is ${c.got}, not ${c.expected}`)
+        .join('; ')}`
+    }
   }
 
   const significant = reportedConfidence(value) >= policy.confidence.high
