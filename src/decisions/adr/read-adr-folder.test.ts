@@ -137,6 +137,9 @@ describe('status words and fields', () => {
     expect(readStatusLine('Superseded by [5. Use X](0005_use_x.md)')).toEqual({ status: 'superseded', supersededBy: '0005_use_x.md' })
     expect(readStatusLine('_Superseded by_ ADR_0005')).toEqual({ status: 'superseded', supersededBy: 'ADR_0005' })
     expect(readStatusLine('__Accepted__')).toEqual({ status: 'accepted' })
+    // "Replaced by" / "Replaces", as some teams write the supersede link, are that link.
+    expect(readStatusLine('Replaced by [2. X](0002-x.md)')).toEqual({ status: 'superseded', supersededBy: '0002-x.md' })
+    expect(readStatusLine('Replaces [1. Y](0001-y.md)')).toEqual({ supersedes: '0001-y.md' })
   })
 
   it('reads dates in the forms records use, and refuses days that do not exist', () => {

@@ -36,9 +36,9 @@ export function readStatusLine(text: string, definitions?: LinkDefinitions): Sta
     .replace(/(^|[^\p{L}\p{N}_])_+|_+(?=[^\p{L}\p{N}_]|$)/gu, '$1')
     .trim()
   const words = plain.replace(/^\[|\]$/g, '').toLowerCase()
-  const superseded = /^(?:superseded|superceded)\s+by\s*:?\s*(.+)$/i.exec(plain)
+  const superseded = /^(?:superseded|superceded|replaced)\s+by\s*:?\s*(.+)$/i.exec(plain)
   if (superseded !== null) return { status: 'superseded', supersededBy: linkTarget(superseded[1] as string, definitions) }
-  const supersedes = /^(?:supersedes|supercedes)\s*:?\s*(.+)$/i.exec(plain)
+  const supersedes = /^(?:supersedes|supercedes|replaces)\s*:?\s*(.+)$/i.exec(plain)
   if (supersedes !== null) return { supersedes: linkTarget(supersedes[1] as string, definitions) }
   if (/^(amended by|amends|clarified by|clarifies)\b/.test(words)) return {}
   for (const [pattern, status] of WORDS) if (pattern.test(words)) return { status }
