@@ -310,6 +310,21 @@ describe('decision-memory hook (R-CAP-6)', () => {
     expect(JSON.parse(aside[0] as string).payload.tool_use_id).toBe('toolu_01QxAmPLe0001TierChoice')
   })
 
+  it('spools a capture a URL with a path answers 404, for the service to take once the URL is mended', async () => {
+    const { data, spool } = await workdir()
+    const service = await serve(data)
+    const wrong = await hook(claudeCodeFixture('post-tool-use-single'), `${service.url}/v1`, spool, GENEROUS)
+    expect(wrong).toMatchObject({ code: 0, stdout: '' })
+    expect(wrong.stderr).toContain('HTTP 404: is DECISION_MEMORY_URL the service\'s address, with no path?')
+    expect(existsSync(`${spool}.rejected`)).toBe(false)
+    expect(await spooledLines(spool)).toBe(1)
+    // The URL mended, the next call delivers what waited.
+    const mended = await hook(claudeCodeFixture('session-start'), service.url, spool, GENEROUS)
+    expect(mended.code).toBe(0)
+    expect(await spooledLines(spool)).toBe(0)
+    expect(await observationsAt(service.url, ...TIER)).toBe(1)
+  })
+
   it('treats a 200 that is not JSON (another server at DECISION_MEMORY_URL) as no service: prints nothing, spools the capture', async () => {
     const { spool } = await workdir()
     const server = createHttpServer((request, response) => {

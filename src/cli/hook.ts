@@ -160,10 +160,15 @@ async function runHook(argv: string[]): Promise<void> {
       // A 4xx will be refused again; 408, 429 and 5xx may pass later, and so may 401 and 403: a
       // token missing or wrong is the setup's fault, not the event's, and is mended by setting
       // DECISION_MEMORY_TOKEN, after which the spool delivers what waited.
-      const retried = [401, 403, 408, 429]
+      // 404 and 405 too: the service always has its hook route, so either is the URL's fault (a
+      // path in DECISION_MEMORY_URL, another server at it), not the event's; once it is mended,
+      // what waited in the spool is delivered rather than lost to the rejected file.
+      const retried = [401, 403, 404, 405, 408, 429]
       const permanent = response.status >= 400 && response.status < 500 && !retried.includes(response.status)
       if (permanent) process.stderr.write(`decision-memory hook: the service refused the payload: ${body}\n`)
-      else if (response.status === 401) {
+      else if (response.status === 404 || response.status === 405) {
+        process.stderr.write(`decision-memory hook: ${url} answered HTTP ${response.status}: is DECISION_MEMORY_URL the service's address, with no path?\n`)
+      } else if (response.status === 401) {
         // No token, or one the service does not know: the event's user has nothing to do with it.
         process.stderr.write('decision-memory hook: the service refused the token (HTTP 401: is DECISION_MEMORY_TOKEN set to one of its tokens?)\n')
       } else if (response.status === 403) {
