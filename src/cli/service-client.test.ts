@@ -87,6 +87,15 @@ describe('throughServiceOrLocal when what answers is not a working service', () 
     }
   })
 
+  it('names DECISION_MEMORY_URL when it is no http:// address (a scheme left out)', async () => {
+    for (const wrong of ['localhost:7420', '127.0.0.1:7420', 'ftp://127.0.0.1:7420']) {
+      vi.stubEnv('DECISION_MEMORY_URL', wrong)
+      const error = await call().catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(ServiceUnavailableError)
+      expect((error as Error).message).toBe(`DECISION_MEMORY_URL is "${wrong}": give the service's address as http://HOST:PORT`)
+    }
+  })
+
   it('says how long it waited when the service does not answer', async () => {
     const service = await serving(() => undefined)
     try {

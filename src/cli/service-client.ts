@@ -38,6 +38,10 @@ export async function throughServiceOrLocal(request: {
   createStore?: boolean
 }): Promise<Answer> {
   const url = serviceUrl() + request.path
+  if (!/^https?:\/\/[^/]/i.test(serviceUrl())) {
+    // fetch would say only "unknown scheme" or ERR_INVALID_URL, naming neither the variable nor the fix.
+    throw new ServiceUnavailableError(`DECISION_MEMORY_URL is "${serviceUrl()}": give the service's address as http://HOST:PORT`)
+  }
   const timeoutMs = request.timeoutMs ?? 5_000
   let status: number
   let contentType: string
