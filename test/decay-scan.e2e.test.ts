@@ -35,6 +35,11 @@ describe('decay-scan from the command line, with and without the service (R-MEM-
     expect(second.stdout).toMatch(/^decay scan skipped: the last ran at /)
     const forced = await runCli(['decay-scan', '--force', '--json'], { DECISION_MEMORY_URL: service.url })
     expect(JSON.parse(forced.stdout).status).toBe('ran')
+    // A --now in the future is the flag's mistake: exit 2 naming it, as a malformed one is.
+    const ahead = await runCli(['decay-scan', '--now', '2099-01-01T00:00:00Z'], { DECISION_MEMORY_URL: service.url })
+    expect(ahead.code).toBe(2)
+    expect(ahead.stderr).toContain('--now: ')
+    expect(ahead.stderr).toContain('in the future')
 
     // The service holds the LevelDB lock; a CLI that cannot reach it says so, without a stack.
     const elsewhere = await deadUrl()
@@ -56,6 +61,9 @@ describe('decay-scan from the command line, with and without the service (R-MEM-
     const local = await runCli(['decay-scan', '--json', '--data', dir], { DECISION_MEMORY_URL: elsewhere })
     expect(local.code).toBe(0)
     expect(JSON.parse(local.stdout)).toMatchObject({ status: 'skipped', reason: 'within_cadence_window' })
+    const aheadLocally = await runCli(['decay-scan', '--now', '2099-01-01T00:00:00Z', '--data', dir], { DECISION_MEMORY_URL: elsewhere })
+    expect(aheadLocally.code).toBe(2)
+    expect(aheadLocally.stderr).toContain('--now: ')
   })
 
   it('refuses a malformed --now with a usage error', async () => {

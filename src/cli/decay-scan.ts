@@ -50,11 +50,17 @@ export async function decayScanCommand(argv: string[]): Promise<number> {
       local: (memory) => memory.decayScan(input),
     })
   } catch (error) {
+    // A --now the scan refuses (in the future) is the flag's mistake: a usage error naming it.
+    if (error instanceof InputError && error.issues.some((i) => i.path === 'now')) throw new UsageError(`--now: ${error.message}`)
     if (error instanceof InputError || error instanceof ServiceUnavailableError) {
       process.stderr.write(`decision-memory decay-scan: ${(error as Error).message}\n`)
       return 1
     }
     throw error
+  }
+  const refused = answer.body as { error?: { message?: string; issues?: Array<{ path?: string }> } } | null
+  if (answer.status === 400 && refused?.error?.issues?.some((i) => i.path === 'now') === true) {
+    throw new UsageError(`--now: ${refused.error.message ?? 'refused by the service'}`)
   }
   if (answer.status >= 400) return failure('decay-scan', answer)
   const result = answer.body as DecayScanResult
