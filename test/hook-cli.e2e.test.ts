@@ -310,6 +310,23 @@ describe('decision-memory hook (R-CAP-6)', () => {
     expect(JSON.parse(aside[0] as string).payload.tool_use_id).toBe('toolu_01QxAmPLe0001TierChoice')
   })
 
+  it('spools a capture even when its own flags are wrong (in the settings, so in every call), for a mended call to deliver', async () => {
+    const { data, spool } = await workdir()
+    const service = await serve(data)
+    const bad = await runCli(['hook', '--bogus', '--spool', spool], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env: { DECISION_MEMORY_URL: service.url } })
+    expect(bad).toMatchObject({ code: 0, stdout: '' })
+    expect(bad.stderr).toContain('--bogus')
+    expect(bad.stderr).toContain('the payload is spooled')
+    expect(await spooledLines(spool)).toBe(1)
+    // What it says is not a capture is not kept.
+    await runCli(['hook', '--bogus', '--spool', spool], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env: { DECISION_MEMORY_URL: service.url } })
+    expect(await spooledLines(spool)).toBe(1)
+    // The flags mended, the next call delivers what waited.
+    expect(await hook(claudeCodeFixture('session-start'), service.url, spool, GENEROUS)).toMatchObject({ code: 0 })
+    expect(await spooledLines(spool)).toBe(0)
+    expect(await observationsAt(service.url, ...TIER)).toBe(1)
+  })
+
   it('spools a capture a URL with a path answers 404, for the service to take once the URL is mended', async () => {
     const { data, spool } = await workdir()
     const service = await serve(data)

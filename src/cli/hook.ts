@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util'
 import { abortAfter, authHeaders, serviceUrl, parseFlags, envValue } from './options'
 import { repositoryRoot } from './repository'
 import { appendToRejected, appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
@@ -83,14 +84,41 @@ export async function hookCommand(argv: string[]): Promise<number> {
   return 0
 }
 
+const HOOK_FLAGS = { user: { type: 'string' }, spool: { type: 'string' }, budget: { type: 'string' } } as const
+
+/**
+ * A mistake in the hook's own flags (in the settings file, so in every call) must not lose the
+ * user's choices: the capture is spooled as the flags can be read, else as the defaults say, for
+ * the next call with its flags mended to deliver.
+ */
+async function spoolDespiteFlags(argv: string[]): Promise<void> {
+  const text = await readStdin(Math.max(DEFAULT_BUDGET_MS - EXIT_RESERVE_MS - performance.now(), STDIN_MIN_MS))
+  let payload: unknown
+  try {
+    payload = JSON.parse(text ?? '')
+  } catch {
+    return
+  }
+  if (!isCapture(payload)) return
+  const { values } = parseArgs({ args: argv, options: HOOK_FLAGS, strict: false, allowPositionals: true })
+  const given = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined)
+  const user = given(values.user) ?? envValue('DECISION_MEMORY_USER') ?? 'default'
+  await appendToSpool(given(values.spool) ?? spoolFile(), { at: new Date().toISOString(), user, payload })
+  process.stderr.write('decision-memory hook: the payload is spooled, for a call with its flags mended to deliver\n')
+}
+
 async function runHook(argv: string[]): Promise<void> {
-  const { values } = parseFlags({
-    args: argv,
-    options: { user: { type: 'string' }, spool: { type: 'string' }, budget: { type: 'string' } },
-    strict: true,
-  })
-  const budget = values.budget === undefined ? DEFAULT_BUDGET_MS : Number(values.budget)
-  if (!Number.isFinite(budget) || budget <= 0) throw new Error(`--budget must be a positive number of ms, not "${values.budget}"`)
+  let values: { user?: string; spool?: string; budget?: string }
+  let budget: number
+  try {
+    values = parseFlags({ args: argv, options: HOOK_FLAGS, strict: true }).values
+    budget = values.budget === undefined ? DEFAULT_BUDGET_MS : Number(values.budget)
+    if (!Number.isFinite(budget) || budget <= 0) throw new Error(`--budget must be a positive number of ms, not "${values.budget}"`)
+  } catch (error) {
+    process.stderr.write(`decision-memory hook: ${(error as Error).message}\n`)
+    await spoolDespiteFlags(argv)
+    return
+  }
   // performance.now() counts from process start, so the budget includes starting node and tsx.
   const deadline = budget - EXIT_RESERVE_MS
   const remaining = () => deadline - performance.now()
