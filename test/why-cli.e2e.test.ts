@@ -35,6 +35,34 @@ describe('decision-memory why --point', () => {
     expect(why.stdout).toContain('recommended: Tier L')
   })
 
+  it('answers --as-of as the service would have then (R-REC-9): an audit of an earlier answer', async () => {
+    const service = await startService(join(await mkdtemp(join(tmpdir(), 'dm-why-')), 'data'))
+    running.push(service)
+    const DAY = 86_400_000
+    const now = Date.now()
+    const choice = (i: number, tier: string, daysAgo: number) => ({
+      decision_id: `asof-${i}`,
+      user: 'alice',
+      question: 'Which complexity tier should this SPEC use?',
+      all_options: ['Tier S', 'Tier M', 'Tier L'],
+      user_choice: tier,
+      timestamp: new Date(now - daysAgo * DAY).toISOString(),
+    })
+    // Tier S ten days ago, Tier L since.
+    const observations = [...Array.from({ length: 6 }, (_, i) => choice(i, 'Tier S', 10)), ...Array.from({ length: 12 }, (_, i) => choice(10 + i, 'Tier L', 1))]
+    const stored = await fetch(`${service.url}/v1/observations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(observations) })
+    expect(stored.status).toBe(201)
+    const env = { DECISION_MEMORY_URL: service.url, DECISION_MEMORY_USER: 'alice' }
+    expect((await runCli(['why', '--point', 'complexity-tier'], { env })).stdout).toContain('recommended: Tier L')
+    const then = new Date(now - 5 * DAY).toISOString()
+    const audit = await runCli(['why', '--point', 'complexity-tier', '--as-of', then], { env })
+    expect(audit.stderr).toBe('')
+    expect(audit.stdout).toContain(`as of ${then}`)
+    expect(audit.stdout).toContain('recommended: Tier S')
+    expect((await runCli(['why', '--point', 'complexity-tier', '--as-of', 'last tuesday'], { env })).code).toBe(2)
+    expect((await runCli(['why', 'D-001', '--as-of', then], { env })).code).toBe(2)
+  })
+
   it('prints a decision written by someone else without the escape sequences in it', async () => {
     // With auth, any token may write decisions; an imported ADR's title is the repository's.
     const service = await startService(join(await mkdtemp(join(tmpdir(), 'dm-why-')), 'data'))

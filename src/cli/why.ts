@@ -1,11 +1,12 @@
 import type { DecisionWhy } from '../decisions/decisions'
 import type { PointWhy } from '../decisions/explain-point'
 import { InputError } from '../domain/errors'
+import { TimestampSchema } from '../domain/observation'
 import { UsageError, parseFlags, envValue } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 import { printable } from './terminal'
 
-export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [--project PROJECT] [--json] [--data DIR]
+export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [--project PROJECT] [--as-of ISO] [--json] [--data DIR]
 
   Why (R-CON-5). With a decision KEY: its supersede chain, oldest first, with dates and
   rationales, and its evidence. With --point: what is recommended there, the decisions bound to
@@ -14,6 +15,8 @@ export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [
   --point POINT      a decision point's key (as a recommendation's \`point\` gives it)
   --user USER        whose point (default $DECISION_MEMORY_USER, as the hook's, or "default")
   --project PROJECT  the project whose context the recommendation is made in
+  --as-of ISO        with --point: as the service would have answered then (R-REC-9), e.g. to
+                     see why a question was answered for the user last Tuesday
   --json             the answer of the route, as JSON
   --data DIR         the store when no service runs (default $DECISION_MEMORY_DATA or ./data)
 `
@@ -66,6 +69,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
       point: { type: 'string' },
       user: { type: 'string' },
       project: { type: 'string' },
+      'as-of': { type: 'string' },
       json: { type: 'boolean' },
       data: { type: 'string' },
     },
@@ -76,6 +80,11 @@ export async function whyCommand(argv: string[]): Promise<number> {
   if ((key === undefined) === (values.point === undefined) || positionals.length > 1) {
     throw new UsageError('give a decision KEY or --point POINT')
   }
+  const asOf = values['as-of']
+  if (asOf !== undefined) {
+    if (key !== undefined) throw new UsageError('--as-of goes with --point: a decision\'s chain is its whole history')
+    if (!TimestampSchema.safeParse(asOf).success) throw new UsageError(`--as-of must be an ISO time with a zone, e.g. 2026-07-01T10:00:00Z, not "${asOf}"`)
+  }
   // Whose choices: as the hook that recorded them and the MCP server, $DECISION_MEMORY_USER by default.
   const user = values.user ?? envValue('DECISION_MEMORY_USER') ?? 'default'
   let path: string
@@ -83,6 +92,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
   else {
     const query = new URLSearchParams({ user, point: values.point as string })
     if (values.project !== undefined) query.set('project', values.project)
+    if (asOf !== undefined) query.set('as_of', asOf)
     path = `/v1/why?${query}`
   }
   let answer
@@ -94,7 +104,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
       local: (memory, decisions) =>
         key !== undefined
           ? decisions.why(key)
-          : memory.why({ user, project: values.project, point: values.point as string }),
+          : memory.why({ user, project: values.project, point: values.point as string, as_of: asOf }),
     })
   } catch (error) {
     if (!(error instanceof InputError)) throw error
