@@ -64,3 +64,17 @@ describe('identifier patterns in the OpenAPI document', () => {
     expect(body2.pattern).toBe(pattern)
   })
 })
+
+describe('/docs with --auth (R-SVC-4)', () => {
+  it("requires the bearer scheme on every operation but /healthz, so that the token given to Swagger UI's Authorize is sent", async () => {
+    const { call } = await createTestApp()
+    const { body } = await call('GET', '/openapi.json')
+    // Swagger UI sends the token from its Authorize dialog only on operations whose security names the scheme.
+    const requirement = (path: string, method: string) => body.paths[path][method].security ?? body.security
+    for (const [path, ops] of Object.entries(body.paths as Record<string, Record<string, unknown>>)) {
+      for (const method of Object.keys(ops)) {
+        expect(requirement(path, method), `${method} ${path}`).toEqual(path === '/healthz' ? [] : [{ bearer: [] }])
+      }
+    }
+  })
+})

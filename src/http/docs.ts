@@ -44,6 +44,8 @@ export function mountDocs(app: OpenAPIHono, info: { version: string }) {
       description:
         'Remembers the choices a user makes when an AI coding agent asks, and recommends what they will pick.',
     },
+    // Swagger UI sends the token given to its Authorize dialog only where an operation requires the scheme.
+    security: [{ bearer: [] }],
   })
   const root = dirname(require.resolve('swagger-ui-dist/package.json'))
   const cache = new Map<string, string>()
