@@ -1,5 +1,5 @@
 import type { Verdict } from '../decisions/constraints'
-import { abortAfter, authHeaders, serviceUrl, UsageError, parseFlags } from './options'
+import { abortAfter, authHeaders, envValue, serviceUrl, UsageError, parseFlags } from './options'
 import { pathInRepository } from './repository'
 
 export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
@@ -134,7 +134,7 @@ function guardOptions(argv: string[]) {
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 10_000) {
     throw new UsageError(`--timeout must be a whole number of milliseconds from 1 to 10000, not "${values.timeout}"`)
   }
-  return { timeoutMs, failClosed: values['fail-closed'] === true, url: serviceUrl(), token: process.env.DECISION_MEMORY_TOKEN }
+  return { timeoutMs, failClosed: values['fail-closed'] === true, url: serviceUrl(), token: envValue('DECISION_MEMORY_TOKEN') }
 }
 
 /**

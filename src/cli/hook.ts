@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { abortAfter, authHeaders, serviceUrl, parseFlags, envValue } from './options'
+import { abortAfter, agentUser, authHeaders, serviceUrl, parseFlags } from './options'
 import { repositoryRoot } from './repository'
 import { appendToRejected, appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
@@ -102,7 +102,7 @@ async function spoolDespiteFlags(argv: string[]): Promise<void> {
   if (!isCapture(payload)) return
   const { values } = parseArgs({ args: argv, options: HOOK_FLAGS, strict: false, allowPositionals: true })
   const given = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined)
-  const user = given(values.user) ?? envValue('DECISION_MEMORY_USER') ?? 'default'
+  const user = agentUser(given(values.user))
   await appendToSpool(given(values.spool) ?? spoolFile(), { at: new Date().toISOString(), user, payload })
   process.stderr.write('decision-memory hook: the payload is spooled, for a call with its flags mended to deliver\n')
 }
@@ -122,7 +122,7 @@ async function runHook(argv: string[]): Promise<void> {
   // performance.now() counts from process start, so the budget includes starting node and tsx.
   const deadline = budget - EXIT_RESERVE_MS
   const remaining = () => deadline - performance.now()
-  const user = values.user ?? envValue('DECISION_MEMORY_USER') ?? 'default'
+  const user = agentUser(values.user)
   const file = values.spool ?? spoolFile()
   const url = `${serviceUrl()}/v1/hooks/claude-code`
 

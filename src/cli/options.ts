@@ -7,8 +7,8 @@ export const DEFAULT_PORT = 7420
 export const DEFAULT_HOST = '127.0.0.1'
 
 export function envPort(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.DECISION_MEMORY_PORT
-  return raw === undefined || raw === '' ? DEFAULT_PORT : parsePort(raw, 'DECISION_MEMORY_PORT')
+  const raw = envValue('DECISION_MEMORY_PORT', env)
+  return raw === undefined ? DEFAULT_PORT : parsePort(raw, 'DECISION_MEMORY_PORT')
 }
 
 export function parsePort(raw: string, name: string): number {
@@ -26,6 +26,11 @@ export function parsePort(raw: string, name: string): number {
 export function envValue(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const value = env[name]
   return value === undefined || value === '' ? undefined : value
+}
+
+/** Whose choices the agent's doorways (the hook, why, MCP) act for: the flag, else $DECISION_MEMORY_USER, else `default`. */
+export function agentUser(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
+  return flag ?? envValue('DECISION_MEMORY_USER', env) ?? 'default'
 }
 
 /** The running service the CLI talks to: DECISION_MEMORY_URL, else loopback on the port. */
@@ -47,8 +52,8 @@ export function dataDirectory(flag: string | undefined, env: NodeJS.ProcessEnv =
  * nothing. Every command that talks to the service sends it, the hooks included.
  */
 export function authHeaders(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const token = env.DECISION_MEMORY_TOKEN
-  return token === undefined || token === '' ? {} : { authorization: `Bearer ${token}` }
+  const token = envValue('DECISION_MEMORY_TOKEN', env)
+  return token === undefined ? {} : { authorization: `Bearer ${token}` }
 }
 
 /**

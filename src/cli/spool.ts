@@ -2,6 +2,7 @@ import { appendFile, mkdir, readdir, readFile, rename, unlink } from 'node:fs/pr
 import { homedir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { randomHex } from '../random-hex'
+import { envValue } from './options'
 
 /** One hook event the service could not take when it happened. */
 export interface SpooledEvent {
@@ -28,8 +29,7 @@ export interface DrainResult {
 
 /** The spool file: `$DECISION_MEMORY_SPOOL`, else `~/.decision-memory/spool.ndjson`. */
 export function spoolFile(env: NodeJS.ProcessEnv = process.env): string {
-  const configured = env.DECISION_MEMORY_SPOOL
-  return configured !== undefined && configured !== '' ? configured : join(homedir(), '.decision-memory', 'spool.ndjson')
+  return envValue('DECISION_MEMORY_SPOOL', env) ?? join(homedir(), '.decision-memory', 'spool.ndjson')
 }
 
 /** Where events the service refused for good are kept for a person to look at, never retried. */

@@ -2,7 +2,7 @@ import type { DecisionWhy } from '../decisions/decisions'
 import type { PointWhy } from '../decisions/explain-point'
 import { InputError } from '../domain/errors'
 import { TimestampSchema } from '../domain/observation'
-import { UsageError, parseFlags, envValue } from './options'
+import { UsageError, parseFlags, agentUser } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 import { printable } from './terminal'
 
@@ -86,7 +86,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
     if (!TimestampSchema.safeParse(asOf).success) throw new UsageError(`--as-of must be an ISO time with a zone, e.g. 2026-07-01T10:00:00Z, not "${asOf}"`)
   }
   // Whose choices: as the hook that recorded them and the MCP server, $DECISION_MEMORY_USER by default.
-  const user = values.user ?? envValue('DECISION_MEMORY_USER') ?? 'default'
+  const user = agentUser(values.user)
   let path: string
   if (key !== undefined) path = `/v1/decisions/${encodeURIComponent(key)}/why`
   else {
