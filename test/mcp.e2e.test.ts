@@ -201,7 +201,7 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     }
   })
 
-  it('answers a line that is not JSON, or not JSON-RPC, with the JSON-RPC error (id null) and says so on stderr, then serves on', async () => {
+  it('answers a line that is not JSON, or not JSON-RPC, with the JSON-RPC error (id null when none can be read) and says so on stderr, then serves on', async () => {
     const child = spawn(process.execPath, [BIN, 'mcp'], { env: cleanEnv({ DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }), stdio: ['pipe', 'pipe', 'pipe'] })
     let stderr = ''
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
@@ -211,12 +211,16 @@ describe('decision-memory mcp (R-SVC-6)', () => {
       child.stdin.write('{not json\n')
       expect(await next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: a line that is not JSON' } })
       child.stdin.write('{"foo": 1}\n')
-      expect(await next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message' } })
+      const invalid = 'Invalid Request: not a JSON-RPC 2.0 message (jsonrpc: Invalid input: expected "2.0")'
+      expect(await next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: invalid } })
+      // A request whose id can be read is answered at that id, so that the client's call ends.
+      child.stdin.write('{"jsonrpc": "1.0", "id": 5, "method": "ping"}\n')
+      expect(await next()).toEqual({ jsonrpc: '2.0', id: 5, error: { code: -32600, message: invalid } })
       // And it still answers what is well formed.
       child.stdin.write('{"jsonrpc":"2.0","id":7,"method":"ping"}\n')
       expect(await next()).toEqual({ jsonrpc: '2.0', id: 7, result: {} })
       expect(stderr).toContain('decision-memory mcp: Parse error: a line that is not JSON')
-      expect(stderr).toContain('decision-memory mcp: Invalid Request: not a JSON-RPC 2.0 message')
+      expect(stderr).toContain(`decision-memory mcp: ${invalid}`)
     } finally {
       child.stdin.end()
       await new Promise((done) => child.once('exit', done))

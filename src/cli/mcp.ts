@@ -61,23 +61,17 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     check: (request) => call('/v1/decisions/check', request, (_memory, decisions) => decisions.check(request)),
   }
   // Loaded here, not at the top: every command starts through main.ts, and the hook must start fast.
-  const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([
+  const [{ createMcpServer }, { createStdioTransport }] = await Promise.all([
     import('../integrations/mcp'),
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('../integrations/mcp-stdio'),
   ])
   const server = createMcpServer(backend, { version: packageVersion(), defaultUser: envValue('DECISION_MEMORY_USER') })
-  const transport = new StdioServerTransport()
+  // stdout is the protocol's: what goes wrong is said on stderr (a line that is not JSON, or not
+  // JSON-RPC, is also answered on stdout as JSON-RPC 2.0 says; one over 10 MB closes the transport).
+  const say = (message: string) => process.stderr.write(`decision-memory mcp: ${message}\n`)
+  const transport = createStdioTransport({ input: process.stdin, output: process.stdout, report: say })
   await server.connect(transport)
-  // A line that is not JSON, or not a JSON-RPC message: the SDK drops it without a word, and a
-  // client waits for good. It is answered as JSON-RPC 2.0 says (id null: none could be read), and
-  // said on stderr (stdout is the protocol's), as is any other error of the transport (a line
-  // over its 10 MB buffer, after which it closes).
-  server.server.onerror = (error) => {
-    const code = error instanceof SyntaxError ? -32700 : error.name === 'ZodError' ? -32600 : undefined
-    const message = code === -32700 ? 'Parse error: a line that is not JSON' : code === -32600 ? 'Invalid Request: not a JSON-RPC 2.0 message' : error.message
-    process.stderr.write(`decision-memory mcp: ${message}\n`)
-    if (code !== undefined) transport.send({ jsonrpc: '2.0', id: null, error: { code, message } } as never).catch(() => undefined)
-  }
+  server.server.onerror = (error) => say(error.message)
   // -1: keep running; the transport ends the process when the client closes stdin.
   return -1
 }

@@ -1,0 +1,96 @@
+import { PassThrough } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { createStdioTransport } from './mcp-stdio'
+
+/** The transport between two pipes: what it passes on, what it answers itself, what it reports. */
+async function piped(maxLineBytes?: number) {
+  const input = new PassThrough()
+  const output = new PassThrough()
+  const delivered: JSONRPCMessage[] = []
+  const reported: string[] = []
+  const errors: string[] = []
+  let closed = false
+  const transport = createStdioTransport({ input, output, report: (problem) => reported.push(problem), ...(maxLineBytes === undefined ? {} : { maxLineBytes }) })
+  transport.onmessage = (message) => delivered.push(message)
+  transport.onerror = (error) => errors.push(error.message)
+  transport.onclose = () => (closed = true)
+  await transport.start()
+  const answers = () =>
+    (output.read() as Buffer | null)
+      ?.toString()
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { id: unknown; error: { code: number; message: string } }) ?? []
+  return { input, transport, delivered, reported, errors, answers, closed: () => closed }
+}
+
+describe('createStdioTransport', () => {
+  it('passes on each line that is a JSON-RPC message, however the lines are cut into chunks', async () => {
+    const pipe = await piped()
+    pipe.input.write('{"jsonrpc":"2.0","id":1,"me')
+    pipe.input.write('thod":"ping"}\r\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n\n  \n{"jsonrpc":"2.0","id":"r","result":{}}\n')
+    expect(pipe.delivered).toEqual([
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 'r', result: {} },
+    ])
+    expect(pipe.answers()).toEqual([])
+    expect(pipe.reported).toEqual([])
+  })
+
+  it('answers a request it cannot read at the id it can read, naming the field at fault (JSON-RPC 2.0: null only when no id can be read)', async () => {
+    const pipe = await piped()
+    pipe.input.write('{"jsonrpc":"1.0","id":7,"method":"ping"}\n')
+    pipe.input.write('{"jsonrpc":"2.0","id":"a","method":"tools/list","params":[1]}\n')
+    pipe.input.write('{"id":8,"method":"ping"}\n')
+    pipe.input.write('{"jsonrpc":"2.0","id":9,"method":5}\n')
+    const [jsonrpc, params, missing, method] = pipe.answers()
+    expect(jsonrpc).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32600 } })
+    expect(jsonrpc?.error.message).toMatch(/^Invalid Request: not a JSON-RPC 2\.0 message \(jsonrpc: /)
+    expect(params).toMatchObject({ id: 'a', error: { code: -32600 } })
+    expect(params?.error.message).toContain('(params: ')
+    expect(missing).toMatchObject({ id: 8, error: { code: -32600 } })
+    expect(missing?.error.message).toContain('(jsonrpc: ')
+    expect(method).toMatchObject({ id: 9, error: { code: -32600 } })
+    expect(method?.error.message).toContain('(method: ')
+    expect(pipe.delivered).toEqual([])
+    expect(pipe.reported).toHaveLength(4)
+  })
+
+  it('answers with id null what has no id a client could have sent, and a malformed response (its id is one of the server’s own requests)', async () => {
+    const pipe = await piped()
+    pipe.input.write('{not json\n')
+    pipe.input.write('{"foo":1}\n')
+    pipe.input.write('{"jsonrpc":"2.0","id":null,"method":"ping"}\n')
+    pipe.input.write('{"jsonrpc":"2.0","id":{"n":1},"method":"ping"}\n')
+    pipe.input.write('{"jsonrpc":"2.0","id":3}\n')
+    pipe.input.write('[{"jsonrpc":"2.0","id":4,"method":"ping"}]\n')
+    pipe.input.write('"ping"\n')
+    const answers = pipe.answers()
+    expect(answers.map((a) => [a.id, a.error.code])).toEqual([
+      [null, -32700],
+      [null, -32600],
+      [null, -32600],
+      [null, -32600],
+      [null, -32600],
+      [null, -32600],
+      [null, -32600],
+    ])
+    expect(answers[0]?.error.message).toBe('Parse error: a line that is not JSON')
+    expect(answers[1]?.error.message).toContain('(jsonrpc: ')
+    expect(answers[2]?.error.message).toContain('(id: ')
+    expect(answers[5]?.error.message).toContain('an array: send one message a line')
+    expect(answers[6]?.error.message).toContain('(not an object)')
+    expect(pipe.reported).toEqual(answers.map((a) => a.error.message))
+  })
+
+  it('closes on a line longer than it reads, and says so', async () => {
+    const pipe = await piped(64)
+    pipe.input.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
+    pipe.input.write(`{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":"${'x'.repeat(64)}`)
+    expect(pipe.delivered).toHaveLength(1)
+    expect(pipe.errors).toEqual(['a line over 64 bytes: the connection is closed'])
+    expect(pipe.closed()).toBe(true)
+  })
+})
