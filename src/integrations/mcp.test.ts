@@ -156,3 +156,33 @@ describe('createMcpServer: JSON-RPC errors', () => {
     await session.close()
   })
 })
+
+describe('createMcpServer: why', () => {
+  /** A backend that recommends at point `db` and answers `GET /v1/why` as given. */
+  function whyBackend(whyPoint: McpBackend['whyPoint']): McpBackend {
+    return { ...recordingBackend().backend, recommend: async () => ({ ok: true, body: { point: 'db', recommended: 'pg' } }), whyPoint }
+  }
+  const WHY = { question: 'Which database?', all_options: ['pg', 'mysql'] }
+
+  it('gives point_why null at a point nothing is known of (no observation, no decision)', async () => {
+    const client = await connected(whyBackend(async () => ({ ok: false, error: { code: 'point_not_found', message: 'nothing is known of point db' } })), undefined)
+    const answer = await client.callTool({ name: 'why', arguments: WHY })
+    expect(answer.isError).toBeFalsy()
+    expect(JSON.parse((answer.content as Array<{ text: string }>)[0]?.text ?? '')).toMatchObject({ point: 'db', recommended: 'pg', point_why: null })
+    await client.close()
+  })
+
+  it('is a tool error naming the point and the cause when what is behind the point cannot be read, not a point_why of null', async () => {
+    for (const error of [
+      { code: 'http_500', message: 'the service answered 500' },
+      { code: 'forbidden', message: 'this token may not act for alice' },
+    ]) {
+      const client = await connected(whyBackend(async () => ({ ok: false, error })), undefined)
+      const answer = await client.callTool({ name: 'why', arguments: WHY })
+      expect(answer.isError).toBe(true)
+      const text = (answer.content as Array<{ text: string }>)[0]?.text
+      expect(text).toBe(`${error.code}: what is behind point db could not be read: ${error.message}`)
+      await client.close()
+    }
+  })
+})

@@ -190,8 +190,13 @@ export function createMcpServer(backend: McpBackend, options: { version: string;
       if (!answer.ok) return result(answer)
       const rec = answer.body as Recommendation
       const behind = await backend.whyPoint({ user: request.user, project: request.project, point: rec.point, as_of: request.as_of })
-      // A point nothing is known of yet has no `why` of its own: the recommendation explains itself.
-      return result({ ok: true, body: { ...whyOf(rec), point_why: behind.ok ? behind.body : null } })
+      if (behind.ok) return result({ ok: true, body: { ...whyOf(rec), point_why: behind.body } })
+      // A point nothing is known of yet (no observation, no decision bound to it) has no `why` of
+      // its own: the recommendation explains itself. Any other failure is the tool's: an answer
+      // without the decisions bound to the point would pass for one at a point that has none.
+      if (behind.error.code === 'point_not_found') return result({ ok: true, body: { ...whyOf(rec), point_why: null } })
+      const message = `what is behind point ${rec.point} could not be read: ${behind.error.message}`
+      return result({ ok: false, error: { ...behind.error, message } })
     },
   )
 
