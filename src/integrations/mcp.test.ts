@@ -64,6 +64,14 @@ describe('createMcpServer: the default user', () => {
   })
 })
 
+describe('createMcpServer: capabilities', () => {
+  it('are tools whose list never changes: no listChanged promised that is never sent', async () => {
+    const client = await connected(recordingBackend().backend, undefined)
+    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false } })
+    await client.close()
+  })
+})
+
 describe('createMcpServer: the tools’ input schemas', () => {
   it('carry patterns any JSON Schema validator reads alike: no \\p{…}, which needs JavaScript’s u flag', async () => {
     const client = await connected(recordingBackend().backend, undefined)

@@ -212,5 +212,8 @@ export function createMcpServer(backend: McpBackend, options: { version: string;
     async (request) => result(await backend.check(request)),
   )
 
+  // The SDK advertises `listChanged: true` for any server with tools, a promise of
+  // notifications/tools/list_changed; these five tools are fixed at start and never change.
+  server.server.registerCapabilities({ tools: { listChanged: false } })
   return server
 }
