@@ -216,6 +216,13 @@ describe('decision-memory mcp (R-SVC-6)', () => {
       // A request whose id can be read is answered at that id, so that the client's call ends.
       child.stdin.write('{"jsonrpc": "1.0", "id": 5, "method": "ping"}\n')
       expect(await next()).toEqual({ jsonrpc: '2.0', id: 5, error: { code: -32600, message: invalid } })
+      // A batch (MCP 2025-03-26) is answered with one array.
+      child.stdin.write('[{"jsonrpc":"2.0","id":8,"method":"ping"},{"jsonrpc":"2.0","id":"nine","method":"ping"}]\n')
+      const batch = (await next()) as Array<{ id: unknown }>
+      expect(batch.sort((a, b) => String(a.id).localeCompare(String(b.id)))).toEqual([
+        { jsonrpc: '2.0', id: 8, result: {} },
+        { jsonrpc: '2.0', id: 'nine', result: {} },
+      ])
       // And it still answers what is well formed.
       child.stdin.write('{"jsonrpc":"2.0","id":7,"method":"ping"}\n')
       expect(await next()).toEqual({ jsonrpc: '2.0', id: 7, result: {} })

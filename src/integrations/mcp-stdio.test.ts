@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { createStdioTransport } from './mcp-stdio'
 
+/** What a client reads back: a message, or an array of them for a batch. */
+type Answer = any
+
 /** The transport between two pipes: what it passes on, what it answers itself, what it reports. */
 async function piped(maxLineBytes?: number) {
   const input = new PassThrough()
@@ -21,7 +24,7 @@ async function piped(maxLineBytes?: number) {
       ?.toString()
       .split('\n')
       .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as { id: unknown; error: { code: number; message: string } }) ?? []
+      .map((line) => JSON.parse(line) as Answer) ?? []
   return { input, transport, delivered, reported, errors, answers, closed: () => closed }
 }
 
@@ -65,7 +68,7 @@ describe('createStdioTransport', () => {
     pipe.input.write('{"jsonrpc":"2.0","id":null,"method":"ping"}\n')
     pipe.input.write('{"jsonrpc":"2.0","id":{"n":1},"method":"ping"}\n')
     pipe.input.write('{"jsonrpc":"2.0","id":3}\n')
-    pipe.input.write('[{"jsonrpc":"2.0","id":4,"method":"ping"}]\n')
+    pipe.input.write('[]\n')
     pipe.input.write('"ping"\n')
     const answers = pipe.answers()
     expect(answers.map((a) => [a.id, a.error.code])).toEqual([
@@ -80,7 +83,7 @@ describe('createStdioTransport', () => {
     expect(answers[0]?.error.message).toBe('Parse error: a line that is not JSON')
     expect(answers[1]?.error.message).toContain('(jsonrpc: ')
     expect(answers[2]?.error.message).toContain('(id: ')
-    expect(answers[5]?.error.message).toContain('an array: send one message a line')
+    expect(answers[5]?.error.message).toContain('(an empty batch)')
     expect(answers[6]?.error.message).toContain('(not an object)')
     expect(pipe.reported).toEqual(answers.map((a) => a.error.message))
   })
@@ -92,5 +95,49 @@ describe('createStdioTransport', () => {
     expect(pipe.delivered).toHaveLength(1)
     expect(pipe.errors).toEqual(['a line over 64 bytes: the connection is closed'])
     expect(pipe.closed()).toBe(true)
+  })
+
+  it('reads a JSON-RPC batch (MCP 2025-03-26), answering all its requests and invalid members in one array once every answer is in', async () => {
+    const pipe = await piped()
+    const initialize = { jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }
+    pipe.input.write(
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 'b', method: 'tools/list' },
+        { foo: 1 },
+        initialize,
+      ]) + '\n',
+    )
+    expect(pipe.delivered.map((m) => ('method' in m ? m.method : m))).toEqual(['ping', 'notifications/initialized', 'tools/list'])
+    expect(pipe.answers()).toEqual([])
+    await pipe.transport.send({ jsonrpc: '2.0', id: 'b', result: { tools: [] } })
+    expect(pipe.answers()).toEqual([])
+    // A request of the server's own, though its id is one the batch waits on, is no answer: it goes out alone.
+    await pipe.transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' })
+    expect(pipe.answers()).toEqual([{ jsonrpc: '2.0', id: 1, method: 'ping' }])
+    await pipe.transport.send({ jsonrpc: '2.0', id: 1, result: {} })
+    const [batch, ...rest] = pipe.answers()
+    expect(rest).toEqual([])
+    expect(batch).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('(jsonrpc: ') } },
+      { jsonrpc: '2.0', id: 2, error: { code: -32600, message: 'Invalid Request: initialize is never part of a batch' } },
+      { jsonrpc: '2.0', id: 'b', result: { tools: [] } },
+      { jsonrpc: '2.0', id: 1, result: {} },
+    ])
+    // Past the batch, an answer goes out on its own.
+    await pipe.transport.send({ jsonrpc: '2.0', id: 1, result: {} })
+    expect(pipe.answers()).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }])
+  })
+
+  it('answers nothing to a batch of notifications, and sends a batch without the requests cancelled in it', async () => {
+    const pipe = await piped()
+    pipe.input.write('[{"jsonrpc":"2.0","method":"notifications/initialized"}]\n')
+    pipe.input.write('[{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"why"}},{"jsonrpc":"2.0","id":6,"method":"ping"}]\n')
+    await pipe.transport.send({ jsonrpc: '2.0', id: 6, result: {} })
+    expect(pipe.answers()).toEqual([])
+    pipe.input.write('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}\n')
+    expect(pipe.answers()).toEqual([[{ jsonrpc: '2.0', id: 6, result: {} }]])
+    expect(pipe.delivered).toHaveLength(4)
   })
 })

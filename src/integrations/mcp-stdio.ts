@@ -7,6 +7,8 @@ import {
   JSONRPCNotificationSchema,
   JSONRPCRequestSchema,
   JSONRPCResultResponseSchema,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js'
 
@@ -22,6 +24,7 @@ export const MAX_LINE_BYTES = 10 * 1024 * 1024
  * call ends with the error instead of waiting. Only a message with a `method` gets its id back: the
  * id of a (malformed) response names a request of this server's, and an error sent at it would
  * end the client's own request of the same id. Each such line is also said through `report`.
+ * A JSON-RPC batch (an array) is read as MCP 2025-03-26 wants, where the SDK's transport refuses it.
  */
 export function createStdioTransport({
   input,
@@ -36,6 +39,8 @@ export function createStdioTransport({
   maxLineBytes?: number
 }): Transport {
   let pending: Buffer = Buffer.alloc(0)
+  /** The batches read whose requests are not all answered yet: their answers go out as one array. */
+  let batches: Batch[] = []
 
   const transport: Transport = {
     async start() {
@@ -43,22 +48,32 @@ export function createStdioTransport({
       input.on('error', onerror)
     },
     send(message: JSONRPCMessage) {
-      return new Promise<void>((sent) => {
-        if (output.write(JSON.stringify(message) + '\n')) sent()
-        else output.once('drain', sent)
-      })
+      const id = 'method' in message || !('id' in message) ? undefined : message.id
+      const batch = id === undefined ? undefined : batches.find((b) => b.waiting.has(id))
+      if (batch === undefined || id === undefined) return write(message)
+      batch.replies.push(message)
+      unwait(batch, id)
+      return flush(batch)
     },
     async close() {
       input.off('data', ondata)
       input.off('error', onerror)
       if (input.listenerCount('data') === 0) input.pause()
       pending = Buffer.alloc(0)
+      batches = []
       transport.onclose?.()
     },
   }
 
   function onerror(error: Error) {
     transport.onerror?.(error)
+  }
+
+  function write(value: unknown): Promise<void> {
+    return new Promise<void>((sent) => {
+      if (output.write(JSON.stringify(value) + '\n')) sent()
+      else output.once('drain', sent)
+    })
   }
 
   function ondata(chunk: Buffer) {
@@ -82,19 +97,83 @@ export function createStdioTransport({
     try {
       value = JSON.parse(line)
     } catch {
-      return refuse(null, ErrorCode.ParseError, 'Parse error: a line that is not JSON')
+      const message = 'Parse error: a line that is not JSON'
+      report(message)
+      return void write({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message } }).catch(onerror)
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value)
-    if (parsed.success) return transport.onmessage?.(parsed.data)
-    refuse(requestId(value), ErrorCode.InvalidRequest, `Invalid Request: not a JSON-RPC 2.0 message (${whyNot(value)})`)
+    if (Array.isArray(value) && value.length > 0) return readBatch(value)
+    const checked = check(value, false)
+    if ('refusal' in checked) return void write(checked.refusal).catch(onerror)
+    deliver(checked.message)
   }
 
-  function refuse(id: string | number | null, code: number, message: string) {
+  /**
+   * A JSON-RPC batch, which MCP 2025-03-26 servers must read (2025-06-18 dropped them): each
+   * message is taken as if on a line of its own, and the answers to its requests, with the errors
+   * of its invalid members, are sent together as one array once all are in (none when it holds
+   * only notifications).
+   */
+  function readBatch(values: unknown[]) {
+    const batch: Batch = { waiting: new Map(), replies: [] }
+    const messages: JSONRPCMessage[] = []
+    for (const value of values) {
+      const checked = check(value, true)
+      if ('refusal' in checked) {
+        batch.replies.push(checked.refusal)
+        continue
+      }
+      messages.push(checked.message)
+      if (isJSONRPCRequest(checked.message)) batch.waiting.set(checked.message.id, (batch.waiting.get(checked.message.id) ?? 0) + 1)
+    }
+    batches.push(batch)
+    void flush(batch).catch(onerror)
+    for (const message of messages) deliver(message)
+  }
+
+  function deliver(message: JSONRPCMessage) {
+    // A cancelled request is never answered (MCP): its batch goes out without it.
+    if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+      const id = (message.params as { requestId?: unknown } | undefined)?.requestId
+      const batch = batches.find((b) => b.waiting.has(id as string | number))
+      if (batch !== undefined) {
+        unwait(batch, id as string | number)
+        void flush(batch).catch(onerror)
+      }
+    }
+    transport.onmessage?.(message)
+  }
+
+  /** The message, or the -32600 error answering it, said through `report`. */
+  function check(value: unknown, inBatch: boolean): { message: JSONRPCMessage } | { refusal: unknown } {
+    const parsed = JSONRPCMessageSchema.safeParse(value)
+    const initialize = inBatch && parsed.success && isJSONRPCRequest(parsed.data) && parsed.data.method === 'initialize'
+    if (parsed.success && !initialize) return { message: parsed.data }
+    const message = initialize
+      ? 'Invalid Request: initialize is never part of a batch'
+      : `Invalid Request: not a JSON-RPC 2.0 message (${whyNot(value)})`
     report(message)
-    transport.send({ jsonrpc: '2.0', id, error: { code, message } } as never).catch(onerror)
+    return { refusal: { jsonrpc: '2.0', id: requestId(value), error: { code: ErrorCode.InvalidRequest, message } } }
+  }
+
+  function unwait(batch: Batch, id: string | number) {
+    const left = (batch.waiting.get(id) ?? 0) - 1
+    if (left > 0) batch.waiting.set(id, left)
+    else batch.waiting.delete(id)
+  }
+
+  async function flush(batch: Batch): Promise<void> {
+    if (batch.waiting.size > 0 || !batches.includes(batch)) return
+    batches = batches.filter((b) => b !== batch)
+    if (batch.replies.length > 0) await write(batch.replies)
   }
 
   return transport
+}
+
+interface Batch {
+  /** The ids of its requests not answered yet, with how many times each (ids may repeat). */
+  waiting: Map<string | number, number>
+  replies: unknown[]
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -110,7 +189,7 @@ function requestId(value: unknown): string | number | null {
 
 /** The first field at fault, judged against the kind of message the value means to be. */
 function whyNot(value: unknown): string {
-  if (Array.isArray(value)) return 'an array: send one message a line (JSON-RPC batches are not read)'
+  if (Array.isArray(value)) return value.length === 0 ? 'an empty batch' : 'a batch inside a batch'
   if (!isObject(value)) return 'not an object'
   const schema = Object.hasOwn(value, 'method')
     ? Object.hasOwn(value, 'id')
