@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createInterface } from 'node:readline'
@@ -161,6 +163,24 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     })
     expect(serviceError.isError).toBe(true)
     expect(textOf(serviceError)).toMatch(/^duplicate_option: .*\n- all_options\.1: /)
+  })
+
+  it('says which variable mends a 401 of a service run with --auth: the token is the server\'s setting, not the agent\'s input', async () => {
+    // A stand-in for a service run with --auth, reached without DECISION_MEMORY_TOKEN.
+    const guarded = createServer((_request, response) => {
+      response.writeHead(401, { 'content-type': 'application/json' })
+      response.end(JSON.stringify({ error: { code: 'unauthorized', message: 'a bearer token is required' } }))
+    })
+    await new Promise<void>((listening) => guarded.listen(0, '127.0.0.1', listening))
+    try {
+      const client = await connect({ DECISION_MEMORY_URL: `http://127.0.0.1:${(guarded.address() as AddressInfo).port}` })
+      const refused = await client.callTool({ name: 'check_decision', arguments: { action: 'ls' } })
+      expect(refused.isError).toBe(true)
+      expect(textOf(refused)).toBe("unauthorized: a bearer token is required; set DECISION_MEMORY_TOKEN to a token of the service's tokens file")
+    } finally {
+      await Promise.all(clients.splice(0).map((c) => c.close()))
+      await new Promise((closed) => guarded.close(closed))
+    }
   })
 
   it('opens the store itself when no service runs, and the service sees it later', async () => {

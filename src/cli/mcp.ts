@@ -5,7 +5,7 @@ import type { BackendAnswer, McpBackend } from '../integrations/mcp'
 import { planQuestions } from '../plan-questions'
 import { CHECKOUT_DATA_DIR } from './bin-path'
 import { packageVersion } from './package-version'
-import { throughServiceOrLocal } from './service-client'
+import { settingHint, throughServiceOrLocal } from './service-client'
 import { dataDirectory, envValue, parseFlags } from './options'
 
 export const MCP_HELP = `decision-memory mcp [--data DIR] [--policy FILE]
@@ -39,8 +39,12 @@ export async function mcpCommand(argv: string[]): Promise<number> {
       // Run on its own, the MCP server may be the first to use the store: it makes one.
       const answer = await throughServiceOrLocal({ method, path, body, local, dataDir, policyFile: values.policy, createStore: true })
       if (answer.status < 400) return { ok: true, body: answer.body }
-      const error = (answer.body as { error?: Extract<BackendAnswer, { ok: false }>['error'] } | null)?.error
-      return { ok: false, error: error ?? { code: `http_${answer.status}`, message: `the service answered ${answer.status}` } }
+      const error = (answer.body as { error?: Extract<BackendAnswer, { ok: false }>['error'] } | null)?.error ?? {
+        code: `http_${answer.status}`,
+        message: `the service answered ${answer.status}`,
+      }
+      // A 401 is the server's setting, not the agent's input: say which variable mends it, as the commands do.
+      return { ok: false, error: { ...error, message: error.message + settingHint(answer) } }
     } catch (error) {
       if (error instanceof InputError) {
         return { ok: false, error: { code: error.code, message: error.message, issues: error.issues } }

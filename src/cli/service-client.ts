@@ -139,10 +139,16 @@ export function errorMessage(answer: Answer): string {
   let message = error?.message ?? `HTTP ${answer.status}`
   const issues = (error?.issues ?? []).filter((i) => i.message !== undefined)
   if (issues.length > 0) message += ` (${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')})`
-  if (answer.status === 401) message += '; set DECISION_MEMORY_TOKEN to a token of the service\'s tokens file'
+  return message + settingHint(answer)
+}
+
+/** For an error answer of the command's setting rather than its input, which setting to look at ('' for others). */
+export function settingHint(answer: Answer): string {
+  const error = (answer.body as { error?: { code?: string } } | null)?.error
+  if (answer.status === 401) return '; set DECISION_MEMORY_TOKEN to a token of the service\'s tokens file'
   // The service has every route the commands use: a route it does not know is a URL with a path.
-  if (error?.code === 'not_found') message += `; is DECISION_MEMORY_URL (${serviceUrl()}) the service's address, with no path?`
-  return message
+  if (error?.code === 'not_found') return `; is DECISION_MEMORY_URL (${serviceUrl()}) the service's address, with no path?`
+  return ''
 }
 
 /** Prints a service's error answer for a command and gives its exit code. */
