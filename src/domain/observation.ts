@@ -95,7 +95,10 @@ export const ContextSchema = z
       )
       .refine((c) => Object.keys(c).length <= LIMITS.contextKeys, {
         message: `at most ${LIMITS.contextKeys} keys`,
-      }),
+      })
+      // The refine is invisible to JSON Schema: the bound is said again for the OpenAPI document
+      // and the MCP tools' input schemas, so that a client checking against them refuses what we would.
+      .meta({ maxProperties: LIMITS.contextKeys }),
   )
   .transform(restoreProtoKey)
 export type Context = z.infer<typeof ContextSchema>

@@ -121,6 +121,22 @@ async function rawSession() {
   return { request, close: () => clientSide.close() }
 }
 
+describe('createMcpServer: the context property', () => {
+  it('says in the schema the bound on keys the tools hold it to: a client that checks the schema refuses what the tool would', async () => {
+    const client = await connected(recordingBackend().backend, undefined)
+    const { tools } = await client.listTools()
+    const withContext = tools.filter((tool) => tool.inputSchema.properties?.context !== undefined)
+    expect(withContext.map((tool) => tool.name).sort()).toEqual(['plan_questions', 'recommend', 'record_choice', 'why'])
+    for (const tool of withContext) expect(tool.inputSchema.properties?.context, tool.name).toMatchObject({ maxProperties: 32 })
+    const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]))
+    expect((await client.callTool({ name: 'record_choice', arguments: { ...CHOICE, context: keys(32) } })).isError).toBeFalsy()
+    const over = await client.callTool({ name: 'record_choice', arguments: { ...CHOICE, context: keys(33) } })
+    expect(over.isError).toBe(true)
+    expect(JSON.stringify(over.content)).toContain('at most 32 keys at context')
+    await client.close()
+  })
+})
+
 describe('createMcpServer: JSON-RPC errors', () => {
   it('answers a request whose params do not fit its method with -32602 Invalid params naming the field, not -32603', async () => {
     const session = await rawSession()
