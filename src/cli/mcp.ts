@@ -15,7 +15,8 @@ export const MCP_HELP = `decision-memory mcp [--data DIR] [--policy FILE]
   Each call goes through the running service at $DECISION_MEMORY_URL; when none runs, it opens
   the store in --data (default $DECISION_MEMORY_DATA, else this checkout's ./data, where
   npm start keeps it; never the folder the server was started in) for that call. The tools' user
-  defaults to $DECISION_MEMORY_USER, else "default", as the hook's does.
+  defaults to $DECISION_MEMORY_USER, else "default", as the hook's does. A service run with
+  --auth wants $DECISION_MEMORY_TOKEN in the server's environment.
 `
 
 /** `decision-memory mcp` (R-SVC-6): serves until the client closes stdin. */
