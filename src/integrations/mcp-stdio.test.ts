@@ -25,14 +25,20 @@ async function piped(maxLineBytes?: number) {
       .split('\n')
       .filter((line) => line !== '')
       .map((line) => JSON.parse(line) as Answer) ?? []
-  return { input, transport, delivered, reported, errors, answers, closed: () => closed }
+  // Resolves once the chunk is read: the transport's own listener, added first, has had it by then.
+  const feed = (text: string) =>
+    new Promise<void>((read) => {
+      input.once('data', () => read())
+      input.write(text)
+    })
+  return { feed, transport, delivered, reported, errors, answers, closed: () => closed }
 }
 
 describe('createStdioTransport', () => {
   it('passes on each line that is a JSON-RPC message, however the lines are cut into chunks', async () => {
     const pipe = await piped()
-    pipe.input.write('{"jsonrpc":"2.0","id":1,"me')
-    pipe.input.write('thod":"ping"}\r\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n\n  \n{"jsonrpc":"2.0","id":"r","result":{}}\n')
+    await pipe.feed('{"jsonrpc":"2.0","id":1,"me')
+    await pipe.feed('thod":"ping"}\r\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n\n  \n{"jsonrpc":"2.0","id":"r","result":{}}\n')
     expect(pipe.delivered).toEqual([
       { jsonrpc: '2.0', id: 1, method: 'ping' },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
@@ -44,10 +50,10 @@ describe('createStdioTransport', () => {
 
   it('answers a request it cannot read at the id it can read, naming the field at fault (JSON-RPC 2.0: null only when no id can be read)', async () => {
     const pipe = await piped()
-    pipe.input.write('{"jsonrpc":"1.0","id":7,"method":"ping"}\n')
-    pipe.input.write('{"jsonrpc":"2.0","id":"a","method":"tools/list","params":[1]}\n')
-    pipe.input.write('{"id":8,"method":"ping"}\n')
-    pipe.input.write('{"jsonrpc":"2.0","id":9,"method":5}\n')
+    await pipe.feed('{"jsonrpc":"1.0","id":7,"method":"ping"}\n')
+    await pipe.feed('{"jsonrpc":"2.0","id":"a","method":"tools/list","params":[1]}\n')
+    await pipe.feed('{"id":8,"method":"ping"}\n')
+    await pipe.feed('{"jsonrpc":"2.0","id":9,"method":5}\n')
     const [jsonrpc, params, missing, method] = pipe.answers()
     expect(jsonrpc).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32600 } })
     expect(jsonrpc?.error.message).toMatch(/^Invalid Request: not a JSON-RPC 2\.0 message \(jsonrpc: /)
@@ -63,13 +69,13 @@ describe('createStdioTransport', () => {
 
   it('answers with id null what has no id a client could have sent, and a malformed response (its id is one of the server’s own requests)', async () => {
     const pipe = await piped()
-    pipe.input.write('{not json\n')
-    pipe.input.write('{"foo":1}\n')
-    pipe.input.write('{"jsonrpc":"2.0","id":null,"method":"ping"}\n')
-    pipe.input.write('{"jsonrpc":"2.0","id":{"n":1},"method":"ping"}\n')
-    pipe.input.write('{"jsonrpc":"2.0","id":3}\n')
-    pipe.input.write('[]\n')
-    pipe.input.write('"ping"\n')
+    await pipe.feed('{not json\n')
+    await pipe.feed('{"foo":1}\n')
+    await pipe.feed('{"jsonrpc":"2.0","id":null,"method":"ping"}\n')
+    await pipe.feed('{"jsonrpc":"2.0","id":{"n":1},"method":"ping"}\n')
+    await pipe.feed('{"jsonrpc":"2.0","id":3}\n')
+    await pipe.feed('[]\n')
+    await pipe.feed('"ping"\n')
     const answers = pipe.answers()
     expect(answers.map((a) => [a.id, a.error.code])).toEqual([
       [null, -32700],
@@ -90,8 +96,8 @@ describe('createStdioTransport', () => {
 
   it('closes on a line longer than it reads, and says so', async () => {
     const pipe = await piped(64)
-    pipe.input.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
-    pipe.input.write(`{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":"${'x'.repeat(64)}`)
+    await pipe.feed('{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
+    await pipe.feed(`{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":"${'x'.repeat(64)}`)
     expect(pipe.delivered).toHaveLength(1)
     expect(pipe.errors).toEqual(['a line over 64 bytes: the connection is closed'])
     expect(pipe.closed()).toBe(true)
@@ -100,7 +106,7 @@ describe('createStdioTransport', () => {
   it('reads a JSON-RPC batch (MCP 2025-03-26), answering all its requests and invalid members in one array once every answer is in', async () => {
     const pipe = await piped()
     const initialize = { jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }
-    pipe.input.write(
+    await pipe.feed(
       JSON.stringify([
         { jsonrpc: '2.0', id: 1, method: 'ping' },
         { jsonrpc: '2.0', method: 'notifications/initialized' },
@@ -132,11 +138,11 @@ describe('createStdioTransport', () => {
 
   it('answers nothing to a batch of notifications, and sends a batch without the requests cancelled in it', async () => {
     const pipe = await piped()
-    pipe.input.write('[{"jsonrpc":"2.0","method":"notifications/initialized"}]\n')
-    pipe.input.write('[{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"why"}},{"jsonrpc":"2.0","id":6,"method":"ping"}]\n')
+    await pipe.feed('[{"jsonrpc":"2.0","method":"notifications/initialized"}]\n')
+    await pipe.feed('[{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"why"}},{"jsonrpc":"2.0","id":6,"method":"ping"}]\n')
     await pipe.transport.send({ jsonrpc: '2.0', id: 6, result: {} })
     expect(pipe.answers()).toEqual([])
-    pipe.input.write('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}\n')
+    await pipe.feed('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}\n')
     expect(pipe.answers()).toEqual([[{ jsonrpc: '2.0', id: 6, result: {} }]])
     expect(pipe.delivered).toHaveLength(4)
   })
