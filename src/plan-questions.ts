@@ -48,9 +48,12 @@ async function recommendFor(
       context: request.context,
       multi_select: question.multiSelect,
       static_default: agentRecommended(question),
+      as_of: request.as_of,
     })
   } catch (error) {
     if (!(error instanceof InputError)) throw error
+    // `as_of` is the plan's own field, named as the caller wrote it.
+    if (error.issues.length > 0 && error.issues.every((issue) => issue.path === 'as_of')) throw error
     // Name the field as the caller wrote it: questions.1.options.2, not all_options.2.
     throw new InputError(error.code, `questions.${index}: ${error.message}`, {
       status: error.status,

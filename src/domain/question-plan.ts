@@ -2,7 +2,7 @@ import { z } from './zod'
 import { normalizeLabel } from './labels'
 import { nestsWithin } from './json-depth'
 import { LIMITS } from './limits'
-import { ContextSchema, IdentifierSchema } from './observation'
+import { ContextSchema, IdentifierSchema, TimestampSchema } from './observation'
 import type { Recommendation } from './recommendation'
 
 /** What Claude Code's AskUserQuestion tool accepts: 1 to 4 questions of 2 to 4 options each. */
@@ -54,6 +54,8 @@ export const PlanRequestSchema = z.object({
     .max(LIMITS.questionsPerPlan)
     .refine(questionTextsUnique, { message: 'question texts must be unique (answers are keyed by them)' }),
   context: ContextSchema.optional(),
+  /** Plans as the service would have then (R-REC-9), for an audit of an earlier plan. */
+  as_of: TimestampSchema.optional(),
 })
 export type PlanRequest = z.infer<typeof PlanRequestSchema>
 

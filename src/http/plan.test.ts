@@ -197,3 +197,29 @@ describe('POST /v1/plan (R-ASK-3)', () => {
     expect(body.components.schemas.QuestionPlan).toBeDefined()
   })
 })
+
+describe('POST /v1/plan with as_of (R-REC-9)', () => {
+  it('plans as the service would have then: an audit of an earlier plan reads nothing written since', async () => {
+    const { call, clock } = await createTestApp()
+    const before = clock.now().toISOString()
+    clock.advance(3600_000)
+    await call('POST', '/v1/observations', observationsOf(TIER, { 'Tier M': 40 }, 'tier').map((o) => ({ ...o, timestamp: clock.now().toISOString() })))
+    const now = (await call('POST', '/v1/plan', { questions: [TIER] })).body
+    expect(now.answers).toEqual({ [TIER.question]: 'Tier M (Recommended)' })
+
+    const then = await call('POST', '/v1/plan', { questions: [TIER], as_of: before })
+    expect(then.status).toBe(200)
+    expect(then.body.questions[0].recommendation).toMatchObject({ state: 'static-default', as_of: before, observations: 0 })
+    expect(then.body.answers).toEqual({})
+  })
+
+  it('refuses an as_of in the future or not a time, naming as_of', async () => {
+    const { call, clock } = await createTestApp()
+    const future = await call('POST', '/v1/plan', { questions: [TIER], as_of: new Date(clock.now().getTime() + 3600_000).toISOString() })
+    expect(future.status).toBe(400)
+    expect(future.body.error).toMatchObject({ code: 'timestamp_in_future', issues: [{ path: 'as_of' }] })
+    const garbled = await call('POST', '/v1/plan', { questions: [TIER], as_of: 'last tuesday' })
+    expect(garbled.status).toBe(400)
+    expect(garbled.body.error.issues[0].path).toBe('as_of')
+  })
+})
