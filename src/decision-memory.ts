@@ -1,7 +1,7 @@
 import type { Clock } from './clock'
 import type { Decisions } from './decisions/decisions'
 import { applyDecisions, contractFor, type ContractedRecommendation } from './decisions/enforcement'
-import { explainPoint, type PointWhy } from './decisions/explain-point'
+import { explainPoint, type PointWhy, type PointWhyQuery } from './decisions/explain-point'
 import { createDataRights, type DataRights } from './data-rights'
 import { decisionPointKey, pointPolicy } from './domain/decision-point'
 import { InputError } from './domain/errors'
@@ -62,7 +62,7 @@ export interface DecisionMemory extends DataRights {
    */
   recommendJson(request: RecommendationRequest): Promise<Uint8Array<ArrayBuffer>>
   /** Why a point's recommendation is what it is: decisions, chains and observations (R-CON-5). */
-  why(query: { user: string; project?: string | undefined; point: string; as_of?: string | undefined }): Promise<PointWhy>
+  why(query: PointWhyQuery): Promise<PointWhy>
   startSession(input: { user: string; project?: string | undefined; session_id?: string | undefined; started_at?: string | undefined }): Promise<SessionView & { created: boolean }>
   /** Sets (or, with `enabled` undefined, flips) a session's personalization (R-SES-3). */
   setPersonalization(input: { session_id: string; user?: string | undefined; enabled?: boolean | undefined }): Promise<SessionView>
@@ -332,7 +332,7 @@ export function createDecisionMemory(deps: {
           decisions,
           staticDefault: (point) => pointPolicy(point, policy)?.static_default,
         },
-        { user: query.user, project: query.project, point: query.point, asOf },
+        { user: query.user, project: query.project, point: query.point, asOf, run: { task: query.task, path: query.path, stage: query.stage } },
       )
     },
 

@@ -63,6 +63,37 @@ describe('decision-memory why --point', () => {
     expect((await runCli(['why', 'D-001', '--as-of', then], { env })).code).toBe(2)
   })
 
+  it('explains the point in the run --task, --path and --stage describe (R-CON-4): a path-scoped decision applies under its path', async () => {
+    const service = await startService(join(await mkdtemp(join(tmpdir(), 'dm-why-')), 'data'))
+    running.push(service)
+    const created = await fetch(`${service.url}/v1/decisions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        key: 'D-001',
+        title: 'Billing specs are Tier L',
+        decision: 'Every SPEC that touches billing is planned as Tier L.',
+        rationale: 'Billing changes need the design review that only Tier L has.',
+        enforce: 'required',
+        status: 'accepted',
+        scope: { points: ['complexity-tier'], path: 'services/billing', stage: 'plan' },
+        constraints: [{ kind: 'must', option: 'Tier L' }],
+      }),
+    })
+    expect(created.status).toBe(201)
+    const env = { DECISION_MEMORY_URL: service.url }
+    const outside = await runCli(['why', '--point', 'complexity-tier'], { env })
+    expect(outside.stdout).toContain('decision D-001:')
+    expect(outside.stdout).not.toContain('recommended: Tier L')
+    const inside = await runCli(['why', '--point', 'complexity-tier', '--path', 'services/billing/x.ts', '--stage', 'plan'], { env })
+    expect(inside.stderr).toBe('')
+    expect(inside.stdout).toMatch(/^point complexity-tier \(user default, path services\/billing\/x\.ts, stage plan\)/)
+    expect(inside.stdout).toContain('recommended: Tier L [enforced')
+    expect(inside.stdout).toContain('decision D-001 (enforced):')
+    expect((await runCli(['why', 'D-001', '--path', 'services/billing'], { env })).code).toBe(2)
+    expect((await runCli(['why', '--point', 'complexity-tier', '--task', ''], { env })).code).toBe(2)
+  })
+
   it('prints a decision written by someone else without the escape sequences in it', async () => {
     // With auth, any token may write decisions; an imported ADR's title is the repository's.
     const service = await startService(join(await mkdtemp(join(tmpdir(), 'dm-why-')), 'data'))

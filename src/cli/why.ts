@@ -6,7 +6,7 @@ import { UsageError, parseFlags, agentUser } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 import { printable } from './terminal'
 
-export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [--project PROJECT] [--as-of ISO] [--json] [--data DIR]
+export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [--project PROJECT] [--task TASK] [--path PATH] [--stage STAGE] [--as-of ISO] [--json] [--data DIR]
 
   Why (R-CON-5). With a decision KEY: its supersede chain, oldest first, with dates and
   rationales, and its evidence. With --point: what is recommended there, the decisions bound to
@@ -15,6 +15,9 @@ export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [
   --point POINT      a decision point's key (as a recommendation's \`point\` gives it)
   --user USER        whose point (default $DECISION_MEMORY_USER, as the hook's, or "default")
   --project PROJECT  the project whose context the recommendation is made in
+  --task TASK        with --point: the run's task, path and stage, as a recommendation's
+  --path PATH          context gives them: decisions scoped to a task, path or stage apply only
+  --stage STAGE        when it is given (R-CON-4), as for \`decisions/applicable\`
   --as-of ISO        with --point: as the service would have answered then (R-REC-9), e.g. to
                      see why a question was answered for the user last Tuesday
   --json             the answer of the route, as JSON
@@ -39,7 +42,14 @@ function chainText(why: DecisionWhy, indent = ''): string {
 function pointText(why: PointWhy): string {
   const out: string[] = []
   const rec = why.recommendation
-  out.push(`point ${why.point} (user ${why.user}${why.project === null ? '' : `, project ${why.project}`}) as of ${why.as_of}`)
+  const where = [
+    `user ${why.user}`,
+    ...(why.project === null ? [] : [`project ${why.project}`]),
+    ...(why.task === null ? [] : [`task ${why.task}`]),
+    ...(why.path === null ? [] : [`path ${why.path}`]),
+    ...(why.stage === null ? [] : [`stage ${why.stage}`]),
+  ]
+  out.push(`point ${why.point} (${where.join(', ')}) as of ${why.as_of}`)
   if (rec === null) out.push('no recommendation: no question has been asked at this point yet')
   else {
     const recommended = Array.isArray(rec.recommended) ? rec.recommended.join(', ') : rec.recommended
@@ -70,6 +80,9 @@ export async function whyCommand(argv: string[]): Promise<number> {
       user: { type: 'string' },
       project: { type: 'string' },
       'as-of': { type: 'string' },
+      task: { type: 'string' },
+      path: { type: 'string' },
+      stage: { type: 'string' },
       json: { type: 'boolean' },
       data: { type: 'string' },
     },
@@ -85,6 +98,12 @@ export async function whyCommand(argv: string[]): Promise<number> {
     if (key !== undefined) throw new UsageError('--as-of goes with --point: a decision\'s chain is its whole history')
     if (!TimestampSchema.safeParse(asOf).success) throw new UsageError(`--as-of must be an ISO time with a zone, e.g. 2026-07-01T10:00:00Z, not "${asOf}"`)
   }
+  const run = { task: values.task, path: values.path, stage: values.stage }
+  for (const [flag, value] of Object.entries(run)) {
+    if (value === undefined) continue
+    if (key !== undefined) throw new UsageError(`--${flag} goes with --point: a decision's chain does not depend on the run`)
+    if (value === '') throw new UsageError(`--${flag} must not be empty`)
+  }
   // Whose choices: as the hook that recorded them and the MCP server, $DECISION_MEMORY_USER by default.
   const user = agentUser(values.user)
   let path: string
@@ -93,6 +112,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
     const query = new URLSearchParams({ user, point: values.point as string })
     if (values.project !== undefined) query.set('project', values.project)
     if (asOf !== undefined) query.set('as_of', asOf)
+    for (const [name, value] of Object.entries(run)) if (value !== undefined) query.set(name, value)
     path = `/v1/why?${query}`
   }
   let answer
@@ -104,7 +124,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
       local: (memory, decisions) =>
         key !== undefined
           ? decisions.why(key)
-          : memory.why({ user, project: values.project, point: values.point as string, as_of: asOf }),
+          : memory.why({ user, project: values.project, point: values.point as string, as_of: asOf, ...run }),
     })
   } catch (error) {
     if (!(error instanceof InputError)) throw error

@@ -2,8 +2,20 @@ import { InputError } from '../domain/errors'
 import { matchOption, normalizeLabel } from '../domain/labels'
 import type { Observation } from '../domain/observation'
 import type { RecommendationRequest } from '../domain/recommendation'
+import type { ApplicabilityQuery } from './applicability'
 import type { Decisions, DecisionWhy } from './decisions'
 import type { ContractedRecommendation, DecisionEffect } from './enforcement'
+
+/** What `GET /v1/why` asks of a point: whose, where, when, and in which run (R-CON-4). */
+export interface PointWhyQuery {
+  user: string
+  project?: string | undefined
+  point: string
+  as_of?: string | undefined
+  task?: string | undefined
+  path?: string | undefined
+  stage?: string | undefined
+}
 
 /** `GET /v1/why` for a point (R-CON-5): what is recommended there, and everything behind it. */
 export interface PointWhy {
@@ -11,6 +23,10 @@ export interface PointWhy {
   project: string | null
   point: string
   as_of: string
+  /** The run the recommendation was made for (R-CON-4): decisions scoped by what it leaves out do not apply. */
+  task: string | null
+  path: string | null
+  stage: string | null
   recommendation: Pick<
     ContractedRecommendation,
     'state' | 'recommended' | 'confidence' | 'precondition' | 'disclosure' | 'observations' | 'learned'
@@ -37,9 +53,13 @@ export async function explainPoint(
     /** The policy's static default at a point, if it names one. */
     staticDefault?: (point: string) => string | undefined
   },
-  query: { user: string; project?: string | undefined; point: string; asOf: Date },
+  query: { user: string; project?: string | undefined; point: string; asOf: Date; run?: ApplicabilityQuery },
 ): Promise<PointWhy> {
   const { user, point, asOf } = query
+  // The run's task, path and stage, as a recommendation's context carries them (R-CON-4).
+  const run = Object.fromEntries(
+    (['task', 'path', 'stage'] as const).flatMap((k) => (query.run?.[k] === undefined ? [] : [[k, query.run[k]]])),
+  ) as Partial<Record<'task' | 'path' | 'stage', string>>
   const [observations, bound] = await Promise.all([
     deps.observationsAt(user, point, asOf),
     deps.decisions?.list({ point }) ?? Promise.resolve([]),
@@ -77,6 +97,7 @@ export async function explainPoint(
           header: latest?.header ?? undefined,
           all_options: options,
           multi_select: latest?.multi_select,
+          context: Object.keys(run).length === 0 ? undefined : run,
           as_of: asOf.toISOString(),
         })
   const recommended = new Set(
@@ -105,6 +126,9 @@ export async function explainPoint(
     project: query.project ?? null,
     point,
     as_of: asOf.toISOString(),
+    task: run.task ?? null,
+    path: run.path ?? null,
+    stage: run.stage ?? null,
     recommendation:
       recommendation === null
         ? null

@@ -209,7 +209,12 @@ export const WhyQuery = z.object({
   user: IdentifierSchema.default('default'),
   project: IdentifierSchema.optional(),
   point: IdentifierSchema,
-  as_of: TimestampSchema.optional(),
+  as_of: TimestampSchema.optional().openapi({ description: 'Explain the answer as the service would have given it then (R-REC-9).' }),
+  task: IdentifierSchema.optional().openapi({ description: 'The run\'s task: decisions scoped to a task apply only when it is given (R-CON-4).' }),
+  path: z.string().min(1).max(DECISION_LIMITS.pathLength).optional().openapi({
+    description: 'The path the run works on: decisions scoped to a path apply to it and below; without it they are left out (R-CON-4).',
+  }),
+  stage: IdentifierSchema.optional().openapi({ description: 'The run\'s stage: decisions scoped to a stage apply only when it is given (R-CON-4).' }),
 })
 
 export const PointWhySchema = z
@@ -218,6 +223,9 @@ export const PointWhySchema = z
     project: z.string().nullable(),
     point: z.string(),
     as_of: z.string(),
+    task: z.string().nullable(),
+    path: z.string().nullable(),
+    stage: z.string().nullable(),
     recommendation: z
       .object({
         state: z.string(),

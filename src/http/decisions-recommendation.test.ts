@@ -195,6 +195,44 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
     expect(why.decisions.map((d: any) => [d.key, d.effect])).toEqual([['D-001', null]])
   })
 
+  it('takes the run\'s task, path and stage as decisions/applicable does (R-CON-4): a path-scoped decision applies under its path', async () => {
+    const app = await createTestApp()
+    await choose(app, 'Tier S', 30, { context: { path: 'services/billing/invoice.ts' } })
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, scope: { points: ['complexity-tier'], path: 'services/billing', stage: 'plan' } })
+    const outside = (await app.call('GET', '/v1/why?point=complexity-tier&path=services/billing/invoice.ts')).body
+    expect(outside).toMatchObject({ path: 'services/billing/invoice.ts', task: null, stage: null })
+    expect(outside.recommendation).toMatchObject({ state: 'sufficient', recommended: 'Tier S' })
+    expect(outside.decisions.map((d: any) => [d.key, d.effect])).toEqual([['D-001', null]])
+
+    const query = '/v1/why?point=complexity-tier&path=services/billing/invoice.ts&stage=plan&task=SPEC-1'
+    const inside = (await app.call('GET', query)).body
+    expect(inside).toMatchObject({ path: 'services/billing/invoice.ts', stage: 'plan', task: 'SPEC-1' })
+    expect(inside.recommendation).toMatchObject({ state: 'enforced', recommended: 'Tier L', learned: { recommended: 'Tier S' } })
+    expect(inside.decisions.map((d: any) => [d.key, d.effect])).toEqual([['D-001', 'enforced']])
+    // The same answer a recommendation in that run gives.
+    const rec = (await app.call('POST', '/v1/recommendations', { ...TIER, context: { path: 'services/billing/invoice.ts', stage: 'plan', task: 'SPEC-1' } })).body
+    expect(rec).toMatchObject({ state: inside.recommendation.state, recommended: inside.recommendation.recommended })
+    // Below it by whole segments only.
+    expect((await app.call('GET', '/v1/why?point=complexity-tier&path=services/billing-v2/x.ts&stage=plan')).body.recommendation.state).not.toBe('enforced')
+  })
+
+  it('refuses an empty path, task or stage, naming it', async () => {
+    const app = await createTestApp()
+    await choose(app, 'Tier S', 3)
+    for (const field of ['path', 'task', 'stage']) {
+      const answer = await app.call('GET', `/v1/why?point=complexity-tier&${field}=`)
+      expect(answer.status).toBe(400)
+      expect(answer.body.error.issues[0].path).toBe(field)
+    }
+  })
+
+  it('documents task, path and stage in the OpenAPI document', async () => {
+    const app = await createTestApp()
+    const doc = (await app.call('GET', '/openapi.json')).body
+    const names = doc.paths['/v1/why'].get.parameters.map((p: any) => p.name)
+    expect(names).toEqual(expect.arrayContaining(['user', 'project', 'point', 'as_of', 'task', 'path', 'stage']))
+  })
+
   it('is a 404 for a point nothing is known of, and a 400 without a point', async () => {
     const app = await createTestApp()
     expect((await app.call('GET', '/v1/why?point=nowhere')).status).toBe(404)

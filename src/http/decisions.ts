@@ -156,6 +156,10 @@ const whyPoint = createRoute({
   path: '/v1/why',
   tags: ['decisions'],
   summary: "Why: what is recommended at a point, and the decisions and observations behind it (R-CON-5)",
+  description:
+    'The recommendation is recomputed from the latest question asked at the point, in the run that `task`, `path` and ' +
+    '`stage` describe (as a recommendation\'s `context` does: decisions scoped by one of them apply only when it is ' +
+    'given, R-CON-4), as of `as_of` (now unless given).',
   request: { query: WhyQuery },
   responses: {
     200: { description: 'The explanation; every id it cites exists', ...json(PointWhySchema) },
@@ -183,6 +187,6 @@ export function decisionRoutes(decisions: Decisions, memory: DecisionMemory) {
     .openapi(whyPoint, async (c) => {
       const q = c.req.valid('query')
       authorizeUsers(c, [q.user])
-      return c.json(await memory.why({ user: q.user, project: q.project, point: q.point, as_of: q.as_of }), 200)
+      return c.json(await memory.why(q), 200)
     })
 }

@@ -209,4 +209,23 @@ describe('createMcpServer: why', () => {
       await client.close()
     }
   })
+
+  it('asks why of the point in the recommendation\'s run: its task, path and stage (R-CON-4), as of its as_of', async () => {
+    const asked: unknown[] = []
+    const backend: McpBackend = {
+      ...recordingBackend().backend,
+      recommend: async () => ({ ok: true, body: { point: 'complexity-tier' } }),
+      whyPoint: async (query) => {
+        asked.push(query)
+        return { ok: true, body: {} }
+      },
+    }
+    const client = await connected(backend, 'alice')
+    const context = { path: 'services/billing/x.ts', stage: 'plan', phase: 'run' }
+    await client.callTool({ name: 'why', arguments: { question: 'Which tier?', all_options: ['S', 'L'], context, as_of: '2026-07-01T10:00:00Z' } })
+    expect(asked).toEqual([
+      { user: 'alice', project: undefined, point: 'complexity-tier', as_of: '2026-07-01T10:00:00Z', task: undefined, path: 'services/billing/x.ts', stage: 'plan' },
+    ])
+    await client.close()
+  })
 })

@@ -10,6 +10,8 @@ import {
   type CallToolResult,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js'
+import { runOfContext } from '../decisions/applicability'
+import type { PointWhyQuery } from '../decisions/explain-point'
 import type { z } from '../domain/zod'
 import { IdentifierSchema, ObservationInputSchema, type ObservationInput } from '../domain/observation'
 import { CheckBody } from '../http/decision-schemas'
@@ -30,7 +32,7 @@ export interface McpBackend {
   plan(request: PlanRequest): Promise<BackendAnswer>
   observe(inputs: ObservationInput[]): Promise<BackendAnswer>
   /** `GET /v1/why` for the point: the decisions, supersede chains and observations behind it (R-CON-5). */
-  whyPoint(query: { user: string; project?: string | undefined; point: string; as_of?: string | undefined }): Promise<BackendAnswer>
+  whyPoint(query: PointWhyQuery): Promise<BackendAnswer>
   /** `POST /v1/decisions/check` (R-CON-3). */
   check(request: z.infer<typeof CheckBody>): Promise<BackendAnswer>
 }
@@ -189,7 +191,9 @@ export function createMcpServer(backend: McpBackend, options: { version: string;
       const answer = await backend.recommend(request)
       if (!answer.ok) return result(answer)
       const rec = answer.body as Recommendation
-      const behind = await backend.whyPoint({ user: request.user, project: request.project, point: rec.point, as_of: request.as_of })
+      // In the recommendation's run: decisions scoped to its task, path or stage apply there too (R-CON-4).
+      const run = runOfContext(request.context)
+      const behind = await backend.whyPoint({ user: request.user, project: request.project, point: rec.point, as_of: request.as_of, ...run })
       if (behind.ok) return result({ ok: true, body: { ...whyOf(rec), point_why: behind.body } })
       // A point nothing is known of yet (no observation, no decision bound to it) has no `why` of
       // its own: the recommendation explains itself. Any other failure is the tool's: an answer
