@@ -332,7 +332,14 @@ export function createDecisionMemory(deps: {
           decisions,
           staticDefault: (point) => pointPolicy(point, policy)?.static_default,
         },
-        { user: query.user, project: query.project, point: query.point, asOf, run: { task: query.task, path: query.path, stage: query.stage } },
+        {
+          user: query.user,
+          project: query.project,
+          point: query.point,
+          asOf,
+          replay: query.as_of !== undefined,
+          run: { task: query.task, path: query.path, stage: query.stage },
+        },
       )
     },
 

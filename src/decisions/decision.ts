@@ -165,6 +165,25 @@ export interface DecisionRecord {
 }
 
 export const DECISION_EVENT_TYPES = [...DECISION_STATUSES, 'linked', 'imported', 'reimported'] as const
+
+/**
+ * The fields of a decision an event may change besides its status: what an event keeps the
+ * previous values of (`before`), so that the decision as it stood at any moment can be rebuilt.
+ */
+export const REPLAYED_FIELDS = [
+  'title',
+  'decision',
+  'rationale',
+  'enforce',
+  'date',
+  'source',
+  'supersedes',
+  'superseded_by',
+  'scope',
+  'constraints',
+  'evidence',
+] as const
+export type ReplayedField = (typeof REPLAYED_FIELDS)[number]
 export type DecisionEventType = (typeof DECISION_EVENT_TYPES)[number]
 
 /** One entry of a decision's append-only history. */
@@ -183,6 +202,11 @@ export interface DecisionEvent {
   reason?: string
   /** `reimported`: the fields that changed. */
   changed?: string[]
+  /**
+   * The fields the event changed (besides the status), as they were before it. Absent from events
+   * written before it was kept, and from events that change nothing else.
+   */
+  before?: Partial<Pick<DecisionRecord, ReplayedField>>
 }
 
 /** `sha256:<hex>` of a text: the content hash of evidence and of imported files. */

@@ -6,7 +6,7 @@ import { checkAgainst, type Verdict } from './constraints'
 import { matchWithin, type MatchPatterns } from './pattern-match'
 import type { DecisionEvent, DecisionInput, DecisionRecord, DecisionStatus } from './decision'
 import { importedRecord, mergeImported, type ImportedDecision, type ImportReport } from './imported-decision'
-import { proposal, statusAt, transition } from './lifecycle'
+import { decisionAt, proposal, transition, withBefore } from './lifecycle'
 import type { DecisionStore, DecisionTransaction, Pulse } from './store'
 
 /** A decision with its whole history. */
@@ -69,6 +69,11 @@ export interface Decisions {
   revoke(key: string, input?: { reason?: string | undefined }): Promise<DecisionView>
   get(key: string): Promise<DecisionView>
   list(filter?: { status?: DecisionStatus | undefined; point?: string | undefined }): Promise<DecisionRecord[]>
+  /**
+   * The decisions bound to a point as they stood at `asOf` (R-REC-9): those that existed then,
+   * with their status, links, enforce level, scope and constraints then (see decisionAt).
+   */
+  boundAt(point: string, asOf: Date): Promise<Array<DecisionRecord & { unrecorded?: string[] }>>
   /** Accepted decisions that apply to a run; each one returned counts a pulse. */
   applicable(query: ApplicabilityQuery): Promise<DecisionRecord[]>
   /**
@@ -80,7 +85,8 @@ export interface Decisions {
   changes(): number
   check(request: CheckRequest): Promise<Verdict>
   pulses(): Promise<PulseReport>
-  why(key: string): Promise<DecisionWhy>
+  /** With `asOf`, the chain as it stood then: links, statuses and events up to that moment (R-REC-9). */
+  why(key: string, options?: { asOf?: Date | undefined }): Promise<DecisionWhy>
   import(records: readonly ImportedDecision[]): Promise<ImportReport>
 }
 
@@ -154,27 +160,37 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
     }
   }
 
-  async function chainOf(record: DecisionRecord): Promise<DecisionRecord[]> {
-    const chain = [record]
-    const seen = new Set([record.key])
-    for (let at = record; at.supersedes !== null && !seen.has(at.supersedes); ) {
-      const previous = await store.get(at.supersedes)
+  /** A decision with its history: as it is, or with `asOf` as it stood then (undefined if it did not exist yet). */
+  async function load(key: string, asOf: Date | undefined): Promise<{ record: DecisionRecord; events: DecisionEvent[]; unrecorded: string[] } | undefined> {
+    const record = await store.get(key)
+    if (record === undefined) return undefined
+    const events = await store.events(key)
+    return asOf === undefined ? { record, events, unrecorded: [] } : decisionAt(record, events, asOf)
+  }
+
+  type Loaded = NonNullable<Awaited<ReturnType<typeof load>>>
+
+  async function chainOf(start: Loaded, asOf: Date | undefined): Promise<Loaded[]> {
+    const chain = [start]
+    const seen = new Set([start.record.key])
+    for (let at = start; at.record.supersedes !== null && !seen.has(at.record.supersedes); ) {
+      const previous = await load(at.record.supersedes, asOf)
       if (previous === undefined) break
       chain.unshift(previous)
-      seen.add(previous.key)
+      seen.add(previous.record.key)
       at = previous
     }
-    for (let at = record; at.superseded_by !== null && !seen.has(at.superseded_by); ) {
-      const next = await store.get(at.superseded_by)
+    for (let at = start; at.record.superseded_by !== null && !seen.has(at.record.superseded_by); ) {
+      const next = await load(at.record.superseded_by, asOf)
       if (next === undefined) break
       chain.push(next)
-      seen.add(next.key)
+      seen.add(next.record.key)
       at = next
     }
     return chain
   }
 
-  return {
+  const decisions: Decisions = {
     async propose(input) {
       const at = clock.now().toISOString()
       const key = await store.transact(async (tx) => {
@@ -238,10 +254,11 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
         const seq = replacement.version + 1
         tx.put(replaced.record)
         tx.append(replaced.event)
-        tx.put({ ...replacement, supersedes: key, version: seq, updated_at: at })
+        const next = { ...replacement, supersedes: key, version: seq, updated_at: at }
+        tx.put(next)
         const linked: DecisionEvent = { key: replacement.key, seq, at, type: 'linked', from: 'accepted', to: 'accepted', supersedes: key }
         if (input.reason !== undefined) linked.reason = input.reason
-        tx.append(linked)
+        tx.append(withBefore(linked, replacement, next))
       })
       return view(key)
     },
@@ -267,16 +284,12 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
 
     async atPoint({ point, context, asOf }) {
       const run = { ...runOfContext(context), point }
-      const bound = await store.list({ point })
       if (asOf !== undefined) {
-        const then: DecisionRecord[] = []
-        for (const d of bound) {
-          if (statusAt(await store.events(d.key), asOf) === 'accepted' && applies({ ...d, status: 'accepted' }, run)) {
-            then.push({ ...d, status: 'accepted' })
-          }
-        }
-        return then
+        // A replay reads the decisions as they stood then (status, enforce level, scope,
+        // constraints, last change), not as they are now.
+        return (await decisions.boundAt(point, asOf)).filter((d) => applies(d, run))
       }
+      const bound = await store.list({ point })
       const found = bound.filter((d) => applies(d, run))
       if (found.length > 0) {
         await store.pulse(
@@ -321,13 +334,24 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
       }
     },
 
-    async why(key) {
-      const record = await store.get(key)
-      if (record === undefined) throw notFound(key)
-      const chain = await chainOf(record)
+    async boundAt(point, asOf) {
+      const then: Array<DecisionRecord & { unrecorded?: string[] }> = []
+      for (const d of await store.list({ point })) {
+        const at = decisionAt(d, await store.events(d.key), asOf)
+        if (at === undefined || !at.record.scope.points.includes(point)) continue
+        then.push(at.unrecorded.length === 0 ? at.record : { ...at.record, unrecorded: at.unrecorded })
+      }
+      return then
+    },
+
+    async why(key, options = {}) {
+      const { asOf } = options
+      const start = await load(key, asOf)
+      if (start === undefined) throw notFound(key)
+      const record = start.record
+      const chain = await chainOf(start, asOf)
       const links = await Promise.all(
-        chain.map(async (d): Promise<ChainLink> => {
-          const history = await store.events(d.key)
+        chain.map(async ({ record: d, events: history }): Promise<ChainLink> => {
           return {
             key: d.key,
             title: d.title,
@@ -345,11 +369,11 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
       )
       return {
         key,
-        current: (chain[chain.length - 1] as DecisionRecord).key,
+        current: (chain[chain.length - 1] as Loaded).record.key,
         chain: links,
         rationale: record.rationale,
         evidence: record.evidence,
-        events: await store.events(key),
+        events: start.events,
       }
     },
 
@@ -385,4 +409,5 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
       })
     },
   }
+  return decisions
 }

@@ -3,6 +3,7 @@ import { matchOption, normalizeLabel } from '../domain/labels'
 import type { Observation } from '../domain/observation'
 import type { RecommendationRequest } from '../domain/recommendation'
 import type { ApplicabilityQuery } from './applicability'
+import type { DecisionRecord } from './decision'
 import type { Decisions, DecisionWhy } from './decisions'
 import type { ContractedRecommendation, DecisionEffect } from './enforcement'
 
@@ -31,8 +32,14 @@ export interface PointWhy {
     ContractedRecommendation,
     'state' | 'recommended' | 'confidence' | 'precondition' | 'disclosure' | 'observations' | 'learned'
   > | null
-  /** Every decision bound to the point, whatever its status, with its supersede chain. */
-  decisions: Array<DecisionWhy & { title: string; status: string; enforce: string; effect: DecisionEffect['effect'] | null }>
+  /**
+   * Every decision bound to the point, whatever its status, with its supersede chain; in a replay
+   * (`as_of`), those that existed then, as they stood then. `unrecorded`: fields a later re-import
+   * changed before the service kept what they were, read as they are now.
+   */
+  decisions: Array<
+    DecisionWhy & { title: string; status: string; enforce: string; effect: DecisionEffect['effect'] | null; unrecorded?: string[] }
+  >
   /**
    * The observations that support the current recommendation: those of its evidence (the newest
    * 100) that chose what is recommended, newest first.
@@ -53,16 +60,25 @@ export async function explainPoint(
     /** The policy's static default at a point, if it names one. */
     staticDefault?: (point: string) => string | undefined
   },
-  query: { user: string; project?: string | undefined; point: string; asOf: Date; run?: ApplicabilityQuery },
+  query: {
+    user: string
+    project?: string | undefined
+    point: string
+    asOf: Date
+    /** Whether `asOf` was asked for: the decisions are then read as they stood at it (R-REC-9). */
+    replay?: boolean | undefined
+    run?: ApplicabilityQuery
+  },
 ): Promise<PointWhy> {
   const { user, point, asOf } = query
   // The run's task, path and stage, as a recommendation's context carries them (R-CON-4).
   const run = Object.fromEntries(
     (['task', 'path', 'stage'] as const).flatMap((k) => (query.run?.[k] === undefined ? [] : [[k, query.run[k]]])),
   ) as Partial<Record<'task' | 'path' | 'stage', string>>
+  const replayedAt = query.replay === true ? asOf : undefined
   const [observations, bound] = await Promise.all([
     deps.observationsAt(user, point, asOf),
-    deps.decisions?.list({ point }) ?? Promise.resolve([]),
+    (replayedAt === undefined ? deps.decisions?.list({ point }) : deps.decisions?.boundAt(point, replayedAt)) ?? Promise.resolve([]),
   ])
   const latest = observations[observations.length - 1]
   let options = latest?.options ?? []
@@ -113,12 +129,13 @@ export async function explainPoint(
     decisions === undefined
       ? []
       : await Promise.all(
-          bound.map(async (d) => ({
-            ...(await decisions.why(d.key)),
+          bound.map(async (d: DecisionRecord & { unrecorded?: string[] }) => ({
+            ...(await decisions.why(d.key, { asOf: replayedAt })),
             title: d.title,
             status: d.status,
             enforce: d.enforce,
             effect: effects.get(d.key) ?? null,
+            ...(d.unrecorded === undefined ? {} : { unrecorded: d.unrecorded }),
           })),
         )
   return {

@@ -11,7 +11,7 @@ import {
   type DecisionRecord,
   type DecisionStatus,
 } from './decision'
-import { evidenceOf } from './lifecycle'
+import { evidenceOf, withBefore } from './lifecycle'
 
 const Text = z.string().trim().min(1).max(DECISION_LIMITS.textLength)
 
@@ -152,5 +152,6 @@ export function mergeImported(
     updated_at: at,
   }
   const event: DecisionEvent = { key: stored.key, seq, at, type: 'reimported', from: stored.status, to: record.status, changed }
-  return { outcome: 'updated', record, event }
+  // What the repository changed is kept as it was, so that a replay before it reads it (R-REC-9).
+  return { outcome: 'updated', record, event: withBefore(event, stored, record) }
 }

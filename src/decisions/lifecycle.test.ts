@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { InputError } from '../domain/errors'
 import { DECISION_STATUSES, DecisionInputSchema, type DecisionStatus } from './decision'
-import { canMove, evidenceOf, proposal, statusAt, transition } from './lifecycle'
+import { decisionRecord } from '../../test/support/decision-record'
+import { canMove, decisionAt, evidenceOf, proposal, statusAt, transition } from './lifecycle'
 
 const AT = '2026-07-01T10:00:00.000Z'
 const input = (extra: Record<string, unknown> = {}) =>
@@ -99,5 +100,36 @@ describe('the decision lifecycle (R-CON-1)', () => {
     expect(statusAt(events, new Date('2026-07-01T12:00:00Z'))).toBe('proposed')
     expect(statusAt(events, new Date('2026-07-02T10:00:00Z'))).toBe('accepted')
     expect(statusAt(events, new Date('2026-07-06T00:00:00Z'))).toBe('revoked')
+  })
+
+  it('rebuilds a decision as it stood at a moment, undoing later events with what they kept in before (R-REC-9)', () => {
+    const proposed = proposal(input({ enforce: 'required', status: 'accepted' }), 'D-1', AT)
+    const accepted = transition(proposed.record, 'accepted', '2026-07-02T10:00:00.000Z')
+    const superseded = transition(accepted.record, 'superseded', '2026-07-05T10:00:00.000Z', { by: 'D-2' })
+    expect(superseded.event.before).toEqual({ superseded_by: null })
+    const events = [proposed.event, accepted.event, superseded.event]
+    const now = superseded.record
+
+    expect(decisionAt(now, events, new Date('2026-06-30T00:00:00Z'))).toBeUndefined()
+    expect(decisionAt(now, events, new Date('2026-07-01T12:00:00Z'))?.record).toMatchObject({ status: 'proposed', version: 1, updated_at: AT })
+    const then = decisionAt(now, events, new Date('2026-07-03T00:00:00Z'))
+    expect(then?.record).toMatchObject({ status: 'accepted', superseded_by: null, version: 2, updated_at: '2026-07-02T10:00:00.000Z', enforce: 'required' })
+    expect(then?.events).toEqual([proposed.event, accepted.event])
+    expect(then?.unrecorded).toEqual([])
+    expect(decisionAt(now, events, new Date('2026-07-06T00:00:00Z'))?.record).toEqual(now)
+  })
+
+  it('names what events written before `before` was kept cannot give back: fields a re-import changed', () => {
+    const now = decisionRecord('ADR-1', { enforce: 'required', status: 'superseded', superseded_by: 'ADR-2', supersedes: 'ADR-0', version: 4 })
+    const events = [
+      { key: 'ADR-1', seq: 1, at: '2026-07-01T10:00:00.000Z', type: 'imported' as const, from: null, to: 'accepted' as const },
+      { key: 'ADR-1', seq: 2, at: '2026-07-02T10:00:00.000Z', type: 'reimported' as const, from: 'accepted' as const, to: 'accepted' as const, changed: ['enforce', 'title'] },
+      { key: 'ADR-1', seq: 3, at: '2026-07-03T10:00:00.000Z', type: 'linked' as const, from: 'accepted' as const, to: 'accepted' as const, supersedes: 'ADR-0' },
+      { key: 'ADR-1', seq: 4, at: '2026-07-04T10:00:00.000Z', type: 'superseded' as const, from: 'accepted' as const, to: 'superseded' as const, by: 'ADR-2' },
+    ]
+    const then = decisionAt(now, events, new Date('2026-07-01T12:00:00Z'))
+    expect(then?.record).toMatchObject({ status: 'accepted', superseded_by: null, supersedes: null, enforce: 'required' })
+    expect(then?.unrecorded.sort()).toEqual(['enforce', 'title'])
+    expect(decisionAt(now, events, new Date('2026-07-02T12:00:00Z'))?.unrecorded).toEqual([])
   })
 })

@@ -8,6 +8,8 @@ import {
   type DecisionStatus,
   type Evidence,
   type EvidenceInput,
+  REPLAYED_FIELDS,
+  type ReplayedField,
 } from './decision'
 
 /**
@@ -63,7 +65,14 @@ export function transition(
   if (details.reason !== undefined) event.reason = details.reason
   const next: DecisionRecord = { ...record, status: to, version: seq, updated_at: at }
   if (details.by !== undefined) next.superseded_by = details.by
-  return { record: next, event }
+  return { record: next, event: withBefore(event, record, next) }
+}
+
+/** `event` with the fields it changed from `previous` to `next` kept as they were (R-REC-9 replays). */
+export function withBefore(event: DecisionEvent, previous: DecisionRecord, next: DecisionRecord): DecisionEvent {
+  const changed = REPLAYED_FIELDS.filter((f) => JSON.stringify(previous[f]) !== JSON.stringify(next[f]))
+  if (changed.length === 0) return event
+  return { ...event, before: Object.fromEntries(changed.map((f) => [f, previous[f]])) as DecisionEvent['before'] }
 }
 
 /** Evidence as kept: `content` is replaced by its hash (a hash sent along must agree with it). */
@@ -119,6 +128,51 @@ export function proposal(input: DecisionInput, key: string, at: string): { recor
     imported: null,
   }
   return { record, event: { key, seq: 1, at, type: 'proposed', from: null, to: 'proposed' } }
+}
+
+/** A decision as it stood at a moment, rebuilt from its history; `unrecorded` names what could not be. */
+export interface DecisionThen {
+  record: DecisionRecord
+  /** The events up to that moment. */
+  events: DecisionEvent[]
+  /**
+   * Fields a later re-import changed without keeping what they were (events written before
+   * `before` was kept): they read as they are now.
+   */
+  unrecorded: ReplayedField[]
+}
+
+/**
+ * A decision as it stood at `at` (R-REC-9): its status, links, enforce level, scope, constraints
+ * and texts then, undoing the events after `at` newest first, or undefined if it did not exist
+ * yet. The history is read in its order, up to the first event after `at` (as `statusAt`).
+ */
+export function decisionAt(record: DecisionRecord, events: readonly DecisionEvent[], at: Date): DecisionThen | undefined {
+  const limit = at.toISOString()
+  let kept = 0
+  while (kept < events.length && (events[kept] as DecisionEvent).at <= limit) kept++
+  if (kept === 0) return undefined
+  const then: DecisionRecord = { ...record }
+  const unrecorded = new Set<ReplayedField>()
+  for (const event of events.slice(kept).reverse()) {
+    if (event.from !== null) then.status = event.from
+    if (event.before !== undefined) {
+      Object.assign(then, event.before)
+      continue
+    }
+    // Events written before `before` was kept: a lifecycle step's one change is known.
+    if (event.type === 'superseded') then.superseded_by = null
+    else if (event.type === 'linked') then.supersedes = null
+    else if (event.type === 'reimported') {
+      for (const f of event.changed ?? []) {
+        if (f !== 'status' && (REPLAYED_FIELDS as readonly string[]).includes(f)) unrecorded.add(f as ReplayedField)
+      }
+    }
+  }
+  const last = events[kept - 1] as DecisionEvent
+  then.version = last.seq
+  then.updated_at = last.at
+  return { record: then, events: events.slice(0, kept), unrecorded: [...unrecorded] }
 }
 
 /** A decision's status at a moment, read from its history (for `as_of` replays, R-REC-9). */

@@ -47,6 +47,9 @@ const EventSchema = z
     supersedes: z.string().optional(),
     reason: z.string().optional(),
     changed: z.array(z.string()).optional(),
+    before: z.record(z.string(), z.unknown()).optional().openapi({
+      description: 'The fields the event changed besides the status, as they were before it (what an `as_of` replay reads).',
+    }),
   })
   .openapi('DecisionEvent')
 
@@ -246,6 +249,9 @@ export const PointWhySchema = z
         status: z.string(),
         enforce: z.string(),
         effect: z.string().nullable(),
+        unrecorded: z.array(z.string()).optional().openapi({
+          description: 'In a replay: fields a later re-import changed before their earlier values were kept; they read as they are now.',
+        }),
       }),
     ),
     observations: z.array(

@@ -133,6 +133,25 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     // Replays are audits, not runs: only the live recommendation while accepted would pulse.
     expect((await app.call('GET', '/v1/decisions/pulses')).body.decisions[0].count).toBe(0)
   })
+
+  it('replays with the decisions as they stood then: a change after as_of does not reorder which of two contradicting decisions held (R-REC-9)', async () => {
+    const app = await createTestApp()
+    await app.call('POST', '/v1/decisions', REQUIRED_TIER_L)
+    app.clock.advance(HOUR)
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, title: 'Small first', constraints: [{ kind: 'must', option: 'Tier S' }] })
+    app.clock.advance(HOUR)
+    const then = app.clock.now().toISOString()
+    const live = (await app.call('POST', '/v1/recommendations', TIER)).body
+    expect(live).toMatchObject({ state: 'enforced', recommended: 'Tier S' })
+    expect(live.decisions.map((d: any) => [d.key, d.effect])).toEqual([['D-001', 'conflict'], ['D-002', 'enforced']])
+
+    // D-001 is deprecated later: it was in force then, and the newer D-002 held over it.
+    app.clock.advance(HOUR)
+    await app.call('POST', '/v1/decisions/D-001/deprecate')
+    const replay = (await app.call('POST', '/v1/recommendations', { ...TIER, as_of: then })).body
+    expect(replay).toMatchObject({ state: 'enforced', recommended: 'Tier S' })
+    expect(replay.decisions).toEqual(live.decisions)
+  })
 })
 
 describe('GET /v1/why for a point (R-CON-5)', () => {
@@ -193,6 +212,37 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
     expect(why.recommendation).toMatchObject({ state: 'static-default', recommended: 'Tier M' })
     expect(why.recommendation.confidence.level).not.toBe('high')
     expect(why.decisions.map((d: any) => [d.key, d.effect])).toEqual([['D-001', null]])
+  })
+
+  it('replays (as_of) with the decisions as they stood then: one accepted later is not there, one superseded later was in force (R-REC-9)', async () => {
+    const app = await createTestApp()
+    await choose(app, 'Tier S', 30)
+    const before = app.clock.now().toISOString()
+    app.clock.advance(HOUR)
+    await app.call('POST', '/v1/decisions', REQUIRED_TIER_L)
+    app.clock.advance(HOUR)
+    const during = app.clock.now().toISOString()
+    app.clock.advance(HOUR)
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, supersedes: 'D-001', constraints: [{ kind: 'must', option: 'Tier M' }] })
+    app.clock.advance(HOUR)
+
+    const early = (await app.call('GET', `/v1/why?point=complexity-tier&as_of=${before}`)).body
+    expect(early.recommendation).toMatchObject({ state: 'sufficient', recommended: 'Tier S' })
+    expect(early.decisions).toEqual([])
+
+    const mid = (await app.call('GET', `/v1/why?point=complexity-tier&as_of=${during}`)).body
+    expect(mid.recommendation).toMatchObject({ state: 'enforced', recommended: 'Tier L' })
+    expect(mid.decisions).toHaveLength(1)
+    expect(mid.decisions[0]).toMatchObject({ key: 'D-001', status: 'accepted', effect: 'enforced', current: 'D-001' })
+    expect(mid.decisions[0].chain.map((l: any) => [l.key, l.status, l.superseded_by, l.superseded_at])).toEqual([['D-001', 'accepted', null, null]])
+    expect(mid.decisions[0].events.map((e: any) => e.type)).toEqual(['proposed', 'accepted'])
+
+    const now = (await app.call('GET', '/v1/why?point=complexity-tier')).body
+    expect(now.recommendation).toMatchObject({ state: 'enforced', recommended: 'Tier M' })
+    expect(now.decisions.map((d: any) => [d.key, d.status, d.effect, d.current])).toEqual([
+      ['D-001', 'superseded', null, 'D-002'],
+      ['D-002', 'accepted', 'enforced', 'D-002'],
+    ])
   })
 
   it('takes the run\'s task, path and stage as decisions/applicable does (R-CON-4): a path-scoped decision applies under its path', async () => {

@@ -419,6 +419,34 @@ describe('a re-import after the lifecycle moved on (R-CON-6, R-CON-1)', () => {
     await call('POST', '/v1/decisions/import', { records: withdrawn })
     expect((await call('GET', '/v1/decisions/ADR-0004')).body.status).toBe('revoked')
   })
+  it('keeps what a re-import changed as it was, so that a replay before it reads the decision as it stood (R-REC-9)', async () => {
+    const { call, clock, decisions } = await createTestApp()
+    const read = (context: string) =>
+      readRecordFolder([
+        {
+          path: '0004-use-graphql.md',
+          name: '0004-use-graphql.md',
+          bytes: new TextEncoder().encode(`# 4. Use GraphQL\n\nDate: 2024-04-01\n\n## Status\n\nAccepted\n\n## Context\n\n${context}\n`),
+        },
+      ]).records
+    await call('POST', '/v1/decisions/import', { records: read('Clients over-fetch.') })
+    clock.advance(DAY)
+    const then = clock.now()
+    clock.advance(DAY)
+    const required = read('Clients over-fetch, on mobile most.').map((r) => ({ ...r, enforce: 'required' as const }))
+    expect((await call('POST', '/v1/decisions/import', { records: required })).body.updated).toEqual(['ADR-0004'])
+    const last = (await call('GET', '/v1/decisions/ADR-0004')).body.events.at(-1)
+    expect(last).toMatchObject({ type: 'reimported', changed: ['rationale', 'enforce', 'evidence'] })
+    expect(last.before).toMatchObject({ rationale: 'Clients over-fetch.', enforce: 'advisory' })
+    expect(Object.keys(last.before).sort()).toEqual(['enforce', 'evidence', 'rationale'])
+
+    const replay = await decisions.why('ADR-0004', { asOf: then })
+    expect(replay.chain[0]).toMatchObject({ enforce: 'advisory', rationale: 'Clients over-fetch.' })
+    expect(replay.rationale).toBe('Clients over-fetch.')
+    expect(replay.events.map((e) => e.type)).toEqual(['imported'])
+    expect((await decisions.why('ADR-0004')).chain[0]).toMatchObject({ enforce: 'required' })
+  })
+
   it('takes a link the file adds once it says the status the lifecycle moved the decision to', async () => {
     const { call, clock } = await createTestApp()
     const read = (status: string, links = '') =>
