@@ -335,6 +335,7 @@ export function createDecisionMemory(deps: {
         {
           user: query.user,
           project: query.project,
+          session_id: query.session_id,
           point: query.point,
           asOf,
           replay: query.as_of !== undefined,

@@ -6,7 +6,7 @@ import { UsageError, parseFlags, agentUser } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 import { printable } from './terminal'
 
-export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [--project PROJECT] [--task TASK] [--path PATH] [--stage STAGE] [--as-of ISO] [--json] [--data DIR]
+export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [--project PROJECT] [--session ID] [--task TASK] [--path PATH] [--stage STAGE] [--as-of ISO] [--json] [--data DIR]
 
   Why (R-CON-5). With a decision KEY: its supersede chain, oldest first, with dates and
   rationales, and its evidence. With --point: what is recommended there, the decisions bound to
@@ -15,6 +15,8 @@ export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [
   --point POINT      a decision point's key (as a recommendation's \`point\` gives it)
   --user USER        whose point (default $DECISION_MEMORY_USER, as the hook's, or "default")
   --project PROJECT  the project whose context the recommendation is made in
+  --session ID       with --point: the session asked in, whose personalization (then) decides
+                     whether the answer was personal (R-SES-3)
   --task TASK        with --point: the run's task, path and stage, as a recommendation's
   --path PATH          context gives them: decisions scoped to a task, path or stage apply only
   --stage STAGE        when it is given (R-CON-4), as for \`decisions/applicable\`
@@ -45,6 +47,7 @@ function pointText(why: PointWhy): string {
   const where = [
     `user ${why.user}`,
     ...(why.project === null ? [] : [`project ${why.project}`]),
+    ...(why.session_id === null ? [] : [`session ${why.session_id}`]),
     ...(why.task === null ? [] : [`task ${why.task}`]),
     ...(why.path === null ? [] : [`path ${why.path}`]),
     ...(why.stage === null ? [] : [`stage ${why.stage}`]),
@@ -55,6 +58,7 @@ function pointText(why: PointWhy): string {
     const recommended = Array.isArray(rec.recommended) ? rec.recommended.join(', ') : rec.recommended
     out.push(`recommended: ${recommended} [${rec.state}, confidence ${rec.confidence.value} ${rec.confidence.level}]`)
     out.push(`  when ${rec.precondition} — ${rec.disclosure}`)
+    out.push(`  ${rec.ask ? 'asked' : 'answered for the user'}: ${rec.ask_reason}`)
     if (rec.learned !== undefined) {
       const learned = Array.isArray(rec.learned.recommended) ? rec.learned.recommended.join(', ') : rec.learned.recommended
       out.push(`  observed choices alone would say: ${learned} [${rec.learned.state}]`)
@@ -80,6 +84,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
       user: { type: 'string' },
       project: { type: 'string' },
       'as-of': { type: 'string' },
+      session: { type: 'string' },
       task: { type: 'string' },
       path: { type: 'string' },
       stage: { type: 'string' },
@@ -98,11 +103,12 @@ export async function whyCommand(argv: string[]): Promise<number> {
     if (key !== undefined) throw new UsageError('--as-of goes with --point: a decision\'s chain is its whole history')
     if (!TimestampSchema.safeParse(asOf).success) throw new UsageError(`--as-of must be an ISO time with a zone, e.g. 2026-07-01T10:00:00Z, not "${asOf}"`)
   }
-  const run = { task: values.task, path: values.path, stage: values.stage }
+  const run = { session_id: values.session, task: values.task, path: values.path, stage: values.stage }
   for (const [flag, value] of Object.entries(run)) {
     if (value === undefined) continue
-    if (key !== undefined) throw new UsageError(`--${flag} goes with --point: a decision's chain does not depend on the run`)
-    if (value === '') throw new UsageError(`--${flag} must not be empty`)
+    const name = flag === 'session_id' ? 'session' : flag
+    if (key !== undefined) throw new UsageError(`--${name} goes with --point: a decision's chain does not depend on the run`)
+    if (value === '') throw new UsageError(`--${name} must not be empty`)
   }
   // Whose choices: as the hook that recorded them and the MCP server, $DECISION_MEMORY_USER by default.
   const user = agentUser(values.user)

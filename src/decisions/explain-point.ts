@@ -11,6 +11,8 @@ import type { ContractedRecommendation, DecisionEffect } from './enforcement'
 export interface PointWhyQuery {
   user: string
   project?: string | undefined
+  /** The session asked in: its personalization (then, with as_of) and its session layer (R-SES-3, R-MEM-5). */
+  session_id?: string | undefined
   point: string
   as_of?: string | undefined
   task?: string | undefined
@@ -22,6 +24,7 @@ export interface PointWhyQuery {
 export interface PointWhy {
   user: string
   project: string | null
+  session_id: string | null
   point: string
   as_of: string
   /** The run the recommendation was made for (R-CON-4): decisions scoped by what it leaves out do not apply. */
@@ -30,7 +33,7 @@ export interface PointWhy {
   stage: string | null
   recommendation: Pick<
     ContractedRecommendation,
-    'state' | 'recommended' | 'confidence' | 'precondition' | 'disclosure' | 'observations' | 'learned'
+    'state' | 'recommended' | 'confidence' | 'precondition' | 'disclosure' | 'observations' | 'learned' | 'ask' | 'ask_reason'
   > | null
   /**
    * Every decision bound to the point, whatever its status, with its supersede chain; in a replay
@@ -63,6 +66,7 @@ export async function explainPoint(
   query: {
     user: string
     project?: string | undefined
+    session_id?: string | undefined
     point: string
     asOf: Date
     /** Whether `asOf` was asked for: the decisions are then read as they stood at it (R-REC-9). */
@@ -108,6 +112,8 @@ export async function explainPoint(
       : await deps.recommend({
           user,
           project: query.project,
+          // Read, not started: the recommendation is a replay (as_of), which starts no session.
+          session_id: query.session_id,
           point,
           question: latest?.question ?? point,
           header: latest?.header ?? undefined,
@@ -141,6 +147,7 @@ export async function explainPoint(
   return {
     user,
     project: query.project ?? null,
+    session_id: query.session_id ?? null,
     point,
     as_of: asOf.toISOString(),
     task: run.task ?? null,
@@ -156,6 +163,9 @@ export async function explainPoint(
             precondition: recommendation.precondition,
             disclosure: recommendation.disclosure,
             observations: recommendation.observations,
+            // Whether it was asked or answered for the user (R-ASK-2): what an audit asks first.
+            ask: recommendation.ask,
+            ask_reason: recommendation.ask_reason,
             ...(recommendation.learned === undefined ? {} : { learned: recommendation.learned }),
           },
     decisions: explained,

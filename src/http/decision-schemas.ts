@@ -211,6 +211,9 @@ export const DecisionWhySchema = z.object(WhyShape).openapi('DecisionWhy')
 export const WhyQuery = z.object({
   user: IdentifierSchema.default('default'),
   project: IdentifierSchema.optional(),
+  session_id: IdentifierSchema.optional().openapi({
+    description: 'The session asked in: its personalization then decides whether the answer was personal (R-SES-3). Read, never started.',
+  }),
   point: IdentifierSchema,
   as_of: TimestampSchema.optional().openapi({ description: 'Explain the answer as the service would have given it then (R-REC-9).' }),
   task: IdentifierSchema.optional().openapi({ description: 'The run\'s task: decisions scoped to a task apply only when it is given (R-CON-4).' }),
@@ -224,6 +227,7 @@ export const PointWhySchema = z
   .object({
     user: z.string(),
     project: z.string().nullable(),
+    session_id: z.string().nullable(),
     point: z.string(),
     as_of: z.string(),
     task: z.string().nullable(),
@@ -237,6 +241,8 @@ export const PointWhySchema = z
         precondition: z.string(),
         disclosure: z.string(),
         observations: z.number().int(),
+        ask: z.boolean().openapi({ description: 'Whether the user was asked (true) or answered for (false, R-ASK-2).' }),
+        ask_reason: z.string(),
         learned: z
           .object({ state: z.string(), recommended: z.union([z.string(), z.array(z.string())]), confidence: z.number() })
           .optional(),

@@ -245,6 +245,34 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
     ])
   })
 
+  it('says whether the user was asked or answered for, in the session asked in, with its personalization then (R-ASK-2, R-SES-3)', async () => {
+    const app = await createTestApp()
+    await choose(app, 'Tier S', 30)
+    await app.call('POST', '/v1/sessions', { session_id: 's-9' })
+    await app.call('PUT', '/v1/sessions/s-9/personalization', { enabled: false })
+    app.clock.advance(HOUR)
+    const off = app.clock.now().toISOString()
+    app.clock.advance(HOUR)
+    await app.call('PUT', '/v1/sessions/s-9/personalization', { enabled: true })
+
+    const answered = (await app.call('GET', `/v1/why?point=complexity-tier&as_of=${off}`)).body
+    expect(answered).toMatchObject({ session_id: null })
+    expect(answered.recommendation).toMatchObject({ state: 'sufficient', recommended: 'Tier S', ask: false })
+    expect(answered.recommendation.ask_reason).toEqual(expect.any(String))
+
+    const asked = (await app.call('GET', `/v1/why?point=complexity-tier&session_id=s-9&as_of=${off}`)).body
+    expect(asked).toMatchObject({ session_id: 's-9' })
+    expect(asked.recommendation).toMatchObject({ state: 'personalization-off', ask: true, ask_reason: 'personalization is off for this session' })
+    // The same the recommendation in that session answered then.
+    const rec = (await app.call('POST', '/v1/recommendations', { ...TIER, session_id: 's-9', as_of: off })).body
+    expect(rec).toMatchObject({ state: asked.recommendation.state, ask: asked.recommendation.ask, ask_reason: asked.recommendation.ask_reason })
+    // A session the why names is read, never started.
+    await app.call('GET', '/v1/why?point=complexity-tier&session_id=s-new')
+    const exported = (await app.call('GET', '/v1/users/default/export')).body
+    expect(exported).toContain('"s-9"')
+    expect(exported).not.toContain('s-new')
+  })
+
   it('takes the run\'s task, path and stage as decisions/applicable does (R-CON-4): a path-scoped decision applies under its path', async () => {
     const app = await createTestApp()
     await choose(app, 'Tier S', 30, { context: { path: 'services/billing/invoice.ts' } })

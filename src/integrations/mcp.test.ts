@@ -222,9 +222,9 @@ describe('createMcpServer: why', () => {
     }
     const client = await connected(backend, 'alice')
     const context = { path: 'services/billing/x.ts', stage: 'plan', phase: 'run' }
-    await client.callTool({ name: 'why', arguments: { question: 'Which tier?', all_options: ['S', 'L'], context, as_of: '2026-07-01T10:00:00Z' } })
+    await client.callTool({ name: 'why', arguments: { question: 'Which tier?', all_options: ['S', 'L'], context, session_id: 's-1', as_of: '2026-07-01T10:00:00Z' } })
     expect(asked).toEqual([
-      { user: 'alice', project: undefined, point: 'complexity-tier', as_of: '2026-07-01T10:00:00Z', task: undefined, path: 'services/billing/x.ts', stage: 'plan' },
+      { user: 'alice', project: undefined, session_id: 's-1', point: 'complexity-tier', as_of: '2026-07-01T10:00:00Z', task: undefined, path: 'services/billing/x.ts', stage: 'plan' },
     ])
     await client.close()
   })

@@ -193,7 +193,14 @@ export function createMcpServer(backend: McpBackend, options: { version: string;
       const rec = answer.body as Recommendation
       // In the recommendation's run: decisions scoped to its task, path or stage apply there too (R-CON-4).
       const run = runOfContext(request.context)
-      const behind = await backend.whyPoint({ user: request.user, project: request.project, point: rec.point, as_of: request.as_of, ...run })
+      const behind = await backend.whyPoint({
+        user: request.user,
+        project: request.project,
+        session_id: request.session_id,
+        point: rec.point,
+        as_of: request.as_of,
+        ...run,
+      })
       if (behind.ok) return result({ ok: true, body: { ...whyOf(rec), point_why: behind.body } })
       // A point nothing is known of yet (no observation, no decision bound to it) has no `why` of
       // its own: the recommendation explains itself. Any other failure is the tool's: an answer
