@@ -39,6 +39,16 @@ export const ImportedDecisionSchema = z.object({
   }),
   evidence: z.array(EvidenceInputSchema).max(DECISION_LIMITS.evidence).default([]),
 })
+  // A record that replaces itself, or is replaced by what it replaces, is a loop in the chain
+  // (R-CON-5): `why` would name it as its own predecessor, and the lifecycle refuses it (R-CON-1a).
+  .superRefine((record, ctx) => {
+    for (const field of ['supersedes', 'superseded_by'] as const) {
+      if (record[field] === record.key) ctx.addIssue({ code: 'custom', path: [field], message: `${record.key} cannot name itself` })
+    }
+    if (record.supersedes !== null && record.supersedes !== record.key && record.supersedes === record.superseded_by) {
+      ctx.addIssue({ code: 'custom', path: ['superseded_by'], message: `${record.key} cannot be superseded by ${record.supersedes}, which it supersedes` })
+    }
+  })
 export type ImportedDecision = z.infer<typeof ImportedDecisionSchema>
 
 /** What an import did; a second import of the same records lists them all as `unchanged`. */

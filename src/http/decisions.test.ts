@@ -307,6 +307,30 @@ describe('POST /v1/decisions/import (R-CON-6)', () => {
   })
 })
 
+describe('records that cannot be imported as sent (R-CON-6, R-SVC-2)', () => {
+  const record = (key: string, extra: Record<string, unknown> = {}) => ({
+    key, title: `Title of ${key}`, decision: 'We do this.', rationale: 'Because.', status: 'accepted', date: '2024-01-10',
+    origin: { path: `${key}.md`, line: 1, format: 'adr-tools', folder: 'docs/adr' }, ...extra,
+  })
+
+  it('refuses a record that supersedes itself, or is superseded by what it supersedes, naming the field; nothing is stored', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions/import', { records: [record('ADR-0001')] })
+    const before = (await call('GET', '/v1/decisions')).body.decisions
+    const self = await call('POST', '/v1/decisions/import', {
+      records: [record('ADR-0002'), record('ADR-0003', { status: 'superseded', supersedes: 'ADR-0003', superseded_by: 'ADR-0003' })],
+    })
+    expect(self.status).toBe(400)
+    expect(self.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['records.1.supersedes', 'records.1.superseded_by'])
+    const loop = await call('POST', '/v1/decisions/import', {
+      records: [record('ADR-0002', { status: 'superseded', supersedes: 'ADR-0001', superseded_by: 'ADR-0001' })],
+    })
+    expect(loop.status).toBe(400)
+    expect(loop.body.error.issues).toEqual([{ path: 'records.0.superseded_by', message: expect.stringContaining('ADR-0001') }])
+    expect((await call('GET', '/v1/decisions')).body.decisions).toEqual(before)
+  })
+})
+
 describe('folders of one repository (R-CON-6)', () => {
   const adr = (n: number, title: string, day: string) =>
     `# ${n}. ${title}\n\nDate: ${day}\n\n## Status\n\nAccepted\n\n## Context\n\n${title} in ${day}.\n\n## Decision\n\n${title}.\n`
