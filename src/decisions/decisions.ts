@@ -1,5 +1,5 @@
 import type { Clock } from '../clock'
-import { InputError } from '../domain/errors'
+import { InputError, type Issue } from '../domain/errors'
 import type { Context } from '../domain/observation'
 import { applies, runOfContext, type ApplicabilityQuery } from './applicability'
 import { checkAgainst, type Verdict } from './constraints'
@@ -111,6 +111,28 @@ function nextKey(keys: readonly string[]): string {
     if (match !== null) max = Math.max(max, Number(match[1]))
   }
   return `D-${String(max + 1).padStart(3, '0')}`
+}
+
+/**
+ * Two records of one import with one key: whichever came second would overwrite the first, and
+ * the report would call the key both created and updated. Neither is the record, so the import is
+ * refused, naming both sources.
+ */
+function refuseKeysSentTwice(records: readonly ImportedDecision[]): void {
+  const first = new Map<string, number>()
+  const issues: Issue[] = []
+  const where = (r: ImportedDecision) => `${r.origin.path}:${r.origin.line}`
+  records.forEach((r, i) => {
+    const earlier = first.get(r.key)
+    if (earlier === undefined) first.set(r.key, i)
+    else {
+      const other = records[earlier] as ImportedDecision
+      issues.push({ path: `records.${i}.key`, message: `${r.key} of ${where(r)} is also the key of records.${earlier} (${where(other)})` })
+    }
+  })
+  if (issues.length > 0) {
+    throw new InputError('duplicate_key', `one key, two records: ${issues.map((i) => i.message).join('; ')}`, { issues })
+  }
 }
 
 export function createDecisions(deps: { store: DecisionStore; clock: Clock; matchPatterns?: MatchPatterns }): Decisions {
@@ -378,6 +400,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
     },
 
     async import(records) {
+      refuseKeysSentTwice(records)
       const at = clock.now().toISOString()
       return store.transact(async (tx) => {
         const report: ImportReport = { created: [], updated: [], unchanged: [], conflicts: [], warnings: [] }

@@ -329,6 +329,23 @@ describe('records that cannot be imported as sent (R-CON-6, R-SVC-2)', () => {
     expect(loop.body.error.issues).toEqual([{ path: 'records.0.superseded_by', message: expect.stringContaining('ADR-0001') }])
     expect((await call('GET', '/v1/decisions')).body.decisions).toEqual(before)
   })
+
+  it('refuses two records with one key, naming both sources, and stores neither', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions/import', { records: [record('ADR-0001')] })
+    const before = (await call('GET', '/v1/decisions')).body.decisions
+    const twice = await call('POST', '/v1/decisions/import', {
+      records: [
+        record('ADR-0002', { origin: { path: '0002-use-grpc.md', line: 1, format: 'adr-tools', folder: 'docs/adr' } }),
+        record('ADR-0003'),
+        record('ADR-0002', { title: 'Use SOAP', origin: { path: '0002-use-soap.md', line: 1, format: 'adr-tools', folder: 'docs/adr' } }),
+      ],
+    })
+    expect(twice.status).toBe(400)
+    expect(twice.body.error.code).toBe('duplicate_key')
+    expect(twice.body.error.issues).toEqual([{ path: 'records.2.key', message: expect.stringMatching(/0002-use-soap\.md:1.*records\.0 \(0002-use-grpc\.md:1\)/) }])
+    expect((await call('GET', '/v1/decisions')).body.decisions).toEqual(before)
+  })
 })
 
 describe('folders of one repository (R-CON-6)', () => {
@@ -349,6 +366,30 @@ describe('folders of one repository (R-CON-6)', () => {
     expect(second.conflicts.map((c: { key: string }) => c.key)).toEqual(['ADR-0001'])
     expect(second.conflicts[0].message).toContain('services/api/docs/adr')
     expect((await call('GET', '/v1/decisions/ADR-0001')).body.date).toBe('2024-01-10')
+  })
+
+  it('two files numbered alike (two branches each added a 0005) are both left out, naming each other, and the stored record stays', async () => {
+    const { call } = await createTestApp()
+    const kafka = adr(5, 'Use Kafka', '2024-05-01')
+    await call('POST', '/v1/decisions/import', { records: read('docs/adr', { '0005-use-kafka.md': kafka }) })
+    const before = (await call('GET', '/v1/decisions/ADR-0005')).body
+
+    const files = {
+      '0005-add-audit-log.md': adr(5, 'Add an audit log', '2024-05-02'),
+      '0005-use-kafka.md': kafka,
+      '0006-use-nats.md': adr(6, 'Use NATS', '2024-06-01').replace('Accepted', 'Accepted\n\nSupersedes [5. Use Kafka](0005-use-kafka.md)'),
+    }
+    const reading = readRecordFolder(Object.entries(files).map(([name, text]) => ({ path: name, name, bytes: new TextEncoder().encode(text) })))
+    expect(reading.records.map((r) => r.key)).toEqual(['ADR-0006'])
+    expect(reading.records[0]?.supersedes).toBe(null)
+    expect(reading.problems.map((p) => `${p.path}:${p.line}: ${p.message}`)).toEqual([
+      '0005-add-audit-log.md:1: ADR-0005 is also the key of 0005-use-kafka.md:1; neither is imported until one is renumbered',
+      '0005-use-kafka.md:1: ADR-0005 is also the key of 0005-add-audit-log.md:1; neither is imported until one is renumbered',
+      '0006-use-nats.md:9: supersedes "0005-use-kafka.md" names ADR-0005, which two records claim; the link is left out',
+    ])
+    const records = reading.records.map((r) => ({ ...r, origin: { ...r.origin, folder: 'docs/adr' } }))
+    expect((await call('POST', '/v1/decisions/import', { records })).body.created).toEqual(['ADR-0006'])
+    expect((await call('GET', '/v1/decisions/ADR-0005')).body).toEqual(before)
   })
 
   it('a record whose file was renamed in its folder is updated, not left out', async () => {

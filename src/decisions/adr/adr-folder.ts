@@ -108,16 +108,25 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     }
     const reading = readFile(file, format)
     problems.push(...reading.problems)
-    for (const record of reading.records) {
-      if (parsed.some((p) => p.key === record.key)) {
-        problems.push({ path: f.path, line: record.origin.line, message: `${record.key} is read twice; this one is left out` })
-        continue
-      }
-      parsed.push(record)
-      formats[record.origin.format] = (formats[record.origin.format] ?? 0) + 1
-    }
+    parsed.push(...reading.records)
     if (format !== 'decisions-md') fileKeys.set(f.name.toLowerCase(), keyOfFile(f.name))
   }
+  // One key in two places (two branches that each added their 0005-….md, a section copied in a
+  // log): neither is the record, and whichever were taken would overwrite what the other stored,
+  // so both are left out, each naming the other, and what is stored under the key stays as it is.
+  const claims = new Map<string, ParsedRecord[]>()
+  for (const p of parsed) claims.set(p.key, [...(claims.get(p.key) ?? []), p])
+  const twice = new Set([...claims].filter(([, all]) => all.length > 1).map(([key]) => key))
+  for (const record of parsed.filter((p) => twice.has(p.key))) {
+    const others = (claims.get(record.key) ?? []).filter((o) => o !== record).map((o) => `${o.origin.path}:${o.origin.line}`)
+    problems.push({
+      path: record.origin.path,
+      line: record.origin.line,
+      message: `${record.key} is also the key of ${others.join(', ')}; neither is imported until one is renumbered`,
+    })
+  }
+  parsed.splice(0, parsed.length, ...parsed.filter((p) => !twice.has(p.key)))
+  for (const record of parsed) formats[record.origin.format] = (formats[record.origin.format] ?? 0) + 1
   const keys = new Set(parsed.map((p) => p.key))
 
   function resolve(record: ParsedRecord, ref: LinkRef | null, field: string): string | null {
@@ -127,6 +136,11 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     const number = /^(?:adr-?)?(\d{1,5})$/i.exec(ref.target)
     const candidates = [byFile, ref.target, number === null ? undefined : `ADR-${(number[1] as string).padStart(4, '0')}`]
     const key = candidates.find((c): c is string => c !== undefined && keys.has(c))
+    const claimed = candidates.find((c): c is string => c !== undefined && twice.has(c))
+    if (key === undefined && claimed !== undefined) {
+      problems.push({ path: record.origin.path, line: ref.line, message: `${field} "${ref.target}" names ${claimed}, which two records claim; the link is left out` })
+      return null
+    }
     if (key === undefined || key === record.key) {
       problems.push({
         path: record.origin.path,
