@@ -5,7 +5,7 @@ import { applies, runOfContext, type ApplicabilityQuery } from './applicability'
 import { checkAgainst, type Verdict } from './constraints'
 import { matchWithin, type MatchPatterns } from './pattern-match'
 import type { DecisionEvent, DecisionInput, DecisionRecord, DecisionStatus } from './decision'
-import { importedRecord, mergeImported, type ImportedDecision, type ImportReport } from './imported-decision'
+import { changedFields, importedRecord, mergeImported, type ImportedDecision, type ImportReport } from './imported-decision'
 import { decisionAt, proposal, transition, withBefore } from './lifecycle'
 import type { DecisionStore, DecisionTransaction, Pulse } from './store'
 
@@ -405,6 +405,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
       return store.transact(async (tx) => {
         const report: ImportReport = { created: [], updated: [], unchanged: [], conflicts: [], warnings: [] }
         const incoming = new Set(records.map((r) => r.key))
+        const merges: Array<{ key: string; merged: ReturnType<typeof mergeImported>; stored: DecisionRecord | undefined }> = []
         for (const input of records) {
           const links = { ...input }
           for (const field of ['supersedes', 'superseded_by'] as const) {
@@ -419,14 +420,32 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
           // The history matters only to a record the repository changed: a re-import of an
           // unchanged folder reads no events.
           const changed = stored?.imported != null && stored.imported.fingerprint !== record.imported?.fingerprint
-          const merged = mergeImported(record, stored, at, changed ? await store.events(input.key) : [])
+          merges.push({ key: input.key, stored, merged: mergeImported(record, stored, at, changed ? await store.events(input.key) : []) })
+        }
+        const written = new Map(merges.flatMap((m) => (m.merged.record === undefined ? [] : [[m.key, m.merged.record] as const])))
+        const current = async (key: string) => written.get(key) ?? (await tx.get(key))
+        for (const { key, stored, merged } of merges) {
+          const record = merged.record
+          if (record === undefined) continue
+          // A predecessor that stays superseded by this record (superseded is final) keeps it as its
+          // successor: the link stays on this side too, whatever the file now says.
+          const replaced = stored?.supersedes ?? null
+          const predecessor = replaced === null || record.supersedes === replaced ? undefined : await current(replaced)
+          if (predecessor?.status === 'superseded' && predecessor.superseded_by === key) {
+            merged.warnings.push(`${key} still supersedes ${replaced}: ${replaced} stays superseded by it, which is final`)
+            record.supersedes = replaced
+          }
+          if (merged.event !== undefined && stored !== undefined) merged.event.changed = changedFields(stored, record)
+        }
+        for (const { key, merged } of merges) {
+          report.warnings.push(...merged.warnings.map((message) => ({ key, message })))
           if (merged.outcome === 'conflict') {
-            report.conflicts.push({ key: input.key, message: `${input.key} exists and ${merged.reason ?? 'is not this record'}; it is left as it is` })
+            report.conflicts.push({ key, message: `${key} exists and ${merged.reason ?? 'is not this record'}; it is left as it is` })
             continue
           }
           if (merged.record !== undefined) tx.put(merged.record)
           if (merged.event !== undefined) tx.append(merged.event)
-          report[merged.outcome].push(input.key)
+          report[merged.outcome].push(key)
         }
         return report
       })

@@ -122,24 +122,40 @@ function movedHere(stored: DecisionRecord, history: readonly DecisionEvent[], st
   return said === status && (stored.status !== said || history.some((e) => e.type === 'linked'))
 }
 
+/** The imported fields in which `record` differs from `stored`. */
+export function changedFields(stored: DecisionRecord, record: DecisionRecord): string[] {
+  return IMPORTED_FIELDS.filter((f) => JSON.stringify(stored[f]) !== JSON.stringify(record[f]))
+}
+
+/** What merging one imported record does. */
+export interface MergedImport {
+  outcome: 'created' | 'updated' | 'unchanged' | 'conflict'
+  record?: DecisionRecord
+  event?: DecisionEvent
+  reason?: string
+  /** What the file says that the store keeps otherwise, and why. */
+  warnings: string[]
+}
+
 /**
  * Merges an imported record into what is stored: new (`imported` event), the same fingerprint
  * (nothing to do), or changed in the repository (`reimported` event naming the changed fields).
  * A stored decision that was not imported, or was imported from another file, is never overwritten.
  * `history` is the stored decision's events: a status the lifecycle moved on from the imported one
- * is kept while the file's status stays what was imported.
+ * is kept while the file's status stays what was imported. A final status (`superseded`, `revoked`)
+ * is never moved by a re-import (R-CON-1).
  */
 export function mergeImported(
   incoming: DecisionRecord,
   stored: DecisionRecord | undefined,
   at: string,
   history: readonly DecisionEvent[] = [],
-): { outcome: 'created' | 'updated' | 'unchanged' | 'conflict'; record?: DecisionRecord; event?: DecisionEvent; reason?: string } {
+): MergedImport {
   if (stored === undefined) {
     const record = { ...incoming, version: 1 }
-    return { outcome: 'created', record, event: { key: incoming.key, seq: 1, at, type: 'imported', from: null, to: incoming.status } }
+    return { outcome: 'created', record, event: { key: incoming.key, seq: 1, at, type: 'imported', from: null, to: incoming.status }, warnings: [] }
   }
-  if (stored.imported === null) return { outcome: 'conflict', reason: 'it was not created by an import' }
+  if (stored.imported === null) return { outcome: 'conflict', reason: 'it was not created by an import', warnings: [] }
   // Another folder with the same key (two ADR folders both numbered from 0001, whose first files
   // adr-tools names alike): never overwritten. Within one folder, another file with the key is the
   // record renamed. Without folders (imports made before they were sent), another file is another record.
@@ -148,20 +164,25 @@ export function mergeImported(
   const folders = from.folder !== undefined && to?.folder !== undefined
   if (to !== null && (folders ? from.folder !== to.folder : from.path !== to.path)) {
     const where = from.folder === undefined ? from.path : `${from.folder}/${from.path}`
-    return { outcome: 'conflict', reason: `it was imported from ${where}; import another folder with --prefix` }
+    return { outcome: 'conflict', reason: `it was imported from ${where}; import another folder with --prefix`, warnings: [] }
   }
-  if (stored.imported.fingerprint === incoming.imported?.fingerprint) return { outcome: 'unchanged' }
-  const owned = movedHere(stored, history, incoming.status) ? IMPORTED_FIELDS.filter((f) => !LIFECYCLE_FIELDS.has(f)) : IMPORTED_FIELDS
-  const changed = owned.filter((f) => JSON.stringify(stored[f]) !== JSON.stringify(incoming[f]))
-  const seq = stored.version + 1
+  if (stored.imported.fingerprint === incoming.imported?.fingerprint) return { outcome: 'unchanged', warnings: [] }
+  const warnings: string[] = []
+  const moved = movedHere(stored, history, incoming.status)
+  // Revoked is final, links and all; superseded is final while the file says another status.
+  const final = stored.status === 'revoked' || (stored.status === 'superseded' && incoming.status !== 'superseded')
+  if (final && !moved && incoming.status !== stored.status) {
+    warnings.push(`${stored.key} is ${stored.status}, which is final; the file's status ${incoming.status} is not taken (a new record can replace it)`)
+  }
+  const owned = moved || final ? IMPORTED_FIELDS.filter((f) => !LIFECYCLE_FIELDS.has(f)) : IMPORTED_FIELDS
   const record: DecisionRecord = {
     ...stored,
     ...Object.fromEntries(owned.map((f) => [f, incoming[f]])),
     imported: incoming.imported,
-    version: seq,
+    version: stored.version + 1,
     updated_at: at,
   }
-  const event: DecisionEvent = { key: stored.key, seq, at, type: 'reimported', from: stored.status, to: record.status, changed }
+  const event: DecisionEvent = { key: stored.key, seq: record.version, at, type: 'reimported', from: stored.status, to: record.status, changed: changedFields(stored, record) }
   // What the repository changed is kept as it was, so that a replay before it reads it (R-REC-9).
-  return { outcome: 'updated', record, event: withBefore(event, stored, record) }
+  return { outcome: 'updated', record, event: withBefore(event, stored, record), warnings }
 }

@@ -537,6 +537,67 @@ describe('a re-import after the lifecycle moved on (R-CON-6, R-CON-1)', () => {
   })
 })
 
+describe('a re-import never moves what is final (R-CON-1, R-CON-6)', () => {
+  const adr = (n: number, title: string, status: string, context = `${title}, for reasons.`) =>
+    `# ${n}. ${title}\n\nDate: 2024-0${n}-01\n\n## Status\n\n${status}\n\n## Context\n\n${context}\n\n## Decision\n\n${title}.\n`
+  const read = (files: Record<string, string>) =>
+    readRecordFolder(Object.entries(files).map(([name, text]) => ({ path: name, name, bytes: new TextEncoder().encode(text) }))).records.map(
+      (r) => ({ ...r, origin: { ...r.origin, folder: 'docs/adr' } }),
+    )
+  const links = async (call: Awaited<ReturnType<typeof createTestApp>>['call'], key: string) => {
+    const d = (await call('GET', `/v1/decisions/${key}`)).body
+    return [d.status, d.supersedes, d.superseded_by]
+  }
+
+  it('a decision revoked here, or imported revoked, stays revoked whatever status its file says later; its text still comes through', async () => {
+    const { call, clock } = await createTestApp()
+    await call('POST', '/v1/decisions/import', {
+      records: read({ '0001-use-mongodb.md': adr(1, 'Use MongoDB', 'Proposed'), '0002-use-couchdb.md': adr(2, 'Use CouchDB', 'Rejected') }),
+    })
+    clock.advance(DAY)
+    expect((await call('POST', '/v1/decisions/ADR-0001/revoke', { reason: 'rejected in review' })).status).toBe(200)
+    clock.advance(DAY)
+    const later = read({
+      '0001-use-mongodb.md': adr(1, 'Use MongoDB', 'Deprecated', 'Documents, then joins.'),
+      '0002-use-couchdb.md': adr(2, 'Use CouchDB', 'Accepted', 'Replication, offline.'),
+    })
+    const again = (await call('POST', '/v1/decisions/import', { records: later })).body
+    expect(again.updated).toEqual(['ADR-0001', 'ADR-0002'])
+    expect(again.warnings).toEqual([
+      { key: 'ADR-0001', message: expect.stringContaining('revoked, which is final') },
+      { key: 'ADR-0002', message: expect.stringContaining('revoked, which is final') },
+    ])
+    for (const [key, rationale] of [['ADR-0001', 'Documents, then joins.'], ['ADR-0002', 'Replication, offline.']]) {
+      const stored = (await call('GET', `/v1/decisions/${key}`)).body
+      expect(stored).toMatchObject({ status: 'revoked', rationale })
+      expect(stored.events.at(-1)).toMatchObject({ type: 'reimported', from: 'revoked', to: 'revoked' })
+    }
+    expect((await call('GET', '/v1/decisions/applicable')).body.decisions).toEqual([])
+    expect((await call('POST', '/v1/decisions/import', { records: later })).body.unchanged).toHaveLength(2)
+  })
+
+  it('a record superseded stays superseded, linked both ways, when its file says Accepted again', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions/import', {
+      records: read({
+        '0001-use-rest.md': adr(1, 'Use REST', 'Superseded by [2. Use gRPC](0002-use-grpc.md)'),
+        '0002-use-grpc.md': adr(2, 'Use gRPC', 'Accepted\n\nSupersedes [1. Use REST](0001-use-rest.md)'),
+      }),
+    })
+    // The team takes gRPC back in the files: REST is written Accepted again, gRPC Rejected.
+    const report = (await call('POST', '/v1/decisions/import', {
+      records: read({ '0001-use-rest.md': adr(1, 'Use REST', 'Accepted'), '0002-use-grpc.md': adr(2, 'Use gRPC', 'Rejected') }),
+    })).body
+    expect(report.updated).toEqual(['ADR-0001', 'ADR-0002'])
+    expect(report.warnings.map((w: { key: string }) => w.key)).toEqual(['ADR-0001', 'ADR-0002'])
+    expect(await links(call, 'ADR-0001')).toEqual(['superseded', null, 'ADR-0002'])
+    // Revoking a replacement does not bring the old one back (R-CON-1a).
+    expect(await links(call, 'ADR-0002')).toEqual(['revoked', 'ADR-0001', null])
+    const why = (await call('GET', '/v1/decisions/ADR-0001/why')).body
+    expect(why.chain.map((l: { key: string }) => l.key)).toEqual(['ADR-0001', 'ADR-0002'])
+  })
+})
+
 describe('paths in one Unicode form (R-CON-3, R-CON-4)', () => {
   it('a path-scoped required decision applies to its path in NFD as in NFC: check blocks, applicable lists, the recommendation is enforced', async () => {
     const { call } = await createTestApp()
