@@ -422,6 +422,10 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
           const changed = stored?.imported != null && stored.imported.fingerprint !== record.imported?.fingerprint
           merges.push({ key: input.key, stored, merged: mergeImported(record, stored, at, changed ? await store.events(input.key) : []) })
         }
+        // A link whose other end names another decision is a competing claim (two successors of
+        // one decision, as when the repository names one and the API superseded it by another):
+        // the other end's link stands, and this one is left out, so that every chain reads alike
+        // from both ends (R-CON-5).
         const written = new Map(merges.flatMap((m) => (m.merged.record === undefined ? [] : [[m.key, m.merged.record] as const])))
         const current = async (key: string) => written.get(key) ?? (await tx.get(key))
         for (const { key, stored, merged } of merges) {
@@ -434,6 +438,14 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
           if (predecessor?.status === 'superseded' && predecessor.superseded_by === key) {
             merged.warnings.push(`${key} still supersedes ${replaced}: ${replaced} stays superseded by it, which is final`)
             record.supersedes = replaced
+          }
+          for (const [field, back] of [['supersedes', 'superseded_by'], ['superseded_by', 'supersedes']] as const) {
+            const target = record[field]
+            const other = target === null ? undefined : await current(target)
+            const claim = other?.[back]
+            if (target === null || claim === undefined || claim === null || claim === key || stored?.[field] === target) continue
+            merged.warnings.push(`${field} ${target} is left out: ${target} is linked to ${claim} instead (${back})`)
+            record[field] = null
           }
           if (merged.event !== undefined && stored !== undefined) merged.event.changed = changedFields(stored, record)
         }

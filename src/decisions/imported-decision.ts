@@ -122,6 +122,13 @@ function movedHere(stored: DecisionRecord, history: readonly DecisionEvent[], st
   return said === status && (stored.status !== said || history.some((e) => e.type === 'linked'))
 }
 
+/** The links the lifecycle set here (a `superseded` event's `by`, an `accepted` or `linked` event's `supersedes`). */
+function linksSetHere(history: readonly DecisionEvent[]): { superseded_by?: string; supersedes?: string } {
+  const by = history.findLast((e) => e.type === 'superseded' && e.by !== undefined)?.by
+  const supersedes = history.findLast((e) => (e.type === 'accepted' || e.type === 'linked') && e.supersedes !== undefined)?.supersedes
+  return { ...(by === undefined ? {} : { superseded_by: by }), ...(supersedes === undefined ? {} : { supersedes }) }
+}
+
 /** The imported fields in which `record` differs from `stored`. */
 export function changedFields(stored: DecisionRecord, record: DecisionRecord): string[] {
   return IMPORTED_FIELDS.filter((f) => JSON.stringify(stored[f]) !== JSON.stringify(record[f]))
@@ -143,7 +150,8 @@ export interface MergedImport {
  * A stored decision that was not imported, or was imported from another file, is never overwritten.
  * `history` is the stored decision's events: a status the lifecycle moved on from the imported one
  * is kept while the file's status stays what was imported. A final status (`superseded`, `revoked`)
- * is never moved by a re-import (R-CON-1).
+ * is never moved by a re-import (R-CON-1), and a supersede link the lifecycle set here is not
+ * replaced by another the file names (R-CON-5: the chain the history tells is the one kept).
  */
 export function mergeImported(
   incoming: DecisionRecord,
@@ -181,6 +189,14 @@ export function mergeImported(
     imported: incoming.imported,
     version: stored.version + 1,
     updated_at: at,
+  }
+  for (const [field, key] of Object.entries(linksSetHere(history)) as Array<['supersedes' | 'superseded_by', string]>) {
+    if (record[field] === key || stored[field] !== key) continue
+    if (record[field] !== null) {
+      const said = field === 'supersedes' ? 'supersedes' : 'superseded by'
+      warnings.push(`${stored.key} was linked to ${key} here (${field}); the file's "${said} ${record[field]}" is not taken`)
+    }
+    record[field] = key
   }
   const event: DecisionEvent = { key: stored.key, seq: record.version, at, type: 'reimported', from: stored.status, to: record.status, changed: changedFields(stored, record) }
   // What the repository changed is kept as it was, so that a replay before it reads it (R-REC-9).

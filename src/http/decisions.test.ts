@@ -537,7 +537,7 @@ describe('a re-import after the lifecycle moved on (R-CON-6, R-CON-1)', () => {
   })
 })
 
-describe('a re-import never moves what is final (R-CON-1, R-CON-6)', () => {
+describe('a re-import never moves what is final, nor relinks what the lifecycle linked (R-CON-1, R-CON-5, R-CON-6)', () => {
   const adr = (n: number, title: string, status: string, context = `${title}, for reasons.`) =>
     `# ${n}. ${title}\n\nDate: 2024-0${n}-01\n\n## Status\n\n${status}\n\n## Context\n\n${context}\n\n## Decision\n\n${title}.\n`
   const read = (files: Record<string, string>) =>
@@ -595,6 +595,42 @@ describe('a re-import never moves what is final (R-CON-1, R-CON-6)', () => {
     expect(await links(call, 'ADR-0002')).toEqual(['revoked', 'ADR-0001', null])
     const why = (await call('GET', '/v1/decisions/ADR-0001/why')).body
     expect(why.chain.map((l: { key: string }) => l.key)).toEqual(['ADR-0001', 'ADR-0002'])
+  })
+
+  it('after a supersede over the API, a re-import naming another successor keeps the chain the history tells, and says so', async () => {
+    const { call, clock } = await createTestApp()
+    const first = {
+      '0001-use-rest.md': adr(1, 'Use REST', 'Accepted'),
+      '0002-use-grpc.md': adr(2, 'Use gRPC', 'Proposed'),
+      '0003-use-graphql.md': adr(3, 'Use GraphQL', 'Proposed'),
+    }
+    await call('POST', '/v1/decisions/import', { records: read(first) })
+    clock.advance(DAY)
+    expect((await call('POST', '/v1/decisions/ADR-0001/supersede', { by: 'ADR-0002' })).status).toBe(200)
+    clock.advance(DAY)
+    // Meanwhile the repository accepted GraphQL as REST's replacement.
+    const report = (await call('POST', '/v1/decisions/import', {
+      records: read({ ...first, '0003-use-graphql.md': adr(3, 'Use GraphQL', 'Accepted\n\nSupersedes [1. Use REST](0001-use-rest.md)') }),
+    })).body
+    expect(report.warnings).toEqual([
+      { key: 'ADR-0001', message: expect.stringMatching(/ADR-0002.*superseded by ADR-0003.*not taken/) },
+      { key: 'ADR-0003', message: expect.stringMatching(/supersedes ADR-0001 is left out.*ADR-0002/) },
+    ])
+    expect(await links(call, 'ADR-0001')).toEqual(['superseded', null, 'ADR-0002'])
+    expect(await links(call, 'ADR-0002')).toEqual(['accepted', 'ADR-0001', null])
+    expect(await links(call, 'ADR-0003')).toEqual(['accepted', null, null])
+    const rest = (await call('GET', '/v1/decisions/ADR-0001')).body
+    expect(rest.events.map((e: { type: string; by?: string }) => [e.type, e.by])).toEqual([['imported', undefined], ['superseded', 'ADR-0002'], ['reimported', undefined]])
+    for (const key of ['ADR-0001', 'ADR-0002', 'ADR-0003']) {
+      const why = (await call('GET', `/v1/decisions/${key}/why`)).body
+      const chain = why.chain.map((l: { key: string }) => l.key)
+      expect(chain, key).toEqual(key === 'ADR-0003' ? ['ADR-0003'] : ['ADR-0001', 'ADR-0002'])
+      for (const link of why.chain) {
+        for (const id of [link.supersedes, link.superseded_by].filter((k) => k !== null)) {
+          expect(chain, `${key}: ${link.key} cites ${id}`).toContain(id)
+        }
+      }
+    }
   })
 })
 
