@@ -428,9 +428,18 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
         // from both ends (R-CON-5).
         const written = new Map(merges.flatMap((m) => (m.merged.record === undefined ? [] : [[m.key, m.merged.record] as const])))
         const current = async (key: string) => written.get(key) ?? (await tx.get(key))
+        // A record left out as a conflict is not the one its folder's links mean: the decision
+        // stored under its key came from elsewhere (another folder numbered alike, the API).
+        const others = new Set(merges.filter((m) => m.merged.outcome === 'conflict').map((m) => m.key))
         for (const { key, stored, merged } of merges) {
           const record = merged.record
           if (record === undefined) continue
+          for (const field of ['supersedes', 'superseded_by'] as const) {
+            const target = record[field]
+            if (target === null || !others.has(target) || stored?.[field] === target) continue
+            merged.warnings.push(`${field} ${target} is left out: the ${target} stored is another decision (see its conflict)`)
+            record[field] = null
+          }
           // A predecessor that stays superseded by this record (superseded is final) keeps it as its
           // successor: the link stays on this side too, whatever the file now says.
           const replaced = stored?.supersedes ?? null

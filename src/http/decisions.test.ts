@@ -368,6 +368,24 @@ describe('folders of one repository (R-CON-6)', () => {
     expect((await call('GET', '/v1/decisions/ADR-0001')).body.date).toBe('2024-01-10')
   })
 
+  it("a record of a second folder does not link to the first folder's decision under the key it left out", async () => {
+    const { call } = await createTestApp()
+    const api = read('services/api/docs/adr', { '0002-use-postgres.md': adr(2, 'Use Postgres', '2024-01-10') })
+    await call('POST', '/v1/decisions/import', { records: api })
+    const before = (await call('GET', '/v1/decisions/ADR-0002')).body
+    const web = read('web/docs/adr', {
+      '0002-use-zod.md': adr(2, 'Use Zod', '2024-03-15').replace('Accepted', 'Superseded by [3. Use Valibot](0003-use-valibot.md)'),
+      '0003-use-valibot.md': adr(3, 'Use Valibot', '2024-09-01'),
+    })
+    expect(web.find((r) => r.key === 'ADR-0003')?.supersedes).toBe('ADR-0002')
+    const report = (await call('POST', '/v1/decisions/import', { records: web })).body
+    expect(report.created).toEqual(['ADR-0003'])
+    expect(report.conflicts.map((c: { key: string }) => c.key)).toEqual(['ADR-0002'])
+    expect(report.warnings).toEqual([{ key: 'ADR-0003', message: expect.stringContaining('supersedes ADR-0002 is left out') }])
+    expect((await call('GET', '/v1/decisions/ADR-0003')).body).toMatchObject({ status: 'accepted', supersedes: null })
+    expect((await call('GET', '/v1/decisions/ADR-0002')).body).toEqual(before)
+  })
+
   it('two files numbered alike (two branches each added a 0005) are both left out, naming each other, and the stored record stays', async () => {
     const { call } = await createTestApp()
     const kafka = adr(5, 'Use Kafka', '2024-05-01')
