@@ -458,6 +458,23 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
           }
           if (merged.event !== undefined && stored !== undefined) merged.event.changed = changedFields(stored, record)
         }
+        // A folder imported for the first time whose keys another folder's records hold is numbered
+        // like that folder (a monorepo's second doc/adr): taking the records whose numbers happen to
+        // be free would mix the two, and the --prefix the conflicts advise would then store those a
+        // second time. Nothing of it is stored. A folder imported before goes on record by record.
+        const clashes = merges.filter((m) => m.merged.elsewhere !== undefined)
+        const known = merges.some((m) => m.merged.outcome === 'updated' || m.merged.outcome === 'unchanged')
+        if (clashes.length > 0 && !known) {
+          const taken = clashes.map((m) => m.key).join(', ')
+          for (const { key, merged } of merges) {
+            const message =
+              merged.outcome === 'conflict'
+                ? `${key} exists and ${merged.reason ?? 'is not this record'}; it is left as it is`
+                : `${key} is not imported either: ${taken} of this folder belong to another folder's records; import this one with --prefix`
+            report.conflicts.push({ key, message })
+          }
+          return report
+        }
         for (const { key, merged } of merges) {
           report.warnings.push(...merged.warnings.map((message) => ({ key, message })))
           if (merged.outcome === 'conflict') {

@@ -140,6 +140,8 @@ export interface MergedImport {
   record?: DecisionRecord
   event?: DecisionEvent
   reason?: string
+  /** A conflict with a record imported from another folder (or file): where that one came from. */
+  elsewhere?: string
   /** What the file says that the store keeps otherwise, and why. */
   warnings: string[]
 }
@@ -172,7 +174,7 @@ export function mergeImported(
   const folders = from.folder !== undefined && to?.folder !== undefined
   if (to !== null && (folders ? from.folder !== to.folder : from.path !== to.path)) {
     const where = from.folder === undefined ? from.path : `${from.folder}/${from.path}`
-    return { outcome: 'conflict', reason: `it was imported from ${where}; import another folder with --prefix`, warnings: [] }
+    return { outcome: 'conflict', reason: `it was imported from ${where}; import another folder with --prefix`, elsewhere: where, warnings: [] }
   }
   if (stored.imported.fingerprint === incoming.imported?.fingerprint) return { outcome: 'unchanged', warnings: [] }
   const warnings: string[] = []
