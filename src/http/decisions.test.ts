@@ -407,8 +407,8 @@ describe('folders of one repository (R-CON-6)', () => {
     expect(reading.records.map((r) => r.key)).toEqual(['ADR-0006'])
     expect(reading.records[0]?.supersedes).toBe(null)
     expect(reading.problems.map((p) => `${p.path}:${p.line}: ${p.message}`)).toEqual([
-      '0005-add-audit-log.md:1: ADR-0005 is also the key of 0005-use-kafka.md:1; neither is imported until one is renumbered',
-      '0005-use-kafka.md:1: ADR-0005 is also the key of 0005-add-audit-log.md:1; neither is imported until one is renumbered',
+      '0005-add-audit-log.md:1: ADR-0005 is also the key of 0005-use-kafka.md:1; neither is imported until one has a key of its own',
+      '0005-use-kafka.md:1: ADR-0005 is also the key of 0005-add-audit-log.md:1; neither is imported until one has a key of its own',
       '0006-use-nats.md:9: supersedes "0005-use-kafka.md" names ADR-0005, which two records claim; the link is left out',
     ])
     const records = reading.records.map((r) => ({ ...r, origin: { ...r.origin, folder: 'docs/adr' } }))

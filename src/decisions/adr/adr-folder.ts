@@ -122,7 +122,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     problems.push({
       path: record.origin.path,
       line: record.origin.line,
-      message: `${record.key} is also the key of ${others.join(', ')}; neither is imported until one is renumbered`,
+      message: `${record.key} is also the key of ${others.join(', ')}; neither is imported until one has a key of its own`,
     })
   }
   parsed.splice(0, parsed.length, ...parsed.filter((p) => !twice.has(p.key)))
@@ -142,11 +142,9 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
       return null
     }
     if (key === undefined || key === record.key) {
-      problems.push({
-        path: record.origin.path,
-        line: ref.line,
-        message: `${field} "${ref.target}" names no record in this folder; the link is left out`,
-      })
+      // A section copied with its links, a number mistyped: the record names itself.
+      const named = key === undefined ? 'no record in this folder' : `${key} itself`
+      problems.push({ path: record.origin.path, line: ref.line, message: `${field} "${ref.target}" names ${named}; the link is left out` })
       return null
     }
     return key

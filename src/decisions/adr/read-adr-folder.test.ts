@@ -109,6 +109,13 @@ describe('reading ADR folders (R-CON-6)', () => {
     ])
   })
 
+  it('drops a link of a record to itself, saying so (a section copied with its links)', () => {
+    const text = '# Decisions\n\n## D-004: Use Argo CD (2024-06-01)\n- Status: Accepted\n- Supersedes: D-004\n'
+    const reading = readRecordFolder([{ path: 'DECISIONS.md', name: 'DECISIONS.md', bytes: new TextEncoder().encode(text) }])
+    expect(reading.records[0]).toMatchObject({ key: 'D-004', status: 'accepted', supersedes: null })
+    expect(reading.problems).toEqual([{ path: 'DECISIONS.md', line: 5, message: 'supersedes "D-004" names D-004 itself; the link is left out' }])
+  })
+
   it('reports a file that is no decision record, and one without a title', () => {
     const files = [
       { name: '0001-notes.md', text: '# Notes\n\nSome thoughts.\n' },
