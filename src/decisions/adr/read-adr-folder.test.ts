@@ -139,6 +139,8 @@ describe('status words and fields', () => {
     expect(readStatusLine('Superceded by [5. Use X](0005-use-x.md)')).toEqual({ status: 'superseded', supersededBy: '0005-use-x.md' })
     expect(readStatusLine('Supercedes [2. Use Y](0002-use-y.md)')).toEqual({ supersedes: '0002-use-y.md' })
     expect(readStatusLine('Amended by [4. Z](0004-z.md)')).toEqual({})
+    // A decision carried out was accepted first.
+    expect(readStatusLine('Implemented')).toEqual({ status: 'accepted' })
     expect(readStatusLine('maybe later')).toBeUndefined()
     // Underscores inside a word are no emphasis (CommonMark): file names keep them; _emphasis_ goes.
     expect(readStatusLine('Superseded by [5. Use X](0005_use_x.md)')).toEqual({ status: 'superseded', supersededBy: '0005_use_x.md' })

@@ -7,7 +7,7 @@ import { linkTarget, type LinkDefinitions } from './markdown'
  * `rejected`, `deprecated`, `superseded by ...`. A rejected proposal is `revoked`.
  */
 const WORDS: Array<[RegExp, DecisionStatus]> = [
-  [/^(accepted|approved|adopted|agreed|decided|active)\b/, 'accepted'],
+  [/^(accepted|approved|adopted|agreed|decided|active|implemented)\b/, 'accepted'],
   [/^(proposed|draft|pending|open|in review|under review|suggested)\b/, 'proposed'],
   [/^(superseded|superceded)\b/, 'superseded'],
   [/^(deprecated|obsolete|retired)\b/, 'deprecated'],
