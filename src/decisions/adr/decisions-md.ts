@@ -28,7 +28,10 @@ export function keyOfTitle(title: string): string {
 }
 
 /** The field lines of a section, which are not part of its prose. */
-const FIELD = /^(status|date|enforce|supersedes|supercedes|superseded by|superceded by|decision|rationale|why|reason|deciders|decision-makers|tags)$/i
+const FIELD = /^(status|date|enforce|supersedes|supercedes|superseded by|superceded by|decision|rationale|why|reason|context|deciders|decision-makers|tags)$/i
+
+/** A thematic break (`---`, `***`, `* * *`), which logs put between sections: no prose. */
+const BREAK = /^\s*([-*_])(?:\s*\1){2,}\s*$/
 
 /**
  * The title of a heading once its key and date are taken out: `D-001: Use Postgres` → `Use Postgres`,
@@ -58,13 +61,13 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
   if (date === undefined) throw new UnreadableRecord(dateField?.line ?? section.line, `"${rawDate}" is not a date`)
   const link = (field: { value: string; line: number } | undefined) =>
     field === undefined ? null : { target: linkTarget(field.value, definitions), line: field.line }
-  const prose = textOf(body.filter((l) => fieldOf([l], FIELD) === undefined && !isLinkDefinition(l.text)))
+  const prose = textOf(body.filter((l) => fieldOf([l], FIELD) === undefined && !isLinkDefinition(l.text) && !BREAK.test(l.text)))
   const text = [section.heading, ...body.map((l) => l.text)].join('\n')
   return {
     key: key ?? keyOfTitle(title),
     title,
     decision: fieldOf(body, /^decision$/i)?.value || title,
-    rationale: fieldOf(body, /^(rationale|why|reason)$/i)?.value || prose || `not stated in ${file.path}`,
+    rationale: fieldOf(body, /^(rationale|why|reason)$/i)?.value || fieldOf(body, /^context$/i)?.value || prose || `not stated in ${file.path}`,
     status,
     date,
     enforce: readEnforce(fieldOf(body, /^enforce$/i)),

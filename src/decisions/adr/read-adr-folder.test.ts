@@ -109,6 +109,22 @@ describe('reading ADR folders (R-CON-6)', () => {
     ])
   })
 
+  it('DECISIONS.md: a "Context:" field is the rationale when no "Rationale:" is given, and "---" between sections is no prose', () => {
+    const text = [
+      '# Architecture Decisions', '',
+      '## ADR-001: Use TypeScript strict mode', '', '**Status:** Accepted', '**Date:** 2024-01-15', '',
+      '**Context:** Runtime type errors reached production.', '', '**Decision:** Enable `strict`.', '', '---', '',
+      '## ADR-002: Use pnpm', '', '**Status:** Accepted', '**Date:** 2024-02-01', '', 'npm was slow.', '', '---', '',
+      '## ADR-003: Use Bun', '', '- Status: Proposed', '- Date: 2024-03-01', '- Rationale: Faster installs.', '- Context: CI minutes.', '',
+    ].join('\n')
+    const reading = readRecordFolder([{ path: 'DECISIONS.md', name: 'DECISIONS.md', bytes: new TextEncoder().encode(text) }])
+    expect(reading.records.map((r) => [r.key, r.decision, r.rationale])).toEqual([
+      ['ADR-001', 'Enable `strict`.', 'Runtime type errors reached production.'],
+      ['ADR-002', 'Use pnpm', 'npm was slow.'],
+      ['ADR-003', 'Use Bun', 'Faster installs.'],
+    ])
+  })
+
   it('drops a link of a record to itself, saying so (a section copied with its links)', () => {
     const text = '# Decisions\n\n## D-004: Use Argo CD (2024-06-01)\n- Status: Accepted\n- Supersedes: D-004\n'
     const reading = readRecordFolder([{ path: 'DECISIONS.md', name: 'DECISIONS.md', bytes: new TextEncoder().encode(text) }])
