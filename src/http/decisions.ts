@@ -93,7 +93,10 @@ const importRecords = createRoute({
   path: '/v1/decisions/import',
   tags: ['decisions'],
   summary: 'Import decision records read from a repository (R-CON-6; sent by `decision-memory import-adr`)',
-  description: 'Idempotent: a record imported before with the same content is `unchanged`.',
+  description:
+    'Idempotent: a record imported before with the same content is `unchanged`. Two records with one key ' +
+    '(`duplicate_key`), or a record that supersedes itself or what supersedes it, are refused with nothing stored. ' +
+    'A re-import never moves a revoked or superseded decision, nor relinks a supersede made over the API (`warnings` say so).',
   request: { body: { required: true, ...json(ImportBody) } },
   responses: { 200: { description: 'What the import did', ...json(ImportReportSchema) }, 400: invalid },
 })
