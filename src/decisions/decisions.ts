@@ -5,7 +5,7 @@ import { applies, runOfContext, type ApplicabilityQuery } from './applicability'
 import { checkAgainst, type Verdict } from './constraints'
 import { matchWithin, type MatchPatterns } from './pattern-match'
 import type { DecisionEvent, DecisionInput, DecisionRecord, DecisionStatus } from './decision'
-import { changedFields, importedRecord, mergeImported, type ImportedDecision, type ImportReport } from './imported-decision'
+import { changedFields, importedRecord, mergeImported, type ImportedDecision, type ImportReport, type MergedImport } from './imported-decision'
 import { decisionAt, proposal, transition, withBefore } from './lifecycle'
 import type { DecisionStore, DecisionTransaction, Pulse } from './store'
 
@@ -133,6 +133,75 @@ function refuseKeysSentTwice(records: readonly ImportedDecision[]): void {
   if (issues.length > 0) {
     throw new InputError('duplicate_key', `one key, two records: ${issues.map((i) => i.message).join('; ')}`, { issues })
   }
+}
+
+/** One imported record merged with what is stored under its key. */
+interface Merge {
+  key: string
+  stored: DecisionRecord | undefined
+  merged: MergedImport
+}
+
+/**
+ * Settles the supersede links of the records an import writes, so that every chain reads alike
+ * from both ends and names only the decisions it means (R-CON-5); what is left out is a warning.
+ */
+async function settleLinks(merges: readonly Merge[], get: (key: string) => Promise<DecisionRecord | undefined>): Promise<void> {
+  const written = new Map(merges.flatMap((m) => (m.merged.record === undefined ? [] : [[m.key, m.merged.record] as const])))
+  const current = async (key: string) => written.get(key) ?? (await get(key))
+  const others = new Set(merges.filter((m) => m.merged.outcome === 'conflict').map((m) => m.key))
+  for (const { key, stored, merged } of merges) {
+    const record = merged.record
+    if (record === undefined) continue
+    // A key left out as a conflict holds a decision from elsewhere (another folder numbered
+    // alike, the API): not the one the folder's links mean.
+    for (const field of ['supersedes', 'superseded_by'] as const) {
+      const target = record[field]
+      if (target === null || !others.has(target) || stored?.[field] === target) continue
+      merged.warnings.push(`${field} ${target} is left out: the ${target} stored is another decision (see its conflict)`)
+      record[field] = null
+    }
+    // A predecessor that stays superseded by this record (superseded is final) keeps it as its
+    // successor: the link stays on this side too, whatever the file now says.
+    const replaced = stored?.supersedes ?? null
+    const predecessor = replaced === null || record.supersedes === replaced ? undefined : await current(replaced)
+    if (predecessor?.status === 'superseded' && predecessor.superseded_by === key) {
+      merged.warnings.push(`${key} still supersedes ${replaced}: ${replaced} stays superseded by it, which is final`)
+      record.supersedes = replaced
+    }
+    // A link whose other end names another decision is a competing claim (two successors of one
+    // decision, as when the repository names one and the API superseded it by another): the other
+    // end's link stands, and this one is left out.
+    for (const [field, back] of [['supersedes', 'superseded_by'], ['superseded_by', 'supersedes']] as const) {
+      const target = record[field]
+      const other = target === null ? undefined : await current(target)
+      const claim = other?.[back]
+      if (target === null || claim === undefined || claim === null || claim === key || stored?.[field] === target) continue
+      merged.warnings.push(`${field} ${target} is left out: ${target} is linked to ${claim} instead (${back})`)
+      record[field] = null
+    }
+    if (merged.event !== undefined && stored !== undefined) merged.event.changed = changedFields(stored, record)
+  }
+}
+
+/**
+ * A folder imported for the first time whose keys another folder's records hold is numbered like
+ * that folder (a monorepo's second doc/adr): taking the records whose numbers happen to be free
+ * would mix the two, and the --prefix the conflicts advise would then store those a second time.
+ * Nothing of it is stored: every record is a conflict. A folder imported before goes on record by record.
+ */
+function refusedFolder(merges: readonly Merge[]): ImportReport['conflicts'] | undefined {
+  const clashes = merges.filter((m) => m.merged.elsewhere !== undefined)
+  const known = merges.some((m) => m.merged.outcome === 'updated' || m.merged.outcome === 'unchanged')
+  if (clashes.length === 0 || known) return undefined
+  const taken = clashes.map((m) => m.key).join(', ')
+  return merges.map(({ key, merged }) => ({
+    key,
+    message:
+      merged.outcome === 'conflict'
+        ? `${key} exists and ${merged.reason ?? 'is not this record'}; it is left as it is`
+        : `${key} is not imported either: ${taken} of this folder belong to another folder's records; import this one with --prefix`,
+  }))
 }
 
 export function createDecisions(deps: { store: DecisionStore; clock: Clock; matchPatterns?: MatchPatterns }): Decisions {
@@ -405,7 +474,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
       return store.transact(async (tx) => {
         const report: ImportReport = { created: [], updated: [], unchanged: [], conflicts: [], warnings: [] }
         const incoming = new Set(records.map((r) => r.key))
-        const merges: Array<{ key: string; merged: ReturnType<typeof mergeImported>; stored: DecisionRecord | undefined }> = []
+        const merges: Merge[] = []
         for (const input of records) {
           const links = { ...input }
           for (const field of ['supersedes', 'superseded_by'] as const) {
@@ -422,59 +491,9 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
           const changed = stored?.imported != null && stored.imported.fingerprint !== record.imported?.fingerprint
           merges.push({ key: input.key, stored, merged: mergeImported(record, stored, at, changed ? await store.events(input.key) : []) })
         }
-        // A link whose other end names another decision is a competing claim (two successors of
-        // one decision, as when the repository names one and the API superseded it by another):
-        // the other end's link stands, and this one is left out, so that every chain reads alike
-        // from both ends (R-CON-5).
-        const written = new Map(merges.flatMap((m) => (m.merged.record === undefined ? [] : [[m.key, m.merged.record] as const])))
-        const current = async (key: string) => written.get(key) ?? (await tx.get(key))
-        // A record left out as a conflict is not the one its folder's links mean: the decision
-        // stored under its key came from elsewhere (another folder numbered alike, the API).
-        const others = new Set(merges.filter((m) => m.merged.outcome === 'conflict').map((m) => m.key))
-        for (const { key, stored, merged } of merges) {
-          const record = merged.record
-          if (record === undefined) continue
-          for (const field of ['supersedes', 'superseded_by'] as const) {
-            const target = record[field]
-            if (target === null || !others.has(target) || stored?.[field] === target) continue
-            merged.warnings.push(`${field} ${target} is left out: the ${target} stored is another decision (see its conflict)`)
-            record[field] = null
-          }
-          // A predecessor that stays superseded by this record (superseded is final) keeps it as its
-          // successor: the link stays on this side too, whatever the file now says.
-          const replaced = stored?.supersedes ?? null
-          const predecessor = replaced === null || record.supersedes === replaced ? undefined : await current(replaced)
-          if (predecessor?.status === 'superseded' && predecessor.superseded_by === key) {
-            merged.warnings.push(`${key} still supersedes ${replaced}: ${replaced} stays superseded by it, which is final`)
-            record.supersedes = replaced
-          }
-          for (const [field, back] of [['supersedes', 'superseded_by'], ['superseded_by', 'supersedes']] as const) {
-            const target = record[field]
-            const other = target === null ? undefined : await current(target)
-            const claim = other?.[back]
-            if (target === null || claim === undefined || claim === null || claim === key || stored?.[field] === target) continue
-            merged.warnings.push(`${field} ${target} is left out: ${target} is linked to ${claim} instead (${back})`)
-            record[field] = null
-          }
-          if (merged.event !== undefined && stored !== undefined) merged.event.changed = changedFields(stored, record)
-        }
-        // A folder imported for the first time whose keys another folder's records hold is numbered
-        // like that folder (a monorepo's second doc/adr): taking the records whose numbers happen to
-        // be free would mix the two, and the --prefix the conflicts advise would then store those a
-        // second time. Nothing of it is stored. A folder imported before goes on record by record.
-        const clashes = merges.filter((m) => m.merged.elsewhere !== undefined)
-        const known = merges.some((m) => m.merged.outcome === 'updated' || m.merged.outcome === 'unchanged')
-        if (clashes.length > 0 && !known) {
-          const taken = clashes.map((m) => m.key).join(', ')
-          for (const { key, merged } of merges) {
-            const message =
-              merged.outcome === 'conflict'
-                ? `${key} exists and ${merged.reason ?? 'is not this record'}; it is left as it is`
-                : `${key} is not imported either: ${taken} of this folder belong to another folder's records; import this one with --prefix`
-            report.conflicts.push({ key, message })
-          }
-          return report
-        }
+        await settleLinks(merges, async (key) => tx.get(key))
+        const refused = refusedFolder(merges)
+        if (refused !== undefined) return { ...report, conflicts: refused, warnings: [] }
         for (const { key, merged } of merges) {
           report.warnings.push(...merged.warnings.map((message) => ({ key, message })))
           if (merged.outcome === 'conflict') {
