@@ -180,7 +180,11 @@ async function settleLinks(merges: readonly Merge[], get: (key: string) => Promi
       merged.warnings.push(`${field} ${target} is left out: ${target} is linked to ${claim} instead (${back})`)
       record[field] = null
     }
-    if (merged.event !== undefined && stored !== undefined) merged.event.changed = changedFields(stored, record)
+    // What the event says it changed, and kept as it was for replays, is what changes after the links are settled.
+    if (merged.event !== undefined && stored !== undefined) {
+      const { before: _settled, ...event } = merged.event
+      merged.event = withBefore({ ...event, changed: changedFields(stored, record) }, stored, record)
+    }
   }
 }
 

@@ -645,6 +645,12 @@ describe('a re-import never moves what is final, nor relinks what the lifecycle 
     expect(await links(call, 'ADR-0003')).toEqual(['accepted', null, null])
     const rest = (await call('GET', '/v1/decisions/ADR-0001')).body
     expect(rest.events.map((e: { type: string; by?: string }) => [e.type, e.by])).toEqual([['imported', undefined], ['superseded', 'ADR-0002'], ['reimported', undefined]])
+    // A replay undoes a re-import with what it kept in `before` (R-REC-9): the links left out
+    // changed nothing, so they are kept as no change.
+    const graphql = (await call('GET', '/v1/decisions/ADR-0003')).body
+    const reimported = graphql.events.find((e: { type: string }) => e.type === 'reimported')
+    expect(reimported.changed).not.toContain('supersedes')
+    expect(Object.keys(reimported.before ?? {}).filter((f) => !reimported.changed.includes(f))).toEqual([])
     for (const key of ['ADR-0001', 'ADR-0002', 'ADR-0003']) {
       const why = (await call('GET', `/v1/decisions/${key}/why`)).body
       const chain = why.chain.map((l: { key: string }) => l.key)
