@@ -43,7 +43,8 @@ describe('a check with many slow patterns', () => {
     // Read once to set the limit, then once before each turn: this clock passes the limit at the
     // fourth turn, so the first three patterns get theirs and no other does.
     const clock = () => reads++ * (TURNS_LIMIT_MS / 4)
-    const answers = matchWithin(20, clock)([slow[0] as string, 'git push --force', ...slow.slice(1), 'force'], TEXT)
+    // Turns long enough that the fast pattern's one turn does not stall on a loaded machine.
+    const answers = matchWithin(20, clock, [50, 100, 200])([slow[0] as string, 'git push --force', ...slow.slice(1), 'force'], TEXT)
     // The fast pattern at the end would have been decided (true) in the first round.
     expect(answers).toEqual([undefined, true, ...Array(50).fill(undefined)])
   })
@@ -54,11 +55,14 @@ describe('a check with many slow patterns', () => {
       let reads = 0
       return () => reads++ * (TURNS_LIMIT_MS / 4)
     }
+    // The fast pattern has one turn at most before the limit: turns long enough that a loaded
+    // machine does not stall it (5 ms did, with the test machine's load at 9 on 2 cores).
+    const turns = [50, 100, 200]
     // In rounds, the fast pattern gets its first turn right after the slow one's first.
-    expect(matchWithin(20, clock())([CATASTROPHIC, 'force'], TEXT)).toEqual([undefined, true])
+    expect(matchWithin(20, clock(), turns)([CATASTROPHIC, 'force'], TEXT)).toEqual([undefined, true])
     // Urgent, the slow one takes its three turns (a first turn that stalled on a loaded machine
     // gets its second at once), and the limit is reached before the other's first.
-    expect(matchWithin(20, clock())([CATASTROPHIC, 'force'], TEXT, 1)).toEqual([undefined, undefined])
+    expect(matchWithin(20, clock(), turns)([CATASTROPHIC, 'force'], TEXT, 1)).toEqual([undefined, undefined])
   })
 
   it('decides an urgent pattern that finishes, wherever it stands among slow urgent ones', () => {
@@ -68,6 +72,7 @@ describe('a check with many slow patterns', () => {
     let reads = 0
     const clock = () => reads++ * (TURNS_LIMIT_MS / 20)
     const slow = Array.from({ length: 12 }, (_, i) => `(a+)+$|x{${i}}y`)
-    expect(matchWithin(20, clock)([...slow, 'force', 'nothing-like-this'], TEXT, 13)).toEqual([...Array(12).fill(undefined), true, undefined])
+    // Turns long enough that 'force', which has one turn before the limit, does not stall on a loaded machine.
+    expect(matchWithin(20, clock, [20, 40, 80])([...slow, 'force', 'nothing-like-this'], TEXT, 13)).toEqual([...Array(12).fill(undefined), true, undefined])
   })
 })
