@@ -123,3 +123,33 @@ describe('a command whose reader stops reading', () => {
     expect(code).toBe(141)
   })
 })
+
+describe('a name "." or ".."', () => {
+  it('is a usage error naming the flag, before any request: a URL drops it, and the command would hit another route', async () => {
+    const env = { DECISION_MEMORY_URL: service.url }
+    const cases: Array<[string[], string]> = []
+    for (const dots of ['.', '..']) {
+      cases.push(
+        [['toggle', '--session', dots, '--off'], '--session'],
+        [['toggle', '--session', 's-1', '--user', dots], '--user'],
+        [['preferences', '--user', dots], '--user'],
+        [['export', '--user', dots], '--user'],
+        [['forget', '--user', dots, '--yes'], '--user'],
+        [['why', dots], `KEY "${dots}"`],
+        [['why', '--point', dots], '--point'],
+        [['why', '--point', 'tier', '--user', dots], '--user'],
+        [['why', '--point', 'tier', '--project', dots], '--project'],
+      )
+    }
+    for (const [args, flag] of cases) {
+      const result = await runCli(args, { env })
+      expect(result.code, args.join(' ')).toBe(2)
+      expect(result.stderr, args.join(' ')).toMatch(new RegExp(`^decision-memory [a-z]+: ${flag.replace(/[.]/g, '\\.')}: `))
+      expect(result.stderr).not.toContain('no route')
+      expect(result.stdout).toBe('')
+    }
+    const fromEnvironment = await runCli(['why', '--point', 'tier'], { env: { ...env, DECISION_MEMORY_USER: '..' } })
+    expect(fromEnvironment.code).toBe(2)
+    expect(fromEnvironment.stderr).toContain('DECISION_MEMORY_USER (the default of --user): must not be "." or ".."')
+  })
+})

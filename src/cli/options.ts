@@ -92,9 +92,13 @@ export function userFlag(raw: string | undefined, command: string): string {
  * A flag naming a user, session, project or point, checked and normalised as the routes take it:
  * without a service, the store is written with what the command passes, unchecked by any route.
  */
-export function identifierFlag(raw: string, flag: string): string {
+export function identifierFlag(raw: string, flag: string, variable?: string): string {
   const parsed = IdentifierSchema.safeParse(raw)
-  if (!parsed.success) throw new UsageError(`--${flag}: ${parsed.error.issues[0]?.message ?? 'not a valid identifier'}`)
+  if (!parsed.success) {
+    // The value came from the environment when `variable` is given: named so, as that is where to mend it.
+    const where = variable === undefined ? `--${flag}` : `${variable} (the default of --${flag})`
+    throw new UsageError(`${where}: ${parsed.error.issues[0]?.message ?? 'not a valid identifier'}`)
+  }
   return parsed.data
 }
 

@@ -2,7 +2,8 @@ import type { DecisionWhy } from '../decisions/decisions'
 import type { PointWhy } from '../decisions/explain-point'
 import { InputError } from '../domain/errors'
 import { TimestampSchema } from '../domain/observation'
-import { UsageError, parseFlags, agentUser } from './options'
+import { DecisionKeySchema } from '../decisions/decision'
+import { UsageError, parseFlags, agentUser, identifierFlag } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 import { printable } from './terminal'
 
@@ -98,6 +99,14 @@ export async function whyCommand(argv: string[]): Promise<number> {
   if ((key === undefined) === (values.point === undefined) || positionals.length > 1) {
     throw new UsageError('give a decision KEY or --point POINT')
   }
+  // Checked as the routes check them, and before any request: a key `..` in the path
+  // `/v1/decisions/../why` is `/v1/why` once the URL is resolved, another route.
+  if (key !== undefined) {
+    const checked = DecisionKeySchema.safeParse(key)
+    if (!checked.success) throw new UsageError(`KEY "${key}": ${checked.error.issues[0]?.message ?? 'not a decision key'}`)
+  }
+  const point = values.point === undefined ? undefined : identifierFlag(values.point, 'point')
+  const project = values.project === undefined ? undefined : identifierFlag(values.project, 'project')
   const asOf = values['as-of']
   if (asOf !== undefined) {
     if (key !== undefined) throw new UsageError('--as-of goes with --point: a decision\'s chain is its whole history')
@@ -111,12 +120,13 @@ export async function whyCommand(argv: string[]): Promise<number> {
     if (value === '') throw new UsageError(`--${name} must not be empty`)
   }
   // Whose choices: as the hook that recorded them and the MCP server, $DECISION_MEMORY_USER by default.
-  const user = agentUser(values.user)
+  const user =
+    values.user !== undefined ? identifierFlag(values.user, 'user') : identifierFlag(agentUser(), 'user', 'DECISION_MEMORY_USER')
   let path: string
   if (key !== undefined) path = `/v1/decisions/${encodeURIComponent(key)}/why`
   else {
-    const query = new URLSearchParams({ user, point: values.point as string })
-    if (values.project !== undefined) query.set('project', values.project)
+    const query = new URLSearchParams({ user, point: point as string })
+    if (project !== undefined) query.set('project', project)
     if (asOf !== undefined) query.set('as_of', asOf)
     for (const [name, value] of Object.entries(run)) if (value !== undefined) query.set(name, value)
     path = `/v1/why?${query}`
@@ -130,7 +140,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
       local: (memory, decisions) =>
         key !== undefined
           ? decisions.why(key)
-          : memory.why({ user, project: values.project, point: values.point as string, as_of: asOf, ...run }),
+          : memory.why({ user, project, point: point as string, as_of: asOf, ...run }),
     })
   } catch (error) {
     if (!(error instanceof InputError)) throw error

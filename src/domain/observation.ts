@@ -9,6 +9,9 @@ import { LIMITS } from './limits'
  */
 export const hasNoLoneSurrogate = (text: string) => !/\p{Cs}/u.test(text)
 
+/** `.` or `..`: a path segment that URLs remove (the CLI and the routes refuse them as names). */
+const isDotSegment = (name: string) => name === '.' || name === '..'
+
 /**
  * User, project, point and session names: they become store keys, so no control characters (NUL
  * separates key parts), no lone surrogates (UTF-8 cannot keep them), no leading `!` (the sublevel
@@ -26,11 +29,15 @@ export const IdentifierSchema = z
   .regex(/^[^\u0000-\u001f\u007f-\u009f]+$/, 'must not contain control characters or lone surrogates')
   .refine(hasNoLoneSurrogate, 'must not contain control characters or lone surrogates')
   .regex(/^[^!]/, 'must not start with "!"')
-  // The OpenAPI generator writes only the first regex: the document gets one pattern with both
-  // rules (lone surrogates are said, not patterned).
+  // A URL drops `.` and `..` as path segments (WHATWG URL, `%2E` too): `/v1/users/../export` is
+  // `/v1/export`, so a user, session or point of that name could be written in a body and never
+  // be read, exported or forgotten through its own route.
+  .refine((name) => !isDotSegment(name), 'must not be "." or ".." (a URL drops them from its path)')
+  // The OpenAPI generator writes only the first regex: the document gets one pattern with every
+  // rule (lone surrogates are said, not patterned).
   .openapi({
-    pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f!][^\\u0000-\\u001f\\u007f-\\u009f]*$',
-    description: 'No control characters or lone surrogates, not starting with "!".',
+    pattern: '^(?!\\.\\.?$)[^\\u0000-\\u001f\\u007f-\\u009f!][^\\u0000-\\u001f\\u007f-\\u009f]*$',
+    description: 'No control characters or lone surrogates, not starting with "!", not "." or "..".',
   })
 
 export const LabelSchema = z.string().normalize('NFC').trim().min(1).max(LIMITS.labelLength)
