@@ -153,3 +153,27 @@ describe('a name "." or ".."', () => {
     expect(fromEnvironment.stderr).toContain('DECISION_MEMORY_USER (the default of --user): must not be "." or ".."')
   })
 })
+
+describe('--json output and an export, of text holding C1 controls', () => {
+  it('writes them as \\u escapes, which a terminal does not run, parsing to the same text', async () => {
+    const label = 'Tier \u009b2J\u009d0;pwned\u0007M'
+    // Five, so that `why` recommends it (and prints the label) rather than the static default.
+    await post('/v1/observations', [1, 2, 3, 4, 5].map((n) => ({ ...observation('c1-user'), decision_id: `c1-${n}`, all_options: ['Tier S', label], user_choice: label, point: 'c1-point' })))
+    const env = { DECISION_MEMORY_URL: service.url }
+    const outputs = [
+      await runCli(['preferences', '--user', 'c1-user', '--json'], { env }),
+      await runCli(['why', '--point', 'c1-point', '--user', 'c1-user', '--json'], { env }),
+      await runCli(['export', '--user', 'c1-user'], { env }),
+    ]
+    for (const output of outputs) {
+      expect(output.code).toBe(0)
+      expect(output.stdout).toContain('\\u009b2J\\u009d0;pwned\\u0007M')
+      expect(output.stdout).not.toMatch(/[\u007f-\u009f]/)
+    }
+    expect(JSON.parse(outputs[0]?.stdout ?? '').points[0].majority).toBe(label)
+    expect(JSON.parse(outputs[1]?.stdout ?? '').recommendation.recommended).toBe(label)
+    const lines = (outputs[2]?.stdout ?? '').trimEnd().split('\n').map((line) => JSON.parse(line))
+    expect(lines.filter((l) => l.type === 'observation')).toHaveLength(5)
+    expect(JSON.stringify(lines)).toContain(JSON.stringify(label))
+  })
+})

@@ -3,6 +3,7 @@ import { TimestampSchema } from '../domain/observation'
 import type { DecayScanResult } from '../memory/decay-scan'
 import { UsageError, parseFlags } from './options'
 import { failure, ServiceUnavailableError, throughServiceOrLocal } from './service-client'
+import { jsonLine } from './terminal'
 
 export const DECAY_SCAN_HELP = `decision-memory decay-scan [--force] [--json] [--now ISO] [--data DIR] [--policy FILE]
 
@@ -64,7 +65,7 @@ export async function decayScanCommand(argv: string[]): Promise<number> {
   }
   if (answer.status >= 400) return failure('decay-scan', answer)
   const result = answer.body as DecayScanResult
-  if (values.json === true) process.stdout.write(JSON.stringify(result) + '\n')
+  if (values.json === true) process.stdout.write(jsonLine(result))
   else if (result.status === 'skipped') {
     process.stdout.write(
       `decay scan skipped: the last ran at ${result.last_run}, within the cadence window ` +

@@ -1,6 +1,7 @@
 import { chmod, stat, writeFile } from 'node:fs/promises'
 import { userFlag, parseFlags } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
+import { terminalSafeJson } from './terminal'
 
 export const EXPORT_HELP = `decision-memory export --user USER [--out FILE] [--data DIR]
 
@@ -28,7 +29,8 @@ export async function exportCommand(argv: string[]): Promise<number> {
     },
   })
   if (answer.status >= 400) return failure('export', answer)
-  const text = answer.body as string
+  // NDJSON is for programs, but it is often looked at where it lands: C1 controls escaped (same values).
+  const text = terminalSafeJson(answer.body as string)
   if (values.out === undefined) process.stdout.write(text)
   else {
     try {

@@ -1,5 +1,6 @@
 import { UsageError, userFlag, parseFlags } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
+import { jsonLine } from './terminal'
 import { forgetInSpool, spoolFile } from './spool'
 
 export const FORGET_HELP = `decision-memory forget --user USER --yes [--json] [--data DIR]
@@ -32,7 +33,7 @@ export async function forgetCommand(argv: string[]): Promise<number> {
   // deliver; those events are that hook's (README).
   const spooled = await forgetInSpool(spoolFile(), user)
   const result = { ...(answer.body as { user: string; deleted: number }), spooled }
-  if (values.json === true) process.stdout.write(JSON.stringify(result) + '\n')
+  if (values.json === true) process.stdout.write(jsonLine(result))
   else process.stdout.write(`forgot ${result.user}: ${result.deleted} entries deleted${spooled > 0 ? `, ${spooled} spooled hook events removed` : ''}\n`)
   return 0
 }

@@ -6,7 +6,7 @@ import { InputError } from '../domain/errors'
 import { UsageError, parseFlags } from './options'
 import { pathInRepository, repositoryRoot } from './repository'
 import { failure, throughServiceOrLocal } from './service-client'
-import { printable } from './terminal'
+import { jsonLine, printable } from './terminal'
 
 export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--prefix P] [--dry-run] [--json] [--data DIR]
 
@@ -105,7 +105,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
   const shown = problems.map((p) => ({ ...p, path: join(dir, p.path) }))
   if (values.json === true) {
     const read = { formats: reading.formats, records: records.map((r) => r.key), skipped: reading.skipped, problems: shown }
-    process.stdout.write(JSON.stringify({ dir, read, import: report }) + '\n')
+    process.stdout.write(jsonLine({ dir, read, import: report }))
     return 0
   }
   for (const p of shown) process.stderr.write(printable(`${p.path}:${p.line}: ${p.message}`) + '\n')

@@ -1,7 +1,7 @@
 import type { PointPreference } from '../domain/learned-preferences'
 import { userFlag, parseFlags } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
-import { printable } from './terminal'
+import { jsonLine, printable } from './terminal'
 
 export const PREFERENCES_HELP = `decision-memory preferences --user USER [--json] [--data DIR]
 
@@ -43,7 +43,7 @@ export async function preferencesCommand(argv: string[]): Promise<number> {
   })
   if (answer.status >= 400) return failure('preferences', answer)
   const body = answer.body as { points: PointPreference[] }
-  if (values.json === true) process.stdout.write(JSON.stringify(body) + '\n')
+  if (values.json === true) process.stdout.write(jsonLine(body))
   else if (body.points.length === 0) process.stdout.write(`nothing learned about ${user} yet\n`)
   else for (const point of body.points) process.stdout.write(printable(describePoint(point)) + '\n')
   return 0

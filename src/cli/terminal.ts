@@ -9,3 +9,18 @@ export function printable(text: string): string {
   // C0 but \t and \n, DEL, C1 (CSI is U+009B in some terminals).
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
+
+/**
+ * JSON text with DEL and the C1 controls (U+007F–U+009F) written as `\u009b`: JSON.stringify
+ * escapes C0 but leaves these raw, and a terminal that shows the output (`--json`, an export not
+ * redirected) reads U+009B as CSI. The escape is the same JSON value to any parser, and valid
+ * wherever it appears: outside strings, JSON has no such characters.
+ */
+export function terminalSafeJson(json: string): string {
+  return json.replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
+/** One value as a line of JSON for stdout (`--json`), terminal-safe (terminalSafeJson). */
+export function jsonLine(value: unknown): string {
+  return terminalSafeJson(JSON.stringify(value)) + '\n'
+}

@@ -1,6 +1,7 @@
 import { InputError } from '../domain/errors'
 import { identifierFlag, UsageError, parseFlags } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
+import { jsonLine } from './terminal'
 
 export const TOGGLE_HELP = `decision-memory toggle --session ID [--on | --off] [--user USER] [--data DIR] [--json]
 
@@ -51,7 +52,7 @@ export async function toggleCommand(argv: string[]): Promise<number> {
   }
   if (answer.status >= 400) return failure('toggle', answer)
   const session = answer.body as { session_id: string; personalization: boolean; user: string }
-  if (values.json === true) process.stdout.write(JSON.stringify(session) + '\n')
+  if (values.json === true) process.stdout.write(jsonLine(session))
   else {
     process.stdout.write(
       `personalization ${session.personalization ? 'on' : 'off'} for session ${session.session_id} (user ${session.user})\n`,

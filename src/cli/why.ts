@@ -5,7 +5,7 @@ import { TimestampSchema } from '../domain/observation'
 import { DecisionKeySchema } from '../decisions/decision'
 import { UsageError, parseFlags, agentUser, identifierFlag } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
-import { printable } from './terminal'
+import { jsonLine, printable } from './terminal'
 
 export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [--project PROJECT] [--session ID] [--task TASK] [--path PATH] [--stage STAGE] [--as-of ISO] [--json] [--data DIR]
 
@@ -148,7 +148,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
     return 1
   }
   if (answer.status >= 400) return failure('why', answer)
-  if (values.json === true) process.stdout.write(JSON.stringify(answer.body) + '\n')
+  if (values.json === true) process.stdout.write(jsonLine(answer.body))
   else if (key !== undefined) process.stdout.write(printable(chainText(answer.body as DecisionWhy)))
   else process.stdout.write(printable(pointText(answer.body as PointWhy)))
   return 0

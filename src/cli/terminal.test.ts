@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest'
+import { jsonLine, printable, terminalSafeJson } from './terminal'
+
+describe('jsonLine', () => {
+  it('writes DEL and the C1 controls as \\u escapes, which JSON.stringify leaves raw, and parses to the same value', () => {
+    const value = { label: 'a\u009b31mX\u0085\u007f', [`k\u0090`]: ['\u001b', 'é ok'] }
+    const line = jsonLine(value)
+    expect(line).toBe('{"label":"a\\u009b31mX\\u0085\\u007f","k\\u0090":["\\u001b","é ok"]}\n')
+    expect(line).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
+    expect(JSON.parse(line)).toEqual(value)
+  })
+
+  it('leaves JSON text without them as JSON.stringify wrote it', () => {
+    const text = JSON.stringify({ a: 'tab\there', b: 'ü ¡ \u00a0' })
+    expect(terminalSafeJson(text)).toBe(text)
+  })
+})
+
+describe('printable', () => {
+  it('shows C0 (but tab and line feed), DEL and C1 visibly', () => {
+    expect(printable('a\u001b[2J\tb\n\u009b\u007f')).toBe('a\\u001b[2J\tb\n\\u009b\\u007f')
+  })
+})
