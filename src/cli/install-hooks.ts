@@ -1,6 +1,7 @@
-import { chmod, lstat, mkdir, readFile, readlink, realpath, rename, stat, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, open, readFile, readlink, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
+import { randomHex } from '../random-hex'
 import { BIN_PATH } from './bin-path'
 import { mergeHooks, SettingsShapeError } from '../integrations/claude-code-settings'
 import { UsageError, parseFlags } from './options'
@@ -74,6 +75,34 @@ async function modeOf(file: string): Promise<number | undefined> {
   }
 }
 
+/**
+ * Replaces `target` with `text` whole, or leaves it as it was: written beside it and renamed over
+ * it, so that Claude Code never reads half a file, and synced first, so that a crash after the
+ * rename cannot leave an empty file where the user's settings were. The new file keeps the old
+ * one's permissions (settings may hold secrets in `env`, 0600). When any step fails (a full disk,
+ * a settings file that cannot be replaced: immutable, or a bind mount), the temporary file is
+ * removed: nothing is left beside the settings.
+ */
+async function replaceFile(target: string, text: string): Promise<void> {
+  const mode = await modeOf(target)
+  // A name of its own ('wx': never a file already there, nor a link planted in its place).
+  const temporary = `${target}.${process.pid}.${randomHex(4)}.tmp`
+  let handle: FileHandle | undefined = await open(temporary, 'wx', mode ?? 0o666)
+  try {
+    await handle.writeFile(text)
+    // The mode given to open is masked by the umask; the old file's is kept exactly.
+    if (mode !== undefined) await handle.chmod(mode)
+    await handle.sync()
+    await handle.close()
+    handle = undefined
+    await rename(temporary, target)
+  } catch (error) {
+    await handle?.close().catch(() => undefined)
+    await rm(temporary, { force: true }).catch(() => undefined)
+    throw error
+  }
+}
+
 /** `decision-memory install-hooks` (R-CAP-5): the hooks merged, nothing clobbered. */
 export async function installHooksCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags({
@@ -135,17 +164,11 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
     // renaming over the link itself would replace it with a copy and cut it from its target.
     const target = await realTarget(file)
     await mkdir(dirname(target), { recursive: true })
-    // Written beside and renamed over, so that Claude Code never reads half a file.
-    // The new file keeps the old one's permissions: settings may hold secrets in `env` (0600).
-    const mode = await modeOf(target)
-    const temporary = `${target}.${process.pid}.tmp`
-    await writeFile(temporary, text, { mode: mode ?? 0o666 })
-    if (mode !== undefined) await chmod(temporary, mode)
-    await rename(temporary, target)
+    await replaceFile(target, text)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === undefined) throw error
-    return fail(`cannot write ${file}: ${code}`)
+    return fail(`cannot write ${file}: ${code}; it is as it was`)
   }
   process.stdout.write(`wrote ${file}\n`)
   return 0

@@ -1,0 +1,91 @@
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+
+/**
+ * The failures a settings file meets in the field, which a test cannot cause for real on every
+ * machine (root may write anywhere): a file that cannot be replaced (immutable, `chattr +i`; a
+ * bind mount, EBUSY) makes the rename fail; a full disk makes the write fail halfway.
+ */
+const faults = vi.hoisted(() => ({ rename: undefined as string | undefined, writeHalf: undefined as string | undefined, steps: [] as string[] }))
+
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:fs/promises')>()
+  const errno = (code: string) => Object.assign(new Error(`${code}: simulated`), { code })
+  return {
+    ...real,
+    open: async (...args: Parameters<typeof real.open>) => {
+      const handle = await real.open(...args)
+      const writeFile = handle.writeFile.bind(handle)
+      const sync = handle.sync.bind(handle)
+      return Object.assign(handle, {
+        writeFile: async (data: string) => {
+          if (faults.writeHalf === undefined) return writeFile(data)
+          await writeFile(data.slice(0, data.length / 2))
+          throw errno(faults.writeHalf)
+        },
+        sync: async () => {
+          faults.steps.push('sync')
+          return sync()
+        },
+      })
+    },
+    rename: async (from: string, to: string) => {
+      faults.steps.push('rename')
+      if (faults.rename !== undefined) throw errno(faults.rename)
+      return real.rename(from, to)
+    },
+  }
+})
+
+const { installHooksCommand } = await import('./install-hooks')
+
+let stderr: string
+beforeEach(() => {
+  stderr = ''
+  faults.rename = undefined
+  faults.writeHalf = undefined
+  faults.steps = []
+  vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    stderr += String(chunk)
+    return true
+  })
+})
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+async function settingsFolder(): Promise<{ folder: string; file: string; before: string }> {
+  const folder = await mkdtemp(join(tmpdir(), 'dm-install-fail-'))
+  const file = join(folder, 'settings.json')
+  const before = JSON.stringify({ model: 'opus', env: { TOKEN: 'secret' } }, null, 2)
+  await writeFile(file, before)
+  return { folder, file, before }
+}
+
+describe('install-hooks when the settings file cannot be written', () => {
+  for (const [what, fault] of [
+    ['the rename over it fails (an immutable file, a bind mount)', () => (faults.rename = 'EBUSY')],
+    ['the disk fills halfway through the write', () => (faults.writeHalf = 'ENOSPC')],
+  ] as const) {
+    it(`leaves the settings as they were and nothing beside them when ${what}`, async () => {
+      const { folder, file, before } = await settingsFolder()
+      fault()
+      const code = await installHooksCommand(['--file', file])
+      expect(code).toBe(1)
+      expect(stderr).toMatch(new RegExp(`^decision-memory install-hooks: cannot write ${file}: (EBUSY|ENOSPC); it is as it was\\n$`))
+      expect(await readFile(file, 'utf8')).toBe(before)
+      expect(await readdir(folder)).toEqual(['settings.json'])
+    })
+  }
+
+  it('puts the new settings on disk before they replace the old ones, so a crash leaves one or the other whole', async () => {
+    const { folder, file } = await settingsFolder()
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    expect(faults.steps).toEqual(['sync', 'rename'])
+    expect(JSON.parse(await readFile(file, 'utf8')).model).toBe('opus')
+    expect(await readdir(folder)).toEqual(['settings.json'])
+  })
+})
