@@ -1,8 +1,10 @@
-import { chmod, lstat, mkdtemp, readFile, stat, symlink, writeFile, mkdir } from 'node:fs/promises'
+import { execFile } from 'node:child_process'
+import { chmod, cp, lstat, mkdtemp, readFile, stat, symlink, writeFile, mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { runCli } from './support/processes'
+import { cleanEnv, closedPort, runCli } from './support/processes'
 
 describe('decision-memory install-hooks', () => {
   it('merges into a project settings.json, says what it changed, and is idempotent', async () => {
@@ -96,4 +98,49 @@ describe('decision-memory install-hooks', () => {
     expect(empty.stderr).toContain('--command is empty')
     await expect(stat(join(parent, '.claude'))).rejects.toThrow()
   })
+
+  it('writes a command that sh runs as written from a clone whose path holds $HOME, a backtick, a space and quotes', async () => {
+    // A checkout at such a path: this one's bin, sources and bundle (their times kept, so that the
+    // bin runs the bundle exactly when this checkout's would), and its packages.
+    const checkout = fileURLToPath(new URL('..', import.meta.url))
+    const clone = join(await mkdtemp(join(tmpdir(), 'dm-install-')), `it's $HOME a \`pwd\` "clone"`)
+    for (const part of ['bin', 'src', 'dist', 'package.json', 'tsconfig.json']) {
+      await cp(join(checkout, part), join(clone, part), { recursive: true, preserveTimestamps: true }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error
+      })
+    }
+    await symlink(join(checkout, 'node_modules'), join(clone, 'node_modules'))
+    const project = await mkdtemp(join(tmpdir(), 'dm-install-'))
+    const installed = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      execFile(process.execPath, [join(clone, 'bin', 'decision-memory.js'), 'install-hooks', '--project', project], { env: cleanEnv() }, (error, stdout) =>
+        resolve({ code: error === null ? 0 : (error.code as number), stdout }),
+      )
+    })
+    expect(installed.code).toBe(0)
+    const settings = JSON.parse(await readFile(join(project, '.claude', 'settings.json'), 'utf8'))
+    const commands = ['SessionStart', 'PreToolUse', 'PostToolUse'].map((event) => settings.hooks[event][0].hooks[0].command as string)
+    expect(new Set(commands).size).toBe(1)
+    const command = commands[0] as string
+    expect(command).toBe(`node '${join(clone, 'bin', 'decision-memory.js').replace(/'/g, `'\\''`)}' hook`)
+
+    // Run as Claude Code runs it: the service is down, so the hook spools the event it was given,
+    // which shows that sh started this clone's hook with the payload.
+    const spool = join(project, 'spool.ndjson')
+    const port = await closedPort()
+    const ran = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = execFile('sh', ['-c', command], { env: cleanEnv({ DECISION_MEMORY_URL: `http://127.0.0.1:${port}`, DECISION_MEMORY_SPOOL: spool }) }, (error, _stdout, stderr) =>
+        resolve({ code: error === null ? 0 : (error.code as number), stderr }),
+      )
+      child.stdin?.end(JSON.stringify({ hook_event_name: 'SessionStart', session_id: 's-quoted', cwd: project }))
+    })
+    expect(ran.stderr).not.toContain('Cannot find module')
+    expect(ran.code).toBe(0)
+    const spooled = (await readFile(spool, 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line))
+    expect(spooled.map((e) => e.payload.session_id)).toEqual(['s-quoted'])
+
+    // Installed again from there, nothing changes.
+    const again = await runCli(['install-hooks', '--project', project, '--command', command])
+    expect(again.stdout).toContain('nothing written')
+  })
 })
+

@@ -39,7 +39,8 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   }
 })
 
-const { installHooksCommand } = await import('./install-hooks')
+const { defaultHookCommand, installHooksCommand } = await import('./install-hooks')
+const { mergeHooks } = await import('../integrations/claude-code-settings')
 
 let stderr: string
 beforeEach(() => {
@@ -87,5 +88,22 @@ describe('install-hooks when the settings file cannot be written', () => {
     expect(faults.steps).toEqual(['sync', 'rename'])
     expect(JSON.parse(await readFile(file, 'utf8')).model).toBe('opus')
     expect(await readdir(folder)).toEqual(['settings.json'])
+  })
+})
+
+describe('the hook command of a checkout', () => {
+  it('keeps a plain path in double quotes, as earlier installs wrote it, so that they change nothing', () => {
+    expect(defaultHookCommand('/home/dev/decision memory/bin/decision-memory.js')).toBe('node "/home/dev/decision memory/bin/decision-memory.js" hook')
+  })
+
+  it('puts a path sh would expand in double quotes ($, backtick, quote, backslash) in single quotes', () => {
+    expect(defaultHookCommand('/home/$USER/bin/decision-memory.js')).toBe(`node '/home/$USER/bin/decision-memory.js' hook`)
+    expect(defaultHookCommand("/it's/`x`/a\\b/bin/decision-memory.js")).toBe(`node '/it'\\''s/\`x\`/a\\b/bin/decision-memory.js' hook`)
+  })
+
+  it('replaces the command of an earlier install that sh broke, rather than add a second hook', () => {
+    const broken = 'node "/home/$USER/bin/decision-memory.js" hook'
+    const { changes } = mergeHooks(mergeHooks({}, broken).settings, defaultHookCommand('/home/$USER/bin/decision-memory.js'))
+    expect(changes.map((c) => c.action)).toEqual(['updated', 'updated', 'updated'])
   })
 })

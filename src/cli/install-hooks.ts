@@ -2,7 +2,7 @@ import { lstat, mkdir, open, readFile, readlink, realpath, rename, rm, stat, typ
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { randomHex } from '../random-hex'
-import { BIN_PATH } from './bin-path'
+import { BIN_PATH, shellWord } from './bin-path'
 import { mergeHooks, SettingsShapeError } from '../integrations/claude-code-settings'
 import { UsageError, parseFlags } from './options'
 
@@ -19,9 +19,16 @@ export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR 
   --dry-run      print the merged settings instead of writing them
 `
 
-/** The hook command of this checkout: an absolute path, so that it works from any project. */
-export function defaultHookCommand(): string {
-  return `node ${JSON.stringify(BIN_PATH)} hook`
+/**
+ * The hook command of a checkout (this one by default): an absolute path, so that it works from
+ * any project, quoted for the shell Claude Code runs it with (`sh -c`). In double quotes, as
+ * earlier installs wrote it, when nothing in the path means anything there; else in single
+ * quotes, where `$HOME`, a backtick, a quote or a backslash stays itself (in double quotes sh
+ * expands the first two, and the JSON-style escapes of the others are not sh's).
+ */
+export function defaultHookCommand(binPath: string = BIN_PATH): string {
+  const quoted = /^[^"$`\\\u0000-\u001f\u007f]*$/.test(binPath) ? `"${binPath}"` : shellWord(binPath)
+  return `node ${quoted} hook`
 }
 
 async function readSettings(file: string): Promise<unknown> {
