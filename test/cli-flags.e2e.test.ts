@@ -177,3 +177,52 @@ describe('--json output and an export, of text holding C1 controls', () => {
     expect(JSON.stringify(lines)).toContain(JSON.stringify(label))
   })
 })
+
+describe('a flag given empty', () => {
+  it('is a usage error whether or not a service runs, and nothing is done', async () => {
+    const env = { DECISION_MEMORY_URL: service.url }
+    await post('/v1/observations', observation('alice'))
+    const folder = mkdtempSync(join(tmpdir(), 'dm-adr-'))
+    writeFileSync(join(folder, '0001-use-postgres.md'), '# 1. Use Postgres\n\nDate: 2024-01-10\n\n## Status\n\nAccepted\n\n## Decision\n\nPostgres.\n')
+    for (const args of [
+      ['toggle', '--session', 'empty-data', '--off', '--data', ''],
+      ['preferences', '--user', 'alice', '--data', ''],
+      ['export', '--user', 'alice', '--data', ''],
+      ['forget', '--user', 'alice', '--yes', '--data', ''],
+      ['why', '--point', 'tier', '--data', ''],
+      ['decay-scan', '--force', '--data', ''],
+      ['import-adr', folder, '--data', ''],
+      ['import-adr', folder, '--dry-run', '--data', ''],
+    ]) {
+      const result = await runCli(args, { env })
+      expect(result.code, args.join(' ')).toBe(2)
+      expect(result.stderr).toMatch(/^decision-memory [a-z-]+: --data is empty: give its value, or leave --data out\n/)
+      expect(result.stdout).toBe('')
+    }
+    // Any flag's value: an empty path resolves to the current directory, an empty port is 0.
+    const cwd = mkdtempSync(join(tmpdir(), 'dm-cwd-'))
+    for (const [args, flag] of [
+      [['decay-scan', '--force', '--policy', ''], '--policy'],
+      [['serve', '--port', '0', '--policy', ''], '--policy'],
+      [['serve', '--port', ''], '--port'],
+      [['serve', '--port', '0', '--host', ''], '--host'],
+      [['serve', '--port', '0', '--auth', ''], '--auth'],
+      [['export', '--user', 'alice', '--out', ''], '--out'],
+      [['install-hooks', '--project', ''], '--project'],
+      [['install-hooks', '--file='], '--file'],
+      [['why', '--point', 'tier', '--as-of', ''], '--as-of'],
+    ] as const) {
+      const result = await runCli([...args], { env, cwd })
+      expect(result.code, args.join(' ')).toBe(2)
+      expect(result.stderr).toMatch(new RegExp(`^decision-memory [a-z-]+: ${flag} is empty: give its value, or leave ${flag} out\n`))
+      expect(result.stdout).toBe('')
+    }
+    expect(readdirSync(cwd)).toEqual([])
+    // Nothing was done: the session was never toggled (so never started), alice is still there.
+    const preferences = await runCli(['preferences', '--user', 'alice', '--json'], { env })
+    expect(JSON.parse(preferences.stdout).points).toHaveLength(1)
+    // A flip of a session not seen yet starts it off; of one the command had turned off, on.
+    const session = await fetch(`${service.url}/v1/sessions/empty-data/personalization`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' })
+    expect(((await session.json()) as { personalization: boolean }).personalization).toBe(false)
+  })
+})

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseFlags, UsageError } from './options'
+import { parseFlags, parsePort, UsageError } from './options'
 
 describe('parseFlags', () => {
   const options = { user: { type: 'string' }, yes: { type: 'boolean' } } as const
@@ -12,5 +12,23 @@ describe('parseFlags', () => {
   it('takes each flag given once, and a boolean flag repeated', () => {
     const { values } = parseFlags({ args: ['--user', 'alice', '--yes', '--yes'], options })
     expect(values).toEqual({ user: 'alice', yes: true })
+  })
+})
+
+describe('parseFlags with a flag given empty', () => {
+  it('refuses it, naming the flag, whether written `--out ""` or `--out=`', () => {
+    const options = { out: { type: 'string' } } as const
+    expect(() => parseFlags({ args: ['--out', ''], options })).toThrow('--out is empty: give its value, or leave --out out')
+    expect(() => parseFlags({ args: ['--out='], options })).toThrow(UsageError)
+  })
+})
+
+describe('parsePort', () => {
+  it('takes digits only: Number() reads a blank as 0 (any free port) and hex or exponents as ports', () => {
+    expect(parsePort('7420', '--port')).toBe(7420)
+    expect(parsePort('0', '--port')).toBe(0)
+    for (const raw of [' ', '0x1f', '1e3', '-1', '65536', '80.0']) {
+      expect(() => parsePort(raw, 'DECISION_MEMORY_PORT'), raw).toThrow(`DECISION_MEMORY_PORT must be a port number from 0 to 65535, not "${raw}"`)
+    }
   })
 })

@@ -12,7 +12,8 @@ export function envPort(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 export function parsePort(raw: string, name: string): number {
-  const port = Number(raw)
+  // Digits only: Number() reads "" and " " as 0 (any free port) and "0x1f" or "1e3" as numbers.
+  const port = /^\d+$/.test(raw) ? Number(raw) : Number.NaN
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UsageError(`${name} must be a port number from 0 to 65535, not "${raw}"`)
   }
@@ -104,13 +105,16 @@ export function identifierFlag(raw: string, flag: string, variable?: string): st
 
 /**
  * parseArgs, strict, refusing a flag that takes a value given twice: parseArgs keeps the last
- * silently, so `forget --user alice --user bob` (a line edited in a hurry) would forget bob.
+ * silently, so `forget --user alice --user bob` (a line edited in a hurry) would forget bob. And
+ * refusing one given empty (`--out "$FILE"` with FILE unset): resolved, an empty path is the
+ * current directory (`install-hooks --project ""` wrote there), and an empty port is 0, any port.
  */
 export function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
   const parsed = parseArgs({ ...config, strict: true, tokens: true })
   const given = new Map<string, string>()
   for (const token of parsed.tokens ?? []) {
     if (token.kind !== 'option' || token.value === undefined) continue
+    if (token.value === '') throw new UsageError(`--${token.name} is empty: give its value, or leave --${token.name} out`)
     const earlier = given.get(token.name)
     if (earlier !== undefined) {
       throw new UsageError(`--${token.name} is given twice ("${earlier}" and "${token.value}"): give it once`)
