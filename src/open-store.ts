@@ -49,7 +49,15 @@ export const LEVEL_OPTIONS = Object.freeze({ maxOpenFiles: 64, cacheSize: 1024 *
 
 /** Opens the observations and the decisions (R-CON-1), two stores on one LevelDB under `dir`. */
 export async function openStores(dir: string, policy?: TierPolicy): Promise<{ store: MemoryStore; decisionStore: DecisionStore }> {
-  await mkdir(dir, { recursive: true })
+  try {
+    await mkdir(dir, { recursive: true })
+  } catch (error) {
+    // A path the user gave (--data): said in one line, not a stack trace from mkdir.
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === undefined) throw error
+    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'it, or a folder above it, is a file, not a folder' : code
+    throw new StoreOpenError(`cannot make the store in ${dir}: ${why}`)
+  }
   const db = new Level<string, string>(dir, LEVEL_OPTIONS)
   try {
     const store = await createLevelStore(db as never, { policy })

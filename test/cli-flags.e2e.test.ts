@@ -226,3 +226,16 @@ describe('a flag given empty', () => {
     expect(((await session.json()) as { personalization: boolean }).personalization).toBe(false)
   })
 })
+
+describe('--data naming a file', () => {
+  it('is said in one line, by serve and by a command without a service, not as a stack trace from mkdir', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'dm-data-file-')), 'notes.txt')
+    writeFileSync(file, 'not a store')
+    const env = { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }
+    for (const args of [['serve', '--port', '0', '--data', file], ['preferences', '--user', 'alice', '--data', file], ['serve', '--port', '0', '--data', join(file, 'data')]]) {
+      const result = await runCli(args, { env })
+      expect(result.code, args.join(' ')).toBe(1)
+      expect(result.stderr).toMatch(/^decision-memory [a-z]+: cannot make the store in .*: it, or a folder above it, is a file, not a folder\n$/)
+    }
+  })
+})
