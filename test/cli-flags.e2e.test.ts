@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -237,5 +237,24 @@ describe('--data naming a file', () => {
       expect(result.code, args.join(' ')).toBe(1)
       expect(result.stderr).toMatch(/^decision-memory [a-z]+: cannot make the store in .*: it, or a folder above it, is a file, not a folder\n$/)
     }
+  })
+})
+
+describe('a service URL on a port fetch will not connect to', () => {
+  it('is said, by the commands and by the hook (which still spools), rather than "bad port" or "not reachable"', async () => {
+    // 6000 is one of the Fetch standard's bad ports: fetch refuses before connecting, so nothing
+    // need listen there (a service could, and curl would reach it).
+    const spool = join(mkdtempSync(join(tmpdir(), 'dm-bad-port-')), 'spool.ndjson')
+    const env = { DECISION_MEMORY_URL: 'http://127.0.0.1:6000', DECISION_MEMORY_SPOOL: spool }
+    const reason = 'port 6000 is one that fetch, the client of the commands and hooks, will not connect to'
+    const command = await runCli(['preferences', '--user', 'alice'], { env })
+    expect(command.code).toBe(1)
+    expect(command.stderr).toContain(`decision-memory preferences: GET http://127.0.0.1:6000/v1/users/alice/preferences: ${reason}`)
+    expect(command.stderr).toContain('run the service on another (serve --port, DECISION_MEMORY_PORT)')
+    const hook = await runCli(['hook'], { env, input: JSON.stringify({ hook_event_name: 'SessionStart', session_id: 's-bad-port', cwd: tmpdir() }) })
+    expect(hook.code).toBe(0)
+    expect(hook.stdout).toBe('')
+    expect(hook.stderr).toBe(`decision-memory hook: http://127.0.0.1:6000: ${reason} (a "bad port" of the Fetch standard); run the service on another (serve --port, DECISION_MEMORY_PORT); spooled to ${spool}\n`)
+    expect(readFileSync(spool, 'utf8')).toContain('s-bad-port')
   })
 })

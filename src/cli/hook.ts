@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { abortAfter, agentUser, authHeaders, serviceUrl, parseFlags } from './options'
+import { abortAfter, agentUser, authHeaders, barredPortReason, serviceUrl, parseFlags } from './options'
 import { repositoryRoot } from './repository'
 import { appendToRejected, appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
@@ -144,6 +144,8 @@ async function runHook(argv: string[]): Promise<void> {
    * for a service that is in fact running.
    */
   let timedOut = false
+  /** Why fetch would not even try the service's port (barredPortReason), when that is why. */
+  let barredPort: string | undefined
   /**
    * The users the token was refused for (403) in this call: their other events are not sent again,
    * each would cost a request for the same 403 (and a stderr line), and a spool of many, when the
@@ -212,9 +214,10 @@ async function runHook(argv: string[]): Promise<void> {
         return { outcome: 'deferred' }
       }
       return { outcome: permanent ? 'rejected' : 'failed' }
-    } catch {
+    } catch (error) {
       refusedToken = false
       timedOut = timeout.signal.aborted
+      barredPort = barredPortReason(error, url)
       return { outcome: 'failed' }
     } finally {
       timeout.clear()
@@ -243,6 +246,8 @@ async function runHook(argv: string[]): Promise<void> {
     await appendToSpool(file, event)
     const why = refusedToken
       ? `the service at ${serviceUrl()} refused the token`
+      : barredPort !== undefined
+        ? `${serviceUrl()}: ${barredPort}`
       : timedOut
         ? `no answer from the service at ${serviceUrl()} within the hook's time (--budget)`
         : `service not reachable at ${serviceUrl()}`

@@ -69,6 +69,18 @@ export function abortAfter(ms: number): { signal: AbortSignal; clear: () => void
   return { signal: controller.signal, clear: () => clearTimeout(timer) }
 }
 
+/**
+ * Why fetch would not connect, when the URL's port is one the Fetch standard bars (6000, 10080,
+ * and others kept for other protocols); else undefined. `serve` listens there and curl reaches
+ * it, but fetch refuses before connecting, saying only "bad port": every command would fail with
+ * that, and the hook spool every event as if no service ran.
+ */
+export function barredPortReason(error: unknown, url: string): string | undefined {
+  const cause = (error as { cause?: { message?: unknown } } | null)?.cause
+  if (cause?.message !== 'bad port') return undefined
+  return `port ${new URL(url).port} is one that fetch, the client of the commands and hooks, will not connect to (a "bad port" of the Fetch standard); run the service on another (serve --port, DECISION_MEMORY_PORT)`
+}
+
 /** Whether a host to bind is this machine only: 127.0.0.0/8, ::1 or localhost. */
 export function isLoopback(host: string): boolean {
   const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase()

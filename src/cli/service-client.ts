@@ -6,7 +6,7 @@ import { createDecisionMemory, type DecisionMemory } from '../decision-memory'
 import { createDecisions, type Decisions } from '../decisions/decisions'
 import { createWriteQueue } from '../memory/write-queue'
 import { openStores } from '../open-store'
-import { abortAfter, authHeaders, dataDirectory, serviceUrl } from './options'
+import { abortAfter, authHeaders, barredPortReason, dataDirectory, serviceUrl } from './options'
 import { printable } from './terminal'
 
 /** An answer of the running service, or of the store opened here when none runs. */
@@ -63,7 +63,7 @@ export async function throughServiceOrLocal(request: {
     contentType = response.headers.get('content-type') ?? ''
     text = await response.text()
   } catch (error) {
-    if (!isConnectionRefused(error)) throw new ServiceUnavailableError(`${request.method} ${url}: ${whyUnreachable(error, timeoutMs)}`)
+    if (!isConnectionRefused(error)) throw new ServiceUnavailableError(`${request.method} ${url}: ${barredPortReason(error, url) ?? whyUnreachable(error, timeoutMs)}`)
     return local(request)
   } finally {
     timeout.clear()
