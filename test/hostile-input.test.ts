@@ -180,6 +180,30 @@ describe('hostile requests get documented 4xx answers (R-SVC-2)', () => {
   })
 })
 
+describe('an empty identifier is told it is empty, and nothing it is not (R-SVC-2)', () => {
+  // The character rules once failed on "" too: an empty session_id was told it held control
+  // characters and started with "!", three issues of which two were false.
+  it.each([
+    ['observation user', 'POST', '/v1/observations', { ...OBS, user: '' }, 'user'],
+    ['session session_id', 'POST', '/v1/sessions', { session_id: '' }, 'session_id'],
+    ['recommendation project', 'POST', '/v1/recommendations', { ...REC, project: '' }, 'project'],
+    ['hook session_id', 'POST', '/v1/hooks/claude-code', { hook_event_name: 'SessionStart', session_id: '' }, 'session_id'],
+    ['personalization user', 'PUT', '/v1/sessions/s-1/personalization', { user: '' }, 'user'],
+  ] as const)('%s', async (_name, method, path, body, field) => {
+    const { call } = await createTestApp()
+    const answer = await call(method, path, body)
+    expect(answer.status).toBe(400)
+    expect(answer.body.error.issues).toEqual([{ path: field, message: expect.stringMatching(/>=1 character/) }])
+    expect(answer.body.error.message).toBe(`invalid request: ${field}`)
+  })
+
+  it('a user of "!" alone is still refused for its "!"', async () => {
+    const { call } = await createTestApp()
+    const answer = await call('POST', '/v1/observations', { ...OBS, user: '!' })
+    expect(answer.body.error.issues).toEqual([{ path: 'user', message: 'must not start with "!"' }])
+  })
+})
+
 /** Every route of the OpenAPI document (so routes added later are fuzzed too), and the docs' own. */
 function routesOf(app: Awaited<ReturnType<typeof createTestApp>>['app']): Array<{ method: string; path: string }> {
   const doc = app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'fuzz', version: '0' } })

@@ -26,9 +26,10 @@ export const IdentifierSchema = z
   // Written without `\p{…}` and the `u` flag, since the MCP tools' schemas carry these patterns:
   // JSON Schema validators outside JavaScript (Python's jsonschema) refuse `\p{Cc}`, and a
   // JavaScript client without the flag reads `\p` as a `p`. C0 and C1 are exactly Unicode's Cc.
-  .regex(/^[^\u0000-\u001f\u007f-\u009f]+$/, 'must not contain control characters or lone surrogates')
+  // The character rules hold for the empty string, so that "" is told only that it is too short.
+  .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, 'must not contain control characters or lone surrogates')
   .refine(hasNoLoneSurrogate, 'must not contain control characters or lone surrogates')
-  .regex(/^[^!]/, 'must not start with "!"')
+  .regex(/^(?!!)/, 'must not start with "!"')
   // A URL drops `.` and `..` as path segments (WHATWG URL, `%2E` too): `/v1/users/../export` is
   // `/v1/export`, so a user, session or point of that name could be written in a body and never
   // be read, exported or forgotten through its own route.
