@@ -150,7 +150,25 @@ const CASES: Case[] = [
     body: `{"hook_event_name": "PreToolUse", "tool_name": "AskUserQuestion", "tool_use_id": "t-1", "session_id": "s-1", "tool_input": {"questions": [{"question": "Which tier?", "options": [{"label": "S"}, {"label": "M"}]}], "x": ${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}}`,
     status: 400,
     code: 'invalid_request',
-    field: '(body)',
+    field: 'tool_input',
+  },
+  {
+    name: 'hook: a PostToolUse whose tool_response nests 65 arrays (counted from the body)',
+    method: 'POST',
+    path: '/v1/hooks/claude-code',
+    body: `{"hook_event_name": "PostToolUse", "tool_name": "AskUserQuestion", "session_id": "s-1", "tool_response": ${'['.repeat(64)}${']'.repeat(64)}}`,
+    status: 400,
+    code: 'invalid_request',
+    field: 'tool_response',
+  },
+  {
+    name: 'hook: a field of its own that nests 10,000 arrays',
+    method: 'POST',
+    path: '/v1/hooks/claude-code',
+    body: `{"hook_event_name": "SessionStart", "session_id": "s-1", "extra": ${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
+    status: 400,
+    code: 'invalid_request',
+    field: 'extra',
   },
   { name: 'no such route', method: 'GET', path: '/v1/nothing', status: 404, code: 'not_found' },
   { name: 'a route with the wrong method', method: 'GET', path: '/v1/observations', status: 404, code: 'not_found' },
@@ -177,6 +195,14 @@ describe('hostile requests get documented 4xx answers (R-SVC-2)', () => {
     expect(body.error.code).toBe(c.code)
     expect(body.error.message).not.toBe('')
     if (c.field !== undefined) expect(body.error.issues.map((i) => i.path)).toContain(c.field)
+  })
+})
+
+describe('a hook payload nested to the limit is taken (R-SVC-2)', () => {
+  it('64 levels counted from the body, the body being the first', async () => {
+    const { call } = await createTestApp()
+    const answer = await call('POST', '/v1/hooks/claude-code', `{"hook_event_name": "SessionStart", "session_id": "s-1", "extra": ${'['.repeat(63)}${']'.repeat(63)}}`)
+    expect(answer.status).toBe(200)
   })
 })
 

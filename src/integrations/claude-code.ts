@@ -39,8 +39,15 @@ export const ClaudeCodeHookPayloadSchema = z
     tool_response: z.unknown().optional(),
   })
   // tool_input's fields go back in updatedInput: what JSON.stringify cannot write back (nested
-  // thousands deep) is refused here, not answered with a 500.
-  .refine((payload) => nestsWithin(payload, LIMITS.nesting), `must not nest arrays and objects more than ${LIMITS.nesting} levels deep`)
+  // thousands deep) is refused here, not answered with a 500, and the field that nests is named.
+  .superRefine((payload, ctx) => {
+    for (const [field, value] of Object.entries(payload)) {
+      // The payload is the first level; its fields have the rest.
+      if (!nestsWithin(value, LIMITS.nesting - 1)) {
+        ctx.addIssue({ code: 'custom', path: [field], message: `must not nest arrays and objects more than ${LIMITS.nesting} levels deep (counted from the body)` })
+      }
+    }
+  })
 export type ClaudeCodeHookPayload = z.infer<typeof ClaudeCodeHookPayloadSchema>
 
 /** AskUserQuestion's input; `answers` (keyed by question text) is there once the user answered. */
