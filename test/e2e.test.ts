@@ -163,6 +163,23 @@ describe('the real process (end to end)', () => {
     expect((await fetch(service.url + '/healthz')).status).toBe(200)
   })
 
+  it('answers a request it cannot make a Request of (a backslash in the path, OPTIONS *) with a JSON error too', async () => {
+    service = await spawnService()
+    for (const line of ['GET /v1\\..\\healthz HTTP/1.1', 'OPTIONS * HTTP/1.1']) {
+      const socket = connect(service.port, '127.0.0.1')
+      let received = ''
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')))
+      const closed = new Promise((resolve) => socket.once('close', resolve))
+      socket.write(`${line}\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)
+      await closed
+      const [head = '', body = ''] = received.split('\r\n\r\n')
+      expect(head, line).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
+      expect(head.toLowerCase(), line).toContain('content-type: application/json')
+      expect(JSON.parse(body).error.code, line).toBe('malformed_request')
+    }
+    expect((await fetch(service.url + '/healthz')).status).toBe(200)
+  })
+
   it('answers a request that comes after the stop began with Connection: close, and then ends at once', async () => {
     service = await spawnService()
     const { child } = service

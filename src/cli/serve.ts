@@ -1,13 +1,13 @@
 import { resolve } from 'node:path'
 import { createServer, type Server, type ServerOptions } from 'node:http'
-import { serve as serveHttp } from '@hono/node-server'
+import { getRequestListener, serve as serveHttp } from '@hono/node-server'
 import pino from 'pino'
 import { systemClock } from '../clock'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { loadTokens } from '../config/load-tokens'
 import { createDecisionMemory } from '../decision-memory'
 import { createApp } from '../http/app'
-import { answerClientError } from '../http/client-error'
+import { answerClientError, answerRequestError } from '../http/client-error'
 import { answerRememberedFirst, type NodeListener } from '../http/first-path'
 import { validBodies } from '../http/recommendations'
 import { createDecisions } from '../decisions/decisions'
@@ -107,12 +107,14 @@ export async function serveCommand(argv: string[]): Promise<void> {
   }
 
   // @hono/node-server's listener over the app, with the recommendation asked again answered in
-  // front of it (first-path.ts).
+  // front of it (first-path.ts). Made here rather than taken from serveHttp, which gives its own
+  // no errorHandler: a request it cannot make a Request of then gets a JSON error, not a bare 400.
+  const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: answerRequestError(logger) })
   const server = serveHttp({
     fetch: app.fetch,
     port,
     hostname: host,
-    createServer: ((options: ServerOptions, listener: NodeListener) =>
+    createServer: ((options: ServerOptions) =>
       createServer(options, closingOnStop(answerRememberedFirst({ memory, bodies, logger, auth }, listener)))) as typeof createServer,
   }, (info) => {
     logger.info({ event: 'listening', host, port: info.port, data: dataDir, policy: policyFile, auth: auth !== undefined }, `listening on http://${host}:${info.port}`)

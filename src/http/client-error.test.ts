@@ -2,7 +2,9 @@ import { createServer, type Server } from 'node:http'
 import { connect, type AddressInfo } from 'node:net'
 import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
-import { answerClientError } from './client-error'
+import { getRequestListener } from '@hono/node-server'
+import { Hono } from 'hono'
+import { answerClientError, answerRequestError } from './client-error'
 
 const servers: Server[] = []
 afterEach(() => {
@@ -70,6 +72,41 @@ describe('requests Node’s parser refuses (R-SVC-2)', () => {
 
   it('leaves well-formed requests alone', async () => {
     const { port, lines } = await serving()
+    expect(await raw(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*ok$/)
+    expect(lines).toEqual([])
+  })
+})
+
+/** A server with @hono/node-server's listener over an app answering 200, as serve.ts builds it. */
+async function servingHono() {
+  const lines: Array<Record<string, unknown>> = []
+  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) })
+  const app = new Hono().all('*', (c) => c.text('ok'))
+  const server = createServer(getRequestListener(app.fetch, { errorHandler: answerRequestError(logger) }))
+  servers.push(server)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { port: (server.address() as AddressInfo).port, lines }
+}
+
+describe('requests Node takes but @hono/node-server cannot make a Request of (R-SVC-2)', () => {
+  // Node's parser takes them; @hono/node-server then refused them with a bare 400 and no body.
+  it.each([
+    ['a Host with a space', 'GET /healthz HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n', /invalid url/i],
+    ['a Host with an unclosed bracket', 'GET /healthz HTTP/1.1\r\nHost: [::1\r\nConnection: close\r\n\r\n', /invalid url/i],
+    ['an absolute URL that is not one', 'GET http://[x/healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', /invalid absolute url/i],
+    ['OPTIONS *', 'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', /url/i],
+    ['a backslash in the path', 'GET /v1\\..\\healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', /backslash/i],
+  ])('%s: a JSON 400 naming what was wrong, logged as a warning', async (_name, request, why) => {
+    const { port, lines } = await servingHono()
+    const answer = parsed(await raw(port, request))
+    expect(answer.statusLine).toBe('HTTP/1.1 400 Bad Request')
+    expect(answer.headers).toContain('content-type: application/json')
+    expect(answer.body).toEqual({ error: { code: 'malformed_request', message: expect.stringMatching(why), issues: [] } })
+    expect(lines).toMatchObject([{ level: 40, event: 'request-error', status: 400 }])
+  })
+
+  it('leaves well-formed requests alone', async () => {
+    const { port, lines } = await servingHono()
     expect(await raw(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*ok$/)
     expect(lines).toEqual([])
   })

@@ -1,7 +1,8 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Logger } from 'pino'
-import { errorBodyFor } from './errors'
+import { RequestError } from '@hono/node-server'
+import { answerError, errorBodyFor } from './errors'
 
 /** What Node's HTTP parser could not take, as the status and code answered (R-SVC-2). */
 function statusOf(code: string | undefined): { status: number; code: string; message: string } {
@@ -34,5 +35,24 @@ export function answerClientError(logger: Logger) {
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       () => socket.destroy(),
     )
+  }
+}
+
+/**
+ * @hono/node-server's `errorHandler`: a request Node's parser took but of which @hono/node-server
+ * cannot make a fetch Request (no Host, a Host that is not one, `OPTIONS *`, a backslash in the
+ * path) is answered with a JSON error naming what was wrong, where it alone answers a bare 400
+ * without a body; and logged as a warning. Anything else reaching it (the app answers its own
+ * errors) is answered as the app answers a bug.
+ */
+export function answerRequestError(logger: Logger) {
+  return function onRequestError(error: unknown): Response {
+    if (error instanceof RequestError) {
+      const message = `the request is not well-formed HTTP (${error.message})`
+      logger.warn({ event: 'request-error', reason: error.message, status: 400 }, message)
+      return Response.json(errorBodyFor(undefined, 'malformed_request', message), { status: 400 })
+    }
+    const { status, body } = answerError(logger, error instanceof Error ? error : new Error(String(error)), undefined)
+    return Response.json(body, { status })
   }
 }
