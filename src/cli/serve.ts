@@ -7,7 +7,7 @@ import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { loadTokens } from '../config/load-tokens'
 import { createDecisionMemory } from '../decision-memory'
 import { createApp } from '../http/app'
-import { answerClientError, answerRequestError } from '../http/client-error'
+import { answerClientError, answerConnect, answerRequestError } from '../http/client-error'
 import { answerRememberedFirst, type NodeListener } from '../http/first-path'
 import { validBodies } from '../http/recommendations'
 import { createDecisions } from '../decisions/decisions'
@@ -187,6 +187,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   process.on('SIGINT', onSignal)
   // A request Node's parser refuses gets a JSON error too, not a bare 400 (R-SVC-2).
   server.on('clientError', answerClientError(logger))
+  // And so does a CONNECT, which Node would otherwise answer by closing the connection.
+  server.on('connect', answerConnect(logger))
   // A port that cannot be listened on (or a server that fails later): said plainly, not as a
   // crash with a stack trace; every error is logged, the first one stops the service.
   server.on('error', (error: NodeJS.ErrnoException) => {

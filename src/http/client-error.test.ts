@@ -4,7 +4,7 @@ import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { getRequestListener } from '@hono/node-server'
 import { Hono } from 'hono'
-import { answerClientError, answerRequestError } from './client-error'
+import { answerClientError, answerConnect, answerRequestError } from './client-error'
 
 const servers: Server[] = []
 afterEach(() => {
@@ -109,5 +109,24 @@ describe('requests Node takes but @hono/node-server cannot make a Request of (R-
     const { port, lines } = await servingHono()
     expect(await raw(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*ok$/)
     expect(lines).toEqual([])
+  })
+})
+
+describe('CONNECT, which Node hands to no request listener (R-SVC-2)', () => {
+  // Without a 'connect' listener Node destroyed the socket: the client got no answer at all.
+  it('is answered with a JSON 404 like any other method no route takes, and the connection closed', async () => {
+    const lines: Array<Record<string, unknown>> = []
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) })
+    const server = createServer((_req, res) => res.end('ok'))
+    server.on('connect', answerConnect(logger))
+    servers.push(server)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const port = (server.address() as AddressInfo).port
+    const answer = parsed(await raw(port, 'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n'))
+    expect(answer.statusLine).toBe('HTTP/1.1 404 Not Found')
+    expect(answer.headers).toContain('content-type: application/json')
+    expect(answer.headers).toContain('connection: close')
+    expect(answer.body).toEqual({ error: { code: 'not_found', message: 'no route CONNECT 127.0.0.1:22', issues: [] } })
+    expect(lines).toMatchObject([{ level: 40, event: 'connect-refused' }])
   })
 })

@@ -1,4 +1,4 @@
-import { STATUS_CODES, type ServerResponse } from 'node:http'
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Logger } from 'pino'
 import { RequestError } from '@hono/node-server'
@@ -27,14 +27,36 @@ export function answerClientError(logger: Logger) {
     }
     const { status, code, message } = statusOf(error.code)
     logger.warn({ event: 'client-error', code: error.code, status }, message)
-    const body = JSON.stringify(errorBodyFor(undefined, code, message))
-    // Closed once the answer is out, as Node closes it: the server allows half-open sockets, and
-    // end() alone left one open for as long as the client kept its side open, out of every
-    // timeout and holding a stop up for its whole grace.
-    socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      () => socket.destroy(),
-    )
+    endWith(socket, status, errorBodyFor(undefined, code, message))
+  }
+}
+
+/** Writes a JSON answer on a socket no ServerResponse holds, then closes it. */
+function endWith(socket: Duplex, status: number, answer: unknown): void {
+  const body = JSON.stringify(answer)
+  // Closed once the answer is out, as Node closes it: the server allows half-open sockets, and
+  // end() alone left one open for as long as the client kept its side open, out of every
+  // timeout and holding a stop up for its whole grace.
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
+  )
+}
+
+/**
+ * The server's `connect` listener: Node hands a CONNECT to no request listener, and without this
+ * one destroys its socket, leaving the client without an answer. It is answered as any method no
+ * route takes (404 `not_found`), logged as a warning, and the socket closed.
+ */
+export function answerConnect(logger: Logger) {
+  return function onConnect(req: IncomingMessage, socket: Duplex): void {
+    const message = `no route CONNECT ${req.url ?? ''}`
+    logger.warn({ event: 'connect-refused', target: req.url }, message)
+    if (!socket.writable) {
+      socket.destroy()
+      return
+    }
+    endWith(socket, 404, errorBodyFor(undefined, 'not_found', message))
   }
 }
 
