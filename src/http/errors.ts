@@ -31,6 +31,7 @@ type ZodIssueLike = {
   code: string
   path: PropertyKey[]
   message: string
+  expected?: string
   errors?: ZodIssueLike[][]
   issues?: ZodIssueLike[]
 }
@@ -54,15 +55,34 @@ export function issuesOf(error: { issues: readonly unknown[] }): Issue[] {
           visit(branch, path)
           continue
         }
+        // No branch takes the value's type: zod's own message is only "Invalid input"; say the
+        // types the field takes (a message the schema gives of its own is kept).
+        if (issue.message === 'Invalid input') {
+          out.push({ path: shownPath(path), message: unionTypeMessage(issue.errors) })
+          continue
+        }
       }
       // A refused record key says why in its own issues; the carried `__proto__` key shows as sent.
       const message = issue.code === 'invalid_key' ? (issue.issues?.[0]?.message ?? issue.message) : issue.message
-      const shown = path.map((p) => (p === CARRIED_PROTO_KEY ? '__proto__' : String(p)))
-      out.push({ path: shown.join('.') || '(body)', message })
+      out.push({ path: shownPath(path), message })
     }
   }
   visit(error.issues as ZodIssueLike[], [])
   return out
+}
+
+/** A dotted path as the answer shows it; the carried `__proto__` key shows as sent. */
+function shownPath(path: PropertyKey[]): string {
+  return path.map((p) => (p === CARRIED_PROTO_KEY ? '__proto__' : String(p))).join('.') || '(body)'
+}
+
+/** `Invalid input: expected string or array, received object`, from the branches of a union none of which took the value's type. */
+function unionTypeMessage(branches: ZodIssueLike[][]): string {
+  const roots = branches.flatMap((branch) => branch.filter((i) => i.code === 'invalid_type' && i.path.length === 0))
+  const expected = [...new Set(roots.map((i) => i.expected).filter((e): e is string => e !== undefined))]
+  const received = roots.map((i) => /received (\S+)$/.exec(i.message)?.[1]).find((r) => r !== undefined)
+  if (expected.length === 0) return 'Invalid input'
+  return `Invalid input: expected ${expected.join(' or ')}${received === undefined ? '' : `, received ${received}`}`
 }
 
 /** The validation hook of every route: a 400 naming each field at fault. */

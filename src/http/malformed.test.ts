@@ -78,6 +78,19 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
     }
   })
 
+  it('says which types a field of several may take, not only "Invalid input"', async () => {
+    const cases: Array<[unknown, string, string]> = [
+      [{ ...OBS, user_choice: { label: 'Tier S' } }, 'user_choice', 'Invalid input: expected string or array, received object'],
+      [{ ...OBS, user_choice: 7 }, 'user_choice', 'Invalid input: expected string or array, received number'],
+      [{ ...OBS, all_options: [null, 'Tier M'] }, 'all_options.0', 'Invalid input: expected string or object, received null'],
+      [{ ...OBS, all_options: [['Tier S'], 'Tier M'] }, 'all_options.0', 'Invalid input: expected string or object, received array'],
+    ]
+    for (const [body, path, message] of cases) {
+      const r = await t.call('POST', '/v1/observations', body)
+      expect(r.body.error.issues).toEqual([{ path, message }])
+    }
+  })
+
   it('answers 415 for a body that is not declared JSON', async () => {
     const r = await t.app.request('/v1/observations', { method: 'POST', body: JSON.stringify(OBS) })
     expect(r.status).toBe(415)
