@@ -163,14 +163,14 @@ describe('the real process (end to end)', () => {
     expect((await fetch(service.url + '/healthz')).status).toBe(200)
   })
 
-  it('answers a request it cannot make a Request of (a backslash in the path, OPTIONS *) with a JSON error too', async () => {
+  it('answers a request it cannot make a Request of (a backslash in the path, OPTIONS *, no Host) with a JSON error too', async () => {
     service = await spawnService()
-    for (const line of ['GET /v1\\..\\healthz HTTP/1.1', 'OPTIONS * HTTP/1.1']) {
+    for (const [line, host] of [['GET /v1\\..\\healthz HTTP/1.1', true], ['OPTIONS * HTTP/1.1', true], ['GET /healthz HTTP/1.1', false]] as const) {
       const socket = connect(service.port, '127.0.0.1')
       let received = ''
       socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')))
       const closed = new Promise((resolve) => socket.once('close', resolve))
-      socket.write(`${line}\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)
+      socket.write(`${line}\r\n${host ? 'Host: 127.0.0.1\r\n' : ''}Connection: close\r\n\r\n`)
       await closed
       const [head = '', body = ''] = received.split('\r\n\r\n')
       expect(head, line).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)

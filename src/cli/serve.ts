@@ -7,7 +7,7 @@ import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { loadTokens } from '../config/load-tokens'
 import { createDecisionMemory } from '../decision-memory'
 import { createApp } from '../http/app'
-import { answerClientError, answerConnect, answerRequestError } from '../http/client-error'
+import { answerClientError, answerConnect, answerMissingHost, answerRequestError } from '../http/client-error'
 import { answerRememberedFirst, type NodeListener } from '../http/first-path'
 import { validBodies } from '../http/recommendations'
 import { createDecisions } from '../decisions/decisions'
@@ -114,8 +114,12 @@ export async function serveCommand(argv: string[]): Promise<void> {
     fetch: app.fetch,
     port,
     hostname: host,
+    // Node's check of Host is made in front of the rest instead, to answer with the JSON error.
     createServer: ((options: ServerOptions) =>
-      createServer(options, closingOnStop(answerRememberedFirst({ memory, bodies, logger, auth }, listener)))) as typeof createServer,
+      createServer(
+        { ...options, requireHostHeader: false },
+        closingOnStop(answerMissingHost(logger, answerRememberedFirst({ memory, bodies, logger, auth }, listener))),
+      )) as typeof createServer,
   }, (info) => {
     logger.info({ event: 'listening', host, port: info.port, data: dataDir, policy: policyFile, auth: auth !== undefined }, `listening on http://${host}:${info.port}`)
   })

@@ -4,7 +4,7 @@ import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { getRequestListener } from '@hono/node-server'
 import { Hono } from 'hono'
-import { answerClientError, answerConnect, answerRequestError } from './client-error'
+import { answerClientError, answerConnect, answerMissingHost, answerRequestError } from './client-error'
 
 const servers: Server[] = []
 afterEach(() => {
@@ -128,5 +128,33 @@ describe('CONNECT, which Node hands to no request listener (R-SVC-2)', () => {
     expect(answer.headers).toContain('connection: close')
     expect(answer.body).toEqual({ error: { code: 'not_found', message: 'no route CONNECT 127.0.0.1:22', issues: [] } })
     expect(lines).toMatchObject([{ level: 40, event: 'connect-refused' }])
+  })
+})
+
+describe('a HTTP/1.1 request without Host, which Node itself refused with a bare 400 (R-SVC-2)', () => {
+  async function servingWithoutNodesCheck() {
+    const lines: Array<Record<string, unknown>> = []
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) })
+    const server = createServer({ requireHostHeader: false }, answerMissingHost(logger, (_req, res) => res.end('ok')))
+    servers.push(server)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    return { port: (server.address() as AddressInfo).port, lines }
+  }
+
+  it('gets the JSON error naming what is missing, logged as a warning, and the connection closed', async () => {
+    const { port, lines } = await servingWithoutNodesCheck()
+    const answer = parsed(await raw(port, 'POST /v1/observations HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}'))
+    expect(answer.statusLine).toBe('HTTP/1.1 400 Bad Request')
+    expect(answer.headers).toContain('content-type: application/json')
+    expect(answer.headers).toContain('connection: close')
+    expect(answer.body).toEqual({ error: { code: 'malformed_request', message: expect.stringMatching(/Host/), issues: [] } })
+    expect(lines).toMatchObject([{ level: 40, event: 'request-error', status: 400 }])
+  })
+
+  it('leaves HTTP/1.0 without Host, and HTTP/1.1 with one, alone', async () => {
+    const { port, lines } = await servingWithoutNodesCheck()
+    expect(await raw(port, 'GET /healthz HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*ok$/)
+    expect(await raw(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*ok$/)
+    expect(lines).toEqual([])
   })
 })
