@@ -53,6 +53,27 @@ describe('__proto__, constructor and toString are ordinary labels everywhere (R-
     expect((await call('GET', '/v1/users/__proto__/preferences')).body.points).toEqual([])
   })
 
+  it('as the text of a question a hook reports answered: its answer, keyed by that text, is recorded', async () => {
+    // The answers were parsed into a new object by assignment, where `__proto__` sets the
+    // prototype: the answer to a question "__proto__" was dropped, and the hook said 200.
+    const { app, call } = await createTestApp()
+    const question = (text: string) => `{"question": "${text}", "header": "H", "options": [{"label": "__proto__"}, {"label": "constructor"}], "multiSelect": false}`
+    for (const [i, text] of ['__proto__', 'constructor', 'toString'].entries()) {
+      const answers = `{"${text}": "constructor"}`
+      const body = `{"hook_event_name": "PostToolUse", "tool_name": "AskUserQuestion", "session_id": "s-1", "tool_use_id": "t-${i}",
+        "tool_input": {"questions": [${question(text)}], "answers": ${answers}}, "tool_response": {"answers": ${answers}}}`
+      const posted = await app.request('/v1/hooks/claude-code', { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      expect(posted.status, text).toBe(200)
+    }
+    const stored = ndjson((await call('GET', '/v1/users/default/export')).body).filter((l) => l.type === 'observation').map((l) => l.data)
+    expect(stored.map((o) => [o.question, o.chosen]).sort()).toEqual([
+      ['__proto__', ['constructor']],
+      ['constructor', ['constructor']],
+      ['toString', ['constructor']],
+    ])
+    expect(({} as any).polluted).toBeUndefined()
+  })
+
   it('never reads a context key an observation lacks from Object.prototype', async () => {
     const { call } = await createTestApp()
     const base = { question: 'Ship it?', all_options: ['yes', 'no'] }

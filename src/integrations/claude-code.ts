@@ -50,6 +50,16 @@ export const ClaudeCodeHookPayloadSchema = z
   })
 export type ClaudeCodeHookPayload = z.infer<typeof ClaudeCodeHookPayloadSchema>
 
+/**
+ * AskUserQuestion's answers, keyed by question text: the object as sent, not one rebuilt key by
+ * key as zod's record does, by assignment, where a question `__proto__` set the prototype and its
+ * answer was lost (question texts are ordinary strings).
+ */
+const AnswersSchema = z.custom<Record<string, unknown>>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  'Invalid input: expected an object, its keys the question texts',
+)
+
 /** AskUserQuestion's input; `answers` (keyed by question text) is there once the user answered. */
 const AskUserQuestionInputSchema = z.looseObject({
   questions: z
@@ -57,13 +67,13 @@ const AskUserQuestionInputSchema = z.looseObject({
     .min(1)
     .max(ASK_USER_QUESTION.maxQuestions)
     .refine(questionTextsUnique, { message: 'question texts must be unique (answers are keyed by them)' }),
-  answers: z.record(z.string(), z.unknown()).optional(),
+  answers: AnswersSchema.optional(),
 })
 type AskUserQuestionInput = z.infer<typeof AskUserQuestionInputSchema>
 
 const AskUserQuestionResponseSchema = z.looseObject({
   questions: z.array(AskUserQuestionSchema).min(1).max(ASK_USER_QUESTION.maxQuestions).optional(),
-  answers: z.record(z.string(), z.unknown()).optional(),
+  answers: AnswersSchema.optional(),
 })
 
 /** What the hook prints for a PreToolUse on AskUserQuestion (R-ASK-4). */
