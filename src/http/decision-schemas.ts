@@ -12,6 +12,7 @@ import {
 } from '../decisions/decision'
 import { ImportedDecisionSchema } from '../decisions/imported-decision'
 import { PULSE_SOURCES } from '../decisions/store'
+import { LIMITS } from '../domain/limits'
 import { LabelSchema, IdentifierSchema, TimestampSchema } from '../domain/observation'
 
 /** Route schemas of decisions (R-CON-1a): the domain's zod schemas, registered for the OpenAPI document. */
@@ -208,6 +209,9 @@ const WhyShape = {
 
 export const DecisionWhySchema = z.object(WhyShape).openapi('DecisionWhy')
 
+/** A run's task or stage in `GET /v1/why`: what a recommendation's context value may be, but empty. */
+const RunValue = z.string().normalize('NFC').min(1).max(LIMITS.contextValueLength).optional()
+
 export const WhyQuery = z.object({
   user: IdentifierSchema.default('default'),
   project: IdentifierSchema.optional(),
@@ -216,11 +220,14 @@ export const WhyQuery = z.object({
   }),
   point: IdentifierSchema,
   as_of: TimestampSchema.optional().openapi({ description: 'Explain the answer as the service would have given it then (R-REC-9).' }),
-  task: IdentifierSchema.optional().openapi({ description: 'The run\'s task: decisions scoped to a task apply only when it is given (R-CON-4).' }),
+  // Task and stage are taken as a recommendation's `context` takes them (the answer is recomputed
+  // with them as its context, and the MCP `why` tool passes its context's on): any text of up to
+  // 500 characters, not only an identifier; refused, they made that tool fail where recommend answered.
+  task: RunValue.openapi({ description: 'The run\'s task: decisions scoped to a task apply only when it is given (R-CON-4).' }),
   path: z.string().min(1).max(DECISION_LIMITS.pathLength).optional().openapi({
     description: 'The path the run works on: decisions scoped to a path apply to it and below; without it they are left out (R-CON-4).',
   }),
-  stage: IdentifierSchema.optional().openapi({ description: 'The run\'s stage: decisions scoped to a stage apply only when it is given (R-CON-4).' }),
+  stage: RunValue.openapi({ description: 'The run\'s stage: decisions scoped to a stage apply only when it is given (R-CON-4).' }),
 })
 
 export const PointWhySchema = z

@@ -294,6 +294,24 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
     expect((await app.call('GET', '/v1/why?point=complexity-tier&path=services/billing-v2/x.ts&stage=plan')).body.recommendation.state).not.toBe('enforced')
   })
 
+  it('takes any task, path or stage a recommendation\'s context takes: the MCP why tool passes its context\'s on', async () => {
+    const app = await createTestApp()
+    await choose(app, 'Tier S', 6)
+    // Context values are texts of up to 500 characters; task and stage are no identifiers there.
+    const context = { task: '!draft', stage: 'x'.repeat(300), path: '.' }
+    const rec = await app.call('POST', '/v1/recommendations', { ...TIER, context })
+    expect(rec.status).toBe(200)
+    const query = new URLSearchParams({ point: 'complexity-tier', ...context })
+    const why = await app.call('GET', `/v1/why?${query}`)
+    expect(why.status).toBe(200)
+    expect(why.body).toMatchObject({ task: '!draft', stage: 'x'.repeat(300), path: '.' })
+    expect(why.body.recommendation).toMatchObject({ state: rec.body.state, recommended: rec.body.recommended })
+    // Past what a context takes, refused naming the field.
+    const long = await app.call('GET', `/v1/why?point=complexity-tier&task=${'x'.repeat(501)}`)
+    expect(long.status).toBe(400)
+    expect(long.body.error.issues[0].path).toBe('task')
+  })
+
   it('refuses an empty path, task or stage, naming it', async () => {
     const app = await createTestApp()
     await choose(app, 'Tier S', 3)
