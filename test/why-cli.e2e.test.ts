@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { runCli, startService, type RunningService } from './support/processes'
+import { closedPort, runCli, startService, type RunningService } from './support/processes'
 
 const running: RunningService[] = []
 afterEach(async () => {
@@ -94,6 +94,17 @@ describe('decision-memory why --point', () => {
     expect((await runCli(['why', 'D-001', '--path', 'services/billing'], { env })).code).toBe(2)
     expect((await runCli(['why', 'D-001', '--session', 's-1'], { env })).code).toBe(2)
     expect((await runCli(['why', '--point', 'complexity-tier', '--task', ''], { env })).code).toBe(2)
+  })
+
+  it('checks --session, --task, --path and --stage as the route does, also without a service', async () => {
+    const env = { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }
+    const data = join(await mkdtemp(join(tmpdir(), 'dm-why-')), 'data')
+    const base = ['why', '--point', 'complexity-tier', '--data', data]
+    for (const [flag, value] of [['--session', '..'], ['--session', 'a\u0001b'], ['--task', 'x'.repeat(501)], ['--stage', 'x'.repeat(501)], ['--path', 'x'.repeat(1001)]] as const) {
+      const result = await runCli([...base, flag, value], { env })
+      expect(result.code, `${flag} ${value.slice(0, 10)}`).toBe(2)
+      expect(result.stderr).toContain(`${flag}: `)
+    }
   })
 
   it('prints a decision written by someone else without the escape sequences in it', async () => {

@@ -3,6 +3,7 @@ import type { PointWhy } from '../decisions/explain-point'
 import { InputError } from '../domain/errors'
 import { TimestampSchema } from '../domain/observation'
 import { DecisionKeySchema } from '../decisions/decision'
+import { WhyQuery } from '../http/decision-schemas'
 import { UsageError, parseFlags, agentUser, identifierFlag } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 import { jsonLine, printable } from './terminal'
@@ -112,12 +113,18 @@ export async function whyCommand(argv: string[]): Promise<number> {
     if (key !== undefined) throw new UsageError('--as-of goes with --point: a decision\'s chain is its whole history')
     if (!TimestampSchema.safeParse(asOf).success) throw new UsageError(`--as-of must be an ISO time with a zone, e.g. 2026-07-01T10:00:00Z, not "${asOf}"`)
   }
-  const run = { session_id: values.session, task: values.task, path: values.path, stage: values.stage }
+  const run: Record<'session_id' | 'task' | 'path' | 'stage', string | undefined> = { session_id: values.session, task: values.task, path: values.path, stage: values.stage }
   for (const [flag, value] of Object.entries(run)) {
     if (value === undefined) continue
     const name = flag === 'session_id' ? 'session' : flag
     if (key !== undefined) throw new UsageError(`--${name} goes with --point: a decision's chain does not depend on the run`)
     if (value === '') throw new UsageError(`--${name} must not be empty`)
+    // Checked as the route checks it: without a service, the store is read with what is passed
+    // here, and a session `..` or a task over 500 characters would be answered locally where the
+    // service refuses it.
+    const checked = WhyQuery.shape[flag as keyof typeof run].safeParse(value)
+    if (!checked.success) throw new UsageError(`--${name}: ${checked.error.issues[0]?.message ?? 'not valid'}`)
+    run[flag as keyof typeof run] = checked.data
   }
   // Whose choices: as the hook that recorded them and the MCP server, $DECISION_MEMORY_USER by default.
   const user =
