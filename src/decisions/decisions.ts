@@ -219,8 +219,12 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
     return { ...record, events: await store.events(key) }
   }
 
-  /** Accepts a decision inside a transaction, superseding the decision it names (R-CON-1a). */
-  async function acceptIn(tx: DecisionTransaction, record: DecisionRecord, at: string, reason?: string) {
+  /**
+   * Accepts a decision inside a transaction, superseding the decision it names (R-CON-1a).
+   * `stored` is the decision as stored, when `record` carries a link set with the acceptance
+   * (/supersede of a proposal): the event keeps what that changed in `before`, for replays.
+   */
+  async function acceptIn(tx: DecisionTransaction, record: DecisionRecord, at: string, reason?: string, stored: DecisionRecord = record) {
     // A predecessor already superseded by this very decision (a record imported "Superseded by"
     // it before it was accepted) stays as it is: accepting it completes that link. One revoked
     // since the proposal was made has nothing left to be replaced (revoked is final): the proposal
@@ -241,7 +245,8 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
       tx.append(replaced.event)
     }
     tx.put(accepted.record)
-    tx.append(accepted.event)
+    const { before: _fromRecord, ...event } = accepted.event
+    tx.append(withBefore(event, stored, accepted.record))
   }
 
   function move(to: 'deprecated' | 'revoked') {
@@ -330,7 +335,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
         if (replacement.status === 'proposed') {
           // Superseding a revoked decision is no step of the lifecycle, asked by name (a 409).
           if (old.status === 'revoked') transition(old, 'superseded', at)
-          await acceptIn(tx, { ...replacement, supersedes: key }, at, input.reason)
+          await acceptIn(tx, { ...replacement, supersedes: key }, at, input.reason, replacement)
           return
         }
         if (replacement.status !== 'accepted') {

@@ -245,6 +245,26 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
     ])
   })
 
+  it('replays a proposal that /supersede accepted as it stood before: it replaced nothing yet, and its chain reads alike from both ends (R-REC-9, R-CON-5)', async () => {
+    const app = await createTestApp()
+    await choose(app, 'Tier S', 30)
+    await app.call('POST', '/v1/decisions', REQUIRED_TIER_L)
+    // Proposed on its own, naming nothing it replaces: /supersede sets that link when it accepts it.
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, status: 'proposed', constraints: [{ kind: 'must', option: 'Tier M' }] })
+    app.clock.advance(HOUR)
+    const during = app.clock.now().toISOString()
+    app.clock.advance(HOUR)
+    expect((await app.call('POST', '/v1/decisions/D-001/supersede', { by: 'D-002' })).status).toBe(200)
+    const accepted = (await app.call('GET', '/v1/decisions/D-002')).body.events.at(-1)
+    expect(accepted).toMatchObject({ type: 'accepted', supersedes: 'D-001', before: { supersedes: null } })
+
+    const mid = (await app.call('GET', `/v1/why?point=complexity-tier&as_of=${during}`)).body
+    expect(mid.decisions.map((d: any) => [d.key, d.status, d.current, d.chain.map((l: any) => l.key)])).toEqual([
+      ['D-001', 'accepted', 'D-001', ['D-001']],
+      ['D-002', 'proposed', 'D-002', ['D-002']],
+    ])
+  })
+
   it('says whether the user was asked or answered for, in the session asked in, with its personalization then (R-ASK-2, R-SES-3)', async () => {
     const app = await createTestApp()
     await choose(app, 'Tier S', 30)
