@@ -153,6 +153,30 @@ describe('guard, import-adr and why end to end, over the real service', () => {
     }
   })
 
+  it('import-adr from another clone of a repository, in a directory named otherwise, updates its records', async () => {
+    const repos = await mkdtemp(join(tmpdir(), 'dm-e2e-clones-'))
+    try {
+      const adr = (n: number, title: string) => `# ${n}. ${title}\n\nDate: 2024-01-0${n}\n\n## Status\n\nAccepted\n\n## Decision\n\n${title}.\n`
+      const clone = async (name: string, origin: string | undefined, files: Record<string, string>) => {
+        await mkdir(join(repos, name, '.git'), { recursive: true })
+        await mkdir(join(repos, name, 'doc', 'adr'), { recursive: true })
+        if (origin !== undefined) await writeFile(join(repos, name, '.git', 'config'), `[remote "origin"]\n\turl = ${origin}\n`)
+        for (const [file, text] of Object.entries(files)) await writeFile(join(repos, name, 'doc', 'adr', file), text)
+        return join(repos, name, 'doc', 'adr')
+      }
+      const files = { '0001-use-rest.md': adr(1, 'Use REST'), '0002-use-kafka.md': adr(2, 'Use Kafka') }
+      const importing = async (dir: string) => JSON.parse((await cli(['import-adr', dir, '--prefix', 'CL', '--json'], env)).stdout).import
+      // Imported once without a remote, named by its directory, as imports were before.
+      expect((await importing(await clone('shop', undefined, files))).created).toEqual(['CL-ADR-0001', 'CL-ADR-0002'])
+      const second = await clone('shop-fresh', 'git@github.com:acme/shop.git', files)
+      expect(await importing(second)).toMatchObject({ unchanged: ['CL-ADR-0001', 'CL-ADR-0002'], conflicts: [] })
+      const third = await clone('checkout', 'https://github.com/acme/shop', { ...files, '0002-use-kafka.md': adr(2, 'Use NATS') })
+      expect(await importing(third)).toMatchObject({ updated: ['CL-ADR-0002'], unchanged: ['CL-ADR-0001'], conflicts: [] })
+    } finally {
+      await rm(repos, { recursive: true, force: true })
+    }
+  })
+
   it('with the service down, the guard exits 0 and lets the command through, saying so; the CLI opens the store itself', async () => {
     await stop(service.child)
     const down = await cli(['guard'], env, await readFile(BASH_FIXTURE, 'utf8'))

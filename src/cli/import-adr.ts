@@ -4,7 +4,7 @@ import { ADR_FORMATS, type AdrFormat, type ImportProblem } from '../decisions/ad
 import { ImportedDecisionSchema, type ImportedDecision, type ImportReport } from '../decisions/imported-decision'
 import { InputError } from '../domain/errors'
 import { UsageError, parseFlags } from './options'
-import { pathInRepository, repositoryRoot } from './repository'
+import { originName, pathInRepository, repositoryRoot } from './repository'
 import { failure, throughServiceOrLocal } from './service-client'
 import { jsonLine, printable } from './terminal'
 
@@ -62,13 +62,26 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
   // with the same file names are not these, and a file renamed here is still this record. The
   // repository's own folder name leads it: every repository has its `doc/adr`, and one store holds
   // the decisions of all of them (without it, another repository's ADR-0002 replaced this one's).
+  // A repository with an `origin` remote is named by it, so that another clone or a worktree of it,
+  // in a directory named otherwise, holds the same records; the names the folder had before (the
+  // directory's, as imports named it until then) still find them.
   const absolute = resolve(dir)
   const root = repositoryRoot(absolute)
-  const folder = root === undefined ? absolute : posix.join(basename(root), pathInRepository(absolute))
+  const origin = root === undefined ? undefined : originName(root)
+  const inRepository = root === undefined ? undefined : pathInRepository(absolute)
+  const folder = root === undefined ? absolute : posix.join(origin ?? basename(root), inRepository as string)
+  const aliases =
+    root === undefined || origin === undefined
+      ? []
+      : [
+          ...[...new Set([basename(root), posix.basename(origin)].map((name) => posix.join(name, inRepository as string)))].filter((a) => a !== folder),
+          `*/${inRepository as string}`,
+        ]
+  const files = reading.files
   for (const read of reading.records) {
     const record = {
       ...read,
-      origin: { ...read.origin, folder },
+      origin: { ...read.origin, folder, ...(aliases.length === 0 ? {} : { aliases }) },
       key: prefixed(read.key),
       supersedes: read.supersedes === null ? null : prefixed(read.supersedes),
       superseded_by: read.superseded_by === null ? null : prefixed(read.superseded_by),
@@ -87,9 +100,9 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
       const answer = await throughServiceOrLocal({
         method: 'POST',
         path: '/v1/decisions/import',
-        body: { records },
+        body: { records, files },
         dataDir: values.data,
-        local: (_memory, decisions) => decisions.import(records),
+        local: (_memory, decisions) => decisions.import(records, { files }),
         // Importing a repository's records may come before the service first runs.
         createStore: true,
       })

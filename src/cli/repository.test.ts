@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { pathInRepository, repositoryRoot } from './repository'
+import { originName, originUrlIn, pathInRepository, repositoryName, repositoryRoot } from './repository'
 
 describe('the repository a cwd is in', () => {
   it('finds the repository by the nearest .git above the cwd, a worktree\'s .git file included; outside one, the cwd as it is', async () => {
@@ -23,5 +23,45 @@ describe('the repository a cwd is in', () => {
     expect(pathInRepository('/srv/x', () => false)).toBe('/srv/x')
     expect(repositoryRoot('/home/dev/acme-api/src/x', (dir) => dir === '/home/dev/acme-api')).toBe('/home/dev/acme-api')
     expect(repositoryRoot('/srv/x', () => false)).toBeUndefined()
+  })
+})
+
+describe('the name of a repository', () => {
+  it('is its origin remote, the same however the URL is written, with no credentials', () => {
+    const names = [
+      'git@github.com:acme/web.git',
+      'https://github.com/acme/web',
+      'https://deploy:s3cret@GitHub.com/acme/web.git/',
+      'ssh://git@github.com:22/acme/web.git',
+      'git+ssh://git@github.com/acme/web',
+    ].map((url) => repositoryName(url, '/home/dev/web-2'))
+    expect(new Set(names)).toEqual(new Set(['github.com/acme/web']))
+    expect(repositoryName('../upstream/web.git', '/srv/clones/web-2')).toBe('/srv/clones/upstream/web')
+    expect(repositoryName('file:///srv/git/web.git', '/home/dev/web')).toBe('/srv/git/web')
+  })
+
+  it('is read from the config: the url of [remote "origin"], not of another remote', () => {
+    const config = '[core]\n\tbare = false\n[remote "upstream"]\n\turl = git@github.com:other/web.git\n[remote "origin"]\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n\turl = git@github.com:acme/web.git\n'
+    expect(originUrlIn(config)).toBe('git@github.com:acme/web.git')
+    expect(originUrlIn('[remote "upstream"]\n\turl = x\n')).toBeUndefined()
+  })
+
+  it('is the same for a clone and a worktree of it, whatever their directories are called; without an origin, none', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-origin-'))
+    try {
+      await mkdir(join(dir, 'web-2', '.git', 'worktrees', 'feature'), { recursive: true })
+      await writeFile(join(dir, 'web-2', '.git', 'config'), '[remote "origin"]\n\turl = https://github.com/acme/web.git\n')
+      await writeFile(join(dir, 'web-2', '.git', 'worktrees', 'feature', 'commondir'), '../..\n')
+      await mkdir(join(dir, 'feature'))
+      await writeFile(join(dir, 'feature', '.git'), `gitdir: ${join(dir, 'web-2', '.git', 'worktrees', 'feature')}\n`)
+      expect(originName(join(dir, 'web-2'))).toBe('github.com/acme/web')
+      expect(originName(join(dir, 'feature'))).toBe('github.com/acme/web')
+      await mkdir(join(dir, 'local', '.git'), { recursive: true })
+      await writeFile(join(dir, 'local', '.git', 'config'), '[core]\n\tbare = false\n')
+      expect(originName(join(dir, 'local'))).toBeUndefined()
+      expect(originName(join(dir, 'nowhere'))).toBeUndefined()
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })

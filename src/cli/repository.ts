@@ -1,5 +1,5 @@
-import { statSync } from 'node:fs'
-import { dirname, join, relative, sep } from 'node:path'
+import { readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve, sep } from 'node:path'
 
 /** Whether `dir` holds a `.git` entry: a directory, or the file of a worktree or a submodule. */
 function holdsGit(dir: string): boolean {
@@ -31,4 +31,82 @@ export function repositoryRoot(cwd: string, isRoot: (dir: string) => boolean = h
 export function pathInRepository(cwd: string, isRoot?: (dir: string) => boolean): string {
   const root = repositoryRoot(cwd, isRoot)
   return root === undefined ? cwd : relative(root, cwd).split(sep).join('/') || '.'
+}
+
+/**
+ * The git directory of a repository root: `.git` itself, or where a worktree's or submodule's
+ * `.git` file points; for a worktree, the common directory that holds the repository's config.
+ */
+function gitDirectory(root: string): string | undefined {
+  const dotGit = join(root, '.git')
+  try {
+    if (statSync(dotGit).isDirectory()) return dotGit
+    const pointed = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]
+    if (pointed === undefined) return undefined
+    const dir = resolve(root, pointed)
+    try {
+      return resolve(dir, readFileSync(join(dir, 'commondir'), 'utf8').trim())
+    } catch {
+      return dir
+    }
+  } catch {
+    return undefined
+  }
+}
+
+/** The `url` of `[remote "origin"]` in the text of a git config file; undefined when it has none. */
+export function originUrlIn(config: string): string | undefined {
+  let inOrigin = false
+  for (const line of config.split(/\r?\n/)) {
+    const section = /^\s*\[\s*([^\]\s]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]/.exec(line)
+    if (section !== null) {
+      inOrigin = section[1]?.toLowerCase() === 'remote' && section[2] === 'origin'
+      continue
+    }
+    const url = inOrigin ? /^\s*url\s*=\s*(.*?)\s*$/i.exec(line)?.[1] : undefined
+    if (url !== undefined && url !== '') return url.replace(/^"(.*)"$/, '$1')
+  }
+  return undefined
+}
+
+/**
+ * A remote URL as the name of the repository it points to, the same for every way of writing
+ * it: `git@github.com:acme/web.git`, `https://user:token@GitHub.com/acme/web` and
+ * `ssh://git@github.com:22/acme/web.git` are all `github.com/acme/web` (no scheme, user,
+ * credentials, port or `.git`). A local path is made absolute from the repository root.
+ */
+export function repositoryName(url: string, root: string): string {
+  const trimmed = url.trim().replace(/\/+$/, '').replace(/\.git$/i, '').replace(/\/+$/, '')
+  const withScheme = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/i.exec(trimmed)
+  if (withScheme !== null && (withScheme[1] as string).toLowerCase() !== 'file') {
+    const rest = withScheme[2] as string
+    const slash = rest.indexOf('/')
+    const authority = slash < 0 ? rest : rest.slice(0, slash)
+    const path = slash < 0 ? '' : rest.slice(slash)
+    const host = (authority.slice(authority.lastIndexOf('@') + 1).replace(/:\d*$/, '')).toLowerCase()
+    return `${host}${path.replace(/^\/~?/, '/')}`
+  }
+  if (withScheme !== null) return resolve(root, decodeURIComponent((withScheme[2] as string).replace(/^[^/]*/, '')))
+  // scp-like `[user@]host:path`, which git reads as such only with no slash before the colon.
+  const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/\/)(.*)$/.exec(trimmed)
+  if (scp !== null && !/^[a-z]$/i.test(scp[1] as string)) return `${(scp[1] as string).toLowerCase()}/${(scp[2] as string).replace(/^\/+/, '')}`
+  return resolve(root, trimmed)
+}
+
+/**
+ * The name of the repository `root` is the root of: its `origin` remote's, as repositoryName
+ * writes it, when it has one (read from its config, no network); undefined otherwise. Every clone
+ * and worktree of a repository has the same, whatever its directory is called.
+ */
+export function originName(root: string): string | undefined {
+  const gitDir = gitDirectory(root)
+  if (gitDir === undefined) return undefined
+  let config: string
+  try {
+    config = readFileSync(join(gitDir, 'config'), 'utf8')
+  } catch {
+    return undefined
+  }
+  const url = originUrlIn(config)
+  return url === undefined ? undefined : repositoryName(url, root)
 }

@@ -87,7 +87,11 @@ export interface Decisions {
   pulses(): Promise<PulseReport>
   /** With `asOf`, the chain as it stood then: links, statuses and events up to that moment (R-REC-9). */
   why(key: string, options?: { asOf?: Date | undefined }): Promise<DecisionWhy>
-  import(records: readonly ImportedDecision[]): Promise<ImportReport>
+  /**
+   * Imports records read from a folder (R-CON-6); `files`, the folder's `.md` files, tell the
+   * names it had before from another repository's folder (see formerNames).
+   */
+  import(records: readonly ImportedDecision[], options?: { files?: readonly string[] | undefined }): Promise<ImportReport>
 }
 
 function notFound(key: string, path = 'key'): InputError {
@@ -133,6 +137,41 @@ function refuseKeysSentTwice(records: readonly ImportedDecision[]): void {
   if (issues.length > 0) {
     throw new InputError('duplicate_key', `one key, two records: ${issues.map((i) => i.message).join('; ')}`, { issues })
   }
+}
+
+/** The imported decisions stored, by the folder they were imported from. */
+async function storedByFolder(tx: DecisionTransaction): Promise<Map<string, DecisionRecord[]>> {
+  const byFolder = new Map<string, DecisionRecord[]>()
+  for (const key of await tx.keys()) {
+    const record = await tx.get(key)
+    const folder = record?.imported?.folder
+    if (record === undefined || folder === undefined) continue
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), record])
+  }
+  return byFolder
+}
+
+/**
+ * The names under which records of `folder` were stored before (see ImportedDecisionSchema's
+ * `aliases`): those the import names, and those an alias `*` + `/PATH` describes (any one
+ * directory name, then PATH: a clone's name, which imports used to lead with) whose records
+ * are all files of the folder now, one of them as it was imported. Another repository's folder
+ * at the same path (both have `doc/adr/0001-record-architecture-decisions.md`, each of its day)
+ * has other files or other contents, and is not this one.
+ */
+function formerNames(folder: string, records: readonly ImportedDecision[], files: readonly string[] | undefined, stored: Map<string, DecisionRecord[]>, at: string): string[] {
+  const aliases = records[0]?.origin.aliases ?? []
+  const paths = aliases.filter((a) => a.startsWith('*/')).map((a) => a.slice(2))
+  const present = new Set(files ?? records.map((r) => r.origin.path))
+  const fingerprints = new Map(records.map((r) => [r.origin.path, importedRecord(r, at).imported?.fingerprint]))
+  const named = aliases.filter((a) => !a.startsWith('*/'))
+  for (const [name, held] of stored) {
+    if (name === folder || named.includes(name)) continue
+    const shaped = paths.some((p) => (p === '.' ? !name.includes('/') : name.endsWith(`/${p}`) && !name.slice(0, -p.length - 1).includes('/')))
+    if (!shaped || !held.every((r) => present.has(r.imported?.path ?? ''))) continue
+    if (held.some((r) => r.imported?.fingerprint === fingerprints.get(r.imported?.path ?? ''))) named.push(name)
+  }
+  return named
 }
 
 /** One imported record merged with what is stored under its key. */
@@ -477,12 +516,21 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
       }
     },
 
-    async import(records) {
+    async import(records, options = {}) {
       refuseKeysSentTwice(records)
       const at = clock.now().toISOString()
       return store.transact(async (tx) => {
         const report: ImportReport = { created: [], updated: [], unchanged: [], conflicts: [], warnings: [] }
         const incoming = new Set(records.map((r) => r.key))
+        // Which stored records are of the folders imported, under their names now or before.
+        const folders = new Map<string, string[]>()
+        const sent = [...new Set(records.flatMap((r) => (r.origin.folder === undefined ? [] : [r.origin.folder])))]
+        const needed = records.some((r) => (r.origin.aliases ?? []).length > 0)
+        const byFolder = needed ? await storedByFolder(tx) : new Map<string, DecisionRecord[]>()
+        for (const folder of sent) {
+          const own = records.filter((r) => r.origin.folder === folder)
+          folders.set(folder, formerNames(folder, own, options.files, byFolder, at))
+        }
         const merges: Merge[] = []
         for (const input of records) {
           const links = { ...input }
@@ -498,7 +546,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
           // The history matters only to a record the repository changed: a re-import of an
           // unchanged folder reads no events.
           const changed = stored?.imported != null && stored.imported.fingerprint !== record.imported?.fingerprint
-          merges.push({ key: input.key, stored, merged: mergeImported(record, stored, at, changed ? await store.events(input.key) : []) })
+          merges.push({ key: input.key, stored, merged: mergeImported(record, stored, at, changed ? await store.events(input.key) : [], folders.get(input.origin.folder ?? '')) })
         }
         await settleLinks(merges, async (key) => tx.get(key))
         const refused = refusedFolder(merges)

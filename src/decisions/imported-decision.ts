@@ -9,6 +9,7 @@ import {
   EvidenceInputSchema,
   type DecisionEvent,
   type DecisionRecord,
+  type ImportOrigin,
   type DecisionStatus,
 } from './decision'
 import { evidenceOf, withBefore } from './lifecycle'
@@ -35,7 +36,20 @@ export const ImportedDecisionSchema = z.object({
      * one: two folders whose records share file names (`0001-record-architecture-decisions.md`)
      * are told apart by it, and a file renamed in its folder is the same record.
      */
-    folder: z.string().min(1).max(DECISION_LIMITS.sourceLength).optional(),
+    folder: z.string().min(1).max(DECISION_LIMITS.sourceLength).optional().openapi({
+      description:
+        'The folder read, named by its repository: `github.com/acme/web/doc/adr` (the normalised `origin` remote, then the ' +
+        'path in the repository), else `web/doc/adr` (the clone\'s directory name), or absolute outside a repository.',
+    }),
+    /**
+     * Names this folder had in imports made before its repository was named by its remote (the
+     * clone's directory name, or the remote's last segment, before the path): a record stored
+     * under one of them from the same file is this record, and moves to `folder` when updated.
+     */
+    aliases: z.array(z.string().min(1).max(DECISION_LIMITS.sourceLength)).max(4).optional().openapi({
+      description:
+        'Earlier names of `folder` (`web/doc/adr` for a clone in `web`): a record stored from the same file under one of them is this one.',
+    }),
   }),
   evidence: z.array(EvidenceInputSchema).max(DECISION_LIMITS.evidence).default([]),
 })
@@ -90,6 +104,8 @@ export function importedRecord(input: ImportedDecision, at: string): DecisionRec
     source: `${input.origin.path}:${input.origin.line}`,
     evidence: evidenceOf(input.evidence),
   }
+  // Earlier names of the folder serve to recognise a record once; what is stored is its name now.
+  const { aliases: _aliases, ...origin } = input.origin
   return {
     key: input.key,
     ...fields,
@@ -99,7 +115,7 @@ export function importedRecord(input: ImportedDecision, at: string): DecisionRec
     created_at: at,
     updated_at: at,
     imported: {
-      ...input.origin,
+      ...origin,
       fingerprint: contentHash(JSON.stringify(IMPORTED_FIELDS.map((f) => fields[f]))),
       status: input.status,
     },
@@ -134,6 +150,15 @@ export function changedFields(stored: DecisionRecord, record: DecisionRecord): s
   return IMPORTED_FIELDS.filter((f) => JSON.stringify(stored[f]) !== JSON.stringify(record[f]))
 }
 
+/**
+ * Whether a stored record came from the folder imported now: the same folder, or the same file
+ * of the folder under a name it had before its repository was named by its remote (a record
+ * renamed in its folder meanwhile is not known by that name, and is left to the conflict).
+ */
+export function sameFolder(from: ImportOrigin, to: ImportOrigin, aliases: readonly string[]): boolean {
+  return from.folder === to.folder || (from.folder !== undefined && aliases.includes(from.folder) && from.path === to.path)
+}
+
 /** What merging one imported record does. */
 export interface MergedImport {
   outcome: 'created' | 'updated' | 'unchanged' | 'conflict'
@@ -160,6 +185,7 @@ export function mergeImported(
   stored: DecisionRecord | undefined,
   at: string,
   history: readonly DecisionEvent[] = [],
+  aliases: readonly string[] = [],
 ): MergedImport {
   if (stored === undefined) {
     const record = { ...incoming, version: 1 }
@@ -172,7 +198,7 @@ export function mergeImported(
   const from = stored.imported
   const to = incoming.imported
   const folders = from.folder !== undefined && to?.folder !== undefined
-  if (to !== null && (folders ? from.folder !== to.folder : from.path !== to.path)) {
+  if (to !== null && !(folders ? sameFolder(from, to, aliases) : from.path === to.path)) {
     const where = from.folder === undefined ? from.path : `${from.folder}/${from.path}`
     return { outcome: 'conflict', reason: `it was imported from ${where}; import another folder with --prefix`, elsewhere: where, warnings: [] }
   }

@@ -282,7 +282,18 @@ export const PointWhySchema = z
   .openapi('PointWhy')
 
 export const ImportBody = z
-  .object({ records: z.array(ImportedDecisionSchema).min(1).max(DECISION_LIMITS.importRecords) })
+  .object({
+    records: z.array(ImportedDecisionSchema).min(1).max(DECISION_LIMITS.importRecords),
+    files: z
+      .array(z.string().min(1).max(DECISION_LIMITS.sourceLength))
+      .max(DECISION_LIMITS.importRecords)
+      .optional()
+      .openapi({
+        description:
+          'The `.md` files the folder of the records holds now (as `origin.path` names them): a folder stored under a former ' +
+          'name (`origin.aliases`) is this one only if its files are all among them.',
+      }),
+  })
   .openapi('DecisionImport')
 
 export const ImportReportSchema = z

@@ -431,6 +431,52 @@ describe('folders of one repository (R-CON-6)', () => {
   })
 })
 
+describe('a repository named by its origin remote, imported from another clone (R-CON-6)', () => {
+  const adr = (n: number, title: string, day: string) =>
+    `# ${n}. ${title}\n\nDate: ${day}\n\n## Status\n\nAccepted\n\n## Context\n\n${title} in ${day}.\n\n## Decision\n\n${title}.\n`
+  const read = (origin: Record<string, unknown>, entries: Record<string, string>) =>
+    readRecordFolder(Object.entries(entries).map(([name, text]) => ({ path: name, name, bytes: new TextEncoder().encode(text) }))).records.map(
+      (r) => ({ ...r, origin: { ...r.origin, ...origin } }),
+    )
+  const web = {
+    '0001-record-architecture-decisions.md': adr(1, 'Record architecture decisions', '2024-01-10'),
+    '0002-use-postgres.md': adr(2, 'Use Postgres', '2024-02-01'),
+  }
+  // As import-adr sends them from a clone in `web-2` whose origin is github.com/acme/web.
+  const clone = { folder: 'github.com/acme/web/doc/adr', aliases: ['web-2/doc/adr', 'web/doc/adr', '*/doc/adr'] }
+
+  it('records imported under the name of a clone\'s directory keep updating from a clone named otherwise', async () => {
+    const { call } = await createTestApp()
+    // Imported before repositories were named by their remote, from a clone in `acme-web`.
+    await call('POST', '/v1/decisions/import', { records: read({ folder: 'acme-web/doc/adr' }, web) })
+    const again = await call('POST', '/v1/decisions/import', { records: read(clone, web), files: Object.keys(web) })
+    expect(again.body).toMatchObject({ created: [], updated: [], unchanged: ['ADR-0001', 'ADR-0002'], conflicts: [] })
+    const changed = { ...web, '0002-use-postgres.md': adr(2, 'Use PostgreSQL 16', '2024-02-01') }
+    const update = await call('POST', '/v1/decisions/import', { records: read(clone, changed), files: Object.keys(changed) })
+    expect(update.body).toMatchObject({ updated: ['ADR-0002'], unchanged: ['ADR-0001'], conflicts: [] })
+    const stored = (await call('GET', '/v1/decisions/ADR-0002')).body
+    expect(stored.title).toBe('Use PostgreSQL 16')
+    // Updated, it is stored under the folder's name now, and the aliases are not kept.
+    expect(stored.imported).toEqual(expect.objectContaining({ folder: 'github.com/acme/web/doc/adr', path: '0002-use-postgres.md' }))
+    expect(stored.imported.aliases).toBeUndefined()
+  })
+
+  it('another repository with a doc/adr of the same file names is still not the one stored (f46b790)', async () => {
+    const { call } = await createTestApp()
+    const api = { '0001-record-architecture-decisions.md': adr(1, 'Record architecture decisions', '2024-01-10') }
+    await call('POST', '/v1/decisions/import', { records: read({ folder: 'acme-api/doc/adr' }, api) })
+    const billing = { '0001-record-architecture-decisions.md': adr(1, 'Record architecture decisions', '2024-03-15') }
+    const origin = { folder: 'github.com/acme/billing/doc/adr', aliases: ['billing/doc/adr', '*/doc/adr'] }
+    const report = (await call('POST', '/v1/decisions/import', { records: read(origin, billing), files: Object.keys(billing) })).body
+    expect(report.updated).toEqual([])
+    expect(report.conflicts.map((c: { key: string }) => c.key)).toEqual(['ADR-0001'])
+    expect((await call('GET', '/v1/decisions/ADR-0001')).body.date).toBe('2024-01-10')
+    // Nor is a folder at another path of the same name, nor one that has files the stored folder lacks.
+    const moved = { folder: 'github.com/acme/web/docs/adr', aliases: ['*/docs/adr'] }
+    expect((await call('POST', '/v1/decisions/import', { records: read(moved, api), files: Object.keys(api) })).body.unchanged).toEqual([])
+  })
+})
+
 describe('records whose new one alone says "Supersedes" (R-CON-6, R-CON-1a)', () => {
   it('an accepted replacement leaves the old record out of force; an imported proposal can then be accepted', async () => {
     const { call } = await createTestApp()

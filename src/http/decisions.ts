@@ -180,7 +180,10 @@ export function decisionRoutes(decisions: Decisions, memory: DecisionMemory) {
     .openapi(applicable, async (c) => c.json({ decisions: await decisions.applicable(c.req.valid('query')) }, 200))
     .openapi(pulses, async (c) => c.json(await decisions.pulses(), 200))
     .openapi(check, async (c) => c.json(await decisions.check(c.req.valid('json')), 200))
-    .openapi(importRecords, async (c) => c.json(await decisions.import(c.req.valid('json').records), 200))
+    .openapi(importRecords, async (c) => {
+      const { records, files } = c.req.valid('json')
+      return c.json(await decisions.import(records, { files }), 200)
+    })
     .openapi(read, async (c) => c.json(await decisions.get(c.req.valid('param').key), 200))
     .openapi(accept, async (c) => c.json(await decisions.accept(c.req.valid('param').key, c.req.valid('json')), 200))
     .openapi(deprecate, async (c) => c.json(await decisions.deprecate(c.req.valid('param').key, c.req.valid('json')), 200))

@@ -6,9 +6,10 @@ import type { AdrFormat } from './parsed-record'
 /**
  * Reads the `.md` files of a folder (not its subfolders) and what they hold. Paths are relative
  * to the folder, so that a record's source is the same wherever the import is run from. A file
- * the system will not let us read is a problem at line 1; the others are read.
+ * the system will not let us read is a problem at line 1; the others are read. `files` names
+ * them all.
  */
-export async function readAdrFolder(dir: string, format?: AdrFormat): Promise<FolderReading> {
+export async function readAdrFolder(dir: string, format?: AdrFormat): Promise<FolderReading & { files: string[] }> {
   const entries = await readdir(dir, { withFileTypes: true })
   const files: FolderFile[] = []
   const unreadable: FolderReading['problems'] = []
@@ -21,5 +22,7 @@ export async function readAdrFolder(dir: string, format?: AdrFormat): Promise<Fo
     }
   }
   const reading = readRecordFolder(files, format)
-  return { ...reading, problems: [...unreadable, ...reading.problems] }
+  // Every `.md` file, read or not: a record whose file is among them was not deleted.
+  const names = entries.filter((e) => e.isFile() && /\.md$/i.test(e.name)).map((e) => e.name).sort()
+  return { ...reading, problems: [...unreadable, ...reading.problems], files: names }
 }
