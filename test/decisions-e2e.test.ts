@@ -153,7 +153,7 @@ describe('guard, import-adr and why end to end, over the real service', () => {
     }
   })
 
-  it('import-adr from another clone of a repository, in a directory named otherwise, updates its records', async () => {
+  it('import-adr from another clone of a repository, in a directory named otherwise, updates its records and reports a deleted file', async () => {
     const repos = await mkdtemp(join(tmpdir(), 'dm-e2e-clones-'))
     try {
       const adr = (n: number, title: string) => `# ${n}. ${title}\n\nDate: 2024-01-0${n}\n\n## Status\n\nAccepted\n\n## Decision\n\n${title}.\n`
@@ -169,9 +169,15 @@ describe('guard, import-adr and why end to end, over the real service', () => {
       // Imported once without a remote, named by its directory, as imports were before.
       expect((await importing(await clone('shop', undefined, files))).created).toEqual(['CL-ADR-0001', 'CL-ADR-0002'])
       const second = await clone('shop-fresh', 'git@github.com:acme/shop.git', files)
-      expect(await importing(second)).toMatchObject({ unchanged: ['CL-ADR-0001', 'CL-ADR-0002'], conflicts: [] })
+      expect(await importing(second)).toMatchObject({ unchanged: ['CL-ADR-0001', 'CL-ADR-0002'], conflicts: [], missing: [] })
       const third = await clone('checkout', 'https://github.com/acme/shop', { ...files, '0002-use-kafka.md': adr(2, 'Use NATS') })
       expect(await importing(third)).toMatchObject({ updated: ['CL-ADR-0002'], unchanged: ['CL-ADR-0001'], conflicts: [] })
+      await rm(join(second, '0001-use-rest.md'))
+      const gone = await cli(['import-adr', second, '--prefix', 'CL'], env)
+      expect(gone.stdout).toContain('1 whose file is gone')
+      expect(gone.stderr).toContain('CL-ADR-0001: 0001-use-rest.md, which CL-ADR-0001 was imported from, is no longer in the folder; CL-ADR-0001 stays accepted')
+      const stored = (await (await fetch(`${env.DECISION_MEMORY_URL}/v1/decisions/CL-ADR-0001`)).json()) as { status: string }
+      expect(stored.status).toBe('accepted')
     } finally {
       await rm(repos, { recursive: true, force: true })
     }

@@ -128,9 +128,12 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     process.stdout.write(
       `imported: ${report.created.length} new, ${report.updated.length} updated, ${report.unchanged.length} unchanged` +
         (report.conflicts.length === 0 ? '' : `, ${report.conflicts.length} left out`) +
+        ((report.missing ?? []).length === 0 ? '' : `, ${report.missing.length} whose file is gone`) +
         '\n',
     )
     for (const c of [...report.conflicts, ...report.warnings]) process.stderr.write(printable(`${c.key}: ${c.message}`) + '\n')
+    // A service from before `missing` was reported answers without it.
+    for (const m of report.missing ?? []) process.stderr.write(printable(`${m.key}: ${m.message}`) + '\n')
   } else if (values['dry-run'] === true) {
     for (const r of records) process.stdout.write(printable(`  ${r.key}  ${r.status}  ${r.date}  ${r.title}`) + '\n')
   }

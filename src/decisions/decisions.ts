@@ -89,7 +89,8 @@ export interface Decisions {
   why(key: string, options?: { asOf?: Date | undefined }): Promise<DecisionWhy>
   /**
    * Imports records read from a folder (R-CON-6); `files`, the folder's `.md` files, tell the
-   * names it had before from another repository's folder (see formerNames).
+   * names it had before from another repository's folder (see formerNames), and which of its
+   * records' files are gone (`missing`).
    */
   import(records: readonly ImportedDecision[], options?: { files?: readonly string[] | undefined }): Promise<ImportReport>
 }
@@ -172,6 +173,35 @@ function formerNames(folder: string, records: readonly ImportedDecision[], files
     if (held.some((r) => r.imported?.fingerprint === fingerprints.get(r.imported?.path ?? ''))) named.push(name)
   }
   return named
+}
+
+/**
+ * The records of the folders imported that were stored from a file no longer in the folder
+ * (`files`, the folder's `.md` files): still in force here, as nothing revokes a decision but a
+ * decision, and reported so that someone does. Without `files`, which files are left is not known.
+ */
+function missingFiles(
+  folders: ReadonlyMap<string, readonly string[]>,
+  records: readonly ImportedDecision[],
+  files: readonly string[] | undefined,
+  stored: Map<string, DecisionRecord[]>,
+): ImportReport['missing'] {
+  if (files === undefined) return []
+  const present = new Set(files)
+  const incoming = new Set(records.map((r) => r.key))
+  const missing: ImportReport['missing'] = []
+  for (const [folder, names] of folders) {
+    for (const record of [folder, ...names].flatMap((name) => stored.get(name) ?? [])) {
+      const path = record.imported?.path ?? ''
+      if (incoming.has(record.key) || present.has(path)) continue
+      missing.push({
+        key: record.key,
+        path,
+        message: `${path}, which ${record.key} was imported from, is no longer in the folder; ${record.key} stays ${record.status} (deprecate or revoke it if it no longer holds)`,
+      })
+    }
+  }
+  return missing
 }
 
 /** One imported record merged with what is stored under its key. */
@@ -520,12 +550,12 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
       refuseKeysSentTwice(records)
       const at = clock.now().toISOString()
       return store.transact(async (tx) => {
-        const report: ImportReport = { created: [], updated: [], unchanged: [], conflicts: [], warnings: [] }
+        const report: ImportReport = { created: [], updated: [], unchanged: [], conflicts: [], warnings: [], missing: [] }
         const incoming = new Set(records.map((r) => r.key))
         // Which stored records are of the folders imported, under their names now or before.
         const folders = new Map<string, string[]>()
         const sent = [...new Set(records.flatMap((r) => (r.origin.folder === undefined ? [] : [r.origin.folder])))]
-        const needed = records.some((r) => (r.origin.aliases ?? []).length > 0)
+        const needed = options.files !== undefined || records.some((r) => (r.origin.aliases ?? []).length > 0)
         const byFolder = needed ? await storedByFolder(tx) : new Map<string, DecisionRecord[]>()
         for (const folder of sent) {
           const own = records.filter((r) => r.origin.folder === folder)
@@ -551,6 +581,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
         await settleLinks(merges, async (key) => tx.get(key))
         const refused = refusedFolder(merges)
         if (refused !== undefined) return { ...report, conflicts: refused, warnings: [] }
+        report.missing = missingFiles(folders, records, options.files, byFolder)
         for (const { key, merged } of merges) {
           report.warnings.push(...merged.warnings.map((message) => ({ key, message })))
           if (merged.outcome === 'conflict') {

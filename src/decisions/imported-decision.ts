@@ -74,6 +74,11 @@ export interface ImportReport {
   conflicts: Array<{ key: string; message: string }>
   /** Links dropped because they name no decision. */
   warnings: Array<{ key: string; message: string }>
+  /**
+   * Records of the folder imported whose file is no longer in it: reported, not retired (a file
+   * deleted is no decision to revoke). Listed only when the import says which files the folder holds.
+   */
+  missing: Array<{ key: string; path: string; message: string }>
 }
 
 /** The fields an import owns; a re-import compares these and nothing else. */

@@ -291,7 +291,8 @@ export const ImportBody = z
       .openapi({
         description:
           'The `.md` files the folder of the records holds now (as `origin.path` names them): a folder stored under a former ' +
-          'name (`origin.aliases`) is this one only if its files are all among them.',
+          'name (`origin.aliases`) is this one only if its files are all among them, and a record stored from this folder whose ' +
+          'file is not among them is listed in `missing` (without `files`, none is).',
       }),
   })
   .openapi('DecisionImport')
@@ -303,6 +304,11 @@ export const ImportReportSchema = z
     unchanged: z.array(z.string()),
     conflicts: z.array(z.object({ key: z.string(), message: z.string() })),
     warnings: z.array(z.object({ key: z.string(), message: z.string() })),
+    missing: z.array(z.object({ key: z.string(), path: z.string(), message: z.string() })).openapi({
+      description:
+        'Decisions imported from this folder whose file is no longer in `files`: they keep their status (a deleted file revokes nothing); ' +
+        'deprecate or revoke them if they no longer hold.',
+    }),
   })
   .openapi('DecisionImportReport')
 

@@ -259,7 +259,7 @@ describe('POST /v1/decisions/import (R-CON-6)', () => {
 
     clock.advance(DAY)
     const second = await call('POST', '/v1/decisions/import', { records })
-    expect(second.body).toEqual({ created: [], updated: [], unchanged: records.map((r) => r.key), conflicts: [], warnings: [] })
+    expect(second.body).toEqual({ created: [], updated: [], unchanged: records.map((r) => r.key), conflicts: [], warnings: [], missing: [] })
     expect((await call('GET', '/v1/decisions')).body.decisions).toEqual(before)
 
     for (const r of records) {
@@ -450,7 +450,7 @@ describe('a repository named by its origin remote, imported from another clone (
     // Imported before repositories were named by their remote, from a clone in `acme-web`.
     await call('POST', '/v1/decisions/import', { records: read({ folder: 'acme-web/doc/adr' }, web) })
     const again = await call('POST', '/v1/decisions/import', { records: read(clone, web), files: Object.keys(web) })
-    expect(again.body).toMatchObject({ created: [], updated: [], unchanged: ['ADR-0001', 'ADR-0002'], conflicts: [] })
+    expect(again.body).toMatchObject({ created: [], updated: [], unchanged: ['ADR-0001', 'ADR-0002'], conflicts: [], missing: [] })
     const changed = { ...web, '0002-use-postgres.md': adr(2, 'Use PostgreSQL 16', '2024-02-01') }
     const update = await call('POST', '/v1/decisions/import', { records: read(clone, changed), files: Object.keys(changed) })
     expect(update.body).toMatchObject({ updated: ['ADR-0002'], unchanged: ['ADR-0001'], conflicts: [] })
@@ -474,6 +474,30 @@ describe('a repository named by its origin remote, imported from another clone (
     // Nor is a folder at another path of the same name, nor one that has files the stored folder lacks.
     const moved = { folder: 'github.com/acme/web/docs/adr', aliases: ['*/docs/adr'] }
     expect((await call('POST', '/v1/decisions/import', { records: read(moved, api), files: Object.keys(api) })).body.unchanged).toEqual([])
+  })
+})
+
+describe('records whose file was deleted from their folder (R-CON-6)', () => {
+  const adr = (n: number, title: string) => `# ${n}. ${title}\n\nDate: 2024-01-0${n}\n\n## Status\n\nAccepted\n\n## Decision\n\n${title}.\n`
+  const read = (folder: string, entries: Record<string, string>) =>
+    readRecordFolder(Object.entries(entries).map(([name, text]) => ({ path: name, name, bytes: new TextEncoder().encode(text) }))).records.map(
+      (r) => ({ ...r, origin: { ...r.origin, folder } }),
+    )
+
+  it('are reported as missing, naming the key and the file, and keep their status; those of other folders are not', async () => {
+    const { call } = await createTestApp()
+    const files = { '0001-use-rest.md': adr(1, 'Use REST'), '0002-use-kafka.md': adr(2, 'Use Kafka'), '0003-use-zod.md': adr(3, 'Use Zod') }
+    await call('POST', '/v1/decisions/import', { records: read('acme/docs/adr', files) })
+    await call('POST', '/v1/decisions/import', { records: read('acme/web/adr', { '0009-use-vite.md': adr(9, 'Use Vite') }) })
+    const { '0002-use-kafka.md': _deleted, ...left } = files
+    // A file that is there but cannot be read is not missing.
+    const report = (await call('POST', '/v1/decisions/import', { records: read('acme/docs/adr', { '0001-use-rest.md': files['0001-use-rest.md'] }), files: Object.keys(left) })).body
+    expect(report.unchanged).toEqual(['ADR-0001'])
+    expect(report.missing).toEqual([{ key: 'ADR-0002', path: '0002-use-kafka.md', message: expect.stringContaining('0002-use-kafka.md') }])
+    expect(report.missing[0].message).toContain('stays accepted')
+    expect((await call('GET', '/v1/decisions/ADR-0002')).body).toMatchObject({ status: 'accepted', version: 1 })
+    // Without the folder's files, which are gone is not known.
+    expect((await call('POST', '/v1/decisions/import', { records: read('acme/docs/adr', left) })).body.missing).toEqual([])
   })
 })
 

@@ -96,7 +96,8 @@ const importRecords = createRoute({
   description:
     'Idempotent: a record imported before with the same content is `unchanged`. Two records with one key ' +
     '(`duplicate_key`), or a record that supersedes itself or what supersedes it, are refused with nothing stored. ' +
-    'A re-import never moves a revoked or superseded decision, nor relinks a supersede made over the API (`warnings` say so).',
+    'A re-import never moves a revoked or superseded decision, nor relinks a supersede made over the API (`warnings` say so). ' +
+    'A decision of the folder whose file is no longer among `files` keeps its status and is listed in `missing`.',
   request: { body: { required: true, ...json(ImportBody) } },
   responses: { 200: { description: 'What the import did', ...json(ImportReportSchema) }, 400: invalid },
 })
