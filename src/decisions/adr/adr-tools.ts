@@ -37,9 +37,13 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
   return { status, supersedes, supersededBy }
 }
 
-/** The evidence an imported record keeps: the file it came from and the hash of its text. */
+/**
+ * The evidence an imported record keeps: the file it came from and the hash of its text, with its
+ * line endings as git stores them (LF): a clone checked out with CRLF (core.autocrlf) holds the
+ * same record, and importing it after an LF clone must change nothing.
+ */
 export function fileEvidence(file: RecordFile, format: string, text: string, extra = ''): ParsedRecord['evidence'] {
-  return [{ kind: 'decision-record', summary: `${format} record ${file.path}${extra}`, uri: file.path, hash: contentHash(text) }]
+  return [{ kind: 'decision-record', summary: `${format} record ${file.path}${extra}`, uri: file.path, hash: contentHash(text.replace(/\r\n?/g, '\n')) }]
 }
 
 /**

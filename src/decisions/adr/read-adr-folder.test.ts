@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { readRecordFolder } from './adr-folder'
@@ -387,5 +388,24 @@ describe('records as editors and tools write them', () => {
       'ADR-0003': ['accepted', '2024-03-01', null, null],
       'ADR-0004': ['accepted', '2024-04-01', null, null],
     })
+  })
+})
+
+describe('a folder checked out with CRLF line endings (core.autocrlf on Windows)', () => {
+  it.each(['adr-tools', 'madr', 'log4brains', 'decisions-md'])('%s: reads the same records as the LF checkout, evidence hashes included', async (format) => {
+    const lf = await readAdrFolder(FIXTURES + format)
+    const crlf = readRecordFolder(
+      await Promise.all(
+        lf.files.map(async (name) => {
+          const bytes = await readFile(FIXTURES + format + '/' + name)
+          const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes)
+          // A file that is not UTF-8 is left as it is: it is unreadable either way.
+          const utf8 = !text.includes('\uFFFD')
+          return { path: name, name, bytes: utf8 ? new TextEncoder().encode(text.replace(/\r?\n/g, '\r\n')) : bytes }
+        }),
+      ),
+    )
+    expect(lf.records.length).toBeGreaterThan(0)
+    expect(crlf.records).toEqual(lf.records)
   })
 })
