@@ -582,11 +582,19 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
         const refused = refusedFolder(merges)
         if (refused !== undefined) return { ...report, conflicts: refused, warnings: [] }
         report.missing = missingFiles(folders, records, options.files, byFolder)
-        for (const { key, merged } of merges) {
+        const folderOf = new Map(records.map((r) => [r.key, r.origin.folder]))
+        for (const { key, stored, merged } of merges) {
           report.warnings.push(...merged.warnings.map((message) => ({ key, message })))
           if (merged.outcome === 'conflict') {
             report.conflicts.push({ key, message: `${key} exists and ${merged.reason ?? 'is not this record'}; it is left as it is` })
             continue
+          }
+          // A record found under a former name of its folder is kept under the name now, the decision
+          // itself unchanged (no event): found by its old name, it would be lost once that no longer
+          // matched (a file of the old folder deleted, the clone named otherwise).
+          const folder = folderOf.get(key)
+          if (merged.outcome === 'unchanged' && stored?.imported != null && folder !== undefined && stored.imported.folder !== folder) {
+            tx.put({ ...stored, imported: { ...stored.imported, folder } })
           }
           if (merged.record !== undefined) tx.put(merged.record)
           if (merged.event !== undefined) tx.append(merged.event)

@@ -44,7 +44,7 @@ export const ImportedDecisionSchema = z.object({
     /**
      * Names this folder had in imports made before its repository was named by its remote (the
      * clone's directory name, or the remote's last segment, before the path): a record stored
-     * under one of them from the same file is this record, and moves to `folder` when updated.
+     * under one of them from the same file is this record, and is kept under `folder` from then on.
      */
     aliases: z.array(z.string().min(1).max(DECISION_LIMITS.sourceLength)).max(4).optional().openapi({
       description:

@@ -461,6 +461,19 @@ describe('a repository named by its origin remote, imported from another clone (
     expect(stored.imported.aliases).toBeUndefined()
   })
 
+  it('records found under a former name are stored under the name now, so a file deleted later does not lose the rest', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions/import', { records: read({ folder: 'acme-web/doc/adr' }, web) })
+    expect((await call('POST', '/v1/decisions/import', { records: read(clone, web), files: Object.keys(web) })).body.unchanged).toEqual(['ADR-0001', 'ADR-0002'])
+    const stored = (await call('GET', '/v1/decisions/ADR-0001')).body
+    expect(stored.imported.folder).toBe('github.com/acme/web/doc/adr')
+    expect(stored.events).toHaveLength(1)
+    // 0002 deleted: acme-web/doc/adr no longer has all its files here, and it need not.
+    const { '0002-use-postgres.md': _deleted, ...left } = web
+    const report = (await call('POST', '/v1/decisions/import', { records: read(clone, left), files: Object.keys(left) })).body
+    expect(report).toMatchObject({ unchanged: ['ADR-0001'], conflicts: [], missing: [{ key: 'ADR-0002', path: '0002-use-postgres.md' }] })
+  })
+
   it('another repository with a doc/adr of the same file names is still not the one stored (f46b790)', async () => {
     const { call } = await createTestApp()
     const api = { '0001-record-architecture-decisions.md': adr(1, 'Record architecture decisions', '2024-01-10') }
