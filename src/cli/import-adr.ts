@@ -60,10 +60,10 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
   const records: ImportedDecision[] = []
   // The folder as the repository names it, wherever the import runs from: another folder's records
   // with the same file names are not these, and a file renamed here is still this record. The
-  // repository's own folder name leads it: every repository has its `doc/adr`, and one store holds
-  // the decisions of all of them (without it, another repository's ADR-0002 replaced this one's).
-  // A repository with an `origin` remote is named by it, so that another clone or a worktree of it,
-  // in a directory named otherwise, holds the same records; the names the folder had before (the
+  // repository's name leads it: every repository has its `doc/adr`, and one store holds the
+  // decisions of all of them (without it, another repository's ADR-0002 replaced this one's). The
+  // name is its `origin` remote's, so that another clone or a worktree of it, in a directory named
+  // otherwise, holds the same records, else its directory's; the names the folder had before (the
   // directory's, as imports named it until then) still find them.
   const absolute = resolve(dir)
   const root = repositoryRoot(absolute)

@@ -43,12 +43,15 @@ export const ImportedDecisionSchema = z.object({
     }),
     /**
      * Names this folder had in imports made before its repository was named by its remote (the
-     * clone's directory name, or the remote's last segment, before the path): a record stored
-     * under one of them from the same file is this record, and is kept under `folder` from then on.
+     * clone's directory name, or the remote's last segment, before the path; `*` for any one
+     * directory name): a record stored under one of them from the same file is this record, and
+     * is kept under `folder` from then on.
      */
     aliases: z.array(z.string().min(1).max(DECISION_LIMITS.sourceLength)).max(4).optional().openapi({
       description:
-        'Earlier names of `folder` (`web/doc/adr` for a clone in `web`): a record stored from the same file under one of them is this one.',
+        'Earlier names of `folder` (`web/doc/adr` for a clone in `web`): a record stored from the same file under one of them is ' +
+        'this one. `*/doc/adr` stands for any one directory name before the path, and holds for a folder so stored only when ' +
+        'its files are all among `files` and one of its records reads as it did when imported.',
     }),
   }),
   evidence: z.array(EvidenceInputSchema).max(DECISION_LIMITS.evidence).default([]),
