@@ -14,7 +14,9 @@ export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--p
   MADR (front matter status/date/decision-makers), log4brains (yyyymmdd-slug.md with
   "- Status:" bullets) and section-based DECISIONS.md logs; statuses and "Superseded by" links
   are mapped to the decision lifecycle. A file (or section) that cannot be read is reported as
-  PATH:LINE: why, and the import goes on. Importing the same records again changes nothing.
+  PATH:LINE: why, and the import goes on. Importing the same records again changes nothing,
+  from another clone of the repository too (it is named by its origin remote). A decision whose
+  file is gone from DIR keeps its status and is reported, for you to deprecate or revoke it.
 
   --format F   read every file as F (${ADR_FORMATS.join(', ')}); default: per file
   --prefix P   put P- before every key (and link) read, for a second folder whose records are
