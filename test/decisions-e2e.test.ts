@@ -127,6 +127,16 @@ describe('guard, import-adr and why end to end, over the real service', () => {
     expect(why.stdout).toMatch(/\* ADR-0005 \[accepted, advisory\] Use PostgreSQL for storage/)
   })
 
+  it('import-adr refuses a --prefix that no key may start with, naming the flag, and stores nothing', async () => {
+    for (const prefix of ['-x', '..', '.hidden', '_a']) {
+      const refused = await cli(['import-adr', ADR_TOOLS, '--prefix', prefix], env)
+      expect(refused.code, prefix).toBe(2)
+      expect(refused.stderr, prefix).toContain('--prefix')
+    }
+    const list = await cli(['import-adr', ADR_TOOLS, '--prefix', 'A.1', '--dry-run', '--json'], env)
+    expect(list.code).toBe(0)
+  })
+
   it('import-adr leaves out the records of another repository whose folder is named alike (doc/adr in both)', async () => {
     const repos = await mkdtemp(join(tmpdir(), 'dm-e2e-repos-'))
     try {

@@ -47,8 +47,10 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     throw new UsageError(`--format must be one of ${ADR_FORMATS.join(', ')}, not "${format}"`)
   }
   const prefix = values.prefix
-  if (prefix !== undefined && !/^[A-Za-z0-9._-]{1,40}$/.test(prefix)) {
-    throw new UsageError(`--prefix takes letters, digits, ".", "_" and "-" (at most 40), not "${prefix}"`)
+  // A key starts with a letter or digit (DecisionKeySchema): with another first character every
+  // record read would be refused, one by one, and the import would still end well.
+  if (prefix !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/.test(prefix)) {
+    throw new UsageError(`--prefix takes letters, digits, ".", "_" and "-" (at most 40), starting with a letter or digit, not "${prefix}"`)
   }
   const prefixed = (key: string) => (prefix === undefined ? key : `${prefix}-${key}`)
   let reading
