@@ -155,14 +155,30 @@ export async function createLevelStore(
       results.push({ stored, duplicates })
     })
     const counted = already.size === 0 ? countRead.value : await countedAgain(countRead.value, allStored)
-    const named = [...candidates.values()]
-    const started = named.filter((_, i) => present[i] === undefined)
+    // A session is started, or moved back, by the observations stored, not by duplicates: a retry
+    // sent under another session id (a hook replayed from a resumed session) would otherwise start
+    // that session, and the user would look more expert for a choice counted once (R-SES-2).
+    // Sessions no observation names (a start of their own) are kept as given.
+    const namedByObservation = new Set(calls.flatMap(({ observations }) => observations.flatMap((o) => (o.session_id === null ? [] : [key(o.user, o.session_id)]))))
+    const storedFrom = new Map<string, string>()
+    for (const o of allStored) {
+      if (o.session_id === null) continue
+      const k = key(o.user, o.session_id)
+      const earliest = storedFrom.get(k)
+      if (earliest === undefined || o.timestamp < earliest) storedFrom.set(k, o.timestamp)
+    }
+    const named = sessionKeys.flatMap((k, i) => {
+      const s = candidates.get(k) as SessionRecord
+      if (!namedByObservation.has(k)) return [{ s, stored: present[i] }]
+      const from = storedFrom.get(k)
+      return from === undefined ? [] : [{ s: { ...s, started_at: from }, stored: present[i] }]
+    })
+    const started = named.filter(({ stored }) => stored === undefined).map(({ s }) => s)
     // A session stored already that these observations show was under way earlier (they arrived
     // late: a spooled hook, a backfill) starts at the earliest of them. Its count is unchanged.
-    const backdated = named.flatMap((s, i) => {
-      const stored = present[i]
-      return stored !== undefined && s.started_at < stored.started_at ? [{ ...stored, started_at: s.started_at }] : []
-    })
+    const backdated = named.flatMap(({ s, stored }) =>
+      stored !== undefined && s.started_at < stored.started_at ? [{ ...stored, started_at: s.started_at }] : [],
+    )
     try {
       started.forEach((s) => {
         ops.push({ type: 'put', sublevel: sessions, key: key(s.user, s.session_id), value: s })

@@ -64,6 +64,22 @@ export function storeSuite(name: string, open: () => Promise<MemoryStore>) {
       expect(await store.observationsAt('alice', 'tier')).toHaveLength(1)
     })
 
+    it('starts no session, nor moves one back, for an observation that is a duplicate (a retry under another session)', async () => {
+      store = await open()
+      const first = observation({ chosen: ['Tier M'], decision_id: 'd-1', session_id: 's-1', timestamp: '2026-07-01T10:00:00.000Z' })
+      await store.addObservations([first], [session({ session_id: 's-1', started_at: first.timestamp })])
+      const retry = observation({ chosen: ['Tier M'], decision_id: 'd-1', session_id: 's-2', timestamp: '2026-07-01T10:00:00.000Z' })
+      expect((await store.addObservations([retry], [session({ session_id: 's-2', started_at: retry.timestamp })])).duplicates).toEqual(['d-1'])
+      expect(await store.countSessions('alice')).toBe(1)
+      expect(await store.getSession('alice', 's-2')).toBeUndefined()
+      // A duplicate sent earlier than its session's start does not move the start back.
+      await store.addObservations([observation({ chosen: ['Tier S'], decision_id: 'd-2', session_id: 's-3', timestamp: '2026-07-05T00:00:00.000Z' })], [session({ session_id: 's-3', started_at: '2026-07-05T00:00:00.000Z' })])
+      const early = observation({ chosen: ['Tier S'], decision_id: 'd-2', session_id: 's-3', timestamp: '2026-07-04T00:00:00.000Z' })
+      await store.addObservations([early], [session({ session_id: 's-3', started_at: early.timestamp })])
+      expect(await store.getSession('alice', 's-3')).toMatchObject({ started_at: '2026-07-05T00:00:00.000Z' })
+      expect(await store.countSessions('alice')).toBe(2)
+    })
+
     it('counts every one of many concurrent writes with the same decision_id once', async () => {
       store = await open()
       const s = store
