@@ -329,6 +329,34 @@ describe('decision-memory hook (R-CAP-6)', () => {
     expect(await observationsAt(service.url, ...TIER)).toBe(1)
   })
 
+  it('takes a user the service would refuse (--user, DECISION_MEMORY_USER) as a flag mistake: spooled, not set aside as refused', async () => {
+    const { data, spool } = await workdir()
+    const service = await serve(data)
+    const input = JSON.stringify(claudeCodeFixture('post-tool-use-single'))
+    const bad = await runCli(['hook', '--user', '..', '--spool', spool], { input, env: { DECISION_MEMORY_URL: service.url, DECISION_MEMORY_USER: 'alice' } })
+    expect(bad).toMatchObject({ code: 0, stdout: '' })
+    expect(bad.stderr).toContain('--user')
+    expect(bad.stderr).toContain('the payload is spooled for user "alice"')
+    expect(existsSync(`${spool}.rejected`)).toBe(false)
+    expect(await spooledLines(spool)).toBe(1)
+    // The variable wrong, and no --user: named so, and spooled for the default user.
+    const badVariable = await runCli(['hook', '--spool', spool], { input: JSON.stringify(claudeCodeFixture('session-start')), env: { DECISION_MEMORY_URL: service.url, DECISION_MEMORY_USER: '!x' } })
+    expect(badVariable).toMatchObject({ code: 0, stdout: '' })
+    expect(badVariable.stderr).toContain('DECISION_MEMORY_USER (the default of --user)')
+    expect(badVariable.stderr).toContain('the payload is spooled for user "default"')
+    expect(existsSync(`${spool}.rejected`)).toBe(false)
+    expect(await spooledLines(spool)).toBe(2)
+    // Mended, the next call delivers what waited, each for the user it was spooled for.
+    expect(await hook(claudeCodeFixture('pre-tool-use'), service.url, spool, GENEROUS)).toMatchObject({ code: 0 })
+    expect(await spooledLines(spool)).toBe(0)
+    const response = await fetch(`${service.url}/v1/recommendations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: 'alice', question: TIER[0], all_options: TIER[1] }),
+    })
+    expect(((await response.json()) as { observations: number }).observations).toBe(1)
+  })
+
   it('spools a capture a URL with a path answers 404, for the service to take once the URL is mended', async () => {
     const { data, spool } = await workdir()
     const service = await serve(data)

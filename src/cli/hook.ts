@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
-import { abortAfter, agentUser, authHeaders, barredPortReason, serviceUrl, parseFlags } from './options'
+import { IdentifierSchema } from '../domain/observation'
+import { abortAfter, authHeaders, barredPortReason, envValue, identifierFlag, serviceUrl, parseFlags } from './options'
 import { repositoryRoot } from './repository'
 import { appendToRejected, appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
@@ -12,7 +13,8 @@ export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--b
   first by the next call. The project is the root of the git repository the payload's cwd is in
   (the nearest folder holding .git), or the cwd outside one.
 
-  --user USER    whose choices these are (default $DECISION_MEMORY_USER or "default")
+  --user USER    whose choices these are (default $DECISION_MEMORY_USER or "default"); a name the
+                 service would refuse is a flag mistake, as the others are: the capture is spooled
   --spool FILE   the spool (default $DECISION_MEMORY_SPOOL or ~/.decision-memory/spool.ndjson)
   --budget MS    time from process start to exit (default 2000)
 `
@@ -102,18 +104,37 @@ async function spoolDespiteFlags(argv: string[]): Promise<void> {
   if (!isCapture(payload)) return
   const { values } = parseArgs({ args: argv, options: HOOK_FLAGS, strict: false, allowPositionals: true })
   const given = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined)
-  const user = agentUser(given(values.user))
+  // A user the service would refuse is no user to spool for: the event would be refused for good
+  // when delivered. It is spooled as the defaults say instead, and stderr names that user.
+  const valid = (value: string | undefined) => {
+    const parsed = IdentifierSchema.safeParse(value)
+    return parsed.success ? parsed.data : undefined
+  }
+  const user = valid(given(values.user)) ?? valid(envValue('DECISION_MEMORY_USER')) ?? 'default'
   await appendToSpool(given(values.spool) ?? spoolFile(), { at: new Date().toISOString(), user, payload })
-  process.stderr.write('decision-memory hook: the payload is spooled, for a call with its flags mended to deliver\n')
+  process.stderr.write(`decision-memory hook: the payload is spooled for user ${JSON.stringify(user)}, for a call with its flags mended to deliver\n`)
+}
+
+/**
+ * Whose choices the hook records: --user, else $DECISION_MEMORY_USER, else `default`, checked as
+ * the service checks `?user=`: a name it refuses is a mistake in the hook's flags (spooled, said
+ * on stderr), not a payload to set aside as refused.
+ */
+function hookUser(flag: string | undefined): string {
+  if (flag !== undefined) return identifierFlag(flag, 'user')
+  const variable = envValue('DECISION_MEMORY_USER')
+  return variable === undefined ? 'default' : identifierFlag(variable, 'user', 'DECISION_MEMORY_USER')
 }
 
 async function runHook(argv: string[]): Promise<void> {
   let values: { user?: string; spool?: string; budget?: string }
   let budget: number
+  let user: string
   try {
     values = parseFlags({ args: argv, options: HOOK_FLAGS, strict: true }).values
     budget = values.budget === undefined ? DEFAULT_BUDGET_MS : Number(values.budget)
     if (!Number.isFinite(budget) || budget <= 0) throw new Error(`--budget must be a positive number of ms, not "${values.budget}"`)
+    user = hookUser(values.user)
   } catch (error) {
     process.stderr.write(`decision-memory hook: ${(error as Error).message}\n`)
     await spoolDespiteFlags(argv)
@@ -122,7 +143,6 @@ async function runHook(argv: string[]): Promise<void> {
   // performance.now() counts from process start, so the budget includes starting node and tsx.
   const deadline = budget - EXIT_RESERVE_MS
   const remaining = () => deadline - performance.now()
-  const user = agentUser(values.user)
   const file = values.spool ?? spoolFile()
   const url = `${serviceUrl()}/v1/hooks/claude-code`
 
