@@ -210,6 +210,30 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect((await call('POST', '/v1/recommendations', TIER)).body.observations).toBe(40)
   })
 
+  it('keeps an answer tool_input.answers holds already (the agent, another hook): not replaced, nor recorded as its own', async () => {
+    const { call, store } = await createTestApp()
+    const METHOD_QUESTION = 'Which development methodology for this change?'
+    const METHOD = { question: METHOD_QUESTION, header: 'Method', all_options: ['TDD', 'DDD'] }
+    await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))
+    await call('POST', '/v1/observations', pastChoices(40, 'TDD', METHOD).map((o, i) => ({ ...o, decision_id: `method-${i}` })))
+    const pre = claudeCodeFixture('pre-tool-use')
+    const questions = [...pre.tool_input.questions, { question: METHOD_QUESTION, header: 'Method', options: [{ label: 'TDD', description: '' }, { label: 'DDD', description: '' }], multiSelect: false }]
+    const given = { ...pre, tool_use_id: 'toolu_given', tool_input: { questions, answers: { [TIER_QUESTION]: 'Tier S' } } }
+    const { body } = await call('POST', HOOK, given)
+    const output = body.hookSpecificOutput
+    expect(output.permissionDecision).toBe('allow')
+    expect(output.updatedInput.answers).toEqual({ [TIER_QUESTION]: 'Tier S', [METHOD_QUESTION]: 'TDD (Recommended)' })
+    expect(output.permissionDecisionReason).toContain(METHOD_QUESTION)
+    expect(output.permissionDecisionReason).not.toContain(TIER_QUESTION)
+    const auto = (await observationsOf(store)).filter((o) => o.source === 'auto-resolved')
+    expect(auto.map((o) => o.question)).toEqual([METHOD_QUESTION])
+
+    // Every question answered already: nothing to change, nothing recorded.
+    const all = { ...pre, tool_use_id: 'toolu_all_given', tool_input: { ...pre.tool_input, answers: { [TIER_QUESTION]: 'Tier M' } } }
+    expect((await call('POST', HOOK, all)).body).toEqual({})
+    expect((await observationsOf(store)).filter((o) => o.source === 'auto-resolved')).toHaveLength(1)
+  })
+
   it('names the user in the command to be asked again when it is not the default one', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/observations', pastChoices(40, 'Tier L', { ...TIER, user: 'alice' }))

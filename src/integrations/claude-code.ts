@@ -285,6 +285,22 @@ async function answersAskedAfterAll(
   return asked
 }
 
+/**
+ * The plan without the answers it would give to questions `tool_input.answers` answers already
+ * (the agent, or a hook before this one, filled them): that answer is kept, not replaced, and
+ * this service neither records it as its own nor says it gave it. Such a question stays out of
+ * the picker, as an auto-resolved one does.
+ */
+export function withAnswersGiven(plan: QuestionPlan, given: Record<string, unknown>): QuestionPlan {
+  const isGiven = (question: string) => Object.hasOwn(given, question) && typeof given[question] === 'string' && given[question].trim() !== ''
+  if (!plan.questions.some((p) => p.answer !== null && isGiven(p.ask_user_question.question))) return plan
+  return {
+    ...plan,
+    questions: plan.questions.map((p) => (p.answer !== null && isGiven(p.ask_user_question.question) ? { ...p, answer: null } : p)),
+    answers: Object.fromEntries(Object.entries(plan.answers).filter(([question]) => !isGiven(question))),
+  }
+}
+
 /** A sentence set inside a longer one (in brackets, before a semicolon): without its full stop. */
 function asClause(text: string): string {
   return text.replace(/[.\s]+$/, '')
@@ -349,6 +365,8 @@ export function preToolUseAnswer(
   const toAsk = plan.questions.filter((p) => p.ask).map((p) => p.ask_user_question)
   const answered = Object.keys(plan.answers).length > 0
   if (!answered && isDeepStrictEqual(shown, input.questions)) return {}
+  // Every question answered already in the input (withAnswersGiven): nothing of this service's to add.
+  if (!answered && toAsk.length === 0) return {}
   // A command that runs as printed: this checkout's bin by path (the package is on no PATH), and
   // the user when it is not the default (a session id may be several users').
   const turnOff = `${commandLine(['toggle', ...optionArgs('--session', sessionId ?? 'ID'), ...(user === 'default' ? [] : optionArgs('--user', user)), '--off'])}${sessionId === undefined ? ' (ID: this session\'s id)' : ''}`
@@ -358,7 +376,8 @@ export function preToolUseAnswer(
         hookEventName: 'PreToolUse',
         permissionDecision: 'allow',
         permissionDecisionReason: `decision-memory answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}`,
-        updatedInput: { ...input, questions: shown, answers: { ...(input.answers ?? {}), ...plan.answers } },
+        // The answers the input holds already win: a user's or another hook's is not replaced.
+        updatedInput: { ...input, questions: shown, answers: { ...plan.answers, ...(input.answers ?? {}) } },
       },
     }
   }
@@ -374,7 +393,7 @@ export function preToolUseAnswer(
       updatedInput: {
         ...input,
         questions: toAsk,
-        ...(answered ? { answers: { ...(input.answers ?? {}), ...plan.answers } } : {}),
+        ...(answered ? { answers: { ...plan.answers, ...(input.answers ?? {}) } } : {}),
       },
       ...(answered
         ? { additionalContext: `decision-memory answered these on the user's behalf: ${describeAnswers(plan)}` }
@@ -425,9 +444,10 @@ export async function handleClaudeCodeHook(
           ...(path === undefined ? {} : { context: { path } }),
         }),
       )
-      const auto = autoResolvedObservations(plan, payload, options)
+      const planned = withAnswersGiven(plan, input.answers ?? {})
+      const auto = autoResolvedObservations(planned, payload, options)
       if (auto.length > 0) await asSent(memory.observe(auto))
-      return preToolUseAnswer(input, plan, payload.session_id, options.user)
+      return preToolUseAnswer(input, planned, payload.session_id, options.user)
     }
     default:
       return {}
