@@ -153,6 +153,23 @@ describe('POST /v1/hooks/claude-code: SessionStart (R-SES-1)', () => {
     expect(session?.personalization).toBe(true)
     expect(await store.countSessions('default')).toBe(1)
   })
+
+  it('a resume or a compact of a session keeps it as it was: counted once, personalization as toggled', async () => {
+    const { call, store } = await createTestApp()
+    const payload = claudeCodeFixture('session-start')
+    await call('POST', HOOK, payload)
+    await call('PUT', `/v1/sessions/${payload.session_id}/personalization`, { enabled: false })
+    for (const source of ['resume', 'compact']) {
+      const again = { ...payload, source, permission_mode: 'plan', model: 'claude-opus-4', prompt_id: 'p-1', effort: { level: 'high' } }
+      expect((await call('POST', HOOK, again)).body).toEqual({})
+    }
+    expect(await store.getSession('default', payload.session_id)).toMatchObject({ personalization: false })
+    expect(await store.countSessions('default')).toBe(1)
+    // After /clear Claude Code gives a new session id: a new session, personalization on.
+    await call('POST', HOOK, { ...payload, source: 'clear', session_id: 'after-clear' })
+    expect(await store.getSession('default', 'after-clear')).toMatchObject({ personalization: true })
+    expect(await store.countSessions('default')).toBe(2)
+  })
 })
 
 describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', () => {
