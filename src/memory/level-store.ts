@@ -156,10 +156,9 @@ export async function createLevelStore(
     })
     const counted = already.size === 0 ? countRead.value : await countedAgain(countRead.value, allStored)
     // A session is started, or moved back, by the observations stored, not by duplicates: a retry
-    // sent under another session id (a hook replayed from a resumed session) would otherwise start
-    // that session, and the user would look more expert for a choice counted once (R-SES-2).
-    // Sessions no observation names (a start of their own) are kept as given.
-    const namedByObservation = new Set(calls.flatMap(({ observations }) => observations.flatMap((o) => (o.session_id === null ? [] : [key(o.user, o.session_id)]))))
+    // sent under another session id would otherwise start that session, and the user would look
+    // more expert for a choice counted once (R-SES-2). A session a call names without an
+    // observation of its own naming it (a start of its own) is kept as given.
     const storedFrom = new Map<string, string>()
     for (const o of allStored) {
       if (o.session_id === null) continue
@@ -167,12 +166,19 @@ export async function createLevelStore(
       const earliest = storedFrom.get(k)
       if (earliest === undefined || o.timestamp < earliest) storedFrom.set(k, o.timestamp)
     }
-    const named = sessionKeys.flatMap((k, i) => {
-      const s = candidates.get(k) as SessionRecord
-      if (!namedByObservation.has(k)) return [{ s, stored: present[i] }]
-      const from = storedFrom.get(k)
-      return from === undefined ? [] : [{ s: { ...s, started_at: from }, stored: present[i] }]
-    })
+    const presentOf = new Map(sessionKeys.map((k, i) => [k, present[i]]))
+    const eligible = new Map<string, SessionRecord>()
+    for (const { observations, sessions: named } of calls) {
+      const namedHere = new Set(observations.flatMap((o) => (o.session_id === null ? [] : [key(o.user, o.session_id)])))
+      for (const s of named) {
+        const k = key(s.user, s.session_id)
+        const from = namedHere.has(k) ? storedFrom.get(k) : s.started_at
+        if (from === undefined) continue
+        const known = eligible.get(k)
+        if (known === undefined || from < known.started_at) eligible.set(k, { ...s, started_at: from })
+      }
+    }
+    const named = [...eligible].map(([k, s]) => ({ s, stored: presentOf.get(k) }))
     const started = named.filter(({ stored }) => stored === undefined).map(({ s }) => s)
     // A session stored already that these observations show was under way earlier (they arrived
     // late: a spooled hook, a backfill) starts at the earliest of them. Its count is unchanged.

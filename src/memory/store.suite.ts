@@ -78,6 +78,14 @@ export function storeSuite(name: string, open: () => Promise<MemoryStore>) {
       await store.addObservations([early], [session({ session_id: 's-3', started_at: early.timestamp })])
       expect(await store.getSession('alice', 's-3')).toMatchObject({ started_at: '2026-07-05T00:00:00.000Z' })
       expect(await store.countSessions('alice')).toBe(2)
+      // Written together (one group commit or two), a start of its own still starts the session
+      // a duplicate names.
+      const s = store
+      await Promise.all([
+        s.addObservations([observation({ chosen: ['Tier M'], decision_id: 'd-1', session_id: 's-4' })], [session({ session_id: 's-4' })]),
+        s.addObservations([], [session({ session_id: 's-4' })]),
+      ])
+      expect(await store.countSessions('alice')).toBe(3)
     })
 
     it('counts every one of many concurrent writes with the same decision_id once', async () => {
