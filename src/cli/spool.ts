@@ -158,8 +158,8 @@ export async function forgetInSpool(file: string, user: string): Promise<number>
   let removed = 0
   const isUsers = (line: string) => {
     try {
-      // The hook spools the user as it was given ($DECISION_MEMORY_USER, --user); the service, and
-      // `forget --user`, take it in NFC: a name typed in another form is the same user.
+      // The hook spools the user in NFC, as the service takes it, but a spool an older hook wrote
+      // holds it as given ($DECISION_MEMORY_USER, --user): a name typed in another form is the same user.
       const spooled = (JSON.parse(line) as Partial<SpooledEvent>).user
       return typeof spooled === 'string' && spooled.normalize('NFC') === user.normalize('NFC')
     } catch {
