@@ -63,6 +63,30 @@ describe('policies (R-POL)', () => {
     policy.scan.cron = '17 3 * * *'
     expect(parsePolicy(JSON.stringify(policy), 'mine.json').scan.cron).toBe('17 3 * * *')
   })
+  it('names every problem of a file at once: a cron expression, the cross-field checks and a wrong type together (R-POL)', async () => {
+    const raw = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
+    raw.decay.alpha = 'half'
+    raw.thresholds.sufficient_observations = 3
+    raw.confidence.high = 0.5
+    raw.expertise.beginner_below = 60
+    raw.points[0].match.question = '(unclosed'
+    raw.points[1].always_ask = 'yes'
+    raw.points[2].key = raw.points[3].key
+    raw.scan.cron = 'every day at three'
+    expect(() => parsePolicy(JSON.stringify(raw), 'mine.json')).toThrow(
+      [
+        'mine.json: invalid policy',
+        '  thresholds.sufficient_observations: must be at least thresholds.min_observations',
+        '  confidence: bands must satisfy high >= medium_high >= medium',
+        '  decay.alpha: Invalid input: expected number, received string',
+        '  expertise.expert_above: must be at least expertise.beginner_below',
+        '  points.0.match.question: not a valid regular expression: (unclosed',
+        '  points.1.always_ask: Invalid input: expected boolean, received string',
+        '  points.3.key: duplicate key effort-level',
+        '  scan.cron: not a cron expression: "every day at three"',
+      ].join('\n'),
+    )
+  })
 })
 
 describe('a policy file of its own (R-POL)', () => {

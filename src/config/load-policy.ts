@@ -41,20 +41,23 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
     throw new PolicyFileError(`${file}: not valid ${/\.ya?ml$/i.test(file) ? 'YAML' : 'JSON'}: ${(error as Error).message}`)
   }
   // An empty YAML file parses to undefined (or null): the base as it is.
-  const result = PolicySchema.safeParse(base === undefined ? raw : over(base, raw ?? {}))
-  if (!result.success) {
-    const problems = result.error.issues
-      .flatMap((issue) =>
+  const input = base === undefined ? raw : over(base, raw ?? {})
+  const result = PolicySchema.safeParse(input)
+  const problems: string[] = result.success
+    ? []
+    : result.error.issues.flatMap((issue) =>
         // One line per unknown field, named by its own path.
         issue.code === 'unrecognized_keys'
           ? issue.keys.map((k) => `  ${[...issue.path, k].join('.')}: unknown field`)
           : [`  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}`],
       )
-      .join('\n')
-    throw new PolicyFileError(`${file}: invalid policy\n${problems}`)
+  // Checked beside zod's issues, not after them: every problem of the file is said at once.
+  const cron = isPlainObject(input) && isPlainObject(input.scan) ? input.scan.cron : undefined
+  if (typeof cron === 'string' && cron !== '' && !validCron(cron)) {
+    problems.push(`  scan.cron: not a cron expression: "${cron}"`)
   }
-  if (!validCron(result.data.scan.cron)) {
-    throw new PolicyFileError(`${file}: invalid policy\n  scan.cron: not a cron expression: "${result.data.scan.cron}"`)
+  if (!result.success || problems.length > 0) {
+    throw new PolicyFileError(`${file}: invalid policy\n${problems.join('\n')}`)
   }
   return compilePolicy(result.data)
 }

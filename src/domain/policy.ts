@@ -12,8 +12,19 @@ export const PointPolicySchema = z.strictObject({
       header: z.string().min(1).optional(),
       question: z.string().min(1).optional(),
     })
-    .refine((m) => m.header !== undefined || m.question !== undefined, {
-      message: 'give at least one of header or question',
+    .superRefine((m, ctx) => {
+      if (m.header === undefined && m.question === undefined) {
+        ctx.addIssue({ code: 'custom', message: 'give at least one of header or question' })
+      }
+      for (const field of ['header', 'question'] as const) {
+        const source = m[field]
+        if (source === undefined) continue
+        try {
+          new RegExp(source, 'i')
+        } catch {
+          ctx.addIssue({ code: 'custom', path: [field], message: `not a valid regular expression: ${source}` })
+        }
+      }
     }),
   /** Normalised as a label is (R-CAP-3), so that `Tier M (Recommended)` is the option `Tier M`. */
   static_default: z.string().min(1).transform(normalizeLabel).optional(),
@@ -29,23 +40,35 @@ const probability = z.number().min(0).max(1)
 /** Every number the recommendation uses lives here (R-POL). A field it does not know is an error: most often a typo, whose setting would otherwise be silently left at its default. */
 export const PolicySchema = z
   .strictObject({
-    thresholds: z.strictObject({
-      /** N: fewer observations than this give the static default (R-REC-1). */
-      min_observations: z.number().int().min(1),
-      /** M: more observations than this, with a significant majority, are `sufficient`. */
-      sufficient_observations: z.number().int().min(1),
-    }),
-    confidence: z.strictObject({
-      high: probability,
-      medium_high: probability,
-      medium: probability,
-      /** Pseudo-count of the uniform Dirichlet prior over the options. */
-      prior: z.number().min(0.5).max(10),
-      /** Pseudo-count per option behind p, the predicted next choice (½: Krichevsky–Trofimov). */
-      predictive_prior: z.number().min(0.1).max(10).default(0.5),
-      /** How much a contradicted precondition pulls the confidence toward chance (0 = not at all). */
-      contradiction_shrink: probability,
-    }),
+    thresholds: z
+      .strictObject({
+        /** N: fewer observations than this give the static default (R-REC-1). */
+        min_observations: z.number().int().min(1),
+        /** M: more observations than this, with a significant majority, are `sufficient`. */
+        sufficient_observations: z.number().int().min(1),
+      })
+      .superRefine((t, ctx) => {
+        if (t.sufficient_observations < t.min_observations) {
+          ctx.addIssue({ code: 'custom', path: ['sufficient_observations'], message: 'must be at least thresholds.min_observations' })
+        }
+      }),
+    confidence: z
+      .strictObject({
+        high: probability,
+        medium_high: probability,
+        medium: probability,
+        /** Pseudo-count of the uniform Dirichlet prior over the options. */
+        prior: z.number().min(0.5).max(10),
+        /** Pseudo-count per option behind p, the predicted next choice (½: Krichevsky–Trofimov). */
+        predictive_prior: z.number().min(0.1).max(10).default(0.5),
+        /** How much a contradicted precondition pulls the confidence toward chance (0 = not at all). */
+        contradiction_shrink: probability,
+      })
+      .superRefine((c, ctx) => {
+        if (!(c.high >= c.medium_high && c.medium_high >= c.medium)) {
+          ctx.addIssue({ code: 'custom', message: 'bands must satisfy high >= medium_high >= medium' })
+        }
+      }),
     decay: z.strictObject({ alpha: z.number().min(0).max(5) }),
     recall: z.strictObject({ ttl_days: z.number().positive() }),
     scan: z.strictObject({
@@ -53,12 +76,18 @@ export const PolicySchema = z
       cron: z.string().min(1),
     }),
     core: z.strictObject({ max_entries: z.number().int().min(1) }),
-    expertise: z.strictObject({
-      /** Fewer sessions than this: beginner. */
-      beginner_below: z.number().int().min(1),
-      /** More sessions than this: expert. */
-      expert_above: z.number().int().min(1),
-    }),
+    expertise: z
+      .strictObject({
+        /** Fewer sessions than this: beginner. */
+        beginner_below: z.number().int().min(1),
+        /** More sessions than this: expert. */
+        expert_above: z.number().int().min(1),
+      })
+      .superRefine((e, ctx) => {
+        if (e.expert_above < e.beginner_below) {
+          ctx.addIssue({ code: 'custom', path: ['expert_above'], message: 'must be at least expertise.beginner_below' })
+        }
+      }),
     ask: z.strictObject({
       auto_resolve_p: probability,
       /** After this many auto-resolved answers in a row at a point, the next question is asked; at most the 16 moments the aggregate keeps exactly. */
@@ -95,50 +124,19 @@ export const PolicySchema = z
       .default({ seconds: 60, megabytes: 8 }),
     sensitive_terms: z.array(z.string().min(1)),
     default_precondition: z.string().min(1),
-    points: z.array(PointPolicySchema),
-  })
-  .superRefine((p, ctx) => {
-    if (p.thresholds.sufficient_observations < p.thresholds.min_observations) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['thresholds', 'sufficient_observations'],
-        message: 'must be at least thresholds.min_observations',
-      })
-    }
-    if (!(p.confidence.high >= p.confidence.medium_high && p.confidence.medium_high >= p.confidence.medium)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['confidence'],
-        message: 'bands must satisfy high >= medium_high >= medium',
-      })
-    }
-    if (p.expertise.expert_above < p.expertise.beginner_below) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['expertise', 'expert_above'],
-        message: 'must be at least expertise.beginner_below',
-      })
-    }
-    const seen = new Set<string>()
-    p.points.forEach((point, i) => {
-      if (seen.has(point.key)) {
-        ctx.addIssue({ code: 'custom', path: ['points', i, 'key'], message: `duplicate key ${point.key}` })
-      }
-      seen.add(point.key)
-      for (const field of ['header', 'question'] as const) {
-        const source = point.match[field]
-        if (source === undefined) continue
-        try {
-          new RegExp(source, 'i')
-        } catch {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['points', i, 'match', field],
-            message: `not a valid regular expression: ${source}`,
-          })
-        }
-      }
-    })
+    points: z.array(PointPolicySchema).superRefine(
+      (points, ctx) => {
+        const seen = new Set<string>()
+        points.forEach((point, i) => {
+          // Checked even when another point is broken: a point that failed to parse may be anything.
+          const key: unknown = (point as { key?: unknown } | undefined)?.key
+          if (typeof key !== 'string') return
+          if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i, 'key'], message: `duplicate key ${key}` })
+          seen.add(key)
+        })
+      },
+      { when: (payload) => Array.isArray(payload.value) },
+    ),
   })
 export type Policy = z.infer<typeof PolicySchema>
 
