@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { loadPolicy } from '../config/load-policy'
+import { readFileSync } from 'node:fs'
+import { DEFAULT_POLICY_FILE, loadPolicy, parsePolicy } from '../config/load-policy'
 import { decisionPointKey, hashPointKey, isSensitive, normalizeQuestion } from './decision-point'
 import type { CompiledPolicy } from './policy'
 
@@ -35,5 +36,17 @@ describe('decision point keys (R-CAP-4)', () => {
   it('finds sensitive terms in the question or header', () => {
     expect(isSensitive({ question: 'How should we handle this security incident?', key: 'q-x' }, policy)).toBe(true)
     expect(isSensitive({ question: 'Which tier?', key: 'complexity-tier' }, policy)).toBe(false)
+  })
+
+  it("finds a policy's own terms that start with a sign or a letter outside ASCII, and across any white space", () => {
+    const raw = JSON.parse(readFileSync(DEFAULT_POLICY_FILE, 'utf8'))
+    const own = parsePolicy(JSON.stringify({ ...raw, sensitive_terms: ['.env', 'ключ', 'production data'] }), 'own.json')
+    expect(isSensitive({ question: 'May I edit the .env file?', key: 'q-x' }, own)).toBe(true)
+    expect(isSensitive({ question: 'Где хранить ключ?', key: 'q-x' }, own)).toBe(true)
+    expect(isSensitive({ question: 'Copy the production\n data?', key: 'q-x' }, own)).toBe(true)
+    // Still the start of a word: neither inside one nor after a letter of another script.
+    expect(isSensitive({ question: 'Which environment?', key: 'q-x' }, own)).toBe(false)
+    expect(isSensitive({ question: 'Как переключить?', key: 'q-x' }, own)).toBe(false)
+    expect(() => parsePolicy(JSON.stringify({ ...raw, sensitive_terms: ['  '] }), 'own.json')).toThrow('own.json: invalid policy\n  sensitive_terms.0: must not be blank')
   })
 })

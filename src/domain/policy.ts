@@ -122,7 +122,7 @@ export const PolicySchema = z
         entries: z.number().int().min(0).optional(),
       })
       .default({ seconds: 60, megabytes: 8 }),
-    sensitive_terms: z.array(z.string().min(1)),
+    sensitive_terms: z.array(z.string().regex(/\S/, 'must not be blank')),
     default_precondition: z.string().min(1),
     points: z.array(PointPolicySchema).superRefine(
       (points, ctx) => {
@@ -147,7 +147,10 @@ export interface CompiledPolicy extends Policy {
 }
 
 export function compilePolicy(policy: Policy): CompiledPolicy {
-  const escaped = policy.sensitive_terms.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  // A term's words may be set apart by any white space, as a question's may.
+  const escaped = policy.sensitive_terms.map((t) =>
+    t.trim().split(/\s+/).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+'),
+  )
   return {
     ...policy,
     compiledPoints: policy.points.map((point) => ({
@@ -155,6 +158,8 @@ export function compilePolicy(policy: Policy): CompiledPolicy {
       header: point.match.header === undefined ? undefined : new RegExp(point.match.header, 'i'),
       question: point.match.question === undefined ? undefined : new RegExp(point.match.question, 'i'),
     })),
-    sensitivePattern: escaped.length === 0 ? null : new RegExp(`\\b(${escaped.join('|')})`, 'i'),
+    // A term starts where no letter, digit or _ goes before it. Not `\b`: that needs an ASCII word
+    // character on one side, so a term such as `.env` or `ключ` after a space never matched.
+    sensitivePattern: escaped.length === 0 ? null : new RegExp(`(?<![\\p{L}\\p{N}_])(${escaped.join('|')})`, 'iu'),
   }
 }
