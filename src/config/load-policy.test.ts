@@ -150,6 +150,21 @@ describe('a policy file of its own (R-POL)', () => {
     expect(await loadPolicy(write('proto.json', '{"__proto__": {"decay": {"alpha": 3}}}')).catch((error: Error) => error.message)).toContain('__proto__: unknown field')
   })
 
+  it('refuses a blank static default or precondition, which would silently say nothing (R-REC-1, R-REC-5)', async () => {
+    const file = write(
+      'blank.yaml',
+      ['default_precondition: "  "', 'points:', '  - key: database', '    match: { header: "^database$" }', '    static_default: "  "', '    precondition: "\\t"', ''].join('\n'),
+    )
+    await expect(loadPolicy(file)).rejects.toThrow(
+      [
+        `${file}: invalid policy`,
+        '  default_precondition: must not be blank',
+        '  points.0.static_default: must not be blank',
+        '  points.0.precondition: must not be blank',
+      ].join('\n'),
+    )
+  })
+
   it('still names the field of a value that is wrong, and null replaces rather than falls back', async () => {
     const message = await loadPolicy(write('bad.yaml', 'decay:\n  alpha: -1\nrecall: null\n')).catch((error: Error) => error.message)
     expect(message).toContain('decay.alpha: Too small')

@@ -2,6 +2,8 @@ import { z } from './zod'
 import { normalizeLabel } from './labels'
 import { IdentifierSchema } from './observation'
 
+const nonBlank = z.string().regex(/\S/, 'must not be blank')
+
 /** A named decision point of the policy (R-POL): how to recognise it and what to say before there is evidence. */
 export const PointPolicySchema = z.strictObject({
   /** A point key as requests and `GET /v1/why` name it: an identifier (not starting with "!", no control characters). */
@@ -27,8 +29,9 @@ export const PointPolicySchema = z.strictObject({
       }
     }),
   /** Normalised as a label is (R-CAP-3), so that `Tier M (Recommended)` is the option `Tier M`. */
-  static_default: z.string().min(1).transform(normalizeLabel).optional(),
-  precondition: z.string().min(1).optional(),
+  static_default: nonBlank.transform(normalizeLabel).optional(),
+  /** Said as `Recommended when <precondition>` (R-REC-5): blank, it would say nothing. */
+  precondition: nonBlank.optional(),
   always_ask: z.boolean().default(false),
   sensitive: z.boolean().default(false),
   multi_select: z.boolean().default(false),
@@ -122,8 +125,8 @@ export const PolicySchema = z
         entries: z.number().int().min(0).optional(),
       })
       .default({ seconds: 60, megabytes: 8 }),
-    sensitive_terms: z.array(z.string().regex(/\S/, 'must not be blank')),
-    default_precondition: z.string().min(1),
+    sensitive_terms: z.array(nonBlank),
+    default_precondition: nonBlank,
     points: z.array(PointPolicySchema).superRefine(
       (points, ctx) => {
         const seen = new Set<string>()
