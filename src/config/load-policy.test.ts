@@ -150,6 +150,14 @@ describe('a policy file of its own (R-POL)', () => {
     expect(await loadPolicy(write('proto.json', '{"__proto__": {"decay": {"alpha": 3}}}')).catch((error: Error) => error.message)).toContain('__proto__: unknown field')
   })
 
+  it('refuses a recall TTL or scan cadence past a century, whose dates the decay scan could not make (R-MEM-3, R-MEM-7)', async () => {
+    await expect(loadPolicy(write('forever.yaml', 'recall: { ttl_days: 1e9 }\nscan: { cadence_hours: 1e12 }\n'))).rejects.toThrow(
+      /invalid policy\n {2}recall\.ttl_days: Too big: expected number to be <=36500\n {2}scan\.cadence_hours: Too big: expected number to be <=876000$/,
+    )
+    const century = await loadPolicy(write('century.yaml', 'recall: { ttl_days: 36500 }\nscan: { cadence_hours: 876000 }\n'))
+    expect([century.recall.ttl_days, century.scan.cadence_hours]).toEqual([36500, 876000])
+  })
+
   it('refuses a blank static default or precondition, which would silently say nothing (R-REC-1, R-REC-5)', async () => {
     const file = write(
       'blank.yaml',

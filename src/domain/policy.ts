@@ -39,6 +39,7 @@ export const PointPolicySchema = z.strictObject({
 export type PointPolicy = z.infer<typeof PointPolicySchema>
 
 const probability = z.number().min(0).max(1)
+const CENTURY_DAYS = 36_500
 
 /** Every number the recommendation uses lives here (R-POL). A field it does not know is an error: most often a typo, whose setting would otherwise be silently left at its default. */
 export const PolicySchema = z
@@ -73,9 +74,11 @@ export const PolicySchema = z
         }
       }),
     decay: z.strictObject({ alpha: z.number().min(0).max(5) }),
-    recall: z.strictObject({ ttl_days: z.number().positive() }),
+    // At most a century: the decay scan dates the recall cutoff and the next run from these, and
+    // a date past JavaScript's range (±275 000 years) failed every scan with a 500.
+    recall: z.strictObject({ ttl_days: z.number().positive().max(CENTURY_DAYS) }),
     scan: z.strictObject({
-      cadence_hours: z.number().positive(),
+      cadence_hours: z.number().positive().max(CENTURY_DAYS * 24),
       cron: z.string().min(1),
     }),
     core: z.strictObject({ max_entries: z.number().int().min(1) }),
