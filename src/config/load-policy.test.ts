@@ -81,7 +81,7 @@ describe('policies (R-POL)', () => {
         '  decay.alpha: Invalid input: expected number, received string',
         '  expertise.expert_above: must be at least expertise.beginner_below',
         '  points.0.match.question: not a valid regular expression: (unclosed',
-        '  points.1.always_ask: Invalid input: expected boolean, received string',
+        '  points.1.always_ask: Invalid input: expected boolean, received string (write true or false: "yes" is text)',
         '  points.3.key: duplicate key effort-level',
         '  scan.cron: not a cron expression: "every day at three"',
       ].join('\n'),
@@ -148,6 +148,23 @@ describe('a policy file of its own (R-POL)', () => {
     expect(message).toContain('  decay.half_life: unknown field')
     expect(message).toContain('  points.0.match.title: unknown field')
     expect(await loadPolicy(write('proto.json', '{"__proto__": {"decay": {"alpha": 3}}}')).catch((error: Error) => error.message)).toContain('__proto__: unknown field')
+  })
+
+  it('says how to write a value YAML read as another type: yes and on are text, a bare 3.10 a number, a quoted 3 text', async () => {
+    const file = write(
+      'quirks.yaml',
+      ['thresholds: { min_observations: "3" }', 'points:', '  - key: python', '    match: { header: "^python$" }', '    static_default: 3.10', '    always_ask: yes', ''].join('\n'),
+    )
+    await expect(loadPolicy(file)).rejects.toThrow(
+      [
+        `${file}: invalid policy`,
+        '  thresholds.min_observations: Invalid input: expected number, received string (write 3 without quotes: in quotes it is text)',
+        '  points.0.static_default: Invalid input: expected string, received number (put the text in quotes: unquoted, it was read as the number 3.1)',
+        '  points.0.always_ask: Invalid input: expected boolean, received string (write true or false: "yes" is text)',
+      ].join('\n'),
+    )
+    const quoted = await loadPolicy(write('quoted.yaml', 'points:\n  - key: python\n    match: { header: "^python$" }\n    static_default: "3.10"\n    always_ask: true\n'))
+    expect(quoted.points.map((p) => [p.static_default, p.always_ask])).toEqual([['3.10', true]])
   })
 
   it('refuses a recall TTL or scan cadence past a century, whose dates the decay scan could not make (R-MEM-3, R-MEM-7)', async () => {

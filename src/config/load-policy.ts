@@ -49,7 +49,7 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
         // One line per unknown field, named by its own path.
         issue.code === 'unrecognized_keys'
           ? issue.keys.map((k) => `  ${[...issue.path, k].join('.')}: unknown field`)
-          : [`  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}`],
+          : [`  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}${issue.code === 'invalid_type' ? typeHint(issue.expected, valueAt(input, issue.path)) : ''}`],
       )
   // Checked beside zod's issues, not after them: every problem of the file is said at once.
   const cron = isPlainObject(input) && isPlainObject(input.scan) ? input.scan.cron : undefined
@@ -60,6 +60,34 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
     throw new PolicyFileError(`${file}: invalid policy\n${problems.join('\n')}`)
   }
   return compilePolicy(result.data)
+}
+
+/** The value at `path` of the policy as read, if there is one. */
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let at = value
+  for (const key of path) {
+    if (typeof at !== 'object' || at === null || typeof key === 'symbol' || !Object.hasOwn(at, key)) return undefined
+    at = (at as Record<string, unknown>)[key]
+  }
+  return at
+}
+
+/**
+ * How to write a value that came as the wrong type, for the quirks of hand-written YAML and JSON:
+ * YAML 1.2 reads `yes` and `on` as text, and a bare `3.10` or `true` where a label goes as a number
+ * or a boolean; a number in quotes is text in both.
+ */
+function typeHint(expected: string, value: unknown): string {
+  if (expected === 'boolean' && typeof value === 'string' && /^(y|yes|n|no|on|off|true|false)$/i.test(value)) {
+    return ` (write true or false: "${value}" is text)`
+  }
+  if (expected === 'number' && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) {
+    return ` (write ${value.trim()} without quotes: in quotes it is text)`
+  }
+  if (expected === 'string' && (typeof value === 'number' || typeof value === 'boolean')) {
+    return ` (put the text in quotes: unquoted, it was read as the ${typeof value} ${String(value)})`
+  }
+  return ''
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
