@@ -68,6 +68,7 @@ describe('policies (R-POL)', () => {
     raw.decay.alpha = 'half'
     raw.thresholds.sufficient_observations = 3
     raw.confidence.high = 0.5
+    raw.confidence.medium = 0.8
     raw.expertise.beginner_below = 60
     raw.points[0].match.question = '(unclosed'
     raw.points[1].always_ask = 'yes'
@@ -77,7 +78,8 @@ describe('policies (R-POL)', () => {
       [
         'mine.json: invalid policy',
         '  thresholds.sufficient_observations: must be at least thresholds.min_observations',
-        '  confidence: bands must satisfy high >= medium_high >= medium',
+        '  confidence.medium_high: must be at most confidence.high',
+        '  confidence.medium: must be at most confidence.medium_high',
         '  decay.alpha: Invalid input: expected number, received string',
         '  expertise.expert_above: must be at least expertise.beginner_below',
         '  points.0.match.question: not a valid regular expression: (unclosed',

@@ -69,8 +69,12 @@ export const PolicySchema = z
         contradiction_shrink: probability,
       })
       .superRefine((c, ctx) => {
-        if (!(c.high >= c.medium_high && c.medium_high >= c.medium)) {
-          ctx.addIssue({ code: 'custom', message: 'bands must satisfy high >= medium_high >= medium' })
+        // Named by the band out of order, as M and the expertise bands are.
+        if (c.medium_high > c.high) {
+          ctx.addIssue({ code: 'custom', path: ['medium_high'], message: 'must be at most confidence.high' })
+        }
+        if (c.medium > c.medium_high) {
+          ctx.addIssue({ code: 'custom', path: ['medium'], message: 'must be at most confidence.medium_high' })
         }
       }),
     decay: z.strictObject({ alpha: z.number().min(0).max(5) }),
