@@ -1,6 +1,7 @@
 import { aggregateObservations, aggregationParams, viewOf } from './aggregate'
 import { confidenceLevel, multiSelectBeliefs, singleSelectBelief, SINGLE_SELECT_METHOD, type ConfidenceLevel } from './confidence'
 import { pointPolicy } from './decision-point'
+import { matchOption } from './labels'
 import { selectEvidence } from './evidence'
 import type { Observation } from './observation'
 import type { CompiledPolicy } from './policy'
@@ -55,8 +56,7 @@ function learnPoint(point: string, observations: Observation[], asOf: Date, poli
   const latest = observations[observations.length - 1] as Observation
   const options = optionsOf(observations)
   const rule = pointPolicy(point, policy)
-  const staticDefault =
-    rule?.static_default !== undefined && options.includes(rule.static_default) ? rule.static_default : (options[0] as string)
+  const staticDefault = (rule?.static_default === undefined ? undefined : matchOption(rule.static_default, options)) ?? (options[0] as string)
   // The change of preference a recommendation at the point finds, by the same test on the same
   // aggregate: without it, this answer could name the majority a recommendation has set aside.
   const { cells } = aggregateObservations(observations, aggregationParams(policy))

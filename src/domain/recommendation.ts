@@ -9,6 +9,7 @@ import {
   type ConfidenceLevel,
 } from './confidence'
 import { isSensitive, pointPolicy } from './decision-point'
+import { matchOption } from './labels'
 import { cellKey, labelsOf, type Cell, type PointView } from './aggregate'
 import {
   conditionsOf,
@@ -152,14 +153,14 @@ export function recommend(input: RecommendationInput): Recommendation {
   const rule = pointPolicy(input.point, policy)
   const sensitive = isSensitive({ question: input.question, header: input.header, key: input.point }, policy)
   const alwaysAsk = rule?.always_ask ?? false
-  const staticDefault =
-    input.static_default ??
-    (rule?.static_default !== undefined && labels.includes(rule.static_default) ? rule.static_default : undefined) ??
-    (labels[0] as string)
+  // The point's default names an offered option as a choice does (R-CAP-3): exact, else in another
+  // case, so that a policy's `sonnet` is the option `Sonnet`, not silently the first option.
+  const policyDefault = rule?.static_default === undefined ? undefined : matchOption(rule.static_default, labels)
+  const staticDefault = input.static_default ?? policyDefault ?? (labels[0] as string)
   // A point's precondition speaks of the point's own static default: a default the request names
   // instead (the agent's own recommendation), or the first option when the point's default is not
   // offered, has the policy's general precondition.
-  const ownDefault = rule?.static_default === undefined ? input.static_default === undefined : staticDefault === rule.static_default
+  const ownDefault = rule?.static_default === undefined ? input.static_default === undefined : staticDefault === policyDefault
   const staticPrecondition = (ownDefault ? rule?.precondition : undefined) ?? policy.default_precondition
 
   const selection = selectEvidence(input.memory, { project: input.project, context: input.context, asOf: input.asOf }, policy)

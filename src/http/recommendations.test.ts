@@ -136,6 +136,22 @@ describe('a policy static default (R-POL, R-REC-1)', () => {
     const { body } = await call('POST', '/v1/recommendations', TIER)
     expect(body).toMatchObject({ point: 'tier', state: 'static-default', recommended: 'Tier M', precondition: 'a typical change' })
   })
+
+  it('names an offered option in another case, as a choice does (R-CAP-3): the recommendation and the preferences break a tie to it', async () => {
+    const policy = parsePolicy(
+      JSON.stringify({ points: [{ key: 'tier', match: { header: '^tier$' }, static_default: 'tier m', precondition: 'a typical change' }] }),
+      'mine.json',
+      JSON.parse(readFileSync(DEFAULT_POLICY_FILE, 'utf8')),
+    )
+    const { call } = await createTestApp({ policy })
+    const first = await call('POST', '/v1/recommendations', TIER)
+    expect(first.body).toMatchObject({ point: 'tier', state: 'static-default', recommended: 'Tier M', precondition: 'a typical change' })
+    // One choice each of Tier S and Tier M at one instant: a tie, which goes to the static default (R-REC-2).
+    const tie = ['Tier S', 'Tier M'].map((user_choice, i) => ({ ...TIER, user_choice, decision_id: `tie-${i}`, timestamp: START }))
+    expect((await call('POST', '/v1/observations', tie)).status).toBe(201)
+    const [point] = (await call('GET', '/v1/users/default/preferences')).body.points
+    expect(point).toMatchObject({ point: 'tier', majority: 'Tier M' })
+  })
 })
 
 describe('the bodies remembered valid', () => {
