@@ -109,6 +109,12 @@ describe('a policy file of its own (R-POL)', () => {
     expect(policy.sensitivePattern?.source).toBe(defaults.sensitivePattern?.source)
   })
 
+  it('reads a file saved with a byte order mark, JSON as YAML', async () => {
+    for (const [name, text] of [['bom.json', '{"ask": {"auto_resolve_p": 0.8}}'], ['bom.yaml', 'ask: { auto_resolve_p: 0.8 }\n']]) {
+      expect((await loadPolicy(write(name as string, `\uFEFF${text}`))).ask.auto_resolve_p).toBe(0.8)
+    }
+  })
+
   it('reads YAML merge keys: points that share fields name them once', async () => {
     const file = write(
       'merged.yaml',

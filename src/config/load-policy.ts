@@ -36,7 +36,9 @@ export class PolicyFileError extends Error {
 export function parsePolicy(text: string, file: string, base?: unknown): CompiledPolicy {
   let raw: unknown
   try {
-    raw = /\.ya?ml$/i.test(file) ? parseYaml(text) : JSON.parse(text)
+    // A byte order mark, as some editors on Windows save UTF-8, is no part of the text: the YAML
+    // parser skips it, JSON.parse refused it as an unexpected token.
+    raw = /\.ya?ml$/i.test(file) ? parseYaml(text) : JSON.parse(text.replace(/^\uFEFF/, ''))
   } catch (error) {
     throw new PolicyFileError(`${file}: not valid ${/\.ya?ml$/i.test(file) ? 'YAML' : 'JSON'}: ${(error as Error).message}`)
   }
