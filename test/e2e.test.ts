@@ -93,6 +93,17 @@ describe('the real process (end to end)', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /)
   })
 
+  it('refuses to start the MCP server on a broken policy too, naming the file and the field, before any tool call', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dm-bad-policy-'))
+    const file = join(dir, 'broken.yaml')
+    writeFileSync(file, 'decay: { alpha: -1 }\n')
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }
+    const r = await runCli(['mcp', '--data', join(dir, 'data'), '--policy', file], { input: `${JSON.stringify(initialize)}\n` })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toBe(`decision-memory mcp: ${file}: invalid policy\n  decay.alpha: Too small: expected number to be >=0\n`)
+    expect(r.stdout).toBe('')
+  })
+
   it('says clearly when the data dir is held by another process', async () => {
     service = await spawnService()
     const r = await runCli(['serve', '--port', '0', '--data', service.dataDir])

@@ -1,3 +1,5 @@
+import { resolve } from 'node:path'
+import { loadPolicy } from '../config/load-policy'
 import type { DecisionMemory } from '../decision-memory'
 import type { Decisions } from '../decisions/decisions'
 import { InputError } from '../domain/errors'
@@ -17,6 +19,8 @@ export const MCP_HELP = `decision-memory mcp [--data DIR] [--policy FILE]
   npm start keeps it; never the folder the server was started in) for that call. The tools' user
   defaults to $DECISION_MEMORY_USER, else "default", as the hook's does. A service run with
   --auth wants $DECISION_MEMORY_TOKEN in the server's environment.
+  --policy FILE is the policy of the calls made without a service (a running service answers with
+  its own); it is checked at start, and a broken one stops the server.
 `
 
 /** `decision-memory mcp` (R-SVC-6): serves until the client closes stdin. */
@@ -29,6 +33,9 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   // Not ./data: Claude Code starts the server in the agent's project, and a store made there would
   // put the user's choices in that repository (to be committed with it), apart from the service's.
   const dataDir = dataDirectory(values.data ?? envValue('DECISION_MEMORY_DATA') ?? CHECKOUT_DATA_DIR)
+  // Checked at start, as serve checks its own: a broken policy stops the server with the file and
+  // the field named, rather than failing each tool call later (or never, while a service answers).
+  if (values.policy !== undefined) await loadPolicy(resolve(values.policy))
 
   async function call(
     path: string,
