@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -27,6 +27,14 @@ describe('decay-scan from the command line, with and without the service (R-MEM-
     const service = await spawnService(dir)
     running.push(service)
     expect(service.lines.find((l) => l.event === 'decay-scan-scheduled')).toMatchObject({ cron: '17 3 * * *' })
+
+    // A broken --policy is said even though the service would scan with its own: nothing runs.
+    const broken = join(await dataDir(), 'broken.yaml')
+    await writeFile(broken, 'scan: { cron: "every day" }\n')
+    const refused = await runCli(['decay-scan', '--json', '--policy', broken], { DECISION_MEMORY_URL: service.url })
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toBe(`decision-memory decay-scan: ${broken}: invalid policy\n  scan.cron: not a cron expression: "every day"\n`)
+    expect(refused.stdout).toBe('')
 
     const first = await runCli(['decay-scan', '--json'], { DECISION_MEMORY_URL: service.url })
     expect(first.code).toBe(0)

@@ -1,3 +1,5 @@
+import { resolve } from 'node:path'
+import { loadPolicy } from '../config/load-policy'
 import { InputError } from '../domain/errors'
 import { TimestampSchema } from '../domain/observation'
 import type { DecayScanResult } from '../memory/decay-scan'
@@ -16,7 +18,8 @@ export const DECAY_SCAN_HELP = `decision-memory decay-scan [--force] [--json] [-
   --json         print the result as one JSON line
   --now ISO      scan as of this moment, e.g. 2026-07-01T10:00:00Z (default: now)
   --data DIR     data directory when no service runs (default $DECISION_MEMORY_DATA or ./data)
-  --policy FILE  policy file when no service runs (default policies/default.json)
+  --policy FILE  policy file when no service runs (default policies/default.json); a broken one
+                 stops the command, a service running or not
 `
 
 /** How long a scan through the service may take before the command gives up waiting. */
@@ -38,6 +41,9 @@ export async function decayScanCommand(argv: string[]): Promise<number> {
   if (values.now !== undefined && !TimestampSchema.safeParse(values.now).success) {
     throw new UsageError(`--now must be an ISO time with a zone, e.g. 2026-07-01T10:00:00Z, not "${values.now}"`)
   }
+  // Checked before anything runs, with a service or without: a broken file is said, naming the
+  // file and the field, rather than ignored because the service scans with its own.
+  if (values.policy !== undefined) await loadPolicy(resolve(values.policy))
   const input = { force: values.force, now: values.now }
   let answer
   try {
