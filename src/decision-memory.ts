@@ -6,7 +6,7 @@ import { createDataRights, type DataRights } from './data-rights'
 import { decisionPointKey, pointPolicy } from './domain/decision-point'
 import { InputError } from './domain/errors'
 import { oncePerFrozen } from './domain/freeze'
-import { normalizeLabel, resolveChoice } from './domain/labels'
+import { matchOption, normalizeLabel, resolveChoice } from './domain/labels'
 import {
   multiSelectOf,
   optionDescription,
@@ -162,9 +162,10 @@ export function createDecisionMemory(deps: {
     const options = offered.map((o) => o.option)
     let staticDefault: string | undefined
     if (request.static_default !== undefined) {
-      staticDefault = normalizeLabel(request.static_default)
-      if (!options.includes(staticDefault)) {
-        throw new InputError('static_default_not_offered', `static_default "${staticDefault}" is not one of all_options`, {
+      // The option it names, as a choice and the policy's default name one (R-CAP-3): exact, else in another case.
+      staticDefault = matchOption(request.static_default, options)
+      if (staticDefault === undefined) {
+        throw new InputError('static_default_not_offered', `static_default "${normalizeLabel(request.static_default)}" is not one of all_options`, {
           issues: [{ path: 'static_default', message: 'must be one of all_options' }],
         })
       }

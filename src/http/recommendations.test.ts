@@ -137,6 +137,15 @@ describe('a policy static default (R-POL, R-REC-1)', () => {
     expect(body).toMatchObject({ point: 'tier', state: 'static-default', recommended: 'Tier M', precondition: 'a typical change' })
   })
 
+  it("takes a request's static default in another case as the option offered, as the policy's (R-CAP-3)", async () => {
+    const { call } = await createTestApp()
+    const asked = { question: 'Which model for this run?', all_options: ['Opus', 'Sonnet', 'Haiku'], static_default: 'sonnet' }
+    const { status, body } = await call('POST', '/v1/recommendations', asked)
+    expect(status).toBe(200)
+    expect(body).toMatchObject({ state: 'static-default', recommended: 'Sonnet' })
+    expect((await call('POST', '/v1/recommendations', { ...asked, static_default: 'Gemini' })).body.error.code).toBe('static_default_not_offered')
+  })
+
   it('names an offered option in another case, as a choice does (R-CAP-3): the recommendation and the preferences break a tie to it', async () => {
     const policy = parsePolicy(
       JSON.stringify({ points: [{ key: 'tier', match: { header: '^tier$' }, static_default: 'tier m', precondition: 'a typical change' }] }),
