@@ -6,6 +6,9 @@ import { jsonLine } from './terminal'
 export const TOGGLE_HELP = `decision-memory toggle --session ID [--on | --off] [--user USER] [--data DIR] [--json]
 
   Turns personalization on or off for one session (no flag flips it). New sessions start on.
+  --user USER  whose session: needed only when several users have one of this id; without it,
+               the one user who has it, else "default" (a session id not seen yet is started
+               for that user, with the setting asked for)
   --json prints the session's record instead of a sentence.
   Goes through the running service at $DECISION_MEMORY_URL; when none runs, opens the store in
   --data (default $DECISION_MEMORY_DATA or ./data) itself.
