@@ -101,9 +101,11 @@ export async function explainPoint(
     options = distinct
   }
   if (options.length === 0 && bound.length === 0) {
-    throw new InputError('point_not_found', `nothing is known of point ${point} for user ${user}`, {
+    // In a replay, what was not known yet then: said so, or an auditor looks for a typo in the point.
+    const then = query.replay === true ? ` as of ${asOf.toISOString()}` : ''
+    throw new InputError('point_not_found', `nothing is known of point ${point} for user ${user}${then}`, {
       status: 404,
-      issues: [{ path: 'point', message: 'no observation and no decision at this point' }],
+      issues: [{ path: 'point', message: `no observation and no decision at this point${then}` }],
     })
   }
   const recommendation =

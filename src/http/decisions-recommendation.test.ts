@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { REQUIRED_TIER_L } from '../../test/support/decision-record'
-import { createTestApp } from '../../test/support/test-app'
+import { createTestApp, START } from '../../test/support/test-app'
 import { compilePolicy } from '../domain/policy'
 
 const HOUR = 3600_000
@@ -355,5 +355,15 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
     // A point the policy names, with nothing observed and no decision: nothing known either.
     expect((await app.call('GET', '/v1/why?point=complexity-tier')).status).toBe(404)
     expect((await app.call('GET', '/v1/why')).body.error.issues[0].path).toBe('point')
+  })
+
+  it('says, for a replay before anything was known of the point, that it is as of then', async () => {
+    const app = await createTestApp()
+    expect((await app.call('POST', '/v1/observations', { question: 'Which tier?', point: 'tier', user_choice: 'S', all_options: ['S', 'M'] })).status).toBe(201)
+    const now = await app.call('GET', '/v1/why?point=tier')
+    expect(now.status).toBe(200)
+    const before = await app.call('GET', `/v1/why?point=tier&as_of=${new Date(Date.parse(START) - 86_400_000).toISOString()}`)
+    expect(before.status).toBe(404)
+    expect(before.body.error.message).toContain(`as of ${new Date(Date.parse(START) - 86_400_000).toISOString()}`)
   })
 })
