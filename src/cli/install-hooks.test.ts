@@ -43,12 +43,17 @@ const { defaultHookCommand, installHooksCommand } = await import('./install-hook
 const { mergeHooks } = await import('../integrations/claude-code-settings')
 
 let stderr: string
+let stdout: string
 beforeEach(() => {
   stderr = ''
+  stdout = ''
   faults.rename = undefined
   faults.writeHalf = undefined
   faults.steps = []
-  vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    stdout += String(chunk)
+    return true
+  })
   vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
     stderr += String(chunk)
     return true
@@ -79,12 +84,15 @@ describe('install-hooks when the settings file cannot be written', () => {
       expect(stderr).toMatch(new RegExp(`^decision-memory install-hooks: cannot write ${file}: (EBUSY|ENOSPC); it is as it was\\n$`))
       expect(await readFile(file, 'utf8')).toBe(before)
       expect(await readdir(folder)).toEqual(['settings.json'])
+      // Nothing said to be added: nothing was.
+      expect(stdout).toBe('')
     })
   }
 
   it('puts the new settings on disk before they replace the old ones, so a crash leaves one or the other whole', async () => {
     const { folder, file } = await settingsFolder()
     expect(await installHooksCommand(['--file', file])).toBe(0)
+    expect(stdout).toMatch(/^added +SessionStart[\s\S]*\nwrote .*settings\.json\n$/)
     expect(faults.steps).toEqual(['sync', 'rename'])
     expect(JSON.parse(await readFile(file, 'utf8')).model).toBe('opus')
     expect(await readdir(folder)).toEqual(['settings.json'])

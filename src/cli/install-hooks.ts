@@ -154,15 +154,20 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
     return fail(`cannot read ${file}: ${code}; nothing written`)
   }
   const text = JSON.stringify(merged.settings, null, 2) + '\n'
-  for (const change of merged.changes) {
-    const where = change.matcher === null ? change.event : `${change.event} (matcher ${change.matcher})`
-    process.stdout.write(`${change.action.padEnd(9)} ${where}: ${change.command}\n`)
+  // Said once they are so: a write that fails adds nothing, and its error says the file is as it was.
+  const sayChanges = () => {
+    for (const change of merged.changes) {
+      const where = change.matcher === null ? change.event : `${change.event} (matcher ${change.matcher})`
+      process.stdout.write(`${change.action.padEnd(9)} ${where}: ${change.command}\n`)
+    }
   }
   if (values['dry-run'] === true) {
+    sayChanges()
     process.stdout.write(`\n${file} would read:\n${text}`)
     return 0
   }
   if (merged.changes.every((c) => c.action === 'unchanged')) {
+    sayChanges()
     process.stdout.write(`${file} already has every hook; nothing written\n`)
     return 0
   }
@@ -177,6 +182,7 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
     if (code === undefined) throw error
     return fail(`cannot write ${file}: ${code}; it is as it was`)
   }
+  sayChanges()
   process.stdout.write(`wrote ${file}\n`)
   return 0
 }
