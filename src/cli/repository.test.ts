@@ -46,6 +46,17 @@ describe('the name of a repository', () => {
     expect(originUrlIn('[remote "upstream"]\n\turl = x\n')).toBeUndefined()
   })
 
+  it('keeps no token of a query or a fragment, and no comment of the config line, in the name', () => {
+    for (const url of ['https://gitlab.com/acme/web.git?private_token=s3cret', 'https://gitlab.com/acme/web?private_token=s3cret#main', 'https://gitlab.com/acme/web.git#s3cret']) {
+      expect(repositoryName(url, '/home/dev/web')).toBe('gitlab.com/acme/web')
+    }
+    expect(repositoryName('https://gitlab.com?private_token=s3cret', '/home/dev/web')).toBe('gitlab.com')
+    const config = (url: string) => `[remote "origin"]\n\turl = ${url}\n`
+    expect(originUrlIn(config('git@github.com:acme/web.git # the company mirror'))).toBe('git@github.com:acme/web.git')
+    expect(originUrlIn(config('git@github.com:acme/web.git ; old'))).toBe('git@github.com:acme/web.git')
+    expect(originUrlIn(config('"https://github.com/acme/web#x" # quoted'))).toBe('https://github.com/acme/web#x')
+  })
+
   it('is the same for a clone and a worktree of it, whatever their directories are called; without an origin, none', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dm-origin-'))
     try {

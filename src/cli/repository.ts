@@ -63,8 +63,10 @@ export function originUrlIn(config: string): string | undefined {
       inOrigin = section[1]?.toLowerCase() === 'remote' && section[2] === 'origin'
       continue
     }
-    const url = inOrigin ? /^\s*url\s*=\s*(.*?)\s*$/i.exec(line)?.[1] : undefined
-    if (url !== undefined && url !== '') return url.replace(/^"(.*)"$/, '$1')
+    // A value is quoted, or ends where an unquoted `#` or `;` starts a comment, as git reads it.
+    const value = inOrigin ? /^\s*url\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^#;]*?))\s*(?:[#;].*)?$/i.exec(line) : null
+    const url = value === null ? undefined : (value[1] ?? value[2])
+    if (url !== undefined && url !== '') return url
   }
   return undefined
 }
@@ -73,16 +75,17 @@ export function originUrlIn(config: string): string | undefined {
  * A remote URL as the name of the repository it points to, the same for every way of writing
  * it: `git@github.com:acme/web.git`, `https://user:token@GitHub.com/acme/web` and
  * `ssh://git@github.com:22/acme/web.git` are all `github.com/acme/web` (no scheme, user,
- * credentials, port or `.git`). A local path is made absolute from the repository root.
+ * credentials, port, query, fragment or `.git`). A local path is made absolute from the repository root.
  */
 export function repositoryName(url: string, root: string): string {
   const trimmed = url.trim().replace(/\/+$/, '').replace(/\.git$/i, '').replace(/\/+$/, '')
   const withScheme = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/i.exec(trimmed)
   if (withScheme !== null && (withScheme[1] as string).toLowerCase() !== 'file') {
     const rest = withScheme[2] as string
-    const slash = rest.indexOf('/')
+    const slash = rest.search(/[/?#]/)
     const authority = slash < 0 ? rest : rest.slice(0, slash)
-    const path = slash < 0 ? '' : rest.slice(slash)
+    // A query or a fragment is no part of the repository's name, and may hold a token (`?private_token=`).
+    const path = slash < 0 ? '' : rest.slice(slash).replace(/[?#].*$/, '').replace(/\/+$/, '').replace(/\.git$/i, '')
     const host = (authority.slice(authority.lastIndexOf('@') + 1).replace(/:\d*$/, '')).toLowerCase()
     return `${host}${path.replace(/^\/~?/, '/')}`
   }
