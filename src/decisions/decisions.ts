@@ -156,9 +156,9 @@ async function storedByFolder(tx: DecisionTransaction): Promise<Map<string, Deci
  * The names under which records of `folder` were stored before (see ImportedDecisionSchema's
  * `aliases`): those the import names, and those an alias `*` + `/PATH` describes (any one
  * directory name, then PATH: a clone's name, which imports used to lead with) whose records
- * are all files of the folder now, one of them as it was imported. Another repository's folder
- * at the same path (both have `doc/adr/0001-record-architecture-decisions.md`, each of its day)
- * has other files or other contents, and is not this one.
+ * are all files of the folder now, each as it was imported. Another repository's folder at the
+ * same path (both have `doc/adr/0001-record-architecture-decisions.md`, each of its day, or the
+ * same one from a template) has other files or other contents, and is not this one.
  */
 function formerNames(folder: string, records: readonly ImportedDecision[], files: readonly string[] | undefined, stored: Map<string, DecisionRecord[]>, at: string): string[] {
   const aliases = records[0]?.origin.aliases ?? []
@@ -170,7 +170,10 @@ function formerNames(folder: string, records: readonly ImportedDecision[], files
     if (name === folder || named.includes(name)) continue
     const shaped = paths.some((p) => (p === '.' ? !name.includes('/') : name.endsWith(`/${p}`) && !name.slice(0, -p.length - 1).includes('/')))
     if (!shaped || !held.every((r) => present.has(r.imported?.path ?? ''))) continue
-    if (held.some((r) => r.imported?.fingerprint === fingerprints.get(r.imported?.path ?? ''))) named.push(name)
+    // Every one as it was imported, not one: repositories made from one template share their first
+    // records word for word, and with one alike another repository's edited record would replace
+    // this one's. A folder changed since is left to the conflict, as before it was named by its remote.
+    if (held.every((r) => r.imported?.fingerprint === fingerprints.get(r.imported?.path ?? ''))) named.push(name)
   }
   return named
 }

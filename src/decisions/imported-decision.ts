@@ -51,7 +51,7 @@ export const ImportedDecisionSchema = z.object({
       description:
         'Earlier names of `folder` (`web/doc/adr` for a clone in `web`): a record stored from the same file under one of them is ' +
         'this one. `*/doc/adr` stands for any one directory name before the path, and holds for a folder so stored only when ' +
-        'its files are all among `files` and one of its records reads as it did when imported.',
+        'its files are all among `files` and each of its records reads as it did when imported.',
     }),
   }),
   evidence: z.array(EvidenceInputSchema).max(DECISION_LIMITS.evidence).default([]),

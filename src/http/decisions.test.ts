@@ -474,6 +474,20 @@ describe('a repository named by its origin remote, imported from another clone (
     expect(report).toMatchObject({ unchanged: ['ADR-0001'], conflicts: [], missing: [{ key: 'ADR-0002', path: '0002-use-postgres.md' }] })
   })
 
+  it('a repository made from the same template, whose first record reads the same, does not take over the stored one (f46b790)', async () => {
+    const { call } = await createTestApp()
+    // Both made from one template repository: the same files, 0001 word for word, date included.
+    const template = adr(1, 'Record architecture decisions', '2024-01-10')
+    const api = { '0001-record-architecture-decisions.md': template, '0002-choose-a-database.md': adr(2, 'Use Postgres', '2024-02-01') }
+    await call('POST', '/v1/decisions/import', { records: read({ folder: 'acme-api/doc/adr' }, api) })
+    const billing = { '0001-record-architecture-decisions.md': template, '0002-choose-a-database.md': adr(2, 'Use DynamoDB', '2024-03-15') }
+    const origin = { folder: 'github.com/acme/billing/doc/adr', aliases: ['billing/doc/adr', '*/doc/adr'] }
+    const report = (await call('POST', '/v1/decisions/import', { records: read(origin, billing), files: Object.keys(billing) })).body
+    expect(report.updated).toEqual([])
+    expect(report.conflicts.map((c: { key: string }) => c.key)).toEqual(['ADR-0001', 'ADR-0002'])
+    expect((await call('GET', '/v1/decisions/ADR-0002')).body).toMatchObject({ title: 'Use Postgres', imported: { folder: 'acme-api/doc/adr' } })
+  })
+
   it('another repository with a doc/adr of the same file names is still not the one stored (f46b790)', async () => {
     const { call } = await createTestApp()
     const api = { '0001-record-architecture-decisions.md': adr(1, 'Record architecture decisions', '2024-01-10') }
