@@ -251,6 +251,18 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect((await observationsOf(store)).filter((o) => o.source === 'auto-resolved')).toHaveLength(1)
   })
 
+  it('answers a question whose answer in tool_input.answers is blank, as it does one with none: the blank does not win', async () => {
+    const { call, store } = await createTestApp()
+    await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))
+    const pre = claudeCodeFixture('pre-tool-use')
+    const blank = { ...pre, tool_use_id: 'toolu_blank', tool_input: { ...pre.tool_input, answers: { [TIER_QUESTION]: '  ' } } }
+    const output = (await call('POST', HOOK, blank)).body.hookSpecificOutput
+    expect(output.permissionDecision).toBe('allow')
+    // What the reason says it answered, and recorded as auto-resolved, is the answer the tool gets.
+    expect(output.updatedInput.answers).toEqual({ [TIER_QUESTION]: 'Tier L (Recommended)' })
+    expect((await observationsOf(store)).filter((o) => o.source === 'auto-resolved').map((o) => o.chosen)).toEqual([['Tier L']])
+  })
+
   it('names the user in the command to be asked again when it is not the default one', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/observations', pastChoices(40, 'Tier L', { ...TIER, user: 'alice' }))

@@ -285,6 +285,13 @@ async function answersAskedAfterAll(
   return asked
 }
 
+/** The answers of `tool_input.answers` that answer: a blank one answers nothing, and gives way to the service's. */
+function answersGiven(answers: Record<string, unknown> | undefined): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(answers ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].trim() !== ''),
+  )
+}
+
 /**
  * The plan without the answers it would give to questions `tool_input.answers` answers already
  * (the agent, or a hook before this one, filled them): that answer is kept, not replaced, and
@@ -292,7 +299,7 @@ async function answersAskedAfterAll(
  * the picker, as an auto-resolved one does.
  */
 export function withAnswersGiven(plan: QuestionPlan, given: Record<string, unknown>): QuestionPlan {
-  const isGiven = (question: string) => Object.hasOwn(given, question) && typeof given[question] === 'string' && given[question].trim() !== ''
+  const isGiven = (question: string) => Object.hasOwn(answersGiven(given), question)
   if (!plan.questions.some((p) => p.answer !== null && isGiven(p.ask_user_question.question))) return plan
   return {
     ...plan,
@@ -376,8 +383,9 @@ export function preToolUseAnswer(
         hookEventName: 'PreToolUse',
         permissionDecision: 'allow',
         permissionDecisionReason: `decision-memory answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}`,
-        // The answers the input holds already win: a user's or another hook's is not replaced.
-        updatedInput: { ...input, questions: shown, answers: { ...plan.answers, ...(input.answers ?? {}) } },
+        // The answers the input holds already win: a user's or another hook's is not replaced. A
+        // blank one does not: the service answered that question (withAnswersGiven) and says so.
+        updatedInput: { ...input, questions: shown, answers: { ...input.answers, ...plan.answers, ...answersGiven(input.answers) } },
       },
     }
   }
@@ -393,7 +401,7 @@ export function preToolUseAnswer(
       updatedInput: {
         ...input,
         questions: toAsk,
-        ...(answered ? { answers: { ...plan.answers, ...(input.answers ?? {}) } } : {}),
+        ...(answered ? { answers: { ...input.answers, ...plan.answers, ...answersGiven(input.answers) } } : {}),
       },
       ...(answered
         ? { additionalContext: `decision-memory answered these on the user's behalf: ${describeAnswers(plan)}` }
