@@ -6,7 +6,7 @@ import { checkAgainst, type Verdict } from './constraints'
 import { matchWithin, type MatchPatterns } from './pattern-match'
 import type { DecisionEvent, DecisionInput, DecisionRecord, DecisionStatus } from './decision'
 import { changedFields, importedRecord, mergeImported, type ImportedDecision, type ImportReport, type MergedImport } from './imported-decision'
-import { decisionAt, proposal, transition, withBefore } from './lifecycle'
+import { canMove, decisionAt, proposal, transition, withBefore } from './lifecycle'
 import type { DecisionStore, DecisionTransaction, Pulse } from './store'
 
 /** A decision with its whole history. */
@@ -197,10 +197,14 @@ function missingFiles(
     for (const record of [folder, ...names].flatMap((name) => stored.get(name) ?? [])) {
       const path = record.imported?.path ?? ''
       if (incoming.has(record.key) || present.has(path)) continue
+      // Only the moves its lifecycle allows: a superseded or revoked decision is final.
+      const moves = (['deprecated', 'revoked'] as const).filter((to) => canMove(record.status, to)).map((to) => (to === 'deprecated' ? 'deprecate' : 'revoke'))
       missing.push({
         key: record.key,
         path,
-        message: `${path}, which ${record.key} was imported from, is no longer in the folder; ${record.key} stays ${record.status} (deprecate or revoke it if it no longer holds)`,
+        message:
+          `${path}, which ${record.key} was imported from, is no longer in the folder; ${record.key} stays ${record.status}` +
+          (moves.length === 0 ? '' : ` (${moves.join(' or ')} it if it no longer holds)`),
       })
     }
   }

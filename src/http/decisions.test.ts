@@ -526,6 +526,19 @@ describe('records whose file was deleted from their folder (R-CON-6)', () => {
     // Without the folder's files, which are gone is not known.
     expect((await call('POST', '/v1/decisions/import', { records: read('acme/docs/adr', left) })).body.missing).toEqual([])
   })
+
+  it('advise only a move the lifecycle allows: a superseded decision whose file is gone is final', async () => {
+    const { call } = await createTestApp()
+    const chain = {
+      '0004-use-grpc.md': adr(4, 'Use gRPC').replace('Accepted', 'Superseded by [5. Use Connect](0005-use-connect.md)'),
+      '0005-use-connect.md': adr(5, 'Use Connect').replace('Accepted', 'Accepted\n\nSupersedes [4. Use gRPC](0004-use-grpc.md)'),
+    }
+    await call('POST', '/v1/decisions/import', { records: read('acme/api/adr', chain) })
+    expect((await call('GET', '/v1/decisions/ADR-0004')).body.status).toBe('superseded')
+    const { '0004-use-grpc.md': _gone, ...kept } = chain
+    const { missing } = (await call('POST', '/v1/decisions/import', { records: read('acme/api/adr', kept), files: Object.keys(kept) })).body
+    expect(missing).toEqual([{ key: 'ADR-0004', path: '0004-use-grpc.md', message: '0004-use-grpc.md, which ADR-0004 was imported from, is no longer in the folder; ADR-0004 stays superseded' }])
+  })
 })
 
 describe('records whose new one alone says "Supersedes" (R-CON-6, R-CON-1a)', () => {
