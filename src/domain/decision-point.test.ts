@@ -49,4 +49,13 @@ describe('decision point keys (R-CAP-4)', () => {
     expect(isSensitive({ question: 'Как переключить?', key: 'q-x' }, own)).toBe(false)
     expect(() => parsePolicy(JSON.stringify({ ...raw, sensitive_terms: ['  '] }), 'own.json')).toThrow('own.json: invalid policy\n  sensitive_terms.0: must not be blank')
   })
+
+  it('finds a term written in one Unicode form in a question written in the other (NFC and NFD)', () => {
+    const raw = JSON.parse(readFileSync(DEFAULT_POLICY_FILE, 'utf8'))
+    const decomposed = parsePolicy(JSON.stringify({ ...raw, sensitive_terms: ['donne\u0301es prive\u0301es'] }), 'own.json')
+    expect(isSensitive({ question: 'Exporter les données privées ?', key: 'q-x' }, decomposed)).toBe(true)
+    const composed = parsePolicy(JSON.stringify({ ...raw, sensitive_terms: ['données privées'] }), 'own.json')
+    expect(isSensitive({ question: 'Exporter les donne\u0301es prive\u0301es ?', key: 'q-x' }, composed)).toBe(true)
+    expect(isSensitive({ question: 'Exporter les donne\u0301es ?', key: 'q-x', header: 'prive\u0301es' }, composed)).toBe(false)
+  })
 })

@@ -50,5 +50,6 @@ export function isSensitive(
   if (pointPolicy(input.key, policy)?.sensitive === true) return true
   const pattern = policy.sensitivePattern
   if (pattern === null) return false
-  return pattern.test(input.question) || (input.header !== undefined && pattern.test(input.header))
+  // In NFC, as the terms are compiled: a question typed with combining accents is the same question.
+  return pattern.test(input.question.normalize('NFC')) || (input.header !== undefined && pattern.test(input.header.normalize('NFC')))
 }

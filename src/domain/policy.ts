@@ -157,9 +157,10 @@ export interface CompiledPolicy extends Policy {
 }
 
 export function compilePolicy(policy: Policy): CompiledPolicy {
-  // A term's words may be set apart by any white space, as a question's may.
+  // A term's words may be set apart by any white space, as a question's may; a term is read in
+  // NFC, as isSensitive reads the question, so that neither form of an accent misses the other.
   const escaped = policy.sensitive_terms.map((t) =>
-    t.trim().split(/\s+/).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+'),
+    t.normalize('NFC').trim().split(/\s+/).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+'),
   )
   return {
     ...policy,
