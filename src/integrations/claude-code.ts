@@ -299,7 +299,8 @@ function answersGiven(answers: Record<string, unknown> | undefined): Record<stri
  * the picker, as an auto-resolved one does.
  */
 export function withAnswersGiven(plan: QuestionPlan, given: Record<string, unknown>): QuestionPlan {
-  const isGiven = (question: string) => Object.hasOwn(answersGiven(given), question)
+  const filled = answersGiven(given)
+  const isGiven = (question: string) => Object.hasOwn(filled, question)
   if (!plan.questions.some((p) => p.answer !== null && isGiven(p.ask_user_question.question))) return plan
   return {
     ...plan,
