@@ -40,6 +40,11 @@ describe('the name of a repository', () => {
     expect(repositoryName('file:///srv/git/web.git', '/home/dev/web')).toBe('/srv/git/web')
   })
 
+  it('is the same for a path in the home directory of the host however it is written (~/ or none)', () => {
+    const names = ['ssh://git@host.example/~/web.git', 'git@host.example:~/web.git', 'git@host.example:web.git'].map((url) => repositoryName(url, '/home/dev/web'))
+    expect(names).toEqual(['host.example/web', 'host.example/web', 'host.example/web'])
+  })
+
   it('is read from the config: the url of [remote "origin"], not of another remote', () => {
     const config = '[core]\n\tbare = false\n[remote "upstream"]\n\turl = git@github.com:other/web.git\n[remote "origin"]\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n\turl = git@github.com:acme/web.git\n'
     expect(originUrlIn(config)).toBe('git@github.com:acme/web.git')

@@ -87,12 +87,13 @@ export function repositoryName(url: string, root: string): string {
     // A query or a fragment is no part of the repository's name, and may hold a token (`?private_token=`).
     const path = slash < 0 ? '' : rest.slice(slash).replace(/[?#].*$/, '').replace(/\/+$/, '').replace(/\.git$/i, '')
     const host = (authority.slice(authority.lastIndexOf('@') + 1).replace(/:\d*$/, '')).toLowerCase()
-    return `${host}${path.replace(/^\/~?/, '/')}`
+    // `/~/web` is `web` in the home directory on the host, as `host:~/web` and `host:web` are.
+    return `${host}${path.replace(/^\/~\//, '/').replace(/^\/~?/, '/')}`
   }
   if (withScheme !== null) return resolve(root, decodeURIComponent((withScheme[2] as string).replace(/^[^/]*/, '')))
   // scp-like `[user@]host:path`, which git reads as such only with no slash before the colon.
   const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/\/)(.*)$/.exec(trimmed)
-  if (scp !== null && !/^[a-z]$/i.test(scp[1] as string)) return `${(scp[1] as string).toLowerCase()}/${(scp[2] as string).replace(/^\/+/, '')}`
+  if (scp !== null && !/^[a-z]$/i.test(scp[1] as string)) return `${(scp[1] as string).toLowerCase()}/${(scp[2] as string).replace(/^~\//, '').replace(/^\/+/, '')}`
   return resolve(root, trimmed)
 }
 
