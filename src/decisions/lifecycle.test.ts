@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { InputError } from '../domain/errors'
 import { DECISION_STATUSES, DecisionInputSchema, type DecisionStatus } from './decision'
 import { decisionRecord } from '../../test/support/decision-record'
-import { canMove, decisionAt, evidenceOf, proposal, statusAt, transition } from './lifecycle'
+import { canMove, decisionAt, evidenceOf, proposal, transition } from './lifecycle'
 
 const AT = '2026-07-01T10:00:00.000Z'
 const input = (extra: Record<string, unknown> = {}) =>
@@ -96,10 +96,12 @@ describe('the decision lifecycle (R-CON-1)', () => {
       { key: 'D-1', seq: 2, at: '2026-07-02T10:00:00.000Z', type: 'accepted' as const, from: 'proposed' as const, to: 'accepted' as const },
       { key: 'D-1', seq: 3, at: '2026-07-05T10:00:00.000Z', type: 'revoked' as const, from: 'accepted' as const, to: 'revoked' as const },
     ]
-    expect(statusAt(events, new Date('2026-06-30T00:00:00Z'))).toBeNull()
-    expect(statusAt(events, new Date('2026-07-01T12:00:00Z'))).toBe('proposed')
-    expect(statusAt(events, new Date('2026-07-02T10:00:00Z'))).toBe('accepted')
-    expect(statusAt(events, new Date('2026-07-06T00:00:00Z'))).toBe('revoked')
+    const now = decisionRecord('D-1', { status: 'revoked', version: 3 })
+    const statusAt = (at: Date) => decisionAt(now, events, at)?.record.status ?? null
+    expect(statusAt(new Date('2026-06-30T00:00:00Z'))).toBeNull()
+    expect(statusAt(new Date('2026-07-01T12:00:00Z'))).toBe('proposed')
+    expect(statusAt(new Date('2026-07-02T10:00:00Z'))).toBe('accepted')
+    expect(statusAt(new Date('2026-07-06T00:00:00Z'))).toBe('revoked')
   })
 
   it('rebuilds a decision as it stood at a moment, undoing later events with what they kept in before (R-REC-9)', () => {

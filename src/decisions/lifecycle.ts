@@ -145,7 +145,7 @@ export interface DecisionThen {
 /**
  * A decision as it stood at `at` (R-REC-9): its status, links, enforce level, scope, constraints
  * and texts then, undoing the events after `at` newest first, or undefined if it did not exist
- * yet. The history is read in its order, up to the first event after `at` (as `statusAt`).
+ * yet. The history is read in its order, up to the first event after `at`.
  */
 export function decisionAt(record: DecisionRecord, events: readonly DecisionEvent[], at: Date): DecisionThen | undefined {
   const limit = at.toISOString()
@@ -173,15 +173,4 @@ export function decisionAt(record: DecisionRecord, events: readonly DecisionEven
   then.version = last.seq
   then.updated_at = last.at
   return { record: then, events: events.slice(0, kept), unrecorded: [...unrecorded] }
-}
-
-/** A decision's status at a moment, read from its history (for `as_of` replays, R-REC-9). */
-export function statusAt(events: readonly DecisionEvent[], at: Date): DecisionStatus | null {
-  let status: DecisionStatus | null = null
-  const limit = at.toISOString()
-  for (const event of events) {
-    if (event.at > limit) break
-    status = event.to
-  }
-  return status
 }
