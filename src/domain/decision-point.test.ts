@@ -21,6 +21,40 @@ describe('decision point keys (R-CAP-4)', () => {
     )
   })
 
+  it('matches a rule on the question and header as keyed: white space collapsed, trimmed, trailing punctuation dropped', () => {
+    for (const question of ['Which complexity  tier?', 'Which\u00a0complexity tier', '  which complexity tier  ', 'Which complexity\ttier?']) {
+      expect(decisionPointKey({ question, options: ['S', 'M'] }, policy)).toBe('complexity-tier')
+    }
+    const raw = JSON.parse(readFileSync(DEFAULT_POLICY_FILE, 'utf8'))
+    const anchored = parsePolicy(JSON.stringify({ ...raw, points: [{ key: 'tier', match: { header: '^tier$', question: '^which tier$' } }] }), 'own.json')
+    for (const question of ['Which tier?', ' Which tier ', 'Which\u00a0tier', 'WHICH  TIER?!']) {
+      expect(decisionPointKey({ question, options: ['S', 'M'] }, anchored)).toBe('tier')
+    }
+    expect(decisionPointKey({ header: ' Tier: ', question: 'Pick one', options: ['S', 'M'] }, anchored)).toBe('tier')
+    expect(decisionPointKey({ question: 'Which tiers?', options: ['S', 'M'] }, anchored)).toMatch(/^q-/)
+  })
+
+  it('reads a rule as the question is read (NFC, white space one space), and still fits one that names a trailing "?"', () => {
+    const raw = JSON.parse(readFileSync(DEFAULT_POLICY_FILE, 'utf8'))
+    const own = parsePolicy(
+      JSON.stringify({
+        ...raw,
+        points: [
+          { key: 'spaced', match: { question: '^which  complexity\u00a0tier$' } },
+          { key: 'accented', match: { question: 'donne\u0301es' } },
+          { key: 'asked', match: { question: 'next step\\?$', header: '^Step\\S$' } },
+        ],
+      }),
+      'own.json',
+    )
+    expect(decisionPointKey({ question: 'Which complexity tier?', options: ['S'] }, own)).toBe('spaced')
+    expect(decisionPointKey({ question: 'Où vont les données ?', options: ['S'] }, own)).toBe('accented')
+    expect(decisionPointKey({ question: 'What is the next step?', options: ['S'] }, own)).toBe('asked')
+    // `\S` stays "not white space": the rule is not lower-cased.
+    expect(decisionPointKey({ header: 'Step2', question: 'Go on', options: ['S'] }, own)).toBe('asked')
+    expect(decisionPointKey({ header: 'Step 2', question: 'Go on', options: ['S'] }, own)).toMatch(/^q-/)
+  })
+
   it('hashes the normalised question and the sorted labels otherwise', () => {
     const a = decisionPointKey({ question: 'Choose the next step', options: ['Option A', 'Option B', 'Option C'] }, policy)
     const b = decisionPointKey({ question: '  choose the NEXT step? ', options: ['Option C (Recommended)', 'Option A', 'Option B'] }, policy)

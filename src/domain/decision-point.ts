@@ -30,9 +30,17 @@ export function decisionPointKey(
   policy: CompiledPolicy,
 ): string {
   if (input.point !== undefined && input.point !== '') return input.point
-  for (const rule of policy.compiledPoints) {
-    if (input.header !== undefined && rule.header?.test(input.header)) return rule.key
-    if (rule.question?.test(input.question)) return rule.key
+  if (policy.compiledPoints.length > 0) {
+    // A rule sees the text as it is keyed, so that two spaces, a non-breaking one or a trailing
+    // space miss no rule the same question singly spaced fits; and as it was sent, so that a rule
+    // naming what the key drops (a trailing `?`) still fits. Normalised once, not once per rule.
+    const header = input.header === undefined ? undefined : [normalizeQuestion(input.header), input.header]
+    const question = [normalizeQuestion(input.question), input.question]
+    const fits = (rule: RegExp | undefined, texts: readonly string[] | undefined) =>
+      rule !== undefined && texts !== undefined && texts.some((text) => rule.test(text))
+    for (const rule of policy.compiledPoints) {
+      if (fits(rule.header, header) || fits(rule.question, question)) return rule.key
+    }
   }
   return hashPointKey(input.question, input.options)
 }

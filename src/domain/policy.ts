@@ -4,11 +4,20 @@ import { IdentifierSchema } from './observation'
 
 const nonBlank = z.string().regex(/\S/, 'must not be blank')
 
+/**
+ * A match rule as it is compiled: in NFC, each run of white space one space, as the question it is
+ * tried against is normalised (R-CAP-4), so that a rule typed with two spaces, a non-breaking space
+ * or a combining accent still fits the question it spells. Not lower-cased: `\S` is not `\s`.
+ */
+export function matchSource(source: string): string {
+  return source.normalize('NFC').replace(/\s+/g, ' ')
+}
+
 /** A named decision point of the policy (R-POL): how to recognise it and what to say before there is evidence. */
 export const PointPolicySchema = z.strictObject({
   /** A point key as requests and `GET /v1/why` name it: an identifier (not starting with "!", no control characters). */
   key: IdentifierSchema,
-  /** Case-insensitive regular expressions tried against the question's header and text. */
+  /** Case-insensitive regular expressions tried against the question's header and text (see matchSource). */
   match: z
     .strictObject({
       header: z.string().min(1).optional(),
@@ -22,7 +31,7 @@ export const PointPolicySchema = z.strictObject({
         const source = m[field]
         if (source === undefined) continue
         try {
-          new RegExp(source, 'i')
+          new RegExp(matchSource(source), 'i')
         } catch {
           ctx.addIssue({ code: 'custom', path: [field], message: `not a valid regular expression: ${source}` })
         }
@@ -166,8 +175,8 @@ export function compilePolicy(policy: Policy): CompiledPolicy {
     ...policy,
     compiledPoints: policy.points.map((point) => ({
       ...point,
-      header: point.match.header === undefined ? undefined : new RegExp(point.match.header, 'i'),
-      question: point.match.question === undefined ? undefined : new RegExp(point.match.question, 'i'),
+      header: point.match.header === undefined ? undefined : new RegExp(matchSource(point.match.header), 'i'),
+      question: point.match.question === undefined ? undefined : new RegExp(matchSource(point.match.question), 'i'),
     })),
     // A term starts where no letter, digit or _ goes before it. Not `\b`: that needs an ASCII word
     // character on one side, so a term such as `.env` or `ключ` after a space never matched.
