@@ -115,6 +115,25 @@ describe('a policy file of its own (R-POL)', () => {
     }
   })
 
+  it('refuses a JSON key given twice in one object, naming each, rather than silently keeping the last', async () => {
+    const file = write(
+      'twice.json',
+      '{"ask": {"auto_resolve_p": 0.8, "auto_resolve_p": 0.95}, "points": [{"key": "db", "match": {"header": "^db$"}, "static_default": "Postgres", "static_default": "MySQL"}], "ask": {"auto_resolve_p": 0.8}}',
+    )
+    await expect(loadPolicy(file)).rejects.toThrow(PolicyFileError)
+    await expect(loadPolicy(file)).rejects.toThrow(
+      [`${file}: invalid policy`, '  ask.auto_resolve_p: given more than once', '  points.0.static_default: given more than once', '  ask: given more than once'].join('\n'),
+    )
+    // Beside any other problem of the file, all at once.
+    await expect(loadPolicy(write('both.json', '{"decay": {"alpha": -1}, "decay": {"alpha": -1}}'))).rejects.toThrow(
+      /invalid policy\n {2}decay: given more than once\n {2}decay\.alpha: Too small/,
+    )
+    // A YAML key given twice is the YAML parser's error, with its line.
+    await expect(loadPolicy(write('twice.yaml', 'ask:\n  auto_resolve_p: 0.8\n  auto_resolve_p: 0.95\n'))).rejects.toThrow(
+      /twice\.yaml: not valid YAML: Map keys must be unique at line 3/,
+    )
+  })
+
   it('reads YAML merge keys: points that share fields name them once', async () => {
     const file = write(
       'merged.yaml',

@@ -4,6 +4,7 @@ import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { validate as validCron } from 'node-cron'
 import { compilePolicy, PolicySchema, type CompiledPolicy } from '../domain/policy'
+import { duplicateJsonKeys } from './json-duplicate-keys'
 
 const require = createRequire(import.meta.url)
 
@@ -34,25 +35,32 @@ export class PolicyFileError extends Error {
  * field by field, and any other value given (a list, a number, null) replaces the base's.
  */
 export function parsePolicy(text: string, file: string, base?: unknown): CompiledPolicy {
+  const yaml = /\.ya?ml$/i.test(file)
+  // A byte order mark, as some editors on Windows save UTF-8, is no part of the text: the YAML
+  // parser skips it, JSON.parse refused it as an unexpected token.
+  const json = yaml ? '' : text.replace(/^\uFEFF/, '')
   let raw: unknown
   try {
-    // A byte order mark, as some editors on Windows save UTF-8, is no part of the text: the YAML
-    // parser skips it, JSON.parse refused it as an unexpected token.
-    raw = /\.ya?ml$/i.test(file) ? parseYaml(text) : JSON.parse(text.replace(/^\uFEFF/, ''))
+    raw = yaml ? parseYaml(text) : JSON.parse(json)
   } catch (error) {
-    throw new PolicyFileError(`${file}: not valid ${/\.ya?ml$/i.test(file) ? 'YAML' : 'JSON'}: ${(error as Error).message}`)
+    throw new PolicyFileError(`${file}: not valid ${yaml ? 'YAML' : 'JSON'}: ${(error as Error).message}`)
   }
+  // A key given twice in one object: JSON.parse keeps the last value, and the first, which the
+  // writer may think in force, would be silently dropped. (The YAML parser refuses one itself.)
+  const problems: string[] = yaml ? [] : duplicateJsonKeys(json).map((path) => `  ${path.join('.')}: given more than once`)
   // An empty YAML file parses to undefined (or null): the base as it is.
   const input = base === undefined ? raw : over(base, raw ?? {})
   const result = PolicySchema.safeParse(input)
-  const problems: string[] = result.success
-    ? []
-    : result.error.issues.flatMap((issue) =>
+  if (!result.success) {
+    problems.push(
+      ...result.error.issues.flatMap((issue) =>
         // One line per unknown field, named by its own path.
         issue.code === 'unrecognized_keys'
           ? issue.keys.map((k) => `  ${[...issue.path, k].join('.')}: unknown field`)
           : [`  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}${issue.code === 'invalid_type' ? typeHint(issue.expected, valueAt(input, issue.path)) : ''}`],
-      )
+      ),
+    )
+  }
   // Checked beside zod's issues, not after them: every problem of the file is said at once.
   const cron = isPlainObject(input) && isPlainObject(input.scan) ? input.scan.cron : undefined
   if (typeof cron === 'string' && cron !== '' && !validCron(cron)) {
