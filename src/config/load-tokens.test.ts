@@ -50,6 +50,11 @@ describe('loadTokens', () => {
     expect((await loadTokens(file)).authenticate(ALICE)?.users).toEqual(new Set(['alice', 'default']))
   })
 
+  it('reads a file saved with a byte order mark', async () => {
+    const file = await fileWith(`\uFEFF${JSON.stringify({ tokens: [{ name: 'alice', token: ALICE, users: ['alice'] }] })}`)
+    expect((await loadTokens(file)).authenticate(ALICE)?.name).toBe('alice')
+  })
+
   it.each([
     ['not JSON', `{"tokens": [{"token": "${ALICE}"`, 'not valid JSON'],
     ['no tokens', '{"tokens": []}', 'tokens: Too small'],

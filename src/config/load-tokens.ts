@@ -97,7 +97,8 @@ export async function loadTokens(file: string): Promise<TokenTable> {
   }
   let raw: unknown
   try {
-    raw = JSON.parse(text)
+    // A byte order mark, as some Windows editors save UTF-8, is no part of the text (as in a policy).
+    raw = JSON.parse(text.replace(/^\uFEFF/, ''))
   } catch {
     // Not the parser's message: it may quote the file's text, tokens included.
     throw new TokensFileError(`${file}: not valid JSON`)
