@@ -2,7 +2,7 @@ import { Writable } from 'node:stream'
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
 import { createTestApp, START } from '../../test/support/test-app'
-import { scheduleDecayScan, type Scheduler } from './decay-schedule'
+import { scheduleDecayScan, shortestCronGapSeconds, type Scheduler } from './decay-schedule'
 
 /** A scheduler that runs the task when the test says so, and records what happened to it. */
 function manualScheduler() {
@@ -44,7 +44,7 @@ describe('the decay scan job of serve (R-MEM-7)', () => {
     const { memory, clock, policy } = await createTestApp()
     const { scheduler, fire, expression } = manualScheduler()
     const { logger, lines } = capturingLogger()
-    const job = scheduleDecayScan({ expression: policy.scan.cron, scan: (signal, slot) => memory.decayScan({ signal, now: slot.toISOString() }), logger, scheduler })
+    const job = scheduleDecayScan({ expression: policy.scan.cron, cadenceHours: policy.scan.cadence_hours, scan: (signal, slot) => memory.decayScan({ signal, now: slot.toISOString() }), logger, scheduler })
     expect(expression()).toBe('17 3 * * *')
 
     await fire(clock.now())
@@ -64,7 +64,7 @@ describe('the decay scan job of serve (R-MEM-7)', () => {
     const { memory, clock, policy } = await createTestApp()
     const { scheduler, fire } = manualScheduler()
     const { logger, lines } = capturingLogger()
-    const job = scheduleDecayScan({ expression: policy.scan.cron, scan: (signal, slot) => memory.decayScan({ signal, now: slot.toISOString() }), logger, scheduler })
+    const job = scheduleDecayScan({ expression: policy.scan.cron, cadenceHours: policy.scan.cadence_hours, scan: (signal, slot) => memory.decayScan({ signal, now: slot.toISOString() }), logger, scheduler })
     const day = 24 * 3_600_000
     for (const late of [20, 5, 30, 1]) {
       const slot = new Date(clock.now().getTime())
@@ -83,6 +83,7 @@ describe('the decay scan job of serve (R-MEM-7)', () => {
     const running = new Promise<void>((resolve) => (started = resolve))
     const job = scheduleDecayScan({
       expression: '* * * * *',
+      cadenceHours: 24,
       scan: (signal) =>
         new Promise((_resolve, reject) => {
           started()
@@ -112,6 +113,7 @@ describe('the decay scan job of serve (R-MEM-7)', () => {
     let calls = 0
     const job = scheduleDecayScan({
       expression: '* * * * *',
+      cadenceHours: 24,
       scan: async () => {
         calls++
         if (calls === 1) throw new Error('disk full')
@@ -127,5 +129,40 @@ describe('the decay scan job of serve (R-MEM-7)', () => {
       'decay-scan-failed',
       'decay-scan',
     ])
+  })
+})
+
+describe('a schedule that runs more often than scan.cadence_hours', () => {
+  it('finds the shortest gap between two runs from the expression alone', () => {
+    expect(shortestCronGapSeconds('17 3 * * *')).toBe(24 * 3600)
+    expect(shortestCronGapSeconds('0 * * * *')).toBe(3600)
+    expect(shortestCronGapSeconds('*/15 * * * * *')).toBe(15)
+    expect(shortestCronGapSeconds('0 3,4 * * 1-5')).toBe(3600)
+    // From a day's last run to the next day's first.
+    expect(shortestCronGapSeconds('0 1,23 * * *')).toBe(2 * 3600)
+    // Once on the days it runs, not every day: the gap between its days is not worked out.
+    expect(shortestCronGapSeconds('17 3 * * 1')).toBeUndefined()
+    expect(shortestCronGapSeconds('17 3 L * *')).toBeUndefined()
+  })
+
+  it('says so once at start, with the shortest gap, and not for a schedule as often as the cadence or less', async () => {
+    const warnings = (expression: string, cadenceHours: number) => {
+      const { logger, lines } = capturingLogger()
+      scheduleDecayScan({ expression, cadenceHours, scan: async () => ({ status: 'skipped', reason: 'within_cadence_window', last_run: START, next_run_after: START }), logger, scheduler: manualScheduler().scheduler })
+      return lines.filter((l) => l.level === 40)
+    }
+    expect(warnings('0 * * * *', 24)).toEqual([
+      expect.objectContaining({
+        event: 'decay-scan-cadence',
+        cron: '0 * * * *',
+        cadence_hours: 24,
+        shortest_gap_seconds: 3600,
+        msg: 'scan.cron runs as often as every 1 h, more often than scan.cadence_hours (24): a run within 24 h of the last scan is skipped',
+      }),
+    ])
+    expect(warnings('*/15 * * * *', 1)[0]?.msg).toMatch(/^scan.cron runs as often as every 15 min, /)
+    expect(warnings('17 3 * * *', 24)).toEqual([])
+    expect(warnings('17 3 * * *', 6)).toEqual([])
+    expect(warnings('17 3 * * 1', 48)).toEqual([])
   })
 })

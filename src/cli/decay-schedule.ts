@@ -19,6 +19,33 @@ export function nodeCronScheduler(logger: Logger): Scheduler {
   return (expression, task) => cron.schedule(expression, (context) => task(context.date), { name: 'decay-scan', noOverlap: true, logger: cronLogger })
 }
 
+const DAY_S = 86_400
+
+/**
+ * The shortest time, in seconds, between two runs of a node-cron expression that is sure to come:
+ * between two runs of one day, and from a day's last run to the next day's first when it runs
+ * every day. Read from the expression's fields, not from a clock; a change of daylight saving
+ * time, which may move one gap a year by an hour, is left aside. Undefined for an expression that
+ * runs once on the days it runs, and not every day: the gap between its days is not worked out.
+ */
+export function shortestCronGapSeconds(expression: string): number | undefined {
+  const fields = cron.parse(expression)
+  const times = [...new Set(fields.hour.flatMap((h) => fields.minute.flatMap((m) => fields.second.map((s) => h * 3600 + m * 60 + s))))].sort((a, b) => a - b)
+  let shortest = Infinity
+  for (let i = 1; i < times.length; i++) shortest = Math.min(shortest, (times[i] as number) - (times[i - 1] as number))
+  const everyDay =
+    fields.dayOfMonth.length === 31 && fields.dayOfMonth.every((d) => typeof d === 'number') && fields.month.length === 12 && fields.dayOfWeek.length === 7
+  if (everyDay && times.length > 0) shortest = Math.min(shortest, DAY_S - ((times.at(-1) as number) - (times[0] as number)))
+  return shortest === Infinity ? undefined : shortest
+}
+
+/** A span of seconds as a person reads it: `45 s`, `15 min`, `1.5 h`. */
+function span(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`
+  if (seconds < 3600) return `${Math.round((seconds / 60) * 100) / 100} min`
+  return `${Math.round((seconds / 3600) * 100) / 100} h`
+}
+
 /**
  * The daily decay scan inside `serve` (R-MEM-7): on the policy's cron schedule it calls `scan`,
  * the same function as `POST /v1/maintenance/decay-scan` and `decision-memory decay-scan`, as of
@@ -30,11 +57,13 @@ export function nodeCronScheduler(logger: Logger): Scheduler {
  */
 export function scheduleDecayScan(options: {
   expression: string
+  /** `scan.cadence_hours`: a schedule that runs more often is said at start (a warning, not an error). */
+  cadenceHours: number
   scan: (signal: AbortSignal, slot: Date) => Promise<DecayScanResult>
   logger: Logger
   scheduler?: Scheduler
 }): { stop(): Promise<void> } {
-  const { expression, scan, logger, scheduler = nodeCronScheduler(logger) } = options
+  const { expression, cadenceHours, scan, logger, scheduler = nodeCronScheduler(logger) } = options
   const abort = new AbortController()
   let running: Promise<unknown> = Promise.resolve()
 
@@ -51,6 +80,16 @@ export function scheduleDecayScan(options: {
     return run
   })
   logger.info({ event: 'decay-scan-scheduled', cron: expression }, `decay scan scheduled: ${expression}`)
+  // A run within the cadence of the last scan is skipped: harmless (an hourly schedule catches up
+  // soon after a machine that slept through 03:17), but more often a schedule made more frequent
+  // with the cadence left at 24 h, whose scans then still run once a day.
+  const gap = shortestCronGapSeconds(expression)
+  if (gap !== undefined && gap < cadenceHours * 3600) {
+    logger.warn(
+      { event: 'decay-scan-cadence', cron: expression, cadence_hours: cadenceHours, shortest_gap_seconds: gap },
+      `scan.cron runs as often as every ${span(gap)}, more often than scan.cadence_hours (${cadenceHours}): a run within ${cadenceHours} h of the last scan is skipped`,
+    )
+  }
 
   return {
     async stop() {

@@ -126,6 +126,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
 
   const decayScan = scheduleDecayScan({
     expression: policy.scan.cron,
+    cadenceHours: policy.scan.cadence_hours,
     scan: (signal, slot) => memory.decayScan({ signal, now: slot.toISOString() }),
     logger,
   })
