@@ -14,10 +14,12 @@ export function normalizeQuestion(question: string): string {
 
 /** The stable key of a question that neither names a point nor matches a policy rule. */
 export function hashPointKey(question: string, options: readonly string[]): string {
+  return hashNormalized(normalizeQuestion(question), options)
+}
+
+function hashNormalized(question: string, options: readonly string[]): string {
   const labels = options.map((o) => normalizeLabel(o)).sort()
-  const digest = createHash('sha256')
-    .update(JSON.stringify([normalizeQuestion(question), labels]))
-    .digest('hex')
+  const digest = createHash('sha256').update(JSON.stringify([question, labels])).digest('hex')
   return `q-${digest.slice(0, 20)}`
 }
 
@@ -30,19 +32,20 @@ export function decisionPointKey(
   policy: CompiledPolicy,
 ): string {
   if (input.point !== undefined && input.point !== '') return input.point
+  // A rule sees the text as it is keyed, so that two spaces, a non-breaking one or a trailing
+  // space miss no rule the same question singly spaced fits; and as it was sent, so that a rule
+  // naming what the key drops (a trailing `?`) still fits. Normalised once, not once per rule.
+  const normalized = normalizeQuestion(input.question)
   if (policy.compiledPoints.length > 0) {
-    // A rule sees the text as it is keyed, so that two spaces, a non-breaking one or a trailing
-    // space miss no rule the same question singly spaced fits; and as it was sent, so that a rule
-    // naming what the key drops (a trailing `?`) still fits. Normalised once, not once per rule.
     const header = input.header === undefined ? undefined : [normalizeQuestion(input.header), input.header]
-    const question = [normalizeQuestion(input.question), input.question]
+    const question = [normalized, input.question]
     const fits = (rule: RegExp | undefined, texts: readonly string[] | undefined) =>
       rule !== undefined && texts !== undefined && texts.some((text) => rule.test(text))
     for (const rule of policy.compiledPoints) {
       if (fits(rule.header, header) || fits(rule.question, question)) return rule.key
     }
   }
-  return hashPointKey(input.question, input.options)
+  return hashNormalized(normalized, input.options)
 }
 
 /** The policy's entry for a point key, if it names one. */
