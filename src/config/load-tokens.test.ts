@@ -61,6 +61,8 @@ describe('loadTokens', () => {
     ['a short token', '{"tokens": [{"name": "a", "token": "short", "users": ["a"]}]}', 'tokens.0.token'],
     ['token and sha256', `{"tokens": [{"name": "a", "token": "${ALICE}", "sha256": "${'a'.repeat(64)}", "users": ["a"]}]}`, 'exactly one of token or sha256'],
     ['no users', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": []}]}`, 'tokens.0.users'],
+    ['a field given twice', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": ["a"], "users": ["*"]}]}`, 'tokens.0.users: given more than once'],
+    ['a key that is no field given twice', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": ["a"], "${ALICE}": 1, "${ALICE}": 2}]}`, 'tokens.0.(a field): given more than once'],
     ['the same token twice', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": ["a"]}, {"name": "b", "token": "${ALICE}", "users": ["b"]}]}`, 'duplicate token'],
   ])('refuses %s, naming the file and field but never the token', async (_what, text, message) => {
     const file = await fileWith(text)

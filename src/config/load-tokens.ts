@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { IdentifierSchema } from '../domain/observation'
 import { z } from '../domain/zod'
+import { duplicateJsonKeys } from './json-duplicate-keys'
 
 /** Who a bearer token speaks for (R-SVC-4): the users it may act for, or any user. */
 export interface Principal {
@@ -49,6 +50,9 @@ export const TokensFileSchema = z.object({ tokens: z.array(TokenEntrySchema).min
 })
 export type TokensFile = z.infer<typeof TokensFileSchema>
 
+/** The field names of a tokens file: the only keys its errors name. */
+const TOKENS_FILE_FIELDS = new Set(['tokens', 'name', 'token', 'sha256', 'users'])
+
 /** A tokens file that cannot be used; the message names the file and the field, never a token. */
 export class TokensFileError extends Error {
   readonly code = 'TOKENS_INVALID'
@@ -95,20 +99,27 @@ export async function loadTokens(file: string): Promise<TokenTable> {
   } catch (error) {
     throw new TokensFileError(`${file}: cannot read tokens file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
   }
+  // A byte order mark, as some Windows editors save UTF-8, is no part of the text (as in a policy).
+  const json = text.replace(/^\uFEFF/, '')
   let raw: unknown
   try {
-    // A byte order mark, as some Windows editors save UTF-8, is no part of the text (as in a policy).
-    raw = JSON.parse(text.replace(/^\uFEFF/, ''))
+    raw = JSON.parse(json)
   } catch {
     // Not the parser's message: it may quote the file's text, tokens included.
     throw new TokensFileError(`${file}: not valid JSON`)
   }
+  // A key given twice in one entry: JSON.parse keeps the last, so a second "users": ["*"] would
+  // silently widen a token to every user. Named by its path, a field's name in place of any key
+  // the file should not have (it might be a token).
+  const problems = duplicateJsonKeys(json).map(
+    (path) => `  ${path.map((key) => (typeof key === 'number' || TOKENS_FILE_FIELDS.has(key) ? key : '(a field)')).join('.')}: given more than once`,
+  )
   const result = TokensFileSchema.safeParse(raw)
   if (!result.success) {
-    const problems = result.error.issues
-      .map((issue) => `  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}`)
-      .join('\n')
-    throw new TokensFileError(`${file}: invalid tokens file\n${problems}`)
+    problems.push(...result.error.issues.map((issue) => `  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}`))
+  }
+  if (!result.success || problems.length > 0) {
+    throw new TokensFileError(`${file}: invalid tokens file\n${problems.join('\n')}`)
   }
   return createTokenTable(result.data)
 }
