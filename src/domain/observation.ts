@@ -12,6 +12,33 @@ export const hasNoLoneSurrogate = (text: string) => !/\p{Cs}/u.test(text)
 /** `.` or `..`: a path segment that URLs remove (the CLI and the routes refuse them as names). */
 const isDotSegment = (name: string) => name === '.' || name === '..'
 
+// The patterns below are what the OpenAPI document and the MCP tools' input schemas say, so that a
+// client checking against them refuses what the service would. Written without `\p{…}`, the `u`
+// flag and lookarounds: JSON Schema validators outside JavaScript (Python's jsonschema, Go's RE2)
+// refuse `\p{Cc}` or `(?!…)`, and a JavaScript client without the flag reads `\p` as a `p`.
+
+/** C0 and C1 controls, exactly Unicode's Cc, as the body of a character class. */
+const CONTROL = '\\u0000-\\u001f\\u007f-\\u009f'
+
+/**
+ * What `String.prototype.trim` removes (ECMAScript's WhiteSpace and LineTerminator), as the body of
+ * a character class: spelled out, since `\s` is not the same set in every regex dialect.
+ */
+const WHITE_SPACE = '\\u0009-\\u000d\\u0020\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff'
+
+/** A JSON Schema pattern (unanchored) for text the service trims and then wants non-empty: something besides white space. */
+export const NOT_BLANK_PATTERN = `[^${WHITE_SPACE}]`
+
+/** A JSON Schema pattern for text without control characters. */
+export const NO_CONTROL_PATTERN = `^[^${CONTROL}]*$`
+
+/**
+ * A JSON Schema pattern for every rule of an identifier but its length and lone surrogates: no
+ * control characters, not starting with `!`, not `.` nor `..`; a name starting with a dot is
+ * one of more characters whose second is not a dot, or one of three or more.
+ */
+export const IDENTIFIER_PATTERN = `^(?:[^${CONTROL}!.][^${CONTROL}]*|\\.[^${CONTROL}.][^${CONTROL}]*|\\.\\.[^${CONTROL}]+)$`
+
 /**
  * User, project, point and session names: they become store keys, so no control characters (NUL
  * separates key parts), no lone surrogates (UTF-8 cannot keep them), no leading `!` (the sublevel
@@ -23,25 +50,34 @@ export const IdentifierSchema = z
   .normalize('NFC')
   .min(1)
   .max(LIMITS.identifierLength)
-  // Written without `\p{…}` and the `u` flag, since the MCP tools' schemas carry these patterns:
-  // JSON Schema validators outside JavaScript (Python's jsonschema) refuse `\p{Cc}`, and a
-  // JavaScript client without the flag reads `\p` as a `p`. C0 and C1 are exactly Unicode's Cc.
   // The character rules hold for the empty string, so that "" is told only that it is too short.
-  .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, 'must not contain control characters or lone surrogates')
+  .regex(new RegExp(NO_CONTROL_PATTERN), 'must not contain control characters or lone surrogates')
   .refine(hasNoLoneSurrogate, 'must not contain control characters or lone surrogates')
-  .regex(/^(?!!)/, 'must not start with "!"')
+  // Refinements, not regexes: each regex becomes a pattern of its own in the JSON Schema (an
+  // `allOf` of them), where IDENTIFIER_PATTERN says every rule at once.
+  .refine((name) => !name.startsWith('!'), 'must not start with "!"')
   // A URL drops `.` and `..` as path segments (WHATWG URL, `%2E` too): `/v1/users/../export` is
   // `/v1/export`, so a user, session or point of that name could be written in a body and never
   // be read, exported or forgotten through its own route.
   .refine((name) => !isDotSegment(name), 'must not be "." or ".." (a URL drops them from its path)')
-  // The OpenAPI generator writes only the first regex: the document gets one pattern with every
-  // rule (lone surrogates are said, not patterned).
-  .openapi({
-    pattern: '^(?!\\.\\.?$)[^\\u0000-\\u001f\\u007f-\\u009f!][^\\u0000-\\u001f\\u007f-\\u009f]*$',
+  // Read by zod's JSON Schema (the MCP tools) and by the OpenAPI generator alike (lone surrogates
+  // are said, not patterned).
+  .meta({
+    pattern: IDENTIFIER_PATTERN,
     description: 'No control characters or lone surrogates, not starting with "!", not "." or "..".',
   })
 
-export const LabelSchema = z.string().normalize('NFC').trim().min(1).max(LIMITS.labelLength)
+export const LabelSchema = z
+  .string()
+  .normalize('NFC')
+  .trim()
+  .min(1)
+  .max(LIMITS.labelLength)
+  // minLength is counted before the trim: the pattern says that white space alone is refused.
+  .meta({ pattern: NOT_BLANK_PATTERN })
+
+/** A question as sent to recommend or record: trimmed, and not only white space. */
+export const QuestionTextSchema = z.string().trim().min(1).max(LIMITS.questionLength).meta({ pattern: NOT_BLANK_PATTERN })
 
 /** An option as sent: a label, or `{label, description}` as AskUserQuestion has it. */
 export const OptionInputSchema = z.union([
@@ -86,6 +122,7 @@ const ContextKeySchema = z
   .min(1)
   .max(LIMITS.contextKeyLength)
   .refine((k) => k === CARRIED_PROTO_KEY || !/\p{Cc}/u.test(k), 'must not contain control characters')
+  .meta({ pattern: NO_CONTROL_PATTERN })
 
 /**
  * Context of a choice: flat key → scalar, e.g. `{phase: "run", workflow: "/moai run"}`. Keys and
@@ -133,7 +170,7 @@ export const ObservationInputSchema = z.object({
   // differ only there would be one key, and the second observation a false duplicate.
   decision_id: z.string().min(1).max(LIMITS.identifierLength).refine(hasNoLoneSurrogate, 'must not contain lone surrogates').optional(),
   timestamp: TimestampSchema.optional(),
-  question: z.string().trim().min(1).max(LIMITS.questionLength),
+  question: QuestionTextSchema,
   user_choice: z.union([LabelSchema, z.array(LabelSchema).min(1).max(LIMITS.options)]),
   all_options: OptionsSchema,
   context: ContextSchema.optional(),

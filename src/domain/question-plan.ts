@@ -2,14 +2,15 @@ import { z } from './zod'
 import { normalizeLabel } from './labels'
 import { nestsWithin } from './json-depth'
 import { LIMITS } from './limits'
-import { ContextSchema, IdentifierSchema, TimestampSchema } from './observation'
+import { ContextSchema, IdentifierSchema, NOT_BLANK_PATTERN, TimestampSchema } from './observation'
 import type { Recommendation } from './recommendation'
 
 /** What Claude Code's AskUserQuestion tool accepts: 1 to 4 questions of 2 to 4 options each. */
 export const ASK_USER_QUESTION = { maxQuestions: 4, minOptions: 2, maxOptions: 4 } as const
 
 // Text is kept exactly as the agent wrote it (not trimmed): Claude Code keys answers by the
-// question's text, and labels are normalised only for matching.
+// question's text, and labels are normalised only for matching. Not blank is said again as a
+// pattern, which the MCP tool's input schema and the OpenAPI document carry (a refine they cannot).
 const notBlank = (value: string) => value.trim() !== ''
 
 /**
@@ -17,7 +18,7 @@ const notBlank = (value: string) => value.trim() !== ''
  * because a PreToolUse `updatedInput` replaces the tool's whole input.
  */
 export const AskUserQuestionOptionSchema = z.looseObject({
-  label: z.string().max(LIMITS.labelLength).refine(notBlank, 'must not be blank'),
+  label: z.string().max(LIMITS.labelLength).refine(notBlank, 'must not be blank').meta({ pattern: NOT_BLANK_PATTERN }),
   description: z.string().max(LIMITS.descriptionLength).optional(),
 })
 export type AskUserQuestionOption = z.infer<typeof AskUserQuestionOptionSchema>
@@ -25,7 +26,7 @@ export type AskUserQuestionOption = z.infer<typeof AskUserQuestionOptionSchema>
 /** One question object of AskUserQuestion's `questions` (R-ASK-3), as the agent wrote it. */
 export const AskUserQuestionSchema = z
   .looseObject({
-    question: z.string().max(LIMITS.questionLength).refine(notBlank, 'must not be blank'),
+    question: z.string().max(LIMITS.questionLength).refine(notBlank, 'must not be blank').meta({ pattern: NOT_BLANK_PATTERN }),
     header: z.string().max(LIMITS.labelLength).optional(),
     options: z
       .array(AskUserQuestionOptionSchema)

@@ -28,6 +28,7 @@ import {
   LabelSchema,
   MultiSelectAlias,
   OptionsSchema,
+  QuestionTextSchema,
   TimestampSchema,
   type Context,
 } from './observation'
@@ -40,7 +41,7 @@ export const RecommendationRequestSchema = z.object({
   user: IdentifierSchema.default('default'),
   project: IdentifierSchema.optional(),
   session_id: IdentifierSchema.optional(),
-  question: z.string().trim().min(1).max(LIMITS.questionLength),
+  question: QuestionTextSchema,
   point: IdentifierSchema.optional(),
   header: z.string().max(LIMITS.labelLength).optional(),
   all_options: OptionsSchema,

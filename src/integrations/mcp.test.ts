@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import { describe, expect, it } from 'vitest'
 import type { ObservationInput } from '../domain/observation'
 import { createMcpServer, type McpBackend } from './mcp'
@@ -95,6 +96,74 @@ describe('createMcpServer: the tools’ input schemas', () => {
         for (const name of ['alice', 'Café', 'Ελένη 😀']) expect(all.every((re) => re.test(name)), `${tool.name} ${name} /${flags}`).toBe(true)
         for (const bad of ['a\u0000b', 'tab\there', '!x']) expect(all.every((re) => re.test(bad)), `${tool.name} ${JSON.stringify(bad)} /${flags}`).toBe(false)
       }
+    }
+    await client.close()
+  })
+})
+
+describe('createMcpServer: what a client checks against the input schemas', () => {
+  const Q = { question: 'Which database?', all_options: ['pg', 'mysql'] }
+  const ASK = { question: 'Which database?', options: [{ label: 'pg' }, { label: 'mysql' }] }
+  /** Arguments each tool refuses, by the field that refuses them (as the SDK's error names it): blank where blank means nothing, `.`/`..` as a name. */
+  const REFUSED: Array<[string, string, Record<string, unknown>]> = [
+    ['recommend', 'question', { ...Q, question: ' \t\n ' }],
+    ['recommend', 'user', { ...Q, user: '.' }],
+    ['recommend', 'project', { ...Q, project: '..' }],
+    ['recommend', 'session_id', { ...Q, session_id: '.' }],
+    ['recommend', 'point', { ...Q, point: '..' }],
+    ['recommend', 'all_options[1]', { ...Q, all_options: ['pg', '\u3000'] }],
+    ['recommend', 'all_options[1].label', { ...Q, all_options: ['pg', { label: ' ' }] }],
+    ['recommend', 'static_default', { ...Q, static_default: '\u00a0' }],
+    ['why', 'user', { ...Q, user: '..' }],
+    ['record_choice', 'question', { ...Q, question: '  ', user_choice: 'pg' }],
+    ['record_choice', 'user_choice', { ...Q, user_choice: ' ' }],
+    ['record_choice', 'user_choice[1]', { ...Q, user_choice: ['pg', '\ufeff'], multi_select: true }],
+    ['record_choice', 'point', { ...Q, user_choice: 'pg', point: '.' }],
+    ['record_choice', 'context.a\u0085b', { ...Q, user_choice: 'pg', context: { 'a\u0085b': 1 } }],
+    ['plan_questions', 'questions[0].question', { questions: [{ ...ASK, question: '\n' }] }],
+    ['plan_questions', 'questions[0].options[1].label', { questions: [{ ...ASK, options: [{ label: 'pg' }, { label: '  ' }] }] }],
+    ['plan_questions', 'session_id', { questions: [ASK], session_id: '..' }],
+    ['check_decision', 'point', { choice: 'pg', point: '.' }],
+    ['check_decision', 'task', { action: 'ls', task: '..' }],
+    ['check_decision', 'stage', { action: 'ls', stage: '.' }],
+    ['check_decision', 'choice', { choice: '\t', point: 'db' }],
+  ]
+  /** Arguments each tool takes, close to those: names that merely start or end with dots, text around white space. */
+  const TAKEN: Array<[string, Record<string, unknown>]> = [
+    ['recommend', { ...Q, question: ' Which? ', user: '.a', project: '...', session_id: '.!', point: 'a..' }],
+    ['recommend', { ...Q, all_options: [' pg ', { label: '\u3000mysql' }], static_default: ' pg' }],
+    ['why', { ...Q, user: '..x' }],
+    ['record_choice', { ...Q, user_choice: ' pg\n', point: '.db', context: { ' ': 'x' } }],
+    ['plan_questions', { questions: [{ ...ASK, question: ' Which database? ' }], session_id: '.s' }],
+    ['check_decision', { choice: ' pg ', point: '.db', task: '.t', stage: 'x.' }],
+  ]
+
+  it('refuse in the schema what the tool refuses: blank text where the service trims it, "." and ".." as a name', async () => {
+    const client = await connected(recordingBackend().backend, undefined)
+    const { tools } = await client.listTools()
+    const validator = new AjvJsonSchemaValidator()
+    const check = (name: string) => validator.getValidator(tools.find((t) => t.name === name)?.inputSchema as never)
+    for (const [name, field, args] of REFUSED) {
+      expect(check(name)(args).valid, `${name} ${field} in the schema`).toBe(false)
+      const answer = await client.callTool({ name, arguments: args })
+      expect(answer.isError, `${name} ${field} by the tool`).toBe(true)
+      const lines = (answer.content as Array<{ text: string }>)[0]?.text.split('\n') ?? []
+      expect(lines.some((line) => line.endsWith(` at ${field}`)), `${name} ${field}: ${lines.join(' / ')}`).toBe(true)
+    }
+    for (const [name, args] of TAKEN) {
+      expect(check(name)(args), `${name} ${JSON.stringify(args)} in the schema`).toMatchObject({ valid: true })
+      expect((await client.callTool({ name, arguments: args })).isError, `${name} ${JSON.stringify(args)} by the tool`).toBeFalsy()
+    }
+    await client.close()
+  })
+
+  it('stay schemas the Claude API takes: an object at the top, with no anyOf, oneOf or allOf there', async () => {
+    const client = await connected(recordingBackend().backend, undefined)
+    const { tools } = await client.listTools()
+    expect(tools).toHaveLength(5)
+    for (const tool of tools) {
+      expect(tool.inputSchema.type, tool.name).toBe('object')
+      for (const key of ['anyOf', 'oneOf', 'allOf', 'not', '$ref']) expect(tool.inputSchema, `${tool.name} ${key}`).not.toHaveProperty(key)
     }
     await client.close()
   })
