@@ -246,6 +246,16 @@ describe('decision-memory mcp (R-SVC-6)', () => {
       // And it still answers what is well formed.
       child.stdin.write('{"jsonrpc":"2.0","id":7,"method":"ping"}\n')
       expect(await next()).toEqual({ jsonrpc: '2.0', id: 7, result: {} })
+      // Once initialize has agreed on 2025-06-18, which has no batches, a batch is refused at each request's id.
+      child.stdin.write('{"jsonrpc":"2.0","id":10,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}\n')
+      expect(await next()).toMatchObject({ id: 10, result: { protocolVersion: '2025-06-18' } })
+      child.stdin.write('[{"jsonrpc":"2.0","id":11,"method":"ping"},{"jsonrpc":"2.0","id":12,"method":"ping"}]\n')
+      const refused = [await next(), await next()]
+      expect(refused.map((answer) => [answer.id, answer.error?.code])).toEqual([
+        [11, -32600],
+        [12, -32600],
+      ])
+      expect(refused[0].error.message).toContain('MCP 2025-06-18')
       expect(stderr).toContain('decision-memory mcp: Parse error: a line that is not JSON')
       expect(stderr).toContain(`decision-memory mcp: ${invalid}`)
     } finally {

@@ -34,6 +34,16 @@ async function piped(maxLineBytes?: number) {
   return { feed, transport, delivered, reported, errors, answers, closed: () => closed }
 }
 
+/** Has the transport pass on an initialize asking for `version`, and the server answer it with that version. */
+async function initialize(pipe: Awaited<ReturnType<typeof piped>>, version: string) {
+  const params = { protocolVersion: version, capabilities: {}, clientInfo: { name: 'c', version: '1' } }
+  await pipe.feed(JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params }) + '\n')
+  await pipe.transport.send({ jsonrpc: '2.0', id: 'init', result: { protocolVersion: version, capabilities: {}, serverInfo: { name: 's', version: '1' } } })
+  await pipe.feed('{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+  expect(pipe.answers()).toHaveLength(1)
+  pipe.delivered.length = 0
+}
+
 describe('createStdioTransport', () => {
   it('passes on each line that is a JSON-RPC message, however the lines are cut into chunks', async () => {
     const pipe = await piped()
@@ -145,5 +155,37 @@ describe('createStdioTransport', () => {
     await pipe.feed('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}\n')
     expect(pipe.answers()).toEqual([[{ jsonrpc: '2.0', id: 6, result: {} }]])
     expect(pipe.delivered).toHaveLength(4)
+  })
+
+  it('reads a batch once initialize agreed on 2025-03-26, the one version with batches', async () => {
+    const pipe = await piped()
+    await initialize(pipe, '2025-03-26')
+    await pipe.feed('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]\n')
+    expect(pipe.delivered).toHaveLength(2)
+    await pipe.transport.send({ jsonrpc: '2.0', id: 2, result: {} })
+    await pipe.transport.send({ jsonrpc: '2.0', id: 1, result: {} })
+    expect(pipe.answers()).toEqual([[{ jsonrpc: '2.0', id: 2, result: {} }, { jsonrpc: '2.0', id: 1, result: {} }]])
+    expect(pipe.reported).toEqual([])
+  })
+
+  it('refuses a batch once initialize agreed on a version without them (2025-06-18 dropped them): -32600 at each request\'s id, nothing passed on', async () => {
+    for (const version of ['2025-06-18', '2025-11-25', '2024-11-05']) {
+      const pipe = await piped()
+      await initialize(pipe, version)
+      await pipe.feed('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/progress"},{"jsonrpc":"1.0","id":"b","method":"ping"},{"foo":1}]\n')
+      await pipe.feed('[{"jsonrpc":"2.0","method":"notifications/initialized"}]\n')
+      const message = `Invalid Request: a JSON-RPC batch, which MCP ${version} (the version agreed at initialize) does not have: send each message on a line of its own`
+      // Each on a line of its own: under this version an array is no message.
+      expect(pipe.answers(), version).toEqual([
+        { jsonrpc: '2.0', id: 1, error: { code: -32600, message } },
+        { jsonrpc: '2.0', id: 'b', error: { code: -32600, message } },
+        { jsonrpc: '2.0', id: null, error: { code: -32600, message } },
+      ])
+      expect(pipe.delivered, version).toEqual([])
+      expect(pipe.reported, version).toEqual([message, message])
+      // A message on its own line is read as before.
+      await pipe.feed('{"jsonrpc":"2.0","id":3,"method":"ping"}\n')
+      expect(pipe.delivered, version).toEqual([{ jsonrpc: '2.0', id: 3, method: 'ping' }])
+    }
   })
 })

@@ -24,7 +24,9 @@ export const MAX_LINE_BYTES = 10 * 1024 * 1024
  * call ends with the error instead of waiting. Only a message with a `method` gets its id back: the
  * id of a (malformed) response names a request of this server's, and an error sent at it would
  * end the client's own request of the same id. Each such line is also said through `report`.
- * A JSON-RPC batch (an array) is read as MCP 2025-03-26 wants, where the SDK's transport refuses it.
+ * A JSON-RPC batch (an array) is read as MCP 2025-03-26 wants, where the SDK's transport refuses it;
+ * once `initialize` has agreed on another version (2025-06-18 dropped batches, and 2024-11-05 had
+ * none), a batch is no MCP message and is refused.
  */
 export function createStdioTransport({
   input,
@@ -41,6 +43,10 @@ export function createStdioTransport({
   let pending: Buffer = Buffer.alloc(0)
   /** The batches read whose requests are not all answered yet: their answers go out as one array. */
   let batches: Batch[] = []
+  /** The protocol version the server answered `initialize` with; undefined until it has. */
+  let version: string | undefined
+  /** The ids of the `initialize` requests passed on and not answered yet. */
+  const initializing = new Set<string | number>()
 
   const transport: Transport = {
     async start() {
@@ -49,6 +55,10 @@ export function createStdioTransport({
     },
     send(message: JSONRPCMessage) {
       const id = 'method' in message || !('id' in message) ? undefined : message.id
+      if (id !== undefined && initializing.delete(id) && 'result' in message) {
+        const agreed = (message.result as { protocolVersion?: unknown }).protocolVersion
+        if (typeof agreed === 'string') version = agreed
+      }
       const batch = id === undefined ? undefined : batches.find((b) => b.waiting.has(id))
       if (batch === undefined || id === undefined) return write(message)
       batch.replies.push(message)
@@ -61,6 +71,7 @@ export function createStdioTransport({
       if (input.listenerCount('data') === 0) input.pause()
       pending = Buffer.alloc(0)
       batches = []
+      initializing.clear()
       transport.onclose?.()
     },
   }
@@ -101,7 +112,7 @@ export function createStdioTransport({
       report(message)
       return void write({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message } }).catch(onerror)
     }
-    if (Array.isArray(value) && value.length > 0) return readBatch(value)
+    if (Array.isArray(value) && value.length > 0) return version === undefined || version === BATCH_VERSION ? readBatch(value) : refuseBatch(value, version)
     const checked = check(value, false)
     if ('refusal' in checked) return void write(checked.refusal).catch(onerror)
     deliver(checked.message)
@@ -130,7 +141,23 @@ export function createStdioTransport({
     for (const message of messages) deliver(message)
   }
 
+  /**
+   * A batch under a version without them is not a message (JSON-RPC's -32600 Invalid Request). Its
+   * requests are answered each on its own line, at its id, so that the client's calls end with the
+   * error rather than wait; a batch without a request whose id can be read, at id null. None of its
+   * messages is passed on.
+   */
+  function refuseBatch(values: unknown[], agreed: string) {
+    const message = `Invalid Request: a JSON-RPC batch, which MCP ${agreed} (the version agreed at initialize) does not have: send each message on a line of its own`
+    report(message)
+    const ids = new Set(values.map(requestId).filter((id) => id !== null))
+    for (const id of ids.size === 0 ? [null] : ids) {
+      void write({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message } }).catch(onerror)
+    }
+  }
+
   function deliver(message: JSONRPCMessage) {
+    if (isJSONRPCRequest(message) && message.method === 'initialize') initializing.add(message.id)
     // A cancelled request is never answered (MCP): its batch goes out without it.
     if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
       const id = (message.params as { requestId?: unknown } | undefined)?.requestId
@@ -169,6 +196,9 @@ export function createStdioTransport({
 
   return transport
 }
+
+/** The one protocol version with JSON-RPC batches: 2025-03-26 added them, 2025-06-18 removed them. */
+const BATCH_VERSION = '2025-03-26'
 
 interface Batch {
   /** The ids of its requests not answered yet, with how many times each (ids may repeat). */
