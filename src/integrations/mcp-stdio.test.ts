@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { createStdioTransport } from './mcp-stdio'
 
 /** What a client reads back: a message, or an array of them for a batch. */
@@ -187,5 +187,65 @@ describe('createStdioTransport', () => {
       await pipe.feed('{"jsonrpc":"2.0","id":3,"method":"ping"}\n')
       expect(pipe.delivered, version).toEqual([{ jsonrpc: '2.0', id: 3, method: 'ping' }])
     }
+  })
+
+  it('refuses a request in a batch whose id is that of one still in flight, so that neither takes the other\'s reply', async () => {
+    const pipe = await piped()
+    await pipe.feed('{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"why"}}\n')
+    await pipe.feed('[{"jsonrpc":"2.0","id":5,"method":"ping"},{"jsonrpc":"2.0","id":6,"method":"ping"},{"jsonrpc":"2.0","id":6,"method":"tools/list"}]\n')
+    const reused = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32600, message: `Invalid Request: id ${id} is that of a request still in flight (an id is never reused in a session)` },
+    })
+    // Passed on: the first request of each id, no other.
+    expect(pipe.delivered.map((m) => (isJSONRPCRequest(m) ? [m.id, m.method] : m))).toEqual([
+      [5, 'tools/call'],
+      [6, 'ping'],
+    ])
+    // The reply to the request on its own line goes out alone, not into the batch.
+    await pipe.transport.send({ jsonrpc: '2.0', id: 5, result: { content: [] } })
+    expect(pipe.answers()).toEqual([{ jsonrpc: '2.0', id: 5, result: { content: [] } }])
+    await pipe.transport.send({ jsonrpc: '2.0', id: 6, result: {} })
+    expect(pipe.answers()).toEqual([[reused(5), reused(6), { jsonrpc: '2.0', id: 6, result: {} }]])
+    expect(pipe.reported).toEqual([reused(5).error.message, reused(6).error.message])
+  })
+
+  it('refuses a request on its own line whose id is that of one in flight, and takes the id again once it is answered or cancelled', async () => {
+    const pipe = await piped()
+    await pipe.feed('[{"jsonrpc":"2.0","id":"a","method":"ping"}]\n')
+    await pipe.feed('{"jsonrpc":"2.0","id":"a","method":"tools/list"}\n')
+    expect(pipe.answers()).toEqual([
+      { jsonrpc: '2.0', id: 'a', error: { code: -32600, message: 'Invalid Request: id "a" is that of a request still in flight (an id is never reused in a session)' } },
+    ])
+    // Its batch still waits for the answer to its own request, and gets it.
+    await pipe.transport.send({ jsonrpc: '2.0', id: 'a', result: {} })
+    expect(pipe.answers()).toEqual([[{ jsonrpc: '2.0', id: 'a', result: {} }]])
+    // Answered: the id is free again; and so it is once its request is cancelled (never answered).
+    await pipe.feed('{"jsonrpc":"2.0","id":"a","method":"tools/list"}\n')
+    await pipe.feed('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a"}}\n')
+    await pipe.feed('{"jsonrpc":"2.0","id":"a","method":"ping"}\n')
+    // And an id of the same digits but another type is another id.
+    await pipe.feed('{"jsonrpc":"2.0","id":7,"method":"ping"}\n{"jsonrpc":"2.0","id":"7","method":"ping"}\n')
+    expect(pipe.answers()).toEqual([])
+    expect(pipe.delivered.filter(isJSONRPCRequest).map((m) => [m.id, m.method])).toEqual([
+      ['a', 'ping'],
+      ['a', 'tools/list'],
+      ['a', 'ping'],
+      [7, 'ping'],
+      ['7', 'ping'],
+    ])
+  })
+
+  it('answers a refused batch at no id of a request in flight: that error would end the other call', async () => {
+    const pipe = await piped()
+    await initialize(pipe, '2025-06-18')
+    await pipe.feed('{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n')
+    await pipe.feed('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]\n')
+    await pipe.feed('[{"jsonrpc":"2.0","id":1,"method":"ping"}]\n')
+    expect(pipe.answers().map((a) => [a.id, a.error.code])).toEqual([
+      [2, -32600],
+      [null, -32600],
+    ])
   })
 })

@@ -27,6 +27,9 @@ export const MAX_LINE_BYTES = 10 * 1024 * 1024
  * A JSON-RPC batch (an array) is read as MCP 2025-03-26 wants, where the SDK's transport refuses it;
  * once `initialize` has agreed on another version (2025-06-18 dropped batches, and 2024-11-05 had
  * none), a batch is no MCP message and is refused.
+ * A request whose id is that of a request still in flight (MCP: an id is never reused in a session)
+ * is answered with -32600 naming the id and goes no further: a batch waiting on the id would
+ * otherwise take the other request's reply for its own.
  */
 export function createStdioTransport({
   input,
@@ -47,6 +50,8 @@ export function createStdioTransport({
   let version: string | undefined
   /** The ids of the `initialize` requests passed on and not answered yet. */
   const initializing = new Set<string | number>()
+  /** The ids of the client's requests passed on and neither answered nor cancelled yet. */
+  const inFlight = new Set<string | number>()
 
   const transport: Transport = {
     async start() {
@@ -55,6 +60,7 @@ export function createStdioTransport({
     },
     send(message: JSONRPCMessage) {
       const id = 'method' in message || !('id' in message) ? undefined : message.id
+      if (id !== undefined) inFlight.delete(id)
       if (id !== undefined && initializing.delete(id) && 'result' in message) {
         const agreed = (message.result as { protocolVersion?: unknown }).protocolVersion
         if (typeof agreed === 'string') version = agreed
@@ -62,7 +68,7 @@ export function createStdioTransport({
       const batch = id === undefined ? undefined : batches.find((b) => b.waiting.has(id))
       if (batch === undefined || id === undefined) return write(message)
       batch.replies.push(message)
-      unwait(batch, id)
+      batch.waiting.delete(id)
       return flush(batch)
     },
     async close() {
@@ -72,6 +78,7 @@ export function createStdioTransport({
       pending = Buffer.alloc(0)
       batches = []
       initializing.clear()
+      inFlight.clear()
       transport.onclose?.()
     },
   }
@@ -115,6 +122,8 @@ export function createStdioTransport({
     if (Array.isArray(value) && value.length > 0) return version === undefined || version === BATCH_VERSION ? readBatch(value) : refuseBatch(value, version)
     const checked = check(value, false)
     if ('refusal' in checked) return void write(checked.refusal).catch(onerror)
+    const refusal = reused(checked.message, (id) => inFlight.has(id))
+    if (refusal !== undefined) return void write(refusal).catch(onerror)
     deliver(checked.message)
   }
 
@@ -125,7 +134,7 @@ export function createStdioTransport({
    * only notifications).
    */
   function readBatch(values: unknown[]) {
-    const batch: Batch = { waiting: new Map(), replies: [] }
+    const batch: Batch = { waiting: new Set(), replies: [] }
     const messages: JSONRPCMessage[] = []
     for (const value of values) {
       const checked = check(value, true)
@@ -133,8 +142,14 @@ export function createStdioTransport({
         batch.replies.push(checked.refusal)
         continue
       }
+      // An id the batch itself has taken is reused too: its first request is in flight once passed on.
+      const refusal = reused(checked.message, (id) => inFlight.has(id) || batch.waiting.has(id))
+      if (refusal !== undefined) {
+        batch.replies.push(refusal)
+        continue
+      }
       messages.push(checked.message)
-      if (isJSONRPCRequest(checked.message)) batch.waiting.set(checked.message.id, (batch.waiting.get(checked.message.id) ?? 0) + 1)
+      if (isJSONRPCRequest(checked.message)) batch.waiting.add(checked.message.id)
     }
     batches.push(batch)
     void flush(batch).catch(onerror)
@@ -150,20 +165,31 @@ export function createStdioTransport({
   function refuseBatch(values: unknown[], agreed: string) {
     const message = `Invalid Request: a JSON-RPC batch, which MCP ${agreed} (the version agreed at initialize) does not have: send each message on a line of its own`
     report(message)
-    const ids = new Set(values.map(requestId).filter((id) => id !== null))
+    // Not at the id of a request in flight: the error would end that request's call.
+    const ids = new Set(values.map(requestId).filter((id) => id !== null && !inFlight.has(id)))
     for (const id of ids.size === 0 ? [null] : ids) {
       void write({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message } }).catch(onerror)
     }
   }
 
+  /** The -32600 error answering a request whose id is `taken` (said through `report`); undefined for any other message. */
+  function reused(message: JSONRPCMessage, taken: (id: string | number) => boolean): unknown {
+    if (!isJSONRPCRequest(message) || !taken(message.id)) return undefined
+    const text = `Invalid Request: id ${JSON.stringify(message.id)} is that of a request still in flight (an id is never reused in a session)`
+    report(text)
+    return { jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InvalidRequest, message: text } }
+  }
+
   function deliver(message: JSONRPCMessage) {
+    if (isJSONRPCRequest(message)) inFlight.add(message.id)
     if (isJSONRPCRequest(message) && message.method === 'initialize') initializing.add(message.id)
     // A cancelled request is never answered (MCP): its batch goes out without it.
     if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
-      const id = (message.params as { requestId?: unknown } | undefined)?.requestId
-      const batch = batches.find((b) => b.waiting.has(id as string | number))
+      const id = (message.params as { requestId?: unknown } | undefined)?.requestId as string | number
+      inFlight.delete(id)
+      const batch = batches.find((b) => b.waiting.has(id))
       if (batch !== undefined) {
-        unwait(batch, id as string | number)
+        batch.waiting.delete(id)
         void flush(batch).catch(onerror)
       }
     }
@@ -182,12 +208,6 @@ export function createStdioTransport({
     return { refusal: { jsonrpc: '2.0', id: requestId(value), error: { code: ErrorCode.InvalidRequest, message } } }
   }
 
-  function unwait(batch: Batch, id: string | number) {
-    const left = (batch.waiting.get(id) ?? 0) - 1
-    if (left > 0) batch.waiting.set(id, left)
-    else batch.waiting.delete(id)
-  }
-
   async function flush(batch: Batch): Promise<void> {
     if (batch.waiting.size > 0 || !batches.includes(batch)) return
     batches = batches.filter((b) => b !== batch)
@@ -201,8 +221,8 @@ export function createStdioTransport({
 const BATCH_VERSION = '2025-03-26'
 
 interface Batch {
-  /** The ids of its requests not answered yet, with how many times each (ids may repeat). */
-  waiting: Map<string | number, number>
+  /** The ids of its requests not answered yet (each is in flight once: a reused id is refused). */
+  waiting: Set<string | number>
   replies: unknown[]
 }
 
