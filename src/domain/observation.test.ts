@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { IDENTIFIER_PATTERN, IdentifierSchema, LabelSchema, NFD_EXPANSION, NOT_BLANK_PATTERN } from './observation'
+import { IDENTIFIER_PATTERN, IdentifierSchema, LabelSchema, NOT_BLANK_PATTERN } from './observation'
 
 // The published patterns are read with and without JavaScript's u flag (AJV sets it, Swagger UI does not).
 const FLAGS = ['', 'u']
@@ -31,17 +31,5 @@ describe('the patterns the JSON Schemas publish', () => {
     for (const name of ['.', '..', '!', '!a', '.a', '..a', '...', '.!', 'a.', 'a..']) {
       for (const flags of FLAGS) expect(new RegExp(IDENTIFIER_PATTERN, flags).test(name), `${name} /${flags}`).toBe(IdentifierSchema.safeParse(name).success)
     }
-  })
-})
-
-describe('NFD_EXPANSION', () => {
-  it('is the most code points any code point takes decomposed, so a maxLength of the limit that many times refuses no text within it in NFC', () => {
-    let most = 0
-    for (let code = 0; code <= 0x10ffff; code++) {
-      if (code >= 0xd800 && code <= 0xdfff) continue
-      const length = [...String.fromCodePoint(code).normalize('NFD')].length
-      if (length > most) most = length
-    }
-    expect(most).toBe(NFD_EXPANSION)
   })
 })

@@ -40,19 +40,6 @@ export const NO_CONTROL_PATTERN = `^[^${CONTROL}]*$`
 export const IDENTIFIER_PATTERN = `^(?:[^${CONTROL}!.][^${CONTROL}]*|\\.[^${CONTROL}.][^${CONTROL}]*|\\.\\.[^${CONTROL}]+)$`
 
 /**
- * The most code points one code point takes decomposed (NFD): U+1F82 ᾂ is α and three marks,
- * a Hangul syllable three jamo. The service counts a text it normalises in NFC, as it stores it,
- * while a JSON Schema's maxLength counts the text as sent, maybe decomposed (macOS writes file
- * names so): the maxLength published for such a text is its limit this many times over, so that
- * no client refuses a text the service takes. The few code points NFC lengthens (U+FB2C is three)
- * are left to the service to refuse, with the field named.
- */
-export const NFD_EXPANSION = 4
-
-/** The maxLength a JSON Schema says of a text the service holds to `limit` code points in NFC. */
-export const sentLength = (limit: number) => limit * NFD_EXPANSION
-
-/**
  * User, project, point and session names: they become store keys, so no control characters (NUL
  * separates key parts), no lone surrogates (UTF-8 cannot keep them), no leading `!` (the sublevel
  * marker a raw scan of the store parses), and one Unicode form (NFC), so that names which differ
@@ -77,10 +64,7 @@ export const IdentifierSchema = z
   // are said, not patterned).
   .meta({
     pattern: IDENTIFIER_PATTERN,
-    maxLength: sentLength(LIMITS.identifierLength),
-    description:
-      `At most ${LIMITS.identifierLength} characters in NFC (maxLength leaves room for a decomposed spelling). ` +
-      'No control characters or lone surrogates, not starting with "!", not "." or "..".',
+    description: 'No control characters or lone surrogates, not starting with "!", not "." or "..".',
   })
 
 export const LabelSchema = z
@@ -90,7 +74,7 @@ export const LabelSchema = z
   .min(1)
   .max(LIMITS.labelLength)
   // minLength is counted before the trim: the pattern says that white space alone is refused.
-  .meta({ pattern: NOT_BLANK_PATTERN, maxLength: sentLength(LIMITS.labelLength) })
+  .meta({ pattern: NOT_BLANK_PATTERN })
 
 /** A question as sent to recommend or record: trimmed, and not only white space. */
 export const QuestionTextSchema = z.string().trim().min(1).max(LIMITS.questionLength).meta({ pattern: NOT_BLANK_PATTERN })
@@ -138,7 +122,7 @@ const ContextKeySchema = z
   .min(1)
   .max(LIMITS.contextKeyLength)
   .refine((k) => k === CARRIED_PROTO_KEY || !/\p{Cc}/u.test(k), 'must not contain control characters')
-  .meta({ pattern: NO_CONTROL_PATTERN, maxLength: sentLength(LIMITS.contextKeyLength) })
+  .meta({ pattern: NO_CONTROL_PATTERN })
 
 /**
  * Context of a choice: flat key → scalar, e.g. `{phase: "run", workflow: "/moai run"}`. Keys and
@@ -150,7 +134,7 @@ export const ContextSchema = z
     z
       .record(
         ContextKeySchema,
-        z.union([z.string().normalize('NFC').max(LIMITS.contextValueLength).meta({ maxLength: sentLength(LIMITS.contextValueLength) }), z.number(), z.boolean(), z.null()], {
+        z.union([z.string().normalize('NFC').max(LIMITS.contextValueLength), z.number(), z.boolean(), z.null()], {
           error: 'must be a string, a number, a boolean or null (a context is flat)',
         }),
       )
