@@ -23,13 +23,11 @@ import {
 } from './domain/recommendation'
 import { expertiseLevel, type ExpertiseLevel } from './domain/expertise'
 import { aggregationParams } from './domain/aggregate'
+import { checkTimestamp } from './domain/timestamp'
 import { createAnswerCache } from './memory/answer-cache'
 import { createDecayScan, type DecayScanResult } from './memory/decay-scan'
 import { personalizationAt, type MemoryStore, type SessionRecord } from './memory/store'
 import { randomHex } from './random-hex'
-
-/** How far ahead of the service's clock a timestamp may be (clock skew between machines). */
-const FUTURE_TOLERANCE_MS = 5 * 60_000
 
 export interface SessionView extends SessionRecord {
   expertise: { sessions: number; level: ExpertiseLevel }
@@ -97,22 +95,6 @@ const ANSWER_LOOKBACK = 200
 // The cache key of a request. The route hands the same frozen request for the same body again
 // (it remembers validated bodies), so the key of a frozen one is written once.
 const keyOf = oncePerFrozen((request: RecommendationRequest) => JSON.stringify(request))
-
-function checkTimestamp(value: string | undefined, now: Date, path: string): Date | undefined {
-  if (value === undefined) return undefined
-  const at = new Date(value)
-  if (at.getTime() - now.getTime() > FUTURE_TOLERANCE_MS) {
-    throw new InputError('timestamp_in_future', `${path} ${value} is in the future`, {
-      issues: [{ path, message: 'must not be more than 5 minutes ahead of the service clock' }],
-    })
-  }
-  if (at.getUTCFullYear() < 1970) {
-    throw new InputError('timestamp_out_of_range', `${path} ${value} is before 1970`, {
-      issues: [{ path, message: 'must be in 1970 or later' }],
-    })
-  }
-  return at
-}
 
 export function createDecisionMemory(deps: {
   store: MemoryStore

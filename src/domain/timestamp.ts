@@ -1,0 +1,25 @@
+import { InputError } from './errors'
+
+/** How far ahead of the service's clock a timestamp may be (clock skew between machines). */
+const FUTURE_TOLERANCE_MS = 5 * 60_000
+
+/**
+ * A timestamp a request gives (`timestamp`, `started_at`, `as_of`, ...), read as a moment
+ * against `now`: refused, naming `path`, when more than 5 minutes ahead of it or before 1970;
+ * undefined when not given.
+ */
+export function checkTimestamp(value: string | undefined, now: Date, path: string): Date | undefined {
+  if (value === undefined) return undefined
+  const at = new Date(value)
+  if (at.getTime() - now.getTime() > FUTURE_TOLERANCE_MS) {
+    throw new InputError('timestamp_in_future', `${path} ${value} is in the future`, {
+      issues: [{ path, message: 'must not be more than 5 minutes ahead of the service clock' }],
+    })
+  }
+  if (at.getUTCFullYear() < 1970) {
+    throw new InputError('timestamp_out_of_range', `${path} ${value} is before 1970`, {
+      issues: [{ path, message: 'must be in 1970 or later' }],
+    })
+  }
+  return at
+}
