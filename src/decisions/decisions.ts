@@ -1,6 +1,7 @@
 import type { Clock } from '../clock'
 import { InputError, type Issue } from '../domain/errors'
 import type { Context } from '../domain/observation'
+import { checkTimestamp } from '../domain/timestamp'
 import { applies, runOfContext, type ApplicabilityQuery } from './applicability'
 import { checkAgainst, type Verdict } from './constraints'
 import { matchWithin, type MatchPatterns } from './pattern-match'
@@ -9,9 +10,22 @@ import { changedFields, importedRecord, mergeImported, type ImportedDecision, ty
 import { canMove, decisionAt, proposal, transition, withBefore } from './lifecycle'
 import type { DecisionStore, DecisionTransaction, Pulse } from './store'
 
-/** A decision with its whole history. */
+/** A decision with its whole history (with `as_of`, as it stood then: see DecisionThen). */
 export interface DecisionView extends DecisionRecord {
   events: DecisionEvent[]
+  /** In a replay: fields a later re-import changed before their earlier values were kept; they read as they are now. */
+  unrecorded?: string[]
+}
+
+/** A decision as `applicable` returns it; in a replay, with the fields it could not rebuild. */
+export type ApplicableDecision = DecisionRecord & { unrecorded?: string[] }
+
+/**
+ * An audit (R-REC-9): the answer as it would have been at `as_of` (an ISO time, not more than 5
+ * minutes ahead of the clock), from the decisions as they stood then; it counts no pulse.
+ */
+export interface AsOf {
+  as_of?: string | undefined
 }
 
 /** One link of a supersede chain, with when it was accepted and replaced. */
@@ -38,6 +52,8 @@ export interface DecisionWhy {
   rationale: string
   evidence: DecisionRecord['evidence']
   events: DecisionEvent[]
+  /** In a replay: fields of the decision asked about that it could not rebuild (see DecisionView). */
+  unrecorded?: string[]
 }
 
 /** Which decisions reach runs, and which never do (R-CON-4). */
@@ -51,7 +67,7 @@ export interface PulseReport {
 }
 
 /** A request of `POST /v1/decisions/check` (R-CON-3). */
-export interface CheckRequest extends ApplicabilityQuery {
+export interface CheckRequest extends ApplicabilityQuery, AsOf {
   action?: string | undefined
   choice?: string | undefined
 }
@@ -67,15 +83,16 @@ export interface Decisions {
   supersede(key: string, input: { by: string; reason?: string | undefined }): Promise<DecisionView>
   deprecate(key: string, input?: { reason?: string | undefined }): Promise<DecisionView>
   revoke(key: string, input?: { reason?: string | undefined }): Promise<DecisionView>
-  get(key: string): Promise<DecisionView>
+  /** With `as_of`, as it stood then, with its events up to then (a 404 if it did not exist yet). */
+  get(key: string, options?: AsOf): Promise<DecisionView>
   list(filter?: { status?: DecisionStatus | undefined; point?: string | undefined }): Promise<DecisionRecord[]>
   /**
    * The decisions bound to a point as they stood at `asOf` (R-REC-9): those that existed then,
    * with their status, links, enforce level, scope and constraints then (see decisionAt).
    */
   boundAt(point: string, asOf: Date): Promise<Array<DecisionRecord & { unrecorded?: string[] }>>
-  /** Accepted decisions that apply to a run; each one returned counts a pulse. */
-  applicable(query: ApplicabilityQuery): Promise<DecisionRecord[]>
+  /** Accepted decisions that apply to a run; each one returned counts a pulse, unless `as_of` makes it an audit. */
+  applicable(query: ApplicabilityQuery & AsOf): Promise<ApplicableDecision[]>
   /**
    * Accepted decisions bound to a point that apply in a context, for the recommendation; with
    * `asOf`, those that were accepted then (a replay, which counts no pulse).
@@ -83,10 +100,11 @@ export interface Decisions {
   atPoint(input: { point: string; context?: Context | undefined; asOf?: Date | undefined }): Promise<DecisionRecord[]>
   /** Moves whenever decisions are written (see DecisionStore.changes): what atPoint answered since is still so. */
   changes(): number
+  /** Each decision checked counts a pulse, unless `as_of` makes it an audit. */
   check(request: CheckRequest): Promise<Verdict>
   pulses(): Promise<PulseReport>
-  /** With `asOf`, the chain as it stood then: links, statuses and events up to that moment (R-REC-9). */
-  why(key: string, options?: { asOf?: Date | undefined }): Promise<DecisionWhy>
+  /** With `as_of`, the chain as it stood then: links, statuses and events up to that moment (R-REC-9). */
+  why(key: string, options?: AsOf): Promise<DecisionWhy>
   /**
    * Imports records read from a folder (R-CON-6); `files`, the folder's `.md` files, tell the
    * names it had before from another repository's folder (see formerNames), and which of its
@@ -95,10 +113,12 @@ export interface Decisions {
   import(records: readonly ImportedDecision[], options?: { files?: readonly string[] | undefined }): Promise<ImportReport>
 }
 
-function notFound(key: string, path = 'key'): InputError {
-  return new InputError('decision_not_found', `no decision ${key}`, {
+function notFound(key: string, path = 'key', asOf?: Date): InputError {
+  // In a replay, one made later: said so, or an auditor looks for a typo in the key.
+  const then = asOf === undefined ? '' : ` as of ${asOf.toISOString()}`
+  return new InputError('decision_not_found', `no decision ${key}${then}`, {
     status: 404,
-    issues: [{ path, message: `no decision has the key ${key}` }],
+    issues: [{ path, message: `no decision has the key ${key}${then}` }],
   })
 }
 
@@ -346,6 +366,29 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
 
   type Loaded = NonNullable<Awaited<ReturnType<typeof load>>>
 
+  /** The moment of an audit: `as_of` checked as every `as_of` is (R-REC-9); undefined without one. */
+  const auditAt = (options: AsOf): Date | undefined => checkTimestamp(options.as_of, clock.now(), 'as_of')
+
+  /** The decisions that existed at `asOf`, as they stood then (see decisionAt). */
+  async function asTheyStood(records: readonly DecisionRecord[], asOf: Date): Promise<ApplicableDecision[]> {
+    const then: ApplicableDecision[] = []
+    for (const d of records) {
+      const at = decisionAt(d, await store.events(d.key), asOf)
+      if (at === undefined) continue
+      then.push(at.unrecorded.length === 0 ? at.record : { ...at.record, unrecorded: at.unrecorded })
+    }
+    return then
+  }
+
+  /**
+   * The accepted decisions that applied to a run: now, or at `asOf` as they stood then (one
+   * accepted later did not apply, one superseded or revoked later did).
+   */
+  async function inForce(run: ApplicabilityQuery, asOf: Date | undefined): Promise<ApplicableDecision[]> {
+    if (asOf === undefined) return (await store.list({ status: 'accepted' })).filter((d) => applies(d, run))
+    return (await asTheyStood(await store.list(), asOf)).filter((d) => applies(d, run))
+  }
+
   async function chainOf(start: Loaded, asOf: Date | undefined): Promise<Loaded[]> {
     const chain = [start]
     const seen = new Set([start.record.key])
@@ -442,14 +485,24 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
     deprecate: move('deprecated'),
     revoke: move('revoked'),
 
-    get: view,
+    async get(key, options = {}) {
+      const asOf = auditAt(options)
+      if (asOf === undefined) return view(key)
+      const then = await load(key, asOf)
+      if (then === undefined) throw notFound(key, 'key', asOf)
+      return { ...then.record, events: then.events, ...(then.unrecorded.length === 0 ? {} : { unrecorded: then.unrecorded }) }
+    },
 
     list(filter = {}) {
       return store.list(filter)
     },
 
     async applicable(query) {
-      const found = (await store.list({ status: 'accepted' })).filter((d) => applies(d, query))
+      const { as_of, ...run } = query
+      const asOf = auditAt({ as_of })
+      const found = await inForce(run, asOf)
+      // An audit reads: it counts no pulse (R-CON-4's pulses are the runs decisions reached).
+      if (asOf !== undefined) return found
       await store.pulse(
         found.map((d) => d.key),
         'applicable',
@@ -482,9 +535,10 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
     },
 
     async check(request) {
-      const scoped = (await store.list({ status: 'accepted' })).filter((d) => applies(d, request))
-      const verdict = checkAgainst(scoped, request, matchPatterns)
-      await store.pulse(verdict.checked, 'check', clock.now().toISOString())
+      const { as_of, ...run } = request
+      const asOf = auditAt({ as_of })
+      const verdict = checkAgainst(await inForce(run, asOf), run, matchPatterns)
+      if (asOf === undefined) await store.pulse(verdict.checked, 'check', clock.now().toISOString())
       return verdict
     },
 
@@ -511,19 +565,13 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
     },
 
     async boundAt(point, asOf) {
-      const then: Array<DecisionRecord & { unrecorded?: string[] }> = []
-      for (const d of await store.list({ point })) {
-        const at = decisionAt(d, await store.events(d.key), asOf)
-        if (at === undefined || !at.record.scope.points.includes(point)) continue
-        then.push(at.unrecorded.length === 0 ? at.record : { ...at.record, unrecorded: at.unrecorded })
-      }
-      return then
+      return (await asTheyStood(await store.list({ point }), asOf)).filter((d) => d.scope.points.includes(point))
     },
 
     async why(key, options = {}) {
-      const { asOf } = options
+      const asOf = auditAt(options)
       const start = await load(key, asOf)
-      if (start === undefined) throw notFound(key)
+      if (start === undefined) throw notFound(key, 'key', asOf)
       const record = start.record
       const chain = await chainOf(start, asOf)
       const links = await Promise.all(
@@ -550,6 +598,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
         rationale: record.rationale,
         evidence: record.evidence,
         events: start.events,
+        ...(start.unrecorded.length === 0 ? {} : { unrecorded: start.unrecorded }),
       }
     },
 

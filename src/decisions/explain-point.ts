@@ -138,7 +138,7 @@ export async function explainPoint(
       ? []
       : await Promise.all(
           bound.map(async (d: DecisionRecord & { unrecorded?: string[] }) => ({
-            ...(await decisions.why(d.key, { asOf: replayedAt })),
+            ...(await decisions.why(d.key, { as_of: replayedAt?.toISOString() })),
             title: d.title,
             status: d.status,
             enforce: d.enforce,

@@ -93,6 +93,9 @@ const RecordShape = {
       status: z.enum(DECISION_STATUSES).optional(),
     })
     .nullable(),
+  unrecorded: z.array(z.string()).optional().openapi({
+    description: 'In a replay (`as_of`): fields a later re-import changed before their earlier values were kept; they read as they are now.',
+  }),
 }
 
 export const DecisionRecordSchema = z.object(RecordShape).openapi('DecisionRecord')
@@ -101,6 +104,15 @@ export const DecisionList = z.object({ decisions: z.array(DecisionRecordSchema) 
 
 export const DecisionKeyParam = z.object({
   key: DecisionKeySchema.openapi({ param: { name: 'key', in: 'path' }, example: 'D-001' }),
+})
+
+/** `as_of` of the decision routes (R-REC-9): an audit, answered from the decisions as they stood then. */
+const AsOfField = TimestampSchema.optional()
+
+export const DecisionAsOfQuery = z.object({
+  as_of: AsOfField.openapi({
+    description: 'The decision as it stood then, with its events up to then (R-REC-9); a 404 if it was not yet proposed.',
+  }),
 })
 
 export const ListQuery = z.object({
@@ -113,6 +125,9 @@ export const ApplicableQuery = z.object({
   path: z.string().min(1).max(1000).optional(),
   stage: IdentifierSchema.optional(),
   point: IdentifierSchema.optional(),
+  as_of: AsOfField.openapi({
+    description: 'The decisions that applied then, as they stood then (R-REC-9): an audit, which counts no pulse.',
+  }),
 })
 
 export const TransitionBody = z
@@ -134,6 +149,9 @@ export const CheckBody = z
     task: IdentifierSchema.optional(),
     path: z.string().min(1).max(1000).optional(),
     stage: IdentifierSchema.optional(),
+    as_of: AsOfField.openapi({
+      description: 'Check against the decisions in force then, as they stood then (R-REC-9): an audit, which counts no pulse.',
+    }),
   })
   .superRefine((b, ctx) => {
     if (b.action === undefined && b.choice === undefined) {
@@ -205,6 +223,9 @@ const WhyShape = {
   rationale: z.string(),
   evidence: z.array(EvidenceSchema),
   events: z.array(EventSchema),
+  unrecorded: z.array(z.string()).optional().openapi({
+    description: 'In a replay: fields a later re-import changed before their earlier values were kept; they read as they are now.',
+  }),
 }
 
 export const DecisionWhySchema = z.object(WhyShape).openapi('DecisionWhy')
@@ -262,9 +283,6 @@ export const PointWhySchema = z
         status: z.string(),
         enforce: z.string(),
         effect: z.string().nullable(),
-        unrecorded: z.array(z.string()).optional().openapi({
-          description: 'In a replay: fields a later re-import changed before their earlier values were kept; they read as they are now.',
-        }),
       }),
     ),
     observations: z.array(

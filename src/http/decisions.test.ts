@@ -1,6 +1,9 @@
 import { fileURLToPath } from 'node:url'
+import { MemoryLevel } from 'memory-level'
 import { describe, expect, it } from 'vitest'
+import { decisionRecord } from '../../test/support/decision-record'
 import { createTestApp } from '../../test/support/test-app'
+import { createLevelDecisionStore } from '../decisions/level-decision-store'
 import { readRecordFolder } from '../decisions/adr/adr-folder'
 import { readAdrFolder } from '../decisions/adr/read-adr-folder'
 
@@ -244,6 +247,109 @@ describe('POST /v1/decisions/check (R-CON-3)', () => {
     expect(neither.body.error.issues[0].path).toBe('action')
     const noPoint = await call('POST', '/v1/decisions/check', { choice: 'Tier L' })
     expect(noPoint.body.error.issues[0].path).toBe('point')
+  })
+})
+
+describe('audits as of a past moment (R-REC-9, R-CON-3, R-CON-4, R-CON-5)', () => {
+  /** D-001 forbids force pushes from day 0 to day 2, when D-002 (forbidding any push) supersedes it; D-003 is proposed on day 3. */
+  async function history() {
+    const app = await createTestApp()
+    const { call, clock } = app
+    const at = (days: number) => new Date(clock.now().getTime() + days * DAY).toISOString()
+    const forbid = (pattern: string) => ({ enforce: 'required', constraints: [{ kind: 'must_not', pattern }] })
+    await call('POST', '/v1/decisions', decision({ title: 'Never force push', status: 'accepted', ...forbid('git push (.* )?--force') }))
+    const day = { one: at(1), two: at(2), three: at(3) }
+    clock.set(day.two)
+    await call('POST', '/v1/decisions', decision({ title: 'No push from agents', status: 'accepted', supersedes: 'D-001', ...forbid('git push') }))
+    clock.set(day.three)
+    await call('POST', '/v1/decisions', decision({ title: 'Not yet accepted' }))
+    clock.advance(DAY)
+    return { ...app, day, before: new Date(Date.parse(day.one) - 2 * DAY).toISOString() }
+  }
+  const counts = async (call: Awaited<ReturnType<typeof createTestApp>>['call']) =>
+    Object.fromEntries((await call('GET', '/v1/decisions/pulses')).body.decisions.map((d: any) => [d.key, d.count]))
+
+  it('checks a command against the decisions in force then, as they stood then, and counts no pulse', async () => {
+    const { call, day, before } = await history()
+    const check = async (action: string, as_of?: string) => (await call('POST', '/v1/decisions/check', { action, as_of })).body
+    expect(await check('git push origin main', day.one)).toMatchObject({ allowed: true, checked: ['D-001'] })
+    const blocked = await check('git push --force origin main', day.one)
+    expect(blocked.allowed).toBe(false)
+    expect(blocked.blocked_by.map((b: any) => [b.key, b.title])).toEqual([['D-001', 'Never force push']])
+    expect(await check('git push --force', before)).toMatchObject({ allowed: true, checked: [] })
+    expect(await counts(call)).toEqual({ 'D-001': 0, 'D-002': 0, 'D-003': 0 })
+    // Now D-002 holds, and a check counts.
+    expect((await check('git push origin main')).blocked_by.map((b: any) => b.key)).toEqual(['D-002'])
+    expect(await counts(call)).toEqual({ 'D-001': 0, 'D-002': 1, 'D-003': 0 })
+  })
+
+  it('lists the decisions that applied then, as they stood then, and counts no pulse', async () => {
+    const { call, day, before } = await history()
+    const applicable = async (as_of: string) => (await call('GET', `/v1/decisions/applicable?as_of=${as_of}`)).body.decisions
+    expect((await applicable(day.one)).map((d: any) => [d.key, d.status, d.superseded_by])).toEqual([['D-001', 'accepted', null]])
+    expect((await applicable(day.three)).map((d: any) => d.key)).toEqual(['D-002'])
+    expect(await applicable(before)).toEqual([])
+    expect(await counts(call)).toEqual({ 'D-001': 0, 'D-002': 0, 'D-003': 0 })
+  })
+
+  it('reads a decision and its chain as they stood then; one not yet proposed is a 404 that says as of when', async () => {
+    const { call, day, before } = await history()
+    const then = (await call('GET', `/v1/decisions/D-001?as_of=${day.one}`)).body
+    expect(then).toMatchObject({ status: 'accepted', superseded_by: null, version: 2 })
+    expect(then.events.map((e: any) => e.type)).toEqual(['proposed', 'accepted'])
+    const why = (await call('GET', `/v1/decisions/D-001/why?as_of=${day.one}`)).body
+    expect(why.current).toBe('D-001')
+    expect(why.chain.map((l: any) => [l.key, l.status, l.superseded_at])).toEqual([['D-001', 'accepted', null]])
+    expect((await call('GET', '/v1/decisions/D-001/why')).body.current).toBe('D-002')
+    for (const path of ['/v1/decisions/D-003', '/v1/decisions/D-003/why', '/v1/decisions/D-001']) {
+      const asOf = path === '/v1/decisions/D-001' ? before : day.two
+      const missing = await call('GET', `${path}?as_of=${asOf}`)
+      expect(missing.status, path).toBe(404)
+      expect(missing.body.error).toMatchObject({ code: 'decision_not_found', issues: [{ path: 'key' }] })
+      expect(missing.body.error.message).toBe(`no decision ${path.split('/')[3]} as of ${asOf}`)
+    }
+  })
+
+  it('names, in a store an earlier version wrote, the fields a replay reads as they are now (unrecorded)', async () => {
+    // A re-import's event of before `before` was kept: it changed enforce and title, and does not say from what.
+    const db = new MemoryLevel<string, string>()
+    const written = await createLevelDecisionStore(db as never)
+    await written.transact(async (tx) => {
+      tx.put(decisionRecord('ADR-1', { title: 'Use GraphQL, required', version: 2, updated_at: '2026-07-02T10:00:00.000Z' }))
+      tx.append({ key: 'ADR-1', seq: 1, at: '2026-07-01T10:00:00.000Z', type: 'imported', from: null, to: 'accepted' })
+      tx.append({ key: 'ADR-1', seq: 2, at: '2026-07-02T10:00:00.000Z', type: 'reimported', from: 'accepted', to: 'accepted', changed: ['enforce', 'title'] })
+    })
+    const { call } = await createTestApp({ db, now: '2026-07-03T10:00:00.000Z' })
+    const then = '2026-07-01T12:00:00.000Z'
+    expect((await call('GET', `/v1/decisions/ADR-1?as_of=${then}`)).body).toMatchObject({ version: 1, unrecorded: ['enforce', 'title'] })
+    expect((await call('GET', `/v1/decisions/ADR-1/why?as_of=${then}`)).body.unrecorded).toEqual(['enforce', 'title'])
+    expect((await call('GET', `/v1/decisions/applicable?as_of=${then}`)).body.decisions).toMatchObject([{ key: 'ADR-1', unrecorded: ['enforce', 'title'] }])
+    // After the re-import, and without as_of, everything reads as it was.
+    for (const path of ['/v1/decisions/ADR-1?as_of=2026-07-02T12:00:00.000Z', '/v1/decisions/ADR-1', '/v1/decisions/ADR-1/why']) {
+      expect((await call('GET', path)).body.unrecorded, path).toBeUndefined()
+    }
+  })
+
+  it('refuses an as_of that is not a time, or more than 5 minutes ahead of the service clock, naming as_of', async () => {
+    const { call, clock } = await history()
+    const ahead = new Date(clock.now().getTime() + 3600_000).toISOString()
+    const close = new Date(clock.now().getTime() + 60_000).toISOString()
+    for (const [method, path, body] of [
+      ['POST', '/v1/decisions/check', (as_of: string) => ({ action: 'ls', as_of })],
+      ['GET', '/v1/decisions/applicable', undefined],
+      ['GET', '/v1/decisions/D-001', undefined],
+      ['GET', '/v1/decisions/D-001/why', undefined],
+    ] as const) {
+      const ask = (as_of: string) => (body === undefined ? call(method, `${path}?as_of=${encodeURIComponent(as_of)}`) : call(method, path, body(as_of)))
+      const future = await ask(ahead)
+      expect(future.status, path).toBe(400)
+      expect(future.body.error, path).toMatchObject({ code: 'timestamp_in_future', issues: [{ path: 'as_of' }] })
+      const garbled = await ask('last tuesday')
+      expect(garbled.status, path).toBe(400)
+      expect(garbled.body.error.issues.map((i: any) => i.path), path).toEqual(['as_of'])
+      expect((await ask(close)).status, path).toBe(200)
+    }
+    expect(await counts(call)).toEqual({ 'D-001': 0, 'D-002': 0, 'D-003': 0 })
   })
 })
 
@@ -619,7 +725,7 @@ describe('a re-import after the lifecycle moved on (R-CON-6, R-CON-1)', () => {
     expect((await call('GET', '/v1/decisions/ADR-0004')).body.status).toBe('revoked')
   })
   it('keeps what a re-import changed as it was, so that a replay before it reads the decision as it stood (R-REC-9)', async () => {
-    const { call, clock, decisions } = await createTestApp()
+    const { call, clock } = await createTestApp()
     const read = (context: string) =>
       readRecordFolder([
         {
@@ -639,11 +745,12 @@ describe('a re-import after the lifecycle moved on (R-CON-6, R-CON-1)', () => {
     expect(last.before).toMatchObject({ rationale: 'Clients over-fetch.', enforce: 'advisory' })
     expect(Object.keys(last.before).sort()).toEqual(['enforce', 'evidence', 'rationale'])
 
-    const replay = await decisions.why('ADR-0004', { asOf: then })
+    const replay = (await call('GET', `/v1/decisions/ADR-0004/why?as_of=${then.toISOString()}`)).body
     expect(replay.chain[0]).toMatchObject({ enforce: 'advisory', rationale: 'Clients over-fetch.' })
     expect(replay.rationale).toBe('Clients over-fetch.')
-    expect(replay.events.map((e) => e.type)).toEqual(['imported'])
-    expect((await decisions.why('ADR-0004')).chain[0]).toMatchObject({ enforce: 'required' })
+    expect(replay.events.map((e: any) => e.type)).toEqual(['imported'])
+    expect((await call('GET', `/v1/decisions/ADR-0004?as_of=${then.toISOString()}`)).body).toMatchObject({ enforce: 'advisory', rationale: 'Clients over-fetch.', version: 1 })
+    expect((await call('GET', '/v1/decisions/ADR-0004/why')).body.chain[0]).toMatchObject({ enforce: 'required' })
   })
 
   it('takes a link the file adds once it says the status the lifecycle moved the decision to', async () => {
@@ -824,5 +931,18 @@ describe('the OpenAPI document', () => {
     ]) {
       expect(paths).toContain(path)
     }
+  })
+
+  it('describes as_of on the routes an audit asks (R-REC-9)', async () => {
+    const { call } = await createTestApp()
+    const doc = (await call('GET', '/openapi.json')).body
+    for (const path of ['/v1/decisions/applicable', '/v1/decisions/{key}', '/v1/decisions/{key}/why']) {
+      const asOf = doc.paths[path].get.parameters.find((p: any) => p.name === 'as_of')
+      expect(asOf, path).toMatchObject({ in: 'query', required: false, schema: { type: 'string', format: 'date-time' } })
+      expect(asOf.description, path).toContain('R-REC-9')
+    }
+    const check = doc.components.schemas.DecisionCheck.properties.as_of
+    expect(check).toMatchObject({ type: 'string', format: 'date-time' })
+    expect(check.description).toContain('counts no pulse')
   })
 })

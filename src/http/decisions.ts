@@ -4,6 +4,7 @@ import type { Decisions } from '../decisions/decisions'
 import {
   ApplicableQuery,
   CheckBody,
+  DecisionAsOfQuery,
   DecisionInput,
   DecisionKeyParam,
   DecisionList,
@@ -26,6 +27,7 @@ import { createRouter } from './router'
 const json = <T>(schema: T) => ({ content: { 'application/json': { schema } } })
 const invalid = { description: 'Invalid request', ...json(ErrorSchema) }
 const missing = { description: 'No such decision', ...json(ErrorSchema) }
+const missingThen = { description: 'No such decision (with `as_of`: none proposed by then)', ...json(ErrorSchema) }
 const conflict = { description: 'Not a step of the lifecycle', ...json(ErrorSchema) }
 
 const propose = createRoute({
@@ -63,7 +65,9 @@ const applicable = createRoute({
   description:
     'Decisions with no task, path or stage scope are global; scoped ones apply to that task, that path and below, ' +
     'that stage. With no path given, path-scoped decisions are excluded (likewise task and stage). With `point`, ' +
-    'decisions bound to other points are excluded. Every decision returned counts a recall pulse.',
+    'decisions bound to other points are excluded. Every decision returned counts a recall pulse. With `as_of`, an ' +
+    'audit: the decisions that applied then, as they stood then (one accepted later is not there, one superseded or ' +
+    'revoked later is); it counts no pulse.',
   request: { query: ApplicableQuery },
   responses: { 200: { description: 'The applicable decisions', ...json(DecisionList) }, 400: invalid },
 })
@@ -83,7 +87,9 @@ const check = createRoute({
   summary: 'Is this action or choice allowed by the decisions in force? (R-CON-3)',
   description:
     'An `action` (a shell command) is tested against the `must_not` patterns of the accepted decisions that apply; ' +
-    'a `choice` at a `point` against their option constraints and limits. Required decisions block; advisory ones warn.',
+    'a `choice` at a `point` against their option constraints and limits. Required decisions block; advisory ones warn. ' +
+    'Each decision checked counts a recall pulse. With `as_of`, an audit ("why was this command blocked last ' +
+    'Tuesday?"): checked against the decisions in force then, as they stood then; it counts no pulse.',
   request: { body: { required: true, ...json(CheckBody) } },
   responses: { 200: { description: 'The verdict', ...json(VerdictSchema) }, 400: invalid },
 })
@@ -107,8 +113,9 @@ const read = createRoute({
   path: '/v1/decisions/{key}',
   tags: ['decisions'],
   summary: 'A decision with its event history',
-  request: { params: DecisionKeyParam },
-  responses: { 200: { description: 'The decision', ...json(DecisionSchema) }, 400: invalid, 404: missing },
+  description: 'With `as_of`, the decision as it stood then (status, links, enforce level, texts), with its events up to then.',
+  request: { params: DecisionKeyParam, query: DecisionAsOfQuery },
+  responses: { 200: { description: 'The decision', ...json(DecisionSchema) }, 400: invalid, 404: missingThen },
 })
 
 function lifecycleRoute(step: 'accept' | 'deprecate' | 'revoke', summary: string) {
@@ -151,8 +158,9 @@ const whyDecision = createRoute({
   path: '/v1/decisions/{key}/why',
   tags: ['decisions'],
   summary: 'Why: the supersede chain, rationale and evidence of a decision (R-CON-5)',
-  request: { params: DecisionKeyParam },
-  responses: { 200: { description: 'The chain, oldest first', ...json(DecisionWhySchema) }, 400: invalid, 404: missing },
+  description: 'With `as_of`, the chain as it stood then: the decisions of it that existed, their statuses and links then, their events up to then.',
+  request: { params: DecisionKeyParam, query: DecisionAsOfQuery },
+  responses: { 200: { description: 'The chain, oldest first', ...json(DecisionWhySchema) }, 400: invalid, 404: missingThen },
 })
 
 const whyPoint = createRoute({
@@ -185,12 +193,12 @@ export function decisionRoutes(decisions: Decisions, memory: DecisionMemory) {
       const { records, files } = c.req.valid('json')
       return c.json(await decisions.import(records, { files }), 200)
     })
-    .openapi(read, async (c) => c.json(await decisions.get(c.req.valid('param').key), 200))
+    .openapi(read, async (c) => c.json(await decisions.get(c.req.valid('param').key, c.req.valid('query')), 200))
     .openapi(accept, async (c) => c.json(await decisions.accept(c.req.valid('param').key, c.req.valid('json')), 200))
     .openapi(deprecate, async (c) => c.json(await decisions.deprecate(c.req.valid('param').key, c.req.valid('json')), 200))
     .openapi(revoke, async (c) => c.json(await decisions.revoke(c.req.valid('param').key, c.req.valid('json')), 200))
     .openapi(supersede, async (c) => c.json(await decisions.supersede(c.req.valid('param').key, c.req.valid('json')), 200))
-    .openapi(whyDecision, async (c) => c.json(await decisions.why(c.req.valid('param').key), 200))
+    .openapi(whyDecision, async (c) => c.json(await decisions.why(c.req.valid('param').key, c.req.valid('query')), 200))
     .openapi(whyPoint, async (c) => {
       const q = c.req.valid('query')
       authorizeUsers(c, [q.user])
