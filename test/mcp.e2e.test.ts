@@ -139,6 +139,10 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     expect(JSON.stringify(blocked.blocked_by)).toContain('D-021')
     const allowed = JSON.parse(textOf(await client.callTool({ name: 'check_decision', arguments: { action: 'git push origin main' } })))
     expect(allowed.allowed).toBe(true)
+    // As of an hour ago, before D-021 was made: an audit of a check made then.
+    const earlier = new Date(Date.now() - 3600_000).toISOString()
+    const then = JSON.parse(textOf(await client.callTool({ name: 'check_decision', arguments: { action: 'git push --force origin main', as_of: earlier } })))
+    expect(then).toMatchObject({ allowed: true, checked: [] })
     const missing = await client.callTool({ name: 'check_decision', arguments: {} })
     expect(missing.isError).toBe(true)
     expect(textOf(missing)).toContain('action')

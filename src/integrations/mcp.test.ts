@@ -298,3 +298,28 @@ describe('createMcpServer: why', () => {
     await client.close()
   })
 })
+
+describe('createMcpServer: check_decision', () => {
+  it('takes as_of, as POST /v1/decisions/check does, and passes it on: an audit of a check made then (R-REC-9)', async () => {
+    const asked: unknown[] = []
+    const backend: McpBackend = {
+      ...recordingBackend().backend,
+      check: async (request) => {
+        asked.push(request)
+        return { ok: true, body: {} }
+      },
+    }
+    const client = await connected(backend, undefined)
+    const { tools } = await client.listTools()
+    const check = tools.find((t) => t.name === 'check_decision')
+    expect(check?.inputSchema.properties?.as_of).toMatchObject({ type: 'string', format: 'date-time' })
+    expect(check?.description).toContain('as_of')
+    await client.callTool({ name: 'check_decision', arguments: { action: 'git push --force', as_of: '2026-07-01T10:00:00Z' } })
+    expect(asked).toEqual([{ action: 'git push --force', as_of: '2026-07-01T10:00:00Z' }])
+    const garbled = await client.callTool({ name: 'check_decision', arguments: { action: 'ls', as_of: 'last tuesday' } })
+    expect(garbled.isError).toBe(true)
+    expect(JSON.stringify(garbled.content)).toContain('as_of')
+    expect(asked).toHaveLength(1)
+    await client.close()
+  })
+})

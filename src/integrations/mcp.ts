@@ -217,7 +217,8 @@ export function createMcpServer(backend: McpBackend, options: { version: string;
       title: 'Check an action or a choice against the decisions in force',
       description:
         'Before running a shell command (`action`) or choosing an option at a `point` (`choice`): allowed or ' +
-        'blocked, with the accepted decisions that block it (required) or warn (advisory).',
+        'blocked, with the accepted decisions that block it (required) or warn (advisory). With `as_of` (an ISO ' +
+        'time), an audit: checked against the decisions as they stood then, e.g. to see why a command was blocked.',
       inputSchema: CheckBody,
     },
     async (request) => result(await backend.check(request)),
