@@ -60,7 +60,44 @@ describe('decision-memory why --point', () => {
     expect(audit.stdout).toContain(`as of ${then}`)
     expect(audit.stdout).toContain('recommended: Tier S')
     expect((await runCli(['why', '--point', 'complexity-tier', '--as-of', 'last tuesday'], { env })).code).toBe(2)
-    expect((await runCli(['why', 'D-001', '--as-of', then], { env })).code).toBe(2)
+  })
+
+  it('takes KEY --as-of (R-REC-9): the chain as of then, after a line saying so, through the service or without one', async () => {
+    const data = join(await mkdtemp(join(tmpdir(), 'dm-why-')), 'data')
+    const service = await startService(data)
+    running.push(service)
+    const propose = async (body: Record<string, unknown>) => {
+      const created = await fetch(`${service.url}/v1/decisions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      expect(created.status).toBe(201)
+      return (await created.json()) as { created_at: string }
+    }
+    const { created_at } = await propose({ key: 'D-001', title: 'Use SQLite', decision: 'SQLite.', rationale: 'One host.', status: 'accepted' })
+    await propose({ key: 'D-002', title: 'Use PostgreSQL', decision: 'PostgreSQL.', rationale: 'Billing needs joins.', status: 'accepted', supersedes: 'D-001' })
+    // The replays themselves are the route's (src/http/decisions.test.ts, on a clock that stands
+    // still); here, that the flag reaches it: as of a moment before D-001 was proposed, and after.
+    const before = new Date(Date.parse(created_at) - 3600_000).toISOString()
+    const after = new Date().toISOString()
+    const env = { DECISION_MEMORY_URL: service.url }
+    const then = await runCli(['why', 'D-001', '--as-of', after], { env })
+    expect(then.stderr).toBe('')
+    expect(then.stdout).toMatch(new RegExp(`^D-001 as of ${after.replace(/\./g, '\\.')}\n- D-001 \\[superseded`))
+    expect(then.stdout).toContain('* D-002 [accepted')
+    expect(JSON.parse((await runCli(['why', 'D-001', '--as-of', after, '--json'], { env })).stdout)).toMatchObject({ current: 'D-002' })
+    const missing = await runCli(['why', 'D-001', '--as-of', before], { env })
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toContain(`no decision D-001 as of ${before}`)
+    await service.stop()
+    running.splice(0)
+    const closed = { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }
+    const local = await runCli(['why', 'D-001', '--as-of', after, '--data', data], { env: closed })
+    expect(local.stderr).toBe('')
+    expect(local.stdout).toBe(then.stdout)
+    const localMissing = await runCli(['why', 'D-001', '--as-of', before, '--data', data], { env: closed })
+    expect(localMissing.code).toBe(1)
+    expect(localMissing.stderr).toContain(`no decision D-001 as of ${before}`)
+    const ahead = await runCli(['why', 'D-001', '--as-of', new Date(Date.now() + 3600_000).toISOString(), '--data', data], { env: closed })
+    expect(ahead.code).toBe(1)
+    expect(ahead.stderr).toContain('as_of')
   })
 
   it('explains the point in the run --task, --path and --stage describe (R-CON-4): a path-scoped decision applies under its path', async () => {

@@ -22,8 +22,10 @@ export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [
   --task TASK        with --point: the run's task, path and stage, as a recommendation's
   --path PATH          context gives them: decisions scoped to a task, path or stage apply only
   --stage STAGE        when it is given (R-CON-4), as for \`decisions/applicable\`
-  --as-of ISO        with --point: as the service would have answered then (R-REC-9), e.g. to
-                     see why a question was answered for the user last Tuesday
+  --as-of ISO        as the service would have answered then (R-REC-9): with --point, e.g. to
+                     see why a question was answered for the user last Tuesday; with KEY,
+                     the chain as it stood then (the decisions of it that existed, their
+                     statuses and links then)
   --json             the answer of the route, as JSON
   --data DIR         the store when no service runs (default $DECISION_MEMORY_DATA or ./data)
 `
@@ -109,9 +111,8 @@ export async function whyCommand(argv: string[]): Promise<number> {
   const point = values.point === undefined ? undefined : identifierFlag(values.point, 'point')
   const project = values.project === undefined ? undefined : identifierFlag(values.project, 'project')
   const asOf = values['as-of']
-  if (asOf !== undefined) {
-    if (key !== undefined) throw new UsageError('--as-of goes with --point: a decision\'s chain is its whole history')
-    if (!TimestampSchema.safeParse(asOf).success) throw new UsageError(`--as-of must be an ISO time with a zone, e.g. 2026-07-01T10:00:00Z, not "${asOf}"`)
+  if (asOf !== undefined && !TimestampSchema.safeParse(asOf).success) {
+    throw new UsageError(`--as-of must be an ISO time with a zone, e.g. 2026-07-01T10:00:00Z, not "${asOf}"`)
   }
   const run: Record<'session_id' | 'task' | 'path' | 'stage', string | undefined> = { session_id: values.session, task: values.task, path: values.path, stage: values.stage }
   for (const [flag, value] of Object.entries(run)) {
@@ -130,7 +131,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
   const user =
     values.user !== undefined ? identifierFlag(values.user, 'user') : identifierFlag(agentUser(), 'user', 'DECISION_MEMORY_USER')
   let path: string
-  if (key !== undefined) path = `/v1/decisions/${encodeURIComponent(key)}/why`
+  if (key !== undefined) path = `/v1/decisions/${encodeURIComponent(key)}/why${asOf === undefined ? '' : `?${new URLSearchParams({ as_of: asOf })}`}`
   else {
     const query = new URLSearchParams({ user, point: point as string })
     if (project !== undefined) query.set('project', project)
@@ -146,7 +147,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
       dataDir: values.data,
       local: (memory, decisions) =>
         key !== undefined
-          ? decisions.why(key)
+          ? decisions.why(key, { as_of: asOf })
           : memory.why({ user, project, point: point as string, as_of: asOf, ...run }),
     })
   } catch (error) {
@@ -156,7 +157,11 @@ export async function whyCommand(argv: string[]): Promise<number> {
   }
   if (answer.status >= 400) return failure('why', answer)
   if (values.json === true) process.stdout.write(jsonLine(answer.body))
-  else if (key !== undefined) process.stdout.write(printable(chainText(answer.body as DecisionWhy)))
+  else if (key !== undefined) {
+    // A replay says so, as a point's does: a chain as it stood then reads like one of now.
+    const then = asOf === undefined ? '' : `${key} as of ${asOf}\n`
+    process.stdout.write(printable(then + chainText(answer.body as DecisionWhy)))
+  }
   else process.stdout.write(printable(pointText(answer.body as PointWhy)))
   return 0
 }
