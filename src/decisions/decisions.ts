@@ -366,6 +366,11 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
 
   type Loaded = NonNullable<Awaited<ReturnType<typeof load>>>
 
+  /** A key not found as of `asOf`: one made later is said to be missing then, one never made is missing. */
+  async function missing(key: string, asOf: Date | undefined): Promise<InputError> {
+    return notFound(key, 'key', asOf !== undefined && (await store.get(key)) !== undefined ? asOf : undefined)
+  }
+
   /** The moment of an audit: `as_of` checked as every `as_of` is (R-REC-9); undefined without one. */
   const auditAt = (options: AsOf): Date | undefined => checkTimestamp(options.as_of, clock.now(), 'as_of')
 
@@ -489,7 +494,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
       const asOf = auditAt(options)
       if (asOf === undefined) return view(key)
       const then = await load(key, asOf)
-      if (then === undefined) throw notFound(key, 'key', asOf)
+      if (then === undefined) throw await missing(key, asOf)
       return { ...then.record, events: then.events, ...(then.unrecorded.length === 0 ? {} : { unrecorded: then.unrecorded }) }
     },
 
@@ -571,7 +576,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
     async why(key, options = {}) {
       const asOf = auditAt(options)
       const start = await load(key, asOf)
-      if (start === undefined) throw notFound(key, 'key', asOf)
+      if (start === undefined) throw await missing(key, asOf)
       const record = start.record
       const chain = await chainOf(start, asOf)
       const links = await Promise.all(

@@ -308,6 +308,10 @@ describe('audits as of a past moment (R-REC-9, R-CON-3, R-CON-4, R-CON-5)', () =
       expect(missing.body.error).toMatchObject({ code: 'decision_not_found', issues: [{ path: 'key' }] })
       expect(missing.body.error.message).toBe(`no decision ${path.split('/')[3]} as of ${asOf}`)
     }
+    // A key never used is missing, at any moment: no "as of" sends the auditor looking for a later one.
+    for (const path of ['/v1/decisions/D-404', '/v1/decisions/D-404/why']) {
+      expect((await call('GET', `${path}?as_of=${day.two}`)).body.error, path).toMatchObject({ code: 'decision_not_found', message: 'no decision D-404' })
+    }
   })
 
   it('names, in a store an earlier version wrote, the fields a replay reads as they are now (unrecorded)', async () => {
