@@ -78,6 +78,29 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(await observationsOf(store)).toHaveLength(0)
   })
 
+  it('an answer tool_response.answers lacks is read from its mirror in tool_input.answers', async () => {
+    const { call, store } = await createTestApp()
+    const payload = claudeCodeFixture('post-tool-use-multi')
+    payload.tool_response.answers = {}
+    expect(await call('POST', HOOK, payload)).toEqual({ status: 200, body: {} })
+    expect((await observationsOf(store)).map((o) => o.chosen)).toEqual(expect.arrayContaining([['TDD'], ['Lint, format', 'Unit tests']]))
+    expect(await observationsOf(store)).toHaveLength(2)
+
+    // One question lacking (or blank, or null) in tool_response.answers: that one from tool_input.answers.
+    const { call: call2, store: store2 } = await createTestApp()
+    const partial = claudeCodeFixture('post-tool-use-multi')
+    partial.tool_response.answers = { 'Which development methodology for this change?': 'DDD', 'Which checks should run before the PR?': ' ' }
+    partial.tool_input.answers['Which development methodology for this change?'] = 'TDD'
+    await call2('POST', HOOK, partial)
+    const stored = await observationsOf(store2)
+    expect(stored.find((o) => o.question.startsWith('Which development'))?.chosen).toEqual(['DDD'])
+    expect(stored.find((o) => o.question.startsWith('Which checks'))?.chosen).toEqual(['Lint, format', 'Unit tests'])
+    const single = { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 'toolu_null' }
+    single.tool_response.answers = { 'Which complexity tier should this SPEC use?': null }
+    await call2('POST', HOOK, single)
+    expect((await observationsOf(store2)).filter((o) => o.decision_id?.startsWith('toolu_null#')).map((o) => o.chosen)).toEqual([['Tier M']])
+  })
+
   it('a late delivery (?at=) is timestamped when it happened', async () => {
     const { call, store } = await createTestApp()
     await call('POST', `${HOOK}?at=2026-06-30T08:00:00Z`, claudeCodeFixture('post-tool-use-single'))
@@ -224,6 +247,20 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     const all = await observationsOf(store)
     expect(all).toHaveLength(41)
     expect(all.filter((o) => o.source === 'user')).toHaveLength(40)
+    expect((await call('POST', '/v1/recommendations', TIER)).body.observations).toBe(40)
+  })
+
+  it('its own answer, mirrored in tool_input.answers alone, stays a duplicate: never counted as the user’s', async () => {
+    const { call, store } = await createTestApp()
+    await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))
+    const pre = claudeCodeFixture('pre-tool-use')
+    const output = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(output.updatedInput.answers).toEqual({ [TIER_QUESTION]: 'Tier L (Recommended)' })
+    const post = { ...pre, hook_event_name: 'PostToolUse', tool_input: output.updatedInput, tool_response: { questions: output.updatedInput.questions, answers: {} } }
+    expect((await call('POST', HOOK, post)).status).toBe(200)
+    const all = await observationsOf(store)
+    expect(all).toHaveLength(41)
+    expect(all.filter((o) => o.source === 'auto-resolved')).toHaveLength(1)
     expect((await call('POST', '/v1/recommendations', TIER)).body.observations).toBe(40)
   })
 

@@ -193,28 +193,47 @@ function observationOf(
 
 /**
  * The observations of a PostToolUse on AskUserQuestion (R-CAP-5): one per question the user
- * answered, the answer looked up by question text; a multi-select answer is split by the known
- * labels, which may contain commas. Questions without an answer give nothing.
+ * answered, the answer looked up by question text in `tool_response.answers`, else in its mirror
+ * `tool_input.answers`; a multi-select answer is split by the known labels, which may contain
+ * commas. Questions without an answer give nothing.
  */
 export function observationsFromPostToolUse(payload: ClaudeCodeHookPayload, options: HookOptions): ObservationInput[] {
   return answeredQuestions(payload, options).observations
 }
 
-/** The observations of a PostToolUse, each with where its question is in the payload (`tool_input.questions.1`). */
-function answeredQuestions(payload: ClaudeCodeHookPayload, options: HookOptions): { observations: ObservationInput[]; fields: string[] } {
+/** Where an observation of a PostToolUse came from: its question (`tool_input.questions.1`) and its answer (`tool_response.answers.Q`). */
+interface AnswerFields {
+  question: string
+  answer: string
+}
+
+/** A value that answers nothing: none, `null`, a blank string. */
+function answersNothing(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+}
+
+/** The observations of a PostToolUse, each with where its question and its answer are in the payload. */
+function answeredQuestions(payload: ClaudeCodeHookPayload, options: HookOptions): { observations: ObservationInput[]; fields: AnswerFields[] } {
   const toolUseId = requireToolUseId(payload)
   const input = parseWith(AskUserQuestionInputSchema, payload.tool_input, 'tool_input')
   const response = parseWith(AskUserQuestionResponseSchema, payload.tool_response ?? {}, 'tool_response')
   const questions = response.questions ?? input.questions
   const from = response.questions === undefined ? 'tool_input' : 'tool_response'
-  const answers = response.answers ?? input.answers ?? {}
+  const answerIn = (answers: Record<string, unknown> | undefined, question: string) =>
+    answers !== undefined && Object.hasOwn(answers, question) ? answers[question] : undefined
   const observations: ObservationInput[] = []
-  const fields: string[] = []
+  const fields: AnswerFields[] = []
   questions.forEach((q, i) => {
-    const answer = Object.hasOwn(answers, q.question) ? answers[q.question] : undefined
-    if (typeof answer !== 'string' || answer.trim() === '') return
-    observations.push(observationOf(q, answer, 'user', toolUseId, payload, options))
-    fields.push(`${from}.questions.${i}`)
+    // tool_response.answers is the answer; its mirror in tool_input.answers stands in where it
+    // answers nothing. An answer there that this service gave itself at PreToolUse has the
+    // decision_id of its auto-resolved observation, so it stays a duplicate, as in tool_response.
+    const given = answerIn(response.answers, q.question)
+    const [value, where] = answersNothing(given) ? [answerIn(input.answers, q.question), 'tool_input'] : [given, 'tool_response']
+    if (answersNothing(value)) return
+    if (typeof value !== 'string') return
+    const answer = `${where}.answers.${q.question}`
+    observations.push(observationOf(q, value, 'user', toolUseId, payload, options))
+    fields.push({ question: `${from}.questions.${i}`, answer })
   })
   return { observations, fields }
 }
@@ -224,7 +243,7 @@ function answeredQuestions(payload: ClaudeCodeHookPayload, options: HookOptions)
  * the payload and the query have them (R-SVC-2): `at`, not `timestamp` or `started_at`;
  * `tool_input.questions.1.options.2`, not `all_options.2` (of the observation `fields` says).
  */
-async function asSent<T>(work: Promise<T>, fields: readonly string[] = []): Promise<T> {
+async function asSent<T>(work: Promise<T>, fields: readonly AnswerFields[] = []): Promise<T> {
   try {
     return await work
   } catch (error) {
@@ -234,10 +253,10 @@ async function asSent<T>(work: Promise<T>, fields: readonly string[] = []): Prom
       if (match === null) return path.startsWith('questions.') ? `tool_input.${path}` : path
       const [, index, field, rest = ''] = match
       if (field === 'timestamp' || field === 'started_at') return 'at'
-      const question = fields[Number(index ?? 0)]
-      if (question === undefined) return path
-      if (field === 'user_choice') return 'tool_response.answers'
-      return `${question}.${field === 'all_options' ? 'options' : field}${rest}`
+      const at = fields[Number(index ?? 0)]
+      if (at === undefined) return path
+      if (field === 'user_choice') return `${at.answer}${rest}`
+      return `${at.question}.${field === 'all_options' ? 'options' : field}${rest}`
     }
     throw new InputError(error.code, error.message, {
       status: error.status,
