@@ -101,6 +101,36 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect((await observationsOf(store2)).filter((o) => o.decision_id?.startsWith('toolu_null#')).map((o) => o.chosen)).toEqual([['Tier M']])
   })
 
+  it('takes an array of labels as the chosen ones, and refuses an answer that is neither a label nor labels, naming it', async () => {
+    const { call, store } = await createTestApp()
+    const CHECKS = 'Which checks should run before the PR?'
+    const METHOD = 'Which development methodology for this change?'
+    const payload = claudeCodeFixture('post-tool-use-multi')
+    payload.tool_response.answers = { [METHOD]: ['TDD'], [CHECKS]: ['Lint, format', 'E2E tests'] }
+    expect(await call('POST', HOOK, payload)).toEqual({ status: 200, body: {} })
+    const stored = await observationsOf(store)
+    expect(stored.find((o) => o.question === METHOD)?.chosen).toEqual(['TDD'])
+    expect(stored.find((o) => o.question === CHECKS)?.chosen).toEqual(['Lint, format', 'E2E tests'])
+    expect(stored.find((o) => o.question === CHECKS)?.other).toBeNull()
+
+    const refused = async (answers: Record<string, unknown>, path: string, where: 'tool_response' | 'tool_input' = 'tool_response') => {
+      const bad = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: `toolu_bad_${path.length}_${where}` }
+      if (where === 'tool_input') bad.tool_response.answers = {}
+      bad[where].answers = answers
+      const r = await call('POST', HOOK, bad)
+      expect(r.status, path).toBe(400)
+      expect(r.body.error.issues.map((i: any) => i.path)).toEqual([path])
+      return r.body.error
+    }
+    expect((await refused({ [METHOD]: 1 }, `tool_response.answers.${METHOD}`)).code).toBe('invalid_request')
+    await refused({ [METHOD]: 'TDD', [CHECKS]: { label: 'Unit tests' } }, `tool_response.answers.${CHECKS}`)
+    await refused({ [CHECKS]: ['Unit tests', 2] }, `tool_response.answers.${CHECKS}.1`)
+    await refused({ [CHECKS]: false }, `tool_input.answers.${CHECKS}`, 'tool_input')
+    // Two labels for a single-select question: the answer is named, not the observation's user_choice.
+    expect((await refused({ [METHOD]: ['TDD', 'DDD'] }, `tool_response.answers.${METHOD}`)).code).toBe('multiple_choices')
+    expect(await observationsOf(store)).toHaveLength(2)
+  })
+
   it('a late delivery (?at=) is timestamped when it happened', async () => {
     const { call, store } = await createTestApp()
     await call('POST', `${HOOK}?at=2026-06-30T08:00:00Z`, claudeCodeFixture('post-tool-use-single'))

@@ -169,7 +169,7 @@ export function projectOf(cwd: string | undefined): string | undefined {
 /** One answered question of one AskUserQuestion call as an observation. */
 function observationOf(
   question: AskUserQuestion,
-  answer: string,
+  answer: string | string[],
   source: ObservationInput['source'],
   toolUseId: string,
   payload: ClaudeCodeHookPayload,
@@ -195,7 +195,7 @@ function observationOf(
  * The observations of a PostToolUse on AskUserQuestion (R-CAP-5): one per question the user
  * answered, the answer looked up by question text in `tool_response.answers`, else in its mirror
  * `tool_input.answers`; a multi-select answer is split by the known labels, which may contain
- * commas. Questions without an answer give nothing.
+ * commas, or given as an array of labels. Questions without an answer give nothing.
  */
 export function observationsFromPostToolUse(payload: ClaudeCodeHookPayload, options: HookOptions): ObservationInput[] {
   return answeredQuestions(payload, options).observations
@@ -207,9 +207,25 @@ interface AnswerFields {
   answer: string
 }
 
-/** A value that answers nothing: none, `null`, a blank string. */
+/** A value that answers nothing: none, `null`, a blank string, an empty array of labels. */
 function answersNothing(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0)
+}
+
+/**
+ * An answer as the user's choice: the chosen label (a multi-select's joined with ", "), or an
+ * array of the chosen labels; anything else is refused, naming the answer's field.
+ */
+function choiceOf(value: unknown, field: string): string | string[] {
+  if (typeof value === 'string') return value
+  const refuse = (path: string, message: string): never => {
+    throw new InputError('invalid_request', `invalid ${field}: ${message}`, { issues: [{ path, message }] })
+  }
+  if (!Array.isArray(value)) return refuse(field, 'must be the chosen label, or an array of the chosen labels')
+  value.forEach((label, i) => {
+    if (typeof label !== 'string' || label.trim() === '') refuse(`${field}.${i}`, 'must be a chosen label (a non-blank string)')
+  })
+  return value as string[]
 }
 
 /** The observations of a PostToolUse, each with where its question and its answer are in the payload. */
@@ -230,9 +246,8 @@ function answeredQuestions(payload: ClaudeCodeHookPayload, options: HookOptions)
     const given = answerIn(response.answers, q.question)
     const [value, where] = answersNothing(given) ? [answerIn(input.answers, q.question), 'tool_input'] : [given, 'tool_response']
     if (answersNothing(value)) return
-    if (typeof value !== 'string') return
     const answer = `${where}.answers.${q.question}`
-    observations.push(observationOf(q, value, 'user', toolUseId, payload, options))
+    observations.push(observationOf(q, choiceOf(value, answer), 'user', toolUseId, payload, options))
     fields.push({ question: `${from}.questions.${i}`, answer })
   })
   return { observations, fields }
