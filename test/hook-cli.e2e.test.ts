@@ -112,6 +112,18 @@ describe('decision-memory hook (R-CAP-6)', () => {
     expect(post).toMatchObject({ code: 0, stdout: '' })
   })
 
+  it('sends its service URL with a PreToolUse, so the command printed to turn personalization off finds the service', async () => {
+    const { data, spool } = await workdir()
+    const service = await serve(data)
+    const past = Array.from({ length: 40 }, (_, i) => ({ question: TIER[0], all_options: TIER[1], user_choice: 'Tier L', decision_id: `past-${i}` }))
+    const posted = await fetch(`${service.url}/v1/observations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(past) })
+    expect(posted.status).toBe(201)
+    const result = await hook(claudeCodeFixture('pre-tool-use'), service.url, spool, GENEROUS)
+    const reason = JSON.parse(result.stdout).hookSpecificOutput.permissionDecisionReason as string
+    // The service is on a port of its own, not the default one a new shell would try.
+    expect(reason).toMatch(new RegExp(`To be asked again in this session: DECISION_MEMORY_URL=${service.url.replace(/\./g, '\\.')} node .* toggle --session `))
+  })
+
   it('exits 0, without a stack trace, when what reads its stdout has closed it (R-CAP-6)', async () => {
     const { spawn } = await import('node:child_process')
     const { BIN, cleanEnv } = await import('./support/processes')

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { IdentifierSchema } from '../domain/observation'
-import { abortAfter, authHeaders, barredPortReason, envValue, identifierFlag, serviceUrl, parseFlags } from './options'
+import { abortAfter, authHeaders, barredPortReason, DEFAULT_SERVICE_URL, envValue, identifierFlag, serviceUrl, parseFlags } from './options'
 import { repositoryRoot } from './repository'
 import { appendToRejected, appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
@@ -57,6 +57,10 @@ function readStdin(timeoutMs: number): Promise<string | undefined> {
 function isCapture(payload: unknown): boolean {
   const event = (payload as { hook_event_name?: unknown } | null)?.hook_event_name
   return event === 'PostToolUse' || event === 'SessionStart'
+}
+
+function isPreToolUse(payload: unknown): boolean {
+  return (payload as { hook_event_name?: unknown } | null)?.hook_event_name === 'PreToolUse'
 }
 
 /** The root of the git repository the payload's `cwd` is in, found on this machine; undefined outside one. */
@@ -188,6 +192,9 @@ async function runHook(argv: string[]): Promise<void> {
     // The project is the repository, wherever in it the agent's cwd has moved (cd in a Bash call).
     const project = projectOfPayload(e.payload)
     if (project !== undefined) query.set('project', project)
+    // The command a PreToolUse answer prints to turn personalization off must find the service from
+    // a new shell. Sent with that event alone: a capture is never to be refused for it.
+    if (isPreToolUse(e.payload) && serviceUrl() !== DEFAULT_SERVICE_URL) query.set('service_url', serviceUrl())
     const timeout = abortAfter(wait)
     try {
       const response = await fetch(`${url}?${query}`, {

@@ -350,6 +350,29 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     })
   })
 
+  it('names the service’s address in the command to be asked again when it is not the default one (?service_url=)', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))
+    const pre = claudeCodeFixture('pre-tool-use')
+    const reasonAt = async (query: string, toolUseId: string) => {
+      const { status, body } = await call('POST', `${HOOK}${query}`, { ...pre, tool_use_id: toolUseId })
+      expect(status, query).toBe(200)
+      return body.hookSpecificOutput.permissionDecisionReason as string
+    }
+    const command = `node ${shellWord(BIN_PATH)} toggle --session ${pre.session_id} --off`
+    const other = await reasonAt(`?service_url=${encodeURIComponent('http://127.0.0.1:7421')}`, 'toolu_url_1')
+    expect(other.endsWith(`To be asked again in this session: DECISION_MEMORY_URL=http://127.0.0.1:7421 ${command}`)).toBe(true)
+    // Its origin alone: no path, no credentials; quoted for the shell where it needs it.
+    const remote = await reasonAt(`?service_url=${encodeURIComponent('https://me:secret@dm.example.com/x?y')}`, 'toolu_url_2')
+    expect(remote.endsWith(`: DECISION_MEMORY_URL=https://dm.example.com ${command}`)).toBe(true)
+    // The default address (as a new shell has it), or none given: the command alone.
+    expect((await reasonAt(`?service_url=${encodeURIComponent('http://127.0.0.1:7420/')}`, 'toolu_url_3')).endsWith(`: ${command}`)).toBe(true)
+    expect((await reasonAt('', 'toolu_url_4')).endsWith(`: ${command}`)).toBe(true)
+    const bad = await call('POST', `${HOOK}?service_url=ftp://x`, pre)
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.issues.map((i: any) => i.path)).toEqual(['service_url'])
+  })
+
   it('keeps the user’s own answer when Claude Code asked them after all and they answered otherwise, once', async () => {
     const { call, store } = await createTestApp()
     await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))

@@ -21,6 +21,13 @@ const HookQuery = z.object({
       'The project of the event, as the payload’s `cwd` would give it: `decision-memory hook` sends the root of the ' +
       'git repository the cwd is in, so that a session that moved to a subfolder stays in its project; default the `cwd`.',
   }),
+  service_url: z.url({ protocol: /^https?$/ }).max(2048).optional().openapi({
+    param: { name: 'service_url', in: 'query' },
+    description:
+      'The service’s address as the sender reaches it: `decision-memory hook` sends its `DECISION_MEMORY_URL` when that ' +
+      'is not the default `http://127.0.0.1:7420`, and the command the PreToolUse answer prints to turn personalization ' +
+      'off then sets it, so that it runs as printed in a new shell.',
+  }),
 })
 
 const HookAnswerSchema = z
@@ -60,9 +67,9 @@ const route = createRoute({
 
 export function hookRoutes(memory: DecisionMemory) {
   return createRouter().openapi(route, async (c) => {
-    const { user, at, project } = c.req.valid('query')
+    const { user, at, project, service_url: serviceUrl } = c.req.valid('query')
     // The hook acts for `?user=`, `default` when absent: a token must name that user (R-SVC-4).
     authorizeUsers(c, [user])
-    return c.json(await handleClaudeCodeHook(memory, c.req.valid('json'), { user, at, project }), 200)
+    return c.json(await handleClaudeCodeHook(memory, c.req.valid('json'), { user, at, project, serviceUrl }), 200)
   })
 }

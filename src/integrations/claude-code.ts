@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
-import { commandLine, optionArgs } from '../cli/bin-path'
+import { commandLine, optionArgs, shellWord } from '../cli/bin-path'
+import { DEFAULT_SERVICE_URL } from '../cli/options'
 import type { DecisionMemory } from '../decision-memory'
 import { normalizeQuestion } from '../domain/decision-point'
 import { InputError } from '../domain/errors'
@@ -100,6 +101,11 @@ export interface HookOptions {
    * repository the cwd is in, which `decision-memory hook` finds on the agent's machine.
    */
   project?: string | undefined
+  /**
+   * The service's address as the sender reaches it (`decision-memory hook`'s DECISION_MEMORY_URL):
+   * a command printed for the user names it when it is not the default, which a new shell uses.
+   */
+  serviceUrl?: string | undefined
 }
 
 /**
@@ -401,6 +407,7 @@ export function preToolUseAnswer(
   plan: QuestionPlan,
   sessionId?: string,
   user = 'default',
+  serviceUrl?: string,
 ): HookAnswer {
   if (plan.questions.every((p) => p.recommendation.state === 'personalization-off')) return {}
   const shown = plan.questions.map((p) => p.ask_user_question)
@@ -409,9 +416,12 @@ export function preToolUseAnswer(
   if (!answered && isDeepStrictEqual(shown, input.questions)) return {}
   // Every question answered already in the input (withAnswersGiven): nothing of this service's to add.
   if (!answered && toAsk.length === 0) return {}
-  // A command that runs as printed: this checkout's bin by path (the package is on no PATH), and
-  // the user when it is not the default (a session id may be several users').
-  const turnOff = `${commandLine(['toggle', ...optionArgs('--session', sessionId ?? 'ID'), ...(user === 'default' ? [] : optionArgs('--user', user)), '--off'])}${sessionId === undefined ? ' (ID: this session\'s id)' : ''}`
+  // A command that runs as printed: this checkout's bin by path (the package is on no PATH), the
+  // service's address when a new shell would not find it there (only its origin: no path, no
+  // credentials), and the user when it is not the default (a session id may be several users').
+  const origin = serviceUrl === undefined ? DEFAULT_SERVICE_URL : new URL(serviceUrl).origin
+  const where = origin === DEFAULT_SERVICE_URL ? '' : `DECISION_MEMORY_URL=${shellWord(origin)} `
+  const turnOff = `${where}${commandLine(['toggle', ...optionArgs('--session', sessionId ?? 'ID'), ...(user === 'default' ? [] : optionArgs('--user', user)), '--off'])}${sessionId === undefined ? ' (ID: this session\'s id)' : ''}`
   if (toAsk.length === 0) {
     return {
       hookSpecificOutput: {
@@ -490,7 +500,7 @@ export async function handleClaudeCodeHook(
       const planned = withAnswersGiven(plan, input.answers ?? {})
       const auto = autoResolvedObservations(planned, payload, options)
       if (auto.length > 0) await asSent(memory.observe(auto))
-      return preToolUseAnswer(input, planned, payload.session_id, options.user)
+      return preToolUseAnswer(input, planned, payload.session_id, options.user, options.serviceUrl)
     }
     default:
       return {}
