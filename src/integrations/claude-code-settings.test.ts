@@ -52,6 +52,25 @@ describe('mergeHooks', () => {
     ])
   })
 
+  it('gives an entry it updates, or one of its command, the fields a new one has, keeping those set by the user', () => {
+    const current = {
+      hooks: {
+        SessionStart: [{ hooks: [{ type: 'command', command: 'npx decision-memory hook' }] }],
+        PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: 'npx decision-memory hook', timeout: 30, note: 'mine' }] }],
+        PostToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ command: COMMAND }] }],
+      },
+    }
+    const { settings, changes } = mergeHooks(current, COMMAND)
+    expect(changes.map((c) => c.action)).toEqual(['updated', 'updated', 'updated'])
+    expect(settings.hooks).toEqual({
+      SessionStart: [{ hooks: [{ type: 'command', command: COMMAND, timeout: 5 }] }],
+      PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: COMMAND, timeout: 30, note: 'mine' }] }],
+      PostToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ command: COMMAND, type: 'command', timeout: 5 }] }],
+    })
+    // Then as a new install: nothing more to change.
+    expect(mergeHooks(settings, COMMAND).changes.every((c) => c.action === 'unchanged')).toBe(true)
+  })
+
   it('refuses settings it cannot merge into without destroying something', () => {
     expect(() => mergeHooks([], COMMAND)).toThrow(SettingsShapeError)
     expect(() => mergeHooks({ hooks: [] }, COMMAND)).toThrow(/"hooks" is not an object/)

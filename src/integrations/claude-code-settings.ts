@@ -50,8 +50,9 @@ export function hooksBlock(command: string): { hooks: Record<string, MatcherGrou
 
 /**
  * Merges decision-memory's hooks into Claude Code settings without clobbering them: every other
- * key, event and hook is kept; an entry already running `command` is left alone; an entry of an
- * earlier install (another path) gets the new command. Pure: returns new settings and the changes.
+ * key, event and hook is kept; an entry of an earlier install (another path) gets the new command;
+ * either, or one already running `command`, gets the fields a new entry has where it lacks them
+ * (`type`, `timeout`), and keeps those it has. Pure: returns new settings and the changes.
  */
 export function mergeHooks(current: unknown, command: string): { settings: Record<string, unknown>; changes: SettingsChange[] } {
   if (!isObject(current)) throw new SettingsShapeError('the settings file is not a JSON object')
@@ -66,20 +67,20 @@ export function mergeHooks(current: unknown, command: string): { settings: Recor
     if (!Array.isArray(groups)) throw new SettingsShapeError(`"hooks.${event}" is not an array`)
     const entries = (groups as MatcherGroup[]).flatMap((g) => (isObject(g) && Array.isArray(g.hooks) ? g.hooks : []))
     const change = { event, matcher: matcher ?? null, command }
-    if (entries.some((e) => isObject(e) && e.command === command)) {
-      changes.push({ ...change, action: 'unchanged' })
-      continue
-    }
-    const earlier = entries.find((e) => isObject(e) && typeof e.command === 'string' && OURS.test(e.command))
+    const entry: HookEntry = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }
+    const current = entries.find((e) => isObject(e) && e.command === command)
+    const earlier = current ?? entries.find((e) => isObject(e) && typeof e.command === 'string' && OURS.test(e.command))
     if (earlier !== undefined) {
-      earlier.command = command
-      changes.push({ ...change, action: 'updated' })
+      // The fields a new entry has, where it lacks them (the timeout, to an install of before it
+      // was written, or one pasted without it); what is there, set by the user, is kept.
+      const missing = Object.entries(entry).filter(([field]) =>
+        field === 'command' ? earlier.command !== command : earlier[field] === undefined,
+      )
+      for (const [field, value] of missing) earlier[field] = value
+      changes.push({ ...change, action: missing.length === 0 ? 'unchanged' : 'updated' })
       continue
     }
-    const group: MatcherGroup = {
-      ...(matcher === undefined ? {} : { matcher }),
-      hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }],
-    }
+    const group: MatcherGroup = { ...(matcher === undefined ? {} : { matcher }), hooks: [entry] }
     groups.push(group)
     changes.push({ ...change, action: 'added' })
   }
