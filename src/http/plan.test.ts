@@ -130,6 +130,17 @@ describe('POST /v1/plan (R-ASK-3)', () => {
     expect(input.questions.find((q: { question: string }) => q.question === DOCS.question).multiSelect).toBe(false)
   })
 
+  it('records no observation, and a session id seen for the first time starts that session, unless as_of (R-SES-1)', async () => {
+    const { call, store } = await createTestApp()
+    expect((await call('POST', '/v1/plan', { session_id: 's-plan', project: 'acme', questions: [TIER] })).status).toBe(200)
+    expect(await store.getSession('default', 's-plan')).toMatchObject({ session_id: 's-plan', project: 'acme', personalization: true })
+    expect((await call('POST', '/v1/plan', { session_id: 's-replay', questions: [TIER], as_of: START })).status).toBe(200)
+    expect(await store.getSession('default', 's-replay')).toBeUndefined()
+    const observations = []
+    for await (const o of store.observationsOf('default')) observations.push(o)
+    expect(observations).toEqual([])
+  })
+
   it('asks everything, unlabelled and unordered, for a session with personalization off', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/observations', observationsOf(TIER, { 'Tier L': 40 }, 'tier'))
