@@ -193,6 +193,25 @@ describe('guard, import-adr and why end to end, over the real service', () => {
     }
   })
 
+  it('import-adr reports a section taken out of a DECISIONS.md that is still there, keeping the decision', async () => {
+    const repo = await mkdtemp(join(tmpdir(), 'dm-e2e-log-'))
+    try {
+      const section = (n: number, title: string) => `## D-00${n}: ${title}\n\n- Status: Accepted\n- Date: 2024-01-0${n}\n\n${title}.\n`
+      await mkdir(join(repo, '.git'), { recursive: true })
+      const log = join(repo, 'DECISIONS.md')
+      await writeFile(log, `# Decisions\n\n${section(1, 'Use REST')}\n${section(2, 'Use Kafka')}`)
+      expect(JSON.parse((await cli(['import-adr', repo, '--prefix', 'LOG', '--json'], env)).stdout).import.created).toEqual(['LOG-D-001', 'LOG-D-002'])
+      await writeFile(log, `# Decisions\n\n${section(1, 'Use REST')}`)
+      const taken = await cli(['import-adr', repo, '--prefix', 'LOG'], env)
+      expect(taken.stdout).toContain('imported: 0 new, 0 updated, 1 unchanged, 1 whose section is gone\n')
+      expect(taken.stderr).toContain('LOG-D-002: the section of DECISIONS.md that LOG-D-002 was imported from is no longer in it; LOG-D-002 stays accepted')
+      const stored = (await (await fetch(`${env.DECISION_MEMORY_URL}/v1/decisions/LOG-D-002`)).json()) as { status: string }
+      expect(stored.status).toBe('accepted')
+    } finally {
+      await rm(repo, { recursive: true, force: true })
+    }
+  })
+
   it('with the service down, the guard exits 0 and lets the command through, saying so; the CLI opens the store itself', async () => {
     await stop(service.child)
     const down = await cli(['guard'], env, await readFile(BASH_FIXTURE, 'utf8'))

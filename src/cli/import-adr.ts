@@ -16,7 +16,8 @@ export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--p
   are mapped to the decision lifecycle. A file (or section) that cannot be read is reported as
   PATH:LINE: why, and the import goes on. Importing the same records again changes nothing,
   from another clone of the repository too (it is named by its origin remote). A decision whose
-  file is gone from DIR keeps its status and is reported, for you to deprecate or revoke it.
+  file is gone from DIR, or whose section is gone from its DECISIONS.md, keeps its status and is
+  reported, for you to deprecate or revoke it.
 
   --format F   read every file as F (${ADR_FORMATS.join(', ')}); default: per file
   --prefix P   put P- before every key (and link) read, for a second folder whose records are
@@ -82,6 +83,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
           `*/${inRepository as string}`,
         ]
   const files = reading.files
+  const logs = reading.logs.map((log) => ({ path: log.path, keys: log.keys.map(prefixed) }))
   for (const read of reading.records) {
     const record = {
       ...read,
@@ -104,9 +106,9 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
       const answer = await throughServiceOrLocal({
         method: 'POST',
         path: '/v1/decisions/import',
-        body: { records, files },
+        body: { records, files, logs },
         dataDir: values.data,
-        local: (_memory, decisions) => decisions.import(records, { files }),
+        local: (_memory, decisions) => decisions.import(records, { files, logs }),
         // Importing a repository's records may come before the service first runs.
         createStore: true,
       })
@@ -129,15 +131,20 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
   const formats = Object.entries(reading.formats).map(([f, n]) => `${n} ${f}`).join(', ') || 'none'
   process.stdout.write(`read ${records.length} records in ${dir} (${formats}); ${problems.length} could not be read\n`)
   if (report !== null) {
+    // A service from before `missing` was reported answers without it. One whose file is still
+    // here was taken out of it (a section of a DECISIONS.md).
+    const missing = report.missing ?? []
+    const sections = missing.filter((m) => files.includes(m.path)).length
+    const gone = missing.length - sections
     process.stdout.write(
       `imported: ${report.created.length} new, ${report.updated.length} updated, ${report.unchanged.length} unchanged` +
         (report.conflicts.length === 0 ? '' : `, ${report.conflicts.length} left out`) +
-        ((report.missing ?? []).length === 0 ? '' : `, ${report.missing.length} whose file is gone`) +
+        (gone === 0 ? '' : `, ${gone} whose file is gone`) +
+        (sections === 0 ? '' : `, ${sections} whose section is gone`) +
         '\n',
     )
     for (const c of [...report.conflicts, ...report.warnings]) process.stderr.write(printable(`${c.key}: ${c.message}`) + '\n')
-    // A service from before `missing` was reported answers without it.
-    for (const m of report.missing ?? []) process.stderr.write(printable(`${m.key}: ${m.message}`) + '\n')
+    for (const m of missing) process.stderr.write(printable(`${m.key}: ${m.message}`) + '\n')
   } else if (values['dry-run'] === true) {
     for (const r of records) process.stdout.write(printable(`  ${r.key}  ${r.status}  ${r.date}  ${r.title}`) + '\n')
   }

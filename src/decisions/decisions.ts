@@ -108,9 +108,16 @@ export interface Decisions {
   /**
    * Imports records read from a folder (R-CON-6); `files`, the folder's `.md` files, tell the
    * names it had before from another repository's folder (see formerNames), and which of its
-   * records' files are gone (`missing`).
+   * records' files are gone (`missing`); `logs`, the keys of every section of its DECISIONS.md
+   * files, which of its sections were taken out of a log that is still there.
    */
-  import(records: readonly ImportedDecision[], options?: { files?: readonly string[] | undefined }): Promise<ImportReport>
+  import(records: readonly ImportedDecision[], options?: ImportOptions): Promise<ImportReport>
+}
+
+/** What an import knows of the folder besides its records (see Decisions.import). */
+export interface ImportOptions {
+  files?: readonly string[] | undefined
+  logs?: ReadonlyArray<{ path: string; keys: readonly string[] }> | undefined
 }
 
 function notFound(key: string, path = 'key', asOf?: Date): InputError {
@@ -200,31 +207,36 @@ function formerNames(folder: string, records: readonly ImportedDecision[], files
 
 /**
  * The records of the folders imported that were stored from a file no longer in the folder
- * (`files`, the folder's `.md` files): still in force here, as nothing revokes a decision but a
- * decision, and reported so that someone does. Without `files`, which files are left is not known.
+ * (`files`, the folder's `.md` files), or from a section no longer in a log that is (`logs`, the
+ * keys of every section of its DECISIONS.md files, read or not): still in force here, as nothing
+ * revokes a decision but a decision, and reported so that someone does. Without `files`, which
+ * files are left is not known; without a log's keys, which of its sections are.
  */
 function missingFiles(
   folders: ReadonlyMap<string, readonly string[]>,
   records: readonly ImportedDecision[],
-  files: readonly string[] | undefined,
+  { files, logs }: ImportOptions,
   stored: Map<string, DecisionRecord[]>,
 ): ImportReport['missing'] {
   if (files === undefined) return []
   const present = new Set(files)
+  const sections = new Map((logs ?? []).map((log) => [log.path, new Set(log.keys)]))
   const incoming = new Set(records.map((r) => r.key))
   const missing: ImportReport['missing'] = []
   for (const [folder, names] of folders) {
     for (const record of [folder, ...names].flatMap((name) => stored.get(name) ?? [])) {
       const path = record.imported?.path ?? ''
-      if (incoming.has(record.key) || present.has(path)) continue
+      const held = sections.get(path)
+      if (incoming.has(record.key) || (present.has(path) && (held === undefined || held.has(record.key)))) continue
       // Only the moves its lifecycle allows: a superseded or revoked decision is final.
       const moves = (['deprecated', 'revoked'] as const).filter((to) => canMove(record.status, to)).map((to) => (to === 'deprecated' ? 'deprecate' : 'revoke'))
+      const gone = present.has(path)
+        ? `the section of ${path} that ${record.key} was imported from is no longer in it`
+        : `${path}, which ${record.key} was imported from, is no longer in the folder`
       missing.push({
         key: record.key,
         path,
-        message:
-          `${path}, which ${record.key} was imported from, is no longer in the folder; ${record.key} stays ${record.status}` +
-          (moves.length === 0 ? '' : ` (${moves.join(' or ')} it if it no longer holds)`),
+        message: `${gone}; ${record.key} stays ${record.status}` + (moves.length === 0 ? '' : ` (${moves.join(' or ')} it if it no longer holds)`),
       })
     }
   }
@@ -642,7 +654,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
         await settleLinks(merges, async (key) => tx.get(key))
         const refused = refusedFolder(merges)
         if (refused !== undefined) return { ...report, conflicts: refused, warnings: [] }
-        report.missing = missingFiles(folders, records, options.files, byFolder)
+        report.missing = missingFiles(folders, records, options, byFolder)
         const folderOf = new Map(records.map((r) => [r.key, r.origin.folder]))
         for (const { key, stored, merged } of merges) {
           report.warnings.push(...merged.warnings.map((message) => ({ key, message })))

@@ -312,6 +312,21 @@ export const ImportBody = z
           'name (`origin.aliases`) is this one only if its files are all among them, and a record stored from this folder whose ' +
           'file is not among them is listed in `missing` (without `files`, none is).',
       }),
+    logs: z
+      .array(
+        z.object({
+          path: z.string().min(1).max(DECISION_LIMITS.sourceLength),
+          keys: z.array(z.string().min(1).max(DECISION_LIMITS.sourceLength)).max(DECISION_LIMITS.importRecords),
+        }),
+      )
+      .max(DECISION_LIMITS.importRecords)
+      .optional()
+      .openapi({
+        description:
+          'The section-based logs of the folder read whole (`DECISIONS.md`), each with the keys of all its sections now, those ' +
+          'that could not be read included: a record stored from one of them whose key is not among its keys (its section was ' +
+          'taken out) is listed in `missing`.',
+      }),
   })
   .openapi('DecisionImport')
 
@@ -324,7 +339,8 @@ export const ImportReportSchema = z
     warnings: z.array(z.object({ key: z.string(), message: z.string() })),
     missing: z.array(z.object({ key: z.string(), path: z.string(), message: z.string() })).openapi({
       description:
-        'Decisions imported from this folder whose file is no longer in `files`: they keep their status (a deleted file revokes nothing); ' +
+        'Decisions imported from this folder whose file is no longer in `files`, or whose section is no longer in its log (`logs`): ' +
+        'they keep their status (a deleted file revokes nothing); ' +
         'deprecate or revoke them if they no longer hold.',
     }),
   })

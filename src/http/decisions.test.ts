@@ -637,6 +637,28 @@ describe('records whose file was deleted from their folder (R-CON-6)', () => {
     expect((await call('POST', '/v1/decisions/import', { records: read('acme/docs/adr', left) })).body.missing).toEqual([])
   })
 
+  it('a section taken out of a DECISIONS.md still in the folder is reported as a deleted file is; one that cannot be read now is not', async () => {
+    const { call } = await createTestApp()
+    const section = (n: number, title: string) => `## D-00${n}: ${title}\n\n- Status: Accepted\n- Date: 2024-01-0${n}\n\n${title}.\n`
+    const importLog = async (...sections: string[]) => {
+      const reading = readRecordFolder([{ path: 'DECISIONS.md', name: 'DECISIONS.md', bytes: new TextEncoder().encode(`# Decisions\n\n${sections.join('\n')}`) }])
+      const records = reading.records.map((r) => ({ ...r, origin: { ...r.origin, folder: 'acme/docs' } }))
+      return (await call('POST', '/v1/decisions/import', { records, files: ['DECISIONS.md'], logs: reading.logs })).body
+    }
+    await importLog(section(1, 'Use REST'), section(2, 'Use Kafka'), section(3, 'Use Zod'))
+    // D-002 taken out; D-003 still there, with its status line deleted by mistake.
+    const report = await importLog(section(1, 'Use REST'), section(3, 'Use Zod').replace('- Status: Accepted\n', ''))
+    expect(report.unchanged).toEqual(['D-001'])
+    expect(report.missing).toEqual([
+      {
+        key: 'D-002',
+        path: 'DECISIONS.md',
+        message: 'the section of DECISIONS.md that D-002 was imported from is no longer in it; D-002 stays accepted (deprecate or revoke it if it no longer holds)',
+      },
+    ])
+    expect((await call('GET', '/v1/decisions/D-002')).body).toMatchObject({ status: 'accepted', version: 1 })
+  })
+
   it('advise only a move the lifecycle allows: a superseded decision whose file is gone is final', async () => {
     const { call } = await createTestApp()
     const chain = {

@@ -30,6 +30,12 @@ export interface FolderReading {
   skipped: string[]
   /** How many records each format gave. */
   formats: Partial<Record<AdrFormat, number>>
+  /**
+   * The section-based logs read (DECISIONS.md), each with the keys of all its sections, those that
+   * could not be read included: a decision imported from one whose key is no longer among them was
+   * taken out of it. A log that could not be read at all is not listed.
+   */
+  logs: Array<{ path: string; keys: string[] }>
 }
 
 /** Long records are kept whole in the repository; the store keeps their beginning. */
@@ -68,7 +74,7 @@ function decode(bytes: Uint8Array): { text: string } | { badLine: number } {
   }
 }
 
-function readFile(file: RecordFile, format: AdrFormat): FileReading {
+function readFile(file: RecordFile, format: AdrFormat): FileReading & { keys?: string[] } {
   if (format === 'decisions-md') return readDecisionsMd(file)
   const read = format === 'madr' ? readMadr : format === 'log4brains' ? readLog4brains : readAdrTools
   try {
@@ -89,6 +95,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
   const skipped: string[] = []
   const parsed: ParsedRecord[] = []
   const formats: FolderReading['formats'] = {}
+  const logs: FolderReading['logs'] = []
   const fileKeys = new Map<string, string>()
   for (const f of [...files].sort((a, b) => a.name.localeCompare(b.name))) {
     if (!/\.md$/i.test(f.name) || NOT_A_RECORD.test(f.name)) {
@@ -109,6 +116,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     const reading = readFile(file, format)
     problems.push(...reading.problems)
     parsed.push(...reading.records)
+    if (reading.keys !== undefined) logs.push({ path: f.path, keys: reading.keys })
     if (format !== 'decisions-md') fileKeys.set(f.name.toLowerCase(), keyOfFile(f.name))
   }
   // One key in two places (two branches that each added their 0005-….md, a section copied in a
@@ -188,5 +196,6 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     problems,
     skipped,
     formats,
+    logs,
   }
 }

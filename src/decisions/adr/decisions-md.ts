@@ -47,8 +47,12 @@ function titleOf(heading: string): string {
     .trim()
 }
 
+/** The key of a section: the one its heading names, else one made of its title (see keyOfTitle). */
+function keyOfSection(section: Section): string {
+  return KEY.exec(section.heading)?.[1] ?? keyOfTitle(titleOf(section.heading) || section.heading)
+}
+
 function readSection(file: RecordFile, section: Section, definitions: LinkDefinitions): ParsedRecord {
-  const key = KEY.exec(section.heading)?.[1]
   const title = titleOf(section.heading) || section.heading
   const body = section.body
   const statusField = fieldOf(body, /^status$/i)
@@ -64,7 +68,7 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
   const prose = textOf(body.filter((l) => fieldOf([l], FIELD) === undefined && !isLinkDefinition(l.text) && !BREAK.test(l.text)))
   const text = [section.heading, ...body.map((l) => l.text)].join('\n')
   return {
-    key: key ?? keyOfTitle(title),
+    key: keyOfSection(section),
     title,
     decision: fieldOf(body, /^decision$/i)?.value || title,
     rationale: fieldOf(body, /^(rationale|why|reason)$/i)?.value || fieldOf(body, /^context$/i)?.value || prose || `not stated in ${file.path}`,
@@ -115,13 +119,15 @@ function decisionSections(section: Section): Section[] {
  * holding a key (`D-001`) and/or a date, then fields (`- Status:`, `- Date:`, `- Enforce:`,
  * `- Supersedes:`, `- Superseded by:`, `- Decision:`, `- Rationale:`) and prose, which is the
  * rationale when no field gives one. A section that cannot be read is a problem at its line;
- * the others are read.
+ * the others are read. `keys` names every section, read or not: a decision imported from a
+ * section no longer among them was taken out of the log.
  */
-export function readDecisionsMd(file: RecordFile): FileReading {
-  const reading: FileReading = { records: [], problems: [] }
+export function readDecisionsMd(file: RecordFile): FileReading & { keys: string[] } {
+  const reading: FileReading & { keys: string[] } = { records: [], problems: [], keys: [] }
   const definitions = linkDefinitions(file.text)
   for (const section of parseRecord(numbered(file.text)).sections.flatMap(decisionSections)) {
     if (filled(section.body).length === 0 && !KEY.test(section.heading)) continue
+    reading.keys.push(keyOfSection(section))
     try {
       reading.records.push(readSection(file, section, definitions))
     } catch (error) {
