@@ -193,7 +193,7 @@ describe('guard, import-adr and why end to end, over the real service', () => {
     }
   })
 
-  it('import-adr reports a section taken out of a DECISIONS.md that is still there, keeping the decision', async () => {
+  it('import-adr reports a section taken out of a DECISIONS.md that is still there, then every decision of a folder left with no record, keeping them', async () => {
     const repo = await mkdtemp(join(tmpdir(), 'dm-e2e-log-'))
     try {
       const section = (n: number, title: string) => `## D-00${n}: ${title}\n\n- Status: Accepted\n- Date: 2024-01-0${n}\n\n${title}.\n`
@@ -207,6 +207,10 @@ describe('guard, import-adr and why end to end, over the real service', () => {
       expect(taken.stderr).toContain('LOG-D-002: the section of DECISIONS.md that LOG-D-002 was imported from is no longer in it; LOG-D-002 stays accepted')
       const stored = (await (await fetch(`${env.DECISION_MEMORY_URL}/v1/decisions/LOG-D-002`)).json()) as { status: string }
       expect(stored.status).toBe('accepted')
+      await rm(log)
+      const emptied = await cli(['import-adr', repo, '--prefix', 'LOG'], env)
+      expect(emptied.stdout).toContain('imported: 0 new, 0 updated, 0 unchanged, 2 whose file is gone\n')
+      expect(emptied.stderr).toContain('LOG-D-001: DECISIONS.md, which LOG-D-001 was imported from, is no longer in the folder; LOG-D-001 stays accepted')
     } finally {
       await rm(repo, { recursive: true, force: true })
     }

@@ -101,14 +101,16 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
   }
 
   let report: ImportReport | null = null
-  if (values['dry-run'] !== true && records.length > 0) {
+  // Sent with no records too: a folder whose records were all deleted has its decisions reported.
+  if (values['dry-run'] !== true) {
+    const named = { folder, ...(aliases.length === 0 ? {} : { aliases }) }
     try {
       const answer = await throughServiceOrLocal({
         method: 'POST',
         path: '/v1/decisions/import',
-        body: { records, files, logs },
+        body: { records, files, logs, ...named },
         dataDir: values.data,
-        local: (_memory, decisions) => decisions.import(records, { files, logs }),
+        local: (_memory, decisions) => decisions.import(records, { files, logs, ...named }),
         // Importing a repository's records may come before the service first runs.
         createStore: true,
       })

@@ -118,6 +118,9 @@ export interface Decisions {
 export interface ImportOptions {
   files?: readonly string[] | undefined
   logs?: ReadonlyArray<{ path: string; keys: readonly string[] }> | undefined
+  /** The folder read, and the names it had before, as a record's origin names them: what an import of no records is about. */
+  folder?: string | undefined
+  aliases?: readonly string[] | undefined
 }
 
 function notFound(key: string, path = 'key', asOf?: Date): InputError {
@@ -187,8 +190,14 @@ async function storedByFolder(tx: DecisionTransaction): Promise<Map<string, Deci
  * same path (both have `doc/adr/0001-record-architecture-decisions.md`, each of its day, or the
  * same one from a template) has other files or other contents, and is not this one.
  */
-function formerNames(folder: string, records: readonly ImportedDecision[], files: readonly string[] | undefined, stored: Map<string, DecisionRecord[]>, at: string): string[] {
-  const aliases = records[0]?.origin.aliases ?? []
+function formerNames(
+  folder: string,
+  aliases: readonly string[],
+  records: readonly ImportedDecision[],
+  files: readonly string[] | undefined,
+  stored: Map<string, DecisionRecord[]>,
+  at: string,
+): string[] {
   const paths = aliases.filter((a) => a.startsWith('*/')).map((a) => a.slice(2))
   const present = new Set(files ?? records.map((r) => r.origin.path))
   const fingerprints = new Map(records.map((r) => [r.origin.path, importedRecord(r, at).imported?.fingerprint]))
@@ -627,12 +636,15 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
         const incoming = new Set(records.map((r) => r.key))
         // Which stored records are of the folders imported, under their names now or before.
         const folders = new Map<string, string[]>()
-        const sent = [...new Set(records.flatMap((r) => (r.origin.folder === undefined ? [] : [r.origin.folder])))]
+        // A folder whose records are all gone sends none: it is named on its own.
+        const named = options.folder === undefined ? [] : [options.folder]
+        const sent = [...new Set([...records.flatMap((r) => (r.origin.folder === undefined ? [] : [r.origin.folder])), ...named])]
         const needed = options.files !== undefined || records.some((r) => (r.origin.aliases ?? []).length > 0)
         const byFolder = needed ? await storedByFolder(tx) : new Map<string, DecisionRecord[]>()
         for (const folder of sent) {
           const own = records.filter((r) => r.origin.folder === folder)
-          folders.set(folder, formerNames(folder, own, options.files, byFolder, at))
+          const aliases = own[0]?.origin.aliases ?? (folder === options.folder ? options.aliases : undefined) ?? []
+          folders.set(folder, formerNames(folder, aliases, own, options.files, byFolder, at))
         }
         const merges: Merge[] = []
         for (const input of records) {

@@ -301,7 +301,15 @@ export const PointWhySchema = z
 
 export const ImportBody = z
   .object({
-    records: z.array(ImportedDecisionSchema).min(1).max(DECISION_LIMITS.importRecords),
+    records: z.array(ImportedDecisionSchema).max(DECISION_LIMITS.importRecords).openapi({
+      description: 'The records read; none, for a folder whose records are all gone, which `folder` then names.',
+    }),
+    folder: ImportedDecisionSchema.shape.origin.shape.folder.openapi({
+      description:
+        'The folder read, as `origin.folder` names it (`github.com/acme/web/doc/adr`): with no records, the folder whose ' +
+        'decisions are all reported in `missing` when none of their files is among `files` any more.',
+    }),
+    aliases: ImportedDecisionSchema.shape.origin.shape.aliases,
     files: z
       .array(z.string().min(1).max(DECISION_LIMITS.sourceLength))
       .max(DECISION_LIMITS.importRecords)
@@ -327,6 +335,11 @@ export const ImportBody = z
           'that could not be read included: a record stored from one of them whose key is not among its keys (its section was ' +
           'taken out) is listed in `missing`.',
       }),
+  })
+  .superRefine((body, ctx) => {
+    if (body.records.length === 0 && body.folder === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['records'], message: 'give at least one record, or the folder read (folder) whose records are all gone' })
+    }
   })
   .openapi('DecisionImport')
 

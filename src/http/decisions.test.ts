@@ -659,6 +659,29 @@ describe('records whose file was deleted from their folder (R-CON-6)', () => {
     expect((await call('GET', '/v1/decisions/D-002')).body).toMatchObject({ status: 'accepted', version: 1 })
   })
 
+  it('of a folder whose every file was deleted, are all reported, with no record sent but the folder named; none is retired', async () => {
+    const { call } = await createTestApp()
+    const files = { '0001-use-rest.md': adr(1, 'Use REST'), '0002-use-kafka.md': adr(2, 'Use Kafka') }
+    await call('POST', '/v1/decisions/import', { records: read('acme/docs/adr', files) })
+    await call('POST', '/v1/decisions/import', { records: read('acme/web/adr', { '0009-use-vite.md': adr(9, 'Use Vite') }) })
+    // The folder still holds its README.md, which is no record.
+    const emptied = await call('POST', '/v1/decisions/import', { records: [], folder: 'acme/docs/adr', files: ['README.md'] })
+    expect(emptied.status).toBe(200)
+    expect(emptied.body).toMatchObject({ created: [], updated: [], unchanged: [], conflicts: [] })
+    expect(emptied.body.missing.map((m: { key: string; path: string }) => [m.key, m.path])).toEqual([
+      ['ADR-0001', '0001-use-rest.md'],
+      ['ADR-0002', '0002-use-kafka.md'],
+    ])
+    for (const key of ['ADR-0001', 'ADR-0002', 'ADR-0009']) expect((await call('GET', `/v1/decisions/${key}`)).body).toMatchObject({ status: 'accepted', version: 1 })
+    // Its former name finds them as well.
+    const renamed = await call('POST', '/v1/decisions/import', { records: [], folder: 'github.com/acme/docs/adr', aliases: ['acme/docs/adr'], files: [] })
+    expect(renamed.body.missing.map((m: { key: string }) => m.key)).toEqual(['ADR-0001', 'ADR-0002'])
+    // With neither records nor a folder, there is nothing to import.
+    const nothing = await call('POST', '/v1/decisions/import', { records: [], files: [] })
+    expect(nothing.status).toBe(400)
+    expect(nothing.body.error.issues.map((i: { path: string }) => i.path)).toContain('records')
+  })
+
   it('advise only a move the lifecycle allows: a superseded decision whose file is gone is final', async () => {
     const { call } = await createTestApp()
     const chain = {

@@ -104,7 +104,7 @@ const importRecords = createRoute({
     '(`duplicate_key`), or a record that supersedes itself or what supersedes it, are refused with nothing stored. ' +
     'A re-import never moves a revoked or superseded decision, nor relinks a supersede made over the API (`warnings` say so). ' +
     'A decision of the folder whose file is no longer among `files`, or whose section is no longer in its log (`logs`), keeps its ' +
-    'status and is listed in `missing`.',
+    'status and is listed in `missing`; a folder whose records are all gone is sent with none, naming itself in `folder`.',
   request: { body: { required: true, ...json(ImportBody) } },
   responses: { 200: { description: 'What the import did', ...json(ImportReportSchema) }, 400: invalid },
 })
@@ -191,8 +191,8 @@ export function decisionRoutes(decisions: Decisions, memory: DecisionMemory) {
     .openapi(pulses, async (c) => c.json(await decisions.pulses(), 200))
     .openapi(check, async (c) => c.json(await decisions.check(c.req.valid('json')), 200))
     .openapi(importRecords, async (c) => {
-      const { records, files, logs } = c.req.valid('json')
-      return c.json(await decisions.import(records, { files, logs }), 200)
+      const { records, ...folder } = c.req.valid('json')
+      return c.json(await decisions.import(records, folder), 200)
     })
     .openapi(read, async (c) => c.json(await decisions.get(c.req.valid('param').key, c.req.valid('query')), 200))
     .openapi(accept, async (c) => c.json(await decisions.accept(c.req.valid('param').key, c.req.valid('json')), 200))
