@@ -148,7 +148,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     for (const c of [...report.conflicts, ...report.warnings]) process.stderr.write(printable(`${c.key}: ${c.message}`) + '\n')
     for (const m of missing) process.stderr.write(printable(`${m.key}: ${m.message}`) + '\n')
   } else if (values['dry-run'] === true) {
-    for (const r of records) process.stdout.write(printable(`  ${r.key}  ${r.status}  ${r.date}  ${r.title}`) + '\n')
+    for (const r of records) process.stdout.write(printable(`  ${r.key}  ${r.status}  ${r.date ?? 'no date'}  ${r.title}`) + '\n')
   }
   return 0
 }

@@ -657,7 +657,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
             }
           }
           const stored = await tx.get(input.key)
-          const record = importedRecord(links, at)
+          const record = importedRecord(links, at, stored)
           // The history matters only to a record the repository changed: a re-import of an
           // unchanged folder reads no events.
           const changed = stored?.imported != null && stored.imported.fingerprint !== record.imported?.fingerprint

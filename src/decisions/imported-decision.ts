@@ -23,7 +23,9 @@ export const ImportedDecisionSchema = z.object({
   decision: Text,
   rationale: Text,
   status: DecisionStatusSchema,
-  date: DecisionDateSchema,
+  date: DecisionDateSchema.nullable().openapi({
+    description: 'The day it was decided; null when the record says none: the day it is first imported, which later imports keep.',
+  }),
   enforce: z.enum(ENFORCE_LEVELS).default('advisory'),
   supersedes: DecisionKeySchema.nullable().default(null),
   superseded_by: DecisionKeySchema.nullable().default(null),
@@ -98,14 +100,18 @@ const IMPORTED_FIELDS = [
   'evidence',
 ] as const
 
-/** A record as the import would store it (before version and times are set). */
-export function importedRecord(input: ImportedDecision, at: string): DecisionRecord {
+/**
+ * A record as the import would store it (before version and times are set). A record that says no
+ * date is dated the day it is first imported: `stored`, the decision stored from it before, keeps
+ * its date, and the fingerprint is of the record as read, so that importing it again changes nothing.
+ */
+export function importedRecord(input: ImportedDecision, at: string, stored?: DecisionRecord): DecisionRecord {
   const fields = {
     title: input.title,
     decision: input.decision,
     rationale: input.rationale,
     status: input.status,
-    date: input.date,
+    date: input.date ?? stored?.date ?? at.slice(0, 10),
     enforce: input.enforce,
     supersedes: input.supersedes,
     superseded_by: input.superseded_by,
@@ -124,7 +130,7 @@ export function importedRecord(input: ImportedDecision, at: string): DecisionRec
     updated_at: at,
     imported: {
       ...origin,
-      fingerprint: contentHash(JSON.stringify(IMPORTED_FIELDS.map((f) => fields[f]))),
+      fingerprint: contentHash(JSON.stringify(IMPORTED_FIELDS.map((f) => (f === 'date' ? input.date : fields[f])))),
       status: input.status,
     },
   }

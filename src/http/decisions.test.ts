@@ -614,6 +614,28 @@ describe('a repository named by its origin remote, imported from another clone (
   })
 })
 
+describe('a record that says no date (R-CON-6)', () => {
+  it('is dated the day it is first imported, which importing it again, changed or not, keeps', async () => {
+    const { call, clock } = await createTestApp()
+    const madr = (outcome: string) => `---\nstatus: accepted\n---\n\n# Use Zod\n\n## Decision Outcome\n\nChosen option: "${outcome}".\n`
+    const read = (text: string) =>
+      readRecordFolder([{ path: '0003-use-zod.md', name: '0003-use-zod.md', bytes: new TextEncoder().encode(text) }]).records.map((r) => ({
+        ...r,
+        origin: { ...r.origin, folder: 'acme/docs/adr' },
+      }))
+    expect(read(madr('Zod'))[0]?.date).toBe(null)
+    const first = clock.now().toISOString().slice(0, 10)
+    expect((await call('POST', '/v1/decisions/import', { records: read(madr('Zod')) })).body.created).toEqual(['ADR-0003'])
+    expect((await call('GET', '/v1/decisions/ADR-0003')).body.date).toBe(first)
+    clock.advance(3 * DAY)
+    expect((await call('POST', '/v1/decisions/import', { records: read(madr('Zod')) })).body.unchanged).toEqual(['ADR-0003'])
+    expect((await call('POST', '/v1/decisions/import', { records: read(madr('Zod 4')) })).body.updated).toEqual(['ADR-0003'])
+    const stored = (await call('GET', '/v1/decisions/ADR-0003')).body
+    expect(stored).toMatchObject({ date: first, decision: 'Chosen option: "Zod 4".' })
+    expect(stored.events.at(-1).changed).not.toContain('date')
+  })
+})
+
 describe('records whose file was deleted from their folder (R-CON-6)', () => {
   const adr = (n: number, title: string) => `# ${n}. ${title}\n\nDate: 2024-01-0${n}\n\n## Status\n\nAccepted\n\n## Decision\n\n${title}.\n`
   const read = (folder: string, entries: Record<string, string>) =>

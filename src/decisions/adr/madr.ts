@@ -1,6 +1,6 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml'
 import { fileEvidence, keyOfFile, statusOfLines } from './adr-tools'
-import { linkDefinitions, numbered, parseRecord, sectionNamed, textOf, type Line, type MarkdownRecord } from './markdown'
+import { fieldOf, linkDefinitions, numbered, parseRecord, sectionNamed, textOf, type Line, type MarkdownRecord } from './markdown'
 import { UnreadableRecord, readEnforce, type ParsedRecord, type RecordFile } from './parsed-record'
 import { readDate } from './status-words'
 
@@ -33,6 +33,29 @@ function lineOfKey(lines: readonly Line[], name: string): number {
 }
 
 /**
+ * The date of a MADR record: its front matter's `date`, else a `Date:` line under the title (as
+ * MADR 2 and adr-tools write it), else the date a `yyyymmdd-slug.md` file is named by, as a
+ * log4brains record without a date is read; else none (MADR makes every field optional), and the
+ * import dates it the day it is first imported.
+ */
+function dateOf(data: Record<string, unknown>, matter: readonly Line[], record: MarkdownRecord, name: string): string | null {
+  const fromMatter = data.date instanceof Date ? data.date.toISOString() : data.date
+  if (fromMatter !== undefined && fromMatter !== null) {
+    const date = readDate(String(fromMatter))
+    if (date === undefined) throw new UnreadableRecord(lineOfKey(matter, 'date'), `"${String(fromMatter)}" is not a date`)
+    return date
+  }
+  const field = fieldOf(record.preamble, /^date$/i)
+  if (field !== undefined) {
+    const date = readDate(field.value)
+    if (date === undefined) throw new UnreadableRecord(field.line, `"${field.value}" is not a date`)
+    return date
+  }
+  const named = /^(\d{4})(\d{2})(\d{2})-/.exec(name)
+  return named === null ? null : (readDate(`${named[1]}-${named[2]}-${named[3]}`) ?? null)
+}
+
+/**
  * A MADR record (3.x/4.x): YAML front matter with `status` (`proposed`, `accepted`, `rejected`,
  * `deprecated`, `superseded by ADR-0005`), `date`, `decision-makers` (3.x: `deciders`), then a
  * `# Title` and the MADR sections.
@@ -62,10 +85,7 @@ export function readMadr(file: RecordFile): ParsedRecord {
   }
   const statusLine = lineOfKey(matter, 'status')
   const { status, supersedes, supersededBy } = statusOfLines([{ n: statusLine, text: String(data.status) }], statusLine, linkDefinitions(file.text))
-  const rawDate = data.date instanceof Date ? data.date.toISOString() : data.date
-  if (rawDate === undefined || rawDate === null) throw new UnreadableRecord(1, 'the front matter has no date')
-  const date = readDate(String(rawDate))
-  if (date === undefined) throw new UnreadableRecord(lineOfKey(matter, 'date'), `"${String(rawDate)}" is not a date`)
+  const date = dateOf(data, matter, record, file.name)
   const deciders = names(data['decision-makers'] ?? data.deciders)
   const enforce = data.enforce === undefined ? undefined : { value: String(data.enforce), line: lineOfKey(matter, 'enforce') }
   return {

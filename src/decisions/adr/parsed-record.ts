@@ -32,7 +32,8 @@ export interface ParsedRecord {
   decision: string
   rationale: string
   status: DecisionStatus
-  date: string
+  /** Null when the record says none (MADR makes every field of its front matter optional). */
+  date: string | null
   enforce: EnforceLevel
   supersedes: LinkRef | null
   supersededBy: LinkRef | null

@@ -283,6 +283,24 @@ describe('MADR decision outcomes', () => {
   })
 })
 
+describe('a MADR record whose front matter has no date', () => {
+  it('is read, dated by a "Date:" line under its title, else by its file name, else by nothing', () => {
+    const madr = (title: string, under = '') => `---\nstatus: accepted\ndecision-makers: Ann\n---\n\n# ${title}\n${under}\n## Decision Outcome\n\nChosen option: "${title}".\n`
+    const reading = readTexts({
+      '0001-use-rest.md': madr('Use REST', '\nDate: 2023-02-01\n'),
+      '20230301-use-grpc.md': madr('Use gRPC'),
+      '0003-use-zod.md': madr('Use Zod'),
+      '0004-use-vite.md': madr('Use Vite', '\n* Date: March\n'),
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', '2023-02-01', null, null],
+      '20230301-use-grpc': ['accepted', '2023-03-01', null, null],
+      'ADR-0003': ['accepted', null, null, null],
+    })
+    expect(reading.problems).toEqual([{ path: '0004-use-vite.md', line: 8, message: '"March" is not a date' }])
+  })
+})
+
 describe('a link written on the new record only', () => {
   it('an accepted record that "Supersedes" one still marked Accepted leaves it superseded, not in force beside it', () => {
     const adr = (n: number, title: string, status: string) =>
