@@ -1,4 +1,5 @@
 import { basename, join, posix, resolve } from 'node:path'
+import type { FolderReading } from '../decisions/adr/adr-folder'
 import { readAdrFolder } from '../decisions/adr/read-adr-folder'
 import { ADR_FORMATS, type AdrFormat, type ImportProblem } from '../decisions/adr/parsed-record'
 import { ImportedDecisionSchema, type ImportedDecision, type ImportReport } from '../decisions/imported-decision'
@@ -26,6 +27,23 @@ export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--p
   --json       print the outcome as JSON
   --data DIR   the store to use when no service runs (default $DECISION_MEMORY_DATA or ./data)
 `
+
+const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
+
+/**
+ * What was read: the records (by format), how many of them cannot be stored (a pair that supersede
+ * each other), and how many files, sections or links could not be read (the lines above say which).
+ */
+function readLine(dir: string, formats: FolderReading['formats'], refused: number, unread: number): string {
+  const read = Object.values(formats).reduce((sum, n) => sum + n, 0)
+  const each = Object.entries(formats).map(([f, n]) => `${n} ${f}`).join(', ') || 'none'
+  return (
+    `read ${counted(read, 'record', 'records')} in ${dir} (${each})` +
+    (refused === 0 ? '' : `, ${refused} of which cannot be stored`) +
+    (unread === 0 ? '' : `; ${counted(unread, 'file, section or link', 'files, sections or links')} could not be read`) +
+    '\n'
+  )
+}
 
 /** `decision-memory import-adr`: reads here, stores through the service (or the local store). */
 export async function importAdrCommand(argv: string[]): Promise<number> {
@@ -130,8 +148,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     return 0
   }
   for (const p of shown) process.stderr.write(printable(`${p.path}:${p.line}: ${p.message}`) + '\n')
-  const formats = Object.entries(reading.formats).map(([f, n]) => `${n} ${f}`).join(', ') || 'none'
-  process.stdout.write(`read ${records.length} records in ${dir} (${formats}); ${problems.length} could not be read\n`)
+  process.stdout.write(readLine(dir, reading.formats, problems.length - reading.problems.length, reading.problems.length))
   if (report !== null) {
     // A service from before `missing` was reported answers without it. One whose file is still
     // here was taken out of it (a section of a DECISIONS.md).

@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { importAdrCommand } from './import-adr'
+
+/** Runs import-adr in process, with what it writes. */
+async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = ''
+  let stderr = ''
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += String(chunk)
+    return true
+  })
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk)
+    return true
+  })
+  const code = await importAdrCommand(argv)
+  return { code, stdout, stderr }
+}
+
+const folders: string[] = []
+afterEach(() => {
+  vi.restoreAllMocks()
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
+})
+
+function folderOf(files: Record<string, string>): string {
+  const folder = mkdtempSync(join(tmpdir(), 'dm-import-adr-'))
+  folders.push(folder)
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(folder, name), text)
+  return folder
+}
+
+const adr = (n: number, title: string, status = 'Accepted') =>
+  `# ${n}. ${title}\n\nDate: 2024-01-0${n}\n\n## Status\n\n${status}\n\n## Decision\n\n${title}.\n`
+
+describe('import-adr --dry-run', () => {
+  it('counts the records read, says how many of them cannot be stored, and apart what could not be read', async () => {
+    const dir = folderOf({
+      // Each supersedes the other: read, and refused.
+      '0001-use-a.md': adr(1, 'Use A', 'Accepted\n\nSupersedes [2. Use B](0002-use-b.md)'),
+      '0002-use-b.md': adr(2, 'Use B', 'Accepted\n\nSupersedes [1. Use A](0001-use-a.md)'),
+      // A link to no record: the record is read, the link is not.
+      '0003-use-c.md': adr(3, 'Use C', 'Accepted\n\nSupersedes [9. Use X](0009-use-x.md)'),
+      '0004-notes.md': '# Notes\n\nNothing decided here.\n',
+      '0005-use-e.md': '---\nstatus: accepted\n---\n\n# Use E\n\n## Decision Outcome\n\nChosen option: "E".\n',
+    })
+    const { code, stdout, stderr } = await run([dir, '--dry-run'])
+    expect(code).toBe(0)
+    expect(stdout).toBe(
+      `read 4 records in ${dir} (3 adr-tools, 1 madr), 2 of which cannot be stored; 2 files, sections or links could not be read\n` +
+        '  ADR-0003  accepted  2024-01-03  Use C\n' +
+        '  ADR-0005  accepted  no date  Use E\n',
+    )
+    expect(stderr.split('\n').filter((l) => l !== '')).toHaveLength(4)
+    expect(stderr).toContain(`${join(dir, '0001-use-a.md')}:1: ADR-0001 cannot be stored`)
+  })
+
+  it('says a single record and nothing unread plainly', async () => {
+    const dir = folderOf({ '0001-use-a.md': adr(1, 'Use A') })
+    expect((await run([dir, '--dry-run'])).stdout).toBe(`read 1 record in ${dir} (1 adr-tools)\n  ADR-0001  accepted  2024-01-01  Use A\n`)
+  })
+})
