@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -211,6 +211,29 @@ describe('guard, import-adr and why end to end, over the real service', () => {
       const emptied = await cli(['import-adr', repo, '--prefix', 'LOG'], env)
       expect(emptied.stdout).toContain('imported: 0 new, 0 updated, 0 unchanged, 2 whose file is gone\n')
       expect(emptied.stderr).toContain('LOG-D-001: DECISIONS.md, which LOG-D-001 was imported from, is no longer in the folder; LOG-D-001 stays accepted')
+    } finally {
+      await rm(repo, { recursive: true, force: true })
+    }
+  })
+
+  it('import-adr recognises a folder moved within its repository, and updates its records rather than leave them out', async () => {
+    const repo = await mkdtemp(join(tmpdir(), 'dm-e2e-moved-'))
+    try {
+      const adr = (n: number, title: string) => `# ${n}. ${title}\n\nDate: 2024-01-0${n}\n\n## Status\n\nAccepted\n\n## Decision\n\n${title}.\n`
+      await mkdir(join(repo, '.git'), { recursive: true })
+      await writeFile(join(repo, '.git', 'config'), '[remote "origin"]\n\turl = git@github.com:acme/moved.git\n')
+      await mkdir(join(repo, 'doc', 'adr'), { recursive: true })
+      await writeFile(join(repo, 'doc', 'adr', '0001-use-rest.md'), adr(1, 'Use REST'))
+      await writeFile(join(repo, 'doc', 'adr', '0002-use-kafka.md'), adr(2, 'Use Kafka'))
+      const importing = async (dir: string) => JSON.parse((await cli(['import-adr', dir, '--prefix', 'MV', '--json'], env)).stdout).import
+      expect((await importing(join(repo, 'doc', 'adr'))).created).toEqual(['MV-ADR-0001', 'MV-ADR-0002'])
+      await mkdir(join(repo, 'docs'))
+      await rename(join(repo, 'doc', 'adr'), join(repo, 'docs', 'adr'))
+      // Edited on the way, its title kept.
+      await writeFile(join(repo, 'docs', 'adr', '0002-use-kafka.md'), adr(2, 'Use Kafka').replace('Use Kafka.\n', 'Kafka 3, on our own brokers.\n'))
+      expect(await importing(join(repo, 'docs', 'adr'))).toMatchObject({ updated: ['MV-ADR-0002'], unchanged: ['MV-ADR-0001'], conflicts: [], missing: [] })
+      const stored = (await (await fetch(`${env.DECISION_MEMORY_URL}/v1/decisions/MV-ADR-0001`)).json()) as { imported: { folder: string } }
+      expect(stored.imported.folder).toBe('github.com/acme/moved/docs/adr')
     } finally {
       await rm(repo, { recursive: true, force: true })
     }

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { importAdrCommand } from './import-adr'
+import type { DecisionRecord } from '../decisions/decision'
+import { importAdrCommand, movedAway } from './import-adr'
 
 /** Runs import-adr in process, with what it writes. */
 async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -61,5 +62,28 @@ describe('import-adr --dry-run', () => {
   it('says a single record and nothing unread plainly', async () => {
     const dir = folderOf({ '0001-use-a.md': adr(1, 'Use A') })
     expect((await run([dir, '--dry-run'])).stdout).toBe(`read 1 record in ${dir} (1 adr-tools)\n  ADR-0001  accepted  2024-01-01  Use A\n`)
+  })
+})
+
+describe('the folders a repository no longer has', () => {
+  const stored = (folder: string, path: string) => ({ key: path, imported: { folder, path } }) as unknown as DecisionRecord
+  const tree = new Set(['/r/docs/adr/0001-use-a.md', '/r/web/adr/0001-use-a.md', '/r/web/adr/0002-use-b.md'])
+
+  it('are those of its names whose records\' files are all gone from where they were, this folder and other repositories aside', () => {
+    const held = [
+      stored('github.com/acme/shop/doc/adr', '0001-use-a.md'),
+      stored('github.com/acme/shop/doc/adr', '0002-use-b.md'),
+      // Another ADR folder of the repository, still there with one of its files.
+      stored('github.com/acme/shop/web/adr', '0001-use-a.md'),
+      stored('github.com/acme/shop/web/adr', '0003-use-c.md'),
+      // Imported under the clone's directory name, before the remote named it.
+      stored('shop/doc/adr', '0001-use-a.md'),
+      stored('github.com/acme/shop/docs/adr', '0001-use-a.md'),
+      stored('github.com/acme/other/doc/adr', '0001-use-a.md'),
+      stored('github.com/acme/shop/../other/adr', '0001-use-a.md'),
+    ]
+    const names = ['github.com/acme/shop', 'shop']
+    const known = ['github.com/acme/shop/docs/adr', 'shop/docs/adr']
+    expect(movedAway('/r', names, known, held, (p) => tree.has(p))).toEqual(['github.com/acme/shop/doc/adr', 'shop/doc/adr'])
   })
 })

@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs'
 import { basename, join, posix, resolve } from 'node:path'
 import type { FolderReading } from '../decisions/adr/adr-folder'
 import { readAdrFolder } from '../decisions/adr/read-adr-folder'
 import { ADR_FORMATS, type AdrFormat, type ImportProblem } from '../decisions/adr/parsed-record'
+import type { DecisionRecord } from '../decisions/decision'
 import { ImportedDecisionSchema, type ImportedDecision, type ImportReport } from '../decisions/imported-decision'
 import { InputError } from '../domain/errors'
 import { UsageError, parseFlags } from './options'
@@ -16,7 +18,8 @@ export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--p
   "- Status:" bullets) and section-based DECISIONS.md logs; statuses and "Superseded by" links
   are mapped to the decision lifecycle. A file (or section) that cannot be read is reported as
   PATH:LINE: why, and the import goes on. Importing the same records again changes nothing,
-  from another clone of the repository too (it is named by its origin remote). A decision whose
+  from another clone of the repository too (it is named by its origin remote), and after the
+  folder moved within its repository, once its old place is gone. A decision whose
   file is gone from DIR, or whose section is gone from its DECISIONS.md, keeps its status and is
   reported, for you to deprecate or revoke it.
 
@@ -27,6 +30,31 @@ export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--p
   --json       print the outcome as JSON
   --data DIR   the store to use when no service runs (default $DECISION_MEMORY_DATA or ./data)
 `
+
+/**
+ * The folders of the repository at `root` whose records the store holds (`names`, the names the
+ * repository goes by, lead their names; `known`, this folder's own names, are left out) that its
+ * working tree no longer has: none of their records' files is where it was. At most 20, the
+ * first by name: a folder moved is one, or a few once moved again.
+ */
+export function movedAway(root: string, names: readonly string[], known: readonly string[], stored: readonly DecisionRecord[], exists: (path: string) => boolean = existsSync): string[] {
+  const byFolder = new Map<string, string[]>()
+  for (const d of stored) {
+    const f = d.imported?.folder
+    if (f === undefined || known.includes(f)) continue
+    byFolder.set(f, [...(byFolder.get(f) ?? []), d.imported?.path ?? ''])
+  }
+  const gone: string[] = []
+  for (const [f, paths] of [...byFolder].sort(([a], [b]) => a.localeCompare(b))) {
+    const name = names.find((n) => f === n || f.startsWith(`${n}/`))
+    if (name === undefined) continue
+    const inRepository = f === name ? '.' : f.slice(name.length + 1)
+    // A name the store was given that climbs out of the repository is no folder of it.
+    if (inRepository.split('/').some((part) => part === '..' || part === '') || posix.isAbsolute(inRepository)) continue
+    if (!paths.some((path) => exists(join(root, inRepository, path)))) gone.push(f)
+  }
+  return gone.slice(0, 20)
+}
 
 const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
@@ -121,8 +149,23 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
   let report: ImportReport | null = null
   // Sent with no records too: a folder whose records were all deleted has its decisions reported.
   if (values['dry-run'] !== true) {
-    const named = { folder, ...(aliases.length === 0 ? {} : { aliases }) }
     try {
+      // The folders of this repository imported before that its working tree no longer has: this
+      // one, moved (doc/adr → docs/adr), if their records are all here, as the import checks.
+      let moved: string[] = []
+      if (root !== undefined) {
+        const listed = await throughServiceOrLocal({
+          method: 'GET',
+          path: '/v1/decisions',
+          dataDir: values.data,
+          local: async (_memory, decisions) => ({ decisions: await decisions.list() }),
+          createStore: true,
+        })
+        if (listed.status >= 400) return failure('import-adr', listed)
+        const names = [origin ?? basename(root), ...(origin === undefined ? [] : [basename(root), posix.basename(origin)])]
+        moved = movedAway(root, [...new Set(names)], [folder, ...aliases], (listed.body as { decisions: DecisionRecord[] }).decisions)
+      }
+      const named = { folder, ...(aliases.length === 0 ? {} : { aliases }), ...(moved.length === 0 ? {} : { moved }) }
       const answer = await throughServiceOrLocal({
         method: 'POST',
         path: '/v1/decisions/import',

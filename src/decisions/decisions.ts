@@ -121,6 +121,11 @@ export interface ImportOptions {
   /** The folder read, and the names it had before, as a record's origin names them: what an import of no records is about. */
   folder?: string | undefined
   aliases?: readonly string[] | undefined
+  /**
+   * Folders of the same repository the records were imported from before that its working tree no
+   * longer has (`doc/adr` once it is `docs/adr`): each is this folder moved if its records are all here (see formerNames).
+   */
+  moved?: readonly string[] | undefined
 }
 
 function notFound(key: string, path = 'key', asOf?: Date): InputError {
@@ -188,7 +193,11 @@ async function storedByFolder(tx: DecisionTransaction): Promise<Map<string, Deci
  * directory name, then PATH: a clone's name, which imports used to lead with) whose records
  * are all files of the folder now, each as it was imported. Another repository's folder at the
  * same path (both have `doc/adr/0001-record-architecture-decisions.md`, each of its day, or the
- * same one from a template) has other files or other contents, and is not this one.
+ * same one from a template) has other files or other contents, and is not this one. A folder
+ * `moved` here in its repository is this one when every record stored from it is among those
+ * imported, from a file of the same name, reading as it did or titled as it was; one with a
+ * record of its own (another number, another file, another title and text) is another folder,
+ * such as the other of a monorepo's two ADR folders numbered alike, and is left to the conflict.
  */
 function formerNames(
   folder: string,
@@ -197,6 +206,7 @@ function formerNames(
   files: readonly string[] | undefined,
   stored: Map<string, DecisionRecord[]>,
   at: string,
+  moved: readonly string[] = [],
 ): string[] {
   const paths = aliases.filter((a) => a.startsWith('*/')).map((a) => a.slice(2))
   const present = new Set(files ?? records.map((r) => r.origin.path))
@@ -210,6 +220,16 @@ function formerNames(
     // records word for word, and with one alike another repository's edited record would replace
     // this one's. A folder changed since is left to the conflict, as before it was named by its remote.
     if (held.every((r) => r.imported?.fingerprint === fingerprints.get(r.imported?.path ?? ''))) named.push(name)
+  }
+  const byKey = new Map(records.map((r) => [r.key, r]))
+  const here = (r: DecisionRecord) => {
+    const now = byKey.get(r.key)
+    if (now === undefined || now.origin.path !== r.imported?.path) return false
+    return now.title === r.title || fingerprints.get(now.origin.path) === r.imported?.fingerprint
+  }
+  for (const name of moved) {
+    const held = stored.get(name) ?? []
+    if (name !== folder && !named.includes(name) && held.length > 0 && held.every(here)) named.push(name)
   }
   return named
 }
@@ -639,12 +659,12 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
         // A folder whose records are all gone sends none: it is named on its own.
         const named = options.folder === undefined ? [] : [options.folder]
         const sent = [...new Set([...records.flatMap((r) => (r.origin.folder === undefined ? [] : [r.origin.folder])), ...named])]
-        const needed = options.files !== undefined || records.some((r) => (r.origin.aliases ?? []).length > 0)
+        const needed = options.files !== undefined || (options.moved ?? []).length > 0 || records.some((r) => (r.origin.aliases ?? []).length > 0)
         const byFolder = needed ? await storedByFolder(tx) : new Map<string, DecisionRecord[]>()
         for (const folder of sent) {
           const own = records.filter((r) => r.origin.folder === folder)
           const aliases = own[0]?.origin.aliases ?? (folder === options.folder ? options.aliases : undefined) ?? []
-          folders.set(folder, formerNames(folder, aliases, own, options.files, byFolder, at))
+          folders.set(folder, formerNames(folder, aliases, own, options.files, byFolder, at, options.moved))
         }
         const merges: Merge[] = []
         for (const input of records) {

@@ -310,6 +310,17 @@ export const ImportBody = z
         'decisions are all reported in `missing` when none of their files is among `files` any more.',
     }),
     aliases: ImportedDecisionSchema.shape.origin.shape.aliases,
+    moved: z
+      .array(z.string().min(1).max(DECISION_LIMITS.sourceLength))
+      .max(20)
+      .optional()
+      .openapi({
+        description:
+          'Folders of the same repository the records were imported from before that its working tree no longer has ' +
+          '(`github.com/acme/web/doc/adr` once it is `docs/adr`): one is this folder moved, its records updated under the ' +
+          'new name, when every record stored from it is among `records`, in a file of the same name, reading as it did or ' +
+          'titled as it was; otherwise it is another folder, and its records are conflicts.',
+      }),
     files: z
       .array(z.string().min(1).max(DECISION_LIMITS.sourceLength))
       .max(DECISION_LIMITS.importRecords)

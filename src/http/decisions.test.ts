@@ -636,6 +636,46 @@ describe('a record that says no date (R-CON-6)', () => {
   })
 })
 
+describe('a folder moved within its repository (R-CON-6)', () => {
+  const adr = (n: number, title: string, text = `${title}.`) => `# ${n}. ${title}\n\nDate: 2024-01-0${n}\n\n## Status\n\nAccepted\n\n## Decision\n\n${text}\n`
+  const read = (folder: string, entries: Record<string, string>) =>
+    readRecordFolder(Object.entries(entries).map(([name, text]) => ({ path: name, name, bytes: new TextEncoder().encode(text) }))).records.map(
+      (r) => ({ ...r, origin: { ...r.origin, folder } }),
+    )
+  const files = { '0001-record-architecture-decisions.md': adr(1, 'Record architecture decisions'), '0002-use-postgres.md': adr(2, 'Use Postgres') }
+  const before = 'github.com/acme/shop/doc/adr'
+  const after = 'github.com/acme/shop/docs/adr'
+
+  it('is recognised when import-adr names the folder gone from the working tree and every record of it is here: updated, not conflicts', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions/import', { records: read(before, files), files: Object.keys(files) })
+    // Moved, and one record edited on the way.
+    const moved = { ...files, '0002-use-postgres.md': adr(2, 'Use Postgres', 'Postgres 16.') }
+    const unnamed = (await call('POST', '/v1/decisions/import', { records: read(after, moved), files: Object.keys(moved) })).body
+    expect(unnamed.conflicts.map((c: { key: string }) => c.key)).toEqual(['ADR-0001', 'ADR-0002'])
+    const report = (await call('POST', '/v1/decisions/import', { records: read(after, moved), files: Object.keys(moved), moved: [before] })).body
+    expect(report).toMatchObject({ created: [], updated: ['ADR-0002'], unchanged: ['ADR-0001'], conflicts: [], missing: [] })
+    for (const key of ['ADR-0001', 'ADR-0002']) expect((await call('GET', `/v1/decisions/${key}`)).body.imported.folder).toBe(after)
+    expect((await call('GET', '/v1/decisions/ADR-0002')).body.decision).toBe('Postgres 16.')
+    expect((await call('POST', '/v1/decisions/import', { records: read(after, moved), files: Object.keys(moved) })).body.unchanged).toEqual(['ADR-0001', 'ADR-0002'])
+  })
+
+  it('is not taken for another folder numbered alike, nor for one that held a record not here', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions/import', { records: read(before, files), files: Object.keys(files) })
+    const stored = (await call('GET', '/v1/decisions/ADR-0002')).body
+    // A second ADR folder of the monorepo, begun from the same template: its 0002 is another decision.
+    const web = { ...files, '0002-use-postgres.md': adr(2, 'Use Redis') }
+    const other = (await call('POST', '/v1/decisions/import', { records: read(after, web), files: Object.keys(web), moved: [before] })).body
+    expect(other.conflicts.map((c: { key: string }) => c.key)).toEqual(['ADR-0001', 'ADR-0002'])
+    const { '0002-use-postgres.md': _notHere, ...fewer } = files
+    const part = (await call('POST', '/v1/decisions/import', { records: read(after, fewer), files: Object.keys(fewer), moved: [before] })).body
+    expect(part.conflicts.map((c: { key: string }) => c.key)).toEqual(['ADR-0001'])
+    expect((await call('GET', '/v1/decisions/ADR-0002')).body).toEqual(stored)
+    expect((await call('GET', '/v1/decisions/ADR-0001')).body.imported.folder).toBe(before)
+  })
+})
+
 describe('records whose file was deleted from their folder (R-CON-6)', () => {
   const adr = (n: number, title: string) => `# ${n}. ${title}\n\nDate: 2024-01-0${n}\n\n## Status\n\nAccepted\n\n## Decision\n\n${title}.\n`
   const read = (folder: string, entries: Record<string, string>) =>
