@@ -277,6 +277,8 @@ interface Merge {
   key: string
   stored: DecisionRecord | undefined
   merged: MergedImport
+  /** A conflict with a folder of the repository gone from it (`moved`) that was not taken for this one. */
+  movedAway?: boolean
 }
 
 /**
@@ -336,12 +338,16 @@ function refusedFolder(merges: readonly Merge[]): ImportReport['conflicts'] | un
   const known = merges.some((m) => m.merged.outcome === 'updated' || m.merged.outcome === 'unchanged')
   if (clashes.length === 0 || known) return undefined
   const taken = clashes.map((m) => m.key).join(', ')
+  // A folder the repository no longer has is no second folder to import beside it with --prefix.
+  const advice = clashes.every((m) => m.movedAway === true)
+    ? `belong to the records of a folder the repository no longer has (see their conflicts)`
+    : `belong to another folder's records; import this one with --prefix`
   return merges.map(({ key, merged }) => ({
     key,
     message:
       merged.outcome === 'conflict'
         ? `${key} exists and ${merged.reason ?? 'is not this record'}; it is left as it is`
-        : `${key} is not imported either: ${taken} of this folder belong to another folder's records; import this one with --prefix`,
+        : `${key} is not imported either: ${taken} of this folder ${advice}`,
   }))
 }
 
@@ -681,7 +687,17 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
           // The history matters only to a record the repository changed: a re-import of an
           // unchanged folder reads no events.
           const changed = stored?.imported != null && stored.imported.fingerprint !== record.imported?.fingerprint
-          merges.push({ key: input.key, stored, merged: mergeImported(record, stored, at, changed ? await store.events(input.key) : [], folders.get(input.origin.folder ?? '')) })
+          const merged = mergeImported(record, stored, at, changed ? await store.events(input.key) : [], folders.get(input.origin.folder ?? ''))
+          // A folder gone from the repository that was not taken for this one moved: --prefix would
+          // store its records a second time; what keeps them apart is what the conflict should say.
+          const from = stored?.imported?.folder
+          const movedAway = merged.outcome === 'conflict' && from !== undefined && (options.moved ?? []).includes(from)
+          if (movedAway) {
+            merged.reason =
+              `it was imported from ${from}, a folder the repository no longer has, not taken for this one moved: not every record ` +
+              'of it is here, in a file of the same name, reading or titled as it was (undo what changed, import, and redo it)'
+          }
+          merges.push({ key: input.key, stored, merged, movedAway })
         }
         await settleLinks(merges, async (key) => tx.get(key))
         const refused = refusedFolder(merges)

@@ -665,9 +665,17 @@ describe('a folder moved within its repository (R-CON-6)', () => {
     await call('POST', '/v1/decisions/import', { records: read(before, files), files: Object.keys(files) })
     const stored = (await call('GET', '/v1/decisions/ADR-0002')).body
     // A second ADR folder of the monorepo, begun from the same template: its 0002 is another decision.
-    const web = { ...files, '0002-use-postgres.md': adr(2, 'Use Redis') }
+    const web = { ...files, '0002-use-postgres.md': adr(2, 'Use Redis'), '0003-use-zod.md': adr(3, 'Use Zod') }
     const other = (await call('POST', '/v1/decisions/import', { records: read(after, web), files: Object.keys(web), moved: [before] })).body
-    expect(other.conflicts.map((c: { key: string }) => c.key)).toEqual(['ADR-0001', 'ADR-0002'])
+    expect(other.conflicts.map((c: { key: string }) => c.key)).toEqual(['ADR-0001', 'ADR-0002', 'ADR-0003'])
+    // Gone from the repository, the old folder is no second folder to import beside it with --prefix.
+    expect(other.conflicts[1].message).toBe(
+      `ADR-0002 exists and it was imported from ${before}, a folder the repository no longer has, not taken for this one moved: ` +
+        'not every record of it is here, in a file of the same name, reading or titled as it was (undo what changed, import, and redo it); it is left as it is',
+    )
+    expect(other.conflicts[2].message).toBe(
+      'ADR-0003 is not imported either: ADR-0001, ADR-0002 of this folder belong to the records of a folder the repository no longer has (see their conflicts)',
+    )
     const { '0002-use-postgres.md': _notHere, ...fewer } = files
     const part = (await call('POST', '/v1/decisions/import', { records: read(after, fewer), files: Object.keys(fewer), moved: [before] })).body
     expect(part.conflicts.map((c: { key: string }) => c.key)).toEqual(['ADR-0001'])
