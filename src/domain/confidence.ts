@@ -96,23 +96,31 @@ export interface SelectionBelief {
   selected: boolean
 }
 
+/**
+ * The Beta posterior over each option's selection rate at a multi-select point (R-REC-8, R-ASK-1).
+ * As for a single-select point, `prior` is the pseudo-count (per outcome: selected, not selected)
+ * behind the confidence, and `predictivePrior` the one behind the predicted next selection (p,
+ * entropy), by default the same.
+ */
 export function multiSelectBeliefs(
   preference: Preference,
   options: readonly string[],
   prior: number,
+  predictivePrior: number = prior,
 ): SelectionBelief[] {
   const scale = evidenceScale(preference)
   return options.map((option) => {
     const selected = preference.weights.get(option) ?? 0
     const rate = preference.totalWeight === 0 ? 0 : selected / preference.totalWeight
-    const a = prior + selected * scale
-    const b = prior + (preference.totalWeight - selected) * scale
-    const pAbove = dirichletProbabilityOfMax([a, b], 0)
+    const forIt = selected * scale
+    const against = (preference.totalWeight - selected) * scale
+    const pAbove = dirichletProbabilityOfMax([prior + forIt, prior + against], 0)
     const isSelected = preference.totalWeight > 0 && rate >= 0.5
     return {
       option,
       rate,
-      predictive: a / (a + b),
+      // Krichevsky–Trofimov's (s + ½) / (n + 1) when predictivePrior is ½, as for a single choice.
+      predictive: (predictivePrior + forIt) / (2 * predictivePrior + forIt + against),
       confidence: isSelected ? pAbove : 1 - pAbove,
       selected: isSelected,
     }

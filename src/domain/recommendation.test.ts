@@ -364,6 +364,29 @@ describe('multi-select (R-REC-8)', () => {
     expect(r.disclosure).toBe('no option selected in more than 25% of recent choices')
     expect(r.precondition).toBe('any context, as chosen on 2026-07-01')
   })
+
+  it('predicts the set with the predictive prior, as a single choice, so a consistent set auto-resolves (R-ASK-1)', () => {
+    const checks = [{ option: 'A' }, { option: 'B' }, { option: 'C' }, { option: 'D' }]
+    const obs = Array.from({ length: 30 }, () => observation({ chosen: ['A', 'B'], options: ['A', 'B', 'C', 'D'] }))
+    const r = recommend(input({ options: checks, observations: obs, multi_select: true }))
+    expect(r.recommended).toEqual(['A', 'B'])
+    expect(r.state).toBe('sufficient')
+    // Krichevsky–Trofimov per option, (30 + ½) / (30 + 1), for each of the 4 agreeing: 0.937, not
+    // Laplace's (31/32)^4 = 0.881 below auto_resolve_p.
+    expect(r.p).toBeCloseTo((30.5 / 31) ** 4, 4)
+    expect(r.ask).toBe(false)
+    // The confidence keeps its own prior: the predictive prior moves p and entropy only.
+    const laplace = recommend(input({
+      options: checks,
+      observations: obs,
+      multi_select: true,
+      policy: { ...policy, confidence: { ...policy.confidence, predictive_prior: 1 } },
+    }))
+    expect(laplace.p).toBeCloseTo((31 / 32) ** 4, 4)
+    expect(laplace.ask).toBe(true)
+    expect(r.confidence.value).toBe(laplace.confidence.value)
+    expect(r.entropy).toBeLessThan(laplace.entropy)
+  })
 })
 
 describe('as_of (R-REC-9)', () => {

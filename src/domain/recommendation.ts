@@ -182,7 +182,7 @@ export function recommend(input: RecommendationInput): Recommendation {
   let p: number
   let entropy: number
   let method: string
-  const selections = multiSelect ? multiSelectBeliefs(preference, labels, prior) : []
+  const selections = multiSelect ? multiSelectBeliefs(preference, labels, prior, policy.confidence.predictive_prior) : []
   const belief = multiSelect ? null : singleSelectBelief(preference, labels, prior, policy.confidence.predictive_prior)
   const majority = multiSelect ? undefined : majorityOption(preference, labels, staticDefault)
   const learned = multiSelect ? selections.filter((s) => s.selected).map((s) => s.option) : [majority ?? staticDefault]
