@@ -353,6 +353,23 @@ describe('multi-select (R-REC-8)', () => {
     expect(r.options.slice(0, 2).every((o) => o.label.endsWith('(Recommended)'))).toBe(true)
   })
 
+  it('says of a set chosen every time that each was selected in 100% of recent choices, not "at least 100%"', () => {
+    const checks = [{ option: 'Lint' }, { option: 'Unit tests' }, { option: 'E2E tests' }]
+    const always = Array.from({ length: 6 }, () =>
+      observation({ chosen: ['Lint', 'Unit tests'], options: ['Lint', 'Unit tests', 'E2E tests'] }),
+    )
+    const r = recommend(input({ options: checks, observations: always, multi_select: true }))
+    expect(r.disclosure).toBe('each selected in 100% of recent choices')
+    expect(r.options[0]!.description).toBe(`Recommended when ${r.precondition} — each selected in 100% of recent choices`)
+    const expert = recommend(input({ options: checks, observations: always, multi_select: true, sessions: 60 }))
+    expect(expert.options.slice(0, 2).map((o) => o.label)).toEqual(['Lint (100% of recent choices)', 'Unit tests (100% of recent choices)'])
+    // Short of every time, the least share is a floor.
+    const mostly = [...always, observation({ chosen: ['Lint'], options: ['Lint', 'Unit tests', 'E2E tests'] })]
+    expect(recommend(input({ options: checks, observations: mostly, multi_select: true })).disclosure).toBe(
+      'each selected in at least 86% of recent choices',
+    )
+  })
+
   it('says of an empty selection that no option reaches half, with the window it rests on, not "at least 100%"', () => {
     const checks = [{ option: 'Lint' }, { option: 'Unit tests' }, { option: 'E2E tests' }, { option: 'Types' }]
     const obs = ['Lint', 'Unit tests', 'E2E tests', 'Types', 'Lint', 'Unit tests', 'E2E tests', 'Types'].map((chosen) =>

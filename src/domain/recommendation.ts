@@ -263,7 +263,8 @@ export function recommend(input: RecommendationInput): Recommendation {
     disclosure = !multiSelect
       ? `based on ${percent(topShare)}% of recent choices`
       : recommended.length > 0
-        ? `each selected in at least ${percent(topShare)}% of recent choices`
+        ? // Nothing is above 100%: a set chosen every time is said plainly, not "at least 100%".
+          `each selected in ${percent(topShare) === 100 ? '' : 'at least '}${percent(topShare)}% of recent choices`
         : // An empty set has no least share: what it rests on is that no option reaches half.
           `no option selected in more than ${percent(Math.max(...labels.map((o) => shareOf(preference, o))))}% of recent choices`
     if (selection.scope === 'all-projects') disclosure += ' across all your projects'
