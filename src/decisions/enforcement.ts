@@ -121,12 +121,17 @@ function scopeText(decision: DecisionRecord): string {
   return parts.length === 0 ? '' : ' ' + parts.join(', ')
 }
 
-/** An option as the agent described it, before any rationale of ours replaced the description. */
-function asOffered(option: RecommendedOption): RecommendedOption {
+/**
+ * An option as the agent offered it: its plain label and the agent's own description. That is
+ * read from the offer, not guessed from the recommendation, whose recommended option keeps the
+ * agent's description where its strength adds no rationale (neutral: personalization off or a
+ * sensitive point; weak: an expert's).
+ */
+function asOffered(option: RecommendedOption, offered: ReadonlyMap<string, OfferedOption>): RecommendedOption {
   const out: RecommendedOption = { ...option, label: option.option, recommended: false }
   delete out.original_description
   delete out.description
-  const original = option.original_description ?? (option.recommended ? undefined : option.description)
+  const original = offered.get(option.option)?.description
   if (original !== undefined) out.description = original
   return out
 }
@@ -134,6 +139,7 @@ function asOffered(option: RecommendedOption): RecommendedOption {
 /** The recommendation a required decision fixes: `enforced`, never overridden by observed choices. */
 function enforce(
   rec: Recommendation,
+  offered: readonly OfferedOption[],
   fixed: string[],
   deciding: DecisionRecord[],
   determined: boolean,
@@ -150,8 +156,9 @@ function enforce(
   const first = fixed.flatMap((f) => rec.options.filter((o) => o.option === f))
   const rest = rec.options.filter((o) => !chosen.has(o.option))
   const ordered = neutral ? rec.options : [...first, ...rest]
+  const asWritten = new Map(offered.map((o) => [o.option, o]))
   const options = ordered.map((o) => {
-    const plain = asOffered(o)
+    const plain = asOffered(o, asWritten)
     if (!chosen.has(o.option)) return plain
     const item: RecommendedOption = { ...plain, recommended: true }
     if (!neutral) {
@@ -214,7 +221,7 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, pol
       const learned = Array.isArray(rec.recommended) ? rec.recommended : [rec.recommended]
       const set = allowed.filter((o) => fixed.includes(o) || learned.includes(o))
       const deciding = contract.musts.map((m) => m.decision)
-      result = enforce(rec, set, deciding, allowed.every((o) => fixed.includes(o)), policy)
+      result = enforce(rec, contract.offered, set, deciding, allowed.every((o) => fixed.includes(o)), policy)
       for (const d of new Set(deciding)) {
         effects.push(effectOf(d, 'enforced', contract.musts.filter((m) => m.decision === d).map((m) => m.option)))
       }
@@ -225,11 +232,11 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, pol
       for (const other of contract.musts.slice(1)) {
         if (other.option !== must.option) effects.push(effectOf(other.decision, 'conflict', [other.option]))
       }
-      result = enforce(rec, [must.option], [must.decision], true, policy)
+      result = enforce(rec, contract.offered, [must.option], [must.decision], true, policy)
       effects.push(effectOf(must.decision, 'enforced', [must.option]))
     } else if (onlyOne !== undefined) {
       const deciding = [...new Set([...contract.ruledOut.values()].flat())]
-      result = enforce(rec, [onlyOne], deciding, true, policy)
+      result = enforce(rec, contract.offered, [onlyOne], deciding, true, policy)
     }
   }
 

@@ -118,6 +118,58 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     expect((await app.call('POST', '/v1/recommendations', TIER)).body).toMatchObject({ state: 'enforced', recommended: 'Tier L', ask: false })
   })
 
+  it('keeps the agent\'s descriptions under a required decision with personalization off: the option it fixes has its rationale after them, the others are as offered', async () => {
+    const app = await createTestApp()
+    const offered = [
+      { label: 'A', description: 'the A one' },
+      { label: 'B', description: 'the B one' },
+      { label: 'C', description: 'the C one' },
+    ]
+    const ask = { user: 'dsc', session_id: 'desc-off', point: 'pt-desc', question: 'Pick?', all_options: offered }
+    const required = (key: string, option: string) => ({
+      ...REQUIRED_TIER_L,
+      key,
+      scope: { points: ['pt-desc'] },
+      constraints: [{ kind: 'must', option }],
+    })
+    expect((await app.call('POST', '/v1/decisions', required('D-400', 'B'))).status).toBe(201)
+    const on = (await app.call('POST', '/v1/recommendations', ask)).body
+    expect((await app.call('PUT', '/v1/sessions/desc-off/personalization', { enabled: false, user: 'dsc' })).status).toBe(200)
+    const off = (await app.call('POST', '/v1/recommendations', ask)).body
+    expect(off).toMatchObject({ state: 'enforced', recommended: 'B', ask: true, learned: { state: 'personalization-off', recommended: 'A' } })
+    // A, the static default the session's neutral answer recommended, is described as the agent wrote it.
+    for (const rec of [on, off]) {
+      expect(rec.options.map((o: any) => [o.label, o.original_description ?? o.description])).toEqual([
+        ['B (Recommended)', 'the B one'],
+        ['A', 'the A one'],
+        ['C', 'the C one'],
+      ])
+      expect(rec.options[0].description).toMatch(/^Recommended when required decision D-400 is in force — /)
+    }
+
+    // The option the decision fixes is the static default itself: its description is still the agent's.
+    const app2 = await createTestApp()
+    await app2.call('POST', '/v1/decisions', required('D-401', 'A'))
+    await app2.call('PUT', '/v1/sessions/desc-off/personalization', { enabled: false, user: 'dsc' })
+    const fixed = (await app2.call('POST', '/v1/recommendations', ask)).body
+    expect(fixed).toMatchObject({ state: 'enforced', recommended: 'A', learned: { state: 'personalization-off', recommended: 'A' } })
+    expect(fixed.options[0]).toMatchObject({ label: 'A (Recommended)', original_description: 'the A one' })
+  })
+
+  it('keeps an expert\'s recommended option\'s description when a required decision fixes another', async () => {
+    const app = await createTestApp()
+    for (let i = 0; i < 51; i++) await app.call('POST', '/v1/sessions', { session_id: `s-${i}` })
+    const offered = [
+      { label: 'A', description: 'the A one' },
+      { label: 'B', description: 'the B one' },
+    ]
+    await choose(app, 'A', 8, { point: 'pt-desc', question: 'Pick?', all_options: offered })
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, scope: { points: ['pt-desc'] }, constraints: [{ kind: 'must', option: 'B' }] })
+    const rec = (await app.call('POST', '/v1/recommendations', { point: 'pt-desc', question: 'Pick?', all_options: offered })).body
+    expect(rec).toMatchObject({ state: 'enforced', recommended: 'B', expertise: { level: 'expert' }, learned: { recommended: 'A' } })
+    expect(rec.options[1]).toEqual(expect.objectContaining({ option: 'A', label: 'A', description: 'the A one' }))
+  })
+
   it('replays as of a moment with the decisions accepted then (R-REC-9)', async () => {
     const app = await createTestApp()
     const before = app.clock.now().toISOString()

@@ -420,6 +420,24 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(asked.permissionDecisionReason).not.toContain('most likely')
   })
 
+  it('with personalization off, a required decision fixing the usual default keeps the agent\'s description before its rationale', async () => {
+    const { call } = await createTestApp()
+    // Tier M is the policy's static default: what the session's neutral answer recommends.
+    await call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-051', constraints: [{ kind: 'must', option: 'Tier M' }] })
+    const pre = claudeCodeFixture('pre-tool-use')
+    await call('PUT', `/v1/sessions/${pre.session_id}/personalization`, { enabled: false })
+    const asked = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(asked.permissionDecision).toBe('ask')
+    expect(asked.updatedInput.questions[0].options).toEqual([
+      {
+        label: 'Tier M (Recommended)',
+        description: `Medium: plan, run, sync with one review. Recommended when required decision D-051 is in force — required by decision D-051: ${REQUIRED_TIER_L.rationale}`,
+      },
+      { label: 'Tier S', description: 'Small: single pass, no plan document' },
+      { label: 'Tier L', description: 'Large: full plan with design review' },
+    ])
+  })
+
   it('answers only the questions that auto-resolve and asks the rest', async () => {
     const { call, store } = await createTestApp()
     await call('POST', '/v1/observations', pastChoices(40, 'Tier S', TIER))
