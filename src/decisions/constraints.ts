@@ -65,6 +65,16 @@ export function normalizeAction(action: string): string {
   return action.replace(/\s+/g, ' ').trim()
 }
 
+/**
+ * The number a choice breaks a `limit` of `value` with: a numeric choice above it (`5` over 3).
+ * Undefined when it keeps to the limit or is no number. What the check blocks and what a
+ * recommendation rules out are decided here alike.
+ */
+export function overLimit(choice: string, value: number): number | undefined {
+  const n = Number(choice)
+  return choice.trim() !== '' && Number.isFinite(n) && n > value ? n : undefined
+}
+
 function sameOption(a: string, b: string): boolean {
   return normalizeLabel(a).toLocaleLowerCase('en') === normalizeLabel(b).toLocaleLowerCase('en')
 }
@@ -128,8 +138,8 @@ export function checkAgainst(
       if (request.choice === undefined) continue
       const choice = request.choice
       if (c.kind === 'limit' && c.value !== undefined && (decision.scope.points.length === 0 || atPoint)) {
-        const n = Number(choice)
-        if (choice.trim() !== '' && Number.isFinite(n) && n > c.value) {
+        const n = overLimit(choice, c.value)
+        if (n !== undefined) {
           found.push(violation(decision, c, `${n} is over the limit ${c.value}${c.option === undefined ? '' : ` (${c.option})`}`))
         }
       }

@@ -2,6 +2,7 @@ import { pointPolicy } from '../domain/decision-point'
 import { matchOption } from '../domain/labels'
 import type { CompiledPolicy } from '../domain/policy'
 import type { OfferedOption, Recommendation, RecommendedOption } from '../domain/recommendation'
+import { overLimit } from './constraints'
 import type { DecisionRecord, EnforceLevel } from './decision'
 
 /** What one decision did to a recommendation (R-CON-2). */
@@ -31,7 +32,7 @@ export interface ContractedRecommendation extends Recommendation {
 export interface PointContract {
   /** Required `must` options that are offered, newest decision first. */
   musts: Array<{ option: string; decision: DecisionRecord }>
-  /** Options taken off the offer by required `must_not`s. */
+  /** Options taken off the offer by required `must_not`s and `limit`s. */
   ruledOut: Map<string, DecisionRecord[]>
   /** The advisory default: the newest advisory `must` or any `prefer` whose option is offered. */
   advisory: { option: string; decision: DecisionRecord } | null
@@ -53,8 +54,9 @@ function newestFirst(a: DecisionRecord, b: DecisionRecord): number {
 
 /**
  * Reads what accepted decisions bound to a point (and in scope) mean for an offer, before the
- * recommendation is computed: required `must_not` options leave the offer, and the advisory
- * default becomes the static default, so that ties and thin evidence fall to it (R-CON-2).
+ * recommendation is computed: required `must_not` options, and offered numbers over a required
+ * `limit`, leave the offer, and the advisory default becomes the static default, so that ties
+ * and thin evidence fall to it (R-CON-2).
  */
 export function contractFor(
   decisions: readonly DecisionRecord[],
@@ -67,10 +69,23 @@ export function contractFor(
   const ruledOut = new Map<string, DecisionRecord[]>()
   const soft: Array<{ option: string; decision: DecisionRecord }> = []
   const effects: DecisionEffect[] = []
+  const ruleOut = (option: string, decision: DecisionRecord) => {
+    const by = ruledOut.get(option) ?? []
+    if (!by.includes(decision)) ruledOut.set(option, [...by, decision])
+  }
   for (const decision of sorted) {
     const missing: string[] = []
     for (const c of decision.constraints) {
-      if (c.option === undefined || c.kind === 'limit') continue
+      if (c.kind === 'limit') {
+        // A required limit rules out the options the check would block (R-CON-2, R-CON-3); an
+        // advisory one, like an advisory must_not, only warns when checked.
+        if (decision.enforce !== 'required' || c.value === undefined) continue
+        for (const option of labels) {
+          if (overLimit(option, c.value) !== undefined) ruleOut(option, decision)
+        }
+        continue
+      }
+      if (c.option === undefined) continue
       const option = matchOption(c.option, labels)
       if (option === undefined) {
         missing.push(c.option)
@@ -78,9 +93,7 @@ export function contractFor(
       }
       if (c.kind === 'prefer' || (c.kind === 'must' && decision.enforce === 'advisory')) soft.push({ option, decision })
       else if (c.kind === 'must') musts.push({ option, decision })
-      else if (c.kind === 'must_not' && decision.enforce === 'required') {
-        ruledOut.set(option, [...(ruledOut.get(option) ?? []), decision])
-      }
+      else if (c.kind === 'must_not' && decision.enforce === 'required') ruleOut(option, decision)
     }
     if (missing.length > 0) effects.push(effectOf(decision, 'not-offered', missing))
   }
@@ -205,9 +218,9 @@ function enforce(
 /**
  * Joins a recommendation with the decisions bound to its point (R-CON-2): an accepted required
  * `must` fixes the answer (`enforced`, whatever was observed, and auto-resolved where the policy
- * allows it); required `must_not`s have already left the offer, and when they leave one option,
- * that option is fixed; an advisory decision is the static default, with its rationale as the
- * precondition, until observed choices outweigh it.
+ * allows it); required `must_not`s and `limit`s have already left the offer, and when they leave
+ * one option, that option is fixed; an advisory decision is the static default, with its
+ * rationale as the precondition, until observed choices outweigh it.
  */
 export function applyDecisions(rec: Recommendation, contract: PointContract, policy: CompiledPolicy): ContractedRecommendation {
   const effects = [...contract.effects]

@@ -170,6 +170,60 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     expect(rec.options[1]).toEqual(expect.objectContaining({ option: 'A', label: 'A', description: 'the A one' }))
   })
 
+  it('a required limit takes the offered numbers over it off the offer, as the check blocks them; an advisory one only warns', async () => {
+    const RETRIES = { user: 'rt', point: 'retries', question: 'How many retries?', all_options: ['2', '3', '5'] }
+    const limit = (enforce: string) => ({
+      ...REQUIRED_TIER_L,
+      key: 'D-200',
+      enforce,
+      scope: { points: ['retries'] },
+      constraints: [{ kind: 'limit', value: 3 }],
+    })
+    const fives = Array.from({ length: 25 }, (_, i) => ({
+      ...RETRIES,
+      user_choice: '5',
+      decision_id: `five-${i}`,
+      timestamp: new Date(Date.parse(START) - (25 - i) * HOUR).toISOString(),
+    }))
+
+    const app = await createTestApp()
+    expect((await app.call('POST', '/v1/observations', fives)).status).toBe(201)
+    expect((await app.call('POST', '/v1/recommendations', RETRIES)).body).toMatchObject({ state: 'sufficient', recommended: '5', ask: false })
+    expect((await app.call('POST', '/v1/decisions', limit('required'))).status).toBe(201)
+    const limited = (await app.call('POST', '/v1/recommendations', RETRIES)).body
+    expect(limited.options.map((o: any) => o.option)).toEqual(['2', '3'])
+    expect(limited.decisions).toEqual([expect.objectContaining({ key: 'D-200', effect: 'ruled-out', options: ['5'] })])
+    expect(limited.recommended).not.toBe('5')
+    expect(limited.ask).toBe(true)
+    // What it recommends is what the check allows.
+    expect((await app.call('POST', '/v1/decisions/check', { choice: limited.recommended, point: 'retries' })).body.allowed).toBe(true)
+    expect((await app.call('POST', '/v1/decisions/check', { choice: '5', point: 'retries' })).body.allowed).toBe(false)
+
+    // Advisory, like an advisory must_not: the recommendation is the learned one, the check warns.
+    const advised = await createTestApp()
+    await advised.call('POST', '/v1/observations', fives)
+    await advised.call('POST', '/v1/decisions', limit('advisory'))
+    const learned = (await advised.call('POST', '/v1/recommendations', RETRIES)).body
+    expect(learned).toMatchObject({ state: 'sufficient', recommended: '5', ask: false })
+    expect(learned.decisions).toBeUndefined()
+    expect((await advised.call('POST', '/v1/decisions/check', { choice: '5', point: 'retries' })).body).toMatchObject({
+      allowed: true,
+      warnings: [{ key: 'D-200' }],
+    })
+  })
+
+  it('a required limit that leaves one offered number enforces it', async () => {
+    const app = await createTestApp()
+    await app.call('POST', '/v1/decisions', {
+      ...REQUIRED_TIER_L,
+      scope: { points: ['retries'] },
+      constraints: [{ kind: 'limit', value: 3 }, { kind: 'must_not', option: '5' }],
+    })
+    const rec = (await app.call('POST', '/v1/recommendations', { point: 'retries', question: 'How many retries?', all_options: ['5', '3', '4'] })).body
+    expect(rec).toMatchObject({ state: 'enforced', recommended: '3', ask: false })
+    expect(rec.decisions).toEqual([expect.objectContaining({ key: 'D-001', effect: 'ruled-out', options: ['5', '4'] })])
+  })
+
   it('replays as of a moment with the decisions accepted then (R-REC-9)', async () => {
     const app = await createTestApp()
     const before = app.clock.now().toISOString()
