@@ -14,7 +14,9 @@ export interface DecisionEffect {
    * `enforced`: it fixes the answer; `ruled-out`: its options were taken off the offer;
    * `static-default`: it is the default while there is too little evidence (or personalization
    * is off); `outweighed`: observed choices decided instead; `not-offered`: its option is not
-   * among the options asked; `conflict`: another required decision contradicts it.
+   * among the options asked; `conflict`: another required decision contradicts it (rules out its
+   * `must` option, or fixes another). When required decisions rule out every option offered,
+   * each is `ruled-out`, and none of the options is recommended.
    */
   effect: 'enforced' | 'ruled-out' | 'static-default' | 'outweighed' | 'not-offered' | 'conflict'
   options: string[]
@@ -34,9 +36,14 @@ export interface PointContract {
   musts: Array<{ option: string; decision: DecisionRecord }>
   /** Options taken off the offer by required `must_not`s and `limit`s. */
   ruledOut: Map<string, DecisionRecord[]>
+  /**
+   * The required decisions that rule out every option offered between them, newest first; null
+   * when some option is left. Nothing is then recommended, and the offer is kept whole.
+   */
+  noneAllowed: DecisionRecord[] | null
   /** The advisory default: the newest advisory `must` or any `prefer` whose option is offered. */
   advisory: { option: string; decision: DecisionRecord } | null
-  /** The offer after ruling out (the whole offer if every option was ruled out). */
+  /** The offer after ruling out (the whole offer when every option is ruled out: see noneAllowed). */
   offered: OfferedOption[]
   /** The static default to recommend from: the advisory option, else the request's unless ruled out. */
   staticDefault: string | undefined
@@ -97,17 +104,13 @@ export function contractFor(
     }
     if (missing.length > 0) effects.push(effectOf(decision, 'not-offered', missing))
   }
-  let allowed = offered.filter((o) => !ruledOut.has(o.option))
-  if (allowed.length === 0) {
-    // Required decisions that rule out every option contradict each other: none is applied.
-    for (const [option, by] of ruledOut) for (const d of by) effects.push(effectOf(d, 'conflict', [option]))
-    ruledOut.clear()
-    allowed = [...offered]
-  } else {
-    const byDecision = new Map<DecisionRecord, string[]>()
-    for (const [option, by] of ruledOut) for (const d of by) byDecision.set(d, [...(byDecision.get(d) ?? []), option])
-    for (const [d, options] of byDecision) effects.push(effectOf(d, 'ruled-out', options))
-  }
+  const allowed = offered.filter((o) => !ruledOut.has(o.option))
+  const byDecision = new Map<DecisionRecord, string[]>()
+  for (const [option, by] of ruledOut) for (const d of by) byDecision.set(d, [...(byDecision.get(d) ?? []), option])
+  for (const [d, options] of byDecision) effects.push(effectOf(d, 'ruled-out', options))
+  // Every option offered is ruled out: none of them is recommended (applyDecisions), and the
+  // offer stays whole so that the question can still be shown as the agent wrote it.
+  const noneAllowed = allowed.length === 0 && ruledOut.size > 0
   const allowedLabels = new Set(allowed.map((o) => o.option))
   const fixable = musts.filter((m) => {
     if (allowedLabels.has(m.option)) return true
@@ -119,9 +122,10 @@ export function contractFor(
   return {
     musts: fixable,
     ruledOut,
+    noneAllowed: noneAllowed ? [...byDecision.keys()].sort(newestFirst) : null,
     advisory,
-    offered: allowed,
-    staticDefault: advisory?.option ?? requested,
+    offered: noneAllowed ? [...offered] : allowed,
+    staticDefault: noneAllowed ? staticDefault : (advisory?.option ?? requested),
     effects,
   }
 }
@@ -224,6 +228,7 @@ function enforce(
  */
 export function applyDecisions(rec: Recommendation, contract: PointContract, policy: CompiledPolicy): ContractedRecommendation {
   const effects = [...contract.effects]
+  if (contract.noneAllowed !== null) return { ...recommendNone(rec, contract.offered, contract.noneAllowed), decisions: effects }
   const allowed = contract.offered.map((o) => o.option)
   const onlyOne = contract.ruledOut.size > 0 && allowed.length === 1 ? (allowed[0] as string) : undefined
   let result: ContractedRecommendation = rec
@@ -261,6 +266,37 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, pol
     effects.push(effectOf(advisory.decision, asDefault ? 'static-default' : 'outweighed', [advisory.option]))
   }
   return effects.length === 0 ? result : { ...result, decisions: effects }
+}
+
+/**
+ * The answer where required decisions rule out every option offered (R-CON-2): none of them is
+ * recommended, whatever was observed. The options are shown as the agent offered them, none
+ * marked; confidence is 0, and the user is asked. `recommended` still names what the memory alone
+ * would pick (it is also in `learned`): a field to read, not an answer to give.
+ */
+function recommendNone(rec: Recommendation, offered: readonly OfferedOption[], deciding: DecisionRecord[]): ContractedRecommendation {
+  const lead = deciding[0] as DecisionRecord
+  const keys = deciding.map((d) => d.key).join(', ')
+  const asWritten = new Map(offered.map((o) => [o.option, o]))
+  const byOption = new Map(rec.options.map((o) => [o.option, o]))
+  const options = offered.flatMap((o) => {
+    const option = byOption.get(o.option)
+    return option === undefined ? [] : [asOffered(option, asWritten)]
+  })
+  const reason = `every option offered is ruled out by required decision ${keys}`
+  return {
+    ...rec,
+    options,
+    confidence: { value: 0, level: 'low', significant: false, method: reason },
+    precondition: `required decision ${keys} is in force${scopeText(lead)}`,
+    conditions: { context: [], window: null },
+    contradictions: [],
+    disclosure: `${reason}: ${lead.rationale}`,
+    strength: 'neutral',
+    ask: true,
+    ask_reason: `${reason}: none is recommended; the user chooses`,
+    learned: { state: rec.state, recommended: rec.recommended, confidence: rec.confidence.value },
+  }
 }
 
 /** The static default of an advisory decision, with its rationale as the precondition. */

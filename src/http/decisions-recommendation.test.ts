@@ -224,6 +224,52 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     expect(rec.decisions).toEqual([expect.objectContaining({ key: 'D-001', effect: 'ruled-out', options: ['5', '4'] })])
   })
 
+  it('recommends none of the options when required decisions rule out every one offered, and asks', async () => {
+    const app = await createTestApp()
+    const never5 = { ...REQUIRED_TIER_L, key: 'D-201', scope: { points: ['retries2'] }, constraints: [{ kind: 'must_not', option: '5' }] }
+    await app.call('POST', '/v1/decisions', never5)
+    const only5 = (await app.call('POST', '/v1/recommendations', { point: 'retries2', question: 'How many retries?', all_options: ['5'] })).body
+    expect(only5).toMatchObject({
+      strength: 'neutral',
+      confidence: { value: 0, level: 'low', significant: false, method: 'every option offered is ruled out by required decision D-201' },
+      precondition: 'required decision D-201 is in force',
+      disclosure: `every option offered is ruled out by required decision D-201: ${REQUIRED_TIER_L.rationale}`,
+      ask: true,
+      ask_reason: 'every option offered is ruled out by required decision D-201: none is recommended; the user chooses',
+      decisions: [{ key: 'D-201', effect: 'ruled-out', options: ['5'] }],
+    })
+    expect(only5.options).toEqual([{ option: '5', label: '5', share: 0, count: 0, recommended: false }])
+
+    // However often it was chosen, and with a must that names it (which the must_not contradicts).
+    const fives = Array.from({ length: 25 }, (_, i) => ({
+      point: 'retries2',
+      question: 'How many retries?',
+      all_options: ['5', '6'],
+      user_choice: '5',
+      decision_id: `five-${i}`,
+      timestamp: new Date(Date.parse(START) - (25 - i) * HOUR).toISOString(),
+    }))
+    await app.call('POST', '/v1/observations', fives)
+    await app.call('POST', '/v1/decisions', { ...never5, key: 'D-202', constraints: [{ kind: 'limit', value: 5 }] })
+    await app.call('POST', '/v1/decisions', { ...never5, key: 'D-203', constraints: [{ kind: 'must', option: '5' }] })
+    const offered = [
+      { label: '5', description: 'five' },
+      { label: '6', description: 'six' },
+    ]
+    const rec = (await app.call('POST', '/v1/recommendations', { point: 'retries2', question: 'How many retries?', all_options: offered })).body
+    expect(rec).toMatchObject({ ask: true, strength: 'neutral', confidence: { value: 0, level: 'low' }, learned: { state: 'sufficient', recommended: '5' } })
+    expect(rec.options.map((o: any) => [o.label, o.description, o.recommended])).toEqual([
+      ['5', 'five', false],
+      ['6', 'six', false],
+    ])
+    expect(rec.decisions.map((d: any) => [d.key, d.effect, d.options])).toEqual([
+      ['D-202', 'ruled-out', ['6']],
+      ['D-201', 'ruled-out', ['5']],
+      ['D-203', 'conflict', ['5']],
+    ])
+    expect(rec.confidence.method).toBe('every option offered is ruled out by required decision D-202, D-201')
+  })
+
   it('replays as of a moment with the decisions accepted then (R-REC-9)', async () => {
     const app = await createTestApp()
     const before = app.clock.now().toISOString()

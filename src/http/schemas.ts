@@ -107,7 +107,7 @@ export const RecommendationSchema = z
     evidence_total: z.number().int(),
     as_of: z.string(),
     decisions: DecisionEffectsSchema.optional().openapi({ description: 'What the decisions bound to the point did (R-CON-2).' }),
-    learned: LearnedSchema.optional().openapi({ description: 'What observed choices alone recommended, when a decision fixed the answer.' }),
+    learned: LearnedSchema.optional().openapi({ description: 'What observed choices alone recommended, when a decision fixed the answer or ruled out every option offered.' }),
   })
   .openapi('Recommendation')
 
