@@ -89,11 +89,15 @@ export async function explainPoint(
   if (options.length === 0 && bound.length > 0) {
     // No question asked yet: the policy's static default and the options the decisions name are
     // all that is known. The static default first, so that it is what an unenforced answer names,
-    // not the option of a decision that does not apply.
+    // not the option of a decision that does not apply. A must_not names an option not to choose,
+    // never one to offer (nor does a limit, whose option is a name for its value): offered, it
+    // would be recommended, forbidden as it is, wherever no other option is named.
     const policyDefault = deps.staticDefault?.(point)
     const named = [
       ...(policyDefault === undefined ? [] : [normalizeLabel(policyDefault)]),
-      ...bound.flatMap((d) => d.constraints.flatMap((c) => (c.option === undefined ? [] : [normalizeLabel(c.option)]))),
+      ...bound.flatMap((d) =>
+        d.constraints.flatMap((c) => (c.option === undefined || c.kind === 'must_not' || c.kind === 'limit' ? [] : [normalizeLabel(c.option)])),
+      ),
     ]
     // Each once, as first named (labels differ in case only as typed).
     const distinct: string[] = []

@@ -356,6 +356,30 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
     expect(why.observations).toEqual([])
   })
 
+  it('leaves the option a must_not forbids out of the options it makes up for a point nobody was asked at', async () => {
+    const app = await createTestApp()
+    const never5 = { ...REQUIRED_TIER_L, key: 'D-201', scope: { points: ['retries2'] }, constraints: [{ kind: 'must_not', option: '5' }] }
+    expect((await app.call('POST', '/v1/decisions', never5)).status).toBe(201)
+    // Nothing but the forbidden option is known there: no recommendation, the decision listed.
+    const alone = (await app.call('GET', '/v1/why?user=nobody&point=retries2')).body
+    expect(alone.recommendation).toBeNull()
+    expect(alone.decisions.map((d: any) => [d.key, d.effect])).toEqual([['D-201', null]])
+    // Beside an option another decision names (and a limit's name, which is no option), that option.
+    await app.call('POST', '/v1/decisions', {
+      ...REQUIRED_TIER_L,
+      key: 'D-202',
+      enforce: 'advisory',
+      scope: { points: ['retries2'] },
+      constraints: [{ kind: 'prefer', option: '3' }, { kind: 'limit', option: 'attempts', value: 4 }],
+    })
+    const why = (await app.call('GET', '/v1/why?user=nobody&point=retries2')).body
+    expect(why.recommendation).toMatchObject({ state: 'static-default', recommended: '3' })
+    expect(why.decisions.map((d: any) => [d.key, d.effect])).toEqual([
+      ['D-201', 'not-offered'],
+      ['D-202', 'static-default'],
+    ])
+  })
+
   it('recommends the policy\'s static default at a point nobody was asked at, beside the options of decisions that do not apply', async () => {
     const app = await createTestApp()
     // Scoped to a path: a why without one is not under it, and the decision does not apply.
