@@ -57,6 +57,14 @@ describe('checking actions and choices (R-CON-3)', () => {
     expect(checkAgainst([limit], { choice: '3', point: 'retries' }).allowed).toBe(true)
     expect(checkAgainst([limit], { choice: 'many', point: 'retries' }).allowed).toBe(true)
   })
+
+  it('reads a choice under a limit as a label is matched: an annotated option is that option', () => {
+    const limit = decision('D-9', [{ kind: 'limit', value: 3 }], { scope: { points: ['retries'], task: null, path: null, stage: null } })
+    for (const choice of ['5 (Recommended)', '5 (80% of recent choices)', ' 5 ']) {
+      expect(checkAgainst([limit], { choice, point: 'retries' }).blocked_by.map((b) => b.message)).toEqual(['5 is over the limit 3'])
+    }
+    expect(checkAgainst([limit], { choice: '3 (Recommended)', point: 'retries' }).allowed).toBe(true)
+  })
 })
 
 describe('a must_not pattern that cannot be decided in time', () => {

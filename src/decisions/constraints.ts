@@ -66,13 +66,15 @@ export function normalizeAction(action: string): string {
 }
 
 /**
- * The number a choice breaks a `limit` of `value` with: a numeric choice above it (`5` over 3).
- * Undefined when it keeps to the limit or is no number. What the check blocks and what a
- * recommendation rules out are decided here alike.
+ * The number a choice breaks a `limit` of `value` with: a numeric choice above it (`5` over 3),
+ * read as a label is matched (`5 (Recommended)` is the option 5, as for `must_not`). Undefined
+ * when it keeps to the limit or is no number. What the check blocks and what a recommendation
+ * rules out are decided here alike.
  */
 export function overLimit(choice: string, value: number): number | undefined {
-  const n = Number(choice)
-  return choice.trim() !== '' && Number.isFinite(n) && n > value ? n : undefined
+  const label = normalizeLabel(choice)
+  const n = Number(label)
+  return label !== '' && Number.isFinite(n) && n > value ? n : undefined
 }
 
 function sameOption(a: string, b: string): boolean {

@@ -198,6 +198,8 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     // What it recommends is what the check allows.
     expect((await app.call('POST', '/v1/decisions/check', { choice: limited.recommended, point: 'retries' })).body.allowed).toBe(true)
     expect((await app.call('POST', '/v1/decisions/check', { choice: '5', point: 'retries' })).body.allowed).toBe(false)
+    // As the option is ruled out however the agent labelled it, so the check reads the choice.
+    expect((await app.call('POST', '/v1/decisions/check', { choice: '5 (Recommended)', point: 'retries' })).body.allowed).toBe(false)
 
     // Advisory, like an advisory must_not: the recommendation is the learned one, the check warns.
     const advised = await createTestApp()
