@@ -205,12 +205,24 @@ describe('a policy file of its own (R-POL)', () => {
   it('refuses a blank static default or precondition, which would silently say nothing (R-REC-1, R-REC-5)', async () => {
     const file = write(
       'blank.yaml',
-      ['default_precondition: "  "', 'points:', '  - key: database', '    match: { header: "^database$" }', '    static_default: "  "', '    precondition: "\\t"', ''].join('\n'),
+      [
+        'default_precondition: "  "',
+        'personalization_off_precondition: ""',
+        'unchosen_options_precondition: " "',
+        'points:',
+        '  - key: database',
+        '    match: { header: "^database$" }',
+        '    static_default: "  "',
+        '    precondition: "\\t"',
+        '',
+      ].join('\n'),
     )
     await expect(loadPolicy(file)).rejects.toThrow(
       [
         `${file}: invalid policy`,
         '  default_precondition: must not be blank',
+        '  personalization_off_precondition: must not be blank',
+        '  unchosen_options_precondition: must not be blank',
         '  points.0.static_default: must not be blank',
         '  points.0.precondition: must not be blank',
       ].join('\n'),

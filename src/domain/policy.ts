@@ -48,6 +48,8 @@ export const PointPolicySchema = z.strictObject({
 export type PointPolicy = z.infer<typeof PointPolicySchema>
 
 const probability = z.number().min(0).max(1)
+const PERSONALIZATION_OFF_PRECONDITION = 'your past choices are set aside for this session'
+const UNCHOSEN_OPTIONS_PRECONDITION = 'you have not yet chosen any of these options at this point'
 const CENTURY_DAYS = 36_500
 
 /** Every number the recommendation uses lives here (R-POL). A field it does not know is an error: most often a typo, whose setting would otherwise be silently left at its default. */
@@ -142,7 +144,12 @@ export const PolicySchema = z
       })
       .default({ seconds: 60, megabytes: 8 }),
     sensitive_terms: z.array(nonBlank),
+    /** The precondition of a static default with no point of its own while n < N (R-REC-1, R-REC-5). */
     default_precondition: nonBlank,
+    /** Said instead of default_precondition when the static default stands because personalization is off for the session. */
+    personalization_off_precondition: nonBlank.default(PERSONALIZATION_OFF_PRECONDITION),
+    /** Said instead of default_precondition when there is history enough, but none of it chose an option offered now. */
+    unchosen_options_precondition: nonBlank.default(UNCHOSEN_OPTIONS_PRECONDITION),
     points: z.array(PointPolicySchema).superRefine(
       (points, ctx) => {
         const seen = new Set<string>()

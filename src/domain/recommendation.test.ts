@@ -49,6 +49,30 @@ describe('states by observation count (R-REC-1)', () => {
     expect(recommend(input({ point: 'complexity-tier', static_default: 'Tier L' })).precondition).toBe(policy.default_precondition)
   })
 
+  it('says why the static default stands: too little history, personalization off, or none of the options ever chosen', () => {
+    const few = recommend(input({ observations: observations({ 'Tier L': 3 }) }))
+    expect(few.precondition).toBe('there is not yet enough personal history at this point')
+    // 25 choices set aside are history enough: the precondition says what holds instead.
+    for (const static_default of [undefined, 'Tier L']) {
+      const off = recommend(input({ observations: observations({ 'Tier L': 25 }), personalization: false, static_default }))
+      expect(off).toMatchObject({ state: 'personalization-off', observations: 25, precondition: 'your past choices are set aside for this session' })
+    }
+    const reworded = recommend(input({ options: [{ option: 'Small' }, { option: 'Medium' }], observations: observations({ 'Tier L': 6 }) }))
+    expect(reworded).toMatchObject({ state: 'partial', recommended: 'Small', precondition: 'you have not yet chosen any of these options at this point' })
+    expect(reworded.options[0]!.description).toBe(
+      'Recommended when you have not yet chosen any of these options at this point — based on static default, none of the 6 choices at this point was one of these options',
+    )
+    // A point's own precondition speaks of its own default whatever the reason it stands.
+    const tier = recommend(input({ point: 'complexity-tier', observations: observations({ 'Tier L': 25 }), personalization: false }))
+    expect(tier.precondition).toMatch(/moderate scope/)
+    // The texts are the policy's.
+    const own = { ...policy, personalization_off_precondition: 'memory is paused', unchosen_options_precondition: 'the options are new' }
+    expect(recommend(input({ policy: own, observations: observations({ 'Tier L': 25 }), personalization: false })).precondition).toBe('memory is paused')
+    expect(recommend(input({ policy: own, options: [{ option: 'Small' }, { option: 'Medium' }], observations: observations({ 'Tier L': 6 }) })).precondition).toBe(
+      'the options are new',
+    )
+  })
+
   it('uses the request static default, then the policy point default', () => {
     expect(recommend(input({ static_default: 'Tier L' })).recommended).toBe('Tier L')
     expect(recommend(input({ point: 'complexity-tier' })).recommended).toBe('Tier M')

@@ -160,9 +160,9 @@ export function recommend(input: RecommendationInput): Recommendation {
   const staticDefault = input.static_default ?? policyDefault ?? (labels[0] as string)
   // A point's precondition speaks of the point's own static default: a default the request names
   // instead (the agent's own recommendation), or the first option when the point's default is not
-  // offered, has the policy's general precondition.
+  // offered, has the policy's general precondition for why the static default stands.
   const ownDefault = rule?.static_default === undefined ? input.static_default === undefined : staticDefault === policyDefault
-  const staticPrecondition = (ownDefault ? rule?.precondition : undefined) ?? policy.default_precondition
+  const ownPrecondition = ownDefault ? rule?.precondition : undefined
 
   const selection = selectEvidence(input.memory, { project: input.project, context: input.context, asOf: input.asOf }, policy)
   const evidence = selection.cell
@@ -250,15 +250,17 @@ export function recommend(input: RecommendationInput): Recommendation {
     : shareOf(preference, recommended[0] as string)
   let disclosure: string
   let precondition: string
+  // Each general precondition is true only of its own reason for the static default: "not yet
+  // enough personal history" would be false of 25 choices set aside, or of 6 of other options.
   if (state === 'personalization-off') {
     disclosure = 'based on static default, personalization is off for this session'
-    precondition = staticPrecondition
+    precondition = ownPrecondition ?? policy.personalization_off_precondition
   } else if (state === 'static-default') {
     disclosure = `based on static default, ${N - n} observations needed for personalization`
-    precondition = staticPrecondition
+    precondition = ownPrecondition ?? policy.default_precondition
   } else if (!learning) {
     disclosure = `based on static default, none of the ${n} choices at this point was one of these options`
-    precondition = staticPrecondition
+    precondition = ownPrecondition ?? policy.unchosen_options_precondition
   } else {
     disclosure = !multiSelect
       ? `based on ${percent(topShare)}% of recent choices`

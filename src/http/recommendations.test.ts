@@ -78,13 +78,32 @@ describe('POST /v1/recommendations: the seed worked examples (R-REC-4)', () => {
     const { body } = await call('POST', '/v1/recommendations', reworded)
     expect(body).toMatchObject({ point: 'complexity-tier', observations: 6, recommended: 'Small' })
     expect(body.disclosure).toBe('based on static default, none of the 6 choices at this point was one of these options')
-    expect(body.precondition).toBe('there is not yet enough personal history at this point')
+    // Six choices are history enough: what holds is that none of them was of these options.
+    expect(body.precondition).toBe('you have not yet chosen any of these options at this point')
     expect(body.options[0].description).toBe(`Recommended when ${body.precondition} — ${body.disclosure}`)
     const expert = await createTestApp()
     for (let i = 0; i < 51; i++) await expert.call('POST', '/v1/sessions', { session_id: `s-${i}` })
     await expert.call('POST', '/v1/observations', choices({ 'Tier S': 6 }, TIER))
     const weak = (await expert.call('POST', '/v1/recommendations', reworded)).body
     expect(weak.options[0].label).toBe('Small (static default)')
+  })
+})
+
+describe('the precondition of a static default (R-REC-5)', () => {
+  it('says personalization off, not too little history, of a session whose 25 choices are set aside', async () => {
+    const { call } = await createTestApp()
+    const formatter = { question: 'Which formatter?', all_options: ['Prettier', 'Biome'], user: 'u' }
+    await call('POST', '/v1/observations', choices({ Biome: 25 }, formatter))
+    expect((await call('PUT', '/v1/sessions/s9/personalization', { enabled: false, user: 'u' })).status).toBe(200)
+    for (const extra of [{}, { static_default: 'Biome' }]) {
+      const { body } = await call('POST', '/v1/recommendations', { ...formatter, ...extra, session_id: 's9' })
+      expect(body).toMatchObject({
+        state: 'personalization-off',
+        observations: 25,
+        precondition: 'your past choices are set aside for this session',
+        disclosure: 'based on static default, personalization is off for this session',
+      })
+    }
   })
 })
 
