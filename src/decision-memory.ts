@@ -186,6 +186,7 @@ export function createDecisionMemory(deps: {
       question: request.question,
       header: request.header,
       options: contract?.offered ?? offered,
+      offered,
       context: request.context,
       project: request.project,
       session_id: request.session_id,

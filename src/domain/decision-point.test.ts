@@ -72,6 +72,16 @@ describe('decision point keys (R-CAP-4)', () => {
     expect(isSensitive({ question: 'Which tier?', key: 'complexity-tier' }, policy)).toBe(false)
   })
 
+  it("finds sensitive terms in an offered option's label or description, matched as in the question", () => {
+    const question = { question: 'What should the migration do with the old table?', key: 'q-x' }
+    expect(isSensitive({ ...question, options: [{ option: 'Keep production data' }, { option: 'Drop it' }] }, policy)).toBe(true)
+    expect(isSensitive({ ...question, options: [{ option: 'Keep it' }, { option: 'Drop it', description: 'Deletes the production\n data for good' }] }, policy)).toBe(true)
+    expect(isSensitive({ ...question, options: [{ option: 'Rotate the CREDENTIALS' }, { option: 'Leave them' }] }, policy)).toBe(true)
+    // The same rules: a term starts a word, so `insecurity` or `nonsecret` names no term.
+    expect(isSensitive({ ...question, options: [{ option: 'Keep it', description: 'no insecurity here' }, { option: 'nonsecret' }] }, policy)).toBe(false)
+    expect(isSensitive({ ...question, options: [{ option: 'Keep it' }, { option: 'Drop it' }] }, policy)).toBe(false)
+  })
+
   it("finds a policy's own terms that start with a sign or a letter outside ASCII, and across any white space", () => {
     const raw = JSON.parse(readFileSync(DEFAULT_POLICY_FILE, 'utf8'))
     const own = parsePolicy(JSON.stringify({ ...raw, sensitive_terms: ['.env', 'ключ', 'production data'] }), 'own.json')

@@ -53,14 +53,25 @@ export function pointPolicy(key: string, policy: CompiledPolicy) {
   return policy.compiledPoints.find((p) => p.key === key)
 }
 
-/** Whether a question touches a sensitive subject, where recommendations stay neutral (R-REC-6). */
+/**
+ * Whether a question touches a sensitive subject, where recommendations stay neutral and the
+ * question is always asked (R-REC-6, R-ASK-2): a term in its text, its header, or any offered
+ * option's label or description (`Keep production data` makes the question about production
+ * data, however it is worded), with the pattern the policy compiled once.
+ */
 export function isSensitive(
-  input: { question: string; header?: string | undefined; key: string },
+  input: {
+    question: string
+    header?: string | undefined
+    key: string
+    options?: ReadonlyArray<{ option: string; description?: string | undefined }> | undefined
+  },
   policy: CompiledPolicy,
 ): boolean {
   if (pointPolicy(input.key, policy)?.sensitive === true) return true
   const pattern = policy.sensitivePattern
   if (pattern === null) return false
   // In NFC, as the terms are compiled: a question typed with combining accents is the same question.
-  return pattern.test(input.question.normalize('NFC')) || (input.header !== undefined && pattern.test(input.header.normalize('NFC')))
+  const names = (text: string | undefined) => text !== undefined && pattern.test(text.normalize('NFC'))
+  return names(input.question) || names(input.header) || (input.options?.some((o) => names(o.option) || names(o.description)) ?? false)
 }

@@ -294,6 +294,24 @@ describe('strength by expertise (R-REC-6)', () => {
   })
 })
 
+describe('sensitive by the options offered (R-REC-6, R-ASK-2)', () => {
+  const DATA = [{ option: 'Keep production data' }, { option: 'Drop it' }]
+  const history = () => observations({ 'Drop it': 25 }, { options: ['Keep production data', 'Drop it'] })
+
+  it('is neutral and asked when an option names a sensitive term, however plain the question', () => {
+    const r = recommend(input({ question: 'What should the migration do with the old table?', options: DATA, observations: history() }))
+    expect(r).toMatchObject({ sensitive: true, strength: 'neutral', ask: true, ask_reason: 'the point is sensitive: always asked' })
+    expect(r.options.map((o) => o.label)).toEqual(['Keep production data', 'Drop it'])
+  })
+
+  it('reads every option the question offered, those required decisions ruled out among them', () => {
+    const r = recommend(
+      input({ question: 'What should the migration do with the old table?', options: [{ option: 'Drop it' }], offered: DATA, observations: history() }),
+    )
+    expect(r).toMatchObject({ sensitive: true, ask: true })
+  })
+})
+
 describe('asking (R-ASK-1, R-ASK-2)', () => {
   it('auto-resolves a sufficient, consistent point', () => {
     const r = recommend(input({ observations: observations({ 'Tier M': 40 }) }))

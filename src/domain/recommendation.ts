@@ -123,6 +123,8 @@ export interface RecommendationInput {
   question: string
   header?: string | undefined
   options: readonly OfferedOption[]
+  /** Every option the question offered, when required decisions ruled some out of `options`. */
+  offered?: readonly OfferedOption[] | undefined
   context?: Context | undefined
   project?: string | undefined
   session_id?: string | undefined
@@ -152,7 +154,9 @@ export function recommend(input: RecommendationInput): Recommendation {
   const { policy } = input
   const labels = input.options.map((o) => o.option)
   const rule = pointPolicy(input.point, policy)
-  const sensitive = isSensitive({ question: input.question, header: input.header, key: input.point }, policy)
+  // Read on every option the question offered, those decisions ruled out among them: ruling out
+  // `Keep production data` leaves the question about production data.
+  const sensitive = isSensitive({ question: input.question, header: input.header, key: input.point, options: input.offered ?? input.options }, policy)
   const alwaysAsk = rule?.always_ask ?? false
   // The point's default names an offered option as a choice does (R-CAP-3): exact, else in another
   // case, so that a policy's `sonnet` is the option `Sonnet`, not silently the first option.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { DEFAULT_POLICY_FILE, parsePolicy } from '../config/load-policy'
+import { REQUIRED_TIER_L } from '../../test/support/decision-record'
 import { createTestApp, START } from '../../test/support/test-app'
 import { REMEMBERED_BODIES, type ValidBodies, validBodies } from './recommendations'
 
@@ -104,6 +105,31 @@ describe('the precondition of a static default (R-REC-5)', () => {
         disclosure: 'based on static default, personalization is off for this session',
       })
     }
+  })
+})
+
+describe('sensitive points (R-REC-6, R-ASK-2)', () => {
+  it('asks, neutral, a question whose option names a sensitive term, however often the other was chosen', async () => {
+    const { call } = await createTestApp()
+    const table = { point: 'old-table', question: 'What should the migration do with the old table?', all_options: ['Keep production data', 'Drop it'] }
+    await call('POST', '/v1/observations', choices({ 'Drop it': 25 }, table))
+    const { body } = await call('POST', '/v1/recommendations', table)
+    expect(body).toMatchObject({ sensitive: true, strength: 'neutral', ask: true, ask_reason: 'the point is sensitive: always asked' })
+    expect(body.options.map((o: { label: string }) => o.label)).toEqual(['Keep production data', 'Drop it'])
+    // Ruling the sensitive option out leaves the question as sensitive: the one option left is not answered for the user.
+    const never = {
+      ...REQUIRED_TIER_L,
+      title: 'Never keep it',
+      scope: { points: ['old-table'] },
+      constraints: [{ kind: 'must_not', option: 'Keep production data' }],
+    }
+    expect((await call('POST', '/v1/decisions', never)).status).toBe(201)
+    const ruled = (await call('POST', '/v1/recommendations', table)).body
+    expect(ruled).toMatchObject({ state: 'enforced', recommended: 'Drop it', sensitive: true, strength: 'neutral', ask: true })
+    // An option's description counts as its label does.
+    const described = { ...table, point: 'old-table-2', all_options: ['Keep it', { label: 'Drop it', description: 'Deletes the production data' }] }
+    await call('POST', '/v1/observations', choices({ 'Drop it': 25 }, described))
+    expect((await call('POST', '/v1/recommendations', described)).body).toMatchObject({ sensitive: true, ask: true })
   })
 })
 
