@@ -72,10 +72,12 @@ describe('decision point keys (R-CAP-4)', () => {
     expect(isSensitive({ question: 'Which tier?', key: 'complexity-tier' }, policy)).toBe(false)
   })
 
-  it("finds sensitive terms in an offered option's label or description, matched as in the question", () => {
+  it("finds sensitive terms in an offered option's label, matched as in the question, not in its description", () => {
     const question = { question: 'What should the migration do with the old table?', key: 'q-x' }
     expect(isSensitive({ ...question, options: [{ option: 'Keep production data' }, { option: 'Drop it' }] }, policy)).toBe(true)
-    expect(isSensitive({ ...question, options: [{ option: 'Keep it' }, { option: 'Drop it', description: 'Deletes the production\n data for good' }] }, policy)).toBe(true)
+    expect(isSensitive({ ...question, options: [{ option: 'Keep production\n data' }, { option: 'Drop it' }] }, policy)).toBe(true)
+    // A description describes: `best for security reviews` does not make a model question sensitive.
+    expect(isSensitive({ question: 'Which model?', key: 'q-y', options: [{ option: 'Opus', description: 'best for security reviews' }, { option: 'Sonnet' }] }, policy)).toBe(false)
     expect(isSensitive({ ...question, options: [{ option: 'Rotate the CREDENTIALS' }, { option: 'Leave them' }] }, policy)).toBe(true)
     // The same rules: a term starts a word, so `insecurity` or `nonsecret` names no term.
     expect(isSensitive({ ...question, options: [{ option: 'Keep it', description: 'no insecurity here' }, { option: 'nonsecret' }] }, policy)).toBe(false)

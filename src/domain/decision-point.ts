@@ -56,8 +56,10 @@ export function pointPolicy(key: string, policy: CompiledPolicy) {
 /**
  * Whether a question touches a sensitive subject, where recommendations stay neutral and the
  * question is always asked (R-REC-6, R-ASK-2): a term in its text, its header, or any offered
- * option's label or description (`Keep production data` makes the question about production
- * data, however it is worded), with the pattern the policy compiled once.
+ * option's label (`Keep production data` makes the question about production data, however it is
+ * worded), with the pattern the policy compiled once. Not in an option's description: agents
+ * describe ordinary options with such words (`Opus: best for security reviews`), and a model or
+ * effort question would then never be personalised.
  */
 export function isSensitive(
   input: {
@@ -73,5 +75,5 @@ export function isSensitive(
   if (pattern === null) return false
   // In NFC, as the terms are compiled: a question typed with combining accents is the same question.
   const names = (text: string | undefined) => text !== undefined && pattern.test(text.normalize('NFC'))
-  return names(input.question) || names(input.header) || (input.options?.some((o) => names(o.option) || names(o.description)) ?? false)
+  return names(input.question) || names(input.header) || (input.options?.some((o) => names(o.option)) ?? false)
 }

@@ -126,10 +126,10 @@ describe('sensitive points (R-REC-6, R-ASK-2)', () => {
     expect((await call('POST', '/v1/decisions', never)).status).toBe(201)
     const ruled = (await call('POST', '/v1/recommendations', table)).body
     expect(ruled).toMatchObject({ state: 'enforced', recommended: 'Drop it', sensitive: true, strength: 'neutral', ask: true })
-    // An option's description counts as its label does.
-    const described = { ...table, point: 'old-table-2', all_options: ['Keep it', { label: 'Drop it', description: 'Deletes the production data' }] }
-    await call('POST', '/v1/observations', choices({ 'Drop it': 25 }, described))
-    expect((await call('POST', '/v1/recommendations', described)).body).toMatchObject({ sensitive: true, ask: true })
+    // An option's description describes: a term there does not make the question sensitive.
+    const described = { ...table, question: 'Which model?', point: 'model-2', all_options: [{ label: 'Opus', description: 'best for security reviews' }, 'Sonnet'] }
+    await call('POST', '/v1/observations', choices({ Opus: 25 }, described).map((o) => ({ ...o, decision_id: `model-${o.decision_id}` })))
+    expect((await call('POST', '/v1/recommendations', described)).body).toMatchObject({ sensitive: false, ask: false })
   })
 })
 
