@@ -145,7 +145,7 @@ describe('decision-memory why --point', () => {
   })
 
   it('prints a decision written by someone else without the escape sequences in it', async () => {
-    // With auth, any token may write decisions; an imported ADR's title is the repository's.
+    // Without auth anyone may write decisions (with it, any token for every user); an imported ADR's title is the repository's.
     const service = await startService(join(await mkdtemp(join(tmpdir(), 'dm-why-')), 'data'))
     running.push(service)
     const ESC = '\u001b'

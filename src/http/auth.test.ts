@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../test/support/test-app'
+import { REQUIRED_TIER_L } from '../../test/support/decision-record'
 import { ALICE, BOB, OPS, testTokens as auth } from '../../test/support/tokens'
 import { createTokenTable, TokensFileSchema } from '../config/load-tokens'
 
@@ -100,5 +101,93 @@ describe('bearer auth (R-SVC-4)', () => {
     const nfd = 'zoe\u0308'
     expect((await call('POST', '/v1/observations', { ...TIER, user: nfd }, as(ALICE))).status).toBe(201)
     expect((await call('GET', `/v1/users/${encodeURIComponent(nfd)}/preferences`, undefined, as(ALICE))).body.points).toHaveLength(1)
+  })
+})
+
+describe('shared state with auth (R-SVC-4): decisions and the decay scan are every user\'s', () => {
+  const TIER_POINT = { question: 'Which complexity tier should this SPEC use?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] }
+
+  it("refuses one user's token a decision that would change another user's recommendations, naming why", async () => {
+    const { call } = await createTestApp({ auth })
+    const created = await call('POST', '/v1/decisions', REQUIRED_TIER_L, as(ALICE))
+    expect(created.status).toBe(403)
+    expect(created.body.error).toMatchObject({ code: 'forbidden', issues: [{ path: 'authorization', message: 'not a token for every user' }] })
+    expect(created.body.error.message).toBe(
+      'token "alice-laptop" may not create a decision, which every user shares: that needs a token that may act for every user ("users": ["*"] in the tokens file)',
+    )
+    expect(JSON.stringify(created.body)).not.toContain(ALICE)
+    expect((await call('GET', '/v1/decisions', undefined, as(BOB))).body.decisions).toEqual([])
+    const bobs = await call('POST', '/v1/recommendations', { ...TIER_POINT, user: 'bob' }, as(BOB))
+    expect(bobs.status).toBe(200)
+    expect(bobs.body.state).not.toBe('enforced')
+  })
+
+  it('lets a "*" token write decisions, which every user then follows', async () => {
+    const { call } = await createTestApp({ auth })
+    expect((await call('POST', '/v1/decisions', REQUIRED_TIER_L, as(OPS))).status).toBe(201)
+    expect((await call('POST', '/v1/recommendations', { ...TIER_POINT, user: 'bob' }, as(BOB))).body.state).toBe('enforced')
+    expect((await call('POST', '/v1/decisions/D-001/deprecate', { reason: 'moved' }, as(OPS))).status).toBe(200)
+    expect((await call('POST', '/v1/maintenance/decay-scan', { force: true }, as(OPS))).status).toBe(200)
+  })
+
+  it('refuses every write of shared state to a token scoped to users, before reading its body', async () => {
+    const { call } = await createTestApp({ auth })
+    expect((await call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, status: 'proposed' }, as(OPS))).status).toBe(201)
+    expect((await call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-002', status: 'proposed' }, as(OPS))).status).toBe(201)
+    const writes: [string, unknown, string][] = [
+      ['/v1/decisions', {}, 'create a decision'],
+      ['/v1/decisions/D-001/accept', undefined, 'accept a decision'],
+      ['/v1/decisions/D-001/deprecate', { reason: 'x' }, 'deprecate a decision'],
+      ['/v1/decisions/D-001/revoke', {}, 'revoke a decision'],
+      ['/v1/decisions/D-001/supersede', { by: 'D-002' }, 'supersede a decision'],
+      ['/v1/decisions/NO-SUCH/accept', {}, 'accept a decision'],
+      ['/v1/decisions/import', { records: [] }, 'import decisions'],
+      ['/v1/maintenance/decay-scan', { force: true }, 'run the decay scan'],
+      ['/v1/maintenance/decay-scan', 'not json', 'run the decay scan'],
+    ]
+    for (const token of [ALICE, BOB]) {
+      for (const [path, body, what] of writes) {
+        const answer = await call('POST', path, body, as(token))
+        expect(answer.status, `${path} ${JSON.stringify(body)}`).toBe(403)
+        expect(answer.body.error.message, path).toContain(`may not ${what}`)
+      }
+    }
+    const d1 = (await call('GET', '/v1/decisions/D-001', undefined, as(ALICE))).body
+    expect([d1.status, d1.events.length]).toEqual(['proposed', 1])
+  })
+
+  it('lets any valid token read decisions: list, get, why, applicable, check and pulses', async () => {
+    const { call } = await createTestApp({ auth })
+    expect((await call('POST', '/v1/decisions', REQUIRED_TIER_L, as(OPS))).status).toBe(201)
+    for (const token of [ALICE, BOB]) {
+      expect((await call('GET', '/v1/decisions', undefined, as(token))).body.decisions).toHaveLength(1)
+      expect((await call('GET', '/v1/decisions/D-001', undefined, as(token))).status).toBe(200)
+      expect((await call('GET', '/v1/decisions/D-001/why', undefined, as(token))).status).toBe(200)
+      expect((await call('GET', '/v1/decisions/applicable?point=complexity-tier', undefined, as(token))).body.decisions).toHaveLength(1)
+      const verdict = await call('POST', '/v1/decisions/check', { point: 'complexity-tier', choice: 'Tier S' }, as(token))
+      expect(verdict.status).toBe(200)
+      expect((await call('GET', '/v1/decisions/pulses', undefined, as(token))).status).toBe(200)
+    }
+    expect((await call('GET', '/v1/decisions')).status).toBe(401)
+    expect((await call('POST', '/v1/decisions', REQUIRED_TIER_L)).status).toBe(401)
+  })
+
+  it("keeps the per-user check of why at a point: the observations behind it are one user's", async () => {
+    const { call } = await createTestApp({ auth })
+    const posted = await call('POST', '/v1/observations', { ...TIER_POINT, user_choice: 'Tier S', user: 'bob' }, as(BOB))
+    const point = posted.body.stored[0].point
+    expect((await call('GET', `/v1/why?user=bob&point=${point}`, undefined, as(ALICE))).status).toBe(403)
+    expect((await call('GET', `/v1/why?user=bob&point=${point}`, undefined, as(BOB))).status).toBe(200)
+    expect((await call('GET', `/v1/why?user=bob&point=${point}`, undefined, as(OPS))).status).toBe(200)
+  })
+})
+
+describe('shared state without auth', () => {
+  it('lets anyone write decisions and run the decay scan, as on loopback', async () => {
+    const { call } = await createTestApp()
+    expect((await call('POST', '/v1/decisions', REQUIRED_TIER_L)).status).toBe(201)
+    expect((await call('POST', '/v1/decisions/D-001/deprecate', {})).status).toBe(200)
+    expect((await call('POST', '/v1/decisions/import', { records: [], folder: 'github.com/acme/web/doc/adr' })).status).toBe(200)
+    expect((await call('POST', '/v1/maintenance/decay-scan', { force: true })).status).toBe(200)
   })
 })

@@ -1,7 +1,8 @@
+import type { RouteConfig } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { Principal, TokenTable } from '../config/load-tokens'
 import { InputError } from '../domain/errors'
-import { errorBody } from './errors'
+import { errorBody, ErrorSchema } from './errors'
 
 /** Routes anyone may call: a load balancer's liveness probe carries no token. */
 const PUBLIC_PATHS = new Set(['/healthz'])
@@ -70,6 +71,46 @@ export function authorizeUsers(c: Context, users: Iterable<string>): void {
         issues: [{ path: 'user', message: 'not a user this token may act for' }],
       })
     }
+  }
+}
+
+/**
+ * Refuses (403) a request whose token may not act for every user: what it writes is shared by
+ * every user (the decisions, which every user's recommendations and checks follow; the decay
+ * scan, which ages every user's observations), so a token scoped to some users writing it would
+ * change what the others get (R-SVC-4). `what` says what the request does and why that is
+ * everyone's (`create a decision, which every user shares`). Does nothing without auth.
+ */
+export function authorizeEveryUser(c: Context, what: string): void {
+  const principal = principalOf(c)
+  if (principal === undefined || principal.users === 'any') return
+  throw new InputError(
+    'forbidden',
+    `token "${principal.name}" may not ${what}: that needs a token that may act for every user ("users": ["*"] in the tokens file)`,
+    { status: 403, issues: [{ path: 'authorization', message: 'not a token for every user' }] },
+  )
+}
+
+/**
+ * A route that writes what every user shares: with auth on, only a token for every user may call
+ * it (`authorizeEveryUser`, before its input is read), and its document says why it answers 403.
+ */
+export function forEveryUser<R extends RouteConfig>(what: string, route: R): R {
+  const own = route.middleware === undefined ? [] : Array.isArray(route.middleware) ? route.middleware : [route.middleware]
+  const check: MiddlewareHandler = async (c, next) => {
+    authorizeEveryUser(c, what)
+    await next()
+  }
+  return {
+    ...route,
+    middleware: [check, ...own],
+    responses: {
+      ...route.responses,
+      403: {
+        description: `The token may not act for every user (with auth on): only such a token may ${what}`,
+        content: { 'application/json': { schema: ErrorSchema } },
+      },
+    },
   }
 }
 

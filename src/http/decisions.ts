@@ -20,7 +20,7 @@ import {
   VerdictSchema,
   WhyQuery,
 } from './decision-schemas'
-import { authorizeUsers } from './auth'
+import { authorizeUsers, forEveryUser } from './auth'
 import { ErrorSchema } from './errors'
 import { createRouter } from './router'
 
@@ -181,24 +181,27 @@ const whyPoint = createRoute({
   },
 })
 
-/** Decisions as contracts (R-CON): lifecycle, applicability, check, import and `why`. */
+/**
+ * Decisions as contracts (R-CON): lifecycle, applicability, check, import and `why`. Decisions are
+ * every user's: with auth on, any token reads them, and only a token for every user writes them.
+ */
 export function decisionRoutes(decisions: Decisions, memory: DecisionMemory) {
   // The fixed paths under /v1/decisions/ come before /v1/decisions/{key}, which would match them.
   return createRouter()
-    .openapi(propose, async (c) => c.json(await decisions.propose(c.req.valid('json')), 201))
+    .openapi(forEveryUser('create a decision, which every user shares', propose), async (c) => c.json(await decisions.propose(c.req.valid('json')), 201))
     .openapi(list, async (c) => c.json({ decisions: await decisions.list(c.req.valid('query')) }, 200))
     .openapi(applicable, async (c) => c.json({ decisions: await decisions.applicable(c.req.valid('query')) }, 200))
     .openapi(pulses, async (c) => c.json(await decisions.pulses(), 200))
     .openapi(check, async (c) => c.json(await decisions.check(c.req.valid('json')), 200))
-    .openapi(importRecords, async (c) => {
+    .openapi(forEveryUser('import decisions, which every user shares', importRecords), async (c) => {
       const { records, ...folder } = c.req.valid('json')
       return c.json(await decisions.import(records, folder), 200)
     })
     .openapi(read, async (c) => c.json(await decisions.get(c.req.valid('param').key, c.req.valid('query')), 200))
-    .openapi(accept, async (c) => c.json(await decisions.accept(c.req.valid('param').key, c.req.valid('json')), 200))
-    .openapi(deprecate, async (c) => c.json(await decisions.deprecate(c.req.valid('param').key, c.req.valid('json')), 200))
-    .openapi(revoke, async (c) => c.json(await decisions.revoke(c.req.valid('param').key, c.req.valid('json')), 200))
-    .openapi(supersede, async (c) => c.json(await decisions.supersede(c.req.valid('param').key, c.req.valid('json')), 200))
+    .openapi(forEveryUser('accept a decision, which every user shares', accept), async (c) => c.json(await decisions.accept(c.req.valid('param').key, c.req.valid('json')), 200))
+    .openapi(forEveryUser('deprecate a decision, which every user shares', deprecate), async (c) => c.json(await decisions.deprecate(c.req.valid('param').key, c.req.valid('json')), 200))
+    .openapi(forEveryUser('revoke a decision, which every user shares', revoke), async (c) => c.json(await decisions.revoke(c.req.valid('param').key, c.req.valid('json')), 200))
+    .openapi(forEveryUser('supersede a decision, which every user shares', supersede), async (c) => c.json(await decisions.supersede(c.req.valid('param').key, c.req.valid('json')), 200))
     .openapi(whyDecision, async (c) => c.json(await decisions.why(c.req.valid('param').key, c.req.valid('query')), 200))
     .openapi(whyPoint, async (c) => {
       const q = c.req.valid('query')

@@ -2,6 +2,7 @@ import { createRoute } from '@hono/zod-openapi'
 import type { DecisionMemory } from '../decision-memory'
 import { TimestampSchema } from '../domain/observation'
 import { z } from '../domain/zod'
+import { forEveryUser } from './auth'
 import { ErrorSchema } from './errors'
 import { createRouter } from './router'
 
@@ -57,7 +58,8 @@ const route = createRoute({
 
 /** The maintenance routes: the decay scan. */
 export function maintenanceRoutes(memory: DecisionMemory) {
-  return createRouter().openapi(route, async (c) => {
+  // The scan ages every user's observations: with auth on, only a token for every user runs it.
+  return createRouter().openapi(forEveryUser("run the decay scan, which ages every user's observations", route), async (c) => {
     const body = c.req.valid('json') ?? {}
     return c.json(await memory.decayScan({ force: body.force, now: body.now }), 200)
   })
