@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../test/support/test-app'
+import { ALICE, testTokens } from '../../test/support/tokens'
+import { LIMITS } from '../domain/limits'
 
 describe('OpenAPI document and /docs (R-SVC-1)', () => {
   it('lists every route with its request and response schemas', async () => {
@@ -74,6 +76,63 @@ describe('/docs with --auth (R-SVC-4)', () => {
     for (const [path, ops] of Object.entries(body.paths as Record<string, Record<string, unknown>>)) {
       for (const method of Object.keys(ops)) {
         expect(requirement(path, method), `${method} ${path}`).toEqual(path === '/healthz' ? [] : [{ bearer: [] }])
+      }
+    }
+  })
+})
+
+describe('the error answers of the middleware in the OpenAPI document (R-SVC-1)', () => {
+  type Operation = { requestBody?: unknown; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }
+  const operations = async () => {
+    const { body } = await (await createTestApp()).call('GET', '/openapi.json')
+    return Object.entries(body.paths as Record<string, Record<string, Operation>>).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, operation]) => ({ method, path, operation })),
+    )
+  }
+  /** The statuses the document should list: 401 and 403 but on /healthz, 413 with any method but GET, 415 with a body. */
+  const expected = (method: string, path: string, operation: Operation) => [
+    ...(path === '/healthz' ? [] : ['401', '403']),
+    ...(method === 'get' ? [] : ['413']),
+    ...(operation.requestBody === undefined ? [] : ['415']),
+  ]
+  const ERROR = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } }
+
+  it('lists 401, 403, 413 and 415, with the error schema, on every operation that can answer them', async () => {
+    const all = await operations()
+    expect(all.length).toBeGreaterThan(20)
+    for (const { method, path, operation } of all) {
+      for (const status of expected(method, path, operation)) {
+        expect(operation.responses[status]?.content, `${method} ${path} ${status}`).toEqual(ERROR)
+      }
+    }
+    const byName = Object.fromEntries(all.map((o) => [`${o.method} ${o.path}`, o.operation.responses]))
+    expect(Object.keys(byName['get /healthz'] ?? {})).toEqual(['200'])
+    expect(Object.keys(byName['get /v1/decisions'] ?? {})).toEqual(['200', '400', '401', '403'])
+    expect(Object.keys(byName['delete /v1/users/{user}'] ?? {})).toEqual(['200', '400', '401', '403', '413'])
+    // A route that says more of a status keeps what it says.
+    expect(byName['post /v1/decisions']?.['403']).toMatchObject({ description: expect.stringContaining('every user') })
+  })
+
+  it('lists only statuses the service answers: each is sent for on every operation', async () => {
+    const { call } = await createTestApp({ auth: testTokens })
+    const open = await createTestApp()
+    const values: Record<string, string> = { user: 'alice', key: 'D-001', id: 's-1' }
+    for (const { method, path, operation } of await operations()) {
+      const url = path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? 'x')
+      const name = `${method} ${path}`
+      const statuses = expected(method, path, operation)
+      if (statuses.includes('401')) expect((await call(method.toUpperCase(), url)).status, name).toBe(401)
+      if (statuses.includes('403')) {
+        const other = await call(method.toUpperCase(), `${url}?user=bob`, undefined, { authorization: `Bearer ${ALICE}` })
+        expect(other.status, name).toBe(403)
+      }
+      if (statuses.includes('413')) {
+        const big = JSON.stringify({ user: 'x'.repeat(LIMITS.bodyBytes) })
+        expect((await open.call(method.toUpperCase(), url, big)).status, name).toBe(413)
+      }
+      if (statuses.includes('415')) {
+        const text = await open.app.request(url, { method: method.toUpperCase(), headers: { 'content-type': 'text/plain' }, body: '{}' })
+        expect(text.status, name).toBe(415)
       }
     }
   })

@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { OpenAPIHono } from '@hono/zod-openapi'
+import { LIMITS } from '../domain/limits'
+import { ErrorSchema } from './errors'
 
 const require = createRequire(import.meta.url)
 
@@ -28,6 +30,43 @@ const PAGE = `<!doctype html>
 </html>
 `
 
+type Document = ReturnType<OpenAPIHono['getOpenAPI31Document']>
+type Operation = { security?: unknown[]; requestBody?: unknown; responses?: Record<string, unknown> }
+
+const OPERATIONS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'])
+
+function errorAnswer(description: string) {
+  return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }
+}
+
+/**
+ * The error answers that come from the app's middleware rather than from a route (app.ts,
+ * auth.ts), added here to every operation that can give them instead of being copied into each
+ * route: 401 and 403 wherever the bearer scheme is required (with --auth, every route but
+ * /healthz; a `?user=` or a body's `user` may name anyone), 413 wherever a body is read (every
+ * method but GET and HEAD: the limit is the method's, whatever the route), 415 wherever a body is
+ * declared. A route that says more of one of them (`forEveryUser`'s 403) keeps its own.
+ */
+export function withMiddlewareErrors(document: Document): Document {
+  const required = (security: unknown[] | undefined) => (security ?? document.security ?? []).some((s) => Object.keys(s as object).includes('bearer'))
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const [method, value] of Object.entries(item as Record<string, unknown>)) {
+      if (!OPERATIONS.has(method)) continue
+      const operation = value as Operation
+      const common: Record<string, unknown> = {}
+      if (required(operation.security)) {
+        common[401] = errorAnswer('No valid bearer token: with auth on, every route but /healthz needs one (R-SVC-4)')
+        common[403] = errorAnswer('The token may not act for a user the request names: in the path, in `?user=` or in the body (R-SVC-4)')
+      }
+      if (method !== 'get' && method !== 'head') common[413] = errorAnswer(`The body is over ${LIMITS.bodyBytes / 1024} KB`)
+      if (operation.requestBody !== undefined) common[415] = errorAnswer('A body sent without `content-type: application/json`')
+      // Numeric keys: the statuses stay in order.
+      operation.responses = { ...common, ...operation.responses }
+    }
+  }
+  return document
+}
+
 /** `GET /openapi.json` from the route schemas, and `GET /docs`, which loads nothing from the network. */
 export function mountDocs(app: OpenAPIHono, info: { version: string }) {
   // With --auth every route but /healthz needs `Authorization: Bearer <token>`.
@@ -36,7 +75,9 @@ export function mountDocs(app: OpenAPIHono, info: { version: string }) {
     scheme: 'bearer',
     description: 'Needed on every route but /healthz when the service runs with --auth (R-SVC-4).',
   })
-  app.doc31('/openapi.json', {
+  // The schema every error answer has, which the answers added by withMiddlewareErrors name.
+  app.openAPIRegistry.register('Error', ErrorSchema)
+  const config = {
     openapi: '3.1.0',
     info: {
       title: 'decision-memory',
@@ -46,7 +87,8 @@ export function mountDocs(app: OpenAPIHono, info: { version: string }) {
     },
     // Swagger UI sends the token given to its Authorize dialog only where an operation requires the scheme.
     security: [{ bearer: [] }],
-  })
+  }
+  app.get('/openapi.json', (c) => c.json(withMiddlewareErrors(app.getOpenAPI31Document(config))))
   const root = dirname(require.resolve('swagger-ui-dist/package.json'))
   const cache = new Map<string, string>()
   app.get('/docs', (c) => c.html(PAGE))

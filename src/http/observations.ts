@@ -16,7 +16,6 @@ const route = createRoute({
   responses: {
     201: { description: 'Stored', content: { 'application/json': { schema: ObservationsResult } } },
     400: { description: 'Invalid body', content: { 'application/json': { schema: ErrorSchema } } },
-    413: { description: 'Body over 256 KB', content: { 'application/json': { schema: ErrorSchema } } },
   },
 })
 

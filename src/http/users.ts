@@ -43,8 +43,6 @@ const ForgetSchema = z
 
 const errors = {
   400: { description: 'Invalid user', content: { 'application/json': { schema: ErrorSchema } } },
-  401: { description: 'No valid bearer token (with auth on)', content: { 'application/json': { schema: ErrorSchema } } },
-  403: { description: 'The token may not act for this user', content: { 'application/json': { schema: ErrorSchema } } },
 }
 
 const preferences = createRoute({
