@@ -164,8 +164,13 @@ export function multiSelectOf(input: { multi_select?: boolean | undefined; multi
   return input.multi_select ?? input.multiSelect
 }
 
-/** The wire format of one observation (R-CAP-1): the seed's record plus identity fields. */
-export const ObservationInputSchema = z.object({
+/**
+ * The wire format of one observation (R-CAP-1): the seed's record plus identity fields. Strict: a
+ * field it does not know is refused, named, since one misspelt (`decisionId`, `usr`) would
+ * otherwise be dropped and change what is stored (no idempotency key, another user). Its options
+ * and context stay as open as they were.
+ */
+export const ObservationInputSchema = z.strictObject({
   // A store key (`user\0decision_id`): a lone surrogate becomes U+FFFD in UTF-8, so two ids that
   // differ only there would be one key, and the second observation a false duplicate.
   decision_id: z.string().min(1).max(LIMITS.identifierLength).refine(hasNoLoneSurrogate, 'must not contain lone surrogates').optional(),

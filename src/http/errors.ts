@@ -32,6 +32,7 @@ type ZodIssueLike = {
   path: PropertyKey[]
   message: string
   expected?: string
+  keys?: string[]
   errors?: ZodIssueLike[][]
   issues?: ZodIssueLike[]
 }
@@ -39,7 +40,9 @@ type ZodIssueLike = {
 /**
  * Zod issues as `{path, message}`, the path dotted from the body's root (`all_options.2.label`).
  * A union's issue is replaced by the issues of the branch whose type the value had, so that the
- * answer names the field at fault rather than "invalid input" at the union.
+ * answer names the field at fault rather than "invalid input" at the union. The fields a strict
+ * object does not know, one issue to zod, are one issue each, named by their own path
+ * (`decisionId: unknown field`), as the policy loader names them.
  */
 export function issuesOf(error: { issues: readonly unknown[] }): Issue[] {
   const out: Issue[] = []
@@ -61,6 +64,10 @@ export function issuesOf(error: { issues: readonly unknown[] }): Issue[] {
           out.push({ path: shownPath(path), message: unionTypeMessage(issue.errors) })
           continue
         }
+      }
+      if (issue.code === 'unrecognized_keys' && issue.keys !== undefined) {
+        for (const key of issue.keys) out.push({ path: shownPath([...path, key]), message: 'unknown field' })
+        continue
       }
       // A refused record key says why in its own issues; the carried `__proto__` key shows as sent.
       const message = issue.code === 'invalid_key' ? (issue.issues?.[0]?.message ?? issue.message) : issue.message

@@ -41,6 +41,8 @@ const CASES: Case[] = [
   ['single-select with two choices', 'POST', '/v1/observations', { ...OBS, user_choice: ['Tier S', 'Tier M'], multi_select: false }, 400, 'multiple_choices', 'user_choice'],
   ['source unknown', 'POST', '/v1/observations', { ...OBS, source: 'robot' }, 400, 'invalid_request', 'source'],
   ['a bad element in an array', 'POST', '/v1/observations', [OBS, { ...OBS, all_options: [] }], 400, 'invalid_request', '1.all_options'],
+  ['an unknown field (a misspelt decision_id)', 'POST', '/v1/observations', { ...OBS, decisionId: 'cam-1' }, 400, 'invalid_request', 'decisionId'],
+  ['an unknown field in an array', 'POST', '/v1/observations', [OBS, { ...OBS, decisionId: 'cam-1' }], 400, 'invalid_request', '1.decisionId'],
   ['recommendation without options', 'POST', '/v1/recommendations', { question: 'q' }, 400, 'invalid_request', 'all_options'],
   ['recommendation without question', 'POST', '/v1/recommendations', { all_options: ['a'] }, 400, 'invalid_request', 'question'],
   ['static_default not offered', 'POST', '/v1/recommendations', { ...REC, static_default: 'Tier X' }, 400, 'static_default_not_offered', 'static_default'],
@@ -89,6 +91,39 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
       const r = await t.call('POST', '/v1/observations', body)
       expect(r.body.error.issues).toEqual([{ path, message }])
     }
+  })
+
+  it('names each unknown field by its own path, with the body\'s other problems, and stores nothing', async () => {
+    const body = { ...OBS, usr: 'alice', projet: 'acme', sesion_id: 's', timestamp: 'yesterday' }
+    const r = await t.call('POST', '/v1/observations', body)
+    expect(r.status).toBe(400)
+    expect(r.body.error.code).toBe('invalid_request')
+    expect(r.body.error.issues).toEqual([
+      { path: 'timestamp', message: expect.any(String) },
+      { path: 'usr', message: 'unknown field' },
+      { path: 'projet', message: 'unknown field' },
+      { path: 'sesion_id', message: 'unknown field' },
+    ])
+    expect(r.body.error.message).toBe('invalid request: timestamp, usr, projet, sesion_id')
+    const twice = [{ ...OBS, decisionId: 'cam-1' }, { ...OBS, decisionId: 'cam-1' }]
+    const again = await t.call('POST', '/v1/observations', twice)
+    expect(again.body.error.issues).toEqual([
+      { path: '0.decisionId', message: 'unknown field' },
+      { path: '1.decisionId', message: 'unknown field' },
+    ])
+    const rec = await t.call('POST', '/v1/recommendations', REC)
+    expect(rec.body.observations).toBe(0)
+  })
+
+  it('keeps open what is open by design: an option\'s own fields and the context\'s keys', async () => {
+    const r = await t.call('POST', '/v1/observations', {
+      ...OBS,
+      user: 'open',
+      decision_id: 'open-1',
+      all_options: [{ label: 'Tier S', description: 'small', preview: 'x' }, 'Tier M'],
+      context: { anything: 'goes', spec_id: 'SPEC-1' },
+    })
+    expect(r.status).toBe(201)
   })
 
   it('answers 415 for a body that is not declared JSON', async () => {
