@@ -44,8 +44,11 @@ export function questionTextsUnique(questions: readonly AskUserQuestion[]): bool
   return new Set(questions.map((q) => q.question)).size === questions.length
 }
 
-/** The body of `POST /v1/plan` (R-ASK-3). */
-export const PlanRequestSchema = z.object({
+/**
+ * The body of `POST /v1/plan` (R-ASK-3). Strict at its own level (a misspelt `as_of` or
+ * `session_id` is refused, named); its questions keep the fields they came with.
+ */
+export const PlanRequestSchema = z.strictObject({
   user: IdentifierSchema.default('default'),
   project: IdentifierSchema.optional(),
   session_id: IdentifierSchema.optional(),

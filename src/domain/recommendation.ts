@@ -36,8 +36,11 @@ import type { CompiledPolicy } from './policy'
 import { majorityOption, preferenceOf, shareOf } from './preference'
 import { LIMITS } from './limits'
 
-/** The body of `POST /v1/recommendations` (R-REC). */
-export const RecommendationRequestSchema = z.object({
+/**
+ * The body of `POST /v1/recommendations` (R-REC). Strict, as an observation is: a misspelt
+ * `staticDefault` or `asOf` dropped would answer another question (no default, as of now).
+ */
+export const RecommendationRequestSchema = z.strictObject({
   user: IdentifierSchema.default('default'),
   project: IdentifierSchema.optional(),
   session_id: IdentifierSchema.optional(),

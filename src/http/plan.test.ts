@@ -198,6 +198,21 @@ describe('POST /v1/plan (R-ASK-3)', () => {
     expect(duplicate.body.error.issues[0].message).toBe('duplicate of questions.1.options.0 after normalisation')
   })
 
+  it('refuses a field of its own it does not have, and keeps those of the questions and options as they came', async () => {
+    const { call } = await createTestApp()
+    const misspelt = await call('POST', '/v1/plan', { questions: [TIER], sesion_id: 's-1', asOf: '2026-01-01T00:00:00Z' })
+    expect(misspelt.status).toBe(400)
+    expect(misspelt.body.error.issues).toEqual([
+      { path: 'sesion_id', message: 'unknown field' },
+      { path: 'asOf', message: 'unknown field' },
+    ])
+    const carrying = { ...TIER, preview: 'kept', options: TIER.options.map((o) => ({ ...o, shortcut: o.label[5] })) }
+    const plan = await call('POST', '/v1/plan', { questions: [carrying] })
+    expect(plan.status).toBe(200)
+    expect(plan.body.questions[0].ask_user_question).toMatchObject({ preview: 'kept' })
+    expect(plan.body.questions[0].ask_user_question.options).toContainEqual({ label: 'Tier L', description: 'Large', shortcut: 'L' })
+  })
+
   it('is in the OpenAPI document with the hook route', async () => {
     const { call } = await createTestApp()
     const { body } = await call('GET', '/openapi.json')
