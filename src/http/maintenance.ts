@@ -6,9 +6,9 @@ import { forEveryUser } from './auth'
 import { ErrorSchema } from './errors'
 import { createRouter } from './router'
 
-/** The body of `POST /v1/maintenance/decay-scan`. */
+/** The body of `POST /v1/maintenance/decay-scan`; strict: a misspelt `force` dropped would skip the scan. */
 export const DecayScanRequest = z
-  .object({
+  .strictObject({
     force: z.boolean().optional().openapi({ description: 'Run even within the cadence window of the last scan.' }),
     now: TimestampSchema.optional().openapi({
       description: 'Scan as of this moment (default: now); at most 5 minutes ahead of the service clock.',

@@ -53,6 +53,9 @@ const CASES: Case[] = [
   ['a plan with a misspelt as_of', 'POST', '/v1/plan', { questions: [{ question: 'q', options: [{ label: 'a' }, { label: 'b' }] }], asOf: '2026-01-01T00:00:00Z' }, 400, 'invalid_request', 'asOf'],
   ['session started_at not a time', 'POST', '/v1/sessions', { user: 'a', started_at: 'now' }, 400, 'invalid_request', 'started_at'],
   ['personalization enabled not boolean', 'PUT', '/v1/sessions/s-1/personalization', { enabled: 'off' }, 400, 'invalid_request', 'enabled'],
+  ['a session with a misspelt user', 'POST', '/v1/sessions', { usr: 'a', session_id: 's-2' }, 400, 'invalid_request', 'usr'],
+  ['a misspelt enabled', 'PUT', '/v1/sessions/s-1/personalization', { enable: false, user: 'yan' }, 400, 'invalid_request', 'enable'],
+  ['a misspelt force', 'POST', '/v1/maintenance/decay-scan', { forced: true }, 400, 'invalid_request', 'forced'],
   ['unknown route', 'GET', '/v1/nothing', undefined, 404, 'not_found'],
 ]
 

@@ -111,8 +111,9 @@ export const RecommendationSchema = z
   })
   .openapi('Recommendation')
 
+// Strict bodies (R-SVC-2): a field they do not have is refused, named, rather than dropped.
 export const SessionRequest = z
-  .object({
+  .strictObject({
     user: IdentifierSchema.default('default'),
     project: IdentifierSchema.optional(),
     session_id: IdentifierSchema.optional(),
@@ -135,8 +136,9 @@ export const SessionSchema = z
   })
   .openapi('Session')
 
+/** Strict: a misspelt `enable` dropped would flip the setting, which an absent `enabled` does. */
 export const PersonalizationRequest = z
-  .object({
+  .strictObject({
     enabled: z.boolean().optional().openapi({ description: 'Omit to flip the current setting.' }),
     user: IdentifierSchema.optional().openapi({ description: 'Needed only when several users share the session id.' }),
   })

@@ -80,6 +80,15 @@ describe('sessions and expertise (R-SES)', () => {
     expect((await call('PUT', '/v1/sessions/implicit/personalization', {})).body.personalization).toBe(false)
     expect((await call('PUT', '/v1/sessions/implicit/personalization', {})).body.personalization).toBe(true)
   })
+
+  it('refuses a misspelt enabled, naming it, rather than flip the setting as an absent enabled does', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/sessions', { user: 'yan', session_id: 's' })
+    const misspelt = await call('PUT', '/v1/sessions/s/personalization', { enable: false, user: 'yan' })
+    expect(misspelt.status).toBe(400)
+    expect(misspelt.body.error.issues).toEqual([{ path: 'enable', message: 'unknown field' }])
+    expect((await call('POST', '/v1/sessions', { user: 'yan', session_id: 's' })).body.personalization).toBe(true)
+  })
 })
 
 describe('as_of replays the past (R-REC-9)', () => {
