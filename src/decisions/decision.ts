@@ -56,7 +56,7 @@ export function isCalendarDate(day: string): boolean {
 }
 
 /** Where and when a decision holds (R-CON-4); an empty field holds everywhere. */
-export const ScopeSchema = z.object({
+export const ScopeSchema = z.strictObject({
   points: z.array(IdentifierSchema).max(DECISION_LIMITS.points).default([]).openapi({
     description: 'Decision point keys the decision binds (R-CON-2).',
   }),
@@ -71,7 +71,7 @@ export const CONSTRAINT_KINDS = ['must', 'must_not', 'prefer', 'limit'] as const
 export type ConstraintKind = (typeof CONSTRAINT_KINDS)[number]
 
 /** The enforceable part of a decision (R-CON-1). */
-export const ConstraintSchema = z.object({
+export const ConstraintSchema = z.strictObject({
   kind: z.enum(CONSTRAINT_KINDS),
   option: LabelSchema.optional().openapi({ description: 'An option of the bound decision points.' }),
   pattern: z.string().min(1).max(DECISION_LIMITS.patternLength).optional().openapi({
@@ -83,7 +83,7 @@ export const ConstraintSchema = z.object({
 export type Constraint = z.infer<typeof ConstraintSchema>
 
 /** Evidence behind a decision; `content`, when sent, is hashed (sha256) and not kept. */
-export const EvidenceInputSchema = z.object({
+export const EvidenceInputSchema = z.strictObject({
   kind: z.string().min(1).max(50),
   summary: z.string().min(1).max(2000),
   uri: z.string().min(1).max(2000).optional(),
@@ -101,8 +101,12 @@ export interface Evidence {
 
 const Text = z.string().trim().min(1).max(DECISION_LIMITS.textLength)
 
-/** The body of `POST /v1/decisions` (R-CON-1a). */
-export const DecisionInputSchema = z.object({
+/**
+ * The body of `POST /v1/decisions` (R-CON-1a). Strict, as its scope, constraints and evidence are:
+ * a field it does not have is refused, named, rather than dropped (a misspelt `enforce` would
+ * leave a decision advisory). The route takes the fields a GET returns besides (see DecisionInput).
+ */
+export const DecisionInputSchema = z.strictObject({
   key: DecisionKeySchema.optional().openapi({ description: 'Made (`D-001`, `D-002`, …) when not given.' }),
   title: z.string().trim().min(1).max(DECISION_LIMITS.titleLength),
   decision: Text.openapi({ description: 'What was decided.' }),

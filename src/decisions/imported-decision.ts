@@ -16,8 +16,8 @@ import { evidenceOf, withBefore } from './lifecycle'
 
 const Text = z.string().trim().min(1).max(DECISION_LIMITS.textLength)
 
-/** A decision read from a repository's records (R-CON-6), as `import-adr` sends it. */
-export const ImportedDecisionSchema = z.object({
+/** A decision read from a repository's records (R-CON-6), as `import-adr` sends it; strict, as its origin is. */
+export const ImportedDecisionSchema = z.strictObject({
   key: DecisionKeySchema,
   title: z.string().trim().min(1).max(DECISION_LIMITS.titleLength),
   decision: Text,
@@ -29,7 +29,7 @@ export const ImportedDecisionSchema = z.object({
   enforce: z.enum(ENFORCE_LEVELS).default('advisory'),
   supersedes: DecisionKeySchema.nullable().default(null),
   superseded_by: DecisionKeySchema.nullable().default(null),
-  origin: z.object({
+  origin: z.strictObject({
     path: z.string().min(1).max(DECISION_LIMITS.sourceLength),
     line: z.number().int().min(1),
     format: z.enum(['adr-tools', 'madr', 'log4brains', 'decisions-md']),

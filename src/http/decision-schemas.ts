@@ -15,20 +15,6 @@ import { PULSE_SOURCES } from '../decisions/store'
 import { LIMITS } from '../domain/limits'
 import { LabelSchema, IdentifierSchema, TimestampSchema } from '../domain/observation'
 
-/** Route schemas of decisions (R-CON-1a): the domain's zod schemas, registered for the OpenAPI document. */
-export const DecisionInput = DecisionInputSchema.openapi('DecisionInput', {
-  example: {
-    key: 'D-021',
-    title: 'Never force push to protected branches',
-    decision: 'Agents never run git push --force (or any variant with force semantics).',
-    rationale: 'Force push has lost us work twice, both times under pressure.',
-    enforce: 'required',
-    status: 'accepted',
-    source: 'session-0f8c4a',
-    constraints: [{ kind: 'must_not', pattern: 'git push (.* )?(--force|-f\\b)' }],
-  },
-})
-
 const EvidenceSchema = z.object({
   kind: z.string(),
   summary: z.string(),
@@ -102,6 +88,31 @@ export const DecisionRecordSchema = z.object(RecordShape).openapi('DecisionRecor
 export const DecisionSchema = z.object({ ...RecordShape, events: z.array(EventSchema) }).openapi('Decision')
 export const DecisionList = z.object({ decisions: z.array(DecisionRecordSchema) }).openapi('DecisionList')
 
+/**
+ * The fields `GET /v1/decisions/{key}` returns that a new decision does not take (`version`,
+ * `events`, …): a client may post a decision back as it read it, and they are ignored, whatever
+ * they hold, as they were before bodies were strict. Any other unknown field is refused.
+ */
+function readOnlyFieldsOf<Read extends z.ZodRawShape, Input extends z.ZodRawShape>(read: Read, input: Input) {
+  const ignored = Object.keys(read).filter((field) => !Object.hasOwn(input, field))
+  const anything = z.unknown().optional().openapi({ readOnly: true, description: 'As `GET /v1/decisions/{key}` returns it; ignored.' })
+  return Object.fromEntries(ignored.map((field) => [field, anything])) as { [F in Exclude<keyof Read, keyof Input>]: typeof anything }
+}
+
+/** Route schemas of decisions (R-CON-1a): the domain's zod schemas, registered for the OpenAPI document. */
+export const DecisionInput = DecisionInputSchema.extend(readOnlyFieldsOf(DecisionSchema.shape, DecisionInputSchema.shape)).openapi('DecisionInput', {
+  example: {
+    key: 'D-021',
+    title: 'Never force push to protected branches',
+    decision: 'Agents never run git push --force (or any variant with force semantics).',
+    rationale: 'Force push has lost us work twice, both times under pressure.',
+    enforce: 'required',
+    status: 'accepted',
+    source: 'session-0f8c4a',
+    constraints: [{ kind: 'must_not', pattern: 'git push (.* )?(--force|-f\\b)' }],
+  },
+})
+
 export const DecisionKeyParam = z.object({
   key: DecisionKeySchema.openapi({ param: { name: 'key', in: 'path' }, example: 'D-001' }),
 })
@@ -131,18 +142,18 @@ export const ApplicableQuery = z.object({
 })
 
 export const TransitionBody = z
-  .object({ reason: z.string().trim().min(1).max(2000).optional() })
+  .strictObject({ reason: z.string().trim().min(1).max(2000).optional() })
   .openapi('DecisionTransition')
 
 export const SupersedeBody = z
-  .object({
+  .strictObject({
     by: DecisionKeySchema.openapi({ description: 'The replacement: a proposal (accepted by this) or an accepted decision.' }),
     reason: z.string().trim().min(1).max(2000).optional(),
   })
   .openapi('DecisionSupersede')
 
 export const CheckBody = z
-  .object({
+  .strictObject({
     action: z.string().min(1).max(10_000).optional().openapi({ description: 'A shell command about to run.' }),
     choice: LabelSchema.optional().openapi({ description: 'An option about to be chosen at `point`.' }),
     point: IdentifierSchema.optional(),
@@ -300,7 +311,7 @@ export const PointWhySchema = z
   .openapi('PointWhy')
 
 export const ImportBody = z
-  .object({
+  .strictObject({
     records: z.array(ImportedDecisionSchema).max(DECISION_LIMITS.importRecords).openapi({
       description: 'The records read; none, for a folder whose records are all gone, which `folder` then names.',
     }),
@@ -333,7 +344,7 @@ export const ImportBody = z
       }),
     logs: z
       .array(
-        z.object({
+        z.strictObject({
           path: z.string().min(1).max(DECISION_LIMITS.sourceLength),
           keys: z.array(z.string().min(1).max(DECISION_LIMITS.sourceLength)).max(DECISION_LIMITS.importRecords),
         }),

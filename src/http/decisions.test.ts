@@ -154,6 +154,56 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     expect((await call('GET', '/v1/decisions/bad%20key')).status).toBe(400)
   })
 
+  it('refuses a field no decision has, at any level, naming each; a field a GET returns is taken back and ignored', async () => {
+    const { call } = await createTestApp()
+    const misspelt = await call(
+      'POST',
+      '/v1/decisions',
+      decision({
+        enforced: 'required',
+        scope: { point: ['deploy-target'] },
+        constraints: [{ kind: 'must_not', patern: 'git push --force' }],
+        evidence: [{ kind: 'incident', summary: 'lost work', url: 'https://example.com' }],
+      }),
+    )
+    expect(misspelt.status).toBe(400)
+    expect(misspelt.body.error.issues).toEqual([
+      { path: 'scope.point', message: 'unknown field' },
+      { path: 'constraints.0.patern', message: 'unknown field' },
+      { path: 'evidence.0.url', message: 'unknown field' },
+      { path: 'enforced', message: 'unknown field' },
+    ])
+    expect((await call('GET', '/v1/decisions')).body.decisions).toEqual([])
+
+    const created = await call('POST', '/v1/decisions', decision({ source: 'review', scope: { points: ['deploy-target'] } }))
+    // Posted back as read, under a new key: what a GET adds (version, events, timestamps) is ignored.
+    const { key: _key, supersedes: _supersedes, ...read } = (await call('GET', `/v1/decisions/${created.body.key}`)).body
+    expect(read).toMatchObject({ version: 1, superseded_by: null, imported: null, events: [{ type: 'proposed' }] })
+    const copy = await call('POST', '/v1/decisions', { ...read, key: 'D-100', version: 7, created_at: 'then' })
+    expect(copy.status).toBe(201)
+    expect(copy.body).toMatchObject({ key: 'D-100', version: 1, title: 'A decision', source: 'review', scope: { points: ['deploy-target'] } })
+    expect(copy.body.events).toHaveLength(1)
+    const extra = await call('POST', '/v1/decisions', { ...read, key: 'D-101', histroy: [] })
+    expect(extra.body.error.issues).toEqual([{ path: 'histroy', message: 'unknown field' }])
+  })
+
+  it('refuses a field a lifecycle step, a supersede or a check does not have, naming it', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({ key: 'D-001' }))
+    await call('POST', '/v1/decisions', decision({ key: 'D-002' }))
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['/v1/decisions/D-001/accept', { reson: 'agreed' }, 'reson'],
+      ['/v1/decisions/D-001/supersede', { by: 'D-002', because: 'better' }, 'because'],
+      ['/v1/decisions/check', { action: 'git push --force', pth: '/srv/app' }, 'pth'],
+    ]
+    for (const [path, body, field] of cases) {
+      const r = await call('POST', path, body)
+      expect(r.status, path).toBe(400)
+      expect(r.body.error.issues, path).toEqual([{ path: field, message: 'unknown field' }])
+    }
+    expect((await call('GET', '/v1/decisions/D-001')).body.status).toBe('proposed')
+  })
+
   it('lists decisions by status and point', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/decisions', decision({ status: 'accepted', scope: { points: ['complexity-tier'] } }))
@@ -441,6 +491,23 @@ describe('records that cannot be imported as sent (R-CON-6, R-SVC-2)', () => {
     expect(loop.status).toBe(400)
     expect(loop.body.error.issues).toEqual([{ path: 'records.0.superseded_by', message: expect.stringContaining('ADR-0001') }])
     expect((await call('GET', '/v1/decisions')).body.decisions).toEqual(before)
+  })
+
+  it('refuses a field a record, its origin, a log or the body does not have, naming each; nothing is stored', async () => {
+    const { call } = await createTestApp()
+    const r = await call('POST', '/v1/decisions/import', {
+      records: [record('ADR-0001', { status_line: 'Accepted' }), record('ADR-0002', { origin: { ...record('ADR-0002').origin, folders: ['x'] } })],
+      logs: [{ path: 'DECISIONS.md', keys: [], sections: 2 }],
+      file: ['ADR-0001.md'],
+    })
+    expect(r.status).toBe(400)
+    expect(r.body.error.issues).toEqual([
+      { path: 'records.0.status_line', message: 'unknown field' },
+      { path: 'records.1.origin.folders', message: 'unknown field' },
+      { path: 'logs.0.sections', message: 'unknown field' },
+      { path: 'file', message: 'unknown field' },
+    ])
+    expect((await call('GET', '/v1/decisions')).body.decisions).toEqual([])
   })
 
   it('refuses two records with one key, naming both sources, and stores neither', async () => {
