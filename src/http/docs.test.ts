@@ -43,6 +43,42 @@ describe('OpenAPI document and /docs (R-SVC-1)', () => {
   })
 })
 
+describe('unknown fields in the OpenAPI document (R-SVC-2)', () => {
+  it('says additionalProperties: false of every body that refuses them, and leaves open what stays open', async () => {
+    const { call } = await createTestApp()
+    const { body } = await call('GET', '/openapi.json')
+    const schemas = body.components.schemas
+    const deref = (s: { $ref?: string }) => (s.$ref === undefined ? s : schemas[s.$ref.replace('#/components/schemas/', '')])
+    const bodies: string[] = []
+    for (const [path, ops] of Object.entries(body.paths as Record<string, Record<string, { requestBody?: any }>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        if (op.requestBody === undefined) continue
+        const schema = deref(op.requestBody.content['application/json'].schema)
+        // One observation or an array of them.
+        const objects = schema.anyOf === undefined ? [schema] : schema.anyOf.map((s: any) => deref(s.type === 'array' ? s.items : s))
+        for (const object of objects) {
+          bodies.push(`${method} ${path}`)
+          // Claude Code's payloads gain fields with each release: the hook stays open.
+          if (path === '/v1/hooks/claude-code') expect(object.additionalProperties, path).not.toBe(false)
+          else expect(object.additionalProperties, `${method} ${path}`).toBe(false)
+        }
+      }
+    }
+    expect(bodies.length).toBeGreaterThanOrEqual(12)
+    const decision = schemas.DecisionInput
+    expect(decision.properties.scope.additionalProperties).toBe(false)
+    expect(decision.properties.constraints.items.additionalProperties).toBe(false)
+    expect(decision.properties.events).toMatchObject({ readOnly: true })
+    expect(schemas.DecisionImport.properties.records.items.properties.origin.additionalProperties).toBe(false)
+    // Open by design: an option object as AskUserQuestion has it, a question of a plan, a context.
+    const option = schemas.ObservationInput.properties.all_options.items.anyOf.find((s: any) => s.type === 'object')
+    expect(option.additionalProperties).toBeUndefined()
+    expect(schemas.AskUserQuestion.additionalProperties).not.toBe(false)
+    expect(schemas.AskUserQuestion.properties.options.items.additionalProperties).not.toBe(false)
+    expect(schemas.RecommendationRequest.properties.context.additionalProperties).not.toBe(false)
+  })
+})
+
 describe('identifier patterns in the OpenAPI document', () => {
   it('documents a pattern that the names the service accepts match, as a browser client tests it', async () => {
     const { app, call } = await createTestApp()

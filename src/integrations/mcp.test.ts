@@ -157,6 +157,36 @@ describe('createMcpServer: what a client checks against the input schemas', () =
     await client.close()
   })
 
+  it('refuse an argument the tool does not have, in the schema and by the tool, naming it; questions and options stay open', async () => {
+    const { backend, observed } = recordingBackend()
+    const client = await connected(backend, undefined)
+    const { tools } = await client.listTools()
+    const validator = new AjvJsonSchemaValidator()
+    const check = (name: string) => validator.getValidator(tools.find((t) => t.name === name)?.inputSchema as never)
+    const misspelt: Array<[string, string, Record<string, unknown>]> = [
+      ['record_choice', 'decisionId', { ...CHOICE, decisionId: 'cam-1' }],
+      ['recommend', 'asOf', { ...Q, asOf: '2026-01-01T00:00:00Z' }],
+      ['why', 'staticDefault', { ...Q, staticDefault: 'pg' }],
+      ['plan_questions', 'sesion_id', { questions: [ASK], sesion_id: 's' }],
+      ['check_decision', 'pth', { action: 'ls', pth: '/srv' }],
+    ]
+    for (const [name, field, args] of misspelt) {
+      expect(tools.find((t) => t.name === name)?.inputSchema.additionalProperties, name).toBe(false)
+      expect(check(name)(args).valid, `${name} ${field} in the schema`).toBe(false)
+      const answer = await client.callTool({ name, arguments: args })
+      expect(answer.isError, `${name} ${field} by the tool`).toBe(true)
+      expect((answer.content as Array<{ text: string }>)[0]?.text, name).toContain(field)
+    }
+    expect(observed).toEqual([])
+    const open = { questions: [{ ...ASK, preview: 'x', options: [{ label: 'pg', shortcut: 'p' }, { label: 'mysql' }] }] }
+    expect(check('plan_questions')(open)).toMatchObject({ valid: true })
+    expect((await client.callTool({ name: 'plan_questions', arguments: open })).isError).toBeFalsy()
+    const option = { ...CHOICE, all_options: [{ label: 'pg', preview: 'x' }, 'mysql'] }
+    expect(check('record_choice')(option)).toMatchObject({ valid: true })
+    expect((await client.callTool({ name: 'record_choice', arguments: option })).isError).toBeFalsy()
+    await client.close()
+  })
+
   it('stay schemas the Claude API takes: an object at the top, with no anyOf, oneOf or allOf there', async () => {
     const client = await connected(recordingBackend().backend, undefined)
     const { tools } = await client.listTools()
