@@ -59,6 +59,20 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(only?.point).toBe('complexity-tier')
   })
 
+  it('takes fields it does not know at every level of the payload: Claude Code adds some with each release', async () => {
+    const { call, store } = await createTestApp()
+    const payload = claudeCodeFixture('post-tool-use-single') as Record<string, any>
+    const newer = (q: Record<string, any>) => ({ ...q, preview: 'p', options: q.options.map((o: object) => ({ ...o, shortcut: 'k' })) })
+    const r = await call('POST', HOOK, {
+      ...payload,
+      agent_id: 'a-1',
+      tool_input: { ...payload.tool_input, metadata: { source: 'x' }, questions: payload.tool_input.questions.map(newer) },
+      tool_response: { ...payload.tool_response, elapsed_ms: 3, questions: payload.tool_response.questions.map(newer) },
+    })
+    expect(r.status).toBe(200)
+    expect((await observationsOf(store)).map((o) => o.chosen)).toEqual([['Tier M']])
+  })
+
   it('sending a fixture twice stores nothing new', async () => {
     const { call, store } = await createTestApp()
     for (const name of ['post-tool-use-multi', 'post-tool-use-single']) {
