@@ -109,3 +109,53 @@ describe('selectEvidence: context backoff with several keys (R-REC-7)', () => {
     expect(selection.cell.n).toBe(10)
   })
 })
+
+describe('selectEvidence: the context decides first, the change test runs within it (R-REC-7, R-MEM-5)', () => {
+  // 30 choices of Tier S in phase run 40 to 55 days ago; then recent choices of Tier L made in
+  // other phases. A request in phase run asks about the choices made in phase run.
+  const older = Array.from({ length: 30 }, (_, i) => observation(i, 'Tier S', 40 + i / 2, { phase: 'run' }))
+
+  it('keeps the choices of the requested context when the recent ones were made in another (8 recent)', () => {
+    const recent = Array.from({ length: 8 }, (_, i) => observation(100 + i, 'Tier L', 1 + i, { phase: 'plan' }))
+    const selection = selectEvidence(pointView([...older, ...recent], POLICY), { asOf: NOW, context: { phase: 'run' } }, POLICY)
+    expect(selection.contextKey).toBe('phase')
+    expect(selection.contextValue).toBe('run')
+    expect(selection.changeTest).toBeNull()
+    expect(selection.cell.n).toBe(30)
+    expect([...selection.cell.tallies.keys()]).toEqual([JSON.stringify(['Tier S'])])
+  })
+
+  it('keeps them too when the recent choices are many, in several other contexts (25 recent)', () => {
+    const recent = Array.from({ length: 25 }, (_, i) =>
+      observation(100 + i, 'Tier L', 1 + i, { phase: i % 2 === 0 ? 'plan' : 'review' }),
+    )
+    const selection = selectEvidence(pointView([...older, ...recent], POLICY), { asOf: NOW, context: { phase: 'run' } }, POLICY)
+    expect(selection).toMatchObject({ contextKey: 'phase', contextValue: 'run', changeTest: null })
+    expect(selection.cell.n).toBe(30)
+  })
+
+  it('still follows a change of preference within the requested context', () => {
+    // In phase run, Tier S for months, then Tier L in the last weeks; phase plan always Tier L.
+    const plan = Array.from({ length: 20 }, (_, i) => observation(200 + i, 'Tier L', 30 + i * 3, { phase: 'plan' }))
+    const recent = Array.from({ length: 8 }, (_, i) => observation(100 + i, 'Tier L', 1 + i, { phase: 'run' }))
+    const selection = selectEvidence(
+      pointView([...older, ...plan, ...recent], POLICY),
+      { asOf: NOW, context: { phase: 'run' } },
+      POLICY,
+    )
+    expect(selection.contextKey).toBe('phase')
+    expect(selection.changeTest).toMatchObject({ recent: 8, older: 30 })
+    expect(selection.cell.n).toBe(8)
+    expect(selection.basis.n).toBe(38)
+    expect([...selection.cell.tallies.keys()]).toEqual([JSON.stringify(['Tier L'])])
+  })
+
+  it('follows a change of preference made in every context alike, the context making no difference', () => {
+    const spread = Array.from({ length: 30 }, (_, i) => observation(i, 'Tier S', 40 + i * 3, { phase: i % 2 === 0 ? 'run' : 'plan' }))
+    const recent = Array.from({ length: 8 }, (_, i) => observation(100 + i, 'Tier L', 1 + i, { phase: i % 2 === 0 ? 'run' : 'plan' }))
+    const selection = selectEvidence(pointView([...spread, ...recent], POLICY), { asOf: NOW, context: { phase: 'run' } }, POLICY)
+    expect(selection.contextKey).toBeNull()
+    expect(selection.changeTest).toMatchObject({ recent: 8, older: 30 })
+    expect(selection.cell.n).toBe(8)
+  })
+})

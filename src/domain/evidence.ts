@@ -103,14 +103,19 @@ function countsOf(cell: Cell, categories: readonly Category[], minus?: Cell): nu
 
 /**
  * Chooses the evidence for a request: the project's own observations, backed off to the user's
- * across projects when the project has fewer than N (R-MEM-6); then, when the last
- * `change.window_days` before `asOf` hold at least N of them and their choices differ from the
- * older ones beyond chance (a change of preference), only the recent ones: power-law decay alone
- * lets a long history outvote a new preference for weeks. Then, when at least N share the
- * request's value for a context key and their choices differ from the rest beyond chance, only
- * those (R-REC-7); the context level is divided by the number of keys tested (Bonferroni 1936),
- * and when several keys qualify the smallest p-value wins. Every test is Pearson's chi-squared
- * test of independence.
+ * across projects when the project has fewer than N (R-MEM-6). Then the context backoff decides
+ * which of them speak for this request (R-REC-7): when at least N share the request's value for a
+ * context key and their choices differ from the rest beyond chance, only those; the level is
+ * divided by the number of keys tested (Bonferroni 1936), and when several keys qualify the
+ * smallest p-value wins. Then, within that evidence, the change test: when the last
+ * `change.window_days` before `asOf` hold at least N of it and its choices differ from the older
+ * ones beyond chance (a change of preference), only the recent ones: power-law decay alone lets a
+ * long history outvote a new preference for weeks. Deciding the context first keeps a context
+ * the user has not worked in lately from being read as a change of preference: the recent
+ * choices made in other contexts would otherwise set aside every choice made in this one.
+ * Where the context makes no difference over the whole history, the context backoff is tried
+ * again within the recent choices after a change, as a preference that became context-dependent
+ * only lately shows there alone. Every test is Pearson's chi-squared test of independence.
  */
 export function selectEvidence(
   memory: PointView,
@@ -132,42 +137,96 @@ export function selectEvidence(
       scope = 'all-projects'
     }
   }
-  const categories = [...scoped.tallies.keys()].sort()
-
-  // The window, shortened when an option was chosen more often in it than its tally keeps
-  // exactly, to the span whose counts are exact: left untested, a long history outvotes a
-  // changed preference again as soon as the new choice fills its exact moments.
-  const since =
-    request.asOf === undefined ? null : exactSince(scoped, request.asOf.getTime() - policy.change.window_days * DAY_MS)
-  let changeTest: EvidenceSelection['changeTest'] = null
-  let current = scoped
-  // Tested only where the recent counts are exact, and where there is an older history at all.
-  if (since !== null && knowsSince(scoped, since) && [...scoped.tallies.values()].some((t) => t.first < since)) {
-    const recent = recentPart(scoped, since)
-    const older = scoped.n - recent.n
-    if (recent.n >= n && older > 0) {
-      const test = chiSquaredIndependence([countsOf(recent, categories), countsOf(scoped, categories, recent)])
-      if (test.pValue < policy.change.significance) {
-        changeTest = { since: new Date(since).toISOString(), recent: recent.n, older, p_value: test.pValue }
-        current = recent
-      }
-    }
-  }
 
   const requested: Array<[string, string]> = []
   for (const [key, raw] of Object.entries(request.context ?? {})) {
     const value = contextText(raw)
     if (value !== undefined) requested.push([key, value])
   }
-  const matchingCells = memory.cells(requested.map(([key, value]) => cellKey.context(project, key, value)))
+  const matchingCells = memory.cells(requested.map(([key, value]) => cellKey.context(project, key, value))) as Cell[]
+
+  const recentScope: EvidenceSelection['recentScope'] =
+    scope === 'all-projects' ? { project: request.project ?? null, cell: own } : { project, cell: scoped }
+  const common = { project, scope, scoped, recentScope }
+
+  // The context first, over the whole history: which observations speak for this request.
+  const narrowed = contextBackoff(scoped, requested, matchingCells, null, policy)
+  if (narrowed !== null) {
+    const change = changeWithin(narrowed.basis, request.asOf, policy)
+    return {
+      ...common,
+      cell: change === null ? narrowed.basis : change.recent,
+      basis: narrowed.basis,
+      contextKey: narrowed.test.key,
+      contextValue: narrowed.test.value,
+      contextTest: narrowed.test,
+      changeTest: change?.test ?? null,
+    }
+  }
+
+  // No context makes a difference over the whole history: the change test over all of it, and
+  // after a change, the context backoff within the recent choices.
+  const change = changeWithin(scoped, request.asOf, policy)
+  const lately = change === null ? null : contextBackoff(change.recent, requested, matchingCells, change.since, policy)
+  return {
+    ...common,
+    cell: lately?.cell ?? change?.recent ?? scoped,
+    basis: lately?.basis ?? scoped,
+    contextKey: lately?.test.key ?? null,
+    contextValue: lately?.test.value ?? null,
+    contextTest: lately?.test ?? null,
+    changeTest: change?.test ?? null,
+  }
+}
+
+/**
+ * The change of preference within a cell (see selectEvidence), if its recent choices differ from
+ * its older ones at `change.significance`: the test, where the window starts and the recent part.
+ * The window is shortened when an option was chosen more often in it than its tally keeps exactly,
+ * to the span whose counts are exact: left untested, a long history outvotes a changed preference
+ * again as soon as the new choice fills its exact moments.
+ */
+function changeWithin(
+  cell: Cell,
+  asOf: Date | undefined,
+  policy: Policy,
+): { test: NonNullable<EvidenceSelection['changeTest']>; since: number; recent: Cell } | null {
+  if (asOf === undefined) return null
+  const since = exactSince(cell, asOf.getTime() - policy.change.window_days * DAY_MS)
+  // Tested only where the recent counts are exact, and where there is an older history at all.
+  if (!knowsSince(cell, since) || ![...cell.tallies.values()].some((t) => t.first < since)) return null
+  const recent = recentPart(cell, since)
+  const older = cell.n - recent.n
+  if (recent.n < policy.thresholds.min_observations || older <= 0) return null
+  const categories = [...cell.tallies.keys()].sort()
+  const test = chiSquaredIndependence([countsOf(recent, categories), countsOf(cell, categories, recent)])
+  if (test.pValue >= policy.change.significance) return null
+  return { test: { since: new Date(since).toISOString(), recent: recent.n, older, p_value: test.pValue }, since, recent }
+}
+
+/**
+ * The context backoff (R-REC-7) within `current`: the request's context value whose observations
+ * (at least N of them, from its whole-history cell in `matchingCells`, their part at or after
+ * `since` when given) differ from the rest of `current` at `context.significance` divided by the
+ * number of keys tested; the smallest p-value when several do. `cell` is the narrowed evidence,
+ * `basis` the context value's whole-history cell.
+ */
+function contextBackoff(
+  current: Cell,
+  requested: ReadonlyArray<[string, string]>,
+  matchingCells: readonly Cell[],
+  since: number | null,
+  policy: Policy,
+): { test: NonNullable<EvidenceSelection['contextTest']>; cell: Cell; basis: Cell } | null {
+  const categories = [...current.tallies.keys()].sort()
   type Tested = { test: NonNullable<EvidenceSelection['contextTest']>; cell: Cell; basis: Cell }
   const tested: Tested[] = []
   for (let i = 0; i < requested.length; i++) {
     const [key, value] = requested[i] as [string, string]
     const whole = matchingCells[i] as Cell
-    const matching = changeTest === null ? whole : recentPart(whole, since as number)
+    const matching = since === null ? whole : recentPart(whole, since)
     const others = current.n - matching.n
-    if (matching.n < n || others === 0) continue
+    if (matching.n < policy.thresholds.min_observations || others === 0) continue
     const test = chiSquaredIndependence([countsOf(matching, categories), countsOf(current, categories, matching)])
     tested.push({ test: { key, value, matching: matching.n, others, p_value: test.pValue }, cell: matching, basis: whole })
   }
@@ -177,18 +236,7 @@ export function selectEvidence(
     if (candidate.test.p_value >= level) continue
     if (best === null || candidate.test.p_value < best.test.p_value) best = candidate
   }
-  return {
-    cell: best?.cell ?? current,
-    basis: best?.basis ?? scoped,
-    project,
-    scope,
-    contextKey: best?.test.key ?? null,
-    contextValue: best?.test.value ?? null,
-    contextTest: best?.test ?? null,
-    changeTest,
-    scoped,
-    recentScope: scope === 'all-projects' ? { project: request.project ?? null, cell: own } : { project, cell: scoped },
-  }
+  return best
 }
 
 /** The conditions a recommendation holds under (R-REC-5). */

@@ -192,13 +192,17 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
   })
 
   it('after a change of preference, states the precondition of the recent choices it learned from', () => {
-    // A year of Tier L and Tier M in phase plan, then Tier M six times in phase run: the change
-    // test keeps only the six, all in phase run. Tier M's older choices in phase plan support
-    // nothing the recommendation rests on, and must not make its precondition "phase is plan"
-    // (nor lower the confidence of a request in phase run for contradicting it).
+    // A year of Tier L and Tier M mostly in phase plan, then Tier M six times in phase run: the
+    // change test keeps only the six, all in phase run. Tier M's older choices in phase plan
+    // support nothing the recommendation rests on, and must not make its precondition "phase is
+    // plan" (nor lower the confidence of a request in phase run for contradicting it). Seven of
+    // the older Tier L were in phase run, so that over the whole history the phase makes no
+    // difference (run 6 M and 7 L, plan 30 M and 33 L) and the context backoff keeps every choice.
     const day = (d: number) => new Date(NOW.getTime() - d * 86_400_000).toISOString()
     const obs = [
-      ...Array.from({ length: 40 }, (_, i) => observation({ chosen: ['Tier L'], timestamp: day(200 - i), context: { phase: 'plan' } })),
+      ...Array.from({ length: 40 }, (_, i) =>
+        observation({ chosen: ['Tier L'], timestamp: day(200 - i), context: { phase: i < 7 ? 'run' : 'plan' } }),
+      ),
       ...Array.from({ length: 30 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(150 - i), context: { phase: 'plan' } })),
       ...Array.from({ length: 6 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(10 - i), context: { phase: 'run' } })),
     ]
@@ -454,5 +458,38 @@ describe('as_of (R-REC-9)', () => {
     const then = recommend(input({ observations: obs, asOf: new Date('2026-06-01T10:00:00.000Z') }))
     expect(then.options.find((o) => o.option === 'Tier M')!.share).toBe(1)
     expect(then.as_of).toBe('2026-06-01T10:00:00.000Z')
+  })
+})
+
+describe('a context not worked in lately is no change of preference (R-REC-7, R-MEM-5, R-REC-5)', () => {
+  // 30 × Vitest in phase run 40 to 55 days before T0, then Jest chosen recently in other phases.
+  const T0 = new Date('2026-11-01T10:00:00.000Z')
+  const RUNNERS = [{ option: 'Vitest' }, { option: 'Jest' }]
+  const at = (days: number) => new Date(T0.getTime() - days * 86_400_000).toISOString()
+  const runner = (chosen: string, days: number, phase: string) =>
+    observation({ point: 'runner', options: ['Vitest', 'Jest'], chosen: [chosen], timestamp: at(days), recorded_at: at(days), context: { phase } })
+  const older = Array.from({ length: 30 }, (_, i) => runner('Vitest', 40 + i / 2, 'run'))
+  const ask = (obs: Observation[]) =>
+    recommend(input({ point: 'runner', options: RUNNERS, observations: obs, asOf: T0, context: { phase: 'run' } }))
+
+  it('recommends what was chosen in the requested phase, though 8 recent choices in another differ', () => {
+    const r = ask([...older, ...Array.from({ length: 8 }, (_, i) => runner('Jest', 1 + i, 'plan'))])
+    expect(r).toMatchObject({ recommended: 'Vitest', observations: 30, context_key: 'phase', precondition: 'phase is run', contradictions: [] })
+    expect(r.disclosure).not.toMatch(/differ from your earlier choices/)
+    expect(r.confidence.lowered_because).toBeUndefined()
+  })
+
+  it('answers as it would were every choice recent, though 25 recent choices in two other phases differ', () => {
+    const recent = Array.from({ length: 25 }, (_, i) => runner('Jest', 1 + i / 2, i % 2 === 0 ? 'plan' : 'review'))
+    const r = ask([...older, ...recent])
+    expect(r).toMatchObject({ recommended: 'Vitest', state: 'sufficient', observations: 30, context_key: 'phase', precondition: 'phase is run' })
+    expect(r.disclosure).not.toMatch(/differ from your earlier choices/)
+    // The same choices, all of them recent.
+    const allRecent = [
+      ...Array.from({ length: 30 }, (_, i) => runner('Vitest', 1 + i / 2, 'run')),
+      ...recent,
+    ]
+    const same = ask(allRecent)
+    expect(same).toMatchObject({ recommended: 'Vitest', state: 'sufficient', context_key: 'phase', precondition: 'phase is run' })
   })
 })

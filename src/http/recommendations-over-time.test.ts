@@ -101,3 +101,62 @@ describe('POST /v1/recommendations: checking in after auto-resolved answers (ask
     expect(body.ask).toBe(false)
   })
 })
+
+describe('POST /v1/recommendations in a context the user has not worked in lately (R-REC-7)', () => {
+  // 30 × Vitest in phase run 40 to 55 days before T0, then Jest in the last days in other phases:
+  // a request in phase run is answered from the choices made in phase run, not taken for a change
+  // of preference that sets every one of them aside.
+  const T0 = '2026-11-01T10:00:00.000Z'
+  const RUNNER = { question: 'Which test runner?', all_options: ['Vitest', 'Jest'] }
+  const at = (days: number) => new Date(Date.parse(T0) - days * DAY).toISOString()
+  const older = Array.from({ length: 30 }, (_, i) => ({
+    ...RUNNER,
+    user_choice: 'Vitest',
+    decision_id: `run-${i}`,
+    context: { phase: 'run' },
+    timestamp: at(40 + i / 2),
+  }))
+  const recent = (count: number, phases: string[]) =>
+    Array.from({ length: count }, (_, i) => ({
+      ...RUNNER,
+      user_choice: 'Jest',
+      decision_id: `jest-${i}`,
+      context: { phase: phases[i % phases.length] },
+      timestamp: at(1 + (i * 7) / count),
+    }))
+
+  for (const [name, later] of [
+    ['8 recent choices in phase plan', recent(8, ['plan'])],
+    ['25 recent choices in phases plan and review', recent(25, ['plan', 'review'])],
+  ] as const) {
+    it(`recommends Vitest in phase run after ${name}, live and as of T0 alike`, async () => {
+      const { call } = await createTestApp({ now: T0 })
+      const posted = await call('POST', '/v1/observations', [...older, ...later])
+      expect(posted.status).toBe(201)
+      const vitestIds = new Set(
+        (posted.body.stored as Array<{ id: string; decision_id: string }>)
+          .filter((o) => o.decision_id.startsWith('run-'))
+          .map((o) => o.id),
+      )
+      const request = { ...RUNNER, context: { phase: 'run' } }
+      const live = await call('POST', '/v1/recommendations', request)
+      expect(live.status).toBe(200)
+      expect(live.body).toMatchObject({
+        recommended: 'Vitest',
+        observations: 30,
+        context_key: 'phase',
+        precondition: 'phase is run',
+        contradictions: [],
+        state: 'sufficient',
+      })
+      expect(live.body.disclosure).not.toMatch(/differ from your earlier choices/)
+      expect(live.body.confidence.lowered_because).toBeUndefined()
+      // Every id it cites is one of the 30 choices in phase run.
+      expect(live.body.evidence).toHaveLength(30)
+      for (const id of live.body.evidence) expect(vitestIds.has(id)).toBe(true)
+      const replay = await call('POST', '/v1/recommendations', { ...request, as_of: T0 })
+      expect(replay.body).toMatchObject({ recommended: 'Vitest', observations: 30, context_key: 'phase', precondition: 'phase is run' })
+      expect(replay.body.evidence).toEqual(live.body.evidence)
+    })
+  }
+})
