@@ -2,15 +2,19 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { main } from './main'
 
 /** Runs the CLI's main in process, with what it writes to stderr. */
-async function run(argv: string[]): Promise<{ code: number; stderr: string }> {
+async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stderr = ''
+  let stdout = ''
   vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
     stderr += String(chunk)
     return true
   })
-  vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += String(chunk)
+    return true
+  })
   const code = await main(argv)
-  return { code, stderr }
+  return { code, stdout, stderr }
 }
 
 afterEach(() => {
@@ -48,5 +52,35 @@ describe('decision-memory main', () => {
     const { code, stderr } = await run(['forget', '--user', 'alice'])
     expect(code).toBe(2)
     expect(stderr).toContain('add --yes')
+  })
+
+  it('exits 2 with its help for a flag or an argument version does not take, printing no version', async () => {
+    for (const argv of [['version', '--bogus'], ['--version', '-x'], ['version', 'extra']]) {
+      const { code, stdout, stderr } = await run(argv)
+      expect(code).toBe(2)
+      expect(stdout).toBe('')
+      expect(stderr).toContain('decision-memory version: ')
+      expect(stderr).toContain('Prints the package\'s version.')
+    }
+    expect((await run(['version'])).code).toBe(0)
+    expect((await run(['version', '--help'])).stdout).toContain('decision-memory version')
+  })
+
+  it('exits 2 with its help for help given two commands or a flag it does not take', async () => {
+    for (const argv of [['help', 'forget', 'extra'], ['help', '--bogus'], ['--help', 'forget', '--bogus']]) {
+      const { code, stdout, stderr } = await run(argv)
+      expect(code).toBe(2)
+      expect(stdout).toBe('')
+      expect(stderr).toContain('decision-memory help: ')
+      expect(stderr).toContain('decision-memory help [COMMAND]')
+    }
+  })
+
+  it('exits 1 with the help on stderr when no command is given: nothing was done, and a hook must not block on it', async () => {
+    const { code, stdout, stderr } = await run([])
+    expect(code).toBe(1)
+    expect(stdout).toBe('')
+    expect(stderr).toContain('no command given')
+    expect(stderr).toContain('Usage: decision-memory <command> [flags]')
   })
 })

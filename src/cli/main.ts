@@ -88,23 +88,60 @@ Commands:
 
 `
 
+const HELP_HELP = `decision-memory help [COMMAND]
+
+  The help of every command, or of COMMAND.
+`
+
+const VERSION_HELP = `decision-memory version
+
+  Prints the package's version.
+`
+
+/** A mistake in how \`help\` or \`version\` was called: said with its help, exit 2, as for every other command. */
+function misused(name: string, message: string, help: string): number {
+  process.stderr.write(`decision-memory ${name}: ${message}\n\n${help}`)
+  return 2
+}
+
 /** The `decision-memory` command: one doorway per file, each onto the same functions as HTTP. */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv
-  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+  if (name === undefined) {
+    // Nothing was asked, so nothing was done: no success to report to a script. 1, not 2, as for an
+    // unknown command: a hook whose command lost its arguments must not block every tool call.
+    process.stderr.write(`decision-memory: no command given\n\n${HELP}`)
+    return 1
+  }
+  if (name === 'help' || name === '--help' || name === '-h') {
+    if (rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h')) {
+      process.stdout.write(HELP_HELP)
+      return 0
+    }
+    const flag = rest.find((arg) => arg.startsWith('-'))
+    if (flag !== undefined) return misused('help', `unknown flag "${flag}"`, HELP_HELP)
+    if (rest.length > 1) return misused('help', `help takes one command, not ${rest.length} ("${rest.join(' ')}")`, HELP_HELP)
     const topic = rest[0] === undefined ? undefined : commandNamed(rest[0])
-    // `help` and `version` are in the list above without a module of their own: the whole help.
-    const listed = rest[0] === 'help' || rest[0] === 'version'
-    if (rest[0] !== undefined && topic === undefined && !listed) {
+    // `help` and `version` are in the list above without a module of their own.
+    const own = rest[0] === 'help' ? HELP_HELP : rest[0] === 'version' ? VERSION_HELP : undefined
+    if (rest[0] !== undefined && topic === undefined && own === undefined) {
       // As for an unknown command itself: a help that does not exist is no success.
       process.stderr.write(`decision-memory: no command "${rest[0]}" to help with\n\n${HELP}`)
       return 1
     }
-    if (topic !== undefined) process.stdout.write((await topic()).help)
+    if (own !== undefined) process.stdout.write(own)
+    else if (topic !== undefined) process.stdout.write((await topic()).help)
     else process.stdout.write(HELP + (await Promise.all(Object.values(COMMANDS).map(async (load) => (await load()).help))).join('\n'))
     return 0
   }
   if (name === 'version' || name === '--version') {
+    if (rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h')) {
+      process.stdout.write(VERSION_HELP)
+      return 0
+    }
+    const flag = rest.find((arg) => arg.startsWith('-'))
+    if (flag !== undefined) return misused('version', `unknown flag "${flag}"`, VERSION_HELP)
+    if (rest.length > 0) return misused('version', `version takes no arguments, not "${rest.join(' ')}"`, VERSION_HELP)
     process.stdout.write(packageVersion() + '\n')
     return 0
   }
