@@ -1,4 +1,5 @@
-import { mkdir } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { Level } from 'level'
 import { createLevelDecisionStore } from './decisions/level-decision-store'
 import type { DecisionStore } from './decisions/store'
@@ -8,9 +9,12 @@ import type { MemoryStore } from './memory/store'
 /** The data directory cannot be opened: most often another process holds it. */
 export class StoreOpenError extends Error {
   readonly code = 'STORE_UNAVAILABLE'
-  constructor(message: string) {
+  /** Whether another process holds the store (LevelDB's LOCK), rather than it cannot be made or read. */
+  readonly locked: boolean
+  constructor(message: string, options: { locked?: boolean } = {}) {
     super(message)
     this.name = 'StoreOpenError'
+    this.locked = options.locked === true
   }
 }
 
@@ -65,8 +69,40 @@ export async function openStores(dir: string, policy?: TierPolicy): Promise<{ st
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause
     if (cause?.code === 'LEVEL_LOCKED') {
-      throw new StoreOpenError(`the store in ${dir} is in use by another process (is the service running?)`)
+      throw new StoreOpenError(`the store in ${dir} is in use by another process (is the service running?)`, { locked: true })
     }
     throw new StoreOpenError(`cannot open the store in ${dir}: ${(error as Error).message}`)
+  }
+}
+
+/**
+ * The file, beside LevelDB's own in the data directory, where the service that holds the store
+ * writes the id it was given for this run. LevelDB leaves a file whose name is not one of its
+ * own alone.
+ */
+export const SERVICE_ID_FILE = 'SERVICE_ID'
+
+/**
+ * Writes a new random id for the service that has just opened the store in `dir`, and returns it.
+ * Written after the open, under LevelDB's lock: the id in the file is that of the one service
+ * holding the store, and a copy of the folder, opened by another service, gets its own. A command
+ * told to use this store, finding it locked, goes through a service only if that service answers
+ * to this id (service-client.ts); the id says nothing of where the store is.
+ */
+export async function markServedBy(dir: string, id: string): Promise<void> {
+  try {
+    await writeFile(join(dir, SERVICE_ID_FILE), id + '\n', { mode: 0o600 })
+  } catch (error) {
+    throw new StoreOpenError(`cannot write ${join(dir, SERVICE_ID_FILE)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+  }
+}
+
+/** The id the last service to open the store in `dir` wrote there, if any. */
+export async function servedBy(dir: string): Promise<string | undefined> {
+  try {
+    const id = (await readFile(join(dir, SERVICE_ID_FILE), 'utf8')).trim()
+    return id === '' ? undefined : id
+  } catch {
+    return undefined
   }
 }

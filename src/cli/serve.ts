@@ -11,7 +11,8 @@ import { answerClientError, answerConnect, answerMissingHost, answerRequestError
 import { answerRememberedFirst, type NodeListener } from '../http/first-path'
 import { validBodies } from '../http/recommendations'
 import { createDecisions } from '../decisions/decisions'
-import { openStores } from '../open-store'
+import { markServedBy, openStores } from '../open-store'
+import { randomHex } from '../random-hex'
 import { scheduleDecayScan } from './decay-schedule'
 import { batchedDestination } from './log-destination'
 import { DEFAULT_HOST, envPort, isLoopback, parsePort, UsageError, parseFlags, dataDirectory, envValue } from './options'
@@ -80,6 +81,14 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const policy = await loadPolicy(policyFile)
   const auth = authFile === undefined ? undefined : await loadTokens(resolve(authFile))
   const { store, decisionStore } = await openStores(dataDir, policy)
+  // This run's id in the store's folder, which a command told to use this store checks (store-id.ts).
+  const storeId = randomHex(16)
+  try {
+    await markServedBy(dataDir, storeId)
+  } catch (error) {
+    await store.close()
+    throw error
+  }
   const version = packageVersion()
   const decisions = createDecisions({ store: decisionStore, clock: systemClock })
   const memory = createDecisionMemory({ store, policy, clock: systemClock, decisions })
@@ -94,6 +103,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     decisions,
     auth,
     bodies,
+    storeId,
   })
 
   let stopping = false

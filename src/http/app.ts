@@ -18,6 +18,7 @@ import { planRoutes } from './plan'
 import { recommendationRoutes, type ValidBodies, validBodies } from './recommendations'
 import { requestLog } from './request-log'
 import { sessionRoutes } from './sessions'
+import { storeCheck } from './store-id'
 import { userRoutes } from './users'
 
 /**
@@ -68,16 +69,19 @@ export interface AppOptions {
   auth?: TokenTable | undefined
   /** The bodies the recommendation route remembers valid, shared with the path in front of the app (first-path.ts). */
   bodies?: ValidBodies
+  /** The id this run of the service wrote into its store's folder (open-store.ts), which a request may name (store-id.ts). */
+  storeId?: string | undefined
 }
 
 /** Builds the HTTP app over decision-memory's use cases; it opens no socket (tests call `app.request()`). */
-export function createApp({ memory, logger, version = '0.0.0', decisions, auth, bodies = validBodies() }: AppOptions) {
+export function createApp({ memory, logger, version = '0.0.0', decisions, auth, bodies = validBodies(), storeId }: AppOptions) {
   const app = new OpenAPIHono({ defaultHook: validationHook as never })
 
   app.use('*', requestLog(logger))
   app.use('*', limitBody)
   app.use('*', emptyJsonBody)
   if (auth !== undefined) app.use('*', bearerAuth({ tokens: auth }))
+  app.use('*', storeCheck(storeId))
 
   app.route('/', healthRoutes(version))
   app.route('/', observationRoutes(memory))

@@ -140,6 +140,15 @@ describe('a recommendation asked with a body remembered valid, answered in front
     expect(lines).toEqual([])
   })
 
+  it('leaves to the app, unread, a body remembered sent naming the store it is meant for, which the app checks', async () => {
+    const { url, handed, remember } = await firstOnly()
+    const text = remember({ ...TIER, user: 'alice' })
+    const response = await send(url, { body: text, headers: { 'x-decision-memory-store': '0123456789abcdef0123456789abcdef' } })
+    expect(response.status).toBe(418)
+    expect(JSON.parse(response.text)).toEqual({ rawBody: null, streamed: text })
+    expect(handed).toEqual([{ rawBody: null }])
+  })
+
   it('does not read a body of unknown length, too long to be remembered, or not JSON, nor any other method or path', async () => {
     const { url, remember } = await firstOnly()
     const text = remember({ ...TIER, user: 'alice' })

@@ -6,6 +6,7 @@ import { mayActFor, principalFor } from './auth'
 import { answerError, IncompleteBodyError } from './errors'
 import { JSON_TYPE, REMEMBERED_BODIES, type ValidBodies } from './recommendations'
 import { logRequest, REQUEST_ID_HEADER, REQUEST_STARTED, requestIdFor } from './request-log'
+import { STORE_HEADER } from './store-id'
 
 /** A Node request listener: @hono/node-server's over the app, or this one in front of it. */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void
@@ -15,6 +16,8 @@ type ReadBefore = IncomingMessage & { rawBody?: Buffer; [REQUEST_STARTED]?: numb
 
 /** The request id's header as Node names it (lower case). */
 const REQUEST_ID = REQUEST_ID_HEADER.toLowerCase()
+/** The header naming the store a request is meant for, as Node names it. */
+const STORE_HEADER_NAME = STORE_HEADER.toLowerCase()
 
 const header = (req: IncomingMessage, name: string): string | undefined => {
   const value = req.headers[name]
@@ -57,7 +60,8 @@ const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/
  * which @hono/node-server reads instead of the stream, and the moment it began, which the app's
  * log line measures from), a body not remembered, or a user the token may not act for. The app
  * answers it as if this path were not there, and logs it. A repeated Content-Type or
- * Authorization, and a Host @hono/node-server would check further, are the app's too. A body the
+ * Authorization, and a Host @hono/node-server would check further, and a request naming its store
+ * (X-Decision-Memory-Store), are the app's too. A body the
  * client stopped sending is answered as the app answers it (a 400 `body_incomplete` from
  * `answerError`, logged under the request's id), never handed over as if it were whole.
  */
@@ -78,7 +82,9 @@ export function answerRememberedFirst(
       !(length > 0 && length <= 4 * REMEMBERED_BODIES.textLength) ||
       req.headers['transfer-encoding'] !== undefined ||
       !PLAIN_HOST.test(req.headers.host ?? '') ||
-      repeatedTypeOrToken(req)
+      repeatedTypeOrToken(req) ||
+      // Naming the store it is meant for: the app checks that (store-id.ts).
+      req.headers[STORE_HEADER_NAME] !== undefined
     ) {
       next(req, res)
       return

@@ -18,7 +18,7 @@ export const START = '2026-07-01T10:00:00.000Z'
  * logger (or the one given); the store is opened with the app's policy.
  */
 export async function createTestApp(
-  options: { now?: string; policy?: CompiledPolicy; auth?: TokenTable; db?: MemoryLevel<string, string>; logger?: Logger } = {},
+  options: { now?: string; policy?: CompiledPolicy; auth?: TokenTable; db?: MemoryLevel<string, string>; logger?: Logger; storeId?: string } = {},
 ) {
   const clock = fixedClock(options.now ?? START)
   const db = options.db ?? new MemoryLevel<string, string>()
@@ -28,7 +28,7 @@ export async function createTestApp(
   const memory = createDecisionMemory({ store, policy, clock, decisions })
   // The bodies the recommendation route remembers, for a test that puts first-path.ts in front of the app.
   const bodies = validBodies()
-  const app = createApp({ memory, logger: options.logger ?? pino({ level: 'silent' }), version: 'test', decisions, auth: options.auth, bodies })
+  const app = createApp({ memory, logger: options.logger ?? pino({ level: 'silent' }), version: 'test', decisions, auth: options.auth, bodies, storeId: options.storeId })
   /** POST/PUT JSON (with extra headers, e.g. authorization) and parse the answer. */
   async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
     const response = await app.request(path, {
