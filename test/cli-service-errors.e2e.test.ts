@@ -29,14 +29,21 @@ describe('a command whose service is there but does not answer', () => {
 describe('a command with no service and no store where it looks', () => {
   it('says where it looked and exits 1, and makes no empty store a toggle or a forget would seem to work in', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`
-    const data = join(mkdtempSync(join(tmpdir(), 'dm-nostore-')), 'data')
+    const cwd = mkdtempSync(join(tmpdir(), 'dm-nostore-'))
+    const data = join(cwd, 'data')
     for (const args of [
-      ['toggle', '--session', 's-1', '--off', '--data', data],
-      ['forget', '--user', 'alice', '--yes', '--data', data],
+      ['toggle', '--session', 's-1', '--off'],
+      ['forget', '--user', 'alice', '--yes'],
     ]) {
-      const result = await runCli(args, { env: { DECISION_MEMORY_URL: url } })
+      // No store named: the service's, else ./data.
+      const result = await runCli(args, { env: { DECISION_MEMORY_URL: url }, cwd })
       expect(result.code).toBe(1)
       expect(result.stderr).toContain(`no service at ${url} (connection refused), and no store in ${data}`)
+      expect(existsSync(data)).toBe(false)
+      // A store named that is not there is not looked for elsewhere.
+      const named = await runCli([...args, '--data', data], { env: { DECISION_MEMORY_URL: url } })
+      expect(named.code).toBe(1)
+      expect(named.stderr).toContain(`there is no store in ${data} (--data): give the data directory of a store`)
       expect(existsSync(data)).toBe(false)
     }
     // An import may come before the service first runs: it makes the store.

@@ -54,7 +54,7 @@ describe('decay-scan from the command line, with and without the service (R-MEM-
     for (const args of [['decay-scan', '--data', dir], ['toggle', '--session', 's-1', '--data', dir]]) {
       const locked = await runCli(args, { DECISION_MEMORY_URL: elsewhere })
       expect(locked.code).toBe(1)
-      expect(locked.stderr).toContain('is in use by another process (is the service running?)')
+      expect(locked.stderr).toContain(`the store in ${dir} (--data) is in use by another process, and no service runs at ${elsewhere}`)
       expect(locked.stderr).not.toMatch(/^\s+at /m)
     }
 

@@ -202,6 +202,25 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     expect((await recommendOverHttp(service.url, { ...TIER, user: 'bob' })).observations).toBe(1)
   })
 
+  it('with --data, records in that store while a service runs on another, and refuses a store another service holds', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'dm-mcp-named-'))
+    const service = await startService(await mkdtemp(join(tmpdir(), 'dm-mcp-other-')))
+    services.push(service)
+    const client = await connect({ DECISION_MEMORY_URL: service.url, DECISION_MEMORY_USER: 'bob' }, ['--data', data])
+    const recorded = await client.callTool({ name: 'record_choice', arguments: { ...TIER, user_choice: 'Tier S', decision_id: 'named-1' } })
+    expect(recorded.isError).toBeFalsy()
+    // Not in the service's store.
+    expect((await recommendOverHttp(service.url, { ...TIER, user: 'bob' })).observations).toBe(0)
+    // Held by a service other than the one at the URL: a tool error, nothing recorded anywhere.
+    const holder = await startService(data)
+    services.push(holder)
+    const refused = await client.callTool({ name: 'record_choice', arguments: { ...TIER, user_choice: 'Tier L', decision_id: 'named-2' } })
+    expect(refused.isError).toBe(true)
+    expect(textOf(refused)).toContain(`the service at ${service.url} runs on another store`)
+    expect((await recommendOverHttp(holder.url, { ...TIER, user: 'bob' })).observations).toBe(1)
+    expect((await recommendOverHttp(service.url, { ...TIER, user: 'bob' })).observations).toBe(0)
+  })
+
   it('makes no store in the folder it was started in (the agent\'s project) when no service runs and no --data is given', async () => {
     // Claude Code starts an MCP server in the project the agent works in: ./data there would hold
     // the user's choices in that repository, to be committed with it. The checkout's store is used.

@@ -11,15 +11,16 @@ export const DECAY_SCAN_HELP = `decision-memory decay-scan [--force] [--json] [-
 
   Runs the decay scan: observations older than the recall TTL (28 days) leave recall, staying in
   archival with their decayed weight; core is kept within core.max_entries. At most once per
-  scan.cadence_hours (24) unless --force. Goes through the running service at
-  $DECISION_MEMORY_URL; when none runs, opens the store in --data itself.
+  scan.cadence_hours (24) unless --force. On the store in --data (or $DECISION_MEMORY_DATA) when
+  one is named, else through the running service at $DECISION_MEMORY_URL, else ./data
+  (\`decision-memory help\` says which store).
 
   --force        run even within the cadence window of the last scan
   --json         print the result as one JSON line
   --now ISO      scan as of this moment, e.g. 2026-07-01T10:00:00Z (default: now)
-  --data DIR     data directory when no service runs (default $DECISION_MEMORY_DATA or ./data)
-  --policy FILE  policy file when no service runs (default policies/default.json); a broken one
-                 stops the command, a service running or not
+  --data DIR     the store to scan (default $DECISION_MEMORY_DATA; without either, the service's)
+  --policy FILE  policy file when the store is opened here (default policies/default.json); a
+                 broken one stops the command, a service running or not
 `
 
 /** How long a scan through the service may take before the command gives up waiting. */

@@ -28,7 +28,8 @@ export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--p
                numbered like the first (a record never overwrites one imported from another file)
   --dry-run    read and report, store nothing
   --json       print the outcome as JSON
-  --data DIR   the store to use when no service runs (default $DECISION_MEMORY_DATA or ./data)
+  --data DIR   the store to import into (default $DECISION_MEMORY_DATA; without either, the
+               running service's, else ./data; \`decision-memory help\` says which store)
 `
 
 /**

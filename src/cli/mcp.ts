@@ -8,15 +8,16 @@ import { planQuestions } from '../plan-questions'
 import { CHECKOUT_DATA_DIR } from './bin-path'
 import { packageVersion } from './package-version'
 import { settingHint, throughServiceOrLocal } from './service-client'
-import { dataDirectory, envValue, parseFlags } from './options'
+import { envValue, parseFlags } from './options'
 
 export const MCP_HELP = `decision-memory mcp [--data DIR] [--policy FILE]
 
   An MCP server over stdio with the tools recommend, plan_questions, record_choice, why and
   check_decision.
-  Each call goes through the running service at $DECISION_MEMORY_URL; when none runs, it opens
-  the store in --data (default $DECISION_MEMORY_DATA, else this checkout's ./data, where
-  npm start keeps it; never the folder the server was started in) for that call. The tools' user
+  With --data (or $DECISION_MEMORY_DATA), each call is made on that store, as the commands do
+  (\`decision-memory help\` says which store). Without either, each call goes through the running
+  service at $DECISION_MEMORY_URL; when none runs, it opens this checkout's ./data, where npm
+  start keeps it (never the folder the server was started in), for that call. The tools' user
   defaults to $DECISION_MEMORY_USER, else "default", as the hook's does. A service run with
   --auth wants $DECISION_MEMORY_TOKEN in the server's environment.
   --policy FILE is the policy of the calls made without a service (a running service answers with
@@ -30,9 +31,6 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     options: { data: { type: 'string' }, policy: { type: 'string' } },
     strict: true,
   })
-  // Not ./data: Claude Code starts the server in the agent's project, and a store made there would
-  // put the user's choices in that repository (to be committed with it), apart from the service's.
-  const dataDir = dataDirectory(values.data ?? envValue('DECISION_MEMORY_DATA') ?? CHECKOUT_DATA_DIR)
   // Checked at start, as serve checks its own: a broken policy stops the server with the file and
   // the field named, rather than failing each tool call later (or never, while a service answers).
   if (values.policy !== undefined) await loadPolicy(resolve(values.policy))
@@ -45,7 +43,18 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   ): Promise<BackendAnswer> {
     try {
       // Run on its own, the MCP server may be the first to use the store: it makes one.
-      const answer = await throughServiceOrLocal({ method, path, body, local, dataDir, policyFile: values.policy, createStore: true })
+      const answer = await throughServiceOrLocal({
+        method,
+        path,
+        body,
+        local,
+        dataDir: values.data,
+        // Not ./data: Claude Code starts the server in the agent's project, and a store made there would
+        // put the user's choices in that repository (to be committed with it), apart from the service's.
+        defaultDataDir: CHECKOUT_DATA_DIR,
+        policyFile: values.policy,
+        createStore: true,
+      })
       if (answer.status < 400) return { ok: true, body: answer.body }
       const error = (answer.body as { error?: Extract<BackendAnswer, { ok: false }>['error'] } | null)?.error ?? {
         code: `http_${answer.status}`,

@@ -42,12 +42,12 @@ export function serviceUrl(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * The data directory: --data, else DECISION_MEMORY_DATA, else ./data. An empty --data is refused:
- * resolved, it would be the current directory, and LevelDB would make its files there.
+ * The data directory: --data, else DECISION_MEMORY_DATA, else `fallback` (./data). An empty --data
+ * is refused: resolved, it would be the current directory, and LevelDB would make its files there.
  */
-export function dataDirectory(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+export function dataDirectory(flag: string | undefined, env: NodeJS.ProcessEnv = process.env, fallback = 'data'): string {
   if (flag === '') throw new UsageError('--data is empty: give the data directory, or leave --data out')
-  return resolve(flag ?? envValue('DECISION_MEMORY_DATA', env) ?? 'data')
+  return resolve(flag ?? envValue('DECISION_MEMORY_DATA', env) ?? fallback)
 }
 
 /**

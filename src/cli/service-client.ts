@@ -5,8 +5,9 @@ import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { createDecisionMemory, type DecisionMemory } from '../decision-memory'
 import { createDecisions, type Decisions } from '../decisions/decisions'
 import { createWriteQueue } from '../memory/write-queue'
-import { openStores } from '../open-store'
-import { abortAfter, authHeaders, barredPortReason, dataDirectory, serviceUrl } from './options'
+import { STORE_HEADER } from '../http/store-id'
+import { openStores, servedBy, StoreOpenError } from '../open-store'
+import { abortAfter, authHeaders, barredPortReason, dataDirectory, envValue, serviceUrl } from './options'
 import { printable } from './terminal'
 
 /** An answer of the running service, or of the store opened here when none runs. */
@@ -16,17 +17,16 @@ export interface Answer {
   via: 'service' | 'local'
 }
 
-/**
- * Runs a use case through the running service when there is one (LevelDB lets one process open
- * the store), and otherwise against the store opened here. Both paths end in the same function
- * of DecisionMemory.
- */
-export async function throughServiceOrLocal(request: {
+/** What a command asks of the service or of the store: the route, and the use case for the store opened here. */
+export interface StoreRequest {
   method: string
   path: string
   body?: unknown
   local: (memory: DecisionMemory, decisions: Decisions) => Promise<unknown>
+  /** The --data flag as given (undefined without it). */
   dataDir?: string | undefined
+  /** The store when neither --data nor $DECISION_MEMORY_DATA names one and no service runs (default ./data). */
+  defaultDataDir?: string | undefined
   policyFile?: string | undefined
   /** How long to wait for the service; a scan of the whole store (forget, export) takes longer. */
   timeoutMs?: number
@@ -36,7 +36,62 @@ export async function throughServiceOrLocal(request: {
    * store beside the real one would say it worked and change nothing that is used.
    */
   createStore?: boolean
-}): Promise<Answer> {
+}
+
+/**
+ * Runs a use case against the store the command is meant for. When --data or $DECISION_MEMORY_DATA
+ * names a store, that store: opened here, or, when a process holds it (LevelDB lets one open it),
+ * through the running service only if that service is the one holding it; never another store.
+ * Otherwise through the running service when there is one, and else against ./data opened here.
+ * Both paths end in the same function of DecisionMemory.
+ */
+export async function throughServiceOrLocal(request: StoreRequest): Promise<Answer> {
+  const named = namedBy(request)
+  if (named === undefined) return throughService(request, undefined, () => local(request))
+  const dir = dataDirectory(request.dataDir)
+  try {
+    return await local(request, named)
+  } catch (error) {
+    if (!(error instanceof StoreOpenError && error.locked)) throw error
+  }
+  // Held by another process: the service at the URL, if it answers to the id the service holding
+  // the store wrote there, and else none (another command, the MCP server, a service elsewhere).
+  const refuse = (why: string) =>
+    new StoreOpenError(
+      `the store in ${dir} (${named}) is in use by another process, and ${why}: set DECISION_MEMORY_URL to the service that runs on it, ` +
+        `or stop the process that holds it${named === '--data' ? ', or leave --data out to use the running service' : ''}`,
+    )
+  const id = await servedBy(dir)
+  if (id === undefined) throw refuse('no service has said it runs on it')
+  const probe = await throughService({ ...request, method: 'GET', path: '/healthz', body: undefined, timeoutMs: undefined }, id, () => {
+    throw refuse(`no service runs at ${serviceUrl()}`)
+  })
+  if (probe.holds !== true) {
+    // 409: it runs on another store; an answer without the header: a service from before it, which cannot say.
+    throw refuse(probe.status === 409 ? `the service at ${serviceUrl()} runs on another store` : `the service at ${serviceUrl()} does not say it runs on it`)
+  }
+  // Named again on the request itself: a service started on another store meanwhile acts on nothing (409).
+  const { holds: _holds, ...answer } = await throughService(request, id, () => {
+    throw refuse(`no service runs at ${serviceUrl()}`)
+  })
+  return answer
+}
+
+/** What names the store the command is meant for: --data, else $DECISION_MEMORY_DATA, else nothing. */
+function namedBy(request: StoreRequest): '--data' | 'DECISION_MEMORY_DATA' | undefined {
+  if (request.dataDir !== undefined) return '--data'
+  return envValue('DECISION_MEMORY_DATA') === undefined ? undefined : 'DECISION_MEMORY_DATA'
+}
+
+/**
+ * The request to the running service, naming the store by `storeId` when given (store-id.ts); a
+ * connection refused (no service there) is `whenNone`'s.
+ */
+async function throughService(
+  request: StoreRequest,
+  storeId: string | undefined,
+  whenNone: () => Promise<Answer>,
+): Promise<Answer & { holds?: boolean }> {
   const url = serviceUrl() + request.path
   if (!/^https?:\/\/[^/]/i.test(serviceUrl())) {
     // fetch would say only "unknown scheme" or ERR_INVALID_URL, naming neither the variable nor the fix.
@@ -46,11 +101,13 @@ export async function throughServiceOrLocal(request: {
   let status: number
   let contentType: string
   let text: string
+  let holds: boolean
   const timeout = abortAfter(timeoutMs)
   try {
     // A service run with --auth wants a bearer token (R-SVC-4).
     const headers: Record<string, string> = {
       ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(storeId === undefined ? {} : { [STORE_HEADER]: storeId }),
       ...authHeaders(),
     }
     const response = await fetch(url, {
@@ -61,17 +118,20 @@ export async function throughServiceOrLocal(request: {
     })
     status = response.status
     contentType = response.headers.get('content-type') ?? ''
+    holds = storeId !== undefined && response.headers.get(STORE_HEADER) === storeId
     text = await response.text()
   } catch (error) {
     if (!isConnectionRefused(error)) throw new ServiceUnavailableError(`${request.method} ${url}: ${barredPortReason(error, url) ?? whyUnreachable(error, timeoutMs)}`)
-    return local(request)
+    return whenNone()
   } finally {
     timeout.clear()
   }
   // NDJSON (an export) stays text; every other answer is one JSON document.
-  if (text === '' || /ndjson/i.test(contentType)) return { status, body: text === '' ? null : text, via: 'service' }
+  // Whether it holds the store named: only when one is.
+  const held = storeId === undefined ? {} : { holds }
+  if (text === '' || /ndjson/i.test(contentType)) return { status, body: text === '' ? null : text, via: 'service', ...held }
   try {
-    return { status, body: JSON.parse(text), via: 'service' }
+    return { status, body: JSON.parse(text), via: 'service', ...held }
   } catch {
     throw new ServiceUnavailableError(
       `${request.method} ${url}: answered HTTP ${status} with a body that is not JSON (is DECISION_MEMORY_URL a decision-memory service?)`,
@@ -95,12 +155,16 @@ function whyUnreachable(error: unknown, timeoutMs: number): string {
   return `the request failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`
 }
 
-/** The use case against the store opened here, for when no service runs. */
-function local(request: Parameters<typeof throughServiceOrLocal>[0]): Promise<Answer> {
+/**
+ * The use case against the store opened here: the one --data or $DECISION_MEMORY_DATA names
+ * (`named` says which), or, when none is named, ./data because no service runs.
+ */
+function local(request: StoreRequest, named?: '--data' | 'DECISION_MEMORY_DATA'): Promise<Answer> {
   return inLocalTurn(async () => {
     const policy = await loadPolicy(resolve(request.policyFile ?? DEFAULT_POLICY_FILE))
-    const dir = dataDirectory(request.dataDir)
+    const dir = dataDirectory(request.dataDir, process.env, request.defaultDataDir)
     if (request.createStore !== true && !existsSync(dir)) {
+      if (named !== undefined) throw new StoreOpenError(`there is no store in ${dir} (${named}): give the data directory of a store`)
       throw new ServiceUnavailableError(
         `no service at ${serviceUrl()} (connection refused), and no store in ${dir}: start the service, ` +
           'or set DECISION_MEMORY_URL to where it runs, or --data to its store',
