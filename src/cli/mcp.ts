@@ -20,8 +20,8 @@ export const MCP_HELP = `decision-memory mcp [--data DIR] [--policy FILE]
   start keeps it (never the folder the server was started in), for that call. The tools' user
   defaults to $DECISION_MEMORY_USER, else "default", as the hook's does. A service run with
   --auth wants $DECISION_MEMORY_TOKEN in the server's environment.
-  --policy FILE is the policy of the calls made without a service (a running service answers with
-  its own); it is checked at start, and a broken one stops the server.
+  --policy FILE is the policy of the calls made on a store the server opens itself (a running
+  service answers with its own); it is checked at start, and a broken one stops the server.
 `
 
 /** `decision-memory mcp` (R-SVC-6): serves until the client closes stdin. */
