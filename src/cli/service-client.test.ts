@@ -1,10 +1,11 @@
 import { mkdtemp } from 'node:fs/promises'
-import { createServer, type RequestListener } from 'node:http'
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { closedPort } from '../../test/support/processes'
+import { markServedBy, openStores } from '../open-store'
 import { errorMessage, ServiceUnavailableError, throughServiceOrLocal } from './service-client'
 
 afterEach(() => {
@@ -117,6 +118,75 @@ describe('throughServiceOrLocal when what answers is not a working service', () 
       expect(await throughServiceOrLocal({ method: 'DELETE', path: '/x', local: async () => 'local' })).toEqual({ status: 204, body: null, via: 'service' })
     } finally {
       await service.close()
+    }
+  })
+})
+
+describe('throughServiceOrLocal with a store named (--data) that another process holds', () => {
+  const ID = '0123456789abcdef0123456789abcdef'
+
+  /** A store held by this process, as a service holds it, with `id` written as the service would. */
+  async function held(id?: string) {
+    const dataDir = await mkdtemp(join(tmpdir(), 'dm-held-'))
+    const { store } = await openStores(dataDir)
+    if (id !== undefined) await markServedBy(dataDir, id)
+    return { dataDir, close: () => store.close() }
+  }
+
+  /** A server standing for the service at the URL: what it is asked, with the store header sent. */
+  async function standIn(answer: (req: IncomingMessage, res: ServerResponse) => void) {
+    const asked: Array<{ method: string; url: string; store: string | undefined }> = []
+    const server = createServer((req, res) => {
+      asked.push({ method: req.method ?? '', url: req.url ?? '', store: req.headers['x-decision-memory-store'] as string | undefined })
+      answer(req, res)
+    })
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    vi.stubEnv('DECISION_MEMORY_URL', url)
+    return { url, asked, close: () => new Promise<void>((done) => server.close(() => done())) }
+  }
+
+  const forget = (dataDir: string) =>
+    throughServiceOrLocal({ method: 'DELETE', path: '/v1/users/bom', dataDir, local: async () => 'local' })
+
+  it('does not take a service that sends no header back (one from before it) for the one holding the store, and asks it nothing more', async () => {
+    const store = await held(ID)
+    const service = await standIn((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","version":"0.0.1"}'))
+    try {
+      await expect(forget(store.dataDir)).rejects.toThrow(`the service at ${service.url} does not say it runs on it`)
+      expect(service.asked).toEqual([{ method: 'GET', url: '/healthz', store: ID }])
+    } finally {
+      await service.close()
+      await store.close()
+    }
+  })
+
+  it('goes through the service that answers to the id, naming the store on the request too', async () => {
+    const store = await held(ID)
+    const service = await standIn((req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json', 'x-decision-memory-store': req.headers['x-decision-memory-store'] }).end('{"user":"bom","deleted":3}'),
+    )
+    try {
+      expect(await forget(store.dataDir)).toEqual({ status: 200, body: { user: 'bom', deleted: 3 }, via: 'service' })
+      expect(service.asked).toEqual([
+        { method: 'GET', url: '/healthz', store: ID },
+        { method: 'DELETE', url: '/v1/users/bom', store: ID },
+      ])
+    } finally {
+      await service.close()
+      await store.close()
+    }
+  })
+
+  it('asks no service at all when no service has written an id there', async () => {
+    const store = await held()
+    const service = await standIn((_req, res) => res.writeHead(500).end())
+    try {
+      await expect(forget(store.dataDir)).rejects.toThrow('no service has said it runs on it')
+      expect(service.asked).toEqual([])
+    } finally {
+      await service.close()
+      await store.close()
     }
   })
 })
