@@ -65,6 +65,18 @@ describe('import-adr --dry-run', () => {
   })
 })
 
+describe('import-adr into a store opened here', () => {
+  it('says which store the records went into', async () => {
+    const dir = folderOf({ '0001-use-a.md': adr(1, 'Use A') })
+    const store = join(folderOf({}), 'store')
+    const { code, stdout, stderr } = await run([dir, '--data', store])
+    expect(code).toBe(0)
+    expect(stdout).toContain('imported: 1 new, 0 updated, 0 unchanged\n')
+    // Named by --data: that store, with no word of a service, which was not looked for.
+    expect(stderr).toBe(`stored in ${store}\n`)
+  })
+})
+
 describe('the folders a repository no longer has', () => {
   const stored = (folder: string, path: string) => ({ key: path, imported: { folder, path } }) as unknown as DecisionRecord
   const tree = new Set(['/r/docs/adr/0001-use-a.md', '/r/web/adr/0001-use-a.md', '/r/web/adr/0002-use-b.md'])

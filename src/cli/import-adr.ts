@@ -6,7 +6,7 @@ import { ADR_FORMATS, type AdrFormat, type ImportProblem } from '../decisions/ad
 import type { DecisionRecord } from '../decisions/decision'
 import { ImportedDecisionSchema, type ImportedDecision, type ImportReport } from '../decisions/imported-decision'
 import { InputError } from '../domain/errors'
-import { UsageError, parseFlags } from './options'
+import { dataDirectory, envValue, serviceUrl, UsageError, parseFlags } from './options'
 import { originName, pathInRepository, repositoryRoot } from './repository'
 import { failure, throughServiceOrLocal } from './service-client'
 import { jsonLine, printable } from './terminal'
@@ -148,6 +148,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
   }
 
   let report: ImportReport | null = null
+  let storedHere = false
   // Sent with no records too: a folder whose records were all deleted has its decisions reported.
   if (values['dry-run'] !== true) {
     try {
@@ -178,6 +179,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
       })
       if (answer.status >= 400) return failure('import-adr', answer)
       report = answer.body as ImportReport
+      storedHere = answer.via === 'local'
     } catch (error) {
       if (!(error instanceof InputError)) throw error
       process.stderr.write(`decision-memory import-adr: ${error.message}\n`)
@@ -208,6 +210,12 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     )
     for (const c of [...report.conflicts, ...report.warnings]) process.stderr.write(printable(`${c.key}: ${c.message}`) + '\n')
     for (const m of missing) process.stderr.write(printable(`${m.key}: ${m.message}`) + '\n')
+    // Opened here, the store is said: ./data of the current directory when none is named and no
+    // service answered, which a user looking for the records in a service's store would not guess.
+    if (storedHere) {
+      const named = values.data !== undefined || envValue('DECISION_MEMORY_DATA') !== undefined
+      process.stderr.write(printable(`stored in ${dataDirectory(values.data)}${named ? '' : ` (no service answered at ${serviceUrl()})`}`) + '\n')
+    }
   } else if (values['dry-run'] === true) {
     for (const r of records) process.stdout.write(printable(`  ${r.key}  ${r.status}  ${r.date ?? 'no date'}  ${r.title}`) + '\n')
   }
