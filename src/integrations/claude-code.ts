@@ -220,17 +220,15 @@ function answersNothing(value: unknown): boolean {
 
 /**
  * An answer as the user's choice: the chosen label (a multi-select's joined with ", "), or an
- * array of the chosen labels; anything else is refused, naming the answer's field.
+ * array of the chosen labels (one only for a single-select question). Anything else (a number,
+ * an object, a blank label, two labels for one choice) is not read as a choice: undefined, and
+ * the question is skipped, so that one odd answer costs no other answer of the call (the event
+ * is recorded; Claude Code sends strings).
  */
-function choiceOf(value: unknown, field: string): string | string[] {
+function choiceOf(value: unknown, multiSelect: boolean): string | string[] | undefined {
   if (typeof value === 'string') return value
-  const refuse = (path: string, message: string): never => {
-    throw new InputError('invalid_request', `invalid ${field}: ${message}`, { issues: [{ path, message }] })
-  }
-  if (!Array.isArray(value)) return refuse(field, 'must be the chosen label, or an array of the chosen labels')
-  value.forEach((label, i) => {
-    if (typeof label !== 'string' || label.trim() === '') refuse(`${field}.${i}`, 'must be a chosen label (a non-blank string)')
-  })
+  if (!Array.isArray(value) || !value.every((label) => typeof label === 'string' && label.trim() !== '')) return undefined
+  if (!multiSelect && value.length > 1) return undefined
   return value as string[]
 }
 
@@ -252,9 +250,10 @@ function answeredQuestions(payload: ClaudeCodeHookPayload, options: HookOptions)
     const given = answerIn(response.answers, q.question)
     const [value, where] = answersNothing(given) ? [answerIn(input.answers, q.question), 'tool_input'] : [given, 'tool_response']
     if (answersNothing(value)) return
-    const answer = `${where}.answers.${q.question}`
-    observations.push(observationOf(q, choiceOf(value, answer), 'user', toolUseId, payload, options))
-    fields.push({ question: `${from}.questions.${i}`, answer })
+    const choice = choiceOf(value, q.multiSelect !== false)
+    if (choice === undefined) return
+    observations.push(observationOf(q, choice, 'user', toolUseId, payload, options))
+    fields.push({ question: `${from}.questions.${i}`, answer: `${where}.answers.${q.question}` })
   })
   return { observations, fields }
 }
