@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -91,16 +92,11 @@ describe('a command given --data while a service runs on another store', () => {
     const holder = await start(named)
     const other = await start(await tempDir())
     await observe(other, 'bom', 'Tier S')
-    for (const [args, env] of [
-      [['forget', '--user', 'bom', '--yes', '--data', named], { DECISION_MEMORY_URL: other.url }],
-      [['forget', '--user', 'bom', '--yes'], { DECISION_MEMORY_URL: other.url, DECISION_MEMORY_DATA: named }],
-    ] as const) {
-      const refused = await runCli([...args], { env })
-      expect(refused.code).toBe(1)
-      expect(refused.stderr).toContain(`the store in ${named} (${(args as readonly string[]).includes('--data') ? '--data' : 'DECISION_MEMORY_DATA'}) is in use by another process`)
-      expect(refused.stderr).toContain(`the service at ${other.url} runs on another store`)
-      expect(refused.stderr).not.toMatch(/\n\s+at /)
-    }
+    const refused = await runCli(['forget', '--user', 'bom', '--yes', '--data', named], { env: { DECISION_MEMORY_URL: other.url } })
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain(`the store in ${named} (--data) is in use by another process`)
+    expect(refused.stderr).toContain(`the service at ${other.url} runs on another store`)
+    expect(refused.stderr).not.toMatch(/\n\s+at /)
     expect(await majority(holder, 'bom')).toBe('Tier L')
     expect(await majority(other, 'bom')).toBe('Tier S')
 
@@ -130,6 +126,19 @@ describe('a command given --data while a service runs on another store', () => {
     expect(none.code).toBe(1)
     expect(none.stderr).toContain(`no service runs at ${url}`)
     await holder.stop()
+  })
+
+  it('takes DECISION_MEMORY_DATA for serve\'s variable: a command from another folder of the same shell goes through the service, making no store there', async () => {
+    const service = await start(await tempDir())
+    await observe(service, 'bom', 'Tier S')
+    // The shell that started the service exported DECISION_MEMORY_DATA=data; the user is now in a project.
+    const cwd = join(await tempDir(), '..')
+    const env = { DECISION_MEMORY_URL: service.url, DECISION_MEMORY_DATA: 'data' }
+    const preferences = await runCli(['preferences', '--user', 'bom', '--json'], { env, cwd })
+    expect(preferences.code).toBe(0)
+    expect(JSON.parse(preferences.stdout).points[0].majority).toBe('Tier S')
+    expect((await runCli(['toggle', '--session', 's-p', '--off', '--user', 'bom'], { env, cwd })).code).toBe(0)
+    expect(existsSync(join(cwd, 'data'))).toBe(false)
   })
 
   it('refuses a store named that does not exist, exit 1, rather than use the service\'s or make an empty one', async () => {

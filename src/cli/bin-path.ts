@@ -9,8 +9,8 @@ export const BIN_PATH = fileURLToPath(new URL('../../bin/decision-memory.js', im
 
 /**
  * The store of this checkout: where `npm start` keeps it (npm runs the script in the checkout, and
- * `serve` takes `./data`). The MCP server's store when neither `--data` nor `$DECISION_MEMORY_DATA`
- * names one: Claude Code starts it in the agent's project, where `./data` would be a store of the
+ * `serve` takes `./data`). The MCP server's store when no `--data` names one, no service runs and
+ * `$DECISION_MEMORY_DATA` is unset: Claude Code starts it in the agent's project, where `./data` would be a store of the
  * user's choices in that repository (or LevelDB's files in a `data/` folder of its own).
  */
 export const CHECKOUT_DATA_DIR = fileURLToPath(new URL('../../data', import.meta.url))

@@ -11,14 +11,14 @@ export const DECAY_SCAN_HELP = `decision-memory decay-scan [--force] [--json] [-
 
   Runs the decay scan: observations older than the recall TTL (28 days) leave recall, staying in
   archival with their decayed weight; core is kept within core.max_entries. At most once per
-  scan.cadence_hours (24) unless --force. On the store in --data (or $DECISION_MEMORY_DATA) when
-  one is named, else through the running service at $DECISION_MEMORY_URL, else ./data
+  scan.cadence_hours (24) unless --force. On the store in --data when given, else through the
+  running service at $DECISION_MEMORY_URL, else $DECISION_MEMORY_DATA or ./data
   (\`decision-memory help\` says which store).
 
   --force        run even within the cadence window of the last scan
   --json         print the result as one JSON line
   --now ISO      scan as of this moment, e.g. 2026-07-01T10:00:00Z (default: now)
-  --data DIR     the store to scan (default $DECISION_MEMORY_DATA; without either, the service's)
+  --data DIR     the store to scan (default: the running service's, else $DECISION_MEMORY_DATA or ./data)
   --policy FILE  policy file when the store is opened here (default policies/default.json); a
                  broken one stops the command, a service running or not
 `

@@ -6,8 +6,8 @@ import { terminalSafeJson } from './terminal'
 export const EXPORT_HELP = `decision-memory export --user USER [--out FILE] [--data DIR]
 
   Everything held about USER as NDJSON (observations, sessions, and any other entry stored
-  about the user), to stdout or FILE. On the store in --data (or $DECISION_MEMORY_DATA) when one
-  is named, else through the running service, else ./data (\`decision-memory help\` says which store).
+  about the user), to stdout or FILE. On the store in --data when given, else through the running
+  service, else $DECISION_MEMORY_DATA or ./data (\`decision-memory help\` says which store).
 `
 
 /** `decision-memory export` (R-SVC-5). */

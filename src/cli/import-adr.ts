@@ -6,7 +6,7 @@ import { ADR_FORMATS, type AdrFormat, type ImportProblem } from '../decisions/ad
 import type { DecisionRecord } from '../decisions/decision'
 import { ImportedDecisionSchema, type ImportedDecision, type ImportReport } from '../decisions/imported-decision'
 import { InputError } from '../domain/errors'
-import { dataDirectory, envValue, serviceUrl, UsageError, parseFlags } from './options'
+import { dataDirectory, serviceUrl, UsageError, parseFlags } from './options'
 import { originName, pathInRepository, repositoryRoot } from './repository'
 import { failure, throughServiceOrLocal } from './service-client'
 import { jsonLine, printable } from './terminal'
@@ -28,8 +28,8 @@ export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--p
                numbered like the first (a record never overwrites one imported from another file)
   --dry-run    read and report, store nothing
   --json       print the outcome as JSON
-  --data DIR   the store to import into (default $DECISION_MEMORY_DATA; without either, the
-               running service's, else ./data; \`decision-memory help\` says which store)
+  --data DIR   the store to import into (default: the running service's, else
+               $DECISION_MEMORY_DATA or ./data; \`decision-memory help\` says which store)
 `
 
 /**
@@ -213,8 +213,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     // Opened here, the store is said: ./data of the current directory when none is named and no
     // service answered, which a user looking for the records in a service's store would not guess.
     if (storedHere) {
-      const named = values.data !== undefined || envValue('DECISION_MEMORY_DATA') !== undefined
-      process.stderr.write(printable(`stored in ${dataDirectory(values.data)}${named ? '' : ` (no service answered at ${serviceUrl()})`}`) + '\n')
+      process.stderr.write(printable(`stored in ${dataDirectory(values.data)}${values.data !== undefined ? '' : ` (no service answered at ${serviceUrl()})`}`) + '\n')
     }
   } else if (values['dry-run'] === true) {
     for (const r of records) process.stdout.write(printable(`  ${r.key}  ${r.status}  ${r.date ?? 'no date'}  ${r.title}`) + '\n')

@@ -86,11 +86,10 @@ Commands:
   help      this text; \`decision-memory help <command>\` for one command
   version   print the version
 
-Which store: a command given --data DIR, or run with $DECISION_MEMORY_DATA set, acts on that
-store. It opens it; when a service holds it, it goes through the service at $DECISION_MEMORY_URL
-only if that service is the one holding it, and otherwise refuses (exit 1), as it does for a DIR
-with no store. Without either, it goes through the running service at $DECISION_MEMORY_URL, and
-opens ./data when none runs.
+Which store: a command given --data DIR acts on that store: through the service at
+$DECISION_MEMORY_URL if that service says it holds it, else opened by the command; when another
+process holds it, or DIR has no store, it refuses (exit 1). Without --data, it goes through the
+running service at $DECISION_MEMORY_URL, and opens $DECISION_MEMORY_DATA or ./data when none runs.
 
 `
 

@@ -14,8 +14,8 @@ export const MCP_HELP = `decision-memory mcp [--data DIR] [--policy FILE]
 
   An MCP server over stdio with the tools recommend, plan_questions, record_choice, why and
   check_decision.
-  With --data (or $DECISION_MEMORY_DATA), each call is made on that store, as the commands do
-  (\`decision-memory help\` says which store). Without either, each call goes through the running
+  With --data, each call is made on that store, as the commands do
+  (\`decision-memory help\` says which store). Without it, each call goes through the running
   service at $DECISION_MEMORY_URL; when none runs, it opens this checkout's ./data, where npm
   start keeps it (never the folder the server was started in), for that call. The tools' user
   defaults to $DECISION_MEMORY_USER, else "default", as the hook's does. A service run with

@@ -6,8 +6,8 @@ import { jsonLine, printable } from './terminal'
 export const PREFERENCES_HELP = `decision-memory preferences --user USER [--json] [--data DIR]
 
   What has been learned about USER at each decision point: the majority, its share and
-  confidence, and every option's count. On the store in --data (or $DECISION_MEMORY_DATA) when
-  one is named, else through the running service, else ./data (\`decision-memory help\` says which store).
+  confidence, and every option's count. On the store in --data when given, else through the
+  running service, else $DECISION_MEMORY_DATA or ./data (\`decision-memory help\` says which store).
 `
 
 const counted = (n: number) => `${n} observation${n === 1 ? '' : 's'}`

@@ -7,7 +7,7 @@ import { createDecisions, type Decisions } from '../decisions/decisions'
 import { createWriteQueue } from '../memory/write-queue'
 import { STORE_HEADER } from '../http/store-id'
 import { openStores, servedBy, StoreOpenError } from '../open-store'
-import { abortAfter, authHeaders, barredPortReason, dataDirectory, envValue, serviceUrl } from './options'
+import { abortAfter, authHeaders, barredPortReason, dataDirectory, serviceUrl } from './options'
 import { printable } from './terminal'
 
 /** An answer of the running service, or of the store opened here when none runs. */
@@ -39,48 +39,56 @@ export interface StoreRequest {
 }
 
 /**
- * Runs a use case against the store the command is meant for. When --data or $DECISION_MEMORY_DATA
- * names a store, that store: opened here, or, when a process holds it (LevelDB lets one open it),
- * through the running service only if that service is the one holding it; never another store.
- * Otherwise through the running service when there is one, and else against ./data opened here.
- * Both paths end in the same function of DecisionMemory.
+ * Runs a use case against the store the command is meant for. When --data names a store, that
+ * store: through the running service if that service says it holds it (the id it wrote there), else
+ * opened here; never another store. Asked of the service first, so that a store a service holds is
+ * not opened here at all (LevelDB would rotate the service's LOG before it found the lock).
+ * Otherwise through the running service when there is one, and else against the store in
+ * $DECISION_MEMORY_DATA or ./data opened here. Both paths end in the same function of DecisionMemory.
  */
 export async function throughServiceOrLocal(request: StoreRequest): Promise<Answer> {
-  const named = namedBy(request)
-  if (named === undefined) return throughService(request, undefined, () => local(request))
+  if (request.dataDir === undefined) return throughService(request, undefined, () => local(request))
   const dir = dataDirectory(request.dataDir)
+  const id = await servedBy(dir)
+  // Why the service at the URL is not the one to go through, should another process hold the store.
+  let why = 'no service has said it runs on it'
+  if (id !== undefined) {
+    // A service may hold it: asked with its id. A service that stopped left the file behind (the
+    // store is then free), and one at the URL running on another store answers 409.
+    let none = false
+    const probe = await throughService({ ...request, method: 'GET', path: '/healthz', body: undefined, timeoutMs: undefined }, id, async () => {
+      none = true
+      return { status: 0, body: null, via: 'service' as const }
+    })
+    why = none
+      ? `no service runs at ${serviceUrl()}`
+      : probe.status === 409
+        ? `the service at ${serviceUrl()} runs on another store`
+        : `the service at ${serviceUrl()} does not say it runs on it`
+    if (probe.holds === true) {
+      // Named again on the request itself: a service started on another store meanwhile acts on nothing (409).
+      const { holds: _holds, ...answer } = await throughService(request, id, () => {
+        throw refusal(dir, `no service runs at ${serviceUrl()}`)
+      })
+      return answer
+    }
+  }
   try {
-    return await local(request, named)
+    return await local(request, '--data')
   } catch (error) {
     if (!(error instanceof StoreOpenError && error.locked)) throw error
+    // Held by another process that is not the service at the URL (another command, the MCP server,
+    // a service elsewhere, or one from before services said which store they hold).
+    throw refusal(dir, why)
   }
-  // Held by another process: the service at the URL, if it answers to the id the service holding
-  // the store wrote there, and else none (another command, the MCP server, a service elsewhere).
-  const refuse = (why: string) =>
-    new StoreOpenError(
-      `the store in ${dir} (${named}) is in use by another process, and ${why}: set DECISION_MEMORY_URL to the service that runs on it, ` +
-        `or stop the process that holds it${named === '--data' ? ', or leave --data out to use the running service' : ''}`,
-    )
-  const id = await servedBy(dir)
-  if (id === undefined) throw refuse('no service has said it runs on it')
-  const probe = await throughService({ ...request, method: 'GET', path: '/healthz', body: undefined, timeoutMs: undefined }, id, () => {
-    throw refuse(`no service runs at ${serviceUrl()}`)
-  })
-  if (probe.holds !== true) {
-    // 409: it runs on another store; an answer without the header: a service from before it, which cannot say.
-    throw refuse(probe.status === 409 ? `the service at ${serviceUrl()} runs on another store` : `the service at ${serviceUrl()} does not say it runs on it`)
-  }
-  // Named again on the request itself: a service started on another store meanwhile acts on nothing (409).
-  const { holds: _holds, ...answer } = await throughService(request, id, () => {
-    throw refuse(`no service runs at ${serviceUrl()}`)
-  })
-  return answer
 }
 
-/** What names the store the command is meant for: --data, else $DECISION_MEMORY_DATA, else nothing. */
-function namedBy(request: StoreRequest): '--data' | 'DECISION_MEMORY_DATA' | undefined {
-  if (request.dataDir !== undefined) return '--data'
-  return envValue('DECISION_MEMORY_DATA') === undefined ? undefined : 'DECISION_MEMORY_DATA'
+/** The refusal to act on a store named by --data that another process holds. */
+function refusal(dir: string, why: string): StoreOpenError {
+  return new StoreOpenError(
+    `the store in ${dir} (--data) is in use by another process, and ${why}: set DECISION_MEMORY_URL to the service that runs on it, ` +
+      'or stop the process that holds it, or leave --data out to use the running service',
+  )
 }
 
 /**
@@ -159,7 +167,7 @@ function whyUnreachable(error: unknown, timeoutMs: number): string {
  * The use case against the store opened here: the one --data or $DECISION_MEMORY_DATA names
  * (`named` says which), or, when none is named, ./data because no service runs.
  */
-function local(request: StoreRequest, named?: '--data' | 'DECISION_MEMORY_DATA'): Promise<Answer> {
+function local(request: StoreRequest, named?: '--data'): Promise<Answer> {
   return inLocalTurn(async () => {
     const policy = await loadPolicy(resolve(request.policyFile ?? DEFAULT_POLICY_FILE))
     const dir = dataDirectory(request.dataDir, process.env, request.defaultDataDir)

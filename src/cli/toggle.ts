@@ -10,8 +10,8 @@ export const TOGGLE_HELP = `decision-memory toggle --session ID [--on | --off] [
                the one user who has it, else "default" (a session id not seen yet is started
                for that user, with the setting asked for)
   --json prints the session's record instead of a sentence.
-  On the store in --data (or $DECISION_MEMORY_DATA) when one is named, else through the running
-  service at $DECISION_MEMORY_URL, else ./data (\`decision-memory help\` says which store).
+  On the store in --data when given, else through the running service at $DECISION_MEMORY_URL,
+  else $DECISION_MEMORY_DATA or ./data (\`decision-memory help\` says which store).
 `
 
 /** `decision-memory toggle` (R-SES-3). */

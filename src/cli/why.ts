@@ -27,8 +27,8 @@ export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [
                      the chain as it stood then (the decisions of it that existed, their
                      statuses and links then)
   --json             the answer of the route, as JSON
-  --data DIR         the store to read (default $DECISION_MEMORY_DATA; without either, the
-                     running service's, else ./data; \`decision-memory help\` says which store)
+  --data DIR         the store to read (default: the running service's, else
+                     $DECISION_MEMORY_DATA or ./data; \`decision-memory help\` says which store)
 `
 
 function chainText(why: DecisionWhy, indent = ''): string {
