@@ -25,7 +25,7 @@ export interface StoreRequest {
   local: (memory: DecisionMemory, decisions: Decisions) => Promise<unknown>
   /** The --data flag as given (undefined without it). */
   dataDir?: string | undefined
-  /** The store when neither --data nor $DECISION_MEMORY_DATA names one and no service runs (default ./data). */
+  /** The store when no --data names one, no service runs and $DECISION_MEMORY_DATA is unset (default ./data). */
   defaultDataDir?: string | undefined
   policyFile?: string | undefined
   /** How long to wait for the service; a scan of the whole store (forget, export) takes longer. */
@@ -164,8 +164,8 @@ function whyUnreachable(error: unknown, timeoutMs: number): string {
 }
 
 /**
- * The use case against the store opened here: the one --data or $DECISION_MEMORY_DATA names
- * (`named` says which), or, when none is named, ./data because no service runs.
+ * The use case against the store opened here: the one --data names (`named`), or, when none is
+ * named, $DECISION_MEMORY_DATA or ./data because no service runs.
  */
 function local(request: StoreRequest, named?: '--data'): Promise<Answer> {
   return inLocalTurn(async () => {
