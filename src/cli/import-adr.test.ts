@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -74,6 +74,19 @@ describe('import-adr into a store opened here', () => {
     expect(stdout).toContain('imported: 1 new, 0 updated, 0 unchanged\n')
     // Named by --data: that store, with no word of a service, which was not looked for.
     expect(stderr).toBe(`stored in ${store}\n`)
+    // Again: nothing written, nothing said of a store.
+    const again = await run([dir, '--data', store])
+    expect(again.stdout).toContain('imported: 0 new, 0 updated, 1 unchanged\n')
+    expect(again.stderr).toBe('')
+  })
+
+  it('makes no store for a folder with no records', async () => {
+    const dir = folderOf({ 'README.md': '# Notes\n' })
+    const store = join(folderOf({}), 'store')
+    const { code, stderr } = await run([dir, '--data', store])
+    expect(code).toBe(0)
+    expect(stderr).toBe('')
+    expect(existsSync(store)).toBe(false)
   })
 })
 

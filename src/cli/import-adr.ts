@@ -161,7 +161,9 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
           path: '/v1/decisions',
           dataDir: values.data,
           local: async (_memory, decisions) => ({ decisions: await decisions.list() }),
-          createStore: true,
+          // No store to hold any: none made to say so (a folder with no records writes nothing).
+          createStore: records.length > 0,
+          whenNoStore: () => ({ decisions: [] }),
         })
         if (listed.status >= 400) return failure('import-adr', listed)
         const names = [origin ?? basename(root), ...(origin === undefined ? [] : [basename(root), posix.basename(origin)])]
@@ -174,12 +176,14 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
         body: { records, files, logs, ...named },
         dataDir: values.data,
         local: (_memory, decisions) => decisions.import(records, { files, logs, ...named }),
-        // Importing a repository's records may come before the service first runs.
-        createStore: true,
+        // Importing a repository's records may come before the service first runs; a folder with
+        // none makes no store: with no store, no decision of it was imported to report missing.
+        createStore: records.length > 0,
+        whenNoStore: () => null,
       })
       if (answer.status >= 400) return failure('import-adr', answer)
-      report = answer.body as ImportReport
-      storedHere = answer.via === 'local'
+      report = answer.body as ImportReport | null
+      storedHere = answer.via === 'local' && report !== null && report.created.length + report.updated.length > 0
     } catch (error) {
       if (!(error instanceof InputError)) throw error
       process.stderr.write(`decision-memory import-adr: ${error.message}\n`)

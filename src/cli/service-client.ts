@@ -36,6 +36,8 @@ export interface StoreRequest {
    * store beside the real one would say it worked and change nothing that is used.
    */
   createStore?: boolean
+  /** The answer when no service runs and there is no store to open (and createStore is not set), instead of refusing. */
+  whenNoStore?: () => unknown
 }
 
 /**
@@ -172,6 +174,7 @@ function local(request: StoreRequest, named?: '--data'): Promise<Answer> {
     const policy = await loadPolicy(resolve(request.policyFile ?? DEFAULT_POLICY_FILE))
     const dir = dataDirectory(request.dataDir, process.env, request.defaultDataDir)
     if (request.createStore !== true && !existsSync(dir)) {
+      if (request.whenNoStore !== undefined) return { status: 200, body: request.whenNoStore(), via: 'local' }
       if (named !== undefined) throw new StoreOpenError(`there is no store in ${dir} (${named}): give the data directory of a store`)
       throw new ServiceUnavailableError(
         `no service at ${serviceUrl()} (connection refused), and no store in ${dir}: start the service, ` +
