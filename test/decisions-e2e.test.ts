@@ -188,6 +188,15 @@ describe('guard, import-adr and why end to end, over the real service', () => {
       expect(gone.stderr).toContain('CL-ADR-0001: 0001-use-rest.md, which CL-ADR-0001 was imported from, is no longer in the folder; CL-ADR-0001 stays accepted')
       const stored = (await (await fetch(`${env.DECISION_MEMORY_URL}/v1/decisions/CL-ADR-0001`)).json()) as { status: string }
       expect(stored.status).toBe('accepted')
+      // Every record deleted with git rm: git leaves no empty folder, and the folder is gone too.
+      await rm(second, { recursive: true })
+      const folderGone = await cli(['import-adr', second, '--prefix', 'CL'], env)
+      expect(folderGone.code).toBe(0)
+      expect(folderGone.stdout).toContain('imported: 0 new, 0 updated, 0 unchanged, 2 whose file is gone\n')
+      // Outside a repository, a folder that is not there is a mistake.
+      const typo = await cli(['import-adr', join(tmpdir(), 'dm-no-such-folder', 'adr')], env)
+      expect(typo.code).toBe(1)
+      expect(typo.stderr).toContain('cannot read')
     } finally {
       await rm(repos, { recursive: true, force: true })
     }

@@ -105,8 +105,15 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
   try {
     reading = await readAdrFolder(dir, format)
   } catch (error) {
-    process.stderr.write(`decision-memory import-adr: cannot read ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`)
-    return 1
+    const code = (error as NodeJS.ErrnoException).code
+    // A folder of a repository whose every record was deleted with `git rm` is gone itself (git
+    // keeps no empty folder): read as empty, so that the decisions imported from it are reported
+    // missing, as those of a folder emptied of its records are. Elsewhere a missing folder is a typo.
+    if (code !== 'ENOENT' || repositoryRoot(resolve(dir)) === undefined) {
+      process.stderr.write(`decision-memory import-adr: cannot read ${dir}: ${code ?? (error as Error).message}\n`)
+      return 1
+    }
+    reading = { records: [], problems: [], skipped: [], formats: {}, logs: [], files: [] }
   }
   const problems: ImportProblem[] = [...reading.problems]
   const records: ImportedDecision[] = []
