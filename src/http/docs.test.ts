@@ -118,15 +118,16 @@ describe('/docs with --auth (R-SVC-4)', () => {
 })
 
 describe('the error answers of the middleware in the OpenAPI document (R-SVC-1)', () => {
-  type Operation = { requestBody?: unknown; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }
+  type Operation = { requestBody?: unknown; parameters?: Array<{ name: string; in: string }>; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }
   const operations = async () => {
     const { body } = await (await createTestApp()).call('GET', '/openapi.json')
     return Object.entries(body.paths as Record<string, Record<string, Operation>>).flatMap(([path, ops]) =>
       Object.entries(ops).map(([method, operation]) => ({ method, path, operation })),
     )
   }
-  /** The statuses the document should list: 401 and 403 but on /healthz, 413 with any method but GET, 415 with a body. */
+  /** The statuses the document should list: 401 and 403 but on /healthz, 413 with any method but GET, 415 with a body, 409 everywhere. */
   const expected = (method: string, path: string, operation: Operation) => [
+    '409',
     ...(path === '/healthz' ? [] : ['401', '403']),
     ...(method === 'get' ? [] : ['413']),
     ...(operation.requestBody === undefined ? [] : ['415']),
@@ -140,11 +141,13 @@ describe('the error answers of the middleware in the OpenAPI document (R-SVC-1)'
       for (const status of expected(method, path, operation)) {
         expect(operation.responses[status]?.content, `${method} ${path} ${status}`).toEqual(ERROR)
       }
+      // The header by which a request names its store, which 409 answers.
+      expect(operation.parameters?.filter((p) => p.name === 'X-Decision-Memory-Store' && p.in === 'header'), `${method} ${path}`).toHaveLength(1)
     }
     const byName = Object.fromEntries(all.map((o) => [`${o.method} ${o.path}`, o.operation.responses]))
-    expect(Object.keys(byName['get /healthz'] ?? {})).toEqual(['200'])
-    expect(Object.keys(byName['get /v1/decisions'] ?? {})).toEqual(['200', '400', '401', '403'])
-    expect(Object.keys(byName['delete /v1/users/{user}'] ?? {})).toEqual(['200', '400', '401', '403', '413'])
+    expect(Object.keys(byName['get /healthz'] ?? {})).toEqual(['200', '409'])
+    expect(Object.keys(byName['get /v1/decisions'] ?? {})).toEqual(['200', '400', '401', '403', '409'])
+    expect(Object.keys(byName['delete /v1/users/{user}'] ?? {})).toEqual(['200', '400', '401', '403', '409', '413'])
     // A route that says more of a status keeps what it says.
     expect(byName['post /v1/decisions']?.['403']).toMatchObject({ description: expect.stringContaining('every user') })
   })

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path'
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import { LIMITS } from '../domain/limits'
 import { ErrorSchema } from './errors'
+import { STORE_HEADER } from './store-id'
 
 const require = createRequire(import.meta.url)
 
@@ -31,9 +32,20 @@ const PAGE = `<!doctype html>
 `
 
 type Document = ReturnType<OpenAPIHono['getOpenAPI31Document']>
-type Operation = { security?: unknown[]; requestBody?: unknown; responses?: Record<string, unknown> }
+type Operation = { security?: unknown[]; requestBody?: unknown; responses?: Record<string, unknown>; parameters?: unknown[] }
 
 const OPERATIONS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'])
+
+/** The header a command sends to say which store it means (store-id.ts), on every operation. */
+const STORE_PARAMETER = {
+  name: STORE_HEADER,
+  in: 'header',
+  required: false,
+  schema: { type: 'string' },
+  description:
+    'The id the service wrote into its store\'s folder (`SERVICE_ID`): a command told to use that store sends it, and a service ' +
+    'holding another answers 409 `store_mismatch`, acting on nothing; the service holding it sends the header back.',
+}
 
 function errorAnswer(description: string) {
   return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }
@@ -60,6 +72,9 @@ export function withMiddlewareErrors(document: Document): Document {
       }
       if (method !== 'get' && method !== 'head') common[413] = errorAnswer(`The body is over ${LIMITS.bodyBytes / 1024} KB`)
       if (operation.requestBody !== undefined) common[415] = errorAnswer('A body sent without `content-type: application/json`')
+      // Every request may name the store it is meant for (store-id.ts), /healthz included.
+      common[409] = errorAnswer(`\`store_mismatch\`: the request names, by \`${STORE_HEADER}\`, a store this service does not hold`)
+      operation.parameters = [...(operation.parameters ?? []), STORE_PARAMETER]
       // Numeric keys: the statuses stay in order.
       operation.responses = { ...common, ...operation.responses }
     }

@@ -19,6 +19,7 @@ describe(`${STORE_HEADER}: a request meant for one store`, () => {
     const refused = await t.call('DELETE', '/v1/users/bom', undefined, { [STORE_HEADER]: 'f'.repeat(32) })
     expect(refused.status).toBe(409)
     expect(refused.body.error.code).toBe('store_mismatch')
+    expect(refused.body.error.issues).toEqual([{ path: STORE_HEADER, message: 'names a store this service does not hold' }])
     const kept = await t.call('GET', '/v1/users/bom/preferences')
     expect(kept.body.points).toHaveLength(1)
   })

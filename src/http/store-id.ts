@@ -21,7 +21,9 @@ export function storeCheck(storeId: string | undefined): MiddlewareHandler {
     if (named === undefined) return next()
     if (storeId === undefined || named !== storeId) {
       return c.json(
-        errorBody(c, 'store_mismatch', `this service does not hold the store the request names (${STORE_HEADER}): it runs on another one`),
+        errorBody(c, 'store_mismatch', `this service does not hold the store the request names (${STORE_HEADER}): it runs on another one`, [
+          { path: STORE_HEADER, message: 'names a store this service does not hold' },
+        ]),
         409,
       )
     }
