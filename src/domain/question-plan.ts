@@ -46,9 +46,14 @@ export function questionTextsUnique(questions: readonly AskUserQuestion[]): bool
 
 /**
  * The body of `POST /v1/plan` (R-ASK-3). Strict at its own level (a misspelt `as_of` or
- * `session_id` is refused, named); its questions keep the fields they came with.
+ * `session_id` is refused, named), but for the fields of the AskUserQuestion input it may be
+ * built from (`answers`, `annotations`, `metadata`: an agent passes its whole tool input),
+ * taken and ignored; its questions keep the fields they came with.
  */
 export const PlanRequestSchema = z.strictObject({
+  answers: z.unknown().optional().meta({ description: 'AskUserQuestion input field, ignored (an agent may pass its whole tool input).' }),
+  annotations: z.unknown().optional().meta({ description: 'AskUserQuestion input field, ignored.' }),
+  metadata: z.unknown().optional().meta({ description: 'AskUserQuestion input field, ignored.' }),
   user: IdentifierSchema.default('default'),
   project: IdentifierSchema.optional(),
   session_id: IdentifierSchema.optional(),

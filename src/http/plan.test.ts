@@ -211,6 +211,10 @@ describe('POST /v1/plan (R-ASK-3)', () => {
     expect(plan.status).toBe(200)
     expect(plan.body.questions[0].ask_user_question).toMatchObject({ preview: 'kept' })
     expect(plan.body.questions[0].ask_user_question.options).toContainEqual({ label: 'Tier L', description: 'Large', shortcut: 'L' })
+    // An agent's whole AskUserQuestion input, with its own fields beside the questions: taken, ignored.
+    const whole = await call('POST', '/v1/plan', { questions: [TIER], answers: {}, annotations: {}, metadata: { source: 'agent' } })
+    expect(whole.status).toBe(200)
+    expect(whole.body.questions).toHaveLength(1)
   })
 
   it('is in the OpenAPI document with the hook route', async () => {
