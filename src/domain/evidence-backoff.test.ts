@@ -150,6 +150,32 @@ describe('selectEvidence: the context decides first, the change test runs within
     expect([...selection.cell.tallies.keys()]).toEqual([JSON.stringify(['Tier L'])])
   })
 
+  it('follows a change of preference over the whole scope when the few recent choices in the requested context went with it', () => {
+    // 20 × Tier S in phase run two months ago, 8 × Tier L in phase plan a week ago, 2 × Tier L in
+    // phase run two days ago: over the whole history phase run differs from the rest (the older
+    // choices were made there), but every choice of the last month was Tier L, the two in phase
+    // run too. Two are too few to test a change within phase run.
+    const run = Array.from({ length: 20 }, (_, i) => observation(i, 'Tier S', 60 + i / 4, { phase: 'run' }))
+    const plan = Array.from({ length: 8 }, (_, i) => observation(100 + i, 'Tier L', 7 + i / 8, { phase: 'plan' }))
+    const lately = Array.from({ length: 2 }, (_, i) => observation(200 + i, 'Tier L', 2 + i / 8, { phase: 'run' }))
+    const selection = selectEvidence(pointView([...run, ...plan, ...lately], POLICY), { asOf: NOW, context: { phase: 'run' } }, POLICY)
+    expect(selection.contextKey).toBeNull()
+    expect(selection.changeTest).toMatchObject({ recent: 10, older: 20 })
+    expect(selection.contextJoinedChange).toEqual({ key: 'phase', value: 'run', recent: 2 })
+    expect(selection.cell.n).toBe(10)
+    expect([...selection.cell.tallies.keys()]).toEqual([JSON.stringify(['Tier L'])])
+  })
+
+  it('keeps the requested context when its few recent choices went with its older ones', () => {
+    const run = Array.from({ length: 20 }, (_, i) => observation(i, 'Tier S', 60 + i / 4, { phase: 'run' }))
+    const plan = Array.from({ length: 8 }, (_, i) => observation(100 + i, 'Tier L', 7 + i / 8, { phase: 'plan' }))
+    const lately = Array.from({ length: 2 }, (_, i) => observation(200 + i, 'Tier S', 2 + i / 8, { phase: 'run' }))
+    const selection = selectEvidence(pointView([...run, ...plan, ...lately], POLICY), { asOf: NOW, context: { phase: 'run' } }, POLICY)
+    expect(selection).toMatchObject({ contextKey: 'phase', contextValue: 'run', changeTest: null, contextJoinedChange: null })
+    expect(selection.cell.n).toBe(22)
+    expect([...selection.cell.tallies.keys()]).toEqual([JSON.stringify(['Tier S'])])
+  })
+
   it('follows a change of preference made in every context alike, the context making no difference', () => {
     const spread = Array.from({ length: 30 }, (_, i) => observation(i, 'Tier S', 40 + i * 3, { phase: i % 2 === 0 ? 'run' : 'plan' }))
     const recent = Array.from({ length: 8 }, (_, i) => observation(100 + i, 'Tier L', 1 + i, { phase: i % 2 === 0 ? 'run' : 'plan' }))

@@ -21,6 +21,12 @@ export interface EvidenceSelection {
   /** The test that found the recent choices differ from the older ones (a change of preference), if it did. */
   changeTest: { since: string; recent: number; older: number; p_value: number } | null
   /**
+   * The request's context value that made a difference over the whole history, set aside because
+   * its few recent choices (fewer than N) went with the change of preference (see selectEvidence):
+   * the recent choices were made in it and in other values alike, so its key makes no precondition.
+   */
+  contextJoinedChange: { key: string; value: string; recent: number } | null
+  /**
    * The whole-history cell the evidence was taken from (the scope's, or its context value's):
    * the context and pair cells count the same observations, so preconditions are counted on it.
    */
@@ -115,7 +121,13 @@ function countsOf(cell: Cell, categories: readonly Category[], minus?: Cell): nu
  * choices made in other contexts would otherwise set aside every choice made in this one.
  * Where the context makes no difference over the whole history, the context backoff is tried
  * again within the recent choices after a change, as a preference that became context-dependent
- * only lately shows there alone. Every test is Pearson's chi-squared test of independence.
+ * only lately shows there alone. The context value is set aside for the same order (the change
+ * test over the whole scope, then the context backoff within its recent choices) where the
+ * difference it made over the whole history may be the change itself, seen through a context
+ * worked in at other times: it has recent choices, too few to test a change within it (fewer than
+ * N), the scope's change test finds a change, and more of those recent choices went to the
+ * scope's recent majority than to the value's older one. Every test is Pearson's chi-squared test
+ * of independence.
  */
 export function selectEvidence(
   memory: PointView,
@@ -151,25 +163,33 @@ export function selectEvidence(
 
   // The context first, over the whole history: which observations speak for this request.
   const narrowed = contextBackoff(scoped, requested, matchingCells, null, policy)
+  const change = changeWithin(scoped, request.asOf, policy)
+  let contextJoinedChange: EvidenceSelection['contextJoinedChange'] = null
   if (narrowed !== null) {
-    const change = changeWithin(narrowed.basis, request.asOf, policy)
-    return {
-      ...common,
-      cell: change === null ? narrowed.basis : change.recent,
-      basis: narrowed.basis,
-      contextKey: narrowed.test.key,
-      contextValue: narrowed.test.value,
-      contextTest: narrowed.test,
-      changeTest: change?.test ?? null,
+    const within = changeWithin(narrowed.basis, request.asOf, policy)
+    const joined = within === null ? joinsChange(narrowed.basis, change, policy) : null
+    if (joined === null) {
+      return {
+        ...common,
+        cell: within === null ? narrowed.basis : within.recent,
+        basis: narrowed.basis,
+        contextKey: narrowed.test.key,
+        contextValue: narrowed.test.value,
+        contextTest: narrowed.test,
+        changeTest: within?.test ?? null,
+        contextJoinedChange,
+      }
     }
+    contextJoinedChange = { key: narrowed.test.key, value: narrowed.test.value, recent: joined }
   }
 
-  // No context makes a difference over the whole history: the change test over all of it, and
-  // after a change, the context backoff within the recent choices.
-  const change = changeWithin(scoped, request.asOf, policy)
+  // No context makes a difference over the whole history (or the one that did went with the
+  // change): the change test over all of it, and after a change, the context backoff within the
+  // recent choices.
   const lately = change === null ? null : contextBackoff(change.recent, requested, matchingCells, change.since, policy)
   return {
     ...common,
+    contextJoinedChange,
     cell: lately?.cell ?? change?.recent ?? scoped,
     basis: lately?.basis ?? scoped,
     contextKey: lately?.test.key ?? null,
@@ -202,6 +222,31 @@ function changeWithin(
   const test = chiSquaredIndependence([countsOf(recent, categories), countsOf(cell, categories, recent)])
   if (test.pValue >= policy.change.significance) return null
   return { test: { since: new Date(since).toISOString(), recent: recent.n, older, p_value: test.pValue }, since, recent }
+}
+
+/**
+ * How many of a context value's choices were made since the scope's change of preference, when
+ * they are too few to test a change within the value (at least one, fewer than N, counted
+ * exactly) and more of them went to the scope's most chosen category since then than to the
+ * value's own most chosen one before (see selectEvidence); null otherwise.
+ */
+function joinsChange(cell: Cell, change: ReturnType<typeof changeWithin>, policy: Policy): number | null {
+  if (change === null || !knowsSince(cell, change.since)) return null
+  const recent = recentPart(cell, change.since)
+  if (recent.n === 0 || recent.n >= policy.thresholds.min_observations) return null
+  // The category chosen most, undefined when two share the most.
+  const mostChosen = (counts: ReadonlyMap<Category, number>): Category | undefined => {
+    const most = Math.max(...counts.values())
+    const top = [...counts].filter(([, count]) => count === most)
+    return top.length === 1 ? (top[0] as [Category, number])[0] : undefined
+  }
+  const categories = [...cell.tallies.keys()]
+  const olderCounts = countsOf(cell, categories, recent)
+  const newer = mostChosen(new Map([...change.recent.tallies].map(([c, t]) => [c, t.n])))
+  const older = mostChosen(new Map(categories.map((c, i) => [c, olderCounts[i] as number])))
+  if (newer === undefined || older === undefined) return null
+  const recentOf = (c: Category) => recent.tallies.get(c)?.n ?? 0
+  return recentOf(newer) > recentOf(older) ? recent.n : null
 }
 
 /**
@@ -291,13 +336,16 @@ export function conditionsOf(
   const from = Math.min(...deciding.map((t) => t.first))
   const to = Math.max(...deciding.map((t) => t.last))
 
+  // A context value set aside because its recent choices went with the change: its key is no
+  // precondition, the recent choices having been made in it and in other values alike.
+  const joined = selection.contextJoinedChange?.key
   const seen = new Set<string>()
   const candidates: Array<[string, string]> = []
   for (const category of support) {
     for (const [key, counters] of selection.basis.candidates.get(category) ?? []) {
       for (const value of counters.keys()) {
         const id = JSON.stringify([key, value])
-        if (seen.has(id)) continue
+        if (seen.has(id) || key === joined) continue
         seen.add(id)
         candidates.push([key, value])
       }
@@ -309,7 +357,7 @@ export function conditionsOf(
     for (const [key, raw] of Object.entries(requested ?? {})) {
       const value = contextText(raw)
       const id = JSON.stringify([key, value])
-      if (value === undefined || seen.has(id)) continue
+      if (value === undefined || seen.has(id) || key === joined) continue
       seen.add(id)
       candidates.push([key, value])
     }

@@ -159,4 +159,48 @@ describe('POST /v1/recommendations in a context the user has not worked in latel
       expect(replay.body.evidence).toEqual(live.body.evidence)
     })
   }
+
+  it('follows a change made in every phase, the phase run too, though phase run differed over the whole history', async () => {
+    // 20 × Blue-green in phase run two months ago; 8 × Rolling in phase plan a week ago, then
+    // 2 × Rolling in phase run two days ago: every choice of the last month was Rolling. Over the
+    // whole history phase run differs from plan only because the older choices were made in it;
+    // its two recent choices, too few to test a change within phase run, went with the change.
+    const DEPLOY = { question: 'Deploy strategy?', all_options: ['Blue-green', 'Rolling'] }
+    const choice = (user_choice: string, id: string, phase: string, days: number) => ({
+      ...DEPLOY,
+      user_choice,
+      decision_id: id,
+      context: { phase },
+      timestamp: at(days),
+    })
+    const { call } = await createTestApp({ now: T0 })
+    const posted = await call('POST', '/v1/observations', [
+      ...Array.from({ length: 20 }, (_, i) => choice('Blue-green', `bg-${i}`, 'run', 60 + i / 4)),
+      ...Array.from({ length: 8 }, (_, i) => choice('Rolling', `plan-${i}`, 'plan', 7 - i / 8)),
+      ...Array.from({ length: 2 }, (_, i) => choice('Rolling', `run-${i}`, 'run', 2 - i / 8)),
+    ])
+    expect(posted.status).toBe(201)
+    const rollingIds = new Set(
+      (posted.body.stored as Array<{ id: string; decision_id: string }>)
+        .filter((o) => !o.decision_id.startsWith('bg-'))
+        .map((o) => o.id),
+    )
+    const request = { ...DEPLOY, context: { phase: 'run' } }
+    for (const body of [request, { ...request, as_of: T0 }]) {
+      const response = await call('POST', '/v1/recommendations', body)
+      expect(response.status).toBe(200)
+      expect(response.body).toMatchObject({
+        recommended: 'Rolling',
+        observations: 10,
+        context_key: null,
+        // Rolling was chosen in phase plan and in phase run alike: neither is its precondition.
+        precondition: 'any context, as chosen from 2026-10-25 to 2026-10-30',
+        contradictions: [],
+      })
+      expect(response.body.disclosure).toMatch(/since \d{4}-\d{2}-\d{2} \(they differ from your earlier choices\)/)
+      expect(response.body.confidence.lowered_because).toBeUndefined()
+      expect(response.body.evidence).toHaveLength(10)
+      for (const id of response.body.evidence) expect(rollingIds.has(id)).toBe(true)
+    }
+  })
 })
