@@ -82,12 +82,15 @@ export const ConstraintSchema = z.strictObject({
 })
 export type Constraint = z.infer<typeof ConstraintSchema>
 
-/** Evidence behind a decision; `content`, when sent, is hashed (sha256) and not kept. */
+/**
+ * Evidence behind a decision; `content`, when sent, is hashed (sha256) and not kept. `uri` and
+ * `hash` take `null` for absent, as a GET returns them, so that a decision read posts back as read.
+ */
 export const EvidenceInputSchema = z.strictObject({
   kind: z.string().min(1).max(50),
   summary: z.string().min(1).max(2000),
-  uri: z.string().min(1).max(2000).optional(),
-  hash: z.string().min(1).max(200).optional(),
+  uri: z.string().min(1).max(2000).nullish(),
+  hash: z.string().min(1).max(200).nullish(),
   content: z.string().max(DECISION_LIMITS.evidenceContent).optional(),
 })
 export type EvidenceInput = z.infer<typeof EvidenceInputSchema>
@@ -105,6 +108,7 @@ const Text = z.string().trim().min(1).max(DECISION_LIMITS.textLength)
  * The body of `POST /v1/decisions` (R-CON-1a). Strict, as its scope, constraints and evidence are:
  * a field it does not have is refused, named, rather than dropped (a misspelt `enforce` would
  * leave a decision advisory). The route takes the fields a GET returns besides (see DecisionInput).
+ * `source` and `supersedes` take `null` for absent, as a GET returns them.
  */
 export const DecisionInputSchema = z.strictObject({
   key: DecisionKeySchema.optional().openapi({ description: 'Made (`D-001`, `D-002`, …) when not given.' }),
@@ -114,10 +118,10 @@ export const DecisionInputSchema = z.strictObject({
   enforce: z.enum(ENFORCE_LEVELS).default('advisory'),
   status: z.enum(['proposed', 'accepted']).default('proposed'),
   date: DecisionDateSchema.optional().openapi({ description: 'The day it was decided; today when not given.' }),
-  source: z.string().min(1).max(DECISION_LIMITS.sourceLength).optional().openapi({
+  source: z.string().min(1).max(DECISION_LIMITS.sourceLength).nullish().openapi({
     description: 'Where it was decided: a session id, a document, a meeting.',
   }),
-  supersedes: DecisionKeySchema.optional().openapi({
+  supersedes: DecisionKeySchema.nullish().openapi({
     description: 'The decision this one replaces once accepted.',
   }),
   scope: ScopeSchema.optional(),

@@ -472,7 +472,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
             issues: [{ path: 'key', message: `${key} is taken; leave key out to get a new one` }],
           })
         }
-        if (input.supersedes !== undefined) await required(tx, input.supersedes, 'supersedes')
+        if (input.supersedes != null) await required(tx, input.supersedes, 'supersedes')
         const { record, event } = proposal(input, key, at)
         tx.put(record)
         tx.append(event)

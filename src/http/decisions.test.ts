@@ -175,14 +175,31 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     ])
     expect((await call('GET', '/v1/decisions')).body.decisions).toEqual([])
 
-    const created = await call('POST', '/v1/decisions', decision({ source: 'review', scope: { points: ['deploy-target'] } }))
-    // Posted back as read, under a new key: what a GET adds (version, events, timestamps) is ignored.
-    const { key: _key, supersedes: _supersedes, ...read } = (await call('GET', `/v1/decisions/${created.body.key}`)).body
-    expect(read).toMatchObject({ version: 1, superseded_by: null, imported: null, events: [{ type: 'proposed' }] })
+    const created = await call(
+      'POST',
+      '/v1/decisions',
+      decision({ source: 'review', scope: { points: ['deploy-target'] }, evidence: [{ kind: 'incident', summary: 'lost work' }] }),
+    )
+    // Posted back as read, under a new key: what a GET adds (version, events, timestamps) is ignored,
+    // and the nulls it gives for what is absent (supersedes, an evidence's uri and hash) stay absent.
+    const read = (await call('GET', `/v1/decisions/${created.body.key}`)).body
+    expect(read).toMatchObject({ version: 1, supersedes: null, superseded_by: null, imported: null, events: [{ type: 'proposed' }] })
+    expect(read.evidence).toEqual([{ kind: 'incident', summary: 'lost work', uri: null, hash: null }])
     const copy = await call('POST', '/v1/decisions', { ...read, key: 'D-100', version: 7, created_at: 'then' })
     expect(copy.status).toBe(201)
-    expect(copy.body).toMatchObject({ key: 'D-100', version: 1, title: 'A decision', source: 'review', scope: { points: ['deploy-target'] } })
+    expect(copy.body).toMatchObject({
+      key: 'D-100',
+      version: 1,
+      title: 'A decision',
+      source: 'review',
+      supersedes: null,
+      scope: { points: ['deploy-target'] },
+      evidence: [{ kind: 'incident', summary: 'lost work', uri: null, hash: null }],
+    })
     expect(copy.body.events).toHaveLength(1)
+    const sourceless = await call('POST', '/v1/decisions', { ...read, key: 'D-102', source: null })
+    expect(sourceless.status).toBe(201)
+    expect(sourceless.body).toMatchObject({ key: 'D-102', source: null, supersedes: null })
     const extra = await call('POST', '/v1/decisions', { ...read, key: 'D-101', histroy: [] })
     expect(extra.body.error.issues).toEqual([{ path: 'histroy', message: 'unknown field' }])
   })
