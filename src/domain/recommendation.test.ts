@@ -416,6 +416,22 @@ describe('multi-select (R-REC-8)', () => {
     )
   })
 
+  it('says of a least share short of every time that rounds to 100% that it is at least a figure under 100%', () => {
+    const checks = [{ option: 'Lint' }, { option: 'Unit tests' }, { option: 'E2E tests' }]
+    const flat = { ...policy, decay: { alpha: 0 } }
+    const both = Array.from({ length: 333 }, () => observation({ chosen: ['Lint', 'Unit tests'], options: ['Lint', 'Unit tests', 'E2E tests'] }))
+    const once = observation({ chosen: ['Lint'], options: ['Lint', 'Unit tests', 'E2E tests'] })
+    // Unit tests in 333 of 334 choices: 99.7%, not "100%" and not "at least 100%".
+    const r = recommend(input({ options: checks, observations: [...both, once], multi_select: true, policy: flat }))
+    expect(r.recommended).toEqual(['Lint', 'Unit tests'])
+    expect(r.disclosure).toBe('each selected in at least 99.7% of recent choices')
+    // Rounded down, so the floor stays true: 2999 of 3000 is 99.97%, at least 99.9%.
+    const many = Array.from({ length: 2999 }, () => both[0]!)
+    expect(recommend(input({ options: checks, observations: [...many, once], multi_select: true, policy: flat })).disclosure).toBe(
+      'each selected in at least 99.9% of recent choices',
+    )
+  })
+
   it('says of an empty selection that no option reaches half, with the window it rests on, not "at least 100%"', () => {
     const checks = [{ option: 'Lint' }, { option: 'Unit tests' }, { option: 'E2E tests' }, { option: 'Types' }]
     const obs = ['Lint', 'Unit tests', 'E2E tests', 'Types', 'Lint', 'Unit tests', 'E2E tests', 'Types'].map((chosen) =>

@@ -152,6 +152,17 @@ function percent(share: number): number {
   return Math.round(share * 100)
 }
 
+/**
+ * The least share of a selected set, as a disclosure says it: "100%" only of a set chosen every
+ * time (up to the rounding of decayed weights), else a floor, "at least 86%". A share short of 1
+ * that rounds to 100 is given to one decimal, rounded down, so it never reads "at least 100%".
+ */
+function leastShare(share: number): string {
+  if (share >= 1 - 1e-9) return '100%'
+  const whole = percent(share)
+  return `at least ${whole < 100 ? whole : Math.floor(share * 1000) / 10}%`
+}
+
 /** Answers "what will this user pick at this decision point?" (R-REC-1 to R-REC-9, R-ASK-1, R-ASK-2). */
 export function recommend(input: RecommendationInput): Recommendation {
   const { policy } = input
@@ -273,7 +284,7 @@ export function recommend(input: RecommendationInput): Recommendation {
       ? `based on ${percent(topShare)}% of recent choices`
       : recommended.length > 0
         ? // Nothing is above 100%: a set chosen every time is said plainly, not "at least 100%".
-          `each selected in ${percent(topShare) === 100 ? '' : 'at least '}${percent(topShare)}% of recent choices`
+          `each selected in ${leastShare(topShare)} of recent choices`
         : // An empty set has no least share: what it rests on is that no option reaches half.
           `no option selected in more than ${percent(Math.max(...labels.map((o) => shareOf(preference, o))))}% of recent choices`
     if (selection.scope === 'all-projects') disclosure += ' across all your projects'
