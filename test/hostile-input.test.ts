@@ -75,7 +75,7 @@ const CASES: Case[] = [
   obs('a context of 33 keys', { ...OBS, context: contextOf(33) }, 'invalid_request', 'context'),
   obs('a nested context value', { ...OBS, context: { phase: { name: 'run' } } }, 'invalid_request', 'context.phase'),
   obs('a context value over 500 characters', { ...OBS, context: { phase: 'r'.repeat(501) } }, 'invalid_request', 'context.phase'),
-  obs('an empty context key', { ...OBS, context: { '': 'run' } }, 'invalid_request', 'context.'),
+  obs('an empty context key', { ...OBS, context: { '': 'run' } }, 'invalid_request', 'context.""'),
   obs('a context key over 100 characters', { ...OBS, context: { ['k'.repeat(101)]: 'run' } }, 'invalid_request', `context.${'k'.repeat(101)}`),
   obs('a context key with a control character', { ...OBS, context: { 'ph\u0007ase': 'run' } }, 'invalid_request', 'context.ph\u0007ase'),
   obs('an object under a __proto__ context key', '{"question": "q", "user_choice": "a", "all_options": ["a"], "context": {"__proto__": {"polluted": true}}}', 'invalid_request', 'context.__proto__'),

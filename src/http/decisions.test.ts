@@ -174,6 +174,14 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
       { path: 'enforced', message: 'unknown field' },
     ])
     expect((await call('GET', '/v1/decisions')).body.decisions).toEqual([])
+    // A field named by the empty string is named too, quoted, never taken for the body itself.
+    const blank = await call('POST', '/v1/decisions', decision({ '': 1, scope: { points: [], '': 'x' } }))
+    expect(blank.status).toBe(400)
+    expect(blank.body.error.issues).toEqual([
+      { path: 'scope.""', message: 'unknown field' },
+      { path: '""', message: 'unknown field' },
+    ])
+    expect(blank.body.error.message).toBe('invalid request: scope."", ""')
 
     const created = await call(
       'POST',

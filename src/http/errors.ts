@@ -78,9 +78,13 @@ export function issuesOf(error: { issues: readonly unknown[] }): Issue[] {
   return out
 }
 
-/** A dotted path as the answer shows it; the carried `__proto__` key shows as sent. */
+/**
+ * A dotted path as the answer shows it; the carried `__proto__` key shows as sent, and a field
+ * named by the empty string as `""` (`scope."": unknown field`), so it is never taken for the body.
+ */
 function shownPath(path: PropertyKey[]): string {
-  return path.map((p) => (p === CARRIED_PROTO_KEY ? '__proto__' : String(p))).join('.') || '(body)'
+  if (path.length === 0) return '(body)'
+  return path.map((p) => (p === CARRIED_PROTO_KEY ? '__proto__' : p === '' ? '""' : String(p))).join('.')
 }
 
 /** `Invalid input: expected string or array, received object`, from the branches of a union none of which took the value's type. */
