@@ -14,8 +14,9 @@ const isDotSegment = (name: string) => name === '.' || name === '..'
 
 // The patterns below are what the OpenAPI document and the MCP tools' input schemas say, so that a
 // client checking against them refuses what the service would. Written without `\p{…}`, the `u`
-// flag and lookarounds: JSON Schema validators outside JavaScript (Python's jsonschema, Go's RE2)
-// refuse `\p{Cc}` or `(?!…)`, and a JavaScript client without the flag reads `\p` as a `p`.
+// flag and lookarounds, with characters as `\uXXXX`: Python's jsonschema reads them as AJV does
+// (its `re` refuses `\p{Cc}`), and a JavaScript client without the flag would read `\p` as a `p`.
+// Go's RE2 does not read them: it has no `\uXXXX` escape (nor lookarounds).
 
 /** C0 and C1 controls, exactly Unicode's Cc, as the body of a character class. */
 const CONTROL = '\\u0000-\\u001f\\u007f-\\u009f'
