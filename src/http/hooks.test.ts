@@ -261,6 +261,26 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(output.permissionDecisionReason).not.toContain('most likely')
   })
 
+  it('with choices only of options not offered now: the usual default, said so, claiming no likelihood', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/observations', pastChoices(6, 'Tier XL', { ...TIER, all_options: ['Tier XL', 'Tier XXL'] }))
+    const { body } = await call('POST', HOOK, claudeCodeFixture('pre-tool-use'))
+    const output = body.hookSpecificOutput
+    expect(output.permissionDecision).toBe('ask')
+    expect(output.updatedInput.questions[0].options[0].label).toBe('Tier M (Recommended)')
+    expect(output.updatedInput.questions[0].options[0].description).toContain('based on static default, none of the 6 choices at this point was one of these options')
+    expect(output.permissionDecisionReason).toBe('decision-memory put first the usual default (you have not yet chosen any of the options offered here)')
+    // Beside a question the user's choices order, each is said where it holds.
+    const DB = { question: 'Which database should this service use?', header: 'Database', all_options: ['Postgres', 'MySQL'] }
+    await call('POST', '/v1/observations', pastChoices(6, 'MySQL', DB).map((o, i) => ({ ...o, decision_id: `db-${i}` })))
+    const pre = claudeCodeFixture('pre-tool-use')
+    const dbQuestion = { question: DB.question, header: DB.header, options: [{ label: 'Postgres' }, { label: 'MySQL' }], multiSelect: false }
+    const both = await call('POST', HOOK, { ...pre, tool_input: { questions: [...pre.tool_input.questions, dbQuestion] } })
+    expect(both.body.hookSpecificOutput.permissionDecisionReason).toBe(
+      'decision-memory put first the option you are most likely to pick (the usual default where you have not yet chosen any of the options offered)',
+    )
+  })
+
   it('after 40 consistent choices it answers for the user, and that answer never counts as theirs', async () => {
     const { call, store } = await createTestApp()
     await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))

@@ -370,22 +370,29 @@ function describeAnswers(plan: QuestionPlan): string {
 
 /**
  * What was done to the order of the questions still asked, for the reason shown to the user: a
- * likelihood only where the user's own choices are behind the order, else the usual default, and
- * the decision where a required one fixes the answer; nothing, where every question is left as
- * written (neutral: sensitive, or personalization off).
+ * likelihood only where the user's own choices are behind the order, else the usual default, said
+ * why (too little history, or none of the options offered ever chosen: a `partial` that stands
+ * for the static default), and the decision where a required one fixes the answer; nothing, where
+ * every question is left as written (neutral: sensitive, or personalization off).
  */
 function orderOf(asked: QuestionPlan['questions']): string {
-  const shaped = asked.filter((p) => p.recommendation.strength !== 'neutral')
-  const states = new Set(shaped.map((p) => p.recommendation.state))
+  const shaped = asked.filter((p) => p.recommendation.strength !== 'neutral').map((p) => p.recommendation)
   const required = asked.filter((p) => p.recommendation.state === 'enforced').map((p) => asClause(p.recommendation.disclosure))
-  const learned = states.has('partial') || states.has('sufficient')
-  const defaults = states.has('static-default')
+  const history = shaped.filter((r) => r.state === 'partial' || r.state === 'sufficient')
+  // None of the options offered has a choice behind it: the static default stands in (R-REC-5).
+  const unchosen = history.some((r) => r.options.every((o) => o.count === 0))
+  const learned = history.some((r) => r.options.some((o) => o.count > 0))
+  const defaults = shaped.some((r) => r.state === 'static-default')
   const byDecision = `the option a decision requires: ${required.join('; ')}`
-  if (!learned && !defaults) return required.length > 0 ? `put first ${byDecision}` : 'left the questions it asks as written'
+  if (!learned && !defaults && !unchosen) return required.length > 0 ? `put first ${byDecision}` : 'left the questions it asks as written'
+  const why = [
+    ...(defaults ? ['there is not yet enough history of your choices'] : []),
+    ...(unchosen ? ['you have not yet chosen any of the options offered'] : []),
+  ]
   const first = !learned
-    ? 'the usual default (there is not yet enough history of your choices here)'
-    : defaults
-      ? 'the option you are most likely to pick (the usual default where there is not yet enough history of your choices)'
+    ? `the usual default (${why.join(', or ')} here)`
+    : why.length > 0
+      ? `the option you are most likely to pick (the usual default where ${why.join(', or where ')})`
       : 'the option you are most likely to pick'
   return `put first ${required.length > 0 ? `${first} (or ${byDecision})` : first}`
 }
