@@ -2,24 +2,12 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { captured } from '../../test/support/captured'
 import type { DecisionRecord } from '../decisions/decision'
 import { importAdrCommand, movedAway } from './import-adr'
 
 /** Runs import-adr in process, with what it writes. */
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk)
-    return true
-  })
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk)
-    return true
-  })
-  const code = await importAdrCommand(argv)
-  return { code, stdout, stderr }
-}
+const run = (argv: string[]) => captured(() => importAdrCommand(argv))
 
 const folders: string[] = []
 afterEach(() => {

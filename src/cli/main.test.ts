@@ -1,21 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { captured } from '../../test/support/captured'
 import { main } from './main'
 
-/** Runs the CLI's main in process, with what it writes to stderr. */
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stderr = ''
-  let stdout = ''
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk)
-    return true
-  })
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk)
-    return true
-  })
-  const code = await main(argv)
-  return { code, stdout, stderr }
-}
+/** Runs the CLI's main in process, with what it writes. */
+const run = (argv: string[]) => captured(() => main(argv))
 
 afterEach(() => {
   vi.restoreAllMocks()
