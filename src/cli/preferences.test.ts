@@ -19,4 +19,9 @@ describe('decision-memory preferences, one line a point', () => {
     expect(describePoint(point(1))).toBe('complexity-tier: Tier M 100%, confidence medium-high (0.75), 1 observation [Tier M 1]')
     expect(describePoint(point(2))).toContain(', 2 observations [')
   })
+
+  it('says the answers outside the options, when there are any', () => {
+    expect(describePoint({ ...point(3), observations: 5, other: 2 })).toBe('complexity-tier: Tier M 100%, confidence medium-high (0.75), 5 observations [Tier M 3, other 2]')
+    expect(describePoint({ ...point(3), other: 0 })).toContain('[Tier M 3]')
+  })
 })

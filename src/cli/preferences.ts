@@ -12,17 +12,20 @@ export const PREFERENCES_HELP = `decision-memory preferences --user USER [--json
 
 const counted = (n: number) => `${n} observation${n === 1 ? '' : 's'}`
 
+/** The answers outside the options, when there are any: `other 2` (a service from before says none). */
+const otherAnswers = (point: PointPreference): string[] => (point.other === undefined || point.other === 0 ? [] : [`other ${point.other}`])
+
 /** One line per point, as the command prints it. */
 export function describePoint(point: PointPreference): string {
   // Multi-select: the set selected at least half the time (labels may hold commas: joined with +).
   if (point.selection !== null) {
-    const rates = point.options.map((o) => `${o.option} ${o.count} (${Math.round(o.share * 100)}%)`).join(', ')
+    const rates = [...point.options.map((o) => `${o.option} ${o.count} (${Math.round(o.share * 100)}%)`), ...otherAnswers(point)].join(', ')
     return `${point.point}: ${point.selection.length === 0 ? '(nothing selected half the time)' : point.selection.join(' + ')}, ${counted(point.observations)} [${rates}]`
   }
   const head = `${point.point}: ${point.majority ?? '(nothing chosen)'}`
   const share = point.majority === null ? '' : ` ${Math.round(point.share * 100)}%`
   const confidence = point.confidence === null ? '' : `, confidence ${point.confidence.level} (${point.confidence.value})`
-  const options = point.options.map((o) => `${o.option} ${o.count}`).join(', ')
+  const options = [...point.options.map((o) => `${o.option} ${o.count}`), ...otherAnswers(point)].join(', ')
   const since = point.changed_since === null ? '' : ` since ${point.changed_since.slice(0, 10)} (they differ from the earlier ones)`
   return `${head}${share}${confidence}, ${counted(point.observations)}${since} [${options}]`
 }

@@ -51,6 +51,18 @@ describe('learnedPreferences (R-SVC-5)', () => {
       { option: 'Tier M', count: 6, share: 0.6 },
       { option: 'Tier L', count: 1, share: 0.1 },
     ])
+    expect(tier?.other).toBe(0)
+  })
+
+  it('counts the answers outside the options, which no option counts', () => {
+    const observations = [
+      ...times(4, () => chose('complexity-tier', ['Tier M'])),
+      ...times(2, () => chose('complexity-tier', [], { other: 'something in between' })),
+    ]
+    const [tier] = learnedPreferences(observations, AS_OF, policy)
+    expect(tier?.observations).toBe(6)
+    expect(tier?.options.reduce((sum, o) => sum + o.count, 0)).toBe(4)
+    expect(tier?.other).toBe(2)
   })
 
   it('keeps points apart, ignores auto-resolved answers and what came after as_of', () => {

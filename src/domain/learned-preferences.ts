@@ -30,6 +30,8 @@ export interface PointPreference {
   confidence: { value: number; level: ConfidenceLevel; method: string } | null
   /** Every option offered or chosen, with its count and decayed share (selection rate for multi-select). */
   options: Array<{ option: string; count: number; share: number }>
+  /** How many of the choices counted were answers of the user's own, outside the options (free text, "Other"). */
+  other: number
   projects: string[]
   first_observed: string
   last_observed: string
@@ -85,6 +87,7 @@ function learnPoint(point: string, observations: Observation[], asOf: Date, poli
       count: preference.counts.get(option) ?? 0,
       share: round(shareOf(preference, option)),
     })),
+    other: learned.filter((o) => o.other !== null).length,
     projects: [...new Set(observations.flatMap((o) => (o.project === null ? [] : [o.project])))].sort(),
     first_observed: (observations[0] as Observation).timestamp,
     last_observed: latest.timestamp,

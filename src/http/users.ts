@@ -24,6 +24,7 @@ const PointPreferenceSchema = z
       .object({ value: z.number(), level: z.enum(['high', 'medium-high', 'medium', 'low']), method: z.string() })
       .nullable(),
     options: z.array(z.object({ option: z.string(), count: z.number().int(), share: z.number() })),
+    other: z.number().int().openapi({ description: 'How many of the choices counted were answers outside the options (free text, "Other"), which no option counts.' }),
     projects: z.array(z.string()),
     first_observed: z.string(),
     last_observed: z.string(),
