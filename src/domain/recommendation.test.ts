@@ -287,6 +287,15 @@ describe('strength by expertise (R-REC-6)', () => {
     expect(r.options.some((o) => o.label.includes('(Recommended)'))).toBe(false)
   })
 
+  it('says 100% only of an option chosen every time: 333 of 334 is 99%, for experts and in the disclosure', () => {
+    const flat = { ...policy, decay: { alpha: 0 } }
+    const r = recommend(input({ observations: observations({ 'Tier L': 333, 'Tier S': 1 }), sessions: 60, policy: flat }))
+    expect(r.options[0]?.label).toBe('Tier L (99% of recent choices)')
+    expect(r.disclosure).toBe('based on 99% of recent choices')
+    const every = recommend(input({ observations: observations({ 'Tier L': 334 }), sessions: 60, policy: flat }))
+    expect(every.options[0]?.label).toBe('Tier L (100% of recent choices)')
+  })
+
   it('is neutral on sensitive points: options as offered, no label, always asked', () => {
     const r = recommend(
       input({ question: 'How do we respond to this security incident?', observations: observations({ 'Tier L': 40 }) }),

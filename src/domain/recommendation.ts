@@ -153,6 +153,16 @@ function percent(share: number): number {
 }
 
 /**
+ * A share said in whole percent, as an expert's annotation and a single choice's disclosure say
+ * it: 100% only of an option chosen every time (up to the rounding of decayed weights), so a
+ * share short of 1 that rounds to 100 reads 99%. Whole, since labels.ts strips `(N% of recent
+ * choices)` from a label that comes back (R-CAP-3).
+ */
+function shownPercent(share: number): number {
+  return share >= 1 - 1e-9 ? 100 : Math.min(percent(share), 99)
+}
+
+/**
  * The least share of a selected set, as a disclosure says it: "100%" only of a set chosen every
  * time (up to the rounding of decayed weights), else a floor, "at least 86%". A share short of 1
  * that rounds to 100 is given to one decimal, rounded down, so it never reads "at least 100%".
@@ -281,7 +291,7 @@ export function recommend(input: RecommendationInput): Recommendation {
     precondition = ownPrecondition ?? policy.unchosen_options_precondition
   } else {
     disclosure = !multiSelect
-      ? `based on ${percent(topShare)}% of recent choices`
+      ? `based on ${shownPercent(topShare)}% of recent choices`
       : recommended.length > 0
         ? // Nothing is above 100%: a set chosen every time is said plainly, not "at least 100%".
           `each selected in ${leastShare(topShare)} of recent choices`
@@ -450,7 +460,7 @@ function presentOptions(input: {
       }
       case 'weak':
         item.label = input.learned
-          ? `${offered.option} (${percent(share)}% of recent choices)`
+          ? `${offered.option} (${shownPercent(share)}% of recent choices)`
           : `${offered.option} (static default)`
         break
       case 'neutral':
