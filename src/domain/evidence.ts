@@ -163,11 +163,14 @@ export function selectEvidence(
 
   // The context first, over the whole history: which observations speak for this request.
   const narrowed = contextBackoff(scoped, requested, matchingCells, null, policy)
-  const change = changeWithin(scoped, request.asOf, policy)
+  // The scope's change test, run once and only where it is read: not where a context value
+  // decides and its own change test answers.
+  let scopeChange: ReturnType<typeof changeWithin> | undefined
+  const changeOfScope = () => (scopeChange === undefined ? (scopeChange = changeWithin(scoped, request.asOf, policy)) : scopeChange)
   let contextJoinedChange: EvidenceSelection['contextJoinedChange'] = null
   if (narrowed !== null) {
     const within = changeWithin(narrowed.basis, request.asOf, policy)
-    const joined = within === null ? joinsChange(narrowed.basis, change, policy) : null
+    const joined = within === null ? joinsChange(narrowed.basis, changeOfScope(), policy) : null
     if (joined === null) {
       return {
         ...common,
@@ -186,6 +189,7 @@ export function selectEvidence(
   // No context makes a difference over the whole history (or the one that did went with the
   // change): the change test over all of it, and after a change, the context backoff within the
   // recent choices.
+  const change = changeOfScope()
   const lately = change === null ? null : contextBackoff(change.recent, requested, matchingCells, change.since, policy)
   return {
     ...common,
