@@ -339,6 +339,27 @@ describe('asking (R-ASK-1, R-ASK-2)', () => {
     expect(r.ask).toBe(true)
     expect(r.information).toBeGreaterThan(0.2)
   })
+
+  it('decides by the p it shows: p equal to auto_resolve_p auto-resolves, and information is of that p', () => {
+    let sufficient = 0
+    for (let others = 0; others <= 4; others++) {
+      for (let chosen = 20; chosen <= 60; chosen++) {
+        const history = observations({ 'Tier M': chosen, 'Tier S': others })
+        const shown = recommend(input({ observations: history }))
+        if (shown.state !== 'sufficient') continue
+        sufficient++
+        expect(shown.information).toBe(Math.round(shown.p * (1 - shown.p) * 10_000) / 10_000)
+        const at = recommend(input({ observations: history, policy: { ...policy, ask: { ...policy.ask, auto_resolve_p: shown.p } } }))
+        expect(at.ask, `${chosen} against ${others}: p ${shown.p}`).toBe(false)
+        expect(at.ask_reason).toBe(`sufficient evidence and p ${shown.p} >= auto_resolve_p ${shown.p}: auto-resolve`)
+        const above = Math.round((shown.p + 0.0001) * 10_000) / 10_000
+        const below = recommend(input({ observations: history, policy: { ...policy, ask: { ...policy.ask, auto_resolve_p: above } } }))
+        expect(below.ask).toBe(true)
+        expect(below.ask_reason).toBe(`p ${shown.p} is below auto_resolve_p ${above}`)
+      }
+    }
+    expect(sufficient).toBeGreaterThan(100)
+  })
 })
 
 describe('layers (R-MEM-5)', () => {

@@ -311,7 +311,10 @@ export function recommend(input: RecommendationInput): Recommendation {
     weakEvidence: state === 'partial' && level === 'low',
   })
 
-  const information = p * (1 - p)
+  // The p the answer shows decides whether to ask, and what it is worth to ask: a caller that reads
+  // `p: 0.95` against auto_resolve_p 0.95 must not be told to ask because p was 0.94996.
+  const shownP = round(p)
+  const information = shownP * (1 - shownP)
   const autoResolvedInARow = autoResolvedSinceLastAnswer(input.memory, selection)
   const checkIn = autoResolvedInARow >= policy.ask.check_in_after
   let askReason: string
@@ -319,16 +322,16 @@ export function recommend(input: RecommendationInput): Recommendation {
   else if (sensitive) askReason = 'the point is sensitive: always asked'
   else if (alwaysAsk) askReason = 'the policy marks this point always_ask'
   else if (state !== 'sufficient') askReason = `state is ${state}, not sufficient`
-  else if (p < policy.ask.auto_resolve_p) askReason = `p ${round(p, 3)} is below auto_resolve_p ${policy.ask.auto_resolve_p}`
+  else if (shownP < policy.ask.auto_resolve_p) askReason = `p ${shownP} is below auto_resolve_p ${policy.ask.auto_resolve_p}`
   else if (recommended.length === 0) askReason = 'no option is selected at a rate of at least one half: there is no answer to give'
   else if (checkIn) askReason = `${autoResolvedInARow} answers in a row were auto-resolved: checking in with the user`
-  else askReason = `sufficient evidence and p ${round(p, 3)} >= auto_resolve_p ${policy.ask.auto_resolve_p}: auto-resolve`
+  else askReason = `sufficient evidence and p ${shownP} >= auto_resolve_p ${policy.ask.auto_resolve_p}: auto-resolve`
   const ask = !(
     input.personalization &&
     !sensitive &&
     !alwaysAsk &&
     state === 'sufficient' &&
-    p >= policy.ask.auto_resolve_p &&
+    shownP >= policy.ask.auto_resolve_p &&
     recommended.length > 0 &&
     !checkIn
   )
@@ -366,7 +369,7 @@ export function recommend(input: RecommendationInput): Recommendation {
     disclosure,
     strength,
     expertise,
-    p: round(p),
+    p: shownP,
     information: round(information),
     entropy: round(entropy),
     ask,
