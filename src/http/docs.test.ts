@@ -40,6 +40,9 @@ describe('OpenAPI document and /docs (R-SVC-1)', () => {
       expect((await r.text()).length).toBeGreaterThan(1000)
     }
     expect(page).not.toMatch(/https?:\/\//)
+    const slashed = await app.request('/docs/')
+    expect(slashed.status).toBe(200)
+    expect(await slashed.text()).toBe(page)
   })
 })
 

@@ -107,6 +107,8 @@ export function mountDocs(app: OpenAPIHono, info: { version: string }) {
   const root = dirname(require.resolve('swagger-ui-dist/package.json'))
   const cache = new Map<string, string>()
   app.get('/docs', (c) => c.html(PAGE))
+  // A browser or a hand that adds the slash gets the same page (its assets are named from the root).
+  app.get('/docs/', (c) => c.html(PAGE))
   app.get('/docs/:asset', async (c) => {
     const name = c.req.param('asset')
     // A Map: `/docs/constructor` names no asset, not what a plain object inherits.
