@@ -19,8 +19,10 @@ export interface TokenTable {
 /** Tokens shorter than this are refused: a bearer token must not be guessable. */
 export const MIN_TOKEN_LENGTH = 16
 
+// Strict objects: a field the file misspells or this service does not know ("scope", "user")
+// would otherwise be dropped unseen, and the token act for more than its author meant.
 const TokenEntrySchema = z
-  .object({
+  .strictObject({
     name: z.string().min(1).max(100),
     /** The token itself. */
     token: z.string().min(MIN_TOKEN_LENGTH).max(1000).optional(),
@@ -37,7 +39,7 @@ const TokenEntrySchema = z
   })
 
 /** The tokens file of `serve --auth FILE`, documented in README.md. */
-export const TokensFileSchema = z.object({ tokens: z.array(TokenEntrySchema).min(1) }).superRefine((file, ctx) => {
+export const TokensFileSchema = z.strictObject({ tokens: z.array(TokenEntrySchema).min(1) }).superRefine((file, ctx) => {
   const names = new Set<string>()
   const digests = new Set<string>()
   file.tokens.forEach((entry, i) => {
@@ -116,7 +118,15 @@ export async function loadTokens(file: string): Promise<TokenTable> {
   )
   const result = TokensFileSchema.safeParse(raw)
   if (!result.success) {
-    problems.push(...result.error.issues.map((issue) => `  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}`))
+    problems.push(
+      ...result.error.issues.map((issue) => {
+        const at = issue.path.length === 0 ? '(root)' : issue.path.join('.')
+        // Zod's message quotes the unknown keys, and a key might be a token: only those too short to be one are named.
+        if (issue.code !== 'unrecognized_keys') return `  ${at}: ${issue.message}`
+        const named = issue.keys.map((key) => (key.length < MIN_TOKEN_LENGTH ? `"${key}"` : '(a field)'))
+        return `  ${at}: unknown field${named.length === 1 ? '' : 's'} ${named.join(', ')}; the fields are ${[...TOKENS_FILE_FIELDS].join(', ')}`
+      }),
+    )
   }
   if (!result.success || problems.length > 0) {
     throw new TokensFileError(`${file}: invalid tokens file\n${problems.join('\n')}`)
