@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hooksBlock, mergeHooks, SettingsShapeError } from './claude-code-settings'
+import { hooksBlock, matcherCovers, mergeHooks, SettingsShapeError } from './claude-code-settings'
 
 const COMMAND = 'node "/opt/decision-memory/bin/decision-memory.js" hook'
 
@@ -69,6 +69,44 @@ describe('mergeHooks', () => {
     })
     // Then as a new install: nothing more to change.
     expect(mergeHooks(settings, COMMAND).changes.every((c) => c.action === 'unchanged')).toBe(true)
+  })
+
+  it('counts an entry only in a group whose matcher runs for AskUserQuestion', () => {
+    const current = {
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: COMMAND, timeout: 5 }] }],
+        PostToolUse: [{ matcher: 'Ask.*|Write', hooks: [{ type: 'command', command: COMMAND, timeout: 5 }] }],
+      },
+    }
+    const { settings, changes } = mergeHooks(current, COMMAND)
+    expect(changes.map((c) => [c.event, c.action])).toEqual([
+      ['SessionStart', 'added'],
+      ['PreToolUse', 'added'],
+      ['PostToolUse', 'unchanged'],
+    ])
+    const hooks = settings.hooks as Record<string, Array<{ matcher?: string }>>
+    // The entry under Bash is the user's to remove; the one that runs for questions is added beside it.
+    expect(hooks.PreToolUse?.map((g) => g.matcher)).toEqual(['Bash', 'AskUserQuestion'])
+    expect(hooks.PostToolUse).toEqual(current.hooks.PostToolUse)
+  })
+
+  it.each([
+    [undefined, true],
+    ['', true],
+    ['*', true],
+    ['AskUserQuestion', true],
+    ['Bash|AskUserQuestion', true],
+    ['Bash, AskUserQuestion', true],
+    ['Ask', false],
+    ['AskUserQuestions', false],
+    ['Bash', false],
+    ['Ask.*', true],
+    ['^Ask', true],
+    ['^Bash$', false],
+    ['User', false],
+    ['(unclosed', false],
+  ])('reads the matcher %j as Claude Code does: AskUserQuestion %s', (matcher, covers) => {
+    expect(matcherCovers(matcher, 'AskUserQuestion')).toBe(covers)
   })
 
   it('refuses settings it cannot merge into without destroying something', () => {

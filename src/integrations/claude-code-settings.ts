@@ -49,6 +49,22 @@ export function hooksBlock(command: string): { hooks: Record<string, MatcherGrou
 }
 
 /**
+ * Whether a matcher group runs for `tool`, as Claude Code reads a matcher: `*`, empty or none
+ * matches every tool; letters, digits, `_`, `-`, spaces, `,` and `|` alone are exact names (a list
+ * with `|`); anything else is an unanchored JavaScript regex (an invalid one matches nothing).
+ */
+export function matcherCovers(matcher: unknown, tool: string): boolean {
+  if (matcher === undefined || matcher === '' || matcher === '*') return true
+  if (typeof matcher !== 'string') return false
+  if (/^[\w\s,|-]+$/.test(matcher)) return matcher.split(/[|,]/).some((name) => name.trim() === tool)
+  try {
+    return new RegExp(matcher).test(tool)
+  } catch {
+    return false
+  }
+}
+
+/**
  * Merges decision-memory's hooks into Claude Code settings without clobbering them: every other
  * key, event and hook is kept; an entry of an earlier install (another path) gets the new command;
  * either, or one already running `command`, gets the fields a new entry has where it lacks them
@@ -65,7 +81,11 @@ export function mergeHooks(current: unknown, command: string): { settings: Recor
     if (hooks[event] === undefined) hooks[event] = []
     const groups = hooks[event]
     if (!Array.isArray(groups)) throw new SettingsShapeError(`"hooks.${event}" is not an array`)
-    const entries = (groups as MatcherGroup[]).flatMap((g) => (isObject(g) && Array.isArray(g.hooks) ? g.hooks : []))
+    // Only an entry in a group that runs for the tool is one: our command under `"matcher": "Bash"`
+    // never sees a question, and updating it there would report a hook that does not run.
+    const entries = (groups as MatcherGroup[]).flatMap((g) =>
+      isObject(g) && Array.isArray(g.hooks) && (matcher === undefined || matcherCovers(g.matcher, matcher)) ? g.hooks : [],
+    )
     const change = { event, matcher: matcher ?? null, command }
     const entry: HookEntry = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }
     const current = entries.find((e) => isObject(e) && e.command === command)
