@@ -7,7 +7,8 @@ import { matchPlainly, type MatchPatterns } from './pattern-match'
  * The problems of a decision's constraints, as issues at `constraints.<i>.<field>`:
  * `must` and `prefer` name an option, `must_not` an option or a pattern, `limit` a value; an
  * option only means something at a decision point, so option constraints need `scope.points`;
- * a pattern must be a valid regular expression.
+ * only `must_not` takes a pattern, and only `limit` a value; a pattern must be a valid regular
+ * expression.
  */
 export function validateConstraints(constraints: readonly Constraint[], scope: DecisionScope): Issue[] {
   const issues: Issue[] = []
@@ -24,6 +25,10 @@ export function validateConstraints(constraints: readonly Constraint[], scope: D
     }
     if (c.kind !== 'must_not' && c.pattern !== undefined) {
       issues.push({ path: `${at}.pattern`, message: 'only must_not constraints take a pattern' })
+    }
+    // A number on a must or prefer would be read as a limit its author meant and never checked.
+    if (c.kind !== 'limit' && c.value !== undefined) {
+      issues.push({ path: `${at}.value`, message: 'only limit constraints take a value' })
     }
     if (c.option !== undefined && c.kind !== 'limit' && scope.points.length === 0) {
       issues.push({ path: `${at}.option`, message: 'an option constraint needs scope.points to say where the option is offered' })

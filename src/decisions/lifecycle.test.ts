@@ -67,6 +67,7 @@ describe('the decision lifecycle (R-CON-1)', () => {
             { kind: 'must_not', pattern: 'git push (' },
             { kind: 'must', option: 'Tier L' },
             { kind: 'limit' },
+            { kind: 'prefer', option: 'Tier M', value: 3 },
           ],
         }),
         'D-001',
@@ -80,6 +81,8 @@ describe('the decision lifecycle (R-CON-1)', () => {
         'constraints.1.pattern',
         'constraints.2.option',
         'constraints.3.value',
+        'constraints.4.value',
+        'constraints.4.option',
       ])
     }
   })
