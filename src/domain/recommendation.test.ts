@@ -285,6 +285,9 @@ describe('strength by expertise (R-REC-6)', () => {
     const r = recommend(input({ observations: obs, sessions: 60 }))
     expect(r.options.map((o) => o.label)).toEqual(['Tier L (60% of recent choices)', 'Tier S', 'Tier M'])
     expect(r.options.some((o) => o.label.includes('(Recommended)'))).toBe(false)
+    // R-REC-5 holds at every strength: the recommended option says when it holds.
+    expect(r.options[0]?.description).toBe(`Recommended when ${r.precondition} — ${r.disclosure}`)
+    expect(r.options.slice(1).every((o) => o.description === undefined)).toBe(true)
   })
 
   it('says 100% only of an option chosen every time: 333 of 334 is 99%, for experts and in the disclosure', () => {
@@ -303,6 +306,7 @@ describe('strength by expertise (R-REC-6)', () => {
     expect(r.sensitive).toBe(true)
     expect(r.strength).toBe('neutral')
     expect(r.options.map((o) => o.label)).toEqual(['Tier S', 'Tier M', 'Tier L'])
+    expect(r.options.every((o) => o.description === undefined)).toBe(true)
     expect(r.ask).toBe(true)
   })
 })

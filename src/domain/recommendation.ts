@@ -449,25 +449,18 @@ function presentOptions(input: {
       item.confidence = round(selection.confidence)
     }
     if (offered.description !== undefined) item.description = offered.description
-    if (!isRecommended) return item
-    switch (input.strength) {
-      case 'strong':
-      case 'medium': {
-        item.label = `${offered.option} (Recommended)`
-        // R-REC-5: the recommended option always says when it holds; strong and medium differ in
-        // what the agent shows around it, not in this sentence.
-        const rationale = `Recommended when ${input.precondition} — ${input.disclosure}`
-        if (offered.description !== undefined) item.original_description = offered.description
-        item.description = rationale
-        break
-      }
-      case 'weak':
-        item.label = input.learned
-          ? `${offered.option} (${shownPercent(share)}% of recent choices)`
-          : `${offered.option} (static default)`
-        break
-      case 'neutral':
-        break
+    if (!isRecommended || input.strength === 'neutral') return item
+    // R-REC-5: the recommended option always says when it holds, the expert's too; strong, medium
+    // and weak differ in the label the agent shows, not in this sentence. A neutral answer (a
+    // sensitive point, personalization off) leans on no option, so none says it is recommended.
+    if (offered.description !== undefined) item.original_description = offered.description
+    item.description = `Recommended when ${input.precondition} — ${input.disclosure}`
+    if (input.strength === 'weak') {
+      item.label = input.learned
+        ? `${offered.option} (${shownPercent(share)}% of recent choices)`
+        : `${offered.option} (static default)`
+    } else {
+      item.label = `${offered.option} (Recommended)`
     }
     return item
   })
