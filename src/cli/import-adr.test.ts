@@ -68,6 +68,14 @@ describe('import-adr into a store opened here', () => {
     expect(again.stderr).toBe('')
   })
 
+  it('imports a record without a date line, and importing it again changes nothing', async () => {
+    const dir = folderOf({ '0001-use-a.md': '# 1. Use A\n\n## Status\n\nAccepted\n' })
+    const store = join(folderOf({}), 'store')
+    expect((await run([dir, '--dry-run'])).stdout).toBe(`read 1 record in ${dir} (1 adr-tools)\n  ADR-0001  accepted  no date  Use A\n`)
+    expect((await run([dir, '--data', store])).stdout).toContain('imported: 1 new, 0 updated, 0 unchanged\n')
+    expect((await run([dir, '--data', store])).stdout).toContain('imported: 0 new, 0 updated, 1 unchanged\n')
+  })
+
   it('makes no store for a folder with no records', async () => {
     const dir = folderOf({ 'README.md': '# Notes\n' })
     const store = join(folderOf({}), 'store')

@@ -47,17 +47,17 @@ export function fileEvidence(file: RecordFile, format: string, text: string, ext
 }
 
 /**
- * An adr-tools record (Nat Pryce's `adr new`): `# N. Title`, `Date: YYYY-MM-DD`, then `## Status`
+ * An adr-tools record (Nat Pryce's `adr new`): `# N. Title`, `Date: YYYY-MM-DD` (or none), then `## Status`
  * (`Accepted`, `Proposed`, `Superceded by [N. Title](NNNN-title.md)`, `Supercedes [...]`),
  * `## Context`, `## Decision`, `## Consequences`.
  */
 export function readAdrTools(file: RecordFile): ParsedRecord {
   const record = parseRecord(numbered(file.text))
   if (record.title === null) throw new UnreadableRecord(1, 'no "# N. Title" heading')
+  // No "Date:" line is no date, as in MADR: the import dates the record the day it first sees it.
   const dateField = fieldOf(record.preamble, /^date$/i)
-  if (dateField === undefined) throw new UnreadableRecord(record.title.line, 'no "Date:" line under the title')
-  const date = readDate(dateField.value)
-  if (date === undefined) throw new UnreadableRecord(dateField.line, `"${dateField.value}" is not a date`)
+  const date = dateField === undefined ? null : readDate(dateField.value)
+  if (date === undefined) throw new UnreadableRecord(dateField?.line ?? record.title.line, `"${dateField?.value}" is not a date`)
   const statusSection = sectionNamed(record, /^status$/i)
   if (statusSection === undefined) throw new UnreadableRecord(record.title.line, 'no "## Status" section')
   const { status, supersedes, supersededBy } = statusOfLines(statusSection.body, statusSection.line, linkDefinitions(file.text))

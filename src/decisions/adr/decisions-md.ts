@@ -60,8 +60,8 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
   const { status, supersededBy: fromStatus } = statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line, definitions)
   const dateField = fieldOf(body, /^date$/i)
   const rawDate = dateField?.value ?? DAY.exec(section.heading)?.[1]
-  if (rawDate === undefined) throw new UnreadableRecord(section.line, `"${section.heading}" has no date (a "Date:" field or one in the heading)`)
-  const date = readDate(rawDate)
+  // Neither is no date, as in MADR: the import dates the decision the day it first sees it.
+  const date = rawDate === undefined ? null : readDate(rawDate)
   if (date === undefined) throw new UnreadableRecord(dateField?.line ?? section.line, `"${rawDate}" is not a date`)
   const link = (field: { value: string; line: number } | undefined) =>
     field === undefined ? null : { target: linkTarget(field.value, definitions), line: field.line }

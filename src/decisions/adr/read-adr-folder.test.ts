@@ -301,6 +301,28 @@ describe('a MADR record whose front matter has no date', () => {
   })
 })
 
+describe('a record that says no date, in every format', () => {
+  it('is read with no date, as a MADR one is, and a date written but unreadable is a problem at its line', () => {
+    const reading = readTexts({
+      '0001-use-rest.md': '# 1. Use REST\n\n## Status\n\nAccepted\n\n## Decision\n\nREST.\n',
+      '0002-use-grpc.md': '# 2. Use gRPC\n\nDate: soon\n\n## Status\n\nAccepted\n',
+      '0003-use-zod.md': '# Use Zod\n\n- Status: accepted\n- Deciders: Ann\n',
+      '0004-use-vite.md': '# Use Vite\n\n- Status: accepted\n- Date: March\n',
+      'DECISIONS.md': '# Decisions\n\n## D-001: Use tabs\n\n- Status: accepted\n\n## D-002: Use spaces\n\n- Status: accepted\n- Date: 2024-13-01\n',
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', null, null, null],
+      'ADR-0003': ['accepted', null, null, null],
+      'D-001': ['accepted', null, null, null],
+    })
+    expect(reading.problems).toEqual([
+      { path: '0002-use-grpc.md', line: 3, message: '"soon" is not a date' },
+      { path: '0004-use-vite.md', line: 4, message: '"March" is not a date' },
+      { path: 'DECISIONS.md', line: 10, message: '"2024-13-01" is not a date' },
+    ])
+  })
+})
+
 describe('a link written on the new record only', () => {
   it('an accepted record that "Supersedes" one still marked Accepted leaves it superseded, not in force beside it', () => {
     const adr = (n: number, title: string, status: string) =>
