@@ -137,12 +137,22 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
   for (const record of parsed) formats[record.origin.format] = (formats[record.origin.format] ?? 0) + 1
   const keys = new Set(parsed.map((p) => p.key))
 
+  /**
+   * The key of the record numbered `n`, as people write it in words (`ADR 5`, `ADR-0005`, `adr 0005`):
+   * a file's `ADR-0005`, else a log's key written with other zeros (`ADR-005`).
+   */
+  function numberedKey(n: number): string {
+    const padded = `ADR-${String(n).padStart(4, '0')}`
+    if (keys.has(padded) || twice.has(padded)) return padded
+    return [...keys, ...twice].find((k) => /^ADR-\d+$/.test(k) && Number(k.slice(4)) === n) ?? padded
+  }
+
   function resolve(record: ParsedRecord, ref: LinkRef | null, field: string): string | null {
     if (ref === null) return null
     const target = ref.target.toLowerCase()
     const byFile = fileKeys.get(target) ?? fileKeys.get(`${target}.md`)
-    const number = /^(?:adr-?)?(\d{1,5})$/i.exec(ref.target)
-    const candidates = [byFile, ref.target, number === null ? undefined : `ADR-${(number[1] as string).padStart(4, '0')}`]
+    const number = /^(?:adr[-_\s]*)?(\d{1,5})$/i.exec(ref.target.trim())
+    const candidates = [byFile, ref.target, number === null ? undefined : numberedKey(Number(number[1]))]
     const key = candidates.find((c): c is string => c !== undefined && keys.has(c))
     const claimed = candidates.find((c): c is string => c !== undefined && twice.has(c))
     if (key === undefined && claimed !== undefined) {

@@ -323,6 +323,35 @@ describe('a record that says no date, in every format', () => {
   })
 })
 
+describe('a link that names a record by its number in words', () => {
+  it('"ADR 5", "ADR-5", "ADR-0005" and "ADR 0005" all name the record numbered 5, in every format', () => {
+    const adr = (n: number, title: string, status: string) => `# ${n}. ${title}\n\nDate: 2024-0${n}-01\n\n## Status\n\n${status}\n`
+    const madr = (title: string, status: string) => `---\nstatus: ${status}\ndate: 2024-01-01\n---\n\n# ${title}\n`
+    const bullets = (title: string, fields: string) => `# ${title}\n\n${fields}\n- Date: 2024-01-01\n`
+    const reading = readTexts({
+      '0001-use-rest.md': adr(1, 'Use REST', 'Superseded by ADR 5'),
+      '0002-use-soap.md': madr('Use SOAP', 'superseded by adr 0005'),
+      '0003-use-xml.md': bullets('Use XML', '- Status: superseded by ADR-5'),
+      '0004-use-yaml.md': adr(4, 'Use YAML', 'Accepted'),
+      '0005-use-grpc.md': bullets('Use gRPC', '- Status: accepted\n- Supersedes: ADR 0004'),
+      // A log keys its sections as it writes them (ADR-007): "ADR 7" names that key too.
+      'DECISIONS.md': '# Decisions\n\n## ADR-006: Use tabs\n\n- Status: superseded\n- Date: 2024-06-01\n- Superseded by: ADR 7\n\n' +
+        '## ADR-007: Use spaces\n\n- Status: accepted\n- Date: 2024-07-01\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['superseded', '2024-01-01', null, 'ADR-0005'],
+      'ADR-0002': ['superseded', '2024-01-01', null, 'ADR-0005'],
+      'ADR-0003': ['superseded', '2024-01-01', null, 'ADR-0005'],
+      'ADR-0004': ['superseded', '2024-04-01', null, 'ADR-0005'],
+      // The others name it too, but a record supersedes one: the one its own "Supersedes" names.
+      'ADR-0005': ['accepted', '2024-01-01', 'ADR-0004', null],
+      'ADR-006': ['superseded', '2024-06-01', null, 'ADR-007'],
+      'ADR-007': ['accepted', '2024-07-01', 'ADR-006', null],
+    })
+  })
+})
+
 describe('a link written on the new record only', () => {
   it('an accepted record that "Supersedes" one still marked Accepted leaves it superseded, not in force beside it', () => {
     const adr = (n: number, title: string, status: string) =>
