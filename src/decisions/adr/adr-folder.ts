@@ -46,8 +46,15 @@ function clip(text: string, max: number): string {
 /** Statuses of a record that was accepted once: one that supersedes another has replaced it. */
 const WAS_ACCEPTED: ReadonlySet<DecisionStatus> = new Set(['accepted', 'superseded', 'deprecated'])
 
-/** Files that live beside decision records without being one. */
-const NOT_A_RECORD = /^(readme|index|template|adr-template|.*-template)\.md$/i
+/**
+ * Files that live beside decision records without being one: an index, and templates, named as
+ * tools and teams name them (`template.md`, `0000-template.md`, `template-madr.md`,
+ * `adr_template_v2.md`). A name that begins with a number is a record's (`0005-use-templates-….md`)
+ * unless it is the template's own.
+ */
+function notARecord(name: string): boolean {
+  return /^(readme|index|template|.*-template)\.md$/i.test(name) || (/template/i.test(name) && !/^\d/.test(name))
+}
 
 /**
  * The format of a file: `DECISIONS.md` (or `DECISIONS-2023.md`, …) is a section-based log; front matter is MADR; a
@@ -98,7 +105,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
   const logs: FolderReading['logs'] = []
   const fileKeys = new Map<string, string>()
   for (const f of [...files].sort((a, b) => a.name.localeCompare(b.name))) {
-    if (!/\.md$/i.test(f.name) || NOT_A_RECORD.test(f.name)) {
+    if (!/\.md$/i.test(f.name) || notARecord(f.name)) {
       skipped.push(f.path)
       continue
     }

@@ -352,6 +352,22 @@ describe('a link that names a record by its number in words', () => {
   })
 })
 
+describe('templates beside the records', () => {
+  it('skips a file whose name says "template" and carries no record number, and reads a numbered record about templates', () => {
+    const template = '# [short title of solved problem and solution]\n\n- Status: [proposed | rejected | accepted]\n- Date: [YYYY-MM-DD]\n'
+    const reading = readTexts({
+      'template-madr.md': template,
+      'adr_template_v2.md': template,
+      'TEMPLATE.md': template,
+      'adr-template-short.md': template,
+      '0005-use-templates-for-emails.md': '# 5. Use templates for emails\n\nDate: 2024-05-01\n\n## Status\n\nAccepted\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(reading.skipped.sort()).toEqual(['TEMPLATE.md', 'adr-template-short.md', 'adr_template_v2.md', 'template-madr.md'])
+    expect(summary(reading.records)).toEqual({ 'ADR-0005': ['accepted', '2024-05-01', null, null] })
+  })
+})
+
 describe('a link written on the new record only', () => {
   it('an accepted record that "Supersedes" one still marked Accepted leaves it superseded, not in force beside it', () => {
     const adr = (n: number, title: string, status: string) =>
