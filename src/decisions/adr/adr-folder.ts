@@ -58,14 +58,15 @@ function notARecord(name: string): boolean {
 
 /**
  * The format of a file: `DECISIONS.md` (or `DECISIONS-2023.md`, …) is a section-based log; front matter is MADR; a
- * `## Status` section is adr-tools; a `- Status:` bullet is log4brains (or MADR 2.x), and so is a
+ * `## Status` (or `## Status: Accepted`) section is adr-tools; a `- Status:` bullet is log4brains (or MADR 2.x), and so is a
  * `**Status:** Accepted` (or plain `Status:`) line, as many hand-written records put it under the title.
  */
 export function formatOf(file: RecordFile): AdrFormat | undefined {
   if (/^decisions([-_.][^/]*)?\.md$/i.test(file.name)) return 'decisions-md'
   if (/^---\s*$/m.test(file.text.split(/\r?\n/, 1)[0] ?? '')) return 'madr'
-  // A closing sequence of `#`s is part of no heading's text (`## Status ##`), as parseRecord reads it.
-  if (/^##\s+status(?:\s+#*)?\s*$/im.test(file.text)) return 'adr-tools'
+  // A closing sequence of `#`s is part of no heading's text (`## Status ##`), as parseRecord reads it;
+  // some teams write the status in the heading (`## Status: Accepted`).
+  if (/^##\s+status(?:\s*:.*|\s+#*)?\s*$/im.test(file.text)) return 'adr-tools'
   if (/^\s*(?:[-*+]\s+)?(\*\*|__)?status(\*\*|__)?\s*(:|\*\*:|__:)/im.test(file.text)) return 'log4brains'
   return undefined
 }

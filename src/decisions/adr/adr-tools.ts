@@ -1,5 +1,5 @@
 import { contentHash, type DecisionStatus } from '../decision'
-import { fieldOf, filled, isLinkDefinition, linkDefinitions, numbered, parseRecord, sectionNamed, textOf, type Line, type LinkDefinitions } from './markdown'
+import { fieldOf, filled, isLinkDefinition, linkDefinitions, numbered, parseRecord, sectionNamed, textOf, type Line, type LinkDefinitions, type Section } from './markdown'
 import { UnreadableRecord, readEnforce, type LinkRef, type ParsedRecord, type RecordFile } from './parsed-record'
 import { readDate, readStatusLine } from './status-words'
 
@@ -37,6 +37,15 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
   return { status, supersedes, supersededBy }
 }
 
+/** A status section's heading: `Status`, or `Status: Accepted`, as some teams write it on one line. */
+const STATUS_HEADING = /^status\s*(?::|$)/i
+
+/** The status lines of a status section: what its heading says after `Status:`, then the lines under it. */
+function statusLinesOf(section: Section): Line[] {
+  const inHeading = section.heading.replace(STATUS_HEADING, '').trim()
+  return inHeading === '' ? section.body : [{ n: section.line, text: inHeading }, ...section.body]
+}
+
 /**
  * The evidence an imported record keeps: the file it came from and the hash of its text, with its
  * line endings as git stores them (LF): a clone checked out with CRLF (core.autocrlf) holds the
@@ -48,7 +57,7 @@ export function fileEvidence(file: RecordFile, format: string, text: string, ext
 
 /**
  * An adr-tools record (Nat Pryce's `adr new`): `# N. Title`, `Date: YYYY-MM-DD` (or none), then `## Status`
- * (`Accepted`, `Proposed`, `Superceded by [N. Title](NNNN-title.md)`, `Supercedes [...]`),
+ * (or `## Status: Accepted`) and its lines (`Accepted`, `Proposed`, `Superceded by [N. Title](NNNN-title.md)`, `Supercedes [...]`),
  * `## Context`, `## Decision`, `## Consequences`.
  */
 export function readAdrTools(file: RecordFile): ParsedRecord {
@@ -58,9 +67,9 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
   const dateField = fieldOf(record.preamble, /^date$/i)
   const date = dateField === undefined ? null : readDate(dateField.value)
   if (date === undefined) throw new UnreadableRecord(dateField?.line ?? record.title.line, `"${dateField?.value}" is not a date`)
-  const statusSection = sectionNamed(record, /^status$/i)
+  const statusSection = sectionNamed(record, STATUS_HEADING)
   if (statusSection === undefined) throw new UnreadableRecord(record.title.line, 'no "## Status" section')
-  const { status, supersedes, supersededBy } = statusOfLines(statusSection.body, statusSection.line, linkDefinitions(file.text))
+  const { status, supersedes, supersededBy } = statusOfLines(statusLinesOf(statusSection), statusSection.line, linkDefinitions(file.text))
   const title = record.title.text.replace(/^\d+\.\s*/, '')
   const text = (name: RegExp) => textOf((sectionNamed(record, name)?.body ?? []).filter((l) => !isLinkDefinition(l.text)))
   const decision = text(/^decision$/i)

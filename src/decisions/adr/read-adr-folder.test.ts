@@ -368,6 +368,23 @@ describe('templates beside the records', () => {
   })
 })
 
+describe('a status written in its heading', () => {
+  it('reads "## Status: Accepted" as the status, alone or with lines under it', () => {
+    const reading = readTexts({
+      '0001-use-rest.md': '# 1. Use REST\n\nDate: 2024-01-01\n\n## Status: Superseded\n\nSuperseded by [2. Use gRPC](0002-use-grpc.md)\n\n## Decision\n\nREST.\n',
+      '0002-use-grpc.md': '# 2. Use gRPC\n\nDate: 2024-02-01\n\n## Status: **Accepted** ##\n\n## Decision\n\ngRPC.\n',
+      '0003-use-soap.md': '# 3. Use SOAP\n\nDate: 2024-03-01\n\n## Status: maybe\n',
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['superseded', '2024-01-01', null, 'ADR-0002'],
+      'ADR-0002': ['accepted', '2024-02-01', 'ADR-0001', null],
+    })
+    expect(reading.records.map((r) => r.origin.format)).toEqual(['adr-tools', 'adr-tools'])
+    expect(reading.records[1]?.decision).toBe('gRPC.')
+    expect(reading.problems).toEqual([{ path: '0003-use-soap.md', line: 5, message: 'unknown status "maybe"' }])
+  })
+})
+
 describe('a link written on the new record only', () => {
   it('an accepted record that "Supersedes" one still marked Accepted leaves it superseded, not in force beside it', () => {
     const adr = (n: number, title: string, status: string) =>
