@@ -40,10 +40,20 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
 /** A status section's heading: `Status`, or `Status: Accepted`, as some teams write it on one line. */
 const STATUS_HEADING = /^status\s*(?::|$)/i
 
-/** The status lines of a status section: what its heading says after `Status:`, then the lines under it. */
+/**
+ * The status lines of a status section: what its heading says after `Status:`, then the lines under
+ * it. Some records write fields there (`Status: Accepted`, `Date: …`, `Deciders: …`): the `Status`
+ * field's value is a status line, and the other fields say no status, unless they are one
+ * (`Superseded by: ADR 5`).
+ */
 function statusLinesOf(section: Section): Line[] {
   const inHeading = section.heading.replace(STATUS_HEADING, '').trim()
-  return inHeading === '' ? section.body : [{ n: section.line, text: inHeading }, ...section.body]
+  const lines = inHeading === '' ? section.body : [{ n: section.line, text: inHeading }, ...section.body]
+  return lines.flatMap((line) => {
+    const field = fieldOf([line], /^status$/i)
+    if (field !== undefined) return [{ n: line.n, text: field.value }]
+    return fieldOf([line], /./) !== undefined && readStatusLine(line.text) === undefined ? [] : [line]
+  })
 }
 
 /**
@@ -63,12 +73,13 @@ export function fileEvidence(file: RecordFile, format: string, text: string, ext
 export function readAdrTools(file: RecordFile): ParsedRecord {
   const record = parseRecord(numbered(file.text))
   if (record.title === null) throw new UnreadableRecord(1, 'no "# N. Title" heading')
-  // No "Date:" line is no date, as in MADR: the import dates the record the day it first sees it.
-  const dateField = fieldOf(record.preamble, /^date$/i)
-  const date = dateField === undefined ? null : readDate(dateField.value)
-  if (date === undefined) throw new UnreadableRecord(dateField?.line ?? record.title.line, `"${dateField?.value}" is not a date`)
   const statusSection = sectionNamed(record, STATUS_HEADING)
   if (statusSection === undefined) throw new UnreadableRecord(record.title.line, 'no "## Status" section')
+  // No "Date:" line is no date, as in MADR: the import dates the record the day it first sees it.
+  // A record that writes its fields under "## Status" dates itself there.
+  const dateField = fieldOf(record.preamble, /^date$/i) ?? fieldOf(statusSection.body, /^date$/i)
+  const date = dateField === undefined ? null : readDate(dateField.value)
+  if (date === undefined) throw new UnreadableRecord(dateField?.line ?? record.title.line, `"${dateField?.value}" is not a date`)
   const { status, supersedes, supersededBy } = statusOfLines(statusLinesOf(statusSection), statusSection.line, linkDefinitions(file.text))
   const title = record.title.text.replace(/^\d+\.\s*/, '')
   const text = (name: RegExp) => textOf((sectionNamed(record, name)?.body ?? []).filter((l) => !isLinkDefinition(l.text)))

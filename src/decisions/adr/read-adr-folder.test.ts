@@ -385,6 +385,27 @@ describe('a status written in its heading', () => {
   })
 })
 
+describe('field lines under "## Status"', () => {
+  it('reads "Status: Accepted" as the status, and the other fields of the section ("Date:", "Deciders:") as no status', () => {
+    const adr = (n: number, title: string, head: string, status: string) => `# ${n}. ${title}\n${head}\n## Status\n\n${status}\n\n## Decision\n\n${title}.\n`
+    const reading = readTexts({
+      '0001-use-rest.md': adr(1, 'Use REST', '\nDate: 2024-01-01\n', '**Status:** Superseded by ADR-0002\n**Deciders:** Ann'),
+      // The date written in the section dates a record with none under its title.
+      '0002-use-grpc.md': adr(2, 'Use gRPC', '', 'Status: Accepted\nDate: 2024-02-01\nDeciders: Ann, Bo\n\nSupersedes [1. Use REST](0001-use-rest.md)'),
+      '0003-use-soap.md': adr(3, 'Use SOAP', '', '- Status: maybe\n- Date: 2024-03-01'),
+      '0004-use-xml.md': adr(4, 'Use XML', '', 'Date: 2024-04-01\nDeciders: Ann'),
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['superseded', '2024-01-01', null, 'ADR-0002'],
+      'ADR-0002': ['accepted', '2024-02-01', 'ADR-0001', null],
+    })
+    expect(reading.problems).toEqual([
+      { path: '0003-use-soap.md', line: 5, message: 'unknown status "maybe"' },
+      { path: '0004-use-xml.md', line: 3, message: 'the status section names no status' },
+    ])
+  })
+})
+
 describe('a link written on the new record only', () => {
   it('an accepted record that "Supersedes" one still marked Accepted leaves it superseded, not in force beside it', () => {
     const adr = (n: number, title: string, status: string) =>
