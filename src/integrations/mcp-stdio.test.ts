@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { createStdioTransport } from './mcp-stdio'
 
@@ -26,7 +26,7 @@ async function piped(maxLineBytes?: number) {
       .filter((line) => line !== '')
       .map((line) => JSON.parse(line) as Answer) ?? []
   // Resolves once the chunk is read: the transport's own listener, added first, has had it by then.
-  const feed = (text: string) =>
+  const feed = (text: string | Buffer) =>
     new Promise<void>((read) => {
       input.once('data', () => read())
       input.write(text)
@@ -55,6 +55,31 @@ describe('createStdioTransport', () => {
       { jsonrpc: '2.0', id: 'r', result: {} },
     ])
     expect(pipe.answers()).toEqual([])
+    expect(pipe.reported).toEqual([])
+  })
+
+  it('reads a line sent a byte at a time as the same message, copying each byte once, not once per chunk', async () => {
+    const pipe = await piped()
+    const line = JSON.stringify({ jsonrpc: '2.0', id: 'é', method: 'tools/call', params: { name: 'why', arguments: { point: 'ø'.repeat(500) } } })
+    const bytes = Buffer.from(line + '\n')
+    const concat = vi.spyOn(Buffer, 'concat')
+    try {
+      // Byte by byte: 'é' and 'ø' are two bytes each, cut in half across chunks.
+      for (let i = 0; i < bytes.length; i++) await pipe.feed(bytes.subarray(i, i + 1))
+      const copied = concat.mock.results.reduce((sum, r) => sum + (r.value as Buffer).length, 0)
+      // Joined once when the line ends: a join per chunk would copy about bytes²/2 bytes.
+      expect(copied).toBeLessThanOrEqual(bytes.length)
+    } finally {
+      concat.mockRestore()
+    }
+    expect(pipe.delivered).toEqual([JSON.parse(line)])
+    // Two lines in one chunk, the second ending in the next: each as sent.
+    await pipe.feed('{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0",')
+    await pipe.feed('"id":2,"method":"ping"}\n')
+    expect(pipe.delivered.slice(1)).toEqual([
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+    ])
     expect(pipe.reported).toEqual([])
   })
 

@@ -43,7 +43,9 @@ export function createStdioTransport({
   report: (problem: string) => void
   maxLineBytes?: number
 }): Transport {
-  let pending: Buffer = Buffer.alloc(0)
+  /** The chunks of the line not ended yet, and their length in bytes. */
+  let pending: Buffer[] = []
+  let pendingBytes = 0
   /** The batches read whose requests are not all answered yet: their answers go out as one array. */
   let batches: Batch[] = []
   /** The protocol version the server answered `initialize` with; undefined until it has. */
@@ -75,7 +77,8 @@ export function createStdioTransport({
       input.off('data', ondata)
       input.off('error', onerror)
       if (input.listenerCount('data') === 0) input.pause()
-      pending = Buffer.alloc(0)
+      pending = []
+      pendingBytes = 0
       batches = []
       initializing.clear()
       inFlight.clear()
@@ -95,14 +98,22 @@ export function createStdioTransport({
   }
 
   function ondata(chunk: Buffer) {
-    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk])
+    // Only the new chunk is searched for newlines, and the chunks of a line are joined once, when
+    // it ends: a line arriving a few bytes at a time costs its length, not its length squared.
     let start = 0
-    for (let end = pending.indexOf(0x0a); end !== -1; end = pending.indexOf(0x0a, start)) {
-      read(pending.toString('utf8', start, end).replace(/\r$/, ''))
+    for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
+      const tail = chunk.subarray(start, end)
+      const line = pending.length === 0 ? tail : Buffer.concat([...pending, tail], pendingBytes + tail.length)
+      pending = []
+      pendingBytes = 0
+      read(line.toString('utf8').replace(/\r$/, ''))
       start = end + 1
     }
-    pending = pending.subarray(start)
-    if (pending.length > maxLineBytes) {
+    if (start < chunk.length) {
+      pending.push(start === 0 ? chunk : chunk.subarray(start))
+      pendingBytes += chunk.length - start
+    }
+    if (pendingBytes > maxLineBytes) {
       // As the SDK's transport does: what the line asked cannot be known, nor answered.
       transport.onerror?.(new Error(`a line over ${maxLineBytes} bytes: the connection is closed`))
       void transport.close()
