@@ -244,6 +244,26 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     }
   })
 
+  it('exits 1, saying why on stderr, on a line over 10 MB, with stdin still open: no server left up that reads nothing', async () => {
+    const child = spawn(process.execPath, [BIN, 'mcp'], { env: cleanEnv({ DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }), stdio: ['pipe', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]()
+    try {
+      child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
+      expect(JSON.parse((await lines.next()).value as string)).toEqual({ jsonrpc: '2.0', id: 1, result: {} })
+      // Never ended, and stdin never closed: only the line's length can end the process.
+      child.stdin.on('error', () => {})
+      child.stdin.write(`{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":"${'x'.repeat(10 * 1024 * 1024)}`)
+      expect(await exited).toBe(1)
+      expect(stderr).toContain('decision-memory mcp: a line over 10485760 bytes: the connection is closed')
+      expect(stderr).toContain('exiting')
+    } finally {
+      child.kill()
+    }
+  })
+
   it('answers a line that is not JSON, or not JSON-RPC, with the JSON-RPC error (id null when none can be read) and says so on stderr, then serves on', async () => {
     const child = spawn(process.execPath, [BIN, 'mcp'], { env: cleanEnv({ DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }), stdio: ['pipe', 'pipe', 'pipe'] })
     let stderr = ''

@@ -93,6 +93,14 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   const transport = createStdioTransport({ input: process.stdin, output: process.stdout, report: say })
   await server.connect(transport)
   server.server.onerror = (error) => say(error.message)
-  // -1: keep running; the transport ends the process when the client closes stdin.
+  // The transport closes under the server only when it can read no further (a line over 10 MB):
+  // a server that stayed up would hold the client's pipe and answer nothing, so the process ends,
+  // and with 1, so that the client sees a failure. stdin let go, the calls in flight still finish.
+  server.server.onclose = () => {
+    say('the transport is closed: exiting')
+    process.exitCode = 1
+    process.stdin.destroy()
+  }
+  // -1: keep running; the process ends when the client closes stdin.
   return -1
 }
