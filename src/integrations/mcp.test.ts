@@ -200,8 +200,8 @@ describe('createMcpServer: what a client checks against the input schemas', () =
 })
 
 /** The server behind a raw JSON-RPC line, as a client sees it: what it sends, the message answered to each id. */
-async function rawSession() {
-  const server = createMcpServer(recordingBackend().backend, { version: '0.0.0' })
+async function rawSession(backend: McpBackend = recordingBackend().backend) {
+  const server = createMcpServer(backend, { version: '0.0.0' })
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   await server.connect(serverSide)
   const waiting = new Map<string | number, (message: unknown) => void>()
@@ -276,6 +276,26 @@ describe('createMcpServer: JSON-RPC errors', () => {
     for (const [i, tool] of tools.entries()) {
       expect((await session.request(10 + i, 'tools/call', { name: tool.name, arguments: {} })).error, tool.name).toBeUndefined()
     }
+    await session.close()
+  })
+})
+
+describe('createMcpServer: a __proto__ argument', () => {
+  it('is answered with -32602 naming it, not dropped with the call made without it', async () => {
+    const { backend, observed } = recordingBackend()
+    const session = await rawSession(backend)
+    // As a line read off stdin: JSON.parse makes "__proto__" an own key, which zod drops.
+    const record = JSON.parse('{"name":"record_choice","arguments":{"__proto__":{"user":"mallory"},"question":"Q?","all_options":["a","b"],"user_choice":"a"}}')
+    const check = JSON.parse('{"name":"check_decision","arguments":{"__proto__":{"action":"ls"}}}')
+    for (const [id, params] of [[1, record], [2, check]] as const) {
+      expect(await session.request(id, 'tools/call', params)).toEqual({
+        jsonrpc: '2.0',
+        id,
+        error: { code: -32602, message: 'Invalid params: params.arguments.__proto__: no tool has an argument of that name' },
+      })
+    }
+    expect(observed).toEqual([])
+    expect(Object.getPrototypeOf({})).toBe(Object.prototype)
     await session.close()
   })
 })

@@ -92,7 +92,14 @@ function invalidParams(message: JSONRPCMessage, tools: ReadonlySet<string>): str
   if (!parsed.success) return parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')
   if (message.method !== 'tools/call') return undefined
   const { name } = (parsed.data as { params: { name: string } }).params
-  return tools.has(name) ? undefined : `params.name: unknown tool ${JSON.stringify(name)}; the tools are ${[...tools].join(', ')}`
+  if (!tools.has(name)) return `params.name: unknown tool ${JSON.stringify(name)}; the tools are ${[...tools].join(', ')}`
+  // Read from the message, not the parse: zod drops a `__proto__` key, so an argument sent under
+  // that name (JSON.parse makes it an own property) was gone without a word, the call made without it.
+  const args = (message.params as { arguments?: unknown } | undefined)?.arguments
+  if (typeof args === 'object' && args !== null && Object.hasOwn(args, '__proto__')) {
+    return 'params.arguments.__proto__: no tool has an argument of that name'
+  }
+  return undefined
 }
 
 /**
