@@ -149,11 +149,38 @@ export const ContextSchema = z
   .transform(restoreProtoKey)
 export type Context = z.infer<typeof ContextSchema>
 
+/**
+ * What each request field means, said once: the OpenAPI document and the MCP tools' input
+ * schemas (`tools/list`, which clients show the model) both read it through `.meta()`, where
+ * `.openapi()` reaches only the former. A field whose meaning differs by route says it there.
+ */
+export const FIELD_DESCRIPTIONS = {
+  user: 'Whose choices: the person the memory is kept for.',
+  project: 'The project the question is asked in: choices made there weigh more for it.',
+  session_id: 'The agent session asked in: choices of the session weigh most, and its personalization setting applies (R-SES-3).',
+  question: 'The question as asked, e.g. "Which complexity tier should this SPEC use?".',
+  point: 'The decision point\'s key, when the caller names it; else derived from the header and question (R-CAP-4).',
+  header: 'The short header of the question (AskUserQuestion\'s `header`), e.g. "Tier".',
+  all_options: 'The options offered, in order: labels, or `{label, description}` as AskUserQuestion has them.',
+  context: 'Flat key → scalar facts about the run, e.g. `{"phase": "run", "path": "src/x.ts"}`: what preconditions and decisions\' scopes match.',
+  static_default: 'The option recommended before anything is learned: one of `all_options`.',
+  multi_select: 'Whether several options may be chosen at once.',
+  multiSelect: 'AskUserQuestion\'s spelling of `multi_select`, taken as it; give one of the two.',
+  as_of: 'An ISO time with a zone: answer as the service would have then (R-REC-9).',
+  decision_id: 'An idempotency key: the same id recorded twice counts once.',
+  timestamp: 'When the choice was made (an ISO time with a zone); now by default.',
+  user_choice: 'The label chosen, or the labels for a multi-select question; text matching no option is kept as free text (R-CAP-3).',
+  source: '`user` for a choice the user made; `auto-resolved` for an answer the service gave itself (R-ASK-4).',
+  task: 'The run\'s task: decisions scoped to a task apply only when it is given (R-CON-4).',
+  path: 'The path the run works on: decisions scoped to a path apply to it and below; without it they are left out (R-CON-4).',
+  stage: 'The run\'s stage: decisions scoped to a stage apply only when it is given (R-CON-4).',
+} as const
+
 /** An ISO 8601 time with a zone, e.g. `2026-07-01T10:00:00Z`. */
 export const TimestampSchema = z.iso.datetime({ offset: true })
 
 /** AskUserQuestion's own spelling of `multi_select`, taken for it: an orchestrator that copies its question's fields sends this one. */
-export const MultiSelectAlias = z.boolean().optional().openapi({ description: 'AskUserQuestion\'s spelling of `multi_select`, taken as it; give one of the two' })
+export const MultiSelectAlias = z.boolean().optional().meta({ description: FIELD_DESCRIPTIONS.multiSelect })
 
 /** `multi_select`, given under either spelling; the two given and different is an error naming `multiSelect` (at `path`). */
 export function multiSelectOf(input: { multi_select?: boolean | undefined; multiSelect?: boolean | undefined }, path = ''): boolean | undefined {
@@ -174,21 +201,28 @@ export function multiSelectOf(input: { multi_select?: boolean | undefined; multi
 export const ObservationInputSchema = z.strictObject({
   // A store key (`user\0decision_id`): a lone surrogate becomes U+FFFD in UTF-8, so two ids that
   // differ only there would be one key, and the second observation a false duplicate.
-  decision_id: z.string().min(1).max(LIMITS.identifierLength).refine(hasNoLoneSurrogate, 'must not contain lone surrogates').optional(),
-  timestamp: TimestampSchema.optional(),
-  question: QuestionTextSchema,
-  user_choice: z.union([LabelSchema, z.array(LabelSchema).min(1).max(LIMITS.options)]),
-  all_options: OptionsSchema,
-  context: ContextSchema.optional(),
-  user: IdentifierSchema.default('default'),
-  project: IdentifierSchema.optional(),
-  session_id: IdentifierSchema.optional(),
-  point: IdentifierSchema.optional(),
-  header: z.string().max(LIMITS.labelLength).optional(),
-  multi_select: z.boolean().optional(),
+  decision_id: z
+    .string()
+    .min(1)
+    .max(LIMITS.identifierLength)
+    .refine(hasNoLoneSurrogate, 'must not contain lone surrogates')
+    .optional()
+    .meta({ description: FIELD_DESCRIPTIONS.decision_id }),
+  timestamp: TimestampSchema.optional().meta({ description: FIELD_DESCRIPTIONS.timestamp }),
+  question: QuestionTextSchema.meta({ description: FIELD_DESCRIPTIONS.question }),
+  user_choice: z
+    .union([LabelSchema, z.array(LabelSchema).min(1).max(LIMITS.options)])
+    .meta({ description: FIELD_DESCRIPTIONS.user_choice }),
+  all_options: OptionsSchema.meta({ description: FIELD_DESCRIPTIONS.all_options }),
+  context: ContextSchema.optional().meta({ description: FIELD_DESCRIPTIONS.context }),
+  user: IdentifierSchema.default('default').meta({ description: FIELD_DESCRIPTIONS.user }),
+  project: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.project }),
+  session_id: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.session_id }),
+  point: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.point }),
+  header: z.string().max(LIMITS.labelLength).optional().meta({ description: FIELD_DESCRIPTIONS.header }),
+  multi_select: z.boolean().optional().meta({ description: FIELD_DESCRIPTIONS.multi_select }),
   multiSelect: MultiSelectAlias,
-  /** `user` for a choice the user made; `auto-resolved` for an answer this service gave itself (R-ASK-4). */
-  source: z.enum(['user', 'auto-resolved']).default('user'),
+  source: z.enum(['user', 'auto-resolved']).default('user').meta({ description: FIELD_DESCRIPTIONS.source }),
 })
 export type ObservationInput = z.infer<typeof ObservationInputSchema>
 

@@ -2,7 +2,7 @@ import { z } from './zod'
 import { normalizeLabel } from './labels'
 import { nestsWithin } from './json-depth'
 import { LIMITS } from './limits'
-import { ContextSchema, IdentifierSchema, NOT_BLANK_PATTERN, TimestampSchema } from './observation'
+import { ContextSchema, FIELD_DESCRIPTIONS, IdentifierSchema, NOT_BLANK_PATTERN, TimestampSchema } from './observation'
 import type { Recommendation } from './recommendation'
 
 /** What Claude Code's AskUserQuestion tool accepts: 1 to 4 questions of 2 to 4 options each. */
@@ -54,17 +54,18 @@ export const PlanRequestSchema = z.strictObject({
   answers: z.unknown().optional().meta({ description: 'AskUserQuestion input field, ignored (an agent may pass its whole tool input).' }),
   annotations: z.unknown().optional().meta({ description: 'AskUserQuestion input field, ignored.' }),
   metadata: z.unknown().optional().meta({ description: 'AskUserQuestion input field, ignored.' }),
-  user: IdentifierSchema.default('default'),
-  project: IdentifierSchema.optional(),
-  session_id: IdentifierSchema.optional(),
+  user: IdentifierSchema.default('default').meta({ description: FIELD_DESCRIPTIONS.user }),
+  project: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.project }),
+  session_id: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.session_id }),
   questions: z
     .array(AskUserQuestionSchema)
     .min(1)
     .max(LIMITS.questionsPerPlan)
-    .refine(questionTextsUnique, { message: 'question texts must be unique (answers are keyed by them)' }),
-  context: ContextSchema.optional(),
+    .refine(questionTextsUnique, { message: 'question texts must be unique (answers are keyed by them)' })
+    .meta({ description: 'The questions of the AskUserQuestion call about to be made, as the agent wrote them.' }),
+  context: ContextSchema.optional().meta({ description: FIELD_DESCRIPTIONS.context }),
   /** Plans as the service would have then (R-REC-9), for an audit of an earlier plan. */
-  as_of: TimestampSchema.optional(),
+  as_of: TimestampSchema.optional().meta({ description: FIELD_DESCRIPTIONS.as_of }),
 })
 export type PlanRequest = z.infer<typeof PlanRequestSchema>
 

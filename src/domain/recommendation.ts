@@ -24,6 +24,7 @@ import { expertiseLevel, recommendationStrength, type ExpertiseLevel, type Stren
 import { layersOf, type Layers } from './layers'
 import {
   ContextSchema,
+  FIELD_DESCRIPTIONS,
   IdentifierSchema,
   LabelSchema,
   MultiSelectAlias,
@@ -41,18 +42,18 @@ import { LIMITS } from './limits'
  * `staticDefault` or `asOf` dropped would answer another question (no default, as of now).
  */
 export const RecommendationRequestSchema = z.strictObject({
-  user: IdentifierSchema.default('default'),
-  project: IdentifierSchema.optional(),
-  session_id: IdentifierSchema.optional(),
-  question: QuestionTextSchema,
-  point: IdentifierSchema.optional(),
-  header: z.string().max(LIMITS.labelLength).optional(),
-  all_options: OptionsSchema,
-  context: ContextSchema.optional(),
-  static_default: LabelSchema.optional(),
-  multi_select: z.boolean().optional(),
+  user: IdentifierSchema.default('default').meta({ description: FIELD_DESCRIPTIONS.user }),
+  project: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.project }),
+  session_id: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.session_id }),
+  question: QuestionTextSchema.meta({ description: FIELD_DESCRIPTIONS.question }),
+  point: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.point }),
+  header: z.string().max(LIMITS.labelLength).optional().meta({ description: FIELD_DESCRIPTIONS.header }),
+  all_options: OptionsSchema.meta({ description: FIELD_DESCRIPTIONS.all_options }),
+  context: ContextSchema.optional().meta({ description: FIELD_DESCRIPTIONS.context }),
+  static_default: LabelSchema.optional().meta({ description: FIELD_DESCRIPTIONS.static_default }),
+  multi_select: z.boolean().optional().meta({ description: FIELD_DESCRIPTIONS.multi_select }),
   multiSelect: MultiSelectAlias,
-  as_of: TimestampSchema.optional(),
+  as_of: TimestampSchema.optional().meta({ description: FIELD_DESCRIPTIONS.as_of }),
 })
 export type RecommendationRequest = z.infer<typeof RecommendationRequestSchema>
 

@@ -13,7 +13,7 @@ import {
 import { ImportedDecisionSchema } from '../decisions/imported-decision'
 import { PULSE_SOURCES } from '../decisions/store'
 import { LIMITS } from '../domain/limits'
-import { LabelSchema, IdentifierSchema, TimestampSchema } from '../domain/observation'
+import { FIELD_DESCRIPTIONS, LabelSchema, IdentifierSchema, TimestampSchema } from '../domain/observation'
 
 const EvidenceSchema = z.object({
   kind: z.string(),
@@ -154,13 +154,14 @@ export const SupersedeBody = z
 
 export const CheckBody = z
   .strictObject({
-    action: z.string().min(1).max(10_000).optional().openapi({ description: 'A shell command about to run.' }),
-    choice: LabelSchema.optional().openapi({ description: 'An option about to be chosen at `point`.' }),
-    point: IdentifierSchema.optional(),
-    task: IdentifierSchema.optional(),
-    path: z.string().min(1).max(1000).optional(),
-    stage: IdentifierSchema.optional(),
-    as_of: AsOfField.openapi({
+    // .meta, not .openapi: the MCP tool check_decision shows these to the model too.
+    action: z.string().min(1).max(10_000).optional().meta({ description: 'A shell command about to run.' }),
+    choice: LabelSchema.optional().meta({ description: 'An option about to be chosen at `point`.' }),
+    point: IdentifierSchema.optional().meta({ description: 'The decision point `choice` is made at; decisions bound to other points are left out.' }),
+    task: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.task }),
+    path: z.string().min(1).max(1000).optional().meta({ description: FIELD_DESCRIPTIONS.path }),
+    stage: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.stage }),
+    as_of: AsOfField.meta({
       description: 'Check against the decisions in force then, as they stood then (R-REC-9): an audit, which counts no pulse.',
     }),
   })
@@ -255,11 +256,9 @@ export const WhyQuery = z.object({
   // Task and stage are taken as a recommendation's `context` takes them (the answer is recomputed
   // with them as its context, and the MCP `why` tool passes its context's on): any text of up to
   // 500 characters, not only an identifier; refused, they made that tool fail where recommend answered.
-  task: RunValue.openapi({ description: 'The run\'s task: decisions scoped to a task apply only when it is given (R-CON-4).' }),
-  path: z.string().min(1).max(DECISION_LIMITS.pathLength).optional().openapi({
-    description: 'The path the run works on: decisions scoped to a path apply to it and below; without it they are left out (R-CON-4).',
-  }),
-  stage: RunValue.openapi({ description: 'The run\'s stage: decisions scoped to a stage apply only when it is given (R-CON-4).' }),
+  task: RunValue.meta({ description: FIELD_DESCRIPTIONS.task }),
+  path: z.string().min(1).max(DECISION_LIMITS.pathLength).optional().meta({ description: FIELD_DESCRIPTIONS.path }),
+  stage: RunValue.meta({ description: FIELD_DESCRIPTIONS.stage }),
 })
 
 export const PointWhySchema = z

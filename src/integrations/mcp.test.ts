@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import { describe, expect, it } from 'vitest'
+import { createTestApp } from '../../test/support/test-app'
 import type { ObservationInput } from '../domain/observation'
 import { createMcpServer, type McpBackend } from './mcp'
 
@@ -219,6 +220,33 @@ async function rawSession(backend: McpBackend = recordingBackend().backend) {
   await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' })
   return { request, close: () => clientSide.close() }
 }
+
+describe('createMcpServer: argument descriptions', () => {
+  it('describe every argument of every tool, as the OpenAPI document describes the route\'s field', async () => {
+    const client = await connected(recordingBackend().backend, undefined)
+    const { tools } = await client.listTools()
+    const doc = (await (await createTestApp()).call('GET', '/openapi.json')).body
+    /** The route body each tool takes, as the OpenAPI document names its schema. */
+    const bodies: Record<string, string> = {
+      recommend: 'RecommendationRequest',
+      plan_questions: 'PlanRequest',
+      record_choice: 'ObservationInput',
+      why: 'RecommendationRequest',
+      check_decision: 'DecisionCheck',
+    }
+    for (const tool of tools) {
+      const documented = doc.components.schemas[bodies[tool.name] as string].properties as Record<string, { description?: string }>
+      for (const [name, property] of Object.entries(tool.inputSchema.properties ?? {})) {
+        const description = (property as { description?: unknown }).description
+        expect(typeof description === 'string' && description.length > 0, `${tool.name}.${name}`).toBe(true)
+        // The MCP server's user defaults otherwise, and says so after the shared description.
+        if (name === 'user') expect(description, tool.name).toContain(documented.user?.description)
+        else if (documented[name] !== undefined) expect(description, `${tool.name}.${name}`).toBe(documented[name]?.description)
+      }
+    }
+    await client.close()
+  })
+})
 
 describe('createMcpServer: the context property', () => {
   it('says in the schema the bound on keys the tools hold it to: a client that checks the schema refuses what the tool would', async () => {

@@ -13,7 +13,7 @@ import {
 import { runOfContext } from '../decisions/applicability'
 import type { PointWhyQuery } from '../decisions/explain-point'
 import type { z } from '../domain/zod'
-import { IdentifierSchema, ObservationInputSchema, type ObservationInput } from '../domain/observation'
+import { FIELD_DESCRIPTIONS, IdentifierSchema, ObservationInputSchema, type ObservationInput } from '../domain/observation'
 import { CheckBody } from '../http/decision-schemas'
 import { PlanRequestSchema, type PlanRequest } from '../domain/question-plan'
 import { RecommendationRequestSchema, type Recommendation, type RecommendationRequest } from '../domain/recommendation'
@@ -134,7 +134,9 @@ export function createMcpServer(backend: McpBackend, options: { version: string;
   // prefault, not default: zod returns a default as it is, so a $DECISION_MEMORY_USER of "" or "!x"
   // (or one not in NFC) would reach the store unchecked when the call runs locally, where no route
   // parses it again, under a name the service's export and forget cannot name (R-SVC-5).
-  const user = IdentifierSchema.prefault(options.defaultUser ?? 'default')
+  const user = IdentifierSchema.prefault(options.defaultUser ?? 'default').meta({
+    description: `${FIELD_DESCRIPTIONS.user} Default: the server's $DECISION_MEMORY_USER, else "default".`,
+  })
   const recommendation = RecommendationRequestSchema.extend({ user })
   const server = new McpServer({ name: 'decision-memory', version: options.version })
   const tools = new Set<string>()
