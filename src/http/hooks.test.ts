@@ -667,3 +667,46 @@ describe('a refused hook payload names the field as the payload and query have i
     expect(pre.body.error.issues.map((i: any) => i.path)).toEqual(['tool_input.questions.1.options.2'])
   })
 })
+
+describe('a refused hook payload says in its message the fields its issues name (R-SVC-2)', () => {
+  const FUTURE = '2026-07-01T11:00:00.000Z'
+  /** Every field path the message names, in the internal spelling or the payload's. */
+  const internal = /\b(?:\d+\.)?(?:timestamp|started_at|all_options|user_choice)\b|(?<![\w.])questions\.\d/
+
+  it('a duplicate option in the multi-question fixture: message and issue name tool_response.questions.1.options.3', async () => {
+    const { call, store } = await createTestApp()
+    const payload = claudeCodeFixture('post-tool-use-multi')
+    payload.tool_response.questions[1].options.push({ label: 'Unit tests (Recommended)', description: 'again' })
+    const { status, body } = await call('POST', HOOK, payload)
+    expect(status).toBe(400)
+    expect(body.error.code).toBe('duplicate_option')
+    expect(body.error.issues).toEqual([
+      { path: 'tool_response.questions.1.options.3', message: 'duplicate of tool_response.questions.1.options.1 after normalisation' },
+    ])
+    expect(body.error.message).toBe('tool_response.questions.1.options.3: options 1 and 3 are both "Unit tests"')
+    expect(await observationsOf(store)).toEqual([])
+  })
+
+  it('the same duplicate at PreToolUse: the message names tool_input.questions.0, as its issue does', async () => {
+    const { call } = await createTestApp()
+    const payload = claudeCodeFixture('pre-tool-use')
+    payload.tool_input.questions[0].options.push({ ...payload.tool_input.questions[0].options[0] })
+    const { status, body } = await call('POST', HOOK, payload)
+    expect(status).toBe(400)
+    const [issue] = body.error.issues
+    expect(issue.path).toMatch(/^tool_input\.questions\.0\.options\.\d$/)
+    expect(issue.message).toMatch(/^duplicate of tool_input\.questions\.0\.options\.0 /)
+    expect(body.error.message).toMatch(/^tool_input\.questions\.0: options 0 and \d are both "/)
+    expect(body.error.message).not.toMatch(internal)
+  })
+
+  it('`at` in the future, for the multi-question fixture and SessionStart: the message names `at`', async () => {
+    const { call } = await createTestApp()
+    for (const name of ['post-tool-use-multi', 'session-start']) {
+      const { status, body } = await call('POST', `${HOOK}?at=${FUTURE}`, claudeCodeFixture(name))
+      expect(status).toBe(400)
+      expect(body.error.issues.map((i: any) => i.path)).toEqual(['at'])
+      expect(body.error.message).toBe(`at ${FUTURE} is in the future`)
+    }
+  })
+})

@@ -258,10 +258,16 @@ function answeredQuestions(payload: ClaudeCodeHookPayload, options: HookOptions)
   return { observations, fields }
 }
 
+/** A field of an observation or a plan named in an error's text: `1.all_options.2`, `timestamp`, `questions.0`. */
+const INTERNAL_PATH = /(?<![\w.])(?:(?:\d+\.)?(?:timestamp|started_at|all_options|multiSelect|user_choice)|questions\.\d+)(?:\.[^\s.:,;()"]+)*/g
+
 /**
  * Runs a use case on what a hook payload became, and names the fields of an error it refuses as
  * the payload and the query have them (R-SVC-2): `at`, not `timestamp` or `started_at`;
  * `tool_input.questions.1.options.2`, not `all_options.2` (of the observation `fields` says).
+ * Its message and its issues' messages too, so that what is read says what the issues point
+ * at; a message that names no field (`options 0 and 2 are both "a"`) is prefixed with the
+ * issues' paths, where a plan's names its question (planQuestions).
  */
 async function asSent<T>(work: Promise<T>, fields: readonly AnswerFields[] = []): Promise<T> {
   try {
@@ -278,10 +284,19 @@ async function asSent<T>(work: Promise<T>, fields: readonly AnswerFields[] = [])
       if (field === 'user_choice') return `${at.answer}${rest}`
       return `${at.question}.${field === 'all_options' ? 'options' : field}${rest}`
     }
-    throw new InputError(error.code, error.message, {
-      status: error.status,
-      issues: error.issues.map((issue) => ({ path: rename(issue.path), message: issue.message })),
-    })
+    // Quoted text (a label, a question) is the caller's own, and left as it is.
+    let named = false
+    const renameWithin = (text: string): string =>
+      text.replace(new RegExp(`"[^"]*"|${INTERNAL_PATH.source}`, 'g'), (found) => {
+        if (found.startsWith('"')) return found
+        named = true
+        return rename(found)
+      })
+    const issues = error.issues.map((issue) => ({ path: rename(issue.path), message: renameWithin(issue.message) }))
+    named = false
+    const message = renameWithin(error.message)
+    const paths = [...new Set(issues.map((issue) => issue.path))].join(', ')
+    throw new InputError(error.code, named || paths === '' ? message : `${paths}: ${message}`, { status: error.status, issues })
   }
 }
 
