@@ -151,6 +151,16 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     expect(why.state).toBe('enforced')
     expect(why.recommended).toBe('Tier L')
     expect(why.point_why.decisions.map((d: { key: string }) => d.key)).toEqual(['D-022'])
+    // The decision check_decision named, by its key: its chain and rationale, as GET /v1/decisions/{key}/why has them.
+    const decision = JSON.parse(textOf(await client.callTool({ name: 'why', arguments: { key: 'D-021' } })))
+    expect(decision).toEqual(await (await fetch(`${service.url}/v1/decisions/D-021/why`)).json())
+    expect(decision).toMatchObject({ key: 'D-021', current: 'D-021', rationale: 'Force push has lost us work twice.' })
+    const unknown = await client.callTool({ name: 'why', arguments: { key: 'D-999' } })
+    expect(unknown.isError).toBe(true)
+    expect(textOf(unknown)).toContain('D-999')
+    // A point alone: what GET /v1/why says of it.
+    const point = JSON.parse(textOf(await client.callTool({ name: 'why', arguments: { point: why.point, user: 'alice' } })))
+    expect(point.decisions.map((d: { key: string }) => d.key)).toEqual(['D-022'])
   })
 
   it('answers bad input with an error naming the field', async () => {
@@ -195,6 +205,12 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     ])
     const recorded = await client.callTool({ name: 'record_choice', arguments: { ...TIER, user_choice: 'Tier S', decision_id: 'local-1' } })
     expect(recorded.isError).toBeFalsy()
+    // Why, of a point and of a decision, on the store it opened: the point is known now (one observation, too few to learn from).
+    const point = JSON.parse(textOf(await client.callTool({ name: 'why', arguments: { point: 'complexity-tier' } })))
+    expect(point).toMatchObject({ user: 'bob', point: 'complexity-tier', recommendation: { state: 'static-default', recommended: 'Tier M' } })
+    const noDecision = await client.callTool({ name: 'why', arguments: { key: 'D-001' } })
+    expect(noDecision.isError).toBe(true)
+    expect(textOf(noDecision)).toMatch(/^decision_not_found: .*D-001/)
     await client.close()
     clients.splice(0)
     const service = await startService(data)

@@ -79,6 +79,10 @@ export async function mcpCommand(argv: string[]): Promise<number> {
       for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, value)
       return call(`/v1/why?${params}`, undefined, (memory) => memory.why(query), 'GET')
     },
+    whyDecision: (key, query) => {
+      const asOf = query.as_of === undefined ? '' : `?${new URLSearchParams({ as_of: query.as_of })}`
+      return call(`/v1/decisions/${encodeURIComponent(key)}/why${asOf}`, undefined, (_memory, decisions) => decisions.why(key, query), 'GET')
+    },
     check: (request) => call('/v1/decisions/check', request, (_memory, decisions) => decisions.check(request)),
   }
   // Loaded here, not at the top: every command starts through main.ts, and the hook must start fast.

@@ -17,6 +17,7 @@ function recordingBackend() {
       return { ok: true, body: { stored: [], duplicates: [] } }
     },
     whyPoint: async () => ({ ok: true, body: {} }),
+    whyDecision: async () => ({ ok: true, body: {} }),
     check: async () => ({ ok: true, body: {} }),
   }
   return { backend, observed }
@@ -31,6 +32,7 @@ async function connected(backend: McpBackend, defaultUser: string | undefined) {
   return client
 }
 
+const WHY_Q = { question: 'Which database?', all_options: ['pg', 'mysql'] }
 const CHOICE = { question: 'Which database?', all_options: ['pg', 'mysql'], user_choice: 'pg' }
 
 describe('createMcpServer: the default user', () => {
@@ -373,6 +375,109 @@ describe('createMcpServer: why', () => {
     expect(asked).toEqual([
       { user: 'alice', project: undefined, session_id: 's-1', point: 'complexity-tier', as_of: '2026-07-01T10:00:00Z', task: undefined, path: 'services/billing/x.ts', stage: 'plan' },
     ])
+    await client.close()
+  })
+})
+
+describe('createMcpServer: why of a decision or of a point alone', () => {
+  /** A backend that records which why was asked, and with what. */
+  function askedBackend() {
+    const asked: Array<[string, unknown]> = []
+    const backend: McpBackend = {
+      ...recordingBackend().backend,
+      recommend: async (request) => (asked.push(['recommend', request]), { ok: true, body: { point: 'db' } }),
+      whyPoint: async (query) => (asked.push(['whyPoint', query]), { ok: true, body: { point: query.point, decisions: [] } }),
+      whyDecision: async (key, query) => (asked.push(['whyDecision', { key, ...query }]), { ok: true, body: { key, chain: [] } }),
+    }
+    return { backend, asked }
+  }
+  const text = (answer: Awaited<ReturnType<Client['callTool']>>) => (answer.content as Array<{ text: string }>)[0]?.text ?? ''
+
+  it('says in the schema that a key, a point alone or a question is asked of: question and all_options not required', async () => {
+    const client = await connected(askedBackend().backend, undefined)
+    const why = (await client.listTools()).tools.find((t) => t.name === 'why')
+    expect(why?.inputSchema.required ?? []).not.toContain('question')
+    expect(why?.inputSchema.required ?? []).not.toContain('all_options')
+    expect(why?.inputSchema.properties?.key).toMatchObject({ type: 'string', maxLength: expect.any(Number) })
+    expect(why?.description).toContain('`key`')
+    await client.close()
+  })
+
+  it('answers a decision\'s why by its key, as of as_of, asking nothing of a recommendation', async () => {
+    const { backend, asked } = askedBackend()
+    const client = await connected(backend, 'alice')
+    const answer = await client.callTool({ name: 'why', arguments: { key: 'ADR-0005', as_of: '2026-07-01T10:00:00Z' } })
+    expect(answer.isError).toBeFalsy()
+    expect(JSON.parse(text(answer))).toEqual({ key: 'ADR-0005', chain: [] })
+    expect(asked).toEqual([['whyDecision', { key: 'ADR-0005', as_of: '2026-07-01T10:00:00Z' }]])
+    await client.close()
+  })
+
+  it('refuses a key given with a question, a point or a session, naming each, and asks nothing', async () => {
+    const { backend, asked } = askedBackend()
+    const client = await connected(backend, undefined)
+    const answer = await client.callTool({ name: 'why', arguments: { key: 'D-001', ...WHY_Q, point: 'db', session_id: 's-1' } })
+    expect(answer.isError).toBe(true)
+    const lines = text(answer).split('\n')
+    expect(lines[0]).toMatch(/^invalid_request: why with key .*drop /)
+    const named = ['all_options', 'point', 'question', 'session_id']
+    expect(lines[0]?.split('drop ')[1]?.split(', ').sort()).toEqual(named)
+    expect(lines.slice(1).map((line) => line.split(':')[0]).sort()).toEqual(named.map((field) => `- ${field}`))
+    expect(asked).toEqual([])
+    await client.close()
+  })
+
+  it('answers a point alone with what GET /v1/why says of it, in the run its context describes', async () => {
+    const { backend, asked } = askedBackend()
+    const client = await connected(backend, 'alice')
+    const context = { task: 'billing', phase: 'run' }
+    const answer = await client.callTool({ name: 'why', arguments: { point: 'complexity-tier', session_id: 's-1', context } })
+    expect(JSON.parse(text(answer))).toEqual({ point: 'complexity-tier', decisions: [] })
+    expect(asked).toEqual([
+      ['whyPoint', { user: 'alice', project: undefined, session_id: 's-1', point: 'complexity-tier', as_of: undefined, task: 'billing', path: undefined, stage: undefined }],
+    ])
+    await client.close()
+  })
+
+  it('is a tool error at a point alone nothing is known of: no recommendation to stand in for it', async () => {
+    const backend: McpBackend = {
+      ...askedBackend().backend,
+      whyPoint: async () => ({ ok: false, error: { code: 'point_not_found', message: 'nothing is known of point db' } }),
+    }
+    const client = await connected(backend, undefined)
+    const answer = await client.callTool({ name: 'why', arguments: { point: 'db' } })
+    expect(answer.isError).toBe(true)
+    expect(text(answer)).toBe('point_not_found: nothing is known of point db')
+    await client.close()
+  })
+
+  it('refuses what describes a question at a point alone, and half a question, naming the field', async () => {
+    const { backend, asked } = askedBackend()
+    const client = await connected(backend, undefined)
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ point: 'db', static_default: 'pg' }, 'static_default'],
+      [{ point: 'db', header: 'DB', multiSelect: true }, 'header'],
+      [{ question: 'Which database?' }, 'all_options'],
+      [{ all_options: ['pg', 'mysql'], point: 'db' }, 'question'],
+      [{}, 'question'],
+      [{ session_id: 's-1' }, 'question'],
+    ]
+    for (const [args, field] of cases) {
+      const answer = await client.callTool({ name: 'why', arguments: args })
+      expect(answer.isError, JSON.stringify(args)).toBe(true)
+      expect(text(answer).split('\n').slice(1).some((line) => line.startsWith(`- ${field}: `)), `${JSON.stringify(args)}: ${text(answer)}`).toBe(true)
+    }
+    expect(asked).toEqual([])
+    await client.close()
+  })
+
+  it('still answers a question as recommend takes it, with the point\'s why beside it', async () => {
+    const { backend, asked } = askedBackend()
+    const client = await connected(backend, undefined)
+    const answer = await client.callTool({ name: 'why', arguments: { ...WHY_Q, point: 'db' } })
+    expect(JSON.parse(text(answer))).toMatchObject({ point: 'db', point_why: { point: 'db', decisions: [] } })
+    expect(asked.map(([name]) => name)).toEqual(['recommend', 'whyPoint'])
+    expect(asked[0]?.[1]).toEqual({ user: 'default', ...WHY_Q, point: 'db' })
     await client.close()
   })
 })

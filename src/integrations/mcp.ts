@@ -11,6 +11,7 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js'
 import { runOfContext } from '../decisions/applicability'
+import { DecisionKeySchema } from '../decisions/decision'
 import type { PointWhyQuery } from '../decisions/explain-point'
 import type { z } from '../domain/zod'
 import { FIELD_DESCRIPTIONS, IdentifierSchema, ObservationInputSchema, type ObservationInput } from '../domain/observation'
@@ -33,6 +34,8 @@ export interface McpBackend {
   observe(inputs: ObservationInput[]): Promise<BackendAnswer>
   /** `GET /v1/why` for the point: the decisions, supersede chains and observations behind it (R-CON-5). */
   whyPoint(query: PointWhyQuery): Promise<BackendAnswer>
+  /** `GET /v1/decisions/{key}/why`: a decision's supersede chain, rationale and evidence (R-CON-5). */
+  whyDecision(key: string, query: { as_of?: string }): Promise<BackendAnswer>
   /** `POST /v1/decisions/check` (R-CON-3). */
   check(request: z.infer<typeof CheckBody>): Promise<BackendAnswer>
 }
@@ -43,6 +46,11 @@ function result(answer: BackendAnswer, shape: (body: unknown) => unknown = (body
     return { isError: true, content: [{ type: 'text', text: `${answer.error.code}: ${answer.error.message}${issues}` }] }
   }
   return { content: [{ type: 'text', text: JSON.stringify(shape(answer.body), null, 2) }] }
+}
+
+/** A tool error for arguments that fit the schema but not together, naming the fields as a 400 does. */
+function refused(issues: Array<{ path: string; message: string }>, message: string): CallToolResult {
+  return result({ ok: false, error: { code: 'invalid_request', message, issues } })
 }
 
 /**
@@ -186,30 +194,72 @@ export function createMcpServer(backend: McpBackend, options: { version: string;
     async (input) => result(await backend.observe([input])),
   )
 
+  // One tool for the three `why`s of R-CON-5: a recommendation's (the question as `recommend` takes
+  // it), a point's (`point` alone: what the memory holds of it, as `GET /v1/why` says) and a
+  // decision's (`key`: e.g. the one `check_decision` named as blocking). Which is asked is told by
+  // the arguments, checked in the tool: a top-level anyOf is what the Claude API refuses.
+  const whyInput = recommendation.extend({
+    question: RecommendationRequestSchema.shape.question.optional(),
+    all_options: RecommendationRequestSchema.shape.all_options.optional(),
+    key: DecisionKeySchema.optional().meta({
+      description:
+        'A decision\'s key (e.g. one `check_decision` named): its supersede chain, rationale and evidence, as of `as_of`. ' +
+        'Give it with no other argument but `as_of`; give `point` alone for what is behind a point, or `question` and ' +
+        '`all_options` for a recommendation\'s evidence.',
+    }),
+  })
   server.registerTool(
     tool('why'),
     {
-      title: 'Why this recommendation',
+      title: 'Why this recommendation, point or decision',
       description:
-        'The evidence of a recommendation: precondition, confidence and how it was computed, the session, ' +
-        'recent and long-term layers, the ids of the observations it rests on, and the decisions bound to ' +
-        'its point with their supersede chains and rationales.',
-      inputSchema: recommendation,
+        'With `question` and `all_options` (as `recommend` takes them): the evidence of the recommendation, namely ' +
+        'precondition, confidence and how it was computed, the session, recent and long-term layers, the ids of the ' +
+        'observations it rests on, and in `point_why` the decisions bound to its point with their supersede chains ' +
+        'and rationales. With `point` alone: what is recommended there, whether the user was asked or answered for, ' +
+        'and the decisions and observations behind it. With `key`: that decision\'s supersede chain, rationale and ' +
+        'evidence.',
+      inputSchema: whyInput,
     },
-    async (request) => {
-      const answer = await backend.recommend(request)
+    async (input) => {
+      const { key, question, all_options, ...rest } = input
+      /** The arguments given among `names`, each refused with `why`. */
+      const given = (names: readonly string[], why: string) =>
+        names.filter((name) => (input as Record<string, unknown>)[name] !== undefined).map((path) => ({ path, message: why }))
+      if (key !== undefined) {
+        // `user` is always there (it defaults), and a decision holds nobody's choices: it is not asked of.
+        const extra = given(Object.keys(input).filter((name) => !['key', 'user', 'as_of'].includes(name)), 'not taken with `key`: a decision\'s why takes only `as_of`')
+        if (extra.length > 0) {
+          return refused(extra, `why with key explains that decision, and takes only as_of beside it: drop ${extra.map((i) => i.path).join(', ')}`)
+        }
+        return result(await backend.whyDecision(key, { as_of: input.as_of }))
+      }
+      // In the run the context describes: decisions scoped to its task, path or stage apply there too (R-CON-4).
+      const run = runOfContext(input.context)
+      const asked = (point: string) =>
+        backend.whyPoint({ user: input.user, project: input.project, session_id: input.session_id, point, as_of: input.as_of, ...run })
+      if (question === undefined && all_options === undefined) {
+        if (input.point === undefined) {
+          return refused(
+            [{ path: 'question', message: 'required: give `question` and `all_options`, or `point`, or `key`' }],
+            'why needs what to explain: a question with `question` and `all_options`, a point with `point`, or a decision with `key`',
+          )
+        }
+        // A point alone: nothing to recommend from, so what `GET /v1/why` says is the answer, a
+        // point nothing is known of included (an error naming it, as the route's 404 does). What
+        // describes a question is refused rather than dropped: it would not change the answer.
+        const extra = given(['header', 'static_default', 'multi_select', 'multiSelect'], 'taken only with `question` and `all_options`')
+        if (extra.length > 0) return refused(extra, `why at a point alone takes no ${extra.map((i) => i.path).join(', ')}: give the question with them`)
+        return result(await asked(input.point))
+      }
+      if (question === undefined || all_options === undefined) {
+        const path = question === undefined ? 'question' : 'all_options'
+        return refused([{ path, message: 'required with `' + (path === 'question' ? 'all_options' : 'question') + '`' }], `${path} is required with a recommendation's why`)
+      }
+      const answer = await backend.recommend({ ...rest, question, all_options })
       if (!answer.ok) return result(answer)
       const rec = answer.body as Recommendation
-      // In the recommendation's run: decisions scoped to its task, path or stage apply there too (R-CON-4).
-      const run = runOfContext(request.context)
-      const behind = await backend.whyPoint({
-        user: request.user,
-        project: request.project,
-        session_id: request.session_id,
-        point: rec.point,
-        as_of: request.as_of,
-        ...run,
-      })
+      const behind = await asked(rec.point)
       if (behind.ok) return result({ ok: true, body: { ...whyOf(rec), point_why: behind.body } })
       // A point nothing is known of yet (no observation, no decision bound to it) has no `why` of
       // its own: the recommendation explains itself. Any other failure is the tool's: an answer
