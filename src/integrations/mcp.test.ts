@@ -359,6 +359,31 @@ describe('createMcpServer: why', () => {
     }
   })
 
+  it('says what each decision did to this recommendation, not only to the point\'s latest question in point_why', async () => {
+    // Required D-060 fixes Postgres at db; the agent offers Mongo and MySQL: D-060 is not offered
+    // here, while point_why, recomputed from the options the point knows, has it enforced.
+    const effect = { key: 'D-060', enforce: 'required', effect: 'not-offered', detail: 'must Postgres: not offered' }
+    const backend: McpBackend = {
+      ...recordingBackend().backend,
+      recommend: async () => ({
+        ok: true,
+        body: { point: 'db', recommended: 'Mongo', state: 'static-default', decisions: [effect], learned: { state: 'static-default', recommended: 'Mongo', confidence: 0.5 } },
+      }),
+      whyPoint: async () => ({ ok: true, body: { point: 'db', recommendation: { state: 'enforced', recommended: 'Postgres' }, decisions: [{ key: 'D-060', effect: 'enforced' }] } }),
+    }
+    const client = await connected(backend, undefined)
+    const answer = await client.callTool({ name: 'why', arguments: { question: 'Which database?', all_options: ['Mongo', 'MySQL'], point: 'db' } })
+    const body = JSON.parse((answer.content as Array<{ text: string }>)[0]?.text ?? '')
+    expect(body).toMatchObject({ recommended: 'Mongo', decisions: [effect], learned: { recommended: 'Mongo' }, point_why: { decisions: [{ effect: 'enforced' }] } })
+    // No decision bound to the point: an empty list, not a missing field.
+    const plain = await connected(whyBackend(async () => ({ ok: true, body: {} })), undefined)
+    const none = JSON.parse(((await plain.callTool({ name: 'why', arguments: WHY })).content as Array<{ text: string }>)[0]?.text ?? '')
+    expect(none.decisions).toEqual([])
+    expect(none).not.toHaveProperty('learned')
+    await client.close()
+    await plain.close()
+  })
+
   it('asks why of the point in the recommendation\'s run: its task, path and stage (R-CON-4), as of its as_of', async () => {
     const asked: unknown[] = []
     const backend: McpBackend = {

@@ -17,7 +17,8 @@ import type { z } from '../domain/zod'
 import { FIELD_DESCRIPTIONS, IdentifierSchema, ObservationInputSchema, type ObservationInput } from '../domain/observation'
 import { CheckBody } from '../http/decision-schemas'
 import { PlanRequestSchema, type PlanRequest } from '../domain/question-plan'
-import { RecommendationRequestSchema, type Recommendation, type RecommendationRequest } from '../domain/recommendation'
+import { RecommendationRequestSchema, type RecommendationRequest } from '../domain/recommendation'
+import type { ContractedRecommendation } from '../decisions/enforcement'
 
 /** An answer of decision-memory as the MCP tools see it: the body, or the error body of a 4xx. */
 export type BackendAnswer =
@@ -55,9 +56,13 @@ function refused(issues: Array<{ path: string; message: string }>, message: stri
 
 /**
  * The evidence of a recommendation (R-CON-5 for observed choices): what is recommended, how
- * sure, under which conditions, from which layers, and the ids of the observations behind it.
+ * sure, under which conditions, from which layers, and the ids of the observations behind it;
+ * and what each decision bound to the point did to this recommendation (`decisions`), with what
+ * observed choices alone would pick when one fixed something else (`learned`). `point_why` is
+ * recomputed from the latest question asked at the point, with its options: the effects it lists
+ * may be another question's (a decision `enforced` there is `not-offered` here).
  */
-export function whyOf(recommendation: Recommendation) {
+export function whyOf(recommendation: ContractedRecommendation) {
   const r = recommendation
   return {
     point: r.point,
@@ -77,6 +82,8 @@ export function whyOf(recommendation: Recommendation) {
     evidence: r.evidence,
     evidence_total: r.evidence_total,
     as_of: r.as_of,
+    decisions: r.decisions ?? [],
+    ...(r.learned === undefined ? {} : { learned: r.learned }),
   }
 }
 
@@ -215,8 +222,8 @@ export function createMcpServer(backend: McpBackend, options: { version: string;
       description:
         'With `question` and `all_options` (as `recommend` takes them): the evidence of the recommendation, namely ' +
         'precondition, confidence and how it was computed, the session, recent and long-term layers, the ids of the ' +
-        'observations it rests on, and in `point_why` the decisions bound to its point with their supersede chains ' +
-        'and rationales. With `point` alone: what is recommended there, whether the user was asked or answered for, ' +
+        'observations it rests on, what each decision bound to its point did to it (`decisions`), and in `point_why` ' +
+        'the decisions bound to its point with their supersede chains and rationales. With `point` alone: what is recommended there, whether the user was asked or answered for, ' +
         'and the decisions and observations behind it. With `key`: that decision\'s supersede chain, rationale and ' +
         'evidence.',
       inputSchema: whyInput,
@@ -258,7 +265,7 @@ export function createMcpServer(backend: McpBackend, options: { version: string;
       }
       const answer = await backend.recommend({ ...rest, question, all_options })
       if (!answer.ok) return result(answer)
-      const rec = answer.body as Recommendation
+      const rec = answer.body as ContractedRecommendation
       const behind = await asked(rec.point)
       if (behind.ok) return result({ ok: true, body: { ...whyOf(rec), point_why: behind.body } })
       // A point nothing is known of yet (no observation, no decision bound to it) has no `why` of
