@@ -172,7 +172,10 @@ export const FIELD_DESCRIPTIONS = {
   user_choice: 'The label chosen, or the labels for a multi-select question; text matching no option is kept as free text (R-CAP-3).',
   source: '`user` for a choice the user made; `auto-resolved` for an answer the service gave itself (R-ASK-4).',
   task: 'The run\'s task: decisions scoped to a task apply only when it is given (R-CON-4).',
-  path: 'The path the run works on: decisions scoped to a path apply to it and below; without it they are left out (R-CON-4).',
+  path:
+    'The path the run works on, as decisions\' scopes write it: relative to the root of its git repository (`services/payments`, ' +
+    '`.` at the root), as the guard hook sends its cwd; an absolute path matches only decisions scoped by absolute paths. ' +
+    'Decisions scoped to a path apply to it and below; without it they are left out (R-CON-4).',
   stage: 'The run\'s stage: decisions scoped to a stage apply only when it is given (R-CON-4).',
 } as const
 

@@ -530,4 +530,15 @@ describe('createMcpServer: check_decision', () => {
     expect(asked).toHaveLength(1)
     await client.close()
   })
+
+  it('tells the agent to give path relative to the repository root: an absolute cwd matches no decision scoped by a relative path', async () => {
+    // Decisions are scoped as `services/payments`; an agent that sends its absolute working
+    // directory, as it knows it, is told allowed where the guard (which sends it relative) denies.
+    const client = await connected(recordingBackend().backend, undefined)
+    const { tools } = await client.listTools()
+    const path = tools.find((t) => t.name === 'check_decision')?.inputSchema.properties?.path as { description?: string } | undefined
+    expect(path?.description).toMatch(/relative to the root of its git repository/)
+    expect(path?.description).toMatch(/absolute path matches only decisions scoped by absolute paths/)
+    await client.close()
+  })
 })
