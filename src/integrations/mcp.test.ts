@@ -507,6 +507,19 @@ describe('createMcpServer: why of a decision or of a point alone', () => {
   })
 })
 
+describe('createMcpServer: plan_questions', () => {
+  it('tells the agent to record an answer it gives from the plan as auto-resolved, not as the user\'s choice (R-ASK-4)', async () => {
+    // The plan records nothing; recorded with record_choice's default source, an answer the
+    // memory gave would count as the user's own choice and confirm itself.
+    const client = await connected(recordingBackend().backend, undefined)
+    const { tools } = await client.listTools()
+    const plan = tools.find((t) => t.name === 'plan_questions')
+    expect(plan?.description).toContain('record_choice')
+    expect(plan?.description).toContain('source: "auto-resolved"')
+    await client.close()
+  })
+})
+
 describe('createMcpServer: check_decision', () => {
   it('takes as_of, as POST /v1/decisions/check does, and passes it on: an audit of a check made then (R-REC-9)', async () => {
     const asked: unknown[] = []

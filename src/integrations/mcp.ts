@@ -183,7 +183,8 @@ export function createMcpServer(backend: McpBackend, options: { version: string;
         'Given the AskUserQuestion questions you are about to ask, returns them ordered by information ' +
         '(most uncertain first), their options ordered and labelled, the ones that need not be asked ' +
         'answered in `answers`, and `ask_user_question_input`: the exact input to pass to AskUserQuestion ' +
-        '(null when nothing is left to ask).',
+        '(null when nothing is left to ask). It records nothing: an answer of `answers` you act on without asking ' +
+        'is recorded with `record_choice` and `source: "auto-resolved"`, so that it does not count as the user\'s choice.',
       inputSchema: PlanRequestSchema.extend({ user }),
     },
     async (request) => result(await backend.plan(request)),
