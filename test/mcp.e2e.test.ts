@@ -147,7 +147,17 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     expect(missing.isError).toBe(true)
     expect(textOf(missing)).toContain('action')
 
-    const why = JSON.parse(textOf(await client.callTool({ name: 'why', arguments: { ...TIER, user: 'alice' } })))
+    const pulses = async () => ((await (await fetch(`${service.url}/v1/decisions/pulses`)).json()) as { decisions: unknown[] }).decisions
+    const before = await pulses()
+    const why = JSON.parse(textOf(await client.callTool({ name: 'why', arguments: { ...TIER, user: 'alice', session_id: 'why-1' } })))
+    // An explanation reads: it started no session (R-SES-1, whose count is the user's expertise) and counted no pulse.
+    expect(await pulses()).toEqual(before)
+    const session = await fetch(`${service.url}/v1/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: 'alice', session_id: 'why-1' }),
+    })
+    expect(session.status).toBe(201)
     expect(why.state).toBe('enforced')
     expect(why.recommended).toBe('Tier L')
     expect(why.point_why.decisions.map((d: { key: string }) => d.key)).toEqual(['D-022'])

@@ -3,6 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../test/support/test-app'
+import { fixedClock } from '../clock'
 import type { ObservationInput } from '../domain/observation'
 import { createMcpServer, type McpBackend } from './mcp'
 
@@ -23,8 +24,8 @@ function recordingBackend() {
   return { backend, observed }
 }
 
-async function connected(backend: McpBackend, defaultUser: string | undefined) {
-  const server = createMcpServer(backend, { version: '0.0.0', defaultUser })
+async function connected(backend: McpBackend, defaultUser: string | undefined, clock = fixedClock(NOW)) {
+  const server = createMcpServer(backend, { version: '0.0.0', defaultUser, clock })
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   await server.connect(serverSide)
   const client = new Client({ name: 'test', version: '1.0.0' })
@@ -32,6 +33,7 @@ async function connected(backend: McpBackend, defaultUser: string | undefined) {
   return client
 }
 
+const NOW = '2026-07-01T12:00:00.000Z'
 const WHY_Q = { question: 'Which database?', all_options: ['pg', 'mysql'] }
 const CHOICE = { question: 'Which database?', all_options: ['pg', 'mysql'], user_choice: 'pg' }
 
@@ -455,11 +457,11 @@ describe('createMcpServer: why of a decision or of a point alone', () => {
   it('answers a point alone with what GET /v1/why says of it, in the run its context describes', async () => {
     const { backend, asked } = askedBackend()
     const client = await connected(backend, 'alice')
-    const context = { task: 'billing', phase: 'run' }
+    const context = { task: 'billing', stage: 'plan' }
     const answer = await client.callTool({ name: 'why', arguments: { point: 'complexity-tier', session_id: 's-1', context } })
     expect(JSON.parse(text(answer))).toEqual({ point: 'complexity-tier', decisions: [] })
     expect(asked).toEqual([
-      ['whyPoint', { user: 'alice', project: undefined, session_id: 's-1', point: 'complexity-tier', as_of: undefined, task: 'billing', path: undefined, stage: undefined }],
+      ['whyPoint', { user: 'alice', project: undefined, session_id: 's-1', point: 'complexity-tier', as_of: undefined, task: 'billing', path: undefined, stage: 'plan' }],
     ])
     await client.close()
   })
@@ -502,7 +504,23 @@ describe('createMcpServer: why of a decision or of a point alone', () => {
     const answer = await client.callTool({ name: 'why', arguments: { ...WHY_Q, point: 'db' } })
     expect(JSON.parse(text(answer))).toMatchObject({ point: 'db', point_why: { point: 'db', decisions: [] } })
     expect(asked.map(([name]) => name)).toEqual(['recommend', 'whyPoint'])
-    expect(asked[0]?.[1]).toEqual({ user: 'default', ...WHY_Q, point: 'db' })
+    // As of now, by the clock: an explanation reads what a recommendation would, and starts no
+    // session nor counts a pulse, as a replay does not.
+    expect(asked[0]?.[1]).toEqual({ user: 'default', ...WHY_Q, point: 'db', as_of: NOW })
+    expect(asked[1]?.[1]).toMatchObject({ point: 'db', as_of: undefined })
+    asked.length = 0
+    await client.callTool({ name: 'why', arguments: { ...WHY_Q, as_of: '2026-06-01T00:00:00Z' } })
+    expect(asked.map(([, request]) => (request as { as_of?: string }).as_of)).toEqual(['2026-06-01T00:00:00Z', '2026-06-01T00:00:00Z'])
+    await client.close()
+  })
+
+  it('refuses a context key other than the run\'s at a point alone, which would explain another recommendation', async () => {
+    const { backend, asked } = askedBackend()
+    const client = await connected(backend, undefined)
+    const answer = await client.callTool({ name: 'why', arguments: { point: 'deploy', context: { phase: 'run', path: 'services/x' } } })
+    expect(answer.isError).toBe(true)
+    expect(text(answer).split('\n').slice(1)).toEqual(['- context.phase: at a point alone the context gives only `task`, `path` and `stage`'])
+    expect(asked).toEqual([])
     await client.close()
   })
 })

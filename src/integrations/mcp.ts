@@ -10,6 +10,7 @@ import {
   type CallToolResult,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js'
+import { systemClock, type Clock } from '../clock'
 import { runOfContext } from '../decisions/applicability'
 import { DecisionKeySchema } from '../decisions/decision'
 import type { PointWhyQuery } from '../decisions/explain-point'
@@ -145,7 +146,11 @@ function refusingInvalidParams(transport: Transport, tools: ReadonlySet<string>)
  * HTTP routes; `user` defaults to `defaultUser` (the hook's $DECISION_MEMORY_USER) instead of
  * "default", so that the tools and the hooks speak of the same person.
  */
-export function createMcpServer(backend: McpBackend, options: { version: string; defaultUser?: string }): McpServer {
+export function createMcpServer(
+  backend: McpBackend,
+  options: { version: string; defaultUser?: string; clock?: Clock },
+): McpServer {
+  const clock = options.clock ?? systemClock
   // prefault, not default: zod returns a default as it is, so a $DECISION_MEMORY_USER of "" or "!x"
   // (or one not in NFC) would reach the store unchecked when the call runs locally, where no route
   // parses it again, under a name the service's export and forget cannot name (R-SVC-5).
@@ -257,6 +262,11 @@ export function createMcpServer(backend: McpBackend, options: { version: string;
         // point nothing is known of included (an error naming it, as the route's 404 does). What
         // describes a question is refused rather than dropped: it would not change the answer.
         const extra = given(['header', 'static_default', 'multi_select', 'multiSelect'], 'taken only with `question` and `all_options`')
+        // Nor is any key of the context but the run's: the point is explained as GET /v1/why
+        // recomputes it, in its run alone, and `phase` dropped would explain another recommendation.
+        for (const name of Object.keys(input.context ?? {})) {
+          if (!['task', 'path', 'stage'].includes(name)) extra.push({ path: `context.${name}`, message: 'at a point alone the context gives only `task`, `path` and `stage`' })
+        }
         if (extra.length > 0) return refused(extra, `why at a point alone takes no ${extra.map((i) => i.path).join(', ')}: give the question with them`)
         return result(await asked(input.point))
       }
@@ -264,7 +274,11 @@ export function createMcpServer(backend: McpBackend, options: { version: string;
         const path = question === undefined ? 'question' : 'all_options'
         return refused([{ path, message: 'required with `' + (path === 'question' ? 'all_options' : 'question') + '`' }], `${path} is required with a recommendation's why`)
       }
-      const answer = await backend.recommend({ ...rest, question, all_options })
+      // Read, not made: without `as_of`, the recommendation as of this moment, as GET /v1/why
+      // recomputes its own. A live one would start the session it names (a why in a new session
+      // would count towards the user's expertise, R-SES-2) and count a pulse for each decision
+      // bound to the point (R-CON-4), which an explanation is not.
+      const answer = await backend.recommend({ ...rest, question, all_options, as_of: input.as_of ?? clock.now().toISOString() })
       if (!answer.ok) return result(answer)
       const rec = answer.body as ContractedRecommendation
       const behind = await asked(rec.point)
