@@ -1,13 +1,19 @@
+import { resolve } from 'node:path'
+import { loadPolicy } from '../config/load-policy'
 import type { PointPreference } from '../domain/learned-preferences'
 import { userFlag, parseFlags } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 import { jsonLine, printable } from './terminal'
 
-export const PREFERENCES_HELP = `decision-memory preferences --user USER [--json] [--data DIR]
+export const PREFERENCES_HELP = `decision-memory preferences --user USER [--json] [--data DIR] [--policy FILE]
 
   What has been learned about USER at each decision point: the majority, its share and
   confidence, and every option's count. On the store in --data when given, else through the
   running service, else $DECISION_MEMORY_DATA or ./data (\`decision-memory help\` says which store).
+
+  --policy FILE  policy file when the store is opened here (default policies/default.json): the
+                 one the service runs with, or the confidence and the change of preference are
+                 computed with other numbers than the service's; a broken one stops the command
 `
 
 const counted = (n: number) => `${n} observation${n === 1 ? '' : 's'}`
@@ -34,14 +40,17 @@ export function describePoint(point: PointPreference): string {
 export async function preferencesCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags({
     args: argv,
-    options: { user: { type: 'string' }, json: { type: 'boolean' }, data: { type: 'string' } },
+    options: { user: { type: 'string' }, json: { type: 'boolean' }, data: { type: 'string' }, policy: { type: 'string' } },
     strict: true,
   })
   const user = userFlag(values.user, 'preferences')
+  // Checked before anything is read, with a service or without, as decay-scan checks it.
+  if (values.policy !== undefined) await loadPolicy(resolve(values.policy))
   const answer = await throughServiceOrLocal({
     method: 'GET',
     path: `/v1/users/${encodeURIComponent(user)}/preferences`,
     dataDir: values.data,
+    policyFile: values.policy,
     timeoutMs: 60_000,
     local: (memory) => memory.preferences(user),
   })

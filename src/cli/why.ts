@@ -1,3 +1,5 @@
+import { resolve } from 'node:path'
+import { loadPolicy } from '../config/load-policy'
 import type { DecisionWhy } from '../decisions/decisions'
 import type { PointWhy } from '../decisions/explain-point'
 import { InputError } from '../domain/errors'
@@ -8,7 +10,7 @@ import { UsageError, parseFlags, agentUser, identifierFlag } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 import { jsonLine, printable } from './terminal'
 
-export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [--project PROJECT] [--session ID] [--task TASK] [--path PATH] [--stage STAGE] [--as-of ISO] [--json] [--data DIR]
+export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [--project PROJECT] [--session ID] [--task TASK] [--path PATH] [--stage STAGE] [--as-of ISO] [--json] [--data DIR] [--policy FILE]
 
   Why (R-CON-5). With a decision KEY: its supersede chain, oldest first, with dates and
   rationales, and its evidence. With --point: what is recommended there, the decisions bound to
@@ -29,6 +31,10 @@ export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [
   --json             the answer of the route, as JSON
   --data DIR         the store to read (default: the running service's, else
                      $DECISION_MEMORY_DATA or ./data; \`decision-memory help\` says which store)
+  --policy FILE      policy file when the store is opened here (default policies/default.json):
+                     the one the service runs with, or the point is explained with other
+                     thresholds and static defaults than the service's; a broken one stops
+                     the command
 `
 
 function chainText(why: DecisionWhy, indent = ''): string {
@@ -95,6 +101,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
       stage: { type: 'string' },
       json: { type: 'boolean' },
       data: { type: 'string' },
+      policy: { type: 'string' },
     },
     allowPositionals: true,
     strict: true,
@@ -140,12 +147,15 @@ export async function whyCommand(argv: string[]): Promise<number> {
     for (const [name, value] of Object.entries(run)) if (value !== undefined) query.set(name, value)
     path = `/v1/why?${query}`
   }
+  // Checked before anything is read, with a service or without, as decay-scan checks it.
+  if (values.policy !== undefined) await loadPolicy(resolve(values.policy))
   let answer
   try {
     answer = await throughServiceOrLocal({
       method: 'GET',
       path,
       dataDir: values.data,
+      policyFile: values.policy,
       local: (memory, decisions) =>
         key !== undefined
           ? decisions.why(key, { as_of: asOf })
