@@ -91,6 +91,13 @@ describe('policies (R-POL)', () => {
   })
 })
 
+describe('a JSON policy with a syntax error (R-POL)', () => {
+  it('says the line and column, as a YAML error does, not only the position', () => {
+    const text = '{\n  "thresholds": { "min_observations": 3, },\n  "ask": { "auto_resolve_p": 0.8 }\n}\n'
+    expect(() => parsePolicy(text, '/home/me/mine.json')).toThrow(/^\/home\/me\/mine\.json: not valid JSON: .*\(line 2, column 42\)$/)
+  })
+})
+
 describe('a policy file of its own (R-POL)', () => {
   const write = (name: string, text: string) => {
     const dir = mkdtempSync(join(tmpdir(), 'dm-policy-'))
