@@ -228,6 +228,25 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     expect((await recommendOverHttp(service.url, { ...TIER, user: 'bob' })).observations).toBe(1)
   })
 
+  it('records every choice when two servers with no service open one store by turns (two agent windows)', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'dm-mcp-two-'))
+    const env = { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, DECISION_MEMORY_USER: 'bob' }
+    const [first, second] = await Promise.all([connect(env, ['--data', data]), connect(env, ['--data', data])])
+    // Each call opens the store and closes it: a call that found the other server's open failed,
+    // and the choice it carried was lost.
+    const calls = Array.from({ length: 8 }, (_, i) =>
+      [first, second].map((client, c) =>
+        client!.callTool({ name: 'record_choice', arguments: { ...TIER, user_choice: 'Tier S', decision_id: `two-${c}-${i}` } }),
+      ),
+    ).flat()
+    const answers = await Promise.all(calls)
+    expect(answers.filter((a) => a.isError).map(textOf)).toEqual([])
+    await Promise.all(clients.splice(0).map((c) => c.close()))
+    const service = await startService(data)
+    services.push(service)
+    expect((await recommendOverHttp(service.url, { ...TIER, user: 'bob' })).observations).toBe(16)
+  })
+
   it('with --data, records in that store while a service runs on another, and refuses a store another service holds', async () => {
     const data = await mkdtemp(join(tmpdir(), 'dm-mcp-named-'))
     const service = await startService(await mkdtemp(join(tmpdir(), 'dm-mcp-other-')))
