@@ -77,11 +77,11 @@ describe('policies (R-POL)', () => {
     expect(() => parsePolicy(JSON.stringify(raw), 'mine.json')).toThrow(
       [
         'mine.json: invalid policy',
-        '  thresholds.sufficient_observations: must be at least thresholds.min_observations',
-        '  confidence.medium_high: must be at most confidence.high',
-        '  confidence.medium: must be at most confidence.medium_high',
+        '  thresholds.sufficient_observations: must be at least thresholds.min_observations: 3 is below 5',
+        '  confidence.medium_high: must be at most confidence.high: 0.75 is above 0.5',
+        '  confidence.medium: must be at most confidence.medium_high: 0.8 is above 0.75',
         '  decay.alpha: Invalid input: expected number, received string',
-        '  expertise.expert_above: must be at least expertise.beginner_below',
+        '  expertise.expert_above: must be at least expertise.beginner_below: 50 is below 60',
         '  points.0.match.question: not a valid regular expression: (unclosed',
         '  points.1.always_ask: Invalid input: expected boolean, received string (write true or false: "yes" is text)',
         '  points.3.key: duplicate key effort-level',
@@ -114,6 +114,11 @@ describe('a policy file of its own (R-POL)', () => {
     expect(policy.decay).toEqual(defaults.decay)
     expect(policy.points.map((p) => p.key)).toEqual(defaults.points.map((p) => p.key))
     expect(policy.sensitivePattern?.source).toBe(defaults.sensitivePattern?.source)
+  })
+
+  it('says both values when a field it sets is out of order with one it leaves to the default policy', async () => {
+    const file = write('bands.yaml', 'confidence:\n  high: 0.7\n')
+    await expect(loadPolicy(file)).rejects.toThrow(`${file}: invalid policy\n  confidence.medium_high: must be at most confidence.high: 0.75 is above 0.7`)
   })
 
   it('reads a file saved with a byte order mark, JSON as YAML', async () => {

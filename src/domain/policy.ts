@@ -64,7 +64,7 @@ export const PolicySchema = z
       })
       .superRefine((t, ctx) => {
         if (t.sufficient_observations < t.min_observations) {
-          ctx.addIssue({ code: 'custom', path: ['sufficient_observations'], message: 'must be at least thresholds.min_observations' })
+          ctx.addIssue({ code: 'custom', path: ['sufficient_observations'], message: `must be at least thresholds.min_observations: ${t.sufficient_observations} is below ${t.min_observations}` })
         }
       }),
     confidence: z
@@ -80,12 +80,13 @@ export const PolicySchema = z
         contradiction_shrink: probability,
       })
       .superRefine((c, ctx) => {
-        // Named by the band out of order, as M and the expertise bands are.
+        // Named by the band out of order, as M and the expertise bands are, with both values: one
+        // may be the default policy's, which a file that sets only the other does not show.
         if (c.medium_high > c.high) {
-          ctx.addIssue({ code: 'custom', path: ['medium_high'], message: 'must be at most confidence.high' })
+          ctx.addIssue({ code: 'custom', path: ['medium_high'], message: `must be at most confidence.high: ${c.medium_high} is above ${c.high}` })
         }
         if (c.medium > c.medium_high) {
-          ctx.addIssue({ code: 'custom', path: ['medium'], message: 'must be at most confidence.medium_high' })
+          ctx.addIssue({ code: 'custom', path: ['medium'], message: `must be at most confidence.medium_high: ${c.medium} is above ${c.medium_high}` })
         }
       }),
     decay: z.strictObject({ alpha: z.number().min(0).max(5) }),
@@ -106,7 +107,7 @@ export const PolicySchema = z
       })
       .superRefine((e, ctx) => {
         if (e.expert_above < e.beginner_below) {
-          ctx.addIssue({ code: 'custom', path: ['expert_above'], message: 'must be at least expertise.beginner_below' })
+          ctx.addIssue({ code: 'custom', path: ['expert_above'], message: `must be at least expertise.beginner_below: ${e.expert_above} is below ${e.beginner_below}` })
         }
       }),
     ask: z.strictObject({
