@@ -175,6 +175,57 @@ function refuseKeysSentTwice(records: readonly ImportedDecision[]): void {
   }
 }
 
+/**
+ * Records of one import whose supersede links, read from both ends (`A.supersedes = B` and
+ * `B.superseded_by = A` both say A replaces B), go round in a loop (`ADR-0010` supersedes
+ * `ADR-0011`, which supersedes `ADR-0010`): no chain can show them, and each would stay in force
+ * as the replacement of the other. A record's link to itself, or to what it both supersedes and
+ * is superseded by, is refused by its schema; this refuses a loop across records, naming the
+ * link of each record in it, and nothing is stored.
+ */
+function refuseSupersedeLoops(records: readonly ImportedDecision[]): void {
+  // replaces.get(A) = [[B, path of the field that says so], ...]
+  const replaces = new Map<string, Array<[string, string]>>()
+  const add = (from: string, to: string, path: string) => replaces.set(from, [...(replaces.get(from) ?? []), [to, path]])
+  records.forEach((r, i) => {
+    if (r.supersedes !== null && r.supersedes !== r.key) add(r.key, r.supersedes, `records.${i}.supersedes`)
+    if (r.superseded_by !== null && r.superseded_by !== r.key) add(r.superseded_by, r.key, `records.${i}.superseded_by`)
+  })
+  const issues: Issue[] = []
+  const named = new Set<string>()
+  const done = new Set<string>()
+  for (const start of replaces.keys()) {
+    if (done.has(start)) continue
+    // Depth-first from `start`, keeping the path walked: a key met again on it closes a loop.
+    const walked: Array<{ key: string; via: string | undefined }> = []
+    const onPath = new Map<string, number>()
+    const visit = (key: string, via: string | undefined): void => {
+      if (onPath.has(key)) {
+        const loop = walked.slice(onPath.get(key))
+        const keys = [...loop.map((l) => l.key), key].join(' → ')
+        // The field of each link of the loop: the one that led to the next key, and the last back to `key`.
+        for (const field of [...loop.slice(1).map((l) => l.via), via]) {
+          if (field === undefined || named.has(field)) continue
+          named.add(field)
+          issues.push({ path: field, message: `the supersede links go round in a loop (${keys}): no chain can show it` })
+        }
+        return
+      }
+      if (done.has(key)) return
+      onPath.set(key, walked.length)
+      walked.push({ key, via })
+      for (const [next, path] of replaces.get(key) ?? []) visit(next, path)
+      walked.pop()
+      onPath.delete(key)
+      done.add(key)
+    }
+    visit(start, undefined)
+  }
+  if (issues.length > 0) {
+    throw new InputError('invalid_request', `invalid request: ${issues.map((i) => i.path).join(', ')}`, { issues })
+  }
+}
+
 /** The imported decisions stored, by the folder they were imported from. */
 async function storedByFolder(tx: DecisionTransaction): Promise<Map<string, DecisionRecord[]>> {
   const byFolder = new Map<string, DecisionRecord[]>()
@@ -656,6 +707,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
 
     async import(records, options = {}) {
       refuseKeysSentTwice(records)
+      refuseSupersedeLoops(records)
       const at = clock.now().toISOString()
       return store.transact(async (tx) => {
         const report: ImportReport = { created: [], updated: [], unchanged: [], conflicts: [], warnings: [], missing: [] }

@@ -518,6 +518,40 @@ describe('records that cannot be imported as sent (R-CON-6, R-SVC-2)', () => {
     expect((await call('GET', '/v1/decisions')).body.decisions).toEqual(before)
   })
 
+  it('refuses records whose supersede links go round in a loop across records, naming each link; nothing is stored', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions/import', { records: [record('ADR-0001')] })
+    const before = (await call('GET', '/v1/decisions')).body.decisions
+    // Two records that each say they supersede the other, each link written on one side only.
+    const pair = await call('POST', '/v1/decisions/import', {
+      records: [record('ADR-0010', { supersedes: 'ADR-0011' }), record('ADR-0011', { supersedes: 'ADR-0010' })],
+    })
+    expect(pair.status).toBe(400)
+    expect(pair.body.error.issues.map((i: { path: string }) => i.path).sort()).toEqual(['records.0.supersedes', 'records.1.supersedes'])
+    // Three, one link read from its other end (ADR-0021 is superseded by ADR-0020: ADR-0020 replaces it).
+    const three = await call('POST', '/v1/decisions/import', {
+      records: [
+        record('ADR-0020'),
+        record('ADR-0021', { superseded_by: 'ADR-0020', supersedes: 'ADR-0022' }),
+        record('ADR-0022', { supersedes: 'ADR-0020' }),
+      ],
+    })
+    expect(three.status).toBe(400)
+    expect(three.body.error.issues.map((i: { path: string }) => i.path).sort()).toEqual([
+      'records.1.superseded_by', 'records.1.supersedes', 'records.2.supersedes',
+    ])
+    expect((await call('GET', '/v1/decisions')).body.decisions).toEqual(before)
+    // A chain read from both ends is no loop.
+    const chain = await call('POST', '/v1/decisions/import', {
+      records: [
+        record('ADR-0030', { status: 'superseded', superseded_by: 'ADR-0031' }),
+        record('ADR-0031', { supersedes: 'ADR-0030' }),
+      ],
+    })
+    expect(chain.status).toBe(200)
+    expect(chain.body.created).toEqual(['ADR-0030', 'ADR-0031'])
+  })
+
   it('refuses a field a record, its origin, a log or the body does not have, naming each; nothing is stored', async () => {
     const { call } = await createTestApp()
     const r = await call('POST', '/v1/decisions/import', {

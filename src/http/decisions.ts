@@ -101,7 +101,7 @@ const importRecords = createRoute({
   summary: 'Import decision records read from a repository (R-CON-6; sent by `decision-memory import-adr`)',
   description:
     'Idempotent: a record imported before with the same content is `unchanged`. Two records with one key ' +
-    '(`duplicate_key`), or a record that supersedes itself or what supersedes it, are refused with nothing stored. ' +
+    '(`duplicate_key`), a record that supersedes itself or what supersedes it, or records whose supersede links go round in a loop, are refused with nothing stored. ' +
     'A re-import never moves a revoked or superseded decision, nor relinks a supersede made over the API (`warnings` say so). ' +
     'A decision of the folder whose file is no longer among `files`, or whose section is no longer in its log (`logs`), keeps its ' +
     'status and is listed in `missing`; a folder whose records are all gone is sent with none, naming itself in `folder`.',
