@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises'
+import { appendFile, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { randomHex } from '../random-hex'
@@ -40,8 +40,30 @@ export function rejectedFile(file: string): string {
 /** Appends one event (one NDJSON line; O_APPEND keeps concurrent writers' lines whole). */
 export async function appendToSpool(file: string, event: SpooledEvent): Promise<void> {
   await mkdir(dirname(file), { recursive: true, mode: 0o700 })
-  // Answers are personal: readable by their owner only.
-  await appendFile(file, JSON.stringify(event) + '\n', { mode: 0o600 })
+  await appendToLive(file, JSON.stringify(event) + '\n')
+}
+
+/**
+ * Appends lines to the spool file that is at `file` once they are written. A drain may claim
+ * (rename) the spool between this process opening it and writing to it, and may have read it
+ * before the write landed: the lines would go into a claimed file that is then unlinked, lost.
+ * So after writing, the file still at the path must be the one written to; else the lines are
+ * written again to the new spool (a drain that did read them too delivers them twice, which the
+ * service's idempotency makes count once).
+ */
+async function appendToLive(file: string, text: string): Promise<void> {
+  for (;;) {
+    // Answers are personal: readable by their owner only.
+    const handle = await open(file, 'a', 0o600)
+    try {
+      await handle.write(text)
+      const written = await handle.stat()
+      const atPath = await stat(file).catch(() => undefined)
+      if (atPath !== undefined && atPath.ino === written.ino && atPath.dev === written.dev) return
+    } finally {
+      await handle.close()
+    }
+  }
 }
 
 /** Sets aside an event the service refused for good (a 4xx), for a person to read: never retried, never lost. */
@@ -109,8 +131,14 @@ export async function drainSpool(
   hasTime: () => boolean = () => true,
 ): Promise<DrainResult> {
   const result: DrainResult = { delivered: 0, rejected: 0, left: 0, stopped: null }
+  /** Lines seen in this drain: a line written again after a claim (appendToLive) is one event. */
+  const seen = new Set<string>()
   for (const claimed of await claim(file)) {
-    const lines = (await readFile(claimed, 'utf8')).split('\n').filter((l) => l.trim() !== '')
+    const lines = (await readFile(claimed, 'utf8')).split('\n').filter((l) => {
+      if (l.trim() === '' || seen.has(l)) return false
+      seen.add(l)
+      return true
+    })
     const keep: string[] = []
     const rejected: string[] = []
     for (const line of lines) {
@@ -140,7 +168,7 @@ export async function drainSpool(
       await appendFile(rejectedFile(file), rejected.join('\n') + '\n', { mode: 0o600 })
       result.rejected += rejected.length
     }
-    if (keep.length > 0) await appendFile(file, keep.join('\n') + '\n', { mode: 0o600 })
+    if (keep.length > 0) await appendToLive(file, keep.join('\n') + '\n')
     result.left += keep.length
     await unlink(claimed)
   }
@@ -171,7 +199,7 @@ export async function forgetInSpool(file: string, user: string): Promise<number>
     const lines = (await readFile(taken, 'utf8')).split('\n').filter((l) => l.trim() !== '')
     const others = lines.filter((l) => !isUsers(l))
     removed += lines.length - others.length
-    if (others.length > 0) await appendFile(to, others.join('\n') + '\n', { mode: 0o600 })
+    if (others.length > 0) await appendToLive(to, others.join('\n') + '\n')
     await unlink(taken)
   }
   for (const claimed of await claim(file)) await keepOthers(claimed, file)

@@ -1,0 +1,68 @@
+import { mkdtemp, readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it, vi } from 'vitest'
+
+/**
+ * A hook that opened the spool to append, then was held up (a loaded machine) while another hook's
+ * drain claimed, read and removed it: the gate holds the first append to the spool after opening.
+ */
+const gate = vi.hoisted(() => ({ file: '', opened: () => {}, release: Promise.resolve() }))
+
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:fs/promises')>()
+  const held = async () => {
+    gate.file = ''
+    gate.opened()
+    await gate.release
+  }
+  return {
+    ...real,
+    open: async (...args: Parameters<typeof real.open>) => {
+      const handle = await real.open(...args)
+      if (args[0] === gate.file) await held()
+      return handle
+    },
+    appendFile: async (...args: Parameters<typeof real.appendFile>) => {
+      if (args[0] !== gate.file) return real.appendFile(...args)
+      const handle = await real.open(args[0] as string, 'a', 0o600)
+      await held()
+      await handle.write(args[1] as string)
+      await handle.close()
+    },
+  }
+})
+
+const { appendToSpool, drainSpool } = await import('./spool')
+
+describe('the hook spool, appended to while a drain claims it (R-CAP-6)', () => {
+  it('loses no event a hook was writing when another hook claimed the spool', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'dm-spool-race-')), 'spool.ndjson')
+    await appendToSpool(file, { at: '2026-07-01T10:00:00.000Z', user: 'default', payload: { id: 0 } })
+    let release = () => {}
+    gate.release = new Promise<void>((resolve) => (release = resolve))
+    const opened = new Promise<void>((resolve) => (gate.opened = resolve))
+    gate.file = file
+    const writing = appendToSpool(file, { at: '2026-07-01T10:01:00.000Z', user: 'default', payload: { id: 1 } })
+    await opened
+    // The service is down: the drain claims the spool, reads event 0, puts it back, removes its claim.
+    await drainSpool(file, async () => 'failed')
+    release()
+    await writing
+    const ids = (await readFile(file, 'utf8'))
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => (JSON.parse(l) as { payload: { id: number } }).payload.id)
+    expect([...new Set(ids)].sort()).toEqual([0, 1])
+  })
+})
+
+describe('the hook spool, with a line written twice', () => {
+  it('keeps one copy of a line written again after a claim, however often drains put it back', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'dm-spool-twice-')), 'spool.ndjson')
+    const line = { at: '2026-07-01T10:00:00.000Z', user: 'default', payload: { id: 7 } }
+    for (let i = 0; i < 3; i++) await appendToSpool(file, line)
+    await drainSpool(file, async () => 'failed')
+    expect((await readFile(file, 'utf8')).split('\n').filter((l) => l !== '')).toHaveLength(1)
+  })
+})
