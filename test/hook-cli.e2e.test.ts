@@ -83,6 +83,29 @@ describe('decision-memory hook (R-CAP-6)', () => {
     expect(await spooledLines(spool)).toBe(1)
   })
 
+  it('spools a capture that was waiting on stdin when a held-up hook found its time already run out', async () => {
+    const { spool } = await workdir()
+    const url = `http://127.0.0.1:${await closedPort()}`
+    // A loaded machine: the process is held up 300 ms as it starts reading stdin, so its read timer
+    // is due before it has read the payload Claude Code wrote and closed long before.
+    const stall = join(dirname(spool), 'stall.cjs')
+    await mkdir(dirname(spool), { recursive: true })
+    await writeFile(
+      stall,
+      `const d = Object.getOwnPropertyDescriptor(process, 'stdin'); let first = true
+Object.defineProperty(process, 'stdin', { configurable: true, get() {
+  const s = d.get.call(process)
+  if (first) { first = false; const t = Date.now(); while (Date.now() - t < 300); }
+  return s } })\n`,
+    )
+    const result = await runCli(['hook', '--budget', '1'], {
+      input: JSON.stringify(claudeCodeFixture('post-tool-use-single')),
+      env: { DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool, NODE_OPTIONS: `--require ${stall}` },
+    })
+    expect(result.code).toBe(0)
+    expect(await spooledLines(spool)).toBe(1)
+  })
+
   it('with a service that accepts but never answers: exits 0 and prints nothing', async () => {
     const { spool } = await workdir()
     // Holds each connection open without a word; closed with the test.

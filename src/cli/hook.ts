@@ -33,11 +33,27 @@ const STDIN_MIN_MS = 100
 function readStdin(timeoutMs: number): Promise<string | undefined> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = []
-    const timer = setTimeout(() => {
+    /** Whether stdin gave something since the time ran out. */
+    let progress = false
+    /**
+     * Time is up, but a process held up (a loaded machine) finds its timer due before it has read
+     * what is already waiting on stdin: timers run before I/O in an event loop turn. So it gives
+     * up only after a turn that read nothing, never while the payload is still coming in.
+     */
+    const giveUp = () => {
+      if (progress) {
+        progress = false
+        setImmediate(giveUp)
+        return
+      }
       process.stdin.destroy()
       resolve(undefined)
-    }, Math.max(0, timeoutMs))
-    process.stdin.on('data', (chunk: Buffer) => chunks.push(chunk))
+    }
+    const timer = setTimeout(() => setImmediate(giveUp), Math.max(0, timeoutMs))
+    process.stdin.on('data', (chunk: Buffer) => {
+      chunks.push(chunk)
+      progress = true
+    })
     process.stdin.on('end', () => {
       clearTimeout(timer)
       resolve(Buffer.concat(chunks).toString('utf8'))
