@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { createServer as createHttpServer } from 'node:http'
 import { createServer, type Server } from 'node:net'
@@ -177,6 +177,25 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(await hook(at(join(repo, 'packages', 'api'), 'toolu_sub'), service.url, spool, GENEROUS)).toMatchObject({ code: 0, stdout: '' })
     const preferences = (await (await fetch(`${service.url}/v1/users/default/preferences`)).json()) as { points: Array<{ observations: number; projects: string[] }> }
     expect(preferences.points).toMatchObject([{ observations: 2, projects: [repo] }])
+  })
+
+  it('delivers a spooled capture to the project it was made in, though its folder is gone by then', async () => {
+    const { data, spool } = await workdir()
+    const parent = await mkdtemp(join(tmpdir(), 'dm-repo-'))
+    const repo = join(parent, 'worktree')
+    await mkdir(join(repo, '.git'), { recursive: true })
+    await mkdir(join(repo, 'src'))
+    const down = `http://127.0.0.1:${await closedPort()}`
+    const payload = { ...claudeCodeFixture('post-tool-use-single'), cwd: join(repo, 'src') }
+    expect(await hook(payload, down, spool, GENEROUS)).toMatchObject({ code: 0, stdout: '' })
+    expect(await spooledLines(spool)).toBe(1)
+    // The session's worktree is removed before the service is back.
+    await rm(repo, { recursive: true })
+    const service = await serve(data)
+    expect(await hook(claudeCodeFixture('session-start'), service.url, spool, GENEROUS)).toMatchObject({ code: 0 })
+    expect(await spooledLines(spool)).toBe(0)
+    const preferences = (await (await fetch(`${service.url}/v1/users/default/preferences`)).json()) as { points: Array<{ projects: string[] }> }
+    expect(preferences.points).toMatchObject([{ projects: [repo] }])
   })
 
   it('delivers the spool first once the service is back, and loses or doubles nothing across outages', async () => {

@@ -131,7 +131,7 @@ async function spoolDespiteFlags(argv: string[]): Promise<void> {
     return parsed.success ? parsed.data : undefined
   }
   const user = valid(given(values.user)) ?? valid(envValue('DECISION_MEMORY_USER')) ?? 'default'
-  await appendToSpool(given(values.spool) ?? spoolFile(), { at: new Date().toISOString(), user, payload })
+  await appendToSpool(given(values.spool) ?? spoolFile(), { at: new Date().toISOString(), user, payload, project: projectOfPayload(payload) })
   process.stderr.write(`decision-memory hook: the payload is spooled for user ${JSON.stringify(user)}, for a call with its flags mended to deliver\n`)
 }
 
@@ -174,7 +174,7 @@ async function runHook(argv: string[]): Promise<void> {
   } catch {
     throw new Error('stdin is not a JSON hook payload')
   }
-  const event: SpooledEvent = { at: new Date().toISOString(), user, payload }
+  const event: SpooledEvent = { at: new Date().toISOString(), user, payload, project: projectOfPayload(payload) }
 
   /** Why the last delivery that did not go through failed: what the spooled event's message says. */
   let refusedToken = false
@@ -206,7 +206,7 @@ async function runHook(argv: string[]): Promise<void> {
     const query = new URLSearchParams({ user: e.user })
     if (late) query.set('at', e.at)
     // The project is the repository, wherever in it the agent's cwd has moved (cd in a Bash call).
-    const project = projectOfPayload(e.payload)
+    const project = e.project ?? projectOfPayload(e.payload)
     if (project !== undefined) query.set('project', project)
     // The command a PreToolUse answer prints to turn personalization off must find the service from
     // a new shell. Sent with that event alone: a capture is never to be refused for it.

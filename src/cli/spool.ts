@@ -10,6 +10,12 @@ export interface SpooledEvent {
   at: string
   user: string
   payload: unknown
+  /**
+   * The project (repository root) found from the payload's `cwd` when the event happened: by the
+   * time it is delivered the folder may be gone (a worktree removed with its session) or moved.
+   * Absent in a spool an older hook wrote, and outside a repository: found again at delivery.
+   */
+  project?: string
 }
 
 /**
