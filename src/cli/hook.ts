@@ -187,6 +187,11 @@ async function runHook(argv: string[]): Promise<void> {
   /** Why fetch would not even try the service's port (barredPortReason), when that is why. */
   let barredPort: string | undefined
   /**
+   * The HTTP status of the last answer that did not take the event (a 404 of a URL with a path, a
+   * 5xx, a 200 that is not JSON): something answered, so "not reachable" would mislead.
+   */
+  let answered: number | undefined
+  /**
    * The users the token was refused for (403) in this call: their other events are not sent again,
    * each would cost a request for the same 403 (and a stderr line), and a spool of many, when the
    * service is remote, would use every call's drain on them, never reaching the events behind.
@@ -201,6 +206,7 @@ async function runHook(argv: string[]): Promise<void> {
     if (wait <= 0) {
       refusedToken = false
       timedOut = true
+      answered = undefined
       return { outcome: 'failed' }
     }
     const query = new URLSearchParams({ user: e.user })
@@ -221,6 +227,7 @@ async function runHook(argv: string[]): Promise<void> {
         signal: timeout.signal,
       })
       const body = await response.text()
+      answered = response.status
       if (response.ok) {
         if (isJsonObject(body)) return { outcome: 'delivered', body }
         // Another server at the URL (a web server, a proxy's page): it took nothing, and what it
@@ -259,6 +266,7 @@ async function runHook(argv: string[]): Promise<void> {
       return { outcome: permanent ? 'rejected' : 'failed' }
     } catch (error) {
       refusedToken = false
+      answered = undefined
       timedOut = timeout.signal.aborted
       barredPort = barredPortReason(error, url)
       return { outcome: 'failed' }
@@ -293,6 +301,8 @@ async function runHook(argv: string[]): Promise<void> {
         ? `${serviceUrl()}: ${barredPort}`
       : timedOut
         ? `no answer from the service at ${serviceUrl()} within the hook's time (--budget)`
+      : answered !== undefined
+        ? `${url} answered HTTP ${answered} without taking it`
         : `service not reachable at ${serviceUrl()}`
     process.stderr.write(`decision-memory hook: ${why}; spooled to ${file}\n`)
   }
