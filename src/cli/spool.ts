@@ -58,7 +58,9 @@ export async function appendToSpool(file: string, event: SpooledEvent): Promise<
  * service's idempotency makes count once).
  */
 async function appendToLive(file: string, text: string): Promise<void> {
-  for (;;) {
+  // Bounded: a file system whose stat and fstat disagree must not hold the hook forever (the
+  // copies it would leave are one event each to a drain).
+  for (let attempt = 0; attempt < 5; attempt++) {
     // Answers are personal: readable by their owner only.
     const handle = await open(file, 'a', 0o600)
     try {
