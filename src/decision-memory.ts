@@ -23,7 +23,7 @@ import {
 } from './domain/recommendation'
 import { expertiseLevel, type ExpertiseLevel } from './domain/expertise'
 import { aggregationParams } from './domain/aggregate'
-import { checkTimestamp } from './domain/timestamp'
+import { checkTimestamp, notAhead } from './domain/timestamp'
 import { createAnswerCache } from './memory/answer-cache'
 import { createDecayScan, type DecayScanResult } from './memory/decay-scan'
 import { personalizationAt, type MemoryStore, type SessionRecord } from './memory/store'
@@ -242,7 +242,7 @@ export function createDecisionMemory(deps: {
       const sessions = new Map<string, SessionRecord>()
       inputs.forEach((input, i) => {
         const path = inputs.length === 1 ? '' : `${i}.`
-        const at = checkTimestamp(input.timestamp, now, `${path}timestamp`) ?? now
+        const at = notAhead(checkTimestamp(input.timestamp, now, `${path}timestamp`) ?? now, now)
         const offered = offeredOptions(input.all_options, `${path}all_options`)
         const options = offered.map((o) => o.option)
         const point = decisionPointKey(
@@ -330,7 +330,7 @@ export function createDecisionMemory(deps: {
 
     async startSession(input) {
       const now = clock.now()
-      const started = checkTimestamp(input.started_at, now, 'started_at') ?? now
+      const started = notAhead(checkTimestamp(input.started_at, now, 'started_at') ?? now, now)
       const { session, created } = await store.startSession({
         session_id: input.session_id ?? `s-${now.getTime().toString(36)}-${randomHex(6)}`,
         user: input.user,

@@ -23,3 +23,14 @@ export function checkTimestamp(value: string | undefined, now: Date, path: strin
   }
   return at
 }
+
+/**
+ * A moment something happened, given by a client whose clock runs ahead of the service's (within
+ * the 5 minutes checkTimestamp lets through): it happened by now, and is kept as now. Kept as
+ * given, it was left out of every answer until the service's clock reached it (an answer as of
+ * now reads what happened up to now, R-REC-9), and the point it was at was recomputed from its
+ * whole history on every request meanwhile, the incremental aggregate being behind it.
+ */
+export function notAhead(at: Date, now: Date): Date {
+  return at.getTime() > now.getTime() ? now : at
+}

@@ -102,6 +102,29 @@ describe('POST /v1/observations (R-CAP)', () => {
   })
 })
 
+describe('a timestamp a little ahead of the service clock (a client clock running ahead)', () => {
+  it('is kept as the service\'s now: counted at once, not left out until the clock reaches it', async () => {
+    const now = '2026-07-01T12:00:00.000Z'
+    const { call } = await createTestApp({ now })
+    const ahead = '2026-07-01T12:03:00.000Z'
+    const history = Array.from({ length: 6 }, (_, i) => ({ ...SEED, decision_id: `b-${i}`, timestamp: `2026-06-2${i}T10:00:00Z`, user_choice: 'Option B' }))
+    expect((await call('POST', '/v1/observations', history)).status).toBe(201)
+    const stored = await call('POST', '/v1/observations', { ...SEED, decision_id: 'ahead', timestamp: ahead })
+    expect(stored.status).toBe(201)
+    const r = await call('POST', '/v1/recommendations', { question: SEED.question, all_options: SEED.all_options })
+    expect(r.body.observations).toBe(7)
+    const exported = (await call('GET', '/v1/users/default/export')).body as string
+    const record = exported.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l)).find((o) => o.data?.decision_id === 'ahead')
+    expect(record.data.timestamp).toBe(now)
+    // A session started ahead is counted in the expertise the recommendations read, as its own answer says.
+    const session = await call('POST', '/v1/sessions', { user: 'default', session_id: 's-ahead', started_at: ahead })
+    expect(session.body.started_at).toBe(now)
+    expect(session.body.expertise.sessions).toBe(1)
+    const again = await call('POST', '/v1/recommendations', { question: SEED.question, all_options: SEED.all_options, session_id: 's-ahead' })
+    expect(again.body.expertise).toEqual(session.body.expertise)
+  })
+})
+
 describe('decision_id as a store key', () => {
   it('refuses a decision_id with a lone surrogate, which UTF-8 cannot keep: two such ids would be one key', async () => {
     const { call } = await createTestApp()
