@@ -66,6 +66,17 @@ describe('selectEvidence: change of preference', () => {
     expect([...selection.cell.tallies.keys()]).toEqual([JSON.stringify(['Tier L'])])
   })
 
+  it('does not take one choice of another option for a change of preference (an expected count below 1)', () => {
+    // 95 choices of S over half a year, 5 more in the last month, then one of L: Pearson's p is
+    // 0.00006 here, which set the 95 aside and recommended L from 6 choices; the exact p is 0.06.
+    const older = Array.from({ length: 95 }, (_, i) => observation(i, 'Tier S', 30 + i * 1.8))
+    const lately = Array.from({ length: 5 }, (_, i) => observation(200 + i, 'Tier S', 23 + i))
+    const one = observation(300, 'Tier L', 0.01)
+    const selection = selectEvidence(pointView([...older, ...lately, one], POLICY), { asOf: NOW }, POLICY)
+    expect(selection.changeTest).toBeNull()
+    expect(selection.cell.n).toBe(101)
+  })
+
   it('does not test with fewer than N recent observations', () => {
     const older = Array.from({ length: 30 }, (_, i) => observation(i, 'Tier S', 40 + i))
     const recent = Array.from({ length: 4 }, (_, i) => observation(100 + i, 'Tier L', 1 + i))

@@ -40,6 +40,19 @@ describe('chiSquaredIndependence', () => {
   it('drops empty columns and handles an empty row', () => {
     expect(chiSquaredIndependence([[3, 0, 0], [0, 0, 0]]).pValue).toBe(1)
   })
+  it('counts the exact p-value where an expected count is below 1 (Freeman-Halton), not the chi-squared one', () => {
+    // One choice of a new option among 6 recent ones, after 95 of another: Pearson's p is
+    // 0.00006, Fisher's exact p is 6/101. Taken at face value, one choice was a change of preference.
+    expect(chiSquaredIndependence([[5, 1], [95, 0]]).pValue).toBeCloseTo(6 / 101, 9)
+    // Two such choices are rare enough: C(7, 2) / C(102, 2).
+    expect(chiSquaredIndependence([[5, 2], [95, 0]]).pValue).toBeCloseTo(21 / 5151, 9)
+    // 2 × 3: the first row holds the one choice of each of two options chosen nowhere else.
+    expect(chiSquaredIndependence([[3, 1, 1], [40, 0, 0]]).pValue).toBeCloseTo((5 * 4) / (45 * 44), 9)
+  })
+  it('keeps the chi-squared p-value where every expected count is at least 1', () => {
+    // phase run 5 × S; phase plan 2 × S, 3 × L: expected counts 3.5 and 1.5, Pearson's p = 0.038.
+    expect(chiSquaredIndependence([[5, 0], [2, 3]]).pValue).toBeCloseTo(0.0384, 3)
+  })
 })
 
 describe('effectiveSampleSize', () => {
