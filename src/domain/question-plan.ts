@@ -151,8 +151,9 @@ export function autoAnswer(shown: AskUserQuestion, recommendation: Recommendatio
 
 /**
  * Builds a question plan from each question and its recommendation (R-ASK-3). Questions are
- * ordered by `information` = p(1 − p), highest first (the answer the memory is least sure of is
- * worth the user's attention most); ties keep the agent's order.
+ * ordered by `information` = p(1 − p), highest first (R-ASK-1, R-ASK-3: highest at p = ½, the
+ * decision boundary; a question with p below ½, one of 4 options with no history, has less than
+ * one at p = 0.68); ties keep the agent's order.
  */
 export function buildQuestionPlan(
   items: ReadonlyArray<{ question: AskUserQuestion; recommendation: Recommendation }>,
