@@ -49,6 +49,11 @@ describe('chiSquaredIndependence', () => {
     // 2 × 3: the first row holds the one choice of each of two options chosen nowhere else.
     expect(chiSquaredIndependence([[3, 1, 1], [40, 0, 0]]).pValue).toBeCloseTo((5 * 4) / (45 * 44), 9)
   })
+  it('keeps the chi-squared p-value where there are too many tables to count exactly', () => {
+    // 64 recent choices over 5 columns: some hundred thousand tables, past the bound.
+    const test = chiSquaredIndependence([[16, 16, 16, 15, 1], [500, 400, 300, 200, 0]])
+    expect(test.pValue).toBeCloseTo(1 - regularizedGammaP(test.df / 2, test.statistic / 2), 12)
+  })
   it('keeps the chi-squared p-value where every expected count is at least 1', () => {
     // phase run 5 × S; phase plan 2 × S, 3 × L: expected counts 3.5 and 1.5, Pearson's p = 0.038.
     expect(chiSquaredIndependence([[5, 0], [2, 3]]).pValue).toBeCloseTo(0.0384, 3)
