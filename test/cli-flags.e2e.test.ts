@@ -106,6 +106,31 @@ describe('toggle without a service', () => {
   })
 })
 
+describe('toggle of a session id several users have', () => {
+  it('asks for --user, the flag, naming the users, with a service and without', async () => {
+    const data = join(mkdtempSync(join(tmpdir(), 'dm-toggle-two-')), 'data')
+    const service = await startService(data)
+    try {
+      for (const user of ['m1', 'm2']) {
+        const started = await fetch(`${service.url}/v1/sessions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ user, session_id: 'shared' }),
+        })
+        expect(started.status).toBe(201)
+      }
+      const through = await runCli(['toggle', '--session', 'shared', '--off'], { env: { DECISION_MEMORY_URL: service.url } })
+      expect(through.code).toBe(1)
+      expect(through.stderr).toBe('decision-memory toggle: session shared belongs to several users: give --user, one of m1, m2\n')
+    } finally {
+      await service.stop()
+    }
+    const local = await runCli(['toggle', '--session', 'shared', '--off', '--data', data], { env: { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` } })
+    expect(local.code).toBe(1)
+    expect(local.stderr).toBe('decision-memory toggle: session shared belongs to several users: give --user, one of m1, m2\n')
+  })
+})
+
 describe('a command whose reader stops reading', () => {
   it('ends quietly with the status of SIGPIPE, not a stack trace', async () => {
     const { spawn } = await import('node:child_process')

@@ -48,10 +48,15 @@ export async function toggleCommand(argv: string[]): Promise<number> {
     })
   } catch (error) {
     if (error instanceof InputError) {
-      process.stderr.write(`decision-memory toggle: ${error.message}\n`)
+      process.stderr.write(`decision-memory toggle: ${error.code === 'ambiguous_session' ? whichUser(error) : error.message}\n`)
       return 1
     }
     throw error
+  }
+  const refused = (answer.body as { error?: { code?: string; message?: string; issues?: Array<{ message?: string }> } } | null)?.error
+  if (answer.status >= 400 && refused?.code === 'ambiguous_session') {
+    process.stderr.write(`decision-memory toggle: ${whichUser({ message: refused.message ?? '', issues: refused.issues ?? [] })}\n`)
+    return 1
   }
   if (answer.status >= 400) return failure('toggle', answer)
   const session = answer.body as { session_id: string; personalization: boolean; user: string }
@@ -62,4 +67,13 @@ export async function toggleCommand(argv: string[]): Promise<number> {
     )
   }
   return 0
+}
+
+/**
+ * A session id several users have: the route names `user`, the field of its body; the command's
+ * is the flag --user, said with the users to choose from.
+ */
+function whichUser(error: { message: string; issues: ReadonlyArray<{ message?: string }> }): string {
+  const users = /name one of: (.*)$/.exec(error.issues[0]?.message ?? '')?.[1]
+  return `${error.message}: give --user${users === undefined ? '' : `, one of ${users}`}`
 }
