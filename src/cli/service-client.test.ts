@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { closedPort } from '../../test/support/processes'
-import { markServedBy, openStores, StoreOpenError } from '../open-store'
-import { errorMessage, LOCK_WAIT_MS, openWhenFree, ServiceUnavailableError, throughServiceOrLocal } from './service-client'
+import { markServedBy, openStores } from '../open-store'
+import { errorMessage, ServiceUnavailableError, throughServiceOrLocal } from './service-client'
 
 afterEach(() => {
   vi.unstubAllEnvs()
@@ -210,40 +210,3 @@ describe('errorMessage', () => {
   })
 })
 
-describe('openWhenFree: a store another process holds for a moment', () => {
-  const locked = () => new StoreOpenError('the store in /d is in use by another process (is the service running?)', { locked: true })
-  /** An open that finds the store held `times` times, then opens it; and the waits asked for. */
-  function heldFor(times: number) {
-    let tries = 0
-    const waits: number[] = []
-    const open = async () => {
-      tries++
-      if (tries <= times) throw locked()
-      return 'opened'
-    }
-    return { open, waits, wait: async (ms: number) => void waits.push(ms), tries: () => tries }
-  }
-
-  it('opens it once the other process lets it go, after short waits that grow', async () => {
-    const held = heldFor(4)
-    expect(await openWhenFree(held.open, held.wait, LOCK_WAIT_MS, () => 0)).toBe('opened')
-    expect(held.waits).toEqual([10, 20, 40, 80])
-    expect(held.tries()).toBe(5)
-  })
-
-  it('says it is held once the waits add up to the limit, the last one cut to it', async () => {
-    const held = heldFor(Infinity)
-    await expect(openWhenFree(held.open, held.wait, 500, () => 0.5)).rejects.toMatchObject({ locked: true })
-    // 10 ms doubling to 100, each half as much again at this draw; the last one what is left of 500.
-    expect(held.waits).toEqual([15, 30, 60, 120, 150, 125])
-  })
-
-  it('waits for nothing else: a store that cannot be made or read is said at once', async () => {
-    const waits: number[] = []
-    const broken = async () => {
-      throw new StoreOpenError('cannot open the store in /d: Corruption')
-    }
-    await expect(openWhenFree(broken, async (ms) => void waits.push(ms))).rejects.toThrow('Corruption')
-    expect(waits).toEqual([])
-  })
-})

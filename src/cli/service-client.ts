@@ -7,6 +7,7 @@ import { createDecisions, type Decisions } from '../decisions/decisions'
 import { createWriteQueue } from '../memory/write-queue'
 import { STORE_HEADER } from '../http/store-id'
 import { openStores, servedBy, StoreOpenError } from '../open-store'
+import { takeLocalTurn } from './local-turn'
 import { abortAfter, authHeaders, barredPortReason, dataDirectory, serviceUrl } from './options'
 import { printable } from './terminal'
 
@@ -181,48 +182,21 @@ function local(request: StoreRequest, named?: '--data'): Promise<Answer> {
           'or set DECISION_MEMORY_URL to where it runs, or --data to its store',
       )
     }
-    const { store, decisionStore } = await openWhenFree(() => openStores(dir, policy))
+    // Other processes that open the store themselves take turns with this one (local-turn.ts).
+    const giveBack = await takeLocalTurn(dir)
     try {
-      const decisions = createDecisions({ store: decisionStore, clock: systemClock })
-      const memory = createDecisionMemory({ store, policy, clock: systemClock, decisions })
-      return { status: 200, body: await request.local(memory, decisions), via: 'local' as const }
+      const { store, decisionStore } = await openStores(dir, policy)
+      try {
+        const decisions = createDecisions({ store: decisionStore, clock: systemClock })
+        const memory = createDecisionMemory({ store, policy, clock: systemClock, decisions })
+        return { status: 200, body: await request.local(memory, decisions), via: 'local' as const }
+      } finally {
+        await store.close()
+      }
     } finally {
-      await store.close()
+      await giveBack()
     }
   })
-}
-
-/**
- * How long a command waits, in all, for a store another process holds before it says so: the
- * store is opened for one call and closed after it, so two processes that open it themselves (two
- * MCP servers of two agent windows with no service running, a command run while one answers) hold
- * it by turns of a few milliseconds, and a call that found it held would otherwise fail, and a
- * choice it was to record be lost. A store a service holds stays held: that is said after the wait.
- */
-export const LOCK_WAIT_MS = 3_000
-
-/**
- * `open`, tried again while another process holds the store, after waits of 10 ms doubling up to
- * 100 ms (each with up to as much again at random, so that two waiting processes do not try in
- * step), until they add up to `limitMs`; then the refusal. Any other failure is thrown at once.
- */
-export async function openWhenFree<T>(
-  open: () => Promise<T>,
-  wait: (ms: number) => Promise<void> = (ms) => new Promise((done) => setTimeout(done, ms)),
-  limitMs: number = LOCK_WAIT_MS,
-  random: () => number = Math.random,
-): Promise<T> {
-  let waited = 0
-  for (let step = 10; ; step = Math.min(2 * step, 100)) {
-    try {
-      return await open()
-    } catch (error) {
-      if (!(error instanceof StoreOpenError && error.locked) || waited >= limitMs) throw error
-      const ms = Math.min(step + Math.floor(random() * step), limitMs - waited)
-      await wait(ms)
-      waited += ms
-    }
-  }
 }
 
 /**
