@@ -507,10 +507,22 @@ describe('createMcpServer: why of a decision or of a point alone', () => {
     // As of now, by the clock: an explanation reads what a recommendation would, and starts no
     // session nor counts a pulse, as a replay does not.
     expect(asked[0]?.[1]).toEqual({ user: 'default', ...WHY_Q, point: 'db', as_of: NOW })
-    expect(asked[1]?.[1]).toMatchObject({ point: 'db', as_of: undefined })
+    expect(asked[1]?.[1]).toMatchObject({ point: 'db', as_of: NOW })
     asked.length = 0
     await client.callTool({ name: 'why', arguments: { ...WHY_Q, as_of: '2026-06-01T00:00:00Z' } })
     expect(asked.map(([, request]) => (request as { as_of?: string }).as_of)).toEqual(['2026-06-01T00:00:00Z', '2026-06-01T00:00:00Z'])
+    await client.close()
+  })
+
+  it('says the server\'s clock is ahead of the service\'s when the moment it reads as of is refused as future', async () => {
+    const backend: McpBackend = {
+      ...askedBackend().backend,
+      recommend: async () => ({ ok: false, error: { code: 'timestamp_in_future', message: `as_of ${NOW} is in the future`, issues: [{ path: 'as_of', message: 'must not be more than 5 minutes ahead of the service clock' }] } }),
+    }
+    const client = await connected(backend, undefined)
+    const answer = await client.callTool({ name: 'why', arguments: WHY_Q })
+    expect(answer.isError).toBe(true)
+    expect(text(answer).split('\n')[0]).toBe(`timestamp_in_future: this MCP server's clock (${NOW}) is more than 5 minutes ahead of the service's: set it right, or give as_of`)
     await client.close()
   })
 

@@ -249,8 +249,8 @@ export function createMcpServer(
       }
       // In the run the context describes: decisions scoped to its task, path or stage apply there too (R-CON-4).
       const run = runOfContext(input.context)
-      const asked = (point: string) =>
-        backend.whyPoint({ user: input.user, project: input.project, session_id: input.session_id, point, as_of: input.as_of, ...run })
+      const asked = (point: string, asOf = input.as_of) =>
+        backend.whyPoint({ user: input.user, project: input.project, session_id: input.session_id, point, as_of: asOf, ...run })
       if (question === undefined && all_options === undefined) {
         if (input.point === undefined) {
           return refused(
@@ -277,11 +277,18 @@ export function createMcpServer(
       // Read, not made: without `as_of`, the recommendation as of this moment, as GET /v1/why
       // recomputes its own. A live one would start the session it names (a why in a new session
       // would count towards the user's expertise, R-SES-2) and count a pulse for each decision
-      // bound to the point (R-CON-4), which an explanation is not.
-      const answer = await backend.recommend({ ...rest, question, all_options, as_of: input.as_of ?? clock.now().toISOString() })
+      // bound to the point (R-CON-4), which an explanation is not. The point's why is read as of
+      // the same moment, so that both halves of the answer read the same history, whatever the
+      // service's clock says (a service on another machine).
+      const at = input.as_of ?? clock.now().toISOString()
+      const answer = await backend.recommend({ ...rest, question, all_options, as_of: at })
+      if (!answer.ok && input.as_of === undefined && answer.error.code === 'timestamp_in_future') {
+        const message = `this MCP server's clock (${at}) is more than 5 minutes ahead of the service's: set it right, or give as_of`
+        return result({ ok: false, error: { ...answer.error, message } })
+      }
       if (!answer.ok) return result(answer)
       const rec = answer.body as ContractedRecommendation
-      const behind = await asked(rec.point)
+      const behind = await asked(rec.point, at)
       if (behind.ok) return result({ ok: true, body: { ...whyOf(rec), point_why: behind.body } })
       // A point nothing is known of yet (no observation, no decision bound to it) has no `why` of
       // its own: the recommendation explains itself. Any other failure is the tool's: an answer
