@@ -76,6 +76,24 @@ describe('import-adr into a store opened here', () => {
     expect((await run([dir, '--data', store])).stdout).toContain('imported: 0 new, 0 updated, 1 unchanged\n')
   })
 
+  it('leaves out the records of a supersede loop of three, each named at its file, and imports the rest', async () => {
+    const link = (n: number) => `Accepted\n\nSupersedes [${n}. R${n}](000${n}-r${n}.md)`
+    const dir = folderOf({
+      '0001-r1.md': adr(1, 'R1', link(2)),
+      '0002-r2.md': adr(2, 'R2', link(3)),
+      '0003-r3.md': adr(3, 'R3', link(1)),
+      '0004-other.md': adr(4, 'Other'),
+    })
+    const store = join(folderOf({}), 'store')
+    const { code, stdout, stderr } = await run([dir, '--data', store])
+    expect(code).toBe(0)
+    expect(stdout).toContain(`read 4 records in ${dir} (4 adr-tools), 3 of which cannot be stored\n`)
+    expect(stdout).toContain('imported: 1 new, 0 updated, 0 unchanged\n')
+    for (const n of [1, 2, 3]) {
+      expect(stderr).toContain(`${join(dir, `000${n}-r${n}.md`)}:1: ADR-000${n} cannot be stored: the supersede links go round in a loop (ADR-0001 → ADR-0002 → ADR-0003 → ADR-0001)`)
+    }
+  })
+
   it('makes no store for a folder with no records', async () => {
     const dir = folderOf({ 'README.md': '# Notes\n' })
     const store = join(folderOf({}), 'store')

@@ -5,6 +5,7 @@ import { readAdrFolder } from '../decisions/adr/read-adr-folder'
 import { ADR_FORMATS, type AdrFormat, type ImportProblem } from '../decisions/adr/parsed-record'
 import type { DecisionRecord } from '../decisions/decision'
 import { ImportedDecisionSchema, type ImportedDecision, type ImportReport } from '../decisions/imported-decision'
+import { supersedeLoops } from '../decisions/decisions'
 import { InputError } from '../domain/errors'
 import { dataDirectory, serviceUrl, UsageError, parseFlags } from './options'
 import { originName, pathInRepository, repositoryRoot } from './repository'
@@ -153,6 +154,20 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
       problems.push({ path: record.origin.path, line: record.origin.line, message: `${record.key} cannot be stored: ${fields}` })
     }
   }
+
+  // Records whose supersede links go round in a loop (ADR-1 → ADR-2 → ADR-3 → ADR-1), which the
+  // import would refuse whole: left out, each named at its file, as a pair that supersede each
+  // other is, and the rest imported.
+  const looped = new Map<number, string>()
+  for (const issue of supersedeLoops(records)) {
+    const index = Number(/^records\.(\d+)\./.exec(issue.path)?.[1])
+    if (Number.isInteger(index) && !looped.has(index)) looped.set(index, issue.message)
+  }
+  for (const [index, why] of looped) {
+    const record = records[index] as ImportedDecision
+    problems.push({ path: record.origin.path, line: record.origin.line, message: `${record.key} cannot be stored: ${why}` })
+  }
+  if (looped.size > 0) records.splice(0, records.length, ...records.filter((_, i) => !looped.has(i)))
 
   let report: ImportReport | null = null
   let storedHere = false

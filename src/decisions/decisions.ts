@@ -184,6 +184,18 @@ function refuseKeysSentTwice(records: readonly ImportedDecision[]): void {
  * link of each record in it, and nothing is stored.
  */
 function refuseSupersedeLoops(records: readonly ImportedDecision[]): void {
+  const issues = supersedeLoops(records)
+  if (issues.length > 0) {
+    throw new InputError('invalid_request', `invalid request: ${issues.map((i) => i.path).join(', ')}`, { issues })
+  }
+}
+
+/**
+ * The links of `records` that go round in a loop (see refuseSupersedeLoops), each named
+ * `records.N.supersedes` or `records.N.superseded_by`; none when there is no loop. import-adr
+ * leaves the records of a loop out with their files named, as it does a pair, and imports the rest.
+ */
+export function supersedeLoops(records: readonly ImportedDecision[]): Issue[] {
   // replaces.get(A) = [[B, path of the field that says so], ...]
   const replaces = new Map<string, Array<[string, string]>>()
   const add = (from: string, to: string, path: string) => replaces.set(from, [...(replaces.get(from) ?? []), [to, path]])
@@ -221,9 +233,7 @@ function refuseSupersedeLoops(records: readonly ImportedDecision[]): void {
     }
     visit(start, undefined)
   }
-  if (issues.length > 0) {
-    throw new InputError('invalid_request', `invalid request: ${issues.map((i) => i.path).join(', ')}`, { issues })
-  }
+  return issues
 }
 
 /** The imported decisions stored, by the folder they were imported from. */
