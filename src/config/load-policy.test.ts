@@ -92,6 +92,11 @@ describe('policies (R-POL)', () => {
 })
 
 describe('a JSON policy with a syntax error (R-POL)', () => {
+  it('says an unexpected word on one line, with the text around it', () => {
+    const text = '{\n  "decay": { "alpha": True }\n}\n'
+    expect(() => parsePolicy(text, 'mine.json')).toThrow(/^mine\.json: not valid JSON: Unexpected token .*True.*\\n.*$/)
+  })
+
   it('says the line and column, as a YAML error does, not only the position', () => {
     const text = '{\n  "thresholds": { "min_observations": 3, },\n  "ask": { "auto_resolve_p": 0.8 }\n}\n'
     expect(() => parsePolicy(text, '/home/me/mine.json')).toThrow(/^\/home\/me\/mine\.json: not valid JSON: .*\(line 2, column 42\)$/)

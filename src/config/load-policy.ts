@@ -43,7 +43,8 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
   try {
     raw = yaml ? parseYaml(text) : JSON.parse(json)
   } catch (error) {
-    const message = (error as Error).message
+    // On one line: Node 20 quotes the text around an unexpected word (`True`) as it is, newlines and all.
+    const message = (error as Error).message.replace(/\r?\n/g, '\\n')
     throw new PolicyFileError(`${file}: not valid ${yaml ? 'YAML' : 'JSON'}: ${message}${yaml ? '' : jsonLineColumn(json, message)}`)
   }
   // A key given twice in one object: JSON.parse keeps the last value, and the first, which the
