@@ -106,28 +106,6 @@ describe('identifier patterns in the OpenAPI document', () => {
   })
 })
 
-describe('decision key patterns in the OpenAPI document', () => {
-  it('leave out the words that are routes of their own, in any case, as the service does', async () => {
-    const { call } = await createTestApp()
-    const { body } = await call('GET', '/openapi.json')
-    const params = body.paths['/v1/decisions/{key}'].get.parameters as { name: string; schema: { pattern: string } }[]
-    const pattern = params.find((p) => p.name === 'key')?.schema.pattern as string
-    expect(body.components.schemas.DecisionInput.properties.key.pattern).toBe(pattern)
-    expect(body.components.schemas.DecisionSupersede.properties.by.pattern).toBe(pattern)
-    for (const flags of ['', 'u']) {
-      const re = new RegExp(pattern, flags)
-      for (const ok of ['D-001', 'ADR-0005', 'checks', 'import-1', 'pulse', '20240110-use-log4brains']) expect(re.test(ok), ok).toBe(true)
-      for (const bad of ['check', 'Import', 'PULSES', 'applicable', '-x', '']) expect(re.test(bad), bad).toBe(false)
-    }
-    for (const key of ['check', 'Import']) {
-      const r = await call('POST', '/v1/decisions', { key, title: 't', decision: 'd', rationale: 'r' })
-      expect(r.status).toBe(400)
-      expect(r.body.error.issues[0].path).toBe('key')
-    }
-    expect((await call('POST', '/v1/decisions', { key: 'checks', title: 't', decision: 'd', rationale: 'r' })).status).toBe(201)
-  })
-})
-
 describe('/docs with --auth (R-SVC-4)', () => {
   it("requires the bearer scheme on every operation but /healthz, so that the token given to Swagger UI's Authorize is sent", async () => {
     const { call } = await createTestApp()
