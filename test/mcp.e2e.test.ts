@@ -229,7 +229,8 @@ describe('decision-memory mcp (R-SVC-6)', () => {
   })
 
   it('records every choice when two servers with no service open one store by turns (two agent windows)', async () => {
-    const data = await mkdtemp(join(tmpdir(), 'dm-mcp-two-'))
+    // A store not made yet: the servers' first calls make it, and take turns at it too.
+    const data = join(await mkdtemp(join(tmpdir(), 'dm-mcp-two-')), 'data')
     const env = { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, DECISION_MEMORY_USER: 'bob' }
     const [first, second] = await Promise.all([connect(env, ['--data', data]), connect(env, ['--data', data])])
     // Each call opens the store and closes it: a call that found the other server's open failed,

@@ -1,65 +1,96 @@
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { LOCAL_TURN_FILE, takeLocalTurn } from './local-turn'
+import { LOCAL_TURN_FILE, takeLocalTurn, TURN_STALE_MS } from './local-turn'
 
 const folder = () => mkdtemp(join(tmpdir(), 'dm-turn-'))
 const noWait = async () => {
   throw new Error('waited for a free turn')
 }
+/** Another process's turn, as it wrote it: its pid. */
+const OTHER = '4242 0a1b2c3d\n'
+const turnOf = (dir: string) => readFile(join(dir, LOCAL_TURN_FILE), 'utf8')
+const ours = (text: string) => text.startsWith(`${process.pid} `)
 
 describe('takeLocalTurn: processes that open the store themselves take turns', () => {
   it('takes a free turn at once, naming this process, and gives it back', async () => {
     const dir = await folder()
     const giveBack = await takeLocalTurn(dir, noWait)
-    expect(await readFile(join(dir, LOCAL_TURN_FILE), 'utf8')).toBe(`${process.pid}\n`)
+    expect(ours(await turnOf(dir))).toBe(true)
     await giveBack()
     expect(existsSync(join(dir, LOCAL_TURN_FILE))).toBe(false)
   })
 
   it('waits while another running process has the turn, and takes it when given back', async () => {
     const dir = await folder()
-    const other = await takeLocalTurn(dir, noWait)
+    await writeFile(join(dir, LOCAL_TURN_FILE), OTHER)
     const waits: number[] = []
     // The other process's call ends during the third wait.
     const mine = await takeLocalTurn(
       dir,
       async (ms) => {
         waits.push(ms)
-        if (waits.length === 3) await other()
+        if (waits.length === 3) await rm(join(dir, LOCAL_TURN_FILE))
       },
       3_000,
       () => true,
       () => 0,
     )
     expect(waits).toEqual([10, 20, 40])
-    expect(await readFile(join(dir, LOCAL_TURN_FILE), 'utf8')).toBe(`${process.pid}\n`)
+    expect(ours(await turnOf(dir))).toBe(true)
     await mine()
   })
 
-  it('takes over the turn of a process that no longer runs (killed during its call)', async () => {
+  it('takes over a left-over turn: of a process that no longer runs, of this very process, or too old', async () => {
     const dir = await folder()
-    await writeFile(join(dir, LOCAL_TURN_FILE), '999999\n')
-    const giveBack = await takeLocalTurn(dir, noWait, 3_000, (pid) => pid !== 999999)
-    expect(await readFile(join(dir, LOCAL_TURN_FILE), 'utf8')).toBe(`${process.pid}\n`)
+    const file = join(dir, LOCAL_TURN_FILE)
+    const old = new Date(Date.now() - TURN_STALE_MS - 1_000)
+    for (const [text, running, age] of [
+      ['999999 00000000\n', (pid: number) => pid !== 999999, undefined],
+      [`${process.pid} 00000000\n`, () => true, undefined],
+      [OTHER, () => true, old],
+      ['', () => true, new Date(Date.now() - 5_000)],
+    ] as const) {
+      await writeFile(file, text)
+      if (age !== undefined) await utimes(file, age, age)
+      const giveBack = await takeLocalTurn(dir, noWait, 3_000, running)
+      expect(ours(await turnOf(dir)), JSON.stringify(text)).toBe(true)
+      await giveBack()
+    }
+  })
+
+  it('gives back only its own turn, not one another process took over meanwhile', async () => {
+    const dir = await folder()
+    const giveBack = await takeLocalTurn(dir, noWait)
+    await writeFile(join(dir, LOCAL_TURN_FILE), OTHER)
     await giveBack()
+    expect(await turnOf(dir)).toBe(OTHER)
   })
 
   it('tries the store without a turn once its waits add up to the limit, leaving the other\'s turn alone', async () => {
     const dir = await folder()
-    await writeFile(join(dir, LOCAL_TURN_FILE), '4242\n')
+    await writeFile(join(dir, LOCAL_TURN_FILE), OTHER)
     const waits: number[] = []
     const giveBack = await takeLocalTurn(dir, async (ms) => void waits.push(ms), 500, () => true, () => 0.5)
     // 10 ms doubling to 100, each half as much again at this draw; the last one what is left of 500.
     expect(waits).toEqual([15, 30, 60, 120, 150, 125])
     await giveBack()
-    expect(await readFile(join(dir, LOCAL_TURN_FILE), 'utf8')).toBe('4242\n')
+    expect(await turnOf(dir)).toBe(OTHER)
   })
 
-  it('has no turns in a folder where the file cannot be made', async () => {
-    const giveBack = await takeLocalTurn(join(await folder(), 'not-yet'), noWait)
+  it('makes the folder of a store not made yet, so that two first calls take turns too', async () => {
+    const dir = join(await folder(), 'data')
+    const giveBack = await takeLocalTurn(dir, noWait)
+    expect(ours(await turnOf(dir))).toBe(true)
+    await giveBack()
+  })
+
+  it('has no turns where the folder cannot be made', async () => {
+    const file = join(await folder(), 'a-file')
+    await writeFile(file, 'x')
+    const giveBack = await takeLocalTurn(join(file, 'data'), noWait)
     await giveBack()
   })
 })

@@ -43,8 +43,9 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
   try {
     raw = yaml ? parseYaml(text) : JSON.parse(json)
   } catch (error) {
-    // On one line: Node 20 quotes the text around an unexpected word (`True`) as it is, newlines and all.
-    const message = (error as Error).message.replace(/\r?\n/g, '\\n')
+    // JSON's on one line: Node 20 quotes the text around an unexpected word (`True`) as it is, newlines
+    // and all. YAML's code frame, with its caret under the column, stays on its lines.
+    const message = yaml ? (error as Error).message : (error as Error).message.replace(/\r?\n/g, '\\n')
     throw new PolicyFileError(`${file}: not valid ${yaml ? 'YAML' : 'JSON'}: ${message}${yaml ? '' : jsonLineColumn(json, message)}`)
   }
   // A key given twice in one object: JSON.parse keeps the last value, and the first, which the
