@@ -159,10 +159,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
   // import would refuse whole: left out, each named at its file, as a pair that supersede each
   // other is, and the rest imported.
   const looped = new Map<number, string>()
-  for (const issue of supersedeLoops(records)) {
-    const index = Number(/^records\.(\d+)\./.exec(issue.path)?.[1])
-    if (Number.isInteger(index) && !looped.has(index)) looped.set(index, issue.message)
-  }
+  for (const { record, message } of supersedeLoops(records)) if (!looped.has(record)) looped.set(record, message)
   for (const [index, why] of looped) {
     const record = records[index] as ImportedDecision
     problems.push({ path: record.origin.path, line: record.origin.line, message: `${record.key} cannot be stored: ${why}` })

@@ -184,7 +184,7 @@ function refuseKeysSentTwice(records: readonly ImportedDecision[]): void {
  * link of each record in it, and nothing is stored.
  */
 function refuseSupersedeLoops(records: readonly ImportedDecision[]): void {
-  const issues = supersedeLoops(records)
+  const issues = supersedeLoops(records).map(({ path, message }) => ({ path, message }))
   if (issues.length > 0) {
     throw new InputError('invalid_request', `invalid request: ${issues.map((i) => i.path).join(', ')}`, { issues })
   }
@@ -195,38 +195,39 @@ function refuseSupersedeLoops(records: readonly ImportedDecision[]): void {
  * `records.N.supersedes` or `records.N.superseded_by`; none when there is no loop. import-adr
  * leaves the records of a loop out with their files named, as it does a pair, and imports the rest.
  */
-export function supersedeLoops(records: readonly ImportedDecision[]): Issue[] {
-  // replaces.get(A) = [[B, path of the field that says so], ...]
-  const replaces = new Map<string, Array<[string, string]>>()
-  const add = (from: string, to: string, path: string) => replaces.set(from, [...(replaces.get(from) ?? []), [to, path]])
+export function supersedeLoops(records: readonly ImportedDecision[]): Array<Issue & { record: number }> {
+  // replaces.get(A) = [[B, the field that says so], ...]
+  type Field = { path: string; record: number }
+  const replaces = new Map<string, Array<[string, Field]>>()
+  const add = (from: string, to: string, field: Field) => replaces.set(from, [...(replaces.get(from) ?? []), [to, field]])
   records.forEach((r, i) => {
-    if (r.supersedes !== null && r.supersedes !== r.key) add(r.key, r.supersedes, `records.${i}.supersedes`)
-    if (r.superseded_by !== null && r.superseded_by !== r.key) add(r.superseded_by, r.key, `records.${i}.superseded_by`)
+    if (r.supersedes !== null && r.supersedes !== r.key) add(r.key, r.supersedes, { path: `records.${i}.supersedes`, record: i })
+    if (r.superseded_by !== null && r.superseded_by !== r.key) add(r.superseded_by, r.key, { path: `records.${i}.superseded_by`, record: i })
   })
-  const issues: Issue[] = []
+  const issues: Array<Issue & { record: number }> = []
   const named = new Set<string>()
   const done = new Set<string>()
   for (const start of replaces.keys()) {
     if (done.has(start)) continue
     // Depth-first from `start`, keeping the path walked: a key met again on it closes a loop.
-    const walked: Array<{ key: string; via: string | undefined }> = []
+    const walked: Array<{ key: string; via: Field | undefined }> = []
     const onPath = new Map<string, number>()
-    const visit = (key: string, via: string | undefined): void => {
+    const visit = (key: string, via: Field | undefined): void => {
       if (onPath.has(key)) {
         const loop = walked.slice(onPath.get(key))
         const keys = [...loop.map((l) => l.key), key].join(' → ')
         // The field of each link of the loop: the one that led to the next key, and the last back to `key`.
         for (const field of [...loop.slice(1).map((l) => l.via), via]) {
-          if (field === undefined || named.has(field)) continue
-          named.add(field)
-          issues.push({ path: field, message: `the supersede links go round in a loop (${keys}): no chain can show it` })
+          if (field === undefined || named.has(field.path)) continue
+          named.add(field.path)
+          issues.push({ path: field.path, record: field.record, message: `the supersede links go round in a loop (${keys}): no chain can show it` })
         }
         return
       }
       if (done.has(key)) return
       onPath.set(key, walked.length)
       walked.push({ key, via })
-      for (const [next, path] of replaces.get(key) ?? []) visit(next, path)
+      for (const [next, field] of replaces.get(key) ?? []) visit(next, field)
       walked.pop()
       onPath.delete(key)
       done.add(key)
