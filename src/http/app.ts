@@ -19,6 +19,7 @@ import { recommendationRoutes, type ValidBodies, validBodies } from './recommend
 import { requestLog } from './request-log'
 import { sessionRoutes } from './sessions'
 import { storeCheck } from './store-id'
+import { decodableUrl } from './url-encoding'
 import { userRoutes } from './users'
 
 /**
@@ -78,6 +79,7 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
   const app = new OpenAPIHono({ defaultHook: validationHook as never })
 
   app.use('*', requestLog(logger))
+  app.use('*', decodableUrl)
   app.use('*', limitBody)
   app.use('*', emptyJsonBody)
   if (auth !== undefined) app.use('*', bearerAuth({ tokens: auth }))

@@ -19,7 +19,7 @@ function asIdentifier(raw: string): string {
   try {
     text = decodeURIComponent(raw)
   } catch {
-    // Left as sent: the route's validation answers 400 for it.
+    // Left as sent: decodableUrl (url-encoding.ts) has answered 400 for it before this runs.
   }
   return text.normalize('NFC')
 }
