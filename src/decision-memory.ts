@@ -6,7 +6,7 @@ import { createDataRights, type DataRights } from './data-rights'
 import { decisionPointKey, pointPolicy } from './domain/decision-point'
 import { InputError } from './domain/errors'
 import { oncePerFrozen } from './domain/freeze'
-import { matchOption, normalizeLabel, resolveChoice } from './domain/labels'
+import { matchOption, normalizeLabel, ownDescription, resolveChoice } from './domain/labels'
 import {
   multiSelectOf,
   optionDescription,
@@ -81,7 +81,8 @@ export function offeredOptions(options: readonly OptionInput[], field = 'all_opt
       })
     }
     seen.set(option, i)
-    out.push({ option, description: optionDescription(raw) })
+    // The rationale a plan of this service appended is dropped, as the label's annotation is.
+    out.push({ option, description: ownDescription(optionDescription(raw)) })
   })
   return out
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { matchOption, normalizeLabel, resolveChoice, splitJoinedLabels } from './labels'
+import { matchOption, normalizeLabel, ownDescription, resolveChoice, splitJoinedLabels } from './labels'
 
 describe('normalizeLabel (R-CAP-3)', () => {
   it.each([
@@ -53,5 +53,29 @@ describe('splitJoinedLabels: Claude Code joins multi-select answers with ", "', 
   })
   it('resolves a joined string when the point is multi-select', () => {
     expect(resolveChoice('E2E tests, Lint, format', options, true).chosen).toEqual(['E2E tests', 'Lint, format'])
+  })
+})
+
+describe('ownDescription: the rationale a plan appended is dropped, as a label\'s annotation is', () => {
+  const rationale = 'Recommended when any context, as chosen on 2026-12-02 — based on 97% of recent choices'
+  it.each([
+    [`Large. ${rationale}`, 'Large.'],
+    [`Large? ${rationale}`, 'Large?'],
+    [`Large, for: ${rationale}`, 'Large, for:'],
+    [rationale, undefined],
+    [`Large. ${rationale}. ${rationale}`, 'Large.'],
+    ['Large. Recommended when a decision holds — required by decision D-1: why', 'Large.'],
+    ['Small. Recommended when there is not yet enough personal history at this point — based on static default, 5 observations needed for personalization', 'Small.'],
+    ['Checks. Recommended when any context — each selected in at least 98% of recent choices across all your projects', 'Checks.'],
+  ])('%j → %j', (input, expected) => {
+    expect(ownDescription(input)).toBe(expected)
+  })
+
+  it('keeps what the agent wrote: no rationale of this service, or one not at a sentence\'s start', () => {
+    for (const own of ['Fast', 'Recommended when latency matters', 'Recommended when latency matters — see the docs', 'Not Recommended when busy — based on taste']) {
+      expect(ownDescription(own)).toBe(own)
+    }
+    expect(ownDescription(`Recommended when latency matters. ${rationale}`)).toBe('Recommended when latency matters.')
+    expect(ownDescription(undefined)).toBeUndefined()
   })
 })

@@ -14,6 +14,46 @@ export function normalizeLabel(label: string): string {
   }
 }
 
+/**
+ * How the rationale this service appends to a recommended option's description goes on after
+ * `Recommended when PRECONDITION — `: the disclosures of a recommendation (R-REC-5), a required
+ * decision's and an advisory one's.
+ */
+const DISCLOSURE = /^Recommended when [\s\S]+? \u2014 (?:based on |each selected in |no option selected in |required by decision )/
+
+/**
+ * An option's description without the rationale this service appended to it when it planned the
+ * question (`Recommended when … — based on …`), as normalizeLabel drops the label's annotation:
+ * questions planned once (the MCP tool `plan_questions`, whose `ask_user_question_input` the
+ * agent passes to AskUserQuestion) come back to be planned again (the PreToolUse hook), and the
+ * rationale would be said twice, or, for an option no longer recommended, stay there stale. Only
+ * a rationale at the end, starting the description or a sentence of it, is removed; undefined
+ * when nothing else is left.
+ */
+export function ownDescription(description: string | undefined): string | undefined {
+  let text = description
+  // The last rationale first, and again while one is left: a description planned twice already
+  // (before this was done) ends in two.
+  for (;;) {
+    if (text === undefined) return undefined
+    const rest = withoutLastRationale(text)
+    if (rest === text) return text
+    text = rest
+  }
+}
+
+function withoutLastRationale(description: string): string | undefined {
+  const starts = [...description.matchAll(/Recommended when /g)].map((m) => m.index).reverse()
+  for (const at of starts) {
+    const before = description.slice(0, at)
+    if (before !== '' && !/[.!?\u2026:]\s+$/.test(before)) continue
+    if (!DISCLOSURE.test(description.slice(at))) continue
+    const rest = before.trimEnd()
+    return rest === '' ? undefined : rest
+  }
+  return description
+}
+
 /** What a choice resolved to against the offered options. */
 export interface ResolvedChoice {
   /** The normalised labels of the options chosen (empty when nothing offered was chosen). */

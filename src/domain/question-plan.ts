@@ -1,5 +1,5 @@
 import { z } from './zod'
-import { normalizeLabel } from './labels'
+import { normalizeLabel, ownDescription } from './labels'
 import { nestsWithin } from './json-depth'
 import { LIMITS } from './limits'
 import { ContextSchema, FIELD_DESCRIPTIONS, IdentifierSchema, NOT_BLANK_PATTERN, TimestampSchema } from './observation'
@@ -121,12 +121,16 @@ export function presentQuestion(question: AskUserQuestion, recommendation: Recom
     const shown: AskUserQuestionOption = { ...original, label: r.label.length <= LIMITS.labelLength ? r.label : r.option }
     // The user still needs what the option means: the agent's description stays, and the
     // recommendation's rationale follows it (R-REC-5 words the rationale, not what it replaces).
+    // Without the rationale a plan of this service gave it before (ownDescription): planned again,
+    // it would be said twice, or stay on an option no longer recommended.
+    const own = ownDescription(original.description)
     const described =
       r.original_description !== undefined && r.description !== undefined
         ? withRationale(r.original_description, r.description)
-        : (r.description ?? original.description)
-    const description = described !== undefined && described.length > LIMITS.descriptionLength ? original.description : described
+        : (r.description ?? own)
+    const description = described !== undefined && described.length > LIMITS.descriptionLength ? own : described
     if (description !== undefined) shown.description = description
+    else delete shown.description
     return shown
   })
   // AskUserQuestion needs multiSelect: left out, it is what the recommendation took the question

@@ -261,6 +261,25 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(output.permissionDecisionReason).not.toContain('most likely')
   })
 
+  it('questions planned already (plan_questions, passed to AskUserQuestion) come back with the rationale once, none left on an option no longer recommended', async () => {
+    const { call } = await createTestApp()
+    // The agent asked through the MCP tool's plan first: Tier M, the usual default, carries the rationale.
+    const pre = claudeCodeFixture('pre-tool-use')
+    const first = (await call('POST', HOOK, pre)).body.hookSpecificOutput.updatedInput
+    const planned = { ...pre, tool_use_id: 'toolu_planned_twice', tool_input: first }
+    expect(first.questions[0].options[0].description.match(/Recommended when /g)).toHaveLength(1)
+    // Planned again, it is already as it would be shown: nothing to change, no rationale said twice.
+    expect((await call('POST', HOOK, planned)).body).toEqual({})
+    // The user's choices have moved the recommendation to Tier L since: Tier M keeps what it means, no stale rationale.
+    await call('POST', '/v1/observations', pastChoices(8, 'Tier L', TIER))
+    const moved = (await call('POST', HOOK, { ...planned, tool_use_id: 'toolu_planned_moved' })).body.hookSpecificOutput.updatedInput
+    const options = moved.questions[0].options as Array<{ label: string; description: string }>
+    expect(options[0]?.label).toBe('Tier L (Recommended)')
+    expect(options[0]?.description).toMatch(/^Large: full plan with design review\. Recommended when [^]* — based on \d+% of recent choices/)
+    expect(options[0]?.description.match(/Recommended when /g)).toHaveLength(1)
+    expect(options.find((o) => o.label === 'Tier M')?.description).toBe('Medium: plan, run, sync with one review.')
+  })
+
   it('with choices only of options not offered now: the usual default, said so, claiming no likelihood', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/observations', pastChoices(6, 'Tier XL', { ...TIER, all_options: ['Tier XL', 'Tier XXL'] }))
