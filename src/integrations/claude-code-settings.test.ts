@@ -52,6 +52,37 @@ describe('mergeHooks', () => {
     ])
   })
 
+  it('moves an earlier entry to the new command keeping the flags and variables the user set around it', () => {
+    const current = {
+      hooks: {
+        SessionStart: [{ hooks: [{ type: 'command', command: 'npx decision-memory hook --user alice', timeout: 5 }] }],
+        PreToolUse: [
+          { matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: 'DECISION_MEMORY_USER=alice DECISION_MEMORY_URL="http://127.0.0.1:7421" node "/old/bin/decision-memory.js" hook', timeout: 5 }] },
+        ],
+        PostToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: `${COMMAND} --user alice --spool /srv/spool.ndjson`, timeout: 5 }] }],
+      },
+    }
+    const { settings, changes } = mergeHooks(current, COMMAND)
+    const hooks = settings.hooks as Record<string, Array<{ hooks: Array<{ command: string }> }>>
+    const commands = ['SessionStart', 'PreToolUse', 'PostToolUse'].map((event) => hooks[event]?.[0]?.hooks[0]?.command)
+    expect(commands).toEqual([
+      `${COMMAND} --user alice`,
+      `DECISION_MEMORY_USER=alice DECISION_MEMORY_URL="http://127.0.0.1:7421" ${COMMAND}`,
+      `${COMMAND} --user alice --spool /srv/spool.ndjson`,
+    ])
+    // What is printed is what is written; the third was this command already, its flags the user's.
+    expect(changes.map((c) => [c.action, c.command])).toEqual([
+      ['updated', commands[0]],
+      ['updated', commands[1]],
+      ['unchanged', commands[2]],
+    ])
+    // Run again, it changes nothing.
+    expect(mergeHooks(settings, COMMAND).changes.every((c) => c.action === 'unchanged')).toBe(true)
+    // A command given with flags of its own (--command) replaces the earlier one's.
+    const given = mergeHooks(current, `${COMMAND} --user bob`).settings.hooks as typeof hooks
+    expect(given.PostToolUse?.[0]?.hooks[0]?.command).toBe(`${COMMAND} --user bob`)
+  })
+
   it('gives an entry it updates, or one of its command, the fields a new one has, keeping those set by the user', () => {
     const current = {
       hooks: {

@@ -13,6 +13,24 @@ export const DECISION_MEMORY_HOOKS: ReadonlyArray<{ event: string; matcher?: str
 /** A command hook entry written by an earlier install, wherever the checkout was. */
 const OURS = /decision-memory(?:\.js)?["']?\s+hook\b/
 
+/** Variables set for the command alone, before it (`DECISION_MEMORY_USER=alice node …`), as sh reads simple ones. */
+const ASSIGNMENTS = /^\s*(?:[A-Za-z_]\w*=(?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"]*)\s+)+/
+
+/**
+ * The command an earlier entry is moved to: `command`, with what the user set around the earlier
+ * one kept when `command` sets nothing of its own (ends in `hook`): the hook's flags after `hook`
+ * (`--user alice`, `--spool FILE`) and the variables before it. Dropped, a re-install would record
+ * the user's choices for another user, or spool them elsewhere, without a word.
+ */
+function movedCommand(earlier: string, command: string): string {
+  if (!/\bhook$/.test(command)) return command
+  const found = OURS.exec(earlier)
+  if (found === null) return command
+  const tail = earlier.slice(found.index + found[0].length)
+  const head = ASSIGNMENTS.exec(earlier)?.[0] ?? ''
+  return `${head}${command}${tail}`
+}
+
 interface HookEntry {
   type?: string
   command?: string
@@ -87,17 +105,19 @@ export function mergeHooks(current: unknown, command: string): { settings: Recor
       isObject(g) && Array.isArray(g.hooks) && (matcher === undefined || matcherCovers(g.matcher, matcher)) ? g.hooks : [],
     )
     const change = { event, matcher: matcher ?? null, command }
-    const entry: HookEntry = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }
+    const entry: HookEntry & { command: string } = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }
     const current = entries.find((e) => isObject(e) && e.command === command)
     const earlier = current ?? entries.find((e) => isObject(e) && typeof e.command === 'string' && OURS.test(e.command))
     if (earlier !== undefined) {
+      // The command keeps the flags and variables the user set around the earlier one (movedCommand).
+      if (earlier !== current) entry.command = movedCommand(earlier.command as string, command)
       // The fields a new entry has, where it lacks them (the timeout, to an install of before it
       // was written, or one pasted without it); what is there, set by the user, is kept.
       const missing = Object.entries(entry).filter(([field]) =>
-        field === 'command' ? earlier.command !== command : earlier[field] === undefined,
+        field === 'command' ? earlier.command !== entry.command : earlier[field] === undefined,
       )
       for (const [field, value] of missing) earlier[field] = value
-      changes.push({ ...change, action: missing.length === 0 ? 'unchanged' : 'updated' })
+      changes.push({ ...change, command: entry.command, action: missing.length === 0 ? 'unchanged' : 'updated' })
       continue
     }
     const group: MatcherGroup = { ...(matcher === undefined ? {} : { matcher }), hooks: [entry] }
