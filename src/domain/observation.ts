@@ -30,6 +30,9 @@ const WHITE_SPACE = '\\u0009-\\u000d\\u0020\\u00a0\\u1680\\u2000-\\u200a\\u2028\
 /** A JSON Schema pattern (unanchored) for text the service trims and then wants non-empty: something besides white space. */
 export const NOT_BLANK_PATTERN = `[^${WHITE_SPACE}]`
 
+/** What trimmed text that is left empty is told: white space alone is no text. */
+const BLANK = 'must not be empty or white space alone'
+
 /** A JSON Schema pattern for text without control characters. */
 export const NO_CONTROL_PATTERN = `^[^${CONTROL}]*$`
 
@@ -72,13 +75,14 @@ export const LabelSchema = z
   .string()
   .normalize('NFC')
   .trim()
-  .min(1)
+  // Said so: "expected string to have >=1 characters" of '  ', two of them, would mislead.
+  .min(1, BLANK)
   .max(LIMITS.labelLength)
   // minLength is counted before the trim: the pattern says that white space alone is refused.
   .meta({ pattern: NOT_BLANK_PATTERN })
 
 /** A question as sent to recommend or record: trimmed, and not only white space. */
-export const QuestionTextSchema = z.string().trim().min(1).max(LIMITS.questionLength).meta({ pattern: NOT_BLANK_PATTERN })
+export const QuestionTextSchema = z.string().trim().min(1, BLANK).max(LIMITS.questionLength).meta({ pattern: NOT_BLANK_PATTERN })
 
 /** An option as sent: a label, or `{label, description}` as AskUserQuestion has it. */
 export const OptionInputSchema = z.union([

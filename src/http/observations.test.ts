@@ -22,6 +22,19 @@ describe('POST /v1/observations (R-CAP)', () => {
     expect(body.duplicates).toEqual([])
   })
 
+  it('says of a question, a label or a choice of white space alone that it is blank, not that it is too short', async () => {
+    const { call } = await createTestApp()
+    for (const [body, path] of [
+      [{ ...SEED, user_choice: '  ' }, 'user_choice'],
+      [{ ...SEED, question: ' \t ' }, 'question'],
+      [{ ...SEED, all_options: ['Option A', ' '] }, 'all_options.1'],
+    ] as const) {
+      const { status, body: answer } = await call('POST', '/v1/observations', body)
+      expect(status).toBe(400)
+      expect(answer.error.issues).toContainEqual({ path, message: 'must not be empty or white space alone' })
+    }
+  })
+
   it('stores one observation when the same decision_id is posted twice', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/observations', SEED)
