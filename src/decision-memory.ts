@@ -3,7 +3,7 @@ import type { Decisions } from './decisions/decisions'
 import { applyDecisions, contractFor, type ContractedRecommendation } from './decisions/enforcement'
 import { explainPoint, type PointWhy, type PointWhyQuery } from './decisions/explain-point'
 import { createDataRights, type DataRights } from './data-rights'
-import { decisionPointKey, pointPolicy } from './domain/decision-point'
+import { decisionPointKey, pointPolicy, pointRule } from './domain/decision-point'
 import { InputError } from './domain/errors'
 import { oncePerFrozen } from './domain/freeze'
 import { matchOption, normalizeLabel, ownDescription, resolveChoice } from './domain/labels'
@@ -199,7 +199,8 @@ export function createDecisionMemory(deps: {
       asOf,
       policy,
     }))
-    const answer = contract === undefined ? recommendation : applyDecisions(recommendation, contract, policy)
+    const rule = pointRule({ key: point, header: request.header, question: request.question }, policy)
+    const answer = contract === undefined ? recommendation : applyDecisions(recommendation, contract, rule?.always_ask ?? false)
     // Kept only when no decision binds the point: each answer under a decision counts its pulse.
     // Nor when anything was written while it was computed: it would never be served, and would
     // push out an answer computed since.
@@ -219,7 +220,7 @@ export function createDecisionMemory(deps: {
    * labels, as the recommendation there reads it); else when it is an array.
    */
   function capturedMultiSelect(input: ObservationInput, point: string, path = ''): boolean {
-    return multiSelectOf(input, path) ?? (Array.isArray(input.user_choice) || pointPolicy(point, policy)?.multi_select === true)
+    return multiSelectOf(input, path) ?? (Array.isArray(input.user_choice) || pointRule({ key: point, header: input.header, question: input.question }, policy)?.multi_select === true)
   }
 
   const memory: DecisionMemory = {

@@ -1,6 +1,4 @@
-import { pointPolicy } from '../domain/decision-point'
 import { matchOption } from '../domain/labels'
-import type { CompiledPolicy } from '../domain/policy'
 import type { OfferedOption, Recommendation, RecommendedOption } from '../domain/recommendation'
 import { overLimit } from './constraints'
 import type { DecisionRecord, EnforceLevel } from './decision'
@@ -160,14 +158,13 @@ function enforce(
   fixed: string[],
   deciding: DecisionRecord[],
   determined: boolean,
-  policy: CompiledPolicy,
+  alwaysAsk: boolean,
 ): ContractedRecommendation {
   const lead = deciding[0] as DecisionRecord
   const keys = [...new Set(deciding.map((d) => d.key))].join(', ')
   const precondition = `required decision ${keys} is in force${scopeText(lead)}`
   const disclosure = `required by decision ${lead.key}: ${lead.rationale}`
   const personalization = rec.state !== 'personalization-off'
-  const alwaysAsk = pointPolicy(rec.point, policy)?.always_ask ?? false
   const neutral = rec.sensitive
   const chosen = new Set(fixed)
   const first = fixed.flatMap((f) => rec.options.filter((o) => o.option === f))
@@ -224,9 +221,10 @@ function enforce(
  * `must` fixes the answer (`enforced`, whatever was observed, and auto-resolved where the policy
  * allows it); required `must_not`s and `limit`s have already left the offer, and when they leave
  * one option, that option is fixed; an advisory decision is the static default, with its
- * rationale as the precondition, until observed choices outweigh it.
+ * rationale as the precondition, until observed choices outweigh it. `alwaysAsk`: the policy marks
+ * the question's point always_ask (pointRule), where even an enforced answer is asked.
  */
-export function applyDecisions(rec: Recommendation, contract: PointContract, policy: CompiledPolicy): ContractedRecommendation {
+export function applyDecisions(rec: Recommendation, contract: PointContract, alwaysAsk: boolean): ContractedRecommendation {
   const effects = [...contract.effects]
   if (contract.noneAllowed !== null) return { ...recommendNone(rec, contract.offered, contract.noneAllowed), decisions: effects }
   const allowed = contract.offered.map((o) => o.option)
@@ -239,7 +237,7 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, pol
       const learned = Array.isArray(rec.recommended) ? rec.recommended : [rec.recommended]
       const set = allowed.filter((o) => fixed.includes(o) || learned.includes(o))
       const deciding = contract.musts.map((m) => m.decision)
-      result = enforce(rec, contract.offered, set, deciding, allowed.every((o) => fixed.includes(o)), policy)
+      result = enforce(rec, contract.offered, set, deciding, allowed.every((o) => fixed.includes(o)), alwaysAsk)
       for (const d of new Set(deciding)) {
         effects.push(effectOf(d, 'enforced', contract.musts.filter((m) => m.decision === d).map((m) => m.option)))
       }
@@ -250,11 +248,11 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, pol
       for (const other of contract.musts.slice(1)) {
         if (other.option !== must.option) effects.push(effectOf(other.decision, 'conflict', [other.option]))
       }
-      result = enforce(rec, contract.offered, [must.option], [must.decision], true, policy)
+      result = enforce(rec, contract.offered, [must.option], [must.decision], true, alwaysAsk)
       effects.push(effectOf(must.decision, 'enforced', [must.option]))
     } else if (onlyOne !== undefined) {
       const deciding = [...new Set([...contract.ruledOut.values()].flat())]
-      result = enforce(rec, contract.offered, [onlyOne], deciding, true, policy)
+      result = enforce(rec, contract.offered, [onlyOne], deciding, true, alwaysAsk)
     }
   }
 

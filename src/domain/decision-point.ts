@@ -32,25 +32,37 @@ export function decisionPointKey(
   policy: CompiledPolicy,
 ): string {
   if (input.point !== undefined && input.point !== '') return input.point
+  const normalized = normalizeQuestion(input.question)
+  return matchingRule(input, normalized, policy)?.key ?? hashNormalized(normalized, input.options)
+}
+
+/** The first policy point whose rule matches the header or the question. */
+function matchingRule(input: { header?: string | undefined; question: string }, normalized: string, policy: CompiledPolicy) {
+  if (policy.compiledPoints.length === 0) return undefined
   // A rule sees the text as it is keyed, so that two spaces, a non-breaking one or a trailing
   // space miss no rule the same question singly spaced fits; and as it was sent, so that a rule
   // naming what the key drops (a trailing `?`) still fits. Normalised once, not once per rule.
-  const normalized = normalizeQuestion(input.question)
-  if (policy.compiledPoints.length > 0) {
-    const header = input.header === undefined ? undefined : [normalizeQuestion(input.header), input.header]
-    const question = [normalized, input.question]
-    const fits = (rule: RegExp | undefined, texts: readonly string[] | undefined) =>
-      rule !== undefined && texts !== undefined && texts.some((text) => rule.test(text))
-    for (const rule of policy.compiledPoints) {
-      if (fits(rule.header, header) || fits(rule.question, question)) return rule.key
-    }
-  }
-  return hashNormalized(normalized, input.options)
+  const header = input.header === undefined ? undefined : [normalizeQuestion(input.header), input.header]
+  const question = [normalized, input.question]
+  const fits = (rule: RegExp | undefined, texts: readonly string[] | undefined) =>
+    rule !== undefined && texts !== undefined && texts.some((text) => rule.test(text))
+  return policy.compiledPoints.find((rule) => fits(rule.header, header) || fits(rule.question, question))
 }
 
 /** The policy's entry for a point key, if it names one. */
 export function pointPolicy(key: string, policy: CompiledPolicy) {
   return policy.compiledPoints.find((p) => p.key === key)
+}
+
+/**
+ * The policy's entry a question at a point follows: its point's; else, at a point the request
+ * named that the policy does not (`"point": "tier"`, as in R-REC's example), the entry whose rule
+ * matches the question's header or text, as it would have without the name. Named, a tier question
+ * kept its own key but lost what the policy says of tier questions: its static default (Tier S,
+ * the first option, where the policy says Tier M), precondition, always_ask and multi_select.
+ */
+export function pointRule(input: { key: string; header?: string | undefined; question: string }, policy: CompiledPolicy) {
+  return pointPolicy(input.key, policy) ?? matchingRule(input, normalizeQuestion(input.question), policy)
 }
 
 /**
@@ -70,7 +82,7 @@ export function isSensitive(
   },
   policy: CompiledPolicy,
 ): boolean {
-  if (pointPolicy(input.key, policy)?.sensitive === true) return true
+  if (pointRule(input, policy)?.sensitive === true) return true
   const pattern = policy.sensitivePattern
   if (pattern === null) return false
   // In NFC, as the terms are compiled: a question typed with combining accents is the same question.

@@ -1,6 +1,6 @@
 import { aggregateObservations, aggregationParams, viewOf } from './aggregate'
 import { confidenceLevel, multiSelectBeliefs, singleSelectBelief, SINGLE_SELECT_METHOD, type ConfidenceLevel } from './confidence'
-import { pointPolicy } from './decision-point'
+import { pointRule } from './decision-point'
 import { matchOption } from './labels'
 import { selectEvidence } from './evidence'
 import type { Observation } from './observation'
@@ -57,7 +57,7 @@ function learnPoint(point: string, observations: Observation[], asOf: Date, poli
   observations.sort((a, b) => a.timestamp.localeCompare(b.timestamp))
   const latest = observations[observations.length - 1] as Observation
   const options = optionsOf(observations)
-  const rule = pointPolicy(point, policy)
+  const rule = pointRule({ key: point, header: latest.header ?? undefined, question: latest.question }, policy)
   const staticDefault = (rule?.static_default === undefined ? undefined : matchOption(rule.static_default, options)) ?? (options[0] as string)
   // The change of preference a recommendation at the point finds, by the same test on the same
   // aggregate: without it, this answer could name the majority a recommendation has set aside.

@@ -19,7 +19,8 @@ function input(partial: Partial<RecommendationInput> & { observations?: Observat
   const used = rest.policy ?? policy
   return {
     point: 'tier',
-    question: 'Which tier?',
+    // A point the policy does not name, nor any of its rules: no static default but the first option.
+    question: 'Which size should it be?',
     options: TIERS,
     sessions: 1,
     personalization: true,

@@ -8,7 +8,7 @@ import {
   singleSelectBelief,
   type ConfidenceLevel,
 } from './confidence'
-import { isSensitive, pointPolicy } from './decision-point'
+import { isSensitive, pointRule } from './decision-point'
 import { matchOption } from './labels'
 import { cellKey, labelsOf, type Cell, type PointView } from './aggregate'
 import {
@@ -178,7 +178,7 @@ function leastShare(share: number): string {
 export function recommend(input: RecommendationInput): Recommendation {
   const { policy } = input
   const labels = input.options.map((o) => o.option)
-  const rule = pointPolicy(input.point, policy)
+  const rule = pointRule({ key: input.point, header: input.header, question: input.question }, policy)
   // Read on every option the question offered, those decisions ruled out among them: ruling out
   // `Keep production data` leaves the question about production data.
   const sensitive = isSensitive({ question: input.question, header: input.header, key: input.point, options: input.offered ?? input.options }, policy)

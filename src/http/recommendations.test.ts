@@ -171,6 +171,45 @@ describe('a request context that contradicts the precondition (R-REC-5)', () => 
 })
 
 describe('a policy static default (R-POL, R-REC-1)', () => {
+  it("holds at a point the request names that the policy does not, where the policy's rule matches the question (R-REC's example names `tier`)", async () => {
+    const { call } = await createTestApp()
+    const named = { ...TIER, point: 'tier' }
+    const { body } = await call('POST', '/v1/recommendations', named)
+    expect(body).toMatchObject({ point: 'tier', state: 'static-default', recommended: 'Tier M' })
+    expect(body.precondition).toBe('a typical change of moderate scope (the usual default for SPEC work)')
+    expect(body.disclosure).toBe('based on static default, 5 observations needed for personalization')
+    // Under its own key: what is learned there is the named point's, and a tie goes to the policy's default.
+    const tie = ['Tier S', 'Tier M'].map((user_choice, i) => ({ ...named, user_choice, decision_id: `named-${i}`, timestamp: START }))
+    expect((await call('POST', '/v1/observations', tie)).status).toBe(201)
+    const [point] = (await call('GET', '/v1/users/default/preferences')).body.points
+    expect(point).toMatchObject({ point: 'tier', majority: 'Tier M', observations: 2 })
+    // A question no rule matches keeps the first option.
+    const other = await call('POST', '/v1/recommendations', { point: 'tier', question: 'How big is it?', all_options: ['Tier S', 'Tier M'] })
+    expect(other.body.recommended).toBe('Tier S')
+  })
+
+  it("always_ask and multi_select hold at a point the request names that the policy does not, where the policy's rule matches", async () => {
+    const base = JSON.parse(readFileSync(DEFAULT_POLICY_FILE, 'utf8'))
+    const policy = parsePolicy(
+      JSON.stringify({
+        points: [
+          ...base.points.map((p: { key: string }) => (p.key === 'complexity-tier' ? { ...p, always_ask: true } : p)),
+          { key: 'checks', match: { header: '^checks$' }, multi_select: true },
+        ],
+      }),
+      'mine.json',
+      base,
+    )
+    const { call } = await createTestApp({ policy })
+    await call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, scope: { points: ['tier'] } })
+    const enforced = (await call('POST', '/v1/recommendations', { ...TIER, point: 'tier' })).body
+    expect(enforced).toMatchObject({ point: 'tier', state: 'enforced', recommended: 'Tier L', ask: true, ask_reason: 'the policy marks this point always_ask' })
+    const checks = { point: 'my-checks', header: 'Checks', question: 'Which checks should run?', all_options: ['Lint', 'Test', 'Docs'] }
+    expect((await call('POST', '/v1/observations', { ...checks, user_choice: 'Lint, Test' })).status).toBe(201)
+    const [learned] = (await call('GET', '/v1/users/default/preferences')).body.points
+    expect(learned).toMatchObject({ point: 'my-checks', multi_select: true, selection: ['Lint', 'Test'] })
+  })
+
   it('is matched as a label is: written as an agent writes it, it is still the static default', async () => {
     const policy = parsePolicy(
       JSON.stringify({ points: [{ key: 'tier', match: { header: '^tier$' }, static_default: ' Tier  M (Recommended)', precondition: 'a typical change' }] }),
