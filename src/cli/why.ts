@@ -37,7 +37,13 @@ export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [
                      the command
 `
 
-function chainText(why: DecisionWhy, indent = ''): string {
+/**
+ * A chain as text, oldest first. The evidence is that of the decision asked about (`why.key`), so it
+ * is printed under that decision, not after the chain, where it would read as the current one's.
+ */
+export function chainText(why: DecisionWhy, indent = ''): string {
+  const evidence = why.evidence.map((e) => `${indent}    evidence: ${e.kind}: ${e.summary}${e.uri === null ? '' : ` <${e.uri}>`}`)
+  const shown = why.chain.some((link) => link.key === why.key)
   const lines = why.chain.map((link) => {
     const when = [`decided ${link.date}`]
     if (link.accepted_at !== null) when.push(`accepted ${link.accepted_at}`)
@@ -45,11 +51,11 @@ function chainText(why: DecisionWhy, indent = ''): string {
     return (
       `${indent}${link.key === why.current ? '*' : '-'} ${link.key} [${link.status}, ${link.enforce}] ${link.title}\n` +
       `${indent}    ${when.join(', ')}\n` +
-      `${indent}    why: ${link.rationale.replace(/\s+/g, ' ')}`
+      `${indent}    why: ${link.rationale.replace(/\s+/g, ' ')}` +
+      (link.key === why.key ? evidence.map((line) => `\n${line}`).join('') : '')
     )
   })
-  const evidence = why.evidence.map((e) => `${indent}  evidence: ${e.kind}: ${e.summary}${e.uri === null ? '' : ` <${e.uri}>`}`)
-  return [...lines, ...evidence].join('\n') + '\n'
+  return [...lines, ...(shown ? [] : evidence)].join('\n') + '\n'
 }
 
 function pointText(why: PointWhy): string {

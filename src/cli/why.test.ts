@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest'
+import type { ChainLink, DecisionWhy } from '../decisions/decisions'
+import { chainText } from './why'
+
+const link = (key: string, status: ChainLink['status'], rationale: string): ChainLink =>
+  ({
+    key,
+    title: `title of ${key}`,
+    status,
+    enforce: 'advisory',
+    date: '2026-01-01',
+    decision: `decision of ${key}`,
+    rationale,
+    accepted_at: null,
+    superseded_at: null,
+    supersedes: null,
+    superseded_by: null,
+  }) as ChainLink
+
+const chain = (key: string): DecisionWhy => ({
+  key,
+  current: 'ADR-0002',
+  chain: [link('ADR-0001', 'superseded', 'old reasons'), link('ADR-0002', 'accepted', 'new reasons')],
+  rationale: key === 'ADR-0001' ? 'old reasons' : 'new reasons',
+  evidence: [{ kind: 'decision-record', summary: `record of ${key}`, uri: `${key}.md`, hash: null }],
+  events: [],
+})
+
+describe('decision-memory why KEY, the chain as text', () => {
+  it('prints the evidence under the decision asked about, not under the current one', () => {
+    const lines = chainText(chain('ADR-0001')).trimEnd().split('\n')
+    expect(lines).toEqual([
+      '- ADR-0001 [superseded, advisory] title of ADR-0001',
+      '    decided 2026-01-01',
+      '    why: old reasons',
+      '    evidence: decision-record: record of ADR-0001 <ADR-0001.md>',
+      '* ADR-0002 [accepted, advisory] title of ADR-0002',
+      '    decided 2026-01-01',
+      '    why: new reasons',
+    ])
+  })
+
+  it('asked about the current decision, its evidence comes last, under it', () => {
+    const lines = chainText(chain('ADR-0002')).trimEnd().split('\n')
+    expect(lines.slice(3)).toEqual([
+      '* ADR-0002 [accepted, advisory] title of ADR-0002',
+      '    decided 2026-01-01',
+      '    why: new reasons',
+      '    evidence: decision-record: record of ADR-0002 <ADR-0002.md>',
+    ])
+  })
+})
