@@ -112,6 +112,19 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect(garbage).toEqual({ stdout: '', stderr: 'decision-memory guard: stdin is not a JSON hook payload; letting the command through\n' })
   })
 
+  it('says a payload cut at --timeout was late, not that it is no JSON', async () => {
+    const unused = (async () => new Response('{}')) as unknown as typeof fetch
+    const base = { url: 'http://x.test', timeoutMs: 5, fetch: unused, payloadCut: true }
+    const cut = (await bashPayload()).slice(0, 40)
+    expect(await guard({ ...base, failClosed: false, payload: cut })).toEqual({
+      stdout: '',
+      stderr: 'decision-memory guard: the hook payload did not arrive on stdin within 5 ms (--timeout); letting the command through\n',
+    })
+    const closed = await guard({ ...base, failClosed: true, payload: '' })
+    expect(JSON.parse(closed.stdout).hookSpecificOutput.permissionDecision).toBe('deny')
+    expect(closed.stderr).toContain('did not arrive on stdin within 5 ms')
+  })
+
   it('sends DECISION_MEMORY_TOKEN to a service run with --auth, so that it still denies (R-SVC-4)', async () => {
     const app = await createTestApp({ auth: testTokens })
     const created = await app.call('POST', '/v1/decisions', NO_FORCE_PUSH, { authorization: `Bearer ${OPS}` })

@@ -8,9 +8,10 @@ export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
   service at $DECISION_MEMORY_URL whether the command breaks an accepted required decision
   (POST /v1/decisions/check, with the payload's cwd as the path, relative to the root of its git
   repository when it is in one), and prints a PreToolUse "deny" citing the decision when it
-  does; otherwise it prints nothing. It always exits 0 and never waits longer than --timeout
-  (default 1000 ms): when the service is down or slow it lets the command through and says so on
-  stderr, or with --fail-closed refuses it instead.
+  does; otherwise it prints nothing. It exits 0 (1 for a mistake in its own flags, which Claude
+  Code reports without blocking) and waits at most --timeout (default 1000 ms) for the payload,
+  then as long for the service: when the service is down or slow it lets the command through and
+  says so on stderr, or with --fail-closed refuses it instead.
 `
 
 /** How long the guard waits for the service by default: well under Claude Code's patience. */
@@ -48,6 +49,8 @@ export async function guard(input: {
   timeoutMs: number
   /** The bearer token of a service run with --auth (DECISION_MEMORY_TOKEN). */
   token?: string | undefined
+  /** stdin was still open at the deadline: `payload` is what had arrived by then. */
+  payloadCut?: boolean
   fetch?: typeof fetch
 }): Promise<GuardOutput> {
   const doFetch = input.fetch ?? fetch
@@ -59,6 +62,8 @@ export async function guard(input: {
   try {
     event = JSON.parse(input.payload) as typeof event
   } catch {
+    // Cut at the deadline, the payload may be good but late: said so, not called garbage.
+    if (input.payloadCut === true) return unavailable(`the hook payload did not arrive on stdin within ${input.timeoutMs} ms (--timeout)`)
     return unavailable('stdin is not a JSON hook payload')
   }
   if (event === null || typeof event !== 'object') return unavailable('stdin is not a JSON hook payload')
@@ -107,21 +112,22 @@ export async function guard(input: {
   return { stdout: '', stderr: '' }
 }
 
-/** Reads stdin to its end, or what arrived by the deadline. */
-async function readStdin(deadlineMs: number): Promise<string> {
-  if (process.stdin.isTTY) return ''
+/** Reads stdin to its end, or what arrived by the deadline (`cut`: it had not ended by then). */
+async function readStdin(deadlineMs: number): Promise<{ text: string; cut: boolean }> {
+  if (process.stdin.isTTY) return { text: '', cut: false }
   const chunks: Buffer[] = []
   let timer: NodeJS.Timeout | undefined
   const read = (async () => {
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+    return false
   })()
-  const late = new Promise<void>((done) => {
-    timer = setTimeout(done, deadlineMs)
+  const late = new Promise<boolean>((done) => {
+    timer = setTimeout(() => done(true), deadlineMs)
   })
-  await Promise.race([read, late])
+  const cut = await Promise.race([read, late])
   clearTimeout(timer)
   process.stdin.destroy()
-  return Buffer.concat(chunks).toString('utf8')
+  return { text: Buffer.concat(chunks).toString('utf8'), cut }
 }
 
 function guardOptions(argv: string[]) {
@@ -149,8 +155,8 @@ export async function guardCommand(argv: string[]): Promise<number> {
     process.stderr.write(`decision-memory guard: ${(error as Error).message}\n`)
     return 1
   }
-  const payload = await readStdin(options.timeoutMs)
-  const out = await guard({ payload, ...options })
+  const stdin = await readStdin(options.timeoutMs)
+  const out = await guard({ payload: stdin.text, payloadCut: stdin.cut, ...options })
   process.stdout.write(out.stdout)
   process.stderr.write(out.stderr)
   return 0
