@@ -35,6 +35,13 @@ export async function forgetCommand(argv: string[]): Promise<number> {
   const spooled = await forgetInSpool(spoolFile(), user)
   const result = { ...(answer.body as { user: string; deleted: number }), spooled }
   if (values.json === true) process.stdout.write(jsonLine(result))
-  else process.stdout.write(`forgot ${result.user}: ${result.deleted} entries deleted${spooled > 0 ? `, ${spooled} spooled hook events removed` : ''}\n`)
+  else process.stdout.write(forgetSentence(result))
   return 0
+}
+
+/** What `forget` prints without --json: `forgot bob: 5 entries deleted, 1 spooled hook event removed`. */
+export function forgetSentence(result: { user: string; deleted: number; spooled: number }): string {
+  const entries = `${result.deleted} ${result.deleted === 1 ? 'entry' : 'entries'} deleted`
+  const spooled = result.spooled === 0 ? '' : `, ${result.spooled} spooled hook ${result.spooled === 1 ? 'event' : 'events'} removed`
+  return `forgot ${result.user}: ${entries}${spooled}\n`
 }
