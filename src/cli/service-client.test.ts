@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises'
+import { mkdtemp, writeFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -33,6 +33,14 @@ describe('throughServiceOrLocal when no service runs', () => {
       [200, 'local'],
       [200, 'local'],
     ])
+  })
+
+  it('says a --data under a file is a file, not that there is no store in it', async () => {
+    vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
+    const file = join(await mkdtemp(join(tmpdir(), 'dm-local-')), 'a-file')
+    await writeFile(file, 'not a folder')
+    const call = throughServiceOrLocal({ method: 'GET', path: '/x', dataDir: join(file, 'data'), local: async () => 'ok' })
+    await expect(call).rejects.toThrow(`cannot make the store in ${join(file, 'data')}: it, or a folder above it, is a file, not a folder`)
   })
 
   it('still answers the next call after one fails', async () => {

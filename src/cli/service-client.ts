@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { systemClock } from '../clock'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
@@ -166,6 +166,16 @@ function whyUnreachable(error: unknown, timeoutMs: number): string {
   return `the request failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`
 }
 
+/** Whether a folder above `dir` is a file, so that `dir` can be neither found nor made. */
+function underAFile(dir: string): boolean {
+  try {
+    statSync(dir)
+    return false
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOTDIR'
+  }
+}
+
 /**
  * The use case against the store opened here: the one --data names (`named`), or, when none is
  * named, $DECISION_MEMORY_DATA or ./data because no service runs.
@@ -175,6 +185,8 @@ function local(request: StoreRequest, named?: '--data'): Promise<Answer> {
     const policy = await loadPolicy(resolve(request.policyFile ?? DEFAULT_POLICY_FILE))
     const dir = dataDirectory(request.dataDir, process.env, request.defaultDataDir)
     if (request.createStore !== true && !existsSync(dir)) {
+      // A path under a file is no store to look for: said as serve and the commands that make one say it.
+      if (underAFile(dir)) throw new StoreOpenError(`cannot make the store in ${dir}: it, or a folder above it, is a file, not a folder`)
       if (request.whenNoStore !== undefined) return { status: 200, body: request.whenNoStore(), via: 'local' }
       if (named !== undefined) throw new StoreOpenError(`there is no store in ${dir} (${named}): give the data directory of a store`)
       throw new ServiceUnavailableError(
