@@ -71,20 +71,20 @@ const HELP = `decision-memory — remembers what a user picks when an agent asks
 Usage: decision-memory <command> [flags]
 
 Commands:
-  serve     run the HTTP service (default 127.0.0.1:7420, data in ./data)
-  toggle    turn personalization on or off for a session
-  hook      the Claude Code hook: send one hook payload (stdin) to the service
+  serve          run the HTTP service (default 127.0.0.1:7420, data in ./data)
+  toggle         turn personalization on or off for a session
+  hook           the Claude Code hook: send one hook payload (stdin) to the service
   install-hooks  merge the hooks into Claude Code's settings.json
-  mcp       an MCP server over stdio (recommend, plan_questions, record_choice, why, check_decision)
-  guard     Claude Code PreToolUse hook: deny a Bash command a required decision forbids
-  import-adr  import decision records (adr-tools, MADR, log4brains, DECISIONS.md)
-  why       the supersede chain of a decision, or what is behind a point's recommendation
-  preferences  what has been learned about a user
-  export    everything held about a user, as NDJSON
-  forget    delete everything held about a user
-  decay-scan  take expired observations out of recall and keep core within its size
-  help      this text; \`decision-memory help <command>\` for one command
-  version   print the version
+  mcp            an MCP server over stdio (recommend, plan_questions, record_choice, why, check_decision)
+  guard          Claude Code PreToolUse hook: deny a Bash command a required decision forbids
+  import-adr     import decision records (adr-tools, MADR, log4brains, DECISIONS.md)
+  why            the supersede chain of a decision, or what is behind a point's recommendation
+  preferences    what has been learned about a user
+  export         everything held about a user, as NDJSON
+  forget         delete everything held about a user
+  decay-scan     take expired observations out of recall and keep core within its size
+  help           this text; \`decision-memory help <command>\` for one command
+  version        print the version
 
 Which store: a command given --data DIR acts on that store: through the service at
 $DECISION_MEMORY_URL if that service says it holds it, else opened by the command; when another
