@@ -40,6 +40,45 @@ describe('POST /v1/recommendations: the seed worked examples (R-REC-4)', () => {
     expect(body.needed).toBe(0)
   })
 
+  it('the worked example in the seed\'s own record shape (a spec_id each, three sessions, a project) gives the same answer', async () => {
+    const { call } = await createTestApp()
+    const picks = ['Tier S', 'Tier M', 'Tier M', 'Tier S', 'Tier M', 'Tier L', 'Tier M', 'Tier S', 'Tier M', 'Tier M']
+    const records = picks.map((choice, i) => ({
+      ...TIER,
+      decision_id: `moai-ask-${String(i + 1).padStart(3, '0')}`,
+      timestamp: START,
+      user_choice: i === 1 ? `${choice} (Recommended)` : choice,
+      context: { spec_id: `SPEC-XXX-${String(i + 1).padStart(3, '0')}`, phase: 'run', workflow: '/moai run' },
+      user: 'alice',
+      project: 'acme/api',
+      session_id: `s-${(i % 3) + 1}`,
+    }))
+    expect((await call('POST', '/v1/observations', records)).status).toBe(201)
+    const { body } = await call('POST', '/v1/recommendations', {
+      ...TIER,
+      user: 'alice',
+      project: 'acme/api',
+      session_id: 's-3',
+      context: { spec_id: 'SPEC-XXX-011', phase: 'run', workflow: '/moai run' },
+    })
+    expect(body).toMatchObject({
+      recommended: 'Tier M',
+      state: 'partial',
+      observations: 10,
+      effective_observations: 10,
+      needed: 0,
+      disclosure: 'based on 60% of recent choices',
+      scope: 'project',
+      expertise: { sessions: 3, level: 'beginner' },
+      strength: 'strong',
+    })
+    expect(body.confidence.level).toBe('medium-high')
+    expect(body.confidence.value).toBeCloseTo(0.81, 2)
+    expect(body.options[0]).toMatchObject({ option: 'Tier M', label: 'Tier M (Recommended)', share: 0.6, count: 6 })
+    expect(body.precondition).toContain('phase is run')
+    expect(body.options[0].description).toBe(`Recommended when ${body.precondition} — based on 60% of recent choices`)
+  })
+
   it('DDD 4 / TDD 5 / Other 1 gives TDD at medium', async () => {
     const { call } = await createTestApp()
     const base = { question: 'Which development methodology?', all_options: ['DDD', 'TDD', 'Other'] }
