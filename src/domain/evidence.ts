@@ -17,9 +17,9 @@ export interface EvidenceSelection {
   contextKey: string | null
   contextValue: string | null
   /** The test behind the narrowing, for the record. */
-  contextTest: { key: string; value: string; matching: number; others: number; p_value: number } | null
+  contextTest: { key: string; value: string; matching: number; others: number; p_value: number; level: number } | null
   /** The test that found the recent choices differ from the older ones (a change of preference), if it did. */
-  changeTest: { since: string; recent: number; older: number; p_value: number } | null
+  changeTest: { since: string; recent: number; older: number; p_value: number; level: number } | null
   /**
    * The request's context value that made a difference over the whole history, set aside because
    * its few recent choices (fewer than N) went with the change of preference (see selectEvidence):
@@ -225,7 +225,7 @@ function changeWithin(
   const categories = [...cell.tallies.keys()].sort()
   const test = chiSquaredIndependence([countsOf(recent, categories), countsOf(cell, categories, recent)])
   if (test.pValue >= policy.change.significance) return null
-  return { test: { since: new Date(since).toISOString(), recent: recent.n, older, p_value: test.pValue }, since, recent }
+  return { test: { since: new Date(since).toISOString(), recent: recent.n, older, p_value: test.pValue, level: policy.change.significance }, since, recent }
 }
 
 /**
@@ -277,7 +277,7 @@ function contextBackoff(
     const others = current.n - matching.n
     if (matching.n < policy.thresholds.min_observations || others === 0) continue
     const test = chiSquaredIndependence([countsOf(matching, categories), countsOf(current, categories, matching)])
-    tested.push({ test: { key, value, matching: matching.n, others, p_value: test.pValue }, cell: matching, basis: whole })
+    tested.push({ test: { key, value, matching: matching.n, others, p_value: test.pValue, level: 0 }, cell: matching, basis: whole })
   }
   const level = policy.context.significance / Math.max(1, tested.length)
   let best: Tested | null = null
@@ -285,7 +285,7 @@ function contextBackoff(
     if (candidate.test.p_value >= level) continue
     if (best === null || candidate.test.p_value < best.test.p_value) best = candidate
   }
-  return best
+  return best === null ? null : { ...best, test: { ...best.test, level } }
 }
 
 /** The conditions a recommendation holds under (R-REC-5). */

@@ -161,6 +161,11 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
     expect(run.context_key).toBe('phase')
     expect(run.precondition).toContain('phase is run')
     expect(run.observations).toBe(6)
+    // The test is stated (R-REC-7): 6 choices in phase run against 6 others, beyond chance.
+    expect(run.context_test).toMatchObject({ key: 'phase', value: 'run', matching: 6, others: 6, level: policy.context.significance / 1 })
+    expect(run.context_test!.p_value).toBeLessThan(run.context_test!.level)
+    expect(run.context_test!.method).toMatch(/^chi-squared test of independence/)
+    expect(run.change_test).toBeNull()
     const plan = recommend(input({ observations: phased, context: { phase: 'plan' } }))
     expect(plan.recommended).toBe('Tier L')
     expect(plan.precondition).toContain('phase is plan')
@@ -173,6 +178,7 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
     ]
     const r = recommend(input({ observations: mixed, context: { phase: 'run' } }))
     expect(r.context_key).toBeNull()
+    expect(r.context_test).toBeNull()
     expect(r.observations).toBe(10)
   })
 
@@ -209,6 +215,8 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
     ]
     const r = recommend(input({ observations: obs, context: { phase: 'run' } }))
     expect(r.disclosure).toMatch(/differ from your earlier choices/)
+    expect(r.change_test).toMatchObject({ recent: 6, older: 70, level: policy.change.significance })
+    expect(r.change_test!.p_value).toBeLessThan(policy.change.significance)
     expect(r).toMatchObject({ recommended: 'Tier M', observations: 6, precondition: 'phase is run', contradictions: [] })
     expect(r.confidence.lowered_because).toBeUndefined()
     expect(r.confidence.level).toBe('high')

@@ -115,6 +115,10 @@ export interface Recommendation {
   sensitive: boolean
   scope: 'project' | 'all-projects' | 'user'
   context_key: string | null
+  /** The test that narrowed the evidence to `context_key`'s value (R-REC-7, "a stated test"); null when none did. */
+  context_test: (NonNullable<EvidenceSelection['contextTest']> & { method: string }) | null
+  /** The test that found the recent choices differ from the older ones, when it did: the evidence is the recent ones. */
+  change_test: (NonNullable<EvidenceSelection['changeTest']> & { method: string }) | null
   layers: Layers
   evidence: string[]
   evidence_total: number
@@ -173,6 +177,16 @@ function leastShare(share: number): string {
   const whole = percent(share)
   return `at least ${whole < 100 ? whole : Math.floor(share * 1000) / 10}%`
 }
+
+/** How the context backoff's test is stated in an answer (R-REC-7). */
+const CONTEXT_TEST_METHOD =
+  "chi-squared test of independence of the choices made under the request's context value against the others' " +
+  '(exact Freeman-Halton where an expected count is below 1), at the policy\'s context.significance divided by the number of context keys tested'
+
+/** How the change test is stated in an answer. */
+const CHANGE_TEST_METHOD =
+  'chi-squared test of independence of the choices within the change window against the older ones ' +
+  "(exact Freeman-Halton where an expected count is below 1), at the policy's change.significance"
 
 /** Answers "what will this user pick at this decision point?" (R-REC-1 to R-REC-9, R-ASK-1, R-ASK-2). */
 export function recommend(input: RecommendationInput): Recommendation {
@@ -379,6 +393,8 @@ export function recommend(input: RecommendationInput): Recommendation {
     sensitive,
     scope: selection.scope,
     context_key: selection.contextKey,
+    context_test: selection.contextTest === null ? null : { method: CONTEXT_TEST_METHOD, ...selection.contextTest },
+    change_test: selection.changeTest === null ? null : { method: CHANGE_TEST_METHOD, ...selection.changeTest },
     layers: layersOf({
       memory: input.memory,
       recent: selection.recentScope,

@@ -150,6 +150,8 @@ describe('POST /v1/recommendations in a context the user has not worked in latel
         state: 'sufficient',
       })
       expect(live.body.disclosure).not.toMatch(/differ from your earlier choices/)
+      expect(live.body.context_test).toMatchObject({ key: 'phase', value: 'run', matching: 30 })
+      expect(live.body.change_test).toBeNull()
       expect(live.body.confidence.lowered_because).toBeUndefined()
       // Every id it cites is one of the 30 choices in phase run.
       expect(live.body.evidence).toHaveLength(30)

@@ -97,6 +97,14 @@ export const RecommendationSchema = z
     sensitive: z.boolean(),
     scope: z.enum(['project', 'all-projects', 'user']),
     context_key: z.string().nullable(),
+    context_test: z
+      .object({ method: z.string(), key: z.string(), value: z.string(), matching: z.number().int(), others: z.number().int(), p_value: z.number(), level: z.number() })
+      .nullable()
+      .openapi({ description: "The test by which the choices under the request's context value `key` = `value` (`matching` of them) differ from the `others` beyond chance (R-REC-7): `p_value` below `level`. Null when no context value made a difference, and all the observations count." }),
+    change_test: z
+      .object({ method: z.string(), since: z.string(), recent: z.number().int(), older: z.number().int(), p_value: z.number(), level: z.number() })
+      .nullable()
+      .openapi({ description: 'The test by which the `recent` choices (since `since`) differ from the `older` ones (a change of preference): `p_value` below `level`, and the recent ones decide. Null when none was found.' }),
     layers: z.object({
       session: LayerSchema,
       recent: LayerSchema.extend({ sessions: z.array(z.string()) }),
