@@ -12,7 +12,7 @@ export function checkTimestamp(value: string | undefined, now: Date, path: strin
   if (value === undefined) return undefined
   const at = new Date(value)
   if (at.getTime() - now.getTime() > FUTURE_TOLERANCE_MS) {
-    throw new InputError('timestamp_in_future', `${path} ${value} is in the future`, {
+    throw new InputError('timestamp_in_future', `${path} ${value} is in the future: more than 5 minutes ahead of the service clock (${now.toISOString()})`, {
       issues: [{ path, message: 'must not be more than 5 minutes ahead of the service clock' }],
     })
   }

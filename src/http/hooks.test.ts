@@ -725,7 +725,7 @@ describe('a refused hook payload says in its message the fields its issues name 
       const { status, body } = await call('POST', `${HOOK}?at=${FUTURE}`, claudeCodeFixture(name))
       expect(status).toBe(400)
       expect(body.error.issues.map((i: any) => i.path)).toEqual(['at'])
-      expect(body.error.message).toBe(`at ${FUTURE} is in the future`)
+      expect(body.error.message).toBe(`at ${FUTURE} is in the future: more than 5 minutes ahead of the service clock (${START})`)
     }
   })
 })
