@@ -67,6 +67,11 @@ describe('ownDescription: the rationale a plan appended is dropped, as a label\'
     ['Large. Recommended when a decision holds — required by decision D-1: why', 'Large.'],
     ['Small. Recommended when there is not yet enough personal history at this point — based on static default, 5 observations needed for personalization', 'Small.'],
     ['Checks. Recommended when any context — each selected in at least 98% of recent choices across all your projects', 'Checks.'],
+    ['Checks. Recommended when any context — no option selected in more than 40% of recent choices', 'Checks.'],
+    ['Tier. Recommended when D-2 (advisory): small teams — based on advisory decision D-2, 5 observations needed for personalization', 'Tier.'],
+    ['Tier. Recommended when D-2 (advisory): small teams — based on advisory decision D-2; based on 80% of recent choices', 'Tier.'],
+    ['Tier. Recommended when required decision D-1 is in force — required by decision D-1: the team agreed', 'Tier.'],
+    ['Tier. Recommended when any context — based on static default, personalization is off for this session', 'Tier.'],
   ])('%j → %j', (input, expected) => {
     expect(ownDescription(input)).toBe(expected)
   })
@@ -76,6 +81,14 @@ describe('ownDescription: the rationale a plan appended is dropped, as a label\'
       expect(ownDescription(own)).toBe(own)
     }
     expect(ownDescription(`Recommended when latency matters. ${rationale}`)).toBe('Recommended when latency matters.')
+    // The agent's own words may go on as this service's do: only what this service says after the dash is its own.
+    for (const own of [
+      'Postgres. Recommended when data is relational \u2014 based on the team\'s experience',
+      'Recommended when the suite is slow \u2014 each selected in turn by the CI',
+      'Recommended when in doubt \u2014 required by decision making at the org level',
+    ]) {
+      expect(ownDescription(own)).toBe(own)
+    }
     expect(ownDescription(undefined)).toBeUndefined()
   })
 })

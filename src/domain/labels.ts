@@ -17,9 +17,22 @@ export function normalizeLabel(label: string): string {
 /**
  * How the rationale this service appends to a recommended option's description goes on after
  * `Recommended when PRECONDITION — `: the disclosures of a recommendation (R-REC-5), a required
- * decision's and an advisory one's.
+ * decision's and an advisory one's, as this service words them, so that an agent's own
+ * `Recommended when … — based on our benchmarks` is kept.
  */
-const DISCLOSURE = /^Recommended when [\s\S]+? \u2014 (?:based on |each selected in |no option selected in |required by decision )/
+const DISCLOSURE = new RegExp(
+  '^Recommended when [\\s\\S]+? \u2014 (?:' +
+    [
+      // recommendation.ts: the static default's, a single choice's; enforcement.ts: an advisory decision's.
+      'based on (?:static default, |\\d+% of recent choices|advisory decision [A-Za-z0-9][A-Za-z0-9._-]*[,;])',
+      // A multi-select choice's.
+      'each selected in (?:100%|at least \\d+(?:\\.\\d+)?%) of recent choices',
+      'no option selected in more than \\d+% of recent choices',
+      // enforcement.ts: a required decision's, its key then its rationale.
+      'required by decision [A-Za-z0-9][A-Za-z0-9._-]*: ',
+    ].join('|') +
+    ')',
+)
 
 /**
  * An option's description without the rationale this service appended to it when it planned the
