@@ -78,6 +78,11 @@ describe('mergeHooks', () => {
     ])
     // Run again, it changes nothing.
     expect(mergeHooks(settings, COMMAND).changes.every((c) => c.action === 'unchanged')).toBe(true)
+    // A value is kept as sh reads it, escaped or quoted in part; `env` before them is kept too.
+    for (const head of ['DECISION_MEMORY_USER=alice\\ smith ', 'DECISION_MEMORY_USER=a"lice smith" ', "env DECISION_MEMORY_USER='alice smith' "]) {
+      const moved = mergeHooks({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `${head}npx decision-memory hook` }] }] } }, COMMAND)
+      expect((moved.settings.hooks as typeof hooks).SessionStart?.[0]?.hooks[0]?.command).toBe(`${head}${COMMAND}`)
+    }
     // A command given with flags of its own (--command) replaces the earlier one's.
     const given = mergeHooks(current, `${COMMAND} --user bob`).settings.hooks as typeof hooks
     expect(given.PostToolUse?.[0]?.hooks[0]?.command).toBe(`${COMMAND} --user bob`)

@@ -13,8 +13,12 @@ export const DECISION_MEMORY_HOOKS: ReadonlyArray<{ event: string; matcher?: str
 /** A command hook entry written by an earlier install, wherever the checkout was. */
 const OURS = /decision-memory(?:\.js)?["']?\s+hook\b/
 
-/** Variables set for the command alone, before it (`DECISION_MEMORY_USER=alice node …`), as sh reads simple ones. */
-const ASSIGNMENTS = /^\s*(?:[A-Za-z_]\w*=(?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"]*)\s+)+/
+/**
+ * Variables set for the command alone, before it (`DECISION_MEMORY_USER=alice node …`, also after
+ * `env`), each value a word as sh reads it: quoted, escaped (`alice\ smith`) or both (`a"lice smith"`).
+ * Cut inside a word, the rest of it would be read as the command.
+ */
+const ASSIGNMENTS = /^\s*(?:env\s+)?(?:[A-Za-z_]\w*=(?:'[^']*'|"(?:[^"\\]|\\[\s\S])*"|\\[\s\S]|[^\s'"\\])*\s+)+/
 
 /**
  * The command an earlier entry is moved to: `command`, with what the user set around the earlier
