@@ -347,6 +347,18 @@ describe('createMcpServer: why', () => {
     await client.close()
   })
 
+  it('states the context and change tests behind the recommendation', async () => {
+    const contextTest = { method: 'chi-squared …', key: 'phase', value: 'run', matching: 6, others: 6, p_value: 0.002, level: 0.05 }
+    const backend: McpBackend = {
+      ...whyBackend(async () => ({ ok: false, error: { code: 'point_not_found', message: 'nothing is known of point db' } })),
+      recommend: async () => ({ ok: true, body: { point: 'db', recommended: 'pg', context_key: 'phase', context_test: contextTest, change_test: null } }),
+    }
+    const client = await connected(backend, undefined)
+    const answer = JSON.parse(((await client.callTool({ name: 'why', arguments: WHY })).content as Array<{ text: string }>)[0]?.text ?? '')
+    expect(answer).toMatchObject({ context_key: 'phase', context_test: contextTest, change_test: null })
+    await client.close()
+  })
+
   it('is a tool error naming the point and the cause when what is behind the point cannot be read, not a point_why of null', async () => {
     for (const error of [
       { code: 'http_500', message: 'the service answered 500' },

@@ -76,6 +76,8 @@ export function whyOf(recommendation: ContractedRecommendation) {
     disclosure: r.disclosure,
     scope: r.scope,
     context_key: r.context_key,
+    context_test: r.context_test,
+    change_test: r.change_test,
     ask: r.ask,
     ask_reason: r.ask_reason,
     layers: r.layers,
