@@ -8,6 +8,8 @@ export interface Layer {
   observations: number
   majority: string | null
   share: number
+  /** At a multi-select point, the options selected at a rate of at least ½ in this layer (R-REC-8); else null. */
+  selection: string[] | null
   counts: Array<{ option: string; count: number; share: number }>
 }
 
@@ -18,7 +20,10 @@ export interface Layers {
   recent: Layer & { sessions: string[] }
   /** Every session, decay-weighted. */
   long_term: Layer
-  /** The recent majority differs from the long-term one: perhaps a change of preference. */
+  /**
+   * The recent majority differs from the long-term one: perhaps a change of preference. At a
+   * multi-select point, the recent selection differs from the long-term one.
+   */
   change_suspected: boolean
 }
 
@@ -28,6 +33,7 @@ function layerOf(
   asOf: Date,
   alpha: number,
   staticDefault: string,
+  multiSelect: boolean,
 ): Layer {
   const preference = preferenceOf(tallies, options, asOf, alpha)
   const majority = majorityOption(preference, options, staticDefault) ?? null
@@ -35,6 +41,8 @@ function layerOf(
     observations: preference.observations,
     majority,
     share: majority === null ? 0 : Math.round(shareOf(preference, majority) * 10_000) / 10_000,
+    // The set the recommendation speaks of (R-REC-8), as the recommendation selects it: a rate of at least ½.
+    selection: multiSelect ? options.filter((option) => shareOf(preference, option) >= 0.5) : null,
     counts: options.map((option) => ({
       option,
       count: preference.counts.get(option) ?? 0,
@@ -57,21 +65,29 @@ export function layersOf(input: {
   asOf: Date
   alpha: number
   staticDefault: string
+  multiSelect: boolean
 }): Layers {
-  const { options, asOf, alpha, staticDefault } = input
+  const { options, asOf, alpha, staticDefault, multiSelect } = input
   const recentSessions = (input.recent.cell?.sessions ?? []).map(([id]) => id)
   const sessionIds = input.sessionId === undefined ? recentSessions : [...recentSessions, input.sessionId]
   const cells = input.memory.cells(sessionIds.map((id) => cellKey.session(input.recent.project, id)))
   const recentCells = cells.slice(0, recentSessions.length)
   const sessionCell = input.sessionId === undefined ? undefined : cells[recentSessions.length]
-  const session = layerOf(sessionCell === undefined ? [] : [...sessionCell.tallies], options, asOf, alpha, staticDefault)
-  const recent = layerOf(recentCells.flatMap((cell) => [...cell.tallies]), options, asOf, alpha, staticDefault)
-  const longTerm = layerOf([...input.scoped.tallies], options, asOf, alpha, staticDefault)
+  const session = layerOf(sessionCell === undefined ? [] : [...sessionCell.tallies], options, asOf, alpha, staticDefault, multiSelect)
+  const recent = layerOf(recentCells.flatMap((cell) => [...cell.tallies]), options, asOf, alpha, staticDefault, multiSelect)
+  const longTerm = layerOf([...input.scoped.tallies], options, asOf, alpha, staticDefault, multiSelect)
   return {
     session,
     recent: { ...recent, sessions: recentSessions },
     long_term: longTerm,
-    change_suspected:
-      recent.majority !== null && longTerm.majority !== null && recent.majority !== longTerm.majority,
+    // At a multi-select point the most selected option says little (one kept in every set hides
+    // a change of the others): the sets are compared.
+    change_suspected: multiSelect
+      ? recent.observations > 0 && longTerm.observations > 0 && !sameSet(recent.selection ?? [], longTerm.selection ?? [])
+      : recent.majority !== null && longTerm.majority !== null && recent.majority !== longTerm.majority,
   }
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((option) => b.includes(option))
 }

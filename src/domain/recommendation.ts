@@ -404,6 +404,7 @@ export function recommend(input: RecommendationInput): Recommendation {
       asOf: input.asOf,
       alpha: policy.decay.alpha,
       staticDefault,
+      multiSelect,
     }),
     evidence: evidence.evidence.map(([, id]) => id),
     evidence_total: n,

@@ -206,3 +206,47 @@ describe('POST /v1/recommendations in a context the user has not worked in latel
     }
   })
 })
+
+describe('POST /v1/recommendations: the layers of a multi-select point (R-MEM-5, R-REC-8)', () => {
+  // Lint and Typecheck every day for 45 days, then Lint and E2E: Lint, in every set, is the most
+  // selected option of every layer, so comparing majorities never saw the change of the set.
+  const CHECKS = {
+    question: 'Which checks should run before commit?',
+    all_options: ['Lint', 'Typecheck', 'Unit tests', 'E2E'],
+    multi_select: true,
+  }
+  const T0 = '2026-09-01T10:00:00.000Z'
+  const at = (days: number) => new Date(Date.parse(T0) - days * DAY).toISOString()
+  const choices = (from: number, count: number, set: string[], prefix: string) =>
+    Array.from({ length: count }, (_, i) => ({
+      ...CHECKS,
+      user_choice: set,
+      session_id: `${prefix}-${i}`,
+      decision_id: `${prefix}-${i}`,
+      timestamp: at(from - i),
+    }))
+
+  it('reports each layer\'s selection, and a change of the set as change_suspected', async () => {
+    const { call } = await createTestApp({ now: T0 })
+    const posted = await call('POST', '/v1/observations', [
+      ...choices(48, 45, ['Lint', 'Typecheck'], 'old'),
+      ...choices(3, 3, ['Lint', 'E2E'], 'new'),
+    ])
+    expect(posted.status).toBe(201)
+    const { status, body } = await call('POST', '/v1/recommendations', CHECKS)
+    expect(status).toBe(200)
+    expect(body.layers.recent.selection).toEqual(['Lint', 'E2E'])
+    expect(body.layers.long_term.selection).toEqual(['Lint', 'Typecheck'])
+    expect(body.layers.change_suspected).toBe(true)
+  })
+
+  it('suspects no change while the recent sets are the long-term one', async () => {
+    const { call } = await createTestApp({ now: T0 })
+    await call('POST', '/v1/observations', choices(48, 45, ['Lint', 'Typecheck'], 'old'))
+    const { body } = await call('POST', '/v1/recommendations', CHECKS)
+    expect(body.layers.recent.selection).toEqual(['Lint', 'Typecheck'])
+    expect(body.layers.change_suspected).toBe(false)
+    const single = await call('POST', '/v1/recommendations', TIER)
+    expect(single.body.layers.long_term.selection).toBeNull()
+  })
+})

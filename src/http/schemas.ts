@@ -46,6 +46,9 @@ const LayerSchema = z.object({
   observations: z.number().int(),
   majority: z.string().nullable(),
   share: z.number(),
+  selection: z.array(z.string()).nullable().openapi({
+    description: 'At a multi-select point, the options selected at a rate >= 0.5 in this layer; null at a single-select point.',
+  }),
   counts: z.array(z.object({ option: z.string(), count: z.number().int(), share: z.number() })),
 })
 
