@@ -250,3 +250,46 @@ describe('POST /v1/recommendations: the layers of a multi-select point (R-MEM-5,
     expect(single.body.layers.long_term.selection).toBeNull()
   })
 })
+
+describe('POST /v1/recommendations day by day, live and replayed (R-REC-9)', () => {
+  it('answers each moment of 75 days of use as a replay as of that moment does', async () => {
+    // One question a day in phase plan or run, in two projects, a switch from Tier M to mostly
+    // Tier L on day 21, and answers the service gave itself every 4th day: every state a daily
+    // user meets, each asked live and then replayed.
+    const T0 = Date.parse('2026-07-01T09:00:00.000Z')
+    const at = (day: number, hours: number) => new Date(T0 + day * DAY + hours * HOUR).toISOString()
+    const phaseOf = (day: number) => (day % 3 === 0 ? 'plan' : 'run')
+    const request = (day: number) => ({ ...TIER, project: 'acme/api', session_id: `s-${day}`, context: { phase: phaseOf(day) } })
+    // Everything but as_of, which is the moment asked in both.
+    const shown = (body: any) => JSON.stringify({ ...body, as_of: undefined })
+    const { call, clock } = await createTestApp({ now: at(0, 0) })
+    const live: string[] = []
+    const states = new Set<string>()
+    let changes = 0
+    for (let day = 0; day < 75; day++) {
+      clock.set(at(day, 0))
+      const answer = await call('POST', '/v1/recommendations', request(day))
+      expect(answer.status).toBe(200)
+      live.push(shown(answer.body))
+      states.add(answer.body.state)
+      if (answer.body.change_test !== null) changes++
+      clock.set(at(day, 2))
+      const phase = phaseOf(day)
+      const choice = day < 21 ? (phase === 'plan' ? 'Tier S' : 'Tier M') : day % 5 === 0 ? 'Tier M' : 'Tier L'
+      const posted = await call('POST', '/v1/observations', [
+        { ...TIER, project: day % 7 === 0 ? 'acme/web' : 'acme/api', session_id: `s-${day}`, user_choice: choice, decision_id: `t-${day}`, timestamp: at(day, 1), context: { phase } },
+        ...(day % 4 === 0
+          ? [{ ...TIER, project: 'acme/api', session_id: `s-${day}`, user_choice: 'Tier M', decision_id: `auto-${day}`, timestamp: at(day, 1.5), source: 'auto-resolved', context: { phase } }]
+          : []),
+      ])
+      expect(posted.status).toBe(201)
+    }
+    expect([...states].sort()).toEqual(['partial', 'static-default', 'sufficient'])
+    expect(changes).toBeGreaterThan(0)
+    for (let day = 0; day < 75; day++) {
+      const replay = await call('POST', '/v1/recommendations', { ...request(day), as_of: at(day, 0) })
+      expect(replay.status).toBe(200)
+      expect(shown(replay.body), `day ${day}`).toBe(live[day])
+    }
+  })
+})
