@@ -452,11 +452,12 @@ describe('multi-select (R-REC-8)', () => {
     expect(r.options[0]!.description).toBe(`Recommended when ${r.precondition} — each selected in 100% of recent choices`)
     const expert = recommend(input({ options: checks, observations: always, multi_select: true, sessions: 60 }))
     expect(expert.options.slice(0, 2).map((o) => o.label)).toEqual(['Lint (100% of recent choices)', 'Unit tests (100% of recent choices)'])
-    // Short of every time, the least share is a floor.
+    // Short of every time, the least share is a floor: Unit tests in 6 of 7 choices is 85.7%, at
+    // least 85%, not "at least 86%", which it is not.
     const mostly = [...always, observation({ chosen: ['Lint'], options: ['Lint', 'Unit tests', 'E2E tests'] })]
-    expect(recommend(input({ options: checks, observations: mostly, multi_select: true })).disclosure).toBe(
-      'each selected in at least 86% of recent choices',
-    )
+    const r7 = recommend(input({ options: checks, observations: mostly, multi_select: true }))
+    expect(r7.options.find((o) => o.option === 'Unit tests')!.rate).toBeCloseTo(6 / 7, 4)
+    expect(r7.disclosure).toBe('each selected in at least 85% of recent choices')
   })
 
   it('says of a least share short of every time that rounds to 100% that it is at least a figure under 100%', () => {
@@ -485,6 +486,17 @@ describe('multi-select (R-REC-8)', () => {
     expect(r.recommended).toEqual([])
     expect(r.disclosure).toBe('no option selected in more than 25% of recent choices')
     expect(r.precondition).toBe('any context, as chosen on 2026-07-01')
+  })
+
+  it('says of an empty selection a highest rate rounded up, so that "no option selected in more than" stays true', () => {
+    const checks = [{ option: 'Lint' }, { option: 'Unit tests' }, { option: 'E2E tests' }]
+    // Lint in 3 of 7 choices: 42.9%, so no option was selected in more than 43%, not "42%".
+    const obs = ['Lint', 'Unit tests', 'E2E tests', 'Lint', 'Unit tests', 'E2E tests', 'Lint'].map((chosen) =>
+      observation({ chosen: [chosen], options: checks.map((c) => c.option) }),
+    )
+    const r = recommend(input({ options: checks, observations: obs, multi_select: true }))
+    expect(r.recommended).toEqual([])
+    expect(r.disclosure).toBe('no option selected in more than 43% of recent choices')
   })
 
   it('predicts the set with the predictive prior, as a single choice, so a consistent set auto-resolves (R-ASK-1)', () => {

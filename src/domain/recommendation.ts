@@ -174,8 +174,14 @@ function shownPercent(share: number): number {
  */
 function leastShare(share: number): string {
   if (share >= 1 - 1e-9) return '100%'
-  const whole = percent(share)
-  return `at least ${whole < 100 ? whole : Math.floor(share * 1000) / 10}%`
+  // Rounded down, as "at least" is only true of a floor: 6 of 7 (85.7%) is at least 85%, not 86%.
+  // (The 1e-9 keeps a share of exactly 0.29, 28.999…% in floating point, at 29.)
+  return `at least ${percent(share) < 100 ? Math.floor(share * 100 + 1e-9) : Math.floor(share * 1000 + 1e-9) / 10}%`
+}
+
+/** The highest share, as "no option selected in more than" says it: rounded up, so that it stays true. */
+function mostShare(share: number): number {
+  return Math.ceil(share * 100 - 1e-9)
 }
 
 /** How the context backoff's test is stated in an answer (R-REC-7). */
@@ -311,7 +317,7 @@ export function recommend(input: RecommendationInput): Recommendation {
         ? // Nothing is above 100%: a set chosen every time is said plainly, not "at least 100%".
           `each selected in ${leastShare(topShare)} of recent choices`
         : // An empty set has no least share: what it rests on is that no option reaches half.
-          `no option selected in more than ${percent(Math.max(...labels.map((o) => shareOf(preference, o))))}% of recent choices`
+          `no option selected in more than ${mostShare(Math.max(...labels.map((o) => shareOf(preference, o))))}% of recent choices`
     if (selection.scope === 'all-projects') disclosure += ' across all your projects'
     if (selection.changeTest !== null) {
       disclosure += ` since ${selection.changeTest.since.slice(0, 10)} (they differ from your earlier choices)`
