@@ -52,9 +52,48 @@ function keyOfSection(section: Section): string {
   return KEY.exec(section.heading)?.[1] ?? keyOfTitle(titleOf(section.heading) || section.heading)
 }
 
+/**
+ * The lines that go on a field's line (`- Decision: Store sessions in Redis` then `  with a 24 h TTL.`):
+ * indented lines right after a field line, no bullet of their own, up to a blank line. Markdown
+ * reads them as the list item's text, and so does the log's author.
+ */
+function continuations(body: readonly Line[]): Map<number, Line[]> {
+  const byField = new Map<number, Line[]>()
+  let field: Line[] | undefined
+  for (const line of body) {
+    if (fieldOf([line], FIELD) !== undefined) {
+      field = []
+      byField.set(line.n, field)
+    } else if (field !== undefined && /^\s+\S/.test(line.text) && !/^\s*[-*+]\s/.test(line.text) && !/^\s*\d+[.)]\s/.test(line.text)) {
+      field.push(line)
+    } else {
+      field = undefined
+    }
+  }
+  return byField
+}
+
+/**
+ * The text of a `###` part of a section whose name matches (`### Decision`, `### Context`), as logs
+ * that keep Nygard's sections under each decision's heading write them; empty when there is none.
+ */
+function partOf(section: Section, name: RegExp): string {
+  const part = subsections(section).subs.find((s) => name.test(s.heading))
+  return part === undefined ? '' : textOf(part.body.filter((l) => !isLinkDefinition(l.text)))
+}
+
 function readSection(file: RecordFile, section: Section, definitions: LinkDefinitions): ParsedRecord {
   const title = titleOf(section.heading) || section.heading
   const body = section.body
+  const continued = continuations(body)
+  const continuation = new Set([...continued.values()].flat().map((l) => l.n))
+  /** A field's value with the lines that continue it. */
+  const valueOf = (name: RegExp): string | undefined => {
+    const line = body.find((l) => fieldOf([l], name) !== undefined)
+    const field = line === undefined ? undefined : fieldOf([line], name)
+    if (line === undefined || field === undefined) return undefined
+    return [field.value, ...(continued.get(line.n) ?? []).map((l) => l.text.trim())].join('\n').trim()
+  }
   const statusField = fieldOf(body, /^status$/i)
   if (statusField === undefined) throw new UnreadableRecord(section.line, `"${section.heading}" has no "Status:" field`)
   const { status, supersededBy: fromStatus } = statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line, definitions)
@@ -65,13 +104,21 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
   if (date === undefined) throw new UnreadableRecord(dateField?.line ?? section.line, `"${rawDate}" is not a date`)
   const link = (field: { value: string; line: number } | undefined) =>
     field === undefined ? null : { target: linkTarget(field.value, definitions), line: field.line }
-  const prose = textOf(body.filter((l) => fieldOf([l], FIELD) === undefined && !isLinkDefinition(l.text) && !BREAK.test(l.text)))
+  const prose = textOf(
+    body.filter((l) => fieldOf([l], FIELD) === undefined && !continuation.has(l.n) && !isLinkDefinition(l.text) && !BREAK.test(l.text)),
+  )
   const text = [section.heading, ...body.map((l) => l.text)].join('\n')
   return {
     key: keyOfSection(section),
     title,
-    decision: fieldOf(body, /^decision$/i)?.value || title,
-    rationale: fieldOf(body, /^(rationale|why|reason)$/i)?.value || fieldOf(body, /^context$/i)?.value || prose || `not stated in ${file.path}`,
+    decision: valueOf(/^decision$/i) || partOf(section, /^decision( outcome)?$/i) || title,
+    rationale:
+      valueOf(/^(rationale|why|reason)$/i) ||
+      valueOf(/^context$/i) ||
+      partOf(section, /^(rationale|why|reason)$/i) ||
+      partOf(section, /^context( and problem statement)?$/i) ||
+      prose ||
+      `not stated in ${file.path}`,
     status,
     date,
     enforce: readEnforce(fieldOf(body, /^enforce$/i)),

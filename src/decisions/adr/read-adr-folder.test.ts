@@ -126,6 +126,39 @@ describe('reading ADR folders (R-CON-6)', () => {
     ])
   })
 
+  it('DECISIONS.md: "### Decision" and "### Context" under a decision are its decision and rationale, as an adr-tools record\'s "##" ones are', () => {
+    const text = [
+      '# Architecture Decisions', '',
+      '## ADR-001: Use PostgreSQL', '', '**Status:** Accepted', '**Date:** 2026-01-10', '',
+      '### Context', '', 'We need a relational database with JSON support.', '',
+      '### Decision', '', 'We will use PostgreSQL 16 for all services.', '',
+      '### Consequences', '', '- Need to run migrations.', '',
+      '## ADR-002: Use Redis', '', '- Status: Accepted', '- Decision: Redis for sessions.', '', '### Context', '', 'Sessions are lost on deploy.', '',
+    ].join('\n')
+    const reading = readRecordFolder([{ path: 'DECISIONS.md', name: 'DECISIONS.md', bytes: new TextEncoder().encode(text) }])
+    expect(reading.problems).toEqual([])
+    expect(reading.records.map((r) => [r.key, r.title, r.decision, r.rationale])).toEqual([
+      ['ADR-001', 'Use PostgreSQL', 'We will use PostgreSQL 16 for all services.', 'We need a relational database with JSON support.'],
+      ['ADR-002', 'Use Redis', 'Redis for sessions.', 'Sessions are lost on deploy.'],
+    ])
+  })
+
+  it('DECISIONS.md: a field written over several lines keeps them all, and they are no prose', () => {
+    const text = [
+      '# Decisions', '',
+      '## D-002: Use Redis for sessions', '',
+      '- **Status**: Proposed', '- **Decision**: Store sessions in Redis', '  with a 24 h TTL.', '- **Context**: Sessions are lost',
+      '  on every deploy.', '- Date: 2026-01-12', '',
+      '## D-003: Use Vitest', '', '- Status: Accepted', '- Decision: Vitest.', '', '  An indented paragraph after a blank line is prose.', '',
+    ].join('\n')
+    const reading = readRecordFolder([{ path: 'DECISIONS.md', name: 'DECISIONS.md', bytes: new TextEncoder().encode(text) }])
+    expect(reading.problems).toEqual([])
+    expect(reading.records.map((r) => [r.key, r.decision, r.rationale])).toEqual([
+      ['D-002', 'Store sessions in Redis\nwith a 24 h TTL.', 'Sessions are lost\non every deploy.'],
+      ['D-003', 'Vitest.', 'An indented paragraph after a blank line is prose.'],
+    ])
+  })
+
   it('drops a link of a record to itself, saying so (a section copied with its links)', () => {
     const text = '# Decisions\n\n## D-004: Use Argo CD (2024-06-01)\n- Status: Accepted\n- Supersedes: D-004\n'
     const reading = readRecordFolder([{ path: 'DECISIONS.md', name: 'DECISIONS.md', bytes: new TextEncoder().encode(text) }])
@@ -443,7 +476,7 @@ describe('a DECISIONS.md that groups its decisions under "##" headings', () => {
       'D-003': ['proposed', '2023-03-01', null, null],
     })
     expect(reading.records.find((r) => r.key === 'D-002')).toMatchObject({ title: 'Use pnpm', rationale: 'Speed.', origin: { line: 12 } })
-    expect(reading.records.find((r) => r.key === 'D-003')?.rationale).toBe('### Context\n\nJest is slow.')
+    expect(reading.records.find((r) => r.key === 'D-003')?.rationale).toBe('Jest is slow.')
   })
 })
 
