@@ -12,7 +12,7 @@ export interface DecisionEffect {
    * `enforced`: it fixes the answer; `ruled-out`: its options were taken off the offer;
    * `static-default`: it is the default while there is too little evidence (or personalization
    * is off); `outweighed`: observed choices decided instead; `not-offered`: its option is not
-   * among the options asked; `conflict`: another required decision contradicts it (rules out its
+   * among the options asked (a required `must` not offered rules out every option instead); `conflict`: another required decision contradicts it (rules out its
    * `must` option, or fixes another). When required decisions rule out every option offered,
    * each is `ruled-out`, and none of the options is recommended.
    */
@@ -92,6 +92,12 @@ export function contractFor(
       }
       if (c.option === undefined) continue
       const option = matchOption(c.option, labels)
+      if (option === undefined && c.kind === 'must' && decision.enforce === 'required') {
+        // A required option not offered: every option offered breaks it, and the check blocks
+        // each (R-CON-3), so none may be recommended, let alone answered for the user.
+        for (const label of labels) ruleOut(label, decision)
+        continue
+      }
       if (option === undefined) {
         missing.push(c.option)
         continue

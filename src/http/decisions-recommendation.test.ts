@@ -272,6 +272,29 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     expect(rec.confidence.method).toBe('every option offered is ruled out by required decision D-202, D-201')
   })
 
+  it('answers nothing for the user when a required must names an option not offered: every option offered breaks it, and the check blocks each', async () => {
+    const app = await createTestApp()
+    // 30 choices of Tier S before Tier L was required: enough to auto-resolve, were no decision in force.
+    await choose(app, 'Tier S', 30)
+    await app.call('POST', '/v1/decisions', REQUIRED_TIER_L)
+    const offered = { ...TIER, all_options: ['Tier S', 'Tier M'] }
+    const rec = (await app.call('POST', '/v1/recommendations', offered)).body
+    expect(rec).toMatchObject({
+      ask: true,
+      strength: 'neutral',
+      confidence: { value: 0, level: 'low', method: 'every option offered is ruled out by required decision D-001' },
+      precondition: 'required decision D-001 is in force',
+      learned: { state: 'sufficient', recommended: 'Tier S' },
+      decisions: [{ key: 'D-001', effect: 'ruled-out', options: ['Tier S', 'Tier M'] }],
+    })
+    expect(rec.options.map((o: any) => [o.option, o.recommended])).toEqual([
+      ['Tier S', false],
+      ['Tier M', false],
+    ])
+    const check = (await app.call('POST', '/v1/decisions/check', { choice: 'Tier S', point: 'complexity-tier' })).body
+    expect(check).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-001' }] })
+  })
+
   it('replays as of a moment with the decisions accepted then (R-REC-9)', async () => {
     const app = await createTestApp()
     const before = app.clock.now().toISOString()

@@ -61,7 +61,7 @@ function refused(issues: Array<{ path: string; message: string }>, message: stri
  * and what each decision bound to the point did to this recommendation (`decisions`), with what
  * observed choices alone would pick when one fixed something else (`learned`). `point_why` is
  * recomputed from the latest question asked at the point, with its options: the effects it lists
- * may be another question's (a decision `enforced` there is `not-offered` here).
+ * may be another question's (a decision `enforced` there is `ruled-out` here, its option not offered).
  */
 export function whyOf(recommendation: ContractedRecommendation) {
   const r = recommendation
