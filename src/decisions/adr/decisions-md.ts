@@ -95,8 +95,19 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
     return [field.value, ...(continued.get(line.n) ?? []).map((l) => l.text.trim())].join('\n').trim()
   }
   const statusField = fieldOf(body, /^status$/i)
-  if (statusField === undefined) throw new UnreadableRecord(section.line, `"${section.heading}" has no "Status:" field`)
-  const { status, supersededBy: fromStatus } = statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line, definitions)
+  // Else a "### Status" part, as a log that nests Nygard's sections under each decision writes it:
+  // its lines read as an adr-tools record's ("Accepted", "Superseded by [...]", "Supersedes [...]").
+  const statusPart = statusField === undefined ? subsections(section).subs.find((s) => /^status$/i.test(s.heading)) : undefined
+  if (statusField === undefined && statusPart === undefined) {
+    throw new UnreadableRecord(section.line, `"${section.heading}" has no "Status:" field`)
+  }
+  const {
+    status,
+    supersedes: fromPart,
+    supersededBy: fromStatus,
+  } = statusField !== undefined
+    ? statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line, definitions)
+    : statusOfLines((statusPart as Section).body.filter((l) => !isLinkDefinition(l.text)), (statusPart as Section).line, definitions)
   const dateField = fieldOf(body, /^date$/i)
   const rawDate = dateField?.value ?? DAY.exec(section.heading)?.[1]
   // Neither is no date, as in MADR: the import dates the decision the day it first sees it.
@@ -122,7 +133,7 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
     status,
     date,
     enforce: readEnforce(fieldOf(body, /^enforce$/i)),
-    supersedes: link(fieldOf(body, /^(supersedes|supercedes)$/i)),
+    supersedes: link(fieldOf(body, /^(supersedes|supercedes)$/i)) ?? fromPart,
     supersededBy: fromStatus ?? link(fieldOf(body, /^(superseded|superceded) by$/i)),
     origin: { path: file.path, line: section.line, format: 'decisions-md' },
     evidence: fileEvidence(file, 'decisions-md', text, `, section "${section.heading}"`),

@@ -143,6 +143,27 @@ describe('reading ADR folders (R-CON-6)', () => {
     ])
   })
 
+  it('DECISIONS.md: a "### Status" part gives the status and its links, as an adr-tools "## Status" section does', () => {
+    const text = [
+      '# Decision log', '',
+      '## ADR-001: Use MySQL', '', 'Date: 2026-01-05', '', '### Status', '', 'Superseded by [ADR-002](#adr-002-use-postgresql)', '',
+      '### Context', '', 'We need a database.', '', '### Decision', '', 'MySQL 8.', '',
+      '## ADR-002: Use PostgreSQL', '', 'Date: 2026-01-10', '', '### Status', '', 'Accepted', '', 'Supersedes [ADR-001](#adr-001-use-mysql)', '',
+      '### Context', '', 'We need JSON support.', '', '### Decision', '', 'PostgreSQL 16.', '',
+      '## ADR-003: Use Kafka', '', '### Context', '', 'Events.', '',
+    ].join('\n')
+    const reading = readRecordFolder([{ path: 'DECISIONS.md', name: 'DECISIONS.md', bytes: new TextEncoder().encode(text) }])
+    expect(summary(reading.records)).toEqual({
+      'ADR-001': ['superseded', '2026-01-05', null, 'ADR-002'],
+      'ADR-002': ['accepted', '2026-01-10', 'ADR-001', null],
+    })
+    expect(reading.records.map((r) => [r.key, r.decision, r.rationale])).toEqual([
+      ['ADR-001', 'MySQL 8.', 'We need a database.'],
+      ['ADR-002', 'PostgreSQL 16.', 'We need JSON support.'],
+    ])
+    expect(reading.problems).toEqual([{ path: 'DECISIONS.md', line: 37, message: '"ADR-003: Use Kafka" has no "Status:" field' }])
+  })
+
   it('DECISIONS.md: a field written over several lines keeps them all, and they are no prose', () => {
     const text = [
       '# Decisions', '',
