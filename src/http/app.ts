@@ -39,6 +39,30 @@ const emptyJsonBody: MiddlewareHandler = async (c, next) => {
   await next()
 }
 
+/** Decodes a body as UTF-8, throwing (a TypeError) at bytes that are not UTF-8. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
+
+/**
+ * A JSON body is UTF-8 (RFC 8259), whatever its content type's `charset` says: bytes that are not
+ * UTF-8 (`Caf\xE9` sent as Latin-1) are refused as `invalid_json`, not read with U+FFFD in their
+ * place, which would store `Caf\uFFFD` and make two labels, users or questions that differ there one
+ * and the same. The text read is kept, so the route parses it without reading the body again.
+ */
+const utf8Body: MiddlewareHandler = async (c, next) => {
+  if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
+  if (!/^application\/([a-z.-]+\+)?json/i.test(c.req.header('content-type') ?? '')) return next()
+  const bytes = await c.req.arrayBuffer()
+  let text: string
+  try {
+    text = strictUtf8.decode(bytes)
+  } catch {
+    return c.json(errorBody(c, 'invalid_json', 'the body is not valid JSON: it is not UTF-8'), 400)
+  }
+  // hono's cache holds the promise of the body (its type says the body itself).
+  ;(c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text)
+  return next()
+}
+
 const tooLarge = (c: Context) =>
   c.json(errorBody(c, 'body_too_large', `the body is over ${LIMITS.bodyBytes / 1024} KB`), 413)
 
@@ -81,6 +105,7 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
   app.use('*', requestLog(logger))
   app.use('*', decodableUrl)
   app.use('*', limitBody)
+  app.use('*', utf8Body)
   app.use('*', emptyJsonBody)
   if (auth !== undefined) app.use('*', bearerAuth({ tokens: auth }))
   app.use('*', storeCheck(storeId))

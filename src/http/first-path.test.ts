@@ -51,7 +51,7 @@ interface Sent {
  * A request with exactly these headers (Content-Length as given, unlike fetch), the body sent in
  * one piece, or in chunks of unknown length with `chunked`.
  */
-function send(url: string, options: { method?: string; path?: string; headers?: Record<string, string>; body?: string; chunked?: boolean }): Promise<Sent> {
+function send(url: string, options: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer; chunked?: boolean }): Promise<Sent> {
   return new Promise((resolve, reject) => {
     const body = options.body ?? ''
     const headers: Record<string, string> = { 'content-type': 'application/json', ...(options.chunked ? {} : { 'content-length': String(Buffer.byteLength(body)) }), ...options.headers }
@@ -138,6 +138,16 @@ describe('a recommendation asked with a body remembered valid, answered in front
     expect(JSON.parse(otherType.text)).toEqual({ rawBody: text, streamed: '' })
     expect(handed).toHaveLength(2)
     expect(lines).toEqual([])
+  })
+
+  it('hands the app a body that is not UTF-8, though it would decode to a body remembered', async () => {
+    const { url, handed, remember } = await firstOnly()
+    // A client that sent U+FFFD itself; the same text with a Latin-1 byte in its place decodes to it.
+    remember({ ...TIER, user: 'jos\uFFFD' })
+    const latin1 = Buffer.from(JSON.stringify({ ...TIER, user: 'jos\u00e9' }), 'latin1')
+    const response = await send(url, { body: latin1 })
+    expect(response.status).toBe(418)
+    expect(handed).toHaveLength(1)
   })
 
   it('leaves to the app, unread, a body remembered sent naming the store it is meant for, which the app checks', async () => {
@@ -324,6 +334,8 @@ describe('the app with the path in front of it: the same answers', () => {
     expect(invalid.status).toBe(400)
     expect(JSON.parse(invalid.text).error.issues).toEqual([expect.objectContaining({ path: 'all_options' })])
     expect((await send(url, { body: '{"user": ' })).status).toBe(400)
+    const latin1 = await send(url, { body: Buffer.from(JSON.stringify({ ...TIER, user: 'jos\u00e9' }), 'latin1') })
+    expect([latin1.status, JSON.parse(latin1.text).error.code]).toEqual([400, 'invalid_json'])
     expect((await send(url, { path: '/healthz', method: 'GET', headers: { 'content-type': '' } })).status).toBe(200)
   })
 

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
 import type { TokenTable } from '../config/load-tokens'
@@ -126,7 +127,8 @@ export function answerRememberedFirst(
       if (done) return
       done = true
       const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
-      const known = bodies.get(type, body.toString('utf8'))
+      // A body that is not UTF-8 is the app's to refuse, not read as the text it would decode to.
+      const known = isUtf8(body) ? bodies.get(type, body.toString('utf8')) : undefined
       if (known === undefined || (principal !== undefined && !mayActFor(principal, known.user))) {
         ;(req as ReadBefore).rawBody = body
         ;(req as ReadBefore)[REQUEST_STARTED] = started

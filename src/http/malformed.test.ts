@@ -132,6 +132,34 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
     expect(r.status).toBe(201)
   })
 
+  it('refuses a body that is not UTF-8 as invalid_json, whatever its charset says, rather than storing U+FFFD in place of its bytes', async () => {
+    const latin1 = (body: unknown) => Buffer.from(JSON.stringify(body), 'latin1')
+    const cases: Array<[string, unknown]> = [
+      ['/v1/observations', { ...OBS, user: 'jos\u00e9', question: 'Caf\u00e9?' }],
+      ['/v1/recommendations', { ...REC, user: 'jos\u00e9', session_id: 'caf\u00e9' }],
+      ['/v1/sessions', { user: 'jos\u00e9', session_id: 'caf\u00e9' }],
+      ['/v1/plan', { user: 'jos\u00e9', questions: [{ question: 'Caf\u00e9?', options: [{ label: 'a' }, { label: 'b' }] }] }],
+    ]
+    for (const [path, body] of cases) {
+      for (const type of ['application/json', 'application/json; charset=latin1']) {
+        const r = await t.app.request(path, { method: 'POST', headers: { 'content-type': type }, body: latin1(body) })
+        expect([path, type, r.status]).toEqual([path, type, 400])
+        const answer = (await r.json()) as { error: { code: string; message: string } }
+        expect(answer.error.code).toBe('invalid_json')
+        expect(answer.error.message).toBe('the body is not valid JSON: it is not UTF-8')
+      }
+    }
+    for (const user of ['jos\u00e9', 'jos\uFFFD']) {
+      const exported = await t.app.request(`/v1/users/${encodeURIComponent(user)}/export`)
+      expect((await exported.text()).trim().split('\n').at(-1)).toBe('{"type":"end","counts":{"observation":0,"session":0,"aggregate":0,"entry":0}}')
+    }
+    // The same bodies in UTF-8, and with a byte order mark, are taken.
+    const utf8 = { ...OBS, user: 'jos\u00e9', question: 'Caf\u00e9?' }
+    expect((await t.call('POST', '/v1/observations', utf8)).status).toBe(201)
+    const withBom = await t.app.request('/v1/observations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `\uFEFF${JSON.stringify(utf8)}` })
+    expect(withBom.status).toBe(201)
+  })
+
   it('answers 415 for a body that is not declared JSON', async () => {
     const r = await t.app.request('/v1/observations', { method: 'POST', body: JSON.stringify(OBS) })
     expect(r.status).toBe(415)
