@@ -67,11 +67,14 @@ export async function openStores(dir: string, policy?: TierPolicy): Promise<{ st
     const store = await createLevelStore(db as never, { policy })
     return { store, decisionStore: await createLevelDecisionStore(db as never) }
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause
     if (cause?.code === 'LEVEL_LOCKED') {
       throw new StoreOpenError(`the store in ${dir} is in use by another process (is the service running?)`, { locked: true })
     }
-    throw new StoreOpenError(`cannot open the store in ${dir}: ${(error as Error).message}`)
+    // LevelDB's own reason (`Corruption: …`, `IO error: …/MANIFEST-000002: No such file or
+    // directory`) is in the cause: "Database failed to open" alone leaves an operator guessing.
+    const why = typeof cause?.message === 'string' && cause.message !== '' ? `: ${cause.message}` : ''
+    throw new StoreOpenError(`cannot open the store in ${dir}: ${(error as Error).message}${why}`)
   }
 }
 
