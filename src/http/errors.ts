@@ -134,6 +134,22 @@ export function cutShort(req: IncomingMessage): boolean {
 }
 
 /**
+ * What to tell the client when LevelDB itself failed (a full disk, a file it cannot read or
+ * write, a corrupt block): no bug of the service, and nothing the client can fix, so a 503 that
+ * says LevelDB's reason rather than a 500 asking for a bug report. A write that fails stores
+ * nothing (each is one atomic batch), so a client may send it again. After a failed write LevelDB
+ * refuses every other until the store is opened again, hence the restart.
+ */
+function storeFailureOf(error: Error): string | undefined {
+  const code = (error as { code?: unknown }).code ?? (error.cause as { code?: unknown } | undefined)?.code
+  if (code === 'LEVEL_IO_ERROR') {
+    return `the store cannot be written or read (${error.message}); a write that failed stored nothing: once the cause is fixed (a full disk, a file it may not write), restart the service, since LevelDB refuses every write after a failed one`
+  }
+  if (code === 'LEVEL_CORRUPTION') return `the store is damaged (${error.message})`
+  return undefined
+}
+
+/**
  * The answer to an error, in one place: InputError and HTTP errors are 4xx, and so is a body the
  * client stopped sending (400, logged as a warning: the client never reads the answer); work
  * aborted because the service is stopping (the only abort there is: a decay scan asked over
@@ -157,6 +173,11 @@ export function answerError(logger: Logger, error: Error, requestId: string | un
   if (error.name === 'AbortError') {
     logger.warn({ event: 'aborted-by-stop', req_id: requestId }, 'stopped by the service stopping')
     return { status: 503, body: errorBodyFor(requestId, 'stopping', 'the service is stopping: what was done is kept, and the next decay scan finishes the rest') }
+  }
+  const storeFailure = storeFailureOf(error)
+  if (storeFailure !== undefined) {
+    logger.error({ event: 'store-failed', err: error, req_id: requestId }, 'the store failed')
+    return { status: 503, body: errorBodyFor(requestId, 'store_unavailable', storeFailure) }
   }
   logger.error({ err: error, req_id: requestId }, 'unhandled error')
   return { status: 500, body: errorBodyFor(requestId, 'internal_error', 'internal error: this is a bug, please report it') }

@@ -1,3 +1,4 @@
+import { MemoryLevel } from 'memory-level'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp } from '../../test/support/test-app'
 
@@ -200,5 +201,30 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
     const r = await t.call('POST', '/v1/recommendations', REC)
     expect(r.status).toBe(200)
     expect(r.body.observations).toBe(0)
+  })
+})
+
+describe('a store LevelDB cannot write (R-SVC-2: a 5xx is a bug, and this is none)', () => {
+  it('answers 503 store_unavailable with LevelDB’s reason, not a 500 asking for a bug report, and stores nothing', async () => {
+    const db = new MemoryLevel<string, string>()
+    const t = await createTestApp({ db })
+    expect((await t.call('POST', '/v1/observations', { ...OBS, user: 'full', decision_id: 'before' })).status).toBe(201)
+    const internals = db as unknown as { _batch: (...args: unknown[]) => Promise<void> }
+    const write = internals._batch
+    const noSpace = 'IO error: /data/000056.ldb: No space left on device'
+    internals._batch = async () => {
+      throw Object.assign(new Error(noSpace), { code: 'LEVEL_IO_ERROR' })
+    }
+    const r = await t.call('POST', '/v1/observations', { ...OBS, user: 'full', decision_id: 'during' })
+    expect(r.status).toBe(503)
+    expect(r.body.error.code).toBe('store_unavailable')
+    expect(r.body.error.message).toContain(`the store cannot be written or read (${noSpace})`)
+    expect(r.body.error.message).toContain('restart the service')
+    internals._batch = write
+    const exported = await (await t.app.request('/v1/users/full/export')).text()
+    expect(exported).toContain('"decision_id":"before"')
+    expect(exported).not.toContain('"decision_id":"during"')
+    // Sent again once the store writes, it is stored: the failed write left no idempotency key.
+    expect((await t.call('POST', '/v1/observations', { ...OBS, user: 'full', decision_id: 'during' })).body.stored).toHaveLength(1)
   })
 })
