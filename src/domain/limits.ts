@@ -11,6 +11,12 @@ export const LIMITS = {
   identifierLength: 200,
   observationsPerRequest: 1000,
   questionsPerPlan: 20,
+  /**
+   * A check's `action`: a whole Bash command, heredocs included, which agents write files with; at
+   * 10,000 a command that wrote a long file and then force-pushed was refused, and the guard let it
+   * through. Within the body limit for ASCII text.
+   */
+  actionLength: 100_000,
   /** Levels of arrays and objects in the fields kept as they were sent (a question's, a hook payload's). */
   nesting: 64,
 } as const

@@ -155,7 +155,7 @@ export const SupersedeBody = z
 export const CheckBody = z
   .strictObject({
     // .meta, not .openapi: the MCP tool check_decision shows these to the model too.
-    action: z.string().min(1).max(10_000).optional().meta({ description: 'A shell command about to run.' }),
+    action: z.string().min(1).max(LIMITS.actionLength).optional().meta({ description: 'A shell command about to run.' }),
     choice: LabelSchema.optional().meta({ description: 'An option about to be chosen at `point`.' }),
     point: IdentifierSchema.optional().meta({ description: 'The decision point `choice` is made at; decisions bound to other points are left out.' }),
     task: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.task }),

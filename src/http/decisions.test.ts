@@ -284,6 +284,19 @@ describe('POST /v1/decisions/check (R-CON-3)', () => {
     expect((await call('GET', '/v1/decisions/pulses')).body.decisions[0].by.check).toBe(3)
   })
 
+  it('checks a command that writes a long file before it force-pushes, and names action past its limit', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({ key: 'D-021', enforce: 'required', status: 'accepted', constraints: [{ kind: 'must_not', pattern: 'git push (.* )?(--force|-f\\b)' }] }))
+    // Agents write files with heredocs: 12,000 characters of one, then the push (10,000 was the limit).
+    const heredoc = `cat > notes.md <<'EOF'\n${'lorem ipsum '.repeat(1000)}\nEOF\ngit push --force origin main`
+    const blocked = await call('POST', '/v1/decisions/check', { action: heredoc })
+    expect(blocked.status).toBe(200)
+    expect(blocked.body.blocked_by.map((b: any) => b.key)).toEqual(['D-021'])
+    const over = await call('POST', '/v1/decisions/check', { action: 'x'.repeat(100_001) })
+    expect(over.status).toBe(400)
+    expect(over.body.error.issues[0].path).toBe('action')
+  })
+
   it('answers in bounded time with a pattern that backtracks exponentially, and warns of it instead of hanging every route', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/decisions', decision({ key: 'D-SLOW', enforce: 'required', status: 'accepted', constraints: [{ kind: 'must_not', pattern: '(a+)+$' }] }))
