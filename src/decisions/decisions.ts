@@ -534,6 +534,12 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
             issues: [{ path: 'key', message: `${key} is taken; leave key out to get a new one` }],
           })
         }
+        // Named as what it replaces, it would be told it does not exist yet (404), not what is wrong.
+        if (input.supersedes === key) {
+          throw new InputError('invalid_decision', `${key} cannot supersede itself`, {
+            issues: [{ path: 'supersedes', message: 'name another decision' }],
+          })
+        }
         if (input.supersedes != null) await required(tx, input.supersedes, 'supersedes')
         const { record, event } = proposal(input, key, at)
         tx.put(record)

@@ -82,6 +82,16 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     expect(again.status).toBe(409)
   })
 
+  it('refuses a proposal that names itself as what it supersedes, as /supersede does, not as a key not found', async () => {
+    const { call } = await createTestApp()
+    for (const status of ['proposed', 'accepted']) {
+      const refused = await call('POST', '/v1/decisions', decision({ key: 'S-1', supersedes: 'S-1', status }))
+      expect(refused.status).toBe(400)
+      expect(refused.body.error).toMatchObject({ code: 'invalid_decision', issues: [{ path: 'supersedes', message: 'name another decision' }] })
+    }
+    expect((await call('GET', '/v1/decisions/S-1')).status).toBe(404)
+  })
+
   it('accepts a proposal whose predecessor was revoked meanwhile, leaving the revoked one as it is; /supersede of a revoked one stays a 409', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/decisions', decision({ key: 'D-001', status: 'accepted' }))
