@@ -220,6 +220,10 @@ describe('status words and fields', () => {
     // "Replaced by" / "Replaces", as some teams write the supersede link, are that link.
     expect(readStatusLine('Replaced by [2. X](0002-x.md)')).toEqual({ status: 'superseded', supersededBy: '0002-x.md' })
     expect(readStatusLine('Replaces [1. Y](0001-y.md)')).toEqual({ supersedes: '0001-y.md' })
+    // A badge before the word is no part of it.
+    expect(readStatusLine('✅ Accepted')).toEqual({ status: 'accepted' })
+    expect(readStatusLine('- ⚠️ **Deprecated**')).toEqual({ status: 'deprecated' })
+    expect(readStatusLine('🟡 Proposed')).toEqual({ status: 'proposed' })
   })
 
   it('reads dates in the forms records use, and refuses days that do not exist', () => {

@@ -31,6 +31,8 @@ export interface StatusLine {
 export function readStatusLine(text: string, definitions?: LinkDefinitions): StatusLine | undefined {
   const plain = text
     .replace(/^\s*[-*+]\s+/, '')
+    // A mark before the word, as status badges are written (`✅ Accepted`, `⚠️ Deprecated`, `🟡 Proposed`).
+    .replace(/^[\p{Extended_Pictographic}\p{So}\uFE0F\u200D\s]+/u, '')
     // Emphasis and code marks; an underscore inside a word (`0005_use_x.md`) is none (CommonMark).
     .replace(/[*`]/g, '')
     .replace(/(^|[^\p{L}\p{N}_])_+|_+(?=[^\p{L}\p{N}_]|$)/gu, '$1')
