@@ -58,6 +58,16 @@ describe('checking actions and choices (R-CON-3)', () => {
     expect(checkAgainst([limit], { choice: 'many', point: 'retries' }).allowed).toBe(true)
   })
 
+  it('reads a number with its unit as that number, and leaves ranges and names alone', () => {
+    const limit = decision('D-9', [{ kind: 'limit', option: 'replicas', value: 3 }])
+    for (const choice of ['5 replicas', '8 GB', '16GB', '90%', '4 Ärzte']) {
+      expect(checkAgainst([limit], { choice, point: 'replicas' }).allowed, choice).toBe(false)
+    }
+    for (const choice of ['3 replicas', '1 replica', '3-5 people', 'Tier 5', 'v5', '5 replicas, 2 zones', '2 of 5']) {
+      expect(checkAgainst([limit], { choice, point: 'replicas' }).allowed, choice).toBe(true)
+    }
+  })
+
   it('reads a choice under a limit as a label is matched: an annotated option is that option', () => {
     const limit = decision('D-9', [{ kind: 'limit', value: 3 }], { scope: { points: ['retries'], task: null, path: null, stage: null } })
     for (const choice of ['5 (Recommended)', '5 (80% of recent choices)', ' 5 ']) {

@@ -71,15 +71,20 @@ export function normalizeAction(action: string): string {
 }
 
 /**
- * The number a choice breaks a `limit` of `value` with: a numeric choice above it (`5` over 3),
- * read as a label is matched (`5 (Recommended)` is the option 5, as for `must_not`). Undefined
+ * The number a choice breaks a `limit` of `value` with: a numeric choice above it (`5` over 3, or
+ * `5 replicas`: a number and its unit), read as a label is matched (`5 (Recommended)` is the option 5, as for `must_not`). Undefined
  * when it keeps to the limit or is no number. What the check blocks and what a recommendation
  * rules out are decided here alike.
  */
 export function overLimit(choice: string, value: number): number | undefined {
   const label = normalizeLabel(choice)
   const n = Number(label)
-  return label !== '' && Number.isFinite(n) && n > value ? n : undefined
+  if (label !== '' && Number.isFinite(n)) return n > value ? n : undefined
+  // A number with its unit (`5 replicas`, `8 GB`, `16GB`, `90%`) is that number: a limit of 3
+  // replicas let `5 replicas` through. Not a range or a name (`3-5 people`, `Tier 2`, `v2`).
+  const counted = /^([+-]?\d+(?:\.\d+)?)(?:\s+|(?=[\p{L}%]))[\p{L}%][^\d]*$/u.exec(label)
+  const number = counted === null ? NaN : Number(counted[1])
+  return Number.isFinite(number) && number > value ? number : undefined
 }
 
 function sameOption(a: string, b: string): boolean {
