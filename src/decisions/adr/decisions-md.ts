@@ -52,18 +52,22 @@ function keyOfSection(section: Section): string {
   return KEY.exec(section.heading)?.[1] ?? keyOfTitle(titleOf(section.heading) || section.heading)
 }
 
+/** The fields whose value is text read with the lines that go on it (decision and rationale). */
+const TEXT_FIELD = /^(decision|rationale|why|reason|context)$/i
+
 /**
- * The lines that go on a field's line (`- Decision: Store sessions in Redis` then `  with a 24 h TTL.`):
+ * The lines that go on a text field's line (`- Decision: Store sessions in Redis` then `  with a 24 h TTL.`):
  * indented lines right after a field line, no bullet of their own, up to a blank line. Markdown
- * reads them as the list item's text, and so does the log's author.
+ * reads them as the list item's text, and so does the log's author. Those under another field
+ * (`- Date: 2024-01-01` then `  (approved by the team)`) are nobody's value, and stay prose.
  */
 function continuations(body: readonly Line[]): Map<number, Line[]> {
   const byField = new Map<number, Line[]>()
   let field: Line[] | undefined
   for (const line of body) {
     if (fieldOf([line], FIELD) !== undefined) {
-      field = []
-      byField.set(line.n, field)
+      field = fieldOf([line], TEXT_FIELD) === undefined ? undefined : []
+      if (field !== undefined) byField.set(line.n, field)
     } else if (field !== undefined && /^\s+\S/.test(line.text) && !/^\s*[-*+]\s/.test(line.text) && !/^\s*\d+[.)]\s/.test(line.text)) {
       field.push(line)
     } else {
@@ -80,6 +84,16 @@ function continuations(body: readonly Line[]): Map<number, Line[]> {
 function partOf(section: Section, name: RegExp): string {
   const part = subsections(section).subs.find((s) => name.test(s.heading))
   return part === undefined ? '' : textOf(part.body.filter((l) => !isLinkDefinition(l.text)))
+}
+
+/** The lines of a section's `###` parts whose name matches, their headings included. */
+function partLines(section: Section, name: RegExp): Set<number> {
+  const lines = new Set<number>()
+  for (const part of subsections(section).subs.filter((s) => name.test(s.heading))) {
+    lines.add(part.line)
+    for (const line of part.body) lines.add(line.n)
+  }
+  return lines
 }
 
 function readSection(file: RecordFile, section: Section, definitions: LinkDefinitions): ParsedRecord {
@@ -115,8 +129,12 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
   if (date === undefined) throw new UnreadableRecord(dateField?.line ?? section.line, `"${rawDate}" is not a date`)
   const link = (field: { value: string; line: number } | undefined) =>
     field === undefined ? null : { target: linkTarget(field.value, definitions), line: field.line }
+  // A "### Status" or "### Decision" part is read as its field would be, and is no more prose than the field.
+  const parts = partLines(section, /^(status|decision( outcome)?)$/i)
   const prose = textOf(
-    body.filter((l) => fieldOf([l], FIELD) === undefined && !continuation.has(l.n) && !isLinkDefinition(l.text) && !BREAK.test(l.text)),
+    body.filter(
+      (l) => fieldOf([l], FIELD) === undefined && !continuation.has(l.n) && !parts.has(l.n) && !isLinkDefinition(l.text) && !BREAK.test(l.text),
+    ),
   )
   const text = [section.heading, ...body.map((l) => l.text)].join('\n')
   return {

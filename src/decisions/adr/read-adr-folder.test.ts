@@ -164,6 +164,20 @@ describe('reading ADR folders (R-CON-6)', () => {
     expect(reading.problems).toEqual([{ path: 'DECISIONS.md', line: 37, message: '"ADR-003: Use Kafka" has no "Status:" field' }])
   })
 
+  it('DECISIONS.md: the lines that go on a status or date field stay prose, as before fields went on over lines; a "### Status" or "### Decision" part is no rationale', () => {
+    const text = [
+      '# Decisions', '',
+      '## D-001: Use X', '- Status: accepted', '- Date: 2024-01-01', '  (approved by the whole team)', '', 'Because reasons.', '',
+      '## D-002: Use Y', '', '### Status', '', 'Accepted', '', '### Decision', '', 'Y 2.', '',
+    ].join('\n')
+    const reading = readRecordFolder([{ path: 'DECISIONS.md', name: 'DECISIONS.md', bytes: new TextEncoder().encode(text) }])
+    expect(reading.problems).toEqual([])
+    expect(reading.records.map((r) => [r.key, r.decision, r.rationale])).toEqual([
+      ['D-001', 'Use X', '(approved by the whole team)\n\nBecause reasons.'],
+      ['D-002', 'Y 2.', 'not stated in DECISIONS.md'],
+    ])
+  })
+
   it('DECISIONS.md: a field written over several lines keeps them all, and they are no prose', () => {
     const text = [
       '# Decisions', '',
