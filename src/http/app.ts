@@ -42,11 +42,16 @@ const emptyJsonBody: MiddlewareHandler = async (c, next) => {
 /** Decodes a body as UTF-8, throwing (a TypeError) at bytes that are not UTF-8. */
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
 
+/** Set by utf8Body on a request whose body is not UTF-8, which refuseNotUtf8 answers. */
+const NOT_UTF8 = 'bodyNotUtf8'
+
 /**
  * A JSON body is UTF-8 (RFC 8259), whatever its content type's `charset` says: bytes that are not
  * UTF-8 (`Caf\xE9` sent as Latin-1) are refused as `invalid_json`, not read with U+FFFD in their
  * place, which would store `Caf\uFFFD` and make two labels, users or questions that differ there one
  * and the same. The text read is kept, so the route parses it without reading the body again.
+ * Such a body is read as empty here and refused by refuseNotUtf8, after the token is checked: a
+ * request without one answers 401 whatever its body, and auth never reads a `user` with U+FFFD in it.
  */
 const utf8Body: MiddlewareHandler = async (c, next) => {
   if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
@@ -56,10 +61,16 @@ const utf8Body: MiddlewareHandler = async (c, next) => {
   try {
     text = strictUtf8.decode(bytes)
   } catch {
-    return c.json(errorBody(c, 'invalid_json', 'the body is not valid JSON: it is not UTF-8'), 400)
+    text = ''
+    c.set(NOT_UTF8 as never, true as never)
   }
   // hono's cache holds the promise of the body (its type says the body itself).
   ;(c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text)
+  return next()
+}
+
+const refuseNotUtf8: MiddlewareHandler = async (c, next) => {
+  if (c.get(NOT_UTF8 as never) === true) return c.json(errorBody(c, 'invalid_json', 'the body is not valid JSON: it is not UTF-8'), 400)
   return next()
 }
 
@@ -108,6 +119,7 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
   app.use('*', utf8Body)
   app.use('*', emptyJsonBody)
   if (auth !== undefined) app.use('*', bearerAuth({ tokens: auth }))
+  app.use('*', refuseNotUtf8)
   app.use('*', storeCheck(storeId))
 
   app.route('/', healthRoutes(version))

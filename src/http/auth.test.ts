@@ -19,6 +19,19 @@ describe('bearer auth (R-SVC-4)', () => {
     expect((await call('GET', '/openapi.json')).status).toBe(401)
   })
 
+  it('answers 401 to a body that is not UTF-8 sent without a token, as to any other body: the token is asked for before the body is judged', async () => {
+    const { app } = await createTestApp({ auth })
+    const latin1 = Buffer.from(JSON.stringify({ ...TIER, user: 'jos\u00e9' }), 'latin1')
+    const none = await app.request('/v1/observations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: latin1 })
+    expect([none.status, ((await none.json()) as any).error.code]).toEqual([401, 'unauthorized'])
+    // With a token, it is refused as not UTF-8 (not as a user the token may not act for, which it names as sent).
+    const scoped = await app.request('/v1/observations', { method: 'POST', headers: { 'content-type': 'application/json', ...as(ALICE) }, body: latin1 })
+    expect([scoped.status, ((await scoped.json()) as any).error.code]).toEqual([400, 'invalid_json'])
+    const chunked = new ReadableStream({ start: (c) => (c.enqueue(latin1), c.close()) })
+    const streamed = await app.request('/v1/observations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: chunked, duplex: 'half' } as RequestInit)
+    expect(streamed.status).toBe(401)
+  })
+
   it('leaves /healthz open', async () => {
     const { call } = await createTestApp({ auth })
     expect((await call('GET', '/healthz')).status).toBe(200)
