@@ -79,7 +79,15 @@ describe('mergeHooks', () => {
     // Run again, it changes nothing.
     expect(mergeHooks(settings, COMMAND).changes.every((c) => c.action === 'unchanged')).toBe(true)
     // A value is kept as sh reads it, escaped or quoted in part; `env` before them is kept too.
-    for (const head of ['DECISION_MEMORY_USER=alice\\ smith ', 'DECISION_MEMORY_USER=a"lice smith" ', "env DECISION_MEMORY_USER='alice smith' "]) {
+    // A command substitution or parameter expansion is one word however many blanks it holds.
+    for (const head of [
+      'DECISION_MEMORY_USER=alice\\ smith ',
+      'DECISION_MEMORY_USER=a"lice smith" ',
+      "env DECISION_MEMORY_USER='alice smith' ",
+      'DECISION_MEMORY_USER=$(id -un) ',
+      'DECISION_MEMORY_USER=$(git config --get user.email) DECISION_MEMORY_URL=${DM_URL:-http://127.0.0.1:7420} ',
+      'DECISION_MEMORY_USER=`id -un` ',
+    ]) {
       const moved = mergeHooks({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `${head}npx decision-memory hook` }] }] } }, COMMAND)
       expect((moved.settings.hooks as typeof hooks).SessionStart?.[0]?.hooks[0]?.command).toBe(`${head}${COMMAND}`)
     }

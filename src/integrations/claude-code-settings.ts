@@ -15,10 +15,12 @@ const OURS = /decision-memory(?:\.js)?["']?\s+hook\b/
 
 /**
  * Variables set for the command alone, before it (`DECISION_MEMORY_USER=alice node …`, also after
- * `env`), each value a word as sh reads it: quoted, escaped (`alice\ smith`) or both (`a"lice smith"`).
+ * `env`), each value a word as sh reads it: quoted, escaped (`alice\ smith`) or both (`a"lice smith"`),
+ * and a command substitution (`$(id -un)`, unnested) or expansion (`${DM_USER:-alice smith}`) whole.
  * Cut inside a word, the rest of it would be read as the command.
  */
-const ASSIGNMENTS = /^\s*(?:env\s+)?(?:[A-Za-z_]\w*=(?:'[^']*'|"(?:[^"\\]|\\[\s\S])*"|\\[\s\S]|[^\s'"\\])*\s+)+/
+const ASSIGNMENTS =
+  /^\s*(?:env\s+)?(?:[A-Za-z_]\w*=(?:'[^']*'|"(?:[^"\\]|\\[\s\S])*"|\\[\s\S]|\$\((?:[^()'"\\]|'[^']*'|"(?:[^"\\]|\\[\s\S])*"|\\[\s\S])*\)|\$\{[^}]*\}|`(?:[^`\\]|\\[\s\S])*`|\$(?![({])|[^\s'"\\`$])*\s+)+/
 
 /**
  * The command an earlier entry is moved to: `command`, with what the user set around the earlier
