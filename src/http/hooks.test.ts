@@ -184,6 +184,22 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     }
   })
 
+  it('asks a question whose every option a required decision rules out as written, and tells the user and the agent why', async () => {
+    const { call } = await createTestApp()
+    expect((await call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-070' })).status).toBe(201)
+    // The agent offers Tier S and Tier M only; 30 past choices of Tier S would have answered it.
+    await call('POST', '/v1/observations', pastChoices(30, 'Tier S', { question: TIER_QUESTION, header: 'Tier', all_options: ['Tier S', 'Tier M'] }))
+    const pre = claudeCodeFixture('pre-tool-use')
+    const question = pre.tool_input.questions[0]
+    pre.tool_input.questions[0] = { ...question, options: question.options.filter((o: { label: string }) => o.label !== 'Tier L') }
+    const output = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(output.permissionDecision).toBe('ask')
+    expect(output.updatedInput.questions).toEqual(pre.tool_input.questions)
+    expect(output.updatedInput.answers).toBeUndefined()
+    expect(output.permissionDecisionReason).toContain(`For "${TIER_QUESTION}", every option offered is ruled out by required decision D-070`)
+    expect(output.additionalContext).toContain('ask again with an option the decision allows')
+  })
+
   it('a malformed AskUserQuestion payload is a 400 naming the field', async () => {
     const { call } = await createTestApp()
     const payload = claudeCodeFixture('post-tool-use-single')

@@ -413,6 +413,20 @@ function orderOf(asked: QuestionPlan['questions']): string {
 }
 
 /**
+ * The questions asked whose every option offered a required decision rules out (R-CON-2): none is
+ * recommended, and the question goes to the user as written; said of each, with the decision's
+ * disclosure, so that the user and the agent know the options asked cannot be chosen.
+ */
+function ruledOutQuestions(plan: QuestionPlan): string[] {
+  return plan.questions
+    .filter((p) => {
+      const effects = (p.recommendation as { decisions?: ReadonlyArray<{ effect: string }> }).decisions ?? []
+      return p.ask && effects.some((d) => d.effect === 'ruled-out') && p.recommendation.options.every((o) => !o.recommended)
+    })
+    .map((p) => `for "${p.ask_user_question.question}", ${asClause(p.recommendation.disclosure)}`)
+}
+
+/**
  * The PreToolUse answer for an AskUserQuestion call (R-ASK-4), or `{}` when it would change
  * nothing (personalization off, or every question neutral and already in order).
  *
@@ -434,7 +448,9 @@ export function preToolUseAnswer(
   const shown = plan.questions.map((p) => p.ask_user_question)
   const toAsk = plan.questions.filter((p) => p.ask).map((p) => p.ask_user_question)
   const answered = Object.keys(plan.answers).length > 0
-  if (!answered && isDeepStrictEqual(shown, input.questions)) return {}
+  const ruledOut = ruledOutQuestions(plan)
+  // Asked as written, a question whose every option a required decision rules out is still said so.
+  if (!answered && ruledOut.length === 0 && isDeepStrictEqual(shown, input.questions)) return {}
   // Every question answered already in the input (withAnswersGiven): nothing of this service's to add.
   if (!answered && toAsk.length === 0) return {}
   // A command that runs as printed: this checkout's bin by path (the package is on no PATH), the
@@ -458,7 +474,12 @@ export function preToolUseAnswer(
   // What the user is told: why the options are in this order (a required decision, where one
   // fixes the answer), and what was answered for them, with how to be asked again.
   const ordered = `decision-memory ${orderOf(plan.questions.filter((p) => p.ask))}`
-  const reason = answered ? `${ordered}. It answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}` : ordered
+  const contract = ruledOut.length === 0 ? '' : `. ${capitalised(ruledOut.join('; '))}. Offer an option it allows`
+  const reason = answered ? `${ordered}. It answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}${contract}` : `${ordered}${contract}`
+  const forAgent = [
+    ...(answered ? [`decision-memory answered these on the user's behalf: ${describeAnswers(plan)}`] : []),
+    ...(ruledOut.length > 0 ? [`decision-memory: ${ruledOut.join('; ')}; ask again with an option the decision allows`] : []),
+  ]
   return {
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
@@ -469,9 +490,7 @@ export function preToolUseAnswer(
         questions: toAsk,
         ...(answered ? { answers: { ...input.answers, ...plan.answers, ...answersGiven(input.answers) } } : {}),
       },
-      ...(answered
-        ? { additionalContext: `decision-memory answered these on the user's behalf: ${describeAnswers(plan)}` }
-        : {}),
+      ...(forAgent.length > 0 ? { additionalContext: forAgent.join('. ') } : {}),
     },
   }
 }
@@ -526,4 +545,9 @@ export async function handleClaudeCodeHook(
     default:
       return {}
   }
+}
+
+/** A sentence's first letter in capitals. */
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
 }
