@@ -312,6 +312,26 @@ describe('createMcpServer: JSON-RPC errors', () => {
   })
 })
 
+describe('createMcpServer: null for an argument', () => {
+  it('reads an argument given as null as one not given, and keeps a null inside one', async () => {
+    const { backend, observed } = recordingBackend()
+    const client = await connected(backend, 'alice')
+    const answer = await client.callTool({
+      name: 'record_choice',
+      arguments: { ...CHOICE, user: null, project: null, session_id: null, header: null, context: { phase: 'run', ticket: null } },
+    })
+    expect(answer.isError).toBeFalsy()
+    expect(observed).toHaveLength(1)
+    expect(observed[0]).toMatchObject({ user: 'alice', context: { phase: 'run', ticket: null } })
+    expect(observed[0]).not.toHaveProperty('project')
+    // A required argument given as null is missing, and said so.
+    const missing = await client.callTool({ name: 'record_choice', arguments: { ...CHOICE, user_choice: null } })
+    expect(missing.isError).toBe(true)
+    expect(JSON.stringify(missing.content)).toContain('user_choice')
+    await client.close()
+  })
+})
+
 describe('createMcpServer: a __proto__ argument', () => {
   it('is answered with -32602 naming it, not dropped with the call made without it', async () => {
     const { backend, observed } = recordingBackend()

@@ -121,6 +121,21 @@ function invalidParams(message: JSONRPCMessage, tools: ReadonlySet<string>): str
 }
 
 /**
+ * A `tools/call` whose arguments give `null` for an argument, read as one not given: models fill
+ * optional arguments they do not use with null (`"project": null`), where the schemas, the HTTP
+ * routes' (which refuse null for a field left out), refused the call and cost the agent a turn.
+ * Only the arguments themselves: a null inside one (a `context` value) is that value.
+ */
+function withoutNullArguments(message: JSONRPCMessage): JSONRPCMessage {
+  if (!isJSONRPCRequest(message) || message.method !== 'tools/call') return message
+  const args = (message.params as { arguments?: unknown } | undefined)?.arguments
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return message
+  const given = Object.entries(args).filter(([, value]) => value !== null)
+  if (given.length === Object.keys(args).length) return message
+  return { ...message, params: { ...message.params, arguments: Object.fromEntries(given) } }
+}
+
+/**
  * A request whose params do not fit its method (a `tools/call` without `name`, `arguments` sent as
  * a string, an `initialize` without `protocolVersion`) is answered with JSON-RPC's -32602 Invalid
  * params naming the field, and goes no further. The SDK parses them too, but answers a failure
@@ -133,7 +148,7 @@ function refusingInvalidParams(transport: Transport, tools: ReadonlySet<string>)
     const deliver = transport.onmessage
     transport.onmessage = (message, extra) => {
       const why = invalidParams(message, tools)
-      if (why === undefined) return deliver?.(message, extra)
+      if (why === undefined) return deliver?.(withoutNullArguments(message), extra)
       const id = (message as { id: string | number }).id
       transport
         .send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${why}` } })
