@@ -200,6 +200,32 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(output.additionalContext).toContain('ask again with an option the decision allows')
   })
 
+  it('says a question is ruled out beside one it answered, the command to be asked again last, and with personalization off', async () => {
+    const { call } = await createTestApp()
+    expect((await call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-071' })).status).toBe(201)
+    const method = { question: 'Which development methodology?', header: 'Method', all_options: ['TDD', 'DDD'] }
+    await call('POST', '/v1/observations', pastChoices(40, 'TDD', method))
+    const pre = claudeCodeFixture('pre-tool-use')
+    const tier = pre.tool_input.questions[0]
+    pre.tool_input.questions = [
+      { ...tier, options: tier.options.filter((o: { label: string }) => o.label !== 'Tier L') },
+      { question: method.question, header: method.header, options: method.all_options.map((label) => ({ label, description: label })), multiSelect: false },
+    ]
+    const output = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(output.updatedInput.answers).toEqual({ [method.question]: 'TDD (Recommended)' })
+    expect(output.permissionDecisionReason).toContain('ruled out by required decision D-071')
+    expect(output.permissionDecisionReason.endsWith(`toggle --session ${pre.session_id} --off`)).toBe(true)
+
+    // Personalization off turns off what was learned, not the decision: the user and agent are still told.
+    expect((await call('PUT', `/v1/sessions/${pre.session_id}/personalization`, { enabled: false })).status).toBe(200)
+    pre.tool_use_id = 'toolu_off'
+    const off = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(off?.permissionDecision).toBe('ask')
+    expect(off.updatedInput.answers).toBeUndefined()
+    expect(off.permissionDecisionReason).toContain(`For "${TIER_QUESTION}", every option offered is ruled out by required decision D-071`)
+    expect(off.additionalContext).toContain('ask again with an option the decision allows')
+  })
+
   it('a malformed AskUserQuestion payload is a 400 naming the field', async () => {
     const { call } = await createTestApp()
     const payload = claudeCodeFixture('post-tool-use-single')

@@ -428,7 +428,8 @@ function ruledOutQuestions(plan: QuestionPlan): string[] {
 
 /**
  * The PreToolUse answer for an AskUserQuestion call (R-ASK-4), or `{}` when it would change
- * nothing (personalization off, or every question neutral and already in order).
+ * nothing (personalization off, or every question neutral and already in order, with no question
+ * a required decision rules out every option of).
  *
  * When every question auto-resolves: `allow` with `updatedInput` holding the questions and their
  * `answers`, so the user is not asked. Otherwise `ask` with `updatedInput` holding the questions
@@ -444,11 +445,13 @@ export function preToolUseAnswer(
   user = 'default',
   serviceUrl?: string,
 ): HookAnswer {
-  if (plan.questions.every((p) => p.recommendation.state === 'personalization-off')) return {}
+  const ruledOut = ruledOutQuestions(plan)
+  // Personalization off turns off what was learned, not the decisions: a question none of whose
+  // options a required decision allows is said so all the same.
+  if (ruledOut.length === 0 && plan.questions.every((p) => p.recommendation.state === 'personalization-off')) return {}
   const shown = plan.questions.map((p) => p.ask_user_question)
   const toAsk = plan.questions.filter((p) => p.ask).map((p) => p.ask_user_question)
   const answered = Object.keys(plan.answers).length > 0
-  const ruledOut = ruledOutQuestions(plan)
   // Asked as written, a question whose every option a required decision rules out is still said so.
   if (!answered && ruledOut.length === 0 && isDeepStrictEqual(shown, input.questions)) return {}
   // Every question answered already in the input (withAnswersGiven): nothing of this service's to add.
@@ -475,7 +478,8 @@ export function preToolUseAnswer(
   // fixes the answer), and what was answered for them, with how to be asked again.
   const ordered = `decision-memory ${orderOf(plan.questions.filter((p) => p.ask))}`
   const contract = ruledOut.length === 0 ? '' : `. ${capitalised(ruledOut.join('; '))}. Offer an option it allows`
-  const reason = answered ? `${ordered}. It answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}${contract}` : `${ordered}${contract}`
+  // The command to be asked again comes last, so that it is copied as it runs, nothing after it.
+  const reason = answered ? `${ordered}${contract}. It answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}` : `${ordered}${contract}`
   const forAgent = [
     ...(answered ? [`decision-memory answered these on the user's behalf: ${describeAnswers(plan)}`] : []),
     ...(ruledOut.length > 0 ? [`decision-memory: ${ruledOut.join('; ')}; ask again with an option the decision allows`] : []),
