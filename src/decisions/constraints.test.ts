@@ -68,6 +68,23 @@ describe('checking actions and choices (R-CON-3)', () => {
     }
   })
 
+  it('reads thousands as written, 10k and 1,000 users, and an ordinal as no number', () => {
+    const limit = decision('D-9', [{ kind: 'limit', option: 'requests per second', value: 5000 }])
+    const message = (choice: string) => checkAgainst([limit], { choice, point: 'rps' }).blocked_by.map((b) => b.message)
+    expect(message('10k')).toEqual(['10000 is over the limit 5000 (requests per second)'])
+    expect(message('10K rps')).toEqual(['10000 is over the limit 5000 (requests per second)'])
+    expect(message('2.5k')).toEqual([])
+    expect(message('1M')).toEqual(['1000000 is over the limit 5000 (requests per second)'])
+    expect(message('12,000')).toEqual(['12000 is over the limit 5000 (requests per second)'])
+    expect(message('6,500 users')).toEqual(['6500 is over the limit 5000 (requests per second)'])
+    // A decimal comma or a list is no thousands: '1,5' and '5,6' stay no number.
+    expect(message('1,5')).toEqual([])
+    const three = decision('D-10', [{ kind: 'limit', value: 3 }])
+    for (const choice of ['5th option', '4th', '10th percentile']) {
+      expect(checkAgainst([three], { choice, point: 'x' }).allowed, choice).toBe(true)
+    }
+  })
+
   it('reads a choice under a limit as a label is matched: an annotated option is that option', () => {
     const limit = decision('D-9', [{ kind: 'limit', value: 3 }], { scope: { points: ['retries'], task: null, path: null, stage: null } })
     for (const choice of ['5 (Recommended)', '5 (80% of recent choices)', ' 5 ']) {

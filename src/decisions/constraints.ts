@@ -80,11 +80,29 @@ export function overLimit(choice: string, value: number): number | undefined {
   const label = normalizeLabel(choice)
   const n = Number(label)
   if (label !== '' && Number.isFinite(n)) return n > value ? n : undefined
-  // A number with its unit (`5 replicas`, `8 GB`, `16GB`, `90%`) is that number: a limit of 3
-  // replicas let `5 replicas` through. Not a range or a name (`3-5 people`, `Tier 2`, `v2`).
-  const counted = /^([+-]?\d+(?:\.\d+)?)(?:\s+|(?=[\p{L}%]))[\p{L}%][^\d]*$/u.exec(label)
-  const number = counted === null ? NaN : Number(counted[1])
-  return Number.isFinite(number) && number > value ? number : undefined
+  const number = countOf(label)
+  return number !== undefined && number > value ? number : undefined
+}
+
+const MAGNITUDES: Readonly<Record<string, number>> = { k: 1e3, K: 1e3, M: 1e6 }
+
+/**
+ * A number with its unit (`5 replicas`, `8 GB`, `16GB`, `90%`) is that number: a limit of 3
+ * replicas let `5 replicas` through. Thousands are read as written: `10k` and `10K users` are
+ * 10000, `1M` a million, `12,000` twelve thousand (`1,5` is no number: a decimal comma or a list).
+ * Not a range, a name or an ordinal (`3-5 people`, `Tier 2`, `v2`, `5th option`).
+ */
+function countOf(label: string): number | undefined {
+  const parts = /^([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)([kKM]?)(.*)$/su.exec(label)
+  if (parts === null) return undefined
+  const [, digits = '', magnitude = '', after = ''] = parts
+  // `5Mbps`, `4KB`: the letter begins the unit, and is no thousands.
+  const scaled = magnitude !== '' && !/^\p{L}/u.test(after)
+  const unit = scaled ? after : `${magnitude}${after}`
+  if (/^(?:st|nd|rd|th)(?!\p{L})/iu.test(unit)) return undefined
+  if (unit !== '' && !/^(?:\s+|(?=[\p{L}%]))[\p{L}%][^\d]*$/su.test(unit)) return undefined
+  const number = Number(digits.replaceAll(',', '')) * (scaled ? (MAGNITUDES[magnitude] ?? 1) : 1)
+  return Number.isFinite(number) ? number : undefined
 }
 
 function sameOption(a: string, b: string): boolean {
