@@ -238,6 +238,13 @@ describe('status words and fields', () => {
     expect(readStatusLine('✅ Accepted')).toEqual({ status: 'accepted' })
     expect(readStatusLine('- ⚠️ **Deprecated**')).toEqual({ status: 'deprecated' })
     expect(readStatusLine('🟡 Proposed')).toEqual({ status: 'proposed' })
+    // Inside the emphasis or brackets the status is written in, and with a skin tone.
+    expect(readStatusLine('**✅ Accepted**')).toEqual({ status: 'accepted' })
+    expect(readStatusLine('_✅ Accepted_')).toEqual({ status: 'accepted' })
+    expect(readStatusLine('`✅ Accepted`')).toEqual({ status: 'accepted' })
+    expect(readStatusLine('[✅ Accepted]')).toEqual({ status: 'accepted' })
+    expect(readStatusLine('👍🏽 Accepted')).toEqual({ status: 'accepted' })
+    expect(readStatusLine('**🔄 Superseded by** [5. Use X](0005-use-x.md)')).toEqual({ status: 'superseded', supersededBy: '0005-use-x.md' })
   })
 
   it('reads dates in the forms records use, and refuses days that do not exist', () => {

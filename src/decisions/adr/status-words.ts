@@ -14,6 +14,9 @@ const WORDS: Array<[RegExp, DecisionStatus]> = [
   [/^(rejected|revoked|withdrawn|declined|abandoned)\b/, 'revoked'],
 ]
 
+/** Status badges before the word: emoji and symbols, with their variation selectors, joiners and skin tones. */
+const BADGE = /^[\p{Extended_Pictographic}\p{So}\p{Emoji_Modifier}\uFE0F\u200D\s]+/u
+
 /** What one status line says: a status, and the links it carries. */
 export interface StatusLine {
   status?: DecisionStatus
@@ -31,13 +34,14 @@ export interface StatusLine {
 export function readStatusLine(text: string, definitions?: LinkDefinitions): StatusLine | undefined {
   const plain = text
     .replace(/^\s*[-*+]\s+/, '')
-    // A mark before the word, as status badges are written (`✅ Accepted`, `⚠️ Deprecated`, `🟡 Proposed`).
-    .replace(/^[\p{Extended_Pictographic}\p{So}\uFE0F\u200D\s]+/u, '')
     // Emphasis and code marks; an underscore inside a word (`0005_use_x.md`) is none (CommonMark).
     .replace(/[*`]/g, '')
     .replace(/(^|[^\p{L}\p{N}_])_+|_+(?=[^\p{L}\p{N}_]|$)/gu, '$1')
+    // A mark before the word, as status badges are written (`✅ Accepted`, `⚠️ Deprecated`,
+    // `🟡 Proposed`), inside the emphasis it may be in (`**✅ Accepted**`).
+    .replace(BADGE, '')
     .trim()
-  const words = plain.replace(/^\[|\]$/g, '').toLowerCase()
+  const words = plain.replace(/^\[|\]$/g, '').replace(BADGE, '').toLowerCase()
   const superseded = /^(?:superseded|superceded|replaced)\s+by\s*:?\s*(.+)$/i.exec(plain)
   if (superseded !== null) return { status: 'superseded', supersededBy: linkTarget(superseded[1] as string, definitions) }
   const supersedes = /^(?:supersedes|supercedes|replaces)\s*:?\s*(.+)$/i.exec(plain)
