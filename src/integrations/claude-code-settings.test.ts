@@ -87,6 +87,9 @@ describe('mergeHooks', () => {
       'DECISION_MEMORY_USER=$(id -un) ',
       'DECISION_MEMORY_USER=$(git config --get user.email) DECISION_MEMORY_URL=${DM_URL:-http://127.0.0.1:7420} ',
       'DECISION_MEMORY_USER=`id -un` ',
+      // One level inside a substitution: a nested one, or arithmetic.
+      'DECISION_MEMORY_SPOOL=$(dirname $(mktemp -u))/dm DECISION_MEMORY_USER=$(id -un) ',
+      'DECISION_MEMORY_PORT=$((7400 + 21)) ',
     ]) {
       const moved = mergeHooks({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `${head}npx decision-memory hook` }] }] } }, COMMAND)
       expect((moved.settings.hooks as typeof hooks).SessionStart?.[0]?.hooks[0]?.command).toBe(`${head}${COMMAND}`)

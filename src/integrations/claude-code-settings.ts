@@ -13,14 +13,22 @@ export const DECISION_MEMORY_HOOKS: ReadonlyArray<{ event: string; matcher?: str
 /** A command hook entry written by an earlier install, wherever the checkout was. */
 const OURS = /decision-memory(?:\.js)?["']?\s+hook\b/
 
+/** Inside a command substitution: what is no parenthesis, a `$` that opens none, quoted text or an escape. */
+const SUBSTITUTED = /[^()$'"\\]|\$(?!\()|'[^']*'|"(?:[^"\\]|\\[\s\S])*"|\\[\s\S]/.source
+/** A command substitution, one level of `$(…)` or `(…)` inside it (`$(basename $(pwd))`, `$((1+2))`). */
+const SUBSTITUTION = String.raw`\$\((?:${SUBSTITUTED}|\$?\((?:${SUBSTITUTED})*\))*\)`
 /**
  * Variables set for the command alone, before it (`DECISION_MEMORY_USER=alice node …`, also after
  * `env`), each value a word as sh reads it: quoted, escaped (`alice\ smith`) or both (`a"lice smith"`),
- * and a command substitution (`$(id -un)`, unnested) or expansion (`${DM_USER:-alice smith}`) whole.
+ * and a command substitution (`$(id -un)`, with one level inside it) or expansion (`${DM_USER:-alice smith}`) whole.
  * Cut inside a word, the rest of it would be read as the command.
  */
-const ASSIGNMENTS =
-  /^\s*(?:env\s+)?(?:[A-Za-z_]\w*=(?:'[^']*'|"(?:[^"\\]|\\[\s\S])*"|\\[\s\S]|\$\((?:[^()'"\\]|'[^']*'|"(?:[^"\\]|\\[\s\S])*"|\\[\s\S])*\)|\$\{[^}]*\}|`(?:[^`\\]|\\[\s\S])*`|\$(?![({])|[^\s'"\\`$])*\s+)+/
+const ASSIGNMENTS = new RegExp(
+  /^\s*(?:env\s+)?(?:[A-Za-z_]\w*=(?:'[^']*'|"(?:[^"\\]|\\[\s\S])*"|\\[\s\S]|SUBSTITUTION|\$\{[^}]*\}|`(?:[^`\\]|\\[\s\S])*`|\$(?![({])|[^\s'"\\`$])*\s+)+/.source.replace(
+    'SUBSTITUTION',
+    () => SUBSTITUTION,
+  ),
+)
 
 /**
  * The command an earlier entry is moved to: `command`, with what the user set around the earlier
