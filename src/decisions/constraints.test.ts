@@ -58,8 +58,16 @@ describe('checking actions and choices (R-CON-3)', () => {
     expect(checkAgainst([limit], { choice: 'many', point: 'retries' }).allowed).toBe(true)
   })
 
+  it('reads units only for a limit bound to the point: one bound to none is checked at every point, where units count other things', () => {
+    const global = decision('D-8', [{ kind: 'limit', value: 3 }])
+    for (const choice of ['16 GB RAM', '10 min', '4K video']) {
+      expect(checkAgainst([global], { choice, point: 'memory' }).allowed, choice).toBe(true)
+    }
+    expect(checkAgainst([global], { choice: '5', point: 'memory' }).allowed).toBe(false)
+  })
+
   it('reads a number with its unit as that number, and leaves ranges and names alone', () => {
-    const limit = decision('D-9', [{ kind: 'limit', option: 'replicas', value: 3 }])
+    const limit = decision('D-9', [{ kind: 'limit', option: 'replicas', value: 3 }], { scope: { points: ['replicas'], task: null, path: null, stage: null } })
     for (const choice of ['5 replicas', '8 GB', '16GB', '90%', '4 Ärzte']) {
       expect(checkAgainst([limit], { choice, point: 'replicas' }).allowed, choice).toBe(false)
     }
@@ -69,7 +77,7 @@ describe('checking actions and choices (R-CON-3)', () => {
   })
 
   it('reads thousands as written, 10k and 1,000 users, and an ordinal as no number', () => {
-    const limit = decision('D-9', [{ kind: 'limit', option: 'requests per second', value: 5000 }])
+    const limit = decision('D-9', [{ kind: 'limit', option: 'requests per second', value: 5000 }], { scope: { points: ['rps'], task: null, path: null, stage: null } })
     const message = (choice: string) => checkAgainst([limit], { choice, point: 'rps' }).blocked_by.map((b) => b.message)
     expect(message('10k')).toEqual(['10000 is over the limit 5000 (requests per second)'])
     expect(message('10K rps')).toEqual(['10000 is over the limit 5000 (requests per second)'])

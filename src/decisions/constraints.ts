@@ -74,12 +74,15 @@ export function normalizeAction(action: string): string {
  * The number a choice breaks a `limit` of `value` with: a numeric choice above it (`5` over 3, or
  * `5 replicas`: a number and its unit), read as a label is matched (`5 (Recommended)` is the option 5, as for `must_not`). Undefined
  * when it keeps to the limit or is no number. What the check blocks and what a recommendation
- * rules out are decided here alike.
+ * rules out are decided here alike. `withUnits`: the limit is bound to the choice's point, whose
+ * options it counts; a limit bound to no point is checked at every point, where `16 GB RAM` or
+ * `10 min` count something else than it does, and only a bare number is read.
  */
-export function overLimit(choice: string, value: number): number | undefined {
+export function overLimit(choice: string, value: number, withUnits = true): number | undefined {
   const label = normalizeLabel(choice)
   const n = Number(label)
   if (label !== '' && Number.isFinite(n)) return n > value ? n : undefined
+  if (!withUnits) return undefined
   const number = countOf(label)
   return number !== undefined && number > value ? number : undefined
 }
@@ -168,7 +171,7 @@ export function checkAgainst(
       if (request.choice === undefined) continue
       const choice = request.choice
       if (c.kind === 'limit' && c.value !== undefined && (decision.scope.points.length === 0 || atPoint)) {
-        const n = overLimit(choice, c.value)
+        const n = overLimit(choice, c.value, atPoint)
         if (n !== undefined) {
           found.push(violation(decision, c, `${n} is over the limit ${c.value}${c.option === undefined ? '' : ` (${c.option})`}`))
         }

@@ -477,7 +477,7 @@ export function preToolUseAnswer(
   // What the user is told: why the options are in this order (a required decision, where one
   // fixes the answer), and what was answered for them, with how to be asked again.
   const ordered = `decision-memory ${orderOf(plan.questions.filter((p) => p.ask))}`
-  const contract = ruledOut.length === 0 ? '' : `. ${capitalised(ruledOut.join('; '))}. Offer an option it allows`
+  const contract = ruledOut.length === 0 ? '' : `. ${capitalised(ruledOut.join('; '))}: none of the options asked can be chosen, and the agent is told to offer one the decision allows`
   // The command to be asked again comes last, so that it is copied as it runs, nothing after it.
   const reason = answered ? `${ordered}${contract}. It answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}` : `${ordered}${contract}`
   const forAgent = [
