@@ -110,7 +110,14 @@ function withRationale(description: string, rationale: string): string {
 }
 
 export function presentQuestion(question: AskUserQuestion, recommendation: Recommendation): AskUserQuestion {
-  if (recommendation.strength === 'neutral') return question
+  if (recommendation.strength === 'neutral') {
+    // Neutral leans on no option (a sensitive point, personalization off), but a required decision
+    // still holds (R-CON-2): the options it rules out leave the question, the rest as written and in
+    // their order. The user was shown `None` at a security question whose decision forbids it.
+    const kept = new Set(recommendation.options.map((r) => r.option))
+    const options = question.options.filter((o) => kept.has(normalizeLabel(o.label)))
+    return options.length === question.options.length || options.length < ASK_USER_QUESTION.minOptions ? question : { ...question, options }
+  }
   const byOption = new Map(question.options.map((o) => [normalizeLabel(o.label), o]))
   const options = recommendation.options.map((r) => {
     const original = byOption.get(r.option)

@@ -226,6 +226,29 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(off.additionalContext).toContain('ask again with an option the decision allows')
   })
 
+  it('takes out the options a required decision rules out, a sensitive question\'s too, and says so', async () => {
+    const { call } = await createTestApp()
+    const noTierS = { ...REQUIRED_TIER_L, key: 'D-071', title: 'No Tier S', constraints: [{ kind: 'must_not', option: 'Tier S' }] }
+    expect((await call('POST', '/v1/decisions', noTierS)).status).toBe(201)
+    const labels = (output: any) => output.updatedInput.questions[0].options.map((o: { label: string }) => o.label)
+    const plain = (await call('POST', HOOK, claudeCodeFixture('pre-tool-use'))).body.hookSpecificOutput
+    expect(labels(plain)).toEqual(['Tier M (Recommended)', 'Tier L'])
+    expect(plain.permissionDecisionReason).toContain('and took out Tier S (ruled out by required decision D-071)')
+    // A sensitive question leans on no option, but the decision holds: Tier S leaves it, the rest as written.
+    const sensitive = claudeCodeFixture('pre-tool-use')
+    sensitive.tool_input.questions[0].question = 'Which tier for this security incident?'
+    const neutral = (await call('POST', HOOK, sensitive)).body.hookSpecificOutput
+    expect(labels(neutral)).toEqual(['Tier M', 'Tier L'])
+    expect(neutral.permissionDecisionReason).toBe('decision-memory took out Tier S (ruled out by required decision D-071)')
+    expect(neutral.updatedInput.answers).toBeUndefined()
+    // Personalization off sets the user's choices aside, not the decision.
+    const pre = claudeCodeFixture('pre-tool-use')
+    expect((await call('PUT', `/v1/sessions/${pre.session_id}/personalization`, { enabled: false })).status).toBe(200)
+    const off = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(labels(off)).toEqual(['Tier M', 'Tier L'])
+    expect(off.permissionDecisionReason).toBe('decision-memory took out Tier S (ruled out by required decision D-071)')
+  })
+
   it('a malformed AskUserQuestion payload is a 400 naming the field', async () => {
     const { call } = await createTestApp()
     const payload = claudeCodeFixture('post-tool-use-single')

@@ -4,6 +4,7 @@ import { commandLine, optionArgs, shellWord } from '../cli/bin-path'
 import { DEFAULT_SERVICE_URL } from '../cli/options'
 import type { DecisionMemory } from '../decision-memory'
 import { normalizeQuestion } from '../domain/decision-point'
+import { normalizeLabel } from '../domain/labels'
 import { InputError } from '../domain/errors'
 import { LIMITS } from '../domain/limits'
 import { nestsWithin } from '../domain/json-depth'
@@ -383,6 +384,9 @@ function describeAnswers(plan: QuestionPlan): string {
     .join('; ')
 }
 
+/** What the reason says where the questions keep their order and labels (neutral ones). */
+const AS_WRITTEN = 'left the questions it asks as written'
+
 /**
  * What was done to the order of the questions still asked, for the reason shown to the user: a
  * likelihood only where the user's own choices are behind the order, else the usual default, said
@@ -399,7 +403,7 @@ function orderOf(asked: QuestionPlan['questions']): string {
   const learned = history.some((r) => r.options.some((o) => o.count > 0))
   const defaults = shaped.some((r) => r.state === 'static-default')
   const byDecision = `the option a decision requires: ${required.join('; ')}`
-  if (!learned && !defaults && !unchosen) return required.length > 0 ? `put first ${byDecision}` : 'left the questions it asks as written'
+  if (!learned && !defaults && !unchosen) return required.length > 0 ? `put first ${byDecision}` : AS_WRITTEN
   const why = [
     ...(defaults ? ['there is not yet enough history of your choices'] : []),
     ...(unchosen ? ['you have not yet chosen any of the options offered'] : []),
@@ -426,6 +430,29 @@ function ruledOutQuestions(plan: QuestionPlan): string[] {
     .map((p) => `for "${p.ask_user_question.question}", ${asClause(p.recommendation.disclosure)}`)
 }
 
+/** Whether a required decision took options of this question off the offer. */
+function rulesOut(p: QuestionPlan['questions'][number]): boolean {
+  return ((p.recommendation as { decisions?: ReadonlyArray<{ effect: string }> }).decisions ?? []).some((d) => d.effect === 'ruled-out')
+}
+
+/**
+ * The options a required decision took out of the questions as asked, with the decisions, for the
+ * reason shown to the user (`took out Tier S (ruled out by required decision D-001)`): they left
+ * the picker, and the user would otherwise wonder where they went.
+ */
+function takenOut(plan: QuestionPlan, input: AskUserQuestionInput): string[] {
+  return plan.questions.flatMap((p) => {
+    if (!rulesOut(p)) return []
+    const asked = input.questions.find((q) => q.question === p.ask_user_question.question)
+    const shown = new Set(p.ask_user_question.options.map((o) => normalizeLabel(o.label)))
+    const gone = (asked?.options ?? []).map((o) => normalizeLabel(o.label)).filter((o) => !shown.has(o))
+    if (gone.length === 0 || gone.length === asked?.options.length) return []
+    const effects = (p.recommendation as { decisions?: ReadonlyArray<{ key: string; effect: string }> }).decisions ?? []
+    const keys = effects.filter((d) => d.effect === 'ruled-out').map((d) => d.key)
+    return [`took out ${gone.join(', ')} (ruled out by required decision ${keys.join(', ')})`]
+  })
+}
+
 /**
  * The PreToolUse answer for an AskUserQuestion call (R-ASK-4), or `{}` when it would change
  * nothing (personalization off, or every question neutral and already in order, with no question
@@ -448,7 +475,7 @@ export function preToolUseAnswer(
   const ruledOut = ruledOutQuestions(plan)
   // Personalization off turns off what was learned, not the decisions: a question none of whose
   // options a required decision allows is said so all the same.
-  if (ruledOut.length === 0 && plan.questions.every((p) => p.recommendation.state === 'personalization-off')) return {}
+  if (ruledOut.length === 0 && plan.questions.every((p) => p.recommendation.state === 'personalization-off' && !rulesOut(p))) return {}
   const shown = plan.questions.map((p) => p.ask_user_question)
   const toAsk = plan.questions.filter((p) => p.ask).map((p) => p.ask_user_question)
   const answered = Object.keys(plan.answers).length > 0
@@ -476,7 +503,11 @@ export function preToolUseAnswer(
   }
   // What the user is told: why the options are in this order (a required decision, where one
   // fixes the answer), and what was answered for them, with how to be asked again.
-  const ordered = `decision-memory ${orderOf(plan.questions.filter((p) => p.ask))}`
+  const removed = takenOut(plan, input)
+  const order = orderOf(plan.questions.filter((p) => p.ask))
+  // Options taken out: said as well, or alone where the order and the labels stay as written.
+  const done = removed.length === 0 ? order : order === AS_WRITTEN ? removed.join('; ') : `${order}, and ${removed.join('; ')}`
+  const ordered = `decision-memory ${done}`
   const contract = ruledOut.length === 0 ? '' : `. ${capitalised(ruledOut.join('; '))}: none of the options asked can be chosen, and the agent is told to offer one the decision allows`
   // The command to be asked again comes last, so that it is copied as it runs, nothing after it.
   const reason = answered ? `${ordered}${contract}. It answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}` : `${ordered}${contract}`
