@@ -199,8 +199,8 @@ export function createDecisionMemory(deps: {
       asOf,
       policy,
     }))
-    const rule = pointRule({ key: point, header: request.header, question: request.question }, policy)
-    const answer = contract === undefined ? recommendation : applyDecisions(recommendation, contract, rule?.always_ask ?? false)
+    const alwaysAsk = () => pointRule({ key: point, header: request.header, question: request.question }, policy)?.always_ask ?? false
+    const answer = contract === undefined ? recommendation : applyDecisions(recommendation, contract, alwaysAsk())
     // Kept only when no decision binds the point: each answer under a decision counts its pulse.
     // Nor when anything was written while it was computed: it would never be served, and would
     // push out an answer computed since.
