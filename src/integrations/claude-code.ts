@@ -423,16 +423,15 @@ function orderOf(asked: QuestionPlan['questions']): string {
  */
 function ruledOutQuestions(plan: QuestionPlan): string[] {
   return plan.questions
-    .filter((p) => {
-      const effects = (p.recommendation as { decisions?: ReadonlyArray<{ effect: string }> }).decisions ?? []
-      return p.ask && effects.some((d) => d.effect === 'ruled-out') && p.recommendation.options.every((o) => !o.recommended)
-    })
+    .filter((p) => p.ask && rulingOut(p).length > 0 && p.recommendation.options.every((o) => !o.recommended))
     .map((p) => `for "${p.ask_user_question.question}", ${asClause(p.recommendation.disclosure)}`)
 }
 
-/** Whether a required decision took options of this question off the offer. */
-function rulesOut(p: QuestionPlan['questions'][number]): boolean {
-  return ((p.recommendation as { decisions?: ReadonlyArray<{ effect: string }> }).decisions ?? []).some((d) => d.effect === 'ruled-out')
+/** The keys of the required decisions that took options of this question off the offer (R-CON-2). */
+function rulingOut(p: QuestionPlan['questions'][number]): string[] {
+  // A recommendation joined with decisions carries their effects (ContractedRecommendation).
+  const effects = (p.recommendation as { decisions?: ReadonlyArray<{ key: string; effect: string }> }).decisions ?? []
+  return effects.filter((d) => d.effect === 'ruled-out').map((d) => d.key)
 }
 
 /**
@@ -442,13 +441,12 @@ function rulesOut(p: QuestionPlan['questions'][number]): boolean {
  */
 function takenOut(plan: QuestionPlan, input: AskUserQuestionInput): string[] {
   return plan.questions.flatMap((p) => {
-    if (!rulesOut(p)) return []
+    const keys = rulingOut(p)
+    if (keys.length === 0) return []
     const asked = input.questions.find((q) => q.question === p.ask_user_question.question)
     const shown = new Set(p.ask_user_question.options.map((o) => normalizeLabel(o.label)))
     const gone = (asked?.options ?? []).map((o) => normalizeLabel(o.label)).filter((o) => !shown.has(o))
     if (gone.length === 0 || gone.length === asked?.options.length) return []
-    const effects = (p.recommendation as { decisions?: ReadonlyArray<{ key: string; effect: string }> }).decisions ?? []
-    const keys = effects.filter((d) => d.effect === 'ruled-out').map((d) => d.key)
     return [`took out ${gone.join(', ')} (ruled out by required decision ${keys.join(', ')})`]
   })
 }
@@ -475,7 +473,7 @@ export function preToolUseAnswer(
   const ruledOut = ruledOutQuestions(plan)
   // Personalization off turns off what was learned, not the decisions: a question none of whose
   // options a required decision allows is said so all the same.
-  if (ruledOut.length === 0 && plan.questions.every((p) => p.recommendation.state === 'personalization-off' && !rulesOut(p))) return {}
+  if (ruledOut.length === 0 && plan.questions.every((p) => p.recommendation.state === 'personalization-off' && rulingOut(p).length === 0)) return {}
   const shown = plan.questions.map((p) => p.ask_user_question)
   const toAsk = plan.questions.filter((p) => p.ask).map((p) => p.ask_user_question)
   const answered = Object.keys(plan.answers).length > 0
