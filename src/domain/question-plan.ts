@@ -140,6 +140,13 @@ export function presentQuestion(question: AskUserQuestion, recommendation: Recom
     else delete shown.description
     return shown
   })
+  // AskUserQuestion takes no question of fewer than two options (nor does this service's capture
+  // of it afterwards): where a required decision left one, the others follow it as written, and
+  // the reason shown says which of them the decision rules out (preToolUseAnswer).
+  if (options.length < ASK_USER_QUESTION.minOptions) {
+    const shown = new Set(options.map((o) => normalizeLabel(o.label)))
+    options.push(...question.options.filter((o) => !shown.has(normalizeLabel(o.label))))
+  }
   // AskUserQuestion needs multiSelect: left out, it is what the recommendation took the question
   // for (the point's policy or history), so that several options labelled (Recommended) and an
   // answer joined with ", " are shown in a picker that takes several.

@@ -249,6 +249,38 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(off.permissionDecisionReason).toBe('decision-memory took out Tier S (ruled out by required decision D-071)')
   })
 
+  it('a question a required decision leaves one option of keeps two or more, and the reason says which one can be chosen', async () => {
+    const { call, store } = await createTestApp()
+    const onlyL = { ...REQUIRED_TIER_L, key: 'D-072', title: 'Only Tier L', constraints: [{ kind: 'must_not', option: 'Tier S' }, { kind: 'must_not', option: 'Tier M' }] }
+    expect((await call('POST', '/v1/decisions', onlyL)).status).toBe(201)
+    const labels = (output: any) => output.updatedInput.questions[0].options.map((o: { label: string }) => o.label)
+    // Answered for the user: the question as passed on still has the options AskUserQuestion needs.
+    const plain = (await call('POST', HOOK, claudeCodeFixture('pre-tool-use'))).body.hookSpecificOutput
+    expect(plain.permissionDecision).toBe('allow')
+    expect(labels(plain)).toEqual(['Tier L (Recommended)', 'Tier S', 'Tier M'])
+    // A sensitive question was shown as written with no word of the decision ({}).
+    const sensitive = claudeCodeFixture('pre-tool-use')
+    sensitive.tool_input.questions[0].question = 'Which tier for this security incident?'
+    const neutral = (await call('POST', HOOK, sensitive)).body.hookSpecificOutput
+    expect(labels(neutral)).toEqual(TIER_OPTIONS)
+    expect(neutral.permissionDecisionReason).toBe(
+      'decision-memory left the questions it asks as written. Only Tier L can be chosen for "Which tier for this security incident?" (required decision D-072 rules out Tier S, Tier M)',
+    )
+    // Personalization off, it is asked: one option alone was a question AskUserQuestion refuses,
+    // and its capture afterwards a 400, the user's answer lost.
+    const pre = claudeCodeFixture('pre-tool-use')
+    expect((await call('PUT', `/v1/sessions/${pre.session_id}/personalization`, { enabled: false })).status).toBe(200)
+    const off = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(labels(off)).toEqual(['Tier L (Recommended)', 'Tier S', 'Tier M'])
+    expect(off.permissionDecisionReason).toContain(`Only Tier L can be chosen for "${TIER_QUESTION}" (required decision D-072 rules out Tier S, Tier M)`)
+    const post = claudeCodeFixture('post-tool-use-single')
+    post.tool_input = { questions: off.updatedInput.questions, answers: { [TIER_QUESTION]: 'Tier L (Recommended)' }, annotations: {} }
+    post.tool_response = post.tool_input
+    expect((await call('POST', HOOK, post)).status).toBe(200)
+    const [only] = await observationsOf(store)
+    expect(only).toMatchObject({ chosen: ['Tier L'], options: ['Tier L', 'Tier S', 'Tier M'] })
+  })
+
   it('a malformed AskUserQuestion payload is a 400 naming the field', async () => {
     const { call } = await createTestApp()
     const payload = claudeCodeFixture('post-tool-use-single')

@@ -396,7 +396,8 @@ const AS_WRITTEN = 'left the questions it asks as written'
  */
 function orderOf(asked: QuestionPlan['questions']): string {
   const shaped = asked.filter((p) => p.recommendation.strength !== 'neutral').map((p) => p.recommendation)
-  const required = asked.filter((p) => p.recommendation.state === 'enforced').map((p) => asClause(p.recommendation.disclosure))
+  // A sensitive question a decision fixes the answer of is still shown as written: nothing put first.
+  const required = asked.filter((p) => p.recommendation.state === 'enforced' && p.recommendation.strength !== 'neutral').map((p) => asClause(p.recommendation.disclosure))
   const history = shaped.filter((r) => r.state === 'partial' || r.state === 'sufficient')
   // None of the options offered has a choice behind it: the static default stands in (R-REC-5).
   const unchosen = history.some((r) => r.options.every((o) => o.count === 0))
@@ -452,6 +453,25 @@ function takenOut(plan: QuestionPlan, input: AskUserQuestionInput): string[] {
 }
 
 /**
+ * The options a required decision rules out that a question still asked keeps all the same, for
+ * the reason shown to the user: where only one option would be left, the question keeps the
+ * others (AskUserQuestion takes no fewer than two), and the user is told which one the decision
+ * allows (`only Tier L can be chosen for "…" (required decision D-001 rules out Tier S, Tier M)`).
+ */
+function keptRuledOut(plan: QuestionPlan): string[] {
+  return plan.questions.flatMap((p) => {
+    if (!p.ask) return []
+    const effects = ((p.recommendation as { decisions?: ReadonlyArray<{ key: string; effect: string; options?: readonly string[] }> }).decisions ?? []).filter((d) => d.effect === 'ruled-out')
+    const ruled = new Set(effects.flatMap((d) => d.options ?? []))
+    const labels = p.ask_user_question.options.map((o) => normalizeLabel(o.label))
+    const kept = labels.filter((o) => ruled.has(o))
+    const allowed = labels.filter((o) => !ruled.has(o))
+    if (kept.length === 0 || allowed.length === 0) return []
+    return [`only ${allowed.join(', ')} can be chosen for "${p.ask_user_question.question}" (required decision ${effects.map((d) => d.key).join(', ')} rules out ${kept.join(', ')})`]
+  })
+}
+
+/**
  * The PreToolUse answer for an AskUserQuestion call (R-ASK-4), or `{}` when it would change
  * nothing (personalization off, or every question neutral and already in order, with no question
  * a required decision rules out every option of).
@@ -478,7 +498,8 @@ export function preToolUseAnswer(
   const toAsk = plan.questions.filter((p) => p.ask).map((p) => p.ask_user_question)
   const answered = Object.keys(plan.answers).length > 0
   // Asked as written, a question whose every option a required decision rules out is still said so.
-  if (!answered && ruledOut.length === 0 && isDeepStrictEqual(shown, input.questions)) return {}
+  const stillOffered = keptRuledOut(plan)
+  if (!answered && ruledOut.length === 0 && stillOffered.length === 0 && isDeepStrictEqual(shown, input.questions)) return {}
   // Every question answered already in the input (withAnswersGiven): nothing of this service's to add.
   if (!answered && toAsk.length === 0) return {}
   // A command that runs as printed: this checkout's bin by path (the package is on no PATH), the
@@ -506,7 +527,9 @@ export function preToolUseAnswer(
   // Options taken out: said as well, or alone where the order and the labels stay as written.
   const done = removed.length === 0 ? order : order === AS_WRITTEN ? removed.join('; ') : `${order}, and ${removed.join('; ')}`
   const ordered = `decision-memory ${done}`
-  const contract = ruledOut.length === 0 ? '' : `. ${capitalised(ruledOut.join('; '))}: none of the options asked can be chosen, and the agent is told to offer one the decision allows`
+  const contract =
+    (ruledOut.length === 0 ? '' : `. ${capitalised(ruledOut.join('; '))}: none of the options asked can be chosen, and the agent is told to offer one the decision allows`) +
+    (stillOffered.length === 0 ? '' : `. ${capitalised(stillOffered.join('; '))}`)
   // The command to be asked again comes last, so that it is copied as it runs, nothing after it.
   const reason = answered ? `${ordered}${contract}. It answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}` : `${ordered}${contract}`
   const forAgent = [
