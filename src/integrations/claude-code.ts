@@ -428,11 +428,16 @@ function ruledOutQuestions(plan: QuestionPlan): string[] {
     .map((p) => `for "${p.ask_user_question.question}", ${asClause(p.recommendation.disclosure)}`)
 }
 
-/** The keys of the required decisions that took options of this question off the offer (R-CON-2). */
-function rulingOut(p: QuestionPlan['questions'][number]): string[] {
+/** The required decisions that took options of this question off the offer (R-CON-2), with those options. */
+function rulingOutEffects(p: QuestionPlan['questions'][number]): ReadonlyArray<{ key: string; options: readonly string[] }> {
   // A recommendation joined with decisions carries their effects (ContractedRecommendation).
-  const effects = (p.recommendation as { decisions?: ReadonlyArray<{ key: string; effect: string }> }).decisions ?? []
-  return effects.filter((d) => d.effect === 'ruled-out').map((d) => d.key)
+  const effects = (p.recommendation as { decisions?: ReadonlyArray<{ key: string; effect: string; options?: readonly string[] }> }).decisions ?? []
+  return effects.filter((d) => d.effect === 'ruled-out').map((d) => ({ key: d.key, options: d.options ?? [] }))
+}
+
+/** The keys of the required decisions that took options of this question off the offer. */
+function rulingOut(p: QuestionPlan['questions'][number]): string[] {
+  return rulingOutEffects(p).map((d) => d.key)
 }
 
 /**
@@ -461,8 +466,8 @@ function takenOut(plan: QuestionPlan, input: AskUserQuestionInput): string[] {
 function keptRuledOut(plan: QuestionPlan): string[] {
   return plan.questions.flatMap((p) => {
     if (!p.ask) return []
-    const effects = ((p.recommendation as { decisions?: ReadonlyArray<{ key: string; effect: string; options?: readonly string[] }> }).decisions ?? []).filter((d) => d.effect === 'ruled-out')
-    const ruled = new Set(effects.flatMap((d) => d.options ?? []))
+    const effects = rulingOutEffects(p)
+    const ruled = new Set(effects.flatMap((d) => d.options))
     const labels = p.ask_user_question.options.map((o) => normalizeLabel(o.label))
     const kept = labels.filter((o) => ruled.has(o))
     const allowed = labels.filter((o) => !ruled.has(o))
