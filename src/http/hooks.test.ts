@@ -281,6 +281,32 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(only).toMatchObject({ chosen: ['Tier L'], options: ['Tier L', 'Tier S', 'Tier M'] })
   })
 
+  it('a multi-select question a required decision leaves one option of, none recommended, is not said to have no option allowed', async () => {
+    const { call, store } = await createTestApp()
+    const CHECKS = 'Which checks should run before the PR?'
+    const checks = { question: CHECKS, header: 'Checks', options: ['Lint, format', 'Unit tests', 'E2E tests'].map((label) => ({ label })), multiSelect: true }
+    const point = (await call('POST', '/v1/plan', { questions: [checks] })).body.questions[0].recommendation.point
+    const noTests = { ...REQUIRED_TIER_L, key: 'D-073', title: 'No tests', scope: { points: [point] }, constraints: [{ kind: 'must_not', option: 'Unit tests' }, { kind: 'must_not', option: 'E2E tests' }] }
+    expect((await call('POST', '/v1/decisions', noTests)).status).toBe(201)
+    // The user always picked the two tests the decision now rules out: the option left was never chosen.
+    await call('POST', '/v1/observations', pastChoices(30, ['Unit tests', 'E2E tests'] as never, { question: CHECKS, header: 'Checks', all_options: checks.options.map((o) => o.label), multi_select: true }))
+    const pre = claudeCodeFixture('pre-tool-use')
+    pre.tool_input.questions = [checks]
+    const output = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(output.permissionDecision).toBe('ask')
+    expect(output.updatedInput.answers).toBeUndefined()
+    expect(output.permissionDecisionReason).toContain(`Only Lint, format can be chosen for "${CHECKS}" (required decision D-073 rules out Unit tests, E2E tests)`)
+    // Lint, format can be chosen: not "none of the options asked can be chosen", nor the agent told to ask again.
+    expect(output.permissionDecisionReason).not.toContain('none of the options asked can be chosen')
+    expect(output.additionalContext ?? '').not.toContain('ask again with an option the decision allows')
+    const post = claudeCodeFixture('post-tool-use-single')
+    post.tool_use_id = pre.tool_use_id
+    post.tool_input = { questions: output.updatedInput.questions, answers: { [CHECKS]: 'Lint, format' } }
+    post.tool_response = post.tool_input
+    expect((await call('POST', HOOK, post)).status).toBe(200)
+    expect((await observationsOf(store)).filter((o) => o.decision_id?.startsWith(`${pre.tool_use_id}#`)).map((o) => o.chosen)).toEqual([['Lint, format']])
+  })
+
   it('a malformed AskUserQuestion payload is a 400 naming the field', async () => {
     const { call } = await createTestApp()
     const payload = claudeCodeFixture('post-tool-use-single')

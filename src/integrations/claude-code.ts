@@ -423,8 +423,14 @@ function orderOf(asked: QuestionPlan['questions']): string {
  * disclosure, so that the user and the agent know the options asked cannot be chosen.
  */
 function ruledOutQuestions(plan: QuestionPlan): string[] {
+  // Every option shown ruled out, not none recommended: a multi-select question may recommend
+  // none of the options a decision leaves (never chosen), and those can still be chosen.
   return plan.questions
-    .filter((p) => p.ask && rulingOut(p).length > 0 && p.recommendation.options.every((o) => !o.recommended))
+    .filter((p) => {
+      if (!p.ask) return false
+      const ruled = new Set(rulingOutEffects(p).flatMap((d) => d.options))
+      return ruled.size > 0 && p.ask_user_question.options.every((o) => ruled.has(normalizeLabel(o.label)))
+    })
     .map((p) => `for "${p.ask_user_question.question}", ${asClause(p.recommendation.disclosure)}`)
 }
 
