@@ -307,6 +307,29 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect((await observationsOf(store)).filter((o) => o.decision_id?.startsWith(`${pre.tool_use_id}#`)).map((o) => o.chosen)).toEqual([['Lint, format']])
   })
 
+  it('a multi-select question a required decision adds an option to says the user\'s own choices are put first beside it', async () => {
+    const { call, store } = await createTestApp()
+    const CHECKS = 'Which checks should run before the PR?'
+    const checks = { question: CHECKS, header: 'Checks', options: ['Lint, format', 'Unit tests', 'E2E tests'].map((label) => ({ label })), multiSelect: true }
+    const point = (await call('POST', '/v1/plan', { questions: [checks] })).body.questions[0].recommendation.point
+    const e2e = { ...REQUIRED_TIER_L, key: 'D-074', title: 'E2E', scope: { points: [point] }, constraints: [{ kind: 'must', option: 'E2E tests' }] }
+    expect((await call('POST', '/v1/decisions', e2e)).status).toBe(201)
+    await call('POST', '/v1/observations', pastChoices(30, ['Unit tests'] as never, { question: CHECKS, header: 'Checks', all_options: checks.options.map((o) => o.label), multi_select: true }))
+    const pre = claudeCodeFixture('pre-tool-use')
+    pre.tool_input.questions = [checks]
+    const output = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    // Unit tests, the user's own pick, comes first; E2E tests, which the decision requires, after it.
+    expect(output.updatedInput.questions[0].options.map((o: { label: string }) => o.label)).toEqual(['Unit tests (Recommended)', 'E2E tests (Recommended)', 'Lint, format'])
+    expect(output.updatedInput.answers).toBeUndefined()
+    expect(output.permissionDecisionReason).toBe('decision-memory put first the option you are most likely to pick (or the option a decision requires: required by decision D-074: Billing changes need the design review that only Tier L has)')
+    const post = claudeCodeFixture('post-tool-use-single')
+    post.tool_use_id = pre.tool_use_id
+    post.tool_input = { questions: output.updatedInput.questions, answers: { [CHECKS]: 'Unit tests (Recommended), E2E tests (Recommended)' } }
+    post.tool_response = post.tool_input
+    expect((await call('POST', HOOK, post)).status).toBe(200)
+    expect((await observationsOf(store)).filter((o) => o.decision_id?.startsWith(`${pre.tool_use_id}#`)).map((o) => o.chosen)).toEqual([['Unit tests', 'E2E tests']])
+  })
+
   it('a malformed AskUserQuestion payload is a 400 naming the field', async () => {
     const { call } = await createTestApp()
     const payload = claudeCodeFixture('post-tool-use-single')

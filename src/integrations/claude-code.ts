@@ -401,7 +401,14 @@ function orderOf(asked: QuestionPlan['questions']): string {
   const history = shaped.filter((r) => r.state === 'partial' || r.state === 'sufficient')
   // None of the options offered has a choice behind it: the static default stands in (R-REC-5).
   const unchosen = history.some((r) => r.options.every((o) => o.count === 0))
-  const learned = history.some((r) => r.options.some((o) => o.count > 0))
+  // A multi-select question a decision adds an option to keeps the user's own picks (recommended,
+  // chosen before, not the decision's): those are put first, the decision's after them.
+  const picked = shaped.some((r) => {
+    if (r.state !== 'enforced') return false
+    const required = new Set(decisionEffects(r).filter((d) => d.effect === 'enforced').flatMap((d) => d.options ?? []))
+    return r.options.some((o) => o.recommended && o.count > 0 && !required.has(o.option))
+  })
+  const learned = picked || history.some((r) => r.options.some((o) => o.count > 0))
   const defaults = shaped.some((r) => r.state === 'static-default')
   const byDecision = `the option a decision requires: ${required.join('; ')}`
   if (!learned && !defaults && !unchosen) return required.length > 0 ? `put first ${byDecision}` : AS_WRITTEN
@@ -434,10 +441,14 @@ function ruledOutQuestions(plan: QuestionPlan): string[] {
     .map((p) => `for "${p.ask_user_question.question}", ${asClause(p.recommendation.disclosure)}`)
 }
 
+/** What the decisions in force did to a recommendation: a recommendation joined with decisions carries their effects (ContractedRecommendation). */
+function decisionEffects(r: QuestionPlan['questions'][number]['recommendation']): ReadonlyArray<{ key: string; effect: string; options?: readonly string[] }> {
+  return (r as { decisions?: ReadonlyArray<{ key: string; effect: string; options?: readonly string[] }> }).decisions ?? []
+}
+
 /** The required decisions that took options of this question off the offer (R-CON-2), with those options. */
 function rulingOutEffects(p: QuestionPlan['questions'][number]): ReadonlyArray<{ key: string; options: readonly string[] }> {
-  // A recommendation joined with decisions carries their effects (ContractedRecommendation).
-  const effects = (p.recommendation as { decisions?: ReadonlyArray<{ key: string; effect: string; options?: readonly string[] }> }).decisions ?? []
+  const effects = decisionEffects(p.recommendation)
   return effects.filter((d) => d.effect === 'ruled-out').map((d) => ({ key: d.key, options: d.options ?? [] }))
 }
 
