@@ -330,6 +330,18 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect((await observationsOf(store)).filter((o) => o.decision_id?.startsWith(`${pre.tool_use_id}#`)).map((o) => o.chosen)).toEqual([['Unit tests', 'E2E tests']])
   })
 
+  it('says nothing of the options taken out of a question it answered for the user, which is not shown', async () => {
+    const { call } = await createTestApp()
+    const noTierS = { ...REQUIRED_TIER_L, key: 'D-072', title: 'No Tier S', constraints: [{ kind: 'must_not', option: 'Tier S' }] }
+    expect((await call('POST', '/v1/decisions', noTierS)).status).toBe(201)
+    await call('POST', '/v1/observations', pastChoices(30, 'Tier M', { question: TIER_QUESTION, header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] }))
+    const pre = claudeCodeFixture('pre-tool-use')
+    pre.tool_input.questions.push({ question: 'Which development methodology for this change?', header: 'Method', options: [{ label: 'TDD' }, { label: 'DDD' }], multiSelect: false })
+    const output = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(output.updatedInput.answers[TIER_QUESTION]).toMatch(/^Tier M/)
+    expect(output.permissionDecisionReason).not.toContain('took out')
+  })
+
   it('a malformed AskUserQuestion payload is a 400 naming the field', async () => {
     const { call } = await createTestApp()
     const payload = claudeCodeFixture('post-tool-use-single')

@@ -465,7 +465,8 @@ function rulingOut(p: QuestionPlan['questions'][number]): string[] {
 function takenOut(plan: QuestionPlan, input: AskUserQuestionInput): string[] {
   return plan.questions.flatMap((p) => {
     const keys = rulingOut(p)
-    if (keys.length === 0) return []
+    // A question answered for the user is not shown: what left it is not said either.
+    if (keys.length === 0 || !p.ask) return []
     const asked = input.questions.find((q) => q.question === p.ask_user_question.question)
     const shown = new Set(p.ask_user_question.options.map((o) => normalizeLabel(o.label)))
     const gone = (asked?.options ?? []).map((o) => normalizeLabel(o.label)).filter((o) => !shown.has(o))
