@@ -197,6 +197,8 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(output.updatedInput.questions).toEqual(pre.tool_input.questions)
     expect(output.updatedInput.answers).toBeUndefined()
     expect(output.permissionDecisionReason).toContain(`For "${TIER_QUESTION}", every option offered is ruled out by required decision D-070`)
+    // The decision's rationale is followed by a sentence of its own, not a second colon.
+    expect(output.permissionDecisionReason).toMatch(/only Tier L has\. The agent is told to ask again with an option the decision allows$/)
     expect(output.additionalContext).toContain('ask again with an option the decision allows')
   })
 
@@ -296,8 +298,8 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(output.permissionDecision).toBe('ask')
     expect(output.updatedInput.answers).toBeUndefined()
     expect(output.permissionDecisionReason).toContain(`Only Lint, format can be chosen for "${CHECKS}" (required decision D-073 rules out Unit tests, E2E tests)`)
-    // Lint, format can be chosen: not "none of the options asked can be chosen", nor the agent told to ask again.
-    expect(output.permissionDecisionReason).not.toContain('none of the options asked can be chosen')
+    // Lint, format can be chosen: not "every option offered is ruled out", nor the agent told to ask again.
+    expect(output.permissionDecisionReason).not.toContain('every option offered is ruled out')
     expect(output.additionalContext ?? '').not.toContain('ask again with an option the decision allows')
     const post = claudeCodeFixture('post-tool-use-single')
     post.tool_use_id = pre.tool_use_id

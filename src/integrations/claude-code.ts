@@ -551,7 +551,8 @@ export function preToolUseAnswer(
   const done = removed.length === 0 ? order : order === AS_WRITTEN ? removed.join('; ') : `${order}, and ${removed.join('; ')}`
   const ordered = `decision-memory ${done}`
   const contract =
-    (ruledOut.length === 0 ? '' : `. ${capitalised(ruledOut.join('; '))}: none of the options asked can be chosen, and the agent is told to offer one the decision allows`) +
+    // The disclosure ends with the decision's rationale: what follows is a sentence of its own.
+    (ruledOut.length === 0 ? '' : `. ${capitalised(ruledOut.join('; '))}. The agent is told to ask again with an option the decision allows`) +
     (stillOffered.length === 0 ? '' : `. ${capitalised(stillOffered.join('; '))}`)
   // The command to be asked again comes last, so that it is copied as it runs, nothing after it.
   const reason = answered ? `${ordered}${contract}. It answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}` : `${ordered}${contract}`
