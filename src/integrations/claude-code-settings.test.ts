@@ -99,6 +99,42 @@ describe('mergeHooks', () => {
     expect(given.PostToolUse?.[0]?.hooks[0]?.command).toBe(`${COMMAND} --user bob`)
   })
 
+  it('adds an event an earlier install lacks with the flags and variables the user set on the others', () => {
+    const current = {
+      hooks: {
+        PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: 'npx decision-memory hook --user alice', timeout: 5 }] }],
+        PostToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: 'npx decision-memory hook --user alice', timeout: 5 }] }],
+      },
+    }
+    const { settings, changes } = mergeHooks(current, COMMAND)
+    // A SessionStart of the default user would count alice's sessions for someone else.
+    expect(changes.map((c) => [c.event, c.action, c.command])).toEqual([
+      ['SessionStart', 'added', `${COMMAND} --user alice`],
+      ['PreToolUse', 'updated', `${COMMAND} --user alice`],
+      ['PostToolUse', 'updated', `${COMMAND} --user alice`],
+    ])
+    expect((settings.hooks as Record<string, Array<{ hooks: Array<{ command: string }> }>>).SessionStart?.[0]?.hooks[0]?.command).toBe(`${COMMAND} --user alice`)
+    // A command given with flags of its own is written as given.
+    expect(mergeHooks(current, `${COMMAND} --user bob`).changes[0]?.command).toBe(`${COMMAND} --user bob`)
+  })
+
+  it('says the matcher of the group an entry is found in, not the one it would add', () => {
+    const current = {
+      hooks: {
+        PreToolUse: [{ matcher: '', hooks: [{ type: 'command', command: COMMAND, timeout: 5 }] }],
+        PostToolUse: [{ matcher: 'Ask.*|Write', hooks: [{ type: 'command', command: COMMAND, timeout: 5 }] }],
+        SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command: COMMAND, timeout: 5 }] }],
+      },
+    }
+    expect(mergeHooks(current, COMMAND).changes.map((c) => [c.event, c.matcher, c.action])).toEqual([
+      ['SessionStart', 'startup', 'unchanged'],
+      ['PreToolUse', '"", every tool', 'unchanged'],
+      ['PostToolUse', 'Ask.*|Write', 'unchanged'],
+    ])
+    const none = { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: COMMAND, timeout: 5 }] }] } }
+    expect(mergeHooks(none, COMMAND).changes[1]?.matcher).toBe('none, every tool')
+  })
+
   it('gives an entry it updates, or one of its command, the fields a new one has, keeping those set by the user', () => {
     const current = {
       hooks: {

@@ -109,6 +109,11 @@ export function mergeHooks(current: unknown, command: string): { settings: Recor
   if (!isObject(settings.hooks)) throw new SettingsShapeError('"hooks" is not an object')
   const hooks = settings.hooks as Record<string, unknown>
   const changes: SettingsChange[] = []
+  // An entry of an earlier install under any event: an event it lacks gets the flags and variables
+  // the user set there (`--user alice`), not the bare command, which would be another user's.
+  const installed = DECISION_MEMORY_HOOKS.flatMap(({ event }) => (Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []))
+    .flatMap((g) => (isObject(g) && Array.isArray(g.hooks) ? g.hooks : []))
+    .find((e): e is HookEntry & { command: string } => isObject(e) && typeof e.command === 'string' && e.command !== command && OURS.test(e.command))
   for (const { event, matcher } of DECISION_MEMORY_HOOKS) {
     if (hooks[event] === undefined) hooks[event] = []
     const groups = hooks[event]
@@ -116,15 +121,19 @@ export function mergeHooks(current: unknown, command: string): { settings: Recor
     // Only an entry in a group that runs for the tool is one: our command under `"matcher": "Bash"`
     // never sees a question, and updating it there would report a hook that does not run.
     const entries = (groups as MatcherGroup[]).flatMap((g) =>
-      isObject(g) && Array.isArray(g.hooks) && (matcher === undefined || matcherCovers(g.matcher, matcher)) ? g.hooks : [],
+      isObject(g) && Array.isArray(g.hooks) && (matcher === undefined || matcherCovers(g.matcher, matcher))
+        ? g.hooks.filter(isObject).map((e) => ({ e: e as HookEntry, group: g.matcher }))
+        : [],
     )
-    const change = { event, matcher: matcher ?? null, command }
     const entry: HookEntry & { command: string } = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }
-    const current = entries.find((e) => isObject(e) && e.command === command)
-    const earlier = current ?? entries.find((e) => isObject(e) && typeof e.command === 'string' && OURS.test(e.command))
-    if (earlier !== undefined) {
+    const found = entries.find(({ e }) => e.command === command) ?? entries.find(({ e }) => typeof e.command === 'string' && OURS.test(e.command))
+    if (found !== undefined) {
+      const earlier = found.e
+      // Said with the matcher of the group it is in (`""`, `*`, `AskUserQuestion|Bash`), not ours.
+      const said = typeof found.group !== 'string' ? (matcher === undefined ? null : 'none, every tool') : found.group === '' ? '"", every tool' : found.group
+      const change = { event, matcher: said, command }
       // The command keeps the flags and variables the user set around the earlier one (movedCommand).
-      if (earlier !== current) entry.command = movedCommand(earlier.command as string, command)
+      if (earlier.command !== command) entry.command = movedCommand(earlier.command as string, command)
       // The fields a new entry has, where it lacks them (the timeout, to an install of before it
       // was written, or one pasted without it); what is there, set by the user, is kept.
       const missing = Object.entries(entry).filter(([field]) =>
@@ -134,9 +143,10 @@ export function mergeHooks(current: unknown, command: string): { settings: Recor
       changes.push({ ...change, command: entry.command, action: missing.length === 0 ? 'unchanged' : 'updated' })
       continue
     }
+    if (installed !== undefined) entry.command = movedCommand(installed.command, command)
     const group: MatcherGroup = { ...(matcher === undefined ? {} : { matcher }), hooks: [entry] }
     groups.push(group)
-    changes.push({ ...change, action: 'added' })
+    changes.push({ event, matcher: matcher ?? null, command: entry.command, action: 'added' })
   }
   return { settings, changes }
 }
