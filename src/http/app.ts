@@ -129,7 +129,7 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
   app.route('/', planRoutes(memory))
   app.route('/', hookRoutes(memory))
   if (decisions !== undefined) app.route('/', decisionRoutes(decisions, memory))
-  app.route('/', userRoutes(memory))
+  app.route('/', userRoutes(memory, logger))
   app.route('/', maintenanceRoutes(memory))
   mountDocs(app, { version })
 

@@ -140,7 +140,7 @@ export function cutShort(req: IncomingMessage): boolean {
  * nothing (each is one atomic batch), so a client may send it again. After a failed write LevelDB
  * refuses every other until the store is opened again, hence the restart.
  */
-function storeFailureOf(error: Error): string | undefined {
+export function storeFailureOf(error: Error): string | undefined {
   const code = (error as { code?: unknown }).code ?? (error.cause as { code?: unknown } | undefined)?.code
   if (code === 'LEVEL_IO_ERROR') {
     return `the store cannot be written or read (${error.message}); a write that failed stored nothing: once the cause is fixed (a full disk, a file it may not write), restart the service, since LevelDB refuses every write after a failed one`

@@ -1,3 +1,4 @@
+import pino from 'pino'
 import { describe, expect, it } from 'vitest'
 import { createTestApp, START } from '../../test/support/test-app'
 
@@ -20,6 +21,28 @@ async function seeded() {
   expect((await t.call('POST', '/v1/observations', posts)).status).toBe(201)
   return t
 }
+
+describe('GET /v1/users/{user}/export cut short', () => {
+  it('logs a line naming the request and the lines sent when the store fails mid-export, and the client sees no end line', async () => {
+    const lines: Array<Record<string, any>> = []
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) })
+    const { memory, app } = await createTestApp({ logger })
+    const failure = Object.assign(new Error('IO error: disk full'), { code: 'LEVEL_IO_ERROR' })
+    memory.exportUser = async function* () {
+      yield { type: 'export', format: 1, user: 'alice' } as never
+      yield { type: 'observation', data: {} } as never
+      throw failure
+    }
+    const response = await app.request('/v1/users/alice/export', { headers: { 'x-request-id': 'exp-1' } })
+    expect(response.status).toBe(200)
+    await expect(response.text()).rejects.toThrow()
+    const cut = lines.find((l) => l.event === 'export-cut-short')
+    expect(cut).toMatchObject({ level: 50, req_id: 'exp-1', lines: 2 })
+    expect(cut?.msg).toContain('cut short after 2 lines: the store cannot be written or read (IO error: disk full)')
+    // Nothing the export holds is in it: the line names the request, not the user.
+    expect(JSON.stringify(cut)).not.toContain('alice')
+  })
+})
 
 describe('GET /v1/users/{user}/preferences', () => {
   it("answers per point what the user's recommendation learns", async () => {

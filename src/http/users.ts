@@ -2,7 +2,8 @@ import { createRoute, z } from '@hono/zod-openapi'
 import type { DecisionMemory } from '../decision-memory'
 import { IdentifierSchema } from '../domain/observation'
 import { authorizeUsers } from './auth'
-import { ErrorSchema } from './errors'
+import type { Logger } from 'pino'
+import { ErrorSchema, storeFailureOf } from './errors'
 import { createRouter } from './router'
 
 const UserParam = z.object({
@@ -93,15 +94,30 @@ const forget = createRoute({
   },
 })
 
-/** Streams export lines as NDJSON, pulling the next line only when the client has taken the last. */
-function ndjsonStream(lines: AsyncIterable<unknown>): ReadableStream<Uint8Array> {
+/**
+ * Streams export lines as NDJSON, pulling the next line only when the client has taken the last.
+ * A line that cannot be read (the store failed, or closed as the service stops) errors the stream,
+ * which cuts the connection before the `end` line; `cutShort` is told first, with how many lines
+ * went out, since the request's own line was logged with its 200 before the first one.
+ */
+function ndjsonStream(lines: AsyncIterable<unknown>, cutShort: (error: unknown, sent: number) => void): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
   const iterator = lines[Symbol.asyncIterator]()
+  let sent = 0
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const next = await iterator.next()
+      let next
+      try {
+        next = await iterator.next()
+      } catch (error) {
+        cutShort(error, sent)
+        throw error
+      }
       if (next.done === true) controller.close()
-      else controller.enqueue(encoder.encode(JSON.stringify(next.value) + '\n'))
+      else {
+        controller.enqueue(encoder.encode(JSON.stringify(next.value) + '\n'))
+        sent += 1
+      }
     },
     async cancel() {
       await iterator.return?.()
@@ -110,7 +126,7 @@ function ndjsonStream(lines: AsyncIterable<unknown>): ReadableStream<Uint8Array>
 }
 
 /** A user's data rights over HTTP: preferences, export and forget (R-SVC-5). */
-export function userRoutes(memory: DecisionMemory) {
+export function userRoutes(memory: DecisionMemory, logger: Logger) {
   return createRouter()
     .openapi(preferences, async (c) => {
       const { user } = c.req.valid('param')
@@ -120,7 +136,10 @@ export function userRoutes(memory: DecisionMemory) {
     .openapi(exportRoute, async (c) => {
       const { user } = c.req.valid('param')
       authorizeUsers(c, [user])
-      return c.body(ndjsonStream(memory.exportUser(user)), 200, {
+      const requestId = c.get('requestId' as never) as string | undefined
+      const cutShort = (error: unknown, sent: number) =>
+        logger.error({ event: 'export-cut-short', err: error, req_id: requestId, lines: sent }, `the export of a user was cut short after ${sent} lines: ${storeFailureOf(error as Error) ?? (error as Error).message}`)
+      return c.body(ndjsonStream(memory.exportUser(user), cutShort), 200, {
         'content-type': 'application/x-ndjson; charset=utf-8',
       }) as never
     })
