@@ -297,7 +297,8 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     const output = (await call('POST', HOOK, pre)).body.hookSpecificOutput
     expect(output.permissionDecision).toBe('ask')
     expect(output.updatedInput.answers).toBeUndefined()
-    expect(output.permissionDecisionReason).toContain(`Only Lint, format can be chosen for "${CHECKS}" (required decision D-073 rules out Unit tests, E2E tests)`)
+    // The label with a comma is quoted, else it reads as two options.
+    expect(output.permissionDecisionReason).toContain(`Only "Lint, format" can be chosen for "${CHECKS}" (required decision D-073 rules out Unit tests, E2E tests)`)
     // Lint, format can be chosen: not "every option offered is ruled out", nor the agent told to ask again.
     expect(output.permissionDecisionReason).not.toContain('every option offered is ruled out')
     expect(output.additionalContext ?? '').not.toContain('ask again with an option the decision allows')

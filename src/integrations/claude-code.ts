@@ -458,6 +458,14 @@ function rulingOut(p: QuestionPlan['questions'][number]): string[] {
 }
 
 /**
+ * Option labels as the reason lists them: joined with ", ", each in quotes where one of them holds
+ * a comma or a semicolon (`"Lint, format"`), which would otherwise read as two options.
+ */
+function labelList(labels: readonly string[]): string {
+  return labels.some((l) => /[,;]/.test(l)) ? labels.map((l) => JSON.stringify(l)).join(', ') : labels.join(', ')
+}
+
+/**
  * The options a required decision took out of the questions as asked, with the decisions, for the
  * reason shown to the user (`took out Tier S (ruled out by required decision D-001)`): they left
  * the picker, and the user would otherwise wonder where they went.
@@ -471,7 +479,7 @@ function takenOut(plan: QuestionPlan, input: AskUserQuestionInput): string[] {
     const shown = new Set(p.ask_user_question.options.map((o) => normalizeLabel(o.label)))
     const gone = (asked?.options ?? []).map((o) => normalizeLabel(o.label)).filter((o) => !shown.has(o))
     if (gone.length === 0 || gone.length === asked?.options.length) return []
-    return [`took out ${gone.join(', ')} (ruled out by required decision ${keys.join(', ')})`]
+    return [`took out ${labelList(gone)} (ruled out by required decision ${keys.join(', ')})`]
   })
 }
 
@@ -490,7 +498,7 @@ function keptRuledOut(plan: QuestionPlan): string[] {
     const kept = labels.filter((o) => ruled.has(o))
     const allowed = labels.filter((o) => !ruled.has(o))
     if (kept.length === 0 || allowed.length === 0) return []
-    return [`only ${allowed.join(', ')} can be chosen for "${p.ask_user_question.question}" (required decision ${effects.map((d) => d.key).join(', ')} rules out ${kept.join(', ')})`]
+    return [`only ${labelList(allowed)} can be chosen for "${p.ask_user_question.question}" (required decision ${effects.map((d) => d.key).join(', ')} rules out ${labelList(kept)})`]
   })
 }
 
