@@ -74,6 +74,22 @@ const refuseNotUtf8: MiddlewareHandler = async (c, next) => {
   return next()
 }
 
+/**
+ * A body sent compressed (`Content-Encoding: gzip`) is 415, naming the encoding: none is decoded
+ * here, and read as it came it was refused as "not valid JSON: not UTF-8", which sent the client
+ * looking at its JSON. After the token is checked, as the refusal of a body that is not UTF-8.
+ */
+const refuseEncodedBody: MiddlewareHandler = async (c, next) => {
+  const encoding = c.req.header('content-encoding')
+  if (encoding === undefined || c.req.method === 'GET' || c.req.method === 'HEAD' || /^\s*(identity\s*)?$/i.test(encoding)) return next()
+  return c.json(
+    errorBody(c, 'unsupported_media_type', `the body is sent with content-encoding: ${encoding.trim()}; send it uncompressed (no content-encoding)`, [
+      { path: 'content-encoding', message: `unsupported content-encoding: ${encoding.trim()}` },
+    ]),
+    415,
+  )
+}
+
 const tooLarge = (c: Context) =>
   c.json(errorBody(c, 'body_too_large', `the body is over ${LIMITS.bodyBytes / 1024} KB`), 413)
 
@@ -119,6 +135,7 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
   app.use('*', utf8Body)
   app.use('*', emptyJsonBody)
   if (auth !== undefined) app.use('*', bearerAuth({ tokens: auth }))
+  app.use('*', refuseEncodedBody)
   app.use('*', refuseNotUtf8)
   app.use('*', storeCheck(storeId))
 

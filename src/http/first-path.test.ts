@@ -159,6 +159,14 @@ describe('a recommendation asked with a body remembered valid, answered in front
     expect(handed).toEqual([{ rawBody: null }])
   })
 
+  it('leaves to the app, unread, a body sent with a content-encoding, which the app refuses (415)', async () => {
+    const { url, handed, remember } = await firstOnly()
+    const text = remember({ ...TIER, user: 'alice' })
+    const response = await send(url, { body: text, headers: { 'content-encoding': 'gzip' } })
+    expect(response.status).toBe(418)
+    expect(handed).toEqual([{ rawBody: null }])
+  })
+
   it('does not read a body of unknown length, too long to be remembered, or not JSON, nor any other method or path', async () => {
     const { url, remember } = await firstOnly()
     const text = remember({ ...TIER, user: 'alice' })

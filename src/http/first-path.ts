@@ -82,6 +82,8 @@ export function answerRememberedFirst(
       // Read here only when it is short enough to be remembered (UTF-8: at most 4 bytes a character).
       !(length > 0 && length <= 4 * REMEMBERED_BODIES.textLength) ||
       req.headers['transfer-encoding'] !== undefined ||
+      // Compressed, or said to be: the app refuses it (415).
+      req.headers['content-encoding'] !== undefined ||
       !PLAIN_HOST.test(req.headers.host ?? '') ||
       repeatedTypeOrToken(req) ||
       // Naming the store it is meant for: the app checks that (store-id.ts).

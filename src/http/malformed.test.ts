@@ -169,6 +169,23 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
     expect(body.error.message).toContain('content-type: application/json')
   })
 
+  it('answers 415 naming content-encoding for a compressed body, and takes one marked identity', async () => {
+    // An app of its own: the one taken is stored, and this suite holds its app's store empty.
+    const own = await createTestApp()
+    const { gzipSync } = await import('node:zlib')
+    const gzipped = gzipSync(JSON.stringify({ ...OBS, decision_id: 'gz-1' }))
+    for (const path of ['/v1/observations', '/v1/recommendations']) {
+      const r = await own.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: gzipped })
+      expect(r.status).toBe(415)
+      const body = (await r.json()) as { error: { code: string; message: string; issues: Array<{ path: string }> } }
+      expect(body.error.code).toBe('unsupported_media_type')
+      expect(body.error.message).toContain('content-encoding: gzip')
+      expect(body.error.issues.map((i) => i.path)).toEqual(['content-encoding'])
+    }
+    const identity = await own.app.request('/v1/observations', { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'identity' }, body: JSON.stringify({ ...OBS, decision_id: 'id-1' }) })
+    expect(identity.status).toBe(201)
+  })
+
   it('reads a declared JSON body that is empty as {}: optional bodies work, required ones name their fields', async () => {
     const empty = { method: 'POST', headers: { 'content-type': 'application/json' } }
     const scan = await t.app.request('/v1/maintenance/decay-scan', empty)
