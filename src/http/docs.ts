@@ -71,7 +71,7 @@ export function withMiddlewareErrors(document: Document): Document {
         common[403] = errorAnswer('The token may not act for a user the request names: in the path, in `?user=` or in the body (R-SVC-4)')
       }
       if (method !== 'get' && method !== 'head') common[413] = errorAnswer(`The body is over ${LIMITS.bodyBytes / 1024} KB`)
-      if (operation.requestBody !== undefined) common[415] = errorAnswer('A body sent without `content-type: application/json`')
+      if (operation.requestBody !== undefined) common[415] = errorAnswer('A body sent without `content-type: application/json`, or compressed (a `content-encoding` other than `identity`)')
       // Every request may name the store it is meant for (store-id.ts), /healthz included.
       common[409] = errorAnswer(`\`store_mismatch\`: the request names, by \`${STORE_HEADER}\`, a store this service does not hold`)
       operation.parameters = [...(operation.parameters ?? []), STORE_PARAMETER]
