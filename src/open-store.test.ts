@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { chmod, mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -23,5 +23,25 @@ describe('openStores on a store LevelDB cannot open', () => {
     expect((failure as Error).message).toMatch(
       new RegExp(`^cannot open the store in ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: Database failed to open: IO error: .*MANIFEST-000002: No such file or directory$`),
     )
+  })
+})
+
+describe('the folder of a new store', () => {
+  it.skipIf(process.platform === 'win32')("is its owner's only, as the hook's spool folder is", async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(parent)
+    const dir = join(parent, 'data')
+    const { store } = await openStores(dir)
+    await store.close()
+    expect((await stat(dir)).mode & 0o777).toBe(0o700)
+  })
+
+  it.skipIf(process.platform === 'win32')('keeps the mode of a folder that was there already', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(dir)
+    await chmod(dir, 0o750)
+    const { store } = await openStores(dir)
+    await store.close()
+    expect((await stat(dir)).mode & 0o777).toBe(0o750)
   })
 })

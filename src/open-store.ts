@@ -51,10 +51,15 @@ export async function openStore(dir: string, policy?: TierPolicy): Promise<Memor
  */
 export const LEVEL_OPTIONS = Object.freeze({ maxOpenFiles: 64, cacheSize: 1024 * 1024, writeBufferSize: 512 * 1024, maxFileSize: 1024 * 1024 })
 
+/** The mode of a store folder made by the service or a command: its owner's only. A folder already there keeps its own. */
+export const STORE_FOLDER_MODE = 0o700
+
 /** Opens the observations and the decisions (R-CON-1), two stores on one LevelDB under `dir`. */
 export async function openStores(dir: string, policy?: TierPolicy): Promise<{ store: MemoryStore; decisionStore: DecisionStore }> {
   try {
-    await mkdir(dir, { recursive: true })
+    // Private to this account, as the hook's spool folder is: every user's choices are in it,
+    // and LevelDB makes its files readable by all (0644 under the usual umask).
+    await mkdir(dir, { recursive: true, mode: STORE_FOLDER_MODE })
   } catch (error) {
     // A path the user gave (--data): said in one line, not a stack trace from mkdir.
     const code = (error as NodeJS.ErrnoException).code

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -85,6 +85,13 @@ describe('takeLocalTurn: processes that open the store themselves take turns', (
     const giveBack = await takeLocalTurn(dir, noWait)
     expect(ours(await turnOf(dir))).toBe(true)
     await giveBack()
+  })
+
+  it.skipIf(process.platform === 'win32')("makes that folder its owner's only, as openStores makes it", async () => {
+    const dir = join(await folder(), 'data')
+    const giveBack = await takeLocalTurn(dir, noWait)
+    await giveBack()
+    expect((await stat(dir)).mode & 0o777).toBe(0o700)
   })
 
   it('has no turns where the folder cannot be made', async () => {
