@@ -69,6 +69,19 @@ function foldAt(pk: string): number {
   return FOLD_MIN + ((hash >>> 0) % (FOLD_MAX - FOLD_MIN + 1))
 }
 
+/**
+ * Weights of aggregates closer than this, relatively, are equal (R-MEM-4: then the oldest last use
+ * goes first): the same observations weigh a little differently when some are folded into a
+ * decayed sum's approximated tail (decayed-sum.ts: a relative error below 1e-6) and others still
+ * wait to be counted exactly, and that difference must not decide instead of the last use.
+ */
+const WEIGHT_TIE = 1e-6
+
+/** Lower weight first; weights within WEIGHT_TIE of each other are equal. */
+function weightOrder(a: number, b: number): number {
+  return Math.abs(a - b) <= WEIGHT_TIE * Math.max(a, b) ? 0 : a - b
+}
+
 /** Bumped when the cells change shape: aggregates of another format are rebuilt from archival. */
 // 2: auto-resolved answers are counted in auto cells (the check-in, ask.check_in_after).
 // 3: observations wait in core-pending before they are counted into the cells.
@@ -335,12 +348,13 @@ export function createCoreTier(options: {
     }
     const candidates: Array<Awaited<ReturnType<typeof ranked>>> = []
     for (const candidate of bounds.slice(0, count)) candidates.push(await ranked(candidate))
-    const threshold = Math.max(...candidates.map((c) => c.weight))
+    // Equal weights within the approximation's error tie: a bound that close may be one of them.
+    const threshold = Math.max(...candidates.map((c) => c.weight)) * (1 + WEIGHT_TIE)
     for (const candidate of bounds.slice(count)) {
       if (candidate.bound > threshold) break
       candidates.push(await ranked(candidate))
     }
-    candidates.sort((a, b) => a.weight - b.weight || a.lastUse - b.lastUse || (a.pk < b.pk ? -1 : a.pk > b.pk ? 1 : 0))
+    candidates.sort((a, b) => weightOrder(a.weight, b.weight) || a.lastUse - b.lastUse || (a.pk < b.pk ? -1 : a.pk > b.pk ? 1 : 0))
     return candidates.slice(0, count)
   }
 

@@ -202,6 +202,24 @@ describe.each(backends)('the tiers of the store on %s', (_name, open) => {
     expect(await Promise.all(['a', 'b', 'c'].map((p) => store.inCore('alice', p)))).toEqual([true, false, true])
   })
 
+  it.each(['a', 'b'])('demotes the older use of two points of equal weight, one counted whole and one with observations waiting (%s used first)', async (older) => {
+    const store = await storeWith({ ...POLICY, core: { max_entries: 2 } })
+    const newer = older === 'a' ? 'b' : 'a'
+    const useAt = (point: string) => (point === older ? T0 + 1_000 : T0 + 2_000)
+    // a: 20 choices at T0, rebuilt from archival (4 of them in its decayed sums' approximated tail);
+    // b: the same 20, 13 rebuilt and 7 waiting to be counted (fewer than 8 wait at any point). Their
+    // weights are equal: the last use decides (R-MEM-4).
+    await store.addObservations(Array.from({ length: 20 }, () => observation({ at: T0, choice: 'M', point: 'a' })), [])
+    await store.addObservations(Array.from({ length: 13 }, () => observation({ at: T0, choice: 'M', point: 'b' })), [])
+    for (const point of [older, newer]) await store.readPoint('alice', point, new Date(useAt(point)), countsIn)
+    await store.addObservations(Array.from({ length: 7 }, () => observation({ at: T0, choice: 'M', point: 'b' })), [])
+    expect(await store.readPoint('alice', 'b', new Date(useAt('b')), countsIn)).toEqual({ '["M"]': 20 })
+    // c weighs most: putting it in core demotes one of a and b.
+    await store.addObservations(Array.from({ length: 40 }, () => observation({ at: T0, choice: 'M', point: 'c' })), [])
+    await store.readPoint('alice', 'c', new Date(T0 + 3_000), countsIn)
+    expect(await Promise.all([older, newer, 'c'].map((p) => store.inCore('alice', p)))).toEqual([false, true, true])
+  })
+
   it('demotes down to capacity in maintenance, and counts sessions in one read', async () => {
     const store = await storeWith()
     await store.addObservations(
