@@ -91,12 +91,6 @@ export interface QuestionPlan {
 }
 
 /**
- * Applies a recommendation to a question's options (R-REC-6, R-ASK-3): the options in the
- * recommendation's order with its labels, the recommended one's rationale after the agent's own
- * description, every other field kept. A neutral
- * recommendation (sensitive point, personalization off) leaves the question exactly as written.
- */
-/**
  * The agent's description, then the rationale as a sentence of its own: a description that ends
  * a sentence already ('Is it safe?', 'Fast!', 'Done.') keeps its mark, any other gets a full stop.
  */
@@ -109,6 +103,12 @@ function withRationale(description: string, rationale: string): string {
   return open === '' ? rationale : `${open}. ${rationale}`
 }
 
+/**
+ * Applies a recommendation to a question's options (R-REC-6, R-ASK-3): the options in the
+ * recommendation's order with its labels, the recommended one's rationale after the agent's own
+ * description, every other field kept. A neutral recommendation (sensitive point, personalization
+ * off) keeps the question as written, less the options a required decision rules out.
+ */
 export function presentQuestion(question: AskUserQuestion, recommendation: Recommendation): AskUserQuestion {
   if (recommendation.strength === 'neutral') {
     // Neutral leans on no option (a sensitive point, personalization off), but a required decision
