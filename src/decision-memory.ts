@@ -198,7 +198,7 @@ export function createDecisionMemory(deps: {
       personalization,
       asOf,
       policy,
-    }))
+    }), now)
     const alwaysAsk = () => pointRule({ key: point, header: request.header, question: request.question }, policy)?.always_ask ?? false
     const answer = contract === undefined ? recommendation : applyDecisions(recommendation, contract, alwaysAsk())
     // Kept only when no decision binds the point: each answer under a decision counts its pulse.

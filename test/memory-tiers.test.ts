@@ -172,6 +172,21 @@ describe('core (R-MEM-4)', () => {
   })
 })
 
+describe('an audit (as_of) and a full core (R-MEM-4, R-REC-9)', () => {
+  it('ranks the aggregates by their weight now, not as of the audit', async () => {
+    const { memory, store, call } = await createTestApp({ policy: await policyWith((p) => (p.core.max_entries = 1)) })
+    // Now, point-a (one choice a day ago) weighs 0.71 and point-b (two 100 days ago) 0.20; as of
+    // 99 days ago, point-b weighed 1.41 and point-a, not yet made, 1.
+    await memory.observe([choice({ point: 'point-a', user_choice: 'Tier M', at: T0 - DAY })])
+    await memory.observe([0, 1].map(() => choice({ point: 'point-b', user_choice: 'Tier S', at: T0 - 100 * DAY })))
+    const ask = (point: string, asOf?: string) => ({ user: 'alice', point, ...TIER, ...(asOf === undefined ? {} : { as_of: asOf }) })
+    expect((await call('POST', '/v1/recommendations', ask('point-a'))).status).toBe(200)
+    const audit = await call('POST', '/v1/recommendations', ask('point-b', new Date(T0 - 99 * DAY).toISOString()))
+    expect(audit.body).toMatchObject({ observations: 2 })
+    expect(await Promise.all(['point-a', 'point-b'].map((p) => store.inCore('alice', p)))).toEqual([true, false])
+  })
+})
+
 describe('the decay scan (R-MEM-7)', () => {
   it('runs at most once per 24 h unless forced', async () => {
     const { call, clock } = await createTestApp()

@@ -475,11 +475,14 @@ export function createCoreTier(options: {
     /**
      * Runs `compute` over the aggregate of a point as of `asOf`: from core when it is there and
      * holds nothing newer than `asOf`; else rebuilt from archival and put in core (R-MEM-4); for an
-     * `asOf` before the newest observation (an audit), replayed from archival up to `asOf`.
+     * `asOf` before the newest observation (an audit), replayed from archival up to `asOf`. `now`
+     * is when the read is made: the point's last use, and the moment current weights are ranked at
+     * (an audit as of last year must not demote what weighs most today).
      */
-    async readPoint<T>(user: string, point: string, asOf: Date, compute: (memory: PointView) => T): Promise<T> {
+    async readPoint<T>(user: string, point: string, asOf: Date, compute: (memory: PointView) => T, now: Date = asOf): Promise<T> {
       const pk = key(user, point)
       const at = asOf.getTime()
+      const used = Math.max(at, now.getTime())
       // The cells as stored, with the pending observations counted in.
       const load = (waiting: Pending, snapshot?: unknown) => async (keys: CellKey[]) => {
         const values = await cells.getMany(
@@ -496,7 +499,7 @@ export function createCoreTier(options: {
         // meanwhile, the entry no longer holds and the answer is computed again from a snapshot.
         const { result, loaded } = await readThrough(load(entry.head.pending), compute, [], entry.cells)
         if (hot.holds(pk, entry)) {
-          usedAt.set(pk, Math.max(usedAt.get(pk) ?? 0, at))
+          usedAt.set(pk, Math.max(usedAt.get(pk) ?? 0, used))
           hot.grow(pk, entry, loaded)
           return result
         }
@@ -511,7 +514,7 @@ export function createCoreTier(options: {
           const waiting = await pendingOf(user, point, snapshot)
           newest = newestOf(head, waiting)
           if (newest === null || newest <= at) {
-            usedAt.set(pk, Math.max(usedAt.get(pk) ?? 0, at))
+            usedAt.set(pk, Math.max(usedAt.get(pk) ?? 0, used))
             const { result, read, loaded } = await readThrough(load(waiting, snapshot), compute, lastRead.get(pk) ?? [])
             lastRead.set(pk, read)
             hot.keep(pk, writesBefore, { head, pending: waiting, newest }, loaded)
@@ -531,8 +534,8 @@ export function createCoreTier(options: {
         return compute(viewOf(new Map()))
       }
       const aggregate = await enqueue(async () => {
-        const rebuilt = await rebuild(user, point, at)
-        await demoteOverCapacity(at)
+        const rebuilt = await rebuild(user, point, used)
+        await demoteOverCapacity(used)
         return rebuilt
       })
       if (aggregate.summary.newest === null || aggregate.summary.newest <= at) return compute(viewOf(aggregate.cells))

@@ -85,9 +85,10 @@ export interface MemoryStore {
    * Runs `compute` over the aggregate of the user's observations at a point as of `asOf`
    * (R-MEM-1): from core when it is there, reading only the cells `compute` asks for; else
    * rebuilt from archival (and put in core, R-MEM-4); an `asOf` before the point's newest
-   * observation is replayed from archival.
+   * observation is replayed from archival. `now` (by default `asOf`) is when the read is made: the
+   * point's last use, and the moment core ranks its aggregates' current weights at when it demotes.
    */
-  readPoint<T>(user: string, point: string, asOf: Date, compute: (memory: PointView) => T): Promise<T>
+  readPoint<T>(user: string, point: string, asOf: Date, compute: (memory: PointView) => T, now?: Date): Promise<T>
   /** Whether the aggregate of a point is in core. */
   inCore(user: string, point: string): Promise<boolean>
   /** The observations at a point still in recall (R-MEM-1), newest first. */

@@ -220,6 +220,18 @@ describe.each(backends)('the tiers of the store on %s', (_name, open) => {
     expect(await Promise.all([older, newer, 'c'].map((p) => store.inCore('alice', p)))).toEqual([false, true, true])
   })
 
+  it('ranks current weights as of the read, not as of an audit: an audit of an old point does not demote what weighs most now', async () => {
+    const store = await storeWith({ ...POLICY, core: { max_entries: 1 } })
+    const now = T0 + 100 * DAY
+    // Now, a (one choice a day ago) weighs 0.71 and b (two 100 days ago) 0.20; 99 days ago, b
+    // weighed 1.41 and a, not yet made, 1.
+    await store.addObservations([observation({ at: now - DAY, choice: 'M', point: 'a' })], [])
+    await store.addObservations([observation({ at: T0, choice: 'M', point: 'b' }), observation({ at: T0, choice: 'S', point: 'b' })], [])
+    await store.readPoint('alice', 'a', new Date(now), countsIn, new Date(now))
+    expect(await store.readPoint('alice', 'b', new Date(T0 + DAY), countsIn, new Date(now))).toEqual({ '["M"]': 1, '["S"]': 1 })
+    expect(await Promise.all(['a', 'b'].map((p) => store.inCore('alice', p)))).toEqual([true, false])
+  })
+
   it('demotes down to capacity in maintenance, and counts sessions in one read', async () => {
     const store = await storeWith()
     await store.addObservations(
