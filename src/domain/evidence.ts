@@ -113,7 +113,7 @@ function countsOf(cell: Cell, categories: readonly Category[], minus?: Cell): nu
  * which of them speak for this request (R-REC-7): when at least N share the request's value for a
  * context key and their choices differ from the rest beyond chance, only those; the level is
  * divided by the number of keys tested (Bonferroni 1936), and when several keys qualify the
- * smallest p-value wins. Then, within that evidence, the change test: when the last
+ * smallest p-value wins (then the first key). Then, within that evidence, the change test: when the last
  * `change.window_days` before `asOf` hold at least N of it and its choices differ from the older
  * ones beyond chance (a change of preference), only the recent ones: power-law decay alone lets a
  * long history outvote a new preference for weeks. Deciding the context first keeps a context
@@ -257,7 +257,7 @@ function joinsChange(cell: Cell, change: ReturnType<typeof changeWithin>, policy
  * The context backoff (R-REC-7) within `current`: the request's context value whose observations
  * (at least N of them, from its whole-history cell in `matchingCells`, their part at or after
  * `since` when given) differ from the rest of `current` at `context.significance` divided by the
- * number of keys tested; the smallest p-value when several do. `cell` is the narrowed evidence,
+ * number of keys tested; the smallest p-value when several do (then the first key). `cell` is the narrowed evidence,
  * `basis` the context value's whole-history cell.
  */
 function contextBackoff(
@@ -283,7 +283,10 @@ function contextBackoff(
   let best: Tested | null = null
   for (const candidate of tested) {
     if (candidate.test.p_value >= level) continue
-    if (best === null || candidate.test.p_value < best.test.p_value) best = candidate
+    // Equal p-values (keys that always go together test as one table) go to the first key in
+    // code-point order: a JSON object's keys have no order, so the request's must decide nothing.
+    const p = candidate.test.p_value
+    if (best === null || p < best.test.p_value || (p === best.test.p_value && candidate.test.key < best.test.key)) best = candidate
   }
   return best === null ? null : { ...best, test: { ...best.test, level } }
 }

@@ -171,6 +171,18 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
     expect(plan.precondition).toContain('phase is plan')
   })
 
+  it('narrows to the same key whatever the order of the request\'s context keys, when two keys test alike', () => {
+    // phase and workflow always go together: their tests are one table, with one p-value.
+    const paired = [
+      ...observations({ 'Tier S': 6 }, { context: { phase: 'run', workflow: '/moai run' } }),
+      ...observations({ 'Tier L': 6 }, { context: { phase: 'plan', workflow: '/moai plan' } }),
+    ]
+    const a = recommend(input({ observations: paired, context: { phase: 'run', workflow: '/moai run' } }))
+    const b = recommend(input({ observations: paired, context: { workflow: '/moai run', phase: 'run' } }))
+    expect(a).toMatchObject({ recommended: 'Tier S', context_key: 'phase', precondition: 'phase is run and workflow is /moai run' })
+    expect(b).toEqual(a)
+  })
+
   it('keeps every observation when the context makes no difference', () => {
     const mixed = [
       ...observations({ 'Tier M': 4, 'Tier S': 1 }, { context: { phase: 'run' } }),
