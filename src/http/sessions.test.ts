@@ -163,3 +163,19 @@ describe('without as_of, the setting of now', () => {
     expect((await call('POST', '/v1/recommendations', { ...TIER, session_id: 's-1' })).body.state).toBe('personalization-off')
   })
 })
+
+describe('a session route called without a body', () => {
+  it('starts a session for "default", and flips a setting, as the OpenAPI document says a body is optional', async () => {
+    const { app, call } = await createTestApp()
+    const started = await app.request('/v1/sessions', { method: 'POST' })
+    expect(started.status).toBe(201)
+    const session = (await started.json()) as { session_id: string; user: string; personalization: boolean }
+    expect(session).toMatchObject({ user: 'default', personalization: true })
+    const flipped = await app.request(`/v1/sessions/${session.session_id}/personalization`, { method: 'PUT' })
+    expect(flipped.status).toBe(200)
+    expect(await flipped.json()).toMatchObject({ session_id: session.session_id, user: 'default', personalization: false })
+    const paths = (await call('GET', '/openapi.json')).body.paths
+    expect(paths['/v1/sessions'].post.requestBody.required).toBe(false)
+    expect(paths['/v1/sessions/{id}/personalization'].put.requestBody.required).toBe(false)
+  })
+})

@@ -1,5 +1,6 @@
 import { createRoute } from '@hono/zod-openapi'
 import type { DecisionMemory } from '../decision-memory'
+import type { z } from '../domain/zod'
 import { actingUser, authorizeUsers } from './auth'
 import { ErrorSchema } from './errors'
 import { createRouter } from './router'
@@ -10,7 +11,8 @@ const start = createRoute({
   path: '/v1/sessions',
   summary: 'Start a session (R-SES-1)',
   description: 'Idempotent: starting a session that exists returns it (200); a new one answers 201.',
-  request: { body: { required: true, content: { 'application/json': { schema: SessionRequest } } } },
+  // Every field has a default: a request without a body starts a session for "default".
+  request: { body: { required: false, content: { 'application/json': { schema: SessionRequest } } } },
   responses: {
     201: { description: 'Started', content: { 'application/json': { schema: SessionSchema } } },
     200: { description: 'Already started', content: { 'application/json': { schema: SessionSchema } } },
@@ -25,7 +27,8 @@ const personalization = createRoute({
   description: 'Holds for that session only; every new session starts with personalization on. Omit `enabled` to flip.',
   request: {
     params: SessionIdParam,
-    body: { required: true, content: { 'application/json': { schema: PersonalizationRequest } } },
+    // A request without a body flips the setting, as one without `enabled` does.
+    body: { required: false, content: { 'application/json': { schema: PersonalizationRequest } } },
   },
   responses: {
     200: { description: 'The session', content: { 'application/json': { schema: SessionSchema } } },
@@ -36,7 +39,9 @@ const personalization = createRoute({
 export function sessionRoutes(memory: DecisionMemory) {
   return createRouter()
     .openapi(start, async (c) => {
-      const request = c.req.valid('json')
+      // A request without a body skips the schema (it is {} as is), so its default user is set here.
+      const body = c.req.valid('json') as Partial<z.output<typeof SessionRequest>>
+      const request = { ...body, user: body.user ?? 'default' }
       authorizeUsers(c, [request.user])
       const { created, ...session } = await memory.startSession(request)
       return c.json(session, created ? 201 : 200)
