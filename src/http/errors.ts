@@ -6,6 +6,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { Logger } from 'pino'
 import { InputError, type Issue } from '../domain/errors'
 import { CARRIED_PROTO_KEY } from '../domain/observation'
+import { typeIssuesFirst } from '../domain/zod-issues'
 
 /** The one shape of every error answer (R-SVC-2). */
 export const ErrorSchema = z
@@ -47,7 +48,7 @@ type ZodIssueLike = {
 export function issuesOf(error: { issues: readonly unknown[] }): Issue[] {
   const out: Issue[] = []
   const visit = (issues: readonly ZodIssueLike[], prefix: PropertyKey[]) => {
-    for (const issue of issues) {
+    for (const issue of typeIssuesFirst(issues)) {
       const path = [...prefix, ...issue.path]
       if (issue.code === 'invalid_union' && issue.errors !== undefined && issue.errors.length > 0) {
         const sameType = issue.errors.filter(

@@ -18,6 +18,7 @@ import {
   type QuestionPlan,
 } from '../domain/question-plan'
 import { z } from '../domain/zod'
+import { typeIssuesFirst } from '../domain/zod-issues'
 import { planQuestions } from '../plan-questions'
 
 /** The tool whose questions decision-memory learns from. */
@@ -131,7 +132,7 @@ function projectOfEvent(payload: ClaudeCodeHookPayload, options: HookOptions): s
 function parseWith<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
   const result = schema.safeParse(value)
   if (result.success) return result.data
-  const issues = result.error.issues.map((issue) => ({
+  const issues = typeIssuesFirst(result.error.issues).map((issue) => ({
     path: [field, ...issue.path.map(String)].join('.'),
     message: issue.message,
   }))

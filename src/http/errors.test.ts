@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest'
+import { createTestApp } from '../../test/support/test-app'
+
+describe('a field of the wrong type is named once, by its type (R-SVC-2)', () => {
+  it('a string sent for an array gets no length limit of a string that no field has', async () => {
+    const { call } = await createTestApp()
+    const cases: Array<[string, string, unknown, string]> = [
+      ['POST', '/v1/plan', { questions: '[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21]' }, 'questions'],
+      ['POST', '/v1/plan', { questions: '' }, 'questions'],
+      ['POST', '/v1/recommendations', { question: 'Which tier?', all_options: '' }, 'all_options'],
+      ['POST', '/v1/decisions', { title: 't', decision: 'd', rationale: 'r', constraints: 'x'.repeat(60) }, 'constraints'],
+    ]
+    for (const [method, path, body, field] of cases) {
+      const answer = await call(method, path, body)
+      expect(answer.status, `${path} ${JSON.stringify(body)}`).toBe(400)
+      expect(answer.body.error.code).toBe('invalid_request')
+      expect(answer.body.error.issues).toEqual([{ path: field, message: 'Invalid input: expected array, received string' }])
+      expect(answer.body.error.message).toBe(`invalid request: ${field}`)
+    }
+  })
+
+  it("a hook's AskUserQuestion questions sent as a JSON string are named once, as not an array", async () => {
+    const { call } = await createTestApp()
+    const questions = JSON.stringify([{ question: 'Which tier?', header: 'Tier', options: [{ label: 'S', description: '' }, { label: 'M', description: '' }] }])
+    const answer = await call('POST', '/v1/hooks/claude-code', {
+      hook_event_name: 'PreToolUse',
+      session_id: 's-1',
+      tool_name: 'AskUserQuestion',
+      tool_use_id: 'toolu_1',
+      tool_input: { questions },
+    })
+    expect(answer.status).toBe(400)
+    expect(answer.body.error.issues).toEqual([{ path: 'tool_input.questions', message: 'Invalid input: expected array, received string' }])
+  })
+
+  it('a value of the right type over a limit is still refused with the limit', async () => {
+    const { call } = await createTestApp()
+    const questions = Array.from({ length: 21 }, (_, i) => ({ question: `Q${i}?`, header: 'H', options: [{ label: 'a', description: '' }, { label: 'b', description: '' }] }))
+    const answer = await call('POST', '/v1/plan', { questions })
+    expect(answer.status).toBe(400)
+    expect(answer.body.error.issues).toEqual([{ path: 'questions', message: 'Too big: expected array to have <=20 items' }])
+  })
+})
