@@ -19,6 +19,21 @@ describe('a field of the wrong type is named once, by its type (R-SVC-2)', () =>
     }
   })
 
+  it('an empty array sent for a string gets no length limit of an array, nor its blank check', async () => {
+    const { call } = await createTestApp()
+    const cases: Array<[string, string, unknown, string]> = [
+      ['POST', '/v1/observations', { question: 'Q?', user_choice: 'A', all_options: ['A', 'B'], user: [] }, 'user'],
+      ['POST', '/v1/recommendations', { question: [], all_options: ['A', 'B'] }, 'question'],
+      ['POST', '/v1/decisions/check', { action: [] }, 'action'],
+      ['POST', '/v1/decisions', { title: [], decision: 'd', rationale: 'r' }, 'title'],
+    ]
+    for (const [method, path, body, field] of cases) {
+      const answer = await call(method, path, body)
+      expect(answer.status, `${path} ${JSON.stringify(body)}`).toBe(400)
+      expect(answer.body.error.issues).toEqual([{ path: field, message: 'Invalid input: expected string, received array' }])
+    }
+  })
+
   it("a hook's AskUserQuestion questions sent as a JSON string are named once, as not an array", async () => {
     const { call } = await createTestApp()
     const questions = JSON.stringify([{ question: 'Which tier?', header: 'Tier', options: [{ label: 'S', description: '' }, { label: 'M', description: '' }] }])
