@@ -173,7 +173,10 @@ export const CheckBody = z
       ctx.addIssue({ code: 'custom', path: ['point'], message: 'a choice is checked at a decision point' })
     }
   })
-  .openapi('DecisionCheck', { example: { action: 'git push --force origin main', path: '/home/dev/acme-api' } })
+  .openapi('DecisionCheck', {
+    description: 'An `action`, a `choice` or both; a `choice` needs its `point`.',
+    example: { action: 'git push --force origin main', path: '/home/dev/acme-api' },
+  })
 
 const ViolationSchema = z.object({
   key: z.string(),
