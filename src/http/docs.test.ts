@@ -128,8 +128,9 @@ describe('the error answers of the middleware in the OpenAPI document (R-SVC-1)'
       Object.entries(ops).map(([method, operation]) => ({ method, path, operation })),
     )
   }
-  /** The statuses the document should list: 401 and 403 but on /healthz, 413 with any method but GET, 415 with a body, 409 everywhere. */
+  /** The statuses the document should list: 401 and 403 but on /healthz, 413 with any method but GET, 415 with a body, 400 and 409 everywhere. */
   const expected = (method: string, path: string, operation: Operation) => [
+    '400',
     '409',
     ...(path === '/healthz' ? [] : ['401', '403']),
     ...(method === 'get' ? [] : ['413']),
@@ -148,7 +149,8 @@ describe('the error answers of the middleware in the OpenAPI document (R-SVC-1)'
       expect(operation.parameters?.filter((p) => p.name === 'X-Decision-Memory-Store' && p.in === 'header'), `${method} ${path}`).toHaveLength(1)
     }
     const byName = Object.fromEntries(all.map((o) => [`${o.method} ${o.path}`, o.operation.responses]))
-    expect(Object.keys(byName['get /healthz'] ?? {})).toEqual(['200', '409'])
+    expect(Object.keys(byName['get /healthz'] ?? {})).toEqual(['200', '400', '409'])
+    expect(Object.keys(byName['get /v1/decisions/pulses'] ?? {})).toEqual(['200', '400', '401', '403', '409'])
     expect(Object.keys(byName['get /v1/decisions'] ?? {})).toEqual(['200', '400', '401', '403', '409'])
     expect(Object.keys(byName['delete /v1/users/{user}'] ?? {})).toEqual(['200', '400', '401', '403', '409', '413'])
     // A route that says more of a status keeps what it says.
@@ -163,6 +165,11 @@ describe('the error answers of the middleware in the OpenAPI document (R-SVC-1)'
       const url = path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? 'x')
       const name = `${method} ${path}`
       const statuses = expected(method, path, operation)
+      if (statuses.includes('400')) {
+        const undecodable = await open.call(method.toUpperCase(), `${url}?_=%FF`)
+        expect(undecodable.status, name).toBe(400)
+        expect(undecodable.body.error.issues, name).toEqual([{ path: '_', message: '"%FF" is not percent-encoded UTF-8' }])
+      }
       if (statuses.includes('401')) expect((await call(method.toUpperCase(), url)).status, name).toBe(401)
       if (statuses.includes('403')) {
         const other = await call(method.toUpperCase(), `${url}?user=bob`, undefined, { authorization: `Bearer ${ALICE}` })

@@ -57,7 +57,9 @@ function errorAnswer(description: string) {
  * route: 401 and 403 wherever the bearer scheme is required (with --auth, every route but
  * /healthz; a `?user=` or a body's `user` may name anyone), 413 wherever a body is read (every
  * method but GET and HEAD: the limit is the method's, whatever the route), 415 wherever a body is
- * declared. A route that says more of one of them (`forEveryUser`'s 403) keeps its own.
+ * declared, and 400 on every one: a URL whose percent-encoding is not UTF-8 is refused before
+ * any route (url-encoding.ts), `/healthz?x=%FF` too. A route that says more of one of them
+ * (`forEveryUser`'s 403, a route's own 400) keeps its own.
  */
 export function withMiddlewareErrors(document: Document): Document {
   const required = (security: unknown[] | undefined) => (security ?? document.security ?? []).some((s) => Object.keys(s as object).includes('bearer'))
@@ -65,7 +67,9 @@ export function withMiddlewareErrors(document: Document): Document {
     for (const [method, value] of Object.entries(item as Record<string, unknown>)) {
       if (!OPERATIONS.has(method)) continue
       const operation = value as Operation
-      const common: Record<string, unknown> = {}
+      const common: Record<string, unknown> = {
+        400: errorAnswer('`invalid_request`: a part of the URL, a path or query parameter (one the route does not have too), whose percent-encoding is not UTF-8'),
+      }
       if (required(operation.security)) {
         common[401] = errorAnswer('No valid bearer token: with auth on, every route but /healthz needs one (R-SVC-4)')
         common[403] = errorAnswer('The token may not act for a user the request names: in the path, in `?user=` or in the body (R-SVC-4)')
