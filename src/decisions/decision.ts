@@ -40,10 +40,17 @@ export const DecisionKeySchema = z
     message: `must not be one of ${RESERVED_KEYS.join(', ')}`,
   })
 
-/** A decision's date: `YYYY-MM-DD`, or an ISO time whose day is kept. */
+/**
+ * A decision's date: `YYYY-MM-DD`, or an ISO time whose day is kept (`2026-01-01T10:00:00Z`,
+ * `…T10:00+02:00`). Whatever follows the day is an ISO time or refused: `2026-01-01Tgarbage`,
+ * cut to its day, was taken without a word.
+ */
 export const DecisionDateSchema = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, 'a date YYYY-MM-DD (or an ISO time)')
+  .regex(
+    /^\d{4}-\d{2}-\d{2}(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)?)?$/,
+    'a date YYYY-MM-DD (or an ISO time, such as 2026-01-01T10:00:00Z)',
+  )
   .refine((d) => isCalendarDate(d.slice(0, 10)), { message: 'not a calendar date' })
   .transform((d) => d.slice(0, 10))
 

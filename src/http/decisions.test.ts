@@ -162,6 +162,15 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     expect((await call('GET', '/v1/decisions/D-404')).status).toBe(404)
     expect((await call('POST', '/v1/decisions/D-404/revoke')).body.error.code).toBe('decision_not_found')
     expect((await call('GET', '/v1/decisions/bad%20key')).status).toBe(400)
+    // What follows the day is an ISO time or refused, not cut off without a word.
+    for (const date of ['2026-01-01Tgarbage', '2026-01-01T25:00:00Z', '2026-01-01T10:00:00Zjunk']) {
+      const cut = await call('POST', '/v1/decisions', decision({ date }))
+      expect([date, cut.status, cut.body.error?.issues[0]?.path]).toEqual([date, 400, 'date'])
+    }
+    for (const [date, key] of [['2026-01-01T10:00:00Z', 'D-101'], ['2026-01-01T10:00+02:00', 'D-102'], ['2026-01-01T10:00:00.123-0500', 'D-103']]) {
+      const taken = await call('POST', '/v1/decisions', decision({ date, key }))
+      expect([date, taken.status, taken.body.date]).toEqual([date, 201, '2026-01-01'])
+    }
   })
 
   it('refuses a field no decision has, at any level, naming each; a field a GET returns is taken back and ignored', async () => {
