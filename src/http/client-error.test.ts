@@ -38,6 +38,9 @@ function parsed(answer: string) {
   return { statusLine: head.split('\r\n')[0], headers: head.toLowerCase(), body: JSON.parse(body) }
 }
 
+/** The id a refused request is answered and logged under: a new one, as no request id was read. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+
 describe('requests Node’s parser refuses (R-SVC-2)', () => {
   it('answers a malformed request with a JSON error naming what was wrong, and logs a warning', async () => {
     const { port, lines } = await serving()
@@ -45,8 +48,9 @@ describe('requests Node’s parser refuses (R-SVC-2)', () => {
     expect(answer.statusLine).toBe('HTTP/1.1 400 Bad Request')
     expect(answer.headers).toContain('content-type: application/json')
     expect(answer.headers).toContain('connection: close')
-    expect(answer.body).toEqual({ error: { code: 'malformed_request', message: expect.stringMatching(/^the request is not well-formed HTTP \(HPE_/), issues: [] } })
-    expect(lines).toMatchObject([{ level: 40, event: 'client-error', status: 400 }])
+    expect(answer.body).toEqual({ error: { code: 'malformed_request', message: expect.stringMatching(/^the request is not well-formed HTTP \(HPE_/), issues: [], request_id: expect.stringMatching(UUID) } })
+    expect(answer.headers).toContain(`x-request-id: ${answer.body.error.request_id}`)
+    expect(lines).toMatchObject([{ level: 40, event: 'client-error', req_id: answer.body.error.request_id, status: 400 }])
   })
 
   it('closes the connection once answered, even when the client keeps its side open', async () => {
@@ -101,8 +105,9 @@ describe('requests Node takes but @hono/node-server cannot make a Request of (R-
     const answer = parsed(await raw(port, request))
     expect(answer.statusLine).toBe('HTTP/1.1 400 Bad Request')
     expect(answer.headers).toContain('content-type: application/json')
-    expect(answer.body).toEqual({ error: { code: 'malformed_request', message: expect.stringMatching(why), issues: [] } })
-    expect(lines).toMatchObject([{ level: 40, event: 'request-error', status: 400 }])
+    expect(answer.body).toEqual({ error: { code: 'malformed_request', message: expect.stringMatching(why), issues: [], request_id: expect.stringMatching(UUID) } })
+    expect(answer.headers).toContain(`x-request-id: ${answer.body.error.request_id}`)
+    expect(lines).toMatchObject([{ level: 40, event: 'request-error', req_id: answer.body.error.request_id, status: 400 }])
   })
 
   it('leaves well-formed requests alone', async () => {
@@ -126,8 +131,9 @@ describe('CONNECT, which Node hands to no request listener (R-SVC-2)', () => {
     expect(answer.statusLine).toBe('HTTP/1.1 404 Not Found')
     expect(answer.headers).toContain('content-type: application/json')
     expect(answer.headers).toContain('connection: close')
-    expect(answer.body).toEqual({ error: { code: 'not_found', message: 'no route CONNECT 127.0.0.1:22', issues: [] } })
-    expect(lines).toMatchObject([{ level: 40, event: 'connect-refused' }])
+    expect(answer.body).toEqual({ error: { code: 'not_found', message: 'no route CONNECT 127.0.0.1:22', issues: [], request_id: expect.stringMatching(UUID) } })
+    expect(answer.headers).toContain(`x-request-id: ${answer.body.error.request_id}`)
+    expect(lines).toMatchObject([{ level: 40, event: 'connect-refused', req_id: answer.body.error.request_id }])
   })
 })
 
@@ -147,8 +153,9 @@ describe('a HTTP/1.1 request without Host, which Node itself refused with a bare
     expect(answer.statusLine).toBe('HTTP/1.1 400 Bad Request')
     expect(answer.headers).toContain('content-type: application/json')
     expect(answer.headers).toContain('connection: close')
-    expect(answer.body).toEqual({ error: { code: 'malformed_request', message: expect.stringMatching(/Host/), issues: [] } })
-    expect(lines).toMatchObject([{ level: 40, event: 'request-error', status: 400 }])
+    expect(answer.body).toEqual({ error: { code: 'malformed_request', message: expect.stringMatching(/Host/), issues: [], request_id: expect.stringMatching(UUID) } })
+    expect(answer.headers).toContain(`x-request-id: ${answer.body.error.request_id}`)
+    expect(lines).toMatchObject([{ level: 40, event: 'request-error', req_id: answer.body.error.request_id, status: 400 }])
   })
 
   it('leaves HTTP/1.0 without Host, and HTTP/1.1 with one, alone', async () => {

@@ -27,19 +27,21 @@ export function answerClientError(logger: Logger) {
       return
     }
     const { status, code, message } = statusOf(error.code)
-    logger.warn({ event: 'client-error', code: error.code, status }, message)
-    endWith(socket, status, errorBodyFor(undefined, code, message))
+    // An id, as every error has (README, HTTP API), that finds the warning in the log.
+    const requestId = crypto.randomUUID()
+    logger.warn({ event: 'client-error', req_id: requestId, code: error.code, status }, message)
+    endWith(socket, status, errorBodyFor(requestId, code, message), requestId)
   }
 }
 
 /** Writes a JSON answer on a socket no ServerResponse holds, then closes it. */
-function endWith(socket: Duplex, status: number, answer: unknown): void {
+function endWith(socket: Duplex, status: number, answer: unknown, requestId: string): void {
   const body = JSON.stringify(answer)
   // Closed once the answer is out, as Node closes it: the server allows half-open sockets, and
   // end() alone left one open for as long as the client kept its side open, out of every
   // timeout and holding a stop up for its whole grace.
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
     () => socket.destroy(),
   )
 }
@@ -52,12 +54,13 @@ function endWith(socket: Duplex, status: number, answer: unknown): void {
 export function answerConnect(logger: Logger) {
   return function onConnect(req: IncomingMessage, socket: Duplex): void {
     const message = `no route CONNECT ${req.url ?? ''}`
-    logger.warn({ event: 'connect-refused', target: req.url }, message)
+    const requestId = crypto.randomUUID()
+    logger.warn({ event: 'connect-refused', req_id: requestId, target: req.url }, message)
     if (!socket.writable) {
       socket.destroy()
       return
     }
-    endWith(socket, 404, errorBodyFor(undefined, 'not_found', message))
+    endWith(socket, 404, errorBodyFor(requestId, 'not_found', message), requestId)
   }
 }
 
@@ -70,13 +73,15 @@ export function answerConnect(logger: Logger) {
  */
 export function answerRequestError(logger: Logger) {
   return function onRequestError(error: unknown): Response {
+    const requestId = crypto.randomUUID()
+    const headers = { 'x-request-id': requestId }
     if (error instanceof RequestError) {
       const message = `the request is not well-formed HTTP (${error.message})`
-      logger.warn({ event: 'request-error', reason: error.message, status: 400 }, message)
-      return Response.json(errorBodyFor(undefined, 'malformed_request', message), { status: 400 })
+      logger.warn({ event: 'request-error', req_id: requestId, reason: error.message, status: 400 }, message)
+      return Response.json(errorBodyFor(requestId, 'malformed_request', message), { status: 400, headers })
     }
-    const { status, body } = answerError(logger, error instanceof Error ? error : new Error(String(error)), undefined)
-    return Response.json(body, { status })
+    const { status, body } = answerError(logger, error instanceof Error ? error : new Error(String(error)), requestId)
+    return Response.json(body, { status, headers })
   }
 }
 
@@ -93,9 +98,10 @@ export function answerMissingHost(logger: Logger, next: NodeListener): NodeListe
       return
     }
     const message = 'the request is not well-formed HTTP (a HTTP/1.1 request needs a Host header)'
-    logger.warn({ event: 'request-error', reason: 'Missing host header', status: 400 }, message)
-    const body = JSON.stringify(errorBodyFor(undefined, 'malformed_request', message))
-    res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' })
+    const requestId = crypto.randomUUID()
+    logger.warn({ event: 'request-error', req_id: requestId, reason: 'Missing host header', status: 400 }, message)
+    const body = JSON.stringify(errorBodyFor(requestId, 'malformed_request', message))
+    res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId, connection: 'close' })
     res.end(body)
   }
 }
