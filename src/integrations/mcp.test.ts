@@ -116,17 +116,17 @@ describe('createMcpServer: what a client checks against the input schemas', () =
     ['recommend', 'project', { ...Q, project: '..' }],
     ['recommend', 'session_id', { ...Q, session_id: '.' }],
     ['recommend', 'point', { ...Q, point: '..' }],
-    ['recommend', 'all_options[1]', { ...Q, all_options: ['pg', '\u3000'] }],
-    ['recommend', 'all_options[1].label', { ...Q, all_options: ['pg', { label: ' ' }] }],
+    ['recommend', 'all_options.1', { ...Q, all_options: ['pg', '\u3000'] }],
+    ['recommend', 'all_options.1.label', { ...Q, all_options: ['pg', { label: ' ' }] }],
     ['recommend', 'static_default', { ...Q, static_default: '\u00a0' }],
     ['why', 'user', { ...Q, user: '..' }],
     ['record_choice', 'question', { ...Q, question: '  ', user_choice: 'pg' }],
     ['record_choice', 'user_choice', { ...Q, user_choice: ' ' }],
-    ['record_choice', 'user_choice[1]', { ...Q, user_choice: ['pg', '\ufeff'], multi_select: true }],
+    ['record_choice', 'user_choice.1', { ...Q, user_choice: ['pg', '\ufeff'], multi_select: true }],
     ['record_choice', 'point', { ...Q, user_choice: 'pg', point: '.' }],
     ['record_choice', 'context.a\u0085b', { ...Q, user_choice: 'pg', context: { 'a\u0085b': 1 } }],
-    ['plan_questions', 'questions[0].question', { questions: [{ ...ASK, question: '\n' }] }],
-    ['plan_questions', 'questions[0].options[1].label', { questions: [{ ...ASK, options: [{ label: 'pg' }, { label: '  ' }] }] }],
+    ['plan_questions', 'questions.0.question', { questions: [{ ...ASK, question: '\n' }] }],
+    ['plan_questions', 'questions.0.options.1.label', { questions: [{ ...ASK, options: [{ label: 'pg' }, { label: '  ' }] }] }],
     ['plan_questions', 'session_id', { questions: [ASK], session_id: '..' }],
     ['check_decision', 'point', { choice: 'pg', point: '.' }],
     ['check_decision', 'task', { action: 'ls', task: '..' }],
@@ -153,7 +153,7 @@ describe('createMcpServer: what a client checks against the input schemas', () =
       const answer = await client.callTool({ name, arguments: args })
       expect(answer.isError, `${name} ${field} by the tool`).toBe(true)
       const lines = (answer.content as Array<{ text: string }>)[0]?.text.split('\n') ?? []
-      expect(lines.some((line) => line.endsWith(` at ${field}`)), `${name} ${field}: ${lines.join(' / ')}`).toBe(true)
+      expect(lines.some((line) => line.startsWith(`- ${field}: `)), `${name} ${field}: ${lines.join(' / ')}`).toBe(true)
     }
     for (const [name, args] of TAKEN) {
       expect(check(name)(args), `${name} ${JSON.stringify(args)} in the schema`).toMatchObject({ valid: true })
@@ -189,6 +189,34 @@ describe('createMcpServer: what a client checks against the input schemas', () =
     const option = { ...CHOICE, all_options: [{ label: 'pg', preview: 'x' }, 'mysql'] }
     expect(check('record_choice')(option)).toMatchObject({ valid: true })
     expect((await client.callTool({ name: 'record_choice', arguments: option })).isError).toBeFalsy()
+    await client.close()
+  })
+
+  it('say arguments that do not fit as the route says the same body: each field with what it takes, not zod\'s "Invalid input at"', async () => {
+    const { backend, observed } = recordingBackend()
+    const client = await connected(backend, undefined)
+    const t = await createTestApp()
+    const cases: Array<[string, string, Record<string, unknown>]> = [
+      ['record_choice', '/v1/observations', { question: 'Which database?', all_options: ['pg', 'mysql'] }],
+      ['record_choice', '/v1/observations', { ...CHOICE, user_choice: { label: 'pg' } }],
+      ['record_choice', '/v1/observations', { ...CHOICE, decisionId: 'cam-1', timestamp: 'now' }],
+      ['recommend', '/v1/recommendations', { ...Q, all_options: [1, { name: 'mysql' }] }],
+      ['recommend', '/v1/recommendations', { ...Q, all_options: 'pg, mysql, sqlite, mariadb, oracle, mssql, db2, cockroach, yugabyte' }],
+      ['plan_questions', '/v1/plan', { questions: JSON.stringify([ASK]) }],
+      ['check_decision', '/v1/decisions/check', {}],
+    ]
+    for (const [name, route, args] of cases) {
+      const { body } = await t.call('POST', route, args)
+      const issues = body.error.issues as Array<{ path: string; message: string }>
+      const answer = await client.callTool({ name, arguments: args })
+      expect(answer.isError, name).toBe(true)
+      expect((answer.content as Array<{ text: string }>)[0]?.text).toBe(
+        [`invalid_request: invalid arguments: ${issues.map((i) => i.path).join(', ')}`, ...issues.map((i) => `- ${i.path}: ${i.message}`)].join('\n'),
+      )
+    }
+    const missing = await client.callTool({ name: 'record_choice', arguments: { question: 'Which database?', all_options: ['pg', 'mysql'] } })
+    expect((missing.content as Array<{ text: string }>)[0]?.text).toContain('- user_choice: Invalid input: expected string or array, received undefined')
+    expect(observed).toEqual([])
     await client.close()
   })
 
@@ -263,7 +291,7 @@ describe('createMcpServer: the context property', () => {
     expect((await client.callTool({ name: 'record_choice', arguments: { ...CHOICE, context: keys(32) } })).isError).toBeFalsy()
     const over = await client.callTool({ name: 'record_choice', arguments: { ...CHOICE, context: keys(33) } })
     expect(over.isError).toBe(true)
-    expect(JSON.stringify(over.content)).toContain('at most 32 keys at context')
+    expect(JSON.stringify(over.content)).toContain('- context: at most 32 keys')
     await client.close()
   })
 })

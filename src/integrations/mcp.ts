@@ -17,6 +17,7 @@ import type { PointWhyQuery } from '../decisions/explain-point'
 import type { z } from '../domain/zod'
 import { FIELD_DESCRIPTIONS, IdentifierSchema, ObservationInputSchema, type ObservationInput } from '../domain/observation'
 import { CheckBody } from '../http/decision-schemas'
+import { issuesOf } from '../http/errors'
 import { PlanRequestSchema, type PlanRequest } from '../domain/question-plan'
 import { RecommendationRequestSchema, type RecommendationRequest } from '../domain/recommendation'
 import type { ContractedRecommendation } from '../decisions/enforcement'
@@ -42,11 +43,14 @@ export interface McpBackend {
   check(request: z.infer<typeof CheckBody>): Promise<BackendAnswer>
 }
 
+/** An error as a tool's text: its code and message, then each field at fault on a line of its own. */
+function errorText(error: Extract<BackendAnswer, { ok: false }>['error']): string {
+  const issues = (error.issues ?? []).map((i) => `\n- ${i.path}: ${i.message}`).join('')
+  return `${error.code}: ${error.message}${issues}`
+}
+
 function result(answer: BackendAnswer, shape: (body: unknown) => unknown = (body) => body): CallToolResult {
-  if (!answer.ok) {
-    const issues = (answer.error.issues ?? []).map((i) => `\n- ${i.path}: ${i.message}`).join('')
-    return { isError: true, content: [{ type: 'text', text: `${answer.error.code}: ${answer.error.message}${issues}` }] }
-  }
+  if (!answer.ok) return { isError: true, content: [{ type: 'text', text: errorText(answer.error) }] }
   return { content: [{ type: 'text', text: JSON.stringify(shape(answer.body), null, 2) }] }
 }
 
@@ -158,6 +162,33 @@ function refusingInvalidParams(transport: Transport, tools: ReadonlySet<string>)
   }
 }
 
+/** What the SDK's McpServer calls to check a tool's arguments against its input schema (private to it). */
+interface ArgumentCheck {
+  validateToolInput(tool: { inputSchema?: z.ZodType }, args: unknown, name: string): Promise<unknown>
+}
+
+/**
+ * Arguments that do not fit a tool's input schema are a tool error said as the route's 400 says
+ * the same body (`invalid_request`, each field at fault on a line of its own, dotted as the body's
+ * path: `- user_choice: Invalid input: expected string or array, received object`). The SDK says
+ * zod's own text instead: "Invalid input at user_choice" for a missing choice or an option object,
+ * `Unrecognized key: "decisionId"`, and a string sent for `all_options` "too big" for a string,
+ * behind "MCP error -32602", which reads as the protocol's failure rather than the agent's field.
+ */
+function sayingInvalidArgumentsAsTheRoutes(server: McpServer): void {
+  const sdk = server as unknown as ArgumentCheck
+  // A private method of the SDK's: one that no longer has it would check arguments its own way, unseen.
+  if (typeof sdk.validateToolInput !== 'function') throw new Error('McpServer has no validateToolInput: the SDK changed')
+  sdk.validateToolInput = async (tool, args) => {
+    if (tool.inputSchema === undefined) return undefined
+    const parsed = await tool.inputSchema.safeParseAsync(args ?? {})
+    if (parsed.success) return parsed.data
+    const issues = issuesOf(parsed.error)
+    // Thrown, the SDK answers it as the tool's error (isError) with this text alone, as `result` says a 400.
+    throw new Error(errorText({ code: 'invalid_request', message: `invalid arguments: ${issues.map((i) => i.path).join(', ')}`, issues }))
+  }
+}
+
 /**
  * The MCP server of `decision-memory mcp` (R-SVC-6). Input schemas are the zod schemas of the
  * HTTP routes; `user` defaults to `defaultUser` (the hook's $DECISION_MEMORY_USER) instead of
@@ -178,6 +209,7 @@ export function createMcpServer(
   const server = new McpServer({ name: 'decision-memory', version: options.version })
   const tools = new Set<string>()
   const tool = <Name extends string>(name: Name) => (tools.add(name), name)
+  sayingInvalidArgumentsAsTheRoutes(server)
   const connect = server.connect.bind(server)
   server.connect = (transport) => {
     refusingInvalidParams(transport, tools)
