@@ -1,7 +1,7 @@
 import type { DecisionMemory } from './decision-memory'
 import { InputError } from './domain/errors'
 import { normalizeLabel } from './domain/labels'
-import { optionLabel } from './domain/observation'
+import { multiSelectOf, optionLabel } from './domain/observation'
 import { buildQuestionPlan, type AskUserQuestion, type PlanRequest, type QuestionPlan } from './domain/question-plan'
 import type { Recommendation } from './domain/recommendation'
 
@@ -13,10 +13,24 @@ import type { Recommendation } from './domain/recommendation'
 export async function planQuestions(memory: DecisionMemory, request: PlanRequest): Promise<QuestionPlan> {
   const items: Array<{ question: AskUserQuestion; recommendation: Recommendation }> = []
   // One at a time: the first recommendation may start the session the others then read.
-  for (const [i, question] of request.questions.entries()) {
+  const questions = request.questions.map(askedAs)
+  for (const [i, question] of questions.entries()) {
     items.push({ question, recommendation: await recommendFor(memory, request, question, i) })
   }
   return buildQuestionPlan(items)
+}
+
+/**
+ * A question with `multi_select`, as `recommend` and `record_choice` spell it, taken as
+ * AskUserQuestion's `multiSelect` (the two given and different are refused, naming
+ * `questions.N.multiSelect`). Kept as an unknown field, it was read as single-select and passed on
+ * beside the `multiSelect: false` the plan adds, a picker of one choice for a question of several.
+ */
+function askedAs(question: AskUserQuestion, index: number): AskUserQuestion {
+  const { multi_select: multiSelect, ...rest } = question as AskUserQuestion & { multi_select?: unknown }
+  // Not a boolean: a field of the agent's own, kept as it came.
+  if (typeof multiSelect !== 'boolean') return question
+  return { ...rest, multiSelect: multiSelectOf({ multi_select: multiSelect, multiSelect: question.multiSelect }, `questions.${index}.`) }
 }
 
 /**

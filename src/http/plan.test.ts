@@ -130,6 +130,31 @@ describe('POST /v1/plan (R-ASK-3)', () => {
     expect(input.questions.find((q: { question: string }) => q.question === DOCS.question).multiSelect).toBe(false)
   })
 
+  it('takes a question\'s multi_select, as recommend and an observation spell it, for AskUserQuestion\'s multiSelect', async () => {
+    const { call } = await createTestApp()
+    const checks = {
+      question: 'Which checks should run before the PR?',
+      header: 'Checks',
+      options: [
+        { label: 'Lint', description: 'eslint' },
+        { label: 'Unit tests', description: 'vitest' },
+      ],
+    }
+    const { body } = await call('POST', '/v1/plan', { questions: [{ ...checks, multi_select: true }, { ...DOCS, multiSelect: undefined, multi_select: false }] })
+    const planned = (text: string) => body.questions.find((q: { ask_user_question: { question: string } }) => q.ask_user_question.question === text)
+    expect([planned(checks.question).recommendation.multi_select, planned(DOCS.question).recommendation.multi_select]).toEqual([true, false])
+    // Passed on as AskUserQuestion spells it, never beside a multiSelect that says otherwise.
+    expect(ToolInput.safeParse(body.ask_user_question_input).success).toBe(true)
+    const shown = (text: string) => body.ask_user_question_input.questions.find((q: { question: string }) => q.question === text)
+    expect([shown(checks.question).multiSelect, shown(DOCS.question).multiSelect]).toEqual([true, false])
+    const both = await call('POST', '/v1/plan', { questions: [TIER, { ...checks, multi_select: true, multiSelect: false }] })
+    expect(both.status).toBe(400)
+    expect(both.body.error.issues).toEqual([{ path: 'questions.1.multiSelect', message: 'differs from multi_select: give one of the two' }])
+    // Anything but a boolean is a field of the agent's own, kept as it came.
+    const own = await call('POST', '/v1/plan', { questions: [{ ...TIER, multi_select: 'ask' }] })
+    expect(own.body.questions[0].ask_user_question).toMatchObject({ multi_select: 'ask', multiSelect: false })
+  })
+
   it('records no observation, and a session id seen for the first time starts that session, unless as_of (R-SES-1)', async () => {
     const { call, store } = await createTestApp()
     expect((await call('POST', '/v1/plan', { session_id: 's-plan', project: 'acme', questions: [TIER] })).status).toBe(200)
