@@ -610,7 +610,26 @@ describe('createMcpServer: plan_questions', () => {
   })
 })
 
+describe('createMcpServer: record_choice', () => {
+  it('tells the agent that the hooks record AskUserQuestion answers already: recorded again under its own decision_id, one counts twice', async () => {
+    const client = await connected(recordingBackend().backend, undefined)
+    const { tools } = await client.listTools()
+    const record = tools.find((t) => t.name === 'record_choice')
+    expect(record?.description).toContain('PostToolUse')
+    expect(record?.description).toContain('AskUserQuestion')
+    await client.close()
+  })
+})
+
 describe('createMcpServer: check_decision', () => {
+  it('says where the point of a choice comes from: the one a recommendation or a plan gave for the question', async () => {
+    const client = await connected(recordingBackend().backend, undefined)
+    const { tools } = await client.listTools()
+    const point = tools.find((t) => t.name === 'check_decision')?.inputSchema.properties?.point as { description?: string }
+    expect(point.description).toContain('the `point` a recommendation or a plan gave')
+    await client.close()
+  })
+
   it('takes as_of, as POST /v1/decisions/check does, and passes it on: an audit of a check made then (R-REC-9)', async () => {
     const asked: unknown[] = []
     const backend: McpBackend = {

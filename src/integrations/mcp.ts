@@ -250,7 +250,9 @@ export function createMcpServer(
       title: 'Record a choice',
       description:
         'Records what the user chose at a question (an observation). Give a `decision_id` so that ' +
-        'recording it twice counts once.',
+        'recording it twice counts once. Where decision-memory\'s Claude Code hooks are installed, its PostToolUse ' +
+        'hook records every AskUserQuestion answer already: record only choices asked otherwise (in plain text), or ' +
+        'they count twice.',
       inputSchema: ObservationInputSchema.extend({ user }),
     },
     async (input) => result(await backend.observe([input])),
