@@ -163,7 +163,10 @@ export const FIELD_DESCRIPTIONS = {
   project: 'The project the question is asked in: choices made there weigh more for it.',
   session_id: 'The agent session asked in: choices of the session weigh most, and its personalization setting applies (R-SES-3).',
   question: 'The question as asked, e.g. "Which complexity tier should this SPEC use?".',
-  point: 'The decision point\'s key, when the caller names it; else derived from the header and question (R-CAP-4).',
+  point:
+    'The decision point\'s key, when the caller names it; else the policy\'s point whose rule matches the header or question, ' +
+    'else a hash of the question and its option labels in any order (R-CAP-4): asked with other options, the same question is ' +
+    'another point unless named.',
   header: 'The short header of the question (AskUserQuestion\'s `header`), e.g. "Tier".',
   all_options: 'The options offered, in order: labels, or `{label, description}` as AskUserQuestion has them.',
   context: 'Flat key → scalar facts about the run, e.g. `{"phase": "run", "path": "src/x.ts"}`: what preconditions and decisions\' scopes match.',

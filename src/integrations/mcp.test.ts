@@ -280,6 +280,19 @@ describe('createMcpServer: argument descriptions', () => {
   })
 })
 
+describe('createMcpServer: the point argument', () => {
+  it('says that a point not named is keyed by the question and its options, so the same question with other options is another point (R-CAP-4)', async () => {
+    const client = await connected(recordingBackend().backend, undefined)
+    const { tools } = await client.listTools()
+    for (const name of ['recommend', 'record_choice', 'why']) {
+      const point = tools.find((t) => t.name === name)?.inputSchema.properties?.point as { description: string }
+      expect(point.description, name).toContain('option labels')
+      expect(point.description, name).toContain('another point unless named')
+    }
+    await client.close()
+  })
+})
+
 describe('createMcpServer: the context property', () => {
   it('says in the schema the bound on keys the tools hold it to: a client that checks the schema refuses what the tool would', async () => {
     const client = await connected(recordingBackend().backend, undefined)
