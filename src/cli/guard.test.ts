@@ -45,6 +45,26 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect(JSON.parse(calls[0] as string)).toEqual({ action: 'git push --force origin main', path: '/home/dev/acme-api' })
   })
 
+  it('denies the force push however the agent writes it, and the check route says the same (R-CON-3)', async () => {
+    const { app, run } = await guardOverApp()
+    const fixture = await bashPayload()
+    const written = [
+      `git push '--force' origin main`,
+      `GIT_SSH_COMMAND="ssh -v" git -C /home/dev/acme-api push "--force" origin main`,
+      'npm test && sudo /usr/bin/git push \\--force origin main',
+      `bash -lc 'git push --for"ce" origin main'`,
+    ]
+    for (const command of written) {
+      const payload = JSON.stringify({ ...JSON.parse(fixture), tool_input: { command, description: 'Push the rebased branch' } })
+      const answer = JSON.parse((await run(payload)).stdout)
+      expect(answer.hookSpecificOutput.permissionDecision, command).toBe('deny')
+      // The reason says the command as the shell runs it, which is what the pattern matched.
+      expect(answer.hookSpecificOutput.permissionDecisionReason).toMatch(/\(read as "[^"]*git push --force origin main"\)/)
+      const check = await app.call('POST', '/v1/decisions/check', { action: command, path: '/home/dev/acme-api' })
+      expect(check.body.blocked_by.map((b: { key: string }) => b.key), command).toEqual(['D-021'])
+    }
+  })
+
   it('prints nothing for a command no decision forbids', async () => {
     const { run } = await guardOverApp()
     const payload = (await bashPayload()).replace('git push --force origin main', 'git push origin main')

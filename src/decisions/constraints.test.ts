@@ -105,7 +105,7 @@ describe('checking actions and choices (R-CON-3)', () => {
 describe('a must_not pattern that cannot be decided in time', () => {
   it('only warns, naming the pattern, even for a required decision; the other patterns still count', () => {
     const slow = decision('D-030', [{ kind: 'must_not', pattern: '(a+)+$' }])
-    const undecided = (patterns: readonly string[]) => patterns.map((p) => (p === '(a+)+$' ? undefined : p === 'git push --force'))
+    const undecided = (patterns: readonly string[]) => patterns.map((p) => (p === '(a+)+$' ? undefined : p === 'git push --force' ? 0 : -1))
     const verdict = checkAgainst([slow, FORCE], { action: 'git push --force aaaa!' }, undecided)
     expect(verdict.allowed).toBe(false)
     expect(verdict.blocked_by.map((v) => v.key)).toEqual(['D-021'])

@@ -2,6 +2,7 @@ import type { Issue } from '../domain/errors'
 import { normalizeLabel } from '../domain/labels'
 import type { Constraint, DecisionRecord, DecisionScope, EnforceLevel } from './decision'
 import { matchPlainly, type MatchPatterns } from './pattern-match'
+import { actionForms, collapseWhiteSpace } from './shell-forms'
 
 /**
  * The problems of a decision's constraints, as issues at `constraints.<i>.<field>`:
@@ -65,9 +66,9 @@ export interface Verdict {
   checked: string[]
 }
 
-/** Shell text as compared: runs of white space made one space, so `git  push` is `git push`. */
+/** Shell text as written, compared with runs of white space made one space, so `git  push` is `git push`. */
 export function normalizeAction(action: string): string {
-  return action.replace(/\s+/g, ' ').trim()
+  return collapseWhiteSpace(action)
 }
 
 /**
@@ -141,6 +142,9 @@ export function checkAgainst(
 ): Verdict {
   const found: Array<ReturnType<typeof violation>> = []
   const action = request.action === undefined ? undefined : normalizeAction(request.action)
+  // The command as written first, then as the shell would run it (quotes removed, each command of
+  // a list, wrappers taken off): a pattern is met when it matches any of them.
+  const forms = request.action === undefined ? [] : actionForms(request.action)
   // Required decisions' patterns first, and urgent: when a check meets many slow patterns, the
   // time-limited turns (matchWithin) run out, and an advisory pattern left undecided only warns,
   // while a required one left undecided lets the command through (or fail-closed, refuses it).
@@ -148,14 +152,17 @@ export function checkAgainst(
   const required = action === undefined ? [] : decisions.filter((d) => d.enforce === 'required').flatMap(mustNot)
   const patterned = action === undefined ? [] : [...required, ...decisions.filter((d) => d.enforce !== 'required').flatMap(mustNot)]
   const matched = new Map(
-    action === undefined ? [] : matchPatterns(patterned.map((c) => c.pattern as string), action, required.length).map((m, i) => [patterned[i], m]),
+    action === undefined ? [] : matchPatterns(patterned.map((c) => c.pattern as string), forms, required.length).map((m, i) => [patterned[i], m]),
   )
   for (const decision of decisions) {
     const atPoint = request.point !== undefined && decision.scope.points.includes(request.point)
     for (const c of decision.constraints) {
       if (matched.has(c)) {
         const m = matched.get(c)
-        if (m === true) found.push(violation(decision, c, `"${action}" matches the must_not pattern /${c.pattern}/`))
+        if (m !== undefined && m >= 0) {
+          const readAs = m === 0 ? '' : ` (read as "${forms[m]}")`
+          found.push(violation(decision, c, `"${action}" matches the must_not pattern /${c.pattern}/${readAs}`))
+        }
         if (m === undefined) {
           found.push(
             violation(

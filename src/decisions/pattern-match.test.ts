@@ -6,21 +6,27 @@ const CATASTROPHIC = '(a+)+$'
 const TEXT = `git push --force ${'a'.repeat(40)}!`
 
 describe('must_not patterns under a time limit', () => {
-  it('answers true or false for patterns that finish, as RegExp does', () => {
+  it('answers, for patterns that finish, the first text each matches (-1: none), as RegExp does', () => {
     const patterns = ['git push --force', '^rm -rf', 'a{40}!$', '(?:x|y)+z']
-    expect(matchWithin(50)(patterns, TEXT)).toEqual(matchPlainly(patterns, TEXT))
-    expect(matchWithin(50)(patterns, TEXT)).toEqual([true, false, true, false])
-    expect(matchWithin(50)([], TEXT)).toEqual([])
+    expect(matchWithin(50)(patterns, [TEXT])).toEqual(matchPlainly(patterns, [TEXT]))
+    expect(matchWithin(50)(patterns, [TEXT])).toEqual([0, -1, 0, -1])
+    expect(matchWithin(50)([], [TEXT])).toEqual([])
+  })
+
+  it('tests each pattern against every form of a command, and names the first it matches', () => {
+    const forms = ["git push '--force' origin main", 'git push --force origin main']
+    expect(matchWithin(50)(['git push --force', "'--force'", 'nothing-like-this'], forms)).toEqual([1, 0, -1])
+    expect(matchPlainly(['git push --force', "'--force'", 'nothing-like-this'], forms)).toEqual([1, 0, -1])
   })
 
   it('leaves undecided a pattern that backtracks past the limit, and still decides the others', () => {
-    expect(matchWithin(20)(['git push', CATASTROPHIC, 'nothing-like-this'], TEXT)).toEqual([true, undefined, false])
+    expect(matchWithin(20)(['git push', CATASTROPHIC, 'nothing-like-this'], [TEXT])).toEqual([0, undefined, -1])
   })
 
   it('can be used again after a pattern ran out of time', () => {
     const match = matchWithin(20)
-    expect(match([CATASTROPHIC], TEXT)).toEqual([undefined])
-    expect(match(['force'], TEXT)).toEqual([true])
+    expect(match([CATASTROPHIC], [TEXT])).toEqual([undefined])
+    expect(match(['force'], [TEXT])).toEqual([0])
   })
 })
 
@@ -32,8 +38,8 @@ describe('a check with many slow patterns', () => {
 
   it('decides every pattern that finishes, wherever it stands among slow ones', () => {
     const slow = Array.from({ length: 12 }, (_, i) => `(a+)+$|x{${i}}y`)
-    const answers = matchWithin(20, frozen)([...slow, 'git push', 'rm -rf'], TEXT)
-    expect(answers).toEqual([...Array(12).fill(undefined), true, false])
+    const answers = matchWithin(20, frozen)([...slow, 'git push', 'rm -rf'], [TEXT])
+    expect(answers).toEqual([...Array(12).fill(undefined), 0, -1])
   })
 
   it('begins no turn once the check has had TURNS_LIMIT_MS, so that fifty slow patterns cannot hold the service', () => {
@@ -44,9 +50,9 @@ describe('a check with many slow patterns', () => {
     // fourth turn, so the first three patterns get theirs and no other does.
     const clock = () => reads++ * (TURNS_LIMIT_MS / 4)
     // Turns long enough that the fast pattern's one turn does not stall on a loaded machine.
-    const answers = matchWithin(20, clock, [50, 100, 200])([slow[0] as string, 'git push --force', ...slow.slice(1), 'force'], TEXT)
-    // The fast pattern at the end would have been decided (true) in the first round.
-    expect(answers).toEqual([undefined, true, ...Array(50).fill(undefined)])
+    const answers = matchWithin(20, clock, [50, 100, 200])([slow[0] as string, 'git push --force', ...slow.slice(1), 'force'], [TEXT])
+    // The fast pattern at the end would have been decided (matched) in the first round.
+    expect(answers).toEqual([undefined, 0, ...Array(50).fill(undefined)])
   })
 
   it('gives an urgent pattern all its turns before any other pattern its first', () => {
@@ -59,10 +65,10 @@ describe('a check with many slow patterns', () => {
     // machine does not stall it (5 ms did, with the test machine's load at 9 on 2 cores).
     const turns = [50, 100, 200]
     // In rounds, the fast pattern gets its first turn right after the slow one's first.
-    expect(matchWithin(20, clock(), turns)([CATASTROPHIC, 'force'], TEXT)).toEqual([undefined, true])
+    expect(matchWithin(20, clock(), turns)([CATASTROPHIC, 'force'], [TEXT])).toEqual([undefined, 0])
     // Urgent, the slow one takes its three turns (a first turn that stalled on a loaded machine
     // gets its second at once), and the limit is reached before the other's first.
-    expect(matchWithin(20, clock(), turns)([CATASTROPHIC, 'force'], TEXT, 1)).toEqual([undefined, undefined])
+    expect(matchWithin(20, clock(), turns)([CATASTROPHIC, 'force'], [TEXT], 1)).toEqual([undefined, undefined])
   })
 
   it('decides an urgent pattern that finishes, wherever it stands among slow urgent ones', () => {
@@ -75,6 +81,6 @@ describe('a check with many slow patterns', () => {
     // Turns long enough that 'force', which has one turn before the limit, does not stall on a loaded
     // machine: with 20 ms turns it did once in a full run beside a service under load (the slow
     // patterns' turns are real time, about 1.5 s in all here).
-    expect(matchWithin(20, clock, [60, 120, 240])([...slow, 'force', 'nothing-like-this'], TEXT, 13)).toEqual([...Array(12).fill(undefined), true, undefined])
+    expect(matchWithin(20, clock, [60, 120, 240])([...slow, 'force', 'nothing-like-this'], [TEXT], 13)).toEqual([...Array(12).fill(undefined), 0, undefined])
   })
 })

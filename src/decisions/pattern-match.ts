@@ -1,15 +1,20 @@
 import { createContext, Script } from 'node:vm'
 
 /**
- * Whether each pattern matches `text`: true or false, or undefined when that could not be told
- * within the time allowed (a pattern such as `(a+)+$` backtracks exponentially on some texts).
- * The first `urgent` patterns (0 when not given) are the ones that matter most: they are decided
- * before the others are given any time.
+ * For each pattern, the index of the first of `texts` it matches (the forms of one command), -1
+ * when it matches none, or undefined when that could not be told within the time allowed (a
+ * pattern such as `(a+)+$` backtracks exponentially on some texts). The first `urgent` patterns
+ * (0 when not given) are the ones that matter most: they are decided before the others are given
+ * any time.
  */
-export type MatchPatterns = (patterns: readonly string[], text: string, urgent?: number) => Array<boolean | undefined>
+export type MatchPatterns = (patterns: readonly string[], texts: readonly string[], urgent?: number) => Array<number | undefined>
 
 /** Every pattern run to its end: for tests and tools whose patterns are trusted. */
-export const matchPlainly: MatchPatterns = (patterns, text) => patterns.map((p) => new RegExp(p).test(text))
+export const matchPlainly: MatchPatterns = (patterns, texts) =>
+  patterns.map((p) => {
+    const pattern = new RegExp(p)
+    return texts.findIndex((t) => pattern.test(t))
+  })
 
 /** How long the patterns of one check may run together, in milliseconds, before each is given turns of its own. */
 export const PATTERN_BUDGET_MS = 20
@@ -53,26 +58,26 @@ export function matchWithin(
   now: () => number = () => performance.now(),
   turnsMs: readonly number[] = TURNS_MS,
 ): MatchPatterns {
-  const context = createContext({ patterns: [] as readonly string[], text: '' })
-  const all = new Script('patterns.map((p) => new RegExp(p).test(text))')
-  const one = new Script('new RegExp(patterns[0]).test(text)')
+  const context = createContext({ patterns: [] as readonly string[], texts: [] as readonly string[] })
+  const all = new Script('patterns.map((p) => { const r = new RegExp(p); return texts.findIndex((t) => r.test(t)) })')
+  const one = new Script('{ const r = new RegExp(patterns[0]); texts.findIndex((t) => r.test(t)) }')
   const run = (script: Script, ms: number): unknown => script.runInContext(context, { timeout: ms })
-  return (patterns, text, urgent = 0) => {
+  return (patterns, texts, urgent = 0) => {
     if (patterns.length === 0) return []
-    context.text = text
+    context.texts = texts
     context.patterns = patterns
     try {
-      return [...(run(all, budgetMs) as boolean[])]
+      return [...(run(all, budgetMs) as number[])]
     } catch (error) {
       if (!timedOut(error)) throw error
     }
-    const answers: Array<boolean | undefined> = patterns.map(() => undefined)
+    const answers: Array<number | undefined> = patterns.map(() => undefined)
     const until = now() + TURNS_LIMIT_MS
     const turn = (i: number, ms: number) => {
       if (answers[i] !== undefined || now() >= until) return
       context.patterns = [patterns[i] as string]
       try {
-        answers[i] = run(one, ms) as boolean
+        answers[i] = run(one, ms) as number
       } catch (error) {
         if (!timedOut(error)) throw error
       }

@@ -86,7 +86,8 @@ const check = createRoute({
   tags: ['decisions'],
   summary: 'Is this action or choice allowed by the decisions in force? (R-CON-3)',
   description:
-    'An `action` (a shell command) is tested against the `must_not` patterns of the accepted decisions that apply; ' +
+    'An `action` (a shell command) is tested against the `must_not` patterns of the accepted decisions that apply, ' +
+    'as written and as the shell runs it (quotes removed, each command of a chain, wrappers such as `sudo` taken off); ' +
     'a `choice` at a `point` against their option constraints and limits. Required decisions block; advisory ones warn. ' +
     'Each decision checked counts a recall pulse. With `as_of`, an audit ("why was this command blocked last ' +
     'Tuesday?"): checked against the decisions in force then, as they stood then; it counts no pulse.',

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest'
+import { checkAgainst } from './constraints'
+import { decisionRecord } from '../../test/support/decision-record'
+import { actionForms } from './shell-forms'
+
+// The README's own pattern, and one a user anchors at the start of the command.
+const NO_FORCE = decisionRecord('D-021', { constraints: [{ kind: 'must_not', pattern: 'git push (.* )?(--force|-f\\b)' }] })
+const ANCHORED = decisionRecord('D-024', { constraints: [{ kind: 'must_not', pattern: '^git push .*--force' }] })
+const NO_RM_BUILD = decisionRecord('D-022', { constraints: [{ kind: 'must_not', pattern: 'rm -rf (\\./)?(build|dist)' }] })
+const NO_PUBLISH = decisionRecord('D-023', { constraints: [{ kind: 'must_not', pattern: '^npm publish' }] })
+
+const blockers = (action: string) => checkAgainst([NO_FORCE, ANCHORED, NO_RM_BUILD, NO_PUBLISH], { action }).blocked_by.map((b) => b.key)
+
+describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
+  it('keeps the command as written first, white space made one', () => {
+    expect(actionForms('  git   push\t--force  ')[0]).toBe('git push --force')
+    expect(actionForms('git push --force origin main')).toEqual(['git push --force origin main'])
+  })
+
+  it.each([
+    [`git push '--force' origin main`],
+    [`git push "--force" origin main`],
+    [`git push --for'ce' origin main`],
+    [`git push \\--force origin main`],
+    [`"git" push --force`],
+    [`git push $'--force'`],
+    [`git push \\\n  --force`],
+  ])('reads quotes and escapes as bash does: %j is git push --force', (action) => {
+    expect(blockers(action)).toEqual(['D-021', 'D-024'])
+  })
+
+  it.each([
+    ['FOO=1 git push --force'],
+    ['GIT_TRACE=1 sudo -u deploy git push --force'],
+    ['command git push --force'],
+    ['env -i HOME=/tmp git push --force'],
+    ['nohup nice -n 5 timeout 30 git push --force'],
+    ['/usr/bin/git push --force'],
+    ['git -C /home/dev/acme-api push --force'],
+    ['git -c push.default=current --no-pager push --force'],
+  ])('takes off what runs the command or sets it up: %j', (action) => {
+    expect(blockers(action)).toEqual(['D-021', 'D-024'])
+  })
+
+  it.each([
+    ['npm test && git push --force'],
+    ['npm test; git push --force'],
+    ['false || git push --force'],
+    ['echo hi | git push --force'],
+    ['npm test\ngit push --force'],
+    ['(cd web && git push --force)'],
+    ['{ git push --force; }'],
+    ['if true; then git push --force; fi'],
+    ['echo $(git push --force)'],
+    ['echo "$(git push "--force")"'],
+    ['echo `git push --force`'],
+    ['bash -c "git push --force"'],
+    [`bash -lc 'git push "--force"'`],
+    [`sh -o pipefail -c 'npm test && git push --force'`],
+    [`eval "git push '--force'"`],
+    [`bash <<'EOF'\ngit push --force\nEOF`],
+    [`bash <<< 'git push --force'`],
+    [`cat <<EOF\n$(git push --force)\nEOF`],
+    [`ls | xargs -I{} sh -c 'git push --force'`],
+  ])('reads each command of a list, a subshell, a substitution, a shell’s script: %j', (action) => {
+    expect(blockers(action)).toEqual(['D-021', 'D-024'])
+  })
+
+  it('reads rm and npm commands the same way', () => {
+    expect(blockers(`rm -rf 'build'`)).toEqual(['D-022'])
+    expect(blockers(`rm -rf "dist"`)).toEqual(['D-022'])
+    expect(blockers(`cd web && npm run build && npm "publish"`)).toEqual(['D-023'])
+    expect(blockers(`NPM_TOKEN=x npm publish --access public`)).toEqual(['D-023'])
+  })
+
+  it('does not read a quoted heredoc fed to another program as commands, nor a heredoc fed to a script file', () => {
+    // The anchored pattern meets no command here; the one tested anywhere matches the text as written.
+    expect(blockers(`cat > notes.md <<'EOF'\ngit push --force\nEOF`)).toEqual(['D-021'])
+    expect(blockers(`bash deploy.sh <<'EOF'\ngit push --force\nEOF`)).toEqual(['D-021'])
+  })
+
+  it('lets through what it let through before', () => {
+    for (const action of ['git push origin main', 'git -C repo push origin main', 'npm run publish-docs', 'rm -rf node_modules', 'echo npm publish']) {
+      expect(blockers(action), action).toEqual([])
+    }
+  })
+
+  it('says which form a pattern matched when it is not the command as written', () => {
+    const [blocked] = checkAgainst([ANCHORED], { action: `FOO=1 git push '--force'` }).blocked_by
+    expect(blocked?.message).toBe(`"FOO=1 git push '--force'" matches the must_not pattern /^git push .*--force/ (read as "git push --force")`)
+    const [plain] = checkAgainst([NO_FORCE], { action: 'git push --force' }).blocked_by
+    expect(plain?.message).toBe('"git push --force" matches the must_not pattern /git push (.* )?(--force|-f\\b)/')
+  })
+
+  it('reads any text without throwing, within bounds', () => {
+    const hostile = [
+      '$('.repeat(50_000),
+      '('.repeat(50_000),
+      '`'.repeat(10_001),
+      `"unterminated 'quote`,
+      `echo $'\\x`,
+      'bash -c "bash -c \\"bash -c \\\\\\"eval eval eval git push --force\\\\\\"\\""',
+      'a;'.repeat(50_000),
+      '<<EOF\n'.repeat(10_000),
+      '((',
+      ')',
+      '${',
+    ]
+    for (const action of hostile) {
+      const forms = actionForms(action)
+      expect(forms[0]).toBe(action.replace(/\s+/g, ' ').trim())
+      expect(forms.length).toBeLessThanOrEqual(256)
+      expect(forms.reduce((n, f) => n + f.length, 0)).toBeLessThanOrEqual(400_000 + action.length)
+    }
+  })
+})

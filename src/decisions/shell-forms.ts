@@ -1,0 +1,475 @@
+/**
+ * The forms of a shell command that `must_not` patterns are tested against (R-CON-3): the command
+ * as written (white space runs made one), then what the shell would run, read as bash reads it.
+ * A pattern written for `git push --force` meets `git push '--force'`, `FOO=1 sudo git push
+ * --force`, `/usr/bin/git -C repo push --force` and `bash -c "…; git push --force"` as that text.
+ * Forms are only added to the command as written, so a pattern that matched it still matches:
+ * quoted text (a commit message) is matched as before, since a pattern may be about it
+ * (`Co-Authored-By`) and a quoted argument may be code another program runs (`psql -c "DROP …"`).
+ * A static reading cannot see through variables, aliases, functions or scripts (`$G push`).
+ */
+
+/** Runs of white space made one, the ends trimmed: `git  push\t--force` is `git push --force`. */
+export function collapseWhiteSpace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim()
+}
+
+/** One simple command: its words after quote removal, its redirections, what it reads on stdin. */
+interface SimpleCommand {
+  words: string[]
+  redirections: string[]
+  /** Heredoc bodies and here-strings: the script a shell run without `-c` reads. */
+  stdin: string[]
+  /** Heredoc bodies whose delimiter is unquoted: their `$(…)` and backticks run. */
+  expanding: string[]
+}
+
+/** How deep shells in shells (`bash -c "eval '…'"`) and substitutions are read. */
+const MAX_DEPTH = 6
+/** At most this many forms, and this many characters in all, however the command is built. */
+const MAX_FORMS = 256
+const MAX_CHARACTERS = 400_000
+
+class TooDeep extends Error {}
+
+const OPERATORS = ['&&', '||', ';;&', ';;', ';&', '|&', ';', '&', '|'] as const
+const REDIRECTIONS = ['<<<', '<<-', '&>>', '<<', '>>', '>&', '<&', '&>', '>|', '<>', '<', '>'] as const
+const WORD_END = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>'])
+const RESERVED_AT_START = new Set(['!', '{', '}', 'then', 'do', 'else', 'elif', 'if', 'while', 'until', 'fi', 'done'])
+/** How many lists (subshells, `$(…)`) one script may nest before it is no longer read: a stack's worth is far more. */
+const MAX_NESTING = 64
+
+/** A reader of bash's grammar, as far as words, quotes, lists and substitutions go; it never throws but TooDeep. */
+class ShellReader {
+  i = 0
+  readonly commands: SimpleCommand[] = []
+  /** Each list read (the command, each subshell and substitution), rendered with its words unquoted. */
+  readonly lists: string[] = []
+  private nesting = 0
+  private pending: Array<{ delimiter: string; stripTabs: boolean; quoted: boolean; command: SimpleCommand }> = []
+
+  constructor(
+    readonly src: string,
+    readonly depth: number,
+  ) {
+    if (depth > MAX_DEPTH) throw new TooDeep()
+  }
+
+  /** Reads a list up to `close` (`)` of a subshell or `$(`), or to the end; returns it rendered. */
+  readList(close?: string): string {
+    if (++this.nesting > MAX_NESTING) throw new TooDeep()
+    const parts: string[] = []
+    let command = this.newCommand()
+    let rendered: string[] = []
+    const finish = () => {
+      if (command.words.length > 0 || command.redirections.length > 0) {
+        this.commands.push(command)
+        parts.push([...rendered].join(' '))
+      }
+      command = this.newCommand()
+      rendered = []
+    }
+    while (this.i < this.src.length) {
+      const c = this.src[this.i] as string
+      if (c === ' ' || c === '\t') {
+        this.i++
+        continue
+      }
+      if (c === '\\' && this.src[this.i + 1] === '\n') {
+        this.i += 2
+        continue
+      }
+      if (close !== undefined && c === close) break
+      if (c === '\n') {
+        this.i++
+        finish()
+        parts.push(';')
+        this.readHeredocs()
+        continue
+      }
+      // At a word's start, as every character here is: a comment to the end of the line.
+      if (c === '#') {
+        while (this.i < this.src.length && this.src[this.i] !== '\n') this.i++
+        continue
+      }
+      const operator = OPERATORS.find((o) => this.src.startsWith(o, this.i) && !(o === '&' && this.src[this.i + 1] === '>'))
+      if (operator !== undefined) {
+        this.i += operator.length
+        finish()
+        parts.push(operator)
+        continue
+      }
+      if (c === '(' && !this.src.startsWith('((', this.i)) {
+        this.i++
+        const inner = this.readList(')')
+        this.i++
+        finish()
+        parts.push(`( ${inner} )`)
+        continue
+      }
+      if (c === ')') {
+        // One with no opening here (a `case` pattern): a separator.
+        this.i++
+        finish()
+        continue
+      }
+      const redirection = c >= '0' && c <= '9' ? (/^\d*/.exec(this.src.slice(this.i, this.i + 4))?.[0] ?? '') : ''
+      const op = /[\d<>&]/.test(c) ? REDIRECTIONS.find((r) => this.src.startsWith(r, this.i + redirection.length)) : undefined
+      if (op !== undefined && !this.src.startsWith('(', this.i + redirection.length + op.length)) {
+        this.i += redirection.length + op.length
+        while (this.src[this.i] === ' ' || this.src[this.i] === '\t') this.i++
+        const start = this.i
+        const target = this.readWord()
+        if (op === '<<' || op === '<<-') {
+          const raw = this.src.slice(start, this.i)
+          this.pending.push({ delimiter: target, stripTabs: op === '<<-', quoted: /['"\\]/.test(raw), command })
+        } else if (op === '<<<') {
+          command.stdin.push(target)
+        }
+        command.redirections.push(`${redirection}${op} ${target}`)
+        rendered.push(`${redirection}${op} ${target}`)
+        continue
+      }
+      if (this.src.startsWith('((', this.i)) {
+        // An arithmetic command, `(( n++ ))`: a word as written.
+        const start = this.i
+        this.i = this.matching(this.i, '(', ')')
+        const word = this.src.slice(start, this.i)
+        command.words.push(word)
+        rendered.push(word)
+        continue
+      }
+      const before = this.i
+      const word = this.readWord()
+      if (this.i === before) this.i++
+      command.words.push(word)
+      rendered.push(word)
+    }
+    finish()
+    this.nesting--
+    // A newline is a `;`: those that end the list or follow another separate nothing.
+    const list = collapseWhiteSpace(parts.join(' ').replace(/(?: ;)+(?= ;|\s*$)/g, '').replace(/^(?:\s*;)+/, ''))
+    if (list !== '') this.lists.push(list)
+    return list
+  }
+
+  private newCommand(): SimpleCommand {
+    return { words: [], redirections: [], stdin: [], expanding: [] }
+  }
+
+  /** After a newline, the bodies of the heredocs begun on the line before. */
+  private readHeredocs() {
+    for (const h of this.pending) {
+      const lines: string[] = []
+      while (this.i < this.src.length) {
+        const end = this.src.indexOf('\n', this.i)
+        const line = this.src.slice(this.i, end === -1 ? this.src.length : end)
+        this.i = end === -1 ? this.src.length : end + 1
+        const bare = h.stripTabs ? line.replace(/^\t+/, '') : line
+        if (bare === h.delimiter) break
+        lines.push(bare)
+      }
+      const body = lines.join('\n')
+      h.command.stdin.push(body)
+      if (!h.quoted) h.command.expanding.push(body)
+    }
+    this.pending = []
+  }
+
+  /** One word, its quotes removed and escapes resolved; `$(…)` and backticks are read as lists and kept as written. */
+  readWord(): string {
+    let word = ''
+    if ((this.src[this.i] === '<' || this.src[this.i] === '>') && this.src[this.i + 1] === '(') {
+      const start = this.i
+      this.i += 2
+      this.readList(')')
+      this.i++
+      return this.src.slice(start, this.i)
+    }
+    while (this.i < this.src.length) {
+      const c = this.src[this.i] as string
+      if (WORD_END.has(c)) break
+      if (c === '\\') {
+        const next = this.src[this.i + 1]
+        this.i += 2
+        if (next !== undefined && next !== '\n') word += next
+      } else if (c === "'") {
+        const end = this.src.indexOf("'", this.i + 1)
+        const stop = end === -1 ? this.src.length : end
+        word += this.src.slice(this.i + 1, stop)
+        this.i = stop + 1
+      } else if (c === '"' || (c === '$' && this.src[this.i + 1] === '"')) {
+        this.i += c === '"' ? 1 : 2
+        word += this.readExpanding('"')
+        this.i++
+      } else if (c === '$' && this.src[this.i + 1] === "'") {
+        this.i += 2
+        word += this.readAnsiC()
+      } else if (c === '$' || c === '`') {
+        word += this.readSubstitution()
+      } else {
+        word += c
+        this.i++
+      }
+    }
+    return word
+  }
+
+  /** Text in which `$(…)`, `${…}` and backticks expand: a double-quoted string's, to `close`, or a heredoc body's, to the end. */
+  readExpanding(close?: string): string {
+    let text = ''
+    while (this.i < this.src.length) {
+      const c = this.src[this.i] as string
+      if (c === close) break
+      if (c === '\\') {
+        const next = this.src[this.i + 1]
+        if (next === '\n') {
+          this.i += 2
+          continue
+        }
+        if (next !== undefined && ['$', '`', '"', '\\'].includes(next)) {
+          text += next
+          this.i += 2
+          continue
+        }
+        text += c
+        this.i++
+      } else if (c === '$' || c === '`') {
+        text += this.readSubstitution()
+      } else {
+        text += c
+        this.i++
+      }
+    }
+    return text
+  }
+
+  /** `$(…)`, `$((…))`, `${…}`, `` `…` `` or a lone `$`, as written; the commands inside are read. */
+  private readSubstitution(): string {
+    const start = this.i
+    const c = this.src[this.i]
+    if (c === '`') {
+      let inner = ''
+      this.i++
+      while (this.i < this.src.length && this.src[this.i] !== '`') {
+        if (this.src[this.i] === '\\' && ['`', '$', '\\'].includes(this.src[this.i + 1] ?? '')) this.i++
+        inner += this.src[this.i]
+        this.i++
+      }
+      this.i++
+      this.absorb(inner)
+      return this.src.slice(start, this.i)
+    }
+    const next = this.src[this.i + 1]
+    if (next === '(' && this.src[this.i + 2] === '(') {
+      this.i = this.matching(this.i + 1, '(', ')')
+    } else if (next === '(') {
+      this.i += 2
+      this.readList(')')
+      this.i++
+    } else if (next === '{') {
+      this.i = this.matching(this.i + 1, '{', '}')
+    } else {
+      this.i++
+    }
+    return this.src.slice(start, Math.min(this.i, this.src.length))
+  }
+
+  /** The index after the bracket that closes the one at `from`, quotes not considered. */
+  matching(from: number, open: string, close: string): number {
+    let depth = 0
+    for (let j = from; j < this.src.length; j++) {
+      if (this.src[j] === open) depth++
+      else if (this.src[j] === close && --depth === 0) return j + 1
+    }
+    return this.src.length
+  }
+
+  /** `$'…'`: escapes as bash reads them. */
+  private readAnsiC(): string {
+    const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' }
+    let text = ''
+    while (this.i < this.src.length && this.src[this.i] !== "'") {
+      const c = this.src[this.i] as string
+      if (c !== '\\') {
+        text += c
+        this.i++
+        continue
+      }
+      const e = this.src[this.i + 1] ?? ''
+      const hex = /^x([0-9a-fA-F]{1,2})/.exec(this.src.slice(this.i + 1, this.i + 4))
+      const octal = /^[0-7]{1,3}/.exec(this.src.slice(this.i + 1, this.i + 4))
+      if (simple[e] !== undefined) {
+        text += simple[e]
+        this.i += 2
+      } else if (hex !== null) {
+        text += String.fromCharCode(parseInt(hex[1] as string, 16))
+        this.i += 1 + hex[0].length
+      } else if (octal !== null) {
+        text += String.fromCharCode(parseInt(octal[0], 8))
+        this.i += 1 + octal[0].length
+      } else {
+        text += c + e
+        this.i += 2
+      }
+    }
+    this.i++
+    return text
+  }
+
+  /** A script found inside this one (a backtick substitution's): its commands and lists are this one's. */
+  absorb(script: string) {
+    const inner = new ShellReader(script, this.depth + 1)
+    inner.readList()
+    this.commands.push(...inner.commands)
+    this.lists.push(...inner.lists)
+  }
+}
+
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish'])
+
+/** Wrappers that run the command after their options, and those of their options that take a value. */
+const WRAPPERS: Readonly<Record<string, ReadonlySet<string>>> = {
+  sudo: new Set(['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-T', '-U', '--user', '--group', '--host', '--prompt', '--chdir', '--role', '--type', '--other-user', '--close-from', '--command-timeout']),
+  doas: new Set(['-u', '-C']),
+  env: new Set(['-u', '-C', '-S', '--unset', '--chdir', '--split-string']),
+  command: new Set(),
+  builtin: new Set(),
+  exec: new Set(['-a']),
+  nohup: new Set(),
+  time: new Set(['-f', '-o', '--format', '--output']),
+  nice: new Set(['-n', '--adjustment']),
+  timeout: new Set(['-s', '-k', '--signal', '--kill-after']),
+  stdbuf: new Set(['-i', '-o', '-e']),
+  ionice: new Set(['-c', '-n', '-p', '--class', '--classdata']),
+  xargs: new Set(['-I', '-n', '-P', '-L', '-s', '-d', '-E', '-a', '--max-args', '--max-procs', '--max-lines', '--delimiter', '--arg-file', '--replace']),
+}
+
+/** Options of git itself, before its command, that take a value (`git -C repo push`). */
+const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix', '--exec-path'])
+
+/** Skips the options of a command from `at`: the index of its first operand. */
+function afterOptions(words: readonly string[], at: number, valued: ReadonlySet<string>): number {
+  let i = at
+  while (i < words.length) {
+    const w = words[i] as string
+    if (w === '--') return i + 1
+    if (!w.startsWith('-') || w === '-') return i
+    i += valued.has(w) ? 2 : 1
+  }
+  return i
+}
+
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/
+
+/** The command a simple command runs: assignments, reserved words and wrappers taken off, the name's folder too. */
+function runCommand(words: readonly string[]): string[] {
+  let i = 0
+  for (let guard = 0; guard < words.length + 1 && i < words.length; guard++) {
+    const w = words[i] as string
+    if (ASSIGNMENT.test(w) || RESERVED_AT_START.has(w)) {
+      i++
+      continue
+    }
+    const name = w.slice(w.lastIndexOf('/') + 1)
+    const valued = WRAPPERS[name]
+    if (valued === undefined) break
+    i = afterOptions(words, i + 1, valued)
+    // timeout's duration, nice's `-10`: the first operand of timeout is no command.
+    if (name === 'timeout' && i < words.length) i++
+  }
+  const rest = words.slice(i)
+  const [first, ...args] = rest
+  if (first === undefined) return []
+  return [first.slice(first.lastIndexOf('/') + 1) || first, ...args]
+}
+
+/** Scripts the command runs itself: `bash -c SCRIPT`, `eval ARGS`, a shell's heredoc or here-string. */
+function scriptsRun(command: readonly string[], stdin: readonly string[]): string[] {
+  const [name, ...args] = command
+  if (name === 'eval') return [args.join(' ')]
+  if (name === undefined || !SHELLS.has(name)) return []
+  let withC = false
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string
+    if (a === '--' || a === '-') continue
+    if (/^-[a-zA-Z]+$/.test(a)) {
+      if (a.includes('c')) withC = true
+      if (a.endsWith('o') || a.endsWith('O')) i++
+      continue
+    }
+    if (a === '--rcfile' || a === '--init-file') {
+      i++
+      continue
+    }
+    if (a.startsWith('--')) continue
+    // The first operand: the script itself with -c, else a script file (and stdin is its input, not a script).
+    return withC ? [a] : []
+  }
+  return withC ? [] : [...stdin]
+}
+
+/** Git with its own options before its command taken off: `git -C repo push` is `git push`. */
+function withoutGitOptions(command: readonly string[]): string[] | undefined {
+  if (command[0] !== 'git') return undefined
+  const at = afterOptions(command, 1, GIT_VALUED)
+  return at === 1 ? undefined : ['git', ...command.slice(at)]
+}
+
+/**
+ * The texts a command's `must_not` patterns are tested against, the command as written (white
+ * space made one) first: then each simple command, and each list (the command, each subshell,
+ * `$(…)` and backtick substitution, a shell's `-c` script, `eval`'s arguments, a shell's heredoc
+ * or here-string), with quotes removed and escapes resolved (`git push '--force'` is `git push
+ * --force`); each simple command also as what it runs (leading `NAME=value`s, `sudo`, `env`,
+ * `command`, `exec`, `nohup`, `time`, `nice`, `timeout`, `xargs`… and their options taken off, the
+ * command's folder too: `/usr/bin/git` is `git`), and git with its own options before its command
+ * taken off (`git -C repo -c k=v push` is `git push`). Read as bash reads it; what cannot be
+ * read past the limits only leaves out the forms it would have given.
+ */
+export function actionForms(action: string): string[] {
+  const forms = new Set<string>([collapseWhiteSpace(action)])
+  let characters = 0
+  const add = (text: string) => {
+    const form = collapseWhiteSpace(text)
+    if (form === '' || forms.has(form) || forms.size >= MAX_FORMS || characters + form.length > MAX_CHARACTERS) return
+    forms.add(form)
+    characters += form.length
+  }
+  const read = (script: string, depth: number) => {
+    let reader: ShellReader
+    try {
+      reader = new ShellReader(script, depth)
+      reader.readList()
+    } catch (error) {
+      if (error instanceof TooDeep) return
+      throw error
+    }
+    for (const c of reader.commands) {
+      add([...c.words, ...c.redirections].join(' '))
+      const run = runCommand(c.words)
+      add(run.join(' '))
+      const git = withoutGitOptions(run)
+      if (git !== undefined) add(git.join(' '))
+      for (const s of scriptsRun(run, c.stdin)) read(s, depth + 1)
+      for (const body of c.expanding) {
+        try {
+          const inner = new ShellReader(body, depth + 1)
+          inner.readExpanding()
+          for (const list of inner.lists) add(list)
+          for (const sub of inner.commands) {
+            add(sub.words.join(' '))
+            add(runCommand(sub.words).join(' '))
+          }
+        } catch (error) {
+          if (!(error instanceof TooDeep)) throw error
+        }
+      }
+    }
+    // Whole lists last: a pattern that spans commands (`curl … | sh`) meets them unquoted too,
+    // and one a single command matches is said as that command.
+    for (const list of [...reader.lists].reverse()) add(list)
+  }
+  read(action, 0)
+  return [...forms]
+}
