@@ -66,6 +66,13 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     expect(blockers(action)).toEqual(['D-021', 'D-024'])
   })
 
+  it('keeps each step of what it takes off, so that a pattern about a wrapper meets it too', () => {
+    const NO_SUDO = decisionRecord('D-025', { constraints: [{ kind: 'must_not', pattern: '^sudo\\b' }] })
+    expect(checkAgainst([NO_SUDO], { action: 'DEBIAN_FRONTEND=noninteractive sudo apt-get install -y jq' }).allowed).toBe(false)
+    expect(checkAgainst([NO_SUDO], { action: 'cd /srv && nohup sudo systemctl restart app' }).allowed).toBe(false)
+    expect(checkAgainst([NO_SUDO], { action: 'echo sudo' }).allowed).toBe(true)
+  })
+
   it('reads rm and npm commands the same way', () => {
     expect(blockers(`rm -rf 'build'`)).toEqual(['D-022'])
     expect(blockers(`rm -rf "dist"`)).toEqual(['D-022'])

@@ -362,26 +362,33 @@ function afterOptions(words: readonly string[], at: number, valued: ReadonlySet<
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/
 
-/** The command a simple command runs: assignments, reserved words and wrappers taken off, the name's folder too. */
-function runCommand(words: readonly string[]): string[] {
+/**
+ * What a simple command runs, step by step: after each leading assignment, reserved word or
+ * wrapper (with its options) is taken off, the words left (`FOO=1 sudo git push` gives `sudo git
+ * push`, then `git push`, so that `^sudo` and `^git push` both meet it); the last, the command
+ * run, with its name's folder taken off too (`/usr/bin/git` is `git`).
+ */
+function runSteps(words: readonly string[]): string[][] {
+  const steps: string[][] = []
   let i = 0
   for (let guard = 0; guard < words.length + 1 && i < words.length; guard++) {
     const w = words[i] as string
     if (ASSIGNMENT.test(w) || RESERVED_AT_START.has(w)) {
       i++
+      steps.push(words.slice(i))
       continue
     }
     const name = w.slice(w.lastIndexOf('/') + 1)
     const valued = WRAPPERS[name]
     if (valued === undefined) break
     i = afterOptions(words, i + 1, valued)
-    // timeout's duration, nice's `-10`: the first operand of timeout is no command.
+    // timeout's first operand is its duration, not the command.
     if (name === 'timeout' && i < words.length) i++
+    steps.push(words.slice(i))
   }
-  const rest = words.slice(i)
-  const [first, ...args] = rest
-  if (first === undefined) return []
-  return [first.slice(first.lastIndexOf('/') + 1) || first, ...args]
+  const [first, ...args] = words.slice(i)
+  steps.push(first === undefined ? [] : [first.slice(first.lastIndexOf('/') + 1) || first, ...args])
+  return steps
 }
 
 /** Scripts the command runs itself: `bash -c SCRIPT`, `eval ARGS`, a shell's heredoc or here-string. */
@@ -422,8 +429,8 @@ function withoutGitOptions(command: readonly string[]): string[] | undefined {
  * `$(…)` and backtick substitution, a shell's `-c` script, `eval`'s arguments, a shell's heredoc
  * or here-string), with quotes removed and escapes resolved (`git push '--force'` is `git push
  * --force`); each simple command also as what it runs (leading `NAME=value`s, `sudo`, `env`,
- * `command`, `exec`, `nohup`, `time`, `nice`, `timeout`, `xargs`… and their options taken off, the
- * command's folder too: `/usr/bin/git` is `git`), and git with its own options before its command
+ * `command`, `exec`, `nohup`, `time`, `nice`, `timeout`, `xargs`… and their options taken off one
+ * by one, each step a form, the command's folder too: `/usr/bin/git` is `git`), and git with its own options before its command
  * taken off (`git -C repo -c k=v push` is `git push`). Read as bash reads it; what cannot be
  * read past the limits only leaves out the forms it would have given.
  */
@@ -447,8 +454,9 @@ export function actionForms(action: string): string[] {
     }
     for (const c of reader.commands) {
       add([...c.words, ...c.redirections].join(' '))
-      const run = runCommand(c.words)
-      add(run.join(' '))
+      const steps = runSteps(c.words)
+      for (const step of steps) add(step.join(' '))
+      const run = steps[steps.length - 1] ?? []
       const git = withoutGitOptions(run)
       if (git !== undefined) add(git.join(' '))
       for (const s of scriptsRun(run, c.stdin)) read(s, depth + 1)
@@ -459,7 +467,7 @@ export function actionForms(action: string): string[] {
           for (const list of inner.lists) add(list)
           for (const sub of inner.commands) {
             add(sub.words.join(' '))
-            add(runCommand(sub.words).join(' '))
+            for (const step of runSteps(sub.words)) add(step.join(' '))
           }
         } catch (error) {
           if (!(error instanceof TooDeep)) throw error
