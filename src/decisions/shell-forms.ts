@@ -34,6 +34,9 @@ class TooDeep extends Error {}
 
 const OPERATORS = ['&&', '||', ';;&', ';;', ';&', '|&', ';', '&', '|'] as const
 const REDIRECTIONS = ['<<<', '<<-', '&>>', '<<', '>>', '>&', '<&', '&>', '>|', '<>', '<', '>'] as const
+/** Runs of characters that stand for themselves, in a word and in text that expands. */
+const PLAIN = /[^\s;&|()<>\\'"$`]+/y
+const PLAIN_EXPANDING = /[^\\$`"]+/y
 const WORD_END = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>'])
 const RESERVED_AT_START = new Set(['!', '{', '}', 'then', 'do', 'else', 'elif', 'if', 'while', 'until', 'fi', 'done'])
 /** How many lists (subshells, `$(…)`) one script may nest before it is no longer read: a stack's worth is far more. */
@@ -92,7 +95,8 @@ class ShellReader {
         while (this.i < this.src.length && this.src[this.i] !== '\n') this.i++
         continue
       }
-      const operator = OPERATORS.find((o) => this.src.startsWith(o, this.i) && !(o === '&' && this.src[this.i + 1] === '>'))
+      const operator =
+        c === ';' || c === '&' || c === '|' ? OPERATORS.find((o) => this.src.startsWith(o, this.i) && !(o === '&' && this.src[this.i + 1] === '>')) : undefined
       if (operator !== undefined) {
         this.i += operator.length
         finish()
@@ -187,6 +191,13 @@ class ShellReader {
       return this.src.slice(start, this.i)
     }
     while (this.i < this.src.length) {
+      PLAIN.lastIndex = this.i
+      const plain = PLAIN.exec(this.src)
+      if (plain !== null) {
+        word += plain[0]
+        this.i += plain[0].length
+        continue
+      }
       const c = this.src[this.i] as string
       if (WORD_END.has(c)) break
       if (c === '\\') {
@@ -219,6 +230,13 @@ class ShellReader {
   readExpanding(close?: string): string {
     let text = ''
     while (this.i < this.src.length) {
+      PLAIN_EXPANDING.lastIndex = this.i
+      const plain = PLAIN_EXPANDING.exec(this.src)
+      if (plain !== null) {
+        text += plain[0]
+        this.i += plain[0].length
+        continue
+      }
       const c = this.src[this.i] as string
       if (c === close) break
       if (c === '\\') {
