@@ -62,6 +62,9 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     [`bash <<< 'git push --force'`],
     [`cat <<EOF\n$(git push --force)\nEOF`],
     [`ls | xargs -I{} sh -c 'git push --force'`],
+    [`cat <<'EOF' | bash\ngit push '--force'\nEOF`],
+    [`echo "git push '--force'" | sh`],
+    [`printf 'npm test\\ngit push --force\\n' | bash -s`],
   ])('reads each command of a list, a subshell, a substitution, a shell’s script: %j', (action) => {
     expect(blockers(action)).toEqual(['D-021', 'D-024'])
   })
@@ -84,6 +87,8 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     // The anchored pattern meets no command here; the one tested anywhere matches the text as written.
     expect(blockers(`cat > notes.md <<'EOF'\ngit push --force\nEOF`)).toEqual(['D-021'])
     expect(blockers(`bash deploy.sh <<'EOF'\ngit push --force\nEOF`)).toEqual(['D-021'])
+    expect(blockers(`echo "git push --force" | tee notes.md`)).toEqual(['D-021'])
+    expect(blockers(`echo "git push --force"; bash`)).toEqual(['D-021'])
   })
 
   it('lets through what it let through before', () => {

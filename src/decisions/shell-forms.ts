@@ -22,6 +22,8 @@ interface SimpleCommand {
   stdin: string[]
   /** Heredoc bodies whose delimiter is unquoted: their `$(…)` and backticks run. */
   expanding: string[]
+  /** The command before it in a pipeline (`cat <<EOF | bash`, `echo … | sh`): what it reads. */
+  pipedFrom?: SimpleCommand
 }
 
 /** How deep shells in shells (`bash -c "eval '…'"`) and substitutions are read. */
@@ -64,11 +66,15 @@ class ShellReader {
     const parts: string[] = []
     let command = this.newCommand()
     let rendered: string[] = []
-    const finish = () => {
-      if (command.words.length > 0 || command.redirections.length > 0) {
+    let piped: SimpleCommand | undefined
+    const finish = (operator?: string) => {
+      const done = command.words.length > 0 || command.redirections.length > 0
+      if (done) {
+        if (piped !== undefined) command.pipedFrom = piped
         this.commands.push(command)
         parts.push([...rendered].join(' '))
       }
+      piped = done && (operator === '|' || operator === '|&') ? command : undefined
       command = this.newCommand()
       rendered = []
     }
@@ -99,7 +105,7 @@ class ShellReader {
         c === ';' || c === '&' || c === '|' ? OPERATORS.find((o) => this.src.startsWith(o, this.i) && !(o === '&' && this.src[this.i + 1] === '>')) : undefined
       if (operator !== undefined) {
         this.i += operator.length
-        finish()
+        finish(operator)
         parts.push(operator)
         continue
       }
@@ -434,6 +440,15 @@ function scriptsRun(command: readonly string[], stdin: readonly string[]): strin
   return withC ? [] : [...stdin]
 }
 
+/** What a command writes to the next of its pipeline, when that can be told: its heredocs, what `echo` and `printf` print. */
+function fedBy(command: SimpleCommand | undefined): string[] {
+  if (command === undefined) return []
+  const run = runSteps(command.words).at(-1) ?? []
+  const [name, ...args] = run
+  const printed = name === 'echo' || name === 'printf' ? [args.filter((a) => !/^-[neE]+$/.test(a)).join(' ').replaceAll('\\n', '\n')] : []
+  return [...command.stdin, ...printed]
+}
+
 /** Git with its own options before its command taken off: `git -C repo push` is `git push`. */
 function withoutGitOptions(command: readonly string[]): string[] | undefined {
   if (command[0] !== 'git') return undefined
@@ -445,7 +460,7 @@ function withoutGitOptions(command: readonly string[]): string[] | undefined {
  * The texts a command's `must_not` patterns are tested against, the command as written (white
  * space made one) first: then each simple command, and each list (the command, each subshell,
  * `$(…)` and backtick substitution, a shell's `-c` script, `eval`'s arguments, a shell's heredoc
- * or here-string), with quotes removed and escapes resolved (`git push '--force'` is `git push
+ * or here-string, or what is piped into a shell), with quotes removed and escapes resolved (`git push '--force'` is `git push
  * --force`); each simple command also as what it runs (leading `NAME=value`s, `sudo`, `env`,
  * `command`, `exec`, `nohup`, `time`, `nice`, `timeout`, `xargs`… and their options taken off one
  * by one, each step a form, the command's folder too: `/usr/bin/git` is `git`), and git with its own options before its command
@@ -477,7 +492,7 @@ export function actionForms(action: string): string[] {
       const run = steps[steps.length - 1] ?? []
       const git = withoutGitOptions(run)
       if (git !== undefined) add(git.join(' '))
-      for (const s of scriptsRun(run, c.stdin)) read(s, depth + 1)
+      for (const s of scriptsRun(run, [...c.stdin, ...fedBy(c.pipedFrom)])) read(s, depth + 1)
       for (const body of c.expanding) {
         try {
           const inner = new ShellReader(body, depth + 1)
