@@ -97,6 +97,18 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     }
   })
 
+  it('lets a pattern anchored with ^ leave a commit message alone while it meets every way of running the command', () => {
+    const anchored = decisionRecord('D-026', { constraints: [{ kind: 'must_not', pattern: '^git push (.* )?(--force|-f\\b)' }] })
+    const blocked = (action: string) => !checkAgainst([anchored], { action }).allowed
+    for (const action of ['git push -f', `cd web && FOO=1 sudo git -C . push '--force'`, `bash -lc "npm test; git push --force"`]) {
+      expect(blocked(action), action).toBe(true)
+    }
+    const message = `git commit -m "$(cat <<'EOF'\ndocs: why we never git push --force\nEOF\n)"`
+    for (const action of ['git commit -m "never git push --force"', message, 'echo "git push -f" >> NOTES.md']) {
+      expect(blocked(action), action).toBe(false)
+    }
+  })
+
   it('says which form a pattern matched when it is not the command as written', () => {
     const [blocked] = checkAgainst([ANCHORED], { action: `FOO=1 git push '--force'` }).blocked_by
     expect(blocked?.message).toBe(`"FOO=1 git push '--force'" matches the must_not pattern /^git push .*--force/ (read as "git push --force")`)
