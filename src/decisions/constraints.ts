@@ -129,9 +129,9 @@ function violation(decision: DecisionRecord, constraint: Constraint, message: st
 
 /**
  * Judges an action (a shell command) or a choice at a decision point against decisions that
- * already apply (accepted, in scope). An action is tested against every `must_not` pattern
- * (through `matchPatterns`; a pattern it cannot decide in time only warns, whatever its decision's
- * level); a choice against the option constraints of the decisions bound to its point, and
+ * already apply (accepted, in scope). An action is tested against every `must_not` pattern, in
+ * each of its forms (`actionForms`: as written, and as the shell runs it), through
+ * `matchPatterns` (a pattern it cannot decide in time only warns, whatever its decision's level); a choice against the option constraints of the decisions bound to its point, and
  * against `limit`s when it is a number. Required decisions block; advisory ones, and any
  * `prefer`, warn.
  */
