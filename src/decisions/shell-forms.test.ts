@@ -116,6 +116,13 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     expect(plain?.message).toBe('"git push --force" matches the must_not pattern /git push (.* )?(--force|-f\\b)/')
   })
 
+  it('passes over what is nested past its limits as written, and still reads the commands after it', () => {
+    const deep = `echo ${'$('.repeat(100)}x${')'.repeat(100)}; git push '--force'`
+    expect(checkAgainst([ANCHORED], { action: deep }).allowed).toBe(false)
+    const shells = `${'bash -c "'.repeat(10)}ls${'"'.repeat(10)}; git push '--force'`
+    expect(checkAgainst([ANCHORED], { action: shells }).allowed).toBe(false)
+  })
+
   it('reads any text without throwing, within bounds', () => {
     const hostile = [
       '$('.repeat(50_000),

@@ -32,8 +32,6 @@ const MAX_DEPTH = 6
 const MAX_FORMS = 256
 const MAX_CHARACTERS = 400_000
 
-class TooDeep extends Error {}
-
 const OPERATORS = ['&&', '||', ';;&', ';;', ';&', '|&', ';', '&', '|'] as const
 const REDIRECTIONS = ['<<<', '<<-', '&>>', '<<', '>>', '>&', '<&', '&>', '>|', '<>', '<', '>'] as const
 /** Runs of characters that stand for themselves, in a word and in text that expands. */
@@ -44,7 +42,11 @@ const RESERVED_AT_START = new Set(['!', '{', '}', 'then', 'do', 'else', 'elif', 
 /** How many lists (subshells, `$(…)`) one script may nest before it is no longer read: a stack's worth is far more. */
 const MAX_NESTING = 64
 
-/** A reader of bash's grammar, as far as words, quotes, lists and substitutions go; it never throws but TooDeep. */
+/**
+ * A reader of bash's grammar, as far as words, quotes, lists and substitutions go. It never
+ * throws, and what is nested past its limits is passed over as written, not the rest of the
+ * command with it: `$(`×100 before `; git push '--force'` still leaves that command read.
+ */
 class ShellReader {
   i = 0
   readonly commands: SimpleCommand[] = []
@@ -56,13 +58,11 @@ class ShellReader {
   constructor(
     readonly src: string,
     readonly depth: number,
-  ) {
-    if (depth > MAX_DEPTH) throw new TooDeep()
-  }
+  ) {}
 
   /** Reads a list up to `close` (`)` of a subshell or `$(`), or to the end; returns it rendered. */
   readList(close?: string): string {
-    if (++this.nesting > MAX_NESTING) throw new TooDeep()
+    this.nesting++
     const parts: string[] = []
     let command = this.newCommand()
     let rendered: string[] = []
@@ -110,9 +110,7 @@ class ShellReader {
         continue
       }
       if (c === '(' && !this.src.startsWith('((', this.i)) {
-        this.i++
-        const inner = this.readList(')')
-        this.i++
+        const inner = this.readBracketed(this.i)
         finish()
         parts.push(`( ${inner} )`)
         continue
@@ -191,9 +189,7 @@ class ShellReader {
     let word = ''
     if ((this.src[this.i] === '<' || this.src[this.i] === '>') && this.src[this.i + 1] === '(') {
       const start = this.i
-      this.i += 2
-      this.readList(')')
-      this.i++
+      this.readBracketed(this.i + 1)
       return this.src.slice(start, this.i)
     }
     while (this.i < this.src.length) {
@@ -288,15 +284,25 @@ class ShellReader {
     if (next === '(' && this.src[this.i + 2] === '(') {
       this.i = this.matching(this.i + 1, '(', ')')
     } else if (next === '(') {
-      this.i += 2
-      this.readList(')')
-      this.i++
+      this.readBracketed(this.i + 1)
     } else if (next === '{') {
       this.i = this.matching(this.i + 1, '{', '}')
     } else {
       this.i++
     }
     return this.src.slice(start, Math.min(this.i, this.src.length))
+  }
+
+  /** The list in the brackets whose `(` is at `open`, read, or past MAX_NESTING passed over as written. */
+  private readBracketed(open: number): string {
+    if (this.nesting >= MAX_NESTING) {
+      this.i = this.matching(open, '(', ')')
+      return this.src.slice(open + 1, this.i - 1)
+    }
+    this.i = open + 1
+    const inner = this.readList(')')
+    this.i++
+    return inner
   }
 
   /** The index after the bracket that closes the one at `from`, quotes not considered. */
@@ -343,6 +349,7 @@ class ShellReader {
 
   /** A script found inside this one (a backtick substitution's): its commands and lists are this one's. */
   absorb(script: string) {
+    if (this.depth >= MAX_DEPTH) return
     const inner = new ShellReader(script, this.depth + 1)
     inner.readList()
     this.commands.push(...inner.commands)
@@ -477,14 +484,9 @@ export function actionForms(action: string): string[] {
     characters += form.length
   }
   const read = (script: string, depth: number) => {
-    let reader: ShellReader
-    try {
-      reader = new ShellReader(script, depth)
-      reader.readList()
-    } catch (error) {
-      if (error instanceof TooDeep) return
-      throw error
-    }
+    if (depth > MAX_DEPTH) return
+    const reader = new ShellReader(script, depth)
+    reader.readList()
     for (const c of reader.commands) {
       add([...c.words, ...c.redirections].join(' '))
       const steps = runSteps(c.words)
@@ -493,17 +495,13 @@ export function actionForms(action: string): string[] {
       const git = withoutGitOptions(run)
       if (git !== undefined) add(git.join(' '))
       for (const s of scriptsRun(run, [...c.stdin, ...fedBy(c.pipedFrom)])) read(s, depth + 1)
-      for (const body of c.expanding) {
-        try {
-          const inner = new ShellReader(body, depth + 1)
-          inner.readExpanding()
-          for (const list of inner.lists) add(list)
-          for (const sub of inner.commands) {
-            add(sub.words.join(' '))
-            for (const step of runSteps(sub.words)) add(step.join(' '))
-          }
-        } catch (error) {
-          if (!(error instanceof TooDeep)) throw error
+      for (const body of depth < MAX_DEPTH ? c.expanding : []) {
+        const inner = new ShellReader(body, depth + 1)
+        inner.readExpanding()
+        for (const list of inner.lists) add(list)
+        for (const sub of inner.commands) {
+          add(sub.words.join(' '))
+          for (const step of runSteps(sub.words)) add(step.join(' '))
         }
       }
     }
