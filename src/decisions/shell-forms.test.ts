@@ -123,6 +123,11 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     expect(checkAgainst([ANCHORED], { action: shells }).allowed).toBe(false)
   })
 
+  it('still has the whole command unquoted when it has more commands than forms are made of', () => {
+    const long = `${Array.from({ length: 400 }, (_, i) => `echo step-${i}`).join('\n')}\ngit push '--force'`
+    expect(blockers(long)).toEqual(['D-021'])
+  })
+
   it('reads any text without throwing, within bounds', () => {
     const hostile = [
       '$('.repeat(50_000),
@@ -140,8 +145,8 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     for (const action of hostile) {
       const forms = actionForms(action)
       expect(forms[0]).toBe(action.replace(/\s+/g, ' ').trim())
-      expect(forms.length).toBeLessThanOrEqual(256)
-      expect(forms.reduce((n, f) => n + f.length, 0)).toBeLessThanOrEqual(400_000 + action.length)
+      expect(forms.length).toBeLessThanOrEqual(1 + 2 * 256)
+      expect(forms.reduce((n, f) => n + f.length, 0)).toBeLessThanOrEqual(2 * 400_000 + action.length)
     }
   })
 })

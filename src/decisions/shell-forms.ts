@@ -28,7 +28,7 @@ interface SimpleCommand {
 
 /** How deep shells in shells (`bash -c "eval '…'"`) and substitutions are read. */
 const MAX_DEPTH = 6
-/** At most this many forms, and this many characters in all, however the command is built. */
+/** At most this many forms of single commands, and this many characters in all, however the command is built (lists have a budget of their own). */
 const MAX_FORMS = 256
 const MAX_CHARACTERS = 400_000
 
@@ -483,6 +483,7 @@ export function actionForms(action: string): string[] {
     forms.add(form)
     characters += form.length
   }
+  const lists: Array<{ depth: number; list: string }> = []
   const read = (script: string, depth: number) => {
     if (depth > MAX_DEPTH) return
     const reader = new ShellReader(script, depth)
@@ -505,10 +506,20 @@ export function actionForms(action: string): string[] {
         }
       }
     }
-    // Whole lists last: a pattern that spans commands (`curl … | sh`) meets them unquoted too,
-    // and one a single command matches is said as that command.
-    for (const list of [...reader.lists].reverse()) add(list)
+    for (const list of [...reader.lists].reverse()) lists.push({ depth, list })
   }
   read(action, 0)
-  return [...forms]
+  // Whole lists after the commands (a pattern one command matches is said as that command), on a
+  // budget of their own, outermost first: however many commands a long script has, the whole of
+  // it, unquoted, is still a form, for patterns that span commands (`curl … | sh`) and for any
+  // command past the limit of forms.
+  const whole = new Set<string>()
+  let listCharacters = 0
+  for (const { list } of lists.sort((a, b) => a.depth - b.depth)) {
+    const form = collapseWhiteSpace(list)
+    if (form === '' || forms.has(form) || whole.has(form) || whole.size >= MAX_FORMS || listCharacters + form.length > MAX_CHARACTERS) continue
+    whole.add(form)
+    listCharacters += form.length
+  }
+  return [...forms, ...whole]
 }
