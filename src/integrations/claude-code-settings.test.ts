@@ -133,6 +133,9 @@ describe('mergeHooks', () => {
     ])
     const none = { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: COMMAND, timeout: 5 }] }] } }
     expect(mergeHooks(none, COMMAND).changes[1]?.matcher).toBe('none, every tool')
+    // SessionStart's matcher says how a session starts, not which tool: no "every tool" there.
+    const started = { hooks: { SessionStart: [{ matcher: '', hooks: [{ type: 'command', command: COMMAND, timeout: 5 }] }] } }
+    expect(mergeHooks(started, COMMAND).changes[0]?.matcher).toBe('""')
   })
 
   it('gives an entry it updates, or one of its command, the fields a new one has, keeping those set by the user', () => {

@@ -130,7 +130,9 @@ export function mergeHooks(current: unknown, command: string): { settings: Recor
     if (found !== undefined) {
       const earlier = found.e
       // Said with the matcher of the group it is in (`""`, `*`, `AskUserQuestion|Bash`), not ours.
-      const said = typeof found.group !== 'string' ? (matcher === undefined ? null : 'none, every tool') : found.group === '' ? '"", every tool' : found.group
+      // SessionStart's matcher names how a session starts (`startup`, `resume`), not a tool.
+      const every = matcher === undefined ? '' : ', every tool'
+      const said = typeof found.group !== 'string' ? (matcher === undefined ? null : 'none, every tool') : found.group === '' ? `""${every}` : found.group
       const change = { event, matcher: said, command }
       // The command keeps the flags and variables the user set around the earlier one (movedCommand).
       if (earlier.command !== command) entry.command = movedCommand(earlier.command as string, command)
