@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -34,6 +34,27 @@ describe('the folder of a new store', () => {
     const { store } = await openStores(dir)
     await store.close()
     expect((await stat(dir)).mode & 0o777).toBe(0o700)
+  })
+
+  it.skipIf(process.platform === 'win32')('makes the folders above it that are missing as any folder is made, not private', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(parent)
+    const dir = join(parent, 'shared', 'dm', 'data')
+    const { store } = await openStores(dir)
+    await store.close()
+    await mkdir(join(parent, 'plain'))
+    const plain = (await stat(join(parent, 'plain'))).mode & 0o777
+    expect(await Promise.all([join(parent, 'shared'), join(parent, 'shared', 'dm'), dir].map(async (d) => (await stat(d)).mode & 0o777))).toEqual([plain, plain, 0o700])
+  })
+
+  it('says a store path that is a file, or under one, in one line', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(parent)
+    const file = join(parent, 'a-file')
+    await writeFile(file, 'x')
+    for (const dir of [file, join(file, 'data')]) {
+      await expect(openStores(dir)).rejects.toThrow(`cannot make the store in ${dir}: it, or a folder above it, is a file, not a folder`)
+    }
   })
 
   it.skipIf(process.platform === 'win32')('keeps the mode of a folder that was there already', async () => {

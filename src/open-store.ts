@@ -1,5 +1,5 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
 import { Level } from 'level'
 import { createLevelDecisionStore } from './decisions/level-decision-store'
 import type { DecisionStore } from './decisions/store'
@@ -54,12 +54,28 @@ export const LEVEL_OPTIONS = Object.freeze({ maxOpenFiles: 64, cacheSize: 1024 *
 /** The mode of a store folder made by the service or a command: its owner's only. A folder already there keeps its own. */
 export const STORE_FOLDER_MODE = 0o700
 
+/**
+ * Makes the store's folder, its owner's only (STORE_FOLDER_MODE), and the folders above it that
+ * are missing as mkdir makes any: `recursive` with a mode gives the mode to every folder it
+ * makes, and `--data /srv/shared/dm` would have closed `/srv/shared` to everyone else. A folder
+ * there already keeps its mode; a file there is EEXIST, a file above ENOTDIR or EEXIST.
+ */
+export async function makeStoreFolder(dir: string): Promise<void> {
+  await mkdir(dirname(resolve(dir)), { recursive: true })
+  try {
+    await mkdir(dir, { mode: STORE_FOLDER_MODE })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST' && (await stat(dir)).isDirectory()) return
+    throw error
+  }
+}
+
 /** Opens the observations and the decisions (R-CON-1), two stores on one LevelDB under `dir`. */
 export async function openStores(dir: string, policy?: TierPolicy): Promise<{ store: MemoryStore; decisionStore: DecisionStore }> {
   try {
     // Private to this account, as the hook's spool folder is: every user's choices are in it,
     // and LevelDB makes its files readable by all (0644 under the usual umask).
-    await mkdir(dir, { recursive: true, mode: STORE_FOLDER_MODE })
+    await makeStoreFolder(dir)
   } catch (error) {
     // A path the user gave (--data): said in one line, not a stack trace from mkdir.
     const code = (error as NodeJS.ErrnoException).code

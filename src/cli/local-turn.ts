@@ -1,7 +1,7 @@
-import { link, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises'
+import { link, open, readFile, rename, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { randomHex } from '../random-hex'
-import { STORE_FOLDER_MODE } from '../open-store'
+import { makeStoreFolder } from '../open-store'
 
 /**
  * The file a command (or the MCP server, for one call) holds in the store's folder while it has
@@ -97,7 +97,7 @@ export async function takeLocalTurn(
       // calls take turns too.
       if (code === 'ENOENT' && !made) {
         made = true
-        if (await mkdir(dir, { recursive: true, mode: STORE_FOLDER_MODE }).then(() => true, () => false)) continue
+        if (await makeStoreFolder(dir).then(() => true, () => false)) continue
       }
       if (code !== 'EEXIST') return none
     }
