@@ -186,6 +186,16 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
     expect(identity.status).toBe(201)
   })
 
+  it('answers a request that sends no body as without its content-encoding: nothing is compressed, and 415 is not in its OpenAPI answers', async () => {
+    const own = await createTestApp()
+    const gzip = { 'content-encoding': 'gzip' }
+    // DELETE /v1/users/{user} takes no body: the document lists no 415 for it.
+    expect((await own.app.request('/v1/users/bob', { method: 'DELETE', headers: gzip })).status).toBe(200)
+    // An optional body left out, and a declared JSON body that is empty (read as {}).
+    expect((await own.app.request('/v1/sessions', { method: 'POST', headers: gzip })).status).toBe(201)
+    expect((await own.app.request('/v1/sessions', { method: 'POST', headers: { ...gzip, 'content-type': 'application/json' } })).status).toBe(201)
+  })
+
   it('reads a declared JSON body that is empty as {}: optional bodies work, required ones name their fields', async () => {
     const empty = { method: 'POST', headers: { 'content-type': 'application/json' } }
     const scan = await t.app.request('/v1/maintenance/decay-scan', empty)
