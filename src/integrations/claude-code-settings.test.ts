@@ -118,6 +118,25 @@ describe('mergeHooks', () => {
     expect(mergeHooks(current, `${COMMAND} --user bob`).changes[0]?.command).toBe(`${COMMAND} --user bob`)
   })
 
+  it('counts a SessionStart entry only in a group whose matcher runs at startup', () => {
+    const current = {
+      hooks: {
+        SessionStart: [
+          { matcher: 'compact', hooks: [{ type: 'command', command: COMMAND, timeout: 5 }] },
+          { matcher: 'resume|clear', hooks: [{ type: 'command', command: COMMAND, timeout: 5 }] },
+        ],
+      },
+    }
+    const { settings, changes } = mergeHooks(current, COMMAND)
+    // Neither group runs when a session starts: a group that does is added beside them.
+    expect(changes[0]).toMatchObject({ event: 'SessionStart', action: 'added', matcher: null })
+    expect((settings.hooks as Record<string, Array<{ matcher?: string }>>).SessionStart?.map((g) => g.matcher)).toEqual(['compact', 'resume|clear', undefined])
+    for (const runs of ['startup', 'startup|resume', '*', '']) {
+      const found = mergeHooks({ hooks: { SessionStart: [{ matcher: runs, hooks: [{ type: 'command', command: COMMAND, timeout: 5 }] }] } }, COMMAND)
+      expect([runs, found.changes[0]?.action]).toEqual([runs, 'unchanged'])
+    }
+  })
+
   it('says the matcher of the group an entry is found in, not the one it would add', () => {
     const current = {
       hooks: {

@@ -3,11 +3,16 @@ import { ASK_USER_QUESTION_TOOL } from './claude-code'
 /** Claude Code's per-hook timeout, in seconds: a backstop, since `decision-memory hook` exits within 2 s. */
 export const HOOK_TIMEOUT_SECONDS = 5
 
-/** The three hooks decision-memory needs, by event, with the tool they match (none for SessionStart). */
-export const DECISION_MEMORY_HOOKS: ReadonlyArray<{ event: string; matcher?: string }> = [
-  { event: 'SessionStart' },
-  { event: 'PreToolUse', matcher: ASK_USER_QUESTION_TOOL },
-  { event: 'PostToolUse', matcher: ASK_USER_QUESTION_TOOL },
+/**
+ * The three hooks decision-memory needs, by event, with the tool they match (none for
+ * SessionStart), and what a group's matcher must run for to hold one: the tool, or for
+ * SessionStart the `startup` source (its matchers name how a session starts: `startup`, `resume`,
+ * `clear`, `compact`), when a new session is counted (R-SES-1).
+ */
+export const DECISION_MEMORY_HOOKS: ReadonlyArray<{ event: string; matcher?: string; runsFor: string }> = [
+  { event: 'SessionStart', runsFor: 'startup' },
+  { event: 'PreToolUse', matcher: ASK_USER_QUESTION_TOOL, runsFor: ASK_USER_QUESTION_TOOL },
+  { event: 'PostToolUse', matcher: ASK_USER_QUESTION_TOOL, runsFor: ASK_USER_QUESTION_TOOL },
 ]
 
 /** A command hook entry written by an earlier install, wherever the checkout was. */
@@ -114,14 +119,15 @@ export function mergeHooks(current: unknown, command: string): { settings: Recor
   const installed = DECISION_MEMORY_HOOKS.flatMap(({ event }) => (Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []))
     .flatMap((g) => (isObject(g) && Array.isArray(g.hooks) ? g.hooks : []))
     .find((e): e is HookEntry & { command: string } => isObject(e) && typeof e.command === 'string' && e.command !== command && OURS.test(e.command))
-  for (const { event, matcher } of DECISION_MEMORY_HOOKS) {
+  for (const { event, matcher, runsFor } of DECISION_MEMORY_HOOKS) {
     if (hooks[event] === undefined) hooks[event] = []
     const groups = hooks[event]
     if (!Array.isArray(groups)) throw new SettingsShapeError(`"hooks.${event}" is not an array`)
     // Only an entry in a group that runs for the tool is one: our command under `"matcher": "Bash"`
-    // never sees a question, and updating it there would report a hook that does not run.
+    // never sees a question, and updating it there would report a hook that does not run; nor
+    // does a SessionStart under `"matcher": "compact"` see a session start.
     const entries = (groups as MatcherGroup[]).flatMap((g) =>
-      isObject(g) && Array.isArray(g.hooks) && (matcher === undefined || matcherCovers(g.matcher, matcher))
+      isObject(g) && Array.isArray(g.hooks) && matcherCovers(g.matcher, runsFor)
         ? g.hooks.filter(isObject).map((e) => ({ e: e as HookEntry, group: g.matcher }))
         : [],
     )
