@@ -1,8 +1,8 @@
-import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
+import { chmod, cp, mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openStores, StoreOpenError } from './open-store'
+import { markServedBy, openStores, servedBy, SERVICE_ID_FILE, StoreOpenError } from './open-store'
 
 const dirs: string[] = []
 afterEach(async () => {
@@ -64,5 +64,42 @@ describe('the folder of a new store', () => {
     const { store } = await openStores(dir)
     await store.close()
     expect((await stat(dir)).mode & 0o777).toBe(0o750)
+  })
+})
+
+describe('the id of the service that holds a store (SERVICE_ID)', () => {
+  const ID = '0123456789abcdef0123456789abcdef'
+
+  it('is read back from the folder it was written in, under another name of it too', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(parent)
+    const dir = join(parent, 'data')
+    const { store } = await openStores(dir)
+    await markServedBy(dir, ID)
+    expect(await servedBy(dir)).toBe(ID)
+    expect(await servedBy(join(parent, '.', 'data'))).toBe(ID)
+    await store.close()
+    // Moved, it is the same folder still.
+    await rename(dir, join(parent, 'moved'))
+    expect(await servedBy(join(parent, 'moved'))).toBe(ID)
+  })
+
+  it('names no service in a copy of the folder (a backup of a running store), which no service holds', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(parent)
+    const dir = join(parent, 'data')
+    const { store } = await openStores(dir)
+    await markServedBy(dir, ID)
+    await cp(dir, join(parent, 'copy'), { recursive: true })
+    expect(await servedBy(join(parent, 'copy'))).toBeUndefined()
+    expect(await servedBy(dir)).toBe(ID)
+    await store.close()
+  })
+
+  it('takes a file written before the folder was named in it (an earlier version) at its word', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(dir)
+    await writeFile(join(dir, SERVICE_ID_FILE), `${ID}\n`)
+    expect(await servedBy(dir)).toBe(ID)
   })
 })

@@ -111,22 +111,41 @@ export const SERVICE_ID_FILE = 'SERVICE_ID'
  * Written after the open, under LevelDB's lock: the id in the file is that of the one service
  * holding the store, and a copy of the folder, opened by another service, gets its own. A command
  * told to use this store, finding it locked, goes through a service only if that service answers
- * to this id (service-client.ts); the id says nothing of where the store is.
+ * to this id (service-client.ts); the id says nothing of where the store is. Beside it, the
+ * folder's own identity (its inode): a copy of the folder not opened by a service since (a
+ * backup, `cp -a` of a running store) holds the id of the service still running on the original,
+ * and without it a command told to use the copy would act on the original through that service.
  */
 export async function markServedBy(dir: string, id: string): Promise<void> {
   try {
-    await writeFile(join(dir, SERVICE_ID_FILE), id + '\n', { mode: 0o600 })
+    const folder = await folderIdentity(dir)
+    await writeFile(join(dir, SERVICE_ID_FILE), `${id}\n${folder === undefined ? '' : `folder ${folder}\n`}`, { mode: 0o600 })
   } catch (error) {
     throw new StoreOpenError(`cannot write ${join(dir, SERVICE_ID_FILE)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
   }
 }
 
-/** The id the last service to open the store in `dir` wrote there, if any. */
+/**
+ * The id the last service to open the store in `dir` wrote there, if any, and if it was written in
+ * this very folder: a `SERVICE_ID` copied with the folder names the service of the original.
+ */
 export async function servedBy(dir: string): Promise<string | undefined> {
+  let lines: string[]
   try {
-    const id = (await readFile(join(dir, SERVICE_ID_FILE), 'utf8')).trim()
-    return id === '' ? undefined : id
+    lines = (await readFile(join(dir, SERVICE_ID_FILE), 'utf8')).split('\n').map((line) => line.trim())
   } catch {
     return undefined
   }
+  const id = lines[0] ?? ''
+  if (id === '') return undefined
+  // A file from before the folder was written there (an earlier version) is taken at its word.
+  const written = lines.find((line) => line.startsWith('folder '))?.slice('folder '.length)
+  if (written !== undefined && written !== (await folderIdentity(dir).catch(() => undefined))) return undefined
+  return id
+}
+
+/** The folder's inode, the same under any path or mount of it and another in any copy; undefined where the file system has none. */
+async function folderIdentity(dir: string): Promise<string | undefined> {
+  const { ino } = await stat(dir, { bigint: true })
+  return ino === 0n ? undefined : ino.toString()
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises'
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -183,6 +183,23 @@ describe('throughServiceOrLocal with a store named (--data) that another process
     } finally {
       await service.close()
       await store.close()
+    }
+  })
+
+  it('acts on a copy of the folder itself, not through the service of the original that the copied id names', async () => {
+    const store = await held(ID)
+    const copy = await mkdtemp(join(tmpdir(), 'dm-copy-'))
+    await cp(store.dataDir, copy, { recursive: true, force: true })
+    const service = await standIn((req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json', 'x-decision-memory-store': req.headers['x-decision-memory-store'] }).end('{"user":"bom","deleted":3}'),
+    )
+    try {
+      expect(await forget(copy)).toEqual({ status: 200, body: 'local', via: 'local' })
+      expect(service.asked).toEqual([])
+    } finally {
+      await service.close()
+      await store.close()
+      await rm(copy, { recursive: true, force: true })
     }
   })
 
