@@ -156,6 +156,24 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect(JSON.parse(out.stdout).hookSpecificOutput.permissionDecision).toBe('deny')
   })
 
+  it('says a token the service refuses as the other commands do, naming DECISION_MEMORY_TOKEN; fail-closed refuses the command', async () => {
+    const app = await createTestApp({ auth: testTokens })
+    await app.call('POST', '/v1/decisions', NO_FORCE_PUSH, { authorization: `Bearer ${OPS}` })
+    const fetch = (async (input: string, init?: RequestInit) => app.app.request(input, init)) as unknown as typeof globalThis.fetch
+    const base = { payload: await bashPayload(), url: 'http://decision-memory.test', timeoutMs: 1000, fetch }
+    const stale = 'a-token-rotated-out-of-the-file'
+    const open = await guard({ ...base, failClosed: false, token: stale })
+    expect(open).toEqual({
+      stdout: '',
+      stderr:
+        "decision-memory guard: the service refused the token (HTTP 401: the bearer token is not valid); set DECISION_MEMORY_TOKEN to a token of the service's tokens file; letting the command through\n",
+    })
+    const none = await guard({ ...base, failClosed: true })
+    expect(none.stderr).toContain('(HTTP 401: a bearer token is required); set DECISION_MEMORY_TOKEN')
+    expect(JSON.parse(none.stdout).hookSpecificOutput.permissionDecision).toBe('deny')
+    expect(open.stderr + none.stdout + none.stderr).not.toContain(stale)
+  })
+
   it('scopes by the path inside the repository, so that a decision on services/payments guards commands run there (R-CON-4)', async () => {
     const repo = await mkdtemp(join(tmpdir(), 'dm-guard-'))
     try {

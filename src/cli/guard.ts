@@ -93,6 +93,20 @@ export async function guard(input: {
   } finally {
     timeout.clear()
   }
+  if (response.status === 401) {
+    // A token missing, mistyped, or rotated in the tokens file: said as the other commands say it,
+    // naming the variable to mend, rather than as the service's JSON.
+    const message = (() => {
+      try {
+        return (JSON.parse(text) as { error?: { message?: unknown } }).error?.message
+      } catch {
+        return undefined
+      }
+    })()
+    return unavailable(
+      `the service refused the token (HTTP 401${typeof message === 'string' ? `: ${message.slice(0, 200)}` : ''}); set DECISION_MEMORY_TOKEN to a token of the service's tokens file`,
+    )
+  }
   if (response.status !== 200) return unavailable(`the service answered HTTP ${response.status}: ${text.slice(0, 200)}`)
   let verdict: Verdict
   try {
