@@ -116,7 +116,7 @@ export function presentQuestion(question: AskUserQuestion, recommendation: Recom
     // their order. The user was shown `None` at a security question whose decision forbids it.
     const kept = new Set(recommendation.options.map((r) => r.option))
     const options = question.options.filter((o) => kept.has(normalizeLabel(o.label)))
-    return options.length === question.options.length || options.length < ASK_USER_QUESTION.minOptions ? question : { ...question, options }
+    return unmarkRuledOut(options.length === question.options.length || options.length < ASK_USER_QUESTION.minOptions ? question : { ...question, options }, recommendation)
   }
   const byOption = new Map(question.options.map((o) => [normalizeLabel(o.label), o]))
   const options = recommendation.options.map((r) => {
@@ -150,7 +150,26 @@ export function presentQuestion(question: AskUserQuestion, recommendation: Recom
   // AskUserQuestion needs multiSelect: left out, it is what the recommendation took the question
   // for (the point's policy or history), so that several options labelled (Recommended) and an
   // answer joined with ", " are shown in a picker that takes several.
-  if (question.multiSelect === undefined) return { ...question, options, multiSelect: recommendation.multi_select }
+  if (question.multiSelect === undefined) return unmarkRuledOut({ ...question, options, multiSelect: recommendation.multi_select }, recommendation)
+  return unmarkRuledOut({ ...question, options }, recommendation)
+}
+
+/** The agent's own mark on a label, which normalizeLabel drops too. */
+const RECOMMENDED_MARK = /\s*\(recommended\)\s*$/i
+
+/**
+ * The question without the agent's ` (Recommended)` on the options a required decision rules out
+ * but that stay in it (every option offered ruled out, or one left and the others after it): the
+ * picker would otherwise recommend what the reason beside it says cannot be chosen (R-CON-2).
+ */
+function unmarkRuledOut(question: AskUserQuestion, recommendation: Recommendation): AskUserQuestion {
+  // A recommendation joined with decisions carries their effects (ContractedRecommendation).
+  const effects = (recommendation as { decisions?: ReadonlyArray<{ effect: string; options?: readonly string[] }> }).decisions ?? []
+  const ruledOut = new Set(effects.filter((d) => d.effect === 'ruled-out').flatMap((d) => d.options ?? []))
+  if (!question.options.some((o) => ruledOut.has(normalizeLabel(o.label)) && RECOMMENDED_MARK.test(o.label))) return question
+  const options = question.options.map((o) =>
+    ruledOut.has(normalizeLabel(o.label)) && RECOMMENDED_MARK.test(o.label) ? { ...o, label: o.label.replace(RECOMMENDED_MARK, '') } : o,
+  )
   return { ...question, options }
 }
 

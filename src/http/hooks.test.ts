@@ -202,6 +202,29 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(output.additionalContext).toContain('ask again with an option the decision allows')
   })
 
+  it('drops the agent\'s (Recommended) from an option a required decision rules out but that stays in the question', async () => {
+    const { call } = await createTestApp()
+    expect((await call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-070' })).status).toBe(201)
+    const labels = (output: any) => output.updatedInput.questions[0].options.map((o: { label: string }) => o.label)
+    // Every option offered is ruled out: the question is asked, but recommends none of them.
+    const pre = claudeCodeFixture('pre-tool-use')
+    pre.tool_input.questions[0].options = [{ label: 'Tier S' }, { label: 'Tier M (Recommended)' }]
+    const all = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(labels(all)).toEqual(['Tier S', 'Tier M'])
+    expect(all.permissionDecisionReason).toContain('every option offered is ruled out by required decision D-070')
+    // The one option left is recommended; the ruled-out one after it is not, a sensitive question's either.
+    expect((await call('POST', `/v1/decisions/D-070/revoke`, {})).status).toBe(200)
+    expect((await call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-071', constraints: [{ kind: 'must_not', option: 'Tier S' }] })).status).toBe(201)
+    pre.tool_input.questions[0].options = [{ label: 'Tier S (Recommended)' }, { label: 'Tier M' }]
+    expect((await call('PUT', `/v1/sessions/${pre.session_id}/personalization`, { enabled: false })).status).toBe(200)
+    const off = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(labels(off)).toEqual(['Tier M (Recommended)', 'Tier S'])
+    pre.tool_input.questions[0].question = 'Which tier for this security incident?'
+    const sensitive = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(labels(sensitive)).toEqual(['Tier S', 'Tier M'])
+    expect(sensitive.permissionDecisionReason).toContain('Only Tier M can be chosen')
+  })
+
   it('says a question is ruled out beside one it answered, the command to be asked again last, and with personalization off', async () => {
     const { call } = await createTestApp()
     expect((await call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-071' })).status).toBe(201)
