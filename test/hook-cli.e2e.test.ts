@@ -83,6 +83,15 @@ describe('decision-memory hook (R-CAP-6)', () => {
     expect(await spooledLines(spool)).toBe(1)
   })
 
+  it('names DECISION_MEMORY_URL given without http:// rather than calling the service unreachable, and spools the capture', async () => {
+    const { spool } = await workdir()
+    const result = await hook(claudeCodeFixture('post-tool-use-single'), 'localhost:7420', spool, GENEROUS)
+    expect(result).toMatchObject({ code: 0, stdout: '' })
+    expect(await spooledLines(spool)).toBe(1)
+    expect(result.stderr).toContain(`DECISION_MEMORY_URL is "localhost:7420": give the service's address as http://HOST:PORT; spooled to ${spool}`)
+    expect(result.stderr).not.toContain('not reachable')
+  })
+
   it('spools a capture that was waiting on stdin when a held-up hook found its time already run out', async () => {
     const { spool } = await workdir()
     const url = `http://127.0.0.1:${await closedPort()}`

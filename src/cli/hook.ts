@@ -295,7 +295,11 @@ async function runHook(argv: string[]): Promise<void> {
   }
   if ((now.outcome === 'failed' || now.outcome === 'deferred') && isCapture(payload)) {
     await appendToSpool(file, event)
-    const why = refusedToken
+    // No http(s) address at all (`localhost:7420`): fetch refuses it unsent, and "not reachable"
+    // would send a person looking for the service rather than at the variable, as the commands say.
+    const why = !/^https?:\/\/[^/]/i.test(serviceUrl())
+      ? `DECISION_MEMORY_URL is "${serviceUrl()}": give the service's address as http://HOST:PORT`
+      : refusedToken
       ? `the service at ${serviceUrl()} refused the token`
       : barredPort !== undefined
         ? `${serviceUrl()}: ${barredPort}`
