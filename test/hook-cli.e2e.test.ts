@@ -83,6 +83,25 @@ describe('decision-memory hook (R-CAP-6)', () => {
     expect(await spooledLines(spool)).toBe(1)
   })
 
+  it('under a matcher for every tool, neither spools nor sends another tool\'s event, and still delivers the spool', async () => {
+    const { data, spool } = await workdir()
+    const down = `http://127.0.0.1:${await closedPort()}`
+    // A Read's PostToolUse carries the file it read: a .env's secrets must not wait on disk for a service that ignores them.
+    const read = { ...claudeCodeFixture('post-tool-use-single'), tool_name: 'Read', tool_input: { file_path: '/home/dev/acme-api/.env' }, tool_response: { content: 'AWS_SECRET=abc123' } }
+    const ignored = await hook(read, down, spool, GENEROUS)
+    expect(ignored).toMatchObject({ code: 0, stdout: '', stderr: '' })
+    expect(existsSync(spool)).toBe(false)
+    expect((await hook(claudeCodeFixture('pre-tool-use-bash'), down, spool, GENEROUS)).stderr).toBe('')
+    expect(existsSync(spool)).toBe(false)
+    // A question's answer spooled meanwhile is delivered by the next call, whatever tool that call is of.
+    expect((await hook(claudeCodeFixture('post-tool-use-single'), down, spool, GENEROUS)).code).toBe(0)
+    expect(await spooledLines(spool)).toBe(1)
+    const service = await serve(data)
+    expect((await hook(read, service.url, spool, GENEROUS)).code).toBe(0)
+    expect(await spooledLines(spool)).toBe(0)
+    expect(await observationsAt(service.url, ...TIER)).toBe(1)
+  })
+
   it('names DECISION_MEMORY_URL given without http:// rather than calling the service unreachable, and spools the capture', async () => {
     const { spool } = await workdir()
     const result = await hook(claudeCodeFixture('post-tool-use-single'), 'localhost:7420', spool, GENEROUS)

@@ -72,7 +72,25 @@ function readStdin(timeoutMs: number): Promise<string | undefined> {
  */
 function isCapture(payload: unknown): boolean {
   const event = (payload as { hook_event_name?: unknown } | null)?.hook_event_name
-  return event === 'PostToolUse' || event === 'SessionStart'
+  return (event === 'PostToolUse' && isQuestionTool(payload)) || event === 'SessionStart'
+}
+
+/**
+ * Whether a tool event is of AskUserQuestion, the one tool the service reads (as
+ * handleClaudeCodeHook does; named here so the hook's bundle does not load the integration). A hook
+ * in a group whose matcher runs for every tool (`*`, `""`, which install-hooks keeps) also gets
+ * every Bash, Read and Edit call: those are neither sent (the service would answer `{}`) nor
+ * spooled, where a Read's tool_response (a file's content, a `.env`'s secrets) would be kept on
+ * disk while the service is down, to be sent later.
+ */
+function isQuestionTool(payload: unknown): boolean {
+  return (payload as { tool_name?: unknown } | null)?.tool_name === 'AskUserQuestion'
+}
+
+/** Whether the service does anything with an event: a session start, or an AskUserQuestion call. */
+function isForService(payload: unknown): boolean {
+  const event = (payload as { hook_event_name?: unknown } | null)?.hook_event_name
+  return event === 'SessionStart' || ((event === 'PreToolUse' || event === 'PostToolUse') && isQuestionTool(payload))
 }
 
 function isPreToolUse(payload: unknown): boolean {
@@ -280,6 +298,8 @@ async function runHook(argv: string[]): Promise<void> {
     async (e) => (await deliver(e, true)).outcome,
     () => remaining() > CURRENT_EVENT_RESERVE_MS,
   )
+  // Another tool's event (a matcher for every tool): the spool was given its turn, and that is all.
+  if (!isForService(payload)) return
   // After a failed delivery the service is down or slow: the event at hand joins the spool at once.
   const now = drained.stopped === 'failure' ? { outcome: 'failed' as const } : await deliver(event, false)
   if (now.outcome === 'delivered') {
