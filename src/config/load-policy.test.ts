@@ -16,6 +16,9 @@ describe('policies (R-POL)', () => {
     for (const point of policy.points) {
       expect(point.static_default).toBeTruthy()
       expect(point.precondition).toBeTruthy()
+      // Shown to the user as `Recommended when <precondition>` (R-REC-5): a clause, not a noun phrase
+      // ("Recommended when a task of ordinary difficulty").
+      expect(point.precondition).toMatch(/^the \w+ (is|has) /)
     }
   })
 

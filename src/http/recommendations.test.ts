@@ -215,7 +215,7 @@ describe('a policy static default (R-POL, R-REC-1)', () => {
     const named = { ...TIER, point: 'tier' }
     const { body } = await call('POST', '/v1/recommendations', named)
     expect(body).toMatchObject({ point: 'tier', state: 'static-default', recommended: 'Tier M' })
-    expect(body.precondition).toBe('a typical change of moderate scope (the usual default for SPEC work)')
+    expect(body.precondition).toBe('the change is of typical, moderate scope (the usual default for SPEC work)')
     expect(body.disclosure).toBe('based on static default, 5 observations needed for personalization')
     // Under its own key: what is learned there is the named point's, and a tie goes to the policy's default.
     const tie = ['Tier S', 'Tier M'].map((user_choice, i) => ({ ...named, user_choice, decision_id: `named-${i}`, timestamp: START }))
