@@ -347,7 +347,7 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     // Unit tests, the user's own pick, comes first; E2E tests, which the decision requires, after it.
     expect(output.updatedInput.questions[0].options.map((o: { label: string }) => o.label)).toEqual(['Unit tests (Recommended)', 'E2E tests (Recommended)', 'Lint, format'])
     expect(output.updatedInput.answers).toBeUndefined()
-    expect(output.permissionDecisionReason).toBe('decision-memory put first the option you are most likely to pick (or the option a decision requires: required by decision D-074: Billing changes need the design review that only Tier L has)')
+    expect(output.permissionDecisionReason).toBe('decision-memory put first the option you are most likely to pick (or the option required by decision D-074: Billing changes need the design review that only Tier L has)')
     const post = claudeCodeFixture('post-tool-use-single')
     post.tool_use_id = pre.tool_use_id
     post.tool_input = { questions: output.updatedInput.questions, answers: { [CHECKS]: 'Unit tests (Recommended), E2E tests (Recommended)' } }
@@ -653,7 +653,7 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     const asked = (await call('POST', HOOK, pre)).body.hookSpecificOutput
     expect(asked.permissionDecision).toBe('ask')
     expect(asked.updatedInput.questions[0].options[0].label).toBe('Tier L (Recommended)')
-    expect(asked.permissionDecisionReason).toContain('put first the option a decision requires: required by decision D-050: Audits need the full plan')
+    expect(asked.permissionDecisionReason).toContain('put first the option required by decision D-050: Audits need the full plan')
     expect(asked.permissionDecisionReason).not.toContain('most likely')
   })
 

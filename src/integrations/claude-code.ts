@@ -411,7 +411,8 @@ function orderOf(asked: QuestionPlan['questions']): string {
   })
   const learned = picked || history.some((r) => r.options.some((o) => o.count > 0))
   const defaults = shaped.some((r) => r.state === 'static-default')
-  const byDecision = `the option a decision requires: ${required.join('; ')}`
+  // Each disclosure reads `required by decision D-050: <rationale>`: said once, after "the option".
+  const byDecision = required.map((r) => `the option ${r}`).join('; ')
   if (!learned && !defaults && !unchosen) return required.length > 0 ? `put first ${byDecision}` : AS_WRITTEN
   const why = [
     ...(defaults ? ['there is not yet enough history of your choices'] : []),
