@@ -128,6 +128,14 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     expect(blockers(long)).toEqual(['D-021'])
   })
 
+  it('takes off a long run of assignments, reserved words or wrappers in linear time, and still says the command run', () => {
+    // Each step was a copy of the words after it: `! ` 50,000 times ran the service out of memory.
+    for (const prefix of ['! ', 'A=1 ', '{ ', 'nohup ', 'sudo -u x ']) {
+      const action = `${prefix.repeat(Math.floor(99_000 / prefix.length))}git push '--force'`
+      expect(checkAgainst([ANCHORED], { action }).allowed, prefix).toBe(false)
+    }
+  })
+
   it('reads any text without throwing, within bounds', () => {
     const hostile = [
       '$('.repeat(50_000),
@@ -141,6 +149,11 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
       '((',
       ')',
       '${',
+      '! '.repeat(50_000),
+      'A=1 '.repeat(25_000),
+      'nohup '.repeat(16_000),
+      'a=('.repeat(30_000),
+      `$'${'\\U0010ffff\\U110000\\c'.repeat(5_000)}`,
     ]
     for (const action of hostile) {
       const forms = actionForms(action)

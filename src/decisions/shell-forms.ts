@@ -30,6 +30,8 @@ interface SimpleCommand {
 const MAX_DEPTH = 6
 /** At most this many forms of single commands, and this many characters in all, however the command is built (lists have a budget of their own). */
 const MAX_FORMS = 256
+/** At most this many steps of what a command runs are forms (`FOO=1 sudo git push`, `sudo git push`), the command run besides. */
+const MAX_STEPS = 16
 const MAX_CHARACTERS = 400_000
 
 const OPERATORS = ['&&', '||', ';;&', ';;', ';&', '|&', ';', '&', '|'] as const
@@ -401,12 +403,17 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/
  */
 function runSteps(words: readonly string[]): string[][] {
   const steps: string[][] = []
+  // Each step copies the words after it: past MAX_STEPS, only the command run is kept, or
+  // `! ! ! …` (50,000 of them in a 100,000-character command) would copy billions of words.
+  const step = (at: number) => {
+    if (steps.length < MAX_STEPS) steps.push(words.slice(at))
+  }
   let i = 0
   for (let guard = 0; guard < words.length + 1 && i < words.length; guard++) {
     const w = words[i] as string
     if (ASSIGNMENT.test(w) || RESERVED_AT_START.has(w)) {
       i++
-      steps.push(words.slice(i))
+      step(i)
       continue
     }
     const name = w.slice(w.lastIndexOf('/') + 1)
@@ -415,7 +422,7 @@ function runSteps(words: readonly string[]): string[][] {
     i = afterOptions(words, i + 1, valued)
     // timeout's first operand is its duration, not the command.
     if (name === 'timeout' && i < words.length) i++
-    steps.push(words.slice(i))
+    step(i)
   }
   const [first, ...args] = words.slice(i)
   steps.push(first === undefined ? [] : [first.slice(first.lastIndexOf('/') + 1) || first, ...args])
