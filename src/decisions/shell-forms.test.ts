@@ -38,6 +38,10 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     ['/usr/bin/git push --force'],
     ['git -C /home/dev/acme-api push --force'],
     ['git -c push.default=current --no-pager push --force'],
+    ['sudo -iu deploy git push --force'],
+    ['sudo -Eu deploy git push --force'],
+    ['sudo -uroot git push --force'],
+    ['ls | xargs -0I {} git push --force'],
   ])('takes off what runs the command or sets it up: %j', (action) => {
     expect(blockers(action)).toEqual(['D-021', 'D-024'])
   })

@@ -388,9 +388,22 @@ function afterOptions(words: readonly string[], at: number, valued: ReadonlySet<
     const w = words[i] as string
     if (w === '--') return i + 1
     if (!w.startsWith('-') || w === '-') return i
-    i += valued.has(w) ? 2 : 1
+    i += valued.has(w) || valueFollows(w, valued) ? 2 : 1
   }
   return i
+}
+
+/**
+ * Whether short options run together (`-iu`, as getopt reads them) end in one that takes its value
+ * from the next word: `sudo -iu deploy git` runs `git`. One whose value is attached (`-uroot`,
+ * `-I{}`) takes nothing more.
+ */
+function valueFollows(word: string, valued: ReadonlySet<string>): boolean {
+  if (word.startsWith('--')) return false
+  for (let j = 1; j < word.length; j++) {
+    if (valued.has(`-${word[j]}`)) return j === word.length - 1
+  }
+  return false
 }
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/
