@@ -24,6 +24,8 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     [`git push \\--force origin main`],
     [`"git" push --force`],
     [`git push $'--force'`],
+    [`git push $'\\u002d-force'`],
+    [`git push $'\\U0000002d\\x2dforce'`],
     [`git push \\\n  --force`],
   ])('reads quotes and escapes as bash does: %j is git push --force', (action) => {
     expect(blockers(action)).toEqual(['D-021', 'D-024'])

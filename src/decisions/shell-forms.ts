@@ -331,12 +331,22 @@ class ShellReader {
       const e = this.src[this.i + 1] ?? ''
       const hex = /^x([0-9a-fA-F]{1,2})/.exec(this.src.slice(this.i + 1, this.i + 4))
       const octal = /^[0-7]{1,3}/.exec(this.src.slice(this.i + 1, this.i + 4))
+      // `\u002d` and `\U0000002d` are code points (bash 4.2 on); past U+10FFFF, nothing is.
+      const unicode = /^(?:u([0-9a-fA-F]{1,4})|U([0-9a-fA-F]{1,8}))/.exec(this.src.slice(this.i + 1, this.i + 10))
+      const codePoint = unicode === null ? NaN : parseInt((unicode[1] ?? unicode[2]) as string, 16)
       if (simple[e] !== undefined) {
         text += simple[e]
         this.i += 2
       } else if (hex !== null) {
         text += String.fromCharCode(parseInt(hex[1] as string, 16))
         this.i += 1 + hex[0].length
+      } else if (unicode !== null && codePoint <= 0x10ffff) {
+        text += String.fromCodePoint(codePoint)
+        this.i += 1 + unicode[0].length
+      } else if (e === 'c' && this.i + 2 < this.src.length && this.src[this.i + 2] !== "'") {
+        // `\cA` is control-A: the character's low five bits.
+        text += String.fromCharCode((this.src.charCodeAt(this.i + 2) as number) & 0x1f)
+        this.i += 3
       } else if (octal !== null) {
         text += String.fromCharCode(parseInt(octal[0], 8))
         this.i += 1 + octal[0].length
