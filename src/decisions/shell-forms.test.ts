@@ -97,6 +97,14 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     expect(blockers(`echo "git push --force"; bash`)).toEqual(['D-021'])
   })
 
+  it('reads an array assigned as words, not as a command to run', () => {
+    // A script that lists what it forbids runs none of it; a $( … ) among the elements does run.
+    expect(blockers(`FORBIDDEN=("git push --force" "npm publish")`)).toEqual(['D-021'])
+    expect(blockers(`declare -a steps=(npm publish) && echo "\${steps[@]}"`)).toEqual([])
+    expect(blockers(`a=(\n  one # a comment\n  "$(git push '--force')"\n); ls`)).toEqual(['D-021', 'D-024'])
+    expect(actionForms('a=(x "y z") ; ls')).toContain('a=(x y z)')
+  })
+
   it('lets through what it let through before', () => {
     for (const action of ['git push origin main', 'git -C repo push origin main', 'npm run publish-docs', 'rm -rf node_modules', 'echo npm publish']) {
       expect(blockers(action), action).toEqual([])

@@ -111,6 +111,14 @@ class ShellReader {
         parts.push(operator)
         continue
       }
+      const last = command.words.at(-1)
+      if (c === '(' && this.src[this.i - 1] === '=' && last !== undefined && last.endsWith('=') && ASSIGNMENT.test(last)) {
+        // An array assigned, `a=(x "y z")`: its elements are words, not a command (their `$(…)` still run).
+        const word = `${last}(${this.readArray().join(' ')})`
+        command.words[command.words.length - 1] = word
+        rendered[rendered.length - 1] = word
+        continue
+      }
       if (c === '(' && !this.src.startsWith('((', this.i)) {
         const inner = this.readBracketed(this.i)
         finish()
@@ -161,6 +169,29 @@ class ShellReader {
     const list = collapseWhiteSpace(parts.join(' ').replace(/(?: ;)+(?= ;|\s*$)/g, '').replace(/^(?:\s*;)+/, ''))
     if (list !== '') this.lists.push(list)
     return list
+  }
+
+  /** The elements of an array assigned, from its `(` to past its `)`, quotes removed. */
+  private readArray(): string[] {
+    const elements: string[] = []
+    this.i++
+    while (this.i < this.src.length && this.src[this.i] !== ')') {
+      const c = this.src[this.i] as string
+      if (c === ' ' || c === '\t' || c === '\n') {
+        this.i++
+        continue
+      }
+      if (c === '#') {
+        while (this.i < this.src.length && this.src[this.i] !== '\n') this.i++
+        continue
+      }
+      const before = this.i
+      const word = this.readWord()
+      if (this.i === before) this.i++
+      else elements.push(word)
+    }
+    this.i++
+    return elements
   }
 
   private newCommand(): SimpleCommand {
