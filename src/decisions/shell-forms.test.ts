@@ -60,6 +60,8 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     ['echo $(git push --force)'],
     ['echo "$(git push "--force")"'],
     ['echo `git push --force`'],
+    ['echo ${REMOTE:-$(git push --force)}'],
+    [`echo "\${a[@]} \${#a} \${x:-\${y:-\`git push '--force'\`}}"`],
     ['bash -c "git push --force"'],
     [`bash -lc 'git push "--force"'`],
     [`sh -o pipefail -c 'npm test && git push --force'`],
@@ -167,6 +169,8 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
       'A=1 '.repeat(25_000),
       'nohup '.repeat(16_000),
       'a=('.repeat(30_000),
+      '${x:-"$('.repeat(12_000),
+      '${'.repeat(50_000),
       `$'${'\\U0010ffff\\U110000\\c'.repeat(5_000)}`,
     ]
     for (const action of hostile) {

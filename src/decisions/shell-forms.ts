@@ -39,6 +39,7 @@ const REDIRECTIONS = ['<<<', '<<-', '&>>', '<<', '>>', '>&', '<&', '&>', '>|', '
 /** Runs of characters that stand for themselves, in a word and in text that expands. */
 const PLAIN = /[^\s;&|()<>\\'"$`]+/y
 const PLAIN_EXPANDING = /[^\\$`"]+/y
+const PLAIN_IN_BRACES = /[^\\$`"}]+/y
 const WORD_END = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>'])
 const RESERVED_AT_START = new Set(['!', '{', '}', 'then', 'do', 'else', 'elif', 'if', 'while', 'until', 'fi', 'done'])
 /** How many lists (subshells, `$(…)`) one script may nest before it is no longer read: a stack's worth is far more. */
@@ -261,12 +262,13 @@ class ShellReader {
     return word
   }
 
-  /** Text in which `$(…)`, `${…}` and backticks expand: a double-quoted string's, to `close`, or a heredoc body's, to the end. */
+  /** Text in which `$(…)`, `${…}` and backticks expand: a double-quoted string's or a `${…}`'s, to `close`, or a heredoc body's, to the end. */
   readExpanding(close?: string): string {
     let text = ''
+    const plainRun = close === '}' ? PLAIN_IN_BRACES : PLAIN_EXPANDING
     while (this.i < this.src.length) {
-      PLAIN_EXPANDING.lastIndex = this.i
-      const plain = PLAIN_EXPANDING.exec(this.src)
+      plainRun.lastIndex = this.i
+      const plain = plainRun.exec(this.src)
       if (plain !== null) {
         text += plain[0]
         this.i += plain[0].length
@@ -318,6 +320,13 @@ class ShellReader {
       this.i = this.matching(this.i + 1, '(', ')')
     } else if (next === '(') {
       this.readBracketed(this.i + 1)
+    } else if (next === '{' && this.nesting < MAX_NESTING) {
+      // `${x:-$(cmd)}` runs cmd: the parameter's words expand as a double-quoted string's do.
+      this.i += 2
+      this.nesting++
+      this.readExpanding('}')
+      this.nesting--
+      this.i++
     } else if (next === '{') {
       this.i = this.matching(this.i + 1, '{', '}')
     } else {
