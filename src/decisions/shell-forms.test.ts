@@ -69,6 +69,7 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     [`bash <<'EOF'\ngit push --force\nEOF`],
     [`bash <<< 'git push --force'`],
     [`cat <<EOF\n$(git push --force)\nEOF`],
+    [`git commit -m "$(cat <<'EOF'\nfix: the build\nEOF)" && git push --force`],
     [`ls | xargs -I{} sh -c 'git push --force'`],
     [`cat <<'EOF' | bash\ngit push '--force'\nEOF`],
     [`echo "git push '--force'" | sh`],

@@ -96,7 +96,7 @@ class ShellReader {
         this.i++
         finish()
         parts.push(';')
-        this.readHeredocs()
+        this.readHeredocs(close)
         continue
       }
       // At a word's start, as every character here is: a comment to the end of the line.
@@ -199,15 +199,23 @@ class ShellReader {
     return { words: [], redirections: [], stdin: [], expanding: [] }
   }
 
-  /** After a newline, the bodies of the heredocs begun on the line before. */
-  private readHeredocs() {
+  /**
+   * After a newline, the bodies of the heredocs begun on the line before. In `$( … )` (`close`),
+   * a line of the delimiter and the `)` ends the body and the substitution, as bash 5 reads
+   * `"$(cat <<'EOF'⏎…⏎EOF)" && git push --force`: the command after it is not body.
+   */
+  private readHeredocs(close?: string) {
     for (const h of this.pending) {
       const lines: string[] = []
       while (this.i < this.src.length) {
         const end = this.src.indexOf('\n', this.i)
         const line = this.src.slice(this.i, end === -1 ? this.src.length : end)
-        this.i = end === -1 ? this.src.length : end + 1
         const bare = h.stripTabs ? line.replace(/^\t+/, '') : line
+        if (close !== undefined && h.delimiter !== '' && bare.startsWith(h.delimiter + close)) {
+          this.i += line.length - bare.length + h.delimiter.length
+          break
+        }
+        this.i = end === -1 ? this.src.length : end + 1
         if (bare === h.delimiter) break
         lines.push(bare)
       }
