@@ -68,6 +68,8 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     [`eval "git push '--force'"`],
     [`bash <<'EOF'\ngit push --force\nEOF`],
     [`bash <<< 'git push --force'`],
+    [`bash -s -- --dry-run <<'EOF'\ngit push --force\nEOF`],
+    [`bash +x -c 'git push --force'`],
     [`cat <<EOF\n$(git push --force)\nEOF`],
     [`git commit -m "$(cat <<'EOF'\nfix: the build\nEOF)" && git push --force`],
     [`ls | xargs -I{} sh -c 'git push --force'`],

@@ -506,11 +506,15 @@ function scriptsRun(command: readonly string[], stdin: readonly string[]): strin
   if (name === 'eval') return [args.join(' ')]
   if (name === undefined || !SHELLS.has(name)) return []
   let withC = false
+  // -s: the script is stdin, and the operands are its arguments (`bash -s -- --dry-run <<'EOF'`).
+  let withS = false
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string
     if (a === '--' || a === '-') continue
-    if (/^-[a-zA-Z]+$/.test(a)) {
-      if (a.includes('c')) withC = true
+    // `+x`, `+o history` turn an option off: still options.
+    if (/^[-+][a-zA-Z]+$/.test(a)) {
+      if (a.startsWith('-') && a.includes('c')) withC = true
+      if (a.startsWith('-') && a.includes('s')) withS = true
       if (a.endsWith('o') || a.endsWith('O')) i++
       continue
     }
@@ -520,7 +524,7 @@ function scriptsRun(command: readonly string[], stdin: readonly string[]): strin
     }
     if (a.startsWith('--')) continue
     // The first operand: the script itself with -c, else a script file (and stdin is its input, not a script).
-    return withC ? [a] : []
+    return withC ? [a] : withS ? [...stdin] : []
   }
   return withC ? [] : [...stdin]
 }
