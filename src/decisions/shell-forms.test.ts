@@ -57,6 +57,8 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     ['(cd web && git push --force)'],
     ['{ git push --force; }'],
     ['if true; then git push --force; fi'],
+    ['function push { git push --force; }; push'],
+    ['coproc git push --force'],
     ['echo $(git push --force)'],
     ['echo "$(git push "--force")"'],
     ['echo `git push --force`'],

@@ -41,7 +41,7 @@ const PLAIN = /[^\s;&|()<>\\'"$`]+/y
 const PLAIN_EXPANDING = /[^\\$`"]+/y
 const PLAIN_IN_BRACES = /[^\\$`"}]+/y
 const WORD_END = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>'])
-const RESERVED_AT_START = new Set(['!', '{', '}', 'then', 'do', 'else', 'elif', 'if', 'while', 'until', 'fi', 'done'])
+const RESERVED_AT_START = new Set(['!', '{', '}', 'then', 'do', 'else', 'elif', 'if', 'while', 'until', 'fi', 'done', 'coproc'])
 /** How many lists (subshells, `$(…)`) one script may nest before it is no longer read: a stack's worth is far more. */
 const MAX_NESTING = 64
 
@@ -484,6 +484,12 @@ function runSteps(words: readonly string[]): string[][] {
     const w = words[i] as string
     if (ASSIGNMENT.test(w) || RESERVED_AT_START.has(w)) {
       i++
+      step(i)
+      continue
+    }
+    // `function f { git push --force; }`: the body, after the name, runs when f is called.
+    if (w === 'function' && i + 1 < words.length) {
+      i += 2
       step(i)
       continue
     }
