@@ -63,6 +63,7 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     ['echo "$(git push "--force")"'],
     ['echo `git push --force`'],
     ['echo ${REMOTE:-$(git push --force)}'],
+    ['echo ${x:-"}"} ; git push --force'],
     [`echo "\${a[@]} \${#a} \${x:-\${y:-\`git push '--force'\`}}"`],
     ['bash -c "git push --force"'],
     [`bash -lc 'git push "--force"'`],
@@ -175,6 +176,7 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
       'nohup '.repeat(16_000),
       'a=('.repeat(30_000),
       '${x:-"$('.repeat(12_000),
+      '${x:-"'.repeat(16_000),
       '${'.repeat(50_000),
       `$'${'\\U0010ffff\\U110000\\c'.repeat(5_000)}`,
     ]

@@ -299,6 +299,11 @@ class ShellReader {
         this.i++
       } else if (c === '$' || c === '`') {
         text += this.readSubstitution()
+      } else if (c === '"' && close === '}') {
+        // `${x:-"}"}`: a `}` in quotes does not end the parameter.
+        this.i++
+        text += this.readExpanding('"')
+        this.i++
       } else {
         text += c
         this.i++
