@@ -20,6 +20,15 @@ describe('checking actions and choices (R-CON-3)', () => {
     expect(verdict.checked).toEqual(['D-021'])
   })
 
+  it('quotes a long command by its start and length in the message, not whole', () => {
+    const script = `cat > notes.md <<'EOF'\n${'a line of notes\n'.repeat(2000)}EOF\ngit push --force`
+    const [blocked] = checkAgainst([FORCE], { action: script }).blocked_by
+    expect(blocked?.message).toMatch(/^"cat > notes\.md <<'EOF' a line of notes a line .*… \(\d+ characters\)" matches the must_not pattern \/git push --force\//)
+    expect(blocked?.message.length).toBeLessThan(800)
+    // A short one whole, as before.
+    expect(checkAgainst([FORCE], { action: 'git push --force' }).blocked_by[0]?.message).toBe('"git push --force" matches the must_not pattern /git push --force/')
+  })
+
   it('allows a command the pattern does not match', () => {
     expect(checkAgainst([FORCE], { action: 'git push origin main' })).toMatchObject({ allowed: true, blocked_by: [], warnings: [] })
   })

@@ -127,6 +127,21 @@ function violation(decision: DecisionRecord, constraint: Constraint, message: st
   }
 }
 
+/** How long a command is quoted in a message, in characters, before it is cut. */
+export const SHOWN_ACTION_LENGTH = 300
+
+/**
+ * A command as a message quotes it: whole when short, else its start and its length. An action may
+ * be 100,000 characters (a heredoc), and the guard's reason, which quotes it, goes to the agent and
+ * the user: the whole script again says nothing more than its start and the pattern.
+ */
+function shown(text: string): string {
+  if (text.length <= SHOWN_ACTION_LENGTH) return text
+  // Not between the two halves of a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(SHOWN_ACTION_LENGTH - 1)) ? SHOWN_ACTION_LENGTH - 1 : SHOWN_ACTION_LENGTH
+  return `${text.slice(0, end)}… (${text.length} characters)`
+}
+
 /**
  * Judges an action (a shell command) or a choice at a decision point against decisions that
  * already apply (accepted, in scope). An action is tested against every `must_not` pattern, in
@@ -160,15 +175,15 @@ export function checkAgainst(
       if (matched.has(c)) {
         const m = matched.get(c)
         if (m !== undefined && m >= 0) {
-          const readAs = m === 0 ? '' : ` (read as "${forms[m]}")`
-          found.push(violation(decision, c, `"${action}" matches the must_not pattern /${c.pattern}/${readAs}`))
+          const readAs = m === 0 ? '' : ` (read as "${shown(forms[m] as string)}")`
+          found.push(violation(decision, c, `"${shown(action as string)}" matches the must_not pattern /${c.pattern}/${readAs}`))
         }
         if (m === undefined) {
           found.push(
             violation(
               decision,
               c,
-              `"${action}" could not be checked against the must_not pattern /${c.pattern}/: it takes too long on this action ` +
+              `"${shown(action as string)}" could not be checked against the must_not pattern /${c.pattern}/: it takes too long on this action ` +
                 '(nested quantifiers, such as (a+)+, can take exponential time); rewrite the pattern',
               true,
             ),
