@@ -145,6 +145,15 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     expect(checkAgainst([ANCHORED], { action: shells }).allowed).toBe(false)
   })
 
+  it('makes what each command runs a form before any command\'s other forms, so a long script\'s last command is still met by an anchored pattern', () => {
+    // Each line gives several forms (as written, each wrapper taken off, the substitution): made
+    // command by command, the first 256 were used up some 60 lines in.
+    const lines = Array.from({ length: 150 }, (_, i) => `LANG=C sudo -u ci nice echo "step ${i} $(date +%s)" >> out.txt`)
+    const action = `${lines.join('\n')}\ngit push '--force'`
+    expect(checkAgainst([ANCHORED], { action }).allowed).toBe(false)
+    expect(actionForms(action)).toContain('git push --force')
+  })
+
   it('still has the whole command unquoted when it has more commands than forms are made of', () => {
     const long = `${Array.from({ length: 400 }, (_, i) => `echo step-${i}`).join('\n')}\ngit push '--force'`
     expect(blockers(long)).toEqual(['D-021'])

@@ -577,31 +577,42 @@ export function actionForms(action: string): string[] {
     characters += form.length
   }
   const lists: Array<{ depth: number; list: string }> = []
+  // What each command runs (its wrappers and git's options taken off) before any command's other
+  // forms: past the limit of forms, a long script's last commands keep the one form a pattern
+  // anchored with `^` meets (300 lines of `echo … >> out`, then `git push '--force'`).
+  const runs: string[] = []
+  const others: string[] = []
   const read = (script: string, depth: number) => {
     if (depth > MAX_DEPTH) return
     const reader = new ShellReader(script, depth)
     reader.readList()
     for (const c of reader.commands) {
-      add([...c.words, ...c.redirections].join(' '))
       const steps = runSteps(c.words)
-      for (const step of steps) add(step.join(' '))
       const run = steps[steps.length - 1] ?? []
+      others.push([...c.words, ...c.redirections].join(' '))
+      for (const step of steps.slice(0, -1)) others.push(step.join(' '))
+      runs.push(run.join(' '))
       const git = withoutGitOptions(run)
-      if (git !== undefined) add(git.join(' '))
+      if (git !== undefined) runs.push(git.join(' '))
       for (const s of scriptsRun(run, [...c.stdin, ...fedBy(c.pipedFrom)])) read(s, depth + 1)
       for (const body of depth < MAX_DEPTH ? c.expanding : []) {
         const inner = new ShellReader(body, depth + 1)
         inner.readExpanding()
-        for (const list of inner.lists) add(list)
+        for (const list of inner.lists) others.push(list)
         for (const sub of inner.commands) {
-          add(sub.words.join(' '))
-          for (const step of runSteps(sub.words)) add(step.join(' '))
+          const subSteps = runSteps(sub.words)
+          others.push(sub.words.join(' '))
+          for (const step of subSteps.slice(0, -1)) others.push(step.join(' '))
+          const last = subSteps[subSteps.length - 1]
+          if (last !== undefined) runs.push(last.join(' '))
         }
       }
     }
     for (const list of [...reader.lists].reverse()) lists.push({ depth, list })
   }
   read(action, 0)
+  for (const form of runs) add(form)
+  for (const form of others) add(form)
   // Whole lists after the commands (a pattern one command matches is said as that command), on a
   // budget of their own, outermost first: however many commands a long script has, the whole of
   // it, unquoted, is still a form, for patterns that span commands (`curl … | sh`) and for any
