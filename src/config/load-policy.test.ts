@@ -94,6 +94,25 @@ describe('policies (R-POL)', () => {
   })
 })
 
+describe('a match rule that could hold the service (R-POL)', () => {
+  it('refuses a repeated group with a repeat inside it, naming the field and the group, and takes the seed rules', async () => {
+    const raw = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
+    // `^(a+)+$` held every route 27 s on a 28-character question that almost matched.
+    raw.points[0].match.question = '^(a+)+$'
+    raw.points[1].match.header = '(\\w+\\s?)*tier'
+    expect(() => parsePolicy(JSON.stringify(raw), 'mine.json')).toThrow(
+      [
+        'mine.json: invalid policy',
+        '  points.0.match.question: (a+)+ repeats a group that repeats inside it, which can take exponential time on a question that almost matches (every question is tried): write it with one repeat, as a+ for (a+)+',
+        '  points.1.match.header: (\\w+\\s?)* repeats a group that repeats inside it, which can take exponential time on a question that almost matches (every question is tried): write it with one repeat, as a+ for (a+)+',
+      ].join('\n'),
+    )
+    raw.points[0].match.question = '^a+$'
+    raw.points[1].match.header = '\\w+\\s?tier'
+    expect(() => parsePolicy(JSON.stringify(raw), 'mine.json')).not.toThrow()
+  })
+})
+
 describe('a JSON policy with a syntax error (R-POL)', () => {
   it('says an unexpected word on one line, with the text around it', () => {
     const text = '{\n  "decay": { "alpha": True }\n}\n'

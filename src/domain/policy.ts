@@ -1,5 +1,6 @@
 import { z } from './zod'
 import { normalizeLabel } from './labels'
+import { nestedRepeat } from './nested-repeat'
 import { IdentifierSchema } from './observation'
 
 const nonBlank = z.string().regex(/\S/, 'must not be blank')
@@ -34,6 +35,16 @@ export const PointPolicySchema = z.strictObject({
           new RegExp(matchSource(source), 'i')
         } catch {
           ctx.addIssue({ code: 'custom', path: [field], message: `not a valid regular expression: ${source}` })
+          continue
+        }
+        // Tried on every question an agent sends, with no time limit (a decision's pattern has one).
+        const nested = nestedRepeat(source)
+        if (nested !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [field],
+            message: `${nested} repeats a group that repeats inside it, which can take exponential time on a question that almost matches (every question is tried): write it with one repeat, as a+ for (a+)+`,
+          })
         }
       }
     }),
