@@ -270,7 +270,12 @@ async function runHook(argv: string[]): Promise<void> {
         // No token, or one the service does not know: the event's user has nothing to do with it.
         process.stderr.write('decision-memory hook: the service refused the token (HTTP 401: is DECISION_MEMORY_TOKEN set to one of its tokens?)\n')
       } else if (response.status === 403) {
-        process.stderr.write(`decision-memory hook: the service refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user ${JSON.stringify(e.user)}?)\n`)
+        // Either may be wrong: the token, or the user the event was captured for (DECISION_MEMORY_USER
+        // unset sends `default`, which a developer's token may not act for).
+        process.stderr.write(
+          `decision-memory hook: the service refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user ${JSON.stringify(e.user)}? ` +
+            `If not, set --user or DECISION_MEMORY_USER to the token's user; events spooled for ${JSON.stringify(e.user)} wait for a token that may)\n`,
+        )
       }
       refusedToken = response.status === 401 || response.status === 403
       timedOut = false
