@@ -115,3 +115,21 @@ describe('the hook command of a checkout', () => {
     expect(changes.map((c) => c.action)).toEqual(['updated', 'updated', 'updated'])
   })
 })
+
+describe('install-hooks and a token in a hook command', () => {
+  it('says on stderr that the file holds DECISION_MEMORY_TOKEN, without repeating the token, and nothing otherwise', async () => {
+    const { file } = await settingsFolder()
+    const command = `DECISION_MEMORY_TOKEN=alice-token-0123456789abcdef ${defaultHookCommand()}`
+    expect(await installHooksCommand(['--file', file, '--command', command])).toBe(0)
+    expect(stderr).toContain(`a hook command in ${file} holds DECISION_MEMORY_TOKEN`)
+    expect(stderr).not.toContain('alice-token')
+    // Run again without --command: the earlier entry's variable is kept, and so is the warning.
+    stderr = ''
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    expect(stderr).toContain('holds DECISION_MEMORY_TOKEN')
+    const { file: plain } = await settingsFolder()
+    stderr = ''
+    expect(await installHooksCommand(['--file', plain])).toBe(0)
+    expect(stderr).toBe('')
+  })
+})
