@@ -134,6 +134,10 @@ describe('CONNECT, which Node hands to no request listener (R-SVC-2)', () => {
     expect(answer.body).toEqual({ error: { code: 'not_found', message: 'no route CONNECT 127.0.0.1:22', issues: [], request_id: expect.stringMatching(UUID) } })
     expect(answer.headers).toContain(`x-request-id: ${answer.body.error.request_id}`)
     expect(lines).toMatchObject([{ level: 40, event: 'connect-refused', req_id: answer.body.error.request_id }])
+    // A target with a query: logged, and answered, without it (the log never holds a query string).
+    const queried = parsed(await raw(port, 'CONNECT /x?token=secret HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n'))
+    expect(queried.body.error.message).toBe('no route CONNECT /x')
+    expect(JSON.stringify(lines)).not.toContain('secret')
   })
 })
 

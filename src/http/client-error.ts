@@ -53,9 +53,11 @@ function endWith(socket: Duplex, status: number, answer: unknown, requestId: str
  */
 export function answerConnect(logger: Logger) {
   return function onConnect(req: IncomingMessage, socket: Duplex): void {
-    const message = `no route CONNECT ${req.url ?? ''}`
+    // The target as a path is logged: without its query, as every request's path (never a query string).
+    const target = (req.url ?? '').split('?')[0] as string
+    const message = `no route CONNECT ${target}`
     const requestId = crypto.randomUUID()
-    logger.warn({ event: 'connect-refused', req_id: requestId, target: req.url }, message)
+    logger.warn({ event: 'connect-refused', req_id: requestId, target }, message)
     if (!socket.writable) {
       socket.destroy()
       return
