@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { REQUIRED_TIER_L } from '../../test/support/decision-record'
 import { claudeCodeFixture } from '../../test/support/fixtures'
 import { createTestApp, START } from '../../test/support/test-app'
 
@@ -158,14 +159,8 @@ describe('every answer fits the OpenAPI document: its status, content type and s
 
     // Decisions through their lifecycle, a required one bound to the point, and an import.
     await send('POST', '/v1/decisions', {
+      ...REQUIRED_TIER_L,
       key: 'D-TIER',
-      title: 'Billing is Tier L',
-      decision: 'Tier L',
-      rationale: 'review',
-      enforce: 'required',
-      status: 'accepted',
-      scope: { points: ['complexity-tier'] },
-      constraints: [{ kind: 'must', option: 'Tier L' }],
       evidence: [{ kind: 'doc', summary: 'why', uri: 'https://example.com', content: 'text' }],
     })
     const push = { kind: 'must_not', pattern: 'git push (.* )?(--force|-f\\b)' }
