@@ -167,6 +167,20 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     }
   })
 
+  it('reads again at most a bounded share of an action, however many evals and backticks an unclosed $( nests', () => {
+    // Each `eval` or backtick in an unclosed `$(` holds the rest, read again with every later one
+    // in it: 40 of them (360 characters) took hours, 100,000 characters ran the service out of memory.
+    const nested = `${'eval x $('.repeat(40)}${')'.repeat(40)}; git push '--force'`
+    expect(checkAgainst([ANCHORED], { action: nested }).allowed).toBe(false)
+    expect(actionForms(nested)).toContain('git push --force')
+    // The innermost eval is still read.
+    expect(actionForms(nested)).toContain('eval x $()')
+    // 100,000 characters of them: read, and the push in them (nested past 64) met in the whole command.
+    for (const action of ['eval x `eval y $(eval z '.repeat(4_000), 'eval $(eval `'.repeat(7_500)]) {
+      expect(blockers(`${action}\ngit push --force`)).toEqual(['D-021'])
+    }
+  })
+
   it('reads any text without throwing, within bounds', () => {
     const hostile = [
       '$('.repeat(50_000),

@@ -33,6 +33,27 @@ const MAX_FORMS = 256
 /** At most this many steps of what a command runs are forms (`FOO=1 sudo git push`, `sudo git push`), the command run besides. */
 const MAX_STEPS = 16
 const MAX_CHARACTERS = 400_000
+/**
+ * At most this many characters of one action are read again (a shell's script, `eval`'s
+ * arguments, a backtick substitution, an unquoted heredoc's body), all readings together: four
+ * times the longest action checked. Each `eval` or backtick nested in an unclosed `$(` holds the
+ * rest of the action, and read again holds every later one: `eval x $(` 24 times (216
+ * characters) took 3 s, each 4 more four times as long, and a 100,000-character action ran the
+ * service out of memory. Past it, what would be read again is passed over, as past MAX_DEPTH.
+ */
+const MAX_READ_AGAIN = 400_000
+
+/** What is left of MAX_READ_AGAIN for one action, shared by every reading of it. */
+interface ReadBudget {
+  left: number
+}
+
+/** Whether `text` may be read again, taking its length from the budget when it may. */
+function mayReadAgain(budget: ReadBudget, text: string): boolean {
+  if (text.length > budget.left) return false
+  budget.left -= text.length
+  return true
+}
 
 const OPERATORS = ['&&', '||', ';;&', ';;', ';&', '|&', ';', '&', '|'] as const
 const REDIRECTIONS = ['<<<', '<<-', '&>>', '<<', '>>', '>&', '<&', '&>', '>|', '<>', '<', '>'] as const
@@ -61,6 +82,7 @@ class ShellReader {
   constructor(
     readonly src: string,
     readonly depth: number,
+    private readonly budget: ReadBudget = { left: MAX_READ_AGAIN },
   ) {}
 
   /** Reads a list up to `close` (`)` of a subshell or `$(`), or to the end; returns it rendered. */
@@ -414,8 +436,8 @@ class ShellReader {
 
   /** A script found inside this one (a backtick substitution's): its commands and lists are this one's. */
   absorb(script: string) {
-    if (this.depth >= MAX_DEPTH) return
-    const inner = new ShellReader(script, this.depth + 1)
+    if (this.depth >= MAX_DEPTH || !mayReadAgain(this.budget, script)) return
+    const inner = new ShellReader(script, this.depth + 1, this.budget)
     inner.readList()
     this.commands.push(...inner.commands)
     this.lists.push(...inner.lists)
@@ -582,9 +604,10 @@ export function actionForms(action: string): string[] {
   // anchored with `^` meets (300 lines of `echo … >> out`, then `git push '--force'`).
   const runs: string[] = []
   const others: string[] = []
+  const budget: ReadBudget = { left: MAX_READ_AGAIN }
   const read = (script: string, depth: number) => {
-    if (depth > MAX_DEPTH) return
-    const reader = new ShellReader(script, depth)
+    if (depth > MAX_DEPTH || (depth > 0 && !mayReadAgain(budget, script))) return
+    const reader = new ShellReader(script, depth, budget)
     reader.readList()
     for (const c of reader.commands) {
       const steps = runSteps(c.words)
@@ -596,7 +619,8 @@ export function actionForms(action: string): string[] {
       if (git !== undefined) runs.push(git.join(' '))
       for (const s of scriptsRun(run, [...c.stdin, ...fedBy(c.pipedFrom)])) read(s, depth + 1)
       for (const body of depth < MAX_DEPTH ? c.expanding : []) {
-        const inner = new ShellReader(body, depth + 1)
+        if (!mayReadAgain(budget, body)) continue
+        const inner = new ShellReader(body, depth + 1, budget)
         inner.readExpanding()
         for (const list of inner.lists) others.push(list)
         for (const sub of inner.commands) {
