@@ -60,7 +60,7 @@ const REDIRECTIONS = ['<<<', '<<-', '&>>', '<<', '>>', '>&', '<&', '&>', '>|', '
 /** Runs of characters that stand for themselves, in a word and in text that expands. */
 const PLAIN = /[^\s;&|()<>\\'"$`]+/y
 const PLAIN_EXPANDING = /[^\\$`"]+/y
-const PLAIN_IN_BRACES = /[^\\$`"}]+/y
+const PLAIN_IN_BRACES = /[^\\$`"'}]+/y
 const WORD_END = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>'])
 const RESERVED_AT_START = new Set(['!', '{', '}', 'then', 'do', 'else', 'elif', 'if', 'while', 'until', 'fi', 'done', 'coproc'])
 /** How many lists (subshells, `$(…)`) one script may nest before it is no longer read: a stack's worth is far more. */
@@ -312,7 +312,8 @@ class ShellReader {
           this.i += 2
           continue
         }
-        if (next !== undefined && ['$', '`', '"', '\\'].includes(next)) {
+        // In `${…}` any character is escaped, a quote or a brace too: `${s//\'/x}`, `${x:-\}}`.
+        if (next !== undefined && (close === '}' || ['$', '`', '"', '\\'].includes(next))) {
           text += next
           this.i += 2
           continue
@@ -326,6 +327,13 @@ class ShellReader {
         this.i++
         text += this.readExpanding('"')
         this.i++
+      } else if (c === "'" && close === '}') {
+        // `${x:-'}'}` too: bash reads single quotes in `${…}` as quotes, in double quotes and
+        // heredoc bodies as well, and nothing in them expands.
+        const end = this.src.indexOf("'", this.i + 1)
+        const after = end === -1 ? this.src.length : end + 1
+        text += this.src.slice(this.i, after)
+        this.i = after
       } else {
         text += c
         this.i++
