@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { nestedRepeat } from './nested-repeat'
 
@@ -9,6 +10,12 @@ describe('nestedRepeat: a repeated group holding an unbounded repeat', () => {
     ['((ab)+c)*', '((ab)+c)*'],
     ['(a{2,})+?', '(a{2,})+?'],
     ['(?<word>[a-z]+ ?)+$', '(?<word>[a-z]+ ?)+'],
+    // In JS a `]` first in a class closes it: `[^]` is any character, and `^([^]+)+x$` hangs.
+    ['^([^]+)+x$', '([^]+)+'],
+    ['([]a+)+', '([]a+)+'],
+    // Inside a lookaround, still seen.
+    ['(?=(a+)+b)', '(a+)+'],
+    ['(a)(?:\\1+)+', '(?:\\1+)+'],
   ])('finds it in %j', (source, group) => {
     expect(nestedRepeat(source)).toBe(group)
   })
@@ -25,7 +32,26 @@ describe('nestedRepeat: a repeated group holding an unbounded repeat', () => {
     ['(a{2,3})+'],
     ['which (model|effort)\\b'],
     ['[\\]a-z+]+(b)*'],
+    ['[()+]+(x)+'],
+    ['(\\\\+)?(\\(a\\))+'],
+    ['(?<n>a)\\k<n>+'],
+    ['(a{)+'],
+    ['(\\u{1F600})+'],
   ])('leaves %j alone', (source) => {
     expect(nestedRepeat(source)).toBeUndefined()
+  })
+
+  it('never throws, and names a group of the source, on any text', () => {
+    const unit = fc.constantFrom(...'()[]{}\\*+?^$|,:=!<>0129a'.split(''), '(?:', '(?=', '(?<=', '(?<!', '[^]', '{2,}', '{1}', '\\u{')
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit, maxLength: 60 })), (source) => {
+        const found = nestedRepeat(source)
+        if (found !== undefined) {
+          expect(source).toContain(found)
+          expect(found.startsWith('(')).toBe(true)
+        }
+      }),
+      { numRuns: 2000 },
+    )
   })
 })

@@ -31,9 +31,9 @@ export function nestedRepeat(source: string): string | undefined {
     if (c === '\\') {
       i += 2
     } else if (c === '[') {
-      // A class is one atom: skip to its closing `]` (a `]` first in it, or escaped, is a member).
+      // A class is one atom: skip to its closing `]` (an escaped `]` is a member). Unlike POSIX, a
+      // `]` first in it closes it: `[]` matches nothing, `[^]` any character.
       i += source[i + 1] === '^' ? 2 : 1
-      if (source[i] === ']') i++
       while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1
       i++
     } else if (c === '(') {
