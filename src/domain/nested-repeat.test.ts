@@ -34,6 +34,11 @@ describe('nestedRepeat: a repeated group holding an unbounded repeat', () => {
     ['[\\]a-z+]+(b)*'],
     ['[()+]+(x)+'],
     ['(\\\\+)?(\\(a\\))+'],
+    // A lookaround consumes nothing and is not backtracked into: each position is tried once.
+    ['(?:(?!foo\\s*bar).)*'],
+    ['which (?:(?!\\s+not).)+tier'],
+    ['(?:(?<=x\\s*)y)+'],
+    ['(?:(?=(a+))\\1b)+'],
     ['(?<n>a)\\k<n>+'],
     ['(a{)+'],
     ['(\\u{1F600})+'],

@@ -4,11 +4,13 @@
  * `(?:x*y){2,}`. Such a pattern can backtrack for exponential time on a text that almost matches
  * (`^(a+)+$` on 28 `a`s and a `b`: 27 s), holding the event loop, every route with it. Undefined
  * when there is none. What it does not see (overlapping alternatives, `(a|a)*`, a bounded repeat
- * of varying length repeated, `(a{2,3})+`) is left to the author; it never throws.
+ * of varying length repeated, `(a{2,3})+`) is left to the author; it never throws. A lookaround's
+ * repeats are checked within it but do not make the group around it unbounded: it consumes
+ * nothing and is not backtracked into, so `(?:(?!a\s*b).)*` tries each position once.
  */
 export function nestedRepeat(source: string): string | undefined {
   // Each open group: where it began, and whether it holds an unbounded repeat.
-  const open: Array<{ start: number; unbounded: boolean }> = []
+  const open: Array<{ start: number; unbounded: boolean; lookaround: boolean }> = []
   const top = { unbounded: false }
   /** The repeat at `i`, if any: its length and whether it repeats more than once, unbounded or not. */
   const repeatAt = (i: number): { length: number; repeats: boolean; unbounded: boolean } | undefined => {
@@ -37,7 +39,7 @@ export function nestedRepeat(source: string): string | undefined {
       while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1
       i++
     } else if (c === '(') {
-      open.push({ start: i, unbounded: false })
+      open.push({ start: i, unbounded: false, lookaround: /^\(\?<?[=!]/.test(source.slice(i, i + 4)) })
       i++
       continue
     } else if (c === ')') {
@@ -45,6 +47,11 @@ export function nestedRepeat(source: string): string | undefined {
       i++
       if (group === undefined) continue
       const repeat = repeatAt(i)
+      if (group.lookaround) {
+        // Its repeat, if any (`(?=a)*`, allowed without the u flag), repeats a match of nothing.
+        if (repeat !== undefined) i += repeat.length
+        continue
+      }
       if (repeat?.repeats === true && group.unbounded) return source.slice(group.start, i + repeat.length)
       const outer = frame()
       outer.unbounded = outer.unbounded || group.unbounded || repeat?.unbounded === true
