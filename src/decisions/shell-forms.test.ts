@@ -70,6 +70,10 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     ["echo ${s//\\'/x} ; git push --force"],
     [`echo "\${s//\\'/x}" ; git push --force`],
     ['echo ${x:-\\}} ; git push --force'],
+    // Unquoted, `$'…'` in `${…}` is ANSI-C quoting, `\'` in it a quote (bash 5.2 prints ').
+    ["echo ${x:-$'\\''} ; git push --force"],
+    ["echo ${x:-$'a\\'}'} ; git push --force"],
+    [`echo "\${x:-$'}'}" ; git push --force`],
     [`echo "\${a[@]} \${#a} \${x:-\${y:-\`git push '--force'\`}}"`],
     ['bash -c "git push --force"'],
     [`bash -lc 'git push "--force"'`],

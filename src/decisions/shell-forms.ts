@@ -283,7 +283,7 @@ class ShellReader {
         this.i += 2
         word += this.readAnsiC()
       } else if (c === '$' || c === '`') {
-        word += this.readSubstitution()
+        word += this.readSubstitution(false)
       } else {
         word += c
         this.i++
@@ -292,8 +292,12 @@ class ShellReader {
     return word
   }
 
-  /** Text in which `$(…)`, `${…}` and backticks expand: a double-quoted string's or a `${…}`'s, to `close`, or a heredoc body's, to the end. */
-  readExpanding(close?: string): string {
+  /**
+   * Text in which `$(…)`, `${…}` and backticks expand: a double-quoted string's or a `${…}`'s, to
+   * `close`, or a heredoc body's, to the end. `quoted`: in double quotes or a heredoc body, where
+   * bash reads `$'` in `${…}` as `$` and a single quote, not as `$'…'` (`${x:-$'\''}` unquoted is `'`).
+   */
+  readExpanding(close?: string, quoted = true): string {
     let text = ''
     const plainRun = close === '}' ? PLAIN_IN_BRACES : PLAIN_EXPANDING
     while (this.i < this.src.length) {
@@ -320,8 +324,11 @@ class ShellReader {
         }
         text += c
         this.i++
+      } else if (c === '$' && close === '}' && !quoted && this.src[this.i + 1] === "'") {
+        this.i += 2
+        text += this.readAnsiC()
       } else if (c === '$' || c === '`') {
-        text += this.readSubstitution()
+        text += this.readSubstitution(quoted)
       } else if (c === '"' && close === '}') {
         // `${x:-"}"}`: a `}` in quotes does not end the parameter.
         this.i++
@@ -343,7 +350,7 @@ class ShellReader {
   }
 
   /** `$(…)`, `$((…))`, `${…}`, `` `…` `` or a lone `$`, as written; the commands inside are read. */
-  private readSubstitution(): string {
+  private readSubstitution(quoted: boolean): string {
     const start = this.i
     const c = this.src[this.i]
     if (c === '`') {
@@ -367,7 +374,7 @@ class ShellReader {
       // `${x:-$(cmd)}` runs cmd: the parameter's words expand as a double-quoted string's do.
       this.i += 2
       this.nesting++
-      this.readExpanding('}')
+      this.readExpanding('}', quoted)
       this.nesting--
       this.i++
     } else if (next === '{') {
