@@ -131,5 +131,11 @@ describe('install-hooks and a token in a hook command', () => {
     stderr = ''
     expect(await installHooksCommand(['--file', plain])).toBe(0)
     expect(stderr).toBe('')
+    // A value read when the hook runs holds no token; a dry run says what the file would hold.
+    const { file: read } = await settingsFolder()
+    expect(await installHooksCommand(['--file', read, '--command', `DECISION_MEMORY_TOKEN=$(cat ~/.dm-token) ${defaultHookCommand()}`])).toBe(0)
+    expect(stderr).toBe('')
+    expect(await installHooksCommand(['--file', read, '--dry-run', '--command', command])).toBe(0)
+    expect(stderr).toContain('would hold DECISION_MEMORY_TOKEN')
   })
 })

@@ -113,12 +113,13 @@ async function replaceFile(target: string, text: string): Promise<void> {
 /**
  * A token written into a hook's command (`DECISION_MEMORY_TOKEN=… node … hook`, kept from an earlier
  * install or given with --command) is said on stderr: a project's `.claude/settings.json` is
- * usually committed, and the token would go with it. The token itself is not repeated.
+ * usually committed, and the token would go with it. The token itself is not repeated. A value
+ * read when the hook runs (`$(cat ~/.dm-token)`, `$DM_TOKEN`) holds no token, and is not said.
  */
-function warnOfToken(commands: readonly string[], file: string): void {
-  if (!commands.some((c) => /\bDECISION_MEMORY_TOKEN=/.test(c))) return
+function warnOfToken(commands: readonly string[], file: string, written: boolean): void {
+  if (!commands.some((c) => /\bDECISION_MEMORY_TOKEN=(?!["']?[$`])/.test(c))) return
   process.stderr.write(
-    `decision-memory install-hooks: a hook command in ${file} holds DECISION_MEMORY_TOKEN; if this file is committed, the token is too: ` +
+    `decision-memory install-hooks: a hook command in ${file} ${written ? 'holds' : 'would hold'} DECISION_MEMORY_TOKEN; if this file is committed, the token is too: ` +
       'set the variable in the environment Claude Code runs in instead, or keep the hooks in .claude/settings.local.json (--file)\n',
   )
 }
@@ -173,7 +174,7 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
       const where = change.matcher === null ? change.event : `${change.event} (matcher ${change.matcher})`
       process.stdout.write(`${change.action.padEnd(9)} ${where}: ${change.command}\n`)
     }
-    warnOfToken(merged.changes.map((c) => c.command), file)
+    warnOfToken(merged.changes.map((c) => c.command), file, values['dry-run'] !== true)
   }
   if (values['dry-run'] === true) {
     sayChanges()
