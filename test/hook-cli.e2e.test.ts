@@ -343,7 +343,7 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
       })
     // A capture made while the user was set wrong: spooled.
     const wrong = await run('alice', 'post-tool-use-single')
-    expect(wrong.stderr).toContain('HTTP 403: may DECISION_MEMORY_TOKEN act for user "alice"?')
+    expect(wrong.stderr).toContain('HTTP 403: may DECISION_MEMORY_TOKEN act for user "alice"? If not, set --user or DECISION_MEMORY_USER to the token\'s user')
     expect(await spooledLines(spool)).toBe(1)
     // The user set right: the question is planned and the capture delivered, the wrong user's kept.
     const planned = await run('ali', 'pre-tool-use')
