@@ -59,6 +59,7 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     ['if true; then git push --force; fi'],
     ['function push { git push --force; }; push'],
     ['coproc git push --force'],
+    ['coproc PUSH { git push --force; }'],
     ['echo $(git push --force)'],
     ['echo "$(git push "--force")"'],
     ['echo `git push --force`'],

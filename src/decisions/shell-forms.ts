@@ -524,6 +524,12 @@ function runSteps(words: readonly string[]): string[][] {
   let i = 0
   for (let guard = 0; guard < words.length + 1 && i < words.length; guard++) {
     const w = words[i] as string
+    // `coproc NAME { git push --force; }`: a name before a compound command names the coprocess.
+    if (w === 'coproc' && words[i + 2] === '{') {
+      i += 2
+      step(i)
+      continue
+    }
     if (ASSIGNMENT.test(w) || RESERVED_AT_START.has(w)) {
       i++
       step(i)
