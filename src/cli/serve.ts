@@ -80,6 +80,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // A broken policy stops start-up before anything is opened.
   const policy = await loadPolicy(policyFile)
   const auth = authFile === undefined ? undefined : await loadTokens(resolve(authFile))
+  if (auth?.exposure !== undefined) logger.warn({ event: 'tokens-file-readable' }, auth.exposure)
   const { store, decisionStore } = await openStores(dataDir, policy)
   // This run's id in the store's folder, which a command told to use this store checks (store-id.ts).
   const storeId = randomHex(16)

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -48,6 +48,19 @@ describe('loadTokens', () => {
   it('reads a valid file', async () => {
     const file = await fileWith(JSON.stringify({ tokens: [{ name: 'alice', token: ALICE, users: ['alice', 'default'] }] }))
     expect((await loadTokens(file)).authenticate(ALICE)?.users).toEqual(new Set(['alice', 'default']))
+  })
+
+  it.skipIf(process.platform === 'win32')('says a file of plain tokens other accounts may read is exposed, and not one of digests or the owner\'s only', async () => {
+    const plain = await fileWith(JSON.stringify({ tokens: [{ name: 'alice', token: ALICE, users: ['alice'] }] }))
+    await chmod(plain, 0o644)
+    const exposure = (await loadTokens(plain)).exposure
+    expect(exposure).toBe(`${plain} holds 1 token in plain and other accounts may read it (mode 644): make it its owner's only (chmod 600), or give each token as its sha256`)
+    expect(exposure).not.toContain(ALICE)
+    await chmod(plain, 0o600)
+    expect((await loadTokens(plain)).exposure).toBeUndefined()
+    const digests = await fileWith(JSON.stringify({ tokens: [{ name: 'ops', sha256: createHash('sha256').update(OPS).digest('hex'), users: ['*'] }] }))
+    await chmod(digests, 0o644)
+    expect((await loadTokens(digests)).exposure).toBeUndefined()
   })
 
   it('reads a file saved with a byte order mark', async () => {

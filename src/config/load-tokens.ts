@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { IdentifierSchema } from '../domain/observation'
 import { z } from '../domain/zod'
 import { duplicateJsonKeys } from './json-duplicate-keys'
@@ -14,6 +14,11 @@ export interface Principal {
 /** The tokens the service accepts; lookups take the same time whichever token matches, if any. */
 export interface TokenTable {
   authenticate(token: string): Principal | undefined
+  /**
+   * Why the file is a risk as it lies, said at start (the service runs all the same): plain tokens
+   * in a file other accounts may read. Undefined when it is not, or for a table made in memory.
+   */
+  exposure?: string
 }
 
 /** Tokens shorter than this are refused: a bearer token must not be guessable. */
@@ -131,5 +136,14 @@ export async function loadTokens(file: string): Promise<TokenTable> {
   if (!result.success || problems.length > 0) {
     throw new TokensFileError(`${file}: invalid tokens file\n${problems.join('\n')}`)
   }
-  return createTokenTable(result.data)
+  const table = createTokenTable(result.data)
+  const plain = result.data.tokens.filter((t) => t.token !== undefined).length
+  const mode = await stat(file).then((s) => s.mode & 0o777, () => 0)
+  if (plain === 0 || (mode & 0o044) === 0) return table
+  return {
+    ...table,
+    exposure:
+      `${file} holds ${plain} token${plain === 1 ? '' : 's'} in plain and other accounts may read it (mode ${mode.toString(8).padStart(3, '0')}): ` +
+      'make it its owner\'s only (chmod 600), or give each token as its sha256',
+  }
 }
