@@ -31,6 +31,16 @@ const TIER = {
   ],
   multiSelect: false,
 }
+/** A question left without multiSelect: what the plan takes it for is what the tests look at. */
+const CHECKS = {
+  question: 'Which checks should run before the PR?',
+  header: 'Checks',
+  options: [
+    { label: 'Lint', description: 'eslint' },
+    { label: 'Unit tests', description: 'vitest' },
+    { label: 'E2E tests', description: 'playwright' },
+  ],
+}
 const METHOD = {
   question: 'Which development methodology for this change?',
   header: 'Method',
@@ -101,15 +111,7 @@ describe('POST /v1/plan (R-ASK-3)', () => {
 
   it('gives a question the agent left multiSelect out of the multiSelect its recommendation took it for', async () => {
     const { call } = await createTestApp()
-    const checks = {
-      question: 'Which checks should run before the PR?',
-      header: 'Checks',
-      options: [
-        { label: 'Lint', description: 'eslint' },
-        { label: 'Unit tests', description: 'vitest' },
-        { label: 'E2E tests', description: 'playwright' },
-      ],
-    }
+    const checks = CHECKS
     const chosen = Array.from({ length: 8 }, (_, i) => ({
       question: checks.question,
       all_options: checks.options,
@@ -132,14 +134,7 @@ describe('POST /v1/plan (R-ASK-3)', () => {
 
   it('takes a question\'s multi_select, as recommend and an observation spell it, for AskUserQuestion\'s multiSelect', async () => {
     const { call } = await createTestApp()
-    const checks = {
-      question: 'Which checks should run before the PR?',
-      header: 'Checks',
-      options: [
-        { label: 'Lint', description: 'eslint' },
-        { label: 'Unit tests', description: 'vitest' },
-      ],
-    }
+    const checks = { ...CHECKS, options: CHECKS.options.slice(0, 2) }
     const { body } = await call('POST', '/v1/plan', { questions: [{ ...checks, multi_select: true }, { ...DOCS, multiSelect: undefined, multi_select: false }] })
     const planned = (text: string) => body.questions.find((q: { ask_user_question: { question: string } }) => q.ask_user_question.question === text)
     expect([planned(checks.question).recommendation.multi_select, planned(DOCS.question).recommendation.multi_select]).toEqual([true, false])
