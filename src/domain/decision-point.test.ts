@@ -72,6 +72,18 @@ describe('decision point keys (R-CAP-4)', () => {
     expect(isSensitive({ question: 'Which tier?', key: 'complexity-tier' }, policy)).toBe(false)
   })
 
+  it('finds a term in its plural, -ies too: vulnerabilities are a vulnerability', () => {
+    expect(isSensitive({ question: 'Which vulnerabilities should we patch first?', key: 'q-x' }, policy)).toBe(true)
+    expect(isSensitive({ question: 'Which VULNERABILITIES?', key: 'q-x' }, policy)).toBe(true)
+    expect(isSensitive({ question: 'Review the open incidents?', key: 'q-x' }, policy)).toBe(true)
+    expect(isSensitive({ question: 'Which queries should we cache?', key: 'q-x' }, policy)).toBe(false)
+    const raw = JSON.parse(readFileSync(DEFAULT_POLICY_FILE, 'utf8'))
+    const own = parsePolicy(JSON.stringify({ ...raw, sensitive_terms: ['privacy policy', 'key'] }), 'own.json')
+    expect(isSensitive({ question: 'Update the privacy  policies?', key: 'q-x' }, own)).toBe(true)
+    expect(isSensitive({ question: 'Rotate the keys?', key: 'q-x' }, own)).toBe(true)
+    expect(isSensitive({ question: 'Update the privacies policy?', key: 'q-x' }, own)).toBe(false)
+  })
+
   it("finds sensitive terms in an offered option's label, matched as in the question, not in its description", () => {
     const question = { question: 'What should the migration do with the old table?', key: 'q-x' }
     expect(isSensitive({ ...question, options: [{ option: 'Keep production data' }, { option: 'Drop it' }] }, policy)).toBe(true)

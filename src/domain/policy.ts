@@ -184,11 +184,17 @@ export interface CompiledPolicy extends Policy {
   sensitivePattern: RegExp | null
 }
 
+/**
+ * A term's last letter y after a consonant: a term matches where a word starts, so its plural in
+ * -s (`incidents`, `secrets`) is met already, but `vulnerability` is no prefix of `vulnerabilities`.
+ */
+const PLURAL_IN_IES = /([b-df-hj-np-tv-z])y$/i
+
 export function compilePolicy(policy: Policy): CompiledPolicy {
   // A term's words may be set apart by any white space, as a question's may; a term is read in
   // NFC, as isSensitive reads the question, so that neither form of an accent misses the other.
   const escaped = policy.sensitive_terms.map((t) =>
-    t.normalize('NFC').trim().split(/\s+/).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+'),
+    t.normalize('NFC').trim().split(/\s+/).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+').replace(PLURAL_IN_IES, '$1(?:y|ies)'),
   )
   return {
     ...policy,

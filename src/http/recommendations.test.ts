@@ -170,6 +170,15 @@ describe('sensitive points (R-REC-6, R-ASK-2)', () => {
     await call('POST', '/v1/observations', choices({ Opus: 25 }, described).map((o) => ({ ...o, decision_id: `model-${o.decision_id}` })))
     expect((await call('POST', '/v1/recommendations', described)).body).toMatchObject({ sensitive: false, ask: false })
   })
+
+  it('asks, neutral, a question about vulnerabilities: a term in its plural in -ies is the term', async () => {
+    const { call } = await createTestApp()
+    const patch = { question: 'Which vulnerabilities should we patch first?', all_options: ['Critical ones', 'All of them'] }
+    await call('POST', '/v1/observations', choices({ 'All of them': 25 }, patch))
+    const { body } = await call('POST', '/v1/recommendations', patch)
+    expect(body).toMatchObject({ sensitive: true, strength: 'neutral', ask: true })
+    expect(body.options.map((o: { label: string }) => o.label)).toEqual(['Critical ones', 'All of them'])
+  })
 })
 
 describe('ask (R-ASK-2)', () => {
