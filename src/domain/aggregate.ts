@@ -105,10 +105,14 @@ export function labelsOf(category: Category): string[] {
   return JSON.parse(category) as string[]
 }
 
-/** A context value as compared: scalars by their string form; null and absent are no value. */
+/**
+ * A context value as compared: scalars by their string form, without the white space around it;
+ * null, absent and blank are no value (a precondition "phase is " would say nothing).
+ */
 export function contextText(value: unknown): string | undefined {
   if (value === null || value === undefined) return undefined
-  return String(value)
+  const text = String(value).trim()
+  return text === '' ? undefined : text
 }
 
 /** An observation's context values, `[key, value]`, by key. */

@@ -147,6 +147,19 @@ describe('the precondition of a static default (R-REC-5)', () => {
   })
 })
 
+describe('the precondition of a learned answer (R-REC-5)', () => {
+  it('takes a blank context value for no value and a padded one for the value: no "phase is " precondition', async () => {
+    const { call } = await createTestApp()
+    const blank = choices({ 'Tier M': 6 }, { ...TIER, context: { phase: '', stage: '  ', workflow: ' /moai run ' } })
+    await call('POST', '/v1/observations', blank)
+    const { body } = await call('POST', '/v1/recommendations', { ...TIER, context: { phase: ' ', workflow: '/moai run' } })
+    expect(body).toMatchObject({ state: 'partial', recommended: 'Tier M', contradictions: [] })
+    expect(body.precondition).toContain('workflow is /moai run')
+    expect(body.precondition).not.toMatch(/phase|stage/)
+    expect(body.conditions.context).toEqual([{ key: 'workflow', value: '/moai run', share: 1 }])
+  })
+})
+
 describe('sensitive points (R-REC-6, R-ASK-2)', () => {
   it('asks, neutral, a question whose option names a sensitive term, however often the other was chosen', async () => {
     const { call } = await createTestApp()
