@@ -109,7 +109,12 @@ function withRationale(description: string, rationale: string): string {
  * description, every other field kept. A neutral recommendation (sensitive point, personalization
  * off) keeps the question as written, less the options a required decision rules out.
  */
-export function presentQuestion(question: AskUserQuestion, recommendation: Recommendation): AskUserQuestion {
+export function presentQuestion(given: AskUserQuestion, recommendation: Recommendation): AskUserQuestion {
+  // AskUserQuestion needs multiSelect: left out, it is what the recommendation took the question
+  // for (the point's policy or history), so that several options labelled (Recommended) and an
+  // answer joined with ", " are shown in a picker that takes several; a neutral question gets it
+  // too, since the tool refuses a question without it and it leans on no option.
+  const question = given.multiSelect === undefined ? { ...given, multiSelect: recommendation.multi_select } : given
   if (recommendation.strength === 'neutral') {
     // Neutral leans on no option (a sensitive point, personalization off), but a required decision
     // still holds (R-CON-2): the options it rules out leave the question, the rest as written and in
@@ -147,10 +152,6 @@ export function presentQuestion(question: AskUserQuestion, recommendation: Recom
     const shown = new Set(options.map((o) => normalizeLabel(o.label)))
     options.push(...question.options.filter((o) => !shown.has(normalizeLabel(o.label))))
   }
-  // AskUserQuestion needs multiSelect: left out, it is what the recommendation took the question
-  // for (the point's policy or history), so that several options labelled (Recommended) and an
-  // answer joined with ", " are shown in a picker that takes several.
-  if (question.multiSelect === undefined) return unmarkRuledOut({ ...question, options, multiSelect: recommendation.multi_select }, recommendation)
   return unmarkRuledOut({ ...question, options }, recommendation)
 }
 

@@ -132,6 +132,20 @@ describe('POST /v1/plan (R-ASK-3)', () => {
     expect(input.questions.find((q: { question: string }) => q.question === DOCS.question).multiSelect).toBe(false)
   })
 
+  it('gives a neutral question left without multiSelect one too: the tool needs it, and it leans on no option', async () => {
+    const { call } = await createTestApp()
+    const incident = { question: 'How should we handle the security incident?', header: 'Incident', options: [{ label: 'Page on-call', description: 'Now' }, { label: 'Open a ticket', description: 'Later' }] }
+    const sensitive = (await call('POST', '/v1/plan', { questions: [incident] })).body
+    expect(sensitive.questions[0].recommendation.strength).toBe('neutral')
+    expect(sensitive.ask_user_question_input.questions[0]).toEqual({ ...incident, multiSelect: false })
+    expect(ToolInput.safeParse(sensitive.ask_user_question_input).success).toBe(true)
+    expect((await call('PUT', '/v1/sessions/s-off/personalization', { enabled: false })).status).toBe(200)
+    const off = (await call('POST', '/v1/plan', { session_id: 's-off', questions: [{ ...CHECKS, multi_select: true }] })).body
+    expect(off.questions[0].recommendation.strength).toBe('neutral')
+    expect(off.ask_user_question_input.questions[0].multiSelect).toBe(true)
+    expect(ToolInput.safeParse(off.ask_user_question_input).success).toBe(true)
+  })
+
   it('takes a question\'s multi_select, as recommend and an observation spell it, for AskUserQuestion\'s multiSelect', async () => {
     const { call } = await createTestApp()
     const checks = { ...CHECKS, options: CHECKS.options.slice(0, 2) }
