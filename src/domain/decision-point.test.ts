@@ -65,6 +65,11 @@ describe('decision point keys (R-CAP-4)', () => {
 
   it('normalises question text', () => {
     expect(normalizeQuestion('  Which   Tier?!  ')).toBe('which tier')
+    // Full-width marks are how Chinese and Japanese end a question: dropped as their ASCII forms are.
+    expect(normalizeQuestion('どのDBを使いますか？')).toBe('どのdbを使いますか')
+    expect(normalizeQuestion('用哪个数据库？！')).toBe(normalizeQuestion('用哪个数据库'))
+    expect(normalizeQuestion('次の手順を選んでください。')).toBe('次の手順を選んでください')
+    expect(hashPointKey('どのDBを使いますか？', ['A', 'B'])).toBe(hashPointKey('どのDBを使いますか', ['A', 'B']))
   })
 
   it('finds sensitive terms in the question or header', () => {

@@ -9,7 +9,8 @@ export function normalizeQuestion(question: string): string {
     .toLocaleLowerCase('en')
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/[\s?!.:;,…]+$/u, '')
+    // ASCII marks and their full-width and ideographic forms (`？`, `。`, `、`), which end CJK questions.
+    .replace(/[\s?!.:;,…？！。．：；，、｡､‽⁇⁈⁉]+$/u, '')
 }
 
 /** The stable key of a question that neither names a point nor matches a policy rule. */
