@@ -269,6 +269,13 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
     if (asDefault) result = advise(rec, advisory.decision)
     effects.push(effectOf(advisory.decision, asDefault ? 'static-default' : 'outweighed', [advisory.option]))
   }
+  // Required decisions that contradict each other leave no answer the check allows: whatever is
+  // recommended, one of them blocks it (R-CON-3), so it is never answered for the user.
+  const conflicting = effects.filter((e) => e.effect === 'conflict' && e.enforce === 'required')
+  if (conflicting.length > 0 && result.ask === false) {
+    const keys = [...new Set(conflicting.map((e) => e.key))].join(', ')
+    result = { ...result, ask: true, ask_reason: `required decision ${keys} contradicts another in force: the user chooses` }
+  }
   return effects.length === 0 ? result : { ...result, decisions: effects }
 }
 

@@ -295,6 +295,37 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     expect(check).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-001' }] })
   })
 
+
+  it('never answers for the user where two required decisions contradict each other: the check blocks whatever it would answer', async () => {
+    const app = await createTestApp()
+    await choose(app, 'Tier S', 30)
+    // Two required musts naming different tiers: the newer is shown enforced, the older in conflict.
+    await app.call('POST', '/v1/decisions', REQUIRED_TIER_L)
+    app.clock.advance(HOUR)
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, title: 'Small first', constraints: [{ kind: 'must', option: 'Tier S' }] })
+    const musts = (await app.call('POST', '/v1/recommendations', TIER)).body
+    expect(musts).toMatchObject({ state: 'enforced', recommended: 'Tier S', ask: true })
+    expect(musts.ask_reason).toBe('required decision D-001 contradicts another in force: the user chooses')
+    expect((await app.call('POST', '/v1/decisions/check', { choice: 'Tier S', point: 'complexity-tier' })).body).toMatchObject({
+      allowed: false,
+      blocked_by: [{ key: 'D-001' }],
+    })
+    const plan = (await app.call('POST', '/v1/plan', { questions: [{ question: TIER.question, header: TIER.header, multiSelect: false, options: TIER.all_options.map((label) => ({ label, description: label })) }] })).body
+    expect(plan.answers).toEqual({})
+    expect(plan.questions[0]).toMatchObject({ ask: true, answer: null })
+
+    // A required must_not of the option a required must names: the learned Tier S would be
+    // auto-resolved, and D-001's must blocks it.
+    await app.call('POST', '/v1/decisions/D-002/revoke')
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, title: 'Never L', constraints: [{ kind: 'must_not', option: 'Tier L' }] })
+    const mustNot = (await app.call('POST', '/v1/recommendations', TIER)).body
+    expect(mustNot).toMatchObject({ recommended: 'Tier S', ask: true })
+    expect(mustNot.decisions.map((d: any) => [d.key, d.effect])).toEqual([
+      ['D-003', 'ruled-out'],
+      ['D-001', 'conflict'],
+    ])
+    expect((await app.call('POST', '/v1/decisions/check', { choice: 'Tier S', point: 'complexity-tier' })).body.allowed).toBe(false)
+  })
   it('replays as of a moment with the decisions accepted then (R-REC-9)', async () => {
     const app = await createTestApp()
     const before = app.clock.now().toISOString()
