@@ -3,10 +3,23 @@ import { fieldOf, filled, isLinkDefinition, linkDefinitions, numbered, parseReco
 import { UnreadableRecord, readEnforce, type LinkRef, type ParsedRecord, type RecordFile } from './parsed-record'
 import { readDate, readStatusLine } from './status-words'
 
-/** The key of a record file: `NNNN-slug.md` → `ADR-NNNN`; a date-named `yyyymmdd-slug.md` keeps its name. */
+/**
+ * A date-named record file, `yyyymmdd-slug.md` (log4brains) or `yyyy-mm-dd-slug.md`: the date's
+ * year, month and day, else null.
+ */
+export function dateOfFileName(name: string): [string, string, string] | null {
+  const named = /^(\d{4})(\d{2})(\d{2})-/.exec(name) ?? /^(\d{4})-(\d{2})-(\d{2})-/.exec(name)
+  return named === null ? null : [named[1] as string, named[2] as string, named[3] as string]
+}
+
+/**
+ * The key of a record file: `NNNN-slug.md` → `ADR-NNNN`; a date-named `yyyymmdd-slug.md` or
+ * `yyyy-mm-dd-slug.md` keeps its name (its year is no record number: two records of one year
+ * would otherwise share a key).
+ */
 export function keyOfFile(name: string): string {
   const stem = name.replace(/\.md$/i, '')
-  if (/^\d{8}-/.test(stem)) return stem
+  if (dateOfFileName(stem) !== null) return stem
   const numberedName = /^(\d{1,5})-/.exec(stem)
   return numberedName === null ? stem : `ADR-${(numberedName[1] as string).padStart(4, '0')}`
 }

@@ -1,4 +1,4 @@
-import { fileEvidence, keyOfFile, statusOfLines } from './adr-tools'
+import { dateOfFileName, fileEvidence, keyOfFile, statusOfLines } from './adr-tools'
 import { madrBody } from './madr'
 import { fieldOf, linkDefinitions, linkTarget, numbered, parseRecord } from './markdown'
 import { UnreadableRecord, readEnforce, type ParsedRecord, type RecordFile } from './parsed-record'
@@ -22,8 +22,8 @@ export function readLog4brains(file: RecordFile): ParsedRecord {
   const supersedes =
     supersedesField === undefined ? null : { target: linkTarget(supersedesField.value, definitions), line: supersedesField.line }
   const dateField = fieldOf(head, /^date$/i)
-  const named = /^(\d{4})(\d{2})(\d{2})-/.exec(file.name)
-  const rawDate = dateField?.value ?? (named === null ? undefined : `${named[1]}-${named[2]}-${named[3]}`)
+  const named = dateOfFileName(file.name)
+  const rawDate = dateField?.value ?? (named === null ? undefined : named.join('-'))
   // Neither is no date, as in MADR: the import dates the record the day it first sees it.
   const date = rawDate === undefined ? null : readDate(rawDate)
   if (date === undefined) throw new UnreadableRecord(dateField?.line ?? 1, `"${rawDate}" is not a date`)

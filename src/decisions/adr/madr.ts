@@ -1,5 +1,5 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml'
-import { fileEvidence, keyOfFile, statusOfLines } from './adr-tools'
+import { dateOfFileName, fileEvidence, keyOfFile, statusOfLines } from './adr-tools'
 import { fieldOf, linkDefinitions, numbered, parseRecord, sectionNamed, textOf, type Line, type MarkdownRecord } from './markdown'
 import { UnreadableRecord, readEnforce, type ParsedRecord, type RecordFile } from './parsed-record'
 import { readDate } from './status-words'
@@ -51,8 +51,8 @@ function dateOf(data: Record<string, unknown>, matter: readonly Line[], record: 
     if (date === undefined) throw new UnreadableRecord(field.line, `"${field.value}" is not a date`)
     return date
   }
-  const named = /^(\d{4})(\d{2})(\d{2})-/.exec(name)
-  return named === null ? null : (readDate(`${named[1]}-${named[2]}-${named[3]}`) ?? null)
+  const named = dateOfFileName(name)
+  return named === null ? null : (readDate(named.join('-')) ?? null)
 }
 
 /**

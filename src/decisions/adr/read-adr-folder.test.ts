@@ -110,6 +110,19 @@ describe('reading ADR folders (R-CON-6)', () => {
     ])
   })
 
+  it('keys records named by an ISO date (yyyy-mm-dd-slug.md) by their names, not by their year, and dates them by it', () => {
+    const file = (name: string, text: string) => ({ path: name, name, bytes: new TextEncoder().encode(text) })
+    const reading = readRecordFolder([
+      file('2024-01-15-use-postgres.md', '# Use Postgres\n\n## Status\n\nSuperseded by [Use CockroachDB](2024-03-02-use-cockroachdb.md)\n\n## Context\n\nJoins.\n\n## Decision\n\nPostgres.\n'),
+      file('2024-03-02-use-cockroachdb.md', '# Use CockroachDB\n\n- Status: accepted\n\n## Decision Outcome\n\nChosen option: "CockroachDB", because it spreads.\n'),
+    ])
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      '2024-01-15-use-postgres': ['superseded', null, null, '2024-03-02-use-cockroachdb'],
+      '2024-03-02-use-cockroachdb': ['accepted', '2024-03-02', '2024-01-15-use-postgres', null],
+    })
+  })
+
   it('DECISIONS.md: a "Context:" field is the rationale when no "Rationale:" is given, and "---" between sections is no prose', () => {
     const text = [
       '# Architecture Decisions', '',
