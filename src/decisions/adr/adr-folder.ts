@@ -1,7 +1,7 @@
 import { DECISION_LIMITS, type DecisionStatus } from '../decision'
 import type { ImportedDecision } from '../imported-decision'
 import { keyOfFile, readAdrTools } from './adr-tools'
-import { readDecisionsMd } from './decisions-md'
+import { keyOfHeading, readDecisionsMd } from './decisions-md'
 import { readLog4brains } from './log4brains'
 import { readMadr } from './madr'
 import {
@@ -160,7 +160,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     const target = ref.target.toLowerCase()
     const byFile = fileKeys.get(target) ?? fileKeys.get(`${target}.md`)
     const number = /^(?:adr[-_\s]*)?(\d{1,5})$/i.exec(ref.target.trim())
-    const candidates = [byFile, ref.target, number === null ? undefined : numberedKey(Number(number[1]))]
+    const candidates = [byFile, ref.target, number === null ? undefined : numberedKey(Number(number[1])), keyOfHeading(ref.target)]
     const key = candidates.find((c): c is string => c !== undefined && keys.has(c))
     const claimed = candidates.find((c): c is string => c !== undefined && twice.has(c))
     if (key === undefined && claimed !== undefined) {

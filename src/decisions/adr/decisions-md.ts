@@ -49,7 +49,15 @@ function titleOf(heading: string): string {
 
 /** The key of a section: the one its heading names, else one made of its title (see keyOfTitle). */
 function keyOfSection(section: Section): string {
-  return KEY.exec(section.heading)?.[1] ?? keyOfTitle(titleOf(section.heading) || section.heading)
+  return keyOfHeading(section.heading)
+}
+
+/**
+ * The key of a section headed `heading`: so a link that names a section by its heading or title
+ * (`Supersedes: [Use MongoDB](#2025-06-03--use-mongodb)`) finds a section keyed by its title.
+ */
+export function keyOfHeading(heading: string): string {
+  return KEY.exec(heading)?.[1] ?? keyOfTitle(titleOf(heading) || heading)
 }
 
 /** The fields whose value is text read with the lines that go on it (decision and rationale). */

@@ -110,6 +110,26 @@ describe('reading ADR folders (R-CON-6)', () => {
     ])
   })
 
+  it('DECISIONS.md: a link naming a section keyed by its title, by that title, its heading or a link within the page, finds it', () => {
+    for (const link of [
+      'Do not version the API before beta',
+      '2025-10-18 — Do not version the API before beta',
+      '[Do not version the API before beta](#2025-10-18--do-not-version-the-api-before-beta)',
+    ]) {
+      const text = [
+        '# Decision log', '',
+        '## 2025-10-18 — Do not version the API before beta', '', 'Status: accepted', '', 'Too few consumers.', '',
+        '## 2026-01-20 — Version the API', '', 'Status: accepted', `Supersedes: ${link}`, '', 'External consumers now.', '',
+      ].join('\n')
+      const reading = readRecordFolder([{ path: 'DECISIONS.md', name: 'DECISIONS.md', bytes: new TextEncoder().encode(text) }])
+      expect(reading.problems).toEqual([])
+      expect(summary(reading.records)).toEqual({
+        'DEC-do-not-version-the-api-before-beta': ['superseded', '2025-10-18', null, 'DEC-version-the-api'],
+        'DEC-version-the-api': ['accepted', '2026-01-20', 'DEC-do-not-version-the-api-before-beta', null],
+      })
+    }
+  })
+
   it('keys records named by an ISO date (yyyy-mm-dd-slug.md) by their names, not by their year, and dates them by it', () => {
     const file = (name: string, text: string) => ({ path: name, name, bytes: new TextEncoder().encode(text) })
     const reading = readRecordFolder([
