@@ -34,6 +34,8 @@ const STOP_GRACE_MS = 5_000
 
 /** How often a stop closes the connections that have gone idle since it began. */
 const IDLE_SWEEP_MS = 20
+/** How often a service started by `npm start` looks whether npm's shell, its parent, is gone. */
+const PARENT_POLL_MS = 250
 
 /** `decision-memory serve`: wires the real parts and owns start and graceful stop. */
 export async function serveCommand(argv: string[]): Promise<void> {
@@ -201,6 +203,20 @@ export async function serveCommand(argv: string[]): Promise<void> {
   }
   process.on('SIGTERM', onSignal)
   process.on('SIGINT', onSignal)
+  // Under `npm start` the service is the child of the shell npm runs its script in, and that
+  // shell does not pass a signal on: `kill <npm's pid>` ended npm and the shell and left the
+  // service running, its port and store held, with no clean stop. Its parent gone, it stops as on
+  // SIGTERM. (Only under npm start: a service started otherwise may outlive what started it.)
+  if (process.env.npm_lifecycle_event === 'start') {
+    const parent = process.ppid
+    const watch = setInterval(() => {
+      if (process.ppid === parent || stopping) return
+      clearInterval(watch)
+      logger.info({ event: 'parent-gone', parent }, `npm start (process ${parent}) is gone: stopping`)
+      void stop({ signal: 'SIGTERM' })
+    }, PARENT_POLL_MS)
+    watch.unref()
+  }
   // A request Node's parser refuses gets a JSON error too, not a bare 400 (R-SVC-2).
   server.on('clientError', answerClientError(logger))
   // And so does a CONNECT, which Node would otherwise answer by closing the connection.
