@@ -112,6 +112,27 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect(await closed.run((await bashPayload()).replace('git push --force origin main', 'ls'))).toEqual({ stdout: '', stderr: '' })
   })
 
+  it('checks the start of a command longer than the service takes, and says the rest went unchecked; fail-closed refuses it', async () => {
+    const withCommand = async (command: string) => JSON.stringify({ ...JSON.parse(await bashPayload()), tool_input: { command } })
+    const open = await guardOverApp()
+    // Over the action limit, and (in three-byte characters) over the body limit: the service would
+    // refuse either with a 4xx, which let the force push through.
+    for (const padding of ['x'.repeat(150_000), '漢'.repeat(99_000)]) {
+      const denied = await open.run(await withCommand(`git push --force origin main # ${padding}`))
+      expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe('deny')
+    }
+    const sent = JSON.parse(open.calls.at(-1) as string).action as string
+    expect(sent.startsWith('git push --force origin main # 漢')).toBe(true)
+    expect(Buffer.byteLength(sent)).toBeLessThan(256 * 1024)
+    const harmless = await withCommand(`echo ${'x'.repeat(150_000)}`)
+    expect(await open.run(harmless)).toEqual({
+      stdout: '',
+      stderr: 'decision-memory guard: the command is 150005 characters long, and only its first 100000 could be checked (the service takes at most 100000); letting the command through\n',
+    })
+    const closed = await guardOverApp({ failClosed: true })
+    expect(JSON.parse((await closed.run(harmless)).stdout).hookSpecificOutput.permissionDecision).toBe('deny')
+  })
+
   it('does not wait for a service that never answers', async () => {
     const silent = ((_input: string, init?: RequestInit) =>
       new Promise((_resolve, reject) => {

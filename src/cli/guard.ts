@@ -1,4 +1,5 @@
 import type { Verdict } from '../decisions/constraints'
+import { LIMITS } from '../domain/limits'
 import { abortAfter, authHeaders, envValue, serviceUrl, UsageError, parseFlags } from './options'
 import { pathInRepository } from './repository'
 
@@ -71,8 +72,12 @@ export async function guard(input: {
   if (event.hook_event_name !== 'PreToolUse' || event.tool_name !== 'Bash' || typeof command !== 'string') {
     return { stdout: '', stderr: '' }
   }
-  const body: Record<string, string> = { action: command }
+  const body: { action: string; path?: string } = { action: command }
   if (typeof event.cwd === 'string' && event.cwd !== '') body.path = pathInRepository(event.cwd)
+  // A command past what the service takes (its action limit, or the body limit for text of many
+  // bytes a character) would be refused with a 400 or 413, and so let through: its start is checked
+  // instead, which blocks whatever a pattern meets there, and the rest is said to be unchecked.
+  const checked = checkableStart(body)
   let response: Response
   let text: string
   const timeout = abortAfter(input.timeoutMs)
@@ -115,6 +120,9 @@ export async function guard(input: {
     return unavailable('the service answered something that is not JSON')
   }
   if (verdict.allowed === false) return { stdout: deny(denyReason(verdict)), stderr: '' }
+  if (checked < command.length) {
+    return unavailable(`the command is ${command.length} characters long, and only its first ${checked} could be checked (the service takes at most ${LIMITS.actionLength})`)
+  }
   // A required decision among the warnings of a command's check: its must_not pattern could not be
   // decided in time (an action meets no other constraint that warns for a required decision). The
   // service cannot tell whether the command is forbidden: said as any other failure to check, and
@@ -124,6 +132,26 @@ export async function guard(input: {
     return unavailable(`required decision ${[...new Set(undecided.map((w) => w.key))].join(', ')} could not be checked against this command in time`)
   }
   return { stdout: '', stderr: '' }
+}
+
+/**
+ * Cuts `body.action` to what the service takes: at most its action limit, and a body within its
+ * byte limit (with room to spare for the path). Returns the characters kept.
+ */
+export function checkableStart(body: { action: string; path?: string }): number {
+  const bytesAllowed = LIMITS.bodyBytes - 1024
+  let kept = Math.min(body.action.length, LIMITS.actionLength)
+  for (;;) {
+    // A surrogate pair is not split: its lone half would be sent as a character of its own.
+    if (kept < body.action.length && /[\ud800-\udbff]/.test(body.action.charAt(kept - 1))) kept -= 1
+    const action = body.action.slice(0, kept)
+    const bytes = Buffer.byteLength(JSON.stringify({ ...body, action }))
+    if (bytes <= bytesAllowed) {
+      body.action = action
+      return kept
+    }
+    kept = Math.floor((kept * bytesAllowed) / bytes)
+  }
 }
 
 /** Reads stdin to its end, or what arrived by the deadline (`cut`: it had not ended by then). */
