@@ -94,6 +94,16 @@ describe('import-adr into a store opened here', () => {
     }
   })
 
+  it('names the folder to give when given a file of it (DECISIONS.md, one ADR), and makes no store', async () => {
+    const dir = folderOf({ 'DECISIONS.md': '# Decisions\n\n## D-001 Use Postgres\n\nStatus: accepted\n' })
+    const store = join(folderOf({}), 'store')
+    const { code, stdout, stderr } = await run([join(dir, 'DECISIONS.md'), '--data', store])
+    expect(code).toBe(1)
+    expect(stdout).toBe('')
+    expect(stderr).toBe(`decision-memory import-adr: ${join(dir, 'DECISIONS.md')} is a file; import-adr reads a folder of records (import-adr ${dir})\n`)
+    expect(existsSync(store)).toBe(false)
+  })
+
   it('makes no store for a folder with no records', async () => {
     const dir = folderOf({ 'README.md': '# Notes\n' })
     const store = join(folderOf({}), 'store')

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { basename, join, posix, resolve } from 'node:path'
+import { basename, dirname, join, posix, resolve } from 'node:path'
 import type { FolderReading } from '../decisions/adr/adr-folder'
 import { readAdrFolder } from '../decisions/adr/read-adr-folder'
 import { ADR_FORMATS, type AdrFormat, type ImportProblem } from '../decisions/adr/parsed-record'
@@ -110,6 +110,12 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     // A folder of a repository whose every record was deleted with `git rm` is gone itself (git
     // keeps no empty folder): read as empty, so that the decisions imported from it are reported
     // missing, as those of a folder emptied of its records are. Elsewhere a missing folder is a typo.
+    if (code === 'ENOTDIR') {
+      // `import-adr docs/DECISIONS.md`: the file is read as one of its folder's records, whose
+      // missing ones are reported, so the folder is what is named.
+      process.stderr.write(`decision-memory import-adr: ${dir} is a file; import-adr reads a folder of records (import-adr ${dirname(dir)})\n`)
+      return 1
+    }
     if (code !== 'ENOENT' || repositoryRoot(resolve(dir)) === undefined) {
       process.stderr.write(`decision-memory import-adr: cannot read ${dir}: ${code ?? (error as Error).message}\n`)
       return 1
