@@ -128,6 +128,37 @@ export interface AppOptions {
   storeId?: string | undefined
 }
 
+/**
+ * The methods each path of the app takes (HEAD with GET, as hono answers it): a path parameter
+ * (`:key`) takes any one segment. A path named as it is (`/v1/decisions/check`) is the route of its
+ * own methods only, not also one of `/v1/decisions/:key`'s.
+ */
+function routeMethods(routes: ReadonlyArray<{ method: string; path: string }>): (path: string) => { named: boolean; methods: string[] } {
+  const byPath = new Map<string, Set<string>>()
+  for (const { method, path } of routes) {
+    if (method === 'ALL') continue
+    const methods = byPath.get(path) ?? new Set<string>()
+    methods.add(method)
+    if (method === 'GET') methods.add('HEAD')
+    byPath.set(path, methods)
+  }
+  const patterns = [...byPath].map(([path, methods]) => ({
+    exact: !path.includes(':'),
+    pattern: new RegExp(`^${path.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`),
+    methods,
+  }))
+  return (path) => {
+    const matching = patterns.filter((p) => p.pattern.test(path))
+    const named = matching.filter((p) => p.exact)
+    return { named: named.length > 0, methods: [...new Set((named.length > 0 ? named : matching).flatMap((p) => [...p.methods]))].sort() }
+  }
+}
+
+function methodNotAllowed(c: Context, methods: readonly string[]) {
+  c.header('Allow', methods.join(', '))
+  return c.json(errorBody(c, 'method_not_allowed', `${c.req.path} takes ${methods.join(', ')}, not ${c.req.method}`), 405)
+}
+
 /** Builds the HTTP app over decision-memory's use cases; it opens no socket (tests call `app.request()`). */
 export function createApp({ memory, logger, version = '0.0.0', decisions, auth, bodies = validBodies(), storeId }: AppOptions) {
   const app = new OpenAPIHono({ defaultHook: validationHook as never })
@@ -141,6 +172,16 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
   app.use('*', refuseEncodedBody)
   app.use('*', refuseNotUtf8)
   app.use('*', storeCheck(storeId))
+  // Read once every route is mounted (below), at the first request.
+  let routes: ReturnType<typeof routeMethods> | undefined
+  const methodsOf = (path: string) => (routes ??= routeMethods(app.routes))(path)
+  // A path named as it is (`/v1/decisions/check`) asked with another method would otherwise reach
+  // the route of a parameter in its place (`GET /v1/decisions/{key}`), and be told its key is reserved.
+  app.use('*', async (c, next) => {
+    const { named, methods } = methodsOf(c.req.path)
+    if (named && !methods.includes(c.req.method)) return methodNotAllowed(c, methods)
+    await next()
+  })
 
   app.route('/', healthRoutes(version))
   app.route('/', observationRoutes(memory))
@@ -153,7 +194,13 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
   app.route('/', maintenanceRoutes(memory))
   mountDocs(app, { version })
 
-  app.notFound((c) => c.json(errorBody(c, 'not_found', `no route ${c.req.method} ${c.req.path}`), 404))
+  // A path the service has, asked with a method it does not take there, is told which it takes
+  // (RFC 9110's 405 and Allow), not that there is no route: `GET /v1/observations`.
+  app.notFound((c) => {
+    const { methods } = methodsOf(c.req.path)
+    if (methods.length === 0) return c.json(errorBody(c, 'not_found', `no route ${c.req.method} ${c.req.path}`), 404)
+    return methodNotAllowed(c, methods)
+  })
   app.onError(createErrorHandler(logger))
   return app
 }
