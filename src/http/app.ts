@@ -198,7 +198,8 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
   // (RFC 9110's 405 and Allow), not that there is no route: `GET /v1/observations`.
   app.notFound((c) => {
     const { methods } = methodsOf(c.req.path)
-    if (methods.length === 0) return c.json(errorBody(c, 'not_found', `no route ${c.req.method} ${c.req.path}`), 404)
+    // A route of this method that found nothing (an asset `/docs/x` not served) is a 404 too.
+    if (methods.length === 0 || methods.includes(c.req.method)) return c.json(errorBody(c, 'not_found', `no route ${c.req.method} ${c.req.path}`), 404)
     return methodNotAllowed(c, methods)
   })
   app.onError(createErrorHandler(logger))

@@ -56,3 +56,31 @@ describe('a field of the wrong type is named once, by its type (R-SVC-2)', () =>
     expect(answer.body.error.issues).toEqual([{ path: 'questions', message: 'Too big: expected array to have <=20 items' }])
   })
 })
+
+describe('a path asked with a method it does not take', () => {
+  it('is told the methods it takes (405 and Allow), not that there is no route; a path none takes is 404', async () => {
+    const { app } = await createTestApp()
+    const cases: Array<[string, string, string]> = [
+      ['GET', '/v1/observations', 'POST'],
+      ['DELETE', '/v1/recommendations', 'POST'],
+      ['PUT', '/healthz', 'GET, HEAD'],
+      ['GET', '/v1/users/alice', 'DELETE'],
+      ['DELETE', '/v1/decisions/D-001', 'GET, HEAD'],
+      // Named as it is, not read as the decision key "check" of GET /v1/decisions/{key}.
+      ['GET', '/v1/decisions/check', 'POST'],
+      ['POST', '/v1/decisions/applicable', 'GET, HEAD'],
+      ['PATCH', '/v1/decisions', 'GET, HEAD, POST'],
+    ]
+    for (const [method, path, allowed] of cases) {
+      const answer = await app.request(path, { method })
+      expect(answer.status, `${method} ${path}`).toBe(405)
+      expect(answer.headers.get('allow')).toBe(allowed)
+      const body = (await answer.json()) as { error: unknown }
+      expect(body.error).toMatchObject({ code: 'method_not_allowed', message: `${path} takes ${allowed}, not ${method}`, issues: [] })
+    }
+    expect((await app.request('/v1/nothing', { method: 'GET' })).status).toBe(404)
+    // A method a path takes is still answered by its route.
+    expect((await app.request('/v1/decisions/D-404', { method: 'GET' })).status).toBe(404)
+    expect((await app.request('/healthz', { method: 'HEAD' })).status).toBe(200)
+  })
+})
