@@ -109,6 +109,21 @@ describe('checking actions and choices (R-CON-3)', () => {
     }
     expect(checkAgainst([limit], { choice: '3 (Recommended)', point: 'retries' }).allowed).toBe(true)
   })
+
+  it('blocks a number too large for a double (it reads as Infinity), with or without its unit, and names it as written', () => {
+    const bound = decision('D-9', [{ kind: 'limit', value: 3 }], { scope: { points: ['retries'], task: null, path: null, stage: null } })
+    const global = decision('D-8', [{ kind: 'limit', value: 3 }])
+    const huge = `1${'0'.repeat(400)}`
+    for (const choice of ['1e309', '1.7976931348623157e309', huge]) {
+      expect(checkAgainst([bound], { choice, point: 'retries' }).blocked_by.map((b) => b.message), choice).toEqual([`${choice} is over the limit 3`])
+      expect(checkAgainst([global], { choice, point: 'other' }).allowed, choice).toBe(false)
+    }
+    expect(checkAgainst([bound], { choice: `${huge} replicas`, point: 'retries' }).allowed).toBe(false)
+    // Below the limit however large, and the word: no number over it.
+    for (const choice of ['-1e309', `-${huge}`, 'Infinity']) {
+      expect(checkAgainst([bound], { choice, point: 'retries' }).allowed, choice).toBe(true)
+    }
+  })
 })
 
 describe('a must_not pattern that cannot be decided in time', () => {

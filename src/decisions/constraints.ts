@@ -82,11 +82,16 @@ export function normalizeAction(action: string): string {
 export function overLimit(choice: string, value: number, withUnits = true): number | undefined {
   const label = normalizeLabel(choice)
   const n = Number(label)
-  if (label !== '' && Number.isFinite(n)) return n > value ? n : undefined
+  // A numeral too large for a double (`1e309`, 400 digits) reads as Infinity: it is over any
+  // limit, not "no number". The word `Infinity` stays a name.
+  if (label !== '' && (Number.isFinite(n) || (n === Infinity && DECIMAL_NUMERAL.test(label)))) return n > value ? n : undefined
   if (!withUnits) return undefined
   const number = countOf(label)
   return number !== undefined && number > value ? number : undefined
 }
+
+/** A decimal numeral as Number() reads one, exponent included (`5`, `+2.5`, `.5`, `1e309`). */
+const DECIMAL_NUMERAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i
 
 const MAGNITUDES: Readonly<Record<string, number>> = { k: 1e3, K: 1e3, M: 1e6 }
 
@@ -105,8 +110,8 @@ function countOf(label: string): number | undefined {
   const unit = scaled ? after : `${magnitude}${after}`
   if (/^(?:st|nd|rd|th)(?!\p{L})/iu.test(unit)) return undefined
   if (unit !== '' && !/^(?:\s+|(?=[\p{L}%]))[\p{L}%][^\d]*$/su.test(unit)) return undefined
-  const number = Number(digits.replaceAll(',', '')) * (scaled ? (MAGNITUDES[magnitude] ?? 1) : 1)
-  return Number.isFinite(number) ? number : undefined
+  // Digits too many for a double are Infinity: over any limit, as the number they write is.
+  return Number(digits.replaceAll(',', '')) * (scaled ? (MAGNITUDES[magnitude] ?? 1) : 1)
 }
 
 function sameOption(a: string, b: string): boolean {
@@ -195,7 +200,7 @@ export function checkAgainst(
       if (c.kind === 'limit' && c.value !== undefined && (decision.scope.points.length === 0 || atPoint)) {
         const n = overLimit(choice, c.value, atPoint)
         if (n !== undefined) {
-          found.push(violation(decision, c, `${n} is over the limit ${c.value}${c.option === undefined ? '' : ` (${c.option})`}`))
+          found.push(violation(decision, c, `${Number.isFinite(n) ? n : normalizeLabel(choice)} is over the limit ${c.value}${c.option === undefined ? '' : ` (${c.option})`}`))
         }
       }
       if (!atPoint || c.option === undefined) continue

@@ -214,6 +214,18 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     })
   })
 
+  it('a required limit takes off the offer a number too large for a double (1e309 reads as Infinity), as the check blocks it', async () => {
+    const app = await createTestApp()
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-200', scope: { points: ['retries'] }, constraints: [{ kind: 'limit', value: 3 }] })
+    const rec = (await app.call('POST', '/v1/recommendations', { user: 'rt', point: 'retries', question: 'How many retries?', all_options: ['1e309', '2', '3'] })).body
+    expect(rec.options.map((o: any) => o.option)).toEqual(['2', '3'])
+    expect(rec.decisions).toEqual([expect.objectContaining({ key: 'D-200', effect: 'ruled-out', options: ['1e309'] })])
+    expect((await app.call('POST', '/v1/decisions/check', { choice: '1e309', point: 'retries' })).body).toMatchObject({
+      allowed: false,
+      blocked_by: [{ key: 'D-200', message: '1e309 is over the limit 3' }],
+    })
+  })
+
   it('a required limit that leaves one offered number enforces it', async () => {
     const app = await createTestApp()
     await app.call('POST', '/v1/decisions', {
