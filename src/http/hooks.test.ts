@@ -82,6 +82,22 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(await observationsOf(store)).toHaveLength(3)
   })
 
+  it('two questions of one call that are one text after normalisation (case, spaces, end mark, Unicode form) are both recorded, once each', async () => {
+    const { call, store } = await createTestApp()
+    const texts = ['Which tier?', 'which  TIER.', 'Caf\u00e9?', 'Cafe\u0301?']
+    const questions = texts.map((question, i) => ({ question, header: `H${i}`, multiSelect: false, options: [{ label: `A${i}`, description: '' }, { label: `B${i}`, description: '' }] }))
+    const answers = Object.fromEntries(texts.map((text, i) => [text, `B${i}`]))
+    const payload = { ...claudeCodeFixture('post-tool-use-single'), tool_input: { questions, answers }, tool_response: { questions, answers }, tool_use_id: 'toolu_twins' }
+    expect((await call('POST', HOOK, payload)).status).toBe(200)
+    // A retry, with the questions in another order (as a plan may put them), stores nothing new.
+    const reordered = [...questions].reverse()
+    expect((await call('POST', HOOK, { ...payload, tool_input: { questions: reordered, answers }, tool_response: { questions: reordered, answers } })).status).toBe(200)
+    const stored = await observationsOf(store)
+    expect(stored.map((o) => o.question).sort()).toEqual([...texts].sort())
+    expect(stored.map((o) => o.chosen)).toEqual(expect.arrayContaining(texts.map((_, i) => [`B${i}`])))
+    expect(new Set(stored.map((o) => o.decision_id)).size).toBe(texts.length)
+  })
+
   it('a question without an answer gives nothing, and the user is taken from ?user=', async () => {
     const { call, store } = await createTestApp()
     const payload = claudeCodeFixture('post-tool-use-multi')
@@ -713,6 +729,28 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
       ['complexity-tier', 'auto-resolved', 'Tier S'],
       ['development-methodology', 'user', 'DDD'],
     ])
+  })
+
+  it('an answer it gave beside a question that is one text with it after normalisation stays a duplicate, and the other answer is kept', async () => {
+    const { call, store } = await createTestApp()
+    await call('POST', '/v1/observations', pastChoices(40, 'Tier S', TIER))
+    const pre = claudeCodeFixture('pre-tool-use')
+    const twin = { question: 'which complexity tier should this SPEC use', header: 'Twin', options: [{ label: 'X', description: '' }, { label: 'Y', description: '' }], multiSelect: false }
+    pre.tool_input.questions.push(twin)
+    const output = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(output.updatedInput.answers).toEqual({ [TIER_QUESTION]: 'Tier S (Recommended)' })
+    // Claude Code asked both after all (say the hook's answer came too late), and reports both.
+    const questions = [...pre.tool_input.questions]
+    const answers = { [TIER_QUESTION]: 'Tier S (Recommended)', [twin.question]: 'Y' }
+    const post = { ...pre, hook_event_name: 'PostToolUse', tool_input: { questions, answers }, tool_response: { questions, answers } }
+    await call('POST', HOOK, post)
+    await call('POST', HOOK, post)
+    const fromThisCall = (await observationsOf(store)).filter((o) => o.decision_id?.startsWith('toolu_01QxAmPLe0003PreAsk'))
+    expect(fromThisCall.map((o) => [o.question, o.source, o.chosen[0]]).sort()).toEqual([
+      [TIER_QUESTION, 'auto-resolved', 'Tier S'],
+      [twin.question, 'user', 'Y'],
+    ])
+    expect(await observationsOf(store)).toHaveLength(42)
   })
 
   it('never answers a sensitive or always_ask point', async () => {

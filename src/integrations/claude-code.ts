@@ -151,10 +151,29 @@ function requireToolUseId(payload: ClaudeCodeHookPayload): string {
  * question, the same at PreToolUse and PostToolUse, so that a retried or repeated hook stores one
  * observation (R-CAP-2).
  */
-export function hookDecisionId(toolUseId: string, question: string, asked = false): string {
+export function hookDecisionId(toolUseId: string, question: string, asked = false, exact = false): string {
   // `asked`: the user's own answer to a question this service had answered itself (answersAskedAfterAll).
-  const digest = createHash('sha256').update(normalizeQuestion(question) + (asked ? '\u0000asked' : '')).digest('hex').slice(0, 16)
+  // `exact`: the call has another question one with this after normalizeQuestion (sharingNormalForm).
+  const text = exact ? `\u0000exact\u0000${question}` : normalizeQuestion(question)
+  const digest = createHash('sha256').update(text + (asked ? '\u0000asked' : '')).digest('hex').slice(0, 16)
   return `${toolUseId}#${digest}`
+}
+
+/**
+ * The question texts of one call that differ as sent but are one after normalizeQuestion (`Which
+ * tier?` and `which tier.`, `Café` composed and decomposed): each is hashed as sent, or the two
+ * would share a decision_id and the second answer would be dropped as a duplicate of the first.
+ * The others keep the id of the normalised text. PreToolUse and PostToolUse see the same questions.
+ */
+function sharingNormalForm(questions: readonly string[]): ReadonlySet<string> {
+  const byForm = new Map<string, Set<string>>()
+  for (const question of questions) {
+    const form = normalizeQuestion(question)
+    const texts = byForm.get(form) ?? new Set<string>()
+    texts.add(question)
+    byForm.set(form, texts)
+  }
+  return new Set([...byForm.values()].filter((texts) => texts.size > 1).flatMap((texts) => [...texts]))
 }
 
 /**
@@ -182,9 +201,10 @@ function observationOf(
   toolUseId: string,
   payload: ClaudeCodeHookPayload,
   options: HookOptions,
+  shared: ReadonlySet<string>,
 ): ObservationInput {
   return {
-    decision_id: hookDecisionId(toolUseId, question.question),
+    decision_id: hookDecisionId(toolUseId, question.question, false, shared.has(question.question)),
     timestamp: options.at,
     question: question.question,
     header: question.header,
@@ -245,6 +265,7 @@ function answeredQuestions(payload: ClaudeCodeHookPayload, options: HookOptions)
     answers !== undefined && Object.hasOwn(answers, question) ? answers[question] : undefined
   const observations: ObservationInput[] = []
   const fields: AnswerFields[] = []
+  const shared = sharingNormalForm(questions.map((q) => q.question))
   questions.forEach((q, i) => {
     // tool_response.answers is the answer; its mirror in tool_input.answers stands in where it
     // answers nothing. An answer there that this service gave itself at PreToolUse has the
@@ -254,7 +275,7 @@ function answeredQuestions(payload: ClaudeCodeHookPayload, options: HookOptions)
     if (answersNothing(value)) return
     const choice = choiceOf(value, q.multiSelect !== false)
     if (choice === undefined) return
-    observations.push(observationOf(q, choice, 'user', toolUseId, payload, options))
+    observations.push(observationOf(q, choice, 'user', toolUseId, payload, options, shared))
     fields.push({ question: `${from}.questions.${i}`, answer: `${where}.answers.${q.question}` })
   })
   return { observations, fields }
@@ -313,8 +334,9 @@ export function autoResolvedObservations(
   options: HookOptions,
 ): ObservationInput[] {
   const toolUseId = requireToolUseId(payload)
+  const shared = sharingNormalForm(plan.questions.map((p) => p.ask_user_question.question))
   return plan.questions.flatMap((p) =>
-    p.answer === null ? [] : [observationOf(p.ask_user_question, p.answer, 'auto-resolved', toolUseId, payload, options)],
+    p.answer === null ? [] : [observationOf(p.ask_user_question, p.answer, 'auto-resolved', toolUseId, payload, options, shared)],
   )
 }
 
@@ -336,7 +358,9 @@ async function answersAskedAfterAll(
   const asked: ObservationInput[] = []
   for (const o of observations) {
     if (o.decision_id === undefined || !duplicated.has(o.decision_id)) continue
-    if (await memory.answeredOtherwise(o)) asked.push({ ...o, decision_id: hookDecisionId(toolUseId, o.question, true) })
+    // Hashed as sent where its question was (sharingNormalForm), so is the id of the user's answer.
+    const exact = o.decision_id === hookDecisionId(toolUseId, o.question, false, true)
+    if (await memory.answeredOtherwise(o)) asked.push({ ...o, decision_id: hookDecisionId(toolUseId, o.question, true, exact) })
   }
   return asked
 }
