@@ -1,4 +1,4 @@
-import type { DecisionMemory } from './decision-memory'
+import { offeredOptions, type DecisionMemory } from './decision-memory'
 import { InputError } from './domain/errors'
 import { normalizeLabel } from './domain/labels'
 import { multiSelectOf, optionLabel } from './domain/observation'
@@ -14,6 +14,16 @@ export async function planQuestions(memory: DecisionMemory, request: PlanRequest
   const items: Array<{ question: AskUserQuestion; recommendation: Recommendation }> = []
   // One at a time: the first recommendation may start the session the others then read.
   const questions = request.questions.map(askedAs)
+  // Every question's options checked before any is recommended, since the first recommendation may
+  // start the session: a plan refused for its third question stores nothing (a session counts
+  // toward the user's expertise).
+  for (const [i, question] of questions.entries()) {
+    try {
+      offeredOptions(question.options)
+    } catch (error) {
+      throw asAsked(error, i)
+    }
+  }
   for (const [i, question] of questions.entries()) {
     items.push({ question, recommendation: await recommendFor(memory, request, question, i) })
   }
@@ -65,16 +75,21 @@ async function recommendFor(
       as_of: request.as_of,
     })
   } catch (error) {
-    if (!(error instanceof InputError)) throw error
-    // `as_of` is the plan's own field, named as the caller wrote it.
-    if (error.issues.length > 0 && error.issues.every((issue) => issue.path === 'as_of')) throw error
-    // Name the field as the caller wrote it: questions.1.options.2, not all_options.2.
-    throw new InputError(error.code, `questions.${index}: ${error.message}`, {
-      status: error.status,
-      issues: error.issues.map((issue) => ({
-        path: `questions.${index}.${issue.path.replace(/^all_options/, 'options')}`,
-        message: issue.message.replace(/\ball_options\.(\d+)/g, `questions.${index}.options.$1`),
-      })),
-    })
+    throw asAsked(error, index)
   }
+}
+
+/** An error refusing the plan's question `index`, with its fields named as the caller wrote them. */
+function asAsked(error: unknown, index: number): unknown {
+  if (!(error instanceof InputError)) return error
+  // `as_of` is the plan's own field, named as the caller wrote it.
+  if (error.issues.length > 0 && error.issues.every((issue) => issue.path === 'as_of')) return error
+  // Name the field as the caller wrote it: questions.1.options.2, not all_options.2.
+  return new InputError(error.code, `questions.${index}: ${error.message}`, {
+    status: error.status,
+    issues: error.issues.map((issue) => ({
+      path: `questions.${index}.${issue.path.replace(/^all_options/, 'options')}`,
+      message: issue.message.replace(/\ball_options\.(\d+)/g, `questions.${index}.options.$1`),
+    })),
+  })
 }

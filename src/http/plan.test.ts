@@ -232,6 +232,16 @@ describe('POST /v1/plan (R-ASK-3)', () => {
     expect(duplicate.body.error.issues[0].message).toBe('duplicate of questions.1.options.0 after normalisation')
   })
 
+  it('a plan refused for a later question starts no session: a refused request stores nothing', async () => {
+    const { call, store } = await createTestApp()
+    const same = { ...DOCS, options: [{ label: 'README' }, { label: 'README (Recommended)' }] }
+    const refused = await call('POST', '/v1/plan', { user: 'alice', session_id: 's-refused', questions: [TIER, same] })
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.issues[0].path).toBe('questions.1.options.1')
+    expect(await store.getSession('alice', 's-refused')).toBeUndefined()
+    expect(await store.countSessions('alice')).toBe(0)
+  })
+
   it('refuses a field of its own it does not have, and keeps those of the questions and options as they came', async () => {
     const { call } = await createTestApp()
     const misspelt = await call('POST', '/v1/plan', { questions: [TIER], sesion_id: 's-1', asOf: '2026-01-01T00:00:00Z' })
