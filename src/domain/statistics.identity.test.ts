@@ -1,11 +1,12 @@
 import fc from 'fast-check'
 import { gammaln } from 'simple-statistics'
 import { describe, expect, it } from 'vitest'
-import { dirichletProbabilityOfMax, regularizedGammaP } from './statistics'
+import { dirichletProbabilityOfMax, nodesNearZero, regularizedGammaP } from './statistics'
 
 /**
  * dirichletProbabilityOfMax as it was before it skipped work (issue 8), kept as the reference: the
- * faster one must give the same number, bit for bit, so that no recommendation changes.
+ * faster one must give the same number, bit for bit, so that no recommendation changes. On the same
+ * grid: the even one, or where a pseudo-count is below 1, the one nodesNearZero gives.
  */
 function referenceGammaP(a: number, x: number): number {
   if (x <= 0) return 0
@@ -51,15 +52,16 @@ function referenceProbabilityOfMax(alphas: readonly number[], index: number): nu
     high = Math.max(high, a + spread)
   }
   const step = (high - low) / 600
+  const nodes = nodesNearZero(alphas, low, step)
   let total = 0
   let previousCdf = referenceGammaP(own, low)
-  for (let i = 1; i <= 600; i++) {
-    const x = low + i * step
+  for (let i = 1; i <= (nodes === null ? 600 : nodes.nodes.length - 1); i++) {
+    const x = nodes === null ? low + i * step : (nodes.nodes[i] as number)
     const cdf = referenceGammaP(own, x)
     const mass = cdf - previousCdf
     previousCdf = cdf
     if (mass <= 0) continue
-    const mid = x - step / 2
+    const mid = nodes === null ? x - step / 2 : (nodes.mids[i] as number)
     let others = 1
     for (let j = 0; j < alphas.length; j++) {
       if (j !== index) others *= referenceGammaP(alphas[j] as number, mid)

@@ -66,3 +66,20 @@ describe('effectiveSampleSize', () => {
     expect(effectiveSampleSize([1, 0.5, 0.25])).toBeLessThan(3)
   })
 })
+
+describe('dirichletProbabilityOfMax with pseudo-counts below 1 (a policy prior down to ½)', () => {
+  // Exact values: for two components P(θ₁ > θ₂) = P(Beta(a, b) > ½) = 1 − I_½(a, b).
+  it('is ½ for Dirichlet(½, ½), not 0.51', () => {
+    expect(dirichletProbabilityOfMax([0.5, 0.5], 0)).toBeCloseTo(0.5, 4)
+    expect(dirichletProbabilityOfMax([0.5, 0.5, 0.5], 1)).toBeCloseTo(1 / 3, 4)
+  })
+  it('matches the Beta tail where one pseudo-count is below 1', () => {
+    expect(dirichletProbabilityOfMax([1.5, 0.5], 0)).toBeCloseTo(0.8183098862, 4)
+    expect(dirichletProbabilityOfMax([0.75, 0.6], 0)).toBeCloseTo(0.5689404883, 4)
+    expect(dirichletProbabilityOfMax([0.5, 2.7], 0)).toBeCloseTo(0.0638987399, 5)
+  })
+  it('keeps the steps of large pseudo-counts beside a small one', () => {
+    // G(20000) against G(20100): z = −100/√40100, Φ(z) = 0.3087.
+    expect(dirichletProbabilityOfMax([20000, 20100, 0.5], 0)).toBeCloseTo(0.3087, 3)
+  })
+})

@@ -62,6 +62,8 @@ export function dirichletProbabilityOfMax(alphas: readonly number[], index: numb
     high = Math.max(high, a + spread)
   }
   const step = (high - low) / GRID
+  const nodes = nodesNearZero(alphas, low, step)
+  const count = nodes === null ? GRID : nodes.nodes.length - 1
   // A hot spot of every recommendation (bench/README.md), made cheaper without changing a bit of
   // the result: ln Γ(α) once per α, not once per point; and a CDF that has reached exactly 1 is 1
   // at every later point of the grid (its complement shrinks from one point to the next by far
@@ -71,15 +73,15 @@ export function dirichletProbabilityOfMax(alphas: readonly number[], index: numb
   const saturated = alphas.map(() => false)
   let total = 0
   let previousCdf = gammaP(own, low, lnGammaOwn)
-  for (let i = 1; i <= GRID; i++) {
+  for (let i = 1; i <= count; i++) {
     // Every later mass is 1 − 1 = 0.
     if (previousCdf === 1) break
-    const x = low + i * step
+    const x = nodes === null ? low + i * step : (nodes.nodes[i] as number)
     const cdf = gammaP(own, x, lnGammaOwn)
     const mass = cdf - previousCdf
     previousCdf = cdf
     if (mass <= 0) continue
-    const mid = x - step / 2
+    const mid = nodes === null ? x - step / 2 : (nodes.mids[i] as number)
     let others = 1
     for (let j = 0; j < alphas.length; j++) {
       if (j === index || saturated[j]) continue
@@ -90,6 +92,40 @@ export function dirichletProbabilityOfMax(alphas: readonly number[], index: numb
     total += mass * others
   }
   return Math.min(1, Math.max(0, total))
+}
+
+/**
+ * The grid of dirichletProbabilityOfMax where a pseudo-count is below 1 (a policy's
+ * `confidence.prior` may be as low as ½), else null for the even grid. Below 1 a Gamma density is
+ * infinite at 0 and its CDF rises like x^α: on the even grid the first step holds most of such a
+ * component's mass, read at one point, and Dirichlet(½, ½) gave 0.51, not ½. Over the span that
+ * holds the mass of those components the grid is even in x^(least α) instead (GRID more nodes),
+ * and beyond it the even grid goes on, so that large pseudo-counts beside a small one keep their
+ * steps. `nodes` from 0 (the even grid starts at 0 whenever a pseudo-count is below 1), and the
+ * point each step is read at, `mids[i]` for the step that ends at `nodes[i]`.
+ */
+export function nodesNearZero(alphas: readonly number[], low: number, step: number): { nodes: number[]; mids: number[] } | null {
+  let least = Infinity
+  let near = 0
+  for (const a of alphas) {
+    least = Math.min(least, a)
+    if (a < 1) near = Math.max(near, a + 12 * Math.sqrt(a) + 12)
+  }
+  if (least >= 1 || low !== 0) return null
+  const power = 1 / least
+  const nodes = [0]
+  const mids = [0]
+  for (let i = 1; i <= GRID; i++) {
+    nodes.push(near * (i / GRID) ** power)
+    mids.push(near * ((i - 0.5) / GRID) ** power)
+  }
+  for (let i = 1; i <= GRID; i++) {
+    const x = i * step
+    if (x <= near) continue
+    mids.push(((nodes.at(-1) as number) + x) / 2)
+    nodes.push(x)
+  }
+  return { nodes, mids }
 }
 
 /**
