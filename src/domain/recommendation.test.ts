@@ -320,6 +320,15 @@ describe('strength by expertise (R-REC-6)', () => {
     expect(every.options[0]?.label).toBe('Tier L (100% of recent choices)')
   })
 
+  it('says 0% only of an option never chosen: once among 300 answers in free text is 1%, for experts and in the disclosure', () => {
+    const flat = { ...policy, decay: { alpha: 0 } }
+    const once = [...observations({ 'something else': 300 }), ...observations({ 'Tier L': 1 })]
+    const r = recommend(input({ observations: once, sessions: 60, policy: flat }))
+    expect(r.recommended).toBe('Tier L')
+    expect(r.options[0]?.label).toBe('Tier L (1% of recent choices)')
+    expect(r.disclosure).toBe('based on 1% of recent choices')
+  })
+
   it('is neutral on sensitive points: options as offered, no label, always asked', () => {
     const r = recommend(
       input({ question: 'How do we respond to this security incident?', observations: observations({ 'Tier L': 40 }) }),

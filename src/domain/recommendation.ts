@@ -160,11 +160,15 @@ function percent(share: number): number {
 /**
  * A share said in whole percent, as an expert's annotation and a single choice's disclosure say
  * it: 100% only of an option chosen every time (up to the rounding of decayed weights), so a
- * share short of 1 that rounds to 100 reads 99%. Whole, since labels.ts strips `(N% of recent
- * choices)` from a label that comes back (R-CAP-3).
+ * share short of 1 that rounds to 100 reads 99%; and 0% only of one never chosen, so a share
+ * above 0 that rounds to 0 (an option chosen once among 300 answers in free text, the majority of
+ * the offered options) reads 1%. Whole, since labels.ts strips `(N% of recent choices)` from a
+ * label that comes back (R-CAP-3).
  */
 function shownPercent(share: number): number {
-  return share >= 1 - 1e-9 ? 100 : Math.min(percent(share), 99)
+  if (share >= 1 - 1e-9) return 100
+  if (share <= 1e-9) return 0
+  return Math.max(1, Math.min(percent(share), 99))
 }
 
 /**
