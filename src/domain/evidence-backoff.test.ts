@@ -66,6 +66,22 @@ describe('selectEvidence: change of preference', () => {
     expect([...selection.cell.tallies.keys()]).toEqual([JSON.stringify(['Tier L'])])
   })
 
+  it('counts a new choice whole when it was first made within the window, however often', () => {
+    // 1,000 choices of S two months ago, then L chosen 20 times in the last day and never before:
+    // every L is recent (its first moment says so), so none is set aside for want of exact moments.
+    const older = Array.from({ length: 1000 }, (_, i) => observation(i, 'Tier S', 60 + i / 1000))
+    const spread = Array.from({ length: 20 }, (_, i) => observation(2000 + i, 'Tier L', 1 - i / 100))
+    const selection = selectEvidence(pointView([...older, ...spread], POLICY), { asOf: NOW }, POLICY)
+    expect(selection.changeTest).toMatchObject({ recent: 20, older: 1000, since: new Date(NOW.getTime() - 28 * DAY).toISOString() })
+    expect(selection.cell.n).toBe(20)
+    // The same 20 stored at one moment (a batch sent without timestamps takes one): the window used
+    // to start just after that moment, leaving none of them, and the 1,000 older S decided.
+    const batch = Array.from({ length: 20 }, (_, i) => observation(3000 + i, 'Tier L', 1))
+    const atOnce = selectEvidence(pointView([...older, ...batch], POLICY), { asOf: NOW }, POLICY)
+    expect(atOnce.changeTest).toMatchObject({ recent: 20, older: 1000 })
+    expect([...atOnce.cell.tallies.keys()]).toEqual([JSON.stringify(['Tier L'])])
+  })
+
   it('does not take one choice of another option for a change of preference (an expected count below 1)', () => {
     // 95 choices of S over half a year, 5 more in the last month, then one of L: Pearson's p is
     // 0.00006 here, which set the 95 aside and recommended L from 6 choices; the exact p is 0.06.

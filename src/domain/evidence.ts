@@ -1,4 +1,4 @@
-import { cellKey, contextText, labelsOf, type Category, type Cell, type CellKey, type PointView } from './aggregate'
+import { cellKey, contextText, labelsOf, type Category, type Cell, type CellKey, type PointView, type Tally } from './aggregate'
 import type { Context } from './observation'
 import type { Policy } from './policy'
 import { chiSquaredIndependence } from './statistics'
@@ -44,37 +44,54 @@ export interface EvidenceSelection {
 const DAY_MS = 86_400_000
 
 /**
- * Whether the moments the tallies keep exactly (the newest EXACT_NEWEST of each category,
- * decayed-sum.ts) tell how many choices of each category were made at or after `since`: they do
- * unless a category has more choices than it keeps and all those it keeps are that recent.
+ * Whether a category's choices made at or after `since` are not all told by the moments its tally
+ * keeps exactly (the newest EXACT_NEWEST, decayed-sum.ts): it has more choices than it keeps, all
+ * those it keeps are that recent, and it has a choice before `since` (its first), so that some of
+ * those folded into its tail may be recent too. A category first chosen at or after `since` is
+ * recent whole, however many times (20 choices stored at one moment by a batch, after 1,000 of
+ * another option, were left out of the change test, and the older option kept).
+ */
+function straddles(tally: Tally, since: number): boolean {
+  const kept = tally.weight?.newest ?? []
+  return tally.n > kept.length && tally.first < since && kept.every((at) => at >= since)
+}
+
+/**
+ * Whether the tallies tell how many choices of each category were made at or after `since`: from
+ * the moments they keep exactly, or for a category first chosen then, from its whole tally (see
+ * straddles).
  */
 export function knowsSince(cell: Cell, since: number): boolean {
-  for (const tally of cell.tallies.values()) {
-    const kept = tally.weight?.newest ?? []
-    if (tally.n > kept.length && kept.every((at) => at >= since)) return false
-  }
+  for (const tally of cell.tallies.values()) if (straddles(tally, since)) return false
   return true
 }
 
 /**
- * The earliest moment at or after `since` from which the moments the tallies keep exactly tell
- * every category's count (see knowsSince): `since` itself, or, when a category kept only choices
- * that recent, just after the oldest it keeps (those older were folded into its tail).
+ * The earliest moment at or after `since` from which the tallies tell every category's count (see
+ * knowsSince): `since` itself, or, when a category chosen before it kept only choices that recent,
+ * just after the oldest it keeps (those older were folded into its tail).
  */
 export function exactSince(cell: Cell, since: number): number {
   let exact = since
   for (const tally of cell.tallies.values()) {
-    const kept = tally.weight?.newest ?? []
-    if (tally.n > kept.length && kept.every((at) => at >= since)) exact = Math.max(exact, Math.min(...kept) + 1)
+    if (straddles(tally, since)) exact = Math.max(exact, Math.min(...(tally.weight?.newest ?? [])) + 1)
   }
   return exact
 }
 
-/** The part of a cell chosen at or after `since` (ms), from the moments its tallies keep exactly (see knowsSince). */
+/**
+ * The part of a cell chosen at or after `since` (ms): of each category, the moments its tally keeps
+ * exactly, or its whole tally when it was first chosen then (see knowsSince).
+ */
 export function recentPart(cell: Cell, since: number): Cell {
   const tallies: Cell['tallies'] = new Map()
   let n = 0
   for (const [category, tally] of cell.tallies) {
+    if (tally.first >= since) {
+      tallies.set(category, tally)
+      n += tally.n
+      continue
+    }
     const moments = [...(tally.weight?.newest ?? [])].filter((at) => at >= since)
     if (moments.length === 0) continue
     tallies.set(category, {
