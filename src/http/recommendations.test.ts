@@ -366,3 +366,16 @@ describe('multiSelect, as AskUserQuestion spells it', () => {
     expect(String(exported.body)).not.toContain('sess-refused')
   })
 })
+
+describe('the dates a precondition names (R-REC-5)', () => {
+  it('are UTC days, whatever offset the choices were sent with', async () => {
+    const { call } = await createTestApp()
+    // 02:00 on 1 July in India is 20:30 on 30 June in UTC; the same moment written three ways.
+    const moments = ['2026-07-01T02:00:00+05:30', '2026-06-30T20:30:00Z', '2026-06-30T20:30:00-00:00', '2026-06-30T10:30:00-10:00', '2026-07-01T02:00:00+05:30']
+    const posted = await call('POST', '/v1/observations', moments.map((timestamp, i) => ({ ...TIER, user_choice: 'Tier L', decision_id: `utc-${i}`, timestamp })))
+    expect(posted.status).toBe(201)
+    const { body } = await call('POST', '/v1/recommendations', TIER)
+    expect(body.precondition).toBe('any context, as chosen on 2026-06-30')
+    expect(body.conditions.window).toEqual({ from: '2026-06-30T20:30:00.000Z', to: '2026-06-30T20:30:00.000Z' })
+  })
+})
