@@ -24,4 +24,11 @@ describe('decision-memory preferences, one line a point', () => {
     expect(describePoint({ ...point(3), observations: 5, other: 2 })).toBe('complexity-tier: Tier M 100%, confidence medium-high (0.75), 5 observations [Tier M 3, other 2]')
     expect(describePoint({ ...point(3), other: 0 })).toContain('[Tier M 3]')
   })
+
+  it('says 100% only of an option chosen every time and 0% only of one never chosen, as a recommendation does', () => {
+    const mostly = { ...point(334), share: 0.997, options: [{ option: 'Tier M', count: 333, share: 0.997 }, { option: 'Tier L', count: 1, share: 0.003 }] }
+    expect(describePoint(mostly)).toBe('complexity-tier: Tier M 99%, confidence medium-high (0.75), 334 observations [Tier M 333, Tier L 1]')
+    const selected = { ...mostly, selection: ['Tier M'] }
+    expect(describePoint(selected)).toBe('complexity-tier: Tier M, 334 observations [Tier M 333 (99%), Tier L 1 (1%)]')
+  })
 })

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { loadPolicy } from '../config/load-policy'
 import type { PointPreference } from '../domain/learned-preferences'
+import { shownPercent } from '../domain/recommendation'
 import { userFlag, parseFlags } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 import { jsonLine, printable } from './terminal'
@@ -25,11 +26,12 @@ const otherAnswers = (point: PointPreference): string[] => (point.other === unde
 export function describePoint(point: PointPreference): string {
   // Multi-select: the set selected at least half the time (labels may hold commas: joined with +).
   if (point.selection !== null) {
-    const rates = [...point.options.map((o) => `${o.option} ${o.count} (${Math.round(o.share * 100)}%)`), ...otherAnswers(point)].join(', ')
+    const rates = [...point.options.map((o) => `${o.option} ${o.count} (${shownPercent(o.share)}%)`), ...otherAnswers(point)].join(', ')
     return `${point.point}: ${point.selection.length === 0 ? '(nothing selected half the time)' : point.selection.join(' + ')}, ${counted(point.observations)} [${rates}]`
   }
   const head = `${point.point}: ${point.majority ?? '(nothing chosen)'}`
-  const share = point.majority === null ? '' : ` ${Math.round(point.share * 100)}%`
+  // In whole percent as a recommendation says it: 100% only of an option chosen every time, 0% only of one never chosen.
+  const share = point.majority === null ? '' : ` ${shownPercent(point.share)}%`
   const confidence = point.confidence === null ? '' : `, confidence ${point.confidence.level} (${point.confidence.value})`
   const options = [...point.options.map((o) => `${o.option} ${o.count}`), ...otherAnswers(point)].join(', ')
   const since = point.changed_since === null ? '' : ` since ${point.changed_since.slice(0, 10)} (they differ from the earlier ones)`

@@ -165,7 +165,7 @@ function percent(share: number): number {
  * the offered options) reads 1%. Whole, since labels.ts strips `(N% of recent choices)` from a
  * label that comes back (R-CAP-3).
  */
-function shownPercent(share: number): number {
+export function shownPercent(share: number): number {
   if (share >= 1 - 1e-9) return 100
   if (share <= 1e-9) return 0
   return Math.max(1, Math.min(percent(share), 99))
