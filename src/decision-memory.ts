@@ -253,6 +253,13 @@ export function createDecisionMemory(deps: {
         )
         const multiSelect = capturedMultiSelect(input, point, path)
         const choice = resolveChoice(input.user_choice, options, multiSelect)
+        // `", ,"` at a multi-select question splits into no label and no text: stored, it would be a
+        // choice of nothing, lowering every option's selection rate.
+        if (choice.chosen.length === 0 && choice.other === null) {
+          throw new InputError('invalid_request', `invalid request: ${path}user_choice`, {
+            issues: [{ path: `${path}user_choice`, message: 'names no option and no text (only commas)' }],
+          })
+        }
         if (!multiSelect && choice.chosen.length > 1) {
           throw new InputError('multiple_choices', 'a single-select question has one choice', {
             issues: [{ path: `${path}user_choice`, message: 'give one label, or set multi_select' }],

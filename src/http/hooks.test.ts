@@ -159,6 +159,8 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(await recorded({ [METHOD]: 'DDD', [CHECKS]: ['Unit tests', 2] })).toEqual([[METHOD, ['DDD']]])
     expect(await recorded({ [METHOD]: 'TDD', [CHECKS]: false }, 'tool_input')).toEqual([[METHOD, ['TDD']]])
     expect(await recorded({ [METHOD]: ['TDD', 'DDD'], [CHECKS]: ['Lint, format'] })).toEqual([[CHECKS, ['Lint, format']]])
+    // Commas alone join no label at a multi-select question: skipped, not recorded as a choice of nothing.
+    expect(await recorded({ [METHOD]: 'DDD', [CHECKS]: ', ,' })).toEqual([[METHOD, ['DDD']]])
   })
 
   it('a late delivery (?at=) is timestamped when it happened', async () => {

@@ -171,6 +171,20 @@ describe('multiSelect, as AskUserQuestion spells it', () => {
   })
 })
 
+describe('a multi-select choice of commas alone', () => {
+  it('is refused naming user_choice, and nothing of the request is stored', async () => {
+    const { call } = await createTestApp()
+    const question = { question: 'Which checks?', all_options: ['lint', 'types', 'tests'], multi_select: true }
+    const good = { ...question, decision_id: 'c-1', user_choice: 'lint, tests' }
+    const refused = await call('POST', '/v1/observations', [good, { ...question, decision_id: 'c-2', user_choice: ', ,' }])
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.issues).toEqual([{ path: '1.user_choice', message: 'names no option and no text (only commas)' }])
+    const rec = await call('POST', '/v1/recommendations', question)
+    expect(rec.body.observations).toBe(0)
+    expect((await call('POST', '/v1/observations', good)).status).toBe(201)
+  })
+})
+
 describe('a point the policy marks multi_select (R-POL)', () => {
   it('takes a choice sent as joined labels, as a multi-select question has it, for those labels, not for other', async () => {
     const policy = await loadPolicy(DEFAULT_POLICY_FILE)

@@ -243,12 +243,13 @@ function answersNothing(value: unknown): boolean {
 /**
  * An answer as the user's choice: the chosen label (a multi-select's joined with ", "), or an
  * array of the chosen labels (one only for a single-select question). Anything else (a number,
- * an object, a blank label, two labels for one choice) is not read as a choice: undefined, and
+ * an object, a blank label, commas alone, two labels for one choice) is not read as a choice: undefined, and
  * the question is skipped, so that one odd answer costs no other answer of the call (the event
  * is recorded; Claude Code sends strings).
  */
 function choiceOf(value: unknown, multiSelect: boolean): string | string[] | undefined {
-  if (typeof value === 'string') return value
+  // Commas alone at a multi-select question join no label: odd, as a blank label is.
+  if (typeof value === 'string') return multiSelect && !/[^\s,]/.test(value) ? undefined : value
   if (!Array.isArray(value) || !value.every((label) => typeof label === 'string' && label.trim() !== '')) return undefined
   if (!multiSelect && value.length > 1) return undefined
   return value as string[]
