@@ -394,6 +394,18 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(JSON.parse(aside[0] as string).payload.tool_use_id).toBe('toolu_01QxAmPLe0001TierChoice')
   })
 
+  it('spools a capture when DECISION_MEMORY_PORT is no port, naming the variable, as it does for a URL without http://', async () => {
+    const { spool } = await workdir()
+    const result = await runCli(['hook', '--spool', spool], {
+      input: JSON.stringify(claudeCodeFixture('post-tool-use-single')),
+      env: { DECISION_MEMORY_PORT: 'abc' },
+    })
+    expect(result).toMatchObject({ code: 0, stdout: '' })
+    expect(result.stderr).toContain('DECISION_MEMORY_PORT must be a port number from 0 to 65535, not "abc"')
+    expect(result.stderr).toContain('the payload is spooled')
+    expect(await spooledLines(spool)).toBe(1)
+  })
+
   it('spools a capture even when its own flags are wrong (in the settings, so in every call), for a mended call to deliver', async () => {
     const { data, spool } = await workdir()
     const service = await serve(data)

@@ -173,6 +173,9 @@ async function runHook(argv: string[]): Promise<void> {
     budget = values.budget === undefined ? DEFAULT_BUDGET_MS : Number(values.budget)
     if (!Number.isFinite(budget) || budget <= 0) throw new Error(`--budget must be a positive number of ms, not "${values.budget}"`)
     user = hookUser(values.user)
+    // A DECISION_MEMORY_PORT that is no port (set in the environment Claude Code runs in, so wrong
+    // in every call) is a mistake of the setup as a flag's is: the capture is spooled, not lost.
+    serviceUrl()
   } catch (error) {
     process.stderr.write(`decision-memory hook: ${(error as Error).message}\n`)
     await spoolDespiteFlags(argv)
