@@ -95,9 +95,28 @@ describe('decision-memory why --point', () => {
     const localMissing = await runCli(['why', 'D-001', '--as-of', before, '--data', data], { env: closed })
     expect(localMissing.code).toBe(1)
     expect(localMissing.stderr).toContain(`no decision D-001 as of ${before}`)
+    // An --as-of in the future is the flag's mistake, as decay-scan's --now is: exit 2 naming it.
     const ahead = await runCli(['why', 'D-001', '--as-of', new Date(Date.now() + 3600_000).toISOString(), '--data', data], { env: closed })
-    expect(ahead.code).toBe(1)
-    expect(ahead.stderr).toContain('as_of')
+    expect(ahead.code).toBe(2)
+    expect(ahead.stderr).toMatch(/^decision-memory why: --as-of: .*in the future/)
+  })
+
+  it('names --as-of, exit 2, when the service refuses it as in the future, for a KEY and a --point', async () => {
+    const service = await startService(join(await mkdtemp(join(tmpdir(), 'dm-why-')), 'data'))
+    running.push(service)
+    const created = await fetch(`${service.url}/v1/decisions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key: 'D-001', title: 'Use SQLite', decision: 'SQLite.', rationale: 'One host.', status: 'accepted' }),
+    })
+    expect(created.status).toBe(201)
+    const ahead = new Date(Date.now() + 3600_000).toISOString()
+    for (const args of [['why', 'D-001'], ['why', '--point', 'complexity-tier']]) {
+      const result = await runCli([...args, '--as-of', ahead], { env: { DECISION_MEMORY_URL: service.url } })
+      expect(result.code, args.join(' ')).toBe(2)
+      expect(result.stderr).toMatch(/^decision-memory why: --as-of: .*in the future/)
+      expect(result.stdout).toBe('')
+    }
   })
 
   it('explains the point in the run --task, --path and --stage describe (R-CON-4): a path-scoped decision applies under its path', async () => {

@@ -169,8 +169,14 @@ export async function whyCommand(argv: string[]): Promise<number> {
     })
   } catch (error) {
     if (!(error instanceof InputError)) throw error
+    // An --as-of the route refuses (in the future) is the flag's mistake, as decay-scan's --now is.
+    if (error.issues.some((i) => i.path === 'as_of')) throw new UsageError(`--as-of: ${error.message}`)
     process.stderr.write(`decision-memory why: ${error.message}\n`)
     return 1
+  }
+  const refused = answer.body as { error?: { message?: string; issues?: Array<{ path?: string }> } } | null
+  if (answer.status === 400 && refused?.error?.issues?.some((i) => i.path === 'as_of') === true) {
+    throw new UsageError(`--as-of: ${refused.error.message ?? 'refused by the service'}`)
   }
   if (answer.status >= 400) return failure('why', answer)
   if (values.json === true) process.stdout.write(jsonLine(answer.body))
