@@ -63,9 +63,12 @@ function dateOf(data: Record<string, unknown>, matter: readonly Line[], record: 
 export function readMadr(file: RecordFile): ParsedRecord {
   const lines = numbered(file.text)
   const end = lines.findIndex((l, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(l.text))
-  if (!/^---\s*$/.test(lines[0]?.text ?? '') || end === -1) {
-    throw new UnreadableRecord(1, 'the front matter opened by "---" is never closed')
+  // A file that opens with no "---" has no front matter to close: said so, not as one left open
+  // (an adr-tools record read with --format madr).
+  if (!/^---\s*$/.test(lines[0]?.text ?? '')) {
+    throw new UnreadableRecord(1, 'no front matter: a MADR record opens with "---" on its first line')
   }
+  if (end === -1) throw new UnreadableRecord(1, 'the front matter opened by "---" is never closed')
   const matter = lines.slice(1, end)
   let data: Record<string, unknown>
   try {

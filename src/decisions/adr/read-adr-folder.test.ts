@@ -644,3 +644,20 @@ describe('a folder checked out with CRLF line endings (core.autocrlf on Windows)
     expect(crlf.records).toEqual(lf.records)
   })
 })
+
+describe('a file read with --format madr', () => {
+  it('says a file with no front matter has none, and one whose front matter is left open that it is never closed', () => {
+    const reading = readRecordFolder(
+      Object.entries({
+        '0001-use-adr-tools.md': '# 1. Use adr-tools\n\nDate: 2026-01-01\n\n## Status\n\nAccepted\n',
+        '0002-open-matter.md': '---\nstatus: accepted\n\n# Open matter\n',
+      }).map(([name, text]) => ({ path: name, name, bytes: new TextEncoder().encode(text) })),
+      'madr',
+    )
+    expect(reading.records).toEqual([])
+    expect(reading.problems.map((p) => [p.path, p.line, p.message])).toEqual([
+      ['0001-use-adr-tools.md', 1, 'no front matter: a MADR record opens with "---" on its first line'],
+      ['0002-open-matter.md', 1, 'the front matter opened by "---" is never closed'],
+    ])
+  })
+})
