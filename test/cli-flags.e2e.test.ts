@@ -147,6 +147,20 @@ describe('a command whose reader stops reading', () => {
     expect(stderr).toBe('')
     expect(code).toBe(141)
   })
+
+  it('ends so for help and version too, written before any command is loaded', async () => {
+    const { spawn } = await import('node:child_process')
+    const { BIN, cleanEnv } = await import('./support/processes')
+    for (const args of [['help'], ['help', 'forget'], ['--help'], ['version'], ['--version'], ['forget', '--help']]) {
+      const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
+      child.stdout.destroy()
+      let stderr = ''
+      child.stderr.on('data', (chunk) => (stderr += chunk))
+      const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+      expect(stderr, args.join(' ')).toBe('')
+      expect(code, args.join(' ')).toBe(141)
+    }
+  })
 })
 
 describe('a name "." or ".."', () => {

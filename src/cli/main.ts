@@ -112,6 +112,17 @@ function misused(name: string, message: string, help: string): number {
 /** The `decision-memory` command: one doorway per file, each onto the same functions as HTTP. */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv
+  // A reader that stops reading (`export … | head -1`, `help | grep -q serve`) is no failure of the
+  // command to report with a stack trace: it ends quietly, with the status of a command killed by
+  // SIGPIPE (141). From the start, so that help and version, written before any command is
+  // loaded, end so too. Not for serve, whose log has its own destination, nor the hook, which must
+  // exit 0 (R-CAP-6): its answer goes unread, and it ends as it would have.
+  if (name !== 'serve') {
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error
+      if (name !== 'hook') process.exit(141)
+    })
+  }
   if (name === undefined) {
     // Nothing was asked, so nothing was done: no success to report to a script. 1, not 2, as for an
     // unknown command: a hook whose command lost its arguments must not block every tool call.
@@ -158,16 +169,6 @@ export async function main(argv: string[]): Promise<number> {
     return 1
   }
   const command = await load()
-  // A reader that stops reading (`export … | head -1`) is no failure of the command to report with
-  // a stack trace: it ends quietly, with the status of a command killed by SIGPIPE (141). Not for
-  // serve, whose log has its own destination, nor the hook, which must exit 0 (R-CAP-6): its
-  // answer goes unread, and it ends as it would have.
-  if (name !== 'serve') {
-    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error
-      if (name !== 'hook') process.exit(141)
-    })
-  }
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(command.help)
     return 0
