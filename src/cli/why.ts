@@ -113,9 +113,10 @@ export async function whyCommand(argv: string[]): Promise<number> {
     strict: true,
   })
   const key = positionals[0]
-  if ((key === undefined) === (values.point === undefined) || positionals.length > 1) {
-    throw new UsageError('give a decision KEY or --point POINT')
-  }
+  // Said as what is wrong with what was given: a KEY and --point both, or two KEYs, are not "none".
+  if (positionals.length > 1) throw new UsageError(`why takes one decision KEY, not ${positionals.length} ("${positionals.join(' ')}")`)
+  if (key !== undefined && values.point !== undefined) throw new UsageError('give a decision KEY or --point POINT, not both')
+  if (key === undefined && values.point === undefined) throw new UsageError('give a decision KEY or --point POINT')
   // Checked as the routes check them, and before any request: a key `..` in the path
   // `/v1/decisions/../why` is `/v1/why` once the URL is resolved, another route.
   if (key !== undefined) {
