@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -169,5 +169,25 @@ describe('forgetting a user in the spool (R-SVC-5)', () => {
 
   it('is nothing to do without a spool', async () => {
     expect(await forgetInSpool(await freshSpool(), 'dave')).toBe(0)
+  })
+})
+
+describe('a spool set to a folder (DECISION_MEMORY_SPOOL=/tmp, --spool ~)', () => {
+  it('is not claimed: the folder, and what is in it, stay where they are', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'dm-spool-'))
+    const folder = join(parent, 'tmp')
+    await mkdir(join(folder, 'someone-else'), { recursive: true })
+    await writeFile(join(folder, 'someone-else', 'work.txt'), 'kept')
+    // A claim left by a hook with the same mistake, named as a spool's claim is: a folder too.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number
+    await mkdir(join(parent, `tmp.${dead}.0a1b2c3d.draining`))
+    const service = fakeService()
+    service.up = true
+    expect(await drainSpool(folder, (e) => service.deliver(e))).toMatchObject({ delivered: 0, left: 0 })
+    expect(await forgetInSpool(folder, 'dave')).toBe(0)
+    expect((await readdir(parent)).sort()).toEqual(['tmp', `tmp.${dead}.0a1b2c3d.draining`])
+    expect(await readFile(join(folder, 'someone-else', 'work.txt'), 'utf8')).toBe('kept')
+    // Nor can an event be written there: said as the error it is, not stored anywhere else.
+    await expect(appendToSpool(folder, event(0))).rejects.toThrow(`the spool ${folder} is a folder: give DECISION_MEMORY_SPOOL or --spool the path of a file in it (EISDIR)`)
   })
 })

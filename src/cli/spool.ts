@@ -1,4 +1,4 @@
-import { appendFile, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises'
+import { appendFile, lstat, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { randomHex } from '../random-hex'
@@ -46,7 +46,12 @@ export function rejectedFile(file: string): string {
 /** Appends one event (one NDJSON line; O_APPEND keeps concurrent writers' lines whole). */
 export async function appendToSpool(file: string, event: SpooledEvent): Promise<void> {
   await mkdir(dirname(file), { recursive: true, mode: 0o700 })
-  await appendToLive(file, JSON.stringify(event) + '\n')
+  try {
+    await appendToLive(file, JSON.stringify(event) + '\n')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EISDIR') throw error
+    throw new Error(`the spool ${file} is a folder: give DECISION_MEMORY_SPOOL or --spool the path of a file in it (EISDIR)`)
+  }
 }
 
 /**
@@ -89,8 +94,16 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Renames a spool (or a claim of one) to take it; false when there is none to take. Only a file
+ * (or a link, which the rename moves, not what it points to) is taken: a spool set to a folder
+ * (`DECISION_MEMORY_SPOOL=/tmp`, `--spool ~`) or a device (`/dev/null`) would otherwise be moved
+ * aside whole, the folder with everything in it, and a device read as empty and unlinked.
+ */
 async function tryRename(from: string, to: string): Promise<boolean> {
   try {
+    const found = await lstat(from)
+    if (!found.isFile() && !found.isSymbolicLink()) return false
     await rename(from, to)
     return true
   } catch (error) {
