@@ -34,6 +34,25 @@ async function guardOverApp(options: { failClosed?: boolean } = {}) {
 }
 
 describe('decision-memory guard (R-CON-3)', () => {
+  it('names DECISION_MEMORY_URL when it is no http address, or has a path the service answers 404 to', async () => {
+    const payload = await bashPayload()
+    let called = false
+    const never = (async () => {
+      called = true
+      throw new Error('fetch failed')
+    }) as unknown as typeof globalThis.fetch
+    const bare = await guard({ payload, url: 'localhost:7420', failClosed: false, timeoutMs: 1000, fetch: never })
+    expect(called).toBe(false)
+    expect(bare).toEqual({ stdout: '', stderr: 'decision-memory guard: DECISION_MEMORY_URL is "localhost:7420": give the service\'s address as http://HOST:PORT; letting the command through\n' })
+    const app = await createTestApp()
+    const fetch = (async (input: string, init?: RequestInit) => app.app.request(input, init)) as unknown as typeof globalThis.fetch
+    const withPath = await guard({ payload, url: 'http://decision-memory.test/v1', failClosed: true, timeoutMs: 1000, fetch })
+    expect(withPath.stderr).toBe(
+      'decision-memory guard: http://decision-memory.test/v1/v1/decisions/check answered HTTP 404: is DECISION_MEMORY_URL the service\'s address, with no path?; refusing the command (--fail-closed)\n',
+    )
+    expect(JSON.parse(withPath.stdout).hookSpecificOutput.permissionDecision).toBe('deny')
+  })
+
   it('denies the fixture force push, citing the decision', async () => {
     const { run, calls } = await guardOverApp()
     const out = await run(await bashPayload())

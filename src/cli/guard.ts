@@ -72,6 +72,9 @@ export async function guard(input: {
   if (event.hook_event_name !== 'PreToolUse' || event.tool_name !== 'Bash' || typeof command !== 'string') {
     return { stdout: '', stderr: '' }
   }
+  // No http(s) address at all (`localhost:7420`): fetch refuses it unsent, and "not reachable"
+  // would send a person looking for the service rather than at the variable, as the hook says it.
+  if (!/^https?:\/\/[^/]/i.test(input.url)) return unavailable(`DECISION_MEMORY_URL is "${input.url}": give the service's address as http://HOST:PORT`)
   const body: { action: string; path?: string } = { action: command }
   if (typeof event.cwd === 'string' && event.cwd !== '') body.path = pathInRepository(event.cwd)
   // A command past what the service takes (its action limit, or the body limit for text of many
@@ -111,6 +114,11 @@ export async function guard(input: {
     return unavailable(
       `the service refused the token (HTTP 401${typeof message === 'string' ? `: ${message.slice(0, 200)}` : ''}); set DECISION_MEMORY_TOKEN to a token of the service's tokens file`,
     )
+  }
+  // The service always has the check route: a 404 or 405 is the URL's fault (a path in it, another
+  // server there), said as the other commands say it rather than as that server's page.
+  if (response.status === 404 || response.status === 405) {
+    return unavailable(`${input.url}/v1/decisions/check answered HTTP ${response.status}: is DECISION_MEMORY_URL the service's address, with no path?`)
   }
   if (response.status !== 200) return unavailable(`the service answered HTTP ${response.status}: ${text.slice(0, 200)}`)
   let verdict: Verdict

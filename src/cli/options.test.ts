@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseFlags, parsePort, UsageError } from './options'
+import { parseFlags, parsePort, urlHost, UsageError } from './options'
 
 describe('parseFlags', () => {
   const options = { user: { type: 'string' }, yes: { type: 'boolean' } } as const
@@ -30,5 +30,15 @@ describe('parsePort', () => {
     for (const raw of [' ', '0x1f', '1e3', '-1', '65536', '80.0']) {
       expect(() => parsePort(raw, 'DECISION_MEMORY_PORT'), raw).toThrow(`DECISION_MEMORY_PORT must be a port number from 0 to 65535, not "${raw}"`)
     }
+  })
+})
+
+describe('urlHost', () => {
+  it('brackets an IPv6 address, as a URL writes it, and leaves names and IPv4 addresses as they are', () => {
+    expect(urlHost('::1')).toBe('[::1]')
+    expect(urlHost('[::1]')).toBe('[::1]')
+    expect(urlHost('127.0.0.1')).toBe('127.0.0.1')
+    expect(urlHost('localhost')).toBe('localhost')
+    expect(new URL(`http://${urlHost('::1')}:7420`).port).toBe('7420')
   })
 })

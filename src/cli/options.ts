@@ -83,6 +83,14 @@ export function barredPortReason(error: unknown, url: string): string | undefine
   return `port ${new URL(url).port} is one that fetch, the client of the commands and hooks, will not connect to (a "bad port" of the Fetch standard); run the service on another (serve --port, DECISION_MEMORY_PORT)`
 }
 
+/**
+ * A host as a URL writes it: an IPv6 address in brackets (`[::1]`), so that `http://HOST:PORT`
+ * said by serve is an address a user can paste into DECISION_MEMORY_URL or curl.
+ */
+export function urlHost(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
+}
+
 /** Whether a host to bind is this machine only: 127.0.0.0/8, ::1 or localhost. */
 export function isLoopback(host: string): boolean {
   const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase()

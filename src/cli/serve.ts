@@ -15,7 +15,7 @@ import { markServedBy, openStores } from '../open-store'
 import { randomHex } from '../random-hex'
 import { scheduleDecayScan } from './decay-schedule'
 import { batchedDestination } from './log-destination'
-import { DEFAULT_HOST, envPort, isLoopback, parsePort, UsageError, parseFlags, dataDirectory, envValue } from './options'
+import { DEFAULT_HOST, envPort, isLoopback, parsePort, UsageError, parseFlags, dataDirectory, envValue, urlHost } from './options'
 import { packageVersion } from './package-version'
 
 export const SERVE_HELP = `decision-memory serve [--port N] [--host ADDR] [--data DIR] [--policy FILE] [--auth TOKENS_FILE]
@@ -134,7 +134,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
         closingOnStop(answerMissingHost(logger, answerRememberedFirst({ memory, bodies, logger, auth }, listener))),
       )) as typeof createServer,
   }, (info) => {
-    logger.info({ event: 'listening', host, port: info.port, data: dataDir, policy: policyFile, auth: auth !== undefined }, `listening on http://${host}:${info.port}`)
+    logger.info({ event: 'listening', host, port: info.port, data: dataDir, policy: policyFile, auth: auth !== undefined }, `listening on http://${urlHost(host)}:${info.port}`)
   })
 
   const decayScan = scheduleDecayScan({
@@ -224,7 +224,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // A port that cannot be listened on (or a server that fails later): said plainly, not as a
   // crash with a stack trace; every error is logged, the first one stops the service.
   server.on('error', (error: NodeJS.ErrnoException) => {
-    const where = `${host}:${port}`
+    const where = `${urlHost(host)}:${port}`
     const why = server.listening
       ? `the server on ${where} failed: ${error.message}`
       : error.code === 'EADDRINUSE'
