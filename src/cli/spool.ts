@@ -1,4 +1,5 @@
-import { appendFile, lstat, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises'
+import { lstatSync } from 'node:fs'
+import { appendFile, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { randomHex } from '../random-hex'
@@ -102,7 +103,9 @@ function isAlive(pid: number): boolean {
  */
 async function tryRename(from: string, to: string): Promise<boolean> {
   try {
-    const found = await lstat(from)
+    // Synchronous: one syscall, and no turn of the event loop between the look and the rename
+    // for another drain or writer of this process to take.
+    const found = lstatSync(from)
     if (!found.isFile() && !found.isSymbolicLink()) return false
     await rename(from, to)
     return true
