@@ -87,7 +87,9 @@ function weightOrder(a: number, b: number): number {
 // 3: observations wait in core-pending before they are counted into the cells.
 // 4: core-pending holds what counting reads of each observation (3 held empty marks).
 // 5: a head's newest moment counts auto-resolved answers too.
-const FORMAT = 5
+// 6: context values are counted trimmed, a blank one as none (contextText): cells of ' run ' and
+//    of '' (a precondition "phase is ") were kept, and new choices counted apart from them.
+const FORMAT = 6
 
 /** The head of an aggregate in core: its summary, how it was built, and when it was last used. */
 interface StoredHead extends AggregateSummary {

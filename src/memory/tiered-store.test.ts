@@ -609,3 +609,30 @@ describe('recall names the observations archival holds', () => {
     await store.close()
   })
 })
+
+describe('a store written before context values were trimmed (format 5)', () => {
+  it('rebuilds its aggregates: a padded value is counted as its text, a blank one not at all', async () => {
+    const db = new MemoryLevel<string, string>()
+    const first = await createLevelStore(db as never, { policy: POLICY })
+    await first.addObservations([observation({ at: T0, choice: 'M', context: { phase: ' run ', stage: '' } })], [])
+    await first.readPoint('alice', 'tier', new Date(T0), countsIn)
+    await first.close()
+    await db.open()
+    // As format 5 left them: the value counted as sent, in a cell of its own.
+    const heads = db.sublevel<string, Record<string, unknown>>('core', { valueEncoding: 'json' })
+    await heads.put('alice\u0000tier', { ...(await heads.get('alice\u0000tier')), format: 5 })
+    const cells = db.sublevel<string, string>('core-cells', { valueEncoding: 'utf8' })
+    const trimmed = `alice\u0000tier\u0000${cellKey.context(null, 'phase', 'run')}`
+    const cell = (await cells.get(trimmed)) as string
+    await cells.batch([
+      { type: 'del', key: trimmed },
+      { type: 'put', key: `alice\u0000tier\u0000${cellKey.context(null, 'phase', ' run ')}`, value: cell },
+      { type: 'put', key: `alice\u0000tier\u0000${cellKey.context(null, 'stage', '')}`, value: cell },
+    ])
+    const second = await createLevelStore(db as never, { policy: POLICY })
+    const contextCounts = (memory: PointView) =>
+      memory.cells([cellKey.context(null, 'phase', 'run'), cellKey.context(null, 'phase', ' run '), cellKey.context(null, 'stage', '')]).map((c) => c?.n ?? 0)
+    expect(await second.readPoint('alice', 'tier', new Date(T0), contextCounts)).toEqual([1, 0, 0])
+    await second.close()
+  })
+})
