@@ -152,6 +152,16 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect(JSON.parse((await closed.run(harmless)).stdout).hookSpecificOutput.permissionDecision).toBe('deny')
   })
 
+  it('sends nothing it cannot cut to the body limit, and says so: a cwd alone over it', async () => {
+    // The cut stopped only once the body fitted, and with no command left it never did: the guard
+    // spun for good, holding the agent up until Claude Code's hook timeout let the command through.
+    const payload = JSON.stringify({ ...JSON.parse(await bashPayload()), cwd: `/${'p'.repeat(300_000)}` })
+    const closed = await guardOverApp({ failClosed: true })
+    const out = await closed.run(payload)
+    expect(JSON.parse(out.stdout).hookSpecificOutput.permissionDecision).toBe('deny')
+    expect(out.stderr).toContain('the service answered HTTP 413')
+  })
+
   it('does not wait for a service that never answers', async () => {
     const silent = ((_input: string, init?: RequestInit) =>
       new Promise((_resolve, reject) => {

@@ -154,7 +154,9 @@ export function checkableStart(body: { action: string; path?: string }): number 
     if (kept < body.action.length && /[\ud800-\udbff]/.test(body.action.charAt(kept - 1))) kept -= 1
     const action = body.action.slice(0, kept)
     const bytes = Buffer.byteLength(JSON.stringify({ ...body, action }))
-    if (bytes <= bytesAllowed) {
+    // Nothing left to cut (a path alone over the limit): the service refuses the empty action,
+    // and the command is let through as unchecked, or denied with --fail-closed.
+    if (bytes <= bytesAllowed || kept === 0) {
       body.action = action
       return kept
     }
