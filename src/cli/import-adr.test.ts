@@ -102,6 +102,11 @@ describe('import-adr into a store opened here', () => {
     expect(stdout).toBe('')
     expect(stderr).toBe(`decision-memory import-adr: ${join(dir, 'DECISIONS.md')} is a file; import-adr reads a folder of records (import-adr ${dir})\n`)
     expect(existsSync(store)).toBe(false)
+    // A folder named under the file is no file given: said as the path it is.
+    const under = join(dir, 'DECISIONS.md', 'adr')
+    const nested = await run([under, '--data', store])
+    expect(nested.code).toBe(1)
+    expect(nested.stderr).toBe(`decision-memory import-adr: cannot read ${under}: ENOTDIR\n`)
   })
 
   it('makes no store for a folder with no records', async () => {

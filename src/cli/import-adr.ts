@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { basename, dirname, join, posix, resolve } from 'node:path'
 import type { FolderReading } from '../decisions/adr/adr-folder'
 import { readAdrFolder } from '../decisions/adr/read-adr-folder'
@@ -110,7 +110,8 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     // A folder of a repository whose every record was deleted with `git rm` is gone itself (git
     // keeps no empty folder): read as empty, so that the decisions imported from it are reported
     // missing, as those of a folder emptied of its records are. Elsewhere a missing folder is a typo.
-    if (code === 'ENOTDIR') {
+    // ENOTDIR is also a folder named under a file (`DECISIONS.md/adr`): that is no file given.
+    if (code === 'ENOTDIR' && isFile(dir)) {
       // `import-adr docs/DECISIONS.md`: the file is read as one of its folder's records, whose
       // missing ones are reported, so the folder is what is named.
       process.stderr.write(`decision-memory import-adr: ${dir} is a file; import-adr reads a folder of records (import-adr ${dirname(dir)})\n`)
@@ -248,4 +249,13 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     for (const r of records) process.stdout.write(printable(`  ${r.key}  ${r.status}  ${r.date ?? 'no date'}  ${r.title}`) + '\n')
   }
   return 0
+}
+
+/** Whether `path` names a file (not a folder, nor a path through a file). */
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile()
+  } catch {
+    return false
+  }
 }
