@@ -8,7 +8,9 @@ import { readDate, readStatusLine } from './status-words'
  * year, month and day, else null.
  */
 export function dateOfFileName(name: string): [string, string, string] | null {
-  const named = /^(\d{4})(\d{2})(\d{2})-/.exec(name) ?? /^(\d{4})-(\d{2})-(\d{2})-/.exec(name)
+  // The dashed form only with a year and a month and day that can be one: a numbered record
+  // whose title begins with two numbers (`0003-64-32-bit-builds.md`) is record 3, not a date.
+  const named = /^(\d{4})(\d{2})(\d{2})-/.exec(name) ?? /^((?:19|20)\d{2})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])-/.exec(name)
   return named === null ? null : [named[1] as string, named[2] as string, named[3] as string]
 }
 

@@ -110,6 +110,22 @@ describe('reading ADR folders (R-CON-6)', () => {
     ])
   })
 
+  it('keys a numbered record whose title begins with two numbers by its number, not as a date-named one', () => {
+    const file = (name: string, text: string) => ({ path: name, name, bytes: new TextEncoder().encode(text) })
+    const reading = readRecordFolder([
+      file('0003-64-32-bit-builds.md', '# 3. 64/32-bit builds\n\nDate: 2024-02-01\n\n## Status\n\nAccepted\n\n## Context\n\nBoth.\n\n## Decision\n\nShip both.\n'),
+      file('0004-drop-32-bit.md', '# 4. Drop 32-bit\n\nDate: 2024-05-01\n\n## Status\n\nAccepted\n\nSupersedes [3. 64/32-bit builds](0003-64-32-bit-builds.md)\n\n## Context\n\nNone left.\n\n## Decision\n\n64 only.\n'),
+      // And a log4brains record so named, with no date of its own, is undated rather than unreadable.
+      file('0005-10-40-rule.md', '# 10/40 rule\n\n- Status: accepted\n\n## Decision Outcome\n\nChosen option: "10/40", because it fits.\n'),
+    ])
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0003': ['superseded', '2024-02-01', null, 'ADR-0004'],
+      'ADR-0004': ['accepted', '2024-05-01', 'ADR-0003', null],
+      'ADR-0005': ['accepted', null, null, null],
+    })
+  })
+
   it('DECISIONS.md: a link naming a section keyed by its title, by that title, its heading or a link within the page, finds it', () => {
     for (const link of [
       'Do not version the API before beta',
