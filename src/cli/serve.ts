@@ -39,6 +39,8 @@ const PARENT_POLL_MS = 250
 
 /** `decision-memory serve`: wires the real parts and owns start and graceful stop. */
 export async function serveCommand(argv: string[]): Promise<void> {
+  // Read first: a parent gone while the store opens is still seen gone (see the watch below).
+  const parentAtStart = process.ppid
   const { values } = parseFlags({
     args: argv,
     options: {
@@ -208,7 +210,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // service running, its port and store held, with no clean stop. Its parent gone, it stops as on
   // SIGTERM. (Only under npm start: a service started otherwise may outlive what started it.)
   if (process.env.npm_lifecycle_event === 'start') {
-    const parent = process.ppid
+    const parent = parentAtStart
     const watch = setInterval(() => {
       if (process.ppid === parent || stopping) return
       clearInterval(watch)
