@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { IdentifierSchema } from '../domain/observation'
-import { abortAfter, authHeaders, barredPortReason, DEFAULT_SERVICE_URL, envValue, identifierFlag, serviceUrl, parseFlags } from './options'
+import { abortAfter, authHeaders, barredPortReason, DEFAULT_SERVICE_URL, envValue, homePath, identifierFlag, serviceUrl, parseFlags } from './options'
 import { repositoryRoot } from './repository'
 import { appendToRejected, appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
@@ -149,7 +149,8 @@ async function spoolDespiteFlags(argv: string[]): Promise<void> {
     return parsed.success ? parsed.data : undefined
   }
   const user = valid(given(values.user)) ?? valid(envValue('DECISION_MEMORY_USER')) ?? 'default'
-  await appendToSpool(given(values.spool) ?? spoolFile(), { at: new Date().toISOString(), user, payload, project: projectOfPayload(payload) })
+  const spool = given(values.spool)
+  await appendToSpool(spool === undefined ? spoolFile() : homePath(spool), { at: new Date().toISOString(), user, payload, project: projectOfPayload(payload) })
   process.stderr.write(`decision-memory hook: the payload is spooled for user ${JSON.stringify(user)}, for a call with its flags mended to deliver\n`)
 }
 
@@ -184,7 +185,7 @@ async function runHook(argv: string[]): Promise<void> {
   // performance.now() counts from process start, so the budget includes starting node and tsx.
   const deadline = budget - EXIT_RESERVE_MS
   const remaining = () => deadline - performance.now()
-  const file = values.spool ?? spoolFile()
+  const file = values.spool === undefined ? spoolFile() : homePath(values.spool)
   const url = `${serviceUrl()}/v1/hooks/claude-code`
 
   const text = await readStdin(Math.max(remaining(), STDIN_MIN_MS))

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { parseFlags, parsePort, urlHost, UsageError } from './options'
+import { homedir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { dataDirectory, homePath, parseFlags, parsePort, urlHost, UsageError } from './options'
 
 describe('parseFlags', () => {
   const options = { user: { type: 'string' }, yes: { type: 'boolean' } } as const
@@ -40,5 +42,16 @@ describe('urlHost', () => {
     expect(urlHost('127.0.0.1')).toBe('127.0.0.1')
     expect(urlHost('localhost')).toBe('localhost')
     expect(new URL(`http://${urlHost('::1')}:7420`).port).toBe('7420')
+  })
+})
+
+describe('homePath and dataDirectory', () => {
+  it('put a leading ~ in the home folder, where no shell did (--data=~/x, a quoted variable)', () => {
+    expect(homePath('~')).toBe(homedir())
+    expect(homePath('~/dm/data')).toBe(join(homedir(), 'dm', 'data'))
+    for (const kept of ['~bob/x', 'data/~', '/srv/~/x', 'x']) expect(homePath(kept)).toBe(kept)
+    expect(dataDirectory('~/dm')).toBe(join(homedir(), 'dm'))
+    expect(dataDirectory(undefined, { DECISION_MEMORY_DATA: '~/dm2' })).toBe(join(homedir(), 'dm2'))
+    expect(dataDirectory(undefined, {})).toBe(resolve('data'))
   })
 })

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path'
+import { homedir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { IdentifierSchema } from '../domain/observation'
 
@@ -47,7 +48,17 @@ export function serviceUrl(env: NodeJS.ProcessEnv = process.env): string {
  */
 export function dataDirectory(flag: string | undefined, env: NodeJS.ProcessEnv = process.env, fallback = 'data'): string {
   if (flag === '') throw new UsageError('--data is empty: give the data directory, or leave --data out')
-  return resolve(flag ?? envValue('DECISION_MEMORY_DATA', env) ?? fallback)
+  return resolve(homePath(flag ?? envValue('DECISION_MEMORY_DATA', env) ?? fallback))
+}
+
+/**
+ * A path with a leading `~` (`~`, `~/…`) in the home folder. A shell expands it only at the start
+ * of a word: not after `--data=`, nor in a variable set in quotes or in Claude Code's settings
+ * `env`, where `~/spool.ndjson` would otherwise be a folder named `~` in the agent's project.
+ */
+export function homePath(path: string): string {
+  if (path === '~') return homedir()
+  return /^~[/\\]/.test(path) ? join(homedir(), path.slice(2)) : path
 }
 
 /**

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { appendToRejected, appendToSpool, drainSpool, forgetInSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
@@ -52,6 +52,9 @@ describe('the hook spool (R-CAP-6)', () => {
   it('is $DECISION_MEMORY_SPOOL, else ~/.decision-memory/spool.ndjson', () => {
     expect(spoolFile({ DECISION_MEMORY_SPOOL: '/x/s.ndjson' })).toBe('/x/s.ndjson')
     expect(spoolFile({})).toMatch(/\.decision-memory\/spool\.ndjson$/)
+    // Set in quotes or in Claude Code's settings env, ~ is not expanded by a shell: here it is.
+    expect(spoolFile({ DECISION_MEMORY_SPOOL: '~/dm/s.ndjson' })).toBe(join(homedir(), 'dm', 's.ndjson'))
+    expect(spoolFile({ DECISION_MEMORY_SPOOL: 'a~/s.ndjson' })).toBe('a~/s.ndjson')
   })
 
   it('loses nothing and stores each event once across several outages', async () => {

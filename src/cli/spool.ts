@@ -3,7 +3,7 @@ import { appendFile, mkdir, open, readdir, readFile, rename, stat, unlink } from
 import { homedir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { randomHex } from '../random-hex'
-import { envValue } from './options'
+import { envValue, homePath } from './options'
 
 /** One hook event the service could not take when it happened. */
 export interface SpooledEvent {
@@ -36,7 +36,8 @@ export interface DrainResult {
 
 /** The spool file: `$DECISION_MEMORY_SPOOL`, else `~/.decision-memory/spool.ndjson`. */
 export function spoolFile(env: NodeJS.ProcessEnv = process.env): string {
-  return envValue('DECISION_MEMORY_SPOOL', env) ?? join(homedir(), '.decision-memory', 'spool.ndjson')
+  const given = envValue('DECISION_MEMORY_SPOOL', env)
+  return given === undefined ? join(homedir(), '.decision-memory', 'spool.ndjson') : homePath(given)
 }
 
 /** Where events the service refused for good are kept for a person to look at, never retried. */
