@@ -232,6 +232,13 @@ describe('errorMessage', () => {
     expect(errorMessage(answer(404, { code: 'not_found', message: 'no route GET /v1/v1/users/a/export', issues: [] }))).toBe(
       "no route GET /v1/v1/users/a/export; is DECISION_MEMORY_URL (http://127.0.0.1:7420/v1) the service's address, with no path?",
     )
+    const forbidden = { code: 'forbidden', message: 'token "alice" may not act for user "default"', issues: [{ path: 'user', message: 'not a user this token may act for' }] }
+    expect(errorMessage(answer(403, forbidden))).toBe(
+      'token "alice" may not act for user "default" (user: not a user this token may act for); name a user this token may act for with --user, or set DECISION_MEMORY_TOKEN to a token of that user',
+    )
+    // A token not for every user writing what every user shares: no user to name.
+    const shared = { code: 'forbidden', message: 'token "alice" may not run the decay scan', issues: [{ path: 'authorization', message: 'not a token for every user' }] }
+    expect(errorMessage(answer(403, shared))).not.toContain('--user')
   })
 })
 

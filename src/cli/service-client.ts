@@ -233,6 +233,9 @@ export function errorMessage(answer: Answer): string {
   let message = error?.message ?? `HTTP ${answer.status}`
   const issues = (error?.issues ?? []).filter((i) => i.message !== undefined)
   if (issues.length > 0) message += ` (${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')})`
+  // A user the token may not act for (`toggle --session s` under --auth asks for "default"): the
+  // commands name their user with --user (the MCP tools, which read settingHint, by `user`).
+  if (answer.status === 403 && issues.some((i) => i.path === 'user')) message += '; name a user this token may act for with --user, or set DECISION_MEMORY_TOKEN to a token of that user'
   return message + settingHint(answer)
 }
 
