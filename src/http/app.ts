@@ -133,7 +133,12 @@ export interface AppOptions {
  * (`:key`) takes any one segment. A path named as it is (`/v1/decisions/check`) is the route of its
  * own methods only, not also one of `/v1/decisions/:key`'s.
  */
-function routeMethods(routes: ReadonlyArray<{ method: string; path: string }>): (path: string) => { named: boolean; methods: string[] } {
+function routeMethods(routes: ReadonlyArray<{ method: string; path: string }>): {
+  /** The methods of a path named as it is (`/v1/decisions/check`): a map lookup, on every request. */
+  named: (path: string) => readonly string[] | undefined
+  /** The methods of any route the path fits, a parameter's too (only for requests no route took). */
+  fitting: (path: string) => string[]
+} {
   const byPath = new Map<string, Set<string>>()
   for (const { method, path } of routes) {
     if (method === 'ALL') continue
@@ -142,15 +147,15 @@ function routeMethods(routes: ReadonlyArray<{ method: string; path: string }>): 
     if (method === 'GET') methods.add('HEAD')
     byPath.set(path, methods)
   }
+  const sorted = (methods: Iterable<string>) => [...new Set(methods)].sort()
+  const named = new Map([...byPath].filter(([path]) => !path.includes(':')).map(([path, methods]) => [path, sorted(methods)]))
   const patterns = [...byPath].map(([path, methods]) => ({
-    exact: !path.includes(':'),
     pattern: new RegExp(`^${path.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`),
     methods,
   }))
-  return (path) => {
-    const matching = patterns.filter((p) => p.pattern.test(path))
-    const named = matching.filter((p) => p.exact)
-    return { named: named.length > 0, methods: [...new Set((named.length > 0 ? named : matching).flatMap((p) => [...p.methods]))].sort() }
+  return {
+    named: (path) => named.get(path),
+    fitting: (path) => named.get(path) ?? sorted(patterns.filter((p) => p.pattern.test(path)).flatMap((p) => [...p.methods])),
   }
 }
 
@@ -173,13 +178,13 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
   app.use('*', refuseNotUtf8)
   app.use('*', storeCheck(storeId))
   // Read once every route is mounted (below), at the first request.
-  let routes: ReturnType<typeof routeMethods> | undefined
-  const methodsOf = (path: string) => (routes ??= routeMethods(app.routes))(path)
+  let table: ReturnType<typeof routeMethods> | undefined
+  const routes = () => (table ??= routeMethods(app.routes))
   // A path named as it is (`/v1/decisions/check`) asked with another method would otherwise reach
   // the route of a parameter in its place (`GET /v1/decisions/{key}`), and be told its key is reserved.
   app.use('*', async (c, next) => {
-    const { named, methods } = methodsOf(c.req.path)
-    if (named && !methods.includes(c.req.method)) return methodNotAllowed(c, methods)
+    const methods = routes().named(c.req.path)
+    if (methods !== undefined && !methods.includes(c.req.method)) return methodNotAllowed(c, methods)
     await next()
   })
 
@@ -197,7 +202,7 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
   // A path the service has, asked with a method it does not take there, is told which it takes
   // (RFC 9110's 405 and Allow), not that there is no route: `GET /v1/observations`.
   app.notFound((c) => {
-    const { methods } = methodsOf(c.req.path)
+    const methods = routes().fitting(c.req.path)
     // A route of this method that found nothing (an asset `/docs/x` not served) is a 404 too.
     if (methods.length === 0 || methods.includes(c.req.method)) return c.json(errorBody(c, 'not_found', `no route ${c.req.method} ${c.req.path}`), 404)
     return methodNotAllowed(c, methods)
