@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { REQUIRED_TIER_L } from '../../test/support/decision-record'
+import { claudeCodeFixture } from '../../test/support/fixtures'
 import { createTestApp, START } from '../../test/support/test-app'
 import { compilePolicy } from '../domain/policy'
 
@@ -325,6 +326,12 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     const plan = (await app.call('POST', '/v1/plan', { questions: [{ question: TIER.question, header: TIER.header, multiSelect: false, options: TIER.all_options.map((label) => ({ label, description: label })) }] })).body
     expect(plan.answers).toEqual({})
     expect(plan.questions[0]).toMatchObject({ ask: true, answer: null })
+    // The hook asks, and says why: the option put first is one the other decision blocks.
+    const hook = (await app.call('POST', '/v1/hooks/claude-code', claudeCodeFixture('pre-tool-use'))).body.hookSpecificOutput
+    expect(hook.permissionDecision).toBe('ask')
+    expect(hook.permissionDecisionReason).toContain(
+      'For "Which complexity tier should this SPEC use?", required decision D-001 contradicts another in force: the user chooses',
+    )
 
     // A required must_not of the option a required must names: the learned Tier S would be
     // auto-resolved, and D-001's must blocks it.

@@ -473,6 +473,17 @@ function decisionEffects(r: QuestionPlan['questions'][number]['recommendation'])
   return (r as { decisions?: ReadonlyArray<{ key: string; effect: string; options?: readonly string[] }> }).decisions ?? []
 }
 
+/**
+ * The questions asked because required decisions bound to them contradict each other: whatever is
+ * put first, one of them blocks it (R-CON-3), so the user is told that they choose, with the
+ * recommendation's reason (`required decision D-001 contradicts another in force: the user chooses`).
+ */
+function contradictedQuestions(plan: QuestionPlan): string[] {
+  return plan.questions
+    .filter((p) => p.ask && decisionEffects(p.recommendation).some((d) => d.effect === 'conflict' && (d as { enforce?: string }).enforce === 'required'))
+    .map((p) => `for "${p.ask_user_question.question}", ${p.recommendation.ask_reason}`)
+}
+
 /** The required decisions that took options of this question off the offer (R-CON-2), with those options. */
 function rulingOutEffects(p: QuestionPlan['questions'][number]): ReadonlyArray<{ key: string; options: readonly string[] }> {
   const effects = decisionEffects(p.recommendation)
@@ -585,10 +596,12 @@ export function preToolUseAnswer(
   // Options taken out: said as well, or alone where the order and the labels stay as written.
   const done = removed.length === 0 ? order : order === AS_WRITTEN ? removed.join('; ') : `${order}, and ${removed.join('; ')}`
   const ordered = `decision-memory ${done}`
+  const contradicted = contradictedQuestions(plan)
   const contract =
     // The disclosure ends with the decision's rationale: what follows is a sentence of its own.
     (ruledOut.length === 0 ? '' : `. ${capitalised(ruledOut.join('; '))}. The agent is told to ask again with an option the decision allows`) +
-    (stillOffered.length === 0 ? '' : `. ${capitalised(stillOffered.join('; '))}`)
+    (stillOffered.length === 0 ? '' : `. ${capitalised(stillOffered.join('; '))}`) +
+    (contradicted.length === 0 ? '' : `. ${capitalised(contradicted.join('; '))}`)
   // The command to be asked again comes last, so that it is copied as it runs, nothing after it.
   const reason = answered ? `${ordered}${contract}. It answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}` : `${ordered}${contract}`
   const forAgent = [
