@@ -77,10 +77,10 @@ describe('checking actions and choices (R-CON-3)', () => {
 
   it('reads a number with its unit as that number, and leaves ranges and names alone', () => {
     const limit = decision('D-9', [{ kind: 'limit', option: 'replicas', value: 3 }], { scope: { points: ['replicas'], task: null, path: null, stage: null } })
-    for (const choice of ['5 replicas', '8 GB', '16GB', '90%', '4 Ärzte']) {
+    for (const choice of ['5 replicas', '8 GB', '16GB', '90%', '4 Ärzte', '1e5 replicas', '1e309GB', '4E0 nodes']) {
       expect(checkAgainst([limit], { choice, point: 'replicas' }).allowed, choice).toBe(false)
     }
-    for (const choice of ['3 replicas', '1 replica', '3-5 people', 'Tier 5', 'v5', '5 replicas, 2 zones', '2 of 5']) {
+    for (const choice of ['3 replicas', '1 replica', '3-5 people', 'Tier 5', 'v5', '5 replicas, 2 zones', '2 of 5', '2e0 replicas', '1ea']) {
       expect(checkAgainst([limit], { choice, point: 'replicas' }).allowed, choice).toBe(true)
     }
   })

@@ -98,11 +98,13 @@ const MAGNITUDES: Readonly<Record<string, number>> = { k: 1e3, K: 1e3, M: 1e6 }
 /**
  * A number with its unit (`5 replicas`, `8 GB`, `16GB`, `90%`) is that number: a limit of 3
  * replicas let `5 replicas` through. Thousands are read as written: `10k` and `10K users` are
- * 10000, `1M` a million, `12,000` twelve thousand (`1,5` is no number: a decimal comma or a list).
+ * 10000, `1M` a million, `12,000` twelve thousand (`1,5` is no number: a decimal comma or a list),
+ * `1e5` a hundred thousand.
  * Not a range, a name or an ordinal (`3-5 people`, `Tier 2`, `v2`, `5th option`).
  */
 function countOf(label: string): number | undefined {
-  const parts = /^([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)([kKM]?)(.*)$/su.exec(label)
+  // An exponent as Number() reads one (`1e5 replicas`), digits after it: `5ea` is 5 of a unit `ea`.
+  const parts = /^([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?)([kKM]?)(.*)$/su.exec(label)
   if (parts === null) return undefined
   const [, digits = '', magnitude = '', after = ''] = parts
   // `5Mbps`, `4KB`: the letter begins the unit, and is no thousands.
