@@ -1,6 +1,6 @@
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
 /**
@@ -137,5 +137,12 @@ describe('install-hooks and a token in a hook command', () => {
     expect(stderr).toBe('')
     expect(await installHooksCommand(['--file', read, '--dry-run', '--command', command])).toBe(0)
     expect(stderr).toContain('would hold DECISION_MEMORY_TOKEN')
+    expect(stderr).toContain('or keep the hooks in .claude/settings.local.json (--file)')
+    // Written to settings.local.json already: the advice to move there is not given.
+    const local = join(dirname(read), 'settings.local.json')
+    stderr = ''
+    expect(await installHooksCommand(['--file', local, '--command', command])).toBe(0)
+    expect(stderr).toContain('holds DECISION_MEMORY_TOKEN')
+    expect(stderr).not.toContain('settings.local.json (--file)')
   })
 })

@@ -1,6 +1,6 @@
 import { lstat, mkdir, open, readFile, readlink, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises'
 import { homedir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { randomHex } from '../random-hex'
 import { BIN_PATH, shellWord } from './bin-path'
 import { mergeHooks, SettingsShapeError } from '../integrations/claude-code-settings'
@@ -120,7 +120,8 @@ function warnOfToken(commands: readonly string[], file: string, written: boolean
   if (!commands.some((c) => /\bDECISION_MEMORY_TOKEN=(?!["']?[$`])/.test(c))) return
   process.stderr.write(
     `decision-memory install-hooks: a hook command in ${file} ${written ? 'holds' : 'would hold'} DECISION_MEMORY_TOKEN; if this file is committed, the token is too: ` +
-      'set the variable in the environment Claude Code runs in instead, or keep the hooks in .claude/settings.local.json (--file)\n',
+      // A settings.local.json is the file git ignores: advised only for another.
+      `set the variable in the environment Claude Code runs in instead${basename(file) === 'settings.local.json' ? '' : ', or keep the hooks in .claude/settings.local.json (--file)'}\n`,
   )
 }
 
