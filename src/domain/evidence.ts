@@ -409,12 +409,22 @@ export function conditionsOf(
       else count = Math.max(0, countsOf(cell, support).reduce((s, c) => s + c, 0) - (wholeTotal - total))
     }
     const share = count / total
-    if (share >= policy.context.precondition_share) context.push({ key, value, share })
+    if (count > 0 && share >= policy.context.precondition_share) context.push({ key, value, share })
   }
   return {
-    context,
+    context: leadingValues(context),
     window: { from: new Date(from).toISOString(), to: new Date(to).toISOString() },
   }
+}
+
+/**
+ * One value a key at most: with a precondition_share of one half or less, two values of a key
+ * could both reach it (`phase is plan and phase is run`, a precondition no context meets), and a
+ * request in the value most choices were made in was told it contradicts the other. The value with
+ * the largest share is claimed; where two share it, neither is what the choices have in common.
+ */
+function leadingValues(context: Conditions['context']): Conditions['context'] {
+  return context.filter((c) => context.every((other) => other === c || other.key !== c.key || other.share < c.share))
 }
 
 /** The precondition as a sentence: `phase is run and workflow is /moai run`, or the window it rests on. */

@@ -379,3 +379,28 @@ describe('the dates a precondition names (R-REC-5)', () => {
     expect(body.conditions.window).toEqual({ from: '2026-06-30T20:30:00.000Z', to: '2026-06-30T20:30:00.000Z' })
   })
 })
+
+describe('POST /v1/recommendations: a precondition_share of one half or less', () => {
+  const policyWithShare = (share: number) =>
+    parsePolicy(JSON.stringify({ context: { precondition_share: share } }), 'mine.json', JSON.parse(readFileSync(DEFAULT_POLICY_FILE, 'utf8')))
+  const inPhase = (phase: string, count: number, prefix: string) =>
+    choices({ 'Tier L': count }, { ...TIER, context: { phase } }).map((o) => ({ ...o, decision_id: `${prefix}-${String(o.decision_id)}` }))
+
+  it('claims one value of a key, the one most supporting choices were made in, and a request in it contradicts nothing', async () => {
+    const { call } = await createTestApp({ policy: policyWithShare(0.4) })
+    await call('POST', '/v1/observations', [...inPhase('run', 6, 'a'), ...inPhase('plan', 4, 'b')])
+    const { body } = await call('POST', '/v1/recommendations', { ...TIER, context: { phase: 'run' } })
+    expect(body.precondition).toBe('phase is run')
+    expect(body.contradictions).toEqual([])
+    expect(body.confidence.lowered_because).toBeUndefined()
+  })
+
+  it('claims neither of two values that share the choices alike, and no value none of them was made in', async () => {
+    const { call } = await createTestApp({ policy: policyWithShare(0) })
+    await call('POST', '/v1/observations', [...inPhase('run', 5, 'a'), ...inPhase('plan', 5, 'b')])
+    const { body } = await call('POST', '/v1/recommendations', { ...TIER, context: { phase: 'plan' } })
+    expect(body.conditions.context).toEqual([])
+    expect(body.precondition).toBe('any context, as chosen on 2026-07-01')
+    expect(body.contradictions).toEqual([])
+  })
+})
