@@ -469,8 +469,10 @@ function ruledOutQuestions(plan: QuestionPlan): string[] {
 }
 
 /** What the decisions in force did to a recommendation: a recommendation joined with decisions carries their effects (ContractedRecommendation). */
-function decisionEffects(r: QuestionPlan['questions'][number]['recommendation']): ReadonlyArray<{ key: string; effect: string; options?: readonly string[] }> {
-  return (r as { decisions?: ReadonlyArray<{ key: string; effect: string; options?: readonly string[] }> }).decisions ?? []
+type DecisionEffect = { key: string; effect: string; enforce?: string; options?: readonly string[] }
+
+function decisionEffects(r: QuestionPlan['questions'][number]['recommendation']): ReadonlyArray<DecisionEffect> {
+  return (r as { decisions?: ReadonlyArray<DecisionEffect> }).decisions ?? []
 }
 
 /**
@@ -480,7 +482,7 @@ function decisionEffects(r: QuestionPlan['questions'][number]['recommendation'])
  */
 function contradictedQuestions(plan: QuestionPlan): string[] {
   return plan.questions
-    .filter((p) => p.ask && decisionEffects(p.recommendation).some((d) => d.effect === 'conflict' && (d as { enforce?: string }).enforce === 'required'))
+    .filter((p) => p.ask && decisionEffects(p.recommendation).some((d) => d.effect === 'conflict' && d.enforce === 'required'))
     .map((p) => `for "${p.ask_user_question.question}", ${p.recommendation.ask_reason}`)
 }
 
