@@ -42,6 +42,34 @@ export function validateConstraints(constraints: readonly Constraint[], scope: D
       }
     }
   })
+  issues.push(...contradictions(constraints))
+  return issues
+}
+
+/**
+ * An option a decision both requires (`must` or `prefer`) and forbids (`must_not`), compared as
+ * the check compares a choice (`tier m (Recommended)` is `Tier M`): the decision could never be
+ * followed, and a required one would fix the recommendation to an option its own check blocks.
+ */
+function contradictions(constraints: readonly Constraint[]): Issue[] {
+  const wanted = new Map<string, number>()
+  constraints.forEach((c, i) => {
+    if ((c.kind === 'must' || c.kind === 'prefer') && c.option !== undefined) {
+      const label = optionKey(c.option)
+      if (!wanted.has(label)) wanted.set(label, i)
+    }
+  })
+  const issues: Issue[] = []
+  constraints.forEach((c, i) => {
+    if (c.kind !== 'must_not' || c.option === undefined) return
+    const j = wanted.get(optionKey(c.option))
+    if (j === undefined) return
+    const other = constraints[j] as Constraint
+    issues.push({
+      path: `constraints.${i}.option`,
+      message: `"${c.option}" is also named by constraints.${j} (${other.kind}): one decision cannot both require and forbid an option`,
+    })
+  })
   return issues
 }
 
@@ -117,7 +145,11 @@ function countOf(label: string): number | undefined {
 }
 
 function sameOption(a: string, b: string): boolean {
-  return normalizeLabel(a).toLocaleLowerCase('en') === normalizeLabel(b).toLocaleLowerCase('en')
+  return optionKey(a) === optionKey(b)
+}
+
+function optionKey(option: string): string {
+  return normalizeLabel(option).toLocaleLowerCase('en')
 }
 
 function violation(decision: DecisionRecord, constraint: Constraint, message: string, soft = false) {

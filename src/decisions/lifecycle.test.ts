@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { InputError } from '../domain/errors'
-import { DECISION_STATUSES, DecisionInputSchema, type DecisionStatus } from './decision'
+import { DECISION_STATUSES, DecisionInputSchema, type Constraint, type DecisionStatus } from './decision'
 import { decisionRecord } from '../../test/support/decision-record'
 import { canMove, decisionAt, evidenceOf, proposal, transition } from './lifecycle'
 
@@ -85,6 +85,30 @@ describe('the decision lifecycle (R-CON-1)', () => {
         'constraints.4.option',
       ])
     }
+  })
+
+  it('refuses a decision that both requires and forbids one option, as the check compares options', () => {
+    const contradicting = (constraints: Constraint[]) =>
+      proposal(input({ scope: { points: ['complexity-tier'] }, constraints }), 'D-001', AT)
+    try {
+      contradicting([
+        { kind: 'must', option: 'Tier M' },
+        { kind: 'must_not', option: 'Tier L' },
+        { kind: 'must_not', option: 'tier m (Recommended)' },
+      ])
+      expect.unreachable()
+    } catch (error) {
+      expect((error as InputError).issues).toEqual([
+        { path: 'constraints.2.option', message: expect.stringContaining('constraints.0 (must)') },
+      ])
+    }
+    try {
+      contradicting([{ kind: 'prefer', option: 'Tier S' }, { kind: 'must_not', option: 'Tier S' }])
+      expect.unreachable()
+    } catch (error) {
+      expect((error as InputError).issues[0]?.message).toContain('constraints.0 (prefer)')
+    }
+    expect(contradicting([{ kind: 'must', option: 'Tier M' }, { kind: 'must_not', option: 'Tier L' }]).record.constraints).toHaveLength(2)
   })
 
   it('hashes evidence content and refuses a hash that does not match it', () => {
