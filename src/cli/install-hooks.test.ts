@@ -40,6 +40,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 })
 
 const { defaultHookCommand, installHooksCommand } = await import('./install-hooks')
+const { UsageError } = await import('./options')
 const { mergeHooks } = await import('../integrations/claude-code-settings')
 
 let stderr: string
@@ -144,5 +145,26 @@ describe('install-hooks and a token in a hook command', () => {
     expect(await installHooksCommand(['--file', local, '--command', command])).toBe(0)
     expect(stderr).toContain('holds DECISION_MEMORY_TOKEN')
     expect(stderr).not.toContain('settings.local.json (--file)')
+  })
+})
+
+describe('install-hooks --guard', () => {
+  it('adds the guard on Bash with the hooks, only when asked, and refuses a command it cannot tell the guard from', async () => {
+    const { file } = await settingsFolder()
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    expect(await readFile(file, 'utf8')).not.toContain(' guard')
+    stdout = ''
+    expect(await installHooksCommand(['--file', file, '--guard'])).toBe(0)
+    const guard = defaultHookCommand().replace(/hook$/, 'guard')
+    expect(stdout).toContain(`added     PreToolUse (matcher Bash): ${guard}`)
+    const settings = JSON.parse(await readFile(file, 'utf8')) as { hooks: { PreToolUse: Array<{ matcher: string; hooks: Array<{ command: string }> }> } }
+    expect(settings.hooks.PreToolUse.map((g) => [g.matcher, g.hooks[0]?.command])).toEqual([
+      ['AskUserQuestion', defaultHookCommand()],
+      ['Bash', guard],
+    ])
+    stdout = ''
+    expect(await installHooksCommand(['--file', file, '--guard'])).toBe(0)
+    expect(stdout).toContain('already has every hook; nothing written')
+    await expect(installHooksCommand(['--file', file, '--guard', '--command', '/usr/local/bin/dm-wrapper.sh'])).rejects.toThrow(UsageError)
   })
 })

@@ -3,10 +3,10 @@ import { homedir } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
 import { randomHex } from '../random-hex'
 import { BIN_PATH, shellWord } from './bin-path'
-import { mergeHooks, SettingsShapeError } from '../integrations/claude-code-settings'
+import { guardCommandOf, mergeGuard, mergeHooks, SettingsShapeError } from '../integrations/claude-code-settings'
 import { UsageError, parseFlags } from './options'
 
-export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR | --user | --file FILE] [--command CMD] [--dry-run]
+export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR | --user | --file FILE] [--command CMD] [--guard] [--dry-run]
 
   Merges decision-memory's three Claude Code hooks (SessionStart; PreToolUse and PostToolUse on
   AskUserQuestion) into a Claude Code settings file, keeping everything already there, and prints
@@ -16,6 +16,8 @@ export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR 
   --user         ~/.claude/settings.json, for every project
   --file FILE    any settings file, e.g. .claude/settings.local.json (not committed)
   --command CMD  the hook command (default: node <this checkout>/bin/decision-memory.js hook)
+  --guard        also the guard, a PreToolUse hook on Bash that denies a command an accepted
+                 required decision forbids (the hook command with guard for hook)
   --dry-run      print the merged settings instead of writing them
 `
 
@@ -134,6 +136,7 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
       user: { type: 'boolean' },
       file: { type: 'string' },
       command: { type: 'string' },
+      guard: { type: 'boolean' },
       'dry-run': { type: 'boolean' },
     },
     strict: true,
@@ -148,6 +151,8 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
         : join(resolve(values.project ?? '.'), '.claude', 'settings.json')
   if (values.command !== undefined && values.command.trim() === '') throw new UsageError('--command is empty: give the hook command, or leave --command out')
   const command = values.command ?? defaultHookCommand()
+  const guardCommand = values.guard === true ? guardCommandOf(command) : null
+  if (values.guard === true && guardCommand === null) throw new UsageError('--guard: --command runs no "decision-memory … hook", so the guard\'s command cannot be told from it; add the guard by hand (README, The guard hook)')
   const fail = (message: string) => {
     process.stderr.write(`decision-memory install-hooks: ${message}\n`)
     return 1
@@ -162,6 +167,10 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
   let merged
   try {
     merged = mergeHooks(await readSettings(file), command)
+    if (guardCommand !== null) {
+      const guarded = mergeGuard(merged.settings, guardCommand)
+      merged = { settings: guarded.settings, changes: [...merged.changes, ...guarded.changes] }
+    }
   } catch (error) {
     if (error instanceof SettingsShapeError) return fail(`${file}: ${error.message}; nothing written`)
     const code = (error as NodeJS.ErrnoException).code

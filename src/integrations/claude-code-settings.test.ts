@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hooksBlock, matcherCovers, mergeHooks, SettingsShapeError } from './claude-code-settings'
+import { guardCommandOf, hooksBlock, matcherCovers, mergeGuard, mergeHooks, SettingsShapeError } from './claude-code-settings'
 
 const COMMAND = 'node "/opt/decision-memory/bin/decision-memory.js" hook'
 
@@ -218,5 +218,47 @@ describe('mergeHooks', () => {
     expect(() => mergeHooks([], COMMAND)).toThrow(SettingsShapeError)
     expect(() => mergeHooks({ hooks: [] }, COMMAND)).toThrow(/"hooks" is not an object/)
     expect(() => mergeHooks({ hooks: { PreToolUse: {} } }, COMMAND)).toThrow(/"hooks.PreToolUse" is not an array/)
+  })
+})
+
+describe('mergeGuard', () => {
+  const GUARD = 'node "/opt/decision-memory/bin/decision-memory.js" guard'
+  type Groups = Array<{ matcher?: string; hooks: Array<{ command: string; timeout?: number }> }>
+
+  it('adds the guard on Bash beside the question hooks, and changes nothing the second time', () => {
+    const once = mergeGuard(mergeHooks({}, COMMAND).settings, GUARD)
+    expect(once.changes).toEqual([{ event: 'PreToolUse', matcher: 'Bash', command: GUARD, action: 'added' }])
+    const pre = (once.settings.hooks as Record<string, Groups>).PreToolUse
+    expect(pre?.map((g) => [g.matcher, g.hooks[0]?.command])).toEqual([
+      ['AskUserQuestion', COMMAND],
+      ['Bash', GUARD],
+    ])
+    expect(pre?.[1]?.hooks[0]?.timeout).toBe(5)
+    const twice = mergeGuard(once.settings, GUARD)
+    expect(twice.settings).toEqual(once.settings)
+    expect(twice.changes.map((c) => c.action)).toEqual(['unchanged'])
+  })
+
+  it('moves an earlier guard to the new checkout keeping its flags, and does not count one that never sees Bash', () => {
+    const current = {
+      hooks: {
+        PreToolUse: [
+          { matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: 'node /old/bin/decision-memory.js guard' }] },
+          { matcher: 'Bash|Edit', hooks: [{ type: 'command', command: 'node /old/bin/decision-memory.js guard --fail-closed', timeout: 9 }] },
+        ],
+      },
+    }
+    const { settings, changes } = mergeGuard(current, GUARD)
+    expect(changes).toEqual([{ event: 'PreToolUse', matcher: 'Bash|Edit', command: `${GUARD} --fail-closed`, action: 'updated' }])
+    const pre = (settings.hooks as Record<string, Groups>).PreToolUse
+    expect(pre?.map((g) => g.hooks[0]?.command)).toEqual(['node /old/bin/decision-memory.js guard', `${GUARD} --fail-closed`])
+    expect(pre?.[1]?.hooks[0]?.timeout).toBe(9)
+  })
+
+  it('tells the guard command from the hook command: same variables and checkout, no hook flags', () => {
+    expect(guardCommandOf(COMMAND)).toBe(GUARD)
+    expect(guardCommandOf(`DECISION_MEMORY_URL=http://127.0.0.1:7421 ${COMMAND} --user alice`)).toBe(`DECISION_MEMORY_URL=http://127.0.0.1:7421 ${GUARD}`)
+    expect(guardCommandOf('npx decision-memory hook')).toBe('npx decision-memory guard')
+    expect(guardCommandOf('/usr/local/bin/dm-wrapper.sh')).toBeNull()
   })
 })

@@ -158,3 +158,51 @@ export function mergeHooks(current: unknown, command: string): { settings: Recor
   }
   return { settings, changes }
 }
+
+/** A guard hook entry of an earlier install, wherever the checkout was. */
+const OURS_GUARD = /decision-memory(?:\.js)?["']?\s+guard\b/
+
+/**
+ * The guard's command beside the hook's: the same variables, `node` and checkout, with `guard` for
+ * `hook` and without the hook's own flags (`--user`, `--spool`), which the guard does not take.
+ * Null when `hookCommand` runs no `decision-memory … hook` (a wrapper script): the guard's
+ * command cannot be told from it.
+ */
+export function guardCommandOf(hookCommand: string): string | null {
+  const found = OURS.exec(hookCommand)
+  if (found === null) return null
+  return `${hookCommand.slice(0, found.index)}${found[0].replace(/hook$/, 'guard')}`
+}
+
+/**
+ * Merges the guard (R-CON-3), a PreToolUse hook on Bash, into Claude Code settings as mergeHooks
+ * merges the others: kept when a group that runs for Bash has it (moved to `command` from an
+ * earlier install's, keeping the flags after `guard` such as `--fail-closed`), else added in a
+ * group of its own. Pure: returns new settings and the change.
+ */
+export function mergeGuard(current: unknown, command: string): { settings: Record<string, unknown>; changes: SettingsChange[] } {
+  if (!isObject(current)) throw new SettingsShapeError('the settings file is not a JSON object')
+  const settings: Record<string, unknown> = structuredClone(current)
+  if (settings.hooks === undefined) settings.hooks = {}
+  if (!isObject(settings.hooks)) throw new SettingsShapeError('"hooks" is not an object')
+  const hooks = settings.hooks as Record<string, unknown>
+  if (hooks.PreToolUse === undefined) hooks.PreToolUse = []
+  const groups = hooks.PreToolUse
+  if (!Array.isArray(groups)) throw new SettingsShapeError('"hooks.PreToolUse" is not an array')
+  const entry: HookEntry & { command: string } = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }
+  // Only a group that runs for Bash holds the guard: under `"matcher": "AskUserQuestion"` it checks nothing.
+  const found = (groups as MatcherGroup[])
+    .flatMap((g) => (isObject(g) && Array.isArray(g.hooks) && matcherCovers(g.matcher, 'Bash') ? g.hooks.filter(isObject).map((e) => ({ e: e as HookEntry, group: g.matcher })) : []))
+    .find(({ e }) => typeof e.command === 'string' && (e.command === command || OURS_GUARD.test(e.command)))
+  if (found === undefined) {
+    groups.push({ matcher: 'Bash', hooks: [entry] })
+    return { settings, changes: [{ event: 'PreToolUse', matcher: 'Bash', command, action: 'added' }] }
+  }
+  const earlier = found.e
+  const match = OURS_GUARD.exec(earlier.command as string)
+  if (earlier.command !== command && match !== null) entry.command = `${command}${(earlier.command as string).slice(match.index + match[0].length)}`
+  const missing = Object.entries(entry).filter(([field]) => (field === 'command' ? earlier.command !== entry.command : earlier[field] === undefined))
+  for (const [field, value] of missing) earlier[field] = value
+  const said = typeof found.group !== 'string' ? 'none, every tool' : found.group === '' ? '"", every tool' : found.group
+  return { settings, changes: [{ event: 'PreToolUse', matcher: said, command: entry.command, action: missing.length === 0 ? 'unchanged' : 'updated' }] }
+}
