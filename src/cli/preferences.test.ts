@@ -31,4 +31,10 @@ describe('decision-memory preferences, one line a point', () => {
     const selected = { ...mostly, selection: ['Tier M'] }
     expect(describePoint(selected)).toBe('complexity-tier: Tier M, 334 observations [Tier M 333 (99%), Tier L 1 (1%)]')
   })
+
+  it('names a point keyed by a hash of its question by that question, and a named point by its name', () => {
+    const hashed = { ...point(2), point: 'q-1ce3ca384fe3abe025d1', question: 'Which checks should run before the PR?' } as PointPreference
+    expect(describePoint(hashed)).toBe('"Which checks should run before the PR?" (q-1ce3ca384fe3abe025d1): Tier M 100%, confidence medium-high (0.75), 2 observations [Tier M 2]')
+    expect(describePoint({ ...point(2), question: 'Which complexity tier?' } as PointPreference)).toMatch(/^complexity-tier: Tier M/)
+  })
 })

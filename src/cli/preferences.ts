@@ -22,14 +22,21 @@ const counted = (n: number) => `${n} observation${n === 1 ? '' : 's'}`
 /** The answers outside the options, when there are any: `other 2` (a service from before says none). */
 const otherAnswers = (point: PointPreference): string[] => (point.other === undefined || point.other === 0 ? [] : [`other ${point.other}`])
 
+/**
+ * A point as the user can recognise it: a key hashed from the question (R-CAP-4) says nothing, so
+ * the question last asked there comes first, the key after it for `why --point`.
+ */
+const pointName = (point: PointPreference): string =>
+  /^q-[0-9a-f]{20}$/.test(point.point) && typeof point.question === 'string' ? `${JSON.stringify(point.question)} (${point.point})` : point.point
+
 /** One line per point, as the command prints it. */
 export function describePoint(point: PointPreference): string {
   // Multi-select: the set selected at least half the time (labels may hold commas: joined with +).
   if (point.selection !== null) {
     const rates = [...point.options.map((o) => `${o.option} ${o.count} (${shownPercent(o.share)}%)`), ...otherAnswers(point)].join(', ')
-    return `${point.point}: ${point.selection.length === 0 ? '(nothing selected half the time)' : point.selection.join(' + ')}, ${counted(point.observations)} [${rates}]`
+    return `${pointName(point)}: ${point.selection.length === 0 ? '(nothing selected half the time)' : point.selection.join(' + ')}, ${counted(point.observations)} [${rates}]`
   }
-  const head = `${point.point}: ${point.majority ?? '(nothing chosen)'}`
+  const head = `${pointName(point)}: ${point.majority ?? '(nothing chosen)'}`
   // In whole percent as a recommendation says it: 100% only of an option chosen every time, 0% only of one never chosen.
   const share = point.majority === null ? '' : ` ${shownPercent(point.share)}%`
   const confidence = point.confidence === null ? '' : `, confidence ${point.confidence.level} (${point.confidence.value})`
