@@ -166,5 +166,10 @@ describe('install-hooks --guard', () => {
     expect(await installHooksCommand(['--file', file, '--guard'])).toBe(0)
     expect(stdout).toContain('already has every hook; nothing written')
     await expect(installHooksCommand(['--file', file, '--guard', '--command', '/usr/local/bin/dm-wrapper.sh'])).rejects.toThrow(UsageError)
+    // An earlier install's variables, kept on the hooks, are the guard's too: it asks the same service.
+    const { file: earlier } = await settingsFolder()
+    expect(await installHooksCommand(['--file', earlier, '--command', `DECISION_MEMORY_URL=http://127.0.0.1:7421 ${defaultHookCommand()} --user alice`])).toBe(0)
+    expect(await installHooksCommand(['--file', earlier, '--guard'])).toBe(0)
+    expect(await readFile(earlier, 'utf8')).toContain(JSON.stringify(`DECISION_MEMORY_URL=http://127.0.0.1:7421 ${guard}`))
   })
 })

@@ -151,8 +151,7 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
         : join(resolve(values.project ?? '.'), '.claude', 'settings.json')
   if (values.command !== undefined && values.command.trim() === '') throw new UsageError('--command is empty: give the hook command, or leave --command out')
   const command = values.command ?? defaultHookCommand()
-  const guardCommand = values.guard === true ? guardCommandOf(command) : null
-  if (values.guard === true && guardCommand === null) throw new UsageError('--guard: --command runs no "decision-memory … hook", so the guard\'s command cannot be told from it; add the guard by hand (README, The guard hook)')
+  if (values.guard === true && guardCommandOf(command) === null) throw new UsageError('--guard: --command runs no "decision-memory … hook", so the guard\'s command cannot be told from it; add the guard by hand (README, The guard hook)')
   const fail = (message: string) => {
     process.stderr.write(`decision-memory install-hooks: ${message}\n`)
     return 1
@@ -167,8 +166,11 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
   let merged
   try {
     merged = mergeHooks(await readSettings(file), command)
-    if (guardCommand !== null) {
-      const guarded = mergeGuard(merged.settings, guardCommand)
+    if (values.guard === true) {
+      // From the hook command as written, which keeps the variables an earlier install set before
+      // it (`DECISION_MEMORY_URL=…`): the guard must ask the same service.
+      const written = merged.changes.find((c) => c.event === 'PreToolUse')?.command ?? command
+      const guarded = mergeGuard(merged.settings, guardCommandOf(written) ?? (guardCommandOf(command) as string))
       merged = { settings: guarded.settings, changes: [...merged.changes, ...guarded.changes] }
     }
   } catch (error) {
