@@ -17,10 +17,12 @@ export function readLog4brains(file: RecordFile): ParsedRecord {
   const statusField = fieldOf(head, /^status$/i)
   if (statusField === undefined) throw new UnreadableRecord(record.title.line, 'no "- Status:" bullet under the title')
   const definitions = linkDefinitions(file.text)
-  const { status, supersededBy } = statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line, definitions)
+  const statusLine = statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line, definitions)
+  const { status, supersededBy } = statusLine
   const supersedesField = fieldOf(head, /^(supersedes|supercedes)$/i)
+  // Else the status bullet's own link: `- Status: accepted, supersedes [ADR-0002](0002-….md)`.
   const supersedes =
-    supersedesField === undefined ? null : { target: linkTarget(supersedesField.value, definitions), line: supersedesField.line }
+    supersedesField === undefined ? statusLine.supersedes : { target: linkTarget(supersedesField.value, definitions), line: supersedesField.line }
   const dateField = fieldOf(head, /^date$/i)
   const named = dateOfFileName(file.name)
   const rawDate = dateField?.value ?? (named === null ? undefined : named.join('-'))

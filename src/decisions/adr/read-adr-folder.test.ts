@@ -677,3 +677,61 @@ describe('a file read with --format madr', () => {
     ])
   })
 })
+
+describe('a status and its supersede link on one line', () => {
+  /** An adr-tools record as `adr new` writes it, its status section as the team left it. */
+  const adrTools = (n: number, title: string, date: string, status: string) =>
+    `# ${n}. ${title}\n\nDate: ${date}\n\n## Status\n\n${status}\n\n## Context\n\nThe issue motivating this decision.\n\n## Decision\n\n${title}.\n\n## Consequences\n\nSome.\n`
+
+  it('adr-tools: "Accepted, Supersedes [2. …](0002-….md)" and "Deprecated; superseded by […]" keep their links', () => {
+    const reading = readTexts({
+      '0001-record-architecture-decisions.md': adrTools(1, 'Record architecture decisions', '2019-06-03', 'Accepted'),
+      '0002-use-mysql.md': adrTools(2, 'Use MySQL', '2019-11-02', 'Accepted'),
+      '0003-use-postgresql.md': adrTools(3, 'Use PostgreSQL', '2020-05-05', 'Accepted, Supersedes [2. Use MySQL](0002-use-mysql.md)'),
+      '0004-ship-nightly-builds.md': adrTools(4, 'Ship nightly builds', '2020-06-10', 'Deprecated; superseded by [5. Ship weekly builds](0005-ship-weekly-builds.md)'),
+      '0005-ship-weekly-builds.md': adrTools(5, 'Ship weekly builds', '2021-01-12', 'Accepted'),
+      // A proposal names what it would replace: the old one stays in force until it is accepted.
+      '0006-use-cockroachdb.md': adrTools(6, 'Use CockroachDB', '2021-03-01', 'Proposed. If accepted, supersedes [ADR 3](0003-use-postgresql.md)'),
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', '2019-06-03', null, null],
+      'ADR-0002': ['superseded', '2019-11-02', null, 'ADR-0003'],
+      'ADR-0003': ['accepted', '2020-05-05', 'ADR-0002', null],
+      'ADR-0004': ['superseded', '2020-06-10', null, 'ADR-0005'],
+      'ADR-0005': ['accepted', '2021-01-12', 'ADR-0004', null],
+      'ADR-0006': ['proposed', '2021-03-01', 'ADR-0003', null],
+    })
+  })
+
+  it('log4brains, MADR 2 bullets and a DECISIONS.md: the status bullet\'s "supersedes" link is the record\'s', () => {
+    const reading = readTexts({
+      '20240215-use-webpack-for-the-frontend-build.md':
+        '# Use Webpack for the frontend build\n\n- Status: accepted\n- Date: 2024-02-15\n- Tags: frontend\n\n## Decision Outcome\n\nChosen option: "Webpack", because it is what we know.\n',
+      '20240402-use-vite-for-the-frontend-build.md':
+        '# Use Vite for the frontend build\n\n- Status: accepted, supersedes [20240215-use-webpack-for-the-frontend-build](20240215-use-webpack-for-the-frontend-build.md)\n- Date: 2024-04-02\n- Tags: frontend\n\n## Decision Outcome\n\nChosen option: "Vite", because builds take seconds.\n',
+      '0001-use-winston-for-logging.md':
+        '# Use Winston for logging\n\n* Status: accepted\n* Deciders: Alice, Bob\n* Date: 2023-02-01\n\n## Decision Outcome\n\nChosen option: "Winston", because it is everywhere.\n',
+      '0002-use-pino-for-logging.md':
+        '# Use Pino for logging\n\n* Status: accepted, supersedes [ADR-0001](0001-use-winston-for-logging.md) <!-- optional -->\n* Deciders: Alice\n* Date: 2023-09-14\n\n## Decision Outcome\n\nChosen option: "Pino", because it is fast.\n',
+      'DECISIONS.md':
+        '# Decisions\n\n## D-001: Use tabs\n\n- Status: Accepted\n- Date: 2024-01-01\n\nHabit.\n\n## D-002: Use spaces\n\n- Status: Accepted, supersedes D-001\n- Date: 2024-02-01\n\nThe formatter says so.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      '20240215-use-webpack-for-the-frontend-build': ['superseded', '2024-02-15', null, '20240402-use-vite-for-the-frontend-build'],
+      '20240402-use-vite-for-the-frontend-build': ['accepted', '2024-04-02', '20240215-use-webpack-for-the-frontend-build', null],
+      'ADR-0001': ['superseded', '2023-02-01', null, 'ADR-0002'],
+      'ADR-0002': ['accepted', '2023-09-14', 'ADR-0001', null],
+      'D-001': ['superseded', '2024-01-01', null, 'D-002'],
+      'D-002': ['accepted', '2024-02-01', 'D-001', null],
+    })
+  })
+
+  it('reads words after the status that name no record as no link', () => {
+    expect(readStatusLine('Accepted, replaces the manual release checklist')).toEqual({ status: 'accepted' })
+    expect(readStatusLine('Accepted (supersedes ADR-0002)')).toEqual({ status: 'accepted', supersedes: 'ADR-0002' })
+    expect(readStatusLine('Accepted — Superceded by 0007-use-grpc.md')).toEqual({ status: 'superseded', supersededBy: '0007-use-grpc.md' })
+    expect(readStatusLine('Accepted on 2026-09-06. Supersedes [ADR 0009](0009-routing.md) for legacy apps')).toEqual({ status: 'accepted', supersedes: '0009-routing.md' })
+  })
+})

@@ -46,12 +46,39 @@ export function readStatusLine(text: string, definitions?: LinkDefinitions): Sta
   if (superseded !== null) return { status: 'superseded', supersededBy: linkTarget(superseded[1] as string, definitions) }
   const supersedes = /^(?:supersedes|supercedes|replaces)\s*:?\s*(.+)$/i.exec(plain)
   if (supersedes !== null) return { supersedes: linkTarget(supersedes[1] as string, definitions) }
+  const withLink = statusWithLink(plain, definitions)
+  if (withLink !== undefined) return withLink
   if (/^(amended by|amends|clarified by|clarifies)\b/.test(words)) return {}
   for (const [pattern, status] of WORDS) if (pattern.test(words)) return { status }
   // adr-tools writes a line per link of any type its user names (`adr new -l "3:Extends:Extended
   // by"`, `adr link`): words and a link to another record, which change no status.
   if (/^[a-z][a-z -]*\s\[[^\]]*\](?:\([^)]*\)|\s?\[[^\]]*\])?$/i.test(plain)) return {}
   return undefined
+}
+
+/** A link word after a status on its line: `Accepted, Supersedes [...]`, `Deprecated; superseded by [...]`. */
+const LINK_AFTER_STATUS = /^(.+?)\s*(?:[,;:.(\u2014\u2013]|\s-|\s)\s*((?:superseded|superceded|replaced)\s+by\b|supersedes\b|supercedes\b|replaces\b)(.*)$/i
+
+/** What names a record after a link word in the middle of a line: a Markdown link, a key (`ADR-0002`, `ADR 2`, `D-004`) or a file. */
+const NAMED_RECORD = /\[[^\]]*\]|\bADR[-_\s]*\d{1,5}\b|\b[A-Z][A-Z0-9]*-\d+\b|[^\s()]+\.md\b/i
+
+/**
+ * A status and a supersede link on one line (`Accepted, Supersedes [2. Use X](0002-use-x.md)`), as
+ * people write them when they merge the lines adr-tools writes apart. A "Superseded by" makes it
+ * superseded, as on a line of its own. Only a link that names a record is one: `Accepted, replaces the
+ * manual process` is a status with words after it.
+ */
+function statusWithLink(plain: string, definitions?: LinkDefinitions): StatusLine | undefined {
+  const match = LINK_AFTER_STATUS.exec(plain)
+  if (match === null) return undefined
+  const rest = match[3] as string
+  const named = NAMED_RECORD.exec(rest)
+  const head = readStatusLine(match[1] as string, definitions)
+  if (named === null || head?.status === undefined) return undefined
+  const target = named[0].startsWith('[') ? linkTarget(rest, definitions) : named[0]
+  return /\bby$/i.test(match[2] as string)
+    ? { ...head, status: 'superseded', supersededBy: target }
+    : { ...head, supersedes: target }
 }
 
 /** A record's date as `YYYY-MM-DD`: from `2024-03-04`, `2024/03/04`, `20240304` or an ISO time. */
