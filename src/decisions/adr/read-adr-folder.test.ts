@@ -735,3 +735,53 @@ describe('a status and its supersede link on one line', () => {
     expect(readStatusLine('Accepted on 2026-09-06. Supersedes [ADR 0009](0009-routing.md) for legacy apps')).toEqual({ status: 'accepted', supersedes: '0009-routing.md' })
   })
 })
+
+describe('status forms real repositories write', () => {
+  it('a status that moved on ("Proposed → Accepted", "Proposed -> Accepted") is the last one', () => {
+    expect(readStatusLine('Proposed → Accepted')).toEqual({ status: 'accepted' })
+    expect(readStatusLine('Proposed -> Accepted')).toEqual({ status: 'accepted' })
+    expect(readStatusLine('Draft => Proposed => Rejected')).toEqual({ status: 'revoked' })
+    expect(readStatusLine('**Proposed** → **Accepted**')).toEqual({ status: 'accepted' })
+    expect(readStatusLine('Proposed → Accepted → Superseded by [7. Use gRPC](0007-use-grpc.md)')).toEqual({
+      status: 'superseded',
+      supersededBy: '0007-use-grpc.md',
+    })
+    // An arrow inside a link's text is no step.
+    expect(readStatusLine('Superseded by [7. REST -> gRPC](0007-rest-to-grpc.md)')).toEqual({ status: 'superseded', supersededBy: '0007-rest-to-grpc.md' })
+    // Nor is one to words that are no status: the line reads by its first word, as any other.
+    expect(readStatusLine('Proposed -> we will see')).toEqual({ status: 'proposed' })
+  })
+
+  it('"Obsoleted by [...]" names the record that replaces it, as "Superseded by" does; "Obsoletes" as "Supersedes"', () => {
+    expect(readStatusLine('Obsoleted by [5. Use Kafka](0005-use-kafka.md)')).toEqual({ status: 'superseded', supersededBy: '0005-use-kafka.md' })
+    expect(readStatusLine('Obsoletes [2. Use RabbitMQ](0002-use-rabbitmq.md)')).toEqual({ supersedes: '0002-use-rabbitmq.md' })
+    expect(readStatusLine('Accepted, obsoletes ADR-0002')).toEqual({ status: 'accepted', supersedes: 'ADR-0002' })
+    // Obsolete alone names no successor: deprecated, as before.
+    expect(readStatusLine('Obsolete')).toEqual({ status: 'deprecated' })
+  })
+
+  it('a date written with the status ("2020-05-05 Accepted", "Accepted (2020-05-05)", "Accepted on 2020-05-05") is no part of it', () => {
+    for (const line of ['2020-05-05 Accepted', '2020-05-05: Accepted', '[2020-05-05] Accepted', 'Accepted (2020-05-05)', 'Accepted on 2020-05-05.', 'Accepted 2020-05-05']) {
+      expect(readStatusLine(line), line).toEqual({ status: 'accepted' })
+    }
+    expect(readStatusLine('2021-02-01 Superseded by [4. Use Vite](0004-use-vite.md)')).toEqual({ status: 'superseded', supersededBy: '0004-use-vite.md' })
+  })
+
+  it('adr-tools records written so are read, and their links followed', () => {
+    const adr = (n: number, title: string, status: string) =>
+      `# ${n}. ${title}\n\nDate: 2020-0${n}-05\n\n## Status\n\n${status}\n\n## Context\n\nContext.\n\n## Decision\n\n${title}.\n`
+    const reading = readTexts({
+      '0001-use-rabbitmq.md': adr(1, 'Use RabbitMQ', '2020-01-05 Accepted\n\nObsoleted by [2. Use Kafka](0002-use-kafka.md)'),
+      '0002-use-kafka.md': adr(2, 'Use Kafka', 'Proposed → Accepted\n\nObsoletes [1. Use RabbitMQ](0001-use-rabbitmq.md)'),
+      '0003-use-avro.md': adr(3, 'Use Avro', 'Proposed -> Accepted'),
+      '0004-use-protobuf.md': adr(4, 'Use Protobuf', 'Accepted (2020-04-05)'),
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['superseded', '2020-01-05', null, 'ADR-0002'],
+      'ADR-0002': ['accepted', '2020-02-05', 'ADR-0001', null],
+      'ADR-0003': ['accepted', '2020-03-05', null, null],
+      'ADR-0004': ['accepted', '2020-04-05', null, null],
+    })
+  })
+})

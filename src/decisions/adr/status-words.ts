@@ -41,11 +41,19 @@ export function readStatusLine(text: string, definitions?: LinkDefinitions): Sta
     // `🟡 Proposed`), inside the emphasis it may be in (`**✅ Accepted**`).
     .replace(BADGE, '')
     .trim()
+    // The day written before the status (`2020-05-05 Accepted`, `[2020-05-05] Accepted`), as a
+    // status log line puts it, is no part of it.
+    .replace(/^\[?\d{4}-\d{2}-\d{2}\]?(?:\s*[:\u2014\u2013-]\s*|\s+)(?=\p{L})/u, '')
   const words = plain.replace(/^\[|\]$/g, '').replace(BADGE, '').toLowerCase()
-  const superseded = /^(?:superseded|superceded|replaced)\s+by\s*:?\s*(.+)$/i.exec(plain)
+  // "Obsoleted by" names what replaces the record, as RFCs use it (and adr-tools users name their
+  // own link types, `adr new -l "3:Obsoletes:Obsoleted by"`): a supersede, not a deprecation,
+  // which names no successor.
+  const superseded = /^(?:superseded|superceded|replaced|obsoleted)\s+by\s*:?\s*(.+)$/i.exec(plain)
   if (superseded !== null) return { status: 'superseded', supersededBy: linkTarget(superseded[1] as string, definitions) }
-  const supersedes = /^(?:supersedes|supercedes|replaces)\s*:?\s*(.+)$/i.exec(plain)
+  const supersedes = /^(?:supersedes|supercedes|replaces|obsoletes)\s*:?\s*(.+)$/i.exec(plain)
   if (supersedes !== null) return { supersedes: linkTarget(supersedes[1] as string, definitions) }
+  const moved = statusMovedOn(plain, definitions)
+  if (moved !== undefined) return moved
   const withLink = statusWithLink(plain, definitions)
   if (withLink !== undefined) return withLink
   if (/^(amended by|amends|clarified by|clarifies)\b/.test(words)) return {}
@@ -56,8 +64,24 @@ export function readStatusLine(text: string, definitions?: LinkDefinitions): Sta
   return undefined
 }
 
+/** The arrows a status written over time is joined with: `Proposed → Accepted`, `Proposed -> Accepted`. */
+const STEP = /\s*(?:\u2192|\u27f6|\u2794|\u279c|\u21d2|->|=>)\s*/
+
+/**
+ * A status as it moved on (`Proposed → Accepted`, `Draft -> Proposed -> Accepted`): the last one
+ * holds, as the record's history says it, and the links of every step are kept. Only when each step
+ * reads as a status line: an arrow in a link's text (`Superseded by [3. REST -> gRPC](…)`) is none.
+ */
+function statusMovedOn(plain: string, definitions?: LinkDefinitions): StatusLine | undefined {
+  const steps = plain.split(STEP)
+  if (steps.length < 2) return undefined
+  const read = steps.map((step) => readStatusLine(step, definitions))
+  if (read.some((r) => r === undefined)) return undefined
+  return Object.assign({}, ...read) as StatusLine
+}
+
 /** A link word after a status on its line: `Accepted, Supersedes [...]`, `Deprecated; superseded by [...]`. */
-const LINK_AFTER_STATUS = /^(.+?)\s*(?:[,;:.(\u2014\u2013]|\s-|\s)\s*((?:superseded|superceded|replaced)\s+by\b|supersedes\b|supercedes\b|replaces\b)(.*)$/i
+const LINK_AFTER_STATUS = /^(.+?)\s*(?:[,;:.(\u2014\u2013]|\s-|\s)\s*((?:superseded|superceded|replaced|obsoleted)\s+by\b|supersedes\b|supercedes\b|replaces\b|obsoletes\b)(.*)$/i
 
 /** What names a record after a link word in the middle of a line: a Markdown link, a key (`ADR-0002`, `ADR 2`, `D-004`) or a file. */
 const NAMED_RECORD = /\[[^\]]*\]|\bADR[-_\s]*\d{1,5}\b|\b[A-Z][A-Z0-9]*-\d+\b|[^\s()]+\.md\b/i
