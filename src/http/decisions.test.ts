@@ -792,6 +792,27 @@ describe('a record that says no date (R-CON-6)', () => {
     expect(stored).toMatchObject({ date: first, decision: 'Chosen option: "Zod 4".' })
     expect(stored.events.at(-1).changed).not.toContain('date')
   })
+
+  it('but the day written with its status ("Accepted on 2020-05-05") is its date, whenever it is imported, and importing again changes nothing', async () => {
+    const text = '# ADR 0009: Owner-issued thread settings\n\n## Status\n\nAccepted on 2020-05-05.\n\n## Context\n\nA node edits them.\n\n## Decision\n\nThe owner issues them.\n'
+    const records = readRecordFolder([{ path: '0009-owner-issued-thread-settings.md', name: '0009-owner-issued-thread-settings.md', bytes: new TextEncoder().encode(text) }])
+      .records.map((r) => ({ ...r, origin: { ...r.origin, folder: 'acme/docs/adr' } }))
+    const stores = []
+    for (const days of [0, 40]) {
+      const { call, clock } = await createTestApp()
+      clock.advance(days * DAY)
+      expect((await call('POST', '/v1/decisions/import', { records })).body.created).toEqual(['ADR-0009'])
+      const stored = (await call('GET', '/v1/decisions/ADR-0009')).body
+      expect(stored.date).toBe('2020-05-05')
+      clock.advance(DAY)
+      expect((await call('POST', '/v1/decisions/import', { records })).body.unchanged).toEqual(['ADR-0009'])
+      expect((await call('GET', '/v1/decisions/ADR-0009')).body).toEqual(stored)
+      stores.push(stored)
+    }
+    // Imported on two days, it is the same decision of the same day: only the import's own times differ.
+    const [early, late] = stores.map(({ created_at: _c, updated_at: _u, events: _e, ...rest }) => rest)
+    expect(late).toEqual(early)
+  })
 })
 
 describe('a folder moved within its repository (R-CON-6)', () => {

@@ -36,10 +36,13 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
   status: DecisionStatus
   supersedes: LinkRef | null
   supersededBy: LinkRef | null
+  /** The first day written with a status (`Accepted on 2020-05-05`): the record's date when it writes no other. */
+  date: string | null
 } {
   let status: DecisionStatus | undefined
   let supersedes: LinkRef | null = null
   let supersededBy: LinkRef | null = null
+  let date: string | null = null
   for (const line of filled(lines)) {
     if (isLinkDefinition(line.text)) continue
     const read = readStatusLine(line.text, definitions)
@@ -47,9 +50,10 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
     if (read.supersededBy !== undefined) supersededBy = { target: read.supersededBy, line: line.n }
     if (read.supersedes !== undefined) supersedes = { target: read.supersedes, line: line.n }
     if (read.status !== undefined && (status === undefined || read.status === 'superseded')) status = read.status
+    date ??= read.date ?? null
   }
   if (status === undefined) throw new UnreadableRecord(where, 'the status section names no status')
-  return { status, supersedes, supersededBy }
+  return { status, supersedes, supersededBy, date }
 }
 
 /** A status section's heading: `Status`, or `Status: Accepted`, as some teams write it on one line. */
@@ -90,12 +94,13 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
   if (record.title === null) throw new UnreadableRecord(1, 'no "# N. Title" heading')
   const statusSection = sectionNamed(record, STATUS_HEADING)
   if (statusSection === undefined) throw new UnreadableRecord(record.title.line, 'no "## Status" section')
-  // No "Date:" line is no date, as in MADR: the import dates the record the day it first sees it.
-  // A record that writes its fields under "## Status" dates itself there.
+  // A record that writes its fields under "## Status" dates itself there; one that writes no "Date:"
+  // line, by the day written with its status (`Accepted on 2020-05-05`); else it has no date, as in
+  // MADR: the import dates the record the day it first sees it.
   const dateField = fieldOf(record.preamble, /^date$/i) ?? fieldOf(statusSection.body, /^date$/i)
-  const date = dateField === undefined ? null : readDate(dateField.value)
+  const { status, supersedes, supersededBy, date: statusDate } = statusOfLines(statusLinesOf(statusSection), statusSection.line, linkDefinitions(file.text))
+  const date = dateField === undefined ? statusDate : readDate(dateField.value)
   if (date === undefined) throw new UnreadableRecord(dateField?.line ?? record.title.line, `"${dateField?.value}" is not a date`)
-  const { status, supersedes, supersededBy } = statusOfLines(statusLinesOf(statusSection), statusSection.line, linkDefinitions(file.text))
   const title = record.title.text.replace(/^\d+\.\s*/, '')
   const text = (name: RegExp) => textOf((sectionNamed(record, name)?.body ?? []).filter((l) => !isLinkDefinition(l.text)))
   const decision = text(/^decision$/i)

@@ -127,13 +127,15 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
     status,
     supersedes: fromPart,
     supersededBy: fromStatus,
+    date: statusDate,
   } = statusField !== undefined
     ? statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line, definitions)
     : statusOfLines((statusPart as Section).body.filter((l) => !isLinkDefinition(l.text)), (statusPart as Section).line, definitions)
   const dateField = fieldOf(body, /^date$/i)
   const rawDate = dateField?.value ?? DAY.exec(section.heading)?.[1]
-  // Neither is no date, as in MADR: the import dates the decision the day it first sees it.
-  const date = rawDate === undefined ? null : readDate(rawDate)
+  // Else the day written with the status (`- Status: Accepted on 2024-01-10`); none is no date, as in
+  // MADR: the import dates the decision the day it first sees it.
+  const date = rawDate === undefined ? statusDate : readDate(rawDate)
   if (date === undefined) throw new UnreadableRecord(dateField?.line ?? section.line, `"${rawDate}" is not a date`)
   const link = (field: { value: string; line: number } | undefined) =>
     field === undefined ? null : { target: linkTarget(field.value, definitions), line: field.line }

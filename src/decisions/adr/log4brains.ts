@@ -8,7 +8,7 @@ import { readDate } from './status-words'
  * A log4brains record (`yyyymmdd-slug.md`; also MADR 2.x, which has the same bullets): a
  * `# Title`, then bullets `- Status: accepted` (`draft`, `proposed`, `rejected`, `deprecated`,
  * `superseded by [slug](file.md)`), `- Date:`, `- Deciders:`, `- Tags:`, then MADR sections.
- * Without a `Date` bullet, the date is the one the file is named by, else none.
+ * Without a `Date` bullet, the date is the one the file is named by, else the one written with the status, else none.
  */
 export function readLog4brains(file: RecordFile): ParsedRecord {
   const record = parseRecord(numbered(file.text))
@@ -26,8 +26,9 @@ export function readLog4brains(file: RecordFile): ParsedRecord {
   const dateField = fieldOf(head, /^date$/i)
   const named = dateOfFileName(file.name)
   const rawDate = dateField?.value ?? (named === null ? undefined : named.join('-'))
-  // Neither is no date, as in MADR: the import dates the record the day it first sees it.
-  const date = rawDate === undefined ? null : readDate(rawDate)
+  // Else the day written with the status (`- Status: accepted (2020-05-05)`); none is no date, as in
+  // MADR: the import dates the record the day it first sees it.
+  const date = rawDate === undefined ? statusLine.date : readDate(rawDate)
   if (date === undefined) throw new UnreadableRecord(dateField?.line ?? 1, `"${rawDate}" is not a date`)
   const deciders = fieldOf(head, /^(deciders|decision-makers)$/i)?.value ?? ''
   const format = named === null ? 'madr' : 'log4brains'

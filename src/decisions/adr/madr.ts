@@ -35,10 +35,10 @@ function lineOfKey(lines: readonly Line[], name: string): number {
 /**
  * The date of a MADR record: its front matter's `date`, else a `Date:` line under the title (as
  * MADR 2 and adr-tools write it), else the date a `yyyymmdd-slug.md` file is named by, as a
- * log4brains record without a date is read; else none (MADR makes every field optional), and the
- * import dates it the day it is first imported.
+ * log4brains record without a date is read, else the day written with its status (`accepted (2020-05-05)`);
+ * else none (MADR makes every field optional), and the import dates it the day it is first imported.
  */
-function dateOf(data: Record<string, unknown>, matter: readonly Line[], record: MarkdownRecord, name: string): string | null {
+function dateOf(data: Record<string, unknown>, matter: readonly Line[], record: MarkdownRecord, name: string, statusDate: string | null): string | null {
   const fromMatter = data.date instanceof Date ? data.date.toISOString() : data.date
   if (fromMatter !== undefined && fromMatter !== null) {
     const date = readDate(String(fromMatter))
@@ -52,7 +52,7 @@ function dateOf(data: Record<string, unknown>, matter: readonly Line[], record: 
     return date
   }
   const named = dateOfFileName(name)
-  return named === null ? null : (readDate(named.join('-')) ?? null)
+  return named === null ? statusDate : (readDate(named.join('-')) ?? statusDate)
 }
 
 /**
@@ -87,8 +87,8 @@ export function readMadr(file: RecordFile): ParsedRecord {
     throw new UnreadableRecord(1, 'the front matter has no status')
   }
   const statusLine = lineOfKey(matter, 'status')
-  const { status, supersedes, supersededBy } = statusOfLines([{ n: statusLine, text: String(data.status) }], statusLine, linkDefinitions(file.text))
-  const date = dateOf(data, matter, record, file.name)
+  const { status, supersedes, supersededBy, date: statusDate } = statusOfLines([{ n: statusLine, text: String(data.status) }], statusLine, linkDefinitions(file.text))
+  const date = dateOf(data, matter, record, file.name, statusDate)
   const deciders = names(data['decision-makers'] ?? data.deciders)
   const enforce = data.enforce === undefined ? undefined : { value: String(data.enforce), line: lineOfKey(matter, 'enforce') }
   return {

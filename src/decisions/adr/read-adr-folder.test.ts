@@ -732,7 +732,7 @@ describe('a status and its supersede link on one line', () => {
     expect(readStatusLine('Accepted, replaces the manual release checklist')).toEqual({ status: 'accepted' })
     expect(readStatusLine('Accepted (supersedes ADR-0002)')).toEqual({ status: 'accepted', supersedes: 'ADR-0002' })
     expect(readStatusLine('Accepted — Superceded by 0007-use-grpc.md')).toEqual({ status: 'superseded', supersededBy: '0007-use-grpc.md' })
-    expect(readStatusLine('Accepted on 2026-09-06. Supersedes [ADR 0009](0009-routing.md) for legacy apps')).toEqual({ status: 'accepted', supersedes: '0009-routing.md' })
+    expect(readStatusLine('Accepted on 2026-09-06. Supersedes [ADR 0009](0009-routing.md) for legacy apps')).toEqual({ status: 'accepted', supersedes: '0009-routing.md', date: '2026-09-06' })
   })
 })
 
@@ -760,11 +760,36 @@ describe('status forms real repositories write', () => {
     expect(readStatusLine('Obsolete')).toEqual({ status: 'deprecated' })
   })
 
-  it('a date written with the status ("2020-05-05 Accepted", "Accepted (2020-05-05)", "Accepted on 2020-05-05") is no part of it', () => {
-    for (const line of ['2020-05-05 Accepted', '2020-05-05: Accepted', '[2020-05-05] Accepted', 'Accepted (2020-05-05)', 'Accepted on 2020-05-05.', 'Accepted 2020-05-05']) {
-      expect(readStatusLine(line), line).toEqual({ status: 'accepted' })
+  it('a date written with the status ("2020-05-05 Accepted", "Accepted (2020-05-05)", "Accepted on 2020-05-05") is no part of it: it is its day', () => {
+    for (const line of ['2020-05-05 Accepted', '2020-05-05: Accepted', '[2020-05-05] Accepted', 'Accepted (2020-05-05)', 'Accepted on 2020-05-05.', 'Accepted 2020-05-05', '**Accepted** (2020-05-05)']) {
+      expect(readStatusLine(line), line).toEqual({ status: 'accepted', date: '2020-05-05' })
     }
+    // A day that is none, or not all of one, is no day; the status is read all the same.
+    expect(readStatusLine('Accepted (2026-06)')).toEqual({ status: 'accepted' })
+    expect(readStatusLine('Accepted on 2026-02-30')).toEqual({ status: 'accepted' })
+    // The day of the status that holds, not of an earlier step.
+    expect(readStatusLine('Proposed (2020-01-10) → Accepted')).toEqual({ status: 'accepted' })
+    expect(readStatusLine('Proposed (2020-01-10) → Accepted (2020-02-03)')).toEqual({ status: 'accepted', date: '2020-02-03' })
     expect(readStatusLine('2021-02-01 Superseded by [4. Use Vite](0004-use-vite.md)')).toEqual({ status: 'superseded', supersededBy: '0004-use-vite.md' })
+  })
+
+  it('a record that writes no "Date:" is dated by the day written with its status, in every format; a "Date:" still comes first', () => {
+    const reading = readTexts({
+      '0009-owner-issued-thread-settings.md':
+        '# ADR 0009: Owner-issued remote thread settings\n\n## Status\n\nAccepted on 2026-08-31.\n\n## Context\n\nA supervising node edits them.\n\n## Decision\n\nThe owner issues them.\n',
+      '0010-use-grpc.md': '# 10. Use gRPC\n\nDate: 2026-09-01\n\n## Status\n\nAccepted (2026-09-15)\n\n## Decision\n\ngRPC.\n',
+      '0011-use-protobuf.md': '---\nstatus: "accepted (2026-09-20)"\n---\n\n# Use Protobuf\n\n## Decision Outcome\n\nChosen option: "Protobuf", because it is typed.\n',
+      '0012-keep-json-for-webhooks.md': '# Keep JSON for webhooks\n\n* Status: 2026-09-22 Accepted\n* Deciders: Alice\n\n## Decision Outcome\n\nChosen option: "JSON", because partners read it.\n',
+      'DECISIONS.md': '# Decisions\n\n## D-001: Use tabs\n\n- Status: Accepted on 2024-01-10\n\nHabit.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0009': ['accepted', '2026-08-31', null, null],
+      'ADR-0010': ['accepted', '2026-09-01', null, null],
+      'ADR-0011': ['accepted', '2026-09-20', null, null],
+      'ADR-0012': ['accepted', '2026-09-22', null, null],
+      'D-001': ['accepted', '2024-01-10', null, null],
+    })
   })
 
   it('adr-tools records written so are read, and their links followed', () => {

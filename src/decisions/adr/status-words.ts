@@ -24,6 +24,8 @@ export interface StatusLine {
   supersededBy?: string
   /** "Supersedes X" (adr-tools writes "Supercedes"). */
   supersedes?: string
+  /** The day written with the status (`Accepted on 2020-05-05`, `2020-05-05 Accepted`), as `YYYY-MM-DD`. */
+  date?: string
 }
 
 /**
@@ -41,9 +43,19 @@ export function readStatusLine(text: string, definitions?: LinkDefinitions): Sta
     // `🟡 Proposed`), inside the emphasis it may be in (`**✅ Accepted**`).
     .replace(BADGE, '')
     .trim()
-    // The day written before the status (`2020-05-05 Accepted`, `[2020-05-05] Accepted`), as a
-    // status log line puts it, is no part of it.
-    .replace(/^\[?\d{4}-\d{2}-\d{2}\]?(?:\s*[:\u2014\u2013-]\s*|\s+)(?=\p{L})/u, '')
+  // The day written before the status (`2020-05-05 Accepted`, `[2020-05-05] Accepted`), as a
+  // status log line puts it, is no part of it.
+  const before = DAY_BEFORE.exec(plain)
+  const rest = before === null ? plain : plain.slice(before[0].length)
+  return readStatusWords(rest, before?.[1], definitions)
+}
+
+/** A day before a status word, and what separates them. */
+const DAY_BEFORE = /^\[?(\d{4}-\d{2}-\d{2})\]?(?:\s*[:\u2014\u2013-]\s*|\s+)(?=\p{L})/u
+/** A day right after a status word: `Accepted (2020-05-05)`, `Accepted on 2020-05-05`, `Accepted: 2020-05-05`. */
+const DAY_AFTER = /^\p{L}+(?:\s*[(:,]\s*|\s+on\s+|\s+)(\d{4}-\d{2}-\d{2})\b/u
+
+function readStatusWords(plain: string, dayBefore: string | undefined, definitions?: LinkDefinitions): StatusLine | undefined {
   const words = plain.replace(/^\[|\]$/g, '').replace(BADGE, '').toLowerCase()
   // "Obsoleted by" names what replaces the record, as RFCs use it (and adr-tools users name their
   // own link types, `adr new -l "3:Obsoletes:Obsoleted by"`): a supersede, not a deprecation,
@@ -57,7 +69,9 @@ export function readStatusLine(text: string, definitions?: LinkDefinitions): Sta
   const withLink = statusWithLink(plain, definitions)
   if (withLink !== undefined) return withLink
   if (/^(amended by|amends|clarified by|clarifies)\b/.test(words)) return {}
-  for (const [pattern, status] of WORDS) if (pattern.test(words)) return { status }
+  // The day written with the status word is the status's day, when it is a day of the calendar.
+  const day = readDate(dayBefore ?? DAY_AFTER.exec(plain)?.[1] ?? '')
+  for (const [pattern, status] of WORDS) if (pattern.test(words)) return day === undefined ? { status } : { status, date: day }
   // adr-tools writes a line per link of any type its user names (`adr new -l "3:Extends:Extended
   // by"`, `adr link`): words and a link to another record, which change no status.
   if (/^[a-z][a-z -]*\s\[[^\]]*\](?:\([^)]*\)|\s?\[[^\]]*\])?$/i.test(plain)) return {}
@@ -77,7 +91,10 @@ function statusMovedOn(plain: string, definitions?: LinkDefinitions): StatusLine
   if (steps.length < 2) return undefined
   const read = steps.map((step) => readStatusLine(step, definitions))
   if (read.some((r) => r === undefined)) return undefined
-  return Object.assign({}, ...read) as StatusLine
+  // The status that holds, and the day written with it; a day of an earlier step is not its day.
+  const last = (read as StatusLine[]).findLast((r) => r.status !== undefined)
+  const links = (read as StatusLine[]).map(({ status: _status, date: _date, ...link }) => link)
+  return { ...Object.assign({}, ...links), ...(last === undefined ? {} : { status: last.status }), ...(last?.date === undefined ? {} : { date: last.date }) }
 }
 
 /** A link word after a status on its line: `Accepted, Supersedes [...]`, `Deprecated; superseded by [...]`. */
