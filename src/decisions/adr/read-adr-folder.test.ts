@@ -730,6 +730,8 @@ describe('a status and its supersede link on one line', () => {
 
   it('reads words after the status that name no record as no link', () => {
     expect(readStatusLine('Accepted, replaces the manual release checklist')).toEqual({ status: 'accepted' })
+    expect(readStatusLine('Accepted, replaces utf-8 handling in the importer')).toEqual({ status: 'accepted' })
+    expect(readStatusLine('Accepted, supersedes adr 2')).toEqual({ status: 'accepted', supersedes: 'adr 2' })
     expect(readStatusLine('Accepted (supersedes ADR-0002)')).toEqual({ status: 'accepted', supersedes: 'ADR-0002' })
     expect(readStatusLine('Accepted — Superceded by 0007-use-grpc.md')).toEqual({ status: 'superseded', supersededBy: '0007-use-grpc.md' })
     expect(readStatusLine('Accepted on 2026-09-06. Supersedes [ADR 0009](0009-routing.md) for legacy apps')).toEqual({ status: 'accepted', supersedes: '0009-routing.md', date: '2026-09-06' })

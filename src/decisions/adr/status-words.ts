@@ -100,8 +100,11 @@ function statusMovedOn(plain: string, definitions?: LinkDefinitions): StatusLine
 /** A link word after a status on its line: `Accepted, Supersedes [...]`, `Deprecated; superseded by [...]`. */
 const LINK_AFTER_STATUS = /^(.+?)\s*(?:[,;:.(\u2014\u2013]|\s-|\s)\s*((?:superseded|superceded|replaced|obsoleted)\s+by\b|supersedes\b|supercedes\b|replaces\b|obsoletes\b)(.*)$/i
 
-/** What names a record after a link word in the middle of a line: a Markdown link, a key (`ADR-0002`, `ADR 2`, `D-004`) or a file. */
-const NAMED_RECORD = /\[[^\]]*\]|\bADR[-_\s]*\d{1,5}\b|\b[A-Z][A-Z0-9]*-\d+\b|[^\s()]+\.md\b/i
+/**
+ * What names a record after a link word in the middle of a line: a Markdown link, a key (`ADR-0002`,
+ * `adr 2`, `D-004`: capitals, as keys are written, so `utf-8` is none) or a file.
+ */
+const NAMED_RECORD = /\[[^\]]*\]|\b[Aa][Dd][Rr][-_\s]*\d{1,5}\b|\b[A-Z][A-Z0-9]*-\d+\b|[^\s()]+\.md\b/
 
 /**
  * A status and a supersede link on one line (`Accepted, Supersedes [2. Use X](0002-use-x.md)`), as
