@@ -20,6 +20,7 @@ const link = (key: string, status: ChainLink['status'], rationale: string): Chai
 const chain = (key: string): DecisionWhy => ({
   key,
   current: 'ADR-0002',
+  in_force: 'ADR-0002',
   chain: [link('ADR-0001', 'superseded', 'old reasons'), link('ADR-0002', 'accepted', 'new reasons')],
   rationale: key === 'ADR-0001' ? 'old reasons' : 'new reasons',
   evidence: [{ kind: 'decision-record', summary: `record of ${key}`, uri: `${key}.md`, hash: null }],
@@ -48,5 +49,17 @@ describe('decision-memory why KEY, the chain as text', () => {
       '    why: new reasons',
       '    evidence: decision-record: record of ADR-0002 <ADR-0002.md>',
     ])
+  })
+
+  it('says which decision is in force when the newest is not accepted', () => {
+    const rejected: DecisionWhy = {
+      ...chain('ADR-0002'),
+      in_force: 'ADR-0001',
+      chain: [link('ADR-0001', 'accepted', 'old reasons'), link('ADR-0002', 'revoked', 'new reasons')],
+    }
+    expect(chainText(rejected).trimEnd().split('\n').at(-1)).toBe('in force: ADR-0001 (the newest, ADR-0002, is revoked)')
+    const none: DecisionWhy = { ...rejected, in_force: null, chain: [link('ADR-0001', 'superseded', 'old'), link('ADR-0002', 'deprecated', 'new')] }
+    expect(chainText(none, '  ').trimEnd().split('\n').at(-1)).toBe('  in force: none (the newest, ADR-0002, is deprecated)')
+    expect(chainText(chain('ADR-0002'))).not.toContain('in force')
   })
 })

@@ -40,6 +40,8 @@ export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [
 /**
  * A chain as text, oldest first. The evidence is that of the decision asked about (`why.key`), so it
  * is printed under that decision, not after the chain, where it would read as the current one's.
+ * The newest link is marked `*`; when it is not accepted (revoked, deprecated, still proposed), a
+ * last line says which decision of the chain is in force, if any.
  */
 export function chainText(why: DecisionWhy, indent = ''): string {
   const evidence = why.evidence.map((e) => `${indent}    evidence: ${e.kind}: ${e.summary}${e.uri === null ? '' : ` <${e.uri}>`}`)
@@ -55,7 +57,12 @@ export function chainText(why: DecisionWhy, indent = ''): string {
       (link.key === why.key ? evidence.map((line) => `\n${line}`).join('') : '')
     )
   })
-  return [...lines, ...(shown ? [] : evidence)].join('\n') + '\n'
+  const newest = why.chain.find((link) => link.key === why.current)
+  const inForce =
+    why.in_force === why.current || newest === undefined
+      ? []
+      : [`${indent}in force: ${why.in_force ?? 'none'} (the newest, ${newest.key}, is ${newest.status})`]
+  return [...lines, ...(shown ? [] : evidence), ...inForce].join('\n') + '\n'
 }
 
 function pointText(why: PointWhy): string {

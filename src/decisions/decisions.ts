@@ -48,6 +48,12 @@ export interface DecisionWhy {
   key: string
   /** The newest decision of the chain: the one that holds, if it is accepted. */
   current: string
+  /**
+   * The newest accepted decision of the chain, the one that holds; null when none is accepted (the
+   * newest revoked or deprecated, or only proposed). `current` when that one is accepted; an older
+   * link when the newest is a proposal not accepted yet, or was revoked or rejected.
+   */
+  in_force: string | null
   chain: ChainLink[]
   rationale: string
   evidence: DecisionRecord['evidence']
@@ -714,6 +720,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
       return {
         key,
         current: (chain[chain.length - 1] as Loaded).record.key,
+        in_force: links.findLast((link) => link.status === 'accepted')?.key ?? null,
         chain: links,
         rationale: record.rationale,
         evidence: record.evidence,

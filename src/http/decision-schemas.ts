@@ -233,7 +233,10 @@ const ChainLinkSchema = z.object({
 
 const WhyShape = {
   key: z.string(),
-  current: z.string(),
+  current: z.string().openapi({ description: 'The newest decision of the chain, whatever its status.' }),
+  in_force: z.string().nullable().openapi({
+    description: 'The newest accepted decision of the chain, the one that holds; null when none is accepted (the newest revoked, deprecated or only proposed).',
+  }),
   chain: z.array(ChainLinkSchema),
   rationale: z.string(),
   evidence: z.array(EvidenceSchema),

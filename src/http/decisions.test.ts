@@ -30,6 +30,9 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     const d2 = await call('POST', '/v1/decisions', decision({ title: 'Use PostgreSQL', rationale: 'Billing needs joins.', supersedes: 'D-001' }))
     expect(d2.body).toMatchObject({ key: 'D-002', status: 'proposed', supersedes: 'D-001' })
     expect((await call('GET', '/v1/decisions/D-001')).body.status).toBe('accepted')
+    // Proposed only: the newest link of its chain, not the one in force.
+    const proposed = (await call('GET', '/v1/decisions/D-002/why')).body
+    expect([proposed.current, proposed.in_force]).toEqual(['D-002', 'D-001'])
 
     clock.advance(DAY)
     const t3 = clock.now().toISOString()
@@ -54,11 +57,25 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
       const why = await call('GET', `/v1/decisions/${key}/why`)
       expect(why.status).toBe(200)
       expect(why.body.current).toBe('D-002')
+      expect(why.body.in_force).toBe('D-002')
       expect(why.body.chain.map((l: any) => [l.key, l.status, l.date, l.rationale, l.accepted_at, l.superseded_at])).toEqual([
         ['D-001', 'superseded', t1.slice(0, 10), 'One host, no server to run.', t1, t3],
         ['D-002', 'accepted', t2.slice(0, 10), 'Billing needs joins.', t3, null],
       ])
     }
+  })
+
+  it('names the decision in force apart from the newest: none once the only accepted one is revoked', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({ key: 'D-001', status: 'accepted' }))
+    await call('POST', '/v1/decisions', decision({ key: 'D-002', supersedes: 'D-001' }))
+    expect((await call('POST', '/v1/decisions/D-002/revoke', { reason: 'rejected in review' })).status).toBe(200)
+    const rejected = (await call('GET', '/v1/decisions/D-002/why')).body
+    expect(rejected.chain.map((l: any) => [l.key, l.status])).toEqual([['D-001', 'accepted'], ['D-002', 'revoked']])
+    expect([rejected.current, rejected.in_force]).toEqual(['D-002', 'D-001'])
+    await call('POST', '/v1/decisions/D-001/revoke', {})
+    const none = (await call('GET', '/v1/decisions/D-001/why')).body
+    expect([none.current, none.in_force]).toEqual([none.chain.at(-1).key, null])
   })
 
   it('supersedes through /supersede: a proposal is accepted, an accepted decision is linked', async () => {
