@@ -20,7 +20,8 @@ import { packageVersion } from './package-version'
 
 export const SERVE_HELP = `decision-memory serve [--port N] [--host ADDR] [--data DIR] [--policy FILE] [--auth TOKENS_FILE]
 
-  --port N       port to listen on (default $DECISION_MEMORY_PORT or 7420; 0 picks a free one)
+  --port N       port to listen on (default $DECISION_MEMORY_PORT or 7420; 0 picks a free one,
+                 which the "listening" log line gives at any DECISION_MEMORY_LOG_LEVEL)
   --host ADDR    address to bind (default 127.0.0.1)
   --data DIR     LevelDB data directory (default $DECISION_MEMORY_DATA or ./data)
   --policy FILE  policy file, JSON or YAML (default policies/default.json)
@@ -136,7 +137,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
         closingOnStop(answerMissingHost(logger, answerRememberedFirst({ memory, bodies, logger, auth }, listener))),
       )) as typeof createServer,
   }, (info) => {
-    logger.info({ event: 'listening', host, port: info.port, data: dataDir, policy: policyFile, auth: auth !== undefined }, `listening on http://${urlHost(host)}:${info.port}`)
+    // Written whatever DECISION_MEMORY_LOG_LEVEL hides (warn, error, silent): it is the one line
+    // that says where the service is, the port --port 0 chose, which a script reads to find it.
+    const announce = logger.isLevelEnabled('info') ? logger : logger.child({}, { level: 'info' })
+    announce.info({ event: 'listening', host, port: info.port, data: dataDir, policy: policyFile, auth: auth !== undefined }, `listening on http://${urlHost(host)}:${info.port}`)
   })
 
   const decayScan = scheduleDecayScan({
