@@ -1,7 +1,9 @@
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
+import { BIN, cleanEnv } from '../../test/support/processes'
 import { createTestApp } from '../../test/support/test-app'
 import { OPS, testTokens } from '../../test/support/tokens'
 import { guard } from './guard'
@@ -247,5 +249,21 @@ describe('decision-memory guard (R-CON-3)', () => {
     } finally {
       await rm(repo, { recursive: true, force: true })
     }
+  })
+
+  it('exits 0, not 141, when what reads its stdout has closed it: Claude Code reports any exit but 0 and 2 as a hook error', async () => {
+    // Fail-closed with no service: the guard prints a deny, and that write fails with EPIPE.
+    const child = spawn(process.execPath, [BIN, 'guard', '--fail-closed'], {
+      env: cleanEnv({ DECISION_MEMORY_URL: 'http://127.0.0.1:1' }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    child.stdout.destroy()
+    let stderr = ''
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    child.stdin.end(await bashPayload())
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+    expect(stderr).toContain('refusing the command (--fail-closed)')
+    expect(stderr).not.toMatch(/\n\s+at /)
+    expect(code).toBe(0)
   })
 })

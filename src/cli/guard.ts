@@ -9,8 +9,8 @@ export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
   service at $DECISION_MEMORY_URL whether the command breaks an accepted required decision
   (POST /v1/decisions/check, with the payload's cwd as the path, relative to the root of its git
   repository when it is in one), and prints a PreToolUse "deny" citing the decision when it
-  does; otherwise it prints nothing. It exits 0 (1 for a mistake in its own flags, which Claude
-  Code reports without blocking) and waits at most --timeout (default 1000 ms) for the payload,
+  does; otherwise it prints nothing. It exits 0, also when its stdout is closed before it prints
+  (1 for a mistake in its own flags, which Claude Code reports without blocking) and waits at most --timeout (default 1000 ms) for the payload,
   then as long for the service: when the service is down or slow it lets the command through and
   says so on stderr, or with --fail-closed refuses it instead.
 `

@@ -115,12 +115,13 @@ export async function main(argv: string[]): Promise<number> {
   // A reader that stops reading (`export … | head -1`, `help | grep -q serve`) is no failure of the
   // command to report with a stack trace: it ends quietly, with the status of a command killed by
   // SIGPIPE (141). From the start, so that help and version, written before any command is
-  // loaded, end so too. Not for serve, whose log has its own destination, nor the hook, which must
-  // exit 0 (R-CAP-6): its answer goes unread, and it ends as it would have.
+  // loaded, end so too. Not for serve, whose log has its own destination, nor the two Claude Code
+  // hooks, hook and guard: Claude Code reports any exit but 0 and 2 as a hook error (2 blocks the
+  // tool call), so their answer goes unread and they end as they would have (R-CAP-6).
   if (name !== 'serve') {
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EPIPE') throw error
-      if (name !== 'hook') process.exit(141)
+      if (name !== 'hook' && name !== 'guard') process.exit(141)
     })
   }
   if (name === undefined) {
