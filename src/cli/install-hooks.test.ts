@@ -90,6 +90,16 @@ describe('install-hooks when the settings file cannot be written', () => {
     })
   }
 
+  it('prints only the settings it would write on stdout with --dry-run, JSON a program can parse, and what would change on stderr', async () => {
+    const { file, before } = await settingsFolder()
+    expect(await installHooksCommand(['--file', file, '--dry-run'])).toBe(0)
+    const settings = JSON.parse(stdout) as { model: string; hooks: Record<string, unknown> }
+    expect(settings.model).toBe('opus')
+    expect(Object.keys(settings.hooks)).toEqual(['SessionStart', 'PreToolUse', 'PostToolUse'])
+    expect(stderr).toMatch(/^added +SessionStart[\s\S]*\n.*settings\.json would read:\n$/)
+    expect(await readFile(file, 'utf8')).toBe(before)
+  })
+
   it('puts the new settings on disk before they replace the old ones, so a crash leaves one or the other whole', async () => {
     const { folder, file } = await settingsFolder()
     expect(await installHooksCommand(['--file', file])).toBe(0)

@@ -18,7 +18,8 @@ export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR 
   --command CMD  the hook command (default: node <this checkout>/bin/decision-memory.js hook)
   --guard        also the guard, a PreToolUse hook on Bash that denies a command an accepted
                  required decision forbids (the hook command with guard for hook)
-  --dry-run      print the merged settings instead of writing them
+  --dry-run      print the merged settings (JSON, on stdout) instead of writing them; what
+                 would change is said on stderr
 `
 
 /**
@@ -181,16 +182,19 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
   }
   const text = JSON.stringify(merged.settings, null, 2) + '\n'
   // Said once they are so: a write that fails adds nothing, and its error says the file is as it was.
-  const sayChanges = () => {
+  const sayChanges = (out: NodeJS.WriteStream = process.stdout) => {
     for (const change of merged.changes) {
       const where = change.matcher === null ? change.event : `${change.event} (matcher ${change.matcher})`
-      process.stdout.write(`${change.action.padEnd(9)} ${where}: ${change.command}\n`)
+      out.write(`${change.action.padEnd(9)} ${where}: ${change.command}\n`)
     }
     warnOfToken(merged.changes.map((c) => c.command), file, values['dry-run'] !== true)
   }
   if (values['dry-run'] === true) {
-    sayChanges()
-    process.stdout.write(`\n${file} would read:\n${text}`)
+    // Stdout is the settings alone, JSON a program can read (`--dry-run | jq`); what would change,
+    // and where, is for the person, on stderr.
+    sayChanges(process.stderr)
+    process.stderr.write(`${file} would read:\n`)
+    process.stdout.write(text)
     return 0
   }
   if (merged.changes.every((c) => c.action === 'unchanged')) {
