@@ -16,10 +16,16 @@ export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--b
   --user USER    whose choices these are (default $DECISION_MEMORY_USER or "default"); a name the
                  service would refuse is a flag mistake, as the others are: the capture is spooled
   --spool FILE   the spool (default $DECISION_MEMORY_SPOOL or ~/.decision-memory/spool.ndjson)
-  --budget MS    time from process start to exit (default 2000)
+  --budget MS    time from process start to exit (default 2000, at most 60000: Claude Code's
+                 default hook timeout; keep it under the hook entry's "timeout", in seconds)
 `
 
 const DEFAULT_BUDGET_MS = 2000
+/**
+ * The longest budget: Claude Code's default hook timeout (60 s), past which it gives up on the
+ * hook anyway. Anything longer (`--budget 1e9`) is a typo that would hold the agent up.
+ */
+const MAX_BUDGET_MS = 60_000
 /** Kept back from the budget for writing the spool and exiting. */
 const EXIT_RESERVE_MS = 400
 /** Draining the spool stops this long before the deadline, leaving time for the event at hand. */
@@ -172,7 +178,9 @@ async function runHook(argv: string[]): Promise<void> {
   try {
     values = parseFlags({ args: argv, options: HOOK_FLAGS, strict: true }).values
     budget = values.budget === undefined ? DEFAULT_BUDGET_MS : Number(values.budget)
-    if (!Number.isFinite(budget) || budget <= 0) throw new Error(`--budget must be a positive number of ms, not "${values.budget}"`)
+    if (!Number.isFinite(budget) || budget <= 0 || budget > MAX_BUDGET_MS) {
+      throw new Error(`--budget must be a positive number of ms, at most ${MAX_BUDGET_MS} (Claude Code's default hook timeout), not "${values.budget}"`)
+    }
     user = hookUser(values.user)
     // A DECISION_MEMORY_PORT that is no port (set in the environment Claude Code runs in, so wrong
     // in every call) is a mistake of the setup as a flag's is: the capture is spooled, not lost.
