@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { dataDirectory, homePath, parseFlags, parsePort, urlHost, UsageError } from './options'
+import { dataDirectory, homePath, isFetchBarredPort, parseFlags, parsePort, urlHost, UsageError } from './options'
 
 describe('parseFlags', () => {
   const options = { user: { type: 'string' }, yes: { type: 'boolean' } } as const
@@ -53,5 +53,17 @@ describe('homePath and dataDirectory', () => {
     expect(dataDirectory('~/dm')).toBe(join(homedir(), 'dm'))
     expect(dataDirectory(undefined, { DECISION_MEMORY_DATA: '~/dm2' })).toBe(join(homedir(), 'dm2'))
     expect(dataDirectory(undefined, {})).toBe(resolve('data'))
+  })
+})
+
+describe('isFetchBarredPort', () => {
+  it('names the ports Node\'s fetch refuses as "bad port", and not the service\'s default', async () => {
+    for (const port of [6000, 10080, 6665, 5060]) {
+      expect(isFetchBarredPort(port), String(port)).toBe(true)
+      // Refused before any connection is tried: no socket, no wait.
+      const error = await fetch(`http://127.0.0.1:${port}/healthz`).then(() => undefined, (e: unknown) => e)
+      expect((error as { cause?: { message?: string } }).cause?.message, String(port)).toBe('bad port')
+    }
+    for (const port of [0, 7420, 8080, 6001]) expect(isFetchBarredPort(port), String(port)).toBe(false)
   })
 })

@@ -83,6 +83,22 @@ export function abortAfter(ms: number): { signal: AbortSignal; clear: () => void
 }
 
 /**
+ * The ports fetch will not connect to, the "bad ports" of the Fetch standard (§ port blocking),
+ * as Node's fetch (undici) bars them: kept for protocols other than HTTP.
+ */
+const FETCH_BAD_PORTS = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113,
+  115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556,
+  563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667,
+  6668, 6669, 6679, 6697, 10080,
+])
+
+/** Whether fetch, the client of the commands and hooks, refuses to connect to `port` (barredPortReason). */
+export function isFetchBarredPort(port: number): boolean {
+  return FETCH_BAD_PORTS.has(port)
+}
+
+/**
  * Why fetch would not connect, when the URL's port is one the Fetch standard bars (6000, 10080,
  * and others kept for other protocols); else undefined. `serve` listens there and curl reaches
  * it, but fetch refuses before connecting, saying only "bad port": every command would fail with

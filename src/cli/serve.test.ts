@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { BIN, cleanEnv } from '../../test/support/processes'
 import { spawnService } from '../../test/support/spawn-service'
 
 describe('decision-memory serve', () => {
@@ -18,6 +20,28 @@ describe('decision-memory serve', () => {
         await service.stop()
         await rm(dataDir, { recursive: true, force: true })
       }
+    }
+  })
+
+  it('warns at start, naming the port, when fetch (the commands\' and hooks\' client) will not connect to it', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'dm-serve-'))
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '10080', '--data', dataDir], { env: cleanEnv(), stdio: ['ignore', 'ignore', 'pipe'] })
+    let stderr = ''
+    try {
+      // Said before it listens (or fails to: another process may hold the port).
+      await new Promise<void>((resolve) => {
+        child.stderr.on('data', (chunk) => {
+          stderr += chunk
+          if (stderr.includes('\n')) resolve()
+        })
+        child.once('exit', () => resolve())
+      })
+      expect(stderr).toMatch(/^decision-memory serve: warning: port 10080 is one that fetch, the client of the commands and hooks, will not connect to \(a "bad port" of the Fetch standard\)/)
+    } finally {
+      const exited = new Promise((resolve) => child.once('close', resolve))
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+      await exited
+      await rm(dataDir, { recursive: true, force: true })
     }
   })
 })

@@ -15,7 +15,7 @@ import { markServedBy, openStores } from '../open-store'
 import { randomHex } from '../random-hex'
 import { scheduleDecayScan } from './decay-schedule'
 import { batchedDestination } from './log-destination'
-import { DEFAULT_HOST, envPort, isLoopback, parsePort, UsageError, parseFlags, dataDirectory, envValue, urlHost } from './options'
+import { DEFAULT_HOST, envPort, isFetchBarredPort, isLoopback, parsePort, UsageError, parseFlags, dataDirectory, envValue, urlHost } from './options'
 import { packageVersion } from './package-version'
 
 export const SERVE_HELP = `decision-memory serve [--port N] [--host ADDR] [--data DIR] [--policy FILE] [--auth TOKENS_FILE]
@@ -81,6 +81,13 @@ export async function serveCommand(argv: string[]): Promise<void> {
         : '',
   })
   const logger = pino({ level: logLevel, base: { service: 'decision-memory' } }, destination)
+  // Listened on and reached by curl, but never by the commands and hooks (options.ts): said at
+  // start, not first as every hook's failure. A warning, not a refusal: a client other than fetch may use it.
+  if (isFetchBarredPort(port)) {
+    const why = `port ${port} is one that fetch, the client of the commands and hooks, will not connect to (a "bad port" of the Fetch standard): they cannot reach this service; run it on another (--port, DECISION_MEMORY_PORT)`
+    logger.warn({ event: 'port-barred-by-fetch', port }, why)
+    process.stderr.write(`decision-memory serve: warning: ${why}\n`)
+  }
 
   // A broken policy stops start-up before anything is opened.
   const policy = await loadPolicy(policyFile)
