@@ -183,3 +183,29 @@ describe('install-hooks --guard', () => {
     expect(await readFile(earlier, 'utf8')).toContain(JSON.stringify(`DECISION_MEMORY_URL=http://127.0.0.1:7421 ${guard}`))
   })
 })
+
+describe('install-hooks --command', () => {
+  it('warns on stderr when the program it runs, or the script given to node, is not there, and writes it all the same', async () => {
+    const { file } = await settingsFolder()
+    expect(await installHooksCommand(['--file', file, '--command', 'node "/no/such/clone/bin/decision-memory.js" hook'])).toBe(0)
+    expect(stderr).toBe('decision-memory install-hooks: warning: --command: /no/such/clone/bin/decision-memory.js does not exist; the hooks would fail on every call until it does\n')
+    expect(await readFile(file, 'utf8')).toContain('/no/such/clone/bin/decision-memory.js')
+    for (const [command, missing] of [
+      ['DECISION_MEMORY_USER=alice nodee /x hook', 'nodee is not on this PATH'],
+      ['/no/such/decision-memory hook', '/no/such/decision-memory does not exist'],
+    ] as const) {
+      stderr = ''
+      expect(await installHooksCommand(['--file', file, '--dry-run', '--command', command])).toBe(0)
+      expect(stderr, command).toContain(`warning: --command: ${missing};`)
+    }
+  })
+
+  it('says nothing of a command whose parts are there, or cannot be known before the hook runs', async () => {
+    const { file } = await settingsFolder()
+    for (const command of [defaultHookCommand(), `DECISION_MEMORY_USER=alice ${defaultHookCommand()}`, 'node "$HOME/dm/bin/decision-memory.js" hook', 'cd /no/such && ./bin/decision-memory.js hook', 'npx decision-memory hook']) {
+      stderr = ''
+      expect(await installHooksCommand(['--file', file, '--dry-run', '--command', command])).toBe(0)
+      expect(stderr, command).not.toContain('warning')
+    }
+  })
+})

@@ -1,6 +1,7 @@
 import { lstat, mkdir, open, readFile, readlink, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises'
 import { homedir } from 'node:os'
-import { basename, dirname, join, resolve } from 'node:path'
+import { existsSync } from 'node:fs'
+import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path'
 import { randomHex } from '../random-hex'
 import { BIN_PATH, shellWord } from './bin-path'
 import { guardCommandOf, mergeGuard, mergeHooks, SettingsShapeError } from '../integrations/claude-code-settings'
@@ -15,7 +16,9 @@ export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR 
   --project DIR  DIR/.claude/settings.json, DIR an existing folder (default: the current directory)
   --user         ~/.claude/settings.json, for every project
   --file FILE    any settings file, e.g. .claude/settings.local.json (not committed)
-  --command CMD  the hook command (default: node <this checkout>/bin/decision-memory.js hook)
+  --command CMD  the hook command (default: node <this checkout>/bin/decision-memory.js hook); a
+                 blank one is refused, and one whose program (or node's script, by absolute
+                 path) is not there is written with a warning on stderr
   --guard        also the guard, a PreToolUse hook on Bash that denies a command an accepted
                  required decision forbids (the hook command with guard for hook)
   --dry-run      print the merged settings (JSON, on stdout) instead of writing them; what
@@ -128,6 +131,46 @@ function warnOfToken(commands: readonly string[], file: string, written: boolean
   )
 }
 
+/**
+ * The words a hook command starts with, as sh reads the plain ones: unquoted, or whole in single
+ * or double quotes. Stops at a word with anything sh would expand or join (`$`, a backtick, a
+ * quote inside it, a backslash), which cannot be known before the hook runs.
+ */
+function leadingWords(command: string): string[] {
+  const words: string[] = []
+  for (const match of command.trim().matchAll(/"([^"$`\\]*)"(?=\s|$)|'([^']*)'(?=\s|$)|([^\s"'$`\\]+)(?=\s|$)|\S+/g)) {
+    const word = match[1] ?? match[2] ?? match[3]
+    if (word === undefined) break
+    words.push(word)
+  }
+  return words
+}
+
+/** The builtins of POSIX sh a hook command may start with. */
+const SHELL_BUILTINS = new Set(['.', ':', 'alias', 'cd', 'command', 'eval', 'exec', 'export', 'set', 'source', 'test', '[', 'true', 'false', 'ulimit', 'umask', 'unset', 'if', 'for', 'while', 'until', 'case', '{', '(', '!'])
+
+/**
+ * What a --command runs that is not there, said before it is written into every hook call: the
+ * program (past `NAME=value` assignments), as an absolute path or on this PATH, and the script
+ * `node` is given by absolute path (a clone moved or deleted). Undefined when all is there, or
+ * when it cannot be known here (a relative path is the agent's project's, a `$VAR` the hook's).
+ */
+export function missingOfCommand(command: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const words = leadingWords(command)
+  while (words[0] !== undefined && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0])) words.shift()
+  const [program, script] = words
+  // A builtin of sh (`cd DIR && …`, `exec node …`) is on no PATH, and what it runs is not read here.
+  if (program === undefined || SHELL_BUILTINS.has(program)) return undefined
+  if (program.includes('/')) {
+    if (isAbsolute(program) && !existsSync(program)) return `${program} does not exist`
+  } else {
+    const path = (env.PATH ?? '').split(delimiter).filter((folder) => folder !== '')
+    if (!path.some((folder) => existsSync(join(folder, program)))) return `${program} is not on this PATH`
+  }
+  if (basename(program) === 'node' && script !== undefined && isAbsolute(script) && !existsSync(script)) return `${script} does not exist`
+  return undefined
+}
+
 /** `decision-memory install-hooks` (R-CAP-5): the hooks merged, nothing clobbered. */
 export async function installHooksCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags({
@@ -153,6 +196,11 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
   if (values.command !== undefined && values.command.trim() === '') throw new UsageError('--command is empty: give the hook command, or leave --command out')
   const command = values.command ?? defaultHookCommand()
   if (values.guard === true && guardCommandOf(command) === null) throw new UsageError('--guard: --command runs no "decision-memory … hook", so the guard\'s command cannot be told from it; add the guard by hand (README, The guard hook)')
+  // A warning, not a refusal: the command runs on Claude Code's PATH, which may not be this one.
+  const missing = values.command === undefined ? undefined : missingOfCommand(values.command)
+  if (missing !== undefined) {
+    process.stderr.write(`decision-memory install-hooks: warning: --command: ${missing}; the hooks would fail on every call until it does\n`)
+  }
   const fail = (message: string) => {
     process.stderr.write(`decision-memory install-hooks: ${message}\n`)
     return 1
