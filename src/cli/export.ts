@@ -5,9 +5,18 @@ import { terminalSafeJson } from './terminal'
 
 export const EXPORT_HELP = `decision-memory export --user USER [--out FILE] [--data DIR]
 
-  Everything held about USER as NDJSON (observations, sessions, and any other entry stored
-  about the user), to stdout or FILE. On the store in --data when given, else through the running
-  service, else $DECISION_MEMORY_DATA or ./data (\`decision-memory help\` says which store).
+  Everything held about USER as NDJSON, one JSON object a line: a {"type": "export"} header,
+  then each observation, session, aggregate and any other entry stored about the user, and last
+  {"type": "end", "counts": …}; an export without that line was cut short. On the store in
+  --data when given, else through the running service, else $DECISION_MEMORY_DATA or ./data
+  (\`decision-memory help\` says which store).
+
+  --user USER  whose data (required)
+  --out FILE   write it to FILE, made readable by its owner only (mode 0600, a file there
+               already made so before it is written), instead of stdout; a FILE that cannot be
+               written is said on stderr, exit 1
+  --data DIR   the store to export from (default: the running service's, else
+               $DECISION_MEMORY_DATA or ./data)
 `
 
 /** `decision-memory export` (R-SVC-5). */

@@ -9,7 +9,15 @@ export const FORGET_HELP = `decision-memory forget --user USER --yes [--json] [-
   the hook events of USER waiting in this machine's spool ($DECISION_MEMORY_SPOOL) or set aside
   in its .rejected file. It cannot be undone (export first); --yes says you mean it. On the store
   in --data when given, else through the running service, else $DECISION_MEMORY_DATA or ./data
-  (\`decision-memory help\` says which store, and when a command refuses).
+  (\`decision-memory help\` says which store, and when a command refuses). Prints
+  \`forgot USER: N entries deleted, M spooled hook events removed\` (the spool left out when
+  none of its events was USER's).
+
+  --user USER  whose data (required)
+  --yes        required: without it, nothing is deleted (exit 2)
+  --json       print {"user", "deleted", "spooled"} as one JSON line instead of the sentence
+  --data DIR   the store to forget USER in (default: the running service's, else
+               $DECISION_MEMORY_DATA or ./data)
 `
 
 /** `decision-memory forget` (R-SVC-5). */

@@ -64,6 +64,19 @@ describe('decision-memory main', () => {
     }
   })
 
+  it('describes each flag of export, forget and preferences in a line of its own, and what the command prints', async () => {
+    const prints: Record<string, RegExp> = { export: /\{"type": "end"/, forget: /forgot USER: N entries deleted/, preferences: /one line a point/ }
+    for (const [name, says] of Object.entries(prints)) {
+      const { code, stdout } = await run(['help', name])
+      expect(code).toBe(0)
+      expect(stdout, name).toMatch(says)
+      const usage = stdout.split('\n')[0] ?? ''
+      const flags = [...usage.matchAll(/--[a-z-]+/g)].map((m) => m[0])
+      expect(flags.length, name).toBeGreaterThan(1)
+      for (const flag of flags) expect(stdout, `${name} ${flag}`).toMatch(new RegExp(`^  ${flag}\\b`, 'm'))
+    }
+  })
+
   it('exits 1 with the help on stderr when no command is given: nothing was done, and a hook must not block on it', async () => {
     const { code, stdout, stderr } = await run([])
     expect(code).toBe(1)

@@ -8,10 +8,17 @@ import { jsonLine, printable } from './terminal'
 
 export const PREFERENCES_HELP = `decision-memory preferences --user USER [--json] [--data DIR] [--policy FILE]
 
-  What has been learned about USER at each decision point: the majority, its share and
-  confidence, and every option's count. On the store in --data when given, else through the
-  running service, else $DECISION_MEMORY_DATA or ./data (\`decision-memory help\` says which store).
+  What has been learned about USER at each decision point, one line a point:
+  POINT: MAJORITY SHARE%, confidence LEVEL (VALUE), N observations [every option's count], with
+  \`since DATE\` when the recent choices differ from the earlier ones (a multi-select point names
+  the options chosen at least half the time, and each one's rate); \`nothing learned about USER
+  yet\` when there is nothing. On the store in --data when given, else through the running
+  service, else $DECISION_MEMORY_DATA or ./data (\`decision-memory help\` says which store).
 
+  --user USER    whose preferences (required)
+  --json         print the answer of GET /v1/users/USER/preferences as one JSON line
+  --data DIR     the store to read (default: the running service's, else $DECISION_MEMORY_DATA
+                 or ./data)
   --policy FILE  policy file when the store is opened here (default policies/default.json): the
                  one the service runs with, or the confidence and the change of preference are
                  computed with other numbers than the service's; a broken one stops the command
