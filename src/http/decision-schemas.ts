@@ -281,7 +281,15 @@ export const PointWhySchema = z
       .object({
         state: z.string(),
         recommended: z.union([z.string(), z.array(z.string())]),
-        confidence: z.object({ value: z.number(), level: z.string(), significant: z.boolean(), method: z.string() }),
+        confidence: z.object({
+          value: z.number(),
+          level: z.string(),
+          significant: z.boolean(),
+          method: z.string(),
+          lowered_because: z.string().optional().openapi({
+            description: "Why the confidence was pulled toward chance: the run's `task`, `path` or `stage` contradicts the precondition.",
+          }),
+        }),
         precondition: z.string(),
         disclosure: z.string(),
         observations: z.number().int(),

@@ -198,6 +198,21 @@ describe('every answer fits the OpenAPI document: its status, content type and s
     // What is known of a user, and the decay scan that ages it.
     await send('GET', '/v1/why?user=alice&point=complexity-tier&session_id=s-1&project=acme/api&task=billing&path=services/billing&stage=run')
     await send('GET', `/v1/why?user=alice&point=tests&as_of=${daysBefore(5)}`)
+    // A run whose stage contradicts the precondition the choices made: the confidence says why it was lowered.
+    const staged = Array.from({ length: 12 }, (_, i) => ({
+      decision_id: `runner-${i}`,
+      question: 'Which runner?',
+      user_choice: 'Local',
+      all_options: ['Local', 'Remote'],
+      user: 'alice',
+      session_id: `s-${i % 6}`,
+      point: 'runner',
+      context: { stage: 'run' },
+      timestamp: daysBefore(12 - i),
+    }))
+    await send('POST', '/v1/observations', staged)
+    const lowered = await send('GET', '/v1/why?user=alice&point=runner&stage=plan')
+    expect(lowered.recommendation.confidence.lowered_because).toContain('stage is plan')
     await send('GET', '/v1/why?user=alice&point=nothing-here')
     await send('GET', '/v1/users/alice/preferences')
     await send('GET', '/v1/users/alice/export')
