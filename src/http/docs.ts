@@ -57,7 +57,7 @@ function errorAnswer(description: string) {
  * route: 401 and 403 wherever the bearer scheme is required (with --auth, every route but
  * /healthz; a `?user=` or a body's `user` may name anyone), 413 wherever a body is read (every
  * method but GET and HEAD: the limit is the method's, whatever the route), 415 wherever a body is
- * declared, and 400 on every one: a URL whose percent-encoding is not UTF-8 is refused before
+ * declared, or may be sent compressed (every method but GET and HEAD), and 400 on every one: a URL whose percent-encoding is not UTF-8 is refused before
  * any route (url-encoding.ts), `/healthz?x=%FF` too. A route that says more of one of them
  * (`forEveryUser`'s 403, a route's own 400) keeps its own.
  */
@@ -76,6 +76,8 @@ export function withMiddlewareErrors(document: Document): Document {
       }
       if (method !== 'get' && method !== 'head') common[413] = errorAnswer(`The body is over ${LIMITS.bodyBytes / 1024} KB`)
       if (operation.requestBody !== undefined) common[415] = errorAnswer('A body sent without `content-type: application/json`, or compressed (a `content-encoding` other than `identity`)')
+      // A compressed body is refused whatever the route (app.ts), one that takes no body too.
+      else if (method !== 'get' && method !== 'head') common[415] = errorAnswer('A body sent compressed (a `content-encoding` other than `identity`), though the operation reads none')
       // Every request may name the store it is meant for (store-id.ts), /healthz included.
       common[409] = errorAnswer(`\`store_mismatch\`: the request names, by \`${STORE_HEADER}\`, a store this service does not hold`)
       operation.parameters = [...(operation.parameters ?? []), STORE_PARAMETER]
