@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path'
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import { LIMITS } from '../domain/limits'
 import { ErrorSchema } from './errors'
+import { REQUEST_ID_HEADER } from './request-log'
 import { STORE_HEADER } from './store-id'
 
 const require = createRequire(import.meta.url)
@@ -51,6 +52,25 @@ function errorAnswer(description: string) {
   return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }
 }
 
+/** The headers the middleware sends with answers (request-log.ts, store-id.ts, auth.ts), named once in `components.headers`. */
+const HEADERS = {
+  [REQUEST_ID_HEADER]: {
+    description: 'The id the request is answered and logged under (the error\'s `request_id`): the caller\'s own `X-Request-Id` when it sent a plausible one, else a new UUID.',
+    required: true,
+    schema: { type: 'string' as const },
+  },
+  [STORE_HEADER]: {
+    description: `Sent back when the request named, by \`${STORE_HEADER}\`, the store this service holds.`,
+    schema: { type: 'string' as const },
+  },
+  'WWW-Authenticate': {
+    description: 'The scheme a token is sent by: `Bearer realm="decision-memory"`.',
+    required: true,
+    schema: { type: 'string' as const },
+  },
+}
+const header = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` })
+
 /**
  * The error answers that come from the app's middleware rather than from a route (app.ts,
  * auth.ts), added here to every operation that can give them instead of being copied into each
@@ -83,8 +103,17 @@ export function withMiddlewareErrors(document: Document): Document {
       operation.parameters = [...(operation.parameters ?? []), STORE_PARAMETER]
       // Numeric keys: the statuses stay in order.
       operation.responses = { ...common, ...operation.responses }
+      for (const [status, answer] of Object.entries(operation.responses) as Array<[string, { headers?: Record<string, unknown> }]>) {
+        answer.headers = {
+          ...answer.headers,
+          [REQUEST_ID_HEADER]: header(REQUEST_ID_HEADER),
+          [STORE_HEADER]: header(STORE_HEADER),
+          ...(status === '401' ? { 'WWW-Authenticate': header('WWW-Authenticate') } : {}),
+        }
+      }
     }
   }
+  document.components = { ...document.components, headers: { ...document.components?.headers, ...HEADERS } }
   return document
 }
 

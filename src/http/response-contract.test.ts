@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { REQUIRED_TIER_L } from '../../test/support/decision-record'
 import { claudeCodeFixture } from '../../test/support/fixtures'
 import { createTestApp, START } from '../../test/support/test-app'
+import { testTokens } from '../../test/support/tokens'
 
 type Schema = {
   $ref?: string
@@ -18,11 +19,15 @@ type Schema = {
   maxLength?: number
   pattern?: string
 }
-type Answer = { content?: Record<string, { schema: Schema }> }
+type Header = { $ref?: string; required?: boolean }
+type Answer = { content?: Record<string, { schema: Schema }>; headers?: Record<string, Header> }
 type Document = {
   paths: Record<string, Record<string, { responses: Record<string, Answer> }>>
-  components: { schemas: Record<string, Schema> }
+  components: { schemas: Record<string, Schema>; headers?: Record<string, Header> }
 }
+
+/** The headers the service's middleware sets on answers: each one sent is documented on its answer. */
+const SENT_HEADERS = ['x-request-id', 'x-decision-memory-store', 'www-authenticate', 'allow', 'retry-after']
 
 function typeOf(value: unknown): string {
   if (value === null) return 'null'
@@ -79,15 +84,16 @@ const daysBefore = (days: number) => new Date(Date.parse(START) - days * 86_400_
 
 describe('every answer fits the OpenAPI document: its status, content type and schema', () => {
   it('a tour of every operation, in the states that fill their optional parts', async () => {
-    const { app } = await createTestApp()
+    const { app } = await createTestApp({ storeId: 'store-1' })
+    const withAuth = await createTestApp({ auth: testTokens })
     const doc = (await (await app.request('/openapi.json')).json()) as Document
     const answered = new Set<string>()
     const problems: string[] = []
 
-    async function send(method: string, path: string, body?: unknown): Promise<any> {
-      const response = await app.request(path, {
+    async function send(method: string, path: string, body?: unknown, options: { headers?: Record<string, string>; via?: typeof app } = {}): Promise<any> {
+      const response = await (options.via ?? app).request(path, {
         method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
         body: body === undefined ? undefined : JSON.stringify(body),
       })
       const where = `${method} ${path} → ${response.status}`
@@ -102,6 +108,11 @@ describe('every answer fits the OpenAPI document: its status, content type and s
         problems.push(`${where}: status not documented (${await response.text()})`)
         return undefined
       }
+      const headers = new Map(
+        Object.entries(documented.headers ?? {}).map(([name, h]) => [name.toLowerCase(), h.$ref === undefined ? h : doc.components.headers?.[h.$ref.split('/').pop() as string]]),
+      )
+      for (const name of SENT_HEADERS) if (response.headers.has(name) && !headers.has(name)) problems.push(`${where}: header ${name} not documented`)
+      for (const [name, h] of headers) if (h?.required === true && !response.headers.has(name)) problems.push(`${where}: header ${name} documented as required, missing`)
       const [type, media] = Object.entries(documented.content ?? {})[0] ?? []
       const contentType = response.headers.get('content-type') ?? ''
       if (type !== undefined && !contentType.startsWith(type)) problems.push(`${where}: content-type ${contentType}, documented ${type}`)
@@ -136,6 +147,8 @@ describe('every answer fits the OpenAPI document: its status, content type and s
       timestamp: daysBefore(30 - i),
     }))
     await send('GET', '/healthz')
+    await send('GET', '/healthz', undefined, { headers: { 'X-Decision-Memory-Store': 'store-1' } })
+    await send('GET', '/v1/decisions', undefined, { via: withAuth.app })
     await send('POST', '/v1/observations', [...past, ...tests])
     await send('POST', '/v1/observations', { ...past[0], source: 'auto-resolved' })
     const ask = { user: 'alice', project: 'acme/api', question: TIER, header: 'Tier', point: 'complexity-tier', all_options: TIERS }
