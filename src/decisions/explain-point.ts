@@ -3,7 +3,7 @@ import { matchOption, normalizeLabel } from '../domain/labels'
 import type { Observation } from '../domain/observation'
 import type { RecommendationRequest } from '../domain/recommendation'
 import type { ApplicabilityQuery } from './applicability'
-import type { DecisionRecord } from './decision'
+import type { DecisionRecord, DecisionStatus, EnforceLevel } from './decision'
 import type { Decisions, DecisionWhy } from './decisions'
 import type { ContractedRecommendation, DecisionEffect } from './enforcement'
 
@@ -41,7 +41,7 @@ export interface PointWhy {
    * changed before the service kept what they were, read as they are now.
    */
   decisions: Array<
-    DecisionWhy & { title: string; status: string; enforce: string; effect: DecisionEffect['effect'] | null; unrecorded?: string[] }
+    DecisionWhy & { title: string; status: DecisionStatus; enforce: EnforceLevel; effect: DecisionEffect['effect'] | null; unrecorded?: string[] }
   >
   /**
    * The observations that support the current recommendation: those of its evidence (the newest

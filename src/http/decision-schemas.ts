@@ -248,6 +248,11 @@ const WhyShape = {
 
 export const DecisionWhySchema = z.object(WhyShape).openapi('DecisionWhy')
 
+/** What a recommendation's `state` and its confidence's `level` may be: one list for every answer that says them. */
+export const RecommendationStateSchema = z.enum(['static-default', 'partial', 'sufficient', 'personalization-off', 'enforced'])
+export const ConfidenceLevelSchema = z.enum(['high', 'medium-high', 'medium', 'low'])
+const DECISION_EFFECTS = ['enforced', 'ruled-out', 'static-default', 'outweighed', 'not-offered', 'conflict'] as const
+
 /** A run's task or stage in `GET /v1/why`: what a recommendation's context value may be, but empty. */
 const RunValue = z.string().normalize('NFC').min(1).max(LIMITS.contextValueLength).optional()
 
@@ -279,11 +284,11 @@ export const PointWhySchema = z
     stage: z.string().nullable(),
     recommendation: z
       .object({
-        state: z.string(),
+        state: RecommendationStateSchema,
         recommended: z.union([z.string(), z.array(z.string())]),
         confidence: z.object({
           value: z.number(),
-          level: z.string(),
+          level: ConfidenceLevelSchema,
           significant: z.boolean(),
           method: z.string(),
           lowered_because: z.string().optional().openapi({
@@ -296,7 +301,7 @@ export const PointWhySchema = z
         ask: z.boolean().openapi({ description: 'Whether the user was asked (true) or answered for (false, R-ASK-2).' }),
         ask_reason: z.string(),
         learned: z
-          .object({ state: z.string(), recommended: z.union([z.string(), z.array(z.string())]), confidence: z.number() })
+          .object({ state: RecommendationStateSchema, recommended: z.union([z.string(), z.array(z.string())]), confidence: z.number() })
           .optional(),
       })
       .nullable(),
@@ -304,9 +309,9 @@ export const PointWhySchema = z
       z.object({
         ...WhyShape,
         title: z.string(),
-        status: z.string(),
-        enforce: z.string(),
-        effect: z.string().nullable(),
+        status: z.enum(DECISION_STATUSES),
+        enforce: z.enum(ENFORCE_LEVELS),
+        effect: z.enum(DECISION_EFFECTS).nullable(),
       }),
     ),
     observations: z.array(
@@ -400,14 +405,14 @@ export const DecisionEffectsSchema = z.array(
     key: z.string(),
     title: z.string(),
     enforce: z.enum(ENFORCE_LEVELS),
-    effect: z.enum(['enforced', 'ruled-out', 'static-default', 'outweighed', 'not-offered', 'conflict']),
+    effect: z.enum(DECISION_EFFECTS),
     options: z.array(z.string()),
     rationale: z.string(),
   }),
 )
 
 export const LearnedSchema = z.object({
-  state: z.string(),
+  state: RecommendationStateSchema,
   recommended: z.union([z.string(), z.array(z.string())]),
   confidence: z.number(),
 })

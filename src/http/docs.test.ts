@@ -82,6 +82,23 @@ describe('unknown fields in the OpenAPI document (R-SVC-2)', () => {
   })
 })
 
+describe('the values of the OpenAPI document', () => {
+  it('GET /v1/why enumerates the states, levels, statuses and effects the other answers enumerate', async () => {
+    const { body } = await (await createTestApp()).call('GET', '/openapi.json')
+    const { Recommendation, Decision, PointWhy } = body.components.schemas
+    const why = PointWhy.properties
+    const recommendation = why.recommendation.properties
+    const decision = why.decisions.items.properties
+    expect(recommendation.state.enum).toEqual(Recommendation.properties.state.enum)
+    expect(recommendation.learned.properties.state.enum).toEqual(Recommendation.properties.state.enum)
+    expect(recommendation.confidence.properties.level.enum).toEqual(Recommendation.properties.confidence.properties.level.enum)
+    expect(decision.status.enum).toEqual(Decision.properties.status.enum)
+    expect(decision.enforce.enum).toEqual(Decision.properties.enforce.enum)
+    // An effect, or null for a decision bound to the point that does not apply in the run.
+    expect(decision.effect.enum).toEqual([...Recommendation.properties.decisions.items.properties.effect.enum, null])
+  })
+})
+
 describe('identifier patterns in the OpenAPI document', () => {
   it('documents a pattern that the names the service accepts match, as a browser client tests it', async () => {
     const { app, call } = await createTestApp()

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi'
 import { IdentifierSchema, ObservationInputSchema, TimestampSchema } from '../domain/observation'
 import { RecommendationRequestSchema } from '../domain/recommendation'
 import { LIMITS } from '../domain/limits'
-import { DecisionEffectsSchema, LearnedSchema } from './decision-schemas'
+import { ConfidenceLevelSchema, DecisionEffectsSchema, LearnedSchema, RecommendationStateSchema } from './decision-schemas'
 
 /** Route schemas: the domain's zod schemas, registered for the OpenAPI document. */
 export const ObservationInput = ObservationInputSchema.openapi('ObservationInput', {
@@ -55,7 +55,7 @@ const LayerSchema = z.object({
 export const RecommendationSchema = z
   .object({
     point: z.string(),
-    state: z.enum(['static-default', 'partial', 'sufficient', 'personalization-off', 'enforced']),
+    state: RecommendationStateSchema,
     recommended: z.union([z.string(), z.array(z.string())]).openapi({
       description: 'The recommended option; for multi-select points, the set of options with rate >= 0.5.',
     }),
@@ -77,7 +77,7 @@ export const RecommendationSchema = z
     needed: z.number().int(),
     confidence: z.object({
       value: z.number(),
-      level: z.enum(['high', 'medium-high', 'medium', 'low']),
+      level: ConfidenceLevelSchema,
       significant: z.boolean(),
       method: z.string(),
       lowered_because: z.string().optional(),
