@@ -161,6 +161,8 @@ describe('the error answers of the middleware in the OpenAPI document (R-SVC-1)'
       for (const status of expected(method, path)) {
         expect(operation.responses[status]?.content, `${method} ${path} ${status}`).toEqual(ERROR)
       }
+      // Every request may name a store this service does not hold: a route's own 409 says it too.
+      expect(operation.responses['409'] as { description?: string }, `${method} ${path}`).toMatchObject({ description: expect.stringContaining('store_mismatch') })
       // The header by which a request names its store, which 409 answers.
       expect(operation.parameters?.filter((p) => p.name === 'X-Decision-Memory-Store' && p.in === 'header'), `${method} ${path}`).toHaveLength(1)
     }

@@ -48,6 +48,8 @@ const STORE_PARAMETER = {
     'holding another answers 409 `store_mismatch`, acting on nothing; the service holding it sends the header back.',
 }
 
+const STORE_MISMATCH = `\`store_mismatch\`: the request names, by \`${STORE_HEADER}\`, a store this service does not hold`
+
 function errorAnswer(description: string) {
   return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }
 }
@@ -77,9 +79,10 @@ const header = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${
  * route: 401 and 403 wherever the bearer scheme is required (with --auth, every route but
  * /healthz; a `?user=` or a body's `user` may name anyone), 413 wherever a body is read (every
  * method but GET and HEAD: the limit is the method's, whatever the route), 415 wherever a body is
- * declared, or may be sent compressed (every method but GET and HEAD), and 400 on every one: a URL whose percent-encoding is not UTF-8 is refused before
- * any route (url-encoding.ts), `/healthz?x=%FF` too. A route that says more of one of them
- * (`forEveryUser`'s 403, a route's own 400) keeps its own.
+ * declared, or may be sent compressed (every method but GET and HEAD), and 400 on every one: a
+ * URL whose percent-encoding is not UTF-8 is refused before any route (url-encoding.ts),
+ * `/healthz?x=%FF` too. A route that says more of one of them (`forEveryUser`'s 403, a route's
+ * own 400) keeps its own; a route's own 409 names store_mismatch too.
  */
 export function withMiddlewareErrors(document: Document): Document {
   const required = (security: unknown[] | undefined) => (security ?? document.security ?? []).some((s) => Object.keys(s as object).includes('bearer'))
@@ -99,10 +102,13 @@ export function withMiddlewareErrors(document: Document): Document {
       // A compressed body is refused whatever the route (app.ts), one that takes no body too.
       else if (method !== 'get' && method !== 'head') common[415] = errorAnswer('A body sent compressed (a `content-encoding` other than `identity`), though the operation reads none')
       // Every request may name the store it is meant for (store-id.ts), /healthz included.
-      common[409] = errorAnswer(`\`store_mismatch\`: the request names, by \`${STORE_HEADER}\`, a store this service does not hold`)
+      common[409] = errorAnswer(STORE_MISMATCH)
       operation.parameters = [...(operation.parameters ?? []), STORE_PARAMETER]
       // Numeric keys: the statuses stay in order.
       operation.responses = { ...common, ...operation.responses }
+      // A route's own 409 (a decision's lifecycle) is answered besides store_mismatch: it says both.
+      const own = operation.responses[409] as { description: string }
+      if (own !== common[409]) operation.responses[409] = { ...own, description: `${own.description}; or ${STORE_MISMATCH}` }
       for (const [status, answer] of Object.entries(operation.responses) as Array<[string, { headers?: Record<string, unknown> }]>) {
         answer.headers = {
           ...answer.headers,
