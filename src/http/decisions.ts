@@ -28,7 +28,9 @@ const json = <T>(schema: T) => ({ content: { 'application/json': { schema } } })
 const invalid = { description: 'Invalid request', ...json(ErrorSchema) }
 const missing = { description: 'No such decision', ...json(ErrorSchema) }
 const missingThen = { description: 'No such decision (with `as_of`: none proposed by then)', ...json(ErrorSchema) }
-const conflict = { description: 'Not a step of the lifecycle', ...json(ErrorSchema) }
+const conflict = (description: string) => ({ description, ...json(ErrorSchema) })
+const NOT_A_STEP = '`invalid_transition`: not a step of the lifecycle (`superseded` and `revoked` are final)'
+const REPLACED = '`already_superseded`: the decision it `supersedes` was replaced by another meanwhile'
 
 const propose = createRoute({
   method: 'post',
@@ -44,7 +46,7 @@ const propose = createRoute({
     201: { description: 'Created, with its events', ...json(DecisionSchema) },
     400: invalid,
     404: { description: '`supersedes` names no decision', ...json(ErrorSchema) },
-    409: { description: 'The key is taken, or the superseded decision cannot be superseded', ...json(ErrorSchema) },
+    409: conflict(`\`decision_exists\`: the key is taken; ${REPLACED}; or \`invalid_transition\`: the decision it \`supersedes\` cannot be superseded`),
   },
 })
 
@@ -120,7 +122,7 @@ const read = createRoute({
   responses: { 200: { description: 'The decision', ...json(DecisionSchema) }, 400: invalid, 404: missingThen },
 })
 
-function lifecycleRoute(step: 'accept' | 'deprecate' | 'revoke', summary: string) {
+function lifecycleRoute(step: 'accept' | 'deprecate' | 'revoke', summary: string, conflicts: string) {
   return createRoute({
     method: 'post',
     path: `/v1/decisions/{key}/${step}`,
@@ -131,14 +133,14 @@ function lifecycleRoute(step: 'accept' | 'deprecate' | 'revoke', summary: string
       200: { description: 'The decision, with its events', ...json(DecisionSchema) },
       400: invalid,
       404: missing,
-      409: conflict,
+      409: conflict(conflicts),
     },
   })
 }
 
-const accept = lifecycleRoute('accept', 'Accept a proposal; one that `supersedes` another supersedes it now')
-const deprecate = lifecycleRoute('deprecate', 'Deprecate an accepted decision')
-const revoke = lifecycleRoute('revoke', 'Revoke a decision (a proposal: reject it)')
+const accept = lifecycleRoute('accept', 'Accept a proposal; one that `supersedes` another supersedes it now', `${NOT_A_STEP}; or ${REPLACED}`)
+const deprecate = lifecycleRoute('deprecate', 'Deprecate an accepted decision', NOT_A_STEP)
+const revoke = lifecycleRoute('revoke', 'Revoke a decision (a proposal: reject it)', NOT_A_STEP)
 
 const supersede = createRoute({
   method: 'post',
@@ -151,7 +153,9 @@ const supersede = createRoute({
     200: { description: 'The superseded decision, with its events', ...json(DecisionSchema) },
     400: invalid,
     404: missing,
-    409: conflict,
+    409: conflict(
+      `${NOT_A_STEP}; \`already_superseded\`: the decision was replaced already; or \`supersedes_another\`: \`by\` replaces another decision`,
+    ),
   },
 })
 

@@ -99,6 +99,37 @@ describe('the values of the OpenAPI document', () => {
   })
 })
 
+describe('the 409 answers of the decision routes in the OpenAPI document', () => {
+  it('names each code a decision route answers 409 with', async () => {
+    const { call } = await createTestApp()
+    const { body: doc } = await call('GET', '/openapi.json')
+    const propose = (key: string, more: object = {}) => call('POST', '/v1/decisions', { key, title: key, decision: 'd', rationale: 'r', ...more })
+    await propose('D-1', { status: 'accepted' })
+    await propose('D-2', { supersedes: 'D-1' })
+    await propose('D-3', { status: 'accepted', supersedes: 'D-1' })
+    await propose('D-4', { status: 'accepted' })
+    const conflicts = [
+      ['/v1/decisions', await propose('D-4')],
+      ['/v1/decisions', await propose('D-5', { status: 'accepted', supersedes: 'D-1' })],
+      ['/v1/decisions', await propose('D-6', { status: 'accepted', supersedes: 'D-2' })],
+      ['/v1/decisions/{key}/accept', await call('POST', '/v1/decisions/D-2/accept')],
+      ['/v1/decisions/{key}/accept', await call('POST', '/v1/decisions/D-3/accept')],
+      ['/v1/decisions/{key}/deprecate', await call('POST', '/v1/decisions/D-1/deprecate')],
+      ['/v1/decisions/{key}/revoke', await call('POST', '/v1/decisions/D-1/revoke')],
+      ['/v1/decisions/{key}/supersede', await call('POST', '/v1/decisions/D-1/supersede', { by: 'D-4' })],
+      ['/v1/decisions/{key}/supersede', await call('POST', '/v1/decisions/D-4/supersede', { by: 'D-3' })],
+      ['/v1/decisions/{key}/supersede', await call('POST', '/v1/decisions/D-1/supersede', { by: 'D-3' })],
+    ] as const
+    const codes = new Set<string>()
+    for (const [path, answer] of conflicts) {
+      expect(answer.status, path).toBe(409)
+      codes.add(answer.body.error.code)
+      expect(doc.paths[path].post.responses['409'].description, `${path} ${answer.body.error.code}`).toContain(`\`${answer.body.error.code}\``)
+    }
+    expect([...codes].sort()).toEqual(['already_superseded', 'decision_exists', 'invalid_transition', 'supersedes_another'])
+  })
+})
+
 describe('identifier patterns in the OpenAPI document', () => {
   it('documents a pattern that the names the service accepts match, as a browser client tests it', async () => {
     const { app, call } = await createTestApp()
