@@ -196,6 +196,8 @@ describe('the error answers of the middleware in the OpenAPI document (R-SVC-1)'
       expect(operation.responses['409'] as { description?: string }, `${method} ${path}`).toMatchObject({ description: expect.stringContaining('store_mismatch') })
       // The header by which a request names its store, which 409 answers.
       expect(operation.parameters?.filter((p) => p.name === 'X-Decision-Memory-Store' && p.in === 'header'), `${method} ${path}`).toHaveLength(1)
+      // The id a caller may give its request, which the answer's X-Request-Id sends back.
+      expect(operation.parameters?.filter((p) => p.name === 'X-Request-Id' && p.in === 'header'), `${method} ${path}`).toHaveLength(1)
     }
     const byName = Object.fromEntries(all.map((o) => [`${o.method} ${o.path}`, o.operation.responses]))
     expect(Object.keys(byName['get /healthz'] ?? {})).toEqual(['200', '400', '409'])

@@ -48,6 +48,17 @@ const STORE_PARAMETER = {
     'holding another answers 409 `store_mismatch`, acting on nothing; the service holding it sends the header back.',
 }
 
+/** The id a caller may give its request (request-log.ts), on every operation. */
+const REQUEST_ID_PARAMETER = {
+  name: REQUEST_ID_HEADER,
+  in: 'header',
+  required: false,
+  schema: { type: 'string', maxLength: 255, pattern: '^[\\w\\-=]+$' },
+  description:
+    'The id to answer and log the request under, so that a caller can follow its own id through the logs: up to 255 word ' +
+    'characters, `-` or `=`; another is replaced by a new UUID. Sent back in the answer\'s `X-Request-Id`.',
+}
+
 const STORE_MISMATCH = `\`store_mismatch\`: the request names, by \`${STORE_HEADER}\`, a store this service does not hold`
 
 function errorAnswer(description: string) {
@@ -103,7 +114,7 @@ export function withMiddlewareErrors(document: Document): Document {
       else if (method !== 'get' && method !== 'head') common[415] = errorAnswer('A body sent compressed (a `content-encoding` other than `identity`), though the operation reads none')
       // Every request may name the store it is meant for (store-id.ts), /healthz included.
       common[409] = errorAnswer(STORE_MISMATCH)
-      operation.parameters = [...(operation.parameters ?? []), STORE_PARAMETER]
+      operation.parameters = [...(operation.parameters ?? []), STORE_PARAMETER, REQUEST_ID_PARAMETER]
       // Numeric keys: the statuses stay in order.
       operation.responses = { ...common, ...operation.responses }
       // A route's own 409 (a decision's lifecycle) is answered besides store_mismatch: it says both.
