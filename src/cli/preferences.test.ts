@@ -37,4 +37,11 @@ describe('decision-memory preferences, one line a point', () => {
     expect(describePoint(hashed)).toBe('"Which checks should run before the PR?" (q-1ce3ca384fe3abe025d1): Tier M 100%, confidence medium-high (0.75), 2 observations [Tier M 2]')
     expect(describePoint({ ...point(2), question: 'Which complexity tier?' } as PointPreference)).toMatch(/^complexity-tier: Tier M/)
   })
+
+  it('says a point of a service from before selection and changed_since, rather than failing on it', () => {
+    const { selection: _selection, changed_since: _since, ...older } = point(3)
+    expect(describePoint(older as PointPreference)).toBe('complexity-tier: Tier M 100%, confidence medium-high (0.75), 3 observations [Tier M 3]')
+    const multi = { ...older, multi_select: true, confidence: null, options: [{ option: 'vitest', count: 3, share: 1 }] }
+    expect(describePoint(multi as unknown as PointPreference)).toBe('complexity-tier: Tier M 100%, 3 observations [vitest 3]')
+  })
 })

@@ -39,7 +39,9 @@ const pointName = (point: PointPreference): string =>
 /** One line per point, as the command prints it. */
 export function describePoint(point: PointPreference): string {
   // Multi-select: the set selected at least half the time (labels may hold commas: joined with +).
-  if (point.selection !== null) {
+  // A service from before `selection` and `changed_since` (still running after an upgrade of the
+  // command) answers without them: its point is said by its majority, with no change of preference.
+  if (point.selection !== null && point.selection !== undefined) {
     const rates = [...point.options.map((o) => `${o.option} ${o.count} (${shownPercent(o.share)}%)`), ...otherAnswers(point)].join(', ')
     return `${pointName(point)}: ${point.selection.length === 0 ? '(nothing selected half the time)' : point.selection.join(' + ')}, ${counted(point.observations)} [${rates}]`
   }
@@ -48,7 +50,7 @@ export function describePoint(point: PointPreference): string {
   const share = point.majority === null ? '' : ` ${shownPercent(point.share)}%`
   const confidence = point.confidence === null ? '' : `, confidence ${point.confidence.level} (${point.confidence.value})`
   const options = [...point.options.map((o) => `${o.option} ${o.count}`), ...otherAnswers(point)].join(', ')
-  const since = point.changed_since === null ? '' : ` since ${point.changed_since.slice(0, 10)} (they differ from the earlier ones)`
+  const since = point.changed_since === null || point.changed_since === undefined ? '' : ` since ${point.changed_since.slice(0, 10)} (they differ from the earlier ones)`
   return `${head}${share}${confidence}, ${counted(point.observations)}${since} [${options}]`
 }
 
