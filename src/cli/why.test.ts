@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ChainLink, DecisionWhy } from '../decisions/decisions'
-import { chainText } from './why'
+import type { PointWhy } from '../decisions/explain-point'
+import { chainText, pointText } from './why'
 
 const link = (key: string, status: ChainLink['status'], rationale: string): ChainLink =>
   ({
@@ -61,5 +62,41 @@ describe('decision-memory why KEY, the chain as text', () => {
     const none: DecisionWhy = { ...rejected, in_force: null, chain: [link('ADR-0001', 'superseded', 'old'), link('ADR-0002', 'deprecated', 'new')] }
     expect(chainText(none, '  ').trimEnd().split('\n').at(-1)).toBe('  in force: none (the newest, ADR-0002, is deprecated)')
     expect(chainText(chain('ADR-0002'))).not.toContain('in force')
+  })
+})
+
+describe('decision-memory why --point, the answer as text', () => {
+  // The answer of GET /v1/why from a service of d0de46f, before session_id, task, path, stage and ask.
+  const older = {
+    user: 'alice',
+    project: 'acme/api',
+    point: 'deploy-target',
+    as_of: '2026-11-01T00:00:00.000Z',
+    recommendation: {
+      state: 'partial',
+      recommended: 'fly.io',
+      confidence: { value: 0.6869, level: 'medium' },
+      precondition: 'any context',
+      disclosure: 'based on 62% of recent choices',
+      observations: 10,
+    },
+    decisions: [],
+    observations: [],
+  } as unknown as PointWhy
+
+  it('says what a service of an older version answered, leaving out what it did not say', () => {
+    expect(pointText(older).trimEnd().split('\n')).toEqual([
+      'point deploy-target (user alice, project acme/api) as of 2026-11-01T00:00:00.000Z',
+      'recommended: fly.io [partial, confidence 0.6869 medium]',
+      '  when any context — based on 62% of recent choices',
+    ])
+  })
+
+  it('says the session, the run and whether the user was asked, when the service does', () => {
+    const recommendation = { ...older.recommendation, ask: false, ask_reason: 'sufficient and p 0.95 reaches auto_resolve_p 0.9' } as PointWhy['recommendation']
+    const current = { ...older, session_id: 's-1', task: null, path: 'src/billing', stage: null, recommendation }
+    const lines = pointText(current).trimEnd().split('\n')
+    expect(lines[0]).toBe('point deploy-target (user alice, project acme/api, session s-1, path src/billing) as of 2026-11-01T00:00:00.000Z')
+    expect(lines[3]).toBe('  answered for the user: sufficient and p 0.95 reaches auto_resolve_p 0.9')
   })
 })

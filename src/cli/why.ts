@@ -65,16 +65,20 @@ export function chainText(why: DecisionWhy, indent = ''): string {
   return [...lines, ...(shown ? [] : evidence), ...inForce].join('\n') + '\n'
 }
 
-function pointText(why: PointWhy): string {
+/** What a point's answer says, as the command prints it. */
+export function pointText(why: PointWhy): string {
   const out: string[] = []
   const rec = why.recommendation
+  // A service of an older version, still running after an upgrade of the command, leaves out the
+  // fields it did not have yet (session_id, task, path, stage, ask): said as absent, not `undefined`.
+  const named = (label: string, value: string | null | undefined) => (value === null || value === undefined ? [] : [`${label} ${value}`])
   const where = [
     `user ${why.user}`,
-    ...(why.project === null ? [] : [`project ${why.project}`]),
-    ...(why.session_id === null ? [] : [`session ${why.session_id}`]),
-    ...(why.task === null ? [] : [`task ${why.task}`]),
-    ...(why.path === null ? [] : [`path ${why.path}`]),
-    ...(why.stage === null ? [] : [`stage ${why.stage}`]),
+    ...named('project', why.project),
+    ...named('session', why.session_id),
+    ...named('task', why.task),
+    ...named('path', why.path),
+    ...named('stage', why.stage),
   ]
   out.push(`point ${why.point} (${where.join(', ')}) as of ${why.as_of}`)
   if (rec === null) out.push('no recommendation: no question has been asked at this point yet')
@@ -82,7 +86,7 @@ function pointText(why: PointWhy): string {
     const recommended = Array.isArray(rec.recommended) ? rec.recommended.join(', ') : rec.recommended
     out.push(`recommended: ${recommended} [${rec.state}, confidence ${rec.confidence.value} ${rec.confidence.level}]`)
     out.push(`  when ${rec.precondition} — ${rec.disclosure}`)
-    out.push(`  ${rec.ask ? 'asked' : 'answered for the user'}: ${rec.ask_reason}`)
+    if (rec.ask !== undefined) out.push(`  ${rec.ask ? 'asked' : 'answered for the user'}: ${rec.ask_reason}`)
     if (rec.learned !== undefined) {
       const learned = Array.isArray(rec.learned.recommended) ? rec.learned.recommended.join(', ') : rec.learned.recommended
       out.push(`  observed choices alone would say: ${learned} [${rec.learned.state}]`)
