@@ -1,8 +1,8 @@
-import { chmod, cp, mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { chmod, cp, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { markServedBy, openStores, servedBy, SERVICE_ID_FILE, StoreOpenError } from './open-store'
+import { markServedBy, openStores, servedBy, SERVICE_FOLDER_FILE, SERVICE_ID_FILE, StoreOpenError } from './open-store'
 
 const dirs: string[] = []
 afterEach(async () => {
@@ -101,5 +101,34 @@ describe('the id of the service that holds a store (SERVICE_ID)', () => {
     dirs.push(dir)
     await writeFile(join(dir, SERVICE_ID_FILE), `${ID}\n`)
     expect(await servedBy(dir)).toBe(ID)
+  })
+
+  it('holds the id alone, as a command of an earlier version reads it whole and sends it in a header', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(dir)
+    await markServedBy(dir, ID)
+    expect(await readFile(join(dir, SERVICE_ID_FILE), 'utf8')).toBe(`${ID}\n`)
+  })
+
+  it('reads the folder a service of the version before wrote as a second line of SERVICE_ID', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(dir)
+    const { ino } = await stat(dir, { bigint: true })
+    await writeFile(join(dir, SERVICE_ID_FILE), `${ID}\nfolder ${ino}\n`)
+    expect(await servedBy(dir)).toBe(ID)
+    await writeFile(join(dir, SERVICE_ID_FILE), `${ID}\nfolder ${ino + 1n}\n`)
+    expect(await servedBy(dir)).toBeUndefined()
+  })
+
+  it('takes at its word an id that a service from before the folder was kept wrote over a copy', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(parent)
+    await mkdir(join(parent, 'data'))
+    await markServedBy(join(parent, 'data'), ID)
+    await cp(join(parent, 'data'), join(parent, 'copy'), { recursive: true })
+    // That service writes SERVICE_ID alone: the SERVICE_FOLDER copied from the original is not its.
+    await writeFile(join(parent, 'copy', SERVICE_ID_FILE), 'fedcba9876543210fedcba9876543210\n')
+    expect(await readFile(join(parent, 'copy', SERVICE_FOLDER_FILE), 'utf8')).toContain(ID)
+    expect(await servedBy(join(parent, 'copy'))).toBe('fedcba9876543210fedcba9876543210')
   })
 })

@@ -106,6 +106,9 @@ export async function openStores(dir: string, policy?: TierPolicy): Promise<{ st
  */
 export const SERVICE_ID_FILE = 'SERVICE_ID'
 
+/** Beside `SERVICE_ID`: `<id> <inode>`, the folder that id was written in (see markServedBy). */
+export const SERVICE_FOLDER_FILE = 'SERVICE_FOLDER'
+
 /**
  * Writes a new random id for the service that has just opened the store in `dir`, and returns it.
  * Written after the open, under LevelDB's lock: the id in the file is that of the one service
@@ -115,13 +118,19 @@ export const SERVICE_ID_FILE = 'SERVICE_ID'
  * folder's own identity (its inode): a copy of the folder not opened by a service since (a
  * backup, `cp -a` of a running store) holds the id of the service still running on the original,
  * and without it a command told to use the copy would act on the original through that service.
+ * The folder is in a file of its own, `SERVICE_FOLDER`, with the id it goes with: a command of an
+ * earlier version reads all of `SERVICE_ID` as the id and sends it in a header, which a second
+ * line made invalid (it then failed on every store a service of this version held).
  */
 export async function markServedBy(dir: string, id: string): Promise<void> {
+  let file = SERVICE_FOLDER_FILE
   try {
     const folder = await folderIdentity(dir)
-    await writeFile(join(dir, SERVICE_ID_FILE), `${id}\n${folder === undefined ? '' : `folder ${folder}\n`}`, { mode: 0o600 })
+    if (folder !== undefined) await writeFile(join(dir, SERVICE_FOLDER_FILE), `${id} ${folder}\n`, { mode: 0o600 })
+    file = SERVICE_ID_FILE
+    await writeFile(join(dir, SERVICE_ID_FILE), `${id}\n`, { mode: 0o600 })
   } catch (error) {
-    throw new StoreOpenError(`cannot write ${join(dir, SERVICE_ID_FILE)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+    throw new StoreOpenError(`cannot write ${join(dir, file)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
   }
 }
 
@@ -138,10 +147,24 @@ export async function servedBy(dir: string): Promise<string | undefined> {
   }
   const id = lines[0] ?? ''
   if (id === '') return undefined
-  // A file from before the folder was written there (an earlier version) is taken at its word.
-  const written = lines.find((line) => line.startsWith('folder '))?.slice('folder '.length)
+  // The folder, as a service of this version writes it (SERVICE_FOLDER, for this id), or as a
+  // second line of SERVICE_ID, as the versions before it wrote it. An id with neither (written by
+  // a version from before the folder was kept, which leaves SERVICE_FOLDER as it was) is taken at its word.
+  const written = lines.find((line) => line.startsWith('folder '))?.slice('folder '.length) ?? (await folderWrittenFor(dir, id))
   if (written !== undefined && written !== (await folderIdentity(dir).catch(() => undefined))) return undefined
   return id
+}
+
+/** The folder `SERVICE_FOLDER` says `id` was written in, if it speaks of that id. */
+async function folderWrittenFor(dir: string, id: string): Promise<string | undefined> {
+  let text: string
+  try {
+    text = await readFile(join(dir, SERVICE_FOLDER_FILE), 'utf8')
+  } catch {
+    return undefined
+  }
+  const [forId, folder] = text.trim().split(' ')
+  return forId === id && folder !== undefined && folder !== '' ? folder : undefined
 }
 
 /** The folder's inode, the same under any path or mount of it and another in any copy; undefined where the file system has none. */
