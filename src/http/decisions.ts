@@ -35,6 +35,7 @@ const REPLACED = '`already_superseded`: the decision it `supersedes` was replace
 const propose = createRoute({
   method: 'post',
   path: '/v1/decisions',
+  operationId: 'proposeDecision',
   tags: ['decisions'],
   summary: 'Propose a decision, or record an accepted one (R-CON-1a)',
   description:
@@ -53,6 +54,7 @@ const propose = createRoute({
 const list = createRoute({
   method: 'get',
   path: '/v1/decisions',
+  operationId: 'listDecisions',
   tags: ['decisions'],
   summary: 'List decisions, by status and point',
   request: { query: ListQuery },
@@ -62,6 +64,7 @@ const list = createRoute({
 const applicable = createRoute({
   method: 'get',
   path: '/v1/decisions/applicable',
+  operationId: 'listApplicableDecisions',
   tags: ['decisions'],
   summary: 'Accepted decisions that apply to a run (R-CON-4)',
   description:
@@ -77,6 +80,7 @@ const applicable = createRoute({
 const pulses = createRoute({
   method: 'get',
   path: '/v1/decisions/pulses',
+  operationId: 'getDecisionPulses',
   tags: ['decisions'],
   summary: 'How often each decision reached a run; which never did (R-CON-4)',
   responses: { 200: { description: 'Pulses per decision', ...json(PulseReportSchema) } },
@@ -85,6 +89,7 @@ const pulses = createRoute({
 const check = createRoute({
   method: 'post',
   path: '/v1/decisions/check',
+  operationId: 'checkDecision',
   tags: ['decisions'],
   summary: 'Is this action or choice allowed by the decisions in force? (R-CON-3)',
   description:
@@ -100,6 +105,7 @@ const check = createRoute({
 const importRecords = createRoute({
   method: 'post',
   path: '/v1/decisions/import',
+  operationId: 'importDecisions',
   tags: ['decisions'],
   summary: 'Import decision records read from a repository (R-CON-6; sent by `decision-memory import-adr`)',
   description:
@@ -115,6 +121,7 @@ const importRecords = createRoute({
 const read = createRoute({
   method: 'get',
   path: '/v1/decisions/{key}',
+  operationId: 'getDecision',
   tags: ['decisions'],
   summary: 'A decision with its event history',
   description: 'With `as_of`, the decision as it stood then (status, links, enforce level, texts), with its events up to then.',
@@ -126,6 +133,7 @@ function lifecycleRoute(step: 'accept' | 'deprecate' | 'revoke', summary: string
   return createRoute({
     method: 'post',
     path: `/v1/decisions/{key}/${step}`,
+    operationId: `${step}Decision`,
     tags: ['decisions'],
     summary,
     request: { params: DecisionKeyParam, body: { required: false, ...json(TransitionBody) } },
@@ -145,6 +153,7 @@ const revoke = lifecycleRoute('revoke', 'Revoke a decision (a proposal: reject i
 const supersede = createRoute({
   method: 'post',
   path: '/v1/decisions/{key}/supersede',
+  operationId: 'supersedeDecision',
   tags: ['decisions'],
   summary: 'Supersede a decision by another',
   description: 'A proposed replacement is accepted by this; an accepted one is linked. Both keep their history.',
@@ -162,6 +171,7 @@ const supersede = createRoute({
 const whyDecision = createRoute({
   method: 'get',
   path: '/v1/decisions/{key}/why',
+  operationId: 'explainDecision',
   tags: ['decisions'],
   summary: 'Why: the supersede chain, rationale and evidence of a decision (R-CON-5)',
   description: 'With `as_of`, the chain as it stood then: the decisions of it that existed, their statuses and links then, their events up to then.',
@@ -172,6 +182,7 @@ const whyDecision = createRoute({
 const whyPoint = createRoute({
   method: 'get',
   path: '/v1/why',
+  operationId: 'explainPoint',
   tags: ['decisions'],
   summary: "Why: what is recommended at a point, and the decisions and observations behind it (R-CON-5)",
   description:

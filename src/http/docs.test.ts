@@ -46,6 +46,41 @@ describe('OpenAPI document and /docs (R-SVC-1)', () => {
   })
 })
 
+describe('operation ids and tags in the OpenAPI document (R-SVC-1)', () => {
+  it('names every operation by a unique camelCase operationId, filed under a tag the document declares', async () => {
+    const { call } = await createTestApp()
+    const { body } = await call('GET', '/openapi.json')
+    const declared = new Map(((body.tags ?? []) as Array<{ name: string; description?: string }>).map((t) => [t.name, t.description]))
+    const operations = Object.entries(body.paths as Record<string, Record<string, { operationId?: string; tags?: string[] }>>).flatMap(
+      ([path, ops]) => Object.entries(ops).map(([method, op]) => ({ route: `${method.toUpperCase()} ${path}`, ...op })),
+    )
+    expect(operations.length).toBeGreaterThanOrEqual(24)
+    const ids = new Set<string>()
+    const used = new Set<string>()
+    for (const { route, operationId, tags } of operations) {
+      // A client generator makes its method names of these: a stable name, not one made of the path.
+      expect(operationId, route).toMatch(/^[a-z][A-Za-z]+$/)
+      expect(ids.has(operationId as string), `${route}: ${operationId} twice`).toBe(false)
+      ids.add(operationId as string)
+      // Swagger UI files an operation with no tag, or one it is not told of, under "default".
+      expect(tags?.length ?? 0, route).toBeGreaterThan(0)
+      for (const tag of tags ?? []) {
+        expect(declared.has(tag), `${route}: tag ${tag} not declared`).toBe(true)
+        used.add(tag)
+      }
+    }
+    for (const [name, description] of declared) {
+      expect(description, name).toMatch(/\w/)
+      expect(used.has(name), `${name}: declared, filing no operation`).toBe(true)
+    }
+    expect(declared.size).toBe(body.tags.length)
+    // The names the MCP tools have, where an operation does what a tool does.
+    expect(body.paths['/v1/recommendations'].post.operationId).toBe('recommend')
+    expect(body.paths['/v1/plan'].post.operationId).toBe('planQuestions')
+    expect(body.paths['/v1/decisions/check'].post.operationId).toBe('checkDecision')
+  })
+})
+
 describe('unknown fields in the OpenAPI document (R-SVC-2)', () => {
   it('says additionalProperties: false of every body that refuses them, and leaves open what stays open', async () => {
     const { call } = await createTestApp()

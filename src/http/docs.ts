@@ -134,6 +134,24 @@ export function withMiddlewareErrors(document: Document): Document {
   return document
 }
 
+/**
+ * The tags the routes are filed under, in the order Swagger UI shows them (and README's route
+ * table lists them): an operation with no tag, or one not declared here, is filed under "default".
+ */
+const TAGS = [
+  { name: 'health', description: 'Liveness, open with --auth too.' },
+  { name: 'observations', description: 'Record the choices a user made when asked.' },
+  {
+    name: 'recommendations',
+    description: 'What a user will pick at a decision point, and the plan of the questions an agent is about to ask.',
+  },
+  { name: 'sessions', description: 'Start a session; turn its personalization on or off.' },
+  { name: 'hooks', description: "Answer the events of Claude Code's command hooks." },
+  { name: 'decisions', description: 'Decisions as contracts: lifecycle, applicability, check, import and why.' },
+  { name: 'users', description: "A user's data: preferences, export, forget." },
+  { name: 'maintenance', description: 'The decay scan.' },
+]
+
 /** `GET /openapi.json` from the route schemas, and `GET /docs`, which loads nothing from the network. */
 export function mountDocs(app: OpenAPIHono, info: { version: string }) {
   // With --auth every route but /healthz needs `Authorization: Bearer <token>`.
@@ -154,6 +172,7 @@ export function mountDocs(app: OpenAPIHono, info: { version: string }) {
     },
     // Swagger UI sends the token given to its Authorize dialog only where an operation requires the scheme.
     security: [{ bearer: [] }],
+    tags: TAGS,
   }
   app.get('/openapi.json', (c) => c.json(withMiddlewareErrors(app.getOpenAPI31Document(config))))
   const root = dirname(require.resolve('swagger-ui-dist/package.json'))

@@ -4,6 +4,8 @@ import { createRouter } from './router'
 const route = createRoute({
   method: 'get',
   path: '/healthz',
+  operationId: 'getHealth',
+  tags: ['health'],
   summary: 'Liveness: the service is up and its store is open',
   // The one route open with --auth (R-SVC-4): a load balancer's probe carries no token.
   security: [],

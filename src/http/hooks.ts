@@ -47,6 +47,8 @@ const HookAnswerSchema = z
 const route = createRoute({
   method: 'post',
   path: '/v1/hooks/claude-code',
+  operationId: 'answerClaudeCodeHook',
+  tags: ['hooks'],
   summary: 'Answer a Claude Code hook event (R-CAP-5, R-ASK-4)',
   description:
     'Takes the raw JSON Claude Code sends to a command hook. PostToolUse on AskUserQuestion records every answered ' +

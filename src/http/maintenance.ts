@@ -39,6 +39,8 @@ export const DecayScanResult = z
 const route = createRoute({
   method: 'post',
   path: '/v1/maintenance/decay-scan',
+  operationId: 'runDecayScan',
+  tags: ['maintenance'],
   summary: 'Run the decay scan (R-MEM-7)',
   description:
     'Takes observations older than the recall TTL out of recall (they stay in archival and keep their ' +

@@ -8,6 +8,8 @@ import { ObservationsBody, ObservationsResult } from './schemas'
 const route = createRoute({
   method: 'post',
   path: '/v1/observations',
+  operationId: 'recordObservation',
+  tags: ['observations'],
   summary: 'Record one observation or an array of them (R-CAP-1, R-CAP-2)',
   description:
     'A `decision_id` already stored for the user is not stored again and is listed in `duplicates`. ' +

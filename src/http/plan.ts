@@ -53,6 +53,8 @@ export const QuestionPlanSchema = z
 const route = createRoute({
   method: 'post',
   path: '/v1/plan',
+  operationId: 'planQuestions',
+  tags: ['recommendations'],
   summary: 'Plan the questions an agent is about to ask (R-ASK-3)',
   description:
     'Orders AskUserQuestion questions by information p(1 − p), highest first, applies each recommendation to its options ' +

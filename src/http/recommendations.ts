@@ -77,6 +77,8 @@ function rememberValidBodies(bodies: ValidBodies, answer: (c: Context, request: 
 const route = createRoute({
   method: 'post',
   path: '/v1/recommendations',
+  operationId: 'recommend',
+  tags: ['recommendations'],
   summary: 'What will this user pick at this decision point? (R-REC, R-ASK-1, R-ASK-2)',
   description:
     'Answers with the recommended option, a calibrated confidence, the precondition it holds under, ' +

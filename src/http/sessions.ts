@@ -9,6 +9,8 @@ import { PersonalizationRequest, SessionIdParam, SessionRequest, SessionSchema }
 const start = createRoute({
   method: 'post',
   path: '/v1/sessions',
+  operationId: 'startSession',
+  tags: ['sessions'],
   summary: 'Start a session (R-SES-1)',
   description: 'Idempotent: starting a session that exists returns it (200); a new one answers 201.',
   // Every field has a default: a request without a body starts a session for "default".
@@ -23,6 +25,8 @@ const start = createRoute({
 const personalization = createRoute({
   method: 'put',
   path: '/v1/sessions/{id}/personalization',
+  operationId: 'setSessionPersonalization',
+  tags: ['sessions'],
   summary: "Turn a session's personalization on or off (R-SES-3)",
   description: 'Holds for that session only; every new session starts with personalization on. Omit `enabled` to flip.',
   request: {

@@ -50,6 +50,8 @@ const errors = {
 const preferences = createRoute({
   method: 'get',
   path: '/v1/users/{user}/preferences',
+  operationId: 'getUserPreferences',
+  tags: ['users'],
   summary: 'What has been learned about a user at each decision point (R-SVC-5)',
   description:
     'Per point: the decayed majority, its share and confidence as a recommendation computes them, and every ' +
@@ -64,6 +66,8 @@ const preferences = createRoute({
 const exportRoute = createRoute({
   method: 'get',
   path: '/v1/users/{user}/export',
+  operationId: 'exportUser',
+  tags: ['users'],
   summary: 'Everything held about a user, as NDJSON (R-SVC-5)',
   description:
     'One JSON object per line: first `{"type":"export","format":1,"user","exported_at"}`, then ' +
@@ -83,6 +87,8 @@ const exportRoute = createRoute({
 const forget = createRoute({
   method: 'delete',
   path: '/v1/users/{user}',
+  operationId: 'forgetUser',
+  tags: ['users'],
   summary: 'Forget a user: every tier, every index, every aggregate (R-SVC-5)',
   description:
     'Deletes every entry of the store that belongs to the user, in one atomic, synced write. Other users’ ' +
