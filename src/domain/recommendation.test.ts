@@ -97,6 +97,15 @@ describe('states by observation count (R-REC-1)', () => {
     expect(recommend(input({ observations: observations({ 'Tier L': 20 }) })).state).toBe('partial')
   })
 
+  it('counts a confidence equal to confidence.high as significant: sufficient needs confidence >= high, not above it', () => {
+    const history = observations({ 'Tier M': 19, 'Tier S': 2 })
+    const shown = recommend(input({ observations: history })).confidence.value
+    const at = { ...policy, confidence: { ...policy.confidence, high: shown } }
+    expect(recommend(input({ observations: history, policy: at }))).toMatchObject({ state: 'sufficient', confidence: { significant: true, level: 'high' } })
+    const above = { ...policy, confidence: { ...policy.confidence, high: shown + 0.0001 } }
+    expect(recommend(input({ observations: history, policy: above }))).toMatchObject({ state: 'partial', confidence: { significant: false } })
+  })
+
   it('personalization off gives the static default, neutral', () => {
     const r = recommend(input({ observations: observations({ 'Tier L': 30 }), personalization: false }))
     expect(r.state).toBe('personalization-off')
@@ -133,6 +142,15 @@ describe('majority and ties (R-REC-2)', () => {
     expect(recommend(input({ observations: obs, policy: flat })).recommended).toBe('Tier M')
     const later = [...obs, observation({ chosen: ['Tier L'], timestamp: at(9) }), observation({ chosen: ['Tier M'], timestamp: at(8) })]
     expect(recommend(input({ observations: later, policy: flat })).recommended).toBe('Tier L')
+  })
+
+  it('breaks a tie of equal weight and equal recency by label, whatever the order the options are offered in', () => {
+    // All at one instant, as the seed's examples are: Tier L and Tier M tie on weight and on
+    // recency, and the static default Tier S is not among them.
+    const tied = observations({ 'Tier M': 3, 'Tier L': 3 })
+    expect(recommend(input({ observations: tied, static_default: 'Tier S' })).recommended).toBe('Tier L')
+    const reordered = [{ option: 'Tier M' }, { option: 'Tier S' }, { option: 'Tier L' }]
+    expect(recommend(input({ observations: tied, options: reordered, static_default: 'Tier S' })).recommended).toBe('Tier L')
   })
 
   it('weighs recent choices more (power-law decay)', () => {
@@ -208,6 +226,46 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
     expect(contradicting.confidence.value).toBeLessThan(agreeing.confidence.value)
     expect(contradicting.confidence.lowered_because).toContain('phase is sync, not run')
     expect(contradicting.contradictions).toEqual([{ key: 'phase', expected: 'run', got: 'sync' }])
+  })
+
+  it('pulls a contradicted confidence toward chance by the policy\'s contradiction_shrink: 0 not at all, 1 all the way', () => {
+    const obs = observations({ 'Tier M': 8 }, { context: { phase: 'run' } })
+    const agreeing = recommend(input({ observations: obs, context: { phase: 'run' } })).confidence.value
+    const shrinking = (contradiction_shrink: number) =>
+      recommend(input({ observations: obs, context: { phase: 'sync' }, policy: { ...policy, confidence: { ...policy.confidence, contradiction_shrink } } }))
+    const none = shrinking(0)
+    expect(none.contradictions).toEqual([{ key: 'phase', expected: 'run', got: 'sync' }])
+    expect(none.confidence.value).toBe(agreeing)
+    // Chance among three options is 1/3.
+    expect(shrinking(1).confidence.value).toBe(0.3333)
+    expect(shrinking(0.25).confidence.value).toBeCloseTo(1 / 3 + (agreeing - 1 / 3) * 0.75, 3)
+  })
+
+  it('is not contradicted by a request that does not state the precondition\'s key', () => {
+    const obs = observations({ 'Tier M': 8 }, { context: { phase: 'run' } })
+    const agreeing = recommend(input({ observations: obs, context: { phase: 'run' } }))
+    for (const context of [undefined, {}, { workflow: '/moai run' }] as Array<Record<string, string> | undefined>) {
+      const r = recommend(input({ observations: obs, context }))
+      expect(r.precondition).toBe('phase is run')
+      expect(r.contradictions).toEqual([])
+      expect(r.confidence.lowered_because).toBeUndefined()
+      expect(r.confidence.value).toBe(agreeing.confidence.value)
+    }
+  })
+
+  it('after a change of preference, states the window of the recent choices it learned from, not of older ones', () => {
+    // Tier M was chosen 30 times long ago, among 40 Tier L, then 6 times lately: the change test
+    // keeps the six, and the window the precondition names is theirs.
+    const day = (d: number) => new Date(NOW.getTime() - d * 86_400_000).toISOString()
+    const obs = [
+      ...Array.from({ length: 40 }, (_, i) => observation({ chosen: ['Tier L'], timestamp: day(200 - i) })),
+      ...Array.from({ length: 30 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(150 - i) })),
+      ...Array.from({ length: 6 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(10 - i) })),
+    ]
+    const r = recommend(input({ observations: obs }))
+    expect(r.change_test).toMatchObject({ recent: 6, older: 70 })
+    expect(r.conditions.window).toEqual({ from: day(10), to: day(5) })
+    expect(r.precondition).toBe(`any context, as chosen from ${day(10).slice(0, 10)} to ${day(5).slice(0, 10)}`)
   })
 
   it('after a change of preference, states the precondition of the recent choices it learned from', () => {
@@ -302,6 +360,14 @@ describe('strength by expertise (R-REC-6)', () => {
     expect(r.options.map((o) => o.label)).toEqual(['Tier L (Recommended)', 'Tier S', 'Tier M'])
   })
 
+  it('is never stronger than the evidence: a beginner\'s partial majority held with low confidence is medium', () => {
+    const thin = recommend(input({ observations: observations({ 'Tier L': 4, 'Tier M': 3, 'Tier S': 2 }), sessions: 3 }))
+    expect(thin).toMatchObject({ state: 'partial', expertise: { level: 'beginner' }, confidence: { level: 'low' }, strength: 'medium' })
+    expect(thin.options[0]!.label).toBe('Tier L (Recommended)')
+    // The same beginner with firmer evidence gets the strong recommendation.
+    expect(recommend(input({ observations: obs, sessions: 3 })).strength).toBe('strong')
+  })
+
   it('annotates the recommended option with its share for experts and keeps the others in order', () => {
     const r = recommend(input({ observations: obs, sessions: 60 }))
     expect(r.options.map((o) => o.label)).toEqual(['Tier L (60% of recent choices)', 'Tier S', 'Tier M'])
@@ -372,6 +438,16 @@ describe('asking (R-ASK-1, R-ASK-2)', () => {
     const r = recommend(input({ observations: observations({ 'Tier M': 6, 'Tier S': 5 }) }))
     expect(r.ask).toBe(true)
     expect(r.information).toBeGreaterThan(0.2)
+  })
+
+  it('predicts p as the smoothed share of the next choice, not as the confidence in the majority (R-ASK-1)', () => {
+    // The seed's example at one instant: Tier M 6 of 10 among 3 options, with the predictive
+    // prior as pseudo-count per option, (6 + prior) / (10 + 3 prior).
+    const r = recommend(input({ observations: observations({ 'Tier S': 3, 'Tier M': 6, 'Tier L': 1 }) }))
+    const prior = policy.confidence.predictive_prior
+    expect(r.recommended).toBe('Tier M')
+    expect(r.p).toBe(Math.round(((6 + prior) / (10 + 3 * prior)) * 10_000) / 10_000)
+    expect(r.p).not.toBe(r.confidence.value)
   })
 
   it('decides by the p it shows: p equal to auto_resolve_p auto-resolves, and information is of that p', () => {
@@ -461,6 +537,17 @@ describe('multi-select (R-REC-8)', () => {
     expect(lint.rate).toBeCloseTo(0.8, 6)
     expect(lint.confidence).toBeGreaterThan(0.9)
     expect(r.options.slice(0, 2).every((o) => o.label.endsWith('(Recommended)'))).toBe(true)
+  })
+
+  it('recommends an option selected in exactly half of the choices: the rate is at least one half', () => {
+    const checks = [{ option: 'Lint' }, { option: 'Unit tests' }, { option: 'E2E tests' }]
+    // At one instant: Lint every time, Unit tests in 3 of 6, E2E tests in 2 of 6.
+    const obs = Array.from({ length: 6 }, (_, i) =>
+      observation({ chosen: ['Lint', ...(i < 3 ? ['Unit tests'] : []), ...(i < 2 ? ['E2E tests'] : [])], options: ['Lint', 'Unit tests', 'E2E tests'] }),
+    )
+    const r = recommend(input({ options: checks, observations: obs, multi_select: true }))
+    expect(r.options.find((o) => o.option === 'Unit tests')!.rate).toBe(0.5)
+    expect(r.recommended).toEqual(['Lint', 'Unit tests'])
   })
 
   it('says of a set chosen every time that each was selected in 100% of recent choices, not "at least 100%"', () => {
