@@ -38,6 +38,10 @@ describe('resolveChoice', () => {
       other: 'x',
     })
   })
+
+  it('counts an option named twice in an array once', () => {
+    expect(resolveChoice(['Tier S', 'Tier S (Recommended)', 'tier s'], options, true)).toEqual({ chosen: ['Tier S'], other: null })
+  })
 })
 
 describe('splitJoinedLabels: Claude Code joins multi-select answers with ", "', () => {
@@ -53,6 +57,12 @@ describe('splitJoinedLabels: Claude Code joins multi-select answers with ", "', 
   })
   it('resolves a joined string when the point is multi-select', () => {
     expect(resolveChoice('E2E tests, Lint, format', options, true).chosen).toEqual(['E2E tests', 'Lint, format'])
+  })
+
+  it('takes the longest label that matches, where a shorter label starts it', () => {
+    const both = ['Lint', 'Lint, format', 'Unit tests']
+    expect(splitJoinedLabels('Lint, format, Unit tests', both)).toEqual({ chosen: ['Lint, format', 'Unit tests'], other: null })
+    expect(splitJoinedLabels('Unit tests, Lint', both)).toEqual({ chosen: ['Unit tests', 'Lint'], other: null })
   })
 })
 

@@ -142,6 +142,13 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(stored.find((o) => o.question === METHOD)?.chosen).toEqual(['TDD'])
     expect(stored.find((o) => o.question === CHECKS)?.chosen).toEqual(['Lint, format', 'E2E tests'])
     expect(stored.find((o) => o.question === CHECKS)?.other).toBeNull()
+    // A question that leaves multiSelect out is not taken for a single-select one: its labels count.
+    const unsaid = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: 'toolu_unsaid' }
+    for (const where of [unsaid.tool_input, unsaid.tool_response]) delete where.questions[1].multiSelect
+    unsaid.tool_response.answers = { [METHOD]: 'TDD', [CHECKS]: ['Unit tests', 'E2E tests'] }
+    expect(await call('POST', HOOK, unsaid)).toEqual({ status: 200, body: {} })
+    const unsaidChecks = (await observationsOf(store)).find((o) => o.decision_id?.startsWith('toolu_unsaid#') && o.question === CHECKS)
+    expect(unsaidChecks?.chosen).toEqual(['Unit tests', 'E2E tests'])
 
     // One odd answer (a number, an object, a label not a string, two labels for a single choice)
     // is skipped; the call's other answer is recorded all the same, as before arrays were read.
