@@ -104,6 +104,20 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     })
   })
 
+  it('observed choices that agree with an advisory decision are learned: the precondition is theirs, not the decision\'s', async () => {
+    const app = await createTestApp()
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, enforce: 'advisory' })
+    await choose(app, 'Tier L', 6)
+    const learned = (await app.call('POST', '/v1/recommendations', TIER)).body
+    expect(learned).toMatchObject({
+      state: 'partial',
+      recommended: 'Tier L',
+      disclosure: 'based on 100% of recent choices',
+      decisions: [{ key: 'D-001', effect: 'outweighed' }],
+    })
+    expect(learned.precondition).toMatch(/^any context, as chosen on /)
+  })
+
   it('required must_nots take options off the offer; when one option is left, it is enforced', async () => {
     const app = await createTestApp()
     const never = (option: string) => ({
