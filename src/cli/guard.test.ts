@@ -63,6 +63,10 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect(answer.hookSpecificOutput).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: 'deny' })
     expect(answer.hookSpecificOutput.permissionDecisionReason).toContain('D-021')
     expect(answer.hookSpecificOutput.permissionDecisionReason).toContain('Force push has lost us work twice.')
+    // As README shows it: the decision, what the command met, then why.
+    expect(answer.hookSpecificOutput.permissionDecisionReason).toMatch(
+      /^Blocked by decision D-021 \(required\): Never force push to protected branches\. .+\. Why: Force push has lost us work twice\.$/,
+    )
     expect(JSON.parse(calls[0] as string)).toEqual({ action: 'git push --force origin main', path: '/home/dev/acme-api' })
   })
 
@@ -98,6 +102,11 @@ describe('decision-memory guard (R-CON-3)', () => {
     const start = await readFile(new URL('session-start.json', FIXTURES), 'utf8')
     expect(await run(ask)).toEqual({ stdout: '', stderr: '' })
     expect(await run(start)).toEqual({ stdout: '', stderr: '' })
+    expect(calls).toEqual([])
+    // Another tool's input may carry a `command` too: only Bash's is a shell command to check.
+    const other = JSON.parse(await bashPayload())
+    other.tool_name = 'mcp__deploy__run'
+    expect(await run(JSON.stringify(other))).toEqual({ stdout: '', stderr: '' })
     expect(calls).toEqual([])
   })
 
