@@ -308,6 +308,12 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     const plain = (await call('POST', HOOK, claudeCodeFixture('pre-tool-use'))).body.hookSpecificOutput
     expect(plain.permissionDecision).toBe('allow')
     expect(labels(plain)).toEqual(['Tier L (Recommended)', 'Tier S', 'Tier M'])
+    // updatedInput replaces the whole tool input: the fields it does not know go back as sent.
+    const withMetadata = claudeCodeFixture('pre-tool-use')
+    withMetadata.tool_input.metadata = { source: 'x' }
+    const kept = (await call('POST', HOOK, withMetadata)).body.hookSpecificOutput
+    expect(kept.permissionDecision).toBe('allow')
+    expect(kept.updatedInput.metadata).toEqual({ source: 'x' })
     // A sensitive question was shown as written with no word of the decision ({}).
     const sensitive = claudeCodeFixture('pre-tool-use')
     sensitive.tool_input.questions[0].question = 'Which tier for this security incident?'
