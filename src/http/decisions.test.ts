@@ -99,6 +99,19 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     expect(again.status).toBe(409)
   })
 
+  it('refuses to accept a proposal that supersedes a decision another one already superseded, naming supersedes', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({ key: 'D-001', status: 'accepted' }))
+    await call('POST', '/v1/decisions', decision({ key: 'D-002', supersedes: 'D-001', status: 'accepted' }))
+    await call('POST', '/v1/decisions', decision({ key: 'D-003', supersedes: 'D-001' }))
+    const refused = await call('POST', '/v1/decisions/D-003/accept', {})
+    expect(refused.status).toBe(409)
+    expect(refused.body.error).toMatchObject({ code: 'already_superseded', issues: [{ path: 'supersedes', message: 'D-001 was replaced by D-002' }] })
+    // Nothing changed: D-001 stays replaced by D-002, and D-003 stays a proposal.
+    expect((await call('GET', '/v1/decisions/D-001')).body).toMatchObject({ status: 'superseded', superseded_by: 'D-002' })
+    expect((await call('GET', '/v1/decisions/D-003')).body).toMatchObject({ status: 'proposed' })
+  })
+
   it('refuses a proposal that names itself as what it supersedes, as /supersede does, not as a key not found', async () => {
     const { call } = await createTestApp()
     for (const status of ['proposed', 'accepted']) {
