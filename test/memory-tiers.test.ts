@@ -78,6 +78,21 @@ describe('recall, archival and the long-term layer (R-MEM-1, R-MEM-3)', () => {
     expect(body.observations).toBe(21)
   })
 
+  it('the scan takes out of recall exactly the observations older than recall.ttl_days, with the TTL the policy sets', async () => {
+    for (const ttl of [28, 7]) {
+      const policy = await policyWith((p) => {
+        p.recall.ttl_days = ttl
+      })
+      const { call, store, memory } = await createTestApp({ policy })
+      const ages = [ttl * DAY - 60_000, ttl * DAY, ttl * DAY + 1, ttl * DAY + DAY / 2, (ttl + 2) * DAY]
+      await memory.observe(ages.map((age, i) => choice({ user_choice: 'Tier M', at: T0 - age, point: 'tier', decision_id: `age-${i}` })))
+      const scan = await call('POST', '/v1/maintenance/decay-scan', { force: true })
+      // A minute short of the TTL, and exactly the TTL, are not older than it: they stay.
+      expect(scan.body, `ttl ${ttl}`).toMatchObject({ status: 'ran', expired_from_recall: 3 })
+      expect((await store.recallAt('alice', 'tier')).map((o) => o.decision_id).sort()).toEqual(['age-0', 'age-1'])
+    }
+  })
+
   it('re-capturing a point after its old observations left recall counts old and new (in core and rebuilt)', async () => {
     // core.max_entries 1: a busier point takes core, so the re-captured one is rebuilt from archival.
     for (const maxEntries of [10_000, 1]) {
@@ -203,6 +218,16 @@ describe('the decay scan (R-MEM-7)', () => {
     expect(forced.body).toMatchObject({ status: 'ran', scanned_at: new Date(T0 + 23 * 3_600_000).toISOString() })
     clock.advance(24 * 3_600_000)
     expect((await call('POST', '/v1/maintenance/decay-scan', {})).body.status).toBe('ran')
+  })
+
+  it('a forced scan as of an earlier moment does not move the cadence window back', async () => {
+    const { call, clock, memory } = await createTestApp()
+    expect((await call('POST', '/v1/maintenance/decay-scan')).body.status).toBe('ran')
+    const audit = await memory.decayScan({ force: true, now: new Date(T0 - 10 * DAY).toISOString() })
+    expect(audit).toMatchObject({ status: 'ran', scanned_at: new Date(T0 - 10 * DAY).toISOString() })
+    // The last run is still the one at START: a scan an hour later is within its window.
+    clock.advance(3_600_000)
+    expect(await memory.decayScan()).toMatchObject({ status: 'skipped', last_run: START })
   })
 
   it('refuses a malformed body or a moment in the future, naming the field', async () => {

@@ -220,6 +220,20 @@ describe.each(backends)('the tiers of the store on %s', (_name, open) => {
     expect(await Promise.all([older, newer, 'c'].map((p) => store.inCore('alice', p)))).toEqual([false, true, true])
   })
 
+  it('demotes by key two points of equal weight and equal last use, whatever order they were used in', async () => {
+    for (const order of [['a', 'b'], ['b', 'a']]) {
+      const store = await storeWith({ ...POLICY, core: { max_entries: 2 } })
+      for (const point of order) {
+        await store.addObservations(Array.from({ length: 2 }, () => observation({ at: T0, choice: 'M', point })), [])
+        await store.readPoint('alice', point, new Date(T0), countsIn)
+      }
+      // c weighs most: putting it in core demotes a, the first key of the two that tie (R-MEM-4).
+      await store.addObservations(Array.from({ length: 5 }, () => observation({ at: T0, choice: 'M', point: 'c' })), [])
+      await store.readPoint('alice', 'c', new Date(T0), countsIn)
+      expect(await Promise.all(['a', 'b', 'c'].map((p) => store.inCore('alice', p))), order.join()).toEqual([false, true, true])
+    }
+  })
+
   it('ranks current weights as of the read, not as of an audit: an audit of an old point does not demote what weighs most now', async () => {
     const store = await storeWith({ ...POLICY, core: { max_entries: 1 } })
     const now = T0 + 100 * DAY
