@@ -236,6 +236,7 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
     const none = shrinking(0)
     expect(none.contradictions).toEqual([{ key: 'phase', expected: 'run', got: 'sync' }])
     expect(none.confidence.value).toBe(agreeing)
+    expect(none.confidence.lowered_because).toBeUndefined()
     // Chance among three options is 1/3.
     expect(shrinking(1).confidence.value).toBe(0.3333)
     expect(shrinking(0.25).confidence.value).toBeCloseTo(1 / 3 + (agreeing - 1 / 3) * 0.75, 3)

@@ -281,8 +281,9 @@ export function recommend(input: RecommendationInput): Recommendation {
     const categories = k + (preference.elsewhereWeight > 0 ? 1 : 0)
     const chance = multiSelect ? 0.5 ** k : 1 / Math.max(categories, 1)
     const shrunk = chance + (value - chance) * (1 - policy.confidence.contradiction_shrink)
-    // Said only where it lowered: `contradictions` names the contradiction either way.
-    if (shrunk < value) {
+    // Said only where it lowered what is shown: `contradictions` names the contradiction either way
+    // (with a shrink of 0, shrunk can come out a rounding step below value: not lowered).
+    if (reportedConfidence(shrunk) < reportedConfidence(value)) {
       value = shrunk
       loweredBecause = `the request's context contradicts the precondition: ${contradicted
         .map((c) => `${c.key} is ${c.got}, not ${c.expected}`)
