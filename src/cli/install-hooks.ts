@@ -195,7 +195,7 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
         : join(resolve(values.project ?? '.'), '.claude', 'settings.json')
   if (values.command !== undefined && values.command.trim() === '') throw new UsageError('--command is empty: give the hook command, or leave --command out')
   const command = values.command ?? defaultHookCommand()
-  if (values.guard === true && guardCommandOf(command) === null) throw new UsageError('--guard: --command runs no "decision-memory … hook", so the guard\'s command cannot be told from it; add the guard by hand (README, The guard hook)')
+  if (values.guard === true && guardCommandOf(command) === null) throw new UsageError('--guard: --command runs no "decision-memory … hook" outside quotes, so the guard\'s command cannot be told from it; add the guard by hand (README, The guard hook)')
   // A warning, not a refusal: the command runs on Claude Code's PATH, which may not be this one.
   const missing = values.command === undefined ? undefined : missingOfCommand(values.command)
   if (missing !== undefined) {

@@ -261,4 +261,11 @@ describe('mergeGuard', () => {
     expect(guardCommandOf('npx decision-memory hook')).toBe('npx decision-memory guard')
     expect(guardCommandOf('/usr/local/bin/dm-wrapper.sh')).toBeNull()
   })
+
+  it('tells no guard command from a hook run inside quotes, which cut after guard would leave a quote open', () => {
+    // sh exits 2 on the open quote, and a PreToolUse hook's 2 blocks every Bash call.
+    expect(guardCommandOf(`bash -lc 'node /opt/decision-memory/bin/decision-memory.js hook --user alice'`)).toBeNull()
+    expect(guardCommandOf(`sh -c "node /opt/decision-memory/bin/decision-memory.js hook"`)).toBeNull()
+    expect(guardCommandOf(`DECISION_MEMORY_USER='al ice' D=it\\'s ${COMMAND} --user 'al ice'`)).toBe(`DECISION_MEMORY_USER='al ice' D=it\\'s ${GUARD}`)
+  })
 })

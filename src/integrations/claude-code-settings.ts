@@ -165,13 +165,27 @@ const OURS_GUARD = /decision-memory(?:\.js)?["']?\s+guard\b/
 /**
  * The guard's command beside the hook's: the same variables, `node` and checkout, with `guard` for
  * `hook` and without the hook's own flags (`--user`, `--spool`), which the guard does not take.
- * Null when `hookCommand` runs no `decision-memory … hook` (a wrapper script): the guard's
- * command cannot be told from it.
+ * Null when `hookCommand` runs no `decision-memory … hook` (a wrapper script), or runs it inside
+ * quotes (`bash -lc 'node … hook'`): the guard's command cannot be told from it, and cut after
+ * `guard` it would leave the quote open, a syntax error sh exits 2 on, which blocks every Bash call.
  */
 export function guardCommandOf(hookCommand: string): string | null {
   const found = OURS.exec(hookCommand)
   if (found === null) return null
-  return `${hookCommand.slice(0, found.index)}${found[0].replace(/hook$/, 'guard')}`
+  const guard = `${hookCommand.slice(0, found.index)}${found[0].replace(/hook$/, 'guard')}`
+  return quotesClosed(guard) ? guard : null
+}
+
+/** Whether sh reads `command` to its end outside any quote (a backslash escapes outside single quotes). */
+function quotesClosed(command: string): boolean {
+  let quote: string | null = null
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]
+    if (c === '\\' && quote !== "'") i++
+    else if (quote === null && (c === "'" || c === '"' || c === '`')) quote = c
+    else if (c === quote) quote = null
+  }
+  return quote === null
 }
 
 /**
