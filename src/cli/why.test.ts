@@ -63,6 +63,13 @@ describe('decision-memory why KEY, the chain as text', () => {
     expect(chainText(none, '  ').trimEnd().split('\n').at(-1)).toBe('  in force: none (the newest, ADR-0002, is deprecated)')
     expect(chainText(chain('ADR-0002'))).not.toContain('in force')
   })
+
+  it('reads the decision in force from the chain of a service of an older version, which sends no in_force', () => {
+    const { in_force: _, ...older } = chain('ADR-0002')
+    expect(chainText(older as DecisionWhy)).not.toContain('in force')
+    const { in_force: __, ...rejected } = { ...chain('ADR-0002'), chain: [link('ADR-0001', 'accepted', 'old'), link('ADR-0002', 'revoked', 'new')] }
+    expect(chainText(rejected as DecisionWhy).trimEnd().split('\n').at(-1)).toBe('in force: ADR-0001 (the newest, ADR-0002, is revoked)')
+  })
 })
 
 describe('decision-memory why --point, the answer as text', () => {

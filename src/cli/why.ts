@@ -58,10 +58,11 @@ export function chainText(why: DecisionWhy, indent = ''): string {
     )
   })
   const newest = why.chain.find((link) => link.key === why.current)
+  // A service of an older version, still running after an upgrade of the command, answers without
+  // in_force: the chain it sends says it (its newest accepted link), not "none".
+  const held = why.in_force === undefined ? (why.chain.findLast((link) => link.status === 'accepted')?.key ?? null) : why.in_force
   const inForce =
-    why.in_force === why.current || newest === undefined
-      ? []
-      : [`${indent}in force: ${why.in_force ?? 'none'} (the newest, ${newest.key}, is ${newest.status})`]
+    held === why.current || newest === undefined ? [] : [`${indent}in force: ${held ?? 'none'} (the newest, ${newest.key}, is ${newest.status})`]
   return [...lines, ...(shown ? [] : evidence), ...inForce].join('\n') + '\n'
 }
 
