@@ -773,6 +773,10 @@ describe('status forms real repositories write', () => {
     expect(readStatusLine('Proposed (2020-01-10) → Accepted')).toEqual({ status: 'accepted' })
     expect(readStatusLine('Proposed (2020-01-10) → Accepted (2020-02-03)')).toEqual({ status: 'accepted', date: '2020-02-03' })
     expect(readStatusLine('2021-02-01 Superseded by [4. Use Vite](0004-use-vite.md)')).toEqual({ status: 'superseded', supersededBy: '0004-use-vite.md' })
+    // With a link after the status, the day is the status's as without one, before it or after it.
+    expect(readStatusLine('2020-05-05 Accepted, supersedes [1. Use X](0001-use-x.md)')).toEqual({ status: 'accepted', supersedes: '0001-use-x.md', date: '2020-05-05' })
+    expect(readStatusLine('Accepted on 2020-05-05, supersedes [1. Use X](0001-use-x.md)')).toEqual({ status: 'accepted', supersedes: '0001-use-x.md', date: '2020-05-05' })
+    expect(readStatusLine('2020-02-30 Accepted, supersedes ADR-0001')).toEqual({ status: 'accepted', supersedes: 'ADR-0001' })
   })
 
   it('a record that writes no "Date:" is dated by the day written with its status, in every format; a "Date:" still comes first', () => {

@@ -66,11 +66,12 @@ function readStatusWords(plain: string, dayBefore: string | undefined, definitio
   if (supersedes !== null) return { supersedes: linkTarget(supersedes[1] as string, definitions) }
   const moved = statusMovedOn(plain, definitions)
   if (moved !== undefined) return moved
-  const withLink = statusWithLink(plain, definitions)
-  if (withLink !== undefined) return withLink
-  if (/^(amended by|amends|clarified by|clarifies)\b/.test(words)) return {}
   // The day written with the status word is the status's day, when it is a day of the calendar.
   const day = readDate(dayBefore ?? DAY_AFTER.exec(plain)?.[1] ?? '')
+  const withLink = statusWithLink(plain, definitions)
+  // A day before the status (`2020-05-05 Accepted, supersedes […]`) was cut off the words the link's head is read from.
+  if (withLink !== undefined) return withLink.date === undefined && day !== undefined ? { ...withLink, date: day } : withLink
+  if (/^(amended by|amends|clarified by|clarifies)\b/.test(words)) return {}
   for (const [pattern, status] of WORDS) if (pattern.test(words)) return day === undefined ? { status } : { status, date: day }
   // adr-tools writes a line per link of any type its user names (`adr new -l "3:Extends:Extended
   // by"`, `adr link`): words and a link to another record, which change no status.
