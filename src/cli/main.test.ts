@@ -75,6 +75,8 @@ describe('decision-memory main', () => {
       expect(flags.length, name).toBeGreaterThan(1)
       for (const flag of flags) expect(stdout, `${name} ${flag}`).toMatch(new RegExp(`^  ${flag}\\b`, 'm'))
     }
+    // A point keyed by a hash of its question is printed by its question, not as POINT alone.
+    expect((await run(['help', 'preferences'])).stdout).toContain('"QUESTION" (q-…)')
   })
 
   it('exits 1 with the help on stderr when no command is given: nothing was done, and a hook must not block on it', async () => {

@@ -11,9 +11,11 @@ export const PREFERENCES_HELP = `decision-memory preferences --user USER [--json
   What has been learned about USER at each decision point, one line a point:
   POINT: MAJORITY SHARE%, confidence LEVEL (VALUE), N observations [every option's count], with
   \`since DATE\` when the recent choices differ from the earlier ones (a multi-select point names
-  the options chosen at least half the time, and each one's rate); \`nothing learned about USER
-  yet\` when there is nothing. On the store in --data when given, else through the running
-  service, else $DECISION_MEMORY_DATA or ./data (\`decision-memory help\` says which store).
+  the options chosen at least half the time, and each one's rate; a point keyed by a hash of its
+  question, q-…, is named by the question last asked there: "QUESTION" (q-…)); \`nothing learned
+  about USER yet\` when there is nothing. On the store in --data when given, else through the
+  running service, else $DECISION_MEMORY_DATA or ./data (\`decision-memory help\` says which
+  store).
 
   --user USER    whose preferences (required)
   --json         print the answer of GET /v1/users/USER/preferences as one JSON line
