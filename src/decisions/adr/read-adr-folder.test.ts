@@ -731,6 +731,10 @@ describe('a status and its supersede link on one line', () => {
   it('reads words after the status that name no record as no link', () => {
     expect(readStatusLine('Accepted, replaces the manual release checklist')).toEqual({ status: 'accepted' })
     expect(readStatusLine('Accepted, replaces utf-8 handling in the importer')).toEqual({ status: 'accepted' })
+    // A record or a link further on in the words is mentioned, not replaced.
+    expect(readStatusLine('Accepted, replaces the workaround of ADR-0003 for now')).toEqual({ status: 'accepted' })
+    expect(readStatusLine('Accepted, replaces the release checklist ([wiki](https://wiki.example/release))')).toEqual({ status: 'accepted' })
+    expect(readStatusLine('Accepted, supersedes: ADR-0003')).toEqual({ status: 'accepted', supersedes: 'ADR-0003' })
     expect(readStatusLine('Accepted, supersedes adr 2')).toEqual({ status: 'accepted', supersedes: 'adr 2' })
     expect(readStatusLine('Accepted (supersedes ADR-0002)')).toEqual({ status: 'accepted', supersedes: 'ADR-0002' })
     expect(readStatusLine('Accepted — Superceded by 0007-use-grpc.md')).toEqual({ status: 'superseded', supersededBy: '0007-use-grpc.md' })

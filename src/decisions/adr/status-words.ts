@@ -102,10 +102,12 @@ function statusMovedOn(plain: string, definitions?: LinkDefinitions): StatusLine
 const LINK_AFTER_STATUS = /^(.+?)\s*(?:[,;:.(\u2014\u2013]|\s-|\s)\s*((?:superseded|superceded|replaced|obsoleted)\s+by\b|supersedes\b|supercedes\b|replaces\b|obsoletes\b)(.*)$/i
 
 /**
- * What names a record after a link word in the middle of a line: a Markdown link, a key (`ADR-0002`,
- * `adr 2`, `D-004`: capitals, as keys are written, so `utf-8` is none) or a file.
+ * What names a record right after a link word in the middle of a line: a Markdown link, a key
+ * (`ADR-0002`, `adr 2`, `D-004`: capitals, as keys are written, so `utf-8` is none) or a file. Only
+ * there: words after it (`replaces the workaround of ADR-0003`, `replaces the checklist [wiki](…)`)
+ * are prose, and a record they mention is not the one replaced.
  */
-const NAMED_RECORD = /\[[^\]]*\]|\b[Aa][Dd][Rr][-_\s]*\d{1,5}\b|\b[A-Z][A-Z0-9]*-\d+\b|[^\s()]+\.md\b/
+const NAMED_RECORD = /^\s*:?\s*(\[[^\]]*\]|[Aa][Dd][Rr][-_\s]*\d{1,5}\b|[A-Z][A-Z0-9]*-\d+\b|[^\s()]+\.md\b)/
 
 /**
  * A status and a supersede link on one line (`Accepted, Supersedes [2. Use X](0002-use-x.md)`), as
@@ -120,7 +122,7 @@ function statusWithLink(plain: string, definitions?: LinkDefinitions): StatusLin
   const named = NAMED_RECORD.exec(rest)
   const head = readStatusLine(match[1] as string, definitions)
   if (named === null || head?.status === undefined) return undefined
-  const target = named[0].startsWith('[') ? linkTarget(rest, definitions) : named[0]
+  const target = (named[1] as string).startsWith('[') ? linkTarget(rest, definitions) : (named[1] as string)
   return /\bby$/i.test(match[2] as string)
     ? { ...head, status: 'superseded', supersededBy: target }
     : { ...head, supersedes: target }
