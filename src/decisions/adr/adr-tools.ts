@@ -29,20 +29,25 @@ export function keyOfFile(name: string): string {
 /**
  * A status read from status lines (adr-tools' `## Status` section holds one per line): a
  * "Superseded by" link makes it superseded whatever else is written; otherwise the first status
- * word counts. Links in either direction are kept; reference links are resolved with the
+ * word counts, or in a status log (a day on each line) the latest day's. Links in either direction are kept; reference links are resolved with the
  * record's `definitions`, and the definitions themselves are no status.
  */
 export function statusOfLines(lines: readonly Line[], where: number, definitions?: LinkDefinitions): {
   status: DecisionStatus
   supersedes: LinkRef | null
   supersededBy: LinkRef | null
-  /** The first day written with a status (`Accepted on 2020-05-05`): the record's date when it writes no other. */
+  /**
+   * The day written with the status that holds (`Accepted on 2020-05-05`), else the first day
+   * written with a status: the record's date when it writes no other.
+   */
   date: string | null
 } {
   let status: DecisionStatus | undefined
   let supersedes: LinkRef | null = null
   let supersededBy: LinkRef | null = null
   let date: string | null = null
+  // The status of the latest day, of the lines that write one (a status log).
+  let latest: { status: DecisionStatus; date: string } | undefined
   for (const line of filled(lines)) {
     if (isLinkDefinition(line.text)) continue
     const read = readStatusLine(line.text, definitions)
@@ -51,8 +56,13 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
     if (read.supersedes !== undefined) supersedes = { target: read.supersedes, line: line.n }
     if (read.status !== undefined && (status === undefined || read.status === 'superseded')) status = read.status
     date ??= read.date ?? null
+    if (read.status !== undefined && read.date !== undefined && (latest === undefined || read.date >= latest.date)) latest = { status: read.status, date: read.date }
   }
   if (status === undefined) throw new UnreadableRecord(where, 'the status section names no status')
+  // A status log, each step on a line with its day (`2020-01-10 Proposed`, `2020-02-01 Accepted`):
+  // the latest step holds, with its day, as the last of `Proposed → Accepted` does; the first
+  // would import an accepted record as a proposal nothing enforces. A "Superseded by" still wins.
+  if (latest !== undefined && status !== 'superseded') return { status: latest.status, supersedes, supersededBy, date: latest.date }
   return { status, supersedes, supersededBy, date }
 }
 

@@ -802,6 +802,23 @@ describe('status forms real repositories write', () => {
     })
   })
 
+  it('a status log, a day on each line, is the latest day\'s status, dated so; a "Superseded by" still wins', () => {
+    const adr = (n: number, status: string) => `# ${n}. Use X${n}\n\n## Status\n\n${status}\n\n## Decision\n\nX${n}.\n`
+    const reading = readTexts({
+      '0001-use-x1.md': adr(1, '2020-01-10 Proposed\n\n2020-02-01 Accepted'),
+      '0002-use-x2.md': adr(2, '* 2020-02-01 Accepted\n* 2020-01-10 Proposed'),
+      '0003-use-x3.md': adr(3, 'Accepted\n\n2022-03-01 Deprecated'),
+      '0004-use-x4.md': adr(4, '2020-01-10 Accepted\n\nSuperseded by [1. Use X1](0001-use-x1.md)'),
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', '2020-02-01', 'ADR-0004', null],
+      'ADR-0002': ['accepted', '2020-02-01', null, null],
+      'ADR-0003': ['deprecated', '2022-03-01', null, null],
+      'ADR-0004': ['superseded', '2020-01-10', null, 'ADR-0001'],
+    })
+  })
+
   it('adr-tools records written so are read, and their links followed', () => {
     const adr = (n: number, title: string, status: string) =>
       `# ${n}. ${title}\n\nDate: 2020-0${n}-05\n\n## Status\n\n${status}\n\n## Context\n\nContext.\n\n## Decision\n\n${title}.\n`
