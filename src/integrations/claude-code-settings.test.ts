@@ -118,6 +118,18 @@ describe('mergeHooks', () => {
     expect(mergeHooks(current, `${COMMAND} --user bob`).changes[0]?.command).toBe(`${COMMAND} --user bob`)
   })
 
+  it('keeps an earlier hook run inside quotes of the user as written, and adds the same beside it', () => {
+    const wrapped = "bash -lc 'node /old/decision-memory/bin/decision-memory.js hook --user bob'"
+    const current = { hooks: { PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: wrapped, timeout: 5 }] }] } }
+    const { changes } = mergeHooks(current, COMMAND)
+    // Moved, it read `node "…" hook --user bob'`: a quote left open, sh exits 2, every question blocked.
+    expect(changes.map((c) => [c.event, c.action, c.command])).toEqual([
+      ['SessionStart', 'added', wrapped],
+      ['PreToolUse', 'unchanged', wrapped],
+      ['PostToolUse', 'added', wrapped],
+    ])
+  })
+
   it('counts a SessionStart entry only in a group whose matcher runs at startup', () => {
     const current = {
       hooks: {

@@ -39,7 +39,10 @@ const ASSIGNMENTS = new RegExp(
  * The command an earlier entry is moved to: `command`, with what the user set around the earlier
  * one kept when `command` sets nothing of its own (ends in `hook`): the hook's flags after `hook`
  * (`--user alice`, `--spool FILE`) and the variables before it. Dropped, a re-install would record
- * the user's choices for another user, or spool them elsewhere, without a word.
+ * the user's choices for another user, or spool them elsewhere, without a word. An earlier one run
+ * inside quotes (`bash -lc 'node … hook --user bob'`) is the user's own wrapper, kept as written:
+ * moved, its closing quote would be left without its opening one, a syntax error sh exits 2 on,
+ * which blocks every question.
  */
 function movedCommand(earlier: string, command: string): string {
   if (!/\bhook$/.test(command)) return command
@@ -47,7 +50,8 @@ function movedCommand(earlier: string, command: string): string {
   if (found === null) return command
   const tail = earlier.slice(found.index + found[0].length)
   const head = ASSIGNMENTS.exec(earlier)?.[0] ?? ''
-  return `${head}${command}${tail}`
+  const moved = `${head}${command}${tail}`
+  return quotesClosed(moved) ? moved : earlier
 }
 
 interface HookEntry {
