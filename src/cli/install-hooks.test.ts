@@ -39,7 +39,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   }
 })
 
-const { defaultHookCommand, installHooksCommand } = await import('./install-hooks')
+const { defaultHookCommand, installHooksCommand, shownCommand } = await import('./install-hooks')
 const { UsageError } = await import('./options')
 const { mergeHooks } = await import('../integrations/claude-code-settings')
 
@@ -128,12 +128,23 @@ describe('the hook command of a checkout', () => {
 })
 
 describe('install-hooks and a token in a hook command', () => {
+  it('shows a command with its written token hidden, quoted or not, and one read when the hook runs as it is', () => {
+    expect(shownCommand('DECISION_MEMORY_TOKEN=abc node x hook')).toBe('DECISION_MEMORY_TOKEN=… node x hook')
+    expect(shownCommand(`env DECISION_MEMORY_USER=alice DECISION_MEMORY_TOKEN='a b'"c" node x hook`)).toBe('env DECISION_MEMORY_USER=alice DECISION_MEMORY_TOKEN=… node x hook')
+    expect(shownCommand('DECISION_MEMORY_TOKEN=a\\ b node x hook')).toBe('DECISION_MEMORY_TOKEN=… node x hook')
+    for (const read of ['DECISION_MEMORY_TOKEN=$(cat ~/.dm-token) node x hook', 'DECISION_MEMORY_TOKEN="$DM" node x hook']) expect(shownCommand(read)).toBe(read)
+  })
+
   it('says on stderr that the file holds DECISION_MEMORY_TOKEN, without repeating the token, and nothing otherwise', async () => {
     const { file } = await settingsFolder()
     const command = `DECISION_MEMORY_TOKEN=alice-token-0123456789abcdef ${defaultHookCommand()}`
     expect(await installHooksCommand(['--file', file, '--command', command])).toBe(0)
     expect(stderr).toContain(`a hook command in ${file} holds DECISION_MEMORY_TOKEN`)
     expect(stderr).not.toContain('alice-token')
+    // Nor do the lines that say what changed repeat it; the file holds it as written.
+    expect(stdout).toContain(`added     SessionStart: DECISION_MEMORY_TOKEN=… ${defaultHookCommand()}`)
+    expect(stdout).not.toContain('alice-token')
+    expect(await readFile(file, 'utf8')).toContain(JSON.stringify(command))
     // Run again without --command: the earlier entry's variable is kept, and so is the warning.
     stderr = ''
     expect(await installHooksCommand(['--file', file])).toBe(0)

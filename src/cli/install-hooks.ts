@@ -116,6 +116,18 @@ async function replaceFile(target: string, text: string): Promise<void> {
   }
 }
 
+/** A token's value written in a hook command, quoted or not; not one read when the hook runs (`$(…)`, `$VAR`, a backtick). */
+const WRITTEN_TOKEN = /\b(DECISION_MEMORY_TOKEN=)(?!["']?[$`])(?:'[^']*'|"(?:[^"\\]|\\[\s\S])*"|(?:\\[\s\S]|[^\s'"\\])+)+/g
+
+/**
+ * A hook command as the lines that say what changed print it: a token's value is not repeated
+ * (`DECISION_MEMORY_TOKEN=…`), since those lines end up in terminals, scroll-back and CI logs. The
+ * file itself holds the command as written.
+ */
+export function shownCommand(command: string): string {
+  return command.replace(WRITTEN_TOKEN, '$1…')
+}
+
 /**
  * A token written into a hook's command (`DECISION_MEMORY_TOKEN=… node … hook`, kept from an earlier
  * install or given with --command) is said on stderr: a project's `.claude/settings.json` is
@@ -233,7 +245,7 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
   const sayChanges = (out: NodeJS.WriteStream = process.stdout) => {
     for (const change of merged.changes) {
       const where = change.matcher === null ? change.event : `${change.event} (matcher ${change.matcher})`
-      out.write(`${change.action.padEnd(9)} ${where}: ${change.command}\n`)
+      out.write(`${change.action.padEnd(9)} ${where}: ${shownCommand(change.command)}\n`)
     }
     warnOfToken(merged.changes.map((c) => c.command), file, values['dry-run'] !== true)
   }
