@@ -106,4 +106,14 @@ describe('decision-memory why --point, the answer as text', () => {
     expect(lines[0]).toBe('point deploy-target (user alice, project acme/api, session s-1, path src/billing) as of 2026-11-01T00:00:00.000Z')
     expect(lines[3]).toBe('  answered for the user: sufficient and p 0.95 reaches auto_resolve_p 0.9')
   })
+
+  it('says a possible change of preference when the recent sessions chose otherwise than the long term', () => {
+    const layer = (majority: string, selection: string[] | null = null) => ({ observations: 3, majority, share: 1, selection, counts: [] })
+    const layers = { session: layer('fly.io'), recent: { ...layer('render'), sessions: ['s3', 's2', 's1'] }, long_term: layer('fly.io'), change_suspected: true }
+    const at = (l: unknown) => pointText({ ...older, recommendation: { ...older.recommendation, layers: l } } as PointWhy).trimEnd().split('\n')
+    expect(at(layers).at(-1)).toBe('  possible change of preference: the last 3 sessions chose render, all sessions, decay-weighted, fly.io')
+    const multi = { ...layers, recent: { ...layer('Lint', ['Lint', 'E2E']), sessions: ['s2', 's1'] }, long_term: layer('Lint', ['Lint', 'Typecheck']) }
+    expect(at(multi).at(-1)).toBe('  possible change of preference: the last 2 sessions chose Lint, E2E, all sessions, decay-weighted, Lint, Typecheck')
+    expect(at({ ...layers, change_suspected: false }).join('\n')).not.toContain('change of preference')
+  })
 })

@@ -92,6 +92,15 @@ export function pointText(why: PointWhy): string {
       const learned = Array.isArray(rec.learned.recommended) ? rec.learned.recommended.join(', ') : rec.learned.recommended
       out.push(`  observed choices alone would say: ${learned} [${rec.learned.state}]`)
     }
+    // R-MEM-5's "possible change of preference", said where a person reads it, not only in the JSON.
+    const layers = rec.layers
+    if (layers?.change_suspected === true) {
+      const said = (layer: typeof layers.long_term) => (layer.selection === null ? (layer.majority ?? 'nothing') : layer.selection.join(', ') || 'nothing')
+      out.push(
+        `  possible change of preference: the last ${layers.recent.sessions.length} sessions chose ${said(layers.recent)}, ` +
+          `all sessions, decay-weighted, ${said(layers.long_term)}`,
+      )
+    }
   }
   for (const d of why.decisions) {
     out.push(`decision ${d.key}${d.effect === null ? '' : ` (${d.effect})`}:`)

@@ -33,7 +33,7 @@ export interface PointWhy {
   stage: string | null
   recommendation: Pick<
     ContractedRecommendation,
-    'state' | 'recommended' | 'confidence' | 'precondition' | 'disclosure' | 'observations' | 'learned' | 'ask' | 'ask_reason'
+    'state' | 'recommended' | 'confidence' | 'precondition' | 'disclosure' | 'observations' | 'learned' | 'ask' | 'ask_reason' | 'layers'
   > | null
   /**
    * Every decision bound to the point, whatever its status, with its supersede chain; in a replay
@@ -172,6 +172,8 @@ export async function explainPoint(
             // Whether it was asked or answered for the user (R-ASK-2): what an audit asks first.
             ask: recommendation.ask,
             ask_reason: recommendation.ask_reason,
+            // The layers explain it (R-MEM-5), a possible change of preference with them.
+            layers: recommendation.layers,
             ...(recommendation.learned === undefined ? {} : { learned: recommendation.learned }),
           },
     decisions: explained,

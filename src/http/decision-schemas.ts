@@ -15,6 +15,24 @@ import { PULSE_SOURCES } from '../decisions/store'
 import { LIMITS } from '../domain/limits'
 import { FIELD_DESCRIPTIONS, LabelSchema, IdentifierSchema, TimestampSchema } from '../domain/observation'
 
+const LayerSchema = z.object({
+  observations: z.number().int(),
+  majority: z.string().nullable(),
+  share: z.number(),
+  selection: z.array(z.string()).nullable().openapi({
+    description: 'At a multi-select point, the options selected at a rate >= 0.5 in this layer; null at a single-select point.',
+  }),
+  counts: z.array(z.object({ option: z.string(), count: z.number().int(), share: z.number() })),
+})
+
+/** The three layers of memory a recommendation reports (R-MEM-5), and whether they suggest a change of preference. */
+export const LayersSchema = z.object({
+  session: LayerSchema,
+  recent: LayerSchema.extend({ sessions: z.array(z.string()) }),
+  long_term: LayerSchema,
+  change_suspected: z.boolean(),
+})
+
 const EvidenceSchema = z.object({
   kind: z.string(),
   summary: z.string(),
@@ -303,6 +321,9 @@ export const PointWhySchema = z
         learned: z
           .object({ state: RecommendationStateSchema, recommended: z.union([z.string(), z.array(z.string())]), confidence: z.number() })
           .optional(),
+        layers: LayersSchema.openapi({
+          description: 'The session, recent and long-term layers, as the recommendation reports them (R-MEM-5); `change_suspected` when the recent sessions chose otherwise than the long term.',
+        }),
       })
       .nullable(),
     decisions: z.array(

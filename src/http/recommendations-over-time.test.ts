@@ -238,6 +238,10 @@ describe('POST /v1/recommendations: the layers of a multi-select point (R-MEM-5,
     expect(body.layers.recent.selection).toEqual(['Lint', 'E2E'])
     expect(body.layers.long_term.selection).toEqual(['Lint', 'Typecheck'])
     expect(body.layers.change_suspected).toBe(true)
+    // GET /v1/why explains the same recommendation with the same layers, the possible change with them.
+    const why = await call('GET', `/v1/why?point=${body.point}`)
+    expect(why.status).toBe(200)
+    expect(why.body.recommendation.layers).toEqual(body.layers)
   })
 
   it('suspects no change while the recent sets are the long-term one', async () => {

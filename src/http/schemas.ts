@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi'
 import { IdentifierSchema, ObservationInputSchema, TimestampSchema } from '../domain/observation'
 import { RecommendationRequestSchema } from '../domain/recommendation'
 import { LIMITS } from '../domain/limits'
-import { ConfidenceLevelSchema, DecisionEffectsSchema, LearnedSchema, RecommendationStateSchema } from './decision-schemas'
+import { ConfidenceLevelSchema, DecisionEffectsSchema, LayersSchema, LearnedSchema, RecommendationStateSchema } from './decision-schemas'
 
 /** Route schemas: the domain's zod schemas, registered for the OpenAPI document. */
 export const ObservationInput = ObservationInputSchema.openapi('ObservationInput', {
@@ -40,16 +40,6 @@ export const RecommendationRequest = RecommendationRequestSchema.openapi('Recomm
     all_options: ['Tier S', 'Tier M', 'Tier L'],
     context: { phase: 'run' },
   },
-})
-
-const LayerSchema = z.object({
-  observations: z.number().int(),
-  majority: z.string().nullable(),
-  share: z.number(),
-  selection: z.array(z.string()).nullable().openapi({
-    description: 'At a multi-select point, the options selected at a rate >= 0.5 in this layer; null at a single-select point.',
-  }),
-  counts: z.array(z.object({ option: z.string(), count: z.number().int(), share: z.number() })),
 })
 
 export const RecommendationSchema = z
@@ -108,12 +98,7 @@ export const RecommendationSchema = z
       .object({ method: z.string(), since: z.string(), recent: z.number().int(), older: z.number().int(), p_value: z.number(), level: z.number() })
       .nullable()
       .openapi({ description: 'The test by which the `recent` choices (since `since`) differ from the `older` ones (a change of preference): `p_value` below `level`, and the recent ones decide. Null when none was found.' }),
-    layers: z.object({
-      session: LayerSchema,
-      recent: LayerSchema.extend({ sessions: z.array(z.string()) }),
-      long_term: LayerSchema,
-      change_suspected: z.boolean(),
-    }),
+    layers: LayersSchema,
     evidence: z.array(z.string()),
     evidence_total: z.number().int(),
     as_of: z.string(),
