@@ -76,6 +76,20 @@ describe('createMcpServer: capabilities', () => {
     expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false } })
     await client.close()
   })
+
+  it('mark only why read-only, so that Claude Code runs it in plan mode; none destructive, none beyond the memory', async () => {
+    const client = await connected(recordingBackend().backend, undefined)
+    const { tools } = await client.listTools()
+    const annotations = Object.fromEntries(tools.map((t) => [t.name, t.annotations]))
+    expect(annotations).toEqual({
+      recommend: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+      plan_questions: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+      record_choice: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+      why: { readOnlyHint: true, openWorldHint: false },
+      check_decision: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+    })
+    await client.close()
+  })
 })
 
 describe('createMcpServer: the tools’ input schemas', () => {

@@ -60,6 +60,17 @@ function refused(issues: Array<{ path: string; message: string }>, message: stri
 }
 
 /**
+ * What the tools do to the memory, as MCP's tool annotations say it: Claude Code runs a tool marked
+ * `readOnlyHint` in plan mode (where agents ask their questions) and alongside others, and asks before
+ * any other. Only `why` writes nothing: `recommend` and `plan_questions` start the session they name
+ * (its count is the user's expertise), they and `check_decision` count the pulses of the decisions
+ * they reach, and `record_choice` stores a choice. None deletes or overwrites anything (a choice
+ * recorded again under its `decision_id` counts once), and none reaches beyond this memory.
+ */
+const WRITES = { readOnlyHint: false, destructiveHint: false, openWorldHint: false } as const
+const READS = { readOnlyHint: true, openWorldHint: false } as const
+
+/**
  * The evidence of a recommendation (R-CON-5 for observed choices): what is recommended, how
  * sure, under which conditions, from which layers, and the ids of the observations behind it;
  * and what each decision bound to the point did to this recommendation (`decisions`), with what
@@ -219,6 +230,7 @@ export function createMcpServer(
   server.registerTool(
     tool('recommend'),
     {
+      annotations: WRITES,
       title: 'Recommend an option',
       description:
         'Before asking the user a question: which option they are likely to pick, how sure the memory is ' +
@@ -232,6 +244,7 @@ export function createMcpServer(
   server.registerTool(
     tool('plan_questions'),
     {
+      annotations: WRITES,
       title: 'Plan AskUserQuestion questions',
       description:
         'Given the AskUserQuestion questions you are about to ask, returns them ordered by information ' +
@@ -247,6 +260,7 @@ export function createMcpServer(
   server.registerTool(
     tool('record_choice'),
     {
+      annotations: WRITES,
       title: 'Record a choice',
       description:
         'Records what the user chose at a question (an observation). Give a `decision_id` so that ' +
@@ -275,6 +289,7 @@ export function createMcpServer(
   server.registerTool(
     tool('why'),
     {
+      annotations: READS,
       title: 'Why this recommendation, point or decision',
       description:
         'With `question` and `all_options` (as `recommend` takes them): the evidence of the recommendation, namely ' +
@@ -353,6 +368,7 @@ export function createMcpServer(
   server.registerTool(
     tool('check_decision'),
     {
+      annotations: WRITES,
       title: 'Check an action or a choice against the decisions in force',
       description:
         'Before running a shell command (`action`) or choosing an option at a `point` (`choice`): allowed or ' +
