@@ -105,6 +105,15 @@ export function matcherCovers(matcher: unknown, tool: string): boolean {
   }
 }
 
+/** A copy of the settings to merge into, with their `hooks` object (made when there is none). */
+function copyWithHooks(current: unknown): { settings: Record<string, unknown>; hooks: Record<string, unknown> } {
+  if (!isObject(current)) throw new SettingsShapeError('the settings file is not a JSON object')
+  const settings: Record<string, unknown> = structuredClone(current)
+  if (settings.hooks === undefined) settings.hooks = {}
+  if (!isObject(settings.hooks)) throw new SettingsShapeError('"hooks" is not an object')
+  return { settings, hooks: settings.hooks as Record<string, unknown> }
+}
+
 /**
  * Merges decision-memory's hooks into Claude Code settings without clobbering them: every other
  * key, event and hook is kept; an entry of an earlier install (another path) gets the new command;
@@ -112,11 +121,7 @@ export function matcherCovers(matcher: unknown, tool: string): boolean {
  * (`type`, `timeout`), and keeps those it has. Pure: returns new settings and the changes.
  */
 export function mergeHooks(current: unknown, command: string): { settings: Record<string, unknown>; changes: SettingsChange[] } {
-  if (!isObject(current)) throw new SettingsShapeError('the settings file is not a JSON object')
-  const settings: Record<string, unknown> = structuredClone(current)
-  if (settings.hooks === undefined) settings.hooks = {}
-  if (!isObject(settings.hooks)) throw new SettingsShapeError('"hooks" is not an object')
-  const hooks = settings.hooks as Record<string, unknown>
+  const { settings, hooks } = copyWithHooks(current)
   const changes: SettingsChange[] = []
   // An entry of an earlier install under any event: an event it lacks gets the flags and variables
   // the user set there (`--user alice`), not the bare command, which would be another user's.
@@ -199,11 +204,7 @@ function quotesClosed(command: string): boolean {
  * group of its own. Pure: returns new settings and the change.
  */
 export function mergeGuard(current: unknown, command: string): { settings: Record<string, unknown>; changes: SettingsChange[] } {
-  if (!isObject(current)) throw new SettingsShapeError('the settings file is not a JSON object')
-  const settings: Record<string, unknown> = structuredClone(current)
-  if (settings.hooks === undefined) settings.hooks = {}
-  if (!isObject(settings.hooks)) throw new SettingsShapeError('"hooks" is not an object')
-  const hooks = settings.hooks as Record<string, unknown>
+  const { settings, hooks } = copyWithHooks(current)
   if (hooks.PreToolUse === undefined) hooks.PreToolUse = []
   const groups = hooks.PreToolUse
   if (!Array.isArray(groups)) throw new SettingsShapeError('"hooks.PreToolUse" is not an array')
