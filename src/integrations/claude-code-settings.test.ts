@@ -251,6 +251,12 @@ describe('mergeGuard', () => {
     expect(twice.changes.map((c) => c.action)).toEqual(['unchanged'])
   })
 
+  it('keeps an earlier guard run inside quotes of the user as written', () => {
+    const wrapped = "bash -lc 'node /old/bin/decision-memory.js guard --fail-closed'"
+    const current = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: wrapped, timeout: 5 }] }] } }
+    expect(mergeGuard(current, GUARD).changes.map((c) => [c.action, c.command])).toEqual([['unchanged', wrapped]])
+  })
+
   it('moves an earlier guard to the new checkout keeping its flags, and does not count one that never sees Bash', () => {
     const current = {
       hooks: {

@@ -219,7 +219,12 @@ export function mergeGuard(current: unknown, command: string): { settings: Recor
   }
   const earlier = found.e
   const match = OURS_GUARD.exec(earlier.command as string)
-  if (earlier.command !== command && match !== null) entry.command = `${command}${(earlier.command as string).slice(match.index + match[0].length)}`
+  if (earlier.command !== command && match !== null) {
+    const moved = `${command}${(earlier.command as string).slice(match.index + match[0].length)}`
+    // Run inside quotes of the user's own (`bash -lc '… guard --fail-closed'`), it is kept as written,
+    // as a hook is (movedCommand): moved, its closing quote would be left open, and sh's exit 2 blocks every Bash call.
+    entry.command = quotesClosed(moved) ? moved : (earlier.command as string)
+  }
   const missing = Object.entries(entry).filter(([field]) => (field === 'command' ? earlier.command !== entry.command : earlier[field] === undefined))
   for (const [field, value] of missing) earlier[field] = value
   const said = typeof found.group !== 'string' ? 'none, every tool' : found.group === '' ? '"", every tool' : found.group
