@@ -18,21 +18,34 @@ const notBlank = (value: string) => value.trim() !== ''
  * because a PreToolUse `updatedInput` replaces the tool's whole input.
  */
 export const AskUserQuestionOptionSchema = z.looseObject({
-  label: z.string().max(LIMITS.labelLength).refine(notBlank, 'must not be blank').meta({ pattern: NOT_BLANK_PATTERN }),
-  description: z.string().max(LIMITS.descriptionLength).optional(),
+  label: z
+    .string()
+    .max(LIMITS.labelLength)
+    .refine(notBlank, 'must not be blank')
+    .meta({ pattern: NOT_BLANK_PATTERN, description: 'The option as the user sees it; a trailing " (Recommended)" is replaced by the learned one.' }),
+  description: z
+    .string()
+    .max(LIMITS.descriptionLength)
+    .optional()
+    .meta({ description: "The option's explanation; the recommended one gets \"Recommended when … — based on …\" before it." }),
 })
 export type AskUserQuestionOption = z.infer<typeof AskUserQuestionOptionSchema>
 
 /** One question object of AskUserQuestion's `questions` (R-ASK-3), as the agent wrote it. */
 export const AskUserQuestionSchema = z
   .looseObject({
-    question: z.string().max(LIMITS.questionLength).refine(notBlank, 'must not be blank').meta({ pattern: NOT_BLANK_PATTERN }),
-    header: z.string().max(LIMITS.labelLength).optional(),
+    question: z
+      .string()
+      .max(LIMITS.questionLength)
+      .refine(notBlank, 'must not be blank')
+      .meta({ pattern: NOT_BLANK_PATTERN, description: 'The question as the agent would ask it; answers are keyed by this text.' }),
+    header: z.string().max(LIMITS.labelLength).optional().meta({ description: 'The short chip label AskUserQuestion shows (e.g. "Tier").' }),
     options: z
       .array(AskUserQuestionOptionSchema)
       .min(ASK_USER_QUESTION.minOptions)
-      .max(ASK_USER_QUESTION.maxOptions),
-    multiSelect: z.boolean().optional(),
+      .max(ASK_USER_QUESTION.maxOptions)
+      .meta({ description: 'The 2 to 4 options offered, in the order the agent wrote them.' }),
+    multiSelect: z.boolean().optional().meta({ description: 'Whether several options may be chosen; added from the policy or history when left out.' }),
   })
   // Its fields are sent back as they came (a plan, a hook's updatedInput): JSON.stringify, being
   // recursive, cannot write back what is nested thousands deep, and the answer was a 500.

@@ -115,6 +115,19 @@ describe('unknown fields in the OpenAPI document (R-SVC-2)', () => {
     expect(schemas.AskUserQuestion.properties.options.items.additionalProperties).not.toBe(false)
     expect(schemas.RecommendationRequest.properties.context.additionalProperties).not.toBe(false)
   })
+
+  it("describes each field of a plan's AskUserQuestion question and option, which agents read to fill them", async () => {
+    const { call } = await createTestApp()
+    const { schemas } = (await call('GET', '/openapi.json')).body.components
+    const question = schemas.AskUserQuestion.properties
+    const option = question.options.items.properties
+    for (const [name, field] of Object.entries({ ...question, ...option }) as Array<[string, { description?: string }]>) {
+      expect(field.description, name).toMatch(/\S/)
+    }
+    // Not blank is still said as a pattern beside the description.
+    expect(question.question.pattern).toBeDefined()
+    expect(option.label.pattern).toBeDefined()
+  })
 })
 
 describe('the values of the OpenAPI document', () => {
