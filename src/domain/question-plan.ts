@@ -27,7 +27,7 @@ export const AskUserQuestionOptionSchema = z.looseObject({
     .string()
     .max(LIMITS.descriptionLength)
     .optional()
-    .meta({ description: "The option's explanation; the recommended one gets \"Recommended when … — based on …\" before it." }),
+    .meta({ description: "The option's explanation; the recommended one keeps it, followed by \"Recommended when … — based on …\" (that alone when it has none)." }),
 })
 export type AskUserQuestionOption = z.infer<typeof AskUserQuestionOptionSchema>
 

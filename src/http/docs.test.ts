@@ -124,6 +124,8 @@ describe('unknown fields in the OpenAPI document (R-SVC-2)', () => {
     for (const [name, field] of Object.entries({ ...question, ...option }) as Array<[string, { description?: string }]>) {
       expect(field.description, name).toMatch(/\S/)
     }
+    // As a plan writes it: the agent's description first, the rationale after it.
+    expect(option.description.description).toMatch(/followed by "Recommended when/)
     // Not blank is still said as a pattern beside the description.
     expect(question.question.pattern).toBeDefined()
     expect(option.label.pattern).toBeDefined()
