@@ -114,6 +114,8 @@ describe('decision-memory why --point, the answer as text', () => {
     expect(at(layers).at(-1)).toBe('  possible change of preference: the last 3 sessions chose render, all sessions, decay-weighted, fly.io')
     const multi = { ...layers, recent: { ...layer('Lint', ['Lint', 'E2E']), sessions: ['s2', 's1'] }, long_term: layer('Lint', ['Lint', 'Typecheck']) }
     expect(at(multi).at(-1)).toBe('  possible change of preference: the last 2 sessions chose Lint, E2E, all sessions, decay-weighted, Lint, Typecheck')
+    // A project of one session so far, whose long term backs off to the user's other projects.
+    expect(at({ ...layers, recent: { ...layers.recent, sessions: ['s1'] } }).at(-1)).toBe('  possible change of preference: the last session chose render, all sessions, decay-weighted, fly.io')
     expect(at({ ...layers, change_suspected: false }).join('\n')).not.toContain('change of preference')
   })
 })

@@ -97,7 +97,8 @@ export function pointText(why: PointWhy): string {
     if (layers?.change_suspected === true) {
       const said = (layer: typeof layers.long_term) => (layer.selection === null ? (layer.majority ?? 'nothing') : layer.selection.join(', ') || 'nothing')
       out.push(
-        `  possible change of preference: the last ${layers.recent.sessions.length} sessions chose ${said(layers.recent)}, ` +
+        // One recent session when the project has had only one (its long term backed off to the user's other projects).
+        `  possible change of preference: ${layers.recent.sessions.length === 1 ? 'the last session' : `the last ${layers.recent.sessions.length} sessions`} chose ${said(layers.recent)}, ` +
           `all sessions, decay-weighted, ${said(layers.long_term)}`,
       )
     }
