@@ -130,6 +130,21 @@ describe('mergeHooks', () => {
     ])
   })
 
+  it('knows an earlier hook inside a double-quoted wrapper, its path in escaped quotes, and adds no second hook beside it', () => {
+    // The default command, `node "…/decision-memory.js" hook`, put inside bash -lc "…".
+    const wrapped = 'bash -lc "node \\"/old/decision-memory/bin/decision-memory.js\\" hook --user bob"'
+    const current = { hooks: { PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: wrapped, timeout: 5 }] }] } }
+    const { settings, changes } = mergeHooks(current, COMMAND)
+    expect(changes.map((c) => [c.event, c.action, c.command])).toEqual([
+      ['SessionStart', 'added', wrapped],
+      ['PreToolUse', 'unchanged', wrapped],
+      ['PostToolUse', 'added', wrapped],
+    ])
+    expect((settings.hooks as { PreToolUse: unknown[] }).PreToolUse).toHaveLength(1)
+    const guarded = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: wrapped.replace(/hook --user bob/, 'guard --fail-closed'), timeout: 5 }] }] } }
+    expect(mergeGuard(guarded, COMMAND.replace(/hook$/, 'guard')).changes.map((c) => c.action)).toEqual(['unchanged'])
+  })
+
   it('counts a SessionStart entry only in a group whose matcher runs at startup', () => {
     const current = {
       hooks: {

@@ -15,8 +15,12 @@ export const DECISION_MEMORY_HOOKS: ReadonlyArray<{ event: string; matcher?: str
   { event: 'PostToolUse', matcher: ASK_USER_QUESTION_TOOL, runsFor: ASK_USER_QUESTION_TOOL },
 ]
 
-/** A command hook entry written by an earlier install, wherever the checkout was. */
-const OURS = /decision-memory(?:\.js)?["']?\s+hook\b/
+/**
+ * A command hook entry written by an earlier install, wherever the checkout was; its path quoted,
+ * also with escaped quotes inside a double-quoted wrapper (`bash -lc "node \"/old/…/decision-memory.js\" hook"`):
+ * not found, it is taken for another hook, and a second one is added beside it; both run on every question.
+ */
+const OURS = /decision-memory(?:\.js)?(?:\\?["'])?\s+hook\b/
 
 /** Inside a command substitution: what is no parenthesis, a `$` that opens none, quoted text or an escape. */
 const SUBSTITUTED = /[^()$'"\\]|\$(?!\()|'[^']*'|"(?:[^"\\]|\\[\s\S])*"|\\[\s\S]/.source
@@ -169,7 +173,7 @@ export function mergeHooks(current: unknown, command: string): { settings: Recor
 }
 
 /** A guard hook entry of an earlier install, wherever the checkout was. */
-const OURS_GUARD = /decision-memory(?:\.js)?["']?\s+guard\b/
+const OURS_GUARD = /decision-memory(?:\.js)?(?:\\?["'])?\s+guard\b/
 
 /**
  * The guard's command beside the hook's: the same variables, `node` and checkout, with `guard` for
