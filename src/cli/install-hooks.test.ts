@@ -132,7 +132,14 @@ describe('install-hooks and a token in a hook command', () => {
     expect(shownCommand('DECISION_MEMORY_TOKEN=abc node x hook')).toBe('DECISION_MEMORY_TOKEN=… node x hook')
     expect(shownCommand(`env DECISION_MEMORY_USER=alice DECISION_MEMORY_TOKEN='a b'"c" node x hook`)).toBe('env DECISION_MEMORY_USER=alice DECISION_MEMORY_TOKEN=… node x hook')
     expect(shownCommand('DECISION_MEMORY_TOKEN=a\\ b node x hook')).toBe('DECISION_MEMORY_TOKEN=… node x hook')
-    for (const read of ['DECISION_MEMORY_TOKEN=$(cat ~/.dm-token) node x hook', 'DECISION_MEMORY_TOKEN="$DM" node x hook']) expect(shownCommand(read)).toBe(read)
+    // bash's ANSI-C quoting is written in the file as much as '…' is.
+    expect(shownCommand("DECISION_MEMORY_TOKEN=$'a b' node x hook")).toBe('DECISION_MEMORY_TOKEN=… node x hook')
+    // The value ends where sh's word does: what follows it is shown as written.
+    expect(shownCommand('export DECISION_MEMORY_TOKEN=abc; node x hook')).toBe('export DECISION_MEMORY_TOKEN=…; node x hook')
+    expect(shownCommand('DECISION_MEMORY_TOKEN=abc&&node x hook')).toBe('DECISION_MEMORY_TOKEN=…&&node x hook')
+    for (const read of ['DECISION_MEMORY_TOKEN=$(cat ~/.dm-token) node x hook', 'DECISION_MEMORY_TOKEN="$DM" node x hook', 'DECISION_MEMORY_TOKEN=${DM} node x hook']) {
+      expect(shownCommand(read)).toBe(read)
+    }
   })
 
   it('says on stderr that the file holds DECISION_MEMORY_TOKEN, without repeating the token, and nothing otherwise', async () => {

@@ -116,8 +116,16 @@ async function replaceFile(target: string, text: string): Promise<void> {
   }
 }
 
-/** A token's value written in a hook command, quoted or not; not one read when the hook runs (`$(…)`, `$VAR`, a backtick). */
-const WRITTEN_TOKEN = /\b(DECISION_MEMORY_TOKEN=)(?!["']?[$`])(?:'[^']*'|"(?:[^"\\]|\\[\s\S])*"|(?:\\[\s\S]|[^\s'"\\])+)+/g
+/**
+ * A token's value written in a hook command, quoted or not (bash's `$'…'` too); not one read when
+ * the hook runs (`$(…)`, `$VAR`, `${VAR}`, a backtick). The value ends where sh's word does: at a
+ * `;`, `&`, `|`, `<`, `>` or parenthesis, which begin what follows it.
+ */
+const READ_WHEN_RUN = /(?!["']?(?:\$[({\w]|`))/.source
+const WRITTEN_TOKEN = new RegExp(
+  String.raw`\b(DECISION_MEMORY_TOKEN=)${READ_WHEN_RUN}(?:\$?'[^']*'|"(?:[^"\\]|\\[\s\S])*"|(?:\\[\s\S]|[^\s'"\\;&|<>()])+)+`,
+  'g',
+)
 
 /**
  * A hook command as the lines that say what changed print it: a token's value is not repeated
@@ -135,7 +143,7 @@ export function shownCommand(command: string): string {
  * read when the hook runs (`$(cat ~/.dm-token)`, `$DM_TOKEN`) holds no token, and is not said.
  */
 function warnOfToken(commands: readonly string[], file: string, written: boolean): void {
-  if (!commands.some((c) => /\bDECISION_MEMORY_TOKEN=(?!["']?[$`])/.test(c))) return
+  if (!commands.some((c) => new RegExp(String.raw`\bDECISION_MEMORY_TOKEN=${READ_WHEN_RUN}\S`).test(c))) return
   process.stderr.write(
     `decision-memory install-hooks: a hook command in ${file} ${written ? 'holds' : 'would hold'} DECISION_MEMORY_TOKEN; if this file is committed, the token is too: ` +
       // A settings.local.json is the file git ignores: advised only for another.
