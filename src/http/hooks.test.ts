@@ -605,6 +605,8 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     const { body } = await call('POST', `${HOOK}?user=alice`, pre)
     expect(body.hookSpecificOutput.permissionDecision).toBe('allow')
     expect(body.hookSpecificOutput.permissionDecisionReason.endsWith(`toggle --session ${pre.session_id} --user alice --off`)).toBe(true)
+    // An allow's reason goes to Claude Code's debug log only: the user reads it as the systemMessage.
+    expect(body.systemMessage).toBe(body.hookSpecificOutput.permissionDecisionReason)
     // A user (or session id) starting with '-' goes as --user=-x: parseArgs refuses '--user -x'.
     await call('POST', '/v1/observations', pastChoices(40, 'Tier L', { ...TIER, user: '-x' }))
     const dashed = await call('POST', `${HOOK}?user=-x`, { ...pre, session_id: '-s1' })

@@ -32,6 +32,9 @@ const HookQuery = z.object({
 
 const HookAnswerSchema = z
   .object({
+    systemMessage: z.string().optional().openapi({
+      description: 'Shown to the user when every question was answered for them (`allow`, whose reason Claude Code keeps to its debug log): what was answered, and how to be asked again.',
+    }),
     hookSpecificOutput: z
       .object({
         hookEventName: z.literal('PreToolUse'),

@@ -81,6 +81,8 @@ const AskUserQuestionResponseSchema = z.looseObject({
 
 /** What the hook prints for a PreToolUse on AskUserQuestion (R-ASK-4). */
 export interface PreToolUseAnswer {
+  /** Shown to the user: the reason of an `allow`, which Claude Code now writes to its debug log only. */
+  systemMessage?: string
   hookSpecificOutput: {
     hookEventName: 'PreToolUse'
     permissionDecision: 'allow' | 'ask'
@@ -580,11 +582,15 @@ export function preToolUseAnswer(
   const where = origin === DEFAULT_SERVICE_URL ? '' : `DECISION_MEMORY_URL=${shellWord(origin)} `
   const turnOff = `${where}${commandLine(['toggle', ...optionArgs('--session', sessionId ?? 'ID'), ...(user === 'default' ? [] : optionArgs('--user', user)), '--off'])}${sessionId === undefined ? ' (ID: this session\'s id)' : ''}`
   if (toAsk.length === 0) {
+    const reason = `decision-memory answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}`
     return {
+      // The reason of an `allow` goes to Claude Code's debug log only (its hooks reference): said as
+      // the hook's systemMessage too, or the user would never learn what was answered, nor how to be asked.
+      systemMessage: reason,
       hookSpecificOutput: {
         hookEventName: 'PreToolUse',
         permissionDecision: 'allow',
-        permissionDecisionReason: `decision-memory answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}`,
+        permissionDecisionReason: reason,
         // The answers the input holds already win: a user's or another hook's is not replaced. A
         // blank one does not: the service answered that question (withAnswersGiven) and says so.
         updatedInput: { ...input, questions: shown, answers: { ...input.answers, ...plan.answers, ...answersGiven(input.answers) } },
