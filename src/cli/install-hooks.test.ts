@@ -227,3 +227,44 @@ describe('install-hooks --command', () => {
     }
   })
 })
+
+describe('install-hooks and a hook kept inside quotes of the user', () => {
+  const settingsWith = async (event: string, matcher: string, command: string) => {
+    const { file } = await settingsFolder()
+    await writeFile(file, JSON.stringify({ hooks: { [event]: [{ matcher, hooks: [{ type: 'command', command, timeout: 5 }] }] } }))
+    return file
+  }
+
+  it('warns on stderr, naming the path, when the checkout it names is gone, and keeps it as written', async () => {
+    for (const wrapped of [
+      "bash -lc 'node /no/such/clone/bin/decision-memory.js hook --user bob'",
+      'bash -lc "node \\"/no/such/clone/bin/decision-memory.js\\" hook --user bob"',
+    ]) {
+      const file = await settingsWith('PreToolUse', 'AskUserQuestion', wrapped)
+      stderr = ''
+      expect(await installHooksCommand(['--file', file])).toBe(0)
+      expect(stderr, wrapped).toBe(
+        `decision-memory install-hooks: warning: ${file}: a hook run inside quotes of your own, kept as written: /no/such/clone/bin/decision-memory.js does not exist; ` +
+          'it fails on every call until it does: edit the path in it, or remove that hook and run install-hooks again\n',
+      )
+      expect(stdout).toContain(`unchanged PreToolUse (matcher AskUserQuestion): ${wrapped}`)
+      expect(await readFile(file, 'utf8')).toContain(JSON.stringify(wrapped))
+    }
+    // A guard kept so, too; and a dry run says it.
+    const file = await settingsWith('PreToolUse', 'Bash', "bash -lc 'node /no/such/clone/bin/decision-memory.js guard --fail-closed'")
+    stderr = ''
+    expect(await installHooksCommand(['--file', file, '--guard', '--dry-run'])).toBe(0)
+    expect(stderr).toContain('warning: ')
+    expect(stderr).toContain(': a hook run inside quotes of your own, kept as written: /no/such/clone/bin/decision-memory.js does not exist;')
+  })
+
+  it('says nothing when the path is there, or cannot be known here', async () => {
+    const bin = defaultHookCommand().replace(/^node "(.*)" hook$/, '$1')
+    for (const wrapped of [`bash -lc 'node ${bin} hook --user bob'`, "bash -lc 'node $HOME/dm/bin/decision-memory.js hook'", "bash -lc 'cd /no/such && node bin/decision-memory.js hook'"]) {
+      const file = await settingsWith('PreToolUse', 'AskUserQuestion', wrapped)
+      stderr = ''
+      expect(await installHooksCommand(['--file', file])).toBe(0)
+      expect(stderr, wrapped).toBe('')
+    }
+  })
+})

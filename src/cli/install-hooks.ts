@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs'
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path'
 import { randomHex } from '../random-hex'
 import { BIN_PATH, shellWord } from './bin-path'
-import { guardCommandOf, mergeGuard, mergeHooks, SettingsShapeError } from '../integrations/claude-code-settings'
+import { guardCommandOf, mergeGuard, mergeHooks, SettingsShapeError, wrappedScriptOf } from '../integrations/claude-code-settings'
 import { UsageError, parseFlags } from './options'
 
 export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR | --user | --file FILE] [--command CMD] [--guard] [--dry-run]
@@ -152,6 +152,21 @@ function warnOfToken(commands: readonly string[], file: string, written: boolean
 }
 
 /**
+ * A hook or guard kept as written, run inside quotes of the user's own (`bash -lc 'node /old/…/bin/decision-memory.js
+ * hook'`), that names a checkout no longer there, is said on stderr as a --command's missing script
+ * is (missingOfCommand): it is not moved to this checkout, and would fail on every call without a word.
+ */
+function warnOfGoneWrapped(commands: readonly string[], file: string): void {
+  const gone = new Set(commands.map((c) => wrappedScriptOf(c)).filter((path): path is string => path !== undefined && !existsSync(path)))
+  for (const path of gone) {
+    process.stderr.write(
+      `decision-memory install-hooks: warning: ${file}: a hook run inside quotes of your own, kept as written: ${path} does not exist; ` +
+        `it fails on every call until it does: edit the path in it, or remove that hook and run install-hooks again\n`,
+    )
+  }
+}
+
+/**
  * The words a hook command starts with, as sh reads the plain ones: unquoted, or whole in single
  * or double quotes. Stops at a word with anything sh would expand or join (`$`, a backtick, a
  * quote inside it, a backslash), which cannot be known before the hook runs.
@@ -256,6 +271,7 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
       out.write(`${change.action.padEnd(9)} ${where}: ${shownCommand(change.command)}\n`)
     }
     warnOfToken(merged.changes.map((c) => c.command), file, values['dry-run'] !== true)
+    warnOfGoneWrapped(merged.changes.map((c) => c.command), file)
   }
   if (values['dry-run'] === true) {
     // Stdout is the settings alone, JSON a program can read (`--dry-run | jq`); what would change,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { guardCommandOf, hooksBlock, matcherCovers, mergeGuard, mergeHooks, SettingsShapeError } from './claude-code-settings'
+import { guardCommandOf, hooksBlock, matcherCovers, mergeGuard, mergeHooks, SettingsShapeError, wrappedScriptOf } from './claude-code-settings'
 
 const COMMAND = 'node "/opt/decision-memory/bin/decision-memory.js" hook'
 
@@ -300,5 +300,26 @@ describe('mergeGuard', () => {
     expect(guardCommandOf(`bash -lc 'node /opt/decision-memory/bin/decision-memory.js hook --user alice'`)).toBeNull()
     expect(guardCommandOf(`sh -c "node /opt/decision-memory/bin/decision-memory.js hook"`)).toBeNull()
     expect(guardCommandOf(`DECISION_MEMORY_USER='al ice' D=it\\'s ${COMMAND} --user 'al ice'`)).toBe(`DECISION_MEMORY_USER='al ice' D=it\\'s ${GUARD}`)
+  })
+})
+
+describe('the script a hook run inside quotes of the user names', () => {
+  it('is the absolute path inside the quotes, however quoted, and none outside quotes or when not known here', () => {
+    for (const [command, script] of [
+      ["bash -lc 'node /old/dm/bin/decision-memory.js hook --user bob'", '/old/dm/bin/decision-memory.js'],
+      ['bash -lc "node \\"/old/d m/bin/decision-memory.js\\" hook"', '/old/d m/bin/decision-memory.js'],
+      [`bash -lc 'node "/old/d m/bin/decision-memory.js" guard --fail-closed'`, '/old/d m/bin/decision-memory.js'],
+      ["sh -c '/opt/bin/decision-memory hook'", '/opt/bin/decision-memory'],
+    ] as const) {
+      expect(wrappedScriptOf(command), command).toBe(script)
+    }
+    for (const command of [
+      'node "/old/dm/bin/decision-memory.js" hook',
+      "bash -lc 'node $HOME/dm/bin/decision-memory.js hook'",
+      "bash -lc 'node dm/bin/decision-memory.js hook'",
+      "bash -lc 'npx decision-memory hook'",
+    ]) {
+      expect(wrappedScriptOf(command), command).toBeUndefined()
+    }
   })
 })

@@ -234,3 +234,27 @@ export function mergeGuard(current: unknown, command: string): { settings: Recor
   const said = typeof found.group !== 'string' ? 'none, every tool' : found.group === '' ? '"", every tool' : found.group
   return { settings, changes: [{ event: 'PreToolUse', matcher: said, command: entry.command, action: missing.length === 0 ? 'unchanged' : 'updated' }] }
 }
+
+/** A hook's or guard's `decision-memory … hook` (or `guard`), its path's quote escaped or not. */
+const OURS_ANY = /decision-memory(?:\.js)?(?:\\?["'])?\s+(?:hook|guard)\b/
+/**
+ * What runs a path's last word before `decision-memory`: `\"/…/`, `"/…/`, `'/…/'` or a bare
+ * `/…/` that starts a word; not one with a `$` or backtick, known only when the hook runs.
+ */
+const PATH_BEFORE = /(?:\\"(\/[^"\\$`]*)|"(\/[^"\\$`]*)|'(\/[^'\\$`]*)|(?<![^\s'"])(\/[^\s'"\\$`]*))$/
+
+/**
+ * The absolute path of the `decision-memory.js` (or `decision-memory`) that a hook or guard run
+ * inside quotes of the user's own names (`bash -lc 'node /old/…/bin/decision-memory.js hook'`, or
+ * `bash -lc "node \"/old/…\" hook"`): kept as written, it is not moved to this checkout, so when
+ * that path is gone it fails on every call. Undefined when the command runs it outside quotes
+ * (moved on install), or names it by a path not known here (relative, `$HOME`, on the PATH).
+ */
+export function wrappedScriptOf(command: string): string | undefined {
+  const found = OURS_ANY.exec(command)
+  if (found === null || quotesClosed(command.slice(0, found.index + found[0].length))) return undefined
+  const before = PATH_BEFORE.exec(command.slice(0, found.index))
+  const folder = before?.slice(1).find((group) => group !== undefined)
+  if (folder === undefined) return undefined
+  return `${folder}${/^decision-memory(?:\.js)?/.exec(found[0])?.[0]}`
+}
