@@ -142,6 +142,25 @@ describe('install-hooks and a token in a hook command', () => {
     }
   })
 
+  it('takes a default written into the command, ${T:-abc}, for a written token, and a default read when the hook runs for none', async () => {
+    for (const written of ['${T:-abc}', '${T-abc}', '${T:=abc}', '"${T:-abc}"', "${T:-'a b'}", '${T:-a b}', '${DM_TOKEN:-abc}x']) {
+      expect(shownCommand(`DECISION_MEMORY_TOKEN=${written} node x hook`), written).toBe('DECISION_MEMORY_TOKEN=… node x hook')
+    }
+    for (const read of ['${T}', '$T', '"$T"', '$(cat ~/.dm-token)', '${T:-}', '${T-""}', '${T:-$U}', '"${T:-$(cat ~/.dm-token)}"', '${#T}']) {
+      const command = `DECISION_MEMORY_TOKEN=${read} node x hook`
+      expect(shownCommand(command), read).toBe(command)
+    }
+    const { file } = await settingsFolder()
+    expect(await installHooksCommand(['--file', file, '--command', `DECISION_MEMORY_TOKEN=\${DM_TOKEN:-alice-token-0123} ${defaultHookCommand()}`])).toBe(0)
+    expect(stderr).toContain(`a hook command in ${file} holds DECISION_MEMORY_TOKEN`)
+    expect(stdout).toContain(`added     SessionStart: DECISION_MEMORY_TOKEN=… ${defaultHookCommand()}`)
+    expect(stdout + stderr).not.toContain('alice-token')
+    const { file: read } = await settingsFolder()
+    stderr = ''
+    expect(await installHooksCommand(['--file', read, '--command', `DECISION_MEMORY_TOKEN=\${DM_TOKEN:-$(cat ~/.dm-token)} ${defaultHookCommand()}`])).toBe(0)
+    expect(stderr).toBe('')
+  })
+
   it('says on stderr that the file holds DECISION_MEMORY_TOKEN, without repeating the token, and nothing otherwise', async () => {
     const { file } = await settingsFolder()
     const command = `DECISION_MEMORY_TOKEN=alice-token-0123456789abcdef ${defaultHookCommand()}`
