@@ -286,4 +286,29 @@ describe('install-hooks and a hook kept inside quotes of the user', () => {
       expect(stderr, wrapped).toBe('')
     }
   })
+
+  it('says on stderr, with --guard, which service variables the wrapper sets that the guard added does not carry', async () => {
+    const bin = defaultHookCommand().replace(/^node "(.*)" hook$/, '$1')
+    const guard = defaultHookCommand().replace(/hook$/, 'guard')
+    const wrapped = `bash -lc 'DECISION_MEMORY_URL=http://127.0.0.1:7421 DECISION_MEMORY_USER=bob DECISION_MEMORY_TOKEN=t0k node ${bin} hook'`
+    const file = await settingsWith('PreToolUse', 'AskUserQuestion', wrapped)
+    stderr = ''
+    expect(await installHooksCommand(['--file', file, '--guard'])).toBe(0)
+    expect(stderr).toContain(
+      'decision-memory install-hooks: warning: the hook kept inside quotes of your own sets DECISION_MEMORY_URL, DECISION_MEMORY_TOKEN, and the guard added beside it does not: ' +
+        "hook and guard may ask different services; add them to the guard's command by hand\n",
+    )
+    // Warned of, not rewritten: the guard is the default's; run again, it is there and nothing is said of it.
+    expect(stdout).toContain(`added     PreToolUse (matcher Bash): ${guard}`)
+    stderr = ''
+    expect(await installHooksCommand(['--file', file, '--guard'])).toBe(0)
+    expect(stderr).not.toContain('guard added')
+    // A wrapper that sets none of them, or DECISION_MEMORY_USER alone (the guard takes no user): nothing said.
+    for (const plain of [`bash -lc 'node ${bin} hook --user bob'`, `bash -lc 'DECISION_MEMORY_USER=bob node ${bin} hook'`]) {
+      const other = await settingsWith('PreToolUse', 'AskUserQuestion', plain)
+      stderr = ''
+      expect(await installHooksCommand(['--file', other, '--guard'])).toBe(0)
+      expect(stderr, plain).toBe('')
+    }
+  })
 })

@@ -169,6 +169,14 @@ function warnOfGoneWrapped(commands: readonly string[], file: string): void {
 }
 
 /**
+ * The variables a command sets that say which service the guard asks, and with which token (the
+ * guard reads DECISION_MEMORY_URL or _PORT, and _TOKEN; not _USER, whose flag it does not take).
+ */
+function serviceVariablesOf(command: string): string[] {
+  return [...new Set([...command.matchAll(/\b(DECISION_MEMORY_(?:URL|PORT|TOKEN))=/g)].map((m) => m[1] as string))]
+}
+
+/**
  * The words a hook command starts with, as sh reads the plain ones: unquoted, or whole in single
  * or double quotes. Stops at a word with anything sh would expand or join (`$`, a backtick, a
  * quote inside it, a backslash), which cannot be known before the hook runs.
@@ -250,6 +258,7 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
   }
 
   let merged
+  let unguarded: string[] = []
   try {
     merged = mergeHooks(await readSettings(file), command)
     if (values.guard === true) {
@@ -258,6 +267,9 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
       const written = merged.changes.find((c) => c.event === 'PreToolUse')?.command ?? command
       const guarded = mergeGuard(merged.settings, guardCommandOf(written) ?? (guardCommandOf(command) as string))
       merged = { settings: guarded.settings, changes: [...merged.changes, ...guarded.changes] }
+      // A hook kept inside quotes of the user's own gives no guard command: the one added is the
+      // default's, without what the wrapper sets for the service (asked of another, or refused).
+      if (guardCommandOf(written) === null && guarded.changes.some((c) => c.action === 'added')) unguarded = serviceVariablesOf(written)
     }
   } catch (error) {
     if (error instanceof SettingsShapeError) return fail(`${file}: ${error.message}; nothing written`)
@@ -274,6 +286,12 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
     }
     warnOfToken(merged.changes.map((c) => c.command), file, values['dry-run'] !== true)
     warnOfGoneWrapped(merged.changes.map((c) => c.command), file)
+    if (unguarded.length > 0) {
+      process.stderr.write(
+        `decision-memory install-hooks: warning: the hook kept inside quotes of your own sets ${unguarded.join(', ')}, and the guard added beside it does not: ` +
+          `hook and guard may ask different services; add ${unguarded.length === 1 ? 'it' : 'them'} to the guard's command by hand\n`,
+      )
+    }
   }
   if (values['dry-run'] === true) {
     // Stdout is the settings alone, JSON a program can read (`--dry-run | jq`); what would change,
