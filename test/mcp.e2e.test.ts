@@ -163,7 +163,11 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     expect(why.point_why.decisions.map((d: { key: string }) => d.key)).toEqual(['D-022'])
     // The decision check_decision named, by its key: its chain and rationale, as GET /v1/decisions/{key}/why has them.
     const decision = JSON.parse(textOf(await client.callTool({ name: 'why', arguments: { key: 'D-021' } })))
-    expect(decision).toEqual(await (await fetch(`${service.url}/v1/decisions/D-021/why`)).json())
+    // Each read as of the moment it was made, which its as_of says: the rest is the same answer.
+    const { as_of: toolAsOf, ...fromTool } = decision
+    const { as_of: routeAsOf, ...fromRoute } = (await (await fetch(`${service.url}/v1/decisions/D-021/why`)).json()) as { as_of: string }
+    expect(fromTool).toEqual(fromRoute)
+    expect(Date.parse(toolAsOf)).toBeLessThanOrEqual(Date.parse(routeAsOf))
     expect(decision).toMatchObject({ key: 'D-021', current: 'D-021', rationale: 'Force push has lost us work twice.' })
     const unknown = await client.callTool({ name: 'why', arguments: { key: 'D-999' } })
     expect(unknown.isError).toBe(true)

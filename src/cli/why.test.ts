@@ -20,6 +20,7 @@ const link = (key: string, status: ChainLink['status'], rationale: string): Chai
 
 const chain = (key: string): DecisionWhy => ({
   key,
+  as_of: '2026-11-01T00:00:00.000Z',
   current: 'ADR-0002',
   in_force: 'ADR-0002',
   chain: [link('ADR-0001', 'superseded', 'old reasons'), link('ADR-0002', 'accepted', 'new reasons')],

@@ -43,7 +43,7 @@ export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [
  * The newest link is marked `*`; when it is not accepted (revoked, deprecated, still proposed), a
  * last line says which decision of the chain is in force, if any.
  */
-export function chainText(why: DecisionWhy, indent = ''): string {
+export function chainText(why: Omit<DecisionWhy, 'as_of'>, indent = ''): string {
   const evidence = why.evidence.map((e) => `${indent}    evidence: ${e.kind}: ${e.summary}${e.uri === null ? '' : ` <${e.uri}>`}`)
   const shown = why.chain.some((link) => link.key === why.key)
   const lines = why.chain.map((link) => {

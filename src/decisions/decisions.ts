@@ -46,6 +46,11 @@ export interface ChainLink {
 /** `why` of a decision (R-CON-5): its supersede chain, oldest first, its rationale and evidence. */
 export interface DecisionWhy {
   key: string
+  /**
+   * The moment the chain describes: the `as_of` asked for, or the moment it was read. A client
+   * that asked for a moment checks it here: a service of an older version ignores `as_of`.
+   */
+  as_of: string
   /** The newest decision of the chain: the one that holds, if it is accepted. */
   current: string
   /**
@@ -696,6 +701,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
 
     async why(key, options = {}) {
       const asOf = auditAt(options)
+      const readAt = (asOf ?? clock.now()).toISOString()
       const start = await load(key, asOf)
       if (start === undefined) throw await missing(key, asOf)
       const record = start.record
@@ -719,6 +725,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
       )
       return {
         key,
+        as_of: readAt,
         current: (chain[chain.length - 1] as Loaded).record.key,
         in_force: links.findLast((link) => link.status === 'accepted')?.key ?? null,
         chain: links,

@@ -41,7 +41,7 @@ export interface PointWhy {
    * changed before the service kept what they were, read as they are now.
    */
   decisions: Array<
-    DecisionWhy & { title: string; status: DecisionStatus; enforce: EnforceLevel; effect: DecisionEffect['effect'] | null; unrecorded?: string[] }
+    Omit<DecisionWhy, 'as_of'> & { title: string; status: DecisionStatus; enforce: EnforceLevel; effect: DecisionEffect['effect'] | null; unrecorded?: string[] }
   >
   /**
    * The observations that support the current recommendation: those of its evidence (the newest
@@ -141,14 +141,18 @@ export async function explainPoint(
     decisions === undefined
       ? []
       : await Promise.all(
-          bound.map(async (d: DecisionRecord & { unrecorded?: string[] }) => ({
-            ...(await decisions.why(d.key, { as_of: replayedAt?.toISOString() })),
-            title: d.title,
-            status: d.status,
-            enforce: d.enforce,
-            effect: effects.get(d.key) ?? null,
-            ...(d.unrecorded === undefined ? {} : { unrecorded: d.unrecorded }),
-          })),
+          bound.map(async (d: DecisionRecord & { unrecorded?: string[] }) => {
+            // The point's own `as_of` says the moment; each decision's would repeat it, or say another "now".
+            const { as_of: _asOf, ...why } = await decisions.why(d.key, { as_of: replayedAt?.toISOString() })
+            return {
+              ...why,
+              title: d.title,
+              status: d.status,
+              enforce: d.enforce,
+              effect: effects.get(d.key) ?? null,
+              ...(d.unrecorded === undefined ? {} : { unrecorded: d.unrecorded }),
+            }
+          }),
         )
   return {
     user,

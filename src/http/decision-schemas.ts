@@ -264,7 +264,15 @@ const WhyShape = {
   }),
 }
 
-export const DecisionWhySchema = z.object(WhyShape).openapi('DecisionWhy')
+export const DecisionWhySchema = z
+  .object({
+    ...WhyShape,
+    as_of: z.string().openapi({
+      description:
+        'The moment the chain describes (R-REC-9): the `as_of` asked for, or the moment it was read when none was. A service of an older version leaves it out, and answers as of now whatever `as_of` says.',
+    }),
+  })
+  .openapi('DecisionWhy')
 
 /** What a recommendation's `state` and its confidence's `level` may be: one list for every answer that says them. */
 export const RecommendationStateSchema = z.enum(['static-default', 'partial', 'sufficient', 'personalization-off', 'enforced'])

@@ -430,14 +430,20 @@ describe('audits as of a past moment (R-REC-9, R-CON-3, R-CON-4, R-CON-5)', () =
   })
 
   it('reads a decision and its chain as they stood then; one not yet proposed is a 404 that says as of when', async () => {
-    const { call, day, before } = await history()
+    const { call, clock, day, before } = await history()
     const then = (await call('GET', `/v1/decisions/D-001?as_of=${day.one}`)).body
     expect(then).toMatchObject({ status: 'accepted', superseded_by: null, version: 2 })
     expect(then.events.map((e: any) => e.type)).toEqual(['proposed', 'accepted'])
     const why = (await call('GET', `/v1/decisions/D-001/why?as_of=${day.one}`)).body
     expect(why.current).toBe('D-001')
     expect(why.chain.map((l: any) => [l.key, l.status, l.superseded_at])).toEqual([['D-001', 'accepted', null]])
-    expect((await call('GET', '/v1/decisions/D-001/why')).body.current).toBe('D-002')
+    // The answer says the moment it describes, so that a client can tell an answer as of then from
+    // one of now (a service of an older version ignores as_of): the moment asked, as one instant…
+    expect(why.as_of).toBe(day.one)
+    const offset = new Date(Date.parse(day.one)).toISOString().replace('Z', '+00:00')
+    expect((await call('GET', `/v1/decisions/D-001/why?as_of=${encodeURIComponent(offset)}`)).body.as_of).toBe(day.one)
+    // …or, without as_of, the moment it was read.
+    expect((await call('GET', '/v1/decisions/D-001/why')).body).toMatchObject({ current: 'D-002', as_of: clock.now().toISOString() })
     for (const path of ['/v1/decisions/D-003', '/v1/decisions/D-003/why', '/v1/decisions/D-001']) {
       const asOf = path === '/v1/decisions/D-001' ? before : day.two
       const missing = await call('GET', `${path}?as_of=${asOf}`)
@@ -1269,6 +1275,12 @@ describe('the OpenAPI document', () => {
       expect(asOf, path).toMatchObject({ in: 'query', required: false, schema: { type: 'string', format: 'date-time' } })
       expect(asOf.description, path).toContain('R-REC-9')
     }
+    // The chain's answer says which moment it describes; a point's decisions leave that to the point's own as_of.
+    const why = doc.components.schemas.DecisionWhy
+    expect(why.required).toContain('as_of')
+    expect(why.properties.as_of).toMatchObject({ type: 'string' })
+    expect(why.properties.as_of.description).toContain('older version')
+    expect(doc.components.schemas.PointWhy.properties.decisions.items.properties.as_of).toBeUndefined()
     const check = doc.components.schemas.DecisionCheck.properties.as_of
     expect(check).toMatchObject({ type: 'string', format: 'date-time' })
     expect(check.description).toContain('counts no pulse')

@@ -501,7 +501,7 @@ describe('createMcpServer: why of a decision or of a point alone', () => {
       ...recordingBackend().backend,
       recommend: async (request) => (asked.push(['recommend', request]), { ok: true, body: { point: 'db' } }),
       whyPoint: async (query) => (asked.push(['whyPoint', query]), { ok: true, body: { point: query.point, decisions: [] } }),
-      whyDecision: async (key, query) => (asked.push(['whyDecision', { key, ...query }]), { ok: true, body: { key, chain: [] } }),
+      whyDecision: async (key, query) => (asked.push(['whyDecision', { key, ...query }]), { ok: true, body: { key, as_of: query.as_of, chain: [] } }),
     }
     return { backend, asked }
   }
@@ -522,7 +522,8 @@ describe('createMcpServer: why of a decision or of a point alone', () => {
     const client = await connected(backend, 'alice')
     const answer = await client.callTool({ name: 'why', arguments: { key: 'ADR-0005', as_of: '2026-07-01T10:00:00Z' } })
     expect(answer.isError).toBeFalsy()
-    expect(JSON.parse(text(answer))).toEqual({ key: 'ADR-0005', chain: [] })
+    // The route's answer as it is, with the moment it describes (as_of), for the agent to check.
+    expect(JSON.parse(text(answer))).toEqual({ key: 'ADR-0005', as_of: '2026-07-01T10:00:00Z', chain: [] })
     expect(asked).toEqual([['whyDecision', { key: 'ADR-0005', as_of: '2026-07-01T10:00:00Z' }]])
     await client.close()
   })
