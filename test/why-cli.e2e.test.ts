@@ -1,13 +1,27 @@
 import { mkdtemp } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closedPort, runCli, startService, type RunningService } from './support/processes'
 
 const running: RunningService[] = []
+const fakes: Server[] = []
 afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.stop()))
+  for (const server of fakes.splice(0)) server.close()
 })
+
+/** A service that answers every request with `body` as JSON, as one of an older version would. */
+async function answering(body: (path: string) => unknown): Promise<string> {
+  const server = createServer((request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' })
+    response.end(JSON.stringify(body(request.url ?? '')))
+  })
+  fakes.push(server)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`
+}
 
 describe('decision-memory why --point', () => {
   it('explains the point for $DECISION_MEMORY_USER, whose choices the hook recorded', async () => {
@@ -99,6 +113,36 @@ describe('decision-memory why --point', () => {
     const ahead = await runCli(['why', 'D-001', '--as-of', new Date(Date.now() + 3600_000).toISOString(), '--data', data], { env: closed })
     expect(ahead.code).toBe(2)
     expect(ahead.stderr).toMatch(/^decision-memory why: --as-of: .*in the future/)
+  })
+
+  it('refuses, exit 1, to print as of --as-of an answer that does not say that moment: a service of an older version ignores it', async () => {
+    const link = { key: 'D-002', title: 'Use PostgreSQL', status: 'accepted', enforce: 'advisory', date: '2026-11-20', decision: 'PostgreSQL.', rationale: 'Joins.', accepted_at: null, superseded_at: null, supersedes: 'D-001', superseded_by: null }
+    // Today's chain, without as_of: what a service from before as_of was echoed sends, whatever the query asks.
+    const chain = { key: 'D-001', current: 'D-002', in_force: 'D-002', chain: [link], rationale: 'One host.', evidence: [], events: [] }
+    const point = { user: 'default', project: null, point: 'complexity-tier', recommendation: null, decisions: [], observations: [] }
+    const then = '2026-07-01T10:00:00.000Z'
+    const older = await answering((path) => (path.startsWith('/v1/why') ? point : chain))
+    for (const args of [['why', 'D-001'], ['why', 'D-001', '--json'], ['why', '--point', 'complexity-tier']]) {
+      const result = await runCli([...args, '--as-of', then], { env: { DECISION_MEMORY_URL: older } })
+      expect(result.code, args.join(' ')).toBe(1)
+      expect(result.stdout, args.join(' ')).toBe('')
+      expect(result.stderr).toMatch(/^decision-memory why: the service does not answer (D-001|point complexity-tier) as of a moment .*older version.*restart it/)
+      expect(result.stderr).toContain(`Nothing printed as of ${then}`)
+    }
+    // Without --as-of, nothing is claimed of a moment: the chain is printed as it is sent.
+    expect((await runCli(['why', 'D-001'], { env: { DECISION_MEMORY_URL: older } })).stdout).toContain('* D-002 [accepted')
+    // An answer that names another moment than the one asked is not printed as of it either.
+    const other = await answering((path) => (path.startsWith('/v1/why') ? { ...point, as_of: '2026-12-01T00:00:00.000Z' } : { ...chain, as_of: '2026-12-01T00:00:00.000Z' }))
+    for (const args of [['why', 'D-001'], ['why', '--point', 'complexity-tier']]) {
+      const result = await runCli([...args, '--as-of', then], { env: { DECISION_MEMORY_URL: other } })
+      expect(result.code, args.join(' ')).toBe(1)
+      expect(result.stderr).toContain(`as of 2026-12-01T00:00:00.000Z, not as of ${then}`)
+    }
+    // The same moment written another way is that moment.
+    const same = await answering(() => ({ ...chain, as_of: then }))
+    const agreed = await runCli(['why', 'D-001', '--as-of', '2026-07-01T12:00:00+02:00'], { env: { DECISION_MEMORY_URL: same } })
+    expect(agreed.stderr).toBe('')
+    expect(agreed.stdout).toMatch(/^D-001 as of 2026-07-01T12:00:00\+02:00\n\* D-002/)
   })
 
   it('names --as-of, exit 2, when the service refuses it as in the future, for a KEY and a --point', async () => {

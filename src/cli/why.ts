@@ -27,7 +27,9 @@ export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [
   --as-of ISO        as the service would have answered then (R-REC-9): with --point, e.g. to
                      see why a question was answered for the user last Tuesday; with KEY,
                      the chain as it stood then (the decisions of it that existed, their
-                     statuses and links then)
+                     statuses and links then); an answer that does not say it is as of
+                     then (a service of an older version, which answers as of now: restart
+                     it after an upgrade) is not printed, even with --json: exit 1
   --json             the answer of the route, as JSON
   --data DIR         the store to read (default: the running service's, else
                      $DECISION_MEMORY_DATA or ./data; \`decision-memory help\` says which store)
@@ -112,6 +114,25 @@ export function pointText(why: PointWhy): string {
     for (const o of why.observations) out.push(`  ${o.id}  ${o.timestamp}  ${o.chosen.join(', ')}`)
   }
   return out.join('\n') + '\n'
+}
+
+/**
+ * Why an answer asked for as of `asOf` cannot be printed as of it, or undefined when it says that
+ * moment. A service of an older version, still running after an upgrade of the command, ignores
+ * `as_of` on `GET /v1/decisions/{key}/why` and sends the chain of now without saying so: printed
+ * under `KEY as of ISO`, it would be a wrong audit said as right. Its answer has no `as_of`; one
+ * that names another moment is refused too, as it describes another moment than the one asked.
+ */
+export function notAsOf(body: unknown, asOf: string, what: string): string | undefined {
+  const said = (body as { as_of?: unknown } | null)?.as_of
+  if (typeof said !== 'string') {
+    return (
+      `the service does not answer ${what} as of a moment (its answer has no as_of): a service of an older version, ` +
+      `still running after the upgrade, answers as of now whatever --as-of says; restart it, then ask again. Nothing printed as of ${asOf}`
+    )
+  }
+  if (Date.parse(said) !== Date.parse(asOf)) return `the service answered ${what} as of ${said}, not as of ${asOf}; nothing printed`
+  return undefined
 }
 
 /** `decision-memory why`: a doorway onto the same `why` as `GET /v1/decisions/{key}/why` and `GET /v1/why`. */
@@ -202,6 +223,12 @@ export async function whyCommand(argv: string[]): Promise<number> {
     throw new UsageError(`--as-of: ${refused.error.message ?? 'refused by the service'}`)
   }
   if (answer.status >= 400) return failure('why', answer)
+  // Checked with --json too: a script that asked for a moment is not handed the chain of another.
+  const wrong = asOf === undefined ? undefined : notAsOf(answer.body, asOf, key ?? `point ${point as string}`)
+  if (wrong !== undefined) {
+    process.stderr.write(`decision-memory why: ${printable(wrong)}\n`)
+    return 1
+  }
   if (values.json === true) process.stdout.write(jsonLine(answer.body))
   else if (key !== undefined) {
     // A replay says so, as a point's does: a chain as it stood then reads like one of now.
