@@ -143,10 +143,11 @@ describe('install-hooks and a token in a hook command', () => {
   })
 
   it('takes a default written into the command, ${T:-abc}, for a written token, and a default read when the hook runs for none', async () => {
-    for (const written of ['${T:-abc}', '${T-abc}', '${T:=abc}', '"${T:-abc}"', "${T:-'a b'}", '${T:-a b}', '${DM_TOKEN:-abc}x']) {
+    // An alternative, ${T:+abc}, is written in the file too: it is the token whenever T is set.
+    for (const written of ['${T:-abc}', '${T-abc}', '${T:=abc}', '"${T:-abc}"', "${T:-'a b'}", '${T:-a b}', '${DM_TOKEN:-abc}x', '${T:+abc}', '${T+abc}']) {
       expect(shownCommand(`DECISION_MEMORY_TOKEN=${written} node x hook`), written).toBe('DECISION_MEMORY_TOKEN=… node x hook')
     }
-    for (const read of ['${T}', '$T', '"$T"', '$(cat ~/.dm-token)', '${T:-}', '${T-""}', '${T:-$U}', '"${T:-$(cat ~/.dm-token)}"', '${#T}']) {
+    for (const read of ['${T}', '$T', '"$T"', '$(cat ~/.dm-token)', '${T:-}', '${T-""}', '${T:-$U}', '"${T:-$(cat ~/.dm-token)}"', '${#T}', '${T:+$U}', '${T:?unset}']) {
       const command = `DECISION_MEMORY_TOKEN=${read} node x hook`
       expect(shownCommand(command), read).toBe(command)
     }

@@ -119,11 +119,11 @@ async function replaceFile(target: string, text: string): Promise<void> {
 /**
  * A token's value written in a hook command, quoted or not (bash's `$'…'` too), or as the default
  * of a variable (`${T:-abc}`, `${T-abc}`, `${T:=abc}`: the token is in the file, used whenever T is
- * unset); not one read when the hook runs (`$(…)`, `$VAR`, `${VAR}`, a backtick, and a default
+ * unset) or its alternative (`${T:+abc}`, `${T+abc}`: used whenever T is set); not one read when the hook runs (`$(…)`, `$VAR`, `${VAR}`, a backtick, and a default
  * that is empty or itself read so, `${T:-}`, `${T:-$U}`). The value ends where sh's word does: at
  * a `;`, `&`, `|`, `<`, `>` or parenthesis, which begin what follows it; a `${…}` is whole.
  */
-const READ_WHEN_RUN = /(?!["']?(?:\$(?!\{\w+:?[-=]["']?[^\s"'$`}])[({\w]|`))/.source
+const READ_WHEN_RUN = /(?!["']?(?:\$(?!\{\w+:?[-=+]["']?[^\s"'$`}])[({\w]|`))/.source
 const WRITTEN_TOKEN = new RegExp(
   String.raw`\b(DECISION_MEMORY_TOKEN=)${READ_WHEN_RUN}(?:\$\{[^}]*\}|\$?'[^']*'|"(?:[^"\\]|\\[\s\S])*"|(?:\\[\s\S]|[^\s'"\\;&|<>()])+)+`,
   'g',
