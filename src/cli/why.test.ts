@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ChainLink, DecisionWhy } from '../decisions/decisions'
 import type { PointWhy } from '../decisions/explain-point'
-import { chainText, pointText } from './why'
+import { chainText, notAsOf, pointText } from './why'
 
 const link = (key: string, status: ChainLink['status'], rationale: string): ChainLink =>
   ({
@@ -118,5 +118,13 @@ describe('decision-memory why --point, the answer as text', () => {
     // A project of one session so far, whose long term backs off to the user's other projects.
     expect(at({ ...layers, recent: { ...layers.recent, sessions: ['s1'] } }).at(-1)).toBe('  possible change of preference: the last session chose render, all sessions, decay-weighted, fly.io')
     expect(at({ ...layers, change_suspected: false }).join('\n')).not.toContain('change of preference')
+  })
+})
+
+describe('decision-memory why --as-of, an answer that does not say the moment asked', () => {
+  it('says an older service may have answered as of now, not that it did: one from before as_of was echoed answered as of then', () => {
+    const said = notAsOf({ key: 'D-001' }, '2026-11-01T00:00:00Z', 'D-001') as string
+    expect(said).toContain('may answer as of now whatever --as-of says, and none says which moment it answered for')
+    expect(notAsOf({ key: 'D-001', as_of: '2026-11-01T00:00:00.000Z' }, '2026-11-01T02:00:00+02:00', 'D-001')).toBeUndefined()
   })
 })

@@ -28,8 +28,8 @@ export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [
                      see why a question was answered for the user last Tuesday; with KEY,
                      the chain as it stood then (the decisions of it that existed, their
                      statuses and links then); an answer that does not say it is as of
-                     then (a service of an older version, which answers as of now: restart
-                     it after an upgrade) is not printed, even with --json: exit 1
+                     then (a service of an older version, which may answer as of now:
+                     restart it after an upgrade) is not printed, even with --json: exit 1
   --json             the answer of the route, as JSON
   --data DIR         the store to read (default: the running service's, else
                      $DECISION_MEMORY_DATA or ./data; \`decision-memory help\` says which store)
@@ -118,8 +118,9 @@ export function pointText(why: PointWhy): string {
 
 /**
  * Why an answer asked for as of `asOf` cannot be printed as of it, or undefined when it says that
- * moment. A service of an older version, still running after an upgrade of the command, ignores
- * `as_of` on `GET /v1/decisions/{key}/why` and sends the chain of now without saying so: printed
+ * moment. A service of an older version, still running after an upgrade of the command, may ignore
+ * `as_of` on `GET /v1/decisions/{key}/why` (one from before it took as_of there does; one from
+ * after, up to the one that says its as_of, answers as of then) and send the chain of now without saying so: printed
  * under `KEY as of ISO`, it would be a wrong audit said as right. Its answer has no `as_of`; one
  * that names another moment is refused too, as it describes another moment than the one asked.
  */
@@ -128,7 +129,7 @@ export function notAsOf(body: unknown, asOf: string, what: string): string | und
   if (typeof said !== 'string') {
     return (
       `the service does not answer ${what} as of a moment (its answer has no as_of): a service of an older version, ` +
-      `still running after the upgrade, answers as of now whatever --as-of says; restart it, then ask again. Nothing printed as of ${asOf}`
+      `still running after the upgrade, may answer as of now whatever --as-of says, and none says which moment it answered for; restart it, then ask again. Nothing printed as of ${asOf}`
     )
   }
   if (Date.parse(said) !== Date.parse(asOf)) return `the service answered ${what} as of ${said}, not as of ${asOf}; nothing printed`

@@ -269,7 +269,7 @@ export const DecisionWhySchema = z
     ...WhyShape,
     as_of: z.string().openapi({
       description:
-        'The moment the chain describes (R-REC-9): the `as_of` asked for, or the moment it was read when none was. A service of an older version leaves it out, and answers as of now whatever `as_of` says.',
+        'The moment the chain describes (R-REC-9): the `as_of` asked for, or the moment it was read when none was. A service of an older version leaves it out, and one from before `as_of` was taken here answers as of now whatever `as_of` says.',
     }),
   })
   .openapi('DecisionWhy')
