@@ -264,8 +264,8 @@ describe('install-hooks and a hook kept inside quotes of the user', () => {
       stderr = ''
       expect(await installHooksCommand(['--file', file])).toBe(0)
       expect(stderr, wrapped).toBe(
-        `decision-memory install-hooks: warning: ${file}: a hook run inside quotes of your own, kept as written: /no/such/clone/bin/decision-memory.js does not exist; ` +
-          'it fails on every call until it does: edit the path in it, or remove that hook and run install-hooks again\n',
+        `decision-memory install-hooks: warning: ${file}: a hook run inside quotes of your own, kept as written: /no/such/clone/bin/decision-memory.js does not exist on this machine; ` +
+          'if the hook runs here (not through ssh or a container), it fails on every call until it does: edit the path in it, or remove that hook and run install-hooks again\n',
       )
       expect(stdout).toContain(`unchanged PreToolUse (matcher AskUserQuestion): ${wrapped}`)
       expect(await readFile(file, 'utf8')).toContain(JSON.stringify(wrapped))
@@ -275,7 +275,7 @@ describe('install-hooks and a hook kept inside quotes of the user', () => {
     stderr = ''
     expect(await installHooksCommand(['--file', file, '--guard', '--dry-run'])).toBe(0)
     expect(stderr).toContain('warning: ')
-    expect(stderr).toContain(': a hook run inside quotes of your own, kept as written: /no/such/clone/bin/decision-memory.js does not exist;')
+    expect(stderr).toContain(': a hook run inside quotes of your own, kept as written: /no/such/clone/bin/decision-memory.js does not exist on this machine;')
   })
 
   it('says nothing when the path is there, or cannot be known here', async () => {

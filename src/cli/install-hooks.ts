@@ -162,8 +162,8 @@ function warnOfGoneWrapped(commands: readonly string[], file: string): void {
   const gone = new Set(commands.map((c) => wrappedScriptOf(c)).filter((path): path is string => path !== undefined && !existsSync(path)))
   for (const path of gone) {
     process.stderr.write(
-      `decision-memory install-hooks: warning: ${file}: a hook run inside quotes of your own, kept as written: ${path} does not exist; ` +
-        `it fails on every call until it does: edit the path in it, or remove that hook and run install-hooks again\n`,
+      `decision-memory install-hooks: warning: ${file}: a hook run inside quotes of your own, kept as written: ${path} does not exist on this machine; ` +
+        `if the hook runs here (not through ssh or a container), it fails on every call until it does: edit the path in it, or remove that hook and run install-hooks again\n`,
     )
   }
 }
