@@ -265,11 +265,12 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
       // From the hook command as written, which keeps the variables an earlier install set before
       // it (`DECISION_MEMORY_URL=…`): the guard must ask the same service.
       const written = merged.changes.find((c) => c.event === 'PreToolUse')?.command ?? command
-      const guarded = mergeGuard(merged.settings, guardCommandOf(written) ?? (guardCommandOf(command) as string))
+      const besideWritten = guardCommandOf(written)
+      const guarded = mergeGuard(merged.settings, besideWritten ?? (guardCommandOf(command) as string))
       merged = { settings: guarded.settings, changes: [...merged.changes, ...guarded.changes] }
       // A hook kept inside quotes of the user's own gives no guard command: the one added is the
       // default's, without what the wrapper sets for the service (asked of another, or refused).
-      if (guardCommandOf(written) === null && guarded.changes.some((c) => c.action === 'added')) unguarded = serviceVariablesOf(written)
+      if (besideWritten === null && guarded.changes.some((c) => c.action === 'added')) unguarded = serviceVariablesOf(written)
     }
   } catch (error) {
     if (error instanceof SettingsShapeError) return fail(`${file}: ${error.message}; nothing written`)
