@@ -55,14 +55,23 @@ const DAY_BEFORE = /^\[?(\d{4}-\d{2}-\d{2})\]?(?:\s*[:\u2014\u2013-]\s*|\s+)(?=\
 /** A day right after a status word: `Accepted (2020-05-05)`, `Accepted on 2020-05-05`, `Accepted: 2020-05-05`. */
 const DAY_AFTER = /^\p{L}+(?:\s*[(:,]\s*|\s+on\s+|\s+)(\d{4}-\d{2}-\d{2})\b/u
 
+/**
+ * The link words of a supersede, as records write them (adr-tools writes "Supercedes"); one list for
+ * a link on a line of its own and one after a status on its line. "Obsoleted by" names what replaces
+ * the record, as RFCs use it (and adr-tools users name their own link types, `adr new -l
+ * "3:Obsoletes:Obsoleted by"`): a supersede, not a deprecation, which names no successor.
+ */
+const SUPERSEDED_BY = String.raw`(?:superseded|superceded|replaced|obsoleted)\s+by`
+const SUPERSEDES = String.raw`(?:supersedes|supercedes|replaces|obsoletes)`
+/** A line that is a link alone: `Superseded by [3. …](…)`, `Supersedes: ADR-0002`. */
+const SUPERSEDED_BY_LINE = new RegExp(String.raw`^${SUPERSEDED_BY}\s*:?\s*(.+)$`, 'i')
+const SUPERSEDES_LINE = new RegExp(String.raw`^${SUPERSEDES}\s*:?\s*(.+)$`, 'i')
+
 function readStatusWords(plain: string, dayBefore: string | undefined, definitions?: LinkDefinitions): StatusLine | undefined {
   const words = plain.replace(/^\[|\]$/g, '').replace(BADGE, '').toLowerCase()
-  // "Obsoleted by" names what replaces the record, as RFCs use it (and adr-tools users name their
-  // own link types, `adr new -l "3:Obsoletes:Obsoleted by"`): a supersede, not a deprecation,
-  // which names no successor.
-  const superseded = /^(?:superseded|superceded|replaced|obsoleted)\s+by\s*:?\s*(.+)$/i.exec(plain)
+  const superseded = SUPERSEDED_BY_LINE.exec(plain)
   if (superseded !== null) return { status: 'superseded', supersededBy: linkTarget(superseded[1] as string, definitions) }
-  const supersedes = /^(?:supersedes|supercedes|replaces|obsoletes)\s*:?\s*(.+)$/i.exec(plain)
+  const supersedes = SUPERSEDES_LINE.exec(plain)
   if (supersedes !== null) return { supersedes: linkTarget(supersedes[1] as string, definitions) }
   const moved = statusMovedOn(plain, definitions)
   if (moved !== undefined) return moved
@@ -99,7 +108,7 @@ function statusMovedOn(plain: string, definitions?: LinkDefinitions): StatusLine
 }
 
 /** A link word after a status on its line: `Accepted, Supersedes [...]`, `Deprecated; superseded by [...]`. */
-const LINK_AFTER_STATUS = /^(.+?)\s*(?:[,;:.(\u2014\u2013]|\s-|\s)\s*((?:superseded|superceded|replaced|obsoleted)\s+by\b|supersedes\b|supercedes\b|replaces\b|obsoletes\b)(.*)$/i
+const LINK_AFTER_STATUS = new RegExp(String.raw`^(.+?)\s*(?:[,;:.(\u2014\u2013]|\s-|\s)\s*(${SUPERSEDED_BY}\b|${SUPERSEDES}\b)(.*)$`, 'i')
 
 /**
  * What names a record right after a link word in the middle of a line: a Markdown link, a key
