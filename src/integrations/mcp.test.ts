@@ -500,7 +500,8 @@ describe('createMcpServer: why of a decision or of a point alone', () => {
     const backend: McpBackend = {
       ...recordingBackend().backend,
       recommend: async (request) => (asked.push(['recommend', request]), { ok: true, body: { point: 'db' } }),
-      whyPoint: async (query) => (asked.push(['whyPoint', query]), { ok: true, body: { point: query.point, decisions: [] } }),
+      // As the routes answer: the moment asked for, as_of, said in the answer when one was given.
+      whyPoint: async (query) => (asked.push(['whyPoint', query]), { ok: true, body: { point: query.point, decisions: [], ...(query.as_of === undefined ? {} : { as_of: query.as_of }) } }),
       whyDecision: async (key, query) => (asked.push(['whyDecision', { key, ...query }]), { ok: true, body: { key, as_of: query.as_of, chain: [] } }),
     }
     return { backend, asked }
@@ -526,6 +527,36 @@ describe('createMcpServer: why of a decision or of a point alone', () => {
     expect(JSON.parse(text(answer))).toEqual({ key: 'ADR-0005', as_of: '2026-07-01T10:00:00Z', chain: [] })
     expect(asked).toEqual([['whyDecision', { key: 'ADR-0005', as_of: '2026-07-01T10:00:00Z' }]])
     await client.close()
+  })
+
+  it('is a tool error when an answer asked as of a moment does not say that moment, as why --as-of refuses it: an older service answers as of now', async () => {
+    const then = '2026-07-01T10:00:00Z'
+    // What a service of an older version sends whatever as_of asks: today's chain, no as_of.
+    const older: McpBackend = {
+      ...askedBackend().backend,
+      whyDecision: async (key) => ({ ok: true, body: { key, chain: [] } }),
+      whyPoint: async (query) => ({ ok: true, body: { point: query.point, decisions: [] } }),
+    }
+    const client = await connected(older, undefined)
+    for (const [args, what] of [
+      [{ key: 'D-001', as_of: then }, 'D-001'],
+      [{ point: 'db', as_of: then }, 'point db'],
+      [{ ...WHY_Q, as_of: then }, 'point db'],
+    ] as const) {
+      const answer = await client.callTool({ name: 'why', arguments: args })
+      expect(answer.isError, JSON.stringify(args)).toBe(true)
+      expect(text(answer)).toMatch(new RegExp(`^as_of_not_answered: .*the service does not answer ${what} as of a moment .*older version.*Nothing answered as of ${then}`))
+    }
+    // Without as_of nothing is claimed of a moment: the answer passes as it is.
+    expect((await client.callTool({ name: 'why', arguments: { key: 'D-001' } })).isError).toBeFalsy()
+    expect((await client.callTool({ name: 'why', arguments: WHY_Q })).isError).toBeFalsy()
+    // One that names another moment than the one asked is refused too; the same moment written
+    // another way is that moment.
+    const other = await connected({ ...older, whyDecision: async (key) => ({ ok: true, body: { key, as_of: '2026-12-01T00:00:00.000Z' } }) }, undefined)
+    expect(text(await other.callTool({ name: 'why', arguments: { key: 'D-001', as_of: then } }))).toContain(`as of 2026-12-01T00:00:00.000Z, not as of ${then}`)
+    const same = await connected({ ...older, whyDecision: async (key) => ({ ok: true, body: { key, as_of: '2026-07-01T12:00:00+02:00' } }) }, undefined)
+    expect((await same.callTool({ name: 'why', arguments: { key: 'D-001', as_of: then } })).isError).toBeFalsy()
+    await Promise.all([client.close(), other.close(), same.close()])
   })
 
   it('refuses a key given with a question, a point or a session, naming each, and asks nothing', async () => {

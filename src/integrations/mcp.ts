@@ -10,6 +10,7 @@ import {
   type CallToolResult,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js'
+import { notAsOf } from '../cli/why'
 import { systemClock, type Clock } from '../clock'
 import { runOfContext } from '../decisions/applicability'
 import { DecisionKeySchema } from '../decisions/decision'
@@ -52,6 +53,17 @@ function errorText(error: Extract<BackendAnswer, { ok: false }>['error']): strin
 function result(answer: BackendAnswer, shape: (body: unknown) => unknown = (body) => body): CallToolResult {
   if (!answer.ok) return { isError: true, content: [{ type: 'text', text: errorText(answer.error) }] }
   return { content: [{ type: 'text', text: JSON.stringify(shape(answer.body), null, 2) }] }
+}
+
+/**
+ * An answer asked as of `asOf` that does not say that moment, as a tool error: a service of an older
+ * version, still running after an upgrade, may answer as of now whatever `as_of` says (`why --as-of`
+ * refuses it the same way), and an audit of last Tuesday answered with today's chain passes for right.
+ */
+function answeredAsOf(answer: BackendAnswer, asOf: string | undefined, what: string): BackendAnswer {
+  if (!answer.ok || asOf === undefined) return answer
+  const wrong = notAsOf(answer.body, asOf, what, 'answered', 'as_of')
+  return wrong === undefined ? answer : { ok: false, error: { code: 'as_of_not_answered', message: wrong } }
 }
 
 /** A tool error for arguments that fit the schema but not together, naming the fields as a 400 does. */
@@ -311,7 +323,7 @@ export function createMcpServer(
         if (extra.length > 0) {
           return refused(extra, `why with key explains that decision, and takes only as_of beside it: drop ${extra.map((i) => i.path).join(', ')}`)
         }
-        return result(await backend.whyDecision(key, { as_of: input.as_of }))
+        return result(answeredAsOf(await backend.whyDecision(key, { as_of: input.as_of }), input.as_of, key))
       }
       // In the run the context describes: decisions scoped to its task, path or stage apply there too (R-CON-4).
       const run = runOfContext(input.context)
@@ -334,7 +346,7 @@ export function createMcpServer(
           if (!['task', 'path', 'stage'].includes(name)) extra.push({ path: `context.${name}`, message: 'at a point alone the context gives only `task`, `path` and `stage`' })
         }
         if (extra.length > 0) return refused(extra, `why at a point alone takes no ${extra.map((i) => i.path).join(', ')}: give the question with them`)
-        return result(await asked(input.point))
+        return result(answeredAsOf(await asked(input.point), input.as_of, `point ${input.point}`))
       }
       if (question === undefined || all_options === undefined) {
         const path = question === undefined ? 'question' : 'all_options'
@@ -354,7 +366,9 @@ export function createMcpServer(
       }
       if (!answer.ok) return result(answer)
       const rec = answer.body as ContractedRecommendation
-      const behind = await asked(rec.point, at)
+      // Checked only when the agent gave as_of: `at` otherwise is this server's now, which an older
+      // service answering as of its own now describes as well as it can.
+      const behind = answeredAsOf(await asked(rec.point, at), input.as_of, `point ${rec.point}`)
       if (behind.ok) return result({ ok: true, body: { ...whyOf(rec), point_why: behind.body } })
       // A point nothing is known of yet (no observation, no decision bound to it) has no `why` of
       // its own: the recommendation explains itself. Any other failure is the tool's: an answer
