@@ -35,6 +35,14 @@ describe('sessions and expertise (R-SES)', () => {
     expect(again.body.expertise.sessions).toBe(1)
   })
 
+  it('answers a session started again with another project as stored: it stays in the project it was started in, which the answer says', async () => {
+    const { call } = await createTestApp()
+    expect((await call('POST', '/v1/sessions', { user: 'alice', session_id: 's-1', project: 'billing' })).status).toBe(201)
+    const again = await call('POST', '/v1/sessions', { user: 'alice', session_id: 's-1', project: 'search' })
+    expect(again.status).toBe(200)
+    expect(again.body).toMatchObject({ session_id: 's-1', project: 'billing' })
+  })
+
   it.each([
     [9, 'beginner', 'strong', 'Tier L (Recommended)'],
     [10, 'intermediate', 'medium', 'Tier L (Recommended)'],

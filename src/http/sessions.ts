@@ -12,7 +12,9 @@ const start = createRoute({
   operationId: 'startSession',
   tags: ['sessions'],
   summary: 'Start a session (R-SES-1)',
-  description: 'Idempotent: starting a session that exists returns it (200); a new one answers 201.',
+  description:
+    'Idempotent: starting a session that exists returns it as stored (200), its `project` the one it was started in ' +
+    'whatever the request says; a `started_at` earlier than the stored one moves its start back. A new one answers 201.',
   // Every field has a default: a request without a body starts a session for "default".
   request: { body: { required: false, content: { 'application/json': { schema: SessionRequest } } } },
   responses: {
