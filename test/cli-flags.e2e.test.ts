@@ -161,6 +161,24 @@ describe('a command whose reader stops reading', () => {
       expect(code, args.join(' ')).toBe(141)
     }
   })
+
+  it('says in one line, exit 1, that it could not write its output to a full disk, not with a stack trace', async () => {
+    const { spawn } = await import('node:child_process')
+    const { existsSync, openSync, closeSync } = await import('node:fs')
+    const { BIN, cleanEnv } = await import('./support/processes')
+    // /dev/full: every write fails with ENOSPC, as `export … > backup.ndjson` on a full disk does.
+    if (!existsSync('/dev/full')) return
+    for (const args of [['version'], ['preferences', '--user', 'alice', '--json']]) {
+      const full = openSync('/dev/full', 'w')
+      const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv({ DECISION_MEMORY_URL: service.url }), stdio: ['ignore', full, 'pipe'] })
+      closeSync(full)
+      let stderr = ''
+      child.stderr?.on('data', (chunk) => (stderr += chunk))
+      const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+      expect(stderr, args.join(' ')).toBe(`decision-memory ${args[0]}: cannot write the output: ENOSPC\n`)
+      expect(code, args.join(' ')).toBe(1)
+    }
+  })
 })
 
 describe('a name "." or ".."', () => {

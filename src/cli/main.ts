@@ -120,8 +120,15 @@ export async function main(argv: string[]): Promise<number> {
   // tool call), so their answer goes unread and they end as they would have (R-CAP-6).
   if (name !== 'serve') {
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error
-      if (name !== 'hook' && name !== 'guard') process.exit(141)
+      if (name === 'hook' || name === 'guard') {
+        if (error.code !== 'EPIPE') throw error
+        return
+      }
+      if (error.code === 'EPIPE') process.exit(141)
+      // Any other failure to write the output (ENOSPC: `export … > backup.ndjson` on a full disk)
+      // is the command's failure, said in one line as the others are, not as a stack trace.
+      process.stderr.write(`decision-memory${name === undefined ? '' : ` ${name}`}: cannot write the output: ${error.code ?? error.message}\n`)
+      process.exit(1)
     })
   }
   if (name === undefined) {
