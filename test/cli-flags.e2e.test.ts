@@ -181,6 +181,17 @@ describe('a command whose reader stops reading', () => {
   })
 })
 
+describe('export --out -', () => {
+  it('writes the export to stdout, as `-` is for an output file, not to a file named - in the current directory', async () => {
+    await post('/v1/observations', [observation('dash')])
+    const cwd = mkdtempSync(join(tmpdir(), 'dm-export-dash-'))
+    const result = await runCli(['export', '--user', 'dash', '--out', '-'], { env: { DECISION_MEMORY_URL: service.url }, cwd })
+    expect(result.code).toBe(0)
+    expect(JSON.parse(result.stdout.split('\n')[0] as string)).toMatchObject({ type: 'export', user: 'dash' })
+    expect(readdirSync(cwd)).toEqual([])
+  })
+})
+
 describe('a name "." or ".."', () => {
   it('is a usage error naming the flag, before any request: a URL drops it, and the command would hit another route', async () => {
     const env = { DECISION_MEMORY_URL: service.url }

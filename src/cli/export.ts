@@ -14,7 +14,7 @@ export const EXPORT_HELP = `decision-memory export --user USER [--out FILE] [--d
   --user USER  whose data (required)
   --out FILE   write it to FILE, made readable by its owner only (mode 0600, a file there
                already made so before it is written), instead of stdout; a FILE that cannot be
-               written is said on stderr, exit 1
+               written is said on stderr, exit 1; \`--out -\` is stdout
   --data DIR   the store to export from (default: the running service's, else
                $DECISION_MEMORY_DATA or ./data)
 `
@@ -41,7 +41,9 @@ export async function exportCommand(argv: string[]): Promise<number> {
   if (answer.status >= 400) return failure('export', answer)
   // NDJSON is for programs, but it is often looked at where it lands: C1 controls escaped (same values).
   const text = terminalSafeJson(answer.body as string)
-  if (values.out === undefined) process.stdout.write(text)
+  // `-` is stdout, as for most commands that take an output file: not a file named `-` made in the
+  // current directory while the script that asked for stdout gets nothing and exit 0.
+  if (values.out === undefined || values.out === '-') process.stdout.write(text)
   else {
     try {
       // Everything held about the user is for the user alone: a file there already (made by
