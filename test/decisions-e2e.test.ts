@@ -197,6 +197,12 @@ describe('guard, import-adr and why end to end, over the real service', () => {
       const typo = await cli(['import-adr', join(tmpdir(), 'dm-no-such-folder', 'adr')], env)
       expect(typo.code).toBe(1)
       expect(typo.stderr).toContain('cannot read')
+      // Inside one too, when the store holds no decision of it: a typo, not a folder git rm took.
+      const typoHere = await cli(['import-adr', join(third, '..', 'adrr'), '--prefix', 'CL'], env)
+      expect(typoHere.code).toBe(1)
+      expect(typoHere.stdout).toBe('')
+      expect(typoHere.stderr).toContain('cannot read')
+      expect((await cli(['import-adr', join(third, '..', 'adrr'), '--json'], env)).code).toBe(1)
     } finally {
       await rm(repos, { recursive: true, force: true })
     }

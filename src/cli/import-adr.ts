@@ -103,6 +103,8 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
   }
   const prefixed = (key: string) => (prefix === undefined ? key : `${prefix}-${key}`)
   let reading
+  // The folder is not there, inside a repository: its records may all have been removed with git rm.
+  let folderGone = false
   try {
     reading = await readAdrFolder(dir, format)
   } catch (error) {
@@ -121,6 +123,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
       process.stderr.write(`decision-memory import-adr: cannot read ${dir}: ${code ?? (error as Error).message}\n`)
       return 1
     }
+    folderGone = true
     reading = { records: [], problems: [], skipped: [], formats: {}, logs: [], files: [] }
   }
   const problems: ImportProblem[] = [...reading.problems]
@@ -217,6 +220,13 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     }
   }
 
+  // A folder that is not there, of which the store holds no decision to report missing, is no
+  // folder whose records were removed: a typo (`doc/adr` for `docs/adr`), which would otherwise
+  // read 0 records and exit 0 in a script. (A service from before `missing` cannot tell.)
+  if (folderGone && (report === null || report.missing?.length === 0) && values['dry-run'] !== true) {
+    process.stderr.write(`decision-memory import-adr: cannot read ${dir}: ENOENT (no such folder, and no decision in the store was imported from it)\n`)
+    return 1
+  }
   const shown = problems.map((p) => ({ ...p, path: join(dir, p.path) }))
   if (values.json === true) {
     const read = { formats: reading.formats, records: records.map((r) => r.key), skipped: reading.skipped, problems: shown }
