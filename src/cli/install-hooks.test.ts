@@ -110,6 +110,16 @@ describe('install-hooks when the settings file cannot be written', () => {
   })
 })
 
+describe('install-hooks --file -', () => {
+  it('is a usage error pointing to --dry-run, not a settings file named - made in the current directory', async () => {
+    // With --dry-run, so that nothing is written here whatever the outcome.
+    const refused = installHooksCommand(['--file', '-', '--dry-run'])
+    await expect(refused).rejects.toThrow(UsageError)
+    await expect(refused).rejects.toThrow('--file -: install-hooks writes a settings file; for the settings on stdout, use --dry-run')
+    expect(stdout).toBe('')
+  })
+})
+
 describe('the hook command of a checkout', () => {
   it('keeps a plain path in double quotes, as earlier installs wrote it, so that they change nothing', () => {
     expect(defaultHookCommand('/home/dev/decision memory/bin/decision-memory.js')).toBe('node "/home/dev/decision memory/bin/decision-memory.js" hook')

@@ -15,7 +15,8 @@ export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR 
 
   --project DIR  DIR/.claude/settings.json, DIR an existing folder (default: the current directory)
   --user         ~/.claude/settings.json, for every project
-  --file FILE    any settings file, e.g. .claude/settings.local.json (not committed)
+  --file FILE    any settings file, e.g. .claude/settings.local.json (not committed); not -
+                 (for the settings on stdout, --dry-run)
   --command CMD  the hook command (default: node <this checkout>/bin/decision-memory.js hook); a
                  blank one is refused, and one whose program (or node's script, by absolute
                  path) is not there is written with a warning on stderr
@@ -232,6 +233,8 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
   })
   const targets = [values.project !== undefined, values.user === true, values.file !== undefined].filter(Boolean)
   if (targets.length > 1) throw new UsageError('give one of --project, --user or --file')
+  // `-` is stdout to a script (`--out -` of export): not a settings file named `-` made here.
+  if (values.file === '-') throw new UsageError('--file -: install-hooks writes a settings file; for the settings on stdout, use --dry-run')
   const file =
     values.file !== undefined
       ? resolve(values.file)
