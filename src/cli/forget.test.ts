@@ -1,5 +1,14 @@
-import { describe, expect, it } from 'vitest'
-import { forgetSentence } from './forget'
+import { mkdtemp, readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { captured } from '../../test/support/captured'
+import { forgetCommand, forgetSentence } from './forget'
+import { appendToSpool } from './spool'
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
 
 describe('decision-memory forget, the sentence it prints', () => {
   it('counts one entry and one spooled event in the singular, more in the plural', () => {
@@ -9,5 +18,21 @@ describe('decision-memory forget, the sentence it prints', () => {
 
   it('leaves the spool out when none of its events was the user\'s', () => {
     expect(forgetSentence({ user: 'bob', deleted: 0, spooled: 0 })).toBe('forgot bob: 0 entries deleted\n')
+  })
+})
+
+describe('decision-memory forget --spool', () => {
+  it('takes the user\'s events out of the spool a hook run with --spool FILE writes, and leaves the others\'', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'dm-forget-spool-'))
+    const spool = join(folder, 'hook-spool.ndjson')
+    await appendToSpool(spool, { at: '2026-12-01T10:00:00.000Z', user: 'bob', payload: { hook_event_name: 'SessionStart' } })
+    await appendToSpool(spool, { at: '2026-12-01T10:00:01.000Z', user: 'carol', payload: { hook_event_name: 'SessionStart' } })
+    // A store of its own, opened here: no service is asked for a store it does not hold.
+    const { code, stdout } = await captured(() => forgetCommand(['--user', 'bob', '--yes', '--json', '--data', folder, '--spool', spool]))
+    expect(code).toBe(0)
+    expect(JSON.parse(stdout)).toMatchObject({ user: 'bob', spooled: 1 })
+    const left = await readFile(spool, 'utf8')
+    expect(left).not.toContain('"bob"')
+    expect(left).toContain('"carol"')
   })
 })

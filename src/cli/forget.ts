@@ -1,9 +1,9 @@
-import { UsageError, userFlag, parseFlags } from './options'
+import { homePath, UsageError, userFlag, parseFlags } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 import { jsonLine } from './terminal'
 import { forgetInSpool, spoolFile } from './spool'
 
-export const FORGET_HELP = `decision-memory forget --user USER --yes [--json] [--data DIR]
+export const FORGET_HELP = `decision-memory forget --user USER --yes [--json] [--data DIR] [--spool FILE]
 
   Deletes everything held about USER: observations, sessions, every index and aggregate, and
   the hook events of USER waiting in this machine's spool ($DECISION_MEMORY_SPOOL) or set aside
@@ -18,13 +18,15 @@ export const FORGET_HELP = `decision-memory forget --user USER --yes [--json] [-
   --json       print {"user", "deleted", "spooled"} as one JSON line instead of the sentence
   --data DIR   the store to forget USER in (default: the running service's, else
                $DECISION_MEMORY_DATA or ./data)
+  --spool FILE the spool to take USER's hook events out of, for a hook run with --spool FILE
+               (default $DECISION_MEMORY_SPOOL or ~/.decision-memory/spool.ndjson)
 `
 
 /** `decision-memory forget` (R-SVC-5). */
 export async function forgetCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags({
     args: argv,
-    options: { user: { type: 'string' }, yes: { type: 'boolean' }, json: { type: 'boolean' }, data: { type: 'string' } },
+    options: { user: { type: 'string' }, yes: { type: 'boolean' }, json: { type: 'boolean' }, data: { type: 'string' }, spool: { type: 'string' } },
     strict: true,
   })
   const user = userFlag(values.user, 'forget')
@@ -40,7 +42,9 @@ export async function forgetCommand(argv: string[]): Promise<number> {
   // After the store: an event a hook delivered before this was forgotten with the store, one still
   // waiting is removed here. A drain already under way in another hook puts back what it could not
   // deliver; those events are that hook's (README).
-  const spooled = await forgetInSpool(spoolFile(), user)
+  // The hook's own spool when it was run with --spool: else its events, delivered later, would
+  // bring back some of what was just forgotten.
+  const spooled = await forgetInSpool(values.spool === undefined ? spoolFile() : homePath(values.spool), user)
   const result = { ...(answer.body as { user: string; deleted: number }), spooled }
   if (values.json === true) process.stdout.write(jsonLine(result))
   else process.stdout.write(forgetSentence(result))
