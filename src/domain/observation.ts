@@ -189,6 +189,17 @@ export const FIELD_DESCRIPTIONS = {
 /** An ISO 8601 time with a zone, e.g. `2026-07-01T10:00:00Z`. */
 export const TimestampSchema = z.iso.datetime({ offset: true })
 
+/**
+ * A timestamp in a URL query (`?as_of=`, `?at=`): a `+` there reads as a space, so an offset
+ * typed as written, `?as_of=2026-07-01T15:30:00+05:30`, arrives as `2026-07-01T15:30:00 05:30`,
+ * and was refused as no ISO time, at every zone east of UTC, unless the `+` was sent as `%2B`. A
+ * space is in no ISO time, so one right before a `hh:mm` offset at the end is read as the `+` it was.
+ */
+export const QueryTimestampSchema = z.preprocess(
+  (value) => (typeof value === 'string' ? value.replace(/ (?=\d{2}:\d{2}$)/, '+') : value),
+  TimestampSchema,
+)
+
 /** AskUserQuestion's own spelling of `multi_select`, taken for it: an orchestrator that copies its question's fields sends this one. */
 export const MultiSelectAlias = z.boolean().optional().meta({ description: FIELD_DESCRIPTIONS.multiSelect })
 

@@ -13,7 +13,7 @@ import {
 import { ImportedDecisionSchema } from '../decisions/imported-decision'
 import { PULSE_SOURCES } from '../decisions/store'
 import { LIMITS } from '../domain/limits'
-import { FIELD_DESCRIPTIONS, LabelSchema, IdentifierSchema, TimestampSchema } from '../domain/observation'
+import { FIELD_DESCRIPTIONS, LabelSchema, IdentifierSchema, QueryTimestampSchema, TimestampSchema } from '../domain/observation'
 
 const LayerSchema = z.object({
   observations: z.number().int(),
@@ -137,9 +137,11 @@ export const DecisionKeyParam = z.object({
 
 /** `as_of` of the decision routes (R-REC-9): an audit, answered from the decisions as they stood then. */
 const AsOfField = TimestampSchema.optional()
+/** The same in a URL query, where an offset's `+` may arrive as a space. */
+const QueryAsOfField = QueryTimestampSchema.optional()
 
 export const DecisionAsOfQuery = z.object({
-  as_of: AsOfField.openapi({
+  as_of: QueryAsOfField.openapi({
     description: 'The decision as it stood then, with its events up to then (R-REC-9); a 404 if it was not yet proposed.',
   }),
 })
@@ -154,7 +156,7 @@ export const ApplicableQuery = z.object({
   path: z.string().min(1).max(1000).optional(),
   stage: IdentifierSchema.optional(),
   point: IdentifierSchema.optional(),
-  as_of: AsOfField.openapi({
+  as_of: QueryAsOfField.openapi({
     description: 'The decisions that applied then, as they stood then (R-REC-9): an audit, which counts no pulse.',
   }),
 })
@@ -289,7 +291,7 @@ export const WhyQuery = z.object({
     description: 'The session asked in: its personalization then decides whether the answer was personal (R-SES-3). Read, never started.',
   }),
   point: IdentifierSchema,
-  as_of: TimestampSchema.optional().openapi({ description: 'Explain the answer as the service would have given it then (R-REC-9).' }),
+  as_of: QueryTimestampSchema.optional().openapi({ description: 'Explain the answer as the service would have given it then (R-REC-9).' }),
   // Task and stage are taken as a recommendation's `context` takes them (the answer is recomputed
   // with them as its context, and the MCP `why` tool passes its context's on): any text of up to
   // 500 characters, not only an identifier; refused, they made that tool fail where recommend answered.

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import type { DecisionMemory } from '../decision-memory'
-import { IdentifierSchema, TimestampSchema } from '../domain/observation'
+import { IdentifierSchema, QueryTimestampSchema } from '../domain/observation'
 import { ClaudeCodeHookPayloadSchema, handleClaudeCodeHook } from '../integrations/claude-code'
 import { authorizeUsers } from './auth'
 import { ErrorSchema } from './errors'
@@ -11,7 +11,7 @@ const HookQuery = z.object({
     param: { name: 'user', in: 'query' },
     description: 'Whose choices these are (Claude Code does not say).',
   }),
-  at: TimestampSchema.optional().openapi({
+  at: QueryTimestampSchema.optional().openapi({
     param: { name: 'at', in: 'query' },
     description: 'When the event happened, for a payload delivered late from the hook spool; default now.',
   }),

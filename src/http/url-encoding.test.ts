@@ -34,3 +34,38 @@ describe('a URL whose percent-encoding is not UTF-8', () => {
     expect(read.body.user).toBe('jürgen')
   })
 })
+
+describe('a time in the query whose offset was typed with a + (read as a space)', () => {
+  const DECISION = { title: 'Use pnpm', decision: 'pnpm everywhere', rationale: 'one lockfile' }
+
+  it('is the time it was typed as, at each route that takes as_of or at in its query', async () => {
+    // 10:00 UTC, the test clock; the decision is proposed then, so 15:29+05:30 (09:59 UTC) is before it.
+    const { call } = await createTestApp()
+    expect((await call('POST', '/v1/decisions', DECISION)).status).toBe(201)
+    const after = await call('GET', '/v1/decisions/D-001?as_of=2026-07-01T15:31:00+05:30')
+    expect(after.status).toBe(200)
+    const before = await call('GET', '/v1/decisions/D-001?as_of=2026-07-01T15:29:00+05:30')
+    expect(before.status).toBe(404)
+    const why = await call('GET', '/v1/decisions/D-001/why?as_of=2026-07-01T15:31:00+05:30')
+    expect(why.body.as_of).toBe('2026-07-01T10:01:00.000Z')
+    expect((await call('GET', '/v1/decisions/applicable?as_of=2026-07-01T15:31:00+05:30')).status).toBe(200)
+    await call('POST', '/v1/observations', { ...TIER, user_choice: 'Tier S', decision_id: 'x-1', timestamp: '2026-07-01T09:00:00Z' })
+    const point = await call('GET', '/v1/why?point=complexity-tier&as_of=2026-07-01T15:31:00+05:30')
+    expect(point.status).toBe(200)
+    expect(point.body.as_of).toBe('2026-07-01T10:01:00.000Z')
+  })
+
+  it('dates a late hook delivery (?at=) when it happened', async () => {
+    const { call, store } = await createTestApp()
+    const start = await call('POST', '/v1/hooks/claude-code?at=2026-07-01T14:00:00+05:30', { hook_event_name: 'SessionStart', session_id: 's-late' })
+    expect(start.status).toBe(200)
+    expect((await store.getSession('default', 's-late'))?.started_at).toBe('2026-07-01T08:30:00.000Z')
+  })
+
+  it('is still refused when it is no time, naming the field', async () => {
+    const { call } = await createTestApp()
+    const refused = await call('GET', '/v1/decisions/applicable?as_of=2026-07-01 05:30')
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.issues[0].path).toBe('as_of')
+  })
+})
