@@ -1,9 +1,8 @@
 import { resolve } from 'node:path'
 import { loadPolicy } from '../config/load-policy'
 import { InputError } from '../domain/errors'
-import { TimestampSchema } from '../domain/observation'
 import type { DecayScanResult } from '../memory/decay-scan'
-import { UsageError, parseFlags } from './options'
+import { UsageError, parseFlags, timestampFlag } from './options'
 import { failure, ServiceUnavailableError, throughServiceOrLocal } from './service-client'
 import { jsonLine } from './terminal'
 
@@ -39,9 +38,7 @@ export async function decayScanCommand(argv: string[]): Promise<number> {
     },
     strict: true,
   })
-  if (values.now !== undefined && !TimestampSchema.safeParse(values.now).success) {
-    throw new UsageError(`--now must be an ISO time with a zone, e.g. 2026-07-01T10:00:00Z, not "${values.now}"`)
-  }
+  if (values.now !== undefined) timestampFlag(values.now, 'now')
   // Checked before anything runs, with a service or without: a broken file is said, naming the
   // file and the field, rather than ignored because the service scans with its own.
   if (values.policy !== undefined) await loadPolicy(resolve(values.policy))

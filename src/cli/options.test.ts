@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { dataDirectory, homePath, isFetchBarredPort, parseFlags, parsePort, urlHost, UsageError } from './options'
+import { dataDirectory, homePath, isFetchBarredPort, parseFlags, parsePort, timestampFlag, urlHost, UsageError } from './options'
 
 describe('parseFlags', () => {
   const options = { user: { type: 'string' }, yes: { type: 'boolean' } } as const
@@ -65,5 +65,16 @@ describe('isFetchBarredPort', () => {
       expect((error as { cause?: { message?: string } }).cause?.message, String(port)).toBe('bad port')
     }
     for (const port of [0, 7420, 8080, 6001]) expect(isFetchBarredPort(port), String(port)).toBe(false)
+  })
+})
+
+describe('timestampFlag', () => {
+  it('takes an ISO time with a zone as given', () => {
+    expect(timestampFlag('2026-07-01T15:30:00+05:30', 'as-of')).toBe('2026-07-01T15:30:00+05:30')
+  })
+
+  it('says a time in ISO form on no day of the calendar is no moment, not that it must be an ISO time', () => {
+    expect(() => timestampFlag('2026-02-30T10:00:00Z', 'as-of')).toThrow('--as-of "2026-02-30T10:00:00Z" is not a moment of the calendar: no such day, hour or offset')
+    expect(() => timestampFlag('2026-07-01', 'now')).toThrow('--now must be an ISO time with a zone, e.g. 2026-07-01T10:00:00Z, not "2026-07-01"')
   })
 })

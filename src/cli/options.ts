@@ -1,7 +1,7 @@
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { IdentifierSchema } from '../domain/observation'
+import { IdentifierSchema, TimestampSchema, timestampIssue } from '../domain/observation'
 
 /** Where things are unless flags say otherwise (R-SVC-1). */
 export const DEFAULT_PORT = 7420
@@ -150,6 +150,18 @@ export function identifierFlag(raw: string, flag: string, variable?: string): st
     throw new UsageError(`${where}: ${parsed.error.issues[0]?.message ?? 'not a valid identifier'}`)
   }
   return parsed.data
+}
+
+/**
+ * A flag giving a moment (`--as-of`, `--now`), refused as a usage error unless an ISO time with a
+ * zone: one in that shape the calendar has not (`2026-02-30T10:00:00Z`) is said to be no moment,
+ * rather than told to be an ISO time it already looks like.
+ */
+export function timestampFlag(raw: string, flag: string): string {
+  if (TimestampSchema.safeParse(raw).success) return raw
+  const issue = timestampIssue(raw)
+  if (issue.startsWith('not ')) throw new UsageError(`--${flag} "${raw}" is ${issue}`)
+  throw new UsageError(`--${flag} must be an ISO time with a zone, e.g. 2026-07-01T10:00:00Z, not "${raw}"`)
 }
 
 /**

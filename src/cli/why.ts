@@ -3,10 +3,9 @@ import { loadPolicy } from '../config/load-policy'
 import type { DecisionWhy } from '../decisions/decisions'
 import type { PointWhy } from '../decisions/explain-point'
 import { InputError } from '../domain/errors'
-import { TimestampSchema } from '../domain/observation'
 import { DecisionKeySchema } from '../decisions/decision'
 import { WhyQuery } from '../http/decision-schemas'
-import { UsageError, parseFlags, agentUser, identifierFlag } from './options'
+import { UsageError, parseFlags, agentUser, identifierFlag, timestampFlag } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 import { jsonLine, printable } from './terminal'
 
@@ -170,10 +169,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
   }
   const point = values.point === undefined ? undefined : identifierFlag(values.point, 'point')
   const project = values.project === undefined ? undefined : identifierFlag(values.project, 'project')
-  const asOf = values['as-of']
-  if (asOf !== undefined && !TimestampSchema.safeParse(asOf).success) {
-    throw new UsageError(`--as-of must be an ISO time with a zone, e.g. 2026-07-01T10:00:00Z, not "${asOf}"`)
-  }
+  const asOf = values['as-of'] === undefined ? undefined : timestampFlag(values['as-of'], 'as-of')
   const run: Record<'session_id' | 'task' | 'path' | 'stage', string | undefined> = { session_id: values.session, task: values.task, path: values.path, stage: values.stage }
   for (const [flag, value] of Object.entries(run)) {
     if (value === undefined) continue

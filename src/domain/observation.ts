@@ -186,8 +186,22 @@ export const FIELD_DESCRIPTIONS = {
   stage: 'The run\'s stage: decisions scoped to a stage apply only when it is given (R-CON-4).',
 } as const
 
+/** The shape of the ISO times TimestampSchema takes, whatever the numbers in it. */
+const ISO_TIME_SHAPE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
+
+/**
+ * What is wrong with a timestamp refused: a time in the right shape whose day or hour the calendar
+ * has not (`2026-02-30T10:00:00Z`, a 29 February of a common year, `24:00`) is said to be that,
+ * where zod's "Invalid ISO datetime" sent the writer looking for a mistake in the format.
+ */
+export function timestampIssue(input: unknown): string {
+  return typeof input === 'string' && ISO_TIME_SHAPE.test(input)
+    ? 'not a moment of the calendar: no such day, hour or offset'
+    : 'an ISO time with seconds and a zone, such as 2026-07-01T10:00:00Z or 2026-07-01T15:30:00+05:30'
+}
+
 /** An ISO 8601 time with a zone, e.g. `2026-07-01T10:00:00Z`. */
-export const TimestampSchema = z.iso.datetime({ offset: true })
+export const TimestampSchema = z.iso.datetime({ offset: true, error: (issue) => timestampIssue(issue.input) })
 
 /**
  * A timestamp in a URL query (`?as_of=`, `?at=`): a `+` there reads as a space, so an offset

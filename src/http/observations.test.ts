@@ -113,6 +113,18 @@ describe('POST /v1/observations (R-CAP)', () => {
     const r = await call('POST', '/v1/recommendations', { question: SEED.question, all_options: SEED.all_options })
     expect(r.body.observations).toBe(0)
   })
+
+  it('says a timestamp the calendar has not (30 February) is no such moment, and one not in ISO form what form it takes', async () => {
+    const { call } = await createTestApp()
+    const february = await call('POST', '/v1/observations', { ...SEED, decision_id: 'feb', timestamp: '2026-02-30T10:00:00Z' })
+    expect(february.status).toBe(400)
+    expect(february.body.error.issues).toEqual([{ path: 'timestamp', message: 'not a moment of the calendar: no such day, hour or offset' }])
+    const day = await call('POST', '/v1/observations', { ...SEED, decision_id: 'day', timestamp: '2026-06-30' })
+    expect(day.body.error.issues).toEqual([
+      { path: 'timestamp', message: 'an ISO time with seconds and a zone, such as 2026-07-01T10:00:00Z or 2026-07-01T15:30:00+05:30' },
+    ])
+    expect((await call('POST', '/v1/observations', { ...SEED, decision_id: 'leap', timestamp: '2024-02-29T10:00:00Z' })).status).toBe(201)
+  })
 })
 
 describe('a timestamp a little ahead of the service clock (a client clock running ahead)', () => {
