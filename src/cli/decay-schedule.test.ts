@@ -130,6 +130,16 @@ describe('the decay scan job of serve (R-MEM-7)', () => {
       'decay-scan',
     ])
   })
+
+  it('names the zone its schedule is read in, which a log read on another machine cannot tell', async () => {
+    const ran = async () => ({ status: 'ran' as const, scanned_at: START, expired_from_recall: 0, core_demoted: 0, aggregates_refreshed: 0, duration_ms: 0 })
+    for (const [timeZone, said] of [['Pacific/Chatham', 'Pacific/Chatham'], [undefined, 'UTC: TZ names no zone']] as const) {
+      const { logger, lines } = capturingLogger()
+      const job = scheduleDecayScan({ expression: '17 3 * * *', cadenceHours: 24, scan: ran, logger, scheduler: manualScheduler().scheduler, timeZone })
+      await job.stop()
+      expect(lines.find((l) => l.event === 'decay-scan-scheduled')).toMatchObject({ cron: '17 3 * * *', time_zone: said, msg: `decay scan scheduled: 17 3 * * * (local time, ${said})` })
+    }
+  })
 })
 
 describe('a schedule that runs more often than scan.cadence_hours', () => {

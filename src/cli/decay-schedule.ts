@@ -39,6 +39,12 @@ export function shortestCronGapSeconds(expression: string): number | undefined {
   return shortest === Infinity ? undefined : shortest
 }
 
+/** The zone of this process's local time, as TZ sets it; undefined when TZ names none Node knows (it then runs in UTC). */
+export function localTimeZone(): string | undefined {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone as string | undefined
+  return zone === undefined || zone === 'Etc/Unknown' ? undefined : zone
+}
+
 /** A span of seconds as a person reads it: `45 s`, `15 min`, `1.5 h`. */
 function span(seconds: number): string {
   if (seconds < 60) return `${seconds} s`
@@ -62,8 +68,11 @@ export function scheduleDecayScan(options: {
   scan: (signal: AbortSignal, slot: Date) => Promise<DecayScanResult>
   logger: Logger
   scheduler?: Scheduler
+  /** The zone node-cron reads the expression in: the process's (TZ), named in the log line. */
+  timeZone?: string | undefined
 }): { stop(): Promise<void> } {
   const { expression, cadenceHours, scan, logger, scheduler = nodeCronScheduler(logger) } = options
+  const timeZone = 'timeZone' in options ? options.timeZone : localTimeZone()
   const abort = new AbortController()
   // The runs not finished yet, each taken out as it ends: a chain of every run (each waiting on the
   // one before) held about 60 bytes per run for as long as the service ran, 5 MB a day under a
@@ -84,7 +93,10 @@ export function scheduleDecayScan(options: {
     void run.then(ended, ended)
     return run
   })
-  logger.info({ event: 'decay-scan-scheduled', cron: expression }, `decay scan scheduled: ${expression}`)
+  // The expression is read in local time: named, since 17 3 * * * runs at 03:17 UTC in a container
+  // (TZ unset) and at 03:17 where the machine is otherwise, and a log read elsewhere cannot tell.
+  const zone = timeZone ?? 'UTC: TZ names no zone'
+  logger.info({ event: 'decay-scan-scheduled', cron: expression, time_zone: zone }, `decay scan scheduled: ${expression} (local time, ${zone})`)
   // A run within the cadence of the last scan is skipped: harmless (an hourly schedule catches up
   // soon after a machine that slept through 03:17), but more often a schedule made more frequent
   // with the cadence left at 24 h, whose scans then still run once a day.
