@@ -4,6 +4,8 @@ import type { Policy } from '../domain/policy'
 import type { MemoryStore } from './store'
 
 const HOUR_MS = 3_600_000
+/** How far ahead of the clock a recorded last run may be (a scan asked for as of up to 5 minutes ahead). */
+const AHEAD_TOLERANCE_MS = 5 * 60_000
 
 /** A decay scan that ran (R-MEM-7). */
 export interface DecayScanRan {
@@ -48,7 +50,11 @@ export function createDecayScan(deps: { store: MemoryStore; policy: Policy; cloc
 
   async function scan(input: { at: Date; force: boolean; signal?: AbortSignal | undefined }): Promise<DecayScanResult> {
     const { at, signal } = input
-    const last = await store.lastDecayScan()
+    const recorded = await store.lastDecayScan()
+    // A last run further ahead of the clock than any scan may be asked for was recorded under a
+    // clock set wrong ahead (a machine that booted in 2027, since mended): kept, it skipped every
+    // unforced scan until the clock reached it, a year on, recall growing meanwhile.
+    const last = recorded !== undefined && Date.parse(recorded) - clock.now().getTime() > AHEAD_TOLERANCE_MS ? undefined : recorded
     const cadence = policy.scan.cadence_hours * HOUR_MS
     if (!input.force && last !== undefined && at.getTime() - Date.parse(last) < cadence) {
       return {
