@@ -39,10 +39,16 @@ export function shortestCronGapSeconds(expression: string): number | undefined {
   return shortest === Infinity ? undefined : shortest
 }
 
-/** The zone of this process's local time, as TZ sets it; undefined when TZ names none Node knows (it then runs in UTC). */
-export function localTimeZone(): string | undefined {
+/**
+ * The zone of this process's local time, as TZ sets it (`Europe/Berlin`); a TZ that names no zone
+ * Node knows is said with the offset it gives at `at`: `GMT-3: TZ="UTC+3" names no zone by name`
+ * (a POSIX rule, three hours behind), `GMT+0: TZ="Foo/Bar" …` (unknown, so UTC).
+ */
+export function localTimeZone(at: Date = new Date(), tz: string | undefined = process.env.TZ): string {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone as string | undefined
-  return zone === undefined || zone === 'Etc/Unknown' ? undefined : zone
+  if (zone !== undefined && zone !== 'Etc/Unknown') return zone
+  const offset = new Intl.DateTimeFormat('en-US', { timeZoneName: 'shortOffset' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT'
+  return `${offset}: TZ=${JSON.stringify(tz ?? '')} names no zone by name`
 }
 
 /** A span of seconds as a person reads it: `45 s`, `15 min`, `1.5 h`. */
@@ -69,10 +75,9 @@ export function scheduleDecayScan(options: {
   logger: Logger
   scheduler?: Scheduler
   /** The zone node-cron reads the expression in: the process's (TZ), named in the log line. */
-  timeZone?: string | undefined
+  timeZone?: string
 }): { stop(): Promise<void> } {
-  const { expression, cadenceHours, scan, logger, scheduler = nodeCronScheduler(logger) } = options
-  const timeZone = 'timeZone' in options ? options.timeZone : localTimeZone()
+  const { expression, cadenceHours, scan, logger, scheduler = nodeCronScheduler(logger), timeZone = localTimeZone() } = options
   const abort = new AbortController()
   // The runs not finished yet, each taken out as it ends: a chain of every run (each waiting on the
   // one before) held about 60 bytes per run for as long as the service ran, 5 MB a day under a
@@ -95,8 +100,7 @@ export function scheduleDecayScan(options: {
   })
   // The expression is read in local time: named, since 17 3 * * * runs at 03:17 UTC in a container
   // (TZ unset) and at 03:17 where the machine is otherwise, and a log read elsewhere cannot tell.
-  const zone = timeZone ?? 'UTC: TZ names no zone'
-  logger.info({ event: 'decay-scan-scheduled', cron: expression, time_zone: zone }, `decay scan scheduled: ${expression} (local time, ${zone})`)
+  logger.info({ event: 'decay-scan-scheduled', cron: expression, time_zone: timeZone }, `decay scan scheduled: ${expression} (local time, ${timeZone})`)
   // A run within the cadence of the last scan is skipped: harmless (an hourly schedule catches up
   // soon after a machine that slept through 03:17), but more often a schedule made more frequent
   // with the cadence left at 24 h, whose scans then still run once a day.
