@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream'
 import pino from 'pino'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createTestApp, START } from '../../test/support/test-app'
-import { localTimeZone, scheduleDecayScan, shortestCronGapSeconds, type Scheduler } from './decay-schedule'
+import { localTimeZone, nodeCronScheduler, scheduleDecayScan, shortestCronGapSeconds, type Scheduler } from './decay-schedule'
 
 /** A scheduler that runs the task when the test says so, and records what happened to it. */
 function manualScheduler() {
@@ -192,5 +192,50 @@ describe('a schedule that runs more often than scan.cadence_hours', () => {
     expect(warnings('17 3 * * *', 24)).toEqual([])
     expect(warnings('17 3 * * *', 6)).toEqual([])
     expect(warnings('17 3 * * 1', 48)).toEqual([])
+  })
+})
+
+describe('node-cron in serve, on a machine asleep when a run was due (a laptop shut at night)', () => {
+  it('runs that run on waking, as of the moment it was due, rather than skip the day', async () => {
+    const before = process.env.TZ
+    // Timers stand still while the machine sleeps, and the wall clock does not: faked, both.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    try {
+      process.env.TZ = 'UTC'
+      vi.setSystemTime(new Date('2026-12-02T00:00:00Z'))
+      const { logger, lines } = capturingLogger()
+      const slots: string[] = []
+      const job = nodeCronScheduler(logger)('17 3 * * *', async (slot) => void slots.push(slot.toISOString()))
+      // Shut at 00:00, opened at 09:00: the timer set for 03:17 fires 3 h 17 min of waking later.
+      vi.setSystemTime(new Date('2026-12-02T09:00:00Z'))
+      await vi.advanceTimersByTimeAsync(3 * 3_600_000 + 17 * 60_000)
+      await job.stop()
+      expect(slots).toEqual(['2026-12-02T03:17:00.000Z'])
+      expect(lines.filter((l) => String(l.msg).includes('missed execution'))).toEqual([])
+    } finally {
+      vi.useRealTimers()
+      if (before === undefined) delete process.env.TZ
+      else process.env.TZ = before
+    }
+  })
+
+  it('runs the last run due, once, on a machine off for days', async () => {
+    const before = process.env.TZ
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    try {
+      process.env.TZ = 'UTC'
+      vi.setSystemTime(new Date('2026-12-02T00:00:00Z'))
+      const { logger } = capturingLogger()
+      const slots: string[] = []
+      const job = nodeCronScheduler(logger)('17 3 * * *', async (slot) => void slots.push(slot.toISOString()))
+      vi.setSystemTime(new Date('2026-12-05T09:00:00Z'))
+      await vi.advanceTimersByTimeAsync(3 * 3_600_000 + 17 * 60_000)
+      await job.stop()
+      expect(slots).toEqual(['2026-12-05T03:17:00.000Z'])
+    } finally {
+      vi.useRealTimers()
+      if (before === undefined) delete process.env.TZ
+      else process.env.TZ = before
+    }
   })
 })
