@@ -305,6 +305,19 @@ describe('status words and fields', () => {
     expect(readDate('someday')).toBeUndefined()
   })
 
+  it('reads a date written by hand, its month named or its day in one digit, and leaves one whose order is unsure unread', () => {
+    for (const text of ['4 March 2024', '4th March, 2024', 'March 4, 2024', 'Mar 4 2024', 'Mar. 4th, 2024', '2024-3-4', '2024/3/04']) {
+      expect(readDate(text), text).toBe('2024-03-04')
+    }
+    expect(readDate('29 Sept 2024')).toBe('2024-09-29')
+    expect(readDate('29 February 2024')).toBe('2024-02-29')
+    expect(readDate('29 February 2023')).toBeUndefined()
+    expect(readDate('04/03/2024')).toBeUndefined()
+    expect(readDate('March 2024')).toBeUndefined()
+    expect(readDate('4 Ma 2024')).toBeUndefined()
+    expect(readDate('4 Mayo 2024')).toBeUndefined()
+  })
+
   it('reads fields written as bullets, bold or plain', () => {
     for (const text of ['- Status: accepted', '* **Status:** accepted', '- **Status**: accepted', 'Status: accepted']) {
       expect(fieldOf(numbered(text), /^status$/i)?.value).toBe('accepted')

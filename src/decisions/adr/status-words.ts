@@ -137,10 +137,38 @@ function statusWithLink(plain: string, definitions?: LinkDefinitions): StatusLin
     : { ...head, supersedes: target }
 }
 
-/** A record's date as `YYYY-MM-DD`: from `2024-03-04`, `2024/03/04`, `20240304` or an ISO time. */
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']
+
+/** The number of an English month's name, whole or cut to 3 letters or more (`March`, `Mar`, `Mar.`, `Sept`), else undefined. */
+function monthOf(name: string): number | undefined {
+  const word = name.toLowerCase().replace(/\.$/, '')
+  if (word.length < 3) return undefined
+  const i = MONTHS.findIndex((month) => month.startsWith(word))
+  return i < 0 ? undefined : i + 1
+}
+
+/** `5 May 2020`, `5th May, 2020`, `May 5, 2020`: a day with its month named, which no order makes ambiguous. */
+const NAMED_MONTH_DATE = /^\s*(?:(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]+\.?),?\s+(\d{4})|([a-z]+\.?)\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))\s*$/i
+
+/**
+ * A record's date as `YYYY-MM-DD`: from `2024-03-04`, `2024/03/04`, `2024-3-4`, `20240304`, an ISO
+ * time (its day as written, whatever its offset), or with the month named in English, `4 March
+ * 2024` or `March 4, 2024` (records written by hand: refused, the whole record was left out).
+ * `04/03/2024` stays unread: the 4th of March or April 3rd.
+ */
 export function readDate(text: string): string | undefined {
-  const match = /^\s*(\d{4})[-/.]?(\d{2})[-/.]?(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?\s*$/.exec(text)
-  if (match === null) return undefined
-  const day = `${match[1]}-${match[2]}-${match[3]}`
+  const pad = (n: string) => n.padStart(2, '0')
+  const numbers =
+    /^\s*(\d{4})[-/.]?(\d{2})[-/.]?(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?\s*$/.exec(text) ??
+    /^\s*(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\s*$/.exec(text)
+  const named = numbers === null ? NAMED_MONTH_DATE.exec(text) : null
+  let day: string
+  if (numbers !== null) day = `${numbers[1]}-${pad(numbers[2] as string)}-${pad(numbers[3] as string)}`
+  else if (named !== null) {
+    const [dayOfMonth, monthName, year] = (named[1] !== undefined ? [named[1], named[2], named[3]] : [named[5], named[4], named[6]]) as [string, string, string]
+    const month = monthOf(monthName)
+    if (month === undefined) return undefined
+    day = `${year}-${pad(String(month))}-${pad(dayOfMonth)}`
+  } else return undefined
   return isCalendarDate(day) ? day : undefined
 }
