@@ -1,6 +1,5 @@
 import type { Clock } from './clock'
-import { learnedPreferences, type PointPreference } from './domain/learned-preferences'
-import type { Observation } from './domain/observation'
+import { learnedPreferencesByPoint, type PointPreference } from './domain/learned-preferences'
 import type { CompiledPolicy } from './domain/policy'
 import type { MemoryStore } from './memory/store'
 
@@ -45,9 +44,7 @@ export function createDataRights(deps: { store: MemoryStore; policy: CompiledPol
   return {
     async preferences(user) {
       const asOf = clock.now()
-      const observations: Observation[] = []
-      for await (const o of store.observationsOf(user)) observations.push(o)
-      return { user, as_of: asOf.toISOString(), points: learnedPreferences(observations, asOf, policy) }
+      return { user, as_of: asOf.toISOString(), points: await learnedPreferencesByPoint(store.observationsOf(user), asOf, policy) }
     },
 
     async *exportUser(user) {

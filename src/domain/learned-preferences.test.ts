@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
-import { learnedPreferences } from './learned-preferences'
+import { learnedPreferences, learnedPreferencesByPoint } from './learned-preferences'
 import type { Observation } from './observation'
 
 const policy = await loadPolicy(DEFAULT_POLICY_FILE)
@@ -121,5 +121,37 @@ describe('learnedPreferences (R-SVC-5)', () => {
     )
     expect(points[0]?.selection).toEqual(['Lint, format', 'Unit tests'])
     expect(learnedPreferences([chose('tier', ['Tier M'])], AS_OF, policy)[0]?.selection).toBeNull()
+  })
+})
+
+/** Yields `observations` with no turn of the event loop between them, as a store read from memory would. */
+async function* inMemory(observations: readonly Observation[]): AsyncGenerator<Observation> {
+  yield* observations
+}
+
+describe('learnedPreferencesByPoint (R-SVC-5)', () => {
+  it('learns what learnedPreferences learns from the same observations read by point then time', async () => {
+    const observations = [
+      ...times(3, () => chose('checks', ['Lint, format', 'E2E'], { options: ['Lint, format', 'E2E'], multi_select: true })),
+      chose('tier', ['Tier M'], { source: 'auto-resolved' }),
+      ...times(4, () => chose('tier', ['Tier S'])),
+      ...times(2, () => chose('tier', ['Tier L'])),
+      chose('tier', ['Tier L'], { timestamp: '2026-07-02T00:00:00.000Z' }),
+      chose('untaken', ['Tier M'], { source: 'auto-resolved' }),
+    ]
+    const points = await learnedPreferencesByPoint(inMemory(observations), AS_OF, policy)
+    expect(points.map((p) => p.point)).toEqual(['checks', 'tier'])
+    expect(points).toEqual(learnedPreferences(observations, AS_OF, policy))
+  })
+
+  it('lets other work run while it learns a user with many points', async () => {
+    const observations = Array.from({ length: 50 }, (_, i) => chose(`point-${String(i).padStart(2, '0')}`, ['Tier S']))
+    let ran = false
+    setImmediate(() => {
+      ran = true
+    })
+    const points = await learnedPreferencesByPoint(inMemory(observations), AS_OF, policy)
+    expect(points).toHaveLength(50)
+    expect(ran).toBe(true)
   })
 })
