@@ -141,3 +141,36 @@ describe('the folders a repository no longer has', () => {
     expect(movedAway('/r', names, known, held, (p) => tree.has(p))).toEqual(['github.com/acme/shop/doc/adr', 'shop/doc/adr'])
   })
 })
+
+describe('import-adr through a service that refuses the body as too large', () => {
+  it('says how large the folder\'s request is and how to import it, not only that the body is too large', async () => {
+    const { createTestApp } = await import('../../test/support/test-app')
+    const app = await createTestApp()
+    vi.stubEnv('DECISION_MEMORY_URL', 'http://decision-memory.test')
+    vi.stubGlobal('fetch', (async (input: string, init?: RequestInit) => app.app.request(input, init)) as unknown as typeof globalThis.fetch)
+    try {
+      // 300 records of 1 KB of text each: well within 1,000 records, over the service's 256 KB.
+      const context = 'Some context for this decision. '.repeat(30)
+      const files = Object.fromEntries(
+        Array.from({ length: 300 }, (_, i) => {
+          const n = String(i + 1).padStart(4, '0')
+          return [`${n}-use-thing-${i + 1}.md`, `# ${i + 1}. Use thing ${i + 1}\n\nDate: 2024-01-01\n\n## Status\n\nAccepted\n\n## Context\n\n${context}\n\n## Decision\n\nUse thing ${i + 1}.\n`]
+        }),
+      )
+      const dir = folderOf(files)
+      const { code, stdout, stderr } = await run([dir])
+      expect(code).toBe(1)
+      expect(stdout).toBe('')
+      expect(stderr).toMatch(
+        new RegExp(
+          `^decision-memory import-adr: the body is over 256 KB: the 300 records read in ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} make one request of \\d+ KB, ` +
+            'which the service refuses; stop the service and import them into its store with --data \\(decision-memory import-adr .+ --data ITS_DATA_DIR\\), then start it again\\n$',
+        ),
+      )
+      expect((await app.call('GET', '/v1/decisions')).body.decisions).toEqual([])
+    } finally {
+      vi.unstubAllGlobals()
+      vi.unstubAllEnvs()
+    }
+  })
+})

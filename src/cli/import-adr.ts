@@ -9,7 +9,7 @@ import { supersedeLoops } from '../decisions/decisions'
 import { InputError } from '../domain/errors'
 import { dataDirectory, serviceUrl, UsageError, parseFlags } from './options'
 import { originName, pathInRepository, repositoryRoot } from './repository'
-import { failure, throughServiceOrLocal } from './service-client'
+import { errorMessage, failure, throughServiceOrLocal } from './service-client'
 import { jsonLine, printable } from './terminal'
 
 export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--prefix P] [--dry-run] [--json] [--data DIR]
@@ -199,10 +199,11 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
         moved = movedAway(root, [...new Set(names)], [folder, ...aliases], (listed.body as { decisions: DecisionRecord[] }).decisions)
       }
       const named = { folder, ...(aliases.length === 0 ? {} : { aliases }), ...(moved.length === 0 ? {} : { moved }) }
+      const body = { records, files, logs, ...named }
       const answer = await throughServiceOrLocal({
         method: 'POST',
         path: '/v1/decisions/import',
-        body: { records, files, logs, ...named },
+        body,
         dataDir: values.data,
         local: (_memory, decisions) => decisions.import(records, { files, logs, ...named }),
         // Importing a repository's records may come before the service first runs; a folder with
@@ -210,6 +211,20 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
         createStore: records.length > 0,
         whenNoStore: () => null,
       })
+      if (answer.status === 413) {
+        // The folder is sent in one request, as one import (its links, what is missing, all or
+        // nothing): a folder of a few hundred records is over the service's body limit, and "the
+        // body is over 256 KB" alone left the user nothing to do. Opened here, the store takes any.
+        const kb = Math.ceil(Buffer.byteLength(JSON.stringify(body)) / 1024)
+        process.stderr.write(
+          printable(
+            `decision-memory import-adr: ${errorMessage(answer)}: the ${counted(records.length, 'record', 'records')} read in ${dir} make ` +
+              `one request of ${kb} KB, which the service refuses; stop the service and import them into its store ` +
+              `with --data (decision-memory import-adr ${dir} --data ITS_DATA_DIR), then start it again`,
+          ) + '\n',
+        )
+        return 1
+      }
       if (answer.status >= 400) return failure('import-adr', answer)
       report = answer.body as ImportReport | null
       storedHere = answer.via === 'local' && report !== null && report.created.length + report.updated.length > 0
