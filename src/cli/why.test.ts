@@ -121,6 +121,38 @@ describe('decision-memory why --point, the answer as text', () => {
   })
 })
 
+describe('decision-memory why --point, the decisions bound to the point', () => {
+  it('prints a chain once, and each other version of it bound to the point as in it, with its evidence', () => {
+    const bound = (key: string) => ({ ...chain(key), title: `title of ${key}`, status: 'accepted', enforce: 'advisory', effect: null })
+    const other: DecisionWhy = { ...chain('D-009'), current: 'D-009', in_force: 'D-009', chain: [link('D-009', 'accepted', 'its own reasons')], evidence: [] }
+    const why = {
+      user: 'alice',
+      project: null,
+      point: 'deploy-target',
+      as_of: '2026-11-01T00:00:00.000Z',
+      recommendation: null,
+      decisions: [bound('ADR-0001'), bound('ADR-0002'), { ...other, title: 'title of D-009', status: 'accepted', enforce: 'advisory', effect: null }],
+      observations: [],
+    } as unknown as PointWhy
+    expect(pointText(why).trimEnd().split('\n').slice(2)).toEqual([
+      'decision ADR-0001:',
+      '  - ADR-0001 [superseded, advisory] title of ADR-0001',
+      '      decided 2026-01-01',
+      '      why: old reasons',
+      '      evidence: decision-record: record of ADR-0001 <ADR-0001.md>',
+      '  * ADR-0002 [accepted, advisory] title of ADR-0002',
+      '      decided 2026-01-01',
+      '      why: new reasons',
+      'decision ADR-0002: in the chain above',
+      '    evidence: decision-record: record of ADR-0002 <ADR-0002.md>',
+      'decision D-009:',
+      '  * D-009 [accepted, advisory] title of D-009',
+      '      decided 2026-01-01',
+      '      why: its own reasons',
+    ])
+  })
+})
+
 describe('decision-memory why --as-of, an answer that does not say the moment asked', () => {
   it('says an older service may have answered as of now, not that it did: one from before as_of was echoed answered as of then', () => {
     const said = notAsOf({ key: 'D-001' }, '2026-11-01T00:00:00Z', 'D-001') as string

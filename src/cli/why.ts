@@ -104,9 +104,19 @@ export function pointText(why: PointWhy): string {
       )
     }
   }
+  // The versions of one decision are all bound to its point, and each comes with the whole chain:
+  // printed once, not once per version (a chain of 50 printed 50 times was 7,500 lines).
+  const printed = new Set<string>()
   for (const d of why.decisions) {
-    out.push(`decision ${d.key}${d.effect === null ? '' : ` (${d.effect})`}:`)
+    const heading = `decision ${d.key}${d.effect === null ? '' : ` (${d.effect})`}:`
+    if (d.chain.length > 0 && d.chain.every((link) => printed.has(link.key))) {
+      out.push(`${heading} in the chain above`)
+      for (const e of d.evidence) out.push(`    evidence: ${e.kind}: ${e.summary}${e.uri === null ? '' : ` <${e.uri}>`}`)
+      continue
+    }
+    out.push(heading)
     out.push(chainText(d, '  ').trimEnd())
+    for (const link of d.chain) printed.add(link.key)
   }
   if (why.observations.length > 0) {
     out.push(`observations behind it (${why.observations.length}):`)
