@@ -5,6 +5,7 @@ import type { AbstractLevel } from 'abstract-level'
 import { Level } from 'level'
 import { MemoryLevel } from 'memory-level'
 import { afterAll, describe, expect, it } from 'vitest'
+import { InstrumentedLevel } from '../../test/support/instrumented-level'
 import { cellKey } from '../domain/aggregate'
 import type { Observation } from '../domain/observation'
 import { createLevelStore } from './level-store'
@@ -155,6 +156,31 @@ describe.each(backends)('forget and export on %s (R-SVC-5)', (_name, open) => {
       { sublevel: 'aggregates', key: ['alice', 'acme/api', 'tier'], value: { weights: { 'Tier M': 1 } } },
       { sublevel: 'decisions', key: ['D-001'], value: { key: 'D-001', user: 'alice', title: 'Use TDD' } },
     ])
+    await store.close()
+  })
+})
+
+describe('export of a user\'s aggregates (R-SVC-5)', () => {
+  it('gives the aggregates in core of the user alone, reading no observation of anyone to find them', async () => {
+    const db = new InstrumentedLevel()
+    const store = await createLevelStore(db as never)
+    await store.addObservations(
+      [observation('alice', 'tier'), observation('alice', 'methodology'), ...Array.from({ length: 20 }, () => observation('bob', 'tier'))],
+      [session('alice', 's-alice'), session('bob', 's-bob')],
+    )
+    const at = new Date('2026-07-02T00:00:00.000Z')
+    for (const [user, point] of [['alice', 'tier'], ['alice', 'methodology'], ['bob', 'tier']] as const) await store.readPoint(user, point, at, () => null)
+    // What the aggregates are: every entry of core's sublevels that is alice's, in the store's order.
+    const expected = (await rawScan(db as unknown as Db))
+      .filter(([k]) => /^!core(-cells|-pending)?!/.test(k) && k.includes('alice'))
+      .map(([k]) => k)
+    expect(expected.length).toBeGreaterThan(0)
+    db.readsIn.clear()
+    const aggregates = await collect(store.aggregatesOf('alice'))
+    expect(aggregates.map((e) => `!${e.sublevel}!${e.key.join('\u0000')}`)).toEqual(expected)
+    expect(aggregates.every((e) => e.key[0] === 'alice')).toBe(true)
+    // Read from core's sublevels alone: no scan of the whole store ('' counts one), no observation.
+    expect([...db.readsIn].filter(([sublevel, n]) => n > 0 && !/^core(-cells|-pending)?$/.test(sublevel))).toEqual([])
     await store.close()
   })
 })

@@ -339,9 +339,17 @@ export async function createLevelStore(
     },
 
     async *aggregatesOf(user) {
-      for await (const { rawKey, rawValue } of entriesOf(user)) {
-        const entry = storedEntry(rawKey, rawValue)
-        if (AGGREGATE_SUBLEVELS.has(entry.sublevel)) yield entry
+      // Their own sublevels, each read whole (an entry is the user's by its key or its value, as
+      // for forget), in the order a scan of the whole store meets them: such a scan read every
+      // observation of every user once more than an export needs (2.4 s on a store of 150,000).
+      for (const name of [...AGGREGATE_SUBLEVELS].sort()) {
+        // abstract-level prefixes a sublevel's keys with `!name!`; `"` follows `!`.
+        const range = { gte: `!${name}!`, lt: `!${name}"`, keyEncoding: 'utf8', valueEncoding: 'utf8' }
+        for await (const [rawKey, rawValue] of db.iterator(range)) {
+          if (!belongsTo(rawKey as string, rawValue as string, user)) continue
+          const entry = storedEntry(rawKey as string, rawValue as string)
+          if (AGGREGATE_SUBLEVELS.has(entry.sublevel)) yield entry
+        }
       }
     },
 
