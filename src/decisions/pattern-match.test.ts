@@ -84,3 +84,21 @@ describe('a check with many slow patterns', () => {
     expect(matchWithin(20, clock, [60, 120, 240])([...slow, 'force', 'nothing-like-this'], [TEXT], 13)).toEqual([...Array(12).fill(undefined), 0, undefined])
   })
 })
+
+describe('a check with thousands of patterns', () => {
+  it('decides every pattern that finishes, thousands of them beside a slow one, before the turns run out', () => {
+    // The must_not patterns of 2,000 required decisions, two each, and one slow pattern among them.
+    const patterns = Array.from({ length: 4000 }, (_, i) => (i % 2 === 0 ? `^rm -rf /srv/app${i}( |$)` : `git push .*--force.*branch${i}`))
+    patterns.splice(1234, 0, CATASTROPHIC)
+    // A clock that passes the limit at the thousandth read: one read a turn, 1,000 turns at most.
+    let reads = 0
+    const clock = () => reads++ * (TURNS_LIMIT_MS / 1000)
+    // Turns long enough that a pattern that finishes does not stall on a loaded machine.
+    const answers = matchWithin(20, clock, [50, 100, 200])(patterns, [TEXT, 'rm -rf /srv/app3998'], patterns.length)
+    expect(answers[1234]).toBeUndefined()
+    const others = answers.filter((_, i) => i !== 1234)
+    expect(others.filter((m) => m === undefined)).toHaveLength(0)
+    expect(others).toEqual(matchPlainly(patterns.filter((_, i) => i !== 1234), [TEXT, 'rm -rf /srv/app3998']))
+    expect(others.filter((m) => m !== undefined && m >= 0)).toHaveLength(1)
+  })
+})
