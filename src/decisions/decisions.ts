@@ -510,8 +510,25 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
    * accepted later did not apply, one superseded or revoked later did).
    */
   async function inForce(run: ApplicabilityQuery, asOf: Date | undefined): Promise<ApplicableDecision[]> {
-    if (asOf === undefined) return (await store.list({ status: 'accepted' })).filter((d) => applies(d, run))
+    if (asOf === undefined) return (await acceptedNow()).filter((d) => applies(d, run))
     return (await asTheyStood(await store.list(), asOf)).filter((d) => applies(d, run))
+  }
+
+  /** The accepted decisions as last read, while no commit of decisions has started or ended since. */
+  let accepted: { changes: number; records: DecisionRecord[] } | undefined
+
+  /**
+   * The accepted decisions now. Listing them reads every decision, superseded and revoked ones
+   * too, and the guard asks for them at every shell command (100-150 ms with 6,000 decisions):
+   * they are read again only once the decisions changed. A copy each time, for the caller's own.
+   */
+  async function acceptedNow(): Promise<DecisionRecord[]> {
+    const before = store.changes()
+    if (accepted?.changes === before) return structuredClone(accepted.records)
+    const records = await store.list({ status: 'accepted' })
+    // Kept only when no commit started or ended during the read: it is then what the store holds.
+    accepted = store.changes() === before ? { changes: before, records: structuredClone(records) } : undefined
+    return records
   }
 
   async function chainOf(start: Loaded, asOf: Date | undefined): Promise<Loaded[]> {

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { MemoryLevel } from 'memory-level'
 import { describe, expect, it } from 'vitest'
 import { decisionRecord } from '../../test/support/decision-record'
+import { InstrumentedLevel } from '../../test/support/instrumented-level'
 import { createTestApp } from '../../test/support/test-app'
 import { createLevelDecisionStore } from '../decisions/level-decision-store'
 import { readRecordFolder } from '../decisions/adr/adr-folder'
@@ -1284,5 +1285,26 @@ describe('the OpenAPI document', () => {
     const check = doc.components.schemas.DecisionCheck.properties.as_of
     expect(check).toMatchObject({ type: 'string', format: 'date-time' })
     expect(check.description).toContain('counts no pulse')
+  })
+})
+
+describe('POST /v1/decisions/check at every shell command', () => {
+  it('reads the decisions again only once they changed, and then checks against them as they are', async () => {
+    const db = new InstrumentedLevel()
+    const { call } = await createTestApp({ db })
+    const forbid = (key: string, pattern: string) =>
+      decision({ key, status: 'accepted', enforce: 'required', constraints: [{ kind: 'must_not', pattern }] })
+    expect((await call('POST', '/v1/decisions', forbid('D-001', 'git push --force'))).status).toBe(201)
+    const check = async (action: string) => (await call('POST', '/v1/decisions/check', { action, path: '.' })).body
+    expect((await check('git push --force')).blocked_by.map((b: any) => b.key)).toEqual(['D-001'])
+    db.readsIn.clear()
+    expect((await check('git push --force')).blocked_by.map((b: any) => b.key)).toEqual(['D-001'])
+    // Nothing changed: no decision read again (the guard asks this at every shell command).
+    expect(db.readsIn.get('decisions') ?? 0).toBe(0)
+    expect((await call('POST', '/v1/decisions', forbid('D-002', '^rm -rf /'))).status).toBe(201)
+    expect((await check('rm -rf /')).blocked_by.map((b: any) => b.key)).toEqual(['D-002'])
+    expect((await call('POST', '/v1/decisions/D-001/revoke', {})).status).toBe(200)
+    expect((await check('git push --force')).allowed).toBe(true)
+    expect((await call('GET', '/v1/decisions/applicable')).body.decisions.map((d: any) => d.key)).toEqual(['D-002'])
   })
 })
