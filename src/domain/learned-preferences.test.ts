@@ -154,4 +154,23 @@ describe('learnedPreferencesByPoint (R-SVC-5)', () => {
     expect(points).toHaveLength(50)
     expect(ran).toBe(true)
   })
+
+  it('lets other work run while it learns one point with many observations, and learns it as learnedPreferences does', async () => {
+    const observations = Array.from({ length: 10_000 }, (_, i) =>
+      chose('complexity-tier', [i % 3 === 0 ? 'Tier S' : 'Tier M'], { timestamp: new Date(AS_OF.getTime() - (10_000 - i) * 60_000).toISOString(), session_id: `s-${i % 40}` }),
+    )
+    // Other work, one step a turn of the event loop, until the answer is there.
+    let turns = 0
+    let done = false
+    const other = () => {
+      if (done) return
+      turns++
+      setImmediate(other)
+    }
+    setImmediate(other)
+    const points = await learnedPreferencesByPoint(inMemory(observations), AS_OF, policy)
+    done = true
+    expect(turns).toBeGreaterThanOrEqual(5)
+    expect(points).toEqual(learnedPreferences(observations, AS_OF, policy))
+  })
 })

@@ -1,4 +1,4 @@
-import { aggregateObservations, aggregationParams, viewOf } from './aggregate'
+import { addToAggregate, aggregateObservations, aggregationParams, emptySummary, viewOf, type Cell, type CellKey } from './aggregate'
 import { confidenceLevel, multiSelectBeliefs, singleSelectBelief, SINGLE_SELECT_METHOD, type ConfidenceLevel } from './confidence'
 import { pointRule } from './decision-point'
 import { matchOption } from './labels'
@@ -53,7 +53,7 @@ function optionsOf(observations: readonly Observation[]): string[] {
 }
 
 /** Learns one point: the same preference, majority and confidence a recommendation would use. */
-function learnPoint(point: string, observations: Observation[], asOf: Date, policy: CompiledPolicy): PointPreference {
+function learnPoint(point: string, observations: Observation[], asOf: Date, policy: CompiledPolicy, counted?: Map<CellKey, Cell>): PointPreference {
   observations.sort((a, b) => a.timestamp.localeCompare(b.timestamp))
   const latest = observations[observations.length - 1] as Observation
   const options = optionsOf(observations)
@@ -61,7 +61,8 @@ function learnPoint(point: string, observations: Observation[], asOf: Date, poli
   const staticDefault = (rule?.static_default === undefined ? undefined : matchOption(rule.static_default, options)) ?? (options[0] as string)
   // The change of preference a recommendation at the point finds, by the same test on the same
   // aggregate: without it, this answer could name the majority a recommendation has set aside.
-  const { cells } = aggregateObservations(observations, aggregationParams(policy))
+  // `counted`: the aggregate of these observations, in this order, counted already.
+  const cells = counted ?? aggregateObservations(observations, aggregationParams(policy)).cells
   const { changeTest } = selectEvidence(viewOf(cells), { asOf }, policy)
   const learned = changeTest === null ? observations : observations.filter((o) => o.timestamp >= changeTest.since)
   const preference = learnPreference(learned, options, asOf, policy.decay.alpha)
@@ -121,9 +122,27 @@ function turnOfTheEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve))
 }
 
+/** How many observations of one point are counted between turns of the event loop. */
+const SLICE = 500
+
+/**
+ * aggregateObservations, with turns of the event loop every SLICE observations: the aggregate of
+ * a point of 30,000 observations took 1.5 to 3 s, during which the service answered nothing else.
+ */
+async function aggregateInSlices(observations: readonly Observation[], policy: CompiledPolicy): Promise<Map<CellKey, Cell>> {
+  const params = aggregationParams(policy)
+  const aggregate = { summary: emptySummary(), cells: new Map<CellKey, Cell>() }
+  for (let i = 0; i < observations.length; i++) {
+    addToAggregate(aggregate, observations[i] as Observation, params)
+    if ((i + 1) % SLICE === 0) await turnOfTheEventLoop()
+  }
+  return aggregate.cells
+}
+
 /**
  * learnedPreferences over observations read by point then time, as MemoryStore.observationsOf
- * yields them: one point's observations are held at a time, and other work runs between points.
+ * yields them: one point's observations are held at a time, and other work runs between points,
+ * and within a point every SLICE observations.
  * Learned all at once, a user with 100,000 observations over 2,000 points held them all (110 MB
  * more) and the service answered nothing else for 2.4 s.
  */
@@ -138,7 +157,8 @@ export async function learnedPreferencesByPoint(
   let run: Observation[] = []
   const learnRun = async () => {
     if (run.length === 0) return
-    learned.push(learnPoint(point as string, run, asOf, policy))
+    run.sort((a, b) => a.timestamp.localeCompare(b.timestamp))
+    learned.push(learnPoint(point as string, run, asOf, policy, await aggregateInSlices(run, policy)))
     run = []
     await turnOfTheEventLoop()
   }
