@@ -38,9 +38,31 @@ export interface FolderReading {
   logs: Array<{ path: string; keys: string[] }>
 }
 
-/** Long records are kept whole in the repository; the store keeps their beginning. */
+const GRAPHEMES = new Intl.Segmenter('und', { granularity: 'grapheme' })
+
+/**
+ * Long records are kept whole in the repository; the store keeps their beginning. Counted in code
+ * points, as the decision's limits are, and cut between two characters as the reader sees them:
+ * cut within a surrogate pair, an emoji title was stored with a lone half (shown as `�`), and cut
+ * in UTF-16 units, a title of emoji or other astral characters kept half of what the limit allows.
+ */
 function clip(text: string, max: number): string {
-  return text.length <= max ? text : text.slice(0, max - 1).trimEnd() + '…'
+  if (codePoints(text) <= max) return text
+  let kept = ''
+  let count = 0
+  for (const { segment } of GRAPHEMES.segment(text)) {
+    const size = codePoints(segment)
+    if (count + size > max - 1) break
+    kept += segment
+    count += size
+  }
+  return kept.trimEnd() + '…'
+}
+
+function codePoints(text: string): number {
+  let count = 0
+  for (const _ of text) count++
+  return count
 }
 
 /** Statuses of a record that was accepted once: one that supersedes another has replaced it. */

@@ -101,6 +101,25 @@ describe('reading ADR folders (R-CON-6)', () => {
     expect(reading.records.find((r) => r.key === 'D-004')?.enforce).toBe('advisory')
   })
 
+  it('keeps the beginning of a long title whole: counted in characters, never cut within one', () => {
+    const file = (name: string, title: string) => ({
+      path: name,
+      name,
+      bytes: new TextEncoder().encode(`# 1. ${title}\n\nDate: 2024-01-01\n\n## Status\n\nAccepted\n\n## Decision\n\nShip it.\n`),
+    })
+    // 300 emoji: 600 UTF-16 units. Cut in units, the title kept 149 emoji and half of the 150th.
+    const emoji = readRecordFolder([file('0001-emoji.md', '😀'.repeat(400))]).records[0]?.title ?? ''
+    expect(emoji).not.toMatch(/\p{Cs}/u) // no lone surrogate
+    expect(emoji).toBe(`${'😀'.repeat(299)}…`)
+    // A letter with a combining accent, and a family emoji (one character of five code points), stay whole.
+    const accented = readRecordFolder([file('0001-accents.md', 'e\u0301'.repeat(200))]).records[0]?.title ?? ''
+    expect(accented).toBe(`${'e\u0301'.repeat(149)}…`)
+    const family = readRecordFolder([file('0001-family.md', `${'a'.repeat(297)}👨‍👩‍👧 and more`)]).records[0]?.title ?? ''
+    expect(family).toBe(`${'a'.repeat(297)}…`)
+    // At the limit, nothing is cut.
+    expect(readRecordFolder([file('0001-fits.md', '😀'.repeat(300))]).records[0]?.title).toBe('😀'.repeat(300))
+  })
+
   it('drops a link to a record that is not in the folder, at the line that wrote it', () => {
     const text = '# 3. Use Kafka\n\nDate: 2024-01-01\n\n## Status\n\nSuperceded by [9. Gone](0009-gone.md)\n'
     const reading = readRecordFolder([{ path: '0003-use-kafka.md', name: '0003-use-kafka.md', bytes: new TextEncoder().encode(text) }])
