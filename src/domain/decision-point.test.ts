@@ -70,6 +70,13 @@ describe('decision point keys (R-CAP-4)', () => {
     expect(normalizeQuestion('用哪个数据库？！')).toBe(normalizeQuestion('用哪个数据库'))
     expect(normalizeQuestion('次の手順を選んでください。')).toBe('次の手順を選んでください')
     expect(hashPointKey('どのDBを使いますか？', ['A', 'B'])).toBe(hashPointKey('どのDBを使いますか', ['A', 'B']))
+    // Arabic ends a question with ؟ (an agent may write ? instead), Hindi a sentence with ।.
+    expect(normalizeQuestion('أي قاعدة بيانات نستخدم؟')).toBe('أي قاعدة بيانات نستخدم')
+    expect(hashPointKey('أي قاعدة بيانات نستخدم؟', ['A', 'B'])).toBe(hashPointKey('أي قاعدة بيانات نستخدم?', ['A', 'B']))
+    expect(normalizeQuestion('कौन सा डेटाबेस चुनें।')).toBe('कौन सा डेटाबेस चुनें')
+    // A right-to-left mark after the question mark, invisible, does not keep the mark.
+    expect(normalizeQuestion('أي قاعدة بيانات نستخدم؟\u200f')).toBe('أي قاعدة بيانات نستخدم')
+    expect(normalizeQuestion('Which database?\u200e')).toBe('which database')
   })
 
   it('finds sensitive terms in the question or header', () => {

@@ -9,8 +9,11 @@ export function normalizeQuestion(question: string): string {
     .toLocaleLowerCase('en')
     .replace(/\s+/g, ' ')
     .trim()
-    // ASCII marks and their full-width and ideographic forms (`？`, `。`, `、`), which end CJK questions.
-    .replace(/[\s?!.:;,…？！。．：；，、｡､‽⁇⁈⁉]+$/u, '')
+    // ASCII marks and their full-width and ideographic forms (`？`, `。`, `、`), which end CJK
+    // questions; the Arabic ones (`؟`, `،`, `؛`, `۔`) and the Devanagari danda (`।`, `॥`); and the
+    // invisible marks a right-to-left text may end in after them (RLM, LRM, ALM, zero-width space,
+    // word joiner), which would otherwise keep the mark before them.
+    .replace(/[\s?!.:;,…？！。．：；，、｡､‽⁇⁈⁉؟،؛۔।॥\u200b\u200e\u200f\u061c\u2060]+$/u, '')
 }
 
 /** The stable key of a question that neither names a point nor matches a policy rule. */
