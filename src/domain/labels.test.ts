@@ -11,6 +11,10 @@ describe('normalizeLabel (R-CAP-3)', () => {
     ['Tier M (Recommended) (Recommended)', 'Tier M'],
     ['(Recommended)', '(Recommended)'],
     ['Lint, format', 'Lint, format'],
+    // Full-width parentheses, as an agent writing Japanese or Chinese writes them.
+    ['ティアM（Recommended）', 'ティアM'],
+    ['ティアM (中)（Recommended）', 'ティアM (中)'],
+    ['（Recommended）', '（Recommended）'],
   ])('%j → %j', (input, expected) => {
     expect(normalizeLabel(input)).toBe(expected)
   })

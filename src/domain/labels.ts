@@ -1,5 +1,9 @@
-/** The annotations this service (or an agent) appends to a label, removed before matching (R-CAP-3). */
-const ANNOTATION = /\s*\((?:recommended|\d{1,3}% of recent choices|static default)\)\s*$/i
+/**
+ * The annotations this service (or an agent) appends to a label, removed before matching (R-CAP-3).
+ * In ASCII or full-width parentheses: an agent writing Japanese or Chinese writes `（Recommended）`
+ * as it writes every other parenthesis of the text.
+ */
+const ANNOTATION = /\s*[(\uff08](?:recommended|\d{1,3}% of recent choices|static default)[)\uff09]\s*$/i
 
 /**
  * Normalises an option label for matching (R-CAP-3): Unicode NFC, surrounding and repeated white

@@ -81,6 +81,19 @@ const checks: AskUserQuestion = {
 const repeat = <T>(n: number, value: T): T[] => Array.from({ length: n }, () => value)
 
 describe('presentQuestion (R-REC-6 applied to AskUserQuestion)', () => {
+  it("reads an agent's （Recommended） in full-width parentheses as its (Recommended): one mark, on the option learned", () => {
+    const ja: AskUserQuestion = {
+      question: 'どのデータベースを使いますか？',
+      header: 'DB',
+      options: [{ label: 'Postgres（Recommended）' }, { label: 'MySQL' }],
+      multiSelect: false,
+    }
+    const learned = recommendationFor(ja, repeat(6, 'MySQL'))
+    // The same point as the question with no mark, so the user's choices there are counted.
+    expect(learned.point).toBe(recommendationFor({ ...ja, options: [{ label: 'Postgres' }, { label: 'MySQL' }] }, []).point)
+    expect(presentQuestion(ja, learned).options.map((o) => o.label)).toEqual(['MySQL (Recommended)', 'Postgres'])
+  })
+
   it('puts the recommended option first with its label, keeping every other field', () => {
     const shown = presentQuestion(tier, recommendationFor(tier, [...repeat(6, 'Tier L'), 'Tier S']))
     expect(shown.options.map((o) => o.label)).toEqual(['Tier L (Recommended)', 'Tier S', 'Tier M'])

@@ -169,7 +169,7 @@ export function presentQuestion(given: AskUserQuestion, recommendation: Recommen
 }
 
 /** The agent's own mark on a label, which normalizeLabel drops too. */
-const RECOMMENDED_MARK = /\s*\(recommended\)\s*$/i
+const RECOMMENDED_MARK = /\s*[(\uff08]recommended[)\uff09]\s*$/i
 
 /**
  * The question without the agent's ` (Recommended)` on the options a required decision rules out
