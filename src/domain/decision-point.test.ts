@@ -120,6 +120,19 @@ describe('decision point keys (R-CAP-4)', () => {
     expect(() => parsePolicy(JSON.stringify({ ...raw, sensitive_terms: ['  '] }), 'own.json')).toThrow('own.json: invalid policy\n  sensitive_terms.0: must not be blank')
   })
 
+  it('finds a term of a script written without spaces (Chinese, Japanese, Thai) inside a sentence', () => {
+    const raw = JSON.parse(readFileSync(DEFAULT_POLICY_FILE, 'utf8'))
+    const own = parsePolicy(JSON.stringify({ ...raw, sensitive_terms: ['本番データ', 'パスワード', '密码', 'รหัสผ่าน', 'ключ'] }), 'own.json')
+    // No space before a word there: the letter before it is of another word of the sentence.
+    expect(isSensitive({ question: 'どの本番データを消しますか？', key: 'q-x' }, own)).toBe(true)
+    expect(isSensitive({ question: '新しいパスワードを設定しますか', key: 'q-x' }, own)).toBe(true)
+    expect(isSensitive({ question: '修改数据库密码？', key: 'q-x' }, own)).toBe(true)
+    expect(isSensitive({ question: 'เปลี่ยนรหัสผ่านไหม', key: 'q-x' }, own)).toBe(true)
+    expect(isSensitive({ question: 'どのテストデータを使いますか？', key: 'q-x' }, own)).toBe(false)
+    // A term of a spaced script still starts a word.
+    expect(isSensitive({ question: 'Как переключить?', key: 'q-x' }, own)).toBe(false)
+  })
+
   it('finds a term written in one Unicode form in a question written in the other (NFC and NFD)', () => {
     const raw = JSON.parse(readFileSync(DEFAULT_POLICY_FILE, 'utf8'))
     const decomposed = parsePolicy(JSON.stringify({ ...raw, sensitive_terms: ['donne\u0301es prive\u0301es'] }), 'own.json')

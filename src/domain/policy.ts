@@ -190,12 +190,29 @@ export interface CompiledPolicy extends Policy {
  */
 const PLURAL_IN_IES = /([b-df-hj-np-tv-z])y$/i
 
+/**
+ * The first letter of a term in a script written without spaces between words (Chinese, Japanese,
+ * Thai, Lao, Khmer, Burmese): there a word starts right after the letter before it (`どの本番データ`,
+ * `修改数据库密码`), so such a term is found anywhere in the text.
+ */
+const UNSPACED_SCRIPT = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u
+
 export function compilePolicy(policy: Policy): CompiledPolicy {
   // A term's words may be set apart by any white space, as a question's may; a term is read in
   // NFC, as isSensitive reads the question, so that neither form of an accent misses the other.
-  const escaped = policy.sensitive_terms.map((t) =>
-    t.normalize('NFC').trim().split(/\s+/).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+').replace(PLURAL_IN_IES, '$1(?:y|ies)'),
-  )
+  const terms = policy.sensitive_terms.map((t) => t.normalize('NFC').trim())
+  const escaped = (unspaced: boolean) =>
+    terms
+      .filter((t) => UNSPACED_SCRIPT.test(t) === unspaced)
+      .map((t) => t.split(/\s+/).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+').replace(PLURAL_IN_IES, '$1(?:y|ies)'))
+  // A term starts where no letter, digit or _ goes before it. Not `\b`: that needs an ASCII word
+  // character on one side, so a term such as `.env` or `ключ` after a space never matched.
+  const spaced = escaped(false)
+  const unspaced = escaped(true)
+  const alternatives = [
+    ...(spaced.length === 0 ? [] : [`(?<![\\p{L}\\p{N}_])(?:${spaced.join('|')})`]),
+    ...(unspaced.length === 0 ? [] : [`(?:${unspaced.join('|')})`]),
+  ]
   return {
     ...policy,
     compiledPoints: policy.points.map((point) => ({
@@ -203,8 +220,6 @@ export function compilePolicy(policy: Policy): CompiledPolicy {
       header: point.match.header === undefined ? undefined : new RegExp(matchSource(point.match.header), 'i'),
       question: point.match.question === undefined ? undefined : new RegExp(matchSource(point.match.question), 'i'),
     })),
-    // A term starts where no letter, digit or _ goes before it. Not `\b`: that needs an ASCII word
-    // character on one side, so a term such as `.env` or `ключ` after a space never matched.
-    sensitivePattern: escaped.length === 0 ? null : new RegExp(`(?<![\\p{L}\\p{N}_])(${escaped.join('|')})`, 'iu'),
+    sensitivePattern: alternatives.length === 0 ? null : new RegExp(alternatives.join('|'), 'iu'),
   }
 }
