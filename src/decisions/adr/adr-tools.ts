@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto'
 import { contentHash, type DecisionStatus } from '../decision'
-import { fieldOf, filled, isLinkDefinition, linkDefinitions, numbered, parseRecord, sectionNamed, textOf, type Line, type LinkDefinitions, type Section } from './markdown'
+import { fieldOf, filled, isLinkDefinition, linkDefinitions, numbered, parseRecord, sectionNamed, slug, textOf, type Line, type LinkDefinitions, type Section } from './markdown'
 import { UnreadableRecord, readEnforce, type LinkRef, type ParsedRecord, type RecordFile } from './parsed-record'
 import { readDate, readStatusLine } from './status-words'
 
@@ -17,13 +18,25 @@ export function dateOfFileName(name: string): [string, string, string] | null {
 /**
  * The key of a record file: `NNNN-slug.md` → `ADR-NNNN`; a date-named `yyyymmdd-slug.md` or
  * `yyyy-mm-dd-slug.md` keeps its name (its year is no record number: two records of one year
- * would otherwise share a key).
+ * would otherwise share a key), as does a name with neither.
  */
 export function keyOfFile(name: string): string {
   const stem = name.replace(/\.md$/i, '')
-  if (dateOfFileName(stem) !== null) return stem
-  const numberedName = /^(\d{1,5})-/.exec(stem)
-  return numberedName === null ? stem : `ADR-${(numberedName[1] as string).padStart(4, '0')}`
+  const numberedName = dateOfFileName(stem) === null ? /^(\d{1,5})-/.exec(stem) : null
+  return numberedName === null ? keyOfName(stem) : `ADR-${(numberedName[1] as string).padStart(4, '0')}`
+}
+
+/**
+ * A file name kept as a key, or, when it holds what a key cannot (letters of a script other than
+ * Latin, accents, spaces: `20240101-データベースの選定`), its slug and 8 hex digits of a hash of the
+ * name (in NFC, which macOS may not give), so that the record can be stored, and two such names
+ * that slug alike (`20240101-`) still have keys of their own.
+ */
+function keyOfName(stem: string): string {
+  if (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(stem)) return stem
+  const slugged = slug(stem, 50)
+  const digest = createHash('sha256').update(stem.normalize('NFC')).digest('hex').slice(0, 8)
+  return slugged === '' ? digest : `${slugged}-${digest}`
 }
 
 /**

@@ -120,6 +120,25 @@ describe('reading ADR folders (R-CON-6)', () => {
     expect(readRecordFolder([file('0001-fits.md', '😀'.repeat(300))]).records[0]?.title).toBe('😀'.repeat(300))
   })
 
+  it('keys a date-named record whose name a key cannot hold by its slug and a hash of the name, links to it included', () => {
+    const file = (name: string, text: string) => ({ path: name, name, bytes: new TextEncoder().encode(text) })
+    const reading = readRecordFolder([
+      file('20240101-データベースの選定.md', '# データベースの選定\n\n- Status: superseded by [キャッシュ](20240301-キャッシュ層.md)\n- Date: 2024-01-01\n\n## Decision Outcome\n\nChosen option: "PostgreSQL", because 安定.\n'),
+      file('20240301-キャッシュ層.md', '# キャッシュ層\n\n- Status: accepted\n- Date: 2024-03-01\n\n## Decision Outcome\n\nChosen option: "Redis", because 速い.\n'),
+      file('20240401-use postgres.md', '# Use Postgres\n\n- Status: accepted\n- Date: 2024-04-01\n\n## Decision Outcome\n\nChosen option: "PostgreSQL", because it is known.\n'),
+    ])
+    expect(reading.problems).toEqual([])
+    const keys = reading.records.map((r) => r.key)
+    expect(keys).toEqual([expect.stringMatching(/^20240101-[0-9a-f]{8}$/), expect.stringMatching(/^20240301-[0-9a-f]{8}$/), expect.stringMatching(/^20240401-use-postgres-[0-9a-f]{8}$/)])
+    expect(keys[0]).not.toBe(keys[1])
+    expect(reading.records[0]).toMatchObject({ status: 'superseded', superseded_by: keys[1] })
+    expect(reading.records[1]).toMatchObject({ supersedes: keys[0] })
+    // The same name in the other Unicode form (macOS may give it decomposed) is the same key.
+    expect(readRecordFolder([file('20240401-café.md'.normalize('NFD'), '# Café\n\n- Status: accepted\n')]).records[0]?.key).toBe(
+      readRecordFolder([file('20240401-café.md', '# Café\n\n- Status: accepted\n')]).records[0]?.key,
+    )
+  })
+
   it('drops a link to a record that is not in the folder, at the line that wrote it', () => {
     const text = '# 3. Use Kafka\n\nDate: 2024-01-01\n\n## Status\n\nSuperceded by [9. Gone](0009-gone.md)\n'
     const reading = readRecordFolder([{ path: '0003-use-kafka.md', name: '0003-use-kafka.md', bytes: new TextEncoder().encode(text) }])
