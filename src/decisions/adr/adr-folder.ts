@@ -147,7 +147,8 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     problems.push(...reading.problems)
     parsed.push(...reading.records)
     if (reading.keys !== undefined) logs.push({ path: f.path, keys: reading.keys })
-    if (format !== 'decisions-md') fileKeys.set(f.name.toLowerCase(), keyOfFile(f.name))
+    // In NFC, as the link is looked up: macOS may give a name decomposed that the link spells composed.
+    if (format !== 'decisions-md') fileKeys.set(f.name.normalize('NFC').toLowerCase(), keyOfFile(f.name))
   }
   // One key in two places (two branches that each added their 0005-….md, a section copied in a
   // log): neither is the record, and whichever were taken would overwrite what the other stored,
@@ -179,7 +180,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
 
   function resolve(record: ParsedRecord, ref: LinkRef | null, field: string): string | null {
     if (ref === null) return null
-    const target = ref.target.toLowerCase()
+    const target = ref.target.normalize('NFC').toLowerCase()
     const byFile = fileKeys.get(target) ?? fileKeys.get(`${target}.md`)
     const number = /^(?:adr[-_\s]*)?(\d{1,5})$/i.exec(ref.target.trim())
     const candidates = [byFile, ref.target, number === null ? undefined : numberedKey(Number(number[1])), keyOfHeading(ref.target)]

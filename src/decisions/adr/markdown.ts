@@ -128,11 +128,24 @@ function fileOf(target: string): string {
  */
 export function linkTarget(text: string, definitions: LinkDefinitions = new Map()): string {
   const link = /\[([^\]]*)\]\(([^)\s]+)[^)]*\)/.exec(text)
-  if (link !== null) return fileOf(link[2] as string) || (link[1] as string).trim()
+  if (link !== null) return fileOf(decoded(link[2] as string)) || (link[1] as string).trim()
   const reference = /\[([^\]]*)\](?:\s?\[([^\]]*)\])?/.exec(text)
   if (reference === null) return fileOf(text)
   const label = (reference[2] || reference[1]) as string
-  return fileOf(definitions.get(labelOf(label)) ?? '') || label.trim()
+  return fileOf(decoded(definitions.get(labelOf(label)) ?? '')) || label.trim()
+}
+
+/**
+ * A link destination as the file name it names: editors and GitHub write a name with a space or
+ * letters outside ASCII percent-encoded (`0002-%E3%82%AD.md`, `use%20postgres.md`). One that is
+ * not valid percent-encoding is taken as written.
+ */
+function decoded(destination: string): string {
+  try {
+    return decodeURIComponent(destination)
+  } catch {
+    return destination
+  }
 }
 
 /** Lower-cased words joined by `-`, as file names and keys are made of titles. */

@@ -139,6 +139,23 @@ describe('reading ADR folders (R-CON-6)', () => {
     )
   })
 
+  it('follows a link to a file name outside ASCII written percent-encoded, or in the other Unicode form', () => {
+    const file = (name: string, text: string) => ({ path: name, name, bytes: new TextEncoder().encode(text) })
+    const record = (title: string, status: string) => `# ${title}\n\nDate: 2024-01-01\n\n## Status\n\n${status}\n\n## Decision\n\nx\n`
+    const supersededVia = (name: string, link: string) =>
+      readRecordFolder([file(name, record('1. キャッシュ', 'Accepted')), file('0002-redis.md', record('2. Redis', `Accepted\n\nSupersedes [1. キャッシュ](${link})`))])
+    // As GitHub and editors write a link to 0001-キャッシュ.md.
+    const encoded = supersededVia('0001-キャッシュ.md', '0001-%E3%82%AD%E3%83%A3%E3%83%83%E3%82%B7%E3%83%A5.md')
+    expect(encoded.problems).toEqual([])
+    expect(summary(encoded.records)).toMatchObject({ 'ADR-0001': ['superseded', '2024-01-01', null, 'ADR-0002'] })
+    // The file name decomposed (as macOS may give it), the link typed composed.
+    const decomposed = supersededVia('0001-café.md'.normalize('NFD'), '0001-café.md')
+    expect(decomposed.problems).toEqual([])
+    expect(summary(decomposed.records)).toMatchObject({ 'ADR-0001': ['superseded', '2024-01-01', null, 'ADR-0002'] })
+    // Not percent-encoding (a lone %): taken as written.
+    expect(supersededVia('0001-100%-cache.md', '0001-100%-cache.md').problems).toEqual([])
+  })
+
   it('drops a link to a record that is not in the folder, at the line that wrote it', () => {
     const text = '# 3. Use Kafka\n\nDate: 2024-01-01\n\n## Status\n\nSuperceded by [9. Gone](0009-gone.md)\n'
     const reading = readRecordFolder([{ path: '0003-use-kafka.md', name: '0003-use-kafka.md', bytes: new TextEncoder().encode(text) }])
