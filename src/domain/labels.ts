@@ -63,7 +63,7 @@ function withoutLastRationale(description: string): string | undefined {
   const starts = [...description.matchAll(/Recommended when /g)].map((m) => m.index).reverse()
   for (const at of starts) {
     const before = description.slice(0, at)
-    if (before !== '' && !/[.!?\u2026:]\s+$/.test(before)) continue
+    if (before !== '' && !/[.!?\u2026:。！？．：؟।॥]\s+$/.test(before)) continue
     if (!DISCLOSURE.test(description.slice(at))) continue
     const rest = before.trimEnd()
     return rest === '' ? undefined : rest

@@ -117,6 +117,12 @@ describe('presentQuestion (R-REC-6 applied to AskUserQuestion)', () => {
       ['Large, pour :', /^Large, pour : Recommended when /],
       ['Large,', /^Large\. Recommended when /],
       ['Large; ', /^Large\. Recommended when /],
+      // The full-width and ideographic marks of Chinese and Japanese, the Arabic question mark: no '。. Recommended'.
+      ['大規模向け。', /^大規模向け。 Recommended when /],
+      ['安全ですか？', /^安全ですか？ Recommended when /],
+      ['هل هو آمن؟', /^هل هو آمن؟ Recommended when /],
+      ['対象：', /^対象： Recommended when /],
+      ['大規模向け、', /^大規模向け\. Recommended when /],
     ] as const) {
       const q = { ...tier, options: tier.options.map((o) => (o.label === 'Tier L' ? { ...o, description: own } : o)) }
       expect(presentQuestion(q, recommendationFor(q, [...repeat(6, 'Tier L'), 'Tier S'])).options[0]?.description).toMatch(shownAs)

@@ -105,14 +105,15 @@ export interface QuestionPlan {
 
 /**
  * The agent's description, then the rationale as a sentence of its own: a description that ends
- * a sentence already ('Is it safe?', 'Fast!', 'Done.') keeps its mark, any other gets a full stop.
+ * a sentence already ('Is it safe?', 'Fast!', 'Done.', '小規模向け。', 'هل هو آمن؟') keeps its mark,
+ * any other gets a full stop.
  */
 function withRationale(description: string, rationale: string): string {
   const text = description.trimEnd()
-  if (/[.!?…]$/.test(text)) return /[^.!?…\s]/.test(text) ? `${text} ${rationale}` : rationale
+  if (/[.!?…。！？．؟।॥]$/.test(text)) return /[^.!?…。！？．؟।॥\s]/.test(text) ? `${text} ${rationale}` : rationale
   // Left open, the rationale goes on from the colon; cut at a comma or semicolon, it ends there.
-  if (/[^:\s]\s*:$/.test(text)) return `${text} ${rationale}`
-  const open = text.replace(/[,;]+$/, '')
+  if (/[^:：\s]\s*[:：]$/.test(text)) return `${text} ${rationale}`
+  const open = text.replace(/[,;、，；،؛]+$/, '')
   return open === '' ? rationale : `${open}. ${rationale}`
 }
 
