@@ -34,6 +34,31 @@ describe('decision point keys (R-CAP-4)', () => {
     expect(decisionPointKey({ question: 'Which tiers?', options: ['S', 'M'] }, anchored)).toMatch(/^q-/)
   })
 
+  it('reads a rule in Unicode mode: a property escape, an emoji, a character of a rule fit as written', () => {
+    const raw = JSON.parse(readFileSync(DEFAULT_POLICY_FILE, 'utf8'))
+    const own = parsePolicy(
+      JSON.stringify({
+        ...raw,
+        points: [
+          { key: 'han', match: { question: '^\\p{Script=Han}+$' } },
+          { key: 'rocket', match: { question: '[🚀]' } },
+          { key: 'short', match: { header: '^.{2}$' } },
+          // Refused in Unicode mode (an escaped hyphen outside a class), valid before: read as before.
+          { key: 'legacy', match: { question: '^pre\\-flight' } },
+        ],
+      }),
+      'own.json',
+    )
+    const key = (question: string, header?: string) => decisionPointKey({ question, header, options: ['S', 'M'] }, own)
+    expect(key('用哪个数据库？')).toBe('han')
+    expect(key('p{Script=Han}')).toMatch(/^q-/)
+    expect(key('Ship it 🚀?')).toBe('rocket')
+    // Another emoji shares the rocket's first UTF-16 unit, not the rocket.
+    expect(key('Ship it 😀?')).toMatch(/^q-/)
+    expect(key('Which one?', '🚀🛠')).toBe('short')
+    expect(key('Pre-flight checks?')).toBe('legacy')
+  })
+
   it('reads a rule as the question is read (NFC, white space one space), and still fits one that names a trailing "?"', () => {
     const raw = JSON.parse(readFileSync(DEFAULT_POLICY_FILE, 'utf8'))
     const own = parsePolicy(

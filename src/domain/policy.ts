@@ -14,6 +14,21 @@ export function matchSource(source: string): string {
   return source.normalize('NFC').replace(/\s+/g, ' ')
 }
 
+/**
+ * A match rule compiled: case-insensitive, and in Unicode mode where the rule is valid in it, so
+ * that `\p{Script=Han}` is a Chinese character (not the letter p), `[🚀]` is that emoji (not half
+ * of every emoji), and `.` one character. A rule Unicode mode refuses (`\-`, a lone `{`), valid
+ * before, keeps the older reading. Throws when the rule is no regular expression at all.
+ */
+export function compileMatchRule(source: string): RegExp {
+  const text = matchSource(source)
+  try {
+    return new RegExp(text, 'iu')
+  } catch {
+    return new RegExp(text, 'i')
+  }
+}
+
 /** A named decision point of the policy (R-POL): how to recognise it and what to say before there is evidence. */
 export const PointPolicySchema = z.strictObject({
   /** A point key as requests and `GET /v1/why` name it: an identifier (not starting with "!", no control characters). */
@@ -32,7 +47,7 @@ export const PointPolicySchema = z.strictObject({
         const source = m[field]
         if (source === undefined) continue
         try {
-          new RegExp(matchSource(source), 'i')
+          compileMatchRule(source)
         } catch {
           ctx.addIssue({ code: 'custom', path: [field], message: `not a valid regular expression: ${source}` })
           continue
@@ -217,8 +232,8 @@ export function compilePolicy(policy: Policy): CompiledPolicy {
     ...policy,
     compiledPoints: policy.points.map((point) => ({
       ...point,
-      header: point.match.header === undefined ? undefined : new RegExp(matchSource(point.match.header), 'i'),
-      question: point.match.question === undefined ? undefined : new RegExp(matchSource(point.match.question), 'i'),
+      header: point.match.header === undefined ? undefined : compileMatchRule(point.match.header),
+      question: point.match.question === undefined ? undefined : compileMatchRule(point.match.question),
     })),
     sensitivePattern: alternatives.length === 0 ? null : new RegExp(alternatives.join('|'), 'iu'),
   }
