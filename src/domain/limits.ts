@@ -20,3 +20,14 @@ export const LIMITS = {
   /** Levels of arrays and objects in the fields kept as they were sent (a question's, a hook payload's). */
   nesting: 64,
 } as const
+
+/**
+ * The length a limit counts: Unicode code points, as the schemas (zod) and the JSON Schema
+ * `maxLength` of the OpenAPI document count it; an emoji is one, not the two UTF-16 units of
+ * `String.length`.
+ */
+export function characters(text: string): number {
+  let count = 0
+  for (const _ of text) count++
+  return count
+}

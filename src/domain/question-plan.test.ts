@@ -130,6 +130,16 @@ describe('presentQuestion (R-REC-6 applied to AskUserQuestion)', () => {
     expect(shown.question).toBe(tier.question)
   })
 
+  it('marks a long label within the limit counted in characters, as the service counts it, not in UTF-16 units', () => {
+    const long = (label: string): AskUserQuestion => ({ ...tier, options: [{ label }, { label: 'Other' }] })
+    // 250 emoji: 264 characters with the mark (528 UTF-16 units), within the 500 a label may have.
+    const emoji = long('😀'.repeat(250))
+    expect(presentQuestion(emoji, recommendationFor(emoji, repeat(6, '😀'.repeat(250)))).options[0]?.label).toBe(`${'😀'.repeat(250)} (Recommended)`)
+    // 495 letters: 509 with the mark, past it: shown without.
+    const letters = long('a'.repeat(495))
+    expect(presentQuestion(letters, recommendationFor(letters, repeat(6, 'a'.repeat(495)))).options[0]?.label).toBe('a'.repeat(495))
+  })
+
   it('leaves a neutral question exactly as written', () => {
     const rec = recommendationFor(tier, repeat(30, 'Tier L'), { personalization: false })
     expect(rec.strength).toBe('neutral')

@@ -1,7 +1,7 @@
 import { z } from './zod'
 import { normalizeLabel, ownDescription } from './labels'
 import { nestsWithin } from './json-depth'
-import { LIMITS } from './limits'
+import { characters, LIMITS } from './limits'
 import { ContextSchema, FIELD_DESCRIPTIONS, IdentifierSchema, NOT_BLANK_PATTERN, TimestampSchema } from './observation'
 import type { Recommendation } from './recommendation'
 
@@ -144,7 +144,7 @@ export function presentQuestion(given: AskUserQuestion, recommendation: Recommen
     // Shown within the limits the question came in with: Claude Code sends it back as it was
     // shown (PostToolUse, a later plan), and a label or description past them would be refused
     // there, and the user's answer with it. Past them, the option is shown without the annotation.
-    const shown: AskUserQuestionOption = { ...original, label: r.label.length <= LIMITS.labelLength ? r.label : r.option }
+    const shown: AskUserQuestionOption = { ...original, label: characters(r.label) <= LIMITS.labelLength ? r.label : r.option }
     // The user still needs what the option means: the agent's description stays, and the
     // recommendation's rationale follows it (R-REC-5 words the rationale, not what it replaces).
     // Without the rationale a plan of this service gave it before (ownDescription): planned again,
@@ -154,7 +154,7 @@ export function presentQuestion(given: AskUserQuestion, recommendation: Recommen
       r.original_description !== undefined && r.description !== undefined
         ? withRationale(r.original_description, r.description)
         : (r.description ?? own)
-    const description = described !== undefined && described.length > LIMITS.descriptionLength ? own : described
+    const description = described !== undefined && characters(described) > LIMITS.descriptionLength ? own : described
     if (description !== undefined) shown.description = description
     else delete shown.description
     return shown

@@ -1,3 +1,4 @@
+import { characters } from '../../domain/limits'
 import { DECISION_LIMITS, type DecisionStatus } from '../decision'
 import type { ImportedDecision } from '../imported-decision'
 import { keyOfFile, readAdrTools } from './adr-tools'
@@ -47,22 +48,16 @@ const GRAPHEMES = new Intl.Segmenter('und', { granularity: 'grapheme' })
  * in UTF-16 units, a title of emoji or other astral characters kept half of what the limit allows.
  */
 function clip(text: string, max: number): string {
-  if (codePoints(text) <= max) return text
+  if (characters(text) <= max) return text
   let kept = ''
   let count = 0
   for (const { segment } of GRAPHEMES.segment(text)) {
-    const size = codePoints(segment)
+    const size = characters(segment)
     if (count + size > max - 1) break
     kept += segment
     count += size
   }
   return kept.trimEnd() + '…'
-}
-
-function codePoints(text: string): number {
-  let count = 0
-  for (const _ of text) count++
-  return count
 }
 
 /** Statuses of a record that was accepted once: one that supersedes another has replaced it. */
