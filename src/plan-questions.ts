@@ -51,7 +51,8 @@ function askedAs(question: AskUserQuestion, index: number): AskUserQuestion {
  */
 function agentRecommended(question: AskUserQuestion): string | undefined {
   if (question.multiSelect === true) return undefined
-  const marked = question.options.map(optionLabel).filter((label) => /\(recommended\)\s*$/i.test(label))
+  // In ASCII or full-width parentheses, as normalizeLabel reads the mark: `PostgreSQL（Recommended）`.
+  const marked = question.options.map(optionLabel).filter((label) => /[(\uff08]recommended[)\uff09]\s*$/i.test(label))
   return marked.length === 1 ? normalizeLabel(marked[0] as string) : undefined
 }
 

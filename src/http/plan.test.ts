@@ -210,6 +210,15 @@ describe('POST /v1/plan (R-ASK-3)', () => {
     expect(plain.body.questions[0].recommendation).toMatchObject({ recommended: 'Tier M', precondition: expect.stringMatching(/moderate scope/) })
     const twice = { ...database, options: database.options.map((o) => ({ ...o, label: o.label.replace(/ \(Recommended\)$/, '') + ' (Recommended)' })) }
     expect((await call('POST', '/v1/plan', { questions: [twice] })).body.questions[0].recommendation.recommended).toBe('SQLite')
+    // Marked in full-width parentheses, as an agent writing Japanese or Chinese marks it.
+    const ja = {
+      ...database,
+      question: 'サービスはどのデータベースを使いますか？',
+      options: database.options.map((o) => ({ ...o, label: o.label.replace(/ \(Recommended\)$/, '（Recommended）') })),
+    }
+    const marked = (await call('POST', '/v1/plan', { questions: [ja] })).body.questions[0]
+    expect(marked.recommendation).toMatchObject({ state: 'static-default', recommended: 'PostgreSQL' })
+    expect(marked.ask_user_question.options.map((o: any) => o.label)).toEqual(['PostgreSQL (Recommended)', 'SQLite', 'MongoDB'])
   })
 
   it('refuses what AskUserQuestion would refuse, naming the field', async () => {
