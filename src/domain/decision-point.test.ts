@@ -109,6 +109,14 @@ describe('decision point keys (R-CAP-4)', () => {
     expect(isSensitive({ question: 'Which tier?', key: 'complexity-tier' }, policy)).toBe(false)
   })
 
+  it('finds a term written right after a Chinese or Japanese letter, as those languages write an English word', () => {
+    expect(isSensitive({ question: 'DBのpasswordを更新しますか？', key: 'q-x' }, policy)).toBe(true)
+    expect(isSensitive({ question: '修改production data吗', key: 'q-x' }, policy)).toBe(true)
+    // A letter of a spaced script still joins the word: nonsecret, Δpassword name no term.
+    expect(isSensitive({ question: 'Use the nonsecret one?', key: 'q-x' }, policy)).toBe(false)
+    expect(isSensitive({ question: 'Δpassword?', key: 'q-x' }, policy)).toBe(false)
+  })
+
   it('finds a term in its plural, -ies too: vulnerabilities are a vulnerability', () => {
     expect(isSensitive({ question: 'Which vulnerabilities should we patch first?', key: 'q-x' }, policy)).toBe(true)
     expect(isSensitive({ question: 'Which VULNERABILITIES?', key: 'q-x' }, policy)).toBe(true)

@@ -210,7 +210,8 @@ const PLURAL_IN_IES = /([b-df-hj-np-tv-z])y$/i
  * Thai, Lao, Khmer, Burmese): there a word starts right after the letter before it (`どの本番データ`,
  * `修改数据库密码`), so such a term is found anywhere in the text.
  */
-const UNSPACED_SCRIPT = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u
+const UNSPACED_LETTERS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}'
+const UNSPACED_SCRIPT = new RegExp(`^[${UNSPACED_LETTERS}]`, 'u')
 
 export function compilePolicy(policy: Policy): CompiledPolicy {
   // A term's words may be set apart by any white space, as a question's may; a term is read in
@@ -221,11 +222,13 @@ export function compilePolicy(policy: Policy): CompiledPolicy {
       .filter((t) => UNSPACED_SCRIPT.test(t) === unspaced)
       .map((t) => t.split(/\s+/).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+').replace(PLURAL_IN_IES, '$1(?:y|ies)'))
   // A term starts where no letter, digit or _ goes before it. Not `\b`: that needs an ASCII word
-  // character on one side, so a term such as `.env` or `ключ` after a space never matched.
+  // character on one side, so a term such as `.env` or `ключ` after a space never matched. A
+  // letter of a script written without spaces does not count: Japanese and Chinese put an English
+  // word right after one (`DBのpasswordを更新しますか`).
   const spaced = escaped(false)
   const unspaced = escaped(true)
   const alternatives = [
-    ...(spaced.length === 0 ? [] : [`(?<![\\p{L}\\p{N}_])(?:${spaced.join('|')})`]),
+    ...(spaced.length === 0 ? [] : [`(?<!(?![${UNSPACED_LETTERS}])[\\p{L}\\p{N}_])(?:${spaced.join('|')})`]),
     ...(unspaced.length === 0 ? [] : [`(?:${unspaced.join('|')})`]),
   ]
   return {
