@@ -60,6 +60,15 @@ describe('checking actions and choices (R-CON-3)', () => {
     expect(checkAgainst([must, never], { choice: 'Tier S', point: 'model-selection' }).allowed).toBe(true)
   })
 
+  it('compares a choice with an option in any case as a user types it: STRASSE is Straße, izmir is İzmir', () => {
+    const at = { points: ['route'], task: null, path: null, stage: null }
+    const never = decision('D-4', [{ kind: 'must_not', option: 'Straße' }], { scope: at })
+    const city = decision('D-5', [{ kind: 'must_not', option: 'İzmir' }], { scope: at })
+    expect(checkAgainst([never, city], { choice: 'STRASSE', point: 'route' }).blocked_by.map((b) => b.key)).toEqual(['D-4'])
+    expect(checkAgainst([never, city], { choice: 'izmir', point: 'route' }).blocked_by.map((b) => b.key)).toEqual(['D-5'])
+    expect(checkAgainst([never, city], { choice: 'Weg', point: 'route' }).allowed).toBe(true)
+  })
+
   it('blocks a number over a limit', () => {
     const limit = decision('D-9', [{ kind: 'limit', option: 'retries', value: 3 }])
     expect(checkAgainst([limit], { choice: '5', point: 'retries' }).allowed).toBe(false)

@@ -1,5 +1,5 @@
 import type { Issue } from '../domain/errors'
-import { normalizeLabel } from '../domain/labels'
+import { foldCase, normalizeLabel } from '../domain/labels'
 import type { Constraint, DecisionRecord, DecisionScope, EnforceLevel } from './decision'
 import { matchPlainly, type MatchPatterns } from './pattern-match'
 import { actionForms, collapseWhiteSpace } from './shell-forms'
@@ -149,7 +149,7 @@ function sameOption(a: string, b: string): boolean {
 }
 
 function optionKey(option: string): string {
-  return normalizeLabel(option).toLocaleLowerCase('en')
+  return foldCase(normalizeLabel(option))
 }
 
 function violation(decision: DecisionRecord, constraint: Constraint, message: string, soft = false) {

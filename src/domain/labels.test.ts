@@ -30,6 +30,11 @@ describe('resolveChoice', () => {
     expect(resolveChoice('Tier M (Recommended)', options, false)).toEqual({ chosen: ['Tier M'], other: null })
     expect(resolveChoice('tier m', options, false)).toEqual({ chosen: ['Tier M'], other: null })
     expect(matchOption('TIER L', options)).toBe('Tier L')
+    // In any case as a user types it: German's ß is SS in capitals, Turkish's İ is i in lower case.
+    expect(matchOption('STRASSE', ['Straße', 'Weg'])).toBe('Straße')
+    expect(matchOption('izmir', ['İzmir', 'Ankara'])).toBe('İzmir')
+    expect(matchOption('İZMİR', ['izmir', 'Ankara'])).toBe('izmir')
+    expect(matchOption('Σοφία', ['ΣΟΦΊΑ', 'x'])).toBe('ΣΟΦΊΑ')
   })
 
   it('keeps free text as other', () => {

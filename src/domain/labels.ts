@@ -86,8 +86,17 @@ export interface ResolvedChoice {
 export function matchOption(label: string, options: readonly string[]): string | undefined {
   const wanted = normalizeLabel(label)
   if (options.includes(wanted)) return wanted
-  const folded = wanted.toLocaleLowerCase('en')
-  return options.find((o) => o.toLocaleLowerCase('en') === folded)
+  const folded = foldCase(wanted)
+  return options.find((o) => foldCase(o) === folded)
+}
+
+/**
+ * A label in one case, to compare labels in any case: lower-cased after upper-casing, so that
+ * `ß` is `ss` (`STRASSE` is `Straße`), and Turkish's dotted `İ`, which lower-cases to `i` and a
+ * combining dot, is `i` (`izmir` is `İzmir`), as a user types them.
+ */
+export function foldCase(label: string): string {
+  return label.toLocaleUpperCase('en').toLocaleLowerCase('en').replace(/i\u0307/g, 'i')
 }
 
 /**
