@@ -29,6 +29,18 @@ describe('checking actions and choices (R-CON-3)', () => {
     expect(checkAgainst([FORCE], { action: 'git push --force' }).blocked_by[0]?.message).toBe('"git push --force" matches the must_not pattern /git push --force/')
   })
 
+  it('quotes a long command cut between characters, counted as characters: no half emoji, no accent torn off', () => {
+    // 299 letters, then a family emoji (five code points joined): cut before it, not within it.
+    const family = `echo ${'a'.repeat(294)}👨‍👩‍👧 && git push --force`
+    expect(checkAgainst([FORCE], { action: family }).blocked_by[0]?.message).toMatch(new RegExp(`^"echo a{294}… \\(${[...family].length} characters\\)"`))
+    // A letter and its combining accent stay together.
+    const accents = `echo ${'e\u0301'.repeat(200)} && git push --force`
+    expect(checkAgainst([FORCE], { action: accents }).blocked_by[0]?.message).toMatch(new RegExp(`^"echo (?:e\u0301){147}… \\(${[...accents].length} characters\\)"`))
+    // 200 emoji (400 UTF-16 units) and the command: within 300 characters, quoted whole.
+    const emoji = `echo ${'😀'.repeat(200)} && git push --force`
+    expect(checkAgainst([FORCE], { action: emoji }).blocked_by[0]?.message).toBe(`"${emoji}" matches the must_not pattern /git push --force/`)
+  })
+
   it('allows a command the pattern does not match', () => {
     expect(checkAgainst([FORCE], { action: 'git push origin main' })).toMatchObject({ allowed: true, blocked_by: [], warnings: [] })
   })

@@ -1,5 +1,6 @@
 import type { Issue } from '../domain/errors'
 import { foldCase, normalizeLabel } from '../domain/labels'
+import { characters, leadingCharacters } from '../domain/limits'
 import type { Constraint, DecisionRecord, DecisionScope, EnforceLevel } from './decision'
 import { matchPlainly, type MatchPatterns } from './pattern-match'
 import { actionForms, collapseWhiteSpace } from './shell-forms'
@@ -175,10 +176,10 @@ export const SHOWN_ACTION_LENGTH = 300
  * the user: the whole script again says nothing more than its start and the pattern.
  */
 function shown(text: string): string {
-  if (text.length <= SHOWN_ACTION_LENGTH) return text
-  // Not between the two halves of a surrogate pair.
-  const end = /[\uD800-\uDBFF]/.test(text.charAt(SHOWN_ACTION_LENGTH - 1)) ? SHOWN_ACTION_LENGTH - 1 : SHOWN_ACTION_LENGTH
-  return `${text.slice(0, end)}… (${text.length} characters)`
+  const length = characters(text)
+  if (length <= SHOWN_ACTION_LENGTH) return text
+  // Counted as the limits are, and not cut within a character (an emoji, a letter and its accent).
+  return `${leadingCharacters(text, SHOWN_ACTION_LENGTH)}… (${length} characters)`
 }
 
 /**

@@ -31,3 +31,22 @@ export function characters(text: string): number {
   for (const _ of text) count++
   return count
 }
+
+const GRAPHEMES = new Intl.Segmenter('und', { granularity: 'grapheme' })
+
+/**
+ * The longest start of `text` of at most `max` characters (code points, as `characters` counts)
+ * that ends between two characters as a reader sees them: never within a surrogate pair, an emoji
+ * sequence, or a letter and its combining accent. Read lazily: a long text is not segmented whole.
+ */
+export function leadingCharacters(text: string, max: number): string {
+  let end = 0
+  let count = 0
+  for (const { segment, index } of GRAPHEMES.segment(text)) {
+    const size = characters(segment)
+    if (count + size > max) break
+    count += size
+    end = index + segment.length
+  }
+  return text.slice(0, end)
+}

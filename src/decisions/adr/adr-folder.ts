@@ -1,4 +1,4 @@
-import { characters } from '../../domain/limits'
+import { characters, leadingCharacters } from '../../domain/limits'
 import { DECISION_LIMITS, type DecisionStatus } from '../decision'
 import type { ImportedDecision } from '../imported-decision'
 import { keyOfFile, readAdrTools } from './adr-tools'
@@ -39,8 +39,6 @@ export interface FolderReading {
   logs: Array<{ path: string; keys: string[] }>
 }
 
-const GRAPHEMES = new Intl.Segmenter('und', { granularity: 'grapheme' })
-
 /**
  * Long records are kept whole in the repository; the store keeps their beginning. Counted in code
  * points, as the decision's limits are, and cut between two characters as the reader sees them:
@@ -48,16 +46,7 @@ const GRAPHEMES = new Intl.Segmenter('und', { granularity: 'grapheme' })
  * in UTF-16 units, a title of emoji or other astral characters kept half of what the limit allows.
  */
 function clip(text: string, max: number): string {
-  if (characters(text) <= max) return text
-  let kept = ''
-  let count = 0
-  for (const { segment } of GRAPHEMES.segment(text)) {
-    const size = characters(segment)
-    if (count + size > max - 1) break
-    kept += segment
-    count += size
-  }
-  return kept.trimEnd() + '…'
+  return characters(text) <= max ? text : leadingCharacters(text, max - 1).trimEnd() + '…'
 }
 
 /** Statuses of a record that was accepted once: one that supersedes another has replaced it. */
