@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process'
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, utimes, writeFile } from 'node:fs/promises'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { appendToRejected, appendToSpool, drainSpool, forgetInSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
+import { appendToRejected, appendToSpool, CLAIM_STALE_MS, drainSpool, forgetInSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
 async function freshSpool() {
   const dir = await mkdtemp(join(tmpdir(), 'dm-spool-'))
@@ -113,6 +113,38 @@ describe('the hook spool (R-CAP-6)', () => {
     await drainSpool(file, (e) => service.deliver(e))
     expect(service.received).toEqual([7, 0])
     expect((await readdir(dir)).filter((n) => n.endsWith('.draining'))).toEqual([`spool.ndjson.${process.pid}.0a1b2c3e.draining`])
+  })
+
+  it('takes over a claim left long ago, though its pid runs again (given to another process since)', async () => {
+    const file = await freshSpool()
+    await appendToSpool(file, event(0))
+    const dir = join(file, '..')
+    // This process's pid stands for the reused one: it runs, but the claim is older than any drain.
+    const left = join(dir, `spool.ndjson.${process.pid}.0a1b2c3f.draining`)
+    await writeFile(left, JSON.stringify(event(9)) + '\n')
+    const long = new Date(Date.now() - CLAIM_STALE_MS - 60_000)
+    await utimes(left, long, long)
+    const service = fakeService()
+    service.up = true
+    await drainSpool(file, (e) => service.deliver(e))
+    expect(service.received).toEqual([9, 0])
+    expect((await readdir(dir)).filter((n) => n.endsWith('.draining'))).toEqual([])
+  })
+
+  it('dates a claim from when it was made, not from the spool’s last append: another drain leaves it alone', async () => {
+    const file = await freshSpool()
+    await appendToSpool(file, event(0))
+    const long = new Date(Date.now() - CLAIM_STALE_MS - 60_000)
+    await utimes(file, long, long)
+    const other = fakeService()
+    other.up = true
+    // While the first drain holds its claim (the service is slow for it), a second drain runs.
+    await drainSpool(file, async () => {
+      await drainSpool(file, (e) => other.deliver(e))
+      return 'failed'
+    })
+    expect(other.received).toEqual([])
+    expect(await spooledIds(file)).toEqual([0])
   })
 
   it('gives each event to one of two drains running at once', async () => {

@@ -1,5 +1,5 @@
 import { lstatSync } from 'node:fs'
-import { appendFile, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises'
+import { appendFile, mkdir, open, readdir, readFile, rename, stat, unlink, utimes } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { randomHex } from '../random-hex'
@@ -87,6 +87,14 @@ export async function appendToRejected(file: string, event: SpooledEvent): Promi
   await appendFile(rejectedFile(file), JSON.stringify(event) + '\n', { mode: 0o600 })
 }
 
+/**
+ * A claim older than this is left over, whatever pid it names: a drain lasts one hook call (its
+ * budget, at most 60 s), and the pid of a hook killed mid-drain (Claude Code ends a hook past its
+ * timeout) may have been given to another process since, which would keep the claim, and the
+ * events in it, from every later drain for as long as that process runs.
+ */
+export const CLAIM_STALE_MS = 5 * 60_000
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
@@ -135,13 +143,29 @@ async function claim(file: string): Promise<string[]> {
   }
   for (const name of names.sort()) {
     const match = name.startsWith(`${base}.`) ? /^\.(\d+)\.[0-9a-f]+\.draining$/.exec(name.slice(base.length)) : null
-    if (match === null || isAlive(Number(match[1]))) continue
+    if (match === null || (isAlive(Number(match[1])) && !(await isStale(join(dir, name))))) continue
     const to = mine()
-    if (await tryRename(join(dir, name), to)) claims.push(to)
+    if (await tryRename(join(dir, name), to)) claims.push(await stamped(to))
   }
   const to = mine()
-  if (await tryRename(file, to)) claims.push(to)
+  if (await tryRename(file, to)) claims.push(await stamped(to))
   return claims
+}
+
+/** Whether the claim at `path` was made (stamped) more than CLAIM_STALE_MS ago; gone is not stale. */
+async function isStale(path: string): Promise<boolean> {
+  const found = await stat(path).catch(() => undefined)
+  return found !== undefined && Date.now() - found.mtimeMs > CLAIM_STALE_MS
+}
+
+/**
+ * Dates a claim from when it was made: a rename keeps the spool's time of last append, which may
+ * be long past, and would make a claim just made look left over (isStale) to another drain.
+ */
+async function stamped(claimed: string): Promise<string> {
+  const now = new Date()
+  await utimes(claimed, now, now).catch(() => {})
+  return claimed
 }
 
 /**
@@ -195,7 +219,10 @@ export async function drainSpool(
     }
     if (keep.length > 0) await appendToLive(file, keep.join('\n') + '\n')
     result.left += keep.length
-    await unlink(claimed)
+    // Gone only if another drain took it over as left over (CLAIM_STALE_MS): its events are that drain's now.
+    await unlink(claimed).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error
+    })
   }
   return result
 }
