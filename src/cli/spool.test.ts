@@ -202,6 +202,19 @@ describe('forgetting a user in the spool (R-SVC-5)', () => {
     expect(await readdir(join(file, '..'))).toEqual([])
   })
 
+  it('takes over what a forget killed midway had taken of the refused ones: the user’s removed, the others’ put back', async () => {
+    const file = await freshSpool()
+    await appendToRejected(file, { ...event(1), user: 'erin' })
+    const dir = join(file, '..')
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number
+    const left = [{ ...event(2), user: 'dave' }, { ...event(3), user: 'erin' }].map((e) => JSON.stringify(e) + '\n').join('')
+    await writeFile(join(dir, `spool.ndjson.rejected.${dead}.0a1b2c3d.forgetting`), left)
+    expect(await forgetInSpool(file, 'dave')).toBe(1)
+    const aside = (await readFile(rejectedFile(file), 'utf8')).split('\n').filter((l) => l !== '')
+    expect(aside.map((l) => JSON.parse(l).payload.id).sort()).toEqual([1, 3])
+    expect((await readdir(dir)).sort()).toEqual(['spool.ndjson.rejected'])
+  })
+
   it('is nothing to do without a spool', async () => {
     expect(await forgetInSpool(await freshSpool(), 'dave')).toBe(0)
   })

@@ -1,5 +1,5 @@
 import { lstatSync } from 'node:fs'
-import { appendFile, mkdir, open, readdir, readFile, rename, stat, unlink, utimes } from 'node:fs/promises'
+import { appendFile, mkdir, open, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { randomHex } from '../random-hex'
@@ -125,14 +125,15 @@ async function tryRename(from: string, to: string): Promise<boolean> {
 }
 
 /**
- * Takes the spool for this process: claims left by hook processes that died mid-drain first
- * (they are older), then the spool itself. A claim is an atomic rename, so two hooks draining at
+ * Takes the spool (or the file of refused ones, for a forget: `kind` names the claims) for this
+ * process: claims left by processes that died mid-drain (or mid-forget) first (they are older),
+ * then the file itself. A claim is an atomic rename, so two hooks draining at
  * once never take the same lines, and new events go on being appended to a fresh spool file.
  */
-async function claim(file: string): Promise<string[]> {
+async function claim(file: string, kind: 'draining' | 'forgetting' = 'draining'): Promise<string[]> {
   const dir = dirname(file)
   const base = basename(file)
-  const mine = () => join(dir, `${base}.${process.pid}.${randomHex(4)}.draining`)
+  const mine = () => join(dir, `${base}.${process.pid}.${randomHex(4)}.${kind}`)
   const claims: string[] = []
   let names: string[]
   try {
@@ -142,7 +143,7 @@ async function claim(file: string): Promise<string[]> {
     throw error
   }
   for (const name of names.sort()) {
-    const match = name.startsWith(`${base}.`) ? /^\.(\d+)\.[0-9a-f]+\.draining$/.exec(name.slice(base.length)) : null
+    const match = name.startsWith(`${base}.`) ? new RegExp(`^\\.(\\d+)\\.[0-9a-f]+\\.${kind}$`).exec(name.slice(base.length)) : null
     if (match === null || (isAlive(Number(match[1])) && !(await isStale(join(dir, name))))) continue
     const to = mine()
     if (await tryRename(join(dir, name), to)) claims.push(await stamped(to))
@@ -246,17 +247,28 @@ export async function forgetInSpool(file: string, user: string): Promise<number>
       return false
     }
   }
-  /** Moves the lines of `taken` that are not the user's to `to`, then removes `taken`. */
+  /**
+   * Moves the lines of `taken` that are not the user's to `to`, then removes `taken`. The user's
+   * are taken out of the claim itself first (a whole file renamed over it): killed after that, the
+   * forget leaves a claim the next drain or forget takes over with only the others' events in it,
+   * not one that delivers the user's again.
+   */
   const keepOthers = async (taken: string, to: string) => {
     const lines = (await readFile(taken, 'utf8')).split('\n').filter((l) => l.trim() !== '')
     const others = lines.filter((l) => !isUsers(l))
     removed += lines.length - others.length
+    if (others.length < lines.length) {
+      const without = `${taken}.${randomHex(4)}.tmp`
+      await writeFile(without, others.map((l) => l + '\n').join(''), { mode: 0o600 })
+      await rename(without, taken)
+    }
     if (others.length > 0) await appendToLive(to, others.join('\n') + '\n')
     await unlink(taken)
   }
   for (const claimed of await claim(file)) await keepOthers(claimed, file)
+  // The file of refused ones is claimed as the spool is, under a name of its own that no drain
+  // takes: with what a forget killed midway left (which no drain would ever put back) first.
   const rejected = rejectedFile(file)
-  const taken = `${rejected}.${process.pid}.${randomHex(4)}.forgetting`
-  if (await tryRename(rejected, taken)) await keepOthers(taken, rejected)
+  for (const taken of await claim(rejected, 'forgetting')) await keepOthers(taken, rejected)
   return removed
 }

@@ -1,0 +1,39 @@
+import { mkdtemp, readdir, readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it, vi } from 'vitest'
+
+/** A forget that dies when it goes to put the others' events back in the spool (`open` of `dies`). */
+const crash = vi.hoisted(() => ({ dies: '' }))
+
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:fs/promises')>()
+  return {
+    ...real,
+    open: async (...args: Parameters<typeof real.open>) => {
+      if (args[0] === crash.dies) throw Object.assign(new Error('killed'), { code: 'EKILLED' })
+      return real.open(...args)
+    },
+  }
+})
+
+const { appendToSpool, forgetInSpool } = await import('./spool')
+
+describe('a forget killed midway in the spool (R-SVC-5)', () => {
+  it('leaves a claim without the user’s events, for the next drain to deliver the others’', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'dm-spool-forget-')), 'spool.ndjson')
+    await appendToSpool(file, { at: '2026-07-01T10:00:00.000Z', user: 'dave', payload: { id: 1 } })
+    await appendToSpool(file, { at: '2026-07-01T10:01:00.000Z', user: 'erin', payload: { id: 2 } })
+    crash.dies = file
+    await expect(forgetInSpool(file, 'dave')).rejects.toThrow('killed')
+    crash.dies = ''
+    const dir = join(file, '..')
+    const claims = (await readdir(dir)).filter((n) => n.endsWith('.draining'))
+    expect(claims).toHaveLength(1)
+    const users = (await readFile(join(dir, claims[0] as string), 'utf8'))
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => (JSON.parse(l) as { user: string }).user)
+    expect(users).toEqual(['erin'])
+  })
+})
