@@ -33,7 +33,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   }
 })
 
-const { appendToSpool, drainSpool } = await import('./spool')
+const { appendToRejected, appendToSpool, drainSpool, forgetInSpool, rejectedFile } = await import('./spool')
 
 describe('the hook spool, appended to while a drain claims it (R-CAP-6)', () => {
   it('loses no event a hook was writing when another hook claimed the spool', async () => {
@@ -54,6 +54,28 @@ describe('the hook spool, appended to while a drain claims it (R-CAP-6)', () => 
       .filter((l) => l !== '')
       .map((l) => (JSON.parse(l) as { payload: { id: number } }).payload.id)
     expect([...new Set(ids)].sort()).toEqual([0, 1])
+  })
+})
+
+describe('the file of refused events, set aside to while a forget takes it', () => {
+  it('loses no refused event of another user a hook was writing when a forget took the file', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'dm-rejected-race-')), 'spool.ndjson')
+    await appendToRejected(file, { at: '2026-07-01T10:00:00.000Z', user: 'dave', payload: { id: 0 } })
+    let release = () => {}
+    gate.release = new Promise<void>((resolve) => (release = resolve))
+    const opened = new Promise<void>((resolve) => (gate.opened = resolve))
+    gate.file = rejectedFile(file)
+    const writing = appendToRejected(file, { at: '2026-07-01T10:01:00.000Z', user: 'erin', payload: { id: 1 } })
+    await opened
+    // dave is forgotten: the forget takes the file aside, keeps nobody else's (none yet), removes it.
+    expect(await forgetInSpool(file, 'dave')).toBe(1)
+    release()
+    await writing
+    const ids = (await readFile(rejectedFile(file), 'utf8'))
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => (JSON.parse(l) as { payload: { id: number } }).payload.id)
+    expect(ids).toEqual([1])
   })
 })
 

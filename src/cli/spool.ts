@@ -1,5 +1,5 @@
 import { lstatSync } from 'node:fs'
-import { appendFile, mkdir, open, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises'
+import { mkdir, open, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { randomHex } from '../random-hex'
@@ -84,7 +84,8 @@ async function appendToLive(file: string, text: string): Promise<void> {
 /** Sets aside an event the service refused for good (a 4xx), for a person to read: never retried, never lost. */
 export async function appendToRejected(file: string, event: SpooledEvent): Promise<void> {
   await mkdir(dirname(file), { recursive: true, mode: 0o700 })
-  await appendFile(rejectedFile(file), JSON.stringify(event) + '\n', { mode: 0o600 })
+  // As to the spool: a forget may take the file aside (and remove it) while this writes to it.
+  await appendToLive(rejectedFile(file), JSON.stringify(event) + '\n')
 }
 
 /**
@@ -215,7 +216,7 @@ export async function drainSpool(
       }
     }
     if (rejected.length > 0) {
-      await appendFile(rejectedFile(file), rejected.join('\n') + '\n', { mode: 0o600 })
+      await appendToLive(rejectedFile(file), rejected.join('\n') + '\n')
       result.rejected += rejected.length
     }
     if (keep.length > 0) await appendToLive(file, keep.join('\n') + '\n')
