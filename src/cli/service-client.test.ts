@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -41,6 +41,23 @@ describe('throughServiceOrLocal when no service runs', () => {
     await writeFile(file, 'not a folder')
     const call = throughServiceOrLocal({ method: 'GET', path: '/x', dataDir: join(file, 'data'), local: async () => 'ok' })
     await expect(call).rejects.toThrow(`cannot make the store in ${join(file, 'data')}: it, or a folder above it, is a file, not a folder`)
+  })
+
+  it('refuses a --data folder of other files (--data . in a project) as no store, and writes nothing in it', async () => {
+    vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
+    const project = await mkdtemp(join(tmpdir(), 'dm-local-'))
+    await writeFile(join(project, 'README.md'), '# a project')
+    const call = throughServiceOrLocal({ method: 'GET', path: '/x', dataDir: project, local: async () => 'ok' })
+    await expect(call).rejects.toThrow(`there is no store in ${project} (--data): give the data directory of a store`)
+    expect(await readdir(project)).toEqual(['README.md'])
+  })
+
+  it('opens a store in a folder beside the files the service writes there, and an empty folder', async () => {
+    vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
+    const dataDir = await mkdtemp(join(tmpdir(), 'dm-local-'))
+    expect((await throughServiceOrLocal({ method: 'GET', path: '/x', dataDir, local: async () => 'ok' })).body).toBe('ok')
+    await writeFile(join(dataDir, 'SERVICE_ID'), 'abc\n')
+    expect((await throughServiceOrLocal({ method: 'GET', path: '/x', dataDir, local: async () => 'ok' })).body).toBe('ok')
   })
 
   it('still answers the next call after one fails', async () => {

@@ -1,5 +1,5 @@
-import { existsSync, statSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { systemClock } from '../clock'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { createDecisionMemory, type DecisionMemory } from '../decision-memory'
@@ -176,6 +176,26 @@ function underAFile(dir: string): boolean {
   }
 }
 
+/** The names in a store's folder: LevelDB's own files, and those the service and the commands write beside them. */
+const STORE_FILE = /^(?:CURRENT|LOCK|LOG(?:\.old)?|MANIFEST-\d+|\d+\.(?:log|ldb|sst)|LOCAL_TURN.*|SERVICE_ID|SERVICE_FOLDER)$/
+
+/**
+ * Whether there is no store at `dir` to open: no folder there, or a folder of other files (a
+ * project, a folder of documents: `--data .`, or a `./data` of the project's own), where opening
+ * one would make LevelDB's files among them. An empty folder, or one of a store's files alone
+ * (one being made), is the store's.
+ */
+function noStoreAt(dir: string): boolean {
+  if (!existsSync(dir)) return true
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return false // A file, or a folder that cannot be read: the open says why.
+  }
+  return !names.includes('CURRENT') && names.some((name) => !STORE_FILE.test(name))
+}
+
 /**
  * The use case against the store opened here: the one --data names (`named`), or, when none is
  * named, $DECISION_MEMORY_DATA or ./data because no service runs.
@@ -184,7 +204,7 @@ function local(request: StoreRequest, named?: '--data'): Promise<Answer> {
   return inLocalTurn(async () => {
     const policy = await loadPolicy(resolve(request.policyFile ?? DEFAULT_POLICY_FILE))
     const dir = dataDirectory(request.dataDir, process.env, request.defaultDataDir)
-    if (request.createStore !== true && !existsSync(dir)) {
+    if (request.createStore !== true && noStoreAt(dir)) {
       // A path under a file is no store to look for: said as serve and the commands that make one say it.
       if (underAFile(dir)) throw new StoreOpenError(`cannot make the store in ${dir}: it, or a folder above it, is a file, not a folder`)
       if (request.whenNoStore !== undefined) return { status: 200, body: request.whenNoStore(), via: 'local' }
