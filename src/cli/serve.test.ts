@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { BIN, cleanEnv } from '../../test/support/processes'
 import { spawnService } from '../../test/support/spawn-service'
+import { openStores } from '../open-store'
+import { LOCAL_TURN_FILE, takeLocalTurn } from './local-turn'
+import { openForService } from './serve'
 
 describe('decision-memory serve', () => {
   it('says where it listens whatever DECISION_MEMORY_LOG_LEVEL hides: a script finds the port --port 0 chose', async () => {
@@ -42,6 +45,28 @@ describe('decision-memory serve', () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
       await exited
       await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('opening the store for the service', () => {
+  it('waits for the turn of a command that has the store open (an MCP call with no service), rather than fail to start', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-serve-turn-'))
+    try {
+      // Another process's turn, and the store it opened (held here: LevelDB's lock is the same).
+      const held = await openStores(dir)
+      await writeFile(join(dir, LOCAL_TURN_FILE), `${process.ppid} 0123456789abcdef\n`)
+      let waits = 0
+      const commandEnds = async () => {
+        if (waits++ > 0) return
+        await held.store.close()
+        await unlink(join(dir, LOCAL_TURN_FILE))
+      }
+      const { store } = await openForService(dir, undefined, (d) => takeLocalTurn(d, commandEnds, 3_000, () => true))
+      await store.close()
+      expect(waits).toBe(1)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
     }
   })
 })

@@ -11,9 +11,11 @@ import { answerClientError, answerConnect, answerMissingHost, answerRequestError
 import { answerRememberedFirst, type NodeListener } from '../http/first-path'
 import { validBodies } from '../http/recommendations'
 import { createDecisions } from '../decisions/decisions'
+import type { TierPolicy } from '../memory/level-store'
 import { markServedBy, openStores } from '../open-store'
 import { randomHex } from '../random-hex'
 import { scheduleDecayScan } from './decay-schedule'
+import { takeLocalTurn } from './local-turn'
 import { batchedDestination } from './log-destination'
 import { DEFAULT_HOST, envPort, isFetchBarredPort, isLoopback, parsePort, UsageError, parseFlags, dataDirectory, envValue, urlHost } from './options'
 import { packageVersion } from './package-version'
@@ -93,7 +95,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const policy = await loadPolicy(policyFile)
   const auth = authFile === undefined ? undefined : await loadTokens(resolve(authFile))
   if (auth?.exposure !== undefined) logger.warn({ event: 'tokens-file-readable' }, auth.exposure)
-  const { store, decisionStore } = await openStores(dataDir, policy)
+  const { store, decisionStore } = await openForService(dataDir, policy)
   // This run's id in the store's folder, which a command told to use this store checks (store-id.ts).
   const storeId = randomHex(16)
   try {
@@ -251,4 +253,21 @@ export async function serveCommand(argv: string[]): Promise<void> {
     process.stderr.write(`decision-memory serve: ${why}\n`)
     void stop({ code: 1 })
   })
+}
+
+/**
+ * Opens the store for the service, after the turn of a command that has it open itself (a
+ * `forget --data`, an MCP server's call with no service running: local-turn.ts), as another
+ * command would: opened at that moment, LevelDB's lock refused it, and the service did not start
+ * (`in use by another process (is the service running?)`, with none running). The turn is given
+ * back once the store is open: the service holds it by LevelDB's lock from then on, and commands
+ * find it held and go through the service. `takeTurn` is local-turn's, for tests.
+ */
+export async function openForService(dir: string, policy: TierPolicy | undefined, takeTurn: (dir: string) => Promise<() => Promise<void>> = takeLocalTurn): ReturnType<typeof openStores> {
+  const giveBack = await takeTurn(dir)
+  try {
+    return await openStores(dir, policy)
+  } finally {
+    await giveBack()
+  }
 }
