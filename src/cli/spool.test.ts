@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, readFile, utimes, writeFile } from 'node:fs/promises'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -217,6 +218,14 @@ describe('forgetting a user in the spool (R-SVC-5)', () => {
 
   it('is nothing to do without a spool', async () => {
     expect(await forgetInSpool(await freshSpool(), 'dave')).toBe(0)
+  })
+})
+
+describe('a spool that cannot be written', () => {
+  it.skipIf(!existsSync('/dev/full'))('says which file, why, and that the event is not kept (a full disk: /dev/full)', async () => {
+    await expect(appendToSpool('/dev/full', event(0))).rejects.toThrow(
+      'cannot write the spool /dev/full (ENOSPC): this event is not kept; free the disk, or give DECISION_MEMORY_SPOOL or --spool a file this account can write',
+    )
   })
 })
 

@@ -51,8 +51,12 @@ export async function appendToSpool(file: string, event: SpooledEvent): Promise<
   try {
     await appendToLive(file, JSON.stringify(event) + '\n')
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EISDIR') throw error
-    throw new Error(`the spool ${file} is a folder: give DECISION_MEMORY_SPOOL or --spool the path of a file in it (EISDIR)`)
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EISDIR') throw new Error(`the spool ${file} is a folder: give DECISION_MEMORY_SPOOL or --spool the path of a file in it (EISDIR)`)
+    // A full disk (ENOSPC), a spool not this account's (EACCES): "ENOSPC: no space left on device,
+    // write" alone said neither which file nor that the event, delivered nowhere, is not kept.
+    if (code === undefined) throw error
+    throw new Error(`cannot write the spool ${file} (${code}): this event is not kept; free the disk, or give DECISION_MEMORY_SPOOL or --spool a file this account can write`)
   }
 }
 
