@@ -162,6 +162,20 @@ describe('the hook spool (R-CAP-6)', () => {
     expect([...service.received].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6])
   })
 
+  it('delivers an event appended to a line cut short (a write stopped by a full disk), and sets the stub aside', async () => {
+    const file = await freshSpool()
+    await appendToSpool(file, event(0))
+    const cut = JSON.stringify({ ...event(1), payload: { id: 1, note: { at: 'x', pad: 'y'.repeat(50) } } })
+    await writeFile(file, cut.slice(0, cut.length - 20), { flag: 'a' })
+    await appendToSpool(file, event(2))
+    const service = fakeService()
+    service.up = true
+    expect(await drainSpool(file, (e) => service.deliver(e))).toEqual({ delivered: 2, rejected: 1, left: 0, stopped: null })
+    expect(service.received).toEqual([0, 2])
+    const aside = (await readFile(rejectedFile(file), 'utf8')).split('\n').filter((l) => l !== '')
+    expect(aside).toEqual([cut.slice(0, cut.length - 20)])
+  })
+
   it('sets refused and unreadable lines aside instead of retrying them forever', async () => {
     const file = await freshSpool()
     await appendToSpool(file, event(0))
@@ -192,6 +206,15 @@ describe('forgetting a user in the spool (R-SVC-5)', () => {
     // Nothing left behind: no claim, no taken file.
     expect((await readdir(join(file, '..'))).sort()).toEqual(['spool.ndjson', 'spool.ndjson.rejected'])
     expect(await forgetInSpool(file, 'dave')).toBe(0)
+  })
+
+  it('finds the user’s event appended to a line cut short, and keeps the stub', async () => {
+    const file = await freshSpool()
+    await mkdir(join(file, '..'), { recursive: true })
+    await writeFile(file, '{"at":"2026-07-01T10:00:00.000Z","user":"erin","payl')
+    await appendToSpool(file, { ...event(1), user: 'dave' })
+    expect(await forgetInSpool(file, 'dave')).toBe(1)
+    expect((await readFile(file, 'utf8')).split('\n').filter((l) => l !== '')).toEqual(['{"at":"2026-07-01T10:00:00.000Z","user":"erin","payl'])
   })
 
   it('finds the user however the hook spelled their name: the service takes it in NFC, as forget does', async () => {

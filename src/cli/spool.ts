@@ -174,6 +174,37 @@ async function stamped(claimed: string): Promise<string> {
   return claimed
 }
 
+/** How every spooled line begins: JSON.stringify of a SpooledEvent, whose first field is `at`. */
+const EVENT_START = '{"at":"'
+
+/**
+ * The lines of a spool, with an event written after a line cut short taken apart from it. A write
+ * that stops partway (a full disk; a hook killed while writing a large payload) leaves a line
+ * with no newline, and the next hook's event is appended to it: the two read as one line that is
+ * no JSON, and the whole event would be set aside with the stub, never delivered (nor found by a
+ * forget). The event is the last part of the line, from a place where an event begins, that reads
+ * as one; what comes before it is the stub, kept as its own line.
+ */
+function spooledLines(text: string): string[] {
+  return text.split('\n').flatMap((line) => {
+    if (line.trim() === '' || isEvent(line)) return [line]
+    for (let at = line.indexOf(EVENT_START, 1); at > 0; at = line.indexOf(EVENT_START, at + 1)) {
+      const rest = line.slice(at)
+      if (isEvent(rest)) return [line.slice(0, at), rest]
+    }
+    return [line]
+  })
+}
+
+function isEvent(line: string): boolean {
+  try {
+    const value = JSON.parse(line) as Partial<SpooledEvent> | null
+    return typeof value === 'object' && value !== null && typeof value.at === 'string' && typeof value.user === 'string' && 'payload' in value
+  } catch {
+    return false
+  }
+}
+
 /**
  * Delivers spooled events oldest first (R-CAP-6). It stops at the first failure or when
  * `hasTime()` says so, and puts back what it did not deliver, so nothing is lost; a crash midway
@@ -189,7 +220,7 @@ export async function drainSpool(
   /** Lines seen in this drain: a line written again after a claim (appendToLive) is one event. */
   const seen = new Set<string>()
   for (const claimed of await claim(file)) {
-    const lines = (await readFile(claimed, 'utf8')).split('\n').filter((l) => {
+    const lines = spooledLines(await readFile(claimed, 'utf8')).filter((l) => {
       if (l.trim() === '' || seen.has(l)) return false
       seen.add(l)
       return true
@@ -259,7 +290,7 @@ export async function forgetInSpool(file: string, user: string): Promise<number>
    * not one that delivers the user's again.
    */
   const keepOthers = async (taken: string, to: string) => {
-    const lines = (await readFile(taken, 'utf8')).split('\n').filter((l) => l.trim() !== '')
+    const lines = spooledLines(await readFile(taken, 'utf8')).filter((l) => l.trim() !== '')
     const others = lines.filter((l) => !isUsers(l))
     removed += lines.length - others.length
     if (others.length < lines.length) {
