@@ -27,8 +27,10 @@ describe('decision-memory forget --spool', () => {
     const spool = join(folder, 'hook-spool.ndjson')
     await appendToSpool(spool, { at: '2026-12-01T10:00:00.000Z', user: 'bob', payload: { hook_event_name: 'SessionStart' } })
     await appendToSpool(spool, { at: '2026-12-01T10:00:01.000Z', user: 'carol', payload: { hook_event_name: 'SessionStart' } })
-    // A store of its own, opened here: no service is asked for a store it does not hold.
-    const { code, stdout } = await captured(() => forgetCommand(['--user', 'bob', '--yes', '--json', '--data', folder, '--spool', spool]))
+    // A store of its own, opened here (an empty folder, as a folder of other files is no store): no
+    // service is asked for a store it does not hold.
+    const data = await mkdtemp(join(tmpdir(), 'dm-forget-store-'))
+    const { code, stdout } = await captured(() => forgetCommand(['--user', 'bob', '--yes', '--json', '--data', data, '--spool', spool]))
     expect(code).toBe(0)
     expect(JSON.parse(stdout)).toMatchObject({ user: 'bob', spooled: 1 })
     const left = await readFile(spool, 'utf8')
