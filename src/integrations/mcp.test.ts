@@ -656,6 +656,28 @@ describe('createMcpServer: why of a decision or of a point alone', () => {
   })
 })
 
+describe('createMcpServer: tool results', () => {
+  it('are the body as compact JSON, with no indentation: the text stays in the agent\'s context every turn', async () => {
+    const body = { point: 'db', options: [{ option: 'pg', share: 0.8 }], layers: { recent: { counts: [{ option: 'pg', count: 4 }] } } }
+    const answer = async () => ({ ok: true as const, body })
+    const backend: McpBackend = { recommend: answer, plan: answer, observe: answer, whyPoint: answer, whyDecision: answer, check: answer }
+    const client = await connected(backend, undefined)
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['recommend', WHY_Q],
+      ['plan_questions', { questions: [{ question: 'Which database?', options: [{ label: 'pg' }, { label: 'mysql' }] }] }],
+      ['record_choice', CHOICE],
+      ['why', { point: 'db' }],
+      ['why', { key: 'D-001' }],
+      ['check_decision', { action: 'ls' }],
+    ]
+    for (const [name, args] of calls) {
+      const text = ((await client.callTool({ name, arguments: args })).content as Array<{ text: string }>)[0]?.text
+      expect(text, name).toBe(JSON.stringify(body))
+    }
+    await client.close()
+  })
+})
+
 describe('createMcpServer: plan_questions', () => {
   it('tells the agent to record an answer it gives from the plan as auto-resolved, not as the user\'s choice (R-ASK-4)', async () => {
     // The plan records nothing; recorded with record_choice's default source, an answer the

@@ -50,9 +50,14 @@ function errorText(error: Extract<BackendAnswer, { ok: false }>['error']): strin
   return `${error.code}: ${error.message}${issues}`
 }
 
+/**
+ * A tool's answer as its text: the body as compact JSON. The text goes into the agent's context
+ * and stays there for the rest of the session, paid for on every turn: indented, a plan of four
+ * questions took some 70% more (24.7 KB against 14.1 KB), for a model that reads either alike.
+ */
 function result(answer: BackendAnswer, shape: (body: unknown) => unknown = (body) => body): CallToolResult {
   if (!answer.ok) return { isError: true, content: [{ type: 'text', text: errorText(answer.error) }] }
-  return { content: [{ type: 'text', text: JSON.stringify(shape(answer.body), null, 2) }] }
+  return { content: [{ type: 'text', text: JSON.stringify(shape(answer.body)) }] }
 }
 
 /**
