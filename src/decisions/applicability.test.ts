@@ -75,6 +75,17 @@ describe('applicability (R-CON-4)', () => {
     expect(isWithin('/etc', '/')).toBe(true)
   })
 
+  it('reads a Windows path as a Windows path: absolute from its drive, whatever the drive letter\'s case', () => {
+    // Outside a repository the guard sends the cwd as it is: on Windows no repository-relative path.
+    expect(isWithin('C:\\Users\\me\\scratch', '.')).toBe(false)
+    expect(applies(decision({ path: '.' }), { path: 'C:\\Users\\me\\scratch' })).toBe(false)
+    expect(isWithin('src\\billing', '.')).toBe(true)
+    expect(isWithin('c:\\repo\\src', 'C:\\repo')).toBe(true)
+    expect(isWithin('C:/repo/src', 'c:\\repo\\')).toBe(true)
+    expect(isWithin('D:\\repo\\src', 'C:\\repo')).toBe(false)
+    expect(normalizePath('c:\\')).toBe('C:')
+  })
+
   it('reads task, path and stage from a recommendation context', () => {
     expect(runOfContext({ task: 'T-1', path: 'src', stage: 'run', phase: 'x' })).toEqual({ task: 'T-1', path: 'src', stage: 'run' })
     expect(runOfContext({ task: null, stage: '' })).toEqual({ task: undefined, path: undefined, stage: undefined })

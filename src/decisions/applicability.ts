@@ -11,21 +11,29 @@ export interface ApplicabilityQuery {
 
 /**
  * A path as compared: NFC (as every other text: macOS reports `café` decomposed, a user types it
- * composed), forward slashes, `.` and `..` segments resolved, no trailing slash. Paths are
- * compared as written otherwise: a decision scoped to a repository-relative path is matched by
- * repository-relative paths, an absolute one by absolute paths.
+ * composed), forward slashes, `.` and `..` segments resolved, no trailing slash, a Windows drive
+ * letter in upper case (`c:\repo` and `C:\repo` are one folder, and either may be written).
+ * Paths are compared as written otherwise: a decision scoped to a repository-relative path is
+ * matched by repository-relative paths, an absolute one by absolute paths.
  */
 export function normalizePath(path: string): string {
-  const normalized = posix.normalize(path.normalize('NFC').replace(/\\/g, '/'))
+  const normalized = posix.normalize(path.normalize('NFC').replace(/\\/g, '/')).replace(/^([a-z]):(?=\/|$)/, (_, d: string) => `${d.toUpperCase()}:`)
   if (normalized === '/') return '/'
   return normalized.replace(/\/+$/, '') || '.'
+}
+
+/** Whether a normalised path is absolute: from `/`, or from a Windows drive (`C:/…`). */
+function isAbsolutePath(path: string): boolean {
+  return path.startsWith('/') || /^[A-Z]:(?:\/|$)/.test(path)
 }
 
 /** Whether `path` is `scope` or below it, by whole segments (`src/billing` does not hold `src/billing-v2`). */
 export function isWithin(path: string, scope: string): boolean {
   const p = normalizePath(path)
   const s = normalizePath(scope)
-  if (s === '.' || s === '/') return s === '.' ? !p.startsWith('/') : p.startsWith('/')
+  // `.`, the repository's root, holds every repository-relative path, and no absolute one (the
+  // guard sends the cwd as it is outside a repository: `/home/me/scratch`, or `C:\Users\me\scratch`).
+  if (s === '.' || s === '/') return s === '.' ? !isAbsolutePath(p) : p.startsWith('/')
   return p === s || p.startsWith(s + '/')
 }
 
