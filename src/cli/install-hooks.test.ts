@@ -39,7 +39,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   }
 })
 
-const { defaultHookCommand, installHooksCommand, shownCommand } = await import('./install-hooks')
+const { defaultHookCommand, installHooksCommand, missingOfCommand, shownCommand } = await import('./install-hooks')
 const { UsageError } = await import('./options')
 const { mergeHooks } = await import('../integrations/claude-code-settings')
 
@@ -255,6 +255,24 @@ describe('install-hooks --command', () => {
       expect(await installHooksCommand(['--file', file, '--dry-run', '--command', command])).toBe(0)
       expect(stderr, command).not.toContain('warning')
     }
+  })
+})
+
+describe('missingOfCommand on Windows', () => {
+  it('finds a program as the shell there does, with an extension of PATHEXT (node is node.exe), on a PATH of ;-separated folders', async () => {
+    const { folder } = await settingsFolder()
+    await writeFile(join(folder, 'node.exe'), '')
+    const script = join(folder, 'decision-memory.js')
+    await writeFile(script, '')
+    // Windows gives its variables in the case they were set in: `Path` is the usual one.
+    const env = { Path: `C:\\no\\such;${folder}`, PATHEXT: '.COM;.EXE;.BAT;.CMD' }
+    expect(missingOfCommand(`node "${script}" hook`, env, 'win32')).toBeUndefined()
+    expect(missingOfCommand(`${folder}/node "${script}" hook`, env, 'win32')).toBeUndefined()
+    expect(missingOfCommand('nodee hook', env, 'win32')).toBe('nodee is not on this PATH')
+    // The script given to node.exe is checked as the one given to node.
+    expect(missingOfCommand('node.exe "C:/no/such/clone/bin/decision-memory.js" hook', env, 'win32')).toBe('C:/no/such/clone/bin/decision-memory.js does not exist')
+    // Elsewhere no extension is added: `node.exe` alone is not a `node` on the PATH.
+    expect(missingOfCommand(`node "${script}" hook`, { PATH: folder }, 'linux')).toBe('node is not on this PATH')
   })
 })
 

@@ -1,7 +1,7 @@
 import { lstat, mkdir, open, readFile, readlink, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { existsSync } from 'node:fs'
-import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path'
+import { basename, dirname, join, posix, resolve, win32 } from 'node:path'
 import { randomHex } from '../random-hex'
 import { BIN_PATH, shellWord } from './bin-path'
 import { guardCommandOf, mergeGuard, mergeHooks, SettingsShapeError, wrappedScriptOf } from '../integrations/claude-code-settings'
@@ -200,20 +200,30 @@ const SHELL_BUILTINS = new Set(['.', ':', 'alias', 'cd', 'command', 'eval', 'exe
  * program (past `NAME=value` assignments), as an absolute path or on this PATH, and the script
  * `node` is given by absolute path (a clone moved or deleted). Undefined when all is there, or
  * when it cannot be known here (a relative path is the agent's project's, a `$VAR` the hook's).
+ * On Windows a program is found as the shell finds it, with an extension of `PATHEXT` (`node` is
+ * `node.exe`), and the PATH's folders are separated by `;`.
  */
-export function missingOfCommand(command: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function missingOfCommand(command: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | undefined {
   const words = leadingWords(command)
   while (words[0] !== undefined && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0])) words.shift()
   const [program, script] = words
   // A builtin of sh (`cd DIR && …`, `exec node …`) is on no PATH, and what it runs is not read here.
   if (program === undefined || SHELL_BUILTINS.has(program)) return undefined
+  const windows = platform === 'win32'
+  const { isAbsolute, delimiter } = windows ? win32 : posix
+  // Windows reads a variable's name in any case (`Path` is the usual spelling); elsewhere as written.
+  const variable = (name: string) => (windows ? (env[name] ?? Object.entries(env).find(([key]) => key.toUpperCase() === name)?.[1]) : env[name])
+  const extensions = windows ? ['', ...(variable('PATHEXT') ?? '.COM;.EXE;.BAT;.CMD').split(';').filter((e) => e !== '')] : ['']
+  // Both cases: PATHEXT says `.EXE`, the file is `node.exe` (one name to Windows, not to every file system).
+  const found = (file: string) => extensions.some((extension) => existsSync(file + extension) || existsSync(file + extension.toLowerCase()))
   if (program.includes('/')) {
-    if (isAbsolute(program) && !existsSync(program)) return `${program} does not exist`
+    if (isAbsolute(program) && !found(program)) return `${program} does not exist`
   } else {
-    const path = (env.PATH ?? '').split(delimiter).filter((folder) => folder !== '')
-    if (!path.some((folder) => existsSync(join(folder, program)))) return `${program} is not on this PATH`
+    const path = (variable('PATH') ?? '').split(delimiter).filter((folder) => folder !== '')
+    if (!path.some((folder) => found(join(folder, program)))) return `${program} is not on this PATH`
   }
-  if (basename(program) === 'node' && script !== undefined && isAbsolute(script) && !existsSync(script)) return `${script} does not exist`
+  const isNode = windows ? /^node(?:\.exe)?$/i.test(win32.basename(program)) : basename(program) === 'node'
+  if (isNode && script !== undefined && isAbsolute(script) && !existsSync(script)) return `${script} does not exist`
   return undefined
 }
 
