@@ -258,6 +258,28 @@ describe('install-hooks --command', () => {
   })
 })
 
+describe('install-hooks and a path that starts with ~', () => {
+  it('reads ~ in --file and --project as the home folder, as no shell does after `=` (nor cmd.exe at all)', async () => {
+    const { folder: home } = await settingsFolder()
+    const { folder: work } = await settingsFolder()
+    vi.stubEnv('HOME', home)
+    vi.stubEnv('USERPROFILE', home)
+    const cwd = process.cwd()
+    process.chdir(work)
+    try {
+      expect(await installHooksCommand(['--file=~/settings.local.json'])).toBe(0)
+      expect(await readFile(join(home, 'settings.local.json'), 'utf8')).toContain(' hook')
+      expect(await installHooksCommand(['--project=~'])).toBe(0)
+      expect(await readFile(join(home, '.claude', 'settings.json'), 'utf8')).toContain(' hook')
+      // Nothing made where the command ran: no folder named `~`.
+      expect(await readdir(work)).toEqual(['settings.json'])
+    } finally {
+      process.chdir(cwd)
+      vi.unstubAllEnvs()
+    }
+  })
+})
+
 describe('missingOfCommand on Windows', () => {
   it('finds a program as the shell there does, with an extension of PATHEXT (node is node.exe), on a PATH of ;-separated folders', async () => {
     const { folder } = await settingsFolder()

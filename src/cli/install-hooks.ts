@@ -5,7 +5,7 @@ import { basename, dirname, join, posix, resolve, win32 } from 'node:path'
 import { randomHex } from '../random-hex'
 import { BIN_PATH, shellWord } from './bin-path'
 import { guardCommandOf, mergeGuard, mergeHooks, SettingsShapeError, wrappedScriptOf } from '../integrations/claude-code-settings'
-import { UsageError, parseFlags } from './options'
+import { homePath, UsageError, parseFlags } from './options'
 
 export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR | --user | --file FILE] [--command CMD] [--guard] [--dry-run]
 
@@ -245,6 +245,10 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
   if (targets.length > 1) throw new UsageError('give one of --project, --user or --file')
   // `-` is stdout to a script (`--out -` of export): not a settings file named `-` made here.
   if (values.file === '-') throw new UsageError('--file -: install-hooks writes a settings file; for the settings on stdout, use --dry-run')
+  // A leading `~` is the home folder, as for --data: no shell expands it after `--file=`, nor does
+  // cmd.exe anywhere, and `~/app/.claude/settings.local.json` would be made in a folder named `~` here.
+  if (values.file !== undefined) values.file = homePath(values.file)
+  if (values.project !== undefined) values.project = homePath(values.project)
   const file =
     values.file !== undefined
       ? resolve(values.file)
