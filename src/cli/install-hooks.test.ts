@@ -258,6 +258,18 @@ describe('install-hooks --command', () => {
   })
 })
 
+describe('install-hooks and a settings file with a byte order mark', () => {
+  it('reads it as without one (as Claude Code does), keeps what is in it, and writes it back without one', async () => {
+    const { file } = await settingsFolder()
+    // As Windows PowerShell 5.1 writes UTF-8 (`Set-Content -Encoding UTF8`), with CRLF line ends.
+    await writeFile(file, '\uFEFF{\r\n  "model": "opus"\r\n}\r\n')
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    const written = await readFile(file, 'utf8')
+    expect(written.startsWith('{')).toBe(true)
+    expect(JSON.parse(written)).toMatchObject({ model: 'opus', hooks: { PreToolUse: [{ matcher: 'AskUserQuestion' }] } })
+  })
+})
+
 describe('install-hooks and a path that starts with ~', () => {
   it('reads ~ in --file and --project as the home folder, as no shell does after `=` (nor cmd.exe at all)', async () => {
     const { folder: home } = await settingsFolder()

@@ -46,6 +46,9 @@ async function readSettings(file: string): Promise<unknown> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {}
     throw error
   }
+  // A byte order mark, as Windows PowerShell 5.1 (`Set-Content -Encoding UTF8`) and some editors
+  // save UTF-8: Claude Code reads such a file, JSON.parse does not. Written back without it.
+  text = text.replace(/^\uFEFF/, '')
   if (text.trim() === '') return {}
   try {
     return JSON.parse(text)
