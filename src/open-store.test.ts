@@ -1,4 +1,4 @@
-import { chmod, cp, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -130,5 +130,34 @@ describe('the id of the service that holds a store (SERVICE_ID)', () => {
     await writeFile(join(parent, 'copy', SERVICE_ID_FILE), 'fedcba9876543210fedcba9876543210\n')
     expect(await readFile(join(parent, 'copy', SERVICE_FOLDER_FILE), 'utf8')).toContain(ID)
     expect(await servedBy(join(parent, 'copy'))).toBe('fedcba9876543210fedcba9876543210')
+  })
+})
+
+describe('openStores on a folder of other files', () => {
+  it('makes no store among them (a project given as --data), says which file, and writes nothing there', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(dir)
+    await writeFile(join(dir, 'README.md'), '# my project\n')
+    const failure = await openStores(dir).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(failure).toBeInstanceOf(StoreOpenError)
+    expect((failure as Error).message).toBe(
+      `there is no store in ${dir}, and it holds files that are not a store's (README.md): give an empty folder, or one not there yet, for a new store`,
+    )
+    expect(await readdir(dir)).toEqual(['README.md'])
+  })
+
+  it('opens a store with a file of its owner beside it, and an empty folder as a new store', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(dir)
+    const made = await openStores(dir)
+    await made.store.close()
+    // A note left in the store's folder by its operator: the folder is a store all the same.
+    await writeFile(join(dir, 'NOTES.txt'), 'backed up on Monday\n')
+    const again = await openStores(dir)
+    await again.store.close()
+    expect(await readdir(dir)).toContain('CURRENT')
   })
 })

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs'
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { Level } from 'level'
@@ -70,6 +71,29 @@ export async function makeStoreFolder(dir: string): Promise<void> {
   }
 }
 
+/**
+ * The names in a store's folder: LevelDB's own files (`000005.dbtmp` while it writes CURRENT), and
+ * those the service and the commands write beside them (SERVICE_ID, SERVICE_FOLDER, LOCAL_TURN…).
+ */
+const STORE_FILE = /^(?:CURRENT|LOCK|LOG(?:\.old)?|MANIFEST-\d+|\d+\.(?:log|ldb|sst|dbtmp)|LOCAL_TURN.*|SERVICE_ID|SERVICE_FOLDER)$/
+
+/**
+ * A file in `dir` that is no store's, when `dir` holds no store (no CURRENT): a project's folder
+ * (`--data .`), a folder of documents, a `./data` of the project's own, where opening a store
+ * would make LevelDB's files among them. Undefined for a store, an empty folder, one of a store's
+ * files alone (one being made), or a folder that is not there or cannot be read (the open says why).
+ */
+export function foreignFileIn(dir: string): string | undefined {
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return undefined
+  }
+  if (names.includes('CURRENT')) return undefined
+  return names.sort().find((name) => !STORE_FILE.test(name))
+}
+
 /** Opens the observations and the decisions (R-CON-1), two stores on one LevelDB under `dir`. */
 export async function openStores(dir: string, policy?: TierPolicy): Promise<{ store: MemoryStore; decisionStore: DecisionStore }> {
   try {
@@ -82,6 +106,12 @@ export async function openStores(dir: string, policy?: TierPolicy): Promise<{ st
     if (code === undefined) throw error
     const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'it, or a folder above it, is a file, not a folder' : code
     throw new StoreOpenError(`cannot make the store in ${dir}: ${why}`)
+  }
+  // Not made among other files: its files would be strewn through the folder (and committed with
+  // a project), and the folder's own files left beside a store, as if they were the store's.
+  const foreign = foreignFileIn(dir)
+  if (foreign !== undefined) {
+    throw new StoreOpenError(`there is no store in ${dir}, and it holds files that are not a store's (${foreign}): give an empty folder, or one not there yet, for a new store`)
   }
   const db = new Level<string, string>(dir, LEVEL_OPTIONS)
   try {

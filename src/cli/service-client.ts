@@ -1,12 +1,12 @@
-import { existsSync, readdirSync, statSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { existsSync, statSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { systemClock } from '../clock'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { createDecisionMemory, type DecisionMemory } from '../decision-memory'
 import { createDecisions, type Decisions } from '../decisions/decisions'
 import { createWriteQueue } from '../memory/write-queue'
 import { STORE_HEADER } from '../http/store-id'
-import { openStores, servedBy, StoreOpenError } from '../open-store'
+import { foreignFileIn, openStores, servedBy, StoreOpenError } from '../open-store'
 import { takeLocalTurn } from './local-turn'
 import { abortAfter, authHeaders, barredPortReason, dataDirectory, serviceUrl } from './options'
 import { printable } from './terminal'
@@ -176,9 +176,6 @@ function underAFile(dir: string): boolean {
   }
 }
 
-/** The names in a store's folder: LevelDB's own files, and those the service and the commands write beside them. */
-const STORE_FILE = /^(?:CURRENT|LOCK|LOG(?:\.old)?|MANIFEST-\d+|\d+\.(?:log|ldb|sst)|LOCAL_TURN.*|SERVICE_ID|SERVICE_FOLDER)$/
-
 /**
  * Whether there is no store at `dir` to open: no folder there, or a folder of other files (a
  * project, a folder of documents: `--data .`, or a `./data` of the project's own), where opening
@@ -186,14 +183,7 @@ const STORE_FILE = /^(?:CURRENT|LOCK|LOG(?:\.old)?|MANIFEST-\d+|\d+\.(?:log|ldb|
  * (one being made), is the store's.
  */
 function noStoreAt(dir: string): boolean {
-  if (!existsSync(dir)) return true
-  let names: string[]
-  try {
-    names = readdirSync(dir)
-  } catch {
-    return false // A file, or a folder that cannot be read: the open says why.
-  }
-  return !names.includes('CURRENT') && names.some((name) => !STORE_FILE.test(name))
+  return !existsSync(dir) || foreignFileIn(dir) !== undefined
 }
 
 /**
