@@ -194,6 +194,28 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(code).toBe(0)
   })
 
+  it('exits 0 and says so in one line when its answer cannot be written (a full disk), not with a stack trace', async () => {
+    const { spawn } = await import('node:child_process')
+    const { openSync, closeSync } = await import('node:fs')
+    const { BIN, cleanEnv } = await import('./support/processes')
+    // /dev/full: every write fails with ENOSPC.
+    if (!existsSync('/dev/full')) return
+    const { data, spool } = await workdir()
+    const service = await serve(data)
+    const full = openSync('/dev/full', 'w')
+    const child = spawn(process.execPath, [BIN, 'hook', '--budget', String(GENEROUS)], {
+      env: cleanEnv({ DECISION_MEMORY_URL: service.url, DECISION_MEMORY_SPOOL: spool }),
+      stdio: ['pipe', full, 'pipe'],
+    })
+    closeSync(full)
+    let stderr = ''
+    child.stderr?.on('data', (chunk) => (stderr += chunk))
+    child.stdin?.end(JSON.stringify(claudeCodeFixture('pre-tool-use')))
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+    expect(stderr).toBe('decision-memory hook: cannot write the answer: ENOSPC\n')
+    expect(code).toBe(0)
+  })
+
   it('records the repository as the project wherever in it the agent\'s cwd has moved', async () => {
     const { data, spool } = await workdir()
     const repo = await mkdtemp(join(tmpdir(), 'dm-repo-'))

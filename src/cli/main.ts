@@ -121,8 +121,15 @@ export async function main(argv: string[]): Promise<number> {
   if (name !== 'serve') {
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {
       if (name === 'hook' || name === 'guard') {
-        if (error.code !== 'EPIPE') throw error
-        return
+        if (error.code === 'EPIPE') return
+        // The hook always exits 0 (R-CAP-6): its event is delivered or spooled by the time it
+        // answers, and an answer it cannot write (a full disk under a redirected stdout) is said,
+        // not made a hook error with a stack trace.
+        if (name === 'hook') {
+          process.stderr.write(`decision-memory hook: cannot write the answer: ${error.code ?? error.message}\n`)
+          return
+        }
+        throw error
       }
       if (error.code === 'EPIPE') process.exit(141)
       // Any other failure to write the output (ENOSPC: `export … > backup.ndjson` on a full disk)
