@@ -160,4 +160,14 @@ describe('openStores on a folder of other files', () => {
     await again.store.close()
     expect(await readdir(dir)).toContain('CURRENT')
   })
+
+  it("makes the store in the hook's spool folder (~/.decision-memory) after a hook spooled there", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(dir)
+    // What a hook leaves there while no service runs: the spool, its refused events, a drain's claim.
+    for (const name of ['spool.ndjson', 'spool.ndjson.rejected', 'spool.ndjson.4242.0a1b2c3d.draining']) await writeFile(join(dir, name), '')
+    const { store } = await openStores(dir)
+    await store.close()
+    expect(await readdir(dir)).toContain('CURRENT')
+  })
 })
