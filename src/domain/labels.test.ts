@@ -35,6 +35,10 @@ describe('resolveChoice', () => {
     expect(matchOption('izmir', ['İzmir', 'Ankara'])).toBe('İzmir')
     expect(matchOption('İZMİR', ['izmir', 'Ankara'])).toBe('izmir')
     expect(matchOption('Σοφία', ['ΣΟΦΊΑ', 'x'])).toBe('ΣΟΦΊΑ')
+    // Options that folding alone makes one: a choice in another case of one of them is that one.
+    expect(matchOption('masse', ['Maße', 'Masse'])).toBe('Masse')
+    expect(matchOption('sik', ['sık', 'Sik'])).toBe('Sik')
+    expect(matchOption('MASSE', ['Maße', 'Masse'])).toBe('Masse')
   })
 
   it('keeps free text as other', () => {

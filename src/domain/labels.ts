@@ -80,12 +80,17 @@ export interface ResolvedChoice {
 }
 
 /**
- * Finds the offered option a label means: exact after normalisation first, then ignoring case.
+ * Finds the offered option a label means: exact after normalisation first, then in another case,
+ * then folded (foldCase). Folded last: two options that only folding makes one (`Masse` and
+ * `Maße`, `Sik` and `sık`) are still told apart by a choice in another case of one of them.
  * `options` must be normalised already.
  */
 export function matchOption(label: string, options: readonly string[]): string | undefined {
   const wanted = normalizeLabel(label)
   if (options.includes(wanted)) return wanted
+  const lower = wanted.toLocaleLowerCase('en')
+  const inCase = options.find((o) => o.toLocaleLowerCase('en') === lower)
+  if (inCase !== undefined) return inCase
   const folded = foldCase(wanted)
   return options.find((o) => foldCase(o) === folded)
 }
