@@ -112,6 +112,8 @@ describe('decision point keys (R-CAP-4)', () => {
   it('finds a term written right after a Chinese or Japanese letter, as those languages write an English word', () => {
     expect(isSensitive({ question: 'DBのpasswordを更新しますか？', key: 'q-x' }, policy)).toBe(true)
     expect(isSensitive({ question: '修改production data吗', key: 'q-x' }, policy)).toBe(true)
+    // After the long-vowel mark that ends サーバー, a letter of no one script (Common), used only in Japanese.
+    expect(isSensitive({ question: 'サーバーpasswordを変えますか？', key: 'q-x' }, policy)).toBe(true)
     // A letter of a spaced script still joins the word: nonsecret, Δpassword name no term.
     expect(isSensitive({ question: 'Use the nonsecret one?', key: 'q-x' }, policy)).toBe(false)
     expect(isSensitive({ question: 'Δpassword?', key: 'q-x' }, policy)).toBe(false)

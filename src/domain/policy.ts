@@ -208,9 +208,12 @@ const PLURAL_IN_IES = /([b-df-hj-np-tv-z])y$/i
 /**
  * The first letter of a term in a script written without spaces between words (Chinese, Japanese,
  * Thai, Lao, Khmer, Burmese): there a word starts right after the letter before it (`どの本番データ`,
- * `修改数据库密码`), so such a term is found anywhere in the text.
+ * `修改数据库密码`), so such a term is found anywhere in the text. By Script_Extensions: the
+ * long-vowel mark `ー` that ends サーバー or ユーザー, and `〆`, are letters of no one script (Common)
+ * used only in these.
  */
-const UNSPACED_LETTERS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}'
+const UNSPACED_LETTERS =
+  '\\p{scx=Han}\\p{scx=Hiragana}\\p{scx=Katakana}\\p{scx=Thai}\\p{scx=Lao}\\p{scx=Khmer}\\p{scx=Myanmar}'
 const UNSPACED_SCRIPT = new RegExp(`^[${UNSPACED_LETTERS}]`, 'u')
 
 export function compilePolicy(policy: Policy): CompiledPolicy {
