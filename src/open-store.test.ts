@@ -170,4 +170,13 @@ describe('openStores on a folder of other files', () => {
     await store.close()
     expect(await readdir(dir)).toContain('CURRENT')
   })
+
+  it('makes the store in a folder that holds only what a file manager leaves in it (.DS_Store)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(dir)
+    await writeFile(join(dir, '.DS_Store'), '')
+    const { store } = await openStores(dir)
+    await store.close()
+    expect(await readdir(dir)).toContain('CURRENT')
+  })
 })

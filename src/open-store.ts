@@ -75,9 +75,12 @@ export async function makeStoreFolder(dir: string): Promise<void> {
  * The names in a store's folder: LevelDB's own files (`000005.dbtmp` while it writes CURRENT), and
  * those the service and the commands write beside them (SERVICE_ID, SERVICE_FOLDER, LOCAL_TURN…);
  * and the hook's spool by its default name, its refused ones and its claims (`spool.ndjson.…`): a
- * store kept in `~/.decision-memory`, the spool's folder, is made after a hook spooled there.
+ * store kept in `~/.decision-memory`, the spool's folder, is made after a hook spooled there. And
+ * what a file manager leaves in any folder it shows (`.DS_Store`, `Thumbs.db`, `desktop.ini`): a
+ * folder made for the store in Finder, holding nothing else, is an empty folder.
  */
-const STORE_FILE = /^(?:CURRENT|LOCK|LOG(?:\.old)?|MANIFEST-\d+|\d+\.(?:log|ldb|sst|dbtmp)|LOCAL_TURN.*|SERVICE_ID|SERVICE_FOLDER|spool\.ndjson(?:\..+)?)$/
+const STORE_FILE =
+  /^(?:CURRENT|LOCK|LOG(?:\.old)?|MANIFEST-\d+|\d+\.(?:log|ldb|sst|dbtmp)|LOCAL_TURN.*|SERVICE_ID|SERVICE_FOLDER|spool\.ndjson(?:\..+)?|\.DS_Store|Thumbs\.db|desktop\.ini)$/
 
 /**
  * A file in `dir` that is no store's, when `dir` holds no store (no CURRENT): a project's folder
