@@ -303,6 +303,8 @@ describe('missingOfCommand on Windows', () => {
     expect(missingOfCommand(`node "${script}" hook`, env, 'win32')).toBeUndefined()
     expect(missingOfCommand(`${folder}/node "${script}" hook`, env, 'win32')).toBeUndefined()
     expect(missingOfCommand('nodee hook', env, 'win32')).toBe('nodee is not on this PATH')
+    // A program by its Windows path, with backslashes (quoted, as bash needs it): a path, not a name on the PATH.
+    expect(missingOfCommand(`'C:\\no\\such\\node.exe' "${script}" hook`, env, 'win32')).toBe('C:\\no\\such\\node.exe does not exist')
     // The script given to node.exe is checked as the one given to node.
     expect(missingOfCommand('node.exe "C:/no/such/clone/bin/decision-memory.js" hook', env, 'win32')).toBe('C:/no/such/clone/bin/decision-memory.js does not exist')
     // Elsewhere no extension is added: `node.exe` alone is not a `node` on the PATH.

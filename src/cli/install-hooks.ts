@@ -219,7 +219,8 @@ export function missingOfCommand(command: string, env: NodeJS.ProcessEnv = proce
   const extensions = windows ? ['', ...(variable('PATHEXT') ?? '.COM;.EXE;.BAT;.CMD').split(';').filter((e) => e !== '')] : ['']
   // Both cases: PATHEXT says `.EXE`, the file is `node.exe` (one name to Windows, not to every file system).
   const found = (file: string) => extensions.some((extension) => existsSync(file + extension) || existsSync(file + extension.toLowerCase()))
-  if (program.includes('/')) {
+  // A path, not a name to look up on the PATH: on Windows written with `\` too (quoted for bash).
+  if (program.includes('/') || (windows && program.includes('\\'))) {
     if (isAbsolute(program) && !found(program)) return `${program} does not exist`
   } else {
     const path = (variable('PATH') ?? '').split(delimiter).filter((folder) => folder !== '')
