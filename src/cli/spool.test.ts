@@ -217,6 +217,17 @@ describe('forgetting a user in the spool (R-SVC-5)', () => {
     expect((await readFile(file, 'utf8')).split('\n').filter((l) => l !== '')).toEqual(['{"at":"2026-07-01T10:00:00.000Z","user":"erin","payl'])
   })
 
+  it('takes out a line of the user’s cut short (its user written whole), in the spool and among the refused ones', async () => {
+    const file = await freshSpool()
+    await mkdir(join(file, '..'), { recursive: true })
+    const stub = (user: string) => JSON.stringify({ ...event(1), user, payload: { question: 'Which database for the payroll?' } }).slice(0, 70)
+    await writeFile(file, `${stub('dave')}\n${stub('erin')}\n`)
+    await writeFile(rejectedFile(file), `${stub('dave')}\n`)
+    expect(await forgetInSpool(file, 'dave')).toBe(2)
+    expect((await readFile(file, 'utf8')).split('\n').filter((l) => l !== '')).toEqual([stub('erin')])
+    expect(existsSync(rejectedFile(file))).toBe(false)
+  })
+
   it('finds the user however the hook spelled their name: the service takes it in NFC, as forget does', async () => {
     const file = await freshSpool()
     // DECISION_MEMORY_USER in NFD (as a name copied from a macOS path may be): the service records it as 'José'.

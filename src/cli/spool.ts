@@ -196,6 +196,22 @@ function spooledLines(text: string): string[] {
   })
 }
 
+/**
+ * The user (in NFC) of a line cut short after its `user` was written whole (`{"at":"…","user":"bob",
+ * "payl`): the start of an event of that user's, which a forget of the user takes out with the
+ * events. Undefined when the line does not start so.
+ */
+function stubOf(line: string): string | undefined {
+  const start = /^\{"at":"[^"\\]*","user":("(?:[^"\\]|\\.)*")/.exec(line)
+  if (start === null) return undefined
+  try {
+    const name = JSON.parse(start[1] as string) as unknown
+    return typeof name === 'string' ? name.normalize('NFC') : undefined
+  } catch {
+    return undefined
+  }
+}
+
 function isEvent(line: string): boolean {
   try {
     const value = JSON.parse(line) as Partial<SpooledEvent> | null
@@ -268,7 +284,8 @@ export async function drainSpool(
  * Takes a user's events out of the spool and of the file of refused ones (R-SVC-5: forget reaches
  * everything held, and a spooled event would bring the user's choices back at the next hook).
  * The spool is claimed as a drain claims it (a hook appending meanwhile starts a fresh one); the
- * events of a drain in progress in another hook are that hook's. Lines it cannot read are kept.
+ * events of a drain in progress in another hook are that hook's. Lines it cannot read are kept,
+ * but for the start of one of the user's cut short (stubOf).
  * Returns how many events it removed.
  */
 export async function forgetInSpool(file: string, user: string): Promise<number> {
@@ -280,7 +297,7 @@ export async function forgetInSpool(file: string, user: string): Promise<number>
       const spooled = (JSON.parse(line) as Partial<SpooledEvent>).user
       return typeof spooled === 'string' && spooled.normalize('NFC') === user.normalize('NFC')
     } catch {
-      return false
+      return stubOf(line) === user.normalize('NFC')
     }
   }
   /**
