@@ -1,6 +1,6 @@
 import { offeredOptions, type DecisionMemory } from './decision-memory'
 import { InputError } from './domain/errors'
-import { normalizeLabel } from './domain/labels'
+import { normalizeLabel, RECOMMENDED_MARK } from './domain/labels'
 import { multiSelectOf, optionLabel } from './domain/observation'
 import { buildQuestionPlan, type AskUserQuestion, type PlanRequest, type QuestionPlan } from './domain/question-plan'
 import type { Recommendation } from './domain/recommendation'
@@ -52,7 +52,7 @@ function askedAs(question: AskUserQuestion, index: number): AskUserQuestion {
 function agentRecommended(question: AskUserQuestion): string | undefined {
   if (question.multiSelect === true) return undefined
   // In ASCII or full-width parentheses, as normalizeLabel reads the mark: `PostgreSQL（Recommended）`.
-  const marked = question.options.map(optionLabel).filter((label) => /[(\uff08]recommended[)\uff09]\s*$/i.test(label))
+  const marked = question.options.map(optionLabel).filter((label) => RECOMMENDED_MARK.test(label))
   return marked.length === 1 ? normalizeLabel(marked[0] as string) : undefined
 }
 

@@ -5,6 +5,14 @@
  */
 const ANNOTATION = /\s*[(\uff08](?:recommended|\d{1,3}% of recent choices|static default)[)\uff09]\s*$/i
 
+/** The agent's own ` (Recommended)` at the end of a label, in ASCII or full-width parentheses, as ANNOTATION reads it. */
+export const RECOMMENDED_MARK = /\s*[(\uff08]recommended[)\uff09]\s*$/i
+
+/** The marks that end a sentence: ASCII, and their Chinese, Japanese, Arabic and Devanagari forms. */
+export const SENTENCE_END = '.!?\u2026。！？．؟।॥'
+/** A description's text before a rationale this service added: it ends a sentence, or is left open at a colon. */
+const BEFORE_RATIONALE = new RegExp(`[${SENTENCE_END}:：]\\s+$`)
+
 /**
  * Normalises an option label for matching (R-CAP-3): Unicode NFC, surrounding and repeated white
  * space removed, and a trailing ` (Recommended)` or one of this service's own annotations dropped.
@@ -63,7 +71,7 @@ function withoutLastRationale(description: string): string | undefined {
   const starts = [...description.matchAll(/Recommended when /g)].map((m) => m.index).reverse()
   for (const at of starts) {
     const before = description.slice(0, at)
-    if (before !== '' && !/[.!?\u2026:。！？．：؟।॥]\s+$/.test(before)) continue
+    if (before !== '' && !BEFORE_RATIONALE.test(before)) continue
     if (!DISCLOSURE.test(description.slice(at))) continue
     const rest = before.trimEnd()
     return rest === '' ? undefined : rest

@@ -1,5 +1,5 @@
 import { z } from './zod'
-import { normalizeLabel, ownDescription } from './labels'
+import { normalizeLabel, ownDescription, RECOMMENDED_MARK, SENTENCE_END } from './labels'
 import { nestsWithin } from './json-depth'
 import { characters, LIMITS } from './limits'
 import { ContextSchema, FIELD_DESCRIPTIONS, IdentifierSchema, NOT_BLANK_PATTERN, TimestampSchema } from './observation'
@@ -103,6 +103,10 @@ export interface QuestionPlan {
   deferred: string[]
 }
 
+const ENDS_SENTENCE = new RegExp(`[${SENTENCE_END}]$`)
+/** Anything but the marks and white space: a description that is more than a mark. */
+const HAS_WORDS = new RegExp(`[^${SENTENCE_END}\\s]`)
+
 /**
  * The agent's description, then the rationale as a sentence of its own: a description that ends
  * a sentence already ('Is it safe?', 'Fast!', 'Done.', '小規模向け。', 'هل هو آمن؟') keeps its mark,
@@ -110,7 +114,7 @@ export interface QuestionPlan {
  */
 function withRationale(description: string, rationale: string): string {
   const text = description.trimEnd()
-  if (/[.!?…。！？．؟।॥]$/.test(text)) return /[^.!?…。！？．؟।॥\s]/.test(text) ? `${text} ${rationale}` : rationale
+  if (ENDS_SENTENCE.test(text)) return HAS_WORDS.test(text) ? `${text} ${rationale}` : rationale
   // Left open, the rationale goes on from the colon; cut at a comma or semicolon, it ends there.
   if (/[^:：\s]\s*[:：]$/.test(text)) return `${text} ${rationale}`
   const open = text.replace(/[,;、，；،؛]+$/, '')
@@ -169,8 +173,6 @@ export function presentQuestion(given: AskUserQuestion, recommendation: Recommen
   return unmarkRuledOut({ ...question, options }, recommendation)
 }
 
-/** The agent's own mark on a label, which normalizeLabel drops too. */
-const RECOMMENDED_MARK = /\s*[(\uff08]recommended[)\uff09]\s*$/i
 
 /**
  * The question without the agent's ` (Recommended)` on the options a required decision rules out
