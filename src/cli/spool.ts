@@ -100,6 +100,11 @@ export async function appendToRejected(file: string, event: SpooledEvent): Promi
  */
 export const CLAIM_STALE_MS = 5 * 60_000
 
+/**
+ * Whether a process has `pid` (one of another account answers EPERM). local-turn.ts's isRunning
+ * is the same; not imported from there, as it loads the store (LevelDB), which the hook, started
+ * at every tool call, must not.
+ */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
