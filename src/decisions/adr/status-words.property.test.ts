@@ -1,0 +1,71 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { isCalendarDate } from '../decision'
+import { readDate } from './status-words'
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+
+/** Text a record's date field may hold: digits, separators, month names and noise, run together. */
+const piece = fc.oneof(
+  fc.constantFrom('-', '/', '.', ' ', 'T', 'Z', ':', '+', ',', 'st', 'th', '\t', '\n', '0', '00', '1', '12', '13', '29', '30', '31', '2024', '1900', '0000', '9999'),
+  fc.constantFrom(...MONTHS, ...MONTHS.map((m) => m.slice(0, 3)), 'Sept', 'Mar.', 'ma', 'Mayy'),
+  fc.string({ unit: 'binary', maxLength: 3 }),
+)
+const text = fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join(''))
+
+/** Any day from year 0 to 9999 as `YYYY-MM-DD`. */
+const day = fc
+  .date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10))
+
+describe('readDate, for any text', () => {
+  it('never throws, and any day it reads is a day of the calendar', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        const read = readDate(t)
+        if (read !== undefined) expect(isCalendarDate(read)).toBe(true)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('reads a day it read, written as YYYY-MM-DD, as the same day', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        const read = readDate(t)
+        if (read !== undefined) expect(readDate(read)).toBe(read)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('reads every day of the calendar in its forms as that day', () => {
+    fc.assert(
+      fc.property(day, (d) => {
+        const [y, m, dd] = d.split('-') as [string, string, string]
+        const month = MONTHS[Number(m) - 1] as string
+        expect(readDate(d)).toBe(d)
+        expect(readDate(`${y}/${m}/${dd}`)).toBe(d)
+        expect(readDate(`${y}${m}${dd}`)).toBe(d)
+        expect(readDate(`${y}-${Number(m)}-${Number(dd)}`)).toBe(d)
+        expect(readDate(`${d}T10:00:00+02:00`)).toBe(d)
+        expect(readDate(`${Number(dd)} ${month} ${y}`)).toBe(d)
+        expect(readDate(`${month} ${Number(dd)}, ${y}`)).toBe(d)
+      }),
+      { numRuns: 500 },
+    )
+  })
+
+  it('leaves a day and month in numbers only, in either order, unread', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 31 }), fc.integer({ min: 1, max: 31 }), fc.integer({ min: 1000, max: 9999 }), (a, b, y) => {
+        const two = (n: number) => String(n).padStart(2, '0')
+        expect(readDate(`${two(a)}/${two(b)}/${y}`)).toBeUndefined()
+        expect(readDate(`${a}/${b}/${y}`)).toBeUndefined()
+        expect(readDate(`${two(a)}-${two(b)}-${y}`)).toBeUndefined()
+      }),
+      { numRuns: 300 },
+    )
+    expect(readDate('04/03/2024')).toBeUndefined()
+  })
+})
