@@ -123,6 +123,11 @@ describe('presentQuestion (R-REC-6 applied to AskUserQuestion)', () => {
       ['هل هو آمن؟', /^هل هو آمن؟ Recommended when /],
       ['対象：', /^対象： Recommended when /],
       ['大規模向け、', /^大規模向け\. Recommended when /],
+      // Cut at a comma after a space, or after a sentence's end: no 'Large . Recommended', no 'Large?. Recommended'.
+      ['Large ;', /^Large\. Recommended when /],
+      ['Large? ,', /^Large\? Recommended when /],
+      ['安全ですか？、', /^安全ですか？ Recommended when /],
+      [' ;', /^Recommended when /],
     ] as const) {
       const q = { ...tier, options: tier.options.map((o) => (o.label === 'Tier L' ? { ...o, description: own } : o)) }
       expect(presentQuestion(q, recommendationFor(q, [...repeat(6, 'Tier L'), 'Tier S'])).options[0]?.description).toMatch(shownAs)

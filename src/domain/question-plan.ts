@@ -112,13 +112,13 @@ const HAS_WORDS = new RegExp(`[^${SENTENCE_END}\\s]`)
  * a sentence already ('Is it safe?', 'Fast!', 'Done.', '小規模向け。', 'هل هو آمن؟') keeps its mark,
  * any other gets a full stop.
  */
-function withRationale(description: string, rationale: string): string {
-  const text = description.trimEnd()
-  if (ENDS_SENTENCE.test(text)) return HAS_WORDS.test(text) ? `${text} ${rationale}` : rationale
-  // Left open, the rationale goes on from the colon; cut at a comma or semicolon, it ends there.
-  if (/[^:：\s]\s*[:：]$/.test(text)) return `${text} ${rationale}`
-  const open = text.replace(/[,;、，；،؛]+$/, '')
-  return open === '' ? rationale : `${open}. ${rationale}`
+export function withRationale(description: string, rationale: string): string {
+  // Left open, the rationale goes on from the colon; cut at a comma or semicolon, it ends there
+  // (and at a sentence's end before it, `Fast? ;`, which keeps its mark).
+  if (/[^:：\s]\s*[:：]$/.test(description.trimEnd())) return `${description.trimEnd()} ${rationale}`
+  const text = description.replace(/[\s,;、，；،؛]+$/, '')
+  if (!HAS_WORDS.test(text)) return rationale
+  return ENDS_SENTENCE.test(text) ? `${text} ${rationale}` : `${text}. ${rationale}`
 }
 
 /**
