@@ -34,6 +34,10 @@ describe('resolveChoice', () => {
     expect(matchOption('STRASSE', ['Straße', 'Weg'])).toBe('Straße')
     expect(matchOption('izmir', ['İzmir', 'Ankara'])).toBe('İzmir')
     expect(matchOption('İZMİR', ['izmir', 'Ankara'])).toBe('izmir')
+    // The capital ẞ, which upper-cases to itself, and a Greek letter whose cases compose differently.
+    expect(matchOption('strasse', ['STRAẞE', 'Weg'])).toBe('STRAẞE')
+    expect(matchOption('STRAẞE', ['strasse', 'Weg'])).toBe('strasse')
+    expect(matchOption('ΠΡΩΐ', ['πρωΐ', 'βράδυ'])).toBe('πρωΐ')
     expect(matchOption('Σοφία', ['ΣΟΦΊΑ', 'x'])).toBe('ΣΟΦΊΑ')
     // Options that folding alone makes one: a choice in another case of one of them is that one.
     expect(matchOption('masse', ['Maße', 'Masse'])).toBe('Masse')

@@ -109,7 +109,9 @@ export function matchOption(label: string, options: readonly string[]): string |
  * combining dot, is `i` (`izmir` is `İzmir`), as a user types them.
  */
 export function foldCase(label: string): string {
-  return label.toLocaleUpperCase('en').toLocaleLowerCase('en').replace(/i\u0307/g, 'i')
+  // Lower-cased first too, for the capital `ẞ`, which upper-cases to itself; composed again at the
+  // end, for a letter whose cases compose differently (`ΐ` upper-cases to `Ι`, `̈` and `́`).
+  return label.toLocaleLowerCase('en').toLocaleUpperCase('en').toLocaleLowerCase('en').replace(/i\u0307/g, 'i').normalize('NFC')
 }
 
 /**
