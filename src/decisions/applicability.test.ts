@@ -84,6 +84,10 @@ describe('applicability (R-CON-4)', () => {
     expect(isWithin('C:/repo/src', 'c:\\repo\\')).toBe(true)
     expect(isWithin('D:\\repo\\src', 'C:\\repo')).toBe(false)
     expect(normalizePath('c:\\')).toBe('C:')
+    // `..` at a drive's root stays on it, as `/..` is `/`: no repository-relative `x`, no `.`.
+    expect(normalizePath('C:\\..\\x')).toBe('C:/x')
+    expect(isWithin('C:\\..\\src', 'src')).toBe(false)
+    expect(isWithin('c:\\repo\\..\\..', '.')).toBe(false)
   })
 
   it('reads task, path and stage from a recommendation context', () => {

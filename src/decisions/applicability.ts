@@ -17,7 +17,13 @@ export interface ApplicabilityQuery {
  * matched by repository-relative paths, an absolute one by absolute paths.
  */
 export function normalizePath(path: string): string {
-  const normalized = posix.normalize(path.normalize('NFC').replace(/\\/g, '/')).replace(/^([a-z]):(?=\/|$)/, (_, d: string) => `${d.toUpperCase()}:`)
+  const slashed = path.normalize('NFC').replace(/\\/g, '/')
+  // A drive's root is a root: `..` there stays on it (`C:\..\x` is `C:/x`), as `/..` is `/`.
+  const drive = /^([A-Za-z]):(?=\/|$)/.exec(slashed)
+  const normalized = (drive === null ? posix.normalize(slashed) : `${drive[1]}:${posix.normalize(`/${slashed.slice(2)}`)}`).replace(
+    /^([a-z]):(?=\/|$)/,
+    (_, d: string) => `${d.toUpperCase()}:`,
+  )
   if (normalized === '/') return '/'
   return normalized.replace(/\/+$/, '') || '.'
 }
