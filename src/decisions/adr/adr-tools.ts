@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { contentHash, type DecisionStatus } from '../decision'
+import { contentHash, DecisionKeySchema, type DecisionStatus } from '../decision'
 import { fieldOf, filled, isLinkDefinition, linkDefinitions, numbered, parseRecord, sectionNamed, slug, textOf, type Line, type LinkDefinitions, type Section } from './markdown'
 import { UnreadableRecord, readEnforce, type LinkRef, type ParsedRecord, type RecordFile } from './parsed-record'
 import { readDate, readStatusLine } from './status-words'
@@ -30,10 +30,11 @@ export function keyOfFile(name: string): string {
  * A file name kept as a key, or, when it holds what a key cannot (letters of a script other than
  * Latin, accents, spaces: `20240101-データベースの選定`), its slug and 8 hex digits of a hash of the
  * name (in NFC, which macOS may not give), so that the record can be stored, and two such names
- * that slug alike (`20240101-`) still have keys of their own.
+ * that slug alike (`20240101-`) still have keys of their own. So is a name too long for a key, or
+ * one the API reserves (`check.md`: `/v1/decisions/check` is no decision's).
  */
 function keyOfName(stem: string): string {
-  if (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(stem)) return stem
+  if (DecisionKeySchema.safeParse(stem).success) return stem
   const slugged = slug(stem, 50)
   const digest = createHash('sha256').update(stem.normalize('NFC')).digest('hex').slice(0, 8)
   return slugged === '' ? digest : `${slugged}-${digest}`

@@ -139,6 +139,18 @@ describe('reading ADR folders (R-CON-6)', () => {
     )
   })
 
+  it('keys a record named as no key may be, too long or a word the API reserves, by its slug and a hash of the name', () => {
+    const file = (name: string, text: string) => ({ path: name, name, bytes: new TextEncoder().encode(text) })
+    const long = `use-${'postgres-'.repeat(14)}for-payroll`
+    const reading = readRecordFolder([
+      file('check.md', '# Check\n\n- Status: accepted\n- Date: 2024-01-01\n\n## Decision Outcome\n\nChosen option: "Lint", because it is cheap.\n'),
+      file(`${long}.md`, '# Long\n\n- Status: accepted\n- Date: 2024-01-01\n\n## Decision Outcome\n\nChosen option: "PostgreSQL", because it is known.\n'),
+    ])
+    expect(reading.problems).toEqual([])
+    expect(reading.records.map((r) => r.key)).toEqual([expect.stringMatching(/^check-[0-9a-f]{8}$/), expect.stringMatching(/^use-postgres-[a-z-]+-[0-9a-f]{8}$/)])
+    expect(reading.records[1]?.key.length).toBeLessThanOrEqual(120)
+  })
+
   it('follows a link to a file name outside ASCII written percent-encoded, or in the other Unicode form', () => {
     const file = (name: string, text: string) => ({ path: name, name, bytes: new TextEncoder().encode(text) })
     const record = (title: string, status: string) => `# ${title}\n\nDate: 2024-01-01\n\n## Status\n\n${status}\n\n## Decision\n\nx\n`
