@@ -298,7 +298,8 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     const child = spawn(process.execPath, [BIN, 'mcp'], { env: cleanEnv({ DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }), stdio: ['pipe', 'pipe', 'pipe'] })
     let stderr = ''
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
+    // 'close', not 'exit': all of stderr read, as it is asserted on.
+    const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)))
     const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]()
     try {
       child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n')

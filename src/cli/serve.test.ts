@@ -30,20 +30,24 @@ describe('decision-memory serve', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'dm-serve-'))
     const child = spawn(process.execPath, [BIN, 'serve', '--port', '10080', '--data', dataDir], { env: cleanEnv(), stdio: ['ignore', 'ignore', 'pipe'] })
     let stderr = ''
+    // 'close', not 'exit': ended (it could not listen), all its stderr read. Made at once, as it may
+    // be over before the end of the test.
+    const closed = new Promise((resolve) => child.once('close', resolve))
     try {
       // Said before it listens (or fails to: another process may hold the port).
-      await new Promise<void>((resolve) => {
-        child.stderr.on('data', (chunk) => {
-          stderr += chunk
-          if (stderr.includes('\n')) resolve()
-        })
-        child.once('exit', () => resolve())
-      })
+      await Promise.race([
+        new Promise<void>((resolve) => {
+          child.stderr.on('data', (chunk) => {
+            stderr += chunk
+            if (stderr.includes('\n')) resolve()
+          })
+        }),
+        closed,
+      ])
       expect(stderr).toMatch(/^decision-memory serve: warning: port 10080 is one that fetch, the client of the commands and hooks, will not connect to \(a "bad port" of the Fetch standard\)/)
     } finally {
-      const exited = new Promise((resolve) => child.once('close', resolve))
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
-      await exited
+      await closed
       await rm(dataDir, { recursive: true, force: true })
     }
   })

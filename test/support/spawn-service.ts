@@ -66,6 +66,7 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; input
     child.stdout.on('data', (c) => (stdout += c))
     child.stderr.on('data', (c) => (stderr += c))
     child.stdin.end(options.input ?? '')
-    child.once('exit', (code) => resolve({ code, stdout, stderr }))
+    // 'close', not 'exit': at 'exit' the child's stdout and stderr may not all have been read yet.
+    child.once('close', (code) => resolve({ code, stdout, stderr }))
   })
 }
