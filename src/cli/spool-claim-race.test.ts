@@ -8,6 +8,8 @@ import { describe, expect, it, vi } from 'vitest'
  * drain claimed, read and removed it: the gate holds the first append to the spool after opening.
  */
 const gate = vi.hoisted(() => ({ file: '', opened: () => {}, release: Promise.resolve() }))
+/** Another process's drain that takes a claim over (as left over) as it is being stamped: renamed to `to`. */
+const takeover = vi.hoisted(() => ({ to: '' }))
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs/promises')>()
@@ -18,6 +20,14 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   }
   return {
     ...real,
+    utimes: async (...args: Parameters<typeof real.utimes>) => {
+      if (takeover.to !== '' && String(args[0]).endsWith('.draining')) {
+        const to = takeover.to
+        takeover.to = ''
+        await real.rename(args[0], to)
+      }
+      return real.utimes(...args)
+    },
     open: async (...args: Parameters<typeof real.open>) => {
       const handle = await real.open(...args)
       if (args[0] === gate.file) await held()
@@ -86,5 +96,21 @@ describe('the hook spool, with a line written twice', () => {
     for (let i = 0; i < 3; i++) await appendToSpool(file, line)
     await drainSpool(file, async () => 'failed')
     expect((await readFile(file, 'utf8')).split('\n').filter((l) => l !== '')).toHaveLength(1)
+  })
+})
+
+describe('the hook spool, its claim taken over by another drain as it was made', () => {
+  it('leaves the events to that drain, and ends without an error (the hook would drop the event at hand)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-spool-takeover-'))
+    const file = join(dir, 'spool.ndjson')
+    await appendToSpool(file, { at: '2026-07-01T10:00:00.000Z', user: 'default', payload: { id: 3 } })
+    // Between this drain's rename and its stamp, another drain (its spool last written long ago,
+    // so the claim looks left over) renames the claim to its own.
+    const other = join(dir, 'spool.ndjson.1.0a1b2c3d.draining')
+    takeover.to = other
+    const delivered: unknown[] = []
+    expect(await drainSpool(file, async (e) => (delivered.push(e.payload), 'delivered'))).toEqual({ delivered: 0, rejected: 0, left: 0, stopped: null })
+    expect(delivered).toEqual([])
+    expect(JSON.parse(await readFile(other, 'utf8')).payload).toEqual({ id: 3 })
   })
 })

@@ -241,7 +241,15 @@ export async function drainSpool(
   /** Lines seen in this drain: a line written again after a claim (appendToLive) is one event. */
   const seen = new Set<string>()
   for (const claimed of await claim(file)) {
-    const lines = spooledLines(await readFile(claimed, 'utf8')).filter((l) => {
+    // Gone already: another drain took it over as left over (a spool last written CLAIM_STALE_MS
+    // ago, seen between this drain's rename and its stamp): its events are that drain's. Thrown,
+    // the error would end the hook before it sent or spooled the event at hand.
+    const text = await readFile(claimed, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined
+      throw error
+    })
+    if (text === undefined) continue
+    const lines = spooledLines(text).filter((l) => {
       if (l.trim() === '' || seen.has(l)) return false
       seen.add(l)
       return true
