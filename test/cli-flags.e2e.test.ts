@@ -192,6 +192,18 @@ describe('export --out -', () => {
   })
 })
 
+describe('export --out=~/FILE', () => {
+  it('writes the export in the home folder, as --data and --spool read a leading ~, not in a folder named ~', async () => {
+    await post('/v1/observations', [observation('tilde')])
+    const home = mkdtempSync(join(tmpdir(), 'dm-export-home-'))
+    const cwd = mkdtempSync(join(tmpdir(), 'dm-export-tilde-'))
+    const result = await runCli(['export', '--user', 'tilde', '--out=~/tilde.ndjson'], { env: { DECISION_MEMORY_URL: service.url, HOME: home }, cwd })
+    expect(result.code).toBe(0)
+    expect(readdirSync(home)).toEqual(['tilde.ndjson'])
+    expect(readdirSync(cwd)).toEqual([])
+  })
+})
+
 describe('a name "." or ".."', () => {
   it('is a usage error naming the flag, before any request: a URL drops it, and the command would hit another route', async () => {
     const env = { DECISION_MEMORY_URL: service.url }

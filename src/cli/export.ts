@@ -1,5 +1,5 @@
 import { chmod, stat, writeFile } from 'node:fs/promises'
-import { userFlag, parseFlags } from './options'
+import { homePath, userFlag, parseFlags } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 import { terminalSafeJson } from './terminal'
 
@@ -14,7 +14,8 @@ export const EXPORT_HELP = `decision-memory export --user USER [--out FILE] [--d
   --user USER  whose data (required)
   --out FILE   write it to FILE, made readable by its owner only (mode 0600, a file there
                already made so before it is written), instead of stdout; a FILE that cannot be
-               written is said on stderr, exit 1; \`--out -\` is stdout
+               written is said on stderr, exit 1; \`--out -\` is stdout; a leading ~ is the
+               home folder
   --data DIR   the store to export from (default: the running service's, else
                $DECISION_MEMORY_DATA or ./data)
 `
@@ -27,6 +28,8 @@ export async function exportCommand(argv: string[]): Promise<number> {
     strict: true,
   })
   const user = userFlag(values.user, 'export')
+  // A leading `~` is the home folder, as for --data and --spool: no shell expands it after `--out=`.
+  if (values.out !== undefined) values.out = homePath(values.out)
   const answer = await throughServiceOrLocal({
     method: 'GET',
     path: `/v1/users/${encodeURIComponent(user)}/export`,
