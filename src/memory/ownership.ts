@@ -44,6 +44,14 @@ export function parseRootKey(raw: string): { sublevel: string; key: string } {
   return { sublevel: names.join('!'), key: rest }
 }
 
+/**
+ * The root keys of one sublevel, as a range to iterate (parseRootKey's inverse): abstract-level
+ * prefixes its keys with `!name!`, and `"` is the character after `!`.
+ */
+export function sublevelRange(name: string): { gte: string; lt: string } {
+  return { gte: `!${name}!`, lt: `!${name}"` }
+}
+
 /** A stored value as read: JSON when it parses as an object or array, else its text. */
 function parseValue(text: string): unknown {
   if (!text.startsWith('{') && !text.startsWith('[')) return text
