@@ -1,7 +1,7 @@
 import { InputError } from './errors'
 
 /** How far ahead of the service's clock a timestamp may be (clock skew between machines). */
-const FUTURE_TOLERANCE_MS = 5 * 60_000
+export const FUTURE_TOLERANCE_MS = 5 * 60_000
 
 /**
  * A timestamp a request gives (`timestamp`, `started_at`, `as_of`, ...), read as a moment

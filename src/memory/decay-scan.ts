@@ -1,11 +1,10 @@
 import type { Clock } from '../clock'
 import { DAY_MS } from '../domain/decay'
 import type { Policy } from '../domain/policy'
+import { FUTURE_TOLERANCE_MS } from '../domain/timestamp'
 import type { MemoryStore } from './store'
 
 const HOUR_MS = 3_600_000
-/** How far ahead of the clock a recorded last run may be (a scan asked for as of up to 5 minutes ahead). */
-const AHEAD_TOLERANCE_MS = 5 * 60_000
 
 /** A decay scan that ran (R-MEM-7). */
 export interface DecayScanRan {
@@ -54,7 +53,8 @@ export function createDecayScan(deps: { store: MemoryStore; policy: Policy; cloc
     // A last run further ahead of the clock than any scan may be asked for was recorded under a
     // clock set wrong ahead (a machine that booted in 2027, since mended): kept, it skipped every
     // unforced scan until the clock reached it, a year on, recall growing meanwhile.
-    const last = recorded !== undefined && Date.parse(recorded) - clock.now().getTime() > AHEAD_TOLERANCE_MS ? undefined : recorded
+    // (A scan may be asked for as of a moment up to FUTURE_TOLERANCE_MS ahead: such a last run holds.)
+    const last = recorded !== undefined && Date.parse(recorded) - clock.now().getTime() > FUTURE_TOLERANCE_MS ? undefined : recorded
     const cadence = policy.scan.cadence_hours * HOUR_MS
     if (!input.force && last !== undefined && at.getTime() - Date.parse(last) < cadence) {
       return {
