@@ -152,8 +152,10 @@ async function claim(file: string, kind: 'draining' | 'forgetting' = 'draining')
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
     throw error
   }
+  // `.PID.HEX.draining` (or `.forgetting`) after the file's name: a claim of this kind.
+  const claimName = new RegExp(`^\\.(\\d+)\\.[0-9a-f]+\\.${kind}$`)
   for (const name of names.sort()) {
-    const match = name.startsWith(`${base}.`) ? new RegExp(`^\\.(\\d+)\\.[0-9a-f]+\\.${kind}$`).exec(name.slice(base.length)) : null
+    const match = name.startsWith(`${base}.`) ? claimName.exec(name.slice(base.length)) : null
     if (match === null || (isAlive(Number(match[1])) && !(await isStale(join(dir, name))))) continue
     const to = mine()
     if (await tryRename(join(dir, name), to)) claims.push(await stamped(to))
