@@ -42,6 +42,18 @@ describe('decision-memory main', () => {
     expect(stderr).toContain('add --yes')
   })
 
+  it('exits 1 with one line, not the help, for a variable of the environment that is not valid, as for DECISION_MEMORY_URL', async () => {
+    vi.stubEnv('DECISION_MEMORY_URL', '')
+    vi.stubEnv('DECISION_MEMORY_PORT', '99999')
+    try {
+      const { code, stderr } = await run(['preferences', '--user', 'alice'])
+      expect(code).toBe(1)
+      expect(stderr).toBe('decision-memory preferences: DECISION_MEMORY_PORT must be a port number from 0 to 65535, not "99999"\n')
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
+
   it('exits 2 with its help for a flag or an argument version does not take, printing no version', async () => {
     for (const argv of [['version', '--bogus'], ['--version', '-x'], ['version', 'extra']]) {
       const { code, stdout, stderr } = await run(argv)

@@ -63,8 +63,8 @@ function commandNamed(name: string) {
   return Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
 }
 
-/** Errors of the environment the user can fix (a broken policy or tokens file, a store in use, a service that does not answer): one line, no stack. */
-const OPERATIONAL_CODES = new Set(['POLICY_INVALID', 'STORE_UNAVAILABLE', 'SERVICE_UNAVAILABLE', 'TOKENS_INVALID'])
+/** Errors of the environment the user can fix (a broken policy or tokens file, a store in use, a service that does not answer, a variable that is not valid): one line, no stack. */
+const OPERATIONAL_CODES = new Set(['POLICY_INVALID', 'STORE_UNAVAILABLE', 'SERVICE_UNAVAILABLE', 'TOKENS_INVALID', 'ENVIRONMENT_INVALID'])
 
 const HELP = `decision-memory — remembers what a user picks when an agent asks, and recommends it
 

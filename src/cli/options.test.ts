@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { dataDirectory, homePath, isFetchBarredPort, parseFlags, parsePort, timestampFlag, urlHost, UsageError } from './options'
+import { dataDirectory, EnvironmentError, homePath, isFetchBarredPort, parseFlags, parsePort, timestampFlag, urlHost, UsageError } from './options'
 
 describe('parseFlags', () => {
   const options = { user: { type: 'string' }, yes: { type: 'boolean' } } as const
@@ -32,6 +32,11 @@ describe('parsePort', () => {
     for (const raw of [' ', '0x1f', '1e3', '-1', '65536', '80.0']) {
       expect(() => parsePort(raw, 'DECISION_MEMORY_PORT'), raw).toThrow(`DECISION_MEMORY_PORT must be a port number from 0 to 65535, not "${raw}"`)
     }
+  })
+
+  it('says a flag that is no port is a mistake in the command, and a variable one of the environment', () => {
+    expect(() => parsePort('abc', '--port')).toThrow(UsageError)
+    expect(() => parsePort('abc', 'DECISION_MEMORY_PORT')).toThrow(EnvironmentError)
   })
 })
 

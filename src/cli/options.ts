@@ -14,11 +14,15 @@ export function envPort(env: NodeJS.ProcessEnv = process.env): number {
   return raw === undefined ? DEFAULT_PORT : parsePort(raw, 'DECISION_MEMORY_PORT')
 }
 
+/** A port from a flag (`--port`) or a variable of the environment (`DECISION_MEMORY_PORT`), named in the error. */
 export function parsePort(raw: string, name: string): number {
   // Digits only: Number() reads "" and " " as 0 (any free port) and "0x1f" or "1e3" as numbers.
   const port = /^\d+$/.test(raw) ? Number(raw) : Number.NaN
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new UsageError(`${name} must be a port number from 0 to 65535, not "${raw}"`)
+    const message = `${name} must be a port number from 0 to 65535, not "${raw}"`
+    // A flag is a mistake in the command (its help helps); a variable is one of the environment,
+    // which the command's help does not show: the line alone, as for DECISION_MEMORY_URL.
+    throw name.startsWith('-') ? new UsageError(message) : new EnvironmentError(message)
   }
   return port
 }
@@ -129,6 +133,15 @@ export class UsageError extends Error {
   constructor(message: string) {
     super(message)
     this.name = 'UsageError'
+  }
+}
+
+/** A variable of the environment that is not valid: one line naming it, exit code 1. */
+export class EnvironmentError extends Error {
+  readonly code = 'ENVIRONMENT_INVALID'
+  constructor(message: string) {
+    super(message)
+    this.name = 'EnvironmentError'
   }
 }
 
