@@ -24,6 +24,19 @@ describe('the repository a cwd is in', () => {
     expect(repositoryRoot('/home/dev/acme-api/src/x', (dir) => dir === '/home/dev/acme-api')).toBe('/home/dev/acme-api')
     expect(repositoryRoot('/srv/x', () => false)).toBeUndefined()
   })
+
+  it('is one root however the cwd is written: with a trailing slash or a `..` in it', async () => {
+    const repo = await mkdtemp(join(tmpdir(), 'dm-root-'))
+    try {
+      await mkdir(join(repo, '.git'))
+      await mkdir(join(repo, 'src'))
+      for (const cwd of [`${repo}/`, `${repo}//`, join(repo, 'src') + '/..', `${repo}/src/../`]) expect(repositoryRoot(cwd), cwd).toBe(repo)
+      expect(pathInRepository(`${repo}/src/`)).toBe('src')
+    } finally {
+      await rm(repo, { recursive: true, force: true })
+    }
+    expect(repositoryRoot('/home/dev/acme-api/', (dir) => dir === '/home/dev/acme-api')).toBe('/home/dev/acme-api')
+  })
 })
 
 describe('the name of a repository', () => {

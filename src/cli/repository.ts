@@ -16,7 +16,8 @@ function holdsGit(dir: string): boolean {
  * holds `.git`; undefined when it is in none. Read where the hook runs, on the agent's machine.
  */
 export function repositoryRoot(cwd: string, isRoot: (dir: string) => boolean = holdsGit): string | undefined {
-  for (let dir = cwd; ; dir = dirname(dir)) {
+  // Resolved first: `/repo/` and `/repo/src/..` are the root `/repo`, not two other projects.
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     if (isRoot(dir)) return dir
     if (dirname(dir) === dir) return undefined
   }
