@@ -229,6 +229,29 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(preferences.points).toMatchObject([{ observations: 2, projects: [repo] }])
   })
 
+  it('records a git worktree\'s choices in its repository\'s project, and plans its questions with its own folder as the path', async () => {
+    const { data, spool } = await workdir()
+    const parent = await mkdtemp(join(tmpdir(), 'dm-repo-'))
+    // `git worktree add ../acme-api-feature` of acme-api: a .git file pointing into acme-api/.git/worktrees.
+    const main = join(parent, 'acme-api')
+    const feature = join(parent, 'acme-api-feature')
+    await mkdir(join(main, '.git', 'worktrees', 'acme-api-feature'), { recursive: true })
+    await writeFile(join(main, '.git', 'worktrees', 'acme-api-feature', 'commondir'), '../..\n')
+    await mkdir(join(feature, 'services', 'billing'), { recursive: true })
+    await writeFile(join(feature, '.git'), `gitdir: ${join(main, '.git', 'worktrees', 'acme-api-feature')}\n`)
+    const service = await serve(data)
+    const post = (cwd: string, toolUseId: string) => ({ ...claudeCodeFixture('post-tool-use-single'), cwd, tool_use_id: toolUseId })
+    expect(await hook(post(main, 'toolu_main'), service.url, spool, GENEROUS)).toMatchObject({ code: 0, stdout: '' })
+    expect(await hook(post(feature, 'toolu_feature'), service.url, spool, GENEROUS)).toMatchObject({ code: 0, stdout: '' })
+    const preferences = (await (await fetch(`${service.url}/v1/users/default/preferences`)).json()) as { points: Array<{ observations: number; projects: string[] }> }
+    expect(preferences.points).toMatchObject([{ observations: 2, projects: [main] }])
+    // A decision scoped to services/billing applies in the worktree's services/billing.
+    const decision = { title: 'Billing is Tier L', decision: 'Billing specs are Tier L.', rationale: 'Design review.', enforce: 'required', status: 'accepted', key: 'D-1', scope: { points: ['complexity-tier'], path: 'services/billing' }, constraints: [{ kind: 'must', option: 'Tier L' }] }
+    expect((await fetch(`${service.url}/v1/decisions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(decision) })).status).toBe(201)
+    const asked = await hook({ ...claudeCodeFixture('pre-tool-use'), cwd: join(feature, 'services', 'billing') }, service.url, spool, GENEROUS)
+    expect(JSON.parse(asked.stdout).hookSpecificOutput.permissionDecisionReason).toContain('D-1')
+  })
+
   it('delivers a spooled capture to the project it was made in, though its folder is gone by then', async () => {
     const { data, spool } = await workdir()
     const parent = await mkdtemp(join(tmpdir(), 'dm-repo-'))

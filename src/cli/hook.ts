@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { IdentifierSchema } from '../domain/observation'
 import { abortAfter, authHeaders, barredPortReason, DEFAULT_SERVICE_URL, envValue, homePath, identifierFlag, serviceUrl, parseFlags } from './options'
-import { repositoryRoot } from './repository'
+import { pathInRepository, projectRoot, repositoryRoot } from './repository'
 import { appendToRejected, appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
 export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--budget MS]
@@ -11,7 +11,8 @@ export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--b
   service's answer. It always exits 0, and within 2 s: when the service is down or slow it prints
   nothing, and what it could not deliver (choices, session starts) goes to the spool, delivered
   first by the next call. The project is the root of the git repository the payload's cwd is in
-  (the nearest folder holding .git), or the cwd outside one.
+  (the nearest folder holding .git; for a linked worktree, its repository's main working tree),
+  or the cwd outside one.
 
   --user USER    whose choices these are (default $DECISION_MEMORY_USER or "default"); a name the
                  service would refuse is a flag mistake, as the others are: the capture is spooled
@@ -103,10 +104,29 @@ function isPreToolUse(payload: unknown): boolean {
   return (payload as { hook_event_name?: unknown } | null)?.hook_event_name === 'PreToolUse'
 }
 
-/** The root of the git repository the payload's `cwd` is in, found on this machine; undefined outside one. */
-function projectOfPayload(payload: unknown): string | undefined {
+function cwdOfPayload(payload: unknown): string | undefined {
   const cwd = (payload as { cwd?: unknown } | null)?.cwd
-  return typeof cwd === 'string' && cwd !== '' ? repositoryRoot(cwd) : undefined
+  return typeof cwd === 'string' && cwd !== '' ? cwd : undefined
+}
+
+/**
+ * The project of the payload's `cwd`, found on this machine: the root of the git repository it is
+ * in, the main working tree's for a linked worktree (projectRoot); undefined outside a repository.
+ */
+export function projectOfPayload(payload: unknown): string | undefined {
+  const cwd = cwdOfPayload(payload)
+  const root = cwd === undefined ? undefined : repositoryRoot(cwd)
+  return root === undefined ? undefined : projectRoot(root)
+}
+
+/**
+ * Where the payload's `cwd` is in its checkout (`services/billing`, `.` at its root), as decisions
+ * are scoped: sent beside the project, which for a worktree is another folder than the one the
+ * cwd is in, so the service cannot find it from the two. Undefined outside a repository.
+ */
+export function pathOfPayload(payload: unknown): string | undefined {
+  const cwd = cwdOfPayload(payload)
+  return cwd === undefined || repositoryRoot(cwd) === undefined ? undefined : pathInRepository(cwd)
 }
 
 /** Whether a service's answer is a JSON object, as every answer of the hook route is. */
@@ -244,6 +264,9 @@ async function runHook(argv: string[]): Promise<void> {
     // The project is the repository, wherever in it the agent's cwd has moved (cd in a Bash call).
     const project = e.project ?? projectOfPayload(e.payload)
     if (project !== undefined) query.set('project', project)
+    // Questions are planned with it (PreToolUse, never spooled: the folder is there now).
+    const path = isPreToolUse(e.payload) ? pathOfPayload(e.payload) : undefined
+    if (path !== undefined) query.set('path', path)
     // The command a PreToolUse answer prints to turn personalization off must find the service from
     // a new shell. Sent with that event alone: a capture is never to be refused for it.
     if (isPreToolUse(e.payload) && serviceUrl() !== DEFAULT_SERVICE_URL) query.set('service_url', serviceUrl())

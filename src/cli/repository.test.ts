@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { originName, originUrlIn, pathInRepository, repositoryName, repositoryRoot } from './repository'
+import { originName, originUrlIn, pathInRepository, projectRoot, repositoryName, repositoryRoot } from './repository'
 
 describe('the repository a cwd is in', () => {
   it('finds the repository by the nearest .git above the cwd, a worktree\'s .git file included; outside one, the cwd as it is', async () => {
@@ -36,6 +36,42 @@ describe('the repository a cwd is in', () => {
       await rm(repo, { recursive: true, force: true })
     }
     expect(repositoryRoot('/home/dev/acme-api/', (dir) => dir === '/home/dev/acme-api')).toBe('/home/dev/acme-api')
+  })
+})
+
+describe('the project a repository root is of', () => {
+  it('is the main working tree for every linked worktree of a repository, the folder itself for a clone or a submodule', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-project-'))
+    const linked = async (root: string, gitDir: string, commondir?: string) => {
+      await mkdir(gitDir, { recursive: true })
+      if (commondir !== undefined) await writeFile(join(gitDir, 'commondir'), `${commondir}\n`)
+      await mkdir(root, { recursive: true })
+      await writeFile(join(root, '.git'), `gitdir: ${gitDir}\n`)
+    }
+    try {
+      const main = join(dir, 'acme-api')
+      await mkdir(join(main, '.git', 'worktrees'), { recursive: true })
+      expect(projectRoot(main)).toBe(main)
+      // `git worktree add ../acme-api-feature`, and `claude --worktree` inside the repository.
+      await linked(join(dir, 'acme-api-feature'), join(main, '.git', 'worktrees', 'acme-api-feature'), '../..')
+      await linked(join(main, '.claude', 'worktrees', 'fix'), join(main, '.git', 'worktrees', 'fix'), '../..')
+      expect(projectRoot(join(dir, 'acme-api-feature'))).toBe(main)
+      expect(projectRoot(join(main, '.claude', 'worktrees', 'fix'))).toBe(main)
+      // A bare repository with its worktrees beside it (`proj/.bare`, `proj/main`, `proj/feature`): the bare one names them.
+      await linked(join(dir, 'proj', 'main'), join(dir, 'proj', '.bare', 'worktrees', 'main'), '../..')
+      await linked(join(dir, 'proj', 'feature'), join(dir, 'proj', '.bare', 'worktrees', 'feature'), '../..')
+      expect(projectRoot(join(dir, 'proj', 'main'))).toBe(join(dir, 'proj', '.bare'))
+      expect(projectRoot(join(dir, 'proj', 'feature'))).toBe(join(dir, 'proj', '.bare'))
+      // A submodule's .git file points into the parent's .git/modules, with no common directory: its own project.
+      await linked(join(main, 'vendor', 'libfoo'), join(main, '.git', 'modules', 'vendor', 'libfoo'))
+      expect(projectRoot(join(main, 'vendor', 'libfoo'))).toBe(join(main, 'vendor', 'libfoo'))
+      // A worktree whose git directory was pruned: the folder itself, as before.
+      await mkdir(join(dir, 'stale'))
+      await writeFile(join(dir, 'stale', '.git'), `gitdir: ${join(main, '.git', 'worktrees', 'gone')}\n`)
+      expect(projectRoot(join(dir, 'stale'))).toBe(join(dir, 'stale'))
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })
 

@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs'
-import { dirname, join, relative, resolve, sep } from 'node:path'
+import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 
 /** Whether `dir` holds a `.git` entry: a directory, or the file of a worktree or a submodule. */
 function holdsGit(dir: string): boolean {
@@ -35,6 +35,25 @@ export function pathInRepository(cwd: string, isRoot?: (dir: string) => boolean)
 }
 
 /**
+ * Where the `.git` file of a worktree or a submodule points (`dir`), and for a worktree the common
+ * directory that holds the repository's config (`common`); undefined for a `.git` folder, or none.
+ */
+function linkedGitDirectory(root: string): { dir: string; common: string | undefined } | undefined {
+  try {
+    const pointed = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(join(root, '.git'), 'utf8'))?.[1]
+    if (pointed === undefined) return undefined
+    const dir = resolve(root, pointed)
+    try {
+      return { dir, common: resolve(dir, readFileSync(join(dir, 'commondir'), 'utf8').trim()) }
+    } catch {
+      return { dir, common: undefined }
+    }
+  } catch {
+    return undefined
+  }
+}
+
+/**
  * The git directory of a repository root: `.git` itself, or where a worktree's or submodule's
  * `.git` file points; for a worktree, the common directory that holds the repository's config.
  */
@@ -42,17 +61,25 @@ function gitDirectory(root: string): string | undefined {
   const dotGit = join(root, '.git')
   try {
     if (statSync(dotGit).isDirectory()) return dotGit
-    const pointed = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]
-    if (pointed === undefined) return undefined
-    const dir = resolve(root, pointed)
-    try {
-      return resolve(dir, readFileSync(join(dir, 'commondir'), 'utf8').trim())
-    } catch {
-      return dir
-    }
   } catch {
     return undefined
   }
+  const linked = linkedGitDirectory(root)
+  return linked === undefined ? undefined : (linked.common ?? linked.dir)
+}
+
+/**
+ * The project a repository root is of: the root itself, or, for a linked worktree (`git worktree
+ * add`, `claude --worktree`), the main working tree of its repository, so that every worktree of
+ * one repository is one project, as its checkouts of other branches are. The main working tree is
+ * the folder of the common `.git`; a repository whose common directory is bare (`proj/.bare`,
+ * `web.git`) has none, and is named by that directory. A submodule, whose `.git` file points to
+ * no common directory, is its own project; so is a worktree whose git directory is gone.
+ */
+export function projectRoot(root: string): string {
+  const common = linkedGitDirectory(root)?.common
+  if (common === undefined) return root
+  return basename(common) === '.git' ? dirname(common) : common
 }
 
 /** The `url` of `[remote "origin"]` in the text of a git config file; undefined when it has none. */

@@ -209,6 +209,21 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     }
   })
 
+  it('plans with the ?path= the hook sends, for a worktree whose project (the main working tree) the cwd is not under', async () => {
+    const { call } = await createTestApp()
+    const scoped = { ...REQUIRED_TIER_L, key: 'D-061', scope: { points: ['complexity-tier'], path: 'services/billing' } }
+    expect((await call('POST', '/v1/decisions', scoped)).status).toBe(201)
+    const project = `project=${encodeURIComponent('/home/dev/acme-api')}`
+    const pre = { ...claudeCodeFixture('pre-tool-use'), cwd: '/home/dev/acme-api-feature/services/billing' }
+    const inBilling = (await call('POST', `${HOOK}?${project}&path=services%2Fbilling`, pre)).body.hookSpecificOutput
+    expect(inBilling.updatedInput.answers).toEqual({ [TIER_QUESTION]: 'Tier L (Recommended)' })
+    expect(inBilling.permissionDecisionReason).toContain('D-061')
+    // Without it, the cwd is in no folder of the project: the path is unknown, the decision not in force.
+    const unknown = (await call('POST', `${HOOK}?${project}`, pre)).body.hookSpecificOutput
+    expect(unknown.updatedInput.answers).toBeUndefined()
+    expect((await call('POST', `${HOOK}?${project}&path=`, pre)).body.error.issues[0].path).toBe('path')
+  })
+
   it('asks a question whose every option a required decision rules out as written, and tells the user and the agent why', async () => {
     const { call } = await createTestApp()
     expect((await call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-070' })).status).toBe(201)

@@ -21,6 +21,13 @@ const HookQuery = z.object({
       'The project of the event, as the payload’s `cwd` would give it: `decision-memory hook` sends the root of the ' +
       'git repository the cwd is in, so that a session that moved to a subfolder stays in its project; default the `cwd`.',
   }),
+  path: z.string().min(1).max(4096).optional().openapi({
+    param: { name: 'path', in: 'query' },
+    description:
+      'Where the event’s `cwd` is in its checkout (`services/billing`, `.` at its root), the `path` questions are planned ' +
+      'with (R-CON-4): `decision-memory hook` sends it with a PreToolUse, as the project of a git worktree is its ' +
+      'repository’s main working tree, not the folder the cwd is in; default the `cwd` relative to `?project=`.',
+  }),
   service_url: z.url({ protocol: /^https?$/ }).max(2048).optional().openapi({
     param: { name: 'service_url', in: 'query' },
     description:
@@ -72,9 +79,9 @@ const route = createRoute({
 
 export function hookRoutes(memory: DecisionMemory) {
   return createRouter().openapi(route, async (c) => {
-    const { user, at, project, service_url: serviceUrl } = c.req.valid('query')
+    const { user, at, project, path, service_url: serviceUrl } = c.req.valid('query')
     // The hook acts for `?user=`, `default` when absent: a token must name that user (R-SVC-4).
     authorizeUsers(c, [user])
-    return c.json(await handleClaudeCodeHook(memory, c.req.valid('json'), { user, at, project, serviceUrl }), 200)
+    return c.json(await handleClaudeCodeHook(memory, c.req.valid('json'), { user, at, project, path, serviceUrl }), 200)
   })
 }

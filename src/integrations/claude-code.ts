@@ -106,6 +106,11 @@ export interface HookOptions {
    */
   project?: string | undefined
   /**
+   * Where the `cwd` is in its checkout, when the sender knows it: for a git worktree the project
+   * is its repository's main working tree, which the cwd is not under.
+   */
+  path?: string | undefined
+  /**
    * The service's address as the sender reaches it (`decision-memory hook`'s DECISION_MEMORY_URL):
    * a command printed for the user names it when it is not the default, which a new shell uses.
    */
@@ -113,17 +118,21 @@ export interface HookOptions {
 }
 
 /**
- * Where in its project an event's `cwd` is, as decisions are scoped (R-CON-4): relative to the
- * project the sender named (`.` at its root), so that a decision scoped to `services/payments`
- * applies to the questions asked there; undefined without a named project, outside it, or past
- * the limit of a context value.
+ * Where in its project an event's `cwd` is, as decisions are scoped (R-CON-4): the path the sender
+ * named, else relative to the project the sender named (`.` at its root), so that a decision scoped
+ * to `services/payments` applies to the questions asked there; undefined without either, outside
+ * the project, or past the limit of a context value.
  */
 export function pathInProject(payload: ClaudeCodeHookPayload, options: HookOptions): string | undefined {
+  const path = options.path ?? relativeToProject(payload, options)
+  return path !== undefined && path.length <= LIMITS.contextValueLength ? path : undefined
+}
+
+function relativeToProject(payload: ClaudeCodeHookPayload, options: HookOptions): string | undefined {
   if (options.project === undefined || payload.cwd === undefined) return undefined
   const root = options.project.replace(/\\/g, '/').replace(/\/+$/, '')
   const cwd = payload.cwd.replace(/\\/g, '/').replace(/\/+$/, '')
-  const path = cwd === root ? '.' : cwd.startsWith(`${root}/`) ? cwd.slice(root.length + 1) : undefined
-  return path !== undefined && path.length <= LIMITS.contextValueLength ? path : undefined
+  return cwd === root ? '.' : cwd.startsWith(`${root}/`) ? cwd.slice(root.length + 1) : undefined
 }
 
 /** The project of an event: the one the sender named, else its `cwd` (see projectOf). */
