@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -66,6 +66,27 @@ describe('import-adr into a store opened here', () => {
     const again = await run([dir, '--data', store])
     expect(again.stdout).toContain('imported: 0 new, 0 updated, 1 unchanged\n')
     expect(again.stderr).toBe('')
+  })
+
+  it('takes the records of a worktree of a repository with no origin for those of its main checkout', async () => {
+    const parent = folderOf({})
+    const store = join(parent, 'store')
+    // `git worktree add ../shop-wt` in `shop`: its .git file points into shop/.git/worktrees.
+    mkdirSync(join(parent, 'shop', '.git', 'worktrees', 'shop-wt'), { recursive: true })
+    writeFileSync(join(parent, 'shop', '.git', 'worktrees', 'shop-wt', 'commondir'), '../..\n')
+    mkdirSync(join(parent, 'shop-wt'))
+    writeFileSync(join(parent, 'shop-wt', '.git'), `gitdir: ${join(parent, 'shop', '.git', 'worktrees', 'shop-wt')}\n`)
+    for (const checkout of ['shop', 'shop-wt']) {
+      mkdirSync(join(parent, checkout, 'docs', 'adr'), { recursive: true })
+      writeFileSync(join(parent, checkout, 'docs', 'adr', '0001-use-a.md'), adr(1, 'Use A'))
+      writeFileSync(join(parent, checkout, 'docs', 'adr', '0002-use-b.md'), adr(2, 'Use B'))
+    }
+    expect((await run([join(parent, 'shop', 'docs', 'adr'), '--data', store])).stdout).toContain('imported: 2 new, 0 updated, 0 unchanged\n')
+    // The branch of the worktree supersedes ADR-0002: an update of the same records, not another folder's.
+    writeFileSync(join(parent, 'shop-wt', 'docs', 'adr', '0002-use-b.md'), adr(2, 'Use B', 'Deprecated'))
+    const fromWorktree = await run([join(parent, 'shop-wt', 'docs', 'adr'), '--data', store])
+    expect(fromWorktree.stdout).toContain('imported: 0 new, 1 updated, 1 unchanged\n')
+    expect(fromWorktree.stderr).not.toContain('--prefix')
   })
 
   it('imports a record without a date line, and importing it again changes nothing', async () => {

@@ -8,7 +8,7 @@ import { ImportedDecisionSchema, type ImportedDecision, type ImportReport } from
 import { supersedeLoops } from '../decisions/decisions'
 import { InputError } from '../domain/errors'
 import { dataDirectory, serviceUrl, UsageError, parseFlags } from './options'
-import { originName, pathInRepository, repositoryRoot } from './repository'
+import { originName, pathInRepository, projectRoot, repositoryRoot } from './repository'
 import { errorMessage, failure, throughServiceOrLocal } from './service-client'
 import { jsonLine, printable } from './terminal'
 
@@ -133,18 +133,20 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
   // repository's name leads it: every repository has its `doc/adr`, and one store holds the
   // decisions of all of them (without it, another repository's ADR-0002 replaced this one's). The
   // name is its `origin` remote's, so that another clone or a worktree of it, in a directory named
-  // otherwise, holds the same records, else its directory's; the names the folder had before (the
-  // directory's, as imports named it until then) still find them.
+  // otherwise, holds the same records, else its directory's (the main working tree's, for a worktree
+  // of it: the same records); the names the folder had before (the directory's, as imports named it
+  // until then) still find them.
   const absolute = resolve(dir)
   const root = repositoryRoot(absolute)
   const origin = root === undefined ? undefined : originName(root)
   const inRepository = root === undefined ? undefined : pathInRepository(absolute)
-  const folder = root === undefined ? absolute : posix.join(origin ?? basename(root), inRepository as string)
+  const directory = root === undefined ? undefined : basename(projectRoot(root))
+  const folder = root === undefined ? absolute : posix.join(origin ?? (directory as string), inRepository as string)
   const aliases =
     root === undefined || origin === undefined
       ? []
       : [
-          ...[...new Set([basename(root), posix.basename(origin)].map((name) => posix.join(name, inRepository as string)))].filter((a) => a !== folder),
+          ...[...new Set([basename(root), directory as string, posix.basename(origin)].map((name) => posix.join(name, inRepository as string)))].filter((a) => a !== folder),
           `*/${inRepository as string}`,
         ]
   const files = reading.files
@@ -195,7 +197,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
           whenNoStore: () => ({ decisions: [] }),
         })
         if (listed.status >= 400) return failure('import-adr', listed)
-        const names = [origin ?? basename(root), ...(origin === undefined ? [] : [basename(root), posix.basename(origin)])]
+        const names = [origin ?? (directory as string), ...(origin === undefined ? [] : [basename(root), directory as string, posix.basename(origin)])]
         moved = movedAway(root, [...new Set(names)], [folder, ...aliases], (listed.body as { decisions: DecisionRecord[] }).decisions)
       }
       const named = { folder, ...(aliases.length === 0 ? {} : { aliases }), ...(moved.length === 0 ? {} : { moved }) }
