@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises'
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -47,6 +47,39 @@ describe('decision-memory why --point', () => {
     expect(why.code).toBe(0)
     expect(why.stdout).toMatch(/^point complexity-tier \(user alice\)/)
     expect(why.stdout).toContain('recommended: Tier L')
+  })
+
+  it('takes --project . for the project the hook records where it runs: in a worktree, its repository\'s', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'dm-why-'))
+    const service = await startService(join(parent, 'data'))
+    running.push(service)
+    // acme-api and its worktree acme-api-feature (`git worktree add`), whose .git file points into acme-api/.git.
+    const main = join(parent, 'acme-api')
+    const feature = join(parent, 'acme-api-feature')
+    await mkdir(join(main, '.git', 'worktrees', 'feature'), { recursive: true })
+    await writeFile(join(main, '.git', 'worktrees', 'feature', 'commondir'), '../..\n')
+    await mkdir(join(feature, 'services', 'billing'), { recursive: true })
+    await writeFile(join(feature, '.git'), `gitdir: ${join(main, '.git', 'worktrees', 'feature')}\n`)
+    const observations = Array.from({ length: 6 }, (_, i) => ({
+      decision_id: `here-${i}`,
+      user: 'alice',
+      project: main,
+      question: 'Which complexity tier should this SPEC use?',
+      all_options: ['Tier S', 'Tier M', 'Tier L'],
+      user_choice: 'Tier L',
+    }))
+    const stored = await fetch(`${service.url}/v1/observations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(observations) })
+    expect(stored.status).toBe(201)
+    const env = { DECISION_MEMORY_URL: service.url, DECISION_MEMORY_USER: 'alice' }
+    for (const cwd of [main, join(feature, 'services', 'billing')]) {
+      const why = await runCli(['why', '--point', 'complexity-tier', '--project', '.'], { env, cwd })
+      expect(why.code, cwd).toBe(0)
+      expect(why.stdout, cwd).toMatch(new RegExp(`^point complexity-tier \\(user alice, project ${main.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)`))
+      expect(why.stdout, cwd).not.toContain('across all your projects')
+    }
+    // Outside a repository, the folder itself, as the hook records it.
+    const outside = await runCli(['why', '--point', 'complexity-tier', '--project', '.'], { env, cwd: parent })
+    expect(outside.stdout).toContain(`project ${parent})`)
   })
 
   it('answers --as-of as the service would have then (R-REC-9): an audit of an earlier answer', async () => {

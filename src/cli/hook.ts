@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { IdentifierSchema } from '../domain/observation'
 import { abortAfter, authHeaders, barredPortReason, DEFAULT_SERVICE_URL, envValue, homePath, identifierFlag, serviceUrl, parseFlags } from './options'
-import { pathInRepository, projectRoot, repositoryRoot } from './repository'
+import { pathInRepository, projectOfFolder, repositoryRoot } from './repository'
 import { appendToRejected, appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
 export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--budget MS]
@@ -115,8 +115,7 @@ function cwdOfPayload(payload: unknown): string | undefined {
  */
 export function projectOfPayload(payload: unknown): string | undefined {
   const cwd = cwdOfPayload(payload)
-  const root = cwd === undefined ? undefined : repositoryRoot(cwd)
-  return root === undefined ? undefined : projectRoot(root)
+  return cwd === undefined ? undefined : projectOfFolder(cwd)
 }
 
 /**

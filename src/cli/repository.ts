@@ -82,6 +82,16 @@ export function projectRoot(root: string): string {
   return basename(common) === '.git' ? dirname(common) : common
 }
 
+/**
+ * The project the hook records for a folder (R-SES, `?project=`): the root of the repository it is
+ * in, the main working tree's for a linked worktree (projectRoot); undefined outside a repository,
+ * where the folder itself is the project.
+ */
+export function projectOfFolder(cwd: string): string | undefined {
+  const root = repositoryRoot(cwd)
+  return root === undefined ? undefined : projectRoot(root)
+}
+
 /** The `url` of `[remote "origin"]` in the text of a git config file; undefined when it has none. */
 export function originUrlIn(config: string): string | undefined {
   let inOrigin = false

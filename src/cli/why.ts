@@ -6,6 +6,8 @@ import { InputError } from '../domain/errors'
 import { DecisionKeySchema } from '../decisions/decision'
 import { WhyQuery } from '../http/decision-schemas'
 import { UsageError, parseFlags, agentUser, identifierFlag, timestampFlag } from './options'
+import { projectOf } from '../integrations/claude-code'
+import { projectOfFolder } from './repository'
 import { failure, throughServiceOrLocal } from './service-client'
 import { jsonLine, printable } from './terminal'
 
@@ -17,7 +19,8 @@ export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [
 
   --point POINT      a decision point's key (as a recommendation's \`point\` gives it)
   --user USER        whose point (default $DECISION_MEMORY_USER, as the hook's, or "default")
-  --project PROJECT  the project whose context the recommendation is made in
+  --project PROJECT  the project whose context the recommendation is made in; \`.\`: the one the
+                     hook records here (the repository's root; a worktree's main checkout)
   --session ID       with --point: the session asked in, whose personalization (then) decides
                      whether the answer was personal (R-SES-3)
   --task TASK        with --point: the run's task, path and stage, as a recommendation's
@@ -178,7 +181,10 @@ export async function whyCommand(argv: string[]): Promise<number> {
     if (!checked.success) throw new UsageError(`KEY "${key}": ${checked.error.issues[0]?.message ?? 'not a decision key'}`)
   }
   const point = values.point === undefined ? undefined : identifierFlag(values.point, 'point')
-  const project = values.project === undefined ? undefined : identifierFlag(values.project, 'project')
+  // `.`, which no project can be called: the project the hook records for the folder this runs in
+  // (in a worktree, its repository's main working tree, which neither $PWD nor its root is).
+  const project =
+    values.project === undefined ? undefined : values.project === '.' ? (projectOf(projectOfFolder(process.cwd()) ?? process.cwd()) as string) : identifierFlag(values.project, 'project')
   const asOf = values['as-of'] === undefined ? undefined : timestampFlag(values['as-of'], 'as-of')
   const run: Record<'session_id' | 'task' | 'path' | 'stage', string | undefined> = { session_id: values.session, task: values.task, path: values.path, stage: values.stage }
   for (const [flag, value] of Object.entries(run)) {
