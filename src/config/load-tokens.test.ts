@@ -76,9 +76,9 @@ describe('loadTokens', () => {
     ['no users', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": []}]}`, 'tokens.0.users'],
     ['a field given twice', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": ["a"], "users": ["*"]}]}`, 'tokens.0.users: given more than once'],
     ['a key that is no field given twice', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": ["a"], "${ALICE}": 1, "${ALICE}": 2}]}`, 'tokens.0.(a field): given more than once'],
-    ['an unknown field', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": ["a"], "scope": "read"}]}`, 'tokens.0: unknown field "scope"; the fields are'],
+    ['an unknown field', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": ["a"], "scope": "read"}]}`, 'tokens.0: unknown field "scope"; the fields are name, token, sha256, users'],
     ['an unknown key that might be a token', `{"tokens": [{"name": "a", "token": "${OPS}", "users": ["a"], "${ALICE}": 1}]}`, 'tokens.0: unknown field (a field)'],
-    ['an unknown field beside tokens', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": ["a"]}], "token": "x"}`, '(root): unknown field "token"'],
+    ['an unknown field beside tokens', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": ["a"]}], "token": "x"}`, '(root): unknown field "token"; the field is tokens'],
     ['the same token twice', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": ["a"]}, {"name": "b", "token": "${ALICE}", "users": ["b"]}]}`, 'duplicate token'],
   ])('refuses %s, naming the file and field but never the token', async (_what, text, message) => {
     const file = await fileWith(text)

@@ -59,6 +59,9 @@ export type TokensFile = z.infer<typeof TokensFileSchema>
 
 /** The field names of a tokens file: the only keys its errors name. */
 const TOKENS_FILE_FIELDS = new Set(['tokens', 'name', 'token', 'sha256', 'users'])
+/** The fields of the file itself, and of each entry of its list: what an unknown field is told to be instead. */
+const ROOT_FIELDS = 'the field is tokens'
+const ENTRY_FIELDS = 'the fields are name, token, sha256, users'
 
 /** A tokens file that cannot be used; the message names the file and the field, never a token. */
 export class TokensFileError extends Error {
@@ -129,7 +132,7 @@ export async function loadTokens(file: string): Promise<TokenTable> {
         // Zod's message quotes the unknown keys, and a key might be a token: only those too short to be one are named.
         if (issue.code !== 'unrecognized_keys') return `  ${at}: ${issue.message}`
         const named = issue.keys.map((key) => (key.length < MIN_TOKEN_LENGTH ? `"${key}"` : '(a field)'))
-        return `  ${at}: unknown field${named.length === 1 ? '' : 's'} ${named.join(', ')}; the fields are ${[...TOKENS_FILE_FIELDS].join(', ')}`
+        return `  ${at}: unknown field${named.length === 1 ? '' : 's'} ${named.join(', ')}; ${issue.path.length === 0 ? ROOT_FIELDS : ENTRY_FIELDS}`
       }),
     )
   }
