@@ -90,6 +90,15 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     [`cat <<'EOF' | bash\ngit push '--force'\nEOF`],
     [`echo "git push '--force'" | sh`],
     [`printf 'npm test\\ngit push --force\\n' | bash -s`],
+    // env -S (--split-string) splits its string into the command it runs, before env's other operands.
+    [`env -S 'git push --force'`],
+    [`env -S 'git push' --force`],
+    [`env -iS 'git push --force'`],
+    [`env --split-string='FOO=1 git push --force'`],
+    [`env --split-string 'git push --force'`],
+    [`env '-Sgit push --force'`],
+    [`/usr/bin/env -S 'sudo git push "--force"'`],
+    [`sudo env -S 'git push --force'`],
   ])('reads each command of a list, a subshell, a substitution, a shell’s script: %j', (action) => {
     expect(blockers(action)).toEqual(['D-021', 'D-024'])
   })

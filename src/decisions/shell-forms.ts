@@ -583,6 +583,35 @@ function scriptsRun(command: readonly string[], stdin: readonly string[]): strin
   return withC ? [] : [...stdin]
 }
 
+/**
+ * The command `env -S STRING ARGS` (`--split-string`) runs: env splits STRING into words, in
+ * place of the option, and goes on reading its options and operands, so STRING is read again as
+ * a command, ARGS (quoted as they are, already unquoted) after it. Undefined for any other command.
+ */
+function envSplitString(words: readonly string[]): string | undefined {
+  const [name] = words
+  if (name === undefined || name.slice(name.lastIndexOf('/') + 1) !== 'env') return undefined
+  const valued = WRAPPERS.env as ReadonlySet<string>
+  const rest = (from: number) => words.slice(from).map((w) => `'${w.replaceAll("'", "'\\''")}'`)
+  let i = 1
+  while (i < words.length) {
+    const w = words[i] as string
+    if (w === '--' || !w.startsWith('-') || w === '-') return undefined
+    if (w === '-S' || w === '--split-string') return i + 1 < words.length ? [words[i + 1] as string, ...rest(i + 2)].join(' ') : undefined
+    if (w.startsWith('--split-string=')) return [w.slice('--split-string='.length), ...rest(i + 1)].join(' ')
+    if (!w.startsWith('--')) {
+      // Short options run together: `-iS 'git push'`, or the string attached, `-Sgit push`; one
+      // that takes a value (`-u NAME`) before S takes the rest of the word as its value.
+      for (let j = 1; j < w.length; j++) {
+        if (w[j] === 'S') return j === w.length - 1 ? (i + 1 < words.length ? [words[i + 1] as string, ...rest(i + 2)].join(' ') : undefined) : [w.slice(j + 1), ...rest(i + 1)].join(' ')
+        if (valued.has(`-${w[j]}`)) break
+      }
+    }
+    i += valued.has(w) || valueFollows(w, valued) ? 2 : 1
+  }
+  return undefined
+}
+
 /** What a command writes to the next of its pipeline, when that can be told: its heredocs, what `echo` and `printf` print. */
 function fedBy(command: SimpleCommand | undefined): string[] {
   if (command === undefined) return []
@@ -639,6 +668,9 @@ export function actionForms(action: string): string[] {
       const git = withoutGitOptions(run)
       if (git !== undefined) runs.push(git.join(' '))
       for (const s of scriptsRun(run, [...c.stdin, ...fedBy(c.pipedFrom)])) read(s, depth + 1)
+      // `env -S '…'`, run directly or behind a wrapper (`sudo env -S '…'`): the first env step.
+      const split = [c.words, ...steps].map(envSplitString).find((s) => s !== undefined)
+      if (split !== undefined) read(split, depth + 1)
       for (const body of depth < MAX_DEPTH ? c.expanding : []) {
         if (!mayReadAgain(budget, body)) continue
         const inner = new ShellReader(body, depth + 1, budget)
