@@ -151,6 +151,23 @@ describe('presentQuestion (R-REC-6 applied to AskUserQuestion)', () => {
     expect(presentQuestion(tier, rec)).toBe(tier)
   })
 
+  it("drops from a neutral question the rationale this service's earlier plan appended, and nothing of the agent's", () => {
+    // Planned with personalization on (plan_questions), then shown with it off (the PreToolUse hook).
+    const planned = presentQuestion(tier, recommendationFor(tier, repeat(6, 'Tier L')))
+    expect(planned.options[0]?.description).toMatch(/Recommended when .* — based on /)
+    const agents = { ...planned, options: [...planned.options.slice(0, 2), { label: 'Tier M', description: 'Recommended when speed matters — based on our benchmarks' }] }
+    const rec = recommendationFor(agents, repeat(6, 'Tier L'), { personalization: false })
+    expect(rec.strength).toBe('neutral')
+    const shown = presentQuestion(agents, rec)
+    expect(shown.options.map((o) => o.description)).toEqual([
+      // The full stop that joined the rationale stays, as it does on an option planned again with personalization on.
+      'Large.',
+      planned.options[1]?.description,
+      'Recommended when speed matters — based on our benchmarks',
+    ])
+    expect(shown.options.map((o) => o.label)).toEqual(agents.options.map((o) => o.label))
+  })
+
   it('annotates rather than labels for experts', () => {
     const shown = presentQuestion(tier, recommendationFor(tier, repeat(6, 'Tier L'), { sessions: 60 }))
     expect(shown.options[0]?.label).toBe('Tier L (100% of recent choices)')

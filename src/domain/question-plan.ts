@@ -137,9 +137,19 @@ export function presentQuestion(given: AskUserQuestion, recommendation: Recommen
     // Neutral leans on no option (a sensitive point, personalization off), but a required decision
     // still holds (R-CON-2): the options it rules out leave the question, the rest as written and in
     // their order. The user was shown `None` at a security question whose decision forbids it.
+    // As written, that is, but for the rationale a plan of this service appended before (with
+    // personalization on, since turned off): it would tell the user why an option is recommended
+    // where this answer recommends none.
+    const own = question.options.map((o) => {
+      const description = ownDescription(o.description)
+      if (description === o.description) return o
+      const { description: _stale, ...rest } = o
+      return description === undefined ? rest : { ...rest, description }
+    })
+    const written = own.every((o, i) => o === question.options[i]) ? question : { ...question, options: own }
     const kept = new Set(recommendation.options.map((r) => r.option))
-    const options = question.options.filter((o) => kept.has(normalizeLabel(o.label)))
-    return unmarkRuledOut(options.length === question.options.length || options.length < ASK_USER_QUESTION.minOptions ? question : { ...question, options }, recommendation)
+    const options = written.options.filter((o) => kept.has(normalizeLabel(o.label)))
+    return unmarkRuledOut(options.length === written.options.length || options.length < ASK_USER_QUESTION.minOptions ? written : { ...written, options }, recommendation)
   }
   const byOption = new Map(question.options.map((o) => [normalizeLabel(o.label), o]))
   const options = recommendation.options.map((r) => {
