@@ -99,8 +99,50 @@ export function foreignFileIn(dir: string): string | undefined {
   return names.sort().find((name) => !STORE_FILE.test(name))
 }
 
+/**
+ * Whether the store can be written, as its last write said: the reason of a write that failed for
+ * the file system (`IO error: …: No space left on device`, a file it may not write), until a write
+ * succeeds. After most such failures (one in a compaction, a failed sync) LevelDB refuses every
+ * write until the store is opened again, and the service would otherwise go on answering
+ * `/healthz` with `ok` while it stores nothing.
+ */
+export interface StoreWrites {
+  /** The last write's failure, or undefined when it succeeded (or none was made yet). */
+  failure(): string | undefined
+}
+
+type Writable = Pick<Level<string, string>, 'put' | 'del' | 'batch'>
+
+/**
+ * Watches every write made on `db`, its sublevels' included (a sublevel writes through its
+ * parent's `put`, `del` and `batch`): a write that fails with LevelDB's `LEVEL_IO_ERROR` is
+ * remembered, a write that succeeds forgets it.
+ */
+export function watchWrites(db: Writable): StoreWrites {
+  let failure: string | undefined
+  const watched = <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        const result = await write(...args)
+        failure = undefined
+        return result
+      } catch (error) {
+        const code = (error as { code?: unknown }).code ?? ((error as Error).cause as { code?: unknown } | undefined)?.code
+        if (code === 'LEVEL_IO_ERROR') failure = (error as Error).message
+        throw error
+      }
+    }
+  const { put, del, batch } = db
+  db.put = watched(put.bind(db)) as typeof db.put
+  db.del = watched(del.bind(db)) as typeof db.del
+  const batchOf = watched(batch.bind(db) as (...args: unknown[]) => Promise<void>)
+  // With no operations, batch() is the chained form, which writes through the same instance.
+  db.batch = ((...args: unknown[]) => (args.length === 0 ? batch.call(db) : batchOf(...args))) as typeof db.batch
+  return { failure: () => failure }
+}
+
 /** Opens the observations and the decisions (R-CON-1), two stores on one LevelDB under `dir`. */
-export async function openStores(dir: string, policy?: TierPolicy): Promise<{ store: MemoryStore; decisionStore: DecisionStore }> {
+export async function openStores(dir: string, policy?: TierPolicy): Promise<{ store: MemoryStore; decisionStore: DecisionStore; writes: StoreWrites }> {
   try {
     // Private to this account, as the hook's spool folder is: every user's choices are in it,
     // and LevelDB makes its files readable by all (0644 under the usual umask).
@@ -119,9 +161,10 @@ export async function openStores(dir: string, policy?: TierPolicy): Promise<{ st
     throw new StoreOpenError(`there is no store in ${dir}, and it holds files that are not a store's (${foreign}): give an empty folder, or one not there yet, for a new store`)
   }
   const db = new Level<string, string>(dir, LEVEL_OPTIONS)
+  const writes = watchWrites(db)
   try {
     const store = await createLevelStore(db as never, { policy })
-    return { store, decisionStore: await createLevelDecisionStore(db as never) }
+    return { store, decisionStore: await createLevelDecisionStore(db as never), writes }
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause
     if (cause?.code === 'LEVEL_LOCKED') {

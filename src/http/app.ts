@@ -126,6 +126,8 @@ export interface AppOptions {
   bodies?: ValidBodies
   /** The id this run of the service wrote into its store's folder (open-store.ts), which a request may name (store-id.ts). */
   storeId?: string | undefined
+  /** Why the store's last write failed, if it did (open-store.ts's watchWrites): `/healthz` says so. */
+  storeFailure?: () => string | undefined
 }
 
 /**
@@ -165,7 +167,7 @@ function methodNotAllowed(c: Context, methods: readonly string[]) {
 }
 
 /** Builds the HTTP app over decision-memory's use cases; it opens no socket (tests call `app.request()`). */
-export function createApp({ memory, logger, version = '0.0.0', decisions, auth, bodies = validBodies(), storeId }: AppOptions) {
+export function createApp({ memory, logger, version = '0.0.0', decisions, auth, bodies = validBodies(), storeId, storeFailure }: AppOptions) {
   const app = new OpenAPIHono({ defaultHook: validationHook as never })
 
   app.use('*', requestLog(logger))
@@ -188,7 +190,7 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
     await next()
   })
 
-  app.route('/', healthRoutes(version))
+  app.route('/', healthRoutes(version, storeFailure))
   app.route('/', observationRoutes(memory))
   app.route('/', recommendationRoutes(memory, bodies))
   app.route('/', sessionRoutes(memory))

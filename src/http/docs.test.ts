@@ -250,7 +250,7 @@ describe('the error answers of the middleware in the OpenAPI document (R-SVC-1)'
       expect(operation.parameters?.filter((p) => p.name === 'X-Request-Id' && p.in === 'header'), `${method} ${path}`).toHaveLength(1)
     }
     const byName = Object.fromEntries(all.map((o) => [`${o.method} ${o.path}`, o.operation.responses]))
-    expect(Object.keys(byName['get /healthz'] ?? {})).toEqual(['200', '400', '409'])
+    expect(Object.keys(byName['get /healthz'] ?? {})).toEqual(['200', '400', '409', '503'])
     expect(Object.keys(byName['get /v1/decisions/pulses'] ?? {})).toEqual(['200', '400', '401', '403', '409'])
     expect(Object.keys(byName['get /v1/decisions'] ?? {})).toEqual(['200', '400', '401', '403', '409'])
     expect(Object.keys(byName['delete /v1/users/{user}'] ?? {})).toEqual(['200', '400', '401', '403', '409', '413', '415'])

@@ -254,4 +254,28 @@ describe('a store LevelDB cannot write (R-SVC-2: a 5xx is a bug, and this is non
     // Sent again once the store writes, it is stored: the failed write left no idempotency key.
     expect((await t.call('POST', '/v1/observations', { ...OBS, user: 'full', decision_id: 'during' })).body.stored).toHaveLength(1)
   })
+
+  it('says so on /healthz while its last write has failed, so that a probe sees a service that stores nothing', async () => {
+    const db = new MemoryLevel<string, string>()
+    const t = await createTestApp({ db })
+    expect((await t.call('GET', '/healthz')).status).toBe(200)
+    const internals = db as unknown as { _batch: (...args: unknown[]) => Promise<void> }
+    const write = internals._batch
+    const noSpace = 'IO error: /data/000056.ldb: No space left on device'
+    internals._batch = async () => {
+      throw Object.assign(new Error(noSpace), { code: 'LEVEL_IO_ERROR' })
+    }
+    expect((await t.call('POST', '/v1/observations', { ...OBS, user: 'full', decision_id: 'refused' })).status).toBe(503)
+    const health = await t.call('GET', '/healthz')
+    expect(health.status).toBe(503)
+    expect(health.body.error.code).toBe('store_unavailable')
+    expect(health.body.error.message).toContain(noSpace)
+    expect(health.body.error.message).toContain('restart the service')
+    // A read that works does not make it healthy again; a write that works does.
+    expect((await t.call('POST', '/v1/recommendations', REC)).status).toBe(200)
+    expect((await t.call('GET', '/healthz')).status).toBe(503)
+    internals._batch = write
+    expect((await t.call('POST', '/v1/observations', { ...OBS, user: 'full', decision_id: 'refused' })).status).toBe(201)
+    expect((await t.call('GET', '/healthz')).body).toEqual({ status: 'ok', version: 'test' })
+  })
 })
