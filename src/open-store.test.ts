@@ -47,6 +47,17 @@ describe('the folder of a new store', () => {
     expect(await Promise.all([join(parent, 'shared'), join(parent, 'shared', 'dm'), dir].map(async (d) => (await stat(d)).mode & 0o777))).toEqual([plain, plain, 0o700])
   })
 
+  it.skipIf(process.platform === 'win32' || process.getuid?.() === 0)('says which folder it may not make, not EACCES alone', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(parent)
+    const closed = join(parent, 'closed')
+    await mkdir(closed, { mode: 0o500 })
+    const dir = join(closed, 'dm', 'data')
+    await expect(openStores(dir)).rejects.toThrow(
+      `cannot make the store in ${dir}: no permission to make ${join(closed, 'dm')} (EACCES): make it beforehand, owned by the account the command runs as`,
+    )
+  })
+
   it('says a store path that is a file, or under one, in one line', async () => {
     const parent = await mkdtemp(join(tmpdir(), 'dm-open-'))
     dirs.push(parent)

@@ -149,9 +149,18 @@ export async function openStores(dir: string, policy?: TierPolicy): Promise<{ st
     await makeStoreFolder(dir)
   } catch (error) {
     // A path the user gave (--data): said in one line, not a stack trace from mkdir.
-    const code = (error as NodeJS.ErrnoException).code
+    const { code, path = dir } = error as NodeJS.ErrnoException
     if (code === undefined) throw error
-    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'it, or a folder above it, is a file, not a folder' : code
+    // Which folder could not be made, and why in words: under systemd's User=, `--data
+    // /var/lib/decision-memory` in a /var/lib only root may write, "EACCES" alone named neither.
+    const why =
+      code === 'EEXIST' || code === 'ENOTDIR'
+        ? 'it, or a folder above it, is a file, not a folder'
+        : code === 'EACCES' || code === 'EPERM'
+          ? `no permission to make ${path} (${code}): make it beforehand, owned by the account the command runs as`
+          : code === 'EROFS'
+            ? `${path} would be on a read-only file system (EROFS)`
+            : code
     throw new StoreOpenError(`cannot make the store in ${dir}: ${why}`)
   }
   // Not made among other files: its files would be strewn through the folder (and committed with
