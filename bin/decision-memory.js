@@ -8,6 +8,16 @@ let main
 if (bundleNotRun() === null) {
   ;({ main } = await import(BUNDLE.href))
 } else {
+  // tsx caches what it compiles in the temporary folder, and stops with a stack trace where it
+  // cannot make its folder there (a read-only /tmp: a container's root, systemd's
+  // ProtectSystem=strict): the sources then run without the cache.
+  const { accessSync, constants } = await import('node:fs')
+  const { tmpdir } = await import('node:os')
+  try {
+    accessSync(tmpdir(), constants.W_OK)
+  } catch {
+    process.env.TSX_DISABLE_CACHE = '1'
+  }
   const { register } = await import('tsx/esm/api')
   register()
   ;({ main } = await import('../src/cli/main.ts'))
