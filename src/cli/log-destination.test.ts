@@ -111,6 +111,25 @@ describe('the log destination', () => {
     expect(calls).toHaveLength(1)
   })
 
+  it('drops the lines of a write that finds the disk full, and goes on, saying how many, once there is room again', async () => {
+    const { calls, writeBytes } = heldWrites()
+    const log = batchedDestination(1, { writeBytes, droppedLine: (count) => `dropped ${count}\n` })
+    log.write('a\n')
+    log.write('b\n')
+    await later(GATHER_MS)
+    calls[0]?.done(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }), 0)
+    log.write('c\n')
+    await later(GATHER_MS)
+    calls[1]?.done(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }), 0)
+    log.write('d\n')
+    await later(GATHER_MS)
+    calls[2]?.done(null, 'd\n'.length)
+    await later(GATHER_MS)
+    expect(calls.map((c) => c.text)).toEqual(['a\nb\n', 'c\n', 'd\n', 'dropped 3\n'])
+    calls[3]?.done(null, 'dropped 3\n'.length)
+    await log.end()
+  })
+
   it('drops the lines past MAX_WAITING_CHARS behind a write that does not finish, and says how many in their place', async () => {
     const { calls, writeBytes } = heldWrites()
     const log = batchedDestination(1, { writeBytes, droppedLine: (count) => `dropped ${count}\n` })

@@ -25,6 +25,9 @@ export const MAX_WAITING_CHARS = 4 * 1024 * 1024
 
 const RETRY_MS = 10
 
+/** Errors of a log file with no room left: the disk, the quota, the file size limit. Not a reader gone. */
+const ROOM_LACKING = new Set(['ENOSPC', 'EDQUOT', 'EFBIG'])
+
 /**
  * The service's log lines, written asynchronously and gathered: a line waits up to GATHER_MS (or
  * until GATHER_CHARS wait) for those logged after it, and they go out in one write. Lines logged
@@ -38,8 +41,9 @@ const RETRY_MS = 10
  * acknowledged observation.
  *
  * A short write goes on with the rest; EAGAIN (a non-blocking pipe or terminal that is full) is
- * retried a moment later; any other error (a reader gone) drops what waits, and later lines, so
- * that logging never stops the service.
+ * retried a moment later; a full disk (ENOSPC, EDQUOT, EFBIG) drops the lines of that write,
+ * counted as those past MAX_WAITING_CHARS are, and tries the next ones; any other error (a reader
+ * gone) drops what waits, and later lines, so that logging never stops the service.
  */
 export function batchedDestination(
   fd: number,
@@ -56,12 +60,14 @@ export function batchedDestination(
   let pendingChars = 0
   let inFlight: Buffer | null = null
   let broken = false
+  /** Whether the last write found no room (ENOSPC): the count of what was dropped waits for one that works. */
+  let lacking = false
   let timer: NodeJS.Timeout | undefined
   const drained: Array<() => void> = []
 
   /** The lines dropped so far, said in their place (before the next line kept). */
   function noteDropped(): void {
-    if (dropped === 0) return
+    if (dropped === 0 || lacking) return
     const line = droppedLine(dropped)
     dropped = 0
     pending.push(line)
@@ -87,6 +93,15 @@ export function batchedDestination(
           setTimeout(() => send(bytes), RETRY_MS)
           return
         }
+        if (error.code !== undefined && ROOM_LACKING.has(error.code)) {
+          // A full disk under a log file (`serve >> dm.log`): these lines are lost, and counted,
+          // but the next ones are tried, so that the log goes on once there is room again.
+          for (const byte of bytes) if (byte === 0x0a) dropped++
+          lacking = true
+          inFlight = null
+          schedule()
+          return
+        }
         broken = true
         pending = []
         inFlight = null
@@ -98,6 +113,11 @@ export function batchedDestination(
         return
       }
       inFlight = null
+      // The count of the lines the full disk took, once a write shows there is room again.
+      if (lacking) {
+        lacking = false
+        noteDropped()
+      }
       schedule()
     })
   }
