@@ -1,8 +1,8 @@
 // `npm run build` (and `npm ci`, through `prepare`): bundles the sources into dist/cli/, whose
 // main.mjs bin/decision-memory.js runs when it is newer than every source. Compiling the
 // TypeScript on the fly (tsx's loader) costs each start of the command about 300 ms and the
-// service 20 MB of memory for the loader's own thread. Packages stay outside the bundle (they
-// are loaded from node_modules as usual). The bundle sits two folders down, as the sources do,
+// service 20 MB of memory for the loader's own thread. Most packages are bundled with it (below).
+// The bundle sits two folders down, as the sources do,
 // so that the paths they resolve against their own module (policies/, package.json) still hold.
 //
 // Split, not one file: main.ts imports each command's module only when that command runs, but
@@ -33,7 +33,17 @@ export async function build(esbuild, outdir = `${root}dist/cli`) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
+    // The packages the commands' code imports are bundled too: loaded from node_modules, each
+    // start of a command resolved, read and compiled about 140 modules apart (zod's alone are 110),
+    // 200 ms of the 550 a hook or guard call took, which Claude Code waits for on every question
+    // and every Bash command. Left outside: LevelDB's (a native binary found beside its package),
+    // pino (its transports run files of their own in worker threads), node-cron (its background
+    // tasks fork a file of its own), swagger-ui-dist (/docs serves its files by their path), yaml
+    // (loaded by require, only for a YAML policy), and the tools of development.
+    external: ['level', 'classic-level', 'memory-level', 'pino', 'node-cron', 'swagger-ui-dist', 'yaml', 'tsx', 'esbuild'],
+    // A package written as CommonJS (ajv, under the MCP SDK) requires Node's modules, which an ES
+    // module bundle can do only through a require made for it.
+    banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
     sourcemap: 'linked',
     logLevel: 'warning',
   })
