@@ -17,6 +17,7 @@ import { observationRoutes } from './observations'
 import { planRoutes } from './plan'
 import { recommendationRoutes, type ValidBodies, validBodies } from './recommendations'
 import { requestLog } from './request-log'
+import { sameMachineOnly } from './same-machine'
 import { sessionRoutes } from './sessions'
 import { storeCheck } from './store-id'
 import { decodableUrl } from './url-encoding'
@@ -171,6 +172,8 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
   const app = new OpenAPIHono({ defaultHook: validationHook as never })
 
   app.use('*', requestLog(logger))
+  // Without tokens, only this machine's own clients: not a web page reaching loopback (same-machine.ts).
+  if (auth === undefined) app.use('*', sameMachineOnly)
   app.use('*', decodableUrl)
   app.use('*', limitBody)
   app.use('*', utf8Body)

@@ -159,6 +159,18 @@ describe('a recommendation asked with a body remembered valid, answered in front
     expect(handed).toEqual([{ rawBody: null }])
   })
 
+  it('without auth, leaves to the app, unread, a body remembered sent to another name than this machine’s or from a page of another site, which the app refuses (403)', async () => {
+    const { url, handed, remember } = await firstOnly()
+    const text = remember({ ...TIER, user: 'alice' })
+    for (const headers of [{ host: 'attacker.example' }, { origin: 'https://attacker.example' }] as Array<Record<string, string>>) {
+      const response = await send(url, { body: text, headers })
+      expect(response.status).toBe(418)
+      expect(JSON.parse(response.text)).toEqual({ rawBody: null, streamed: text })
+    }
+    expect(handed).toEqual([{ rawBody: null }, { rawBody: null }])
+    expect((await send(url, { body: text, headers: { origin: `${url}` } })).status).toBe(200)
+  })
+
   it('leaves to the app, unread, a body sent with a content-encoding, which the app refuses (415)', async () => {
     const { url, handed, remember } = await firstOnly()
     const text = remember({ ...TIER, user: 'alice' })

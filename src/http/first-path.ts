@@ -6,6 +6,7 @@ import type { DecisionMemory } from '../decision-memory'
 import { mayActFor, principalFor } from './auth'
 import { answerError, IncompleteBodyError } from './errors'
 import { JSON_TYPE, REMEMBERED_BODIES, type ValidBodies } from './recommendations'
+import { foreignRequest } from './same-machine'
 import { logRequest, REQUEST_ID_HEADER, REQUEST_STARTED, requestIdFor } from './request-log'
 import { STORE_HEADER } from './store-id'
 
@@ -62,7 +63,8 @@ const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/
  * log line measures from), a body not remembered, or a user the token may not act for. The app
  * answers it as if this path were not there, and logs it. A repeated Content-Type or
  * Authorization, and a Host @hono/node-server would check further, and a request naming its store
- * (X-Decision-Memory-Store), are the app's too. A body the
+ * (X-Decision-Memory-Store), are the app's too, as is, without auth, one addressed to another name
+ * than this machine's or sent with the Origin of another site (same-machine.ts). A body the
  * client stopped sending is answered as the app answers it (a 400 `body_incomplete` from
  * `answerError`, logged under the request's id), never handed over as if it were whole.
  */
@@ -87,7 +89,9 @@ export function answerRememberedFirst(
       !PLAIN_HOST.test(req.headers.host ?? '') ||
       repeatedTypeOrToken(req) ||
       // Naming the store it is meant for: the app checks that (store-id.ts).
-      req.headers[STORE_HEADER_NAME] !== undefined
+      req.headers[STORE_HEADER_NAME] !== undefined ||
+      // Without tokens, one a web page may have sent: the app refuses it (same-machine.ts).
+      (auth === undefined && foreignRequest(req.headers.host, header(req, 'origin')) !== undefined)
     ) {
       next(req, res)
       return
