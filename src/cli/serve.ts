@@ -95,6 +95,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const policy = await loadPolicy(policyFile)
   const auth = authFile === undefined ? undefined : await loadTokens(resolve(authFile))
   if (auth?.exposure !== undefined) logger.warn({ event: 'tokens-file-readable' }, auth.exposure)
+  if (auth?.writable !== undefined) logger.warn({ event: 'tokens-file-writable' }, auth.writable)
   const { store, decisionStore, writes } = await openForService(dataDir, policy)
   // This run's id in the store's folder, which a command told to use this store checks (store-id.ts).
   const storeId = randomHex(16)

@@ -63,6 +63,19 @@ describe('loadTokens', () => {
     expect((await loadTokens(digests)).exposure).toBeUndefined()
   })
 
+  it.skipIf(process.platform === 'win32')('says a file other accounts may write can be given a token for every user, whatever it holds', async () => {
+    const digests = await fileWith(JSON.stringify({ tokens: [{ name: 'ops', sha256: createHash('sha256').update(OPS).digest('hex'), users: ['*'] }] }))
+    for (const mode of [0o664, 0o646]) {
+      await chmod(digests, mode)
+      const writable = (await loadTokens(digests)).writable
+      expect(writable).toBe(
+        `${digests} may be changed by other accounts (mode ${mode.toString(8)}), and one that adds a token of its own for every user ("users": ["*"]) has it at the next start: make it writable by its owner only (chmod 600)`,
+      )
+    }
+    await chmod(digests, 0o644)
+    expect((await loadTokens(digests)).writable).toBeUndefined()
+  })
+
   it('reads a file saved with a byte order mark', async () => {
     const file = await fileWith(`\uFEFF${JSON.stringify({ tokens: [{ name: 'alice', token: ALICE, users: ['alice'] }] })}`)
     expect((await loadTokens(file)).authenticate(ALICE)?.name).toBe('alice')

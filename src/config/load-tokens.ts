@@ -19,6 +19,11 @@ export interface TokenTable {
    * in a file other accounts may read. Undefined when it is not, or for a table made in memory.
    */
   exposure?: string
+  /**
+   * Why the file may be changed by others, said at start (the service runs all the same): an
+   * account that may write it can add a token of its own for every user, taken at the next start.
+   */
+  writable?: string
 }
 
 /** Tokens shorter than this are refused: a bearer token must not be guessable. */
@@ -142,11 +147,22 @@ export async function loadTokens(file: string): Promise<TokenTable> {
   const table = createTokenTable(result.data)
   const plain = result.data.tokens.filter((t) => t.token !== undefined).length
   const mode = await stat(file).then((s) => s.mode & 0o777, () => 0)
-  if (plain === 0 || (mode & 0o044) === 0) return table
+  const octal = mode.toString(8).padStart(3, '0')
   return {
     ...table,
-    exposure:
-      `${file} holds ${plain} token${plain === 1 ? '' : 's'} in plain and other accounts may read it (mode ${mode.toString(8).padStart(3, '0')}): ` +
-      'make it its owner\'s only (chmod 600), or give each token as its sha256',
+    ...(plain === 0 || (mode & 0o044) === 0
+      ? {}
+      : {
+          exposure:
+            `${file} holds ${plain} token${plain === 1 ? '' : 's'} in plain and other accounts may read it (mode ${octal}): ` +
+            'make it its owner\'s only (chmod 600), or give each token as its sha256',
+        }),
+    ...((mode & 0o022) === 0
+      ? {}
+      : {
+          writable:
+            `${file} may be changed by other accounts (mode ${octal}), and one that adds a token of its own for every user ("users": ["*"]) ` +
+            'has it at the next start: make it writable by its owner only (chmod 600)',
+        }),
   }
 }
