@@ -2,7 +2,7 @@ import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFi
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { markServedBy, openStores, servedBy, SERVICE_FOLDER_FILE, SERVICE_ID_FILE, StoreOpenError } from './open-store'
+import { markServedBy, openStores, servedBy, SERVICE_FOLDER_FILE, SERVICE_ID_FILE, storeFolderExposure, StoreOpenError } from './open-store'
 
 const dirs: string[] = []
 afterEach(async () => {
@@ -34,6 +34,25 @@ describe('the folder of a new store', () => {
     const { store } = await openStores(dir)
     await store.close()
     expect((await stat(dir)).mode & 0o777).toBe(0o700)
+  })
+
+  it.skipIf(process.platform === 'win32')('is said to be readable by others when a folder there already lets them in, and not when made', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(parent)
+    const made = join(parent, 'made')
+    const { store } = await openStores(made)
+    await store.close()
+    expect(await storeFolderExposure(made)).toBeUndefined()
+    const existing = join(parent, 'existing')
+    await mkdir(existing)
+    await chmod(existing, 0o755)
+    expect(await storeFolderExposure(existing)).toBe(
+      `the store's folder ${existing} may be read by other accounts (mode 755), and every user's choices with it, whatever tokens the service asks for: make it its owner's only (chmod 700)`,
+    )
+    await chmod(existing, 0o710)
+    expect(await storeFolderExposure(existing)).toMatch(/mode 710/)
+    await chmod(existing, 0o700)
+    expect(await storeFolderExposure(existing)).toBeUndefined()
   })
 
   it.skipIf(process.platform === 'win32')('makes the folders above it that are missing as any folder is made, not private', async () => {

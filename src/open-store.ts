@@ -56,6 +56,18 @@ export const LEVEL_OPTIONS = Object.freeze({ maxOpenFiles: 64, cacheSize: 1024 *
 export const STORE_FOLDER_MODE = 0o700
 
 /**
+ * Why other accounts may read the store, or undefined when they may not: a folder that was there
+ * already keeps its mode, and with search permission (`x`) for its group or others, LevelDB's
+ * files (0644 under the usual umask, their names well known) are theirs to read, every user's
+ * choices with them, whatever tokens the service asks for.
+ */
+export async function storeFolderExposure(dir: string): Promise<string | undefined> {
+  const mode = await stat(dir).then((s) => s.mode & 0o777, () => undefined)
+  if (mode === undefined || (mode & 0o011) === 0) return undefined
+  return `the store's folder ${dir} may be read by other accounts (mode ${mode.toString(8).padStart(3, '0')}), and every user's choices with it, whatever tokens the service asks for: make it its owner's only (chmod 700)`
+}
+
+/**
  * Makes the store's folder, its owner's only (STORE_FOLDER_MODE), and the folders above it that
  * are missing as mkdir makes any: `recursive` with a mode gives the mode to every folder it
  * makes, and `--data /srv/shared/dm` would have closed `/srv/shared` to everyone else. A folder

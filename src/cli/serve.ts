@@ -12,7 +12,7 @@ import { answerRememberedFirst, type NodeListener } from '../http/first-path'
 import { validBodies } from '../http/recommendations'
 import { createDecisions } from '../decisions/decisions'
 import type { TierPolicy } from '../memory/level-store'
-import { markServedBy, openStores } from '../open-store'
+import { markServedBy, openStores, storeFolderExposure } from '../open-store'
 import { randomHex } from '../random-hex'
 import { scheduleDecayScan } from './decay-schedule'
 import { takeLocalTurn } from './local-turn'
@@ -97,6 +97,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
   if (auth?.exposure !== undefined) logger.warn({ event: 'tokens-file-readable' }, auth.exposure)
   if (auth?.writable !== undefined) logger.warn({ event: 'tokens-file-writable' }, auth.writable)
   const { store, decisionStore, writes } = await openForService(dataDir, policy)
+  // With tokens, the users are kept apart over HTTP: a folder others may read would undo it.
+  const folderExposure = auth === undefined ? undefined : await storeFolderExposure(dataDir)
+  if (folderExposure !== undefined) logger.warn({ event: 'store-folder-readable' }, folderExposure)
   // This run's id in the store's folder, which a command told to use this store checks (store-id.ts).
   const storeId = randomHex(16)
   try {
