@@ -20,4 +20,9 @@ describe('printable', () => {
   it('shows C0 (but tab and line feed), DEL and C1 visibly', () => {
     expect(printable('a\u001b[2J\tb\n\u009b\u007f')).toBe('a\\u001b[2J\tb\n\\u009b\\u007f')
   })
+
+  it('shows the bidirectional controls visibly, which would reorder the line as shown, and leaves right-to-left text alone', () => {
+    expect(printable('Tier \u202eL reiT\u202c \u2067x\u2069')).toBe('Tier \\u202eL reiT\\u202c \\u2067x\\u2069')
+    expect(printable('שלום مرحبا')).toBe('שלום مرحبا')
+  })
 })
