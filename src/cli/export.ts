@@ -54,6 +54,13 @@ export async function exportCommand(argv: string[]): Promise<number> {
       // device or a pipe (`--out /dev/stdout`), whose mode is not the export's to change; nor a
       // file another account owns that this one may write, whose mode only its owner may change.
       const existing = await stat(values.out).catch(() => undefined)
+      // Nor written into a file another account owns (made beforehand in /tmp, mode 666): its
+      // owner would read everything held about the user, and its mode is not this account's to change.
+      const me = process.getuid?.()
+      if (existing?.isFile() === true && me !== undefined && existing.uid !== me) {
+        process.stderr.write(`decision-memory export: will not write ${values.out}: it belongs to another account (uid ${existing.uid}), which could read the export; remove it, or give --out a path of your own\n`)
+        return 1
+      }
       if (existing?.isFile() === true) await chmod(values.out, 0o600).catch(() => undefined)
       await writeFile(values.out, text, { mode: 0o600 })
     } catch (error) {

@@ -1,8 +1,9 @@
-import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { chmod, chown, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Level } from 'level'
 import { afterAll, describe, expect, it } from 'vitest'
+import { openStores } from '../../src/open-store'
 import { runCli, startService, type ServiceProcess } from '../support/service-process'
 
 const dirs: string[] = []
@@ -141,6 +142,27 @@ describe('the real service on LevelDB', () => {
     expect((await runCli(['export', '--user', 'dave', '--data', dataDir, '--out', existing], offline)).code).toBe(0)
     expect((await stat(existing)).mode & 0o777).toBe(0o600)
     expect(await readFile(existing, 'utf8')).toContain('"type":"end"')
+  })
+})
+
+describe('export --out a file of another account', () => {
+  // Only root can give a file to another account; elsewhere the case cannot be made.
+  it.skipIf(process.getuid?.() !== 0)('is refused, exit 1, and nothing written into it: its owner would read the export', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-export-'))
+    try {
+      const planted = join(dir, 'alice.ndjson')
+      await writeFile(planted, '')
+      await chmod(planted, 0o666)
+      await chown(planted, 65534, 65534)
+      const { store } = await openStores(join(dir, 'data'))
+      await store.close()
+      const result = await runCli(['export', '--user', 'alice', '--data', join(dir, 'data'), '--out', planted], { DECISION_MEMORY_URL: 'http://127.0.0.1:9' })
+      expect(result).toMatchObject({ code: 1, stdout: '' })
+      expect(result.stderr).toBe(`decision-memory export: will not write ${planted}: it belongs to another account (uid 65534), which could read the export; remove it, or give --out a path of your own\n`)
+      expect(await readFile(planted, 'utf8')).toBe('')
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })
 
