@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readdir, readFile, utimes, writeFile } from 'node:fs/promises'
+import { chmod, chown, lchown, mkdir, mkdtemp, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -281,6 +281,44 @@ describe('a spool that cannot be written', () => {
     await expect(appendToSpool('/dev/full', event(0))).rejects.toThrow(
       'cannot write the spool /dev/full (ENOSPC): this event is not kept; free the disk, or give DECISION_MEMORY_SPOOL or --spool a file this account can write',
     )
+  })
+})
+
+// Only root can give a file to another account; elsewhere the case cannot be made.
+describe.skipIf(process.getuid?.() !== 0)('a spool another account made first (DECISION_MEMORY_SPOOL in a folder others write)', () => {
+  const NOBODY = 65534
+  const refusal = (file: string) =>
+    `the spool ${file} belongs to another account (uid ${NOBODY}), which could read what is spooled or add to it: this event is not kept; give DECISION_MEMORY_SPOOL or --spool a file of your own`
+
+  it('is not written to, even open to all (mode 666): its owner would read the choices', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'dm-spool-')), 'spool.ndjson')
+    await writeFile(file, '')
+    await chmod(file, 0o666)
+    await chown(file, NOBODY, NOBODY)
+    await expect(appendToSpool(file, event(1))).rejects.toThrow(refusal(file))
+    expect(await readFile(file, 'utf8')).toBe('')
+  })
+
+  it('is not followed when it is their link to a file of this account’s, which stays as it was', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-spool-'))
+    const mine = join(dir, 'profile')
+    await writeFile(mine, 'export PATH\n')
+    const file = join(dir, 'spool.ndjson')
+    await symlink(mine, file)
+    await lchown(file, NOBODY, NOBODY)
+    await expect(appendToSpool(file, event(1))).rejects.toThrow(refusal(file))
+    expect(await readFile(mine, 'utf8')).toBe('export PATH\n')
+  })
+
+  it('is not drained: its lines are not this account’s events', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'dm-spool-')), 'spool.ndjson')
+    await writeFile(file, JSON.stringify(event(1)) + '\n')
+    await chown(file, NOBODY, NOBODY)
+    const service = fakeService()
+    service.up = true
+    expect(await drainSpool(file, (e) => service.deliver(e))).toMatchObject({ delivered: 0, left: 0 })
+    expect(service.received).toEqual([])
+    expect(await readFile(file, 'utf8')).toBe(JSON.stringify(event(1)) + '\n')
   })
 })
 

@@ -1,4 +1,4 @@
-import { lstatSync } from 'node:fs'
+import { lstatSync, type Stats } from 'node:fs'
 import { mkdir, open, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
@@ -60,6 +60,25 @@ export async function appendToSpool(file: string, event: SpooledEvent): Promise<
   }
 }
 
+/** This account's uid; undefined where there is none (Windows). */
+const ME = process.getuid?.()
+
+/**
+ * Whether another account owns this file or link: a spool set in a folder others may write
+ * (`DECISION_MEMORY_SPOOL=/tmp/dm.ndjson`), where one of them made it first, or linked it to a
+ * file of this account's. Appended to, it would give them the choices spooled (or put lines into
+ * the file linked); drained, it would deliver their lines as this account's, under its token.
+ */
+function othersOwn(found: { uid: number }): boolean {
+  return ME !== undefined && found.uid !== ME
+}
+
+function notOurs(file: string, uid: number): Error {
+  return new Error(
+    `the spool ${file} belongs to another account (uid ${uid}), which could read what is spooled or add to it: this event is not kept; give DECISION_MEMORY_SPOOL or --spool a file of your own`,
+  )
+}
+
 /**
  * Appends lines to the spool file that is at `file` once they are written. A drain may claim
  * (rename) the spool between this process opening it and writing to it, and may have read it
@@ -72,9 +91,13 @@ async function appendToLive(file: string, text: string): Promise<void> {
   // Bounded: a file system whose stat and fstat disagree must not hold the hook forever (the
   // copies it would leave are one event each to a drain).
   for (let attempt = 0; attempt < 5; attempt++) {
+    const link = lstatOrNone(file)
+    if (link?.isSymbolicLink() === true && othersOwn(link)) throw notOurs(file, link.uid)
     // Answers are personal: readable by their owner only.
     const handle = await open(file, 'a', 0o600)
     try {
+      const opened = await handle.stat()
+      if (opened.isFile() && othersOwn(opened)) throw notOurs(file, opened.uid)
       await handle.write(text)
       const written = await handle.stat()
       const atPath = await stat(file).catch(() => undefined)
@@ -82,6 +105,15 @@ async function appendToLive(file: string, text: string): Promise<void> {
     } finally {
       await handle.close()
     }
+  }
+}
+
+/** The file or link at `path`; undefined when there is none. */
+function lstatOrNone(path: string): Stats | undefined {
+  try {
+    return lstatSync(path)
+  } catch {
+    return undefined
   }
 }
 
@@ -126,6 +158,8 @@ async function tryRename(from: string, to: string): Promise<boolean> {
     // for another drain or writer of this process to take.
     const found = lstatSync(from)
     if (!found.isFile() && !found.isSymbolicLink()) return false
+    // Not this account's: its lines are not this account's events (othersOwn).
+    if (othersOwn(found)) return false
     await rename(from, to)
     return true
   } catch (error) {
