@@ -107,7 +107,7 @@ export function forEveryUser<R extends RouteConfig>(what: string, route: R): R {
     responses: {
       ...route.responses,
       403: {
-        description: `The token may not act for every user (with auth on): only such a token may ${what}`,
+        description: `The token may not act for every user (with auth on): only such a token may ${what}; without auth, a request addressed to a name not of this machine (\`host\`) or sent by a web page of another site (\`origin\`)`,
         content: { 'application/json': { schema: ErrorSchema } },
       },
     },

@@ -106,7 +106,10 @@ export function withMiddlewareErrors(document: Document): Document {
       }
       if (required(operation.security)) {
         common[401] = errorAnswer('No valid bearer token: with auth on, every route but /healthz needs one (R-SVC-4)')
-        common[403] = errorAnswer('The token may not act for a user the request names: in the path, in `?user=` or in the body (R-SVC-4)')
+        common[403] = errorAnswer(
+          'The token may not act for a user the request names: in the path, in `?user=` or in the body (R-SVC-4); without auth, ' +
+            'a request addressed to a name not of this machine (`host`) or sent by a web page of another site (`origin`)',
+        )
       }
       if (method !== 'get' && method !== 'head') common[413] = errorAnswer(`The body is over ${LIMITS.bodyBytes / 1024} KB`)
       if (operation.requestBody !== undefined) common[415] = errorAnswer('A body sent without `content-type: application/json`, or compressed (a `content-encoding` other than `identity`)')
