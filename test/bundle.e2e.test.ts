@@ -36,7 +36,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'register.mjs'), `import { register } from 'node:module'\nregister('./recorder.mjs', import.meta.url)\n`)
 }, 60_000)
 
-/** The packages a command of the bundle loads, run with `input` on stdin. */
+/** The packages a command of the bundle loads, from node_modules or bundled, run with `input` on stdin. */
 async function packagesLoaded(args: string[], input: string, env: Record<string, string> = {}): Promise<Set<string>> {
   const log = join(dir, `resolved-${args.join('-')}.txt`)
   await writeFile(log, '')
@@ -51,20 +51,25 @@ async function packagesLoaded(args: string[], input: string, env: Record<string,
     )
     child.stdin?.end(input)
   })
-  const names = (await readFile(log, 'utf8'))
-    .split('\n')
-    .filter((url) => url.includes('/node_modules/'))
-    .map((url) => {
-      const [first = '', second = ''] = url.slice(url.lastIndexOf('/node_modules/') + '/node_modules/'.length).split('/')
-      return first.startsWith('@') ? `${first}/${second}` : first
-    })
+  const urls = (await readFile(log, 'utf8')).split('\n')
+  // Loaded from node_modules, or bundled into a module of dist/ the command loaded (esbuild heads
+  // the code of each file it bundled with a comment of its path: `// node_modules/zod/v4/…`).
+  const paths = urls.filter((url) => url.includes('/node_modules/'))
+  for (const url of new Set(urls.filter((u) => u.startsWith('file:') && u.includes('/dist/cli/')))) {
+    for (const [, path] of (await readFile(fileURLToPath(url), 'utf8')).matchAll(/^\/\/ (node_modules\/\S+)$/gm)) paths.push(`/${path as string}`)
+  }
+  const names = paths.map((path) => {
+    const [first = '', second = ''] = path.slice(path.lastIndexOf('/node_modules/') + '/node_modules/'.length).split('/')
+    return first.startsWith('@') ? `${first}/${second}` : first
+  })
   return new Set(names)
 }
 
 describe('the bundle: a command loads only the packages it uses', () => {
   it('`serve --help` loads the service’s packages (what the recorder sees)', async () => {
     const loaded = await packagesLoaded(['serve', '--help'], '')
-    expect([...loaded]).toEqual(expect.arrayContaining(['hono', 'level', 'pino']))
+    // hono and @hono/node-server bundled, level and pino from node_modules: both are seen.
+    expect([...loaded]).toEqual(expect.arrayContaining(['hono', '@hono/node-server', 'level', 'pino']))
   })
 
   it('the hook, sending a PostToolUse to a service that is down, loads none of the service’s packages', async () => {

@@ -218,9 +218,10 @@ describe('a name "." or ".."', () => {
         [['why', dots], `KEY "${dots}"`],
         [['why', '--point', dots], '--point'],
         [['why', '--point', 'tier', '--user', dots], '--user'],
-        [['why', '--point', 'tier', '--project', dots], '--project'],
       )
     }
+    // `--project .` is the project of the folder the command runs in (why's help); `..` is no name.
+    cases.push([['why', '--point', 'tier', '--project', '..'], '--project'])
     for (const [args, flag] of cases) {
       const result = await runCli(args, { env })
       expect(result.code, args.join(' ')).toBe(2)
