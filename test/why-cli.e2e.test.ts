@@ -80,6 +80,14 @@ describe('decision-memory why --point', () => {
     // Outside a repository, the folder itself, as the hook records it.
     const outside = await runCli(['why', '--point', 'complexity-tier', '--project', '.'], { env, cwd: parent })
     expect(outside.stdout).toContain(`project ${parent})`)
+    // --path . or an absolute folder: the path relative to the repository's root, as the hook and
+    // the guard send it and decisions are scoped by; a relative --path is taken as it is.
+    const billing = join(feature, 'services', 'billing')
+    for (const [args, cwd] of [[['--path', '.'], billing], [['--path', billing], main], [['--path', 'services/billing'], parent]] as const) {
+      const why = await runCli(['why', '--point', 'complexity-tier', '--project', main, ...args], { env, cwd })
+      expect(why.code, args.join(' ')).toBe(0)
+      expect(why.stdout.split('\n')[0], args.join(' ')).toMatch(/, path services\/billing\) as of /)
+    }
   })
 
   it('answers --as-of as the service would have then (R-REC-9): an audit of an earlier answer', async () => {

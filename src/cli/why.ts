@@ -1,4 +1,4 @@
-import { resolve } from 'node:path'
+import { isAbsolute, resolve } from 'node:path'
 import { loadPolicy } from '../config/load-policy'
 import type { DecisionWhy } from '../decisions/decisions'
 import type { PointWhy } from '../decisions/explain-point'
@@ -7,7 +7,7 @@ import { DecisionKeySchema } from '../decisions/decision'
 import { WhyQuery } from '../http/decision-schemas'
 import { UsageError, parseFlags, agentUser, identifierFlag, timestampFlag } from './options'
 import { projectOf } from '../integrations/claude-code'
-import { projectOfFolder } from './repository'
+import { pathInRepository, projectOfFolder } from './repository'
 import { failure, throughServiceOrLocal } from './service-client'
 import { jsonLine, printable } from './terminal'
 
@@ -25,7 +25,10 @@ export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [
                      whether the answer was personal (R-SES-3)
   --task TASK        with --point: the run's task, path and stage, as a recommendation's
   --path PATH          context gives them: decisions scoped to a task, path or stage apply only
-  --stage STAGE        when it is given (R-CON-4), as for \`decisions/applicable\`
+  --stage STAGE        when it is given (R-CON-4), as for \`decisions/applicable\`; a --path is
+                       relative to the repository's root (services/payments); \`.\` or an
+                       absolute folder is taken as the hook sends it from there (\`.\` in
+                       services/payments is services/payments)
   --as-of ISO        as the service would have answered then (R-REC-9): with --point, e.g. to
                      see why a question was answered for the user last Tuesday; with KEY,
                      the chain as it stood then (the decisions of it that existed, their
@@ -186,7 +189,10 @@ export async function whyCommand(argv: string[]): Promise<number> {
   const project =
     values.project === undefined ? undefined : values.project === '.' ? (projectOf(projectOfFolder(process.cwd()) ?? process.cwd()) as string) : identifierFlag(values.project, 'project')
   const asOf = values['as-of'] === undefined ? undefined : timestampFlag(values['as-of'], 'as-of')
-  const run: Record<'session_id' | 'task' | 'path' | 'stage', string | undefined> = { session_id: values.session, task: values.task, path: values.path, stage: values.stage }
+  // `.` or an absolute folder: the path the hook and the guard send from that folder (relative to
+  // its repository's root), which decisions are scoped by; `--path "$PWD"` as given would match none.
+  const runPath = values.path !== undefined && (values.path === '.' || isAbsolute(values.path)) ? pathInRepository(resolve(values.path)) : values.path
+  const run: Record<'session_id' | 'task' | 'path' | 'stage', string | undefined> = { session_id: values.session, task: values.task, path: runPath, stage: values.stage }
   for (const [flag, value] of Object.entries(run)) {
     if (value === undefined) continue
     const name = flag === 'session_id' ? 'session' : flag
