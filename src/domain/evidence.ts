@@ -27,6 +27,13 @@ export interface EvidenceSelection {
    */
   contextJoinedChange: { key: string; value: string; recent: number } | null
   /**
+   * The request's context keys whose value the context backoff tested against the rest of the
+   * evidence that decides (at least N choices in it) and found to make no difference (R-REC-7):
+   * the recommendation holds in that value as in the others, so a precondition naming another
+   * value of the key is not contradicted by it.
+   */
+  contextAlike: string[]
+  /**
    * The whole-history cell the evidence was taken from (the scope's, or its context value's):
    * the context and pair cells count the same observations, so preconditions are counted on it.
    */
@@ -179,7 +186,8 @@ export function selectEvidence(
   const common = { project, scope, scoped, recentScope }
 
   // The context first, over the whole history: which observations speak for this request.
-  const narrowed = contextBackoff(scoped, requested, matchingCells, null, policy)
+  const whole = contextBackoff(scoped, requested, matchingCells, null, policy)
+  const narrowed = whole.chosen
   // The scope's change test, run once and only where it is read: not where a context value
   // decides and its own change test answers.
   let scopeChange: ReturnType<typeof changeWithin> | undefined
@@ -198,6 +206,8 @@ export function selectEvidence(
         contextTest: narrowed.test,
         changeTest: within?.test ?? null,
         contextJoinedChange,
+        // The other keys were tested over the whole scope, not within this value's choices.
+        contextAlike: [],
       }
     }
     contextJoinedChange = { key: narrowed.test.key, value: narrowed.test.value, recent: joined }
@@ -207,10 +217,14 @@ export function selectEvidence(
   // change): the change test over all of it, and after a change, the context backoff within the
   // recent choices.
   const change = changeOfScope()
-  const lately = change === null ? null : contextBackoff(change.recent, requested, matchingCells, change.since, policy)
+  const latelyTested = change === null ? null : contextBackoff(change.recent, requested, matchingCells, change.since, policy)
+  const lately = latelyTested?.chosen ?? null
+  // What decides is the scope (no change), or its recent choices: the keys tested within it.
+  const contextAlike = lately !== null ? [] : change === null ? (narrowed === null ? whole.alike : []) : (latelyTested?.alike ?? [])
   return {
     ...common,
     contextJoinedChange,
+    contextAlike,
     cell: lately?.cell ?? change?.recent ?? scoped,
     basis: lately?.basis ?? scoped,
     contextKey: lately?.test.key ?? null,
@@ -275,7 +289,7 @@ function joinsChange(cell: Cell, change: ReturnType<typeof changeWithin>, policy
  * (at least N of them, from its whole-history cell in `matchingCells`, their part at or after
  * `since` when given) differ from the rest of `current` at `context.significance` divided by the
  * number of keys tested; the smallest p-value when several do (then the first key). `cell` is the narrowed evidence,
- * `basis` the context value's whole-history cell.
+ * `basis` the context value's whole-history cell; `alike` the keys tested that made no difference.
  */
 function contextBackoff(
   current: Cell,
@@ -283,7 +297,7 @@ function contextBackoff(
   matchingCells: readonly Cell[],
   since: number | null,
   policy: Policy,
-): { test: NonNullable<EvidenceSelection['contextTest']>; cell: Cell; basis: Cell } | null {
+): { chosen: { test: NonNullable<EvidenceSelection['contextTest']>; cell: Cell; basis: Cell } | null; alike: string[] } {
   const categories = [...current.tallies.keys()].sort()
   type Tested = { test: NonNullable<EvidenceSelection['contextTest']>; cell: Cell; basis: Cell }
   const tested: Tested[] = []
@@ -305,7 +319,10 @@ function contextBackoff(
     const p = candidate.test.p_value
     if (best === null || p < best.test.p_value || (p === best.test.p_value && candidate.test.key < best.test.key)) best = candidate
   }
-  return best === null ? null : { ...best, test: { ...best.test, level } }
+  return {
+    chosen: best === null ? null : { ...best, test: { ...best.test, level } },
+    alike: best === null ? tested.filter((t) => t.test.p_value >= level).map((t) => t.test.key) : [],
+  }
 }
 
 /** The conditions a recommendation holds under (R-REC-5). */

@@ -242,6 +242,30 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
     expect(shrinking(0.25).confidence.value).toBeCloseTo(1 / 3 + (agreeing - 1 / 3) * 0.75, 3)
   })
 
+  it('is not contradicted by a context value the context backoff tested and found to make no difference (R-REC-7)', () => {
+    // Tier L every time: 40 times in phase run, 10 in phase plan. "phase is run" is shared by 80%
+    // of the choices, but the 10 in plan went the same way: asked in plan, nothing contradicts.
+    const obs = [
+      ...observations({ 'Tier L': 40 }, { context: { phase: 'run' } }),
+      ...observations({ 'Tier L': 10 }, { context: { phase: 'plan' } }),
+    ]
+    const inRun = recommend(input({ observations: obs, context: { phase: 'run' } }))
+    const inPlan = recommend(input({ observations: obs, context: { phase: 'plan' } }))
+    expect(inPlan.precondition).toBe('phase is run')
+    expect(inPlan.contradictions).toEqual([])
+    expect(inPlan.confidence.lowered_because).toBeUndefined()
+    expect(inPlan).toMatchObject({ state: 'sufficient', ask: false, confidence: { value: inRun.confidence.value } })
+    // Too few choices in the request's value to test (fewer than N): still a contradiction.
+    const few = [...observations({ 'Tier L': 40 }, { context: { phase: 'run' } }), ...observations({ 'Tier L': 4 }, { context: { phase: 'plan' } })]
+    expect(recommend(input({ observations: few, context: { phase: 'plan' } })).contradictions).toEqual([
+      { key: 'phase', expected: 'run', got: 'plan' },
+    ])
+    // A value never seen at the point is still a contradiction.
+    expect(recommend(input({ observations: obs, context: { phase: 'sync' } })).contradictions).toEqual([
+      { key: 'phase', expected: 'run', got: 'sync' },
+    ])
+  })
+
   it('is not contradicted by a request that does not state the precondition\'s key', () => {
     const obs = observations({ 'Tier M': 8 }, { context: { phase: 'run' } })
     const agreeing = recommend(input({ observations: obs, context: { phase: 'run' } }))

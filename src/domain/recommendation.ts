@@ -270,7 +270,11 @@ export function recommend(input: RecommendationInput): Recommendation {
   const conditions = learning
     ? conditionsOf(input.memory, selection, supportOf(selection, recommended), policy, input.context)
     : { context: [], window: null }
-  const contradicted = learning ? contradictions(conditions, input.context) : []
+  // A value the context backoff found to make no difference is no contradiction (R-REC-7): the
+  // choices made in it went as the others did.
+  const contradicted = learning
+    ? contradictions(conditions, input.context).filter((c) => !selection.contextAlike.includes(c.key))
+    : []
   let loweredBecause: string | undefined
   if (contradicted.length > 0) {
     // Chance is the confidence of a guess: 1/k for one option of k (k + 1 when choices outside the
