@@ -131,6 +131,16 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect((await observationsOf(store2)).filter((o) => o.decision_id?.startsWith('toolu_null#')).map((o) => o.chosen)).toEqual([['Tier M']])
   })
 
+  it('a tool_response of another shape (a string, content blocks) is read as none: the answers come from tool_input.answers', async () => {
+    const { call, store } = await createTestApp()
+    const text = { ...claudeCodeFixture('post-tool-use-multi'), tool_response: 'User has answered your questions: ...' }
+    expect(await call('POST', HOOK, text)).toEqual({ status: 200, body: {} })
+    const blocks = { ...claudeCodeFixture('post-tool-use-single'), tool_response: [{ type: 'text', text: 'User has answered' }] }
+    expect(await call('POST', HOOK, blocks)).toEqual({ status: 200, body: {} })
+    expect((await observationsOf(store)).map((o) => o.chosen)).toEqual(expect.arrayContaining([['TDD'], ['Lint, format', 'Unit tests'], ['Tier M']]))
+    expect(await observationsOf(store)).toHaveLength(3)
+  })
+
   it('takes an array of labels as the chosen ones, and skips an answer that is neither a label nor labels, keeping the others', async () => {
     const { call, store } = await createTestApp()
     const CHECKS = 'Which checks should run before the PR?'

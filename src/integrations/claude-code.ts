@@ -246,6 +246,10 @@ interface AnswerFields {
   answer: string
 }
 
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
 /** A value that answers nothing: none, `null`, a blank string, an empty array of labels. */
 function answersNothing(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0)
@@ -270,7 +274,10 @@ function choiceOf(value: unknown, multiSelect: boolean): string | string[] | und
 function answeredQuestions(payload: ClaudeCodeHookPayload, options: HookOptions): { observations: ObservationInput[]; fields: AnswerFields[] } {
   const toolUseId = requireToolUseId(payload)
   const input = parseWith(AskUserQuestionInputSchema, payload.tool_input, 'tool_input')
-  const response = parseWith(AskUserQuestionResponseSchema, payload.tool_response ?? {}, 'tool_response')
+  // A tool_response of another shape (a string of text, an array of content blocks, as other
+  // tools and Claude Code versions send) holds no questions or answers of ours: the answers are
+  // then read from their mirror in tool_input.answers, rather than the whole event refused.
+  const response = parseWith(AskUserQuestionResponseSchema, isPlainObject(payload.tool_response) ? payload.tool_response : {}, 'tool_response')
   const questions = response.questions ?? input.questions
   const from = response.questions === undefined ? 'tool_input' : 'tool_response'
   const answerIn = (answers: Record<string, unknown> | undefined, question: string) =>
