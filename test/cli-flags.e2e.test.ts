@@ -37,6 +37,20 @@ describe('a flag given twice', () => {
   })
 })
 
+describe('preferences without --user', () => {
+  it('reads $DECISION_MEMORY_USER, whose choices the hook recorded, as why does; else the user "default"', async () => {
+    await post('/v1/observations', [observation('dora'), observation('default')])
+    const env = { DECISION_MEMORY_URL: service.url }
+    const dora = await runCli(['preferences', '--json'], { env: { ...env, DECISION_MEMORY_USER: 'dora' } })
+    expect(dora.stderr).toBe('')
+    expect(JSON.parse(dora.stdout)).toMatchObject({ user: 'dora', points: [{ majority: 'Tier M' }] })
+    expect(JSON.parse((await runCli(['preferences', '--json'], { env })).stdout).user).toBe('default')
+    const bad = await runCli(['preferences'], { env: { ...env, DECISION_MEMORY_USER: '..' } })
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('DECISION_MEMORY_USER (the default of --user)')
+  })
+})
+
 describe('an environment variable set empty', () => {
   it('is the default: an empty DECISION_MEMORY_URL is the service on DECISION_MEMORY_PORT', async () => {
     const result = await runCli(['preferences', '--user', 'carol', '--json'], { env: { DECISION_MEMORY_URL: '', DECISION_MEMORY_PORT: String(service.port) } })

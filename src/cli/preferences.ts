@@ -2,11 +2,11 @@ import { resolve } from 'node:path'
 import { loadPolicy } from '../config/load-policy'
 import type { PointPreference } from '../domain/learned-preferences'
 import { shownPercent } from '../domain/recommendation'
-import { userFlag, parseFlags } from './options'
+import { agentUser, identifierFlag, parseFlags } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 import { jsonLine, printable } from './terminal'
 
-export const PREFERENCES_HELP = `decision-memory preferences --user USER [--json] [--data DIR] [--policy FILE]
+export const PREFERENCES_HELP = `decision-memory preferences [--user USER] [--json] [--data DIR] [--policy FILE]
 
   What has been learned about USER at each decision point, one line a point:
   POINT: MAJORITY SHARE%, confidence LEVEL (VALUE), N observations [every option's count], with
@@ -17,7 +17,7 @@ export const PREFERENCES_HELP = `decision-memory preferences --user USER [--json
   running service, else $DECISION_MEMORY_DATA or ./data (\`decision-memory help\` says which
   store).
 
-  --user USER    whose preferences (required)
+  --user USER    whose preferences (default $DECISION_MEMORY_USER, as the hook's, or "default")
   --json         print the answer of GET /v1/users/USER/preferences as one JSON line
   --data DIR     the store to read (default: the running service's, else $DECISION_MEMORY_DATA
                  or ./data)
@@ -63,7 +63,9 @@ export async function preferencesCommand(argv: string[]): Promise<number> {
     options: { user: { type: 'string' }, json: { type: 'boolean' }, data: { type: 'string' }, policy: { type: 'string' } },
     strict: true,
   })
-  const user = userFlag(values.user, 'preferences')
+  // Whose choices: as the hook that recorded them, why and the MCP server, $DECISION_MEMORY_USER by default.
+  const user =
+    values.user !== undefined ? identifierFlag(values.user, 'user') : identifierFlag(agentUser(), 'user', 'DECISION_MEMORY_USER')
   // Checked before anything is read, with a service or without, as decay-scan checks it.
   if (values.policy !== undefined) await loadPolicy(resolve(values.policy))
   const answer = await throughServiceOrLocal({
