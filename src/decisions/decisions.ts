@@ -401,6 +401,55 @@ async function settleLinks(merges: readonly Merge[], get: (key: string) => Promi
 }
 
 /**
+ * A successor a record's file no longer names (`Superseded by` 0010 become 0011: a successor
+ * renumbered) would still name the record in its `supersedes`, a second claim on it, and its
+ * chain would read otherwise than the record's (R-CON-5). It keeps its status and no longer
+ * supersedes the record: one of the folder is updated so, and one not imported now (its file gone)
+ * is written so (`reimported`, the link kept in `before` for replays), with a warning either way.
+ */
+async function releaseFormerSuccessors(
+  merges: Merge[],
+  get: (key: string) => Promise<DecisionRecord | undefined>,
+  at: string,
+): Promise<Array<{ record: DecisionRecord; event: DecisionEvent; warning: string }>> {
+  const byKey = new Map(merges.map((m) => [m.key, m]))
+  const released: Array<{ record: DecisionRecord; event: DecisionEvent; warning: string }> = []
+  for (const { key, stored, merged } of merges) {
+    const former = stored?.superseded_by ?? null
+    const now = merged.record?.superseded_by
+    if (former === null || now === undefined || now === former) continue
+    const warning = `${former} no longer supersedes ${key}: the record of ${key} names ${now === null ? 'no successor' : `${now} as its successor`} now`
+    const other = byKey.get(former)
+    if (other?.merged.outcome === 'conflict' || other?.merged.outcome === 'created') continue
+    const written = other?.merged.record
+    if (written !== undefined) {
+      if (written.supersedes !== key || other?.stored === undefined) continue
+      written.supersedes = null
+      other.merged.warnings.push(warning)
+      if (other.merged.event !== undefined) {
+        const { before: _settled, ...event } = other.merged.event
+        other.merged.event = withBefore({ ...event, changed: changedFields(other.stored, written) }, other.stored, written)
+      }
+      continue
+    }
+    const held = other?.stored ?? (await get(former))
+    if (held === undefined || held.supersedes !== key) continue
+    const record: DecisionRecord = { ...held, supersedes: null, version: held.version + 1, updated_at: at }
+    const event: DecisionEvent = { key: former, seq: record.version, at, type: 'reimported', from: held.status, to: held.status, changed: ['supersedes'] }
+    if (other !== undefined) {
+      // A record of the folder read unchanged: it is updated now.
+      other.merged.outcome = 'updated'
+      other.merged.record = record
+      other.merged.event = withBefore(event, held, record)
+      other.merged.warnings.push(warning)
+    } else {
+      released.push({ record, event: withBefore(event, held, record), warning })
+    }
+  }
+  return released
+}
+
+/**
  * A folder imported for the first time whose keys another folder's records hold is numbered like
  * that folder (a monorepo's second doc/adr): taking the records whose numbers happen to be free
  * would mix the two, and the --prefix the conflicts advise would then store those a second time.
@@ -802,6 +851,11 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
         await settleLinks(merges, async (key) => tx.get(key))
         const refused = refusedFolder(merges)
         if (refused !== undefined) return { ...report, conflicts: refused, warnings: [] }
+        for (const { record, event, warning } of await releaseFormerSuccessors(merges, async (key) => tx.get(key), at)) {
+          tx.put(record)
+          tx.append(event)
+          report.warnings.push({ key: record.key, message: warning })
+        }
         report.missing = missingFiles(folders, records, options, byFolder)
         const folderOf = new Map(records.map((r) => [r.key, r.origin.folder]))
         for (const { key, stored, merged } of merges) {

@@ -982,6 +982,40 @@ describe('records whose file was deleted from their folder (R-CON-6)', () => {
   })
 })
 
+describe('a successor renumbered in its folder (R-CON-5, R-CON-6)', () => {
+  const adr = (n: number, title: string, status: string) => `# ${n}. ${title}\n\nDate: 2024-01-${String(n).padStart(2, '0')}\n\n## Status\n\n${status}\n\n## Decision\n\n${title}.\n`
+  const read = (entries: Record<string, string>) =>
+    readRecordFolder(Object.entries(entries).map(([name, text]) => ({ path: name, name, bytes: new TextEncoder().encode(text) }))).records.map(
+      (r) => ({ ...r, origin: { ...r.origin, folder: 'acme/docs/adr' } }),
+    )
+
+  it('leaves no second claim on its predecessor: the old number no longer supersedes it, and every chain reads alike from either end', async () => {
+    const { call, clock } = await createTestApp()
+    const rest = adr(1, 'Use REST', 'Superseded by [10. Use gRPC](0010-use-grpc.md)')
+    await call('POST', '/v1/decisions/import', { records: read({ '0001-use-rest.md': rest, '0010-use-grpc.md': adr(10, 'Use gRPC', 'Accepted\n\nSupersedes [1. Use REST](0001-use-rest.md)') }) })
+    const first = clock.now().toISOString()
+    clock.advance(DAY)
+    // Two branches both added a 0010: this one's is renumbered 0011, and the link to it with it.
+    const files = {
+      '0001-use-rest.md': rest.replace('[10. Use gRPC](0010-use-grpc.md)', '[11. Use gRPC](0011-use-grpc.md)'),
+      '0011-use-grpc.md': adr(11, 'Use gRPC', 'Accepted\n\nSupersedes [1. Use REST](0001-use-rest.md)'),
+    }
+    const report = (await call('POST', '/v1/decisions/import', { records: read(files), files: Object.keys(files) })).body
+    expect(report.missing.map((m: { key: string }) => m.key)).toEqual(['ADR-0010'])
+    expect(report.warnings).toContainEqual({ key: 'ADR-0010', message: expect.stringContaining('no longer supersedes ADR-0001') })
+    expect((await call('GET', '/v1/decisions/ADR-0001')).body).toMatchObject({ status: 'superseded', superseded_by: 'ADR-0011' })
+    expect((await call('GET', '/v1/decisions/ADR-0010')).body).toMatchObject({ status: 'accepted', supersedes: null })
+    const chain = async (key: string, asOf?: string) =>
+      (await call('GET', `/v1/decisions/${key}/why${asOf === undefined ? '' : `?as_of=${asOf}`}`)).body.chain.map((l: { key: string }) => l.key)
+    expect(await chain('ADR-0001')).toEqual(['ADR-0001', 'ADR-0011'])
+    expect(await chain('ADR-0011')).toEqual(['ADR-0001', 'ADR-0011'])
+    expect(await chain('ADR-0010')).toEqual(['ADR-0010'])
+    // As of the first import, ADR-0010 was the successor, read from either end.
+    expect(await chain('ADR-0010', first)).toEqual(['ADR-0001', 'ADR-0010'])
+    expect(await chain('ADR-0001', first)).toEqual(['ADR-0001', 'ADR-0010'])
+  })
+})
+
 describe('records whose new one alone says "Supersedes" (R-CON-6, R-CON-1a)', () => {
   it('an accepted replacement leaves the old record out of force; an imported proposal can then be accepted', async () => {
     const { call } = await createTestApp()
