@@ -580,12 +580,21 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
     return records
   }
 
-  async function chainOf(start: Loaded, asOf: Date | undefined): Promise<Loaded[]> {
+  async function chainOf(start: Loaded, asOf: Date | undefined, joined = true): Promise<Loaded[]> {
     const chain = [start]
     const seen = new Set([start.record.key])
     for (let at = start; at.record.supersedes !== null && !seen.has(at.record.supersedes); ) {
       const previous = await load(at.record.supersedes, asOf)
       if (previous === undefined) break
+      const replacement = previous.record.superseded_by
+      if (joined && replacement !== null && replacement !== at.record.key && !seen.has(replacement)) {
+        // A proposal (or one rejected) naming a decision another one replaced: that one's chain is
+        // the history it would join, read as the predecessor's own why reads it, this one after it.
+        const base = (await chainOf(previous, asOf, false)).filter((link) => !seen.has(link.record.key))
+        chain.unshift(...base)
+        for (const link of base) seen.add(link.record.key)
+        break
+      }
       chain.unshift(previous)
       seen.add(previous.record.key)
       at = previous

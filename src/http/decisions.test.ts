@@ -113,6 +113,26 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     expect((await call('GET', '/v1/decisions/D-003')).body).toMatchObject({ status: 'proposed' })
   })
 
+  it("why of a proposal whose predecessor another decision replaced names that one in force, as the predecessor's why does", async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({ key: 'D-001', status: 'accepted' }))
+    await call('POST', '/v1/decisions', decision({ key: 'D-002', supersedes: 'D-001' }))
+    await call('POST', '/v1/decisions', decision({ key: 'D-003', supersedes: 'D-001' }))
+    await call('POST', '/v1/decisions/D-002/accept', {})
+    const predecessor = (await call('GET', '/v1/decisions/D-001/why')).body
+    expect([predecessor.current, predecessor.in_force]).toEqual(['D-002', 'D-002'])
+    for (const status of ['proposed', 'revoked']) {
+      if (status === 'revoked') await call('POST', '/v1/decisions/D-003/revoke', {})
+      const stray = (await call('GET', '/v1/decisions/D-003/why')).body
+      expect(stray.chain.map((l: any) => [l.key, l.status, l.supersedes])).toEqual([
+        ['D-001', 'superseded', null],
+        ['D-002', 'accepted', 'D-001'],
+        ['D-003', status, 'D-001'],
+      ])
+      expect([stray.current, stray.in_force]).toEqual(['D-003', 'D-002'])
+    }
+  })
+
   it('refuses a proposal that names itself as what it supersedes, as /supersede does, not as a key not found', async () => {
     const { call } = await createTestApp()
     for (const status of ['proposed', 'accepted']) {
