@@ -587,9 +587,10 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
       const previous = await load(at.record.supersedes, asOf)
       if (previous === undefined) break
       const replacement = previous.record.superseded_by
-      if (joined && replacement !== null && replacement !== at.record.key && !seen.has(replacement)) {
+      if (joined && at.record.status !== 'accepted' && replacement !== null && replacement !== at.record.key && !seen.has(replacement)) {
         // A proposal (or one rejected) naming a decision another one replaced: that one's chain is
         // the history it would join, read as the predecessor's own why reads it, this one after it.
+        // (An accepted one so linked, which the lifecycle and the import do not make, reads as before.)
         const base = (await chainOf(previous, asOf, false)).filter((link) => !seen.has(link.record.key))
         chain.unshift(...base)
         for (const link of base) seen.add(link.record.key)
