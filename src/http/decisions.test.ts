@@ -1034,6 +1034,24 @@ describe('a successor renumbered in its folder (R-CON-5, R-CON-6)', () => {
     expect(await chain('ADR-0010', first)).toEqual(['ADR-0001', 'ADR-0010'])
     expect(await chain('ADR-0001', first)).toEqual(['ADR-0001', 'ADR-0010'])
   })
+
+  it('still in the folder, unchanged, it is updated so too: the predecessor\'s file says which successor holds', async () => {
+    const { call } = await createTestApp()
+    const grpc = adr(10, 'Use gRPC', 'Accepted\n\nSupersedes [1. Use REST](0001-use-rest.md)')
+    const rest = adr(1, 'Use REST', 'Superseded by [10. Use gRPC](0010-use-grpc.md)')
+    await call('POST', '/v1/decisions/import', { records: read({ '0001-use-rest.md': rest, '0010-use-grpc.md': grpc }) })
+    const files = {
+      '0001-use-rest.md': rest.replace('[10. Use gRPC](0010-use-grpc.md)', '[11. Use Connect](0011-use-connect.md)'),
+      '0010-use-grpc.md': grpc,
+      '0011-use-connect.md': adr(11, 'Use Connect', 'Accepted\n\nSupersedes [1. Use REST](0001-use-rest.md)'),
+    }
+    const report = (await call('POST', '/v1/decisions/import', { records: read(files), files: Object.keys(files) })).body
+    expect([report.created, report.updated, report.unchanged]).toEqual([['ADR-0011'], ['ADR-0001', 'ADR-0010'], []])
+    expect(report.warnings).toContainEqual({ key: 'ADR-0010', message: expect.stringContaining('no longer supersedes ADR-0001') })
+    expect((await call('GET', '/v1/decisions/ADR-0010')).body).toMatchObject({ status: 'accepted', supersedes: null })
+    expect((await call('GET', '/v1/decisions/ADR-0010/why')).body.chain.map((l: { key: string }) => l.key)).toEqual(['ADR-0010'])
+    expect((await call('GET', '/v1/decisions/ADR-0011/why')).body.chain.map((l: { key: string }) => l.key)).toEqual(['ADR-0001', 'ADR-0011'])
+  })
 })
 
 describe('records whose new one alone says "Supersedes" (R-CON-6, R-CON-1a)', () => {
