@@ -347,6 +347,10 @@ export function recommend(input: RecommendationInput): Recommendation {
   const information = shownP * (1 - shownP)
   const autoResolvedInARow = autoResolvedSinceLastAnswer(input.memory, selection)
   const checkIn = autoResolvedInARow >= policy.ask.check_in_after
+  // A check-in answered otherwise: asked after answers given for them, the user chose another
+  // option. Auto-resolving again at once would answer the next question as the user just said not
+  // to; asked until they choose the recommended option again (or the evidence moves to theirs).
+  const disagreed = multiSelect ? undefined : checkInAnsweredOtherwise(input.memory, selection, recommended)
   let askReason: string
   if (!input.personalization) askReason = 'personalization is off for this session'
   else if (sensitive) askReason = 'the point is sensitive: always asked'
@@ -355,6 +359,7 @@ export function recommend(input: RecommendationInput): Recommendation {
   else if (shownP < policy.ask.auto_resolve_p) askReason = `p ${shownP} is below auto_resolve_p ${policy.ask.auto_resolve_p}`
   else if (recommended.length === 0) askReason = 'no option is selected at a rate of at least one half: there is no answer to give'
   else if (checkIn) askReason = `${autoResolvedInARow} answers in a row were auto-resolved: checking in with the user`
+  else if (disagreed !== undefined) askReason = `asked after answers given for them, the user last chose ${disagreed}, not ${recommended[0]}: asking again`
   else askReason = `sufficient evidence and p ${shownP} >= auto_resolve_p ${policy.ask.auto_resolve_p}: auto-resolve`
   const ask = !(
     input.personalization &&
@@ -363,7 +368,8 @@ export function recommend(input: RecommendationInput): Recommendation {
     state === 'sufficient' &&
     shownP >= policy.ask.auto_resolve_p &&
     recommended.length > 0 &&
-    !checkIn
+    !checkIn &&
+    disagreed === undefined
   )
 
   const options = presentOptions({
@@ -440,6 +446,28 @@ function autoResolvedSinceLastAnswer(memory: PointView, selection: EvidenceSelec
   let count = 0
   for (const tally of auto.tallies.values()) for (const at of tally.weight?.newest ?? []) if (at > lastAnswer) count++
   return count
+}
+
+/**
+ * The option the user last chose, when it is not the recommended one and it was chosen after
+ * answers auto-resolved since the user last chose the recommended one (the answer to a check-in,
+ * or to a question asked for another reason after them); undefined otherwise, and when the last
+ * answer is not one option's alone (choices made at one instant).
+ */
+function checkInAnsweredOtherwise(memory: PointView, selection: EvidenceSelection, recommended: readonly string[]): string | undefined {
+  let last: string | undefined
+  let lastAt = -Infinity
+  let agreedAt = -Infinity
+  for (const [category, tally] of selection.scoped.tallies) {
+    const option = labelsOf(category).join(', ')
+    if (recommended.includes(option)) agreedAt = Math.max(agreedAt, tally.last)
+    if (tally.last > lastAt) [last, lastAt] = [option, tally.last]
+    else if (tally.last === lastAt) last = undefined
+  }
+  if (last === undefined || recommended.includes(last)) return undefined
+  const [auto] = memory.cells([cellKey.auto(selection.project)]) as [Cell]
+  for (const tally of auto.tallies.values()) for (const at of tally.weight?.newest ?? []) if (at > agreedAt && at < lastAt) return last
+  return undefined
 }
 
 /**

@@ -58,7 +58,7 @@ describe('POST /v1/recommendations after a change of preference', () => {
 })
 
 /** 30 consistent answers of the user a day ago, then `auto` answers the service gave itself. */
-async function history(auto: number, answerAfter = false) {
+async function history(auto: number, answerAfter: boolean | string = false, more: readonly object[] = []) {
   const { call } = await createTestApp()
   const answers = Array.from({ length: 30 }, (_, i) => ({
     ...TIER,
@@ -74,9 +74,9 @@ async function history(auto: number, answerAfter = false) {
     source: 'auto-resolved',
   }))
   const later = answerAfter
-    ? [{ ...TIER, user_choice: 'Tier M', decision_id: 'u-later', timestamp: before(HOUR) }]
+    ? [{ ...TIER, user_choice: answerAfter === true ? 'Tier M' : answerAfter, decision_id: 'u-later', timestamp: before(HOUR) }]
     : []
-  expect((await call('POST', '/v1/observations', [...answers, ...resolved, ...later])).status).toBe(
+  expect((await call('POST', '/v1/observations', [...answers, ...resolved, ...later, ...more])).status).toBe(
     201,
   )
   return (await call('POST', '/v1/recommendations', TIER)).body
@@ -99,6 +99,20 @@ describe('POST /v1/recommendations: checking in after auto-resolved answers (ask
   it('starts counting again once the user has answered', async () => {
     const body = await history(9, true)
     expect(body.ask).toBe(false)
+  })
+
+  it('asks again while the answer to the check-in is another option, until the user picks the recommended one again', async () => {
+    const otherwise = await history(9, 'Tier S')
+    expect(otherwise).toMatchObject({ state: 'sufficient', recommended: 'Tier M', ask: true })
+    expect(otherwise.ask_reason).toBe('asked after answers given for them, the user last chose Tier S, not Tier M: asking again')
+    // Tier M chosen again after it: auto-resolved as before.
+    const again = await history(9, 'Tier S', [{ ...TIER, user_choice: 'Tier M', decision_id: 'u-again', timestamp: before(HOUR / 2) }])
+    expect(again.ask).toBe(false)
+  })
+
+  it('auto-resolves after another option chosen last when no answer was given for the user since Tier M was last chosen', async () => {
+    const body = await history(0, 'Tier S')
+    expect(body).toMatchObject({ state: 'sufficient', recommended: 'Tier M', ask: false })
   })
 })
 
