@@ -18,8 +18,8 @@ const BY_LEVEL: Record<ExpertiseLevel, Strength> = {
 
 /**
  * Strength of a recommendation (R-REC-6): by expertise, `neutral` on sensitive points and when
- * personalization is off, and never stronger than the evidence: a learned majority held with low
- * confidence is at most `medium`.
+ * personalization is off, and never stronger than the evidence: a learned majority, or a static
+ * default the user's choices so far went against, held with low confidence is at most `medium`.
  */
 export function recommendationStrength(input: {
   level: ExpertiseLevel

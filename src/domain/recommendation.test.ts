@@ -393,6 +393,15 @@ describe('strength by expertise (R-REC-6)', () => {
     expect(recommend(input({ observations: obs, sessions: 3 })).strength).toBe('strong')
   })
 
+  it('is never stronger than the evidence: a static default the beginner\'s few choices went against is medium', () => {
+    const against = recommend(input({ observations: observations({ 'Tier L': 3 }), static_default: 'Tier M', sessions: 3 }))
+    expect(against).toMatchObject({ state: 'static-default', recommended: 'Tier M', confidence: { level: 'low' }, strength: 'medium' })
+    expect(against.options[0]!.label).toBe('Tier M (Recommended)')
+    // Nothing known yet, or choices that went its way: the beginner's strong recommendation.
+    expect(recommend(input({ static_default: 'Tier M', sessions: 3 })).strength).toBe('strong')
+    expect(recommend(input({ observations: observations({ 'Tier M': 3 }), static_default: 'Tier M', sessions: 3 })).strength).toBe('strong')
+  })
+
   it('annotates the recommended option with its share for experts and keeps the others in order', () => {
     const r = recommend(input({ observations: obs, sessions: 60 }))
     expect(r.options.map((o) => o.label)).toEqual(['Tier L (60% of recent choices)', 'Tier S', 'Tier M'])

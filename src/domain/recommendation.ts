@@ -338,7 +338,9 @@ export function recommend(input: RecommendationInput): Recommendation {
     level: expertise.level,
     sensitive,
     personalization: input.personalization,
-    weakEvidence: state === 'partial' && level === 'low',
+    // A static default the user's own few choices went against is held with low confidence too
+    // (3 of 3 for Opus, Sonnet the default: 0.06), and said no more strongly than a learned one.
+    weakEvidence: level === 'low' && (state === 'partial' || (state === 'static-default' && n > 0 && majority !== undefined && majority !== staticDefault)),
   })
 
   // The p the answer shows decides whether to ask, and what it is worth to ask: a caller that reads
