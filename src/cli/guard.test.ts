@@ -96,6 +96,20 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect(await run(payload)).toEqual({ stdout: '', stderr: '' })
   })
 
+  it('lets a command an advisory decision forbids through, telling the agent and the user why, without allowing it', async () => {
+    const { app, run } = await guardOverApp()
+    const noPublish = { ...NO_FORCE_PUSH, key: 'D-040', title: 'Packages are published by CI', enforce: 'advisory', rationale: 'CI signs them.', constraints: [{ kind: 'must_not', pattern: 'npm publish' }] }
+    expect((await app.call('POST', '/v1/decisions', noPublish)).status).toBe(201)
+    const answer = await run((await bashPayload()).replace('git push --force origin main', 'npm publish --tag next'))
+    expect(answer.stderr).toBe('')
+    const out = JSON.parse(answer.stdout)
+    const note = 'Advisory decision D-040 (not enforced): Packages are published by CI. "npm publish --tag next" matches the must_not pattern /npm publish/. Why: CI signs them.'
+    expect(out).toEqual({ systemMessage: note, hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: note } })
+    // A required decision still denies, whatever advisory ones say besides.
+    const both = JSON.parse((await run((await bashPayload()).replace('git push --force origin main', 'git push --force origin main && npm publish'))).stdout)
+    expect(both.hookSpecificOutput.permissionDecision).toBe('deny')
+  })
+
   it('leaves other tools and events alone without asking the service', async () => {
     const { run, calls } = await guardOverApp()
     const ask = await readFile(new URL('pre-tool-use.json', FIXTURES), 'utf8')

@@ -9,7 +9,8 @@ export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
   service at $DECISION_MEMORY_URL whether the command breaks an accepted required decision
   (POST /v1/decisions/check, with the payload's cwd as the path, relative to the root of its git
   repository when it is in one), and prints a PreToolUse "deny" citing the decision when it
-  does; otherwise it prints nothing. It exits 0, also when its stdout is closed before it prints
+  does; when an accepted advisory one does, a note for the agent and the user (additionalContext
+  and systemMessage, no permission decision: the command goes on); otherwise nothing. It exits 0, also when its stdout is closed before it prints
   (1 for a mistake in its own flags, which Claude Code reports without blocking) and waits at most --timeout (default 1000 ms) for the payload,
   then as long for the service: when the service is down or slow it lets the command through and
   says so on stderr, or with --fail-closed refuses it instead.
@@ -30,6 +31,22 @@ function deny(reason: string): string {
       hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
     }) + '\n'
   )
+}
+
+/**
+ * An advisory decision's word on a command it does not block (R-CON-1: advisory warns): told to the
+ * agent (`additionalContext`) and to the user (`systemMessage`), with no permission decision, so
+ * that Claude Code's own permission checks run as they would without the guard.
+ */
+function advise(note: string): string {
+  return JSON.stringify({ systemMessage: note, hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: note } }) + '\n'
+}
+
+/** The note of the advisory decisions a command goes against: each one's key, what it says and why. */
+export function adviceNote(warnings: Verdict['warnings']): string {
+  return warnings
+    .map((v) => `Advisory decision ${v.key} (not enforced): ${v.title}. ${v.message}. Why: ${v.rationale}`)
+    .join(' ')
 }
 
 /** The reason shown to the agent: each decision that blocks, its key, what it says and why. */
@@ -139,7 +156,17 @@ export async function guard(input: {
   if (undecided.length > 0) {
     return unavailable(`required decision ${[...new Set(undecided.map((w) => w.key))].join(', ')} could not be checked against this command in time`)
   }
-  return { stdout: '', stderr: '' }
+  // An advisory must_not the command matches: let through, and said (a pattern left undecided in
+  // time only warns on stderr, as a check that could not be made).
+  const advisory = (verdict.warnings ?? []).filter((w) => w.enforce === 'advisory')
+  const met = advisory.filter((w) => w.message.includes(' matches the must_not pattern /'))
+  const undecidedAdvice = advisory.filter((w) => !met.includes(w))
+  const stderr =
+    undecidedAdvice.length > 0
+      ? `decision-memory guard: advisory decision ${[...new Set(undecidedAdvice.map((w) => w.key))].join(', ')} could not be checked against this command in time; letting the command through\n`
+      : ''
+  if (met.length > 0) return { stdout: advise(adviceNote(met)), stderr }
+  return { stdout: '', stderr }
 }
 
 /**
