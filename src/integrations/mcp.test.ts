@@ -385,6 +385,59 @@ describe('createMcpServer: null for an argument', () => {
     expect(JSON.stringify(missing.content)).toContain('user_choice')
     await client.close()
   })
+  it('reads null for an optional field of a question or an option as not given, and names a required one given null', async () => {
+    const { backend: recording, observed } = recordingBackend()
+    const plans: unknown[] = []
+    const recommended: unknown[] = []
+    const backend: McpBackend = {
+      ...recording,
+      plan: async (request) => (plans.push(request), { ok: true, body: {} }),
+      recommend: async (request) => (recommended.push(request), { ok: true, body: {} }),
+    }
+    const client = await connected(backend, undefined)
+    const options = [{ label: 'pg', description: null }, { label: 'mysql', description: 'Older.' }]
+    const question = { question: 'Which database?', header: 'DB', options, multiSelect: null, description: null }
+    const planned = await client.callTool({ name: 'plan_questions', arguments: { questions: [question, { ...question, question: 'Which cache?', header: null }] } })
+    expect(planned.isError, JSON.stringify(planned.content)).toBeFalsy()
+    const kept = [{ label: 'pg' }, { label: 'mysql', description: 'Older.' }]
+    expect(plans).toEqual([
+      {
+        user: 'default',
+        questions: [
+          { question: 'Which database?', header: 'DB', options: kept },
+          { question: 'Which cache?', options: kept },
+        ],
+      },
+    ])
+    for (const name of ['recommend', 'why', 'record_choice']) {
+      const all_options = ['sqlite', { label: 'pg', description: null }, { label: 'mysql', description: null }]
+      const args = { ...(name === 'record_choice' ? CHOICE : WHY_Q), all_options, context: { ticket: null } }
+      const answer = await client.callTool({ name, arguments: args })
+      expect(answer.isError, `${name}: ${JSON.stringify(answer.content)}`).toBeFalsy()
+    }
+    for (const request of [...recommended, ...observed]) {
+      expect(request).toMatchObject({ all_options: ['sqlite', { label: 'pg' }, { label: 'mysql' }], context: { ticket: null } })
+      expect(JSON.stringify(request)).not.toContain('description')
+    }
+    expect(recommended).toHaveLength(2)
+    expect(observed).toHaveLength(1)
+    // A required field given null is refused, named, as before.
+    const refused: Array<[string, string, Record<string, unknown>]> = [
+      ['plan_questions', 'questions.0.question', { questions: [{ ...question, question: null }] }],
+      ['plan_questions', 'questions.0.options', { questions: [{ ...question, options: null }] }],
+      ['plan_questions', 'questions.0.options.1.label', { questions: [{ ...question, options: [{ label: 'pg' }, { label: null }] }] }],
+      ['recommend', 'all_options.0.label', { ...WHY_Q, all_options: [{ label: null }, 'mysql'] }],
+      ['record_choice', 'all_options.1.label', { ...CHOICE, all_options: ['pg', { label: null, description: null }] }],
+    ]
+    for (const [name, field, args] of refused) {
+      const answer = await client.callTool({ name, arguments: args })
+      expect(answer.isError, `${name} ${field}`).toBe(true)
+      const lines = (answer.content as Array<{ text: string }>)[0]?.text.split('\n') ?? []
+      expect(lines.some((line) => line.startsWith(`- ${field}: `)), `${name} ${field}: ${lines.join(' / ')}`).toBe(true)
+    }
+    expect(plans).toHaveLength(1)
+    await client.close()
+  })
 })
 
 describe('createMcpServer: a __proto__ argument', () => {

@@ -152,19 +152,58 @@ function invalidParams(message: JSONRPCMessage, tools: ReadonlySet<string>): str
   return undefined
 }
 
+/** A plain object without its `null` fields but the `required` ones, which stay to be refused, named; anything else as it is. */
+function withoutNullFields(value: unknown, required: readonly string[]): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value
+  const given = Object.entries(value).filter(([name, field]) => field !== null || required.includes(name))
+  return given.length === Object.keys(value).length ? value : Object.fromEntries(given)
+}
+
+/** Each item of `list`, when it is one, through `each`; anything else as it is. */
+function eachOf(list: unknown, each: (item: unknown) => unknown): unknown {
+  return Array.isArray(list) ? list.map(each) : list
+}
+
+/** An option object (`{label, description}`) without its null fields but `label`. */
+const option = (item: unknown) => withoutNullFields(item, ['label'])
+
+/**
+ * The objects inside a tool's arguments whose null fields are read as not given, by tool: the
+ * options of `all_options`, and plan_questions' question objects and their options, which models
+ * fill as they fill the arguments (`"multiSelect": null`, `"description": null`). A required field
+ * (`question`, `options`, `label`) given null stays, refused and named; `context` keeps its nulls.
+ */
+const NESTED_NULLS: Record<string, (args: Record<string, unknown>) => Record<string, unknown>> = {
+  recommend: (args) => ({ ...args, all_options: eachOf(args.all_options, option) }),
+  why: (args) => ({ ...args, all_options: eachOf(args.all_options, option) }),
+  record_choice: (args) => ({ ...args, all_options: eachOf(args.all_options, option) }),
+  plan_questions: (args) => ({
+    ...args,
+    questions: eachOf(args.questions, (question) => {
+      const kept = withoutNullFields(question, ['question', 'options'])
+      if (typeof kept !== 'object' || kept === null || Array.isArray(kept)) return kept
+      return 'options' in kept ? { ...kept, options: eachOf(kept.options, option) } : kept
+    }),
+  }),
+}
+
 /**
  * A `tools/call` whose arguments give `null` for an argument, read as one not given: models fill
  * optional arguments they do not use with null (`"project": null`), where the schemas, the HTTP
  * routes' (which refuse null for a field left out), refused the call and cost the agent a turn.
- * Only the arguments themselves: a null inside one (a `context` value) is that value.
+ * Inside an argument, only the fields of the objects NESTED_NULLS names: a null elsewhere (a
+ * `context` value) is that value.
  */
 function withoutNullArguments(message: JSONRPCMessage): JSONRPCMessage {
   if (!isJSONRPCRequest(message) || message.method !== 'tools/call') return message
-  const args = (message.params as { arguments?: unknown } | undefined)?.arguments
+  const params = message.params as { name?: unknown; arguments?: unknown } | undefined
+  const args = params?.arguments
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return message
-  const given = Object.entries(args).filter(([, value]) => value !== null)
-  if (given.length === Object.keys(args).length) return message
-  return { ...message, params: { ...message.params, arguments: Object.fromEntries(given) } }
+  const given = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null))
+  const nested = typeof params?.name === 'string' && Object.hasOwn(NESTED_NULLS, params.name) ? NESTED_NULLS[params.name] : undefined
+  // Only the arguments given: a field the call left out is not made one, undefined.
+  const inner = nested === undefined ? given : Object.fromEntries(Object.entries(nested(given)).filter(([name]) => Object.hasOwn(given, name)))
+  return { ...message, params: { ...message.params, arguments: inner } }
 }
 
 /**
