@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises'
 import { createInterface } from 'node:readline'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { Level } from 'level'
 import { CHECKOUT_DATA_DIR } from '../src/cli/bin-path'
 import { REQUIRED_TIER_L } from './support/decision-record'
-import { BIN, cleanEnv, closedPort, startService, type RunningService } from './support/processes'
+import { BIN, cleanEnv, closedPort, runCli, startService, type RunningService } from './support/processes'
 
 const services: RunningService[] = []
 const clients: Client[] = []
@@ -292,6 +292,31 @@ describe('decision-memory mcp (R-SVC-6)', () => {
       await held.close()
       if (!hadStore) await rm(CHECKOUT_DATA_DIR, { recursive: true, force: true })
     }
+  })
+
+  it('records in the project the hooks record for the folder it was started in, when that is in a git repository', async () => {
+    // Claude Code starts the server in the agent's folder: the repository's root is the project, as the hook's.
+    const repo = await realpath(await mkdtemp(join(tmpdir(), 'dm-mcp-repo-')))
+    await mkdir(join(repo, '.git'))
+    await mkdir(join(repo, 'src'))
+    const outside = await realpath(await mkdtemp(join(tmpdir(), 'dm-mcp-outside-')))
+    const data = await mkdtemp(join(tmpdir(), 'dm-mcp-'))
+    const env = { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, DECISION_MEMORY_USER: 'bob' }
+    const inRepo = await connect(env, ['--data', data], join(repo, 'src'))
+    const inNone = await connect(env, ['--data', data], outside)
+    for (const [client, id] of [[inRepo, 'in-repo'], [inNone, 'in-none']] as const) {
+      const recorded = await client.callTool({ name: 'record_choice', arguments: { ...TIER, user_choice: 'Tier S', decision_id: id } })
+      expect(recorded.isError, textOf(recorded)).toBeFalsy()
+    }
+    const named = await inRepo.callTool({ name: 'record_choice', arguments: { ...TIER, user_choice: 'Tier S', decision_id: 'named', project: 'api' } })
+    expect(named.isError, textOf(named)).toBeFalsy()
+    await Promise.all(clients.splice(0).map((c) => c.close()))
+    const exported = await runCli(['export', '--user', 'bob', '--data', data], { env })
+    expect(exported.code, exported.stderr).toBe(0)
+    const lines = exported.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; data?: { decision_id: string; project: string | null } })
+    const projects = Object.fromEntries(lines.filter((l) => l.type === 'observation').map((l) => [l.data?.decision_id, l.data?.project]))
+    // Outside a repository, none, as before (other clients start the server in / or the home folder); a project named wins.
+    expect(projects).toEqual({ 'in-repo': repo, 'in-none': null, named: 'api' })
   })
 
   it('exits 1, saying why on stderr, on a line over 10 MB, with stdin still open: no server left up that reads nothing', async () => {

@@ -3,10 +3,12 @@ import { loadPolicy } from '../config/load-policy'
 import type { DecisionMemory } from '../decision-memory'
 import type { Decisions } from '../decisions/decisions'
 import { InputError } from '../domain/errors'
+import { projectOf } from '../integrations/claude-code'
 import type { BackendAnswer, McpBackend } from '../integrations/mcp'
 import { planQuestions } from '../plan-questions'
 import { CHECKOUT_DATA_DIR } from './bin-path'
 import { packageVersion } from './package-version'
+import { projectOfFolder } from './repository'
 import { settingHint, throughServiceOrLocal } from './service-client'
 import { envValue, parseFlags } from './options'
 
@@ -18,11 +20,22 @@ export const MCP_HELP = `decision-memory mcp [--data DIR] [--policy FILE]
   (\`decision-memory help\` says which store). Without it, each call goes through the running
   service at $DECISION_MEMORY_URL; when none runs, it opens this checkout's ./data, where npm
   start keeps it (never the folder the server was started in), for that call. The tools' user
-  defaults to $DECISION_MEMORY_USER, else "default", as the hook's does. A service run with
+  defaults to $DECISION_MEMORY_USER, else "default", as the hook's does; their project, when the
+  server is started inside a git repository (Claude Code starts it in the agent's), to the one the
+  hook records there (its root; a worktree's main checkout), else none. A service run with
   --auth wants $DECISION_MEMORY_TOKEN in the server's environment.
   --policy FILE is the policy of the calls made on a store the server opens itself (a running
   service answers with its own); it is checked at start, and a broken one stops the server.
 `
+
+/** The folder the server was started in; `/` (no repository) when it is gone, which process.cwd() throws for. */
+function startedIn(): string {
+  try {
+    return process.cwd()
+  } catch {
+    return '/'
+  }
+}
 
 /** `decision-memory mcp` (R-SVC-6): serves until the client closes stdin. */
 export async function mcpCommand(argv: string[]): Promise<number> {
@@ -90,7 +103,11 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     import('../integrations/mcp'),
     import('../integrations/mcp-stdio'),
   ])
-  const server = createMcpServer(backend, { version: packageVersion(), defaultUser: envValue('DECISION_MEMORY_USER') })
+  // Claude Code starts the server in the agent's project: the tools record and recommend in the
+  // project its hooks record there. Other clients start it in / or the home folder, in no repository: no default.
+  const folder = projectOfFolder(startedIn())
+  const defaultProject = folder === undefined ? undefined : projectOf(folder)
+  const server = createMcpServer(backend, { version: packageVersion(), defaultUser: envValue('DECISION_MEMORY_USER'), defaultProject })
   // stdout is the protocol's: what goes wrong is said on stderr (a line that is not JSON, or not
   // JSON-RPC, is also answered on stdout as JSON-RPC 2.0 says; one over 10 MB closes the transport).
   const say = (message: string) => process.stderr.write(`decision-memory mcp: ${message}\n`)

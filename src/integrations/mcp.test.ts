@@ -24,8 +24,8 @@ function recordingBackend() {
   return { backend, observed }
 }
 
-async function connected(backend: McpBackend, defaultUser: string | undefined, clock = fixedClock(NOW)) {
-  const server = createMcpServer(backend, { version: '0.0.0', defaultUser, clock })
+async function connected(backend: McpBackend, defaultUser: string | undefined, clock = fixedClock(NOW), defaultProject?: string) {
+  const server = createMcpServer(backend, { version: '0.0.0', defaultUser, clock, defaultProject })
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   await server.connect(serverSide)
   const client = new Client({ name: 'test', version: '1.0.0' })
@@ -67,6 +67,68 @@ describe('createMcpServer: the default user', () => {
     const { tools } = await client.listTools()
     expect(tools.find((t) => t.name === 'recommend')?.inputSchema.properties?.user).toMatchObject({ default: 'default' })
     await client.close()
+  })
+})
+
+describe('createMcpServer: the default project', () => {
+  /** A backend that records the project of every request it gets, by what it was asked. */
+  function projectsBackend() {
+    const projects: Array<[string, string | undefined]> = []
+    const backend: McpBackend = {
+      recommend: async (request) => (projects.push(['recommend', request.project]), { ok: true, body: { point: 'db' } }),
+      plan: async (request) => (projects.push(['plan', request.project]), { ok: true, body: {} }),
+      observe: async (inputs) => (projects.push(...inputs.map((i): [string, string | undefined] => ['observe', i.project])), { ok: true, body: {} }),
+      whyPoint: async (query) => (projects.push(['whyPoint', query.project]), { ok: true, body: {} }),
+      whyDecision: async () => (projects.push(['whyDecision', undefined]), { ok: true, body: {} }),
+      check: async () => ({ ok: true, body: {} }),
+    }
+    return { backend, projects }
+  }
+  /** Each call, and what it asks of the backend: `why` of a question asks the point's why beside the recommendation. */
+  const CALLS: Array<[string, Record<string, unknown>, string[]]> = [
+    ['recommend', WHY_Q, ['recommend']],
+    ['plan_questions', { questions: [{ question: 'Which database?', options: [{ label: 'pg' }, { label: 'mysql' }] }] }, ['plan']],
+    ['record_choice', CHOICE, ['observe']],
+    ['why', WHY_Q, ['recommend', 'whyPoint']],
+    ['why', { point: 'db' }, ['whyPoint']],
+  ]
+
+  it('is the one the server was started in when a call names none (or null); a project named wins', async () => {
+    const { backend, projects } = projectsBackend()
+    const client = await connected(backend, undefined, fixedClock(NOW), '/home/alice/web')
+    for (const [name, args, asked] of CALLS) {
+      for (const [given, expected] of [[undefined, '/home/alice/web'], [null, '/home/alice/web'], ['api', 'api']] as const) {
+        const answer = await client.callTool({ name, arguments: given === undefined ? args : { ...args, project: given } })
+        expect(answer.isError, `${name} ${given}: ${JSON.stringify(answer.content)}`).toBeFalsy()
+        expect(projects.splice(0), `${name} ${given}`).toEqual(asked.map((a) => [a, expected]))
+      }
+    }
+    // A decision's why holds no project: none is put in, and one named beside the key is still refused.
+    expect((await client.callTool({ name: 'why', arguments: { key: 'D-001' } })).isError).toBeFalsy()
+    const refused = await client.callTool({ name: 'why', arguments: { key: 'D-001', project: 'api' } })
+    expect(JSON.stringify(refused.content)).toContain('- project: ')
+    expect(projects).toEqual([['whyDecision', undefined]])
+    await client.close()
+  })
+
+  it('is said in the description of each tool\'s project, and is none when the server was started in no repository', async () => {
+    const { backend, projects } = projectsBackend()
+    const client = await connected(backend, undefined, fixedClock(NOW), '/home/alice/web')
+    const { tools } = await client.listTools()
+    const described = tools.filter((t) => t.inputSchema.properties?.project !== undefined)
+    expect(described.map((t) => t.name).sort()).toEqual(['plan_questions', 'recommend', 'record_choice', 'why'])
+    for (const tool of described) {
+      expect((tool.inputSchema.properties?.project as { description: string }).description, tool.name).toContain('Default: "/home/alice/web"')
+    }
+    await client.close()
+    const none = await connected(backend, undefined)
+    for (const [name, args, asked] of CALLS) {
+      await none.callTool({ name, arguments: args })
+      expect(projects.splice(0), name).toEqual(asked.map((a) => [a, undefined]))
+    }
+    const listed = await none.listTools()
+    expect(JSON.stringify(listed.tools)).not.toContain('Default: "')
+    await none.close()
   })
 })
 

@@ -259,11 +259,13 @@ function sayingInvalidArgumentsAsTheRoutes(server: McpServer): void {
 /**
  * The MCP server of `decision-memory mcp` (R-SVC-6). Input schemas are the zod schemas of the
  * HTTP routes; `user` defaults to `defaultUser` (the hook's $DECISION_MEMORY_USER) instead of
- * "default", so that the tools and the hooks speak of the same person.
+ * "default", so that the tools and the hooks speak of the same person; `project`, left out, is
+ * `defaultProject` when there is one (the project the hooks record for the folder the server was
+ * started in), so that the tools and the hooks speak of the same project.
  */
 export function createMcpServer(
   backend: McpBackend,
-  options: { version: string; defaultUser?: string; clock?: Clock },
+  options: { version: string; defaultUser?: string; defaultProject?: string; clock?: Clock },
 ): McpServer {
   const clock = options.clock ?? systemClock
   // prefault, not default: zod returns a default as it is, so a $DECISION_MEMORY_USER of "" or "!x"
@@ -272,7 +274,18 @@ export function createMcpServer(
   const user = IdentifierSchema.prefault(options.defaultUser ?? 'default').meta({
     description: `${FIELD_DESCRIPTIONS.user} Default: the server's $DECISION_MEMORY_USER, else "default".`,
   })
-  const recommendation = RecommendationRequestSchema.extend({ user })
+  const { defaultProject } = options
+  // Put in by the tools, not the schema: `why` with `key` refuses a project given beside it.
+  const project = IdentifierSchema.optional().meta({
+    description:
+      defaultProject === undefined
+        ? FIELD_DESCRIPTIONS.project
+        : `${FIELD_DESCRIPTIONS.project} Default: ${JSON.stringify(defaultProject)}, the git repository the server was started in, as the hooks record it.`,
+  })
+  /** A request with the default project when it names none. */
+  const inProject = <Request extends { project?: string | undefined }>(request: Request): Request =>
+    request.project !== undefined || defaultProject === undefined ? request : { ...request, project: defaultProject }
+  const recommendation = RecommendationRequestSchema.extend({ user, project })
   const server = new McpServer({ name: 'decision-memory', version: options.version })
   const tools = new Set<string>()
   const tool = <Name extends string>(name: Name) => (tools.add(name), name)
@@ -294,7 +307,7 @@ export function createMcpServer(
         'whether the question is worth asking at all (`ask`).',
       inputSchema: recommendation,
     },
-    async (request) => result(await backend.recommend(request)),
+    async (request) => result(await backend.recommend(inProject(request))),
   )
 
   server.registerTool(
@@ -308,9 +321,9 @@ export function createMcpServer(
         'answered in `answers`, and `ask_user_question_input`: the exact input to pass to AskUserQuestion ' +
         '(null when nothing is left to ask). It records nothing: an answer of `answers` you act on without asking ' +
         'is recorded with `record_choice` and `source: "auto-resolved"`, so that it does not count as the user\'s choice.',
-      inputSchema: PlanRequestSchema.extend({ user }),
+      inputSchema: PlanRequestSchema.extend({ user, project }),
     },
-    async (request) => result(await backend.plan(request)),
+    async (request) => result(await backend.plan(inProject(request))),
   )
 
   server.registerTool(
@@ -323,9 +336,9 @@ export function createMcpServer(
         'recording it twice counts once. Where decision-memory\'s Claude Code hooks are installed, its PostToolUse ' +
         'hook records every AskUserQuestion answer already: record only choices asked otherwise (in plain text), or ' +
         'they count twice.',
-      inputSchema: ObservationInputSchema.extend({ user }),
+      inputSchema: ObservationInputSchema.extend({ user, project }),
     },
-    async (input) => result(await backend.observe([input])),
+    async (input) => result(await backend.observe([inProject(input)])),
   )
 
   // One tool for the three `why`s of R-CON-5: a recommendation's (the question as `recommend` takes
@@ -372,7 +385,7 @@ export function createMcpServer(
       // In the run the context describes: decisions scoped to its task, path or stage apply there too (R-CON-4).
       const run = runOfContext(input.context)
       const asked = (point: string, asOf = input.as_of) =>
-        backend.whyPoint({ user: input.user, project: input.project, session_id: input.session_id, point, as_of: asOf, ...run })
+        backend.whyPoint({ user: input.user, project: input.project ?? defaultProject, session_id: input.session_id, point, as_of: asOf, ...run })
       if (question === undefined && all_options === undefined) {
         if (input.point === undefined) {
           return refused(
@@ -403,7 +416,7 @@ export function createMcpServer(
       // the same moment, so that both halves of the answer read the same history, whatever the
       // service's clock says (a service on another machine).
       const at = input.as_of ?? clock.now().toISOString()
-      const answer = await backend.recommend({ ...rest, question, all_options, as_of: at })
+      const answer = await backend.recommend(inProject({ ...rest, question, all_options, as_of: at }))
       if (!answer.ok && input.as_of === undefined && answer.error.code === 'timestamp_in_future') {
         const message = `this MCP server's clock (${at}) is more than 5 minutes ahead of the service's: set it right, or give as_of`
         return result({ ok: false, error: { ...answer.error, message } })
