@@ -39,7 +39,7 @@ describe('import-adr --dry-run', () => {
     const { code, stdout, stderr } = await run([dir, '--dry-run'])
     expect(code).toBe(0)
     expect(stdout).toBe(
-      `read 4 records in ${dir} (3 adr-tools, 1 madr), 2 of which cannot be stored; 2 files, sections or links could not be read\n` +
+      `read 4 records in ${dir} (3 adr-tools, 1 madr), 2 of which cannot be stored; 2 files, sections, links or dates could not be read\n` +
         '  ADR-0003  accepted  2024-01-03  Use C\n' +
         '  ADR-0005  accepted  no date  Use E\n',
     )
@@ -95,6 +95,27 @@ describe('import-adr into a store opened here', () => {
     expect((await run([dir, '--dry-run'])).stdout).toBe(`read 1 record in ${dir} (1 adr-tools)\n  ADR-0001  accepted  no date  Use A\n`)
     expect((await run([dir, '--data', store])).stdout).toContain('imported: 1 new, 0 updated, 0 unchanged\n')
     expect((await run([dir, '--data', store])).stdout).toContain('imported: 0 new, 0 updated, 1 unchanged\n')
+  })
+
+  it('imports a record whose date cannot be read without it, says so at its line, text and JSON, and importing it again changes nothing', async () => {
+    const dated = (n: number, date: string) => `# ${n}. Use ${n}\n\nDate: ${date}\n\n## Status\n\nAccepted\n`
+    const dir = folderOf({ '0001-use-1.md': dated(1, '5 juin 2023'), '0002-use-2.md': dated(2, '2019-03-12') })
+    const store = join(folderOf({}), 'store')
+    const dry = await run([dir, '--dry-run'])
+    expect(dry.stdout).toBe(
+      `read 2 records in ${dir} (2 adr-tools); 1 file, section, link or date could not be read\n` +
+        '  ADR-0001  accepted  no date  Use 1\n  ADR-0002  accepted  2019-03-12  Use 2\n',
+    )
+    const problem = `${join(dir, '0001-use-1.md')}:3: "5 juin 2023" is not a date; the record is read without it\n`
+    expect(dry.stderr).toBe(problem)
+    const first = await run([dir, '--data', store])
+    expect(first.stdout).toContain('imported: 2 new, 0 updated, 0 unchanged\n')
+    expect(first.stderr).toBe(`${problem}stored in ${store}\n`)
+    const again = await run([dir, '--data', store, '--json'])
+    const json = JSON.parse(again.stdout)
+    expect(json.read.records).toEqual(['ADR-0001', 'ADR-0002'])
+    expect(json.read.problems).toEqual([{ path: join(dir, '0001-use-1.md'), line: 3, message: '"5 juin 2023" is not a date; the record is read without it' }])
+    expect(json.import).toMatchObject({ created: [], updated: [], unchanged: ['ADR-0001', 'ADR-0002'] })
   })
 
   it('leaves out the records of a supersede loop of three, each named at its file, and imports the rest', async () => {

@@ -18,7 +18,8 @@ export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--p
   MADR (front matter status/date/decision-makers), log4brains (yyyymmdd-slug.md with
   "- Status:" bullets) and section-based DECISIONS.md logs; statuses and "Superseded by" links
   are mapped to the decision lifecycle. A file (or section) that cannot be read is reported as
-  PATH:LINE: why, and the import goes on. Importing the same records again changes nothing,
+  PATH:LINE: why, and the import goes on; so is a date that cannot be read, and its record is
+  imported without it. Importing the same records again changes nothing,
   from another clone of the repository too (it is named by its origin remote), and after the
   folder moved within its repository, once its old place is gone. A decision whose
   file is gone from DIR, or whose section is gone from its DECISIONS.md, keeps its status and is
@@ -62,7 +63,8 @@ const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one 
 
 /**
  * What was read: the records (by format), how many of them cannot be stored (a pair that supersede
- * each other), and how many files, sections or links could not be read (the lines above say which).
+ * each other), and how many files, sections, links or dates could not be read (the lines above say which;
+ * a decision whose date could not be read is imported without it).
  */
 function readLine(dir: string, formats: FolderReading['formats'], refused: number, unread: number): string {
   const read = Object.values(formats).reduce((sum, n) => sum + n, 0)
@@ -70,7 +72,7 @@ function readLine(dir: string, formats: FolderReading['formats'], refused: numbe
   return (
     `read ${counted(read, 'record', 'records')} in ${dir} (${each})` +
     (refused === 0 ? '' : `, ${refused} of which cannot be stored`) +
-    (unread === 0 ? '' : `; ${counted(unread, 'file, section or link', 'files, sections or links')} could not be read`) +
+    (unread === 0 ? '' : `; ${counted(unread, 'file, section, link or date', 'files, sections, links or dates')} could not be read`) +
     '\n'
   )
 }

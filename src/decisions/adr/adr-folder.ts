@@ -7,6 +7,7 @@ import { readLog4brains } from './log4brains'
 import { readMadr } from './madr'
 import {
   UnreadableRecord,
+  unreadDateProblems,
   type AdrFormat,
   type FileReading,
   type ImportProblem,
@@ -92,7 +93,8 @@ function readFile(file: RecordFile, format: AdrFormat): FileReading & { keys?: s
   if (format === 'decisions-md') return readDecisionsMd(file)
   const read = format === 'madr' ? readMadr : format === 'log4brains' ? readLog4brains : readAdrTools
   try {
-    return { records: [read(file)], problems: [] }
+    const record = read(file)
+    return { records: [record], problems: unreadDateProblems(record) }
   } catch (error) {
     if (!(error instanceof UnreadableRecord)) throw error
     return { records: [], problems: [{ path: file.path, line: error.line, message: error.message }] }

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 import { contentHash, DecisionKeySchema, type DecisionStatus } from '../decision'
 import { fieldOf, filled, isLinkDefinition, linkDefinitions, numbered, parseRecord, sectionNamed, slug, textOf, type Line, type LinkDefinitions, type Section } from './markdown'
-import { UnreadableRecord, readEnforce, type LinkRef, type ParsedRecord, type RecordFile } from './parsed-record'
-import { readDate, readStatusLine } from './status-words'
+import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
+import { readStatusLine } from './status-words'
 
 /**
  * A date-named record file, `yyyymmdd-slug.md` (log4brains) or `yyyy-mm-dd-slug.md`: the date's
@@ -120,11 +120,11 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
   if (statusSection === undefined) throw new UnreadableRecord(record.title.line, 'no "## Status" section')
   // A record that writes its fields under "## Status" dates itself there; one that writes no "Date:"
   // line, by the day written with its status (`Accepted on 2020-05-05`); else it has no date, as in
-  // MADR: the import dates the record the day it first sees it.
-  const dateField = fieldOf(record.preamble, /^date$/i) ?? fieldOf(statusSection.body, /^date$/i)
+  // MADR: the import dates the record the day it first sees it. A "Date:" that cannot be read
+  // (`5 juin 2023`) is passed over as if it were not written, and said.
   const { status, supersedes, supersededBy, date: statusDate } = statusOfLines(statusLinesOf(statusSection), statusSection.line, linkDefinitions(file.text))
-  const date = dateField === undefined ? statusDate : readDate(dateField.value)
-  if (date === undefined) throw new UnreadableRecord(dateField?.line ?? record.title.line, `"${dateField?.value}" is not a date`)
+  const unreadDates: UnreadDate[] = []
+  const date = readDateField(fieldOf(record.preamble, /^date$/i), unreadDates) ?? readDateField(fieldOf(statusSection.body, /^date$/i), unreadDates) ?? statusDate
   const title = record.title.text.replace(/^\d+\.\s*/, '')
   const text = (name: RegExp) => textOf((sectionNamed(record, name)?.body ?? []).filter((l) => !isLinkDefinition(l.text)))
   const decision = text(/^decision$/i)
@@ -141,5 +141,6 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
     supersededBy,
     origin: { path: file.path, line: record.title.line, format: 'adr-tools' },
     evidence: fileEvidence(file, 'adr-tools', file.text),
+    unreadDates,
   }
 }

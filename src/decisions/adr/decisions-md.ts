@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto'
 import { fileEvidence, statusOfLines } from './adr-tools'
 import { fieldOf, filled, isLinkDefinition, linkDefinitions, linkTarget, numbered, parseRecord, slug, textOf, type Line, type LinkDefinitions, type Section } from './markdown'
-import { UnreadableRecord, readEnforce, type FileReading, type ParsedRecord, type RecordFile } from './parsed-record'
-import { readDate } from './status-words'
+import { UnreadableRecord, readDateField, readEnforce, unreadDateProblems, type FileReading, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 
 const KEY = /\b([A-Z][A-Z0-9]*-\d+)\b/
 const DAY = /\b(\d{4}-\d{2}-\d{2})\b/
@@ -131,12 +130,15 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
   } = statusField !== undefined
     ? statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line, definitions)
     : statusOfLines((statusPart as Section).body.filter((l) => !isLinkDefinition(l.text)), (statusPart as Section).line, definitions)
-  const dateField = fieldOf(body, /^date$/i)
-  const rawDate = dateField?.value ?? DAY.exec(section.heading)?.[1]
-  // Else the day written with the status (`- Status: Accepted on 2024-01-10`); none is no date, as in
-  // MADR: the import dates the decision the day it first sees it.
-  const date = rawDate === undefined ? statusDate : readDate(rawDate)
-  if (date === undefined) throw new UnreadableRecord(dateField?.line ?? section.line, `"${rawDate}" is not a date`)
+  // A `- Date:` that cannot be read is passed over, and said; then the heading's date, else the day
+  // written with the status (`- Status: Accepted on 2024-01-10`); none is no date, as in MADR: the
+  // import dates the decision the day it first sees it.
+  const unreadDates: UnreadDate[] = []
+  const inHeading = DAY.exec(section.heading)?.[1]
+  const date =
+    readDateField(fieldOf(body, /^date$/i), unreadDates) ??
+    readDateField(inHeading === undefined ? undefined : { value: inHeading, line: section.line }, unreadDates) ??
+    statusDate
   const link = (field: { value: string; line: number } | undefined) =>
     field === undefined ? null : { target: linkTarget(field.value, definitions), line: field.line }
   // A "### Status" or "### Decision" part is read as its field would be, and is no more prose than the field.
@@ -165,6 +167,7 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
     supersededBy: fromStatus ?? link(fieldOf(body, /^(superseded|superceded) by$/i)),
     origin: { path: file.path, line: section.line, format: 'decisions-md' },
     evidence: fileEvidence(file, 'decisions-md', text, `, section "${section.heading}"`),
+    unreadDates,
   }
 }
 
@@ -215,7 +218,9 @@ export function readDecisionsMd(file: RecordFile): FileReading & { keys: string[
     if (filled(section.body).length === 0 && !KEY.test(section.heading)) continue
     reading.keys.push(keyOfSection(section))
     try {
-      reading.records.push(readSection(file, section, definitions))
+      const record = readSection(file, section, definitions)
+      reading.records.push(record)
+      reading.problems.push(...unreadDateProblems(record))
     } catch (error) {
       if (!(error instanceof UnreadableRecord)) throw error
       reading.problems.push({ path: file.path, line: error.line, message: error.message })

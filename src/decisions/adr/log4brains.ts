@@ -1,8 +1,7 @@
 import { dateOfFileName, fileEvidence, keyOfFile, statusOfLines } from './adr-tools'
 import { madrBody } from './madr'
 import { fieldOf, linkDefinitions, linkTarget, numbered, parseRecord } from './markdown'
-import { UnreadableRecord, readEnforce, type ParsedRecord, type RecordFile } from './parsed-record'
-import { readDate } from './status-words'
+import { UnreadableRecord, readDateField, readEnforce, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 
 /**
  * A log4brains record (`yyyymmdd-slug.md`; also MADR 2.x, which has the same bullets): a
@@ -23,13 +22,13 @@ export function readLog4brains(file: RecordFile): ParsedRecord {
   // Else the status bullet's own link: `- Status: accepted, supersedes [ADR-0002](0002-….md)`.
   const supersedes =
     supersedesField === undefined ? statusLine.supersedes : { target: linkTarget(supersedesField.value, definitions), line: supersedesField.line }
-  const dateField = fieldOf(head, /^date$/i)
   const named = dateOfFileName(file.name)
-  const rawDate = dateField?.value ?? (named === null ? undefined : named.join('-'))
-  // Else the day written with the status (`- Status: accepted (2020-05-05)`); none is no date, as in
-  // MADR: the import dates the record the day it first sees it.
-  const date = rawDate === undefined ? statusLine.date : readDate(rawDate)
-  if (date === undefined) throw new UnreadableRecord(dateField?.line ?? 1, `"${rawDate}" is not a date`)
+  // A `- Date:` that cannot be read is passed over, and said; then the file name's date, else the day
+  // written with the status (`- Status: accepted (2020-05-05)`); none is no date, as in MADR: the
+  // import dates the record the day it first sees it.
+  const unreadDates: UnreadDate[] = []
+  const fromName = named === null ? undefined : { value: named.join('-'), line: 1 }
+  const date = readDateField(fieldOf(head, /^date$/i), unreadDates) ?? readDateField(fromName, unreadDates) ?? statusLine.date
   const deciders = fieldOf(head, /^(deciders|decision-makers)$/i)?.value ?? ''
   const format = named === null ? 'madr' : 'log4brains'
   return {
@@ -43,5 +42,6 @@ export function readLog4brains(file: RecordFile): ParsedRecord {
     supersededBy,
     origin: { path: file.path, line: record.title.line, format },
     evidence: fileEvidence(file, format, file.text, deciders === '' ? '' : `; deciders: ${deciders}`),
+    unreadDates,
   }
 }

@@ -1,7 +1,7 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml'
 import { dateOfFileName, fileEvidence, keyOfFile, statusOfLines } from './adr-tools'
 import { fieldOf, linkDefinitions, numbered, parseRecord, sectionNamed, textOf, type Line, type MarkdownRecord } from './markdown'
-import { UnreadableRecord, readEnforce, type ParsedRecord, type RecordFile } from './parsed-record'
+import { UnreadableRecord, readDateField, readEnforce, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 import { readDate } from './status-words'
 
 /**
@@ -37,20 +37,13 @@ function lineOfKey(lines: readonly Line[], name: string): number {
  * MADR 2 and adr-tools write it), else the date a `yyyymmdd-slug.md` file is named by, as a
  * log4brains record without a date is read, else the day written with its status (`accepted (2020-05-05)`);
  * else none (MADR makes every field optional), and the import dates it the day it is first imported.
+ * A date written that cannot be read is passed over as if it were not written, and `unread` told.
  */
-function dateOf(data: Record<string, unknown>, matter: readonly Line[], record: MarkdownRecord, name: string, statusDate: string | null): string | null {
+function dateOf(data: Record<string, unknown>, matter: readonly Line[], record: MarkdownRecord, name: string, statusDate: string | null, unread: UnreadDate[]): string | null {
   const fromMatter = data.date instanceof Date ? data.date.toISOString() : data.date
-  if (fromMatter !== undefined && fromMatter !== null) {
-    const date = readDate(String(fromMatter))
-    if (date === undefined) throw new UnreadableRecord(lineOfKey(matter, 'date'), `"${String(fromMatter)}" is not a date`)
-    return date
-  }
-  const field = fieldOf(record.preamble, /^date$/i)
-  if (field !== undefined) {
-    const date = readDate(field.value)
-    if (date === undefined) throw new UnreadableRecord(field.line, `"${field.value}" is not a date`)
-    return date
-  }
+  const inMatter = fromMatter === undefined || fromMatter === null ? undefined : { value: String(fromMatter), line: lineOfKey(matter, 'date') }
+  const written = readDateField(inMatter, unread) ?? readDateField(fieldOf(record.preamble, /^date$/i), unread)
+  if (written !== undefined) return written
   const named = dateOfFileName(name)
   return named === null ? statusDate : (readDate(named.join('-')) ?? statusDate)
 }
@@ -88,7 +81,8 @@ export function readMadr(file: RecordFile): ParsedRecord {
   }
   const statusLine = lineOfKey(matter, 'status')
   const { status, supersedes, supersededBy, date: statusDate } = statusOfLines([{ n: statusLine, text: String(data.status) }], statusLine, linkDefinitions(file.text))
-  const date = dateOf(data, matter, record, file.name, statusDate)
+  const unreadDates: UnreadDate[] = []
+  const date = dateOf(data, matter, record, file.name, statusDate, unreadDates)
   const deciders = names(data['decision-makers'] ?? data.deciders)
   const enforce = data.enforce === undefined ? undefined : { value: String(data.enforce), line: lineOfKey(matter, 'enforce') }
   return {
@@ -102,5 +96,6 @@ export function readMadr(file: RecordFile): ParsedRecord {
     supersededBy,
     origin: { path: file.path, line: 1, format: 'madr' },
     evidence: fileEvidence(file, 'madr', file.text, deciders === '' ? '' : `; decision-makers: ${deciders}`),
+    unreadDates,
   }
 }

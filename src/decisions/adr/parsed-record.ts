@@ -1,4 +1,5 @@
 import type { DecisionStatus, EnforceLevel, EvidenceInput } from '../decision'
+import { readDate } from './status-words'
 
 export const ADR_FORMATS = ['adr-tools', 'madr', 'log4brains', 'decisions-md'] as const
 export type AdrFormat = (typeof ADR_FORMATS)[number]
@@ -39,6 +40,35 @@ export interface ParsedRecord {
   supersededBy: LinkRef | null
   origin: { path: string; line: number; format: AdrFormat }
   evidence: EvidenceInput[]
+  /** Dates written that cannot be read (`5 juin 2023`): the record is read as if they were not written. */
+  unreadDates?: UnreadDate[]
+}
+
+/** A date as written that cannot be read, and its line. */
+export interface UnreadDate {
+  text: string
+  line: number
+}
+
+/**
+ * The day a date field writes; undefined when it writes none, or one that cannot be read, which
+ * `unread` is told: a date is no reason to leave a decision out (a record that writes none is
+ * imported), so the record is read as if the field were not there, and the import says so.
+ */
+export function readDateField(field: { value: string; line: number } | undefined, unread: UnreadDate[]): string | undefined {
+  if (field === undefined) return undefined
+  const date = readDate(field.value)
+  if (date === undefined) unread.push({ text: field.value, line: field.line })
+  return date
+}
+
+/** The problems of a record read without the dates it writes that cannot be read, at their lines. */
+export function unreadDateProblems(record: ParsedRecord): ImportProblem[] {
+  return (record.unreadDates ?? []).map((d) => ({
+    path: record.origin.path,
+    line: d.line,
+    message: `"${d.text}" is not a date; the record is read without it`,
+  }))
 }
 
 /** A record (or a section of a log) that cannot be read; `line` says where it went wrong. */

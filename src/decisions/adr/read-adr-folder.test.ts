@@ -85,10 +85,12 @@ describe('reading ADR folders (R-CON-6)', () => {
       'D-004': ['accepted', '2025-10-18', null, null],
       'D-005': ['proposed', '2025-11-02', null, null],
       'D-006': ['accepted', '2026-01-20', 'D-002', null],
+      // Its date is no day of the calendar: read as a section that writes none, and said.
+      'D-007': ['accepted', null, null, null],
     })
     expect(reading.problems).toEqual([
       { path: 'DECISIONS-2023.md', line: 10, message: 'not UTF-8 text (saved in another encoding?)' },
-      { path: 'DECISIONS.md', line: 56, message: '"2026-13-01" is not a date' },
+      { path: 'DECISIONS.md', line: 56, message: '"2026-13-01" is not a date; the record is read without it' },
     ])
     const d3 = reading.records.find((r) => r.key === 'D-003')
     expect(d3).toMatchObject({
@@ -504,13 +506,14 @@ describe('a MADR record whose front matter has no date', () => {
       'ADR-0001': ['accepted', '2023-02-01', null, null],
       '20230301-use-grpc': ['accepted', '2023-03-01', null, null],
       'ADR-0003': ['accepted', null, null, null],
+      'ADR-0004': ['accepted', null, null, null],
     })
-    expect(reading.problems).toEqual([{ path: '0004-use-vite.md', line: 8, message: '"March" is not a date' }])
+    expect(reading.problems).toEqual([{ path: '0004-use-vite.md', line: 8, message: '"March" is not a date; the record is read without it' }])
   })
 })
 
 describe('a record that says no date, in every format', () => {
-  it('is read with no date, as a MADR one is, and a date written but unreadable is a problem at its line', () => {
+  it('is read with no date, as a MADR one is, and so is one whose date cannot be read, a problem at its line', () => {
     const reading = readTexts({
       '0001-use-rest.md': '# 1. Use REST\n\n## Status\n\nAccepted\n\n## Decision\n\nREST.\n',
       '0002-use-grpc.md': '# 2. Use gRPC\n\nDate: soon\n\n## Status\n\nAccepted\n',
@@ -520,13 +523,45 @@ describe('a record that says no date, in every format', () => {
     })
     expect(summary(reading.records)).toEqual({
       'ADR-0001': ['accepted', null, null, null],
+      'ADR-0002': ['accepted', null, null, null],
       'ADR-0003': ['accepted', null, null, null],
+      'ADR-0004': ['accepted', null, null, null],
       'D-001': ['accepted', null, null, null],
+      'D-002': ['accepted', null, null, null],
     })
     expect(reading.problems).toEqual([
-      { path: '0002-use-grpc.md', line: 3, message: '"soon" is not a date' },
-      { path: '0004-use-vite.md', line: 4, message: '"March" is not a date' },
-      { path: 'DECISIONS.md', line: 10, message: '"2024-13-01" is not a date' },
+      { path: '0002-use-grpc.md', line: 3, message: '"soon" is not a date; the record is read without it' },
+      { path: '0004-use-vite.md', line: 4, message: '"March" is not a date; the record is read without it' },
+      { path: 'DECISIONS.md', line: 10, message: '"2024-13-01" is not a date; the record is read without it' },
+    ])
+  })
+})
+
+describe('a record whose date cannot be read', () => {
+  it('is read as if that date were not written: the next date its format reads, else none, and said at its line', () => {
+    const reading = readTexts({
+      // adr-tools: the day written with the status.
+      '0001-use-rest.md': '# 1. Use REST\n\nDate: 5 juin 2023\n\n## Status\n\nAccepted on 2023-06-05\n',
+      // MADR: the front matter's date, then the "Date:" line under the title.
+      '0002-use-grpc.md': '---\nstatus: accepted\ndate: 5 juin 2023\n---\n\n# Use gRPC\n\nDate: 2023-06-06\n',
+      // log4brains: the file name's date.
+      '20230607-use-zod.md': '# Use Zod\n\n- Status: accepted\n- Date: le 7 juin\n',
+      // DECISIONS.md: the heading's date, and one with none.
+      'DECISIONS.md': '# Decisions\n\n## D-001: Use tabs (2023-06-08)\n\n- Status: accepted\n- Date: 8/6/23\n\n## D-002: Use spaces\n\n- Status: accepted\n- Date: Juni 2023\n',
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', '2023-06-05', null, null],
+      'ADR-0002': ['accepted', '2023-06-06', null, null],
+      '20230607-use-zod': ['accepted', '2023-06-07', null, null],
+      'D-001': ['accepted', '2023-06-08', null, null],
+      'D-002': ['accepted', null, null, null],
+    })
+    expect(reading.problems).toEqual([
+      { path: '0001-use-rest.md', line: 3, message: '"5 juin 2023" is not a date; the record is read without it' },
+      { path: '0002-use-grpc.md', line: 3, message: '"5 juin 2023" is not a date; the record is read without it' },
+      { path: '20230607-use-zod.md', line: 4, message: '"le 7 juin" is not a date; the record is read without it' },
+      { path: 'DECISIONS.md', line: 6, message: '"8/6/23" is not a date; the record is read without it' },
+      { path: 'DECISIONS.md', line: 11, message: '"Juni 2023" is not a date; the record is read without it' },
     ])
   })
 })
