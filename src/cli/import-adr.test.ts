@@ -99,23 +99,23 @@ describe('import-adr into a store opened here', () => {
 
   it('imports a record whose date cannot be read without it, says so at its line, text and JSON, and importing it again changes nothing', async () => {
     const dated = (n: number, date: string) => `# ${n}. Use ${n}\n\nDate: ${date}\n\n## Status\n\nAccepted\n`
-    const dir = folderOf({ '0001-use-1.md': dated(1, '5 juin 2023'), '0002-use-2.md': dated(2, '2019-03-12') })
+    const dir = folderOf({ '0001-use-1.md': dated(1, '5 juin 2023'), '0002-use-2.md': dated(2, 'Tuesday, 12 March 2019'), '0003-use-3.md': dated(3, '12.05.2019') })
     const store = join(folderOf({}), 'store')
     const dry = await run([dir, '--dry-run'])
     expect(dry.stdout).toBe(
-      `read 2 records in ${dir} (2 adr-tools); 1 file, section, link or date could not be read\n` +
-        '  ADR-0001  accepted  no date  Use 1\n  ADR-0002  accepted  2019-03-12  Use 2\n',
+      `read 3 records in ${dir} (3 adr-tools); 1 file, section, link or date could not be read\n` +
+        '  ADR-0001  accepted  no date  Use 1\n  ADR-0002  accepted  2019-03-12  Use 2\n  ADR-0003  accepted  2019-05-12  Use 3\n',
     )
     const problem = `${join(dir, '0001-use-1.md')}:3: "5 juin 2023" is not a date; the record is read without it\n`
     expect(dry.stderr).toBe(problem)
     const first = await run([dir, '--data', store])
-    expect(first.stdout).toContain('imported: 2 new, 0 updated, 0 unchanged\n')
+    expect(first.stdout).toContain('imported: 3 new, 0 updated, 0 unchanged\n')
     expect(first.stderr).toBe(`${problem}stored in ${store}\n`)
     const again = await run([dir, '--data', store, '--json'])
     const json = JSON.parse(again.stdout)
-    expect(json.read.records).toEqual(['ADR-0001', 'ADR-0002'])
+    expect(json.read.records).toEqual(['ADR-0001', 'ADR-0002', 'ADR-0003'])
     expect(json.read.problems).toEqual([{ path: join(dir, '0001-use-1.md'), line: 3, message: '"5 juin 2023" is not a date; the record is read without it' }])
-    expect(json.import).toMatchObject({ created: [], updated: [], unchanged: ['ADR-0001', 'ADR-0002'] })
+    expect(json.import).toMatchObject({ created: [], updated: [], unchanged: ['ADR-0001', 'ADR-0002', 'ADR-0003'] })
   })
 
   it('leaves out the records of a supersede loop of three, each named at its file, and imports the rest', async () => {

@@ -387,6 +387,19 @@ describe('status words and fields', () => {
     expect(readDate('4 Mayo 2024')).toBeUndefined()
   })
 
+  it('reads a date after its weekday, with "of", or day first with dots, and leaves one whose weekday is another day unread', () => {
+    for (const text of ['Monday, 4 March 2024', 'Mon 4 Mar 2024', 'Monday, March 4, 2024', '4th of March 2024', 'Monday, 4th of March 2024', '04.03.2024', '4.3.2024']) {
+      expect(readDate(text), text).toBe('2024-03-04')
+    }
+    expect(readDate('Tuesday, 12 March 2019')).toBe('2019-03-12')
+    expect(readDate('12.05.2019')).toBe('2019-05-12')
+    // The 4th of March 2024 was a Monday: the weekday or the day is wrong, and which is not said.
+    expect(readDate('Tuesday, 4 March 2024')).toBeUndefined()
+    expect(readDate('31.02.2024')).toBeUndefined()
+    expect(readDate('5 juin 2023')).toBeUndefined()
+    expect(readDate('Someday, 4 March 2024')).toBeUndefined()
+  })
+
   it('reads fields written as bullets, bold or plain', () => {
     for (const text of ['- Status: accepted', '* **Status:** accepted', '- **Status**: accepted', 'Status: accepted']) {
       expect(fieldOf(numbered(text), /^status$/i)?.value).toBe('accepted')

@@ -147,23 +147,45 @@ function monthOf(name: string): number | undefined {
   return i < 0 ? undefined : i + 1
 }
 
-/** `5 May 2020`, `5th May, 2020`, `May 5, 2020`: a day with its month named, which no order makes ambiguous. */
-const NAMED_MONTH_DATE = /^\s*(?:(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]+\.?),?\s+(\d{4})|([a-z]+\.?)\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))\s*$/i
+/** `5 May 2020`, `5th May, 2020`, `5th of May 2020`, `May 5, 2020`: a day with its month named, which no order makes ambiguous. */
+const NAMED_MONTH_DATE = /^\s*(?:(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]+\.?),?\s+(\d{4})|([a-z]+\.?)\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))\s*$/i
+
+/** `12.05.2019`, `12.5.2019`: the day first, as every convention that writes dots has it (German, Russian, …). */
+const DOTTED_DATE = /^\s*(\d{1,2})\.\s?(\d{1,2})\.\s?(\d{4})\s*$/
+
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']
+
+/** A weekday named before a date (`Tuesday, 12 March 2019`, `Tue 12 Mar 2019`), and the date after it. */
+const WEEKDAY_BEFORE = /^\s*([a-z]{3,})\.?,?\s+(\S.*)$/i
 
 /**
  * A record's date as `YYYY-MM-DD`: from `2024-03-04`, `2024/03/04`, `2024-3-4`, `20240304`, an ISO
- * time (its day as written, whatever its offset), or with the month named in English, `4 March
- * 2024` or `March 4, 2024` (records written by hand: refused, the whole record was left out).
- * `04/03/2024` stays unread: the 4th of March or April 3rd.
+ * time (its day as written, whatever its offset), with the month named in English, `4 March
+ * 2024`, `4th of March 2024` or `March 4, 2024` (records written by hand), or day first with dots,
+ * `04.03.2024`; after the weekday, `Monday, 4 March 2024`, when it is that day's (a weekday that is
+ * not leaves it unread: one of the two is wrong). `04/03/2024` stays unread: the 4th of March or April 3rd.
  */
 export function readDate(text: string): string | undefined {
+  const weekday = WEEKDAY_BEFORE.exec(text)
+  const named = weekday === null ? -1 : WEEKDAYS.findIndex((d) => d.startsWith((weekday[1] as string).toLowerCase()))
+  if (weekday !== null && named >= 0) {
+    const day = readDay(weekday[2] as string)
+    return day !== undefined && new Date(`${day}T00:00:00Z`).getUTCDay() === named ? day : undefined
+  }
+  return readDay(text)
+}
+
+/** A date without a weekday, as readDate reads it. */
+function readDay(text: string): string | undefined {
   const pad = (n: string) => n.padStart(2, '0')
   const numbers =
     /^\s*(\d{4})[-/.]?(\d{2})[-/.]?(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?\s*$/.exec(text) ??
     /^\s*(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\s*$/.exec(text)
-  const named = numbers === null ? NAMED_MONTH_DATE.exec(text) : null
+  const dotted = numbers === null ? DOTTED_DATE.exec(text) : null
+  const named = numbers === null && dotted === null ? NAMED_MONTH_DATE.exec(text) : null
   let day: string
   if (numbers !== null) day = `${numbers[1]}-${pad(numbers[2] as string)}-${pad(numbers[3] as string)}`
+  else if (dotted !== null) day = `${dotted[3]}-${pad(dotted[2] as string)}-${pad(dotted[1] as string)}`
   else if (named !== null) {
     const [dayOfMonth, monthName, year] = (named[1] !== undefined ? [named[1], named[2], named[3]] : [named[5], named[4], named[6]]) as [string, string, string]
     const month = monthOf(monthName)
