@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { contentHash, DecisionKeySchema, type DecisionStatus } from '../decision'
-import { fieldOf, filled, isLinkDefinition, linkDefinitions, numbered, parseRecord, sectionNamed, slug, textOf, type Line, type LinkDefinitions, type Section } from './markdown'
+import { fieldOf, filled, isLinkDefinition, linkDefinitions, numbered, parseRecord, sectionNamed, slug, textOf, type Line, type LinkDefinitions, type MarkdownRecord, type Section } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 import { readStatusLine } from './status-words'
 
@@ -78,6 +78,21 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
   // would import an accepted record as a proposal nothing enforces. A "Superseded by" still wins.
   if (latest !== undefined && status !== 'superseded') return { status: latest.status, supersedes, supersededBy, date: latest.date }
   return { status, supersedes, supersededBy, date }
+}
+
+/**
+ * A "Supersedes" link a record whose status is written elsewhere (MADR's front matter, a `- Status:`
+ * bullet) writes as adr-tools does, on a line of its own (`Supersedes [4. Use X](0004-use-x.md)`,
+ * `Supersedes ADR-0004`): under its title, or in a `## Status` section. The first, else null.
+ */
+export function supersedesInBody(record: MarkdownRecord, definitions: LinkDefinitions): LinkRef | null {
+  const lines = [...record.preamble, ...(sectionNamed(record, STATUS_HEADING)?.body ?? [])]
+  for (const line of filled(lines)) {
+    if (isLinkDefinition(line.text)) continue
+    const target = readStatusLine(line.text, definitions)?.supersedes
+    if (target !== undefined) return { target, line: line.n }
+  }
+  return null
 }
 
 /** A status section's heading: `Status`, or `Status: Accepted`, as some teams write it on one line. */

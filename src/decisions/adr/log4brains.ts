@@ -1,4 +1,4 @@
-import { dateOfFileName, fileEvidence, keyOfFile, statusOfLines } from './adr-tools'
+import { dateOfFileName, fileEvidence, keyOfFile, statusOfLines, supersedesInBody } from './adr-tools'
 import { madrBody } from './madr'
 import { fieldOf, linkDefinitions, linkTarget, numbered, parseRecord } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
@@ -19,9 +19,12 @@ export function readLog4brains(file: RecordFile): ParsedRecord {
   const statusLine = statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line, definitions)
   const { status, supersededBy } = statusLine
   const supersedesField = fieldOf(head, /^(supersedes|supercedes)$/i)
-  // Else the status bullet's own link: `- Status: accepted, supersedes [ADR-0002](0002-….md)`.
+  // Else the status bullet's own link: `- Status: accepted, supersedes [ADR-0002](0002-….md)`, else
+  // a "Supersedes [...]" line as adr-tools writes it.
   const supersedes =
-    supersedesField === undefined ? statusLine.supersedes : { target: linkTarget(supersedesField.value, definitions), line: supersedesField.line }
+    supersedesField === undefined
+      ? (statusLine.supersedes ?? supersedesInBody(record, definitions))
+      : { target: linkTarget(supersedesField.value, definitions), line: supersedesField.line }
   const named = dateOfFileName(file.name)
   // A `- Date:` that cannot be read is passed over, and said; then the file name's date, else the day
   // written with the status (`- Status: accepted (2020-05-05)`); none is no date, as in MADR: the

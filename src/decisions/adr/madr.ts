@@ -1,5 +1,5 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml'
-import { dateOfFileName, fileEvidence, keyOfFile, statusOfLines } from './adr-tools'
+import { dateOfFileName, fileEvidence, keyOfFile, statusOfLines, supersedesInBody } from './adr-tools'
 import { fieldOf, linkDefinitions, numbered, parseRecord, sectionNamed, textOf, type Line, type MarkdownRecord } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 import { readDate } from './status-words'
@@ -80,7 +80,10 @@ export function readMadr(file: RecordFile): ParsedRecord {
     throw new UnreadableRecord(1, 'the front matter has no status')
   }
   const statusLine = lineOfKey(matter, 'status')
-  const { status, supersedes, supersededBy, date: statusDate } = statusOfLines([{ n: statusLine, text: String(data.status) }], statusLine, linkDefinitions(file.text))
+  const definitions = linkDefinitions(file.text)
+  const { status, supersedes: inStatus, supersededBy, date: statusDate } = statusOfLines([{ n: statusLine, text: String(data.status) }], statusLine, definitions)
+  // The front matter has no field for it: a "Supersedes" line in the body, as adr-tools writes it, says it.
+  const supersedes = inStatus ?? supersedesInBody(record, definitions)
   const unreadDates: UnreadDate[] = []
   const date = dateOf(data, matter, record, file.name, statusDate, unreadDates)
   const deciders = names(data['decision-makers'] ?? data.deciders)

@@ -579,6 +579,28 @@ describe('a record whose date cannot be read', () => {
   })
 })
 
+describe('a "Supersedes" line in the body of a record whose status is written elsewhere', () => {
+  it('links as in an adr-tools record: under the title or in a "## Status" section, MADR and MADR 2 alike', () => {
+    const madr = (title: string, body = '') => `---\nstatus: accepted\ndate: 2024-01-01\n---\n\n# ${title}\n${body}\n## Decision Outcome\n\nChosen option: "${title}".\n`
+    const bullets = (title: string, body = '') => `# ${title}\n\n- Status: accepted\n- Date: 2024-01-01\n${body}`
+    const reading = readTexts({
+      '0001-use-a.md': madr('Use A'),
+      '0002-use-b.md': madr('Use B', '\nSupersedes [ADR-0001](0001-use-a.md)\n'),
+      '0003-use-c.md': madr('Use C', '\n## Status\n\nSupersedes ADR-0002\n'),
+      '0004-use-d.md': bullets('Use D'),
+      '0005-use-e.md': bullets('Use E', '\nSupersedes [4. Use D](0004-use-d.md)\n'),
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['superseded', '2024-01-01', null, 'ADR-0002'],
+      'ADR-0002': ['superseded', '2024-01-01', 'ADR-0001', 'ADR-0003'],
+      'ADR-0003': ['accepted', '2024-01-01', 'ADR-0002', null],
+      'ADR-0004': ['superseded', '2024-01-01', null, 'ADR-0005'],
+      'ADR-0005': ['accepted', '2024-01-01', 'ADR-0004', null],
+    })
+    expect(reading.problems).toEqual([])
+  })
+})
+
 describe('a link that names a record by its number in words', () => {
   it('"ADR 5", "ADR-5", "ADR-0005" and "ADR 0005" all name the record numbered 5, in every format', () => {
     const adr = (n: number, title: string, status: string) => `# ${n}. ${title}\n\nDate: 2024-0${n}-01\n\n## Status\n\n${status}\n`
