@@ -88,12 +88,17 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
 export function supersedesInBody(record: MarkdownRecord, definitions: LinkDefinitions): LinkRef | null {
   const lines = [...record.preamble, ...(sectionNamed(record, STATUS_HEADING)?.body ?? [])]
   for (const line of filled(lines)) {
-    if (isLinkDefinition(line.text)) continue
+    // Only a link, or a record named in one word: a line of prose under the title ("Replaces the
+    // nightly cron job with a queue.") is no supersede, and would be warned of as a link to nothing.
+    if (isLinkDefinition(line.text) || !LINK_ALONE.test(line.text.replace(/[*_`]/g, ''))) continue
     const target = readStatusLine(line.text, definitions)?.supersedes
     if (target !== undefined) return { target, line: line.n }
   }
   return null
 }
+
+/** A supersede word and then a link (`[4. Use X](0004-use-x.md)`, `[ADR-0004]`) or one word (`ADR-0004`), as adr-tools writes it. */
+const LINK_ALONE = /^\s*(?:[-+]\s+)?\p{L}+\s*:?\s*(?:\[.*|\S+)\s*$/u
 
 /** A status section's heading: `Status`, or `Status: Accepted`, as some teams write it on one line. */
 const STATUS_HEADING = /^status\s*(?::|$)/i

@@ -599,6 +599,21 @@ describe('a "Supersedes" line in the body of a record whose status is written el
     })
     expect(reading.problems).toEqual([])
   })
+
+  it('is a link or a record named in one word: a line of prose under the title is none', () => {
+    const madr = (title: string, body = '') => `---\nstatus: accepted\ndate: 2024-01-01\n---\n\n# ${title}\n${body}\n## Decision Outcome\n\nChosen option: "${title}".\n`
+    const reading = readTexts({
+      '0001-use-cron.md': madr('Use cron'),
+      '0002-use-a-queue.md': madr('Use a queue', '\nReplaces the nightly cron job with a queue worker.\n'),
+      '0003-use-b.md': madr('Use B', '\n**Supersedes:** ADR-0002\n'),
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', '2024-01-01', null, null],
+      'ADR-0002': ['superseded', '2024-01-01', null, 'ADR-0003'],
+      'ADR-0003': ['accepted', '2024-01-01', 'ADR-0002', null],
+    })
+    expect(reading.problems).toEqual([])
+  })
 })
 
 describe('a link that names a record by its number in words', () => {
