@@ -133,6 +133,21 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     }
   })
 
+  it('why of an accepted decision left naming a predecessor another replaced (an import of an earlier version) reads its own chain', async () => {
+    // ADR-0010 renumbered ADR-0011 before imports released the old number: ADR-0010 still names ADR-0001.
+    const db = new MemoryLevel<string, string>()
+    const written = await createLevelDecisionStore(db as never)
+    await written.transact(async (tx) => {
+      tx.put(decisionRecord('ADR-0001', { status: 'superseded', superseded_by: 'ADR-0011' }))
+      tx.put(decisionRecord('ADR-0010', { supersedes: 'ADR-0001' }))
+      tx.put(decisionRecord('ADR-0011', { supersedes: 'ADR-0001' }))
+    })
+    const { call } = await createTestApp({ db, now: '2026-07-03T10:00:00.000Z' })
+    const stray = (await call('GET', '/v1/decisions/ADR-0010/why')).body
+    expect(stray.chain.map((l: any) => l.key)).toEqual(['ADR-0001', 'ADR-0010'])
+    expect([stray.current, stray.in_force]).toEqual(['ADR-0010', 'ADR-0010'])
+  })
+
   it('refuses a proposal that names itself as what it supersedes, as /supersede does, not as a key not found', async () => {
     const { call } = await createTestApp()
     for (const status of ['proposed', 'accepted']) {
