@@ -451,16 +451,20 @@ function autoResolvedSinceLastAnswer(memory: PointView, selection: EvidenceSelec
 }
 
 /**
- * The option the user last chose, when it is not the recommended one and it was chosen after
- * answers auto-resolved since the user last chose the recommended one (the answer to a check-in,
- * or to a question asked for another reason after them); undefined otherwise, and when the last
- * answer is not one option's alone (choices made at one instant).
+ * The option the user last chose (in the context value the evidence was narrowed to, if any),
+ * when it is not the recommended one and it was chosen after answers auto-resolved since the user
+ * last chose the recommended one (the answer to a check-in, or to a question asked for another
+ * reason after them); undefined otherwise, and when the last answer is not one option's alone
+ * (choices made at one instant).
  */
 function checkInAnsweredOtherwise(memory: PointView, selection: EvidenceSelection, recommended: readonly string[]): string | undefined {
   let last: string | undefined
   let lastAt = -Infinity
   let agreedAt = -Infinity
-  for (const [category, tally] of selection.scoped.tallies) {
+  // Within the context the recommendation was narrowed to (its whole history): another option
+  // chosen in another context, where another goes (a check-in answered in plan as plan goes), is no
+  // answer against this one.
+  for (const [category, tally] of selection.basis.tallies) {
     const option = labelsOf(category).join(', ')
     if (recommended.includes(option)) agreedAt = Math.max(agreedAt, tally.last)
     if (tally.last > lastAt) [last, lastAt] = [option, tally.last]

@@ -114,6 +114,33 @@ describe('POST /v1/recommendations: checking in after auto-resolved answers (ask
     const body = await history(0, 'Tier S')
     expect(body).toMatchObject({ state: 'sufficient', recommended: 'Tier M', ask: false })
   })
+
+  it('asks again only in the context the other option was chosen in: a check-in answered in plan as plan goes is no reason to ask in run', async () => {
+    const { call } = await createTestApp()
+    const run = { ...TIER, context: { phase: 'run' } }
+    const plan = { ...TIER, context: { phase: 'plan' } }
+    const chosen = (request: object, option: string, n: number, at: number) =>
+      Array.from({ length: n }, (_, i) => ({ ...request, user_choice: option, decision_id: `${option}-${at}-${i}`, timestamp: before(at + i * 60_000) }))
+    const observations = [
+      ...chosen(run, 'Tier M', 30, 48 * HOUR),
+      ...chosen(plan, 'Tier S', 30, 30 * HOUR),
+      ...Array.from({ length: 9 }, (_, i) => ({ ...run, user_choice: 'Tier M', decision_id: `a-${i}`, timestamp: before((20 - i) * HOUR), source: 'auto-resolved' })),
+      // The check-in, asked in plan: Tier S, as plan goes.
+      ...chosen(plan, 'Tier S', 1, HOUR),
+    ]
+    expect((await call('POST', '/v1/observations', observations)).status).toBe(201)
+    const inRun = (await call('POST', '/v1/recommendations', run)).body
+    expect(inRun).toMatchObject({ state: 'sufficient', recommended: 'Tier M', ask: false })
+    const inPlan = (await call('POST', '/v1/recommendations', plan)).body
+    expect(inPlan).toMatchObject({ state: 'sufficient', recommended: 'Tier S', ask: false })
+    // Answered otherwise in run: asked again there.
+    expect((await call('POST', '/v1/observations', chosen(run, 'Tier L', 1, HOUR / 2))).status).toBe(201)
+    expect((await call('POST', '/v1/recommendations', run)).body).toMatchObject({
+      recommended: 'Tier M',
+      ask: true,
+      ask_reason: 'asked after answers given for them, the user last chose Tier L, not Tier M: asking again',
+    })
+  })
 })
 
 describe('POST /v1/recommendations in a context the user has not worked in lately (R-REC-7)', () => {
