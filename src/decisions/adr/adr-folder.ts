@@ -1,7 +1,7 @@
 import { characters, leadingCharacters } from '../../domain/limits'
 import { DECISION_LIMITS, type DecisionStatus } from '../decision'
 import type { ImportedDecision } from '../imported-decision'
-import { keyOfFile, readAdrTools } from './adr-tools'
+import { dateOfFileName, keyOfFile, readAdrTools } from './adr-tools'
 import { keyOfHeading, readDecisionsMd } from './decisions-md'
 import { readLog4brains } from './log4brains'
 import { readMadr } from './madr'
@@ -169,7 +169,16 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     const target = ref.target.normalize('NFC').toLowerCase()
     const byFile = fileKeys.get(target) ?? fileKeys.get(`${target}.md`)
     const number = /^(?:adr[-_\s]*)?(\d{1,5})$/i.exec(ref.target.trim())
-    const candidates = [byFile, ref.target, number === null ? undefined : numberedKey(Number(number[1])), keyOfHeading(ref.target)]
+    // A link to `0005-use-x.md` after the record was renamed `0005-use-y.md` (its title changed):
+    // the number is the record's, as its key says, whatever the slug after it.
+    const renamed = byFile === undefined && dateOfFileName(target) === null ? /^(\d{1,5})-[^/]*\.md$/.exec(target) : null
+    const candidates = [
+      byFile,
+      ref.target,
+      number === null ? undefined : numberedKey(Number(number[1])),
+      keyOfHeading(ref.target),
+      renamed === null ? undefined : numberedKey(Number(renamed[1])),
+    ]
     const key = candidates.find((c): c is string => c !== undefined && keys.has(c))
     const claimed = candidates.find((c): c is string => c !== undefined && twice.has(c))
     if (key === undefined && claimed !== undefined) {

@@ -81,24 +81,30 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
 }
 
 /**
- * A "Supersedes" link a record whose status is written elsewhere (MADR's front matter, a `- Status:`
- * bullet) writes as adr-tools does, on a line of its own (`Supersedes [4. Use X](0004-use-x.md)`,
- * `Supersedes ADR-0004`): under its title, or in a `## Status` section. The first, else null.
+ * The links a record whose status is written elsewhere (MADR's front matter, a `- Status:` bullet)
+ * writes as adr-tools does, each on a line of its own (`Supersedes [4. Use X](0004-use-x.md)`,
+ * `Superseded by ADR-0006`): under its title, or in a `## Status` section. The first of each, else null.
  */
-export function supersedesInBody(record: MarkdownRecord, definitions: LinkDefinitions): LinkRef | null {
+export function linksInBody(record: MarkdownRecord, definitions: LinkDefinitions): { supersedes: LinkRef | null; supersededBy: LinkRef | null } {
   const lines = [...record.preamble, ...(sectionNamed(record, STATUS_HEADING)?.body ?? [])]
+  let supersedes: LinkRef | null = null
+  let supersededBy: LinkRef | null = null
   for (const line of filled(lines)) {
     // Only a link, or a record named in one word: a line of prose under the title ("Replaces the
     // nightly cron job with a queue.") is no supersede, and would be warned of as a link to nothing.
     if (isLinkDefinition(line.text) || !LINK_ALONE.test(line.text.replace(/[*_`]/g, ''))) continue
-    const target = readStatusLine(line.text, definitions)?.supersedes
-    if (target !== undefined) return { target, line: line.n }
+    const read = readStatusLine(line.text, definitions)
+    if (read?.supersedes !== undefined) supersedes ??= { target: read.supersedes, line: line.n }
+    if (read?.supersededBy !== undefined) supersededBy ??= { target: read.supersededBy, line: line.n }
   }
-  return null
+  return { supersedes, supersededBy }
 }
 
-/** A supersede word and then a link (`[4. Use X](0004-use-x.md)`, `[ADR-0004]`) or one word (`ADR-0004`), as adr-tools writes it. */
-const LINK_ALONE = /^\s*(?:[-+]\s+)?\p{L}+\s*:?\s*(?:\[.*|\S+)\s*$/u
+/**
+ * A supersede word (with its "by") and then a link (`[4. Use X](0004-use-x.md)`, `[ADR-0004]`) or
+ * one word (`ADR-0004`), as adr-tools writes it.
+ */
+const LINK_ALONE = /^\s*(?:[-+]\s+)?\p{L}+(?:\s+by)?\s*:?\s*(?:\[.*|\S+)\s*$/iu
 
 /** A status section's heading: `Status`, or `Status: Accepted`, as some teams write it on one line. */
 const STATUS_HEADING = /^status\s*(?::|$)/i

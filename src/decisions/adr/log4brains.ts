@@ -1,4 +1,4 @@
-import { dateOfFileName, fileEvidence, keyOfFile, statusOfLines, supersedesInBody } from './adr-tools'
+import { dateOfFileName, fileEvidence, keyOfFile, linksInBody, statusOfLines } from './adr-tools'
 import { madrBody } from './madr'
 import { fieldOf, linkDefinitions, linkTarget, numbered, parseRecord } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
@@ -17,14 +17,18 @@ export function readLog4brains(file: RecordFile): ParsedRecord {
   if (statusField === undefined) throw new UnreadableRecord(record.title.line, 'no "- Status:" bullet under the title')
   const definitions = linkDefinitions(file.text)
   const statusLine = statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line, definitions)
-  const { status, supersededBy } = statusLine
   const supersedesField = fieldOf(head, /^(supersedes|supercedes)$/i)
+  const inBody = linksInBody(record, definitions)
   // Else the status bullet's own link: `- Status: accepted, supersedes [ADR-0002](0002-….md)`, else
   // a "Supersedes [...]" line as adr-tools writes it.
   const supersedes =
     supersedesField === undefined
-      ? (statusLine.supersedes ?? supersedesInBody(record, definitions))
+      ? (statusLine.supersedes ?? inBody.supersedes)
       : { target: linkTarget(supersedesField.value, definitions), line: supersedesField.line }
+  // A "Superseded by" line of its own (`- Superseded by: [ADR-0006](…)`) names the successor as the
+  // status bullet would, and a record whose bullet still says accepted is superseded by it.
+  const supersededBy = statusLine.supersededBy ?? inBody.supersededBy
+  const status = supersededBy !== null && statusLine.status === 'accepted' ? 'superseded' : statusLine.status
   const named = dateOfFileName(file.name)
   // A `- Date:` that cannot be read is passed over, and said; then the file name's date, else the day
   // written with the status (`- Status: accepted (2020-05-05)`); none is no date, as in MADR: the
@@ -34,10 +38,11 @@ export function readLog4brains(file: RecordFile): ParsedRecord {
   const date = readDateField(fieldOf(head, /^date$/i), unreadDates) ?? readDateField(fromName, unreadDates) ?? statusLine.date
   const deciders = fieldOf(head, /^(deciders|decision-makers)$/i)?.value ?? ''
   const format = named === null ? 'madr' : 'log4brains'
+  const title = record.title.text
   return {
     key: keyOfFile(file.name),
-    title: record.title.text,
-    ...madrBody(record, record.title.text, file.path),
+    title,
+    ...madrBody(record, title, file.path),
     status,
     date,
     enforce: readEnforce(fieldOf(head, /^enforce$/i)),

@@ -1,7 +1,7 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml'
-import { dateOfFileName, fileEvidence, keyOfFile, statusOfLines, supersedesInBody } from './adr-tools'
-import { fieldOf, linkDefinitions, numbered, parseRecord, sectionNamed, textOf, type Line, type MarkdownRecord } from './markdown'
-import { UnreadableRecord, readDateField, readEnforce, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
+import { dateOfFileName, fileEvidence, keyOfFile, linksInBody, statusOfLines } from './adr-tools'
+import { fieldOf, linkDefinitions, linkTarget, numbered, parseRecord, sectionNamed, textOf, type Line, type LinkDefinitions, type MarkdownRecord } from './markdown'
+import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 import { readDate } from './status-words'
 
 /**
@@ -25,6 +25,22 @@ export function madrBody(record: MarkdownRecord, title: string, path: string): {
 function names(value: unknown): string {
   if (Array.isArray(value)) return value.map(String).join(', ')
   return value === undefined || value === null ? '' : String(value)
+}
+
+/**
+ * A link the front matter writes under a name `name` matches (`supersedes: 0003-use-x.md`,
+ * `supersedes: [ADR-0003]`, a list of which the first counts), with its line; else null.
+ */
+function linkInMatter(data: Record<string, unknown>, matter: readonly Line[], name: RegExp, definitions: LinkDefinitions): LinkRef | null {
+  const field = Object.keys(data).find((k) => name.test(k))
+  if (field === undefined) return null
+  // `supersedes: [ADR-0003]` is a YAML list of one, `[[ADR-0003]]` a list of a list (a wiki link):
+  // the first it holds counts.
+  let value: unknown = data[field]
+  while (Array.isArray(value)) value = value[0]
+  if (value === undefined || value === null || typeof value === 'object' || String(value).trim() === '') return null
+  const text = String(value)
+  return { target: linkTarget(text, definitions), line: lineOfKey(matter, field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }
 }
 
 /** The 1-based line of a front matter key, for problems. */
@@ -74,16 +90,25 @@ export function readMadr(file: RecordFile): ParsedRecord {
     throw new UnreadableRecord(at + 1, `front matter is not valid YAML: ${reason}`)
   }
   const record = parseRecord(lines.slice(end + 1))
-  const title = typeof data.title === 'string' ? data.title : record.title?.text
-  if (title === undefined) throw new UnreadableRecord(end + 2, 'no "# Title" heading')
+  const heading = typeof data.title === 'string' ? data.title : record.title?.text
+  if (heading === undefined) throw new UnreadableRecord(end + 2, 'no "# Title" heading')
+  const title = heading
   if (data.status === undefined || data.status === null) {
     throw new UnreadableRecord(1, 'the front matter has no status')
   }
   const statusLine = lineOfKey(matter, 'status')
   const definitions = linkDefinitions(file.text)
-  const { status, supersedes: inStatus, supersededBy, date: statusDate } = statusOfLines([{ n: statusLine, text: String(data.status) }], statusLine, definitions)
-  // The front matter has no field for it: a "Supersedes" line in the body, as adr-tools writes it, says it.
-  const supersedes = inStatus ?? supersedesInBody(record, definitions)
+  const inStatus = statusOfLines([{ n: statusLine, text: String(data.status) }], statusLine, definitions)
+  // MADR's front matter has no field for the links but its status (`superseded by ADR-0005`): a
+  // `supersedes:` (or `superseded-by:`) some teams add to it says one, else a "Supersedes" or
+  // "Superseded by" line in the body, as adr-tools writes it.
+  const inBody = linksInBody(record, definitions)
+  const supersedes = inStatus.supersedes ?? linkInMatter(data, matter, /^(supersedes|supercedes|replaces)$/i, definitions) ?? inBody.supersedes
+  const supersededBy = inStatus.supersededBy ?? linkInMatter(data, matter, /^(superseded[-_ ]?by|superceded[-_ ]?by|replaced[-_ ]?by)$/i, definitions) ?? inBody.supersededBy
+  // A record its successor is named in is superseded, as a "Superseded by" line makes an adr-tools
+  // record, though the front matter was left saying `accepted`.
+  const status = supersededBy !== null && inStatus.status === 'accepted' ? 'superseded' : inStatus.status
+  const statusDate = inStatus.date
   const unreadDates: UnreadDate[] = []
   const date = dateOf(data, matter, record, file.name, statusDate, unreadDates)
   const deciders = names(data['decision-makers'] ?? data.deciders)

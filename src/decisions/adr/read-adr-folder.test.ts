@@ -1002,3 +1002,57 @@ describe('status forms real repositories write', () => {
     })
   })
 })
+
+describe('links and titles as MADR and log4brains users write them', () => {
+  const madr = (status: string, title: string, extra = '', body = '') =>
+    `---\nstatus: ${status}\ndate: 2024-01-0${title.length % 9 || 1}\n${extra}---\n\n# ${title}\n\n${body}## Decision Outcome\n\nChosen option: "${title}".\n`
+
+  it('MADR: a `supersedes:` in the front matter links the records both ways, as a list of one too', () => {
+    const reading = readTexts({
+      '0001-use-rest.md': madr('accepted', 'Use REST'),
+      '0002-use-grpc.md': madr('accepted', 'Use gRPC', 'supersedes: 0001-use-rest.md\n'),
+      '0003-use-soap.md': madr('accepted', 'Use SOAP'),
+      '0004-use-graphql.md': madr('accepted', 'Use GraphQL', 'supersedes: [ADR-0003]\n'),
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toMatchObject({
+      'ADR-0001': ['superseded', expect.any(String), null, 'ADR-0002'],
+      'ADR-0002': ['accepted', expect.any(String), 'ADR-0001', null],
+      'ADR-0003': ['superseded', expect.any(String), null, 'ADR-0004'],
+      'ADR-0004': ['accepted', expect.any(String), 'ADR-0003', null],
+    })
+  })
+
+  it('MADR and log4brains: a "Superseded by" line in the body names the successor, and the record still written accepted is superseded', () => {
+    const reading = readTexts({
+      '0001-use-rest.md': madr('accepted', 'Use REST', '', 'Superseded by [ADR-0002](0002-use-grpc.md)\n\n'),
+      '0002-use-grpc.md': madr('accepted', 'Use gRPC'),
+      '20240301-use-yarn.md': '# Use Yarn\n\n- Status: accepted\n- Superseded by: [Use pnpm](20240401-use-pnpm.md)\n- Date: 2024-03-01\n\n## Decision Outcome\n\nYarn.\n',
+      '20240401-use-pnpm.md': '# Use pnpm\n\n- Status: accepted\n- Date: 2024-04-01\n\n## Decision Outcome\n\npnpm.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toMatchObject({
+      'ADR-0001': ['superseded', expect.any(String), null, 'ADR-0002'],
+      'ADR-0002': ['accepted', expect.any(String), 'ADR-0001', null],
+      '20240301-use-yarn': ['superseded', '2024-03-01', null, '20240401-use-pnpm'],
+      '20240401-use-pnpm': ['accepted', '2024-04-01', '20240301-use-yarn', null],
+    })
+  })
+
+  it('a link to a record renamed since (same number, new slug) follows the number', () => {
+    const adr = (n: number, title: string, status: string) => `# ${n}. ${title}\n\nDate: 2020-0${n}-05\n\n## Status\n\n${status}\n\n## Decision\n\n${title}.\n`
+    const reading = readTexts({
+      '0001-use-mysql.md': adr(1, 'Use MySQL', 'Superseded by [2. Use Postgres](0002-use-postgres.md)'),
+      '0002-use-postgresql-16.md': adr(2, 'Use PostgreSQL 16', 'Accepted\n\nSupersedes [1. Use MySQL](0001-use-mysql.md)'),
+      '0003-use-redis.md': adr(3, 'Use Redis', 'Superseded by [9. Use Valkey](0009-use-valkey.md)'),
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['superseded', '2020-01-05', null, 'ADR-0002'],
+      'ADR-0002': ['accepted', '2020-02-05', 'ADR-0001', null],
+      'ADR-0003': ['superseded', '2020-03-05', null, null],
+    })
+    // A number no record has is still a link to nothing, and said.
+    expect(reading.problems).toEqual([{ path: '0003-use-redis.md', line: 7, message: 'superseded by "0009-use-valkey.md" names no record in this folder; the link is left out' }])
+  })
+
+})
