@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { contentHash, DecisionKeySchema, type DecisionStatus } from '../decision'
-import { fieldOf, filled, isLinkDefinition, linkDefinitions, numbered, parseRecord, sectionNamed, slug, textOf, type Line, type LinkDefinitions, type MarkdownRecord, type Section } from './markdown'
+import { fieldOf, filled, isLinkDefinition, linkDefinitions, numbered, parseRecord, sectionNamed, slug, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord, type Section } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 import { readStatusLine } from './status-words'
 
@@ -151,7 +151,7 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
   const { status, supersedes, supersededBy, date: statusDate } = statusOfLines(statusLinesOf(statusSection), statusSection.line, linkDefinitions(file.text))
   const unreadDates: UnreadDate[] = []
   const date = readDateField(fieldOf(record.preamble, /^date$/i), unreadDates) ?? readDateField(fieldOf(statusSection.body, /^date$/i), unreadDates) ?? statusDate
-  const title = record.title.text.replace(/^\d+\.\s*/, '')
+  const title = titleWithoutNumber(record.title.text.replace(/^\d+\.\s*/, ''))
   const text = (name: RegExp) => textOf((sectionNamed(record, name)?.body ?? []).filter((l) => !isLinkDefinition(l.text)))
   const decision = text(/^decision$/i)
   const context = text(/^context$/i)

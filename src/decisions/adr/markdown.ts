@@ -148,6 +148,16 @@ function decoded(destination: string): string {
   }
 }
 
+/**
+ * A record's title without the number its heading carries (`6. Use X`, `ADR-001: Use X`,
+ * `ADR 12 - Use X`): the key says the number already. A title that is a number and nothing else,
+ * or one that only begins with one (`1.5x memory budget`, `3 replicas per region`), is kept.
+ */
+export function titleWithoutNumber(title: string): string {
+  const rest = title.replace(/^(?:adr[-_ ]?\d+\s*(?:[:.\u2013\u2014-]\s*|\s)|\d+[.:]\s+)/i, '').trim()
+  return rest === '' ? title : rest
+}
+
 /** Lower-cased words joined by `-`, as file names and keys are made of titles. */
 export function slug(text: string, max = 60): string {
   return text

@@ -1055,4 +1055,23 @@ describe('links and titles as MADR and log4brains users write them', () => {
     expect(reading.problems).toEqual([{ path: '0003-use-redis.md', line: 7, message: 'superseded by "0009-use-valkey.md" names no record in this folder; the link is left out' }])
   })
 
+  it('titles lose the number their heading repeats ("6. ", "ADR-001: ", "ADR 12 - "), and keep a number that is part of them', () => {
+    const reading = readTexts({
+      '0001-a.md': madr('accepted', 'ADR-001: Use PostgreSQL'),
+      '0002-b.md': madr('accepted', '2. Use Kafka'),
+      '0003-c.md': madr('accepted', '1.5x memory budget'),
+      '20240101-d.md': '# ADR 12 - Use pnpm\n\n- Status: accepted\n\n## Decision Outcome\n\npnpm.\n',
+      '20240102-e.md': '# 3 replicas per region\n\n- Status: accepted\n\n## Decision Outcome\n\nThree.\n',
+      '0006-f.md': '# 6. ADR-006: Use Valkey\n\nDate: 2024-01-06\n\n## Status\n\nAccepted\n\n## Decision\n\nValkey.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(Object.fromEntries(reading.records.map((r) => [r.key, r.title]))).toEqual({
+      'ADR-0001': 'Use PostgreSQL',
+      'ADR-0002': 'Use Kafka',
+      'ADR-0003': '1.5x memory budget',
+      '20240101-d': 'Use pnpm',
+      '20240102-e': '3 replicas per region',
+      'ADR-0006': 'Use Valkey',
+    })
+  })
 })
