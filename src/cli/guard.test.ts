@@ -139,6 +139,41 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect(closed.stderr).toContain('refusing the command (--fail-closed)')
   })
 
+  it('tells an advisory pattern left undecided from one the command meets by the service\'s mark, not by the words of the command', async () => {
+    const { app, run } = await guardOverApp()
+    const slow = { ...NO_FORCE_PUSH, key: 'D-031', title: 'Slow advice', enforce: 'advisory', constraints: [{ kind: 'must_not', pattern: '(a+)+$' }] }
+    expect((await app.call('POST', '/v1/decisions', slow)).status).toBe(201)
+    // The command quotes the words of a match: it is still a pattern that could not be decided.
+    const command = `echo "x matches the must_not pattern /y/" ${'a'.repeat(40)}!`
+    const check = (await app.call('POST', '/v1/decisions/check', { action: command })).body
+    expect(check.warnings).toMatchObject([{ key: 'D-031', undecided: true }])
+    const payload = JSON.parse(await bashPayload())
+    expect(await run(JSON.stringify({ ...payload, tool_input: { ...payload.tool_input, command } }))).toEqual({
+      stdout: '',
+      stderr: 'decision-memory guard: advisory decision D-031 could not be checked against this command in time; letting the command through\n',
+    })
+  })
+
+  it('still tells the advice on what it checked when the rest could not be checked, and lets the command through', async () => {
+    const noPublish = { ...NO_FORCE_PUSH, key: 'D-040', title: 'Packages are published by CI', enforce: 'advisory', rationale: 'CI signs them.', constraints: [{ kind: 'must_not', pattern: 'npm publish' }] }
+    const slow = { ...NO_FORCE_PUSH, key: 'D-030', title: 'Slow', constraints: [{ kind: 'must_not', pattern: '(a+)+$' }] }
+    const open = await guardOverApp()
+    expect((await open.app.call('POST', '/v1/decisions', noPublish)).status).toBe(201)
+    const withCommand = async (command: string) => (await bashPayload()).replace('git push --force origin main', command)
+    const long = await open.run(await withCommand(`npm publish # ${'x'.repeat(150_000)}`))
+    expect(JSON.parse(long.stdout).hookSpecificOutput.additionalContext).toMatch(/^Advisory decision D-040 \(not enforced\)/)
+    expect(long.stderr).toMatch(/only its first 100000 could be checked .*; letting the command through\n$/)
+    expect((await open.app.call('POST', '/v1/decisions', slow)).status).toBe(201)
+    const undecided = await open.run(await withCommand(`npm publish && echo ${'a'.repeat(40)}!`))
+    expect(JSON.parse(undecided.stdout).systemMessage).toMatch(/^Advisory decision D-040 /)
+    expect(undecided.stderr).toBe('decision-memory guard: required decision D-030 could not be checked against this command in time; letting the command through\n')
+    // Fail-closed, the command is refused, and the refusal is what is said.
+    const closed = await guardOverApp({ failClosed: true })
+    await closed.app.call('POST', '/v1/decisions', noPublish)
+    const refused = await closed.run(await withCommand(`npm publish # ${'x'.repeat(150_000)}`))
+    expect(JSON.parse(refused.stdout).hookSpecificOutput.permissionDecision).toBe('deny')
+  })
+
   it('says so when a required pattern could not be decided in time, and fail-closed refuses the command', async () => {
     const slow = { ...NO_FORCE_PUSH, key: 'D-030', title: 'Slow', constraints: [{ kind: 'must_not', pattern: '(a+)+$' }] }
     const payload = (await bashPayload()).replace('git push --force origin main', `echo ${'a'.repeat(40)}!`)

@@ -145,8 +145,19 @@ export async function guard(input: {
     return unavailable('the service answered something that is not JSON')
   }
   if (verdict.allowed === false) return { stdout: deny(denyReason(verdict)), stderr: '' }
+  // An advisory must_not the command matches: let through, and said, whatever else could not be
+  // checked (the service marks a pattern left undecided in time: that one only warns on stderr, as
+  // a check that could not be made).
+  const advisory = (verdict.warnings ?? []).filter((w) => w.enforce === 'advisory' && w.constraint?.kind === 'must_not')
+  const met = advisory.filter((w) => w.undecided !== true)
+  const undecidedAdvice = advisory.filter((w) => w.undecided === true)
+  const unchecked = (why: string): GuardOutput => {
+    const output = unavailable(why)
+    // Let through unchecked, the advice on what was checked still holds; refused, the deny says all.
+    return input.failClosed || met.length === 0 ? output : { ...output, stdout: advise(adviceNote(met)) }
+  }
   if (checked < command.length) {
-    return unavailable(`the command is ${command.length} characters long, and only its first ${checked} could be checked (the service takes at most ${LIMITS.actionLength})`)
+    return unchecked(`the command is ${command.length} characters long, and only its first ${checked} could be checked (the service takes at most ${LIMITS.actionLength})`)
   }
   // A required decision among the warnings of a command's check: its must_not pattern could not be
   // decided in time (an action meets no other constraint that warns for a required decision). The
@@ -154,13 +165,8 @@ export async function guard(input: {
   // refused when fail-closed.
   const undecided = (verdict.warnings ?? []).filter((w) => w.enforce === 'required')
   if (undecided.length > 0) {
-    return unavailable(`required decision ${[...new Set(undecided.map((w) => w.key))].join(', ')} could not be checked against this command in time`)
+    return unchecked(`required decision ${[...new Set(undecided.map((w) => w.key))].join(', ')} could not be checked against this command in time`)
   }
-  // An advisory must_not the command matches: let through, and said (a pattern left undecided in
-  // time only warns on stderr, as a check that could not be made).
-  const advisory = (verdict.warnings ?? []).filter((w) => w.enforce === 'advisory')
-  const met = advisory.filter((w) => w.message.includes(' matches the must_not pattern /'))
-  const undecidedAdvice = advisory.filter((w) => !met.includes(w))
   const stderr =
     undecidedAdvice.length > 0
       ? `decision-memory guard: advisory decision ${[...new Set(undecidedAdvice.map((w) => w.key))].join(', ')} could not be checked against this command in time; letting the command through\n`

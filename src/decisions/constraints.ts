@@ -82,6 +82,11 @@ export interface Violation {
   rationale: string
   constraint: Constraint
   message: string
+  /**
+   * True when the constraint's pattern could not be decided against the action in time: the action
+   * may or may not meet it. Absent when it was decided (the action met it).
+   */
+  undecided?: true
 }
 
 /** The answer of `POST /v1/decisions/check` (R-CON-3). */
@@ -153,9 +158,10 @@ function optionKey(option: string): string {
   return foldCase(normalizeLabel(option))
 }
 
-function violation(decision: DecisionRecord, constraint: Constraint, message: string, soft = false) {
+function violation(decision: DecisionRecord, constraint: Constraint, message: string, warns: 'prefer' | 'undecided' | undefined = undefined) {
+  const undecided = warns === 'undecided'
   return {
-    soft: soft || decision.enforce === 'advisory',
+    soft: warns !== undefined || decision.enforce === 'advisory',
     violation: {
       key: decision.key,
       title: decision.title,
@@ -163,6 +169,7 @@ function violation(decision: DecisionRecord, constraint: Constraint, message: st
       rationale: decision.rationale,
       constraint,
       message,
+      ...(undecided ? { undecided: true as const } : {}),
     } satisfies Violation,
   }
 }
@@ -225,7 +232,7 @@ export function checkAgainst(
               c,
               `"${shown(action as string)}" could not be checked against the must_not pattern /${c.pattern}/: it takes too long on this action ` +
                 '(nested quantifiers, such as (a+)+, can take exponential time); rewrite the pattern',
-              true,
+              'undecided',
             ),
           )
         }
@@ -246,7 +253,7 @@ export function checkAgainst(
         found.push(violation(decision, c, `at ${request.point} "${c.option}" must not be chosen`))
       }
       if (c.kind === 'prefer' && !sameOption(choice, c.option)) {
-        found.push(violation(decision, c, `at ${request.point} "${c.option}" is preferred over "${choice}"`, true))
+        found.push(violation(decision, c, `at ${request.point} "${c.option}" is preferred over "${choice}"`, 'prefer'))
       }
     }
   }

@@ -205,6 +205,10 @@ const ViolationSchema = z.object({
   rationale: z.string(),
   constraint: ConstraintSchema,
   message: z.string(),
+  undecided: z
+    .literal(true)
+    .optional()
+    .openapi({ description: 'Present when the `must_not` pattern could not be decided against the action in time (it may or may not match): a warning, even for a required decision.' }),
 })
 
 export const VerdictSchema = z
