@@ -199,7 +199,7 @@ function shown(text: string): string {
  */
 export function checkAgainst(
   decisions: readonly DecisionRecord[],
-  request: { action?: string | undefined; choice?: string | undefined; point?: string | undefined },
+  request: { action?: string | undefined; choice?: string | readonly string[] | undefined; point?: string | undefined },
   matchPatterns: MatchPatterns = matchPlainly,
 ): Verdict {
   const found: Array<ReturnType<typeof violation>> = []
@@ -238,22 +238,30 @@ export function checkAgainst(
         }
       }
       if (request.choice === undefined) continue
-      const choice = request.choice
+      // A multi-select choice is the options chosen together: each is within the limits, none is
+      // ruled out, and the one a decision asks for is among them.
+      const choices: readonly string[] = typeof request.choice === 'string' ? [request.choice] : request.choice
+      const chosen = choices.map((choice) => `"${choice}"`).join(', ')
       if (c.kind === 'limit' && c.value !== undefined && (decision.scope.points.length === 0 || atPoint)) {
-        const n = overLimit(choice, c.value, atPoint)
-        if (n !== undefined) {
-          found.push(violation(decision, c, `${Number.isFinite(n) ? n : normalizeLabel(choice)} is over the limit ${c.value}${c.option === undefined ? '' : ` (${c.option})`}`))
+        for (const choice of choices) {
+          const n = overLimit(choice, c.value, atPoint)
+          if (n !== undefined) {
+            found.push(violation(decision, c, `${Number.isFinite(n) ? n : normalizeLabel(choice)} is over the limit ${c.value}${c.option === undefined ? '' : ` (${c.option})`}`))
+          }
         }
       }
       if (!atPoint || c.option === undefined) continue
-      if (c.kind === 'must' && !sameOption(choice, c.option)) {
-        found.push(violation(decision, c, `at ${request.point} the choice must be "${c.option}", not "${choice}"`))
+      const option = c.option
+      const among = choices.some((choice) => sameOption(choice, option))
+      if (c.kind === 'must' && !among) {
+        const must = typeof request.choice === 'string' ? `must be "${option}", not ${chosen}` : `must include "${option}", not only ${chosen}`
+        found.push(violation(decision, c, `at ${request.point} the choice ${must}`))
       }
-      if (c.kind === 'must_not' && sameOption(choice, c.option)) {
-        found.push(violation(decision, c, `at ${request.point} "${c.option}" must not be chosen`))
+      if (c.kind === 'must_not' && among) {
+        found.push(violation(decision, c, `at ${request.point} "${option}" must not be chosen`))
       }
-      if (c.kind === 'prefer' && !sameOption(choice, c.option)) {
-        found.push(violation(decision, c, `at ${request.point} "${c.option}" is preferred over "${choice}"`, 'prefer'))
+      if (c.kind === 'prefer' && !among) {
+        found.push(violation(decision, c, `at ${request.point} "${option}" is preferred over ${chosen}`, 'prefer'))
       }
     }
   }

@@ -80,7 +80,8 @@ export interface PulseReport {
 /** A request of `POST /v1/decisions/check` (R-CON-3). */
 export interface CheckRequest extends ApplicabilityQuery, AsOf {
   action?: string | undefined
-  choice?: string | undefined
+  /** One option, or the options of a multi-select choice. */
+  choice?: string | readonly string[] | undefined
 }
 
 /**

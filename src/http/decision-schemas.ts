@@ -176,7 +176,10 @@ export const CheckBody = z
   .strictObject({
     // .meta, not .openapi: the MCP tool check_decision shows these to the model too.
     action: z.string().min(1).max(LIMITS.actionLength).optional().meta({ description: 'A shell command about to run.' }),
-    choice: LabelSchema.optional().meta({ description: 'An option about to be chosen at `point`.' }),
+    choice: z
+      .union([LabelSchema, z.array(LabelSchema).min(1).max(LIMITS.options)])
+      .optional()
+      .meta({ description: 'An option about to be chosen at `point`, or the options of a multi-select choice (checked together).' }),
     point: IdentifierSchema.optional().meta({ description: 'The decision point `choice` is made at, required with it: the `point` a recommendation or a plan gave for the question. Decisions bound to other points are left out.' }),
     task: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.task }),
     path: z.string().min(1).max(1000).optional().meta({ description: FIELD_DESCRIPTIONS.path }),

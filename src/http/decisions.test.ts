@@ -421,6 +421,27 @@ describe('POST /v1/decisions/check (R-CON-3)', () => {
     const noPoint = await call('POST', '/v1/decisions/check', { choice: 'Tier L' })
     expect(noPoint.body.error.issues[0].path).toBe('point')
   })
+
+  it('checks the options of a multi-select choice together', async () => {
+    const { call } = await createTestApp()
+    const at = (constraints: unknown[], extra: Record<string, unknown> = {}) =>
+      call('POST', '/v1/decisions', decision({ status: 'accepted', scope: { points: ['checks'] }, constraints, ...extra }))
+    await at([{ kind: 'must', option: 'Lint' }], { enforce: 'required' })
+    await at([{ kind: 'must_not', option: 'Skip tests' }], { enforce: 'required' })
+    await at([{ kind: 'prefer', option: 'Type check' }])
+    const check = async (choice: unknown) => (await call('POST', '/v1/decisions/check', { choice, point: 'checks' })).body
+    expect(await check(['Lint', 'Type check'])).toMatchObject({ allowed: true, blocked_by: [], warnings: [] })
+    const without = await check(['Unit tests (Recommended)', 'Type check'])
+    expect(without.blocked_by.map((b: any) => b.message)).toEqual(['at checks the choice must include "Lint", not only "Unit tests (Recommended)", "Type check"'])
+    const ruledOut = await check(['Lint', 'Skip tests'])
+    expect(ruledOut.blocked_by.map((b: any) => b.message)).toEqual(['at checks "Skip tests" must not be chosen'])
+    expect(ruledOut.warnings.map((w: any) => w.message)).toEqual(['at checks "Type check" is preferred over "Lint", "Skip tests"'])
+    // One option alone reads as before.
+    expect((await check('Unit tests')).blocked_by.map((b: any) => b.message)).toEqual(['at checks the choice must be "Lint", not "Unit tests"'])
+    const empty = await call('POST', '/v1/decisions/check', { choice: [], point: 'checks' })
+    expect(empty.status).toBe(400)
+    expect(empty.body.error.issues[0].path).toBe('choice')
+  })
 })
 
 describe('audits as of a past moment (R-REC-9, R-CON-3, R-CON-4, R-CON-5)', () => {
