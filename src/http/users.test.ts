@@ -108,6 +108,17 @@ describe('GET /v1/users/{user}/export', () => {
       counts: { observation: 6, session: 1, aggregate: expect.any(Number), entry: 0 },
     })
   })
+
+  it('is described in the OpenAPI document line type by line type, aggregates included', async () => {
+    const { app, call } = await seeded()
+    // The recommendation puts alice's aggregate in core, which the export then holds.
+    await call('POST', '/v1/recommendations', { ...TIER, user: 'alice' })
+    const types = new Set(parseNdjson(await (await app.request('/v1/users/alice/export')).text()).map((l) => l.type))
+    expect(types).toContain('aggregate')
+    const doc = (await (await app.request('/openapi.json')).json()) as any
+    const description: string = doc.paths['/v1/users/{user}/export'].get.description
+    for (const type of [...types, 'entry']) expect(description, type).toContain(`{"type":"${type}"`)
+  })
 })
 
 describe('DELETE /v1/users/{user}', () => {

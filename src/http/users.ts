@@ -71,7 +71,8 @@ const exportRoute = createRoute({
   summary: 'Everything held about a user, as NDJSON (R-SVC-5)',
   description:
     'One JSON object per line: first `{"type":"export","format":1,"user","exported_at"}`, then ' +
-    '`{"type":"observation","data"}`, `{"type":"session","data"}`, and `{"type":"entry","data":{"sublevel","key","value"}}` ' +
+    '`{"type":"observation","data"}`, `{"type":"session","data"}`, `{"type":"aggregate","data":{"sublevel","key","value"}}` ' +
+    'for each stored part of what has been learned per decision point (core), `{"type":"entry","data":{"sublevel","key","value"}}` ' +
     'for anything else stored about the user, and last `{"type":"end","counts":{…}}`. An export without its ' +
     '`end` line was cut short.',
   request: { params: UserParam },
