@@ -140,7 +140,7 @@ export const ContextSchema = z
       .record(
         ContextKeySchema,
         z.union([z.string().normalize('NFC').max(LIMITS.contextValueLength), z.number(), z.boolean(), z.null()], {
-          error: 'must be a string, a number, a boolean or null (a context is flat)',
+          error: 'must be a string, a finite number, a boolean or null (a context is flat)',
         }),
       )
       .refine((c) => Object.keys(c).length <= LIMITS.contextKeys, {
