@@ -1,7 +1,7 @@
 import { InputError } from '../domain/errors'
 import { identifierFlag, UsageError, parseFlags } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
-import { jsonLine } from './terminal'
+import { jsonLine, printable } from './terminal'
 
 export const TOGGLE_HELP = `decision-memory toggle --session ID [--on | --off] [--user USER] [--data DIR] [--json]
 
@@ -48,25 +48,31 @@ export async function toggleCommand(argv: string[]): Promise<number> {
     })
   } catch (error) {
     if (error instanceof InputError) {
-      process.stderr.write(`decision-memory toggle: ${error.code === 'ambiguous_session' ? whichUser(error) : error.message}\n`)
+      process.stderr.write(`decision-memory toggle: ${printable(error.code === 'ambiguous_session' ? whichUser(error) : error.message)}\n`)
       return 1
     }
     throw error
   }
   const refused = (answer.body as { error?: { code?: string; message?: string; issues?: Array<{ message?: string }> } } | null)?.error
   if (answer.status >= 400 && refused?.code === 'ambiguous_session') {
-    process.stderr.write(`decision-memory toggle: ${whichUser({ message: refused.message ?? '', issues: refused.issues ?? [] })}\n`)
+    process.stderr.write(`decision-memory toggle: ${printable(whichUser({ message: refused.message ?? '', issues: refused.issues ?? [] }))}\n`)
     return 1
   }
   if (answer.status >= 400) return failure('toggle', answer)
   const session = answer.body as { session_id: string; personalization: boolean; user: string }
   if (values.json === true) process.stdout.write(jsonLine(session))
   else {
-    process.stdout.write(
-      `personalization ${session.personalization ? 'on' : 'off'} for session ${session.session_id} (user ${session.user})\n`,
-    )
+    process.stdout.write(describeToggle(session) + '\n')
   }
   return 0
+}
+
+/**
+ * The sentence a toggle prints. The user is the store's when --user is not given, and a user may
+ * be named with bidirectional controls: shown escaped, as `why` and `preferences` show names.
+ */
+export function describeToggle(session: { session_id: string; personalization: boolean; user: string }): string {
+  return printable(`personalization ${session.personalization ? 'on' : 'off'} for session ${session.session_id} (user ${session.user})`)
 }
 
 /**
