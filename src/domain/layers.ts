@@ -35,7 +35,7 @@ function layerOf(
   staticDefault: string,
   multiSelect: boolean,
 ): Layer {
-  const preference = preferenceOf(tallies, options, asOf, alpha)
+  const preference = preferenceOf(tallies, options, asOf, alpha, !multiSelect)
   const majority = majorityOption(preference, options, staticDefault) ?? null
   return {
     observations: preference.observations,

@@ -41,13 +41,17 @@ export function learnPreference(
  * Learns the decayed preference over `options` from the tallies of a cell (or of several),
  * aged from `asOf`: the weights of each category go to the offered options it chose, or
  * elsewhere when it chose none of them. Kish's effective sample size is (Σw)²/Σw², with Σw²
- * the same power law at 2α.
+ * the same power law at 2α. Read for a single-select question (`oneChoice`), a set chosen at a
+ * multi-select question at the point is one choice, its weight shared evenly by the offered options
+ * in it: given whole to each, Opus and Sonnet chosen together 8 times were each `100%` of the
+ * choices, shares adding up to 2.
  */
 export function preferenceOf(
   tallies: Iterable<readonly [Category, Tally]>,
   options: readonly string[],
   asOf: Date,
   alpha: number,
+  oneChoice = false,
 ): Preference {
   const grid = decayGrid(alpha)
   const now = asOf.getTime()
@@ -64,16 +68,14 @@ export function preferenceOf(
     totalWeight += w
     squares += tally.weight === undefined ? 0 : decayedSumAt(tally.weight, now, 2 * alpha, grid)
     observations += tally.n
-    let offered = 0
-    for (const label of labelsOf(category)) {
-      const current = weights.get(label)
-      if (current === undefined) continue
-      offered++
-      weights.set(label, current + w)
+    const offered = labelsOf(category).filter((label) => weights.has(label))
+    const share = oneChoice && offered.length > 1 ? w / offered.length : w
+    for (const label of offered) {
+      weights.set(label, (weights.get(label) as number) + share)
       counts.set(label, (counts.get(label) ?? 0) + tally.n)
       lastChosen.set(label, Math.max(lastChosen.get(label) ?? -Infinity, tally.last))
     }
-    if (offered === 0) {
+    if (offered.length === 0) {
       elsewhereWeight += w
       elsewhereCount += tally.n
     }

@@ -665,6 +665,39 @@ describe('multi-select (R-REC-8)', () => {
   })
 })
 
+describe('a single-select question at a point where sets were chosen (R-REC-2, R-REC-8)', () => {
+  // The policy's model point is single-select unless a request says otherwise; the user once
+  // asked which models should review, and chose two, eight times.
+  const MODELS = [{ option: 'Opus' }, { option: 'Sonnet' }, { option: 'Haiku' }]
+  const both = Array.from({ length: 8 }, () =>
+    observation({ point: 'model-selection', chosen: ['Opus', 'Sonnet'], options: ['Opus', 'Sonnet', 'Haiku'], multi_select: true }),
+  )
+
+  it('counts each set as one choice shared by its options, so the shares add up to at most 1', () => {
+    const r = recommend(input({ point: 'model-selection', question: 'Which model should implement this?', header: 'Model', options: MODELS, observations: both }))
+    expect(r.multi_select).toBe(false)
+    expect(r.options.map((o) => [o.option, o.share, o.count])).toEqual([
+      ['Sonnet', 0.5, 8],
+      ['Opus', 0.5, 8],
+      ['Haiku', 0, 0],
+    ])
+    expect(r.disclosure).toBe('based on 50% of recent choices')
+    expect(r.layers.long_term.counts.reduce((sum, c) => sum + c.share, 0)).toBeCloseTo(1, 6)
+    expect(r.layers.long_term.share).toBe(0.5)
+  })
+
+  it('leaves a single choice whole beside them', () => {
+    const r = recommend(input({
+      point: 'model-selection',
+      question: 'Which model should implement this?',
+      options: MODELS,
+      observations: [...both, ...observations({ Opus: 2 }, { point: 'model-selection', options: ['Opus', 'Sonnet', 'Haiku'] })],
+    }))
+    expect(r).toMatchObject({ recommended: 'Opus', disclosure: 'based on 60% of recent choices' })
+    expect(r.options.find((o) => o.option === 'Sonnet')!.share).toBe(0.4)
+  })
+})
+
 describe('as_of (R-REC-9)', () => {
   it('ages observations from as_of', () => {
     const obs = observations({ 'Tier M': 5 }, { timestamp: '2026-06-01T10:00:00.000Z' })

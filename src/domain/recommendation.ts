@@ -222,7 +222,7 @@ export function recommend(input: RecommendationInput): Recommendation {
   // Unless the request or the policy says, a point is multi-select when its history is: a
   // multi-select history read as single-select would give shares that add up to more than 1.
   const multiSelect = input.multi_select ?? rule?.multi_select ?? [...selection.scoped.tallies.keys()].some((c) => labelsOf(c).length > 1)
-  const preference = preferenceOf(evidence.tallies, labels, input.asOf, policy.decay.alpha)
+  const preference = preferenceOf(evidence.tallies, labels, input.asOf, policy.decay.alpha, !multiSelect)
   const n = evidence.n
   const { min_observations: N, sufficient_observations: M } = policy.thresholds
   const prior = policy.confidence.prior
