@@ -1,6 +1,7 @@
-import { cellKey, contextText, labelsOf, type Category, type Cell, type CellKey, type PointView, type Tally } from './aggregate'
+import { cellKey, contextText, type Category, type Cell, type CellKey, type PointView, type Tally } from './aggregate'
 import type { Context } from './observation'
 import type { Policy } from './policy'
+import { offeredIn } from './preference'
 import { chiSquaredIndependence } from './statistics'
 
 export { contextText }
@@ -337,11 +338,12 @@ export interface Conditions {
  * The categories of the evidence that chose any of the recommended options: its support. An
  * empty multi-select recommendation (no option selected at half the rate) rests on every one.
  */
-export function supportOf(selection: EvidenceSelection, recommended: readonly string[]): Category[] {
+export function supportOf(selection: EvidenceSelection, recommended: readonly string[], options: readonly string[]): Category[] {
   const wanted = new Set(recommended)
   const categories = [...selection.basis.tallies.keys()]
   if (wanted.size === 0) return categories
-  return categories.filter((c) => labelsOf(c).some((label) => wanted.has(label)))
+  // Each label as the option offered now, in another case too, as the preference counts it.
+  return categories.filter((c) => offeredIn(c, options).some((option) => wanted.has(option)))
 }
 
 /**

@@ -1,5 +1,6 @@
 import { categoryOf, countInTally, labelsOf, type Category, type Tally } from './aggregate'
 import { decayedSumAt, decayGrid } from './decayed-sum'
+import { matchOption } from './labels'
 import type { Observation } from './observation'
 
 /** Where a choice outside the offered options (free text, or an option no longer offered) is counted. */
@@ -68,7 +69,7 @@ export function preferenceOf(
     totalWeight += w
     squares += tally.weight === undefined ? 0 : decayedSumAt(tally.weight, now, 2 * alpha, grid)
     observations += tally.n
-    const offered = labelsOf(category).filter((label) => weights.has(label))
+    const offered = offeredIn(category, options)
     const share = oneChoice && offered.length > 1 ? w / offered.length : w
     for (const label of offered) {
       weights.set(label, (weights.get(label) as number) + share)
@@ -90,6 +91,21 @@ export function preferenceOf(
     effective: squares === 0 ? 0 : (totalWeight * totalWeight) / squares,
     lastChosen,
   }
+}
+
+/**
+ * The offered options a category chose: each of its labels as it is offered, else the option it
+ * is in another case (R-CAP-3), as a choice, a policy's static default and a decision's option
+ * name one: six choices of `Tier M` are choices of `tier m` when the agent now writes it so, not
+ * "none of the 10 choices at this point was one of these options".
+ */
+export function offeredIn(category: Category, options: readonly string[]): string[] {
+  const offered = new Set<string>()
+  for (const label of labelsOf(category)) {
+    const option = options.includes(label) ? label : matchOption(label, options)
+    if (option !== undefined) offered.add(option)
+  }
+  return [...offered]
 }
 
 /** Decayed share of an option: its weight over the weight of every observation. */

@@ -665,6 +665,32 @@ describe('multi-select (R-REC-8)', () => {
   })
 })
 
+describe('options offered in another case than they were chosen (R-CAP-3, R-REC-2, R-REC-5)', () => {
+  it('counts the choices of Tier M for the option tier m, as a choice, a static default and a decision name it', () => {
+    const seed = [
+      ...observations({ 'Tier S': 3, 'Tier M': 6 }, { context: { phase: 'run' } }),
+      ...observations({ 'Tier L': 1 }, { context: { phase: 'plan' } }),
+    ]
+    const lower = [{ option: 'tier s' }, { option: 'tier m' }, { option: 'tier l' }]
+    const r = recommend(input({ options: lower, observations: seed }))
+    const asChosen = recommend(input({ observations: seed }))
+    expect(r).toMatchObject({
+      state: 'partial',
+      recommended: 'tier m',
+      disclosure: 'based on 60% of recent choices',
+      precondition: 'phase is run',
+      confidence: asChosen.confidence,
+      p: asChosen.p,
+    })
+    expect(r.options.map((o) => [o.option, o.share, o.count])).toEqual([
+      ['tier m', 0.6, 6],
+      ['tier s', 0.3, 3],
+      ['tier l', 0.1, 1],
+    ])
+    expect(r.layers.long_term).toMatchObject({ majority: 'tier m', share: 0.6 })
+  })
+})
+
 describe('a single-select question at a point where sets were chosen (R-REC-2, R-REC-8)', () => {
   // The policy's model point is single-select unless a request says otherwise; the user once
   // asked which models should review, and chose two, eight times.

@@ -268,7 +268,7 @@ export function recommend(input: RecommendationInput): Recommendation {
 
   // Preconditions (R-REC-5): from the observations that support the recommendation.
   const conditions = learning
-    ? conditionsOf(input.memory, selection, supportOf(selection, recommended), policy, input.context)
+    ? conditionsOf(input.memory, selection, supportOf(selection, recommended, labels), policy, input.context)
     : { context: [], window: null }
   // A value the context backoff found to make no difference is no contradiction (R-REC-7): the
   // choices made in it went as the others did.
