@@ -108,6 +108,23 @@ describe('learnedPreferences (R-SVC-5)', () => {
     expect(points[0]?.selection).toEqual(['__proto__', 'toString'])
   })
 
+  it('reads sets chosen before as one choice each where the point is now asked single-select, as a recommendation does', () => {
+    const models = { question: 'Which model?', header: 'Model', options: ['Opus', 'Sonnet', 'Haiku'] }
+    const points = learnedPreferences(
+      [...times(8, () => chose('model-selection', ['Opus', 'Sonnet'], { ...models, multi_select: true })), chose('model-selection', ['Haiku'], models)],
+      AS_OF,
+      policy,
+    )
+    expect(points[0]?.multi_select).toBe(false)
+    expect(points[0]?.options).toEqual([
+      { option: 'Opus', count: 8, share: 0.4444 },
+      { option: 'Sonnet', count: 8, share: 0.4444 },
+      { option: 'Haiku', count: 1, share: 0.1111 },
+    ])
+    expect(points[0]?.majority).toBe('Sonnet')
+    expect(points[0]?.share).toBe(0.4444)
+  })
+
   it('gives the selection of a multi-select point: each option chosen at least half the time', () => {
     const checks = { options: ['Lint, format', 'Unit tests', 'E2E'], multi_select: true }
     const points = learnedPreferences(

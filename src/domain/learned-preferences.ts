@@ -65,7 +65,9 @@ function learnPoint(point: string, observations: Observation[], asOf: Date, poli
   const cells = counted ?? aggregateObservations(observations, aggregationParams(policy)).cells
   const { changeTest } = selectEvidence(viewOf(cells), { asOf }, policy)
   const learned = changeTest === null ? observations : observations.filter((o) => o.timestamp >= changeTest.since)
-  const preference = learnPreference(learned, options, asOf, policy.decay.alpha)
+  // Read as the latest question asks it: at a single-select one, a set chosen earlier at a
+  // multi-select one is one choice shared by its options, as a recommendation reads it.
+  const preference = learnPreference(learned, options, asOf, policy.decay.alpha, !latest.multi_select)
   const majority = majorityOption(preference, options, staticDefault) ?? null
   let confidence: PointPreference['confidence'] = null
   if (!latest.multi_select && majority !== null) {

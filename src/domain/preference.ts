@@ -31,11 +31,12 @@ export function learnPreference(
   options: readonly string[],
   asOf: Date,
   alpha: number,
+  oneChoice = false,
 ): Preference {
   const grid = decayGrid(alpha)
   const tallies = new Map<Category, Tally>()
   for (const o of observations) countInTally(tallies, categoryOf(o.chosen), Date.parse(o.timestamp), grid)
-  return preferenceOf(tallies, options, asOf, alpha)
+  return preferenceOf(tallies, options, asOf, alpha, oneChoice)
 }
 
 /**
