@@ -34,7 +34,7 @@ import {
   type Context,
 } from './observation'
 import type { CompiledPolicy } from './policy'
-import { majorityOption, preferenceOf, shareOf } from './preference'
+import { majorityOption, offeredIn, preferenceOf, shareOf } from './preference'
 import { LIMITS } from './limits'
 
 /**
@@ -352,7 +352,7 @@ export function recommend(input: RecommendationInput): Recommendation {
   // A check-in answered otherwise: asked after answers given for them, the user chose another
   // option. Auto-resolving again at once would answer the next question as the user just said not
   // to; asked until they choose the recommended option again (or the evidence moves to theirs).
-  const disagreed = multiSelect ? undefined : checkInAnsweredOtherwise(input.memory, selection, recommended)
+  const disagreed = multiSelect ? undefined : checkInAnsweredOtherwise(input.memory, selection, recommended, labels)
   let askReason: string
   if (!input.personalization) askReason = 'personalization is off for this session'
   else if (sensitive) askReason = 'the point is sensitive: always asked'
@@ -457,7 +457,12 @@ function autoResolvedSinceLastAnswer(memory: PointView, selection: EvidenceSelec
  * reason after them); undefined otherwise, and when the last answer is not one option's alone
  * (choices made at one instant).
  */
-function checkInAnsweredOtherwise(memory: PointView, selection: EvidenceSelection, recommended: readonly string[]): string | undefined {
+function checkInAnsweredOtherwise(
+  memory: PointView,
+  selection: EvidenceSelection,
+  recommended: readonly string[],
+  options: readonly string[],
+): string | undefined {
   let last: string | undefined
   let lastAt = -Infinity
   let agreedAt = -Infinity
@@ -465,7 +470,9 @@ function checkInAnsweredOtherwise(memory: PointView, selection: EvidenceSelectio
   // chosen in another context, where another goes (a check-in answered in plan as plan goes), is no
   // answer against this one.
   for (const [category, tally] of selection.basis.tallies) {
-    const option = labelsOf(category).join(', ')
+    // As the option offered now, in another case too (`Tier M` answered, `tier m` offered), as the
+    // preference counts it; a choice of no offered option as it was said.
+    const option = offeredIn(category, options).join(', ') || labelsOf(category).join(', ')
     if (recommended.includes(option)) agreedAt = Math.max(agreedAt, tally.last)
     if (tally.last > lastAt) [last, lastAt] = [option, tally.last]
     else if (tally.last === lastAt) last = undefined

@@ -110,6 +110,18 @@ describe('POST /v1/recommendations: checking in after auto-resolved answers (ask
     expect(again.ask).toBe(false)
   })
 
+  it('takes a check-in answered Tier M for an answer of tier m, when the options are now written so', async () => {
+    const { call } = await createTestApp()
+    const observations = [
+      ...Array.from({ length: 30 }, (_, i) => ({ ...TIER, user_choice: 'Tier M', decision_id: `u-${i}`, timestamp: before(24 * HOUR) })),
+      ...Array.from({ length: 9 }, (_, i) => ({ ...TIER, user_choice: 'Tier M', decision_id: `a-${i}`, timestamp: before((20 - i) * HOUR), source: 'auto-resolved' })),
+      { ...TIER, user_choice: 'Tier M', decision_id: 'u-later', timestamp: before(HOUR) },
+    ]
+    expect((await call('POST', '/v1/observations', observations)).status).toBe(201)
+    const { body } = await call('POST', '/v1/recommendations', { ...TIER, all_options: ['tier s', 'tier m', 'tier l'] })
+    expect(body).toMatchObject({ state: 'sufficient', recommended: 'tier m', ask: false })
+  })
+
   it('auto-resolves after another option chosen last when no answer was given for the user since Tier M was last chosen', async () => {
     const body = await history(0, 'Tier S')
     expect(body).toMatchObject({ state: 'sufficient', recommended: 'Tier M', ask: false })
