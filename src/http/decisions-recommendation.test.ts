@@ -436,6 +436,17 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
     }
   })
 
+  it('cites the choices of Tier M behind tier m, when the question is now written so', async () => {
+    const app = await createTestApp()
+    await choose(app, 'Tier M', 6)
+    await choose(app, 'Tier S', 2)
+    app.clock.advance(60_000)
+    await choose(app, 'tier m', 1, { all_options: ['tier s', 'tier m', 'tier l'] })
+    const why = (await app.call('GET', '/v1/why?point=complexity-tier')).body
+    expect(why.recommendation).toMatchObject({ recommended: 'tier m', observations: 9 })
+    expect(why.observations).toHaveLength(7)
+  })
+
   it('explains a point nobody was asked at yet from the options its decisions name', async () => {
     const app = await createTestApp()
     await app.call('POST', '/v1/decisions', REQUIRED_TIER_L)
