@@ -57,3 +57,13 @@ describe('singleSelectBelief: confidence and p have their own priors', () => {
     expect(laplace.predictive('Tier M')).toBeCloseTo(7 / 13, 12)
   })
 })
+
+describe('singleSelectBelief: options alike', () => {
+  it('gives each of k options alike exactly 1/k, with no evidence or the same for each', () => {
+    const none = learnPreference([], OPTIONS, new Date(AT), 0.5)
+    for (const option of OPTIONS) expect(singleSelectBelief(none, OPTIONS, 1).probabilityOfMax(option)).toBe(1 / 3)
+    expect(singleSelectBelief(none, ['Yes', 'No'], 1).probabilityOfMax('No')).toBe(0.5)
+    const even = learnPreference(observations({ 'Tier S': 2, 'Tier M': 2, 'Tier L': 2 }), OPTIONS, new Date(AT), 0.5)
+    expect(singleSelectBelief(even, OPTIONS, 1).probabilityOfMax('Tier M')).toBe(1 / 3)
+  })
+})

@@ -71,7 +71,10 @@ export function singleSelectBelief(
       if (index < 0) return 0
       let value = cache.get(option)
       if (value === undefined) {
-        value = dirichletProbabilityOfMax(alphas, index)
+        // Every option alike (no evidence yet, or the same for each): by symmetry each is the most
+        // preferred with probability 1/k, which the numerical integral gives only to about 1e-4
+        // (0.3334 of three options).
+        value = alphas.every((a) => a === alphas[0]) ? 1 / alphas.length : dirichletProbabilityOfMax(alphas, index)
         cache.set(option, value)
       }
       return value
