@@ -131,6 +131,21 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect((await observationsOf(store2)).filter((o) => o.decision_id?.startsWith('toolu_null#')).map((o) => o.chosen)).toEqual([['Tier M']])
   })
 
+  it('a question the user wrote notes on without choosing an option ("(notes only)") records no choice, the call\'s others are kept', async () => {
+    const { call, store } = await createTestApp()
+    const METHOD = 'Which development methodology for this change?'
+    const CHECKS = 'Which checks should run before the PR?'
+    const payload = claudeCodeFixture('post-tool-use-multi')
+    // As Claude Code's picker sends it: the sentinel in answers (both copies), the notes in annotations.
+    for (const where of [payload.tool_input, payload.tool_response]) {
+      where.answers = { [METHOD]: '(notes only)', [CHECKS]: 'Unit tests' }
+      where.annotations = { [METHOD]: { notes: 'ask me again once the domain is clearer' } }
+    }
+    expect(await call('POST', HOOK, payload)).toEqual({ status: 200, body: {} })
+    const stored = await observationsOf(store)
+    expect(stored.map((o) => [o.question, o.chosen, o.other])).toEqual([[CHECKS, ['Unit tests'], null]])
+  })
+
   it('a tool_response of another shape (a string, content blocks) is read as none: the answers come from tool_input.answers', async () => {
     const { call, store } = await createTestApp()
     const text = { ...claudeCodeFixture('post-tool-use-multi'), tool_response: 'User has answered your questions: ...' }

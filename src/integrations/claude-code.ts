@@ -250,9 +250,21 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-/** A value that answers nothing: none, `null`, a blank string, an empty array of labels. */
+/**
+ * What Claude Code's picker puts in `answers` for a question the user wrote notes on without
+ * choosing an option (the notes go in `annotations`): it tells the agent "(no option selected)",
+ * and it is no choice of free text either.
+ */
+const NOTES_ONLY = '(notes only)'
+
+/** A value that answers nothing: none, `null`, a blank string, an empty array of labels, notes without a choice. */
 function answersNothing(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0)
+  return (
+    value === undefined ||
+    value === null ||
+    (typeof value === 'string' && (value.trim() === '' || value === NOTES_ONLY)) ||
+    (Array.isArray(value) && value.length === 0)
+  )
 }
 
 /**
