@@ -146,6 +146,24 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(stored.map((o) => [o.question, o.chosen, o.other])).toEqual([[CHECKS, ['Unit tests'], null]])
   })
 
+  it('a question Claude Code says went unanswered (skipped, dismissed, replied in the chat) records no choice, whatever text answers holds', async () => {
+    const { call, store } = await createTestApp()
+    const METHOD = 'Which development methodology for this change?'
+    const CHECKS = 'Which checks should run before the PR?'
+    let n = 0
+    const recorded = async (unanswered: unknown) => {
+      const id = `toolu_unanswered_${n++}`
+      const payload = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: id }
+      payload.tool_response.answers = { [METHOD]: 'The user skipped this question', [CHECKS]: 'Unit tests' }
+      payload.tool_response.annotations = { [METHOD]: { unanswered } }
+      expect(await call('POST', HOOK, payload)).toEqual({ status: 200, body: {} })
+      return (await observationsOf(store)).filter((o) => o.decision_id?.startsWith(`${id}#`)).map((o) => o.question)
+    }
+    for (const how of ['skipped', 'dismissed', 'replied_in_chat']) expect(await recorded(how)).toEqual([CHECKS])
+    // Any other value is none, as Claude Code reads it: the answer is the user's.
+    expect((await recorded('later')).sort()).toEqual([CHECKS, METHOD].sort())
+  })
+
   it('a tool_response of another shape (a string, content blocks) is read as none: the answers come from tool_input.answers', async () => {
     const { call, store } = await createTestApp()
     const text = { ...claudeCodeFixture('post-tool-use-multi'), tool_response: 'User has answered your questions: ...' }

@@ -257,6 +257,20 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 const NOTES_ONLY = '(notes only)'
 
+/**
+ * How Claude Code says a question went unanswered (`annotations[question].unanswered`, from a
+ * client that reports it): the user skipped it, closed the card, or wrote in the chat instead.
+ * Its `answers` then holds text for the agent to read, no choice. Any other value is none, as
+ * Claude Code reads it.
+ */
+const UNANSWERED = new Set(['skipped', 'replied_in_chat', 'dismissed'])
+
+function wentUnanswered(container: unknown, question: string): boolean {
+  if (!isPlainObject(container) || !isPlainObject(container.annotations)) return false
+  const annotation = Object.hasOwn(container.annotations, question) ? container.annotations[question] : undefined
+  return isPlainObject(annotation) && typeof annotation.unanswered === 'string' && UNANSWERED.has(annotation.unanswered)
+}
+
 /** A value that answers nothing: none, `null`, a blank string, an empty array of labels, notes without a choice. */
 function answersNothing(value: unknown): boolean {
   return (
@@ -301,6 +315,8 @@ function answeredQuestions(payload: ClaudeCodeHookPayload, options: HookOptions)
     // tool_response.answers is the answer; its mirror in tool_input.answers stands in where it
     // answers nothing. An answer there that this service gave itself at PreToolUse has the
     // decision_id of its auto-resolved observation, so it stays a duplicate, as in tool_response.
+    // Skipped, dismissed or answered in the chat instead: what answers holds then is text for the agent.
+    if (wentUnanswered(payload.tool_response, q.question) || wentUnanswered(payload.tool_input, q.question)) return
     const given = answerIn(response.answers, q.question)
     const [value, where] = answersNothing(given) ? [answerIn(input.answers, q.question), 'tool_input'] : [given, 'tool_response']
     if (answersNothing(value)) return
