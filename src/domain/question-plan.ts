@@ -140,11 +140,11 @@ export function presentQuestion(given: AskUserQuestion, recommendation: Recommen
     // As written, that is, but for the rationale a plan of this service appended before (with
     // personalization on, since turned off): it would tell the user why an option is recommended
     // where this answer recommends none.
+    // An option that had a description keeps one, blank when it was the rationale alone:
+    // AskUserQuestion requires every option's description, and updatedInput replaces the input.
     const own = question.options.map((o) => {
       const description = ownDescription(o.description)
-      if (description === o.description) return o
-      const { description: _stale, ...rest } = o
-      return description === undefined ? rest : { ...rest, description }
+      return description === o.description ? o : { ...o, description: description ?? '' }
     })
     const written = own.every((o, i) => o === question.options[i]) ? question : { ...question, options: own }
     const kept = new Set(recommendation.options.map((r) => r.option))
@@ -170,6 +170,8 @@ export function presentQuestion(given: AskUserQuestion, recommendation: Recommen
         : (r.description ?? own)
     const description = described !== undefined && characters(described) > LIMITS.descriptionLength ? own : described
     if (description !== undefined) shown.description = description
+    // The rationale was all it had: blank, not dropped, since AskUserQuestion requires a description.
+    else if (original.description !== undefined) shown.description = ''
     else delete shown.description
     return shown
   })

@@ -553,6 +553,32 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(options.find((o) => o.label === 'Tier M')?.description).toBe('Medium: plan, run, sync with one review.')
   })
 
+  it('an option whose description was a rationale alone keeps a blank one, which AskUserQuestion requires, no longer recommended or with personalization off', async () => {
+    const { call } = await createTestApp()
+    // Planned before with a blank description: the rationale alone (a plan_questions answer passed on).
+    const pre = claudeCodeFixture('pre-tool-use')
+    pre.tool_input.questions[0].options[1].description = ''
+    const first = (await call('POST', HOOK, pre)).body.hookSpecificOutput.updatedInput
+    expect(first.questions[0].options[0].description).toMatch(/^Recommended when /)
+    const planned = { ...pre, tool_input: first }
+    // Tier L recommended since: Tier M's rationale goes, its description stays, blank.
+    await call('POST', '/v1/observations', pastChoices(8, 'Tier L', TIER))
+    const moved = (await call('POST', HOOK, { ...planned, tool_use_id: 'toolu_blank_moved' })).body.hookSpecificOutput.updatedInput
+    const options = moved.questions[0].options as Array<{ label: string; description?: string }>
+    expect(options[0]?.label).toBe('Tier L (Recommended)')
+    expect(options.find((o) => o.label === 'Tier M')).toEqual({ label: 'Tier M', description: '' })
+    // Sensitive, so neutral: the question as written, the stale rationale taken out, the description kept.
+    const SECURITY = 'Which security review should this SPEC get?'
+    const sensitive = {
+      ...planned,
+      tool_use_id: 'toolu_blank_neutral',
+      tool_input: { questions: [{ ...first.questions[0], question: SECURITY, header: 'Security' }] },
+    }
+    const neutral = (await call('POST', HOOK, sensitive)).body.hookSpecificOutput.updatedInput
+    for (const option of neutral.questions[0].options as Array<{ description?: string }>) expect(typeof option.description).toBe('string')
+    expect(neutral.questions[0].options[0]).toEqual({ label: 'Tier M (Recommended)', description: '' })
+  })
+
   it('with choices only of options not offered now: the usual default, said so, claiming no likelihood', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/observations', pastChoices(6, 'Tier XL', { ...TIER, all_options: ['Tier XL', 'Tier XXL'] }))
