@@ -164,6 +164,30 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect((await recorded('later')).sort()).toEqual([CHECKS, METHOD].sort())
   })
 
+  it('reads a multi-select answer as Claude Code joins it now, a label holding ", " or a quote written as a JSON string', async () => {
+    const { call, store } = await createTestApp()
+    const CHECKS = 'Which checks should run before the PR?'
+    let n = 0
+    const recorded = async (answer: string, labels?: string[]) => {
+      const id = `toolu_quoted_${n++}`
+      const payload = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: id }
+      for (const where of [payload.tool_input, payload.tool_response]) {
+        if (labels !== undefined) where.questions[1].options = labels.map((label) => ({ label, description: label }))
+        where.answers = { [CHECKS]: answer }
+      }
+      expect(await call('POST', HOOK, payload)).toEqual({ status: 200, body: {} })
+      const stored = (await observationsOf(store)).find((o) => o.decision_id?.startsWith(`${id}#`))
+      return [stored?.chosen, stored?.other]
+    }
+    expect(await recorded('"Lint, format", Unit tests')).toEqual([['Lint, format', 'Unit tests'], null])
+    expect(await recorded('Unit tests, "Lint, format (Recommended)"')).toEqual([['Unit tests', 'Lint, format'], null])
+    expect(await recorded('"Use \\"strict\\"", E2E', ['Use "strict"', 'E2E', 'Loose'])).toEqual([['Use "strict"', 'E2E'], null])
+    // Joined as an older Claude Code did, the labels as they are: split by the known labels, as before.
+    expect(await recorded('Lint, format, Unit tests')).toEqual([['Lint, format', 'Unit tests'], null])
+    // A label in quotes itself, joined as it is, stays one.
+    expect(await recorded('"Fast", Safe', ['"Fast"', 'Safe'])).toEqual([['"Fast"', 'Safe'], null])
+  })
+
   it('a tool_response of another shape (a string, content blocks) is read as none: the answers come from tool_input.answers', async () => {
     const { call, store } = await createTestApp()
     const text = { ...claudeCodeFixture('post-tool-use-multi'), tool_response: 'User has answered your questions: ...' }
