@@ -188,6 +188,30 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(await recorded('"Fast", Safe', ['"Fast"', 'Safe'])).toEqual([['"Fast"', 'Safe'], null])
   })
 
+  it('questions that ask for text or a number (kind "text", "number": no options) are left out, the choices of the call recorded', async () => {
+    const { call, store } = await createTestApp()
+    const REPLICAS = 'How many replicas?'
+    const NAME = 'What should the service be called?'
+    const payload = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: 'toolu_kinds' }
+    for (const where of [payload.tool_input, payload.tool_response]) {
+      where.questions[0].kind = 'choice'
+      where.questions.splice(1, 0, { question: REPLICAS, header: 'Replicas', kind: 'number', min: 1, max: 9, options: [], multiSelect: false })
+      where.questions.push({ question: NAME, header: 'Name', kind: 'text', options: [], multiSelect: false })
+      where.answers = { ...where.answers, [REPLICAS]: '3', [NAME]: 'billing' }
+    }
+    expect(await call('POST', HOOK, payload)).toEqual({ status: 200, body: {} })
+    expect((await observationsOf(store)).map((o) => o.chosen)).toEqual(expect.arrayContaining([['TDD'], ['Lint, format', 'Unit tests']]))
+    expect(await observationsOf(store)).toHaveLength(2)
+    // Only questions of another kind: nothing to record, and nothing refused.
+    const only = { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 'toolu_kinds_only' }
+    for (const where of [only.tool_input, only.tool_response]) {
+      where.questions = [{ question: NAME, header: 'Name', kind: 'text', options: [], multiSelect: false }]
+      where.answers = { [NAME]: 'billing' }
+    }
+    expect(await call('POST', HOOK, only)).toEqual({ status: 200, body: {} })
+    expect(await observationsOf(store)).toHaveLength(2)
+  })
+
   it('a tool_response of another shape (a string, content blocks) is read as none: the answers come from tool_input.answers', async () => {
     const { call, store } = await createTestApp()
     const text = { ...claudeCodeFixture('post-tool-use-multi'), tool_response: 'User has answered your questions: ...' }

@@ -344,16 +344,38 @@ function choiceOf(value: unknown, multiSelect: boolean, labels: readonly string[
   return value as string[]
 }
 
+/**
+ * A tool input or response without its questions that are no choice: Claude Code's
+ * AskUserQuestion may ask for text or a number (`kind: "text"`, `"number"`, with no options);
+ * a question without `kind`, or of kind `choice`, is a choice. `indices` are the choice
+ * questions' places as sent, `none` says every question was of another kind.
+ */
+function choicesOnly(container: unknown): { value: unknown; indices: number[]; none: boolean } {
+  if (!isPlainObject(container) || !Array.isArray(container.questions)) return { value: container, indices: [], none: false }
+  const isChoice = (q: unknown) => !isPlainObject(q) || q.kind === undefined || q.kind === 'choice'
+  const all: unknown[] = container.questions
+  const indices = all.flatMap((q, i) => (isChoice(q) ? [i] : []))
+  if (indices.length === all.length) return { value: container, indices, none: false }
+  return { value: { ...container, questions: indices.map((i) => all[i]) }, indices, none: indices.length === 0 }
+}
+
 /** The observations of a PostToolUse, each with where its question and its answer are in the payload. */
 function answeredQuestions(payload: ClaudeCodeHookPayload, options: HookOptions): { observations: ObservationInput[]; fields: AnswerFields[] } {
   const toolUseId = requireToolUseId(payload)
-  const input = parseWith(AskUserQuestionInputSchema, payload.tool_input, 'tool_input')
+  // Questions that are no choice (a `text` or `number` kind) have no options to learn from: left
+  // out, not the whole call refused with the answers of its choice questions.
+  const asked = choicesOnly(payload.tool_input)
+  if (asked.none) return { observations: [], fields: [] }
+  const input = parseWith(AskUserQuestionInputSchema, asked.value, 'tool_input')
   // A tool_response of another shape (a string of text, an array of content blocks, as other
   // tools and Claude Code versions send) holds no questions or answers of ours: the answers are
   // then read from their mirror in tool_input.answers, rather than the whole event refused.
-  const response = parseWith(AskUserQuestionResponseSchema, isPlainObject(payload.tool_response) ? payload.tool_response : {}, 'tool_response')
+  const returned = choicesOnly(isPlainObject(payload.tool_response) ? payload.tool_response : {})
+  if (returned.none) return { observations: [], fields: [] }
+  const response = parseWith(AskUserQuestionResponseSchema, returned.value, 'tool_response')
   const questions = response.questions ?? input.questions
   const from = response.questions === undefined ? 'tool_input' : 'tool_response'
+  const at = (response.questions === undefined ? asked : returned).indices
   const answerIn = (answers: Record<string, unknown> | undefined, question: string) =>
     answers !== undefined && Object.hasOwn(answers, question) ? answers[question] : undefined
   const observations: ObservationInput[] = []
@@ -371,7 +393,7 @@ function answeredQuestions(payload: ClaudeCodeHookPayload, options: HookOptions)
     const choice = choiceOf(value, q.multiSelect !== false, q.options.map((o) => normalizeLabel(o.label)))
     if (choice === undefined) return
     observations.push(observationOf(q, choice, 'user', toolUseId, payload, options, shared))
-    fields.push({ question: `${from}.questions.${i}`, answer: `${where}.answers.${q.question}` })
+    fields.push({ question: `${from}.questions.${at[i] ?? i}`, answer: `${where}.answers.${q.question}` })
   })
   return { observations, fields }
 }
