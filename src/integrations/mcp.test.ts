@@ -147,7 +147,7 @@ describe('createMcpServer: capabilities', () => {
       recommend: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       plan_questions: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       record_choice: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
-      why: { readOnlyHint: true, openWorldHint: false },
+      why: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
       check_decision: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     })
     await client.close()

@@ -85,7 +85,7 @@ function refused(issues: Array<{ path: string; message: string }>, message: stri
  * recorded again under its `decision_id` counts once), and none reaches beyond this memory.
  */
 const WRITES = { readOnlyHint: false, destructiveHint: false, openWorldHint: false } as const
-const READS = { readOnlyHint: true, openWorldHint: false } as const
+const READS = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const
 
 /**
  * The evidence of a recommendation (R-CON-5 for observed choices): what is recommended, how
