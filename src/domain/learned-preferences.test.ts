@@ -92,6 +92,24 @@ describe('learnedPreferences (R-SVC-5)', () => {
     expect(points[0]?.first_observed).toBe('2026-06-01T00:00:00.000Z')
   })
 
+  it('counts a choice stored in another case as the option the question offers now, as a recommendation does', () => {
+    const points = learnedPreferences(
+      [
+        ...times(6, () => chose('tier', ['Tier M'], { timestamp: '2026-06-01T00:00:00.000Z' })),
+        ...times(3, () => chose('tier', ['Tier S'], { timestamp: '2026-06-01T00:00:00.000Z' })),
+        chose('tier', ['tier l'], { options: ['tier s', 'tier m', 'tier l'] }),
+      ],
+      AS_OF,
+      policy,
+    )
+    expect(points[0]?.options.map((o) => [o.option, o.count])).toEqual([
+      ['tier s', 3],
+      ['tier m', 6],
+      ['tier l', 1],
+    ])
+    expect(points[0]?.majority).toBe('tier m')
+  })
+
   it('has no single-select confidence for a multi-select point, and treats __proto__ as a label', () => {
     const points = learnedPreferences(
       [chose('checks', ['__proto__', 'toString'], { options: ['__proto__', 'toString', 'constructor'], multi_select: true })],

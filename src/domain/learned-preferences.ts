@@ -43,12 +43,14 @@ function round(value: number): number {
 
 /**
  * The options known at a point: those of the latest question first, then any chosen earlier that
- * it no longer offers, so that no past choice drops out of view.
+ * it no longer offers, so that no past choice drops out of view. A choice of an option offered now
+ * in another case (`Tier M` when the question now says `tier m`) is that option's, as a
+ * recommendation counts it, not a row of its own.
  */
 function optionsOf(observations: readonly Observation[]): string[] {
   const latest = observations[observations.length - 1] as Observation
   const options = [...latest.options]
-  for (const o of observations) for (const c of o.chosen) if (!options.includes(c)) options.push(c)
+  for (const o of observations) for (const c of o.chosen) if (!options.includes(c) && matchOption(c, options) === undefined) options.push(c)
   return options
 }
 
