@@ -15,6 +15,11 @@ export interface Preference {
   /** Decayed weight of choices outside the offered options. */
   elsewhereWeight: number
   elsewhereCount: number
+  /**
+   * Decayed weight of the choices that named offered options and, beside them, one not offered
+   * now: a multi-select set one of whose options was since reworded or dropped.
+   */
+  partlyElsewhereWeight: number
   /** Σ of all observation weights. */
   totalWeight: number
   /** Number of observations. */
@@ -62,6 +67,7 @@ export function preferenceOf(
   const lastChosen = new Map<string, number>()
   let elsewhereWeight = 0
   let elsewhereCount = 0
+  let partlyElsewhereWeight = 0
   let totalWeight = 0
   let squares = 0
   let observations = 0
@@ -80,6 +86,8 @@ export function preferenceOf(
     if (offered.length === 0) {
       elsewhereWeight += w
       elsewhereCount += tally.n
+    } else if (labelsOf(category).some((label) => !options.includes(label) && matchOption(label, options) === undefined)) {
+      partlyElsewhereWeight += w
     }
   }
   return {
@@ -87,6 +95,7 @@ export function preferenceOf(
     counts,
     elsewhereWeight,
     elsewhereCount,
+    partlyElsewhereWeight,
     totalWeight,
     observations,
     effective: squares === 0 ? 0 : (totalWeight * totalWeight) / squares,

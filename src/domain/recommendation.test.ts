@@ -573,6 +573,19 @@ describe('multi-select (R-REC-8)', () => {
     expect(r.options.slice(0, 2).every((o) => o.label.endsWith('(Recommended)'))).toBe(true)
   })
 
+  it('asks, rather than auto-resolve, when the choices named an option not offered now', () => {
+    const asked = ['Lint', 'Test', 'E2E']
+    const always = Array.from({ length: 25 }, () => observation({ chosen: ['Lint', 'Test'], options: asked }))
+    const same = recommend(input({ options: asked.map((option) => ({ option })), observations: always, multi_select: true }))
+    expect(same).toMatchObject({ state: 'sufficient', recommended: ['Lint', 'Test'], ask: false })
+    // Test reworded: its rate is unknown, not 0; {Lint} alone is no answer to give for the user.
+    const reworded = recommend(input({ options: ['Lint', 'Testing', 'E2E'].map((option) => ({ option })), observations: always, multi_select: true }))
+    expect(reworded).toMatchObject({ recommended: ['Lint'], ask: true, ask_reason: '100% of the choices here named options not offered now: asking' })
+    // A choice long ago of an option since dropped, within what auto_resolve_p leaves to doubt, does not.
+    const once = [observation({ chosen: ['Lint', 'Legacy'], options: [...asked, 'Legacy'] }), ...always]
+    expect(recommend(input({ options: asked.map((option) => ({ option })), observations: once, multi_select: true })).ask).toBe(false)
+  })
+
   it('recommends an option selected in exactly half of the choices: the rate is at least one half', () => {
     const checks = [{ option: 'Lint' }, { option: 'Unit tests' }, { option: 'E2E tests' }]
     // At one instant: Lint every time, Unit tests in 3 of 6, E2E tests in 2 of 6.

@@ -353,6 +353,13 @@ export function recommend(input: RecommendationInput): Recommendation {
   // option. Auto-resolving again at once would answer the next question as the user just said not
   // to; asked until they choose the recommended option again (or the evidence moves to theirs).
   const disagreed = multiSelect ? undefined : checkInAnsweredOtherwise(input.memory, selection, recommended, labels)
+  // At a multi-select point, an option never offered before has a selection rate of nothing, not a
+  // low one: after 25 choices of {Lint, Test}, Test reworded `Testing`, the set to answer is not
+  // {Lint}. The choices that named an option not offered now, past the share auto_resolve_p leaves
+  // to doubt, say the options changed under the evidence: asked, as a single-select point whose
+  // choices went elsewhere is (its p counts them).
+  const unoffered = multiSelect && preference.totalWeight > 0 ? (preference.elsewhereWeight + preference.partlyElsewhereWeight) / preference.totalWeight : 0
+  const reworded = unoffered > 1 - policy.ask.auto_resolve_p
   let askReason: string
   if (!input.personalization) askReason = 'personalization is off for this session'
   else if (sensitive) askReason = 'the point is sensitive: always asked'
@@ -362,6 +369,7 @@ export function recommend(input: RecommendationInput): Recommendation {
   else if (recommended.length === 0) askReason = 'no option is selected at a rate of at least one half: there is no answer to give'
   else if (checkIn) askReason = `${autoResolvedInARow} answers in a row were auto-resolved: checking in with the user`
   else if (disagreed !== undefined) askReason = `asked after answers given for them, the user last chose ${disagreed}, not ${recommended[0]}: asking again`
+  else if (reworded) askReason = `${Math.round(unoffered * 100)}% of the choices here named options not offered now: asking`
   else askReason = `sufficient evidence and p ${shownP} >= auto_resolve_p ${policy.ask.auto_resolve_p}: auto-resolve`
   const ask = !(
     input.personalization &&
@@ -371,7 +379,8 @@ export function recommend(input: RecommendationInput): Recommendation {
     shownP >= policy.ask.auto_resolve_p &&
     recommended.length > 0 &&
     !checkIn &&
-    disagreed === undefined
+    disagreed === undefined &&
+    !reworded
   )
 
   const options = presentOptions({
