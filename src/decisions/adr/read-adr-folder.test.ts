@@ -948,6 +948,23 @@ describe('status forms real repositories write', () => {
     expect(readStatusLine('2020-02-30 Accepted, supersedes ADR-0001')).toEqual({ status: 'accepted', supersedes: 'ADR-0001' })
   })
 
+  it('a day after a dash ("Accepted — 2026-05-20", "Accepted - 2026-06-26") is the status\'s day, as one before it is', () => {
+    for (const line of ['Accepted — 2026-05-20', 'Accepted – 2026-05-20', 'Accepted - 2026-05-20.', '**Accepted** — 2026-05-20 (audit campaign)', 'Accepted-2026-05-20']) {
+      expect(readStatusLine(line), line).toEqual({ status: 'accepted', date: '2026-05-20' })
+    }
+    const reading = readTexts({
+      '0001-modular-monolith.md': '# ADR-0001: Modular monolith\n\n## Status\nAccepted — 2026-01-10\n\n## Decision\nOne deployable.\n',
+      '0002-active-edit-layer.md': '# ADR-0002 — Active edit layer\n\n**Status:** Accepted — 2026-05-20\n\n## Context\n\nRouter.\n',
+      '0004-screenshots.md': '# ADR 0004: Screenshot analysis\n\nStatus: Accepted - 2026-06-26\n\n## Context\n\nUsers.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', '2026-01-10', null, null],
+      'ADR-0002': ['accepted', '2026-05-20', null, null],
+      'ADR-0004': ['accepted', '2026-06-26', null, null],
+    })
+  })
+
   it('a record that writes no "Date:" is dated by the day written with its status, in every format; a "Date:" still comes first', () => {
     const reading = readTexts({
       '0009-owner-issued-thread-settings.md':

@@ -52,8 +52,11 @@ export function readStatusLine(text: string, definitions?: LinkDefinitions): Sta
 
 /** A day before a status word, and what separates them. */
 const DAY_BEFORE = /^\[?(\d{4}-\d{2}-\d{2})\]?(?:\s*[:\u2014\u2013-]\s*|\s+)(?=\p{L})/u
-/** A day right after a status word: `Accepted (2020-05-05)`, `Accepted on 2020-05-05`, `Accepted: 2020-05-05`. */
-const DAY_AFTER = /^\p{L}+(?:\s*[(:,]\s*|\s+on\s+|\s+)(\d{4}-\d{2}-\d{2})\b/u
+/**
+ * A day right after a status word: `Accepted (2020-05-05)`, `Accepted on 2020-05-05`, `Accepted: 2020-05-05`,
+ * or after a dash, `Accepted — 2020-05-05`, `Accepted - 2020-05-05`, as a day before it may be written.
+ */
+const DAY_AFTER = /^\p{L}+(?:\s*[(:,\u2014\u2013-]\s*|\s+on\s+|\s+)(\d{4}-\d{2}-\d{2})\b/u
 
 /**
  * The link words of a supersede, as records write them (adr-tools writes "Supercedes"); one list for
