@@ -79,17 +79,24 @@ export function filled(lines: readonly Line[]): Line[] {
  * A `Name: value` field as decision logs write it: `- Status: accepted`, `* Date: 2024-01-10`,
  * `**Status:** accepted`, `- **Status**: accepted` or `Status: accepted`. HTML comments are not
  * part of the value: the log4brains and MADR 2 templates end their bullets with `<!-- optional -->`,
- * and records written from them often keep it.
+ * and records written from them often keep it. Several fields on one line, each in bold after a
+ * `|` or `·` (`**Status:** Accepted | **Date:** 2026-07-13`, `**Status:** accepted · **Date:** …`),
+ * are each a field of that line.
  */
 export function fieldOf(lines: readonly Line[], name: RegExp): { value: string; line: number } | undefined {
   for (const line of lines) {
-    const match = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?([A-Za-z][A-Za-z -]*?)(?::(?:\*\*|__)|(?:\*\*|__)?:)\s*(.*)$/.exec(line.text)
-    if (match !== null && name.test((match[1] as string).trim())) {
-      return { value: (match[2] as string).replace(/<!--.*?(-->|$)/g, '').trim(), line: line.n }
+    for (const part of line.text.split(NEXT_FIELD)) {
+      const match = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?([A-Za-z][A-Za-z -]*?)(?::(?:\*\*|__)|(?:\*\*|__)?:)\s*(.*)$/.exec(part)
+      if (match !== null && name.test((match[1] as string).trim())) {
+        return { value: (match[2] as string).replace(/<!--.*?(-->|$)/g, '').trim(), line: line.n }
+      }
     }
   }
   return undefined
 }
+
+/** A `|` or `·` and then a field in bold (`**Date:**`, `__Date__:`): where a line writes its next field. */
+const NEXT_FIELD = /\s+[|\u00b7]\s+(?=(?:\*\*|__)[A-Za-z][A-Za-z -]*?(?::(?:\*\*|__)|(?:\*\*|__):))/
 
 /** Link reference definitions, by label: `[label]: target` (labels compare case-insensitively). */
 export type LinkDefinitions = ReadonlyMap<string, string>

@@ -948,6 +948,23 @@ describe('status forms real repositories write', () => {
     expect(readStatusLine('2020-02-30 Accepted, supersedes ADR-0001')).toEqual({ status: 'accepted', supersedes: 'ADR-0001' })
   })
 
+  it('fields written on one line, each in bold after a "|" or "·" ("**Status:** Accepted | **Date:** 2026-07-13"), are each read', () => {
+    const reading = readTexts({
+      '0040-release-events.md': '# ADR-040: Release event versioning\n\n**Status:** Accepted | **Date:** 2026-07-13\n\nNamed event types.\n',
+      '0071-one-channel.md': '# ADR-0071 — One channel\n\n**Status:** Accepted · **Date:** 2026-09-20 · **Owner:** core\n\n## Context\n\nPlugins.\n',
+      '0072-two-channels.md': '# ADR-0072 — Two channels\n\n**Status:** Superseded by [ADR-0071](0071-one-channel.md) · **Date:** 2026-09-01\n\n## Context\n\nPlugins.\n',
+      '0073-bad-day.md': '# ADR-0073 — Bad day\n\n**Status:** Proposed | **Date:** 2025-05\n\n## Context\n\nX.\n',
+    })
+    // A date written so that cannot be read is said, as on a line of its own.
+    expect(reading.problems.map((p) => [p.path, p.line, p.message])).toEqual([['0073-bad-day.md', 3, '"2025-05" is not a date; the record is read without it']])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0040': ['accepted', '2026-07-13', null, null],
+      'ADR-0071': ['accepted', '2026-09-20', 'ADR-0072', null],
+      'ADR-0072': ['superseded', '2026-09-01', null, 'ADR-0071'],
+      'ADR-0073': ['proposed', null, null, null],
+    })
+  })
+
   it('a day after a dash ("Accepted — 2026-05-20", "Accepted - 2026-06-26") is the status\'s day, as one before it is', () => {
     for (const line of ['Accepted — 2026-05-20', 'Accepted – 2026-05-20', 'Accepted - 2026-05-20.', '**Accepted** — 2026-05-20 (audit campaign)', 'Accepted-2026-05-20']) {
       expect(readStatusLine(line), line).toEqual({ status: 'accepted', date: '2026-05-20' })
