@@ -370,6 +370,9 @@ describe('status words and fields', () => {
     expect(readDate('2024/03/04')).toBe('2024-03-04')
     expect(readDate('20240304')).toBe('2024-03-04')
     expect(readDate('2024-03-04T10:00:00Z')).toBe('2024-03-04')
+    // Jekyll's own form, which MADR sites built with it keep in the front matter: the offset after a space.
+    expect(readDate('2024-03-04 21:33:43 -0800')).toBe('2024-03-04')
+    expect(readDate('2024-03-04 23:30:00 -05:00')).toBe('2024-03-04')
     expect(readDate('2024-02-30')).toBeUndefined()
     expect(readDate('someday')).toBeUndefined()
   })

@@ -163,7 +163,7 @@ const WEEKDAY_BEFORE = /^\s*([a-z]{3,})\.?,?\s+(\S.*)$/i
 
 /**
  * A record's date as `YYYY-MM-DD`: from `2024-03-04`, `2024/03/04`, `2024-3-4`, `20240304`, an ISO
- * time (its day as written, whatever its offset), with the month named in English, `4 March
+ * time (its day as written, whatever its offset; a space before the offset too, `2024-03-04 21:33:43 -0800`, as Jekyll writes it), with the month named in English, `4 March
  * 2024`, `4th of March 2024` or `March 4, 2024` (records written by hand), or day first with dots,
  * `04.03.2024`; after the weekday, `Monday, 4 March 2024`, when it is that day's (a weekday that is
  * not leaves it unread: one of the two is wrong). `04/03/2024` stays unread: the 4th of March or April 3rd.
@@ -182,7 +182,7 @@ export function readDate(text: string): string | undefined {
 function readDay(text: string): string | undefined {
   const pad = (n: string) => n.padStart(2, '0')
   const numbers =
-    /^\s*(\d{4})[-/.]?(\d{2})[-/.]?(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?\s*$/.exec(text) ??
+    /^\s*(\d{4})[-/.]?(\d{2})[-/.]?(\d{2})(?:[T ][\d:.]+\s?(?:Z|[+-]\d{2}:?\d{2})?)?\s*$/.exec(text) ??
     /^\s*(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\s*$/.exec(text)
   const dotted = numbers === null ? DOTTED_DATE.exec(text) : null
   const named = numbers === null && dotted === null ? NAMED_MONTH_DATE.exec(text) : null
