@@ -44,7 +44,9 @@ function keyOfName(stem: string): string {
  * A status read from status lines (adr-tools' `## Status` section holds one per line): a
  * "Superseded by" link makes it superseded whatever else is written; otherwise the first status
  * word counts, or in a status log (a day on each line) the latest day's. Links in either direction are kept; reference links are resolved with the
- * record's `definitions`, and the definitions themselves are no status.
+ * record's `definitions`, and the definitions themselves are no status. A line that says no status
+ * (a note under it: `We discussed this with the platform team.`) is passed over, and returned in
+ * `passedOver` to be said, when another line names the status; with none, it is an unknown status.
  */
 export function statusOfLines(lines: readonly Line[], where: number, definitions?: LinkDefinitions): {
   status: DecisionStatus
@@ -55,8 +57,11 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
    * written with a status: the record's date when it writes no other.
    */
   date: string | null
+  /** The lines that say no status, passed over since another line names one. */
+  passedOver: Line[]
 } {
   let status: DecisionStatus | undefined
+  const unread: Line[] = []
   let supersedes: LinkRef | null = null
   let supersededBy: LinkRef | null = null
   let date: string | null = null
@@ -65,19 +70,24 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
   for (const line of filled(lines)) {
     if (isLinkDefinition(line.text)) continue
     const read = readStatusLine(line.text, definitions)
-    if (read === undefined) throw new UnreadableRecord(line.n, `unknown status "${line.text.trim()}"`)
+    if (read === undefined) {
+      unread.push(line)
+      continue
+    }
     if (read.supersededBy !== undefined) supersededBy = { target: read.supersededBy, line: line.n }
     if (read.supersedes !== undefined) supersedes = { target: read.supersedes, line: line.n }
     if (read.status !== undefined && (status === undefined || read.status === 'superseded')) status = read.status
     date ??= read.date ?? null
     if (read.status !== undefined && read.date !== undefined && (latest === undefined || read.date >= latest.date)) latest = { status: read.status, date: read.date }
   }
+  const first = unread[0]
+  if (status === undefined && first !== undefined) throw new UnreadableRecord(first.n, `unknown status "${first.text.trim()}"`)
   if (status === undefined) throw new UnreadableRecord(where, 'the status section names no status')
   // A status log, each step on a line with its day (`2020-01-10 Proposed`, `2020-02-01 Accepted`):
   // the latest step holds, with its day, as the last of `Proposed → Accepted` does; the first
   // would import an accepted record as a proposal nothing enforces. A "Superseded by" still wins.
-  if (latest !== undefined && status !== 'superseded') return { status: latest.status, supersedes, supersededBy, date: latest.date }
-  return { status, supersedes, supersededBy, date }
+  if (latest !== undefined && status !== 'superseded') return { status: latest.status, supersedes, supersededBy, date: latest.date, passedOver: unread }
+  return { status, supersedes, supersededBy, date, passedOver: unread }
 }
 
 /**
@@ -148,7 +158,7 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
   // line, by the day written with its status (`Accepted on 2020-05-05`); else it has no date, as in
   // MADR: the import dates the record the day it first sees it. A "Date:" that cannot be read
   // (`5 juin 2023`) is passed over as if it were not written, and said.
-  const { status, supersedes, supersededBy, date: statusDate } = statusOfLines(statusLinesOf(statusSection), statusSection.line, linkDefinitions(file.text))
+  const { status, supersedes, supersededBy, date: statusDate, passedOver } = statusOfLines(statusLinesOf(statusSection), statusSection.line, linkDefinitions(file.text))
   const unreadDates: UnreadDate[] = []
   const date = readDateField(fieldOf(record.preamble, /^date$/i), unreadDates) ?? readDateField(fieldOf(statusSection.body, /^date$/i), unreadDates) ?? statusDate
   const title = titleWithoutNumber(record.title.text.replace(/^\d+\.\s*/, ''))
@@ -168,5 +178,6 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
     origin: { path: file.path, line: record.title.line, format: 'adr-tools' },
     evidence: fileEvidence(file, 'adr-tools', file.text),
     unreadDates,
+    passedOver: passedOver.map((l) => ({ text: l.text.trim(), line: l.n })),
   }
 }

@@ -127,6 +127,7 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
     supersedes: fromPart,
     supersededBy: fromStatus,
     date: statusDate,
+    passedOver,
   } = statusField !== undefined
     ? statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line, definitions)
     : statusOfLines((statusPart as Section).body.filter((l) => !isLinkDefinition(l.text)), (statusPart as Section).line, definitions)
@@ -168,6 +169,7 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
     origin: { path: file.path, line: section.line, format: 'decisions-md' },
     evidence: fileEvidence(file, 'decisions-md', text, `, section "${section.heading}"`),
     unreadDates,
+    passedOver: passedOver.map((l) => ({ text: l.text.trim(), line: l.n })),
   }
 }
 

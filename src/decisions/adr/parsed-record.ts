@@ -42,6 +42,8 @@ export interface ParsedRecord {
   evidence: EvidenceInput[]
   /** Dates written that cannot be read (`5 juin 2023`): the record is read as if they were not written. */
   unreadDates?: UnreadDate[]
+  /** Lines of a status section that say no status, passed over since another line names one: said, not lost. */
+  passedOver?: UnreadDate[]
 }
 
 /** A date as written that cannot be read, and its line. */
@@ -62,13 +64,22 @@ export function readDateField(field: { value: string; line: number } | undefined
   return date
 }
 
-/** The problems of a record read without the dates it writes that cannot be read, at their lines. */
+/**
+ * The problems of a record read without what it writes that cannot be read, at their lines: the
+ * dates, and the lines of its status section that say no status beside one that does.
+ */
 export function unreadDateProblems(record: ParsedRecord): ImportProblem[] {
-  return (record.unreadDates ?? []).map((d) => ({
+  const dates = (record.unreadDates ?? []).map((d) => ({
     path: record.origin.path,
     line: d.line,
     message: `"${d.text}" is not a date; the record is read without it`,
   }))
+  const lines = (record.passedOver ?? []).map((l) => ({
+    path: record.origin.path,
+    line: l.line,
+    message: `unknown status "${l.text}"; passed over, the record is read as ${record.status}`,
+  }))
+  return [...dates, ...lines].sort((a, b) => a.line - b.line)
 }
 
 /** A record (or a section of a log) that cannot be read; `line` says where it went wrong. */

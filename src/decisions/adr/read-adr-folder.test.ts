@@ -951,6 +951,27 @@ describe('status forms real repositories write', () => {
     expect(readStatusLine('2020-02-30 Accepted, supersedes ADR-0001')).toEqual({ status: 'accepted', supersedes: 'ADR-0001' })
   })
 
+  it('a note under the status that says no status is passed over, and said, rather than the record left out; alone it is an unknown status', () => {
+    const adr = (n: number, status: string) => `# ${n}. Use X${n}\n\nDate: 2024-01-0${n}\n\n## Status\n\n${status}\n\n## Decision\n\nX${n}.\n`
+    const reading = readTexts({
+      '0001-use-x1.md': adr(1, 'Accepted\n\nWe discussed this with the platform team; see the meeting notes.'),
+      '0002-use-x2.md': adr(2, 'Accepted — 2024-01-02\n\nAmended by [ADR-0001](0001-use-x1.md) (2024-02-01): decisions #3\nand #4 below no longer hold.'),
+      '0003-use-x3.md': adr(3, 'Needs another round with Priya before we decide'),
+      'DECISIONS.md': '# Decisions\n\n## D-001: Use tabs\n\n### Status\n\nAccepted\n\nWe talked it over at the retro.\n\n### Context\n\nHabit.\n',
+    })
+    expect(reading.problems.map((p) => [p.path, p.line, p.message])).toEqual([
+      ['0001-use-x1.md', 9, 'unknown status "We discussed this with the platform team; see the meeting notes."; passed over, the record is read as accepted'],
+      ['0002-use-x2.md', 10, 'unknown status "and #4 below no longer hold."; passed over, the record is read as accepted'],
+      ['0003-use-x3.md', 7, 'unknown status "Needs another round with Priya before we decide"'],
+      ['DECISIONS.md', 9, 'unknown status "We talked it over at the retro."; passed over, the record is read as accepted'],
+    ])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', '2024-01-01', null, null],
+      'ADR-0002': ['accepted', '2024-01-02', null, null],
+      'D-001': ['accepted', null, null, null],
+    })
+  })
+
   it('fields written on one line, each in bold after a "|" or "·" ("**Status:** Accepted | **Date:** 2026-07-13"), are each read', () => {
     const reading = readTexts({
       '0040-release-events.md': '# ADR-040: Release event versioning\n\n**Status:** Accepted | **Date:** 2026-07-13\n\nNamed event types.\n',
