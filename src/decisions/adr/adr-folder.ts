@@ -74,7 +74,8 @@ export function formatOf(file: RecordFile): AdrFormat | undefined {
   // A closing sequence of `#`s is part of no heading's text (`## Status ##`), as parseRecord reads it;
   // some teams write the status in the heading (`## Status: Accepted`).
   if (/^##\s+status(?:\s*:.*|\s+#*)?\s*$/im.test(file.text)) return 'adr-tools'
-  if (/^\s*(?:[-*+]\s+)?(\*\*|__)?status(\*\*|__)?\s*(:|\*\*:|__:)/im.test(file.text)) return 'log4brains'
+  // Fields in a block quote under the title too (`> **Status:** Accepted`), as many records set them apart.
+  if (/^\s*(?:>\s*)*(?:[-*+]\s+)?(\*\*|__)?status(\*\*|__)?\s*(:|\*\*:|__:)/im.test(file.text)) return 'log4brains'
   return undefined
 }
 

@@ -77,7 +77,8 @@ export function filled(lines: readonly Line[]): Line[] {
 
 /**
  * A `Name: value` field as decision logs write it: `- Status: accepted`, `* Date: 2024-01-10`,
- * `**Status:** accepted`, `- **Status**: accepted` or `Status: accepted`. HTML comments are not
+ * `**Status:** accepted`, `- **Status**: accepted` or `Status: accepted`, also quoted, as many records set
+ * their fields apart under the title (`> **Status:** accepted`). HTML comments are not
  * part of the value: the log4brains and MADR 2 templates end their bullets with `<!-- optional -->`,
  * and records written from them often keep it. Several fields on one line, each in bold after a
  * `|` or `·` (`**Status:** Accepted | **Date:** 2026-07-13`, `**Status:** accepted · **Date:** …`),
@@ -86,7 +87,7 @@ export function filled(lines: readonly Line[]): Line[] {
 export function fieldOf(lines: readonly Line[], name: RegExp): { value: string; line: number } | undefined {
   for (const line of lines) {
     for (const part of line.text.split(NEXT_FIELD)) {
-      const match = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?([A-Za-z][A-Za-z -]*?)(?::(?:\*\*|__)|(?:\*\*|__)?:)\s*(.*)$/.exec(part)
+      const match = /^\s*(?:>\s*)*(?:[-*+]\s+)?(?:\*\*|__)?([A-Za-z][A-Za-z -]*?)(?::(?:\*\*|__)|(?:\*\*|__)?:)\s*(.*)$/.exec(part)
       if (match !== null && name.test((match[1] as string).trim())) {
         return { value: (match[2] as string).replace(/<!--.*?(-->|$)/g, '').trim(), line: line.n }
       }

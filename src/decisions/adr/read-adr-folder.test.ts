@@ -972,6 +972,18 @@ describe('status forms real repositories write', () => {
     })
   })
 
+  it('fields set apart in a block quote under the title ("> **Status:** accepted") are read, not the file left out as no record', () => {
+    const reading = readTexts({
+      '0001-one-session.md': '# ADR-0001 — One workbench session\n\n> **Status:** accepted\n> **Date:** 2026-06-20\n\n## Context\n\nState is split.\n\n## Decision\n\nOne session.\n',
+      '0003-harvest-ledger.md': '# ADR-003 — The harvest ledger\n\n> **Status:** Superseded by [ADR-0001](0001-one-session.md)  \n> **Date:** 2026-08-08  \n> **Affects:** overview\n\n## Context\n\nX.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', '2026-06-20', 'ADR-0003', null],
+      'ADR-0003': ['superseded', '2026-08-08', null, 'ADR-0001'],
+    })
+  })
+
   it('fields written on one line, each in bold after a "|" or "·" ("**Status:** Accepted | **Date:** 2026-07-13"), are each read', () => {
     const reading = readTexts({
       '0040-release-events.md': '# ADR-040: Release event versioning\n\n**Status:** Accepted | **Date:** 2026-07-13\n\nNamed event types.\n',
