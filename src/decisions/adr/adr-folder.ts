@@ -64,18 +64,34 @@ function notARecord(name: string): boolean {
 }
 
 /**
- * The format of a file: `DECISIONS.md` (or `DECISIONS-2023.md`, …) is a section-based log; front matter is MADR; a
+ * The format of a file: `DECISIONS.md` (or `DECISIONS-2023.md`, …) is a section-based log; front matter is MADR (but
+ * front matter with no `status` on a record whose body writes one, which is read by its body); a
  * `## Status` (or `## Status: Accepted`) section is adr-tools; a `- Status:` bullet is log4brains (or MADR 2.x), and so is a
  * `**Status:** Accepted` (or plain `Status:`) line, as many hand-written records put it under the title.
  */
 export function formatOf(file: RecordFile): AdrFormat | undefined {
   if (/^decisions([-_.][^/]*)?\.md$/i.test(file.name)) return 'decisions-md'
-  if (/^---\s*$/m.test(file.text.split(/\r?\n/, 1)[0] ?? '')) return 'madr'
+  // Front matter with a status is MADR's; front matter a site generator wants (Jekyll's `layout`,
+  // `nav_order`) on a record that writes its status in the body is read by the body's format.
+  const frontMatter = /^---\s*$/.test(file.text.split(/\r?\n/, 1)[0] ?? '')
+  if (frontMatter && (hasStatusKey(file.text) || bodyFormatOf(file.text) === undefined)) return 'madr'
+  return bodyFormatOf(file.text)
+}
+
+/** Whether a record's front matter has a `status` key (at its top level). */
+function hasStatusKey(text: string): boolean {
+  const lines = text.split(/\r?\n/)
+  const end = lines.findIndex((l, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(l))
+  return lines.slice(1, end === -1 ? lines.length : end).some((l) => /^status\s*:/i.test(l))
+}
+
+/** The format a record's body is written in, by its status: a `## Status` section, or `Status:` fields. */
+function bodyFormatOf(text: string): AdrFormat | undefined {
   // A closing sequence of `#`s is part of no heading's text (`## Status ##`), as parseRecord reads it;
   // some teams write the status in the heading (`## Status: Accepted`).
-  if (/^##\s+status(?:\s*:.*|\s+#*)?\s*$/im.test(file.text)) return 'adr-tools'
+  if (/^##\s+status(?:\s*:.*|\s+#*)?\s*$/im.test(text)) return 'adr-tools'
   // Fields in a block quote under the title too (`> **Status:** Accepted`), as many records set them apart.
-  if (/^\s*(?:>\s*)*(?:[-*+]\s+)?(\*\*|__)?status(\*\*|__)?\s*(:|\*\*:|__:)/im.test(file.text)) return 'log4brains'
+  if (/^\s*(?:>\s*)*(?:[-*+]\s+)?(\*\*|__)?status(\*\*|__)?\s*(:|\*\*:|__:)/im.test(text)) return 'log4brains'
   return undefined
 }
 
