@@ -934,6 +934,13 @@ describe('status forms real repositories write', () => {
     expect(readStatusLine('Obsolete')).toEqual({ status: 'deprecated' })
   })
 
+  it('an arrow before a link line points at it, as a bullet would ("-> Supercedes [5. …](0005-….md)")', () => {
+    expect(readStatusLine('-> Supercedes [5. Dedicated service](0005-dedicated-service.md)')).toEqual({ supersedes: '0005-dedicated-service.md' })
+    expect(readStatusLine('→ Superseded by [7. Use Y](0007-use-y.md)')).toEqual({ status: 'superseded', supersededBy: '0007-use-y.md' })
+    // Between two statuses it is still a step.
+    expect(readStatusLine('Proposed -> Accepted')).toEqual({ status: 'accepted' })
+  })
+
   it('a date written with the status ("2020-05-05 Accepted", "Accepted (2020-05-05)", "Accepted on 2020-05-05") is no part of it: it is its day', () => {
     for (const line of ['2020-05-05 Accepted', '2020-05-05: Accepted', '[2020-05-05] Accepted', 'Accepted (2020-05-05)', 'Accepted on 2020-05-05.', 'Accepted 2020-05-05', '**Accepted** (2020-05-05)']) {
       expect(readStatusLine(line), line).toEqual({ status: 'accepted', date: '2020-05-05' })

@@ -36,6 +36,8 @@ export interface StatusLine {
 export function readStatusLine(text: string, definitions?: LinkDefinitions): StatusLine | undefined {
   const plain = text
     .replace(/^\s*[-*+]\s+/, '')
+    // An arrow that points at the line, as a bullet would (`-> Supercedes [5. …](0005-….md)`).
+    .replace(LEADING_ARROW, '')
     // Emphasis and code marks; an underscore inside a word (`0005_use_x.md`) is none (CommonMark).
     .replace(/[*`]/g, '')
     .replace(/(^|[^\p{L}\p{N}_])_+|_+(?=[^\p{L}\p{N}_]|$)/gu, '$1')
@@ -49,6 +51,9 @@ export function readStatusLine(text: string, definitions?: LinkDefinitions): Sta
   const rest = before === null ? plain : plain.slice(before[0].length)
   return readStatusWords(rest, before?.[1], definitions)
 }
+
+/** An arrow before a line's words: no step of a status that moved on, for none came before it. */
+const LEADING_ARROW = /^\s*(?:\u2192|\u27f6|\u2794|\u279c|\u21d2|->|=>)\s*/
 
 /** A day before a status word, and what separates them. */
 const DAY_BEFORE = /^\[?(\d{4}-\d{2}-\d{2})\]?(?:\s*[:\u2014\u2013-]\s*|\s+)(?=\p{L})/u
