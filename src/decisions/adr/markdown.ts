@@ -135,8 +135,10 @@ function fileOf(target: string): string {
  * A link within the page (`[D-002](#d-002-use-spaces)`) or to no definition names its text.
  */
 export function linkTarget(text: string, definitions: LinkDefinitions = new Map()): string {
-  const link = /\[([^\]]*)\]\(([^)\s]+)[^)]*\)/.exec(text)
-  if (link !== null) return fileOf(decoded(link[2] as string)) || (link[1] as string).trim()
+  // A destination in angle brackets (`[8. Use H](<0008-use-h.md>)`, `(<0008 use h.md>)`), as CommonMark
+  // and editors write one that may hold spaces, is the name between them.
+  const link = /\[([^\]]*)\]\((?:<([^>\n]*)>|([^)\s]+))[^)]*\)/.exec(text)
+  if (link !== null) return fileOf(decoded((link[2] ?? link[3]) as string)) || (link[1] as string).trim()
   const reference = /\[([^\]]*)\](?:\s?\[([^\]]*)\])?/.exec(text)
   if (reference === null) return fileOf(text)
   const label = (reference[2] || reference[1]) as string

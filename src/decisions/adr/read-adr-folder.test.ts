@@ -934,6 +934,18 @@ describe('status forms real repositories write', () => {
     expect(readStatusLine('Obsolete')).toEqual({ status: 'deprecated' })
   })
 
+  it('a link whose destination is in angle brackets ("[8. Use H](<0008-use-h.md>)") names the file between them', () => {
+    expect(readStatusLine('Superceded by [8. Use H](<0008-use-h.md>)')).toEqual({ status: 'superseded', supersededBy: '0008-use-h.md' })
+    expect(readStatusLine('Supercedes [2. Use B](<0002 use b.md>)')).toEqual({ supersedes: '0002 use b.md' })
+    const adr = (n: number, status: string) => `# ${n}. Use X${n}\n\nDate: 2024-01-0${n}\n\n## Status\n\n${status}\n\n## Decision\n\nX${n}.\n`
+    const reading = readTexts({
+      '0007-use-x7.md': adr(7, 'Superceded by [8. Use X8](<0008-use-x8.md>)'),
+      '0008-use-x8.md': adr(8, 'Accepted'),
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({ 'ADR-0007': ['superseded', '2024-01-07', null, 'ADR-0008'], 'ADR-0008': ['accepted', '2024-01-08', 'ADR-0007', null] })
+  })
+
   it('an arrow before a link line points at it, as a bullet would ("-> Supercedes [5. …](0005-….md)")', () => {
     expect(readStatusLine('-> Supercedes [5. Dedicated service](0005-dedicated-service.md)')).toEqual({ supersedes: '0005-dedicated-service.md' })
     expect(readStatusLine('→ Superseded by [7. Use Y](0007-use-y.md)')).toEqual({ status: 'superseded', supersededBy: '0007-use-y.md' })
