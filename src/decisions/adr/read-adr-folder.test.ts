@@ -934,6 +934,23 @@ describe('status forms real repositories write', () => {
     expect(readStatusLine('Obsolete')).toEqual({ status: 'deprecated' })
   })
 
+  it('a record "partially superseded by" another still holds in the rest: its status stands and no successor replaces it', () => {
+    for (const line of ['Accepted, partially superseded by ADR-0009', 'Accepted, partially superseded by [ADR 0005](0005-x.md) (§1 layout)', '**Accepted, partially superseded by [ADR 0005](0005-x.md)**', 'accepted (partly superseded by ADR-0002)']) {
+      expect(readStatusLine(line), line).toEqual({ status: 'accepted' })
+    }
+    expect(readStatusLine('Partially superseded by ADR-0009')).toEqual({})
+    expect(readStatusLine('Partially superseded by [ADR-0009](0009-x.md)')).toEqual({})
+    // Whole, it is still a supersede.
+    expect(readStatusLine('Accepted, superseded by ADR-0009')).toEqual({ status: 'superseded', supersededBy: 'ADR-0009' })
+    const adr = (n: number, status: string) => `# ${n}. Use X${n}\n\nDate: 2024-01-0${n}\n\n## Status\n\n${status}\n\n## Decision\n\nX${n}.\n`
+    const reading = readTexts({
+      '0001-use-x1.md': adr(1, 'Accepted, partially superseded by [ADR 0002](0002-use-x2.md) (§1 layout, §4 storage).'),
+      '0002-use-x2.md': adr(2, 'Accepted'),
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({ 'ADR-0001': ['accepted', '2024-01-01', null, null], 'ADR-0002': ['accepted', '2024-01-02', null, null] })
+  })
+
   it('a link whose destination is in angle brackets ("[8. Use H](<0008-use-h.md>)") names the file between them', () => {
     expect(readStatusLine('Superceded by [8. Use H](<0008-use-h.md>)')).toEqual({ status: 'superseded', supersededBy: '0008-use-h.md' })
     expect(readStatusLine('Supercedes [2. Use B](<0002 use b.md>)')).toEqual({ supersedes: '0002 use b.md' })

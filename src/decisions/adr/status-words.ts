@@ -77,6 +77,8 @@ const SUPERSEDES_LINE = new RegExp(String.raw`^${SUPERSEDES}\s*:?\s*(.+)$`, 'i')
 
 function readStatusWords(plain: string, dayBefore: string | undefined, definitions?: LinkDefinitions): StatusLine | undefined {
   const words = plain.replace(/^\[|\]$/g, '').replace(BADGE, '').toLowerCase()
+  // Replaced in part, the record still holds in the rest: a link that changes no status, as "Amended by" is.
+  if (PARTLY.test(words)) return {}
   const superseded = SUPERSEDED_BY_LINE.exec(plain)
   if (superseded !== null) return { status: 'superseded', supersededBy: linkTarget(superseded[1] as string, definitions) }
   const supersedes = SUPERSEDES_LINE.exec(plain)
@@ -115,6 +117,9 @@ function statusMovedOn(plain: string, definitions?: LinkDefinitions): StatusLine
   return { ...Object.assign({}, ...links), ...(last === undefined ? {} : { status: last.status }), ...(last?.date === undefined ? {} : { date: last.date }) }
 }
 
+/** A supersede in part (`Partially superseded by ADR-0009`): the record still holds in the rest. */
+const PARTLY = new RegExp(String.raw`^(?:partially|partly)\s+(?:${SUPERSEDED_BY}|${SUPERSEDES})\b`, 'i')
+
 /** A link word after a status on its line: `Accepted, Supersedes [...]`, `Deprecated; superseded by [...]`. */
 const LINK_AFTER_STATUS = new RegExp(String.raw`^(.+?)\s*(?:[,;:.(\u2014\u2013]|\s-|\s)\s*(${SUPERSEDED_BY}\b|${SUPERSEDES}\b)(.*)$`, 'i')
 
@@ -139,6 +144,8 @@ function statusWithLink(plain: string, definitions?: LinkDefinitions): StatusLin
   const named = NAMED_RECORD.exec(rest)
   const head = readStatusLine(match[1] as string, definitions)
   if (named === null || head?.status === undefined) return undefined
+  // `Accepted, partially superseded by ADR-0009`: still accepted, in the rest; no successor replaces it.
+  if (/\b(?:partially|partly)$/i.test(match[1] as string)) return head
   const target = (named[1] as string).startsWith('[') ? linkTarget(rest, definitions) : (named[1] as string)
   return /\bby$/i.test(match[2] as string)
     ? { ...head, status: 'superseded', supersededBy: target }
