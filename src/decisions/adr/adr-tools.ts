@@ -154,13 +154,20 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
   if (record.title === null) throw new UnreadableRecord(1, 'no "# N. Title" heading')
   const statusSection = sectionNamed(record, STATUS_HEADING)
   if (statusSection === undefined) throw new UnreadableRecord(record.title.line, 'no "## Status" section')
-  // A record that writes its fields under "## Status" dates itself there; one that writes no "Date:"
+  // A record that writes its fields under "## Status" dates itself there, or in a "## Date" section; one that writes no "Date:"
   // line, by the day written with its status (`Accepted on 2020-05-05`); else it has no date, as in
   // MADR: the import dates the record the day it first sees it. A "Date:" that cannot be read
   // (`5 juin 2023`) is passed over as if it were not written, and said.
   const { status, supersedes, supersededBy, date: statusDate, passedOver } = statusOfLines(statusLinesOf(statusSection), statusSection.line, linkDefinitions(file.text))
   const unreadDates: UnreadDate[] = []
-  const date = readDateField(fieldOf(record.preamble, /^date$/i), unreadDates) ?? readDateField(fieldOf(statusSection.body, /^date$/i), unreadDates) ?? statusDate
+  // Some records give the date a section of its own, as the status has (`## Date`, then `2025-09-26`).
+  const dateLine = filled(sectionNamed(record, /^date$/i)?.body ?? [])[0]
+  const dateSection = dateLine === undefined ? undefined : { value: dateLine.text.trim(), line: dateLine.n }
+  const date =
+    readDateField(fieldOf(record.preamble, /^date$/i), unreadDates) ??
+    readDateField(fieldOf(statusSection.body, /^date$/i), unreadDates) ??
+    readDateField(dateSection, unreadDates) ??
+    statusDate
   const title = titleWithoutNumber(record.title.text.replace(/^\d+\.\s*/, ''))
   const text = (name: RegExp) => textOf((sectionNamed(record, name)?.body ?? []).filter((l) => !isLinkDefinition(l.text)))
   const decision = text(/^decision$/i)

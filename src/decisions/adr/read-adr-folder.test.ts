@@ -934,6 +934,20 @@ describe('status forms real repositories write', () => {
     expect(readStatusLine('Obsolete')).toEqual({ status: 'deprecated' })
   })
 
+  it('a "## Date" section, as the status has its own, dates the record; one that cannot be read is said', () => {
+    const reading = readTexts({
+      '0003-api-keys.md': '# ADR-003: API Key Security\n\n## Status\nAccepted\n\n## Date\n2025-09-26\n\n## Context\nKeys.\n',
+      '0045-glyphs.md': '# ADR-045: Ten radicals\n\n## Status\n\nApproved\n\n## Date\n\n2026-04-22\n\n## Context\n\nGlyphs.\n',
+      '0046-bad-day.md': '# ADR-046: Bad day\n\n## Status\n\nAccepted\n\n## Date\n\nsoon\n\n## Context\n\nX.\n',
+    })
+    expect(reading.problems.map((p) => [p.path, p.line, p.message])).toEqual([['0046-bad-day.md', 9, '"soon" is not a date; the record is read without it']])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0003': ['accepted', '2025-09-26', null, null],
+      'ADR-0045': ['accepted', '2026-04-22', null, null],
+      'ADR-0046': ['accepted', null, null, null],
+    })
+  })
+
   it('a record "partially superseded by" another still holds in the rest: its status stands and no successor replaces it', () => {
     for (const line of ['Accepted, partially superseded by ADR-0009', 'Accepted, partially superseded by [ADR 0005](0005-x.md) (§1 layout)', '**Accepted, partially superseded by [ADR 0005](0005-x.md)**', 'accepted (partly superseded by ADR-0002)']) {
       expect(readStatusLine(line), line).toEqual({ status: 'accepted' })
