@@ -934,6 +934,15 @@ describe('status forms real repositories write', () => {
     expect(readStatusLine('Obsolete')).toEqual({ status: 'deprecated' })
   })
 
+  it('a status struck out no longer holds: the line says what is not struck ("~~Accepted~~ → **Superseded by [5. …](…)**")', () => {
+    expect(readStatusLine('~~Accepted~~ → **Superseded by [ADR-0005](./0005-new-approach.md)**')).toEqual({ status: 'superseded', supersededBy: '0005-new-approach.md' })
+    expect(readStatusLine('~~accepted~~ — **superseded by [ADR-0015](0015-drafts.md)**')).toEqual({ status: 'superseded', supersededBy: '0015-drafts.md' })
+    expect(readStatusLine('~~Accepted~~ **Superseded by ADR-006**')).toEqual({ status: 'superseded', supersededBy: 'ADR-006' })
+    expect(readStatusLine('~~Accepted~~ Deprecated (Console→Hub, #140)')).toEqual({ status: 'deprecated' })
+    expect(readStatusLine('**Proposed** | ~~Accepted~~ | ~~Deprecated~~ | ~~Superceded~~')).toEqual({ status: 'proposed' })
+    expect(readStatusLine('~~Proposed~~ | **Accepted** | ~~Deprecated~~ | ~~Superceded~~')).toEqual({ status: 'accepted' })
+  })
+
   it('a "## Date" section, as the status has its own, dates the record; one that cannot be read is said', () => {
     const reading = readTexts({
       '0003-api-keys.md': '# ADR-003: API Key Security\n\n## Status\nAccepted\n\n## Date\n2025-09-26\n\n## Context\nKeys.\n',

@@ -35,6 +35,9 @@ export interface StatusLine {
  */
 export function readStatusLine(text: string, definitions?: LinkDefinitions): StatusLine | undefined {
   const plain = text
+    // A status struck out no longer holds (`~~Accepted~~ → **Superseded by [5. …](0005-….md)**`,
+    // `**Proposed** | ~~Accepted~~ | ~~Deprecated~~`): the line says what is not struck, with what joined it.
+    .replace(STRUCK, '')
     .replace(/^\s*[-*+]\s+/, '')
     // An arrow that points at the line, as a bullet would (`-> Supercedes [5. …](0005-….md)`).
     .replace(LEADING_ARROW, '')
@@ -51,6 +54,9 @@ export function readStatusLine(text: string, definitions?: LinkDefinitions): Sta
   const rest = before === null ? plain : plain.slice(before[0].length)
   return readStatusWords(rest, before?.[1], definitions)
 }
+
+/** Struck-out text (`~~Accepted~~`) and the separator after it (`|`, `,`, a dash or an arrow). */
+const STRUCK = /~~[^~]*~~\s*(?:[|,;:\u2014\u2013]|->|=>|\u2192)?\s*/g
 
 /** An arrow before a line's words: no step of a status that moved on, for none came before it. */
 const LEADING_ARROW = /^\s*(?:\u2192|\u27f6|\u2794|\u279c|\u21d2|->|=>)\s*/
