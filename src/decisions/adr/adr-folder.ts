@@ -183,15 +183,18 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
 
   function resolve(record: ParsedRecord, ref: LinkRef | null, field: string): string | null {
     if (ref === null) return null
-    const target = ref.target.normalize('NFC').toLowerCase()
+    // The end of a sentence is no part of the name: `Superseded by ADR-0009.`, `Superseded by ADR 8;`.
+    const written = ref.target.trim().replace(/[.,;:!]+$/, '')
+    const target = written.normalize('NFC').toLowerCase()
     const byFile = fileKeys.get(target) ?? fileKeys.get(`${target}.md`)
-    const number = /^(?:adr[-_\s]*)?(\d{1,5})$/i.exec(ref.target.trim())
+    const number = /^(?:adr[-_\s]*)?(\d{1,5})$/i.exec(written)
     // A link to `0005-use-x.md` after the record was renamed `0005-use-y.md` (its title changed):
     // the number is the record's, as its key says, whatever the slug after it.
     const renamed = byFile === undefined && dateOfFileName(target) === null ? /^(\d{1,5})-[^/]*\.md$/.exec(target) : null
     const candidates = [
       byFile,
       ref.target,
+      written,
       number === null ? undefined : numberedKey(Number(number[1])),
       keyOfHeading(ref.target),
       renamed === null ? undefined : numberedKey(Number(renamed[1])),

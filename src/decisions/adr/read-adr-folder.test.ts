@@ -934,6 +934,23 @@ describe('status forms real repositories write', () => {
     expect(readStatusLine('Obsolete')).toEqual({ status: 'deprecated' })
   })
 
+  it('a record named at the end of a sentence ("Superseded by ADR-0009.") is named without its full stop', () => {
+    const adr = (n: number, status: string) => `# ${n}. Use X${n}\n\nDate: 2024-01-0${n}\n\n## Status\n\n${status}\n\n## Decision\n\nX${n}.\n`
+    const reading = readTexts({
+      '0001-use-x1.md': adr(1, 'Superseded by ADR-0002.'),
+      '0002-use-x2.md': adr(2, 'Accepted'),
+      '0003-use-x3.md': adr(3, 'Superseded by ADR 4.'),
+      '0004-use-x4.md': adr(4, 'Accepted'),
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['superseded', '2024-01-01', null, 'ADR-0002'],
+      'ADR-0002': ['accepted', '2024-01-02', 'ADR-0001', null],
+      'ADR-0003': ['superseded', '2024-01-03', null, 'ADR-0004'],
+      'ADR-0004': ['accepted', '2024-01-04', 'ADR-0003', null],
+    })
+  })
+
   it('a status struck out no longer holds: the line says what is not struck ("~~Accepted~~ → **Superseded by [5. …](…)**")', () => {
     expect(readStatusLine('~~Accepted~~ → **Superseded by [ADR-0005](./0005-new-approach.md)**')).toEqual({ status: 'superseded', supersededBy: '0005-new-approach.md' })
     expect(readStatusLine('~~accepted~~ — **superseded by [ADR-0015](0015-drafts.md)**')).toEqual({ status: 'superseded', supersededBy: '0015-drafts.md' })
