@@ -130,6 +130,9 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
   const formats: FolderReading['formats'] = {}
   const logs: FolderReading['logs'] = []
   const fileKeys = new Map<string, string>()
+  // The keys of the files named by a number in another form than `NNNN-slug.md` (`ADR-002-use-b.md`,
+  // `adr-003-….md`, `0005_use_e.md`), which keep their names as keys, by number: `ADR-002` names one.
+  const otherNumbered = new Map<number, string[]>()
   for (const f of [...files].sort((a, b) => a.name.localeCompare(b.name))) {
     if (!/\.md$/i.test(f.name) || notARecord(f.name)) {
       skipped.push(f.path)
@@ -152,6 +155,11 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     if (reading.keys !== undefined) logs.push({ path: f.path, keys: reading.keys })
     // In NFC, as the link is looked up: macOS may give a name decomposed that the link spells composed.
     if (format !== 'decisions-md') fileKeys.set(f.name.normalize('NFC').toLowerCase(), keyOfFile(f.name))
+    const numberedName = format === 'decisions-md' || dateOfFileName(f.name) !== null ? null : /^(?:adr[-_]?)?(\d{1,5})[-_]/i.exec(f.name)
+    if (numberedName !== null) {
+      const n = Number(numberedName[1])
+      otherNumbered.set(n, [...(otherNumbered.get(n) ?? []), keyOfFile(f.name)])
+    }
   }
   // One key in two places (two branches that each added their 0005-….md, a section copied in a
   // log): neither is the record, and whichever were taken would overwrite what the other stored,
@@ -173,12 +181,17 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
 
   /**
    * The key of the record numbered `n`, as people write it in words (`ADR 5`, `ADR-0005`, `adr 0005`):
-   * a file's `ADR-0005`, else a log's key written with other zeros (`ADR-005`).
+   * a file's `ADR-0005`, else a log's key written with other zeros (`ADR-005`), else the key of the one
+   * file named by the number otherwise (`ADR-005-use-x.md`, `0005_use_x.md`).
    */
   function numberedKey(n: number): string {
     const padded = `ADR-${String(n).padStart(4, '0')}`
     if (keys.has(padded) || twice.has(padded)) return padded
-    return [...keys, ...twice].find((k) => /^ADR-\d+$/.test(k) && Number(k.slice(4)) === n) ?? padded
+    const logged = [...keys, ...twice].find((k) => /^ADR-\d+$/.test(k) && Number(k.slice(4)) === n)
+    if (logged !== undefined) return logged
+    // Else the one file named by that number in another form (`ADR-002-use-b.md`), when only one is.
+    const named = otherNumbered.get(n) ?? []
+    return named.length === 1 ? (named[0] as string) : padded
   }
 
   function resolve(record: ParsedRecord, ref: LinkRef | null, field: string): string | null {

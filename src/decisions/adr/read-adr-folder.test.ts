@@ -934,6 +934,31 @@ describe('status forms real repositories write', () => {
     expect(readStatusLine('Obsolete')).toEqual({ status: 'deprecated' })
   })
 
+  it('a record named by its number ("Superseded by ADR-002") is found in a file numbered another way (ADR-002-use-b.md, adr-004-….md, 0006_use_f.md)', () => {
+    const adr = (title: string, status: string) => `# ${title}\n\nDate: 2024-01-01\n\n## Status\n\n${status}\n\n## Context\n\nC.\n`
+    const reading = readTexts({
+      'ADR-001-use-a.md': adr('ADR-001: Use A', 'Superseded by ADR-002'),
+      'ADR-002-use-b.md': adr('ADR-002: Use B', 'Accepted'),
+      'adr-003-use-c.md': adr('ADR-003: Use C', 'Superseded by ADR 4'),
+      'adr-004-use-d.md': adr('ADR-004: Use D', 'Accepted'),
+      '0005_use_e.md': adr('5. Use E', 'Superseded by ADR-0006'),
+      '0006_use_f.md': adr('6. Use F', 'Accepted'),
+      // Two files of one number: the number names neither.
+      'ADR-007-use-g.md': adr('ADR-007: Use G', 'Superseded by ADR-008'),
+      'ADR-008-use-h.md': adr('ADR-008: Use H', 'Accepted'),
+      'adr-008-use-h2.md': adr('ADR-008: Use H2', 'Accepted'),
+    })
+    expect(reading.problems.map((p) => [p.path, p.message])).toEqual([['ADR-007-use-g.md', 'superseded by "ADR-008" names no record in this folder; the link is left out']])
+    expect(summary(reading.records)).toMatchObject({
+      'ADR-001-use-a': ['superseded', '2024-01-01', null, 'ADR-002-use-b'],
+      'ADR-002-use-b': ['accepted', '2024-01-01', 'ADR-001-use-a', null],
+      'adr-003-use-c': ['superseded', '2024-01-01', null, 'adr-004-use-d'],
+      'adr-004-use-d': ['accepted', '2024-01-01', 'adr-003-use-c', null],
+      '0005_use_e': ['superseded', '2024-01-01', null, '0006_use_f'],
+      '0006_use_f': ['accepted', '2024-01-01', '0005_use_e', null],
+    })
+  })
+
   it('a record named at the end of a sentence ("Superseded by ADR-0009.") is named without its full stop', () => {
     const adr = (n: number, status: string) => `# ${n}. Use X${n}\n\nDate: 2024-01-0${n}\n\n## Status\n\n${status}\n\n## Decision\n\nX${n}.\n`
     const reading = readTexts({
