@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { readRecordFolder } from './adr-folder'
@@ -414,6 +416,28 @@ describe('status words and fields', () => {
 function readTexts(files: Record<string, string>) {
   return readRecordFolder(Object.entries(files).map(([name, text]) => ({ path: name, name, bytes: new TextEncoder().encode(text) })))
 }
+
+describe('files of a folder that are not .md', () => {
+  it('a record saved without its .md, or as .markdown, is said, not passed over as an image is', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'adr-'))
+    try {
+      const adr = '# 16. Handle concurrent git operations\n\nDate: 2021-05-04\n\n## Status\n\nAccepted\n\n## Decision\n\nOne worker.\n'
+      await writeFile(join(dir, '0015-remove-postgres.md'), adr.replace('16.', '15.'))
+      await writeFile(join(dir, '0016-handle-concurrent-git-operations'), adr)
+      await writeFile(join(dir, '0017-use-queues.markdown'), adr.replace('16.', '17.'))
+      await writeFile(join(dir, '0008-hexagonal-architecture.jpg'), 'not text')
+      await writeFile(join(dir, 'Makefile'), 'all:\n')
+      const reading = await readAdrFolder(dir)
+      expect(reading.records.map((r) => r.key)).toEqual(['ADR-0015'])
+      expect([...reading.problems].sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+        { path: '0016-handle-concurrent-git-operations', line: 1, message: 'named as a record but not a .md file, so it is not read; rename it 0016-handle-concurrent-git-operations.md to import it' },
+        { path: '0017-use-queues.markdown', line: 1, message: 'named as a record but not a .md file, so it is not read; rename it 0017-use-queues.md to import it' },
+      ])
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
 
 describe('records as projects write them', () => {
   it('DECISIONS.md: a date in brackets after the title is taken out with its brackets', () => {

@@ -9,11 +9,20 @@ import type { AdrFormat } from './parsed-record'
  * the system will not let us read is a problem at line 1; the others are read. `files` names
  * them all.
  */
+/** A record's name (`0016-slug`, `ADR-016-slug`) with no extension, or with `.markdown`. */
+const MISNAMED = /^(?:adr[-_]?)?\d{1,5}[-_][^.]*(?:\.markdown)?$/i
+
 export async function readAdrFolder(dir: string, format?: AdrFormat): Promise<FolderReading & { files: string[] }> {
   const entries = await readdir(dir, { withFileTypes: true })
   const files: FolderFile[] = []
   const unreadable: FolderReading['problems'] = []
   for (const entry of entries) {
+    if (entry.isFile() && MISNAMED.test(entry.name)) {
+      // A record saved without its `.md` (`0016-handle-concurrent-git-operations`) or as `.markdown`:
+      // not read, and said, rather than passed over as if it were an image.
+      const stem = entry.name.replace(/\.markdown$/i, '')
+      unreadable.push({ path: entry.name, line: 1, message: `named as a record but not a .md file, so it is not read; rename it ${stem}.md to import it` })
+    }
     if (!entry.isFile() || !/\.md$/i.test(entry.name)) continue
     try {
       files.push({ path: entry.name, name: entry.name, bytes: await readFile(join(dir, entry.name)) })
