@@ -983,6 +983,17 @@ describe('status forms real repositories write', () => {
     })
   })
 
+  it('"Superseded" and its successor joined otherwise than by "by" ("Superseded (ADR-0005)", "Superseded, see [ADR-0005](…)") keeps the link', () => {
+    for (const line of ['Superseded (by [ADR-0005](0005-x.md))', 'Superseded, see [ADR-0005](0005-x.md)', 'Superseded: [ADR-0005](0005-x.md)', 'Superseded → [ADR-0005](0005-x.md)', 'Superseded in favour of [ADR-0005](0005-x.md)']) {
+      expect(readStatusLine(line), line).toEqual({ status: 'superseded', supersededBy: '0005-x.md' })
+    }
+    expect(readStatusLine('Superseded (ADR-0005)')).toEqual({ status: 'superseded', supersededBy: 'ADR-0005' })
+    expect(readStatusLine('Superseded in favor of ADR-0005')).toEqual({ status: 'superseded', supersededBy: 'ADR-0005' })
+    // Naming none, it is superseded with no link, as before.
+    expect(readStatusLine('Superseded')).toEqual({ status: 'superseded' })
+    expect(readStatusLine('Superseded (see the roadmap)')).toEqual({ status: 'superseded' })
+  })
+
   it('a record named at the end of a sentence ("Superseded by ADR-0009.") is named without its full stop', () => {
     const adr = (n: number, status: string) => `# ${n}. Use X${n}\n\nDate: 2024-01-0${n}\n\n## Status\n\n${status}\n\n## Decision\n\nX${n}.\n`
     const reading = readTexts({

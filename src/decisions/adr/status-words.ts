@@ -97,6 +97,13 @@ function readStatusWords(plain: string, dayBefore: string | undefined, definitio
   // A day before the status (`2020-05-05 Accepted, supersedes […]`) was cut off the words the link's head is read from.
   if (withLink !== undefined) return withLink.date === undefined && day !== undefined ? { ...withLink, date: day } : withLink
   if (/^(amended by|amends|clarified by|clarifies)\b/.test(words)) return {}
+  // "Superseded" and then its successor, joined otherwise than by "by" (`Superseded (ADR-0005)`,
+  // `Superseded, see [ADR-0005](…)`, `Superseded in favour of ADR-0005`): the link is the record named.
+  const successor = SUCCESSOR.exec(plain)
+  if (successor !== null) {
+    const named = successor[1] as string
+    return { status: 'superseded', supersededBy: named.startsWith('[') ? linkTarget(named, definitions) : named, ...(day === undefined ? {} : { date: day }) }
+  }
   for (const [pattern, status] of WORDS) if (pattern.test(words)) return day === undefined ? { status } : { status, date: day }
   // adr-tools writes a line per link of any type its user names (`adr new -l "3:Extends:Extended
   // by"`, `adr link`): words and a link to another record, which change no status.
@@ -122,6 +129,10 @@ function statusMovedOn(plain: string, definitions?: LinkDefinitions): StatusLine
   const links = (read as StatusLine[]).map(({ status: _status, date: _date, ...link }) => link)
   return { ...Object.assign({}, ...links), ...(last === undefined ? {} : { status: last.status }), ...(last?.date === undefined ? {} : { date: last.date }) }
 }
+
+/** "Superseded" and the record that replaced it right after, joined by a mark or a few words rather than "by". */
+const SUCCESSOR =
+  /^superse[dc]ed\b\s*(?:[(:,;\u2014\u2013\u2192-]|->)?\s*(?:by\s*:?\s*|see\s+|in\s+favou?r\s+of\s+)?(\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])?|[Aa][Dd][Rr][-_\s]*\d{1,5}\b|[A-Z][A-Z0-9]*-\d+\b|[^\s()]+\.md\b)/i
 
 /** A supersede in part (`Partially superseded by ADR-0009`): the record still holds in the rest. */
 const PARTLY = new RegExp(String.raw`^(?:partially|partly)\s+(?:${SUPERSEDED_BY}|${SUPERSEDES})\b`, 'i')
