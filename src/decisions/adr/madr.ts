@@ -93,12 +93,15 @@ export function readMadr(file: RecordFile): ParsedRecord {
   const heading = typeof data.title === 'string' ? data.title : record.title?.text
   if (heading === undefined) throw new UnreadableRecord(end + 2, 'no "# Title" heading')
   const title = titleWithoutNumber(heading)
-  if (data.status === undefined || data.status === null) {
-    throw new UnreadableRecord(1, 'the front matter has no status')
-  }
   const statusLine = lineOfKey(matter, 'status')
   const definitions = linkDefinitions(file.text)
-  const inStatus = statusOfLines([{ n: statusLine, text: String(data.status) }], statusLine, definitions)
+  // MADR 4 makes every field of the front matter optional, and its own records write no status (the
+  // front matter a site wants, `parent:`, `nav_order:`): a record of a decision made is read as
+  // accepted, and said. Imported, it is advisory unless it says `enforce: required`.
+  const unstated = data.status === undefined || data.status === null
+  const inStatus = unstated
+    ? { status: 'accepted' as const, supersedes: null, supersededBy: null, date: null, passedOver: [] }
+    : statusOfLines([{ n: statusLine, text: String(data.status) }], statusLine, definitions)
   // MADR's front matter has no field for the links but its status (`superseded by ADR-0005`): a
   // `supersedes:` (or `superseded-by:`) some teams add to it says one, else a "Supersedes" or
   // "Superseded by" line in the body, as adr-tools writes it.
@@ -125,5 +128,6 @@ export function readMadr(file: RecordFile): ParsedRecord {
     origin: { path: file.path, line: 1, format: 'madr' },
     evidence: fileEvidence(file, 'madr', file.text, deciders === '' ? '' : `; decision-makers: ${deciders}`),
     unreadDates,
+    ...(unstated ? { notes: [{ line: 1, message: 'the front matter has no status; read as accepted (MADR makes the field optional)' }] } : {}),
   }
 }

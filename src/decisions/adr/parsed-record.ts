@@ -44,6 +44,8 @@ export interface ParsedRecord {
   unreadDates?: UnreadDate[]
   /** Lines of a status section that say no status, passed over since another line names one: said, not lost. */
   passedOver?: UnreadDate[]
+  /** What was read otherwise than written (a status the record does not write), at its line: said. */
+  notes?: Array<{ line: number; message: string }>
 }
 
 /** A date as written that cannot be read, and its line. */
@@ -79,7 +81,8 @@ export function unreadDateProblems(record: ParsedRecord): ImportProblem[] {
     line: l.line,
     message: `unknown status "${l.text}"; passed over, the record is read as ${record.status}`,
   }))
-  return [...dates, ...lines].sort((a, b) => a.line - b.line)
+  const notes = (record.notes ?? []).map((n) => ({ path: record.origin.path, line: n.line, message: n.message }))
+  return [...dates, ...lines, ...notes].sort((a, b) => a.line - b.line)
 }
 
 /** A record (or a section of a log) that cannot be read; `line` says where it went wrong. */

@@ -1113,15 +1113,18 @@ describe('status forms real repositories write', () => {
       '0002-use-w.md': '---\nlayout: default\nnav_order: 2\n---\n\n# 2. Use W\n\nDate: 2021-03-01\n\n## Status\n\nSuperceded by [3. Use X](0003-use-x.md)\n\n## Context\n\nC.\n\n## Decision\n\nW.\n',
       '0003-use-x.md': '---\nlayout: default\ntitle: Use X\nnav_order: 3\n---\n\n# 3. Use X\n\nDate: 2021-03-10\n\n## Status\n\nAccepted\n\nSupercedes [2. Use W](0002-use-w.md)\n\n## Context\n\nC.\n\n## Decision\n\nX.\n',
       '0004-use-y.md': '---\nparent: Decisions\nnav_order: 4\n---\n# Use Y\n\n- Status: accepted\n- Date: 2021-04-01\n\n## Decision Outcome\n\nChosen option: "Y", because it is simple.\n',
-      // Front matter with no status and none in the body either: MADR with no status, as before.
+      // Front matter with no status and none in the body either: MADR with no status, which MADR 4
+      // allows (its own records are written so): read as accepted, and said.
       '0005-use-z.md': '---\nparent: Decisions\nnav_order: 5\n---\n# Use Z\n\n## Decision Outcome\n\nChosen option: "Z", because it is simple.\n',
     })
-    expect(reading.problems).toEqual([{ path: '0005-use-z.md', line: 1, message: 'the front matter has no status' }])
+    expect(reading.problems).toEqual([{ path: '0005-use-z.md', line: 1, message: 'the front matter has no status; read as accepted (MADR makes the field optional)' }])
     expect(summary(reading.records)).toEqual({
       'ADR-0002': ['superseded', '2021-03-01', null, 'ADR-0003'],
       'ADR-0003': ['accepted', '2021-03-10', 'ADR-0002', null],
       'ADR-0004': ['accepted', '2021-04-01', null, null],
+      'ADR-0005': ['accepted', null, null, null],
     })
+    expect(reading.records.find((r) => r.key === 'ADR-0005')).toMatchObject({ title: 'Use Z', decision: 'Chosen option: "Z", because it is simple.', enforce: 'advisory' })
     expect(reading.records.find((r) => r.key === 'ADR-0003')?.title).toBe('Use X')
   })
 
