@@ -462,9 +462,10 @@ function refusedFolder(merges: readonly Merge[]): ImportReport['conflicts'] | un
   if (clashes.length === 0 || known) return undefined
   const taken = clashes.map((m) => m.key).join(', ')
   // A folder the repository no longer has is no second folder to import beside it with --prefix.
+  const belong = clashes.length === 1 ? 'belongs' : 'belong'
   const advice = clashes.every((m) => m.movedAway === true)
-    ? `belong to the records of a folder the repository no longer has (see their conflicts)`
-    : `belong to another folder's records; import this one with --prefix`
+    ? `${belong} to the records of a folder the repository no longer has (see their conflicts)`
+    : `${belong} to another folder's records; import this one with --prefix`
   return merges.map(({ key, merged }) => ({
     key,
     message:

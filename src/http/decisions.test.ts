@@ -933,6 +933,17 @@ describe('a folder moved within its repository (R-CON-6)', () => {
     expect((await call('POST', '/v1/decisions/import', { records: read(after, moved), files: Object.keys(moved) })).body.unchanged).toEqual(['ADR-0001', 'ADR-0002'])
   })
 
+  it('says which keys of a second folder numbered alike another folder holds, in the singular for one', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions/import', { records: read(before, { '0001-record-architecture-decisions.md': files['0001-record-architecture-decisions.md'] }) })
+    const web = { '0001-use-vite.md': adr(1, 'Use Vite'), '0002-use-zod.md': adr(2, 'Use Zod') }
+    const report = (await call('POST', '/v1/decisions/import', { records: read('github.com/acme/shop/web/docs/adr', web), files: Object.keys(web) })).body
+    expect(report.conflicts.map((c: { key: string; message: string }) => [c.key, c.message])).toContainEqual([
+      'ADR-0002',
+      "ADR-0002 is not imported either: ADR-0001 of this folder belongs to another folder's records; import this one with --prefix",
+    ])
+  })
+
   it('is not taken for another folder numbered alike, nor for one that held a record not here', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/decisions/import', { records: read(before, files), files: Object.keys(files) })
