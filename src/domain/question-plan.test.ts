@@ -5,7 +5,7 @@ import { decisionPointKey } from './decision-point'
 import { normalizeLabel } from './labels'
 import type { Observation } from './observation'
 import type { CompiledPolicy } from './policy'
-import { autoAnswer, buildQuestionPlan, presentQuestion, type AskUserQuestion } from './question-plan'
+import { autoAnswer, autoAnswerLabels, buildQuestionPlan, presentQuestion, type AskUserQuestion } from './question-plan'
 import { recommend, type Recommendation } from './recommendation'
 
 const AS_OF = new Date('2026-07-01T10:00:00Z')
@@ -185,14 +185,15 @@ describe('autoAnswer (R-ASK-2)', () => {
     expect(autoAnswer(presentQuestion(tier, many), many)).toBe('Tier L (Recommended)')
   })
 
-  it('joins the labels of a multi-select answer with ", " in the shown order', () => {
+  it('joins the labels of a multi-select answer with ", " in the shown order, a label holding ", " quoted as Claude Code quotes it', () => {
     const rec = recommendationFor(checks, repeat(40, ['Unit tests', 'Lint, format']))
     expect(rec.ask).toBe(false)
-    const answer = autoAnswer(presentQuestion(checks, rec), rec)
-    expect(answer?.split(', ').length).toBe(3)
-    expect(answer).toContain('Lint, format')
-    expect(answer).toContain('Unit tests')
-    expect(answer).not.toContain('E2E')
+    const shown = presentQuestion(checks, rec)
+    const labels = shown.options.filter((o) => ['Unit tests', 'Lint, format'].includes(o.label.replace(/ \(Recommended\)$/, ''))).map((o) => o.label)
+    expect(autoAnswerLabels(shown, rec)).toEqual(labels)
+    expect(autoAnswer(shown, rec)).toBe(labels.map((l) => (l.includes(', ') ? JSON.stringify(l) : l)).join(', '))
+    expect(autoAnswer(shown, rec)).toContain('"Lint, format (Recommended)"')
+    expect(autoAnswer(shown, rec)).not.toContain('E2E')
   })
 })
 

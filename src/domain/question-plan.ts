@@ -203,16 +203,29 @@ function unmarkRuledOut(question: AskUserQuestion, recommendation: Recommendatio
 }
 
 /**
- * The answer to give on the user's behalf (R-ASK-2, R-ASK-4): the shown label of the recommended
- * option, or of each recommended option of a multi-select question joined with ", " as Claude
- * Code joins them. Null when the question must be asked, or when a multi-select recommendation
- * selects nothing (an empty answer is no answer).
+ * The shown labels of the answer to give on the user's behalf (R-ASK-2, R-ASK-4): the recommended
+ * option's, or each recommended option's of a multi-select question, in the shown order. Null
+ * when the question must be asked, or when a multi-select recommendation selects nothing (an
+ * empty answer is no answer).
  */
-export function autoAnswer(shown: AskUserQuestion, recommendation: Recommendation): string | null {
+export function autoAnswerLabels(shown: AskUserQuestion, recommendation: Recommendation): string[] | null {
   if (recommendation.ask) return null
   const chosen = new Set(Array.isArray(recommendation.recommended) ? recommendation.recommended : [recommendation.recommended])
   const labels = shown.options.filter((o) => chosen.has(normalizeLabel(o.label))).map((o) => o.label)
-  return labels.length === 0 ? null : labels.join(', ')
+  return labels.length === 0 ? null : labels
+}
+
+/**
+ * The answer to give on the user's behalf, as AskUserQuestion's `answers` holds it: the shown
+ * label, or a multi-select answer's labels joined with ", " as Claude Code joins them, a label
+ * that holds ", " or a double quote written as a JSON string (`"Lint, format", Unit tests`), so
+ * that the join reads back as the labels it joins.
+ */
+export function autoAnswer(shown: AskUserQuestion, recommendation: Recommendation): string | null {
+  const labels = autoAnswerLabels(shown, recommendation)
+  if (labels === null) return null
+  if (!Array.isArray(recommendation.recommended)) return labels[0] as string
+  return labels.map((l) => (l.includes(', ') || l.includes('"') ? JSON.stringify(l) : l)).join(', ')
 }
 
 /**

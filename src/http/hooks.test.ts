@@ -680,6 +680,23 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect((await call('POST', '/v1/recommendations', TIER)).body.observations).toBe(40)
   })
 
+  it('answers a multi-select question as Claude Code joins labels, quoting one that holds ", ", and records the labels themselves', async () => {
+    const { call, store } = await createTestApp()
+    const CHECKS_QUESTION = 'Which checks should run before the PR?'
+    const options = ['Lint, format', 'Unit tests', 'E2E tests']
+    const past = Array.from({ length: 40 }, (_, i) => ({
+      question: CHECKS_QUESTION, header: 'Checks', all_options: options, multi_select: true, user_choice: ['Lint, format', 'Unit tests'], decision_id: `checks-${i}`, timestamp: START,
+    }))
+    expect((await call('POST', '/v1/observations', past)).status).toBe(201)
+    const pre = claudeCodeFixture('pre-tool-use')
+    const question = { question: CHECKS_QUESTION, header: 'Checks', options: options.map((label) => ({ label, description: '' })), multiSelect: true }
+    const output = (await call('POST', HOOK, { ...pre, tool_input: { questions: [question] } })).body.hookSpecificOutput
+    expect(output.permissionDecision).toBe('allow')
+    expect(output.updatedInput.answers).toEqual({ [CHECKS_QUESTION]: '"Lint, format (Recommended)", Unit tests (Recommended)' })
+    const auto = (await observationsOf(store)).filter((o) => o.source === 'auto-resolved')
+    expect(auto.map((o) => [o.chosen, o.other])).toEqual([[['Lint, format', 'Unit tests'], null]])
+  })
+
   it('its own answer, mirrored in tool_input.answers alone, stays a duplicate: never counted as the user’s', async () => {
     const { call, store } = await createTestApp()
     await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))

@@ -12,6 +12,7 @@ import type { ObservationInput } from '../domain/observation'
 import { hasNoLoneSurrogate, IdentifierSchema } from '../domain/observation'
 import {
   ASK_USER_QUESTION,
+  autoAnswerLabels,
   AskUserQuestionSchema,
   questionTextsUnique,
   type AskUserQuestion,
@@ -452,9 +453,13 @@ export function autoResolvedObservations(
 ): ObservationInput[] {
   const toolUseId = requireToolUseId(payload)
   const shared = sharingNormalForm(plan.questions.map((p) => p.ask_user_question.question))
-  return plan.questions.flatMap((p) =>
-    p.answer === null ? [] : [observationOf(p.ask_user_question, p.answer, 'auto-resolved', toolUseId, payload, options, shared)],
-  )
+  return plan.questions.flatMap((p) => {
+    if (p.answer === null) return []
+    // A multi-select answer as its labels, not as the join AskUserQuestion reads, which quotes a
+    // label holding ", " (`"Lint, format", Unit tests`): the observation is of those labels.
+    const labels = Array.isArray(p.recommendation.recommended) ? autoAnswerLabels(p.ask_user_question, p.recommendation) : null
+    return [observationOf(p.ask_user_question, labels ?? p.answer, 'auto-resolved', toolUseId, payload, options, shared)]
+  })
 }
 
 /**
