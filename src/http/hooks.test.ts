@@ -876,6 +876,9 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(output.updatedInput.questions.map((q: { question: string }) => q.question)).toEqual([method.question])
     expect(output.updatedInput.answers).toEqual({ [TIER_QUESTION]: 'Tier S (Recommended)' })
     expect(output.additionalContext).toContain(`"${TIER_QUESTION}" = "Tier S (Recommended)"`)
+    // Told to the agent, the past choices are the user's, not the agent's own.
+    expect(output.additionalContext).toContain("(from the user's past choices: 40 choices")
+    expect(output.additionalContext).not.toContain('your')
     // The user is told too, with how to be asked again, not only the agent.
     expect(output.permissionDecisionReason).toContain(`It answered for you: "${TIER_QUESTION}" = "Tier S (Recommended)"`)
     expect(output.permissionDecisionReason).toContain(`To be asked again in this session: node ${shellWord(BIN_PATH)} toggle --session ${pre.session_id} --off`)

@@ -519,13 +519,15 @@ function asClause(text: string): string {
 /**
  * Each answer given for the user and what it rests on: their past choices, or, for a point a
  * required decision fixes (R-CON-2), that decision, which no number of choices stands behind.
+ * `whose` names the user as the reader knows them: `your` in what the user is shown, `the user's`
+ * in what the agent is told (whose past choices are not its own).
  */
-function describeAnswers(plan: QuestionPlan): string {
+function describeAnswers(plan: QuestionPlan, whose = 'your'): string {
   return plan.questions
     .filter((p) => p.answer !== null)
     .map((p) => {
       const rec = p.recommendation
-      const basis = rec.state === 'enforced' ? asClause(rec.disclosure) : `from your past choices: ${rec.observations} choices, p ${rec.p}`
+      const basis = rec.state === 'enforced' ? asClause(rec.disclosure) : `from ${whose} past choices: ${rec.observations} choices, p ${rec.p}`
       return `"${p.ask_user_question.question}" = "${p.answer}" (${basis})`
     })
     .join('; ')
@@ -732,7 +734,7 @@ export function preToolUseAnswer(
   // The command to be asked again comes last, so that it is copied as it runs, nothing after it.
   const reason = answered ? `${ordered}${contract}. It answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}` : `${ordered}${contract}`
   const forAgent = [
-    ...(answered ? [`decision-memory answered these on the user's behalf: ${describeAnswers(plan)}`] : []),
+    ...(answered ? [`decision-memory answered these on the user's behalf: ${describeAnswers(plan, "the user's")}`] : []),
     ...(ruledOut.length > 0 ? [`decision-memory: ${ruledOut.join('; ')}; ask again with an option the decision allows`] : []),
   ]
   return {
