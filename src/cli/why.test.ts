@@ -108,13 +108,24 @@ describe('decision-memory why --point, the answer as text', () => {
     expect(lines[3]).toBe('  answered for the user: sufficient and p 0.95 reaches auto_resolve_p 0.9')
   })
 
+  it('joins a multi-select set with " + ", as preferences does, so that a label holding a comma reads as one option', () => {
+    const set = ['Lint, format', 'Unit tests']
+    const recommendation = { ...older.recommendation, recommended: set, disclosure: 'each selected in 100% of recent choices' }
+    const observations = [{ id: 'obs-1', timestamp: '2026-10-31T00:00:00.000Z', project: 'acme/api', session_id: 's-1', chosen: set, other: null, context: {} }]
+    const lines = pointText({ ...older, recommendation, observations } as unknown as PointWhy).trimEnd().split('\n')
+    expect(lines[1]).toBe('recommended: Lint, format + Unit tests [partial, confidence 0.6869 medium]')
+    expect(lines.at(-1)).toBe('  obs-1  2026-10-31T00:00:00.000Z  Lint, format + Unit tests')
+    // None selected half the time: said, not left blank.
+    expect(pointText({ ...older, recommendation: { ...recommendation, recommended: [] } } as unknown as PointWhy)).toContain('recommended: nothing [partial')
+  })
+
   it('says a possible change of preference when the recent sessions chose otherwise than the long term', () => {
     const layer = (majority: string, selection: string[] | null = null) => ({ observations: 3, majority, share: 1, selection, counts: [] })
     const layers = { session: layer('fly.io'), recent: { ...layer('render'), sessions: ['s3', 's2', 's1'] }, long_term: layer('fly.io'), change_suspected: true }
     const at = (l: unknown) => pointText({ ...older, recommendation: { ...older.recommendation, layers: l } } as PointWhy).trimEnd().split('\n')
     expect(at(layers).at(-1)).toBe('  possible change of preference: the last 3 sessions chose render, all sessions, decay-weighted, fly.io')
     const multi = { ...layers, recent: { ...layer('Lint', ['Lint', 'E2E']), sessions: ['s2', 's1'] }, long_term: layer('Lint', ['Lint', 'Typecheck']) }
-    expect(at(multi).at(-1)).toBe('  possible change of preference: the last 2 sessions chose Lint, E2E, all sessions, decay-weighted, Lint, Typecheck')
+    expect(at(multi).at(-1)).toBe('  possible change of preference: the last 2 sessions chose Lint + E2E, all sessions, decay-weighted, Lint + Typecheck')
     // A project of one session so far, whose long term backs off to the user's other projects.
     expect(at({ ...layers, recent: { ...layers.recent, sessions: ['s1'] } }).at(-1)).toBe('  possible change of preference: the last session chose render, all sessions, decay-weighted, fly.io')
     expect(at({ ...layers, change_suspected: false }).join('\n')).not.toContain('change of preference')

@@ -73,6 +73,14 @@ export function chainText(why: Omit<DecisionWhy, 'as_of'>, indent = ''): string 
   return [...lines, ...(shown ? [] : evidence), ...inForce].join('\n') + '\n'
 }
 
+/**
+ * Options chosen together (a multi-select set) as `preferences` says them, `Lint, format + Unit
+ * tests`: joined with ", ", a label that holds a comma would read as two options.
+ */
+function optionSet(labels: readonly string[]): string {
+  return labels.length === 0 ? 'nothing' : labels.join(' + ')
+}
+
 /** What a point's answer says, as the command prints it. */
 export function pointText(why: PointWhy): string {
   const out: string[] = []
@@ -91,18 +99,18 @@ export function pointText(why: PointWhy): string {
   out.push(`point ${why.point} (${where.join(', ')}) as of ${why.as_of}`)
   if (rec === null) out.push('no recommendation: no question has been asked at this point yet')
   else {
-    const recommended = Array.isArray(rec.recommended) ? rec.recommended.join(', ') : rec.recommended
+    const recommended = Array.isArray(rec.recommended) ? optionSet(rec.recommended) : rec.recommended
     out.push(`recommended: ${recommended} [${rec.state}, confidence ${rec.confidence.value} ${rec.confidence.level}]`)
     out.push(`  when ${rec.precondition} — ${rec.disclosure}`)
     if (rec.ask !== undefined) out.push(`  ${rec.ask ? 'asked' : 'answered for the user'}: ${rec.ask_reason}`)
     if (rec.learned !== undefined) {
-      const learned = Array.isArray(rec.learned.recommended) ? rec.learned.recommended.join(', ') : rec.learned.recommended
+      const learned = Array.isArray(rec.learned.recommended) ? optionSet(rec.learned.recommended) : rec.learned.recommended
       out.push(`  observed choices alone would say: ${learned} [${rec.learned.state}]`)
     }
     // R-MEM-5's "possible change of preference", said where a person reads it, not only in the JSON.
     const layers = rec.layers
     if (layers?.change_suspected === true) {
-      const said = (layer: typeof layers.long_term) => (layer.selection === null ? (layer.majority ?? 'nothing') : layer.selection.join(', ') || 'nothing')
+      const said = (layer: typeof layers.long_term) => (layer.selection === null ? (layer.majority ?? 'nothing') : optionSet(layer.selection))
       out.push(
         // One recent session when the project has had only one (its long term backed off to the user's other projects).
         `  possible change of preference: ${layers.recent.sessions.length === 1 ? 'the last session' : `the last ${layers.recent.sessions.length} sessions`} chose ${said(layers.recent)}, ` +
@@ -126,7 +134,7 @@ export function pointText(why: PointWhy): string {
   }
   if (why.observations.length > 0) {
     out.push(`observations behind it (${why.observations.length}):`)
-    for (const o of why.observations) out.push(`  ${o.id}  ${o.timestamp}  ${o.chosen.join(', ')}`)
+    for (const o of why.observations) out.push(`  ${o.id}  ${o.timestamp}  ${optionSet(o.chosen)}`)
   }
   return out.join('\n') + '\n'
 }
