@@ -26,6 +26,12 @@ export function keyOfFile(name: string): string {
   return numberedName === null ? keyOfName(stem) : `ADR-${(numberedName[1] as string).padStart(4, '0')}`
 }
 
+/** The record number a file's name gives (`0006-use-x.md` → 6), else undefined (a date-named file). */
+export function numberOfFile(name: string): number | undefined {
+  const key = /^ADR-(\d+)$/.exec(keyOfFile(name))
+  return key === null ? undefined : Number(key[1])
+}
+
 /**
  * A file name kept as a key, or, when it holds what a key cannot (letters of a script other than
  * Latin, accents, spaces: `20240101-データベースの選定`), its slug and 8 hex digits of a hash of the
@@ -168,7 +174,7 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
     readDateField(fieldOf(statusSection.body, /^date$/i), unreadDates) ??
     readDateField(dateSection, unreadDates) ??
     statusDate
-  const title = titleWithoutNumber(record.title.text.replace(/^\d+\.\s*/, ''))
+  const title = titleWithoutNumber(record.title.text.replace(/^\d+\.\s*/, ''), numberOfFile(file.name))
   const text = (name: RegExp) => textOf((sectionNamed(record, name)?.body ?? []).filter((l) => !isLinkDefinition(l.text)))
   const decision = text(/^decision$/i)
   const context = text(/^context$/i)

@@ -1,4 +1,4 @@
-import { dateOfFileName, fileEvidence, keyOfFile, linksInBody, statusOfLines } from './adr-tools'
+import { dateOfFileName, fileEvidence, keyOfFile, linksInBody, numberOfFile, statusOfLines } from './adr-tools'
 import { madrBody } from './madr'
 import { fieldOf, linkDefinitions, linkTarget, numbered, parseRecord, titleWithoutNumber } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
@@ -38,7 +38,7 @@ export function readLog4brains(file: RecordFile): ParsedRecord {
   const date = readDateField(fieldOf(head, /^date$/i), unreadDates) ?? readDateField(fromName, unreadDates) ?? statusLine.date
   const deciders = fieldOf(head, /^(deciders|decision-makers)$/i)?.value ?? ''
   const format = named === null ? 'madr' : 'log4brains'
-  const title = titleWithoutNumber(record.title.text)
+  const title = titleWithoutNumber(record.title.text, numberOfFile(file.name))
   return {
     key: keyOfFile(file.name),
     title,

@@ -1,5 +1,5 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml'
-import { dateOfFileName, fileEvidence, keyOfFile, linksInBody, statusOfLines } from './adr-tools'
+import { dateOfFileName, fileEvidence, keyOfFile, linksInBody, numberOfFile, statusOfLines } from './adr-tools'
 import { fieldOf, linkDefinitions, linkTarget, numbered, parseRecord, sectionNamed, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 import { readDate } from './status-words'
@@ -92,7 +92,7 @@ export function readMadr(file: RecordFile): ParsedRecord {
   const record = parseRecord(lines.slice(end + 1))
   const heading = typeof data.title === 'string' ? data.title : record.title?.text
   if (heading === undefined) throw new UnreadableRecord(end + 2, 'no "# Title" heading')
-  const title = titleWithoutNumber(heading)
+  const title = titleWithoutNumber(heading, numberOfFile(file.name))
   const statusLine = lineOfKey(matter, 'status')
   const definitions = linkDefinitions(file.text)
   // MADR 4 makes every field of the front matter optional, and its own records write no status (the

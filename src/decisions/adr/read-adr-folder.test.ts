@@ -1289,6 +1289,11 @@ describe('links and titles as MADR and log4brains users write them', () => {
       '20240101-d.md': '# ADR 12 - Use pnpm\n\n- Status: accepted\n\n## Decision Outcome\n\npnpm.\n',
       '20240102-e.md': '# 3 replicas per region\n\n- Status: accepted\n\n## Decision Outcome\n\nThree.\n',
       '0006-f.md': '# 6. ADR-006: Use Valkey\n\nDate: 2024-01-06\n\n## Status\n\nAccepted\n\n## Decision\n\nValkey.\n',
+      // A number that is not the record's is the title's: a year, a count.
+      '0007-g.md': madr('accepted', '2024: The year of Rust'),
+      '0008-h.md': '# 8. 2025: Freeze the public API\n\nDate: 2024-01-08\n\n## Status\n\nAccepted\n\n## Decision\n\nFreeze.\n',
+      '20240103-i.md': '# 10. Three environments\n\n- Status: accepted\n\n## Decision Outcome\n\nThree.\n',
+      '0009-j.md': madr('accepted', '9: Use Valkey'),
     })
     expect(reading.problems).toEqual([])
     expect(Object.fromEntries(reading.records.map((r) => [r.key, r.title]))).toEqual({
@@ -1298,6 +1303,10 @@ describe('links and titles as MADR and log4brains users write them', () => {
       '20240101-d': 'Use pnpm',
       '20240102-e': '3 replicas per region',
       'ADR-0006': 'Use Valkey',
+      'ADR-0007': '2024: The year of Rust',
+      'ADR-0008': '2025: Freeze the public API',
+      '20240103-i': '10. Three environments',
+      'ADR-0009': 'Use Valkey',
     })
   })
 })
