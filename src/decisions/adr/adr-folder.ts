@@ -227,12 +227,14 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     return key
   }
 
-  const records = parsed.map((p) => ({
-    record: p,
-    status: p.status,
-    supersedes: resolve(p, p.supersedes, 'supersedes'),
-    superseded_by: resolve(p, p.supersededBy, 'superseded by'),
-  }))
+  const records = parsed.map((p) => {
+    const supersedes = resolve(p, p.supersedes, 'supersedes')
+    const superseded_by = resolve(p, p.supersededBy, 'superseded by')
+    // A successor named apart from a status that says accepted supersedes the record only if it is
+    // one: `Superseded by: none` is a placeholder, not a reason to stop enforcing the decision.
+    const status: DecisionStatus = p.supersededApart === true && superseded_by !== null ? 'superseded' : p.status
+    return { record: p, status, supersedes, superseded_by }
+  })
   // A link written on one side only holds both ways: adr-tools writes both, others often one.
   // "Supersedes" on the new record alone says what the lifecycle would do once it was accepted
   // (R-CON-1a): the old record, still written "Accepted", is superseded, not in force beside it;

@@ -26,9 +26,11 @@ export function readLog4brains(file: RecordFile): ParsedRecord {
       ? (statusLine.supersedes ?? inBody.supersedes)
       : { target: linkTarget(supersedesField.value, definitions), line: supersedesField.line }
   // A "Superseded by" line of its own (`- Superseded by: [ADR-0006](…)`) names the successor as the
-  // status bullet would, and a record whose bullet still says accepted is superseded by it.
+  // status bullet would, and a record whose bullet still says accepted is superseded by it, once
+  // the link is found to name a record of the folder (`supersededApart`).
   const supersededBy = statusLine.supersededBy ?? inBody.supersededBy
-  const status = supersededBy !== null && statusLine.status === 'accepted' ? 'superseded' : statusLine.status
+  const status = statusLine.status
+  const supersededApart = supersededBy !== null && status === 'accepted'
   const named = dateOfFileName(file.name)
   // A `- Date:` that cannot be read is passed over, and said; then the file name's date, else the day
   // written with the status (`- Status: accepted (2020-05-05)`); none is no date, as in MADR: the
@@ -48,6 +50,7 @@ export function readLog4brains(file: RecordFile): ParsedRecord {
     enforce: readEnforce(fieldOf(head, /^enforce$/i)),
     supersedes,
     supersededBy,
+    ...(supersededApart ? { supersededApart: true as const } : {}),
     origin: { path: file.path, line: record.title.line, format },
     evidence: fileEvidence(file, format, file.text, deciders === '' ? '' : `; deciders: ${deciders}`),
     unreadDates,

@@ -109,8 +109,10 @@ export function readMadr(file: RecordFile): ParsedRecord {
   const supersedes = inStatus.supersedes ?? linkInMatter(data, matter, /^(supersedes|supercedes|replaces)$/i, definitions) ?? inBody.supersedes
   const supersededBy = inStatus.supersededBy ?? linkInMatter(data, matter, /^(superseded[-_ ]?by|superceded[-_ ]?by|replaced[-_ ]?by)$/i, definitions) ?? inBody.supersededBy
   // A record its successor is named in is superseded, as a "Superseded by" line makes an adr-tools
-  // record, though the front matter was left saying `accepted`.
-  const status = supersededBy !== null && inStatus.status === 'accepted' ? 'superseded' : inStatus.status
+  // record, though the front matter was left saying `accepted`: once the link is found to name a
+  // record of the folder (`supersededApart`), not for a placeholder such as `Superseded by: none`.
+  const status = inStatus.status
+  const supersededApart = supersededBy !== null && status === 'accepted'
   const statusDate = inStatus.date
   const unreadDates: UnreadDate[] = []
   const date = dateOf(data, matter, record, file.name, statusDate, unreadDates)
@@ -125,6 +127,7 @@ export function readMadr(file: RecordFile): ParsedRecord {
     enforce: readEnforce(enforce),
     supersedes,
     supersededBy,
+    ...(supersededApart ? { supersededApart: true as const } : {}),
     origin: { path: file.path, line: 1, format: 'madr' },
     evidence: fileEvidence(file, 'madr', file.text, deciders === '' ? '' : `; decision-makers: ${deciders}`),
     unreadDates,

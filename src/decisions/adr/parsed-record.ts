@@ -38,6 +38,12 @@ export interface ParsedRecord {
   enforce: EnforceLevel
   supersedes: LinkRef | null
   supersededBy: LinkRef | null
+  /**
+   * The status says accepted, and the successor is named apart from it (a "Superseded by" line,
+   * a `superseded-by:` key): the record is superseded once that link names a record of the
+   * folder. A link to nothing (`Superseded by: none`, `- Superseded by: -`) leaves it accepted.
+   */
+  supersededApart?: true
   origin: { path: string; line: number; format: AdrFormat }
   evidence: EvidenceInput[]
   /** Dates written that cannot be read (`5 juin 2023`): the record is read as if they were not written. */

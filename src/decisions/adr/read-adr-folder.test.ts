@@ -1265,6 +1265,21 @@ describe('links and titles as MADR and log4brains users write them', () => {
     })
   })
 
+  it('MADR and log4brains: a "Superseded by" that names no record (a placeholder, a record not in the folder) leaves an accepted record in force', () => {
+    const reading = readTexts({
+      '0001-use-rest.md': madr('accepted', 'Use REST', '', 'Superseded by: none\n\n'),
+      '0002-use-grpc.md': madr('accepted', 'Use gRPC', 'superseded-by: 0009-use-graphql.md\n'),
+      '20240301-use-yarn.md': '# Use Yarn\n\n- Status: accepted\n- Superseded by: -\n- Date: 2024-03-01\n\n## Decision Outcome\n\nYarn.\n',
+    })
+    expect(summary(reading.records)).toMatchObject({
+      'ADR-0001': ['accepted', expect.any(String), null, null],
+      'ADR-0002': ['accepted', expect.any(String), null, null],
+      '20240301-use-yarn': ['accepted', '2024-03-01', null, null],
+    })
+    // Each link to nothing is still said.
+    expect(reading.problems.map((p) => p.path)).toEqual(['0001-use-rest.md', '0002-use-grpc.md', '20240301-use-yarn.md'])
+  })
+
   it('a link to a record renamed since (same number, new slug) follows the number', () => {
     const adr = (n: number, title: string, status: string) => `# ${n}. ${title}\n\nDate: 2020-0${n}-05\n\n## Status\n\n${status}\n\n## Decision\n\n${title}.\n`
     const reading = readTexts({
