@@ -174,7 +174,8 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
     readDateField(fieldOf(statusSection.body, /^date$/i), unreadDates) ??
     readDateField(dateSection, unreadDates) ??
     statusDate
-  const title = titleWithoutNumber(record.title.text.replace(/^\d+\.\s*/, ''), numberOfFile(file.name))
+  // `6. Use X` as adr-tools writes it, but not the `1.` of a title that begins with a decimal (`1.5x memory budget`).
+  const title = titleWithoutNumber(record.title.text.replace(/^\d+\.(?!\d)\s*/, ''), numberOfFile(file.name))
   const text = (name: RegExp) => textOf((sectionNamed(record, name)?.body ?? []).filter((l) => !isLinkDefinition(l.text)))
   const decision = text(/^decision$/i)
   const context = text(/^context$/i)

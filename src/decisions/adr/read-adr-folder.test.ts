@@ -1309,6 +1309,8 @@ describe('links and titles as MADR and log4brains users write them', () => {
       '0008-h.md': '# 8. 2025: Freeze the public API\n\nDate: 2024-01-08\n\n## Status\n\nAccepted\n\n## Decision\n\nFreeze.\n',
       '20240103-i.md': '# 10. Three environments\n\n- Status: accepted\n\n## Decision Outcome\n\nThree.\n',
       '0009-j.md': madr('accepted', '9: Use Valkey'),
+      '0011-k.md': '# 1.5x memory budget\n\nDate: 2024-01-11\n\n## Status\n\nAccepted\n\n## Decision\n\nBudget.\n',
+      '0012-l.md': '# 12.Use Kafka\n\nDate: 2024-01-12\n\n## Status\n\nAccepted\n\n## Decision\n\nKafka.\n',
     })
     expect(reading.problems).toEqual([])
     expect(Object.fromEntries(reading.records.map((r) => [r.key, r.title]))).toEqual({
@@ -1322,6 +1324,8 @@ describe('links and titles as MADR and log4brains users write them', () => {
       'ADR-0008': '2025: Freeze the public API',
       '20240103-i': '10. Three environments',
       'ADR-0009': 'Use Valkey',
+      'ADR-0011': '1.5x memory budget',
+      'ADR-0012': 'Use Kafka',
     })
   })
 })
