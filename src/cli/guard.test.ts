@@ -167,6 +167,16 @@ describe('decision-memory guard (R-CON-3)', () => {
     const undecided = await open.run(await withCommand(`npm publish && echo ${'a'.repeat(40)}!`))
     expect(JSON.parse(undecided.stdout).systemMessage).toMatch(/^Advisory decision D-040 /)
     expect(undecided.stderr).toBe('decision-memory guard: required decision D-030 could not be checked against this command in time; letting the command through\n')
+    // An advisory pattern it could not decide on the checked part is said beside the line.
+    const slowAdvice = { ...slow, key: 'D-031', enforce: 'advisory' }
+    const other = await guardOverApp()
+    expect((await other.app.call('POST', '/v1/decisions', slowAdvice)).status).toBe(201)
+    const both = await other.run(await withCommand(`echo ${'a'.repeat(40)}! # ${'x'.repeat(150_000)}`))
+    expect(both.stderr.split('\n')).toEqual([
+      expect.stringMatching(/only its first 100000 could be checked .*; letting the command through$/),
+      'decision-memory guard: advisory decision D-031 could not be checked against this command in time; letting the command through',
+      '',
+    ])
     // Fail-closed, the command is refused, and the refusal is what is said.
     const closed = await guardOverApp({ failClosed: true })
     await closed.app.call('POST', '/v1/decisions', noPublish)

@@ -151,10 +151,16 @@ export async function guard(input: {
   const advisory = (verdict.warnings ?? []).filter((w) => w.enforce === 'advisory' && w.constraint?.kind === 'must_not')
   const met = advisory.filter((w) => w.undecided !== true)
   const undecidedAdvice = advisory.filter((w) => w.undecided === true)
+  const adviceLeft =
+    undecidedAdvice.length > 0
+      ? `decision-memory guard: advisory decision ${[...new Set(undecidedAdvice.map((w) => w.key))].join(', ')} could not be checked against this command in time; letting the command through\n`
+      : ''
   const unchecked = (why: string): GuardOutput => {
     const output = unavailable(why)
-    // Let through unchecked, the advice on what was checked still holds; refused, the deny says all.
-    return input.failClosed || met.length === 0 ? output : { ...output, stdout: advise(adviceNote(met)) }
+    // Let through unchecked, what was checked is still said (the advice it met, the advice it could
+    // not decide); refused, the deny says all.
+    if (input.failClosed) return output
+    return { stdout: met.length === 0 ? output.stdout : advise(adviceNote(met)), stderr: output.stderr + adviceLeft }
   }
   if (checked < command.length) {
     return unchecked(`the command is ${command.length} characters long, and only its first ${checked} could be checked (the service takes at most ${LIMITS.actionLength})`)
@@ -167,12 +173,8 @@ export async function guard(input: {
   if (undecided.length > 0) {
     return unchecked(`required decision ${[...new Set(undecided.map((w) => w.key))].join(', ')} could not be checked against this command in time`)
   }
-  const stderr =
-    undecidedAdvice.length > 0
-      ? `decision-memory guard: advisory decision ${[...new Set(undecidedAdvice.map((w) => w.key))].join(', ')} could not be checked against this command in time; letting the command through\n`
-      : ''
-  if (met.length > 0) return { stdout: advise(adviceNote(met)), stderr }
-  return { stdout: '', stderr }
+  if (met.length > 0) return { stdout: advise(adviceNote(met)), stderr: adviceLeft }
+  return { stdout: '', stderr: adviceLeft }
 }
 
 /**
