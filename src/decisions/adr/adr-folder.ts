@@ -203,7 +203,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     const number = /^(?:adr[-_\s]*)?(\d{1,5})$/i.exec(written)
     // A link to `0005-use-x.md` after the record was renamed `0005-use-y.md` (its title changed):
     // the number is the record's, as its key says, whatever the slug after it.
-    const renamed = byFile === undefined && dateOfFileName(target) === null ? /^(\d{1,5})-[^/]*\.md$/.exec(target) : null
+    const renamed = byFile === undefined && dateOfFileName(target) === null ? /^(\d{1,5})-[^/]*?(?:\.md)?$/.exec(target) : null
     const candidates = [
       byFile,
       ref.target,

@@ -1286,11 +1286,14 @@ describe('links and titles as MADR and log4brains users write them', () => {
       '0001-use-mysql.md': adr(1, 'Use MySQL', 'Superseded by [2. Use Postgres](0002-use-postgres.md)'),
       '0002-use-postgresql-16.md': adr(2, 'Use PostgreSQL 16', 'Accepted\n\nSupersedes [1. Use MySQL](0001-use-mysql.md)'),
       '0003-use-redis.md': adr(3, 'Use Redis', 'Superseded by [9. Use Valkey](0009-use-valkey.md)'),
+      // A link written without its .md, as some editors and wikis write one, follows the number too.
+      '0004-use-memcached.md': adr(4, 'Use Memcached', 'Superseded by [2. Use Postgres](0002-use-postgres)'),
     })
     expect(summary(reading.records)).toEqual({
       'ADR-0001': ['superseded', '2020-01-05', null, 'ADR-0002'],
       'ADR-0002': ['accepted', '2020-02-05', 'ADR-0001', null],
       'ADR-0003': ['superseded', '2020-03-05', null, null],
+      'ADR-0004': ['superseded', '2020-04-05', null, 'ADR-0002'],
     })
     // A number no record has is still a link to nothing, and said.
     expect(reading.problems).toEqual([{ path: '0003-use-redis.md', line: 7, message: 'superseded by "0009-use-valkey.md" names no record in this folder; the link is left out' }])
