@@ -31,16 +31,27 @@ function names(value: unknown): string {
  * A link the front matter writes under a name `name` matches (`supersedes: 0003-use-x.md`,
  * `supersedes: [ADR-0003]`, a list of which the first counts), with its line; else null.
  */
-function linkInMatter(data: Record<string, unknown>, matter: readonly Line[], name: RegExp, definitions: LinkDefinitions): LinkRef | null {
+function linkInMatter(
+  data: Record<string, unknown>,
+  matter: readonly Line[],
+  name: RegExp,
+  definitions: LinkDefinitions,
+  notes: Array<{ line: number; message: string }>,
+): LinkRef | null {
   const field = Object.keys(data).find((k) => name.test(k))
   if (field === undefined) return null
+  const line = lineOfKey(matter, field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
   // `supersedes: [ADR-0003]` is a YAML list of one, `[[ADR-0003]]` a list of a list (a wiki link):
-  // the first it holds counts.
+  // the first it holds counts. A decision has one predecessor and one successor: a list of more
+  // links the first, and says the others are left out.
   let value: unknown = data[field]
+  const listed = data[field]
+  if (Array.isArray(listed) && listed.length > 1) {
+    notes.push({ line, message: `${field} lists ${listed.length} records; a decision links one, so only the first is linked` })
+  }
   while (Array.isArray(value)) value = value[0]
   if (value === undefined || value === null || typeof value === 'object' || String(value).trim() === '') return null
-  const text = String(value)
-  return { target: linkTarget(text, definitions), line: lineOfKey(matter, field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }
+  return { target: linkTarget(String(value), definitions), line }
 }
 
 /** The 1-based line of a front matter key, for problems. */
@@ -106,8 +117,10 @@ export function readMadr(file: RecordFile): ParsedRecord {
   // `supersedes:` (or `superseded-by:`) some teams add to it says one, else a "Supersedes" or
   // "Superseded by" line in the body, as adr-tools writes it.
   const inBody = linksInBody(record, definitions)
-  const supersedes = inStatus.supersedes ?? linkInMatter(data, matter, /^(supersedes|supercedes|replaces)$/i, definitions) ?? inBody.supersedes
-  const supersededBy = inStatus.supersededBy ?? linkInMatter(data, matter, /^(superseded[-_ ]?by|superceded[-_ ]?by|replaced[-_ ]?by)$/i, definitions) ?? inBody.supersededBy
+  const notes: Array<{ line: number; message: string }> = []
+  if (unstated) notes.push({ line: 1, message: 'the front matter has no status; read as accepted (MADR makes the field optional)' })
+  const supersedes = inStatus.supersedes ?? linkInMatter(data, matter, /^(supersedes|supercedes|replaces)$/i, definitions, notes) ?? inBody.supersedes
+  const supersededBy = inStatus.supersededBy ?? linkInMatter(data, matter, /^(superseded[-_ ]?by|superceded[-_ ]?by|replaced[-_ ]?by)$/i, definitions, notes) ?? inBody.supersededBy
   // A record its successor is named in is superseded, as a "Superseded by" line makes an adr-tools
   // record, though the front matter was left saying `accepted`: once the link is found to name a
   // record of the folder (`supersededApart`), not for a placeholder such as `Superseded by: none`.
@@ -131,6 +144,6 @@ export function readMadr(file: RecordFile): ParsedRecord {
     origin: { path: file.path, line: 1, format: 'madr' },
     evidence: fileEvidence(file, 'madr', file.text, deciders === '' ? '' : `; decision-makers: ${deciders}`),
     unreadDates,
-    ...(unstated ? { notes: [{ line: 1, message: 'the front matter has no status; read as accepted (MADR makes the field optional)' }] } : {}),
+    ...(notes.length > 0 ? { notes } : {}),
   }
 }

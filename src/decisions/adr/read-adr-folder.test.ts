@@ -1249,6 +1249,20 @@ describe('links and titles as MADR and log4brains users write them', () => {
     })
   })
 
+  it('MADR: a front matter list of two predecessors links the first, and says the other is left out', () => {
+    const reading = readTexts({
+      '0001-use-rest.md': madr('accepted', 'Use REST'),
+      '0002-use-soap.md': madr('accepted', 'Use SOAP'),
+      '0003-use-grpc.md': madr('accepted', 'Use gRPC', 'supersedes: [0001-use-rest.md, 0002-use-soap.md]\n'),
+    })
+    expect(reading.problems).toEqual([{ path: '0003-use-grpc.md', line: 4, message: 'supersedes lists 2 records; a decision links one, so only the first is linked' }])
+    expect(summary(reading.records)).toMatchObject({
+      'ADR-0001': ['superseded', expect.any(String), null, 'ADR-0003'],
+      'ADR-0002': ['accepted', expect.any(String), null, null],
+      'ADR-0003': ['accepted', expect.any(String), 'ADR-0001', null],
+    })
+  })
+
   it('MADR and log4brains: a "Superseded by" line in the body names the successor, and the record still written accepted is superseded', () => {
     const reading = readTexts({
       '0001-use-rest.md': madr('accepted', 'Use REST', '', 'Superseded by [ADR-0002](0002-use-grpc.md)\n\n'),
