@@ -346,6 +346,10 @@ describe('status words and fields', () => {
     expect(readStatusLine('Amended by [4. Z](0004-z.md)')).toEqual({})
     // A decision carried out was accepted first.
     expect(readStatusLine('Implemented')).toEqual({ status: 'accepted' })
+    expect(readStatusLine('Done')).toEqual({ status: 'accepted' })
+    expect(readStatusLine('Completed')).toEqual({ status: 'accepted' })
+    // Not decided yet: nothing in force.
+    for (const word of ['In progress', 'Deferred', 'On hold', 'Postponed']) expect(readStatusLine(word)).toEqual({ status: 'proposed' })
     expect(readStatusLine('maybe later')).toBeUndefined()
     // Underscores inside a word are no emphasis (CommonMark): file names keep them; _emphasis_ goes.
     expect(readStatusLine('Superseded by [5. Use X](0005_use_x.md)')).toEqual({ status: 'superseded', supersededBy: '0005_use_x.md' })

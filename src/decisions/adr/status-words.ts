@@ -7,8 +7,10 @@ import { linkTarget, type LinkDefinitions } from './markdown'
  * `rejected`, `deprecated`, `superseded by ...`. A rejected proposal is `revoked`.
  */
 const WORDS: Array<[RegExp, DecisionStatus]> = [
-  [/^(accepted|approved|adopted|agreed|decided|active|implemented)\b/, 'accepted'],
-  [/^(proposed|draft|pending|open|in review|under review|suggested)\b/, 'proposed'],
+  // Done, completed: carried out, as implemented is, so accepted first.
+  [/^(accepted|approved|adopted|agreed|decided|active|implemented|done|completed?)\b/, 'accepted'],
+  // Deferred, on hold, in progress: not decided yet, so not in force.
+  [/^(proposed|draft|pending|open|in review|under review|suggested|in progress|deferred|on hold|postponed)\b/, 'proposed'],
   [/^(superseded|superceded)\b/, 'superseded'],
   [/^(deprecated|obsolete|retired)\b/, 'deprecated'],
   [/^(rejected|revoked|withdrawn|declined|abandoned)\b/, 'revoked'],
