@@ -89,7 +89,8 @@ function hasStatusKey(text: string): boolean {
 function bodyFormatOf(text: string): AdrFormat | undefined {
   // A closing sequence of `#`s is part of no heading's text (`## Status ##`), as parseRecord reads it;
   // some teams write the status in the heading (`## Status: Accepted`).
-  if (/^##\s+status(?:\s*:.*|\s+#*)?\s*$/im.test(text)) return 'adr-tools'
+  // In bold too (`## **Status**`), as some editors write every heading.
+  if (/^##\s+(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*|\s+#*)?\s*$/im.test(text)) return 'adr-tools'
   // Fields in a block quote under the title too (`> **Status:** Accepted`), as many records set them apart.
   if (/^\s*(?:>\s*)*(?:[-*+]\s+)?(\*\*|__)?status(\*\*|__)?\s*(:|\*\*:|__:)/im.test(text)) return 'log4brains'
   return undefined

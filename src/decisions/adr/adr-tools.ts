@@ -123,7 +123,7 @@ export function linksInBody(record: MarkdownRecord, definitions: LinkDefinitions
 const LINK_ALONE = /^\s*(?:[-+]\s+)?\p{L}+(?:\s+by)?\s*:?\s*(?:\[.*|\S+)\s*$/iu
 
 /** A status section's heading: `Status`, or `Status: Accepted`, as some teams write it on one line. */
-const STATUS_HEADING = /^status\s*(?::|$)/i
+const STATUS_HEADING = /^(?:\*\*|__)?status(?:\*\*|__)?\s*(?::(?:\*\*|__)?|$)/i
 
 /**
  * The status lines of a status section: what its heading says after `Status:`, then the lines under

@@ -709,6 +709,23 @@ describe('a status written in its heading', () => {
   })
 })
 
+describe('a status heading in bold', () => {
+  it('reads "## **Status**" and "## **Status:** Accepted" as the status section', () => {
+    const adr = (n: number, heading: string, body: string) => `# ${n}. Use ${n}\n\nDate: 2024-01-0${n}\n\n## ${heading}\n\n${body}\n\n## Decision\n\nD.\n`
+    const reading = readTexts({
+      '0001-use-1.md': adr(1, '**Status**', 'Accepted'),
+      '0002-use-2.md': adr(2, '**Status:** Proposed', ''),
+      '0003-use-3.md': adr(3, '__Status__', 'Superseded by [1. Use 1](0001-use-1.md)'),
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', '2024-01-01', 'ADR-0003', null],
+      'ADR-0002': ['proposed', '2024-01-02', null, null],
+      'ADR-0003': ['superseded', '2024-01-03', null, 'ADR-0001'],
+    })
+  })
+})
+
 describe('field lines under "## Status"', () => {
   it('reads "Status: Accepted" as the status, and the other fields of the section ("Date:", "Deciders:") as no status', () => {
     const adr = (n: number, title: string, head: string, status: string) => `# ${n}. ${title}\n${head}\n## Status\n\n${status}\n\n## Decision\n\n${title}.\n`
