@@ -367,7 +367,7 @@ export function recommend(input: RecommendationInput): Recommendation {
   else if (state !== 'sufficient') askReason = `state is ${state}, not sufficient`
   else if (shownP < policy.ask.auto_resolve_p) askReason = `p ${shownP} is below auto_resolve_p ${policy.ask.auto_resolve_p}`
   else if (recommended.length === 0) askReason = 'no option is selected at a rate of at least one half: there is no answer to give'
-  else if (checkIn) askReason = `${autoResolvedInARow} answers in a row were auto-resolved: checking in with the user`
+  else if (checkIn) askReason = checkInReason(autoResolvedInARow)
   else if (disagreed !== undefined) askReason = `asked after answers given for them, the user last chose ${disagreed}, not ${recommended[0]}: asking again`
   else if (reworded) askReason = `${Math.round(unoffered * 100)}% of the choices here named options not offered now: asking`
   else askReason = `sufficient evidence and p ${shownP} >= auto_resolve_p ${policy.ask.auto_resolve_p}: auto-resolve`
@@ -457,6 +457,17 @@ function autoResolvedSinceLastAnswer(memory: PointView, selection: EvidenceSelec
   let count = 0
   for (const tally of auto.tallies.values()) for (const at of tally.weight?.newest ?? []) if (at > lastAnswer) count++
   return count
+}
+
+/** The ask_reason of a check-in (R-ASK-2): asked after `count` answers given in a row for the user. */
+export function checkInReason(count: number): string {
+  return `${count} answers in a row were auto-resolved: checking in with the user`
+}
+
+/** How many answers in a row a check-in's ask_reason says were given for the user, else undefined. */
+export function checkInCount(askReason: string): number | undefined {
+  const count = /^(\d+) answers in a row were auto-resolved: checking in with the user$/.exec(askReason)?.[1]
+  return count === undefined ? undefined : Number(count)
 }
 
 /**

@@ -697,6 +697,23 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(auto.map((o) => [o.chosen, o.other])).toEqual([[['Lint, format', 'Unit tests'], null]])
   })
 
+  it('says a question asked to check in, after answers it gave for the user, is a check-in', async () => {
+    const { call, clock } = await createTestApp()
+    await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))
+    const pre = claudeCodeFixture('pre-tool-use')
+    for (let i = 0; i < 9; i++) {
+      clock.advance(60_000)
+      const answered = (await call('POST', HOOK, { ...pre, tool_use_id: `toolu_auto_${i}` })).body.hookSpecificOutput
+      expect(answered.permissionDecision).toBe('allow')
+    }
+    clock.advance(60_000)
+    const asked = (await call('POST', HOOK, { ...pre, tool_use_id: 'toolu_check_in' })).body.hookSpecificOutput
+    expect(asked.permissionDecision).toBe('ask')
+    expect(asked.permissionDecisionReason).toBe(
+      `decision-memory put first the option you are most likely to pick. It asks "${TIER_QUESTION}" to check in with you, after 9 answers it gave for you`,
+    )
+  })
+
   it('its own answer, mirrored in tool_input.answers alone, stays a duplicate: never counted as the user’s', async () => {
     const { call, store } = await createTestApp()
     await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))

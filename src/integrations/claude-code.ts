@@ -18,6 +18,7 @@ import {
   type AskUserQuestion,
   type QuestionPlan,
 } from '../domain/question-plan'
+import { checkInCount } from '../domain/recommendation'
 import { z } from '../domain/zod'
 import { typeIssuesFirst } from '../domain/zod-issues'
 import { planQuestions } from '../plan-questions'
@@ -726,11 +727,18 @@ export function preToolUseAnswer(
   const done = removed.length === 0 ? order : order === AS_WRITTEN ? removed.join('; ') : `${order}, and ${removed.join('; ')}`
   const ordered = `decision-memory ${done}`
   const contradicted = contradictedQuestions(plan)
+  // A question asked to check in (R-ASK-2, after answers given for the user) is said so: asked where
+  // it answered before, the user would otherwise not know why.
+  const checkingIn = plan.questions.flatMap((p) => {
+    const count = p.ask ? checkInCount(p.recommendation.ask_reason) : undefined
+    return count === undefined ? [] : [`it asks "${p.ask_user_question.question}" to check in with you, after ${count} answers it gave for you`]
+  })
   const contract =
     // The disclosure ends with the decision's rationale: what follows is a sentence of its own.
     (ruledOut.length === 0 ? '' : `. ${capitalised(ruledOut.join('; '))}. The agent is told to ask again with an option the decision allows`) +
     (stillOffered.length === 0 ? '' : `. ${capitalised(stillOffered.join('; '))}`) +
-    (contradicted.length === 0 ? '' : `. ${capitalised(contradicted.join('; '))}`)
+    (contradicted.length === 0 ? '' : `. ${capitalised(contradicted.join('; '))}`) +
+    (checkingIn.length === 0 ? '' : `. ${capitalised(checkingIn.join('; '))}`)
   // The command to be asked again comes last, so that it is copied as it runs, nothing after it.
   const reason = answered ? `${ordered}${contract}. It answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}` : `${ordered}${contract}`
   const forAgent = [
