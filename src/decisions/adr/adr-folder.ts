@@ -64,6 +64,12 @@ function notARecord(name: string): boolean {
 }
 
 /**
+ * What a template leaves where a successor would be named (`none`, `-`, `N/A`, read as `A` from
+ * its `/`, `TBD`): no record. A "Superseded by" that names anything else names a successor, found or not.
+ */
+const PLACEHOLDER = /^(?:|[-\u2013\u2014\u2026._/?]+|none\.?|n\/?a|a|tbd|tba|nil|null|nothing|no|not yet|\(none\))$/i
+
+/**
  * The format of a file: `DECISIONS.md` (or `DECISIONS-2023.md`, …) is a section-based log; front matter is MADR (but
  * front matter with no `status` on a record whose body writes one, which is read by its body); a
  * `## Status` (or `## Status: Accepted`) section is adr-tools; a `- Status:` bullet is log4brains (or MADR 2.x), and so is a
@@ -231,9 +237,12 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
   const records = parsed.map((p) => {
     const supersedes = resolve(p, p.supersedes, 'supersedes')
     const superseded_by = resolve(p, p.supersededBy, 'superseded by')
-    // A successor named apart from a status that says accepted supersedes the record only if it is
-    // one: `Superseded by: none` is a placeholder, not a reason to stop enforcing the decision.
-    const status: DecisionStatus = p.supersededApart === true && superseded_by !== null ? 'superseded' : p.status
+    // A successor named apart from a status that says accepted supersedes the record unless the name
+    // is a placeholder: `Superseded by: none` is no reason to stop enforcing the decision, but a
+    // successor the folder does not hold (`../platform/0012-….md`, a record deleted since) is still
+    // one, as an adr-tools "Superseded by" line to it is; the link alone is left out, and said.
+    const placeholder = p.supersededBy !== null && PLACEHOLDER.test(p.supersededBy.target.trim())
+    const status: DecisionStatus = p.supersededApart === true && (superseded_by !== null || !placeholder) ? 'superseded' : p.status
     return { record: p, status, supersedes, superseded_by }
   })
   // A link written on one side only holds both ways: adr-tools writes both, others often one.

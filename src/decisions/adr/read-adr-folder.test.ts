@@ -1300,19 +1300,25 @@ describe('links and titles as MADR and log4brains users write them', () => {
     })
   })
 
-  it('MADR and log4brains: a "Superseded by" that names no record (a placeholder, a record not in the folder) leaves an accepted record in force', () => {
+  it('MADR and log4brains: a "Superseded by" placeholder leaves an accepted record in force; a successor not in the folder still supersedes it', () => {
     const reading = readTexts({
       '0001-use-rest.md': madr('accepted', 'Use REST', '', 'Superseded by: none\n\n'),
       '0002-use-grpc.md': madr('accepted', 'Use gRPC', 'superseded-by: 0009-use-graphql.md\n'),
+      '0003-use-soap.md': madr('accepted', 'Use SOAP', '', 'Superseded by: N/A\n\n'),
+      '0004-use-x.md': '# 4. Use X\n\n- Status: accepted\n- Superseded by: [ADR-0012](../platform/0012-use-y.md)\n\n## Decision Outcome\n\nX.\n',
       '20240301-use-yarn.md': '# Use Yarn\n\n- Status: accepted\n- Superseded by: -\n- Date: 2024-03-01\n\n## Decision Outcome\n\nYarn.\n',
     })
     expect(summary(reading.records)).toMatchObject({
       'ADR-0001': ['accepted', expect.any(String), null, null],
-      'ADR-0002': ['accepted', expect.any(String), null, null],
+      // The record says it was replaced, by a record another folder (or an earlier commit) holds:
+      // superseded, as an adr-tools "Superseded by" line to it makes one; the link is left out.
+      'ADR-0002': ['superseded', expect.any(String), null, null],
+      'ADR-0003': ['accepted', expect.any(String), null, null],
+      'ADR-0004': ['superseded', null, null, null],
       '20240301-use-yarn': ['accepted', '2024-03-01', null, null],
     })
     // Each link to nothing is still said.
-    expect(reading.problems.map((p) => p.path)).toEqual(['0001-use-rest.md', '0002-use-grpc.md', '20240301-use-yarn.md'])
+    expect(reading.problems.map((p) => p.path)).toEqual(['0001-use-rest.md', '0002-use-grpc.md', '0003-use-soap.md', '0004-use-x.md', '20240301-use-yarn.md'])
   })
 
   it('a link to a record renamed since (same number, new slug) follows the number', () => {
