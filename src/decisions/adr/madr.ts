@@ -108,8 +108,14 @@ export function readMadr(file: RecordFile): ParsedRecord {
   const definitions = linkDefinitions(file.text)
   // MADR 4 makes every field of the front matter optional, and its own records write no status (the
   // front matter a site wants, `parent:`, `nav_order:`): a record of a decision made is read as
-  // accepted, and said. Imported, it is advisory unless it says `enforce: required`.
-  const unstated = data.status === undefined || data.status === null
+  // accepted, and said. Imported, it is advisory unless it says `enforce: required`. Only a file
+  // named as a record (`0005-….md`, `20240301-….md`): a page of the site beside the records
+  // (`contributing.md`, `glossary.md`) is no decision; nor is a status key left empty one to read.
+  const namedAsRecord = /^(?:adr[-_]?)?\d{1,5}[-_]/i.test(file.name) || dateOfFileName(file.name) !== null
+  const unstated = !('status' in data) && namedAsRecord
+  if (!unstated && (data.status === undefined || data.status === null)) {
+    throw new UnreadableRecord('status' in data ? statusLine : 1, 'the front matter has no status')
+  }
   const inStatus = unstated
     ? { status: 'accepted' as const, supersedes: null, supersededBy: null, date: null, passedOver: [] }
     : statusOfLines([{ n: statusLine, text: String(data.status) }], statusLine, definitions)

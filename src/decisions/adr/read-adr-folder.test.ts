@@ -1129,6 +1129,20 @@ describe('status forms real repositories write', () => {
     })
   })
 
+  it('front matter with no status is read as accepted only on a file named as a record: a page of the site, or a status left empty, is refused', () => {
+    const reading = readTexts({
+      '0005-use-z.md': '---\nparent: Decisions\n---\n# Use Z\n\n## Decision Outcome\n\nZ.\n',
+      'contributing.md': '---\ntitle: Contributing to our decisions\nnav_order: 99\n---\n# Contributing\n\nWrite a record with `adr new` and open a pull request.\n',
+      '0006-use-w.md': '---\nstatus:\ndate: 2024-01-02\n---\n# Use W\n\n## Decision Outcome\n\nW.\n',
+    })
+    expect(summary(reading.records)).toEqual({ 'ADR-0005': ['accepted', null, null, null] })
+    expect(reading.problems.map((p) => [p.path, p.line, p.message])).toEqual([
+      ['0005-use-z.md', 1, 'the front matter has no status; read as accepted (MADR makes the field optional)'],
+      ['0006-use-w.md', 2, 'the front matter has no status'],
+      ['contributing.md', 1, 'the front matter has no status'],
+    ])
+  })
+
   it('front matter a site generator wants (Jekyll\'s layout, nav_order) on a record whose body writes its status is read by the body, not refused as MADR with no status', () => {
     const reading = readTexts({
       '0002-use-w.md': '---\nlayout: default\nnav_order: 2\n---\n\n# 2. Use W\n\nDate: 2021-03-01\n\n## Status\n\nSuperceded by [3. Use X](0003-use-x.md)\n\n## Context\n\nC.\n\n## Decision\n\nW.\n',
