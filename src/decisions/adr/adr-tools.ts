@@ -26,10 +26,15 @@ export function keyOfFile(name: string): string {
   return numberedName === null ? keyOfName(stem) : `ADR-${(numberedName[1] as string).padStart(4, '0')}`
 }
 
-/** The record number a file's name gives (`0006-use-x.md` → 6), else undefined (a date-named file). */
+/**
+ * The record number a file's name gives (`0006-use-x.md` → 6, and in the other forms a link finds
+ * it by, `ADR-002-use-b.md` → 2, `0005_use_e.md` → 5), else undefined (a date-named file).
+ */
 export function numberOfFile(name: string): number | undefined {
   const key = /^ADR-(\d+)$/.exec(keyOfFile(name))
-  return key === null ? undefined : Number(key[1])
+  if (key !== null) return Number(key[1])
+  const other = dateOfFileName(name) === null ? /^(?:adr[-_]?)?(\d{1,5})[-_]/i.exec(name) : null
+  return other === null ? undefined : Number(other[1])
 }
 
 /**

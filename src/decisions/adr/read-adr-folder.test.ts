@@ -1369,6 +1369,10 @@ describe('links and titles as MADR and log4brains users write them', () => {
       '0009-j.md': madr('accepted', '9: Use Valkey'),
       '0011-k.md': '# 1.5x memory budget\n\nDate: 2024-01-11\n\n## Status\n\nAccepted\n\n## Decision\n\nBudget.\n',
       '0012-l.md': '# 12.Use Kafka\n\nDate: 2024-01-12\n\n## Status\n\nAccepted\n\n## Decision\n\nKafka.\n',
+      // A file numbered otherwise (as a link finds it) repeats its number in the title all the same.
+      'ADR-013-m.md': madr('accepted', '13. Use NATS'),
+      '0014_n.md': '# 14: Use Redis\n\n- Status: accepted\n- Date: 2024-01-14\n\n## Decision Outcome\n\nRedis.\n',
+      'adr-15-o.md': '# 15. Use Zig\n\n- Status: accepted\n- Date: 2024-01-15\n\n## Decision Outcome\n\nZig.\n',
     })
     expect(reading.problems).toEqual([])
     expect(Object.fromEntries(reading.records.map((r) => [r.key, r.title]))).toEqual({
@@ -1384,6 +1388,9 @@ describe('links and titles as MADR and log4brains users write them', () => {
       'ADR-0009': 'Use Valkey',
       'ADR-0011': '1.5x memory budget',
       'ADR-0012': 'Use Kafka',
+      'ADR-013-m': 'Use NATS',
+      '0014_n': 'Use Redis',
+      'adr-15-o': 'Use Zig',
     })
   })
 })
