@@ -112,13 +112,17 @@ export function readMadr(file: RecordFile): ParsedRecord {
   // named as a record (`0005-….md`, `20240301-….md`): a page of the site beside the records
   // (`contributing.md`, `glossary.md`) is no decision; nor is a status key left empty one to read.
   const namedAsRecord = /^(?:adr[-_]?)?\d{1,5}[-_]/i.test(file.name) || dateOfFileName(file.name) !== null
-  const unstated = !('status' in data) && namedAsRecord
-  if (!unstated && (data.status === undefined || data.status === null)) {
-    throw new UnreadableRecord('status' in data ? statusLine : 1, 'the front matter has no status')
+  // The key in any case (`Status: Deprecated`), as the line it is said at is found: a status written
+  // so is the record's, not one missing to be read as accepted.
+  const statusKey = Object.keys(data).find((k) => k.trim().toLowerCase() === 'status')
+  const written = statusKey === undefined ? undefined : data[statusKey]
+  const unstated = statusKey === undefined && namedAsRecord
+  if (!unstated && (written === undefined || written === null)) {
+    throw new UnreadableRecord(statusKey !== undefined ? statusLine : 1, 'the front matter has no status')
   }
   const inStatus = unstated
     ? { status: 'accepted' as const, supersedes: null, supersededBy: null, date: null, passedOver: [] }
-    : statusOfLines([{ n: statusLine, text: String(data.status) }], statusLine, definitions)
+    : statusOfLines([{ n: statusLine, text: String(written) }], statusLine, definitions)
   // MADR's front matter has no field for the links but its status (`superseded by ADR-0005`): a
   // `supersedes:` (or `superseded-by:`) some teams add to it says one, else a "Supersedes" or
   // "Superseded by" line in the body, as adr-tools writes it.

@@ -1134,8 +1134,10 @@ describe('status forms real repositories write', () => {
       '0005-use-z.md': '---\nparent: Decisions\n---\n# Use Z\n\n## Decision Outcome\n\nZ.\n',
       'contributing.md': '---\ntitle: Contributing to our decisions\nnav_order: 99\n---\n# Contributing\n\nWrite a record with `adr new` and open a pull request.\n',
       '0006-use-w.md': '---\nstatus:\ndate: 2024-01-02\n---\n# Use W\n\n## Decision Outcome\n\nW.\n',
+      // A status key written in capitals is a status, not none.
+      '0007-use-v.md': '---\nStatus: Deprecated\n---\n# Use V\n\n## Decision Outcome\n\nV.\n',
     })
-    expect(summary(reading.records)).toEqual({ 'ADR-0005': ['accepted', null, null, null] })
+    expect(summary(reading.records)).toEqual({ 'ADR-0005': ['accepted', null, null, null], 'ADR-0007': ['deprecated', null, null, null] })
     expect(reading.problems.map((p) => [p.path, p.line, p.message])).toEqual([
       ['0005-use-z.md', 1, 'the front matter has no status; read as accepted (MADR makes the field optional)'],
       ['0006-use-w.md', 2, 'the front matter has no status'],
