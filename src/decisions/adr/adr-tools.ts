@@ -51,6 +51,10 @@ function keyOfName(stem: string): string {
   return slugged === '' ? digest : `${slugged}-${digest}`
 }
 
+/** Words of a decision's lifecycle in a note, which may change the status read beside it. */
+const LIFECYCLE_NOTE =
+  /\b(?:accepted|approved|proposed|superse[dc]ed|deprecated|obsolete|retired|rejected|revoked|withdrawn|declined|abandoned|revert(?:ed)?|rolled back|reversed|replaced|overturned)\b/i
+
 /**
  * A status read from status lines (adr-tools' `## Status` section holds one per line): a
  * "Superseded by" link makes it superseded whatever else is written; otherwise the first status
@@ -91,8 +95,11 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
     date ??= read.date ?? null
     if (read.status !== undefined && read.date !== undefined && (latest === undefined || read.date >= latest.date)) latest = { status: read.status, date: read.date }
   }
-  const first = unread[0]
-  if (status === undefined && first !== undefined) throw new UnreadableRecord(first.n, `unknown status "${first.text.trim()}"`)
+  // A note that speaks of the lifecycle (`Later rejected by the security review.`, `Reverted on
+  // 2024-05-01 after the outage.`) may say the status no longer holds: not passed over, but unread,
+  // as before, rather than the record imported with the status the note takes back.
+  const first = status === undefined ? unread[0] : unread.find((l) => LIFECYCLE_NOTE.test(l.text))
+  if (first !== undefined) throw new UnreadableRecord(first.n, `unknown status "${first.text.trim()}"`)
   if (status === undefined) throw new UnreadableRecord(where, 'the status section names no status')
   // A status log, each step on a line with its day (`2020-01-10 Proposed`, `2020-02-01 Accepted`):
   // the latest step holds, with its day, as the last of `Proposed → Accepted` does; the first

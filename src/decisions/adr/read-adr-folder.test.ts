@@ -1114,12 +1114,17 @@ describe('status forms real repositories write', () => {
       '0001-use-x1.md': adr(1, 'Accepted\n\nWe discussed this with the platform team; see the meeting notes.'),
       '0002-use-x2.md': adr(2, 'Accepted — 2024-01-02\n\nAmended by [ADR-0001](0001-use-x1.md) (2024-02-01): decisions #3\nand #4 below no longer hold.'),
       '0003-use-x3.md': adr(3, 'Needs another round with Priya before we decide'),
+      // A note that speaks of the lifecycle may take the status back: unread, as before, not accepted.
+      '0004-use-x4.md': adr(4, 'Accepted\n\nLater rejected by the security review.'),
+      '0005-use-x5.md': adr(5, 'Accepted\n\nReverted on 2024-05-01 after the outage.'),
       'DECISIONS.md': '# Decisions\n\n## D-001: Use tabs\n\n### Status\n\nAccepted\n\nWe talked it over at the retro.\n\n### Context\n\nHabit.\n',
     })
     expect(reading.problems.map((p) => [p.path, p.line, p.message])).toEqual([
       ['0001-use-x1.md', 9, 'unknown status "We discussed this with the platform team; see the meeting notes."; passed over, the record is read as accepted'],
       ['0002-use-x2.md', 10, 'unknown status "and #4 below no longer hold."; passed over, the record is read as accepted'],
       ['0003-use-x3.md', 7, 'unknown status "Needs another round with Priya before we decide"'],
+      ['0004-use-x4.md', 9, 'unknown status "Later rejected by the security review."'],
+      ['0005-use-x5.md', 9, 'unknown status "Reverted on 2024-05-01 after the outage."'],
       ['DECISIONS.md', 9, 'unknown status "We talked it over at the retro."; passed over, the record is read as accepted'],
     ])
     expect(summary(reading.records)).toEqual({
