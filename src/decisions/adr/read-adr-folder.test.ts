@@ -1013,6 +1013,10 @@ describe('status forms real repositories write', () => {
     // Naming none, it is superseded with no link, as before.
     expect(readStatusLine('Superseded')).toEqual({ status: 'superseded' })
     expect(readStatusLine('Superseded (see the roadmap)')).toEqual({ status: 'superseded' })
+    // Words with a number in lower case are no record's key: no link, and no "names no record" said.
+    expect(readStatusLine('Superseded (v2-3 migration)')).toEqual({ status: 'superseded' })
+    expect(readStatusLine('Superseded: covid-19 changed the plan')).toEqual({ status: 'superseded' })
+    expect(readStatusLine('Superseded (adr-5)')).toEqual({ status: 'superseded', supersededBy: 'adr-5' })
   })
 
   it('a record named at the end of a sentence ("Superseded by ADR-0009.") is named without its full stop', () => {

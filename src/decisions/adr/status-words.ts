@@ -102,7 +102,8 @@ function readStatusWords(plain: string, dayBefore: string | undefined, definitio
   // "Superseded" and then its successor, joined otherwise than by "by" (`Superseded (ADR-0005)`,
   // `Superseded, see [ADR-0005](…)`, `Superseded in favour of ADR-0005`): the link is the record named.
   const successor = SUCCESSOR.exec(plain)
-  if (successor !== null) {
+  // A key is written in capitals (`ADR-0005`, `DEC-12`): `Superseded (v2-3 migration)` names no record.
+  if (successor !== null && KEY_LIKE.test(successor[1] as string)) {
     const named = successor[1] as string
     return { status: 'superseded', supersededBy: named.startsWith('[') ? linkTarget(named, definitions) : named, ...(day === undefined ? {} : { date: day }) }
   }
@@ -135,6 +136,9 @@ function statusMovedOn(plain: string, definitions?: LinkDefinitions): StatusLine
 /** "Superseded" and the record that replaced it right after, joined by a mark or a few words rather than "by". */
 const SUCCESSOR =
   /^superse[dc]ed\b\s*(?:[(:,;\u2014\u2013\u2192-]|->)?\s*(?:by\s*:?\s*|see\s+|in\s+favou?r\s+of\s+)?(\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])?|[Aa][Dd][Rr][-_\s]*\d{1,5}\b|[A-Z][A-Z0-9]*-\d+\b|[^\s()]+\.md\b)/i
+
+/** What SUCCESSOR may name, in the case it is written: a link, `ADR-5` in any case, a key in capitals, a file. */
+const KEY_LIKE = /^(?:\[|[Aa][Dd][Rr][-_\s]*\d|[A-Z][A-Z0-9]*-\d+$|.*\.md$)/
 
 /** A supersede in part (`Partially superseded by ADR-0009`): the record still holds in the rest. */
 const PARTLY = new RegExp(String.raw`^(?:partially|partly)\s+(?:${SUPERSEDED_BY}|${SUPERSEDES})\b`, 'i')
