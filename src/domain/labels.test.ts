@@ -83,6 +83,23 @@ describe('splitJoinedLabels: Claude Code joins multi-select answers with ", "', 
   })
 })
 
+describe('resolveChoice: a multi-select answer joined as Claude Code joins it now, quoting a label that holds ", "', () => {
+  const options = ['Lint, format', 'Unit tests', 'E2E tests']
+
+  it('reads the quoted join as its labels, at every doorway (an observation, record_choice), not only the hook', () => {
+    expect(resolveChoice('"Lint, format", Unit tests', options, true)).toEqual({ chosen: ['Lint, format', 'Unit tests'], other: null })
+    expect(resolveChoice('Unit tests, "Lint, format (Recommended)"', options, true)).toEqual({ chosen: ['Unit tests', 'Lint, format'], other: null })
+    // The older join, unquoted, is split by the known labels as before.
+    expect(resolveChoice('Lint, format, Unit tests', options, true)).toEqual({ chosen: ['Lint, format', 'Unit tests'], other: null })
+  })
+
+  it('keeps a label that is in quotes itself, joined as it is', () => {
+    expect(resolveChoice('"Fast", Slow', ['"Fast"', 'Slow'], true)).toEqual({ chosen: ['"Fast"', 'Slow'], other: null })
+    // Single-select: the text is the choice, quotes and all.
+    expect(resolveChoice('"Lint, format", Unit tests', options, false)).toEqual({ chosen: [], other: '"Lint, format", Unit tests' })
+  })
+})
+
 describe('ownDescription: the rationale a plan appended is dropped, as a label\'s annotation is', () => {
   const rationale = 'Recommended when any context, as chosen on 2026-12-02 — based on 97% of recent choices'
   it.each([

@@ -144,6 +144,47 @@ export function splitJoinedLabels(answer: string, options: readonly string[]): R
   return { chosen, other: leftover.length === 0 ? null : leftover.join(', ') }
 }
 
+/**
+ * The labels of a multi-select answer as Claude Code joins them since it quotes: with ", ", a
+ * label that holds ", " or a double quote written as a JSON string (`"Lint, format", Unit tests`),
+ * so that the join can be read back. Undefined when no label is quoted or the text is not such a
+ * list (an answer of an older Claude Code, which joined the labels as they are): that is split
+ * by the known labels, as before.
+ */
+export function quotedLabels(answer: string): string[] | undefined {
+  const labels: string[] = []
+  let quoted = false
+  let rest = answer
+  for (;;) {
+    if (rest.startsWith('"')) {
+      // The closing quote: the first one not escaped by a backslash.
+      const end = /^"(?:[^"\\]|\\.)*"/.exec(rest)
+      if (end === null) return undefined
+      let label: unknown
+      try {
+        label = JSON.parse(end[0])
+      } catch {
+        return undefined
+      }
+      if (typeof label !== 'string') return undefined
+      labels.push(label)
+      quoted = true
+      rest = rest.slice(end[0].length)
+    } else {
+      const comma = rest.indexOf(', ')
+      const label = comma === -1 ? rest : rest.slice(0, comma)
+      if (label.includes('"')) return undefined
+      labels.push(label)
+      rest = comma === -1 ? '' : rest.slice(comma)
+    }
+    if (rest === '') break
+    if (!rest.startsWith(', ')) return undefined
+    rest = rest.slice(2)
+    if (rest === '') return undefined
+  }
+  return quoted && labels.every((l) => l.trim() !== '') ? labels : undefined
+}
+
 /** Resolves what the user chose against the options (R-CAP-3, R-REC-8). */
 export function resolveChoice(
   choice: string | readonly string[],
@@ -162,6 +203,12 @@ export function resolveChoice(
   }
   const match = matchOption(choice, options)
   if (match !== undefined) return { chosen: [match], other: null }
-  if (multiSelect) return splitJoinedLabels(choice, options)
-  return { chosen: [], other: normalizeLabel(choice) }
+  if (!multiSelect) return { chosen: [], other: normalizeLabel(choice) }
+  const split = splitJoinedLabels(choice, options)
+  const quoted = quotedLabels(choice)
+  if (quoted === undefined) return split
+  // Read as a quoted list only where that finds as many of the options as the older join does: a
+  // label that is in quotes itself (`"A"`), joined as it is, stays one.
+  const read = resolveChoice(quoted, options, true)
+  return read.chosen.length >= split.chosen.length ? read : split
 }

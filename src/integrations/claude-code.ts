@@ -4,7 +4,7 @@ import { commandLine, optionArgs, shellWord } from '../cli/bin-path'
 import { DEFAULT_SERVICE_URL } from '../cli/options'
 import type { DecisionMemory } from '../decision-memory'
 import { normalizeQuestion } from '../domain/decision-point'
-import { matchOption, normalizeLabel, splitJoinedLabels } from '../domain/labels'
+import { normalizeLabel } from '../domain/labels'
 import { InputError } from '../domain/errors'
 import { LIMITS } from '../domain/limits'
 import { nestsWithin } from '../domain/json-depth'
@@ -283,46 +283,6 @@ function answersNothing(value: unknown): boolean {
   )
 }
 
-/**
- * The labels of a multi-select answer as Claude Code joins them since it quotes: with ", ", a
- * label that holds ", " or a double quote written as a JSON string (`"Lint, format", Unit tests`),
- * so that the join can be read back. Undefined when no label is quoted or the text is not such a
- * list (an answer of an older Claude Code, which joined the labels as they are): that is split
- * by the known labels, as before.
- */
-function quotedLabels(answer: string): string[] | undefined {
-  const labels: string[] = []
-  let quoted = false
-  let rest = answer
-  for (;;) {
-    if (rest.startsWith('"')) {
-      // The closing quote: the first one not escaped by a backslash.
-      const end = /^"(?:[^"\\]|\\.)*"/.exec(rest)
-      if (end === null) return undefined
-      let label: unknown
-      try {
-        label = JSON.parse(end[0])
-      } catch {
-        return undefined
-      }
-      if (typeof label !== 'string') return undefined
-      labels.push(label)
-      quoted = true
-      rest = rest.slice(end[0].length)
-    } else {
-      const comma = rest.indexOf(', ')
-      const label = comma === -1 ? rest : rest.slice(0, comma)
-      if (label.includes('"')) return undefined
-      labels.push(label)
-      rest = comma === -1 ? '' : rest.slice(comma)
-    }
-    if (rest === '') break
-    if (!rest.startsWith(', ')) return undefined
-    rest = rest.slice(2)
-    if (rest === '') return undefined
-  }
-  return quoted && labels.every((l) => l.trim() !== '') ? labels : undefined
-}
 
 /**
  * An answer as the user's choice: the chosen label (a multi-select's joined with ", "), or an
@@ -331,16 +291,10 @@ function quotedLabels(answer: string): string[] | undefined {
  * the question is skipped, so that one odd answer costs no other answer of the call (the event
  * is recorded; Claude Code sends strings).
  */
-function choiceOf(value: unknown, multiSelect: boolean, labels: readonly string[]): string | string[] | undefined {
-  // Commas alone at a multi-select question join no label: odd, as a blank label is.
-  if (typeof value === 'string') {
-    if (multiSelect && !/[^\s,]/.test(value)) return undefined
-    const list = multiSelect && !labels.includes(normalizeLabel(value)) ? quotedLabels(value) : undefined
-    // Read as a quoted list only where that finds as many of the options as the older join does: a
-    // label that is in quotes itself (`"A"`), joined as it is, stays one.
-    const known = list === undefined ? 0 : list.filter((l) => matchOption(l, labels) !== undefined).length
-    return list !== undefined && known >= splitJoinedLabels(value, labels).chosen.length ? list : value
-  }
+function choiceOf(value: unknown, multiSelect: boolean): string | string[] | undefined {
+  // Commas alone at a multi-select question join no label: odd, as a blank label is. A join as
+  // Claude Code writes it, quotes and all, is read where every choice is (resolveChoice).
+  if (typeof value === 'string') return multiSelect && !/[^\s,]/.test(value) ? undefined : value
   if (!Array.isArray(value) || !value.every((label) => typeof label === 'string' && label.trim() !== '')) return undefined
   if (!multiSelect && value.length > 1) return undefined
   return value as string[]
@@ -392,7 +346,7 @@ function answeredQuestions(payload: ClaudeCodeHookPayload, options: HookOptions)
     const given = answerIn(response.answers, q.question)
     const [value, where] = answersNothing(given) ? [answerIn(input.answers, q.question), 'tool_input'] : [given, 'tool_response']
     if (answersNothing(value)) return
-    const choice = choiceOf(value, q.multiSelect !== false, q.options.map((o) => normalizeLabel(o.label)))
+    const choice = choiceOf(value, q.multiSelect !== false)
     if (choice === undefined) return
     observations.push(observationOf(q, choice, 'user', toolUseId, payload, options, shared))
     fields.push({ question: `${from}.questions.${at[i] ?? i}`, answer: `${where}.answers.${q.question}` })
