@@ -86,6 +86,9 @@ export function filled(lines: readonly Line[]): Line[] {
  */
 export function fieldOf(lines: readonly Line[], name: RegExp): { value: string; line: number } | undefined {
   for (const line of lines) {
+    // A row of a table of fields under the title (`| Status | Accepted |`), as some templates keep them.
+    const row = TABLE_FIELD.exec(line.text)
+    if (row !== null && name.test((row[1] as string).trim())) return { value: (row[2] as string).replace(/<!--.*?(-->|$)/g, '').trim(), line: line.n }
     for (const part of line.text.split(NEXT_FIELD)) {
       const match = /^\s*(?:>\s*)*(?:[-*+]\s+)?(?:\*\*|__)?([A-Za-z][A-Za-z -]*?)(?::(?:\*\*|__)|(?:\*\*|__)?:)\s*(.*)$/.exec(part)
       if (match !== null && name.test((match[1] as string).trim())) {
@@ -95,6 +98,9 @@ export function fieldOf(lines: readonly Line[], name: RegExp): { value: string; 
   }
   return undefined
 }
+
+/** A table row naming a field in its first cell and its value in the second: `| **Status** | Accepted |`. */
+const TABLE_FIELD = /^\s*\|\s*(?:\*\*|__)?([A-Za-z][A-Za-z -]*?)(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*\|\s*([^|]*)/
 
 /** A `|` or `·` and then a field in bold (`**Date:**`, `__Date__:`): where a line writes its next field. */
 const NEXT_FIELD = /\s+[|\u00b7]\s+(?=(?:\*\*|__)[A-Za-z][A-Za-z -]*?(?::(?:\*\*|__)|(?:\*\*|__):))/

@@ -709,6 +709,21 @@ describe('a status written in its heading', () => {
   })
 })
 
+describe('fields in a table under the title', () => {
+  it('reads "| Status | Accepted |" and "| **Date** | … |" rows as the record\'s fields', () => {
+    const reading = readTexts({
+      '0001-use-postgres.md': '# ADR-001: Use Postgres\n\n| Field | Value |\n|---|---|\n| **Status** | Accepted |\n| Date | 2024-02-01 |\n| Deciders | Ana |\n\n## Decision Outcome\n\nPostgres.\n',
+      '0002-use-redis.md': '# Use Redis\n\n| Status | Superseded by [ADR-0001](0001-use-postgres.md) |\n|---|---|\n\n## Decision Outcome\n\nRedis.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', '2024-02-01', 'ADR-0002', null],
+      'ADR-0002': ['superseded', null, null, 'ADR-0001'],
+    })
+    expect(reading.records[0]).toMatchObject({ title: 'Use Postgres', decision: 'Postgres.' })
+  })
+})
+
 describe('a status heading in bold', () => {
   it('reads "## **Status**" and "## **Status:** Accepted" as the status section', () => {
     const adr = (n: number, heading: string, body: string) => `# ${n}. Use ${n}\n\nDate: 2024-01-0${n}\n\n## ${heading}\n\n${body}\n\n## Decision\n\nD.\n`
