@@ -92,6 +92,10 @@ describe('loadTokens', () => {
     ['an unknown field', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": ["a"], "scope": "read"}]}`, 'tokens.0: unknown field "scope"; the fields are name, token, sha256, users'],
     ['an unknown key that might be a token', `{"tokens": [{"name": "a", "token": "${OPS}", "users": ["a"], "${ALICE}": 1}]}`, 'tokens.0: unknown field (a field)'],
     ['an unknown field beside tokens', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": ["a"]}], "token": "x"}`, '(root): unknown field "token"; the field is tokens'],
+    // Never presentable: `Authorization: Bearer` carries one word of visible ASCII.
+    ['a token with a space', `{"tokens": [{"name": "a", "token": "correct horse ${ALICE}", "users": ["a"]}]}`, 'tokens.0.token: must be visible ASCII characters, without white space'],
+    ['a token with a trailing blank', `{"tokens": [{"name": "a", "token": "${ALICE} ", "users": ["a"]}]}`, 'tokens.0.token: must be visible ASCII'],
+    ['a token of other characters', `{"tokens": [{"name": "a", "token": "${ALICE}ä", "users": ["a"]}]}`, 'tokens.0.token: must be visible ASCII'],
     ['the same token twice', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": ["a"]}, {"name": "b", "token": "${ALICE}", "users": ["b"]}]}`, 'duplicate token'],
   ])('refuses %s, naming the file and field but never the token', async (_what, text, message) => {
     const file = await fileWith(text)

@@ -34,8 +34,17 @@ export const MIN_TOKEN_LENGTH = 16
 const TokenEntrySchema = z
   .strictObject({
     name: z.string().min(1).max(100),
-    /** The token itself. */
-    token: z.string().min(MIN_TOKEN_LENGTH).max(1000).optional(),
+    /**
+     * The token itself. Visible ASCII only: `Authorization: Bearer` carries one word, so a token
+     * with a space (a passphrase, a trailing blank pasted in) could never be presented, and one
+     * with other characters only by clients that send the header as Latin-1 (curl sends UTF-8).
+     */
+    token: z
+      .string()
+      .min(MIN_TOKEN_LENGTH)
+      .max(1000)
+      .regex(/^[\x21-\x7e]*$/, 'must be visible ASCII characters, without white space: a bearer token is one word of an HTTP header')
+      .optional(),
     /** Or its SHA-256 in hex, so that the file need not hold the token. */
     sha256: z
       .string()
