@@ -211,6 +211,26 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     }
   })
 
+  it('says what mends a 403 for a user the token may not act for: a `user`, DECISION_MEMORY_USER or another token', async () => {
+    // A stand-in for a service run with --auth whose token is alice's, called for "default".
+    const guarded = createServer((_request, response) => {
+      response.writeHead(403, { 'content-type': 'application/json' })
+      response.end(JSON.stringify({ error: { code: 'forbidden', message: 'token "alice-laptop" may not act for user "default"', issues: [{ path: 'user', message: 'not a user this token may act for' }] } }))
+    })
+    await new Promise<void>((listening) => guarded.listen(0, '127.0.0.1', listening))
+    try {
+      const client = await connect({ DECISION_MEMORY_URL: `http://127.0.0.1:${(guarded.address() as AddressInfo).port}` })
+      const refused = await client.callTool({ name: 'recommend', arguments: TIER })
+      expect(refused.isError).toBe(true)
+      expect(textOf(refused)).toContain(
+        "forbidden: token \"alice-laptop\" may not act for user \"default\"; give `user`, a user this token may act for (DECISION_MEMORY_USER in the MCP server's environment is the default), or set DECISION_MEMORY_TOKEN to a token of that user",
+      )
+    } finally {
+      await Promise.all(clients.splice(0).map((c) => c.close()))
+      await new Promise((closed) => guarded.close(closed))
+    }
+  })
+
   it('opens the store itself when no service runs, and the service sees it later', async () => {
     const data = await mkdtemp(join(tmpdir(), 'dm-mcp-'))
     const client = await connect({ DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, DECISION_MEMORY_USER: 'bob' }, [

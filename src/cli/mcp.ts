@@ -12,6 +12,17 @@ import { projectOfFolder } from './repository'
 import { settingHint, throughServiceOrLocal } from './service-client'
 import { envValue, parseFlags } from './options'
 
+
+/**
+ * A user the token may not act for (403 naming `user`): the commands say to give --user; a tool
+ * call says what mends it here, a `user` argument, or the server's DECISION_MEMORY_USER, which
+ * every call without one acts for (`default` when it is not set).
+ */
+function userHint(answer: { status: number }, error: { issues?: Array<{ path?: string }> }): string {
+  if (answer.status !== 403 || !(error.issues ?? []).some((i) => i.path === 'user')) return ''
+  return '; give `user`, a user this token may act for (DECISION_MEMORY_USER in the MCP server\'s environment is the default), or set DECISION_MEMORY_TOKEN to a token of that user'
+}
+
 export const MCP_HELP = `decision-memory mcp [--data DIR] [--policy FILE]
 
   An MCP server over stdio with the tools recommend, plan_questions, record_choice, why and
@@ -74,7 +85,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
         message: `the service answered ${answer.status}`,
       }
       // A 401 is the server's setting, not the agent's input: say which variable mends it, as the commands do.
-      return { ok: false, error: { ...error, message: error.message + settingHint(answer) } }
+      return { ok: false, error: { ...error, message: error.message + settingHint(answer) + userHint(answer, error) } }
     } catch (error) {
       if (error instanceof InputError) {
         return { ok: false, error: { code: error.code, message: error.message, issues: error.issues } }
