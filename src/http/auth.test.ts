@@ -19,6 +19,17 @@ describe('bearer auth (R-SVC-4)', () => {
     expect((await call('GET', '/openapi.json')).status).toBe(401)
   })
 
+  it('says a token sent is not valid, not missing, also when it is more than one word', async () => {
+    const { call } = await createTestApp({ auth })
+    const messageOf = async (authorization: string) =>
+      ((await call('GET', '/v1/users/alice/preferences', undefined, { authorization })).body as any).error.message
+    expect(await messageOf('Bearer correct horse battery staple')).toBe('the bearer token is not valid')
+    expect(await messageOf(`Bearer ${ALICE} x`)).toBe('the bearer token is not valid')
+    expect(await messageOf('Bearer wrong-token-0123456789')).toBe('the bearer token is not valid')
+    expect(await messageOf('Bearer ')).toBe('a bearer token is required')
+    expect(await messageOf(ALICE)).toBe('a bearer token is required')
+  })
+
   it('answers 401 to a body that is not UTF-8 sent without a token, as to any other body: the token is asked for before the body is judged', async () => {
     const { app } = await createTestApp({ auth })
     const latin1 = Buffer.from(JSON.stringify({ ...TIER, user: 'jos\u00e9' }), 'latin1')

@@ -132,7 +132,9 @@ export function bearerAuth({ tokens }: { tokens: TokenTable }): MiddlewareHandle
     const authorization = c.req.header('authorization')
     const principal = principalFor(tokens, authorization)
     if (principal === undefined) {
-      const message = BEARER.test(authorization ?? '') ? 'the bearer token is not valid' : 'a bearer token is required'
+      // A token was sent when the header has the scheme and a word after it, one that BEARER does
+      // not take included (`Bearer two words`, a passphrase): that one is not valid, not missing.
+      const message = /^Bearer +\S/i.test(authorization ?? '') ? 'the bearer token is not valid' : 'a bearer token is required'
       return c.json(errorBody(c, 'unauthorized', message), 401, {
         'WWW-Authenticate': 'Bearer realm="decision-memory"',
       })
