@@ -12,7 +12,6 @@ import { projectOfFolder } from './repository'
 import { settingHint, throughServiceOrLocal } from './service-client'
 import { envValue, parseFlags } from './options'
 
-
 /**
  * A user the token may not act for (403 naming `user`): the commands say to give --user; a tool
  * call says what mends it here, a `user` argument, or the server's DECISION_MEMORY_USER, which
