@@ -205,6 +205,17 @@ describe('a policy file of its own (R-POL)', () => {
     expect((await loadPolicy(write('empty.yaml', ''))).points).toEqual((await loadPolicy()).points)
   })
 
+  it('takes no YAML 1.1 tag for a Map or a Set, which would leave its group of fields silently at the default', async () => {
+    // `!!omap` made a Map and `!!set` a Set: merged over the default policy as objects with no field.
+    await expect(loadPolicy(write('omap.yaml', 'ask: !!omap [auto_resolve_p: 0.1]\n'))).rejects.toThrow(/omap\.yaml: invalid policy\n {2}ask: Invalid input: expected object, received array/)
+    await expect(loadPolicy(write('set.yaml', 'thresholds: !!set { min_observations }\n'))).rejects.toThrow(
+      /set\.yaml: invalid policy\n {2}thresholds\.min_observations: Invalid input: expected number, received null/,
+    )
+    // Nor bytes or a Date, said as their fields: the text written is what is refused.
+    await expect(loadPolicy(write('binary.yaml', 'thresholds: !!binary aGVsbG8=\n'))).rejects.toThrow(/binary\.yaml: invalid policy\n {2}thresholds: Invalid input: expected object, received string$/)
+    await expect(loadPolicy(write('date.yaml', 'decay: { alpha: !!timestamp 2001-12-14 }\n'))).rejects.toThrow(/date\.yaml: invalid policy\n {2}decay\.alpha: Invalid input: expected number, received string$/)
+  })
+
   it('refuses a field it does not know, naming it, rather than leaving the setting at its default', async () => {
     const file = write('typo.json', JSON.stringify({ tresholds: { min_observations: 3 }, decay: { alpha: 0.7, half_life: 3 }, points: [{ key: 'x', match: { header: 'x', title: 'y' } }] }))
     await expect(loadPolicy(file)).rejects.toThrow(PolicyFileError)

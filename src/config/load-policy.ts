@@ -11,10 +11,14 @@ const require = createRequire(import.meta.url)
 /**
  * The YAML parser, loaded only for a YAML policy: it adds tens of ms to every start with the default
  * (JSON) one. Merge keys (`<<: *anchor`, YAML 1.1) are read, as hand-written YAML often uses them;
- * the parser's limit on aliases (100) keeps an alias bomb out.
+ * the parser's limit on aliases (100) keeps an alias bomb out. YAML 1.1's explicit tags (`!!omap`,
+ * `!!set`, `!!binary`, `!!timestamp`) are not resolved: they made a Map, a Set, bytes or a Date,
+ * which no field takes, and a Map or Set where a group of fields goes (`ask: !!omap
+ * [auto_resolve_p: 0.8]`) was merged as having none, its settings silently the default's. Left
+ * unresolved, the value is the mapping, list or text written, refused or taken as any other.
  */
 function parseYaml(text: string): unknown {
-  return (require('yaml') as typeof import('yaml')).parse(text, { merge: true })
+  return (require('yaml') as typeof import('yaml')).parse(text, { merge: true, resolveKnownTags: false })
 }
 
 /** The policy shipped in `policies/default.json`. */
