@@ -113,6 +113,28 @@ describe('a match rule that could hold the service (R-POL)', () => {
   })
 })
 
+describe('a match rule that fits every question (R-POL)', () => {
+  it('refuses a rule that matches empty text, naming the field, rather than keying every question to its point', async () => {
+    const raw = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
+    // A trailing |: every question asked ("Which database?") was the complexity tier.
+    raw.points[0].match.question = 'complexity tier|which tier|'
+    raw.points[1].match.header = '^(method)?'
+    raw.points[2].match.question = 'which\\s*(model)*'
+    // (A rule with an optional part and a required one, which\s*(model)*, is taken.)
+    expect(() => parsePolicy(JSON.stringify(raw), 'mine.json')).toThrow(
+      [
+        'mine.json: invalid policy',
+        '  points.0.match.question: complexity tier|which tier| matches empty text, so it fits every question: its point would take every question asked (remove an empty alternative, as a trailing |, or make a part required, as x+ for x*)',
+        '  points.1.match.header: ^(method)? matches empty text, so it fits every header: its point would take every question asked (remove an empty alternative, as a trailing |, or make a part required, as x+ for x*)',
+      ].join('\n'),
+    )
+    // The seed rules, and a rule for a blank header only, are taken.
+    raw.points[0].match.question = 'complexity tier|which tier'
+    raw.points[1].match.header = '^$'
+    expect(() => parsePolicy(JSON.stringify(raw), 'mine.json')).not.toThrow()
+  })
+})
+
 describe('a JSON policy with a syntax error (R-POL)', () => {
   it('says an unexpected word on one line, with the text around it', () => {
     const text = '{\n  "decay": { "alpha": True }\n}\n'

@@ -46,11 +46,22 @@ export const PointPolicySchema = z.strictObject({
       for (const field of ['header', 'question'] as const) {
         const source = m[field]
         if (source === undefined) continue
+        let rule: RegExp
         try {
-          compileMatchRule(source)
+          rule = compileMatchRule(source)
         } catch {
           ctx.addIssue({ code: 'custom', path: [field], message: `not a valid regular expression: ${source}` })
           continue
+        }
+        // A rule that matches empty text fits every question (`which tier|`, a trailing `|`): the
+        // point, tried in order, would take every question asked, and merge their histories into
+        // its own. Probed with a text no rule names too, so that `^$` (blank only) is not refused.
+        if (rule.test('') && rule.test('\uFFFF')) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [field],
+            message: `${source} matches empty text, so it fits every ${field}: its point would take every question asked (remove an empty alternative, as a trailing |, or make a part required, as x+ for x*)`,
+          })
         }
         // Tried on every question an agent sends, with no time limit (a decision's pattern has one).
         const nested = nestedRepeat(source)
