@@ -274,6 +274,32 @@ describe('a policy file of its own (R-POL)', () => {
     expect([century.recall.ttl_days, century.scan.cadence_hours]).toEqual([36500, 876000])
   })
 
+  it('reads a precondition written as a YAML block as one line, without the newline it ends in (R-REC-5)', async () => {
+    // `|` and `>` end the text in a newline: the description read "Recommended when the service is
+    // small\n — based on static default, …".
+    const file = write(
+      'blocks.yaml',
+      [
+        'default_precondition: >',
+        '  there is not yet',
+        '  enough history',
+        'unchosen_options_precondition: "  none of these  chosen yet "',
+        'points:',
+        '  - key: database',
+        '    match: { question: "which database" }',
+        '    static_default: MySQL',
+        '    precondition: |',
+        '      the service is small',
+        '      and read-mostly',
+        '',
+      ].join('\n'),
+    )
+    const policy = await loadPolicy(file)
+    expect(policy.default_precondition).toBe('there is not yet enough history')
+    expect(policy.unchosen_options_precondition).toBe('none of these chosen yet')
+    expect(policy.points[0]?.precondition).toBe('the service is small and read-mostly')
+  })
+
   it('refuses a blank static default or precondition, which would silently say nothing (R-REC-1, R-REC-5)', async () => {
     const file = write(
       'blank.yaml',

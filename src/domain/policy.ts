@@ -4,6 +4,13 @@ import { nestedRepeat } from './nested-repeat'
 import { IdentifierSchema } from './observation'
 
 const nonBlank = z.string().regex(/\S/, 'must not be blank')
+/**
+ * A precondition, said within a sentence (`Recommended when <precondition> — based on …`): its white
+ * space one space, none at its ends. A YAML block scalar (`precondition: |` or `>`), the way to
+ * write a long text there, ends in a newline, which the option's description then held before
+ * its `— based on`.
+ */
+const clause = nonBlank.transform((text) => text.replace(/\s+/g, ' ').trim())
 
 /**
  * A match rule as it is compiled: in NFC, each run of white space one space, as the question it is
@@ -77,7 +84,7 @@ export const PointPolicySchema = z.strictObject({
   /** Normalised as a label is (R-CAP-3), so that `Tier M (Recommended)` is the option `Tier M`. */
   static_default: nonBlank.transform(normalizeLabel).optional(),
   /** Said as `Recommended when <precondition>` (R-REC-5): blank, it would say nothing. */
-  precondition: nonBlank.optional(),
+  precondition: clause.optional(),
   always_ask: z.boolean().default(false),
   sensitive: z.boolean().default(false),
   multi_select: z.boolean().default(false),
@@ -183,11 +190,11 @@ export const PolicySchema = z
       .default({ seconds: 60, megabytes: 8 }),
     sensitive_terms: z.array(nonBlank),
     /** The precondition of a static default with no point of its own while n < N (R-REC-1, R-REC-5). */
-    default_precondition: nonBlank,
+    default_precondition: clause,
     /** Said instead of default_precondition when the static default stands because personalization is off for the session. */
-    personalization_off_precondition: nonBlank.default(PERSONALIZATION_OFF_PRECONDITION),
+    personalization_off_precondition: clause.default(PERSONALIZATION_OFF_PRECONDITION),
     /** Said instead of default_precondition when there is history enough, but none of it chose an option offered now. */
-    unchosen_options_precondition: nonBlank.default(UNCHOSEN_OPTIONS_PRECONDITION),
+    unchosen_options_precondition: clause.default(UNCHOSEN_OPTIONS_PRECONDITION),
     points: z.array(PointPolicySchema).superRefine(
       (points, ctx) => {
         const seen = new Set<string>()
