@@ -80,6 +80,20 @@ describe('decision point keys (R-CAP-4)', () => {
     expect(decisionPointKey({ header: 'Step 2', question: 'Go on', options: ['S'] }, own)).toMatch(/^q-/)
   })
 
+  it('reads a rule with no white space at its ends, as a YAML block writes one, but an escaped space kept', async () => {
+    // `question: |` ends the rule in a newline: `which database ` fit neither `Which database?` nor its key.
+    const own = parsePolicy(
+      ['points:', '  - key: db', '    match:', '      question: |', '        which database', '  - key: tier', '    match: { header: "^tier\\\\ " }', ''].join('\n'),
+      'own.yaml',
+      JSON.parse(readFileSync(DEFAULT_POLICY_FILE, 'utf8')),
+    )
+    expect(own.points[1]?.match.header).toBe('^tier\\ ')
+    expect(decisionPointKey({ question: 'Which database?', options: ['S'] }, own)).toBe('db')
+    expect(decisionPointKey({ question: 'Which database should this use?', options: ['S'] }, own)).toBe('db')
+    expect(decisionPointKey({ header: 'tier 2', question: 'Go on', options: ['S'] }, own)).toBe('tier')
+    expect(decisionPointKey({ header: 'tier', question: 'Go on', options: ['S'] }, own)).toMatch(/^q-/)
+  })
+
   it('hashes the normalised question and the sorted labels otherwise', () => {
     const a = decisionPointKey({ question: 'Choose the next step', options: ['Option A', 'Option B', 'Option C'] }, policy)
     const b = decisionPointKey({ question: '  choose the NEXT step? ', options: ['Option C (Recommended)', 'Option A', 'Option B'] }, policy)

@@ -18,7 +18,14 @@ const clause = nonBlank.transform((text) => text.replace(/\s+/g, ' ').trim())
  * or a combining accent still fits the question it spells. Not lower-cased: `\S` is not `\s`.
  */
 export function matchSource(source: string): string {
-  return source.normalize('NFC').replace(/\s+/g, ' ')
+  const text = source.normalize('NFC').replace(/\s+/g, ' ')
+  // None at its ends, as a question has none once normalised: a rule written as a YAML block
+  // (`question: |` or `>`) ends in a newline, and `which database ` then fit neither
+  // `Which database?` nor its key. A space escaped at the end (`tier\ `) is the rule's own.
+  const escapedEnd = /(\\+) $/.exec(text)
+  const keepEnd = escapedEnd !== null && (escapedEnd[1] as string).length % 2 === 1
+  const start = text.replace(/^ /, '')
+  return keepEnd ? start : start.replace(/ $/, '')
 }
 
 /**
