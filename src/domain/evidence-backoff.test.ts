@@ -72,7 +72,8 @@ describe('selectEvidence: change of preference', () => {
     const older = Array.from({ length: 1000 }, (_, i) => observation(i, 'Tier S', 60 + i / 1000))
     const spread = Array.from({ length: 20 }, (_, i) => observation(2000 + i, 'Tier L', 1 - i / 100))
     const selection = selectEvidence(pointView([...older, ...spread], POLICY), { asOf: NOW }, POLICY)
-    expect(selection.changeTest).toMatchObject({ recent: 20, older: 1000, since: new Date(NOW.getTime() - 28 * DAY).toISOString() })
+    // The window is the 28 days up to the newest L (0.81 days old).
+    expect(selection.changeTest).toMatchObject({ recent: 20, older: 1000, since: new Date(NOW.getTime() - (28 + 0.81) * DAY).toISOString() })
     expect(selection.cell.n).toBe(20)
     // The same 20 stored at one moment (a batch sent without timestamps takes one): the window used
     // to start just after that moment, leaving none of them, and the 1,000 older S decided.

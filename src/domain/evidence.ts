@@ -138,8 +138,8 @@ function countsOf(cell: Cell, categories: readonly Category[], minus?: Cell): nu
  * which of them speak for this request (R-REC-7): when at least N share the request's value for a
  * context key and their choices differ from the rest beyond chance, only those; the level is
  * divided by the number of keys tested (Bonferroni 1936), and when several keys qualify the
- * smallest p-value wins (then the first key). Then, within that evidence, the change test: when the last
- * `change.window_days` before `asOf` hold at least N of it and its choices differ from the older
+ * smallest p-value wins (then the first key). Then, within that evidence, the change test: when the
+ * `change.window_days` up to its newest choice (at or before `asOf`) hold at least N of it and its choices differ from the older
  * ones beyond chance (a change of preference), only the recent ones: power-law decay alone lets a
  * long history outvote a new preference for weeks. Deciding the context first keeps a context
  * the user has not worked in lately from being read as a change of preference: the recent
@@ -247,8 +247,13 @@ function changeWithin(
   asOf: Date | undefined,
   policy: Policy,
 ): { test: NonNullable<EvidenceSelection['changeTest']>; since: number; recent: Cell } | null {
-  if (asOf === undefined) return null
-  const since = exactSince(cell, asOf.getTime() - policy.change.window_days * DAY_MS)
+  if (asOf === undefined || cell.n === 0) return null
+  // The window ends at the newest choice in the cell, not at asOf: "recent" is the user's recent
+  // choosing. Ending it at asOf let a break longer than the window (a holiday) empty it, and the
+  // whole decayed history, a year of an option given up months ago, outvote the new preference.
+  const newest = Math.max(...[...cell.tallies.values()].map((t) => t.last))
+  const end = Math.min(asOf.getTime(), newest)
+  const since = exactSince(cell, end - policy.change.window_days * DAY_MS)
   // Tested only where the recent counts are exact, and where there is an older history at all.
   if (!knowsSince(cell, since) || ![...cell.tallies.values()].some((t) => t.first < since)) return null
   const recent = recentPart(cell, since)

@@ -293,6 +293,21 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
     expect(r.precondition).toBe(`any context, as chosen from ${day(10).slice(0, 10)} to ${day(5).slice(0, 10)}`)
   })
 
+  it('keeps a change of preference over a break longer than the change window', () => {
+    // A year of Tier L every day, then Tier M every other day for 200 days, then five weeks off (a
+    // holiday): the window of the change test ends at the newest choice, not at the moment asked,
+    // else it held no choice after the break and the decayed year of Tier L outvoted Tier M again.
+    const day = (d: number) => new Date(NOW.getTime() - d * 86_400_000).toISOString()
+    const obs = [
+      ...Array.from({ length: 365 }, (_, i) => observation({ chosen: ['Tier L'], timestamp: day(600 - i) })),
+      ...Array.from({ length: 100 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(234 - 2 * i) })),
+    ]
+    const r = recommend(input({ observations: obs }))
+    expect(r.recommended).toBe('Tier M')
+    expect(r.change_test).not.toBeNull()
+    expect(r.disclosure).toMatch(/differ from your earlier choices/)
+  })
+
   it('after a change of preference, states the precondition of the recent choices it learned from', () => {
     // A year of Tier L and Tier M mostly in phase plan, then Tier M six times in phase run: the
     // change test keeps only the six, all in phase run. Tier M's older choices in phase plan

@@ -51,7 +51,8 @@ describe('POST /v1/recommendations after a change of preference', () => {
     expect(body.recommended).toBe('Tier L')
     expect(body.observations).toBe(6)
     expect(body.disclosure).toBe(
-      `based on 100% of recent choices since ${before(28 * DAY).slice(0, 10)} (they differ from your earlier choices)`,
+      // The window: the 28 days up to the newest choice, a day ago.
+      `based on 100% of recent choices since ${before(29 * DAY).slice(0, 10)} (they differ from your earlier choices)`,
     )
     expect(body.layers.long_term.observations).toBe(36)
   })

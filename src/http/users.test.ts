@@ -73,7 +73,8 @@ describe('GET /v1/users/{user}/preferences', () => {
     expect(point.share).toBe(recommendation.options[0].share)
     expect(point.confidence.value).toBe(recommendation.confidence.value)
     expect(point.observations).toBe(recommendation.observations)
-    expect(point.changed_since).toBe(at(28))
+    // The window: the 28 days up to the newest choice, a day old.
+    expect(point.changed_since).toBe(at(29))
     expect(point.options.map((o: { option: string; count: number }) => [o.option, o.count])).toEqual([
       ['Tier S', 6],
       ['Tier M', 0],
