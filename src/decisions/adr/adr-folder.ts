@@ -1,7 +1,7 @@
 import { characters, leadingCharacters } from '../../domain/limits'
 import { DECISION_LIMITS, type DecisionStatus } from '../decision'
 import type { ImportedDecision } from '../imported-decision'
-import { dateOfFileName, keyOfFile, readAdrTools } from './adr-tools'
+import { dateOfFileName, keyOfFile, numberOfFile, readAdrTools } from './adr-tools'
 import { keyOfHeading, readDecisionsMd } from './decisions-md'
 import { readLog4brains } from './log4brains'
 import { readMadr } from './madr'
@@ -164,9 +164,8 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     if (reading.keys !== undefined) logs.push({ path: f.path, keys: reading.keys })
     // In NFC, as the link is looked up: macOS may give a name decomposed that the link spells composed.
     if (format !== 'decisions-md') fileKeys.set(f.name.normalize('NFC').toLowerCase(), keyOfFile(f.name))
-    const numberedName = format === 'decisions-md' || dateOfFileName(f.name) !== null ? null : /^(?:adr[-_]?)?(\d{1,5})[-_]/i.exec(f.name)
-    if (numberedName !== null) {
-      const n = Number(numberedName[1])
+    const n = format === 'decisions-md' ? undefined : numberOfFile(f.name)
+    if (n !== undefined) {
       otherNumbered.set(n, [...(otherNumbered.get(n) ?? []), keyOfFile(f.name)])
     }
   }
