@@ -76,7 +76,7 @@ export function preferenceOf(
     totalWeight += w
     squares += tally.weight === undefined ? 0 : decayedSumAt(tally.weight, now, 2 * alpha, grid)
     observations += tally.n
-    const offered = offeredIn(category, options)
+    const { offered, unmatched } = matchedIn(category, options)
     const share = oneChoice && offered.length > 1 ? w / offered.length : w
     for (const label of offered) {
       weights.set(label, (weights.get(label) as number) + share)
@@ -86,7 +86,7 @@ export function preferenceOf(
     if (offered.length === 0) {
       elsewhereWeight += w
       elsewhereCount += tally.n
-    } else if (labelsOf(category).some((label) => !options.includes(label) && matchOption(label, options) === undefined)) {
+    } else if (unmatched) {
       partlyElsewhereWeight += w
     }
   }
@@ -110,12 +110,19 @@ export function preferenceOf(
  * "none of the 10 choices at this point was one of these options".
  */
 export function offeredIn(category: Category, options: readonly string[]): string[] {
+  return matchedIn(category, options).offered
+}
+
+/** The offered options a category chose (offeredIn), and whether any of its labels is none of them. */
+function matchedIn(category: Category, options: readonly string[]): { offered: string[]; unmatched: boolean } {
   const offered = new Set<string>()
+  let unmatched = false
   for (const label of labelsOf(category)) {
     const option = options.includes(label) ? label : matchOption(label, options)
-    if (option !== undefined) offered.add(option)
+    if (option === undefined) unmatched = true
+    else offered.add(option)
   }
-  return [...offered]
+  return { offered: [...offered], unmatched }
 }
 
 /** Decayed share of an option: its weight over the weight of every observation. */
