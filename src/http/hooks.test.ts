@@ -917,6 +917,57 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     ])
   })
 
+  it('plans the choice questions beside ones that ask for text or a number, which stay as written, in their places', async () => {
+    const { call, store } = await createTestApp()
+    const REPLICAS = { question: 'How many replicas?', header: 'Replicas', kind: 'number', min: 1, max: 9, options: [], multiSelect: false }
+    const NAME = { question: 'What should the service be called?', header: 'Name', kind: 'text' }
+    const METHOD = {
+      question: 'Which development methodology for this change?',
+      header: 'Method',
+      kind: 'choice',
+      options: [
+        { label: 'TDD', description: 'Write failing tests first' },
+        { label: 'DDD', description: 'Domain model first' },
+      ],
+      multiSelect: false,
+    }
+    const pre = claudeCodeFixture('pre-tool-use')
+    const tier = pre.tool_input.questions[0]
+    pre.tool_input.questions = [REPLICAS, tier, NAME, METHOD]
+    const first = await call('POST', HOOK, pre)
+    expect(first.status).toBe(200)
+    const asked = first.body.hookSpecificOutput
+    expect(asked.permissionDecision).toBe('ask')
+    const questions = asked.updatedInput.questions
+    // The choice questions are ordered by information (the methodology's p = ½ first) in the choices' places.
+    expect(questions.map((q: { question: string }) => q.question)).toEqual([REPLICAS.question, METHOD.question, NAME.question, tier.question])
+    expect(questions[0]).toEqual(REPLICAS)
+    expect(questions[2]).toEqual(NAME)
+    expect(questions[3].options.map((o: { label: string }) => o.label)).toEqual(['Tier M (Recommended)', 'Tier S', 'Tier L'])
+
+    // Tier answered for the user: the text and number questions are still asked (not `allow`), in their places.
+    await call('POST', '/v1/observations', pastChoices(40, 'Tier S', TIER))
+    const later = { ...pre, tool_use_id: 'toolu_kinds_pre' }
+    const output = (await call('POST', HOOK, later)).body.hookSpecificOutput
+    expect(output.permissionDecision).toBe('ask')
+    expect(output.updatedInput.questions.map((q: { question: string }) => q.question)).toEqual([REPLICAS.question, NAME.question, METHOD.question])
+    expect(output.updatedInput.questions[0]).toEqual(REPLICAS)
+    expect(output.updatedInput.questions[1]).toEqual(NAME)
+    expect(output.updatedInput.answers).toEqual({ [TIER_QUESTION]: 'Tier S (Recommended)' })
+    const auto = (await observationsOf(store)).filter((o) => o.decision_id?.startsWith('toolu_kinds_pre'))
+    expect(auto.map((o) => [o.source, o.chosen])).toEqual([['auto-resolved', ['Tier S']]])
+
+    // Only questions of another kind: nothing to plan, nothing refused.
+    const only = { ...pre, tool_use_id: 'toolu_kinds_only_pre', tool_input: { questions: [NAME, REPLICAS] } }
+    expect(await call('POST', HOOK, only)).toEqual({ status: 200, body: {} })
+    // A choice question refused is named by its place as sent, after the text question before it.
+    const twice = { ...tier, options: [tier.options[0], tier.options[0]] }
+    const refused = await call('POST', HOOK, { ...pre, tool_use_id: 'toolu_kinds_refused', tool_input: { questions: [NAME, twice] } })
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.message).toContain('tool_input.questions.1')
+    expect(refused.body.error.issues.map((i: { path: string }) => i.path)).toEqual([expect.stringMatching(/^tool_input\.questions\.1\.options/)])
+  })
+
   it('an answer it gave beside a question that is one text with it after normalisation stays a duplicate, and the other answer is kept', async () => {
     const { call, store } = await createTestApp()
     await call('POST', '/v1/observations', pastChoices(40, 'Tier S', TIER))

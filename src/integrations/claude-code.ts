@@ -315,6 +315,39 @@ function choicesOnly(container: unknown): { value: unknown; indices: number[]; n
   return { value: { ...container, questions: indices.map((i) => all[i]) }, indices, none: indices.length === 0 }
 }
 
+/** A question of another kind than a choice (`text`, `number`), with its place among the questions as sent. */
+export interface OtherKindQuestion {
+  index: number
+  question: unknown
+}
+
+/** The questions of a tool input that are no choice (choicesOnly's `indices` are the others), each with its place. */
+function otherKinds(container: unknown, choiceIndices: readonly number[]): OtherKindQuestion[] {
+  if (!isPlainObject(container) || !Array.isArray(container.questions)) return []
+  const choices = new Set(choiceIndices)
+  return container.questions.flatMap((question: unknown, index: number) => (choices.has(index) ? [] : [{ index, question }]))
+}
+
+/**
+ * The questions to show, with those of another kind (`text`, `number`) put back as they came, in
+ * their places as sent: the choice questions still asked fill the places of the ones still asked,
+ * in the plan's order; an answered one's place goes, the others close up around it.
+ */
+function withOtherKinds(input: AskUserQuestionInput, asked: readonly AskUserQuestion[], others: readonly OtherKindQuestion[]): unknown[] {
+  if (others.length === 0) return [...asked]
+  // input.questions are the choice questions, in their order as sent, between the others.
+  const taken = new Set(others.map((o) => o.index))
+  const choicePlaces = Array.from({ length: input.questions.length + others.length }, (_, i) => i).filter((i) => !taken.has(i))
+  const placeOf = new Map(input.questions.map((q, i) => [q.question, choicePlaces[i] as number]))
+  const places: Array<{ index: number; question: unknown }> = [
+    ...asked.map((q) => ({ index: placeOf.get(q.question) ?? -1, question: undefined as unknown })),
+    ...others,
+  ]
+  places.sort((a, b) => a.index - b.index)
+  let next = 0
+  return places.map((place) => (taken.has(place.index) ? place.question : asked[next++]))
+}
+
 /** The observations of a PostToolUse, each with where its question and its answer are in the payload. */
 function answeredQuestions(payload: ClaudeCodeHookPayload, options: HookOptions): { observations: ObservationInput[]; fields: AnswerFields[] } {
   const toolUseId = requireToolUseId(payload)
@@ -638,6 +671,7 @@ export function preToolUseAnswer(
   sessionId?: string,
   user = 'default',
   serviceUrl?: string,
+  others: readonly OtherKindQuestion[] = [],
 ): HookAnswer {
   const ruledOut = ruledOutQuestions(plan)
   // Personalization off turns off what was learned, not the decisions: a question none of whose
@@ -657,7 +691,8 @@ export function preToolUseAnswer(
   const origin = serviceUrl === undefined ? DEFAULT_SERVICE_URL : new URL(serviceUrl).origin
   const where = origin === DEFAULT_SERVICE_URL ? '' : `DECISION_MEMORY_URL=${shellWord(origin)} `
   const turnOff = `${where}${commandLine(['toggle', ...optionArgs('--session', sessionId ?? 'ID'), ...(user === 'default' ? [] : optionArgs('--user', user)), '--off'])}${sessionId === undefined ? ' (ID: this session\'s id)' : ''}`
-  if (toAsk.length === 0) {
+  // A question of another kind (text, a number) is still the user's to answer: the picker is shown for it.
+  if (toAsk.length === 0 && others.length === 0) {
     const reason = `decision-memory answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}`
     return {
       // The reason of an `allow` goes to Claude Code's debug log only (its hooks reference): said as
@@ -706,7 +741,7 @@ export function preToolUseAnswer(
       permissionDecisionReason: reason,
       updatedInput: {
         ...input,
-        questions: toAsk,
+        questions: withOtherKinds(input, toAsk, others),
         ...(answered ? { answers: { ...input.answers, ...plan.answers, ...answersGiven(input.answers) } } : {}),
       },
       ...(forAgent.length > 0 ? { additionalContext: forAgent.join('. ') } : {}),
@@ -743,26 +778,55 @@ export async function handleClaudeCodeHook(
     case 'PreToolUse': {
       if (!isQuestion) return {}
       requireToolUseId(payload)
-      const input = parseWith(AskUserQuestionInputSchema, payload.tool_input, 'tool_input')
+      // Questions that ask for text or a number have no options to recommend: the choice questions
+      // beside them are planned, and they are left to the user as written, where they were.
+      const choices = choicesOnly(payload.tool_input)
+      if (choices.none) return {}
       // The path in the repository, so that decisions scoped to it apply (R-CON-4); the choices
       // captured carry no context, so it decides no precondition and splits no evidence.
       const path = pathInProject(payload, options)
-      const plan = await asSent(
-        planQuestions(memory, {
-          user: options.user,
-          project,
-          session_id: payload.session_id,
-          questions: input.questions,
-          ...(path === undefined ? {} : { context: { path } }),
-        }),
-      )
+      const { input, plan } = await inPlaces(choices.indices, async () => {
+        const input = parseWith(AskUserQuestionInputSchema, choices.value, 'tool_input')
+        const plan = await asSent(
+          planQuestions(memory, {
+            user: options.user,
+            project,
+            session_id: payload.session_id,
+            questions: input.questions,
+            ...(path === undefined ? {} : { context: { path } }),
+          }),
+        )
+        return { input, plan }
+      })
       const planned = withAnswersGiven(plan, input.answers ?? {})
       const auto = autoResolvedObservations(planned, payload, options)
       if (auto.length > 0) await asSent(memory.observe(auto))
-      return preToolUseAnswer(input, planned, payload.session_id, options.user, options.serviceUrl)
+      const others = otherKinds(payload.tool_input, choices.indices)
+      return preToolUseAnswer(input, planned, payload.session_id, options.user, options.serviceUrl, others)
     }
     default:
       return {}
+  }
+}
+
+/**
+ * Runs work on the choice questions of a tool input (choicesOnly), naming a question an error
+ * refuses by its place as sent (`tool_input.questions.2`, not `.1` where a text question came
+ * before it), in its issues and its message alike; quoted text is the caller's own, left as it is.
+ */
+async function inPlaces<T>(indices: readonly number[], work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    if (!(error instanceof InputError) || indices.every((at, i) => at === i)) throw error
+    const renumber = (text: string) =>
+      text.replace(/"[^"]*"|\btool_input\.questions\.(\d+)/g, (found, n: string | undefined) =>
+        n === undefined ? found : `tool_input.questions.${indices[Number(n)] ?? n}`,
+      )
+    throw new InputError(error.code, renumber(error.message), {
+      status: error.status,
+      issues: error.issues.map((issue) => ({ path: renumber(issue.path), message: renumber(issue.message) })),
+    })
   }
 }
 
