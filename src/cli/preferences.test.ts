@@ -32,6 +32,11 @@ describe('decision-memory preferences, one line a point', () => {
     expect(describePoint(selected)).toBe('complexity-tier: Tier M, 334 observations [Tier M 333 (99%), Tier L 1 (1%)]')
   })
 
+  it('says a count a set read at a single-select point shared to a hundredth, not in every digit', () => {
+    const shared = { ...point(3), share: 0.4444, options: [{ option: 'Tier M', count: 4 / 3, share: 0.4444 }, { option: 'Tier L', count: 5 / 3, share: 0.5556 }] }
+    expect(describePoint(shared)).toContain('[Tier M 1.33, Tier L 1.67]')
+  })
+
   it('names a point keyed by a hash of its question by that question, and a named point by its name', () => {
     const hashed = { ...point(2), point: 'q-1ce3ca384fe3abe025d1', question: 'Which checks should run before the PR?' } as PointPreference
     expect(describePoint(hashed)).toBe('"Which checks should run before the PR?" (q-1ce3ca384fe3abe025d1): Tier M 100%, confidence medium-high (0.75), 2 observations [Tier M 2]')

@@ -38,20 +38,23 @@ const otherAnswers = (point: PointPreference): string[] => (point.other === unde
 const pointName = (point: PointPreference): string =>
   /^q-[0-9a-f]{20}$/.test(point.point) && typeof point.question === 'string' ? `${JSON.stringify(point.question)} (${point.point})` : point.point
 
+/** A count as said: a set read at a single-select point counts a fraction to each of its options (`2.67`, not `2.6666666666666665`). */
+const shownCount = (count: number): string => String(Math.round(count * 100) / 100)
+
 /** One line per point, as the command prints it. */
 export function describePoint(point: PointPreference): string {
   // Multi-select: the set selected at least half the time (labels may hold commas: joined with +).
   // A service from before `selection` and `changed_since` (still running after an upgrade of the
   // command) answers without them: its point is said by its majority, with no change of preference.
   if (point.selection !== null && point.selection !== undefined) {
-    const rates = [...point.options.map((o) => `${o.option} ${o.count} (${shownPercent(o.share)}%)`), ...otherAnswers(point)].join(', ')
+    const rates = [...point.options.map((o) => `${o.option} ${shownCount(o.count)} (${shownPercent(o.share)}%)`), ...otherAnswers(point)].join(', ')
     return `${pointName(point)}: ${point.selection.length === 0 ? '(nothing selected half the time)' : point.selection.join(' + ')}, ${counted(point.observations)} [${rates}]`
   }
   const head = `${pointName(point)}: ${point.majority ?? '(nothing chosen)'}`
   // In whole percent as a recommendation says it: 100% only of an option chosen every time, 0% only of one never chosen.
   const share = point.majority === null ? '' : ` ${shownPercent(point.share)}%`
   const confidence = point.confidence === null ? '' : `, confidence ${point.confidence.level} (${point.confidence.value})`
-  const options = [...point.options.map((o) => `${o.option} ${o.count}`), ...otherAnswers(point)].join(', ')
+  const options = [...point.options.map((o) => `${o.option} ${shownCount(o.count)}`), ...otherAnswers(point)].join(', ')
   const since = point.changed_since === null || point.changed_since === undefined ? '' : ` since ${point.changed_since.slice(0, 10)} (they differ from the earlier ones)`
   return `${head}${share}${confidence}, ${counted(point.observations)}${since} [${options}]`
 }

@@ -135,10 +135,12 @@ describe('learnedPreferences (R-SVC-5)', () => {
     )
     expect(points[0]?.multi_select).toBe(false)
     expect(points[0]?.options).toEqual([
-      { option: 'Opus', count: 8, share: 0.4444 },
-      { option: 'Sonnet', count: 8, share: 0.4444 },
+      { option: 'Opus', count: 4, share: 0.4444 },
+      { option: 'Sonnet', count: 4, share: 0.4444 },
       { option: 'Haiku', count: 1, share: 0.1111 },
     ])
+    // Each set one choice, half to each option: the counts add up to the 9 choices, as the shares to 1.
+    expect(points[0]?.observations).toBe(9)
     expect(points[0]?.majority).toBe('Sonnet')
     expect(points[0]?.share).toBe(0.4444)
   })

@@ -10,7 +10,11 @@ export const ELSEWHERE = Symbol('elsewhere')
 export interface Preference {
   /** Decayed weight per offered option; for multi-select, the weight of observations selecting it. */
   weights: Map<string, number>
-  /** Raw count per offered option. */
+  /**
+   * Raw count per offered option: the choices of it, not decayed. Read for a single-select
+   * question, a set of k offered options is one choice, 1/k of it each, as its weight is shared,
+   * so that the counts add up to the choices, as the shares add up to 1.
+   */
   counts: Map<string, number>
   /** Decayed weight of choices outside the offered options. */
   elsewhereWeight: number
@@ -49,9 +53,9 @@ export function learnPreference(
  * aged from `asOf`: the weights of each category go to the offered options it chose, or
  * elsewhere when it chose none of them. Kish's effective sample size is (Σw)²/Σw², with Σw²
  * the same power law at 2α. Read for a single-select question (`oneChoice`), a set chosen at a
- * multi-select question at the point is one choice, its weight shared evenly by the offered options
- * in it: given whole to each, Opus and Sonnet chosen together 8 times were each `100%` of the
- * choices, shares adding up to 2.
+ * multi-select question at the point is one choice, its weight and its count shared evenly by the
+ * offered options in it: given whole to each, Opus and Sonnet chosen together 8 times were each
+ * `100%` of the choices, shares adding up to 2, and 8 choices each, counts adding up to 16.
  */
 export function preferenceOf(
   tallies: Iterable<readonly [Category, Tally]>,
@@ -77,10 +81,10 @@ export function preferenceOf(
     squares += tally.weight === undefined ? 0 : decayedSumAt(tally.weight, now, 2 * alpha, grid)
     observations += tally.n
     const { offered, unmatched } = matchedIn(category, options)
-    const share = oneChoice && offered.length > 1 ? w / offered.length : w
+    const parts = oneChoice && offered.length > 1 ? offered.length : 1
     for (const label of offered) {
-      weights.set(label, (weights.get(label) as number) + share)
-      counts.set(label, (counts.get(label) ?? 0) + tally.n)
+      weights.set(label, (weights.get(label) as number) + w / parts)
+      counts.set(label, (counts.get(label) ?? 0) + tally.n / parts)
       lastChosen.set(label, Math.max(lastChosen.get(label) ?? -Infinity, tally.last))
     }
     if (offered.length === 0) {

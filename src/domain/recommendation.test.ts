@@ -727,16 +727,22 @@ describe('a single-select question at a point where sets were chosen (R-REC-2, R
     observation({ point: 'model-selection', chosen: ['Opus', 'Sonnet'], options: ['Opus', 'Sonnet', 'Haiku'], multi_select: true }),
   )
 
-  it('counts each set as one choice shared by its options, so the shares add up to at most 1', () => {
+  it('counts each set as one choice shared by its options, so the shares add up to at most 1, and the counts to the choices', () => {
     const r = recommend(input({ point: 'model-selection', question: 'Which model should implement this?', header: 'Model', options: MODELS, observations: both }))
     expect(r.multi_select).toBe(false)
     expect(r.options.map((o) => [o.option, o.share, o.count])).toEqual([
-      ['Sonnet', 0.5, 8],
-      ['Opus', 0.5, 8],
+      ['Sonnet', 0.5, 4],
+      ['Opus', 0.5, 4],
       ['Haiku', 0, 0],
     ])
     expect(r.disclosure).toBe('based on 50% of recent choices')
     expect(r.layers.long_term.counts.reduce((sum, c) => sum + c.share, 0)).toBeCloseTo(1, 6)
+    expect(r.layers.long_term.counts.map((c) => c.count)).toEqual([4, 4, 0])
+    // A set of three, once, beside them: a third of a choice each, the counts still the choices.
+    const three = observation({ point: 'model-selection', chosen: ['Opus', 'Sonnet', 'Haiku'], options: ['Opus', 'Sonnet', 'Haiku'], multi_select: true })
+    const more = recommend(input({ point: 'model-selection', question: 'Which model should implement this?', options: MODELS, observations: [...both, three] }))
+    expect(more.options.reduce((sum, o) => sum + o.count, 0)).toBeCloseTo(more.observations, 9)
+    expect(more.options.find((o) => o.option === 'Haiku')!.count).toBeCloseTo(1 / 3, 9)
     expect(r.layers.long_term.share).toBe(0.5)
   })
 

@@ -15,6 +15,12 @@ import { PULSE_SOURCES } from '../decisions/store'
 import { LIMITS } from '../domain/limits'
 import { FIELD_DESCRIPTIONS, LabelSchema, IdentifierSchema, QueryTimestampSchema, TimestampSchema } from '../domain/observation'
 
+/** What an option's `count` is, where a set chosen at a multi-select question is read at a single-select one. */
+export const COUNT_DESCRIPTION =
+  'How many of the choices counted chose the option. At a single-select point, a set chosen at a multi-select question there ' +
+  'is one choice shared evenly by the offered options in it (1/2 each of two), as its weight is for `share`: the counts add up ' +
+  'to the choices counted, as the shares add up to 1, and a count may be a fraction.'
+
 const LayerSchema = z.object({
   observations: z.number().int(),
   majority: z.string().nullable(),
@@ -22,7 +28,7 @@ const LayerSchema = z.object({
   selection: z.array(z.string()).nullable().openapi({
     description: 'At a multi-select point, the options selected at a rate >= 0.5 in this layer; null at a single-select point.',
   }),
-  counts: z.array(z.object({ option: z.string(), count: z.number().int(), share: z.number() })),
+  counts: z.array(z.object({ option: z.string(), count: z.number().openapi({ description: COUNT_DESCRIPTION }), share: z.number() })),
 })
 
 /** The three layers of memory a recommendation reports (R-MEM-5), and whether they suggest a change of preference. */

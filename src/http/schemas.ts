@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi'
 import { IdentifierSchema, ObservationInputSchema, TimestampSchema } from '../domain/observation'
 import { RecommendationRequestSchema } from '../domain/recommendation'
 import { LIMITS } from '../domain/limits'
-import { ConfidenceLevelSchema, DecisionEffectsSchema, LayersSchema, LearnedSchema, RecommendationStateSchema } from './decision-schemas'
+import { ConfidenceLevelSchema, COUNT_DESCRIPTION, DecisionEffectsSchema, LayersSchema, LearnedSchema, RecommendationStateSchema } from './decision-schemas'
 
 /** Route schemas: the domain's zod schemas, registered for the OpenAPI document. */
 export const ObservationInput = ObservationInputSchema.openapi('ObservationInput', {
@@ -54,7 +54,7 @@ export const RecommendationSchema = z
         option: z.string(),
         label: z.string(),
         share: z.number(),
-        count: z.number().int(),
+        count: z.number().openapi({ description: COUNT_DESCRIPTION }),
         description: z.string().optional(),
         original_description: z.string().optional(),
         rate: z.number().optional(),

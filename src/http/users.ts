@@ -3,6 +3,7 @@ import type { DecisionMemory } from '../decision-memory'
 import { IdentifierSchema } from '../domain/observation'
 import { authorizeUsers } from './auth'
 import type { Logger } from 'pino'
+import { COUNT_DESCRIPTION } from './decision-schemas'
 import { ErrorSchema, storeFailureOf } from './errors'
 import { createRouter } from './router'
 
@@ -24,7 +25,7 @@ const PointPreferenceSchema = z
     confidence: z
       .object({ value: z.number(), level: z.enum(['high', 'medium-high', 'medium', 'low']), method: z.string() })
       .nullable(),
-    options: z.array(z.object({ option: z.string(), count: z.number().int(), share: z.number() })),
+    options: z.array(z.object({ option: z.string(), count: z.number().openapi({ description: COUNT_DESCRIPTION }), share: z.number() })),
     other: z.number().int().openapi({ description: 'How many of the choices counted were answers outside the options (free text, "Other"), which no option counts.' }),
     projects: z.array(z.string()),
     first_observed: z.string(),
