@@ -210,6 +210,16 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     }
     expect(await call('POST', HOOK, only)).toEqual({ status: 200, body: {} })
     expect(await observationsOf(store)).toHaveLength(2)
+    // A choice question refused is named by its place as sent, after the number question before it.
+    const blank = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: 'toolu_kinds_blank' }
+    for (const where of [blank.tool_input, blank.tool_response]) {
+      where.questions.unshift({ question: REPLICAS, header: 'Replicas', kind: 'number', min: 1, max: 9, options: [], multiSelect: false })
+    }
+    blank.tool_response.questions[2].options[1].label = ' '
+    const refused = await call('POST', HOOK, blank)
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['tool_response.questions.2.options.1.label'])
+    expect(refused.body.error.message).toContain('tool_response.questions.2.options.1.label')
   })
 
   it('a tool_response of another shape (a string, content blocks) is read as none: the answers come from tool_input.answers', async () => {

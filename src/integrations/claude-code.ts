@@ -348,6 +348,15 @@ function withOtherKinds(input: AskUserQuestionInput, asked: readonly AskUserQues
   return places.map((place) => (taken.has(place.index) ? place.question : asked[next++]))
 }
 
+/** What `read` gives, a question it refuses named by its place as sent (renumbered). */
+function withPlaces<T>(read: () => T, field: string, indices: readonly number[]): T {
+  try {
+    return read()
+  } catch (error) {
+    throw renumbered(error, field, indices)
+  }
+}
+
 /** The observations of a PostToolUse, each with where its question and its answer are in the payload. */
 function answeredQuestions(payload: ClaudeCodeHookPayload, options: HookOptions): { observations: ObservationInput[]; fields: AnswerFields[] } {
   const toolUseId = requireToolUseId(payload)
@@ -355,13 +364,13 @@ function answeredQuestions(payload: ClaudeCodeHookPayload, options: HookOptions)
   // out, not the whole call refused with the answers of its choice questions.
   const asked = choicesOnly(payload.tool_input)
   if (asked.none) return { observations: [], fields: [] }
-  const input = parseWith(AskUserQuestionInputSchema, asked.value, 'tool_input')
+  const input = withPlaces(() => parseWith(AskUserQuestionInputSchema, asked.value, 'tool_input'), 'tool_input', asked.indices)
   // A tool_response of another shape (a string of text, an array of content blocks, as other
   // tools and Claude Code versions send) holds no questions or answers of ours: the answers are
   // then read from their mirror in tool_input.answers, rather than the whole event refused.
   const returned = choicesOnly(isPlainObject(payload.tool_response) ? payload.tool_response : {})
   if (returned.none) return { observations: [], fields: [] }
-  const response = parseWith(AskUserQuestionResponseSchema, returned.value, 'tool_response')
+  const response = withPlaces(() => parseWith(AskUserQuestionResponseSchema, returned.value, 'tool_response'), 'tool_response', returned.indices)
   const questions = response.questions ?? input.questions
   const from = response.questions === undefined ? 'tool_input' : 'tool_response'
   const at = (response.questions === undefined ? asked : returned).indices
@@ -812,22 +821,30 @@ export async function handleClaudeCodeHook(
 /**
  * Runs work on the choice questions of a tool input (choicesOnly), naming a question an error
  * refuses by its place as sent (`tool_input.questions.2`, not `.1` where a text question came
- * before it), in its issues and its message alike; quoted text is the caller's own, left as it is.
+ * before it).
  */
 async function inPlaces<T>(indices: readonly number[], work: () => Promise<T>): Promise<T> {
   try {
     return await work()
   } catch (error) {
-    if (!(error instanceof InputError) || indices.every((at, i) => at === i)) throw error
-    const renumber = (text: string) =>
-      text.replace(/"[^"]*"|\btool_input\.questions\.(\d+)/g, (found, n: string | undefined) =>
-        n === undefined ? found : `tool_input.questions.${indices[Number(n)] ?? n}`,
-      )
-    throw new InputError(error.code, renumber(error.message), {
-      status: error.status,
-      issues: error.issues.map((issue) => ({ path: renumber(issue.path), message: renumber(issue.message) })),
-    })
+    throw renumbered(error, 'tool_input', indices)
   }
+}
+
+/**
+ * An error naming `field.questions.N` of the choice questions alone (choicesOnly) as it names the
+ * question sent at `indices[N]`, in its issues and its message alike; quoted text is the caller's
+ * own, left as it is.
+ */
+function renumbered(error: unknown, field: string, indices: readonly number[]): unknown {
+  if (!(error instanceof InputError) || indices.every((at, i) => at === i)) return error
+  const pattern = new RegExp(`"[^"]*"|\\b${field}\\.questions\\.(\\d+)`, 'g')
+  const renumber = (text: string) =>
+    text.replace(pattern, (found, n: string | undefined) => (n === undefined ? found : `${field}.questions.${indices[Number(n)] ?? n}`))
+  return new InputError(error.code, renumber(error.message), {
+    status: error.status,
+    issues: error.issues.map((issue) => ({ path: renumber(issue.path), message: renumber(issue.message) })),
+  })
 }
 
 /** A sentence's first letter in capitals. */
