@@ -967,6 +967,14 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     const auto = (await observationsOf(store)).filter((o) => o.decision_id?.startsWith('toolu_kinds_pre'))
     expect(auto.map((o) => [o.source, o.chosen])).toEqual([['auto-resolved', ['Tier S']]])
 
+    // Every choice question answered for the user: the text question alone is asked, and the reason says so.
+    const textLeft = { ...pre, tool_use_id: 'toolu_kinds_text_left', tool_input: { questions: [tier, NAME] } }
+    const left = (await call('POST', HOOK, textLeft)).body.hookSpecificOutput
+    expect(left.permissionDecision).toBe('ask')
+    expect(left.updatedInput.questions).toEqual([NAME])
+    expect(left.updatedInput.answers).toEqual({ [TIER_QUESTION]: 'Tier S (Recommended)' })
+    expect(left.permissionDecisionReason).toMatch(/^decision-memory left to you the question asking for text or a number\. It answered for you: "Which complexity tier/)
+
     // Only questions of another kind: nothing to plan, nothing refused.
     const only = { ...pre, tool_use_id: 'toolu_kinds_only_pre', tool_input: { questions: [NAME, REPLICAS] } }
     expect(await call('POST', HOOK, only)).toEqual({ status: 200, body: {} })

@@ -723,7 +723,8 @@ export function preToolUseAnswer(
   const order = orderOf(plan.questions.filter((p) => p.ask))
   // Options taken out: said as well, or alone where the order and the labels stay as written.
   const done = removed.length === 0 ? order : order === AS_WRITTEN ? removed.join('; ') : `${order}, and ${removed.join('; ')}`
-  const ordered = `decision-memory ${done}`
+  // Every choice answered, only text or number questions left: there is no order of its to tell of.
+  const ordered = toAsk.length === 0 ? `decision-memory left to you the ${others.length === 1 ? 'question' : 'questions'} asking for text or a number` : `decision-memory ${done}`
   const contradicted = contradictedQuestions(plan)
   // A question asked to check in (R-ASK-2, after answers given for the user) is said so: asked where
   // it answered before, the user would otherwise not know why.
