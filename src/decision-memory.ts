@@ -93,6 +93,12 @@ const decoder = new TextDecoder()
 /** How many of the latest observations at a point `answeredOtherwise` looks through: an answer comes minutes after its question. */
 const ANSWER_LOOKBACK = 200
 
+/**
+ * How many of the latest observations at a point are looked through for the user's own latest
+ * choice: the answers the service gave itself between two of them are at most ask.check_in_after (16).
+ */
+const LATEST_CHOICE_LOOKBACK = 64
+
 // The cache key of a request. The route hands the same frozen request for the same body again
 // (it remembers validated bodies), so the key of a frozen one is written once.
 const keyOf = oncePerFrozen((request: RecommendationRequest) => JSON.stringify(request))
@@ -177,9 +183,14 @@ export function createDecisionMemory(deps: {
         })
       }
     }
-    const [sessions, bound] = await Promise.all([
+    // Neither the request nor the policy says whether the point is multi-select (a client that
+    // leaves it out: MCP, HTTP): as the user's latest choice there was asked. Read beside the
+    // others, and only then: a request that says costs no read more.
+    const readLatest = multiSelect === undefined && pointRule({ key: point, header: request.header, question: request.question }, policy)?.multi_select === undefined
+    const [sessions, bound, latest] = await Promise.all([
       store.countSessions(request.user, asOf),
       decisions?.atPoint({ point, context: request.context, asOf: request.as_of === undefined ? undefined : asOf }),
+      readLatest ? store.latestChoiceAt(request.user, point, asOf, LATEST_CHOICE_LOOKBACK) : undefined,
     ])
     const contract = bound === undefined ? undefined : contractFor(bound, offered, staticDefault)
     const recommendation = await store.readPoint(request.user, point, asOf, (memory) => recommend({
@@ -193,6 +204,7 @@ export function createDecisionMemory(deps: {
       session_id: request.session_id,
       static_default: contract === undefined ? staticDefault : contract.staticDefault,
       multi_select: multiSelect,
+      latest_multi_select: latest?.multi_select,
       memory,
       sessions,
       personalization,

@@ -139,6 +139,11 @@ export interface RecommendationInput {
   /** Normalised static default asked for by the request, already checked to be offered. */
   static_default?: string | undefined
   multi_select?: boolean | undefined
+  /**
+   * Whether the user's latest own choice at the point was made at a multi-select question, read
+   * when neither the request nor the policy says (undefined when not read, or none was made).
+   */
+  latest_multi_select?: boolean | undefined
   /** The aggregate of the user's observations at the point in every project, made up to `asOf` (R-MEM-1). */
   memory: PointView
   /** Distinct sessions of the user up to `asOf`. */
@@ -219,9 +224,12 @@ export function recommend(input: RecommendationInput): Recommendation {
 
   const selection = selectEvidence(input.memory, { project: input.project, context: input.context, asOf: input.asOf }, policy)
   const evidence = selection.cell
-  // Unless the request or the policy says, a point is multi-select when its history is: a
-  // multi-select history read as single-select would give shares that add up to more than 1.
-  const multiSelect = input.multi_select ?? rule?.multi_select ?? [...selection.scoped.tallies.keys()].some((c) => labelsOf(c).length > 1)
+  // Unless the request or the policy says, a point is multi-select as the user's latest choice
+  // there was asked (a set of one at a multi-select question too, as `preferences` reads it); not
+  // read, when its history holds a set: a multi-select history read as single-select would give
+  // shares that add up to more than 1.
+  const multiSelect =
+    input.multi_select ?? rule?.multi_select ?? input.latest_multi_select ?? [...selection.scoped.tallies.keys()].some((c) => labelsOf(c).length > 1)
   const preference = preferenceOf(evidence.tallies, labels, input.asOf, policy.decay.alpha, !multiSelect)
   const n = evidence.n
   const { min_observations: N, sufficient_observations: M } = policy.thresholds

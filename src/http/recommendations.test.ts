@@ -367,6 +367,39 @@ describe('multiSelect, as AskUserQuestion spells it', () => {
   })
 })
 
+describe('multi_select left out of a request (R-REC-8)', () => {
+  const CHECKS = { question: 'Which checks should run before merge?', header: 'Checks', all_options: ['Lint', 'Unit tests', 'E2E'] }
+  const at = (day: number) => `2026-06-${String(day).padStart(2, '0')}T10:00:00.000Z`
+
+  it("is as the user's latest choice at the point was asked, a set of one at a multi-select question too, as preferences read it", async () => {
+    const { call } = await createTestApp()
+    const ones = Array.from({ length: 7 }, (_, i) => ({ ...CHECKS, multi_select: true, user_choice: ['Lint'], decision_id: `one-${i}`, timestamp: at(i + 1) }))
+    expect((await call('POST', '/v1/observations', ones)).status).toBe(201)
+    const [learned] = (await call('GET', '/v1/users/default/preferences')).body.points
+    expect(learned).toMatchObject({ multi_select: true, selection: ['Lint'] })
+    const asked = (await call('POST', '/v1/recommendations', CHECKS)).body
+    expect(asked).toMatchObject({ multi_select: true, recommended: ['Lint'], disclosure: 'each selected in 100% of recent choices' })
+    // The same question asked since as single-select: it is read so, and a replay before it as before.
+    const single = { ...CHECKS, multi_select: false, user_choice: 'Lint', decision_id: 'single', timestamp: at(8) }
+    expect((await call('POST', '/v1/observations', single)).status).toBe(201)
+    expect((await call('POST', '/v1/recommendations', CHECKS)).body).toMatchObject({ multi_select: false, recommended: 'Lint' })
+    expect((await call('POST', '/v1/recommendations', { ...CHECKS, as_of: at(7) })).body).toMatchObject({ multi_select: true, recommended: ['Lint'] })
+    // What the request says still decides.
+    expect((await call('POST', '/v1/recommendations', { ...CHECKS, multiSelect: true })).body.multi_select).toBe(true)
+    // Forgotten, nothing is known of the point: single-select, as a question new to the user.
+    expect((await call('DELETE', '/v1/users/default')).status).toBe(200)
+    expect((await call('POST', '/v1/recommendations', { ...CHECKS, as_of: at(7) })).body.multi_select).toBe(false)
+  })
+
+  it("is not read from the service's own answers: a multi-select choice stays the latest past them", async () => {
+    const { call } = await createTestApp()
+    const ones = Array.from({ length: 6 }, (_, i) => ({ ...CHECKS, multi_select: true, user_choice: ['Lint'], decision_id: `one-${i}`, timestamp: at(i + 1) }))
+    const auto = { ...CHECKS, multi_select: false, user_choice: 'Lint', source: 'auto-resolved', decision_id: 'auto', timestamp: at(9) }
+    expect((await call('POST', '/v1/observations', [...ones, auto])).status).toBe(201)
+    expect((await call('POST', '/v1/recommendations', CHECKS)).body).toMatchObject({ multi_select: true, recommended: ['Lint'] })
+  })
+})
+
 describe('the dates a precondition names (R-REC-5)', () => {
   it('are UTC days, whatever offset the choices were sent with', async () => {
     const { call } = await createTestApp()

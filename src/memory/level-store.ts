@@ -231,6 +231,17 @@ export async function createLevelStore(
       return archival.values({ ...prefixRange(user, point), reverse: true, limit }).all()
     },
 
+    async latestChoiceAt(user, point, asOf, within) {
+      const range = prefixRange(user, point)
+      const lt = asOf === undefined ? range.lt : key(user, point, asOf.toISOString(), '\uffff')
+      // Newest first, one at a time, past the answers the service gave itself (at most
+      // ask.check_in_after in a row): the newest is mostly the user's own.
+      for await (const o of archival.values({ gte: range.gte, lt, reverse: true, limit: within })) {
+        if (o.source === 'user') return o
+      }
+      return undefined
+    },
+
     async *observationsOf(user) {
       yield* archival.values(prefixRange(user))
     },

@@ -32,6 +32,20 @@ export function storeSuite(name: string, open: () => Promise<MemoryStore>) {
       expect(all.sort()).toEqual([a.id, b.id, elsewhere.id].sort())
     })
 
+    it("finds the user's latest own choice at a point, up to a moment, past the service's own answers", async () => {
+      store = await open()
+      const a = observation({ chosen: ['Lint'], multi_select: true, timestamp: '2026-07-01T00:00:00.000Z' })
+      const b = observation({ chosen: ['Lint'], timestamp: '2026-07-02T00:00:00.000Z' })
+      const auto = observation({ chosen: ['Lint'], source: 'auto-resolved', timestamp: '2026-07-03T00:00:00.000Z' })
+      await store.addObservations([a, b, auto, observation({ chosen: ['Lint'], point: 'tier-x', timestamp: '2026-07-04T00:00:00.000Z' })], [])
+      expect((await store.latestChoiceAt('alice', 'tier', undefined, 10))?.id).toBe(b.id)
+      expect((await store.latestChoiceAt('alice', 'tier', new Date('2026-07-01T00:00:00.000Z'), 10))?.id).toBe(a.id)
+      expect(await store.latestChoiceAt('alice', 'tier', new Date('2026-06-30T00:00:00.000Z'), 10)).toBeUndefined()
+      // Looked for among the latest `within` only.
+      expect(await store.latestChoiceAt('alice', 'tier', undefined, 1)).toBeUndefined()
+      expect(await store.latestChoiceAt('bob', 'tier', undefined, 10)).toBeUndefined()
+    })
+
     it('does not let a point name that prefixes another leak into it', async () => {
       store = await open()
       await store.addObservations([observation({ chosen: ['Tier M'], point: 'tier' }), observation({ chosen: ['Tier M'], point: 'tier-x' })], [])

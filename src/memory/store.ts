@@ -49,6 +49,11 @@ export interface MemoryStore {
   observationsAt(user: string, point: string, asOf?: Date): Promise<Observation[]>
   /** A user's latest observations at a point (by their timestamp), newest first, at most `limit`. */
   latestAt(user: string, point: string, limit: number): Promise<Observation[]>
+  /**
+   * The user's latest own choice (`source: "user"`) at a point in any project, by its timestamp,
+   * up to `asOf` when given; undefined when there is none among the latest `within` observations.
+   */
+  latestChoiceAt(user: string, point: string, asOf: Date | undefined, within: number): Promise<Observation | undefined>
   /** Every observation of a user, by point then time. */
   observationsOf(user: string): AsyncIterable<Observation>
   /** Starts a session unless it exists; returns the stored record either way. */
