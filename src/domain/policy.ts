@@ -94,7 +94,11 @@ export const PointPolicySchema = z.strictObject({
   precondition: clause.optional(),
   always_ask: z.boolean().default(false),
   sensitive: z.boolean().default(false),
-  multi_select: z.boolean().default(false),
+  /**
+   * Whether the point is multi-select where a request does not say; left out, the user's choices
+   * there say (a default of false read a point of the policy as single-select whatever was chosen).
+   */
+  multi_select: z.boolean().optional(),
 })
 export type PointPolicy = z.infer<typeof PointPolicySchema>
 

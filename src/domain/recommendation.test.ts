@@ -720,15 +720,15 @@ describe('options offered in another case than they were chosen (R-CAP-3, R-REC-
 })
 
 describe('a single-select question at a point where sets were chosen (R-REC-2, R-REC-8)', () => {
-  // The policy's model point is single-select unless a request says otherwise; the user once
-  // asked which models should review, and chose two, eight times.
+  // The user once asked which models should review, and chose two, eight times; now the agent
+  // asks which model should implement, a single-select question.
   const MODELS = [{ option: 'Opus' }, { option: 'Sonnet' }, { option: 'Haiku' }]
   const both = Array.from({ length: 8 }, () =>
     observation({ point: 'model-selection', chosen: ['Opus', 'Sonnet'], options: ['Opus', 'Sonnet', 'Haiku'], multi_select: true }),
   )
 
   it('counts each set as one choice shared by its options, so the shares add up to at most 1, and the counts to the choices', () => {
-    const r = recommend(input({ point: 'model-selection', question: 'Which model should implement this?', header: 'Model', options: MODELS, observations: both }))
+    const r = recommend(input({ point: 'model-selection', question: 'Which model should implement this?', header: 'Model', options: MODELS, observations: both, multi_select: false }))
     expect(r.multi_select).toBe(false)
     expect(r.options.map((o) => [o.option, o.share, o.count])).toEqual([
       ['Sonnet', 0.5, 4],
@@ -752,6 +752,7 @@ describe('a single-select question at a point where sets were chosen (R-REC-2, R
       question: 'Which model should implement this?',
       options: MODELS,
       observations: [...both, ...observations({ Opus: 2 }, { point: 'model-selection', options: ['Opus', 'Sonnet', 'Haiku'] })],
+      multi_select: false,
     }))
     expect(r).toMatchObject({ recommended: 'Opus', disclosure: 'based on 60% of recent choices' })
     expect(r.options.find((o) => o.option === 'Sonnet')!.share).toBe(0.4)

@@ -224,10 +224,10 @@ export function recommend(input: RecommendationInput): Recommendation {
 
   const selection = selectEvidence(input.memory, { project: input.project, context: input.context, asOf: input.asOf }, policy)
   const evidence = selection.cell
-  // Unless the request or the policy says, a point is multi-select as the user's latest choice
-  // there was asked (a set of one at a multi-select question too, as `preferences` reads it); not
-  // read, when its history holds a set: a multi-select history read as single-select would give
-  // shares that add up to more than 1.
+  // Unless the request or the policy says (a point of the policy that leaves multi_select out says
+  // nothing), a point is multi-select as the user's latest choice there was asked (a set of one at
+  // a multi-select question too, as `preferences` reads it); not read, when its history holds a
+  // set: a multi-select history read as single-select would give shares that add up to more than 1.
   const multiSelect =
     input.multi_select ?? rule?.multi_select ?? input.latest_multi_select ?? [...selection.scoped.tallies.keys()].some((c) => labelsOf(c).length > 1)
   const preference = preferenceOf(evidence.tallies, labels, input.asOf, policy.decay.alpha, !multiSelect)

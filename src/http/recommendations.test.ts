@@ -391,6 +391,24 @@ describe('multi_select left out of a request (R-REC-8)', () => {
     expect((await call('POST', '/v1/recommendations', { ...CHECKS, as_of: at(7) })).body.multi_select).toBe(false)
   })
 
+  it("at a point of the policy that leaves multi_select out, is the user's choices' there; a policy's own false or true decides", async () => {
+    const models = { question: 'Which models should review this PR?', header: 'Model', all_options: ['Opus', 'Sonnet', 'Haiku'] }
+    const sets = Array.from({ length: 7 }, (_, i) => ({ ...models, multi_select: true, user_choice: ['Opus', 'Sonnet'], decision_id: `set-${i}`, timestamp: at(i + 1) }))
+    const { call } = await createTestApp()
+    expect((await call('POST', '/v1/observations', sets)).status).toBe(201)
+    const [learned] = (await call('GET', '/v1/users/default/preferences')).body.points
+    expect(learned).toMatchObject({ point: 'model-selection', multi_select: true, selection: ['Opus', 'Sonnet'] })
+    expect((await call('POST', '/v1/recommendations', models)).body).toMatchObject({ point: 'model-selection', multi_select: true, recommended: ['Opus', 'Sonnet'] })
+    expect((await call('POST', '/v1/recommendations', { ...models, multi_select: false })).body).toMatchObject({ multi_select: false, recommended: 'Sonnet' })
+    const base = JSON.parse(readFileSync(DEFAULT_POLICY_FILE, 'utf8'))
+    for (const said of [false, true]) {
+      const points = base.points.map((p: { key: string }) => (p.key === 'model-selection' ? { ...p, multi_select: said } : p))
+      const app = await createTestApp({ policy: parsePolicy(JSON.stringify({ points }), 'mine.json', base) })
+      expect((await app.call('POST', '/v1/observations', sets)).status).toBe(201)
+      expect((await app.call('POST', '/v1/recommendations', models)).body.multi_select).toBe(said)
+    }
+  })
+
   it("is not read from the service's own answers: a multi-select choice stays the latest past them", async () => {
     const { call } = await createTestApp()
     const ones = Array.from({ length: 6 }, (_, i) => ({ ...CHECKS, multi_select: true, user_choice: ['Lint'], decision_id: `one-${i}`, timestamp: at(i + 1) }))
