@@ -37,6 +37,14 @@ describe('decision-memory preferences, one line a point', () => {
     expect(describePoint(shared)).toContain('[Tier M 1.33, Tier L 1.67]')
   })
 
+  it('says since when a change of preference was found, at a multi-select point too, whose observations are then the recent ones', () => {
+    const changed = { ...point(29), changed_since: '2026-11-01T00:00:00.000Z' }
+    expect(describePoint(changed)).toBe('complexity-tier: Tier M 100%, confidence medium-high (0.75), 29 observations since 2026-11-01 (they differ from the earlier ones) [Tier M 29]')
+    expect(describePoint({ ...changed, selection: ['Tier M'] })).toBe(
+      'complexity-tier: Tier M, 29 observations since 2026-11-01 (they differ from the earlier ones) [Tier M 29 (100%)]',
+    )
+  })
+
   it('names a point keyed by a hash of its question by that question, and a named point by its name', () => {
     const hashed = { ...point(2), point: 'q-1ce3ca384fe3abe025d1', question: 'Which checks should run before the PR?' } as PointPreference
     expect(describePoint(hashed)).toBe('"Which checks should run before the PR?" (q-1ce3ca384fe3abe025d1): Tier M 100%, confidence medium-high (0.75), 2 observations [Tier M 2]')

@@ -46,16 +46,18 @@ export function describePoint(point: PointPreference): string {
   // Multi-select: the set selected at least half the time (labels may hold commas: joined with +).
   // A service from before `selection` and `changed_since` (still running after an upgrade of the
   // command) answers without them: its point is said by its majority, with no change of preference.
+  // The observations counted are the recent ones only, after a change of preference: said so at
+  // either kind of point.
+  const since = point.changed_since === null || point.changed_since === undefined ? '' : ` since ${point.changed_since.slice(0, 10)} (they differ from the earlier ones)`
   if (point.selection !== null && point.selection !== undefined) {
     const rates = [...point.options.map((o) => `${o.option} ${shownCount(o.count)} (${shownPercent(o.share)}%)`), ...otherAnswers(point)].join(', ')
-    return `${pointName(point)}: ${point.selection.length === 0 ? '(nothing selected half the time)' : point.selection.join(' + ')}, ${counted(point.observations)} [${rates}]`
+    return `${pointName(point)}: ${point.selection.length === 0 ? '(nothing selected half the time)' : point.selection.join(' + ')}, ${counted(point.observations)}${since} [${rates}]`
   }
   const head = `${pointName(point)}: ${point.majority ?? '(nothing chosen)'}`
   // In whole percent as a recommendation says it: 100% only of an option chosen every time, 0% only of one never chosen.
   const share = point.majority === null ? '' : ` ${shownPercent(point.share)}%`
   const confidence = point.confidence === null ? '' : `, confidence ${point.confidence.level} (${point.confidence.value})`
   const options = [...point.options.map((o) => `${o.option} ${shownCount(o.count)}`), ...otherAnswers(point)].join(', ')
-  const since = point.changed_since === null || point.changed_since === undefined ? '' : ` since ${point.changed_since.slice(0, 10)} (they differ from the earlier ones)`
   return `${head}${share}${confidence}, ${counted(point.observations)}${since} [${options}]`
 }
 
