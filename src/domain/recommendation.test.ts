@@ -740,7 +740,7 @@ describe('a single-select question at a point where sets were chosen (R-REC-2, R
     expect(r.layers.long_term.counts.map((c) => c.count)).toEqual([4, 4, 0])
     // A set of three, once, beside them: a third of a choice each, the counts still the choices.
     const three = observation({ point: 'model-selection', chosen: ['Opus', 'Sonnet', 'Haiku'], options: ['Opus', 'Sonnet', 'Haiku'], multi_select: true })
-    const more = recommend(input({ point: 'model-selection', question: 'Which model should implement this?', options: MODELS, observations: [...both, three] }))
+    const more = recommend(input({ point: 'model-selection', question: 'Which model should implement this?', options: MODELS, observations: [...both, three], multi_select: false }))
     expect(more.options.reduce((sum, o) => sum + o.count, 0)).toBeCloseTo(more.observations, 9)
     expect(more.options.find((o) => o.option === 'Haiku')!.count).toBeCloseTo(1 / 3, 9)
     expect(r.layers.long_term.share).toBe(0.5)
