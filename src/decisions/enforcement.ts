@@ -13,10 +13,12 @@ export interface DecisionEffect {
    * `static-default`: it is the default while there is too little evidence (or personalization
    * is off); `outweighed`: observed choices decided instead; `not-offered`: its option is not
    * among the options asked (a required `must` not offered rules out every option instead); `conflict`: another required decision contradicts it (rules out its
-   * `must` option, or fixes another). When required decisions rule out every option offered,
-   * each is `ruled-out`, and none of the options is recommended.
+   * `must` option, or fixes another); `advised-against`: an advisory `must_not` or `limit` the
+   * recommended option breaks (it stays recommended, and the user is asked). When required
+   * decisions rule out every option offered, each is `ruled-out`, and none of the options is
+   * recommended.
    */
-  effect: 'enforced' | 'ruled-out' | 'static-default' | 'outweighed' | 'not-offered' | 'conflict'
+  effect: 'enforced' | 'ruled-out' | 'static-default' | 'outweighed' | 'not-offered' | 'conflict' | 'advised-against'
   options: string[]
   rationale: string
 }
@@ -39,6 +41,8 @@ export interface PointContract {
    * when some option is left. Nothing is then recommended, and the offer is kept whole.
    */
   noneAllowed: DecisionRecord[] | null
+  /** Offered options an advisory `must_not` or `limit` advises against: a check warns of each. */
+  advisedAgainst: Map<string, DecisionRecord[]>
   /** The advisory default: the newest advisory `must` or any `prefer` whose option is offered. */
   advisory: { option: string; decision: DecisionRecord } | null
   /** The offer after ruling out (the whole offer when every option is ruled out: see noneAllowed). */
@@ -74,19 +78,23 @@ export function contractFor(
   const ruledOut = new Map<string, DecisionRecord[]>()
   const soft: Array<{ option: string; decision: DecisionRecord }> = []
   const effects: DecisionEffect[] = []
-  const ruleOut = (option: string, decision: DecisionRecord) => {
-    const by = ruledOut.get(option) ?? []
-    if (!by.includes(decision)) ruledOut.set(option, [...by, decision])
+  const advisedAgainst = new Map<string, DecisionRecord[]>()
+  const mark = (marked: Map<string, DecisionRecord[]>, option: string, decision: DecisionRecord) => {
+    const by = marked.get(option) ?? []
+    if (!by.includes(decision)) marked.set(option, [...by, decision])
   }
+  const ruleOut = (option: string, decision: DecisionRecord) => mark(ruledOut, option, decision)
   for (const decision of sorted) {
     const missing: string[] = []
     for (const c of decision.constraints) {
       if (c.kind === 'limit') {
         // A required limit rules out the options the check would block (R-CON-2, R-CON-3); an
         // advisory one, like an advisory must_not, only warns when checked.
-        if (decision.enforce !== 'required' || c.value === undefined) continue
+        if (c.value === undefined) continue
         for (const option of labels) {
-          if (overLimit(option, c.value) !== undefined) ruleOut(option, decision)
+          if (overLimit(option, c.value) === undefined) continue
+          if (decision.enforce === 'required') ruleOut(option, decision)
+          else mark(advisedAgainst, option, decision)
         }
         continue
       }
@@ -105,6 +113,7 @@ export function contractFor(
       if (c.kind === 'prefer' || (c.kind === 'must' && decision.enforce === 'advisory')) soft.push({ option, decision })
       else if (c.kind === 'must') musts.push({ option, decision })
       else if (c.kind === 'must_not' && decision.enforce === 'required') ruleOut(option, decision)
+      else if (c.kind === 'must_not') mark(advisedAgainst, option, decision)
     }
     if (missing.length > 0) effects.push(effectOf(decision, 'not-offered', missing))
   }
@@ -126,6 +135,7 @@ export function contractFor(
   return {
     musts: fixable,
     ruledOut,
+    advisedAgainst,
     noneAllowed: noneAllowed ? [...byDecision.keys()].sort(newestFirst) : null,
     advisory,
     offered: noneAllowed ? [...offered] : allowed,
@@ -268,6 +278,22 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
       (rec.state === 'static-default' || rec.state === 'personalization-off') && rec.recommended === advisory.option
     if (asDefault) result = advise(rec, advisory.decision)
     effects.push(effectOf(advisory.decision, asDefault ? 'static-default' : 'outweighed', [advisory.option]))
+  }
+  // An advisory must_not or limit only warns when a choice is checked; an answer this service gave
+  // for the user is checked by nobody, so the warning would never reach anyone. The learned option
+  // stays recommended, the decision is listed, and the user is asked.
+  if (result.state !== 'enforced') {
+    const recommended = Array.isArray(result.recommended) ? result.recommended : [result.recommended]
+    const against = new Map<DecisionRecord, string[]>()
+    for (const option of recommended) {
+      for (const d of contract.advisedAgainst.get(option) ?? []) against.set(d, [...(against.get(d) ?? []), option])
+    }
+    for (const [d, options] of against) effects.push(effectOf(d, 'advised-against', options))
+    if (against.size > 0 && result.ask === false) {
+      const keys = [...against.keys()].map((d) => d.key).join(', ')
+      const options = [...new Set([...against.values()].flat())].map((o) => JSON.stringify(o)).join(', ')
+      result = { ...result, ask: true, ask_reason: `advisory decision ${keys} advises against ${options}: the user chooses` }
+    }
   }
   // Required decisions that contradict each other leave no answer the check allows: whatever is
   // recommended, one of them blocks it (R-CON-3), so it is never answered for the user.

@@ -216,17 +216,51 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     // As the option is ruled out however the agent labelled it, so the check reads the choice.
     expect((await app.call('POST', '/v1/decisions/check', { choice: '5 (Recommended)', point: 'retries' })).body.allowed).toBe(false)
 
-    // Advisory, like an advisory must_not: the recommendation is the learned one, the check warns.
+    // Advisory, like an advisory must_not: the recommendation is the learned one, the check warns,
+    // and so it is not answered for the user, which no check would have warned of.
     const advised = await createTestApp()
     await advised.call('POST', '/v1/observations', fives)
     await advised.call('POST', '/v1/decisions', limit('advisory'))
     const learned = (await advised.call('POST', '/v1/recommendations', RETRIES)).body
-    expect(learned).toMatchObject({ state: 'sufficient', recommended: '5', ask: false })
-    expect(learned.decisions).toBeUndefined()
+    expect(learned).toMatchObject({ state: 'sufficient', recommended: '5', ask: true, ask_reason: 'advisory decision D-200 advises against "5": the user chooses' })
+    expect(learned.decisions).toEqual([expect.objectContaining({ key: 'D-200', effect: 'advised-against', options: ['5'] })])
     expect((await advised.call('POST', '/v1/decisions/check', { choice: '5', point: 'retries' })).body).toMatchObject({
       allowed: true,
       warnings: [{ key: 'D-200' }],
     })
+  })
+
+  it('an advisory must_not of the learned option keeps it recommended, but the user is asked and told, not answered for (R-CON-2)', async () => {
+    const app = await createTestApp()
+    await choose(app, 'Tier S', 30)
+    expect((await app.call('POST', '/v1/recommendations', TIER)).body).toMatchObject({ recommended: 'Tier S', state: 'sufficient', ask: false })
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, enforce: 'advisory', title: 'Avoid Tier S', constraints: [{ kind: 'must_not', option: 'Tier S' }] })
+    const rec = (await app.call('POST', '/v1/recommendations', TIER)).body
+    expect(rec).toMatchObject({
+      state: 'sufficient',
+      recommended: 'Tier S',
+      ask: true,
+      ask_reason: 'advisory decision D-001 advises against "Tier S": the user chooses',
+      decisions: [{ key: 'D-001', enforce: 'advisory', effect: 'advised-against', options: ['Tier S'] }],
+    })
+    // The check warns of that very choice.
+    expect((await app.call('POST', '/v1/decisions/check', { choice: 'Tier S', point: 'complexity-tier' })).body).toMatchObject({
+      allowed: true,
+      warnings: [{ key: 'D-001' }],
+    })
+    // The hook asks, and says why, rather than answering Tier S for the user.
+    const hook = (await app.call('POST', '/v1/hooks/claude-code', claudeCodeFixture('pre-tool-use'))).body.hookSpecificOutput
+    expect(hook.permissionDecision).toBe('ask')
+    expect(hook.updatedInput.answers).toBeUndefined()
+    expect(hook.permissionDecisionReason).toContain(
+      'For "Which complexity tier should this SPEC use?", advisory decision D-001 advises against "Tier S": the user chooses',
+    )
+    // An option it does not name is answered as before.
+    await app.call('POST', '/v1/decisions/D-001/revoke')
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-002', enforce: 'advisory', title: 'Avoid Tier L', constraints: [{ kind: 'must_not', option: 'Tier L' }] })
+    const other = (await app.call('POST', '/v1/recommendations', TIER)).body
+    expect(other).toMatchObject({ recommended: 'Tier S', ask: false })
+    expect(other.decisions).toBeUndefined()
   })
 
   it('a required limit takes off the offer a number too large for a double (1e309 reads as Infinity), as the check blocks it', async () => {

@@ -606,6 +606,18 @@ function contradictedQuestions(plan: QuestionPlan): string[] {
     .map((p) => `for "${p.ask_user_question.question}", ${p.recommendation.ask_reason}`)
 }
 
+/**
+ * The questions asked, rather than answered for the user, because an advisory decision advises
+ * against the option they would have been answered with: the check's warning, which no check of
+ * an answer given for the user would have shown (`advisory decision D-001 advises against "Opus":
+ * the user chooses`).
+ */
+function advisedQuestions(plan: QuestionPlan): string[] {
+  return plan.questions
+    .filter((p) => p.ask && p.recommendation.ask_reason.startsWith('advisory decision '))
+    .map((p) => `for "${p.ask_user_question.question}", ${p.recommendation.ask_reason}`)
+}
+
 /** The required decisions that took options of this question off the offer (R-CON-2), with those options. */
 function rulingOutEffects(p: QuestionPlan['questions'][number]): ReadonlyArray<{ key: string; options: readonly string[] }> {
   const effects = decisionEffects(p.recommendation)
@@ -726,6 +738,7 @@ export function preToolUseAnswer(
   // Every choice answered, only text or number questions left: there is no order of its to tell of.
   const ordered = toAsk.length === 0 ? `decision-memory left to you the ${others.length === 1 ? 'question' : 'questions'} asking for text or a number` : `decision-memory ${done}`
   const contradicted = contradictedQuestions(plan)
+  const advised = advisedQuestions(plan)
   // A question asked to check in (R-ASK-2, after answers given for the user) is said so: asked where
   // it answered before, the user would otherwise not know why.
   const checkingIn = plan.questions.flatMap((p) => {
@@ -737,6 +750,7 @@ export function preToolUseAnswer(
     (ruledOut.length === 0 ? '' : `. ${capitalised(ruledOut.join('; '))}. The agent is told to ask again with an option the decision allows`) +
     (stillOffered.length === 0 ? '' : `. ${capitalised(stillOffered.join('; '))}`) +
     (contradicted.length === 0 ? '' : `. ${capitalised(contradicted.join('; '))}`) +
+    (advised.length === 0 ? '' : `. ${capitalised(advised.join('; '))}`) +
     (checkingIn.length === 0 ? '' : `. ${capitalised(checkingIn.join('; '))}`)
   // The command to be asked again comes last, so that it is copied as it runs, nothing after it.
   const reason = answered ? `${ordered}${contract}. It answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}` : `${ordered}${contract}`
