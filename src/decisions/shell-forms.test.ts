@@ -44,6 +44,22 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     ['sudo -Eu deploy git push --force'],
     ['sudo -uroot git push --force'],
     ['ls | xargs -0I {} git push --force'],
+    // Wrappers an agent writes to detach, lock, pin or time a command: each runs the command after it.
+    ['setsid git push --force'],
+    ['setsid -f git push --force'],
+    ['flock /tmp/deploy.lock git push --force'],
+    ['flock -x -w 10 /tmp/deploy.lock git push --force'],
+    ['chrt -i 0 git push --force'],
+    ['taskset -c 0-3 git push --force'],
+    ['chroot /srv/root git push --force'],
+    ['unbuffer git push --force'],
+    ['caffeinate -i git push --force'],
+    ['chronic git push --force'],
+    ['busybox git push --force'],
+    ['runuser -u deploy -- git push --force'],
+    ['pkexec --user deploy git push --force'],
+    ['xvfb-run -a -s "-screen 0 1280x1024x24" git push --force'],
+    ['timeout -k 5 30 setsid nohup git push --force &'],
   ])('takes off what runs the command or sets it up: %j', (action) => {
     expect(blockers(action)).toEqual(['D-021', 'D-024'])
   })

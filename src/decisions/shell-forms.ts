@@ -476,7 +476,25 @@ const WRAPPERS: Readonly<Record<string, ReadonlySet<string>>> = {
   stdbuf: new Set(['-i', '-o', '-e']),
   ionice: new Set(['-c', '-n', '-p', '--class', '--classdata']),
   xargs: new Set(['-I', '-n', '-P', '-L', '-s', '-d', '-E', '-a', '--max-args', '--max-procs', '--max-lines', '--delimiter', '--arg-file', '--replace']),
+  setsid: new Set(),
+  flock: new Set(['-w', '-E', '-c', '--wait', '--timeout', '--conflict-exit-code', '--command']),
+  chrt: new Set(['-T', '-P', '-D', '--sched-runtime', '--sched-period', '--sched-deadline']),
+  taskset: new Set(),
+  chroot: new Set(['--userspec', '--groups']),
+  unbuffer: new Set(),
+  caffeinate: new Set(['-t', '-w']),
+  chronic: new Set(),
+  busybox: new Set(),
+  runuser: new Set(['-u', '-g', '-G', '-s', '-w', '--user', '--group', '--supp-group', '--shell', '--whitelist-environment']),
+  pkexec: new Set(['--user']),
+  'xvfb-run': new Set(['-n', '-s', '-f', '-e', '-p', '-w', '--server-num', '--server-args', '--auth-file', '--error-file', '--xauth-protocol', '--wait']),
 }
+
+/**
+ * Wrappers whose first operands, after their options, come before the command: timeout's
+ * duration, flock's lock file, chrt's priority, taskset's CPU mask, chroot's new root.
+ */
+const OPERANDS_BEFORE_COMMAND: Readonly<Record<string, number>> = { timeout: 1, flock: 1, chrt: 1, taskset: 1, chroot: 1 }
 
 /** Options of git itself, before its command, that take a value (`git -C repo push`). */
 const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix', '--exec-path'])
@@ -545,8 +563,8 @@ function runSteps(words: readonly string[]): string[][] {
     const valued = WRAPPERS[name]
     if (valued === undefined) break
     i = afterOptions(words, i + 1, valued)
-    // timeout's first operand is its duration, not the command.
-    if (name === 'timeout' && i < words.length) i++
+    // timeout's first operand is its duration, flock's its lock file…: not the command.
+    i = Math.min(words.length, i + (OPERANDS_BEFORE_COMMAND[name] ?? 0))
     step(i)
   }
   const [first, ...args] = words.slice(i)
@@ -634,7 +652,7 @@ function withoutGitOptions(command: readonly string[]): string[] | undefined {
  * `$(…)` and backtick substitution, a shell's `-c` script, `eval`'s arguments, a shell's heredoc
  * or here-string, or what is piped into a shell), with quotes removed and escapes resolved (`git push '--force'` is `git push
  * --force`); each simple command also as what it runs (leading `NAME=value`s, `sudo`, `env`,
- * `command`, `exec`, `nohup`, `time`, `nice`, `timeout`, `xargs`… and their options taken off one
+ * `command`, `exec`, `nohup`, `time`, `nice`, `timeout`, `xargs`, `setsid`, `flock`… and their options taken off one
  * by one, each step a form, the command's folder too: `/usr/bin/git` is `git`), and git with its own options before its command
  * taken off (`git -C repo -c k=v push` is `git push`). Read as bash reads it; what cannot be
  * read past the limits only leaves out the forms it would have given.
