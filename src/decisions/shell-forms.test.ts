@@ -119,6 +119,38 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     expect(blockers(action)).toEqual(['D-021', 'D-024'])
   })
 
+  it.each([
+    [`flock -c 'git push --force' /tmp/deploy.lock`],
+    [`flock /tmp/deploy.lock -c 'npm test && git push --force'`],
+    [`flock -w 10 /tmp/deploy.lock --command 'git push --force'`],
+    [`su -c 'git push --force' deploy`],
+    [`sudo su - deploy -c 'git push "--force"'`],
+    [`su --command='git push --force' deploy`],
+    [`runuser deploy -s /bin/bash -c 'git push --force'`],
+    [`script -qc 'git push --force' /dev/null`],
+    [`script -q /dev/null -c "git push --force"`],
+    [`trap 'git push --force' EXIT`],
+    [`trap -- 'git push --force' EXIT INT`],
+    [`watch -n 1 'git push --force'`],
+    [`watch -n1 -d git push --force`],
+    [`watch 'git fetch; git push --force'`],
+    [`watch -x git push --force`],
+    [`parallel git push --force ::: origin backup`],
+    [`parallel -j4 'cd {} && git push --force' ::: api web`],
+    [`ls | parallel git push --force`],
+  ])('reads the command a wrapper hands to a shell, or runs later: %j', (action) => {
+    expect(blockers(action)).toEqual(['D-021', 'D-024'])
+  })
+
+  it('does not read as a command what a wrapper only prints or passes on as an argument', () => {
+    expect(blockers(`parallel -q echo 'git push --force' ::: a`)).toEqual(['D-021'])
+    expect(blockers(`parallel echo ::: 'git push --force'`)).toEqual(['D-021'])
+    expect(blockers(`flock /tmp/l git commit -m 'x' -c 'git push --force'`)).toEqual(['D-021'])
+    for (const action of ['trap - EXIT', 'trap -p EXIT', 'su deploy', 'flock -n 9 || exit 1', `watch -n 5 'git status'`]) {
+      expect(blockers(action), action).toEqual([])
+    }
+  })
+
   it('keeps each step of what it takes off, so that a pattern about a wrapper meets it too', () => {
     const NO_SUDO = decisionRecord('D-025', { constraints: [{ kind: 'must_not', pattern: '^sudo\\b' }] })
     expect(checkAgainst([NO_SUDO], { action: 'DEBIAN_FRONTEND=noninteractive sudo apt-get install -y jq' }).allowed).toBe(false)

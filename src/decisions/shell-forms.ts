@@ -601,6 +601,107 @@ function scriptsRun(command: readonly string[], stdin: readonly string[]): strin
   return withC ? [] : [...stdin]
 }
 
+/** Words quoted for a shell, so that a script of them reads back as those words. */
+function quoteWords(words: readonly string[]): string {
+  return words.map((w) => `'${w.replaceAll("'", "'\\''")}'`).join(' ')
+}
+
+/**
+ * The values of a command's option `short` (`-c`) or `long` (`--command`), as getopt reads them,
+ * options and operands in any order: `-c CMD`, `-lc CMD`, `-cCMD`, `--command CMD`,
+ * `--command=CMD`. `valued`: the command's other options that take a value, passed over with it.
+ * To `--`, or with `firstOperand`, to the command's first operand.
+ */
+function optionValues(args: readonly string[], short: string, long: readonly string[], valued: ReadonlySet<string>, firstOperand = false): string[] {
+  const values: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string
+    if (a === '--') break
+    if (!a.startsWith('-') || a === '-') {
+      if (firstOperand) break
+      continue
+    }
+    if (a.startsWith('--')) {
+      const [name = '', value] = a.split(/=(.*)/s)
+      if (long.includes(name)) {
+        if (value !== undefined) values.push(value)
+        else if (i + 1 < args.length) values.push(args[++i] as string)
+      } else if (value === undefined && valued.has(name)) i++
+      continue
+    }
+    for (let j = 1; j < a.length; j++) {
+      const o = a[j] as string
+      if (o !== short && !valued.has(`-${o}`)) continue
+      const value = j < a.length - 1 ? a.slice(j + 1) : args[++i]
+      if (o === short && value !== undefined) values.push(value)
+      break
+    }
+  }
+  return values
+}
+
+/** Options of parallel that take a value: its command starts after them. */
+const PARALLEL_VALUED = new Set([
+  '-j', '-P', '-S', '-a', '-d', '-C', '-I', '-n', '-N', '-L', '-l', '-s', '-E',
+  '--jobs', '--max-procs', '--sshlogin', '--sshloginfile', '--slf', '--arg-file', '--delimiter', '--colsep', '--max-args', '--max-lines', '--max-chars',
+  '--joblog', '--results', '--res', '--tmpdir', '--timeout', '--halt', '--delay', '--retries', '--workdir', '--wd', '--tagstring', '--env',
+  '--memfree', '--load', '--basefile', '--bf', '--return', '--transferfile', '--tf', '--termseq', '--block', '--blocksize',
+])
+const WATCH_VALUED = new Set(['-n', '-q', '--interval', '--equexit'])
+const SU_VALUED = new Set(['-s', '-g', '-G', '-w', '-u', '--shell', '--group', '--supp-group', '--whitelist-environment', '--user'])
+const SCRIPT_VALUED = new Set(['-E', '-I', '-O', '-B', '-T', '-m', '--echo', '--log-in', '--log-out', '--log-io', '--log-timing', '--logging-format'])
+
+/**
+ * Scripts a command hands to a shell, or a command it runs inside its own arguments: `flock
+ * FILE -c CMD`, `su -c CMD`, `runuser USER -c CMD`, `script -c CMD`, `trap CMD
+ * SIGNAL` (run when the signal comes), `watch OPTIONS CMD…` and `parallel OPTIONS CMD… ::: ARGS`
+ * (their words joined, as they hand them to `sh -c`).
+ */
+function scriptsHandedOn(words: readonly string[]): string[] {
+  const [first, ...args] = words
+  if (first === undefined) return []
+  const name = first.slice(first.lastIndexOf('/') + 1)
+  switch (name) {
+    case 'flock': {
+      // flock stops at its lock file: the word after it, -c or --command, takes the command.
+      const at = afterOptions(args, 0, WRAPPERS.flock as ReadonlySet<string>)
+      const before = optionValues(args.slice(0, at), 'c', ['--command'], WRAPPERS.flock as ReadonlySet<string>)
+      const after = args[at + 1] === '-c' || args[at + 1] === '--command' ? args.slice(at + 2, at + 3) : []
+      return [...before, ...after]
+    }
+    case 'su':
+    case 'runuser':
+      return optionValues(args, 'c', ['--command', '--session-command'], SU_VALUED)
+    case 'script':
+      return optionValues(args, 'c', ['--command'], SCRIPT_VALUED)
+    case 'trap': {
+      const operands = args[0] === '--' ? args.slice(1) : args
+      // `trap -p`, `trap -l` print; one operand resets its signal; `-` and '' reset or ignore.
+      const [action] = operands
+      return operands.length < 2 || action === undefined || action === '-' || action.startsWith('-') ? [] : [action]
+    }
+    case 'watch': {
+      const at = afterOptions(args, 0, WATCH_VALUED)
+      const command = args.slice(at)
+      if (command.length === 0) return []
+      // -x (--exec) runs the words as they are, without sh -c.
+      const exec = args.slice(0, at).some((a) => a === '--exec' || (/^-[a-zA-Z]+$/.test(a) && a.includes('x')))
+      return [exec ? quoteWords(command) : command.join(' ')]
+    }
+    case 'parallel': {
+      const at = afterOptions(args, 0, PARALLEL_VALUED)
+      const end = args.findIndex((a, i) => i >= at && /^::::?\+?$/.test(a))
+      const command = args.slice(at, end === -1 ? args.length : end)
+      if (command.length === 0) return []
+      // -q quotes the command's words, as they were; without it they are joined and run by a shell.
+      const quoted = args.slice(0, at).some((a) => a === '--quote' || (/^-[a-zA-Z]+$/.test(a) && a.includes('q')))
+      return [quoted ? quoteWords(command) : command.join(' ')]
+    }
+    default:
+      return []
+  }
+}
+
 /**
  * The command `env -S STRING ARGS` (`--split-string`) runs: env splits STRING into words, in
  * place of the option, and goes on reading its options and operands, so STRING is read again as
@@ -686,6 +787,8 @@ export function actionForms(action: string): string[] {
       const git = withoutGitOptions(run)
       if (git !== undefined) runs.push(git.join(' '))
       for (const s of scriptsRun(run, [...c.stdin, ...fedBy(c.pipedFrom)])) read(s, depth + 1)
+      // `flock FILE -c '…'`, `su -c '…'`, `watch '…'`…, run directly or behind a wrapper (`sudo su -c '…'`).
+      for (const s of new Set([c.words, ...steps].flatMap(scriptsHandedOn))) read(s, depth + 1)
       // `env -S '…'`, run directly or behind a wrapper (`sudo env -S '…'`): the first env step.
       const split = [c.words, ...steps].map(envSplitString).find((s) => s !== undefined)
       if (split !== undefined) read(split, depth + 1)
