@@ -138,6 +138,14 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     [`parallel git push --force ::: origin backup`],
     [`parallel -j4 'cd {} && git push --force' ::: api web`],
     [`ls | parallel git push --force`],
+    [`find . -name main -exec git push --force \\;`],
+    [`find . -name main -exec git push --force ';'`],
+    [`find repos -maxdepth 1 -type d -execdir git -C {} push --force \\;`],
+    [`find . -type d -exec git -C {} push --force {} +`],
+    [`find . -ok git push --force \\;`],
+    [`find . -okdir git push --force \\;`],
+    [`find . -exec echo {} \\; -exec sh -c 'git push --force' \\;`],
+    [`find . -exec expr 1 + 2 \\; -exec git push --force \\;`],
   ])('reads the command a wrapper hands to a shell, or runs later: %j', (action) => {
     expect(blockers(action)).toEqual(['D-021', 'D-024'])
   })
@@ -146,6 +154,7 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     expect(blockers(`parallel -q echo 'git push --force' ::: a`)).toEqual(['D-021'])
     expect(blockers(`parallel echo ::: 'git push --force'`)).toEqual(['D-021'])
     expect(blockers(`flock /tmp/l git commit -m 'x' -c 'git push --force'`)).toEqual(['D-021'])
+    expect(blockers(`find . -exec grep -l 'git push --force' {} +`)).toEqual(['D-021'])
     for (const action of ['trap - EXIT', 'trap -p EXIT', 'su deploy', 'flock -n 9 || exit 1', `watch -n 5 'git status'`]) {
       expect(blockers(action), action).toEqual([])
     }

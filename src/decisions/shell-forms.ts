@@ -655,7 +655,7 @@ const SCRIPT_VALUED = new Set(['-E', '-I', '-O', '-B', '-T', '-m', '--echo', '--
  * Scripts a command hands to a shell, or a command it runs inside its own arguments: `flock
  * FILE -c CMD`, `su -c CMD`, `runuser USER -c CMD`, `script -c CMD`, `trap CMD
  * SIGNAL` (run when the signal comes), `watch OPTIONS CMD…` and `parallel OPTIONS CMD… ::: ARGS`
- * (their words joined, as they hand them to `sh -c`).
+ * (their words joined, as they hand them to `sh -c`), and `find … -exec CMD… ;` (its words).
  */
 function scriptsHandedOn(words: readonly string[]): string[] {
   const [first, ...args] = words
@@ -696,6 +696,19 @@ function scriptsHandedOn(words: readonly string[]): string[] {
       // -q quotes the command's words, as they were; without it they are joined and run by a shell.
       const quoted = args.slice(0, at).some((a) => a === '--quote' || (/^-[a-zA-Z]+$/.test(a) && a.includes('q')))
       return [quoted ? quoteWords(command) : command.join(' ')]
+    }
+    case 'find': {
+      // Each -exec, -execdir, -ok, -okdir: its words up to `;`, or to a `+` right after `{}`.
+      const commands: string[] = []
+      for (let i = 0; i < args.length; i++) {
+        if (!['-exec', '-execdir', '-ok', '-okdir'].includes(args[i] as string)) continue
+        const start = i + 1
+        let end = start
+        while (end < args.length && args[end] !== ';' && !(args[end] === '+' && args[end - 1] === '{}')) end++
+        if (end > start) commands.push(quoteWords(args.slice(start, end)))
+        i = end
+      }
+      return commands
     }
     default:
       return []
