@@ -160,6 +160,32 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     }
   })
 
+  it("takes off what runs a command in a project's environment, and not its other subcommands", () => {
+    const NO_RESET = decisionRecord('D-028', { constraints: [{ kind: 'must_not', pattern: '^prisma migrate reset' }] })
+    const blocked = (action: string) => !checkAgainst([NO_RESET, ANCHORED], { action }).allowed
+    for (const action of [
+      'npx prisma migrate reset --force',
+      'npx -y prisma migrate reset',
+      'npm exec -- prisma migrate reset',
+      'pnpm exec prisma migrate reset',
+      'pnpm --filter api exec prisma migrate reset',
+      'yarn exec prisma migrate reset',
+      'bunx prisma migrate reset',
+      'uv run --with requests git push --force',
+      'uvx --from git-tools git push --force',
+      'poetry -C api run git push --force',
+      'pipenv run git push --force',
+      'bundle exec git push --force',
+      'conda run -n base git push --force',
+      'pyenv exec git push --force',
+    ]) {
+      expect(blocked(action), action).toBe(true)
+    }
+    for (const action of ['npm install prisma', 'npm run prisma migrate reset', 'uv pip install git', 'poetry add prisma', 'pnpm exec', 'npx']) {
+      expect(blocked(action), action).toBe(false)
+    }
+  })
+
   it('keeps each step of what it takes off, so that a pattern about a wrapper meets it too', () => {
     const NO_SUDO = decisionRecord('D-025', { constraints: [{ kind: 'must_not', pattern: '^sudo\\b' }] })
     expect(checkAgainst([NO_SUDO], { action: 'DEBIAN_FRONTEND=noninteractive sudo apt-get install -y jq' }).allowed).toBe(false)

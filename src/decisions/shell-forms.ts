@@ -496,6 +496,39 @@ const WRAPPERS: Readonly<Record<string, ReadonlySet<string>>> = {
  */
 const OPERANDS_BEFORE_COMMAND: Readonly<Record<string, number>> = { timeout: 1, flock: 1, chrt: 1, taskset: 1, chroot: 1 }
 
+/**
+ * Tools that run a command in a project's environment, after a subcommand (`uv run`, `poetry run`,
+ * `bundle exec`, `pnpm exec`, `npm exec`, `conda run`; none for `npx`, `uvx`, `bunx`), and those of
+ * their options, before or after it, that take a value.
+ */
+const RUNNERS: Readonly<Record<string, { subcommands: readonly string[]; valued: ReadonlySet<string> }>> = {
+  uv: { subcommands: ['run'], valued: new Set(['-w', '-p', '--with', '--with-editable', '--with-requirements', '--python', '--package', '--directory', '--project', '--env-file', '--extra', '--group', '--index', '--cache-dir', '--config-file']) },
+  uvx: { subcommands: [], valued: new Set(['-w', '-p', '--with', '--with-editable', '--with-requirements', '--python', '--from', '--index']) },
+  poetry: { subcommands: ['run'], valued: new Set(['-C', '-P', '--directory', '--project']) },
+  pipenv: { subcommands: ['run'], valued: new Set() },
+  pdm: { subcommands: ['run'], valued: new Set(['-p', '--project']) },
+  bundle: { subcommands: ['exec'], valued: new Set(['--gemfile']) },
+  conda: { subcommands: ['run'], valued: new Set(['-n', '-p', '--name', '--prefix', '--cwd']) },
+  mamba: { subcommands: ['run'], valued: new Set(['-n', '-p', '--name', '--prefix', '--cwd']) },
+  micromamba: { subcommands: ['run'], valued: new Set(['-n', '-p', '--name', '--prefix', '--cwd']) },
+  pyenv: { subcommands: ['exec'], valued: new Set() },
+  rbenv: { subcommands: ['exec'], valued: new Set() },
+  npm: { subcommands: ['exec', 'x'], valued: new Set(['-p', '-w', '--package', '--workspace', '--prefix']) },
+  npx: { subcommands: [], valued: new Set(['-p', '-w', '--package', '--workspace', '--prefix']) },
+  pnpm: { subcommands: ['exec', 'dlx'], valued: new Set(['-C', '-F', '--dir', '--filter', '--package']) },
+  yarn: { subcommands: ['exec', 'dlx'], valued: new Set(['-p', '--package', '--cwd']) },
+  bun: { subcommands: ['x'], valued: new Set(['--cwd']) },
+  bunx: { subcommands: [], valued: new Set() },
+}
+
+/** The index of the command a runner runs (`uv run --with x pytest` → pytest), or undefined when it runs none (`npm install`). */
+function afterRunner(words: readonly string[], at: number, runner: { subcommands: readonly string[]; valued: ReadonlySet<string> }): number | undefined {
+  const i = afterOptions(words, at + 1, runner.valued)
+  if (runner.subcommands.length === 0) return i
+  if (!runner.subcommands.includes(words[i] as string)) return undefined
+  return afterOptions(words, i + 1, runner.valued)
+}
+
 /** Options of git itself, before its command, that take a value (`git -C repo push`). */
 const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix', '--exec-path'])
 
@@ -560,6 +593,13 @@ function runSteps(words: readonly string[]): string[][] {
       continue
     }
     const name = w.slice(w.lastIndexOf('/') + 1)
+    const runner = RUNNERS[name]
+    const command = runner === undefined ? undefined : afterRunner(words, i, runner)
+    if (command !== undefined) {
+      i = command
+      step(i)
+      continue
+    }
     const valued = WRAPPERS[name]
     if (valued === undefined) break
     i = afterOptions(words, i + 1, valued)
