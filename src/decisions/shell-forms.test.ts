@@ -146,6 +146,14 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     [`find . -okdir git push --force \\;`],
     [`find . -exec echo {} \\; -exec sh -c 'git push --force' \\;`],
     [`find . -exec expr 1 + 2 \\; -exec git push --force \\;`],
+    // git runs these itself, in a shell.
+    [`git submodule foreach 'git push --force'`],
+    [`git submodule --quiet foreach --recursive git push --force`],
+    [`git submodule foreach --recursive 'git fetch && git push "--force"'`],
+    [`git -C repo rebase -x 'git push --force' main`],
+    [`git rebase --exec='git push --force' main`],
+    [`git rebase -i main --exec "npm test && git push --force"`],
+    [`git bisect run git push --force`],
   ])('reads the command a wrapper hands to a shell, or runs later: %j', (action) => {
     expect(blockers(action)).toEqual(['D-021', 'D-024'])
   })
@@ -155,7 +163,8 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     expect(blockers(`parallel echo ::: 'git push --force'`)).toEqual(['D-021'])
     expect(blockers(`flock /tmp/l git commit -m 'x' -c 'git push --force'`)).toEqual(['D-021'])
     expect(blockers(`find . -exec grep -l 'git push --force' {} +`)).toEqual(['D-021'])
-    for (const action of ['trap - EXIT', 'trap -p EXIT', 'su deploy', 'flock -n 9 || exit 1', `watch -n 5 'git status'`]) {
+    expect(blockers(`git commit -m 'git submodule foreach git push --force'`)).toEqual(['D-021'])
+    for (const action of ['git submodule update --init', 'git rebase -s ort -x "npm test" main', 'trap - EXIT', 'trap -p EXIT', 'su deploy', 'flock -n 9 || exit 1', `watch -n 5 'git status'`]) {
       expect(blockers(action), action).toEqual([])
     }
   })

@@ -687,6 +687,7 @@ const PARALLEL_VALUED = new Set([
   '--joblog', '--results', '--res', '--tmpdir', '--timeout', '--halt', '--delay', '--retries', '--workdir', '--wd', '--tagstring', '--env',
   '--memfree', '--load', '--basefile', '--bf', '--return', '--transferfile', '--tf', '--termseq', '--block', '--blocksize',
 ])
+const REBASE_VALUED = new Set(['-s', '-X', '--onto', '--strategy', '--strategy-option'])
 const WATCH_VALUED = new Set(['-n', '-q', '--interval', '--equexit'])
 const SU_VALUED = new Set(['-s', '-g', '-G', '-w', '-u', '--shell', '--group', '--supp-group', '--whitelist-environment', '--user'])
 const SCRIPT_VALUED = new Set(['-E', '-I', '-O', '-B', '-T', '-m', '--echo', '--log-in', '--log-out', '--log-io', '--log-timing', '--logging-format'])
@@ -694,7 +695,8 @@ const SCRIPT_VALUED = new Set(['-E', '-I', '-O', '-B', '-T', '-m', '--echo', '--
 /**
  * Scripts a command hands to a shell, or a command it runs inside its own arguments: `flock
  * FILE -c CMD`, `su -c CMD`, `runuser USER -c CMD`, `script -c CMD`, `trap CMD
- * SIGNAL` (run when the signal comes), `watch OPTIONS CMD…` and `parallel OPTIONS CMD… ::: ARGS`
+ * SIGNAL` (run when the signal comes), `git submodule foreach CMD`, `git rebase --exec CMD`,
+ * `git bisect run CMD…`, `watch OPTIONS CMD…` and `parallel OPTIONS CMD… ::: ARGS`
  * (their words joined, as they hand them to `sh -c`), and `find … -exec CMD… ;` (its words).
  */
 function scriptsHandedOn(words: readonly string[]): string[] {
@@ -736,6 +738,19 @@ function scriptsHandedOn(words: readonly string[]): string[] {
       // -q quotes the command's words, as they were; without it they are joined and run by a shell.
       const quoted = args.slice(0, at).some((a) => a === '--quote' || (/^-[a-zA-Z]+$/.test(a) && a.includes('q')))
       return [quoted ? quoteWords(command) : command.join(' ')]
+    }
+    case 'git': {
+      // git submodule foreach CMD, git rebase --exec CMD, git bisect run CMD: git runs them.
+      const at = afterOptions(args, 0, GIT_VALUED)
+      const rest = args.slice(at + 1)
+      if (args[at] === 'rebase') return optionValues(rest, 'x', ['--exec'], REBASE_VALUED)
+      if (args[at] === 'bisect' && rest[0] === 'run' && rest.length > 1) return [quoteWords(rest.slice(1))]
+      if (args[at] !== 'submodule') return []
+      const foreach = rest.indexOf('foreach')
+      if (foreach === -1 || rest.slice(0, foreach).some((a) => !a.startsWith('-'))) return []
+      const command = rest.slice(afterOptions(rest, foreach + 1, new Set()))
+      // One word is a shell command (`'git push --force'`), several are a command and its arguments.
+      return command.length === 0 ? [] : [command.length === 1 ? (command[0] as string) : quoteWords(command)]
     }
     case 'find': {
       // Each -exec, -execdir, -ok, -okdir: its words up to `;`, or to a `+` right after `{}`.
