@@ -60,6 +60,12 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     ['pkexec --user deploy git push --force'],
     ['xvfb-run -a -s "-screen 0 1280x1024x24" git push --force'],
     ['timeout -k 5 30 setsid nohup git push --force &'],
+    ['screen -dmS deploy git push --force'],
+    ['systemd-run --user --unit=push -p MemoryMax=1G git push --force'],
+    ['strace -f -e trace=network git push --force'],
+    // GNU tools as Homebrew names them on macOS.
+    ['gtimeout 30 git push --force'],
+    ['ls | gxargs -r git push --force'],
   ])('takes off what runs the command or sets it up: %j', (action) => {
     expect(blockers(action)).toEqual(['D-021', 'D-024'])
   })
@@ -146,6 +152,13 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     [`find . -okdir git push --force \\;`],
     [`find . -exec echo {} \\; -exec sh -c 'git push --force' \\;`],
     [`find . -exec expr 1 + 2 \\; -exec git push --force \\;`],
+    [`gfind . -name main -exec git push --force \\;`],
+    [`nix develop -c git push --force`],
+    [`nix develop .#ci --command bash -c 'git push --force'`],
+    [`nix-shell -p git --run 'git push --force'`],
+    [`tmux new-session -d -s deploy 'git push --force'`],
+    [`tmux new -d git push --force`],
+    [`tmux split-window -h -t work 'npm test; git push --force'`],
     // git runs these itself, in a shell.
     [`git submodule foreach 'git push --force'`],
     [`git submodule --quiet foreach --recursive git push --force`],
@@ -164,7 +177,7 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     expect(blockers(`flock /tmp/l git commit -m 'x' -c 'git push --force'`)).toEqual(['D-021'])
     expect(blockers(`find . -exec grep -l 'git push --force' {} +`)).toEqual(['D-021'])
     expect(blockers(`git commit -m 'git submodule foreach git push --force'`)).toEqual(['D-021'])
-    for (const action of ['git submodule update --init', 'git rebase -s ort -x "npm test" main', 'trap - EXIT', 'trap -p EXIT', 'su deploy', 'flock -n 9 || exit 1', `watch -n 5 'git status'`]) {
+    for (const action of ['git submodule update --init', 'tmux new -s work', 'nix develop', 'nix-shell -p git', 'git rebase -s ort -x "npm test" main', 'trap - EXIT', 'trap -p EXIT', 'su deploy', 'flock -n 9 || exit 1', `watch -n 5 'git status'`]) {
       expect(blockers(action), action).toEqual([])
     }
   })

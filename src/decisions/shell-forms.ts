@@ -488,6 +488,21 @@ const WRAPPERS: Readonly<Record<string, ReadonlySet<string>>> = {
   runuser: new Set(['-u', '-g', '-G', '-s', '-w', '--user', '--group', '--supp-group', '--shell', '--whitelist-environment']),
   pkexec: new Set(['--user']),
   'xvfb-run': new Set(['-n', '-s', '-f', '-e', '-p', '-w', '--server-num', '--server-args', '--auth-file', '--error-file', '--xauth-protocol', '--wait']),
+  screen: new Set(['-S', '-c', '-e', '-h', '-p', '-t', '-T', '-X', '-Logfile']),
+  'systemd-run': new Set([
+    '-u', '-p', '-E', '-M', '-H', '--unit', '--property', '--setenv', '--machine', '--host', '--uid', '--gid', '--nice', '--working-directory', '--description', '--slice',
+    '--on-active', '--on-boot', '--on-startup', '--on-unit-active', '--on-unit-inactive', '--on-calendar', '--timer-property', '--path-property', '--socket-property',
+  ]),
+  strace: new Set(['-e', '-o', '-p', '-s', '-u', '-E', '-a', '-b', '-I', '-O', '-P', '-S', '-U', '-X']),
+}
+
+/** GNU tools as Homebrew installs them on macOS, with a `g` before their names: `gtimeout 30 git push`. */
+const GNU_ON_MACOS: Readonly<Record<string, string>> = { gtimeout: 'timeout', gnohup: 'nohup', genv: 'env', gnice: 'nice', gstdbuf: 'stdbuf', gxargs: 'xargs', gfind: 'find', gtime: 'time' }
+
+/** A command's name as what it is: its folder taken off, a GNU tool's `g` on macOS too. */
+function commandName(word: string): string {
+  const name = word.slice(word.lastIndexOf('/') + 1)
+  return GNU_ON_MACOS[name] ?? name
 }
 
 /**
@@ -592,7 +607,7 @@ function runSteps(words: readonly string[]): string[][] {
       step(i)
       continue
     }
-    const name = w.slice(w.lastIndexOf('/') + 1)
+    const name = commandName(w)
     const runner = RUNNERS[name]
     const command = runner === undefined ? undefined : afterRunner(words, i, runner)
     if (command !== undefined) {
@@ -687,6 +702,8 @@ const PARALLEL_VALUED = new Set([
   '--joblog', '--results', '--res', '--tmpdir', '--timeout', '--halt', '--delay', '--retries', '--workdir', '--wd', '--tagstring', '--env',
   '--memfree', '--load', '--basefile', '--bf', '--return', '--transferfile', '--tf', '--termseq', '--block', '--blocksize',
 ])
+/** Options of tmux, and of its commands that start a shell command, that take a value. */
+const TMUX_VALUED = new Set(['-L', '-S', '-f', '-T', '-c', '-e', '-F', '-n', '-s', '-t', '-x', '-y', '-l'])
 const REBASE_VALUED = new Set(['-s', '-X', '--onto', '--strategy', '--strategy-option'])
 const WATCH_VALUED = new Set(['-n', '-q', '--interval', '--equexit'])
 const SU_VALUED = new Set(['-s', '-g', '-G', '-w', '-u', '--shell', '--group', '--supp-group', '--whitelist-environment', '--user'])
@@ -696,14 +713,13 @@ const SCRIPT_VALUED = new Set(['-E', '-I', '-O', '-B', '-T', '-m', '--echo', '--
  * Scripts a command hands to a shell, or a command it runs inside its own arguments: `flock
  * FILE -c CMD`, `su -c CMD`, `runuser USER -c CMD`, `script -c CMD`, `trap CMD
  * SIGNAL` (run when the signal comes), `git submodule foreach CMD`, `git rebase --exec CMD`,
- * `git bisect run CMD…`, `watch OPTIONS CMD…` and `parallel OPTIONS CMD… ::: ARGS`
+ * `git bisect run CMD…`, `nix-shell --run CMD`, `nix develop -c CMD…`, `tmux new-session CMD`, `watch OPTIONS CMD…` and `parallel OPTIONS CMD… ::: ARGS`
  * (their words joined, as they hand them to `sh -c`), and `find … -exec CMD… ;` (its words).
  */
 function scriptsHandedOn(words: readonly string[]): string[] {
   const [first, ...args] = words
   if (first === undefined) return []
-  const name = first.slice(first.lastIndexOf('/') + 1)
-  switch (name) {
+  switch (commandName(first)) {
     case 'flock': {
       // flock stops at its lock file: the word after it, -c or --command, takes the command.
       const at = afterOptions(args, 0, WRAPPERS.flock as ReadonlySet<string>)
@@ -750,6 +766,21 @@ function scriptsHandedOn(words: readonly string[]): string[] {
       if (foreach === -1 || rest.slice(0, foreach).some((a) => !a.startsWith('-'))) return []
       const command = rest.slice(afterOptions(rest, foreach + 1, new Set()))
       // One word is a shell command (`'git push --force'`), several are a command and its arguments.
+      return command.length === 0 ? [] : [command.length === 1 ? (command[0] as string) : quoteWords(command)]
+    }
+    case 'nix-shell':
+      return optionValues(args, '', ['--run', '--command'], new Set(['-p', '-A', '-I', '--arg', '--argstr', '--attr', '--packages']))
+    case 'nix': {
+      // nix develop … -c CMD ARGS, nix shell … --command CMD ARGS: the words after it.
+      if (args[0] !== 'develop' && args[0] !== 'shell') return []
+      const at = args.findIndex((a) => a === '-c' || a === '--command')
+      return at === -1 || at + 1 >= args.length ? [] : [quoteWords(args.slice(at + 1))]
+    }
+    case 'tmux': {
+      // tmux new-session -d -s NAME CMD: one word is a shell command, several a command and its arguments.
+      const at = afterOptions(args, 0, TMUX_VALUED)
+      if (!['new-session', 'new', 'new-window', 'neww', 'split-window', 'splitw', 'respawn-pane', 'respawnp', 'respawn-window', 'respawnw'].includes(args[at] as string)) return []
+      const command = args.slice(afterOptions(args, at + 1, TMUX_VALUED))
       return command.length === 0 ? [] : [command.length === 1 ? (command[0] as string) : quoteWords(command)]
     }
     case 'find': {
