@@ -340,6 +340,12 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
       '${x:-"'.repeat(16_000),
       '${'.repeat(50_000),
       `$'${'\\U0010ffff\\U110000\\c'.repeat(5_000)}`,
+      // Wrappers whose command is read again, nested in one another.
+      'nix develop -c '.repeat(6_500),
+      'git submodule foreach '.repeat(4_500),
+      'watch '.repeat(16_000),
+      'find -exec {} + '.repeat(6_000),
+      'sudo flock f watch nix develop -c tmux new find -exec git submodule foreach npx uv run '.repeat(1_100),
     ]
     for (const action of hostile) {
       const forms = actionForms(action)
