@@ -44,6 +44,10 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     ['sudo -Eu deploy git push --force'],
     ['sudo -uroot git push --force'],
     ['ls | xargs -0I {} git push --force'],
+    ['sudo -R /srv/root git push --force'],
+    ['sudo --chroot /srv/root git push --force'],
+    ['stdbuf --output L git push --force'],
+    ['ls | xargs --max-chars 4096 git push --force'],
     // Wrappers an agent writes to detach, lock, pin or time a command: each runs the command after it.
     ['setsid git push --force'],
     ['setsid -f git push --force'],

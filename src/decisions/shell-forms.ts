@@ -463,7 +463,7 @@ const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish
 
 /** Wrappers that run the command after their options, and those of their options that take a value. */
 const WRAPPERS: Readonly<Record<string, ReadonlySet<string>>> = {
-  sudo: new Set(['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-T', '-U', '--user', '--group', '--host', '--prompt', '--chdir', '--role', '--type', '--other-user', '--close-from', '--command-timeout']),
+  sudo: new Set(['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-T', '-U', '-R', '--user', '--group', '--host', '--prompt', '--chdir', '--chroot', '--role', '--type', '--other-user', '--close-from', '--command-timeout']),
   doas: new Set(['-u', '-C']),
   env: new Set(['-u', '-C', '-S', '--unset', '--chdir', '--split-string']),
   command: new Set(),
@@ -473,9 +473,9 @@ const WRAPPERS: Readonly<Record<string, ReadonlySet<string>>> = {
   time: new Set(['-f', '-o', '--format', '--output']),
   nice: new Set(['-n', '--adjustment']),
   timeout: new Set(['-s', '-k', '--signal', '--kill-after']),
-  stdbuf: new Set(['-i', '-o', '-e']),
+  stdbuf: new Set(['-i', '-o', '-e', '--input', '--output', '--error']),
   ionice: new Set(['-c', '-n', '-p', '--class', '--classdata']),
-  xargs: new Set(['-I', '-n', '-P', '-L', '-s', '-d', '-E', '-a', '--max-args', '--max-procs', '--max-lines', '--delimiter', '--arg-file', '--replace']),
+  xargs: new Set(['-I', '-n', '-P', '-L', '-s', '-d', '-E', '-a', '--max-args', '--max-procs', '--max-lines', '--max-chars', '--delimiter', '--arg-file', '--replace', '--process-slot-var']),
   setsid: new Set(),
   flock: new Set(['-w', '-E', '-c', '--wait', '--timeout', '--conflict-exit-code', '--command']),
   chrt: new Set(['-T', '-P', '-D', '--sched-runtime', '--sched-period', '--sched-deadline']),
