@@ -163,6 +163,9 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     [`tmux new-session -d -s deploy 'git push --force'`],
     [`tmux new -d git push --force`],
     [`tmux split-window -h -t work 'npm test; git push --force'`],
+    [`mise exec node@20 python@3.12 -- git push --force`],
+    [`mise x -- git push --force`],
+    [`direnv exec . git push --force`],
     // git runs these itself, in a shell.
     [`git submodule foreach 'git push --force'`],
     [`git submodule --quiet foreach --recursive git push --force`],
@@ -181,7 +184,7 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     expect(blockers(`flock /tmp/l git commit -m 'x' -c 'git push --force'`)).toEqual(['D-021'])
     expect(blockers(`find . -exec grep -l 'git push --force' {} +`)).toEqual(['D-021'])
     expect(blockers(`git commit -m 'git submodule foreach git push --force'`)).toEqual(['D-021'])
-    for (const action of ['git submodule update --init', 'tmux new -s work', 'nix develop', 'nix-shell -p git', 'git rebase -s ort -x "npm test" main', 'trap - EXIT', 'trap -p EXIT', 'su deploy', 'flock -n 9 || exit 1', `watch -n 5 'git status'`]) {
+    for (const action of ['git submodule update --init', 'tmux new -s work', 'mise exec node@20', 'direnv exec .', 'nix develop', 'nix-shell -p git', 'git rebase -s ort -x "npm test" main', 'trap - EXIT', 'trap -p EXIT', 'su deploy', 'flock -n 9 || exit 1', `watch -n 5 'git status'`]) {
       expect(blockers(action), action).toEqual([])
     }
   })

@@ -713,7 +713,8 @@ const SCRIPT_VALUED = new Set(['-E', '-I', '-O', '-B', '-T', '-m', '--echo', '--
  * Scripts a command hands to a shell, or a command it runs inside its own arguments: `flock
  * FILE -c CMD`, `su -c CMD`, `runuser USER -c CMD`, `script -c CMD`, `trap CMD
  * SIGNAL` (run when the signal comes), `git submodule foreach CMD`, `git rebase --exec CMD`,
- * `git bisect run CMD…`, `nix-shell --run CMD`, `nix develop -c CMD…`, `tmux new-session CMD`, `watch OPTIONS CMD…` and `parallel OPTIONS CMD… ::: ARGS`
+ * `git bisect run CMD…`, `nix-shell --run CMD`, `nix develop -c CMD…`, `tmux new-session CMD`, `mise exec TOOLS -- CMD…`,
+ * `direnv exec DIR CMD…`, `watch OPTIONS CMD…` and `parallel OPTIONS CMD… ::: ARGS`
  * (their words joined, as they hand them to `sh -c`), and `find … -exec CMD… ;` (its words).
  */
 function scriptsHandedOn(words: readonly string[]): string[] {
@@ -783,6 +784,14 @@ function scriptsHandedOn(words: readonly string[]): string[] {
       const command = args.slice(afterOptions(args, at + 1, TMUX_VALUED))
       return command.length === 0 ? [] : [command.length === 1 ? (command[0] as string) : quoteWords(command)]
     }
+    case 'mise': {
+      // mise exec TOOL@VERSION… -- CMD ARGS: the command after `--`.
+      const at = args.indexOf('--')
+      return (args[0] === 'exec' || args[0] === 'x') && at !== -1 && at + 1 < args.length ? [quoteWords(args.slice(at + 1))] : []
+    }
+    case 'direnv':
+      // direnv exec DIR CMD ARGS
+      return args[0] === 'exec' && args.length > 2 ? [quoteWords(args.slice(2))] : []
     case 'find': {
       // Each -exec, -execdir, -ok, -okdir: its words up to `;`, or to a `+` right after `{}`.
       const commands: string[] = []
