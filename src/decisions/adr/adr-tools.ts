@@ -138,6 +138,19 @@ const LINK_ALONE = /^\s*(?:[-+]\s+)?\p{L}+(?:\s+by)?\s*:?\s*(?:\[.*|\S+)\s*$/iu
 const STATUS_HEADING = /^(?:\*\*|__)?status(?:\*\*|__)?\s*(?::(?:\*\*|__)?|$)/i
 
 /**
+ * How deep a record writes its status heading: 2 for `## Status`, else 3 or 4 for a record that
+ * writes its sections one or two levels down (`### Status`, `### Context`, as some templates and
+ * wikis do), whose sections are then read at that depth too.
+ */
+export function statusHeadingLevel(text: string): number {
+  const levels = [...text.matchAll(STATUS_HEADING_LINE)].map((m) => (m[1] as string).length)
+  return levels.length === 0 ? 2 : Math.min(...levels)
+}
+
+/** A status heading at level 2 to 4 (`## Status`, `### **Status:** Accepted`). */
+const STATUS_HEADING_LINE = /^(#{2,4})\s+(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*|\s+#*)?\s*$/gim
+
+/**
  * The status lines of a status section: what its heading says after `Status:`, then the lines under
  * it. Some records write fields there (`Status: Accepted`, `Date: …`, `Deciders: …`): the `Status`
  * field's value is a status line, and the other fields say no status, unless they are one
@@ -168,7 +181,7 @@ export function fileEvidence(file: RecordFile, format: string, text: string, ext
  * `## Context`, `## Decision`, `## Consequences`.
  */
 export function readAdrTools(file: RecordFile): ParsedRecord {
-  const record = parseRecord(numbered(file.text))
+  const record = parseRecord(numbered(file.text), statusHeadingLevel(file.text))
   if (record.title === null) throw new UnreadableRecord(1, 'no "# N. Title" heading')
   const statusSection = sectionNamed(record, STATUS_HEADING)
   if (statusSection === undefined) throw new UnreadableRecord(record.title.line, 'no "## Status" section')

@@ -26,21 +26,23 @@ export function numbered(text: string, first = 1): Line[] {
 
 /**
  * Splits Markdown lines into a title, a preamble and `##` sections; headings inside fenced code
- * blocks are text, not structure.
+ * blocks are text, not structure. A record whose sections are deeper headings (`### Status`,
+ * `### Context`, as some templates and wikis write them under the title) is split at headings
+ * from `##` down to `deepest` (2, `##` only, unless told).
  */
-export function parseRecord(lines: readonly Line[]): MarkdownRecord {
+export function parseRecord(lines: readonly Line[], deepest = 2): MarkdownRecord {
   let title: MarkdownRecord['title'] = null
   const preamble: Line[] = []
   const sections: Section[] = []
   let fenced = false
   for (const line of lines) {
     if (/^\s*(```|~~~)/.test(line.text)) fenced = !fenced
-    const heading = fenced ? null : /^(#{1,2})\s+(.*?)\s*#*\s*$/.exec(line.text)
+    const heading = fenced ? null : /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line.text)
     if (heading !== null && heading[1] === '#' && title === null && sections.length === 0) {
       title = { text: (heading[2] as string).trim(), line: line.n }
       continue
     }
-    if (heading !== null && heading[1] === '##') {
+    if (heading !== null && heading[1] !== '#' && (heading[1] as string).length <= deepest) {
       sections.push({ heading: (heading[2] as string).trim(), line: line.n, body: [] })
       continue
     }

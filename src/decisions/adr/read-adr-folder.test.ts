@@ -1420,3 +1420,24 @@ describe('links and titles as MADR and log4brains users write them', () => {
     })
   })
 })
+
+describe('a status section a level or two down', () => {
+  it('reads "### Status" and "#### Status" records as adr-tools ones, their sections at that depth', () => {
+    const reading = readTexts({
+      '0001-use-postgres.md': '# 1. Use Postgres\n\nDate: 2020-01-01\n\n### Status\n\nSuperseded by [2. Use Redis](0002-use-redis.md)\n\n### Context\n\nWe need a DB.\n\n### Decision\n\nWe will use Postgres.\n',
+      '0002-use-redis.md': '# 2. Use Redis\n\n#### Status\n\nAccepted\n\n#### Decision\n\nWe use Redis.\n',
+      // A "### Status" under a "## Status" is no deeper status section: the record's sections stay "##".
+      '0003-use-kafka.md': '# 3. Use Kafka\n\n## Status\n\nProposed\n\n## Decision\n\nKafka.\n\n### Status quo\n\nNone.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['superseded', '2020-01-01', null, 'ADR-0002'],
+      'ADR-0002': ['accepted', null, 'ADR-0001', null],
+      'ADR-0003': ['proposed', null, null, null],
+    })
+    expect(reading.records.map((r) => r.origin.format)).toEqual(['adr-tools', 'adr-tools', 'adr-tools'])
+    expect(reading.records[0]).toMatchObject({ decision: 'We will use Postgres.', rationale: 'We need a DB.' })
+    expect(reading.records[1]?.decision).toBe('We use Redis.')
+    expect(reading.records[2]?.decision).toBe('Kafka.\n\n### Status quo\n\nNone.')
+  })
+})
