@@ -99,8 +99,8 @@ function bodyFormatOf(text: string): AdrFormat | undefined {
   if (/^##\s+(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*|\s+#*)?\s*$/im.test(text)) return 'adr-tools'
   // Fields in a block quote under the title too (`> **Status:** Accepted`), as many records set them apart.
   if (/^\s*(?:>\s*)*(?:[-*+]\s+)?(\*\*|__)?status(\*\*|__)?\s*(:|\*\*:|__:)/im.test(text)) return 'log4brains'
-  // Or in a table of fields under the title (`| Status | Accepted |`).
-  if (/^\s*\|\s*(\*\*|__)?status(\*\*|__)?\s*:?\s*(\*\*|__)?\s*\|/im.test(text)) return 'log4brains'
+  // Or in a table of fields under the title (`| Status | Accepted |`), or of columns (`| Date | Status |`).
+  if (/^\s*\|(?:[^|\n]*\|)*?\s*(\*\*|__)?status(\*\*|__)?\s*:?\s*(\*\*|__)?\s*\|/im.test(text)) return 'log4brains'
   // Else a status section a level or two down (`### Status`, `#### Status`), as some templates write
   // every section of a record under its title.
   if (/^#{3,4}\s+(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*|\s+#*)?\s*$/im.test(text)) return 'adr-tools'

@@ -87,7 +87,18 @@ export function filled(lines: readonly Line[]): Line[] {
  * are each a field of that line.
  */
 export function fieldOf(lines: readonly Line[], name: RegExp): { value: string; line: number } | undefined {
-  for (const line of lines) {
+  // The rows of a table in columns, the names in its header: no field named by its first cell.
+  const columned = new Set<number>()
+  for (const [i, line] of lines.entries()) {
+    // A table laid out in columns (`| Status | Date | Deciders |`, `|---|---|---|`, then
+    // `| Accepted | 2024-01-10 | Ana |`): each header cell names the field of its column.
+    const columns = columnsAt(lines, i)
+    if (columns !== undefined) {
+      for (const row of [line, lines[i + 1], lines[i + 2]]) if (row !== undefined) columned.add(row.n)
+      const at = columns.names.findIndex((cell) => name.test(cell))
+      if (at >= 0) return { value: (columns.values[at] ?? '').replace(/<!--.*?(-->|$)/g, '').trim(), line: columns.line }
+    }
+    if (columned.has(line.n)) continue
     // A row of a table of fields under the title (`| Status | Accepted |`), as some templates keep them.
     const row = TABLE_FIELD.exec(line.text)
     if (row !== null && name.test((row[1] as string).trim())) return { value: (row[2] as string).replace(/<!--.*?(-->|$)/g, '').trim(), line: line.n }
@@ -99,6 +110,36 @@ export function fieldOf(lines: readonly Line[], name: RegExp): { value: string; 
     }
   }
   return undefined
+}
+
+/** The cells of a table row (`| a | b |`, or without the outer bars), in bold or not. */
+function cellsOf(text: string): string[] {
+  return text
+    .trim()
+    .replace(/^\||\|$/g, '')
+    .split('|')
+    .map((cell) => cell.trim().replace(/^(?:\*\*|__)(.*?)(?:\*\*|__)$/, '$1').replace(/:$/, '').trim())
+}
+
+/** The names of a record's fields a header row may hold. */
+const COLUMN_NAME = /^(?:status|date|last updated|updated|deciders|decision[- ]makers|authors?|owners?|consulted|informed|tags|supersedes|superseded by|enforce)$/i
+
+/** A table's delimiter row: `|---|:--:|`. */
+const DELIMITER_ROW = /^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*$/
+
+/**
+ * A table at line `i` whose header names a field in each column (`| Status | Date |`, at least one
+ * of them a record's field) above its delimiter row and a row of values: the names and values, and
+ * the values' line. A table of fields in rows (`| Field | Value |` above `| Status | Accepted |`) is none.
+ */
+function columnsAt(lines: readonly Line[], i: number): { names: string[]; values: string[]; line: number } | undefined {
+  const [header, delimiter, values] = [lines[i], lines[i + 1], lines[i + 2]]
+  if (header === undefined || delimiter === undefined || values === undefined) return undefined
+  if (!/^\s*\|/.test(header.text) || !DELIMITER_ROW.test(delimiter.text) || !/^\s*\|/.test(values.text)) return undefined
+  const names = cellsOf(header.text)
+  // Two fields named at least: `| Status | Accepted |` above `|---|---|` is a table of fields in rows.
+  if (names.filter((cell) => COLUMN_NAME.test(cell)).length < 2) return undefined
+  return { names, values: cellsOf(values.text), line: values.n }
 }
 
 /** A table row naming a field in its first cell and its value in the second: `| **Status** | Accepted |`. */

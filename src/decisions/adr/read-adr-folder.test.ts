@@ -1441,3 +1441,21 @@ describe('a status section a level or two down', () => {
     expect(reading.records[2]?.decision).toBe('Kafka.\n\n### Status quo\n\nNone.')
   })
 })
+
+describe('fields in a table laid out in columns', () => {
+  it('reads "| Status | Date | Deciders |" over a row of values as those fields', () => {
+    const reading = readTexts({
+      '0001-use-kafka.md': '# 1. Use Kafka\n\n| Status | Date | Deciders |\n|---|:---:|---|\n| Superseded by [ADR-0002](0002-use-nats.md) | 2021-03-04 | Alice |\n\n## Decision\n\nWe will use Kafka.\n',
+      '0002-use-nats.md': '# 2. Use NATS\n\n| **Date** | **Status** |\n| --- | --- |\n| 2022-05-06 | Accepted |\n\n## Decision\n\nNATS.\n',
+      // A table of fields in rows, a field's name in the first cell of each: as before.
+      '0003-use-redis.md': '# 3. Use Redis\n\n| Status | Proposed |\n|---|---|\n| Date | 2023-01-02 |\n\n## Decision\n\nRedis.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['superseded', '2021-03-04', null, 'ADR-0002'],
+      'ADR-0002': ['accepted', '2022-05-06', 'ADR-0001', null],
+      'ADR-0003': ['proposed', '2023-01-02', null, null],
+    })
+    expect(reading.records[0]?.evidence[0]?.summary).toContain('deciders: Alice')
+  })
+})
