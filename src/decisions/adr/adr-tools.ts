@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { contentHash, DecisionKeySchema, type DecisionStatus } from '../decision'
 import { fieldOf, filled, isLinkDefinition, linkDefinitions, numbered, parseRecord, sectionNamed, slug, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord, type Section } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
-import { readStatusLine } from './status-words'
+import { readStatusLine, type StatusLine } from './status-words'
 
 /**
  * A date-named record file, `yyyymmdd-slug.md` (log4brains) or `yyyy-mm-dd-slug.md`: the date's
@@ -74,6 +74,8 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
   date: string | null
   /** The lines that say no status, passed over since another line names one. */
   passedOver: Line[]
+  /** Links left out, as a decision links one successor and one predecessor: said at their lines. */
+  notes: Array<{ line: number; message: string }>
 } {
   let status: DecisionStatus | undefined
   const unread: Line[] = []
@@ -82,12 +84,21 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
   let date: string | null = null
   // The status of the latest day, of the lines that write one (a status log).
   let latest: { status: DecisionStatus; date: string } | undefined
+  const notes: Array<{ line: number; message: string }> = []
   for (const line of filled(lines)) {
     if (isLinkDefinition(line.text)) continue
     const read = readStatusLine(line.text, definitions)
     if (read === undefined) {
       unread.push(line)
       continue
+    }
+    notes.push(...moreLinksNoted(read, line.n))
+    // Two lines each naming a successor (or a predecessor): the last is linked, as before, and the others said.
+    if (read.supersededBy !== undefined && supersededBy !== null && supersededBy.target !== read.supersededBy) {
+      notes.push({ line: supersededBy.line, message: `Superseded by is written again at line ${line.n}; a decision links one, so only "${read.supersededBy}" is linked` })
+    }
+    if (read.supersedes !== undefined && supersedes !== null && supersedes.target !== read.supersedes) {
+      notes.push({ line: supersedes.line, message: `Supersedes is written again at line ${line.n}; a decision links one, so only "${read.supersedes}" is linked` })
     }
     if (read.supersededBy !== undefined) supersededBy = { target: read.supersededBy, line: line.n }
     if (read.supersedes !== undefined) supersedes = { target: read.supersedes, line: line.n }
@@ -104,8 +115,20 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
   // A status log, each step on a line with its day (`2020-01-10 Proposed`, `2020-02-01 Accepted`):
   // the latest step holds, with its day, as the last of `Proposed → Accepted` does; the first
   // would import an accepted record as a proposal nothing enforces. A "Superseded by" still wins.
-  if (latest !== undefined && status !== 'superseded') return { status: latest.status, supersedes, supersededBy, date: latest.date, passedOver: unread }
-  return { status, supersedes, supersededBy, date, passedOver: unread }
+  if (latest !== undefined && status !== 'superseded') return { status: latest.status, supersedes, supersededBy, date: latest.date, passedOver: unread, notes }
+  return { status, supersedes, supersededBy, date, passedOver: unread, notes }
+}
+
+/**
+ * What a status line names beyond the one record a link holds (`Superseded by ADR-0020 and
+ * ADR-0025`): said, as a front matter's list of several is, rather than left out in silence.
+ */
+export function moreLinksNoted(read: StatusLine, line: number): Array<{ line: number; message: string }> {
+  const said = (word: string, first: string | undefined, more: readonly string[] | undefined) =>
+    more === undefined || first === undefined
+      ? []
+      : [{ line, message: `${word} names ${more.length + 1} records (${[first, ...more].join(', ')}); a decision links one, so only the first is linked` }]
+  return [...said('Superseded by', read.supersededBy, read.moreSupersededBy), ...said('Supersedes', read.supersedes, read.moreSupersedes)]
 }
 
 /**
@@ -113,19 +136,31 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
  * writes as adr-tools does, each on a line of its own (`Supersedes [4. Use X](0004-use-x.md)`,
  * `Superseded by ADR-0006`): under its title, or in a `## Status` section. The first of each, else null.
  */
-export function linksInBody(record: MarkdownRecord, definitions: LinkDefinitions): { supersedes: LinkRef | null; supersededBy: LinkRef | null } {
+export function linksInBody(
+  record: MarkdownRecord,
+  definitions: LinkDefinitions,
+): { supersedes: LinkRef | null; supersededBy: LinkRef | null; notes: Array<{ line: number; message: string }> } {
   const lines = [...record.preamble, ...(sectionNamed(record, STATUS_HEADING)?.body ?? [])]
   let supersedes: LinkRef | null = null
   let supersededBy: LinkRef | null = null
+  const notes: Array<{ line: number; message: string }> = []
   for (const line of filled(lines)) {
     // Only a link, or a record named in one word: a line of prose under the title ("Replaces the
     // nightly cron job with a queue.") is no supersede, and would be warned of as a link to nothing.
     if (isLinkDefinition(line.text) || !LINK_ALONE.test(line.text.replace(/[*_`]/g, ''))) continue
     const read = readStatusLine(line.text, definitions)
+    // The first of each is linked: what else its line names is said.
+    if (read !== undefined) {
+      const taken: StatusLine = {
+        ...(supersedes === null ? { supersedes: read.supersedes, moreSupersedes: read.moreSupersedes } : {}),
+        ...(supersededBy === null ? { supersededBy: read.supersededBy, moreSupersededBy: read.moreSupersededBy } : {}),
+      }
+      notes.push(...moreLinksNoted(taken, line.n))
+    }
     if (read?.supersedes !== undefined) supersedes ??= { target: read.supersedes, line: line.n }
     if (read?.supersededBy !== undefined) supersededBy ??= { target: read.supersededBy, line: line.n }
   }
-  return { supersedes, supersededBy }
+  return { supersedes, supersededBy, notes }
 }
 
 /**
@@ -189,7 +224,7 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
   // line, by the day written with its status (`Accepted on 2020-05-05`); else it has no date, as in
   // MADR: the import dates the record the day it first sees it. A "Date:" that cannot be read
   // (`5 juin 2023`) is passed over as if it were not written, and said.
-  const { status, supersedes, supersededBy, date: statusDate, passedOver } = statusOfLines(statusLinesOf(statusSection), statusSection.line, linkDefinitions(file.text))
+  const { status, supersedes, supersededBy, date: statusDate, passedOver, notes } = statusOfLines(statusLinesOf(statusSection), statusSection.line, linkDefinitions(file.text))
   const unreadDates: UnreadDate[] = []
   // Some records give the date a section of its own, as the status has (`## Date`, then `2025-09-26`).
   const dateLine = filled(sectionNamed(record, /^date$/i)?.body ?? [])[0]
@@ -218,5 +253,6 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
     evidence: fileEvidence(file, 'adr-tools', file.text),
     unreadDates,
     passedOver: passedOver.map((l) => ({ text: l.text.trim(), line: l.n })),
+    ...(notes.length > 0 ? { notes } : {}),
   }
 }

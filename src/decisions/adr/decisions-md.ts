@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { fileEvidence, statusOfLines } from './adr-tools'
+import { recordsNamed } from './status-words'
 import { fieldOf, filled, isLinkDefinition, linkDefinitions, linkTarget, numbered, parseRecord, slug, textOf, type Line, type LinkDefinitions, type Section } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, unreadDateProblems, type FileReading, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 
@@ -128,6 +129,7 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
     supersededBy: fromStatus,
     date: statusDate,
     passedOver,
+    notes,
   } = statusField !== undefined
     ? statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line, definitions)
     : statusOfLines((statusPart as Section).body.filter((l) => !isLinkDefinition(l.text)), (statusPart as Section).line, definitions)
@@ -140,8 +142,16 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
     readDateField(fieldOf(body, /^date$/i), unreadDates) ??
     readDateField(inHeading === undefined ? undefined : { value: inHeading, line: section.line }, unreadDates) ??
     statusDate
-  const link = (field: { value: string; line: number } | undefined) =>
-    field === undefined ? null : { target: linkTarget(field.value, definitions), line: field.line }
+  const said = [...notes]
+  // A field that names several records (`- Superseded by: D-007, D-009`) links the first, and says so.
+  const link = (field: { value: string; line: number } | undefined, word: string) => {
+    if (field === undefined) return null
+    const [first, ...more] = recordsNamed(field.value, definitions)
+    if (first !== undefined && more.length > 0) {
+      said.push({ line: field.line, message: `${word} names ${more.length + 1} records (${[first, ...more].join(', ')}); a decision links one, so only the first is linked` })
+    }
+    return { target: first ?? linkTarget(field.value, definitions), line: field.line }
+  }
   // A "### Status" or "### Decision" part is read as its field would be, and is no more prose than the field.
   const parts = partLines(section, /^(status|decision( outcome)?)$/i)
   const prose = textOf(
@@ -164,12 +174,13 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
     status,
     date,
     enforce: readEnforce(fieldOf(body, /^enforce$/i)),
-    supersedes: link(fieldOf(body, /^(supersedes|supercedes)$/i)) ?? fromPart,
-    supersededBy: fromStatus ?? link(fieldOf(body, /^(superseded|superceded) by$/i)),
+    supersedes: link(fieldOf(body, /^(supersedes|supercedes)$/i), 'Supersedes') ?? fromPart,
+    supersededBy: fromStatus ?? link(fieldOf(body, /^(superseded|superceded) by$/i), 'Superseded by'),
     origin: { path: file.path, line: section.line, format: 'decisions-md' },
     evidence: fileEvidence(file, 'decisions-md', text, `, section "${section.heading}"`),
     unreadDates,
     passedOver: passedOver.map((l) => ({ text: l.text.trim(), line: l.n })),
+    ...(said.length > 0 ? { notes: said } : {}),
   }
 }
 

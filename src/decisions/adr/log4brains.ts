@@ -1,5 +1,6 @@
 import { dateOfFileName, fileEvidence, keyOfFile, linksInBody, numberOfFile, statusOfLines } from './adr-tools'
 import { madrBody } from './madr'
+import { recordsNamed } from './status-words'
 import { fieldOf, linkDefinitions, linkTarget, numbered, parseRecord, titleWithoutNumber } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 
@@ -24,11 +25,17 @@ export function readLog4brains(file: RecordFile): ParsedRecord {
   const supersedes =
     supersedesField === undefined
       ? (statusLine.supersedes ?? inBody.supersedes)
-      : { target: linkTarget(supersedesField.value, definitions), line: supersedesField.line }
+      : { target: recordsNamed(supersedesField.value, definitions)[0] ?? linkTarget(supersedesField.value, definitions), line: supersedesField.line }
   // A "Superseded by" line of its own (`- Superseded by: [ADR-0006](…)`) names the successor as the
   // status bullet would, and a record whose bullet still says accepted is superseded by it, once
   // the link is found to name a record of the folder (`supersededApart`).
   const supersededBy = statusLine.supersededBy ?? inBody.supersededBy
+  // What a status or body line names beside the one record linked, said.
+  const notes = [...statusLine.notes, ...inBody.notes.filter((n) => n.line === supersedes?.line || n.line === supersededBy?.line)]
+  const listed = supersedesField === undefined ? [] : recordsNamed(supersedesField.value, definitions)
+  if (supersedesField !== undefined && listed.length > 1) {
+    notes.push({ line: supersedesField.line, message: `Supersedes names ${listed.length} records (${listed.join(', ')}); a decision links one, so only the first is linked` })
+  }
   const status = statusLine.status
   const supersededApart = supersededBy !== null && status === 'accepted'
   const named = dateOfFileName(file.name)
@@ -54,5 +61,6 @@ export function readLog4brains(file: RecordFile): ParsedRecord {
     origin: { path: file.path, line: record.title.line, format },
     evidence: fileEvidence(file, format, file.text, deciders === '' ? '' : `; deciders: ${deciders}`),
     unreadDates,
+    ...(notes.length > 0 ? { notes } : {}),
   }
 }

@@ -121,7 +121,7 @@ export function readMadr(file: RecordFile): ParsedRecord {
     throw new UnreadableRecord(statusKey !== undefined ? statusLine : 1, 'the front matter has no status')
   }
   const inStatus = unstated
-    ? { status: 'accepted' as const, supersedes: null, supersededBy: null, date: null, passedOver: [] }
+    ? { status: 'accepted' as const, supersedes: null, supersededBy: null, date: null, passedOver: [], notes: [] }
     : statusOfLines([{ n: statusLine, text: String(written) }], statusLine, definitions)
   // MADR's front matter has no field for the links but its status (`superseded by ADR-0005`): a
   // `supersedes:` (or `superseded-by:`) some teams add to it says one, else a "Supersedes" or
@@ -129,8 +129,11 @@ export function readMadr(file: RecordFile): ParsedRecord {
   const inBody = linksInBody(record, definitions)
   const notes: Array<{ line: number; message: string }> = []
   if (unstated) notes.push({ line: 1, message: 'the front matter has no status; read as accepted (MADR makes the field optional)' })
+  notes.push(...inStatus.notes)
   const supersedes = inStatus.supersedes ?? linkInMatter(data, matter, /^(supersedes|supercedes|replaces)$/i, definitions, notes) ?? inBody.supersedes
   const supersededBy = inStatus.supersededBy ?? linkInMatter(data, matter, /^(superseded[-_ ]?by|superceded[-_ ]?by|replaced[-_ ]?by)$/i, definitions, notes) ?? inBody.supersededBy
+  // What a body line names beside the link taken from it, said; not for a line the front matter overrode.
+  notes.push(...inBody.notes.filter((n) => n.line === supersedes?.line || n.line === supersededBy?.line))
   // A record its successor is named in is superseded, as a "Superseded by" line makes an adr-tools
   // record, though the front matter was left saying `accepted`: once the link is found to name a
   // record of the folder (`supersededApart`), not for a placeholder such as `Superseded by: none`.

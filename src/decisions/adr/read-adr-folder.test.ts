@@ -1459,3 +1459,38 @@ describe('fields in a table laid out in columns', () => {
     expect(reading.records[0]?.evidence[0]?.summary).toContain('deciders: Alice')
   })
 })
+
+describe('a link that names several records', () => {
+  it('links the first a line (or a second line) names and says the others are left out, as a front matter list is', () => {
+    const adr = (n: number, status: string) => `# ${n}. Use ${n}\n\nDate: 2024-01-0${n}\n\n## Status\n\n${status}\n\n## Decision\n\nD${n}.\n`
+    const reading = readTexts({
+      '0001-use-1.md': adr(1, 'Superseded by ADR-0005 and ADR-0006'),
+      '0002-use-2.md': adr(2, 'Superseded by [5. Use 5](0005-use-5.md) and [6. Use 6](0006-use-6.md)'),
+      '0003-use-3.md': adr(3, 'Superseded by [5. Use 5](0005-use-5.md)\nSuperseded by [6. Use 6](0006-use-6.md)'),
+      '0004-use-4.md': '# 4. Use 4\n\n- Status: accepted\n- Supersedes: ADR-0001, ADR-0002\n- Date: 2024-01-04\n',
+      '0005-use-5.md': adr(5, 'Accepted'),
+      '0006-use-6.md': adr(6, 'Accepted'),
+      'DECISIONS.md': '# Log\n\n## D-001: Use tabs\n\n- Status: Superseded by D-002 and D-003\n\n## D-002: Use spaces\n\n- Status: Accepted\n\n## D-003: Use both\n\n- Status: Accepted\n- Supersedes: D-001 & D-002\n',
+    })
+    expect(summary(reading.records)).toMatchObject({
+      'ADR-0001': ['superseded', '2024-01-01', null, 'ADR-0005'],
+      'ADR-0002': ['superseded', '2024-01-02', null, 'ADR-0005'],
+      'ADR-0003': ['superseded', '2024-01-03', null, 'ADR-0006'],
+      'ADR-0004': ['accepted', '2024-01-04', 'ADR-0001', null],
+      'D-001': ['superseded', null, null, 'D-002'],
+      'D-003': ['accepted', null, 'D-001', null],
+    })
+    const only = 'a decision links one, so only the first is linked'
+    expect(reading.problems).toEqual(
+      expect.arrayContaining([
+        { path: '0001-use-1.md', line: 7, message: `Superseded by names 2 records (ADR-0005, ADR-0006); ${only}` },
+        { path: '0002-use-2.md', line: 7, message: `Superseded by names 2 records (0005-use-5.md, 0006-use-6.md); ${only}` },
+        { path: '0003-use-3.md', line: 7, message: 'Superseded by is written again at line 8; a decision links one, so only "0006-use-6.md" is linked' },
+        { path: '0004-use-4.md', line: 4, message: `Supersedes names 2 records (ADR-0001, ADR-0002); ${only}` },
+        { path: 'DECISIONS.md', line: 5, message: `Superseded by names 2 records (D-002, D-003); ${only}` },
+        { path: 'DECISIONS.md', line: 14, message: `Supersedes names 2 records (D-001, D-002); ${only}` },
+      ]),
+    )
+    expect(reading.problems).toHaveLength(6)
+  })
+})

@@ -26,6 +26,12 @@ export interface StatusLine {
   supersededBy?: string
   /** "Supersedes X" (adr-tools writes "Supercedes"). */
   supersedes?: string
+  /**
+   * The records named after the first where a line names more than one (`Superseded by ADR-0020 and
+   * ADR-0025`, `by [20](…) and [25](…)`): a decision links one, so they are left out, and said.
+   */
+  moreSupersededBy?: string[]
+  moreSupersedes?: string[]
   /** The day written with the status (`Accepted on 2020-05-05`, `2020-05-05 Accepted`), as `YYYY-MM-DD`. */
   date?: string
 }
@@ -88,9 +94,15 @@ function readStatusWords(plain: string, dayBefore: string | undefined, definitio
   // Replaced in part, the record still holds in the rest: a link that changes no status, as "Amended by" is.
   if (PARTLY.test(words)) return {}
   const superseded = SUPERSEDED_BY_LINE.exec(plain)
-  if (superseded !== null) return { status: 'superseded', supersededBy: linkTarget(superseded[1] as string, definitions) }
+  if (superseded !== null) {
+    const [first, ...more] = recordsNamed(superseded[1] as string, definitions)
+    return { status: 'superseded', supersededBy: first ?? linkTarget(superseded[1] as string, definitions), ...(more.length > 0 ? { moreSupersededBy: more } : {}) }
+  }
   const supersedes = SUPERSEDES_LINE.exec(plain)
-  if (supersedes !== null) return { supersedes: linkTarget(supersedes[1] as string, definitions) }
+  if (supersedes !== null) {
+    const [first, ...more] = recordsNamed(supersedes[1] as string, definitions)
+    return { supersedes: first ?? linkTarget(supersedes[1] as string, definitions), ...(more.length > 0 ? { moreSupersedes: more } : {}) }
+  }
   const moved = statusMovedOn(plain, definitions)
   if (moved !== undefined) return moved
   // The day written with the status word is the status's day, when it is a day of the calendar.
@@ -170,9 +182,33 @@ function statusWithLink(plain: string, definitions?: LinkDefinitions): StatusLin
   // `Accepted, partially superseded by ADR-0009`: still accepted, in the rest; no successor replaces it.
   if (/\b(?:partially|partly)$/i.test(match[1] as string)) return head
   const target = (named[1] as string).startsWith('[') ? linkTarget(rest, definitions) : (named[1] as string)
+  const more = recordsNamed(rest, definitions).slice(1)
   return /\bby$/i.test(match[2] as string)
-    ? { ...head, status: 'superseded', supersededBy: target }
-    : { ...head, supersedes: target }
+    ? { ...head, status: 'superseded', supersededBy: target, ...(more.length > 0 ? { moreSupersededBy: more } : {}) }
+    : { ...head, supersedes: target, ...(more.length > 0 ? { moreSupersedes: more } : {}) }
+}
+
+/** A Markdown link, inline (`[20. Use X](0020-use-x.md)`) or by reference (`[ADR 20][adr20]`). */
+const ONE_LINK = /\[[^\]]*\](?:\([^)]*\)|\s?\[[^\]]*\])?/g
+
+/** A record named without a link: a key, an ADR number, a file. */
+const ONE_NAME = /^(?:[Aa][Dd][Rr][-_\s]*\d{1,5}|[A-Z][A-Z0-9]*-\d+|[^\s()]+\.md|\d{1,5})$/
+
+/**
+ * The records a link word names when it names several (`ADR-0020 and ADR-0025`, `[20](…), [25](…)`,
+ * links joined by `and`, `,`, `&` or `+`), each as linkTarget reads one; else [], and the text
+ * is read as one link.
+ */
+export function recordsNamed(text: string, definitions?: LinkDefinitions): string[] {
+  // A link to a page elsewhere (`(see [the RFC](https://…))`) names no record of the folder.
+  const links = [...text.matchAll(ONE_LINK)].map((m) => m[0]).filter((link) => !/:\/\//.test(link))
+  if (links.length >= 2) return links.map((link) => linkTarget(link, definitions))
+  const parts = text
+    .trim()
+    .replace(/[.;]+$/, '')
+    .split(/\s*(?:,|&|\+|\band\b)\s*/i)
+    .filter((part) => part !== '')
+  return parts.length >= 2 && parts.every((part) => ONE_NAME.test(part)) ? parts : []
 }
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']
