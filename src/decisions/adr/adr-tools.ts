@@ -93,6 +93,7 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
       continue
     }
     notes.push(...moreLinksNoted(read, line.n))
+    if (read.unreadDate !== undefined) notes.push({ line: line.n, message: `"${read.unreadDate}" is not a date; the record is read without it` })
     // Two lines each naming a successor (or a predecessor): the last is linked, as before, and the others said.
     if (read.supersededBy !== undefined && supersededBy !== null && supersededBy.target !== read.supersededBy) {
       notes.push({ line: supersededBy.line, message: `Superseded by is written again at line ${line.n}; a decision links one, so only "${read.supersededBy}" is linked` })

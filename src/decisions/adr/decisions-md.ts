@@ -6,6 +6,8 @@ import { UnreadableRecord, readDateField, readEnforce, unreadDateProblems, type 
 
 const KEY = /\b([A-Z][A-Z0-9]*-\d+)\b/
 const DAY = /\b(\d{4}-\d{2}-\d{2})\b/
+/** A day written day (or month) first in a heading: `31.12.2023`, `12/02/2016`. */
+const DAY_FIRST = /(?<![\d./])(\d{1,2}[./]\d{1,2}[./]\d{4})(?![\d./]*\d)/
 /** A heading's date with the brackets around it, or alone: brackets of the title's own (`close()`) stay. */
 const DATED = new RegExp(`\\(\\s*${DAY.source}\\s*\\)|\\[\\s*${DAY.source}\\s*\\]|${DAY.source}`)
 /** A heading's key with the brackets around it (`[D-001] Use X`, `Use X (D-001)`), or alone. */
@@ -137,7 +139,9 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
   // written with the status (`- Status: Accepted on 2024-01-10`); none is no date, as in MADR: the
   // import dates the decision the day it first sees it.
   const unreadDates: UnreadDate[] = []
-  const inHeading = DAY.exec(section.heading)?.[1]
+  // A day written first in the heading (`Use X (31.12.2023)`) is read as readDate reads it, and one
+  // it cannot (`12/02/2016`: the 12th of February or December 2nd) said, rather than passed over in silence.
+  const inHeading = DAY.exec(section.heading)?.[1] ?? DAY_FIRST.exec(section.heading)?.[1]
   const date =
     readDateField(fieldOf(body, /^date$/i), unreadDates) ??
     readDateField(inHeading === undefined ? undefined : { value: inHeading, line: section.line }, unreadDates) ??

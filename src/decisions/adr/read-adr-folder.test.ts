@@ -1114,9 +1114,10 @@ describe('status forms real repositories write', () => {
     for (const line of ['2020-05-05 Accepted', '2020-05-05: Accepted', '[2020-05-05] Accepted', 'Accepted (2020-05-05)', 'Accepted on 2020-05-05.', 'Accepted 2020-05-05', '**Accepted** (2020-05-05)']) {
       expect(readStatusLine(line), line).toEqual({ status: 'accepted', date: '2020-05-05' })
     }
-    // A day that is none, or not all of one, is no day; the status is read all the same.
+    // A day that is none, or not all of one, is no day; the status is read all the same (and the day
+    // that cannot be read, said).
     expect(readStatusLine('Accepted (2026-06)')).toEqual({ status: 'accepted' })
-    expect(readStatusLine('Accepted on 2026-02-30')).toEqual({ status: 'accepted' })
+    expect(readStatusLine('Accepted on 2026-02-30')).toEqual({ status: 'accepted', unreadDate: '2026-02-30' })
     // The day of the status that holds, not of an earlier step.
     expect(readStatusLine('Proposed (2020-01-10) → Accepted')).toEqual({ status: 'accepted' })
     expect(readStatusLine('Proposed (2020-01-10) → Accepted (2020-02-03)')).toEqual({ status: 'accepted', date: '2020-02-03' })
@@ -1124,7 +1125,7 @@ describe('status forms real repositories write', () => {
     // With a link after the status, the day is the status's as without one, before it or after it.
     expect(readStatusLine('2020-05-05 Accepted, supersedes [1. Use X](0001-use-x.md)')).toEqual({ status: 'accepted', supersedes: '0001-use-x.md', date: '2020-05-05' })
     expect(readStatusLine('Accepted on 2020-05-05, supersedes [1. Use X](0001-use-x.md)')).toEqual({ status: 'accepted', supersedes: '0001-use-x.md', date: '2020-05-05' })
-    expect(readStatusLine('2020-02-30 Accepted, supersedes ADR-0001')).toEqual({ status: 'accepted', supersedes: 'ADR-0001' })
+    expect(readStatusLine('2020-02-30 Accepted, supersedes ADR-0001')).toEqual({ status: 'accepted', supersedes: 'ADR-0001', unreadDate: '2020-02-30' })
   })
 
   it('a note under the status that says no status is passed over, and said, rather than the record left out; alone it is an unknown status', () => {
@@ -1492,5 +1493,30 @@ describe('a link that names several records', () => {
       ]),
     )
     expect(reading.problems).toHaveLength(6)
+  })
+})
+
+describe('a day written day or month first', () => {
+  it('reads one written with dots and says one written with slashes, beside a status or in a heading, rather than pass it over', () => {
+    const adr = (n: number, status: string) => `# ${n}. Use ${n}\n\n## Status\n\n${status}\n\n## Decision\n\nD${n}.\n`
+    const reading = readTexts({
+      '0001-use-1.md': adr(1, 'Accepted on 12/02/2016'),
+      '0002-use-2.md': adr(2, '31.12.2023 Accepted'),
+      '0003-use-3.md': '# 3. Use 3\n\n- Status: accepted (12/02/2016)\n',
+      'DECISIONS.md': '# Log\n\n## D-001: Use tabs (12/02/2016)\n\n- Status: Accepted\n\n## D-002: Use spaces (31.12.2023)\n\n- Status: Accepted\n',
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', null, null, null],
+      'ADR-0002': ['accepted', '2023-12-31', null, null],
+      'ADR-0003': ['accepted', null, null, null],
+      'D-001': ['accepted', null, null, null],
+      'D-002': ['accepted', '2023-12-31', null, null],
+    })
+    const unread = 'is not a date; the record is read without it'
+    expect(reading.problems).toEqual([
+      { path: '0001-use-1.md', line: 5, message: `"12/02/2016" ${unread}` },
+      { path: '0003-use-3.md', line: 3, message: `"12/02/2016" ${unread}` },
+      { path: 'DECISIONS.md', line: 3, message: `"12/02/2016" ${unread}` },
+    ])
   })
 })

@@ -32,6 +32,8 @@ export interface StatusLine {
    */
   moreSupersededBy?: string[]
   moreSupersedes?: string[]
+  /** A day written with the status that cannot be read (`Accepted on 12/02/2016`), as written. */
+  unreadDate?: string
   /** The day written with the status (`Accepted on 2020-05-05`, `2020-05-05 Accepted`), as `YYYY-MM-DD`. */
   date?: string
 }
@@ -60,8 +62,16 @@ export function readStatusLine(text: string, definitions?: LinkDefinitions): Sta
   // status log line puts it, is no part of it.
   const before = DAY_BEFORE.exec(plain)
   const rest = before === null ? plain : plain.slice(before[0].length)
-  return readStatusWords(rest, before?.[1], definitions)
+  const read = readStatusWords(rest, before?.[1], definitions)
+  // A day written with the status that cannot be read (`Accepted on 12/02/2016`: the 12th of February
+  // or December 2nd) is said, not guessed, nor passed over in silence.
+  const written = before?.[1] ?? DAY_AFTER.exec(rest)?.[1]
+  if (read?.status !== undefined && read.date === undefined && written !== undefined && readDate(written) === undefined) return { ...read, unreadDate: written }
+  return read
 }
+
+/** A day as records write one beside a status: `2020-05-05`, `2020/05/05`, `05.05.2020`, or `05/06/2020`, which cannot be read. */
+const DAY_WRITTEN = String.raw`\d{4}-\d{2}-\d{2}|\d{4}[./]\d{1,2}[./]\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{4}`
 
 /** Struck-out text (`~~Accepted~~`) and the separator after it (`|`, `,`, a dash or an arrow). */
 const STRUCK = /~~[^~]*~~\s*(?:[|,;:\u2014\u2013]|->|=>|\u2192)?\s*/g
@@ -70,12 +80,12 @@ const STRUCK = /~~[^~]*~~\s*(?:[|,;:\u2014\u2013]|->|=>|\u2192)?\s*/g
 const LEADING_ARROW = /^\s*(?:\u2192|\u27f6|\u2794|\u279c|\u21d2|->|=>)\s*/
 
 /** A day before a status word, and what separates them. */
-const DAY_BEFORE = /^\[?(\d{4}-\d{2}-\d{2})\]?(?:\s*[:\u2014\u2013-]\s*|\s+)(?=\p{L})/u
+const DAY_BEFORE = new RegExp(String.raw`^\[?(${DAY_WRITTEN})\]?(?:\s*[:\u2014\u2013-]\s*|\s+)(?=\p{L})`, 'u')
 /**
  * A day right after a status word: `Accepted (2020-05-05)`, `Accepted on 2020-05-05`, `Accepted: 2020-05-05`,
  * or after a dash, `Accepted — 2020-05-05`, `Accepted - 2020-05-05`, as a day before it may be written.
  */
-const DAY_AFTER = /^\p{L}+(?:\s*[(:,\u2014\u2013-]\s*|\s+on\s+|\s+)(\d{4}-\d{2}-\d{2})\b/u
+const DAY_AFTER = new RegExp(String.raw`^\p{L}+(?:\s*[(:,\u2014\u2013-]\s*|\s+on\s+|\s+)(${DAY_WRITTEN})(?![\d./-]*\d)`, 'u')
 
 /**
  * The link words of a supersede, as records write them (adr-tools writes "Supercedes"); one list for
