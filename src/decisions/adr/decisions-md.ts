@@ -74,12 +74,18 @@ const TEXT_FIELD = /^(decision|rationale|why|reason|context)$/i
 function continuations(body: readonly Line[]): Map<number, Line[]> {
   const byField = new Map<number, Line[]>()
   let field: Line[] | undefined
+  // A text that ends in a colon (`- Decision: We will indent as follows:`) goes on over the list
+  // indented under it, which is what it says.
+  let listed = false
   for (const line of body) {
+    const bullet = /^\s*[-*+]\s/.test(line.text) || /^\s*\d+[.)]\s/.test(line.text)
     if (fieldOf([line], FIELD) !== undefined) {
       field = fieldOf([line], TEXT_FIELD) === undefined ? undefined : []
       if (field !== undefined) byField.set(line.n, field)
-    } else if (field !== undefined && /^\s+\S/.test(line.text) && !/^\s*[-*+]\s/.test(line.text) && !/^\s*\d+[.)]\s/.test(line.text)) {
+      listed = field !== undefined && /:\s*$/.test(line.text)
+    } else if (field !== undefined && /^\s+\S/.test(line.text) && (!bullet || listed)) {
       field.push(line)
+      listed ||= /:\s*$/.test(line.text)
     } else {
       field = undefined
     }

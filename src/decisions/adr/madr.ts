@@ -8,11 +8,13 @@ import { readDate } from './status-words'
  * What MADR-shaped bodies decide and why: the first paragraph of `## Decision Outcome`
  * (`Chosen option: "X", because Y`; a Nygard-style record's `## Decision`); the rationale is its "because" clause, else the
  * `## Context and Problem Statement`. A paragraph that ends at "because" (MADR's own records list
- * the reasons below it) goes on with the next one.
+ * the reasons below it), or in a colon (a list of what was decided below it), goes on with the next one.
  */
 export function madrBody(record: MarkdownRecord, title: string, path: string): { decision: string; rationale: string } {
   const [first = '', next] = textOf(sectionNamed(record, /^decision( outcome)?$/i)?.body ?? []).split(/\n\s*\n/)
-  const outcome = /\bbecause:?$/i.test(first) && next !== undefined && !next.startsWith('#') ? `${first}\n\n${next}` : first
+  // So does one that ends in a colon (`Chosen option: "Postgres", with these settings:`): the list
+  // under it is what was decided.
+  const outcome = /(?:\bbecause|:)$/i.test(first) && next !== undefined && !next.startsWith('#') ? `${first}\n\n${next}` : first
   const because = /,?\s+because:?\s+([\s\S]+)$/i.exec(outcome)?.[1]?.trim()
   const context = textOf(sectionNamed(record, /^context( and problem statement)?$/i)?.body ?? [])
   return {

@@ -1520,3 +1520,20 @@ describe('a day written day or month first', () => {
     ])
   })
 })
+
+describe('a decision that ends in a colon', () => {
+  it('goes on over the list under it, in a MADR outcome and a DECISIONS.md "Decision:" field', () => {
+    const reading = readTexts({
+      '0001-use-postgres.md':
+        '---\nstatus: accepted\ndate: 2023-01-01\n---\n# Use Postgres\n\n## Decision Outcome\n\nChosen option: "Postgres", with these settings:\n\n* pooled connections\n* read replicas\n\n### Consequences\n\n* Good\n',
+      'DECISIONS.md':
+        '# Log\n\n## D-001: Use tabs\n\n- Status: Accepted\n- Decision: We will indent as follows:\n  - tabs in Go\n  - spaces in YAML\n- Rationale: consistency\n\n## D-002: Use CI\n\n- Status: Accepted\n- Decision: Run CI on every push.\n  - a note that is its own bullet\n',
+    })
+    expect(reading.problems).toEqual([])
+    const byKey = Object.fromEntries(reading.records.map((r) => [r.key, r]))
+    expect(byKey['ADR-0001']?.decision).toBe('Chosen option: "Postgres", with these settings:\n\n* pooled connections\n* read replicas')
+    expect(byKey['D-001']).toMatchObject({ decision: 'We will indent as follows:\n- tabs in Go\n- spaces in YAML', rationale: 'consistency' })
+    // A text that does not end in a colon keeps to itself: the bullet under it is prose.
+    expect(byKey['D-002']).toMatchObject({ decision: 'Run CI on every push.', rationale: '- a note that is its own bullet' })
+  })
+})
