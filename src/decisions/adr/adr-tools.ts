@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { contentHash, DecisionKeySchema, type DecisionStatus } from '../decision'
 import { fieldOf, filled, isLinkDefinition, linkDefinitions, numbered, parseRecord, sectionNamed, slug, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord, type Section } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
+import { madrBody } from './madr'
 import { readStatusLine, type StatusLine } from './status-words'
 
 /**
@@ -240,11 +241,15 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
   const text = (name: RegExp) => textOf((sectionNamed(record, name)?.body ?? []).filter((l) => !isLinkDefinition(l.text)))
   const decision = text(/^decision$/i)
   const context = text(/^context$/i)
+  // A record with MADR's sections under a "## Status" (`## Context and Problem Statement`,
+  // `## Decision Outcome`), as teams often write one: its outcome is read as a MADR record's is,
+  // rather than the decision taken to be its title and its reasons not stated.
+  const outcome = decision === '' && sectionNamed(record, /^decision outcome$/i) !== undefined ? madrBody(record, title, file.path) : undefined
   return {
     key: keyOfFile(file.name),
     title,
-    decision: decision || title,
-    rationale: context || `not stated in ${file.path}`,
+    decision: decision || outcome?.decision || title,
+    rationale: context || text(/^rationale$/i) || outcome?.rationale || text(/^context and problem statement$/i) || `not stated in ${file.path}`,
     status,
     date,
     enforce: readEnforce(fieldOf(record.preamble, /^enforce$/i)),

@@ -1537,3 +1537,20 @@ describe('a decision that ends in a colon', () => {
     expect(byKey['D-002']).toMatchObject({ decision: 'Run CI on every push.', rationale: '- a note that is its own bullet' })
   })
 })
+
+describe('a record with a "## Status" section and MADR\'s other sections', () => {
+  it('reads its "Decision Outcome" and "Context and Problem Statement", and a "Rationale" section, rather than decide its title for no stated reason', () => {
+    const reading = readTexts({
+      '0001-use-postgres.md':
+        '# 1. Use Postgres\n\n## Status\n\nAccepted\n\n## Context and Problem Statement\n\nWe need a relational store.\n\n## Decision Drivers\n\n* cost\n\n## Decision Outcome\n\nChosen option: "Postgres", because it is free.\n\n### Consequences\n\n* ok\n',
+      '0002-use-redis.md': '# 2. Use Redis\n\n## Status\n\nAccepted\n\n## Context and Problem Statement\n\nWe need a cache.\n\n## Decision Outcome\n\nChosen option: "Redis".\n',
+      '0003-use-kafka.md': '# 3. Use Kafka\n\n## Status\n\nAccepted\n\n## Decision\n\nUse Kafka.\n\n## Rationale\n\nIt keeps the log.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(reading.records.map((r) => [r.key, r.decision, r.rationale])).toEqual([
+      ['ADR-0001', 'Chosen option: "Postgres", because it is free.', 'it is free.'],
+      ['ADR-0002', 'Chosen option: "Redis".', 'We need a cache.'],
+      ['ADR-0003', 'Use Kafka.', 'It keeps the log.'],
+    ])
+  })
+})
