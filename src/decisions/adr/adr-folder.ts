@@ -102,8 +102,9 @@ function bodyFormatOf(text: string): AdrFormat | undefined {
   // Or in a table of fields under the title (`| Status | Accepted |`), or of columns (`| Date | Status |`).
   if (/^\s*\|(?:[^|\n]*\|)*?\s*(\*\*|__)?status(\*\*|__)?\s*:?\s*(\*\*|__)?\s*\|/im.test(text)) return 'log4brains'
   // Else a status section a level or two down (`### Status`, `#### Status`), as some templates write
-  // every section of a record under its title.
-  if (/^#{3,4}\s+(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*|\s+#*)?\s*$/im.test(text)) return 'adr-tools'
+  // every section of a record under its title: one, for a file of several is a log of decisions,
+  // which one record would not hold.
+  if ((text.match(/^#{3,4}\s+(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*|\s+#*)?\s*$/gim) ?? []).length === 1) return 'adr-tools'
   return undefined
 }
 

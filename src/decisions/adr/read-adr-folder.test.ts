@@ -1429,8 +1429,10 @@ describe('a status section a level or two down', () => {
       '0002-use-redis.md': '# 2. Use Redis\n\n#### Status\n\nAccepted\n\n#### Decision\n\nWe use Redis.\n',
       // A "### Status" under a "## Status" is no deeper status section: the record's sections stay "##".
       '0003-use-kafka.md': '# 3. Use Kafka\n\n## Status\n\nProposed\n\n## Decision\n\nKafka.\n\n### Status quo\n\nNone.\n',
+      // A log of decisions each with its "### Status" is no one record: not read as one.
+      'decision-log.md': '# Log\n\n## Use A\n\n### Status\n\nAccepted\n\n## Use B\n\n### Status\n\nRejected\n',
     })
-    expect(reading.problems).toEqual([])
+    expect(reading.problems).toEqual([{ path: 'decision-log.md', line: 1, message: 'not a decision record: no "## Status" section, front matter or "- Status:" bullet' }])
     expect(summary(reading.records)).toEqual({
       'ADR-0001': ['superseded', '2020-01-01', null, 'ADR-0002'],
       'ADR-0002': ['accepted', null, 'ADR-0001', null],
