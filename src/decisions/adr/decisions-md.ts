@@ -237,7 +237,11 @@ function decisionSections(section: Section): Section[] {
 export function readDecisionsMd(file: RecordFile): FileReading & { keys: string[] } {
   const reading: FileReading & { keys: string[] } = { records: [], problems: [], keys: [] }
   const definitions = linkDefinitions(file.text)
-  for (const section of parseRecord(numbered(file.text)).sections.flatMap(decisionSections)) {
+  // A log with no `##` heading may keep its decisions a level down, right under its title (`### D-001: Use X`).
+  const lines = numbered(file.text)
+  const top = parseRecord(lines)
+  const sections = top.sections.length > 0 ? top.sections : parseRecord(lines, 3).sections
+  for (const section of sections.flatMap(decisionSections)) {
     if (filled(section.body).length === 0 && !KEY.test(section.heading)) continue
     reading.keys.push(keyOfSection(section))
     try {
@@ -248,6 +252,10 @@ export function readDecisionsMd(file: RecordFile): FileReading & { keys: string[
       if (!(error instanceof UnreadableRecord)) throw error
       reading.problems.push({ path: file.path, line: error.line, message: error.message })
     }
+  }
+  // A log of which no section could be found (its decisions in a table, in a list) is said, not read as empty.
+  if (reading.keys.length === 0 && filled(lines).some((l) => !/^#\s/.test(l.text))) {
+    reading.problems.push({ path: file.path, line: 1, message: 'no decision found: a DECISIONS.md holds one "## " section per decision, with a "- Status:" field' })
   }
   return reading
 }

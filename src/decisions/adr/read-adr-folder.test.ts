@@ -1556,3 +1556,16 @@ describe('a record with a "## Status" section and MADR\'s other sections', () =>
     ])
   })
 })
+
+describe('a DECISIONS.md without "##" sections', () => {
+  it('reads decisions kept a level down, right under the title, and says a log it finds no decision in', () => {
+    const under = readTexts({ 'DECISIONS.md': '# Decisions\n\n### D-001: Use TS\n\n- Status: Accepted\n- Date: 2024-01-10\n\n### D-002: Use pnpm\n\n- Status: Superseded by D-001\n' })
+    expect(under.problems).toEqual([])
+    expect(summary(under.records)).toEqual({ 'D-001': ['accepted', '2024-01-10', 'D-002', null], 'D-002': ['superseded', null, null, 'D-001'] })
+    const table = readTexts({ 'DECISIONS.md': '# Decision Log\n\n| ID | Date | Decision | Status |\n|---|---|---|---|\n| D-001 | 2024-01-10 | Use TS | Accepted |\n' })
+    expect(table.records).toEqual([])
+    expect(table.problems).toEqual([{ path: 'DECISIONS.md', line: 1, message: 'no decision found: a DECISIONS.md holds one "## " section per decision, with a "- Status:" field' }])
+    // A log begun, with no decision yet, is no problem.
+    expect(readTexts({ 'DECISIONS.md': '# Decisions\n' }).problems).toEqual([])
+  })
+})
