@@ -96,7 +96,8 @@ function bodyFormatOf(text: string): AdrFormat | undefined {
   // A closing sequence of `#`s is part of no heading's text (`## Status ##`), as parseRecord reads it;
   // some teams write the status in the heading (`## Status: Accepted`).
   // In bold too (`## **Status**`), as some editors write every heading.
-  if (/^##\s+(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*|\s+#*)?\s*$/im.test(text)) return 'adr-tools'
+  // After an emoji too (`## 🚦 Status`), as some templates mark each section.
+  if (/^##\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*|\s+#*)?\s*$/imu.test(text)) return 'adr-tools'
   // Fields in a block quote under the title too (`> **Status:** Accepted`), as many records set them apart.
   if (/^\s*(?:>\s*)*(?:[-*+]\s+)?(\*\*|__)?status(\*\*|__)?\s*(:|\*\*:|__:)/im.test(text)) return 'log4brains'
   // Or in a table of fields under the title (`| Status | Accepted |`), or of columns (`| Date | Status |`).
@@ -104,7 +105,7 @@ function bodyFormatOf(text: string): AdrFormat | undefined {
   // Else a status section a level or two down (`### Status`, `#### Status`), as some templates write
   // every section of a record under its title: one, for a file of several is a log of decisions,
   // which one record would not hold.
-  if ((text.match(/^#{3,4}\s+(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*|\s+#*)?\s*$/gim) ?? []).length === 1) return 'adr-tools'
+  if ((text.match(/^#{3,4}\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*|\s+#*)?\s*$/gimu) ?? []).length === 1) return 'adr-tools'
   return undefined
 }
 

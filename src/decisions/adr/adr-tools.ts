@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { contentHash, DecisionKeySchema, type DecisionStatus } from '../decision'
-import { fieldOf, filled, isLinkDefinition, linkDefinitions, numbered, parseRecord, sectionNamed, slug, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord, type Section } from './markdown'
+import { fieldOf, filled, headingName, isLinkDefinition, linkDefinitions, numbered, parseRecord, sectionNamed, slug, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord, type Section } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 import { madrBody } from './madr'
 import { readStatusLine, type StatusLine } from './status-words'
@@ -185,7 +185,7 @@ export function statusHeadingLevel(text: string): number {
 }
 
 /** A status heading at level 2 to 4 (`## Status`, `### **Status:** Accepted`). */
-const STATUS_HEADING_LINE = /^(#{2,4})\s+(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*|\s+#*)?\s*$/gim
+const STATUS_HEADING_LINE = /^(#{2,4})\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*|\s+#*)?\s*$/gimu
 
 /**
  * The status lines of a status section: what its heading says after `Status:`, then the lines under
@@ -194,7 +194,7 @@ const STATUS_HEADING_LINE = /^(#{2,4})\s+(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*
  * (`Superseded by: ADR 5`).
  */
 function statusLinesOf(section: Section): Line[] {
-  const inHeading = section.heading.replace(STATUS_HEADING, '').trim()
+  const inHeading = headingName(section.heading).replace(STATUS_HEADING, '').trim()
   const lines = inHeading === '' ? section.body : [{ n: section.line, text: inHeading }, ...section.body]
   return lines.flatMap((line) => {
     const field = fieldOf([line], /^status$/i)

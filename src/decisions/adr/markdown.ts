@@ -53,9 +53,17 @@ export function parseRecord(lines: readonly Line[], deepest = 2): MarkdownRecord
   return { title, preamble, sections }
 }
 
-/** The first section whose heading matches. */
+/** The first section whose heading matches, an emoji before its name aside (`## 🚦 Status`, `## 📝 Decision`). */
 export function sectionNamed(record: MarkdownRecord, name: RegExp): Section | undefined {
-  return record.sections.find((s) => name.test(s.heading))
+  return record.sections.find((s) => name.test(headingName(s.heading)))
+}
+
+/** Emoji before a heading's name, as some templates mark each section. */
+const HEADING_BADGE = /^[\p{Extended_Pictographic}\uFE0F\u200D][\p{Extended_Pictographic}\uFE0F\u200D \t]*/u
+
+/** A heading's name without the emoji before it. */
+export function headingName(heading: string): string {
+  return heading.replace(HEADING_BADGE, '')
 }
 
 /** The text of some lines: blank lines at either end dropped, runs of blank lines made one. */

@@ -1569,3 +1569,19 @@ describe('a DECISIONS.md without "##" sections', () => {
     expect(readTexts({ 'DECISIONS.md': '# Decisions\n' }).problems).toEqual([])
   })
 })
+
+describe('section headings marked with an emoji', () => {
+  it('reads "## 🚦 Status", "## 🧭 Context" and "## ✅ Decision" as the sections they name', () => {
+    const reading = readTexts({
+      '0001-use-postgres.md': '# 1. Use Postgres\n\nDate: 2024-01-01\n\n## 🚦 Status\n\nSuperseded by ADR-0002\n\n## 🧭 Context\n\nWe need a DB.\n\n## ✅ Decision\n\nPostgres.\n',
+      '0002-use-sqlite.md': '# 2. Use SQLite\n\n### ⚠️ Status: Accepted\n\n### Decision\n\nSQLite.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['superseded', '2024-01-01', null, 'ADR-0002'],
+      'ADR-0002': ['accepted', null, 'ADR-0001', null],
+    })
+    expect(reading.records[0]).toMatchObject({ decision: 'Postgres.', rationale: 'We need a DB.' })
+    expect(reading.records[1]?.decision).toBe('SQLite.')
+  })
+})
