@@ -241,6 +241,7 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
   const text = (name: RegExp) => textOf((sectionNamed(record, name)?.body ?? []).filter((l) => !isLinkDefinition(l.text)))
   const decision = text(/^decision$/i)
   const context = text(/^context$/i)
+  // Tyree and Akerman's template (an "## Issue", then "## Argument" for the reasons) has no context.
   // A record with MADR's sections under a "## Status" (`## Context and Problem Statement`,
   // `## Decision Outcome`), as teams often write one: its outcome is read as a MADR record's is,
   // rather than the decision taken to be its title and its reasons not stated.
@@ -249,7 +250,7 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
     key: keyOfFile(file.name),
     title,
     decision: decision || outcome?.decision || title,
-    rationale: context || text(/^rationale$/i) || outcome?.rationale || text(/^context and problem statement$/i) || `not stated in ${file.path}`,
+    rationale: context || text(/^(rationale|argument)$/i) || outcome?.rationale || text(/^context and problem statement$/i) || `not stated in ${file.path}`,
     status,
     date,
     enforce: readEnforce(fieldOf(record.preamble, /^enforce$/i)),

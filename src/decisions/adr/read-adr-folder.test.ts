@@ -1555,6 +1555,15 @@ describe('a record with a "## Status" section and MADR\'s other sections', () =>
       ['ADR-0003', 'Use Kafka.', 'It keeps the log.'],
     ])
   })
+
+  it('reads the "Argument" of Tyree and Akerman\'s template as the rationale', () => {
+    const reading = readTexts({
+      '0004-use-grpc.md':
+        '# 4. Use gRPC\n\n## Issue\n\nServices need to talk.\n\n## Decision\n\nUse gRPC between services.\n\n## Status\n\nAccepted\n\n## Positions\n\n* REST\n* gRPC\n\n## Argument\n\nTyped contracts and streaming.\n\n## Implications\n\nA proto repository.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(reading.records.map((r) => [r.key, r.status, r.decision, r.rationale])).toEqual([['ADR-0004', 'accepted', 'Use gRPC between services.', 'Typed contracts and streaming.']])
+  })
 })
 
 describe('a DECISIONS.md without "##" sections', () => {
