@@ -73,6 +73,23 @@ describe('bearer auth (R-SVC-4)', () => {
     expect((await call('GET', '/v1/users/alice/preferences?user=bob', undefined, as(ALICE))).status).toBe(403)
   })
 
+  it('answers a user no route takes with the 400 that names the field, not 403, in the body, query and path', async () => {
+    const { call } = await createTestApp({ auth })
+    const refusal = async (method: string, path: string, body?: unknown) => {
+      const { status, body: answer } = await call(method, path, body, as(ALICE))
+      return [status, (answer as any).error?.code, (answer as any).error?.issues?.map((i: { path: string }) => i.path)]
+    }
+    const invalid = [400, 'invalid_request', ['user']]
+    const { user_choice: _, ...ask } = TIER
+    expect(await refusal('POST', '/v1/recommendations', { ...ask, user: '' })).toEqual(invalid)
+    expect(await refusal('POST', '/v1/observations', [{ ...TIER, user: 'alice' }, { ...TIER, user: 'x'.repeat(1000) }])).toEqual([400, 'invalid_request', ['1.user']])
+    expect(await refusal('POST', '/v1/sessions', { user: '!bob' })).toEqual(invalid)
+    expect(await refusal('POST', '/v1/hooks/claude-code?user=', { hook_event_name: 'SessionStart', session_id: 's-1' })).toEqual(invalid)
+    expect((await refusal('GET', '/v1/users/!bob/preferences'))[0]).toBe(400)
+    // A valid name of another user is still refused as such.
+    expect((await refusal('POST', '/v1/sessions', { user: 'bob' }))[0]).toBe(403)
+  })
+
   it('takes a body without user as acting for default, which a token must name', async () => {
     const { call } = await createTestApp({ auth })
     expect((await call('POST', '/v1/observations', TIER, as(ALICE))).status).toBe(403)

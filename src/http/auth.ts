@@ -2,6 +2,7 @@ import type { RouteConfig } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { Principal, TokenTable } from '../config/load-tokens'
 import { InputError } from '../domain/errors'
+import { IdentifierSchema } from '../domain/observation'
 import { errorBody, ErrorSchema } from './errors'
 
 /** Routes anyone may call: a load balancer's liveness probe carries no token. */
@@ -27,7 +28,9 @@ function asIdentifier(raw: string): string {
 /**
  * The users a request names where any route would put them: the path (`/v1/users/{user}`), the
  * query (`?user=`) and the body (`user`, in every item of an array). Each route still checks the
- * user it acts for after validation, where a missing `user` has become `default`.
+ * user it acts for after validation, where a missing `user` has become `default`. A name no route
+ * takes (empty, too long, `!bob`) is left to the route, whose 400 names the field (R-SVC-2): it
+ * names nobody the token could be refused.
  */
 async function namedUsers(c: Context): Promise<string[]> {
   const users: string[] = []
@@ -42,7 +45,7 @@ async function namedUsers(c: Context): Promise<string[]> {
       if (typeof user === 'string') users.push(user.normalize('NFC'))
     }
   }
-  return users
+  return users.filter((user) => IdentifierSchema.safeParse(user).success)
 }
 
 /** Whether a token's principal may act for this user (R-SVC-4). */
