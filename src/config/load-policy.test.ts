@@ -218,13 +218,21 @@ describe('a policy file of its own (R-POL)', () => {
     ])
   })
 
-  it('replaces a list it gives (its points are all the points), and an empty file is the default policy', async () => {
+  it('replaces a list it gives (its points are all the points)', async () => {
     const file = write('points.json', JSON.stringify({ points: [{ key: 'database', match: { header: '^database$' }, static_default: 'Postgres' }] }))
     const policy = await loadPolicy(file)
     expect(policy.points.map((p) => p.key)).toEqual(['database'])
     expect(policy.compiledPoints[0]?.header?.test('Database')).toBe(true)
     expect(policy.thresholds.min_observations).toBe(5)
-    expect((await loadPolicy(write('empty.yaml', ''))).points).toEqual((await loadPolicy()).points)
+  })
+
+  it('refuses a file with no policy in it, JSON or YAML alike, saying that {} is the default policy', async () => {
+    for (const [name, text] of [['empty.yaml', ''], ['empty.json', ''], ['blank.json', ' \n'], ['comments.yml', '# thresholds: { min_observations: 3 }\n'], ['null.json', 'null'], ['tilde.yaml', '~\n']] as const) {
+      const message = await loadPolicy(write(name, text)).then(() => 'loaded', (error: Error) => error.message)
+      expect(message).toMatch(new RegExp(`${name.replace('.', '\\.')}: invalid policy\n {2}\\(root\\): the file holds no policy \\(it is empty(, only comments)? or null\\): write \\{\\} for the default policy, or the fields it changes$`))
+    }
+    expect((await loadPolicy(write('default.json', '{}'))).points).toEqual((await loadPolicy()).points)
+    expect((await loadPolicy(write('default.yaml', '{}\n'))).points).toEqual((await loadPolicy()).points)
   })
 
   it('takes no YAML 1.1 tag for a Map or a Set, which would leave its group of fields silently at the default', async () => {

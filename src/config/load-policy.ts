@@ -43,6 +43,11 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
   // A byte order mark, as some editors on Windows save UTF-8, is no part of the text: the YAML
   // parser skips it, JSON.parse refused it as an unexpected token.
   const json = yaml ? '' : text.replace(/^\uFEFF/, '')
+  // A file with no policy in it, JSON or YAML alike (empty, white space, YAML comments alone, or
+  // null): more often a file truncated, or the wrong one, than a wish for the default policy, which
+  // `{}` asks for plainly. Refused, as a broken policy is, rather than run on the default unseen.
+  const empty = `${file}: invalid policy\n  (root): the file holds no policy (it is empty${yaml ? ', only comments' : ''} or null): write {} for the default policy, or the fields it changes`
+  if (!yaml && json.trim() === '') throw new PolicyFileError(empty)
   let raw: unknown
   try {
     raw = yaml ? parseYaml(text) : JSON.parse(json)
@@ -55,8 +60,9 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
   // A key given twice in one object: JSON.parse keeps the last value, and the first, which the
   // writer may think in force, would be silently dropped. (The YAML parser refuses one itself.)
   const problems: string[] = yaml ? [] : duplicateJsonKeys(json).map((path) => `  ${path.join('.')}: given more than once`)
-  // An empty YAML file parses to undefined (or null): the base as it is.
-  const input = base === undefined ? raw : over(base, raw ?? {})
+  // An empty YAML file (or one of comments) parses to null, as `null` or `~` does.
+  if (raw === null || raw === undefined) throw new PolicyFileError(empty)
+  const input = base === undefined ? raw : over(base, raw)
   const result = PolicySchema.safeParse(input)
   if (!result.success) {
     problems.push(
