@@ -83,6 +83,8 @@ describe('loadTokens', () => {
 
   it.each([
     ['not JSON', `{"tokens": [{"token": "${ALICE}"`, 'not valid JSON'],
+    ['a trailing comma, said where', `{"tokens": [\n  {"name": "a", "token": "${ALICE}", "users": ["a"],\n}]}`, 'not valid JSON (line 3, column 1)'],
+    ['an empty file', ' \n', 'not valid JSON: the file is empty'],
     ['no tokens', '{"tokens": []}', 'tokens: Too small'],
     ['a short token', '{"tokens": [{"name": "a", "token": "short", "users": ["a"]}]}', 'tokens.0.token'],
     ['token and sha256', `{"tokens": [{"name": "a", "token": "${ALICE}", "sha256": "${'a'.repeat(64)}", "users": ["a"]}]}`, 'exactly one of token or sha256'],

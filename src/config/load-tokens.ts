@@ -115,6 +115,12 @@ export function createTokenTable(file: TokensFile): TokenTable {
   }
 }
 
+/** A position in `text` as `line L, column C`, both from 1. */
+function lineColumn(text: string, position: number): string {
+  const before = text.slice(0, Math.min(position, text.length))
+  return `line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')}`
+}
+
 /** Reads a tokens file (JSON); every problem is a TokensFileError naming the file and field. */
 export async function loadTokens(file: string): Promise<TokenTable> {
   let text: string
@@ -128,9 +134,12 @@ export async function loadTokens(file: string): Promise<TokenTable> {
   let raw: unknown
   try {
     raw = JSON.parse(json)
-  } catch {
-    // Not the parser's message: it may quote the file's text, tokens included.
-    throw new TokensFileError(`${file}: not valid JSON`)
+  } catch (error) {
+    // Not the parser's message: it may quote the file's text, tokens included. Where it breaks, as
+    // a line and column, quotes none, and finds a trailing comma in a file of many tokens.
+    if (json.trim() === '') throw new TokensFileError(`${file}: not valid JSON: the file is empty`)
+    const at = /at position (\d+)/.exec((error as Error).message)
+    throw new TokensFileError(`${file}: not valid JSON${at === null ? '' : ` (${lineColumn(json, Number(at[1]))})`}`)
   }
   // A key given twice in one entry: JSON.parse keeps the last, so a second "users": ["*"] would
   // silently widen a token to every user. Named by its path, a field's name in place of any key
