@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import * as esbuild from 'esbuild'
@@ -8,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { build } from '../scripts/build.mjs'
 import { claudeCodeFixture } from './support/fixtures'
 import { cleanEnv, closedPort } from './support/processes'
+import { tempDir } from './support/temp-dir'
 
 /**
  * The packages only the service (and the MCP server, the ADR import) use: the hook must not pay
@@ -29,7 +29,7 @@ let dir: string
 // The bundle as `npm ci` builds it, into a folder of this test's own: the checkout's dist/ may be
 // missing or older than the sources, and another test may be running it.
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'dm-bundle-'))
+  dir = tempDir('dm-bundle-')
   await symlink(fileURLToPath(new URL('../node_modules', import.meta.url)), join(dir, 'node_modules'))
   await build(esbuild, join(dir, 'dist', 'cli'))
   await writeFile(join(dir, 'recorder.mjs'), RECORDER)

@@ -1,12 +1,13 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { closedPort, runCli, startService, type RunningService } from './support/processes'
+import { tempDir } from './support/temp-dir'
 
 let service: RunningService
 beforeAll(async () => {
-  service = await startService(mkdtempSync(join(tmpdir(), 'dm-flags-')))
+  service = await startService(tempDir('dm-flags-'))
 })
 afterAll(async () => {
   await service.stop()
@@ -60,7 +61,7 @@ describe('an environment variable set empty', () => {
   })
 
   it('is the default: an empty DECISION_MEMORY_DATA is ./data, never the current directory made a store', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'dm-cwd-'))
+    const cwd = tempDir('dm-cwd-')
     const url = `http://127.0.0.1:${await closedPort()}`
     const result = await runCli(['preferences', '--user', 'carol'], { cwd, env: { DECISION_MEMORY_URL: url, DECISION_MEMORY_DATA: '' } })
     expect(result.code).toBe(1)
@@ -80,7 +81,7 @@ describe('an environment variable set empty', () => {
 
 describe('serve with a log level pino does not know', () => {
   it('exits 2 naming DECISION_MEMORY_LOG_LEVEL and the levels, without a stack trace', async () => {
-    const data = join(mkdtempSync(join(tmpdir(), 'dm-level-')), 'data')
+    const data = join(tempDir('dm-level-'), 'data')
     const result = await runCli(['serve', '--port', '0', '--data', data], { env: { DECISION_MEMORY_LOG_LEVEL: 'verbose' } })
     expect(result.code).toBe(2)
     expect(result.stderr).toMatch(/^decision-memory serve: DECISION_MEMORY_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, not "verbose"\n/)
@@ -102,9 +103,9 @@ describe('DECISION_MEMORY_URL with a path', () => {
 describe('toggle without a service', () => {
   it('refuses a session or user the routes refuse, rather than write it into the store', async () => {
     const env = { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }
-    const data = join(mkdtempSync(join(tmpdir(), 'dm-toggle-')), 'data')
+    const data = join(tempDir('dm-toggle-'), 'data')
     // A store, made by an import (which may come before the service first runs).
-    const folder = mkdtempSync(join(tmpdir(), 'dm-adr-'))
+    const folder = tempDir('dm-adr-')
     writeFileSync(join(folder, '0001-use-postgres.md'), '# 1. Use Postgres\n\nDate: 2024-01-10\n\n## Status\n\nAccepted\n\n## Decision\n\nPostgres.\n')
     expect((await runCli(['import-adr', folder, '--data', data], { env })).code).toBe(0)
 
@@ -122,7 +123,7 @@ describe('toggle without a service', () => {
 
 describe('toggle of a session id several users have', () => {
   it('asks for --user, the flag, naming the users, with a service and without', async () => {
-    const data = join(mkdtempSync(join(tmpdir(), 'dm-toggle-two-')), 'data')
+    const data = join(tempDir('dm-toggle-two-'), 'data')
     const service = await startService(data)
     try {
       for (const user of ['m1', 'm2']) {
@@ -198,7 +199,7 @@ describe('a command whose reader stops reading', () => {
 describe('export --out -', () => {
   it('writes the export to stdout, as `-` is for an output file, not to a file named - in the current directory', async () => {
     await post('/v1/observations', [observation('dash')])
-    const cwd = mkdtempSync(join(tmpdir(), 'dm-export-dash-'))
+    const cwd = tempDir('dm-export-dash-')
     const result = await runCli(['export', '--user', 'dash', '--out', '-'], { env: { DECISION_MEMORY_URL: service.url }, cwd })
     expect(result.code).toBe(0)
     expect(JSON.parse(result.stdout.split('\n')[0] as string)).toMatchObject({ type: 'export', user: 'dash' })
@@ -209,8 +210,8 @@ describe('export --out -', () => {
 describe('export --out=~/FILE', () => {
   it('writes the export in the home folder, as --data and --spool read a leading ~, not in a folder named ~', async () => {
     await post('/v1/observations', [observation('tilde')])
-    const home = mkdtempSync(join(tmpdir(), 'dm-export-home-'))
-    const cwd = mkdtempSync(join(tmpdir(), 'dm-export-tilde-'))
+    const home = tempDir('dm-export-home-')
+    const cwd = tempDir('dm-export-tilde-')
     const result = await runCli(['export', '--user', 'tilde', '--out=~/tilde.ndjson'], { env: { DECISION_MEMORY_URL: service.url, HOME: home }, cwd })
     expect(result.code).toBe(0)
     expect(readdirSync(home)).toEqual(['tilde.ndjson'])
@@ -277,7 +278,7 @@ describe('a flag given empty', () => {
   it('is a usage error whether or not a service runs, and nothing is done', async () => {
     const env = { DECISION_MEMORY_URL: service.url }
     await post('/v1/observations', observation('alice'))
-    const folder = mkdtempSync(join(tmpdir(), 'dm-adr-'))
+    const folder = tempDir('dm-adr-')
     writeFileSync(join(folder, '0001-use-postgres.md'), '# 1. Use Postgres\n\nDate: 2024-01-10\n\n## Status\n\nAccepted\n\n## Decision\n\nPostgres.\n')
     for (const args of [
       ['toggle', '--session', 'empty-data', '--off', '--data', ''],
@@ -295,7 +296,7 @@ describe('a flag given empty', () => {
       expect(result.stdout).toBe('')
     }
     // Any flag's value: an empty path resolves to the current directory, an empty port is 0.
-    const cwd = mkdtempSync(join(tmpdir(), 'dm-cwd-'))
+    const cwd = tempDir('dm-cwd-')
     for (const [args, flag] of [
       [['decay-scan', '--force', '--policy', ''], '--policy'],
       [['serve', '--port', '0', '--policy', ''], '--policy'],
@@ -324,7 +325,7 @@ describe('a flag given empty', () => {
 
 describe('--data naming a file', () => {
   it('is said in one line, by serve and by a command without a service, not as a stack trace from mkdir', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'dm-data-file-')), 'notes.txt')
+    const file = join(tempDir('dm-data-file-'), 'notes.txt')
     writeFileSync(file, 'not a store')
     const env = { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }
     for (const args of [['serve', '--port', '0', '--data', file], ['preferences', '--user', 'alice', '--data', file], ['serve', '--port', '0', '--data', join(file, 'data')]]) {
@@ -339,7 +340,7 @@ describe('a service URL on a port fetch will not connect to', () => {
   it('is said, by the commands and by the hook (which still spools), rather than "bad port" or "not reachable"', async () => {
     // 6000 is one of the Fetch standard's bad ports: fetch refuses before connecting, so nothing
     // need listen there (a service could, and curl would reach it).
-    const spool = join(mkdtempSync(join(tmpdir(), 'dm-bad-port-')), 'spool.ndjson')
+    const spool = join(tempDir('dm-bad-port-'), 'spool.ndjson')
     const env = { DECISION_MEMORY_URL: 'http://127.0.0.1:6000', DECISION_MEMORY_SPOOL: spool }
     const reason = 'port 6000 is one that fetch, the client of the commands and hooks, will not connect to'
     const command = await runCli(['preferences', '--user', 'alice'], { env })

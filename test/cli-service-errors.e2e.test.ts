@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closedPort, runCli } from './support/processes'
+import { tempDir } from './support/temp-dir'
 
 const servers: Server[] = []
 afterEach(() => {
@@ -29,7 +29,7 @@ describe('a command whose service is there but does not answer', () => {
 describe('a command with no service and no store where it looks', () => {
   it('says where it looked and exits 1, and makes no empty store a toggle or a forget would seem to work in', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`
-    const cwd = mkdtempSync(join(tmpdir(), 'dm-nostore-'))
+    const cwd = tempDir('dm-nostore-')
     const data = join(cwd, 'data')
     for (const args of [
       ['toggle', '--session', 's-1', '--off'],
@@ -47,7 +47,7 @@ describe('a command with no service and no store where it looks', () => {
       expect(existsSync(data)).toBe(false)
     }
     // An import may come before the service first runs: it makes the store.
-    const folder = mkdtempSync(join(tmpdir(), 'dm-adr-'))
+    const folder = tempDir('dm-adr-')
     writeFileSync(join(folder, '0001-use-postgres.md'), '# 1. Use Postgres\n\nDate: 2024-01-10\n\n## Status\n\nAccepted\n\n## Decision\n\nPostgres.\n')
     const imported = await runCli(['import-adr', folder, '--data', data], { env: { DECISION_MEMORY_URL: url } })
     expect(imported.code).toBe(0)

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { BIN, runCli, spawnService, type RunningService } from './support/spawn-service'
+import { tempDir } from './support/temp-dir'
 
 const TIER = { question: 'Which complexity tier should this SPEC use?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] }
 
@@ -83,7 +83,7 @@ describe('the real process (end to end)', () => {
   })
 
   it('refuses to start on a broken policy, naming the file and the field', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dm-bad-policy-'))
+    const dir = tempDir('dm-bad-policy-')
     const file = join(dir, 'broken.json')
     writeFileSync(file, JSON.stringify({ thresholds: { min_observations: 'five' } }))
     const r = await runCli(['serve', '--port', '0', '--data', join(dir, 'data'), '--policy', file])
@@ -94,7 +94,7 @@ describe('the real process (end to end)', () => {
   })
 
   it('refuses to start the MCP server on a broken policy too, naming the file and the field, before any tool call', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dm-bad-policy-'))
+    const dir = tempDir('dm-bad-policy-')
     const file = join(dir, 'broken.yaml')
     writeFileSync(file, 'decay: { alpha: -1 }\n')
     const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }
@@ -113,7 +113,7 @@ describe('the real process (end to end)', () => {
 
   it('says clearly when the port is in use, without a stack trace, and exits 1', async () => {
     service = await spawnService()
-    const dir = mkdtempSync(join(tmpdir(), 'dm-port-'))
+    const dir = tempDir('dm-port-')
     const r = await runCli(['serve', '--port', String(service.port), '--data', dir])
     expect(r.code).toBe(1)
     expect(r.stderr).toContain(`127.0.0.1:${service.port} is in use by another process`)
@@ -122,7 +122,7 @@ describe('the real process (end to end)', () => {
   })
 
   it('stops on SIGTERM behind a stdout that takes nothing: dies of the signal after its second, the store closed', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'dm-stalled-'))
+    const dataDir = tempDir('dm-stalled-')
     // Its stdout is a pipe this test never reads: once the pipe is full, a write of its log lines
     // blocks in one of Node's threads, which process.exit would wait for.
     const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'ignore'] })

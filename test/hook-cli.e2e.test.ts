@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { createServer as createHttpServer } from 'node:http'
 import { createServer, type Server } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { claudeCodeFixture } from './support/fixtures'
 import { closedPort, runCli, startService, type RunningService } from './support/processes'
+import { tempDir } from './support/temp-dir'
 
 const running: RunningService[] = []
 const servers: Server[] = []
@@ -18,7 +18,7 @@ afterEach(async () => {
 })
 
 async function workdir() {
-  const dir = await mkdtemp(join(tmpdir(), 'dm-hook-'))
+  const dir = tempDir('dm-hook-')
   return { data: join(dir, 'data'), spool: join(dir, 'spool', 'spool.ndjson') }
 }
 
@@ -218,7 +218,7 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
 
   it('records the repository as the project wherever in it the agent\'s cwd has moved', async () => {
     const { data, spool } = await workdir()
-    const repo = await mkdtemp(join(tmpdir(), 'dm-repo-'))
+    const repo = tempDir('dm-repo-')
     await mkdir(join(repo, '.git'))
     await mkdir(join(repo, 'packages', 'api'), { recursive: true })
     const service = await serve(data)
@@ -231,7 +231,7 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
 
   it('records a git worktree\'s choices in its repository\'s project, and plans its questions with its own folder as the path', async () => {
     const { data, spool } = await workdir()
-    const parent = await mkdtemp(join(tmpdir(), 'dm-repo-'))
+    const parent = tempDir('dm-repo-')
     // `git worktree add ../acme-api-feature` of acme-api: a .git file pointing into acme-api/.git/worktrees.
     const main = join(parent, 'acme-api')
     const feature = join(parent, 'acme-api-feature')
@@ -254,7 +254,7 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
 
   it('delivers a spooled capture to the project it was made in, though its folder is gone by then', async () => {
     const { data, spool } = await workdir()
-    const parent = await mkdtemp(join(tmpdir(), 'dm-repo-'))
+    const parent = tempDir('dm-repo-')
     const repo = join(parent, 'worktree')
     await mkdir(join(repo, '.git'), { recursive: true })
     await mkdir(join(repo, 'src'))

@@ -1,14 +1,14 @@
 import { execFile } from 'node:child_process'
-import { chmod, cp, lstat, mkdtemp, readFile, stat, symlink, writeFile, mkdir } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { chmod, cp, lstat, readFile, stat, symlink, writeFile, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { cleanEnv, closedPort, runCli } from './support/processes'
+import { tempDir } from './support/temp-dir'
 
 describe('decision-memory install-hooks', () => {
   it('merges into a project settings.json, says what it changed, and is idempotent', async () => {
-    const project = await mkdtemp(join(tmpdir(), 'dm-install-'))
+    const project = tempDir('dm-install-')
     const file = join(project, '.claude', 'settings.json')
     await mkdir(join(project, '.claude'))
     await writeFile(file, JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] }, model: 'opus' }))
@@ -29,7 +29,7 @@ describe('decision-memory install-hooks', () => {
   })
 
   it('writes nothing over a settings file that is not JSON', async () => {
-    const project = await mkdtemp(join(tmpdir(), 'dm-install-'))
+    const project = tempDir('dm-install-')
     const file = join(project, 'settings.local.json')
     await writeFile(file, '{ "hooks": ')
     const result = await runCli(['install-hooks', '--file', file])
@@ -39,7 +39,7 @@ describe('decision-memory install-hooks', () => {
   })
 
   it('writes through a settings file that is a symlink (dotfiles), keeping the link', async () => {
-    const home = await mkdtemp(join(tmpdir(), 'dm-install-'))
+    const home = tempDir('dm-install-')
     const kept = join(home, 'dotfiles', 'claude-settings.json')
     await mkdir(join(home, 'dotfiles'))
     await writeFile(kept, JSON.stringify({ model: 'opus' }))
@@ -55,7 +55,7 @@ describe('decision-memory install-hooks', () => {
   })
 
   it('creates the file a symlinked settings path points to when it does not exist yet, keeping the link', async () => {
-    const home = await mkdtemp(join(tmpdir(), 'dm-install-'))
+    const home = tempDir('dm-install-')
     await mkdir(join(home, '.claude'))
     const link = join(home, '.claude', 'settings.json')
     // A relative link into a dotfiles folder that has no settings file yet.
@@ -68,7 +68,7 @@ describe('decision-memory install-hooks', () => {
   })
 
   it('keeps the permissions of the settings file it rewrites (settings may hold secrets)', async () => {
-    const project = await mkdtemp(join(tmpdir(), 'dm-install-'))
+    const project = tempDir('dm-install-')
     const file = join(project, 'settings.local.json')
     await writeFile(file, JSON.stringify({ env: { SOME_TOKEN: 'secret' } }))
     await chmod(file, 0o600)
@@ -78,7 +78,7 @@ describe('decision-memory install-hooks', () => {
   })
 
   it('refuses a project folder that is not there, or not a folder, and an empty --command, writing nothing', async () => {
-    const parent = await mkdtemp(join(tmpdir(), 'dm-install-'))
+    const parent = tempDir('dm-install-')
     const typo = join(parent, 'my-ap')
     const missing = await runCli(['install-hooks', '--project', typo])
     expect(missing.code).toBe(1)
@@ -103,14 +103,14 @@ describe('decision-memory install-hooks', () => {
     // A checkout at such a path: this one's bin, sources and bundle (their times kept, so that the
     // bin runs the bundle exactly when this checkout's would), and its packages.
     const checkout = fileURLToPath(new URL('..', import.meta.url))
-    const clone = join(await mkdtemp(join(tmpdir(), 'dm-install-')), `it's $HOME a \`pwd\` "clone"`)
+    const clone = join(tempDir('dm-install-'), `it's $HOME a \`pwd\` "clone"`)
     for (const part of ['bin', 'src', 'dist', 'package.json', 'tsconfig.json']) {
       await cp(join(checkout, part), join(clone, part), { recursive: true, preserveTimestamps: true }).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error
       })
     }
     await symlink(join(checkout, 'node_modules'), join(clone, 'node_modules'))
-    const project = await mkdtemp(join(tmpdir(), 'dm-install-'))
+    const project = tempDir('dm-install-')
     const installed = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
       execFile(process.execPath, [join(clone, 'bin', 'decision-memory.js'), 'install-hooks', '--project', project], { env: cleanEnv() }, (error, stdout) =>
         resolve({ code: error === null ? 0 : (error.code as number), stdout }),

@@ -2,9 +2,8 @@ import { spawn } from 'node:child_process'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises'
+import { mkdir, realpath, rm } from 'node:fs/promises'
 import { createInterface } from 'node:readline'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
@@ -13,6 +12,7 @@ import { Level } from 'level'
 import { CHECKOUT_DATA_DIR } from '../src/cli/bin-path'
 import { REQUIRED_TIER_L } from './support/decision-record'
 import { BIN, cleanEnv, closedPort, runCli, startService, type RunningService } from './support/processes'
+import { tempDir } from './support/temp-dir'
 
 const services: RunningService[] = []
 const clients: Client[] = []
@@ -58,7 +58,7 @@ const TIER = {
 
 describe('decision-memory mcp (R-SVC-6)', () => {
   it('lists its tools, records a choice the HTTP API then sees, and recommends', async () => {
-    const data = await mkdtemp(join(tmpdir(), 'dm-mcp-'))
+    const data = tempDir('dm-mcp-')
     const service = await startService(data)
     services.push(service)
     const client = await connect({ DECISION_MEMORY_URL: service.url })
@@ -110,7 +110,7 @@ describe('decision-memory mcp (R-SVC-6)', () => {
   })
 
   it('checks an action against a required decision, and why cites the decision bound to a point', async () => {
-    const data = await mkdtemp(join(tmpdir(), 'dm-mcp-'))
+    const data = tempDir('dm-mcp-')
     const service = await startService(data)
     services.push(service)
     const decisions = [
@@ -178,7 +178,7 @@ describe('decision-memory mcp (R-SVC-6)', () => {
   })
 
   it('answers bad input with an error naming the field', async () => {
-    const data = await mkdtemp(join(tmpdir(), 'dm-mcp-'))
+    const data = tempDir('dm-mcp-')
     const service = await startService(data)
     services.push(service)
     const client = await connect({ DECISION_MEMORY_URL: service.url })
@@ -232,7 +232,7 @@ describe('decision-memory mcp (R-SVC-6)', () => {
   })
 
   it('opens the store itself when no service runs, and the service sees it later', async () => {
-    const data = await mkdtemp(join(tmpdir(), 'dm-mcp-'))
+    const data = tempDir('dm-mcp-')
     const client = await connect({ DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, DECISION_MEMORY_USER: 'bob' }, [
       '--data',
       data,
@@ -254,7 +254,7 @@ describe('decision-memory mcp (R-SVC-6)', () => {
 
   it('records every choice when two servers with no service open one store by turns (two agent windows)', async () => {
     // A store not made yet: the servers' first calls make it, and take turns at it too.
-    const data = join(await mkdtemp(join(tmpdir(), 'dm-mcp-two-')), 'data')
+    const data = join(tempDir('dm-mcp-two-'), 'data')
     const env = { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, DECISION_MEMORY_USER: 'bob' }
     const [first, second] = await Promise.all([connect(env, ['--data', data]), connect(env, ['--data', data])])
     // Each call opens the store and closes it: a call that found the other server's open failed,
@@ -273,8 +273,8 @@ describe('decision-memory mcp (R-SVC-6)', () => {
   })
 
   it('with --data, records in that store while a service runs on another, and refuses a store another service holds', async () => {
-    const data = await mkdtemp(join(tmpdir(), 'dm-mcp-named-'))
-    const service = await startService(await mkdtemp(join(tmpdir(), 'dm-mcp-other-')))
+    const data = tempDir('dm-mcp-named-')
+    const service = await startService(tempDir('dm-mcp-other-'))
     services.push(service)
     const client = await connect({ DECISION_MEMORY_URL: service.url, DECISION_MEMORY_USER: 'bob' }, ['--data', data])
     const recorded = await client.callTool({ name: 'record_choice', arguments: { ...TIER, user_choice: 'Tier S', decision_id: 'named-1' } })
@@ -294,7 +294,7 @@ describe('decision-memory mcp (R-SVC-6)', () => {
   it('makes no store in the folder it was started in (the agent\'s project) when no service runs and no --data is given', async () => {
     // Claude Code starts an MCP server in the project the agent works in: ./data there would hold
     // the user's choices in that repository, to be committed with it. The checkout's store is used.
-    const project = await mkdtemp(join(tmpdir(), 'dm-mcp-project-'))
+    const project = tempDir('dm-mcp-project-')
     // The test holds the checkout's store itself (or a developer's service does), so the server
     // says where it looked without writing a thing into a store someone may be using; one the
     // test had to make is taken away again.
@@ -316,11 +316,11 @@ describe('decision-memory mcp (R-SVC-6)', () => {
 
   it('records in the project the hooks record for the folder it was started in, when that is in a git repository', async () => {
     // Claude Code starts the server in the agent's folder: the repository's root is the project, as the hook's.
-    const repo = await realpath(await mkdtemp(join(tmpdir(), 'dm-mcp-repo-')))
+    const repo = await realpath(tempDir('dm-mcp-repo-'))
     await mkdir(join(repo, '.git'))
     await mkdir(join(repo, 'src'))
-    const outside = await realpath(await mkdtemp(join(tmpdir(), 'dm-mcp-outside-')))
-    const data = await mkdtemp(join(tmpdir(), 'dm-mcp-'))
+    const outside = await realpath(tempDir('dm-mcp-outside-'))
+    const data = tempDir('dm-mcp-')
     const env = { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, DECISION_MEMORY_USER: 'bob' }
     const inRepo = await connect(env, ['--data', data], join(repo, 'src'))
     const inNone = await connect(env, ['--data', data], outside)

@@ -1,10 +1,8 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { describe, expect, it } from 'vitest'
 import { BIN } from './support/spawn-service'
+import { tempDir } from './support/temp-dir'
 
 /**
  * `npm start` runs the service under a shell that does not pass npm's signals on: the service is
@@ -12,7 +10,7 @@ import { BIN } from './support/spawn-service'
  * ours, as npm's shell passes its own) stands for that shell here.
  */
 function startUnderParent(env: NodeJS.ProcessEnv) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'dm-npm-start-'))
+  const dataDir = tempDir('dm-npm-start-')
   const script = `require('node:child_process').spawn(process.execPath, ${JSON.stringify([BIN, 'serve', '--port', '0', '--data', dataDir])}, { stdio: ['ignore', 'inherit', 'inherit'] }); setInterval(() => {}, 1000)`
   const parent = spawn(process.execPath, ['-e', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   const lines: string[] = []

@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closedPort, runCli, startService, type RunningService } from './support/processes'
+import { tempDir } from './support/temp-dir'
 
 const running: RunningService[] = []
 const fakes: Server[] = []
@@ -25,7 +25,7 @@ async function answering(body: (path: string) => unknown): Promise<string> {
 
 describe('decision-memory why --point', () => {
   it('explains the point for $DECISION_MEMORY_USER, whose choices the hook recorded', async () => {
-    const service = await startService(join(await mkdtemp(join(tmpdir(), 'dm-why-')), 'data'))
+    const service = await startService(join(tempDir('dm-why-'), 'data'))
     running.push(service)
     const observations = Array.from({ length: 6 }, (_, i) => ({
       decision_id: `why-${i}`,
@@ -50,7 +50,7 @@ describe('decision-memory why --point', () => {
   })
 
   it('takes --project . for the project the hook records where it runs: in a worktree, its repository\'s', async () => {
-    const parent = await mkdtemp(join(tmpdir(), 'dm-why-'))
+    const parent = tempDir('dm-why-')
     const service = await startService(join(parent, 'data'))
     running.push(service)
     // acme-api and its worktree acme-api-feature (`git worktree add`), whose .git file points into acme-api/.git.
@@ -91,7 +91,7 @@ describe('decision-memory why --point', () => {
   })
 
   it('answers --as-of as the service would have then (R-REC-9): an audit of an earlier answer', async () => {
-    const service = await startService(join(await mkdtemp(join(tmpdir(), 'dm-why-')), 'data'))
+    const service = await startService(join(tempDir('dm-why-'), 'data'))
     running.push(service)
     const DAY = 86_400_000
     const now = Date.now()
@@ -118,7 +118,7 @@ describe('decision-memory why --point', () => {
   })
 
   it('takes KEY --as-of (R-REC-9): the chain as of then, after a line saying so, through the service or without one', async () => {
-    const data = join(await mkdtemp(join(tmpdir(), 'dm-why-')), 'data')
+    const data = join(tempDir('dm-why-'), 'data')
     const service = await startService(data)
     running.push(service)
     const propose = async (body: Record<string, unknown>) => {
@@ -187,7 +187,7 @@ describe('decision-memory why --point', () => {
   })
 
   it('names --as-of, exit 2, when the service refuses it as in the future, for a KEY and a --point', async () => {
-    const service = await startService(join(await mkdtemp(join(tmpdir(), 'dm-why-')), 'data'))
+    const service = await startService(join(tempDir('dm-why-'), 'data'))
     running.push(service)
     const created = await fetch(`${service.url}/v1/decisions`, {
       method: 'POST',
@@ -205,7 +205,7 @@ describe('decision-memory why --point', () => {
   })
 
   it('explains the point in the run --task, --path and --stage describe (R-CON-4): a path-scoped decision applies under its path', async () => {
-    const service = await startService(join(await mkdtemp(join(tmpdir(), 'dm-why-')), 'data'))
+    const service = await startService(join(tempDir('dm-why-'), 'data'))
     running.push(service)
     const created = await fetch(`${service.url}/v1/decisions`, {
       method: 'POST',
@@ -253,7 +253,7 @@ describe('decision-memory why --point', () => {
 
   it('checks --session, --task, --path and --stage as the route does, also without a service', async () => {
     const env = { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }
-    const data = join(await mkdtemp(join(tmpdir(), 'dm-why-')), 'data')
+    const data = join(tempDir('dm-why-'), 'data')
     const base = ['why', '--point', 'complexity-tier', '--data', data]
     for (const [flag, value] of [['--session', '..'], ['--session', 'a\u0001b'], ['--task', 'x'.repeat(501)], ['--stage', 'x'.repeat(501)], ['--path', 'x'.repeat(1001)]] as const) {
       const result = await runCli([...base, flag, value], { env })
@@ -264,7 +264,7 @@ describe('decision-memory why --point', () => {
 
   it('prints a decision written by someone else without the escape sequences in it', async () => {
     // Without auth anyone may write decisions (with it, any token for every user); an imported ADR's title is the repository's.
-    const service = await startService(join(await mkdtemp(join(tmpdir(), 'dm-why-')), 'data'))
+    const service = await startService(join(tempDir('dm-why-'), 'data'))
     running.push(service)
     const ESC = '\u001b'
     const created = await fetch(`${service.url}/v1/decisions`, {

@@ -1,10 +1,10 @@
-import { mkdtemp, readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { captured } from '../../test/support/captured'
 import { forgetCommand, forgetSentence } from './forget'
 import { appendToSpool } from './spool'
+import { tempDir } from '../../test/support/temp-dir'
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -23,13 +23,13 @@ describe('decision-memory forget, the sentence it prints', () => {
 
 describe('decision-memory forget --spool', () => {
   it('takes the user\'s events out of the spool a hook run with --spool FILE writes, and leaves the others\'', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'dm-forget-spool-'))
+    const folder = tempDir('dm-forget-spool-')
     const spool = join(folder, 'hook-spool.ndjson')
     await appendToSpool(spool, { at: '2026-12-01T10:00:00.000Z', user: 'bob', payload: { hook_event_name: 'SessionStart' } })
     await appendToSpool(spool, { at: '2026-12-01T10:00:01.000Z', user: 'carol', payload: { hook_event_name: 'SessionStart' } })
     // A store of its own, opened here (an empty folder, as a folder of other files is no store): no
     // service is asked for a store it does not hold.
-    const data = await mkdtemp(join(tmpdir(), 'dm-forget-store-'))
+    const data = tempDir('dm-forget-store-')
     const { code, stdout } = await captured(() => forgetCommand(['--user', 'bob', '--yes', '--json', '--data', data, '--spool', spool]))
     expect(code).toBe(0)
     expect(JSON.parse(stdout)).toMatchObject({ user: 'bob', spooled: 1 })

@@ -1,7 +1,7 @@
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { tempDir } from '../../test/support/temp-dir'
 
 /**
  * The failures a settings file meets in the field, which a test cannot cause for real on every
@@ -65,7 +65,7 @@ afterEach(() => {
 })
 
 async function settingsFolder(): Promise<{ folder: string; file: string; before: string }> {
-  const folder = await mkdtemp(join(tmpdir(), 'dm-install-fail-'))
+  const folder = tempDir('dm-install-fail-')
   const file = join(folder, 'settings.json')
   const before = JSON.stringify({ model: 'opus', env: { TOKEN: 'secret' } }, null, 2)
   await writeFile(file, before)

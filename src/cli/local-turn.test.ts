@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { LOCAL_TURN_FILE, takeLocalTurn, TURN_STALE_MS } from './local-turn'
+import { tempDir } from '../../test/support/temp-dir'
 
-const folder = () => mkdtemp(join(tmpdir(), 'dm-turn-'))
+const folder = () => tempDir('dm-turn-')
 const noWait = async () => {
   throw new Error('waited for a free turn')
 }

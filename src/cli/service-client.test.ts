@@ -1,12 +1,12 @@
-import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { cp, readdir, rm, writeFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { closedPort } from '../../test/support/processes'
 import { markServedBy, openStores } from '../open-store'
 import { errorMessage, ServiceUnavailableError, throughServiceOrLocal } from './service-client'
+import { tempDir } from '../../test/support/temp-dir'
 
 afterEach(() => {
   vi.unstubAllEnvs()
@@ -15,7 +15,7 @@ afterEach(() => {
 describe('throughServiceOrLocal when no service runs', () => {
   it('answers concurrent calls of one process from the store, one after the other', async () => {
     vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
-    const dataDir = await mkdtemp(join(tmpdir(), 'dm-local-'))
+    const dataDir = tempDir('dm-local-')
     const question = { question: 'Which database?', all_options: ['pg', 'mysql'], user: 'alice' }
     // What an agent's parallel tool use sends the MCP server: LevelDB refused the second open.
     const answers = await Promise.all([
@@ -37,7 +37,7 @@ describe('throughServiceOrLocal when no service runs', () => {
 
   it('says a --data under a file is a file, not that there is no store in it', async () => {
     vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
-    const file = join(await mkdtemp(join(tmpdir(), 'dm-local-')), 'a-file')
+    const file = join(tempDir('dm-local-'), 'a-file')
     await writeFile(file, 'not a folder')
     const call = throughServiceOrLocal({ method: 'GET', path: '/x', dataDir: join(file, 'data'), local: async () => 'ok' })
     await expect(call).rejects.toThrow(`cannot make the store in ${join(file, 'data')}: it, or a folder above it, is a file, not a folder`)
@@ -45,7 +45,7 @@ describe('throughServiceOrLocal when no service runs', () => {
 
   it('refuses a --data folder of other files (--data . in a project) as no store, and writes nothing in it', async () => {
     vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
-    const project = await mkdtemp(join(tmpdir(), 'dm-local-'))
+    const project = tempDir('dm-local-')
     await writeFile(join(project, 'README.md'), '# a project')
     const call = throughServiceOrLocal({ method: 'GET', path: '/x', dataDir: project, local: async () => 'ok' })
     await expect(call).rejects.toThrow(`there is no store in ${project} (--data): give the data directory of a store`)
@@ -54,7 +54,7 @@ describe('throughServiceOrLocal when no service runs', () => {
 
   it('opens a store in a folder beside the files the service writes there, and an empty folder', async () => {
     vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
-    const dataDir = await mkdtemp(join(tmpdir(), 'dm-local-'))
+    const dataDir = tempDir('dm-local-')
     expect((await throughServiceOrLocal({ method: 'GET', path: '/x', dataDir, local: async () => 'ok' })).body).toBe('ok')
     await writeFile(join(dataDir, 'SERVICE_ID'), 'abc\n')
     expect((await throughServiceOrLocal({ method: 'GET', path: '/x', dataDir, local: async () => 'ok' })).body).toBe('ok')
@@ -62,7 +62,7 @@ describe('throughServiceOrLocal when no service runs', () => {
 
   it('still answers the next call after one fails', async () => {
     vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
-    const dataDir = await mkdtemp(join(tmpdir(), 'dm-local-'))
+    const dataDir = tempDir('dm-local-')
     const failing = throughServiceOrLocal({ method: 'GET', path: '/x', dataDir, local: async () => Promise.reject(new Error('boom')) })
     const next = throughServiceOrLocal({ method: 'GET', path: '/x', dataDir, local: async () => 'ok' })
     await expect(failing).rejects.toThrow('boom')
@@ -152,7 +152,7 @@ describe('throughServiceOrLocal with a store named (--data) that another process
 
   /** A store held by this process, as a service holds it, with `id` written as the service would. */
   async function held(id?: string) {
-    const dataDir = await mkdtemp(join(tmpdir(), 'dm-held-'))
+    const dataDir = tempDir('dm-held-')
     const { store } = await openStores(dataDir)
     if (id !== undefined) await markServedBy(dataDir, id)
     return { dataDir, close: () => store.close() }
@@ -205,7 +205,7 @@ describe('throughServiceOrLocal with a store named (--data) that another process
 
   it('acts on a copy of the folder itself, not through the service of the original that the copied id names', async () => {
     const store = await held(ID)
-    const copy = await mkdtemp(join(tmpdir(), 'dm-copy-'))
+    const copy = tempDir('dm-copy-')
     await cp(store.dataDir, copy, { recursive: true, force: true })
     const service = await standIn((req, res) =>
       res.writeHead(200, { 'content-type': 'application/json', 'x-decision-memory-store': req.headers['x-decision-memory-store'] }).end('{"user":"bom","deleted":3}'),

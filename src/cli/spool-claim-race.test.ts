@@ -1,7 +1,7 @@
-import { mkdtemp, readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
+import { tempDir } from '../../test/support/temp-dir'
 
 /**
  * A hook that opened the spool to append, then was held up (a loaded machine) while another hook's
@@ -47,7 +47,7 @@ const { appendToRejected, appendToSpool, drainSpool, forgetInSpool, rejectedFile
 
 describe('the hook spool, appended to while a drain claims it (R-CAP-6)', () => {
   it('loses no event a hook was writing when another hook claimed the spool', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'dm-spool-race-')), 'spool.ndjson')
+    const file = join(tempDir('dm-spool-race-'), 'spool.ndjson')
     await appendToSpool(file, { at: '2026-07-01T10:00:00.000Z', user: 'default', payload: { id: 0 } })
     let release = () => {}
     gate.release = new Promise<void>((resolve) => (release = resolve))
@@ -69,7 +69,7 @@ describe('the hook spool, appended to while a drain claims it (R-CAP-6)', () => 
 
 describe('the file of refused events, set aside to while a forget takes it', () => {
   it('loses no refused event of another user a hook was writing when a forget took the file', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'dm-rejected-race-')), 'spool.ndjson')
+    const file = join(tempDir('dm-rejected-race-'), 'spool.ndjson')
     await appendToRejected(file, { at: '2026-07-01T10:00:00.000Z', user: 'dave', payload: { id: 0 } })
     let release = () => {}
     gate.release = new Promise<void>((resolve) => (release = resolve))
@@ -91,7 +91,7 @@ describe('the file of refused events, set aside to while a forget takes it', () 
 
 describe('the hook spool, with a line written twice', () => {
   it('keeps one copy of a line written again after a claim, however often drains put it back', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'dm-spool-twice-')), 'spool.ndjson')
+    const file = join(tempDir('dm-spool-twice-'), 'spool.ndjson')
     const line = { at: '2026-07-01T10:00:00.000Z', user: 'default', payload: { id: 7 } }
     for (let i = 0; i < 3; i++) await appendToSpool(file, line)
     await drainSpool(file, async () => 'failed')
@@ -101,7 +101,7 @@ describe('the hook spool, with a line written twice', () => {
 
 describe('the hook spool, its claim taken over by another drain as it was made', () => {
   it('leaves the events to that drain, and ends without an error (the hook would drop the event at hand)', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-spool-takeover-'))
+    const dir = tempDir('dm-spool-takeover-')
     const file = join(dir, 'spool.ndjson')
     await appendToSpool(file, { at: '2026-07-01T10:00:00.000Z', user: 'default', payload: { id: 3 } })
     // Between this drain's rename and its stamp, another drain (its spool last written long ago,

@@ -1,7 +1,7 @@
-import { mkdtemp, readdir, readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
+import { tempDir } from '../../test/support/temp-dir'
 
 /** A forget that dies when it goes to put the others' events back in the spool (`open` of `dies`). */
 const crash = vi.hoisted(() => ({ dies: '' }))
@@ -21,7 +21,7 @@ const { appendToSpool, forgetInSpool } = await import('./spool')
 
 describe('a forget killed midway in the spool (R-SVC-5)', () => {
   it('leaves a claim without the user’s events, for the next drain to deliver the others’', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'dm-spool-forget-')), 'spool.ndjson')
+    const file = join(tempDir('dm-spool-forget-'), 'spool.ndjson')
     await appendToSpool(file, { at: '2026-07-01T10:00:00.000Z', user: 'dave', payload: { id: 1 } })
     await appendToSpool(file, { at: '2026-07-01T10:01:00.000Z', user: 'erin', payload: { id: 2 } })
     crash.dies = file

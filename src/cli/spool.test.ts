@@ -1,13 +1,14 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { chmod, chown, lchown, mkdir, mkdtemp, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises'
-import { homedir, tmpdir } from 'node:os'
+import { chmod, chown, lchown, mkdir, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises'
+import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { appendToRejected, appendToSpool, CLAIM_STALE_MS, drainSpool, forgetInSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
+import { tempDir } from '../../test/support/temp-dir'
 
 async function freshSpool() {
-  const dir = await mkdtemp(join(tmpdir(), 'dm-spool-'))
+  const dir = tempDir('dm-spool-')
   return join(dir, 'nested', 'spool.ndjson')
 }
 
@@ -291,7 +292,7 @@ describe.skipIf(process.getuid?.() !== 0)('a spool another account made first (D
     `the spool ${file} belongs to another account (uid ${NOBODY}), which could read what is spooled or add to it: this event is not kept; give DECISION_MEMORY_SPOOL or --spool a file of your own`
 
   it('is not written to, even open to all (mode 666): its owner would read the choices', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'dm-spool-')), 'spool.ndjson')
+    const file = join(tempDir('dm-spool-'), 'spool.ndjson')
     await writeFile(file, '')
     await chmod(file, 0o666)
     await chown(file, NOBODY, NOBODY)
@@ -300,7 +301,7 @@ describe.skipIf(process.getuid?.() !== 0)('a spool another account made first (D
   })
 
   it('is not followed when it is their link to a file of this account’s, which stays as it was', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-spool-'))
+    const dir = tempDir('dm-spool-')
     const mine = join(dir, 'profile')
     await writeFile(mine, 'export PATH\n')
     const file = join(dir, 'spool.ndjson')
@@ -311,7 +312,7 @@ describe.skipIf(process.getuid?.() !== 0)('a spool another account made first (D
   })
 
   it('is not drained: its lines are not this account’s events', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'dm-spool-')), 'spool.ndjson')
+    const file = join(tempDir('dm-spool-'), 'spool.ndjson')
     await writeFile(file, JSON.stringify(event(1)) + '\n')
     await chown(file, NOBODY, NOBODY)
     const service = fakeService()
@@ -324,7 +325,7 @@ describe.skipIf(process.getuid?.() !== 0)('a spool another account made first (D
 
 describe('a spool set to a folder (DECISION_MEMORY_SPOOL=/tmp, --spool ~)', () => {
   it('is not claimed: the folder, and what is in it, stay where they are', async () => {
-    const parent = await mkdtemp(join(tmpdir(), 'dm-spool-'))
+    const parent = tempDir('dm-spool-')
     const folder = join(parent, 'tmp')
     await mkdir(join(folder, 'someone-else'), { recursive: true })
     await writeFile(join(folder, 'someone-else', 'work.txt'), 'kept')

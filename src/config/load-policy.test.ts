@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_POLICY_FILE, loadPolicy, parsePolicy, PolicyFileError } from './load-policy'
+import { tempDir } from '../../test/support/temp-dir'
 
 describe('policies (R-POL)', () => {
   it('loads the default policy with the numbers of the spec and the seed points', async () => {
@@ -46,7 +46,7 @@ describe('policies (R-POL)', () => {
   })
 
   it('reads YAML too, and reports unreadable files and bad syntax with the path', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dm-policy-'))
+    const dir = tempDir('dm-policy-')
     const raw = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
     const { stringify } = await import('yaml')
     writeFileSync(join(dir, 'p.yaml'), stringify({ ...raw, ask: { auto_resolve_p: 0.8 } }))
@@ -149,7 +149,7 @@ describe('a JSON policy with a syntax error (R-POL)', () => {
 
 describe('a policy file of its own (R-POL)', () => {
   const write = (name: string, text: string) => {
-    const dir = mkdtempSync(join(tmpdir(), 'dm-policy-'))
+    const dir = tempDir('dm-policy-')
     writeFileSync(join(dir, name), text)
     return join(dir, name)
   }

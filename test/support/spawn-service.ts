@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { tempDir } from './temp-dir'
 
 export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'decision-memory.js')
 
@@ -18,7 +17,7 @@ export interface RunningService {
 
 /** Spawns `decision-memory serve --port 0` on a data dir and waits for its `listening` line. */
 export async function spawnService(options: { dataDir?: string; args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<RunningService> {
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'dm-e2e-'))
+  const dataDir = options.dataDir ?? tempDir('dm-e2e-')
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', dataDir, ...(options.args ?? [])], {
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
