@@ -389,6 +389,7 @@ describe('multi_select left out of a request (R-REC-8)', () => {
     // Forgotten, nothing is known of the point: single-select, as a question new to the user.
     expect((await call('DELETE', '/v1/users/default')).status).toBe(200)
     expect((await call('POST', '/v1/recommendations', { ...CHECKS, as_of: at(7) })).body.multi_select).toBe(false)
+    expect((await call('POST', '/v1/recommendations', CHECKS)).body.multi_select).toBe(false)
   })
 
   it("at a point of the policy that leaves multi_select out, is the user's choices' there; a policy's own false or true decides", async () => {

@@ -234,8 +234,11 @@ export async function createLevelStore(
     async latestChoiceAt(user, point, asOf, within) {
       const range = prefixRange(user, point)
       const lt = asOf === undefined ? range.lt : key(user, point, asOf.toISOString(), '\uffff')
-      // Newest first, one at a time, past the answers the service gave itself (at most
-      // ask.check_in_after in a row): the newest is mostly the user's own.
+      // Newest first, past the answers the service gave itself (at most ask.check_in_after in a
+      // row). The newest is mostly the user's own: it is read alone first, since an iterator
+      // given a larger limit reads (and decodes) a batch of observations ahead.
+      const newest = await archival.values({ gte: range.gte, lt, reverse: true, limit: 1 }).all()
+      if (newest[0] === undefined || newest[0].source === 'user') return newest[0]
       for await (const o of archival.values({ gte: range.gte, lt, reverse: true, limit: within })) {
         if (o.source === 'user') return o
       }
