@@ -2,32 +2,50 @@ import { offeredOptions, type DecisionMemory } from './decision-memory'
 import { InputError } from './domain/errors'
 import { normalizeLabel, RECOMMENDED_MARK } from './domain/labels'
 import { multiSelectOf, optionLabel } from './domain/observation'
-import { buildQuestionPlan, type AskUserQuestion, type PlanRequest, type QuestionPlan } from './domain/question-plan'
+import {
+  buildQuestionPlan,
+  isChoice,
+  type AskUserQuestion,
+  type PlacedOtherKind,
+  type PlannedQuestion,
+  type PlanRequest,
+  type QuestionPlan,
+  type UnplannedQuestion,
+} from './domain/question-plan'
 import type { Recommendation } from './domain/recommendation'
 
 /**
  * Plans a set of AskUserQuestion questions for one user (R-ASK-3): a recommendation for each,
  * applied to its options, ordered by information, the auto-resolvable ones answered. The doorway
- * of `POST /v1/plan`, the PreToolUse hook and the MCP tool `plan_questions`.
+ * of `POST /v1/plan`, the PreToolUse hook and the MCP tool `plan_questions`. A question asking
+ * for text or a number has nothing to recommend: it comes back as written, in its place, asked.
  */
-export async function planQuestions(memory: DecisionMemory, request: PlanRequest): Promise<QuestionPlan> {
+export async function planQuestions(memory: DecisionMemory, request: PlanRequest & { questions: AskUserQuestion[] }): Promise<QuestionPlan>
+export async function planQuestions(memory: DecisionMemory, request: PlanRequest): Promise<QuestionPlan<PlannedQuestion | UnplannedQuestion>>
+export async function planQuestions(memory: DecisionMemory, request: PlanRequest): Promise<QuestionPlan<PlannedQuestion | UnplannedQuestion>> {
   const items: Array<{ question: AskUserQuestion; recommendation: Recommendation }> = []
-  // One at a time: the first recommendation may start the session the others then read.
-  const questions = request.questions.map(askedAs)
+  const others: PlacedOtherKind[] = []
+  // Each choice with its place as sent, by which a refused one is named.
+  const choices: Array<{ index: number; question: AskUserQuestion }> = []
+  for (const [index, question] of request.questions.entries()) {
+    if (isChoice(question)) choices.push({ index, question: askedAs(question, index) })
+    else others.push({ index, question })
+  }
   // Every question's options checked before any is recommended, since the first recommendation may
   // start the session: a plan refused for its third question stores nothing (a session counts
   // toward the user's expertise).
-  for (const [i, question] of questions.entries()) {
+  for (const { index, question } of choices) {
     try {
       offeredOptions(question.options)
     } catch (error) {
-      throw asAsked(error, i)
+      throw asAsked(error, index)
     }
   }
-  for (const [i, question] of questions.entries()) {
-    items.push({ question, recommendation: await recommendFor(memory, request, question, i) })
+  // One at a time: the first recommendation may start the session the others then read.
+  for (const { index, question } of choices) {
+    items.push({ question, recommendation: await recommendFor(memory, request, question, index) })
   }
-  return buildQuestionPlan(items)
+  return buildQuestionPlan(items, others)
 }
 
 /**

@@ -31,15 +31,19 @@ export const AskUserQuestionOptionSchema = z.looseObject({
 })
 export type AskUserQuestionOption = z.infer<typeof AskUserQuestionOptionSchema>
 
+const questionText = z
+  .string()
+  .max(LIMITS.questionLength)
+  .refine(notBlank, 'must not be blank')
+  .meta({ pattern: NOT_BLANK_PATTERN, description: 'The question as the agent would ask it; answers are keyed by this text.' })
+const questionHeader = z.string().max(LIMITS.labelLength).optional().meta({ description: 'The short chip label AskUserQuestion shows (e.g. "Tier").' })
+
 /** One question object of AskUserQuestion's `questions` (R-ASK-3), as the agent wrote it. */
 export const AskUserQuestionSchema = z
   .looseObject({
-    question: z
-      .string()
-      .max(LIMITS.questionLength)
-      .refine(notBlank, 'must not be blank')
-      .meta({ pattern: NOT_BLANK_PATTERN, description: 'The question as the agent would ask it; answers are keyed by this text.' }),
-    header: z.string().max(LIMITS.labelLength).optional().meta({ description: 'The short chip label AskUserQuestion shows (e.g. "Tier").' }),
+    question: questionText,
+    header: questionHeader,
+    kind: z.literal('choice').optional().meta({ description: 'A choice among the options; left out, it is one (`text` and `number` questions are planned as written).' }),
     options: z
       .array(AskUserQuestionOptionSchema)
       .min(ASK_USER_QUESTION.minOptions)
@@ -52,8 +56,36 @@ export const AskUserQuestionSchema = z
   .refine((q) => nestsWithin(q, LIMITS.nesting), `must not nest arrays and objects more than ${LIMITS.nesting} levels deep`)
 export type AskUserQuestion = z.infer<typeof AskUserQuestionSchema>
 
+/** The kinds of AskUserQuestion question that ask for no choice: text or a number, with no options. */
+export const OTHER_KINDS = ['text', 'number'] as const
+
+/**
+ * A question of AskUserQuestion that asks for text or a number (`kind: "text"`, `"number"`), with no
+ * options: nothing to recommend, so a plan returns it as written, always asked. Loose, as a choice is.
+ */
+export const OtherKindQuestionSchema = z
+  .looseObject({
+    question: questionText,
+    header: questionHeader,
+    kind: z.enum(OTHER_KINDS).meta({ description: 'What the question asks for instead of a choice.' }),
+  })
+  .refine((q) => nestsWithin(q, LIMITS.nesting), `must not nest arrays and objects more than ${LIMITS.nesting} levels deep`)
+export type OtherKindQuestion = z.infer<typeof OtherKindQuestionSchema>
+
+/** A question of a plan: a choice (`kind` left out or `choice`), or one asking for text or a number. */
+export const PlanQuestionSchema = z.discriminatedUnion('kind', [AskUserQuestionSchema, OtherKindQuestionSchema], {
+  // The message of a kind none of them has, not of a question that is no object (zod's own says that).
+  error: (issue) => (issue.code === 'invalid_union' ? 'must be "choice" (or left out), "text" or "number"' : undefined),
+})
+export type PlanQuestion = z.infer<typeof PlanQuestionSchema>
+
+/** Whether a plan's question is a choice, to be planned, rather than one asking for text or a number. */
+export function isChoice(question: PlanQuestion): question is AskUserQuestion {
+  return question.kind === undefined || question.kind === 'choice'
+}
+
 /** Answers are keyed by question text, so two questions of one call may not share it. */
-export function questionTextsUnique(questions: readonly AskUserQuestion[]): boolean {
+export function questionTextsUnique(questions: ReadonlyArray<{ question: string }>): boolean {
   return new Set(questions.map((q) => q.question)).size === questions.length
 }
 
@@ -71,11 +103,14 @@ export const PlanRequestSchema = z.strictObject({
   project: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.project }),
   session_id: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.session_id }),
   questions: z
-    .array(AskUserQuestionSchema)
+    .array(PlanQuestionSchema)
     .min(1)
     .max(LIMITS.questionsPerPlan)
     .refine(questionTextsUnique, { message: 'question texts must be unique (answers are keyed by them)' })
-    .meta({ description: 'The questions of the AskUserQuestion call about to be made, as the agent wrote them.' }),
+    .meta({
+      description:
+        'The questions of the AskUserQuestion call about to be made, as the agent wrote them; one asking for text or a number (`kind` `text`, `number`) is returned as written, in its place, always asked.',
+    }),
   context: ContextSchema.optional().meta({ description: FIELD_DESCRIPTIONS.context }),
   /** Plans as the service would have then (R-REC-9), for an audit of an earlier plan. */
   as_of: TimestampSchema.optional().meta({ description: FIELD_DESCRIPTIONS.as_of }),
@@ -92,13 +127,26 @@ export interface PlannedQuestion {
   answer: string | null
 }
 
+/**
+ * A question of a plan that asks for text or a number: as written, with no recommendation, always
+ * asked. Only a plan given such questions has entries of this shape.
+ */
+export interface UnplannedQuestion {
+  ask_user_question: OtherKindQuestion
+  kind: OtherKindQuestion['kind']
+  recommendation: null
+  ask: true
+  answer: null
+  ask_reason: string
+}
+
 /** A question plan (R-ASK-3): every question ordered by information, answers, and the tool input. */
-export interface QuestionPlan {
-  questions: PlannedQuestion[]
+export interface QuestionPlan<Q extends PlannedQuestion | UnplannedQuestion = PlannedQuestion> {
+  questions: Q[]
   /** Auto-resolved answers keyed by question text, as AskUserQuestion's `answers` has them. */
   answers: Record<string, string>
   /** The input to pass to AskUserQuestion for the questions still to ask, or null when none are. */
-  ask_user_question_input: { questions: AskUserQuestion[] } | null
+  ask_user_question_input: { questions: Array<Q['ask_user_question']> } | null
   /** Questions still to ask beyond the tool's four, for a later call, in order. */
   deferred: string[]
 }
@@ -228,40 +276,87 @@ export function autoAnswer(shown: AskUserQuestion, recommendation: Recommendatio
   return labels.map((l) => (l.includes(', ') || l.includes('"') ? JSON.stringify(l) : l)).join(', ')
 }
 
+/** A question of a plan that asks for text or a number, with its place among the questions as sent. */
+export interface PlacedOtherKind {
+  index: number
+  question: OtherKindQuestion
+}
+
 /**
  * Builds a question plan from each question and its recommendation (R-ASK-3). Questions are
  * ordered by `information` = p(1 − p), highest first (R-ASK-1, R-ASK-3: highest at p = ½, the
  * decision boundary; a question with p below ½, one of 4 options with no history, has less than
- * one at p = 0.68); ties keep the agent's order.
+ * one at p = 0.68); ties keep the agent's order. `items` are the choice questions in the order
+ * given; `others`, the questions asking for text or a number, each with its place as sent, keep
+ * that place (as the PreToolUse hook keeps them), unplanned and always asked: the choice questions
+ * shown fill the places of the choice questions shown, in the plan's order.
  */
+export function buildQuestionPlan(items: ReadonlyArray<{ question: AskUserQuestion; recommendation: Recommendation }>): QuestionPlan
 export function buildQuestionPlan(
   items: ReadonlyArray<{ question: AskUserQuestion; recommendation: Recommendation }>,
-): QuestionPlan {
+  others: readonly PlacedOtherKind[],
+): QuestionPlan<PlannedQuestion | UnplannedQuestion>
+export function buildQuestionPlan(
+  items: ReadonlyArray<{ question: AskUserQuestion; recommendation: Recommendation }>,
+  others: readonly PlacedOtherKind[] = [],
+): QuestionPlan<PlannedQuestion | UnplannedQuestion> {
   // Personalization is the session's: off, the questions stay in the order they were written, as
   // their options do (R-ASK-4: it changes nothing; R-REC-6 neutral). A required decision still
   // puts its option first within its question.
   const asWritten = items.some((item) => item.recommendation.state === 'personalization-off')
+  // The places as sent of the choice questions, in their order: those the others do not take.
+  const taken = new Set(others.map((o) => o.index))
+  const places = Array.from({ length: items.length + others.length }, (_, i) => i).filter((i) => !taken.has(i))
   const planned = items
     .map((item, index) => {
       const shown = presentQuestion(item.question, item.recommendation)
       const answer = autoAnswer(shown, item.recommendation)
       return {
         index,
-        entry: { ask_user_question: shown, recommendation: item.recommendation, ask: answer === null, answer },
+        place: places[index] as number,
+        entry: { ask_user_question: shown, recommendation: item.recommendation, ask: answer === null, answer } as PlannedQuestion,
       }
     })
     .sort((a, b) => (asWritten ? 0 : b.entry.recommendation.information - a.entry.recommendation.information) || a.index - b.index)
-    .map((p) => p.entry)
+  const unplanned = others.map((o) => ({ place: o.index, entry: unplannedQuestion(o.question) }))
   // fromEntries defines own properties: a question called "__proto__" is an ordinary key.
   const answers: Record<string, string> = Object.fromEntries(
-    planned.flatMap((p) => (p.answer === null ? [] : [[p.ask_user_question.question, p.answer]])),
+    planned.flatMap((p) => (p.entry.answer === null ? [] : [[p.entry.ask_user_question.question, p.entry.answer]])),
   )
-  const toAsk = planned.filter((p) => p.ask).map((p) => p.ask_user_question)
+  const toAsk = inPlaces(
+    planned.filter((p) => p.entry.ask),
+    unplanned,
+  ).map((entry) => entry.ask_user_question)
   const now = toAsk.slice(0, ASK_USER_QUESTION.maxQuestions)
   return {
-    questions: planned,
+    questions: inPlaces(planned, unplanned),
     answers,
     ask_user_question_input: now.length === 0 ? null : { questions: now },
     deferred: toAsk.slice(ASK_USER_QUESTION.maxQuestions).map((q) => q.question),
   }
+}
+
+/** A question asking for text or a number, as a plan returns it: as written, with nothing to recommend, asked. */
+function unplannedQuestion(question: OtherKindQuestion): UnplannedQuestion {
+  const what = question.kind === 'number' ? 'a number' : 'text'
+  return {
+    ask_user_question: question,
+    kind: question.kind,
+    recommendation: null,
+    ask: true,
+    answer: null,
+    ask_reason: `the question asks for ${what}, not a choice: there is no option to recommend`,
+  }
+}
+
+/**
+ * The choice questions shown (in the plan's order) and the others, each other in its place as
+ * sent, the choice questions filling the places of the choice questions shown, in order.
+ */
+function inPlaces<T, U>(shown: ReadonlyArray<{ place: number; entry: T }>, others: ReadonlyArray<{ place: number; entry: U }>): Array<T | U> {
+  if (others.length === 0) return shown.map((s) => s.entry)
+  const slots = shown.map((s) => s.place).sort((a, b) => a - b)
+  return [...shown.map((s, i) => ({ place: slots[i] as number, entry: s.entry as T | U })), ...others]
+    .sort((a, b) => a.place - b.place)
+    .map((p) => p.entry)
 }

@@ -306,3 +306,84 @@ describe('POST /v1/plan with as_of (R-REC-9)', () => {
     expect(garbled.body.error.issues[0].path).toBe('as_of')
   })
 })
+
+describe('POST /v1/plan with questions asking for text or a number', () => {
+  const NAME = { question: 'What should the service be called?', header: 'Name', kind: 'text', preview: 'kept' }
+  const PORT = { question: 'Which port should it listen on?', header: 'Port', kind: 'number' }
+
+  it('plans the choice questions beside them and returns each as written, in its place as sent, always asked', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/observations', observationsOf(TIER, { 'Tier M': 40 }, 'tier'))
+    await call('POST', '/v1/observations', observationsOf(METHOD, { DDD: 4, TDD: 5, Other: 1 }, 'method'))
+    const { status, body } = await call('POST', '/v1/plan', { questions: [NAME, TIER, METHOD, PORT, DOCS] })
+    expect(status).toBe(200)
+    // The choice questions fill their places in the plan's order (Method, Notes, Tier, as without them).
+    const asked = (q: { ask_user_question: { question: string } }) => q.ask_user_question.question
+    expect(body.questions.map(asked)).toEqual([NAME.question, METHOD.question, DOCS.question, PORT.question, TIER.question])
+    expect(body.questions[0]).toEqual({
+      ask_user_question: NAME,
+      kind: 'text',
+      recommendation: null,
+      ask: true,
+      answer: null,
+      ask_reason: 'the question asks for text, not a choice: there is no option to recommend',
+    })
+    expect(body.questions[3]).toMatchObject({ ask_user_question: PORT, kind: 'number', recommendation: null, ask: true, answer: null })
+    expect(body.questions[3].ask_reason).toContain('a number')
+    // The choice entries keep their shape.
+    expect(Object.keys(body.questions[1]).sort()).toEqual(['answer', 'ask', 'ask_user_question', 'recommendation'])
+    expect(body.answers).toEqual({ [TIER.question]: 'Tier M (Recommended)' })
+    // Tier, answered, leaves its place; the text and number questions are asked where they were.
+    const input = body.ask_user_question_input.questions
+    expect(input.map((q: { question: string }) => q.question)).toEqual([NAME.question, METHOD.question, PORT.question, DOCS.question])
+    expect(input[0]).toEqual(NAME)
+    expect(input[1].options.map((o: { label: string }) => o.label)).toEqual(['TDD (Recommended)', 'DDD', 'Other'])
+    expect(body.deferred).toEqual([])
+  })
+
+  it('counts them among the four of one AskUserQuestion call, the rest deferred in order', async () => {
+    const { call } = await createTestApp()
+    const more = ['a', 'b', 'c'].map((n) => ({ question: `Why ${n}?`, kind: 'text' }))
+    const { status, body } = await call('POST', '/v1/plan', { questions: [...more, TIER, PORT] })
+    expect(status).toBe(200)
+    expect(body.ask_user_question_input.questions.map((q: { question: string }) => q.question)).toEqual(['Why a?', 'Why b?', 'Why c?', TIER.question])
+    expect(body.deferred).toEqual([PORT.question])
+  })
+
+  it('returns a plan of them alone as written', async () => {
+    const { call, store } = await createTestApp()
+    const { status, body } = await call('POST', '/v1/plan', { user: 'alice', session_id: 's-text', questions: [NAME, PORT] })
+    expect(status).toBe(200)
+    // Nothing recommended: no session started.
+    expect(await store.getSession('alice', 's-text')).toBeUndefined()
+    expect(body.questions.map((q: { kind: string }) => q.kind)).toEqual(['text', 'number'])
+    expect(body).toMatchObject({ answers: {}, ask_user_question_input: { questions: [NAME, PORT] }, deferred: [] })
+  })
+
+  it('names a refused question by its place as sent, and a kind it does not know', async () => {
+    const { call } = await createTestApp()
+    const blank = { ...METHOD, options: [{ label: 'DDD' }, { label: '  ' }] }
+    const refused = await call('POST', '/v1/plan', { questions: [NAME, blank] })
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['questions.1.options.1.label'])
+    const same = { ...DOCS, options: [{ label: 'README' }, { label: 'README (Recommended)' }] }
+    const duplicate = await call('POST', '/v1/plan', { questions: [NAME, PORT, same] })
+    expect(duplicate.status).toBe(400)
+    expect(duplicate.body.error.issues[0]).toEqual({ path: 'questions.2.options.1', message: 'duplicate of questions.2.options.0 after normalisation' })
+    const unknown = await call('POST', '/v1/plan', { questions: [TIER, { question: 'When?', kind: 'date' }] })
+    expect(unknown.status).toBe(400)
+    expect(unknown.body.error.issues).toEqual([{ path: 'questions.1.kind', message: 'must be "choice" (or left out), "text" or "number"' }])
+    const twice = await call('POST', '/v1/plan', { questions: [NAME, { ...PORT, question: NAME.question }] })
+    expect(twice.status).toBe(400)
+    expect(twice.body.error.issues[0].path).toBe('questions')
+  })
+
+  it('documents them in the OpenAPI document', async () => {
+    const { call } = await createTestApp()
+    const { body } = await call('GET', '/openapi.json')
+    expect(body.components.schemas.OtherKindQuestion.properties.kind.enum).toEqual(['text', 'number'])
+    const kinds = body.components.schemas.PlanRequest.properties.questions.items.oneOf.map((q: { properties: { kind: { enum: string[] } } }) => q.properties.kind.enum)
+    expect(kinds).toEqual([['choice'], ['text', 'number']])
+    expect(JSON.stringify(body.components.schemas.QuestionPlan.properties.questions.items)).toContain('#/components/schemas/OtherKindQuestion')
+  })
+})

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import type { DecisionMemory } from '../decision-memory'
-import { AskUserQuestionSchema, PlanRequestSchema } from '../domain/question-plan'
+import { AskUserQuestionSchema, OTHER_KINDS, OtherKindQuestionSchema, PlanRequestSchema } from '../domain/question-plan'
 import { planQuestions } from '../plan-questions'
 import { authorizeUsers } from './auth'
 import { ErrorSchema } from './errors'
@@ -9,6 +9,10 @@ import { RecommendationSchema } from './schemas'
 
 const AskUserQuestionDoc = AskUserQuestionSchema.openapi('AskUserQuestion', {
   description: "One question object of Claude Code's AskUserQuestion tool; unknown fields are kept.",
+})
+
+const OtherKindQuestionDoc = OtherKindQuestionSchema.openapi('OtherKindQuestion', {
+  description: 'A question of AskUserQuestion that asks for text or a number, with no options; returned as written. Unknown fields are kept.',
 })
 
 export const PlanRequest = PlanRequestSchema.openapi('PlanRequest', {
@@ -34,16 +38,28 @@ export const PlanRequest = PlanRequestSchema.openapi('PlanRequest', {
 export const QuestionPlanSchema = z
   .object({
     questions: z.array(
-      z.object({
-        ask_user_question: AskUserQuestionDoc,
-        recommendation: RecommendationSchema,
-        ask: z.boolean(),
-        answer: z.string().nullable().openapi({ description: 'The label(s) answered for the user when `ask` is false.' }),
-      }),
+      z.union([
+        z.object({
+          ask_user_question: AskUserQuestionDoc,
+          recommendation: RecommendationSchema,
+          ask: z.boolean(),
+          answer: z.string().nullable().openapi({ description: 'The label(s) answered for the user when `ask` is false.' }),
+        }),
+        z
+          .object({
+            ask_user_question: OtherKindQuestionDoc,
+            kind: z.enum(OTHER_KINDS),
+            recommendation: z.null(),
+            ask: z.literal(true),
+            answer: z.null(),
+            ask_reason: z.string(),
+          })
+          .openapi({ description: 'A question asking for text or a number: as written, in its place as sent, nothing recommended, always asked.' }),
+      ]),
     ),
     answers: z.record(z.string(), z.string()).openapi({ description: 'Auto-resolved answers keyed by question text.' }),
     ask_user_question_input: z
-      .object({ questions: z.array(AskUserQuestionDoc) })
+      .object({ questions: z.array(z.union([AskUserQuestionDoc, OtherKindQuestionDoc])) })
       .nullable()
       .openapi({ description: 'The exact input for AskUserQuestion (at most 4 questions), or null when nothing is left to ask.' }),
     deferred: z.array(z.string()).openapi({ description: 'Questions still to ask beyond the four of one AskUserQuestion call.' }),
@@ -58,7 +74,8 @@ const route = createRoute({
   summary: 'Plan the questions an agent is about to ask (R-ASK-3)',
   description:
     'Orders AskUserQuestion questions by information p(1 − p), highest first, applies each recommendation to its options ' +
-    '(order and labels by strength), answers the ones R-ASK-2 lets auto-resolve, and returns `ask_user_question_input`.',
+    '(order and labels by strength), answers the ones R-ASK-2 lets auto-resolve, and returns `ask_user_question_input`. ' +
+    'A question asking for text or a number (`kind` `text`, `number`) keeps its place as sent, as written and asked.',
   request: { body: { required: true, content: { 'application/json': { schema: PlanRequest } } } },
   responses: {
     200: { description: 'The plan', content: { 'application/json': { schema: QuestionPlanSchema } } },

@@ -166,6 +166,7 @@ describe('every answer fits the OpenAPI document: its status, content type and s
     await send('POST', '/v1/plan', { user: 'alice', project: 'acme/api', session_id: 's-1', questions: [question, ...many] })
     const testsOptions = ['Unit', 'E2E', 'None'].map((label) => ({ label, description: '' }))
     await send('POST', '/v1/plan', { user: 'alice', questions: [{ question: 'Which tests should run?', header: 'Tests', options: testsOptions, multiSelect: true }] })
+    await send('POST', '/v1/plan', { user: 'alice', questions: [{ question: 'Name it?', header: 'Name', kind: 'text' }, question, { question: 'Port?', kind: 'number' }] })
     for (const name of ['session-start', 'pre-tool-use', 'post-tool-use-single', 'post-tool-use-multi', 'pre-tool-use-bash']) {
       await send('POST', '/v1/hooks/claude-code?user=alice', claudeCodeFixture(name))
     }

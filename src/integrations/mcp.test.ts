@@ -806,6 +806,39 @@ describe('createMcpServer: plan_questions', () => {
   })
 })
 
+describe('createMcpServer: plan_questions with questions asking for text or a number', () => {
+  const NAME = { question: 'What should the service be called?', header: 'Name', kind: 'text' }
+  const DB = { question: 'Which database?', header: 'DB', options: [{ label: 'pg', description: '' }, { label: 'mysql', description: '' }] }
+
+  it('plans the choice questions beside them, which come back as written, in their places, asked', async () => {
+    const { call } = await createTestApp()
+    const backend: McpBackend = {
+      ...recordingBackend().backend,
+      plan: async (request) => {
+        const answer = await call('POST', '/v1/plan', request)
+        return answer.status < 400 ? { ok: true, body: answer.body } : { ok: false, error: answer.body.error }
+      },
+    }
+    const client = await connected(backend, undefined)
+    const { tools } = await client.listTools()
+    const validator = new AjvJsonSchemaValidator()
+    const args = { questions: [NAME, DB, { question: 'Which port?', kind: 'number', options: null }] }
+    expect(validator.getValidator(tools.find((t) => t.name === 'plan_questions')?.inputSchema as never)(args)).toMatchObject({ valid: true })
+    const answer = await client.callTool({ name: 'plan_questions', arguments: args })
+    expect(answer.isError, JSON.stringify(answer.content)).toBeFalsy()
+    const plan = JSON.parse((answer.content as Array<{ text: string }>)[0]?.text ?? 'null')
+    expect(plan.questions.map((q: { ask: boolean; recommendation: unknown }) => [q.ask, q.recommendation === null])).toEqual([
+      [true, true],
+      [true, false],
+      [true, true],
+    ])
+    expect(plan.questions[0]).toMatchObject({ ask_user_question: NAME, kind: 'text', answer: null })
+    // A null `options` beside a kind that takes none is read as not given, as a null optional field is.
+    expect(plan.ask_user_question_input.questions).toEqual([NAME, expect.objectContaining({ question: DB.question }), { question: 'Which port?', kind: 'number' }])
+    await client.close()
+  })
+})
+
 describe('createMcpServer: record_choice', () => {
   it('tells the agent that the hooks record AskUserQuestion answers already: recorded again under its own decision_id, one counts twice', async () => {
     const client = await connected(recordingBackend().backend, undefined)
