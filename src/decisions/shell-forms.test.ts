@@ -215,6 +215,23 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     }
   })
 
+  it('reads the shell command npx -c, npm exec -c (--call) and pnpm exec -c (--shell-mode) run, as a shell reads a script', () => {
+    for (const action of [
+      "npx -c 'npm test; npm publish'",
+      "npx -y --call='npm test && npm publish'",
+      "npm exec -c 'echo ok; npm publish'",
+      "npm -w web x --package=np -c 'npm test; npm publish'",
+      "pnpm exec -c 'npm test && npm publish'",
+      'pnpm --filter web exec --shell-mode "npm test; npm publish"',
+    ]) {
+      expect(blockers(action), action).toContain('D-023')
+    }
+    // A -c after the command is the command's own option, not npx's.
+    for (const action of ["npx tsc -c 'npm publish'", "npm exec vitest -c 'npm publish'", "npm run x -c 'npm publish'", "pnpm exec tsc -c 'npm publish'"]) {
+      expect(blockers(action), action).not.toContain('D-023')
+    }
+  })
+
   it('keeps each step of what it takes off, so that a pattern about a wrapper meets it too', () => {
     const NO_SUDO = decisionRecord('D-025', { constraints: [{ kind: 'must_not', pattern: '^sudo\\b' }] })
     expect(checkAgainst([NO_SUDO], { action: 'DEBIAN_FRONTEND=noninteractive sudo apt-get install -y jq' }).allowed).toBe(false)

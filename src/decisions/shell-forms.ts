@@ -714,7 +714,7 @@ const SCRIPT_VALUED = new Set(['-E', '-I', '-O', '-B', '-T', '-m', '--echo', '--
  * FILE -c CMD`, `su -c CMD`, `runuser USER -c CMD`, `script -c CMD`, `trap CMD
  * SIGNAL` (run when the signal comes), `git submodule foreach CMD`, `git rebase --exec CMD`,
  * `git bisect run CMD…`, `nix-shell --run CMD`, `nix develop -c CMD…`, `tmux new-session CMD`, `mise exec TOOLS -- CMD…`,
- * `direnv exec DIR CMD…`, `watch OPTIONS CMD…` and `parallel OPTIONS CMD… ::: ARGS`
+ * `direnv exec DIR CMD…`, `npx -c CMD` / `npm exec -c CMD` / `pnpm exec -c CMD…`, `watch OPTIONS CMD…` and `parallel OPTIONS CMD… ::: ARGS`
  * (their words joined, as they hand them to `sh -c`), and `find … -exec CMD… ;` (its words).
  */
 function scriptsHandedOn(words: readonly string[]): string[] {
@@ -788,6 +788,24 @@ function scriptsHandedOn(words: readonly string[]): string[] {
       // mise exec TOOL@VERSION… -- CMD ARGS: the command after `--`.
       const at = args.indexOf('--')
       return (args[0] === 'exec' || args[0] === 'x') && at !== -1 && at + 1 < args.length ? [quoteWords(args.slice(at + 1))] : []
+    }
+    case 'npx':
+      // npx -c 'CMD' (--call): npm runs the string in a shell; an option after the command is the command's.
+      return optionValues(args, 'c', ['--call'], RUNNERS.npx?.valued as ReadonlySet<string>, true)
+    case 'npm': {
+      // npm exec -c 'CMD' (npm x, --call), as npx -c.
+      const valued = RUNNERS.npm?.valued as ReadonlySet<string>
+      const at = afterOptions(args, 0, valued)
+      return args[at] === 'exec' || args[at] === 'x' ? optionValues(args.slice(at + 1), 'c', ['--call'], valued, true) : []
+    }
+    case 'pnpm': {
+      // pnpm exec -c CMD… (--shell-mode): its words joined, run by a shell.
+      const valued = RUNNERS.pnpm?.valued as ReadonlySet<string>
+      const at = afterOptions(args, 0, valued)
+      if (args[at] !== 'exec') return []
+      const start = afterOptions(args, at + 1, valued)
+      const shell = args.slice(at + 1, start).some((a) => a === '--shell-mode' || /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a))
+      return shell && start < args.length ? [args.slice(start).join(' ')] : []
     }
     case 'direnv':
       // direnv exec DIR CMD ARGS
