@@ -222,6 +222,14 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(refused.body.error.message).toContain('tool_response.questions.2.options.1.label')
   })
 
+  it('a question whose kind is null is a choice, as one without kind: its answer is recorded', async () => {
+    const { call, store } = await createTestApp()
+    const payload = { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 'toolu_kind_null' }
+    for (const where of [payload.tool_input, payload.tool_response]) where.questions[0].kind = null
+    expect(await call('POST', HOOK, payload)).toEqual({ status: 200, body: {} })
+    expect((await observationsOf(store)).map((o) => o.chosen)).toEqual([['Tier M']])
+  })
+
   it('a tool_response of another shape (a string, content blocks) is read as none: the answers come from tool_input.answers', async () => {
     const { call, store } = await createTestApp()
     const text = { ...claudeCodeFixture('post-tool-use-multi'), tool_response: 'User has answered your questions: ...' }

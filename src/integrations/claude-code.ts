@@ -303,16 +303,24 @@ function choiceOf(value: unknown, multiSelect: boolean): string | string[] | und
 /**
  * A tool input or response without its questions that are no choice: Claude Code's
  * AskUserQuestion may ask for text or a number (`kind: "text"`, `"number"`, with no options);
- * a question without `kind`, or of kind `choice`, is a choice. `indices` are the choice
+ * a question without `kind` (or with a null one), or of kind `choice`, is a choice. `indices` are the choice
  * questions' places as sent, `none` says every question was of another kind.
  */
 function choicesOnly(container: unknown): { value: unknown; indices: number[]; none: boolean } {
   if (!isPlainObject(container) || !Array.isArray(container.questions)) return { value: container, indices: [], none: false }
   const isChoice = (q: unknown) => !isPlainObject(q) || q.kind === undefined || q.kind === 'choice'
-  const all: unknown[] = container.questions
+  // A null kind is none given, as a null optional field is read elsewhere: the question is a choice.
+  const hasNullKind = (q: unknown) => isPlainObject(q) && q.kind === null
+  const sent: unknown[] = container.questions
+  const all = sent.some(hasNullKind) ? sent.map((q) => (hasNullKind(q) ? withoutKind(q as Record<string, unknown>) : q)) : sent
   const indices = all.flatMap((q, i) => (isChoice(q) ? [i] : []))
-  if (indices.length === all.length) return { value: container, indices, none: false }
+  if (indices.length === all.length) return { value: all === sent ? container : { ...container, questions: all }, indices, none: false }
   return { value: { ...container, questions: indices.map((i) => all[i]) }, indices, none: indices.length === 0 }
+}
+
+function withoutKind(question: Record<string, unknown>): Record<string, unknown> {
+  const { kind: _kind, ...rest } = question
+  return rest
 }
 
 /** A question of another kind than a choice (`text`, `number`), with its place among the questions as sent. */
