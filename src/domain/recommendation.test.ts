@@ -563,6 +563,17 @@ describe('project backoff (R-MEM-6)', () => {
     expect(r.layers.change_suspected).toBe(true)
   })
 
+  it('says so of a static default too, whose count of the observations still needed is across projects', () => {
+    const obs = [
+      ...observations({ 'Tier L': 2 }, { project: 'other/repo' }),
+      ...observations({ 'Tier L': 1 }, { project: 'acme/api' }),
+    ]
+    const r = recommend(input({ observations: obs, project: 'acme/api' }))
+    expect(r.scope).toBe('all-projects')
+    expect(r.state).toBe('static-default')
+    expect(r.disclosure).toBe('based on static default, 2 observations needed for personalization across all your projects')
+  })
+
   it('uses the project alone once it has N', () => {
     const obs = [
       ...observations({ 'Tier L': 8 }, { project: 'other/repo' }),

@@ -316,16 +316,18 @@ export function recommend(input: RecommendationInput): Recommendation {
     : shareOf(preference, recommended[0] as string)
   let disclosure: string
   let precondition: string
+  const acrossProjects = selection.scope === 'all-projects' ? ' across all your projects' : ''
   // Each general precondition is true only of its own reason for the static default: "not yet
   // enough personal history" would be false of 25 choices set aside, or of 6 of other options.
   if (state === 'personalization-off') {
     disclosure = 'based on static default, personalization is off for this session'
     precondition = ownPrecondition ?? policy.personalization_off_precondition
   } else if (state === 'static-default') {
-    disclosure = `based on static default, ${N - n} observations needed for personalization`
+    // Counted across projects when this one had fewer than N (R-MEM-6), and said so, as below.
+    disclosure = `based on static default, ${N - n} observations needed for personalization${acrossProjects}`
     precondition = ownPrecondition ?? policy.default_precondition
   } else if (!learning) {
-    disclosure = `based on static default, none of the ${n} choices at this point was one of these options`
+    disclosure = `based on static default, none of the ${n} choices at this point was one of these options${acrossProjects}`
     precondition = ownPrecondition ?? policy.unchosen_options_precondition
   } else {
     disclosure = !multiSelect
@@ -335,7 +337,7 @@ export function recommend(input: RecommendationInput): Recommendation {
           `each selected in ${leastShare(topShare)} of recent choices`
         : // An empty set has no least share: what it rests on is that no option reaches half.
           `no option selected in more than ${mostShare(Math.max(...labels.map((o) => shareOf(preference, o))))}% of recent choices`
-    if (selection.scope === 'all-projects') disclosure += ' across all your projects'
+    disclosure += acrossProjects
     if (selection.changeTest !== null) {
       disclosure += ` since ${selection.changeTest.since.slice(0, 10)} (they differ from your earlier choices)`
     }
