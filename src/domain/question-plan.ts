@@ -304,9 +304,7 @@ export function buildQuestionPlan(
   // their options do (R-ASK-4: it changes nothing; R-REC-6 neutral). A required decision still
   // puts its option first within its question.
   const asWritten = items.some((item) => item.recommendation.state === 'personalization-off')
-  // The places as sent of the choice questions, in their order: those the others do not take.
-  const taken = new Set(others.map((o) => o.index))
-  const places = Array.from({ length: items.length + others.length }, (_, i) => i).filter((i) => !taken.has(i))
+  const places = choicePlaces(items.length, others)
   const planned = items
     .map((item, index) => {
       const shown = presentQuestion(item.question, item.recommendation)
@@ -349,11 +347,18 @@ function unplannedQuestion(question: OtherKindQuestion): UnplannedQuestion {
   }
 }
 
+/** The places as sent of `choices` choice questions, in their order: those the others do not take. */
+export function choicePlaces(choices: number, others: ReadonlyArray<{ index: number }>): number[] {
+  const taken = new Set(others.map((o) => o.index))
+  return Array.from({ length: choices + others.length }, (_, i) => i).filter((i) => !taken.has(i))
+}
+
 /**
  * The choice questions shown (in the plan's order) and the others, each other in its place as
- * sent, the choice questions filling the places of the choice questions shown, in order.
+ * sent, the choice questions filling the places of the choice questions shown, in order. The
+ * PreToolUse hook places the questions it leaves to the user so too.
  */
-function inPlaces<T, U>(shown: ReadonlyArray<{ place: number; entry: T }>, others: ReadonlyArray<{ place: number; entry: U }>): Array<T | U> {
+export function inPlaces<T, U>(shown: ReadonlyArray<{ place: number; entry: T }>, others: ReadonlyArray<{ place: number; entry: U }>): Array<T | U> {
   if (others.length === 0) return shown.map((s) => s.entry)
   const slots = shown.map((s) => s.place).sort((a, b) => a - b)
   return [...shown.map((s, i) => ({ place: slots[i] as number, entry: s.entry as T | U })), ...others]

@@ -14,6 +14,8 @@ import {
   ASK_USER_QUESTION,
   autoAnswerLabels,
   AskUserQuestionSchema,
+  choicePlaces,
+  inPlaces as questionsInPlaces,
   questionTextsUnique,
   type AskUserQuestion,
   type QuestionPlan,
@@ -344,16 +346,12 @@ function otherKinds(container: unknown, choiceIndices: readonly number[]): Other
 function withOtherKinds(input: AskUserQuestionInput, asked: readonly AskUserQuestion[], others: readonly OtherKindQuestion[]): unknown[] {
   if (others.length === 0) return [...asked]
   // input.questions are the choice questions, in their order as sent, between the others.
-  const taken = new Set(others.map((o) => o.index))
-  const choicePlaces = Array.from({ length: input.questions.length + others.length }, (_, i) => i).filter((i) => !taken.has(i))
-  const placeOf = new Map(input.questions.map((q, i) => [q.question, choicePlaces[i] as number]))
-  const places: Array<{ index: number; question: unknown }> = [
-    ...asked.map((q) => ({ index: placeOf.get(q.question) ?? -1, question: undefined as unknown })),
-    ...others,
-  ]
-  places.sort((a, b) => a.index - b.index)
-  let next = 0
-  return places.map((place) => (taken.has(place.index) ? place.question : asked[next++]))
+  const places = choicePlaces(input.questions.length, others)
+  const placeOf = new Map(input.questions.map((q, i) => [q.question, places[i] as number]))
+  return questionsInPlaces(
+    asked.map((q) => ({ place: placeOf.get(q.question) ?? -1, entry: q })),
+    others.map((o) => ({ place: o.index, entry: o.question })),
+  )
 }
 
 /** What `read` gives, a question it refuses named by its place as sent (renumbered). */
