@@ -43,7 +43,8 @@ export const AskUserQuestionSchema = z
   .looseObject({
     question: questionText,
     header: questionHeader,
-    kind: z.literal('choice').optional().meta({ description: 'A choice among the options; left out, it is one (`text` and `number` questions are planned as written).' }),
+    // Null is none given, as a null optional field is read elsewhere (the hook reads it so too).
+    kind: z.literal('choice').nullish().meta({ description: 'A choice among the options; left out (or null), it is one (`text` and `number` questions are planned as written).' }),
     options: z
       .array(AskUserQuestionOptionSchema)
       .min(ASK_USER_QUESTION.minOptions)
@@ -81,7 +82,7 @@ export type PlanQuestion = z.infer<typeof PlanQuestionSchema>
 
 /** Whether a plan's question is a choice, to be planned, rather than one asking for text or a number. */
 export function isChoice(question: PlanQuestion): question is AskUserQuestion {
-  return question.kind === undefined || question.kind === 'choice'
+  return question.kind === undefined || question.kind === null || question.kind === 'choice'
 }
 
 /** Answers are keyed by question text, so two questions of one call may not share it. */

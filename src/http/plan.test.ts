@@ -360,6 +360,13 @@ describe('POST /v1/plan with questions asking for text or a number', () => {
     expect(body).toMatchObject({ answers: {}, ask_user_question_input: { questions: [NAME, PORT] }, deferred: [] })
   })
 
+  it('reads a choice question whose kind is null as one without kind, as it was read before text questions were planned', async () => {
+    const { call } = await createTestApp()
+    const { status, body } = await call('POST', '/v1/plan', { questions: [{ ...TIER, kind: null }, NAME] })
+    expect(status).toBe(200)
+    expect(body.questions.map((q: { recommendation: unknown }) => q.recommendation === null)).toEqual([false, true])
+  })
+
   it('names a refused question by its place as sent, and a kind it does not know', async () => {
     const { call } = await createTestApp()
     const blank = { ...METHOD, options: [{ label: 'DDD' }, { label: '  ' }] }

@@ -310,19 +310,12 @@ function choiceOf(value: unknown, multiSelect: boolean): string | string[] | und
  */
 function choicesOnly(container: unknown): { value: unknown; indices: number[]; none: boolean } {
   if (!isPlainObject(container) || !Array.isArray(container.questions)) return { value: container, indices: [], none: false }
-  const isChoice = (q: unknown) => !isPlainObject(q) || q.kind === undefined || q.kind === 'choice'
   // A null kind is none given, as a null optional field is read elsewhere: the question is a choice.
-  const hasNullKind = (q: unknown) => isPlainObject(q) && q.kind === null
-  const sent: unknown[] = container.questions
-  const all = sent.some(hasNullKind) ? sent.map((q) => (hasNullKind(q) ? withoutKind(q as Record<string, unknown>) : q)) : sent
+  const isChoice = (q: unknown) => !isPlainObject(q) || q.kind === undefined || q.kind === null || q.kind === 'choice'
+  const all: unknown[] = container.questions
   const indices = all.flatMap((q, i) => (isChoice(q) ? [i] : []))
-  if (indices.length === all.length) return { value: all === sent ? container : { ...container, questions: all }, indices, none: false }
+  if (indices.length === all.length) return { value: container, indices, none: false }
   return { value: { ...container, questions: indices.map((i) => all[i]) }, indices, none: indices.length === 0 }
-}
-
-function withoutKind(question: Record<string, unknown>): Record<string, unknown> {
-  const { kind: _kind, ...rest } = question
-  return rest
 }
 
 /** A question of another kind than a choice (`text`, `number`), with its place among the questions as sent. */
