@@ -163,6 +163,7 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     [`tmux new-session -d -s deploy 'git push --force'`],
     [`tmux new -d git push --force`],
     [`tmux split-window -h -t work 'npm test; git push --force'`],
+    [`tmux -c 'git push --force'`],
     [`mise exec node@20 python@3.12 -- git push --force`],
     [`mise x -- git push --force`],
     [`direnv exec . git push --force`],
@@ -183,6 +184,8 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     expect(blockers(`parallel echo ::: 'git push --force'`)).toEqual(['D-021'])
     expect(blockers(`flock /tmp/l git commit -m 'x' -c 'git push --force'`)).toEqual(['D-021'])
     expect(blockers(`find . -exec grep -l 'git push --force' {} +`)).toEqual(['D-021'])
+    // tmux's own -c runs a shell command; a new session's -c is the folder it starts in.
+    expect(blockers(`tmux new-session -c 'git push --force' -s work`)).toEqual(['D-021'])
     expect(blockers(`git commit -m 'git submodule foreach git push --force'`)).toEqual(['D-021'])
     for (const action of ['git submodule update --init', 'tmux new -s work', 'mise exec node@20', 'direnv exec .', 'nix develop', 'nix-shell -p git', 'git rebase -s ort -x "npm test" main', 'trap - EXIT', 'trap -p EXIT', 'su deploy', 'flock -n 9 || exit 1', `watch -n 5 'git status'`]) {
       expect(blockers(action), action).toEqual([])
@@ -198,6 +201,7 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
       'npm exec -- prisma migrate reset',
       'pnpm exec prisma migrate reset',
       'pnpm --filter api exec prisma migrate reset',
+      'yarn workspace api exec prisma migrate reset',
       'yarn exec prisma migrate reset',
       'bunx prisma migrate reset',
       'uv run --with requests git push --force',
@@ -210,7 +214,7 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     ]) {
       expect(blocked(action), action).toBe(true)
     }
-    for (const action of ['npm install prisma', 'npm run prisma migrate reset', 'uv pip install git', 'poetry add prisma', 'pnpm exec', 'npx']) {
+    for (const action of ['npm install prisma', 'npm run prisma migrate reset', 'uv pip install git', 'poetry add prisma', 'pnpm exec', 'npx', 'yarn workspace api add prisma']) {
       expect(blocked(action), action).toBe(false)
     }
   })

@@ -516,7 +516,7 @@ const OPERANDS_BEFORE_COMMAND: Readonly<Record<string, number>> = { timeout: 1, 
  * `bundle exec`, `pnpm exec`, `npm exec`, `conda run`; none for `npx`, `uvx`, `bunx`), and those of
  * their options, before or after it, that take a value.
  */
-const RUNNERS: Readonly<Record<string, { subcommands: readonly string[]; valued: ReadonlySet<string> }>> = {
+const RUNNERS: Readonly<Record<string, { subcommands: readonly string[]; valued: ReadonlySet<string>; scope?: string }>> = {
   uv: { subcommands: ['run'], valued: new Set(['-w', '-p', '--with', '--with-editable', '--with-requirements', '--python', '--package', '--directory', '--project', '--env-file', '--extra', '--group', '--index', '--cache-dir', '--config-file']) },
   uvx: { subcommands: [], valued: new Set(['-w', '-p', '--with', '--with-editable', '--with-requirements', '--python', '--from', '--index']) },
   poetry: { subcommands: ['run'], valued: new Set(['-C', '-P', '--directory', '--project']) },
@@ -531,14 +531,16 @@ const RUNNERS: Readonly<Record<string, { subcommands: readonly string[]; valued:
   npm: { subcommands: ['exec', 'x'], valued: new Set(['-p', '-w', '--package', '--workspace', '--prefix']) },
   npx: { subcommands: [], valued: new Set(['-p', '-w', '--package', '--workspace', '--prefix']) },
   pnpm: { subcommands: ['exec', 'dlx'], valued: new Set(['-C', '-F', '--dir', '--filter', '--package']) },
-  yarn: { subcommands: ['exec', 'dlx'], valued: new Set(['-p', '--package', '--cwd']) },
+  yarn: { subcommands: ['exec', 'dlx'], valued: new Set(['-p', '--package', '--cwd']), scope: 'workspace' },
   bun: { subcommands: ['x'], valued: new Set(['--cwd']) },
   bunx: { subcommands: [], valued: new Set() },
 }
 
 /** The index of the command a runner runs (`uv run --with x pytest` → pytest), or undefined when it runs none (`npm install`). */
-function afterRunner(words: readonly string[], at: number, runner: { subcommands: readonly string[]; valued: ReadonlySet<string> }): number | undefined {
-  const i = afterOptions(words, at + 1, runner.valued)
+function afterRunner(words: readonly string[], at: number, runner: { subcommands: readonly string[]; valued: ReadonlySet<string>; scope?: string }): number | undefined {
+  let i = afterOptions(words, at + 1, runner.valued)
+  // `yarn workspace NAME exec CMD`: a subcommand of the named workspace.
+  if (runner.scope !== undefined && words[i] === runner.scope) i = afterOptions(words, i + 2, runner.valued)
   if (runner.subcommands.length === 0) return i
   if (!runner.subcommands.includes(words[i] as string)) return undefined
   return afterOptions(words, i + 1, runner.valued)
@@ -713,7 +715,7 @@ const SCRIPT_VALUED = new Set(['-E', '-I', '-O', '-B', '-T', '-m', '--echo', '--
  * Scripts a command hands to a shell, or a command it runs inside its own arguments: `flock
  * FILE -c CMD`, `su -c CMD`, `runuser USER -c CMD`, `script -c CMD`, `trap CMD
  * SIGNAL` (run when the signal comes), `git submodule foreach CMD`, `git rebase --exec CMD`,
- * `git bisect run CMD…`, `nix-shell --run CMD`, `nix develop -c CMD…`, `tmux new-session CMD`, `mise exec TOOLS -- CMD…`,
+ * `git bisect run CMD…`, `nix-shell --run CMD`, `nix develop -c CMD…`, `tmux new-session CMD` (and `tmux -c CMD`), `mise exec TOOLS -- CMD…`,
  * `direnv exec DIR CMD…`, `npx -c CMD` / `npm exec -c CMD` / `pnpm exec -c CMD…`, `watch OPTIONS CMD…` and `parallel OPTIONS CMD… ::: ARGS`
  * (their words joined, as they hand them to `sh -c`), and `find … -exec CMD… ;` (its words).
  */
@@ -778,8 +780,11 @@ function scriptsHandedOn(words: readonly string[]): string[] {
       return at === -1 || at + 1 >= args.length ? [] : [quoteWords(args.slice(at + 1))]
     }
     case 'tmux': {
-      // tmux new-session -d -s NAME CMD: one word is a shell command, several a command and its arguments.
+      // tmux -c CMD: tmux runs the shell command itself (as a login shell would), past its own options.
       const at = afterOptions(args, 0, TMUX_VALUED)
+      const own = optionValues(args.slice(0, at), 'c', [], TMUX_VALUED)
+      if (own.length > 0) return own
+      // tmux new-session -d -s NAME CMD: one word is a shell command, several a command and its arguments.
       if (!['new-session', 'new', 'new-window', 'neww', 'split-window', 'splitw', 'respawn-pane', 'respawnp', 'respawn-window', 'respawnw'].includes(args[at] as string)) return []
       const command = args.slice(afterOptions(args, at + 1, TMUX_VALUED))
       return command.length === 0 ? [] : [command.length === 1 ? (command[0] as string) : quoteWords(command)]
