@@ -25,6 +25,16 @@ function pastChoices(count: number, choice: string, base: Record<string, unknown
 }
 
 const TIER = { question: TIER_QUESTION, header: 'Tier', all_options: TIER_OPTIONS }
+/** A second question of a PreToolUse call, beside the fixture's tier. */
+const METHOD_QUESTION = {
+  question: 'Which development methodology for this change?',
+  header: 'Method',
+  options: [
+    { label: 'TDD', description: 'Write failing tests first' },
+    { label: 'DDD', description: 'Domain model first' },
+  ],
+  multiSelect: false,
+}
 
 describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
   it('the multi-question fixture gives two observations, the multi-select one split by known labels', async () => {
@@ -896,15 +906,7 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     const { call, store } = await createTestApp()
     await call('POST', '/v1/observations', pastChoices(40, 'Tier S', TIER))
     const pre = claudeCodeFixture('pre-tool-use')
-    const method = {
-      question: 'Which development methodology for this change?',
-      header: 'Method',
-      options: [
-        { label: 'TDD', description: 'Write failing tests first' },
-        { label: 'DDD', description: 'Domain model first' },
-      ],
-      multiSelect: false,
-    }
+    const method = { ...METHOD_QUESTION }
     pre.tool_input.questions.push(method)
     const output = (await call('POST', HOOK, pre)).body.hookSpecificOutput
     expect(output.permissionDecision).toBe('ask')
@@ -939,16 +941,7 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     const { call, store } = await createTestApp()
     const REPLICAS = { question: 'How many replicas?', header: 'Replicas', kind: 'number', min: 1, max: 9, options: [], multiSelect: false }
     const NAME = { question: 'What should the service be called?', header: 'Name', kind: 'text' }
-    const METHOD = {
-      question: 'Which development methodology for this change?',
-      header: 'Method',
-      kind: 'choice',
-      options: [
-        { label: 'TDD', description: 'Write failing tests first' },
-        { label: 'DDD', description: 'Domain model first' },
-      ],
-      multiSelect: false,
-    }
+    const METHOD = { ...METHOD_QUESTION, kind: 'choice' }
     const pre = claudeCodeFixture('pre-tool-use')
     const tier = pre.tool_input.questions[0]
     pre.tool_input.questions = [REPLICAS, tier, NAME, METHOD]
