@@ -516,7 +516,14 @@ const OPERANDS_BEFORE_COMMAND: Readonly<Record<string, number>> = { timeout: 1, 
  * `bundle exec`, `pnpm exec`, `npm exec`, `conda run`; none for `npx`, `uvx`, `bunx`), and those of
  * their options, before or after it, that take a value.
  */
-const RUNNERS: Readonly<Record<string, { subcommands: readonly string[]; valued: ReadonlySet<string>; scope?: string }>> = {
+/** A runner's subcommands that run a command, its options that take a value, and the subcommand naming a part of the project first (`yarn workspace NAME`). */
+interface Runner {
+  subcommands: readonly string[]
+  valued: ReadonlySet<string>
+  scope?: string
+}
+
+const RUNNERS: Readonly<Record<string, Runner>> = {
   uv: { subcommands: ['run'], valued: new Set(['-w', '-p', '--with', '--with-editable', '--with-requirements', '--python', '--package', '--directory', '--project', '--env-file', '--extra', '--group', '--index', '--cache-dir', '--config-file']) },
   uvx: { subcommands: [], valued: new Set(['-w', '-p', '--with', '--with-editable', '--with-requirements', '--python', '--from', '--index']) },
   poetry: { subcommands: ['run'], valued: new Set(['-C', '-P', '--directory', '--project']) },
@@ -537,7 +544,7 @@ const RUNNERS: Readonly<Record<string, { subcommands: readonly string[]; valued:
 }
 
 /** The index of the command a runner runs (`uv run --with x pytest` → pytest), or undefined when it runs none (`npm install`). */
-function afterRunner(words: readonly string[], at: number, runner: { subcommands: readonly string[]; valued: ReadonlySet<string>; scope?: string }): number | undefined {
+function afterRunner(words: readonly string[], at: number, runner: Runner): number | undefined {
   let i = afterOptions(words, at + 1, runner.valued)
   // `yarn workspace NAME exec CMD`: a subcommand of the named workspace.
   if (runner.scope !== undefined && words[i] === runner.scope) i = afterOptions(words, i + 2, runner.valued)
