@@ -123,7 +123,7 @@ export function createDecisionMemory(deps: {
   const decayScan = createDecayScan({ store, policy, clock })
   // Answers are kept as their JSON alone, which is what the route sends and what they are charged:
   // kept as objects besides, 2,000 answers held 8 MB more (about 4 KB each), and the service's
-  // peak RSS under the bench's loads was about 13 MB higher (bench/README.md).
+  // peak RSS under the bench's loads was about 13 MB higher (bench/HISTORY.md).
   const answers = createAnswerCache<Uint8Array<ArrayBuffer>>({ maxBytes: policy.cache.megabytes * 2 ** 20, ttlMs: policy.cache.seconds * 1000 })
   /** What a user's answers were computed from: the store's writes and the decisions'. */
   const versionOf = (user: string) => `${store.changesOf(user)}/${decisions?.changes() ?? 0}`

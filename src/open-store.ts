@@ -25,18 +25,18 @@ export async function openStore(dir: string, policy?: TierPolicy): Promise<Memor
 }
 
 /**
- * How LevelDB is opened, for the service's memory (bench/README.md):
+ * How LevelDB is opened, for the service's memory (bench/HISTORY.md):
  * - at most 64 table files open, each mapped into memory as it is read: with the default (1,000),
  *   compaction under a write load left 110 MB of table pages resident on the benchmark's store of
  *   1,000,000 observations; with 64, about 70 MB;
  * - a block cache of 1 MB and a write buffer of 512 KB (defaults 8 MB and 4 MB): 2 MB and 1 MB took
  *   the peak from 231 to 206 MB under the observation load, at the same throughput; halving them
  *   again, with half the hot cells (core-tier.ts), from 205-206 to 197-203 MB in trials of 10 to
- *   25 s of each load (full runs, with longer loads: 209 MB, then 194 MB; bench/README.md);
+ *   25 s of each load (full runs, with longer loads: 209 MB, then 194 MB; bench/HISTORY.md);
  * - table files of 1 MB (the default 2 MB): a compaction maps every file it reads, and one from
  *   level 1 reads all the files of level 2 its key range overlaps, so smaller files make smaller
  *   compactions, and fewer pages mapped at once. In trials under the bench's loads (a harness not
- *   committed; bench/README.md, the eighth session) the peak fell by 12 to 14 MB on freshly seeded
+ *   committed; bench/HISTORY.md, the eighth session) the peak fell by 12 to 14 MB on freshly seeded
  *   stores (175 against 187 MB on one seeded with 2 MB files, 171-173 against 185 on one seeded
  *   with 1 MB files) and by 5 to 21 MB on a store that had been through a full bench run (177-186
  *   against 191-198); an observation's CPU moved within the noise (557 against 662 µs, 543-631

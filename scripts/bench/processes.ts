@@ -14,7 +14,7 @@ const BASELINE = fileURLToPath(new URL('./baseline-server.ts', import.meta.url))
  * Refuses to measure a service that would not run the bundle: bin/ runs the sources through tsx
  * when one is newer than the bundle (while developing), which starts slower and takes more
  * memory than what `npm start` runs. A source edited during a run did that to two full runs of
- * the fourth session (bench/README.md). `checkout` is the root of the checkout whose service is
+ * the fourth session (bench/HISTORY.md). `checkout` is the root of the checkout whose service is
  * measured: this one, or another (a commit measured side by side with cpu-per-request.ts).
  */
 async function assertBundleRun(checkout: string): Promise<void> {

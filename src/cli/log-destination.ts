@@ -36,7 +36,7 @@ const ROOM_LACKING = new Set(['ENOSPC', 'EDQUOT', 'EFBIG'])
  * a request is a line, and a turn of the event loop often holds a single request: a write per
  * turn, as pino's asynchronous destination (sonic-boom) and the first version of this one did,
  * cost a recommendation served from memory about 4 µs of CPU more than gathering does, a tenth of
- * the whole (bench/README.md). `end` (the service's stop) writes what waits at once; a kill -9
+ * the whole (bench/HISTORY.md). `end` (the service's stop) writes what waits at once; a kill -9
  * loses what has not been written, at least the lines of the last GATHER_MS, never an
  * acknowledged observation.
  *

@@ -64,7 +64,7 @@ export function dirichletProbabilityOfMax(alphas: readonly number[], index: numb
   const step = (high - low) / GRID
   const nodes = nodesNearZero(alphas, low, step)
   const count = nodes === null ? GRID : nodes.nodes.length - 1
-  // A hot spot of every recommendation (bench/README.md), made cheaper without changing a bit of
+  // A hot spot of every recommendation (bench/HISTORY.md), made cheaper without changing a bit of
   // the result: ln Γ(α) once per α, not once per point; and a CDF that has reached exactly 1 is 1
   // at every later point of the grid (its complement shrinks from one point to the next by far
   // more than its rounding error), so it is not evaluated again there.

@@ -51,7 +51,7 @@ const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/
  * `POST /v1/recommendations` with a body remembered valid, answered in front of the app: the
  * request an orchestrator sends before every question, whose answer is mostly kept in memory.
  * hono's request and context, the app's middleware and @hono/node-server's response are most of
- * such a request's cost; side by side (`cpu-per-request.ts --checkout`, bench/README.md), this
+ * such a request's cost; side by side (`cpu-per-request.ts --checkout`, bench/HISTORY.md), this
  * path took it from 60-90 µs of CPU to 44-55. It does what the app does for such a request, with
  * the same parts: the request id and its header, the log line, the token and the user it may act
  * for, the answer's bytes, and `answerError` for an error.

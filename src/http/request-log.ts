@@ -139,7 +139,7 @@ function plainInfoOf(logger: Logger): PlainInfo | null {
  *
  * It is `logger.info({ req_id, method, path, status, ms }, 'request')`, written as pino would write
  * it but without pino's general path through the fields, its options and its hooks (`plainInfoOf`
- * says when that path is needed). Side by side (`cpu-per-request.ts`, bench/README.md), in four
+ * says when that path is needed). Side by side (`cpu-per-request.ts`, bench/HISTORY.md), in four
  * runs, an orchestrator's recommendation served from memory took 34 to 41 µs of CPU with its line
  * written here, 38 to 42 through `info` (1 to 6 µs more), and 32 to 36 with no line at all (the
  * lowest of each run's rounds; the bare baseline's request, 30 to 33).

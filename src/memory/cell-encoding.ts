@@ -10,7 +10,7 @@ interface PackedEvidence {
  * How core stores a cell: as JSON, except that each decayed sum's tail (88 float64 values at
  * α = 0.5) and the moments of the evidence (up to 100) are the base64 of the values' bytes. Cells
  * are read by every recommendation and written by every observation, and JSON prints and parses
- * decimal numbers several times slower than one string (bench/README.md); the numbers are the
+ * decimal numbers several times slower than one string (bench/HISTORY.md); the numbers are the
  * same, bit for bit. A cell stored as plain JSON (by an earlier version) reads as before.
  */
 export const cellEncoding = {

@@ -26,7 +26,7 @@ function recallKeyOf(expiryKey: string): string {
  * - `recall`: `user\0point\0timestamp\0id` → '': the observation is archival's, under the same
  *   key, and is read from there. (Entries written before the seventh session hold a copy of it as
  *   their value, which is read as it is.) A copy doubled the bytes an observation writes, and
- *   LevelDB rewrites every byte many times over as it compacts (bench/README.md).
+ *   LevelDB rewrites every byte many times over as it compacts (bench/HISTORY.md).
  * - `recall-expiry`: `timestamp\0user\0point\0id` → '' (the recall key, in older entries), so
  *   that the decay scan finds what has expired by a range read instead of a scan of everything.
  * An observation enters recall in the batch that appends it to archival and leaves it at the

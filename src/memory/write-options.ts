@@ -3,7 +3,7 @@
  * of its operations (`{ ...options, ...op }`); on Node 20, with a plain options object that copy
  * took about 7 µs an operation, with a frozen one 0.2 µs (a scratch benchmark of abstract-level's
  * batch alone, its native write left out): with five puts an observation, 35 µs of the main
- * thread each (bench/README.md, the seventh session).
+ * thread each (bench/HISTORY.md, the seventh session).
  */
 const SYNCED = Object.freeze({ sync: true })
 const UNSYNCED = Object.freeze({ sync: false })
