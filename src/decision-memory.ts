@@ -44,6 +44,8 @@ export interface ObserveResult {
  */
 export interface DecisionMemory extends DataRights {
   readonly policy: CompiledPolicy
+  /** The clock its answers are as of: an `as_of` given is checked against it (checkTimestamp). */
+  readonly clock: Clock
   observe(inputs: readonly ObservationInput[]): Promise<ObserveResult>
   /**
    * Whether the observation stored under `input`'s decision_id is an answer this service gave
@@ -259,6 +261,7 @@ export function createDecisionMemory(deps: {
 
   const memory: DecisionMemory = {
     policy,
+    clock,
     ...createDataRights(deps),
 
     async answeredOtherwise(input) {

@@ -1,6 +1,7 @@
 import { offeredOptions, type DecisionMemory } from './decision-memory'
 import { InputError } from './domain/errors'
 import { normalizeLabel, RECOMMENDED_MARK } from './domain/labels'
+import { checkTimestamp } from './domain/timestamp'
 import { multiSelectOf, optionLabel } from './domain/observation'
 import {
   buildQuestionPlan,
@@ -23,6 +24,9 @@ import type { Recommendation } from './domain/recommendation'
 export async function planQuestions(memory: DecisionMemory, request: PlanRequest & { questions: AskUserQuestion[] }): Promise<QuestionPlan>
 export async function planQuestions(memory: DecisionMemory, request: PlanRequest): Promise<QuestionPlan<PlannedQuestion | UnplannedQuestion>>
 export async function planQuestions(memory: DecisionMemory, request: PlanRequest): Promise<QuestionPlan<PlannedQuestion | UnplannedQuestion>> {
+  // Checked here, not only by each recommendation: a plan of text and number questions alone
+  // recommends nothing, and took an as_of of next year (or 1900) as an audit of then.
+  checkTimestamp(request.as_of, memory.clock.now(), 'as_of')
   const items: Array<{ question: AskUserQuestion; recommendation: Recommendation }> = []
   const others: PlacedOtherKind[] = []
   // Each choice with its place as sent, by which a refused one is named.

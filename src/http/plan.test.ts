@@ -305,6 +305,17 @@ describe('POST /v1/plan with as_of (R-REC-9)', () => {
     expect(garbled.status).toBe(400)
     expect(garbled.body.error.issues[0].path).toBe('as_of')
   })
+
+  it('refuses them as well where every question asks for text or a number, and nothing is recommended', async () => {
+    const { call, clock } = await createTestApp()
+    const NAME = { question: 'What should the service be called?', kind: 'text' }
+    const future = await call('POST', '/v1/plan', { questions: [NAME], as_of: new Date(clock.now().getTime() + 3600_000).toISOString() })
+    expect(future.status).toBe(400)
+    expect(future.body.error).toMatchObject({ code: 'timestamp_in_future', issues: [{ path: 'as_of' }] })
+    const early = await call('POST', '/v1/plan', { questions: [NAME], as_of: '1900-01-01T00:00:00Z' })
+    expect(early.status).toBe(400)
+    expect(early.body.error).toMatchObject({ code: 'timestamp_out_of_range', issues: [{ path: 'as_of' }] })
+  })
 })
 
 describe('POST /v1/plan with questions asking for text or a number', () => {
