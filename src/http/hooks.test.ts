@@ -987,6 +987,24 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(refused.body.error.issues.map((i: { path: string }) => i.path)).toEqual([expect.stringMatching(/^tool_input\.questions\.1\.options/)])
   })
 
+  it('refuses a choice question and a text question of one text, as two choice questions of one text: they would share one answer', async () => {
+    const { call, store } = await createTestApp()
+    await call('POST', '/v1/observations', pastChoices(40, 'Tier S', TIER))
+    const pre = { ...claudeCodeFixture('pre-tool-use'), tool_use_id: 'toolu_same_text' }
+    const tier = pre.tool_input.questions[0]
+    pre.tool_input.questions = [tier, { question: tier.question, header: 'Why', kind: 'text' }]
+    const refused = await call('POST', HOOK, pre)
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.issues).toEqual([{ path: 'tool_input.questions', message: 'question texts must be unique (answers are keyed by them)' }])
+    // Nothing answered for the user, so nothing recorded as answered for them either.
+    expect((await observationsOf(store)).filter((o) => o.decision_id?.startsWith('toolu_same_text'))).toEqual([])
+    // Nor is the one answer read as the choice's at PostToolUse.
+    const post = { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 'toolu_same_text_post' }
+    for (const where of [post.tool_input, post.tool_response]) where.questions.push({ question: where.questions[0].question, header: 'Why', kind: 'text' })
+    expect((await call('POST', HOOK, post)).status).toBe(400)
+    expect((await observationsOf(store)).filter((o) => o.decision_id?.startsWith('toolu_same_text_post'))).toEqual([])
+  })
+
   it('an answer it gave beside a question that is one text with it after normalisation stays a duplicate, and the other answer is kept', async () => {
     const { call, store } = await createTestApp()
     await call('POST', '/v1/observations', pastChoices(40, 'Tier S', TIER))

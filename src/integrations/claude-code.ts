@@ -308,13 +308,21 @@ function choiceOf(value: unknown, multiSelect: boolean): string | string[] | und
  * a question without `kind` (or with a null one), or of kind `choice`, is a choice. `indices` are the choice
  * questions' places as sent, `none` says every question was of another kind.
  */
-function choicesOnly(container: unknown): { value: unknown; indices: number[]; none: boolean } {
+function choicesOnly(container: unknown, field: string): { value: unknown; indices: number[]; none: boolean } {
   if (!isPlainObject(container) || !Array.isArray(container.questions)) return { value: container, indices: [], none: false }
   // A null kind is none given, as a null optional field is read elsewhere: the question is a choice.
   const isChoice = (q: unknown) => !isPlainObject(q) || q.kind === undefined || q.kind === null || q.kind === 'choice'
   const all: unknown[] = container.questions
   const indices = all.flatMap((q, i) => (isChoice(q) ? [i] : []))
   if (indices.length === all.length) return { value: container, indices, none: false }
+  // Answers are keyed by question text, whatever the kind: a choice question and a text one of the
+  // same text share one answer, which neither can be told from (a choice answered for the user was
+  // the text question's answer too). Refused as two choice questions of one text are.
+  const texts = all.flatMap((q) => (isPlainObject(q) && typeof q.question === 'string' ? [q] : [])) as Array<{ question: string }>
+  if (!questionTextsUnique(texts)) {
+    const message = 'question texts must be unique (answers are keyed by them)'
+    throw new InputError('invalid_request', `invalid ${field}: ${field}.questions`, { issues: [{ path: `${field}.questions`, message }] })
+  }
   return { value: { ...container, questions: indices.map((i) => all[i]) }, indices, none: indices.length === 0 }
 }
 
@@ -361,13 +369,13 @@ function answeredQuestions(payload: ClaudeCodeHookPayload, options: HookOptions)
   const toolUseId = requireToolUseId(payload)
   // Questions that are no choice (a `text` or `number` kind) have no options to learn from: left
   // out, not the whole call refused with the answers of its choice questions.
-  const asked = choicesOnly(payload.tool_input)
+  const asked = choicesOnly(payload.tool_input, 'tool_input')
   if (asked.none) return { observations: [], fields: [] }
   const input = withPlaces(() => parseWith(AskUserQuestionInputSchema, asked.value, 'tool_input'), 'tool_input', asked.indices)
   // A tool_response of another shape (a string of text, an array of content blocks, as other
   // tools and Claude Code versions send) holds no questions or answers of ours: the answers are
   // then read from their mirror in tool_input.answers, rather than the whole event refused.
-  const returned = choicesOnly(isPlainObject(payload.tool_response) ? payload.tool_response : {})
+  const returned = choicesOnly(isPlainObject(payload.tool_response) ? payload.tool_response : {}, 'tool_response')
   if (returned.none) return { observations: [], fields: [] }
   const response = withPlaces(() => parseWith(AskUserQuestionResponseSchema, returned.value, 'tool_response'), 'tool_response', returned.indices)
   const questions = response.questions ?? input.questions
@@ -803,7 +811,7 @@ export async function handleClaudeCodeHook(
       requireToolUseId(payload)
       // Questions that ask for text or a number have no options to recommend: the choice questions
       // beside them are planned, and they are left to the user as written, where they were.
-      const choices = choicesOnly(payload.tool_input)
+      const choices = choicesOnly(payload.tool_input, 'tool_input')
       if (choices.none) return {}
       // The path in the repository, so that decisions scoped to it apply (R-CON-4); the choices
       // captured carry no context, so it decides no precondition and splits no evidence.
