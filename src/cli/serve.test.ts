@@ -53,6 +53,31 @@ describe('decision-memory serve', () => {
   })
 })
 
+describe('decision-memory serve with a tokens file it cannot use', () => {
+  /** What serve says on stderr, and its exit code, when it stops before listening. */
+  async function refusal(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'ignore', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+    return { code, stderr }
+  }
+
+  it('names DECISION_MEMORY_AUTH when the variable named the file, and only the file when --auth did', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-serve-auth-'))
+    try {
+      const missing = join(dir, 'missing.json')
+      const byVariable = await refusal(['--data', join(dir, 'data')], { DECISION_MEMORY_AUTH: missing })
+      expect(byVariable.code).toBe(1)
+      expect(byVariable.stderr).toBe(`decision-memory serve: DECISION_MEMORY_AUTH: ${missing}: cannot read tokens file: ENOENT\n`)
+      const byFlag = await refusal(['--data', join(dir, 'data'), '--auth', missing], {})
+      expect(byFlag.stderr).toBe(`decision-memory serve: ${missing}: cannot read tokens file: ENOENT\n`)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
+
 describe('opening the store for the service', () => {
   it('waits for the turn of a command that has the store open (an MCP call with no service), rather than fail to start', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dm-serve-turn-'))

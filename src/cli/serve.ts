@@ -4,7 +4,7 @@ import { getRequestListener, serve as serveHttp } from '@hono/node-server'
 import pino from 'pino'
 import { systemClock } from '../clock'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
-import { loadTokens } from '../config/load-tokens'
+import { loadTokens, TokensFileError } from '../config/load-tokens'
 import { createDecisionMemory } from '../decision-memory'
 import { createApp } from '../http/app'
 import { answerClientError, answerConnect, answerMissingHost, answerRequestError } from '../http/client-error'
@@ -19,6 +19,20 @@ import { takeLocalTurn } from './local-turn'
 import { batchedDestination } from './log-destination'
 import { DEFAULT_HOST, envPort, isFetchBarredPort, isLoopback, parsePort, UsageError, parseFlags, dataDirectory, envValue, urlHost } from './options'
 import { packageVersion } from './package-version'
+
+/**
+ * The tokens file, an error in it said with the variable that named it when no --auth did: the
+ * file's path alone sent the user looking for a flag they never gave, in a service started by a
+ * unit file or a shell profile that sets DECISION_MEMORY_AUTH.
+ */
+async function tokensNamed(file: string, fromEnvironment: boolean): ReturnType<typeof loadTokens> {
+  try {
+    return await loadTokens(resolve(file))
+  } catch (error) {
+    if (!fromEnvironment || !(error instanceof TokensFileError)) throw error
+    throw new TokensFileError(`DECISION_MEMORY_AUTH: ${error.message}`)
+  }
+}
 
 export const SERVE_HELP = `decision-memory serve [--port N] [--host ADDR] [--data DIR] [--policy FILE] [--auth TOKENS_FILE]
 
@@ -93,7 +107,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
 
   // A broken policy stops start-up before anything is opened.
   const policy = await loadPolicy(policyFile)
-  const auth = authFile === undefined ? undefined : await loadTokens(resolve(authFile))
+  const auth = authFile === undefined ? undefined : await tokensNamed(authFile, values.auth === undefined)
   if (auth?.exposure !== undefined) logger.warn({ event: 'tokens-file-readable' }, auth.exposure)
   if (auth?.writable !== undefined) logger.warn({ event: 'tokens-file-writable' }, auth.writable)
   const { store, decisionStore, writes } = await openForService(dataDir, policy)
