@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { DEFAULT_POLICY_FILE, loadPolicy, parsePolicy, PolicyFileError } from './load-policy'
 import { tempDir } from '../../test/support/temp-dir'
 
@@ -244,6 +244,17 @@ describe('a policy file of its own (R-POL)', () => {
     // Nor bytes or a Date, said as their fields: the text written is what is refused.
     await expect(loadPolicy(write('binary.yaml', 'thresholds: !!binary aGVsbG8=\n'))).rejects.toThrow(/binary\.yaml: invalid policy\n {2}thresholds: Invalid input: expected object, received string$/)
     await expect(loadPolicy(write('date.yaml', 'decay: { alpha: !!timestamp 2001-12-14 }\n'))).rejects.toThrow(/date\.yaml: invalid policy\n {2}decay\.alpha: Invalid input: expected number, received string$/)
+  })
+
+  it('says nothing of a tag it does not resolve beside its refusal: no Node warning printed after it', async () => {
+    const warned = vi.spyOn(process, 'emitWarning').mockImplementation(() => {})
+    try {
+      await expect(loadPolicy(write('tagged.yaml', 'thresholds:\n  min_observations: !foo 5\n'))).rejects.toThrow(/tagged\.yaml: invalid policy\n {2}thresholds\.min_observations: /)
+      await expect(loadPolicy(write('omap-warned.yaml', 'ask: !!omap [auto_resolve_p: 0.1]\n'))).rejects.toThrow(PolicyFileError)
+      expect(warned).not.toHaveBeenCalled()
+    } finally {
+      warned.mockRestore()
+    }
   })
 
   it('refuses a field it does not know, naming it, rather than leaving the setting at its default', async () => {

@@ -16,9 +16,12 @@ const require = createRequire(import.meta.url)
  * which no field takes, and a Map or Set where a group of fields goes (`ask: !!omap
  * [auto_resolve_p: 0.8]`) was merged as having none, its settings silently the default's. Left
  * unresolved, the value is the mapping, list or text written, refused or taken as any other.
+ * Without the parser's warning of that tag (or of any other it does not know, `!foo`): it went to
+ * Node's process warnings, printed after the refusal had stopped `serve`, as a stack-hint of
+ * Node's (`(node:123) [TAG_RESOLVE_FAILED] YAMLWarning: …`), where the refusal says all there is.
  */
 function parseYaml(text: string): unknown {
-  return (require('yaml') as typeof import('yaml')).parse(text, { merge: true, resolveKnownTags: false })
+  return (require('yaml') as typeof import('yaml')).parse(text, { merge: true, resolveKnownTags: false, logLevel: 'error' })
 }
 
 /** The policy shipped in `policies/default.json`. */
