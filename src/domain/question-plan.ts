@@ -57,32 +57,74 @@ export const AskUserQuestionSchema = z
   .refine((q) => nestsWithin(q, LIMITS.nesting), `must not nest arrays and objects more than ${LIMITS.nesting} levels deep`)
 export type AskUserQuestion = z.infer<typeof AskUserQuestionSchema>
 
-/** The kinds of AskUserQuestion question that ask for no choice: text or a number, with no options. */
-export const OTHER_KINDS = ['text', 'number'] as const
+/** Whether a question's `kind` makes it a choice among its options: left out, null (none given) or `choice`. */
+export function isChoiceKind(kind: unknown): boolean {
+  return kind === undefined || kind === null || kind === 'choice'
+}
 
 /**
- * A question of AskUserQuestion that asks for text or a number (`kind: "text"`, `"number"`), with no
- * options: nothing to recommend, so a plan returns it as written, always asked. Loose, as a choice is.
+ * A question of AskUserQuestion that asks for no choice (`kind: "text"`, `"number"`, or a kind
+ * Claude Code adds later), with no options: nothing to recommend, so a plan returns it as written,
+ * always asked, as the PreToolUse hook leaves it. Loose, as a choice is.
  */
 export const OtherKindQuestionSchema = z
   .looseObject({
     question: questionText,
     header: questionHeader,
-    kind: z.enum(OTHER_KINDS).meta({ description: 'What the question asks for instead of a choice.' }),
+    kind: z.string().max(LIMITS.labelLength).meta({ description: 'What the question asks for instead of a choice: `text`, `number`, or a kind AskUserQuestion adds.' }),
   })
   .refine((q) => nestsWithin(q, LIMITS.nesting), `must not nest arrays and objects more than ${LIMITS.nesting} levels deep`)
 export type OtherKindQuestion = z.infer<typeof OtherKindQuestionSchema>
 
-/** A question of a plan: a choice (`kind` left out or `choice`), or one asking for text or a number. */
-export const PlanQuestionSchema = z.discriminatedUnion('kind', [AskUserQuestionSchema, OtherKindQuestionSchema], {
-  // The message of a kind none of them has, not of a question that is no object (zod's own says that).
-  error: (issue) => (issue.code === 'invalid_union' ? 'must be "choice" (or left out), "text" or "number"' : undefined),
-})
-export type PlanQuestion = z.infer<typeof PlanQuestionSchema>
+/**
+ * A question of a plan: a choice (`kind` left out, null or `choice`), with its 2 to 4 options, or one
+ * of any other kind, returned as written. One object, its kind told by a refinement, not a union:
+ * the MCP tool's input schema is made from it, and a `oneOf` of two question shapes is what some
+ * MCP clients and model APIs refuse or mishandle (OpenAI's and Gemini's function schemas take none).
+ * A kind not known here is another kind, not a refusal: AskUserQuestion may gain kinds, and the
+ * PreToolUse hook leaves such a question to the user as written; a plan refusing it cost the agent
+ * the plan of every choice beside it.
+ */
+const PlanQuestionShape = z
+  .looseObject({
+    question: questionText,
+    header: questionHeader,
+    kind: z
+      .string()
+      .max(LIMITS.labelLength)
+      .nullish()
+      .meta({
+        description:
+          'A choice among `options` when left out, null or "choice"; any other kind (`text`, `number`, or one AskUserQuestion adds) is returned as written, in its place, always asked.',
+      }),
+    options: z
+      .array(AskUserQuestionOptionSchema)
+      .max(ASK_USER_QUESTION.maxOptions)
+      // Null beside another kind is none given (as Claude Code's text and number questions may send it):
+      // kept as written, as before, and a client that checks arguments against the schema sends it.
+      .nullish()
+      .meta({ description: 'The 2 to 4 options offered, in the order the agent wrote them: required for a choice, none for another kind.' }),
+    multiSelect: AskUserQuestionSchema.shape.multiSelect,
+  })
+  .superRefine((q, ctx) => {
+    if (!isChoiceKind(q.kind)) return
+    const { minOptions, maxOptions } = ASK_USER_QUESTION
+    const count = q.options?.length
+    if (count !== undefined && count >= minOptions) return
+    const message =
+      count === undefined
+        ? `required: a choice question (kind left out, null or "choice") has ${minOptions} to ${maxOptions} options`
+        : `a choice question has ${minOptions} to ${maxOptions} options, not ${count}`
+    ctx.addIssue({ code: 'custom', path: ['options'], message })
+  })
+  .refine((q) => nestsWithin(q, LIMITS.nesting), `must not nest arrays and objects more than ${LIMITS.nesting} levels deep`)
+export type PlanQuestion = AskUserQuestion | OtherKindQuestion
+/** The one object schema, read as what its refinement makes it: a choice with its options, or another kind. */
+export const PlanQuestionSchema = PlanQuestionShape as unknown as z.ZodType<PlanQuestion, z.input<typeof PlanQuestionShape>>
 
-/** Whether a plan's question is a choice, to be planned, rather than one asking for text or a number. */
+/** Whether a plan's question is a choice, to be planned, rather than one of another kind (text, a number). */
 export function isChoice(question: PlanQuestion): question is AskUserQuestion {
-  return question.kind === undefined || question.kind === null || question.kind === 'choice'
+  return isChoiceKind(question.kind)
 }
 
 /** Answers are keyed by question text, so two questions of one call may not share it. */
@@ -134,7 +176,7 @@ export interface PlannedQuestion {
  */
 export interface UnplannedQuestion {
   ask_user_question: OtherKindQuestion
-  kind: OtherKindQuestion['kind']
+  kind: string
   recommendation: null
   ask: true
   answer: null
@@ -337,14 +379,14 @@ export function buildQuestionPlan(
 
 /** A question asking for text or a number, as a plan returns it: as written, with nothing to recommend, asked. */
 function unplannedQuestion(question: OtherKindQuestion): UnplannedQuestion {
-  const what = question.kind === 'number' ? 'a number' : 'text'
+  const what = question.kind === 'number' ? 'asks for a number' : question.kind === 'text' ? 'asks for text' : `is of kind ${JSON.stringify(question.kind)}`
   return {
     ask_user_question: question,
     kind: question.kind,
     recommendation: null,
     ask: true,
     answer: null,
-    ask_reason: `the question asks for ${what}, not a choice: there is no option to recommend`,
+    ask_reason: `the question ${what}, not a choice: there is no option to recommend`,
   }
 }
 

@@ -371,6 +371,23 @@ describe('POST /v1/plan with questions asking for text or a number', () => {
     expect(body).toMatchObject({ answers: {}, ask_user_question_input: { questions: [NAME, PORT] }, deferred: [] })
   })
 
+  it('returns a question of a kind it does not know as written, asked, as the PreToolUse hook leaves it: AskUserQuestion may gain kinds', async () => {
+    const { call } = await createTestApp()
+    const WHEN = { question: 'When should it ship?', header: 'Date', kind: 'date', earliest: '2026-01-01' }
+    const { status, body } = await call('POST', '/v1/plan', { questions: [WHEN, TIER] })
+    expect(status).toBe(200)
+    expect(body.questions[0]).toEqual({
+      ask_user_question: WHEN,
+      kind: 'date',
+      recommendation: null,
+      ask: true,
+      answer: null,
+      ask_reason: 'the question is of kind "date", not a choice: there is no option to recommend',
+    })
+    expect(body.questions[1].recommendation).not.toBeNull()
+    expect(body.ask_user_question_input.questions[0]).toEqual(WHEN)
+  })
+
   it('reads a choice question whose kind is null as one without kind, as it was read before text questions were planned', async () => {
     const { call } = await createTestApp()
     const { status, body } = await call('POST', '/v1/plan', { questions: [{ ...TIER, kind: null }, NAME] })
@@ -378,7 +395,7 @@ describe('POST /v1/plan with questions asking for text or a number', () => {
     expect(body.questions.map((q: { recommendation: unknown }) => q.recommendation === null)).toEqual([false, true])
   })
 
-  it('names a refused question by its place as sent, and a kind it does not know', async () => {
+  it('names a refused question by its place as sent, and a kind that is no text', async () => {
     const { call } = await createTestApp()
     const blank = { ...METHOD, options: [{ label: 'DDD' }, { label: '  ' }] }
     const refused = await call('POST', '/v1/plan', { questions: [NAME, blank] })
@@ -388,9 +405,17 @@ describe('POST /v1/plan with questions asking for text or a number', () => {
     const duplicate = await call('POST', '/v1/plan', { questions: [NAME, PORT, same] })
     expect(duplicate.status).toBe(400)
     expect(duplicate.body.error.issues[0]).toEqual({ path: 'questions.2.options.1', message: 'duplicate of questions.2.options.0 after normalisation' })
-    const unknown = await call('POST', '/v1/plan', { questions: [TIER, { question: 'When?', kind: 'date' }] })
-    expect(unknown.status).toBe(400)
-    expect(unknown.body.error.issues).toEqual([{ path: 'questions.1.kind', message: 'must be "choice" (or left out), "text" or "number"' }])
+    const notText = await call('POST', '/v1/plan', { questions: [TIER, { question: 'When?', kind: 5 }] })
+    expect(notText.status).toBe(400)
+    expect(notText.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['questions.1.kind'])
+    // A choice question (no kind, or null, or "choice") still needs its options.
+    for (const kind of [undefined, null, 'choice']) {
+      const bare = await call('POST', '/v1/plan', { questions: [NAME, { question: 'Which one?', kind, options: kind === null ? null : undefined }] })
+      expect(bare.status, String(kind)).toBe(400)
+      expect(bare.body.error.issues.map((i: { path: string }) => i.path), String(kind)).toEqual(['questions.1.options'])
+      const one = await call('POST', '/v1/plan', { questions: [NAME, { question: 'Which one?', kind, options: [{ label: 'a' }] }] })
+      expect(one.body.error.issues.map((i: { path: string }) => i.path), String(kind)).toEqual(['questions.1.options'])
+    }
     const twice = await call('POST', '/v1/plan', { questions: [NAME, { ...PORT, question: NAME.question }] })
     expect(twice.status).toBe(400)
     expect(twice.body.error.issues[0].path).toBe('questions')
@@ -399,9 +424,11 @@ describe('POST /v1/plan with questions asking for text or a number', () => {
   it('documents them in the OpenAPI document', async () => {
     const { call } = await createTestApp()
     const { body } = await call('GET', '/openapi.json')
-    expect(body.components.schemas.OtherKindQuestion.properties.kind.enum).toEqual(['text', 'number'])
-    const kinds = body.components.schemas.PlanRequest.properties.questions.items.oneOf.map((q: { properties: { kind: { enum: string[] } } }) => q.properties.kind.enum)
-    expect(kinds).toEqual([['choice'], ['text', 'number']])
+    expect(body.components.schemas.OtherKindQuestion.properties.kind.type).toBe('string')
+    // One object schema for a question of any kind, its options required of a choice by the route.
+    const question = body.components.schemas.PlanRequest.properties.questions.items
+    expect(question).toMatchObject({ type: 'object', required: ['question'] })
+    expect(question.properties.kind.description).toContain('any other kind')
     expect(JSON.stringify(body.components.schemas.QuestionPlan.properties.questions.items)).toContain('#/components/schemas/OtherKindQuestion')
   })
 })

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import type { DecisionMemory } from '../decision-memory'
-import { AskUserQuestionSchema, OTHER_KINDS, OtherKindQuestionSchema, PlanRequestSchema } from '../domain/question-plan'
+import { AskUserQuestionSchema, OtherKindQuestionSchema, PlanRequestSchema } from '../domain/question-plan'
 import { planQuestions } from '../plan-questions'
 import { authorizeUsers } from './auth'
 import { ErrorSchema } from './errors'
@@ -12,7 +12,7 @@ const AskUserQuestionDoc = AskUserQuestionSchema.openapi('AskUserQuestion', {
 })
 
 const OtherKindQuestionDoc = OtherKindQuestionSchema.openapi('OtherKindQuestion', {
-  description: 'A question of AskUserQuestion that asks for text or a number, with no options; returned as written. Unknown fields are kept.',
+  description: 'A question of AskUserQuestion that asks for no choice (text, a number, or a kind AskUserQuestion adds), with no options; returned as written. Unknown fields are kept.',
 })
 
 export const PlanRequest = PlanRequestSchema.openapi('PlanRequest', {
@@ -48,13 +48,13 @@ export const QuestionPlanSchema = z
         z
           .object({
             ask_user_question: OtherKindQuestionDoc,
-            kind: z.enum(OTHER_KINDS),
+            kind: z.string(),
             recommendation: z.null(),
             ask: z.literal(true),
             answer: z.null(),
             ask_reason: z.string(),
           })
-          .openapi({ description: 'A question asking for text or a number: as written, in its place as sent, nothing recommended, always asked.' }),
+          .openapi({ description: 'A question asking for no choice (text, a number, another kind): as written, in its place as sent, nothing recommended, always asked.' }),
       ]),
     ),
     answers: z.record(z.string(), z.string()).openapi({ description: 'Auto-resolved answers keyed by question text.' }),
@@ -75,7 +75,7 @@ const route = createRoute({
   description:
     'Orders AskUserQuestion questions by information p(1 − p), highest first, applies each recommendation to its options ' +
     '(order and labels by strength), answers the ones R-ASK-2 lets auto-resolve, and returns `ask_user_question_input`. ' +
-    'A question asking for text or a number (`kind` `text`, `number`) keeps its place as sent, as written and asked.',
+    'A question of another kind than a choice (`kind` `text`, `number`, or one AskUserQuestion adds) keeps its place as sent, as written and asked.',
   request: { body: { required: true, content: { 'application/json': { schema: PlanRequest } } } },
   responses: {
     200: { description: 'The plan', content: { 'application/json': { schema: QuestionPlanSchema } } },

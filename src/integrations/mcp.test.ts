@@ -306,6 +306,15 @@ describe('createMcpServer: what a client checks against the input schemas', () =
     }
     await client.close()
   })
+
+  it('have no oneOf at any depth: a plan_questions question is one object schema, which OpenAI\'s and Gemini\'s function schemas take', async () => {
+    const client = await connected(recordingBackend().backend, undefined)
+    const { tools } = await client.listTools()
+    for (const tool of tools) expect(JSON.stringify(tool.inputSchema), tool.name).not.toContain('"oneOf"')
+    const question = (tools.find((t) => t.name === 'plan_questions')?.inputSchema.properties?.questions as { items: Record<string, unknown> }).items
+    expect(question).toMatchObject({ type: 'object', required: ['question'] })
+    await client.close()
+  })
 })
 
 /** The server behind a raw JSON-RPC line, as a client sees it: what it sends, the message answered to each id. */

@@ -19,7 +19,7 @@ import type { z } from '../domain/zod'
 import { FIELD_DESCRIPTIONS, IdentifierSchema, ObservationInputSchema, type ObservationInput } from '../domain/observation'
 import { CheckBody } from '../http/decision-schemas'
 import { issuesOf } from '../http/errors'
-import { OTHER_KINDS, PlanRequestSchema, type PlanRequest } from '../domain/question-plan'
+import { isChoiceKind, PlanRequestSchema, type PlanRequest } from '../domain/question-plan'
 import { RecommendationRequestSchema, type RecommendationRequest } from '../domain/recommendation'
 import type { ContractedRecommendation } from '../decisions/enforcement'
 
@@ -182,7 +182,7 @@ const NESTED_NULLS: Record<string, (args: Record<string, unknown>) => Record<str
     ...args,
     questions: eachOf(args.questions, (question) => {
       // A question asking for text or a number has no options: a null one is not given either.
-      const other = typeof question === 'object' && question !== null && (OTHER_KINDS as readonly unknown[]).includes((question as { kind?: unknown }).kind)
+      const other = typeof question === 'object' && question !== null && !isChoiceKind((question as { kind?: unknown }).kind)
       const kept = withoutNullFields(question, other ? ['question'] : ['question', 'options'])
       if (typeof kept !== 'object' || kept === null || Array.isArray(kept)) return kept
       return 'options' in kept ? { ...kept, options: eachOf(kept.options, option) } : kept
@@ -322,7 +322,7 @@ export function createMcpServer(
         'Given the AskUserQuestion questions you are about to ask, returns them ordered by information ' +
         '(most uncertain first), their options ordered and labelled, the ones that need not be asked ' +
         'answered in `answers`, and `ask_user_question_input`: the exact input to pass to AskUserQuestion ' +
-        '(null when nothing is left to ask). A question asking for text or a number (`kind` `text` or `number`, no options) ' +
+        '(null when nothing is left to ask). A question asking for no choice (`kind` `text`, `number` or another kind than `choice`, no options) ' +
         'comes back as written, in its place, always asked. It records nothing: an answer of `answers` you act on without asking ' +
         'is recorded with `record_choice` and `source: "auto-resolved"`, so that it does not count as the user\'s choice.',
       inputSchema: PlanRequestSchema.extend({ user, project }),
