@@ -114,6 +114,22 @@ describe('states by observation count (R-REC-1)', () => {
     expect(r.ask).toBe(true)
     expect(r.options.map((o) => o.label)).toEqual(['Tier S', 'Tier M', 'Tier L'])
   })
+
+  it('personalization off sets the past choices aside: no shares, counts, confidence or p learned from them', () => {
+    const history = observations({ 'Tier L': 30 })
+    const off = recommend(input({ observations: history, personalization: false }))
+    const none = recommend(input({}))
+    // As with no history: 30 choices of Tier L do not make the static default Tier S "low" (0.0000) nor p 0.02.
+    expect(off.options.map((o) => [o.option, o.share, o.count])).toEqual([['Tier S', 0, 0], ['Tier M', 0, 0], ['Tier L', 0, 0]])
+    expect(off.confidence.value).toBe(none.confidence.value)
+    expect(off.p).toBe(none.p)
+    expect(off.information).toBe(none.information)
+    expect(off.entropy).toBe(none.entropy)
+    expect(off).toMatchObject({ effective_observations: 0, evidence: [], evidence_total: 0, observations: 30 })
+    // A multi-select point too: no learned selection rate.
+    const set = recommend(input({ observations: observations({ 'Tier L': 30 }), personalization: false, multi_select: true }))
+    expect(set.options.every((o) => o.share === 0 && o.count === 0 && o.rate === 0)).toBe(true)
+  })
 })
 
 describe('confidence bands (R-REC-3)', () => {

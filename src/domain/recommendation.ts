@@ -230,7 +230,12 @@ export function recommend(input: RecommendationInput): Recommendation {
   // set: a multi-select history read as single-select would give shares that add up to more than 1.
   const multiSelect =
     input.multi_select ?? rule?.multi_select ?? input.latest_multi_select ?? [...selection.scoped.tallies.keys()].some((c) => labelsOf(c).length > 1)
-  const preference = preferenceOf(evidence.tallies, labels, input.asOf, policy.decay.alpha, !multiSelect)
+  // Personalization off sets the user's past choices aside (R-SES-3, R-REC-1): the answer is the
+  // static default, and what it says of the options (shares, counts, confidence, p) is what it
+  // would say with no history, not a history it claims to set aside. `observations` still counts
+  // the choices at the point, and the layers still describe them.
+  const used = input.personalization ? evidence : null
+  const preference = preferenceOf(used?.tallies ?? [], labels, input.asOf, policy.decay.alpha, !multiSelect)
   const n = evidence.n
   const { min_observations: N, sufficient_observations: M } = policy.thresholds
   const prior = policy.confidence.prior
@@ -434,9 +439,9 @@ export function recommend(input: RecommendationInput): Recommendation {
     multi_select: multiSelect,
     sensitive,
     scope: selection.scope,
-    context_key: selection.contextKey,
-    context_test: selection.contextTest === null ? null : { method: CONTEXT_TEST_METHOD, ...selection.contextTest },
-    change_test: selection.changeTest === null ? null : { method: CHANGE_TEST_METHOD, ...selection.changeTest },
+    context_key: used === null ? null : selection.contextKey,
+    context_test: used === null || selection.contextTest === null ? null : { method: CONTEXT_TEST_METHOD, ...selection.contextTest },
+    change_test: used === null || selection.changeTest === null ? null : { method: CHANGE_TEST_METHOD, ...selection.changeTest },
     layers: layersOf({
       memory: input.memory,
       recent: selection.recentScope,
@@ -448,8 +453,8 @@ export function recommend(input: RecommendationInput): Recommendation {
       staticDefault,
       multiSelect,
     }),
-    evidence: evidence.evidence.map(([, id]) => id),
-    evidence_total: n,
+    evidence: used === null ? [] : used.evidence.map(([, id]) => id),
+    evidence_total: used === null ? 0 : n,
     as_of: input.asOf.toISOString(),
   }
 }
