@@ -14,11 +14,13 @@ export interface DecisionEffect {
    * is off); `outweighed`: observed choices decided instead; `not-offered`: its option is not
    * among the options asked (a required `must` not offered rules out every option instead); `conflict`: another required decision contradicts it (rules out its
    * `must` option, or fixes another); `advised-against`: an advisory `must_not` or `limit` the
-   * recommended option breaks (it stays recommended, and the user is asked). When required
+   * recommended option breaks (it stays recommended, and the user is asked); `overruled`: an
+   * advisory decision (its default, or a `must_not` or `limit` the fixed option breaks) where a
+   * required decision fixes the answer, so that it decides nothing. When required
    * decisions rule out every option offered, each is `ruled-out`, and none of the options is
    * recommended.
    */
-  effect: 'enforced' | 'ruled-out' | 'static-default' | 'outweighed' | 'not-offered' | 'conflict' | 'advised-against'
+  effect: 'enforced' | 'ruled-out' | 'static-default' | 'outweighed' | 'not-offered' | 'conflict' | 'advised-against' | 'overruled'
   options: string[]
   rationale: string
 }
@@ -273,7 +275,11 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
   }
 
   const advisory = contract.advisory
-  if (advisory !== null && result.state !== 'enforced') {
+  if (advisory !== null && result.state === 'enforced') {
+    // A required decision fixes the answer: the advisory default decides nothing, and says so
+    // rather than vanish from the list of the decisions in scope.
+    effects.push(effectOf(advisory.decision, 'overruled', [advisory.option]))
+  } else if (advisory !== null) {
     const asDefault =
       (rec.state === 'static-default' || rec.state === 'personalization-off') && rec.recommended === advisory.option
     if (asDefault) result = advise(rec, advisory.decision)
@@ -282,12 +288,18 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
   // An advisory must_not or limit only warns when a choice is checked; an answer this service gave
   // for the user is checked by nobody, so the warning would never reach anyone. The learned option
   // stays recommended, the decision is listed, and the user is asked.
-  if (result.state !== 'enforced') {
+  {
     const recommended = Array.isArray(result.recommended) ? result.recommended : [result.recommended]
+    // An option a required decision fixes is answered whatever an advisory one advises: that
+    // advice is overruled, listed as such; an option learned beside it is advised against.
+    const fixed = new Set(result.state === 'enforced' ? enforcedOptions(contract, allowed, onlyOne) : [])
     const against = new Map<DecisionRecord, string[]>()
+    const overruled = new Map<DecisionRecord, string[]>()
     for (const option of recommended) {
-      for (const d of contract.advisedAgainst.get(option) ?? []) against.set(d, [...(against.get(d) ?? []), option])
+      const by = fixed.has(option) ? overruled : against
+      for (const d of contract.advisedAgainst.get(option) ?? []) by.set(d, [...(by.get(d) ?? []), option])
     }
+    for (const [d, options] of overruled) effects.push(effectOf(d, 'overruled', options))
     for (const [d, options] of against) effects.push(effectOf(d, 'advised-against', options))
     if (against.size > 0 && result.ask === false) {
       const keys = [...against.keys()].map((d) => d.key).join(', ')
@@ -303,6 +315,12 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
     result = { ...result, ask: true, ask_reason: `required decision ${keys} contradicts another in force: the user chooses` }
   }
   return effects.length === 0 ? result : { ...result, decisions: effects }
+}
+
+/** The options required decisions fix in an enforced answer: their `must`s, or the one option they leave. */
+function enforcedOptions(contract: PointContract, allowed: readonly string[], onlyOne: string | undefined): string[] {
+  const musts = contract.musts.map((m) => m.option).filter((o) => allowed.includes(o))
+  return musts.length > 0 ? musts : onlyOne === undefined ? [] : [onlyOne]
 }
 
 /**

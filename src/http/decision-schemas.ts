@@ -292,7 +292,7 @@ export const DecisionWhySchema = z
 /** What a recommendation's `state` and its confidence's `level` may be: one list for every answer that says them. */
 export const RecommendationStateSchema = z.enum(['static-default', 'partial', 'sufficient', 'personalization-off', 'enforced'])
 export const ConfidenceLevelSchema = z.enum(['high', 'medium-high', 'medium', 'low'])
-const DECISION_EFFECTS = ['enforced', 'ruled-out', 'static-default', 'outweighed', 'not-offered', 'conflict', 'advised-against'] as const
+const DECISION_EFFECTS = ['enforced', 'ruled-out', 'static-default', 'outweighed', 'not-offered', 'conflict', 'advised-against', 'overruled'] as const
 
 /** A run's task or stage in `GET /v1/why`: what a recommendation's context value may be, but empty. */
 const RunValue = z.string().normalize('NFC').min(1).max(LIMITS.contextValueLength).optional()

@@ -263,6 +263,23 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     expect(other.decisions).toBeUndefined()
   })
 
+  it('lists every advisory decision in scope where a required one fixes the answer, as overruled (R-CON-2)', async () => {
+    const app = await createTestApp()
+    await app.call('POST', '/v1/decisions', REQUIRED_TIER_L)
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-002', enforce: 'advisory', title: 'Prefer Tier M', constraints: [{ kind: 'prefer', option: 'Tier M' }] })
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-003', enforce: 'advisory', title: 'Avoid Tier L', constraints: [{ kind: 'must_not', option: 'Tier L' }] })
+    const rec = (await app.call('POST', '/v1/recommendations', TIER)).body
+    expect(rec).toMatchObject({ state: 'enforced', recommended: 'Tier L', ask: false })
+    expect(rec.decisions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ key: 'D-001', effect: 'enforced', options: ['Tier L'] }),
+        expect.objectContaining({ key: 'D-002', enforce: 'advisory', effect: 'overruled', options: ['Tier M'] }),
+        expect.objectContaining({ key: 'D-003', enforce: 'advisory', effect: 'overruled', options: ['Tier L'] }),
+      ]),
+    )
+    expect(rec.decisions).toHaveLength(3)
+  })
+
   it('a required limit takes off the offer a number too large for a double (1e309 reads as Infinity), as the check blocks it', async () => {
     const app = await createTestApp()
     await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-200', scope: { points: ['retries'] }, constraints: [{ kind: 'limit', value: 3 }] })
