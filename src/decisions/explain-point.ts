@@ -124,7 +124,11 @@ export async function explainPoint(
           question: latest?.question ?? point,
           header: latest?.header ?? undefined,
           all_options: options,
-          multi_select: latest?.multi_select,
+          // No multi_select: the recommendation reads it as it reads it for any request that says
+          // none (the policy's point, else the user's latest own choice, auto-resolved answers
+          // passed over), so that the answer explained is the one given, not the latest
+          // observation's reading (a choice stored single-select before the policy marked the
+          // point multi-select read the set [Lint, Test] as `Lint`).
           context: Object.keys(run).length === 0 ? undefined : run,
           as_of: asOf.toISOString(),
         })

@@ -541,6 +541,24 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
     expect(why.decisions.map((d: any) => [d.key, d.effect])).toEqual([['D-001', null]])
   })
 
+  it('explains the answer the recommendation gives at a point the policy marks multi-select, not the latest observation\'s reading', async () => {
+    const base = await createTestApp()
+    const policy = compilePolicy({
+      ...base.policy,
+      points: [...base.policy.points, { key: 'checks', match: { header: '^checks$' }, static_default: 'Lint', precondition: 'the usual checks', multi_select: true, always_ask: false, sensitive: false }],
+    })
+    const app = await createTestApp({ policy })
+    const CHECKS = { user: 'dan', header: 'Checks', question: 'Which checks?', all_options: ['Lint', 'Test', 'E2E'] }
+    const at = (h: number) => new Date(app.clock.now().getTime() - h * HOUR).toISOString()
+    const sets = Array.from({ length: 6 }, (_, i) => ({ ...CHECKS, user_choice: ['Lint', 'Test'], timestamp: at(10 - i) }))
+    // The latest was stored single-select (as asked then, or before the policy said multi-select).
+    expect((await app.call('POST', '/v1/observations', [...sets, { ...CHECKS, user_choice: 'E2E', multi_select: false, timestamp: at(1) }])).status).toBe(201)
+    const rec = (await app.call('POST', '/v1/recommendations', CHECKS)).body
+    expect(rec).toMatchObject({ multi_select: true, recommended: ['Lint', 'Test'] })
+    const why = (await app.call('GET', '/v1/why?user=dan&point=checks')).body
+    expect(why.recommendation).toMatchObject({ recommended: ['Lint', 'Test'], state: rec.state, disclosure: rec.disclosure })
+  })
+
   it('replays (as_of) with the decisions as they stood then: one accepted later is not there, one superseded later was in force (R-REC-9)', async () => {
     const app = await createTestApp()
     await choose(app, 'Tier S', 30)
