@@ -216,7 +216,12 @@ export function createDecisionMemory(deps: {
       decisions?.atPoint({ point, context: request.context, asOf: request.as_of === undefined ? undefined : asOf }),
       readLatest ? latestFlagAt(request.user, point, asOf, request.as_of !== undefined) : undefined,
     ])
-    const contract = bound === undefined ? undefined : contractFor(bound, offered, staticDefault)
+    // The policy's default, which an advisory must_not may set aside for another: read only where decisions are bound.
+    const policyDefault = () => {
+      const named = pointRule({ key: point, header: request.header, question: request.question }, policy)?.static_default
+      return named === undefined ? undefined : matchOption(named, options)
+    }
+    const contract = bound === undefined ? undefined : contractFor(bound, offered, staticDefault, bound.length === 0 ? undefined : policyDefault())
     const recommendation = await store.readPoint(request.user, point, asOf, (memory) => recommend({
       point,
       question: request.question,

@@ -49,8 +49,14 @@ export interface PointContract {
   advisory: { option: string; decision: DecisionRecord } | null
   /** The offer after ruling out (the whole offer when every option is ruled out: see noneAllowed). */
   offered: OfferedOption[]
-  /** The static default to recommend from: the advisory option, else the request's unless ruled out. */
+  /**
+   * The static default to recommend from: the advisory option, else the request's unless ruled out;
+   * else, when the static default it stands in for (the request's, the policy's, or the first
+   * option) is one an advisory decision advises against, the first other option none advises against.
+   */
   staticDefault: string | undefined
+  /** The static default set aside because an advisory decision advises against it, and the newest decision that does. */
+  avoided: { option: string; decision: DecisionRecord } | null
   effects: DecisionEffect[]
 }
 
@@ -73,6 +79,8 @@ export function contractFor(
   decisions: readonly DecisionRecord[],
   offered: readonly OfferedOption[],
   staticDefault: string | undefined,
+  /** The policy point's static default, as offered (matchOption), if it names one. */
+  policyDefault?: string | undefined,
 ): PointContract {
   const labels = offered.map((o) => o.option)
   const sorted = [...decisions].sort(newestFirst)
@@ -134,6 +142,16 @@ export function contractFor(
   })
   const advisory = soft.find((s) => allowedLabels.has(s.option)) ?? null
   const requested = staticDefault !== undefined && allowedLabels.has(staticDefault) ? staticDefault : undefined
+  // The static default the recommendation would stand on (R-REC-1: the request's, the policy's,
+  // the first option) is only a fallback, which no choice of the user's supports: one an advisory
+  // decision advises against gives way to the first other option none advises against, if any.
+  const candidates = [requested, policyDefault, ...allowed.map((o) => o.option)].filter(
+    (o): o is string => o !== undefined && allowedLabels.has(o),
+  )
+  const fallback = candidates[0]
+  const against = fallback === undefined ? undefined : advisedAgainst.get(fallback)?.[0]
+  const instead = against === undefined ? undefined : candidates.find((o) => !advisedAgainst.has(o))
+  const avoided = advisory === null && against !== undefined && instead !== undefined ? { option: fallback as string, decision: against } : null
   return {
     musts: fixable,
     ruledOut,
@@ -141,7 +159,8 @@ export function contractFor(
     noneAllowed: noneAllowed ? [...byDecision.keys()].sort(newestFirst) : null,
     advisory,
     offered: noneAllowed ? [...offered] : allowed,
-    staticDefault: noneAllowed ? staticDefault : (advisory?.option ?? requested),
+    staticDefault: noneAllowed ? staticDefault : (advisory?.option ?? (avoided === null ? requested : instead)),
+    avoided: noneAllowed ? null : avoided,
     effects,
   }
 }
@@ -284,6 +303,15 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
       (rec.state === 'static-default' || rec.state === 'personalization-off') && rec.recommended === advisory.option
     if (asDefault) result = advise(rec, advisory.decision)
     effects.push(effectOf(advisory.decision, asDefault ? 'static-default' : 'outweighed', [advisory.option]))
+  } else if (contract.avoided !== null && result.state !== 'enforced') {
+    // The static default gave way to an option no advisory decision advises against: where it is
+    // recommended as the static default (disclosed so, as above), the decision that moved it is its
+    // precondition, as an advisory default's is.
+    const instead = contract.staticDefault as string
+    const first = Array.isArray(rec.recommended) ? rec.recommended : [rec.recommended]
+    const asDefault = rec.disclosure.startsWith('based on static default') && first.length === 1 && first[0] === instead
+    if (asDefault) result = advise(rec, contract.avoided.decision, contract.avoided.option)
+    if (asDefault) effects.push(effectOf(contract.avoided.decision, 'static-default', [instead]))
   }
   // An advisory must_not or limit only warns when a choice is checked; an answer this service gave
   // for the user is checked by nobody, so the warning would never reach anyone. The learned option
@@ -354,9 +382,13 @@ function recommendNone(rec: Recommendation, offered: readonly OfferedOption[], d
   }
 }
 
-/** The static default of an advisory decision, with its rationale as the precondition. */
-function advise(rec: Recommendation, decision: DecisionRecord): ContractedRecommendation {
-  const precondition = `${decision.key} (advisory): ${decision.rationale}`
+/**
+ * The static default of an advisory decision, with its rationale as the precondition; `against`:
+ * the option it advises against, which the static default gave way to this one for.
+ */
+function advise(rec: Recommendation, decision: DecisionRecord, against?: string): ContractedRecommendation {
+  const advice = against === undefined ? '' : ` advises against ${JSON.stringify(against)}`
+  const precondition = `${decision.key} (advisory)${advice}: ${decision.rationale}`
   const disclosure = rec.disclosure.startsWith('based on static default')
     ? rec.disclosure.replace('based on static default', `based on advisory decision ${decision.key}`)
     : `based on advisory decision ${decision.key}; ${rec.disclosure}`

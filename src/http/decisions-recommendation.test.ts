@@ -280,6 +280,43 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     expect(rec.decisions).toHaveLength(3)
   })
 
+  it('a static default an advisory must_not names gives way to another option, which learned choices still outweigh (R-CON-2)', async () => {
+    const app = await createTestApp()
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-010', enforce: 'advisory', title: 'Avoid Tier M', rationale: 'Tier M skips the review.', constraints: [{ kind: 'must_not', option: 'Tier M' }] })
+    // Tier M is the policy's default: with no history, the first option not advised against stands instead.
+    const rec = (await app.call('POST', '/v1/recommendations', TIER)).body
+    expect(rec).toMatchObject({
+      state: 'static-default',
+      recommended: 'Tier S',
+      precondition: 'D-010 (advisory) advises against "Tier M": Tier M skips the review.',
+      disclosure: 'based on advisory decision D-010, 5 observations needed for personalization',
+      ask: true,
+      decisions: [{ key: 'D-010', effect: 'static-default', options: ['Tier S'] }],
+    })
+    expect(rec.options[0]).toMatchObject({ option: 'Tier S', label: 'Tier S (Recommended)', recommended: true })
+    // So too for the request's own static default.
+    const own = (await app.call('POST', '/v1/recommendations', { ...TIER, user: 'u2', static_default: 'Tier M', all_options: ['Tier M', 'Tier L'] })).body
+    expect(own).toMatchObject({ recommended: 'Tier L', decisions: [{ key: 'D-010', effect: 'static-default' }] })
+    // Offered alone, it stays, advised against.
+    const alone = (await app.call('POST', '/v1/recommendations', { ...TIER, user: 'u3', all_options: ['Tier M'] })).body
+    expect(alone).toMatchObject({ recommended: 'Tier M', decisions: [{ key: 'D-010', effect: 'advised-against' }] })
+    // Asked with options none of the choices at the point named, the static default stands so too.
+    await choose(app, 'Tier XL', 6, { user: 'u4', all_options: ['Tier M', 'Tier XL'] })
+    expect((await app.call('POST', '/v1/recommendations', { ...TIER, user: 'u4' })).body).toMatchObject({
+      state: 'partial',
+      recommended: 'Tier S',
+      precondition: 'D-010 (advisory) advises against "Tier M": Tier M skips the review.',
+      decisions: [{ key: 'D-010', effect: 'static-default', options: ['Tier S'] }],
+    })
+    // The user's own choices of Tier M still outweigh it, advised against and asked.
+    await choose(app, 'Tier M', 30)
+    expect((await app.call('POST', '/v1/recommendations', TIER)).body).toMatchObject({
+      recommended: 'Tier M',
+      ask: true,
+      decisions: [{ key: 'D-010', effect: 'advised-against', options: ['Tier M'] }],
+    })
+  })
+
   it('a required limit takes off the offer a number too large for a double (1e309 reads as Infinity), as the check blocks it', async () => {
     const app = await createTestApp()
     await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-200', scope: { points: ['retries'] }, constraints: [{ kind: 'limit', value: 3 }] })
