@@ -299,8 +299,9 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
     // rather than vanish from the list of the decisions in scope.
     effects.push(effectOf(advisory.decision, 'overruled', [advisory.option]))
   } else if (advisory !== null) {
-    const asDefault =
-      (rec.state === 'static-default' || rec.state === 'personalization-off') && rec.recommended === advisory.option
+    // Recommended as the static default: too little history, personalization off, or none of the
+    // choices at the point of an option offered now (nothing outweighed it then: none was learned).
+    const asDefault = rec.disclosure.startsWith('based on static default') && rec.recommended === advisory.option
     if (asDefault) result = advise(rec, advisory.decision)
     effects.push(effectOf(advisory.decision, asDefault ? 'static-default' : 'outweighed', [advisory.option]))
   } else if (contract.avoided !== null && result.state !== 'enforced') {

@@ -263,6 +263,19 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     expect(other.decisions).toBeUndefined()
   })
 
+  it('an advisory default recommended because none of the choices at the point was of an offered option is the static default, not outweighed (R-CON-2)', async () => {
+    const app = await createTestApp()
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-020', enforce: 'advisory', constraints: [{ kind: 'prefer', option: 'Tier L' }] })
+    await choose(app, 'Tier XL', 6, { all_options: ['Tier XL', 'Tier M'] })
+    expect((await app.call('POST', '/v1/recommendations', TIER)).body).toMatchObject({
+      state: 'partial',
+      recommended: 'Tier L',
+      precondition: 'D-020 (advisory): Billing changes need the design review that only Tier L has.',
+      disclosure: 'based on advisory decision D-020, none of the 6 choices at this point was one of these options',
+      decisions: [{ key: 'D-020', effect: 'static-default', options: ['Tier L'] }],
+    })
+  })
+
   it('lists every advisory decision in scope where a required one fixes the answer, as overruled (R-CON-2)', async () => {
     const app = await createTestApp()
     await app.call('POST', '/v1/decisions', REQUIRED_TIER_L)
