@@ -66,6 +66,21 @@ describe('selectEvidence: change of preference', () => {
     expect([...selection.cell.tallies.keys()]).toEqual([JSON.stringify(['Tier L'])])
   })
 
+  it('counts every choice of an option switched to and kept to, once it is older than the window', () => {
+    // A month of S every day, then L every day since: 60 and 100 days after the switch. The
+    // window shortened to L's 16 kept moments counted 15 of them, `partial` and asked every day;
+    // and from about day 79 on those 15 no longer differed from L's older choices, so the 30 old S
+    // held the point under auto_resolve_p for months.
+    for (const days of [60, 100]) {
+      const older = Array.from({ length: 30 }, (_, i) => observation(i, 'Tier S', days + 30 - i))
+      const since = Array.from({ length: days }, (_, i) => observation(1000 + i, 'Tier L', days - 1 - i + 0.5))
+      const selection = selectEvidence(pointView([...older, ...since], POLICY), { asOf: NOW }, POLICY)
+      expect(selection.changeTest).toMatchObject({ recent: days, older: 30, since: since[0]!.timestamp })
+      expect(selection.cell.n).toBe(days)
+      expect([...selection.cell.tallies.keys()]).toEqual([JSON.stringify(['Tier L'])])
+    }
+  })
+
   it('counts a new choice whole when it was first made within the window, however often', () => {
     // 1,000 choices of S two months ago, then L chosen 20 times in the last day and never before:
     // every L is recent (its first moment says so), so none is set aside for want of exact moments.

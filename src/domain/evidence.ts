@@ -240,7 +240,12 @@ export function selectEvidence(
  * its older ones at `change.significance`: the test, where the window starts and the recent part.
  * The window is shortened when an option was chosen more often in it than its tally keeps exactly,
  * to the span whose counts are exact: left untested, a long history outvotes a changed preference
- * again as soon as the new choice fills its exact moments.
+ * again as soon as the new choice fills its exact moments. Where the counts are exact from the
+ * first choice of those options, the window is widened to it instead, so that all their choices
+ * count: shortened, it held 16 choices of an option the user switched to and kept to, at most,
+ * once that option was older than the window, never more than M, so the point stayed `partial` and
+ * was asked every time; and once those 16 no longer differed from the older choices of it, the
+ * decayed older history held `p` under `ask.auto_resolve_p` for months.
  */
 function changeWithin(
   cell: Cell,
@@ -253,7 +258,24 @@ function changeWithin(
   // whole decayed history, a year of an option given up months ago, outvote the new preference.
   const newest = Math.max(...[...cell.tallies.values()].map((t) => t.last))
   const end = Math.min(asOf.getTime(), newest)
-  const since = exactSince(cell, end - policy.change.window_days * DAY_MS)
+  const start = end - policy.change.window_days * DAY_MS
+  const since = exactSince(cell, start)
+  // The options chosen more often in the window than their tallies keep exactly: all their
+  // choices count from the first of them, where the counts are exact from there.
+  const straddling = [...cell.tallies.values()].filter((tally) => straddles(tally, start))
+  if (straddling.length > 0) {
+    const widened = changeSince(cell, Math.min(...straddling.map((tally) => tally.first)), policy)
+    if (widened !== null) return widened
+  }
+  return changeSince(cell, since, policy)
+}
+
+/** The change test of the choices made at or after `since` against the older ones (see changeWithin). */
+function changeSince(
+  cell: Cell,
+  since: number,
+  policy: Policy,
+): { test: NonNullable<EvidenceSelection['changeTest']>; since: number; recent: Cell } | null {
   // Tested only where the recent counts are exact, and where there is an older history at all.
   if (!knowsSince(cell, since) || ![...cell.tallies.values()].some((t) => t.first < since)) return null
   const recent = recentPart(cell, since)

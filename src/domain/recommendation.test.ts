@@ -324,6 +324,22 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
     expect(r.disclosure).toMatch(/differ from your earlier choices/)
   })
 
+  it('auto-resolves to an option the user switched to and kept to, months after, rather than ask every day', () => {
+    // A month of Tier S every day, then Tier M every day since. 60 days after the switch the change
+    // window counted Tier M's newest 15 choices only (`partial`, asked); 100 days after, none
+    // differed any more and the 30 old Tier S kept p under 0.9. Every choice since the switch counts.
+    const day = (d: number) => new Date(NOW.getTime() - d * 86_400_000).toISOString()
+    for (const days of [60, 100]) {
+      const obs = [
+        ...Array.from({ length: 30 }, (_, i) => observation({ chosen: ['Tier S'], timestamp: day(days + 30 - i) })),
+        ...Array.from({ length: days }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(days - 1 - i + 0.5) })),
+      ]
+      const r = recommend(input({ observations: obs }))
+      expect(r).toMatchObject({ recommended: 'Tier M', state: 'sufficient', observations: days, ask: false })
+      expect(r.change_test).toMatchObject({ recent: days, older: 30 })
+    }
+  })
+
   it('after a change of preference, states the precondition of the recent choices it learned from', () => {
     // A year of Tier L and Tier M mostly in phase plan, then Tier M six times in phase run: the
     // change test keeps only the six, all in phase run. Tier M's older choices in phase plan
