@@ -245,7 +245,11 @@ export function selectEvidence(
  * count: shortened, it held 16 choices of an option the user switched to and kept to, at most,
  * once that option was older than the window, never more than M, so the point stayed `partial` and
  * was asked every time; and once those 16 no longer differed from the older choices of it, the
- * decayed older history held `p` under `ask.auto_resolve_p` for months.
+ * decayed older history held `p` under `ask.auto_resolve_p` for months. When the window holds too
+ * few choices to test, or none that differ, the choices since the first choice of the option chosen
+ * most in it are tested too (where the counts are exact from there): auto-resolved answers are no
+ * choices, so a user whose new preference was auto-resolved chose only at the check-ins, fewer than
+ * N in the window, and the older history outvoted the new option again at once, and asked.
  */
 function changeWithin(
   cell: Cell,
@@ -267,7 +271,13 @@ function changeWithin(
     const widened = changeSince(cell, Math.min(...straddling.map((tally) => tally.first)), policy)
     if (widened !== null) return widened
   }
-  return changeSince(cell, since, policy)
+  const found = changeSince(cell, since, policy)
+  if (found !== null || straddling.length > 0 || !knowsSince(cell, since)) return found
+  // Too few choices in the window to test, or none that differ there: the change may have begun
+  // before it, at the first choice of the option chosen most in it.
+  const favourite = mostChosen(new Map([...recentPart(cell, since).tallies].map(([category, tally]) => [category, tally.n])))
+  const first = favourite === undefined ? since : (cell.tallies.get(favourite) as Tally).first
+  return first < since ? changeSince(cell, first, policy) : null
 }
 
 /** The change test of the choices made at or after `since` against the older ones (see changeWithin). */
@@ -287,6 +297,13 @@ function changeSince(
   return { test: { since: new Date(since).toISOString(), recent: recent.n, older, p_value: test.pValue, level: policy.change.significance }, since, recent }
 }
 
+/** The category chosen most, undefined when two share the most (or none was chosen). */
+function mostChosen(counts: ReadonlyMap<Category, number>): Category | undefined {
+  const most = Math.max(...counts.values())
+  const top = [...counts].filter(([, count]) => count === most)
+  return top.length === 1 ? (top[0] as [Category, number])[0] : undefined
+}
+
 /**
  * How many of a context value's choices were made since the scope's change of preference, when
  * they are too few to test a change within the value (at least one, fewer than N, counted
@@ -297,12 +314,6 @@ function joinsChange(cell: Cell, change: ReturnType<typeof changeWithin>, policy
   if (change === null || !knowsSince(cell, change.since)) return null
   const recent = recentPart(cell, change.since)
   if (recent.n === 0 || recent.n >= policy.thresholds.min_observations) return null
-  // The category chosen most, undefined when two share the most.
-  const mostChosen = (counts: ReadonlyMap<Category, number>): Category | undefined => {
-    const most = Math.max(...counts.values())
-    const top = [...counts].filter(([, count]) => count === most)
-    return top.length === 1 ? (top[0] as [Category, number])[0] : undefined
-  }
   const categories = [...cell.tallies.keys()]
   const olderCounts = countsOf(cell, categories, recent)
   const newer = mostChosen(new Map([...change.recent.tallies].map(([c, t]) => [c, t.n])))

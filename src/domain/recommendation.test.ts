@@ -340,6 +340,22 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
     }
   })
 
+  it('keeps auto-resolving an option switched to when the user, no longer asked, chooses only at the check-ins', () => {
+    // A month of Tier S every day, then a month of Tier M every day, then Tier M only every tenth
+    // day (the check-ins: the answers between them were auto-resolved, which are no choices). The
+    // window held 3 choices, too few to test a change, and the 30 old Tier S outvoted the 37 Tier M
+    // enough to ask again after every check-in.
+    const day = (d: number) => new Date(NOW.getTime() - d * 86_400_000).toISOString()
+    const obs = [
+      ...Array.from({ length: 30 }, (_, i) => observation({ chosen: ['Tier S'], timestamp: day(130 - i) })),
+      ...Array.from({ length: 30 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(100 - i) })),
+      ...Array.from({ length: 7 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(60.5 - 10 * i) })),
+    ]
+    const r = recommend(input({ observations: obs }))
+    expect(r).toMatchObject({ recommended: 'Tier M', state: 'sufficient', observations: 37, ask: false })
+    expect(r.change_test).toMatchObject({ recent: 37, older: 30, since: day(100) })
+  })
+
   it('after a change of preference, states the precondition of the recent choices it learned from', () => {
     // A year of Tier L and Tier M mostly in phase plan, then Tier M six times in phase run: the
     // change test keeps only the six, all in phase run. Tier M's older choices in phase plan
