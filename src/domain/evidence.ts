@@ -245,11 +245,13 @@ export function selectEvidence(
  * count: shortened, it held 16 choices of an option the user switched to and kept to, at most,
  * once that option was older than the window, never more than M, so the point stayed `partial` and
  * was asked every time; and once those 16 no longer differed from the older choices of it, the
- * decayed older history held `p` under `ask.auto_resolve_p` for months. When the window holds too
- * few choices to test, or none that differ, the choices since the first choice of the option chosen
- * most in it are tested too (where the counts are exact from there): auto-resolved answers are no
- * choices, so a user whose new preference was auto-resolved chose only at the check-ins, fewer than
- * N in the window, and the older history outvoted the new option again at once, and asked.
+ * decayed older history held `p` under `ask.auto_resolve_p` for months. Otherwise the choices since
+ * the first choice of the option chosen most in the window are tested first (where the counts are
+ * exact from there), and, when they differ from the older ones, they all are the recent part: a
+ * user who switched and chose every other day held 14 or 15 choices in the window, never more
+ * than M, and was asked every time for as long as the change was told apart; and, as auto-resolved
+ * answers are no choices, a user whose new preference was auto-resolved chose only at the
+ * check-ins, fewer than N in the window, and the older history outvoted the new option again.
  */
 function changeWithin(
   cell: Cell,
@@ -272,12 +274,13 @@ function changeWithin(
     if (widened !== null) return widened
   }
   const found = changeSince(cell, since, policy)
-  if (found !== null || straddling.length > 0 || !knowsSince(cell, since)) return found
-  // Too few choices in the window to test, or none that differ there: the change may have begun
-  // before it, at the first choice of the option chosen most in it.
+  if (straddling.length > 0 || !knowsSince(cell, since)) return found
+  // The change may have begun before the window, at the first choice of the option chosen most in
+  // it: then every choice since speaks for it, not the window's alone. Also where the window holds
+  // too few choices to test, or none that differ there.
   const favourite = mostChosen(new Map([...recentPart(cell, since).tallies].map(([category, tally]) => [category, tally.n])))
   const first = favourite === undefined ? since : (cell.tallies.get(favourite) as Tally).first
-  return first < since ? changeSince(cell, first, policy) : null
+  return (first < since ? changeSince(cell, first, policy) : null) ?? found
 }
 
 /** The change test of the choices made at or after `since` against the older ones (see changeWithin). */

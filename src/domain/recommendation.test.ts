@@ -296,11 +296,12 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
 
   it('after a change of preference, states the window of the recent choices it learned from, not of older ones', () => {
     // Tier M was chosen 30 times long ago, among 40 Tier L, then 6 times lately: the change test
-    // keeps the six, and the window the precondition names is theirs.
+    // keeps the six, and the window the precondition names is theirs. (Among them: an older Tier M
+    // chosen only after the Tier L would be where the change began, and count.)
     const day = (d: number) => new Date(NOW.getTime() - d * 86_400_000).toISOString()
     const obs = [
-      ...Array.from({ length: 40 }, (_, i) => observation({ chosen: ['Tier L'], timestamp: day(200 - i) })),
-      ...Array.from({ length: 30 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(150 - i) })),
+      ...Array.from({ length: 40 }, (_, i) => observation({ chosen: ['Tier L'], timestamp: day(200 - 2 * i) })),
+      ...Array.from({ length: 30 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(199 - 2 * i) })),
       ...Array.from({ length: 6 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(10 - i) })),
     ]
     const r = recommend(input({ observations: obs }))
@@ -356,6 +357,21 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
     expect(r.change_test).toMatchObject({ recent: 37, older: 30, since: day(100) })
   })
 
+  it('auto-resolves to an option switched to and chosen every other day since, rather than ask every time', () => {
+    // A year of Tier L every day, then Tier M every other day for 200 days (the break longer than
+    // the window above, without the break): the window held 14 choices of Tier M, never more
+    // than M, so the point stayed `partial` and was asked every time. Every choice since the
+    // switch counts.
+    const day = (d: number) => new Date(NOW.getTime() - d * 86_400_000).toISOString()
+    const obs = [
+      ...Array.from({ length: 365 }, (_, i) => observation({ chosen: ['Tier L'], timestamp: day(566 - i) })),
+      ...Array.from({ length: 100 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(200 - 2 * i) })),
+    ]
+    const r = recommend(input({ observations: obs }))
+    expect(r).toMatchObject({ recommended: 'Tier M', state: 'sufficient', observations: 100, ask: false })
+    expect(r.change_test).toMatchObject({ recent: 100, older: 365, since: day(200) })
+  })
+
   it('after a change of preference, states the precondition of the recent choices it learned from', () => {
     // A year of Tier L and Tier M mostly in phase plan, then Tier M six times in phase run: the
     // change test keeps only the six, all in phase run. Tier M's older choices in phase plan
@@ -366,9 +382,9 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
     const day = (d: number) => new Date(NOW.getTime() - d * 86_400_000).toISOString()
     const obs = [
       ...Array.from({ length: 40 }, (_, i) =>
-        observation({ chosen: ['Tier L'], timestamp: day(200 - i), context: { phase: i < 7 ? 'run' : 'plan' } }),
+        observation({ chosen: ['Tier L'], timestamp: day(200 - 2 * i), context: { phase: i < 7 ? 'run' : 'plan' } }),
       ),
-      ...Array.from({ length: 30 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(150 - i), context: { phase: 'plan' } })),
+      ...Array.from({ length: 30 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(199 - 2 * i), context: { phase: 'plan' } })),
       ...Array.from({ length: 6 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(10 - i), context: { phase: 'run' } })),
     ]
     const r = recommend(input({ observations: obs, context: { phase: 'run' } }))
@@ -388,8 +404,8 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
     // history, so an older share of phase=plan is not a precondition of the recent choices.
     const day = (d: number) => new Date(NOW.getTime() - d * 86_400_000).toISOString()
     const obs = [
-      ...Array.from({ length: 40 }, (_, i) => observation({ chosen: ['Tier L'], timestamp: day(200 - i), context: { phase: 'plan', workflow: 'feature' } })),
-      ...Array.from({ length: 34 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(150 - i), context: { phase: 'plan', workflow: 'feature' } })),
+      ...Array.from({ length: 40 }, (_, i) => observation({ chosen: ['Tier L'], timestamp: day(200 - 2 * i), context: { phase: 'plan', workflow: 'feature' } })),
+      ...Array.from({ length: 34 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(199 - 2 * i), context: { phase: 'plan', workflow: 'feature' } })),
       ...Array.from({ length: 8 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(10 - i), context: { phase: 'run', workflow: 'feature' } })),
       ...Array.from({ length: 8 }, (_, i) => observation({ chosen: ['Tier S'], timestamp: day(10 - i), context: { phase: 'run', workflow: 'bugfix' } })),
     ]
