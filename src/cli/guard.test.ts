@@ -124,6 +124,15 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect(calls).toEqual([])
   })
 
+  it('passes a command of only white space, which runs nothing, without asking the service, even fail-closed', async () => {
+    const { run, calls } = await guardOverApp({ failClosed: true })
+    for (const command of ['', '   ', '\n']) {
+      const payload = JSON.stringify({ ...JSON.parse(await bashPayload()), tool_input: { command } })
+      expect(await run(payload), JSON.stringify(command)).toEqual({ stdout: '', stderr: '' })
+    }
+    expect(calls).toEqual([])
+  })
+
   it('lets the command through when the service is down, and says so; fail-closed refuses it', async () => {
     const refused = (async () => {
       throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } })

@@ -89,6 +89,8 @@ export async function guard(input: {
   if (event.hook_event_name !== 'PreToolUse' || event.tool_name !== 'Bash' || typeof command !== 'string') {
     return { stdout: '', stderr: '' }
   }
+  // A command of only white space runs nothing, and the service refuses it as no action: nothing to check, even fail-closed.
+  if (command.trim() === '') return { stdout: '', stderr: '' }
   // No http(s) address at all (`localhost:7420`): fetch refuses it unsent, and "not reachable"
   // would send a person looking for the service rather than at the variable, as the hook says it.
   if (!/^https?:\/\/[^/]/i.test(input.url)) return unavailable(`DECISION_MEMORY_URL is "${input.url}": give the service's address as http://HOST:PORT`)

@@ -181,7 +181,14 @@ export const SupersedeBody = z
 export const CheckBody = z
   .strictObject({
     // .meta, not .openapi: the MCP tool check_decision shows these to the model too.
-    action: z.string().min(1).max(LIMITS.actionLength).optional().meta({ description: 'A shell command about to run.' }),
+    // Only white space is no command: refused as an empty one is, not answered allowed (nothing in it was checked).
+    action: z
+      .string()
+      .min(1)
+      .max(LIMITS.actionLength)
+      .regex(/\S/, 'an action of only white space runs nothing: give the command')
+      .optional()
+      .meta({ description: 'A shell command about to run.' }),
     choice: z
       .union([LabelSchema, z.array(LabelSchema).min(1).max(LIMITS.options)])
       .optional()

@@ -382,6 +382,18 @@ describe('POST /v1/decisions/check (R-CON-3)', () => {
     expect(over.body.error.issues[0].path).toBe('action')
   })
 
+  it('refuses an action of only white space as it refuses an empty one, rather than answer it allowed', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({ key: 'D-021', enforce: 'required', status: 'accepted', constraints: [{ kind: 'must_not', pattern: 'git push (.* )?(--force|-f\\b)' }] }))
+    for (const action of ['', '   ', '\n\t ']) {
+      const blank = await call('POST', '/v1/decisions/check', { action })
+      expect(blank.status, JSON.stringify(action)).toBe(400)
+      expect(blank.body.error.issues[0].path).toBe('action')
+    }
+    // White space around a command is still the command.
+    expect((await call('POST', '/v1/decisions/check', { action: '  git push --force\n' })).body.blocked_by.map((b: any) => b.key)).toEqual(['D-021'])
+  })
+
   it('answers in bounded time with a pattern that backtracks exponentially, and warns of it instead of hanging every route', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/decisions', decision({ key: 'D-SLOW', enforce: 'required', status: 'accepted', constraints: [{ kind: 'must_not', pattern: '(a+)+$' }] }))
