@@ -164,6 +164,12 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     [`tmux new -d git push --force`],
     [`tmux split-window -h -t work 'npm test; git push --force'`],
     [`tmux -c 'git push --force'`],
+    // send-keys types into a pane's shell: its keys run together, Enter (C-m) runs the line.
+    [`tmux send-keys -t deploy 'git push --force' Enter`],
+    [`tmux send -t deploy:0 "npm test && git push --force origin main" C-m`],
+    [`tmux send-keys -t deploy -l 'git push --force'`],
+    [`tmux send-keys -t deploy git Space push Space --force Enter`],
+    [`tmux new -d -s w \\; send-keys -t w 'git push --force' Enter`],
     [`mise exec node@20 python@3.12 -- git push --force`],
     [`mise x -- git push --force`],
     [`direnv exec . git push --force`],
@@ -187,7 +193,9 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     // tmux's own -c runs a shell command; a new session's -c is the folder it starts in.
     expect(blockers(`tmux new-session -c 'git push --force' -s work`)).toEqual(['D-021'])
     expect(blockers(`git commit -m 'git submodule foreach git push --force'`)).toEqual(['D-021'])
-    for (const action of ['git submodule update --init', 'tmux new -s work', 'mise exec node@20', 'direnv exec .', 'nix develop', 'nix-shell -p git', 'git rebase -s ort -x "npm test" main', 'trap - EXIT', 'trap -p EXIT', 'su deploy', 'flock -n 9 || exit 1', `watch -n 5 'git status'`]) {
+    // Keys run together as tmux types them: `gitpush--force`, no push.
+    expect(blockers('tmux send-keys -t work git push --force Enter')).toEqual(['D-021'])
+    for (const action of ['git submodule update --init', 'tmux new -s work', `tmux send-keys -t work 'git push' Enter`, 'tmux send-keys -X -t work copy-selection', 'mise exec node@20', 'direnv exec .', 'nix develop', 'nix-shell -p git', 'git rebase -s ort -x "npm test" main', 'trap - EXIT', 'trap -p EXIT', 'su deploy', 'flock -n 9 || exit 1', `watch -n 5 'git status'`]) {
       expect(blockers(action), action).toEqual([])
     }
   })

@@ -713,6 +713,17 @@ const PARALLEL_VALUED = new Set([
 ])
 /** Options of tmux, and of its commands that start a shell command, that take a value. */
 const TMUX_VALUED = new Set(['-L', '-S', '-f', '-T', '-c', '-e', '-F', '-n', '-s', '-t', '-x', '-y', '-l'])
+/** Options of tmux send-keys that take a value (its -l is a flag: the keys are typed as they are). */
+const SEND_KEYS_VALUED = new Set(['-c', '-N', '-t'])
+/** tmux commands that start a shell command in a new session, window or pane. */
+const TMUX_STARTS = new Set(['new-session', 'new', 'new-window', 'neww', 'split-window', 'splitw', 'respawn-pane', 'respawnp', 'respawn-window', 'respawnw'])
+/** What keys `tmux send-keys` names type into a shell: Enter runs the line; another key named (C-c, Up) ends what is read of it. */
+const TMUX_KEYS: ReadonlyMap<string, string> = new Map([
+  ...['Enter', 'C-m', '^M', 'KPEnter', 'C-j', 'C-c', 'C-d', 'C-u', 'Escape', 'Up', 'Down', 'BSpace'].map((k) => [k, '\n'] as const),
+  ['Space', ' '],
+  ['Tab', '\t'],
+  ['C-i', '\t'],
+])
 const REBASE_VALUED = new Set(['-s', '-X', '--onto', '--strategy', '--strategy-option'])
 const WATCH_VALUED = new Set(['-n', '-q', '--interval', '--equexit'])
 const SU_VALUED = new Set(['-s', '-g', '-G', '-w', '-u', '--shell', '--group', '--supp-group', '--whitelist-environment', '--user'])
@@ -791,10 +802,24 @@ function scriptsHandedOn(words: readonly string[]): string[] {
       const at = afterOptions(args, 0, TMUX_VALUED)
       const own = optionValues(args.slice(0, at), 'c', [], TMUX_VALUED)
       if (own.length > 0) return own
-      // tmux new-session -d -s NAME CMD: one word is a shell command, several a command and its arguments.
-      if (!['new-session', 'new', 'new-window', 'neww', 'split-window', 'splitw', 'respawn-pane', 'respawnp', 'respawn-window', 'respawnw'].includes(args[at] as string)) return []
-      const command = args.slice(afterOptions(args, at + 1, TMUX_VALUED))
-      return command.length === 0 ? [] : [command.length === 1 ? (command[0] as string) : quoteWords(command)]
+      // Its commands, one after another where `\;` separates them (`tmux new -d -s w \; send-keys …`).
+      const scripts: string[] = []
+      for (let start = at, end = at; start < args.length; start = end + 1) {
+        end = args.indexOf(';', start)
+        if (end === -1) end = args.length
+        const [name, ...rest] = args.slice(start, end)
+        const sendKeys = name === 'send-keys' || name === 'send'
+        const operands = rest.slice(afterOptions(rest, 0, sendKeys ? SEND_KEYS_VALUED : TMUX_VALUED))
+        if (sendKeys) {
+          // The keys are typed into the pane's shell: each word a key's name or its characters, run together.
+          const flags = rest.slice(0, rest.length - operands.length).filter((o) => /^-[A-Za-z]+$/.test(o)).join('')
+          if (!flags.includes('X') && !flags.includes('H')) scripts.push(operands.map((k) => (flags.includes('l') ? k : (TMUX_KEYS.get(k) ?? k))).join(''))
+        } else if (name !== undefined && TMUX_STARTS.has(name) && operands.length > 0) {
+          // tmux new-session -d -s NAME CMD: one word is a shell command, several a command and its arguments.
+          scripts.push(operands.length === 1 ? (operands[0] as string) : quoteWords(operands))
+        }
+      }
+      return scripts
     }
     case 'mise': {
       // mise exec TOOL@VERSION… -- CMD ARGS: the command after `--`.
