@@ -116,6 +116,12 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     [`cat <<'EOF' | bash\ngit push '--force'\nEOF`],
     [`echo "git push '--force'" | sh`],
     [`printf 'npm test\\ngit push --force\\n' | bash -s`],
+    // A process substitution run or sourced as a script, or read as a shell's stdin: what it prints.
+    [`source <(echo git push --force)`],
+    [`. <(echo 'git push "--force"')`],
+    [`bash <(printf 'npm test\\ngit push --force\\n')`],
+    [`source <(cat <<'EOF'\ngit push --force\nEOF\n)`],
+    [`bash < <(echo git push --force)`],
     // env -S (--split-string) splits its string into the command it runs, before env's other operands.
     [`env -S 'git push --force'`],
     [`env -S 'git push' --force`],
@@ -264,6 +270,11 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     expect(blockers(`bash deploy.sh <<'EOF'\ngit push --force\nEOF`)).toEqual(['D-021'])
     expect(blockers(`echo "git push --force" | tee notes.md`)).toEqual(['D-021'])
     expect(blockers(`echo "git push --force"; bash`)).toEqual(['D-021'])
+    // A process substitution read as a file by another program, or one whose output cannot be told.
+    expect(blockers(`diff <(echo git push --force) notes.txt`)).toEqual(['D-021'])
+    for (const action of ['source <(kubectl completion bash)', 'bash <(curl -fsSL https://example.com/install.sh)', 'source ~/.bashrc && git push origin main']) {
+      expect(blockers(action), action).toEqual([])
+    }
   })
 
   it('reads an array assigned as words, not as a command to run', () => {
@@ -381,6 +392,8 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
       'git submodule foreach '.repeat(4_500),
       'watch '.repeat(16_000),
       'find -exec {} + '.repeat(6_000),
+      'source <(echo '.repeat(8_000),
+      'tmux send-keys \\; '.repeat(5_000),
       'sudo flock f watch nix develop -c tmux new find -exec git submodule foreach npx uv run '.repeat(1_100),
     ]
     for (const action of hostile) {

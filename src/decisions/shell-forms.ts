@@ -636,10 +636,15 @@ function runSteps(words: readonly string[]): string[][] {
   return steps
 }
 
-/** Scripts the command runs itself: `bash -c SCRIPT`, `eval ARGS`, a shell's heredoc or here-string. */
-function scriptsRun(command: readonly string[], stdin: readonly string[]): string[] {
+/**
+ * Scripts the command runs itself: `bash -c SCRIPT`, `eval ARGS`, a shell's heredoc or here-string,
+ * and the script file it runs or sources when that is a process substitution (`bash <(…)`,
+ * `source <(…)`, `. <(…)`): what `script` tells the command in it prints.
+ */
+function scriptsRun(command: readonly string[], stdin: readonly string[], script: (file: string) => string[]): string[] {
   const [name, ...args] = command
   if (name === 'eval') return [args.join(' ')]
+  if (name === 'source' || name === '.') return args[0] === undefined ? [] : script(args[0])
   if (name === undefined || !SHELLS.has(name)) return []
   let withC = false
   // -s: the script is stdin, and the operands are its arguments (`bash -s -- --dry-run <<'EOF'`).
@@ -660,7 +665,7 @@ function scriptsRun(command: readonly string[], stdin: readonly string[]): strin
     }
     if (a.startsWith('--')) continue
     // The first operand: the script itself with -c, else a script file (and stdin is its input, not a script).
-    return withC ? [a] : withS ? [...stdin] : []
+    return withC ? [a] : withS ? [...stdin] : script(a)
   }
   return withC ? [] : [...stdin]
 }
@@ -903,6 +908,17 @@ function fedBy(command: SimpleCommand | undefined): string[] {
   return [...command.stdin, ...printed]
 }
 
+/**
+ * What a process substitution given as a script file (`<(echo 'git push --force')`) prints, when
+ * that can be told (its commands' heredocs, what `echo` and `printf` print); nothing for another file.
+ */
+function printedBy(file: string, depth: number, budget: ReadBudget): string[] {
+  if (!file.startsWith('<(') || !file.endsWith(')') || depth >= MAX_DEPTH || !mayReadAgain(budget, file)) return []
+  const reader = new ShellReader(file.slice(2, -1), depth + 1, budget)
+  reader.readList()
+  return reader.commands.flatMap(fedBy)
+}
+
 /** Git with its own options before its command taken off: `git -C repo push` is `git push`. */
 function withoutGitOptions(command: readonly string[]): string[] | undefined {
   if (command[0] !== 'git') return undefined
@@ -949,7 +965,9 @@ export function actionForms(action: string): string[] {
       runs.push(run.join(' '))
       const git = withoutGitOptions(run)
       if (git !== undefined) runs.push(git.join(' '))
-      for (const s of scriptsRun(run, [...c.stdin, ...fedBy(c.pipedFrom)])) read(s, depth + 1)
+      // stdin redirected from a process substitution (`bash < <(echo …)`) is what it prints.
+      const substituted = c.redirections.filter((r) => /^0?< <\(/.test(r)).flatMap((r) => printedBy(r.slice(r.indexOf('<(')), depth, budget))
+      for (const s of scriptsRun(run, [...c.stdin, ...fedBy(c.pipedFrom), ...substituted], (file) => printedBy(file, depth, budget))) read(s, depth + 1)
       // `flock FILE -c '…'`, `su -c '…'`, `watch '…'`…, run directly or behind a wrapper (`sudo su -c '…'`).
       for (const s of new Set([c.words, ...steps].flatMap(scriptsHandedOn))) read(s, depth + 1)
       // `env -S '…'`, run directly or behind a wrapper (`sudo env -S '…'`): the first env step.
