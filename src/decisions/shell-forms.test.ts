@@ -187,6 +187,11 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     [`git rebase --exec='git push --force' main`],
     [`git rebase -i main --exec "npm test && git push --force"`],
     [`git bisect run git push --force`],
+    // An alias set on git's own command line: git runs it in place of its name.
+    [`git -c alias.p='push --force' p origin main`],
+    [`git -C repo -c alias.P=push p --force`],
+    [`git -c alias.p='!git push --force' p`],
+    [`git -c "alias.p=!npm test && git push" p --force`],
   ])('reads the command a wrapper hands to a shell, or runs later: %j', (action) => {
     expect(blockers(action)).toEqual(['D-021', 'D-024'])
   })
@@ -199,6 +204,9 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     // tmux's own -c runs a shell command; a new session's -c is the folder it starts in.
     expect(blockers(`tmux new-session -c 'git push --force' -s work`)).toEqual(['D-021'])
     expect(blockers(`git commit -m 'git submodule foreach git push --force'`)).toEqual(['D-021'])
+    // An alias not the command run, or one of another name, is only configuration.
+    expect(blockers(`git -c alias.p='push --force' status`)).toEqual([])
+    expect(blockers(`git -c alias.pf='push --force' p origin main`)).toEqual([])
     // Keys run together as tmux types them: `gitpush--force`, no push.
     expect(blockers('tmux send-keys -t work git push --force Enter')).toEqual(['D-021'])
     for (const action of ['git submodule update --init', 'tmux new -s work', `tmux send-keys -t work 'git push' Enter`, 'tmux send-keys -X -t work copy-selection', 'mise exec node@20', 'direnv exec .', 'nix develop', 'nix-shell -p git', 'git rebase -s ort -x "npm test" main', 'trap - EXIT', 'trap -p EXIT', 'su deploy', 'flock -n 9 || exit 1', `watch -n 5 'git status'`]) {

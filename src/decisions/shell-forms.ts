@@ -738,7 +738,7 @@ const SCRIPT_VALUED = new Set(['-E', '-I', '-O', '-B', '-T', '-m', '--echo', '--
  * Scripts a command hands to a shell, or a command it runs inside its own arguments: `flock
  * FILE -c CMD`, `su -c CMD`, `runuser USER -c CMD`, `script -c CMD`, `trap CMD
  * SIGNAL` (run when the signal comes), `git submodule foreach CMD`, `git rebase --exec CMD`,
- * `git bisect run CMD…`, `nix-shell --run CMD`, `nix develop -c CMD…`, `tmux new-session CMD` (and `tmux -c CMD`), `mise exec TOOLS -- CMD…`,
+ * `git bisect run CMD…`, `git -c alias.NAME=… NAME`, `nix-shell --run CMD`, `nix develop -c CMD…`, `tmux new-session CMD` (and `tmux -c CMD`), `mise exec TOOLS -- CMD…`,
  * `direnv exec DIR CMD…`, `npx -c CMD` / `npm exec -c CMD` / `pnpm exec -c CMD…`, `watch OPTIONS CMD…` and `parallel OPTIONS CMD… ::: ARGS`
  * (their words joined, as they hand them to `sh -c`), and `find … -exec CMD… ;` (its words).
  */
@@ -785,6 +785,11 @@ function scriptsHandedOn(words: readonly string[]): string[] {
       // git submodule foreach CMD, git rebase --exec CMD, git bisect run CMD: git runs them.
       const at = afterOptions(args, 0, GIT_VALUED)
       const rest = args.slice(at + 1)
+      // git -c alias.p='push --force' p: the alias git runs, set on its own command line (its
+      // name in any case); one that begins with ! is a shell command, given the arguments after it.
+      const name = `alias.${args[at]?.toLowerCase()}=`
+      const alias = optionValues(args.slice(0, at), 'c', [], GIT_VALUED).findLast((v) => v.toLowerCase().startsWith(name))?.slice(name.length)
+      if (alias !== undefined) return [alias.startsWith('!') ? [alias.slice(1), quoteWords(rest)].join(' ') : ['git', alias, quoteWords(rest)].join(' ')]
       if (args[at] === 'rebase') return optionValues(rest, 'x', ['--exec'], REBASE_VALUED)
       if (args[at] === 'bisect' && rest[0] === 'run' && rest.length > 1) return [quoteWords(rest.slice(1))]
       if (args[at] !== 'submodule') return []
