@@ -67,6 +67,12 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     ['screen -dmS deploy git push --force'],
     ['systemd-run --user --unit=push -p MemoryMax=1G git push --force'],
     ['strace -f -e trace=network git push --force'],
+    // Tools an agent runs a command under to debug it, rerun it on change, or give it a .env.
+    ['valgrind --leak-check=full git push --force'],
+    ['ls | entr -r git push --force'],
+    ['dotenv -- git push --force'],
+    ['dotenv -e .env -v NODE_ENV=ci -- git push --force'],
+    ['dotenv -f .env run git push --force'],
     // GNU tools as Homebrew names them on macOS.
     ['gtimeout 30 git push --force'],
     ['ls | gxargs -r git push --force'],
@@ -187,6 +193,13 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     [`git rebase --exec='git push --force' main`],
     [`git rebase -i main --exec "npm test && git push --force"`],
     [`git bisect run git push --force`],
+    [`gdb -ex run --args git push --force`],
+    [`lldb -- git push --force`],
+    [`ls | entr -s 'npm test && git push --force'`],
+    [`nodemon --exec 'git push --force'`],
+    [`nodemon -w src -x git push --force`],
+    [`hyperfine --warmup 3 'npm test' 'git push --force'`],
+    [`hyperfine -P n 1 3 --prepare='git push --force' 'sleep {n}'`],
     // An alias set on git's own command line: git runs it in place of its name.
     [`git -c alias.p='push --force' p origin main`],
     [`git -C repo -c alias.P=push p --force`],
@@ -209,7 +222,7 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     expect(blockers(`git -c alias.pf='push --force' p origin main`)).toEqual([])
     // Keys run together as tmux types them: `gitpush--force`, no push.
     expect(blockers('tmux send-keys -t work git push --force Enter')).toEqual(['D-021'])
-    for (const action of ['git submodule update --init', 'tmux new -s work', `tmux send-keys -t work 'git push' Enter`, 'tmux send-keys -X -t work copy-selection', 'mise exec node@20', 'direnv exec .', 'nix develop', 'nix-shell -p git', 'git rebase -s ort -x "npm test" main', 'trap - EXIT', 'trap -p EXIT', 'su deploy', 'flock -n 9 || exit 1', `watch -n 5 'git status'`]) {
+    for (const action of ['git submodule update --init', 'tmux new -s work', `tmux send-keys -t work 'git push' Enter`, 'gdb ./push core', 'nodemon --exec ts-node src/push.ts', `hyperfine -n push 'npm test'`, 'dotenv list', 'valgrind ./push', 'tmux send-keys -X -t work copy-selection', 'mise exec node@20', 'direnv exec .', 'nix develop', 'nix-shell -p git', 'git rebase -s ort -x "npm test" main', 'trap - EXIT', 'trap -p EXIT', 'su deploy', 'flock -n 9 || exit 1', `watch -n 5 'git status'`]) {
       expect(blockers(action), action).toEqual([])
     }
   })

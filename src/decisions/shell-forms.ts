@@ -494,6 +494,11 @@ const WRAPPERS: Readonly<Record<string, ReadonlySet<string>>> = {
     '--on-active', '--on-boot', '--on-startup', '--on-unit-active', '--on-unit-inactive', '--on-calendar', '--timer-property', '--path-property', '--socket-property',
   ]),
   strace: new Set(['-e', '-o', '-p', '-s', '-u', '-E', '-a', '-b', '-I', '-O', '-P', '-S', '-U', '-X']),
+  // valgrind's own options take their values after `=`.
+  valgrind: new Set(),
+  entr: new Set(),
+  // dotenv-cli: dotenv -e .env -- CMD (-c names an environment).
+  dotenv: new Set(['-e', '-v', '-c', '-p']),
 }
 
 /** GNU tools as Homebrew installs them on macOS, with a `g` before their names: `gtimeout 30 git push`. */
@@ -541,6 +546,8 @@ const RUNNERS: Readonly<Record<string, Runner>> = {
   yarn: { subcommands: ['exec', 'dlx'], valued: new Set(['-p', '--package', '--cwd']), scope: 'workspace' },
   bun: { subcommands: ['x'], valued: new Set(['--cwd']) },
   bunx: { subcommands: [], valued: new Set() },
+  // python-dotenv: dotenv -f .env run CMD (without run, dotenv-cli's wrapper above).
+  dotenv: { subcommands: ['run'], valued: new Set(['-f', '--file', '-e', '--export']) },
 }
 
 /** The index of the command a runner runs (`uv run --with x pytest` → pytest), or undefined when it runs none (`npm install`). */
@@ -729,6 +736,17 @@ const TMUX_KEYS: ReadonlyMap<string, string> = new Map([
   ['Tab', '\t'],
   ['C-i', '\t'],
 ])
+/** Options of nodemon that take a value; its --exec (-x) is the command it runs. */
+const NODEMON_VALUED = new Set(['-w', '-i', '-e', '-d', '-x', '--watch', '--ignore', '--ext', '--delay', '--exec', '--signal', '--config', '--spawn'])
+/** How many values each option of hyperfine takes that is not itself a shell command (-s, -p, -c are). */
+const HYPERFINE_VALUES: Readonly<Record<string, number>> = {
+  ...Object.fromEntries(['-w', '-m', '-M', '-r', '-S', '-u', '-n', '-D', '--warmup', '--min-runs', '--max-runs', '--runs', '--shell', '--time-unit', '--command-name', '--parameter-step-size', '--style', '--sort', '--export-asciidoc', '--export-csv', '--export-json', '--export-markdown', '--export-orgmode', '--output', '--input'].map((o) => [o, 1])),
+  '-L': 2,
+  '--parameter-list': 2,
+  '-P': 3,
+  '--parameter-scan': 3,
+}
+const HYPERFINE_SCRIPTS = new Set(['-s', '-p', '-c', '--setup', '--prepare', '--conclude', '--cleanup'])
 const REBASE_VALUED = new Set(['-s', '-X', '--onto', '--strategy', '--strategy-option'])
 const WATCH_VALUED = new Set(['-n', '-q', '--interval', '--equexit'])
 const SU_VALUED = new Set(['-s', '-g', '-G', '-w', '-u', '--shell', '--group', '--supp-group', '--whitelist-environment', '--user'])
@@ -853,6 +871,44 @@ function scriptsHandedOn(words: readonly string[]): string[] {
       const start = afterOptions(args, at + 1, valued)
       const shell = args.slice(at + 1, start).some((a) => a === '--shell-mode' || /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a))
       return shell && start < args.length ? [args.slice(start).join(' ')] : []
+    }
+    case 'gdb': {
+      // gdb --args CMD ARGS (without it, the second operand is a core file, not an argument).
+      const at = args.indexOf('--args')
+      return at === -1 || at + 1 >= args.length ? [] : [quoteWords(args.slice(at + 1))]
+    }
+    case 'lldb': {
+      const at = args.indexOf('--')
+      return at === -1 || at + 1 >= args.length ? [] : [quoteWords(args.slice(at + 1))]
+    }
+    case 'entr': {
+      // entr -s CMD: the shell command ($SHELL -c) of its first operand.
+      const at = afterOptions(args, 0, new Set())
+      return args.slice(0, at).some((a) => /^-[a-z]*s/.test(a)) && at < args.length ? [args[at] as string] : []
+    }
+    case 'nodemon': {
+      // nodemon --exec CMD SCRIPT ARGS: CMD run by a shell, with the script and its arguments after it.
+      const exec = optionValues(args, 'x', ['--exec'], NODEMON_VALUED).at(-1)
+      const at = afterOptions(args, 0, NODEMON_VALUED)
+      return exec === undefined ? [] : [`${exec} ${quoteWords(args.slice(at))}`]
+    }
+    case 'hyperfine': {
+      // Each operand is a shell command it times, and so are its --setup, --prepare, --cleanup.
+      const scripts: string[] = []
+      for (let i = 0; i < args.length; i++) {
+        const a = args[i] as string
+        const [name = '', value] = a.split(/=(.*)/s)
+        if (a === '--') {
+          scripts.push(...args.slice(i + 1))
+          break
+        }
+        if (!a.startsWith('-') || a === '-') scripts.push(a)
+        else if (HYPERFINE_SCRIPTS.has(name)) {
+          const script = value ?? args[++i]
+          if (script !== undefined) scripts.push(script)
+        } else if (value === undefined) i += HYPERFINE_VALUES[name] ?? 0
+      }
+      return scripts
     }
     case 'direnv':
       // direnv exec DIR CMD ARGS
