@@ -238,6 +238,10 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
       'pnpm --filter api exec prisma migrate reset',
       'yarn workspace api exec prisma migrate reset',
       'yarn exec prisma migrate reset',
+      // yarn runs a binary of the project by its name, with no exec, and with run.
+      'yarn prisma migrate reset',
+      'yarn run prisma migrate reset --force',
+      'yarn workspace api prisma migrate reset',
       'bunx prisma migrate reset',
       'uv run --with requests git push --force',
       'uvx --from git-tools git push --force',
@@ -249,7 +253,7 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     ]) {
       expect(blocked(action), action).toBe(true)
     }
-    for (const action of ['npm install prisma', 'npm run prisma migrate reset', 'uv pip install git', 'poetry add prisma', 'pnpm exec', 'npx', 'yarn workspace api add prisma']) {
+    for (const action of ['npm install prisma', 'npm run prisma migrate reset', 'uv pip install git', 'poetry add prisma', 'pnpm exec', 'npx', 'yarn workspace api add prisma', 'yarn add prisma', 'yarn', 'yarn install', 'yarn build', 'yarn workspaces foreach run build']) {
       expect(blocked(action), action).toBe(false)
     }
   })

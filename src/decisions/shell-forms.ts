@@ -526,6 +526,8 @@ interface Runner {
   subcommands: readonly string[]
   valued: ReadonlySet<string>
   scope?: string
+  /** Its own commands, when any other word in their place is a script or a binary it runs (`yarn prisma migrate reset`). */
+  commands?: ReadonlySet<string>
 }
 
 const RUNNERS: Readonly<Record<string, Runner>> = {
@@ -543,7 +545,16 @@ const RUNNERS: Readonly<Record<string, Runner>> = {
   npm: { subcommands: ['exec', 'x'], valued: new Set(['-p', '-w', '--package', '--workspace', '--prefix']) },
   npx: { subcommands: [], valued: new Set(['-p', '-w', '--package', '--workspace', '--prefix']) },
   pnpm: { subcommands: ['exec', 'dlx'], valued: new Set(['-C', '-F', '--dir', '--filter', '--package']) },
-  yarn: { subcommands: ['exec', 'dlx'], valued: new Set(['-p', '--package', '--cwd']), scope: 'workspace' },
+  yarn: {
+    subcommands: ['exec', 'dlx', 'run'],
+    valued: new Set(['-p', '--package', '--cwd']),
+    scope: 'workspace',
+    commands: new Set([
+      'access', 'add', 'audit', 'autoclean', 'bin', 'cache', 'check', 'config', 'constraints', 'create', 'dedupe', 'explain', 'generate-lock-entry', 'global', 'help', 'import', 'info',
+      'init', 'install', 'licenses', 'link', 'list', 'login', 'logout', 'node', 'npm', 'outdated', 'owner', 'pack', 'patch', 'patch-commit', 'plugin', 'policies', 'publish', 'rebuild',
+      'remove', 'sdks', 'search', 'set', 'stage', 'tag', 'team', 'unlink', 'unplug', 'up', 'upgrade', 'upgrade-interactive', 'version', 'versions', 'why', 'workspace', 'workspaces',
+    ]),
+  },
   bun: { subcommands: ['x'], valued: new Set(['--cwd']) },
   bunx: { subcommands: [], valued: new Set() },
   // python-dotenv: dotenv -f .env run CMD (without run, dotenv-cli's wrapper above).
@@ -556,8 +567,9 @@ function afterRunner(words: readonly string[], at: number, runner: Runner): numb
   // `yarn workspace NAME exec CMD`: a subcommand of the named workspace.
   if (runner.scope !== undefined && words[i] === runner.scope) i = afterOptions(words, i + 2, runner.valued)
   if (runner.subcommands.length === 0) return i
-  if (!runner.subcommands.includes(words[i] as string)) return undefined
-  return afterOptions(words, i + 1, runner.valued)
+  if (runner.subcommands.includes(words[i] as string)) return afterOptions(words, i + 1, runner.valued)
+  // `yarn prisma migrate reset`: a word not among its own commands is a script or a binary it runs.
+  return runner.commands !== undefined && i < words.length && !runner.commands.has(words[i] as string) ? i : undefined
 }
 
 /** Options of git itself, before its command, that take a value (`git -C repo push`). */
