@@ -242,6 +242,32 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
       'yarn prisma migrate reset',
       'yarn run prisma migrate reset --force',
       'yarn workspace api prisma migrate reset',
+      // pnpm runs a word none of its commands as pnpm exec (6.6 on), bun run a binary too.
+      'pnpm prisma migrate reset',
+      'pnpm --filter api prisma migrate reset',
+      'bun run prisma migrate reset',
+      // Tools that give a command a project's environment, or its secrets.
+      'cross-env NODE_ENV=test prisma migrate reset',
+      'corepack pnpm exec prisma migrate reset',
+      'env-cmd -f .env.test prisma migrate reset',
+      'dotenvx run -f .env.test -- prisma migrate reset',
+      'doppler run -c dev -- prisma migrate reset',
+      'op run --env-file=.env -- prisma migrate reset',
+      'infisical run --env dev -- prisma migrate reset',
+      'aws-vault exec dev -- prisma migrate reset',
+      'pixi run prisma migrate reset',
+      'hatch run git push --force',
+      'rye run git push --force',
+      'devbox run git push --force',
+      'tox exec -e py312 -- git push --force',
+      'concurrently -k "npm run watch" "prisma migrate reset"',
+      'watchexec -e ts -- git push --force',
+      'faketime 2020-01-01 git push --force',
+      'fakeroot git push --force',
+      'proxychains4 -q git push --force',
+      'torsocks git push --force',
+      'firejail git push --force',
+      'ltrace -f git push --force',
       'bunx prisma migrate reset',
       'uv run --with requests git push --force',
       'uvx --from git-tools git push --force',
@@ -253,7 +279,7 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     ]) {
       expect(blocked(action), action).toBe(true)
     }
-    for (const action of ['npm install prisma', 'npm run prisma migrate reset', 'uv pip install git', 'poetry add prisma', 'pnpm exec', 'npx', 'yarn workspace api add prisma', 'yarn add prisma', 'yarn', 'yarn install', 'yarn build', 'yarn workspaces foreach run build']) {
+    for (const action of ['npm install prisma', 'npm run prisma migrate reset', 'uv pip install git', 'poetry add prisma', 'pnpm exec', 'npx', 'yarn workspace api add prisma', 'yarn add prisma', 'yarn', 'yarn install', 'yarn build', 'yarn workspaces foreach run build', 'pnpm add prisma', 'pnpm install', 'pnpm test', 'corepack enable', 'concurrently -n db,api "npm run db" "npm run api"', 'aws-vault exec dev']) {
       expect(blocked(action), action).toBe(false)
     }
   })
@@ -418,6 +444,9 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
       'watch '.repeat(16_000),
       'find -exec {} + '.repeat(6_000),
       'source <(echo '.repeat(8_000),
+      'pnpm '.repeat(20_000),
+      'concurrently '.repeat(7_000),
+      'aws-vault exec p -- '.repeat(5_000),
       'tmux send-keys \\; '.repeat(5_000),
       'sudo flock f watch nix develop -c tmux new find -exec git submodule foreach npx uv run '.repeat(1_100),
     ]

@@ -494,6 +494,19 @@ const WRAPPERS: Readonly<Record<string, ReadonlySet<string>>> = {
     '--on-active', '--on-boot', '--on-startup', '--on-unit-active', '--on-unit-inactive', '--on-calendar', '--timer-property', '--path-property', '--socket-property',
   ]),
   strace: new Set(['-e', '-o', '-p', '-s', '-u', '-E', '-a', '-b', '-I', '-O', '-P', '-S', '-U', '-X']),
+  // cross-env NAME=value… CMD: the assignments are taken off as a shell's are.
+  'cross-env': new Set(),
+  // corepack pnpm …: the package manager it pins.
+  corepack: new Set(),
+  'env-cmd': new Set(['-f', '-e', '-r', '--file', '--environments', '--rc-file']),
+  watchexec: new Set(['-e', '-w', '-W', '-i', '-f', '-d', '-s', '-E', '--exts', '--watch', '--ignore', '--filter', '--debounce', '--signal', '--shell', '--env', '--stop-signal', '--stop-timeout', '--delay-run', '--project-origin', '--workdir']),
+  fakeroot: new Set(['-l', '-s', '-i', '--lib', '--faked']),
+  faketime: new Set(['-m', '-f']),
+  proxychains: new Set(['-f']),
+  proxychains4: new Set(['-f']),
+  torsocks: new Set(['-u', '-p', '-a', '-P', '--user', '--pass', '--address', '--port']),
+  firejail: new Set(),
+  ltrace: new Set(['-e', '-o', '-p', '-s', '-u', '-a', '-A', '-n', '-F', '-l', '-L', '-x']),
   // valgrind's own options take their values after `=`.
   valgrind: new Set(),
   entr: new Set(),
@@ -514,7 +527,7 @@ function commandName(word: string): string {
  * Wrappers whose first operands, after their options, come before the command: timeout's
  * duration, flock's lock file, chrt's priority, taskset's CPU mask, chroot's new root.
  */
-const OPERANDS_BEFORE_COMMAND: Readonly<Record<string, number>> = { timeout: 1, flock: 1, chrt: 1, taskset: 1, chroot: 1 }
+const OPERANDS_BEFORE_COMMAND: Readonly<Record<string, number>> = { timeout: 1, flock: 1, chrt: 1, taskset: 1, chroot: 1, faketime: 1 }
 
 /**
  * Tools that run a command in a project's environment, after a subcommand (`uv run`, `poetry run`,
@@ -544,7 +557,17 @@ const RUNNERS: Readonly<Record<string, Runner>> = {
   rbenv: { subcommands: ['exec'], valued: new Set() },
   npm: { subcommands: ['exec', 'x'], valued: new Set(['-p', '-w', '--package', '--workspace', '--prefix']) },
   npx: { subcommands: [], valued: new Set(['-p', '-w', '--package', '--workspace', '--prefix']) },
-  pnpm: { subcommands: ['exec', 'dlx'], valued: new Set(['-C', '-F', '--dir', '--filter', '--package']) },
+  pnpm: {
+    subcommands: ['exec', 'dlx'],
+    valued: new Set(['-C', '-F', '--dir', '--filter', '--package']),
+    // pnpm 6.6 on: `pnpm eslint`, a word none of its commands, runs in the project as pnpm exec does.
+    commands: new Set([
+      'add', 'i', 'install', 'it', 'install-test', 'up', 'update', 'upgrade', 'rm', 'remove', 'un', 'uninstall', 'ln', 'link', 'unlink', 'import', 'rb', 'rebuild', 'prune', 'fetch',
+      'patch', 'patch-commit', 'patch-remove', 'audit', 'ls', 'list', 'la', 'll', 'outdated', 'why', 'licenses', 'run', 'run-script', 'test', 't', 'tst', 'start', 'create',
+      'publish', 'pack', 'recursive', 'multi', 'm', 'server', 'store', 'root', 'bin', 'setup', 'init', 'deploy', 'doctor', 'c', 'config', 'get', 'set', 'env', 'dedupe',
+      'approve-builds', 'ignored-builds', 'self-update', 'cat-file', 'cat-index', 'find-hash', 'help', 'login', 'logout', 'whoami', 'version', 'owner', 'dist-tag', 'docs', 'search',
+    ]),
+  },
   yarn: {
     subcommands: ['exec', 'dlx', 'run'],
     valued: new Set(['-p', '--package', '--cwd']),
@@ -555,8 +578,19 @@ const RUNNERS: Readonly<Record<string, Runner>> = {
       'remove', 'sdks', 'search', 'set', 'stage', 'tag', 'team', 'unlink', 'unplug', 'up', 'upgrade', 'upgrade-interactive', 'version', 'versions', 'why', 'workspace', 'workspaces',
     ]),
   },
-  bun: { subcommands: ['x'], valued: new Set(['--cwd']) },
+  // bun run NAME runs a script, else a binary of the project's (bun run prisma migrate reset).
+  bun: { subcommands: ['x', 'run'], valued: new Set(['--cwd']) },
   bunx: { subcommands: [], valued: new Set() },
+  // Tools that run a command with a project's environment, or its secrets, after their `run` or `exec`.
+  pixi: { subcommands: ['run', 'exec'], valued: new Set(['-e', '--environment', '--manifest-path']) },
+  hatch: { subcommands: ['run'], valued: new Set(['-e', '--env']) },
+  rye: { subcommands: ['run'], valued: new Set(['--pyproject']) },
+  devbox: { subcommands: ['run'], valued: new Set(['-c', '--config', '-e', '--env', '--env-file']) },
+  tox: { subcommands: ['exec'], valued: new Set(['-e', '-c', '--conf', '--root', '--workdir']) },
+  dotenvx: { subcommands: ['run'], valued: new Set(['-f', '-e', '-fk', '--env-file', '--env', '--env-keys-file', '--convention']) },
+  doppler: { subcommands: ['run'], valued: new Set(['-p', '-c', '--project', '--config', '--token', '--scope', '--name-transformer']) },
+  infisical: { subcommands: ['run'], valued: new Set(['--env', '--path', '--projectId', '--token', '--tags', '--domain']) },
+  op: { subcommands: ['run'], valued: new Set(['--env-file', '--environment', '--account', '--session', '--config']) },
   // python-dotenv: dotenv -f .env run CMD (without run, dotenv-cli's wrapper above).
   dotenv: { subcommands: ['run'], valued: new Set(['-f', '--file', '-e', '--export']) },
 }
@@ -758,6 +792,12 @@ const HYPERFINE_VALUES: Readonly<Record<string, number>> = {
   '-P': 3,
   '--parameter-scan': 3,
 }
+/** Options of concurrently that take a value; its operands are shell commands. */
+const CONCURRENTLY_VALUED = new Set([
+  '-n', '-c', '-p', '-l', '-t', '-s', '-P', '--names', '--name-separator', '--prefix-colors', '--prefix', '--prefix-length', '--timestamp-format', '--success',
+  '--max-processes', '-m', '--restart-tries', '--restart-after', '--handle-input', '--default-input-target', '--kill-signal', '--pad-prefix', '--passthrough-arguments',
+])
+const AWS_VAULT_VALUED = new Set(['-d', '-t', '--duration', '--mfa-token', '--region', '--server', '--prompt', '--backend'])
 const HYPERFINE_SCRIPTS = new Set(['-s', '-p', '-c', '--setup', '--prepare', '--conclude', '--cleanup'])
 const REBASE_VALUED = new Set(['-s', '-X', '--onto', '--strategy', '--strategy-option'])
 const WATCH_VALUED = new Set(['-n', '-q', '--interval', '--equexit'])
@@ -883,6 +923,25 @@ function scriptsHandedOn(words: readonly string[]): string[] {
       const start = afterOptions(args, at + 1, valued)
       const shell = args.slice(at + 1, start).some((a) => a === '--shell-mode' || /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a))
       return shell && start < args.length ? [args.slice(start).join(' ')] : []
+    }
+    case 'concurrently': {
+      // concurrently "npm test" "git push --force": each operand a shell command it runs.
+      // Options may come after them (`-k`): every word that is neither an option nor its value.
+      const commands: string[] = []
+      for (let i = 0; i < args.length; i++) {
+        const a = args[i] as string
+        if (a === '--') return [...commands, ...args.slice(i + 1)]
+        if (!a.startsWith('-') || a === '-') commands.push(a)
+        else if (CONCURRENTLY_VALUED.has(a)) i++
+      }
+      return commands
+    }
+    case 'aws-vault': {
+      // aws-vault exec PROFILE -- CMD ARGS
+      if (args[0] !== 'exec') return []
+      const at = afterOptions(args, 1, AWS_VAULT_VALUED)
+      const command = args.slice(args[at + 1] === '--' ? at + 2 : at + 1)
+      return at < args.length && command.length > 0 ? [quoteWords(command)] : []
     }
     case 'gdb': {
       // gdb --args CMD ARGS (without it, the second operand is a core file, not an argument).
