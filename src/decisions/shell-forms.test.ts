@@ -128,6 +128,12 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     [`bash <(printf 'npm test\\ngit push --force\\n')`],
     [`source <(cat <<'EOF'\ngit push --force\nEOF\n)`],
     [`bash < <(echo git push --force)`],
+    // A command named by a substitution runs what it prints.
+    [`$(echo git) push --force`],
+    ['`echo git push --force`'],
+    [`$(printf 'git push --force')`],
+    [`FOO=1 sudo "$(echo /usr/bin/git)" push --force`],
+    [`eval "$(echo git push --force)"`],
     // env -S (--split-string) splits its string into the command it runs, before env's other operands.
     [`env -S 'git push --force'`],
     [`env -S 'git push' --force`],
@@ -323,7 +329,7 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     expect(blockers(`echo "git push --force"; bash`)).toEqual(['D-021'])
     // A process substitution read as a file by another program, or one whose output cannot be told.
     expect(blockers(`diff <(echo git push --force) notes.txt`)).toEqual(['D-021'])
-    for (const action of ['source <(kubectl completion bash)', 'bash <(curl -fsSL https://example.com/install.sh)', 'source ~/.bashrc && git push origin main']) {
+    for (const action of ['$(npm bin)/eslint . && git push', 'echo $(git rev-parse HEAD)', '`git rev-parse --show-toplevel`/scripts/test.sh', 'source <(kubectl completion bash)', 'bash <(curl -fsSL https://example.com/install.sh)', 'source ~/.bashrc && git push origin main']) {
       expect(blockers(action), action).toEqual([])
     }
   })

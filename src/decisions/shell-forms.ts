@@ -685,7 +685,9 @@ function runSteps(words: readonly string[]): string[][] {
     step(i)
   }
   const [first, ...args] = words.slice(i)
-  steps.push(first === undefined ? [] : [first.slice(first.lastIndexOf('/') + 1) || first, ...args])
+  // A name that is a substitution keeps its slashes: they are in the command it prints (`$(echo /usr/bin/git)`).
+  const substitution = first !== undefined && /^(?:\$\([\s\S]*\)|`[\s\S]*`)$/.test(first)
+  steps.push(first === undefined ? [] : [substitution ? first : first.slice(first.lastIndexOf('/') + 1) || first, ...args])
   return steps
 }
 
@@ -1045,10 +1047,27 @@ function fedBy(command: SimpleCommand | undefined): string[] {
  * that can be told (its commands' heredocs, what `echo` and `printf` print); nothing for another file.
  */
 function printedBy(file: string, depth: number, budget: ReadBudget): string[] {
-  if (!file.startsWith('<(') || !file.endsWith(')') || depth >= MAX_DEPTH || !mayReadAgain(budget, file)) return []
-  const reader = new ShellReader(file.slice(2, -1), depth + 1, budget)
+  return file.startsWith('<(') && file.endsWith(')') ? printedByScript(file.slice(2, -1), depth, budget) : []
+}
+
+/** What the commands of `script` print, when that can be told: their heredocs, what `echo` and `printf` print. */
+function printedByScript(script: string, depth: number, budget: ReadBudget): string[] {
+  if (depth >= MAX_DEPTH || !mayReadAgain(budget, script)) return []
+  const reader = new ShellReader(script, depth + 1, budget)
   reader.readList()
   return reader.commands.flatMap(fedBy)
+}
+
+/**
+ * The command run when its name is a command substitution, `$(echo git) push --force` or
+ * `` `echo git push --force` ``: what the substitution prints, then the command's other words.
+ */
+function commandSubstituted(run: readonly string[], depth: number, budget: ReadBudget): string | undefined {
+  const [first, ...rest] = run
+  const inner = first === undefined ? undefined : /^\$\((?!\()([\s\S]*)\)$/.exec(first)?.[1] ?? /^`([\s\S]*)`$/.exec(first)?.[1]
+  if (inner === undefined) return undefined
+  const printed = printedByScript(inner, depth, budget)
+  return printed.length === 0 ? undefined : [printed.join(' '), quoteWords(rest)].join(' ')
 }
 
 /** Git with its own options before its command taken off: `git -C repo push` is `git push`. */
@@ -1100,6 +1119,8 @@ export function actionForms(action: string): string[] {
       // stdin redirected from a process substitution (`bash < <(echo …)`) is what it prints.
       const substituted = c.redirections.filter((r) => /^0?< <\(/.test(r)).flatMap((r) => printedBy(r.slice(r.indexOf('<(')), depth, budget))
       for (const s of scriptsRun(run, [...c.stdin, ...fedBy(c.pipedFrom), ...substituted], (file) => printedBy(file, depth, budget))) read(s, depth + 1)
+      const named = commandSubstituted(run, depth, budget)
+      if (named !== undefined) read(named, depth + 1)
       // `flock FILE -c '…'`, `su -c '…'`, `watch '…'`…, run directly or behind a wrapper (`sudo su -c '…'`).
       for (const s of new Set([c.words, ...steps].flatMap(scriptsHandedOn))) read(s, depth + 1)
       // `env -S '…'`, run directly or behind a wrapper (`sudo env -S '…'`): the first env step.
