@@ -128,6 +128,9 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     [`bash <(printf 'npm test\\ngit push --force\\n')`],
     [`source <(cat <<'EOF'\ngit push --force\nEOF\n)`],
     [`bash < <(echo git push --force)`],
+    [`bash /dev/stdin <<< 'git push --force'`],
+    [`source /dev/stdin <<'EOF'\ngit push --force\nEOF`],
+    [`echo 'git push --force' | . /dev/stdin`],
     // A command named by a substitution runs what it prints.
     [`$(echo git) push --force`],
     ['`echo git push --force`'],

@@ -698,8 +698,10 @@ function runSteps(words: readonly string[]): string[][] {
  */
 function scriptsRun(command: readonly string[], stdin: readonly string[], script: (file: string) => string[]): string[] {
   const [name, ...args] = command
+  // A script file that is stdin (`bash /dev/stdin <<< '…'`, `source /dev/stdin <<'EOF'`) is what it reads.
+  const file = (f: string) => (['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0'].includes(f) ? [...stdin] : script(f))
   if (name === 'eval') return [args.join(' ')]
-  if (name === 'source' || name === '.') return args[0] === undefined ? [] : script(args[0])
+  if (name === 'source' || name === '.') return args[0] === undefined ? [] : file(args[0])
   if (name === undefined || !SHELLS.has(name)) return []
   let withC = false
   // -s: the script is stdin, and the operands are its arguments (`bash -s -- --dry-run <<'EOF'`).
@@ -720,7 +722,7 @@ function scriptsRun(command: readonly string[], stdin: readonly string[], script
     }
     if (a.startsWith('--')) continue
     // The first operand: the script itself with -c, else a script file (and stdin is its input, not a script).
-    return withC ? [a] : withS ? [...stdin] : script(a)
+    return withC ? [a] : withS ? [...stdin] : file(a)
   }
   return withC ? [] : [...stdin]
 }
