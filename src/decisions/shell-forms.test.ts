@@ -73,6 +73,10 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     ['dotenv -- git push --force'],
     ['dotenv -e .env -v NODE_ENV=ci -- git push --force'],
     ['dotenv -f .env run git push --force'],
+    ['ssh-agent git push --force'],
+    ['dbus-run-session -- git push --force'],
+    ['systemd-inhibit --what=sleep git push --force'],
+    ['numactl --interleave=all git push --force'],
     // GNU tools as Homebrew names them on macOS.
     ['gtimeout 30 git push --force'],
     ['ls | gxargs -r git push --force'],
@@ -129,6 +133,10 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     [`source <(cat <<'EOF'\ngit push --force\nEOF\n)`],
     [`bash < <(echo git push --force)`],
     [`bash /dev/stdin <<< 'git push --force'`],
+    // at and batch run later the job they read on stdin.
+    [`echo 'git push --force' | at now`],
+    [`at now + 1 hour <<'EOF'\ngit push --force\nEOF`],
+    [`batch <<< 'git push --force'`],
     [`source /dev/stdin <<'EOF'\ngit push --force\nEOF`],
     [`echo 'git push --force' | . /dev/stdin`],
     // A command named by a substitution runs what it prints.
@@ -332,6 +340,7 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     expect(blockers(`echo "git push --force"; bash`)).toEqual(['D-021'])
     // A process substitution read as a file by another program, or one whose output cannot be told.
     expect(blockers(`diff <(echo git push --force) notes.txt`)).toEqual(['D-021'])
+    expect(blockers(`at -c 4 <<< 'git push --force'`)).toEqual(['D-021'])
     for (const action of ['$(npm bin)/eslint . && git push', 'echo $(git rev-parse HEAD)', '`git rev-parse --show-toplevel`/scripts/test.sh', 'source <(kubectl completion bash)', 'bash <(curl -fsSL https://example.com/install.sh)', 'source ~/.bashrc && git push origin main']) {
       expect(blockers(action), action).toEqual([])
     }

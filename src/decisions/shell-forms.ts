@@ -507,6 +507,10 @@ const WRAPPERS: Readonly<Record<string, ReadonlySet<string>>> = {
   torsocks: new Set(['-u', '-p', '-a', '-P', '--user', '--pass', '--address', '--port']),
   firejail: new Set(),
   ltrace: new Set(['-e', '-o', '-p', '-s', '-u', '-a', '-A', '-n', '-F', '-l', '-L', '-x']),
+  'ssh-agent': new Set(['-a', '-E', '-t', '-P', '-O']),
+  'dbus-run-session': new Set(['--config-file', '--dbus-daemon']),
+  'systemd-inhibit': new Set(['--what', '--who', '--why', '--mode']),
+  numactl: new Set(['-C', '-N', '-m', '-i', '-p', '-P', '-w', '--physcpubind', '--cpunodebind', '--membind', '--interleave', '--preferred', '--preferred-many', '--weighted-interleave']),
   // valgrind's own options take their values after `=`.
   valgrind: new Set(),
   entr: new Set(),
@@ -701,6 +705,8 @@ function scriptsRun(command: readonly string[], stdin: readonly string[], script
   // A script file that is stdin (`bash /dev/stdin <<< '…'`, `source /dev/stdin <<'EOF'`) is what it reads.
   const file = (f: string) => (['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0'].includes(f) ? [...stdin] : script(f))
   if (name === 'eval') return [args.join(' ')]
+  // at and batch read the job they run later from stdin, unless given a file (-f) or asked to list, show or remove jobs.
+  if (name === 'at' || name === 'batch') return args.some((a) => /^-[a-zA-Z]*[flrdc]/.test(a)) ? [] : [...stdin]
   if (name === 'source' || name === '.') return args[0] === undefined ? [] : file(args[0])
   if (name === undefined || !SHELLS.has(name)) return []
   let withC = false
