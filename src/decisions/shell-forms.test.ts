@@ -139,6 +139,9 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     [`batch <<< 'git push --force'`],
     [`source /dev/stdin <<'EOF'\ngit push --force\nEOF`],
     [`echo 'git push --force' | . /dev/stdin`],
+    // IFS, as bash sets it, splits an unquoted word where it is expanded.
+    ['git${IFS}push${IFS}--force'],
+    [`sudo git$IFS'push'$IFS--force`],
     // A command named by a substitution runs what it prints.
     [`$(echo git) push --force`],
     ['`echo git push --force`'],

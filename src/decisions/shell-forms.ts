@@ -1129,6 +1129,9 @@ export function actionForms(action: string): string[] {
       for (const s of scriptsRun(run, [...c.stdin, ...fedBy(c.pipedFrom), ...substituted], (file) => printedBy(file, depth, budget))) read(s, depth + 1)
       const named = commandSubstituted(run, depth, budget)
       if (named !== undefined) read(named, depth + 1)
+      // `git${IFS}push${IFS}--force`: unquoted, IFS as bash sets it splits the word at each of them.
+      const line = c.words.join(' ')
+      if (/\$\{?IFS/.test(line)) read(line.replace(/\$\{IFS\}|\$IFS/g, ' '), depth + 1)
       // `flock FILE -c '…'`, `su -c '…'`, `watch '…'`…, run directly or behind a wrapper (`sudo su -c '…'`).
       for (const s of new Set([c.words, ...steps].flatMap(scriptsHandedOn))) read(s, depth + 1)
       // `env -S '…'`, run directly or behind a wrapper (`sudo env -S '…'`): the first env step.
