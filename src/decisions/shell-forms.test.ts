@@ -142,6 +142,10 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     // IFS, as bash sets it, splits an unquoted word where it is expanded.
     ['git${IFS}push${IFS}--force'],
     [`sudo git$IFS'push'$IFS--force`],
+    // Brace expansion makes a word several, an empty one none.
+    ['git push {--force,}'],
+    ['git push origin --{force,}'],
+    ['sudo git {push,} --force'],
     // A command named by a substitution runs what it prints.
     [`$(echo git) push --force`],
     ['`echo git push --force`'],
@@ -330,6 +334,8 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
 
   it('reads rm and npm commands the same way', () => {
     expect(blockers(`rm -rf 'build'`)).toEqual(['D-022'])
+    expect(blockers(`rm -rf {dist,node_modules}`)).toEqual(['D-022'])
+    for (const action of ['mkdir -p src/{api,web}', 'cp .env{,.bak}', `jq '{a,b}' x.json`]) expect(blockers(action), action).toEqual([])
     expect(blockers(`rm -rf "dist"`)).toEqual(['D-022'])
     expect(blockers(`cd web && npm run build && npm "publish"`)).toEqual(['D-023'])
     expect(blockers(`NPM_TOKEN=x npm publish --access public`)).toEqual(['D-023'])
@@ -466,6 +472,8 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
       'find -exec {} + '.repeat(6_000),
       'source <(echo '.repeat(8_000),
       'pnpm '.repeat(20_000),
+      '{a,b} '.repeat(16_000),
+      `${'A'.repeat(50_000)}{${'b,'.repeat(24_000)}}`,
       'concurrently '.repeat(7_000),
       'aws-vault exec p -- '.repeat(5_000),
       'tmux send-keys \\; '.repeat(5_000),

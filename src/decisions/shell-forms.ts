@@ -1078,6 +1078,29 @@ function commandSubstituted(run: readonly string[], depth: number, budget: ReadB
   return printed.length === 0 ? undefined : [printed.join(' '), quoteWords(rest)].join(' ')
 }
 
+/**
+ * The words with each one's first brace group expanded as bash expands it (`--{force,}` is
+ * `--force --`, `{--force,}` is `--force`, an empty word dropped), or undefined when none has one.
+ */
+function braceExpanded(words: readonly string[]): string[] | undefined {
+  let expanded = false
+  // What the words expand to is bounded as what is read again is: `x…{a,b,…}` repeats its x… in each word.
+  let characters = 0
+  const out: string[] = []
+  for (const w of words) {
+    const brace = /^([^{]*)\{([^{}]*,[^{}]*)\}(.*)$/s.exec(w)
+    const [, before = '', inner = '', after = ''] = brace ?? []
+    for (const middle of brace === null ? [w] : inner.split(',')) {
+      characters += (brace === null ? 0 : before.length + after.length) + middle.length + 1
+      if (characters > MAX_READ_AGAIN) return undefined
+      const part = brace === null ? w : before + middle + after
+      if (part !== '') out.push(part)
+    }
+    expanded ||= brace !== null
+  }
+  return expanded ? out : undefined
+}
+
 /** Git with its own options before its command taken off: `git -C repo push` is `git push`. */
 function withoutGitOptions(command: readonly string[]): string[] | undefined {
   if (command[0] !== 'git') return undefined
@@ -1129,6 +1152,9 @@ export function actionForms(action: string): string[] {
       for (const s of scriptsRun(run, [...c.stdin, ...fedBy(c.pipedFrom), ...substituted], (file) => printedBy(file, depth, budget))) read(s, depth + 1)
       const named = commandSubstituted(run, depth, budget)
       if (named !== undefined) read(named, depth + 1)
+      // `git push --{force,}`, `git {push,} --force`: brace expansion, each word's first `{a,b}` made its words.
+      const braced = braceExpanded(run)
+      if (braced !== undefined) read(quoteWords(braced), depth + 1)
       // `git${IFS}push${IFS}--force`: unquoted, IFS as bash sets it splits the word at each of them.
       const line = c.words.join(' ')
       if (/\$\{?IFS/.test(line)) read(line.replace(/\$\{IFS\}|\$IFS/g, ' '), depth + 1)
