@@ -3,6 +3,7 @@ import { DECISION_LIMITS, type DecisionStatus } from '../decision'
 import type { ImportedDecision } from '../imported-decision'
 import { dateOfFileName, keyOfFile, numberOfFile, readAdrTools } from './adr-tools'
 import { keyOfHeading, readDecisionsMd } from './decisions-md'
+import { withAtxHeadings } from './markdown'
 import { readLog4brains } from './log4brains'
 import { readMadr } from './madr'
 import {
@@ -92,7 +93,9 @@ function hasStatusKey(text: string): boolean {
 }
 
 /** The format a record's body is written in, by its status: a `## Status` section, or `Status:` fields. */
-function bodyFormatOf(text: string): AdrFormat | undefined {
+function bodyFormatOf(written: string): AdrFormat | undefined {
+  // `Status` over `------` is a `## Status` heading, as the record is read.
+  const text = withAtxHeadings(written)
   // A closing sequence of `#`s is part of no heading's text (`## Status ##`), as parseRecord reads it;
   // some teams write the status in the heading (`## Status: Accepted`).
   // In bold too (`## **Status**`), as some editors write every heading.

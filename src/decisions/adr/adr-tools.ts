@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { contentHash, DecisionKeySchema, type DecisionStatus } from '../decision'
-import { fieldOf, filled, headingName, isLinkDefinition, linkDefinitions, numbered, parseRecord, sectionNamed, slug, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord, type Section } from './markdown'
+import { fieldOf, filled, headingName, withAtxHeadings, isLinkDefinition, linkDefinitions, numbered, parseRecord, sectionNamed, slug, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord, type Section } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 import { madrBody } from './madr'
 import { readStatusLine, type StatusLine } from './status-words'
@@ -180,7 +180,7 @@ const STATUS_HEADING = /^(?:\*\*|__)?status(?:\*\*|__)?\s*(?::(?:\*\*|__)?|$)/i
  * wikis do), whose sections are then read at that depth too.
  */
 export function statusHeadingLevel(text: string): number {
-  const levels = [...text.matchAll(STATUS_HEADING_LINE)].map((m) => (m[1] as string).length)
+  const levels = [...withAtxHeadings(text).matchAll(STATUS_HEADING_LINE)].map((m) => (m[1] as string).length)
   return levels.length === 0 ? 2 : Math.min(...levels)
 }
 

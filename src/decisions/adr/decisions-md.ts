@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { fileEvidence, statusOfLines } from './adr-tools'
 import { recordsNamed } from './status-words'
-import { fieldOf, filled, isLinkDefinition, linkDefinitions, linkTarget, numbered, parseRecord, slug, textOf, type Line, type LinkDefinitions, type Section } from './markdown'
+import { fieldOf, filled, isLinkDefinition, linkDefinitions, linkTarget, numbered, parseRecord, setextAsAtx, slug, textOf, type Line, type LinkDefinitions, type Section } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, unreadDateProblems, type FileReading, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 
 const KEY = /\b([A-Z][A-Z0-9]*-\d+)\b/
@@ -254,7 +254,7 @@ export function readDecisionsMd(file: RecordFile): FileReading & { keys: string[
     }
   }
   // A log of which no section could be found (its decisions in a table, in a list) is said, not read as empty.
-  if (reading.keys.length === 0 && filled(lines).some((l) => !/^#\s/.test(l.text))) {
+  if (reading.keys.length === 0 && filled(setextAsAtx(lines)).some((l) => !/^#\s/.test(l.text))) {
     reading.problems.push({ path: file.path, line: 1, message: 'no decision found: a DECISIONS.md holds one "## " section per decision, with a "- Status:" field' })
   }
   return reading

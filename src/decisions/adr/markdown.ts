@@ -24,9 +24,55 @@ export function numbered(text: string, first = 1): Line[] {
   return text.split(/\r?\n/).map((t, i) => ({ n: first + i, text: t }))
 }
 
+/** A setext heading's underline: `===` makes the line above a `#` heading, `---` a `##` one. */
+const SETEXT_UNDERLINE = /^ {0,3}(=+|-{2,})[ \t]*$/
+
+/**
+ * Lines with their setext headings (`Use Postgres` over `============`, `Status` over `------`, as
+ * many records are written, and as some converters write every heading) written as ATX ones
+ * (`# Use Postgres`, `## Status`), their underlines made blank, so that every line keeps its number.
+ * Only a line of text alone in its paragraph (a blank line, or the file's start, before it) is a
+ * heading so: a `---` under a paragraph's last line, a bullet, a quote or a table row is taken for the
+ * break it most often is. Fenced code, and the front matter a file opens with, are left as they are.
+ */
+export function setextAsAtx(lines: readonly Line[]): Line[] {
+  const out = lines.map((l) => ({ ...l }))
+  let start = 0
+  if (/^---\s*$/.test(out[0]?.text ?? '')) {
+    const end = out.findIndex((l, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(l.text))
+    if (end !== -1) start = end + 1
+  }
+  let fenced = false
+  for (let i = start; i < out.length; i++) {
+    const line = out[i] as Line
+    if (/^\s*(```|~~~)/.test(line.text)) fenced = !fenced
+    const under = out[i + 1]
+    if (fenced || under === undefined) continue
+    const underline = SETEXT_UNDERLINE.exec(under.text)
+    if (underline === null || line.text.trim() === '' || (i > start && (out[i - 1] as Line).text.trim() !== '')) continue
+    if (/^ {0,3}(?:#|[-*+]\s|>|\||```|~~~|<)/.test(line.text) || /^\s{4}/.test(line.text)) continue
+    // An item of a numbered list over `---` is the list and a break; over `===`, a title numbered as adr-tools numbers it.
+    // So is a field with its value (`**Status:** Accepted | **Date:** 2024-01-10` over `---`), which
+    // the record's fields were read as before, rather than a section whose heading holds them.
+    const field = /^\s*(?:\*\*|__)?[A-Za-z][A-Za-z -]*?(?::(?:\*\*|__)|(?:\*\*|__)?:)\s*\S/.test(line.text)
+    if ((/^ {0,3}\d{1,9}[.)]\s/.test(line.text) || field) && !(underline[1] as string).startsWith('=')) continue
+    out[i] = { n: line.n, text: `${(underline[1] as string).startsWith('=') ? '#' : '##'} ${line.text.trim()}` }
+    out[i + 1] = { n: under.n, text: '' }
+    i++
+  }
+  return out
+}
+
+/** A text with its setext headings written as ATX ones (see setextAsAtx), line for line. */
+export function withAtxHeadings(text: string): string {
+  return setextAsAtx(numbered(text))
+    .map((l) => l.text)
+    .join('\n')
+}
+
 /**
  * Splits Markdown lines into a title, a preamble and `##` sections; headings inside fenced code
- * blocks are text, not structure. A record whose sections are deeper headings (`### Status`,
+ * blocks are text, not structure, and setext headings (`Status` over `------`) are headings. A record whose sections are deeper headings (`### Status`,
  * `### Context`, as some templates and wikis write them under the title) is split at headings
  * from `##` down to `deepest` (2, `##` only, unless told).
  */
@@ -35,7 +81,7 @@ export function parseRecord(lines: readonly Line[], deepest = 2): MarkdownRecord
   const preamble: Line[] = []
   const sections: Section[] = []
   let fenced = false
-  for (const line of lines) {
+  for (const line of setextAsAtx(lines)) {
     if (/^\s*(```|~~~)/.test(line.text)) fenced = !fenced
     const heading = fenced ? null : /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line.text)
     if (heading !== null && heading[1] === '#' && title === null && sections.length === 0) {

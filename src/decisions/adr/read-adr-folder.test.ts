@@ -1594,3 +1594,40 @@ describe('section headings marked with an emoji', () => {
     expect(reading.records[1]?.decision).toBe('SQLite.')
   })
 })
+
+describe('setext headings', () => {
+  it('reads "Title" over "=====" as the title and "Status" over "-----" as its section, in every format', () => {
+    const reading = readTexts({
+      '0001-use-postgres.md': 'Use Postgres\n============\n\nDate: 2024-01-05\n\nStatus\n------\n\nSuperseded by ADR-0002\n\nContext\n-------\n\nBilling needs joins.\n\nDecision\n--------\n\nWe will use PostgreSQL.\n',
+      '0002-use-redis.md': '---\nstatus: accepted\n\ndate: 2024-02-05\n---\n\nUse Redis\n=========\n\nDecision Outcome\n----------------\n\nChosen option: "Redis", because it is fast.\n',
+      'DECISIONS.md': 'Decisions\n=========\n\nD-001 Use tabs\n--------------\n\n- Status: accepted\n\nTabs let each reader pick a width.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['superseded', '2024-01-05', null, 'ADR-0002'],
+      'ADR-0002': ['accepted', '2024-02-05', 'ADR-0001', null],
+      'D-001': ['accepted', null, null, null],
+    })
+    expect(reading.records[0]).toMatchObject({ title: 'Use Postgres', decision: 'We will use PostgreSQL.', rationale: 'Billing needs joins.', origin: { line: 1, format: 'adr-tools' } })
+    expect(reading.records[1]).toMatchObject({ title: 'Use Redis', rationale: 'it is fast.' })
+    expect(reading.records[2]).toMatchObject({ title: 'Use tabs', rationale: 'Tabs let each reader pick a width.' })
+  })
+
+  it('takes a log begun with an underlined title and no decision yet for no problem', () => {
+    expect(readTexts({ 'DECISIONS.md': 'Decisions\n=========\n' }).problems).toEqual([])
+  })
+
+  it('takes a "---" under a bullet or under a paragraph\'s last line for a break, not a heading', () => {
+    const reading = readTexts({
+      '0001-use-x.md': '# 1. Use X\n\n- Status: accepted\n---\n\n## Context\n\nWe looked at X\nand at Y.\n---\n\n## Decision\n\n1. X.\n---\n',
+      // Nor is the end of the front matter a site wants, after a blank line in it.
+      '0002-use-y.md': '---\nlayout: default\n\nnav_order: 3\n---\n\n# 2. Use Y\n\n## Status\n\nAccepted\n',
+      // Nor is a line of fields over a break.
+      '0003-use-z.md': '# 3. Use Z\n\n**Status:** Accepted | **Date:** 2024-01-10\n---\n\n## Decision\n\nZ.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(reading.records[0]).toMatchObject({ title: 'Use X', status: 'accepted', decision: '1. X.\n---' })
+    expect(reading.records[1]).toMatchObject({ title: 'Use Y', status: 'accepted', origin: { format: 'adr-tools' } })
+    expect(reading.records[2]).toMatchObject({ title: 'Use Z', status: 'accepted', date: '2024-01-10', decision: 'Z.' })
+  })
+})
