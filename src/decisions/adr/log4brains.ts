@@ -48,10 +48,15 @@ export function readLog4brains(file: RecordFile): ParsedRecord {
   const deciders = fieldOf(head, /^(deciders|decision-makers)$/i)?.value ?? ''
   const format = named === null ? 'madr' : 'log4brains'
   const title = titleWithoutNumber(record.title.text, numberOfFile(file.name))
+  const body = madrBody(record, title, file.path)
+  // A `Rationale:` field beside the status, as the Planguage template writes its reasons
+  // (`- Rationale: Users abandon slow searches.`), says why in so many words.
+  const rationale = fieldOf(head, /^rationale$/i)?.value
   return {
     key: keyOfFile(file.name),
     title,
-    ...madrBody(record, title, file.path),
+    ...body,
+    ...(rationale === undefined || rationale === '' ? {} : { rationale }),
     status,
     date,
     enforce: readEnforce(fieldOf(head, /^enforce$/i)),

@@ -1631,3 +1631,16 @@ describe('setext headings', () => {
     expect(reading.records[2]).toMatchObject({ title: 'Use Z', status: 'accepted', date: '2024-01-10', decision: 'Z.' })
   })
 })
+
+describe('the Planguage template', () => {
+  const planguage = (status: string) =>
+    '# Response time of the search page\n\n- Tag: search.response\n- Gist: The search page answers fast.\n' +
+    '- Requirement: The search page answers within 200 ms at the 95th percentile.\n' +
+    `- Rationale: Users abandon searches that take longer than a second.\n- Priority: high\n- Status: ${status}\n- Date: 2024-03-01\n`
+
+  it('reads its "Rationale:" field as the rationale', () => {
+    const reading = readTexts({ '0001-response-time.md': planguage('accepted') })
+    expect(reading.problems).toEqual([])
+    expect(reading.records[0]).toMatchObject({ status: 'accepted', date: '2024-03-01', rationale: 'Users abandon searches that take longer than a second.' })
+  })
+})
