@@ -1643,4 +1643,11 @@ describe('the Planguage template', () => {
     expect(reading.problems).toEqual([])
     expect(reading.records[0]).toMatchObject({ status: 'accepted', date: '2024-03-01', rationale: 'Users abandon searches that take longer than a second.' })
   })
+  it('reads its statuses: draft and reviewed are proposals, committed is accepted', () => {
+    const reading = readTexts({ '0001-a.md': planguage('draft'), '0002-b.md': planguage('reviewed'), '0003-c.md': planguage('committed') })
+    expect(reading.problems).toEqual([])
+    expect(reading.records.map((r) => r.status)).toEqual(['proposed', 'proposed', 'accepted'])
+    // A note beside a status that says who reviewed it is no status.
+    expect(readStatusLine('Reviewed by the platform team')).toBeUndefined()
+  })
 })

@@ -8,7 +8,10 @@ import { linkTarget, type LinkDefinitions } from './markdown'
  */
 const WORDS: Array<[RegExp, DecisionStatus]> = [
   // Done, completed: carried out, as implemented is, so accepted first.
-  [/^(accepted|approved|adopted|agreed|decided|active|implemented|done|completed?)\b/, 'accepted'],
+  // Committed, as the Planguage template's statuses end (draft, reviewed, committed).
+  [/^(accepted|approved|adopted|agreed|decided|active|implemented|done|completed?|committed)\b/, 'accepted'],
+  // Reviewed, not yet committed (Planguage): no decision yet. Not "Reviewed by …", a note beside a status.
+  [/^reviewed\b(?!\s+by\b)/, 'proposed'],
   // Deferred, on hold, in progress: not decided yet, so not in force.
   [/^(proposed|draft|pending|open|in review|under review|suggested|in progress|deferred|on hold|postponed)\b/, 'proposed'],
   [/^(superseded|superceded)\b/, 'superseded'],
