@@ -1,6 +1,6 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml'
 import { dateOfFileName, fileEvidence, keyOfFile, linksInBody, numberOfFile, statusOfLines } from './adr-tools'
-import { fieldOf, linkDefinitions, linkTarget, numbered, parseRecord, sectionNamed, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord } from './markdown'
+import { fieldOf, headingName, linkDefinitions, linkTarget, numbered, parseRecord, sectionNamed, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 import { readDate } from './status-words'
 
@@ -11,11 +11,26 @@ import { readDate } from './status-words'
  * the reasons below it), or in a colon (a list of what was decided below it), goes on with the next one.
  */
 export function madrBody(record: MarkdownRecord, title: string, path: string): { decision: string; rationale: string } {
-  const [first = '', next] = textOf(sectionNamed(record, /^decision( outcome)?$/i)?.body ?? []).split(/\n\s*\n/)
+  const section = sectionNamed(record, /^decision( outcome)?$/i)
+  const [first = '', next, after] = textOf(section?.body ?? []).split(/\n\s*\n/)
   // So does one that ends in a colon (`Chosen option: "Postgres", with these settings:`): the list
   // under it is what was decided.
-  const outcome = /(?:\bbecause|:)$/i.test(first) && next !== undefined && !next.startsWith('#') ? `${first}\n\n${next}` : first
-  const because = /,?\s+because:?\s+([\s\S]+)$/i.exec(outcome)?.[1]?.trim()
+  const listed = /(?:\bbecause|:)$/i.test(first) && next !== undefined && !next.startsWith('#')
+  const outcome = listed ? `${first}\n\n${next}` : first
+  // In MADR's "Decision Outcome", a sentence right after that list, with no "because" before it,
+  // says why (`Postgres is the only database our team already runs.`); a heading, a comment, a line
+  // that opens something else (`**Positive Consequences:**`), or what follows an example that is no
+  // list (a code block: more of the decision) does not.
+  const afterList =
+    listed &&
+    /^decision outcome$/i.test(headingName(section?.heading ?? '')) &&
+    /^(?:[-*+]|\d+[.)])\s/.test(next ?? '') &&
+    after !== undefined &&
+    !/^(?:#|<!--)/.test(after) &&
+    !/:(?:\*\*|__)?$/.test(after)
+      ? after
+      : undefined
+  const because = /,?\s+because:?\s+([\s\S]+)$/i.exec(outcome)?.[1]?.trim() ?? afterList
   const context = textOf(sectionNamed(record, /^context( and problem statement)?$/i)?.body ?? [])
   return {
     decision: outcome || title,

@@ -535,6 +535,28 @@ describe('MADR decision outcomes', () => {
     expect(madr?.rationale).toBe('* Implicit assumptions should be made explicit.\n* MADR allows for structured capturing of any decision.')
     expect(pino?.rationale).toBe('- **Fast**: it writes JSON.')
   })
+
+  it('"Chosen option: X, with these settings:" and the list below it: the sentence after the list is the rationale', () => {
+    const outcome = (after: string) =>
+      '---\nstatus: accepted\n---\n\n# Use Kafka\n\n## Context and Problem Statement\n\nWe need a queue.\n\n' +
+      `## Decision Outcome\n\nChosen option: "Kafka", with these settings:\n\n* three replicas\n* retention of 7 days\n\n${after}`
+    const reading = readTexts({
+      '0001-use-kafka.md': outcome('Kafka is the only broker our ops team already runs.\n\n### Consequences\n\n* Good, because it scales.\n'),
+      // No sentence after the list: the context, as before; nor is a heading, a comment or a line that opens a list.
+      '0002-use-kafka.md': outcome('### Consequences\n\n* Good, because it scales.\n'),
+      '0003-use-kafka.md': outcome('<!-- This is an optional element. Feel free to remove. -->\n### Consequences\n'),
+      '0004-use-kafka.md': outcome('**Positive Consequences:**\n\n* it scales\n'),
+    })
+    expect(reading.records.map((r) => r.rationale)).toEqual(['Kafka is the only broker our ops team already runs.', 'We need a queue.', 'We need a queue.', 'We need a queue.'])
+    // After a code example, or in a "## Decision" section, what follows is more of the decision.
+    const more = readTexts({
+      '0005-use-fetch.md':
+        '---\nstatus: accepted\n---\n\n# Use fetch\n\n## Context\n\nToo many HTTP packages.\n\n## Decision Outcome\n\nBackends use node-fetch, so:\n\n```ts\nimport fetch from \'node-fetch\'\n```\n\nFrontends use fetchApiRef.\n',
+      '0006-use-fetch.md': '---\nstatus: accepted\n---\n\n# Use fetch\n\n## Context\n\nToo many HTTP packages.\n\n## Decision\n\nWe will:\n\n* use node-fetch\n\nFrontends use fetchApiRef.\n',
+    })
+    expect(more.records.map((r) => r.rationale)).toEqual(['Too many HTTP packages.', 'Too many HTTP packages.'])
+    expect(reading.records[0]?.decision).toBe('Chosen option: "Kafka", with these settings:\n\n* three replicas\n* retention of 7 days')
+  })
 })
 
 describe('a MADR record whose front matter has no date', () => {
