@@ -46,7 +46,11 @@ export function readLog4brains(file: RecordFile): ParsedRecord {
   const fromName = named === null ? undefined : { value: named.join('-'), line: 1 }
   const date = readDateField(fieldOf(head, /^date$/i), unreadDates) ?? readDateField(fromName, unreadDates) ?? statusLine.date
   const deciders = fieldOf(head, /^(deciders|decision-makers)$/i)?.value ?? ''
-  const format = named === null ? 'madr' : 'log4brains'
+  // Bullets (`* Status: accepted`) are MADR 2's, when the file is not named by a date; the fields of
+  // a Nygard record set under its title otherwise (`| Status | Accepted |`, `**Status:** Accepted`,
+  // `> Status: Accepted`) are no MADR's, and are counted as the adr-tools records they are.
+  const bulleted = /^\s*[-*+]\s/.test(lineText(file.text, statusField.line))
+  const format = named !== null ? 'log4brains' : bulleted ? 'madr' : 'adr-tools'
   const title = titleWithoutNumber(record.title.text, numberOfFile(file.name))
   const body = madrBody(record, title, file.path)
   // A `Rationale:` field beside the status, as the Planguage template writes its reasons
@@ -68,4 +72,9 @@ export function readLog4brains(file: RecordFile): ParsedRecord {
     unreadDates,
     ...(notes.length > 0 ? { notes } : {}),
   }
+}
+
+/** The text of the 1-based line `n` of a text. */
+function lineText(text: string, n: number): string {
+  return text.split(/\r?\n/)[n - 1] ?? ''
 }

@@ -1673,3 +1673,25 @@ describe('the Planguage template', () => {
     expect(readStatusLine('Reviewed by the platform team')).toBeUndefined()
   })
 })
+
+describe('the format a record read by its fields is counted as', () => {
+  it('is MADR for "* Status:" bullets in a numbered file, and adr-tools for a Nygard record with its fields in a table or a line', () => {
+    const nygard = (fields: string) => `# 1. Use Y\n\n${fields}\n\n## Context\n\nWe need Y.\n\n## Decision\n\nWe use Y.\n`
+    const reading = readTexts({
+      '0001-madr-2.md': '# Use X\n\n* Status: accepted\n* Date: 2024-01-01\n\n## Decision Outcome\n\nChosen option: "X".\n',
+      '0002-table.md': nygard('| Field | Value |\n|---|---|\n| Status | Accepted |\n| Date | 2024-01-01 |'),
+      '0003-columns.md': nygard('| Status | Date |\n|---|---|\n| Accepted | 2024-01-01 |'),
+      '0004-bold.md': nygard('**Status:** Accepted'),
+      '20240101-log4brains.md': '# Use Z\n\n- Status: accepted\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(reading.records.map((r) => [r.key, r.origin.format, r.evidence[0]?.summary])).toEqual([
+      ['ADR-0001', 'madr', 'madr record 0001-madr-2.md'],
+      ['ADR-0002', 'adr-tools', 'adr-tools record 0002-table.md'],
+      ['ADR-0003', 'adr-tools', 'adr-tools record 0003-columns.md'],
+      ['ADR-0004', 'adr-tools', 'adr-tools record 0004-bold.md'],
+      ['20240101-log4brains', 'log4brains', 'log4brains record 20240101-log4brains.md'],
+    ])
+    expect(reading.formats).toEqual({ madr: 1, 'adr-tools': 3, log4brains: 1 })
+  })
+})
