@@ -136,13 +136,14 @@ export function moreLinksNoted(read: StatusLine, line: number): Array<{ line: nu
 /**
  * The links a record whose status is written elsewhere (MADR's front matter, a `- Status:` bullet)
  * writes as adr-tools does, each on a line of its own (`Supersedes [4. Use X](0004-use-x.md)`,
- * `Superseded by ADR-0006`): under its title, or in a `## Status` section. The first of each, else null.
+ * `Superseded by ADR-0006`): under its title, in a `## Status` section, or in a `## Links` one. The first of each, else null.
  */
 export function linksInBody(
   record: MarkdownRecord,
   definitions: LinkDefinitions,
 ): { supersedes: LinkRef | null; supersededBy: LinkRef | null; notes: Array<{ line: number; message: string }> } {
-  const lines = [...record.preamble, ...(sectionNamed(record, STATUS_HEADING)?.body ?? [])]
+  // And in a `## Links` section, where the MADR 2 template lists them (`* Supersedes [ADR-0001](0001-….md)`).
+  const lines = [...record.preamble, ...(sectionNamed(record, STATUS_HEADING)?.body ?? []), ...(sectionNamed(record, LINKS_HEADING)?.body ?? [])]
   let supersedes: LinkRef | null = null
   let supersededBy: LinkRef | null = null
   const notes: Array<{ line: number; message: string }> = []
@@ -170,6 +171,9 @@ export function linksInBody(
  * one word (`ADR-0004`), as adr-tools writes it.
  */
 const LINK_ALONE = /^\s*(?:[-+]\s+)?\p{L}+(?:\s+by)?\s*:?\s*(?:\[.*|\S+)\s*$/iu
+
+/** The heading of MADR 2's section of links to other records: `## Links`, `## Links <!-- optional -->`. */
+const LINKS_HEADING = /^links\s*(?:<!--.*?-->\s*)?$/i
 
 /** A status section's heading: `Status`, or `Status: Accepted`, as some teams write it on one line. */
 const STATUS_HEADING = /^(?:\*\*|__)?status(?:\*\*|__)?\s*(?::(?:\*\*|__)?|$)/i

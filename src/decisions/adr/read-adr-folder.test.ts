@@ -1695,3 +1695,21 @@ describe('the format a record read by its fields is counted as', () => {
     expect(reading.formats).toEqual({ madr: 1, 'adr-tools': 3, log4brains: 1 })
   })
 })
+
+describe('the "## Links" section of the MADR 2 template', () => {
+  it('reads the supersede links listed there, and passes over the template\'s placeholders and other link types', () => {
+    const madr2 = (title: string, date: string, links: string) =>
+      `# ${title}\n\n* Status: accepted <!-- optional -->\n* Date: ${date} <!-- optional -->\n\n## Decision Outcome\n\nChosen option: "${title}".\n\n## Links <!-- optional -->\n\n${links}\n`
+    const reading = readTexts({
+      '0001-use-json-schema.md': madr2('Use JSON Schema', '2021-05-03', '* [Link type] [Link to ADR] <!-- example: Refined by [ADR-0005](0005-example.md) -->\n* … <!-- numbers of links can vary -->'),
+      '0002-use-zod.md': madr2('Use Zod', '2023-01-01', '* Supersedes [ADR-0001](0001-use-json-schema.md)\n* Refined by [ADR-0003](0003-use-zod-errors.md)'),
+      '0003-use-zod-errors.md': madr2('Use Zod errors', '2023-02-01', '* Refines [ADR-0002](0002-use-zod.md)'),
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['superseded', '2021-05-03', null, 'ADR-0002'],
+      'ADR-0002': ['accepted', '2023-01-01', 'ADR-0001', null],
+      'ADR-0003': ['accepted', '2023-02-01', null, null],
+    })
+  })
+})
