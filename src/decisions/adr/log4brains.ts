@@ -1,7 +1,7 @@
 import { dateOfFileName, fileEvidence, keyOfFile, linksInBody, numberOfFile, statusOfLines } from './adr-tools'
 import { madrBody } from './madr'
 import { recordsNamed } from './status-words'
-import { fieldOf, linkDefinitions, linkTarget, numbered, parseRecord, titleWithoutNumber } from './markdown'
+import { fieldOf, linkDefinitions, linkTarget, numbered, parseRecord, sectionNamed, titleWithoutNumber } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 
 /**
@@ -56,10 +56,14 @@ export function readLog4brains(file: RecordFile): ParsedRecord {
   // A `Rationale:` field beside the status, as the Planguage template writes its reasons
   // (`- Rationale: Users abandon slow searches.`), says why in so many words.
   const rationale = fieldOf(head, /^rationale$/i)?.value
+  // With no decision section, a `Decision:` field says what was decided, else the Planguage
+  // template's `Requirement:`, rather than the title alone.
+  const decided = sectionNamed(record, /^decision( outcome)?$/i) === undefined ? fieldOf(head, /^decision$/i)?.value || fieldOf(head, /^requirement$/i)?.value : undefined
   return {
     key: keyOfFile(file.name),
     title,
     ...body,
+    ...(decided === undefined || decided === '' ? {} : { decision: decided }),
     ...(rationale === undefined || rationale === '' ? {} : { rationale }),
     status,
     date,

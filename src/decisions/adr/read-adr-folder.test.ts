@@ -1665,6 +1665,21 @@ describe('the Planguage template', () => {
     expect(reading.problems).toEqual([])
     expect(reading.records[0]).toMatchObject({ status: 'accepted', date: '2024-03-01', rationale: 'Users abandon searches that take longer than a second.' })
   })
+
+  it('reads its "Requirement:" field as the decision, and a "Decision:" field before it', () => {
+    const reading = readTexts({
+      '0001-response-time.md': planguage('accepted'),
+      '0002-use-x.md': '# Use X\n\n**Status:** Accepted\n**Decision:** We use X everywhere.\n**Requirement:** none\n',
+      // A decision section says it before any field.
+      '0003-use-y.md': '# Use Y\n\n* Status: accepted\n* Decision: Y\n\n## Decision Outcome\n\nChosen option: "Y", because it is fast.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(reading.records.map((r) => r.decision)).toEqual([
+      'The search page answers within 200 ms at the 95th percentile.',
+      'We use X everywhere.',
+      'Chosen option: "Y", because it is fast.',
+    ])
+  })
   it('reads its statuses: draft and reviewed are proposals, committed is accepted', () => {
     const reading = readTexts({ '0001-a.md': planguage('draft'), '0002-b.md': planguage('reviewed'), '0003-c.md': planguage('committed') })
     expect(reading.problems).toEqual([])
