@@ -5,7 +5,7 @@ import { dateOfFileName, keyOfFile, numberOfFile, readAdrTools } from './adr-too
 import { keyOfHeading, readDecisionsMd } from './decisions-md'
 import { withAtxHeadings } from './markdown'
 import { readLog4brains } from './log4brains'
-import { readMadr } from './madr'
+import { isBareMadr, readMadr } from './madr'
 import {
   UnreadableRecord,
   unreadDateProblems,
@@ -82,7 +82,8 @@ export function formatOf(file: RecordFile): AdrFormat | undefined {
   // `nav_order`) on a record that writes its status in the body is read by the body's format.
   const frontMatter = /^---\s*$/.test(file.text.split(/\r?\n/, 1)[0] ?? '')
   if (frontMatter && (hasStatusKey(file.text) || bodyFormatOf(file.text) === undefined)) return 'madr'
-  return bodyFormatOf(file.text)
+  // A record of MADR's minimal templates, which write no front matter and no status.
+  return bodyFormatOf(file.text) ?? (isBareMadr(file) ? 'madr' : undefined)
 }
 
 /** Whether a record's front matter has a `status` key (at its top level). */

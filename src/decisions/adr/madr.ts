@@ -99,14 +99,17 @@ function dateOf(data: Record<string, unknown>, matter: readonly Line[], record: 
  */
 export function readMadr(file: RecordFile): ParsedRecord {
   const lines = numbered(file.text)
-  const end = lines.findIndex((l, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(l.text))
+  // A record written from MADR's minimal templates has no front matter at all: read as one whose
+  // front matter writes no status, when it is named as a record and has MADR's "## Decision Outcome".
+  const bare = !/^---\s*$/.test(lines[0]?.text ?? '') && isBareMadr(file)
+  const end = bare ? -1 : lines.findIndex((l, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(l.text))
   // A file that opens with no "---" has no front matter to close: said so, not as one left open
   // (an adr-tools record read with --format madr).
-  if (!/^---\s*$/.test(lines[0]?.text ?? '')) {
+  if (!bare && !/^---\s*$/.test(lines[0]?.text ?? '')) {
     throw new UnreadableRecord(1, 'no front matter: a MADR record opens with "---" on its first line')
   }
-  if (end === -1) throw new UnreadableRecord(1, 'the front matter opened by "---" is never closed')
-  const matter = lines.slice(1, end)
+  if (!bare && end === -1) throw new UnreadableRecord(1, 'the front matter opened by "---" is never closed')
+  const matter = bare ? [] : lines.slice(1, end)
   let data: Record<string, unknown>
   try {
     const parsed: unknown = parseYaml(matter.map((l) => l.text).join('\n'))
@@ -145,7 +148,10 @@ export function readMadr(file: RecordFile): ParsedRecord {
   // "Superseded by" line in the body, as adr-tools writes it.
   const inBody = linksInBody(record, definitions)
   const notes: Array<{ line: number; message: string }> = []
-  if (unstated) notes.push({ line: 1, message: 'the front matter has no status; read as accepted (MADR makes the field optional)' })
+  if (unstated) {
+    const none = bare ? 'no front matter, so no status' : 'the front matter has no status'
+    notes.push({ line: 1, message: `${none}; read as accepted (MADR makes the field optional)` })
+  }
   notes.push(...inStatus.notes)
   const supersedes = inStatus.supersedes ?? linkInMatter(data, matter, /^(supersedes|supercedes|replaces)$/i, definitions, notes) ?? inBody.supersedes
   const supersededBy = inStatus.supersededBy ?? linkInMatter(data, matter, /^(superseded[-_ ]?by|superceded[-_ ]?by|replaced[-_ ]?by)$/i, definitions, notes) ?? inBody.supersededBy
@@ -176,4 +182,13 @@ export function readMadr(file: RecordFile): ParsedRecord {
     unreadDates,
     ...(notes.length > 0 ? { notes } : {}),
   }
+}
+
+/**
+ * Whether a file with no front matter is a record of MADR's minimal templates, which have none: named
+ * as a record (`0005-….md`, `20240301-….md`), with a "## Decision Outcome" section.
+ */
+export function isBareMadr(file: { name: string; text: string }): boolean {
+  const namedAsRecord = /^(?:adr[-_]?)?\d{1,5}[-_]/i.test(file.name) || dateOfFileName(file.name) !== null
+  return namedAsRecord && parseRecord(numbered(file.text)).sections.some((section) => /^decision outcome$/i.test(headingName(section.heading)))
 }

@@ -1728,3 +1728,17 @@ describe('the "## Links" section of the MADR 2 template', () => {
     })
   })
 })
+
+describe('a record of MADR\'s minimal templates, with no front matter', () => {
+  it('is read as accepted, and said, when named as a record with a "## Decision Outcome"; another page is not', () => {
+    const minimal = '# Use Kafka for events\n\n## Context and Problem Statement\n\nServices poll each other.\n\n## Considered Options\n\n* Kafka\n* RabbitMQ\n\n' +
+      '## Decision Outcome\n\nChosen option: "Kafka", because it keeps the event log.\n\n<!-- This is an optional element. Feel free to remove. -->\n### Consequences\n\n* Good, because replay.\n'
+    const reading = readTexts({ '0001-use-kafka.md': minimal, 'notes.md': minimal })
+    expect(summary(reading.records)).toEqual({ 'ADR-0001': ['accepted', null, null, null] })
+    expect(reading.records[0]).toMatchObject({ title: 'Use Kafka for events', rationale: 'it keeps the event log.', origin: { format: 'madr' } })
+    expect(reading.problems).toEqual([
+      { path: '0001-use-kafka.md', line: 1, message: 'no front matter, so no status; read as accepted (MADR makes the field optional)' },
+      { path: 'notes.md', line: 1, message: 'not a decision record: no "## Status" section, front matter or "- Status:" bullet' },
+    ])
+  })
+})
