@@ -1742,3 +1742,17 @@ describe('a record of MADR\'s minimal templates, with no front matter', () => {
     ])
   })
 })
+
+describe('status words teams write beside the templates\' own', () => {
+  it('reads a proposal, a work in progress or one under discussion as proposed, and one cancelled or discarded as revoked', () => {
+    for (const word of ['Proposal', 'WIP', 'Work in progress', 'Under discussion', 'In discussion']) expect(readStatusLine(word)).toEqual({ status: 'proposed' })
+    for (const word of ['Cancelled', 'Canceled', 'Discarded']) expect(readStatusLine(word)).toEqual({ status: 'revoked' })
+    const reading = readTexts({
+      '0001-use-x.md': '# 1. Use X\n\n## Status\n\nCancelled\n',
+      // A note that says the decision was cancelled takes the status back: not passed over.
+      '0002-use-y.md': '# 2. Use Y\n\n## Status\n\nAccepted\n\nLater cancelled by the board.\n',
+    })
+    expect(summary(reading.records)).toEqual({ 'ADR-0001': ['revoked', null, null, null] })
+    expect(reading.problems).toEqual([{ path: '0002-use-y.md', line: 7, message: 'unknown status "Later cancelled by the board."' }])
+  })
+})

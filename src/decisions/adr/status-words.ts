@@ -13,10 +13,12 @@ const WORDS: Array<[RegExp, DecisionStatus]> = [
   // Reviewed, not yet committed (Planguage): no decision yet. Not "Reviewed by …", a note beside a status.
   [/^reviewed\b(?!\s+by\b)/, 'proposed'],
   // Deferred, on hold, in progress: not decided yet, so not in force.
-  [/^(proposed|draft|pending|open|in review|under review|suggested|in progress|deferred|on hold|postponed)\b/, 'proposed'],
+  // A proposal, a work in progress, under discussion: as proposed.
+  [/^(proposed|proposal|draft|pending|open|in review|under review|suggested|in progress|deferred|on hold|postponed|wip|work in progress|under discussion|in discussion)\b/, 'proposed'],
   [/^(superseded|superceded)\b/, 'superseded'],
   [/^(deprecated|obsolete|retired)\b/, 'deprecated'],
-  [/^(rejected|revoked|withdrawn|declined|abandoned)\b/, 'revoked'],
+  // Cancelled (or canceled), discarded: given up, as abandoned is.
+  [/^(rejected|revoked|withdrawn|declined|abandoned|cancell?ed|discarded)\b/, 'revoked'],
 ]
 
 /** Status badges before the word: emoji and symbols, with their variation selectors, joiners and skin tones. */
