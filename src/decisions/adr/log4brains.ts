@@ -55,7 +55,10 @@ export function readLog4brains(file: RecordFile): ParsedRecord {
   const body = madrBody(record, title, file.path)
   // A `Rationale:` field beside the status, as the Planguage template writes its reasons
   // (`- Rationale: Users abandon slow searches.`), says why in so many words.
-  const rationale = fieldOf(head, /^rationale$/i)?.value
+  // Else, when the body states none, a `Context:` field, as a Nygard record written in fields under
+  // its title gives it (`**Context**: Builds differ between laptops.`).
+  const unstated = body.rationale === `not stated in ${file.path}`
+  const rationale = fieldOf(head, /^rationale$/i)?.value || (unstated ? fieldOf(head, /^context$/i)?.value : undefined)
   // With no decision section, a `Decision:` field says what was decided, else the Planguage
   // template's `Requirement:`, rather than the title alone.
   const decided = sectionNamed(record, /^decision( outcome)?$/i) === undefined ? fieldOf(head, /^decision$/i)?.value || fieldOf(head, /^requirement$/i)?.value : undefined

@@ -1756,3 +1756,18 @@ describe('status words teams write beside the templates\' own', () => {
     expect(reading.problems).toEqual([{ path: '0002-use-y.md', line: 7, message: 'unknown status "Later cancelled by the board."' }])
   })
 })
+
+describe('a Nygard record written in fields under its title', () => {
+  it('takes its "Context:" field as the rationale when nothing else states one', () => {
+    const reading = readTexts({
+      '0003-use-docker.md': '# 3. Use Docker\n\n**Status**: Accepted\n\n**Context**: Builds differ between laptops.\n\n**Decision**: We build and run everything in Docker.\n',
+      // A "because" in the outcome says why before the field does.
+      '0004-use-y.md': '# Use Y\n\n* Status: accepted\n* Context: Z is slow.\n\n## Decision Outcome\n\nChosen option: "Y", because it is fast.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(reading.records.map((r) => [r.decision, r.rationale])).toEqual([
+      ['We build and run everything in Docker.', 'Builds differ between laptops.'],
+      ['Chosen option: "Y", because it is fast.', 'it is fast.'],
+    ])
+  })
+})
