@@ -47,6 +47,19 @@ describe('import-adr --dry-run', () => {
     expect(stderr).toContain(`${join(dir, '0001-use-a.md')}:1: ADR-0001 cannot be stored`)
   })
 
+  it('counts a record read as accepted for want of a status among those read, not among what could not be read', async () => {
+    const dir = folderOf({
+      // As MADR 4 writes its own records: front matter with no status.
+      '0001-use-a.md': '---\nnav_order: 1\n---\n\n# Use A\n\n## Decision Outcome\n\nChosen option: "A".\n',
+      '0002-use-b.md': '---\nstatus: accepted\ndate: 5 juin 2023\n---\n\n# Use B\n\n## Decision Outcome\n\nChosen option: "B".\n',
+    })
+    const { stdout, stderr } = await run([dir, '--dry-run'])
+    expect(stdout.split('\n')[0]).toBe(`read 2 records in ${dir} (2 madr); 1 file, section, link or date could not be read`)
+    expect(stderr).toContain(`${join(dir, '0001-use-a.md')}:1: the front matter has no status; read as accepted (MADR makes the field optional)\n`)
+    const json = JSON.parse((await run([dir, '--dry-run', '--json'])).stdout)
+    expect(json.read.problems).toContainEqual({ path: join(dir, '0001-use-a.md'), line: 1, message: 'the front matter has no status; read as accepted (MADR makes the field optional)', read: true })
+  })
+
   it('says a single record and nothing unread plainly', async () => {
     const dir = folderOf({ '0001-use-a.md': adr(1, 'Use A') })
     expect((await run([dir, '--dry-run'])).stdout).toBe(`read 1 record in ${dir} (1 adr-tools)\n  ADR-0001  accepted  2024-01-01  Use A\n`)

@@ -253,7 +253,9 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     return 0
   }
   for (const p of shown) process.stderr.write(printable(`${p.path}:${p.line}: ${p.message}`) + '\n')
-  process.stdout.write(readLine(dir, reading.formats, problems.length - reading.problems.length, reading.problems.length))
+  // A record read as its note says (no status written, read as accepted) is no file left unread.
+  const unread = reading.problems.filter((p) => p.read !== true).length
+  process.stdout.write(readLine(dir, reading.formats, problems.length - reading.problems.length, unread))
   if (report !== null) {
     // A service from before `missing` was reported answers without it. One whose file is still
     // here was taken out of it (a section of a DECISIONS.md).

@@ -147,10 +147,10 @@ export function readMadr(file: RecordFile): ParsedRecord {
   // `supersedes:` (or `superseded-by:`) some teams add to it says one, else a "Supersedes" or
   // "Superseded by" line in the body, as adr-tools writes it.
   const inBody = linksInBody(record, definitions)
-  const notes: Array<{ line: number; message: string }> = []
+  const notes: Array<{ line: number; message: string; read?: true }> = []
   if (unstated) {
     const none = bare ? 'no front matter, so no status' : 'the front matter has no status'
-    notes.push({ line: 1, message: `${none}; read as accepted (MADR makes the field optional)` })
+    notes.push({ line: 1, message: `${none}; read as accepted (MADR makes the field optional)`, read: true })
   }
   notes.push(...inStatus.notes)
   const supersedes = inStatus.supersedes ?? linkInMatter(data, matter, /^(supersedes|supercedes|replaces)$/i, definitions, notes) ?? inBody.supersedes

@@ -18,6 +18,11 @@ export interface ImportProblem {
   path: string
   line: number
   message: string
+  /**
+   * Said, though nothing of the record was left unread: it was read as the message says (a status
+   * it does not write, read as accepted). Not counted among what could not be read.
+   */
+  read?: true
 }
 
 /** A "Superseded by" or "Supersedes" as written: a file name or a key, and where it was written. */
@@ -51,7 +56,7 @@ export interface ParsedRecord {
   /** Lines of a status section that say no status, passed over since another line names one: said, not lost. */
   passedOver?: UnreadDate[]
   /** What was read otherwise than written (a status the record does not write), at its line: said. */
-  notes?: Array<{ line: number; message: string }>
+  notes?: Array<{ line: number; message: string; read?: true }>
 }
 
 /** A date as written that cannot be read, and its line. */
@@ -87,7 +92,7 @@ export function unreadDateProblems(record: ParsedRecord): ImportProblem[] {
     line: l.line,
     message: `unknown status "${l.text}"; passed over, the record is read as ${record.status}`,
   }))
-  const notes = (record.notes ?? []).map((n) => ({ path: record.origin.path, line: n.line, message: n.message }))
+  const notes = (record.notes ?? []).map((n) => ({ path: record.origin.path, line: n.line, message: n.message, ...(n.read === true ? { read: true as const } : {}) }))
   return [...dates, ...lines, ...notes].sort((a, b) => a.line - b.line)
 }
 

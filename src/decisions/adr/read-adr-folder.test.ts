@@ -1201,7 +1201,7 @@ describe('status forms real repositories write', () => {
       // allows (its own records are written so): read as accepted, and said.
       '0005-use-z.md': '---\nparent: Decisions\nnav_order: 5\n---\n# Use Z\n\n## Decision Outcome\n\nChosen option: "Z", because it is simple.\n',
     })
-    expect(reading.problems).toEqual([{ path: '0005-use-z.md', line: 1, message: 'the front matter has no status; read as accepted (MADR makes the field optional)' }])
+    expect(reading.problems).toEqual([{ path: '0005-use-z.md', line: 1, message: 'the front matter has no status; read as accepted (MADR makes the field optional)', read: true }])
     expect(summary(reading.records)).toEqual({
       'ADR-0002': ['superseded', '2021-03-01', null, 'ADR-0003'],
       'ADR-0003': ['accepted', '2021-03-10', 'ADR-0002', null],
@@ -1737,7 +1737,7 @@ describe('a record of MADR\'s minimal templates, with no front matter', () => {
     expect(summary(reading.records)).toEqual({ 'ADR-0001': ['accepted', null, null, null] })
     expect(reading.records[0]).toMatchObject({ title: 'Use Kafka for events', rationale: 'it keeps the event log.', origin: { format: 'madr' } })
     expect(reading.problems).toEqual([
-      { path: '0001-use-kafka.md', line: 1, message: 'no front matter, so no status; read as accepted (MADR makes the field optional)' },
+      { path: '0001-use-kafka.md', line: 1, message: 'no front matter, so no status; read as accepted (MADR makes the field optional)', read: true },
       { path: 'notes.md', line: 1, message: 'not a decision record: no "## Status" section, front matter or "- Status:" bullet' },
     ])
   })
