@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -437,6 +437,24 @@ describe('files of a folder that are not .md', () => {
         { path: '0016-handle-concurrent-git-operations', line: 1, message: 'named as a record but not a .md file, so it is not read; rename it 0016-handle-concurrent-git-operations.md to import it' },
         { path: '0017-use-queues.markdown', line: 1, message: 'named as a record but not a .md file, so it is not read; rename it 0017-use-queues.md to import it' },
       ])
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('a record linked into the folder is read as its file, and a link to a folder or to nothing is passed over', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'adr-'))
+    try {
+      await mkdir(join(dir, 'shared'))
+      await writeFile(join(dir, '0001-use-a.md'), '# 1. Use A\n\n## Status\n\nSuperseded by [2. Use B](0002-use-b.md)\n')
+      await writeFile(join(dir, 'shared', 'b.md'), '# 2. Use B\n\n## Status\n\nAccepted\n')
+      await symlink(join(dir, 'shared', 'b.md'), join(dir, '0002-use-b.md'))
+      await symlink(join(dir, 'shared'), join(dir, '0003-folder.md'))
+      await symlink(join(dir, 'gone.md'), join(dir, '0004-gone.md'))
+      const reading = await readAdrFolder(dir)
+      expect(reading.problems).toEqual([])
+      expect(summary(reading.records)).toEqual({ 'ADR-0001': ['superseded', null, null, 'ADR-0002'], 'ADR-0002': ['accepted', null, 'ADR-0001', null] })
+      expect(reading.files).toEqual(['0001-use-a.md', '0002-use-b.md'])
     } finally {
       await rm(dir, { recursive: true, force: true })
     }

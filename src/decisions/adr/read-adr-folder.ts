@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { readRecordFolder, type FolderFile, type FolderReading } from './adr-folder'
 import type { AdrFormat } from './parsed-record'
@@ -14,16 +14,23 @@ const MISNAMED = /^(?:adr[-_]?)?\d{1,5}[-_][^.]*(?:\.markdown)?$/i
 
 export async function readAdrFolder(dir: string, format?: AdrFormat): Promise<FolderReading & { files: string[] }> {
   const entries = await readdir(dir, { withFileTypes: true })
+  // A record linked into the folder (`0005-use-x.md -> ../shared/0005-use-x.md`, as git checks a
+  // symbolic link out) is a file of it, as the reader sees it; a link to a folder, or to nothing, is not.
+  const linked = new Set<string>()
+  for (const entry of entries) {
+    if (entry.isSymbolicLink() && (await stat(join(dir, entry.name)).then((s) => s.isFile(), () => false))) linked.add(entry.name)
+  }
+  const isFile = (entry: { name: string; isFile(): boolean }) => entry.isFile() || linked.has(entry.name)
   const files: FolderFile[] = []
   const unreadable: FolderReading['problems'] = []
   for (const entry of entries) {
-    if (entry.isFile() && MISNAMED.test(entry.name)) {
+    if (isFile(entry) && MISNAMED.test(entry.name)) {
       // A record saved without its `.md` (`0016-handle-concurrent-git-operations`) or as `.markdown`:
       // not read, and said, rather than passed over as if it were an image.
       const stem = entry.name.replace(/\.markdown$/i, '')
       unreadable.push({ path: entry.name, line: 1, message: `named as a record but not a .md file, so it is not read; rename it ${stem}.md to import it` })
     }
-    if (!entry.isFile() || !/\.md$/i.test(entry.name)) continue
+    if (!isFile(entry) || !/\.md$/i.test(entry.name)) continue
     try {
       files.push({ path: entry.name, name: entry.name, bytes: await readFile(join(dir, entry.name)) })
     } catch (error) {
@@ -32,6 +39,6 @@ export async function readAdrFolder(dir: string, format?: AdrFormat): Promise<Fo
   }
   const reading = readRecordFolder(files, format)
   // Every `.md` file, read or not: a record whose file is among them was not deleted.
-  const names = entries.filter((e) => e.isFile() && /\.md$/i.test(e.name)).map((e) => e.name).sort()
+  const names = entries.filter((e) => isFile(e) && /\.md$/i.test(e.name)).map((e) => e.name).sort()
   return { ...reading, problems: [...unreadable, ...reading.problems], files: names }
 }
