@@ -71,13 +71,15 @@ function notARecord(name: string): boolean {
 const PLACEHOLDER = /^(?:|[-\u2013\u2014\u2026._/?]+|none\.?|n\/?a|a|tbd|tba|nil|null|nothing|no|not yet|\(none\))$/i
 
 /**
- * The format of a file: `DECISIONS.md` (or `DECISIONS-2023.md`, …) is a section-based log; front matter is MADR (but
+ * The format of a file: `DECISIONS.md` (or `DECISIONS-2023.md`, `decision-log.md`, …) is a section-based log; front matter is MADR (but
  * front matter with no `status` on a record whose body writes one, which is read by its body); a
  * `## Status` (or `## Status: Accepted`) section is adr-tools; a `- Status:` bullet is log4brains (or MADR 2.x), and so is a
  * `**Status:** Accepted` (or plain `Status:`) line, as many hand-written records put it under the title.
  */
 export function formatOf(file: RecordFile): AdrFormat | undefined {
-  if (/^decisions([-_.][^/]*)?\.md$/i.test(file.name)) return 'decisions-md'
+  // So is a decision log named so (`decision-log.md`, `DECISION_LOG.md`, `decisionlog.md`); not a
+  // record named by one decision (`decision-0005-use-x.md`).
+  if (/^(?:decisions|decision[-_ ]?log)([-_.][^/]*)?\.md$/i.test(file.name)) return 'decisions-md'
   // Front matter with a status is MADR's; front matter a site generator wants (Jekyll's `layout`,
   // `nav_order`) on a record that writes its status in the body is read by the body's format.
   const frontMatter = /^---\s*$/.test(file.text.split(/\r?\n/, 1)[0] ?? '')

@@ -1470,9 +1470,9 @@ describe('a status section a level or two down', () => {
       // A "### Status" under a "## Status" is no deeper status section: the record's sections stay "##".
       '0003-use-kafka.md': '# 3. Use Kafka\n\n## Status\n\nProposed\n\n## Decision\n\nKafka.\n\n### Status quo\n\nNone.\n',
       // A log of decisions each with its "### Status" is no one record: not read as one.
-      'decision-log.md': '# Log\n\n## Use A\n\n### Status\n\nAccepted\n\n## Use B\n\n### Status\n\nRejected\n',
+      'history.md': '# Log\n\n## Use A\n\n### Status\n\nAccepted\n\n## Use B\n\n### Status\n\nRejected\n',
     })
-    expect(reading.problems).toEqual([{ path: 'decision-log.md', line: 1, message: 'not a decision record: no "## Status" section, front matter or "- Status:" bullet' }])
+    expect(reading.problems).toEqual([{ path: 'history.md', line: 1, message: 'not a decision record: no "## Status" section, front matter or "- Status:" bullet' }])
     expect(summary(reading.records)).toEqual({
       'ADR-0001': ['superseded', '2020-01-01', null, 'ADR-0002'],
       'ADR-0002': ['accepted', null, 'ADR-0001', null],
@@ -1787,5 +1787,22 @@ describe('a Nygard record written in fields under its title', () => {
       ['We build and run everything in Docker.', 'Builds differ between laptops.'],
       ['Chosen option: "Y", because it is fast.', 'it is fast.'],
     ])
+  })
+})
+
+describe('a decision log not named DECISIONS.md', () => {
+  it('is read as one when named as a decision log, and a record named by its decision is not', () => {
+    const log = '# Decision log\n\n## D-001 Use tabs\n\n- Status: accepted\n\nTabs let each reader pick a width.\n'
+    for (const name of ['decision-log.md', 'DECISION_LOG.md', 'decisionlog.md', 'Decision Log.md', 'decision-log-2023.md']) {
+      const reading = readTexts({ [name]: log })
+      expect(reading.problems).toEqual([])
+      expect(reading.formats).toEqual({ 'decisions-md': 1 })
+      expect(reading.records[0]).toMatchObject({ key: 'D-001', status: 'accepted' })
+    }
+    expect(readTexts({ 'decision-0005-use-x.md': '# Use X\n\n## Status\n\nAccepted\n' }).formats).toEqual({ 'adr-tools': 1 })
+    // Its decisions each with a "### Status" part, as a log of Nygard's sections writes them.
+    const parts = readTexts({ 'decision-log.md': '# Log\n\n## Use A\n\n### Status\n\nAccepted\n\n## Use B\n\n### Status\n\nRejected\n' })
+    expect(parts.problems).toEqual([])
+    expect(summary(parts.records)).toEqual({ 'DEC-use-a': ['accepted', null, null, null], 'DEC-use-b': ['revoked', null, null, null] })
   })
 })
