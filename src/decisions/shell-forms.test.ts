@@ -336,6 +336,9 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     expect(blockers(`rm -rf 'build'`)).toEqual(['D-022'])
     expect(blockers(`rm -rf {dist,node_modules}`)).toEqual(['D-022'])
     for (const action of ['mkdir -p src/{api,web}', 'cp .env{,.bak}', `jq '{a,b}' x.json`]) expect(blockers(action), action).toEqual([])
+    // Braces in quotes are no brace expansion to bash: one word, as written.
+    for (const action of [`git '{push,status}' --force`, `git "{push,}" --force`]) expect(blockers(action), action).toEqual([])
+    expect(blockers(`git "push"{,} --force`)).toEqual(['D-021', 'D-024'])
     expect(blockers(`rm -rf "dist"`)).toEqual(['D-022'])
     expect(blockers(`cd web && npm run build && npm "publish"`)).toEqual(['D-023'])
     expect(blockers(`NPM_TOKEN=x npm publish --access public`)).toEqual(['D-023'])

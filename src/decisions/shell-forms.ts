@@ -17,6 +17,8 @@ export function collapseWhiteSpace(text: string): string {
 /** One simple command: its words after quote removal, its redirections, what it reads on stdin. */
 interface SimpleCommand {
   words: string[]
+  /** The words with a `{` outside quotes, which bash's brace expansion may make several (`{a,b}`, not `'{a,b}'`). */
+  braced: Set<string>
   redirections: string[]
   /** Heredoc bodies and here-strings: the script a shell run without `-c` reads. */
   stdin: string[]
@@ -77,6 +79,8 @@ class ShellReader {
   /** Each list read (the command, each subshell and substitution), rendered with its words unquoted. */
   readonly lists: string[] = []
   private nesting = 0
+  /** Whether the word readWord read last has a `{` outside quotes. */
+  braced = false
   private pending: Array<{ delimiter: string; stripTabs: boolean; quoted: boolean; command: SimpleCommand }> = []
 
   constructor(
@@ -184,6 +188,7 @@ class ShellReader {
       const word = this.readWord()
       if (this.i === before) this.i++
       command.words.push(word)
+      if (this.braced) command.braced.add(word)
       rendered.push(word)
     }
     finish()
@@ -218,7 +223,7 @@ class ShellReader {
   }
 
   private newCommand(): SimpleCommand {
-    return { words: [], redirections: [], stdin: [], expanding: [] }
+    return { words: [], redirections: [], braced: new Set(), stdin: [], expanding: [] }
   }
 
   /**
@@ -251,9 +256,12 @@ class ShellReader {
   /** One word, its quotes removed and escapes resolved; `$(…)` and backticks are read as lists and kept as written. */
   readWord(): string {
     let word = ''
+    // Kept here, not on the reader, until the word ends: a substitution in it reads words of its own.
+    let braced = false
     if ((this.src[this.i] === '<' || this.src[this.i] === '>') && this.src[this.i + 1] === '(') {
       const start = this.i
       this.readBracketed(this.i + 1)
+      this.braced = false
       return this.src.slice(start, this.i)
     }
     while (this.i < this.src.length) {
@@ -262,6 +270,7 @@ class ShellReader {
       if (plain !== null) {
         word += plain[0]
         this.i += plain[0].length
+        braced ||= plain[0].includes('{')
         continue
       }
       const c = this.src[this.i] as string
@@ -289,6 +298,7 @@ class ShellReader {
         this.i++
       }
     }
+    this.braced = braced
     return word
   }
 
@@ -1081,14 +1091,15 @@ function commandSubstituted(run: readonly string[], depth: number, budget: ReadB
 /**
  * The words with each one's first brace group expanded as bash expands it (`--{force,}` is
  * `--force --`, `{--force,}` is `--force`, an empty word dropped), or undefined when none has one.
+ * Only the words `unquoted` names have a `{` bash expands: `'{main,--force}'` is one word as written.
  */
-function braceExpanded(words: readonly string[]): string[] | undefined {
+function braceExpanded(words: readonly string[], unquoted: ReadonlySet<string>): string[] | undefined {
   let expanded = false
   // What the words expand to is bounded as what is read again is: `x…{a,b,…}` repeats its x… in each word.
   let characters = 0
   const out: string[] = []
   for (const w of words) {
-    const brace = /^([^{]*)\{([^{}]*,[^{}]*)\}(.*)$/s.exec(w)
+    const brace = unquoted.has(w) ? /^([^{]*)\{([^{}]*,[^{}]*)\}(.*)$/s.exec(w) : null
     const [, before = '', inner = '', after = ''] = brace ?? []
     for (const middle of brace === null ? [w] : inner.split(',')) {
       characters += (brace === null ? 0 : before.length + after.length) + middle.length + 1
@@ -1153,7 +1164,7 @@ export function actionForms(action: string): string[] {
       const named = commandSubstituted(run, depth, budget)
       if (named !== undefined) read(named, depth + 1)
       // `git push --{force,}`, `git {push,} --force`: brace expansion, each word's first `{a,b}` made its words.
-      const braced = braceExpanded(run)
+      const braced = braceExpanded(run, c.braced)
       if (braced !== undefined) read(quoteWords(braced), depth + 1)
       // `git${IFS}push${IFS}--force`: unquoted, IFS as bash sets it splits the word at each of them.
       const line = c.words.join(' ')
