@@ -242,8 +242,8 @@ describe('a policy file of its own (R-POL)', () => {
       /set\.yaml: invalid policy\n {2}thresholds\.min_observations: Invalid input: expected number, received null/,
     )
     // Nor bytes or a Date, said as their fields: the text written is what is refused.
-    await expect(loadPolicy(write('binary.yaml', 'thresholds: !!binary aGVsbG8=\n'))).rejects.toThrow(/binary\.yaml: invalid policy\n {2}thresholds: Invalid input: expected object, received string$/)
-    await expect(loadPolicy(write('date.yaml', 'decay: { alpha: !!timestamp 2001-12-14 }\n'))).rejects.toThrow(/date\.yaml: invalid policy\n {2}decay\.alpha: Invalid input: expected number, received string$/)
+    await expect(loadPolicy(write('binary.yaml', 'thresholds: !!binary aGVsbG8=\n'))).rejects.toThrow(/binary\.yaml: invalid policy\n {2}thresholds: Invalid input: expected object, received string\n {2}line 1, column 13: tag !!binary not resolved: its value is read as written$/)
+    await expect(loadPolicy(write('date.yaml', 'decay: { alpha: !!timestamp 2001-12-14 }\n'))).rejects.toThrow(/date\.yaml: invalid policy\n {2}decay\.alpha: Invalid input: expected number, received string\n {2}line 1, column 17: tag !!timestamp not resolved: its value is read as written$/)
   })
 
   it('says nothing of a tag it does not resolve beside its refusal: no Node warning printed after it', async () => {
@@ -255,6 +255,15 @@ describe('a policy file of its own (R-POL)', () => {
     } finally {
       warned.mockRestore()
     }
+  })
+
+  it('names a tag it does not resolve in its refusal, rather than tell to take off quotes there are none of', async () => {
+    const refusal = loadPolicy(write('tag-named.yaml', 'thresholds:\n  min_observations: !foo 5\ndecay: { alpha: !!timestamp 2001-12-14 }\n'))
+    await expect(refusal).rejects.toThrow(
+      /tag-named\.yaml: invalid policy\n {2}thresholds\.min_observations: Invalid input: expected number, received string\n(.*\n)* {2}line 2, column 21: tag !foo not resolved: its value is read as written\n {2}line 3, column 17: tag !!timestamp not resolved: its value is read as written$/,
+    )
+    // A number in quotes, with no tag, is still told to lose them.
+    await expect(loadPolicy(write('quoted.yaml', 'thresholds:\n  min_observations: "5"\n'))).rejects.toThrow(/\(write 5 without quotes: in quotes it is text\)$/)
   })
 
   it('refuses a field it does not know, naming it, rather than leaving the setting at its default', async () => {

@@ -18,10 +18,19 @@ const require = createRequire(import.meta.url)
  * unresolved, the value is the mapping, list or text written, refused or taken as any other.
  * Without the parser's warning of that tag (or of any other it does not know, `!foo`): it went to
  * Node's process warnings, printed after the refusal had stopped `serve`, as a stack-hint of
- * Node's (`(node:123) [TAG_RESOLVE_FAILED] YAMLWarning: …`), where the refusal says all there is.
+ * Node's (`(node:123) [TAG_RESOLVE_FAILED] YAMLWarning: …`); a refusal names each such tag instead.
  */
-function parseYaml(text: string): unknown {
-  return (require('yaml') as typeof import('yaml')).parse(text, { merge: true, resolveKnownTags: false, logLevel: 'error' })
+function parseYaml(text: string): { value: unknown; tags: string[] } {
+  const options = { merge: true, resolveKnownTags: false, logLevel: 'error' } as const
+  const doc = (require('yaml') as typeof import('yaml')).parseDocument(text, options)
+  if (doc.errors.length > 0) throw doc.errors[0]
+  // The tags left unresolved, said beside a refusal instead: their value is the text written, which
+  // a field of another type refuses, and only the tag says why (`min_observations: !foo 5` is "5").
+  const tags = doc.warnings.flatMap((w) => {
+    const at = w.code === 'TAG_RESOLVE_FAILED' ? /^Unresolved tag: (\S+) at (line \d+, column \d+)/.exec(w.message) : null
+    return at === null ? [] : [`  ${at[2]}: tag ${(at[1] as string).replace(/^tag:yaml\.org,2002:/, '!!')} not resolved: its value is read as written`]
+  })
+  return { value: doc.toJS(options), tags }
 }
 
 /** The policy shipped in `policies/default.json`. */
@@ -52,8 +61,10 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
   const empty = `${file}: invalid policy\n  (root): the file holds no policy (it is empty${yaml ? ', only comments' : ''} or null): write {} for the default policy, or the fields it changes`
   if (!yaml && json.trim() === '') throw new PolicyFileError(empty)
   let raw: unknown
+  let tags: string[] = []
   try {
-    raw = yaml ? parseYaml(text) : JSON.parse(json)
+    if (yaml) ({ value: raw, tags } = parseYaml(text))
+    else raw = JSON.parse(json)
   } catch (error) {
     // JSON's on one line: Node 20 quotes the text around an unexpected word (`True`) as it is, newlines
     // and all. YAML's code frame, with its caret under the column, stays on its lines.
@@ -73,7 +84,7 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
         // One line per unknown field, named by its own path.
         issue.code === 'unrecognized_keys'
           ? issue.keys.map((k) => `  ${[...issue.path, k].join('.')}: unknown field`)
-          : [`  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}${issue.code === 'invalid_type' ? typeHint(issue.expected, valueAt(input, issue.path)) : ''}`],
+          : [`  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}${issue.code === 'invalid_type' ? typeHint(issue.expected, valueAt(input, issue.path), tags.length > 0) : ''}`],
       ),
     )
   }
@@ -83,7 +94,7 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
     problems.push(`  scan.cron: not a cron expression: "${cron}"`)
   }
   if (!result.success || problems.length > 0) {
-    throw new PolicyFileError(`${file}: invalid policy\n${problems.join('\n')}`)
+    throw new PolicyFileError(`${file}: invalid policy\n${[...problems, ...tags].join('\n')}`)
   }
   return compilePolicy(result.data)
 }
@@ -116,11 +127,12 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
  * YAML 1.2 reads `yes` and `on` as text, and a bare `3.10` or `true` where a label goes as a number
  * or a boolean; a number in quotes is text in both.
  */
-function typeHint(expected: string, value: unknown): string {
+function typeHint(expected: string, value: unknown, tagged = false): string {
   if (expected === 'boolean' && typeof value === 'string' && /^(y|yes|n|no|on|off|true|false)$/i.test(value)) {
     return ` (write true or false: "${value}" is text)`
   }
-  if (expected === 'number' && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) {
+  // A number behind a tag not resolved is text too, unquoted: the tag's line says so instead.
+  if (expected === 'number' && !tagged && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) {
     return ` (write ${value.trim()} without quotes: in quotes it is text)`
   }
   if (expected === 'string' && (typeof value === 'number' || typeof value === 'boolean')) {
