@@ -311,8 +311,10 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
     const instead = contract.staticDefault as string
     const first = Array.isArray(rec.recommended) ? rec.recommended : [rec.recommended]
     const asDefault = rec.disclosure.startsWith('based on static default') && first.length === 1 && first[0] === instead
-    if (asDefault) result = advise(rec, contract.avoided.decision, contract.avoided.option)
-    if (asDefault) effects.push(effectOf(contract.avoided.decision, 'static-default', [instead]))
+    if (asDefault) {
+      result = advise(rec, contract.avoided.decision, contract.avoided.option)
+      effects.push(effectOf(contract.avoided.decision, 'static-default', [instead]))
+    }
   }
   // An advisory must_not or limit only warns when a choice is checked; an answer this service gave
   // for the user is checked by nobody, so the warning would never reach anyone. The learned option
