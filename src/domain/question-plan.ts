@@ -44,7 +44,12 @@ export const AskUserQuestionSchema = z
     question: questionText,
     header: questionHeader,
     // Null is none given, as a null optional field is read elsewhere (the hook reads it so too).
-    kind: z.literal('choice').nullish().meta({ description: 'A choice among the options; left out (or null), it is one (`text` and `number` questions are planned as written).' }),
+    kind: z
+      .string()
+      .max(LIMITS.labelLength)
+      .refine(isChoiceKind, 'a choice question\'s kind is "choice", empty or left out')
+      .nullish()
+      .meta({ description: 'A choice among the options; "choice" in any case, "" or left out (or null), it is one (`text` and `number` questions are planned as written).' }),
     options: z
       .array(AskUserQuestionOptionSchema)
       .min(ASK_USER_QUESTION.minOptions)
@@ -57,9 +62,13 @@ export const AskUserQuestionSchema = z
   .refine((q) => nestsWithin(q, LIMITS.nesting), `must not nest arrays and objects more than ${LIMITS.nesting} levels deep`)
 export type AskUserQuestion = z.infer<typeof AskUserQuestionSchema>
 
-/** Whether a question's `kind` makes it a choice among its options: left out, null (none given) or `choice`. */
+/**
+ * Whether a question's `kind` makes it a choice among its options: left out, null (none given),
+ * `choice` in any case (`"Choice"`), or an empty string, which clients that fill every field send
+ * as their default. Read as another kind, such a question was asked as written, never recommended.
+ */
 export function isChoiceKind(kind: unknown): boolean {
-  return kind === undefined || kind === null || kind === 'choice'
+  return kind === undefined || kind === null || (typeof kind === 'string' && ['', 'choice'].includes(kind.trim().toLowerCase()))
 }
 
 /**
@@ -77,7 +86,7 @@ export const OtherKindQuestionSchema = z
 export type OtherKindQuestion = z.infer<typeof OtherKindQuestionSchema>
 
 /**
- * A question of a plan: a choice (`kind` left out, null or `choice`), with its 2 to 4 options, or one
+ * A question of a plan: a choice (`kind` left out, null, empty or `choice` in any case), with its 2 to 4 options, or one
  * of any other kind, returned as written. One object, its kind told by a refinement, not a union:
  * the MCP tool's input schema is made from it, and a `oneOf` of two question shapes is what some
  * MCP clients and model APIs refuse or mishandle (OpenAI's and Gemini's function schemas take none).
@@ -95,7 +104,7 @@ const PlanQuestionShape = z
       .nullish()
       .meta({
         description:
-          'A choice among `options` when left out, null or "choice"; any other kind (`text`, `number`, or one AskUserQuestion adds) is returned as written, in its place, always asked.',
+          'A choice among `options` when left out, null, "" or "choice" (in any case); any other kind (`text`, `number`, or one AskUserQuestion adds) is returned as written, in its place, always asked.',
       }),
     options: z
       .array(AskUserQuestionOptionSchema)
@@ -113,7 +122,7 @@ const PlanQuestionShape = z
     if (count !== undefined && count >= minOptions) return
     const message =
       count === undefined
-        ? `required: a choice question (kind left out, null or "choice") has ${minOptions} to ${maxOptions} options`
+        ? `required: a choice question (kind left out, null, "" or "choice") has ${minOptions} to ${maxOptions} options`
         : `a choice question has ${minOptions} to ${maxOptions} options, not ${count}`
     ctx.addIssue({ code: 'custom', path: ['options'], message })
   })

@@ -987,6 +987,25 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(refused.body.error.issues.map((i: { path: string }) => i.path)).toEqual([expect.stringMatching(/^tool_input\.questions\.1\.options/)])
   })
 
+  it('plans and records a question whose kind is "Choice" or empty as a choice, as the plan reads it', async () => {
+    const { call, store } = await createTestApp()
+    const pre = claudeCodeFixture('pre-tool-use')
+    const tier = pre.tool_input.questions[0]
+    pre.tool_input.questions = [{ ...tier, kind: 'Choice' }, { ...METHOD_QUESTION, kind: '' }]
+    const asked = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(asked.permissionDecision).toBe('ask')
+    const labels = asked.updatedInput.questions.map((q: { options: Array<{ label: string }> }) => q.options.map((o) => o.label))
+    expect(labels.flat().filter((label: string) => label.endsWith(' (Recommended)'))).toHaveLength(2)
+    const post = {
+      ...pre,
+      hook_event_name: 'PostToolUse',
+      tool_response: { questions: pre.tool_input.questions, answers: { [tier.question]: 'Tier S', [METHOD_QUESTION.question]: 'DDD' } },
+    }
+    expect((await call('POST', HOOK, post)).status).toBe(200)
+    const recorded = (await observationsOf(store)).filter((o) => o.decision_id?.startsWith(pre.tool_use_id))
+    expect(recorded.map((o) => o.chosen[0]).sort()).toEqual(['DDD', 'Tier S'])
+  })
+
   it('refuses a choice question and a text question of one text, as two choice questions of one text: they would share one answer', async () => {
     const { call, store } = await createTestApp()
     await call('POST', '/v1/observations', pastChoices(40, 'Tier S', TIER))

@@ -395,6 +395,17 @@ describe('POST /v1/plan with questions asking for text or a number', () => {
     expect(body.questions.map((q: { recommendation: unknown }) => q.recommendation === null)).toEqual([false, true])
   })
 
+  it('reads a kind of "Choice" in any case, or an empty one (a client\'s default), as a choice, recommended', async () => {
+    const { call } = await createTestApp()
+    const { status, body } = await call('POST', '/v1/plan', { questions: [{ ...TIER, kind: 'Choice' }, { ...METHOD, kind: '' }, NAME] })
+    expect(status).toBe(200)
+    expect(body.questions.map((q: { recommendation: unknown }) => q.recommendation === null)).toEqual([false, false, true])
+    // Still a choice: without its options it is refused, named, as one without kind is.
+    const bare = await call('POST', '/v1/plan', { questions: [NAME, { question: 'Which one?', kind: 'CHOICE' }] })
+    expect(bare.status).toBe(400)
+    expect(bare.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['questions.1.options'])
+  })
+
   it('names a refused question by its place as sent, and a kind that is no text', async () => {
     const { call } = await createTestApp()
     const blank = { ...METHOD, options: [{ label: 'DDD' }, { label: '  ' }] }

@@ -16,6 +16,7 @@ import {
   AskUserQuestionSchema,
   choicePlaces,
   inPlaces as questionsInPlaces,
+  isChoiceKind,
   questionTextsUnique,
   type AskUserQuestion,
   type QuestionPlan,
@@ -310,8 +311,9 @@ function choiceOf(value: unknown, multiSelect: boolean): string | string[] | und
  */
 function choicesOnly(container: unknown, field: string): { value: unknown; indices: number[]; none: boolean } {
   if (!isPlainObject(container) || !Array.isArray(container.questions)) return { value: container, indices: [], none: false }
-  // A null kind is none given, as a null optional field is read elsewhere: the question is a choice.
-  const isChoice = (q: unknown) => !isPlainObject(q) || q.kind === undefined || q.kind === null || q.kind === 'choice'
+  // A null kind is none given, as a null optional field is read elsewhere, and "" or "Choice" is
+  // "choice" (isChoiceKind): the question is a choice.
+  const isChoice = (q: unknown) => !isPlainObject(q) || isChoiceKind(q.kind)
   const all: unknown[] = container.questions
   const indices = all.flatMap((q, i) => (isChoice(q) ? [i] : []))
   if (indices.length === all.length) return { value: container, indices, none: false }
