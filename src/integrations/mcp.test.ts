@@ -307,6 +307,27 @@ describe('createMcpServer: what a client checks against the input schemas', () =
     await client.close()
   })
 
+  it('give every property a type, at any depth, as function schemas of the OpenAPI subset (Gemini\'s) want', async () => {
+    const client = await connected(recordingBackend().backend, undefined)
+    const { tools } = await client.listTools()
+    const untyped: string[] = []
+    const walk = (schema: Record<string, unknown>, at: string): void => {
+      const alternatives = (schema.anyOf ?? schema.allOf) as Array<Record<string, unknown>> | undefined
+      if (alternatives !== undefined) return alternatives.forEach((one, i) => walk(one, `${at}|${i}`))
+      if (schema.type === undefined) untyped.push(at)
+      for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, Record<string, unknown>>)) walk(property, `${at}.${name}`)
+      if (typeof schema.items === 'object') walk(schema.items as Record<string, unknown>, `${at}[]`)
+      // `{}` is a loose object's (a question's, an option's): fields of its own, of any value, not a property.
+      const more = schema.additionalProperties
+      if (typeof more === 'object' && more !== null && Object.keys(more).length > 0) walk(more as Record<string, unknown>, `${at}{}`)
+    }
+    for (const tool of tools) walk(tool.inputSchema, tool.name)
+    expect(untyped).toEqual([])
+    const plan = tools.find((t) => t.name === 'plan_questions')?.inputSchema.properties ?? {}
+    for (const name of ['answers', 'annotations', 'metadata']) expect(plan[name], name).toMatchObject({ type: 'object' })
+    await client.close()
+  })
+
   it('have no oneOf at any depth: a plan_questions question is one object schema, which OpenAI\'s and Gemini\'s function schemas take', async () => {
     const client = await connected(recordingBackend().backend, undefined)
     const { tools } = await client.listTools()
