@@ -102,6 +102,19 @@ describe('createStdioTransport', () => {
     expect(pipe.reported).toHaveLength(4)
   })
 
+  it('reads `"params": null` as no params, as clients that write an absent field as null send it; a batch\'s members too', async () => {
+    const pipe = await piped()
+    await pipe.feed('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":null}\n{"jsonrpc":"2.0","method":"notifications/initialized","params":null}\n')
+    await pipe.feed('[{"jsonrpc":"2.0","id":2,"method":"ping","params":null}]\n')
+    expect(pipe.delivered).toEqual([
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+    ])
+    expect(pipe.answers()).toEqual([])
+    expect(pipe.reported).toEqual([])
+  })
+
   it('answers with id null what has no id a client could have sent, and a malformed response (its id is one of the server’s own requests)', async () => {
     const pipe = await piped()
     await pipe.feed('{not json\n')

@@ -208,7 +208,8 @@ export function createStdioTransport({
   }
 
   /** The message, or the -32600 error answering it, said through `report`. */
-  function check(value: unknown, inBatch: boolean): { message: JSONRPCMessage } | { refusal: unknown } {
+  function check(sent: unknown, inBatch: boolean): { message: JSONRPCMessage } | { refusal: unknown } {
+    const value = withoutNullParams(sent)
     const parsed = JSONRPCMessageSchema.safeParse(value)
     const initialize = inBatch && parsed.success && isJSONRPCRequest(parsed.data) && parsed.data.method === 'initialize'
     if (parsed.success && !initialize) return { message: parsed.data }
@@ -239,6 +240,18 @@ interface Batch {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/**
+ * A request or notification with `"params": null` as one without params: JSON-RPC 2.0 wants params,
+ * when present, structured, but clients that serialise an absent field as null send it so
+ * (`tools/list`, `ping`, `notifications/initialized`), and a -32600 for it ended a session at its
+ * first request. A method that needs params is then refused for their lack, naming `params`.
+ */
+function withoutNullParams(value: unknown): unknown {
+  if (!isObject(value) || !Object.hasOwn(value, 'method') || value.params !== null) return value
+  const { params: _null, ...rest } = value
+  return rest
 }
 
 /** The id of what means to be a request, if it has one a client could have sent; else null. */
