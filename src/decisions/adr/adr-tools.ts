@@ -143,7 +143,13 @@ export function linksInBody(
   definitions: LinkDefinitions,
 ): { supersedes: LinkRef | null; supersededBy: LinkRef | null; notes: Array<{ line: number; message: string }> } {
   // And in a `## Links` section, where the MADR 2 template lists them (`* Supersedes [ADR-0001](0001-….md)`).
-  const lines = [...record.preamble, ...(sectionNamed(record, STATUS_HEADING)?.body ?? []), ...(sectionNamed(record, LINKS_HEADING)?.body ?? [])]
+  // And in Tyree and Akerman's `## Related decisions` section, where that template names them.
+  const lines = [
+    ...record.preamble,
+    ...(sectionNamed(record, STATUS_HEADING)?.body ?? []),
+    ...(sectionNamed(record, LINKS_HEADING)?.body ?? []),
+    ...(sectionNamed(record, RELATED_HEADING)?.body ?? []),
+  ]
   let supersedes: LinkRef | null = null
   let supersededBy: LinkRef | null = null
   const notes: Array<{ line: number; message: string }> = []
@@ -174,6 +180,9 @@ const LINK_ALONE = /^\s*(?:[-+]\s+)?\p{L}+(?:\s+by)?\s*:?\s*(?:\[.*|\S+)\s*$/iu
 
 /** The heading of MADR 2's section of links to other records: `## Links`, `## Links <!-- optional -->`. */
 const LINKS_HEADING = /^links\s*(?:<!--.*?-->\s*)?$/i
+
+/** Tyree and Akerman's section of the decisions a record relates to: `## Related decisions`. */
+const RELATED_HEADING = /^related\s+decisions?\s*(?:<!--.*?-->\s*)?$/i
 
 /** A status section's heading: `Status`, or `Status: Accepted`, as some teams write it on one line. */
 const STATUS_HEADING = /^(?:\*\*|__)?status(?:\*\*|__)?\s*(?::(?:\*\*|__)?|$)/i
@@ -230,7 +239,23 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
   // line, by the day written with its status (`Accepted on 2020-05-05`); else it has no date, as in
   // MADR: the import dates the record the day it first sees it. A "Date:" that cannot be read
   // (`5 juin 2023`) is passed over as if it were not written, and said.
-  const { status, supersedes, supersededBy, date: statusDate, passedOver, notes } = statusOfLines(statusLinesOf(statusSection), statusSection.line, linkDefinitions(file.text))
+  const definitions = linkDefinitions(file.text)
+  const read = statusOfLines(statusLinesOf(statusSection), statusSection.line, definitions)
+  const { status, date: statusDate, passedOver } = read
+  // A link its status section does not write may be written apart, on a line of its own: under the
+  // title, or in a `## Links` or `## Related decisions` section, as Tyree and Akerman's template
+  // names the record it supersedes (`Supersedes [1. Use X](0001-use-x.md)`). Else both records were
+  // imported in force, the old one never superseded.
+  const apart = linksInBody({ ...record, sections: record.sections.filter((s) => s !== statusSection) }, definitions)
+  const supersedes = read.supersedes ?? apart.supersedes
+  const supersededBy = read.supersededBy ?? apart.supersededBy
+  // A "Superseded by" written apart from a status that says accepted supersedes the record, as in
+  // MADR, once it names a record of the folder.
+  const supersededApart = read.supersededBy === null && supersededBy !== null && status === 'accepted'
+  const notes = [
+    ...read.notes,
+    ...apart.notes.filter((n) => (read.supersedes === null && n.line === apart.supersedes?.line) || (read.supersededBy === null && n.line === apart.supersededBy?.line)),
+  ]
   const unreadDates: UnreadDate[] = []
   // Some records give the date a section of its own, as the status has (`## Date`, then `2025-09-26`).
   const dateLine = filled(sectionNamed(record, /^date$/i)?.body ?? [])[0]
@@ -260,6 +285,7 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
     enforce: readEnforce(fieldOf(record.preamble, /^enforce$/i)),
     supersedes,
     supersededBy,
+    ...(supersededApart ? { supersededApart: true as const } : {}),
     origin: { path: file.path, line: record.title.line, format: 'adr-tools' },
     evidence: fileEvidence(file, 'adr-tools', file.text),
     unreadDates,

@@ -1604,6 +1604,24 @@ describe('a record with a "## Status" section and MADR\'s other sections', () =>
     expect(reading.problems).toEqual([])
     expect(reading.records.map((r) => [r.key, r.status, r.decision, r.rationale])).toEqual([['ADR-0004', 'accepted', 'Use gRPC between services.', 'Typed contracts and streaming.']])
   })
+
+  it('reads a supersede link in the "Related decisions" section of Tyree and Akerman\'s template', () => {
+    const old = '# 1. Use REST\n\n## Issue\n\nServices need to talk.\n\n## Decision\n\nUse REST.\n\n## Status\n\nAccepted\n'
+    const reading = readTexts({
+      '0001-use-rest.md': old,
+      '0002-use-grpc.md':
+        '# 2. Use gRPC\n\n## Issue\n\nREST is untyped.\n\n## Decision\n\nUse gRPC.\n\n## Status\n\nAccepted\n\n## Argument\n\nTyped contracts.\n\n' +
+        '## Related decisions\n\nSupersedes [1. Use REST](0001-use-rest.md)\n\nThe proto repository is ADR 3, when written.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({ 'ADR-0001': ['superseded', null, null, 'ADR-0002'], 'ADR-0002': ['accepted', null, 'ADR-0001', null] })
+    // Written apart from a status that still says accepted, a successor supersedes the record too.
+    const named = readTexts({
+      '0001-use-rest.md': old + '\n## Related decisions\n\nSuperseded by [2. Use gRPC](0002-use-grpc.md)\n',
+      '0002-use-grpc.md': '# 2. Use gRPC\n\n## Decision\n\nUse gRPC.\n\n## Status\n\nAccepted\n',
+    })
+    expect(summary(named.records)).toEqual({ 'ADR-0001': ['superseded', null, null, 'ADR-0002'], 'ADR-0002': ['accepted', null, 'ADR-0001', null] })
+  })
 })
 
 describe('a DECISIONS.md without "##" sections', () => {
