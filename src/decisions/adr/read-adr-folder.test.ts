@@ -442,7 +442,7 @@ describe('files of a folder that are not .md', () => {
     }
   })
 
-  it('a record linked into the folder is read as its file, and a link to a folder or to nothing is passed over', async () => {
+  it('a record linked into the folder is read as its file, a link to a folder is passed over, and one to nothing is said', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'adr-'))
     try {
       await mkdir(join(dir, 'shared'))
@@ -451,8 +451,10 @@ describe('files of a folder that are not .md', () => {
       await symlink(join(dir, 'shared', 'b.md'), join(dir, '0002-use-b.md'))
       await symlink(join(dir, 'shared'), join(dir, '0003-folder.md'))
       await symlink(join(dir, 'gone.md'), join(dir, '0004-gone.md'))
+      // Not a record's name: no file of the folder.
+      await symlink(join(dir, 'gone.png'), join(dir, 'diagram.png'))
       const reading = await readAdrFolder(dir)
-      expect(reading.problems).toEqual([])
+      expect(reading.problems).toEqual([{ path: '0004-gone.md', line: 1, message: `cannot read: a symbolic link to ${join(dir, 'gone.md')}, which is not there` }])
       expect(summary(reading.records)).toEqual({ 'ADR-0001': ['superseded', null, null, 'ADR-0002'], 'ADR-0002': ['accepted', null, 'ADR-0001', null] })
       expect(reading.files).toEqual(['0001-use-a.md', '0002-use-b.md'])
     } finally {

@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { readdir, readFile, readlink, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { readRecordFolder, type FolderFile, type FolderReading } from './adr-folder'
 import type { AdrFormat } from './parsed-record'
@@ -15,14 +15,26 @@ const MISNAMED = /^(?:adr[-_]?)?\d{1,5}[-_][^.]*(?:\.markdown)?$/i
 export async function readAdrFolder(dir: string, format?: AdrFormat): Promise<FolderReading & { files: string[] }> {
   const entries = await readdir(dir, { withFileTypes: true })
   // A record linked into the folder (`0005-use-x.md -> ../shared/0005-use-x.md`, as git checks a
-  // symbolic link out) is a file of it, as the reader sees it; a link to a folder, or to nothing, is not.
+  // symbolic link out) is a file of it, as the reader sees it; a link to a folder is not.
   const linked = new Set<string>()
+  const unreadable: FolderReading['problems'] = []
   for (const entry of entries) {
-    if (entry.isSymbolicLink() && (await stat(join(dir, entry.name)).then((s) => s.isFile(), () => false))) linked.add(entry.name)
+    if (!entry.isSymbolicLink()) continue
+    const target = await stat(join(dir, entry.name)).then(
+      (s) => (s.isFile() ? 'file' : 'other'),
+      (error: NodeJS.ErrnoException) => error.code ?? 'unreadable',
+    )
+    if (target === 'file') linked.add(entry.name)
+    else if (target !== 'other' && (/\.md$/i.test(entry.name) || MISNAMED.test(entry.name))) {
+      // A link to a record that is not there (its target moved or deleted, a checkout without it):
+      // said, as a file that cannot be read is, rather than passed over as if it were no record.
+      const to = await readlink(join(dir, entry.name)).catch(() => '?')
+      const why = target === 'ENOENT' ? 'which is not there' : `which cannot be followed (${target})`
+      unreadable.push({ path: entry.name, line: 1, message: `cannot read: a symbolic link to ${to}, ${why}` })
+    }
   }
   const isFile = (entry: { name: string; isFile(): boolean }) => entry.isFile() || linked.has(entry.name)
   const files: FolderFile[] = []
-  const unreadable: FolderReading['problems'] = []
   for (const entry of entries) {
     if (isFile(entry) && MISNAMED.test(entry.name)) {
       // A record saved without its `.md` (`0016-handle-concurrent-git-operations`) or as `.markdown`:
