@@ -226,6 +226,20 @@ export function fileEvidence(file: RecordFile, format: string, text: string, ext
 }
 
 /**
+ * The reasons of a Y-statement (`In the context of …, facing …, we decided for X and neglected Y,
+ * to achieve …, accepting …, because …`), written as a record's decision: what it says from "to
+ * achieve" (else from "because") on, the half of the sentence that says why. Else '' (a Nygard
+ * record's decision, whose "because" is no part of its rationale: its context is).
+ */
+export function yStatementReasons(decision: string): string {
+  // In its first paragraph, with the emphasis some put on its words (`**In the context of**`) left out.
+  const first = (decision.split(/\n\s*\n/)[0] ?? '').replace(/\*\*|__/g, '').replace(/\s+/g, ' ').trim()
+  const decided = /^\W*in the context of\b[\s\S]*?\bwe(?: have)? decided\b([\s\S]*)$/i.exec(first)?.[1]
+  if (decided === undefined) return ''
+  return /\b(?:to achieve|because)\b[\s\S]*$/i.exec(decided)?.[0].trim() ?? ''
+}
+
+/**
  * An adr-tools record (Nat Pryce's `adr new`): `# N. Title`, `Date: YYYY-MM-DD` (or none), then `## Status`
  * (or `## Status: Accepted`) and its lines (`Accepted`, `Proposed`, `Superceded by [N. Title](NNNN-title.md)`, `Supercedes [...]`),
  * `## Context`, `## Decision`, `## Consequences`.
@@ -279,7 +293,7 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
     key: keyOfFile(file.name),
     title,
     decision: decision || outcome?.decision || title,
-    rationale: context || text(/^(rationale|argument)$/i) || outcome?.rationale || text(/^context and problem statement$/i) || `not stated in ${file.path}`,
+    rationale: context || text(/^(rationale|argument)$/i) || outcome?.rationale || text(/^context and problem statement$/i) || yStatementReasons(decision) || `not stated in ${file.path}`,
     status,
     date,
     enforce: readEnforce(fieldOf(record.preamble, /^enforce$/i)),

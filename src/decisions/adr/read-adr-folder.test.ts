@@ -1607,6 +1607,28 @@ describe('a record with a "## Status" section and MADR\'s other sections', () =>
     expect(reading.records.map((r) => [r.key, r.status, r.decision, r.rationale])).toEqual([['ADR-0004', 'accepted', 'Use gRPC between services.', 'Typed contracts and streaming.']])
   })
 
+  it('reads the reasons of a Y-statement written as the decision of a record with no context', () => {
+    const y =
+      'In the context of the order service, facing the need to store orders durably, we decided for PostgreSQL\nand neglected MongoDB, ' +
+      'to achieve transactional consistency, accepting the cost of running it, because the team already runs Postgres.'
+    const reading = readTexts({
+      '0001-use-postgres.md': `# 1. Use Postgres\n\n## Status\n\nAccepted\n\n## Decision\n\n${y}\n\n## Consequences\n\nOps.\n`,
+      // Its words in bold, and a "because" alone.
+      '0002-use-kafka.md': '# 2. Use Kafka\n\n## Status\n\nAccepted\n\n## Decision\n\n**In the context of** billing, **facing** lost events, **we decided for** Kafka, **because** it keeps the log.\n',
+      // A record with its context keeps it as its rationale; a Nygard record's "because" is still no rationale.
+      '0003-use-redis.md': '# 3. Use Redis\n\n## Status\n\nAccepted\n\n## Context\n\nSessions are slow.\n\n## Decision\n\nIn the context of sessions, facing latency, we decided for Redis, because it is fast.\n',
+      '0004-use-s3.md': '# 4. Use S3\n\n## Status\n\nAccepted\n\n## Decision\n\nWe will use S3 because it is cheap.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(reading.records.map((r) => [r.key, r.rationale])).toEqual([
+      ['ADR-0001', 'to achieve transactional consistency, accepting the cost of running it, because the team already runs Postgres.'],
+      ['ADR-0002', 'because it keeps the log.'],
+      ['ADR-0003', 'Sessions are slow.'],
+      ['ADR-0004', 'not stated in 0004-use-s3.md'],
+    ])
+    expect(reading.records[0]?.decision).toBe(y)
+  })
+
   it('reads a supersede link in the "Related decisions" section of Tyree and Akerman\'s template', () => {
     const old = '# 1. Use REST\n\n## Issue\n\nServices need to talk.\n\n## Decision\n\nUse REST.\n\n## Status\n\nAccepted\n'
     const reading = readTexts({
