@@ -112,13 +112,42 @@ export function headingName(heading: string): string {
   return heading.replace(HEADING_BADGE, '')
 }
 
-/** The text of some lines: blank lines at either end dropped, runs of blank lines made one. */
+/**
+ * The text of some lines: blank lines at either end dropped, runs of blank lines made one, and the
+ * HTML comments left out, which the reader of the record does not see: the guidance a template
+ * writes in each section (`<!-- Describe the decision we have made. -->`, GOV.UK's, MADR's), left
+ * in place, is no part of the decision or its reasons. A comment in a code block is the example's.
+ */
 export function textOf(lines: readonly Line[]): string {
-  return lines
-    .map((l) => l.text.trimEnd())
+  return withoutComments(lines.map((l) => l.text))
+    .map((t) => t.trimEnd())
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim()
+}
+
+/** Lines without the HTML comments outside code blocks (one that is not closed runs to their end). */
+function withoutComments(lines: readonly string[]): string[] {
+  const out: string[] = []
+  let prose: string[] = []
+  const flush = () => {
+    if (prose.length > 0) out.push(...prose.join('\n').replace(/<!--[\s\S]*?(?:-->|$(?![\s\S]))/g, '').split('\n'))
+    prose = []
+  }
+  let fence: string | undefined
+  for (const line of lines) {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1]
+    if (fence === undefined && marker !== undefined) {
+      flush()
+      fence = marker
+      out.push(line)
+    } else if (fence !== undefined) {
+      out.push(line)
+      if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length) fence = undefined
+    } else prose.push(line)
+  }
+  flush()
+  return out
 }
 
 /** The first paragraph of some lines. */

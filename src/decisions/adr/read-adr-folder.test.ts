@@ -1607,6 +1607,21 @@ describe('a record with a "## Status" section and MADR\'s other sections', () =>
     expect(reading.records.map((r) => [r.key, r.status, r.decision, r.rationale])).toEqual([['ADR-0004', 'accepted', 'Use gRPC between services.', 'Typed contracts and streaming.']])
   })
 
+  it('leaves out the HTML comments a template writes in its sections, but not those of a code example', () => {
+    // GOV.UK's template, its guidance left in place.
+    const reading = readTexts({
+      '0001-use-x.md':
+        '# 1. Use X\n\nDate: 2024-03-01\n\n## Status\n\nAccepted\n\n## Context\n\n<!--\n  Describe the problem being solved.\n-->\nWe need X. <!-- say why -->\n\n' +
+        '## Decision\n\n<!--\n  Describe the decision we have made.\n-->\n\nWe will use X:\n\n```html\n<!-- kept -->\n```\n',
+      '0002-use-y.md': '# 2. Use Y\n\n## Status\n\nAccepted\n\n## Context\n\n<!--\n  Describe the problem being solved.\n-->\n\n## Decision\n\n<!-- Describe the decision we have made. -->\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(reading.records.map((r) => [r.key, r.decision, r.rationale])).toEqual([
+      ['ADR-0001', 'We will use X:\n\n```html\n<!-- kept -->\n```', 'We need X.'],
+      ['ADR-0002', 'Use Y', 'not stated in 0002-use-y.md'],
+    ])
+  })
+
   it('reads the reasons of a Y-statement written as the decision of a record with no context', () => {
     const y =
       'In the context of the order service, facing the need to store orders durably, we decided for PostgreSQL\nand neglected MongoDB, ' +
