@@ -293,7 +293,9 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
     key: keyOfFile(file.name),
     title,
     decision: decision || outcome?.decision || title,
-    rationale: context || text(/^(rationale|argument)$/i) || outcome?.rationale || text(/^context and problem statement$/i) || yStatementReasons(decision) || `not stated in ${file.path}`,
+    // A section that says why (`## Rationale`, Tyree and Akerman's `## Argument`) before the context,
+    // which says what the decision answers: a record that writes both gives its reasons there.
+    rationale: text(/^(rationale|argument)$/i) || context || outcome?.rationale || text(/^context and problem statement$/i) || yStatementReasons(decision) || `not stated in ${file.path}`,
     status,
     date,
     enforce: readEnforce(fieldOf(record.preamble, /^enforce$/i)),

@@ -6,7 +6,7 @@ import { readDate } from './status-words'
 
 /**
  * What MADR-shaped bodies decide and why: the first paragraph of `## Decision Outcome`
- * (`Chosen option: "X", because Y`; a Nygard-style record's `## Decision`); the rationale is its "because" clause, else the
+ * (`Chosen option: "X", because Y`; a Nygard-style record's `## Decision`); the rationale is a `## Rationale` section, else its "because" clause, else the
  * `## Context and Problem Statement`. A paragraph that ends at "because" (MADR's own records list
  * the reasons below it), or in a colon (a list of what was decided below it), goes on with the next one.
  */
@@ -32,9 +32,11 @@ export function madrBody(record: MarkdownRecord, title: string, path: string): {
       : undefined
   const because = /,?\s+because:?\s+([\s\S]+)$/i.exec(outcome)?.[1]?.trim() ?? afterList
   const context = textOf(sectionNamed(record, /^context( and problem statement)?$/i)?.body ?? [])
+  // A `## Rationale` section, as many teams add to the template, says why, as in an adr-tools record.
+  const reasons = textOf(sectionNamed(record, /^rationale$/i)?.body ?? [])
   return {
     decision: outcome || title,
-    rationale: because || context || `not stated in ${path}`,
+    rationale: reasons || because || context || `not stated in ${path}`,
   }
 }
 

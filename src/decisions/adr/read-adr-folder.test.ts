@@ -1607,6 +1607,21 @@ describe('a record with a "## Status" section and MADR\'s other sections', () =>
     expect(reading.records.map((r) => [r.key, r.status, r.decision, r.rationale])).toEqual([['ADR-0004', 'accepted', 'Use gRPC between services.', 'Typed contracts and streaming.']])
   })
 
+  it('takes a "## Rationale" section, rather than the context, as the rationale of a record that writes both', () => {
+    const sections = '## Context\n\nServices need to talk.\n\n## Decision\n\nUse RabbitMQ.\n\n## Rationale\n\nThe team runs it already.\n\n## Consequences\n\nOps.\n'
+    const reading = readTexts({
+      '0001-use-rabbitmq.md': `# 1. Use RabbitMQ\n\nDate: 2025-11-04\n\n## Status\n\nAccepted\n\n${sections}`,
+      '0002-use-rabbitmq.md': `# ADR 002: Use RabbitMQ\n\n**Status:** Accepted\n**Date:** 2025-11-04\n\n${sections}`,
+      '0003-use-rabbitmq.md': `---\nstatus: accepted\n---\n\n# Use RabbitMQ\n\n${sections}`,
+    })
+    expect(reading.problems).toEqual([])
+    expect(reading.records.map((r) => [r.key, r.decision, r.rationale])).toEqual([
+      ['ADR-0001', 'Use RabbitMQ.', 'The team runs it already.'],
+      ['ADR-0002', 'Use RabbitMQ.', 'The team runs it already.'],
+      ['ADR-0003', 'Use RabbitMQ.', 'The team runs it already.'],
+    ])
+  })
+
   it('leaves out the HTML comments a template writes in its sections, but not those of a code example', () => {
     // GOV.UK's template, its guidance left in place.
     const reading = readTexts({
