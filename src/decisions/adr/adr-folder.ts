@@ -111,9 +111,25 @@ function bodyFormatOf(written: string): AdrFormat | undefined {
   // Else a status section a level or two down (`### Status`, `#### Status`), as some templates write
   // every section of a record under its title: one, for a file of several is a log of decisions,
   // which one record would not hold.
-  if ((text.match(/^#{3,4}\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*|\s+#*)?\s*$/gimu) ?? []).length === 1) return 'adr-tools'
+  if ((text.match(DEEPER_STATUS) ?? []).length === 1) return 'adr-tools'
   return undefined
 }
+
+/**
+ * Why a file is not read as a record: none of what each format is known by; or, for a file holding
+ * the status sections of several decisions (arc42's chapter 9, `## ADR-001: Use X` then `### Status`),
+ * that it is a log of decisions, read as one when named so: the first message alone sent its user
+ * looking for a `## Status` section the file was never missing.
+ */
+function notARecordMessage(text: string): string {
+  const deeper = (withAtxHeadings(text).match(DEEPER_STATUS) ?? []).length
+  return deeper > 1
+    ? `not a decision record: its ${deeper} status sections are those of a log of decisions, which is read as one when named DECISIONS.md (or decision-log.md)`
+    : 'not a decision record: no "## Status" section, front matter or "- Status:" bullet'
+}
+
+/** A status section a level or two down: `### Status`, `#### Status`. */
+const DEEPER_STATUS = /^#{3,4}\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*|\s+#*)?\s*$/gimu
 
 /** UTF-8 text, or the line of the first byte that is not UTF-8. */
 function decode(bytes: Uint8Array): { text: string } | { badLine: number } {
@@ -166,7 +182,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     const file: RecordFile = { path: f.path, name: f.name, text: decoded.text }
     const format = forced ?? formatOf(file)
     if (format === undefined) {
-      problems.push({ path: f.path, line: 1, message: 'not a decision record: no "## Status" section, front matter or "- Status:" bullet' })
+      problems.push({ path: f.path, line: 1, message: notARecordMessage(file.text) })
       continue
     }
     const reading = readFile(file, format)
