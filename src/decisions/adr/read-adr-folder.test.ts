@@ -456,7 +456,8 @@ describe('files of a folder that are not .md', () => {
       const reading = await readAdrFolder(dir)
       expect(reading.problems).toEqual([{ path: '0004-gone.md', line: 1, message: `cannot read: a symbolic link to ${join(dir, 'gone.md')}, which is not there` }])
       expect(summary(reading.records)).toEqual({ 'ADR-0001': ['superseded', null, null, 'ADR-0002'], 'ADR-0002': ['accepted', null, 'ADR-0001', null] })
-      expect(reading.files).toEqual(['0001-use-a.md', '0002-use-b.md'])
+      // A record's link to nothing is no record deleted: its decision is not said to be gone.
+      expect(reading.files).toEqual(['0001-use-a.md', '0002-use-b.md', '0004-gone.md'])
     } finally {
       await rm(dir, { recursive: true, force: true })
     }

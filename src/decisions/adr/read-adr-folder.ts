@@ -17,6 +17,8 @@ export async function readAdrFolder(dir: string, format?: AdrFormat): Promise<Fo
   // A record linked into the folder (`0005-use-x.md -> ../shared/0005-use-x.md`, as git checks a
   // symbolic link out) is a file of it, as the reader sees it; a link to a folder is not.
   const linked = new Set<string>()
+  // Links to what is not there: files of the folder that cannot be read, as one the system will not let us read.
+  const broken = new Set<string>()
   const unreadable: FolderReading['problems'] = []
   for (const entry of entries) {
     if (!entry.isSymbolicLink()) continue
@@ -29,6 +31,7 @@ export async function readAdrFolder(dir: string, format?: AdrFormat): Promise<Fo
       // A link to a record that is not there (its target moved or deleted, a checkout without it):
       // said, as a file that cannot be read is, rather than passed over as if it were no record.
       const to = await readlink(join(dir, entry.name)).catch(() => '?')
+      broken.add(entry.name)
       const why = target === 'ENOENT' ? 'which is not there' : `which cannot be followed (${target})`
       unreadable.push({ path: entry.name, line: 1, message: `cannot read: a symbolic link to ${to}, ${why}` })
     }
@@ -50,7 +53,7 @@ export async function readAdrFolder(dir: string, format?: AdrFormat): Promise<Fo
     }
   }
   const reading = readRecordFolder(files, format)
-  // Every `.md` file, read or not: a record whose file is among them was not deleted.
-  const names = entries.filter((e) => isFile(e) && /\.md$/i.test(e.name)).map((e) => e.name).sort()
+  // Every `.md` file, read or not (a link to one that is not there too): a record whose file is among them was not deleted.
+  const names = entries.filter((e) => (isFile(e) || broken.has(e.name)) && /\.md$/i.test(e.name)).map((e) => e.name).sort()
   return { ...reading, problems: [...unreadable, ...reading.problems], files: names }
 }
