@@ -103,7 +103,7 @@ function bodyFormatOf(written: string): AdrFormat | undefined {
   // some teams write the status in the heading (`## Status: Accepted`).
   // In bold too (`## **Status**`), as some editors write every heading.
   // After an emoji too (`## 🚦 Status`), as some templates mark each section.
-  if (/^##\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*|\s+#*)?\s*$/imu.test(text)) return 'adr-tools'
+  if (/^##\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*|\s+[-\u2013\u2014]\s+.*|\s+#*)?\s*$/imu.test(text)) return 'adr-tools'
   // Fields in a block quote under the title too (`> **Status:** Accepted`), as many records set them apart.
   if (/^\s*(?:>\s*)*(?:[-*+]\s+)?(\*\*|__)?status(\*\*|__)?\s*(:|\*\*:|__:)/im.test(text)) return 'log4brains'
   // Or in a table of fields under the title (`| Status | Accepted |`), or of columns (`| Date | Status |`).
@@ -129,7 +129,7 @@ function notARecordMessage(text: string): string {
 }
 
 /** A status section a level or two down: `### Status`, `#### Status`. */
-const DEEPER_STATUS = /^#{3,4}\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*|\s+#*)?\s*$/gimu
+const DEEPER_STATUS = /^#{3,4}\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*|\s+[-\u2013\u2014]\s+.*|\s+#*)?\s*$/gimu
 
 /** UTF-8 text, or the line of the first byte that is not UTF-8. */
 function decode(bytes: Uint8Array): { text: string } | { badLine: number } {

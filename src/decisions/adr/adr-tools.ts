@@ -185,7 +185,7 @@ const LINKS_HEADING = /^links\s*(?:<!--.*?-->\s*)?$/i
 const RELATED_HEADING = /^related\s+decisions?\s*(?:<!--.*?-->\s*)?$/i
 
 /** A status section's heading: `Status`, or `Status: Accepted`, as some teams write it on one line. */
-const STATUS_HEADING = /^(?:\*\*|__)?status(?:\*\*|__)?\s*(?::(?:\*\*|__)?|$)/i
+const STATUS_HEADING = /^(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:(?:\*\*|__)?|\s+[-\u2013\u2014]\s+|\s*$)/i
 
 /**
  * How deep a record writes its status heading: 2 for `## Status`, else 3 or 4 for a record that
@@ -198,7 +198,7 @@ export function statusHeadingLevel(text: string): number {
 }
 
 /** A status heading at level 2 to 4 (`## Status`, `### **Status:** Accepted`). */
-const STATUS_HEADING_LINE = /^(#{2,4})\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*|\s+#*)?\s*$/gimu
+const STATUS_HEADING_LINE = /^(#{2,4})\s+(?:[\p{Extended_Pictographic}\uFE0F\u200D]+[ \t]*)?(?:\*\*|__)?status(?:\*\*|__)?(?:\s*:.*|\s+[-\u2013\u2014]\s+.*|\s+#*)?\s*$/gimu
 
 /**
  * The status lines of a status section: what its heading says after `Status:`, then the lines under

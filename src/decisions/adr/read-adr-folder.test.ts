@@ -1612,6 +1612,20 @@ describe('a record with a "## Status" section and MADR\'s other sections', () =>
     expect(reading.records.map((r) => [r.key, r.status, r.decision, r.rationale])).toEqual([['ADR-0004', 'accepted', 'Use gRPC between services.', 'Typed contracts and streaming.']])
   })
 
+  it('reads a status written in its heading after a dash, "## Status - ACTIVE", as Gareth Morgan\'s template writes it', () => {
+    const reading = readTexts({
+      '001-use-rabbitmq.md': '# [001] Use RabbitMQ\n\n## Status - DRAFT\n\n## Context\n\nServices poll each other.\n',
+      '002-use-kafka.md': '# [002] Use Kafka\n\n## Status \u2014 ACTIVE\n\n## Context\n\nRabbit loses events.\n',
+      '003-use-nats.md': '# 3. Use NATS\n\n### Status - Accepted\n\n### Context\n\nKafka is heavy.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(reading.records.map((r) => [r.key, r.status, r.rationale])).toEqual([
+      ['ADR-0001', 'proposed', 'Services poll each other.'],
+      ['ADR-0002', 'accepted', 'Rabbit loses events.'],
+      ['ADR-0003', 'accepted', 'Kafka is heavy.'],
+    ])
+  })
+
   it('takes a "## Rationale" section, rather than the context, as the rationale of a record that writes both', () => {
     const sections = '## Context\n\nServices need to talk.\n\n## Decision\n\nUse RabbitMQ.\n\n## Rationale\n\nThe team runs it already.\n\n## Consequences\n\nOps.\n'
     const reading = readTexts({
