@@ -282,7 +282,8 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
   // `6. Use X` as adr-tools writes it, but not the `1.` of a title that begins with a decimal (`1.5x memory budget`).
   const title = titleWithoutNumber(record.title.text.replace(/^\d+\.(?!\d)\s*/, ''), numberOfFile(file.name))
   const text = (name: RegExp) => textOf((sectionNamed(record, name)?.body ?? []).filter((l) => !isLinkDefinition(l.text)))
-  const decision = text(/^decision$/i)
+  // Or its `## Decided Approach`, as Gareth Morgan's template names it.
+  const decision = text(/^(?:decision|decided approach)$/i)
   const context = text(/^context$/i)
   // Tyree and Akerman's template (an "## Issue", then "## Argument" for the reasons) has no context.
   // A record with MADR's sections under a "## Status" (`## Context and Problem Statement`,

@@ -298,8 +298,9 @@ function decoded(destination: string): string {
  * begins with one (`1.5x memory budget`, `3 replicas per region`), is kept.
  */
 export function titleWithoutNumber(title: string, number?: number): string {
-  const adr = /^adr[-_ ]?\d+\s*(?:[:.\u2013\u2014-]\s*|\s)/i.exec(title)
-  const bare = adr === null ? /^(\d+)[.:]\s+/.exec(title) : null
+  const adr = /^adr[-_ ]?\d+\s*(?:[:.\u2013\u2014-]\s*|\s)/i.exec(title) ?? /^\[adr[-_ ]?\d+\]\s*(?:[:.\u2013\u2014-]\s*)?/i.exec(title)
+  // In brackets too (`[001] Use X`, as Gareth Morgan's template writes it).
+  const bare = adr === null ? (/^(\d+)[.:]\s+/.exec(title) ?? /^\[(\d+)\]\s*(?:[:.\u2013\u2014-]\s*)?/.exec(title)) : null
   const cut = adr ?? (bare !== null && Number(bare[1]) === number ? bare : null)
   const rest = (cut === null ? title : title.slice(cut[0].length)).trim()
   return rest === '' ? title : rest

@@ -1626,6 +1626,21 @@ describe('a record with a "## Status" section and MADR\'s other sections', () =>
     ])
   })
 
+  it('reads the "[001]" before the title and the "Decided Approach" of Gareth Morgan\'s template', () => {
+    const reading = readTexts({
+      '001-use-kafka.md': '# [001] Use Kafka\n\n## Status - ACTIVE\n\n## Context\n\nServices poll.\n\n## Decided Approach\n\nWe will publish events to Kafka.\n',
+      '002-use-nats.md': '# [ADR-002] Use NATS\n\n## Status\n\nProposed\n\n## Decision\n\nNATS.\n',
+      // A bracket that is not the file's number is part of the title.
+      '003-use-redis.md': '# [2024] Redis\n\n## Status\n\nAccepted\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(reading.records.map((r) => [r.key, r.title, r.decision])).toEqual([
+      ['ADR-0001', 'Use Kafka', 'We will publish events to Kafka.'],
+      ['ADR-0002', 'Use NATS', 'NATS.'],
+      ['ADR-0003', '[2024] Redis', '[2024] Redis'],
+    ])
+  })
+
   it('takes a "## Rationale" section, rather than the context, as the rationale of a record that writes both', () => {
     const sections = '## Context\n\nServices need to talk.\n\n## Decision\n\nUse RabbitMQ.\n\n## Rationale\n\nThe team runs it already.\n\n## Consequences\n\nOps.\n'
     const reading = readTexts({
