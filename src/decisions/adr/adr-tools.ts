@@ -281,9 +281,13 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
     statusDate
   // `6. Use X` as adr-tools writes it, but not the `1.` of a title that begins with a decimal (`1.5x memory budget`).
   const title = titleWithoutNumber(record.title.text.replace(/^\d+\.(?!\d)\s*/, ''), numberOfFile(file.name))
-  const text = (name: RegExp) => textOf((sectionNamed(record, name)?.body ?? []).filter((l) => !isLinkDefinition(l.text)))
-  // Or its `## Decided Approach`, as Gareth Morgan's template names it.
-  const decision = text(/^(?:decision|decided approach)$/i)
+  // A section is also found by the name it gives in brackets after its own, as the Alexandrian
+  // template names its sections (`## Discussion (Context)`, `## Solution (Decision)`).
+  const named = (name: RegExp) =>
+    sectionNamed(record, name) ?? record.sections.find((s) => name.test(/\(([^()]+)\)\s*$/.exec(headingName(s.heading))?.[1]?.trim() ?? ''))
+  const text = (name: RegExp) => textOf((named(name)?.body ?? []).filter((l) => !isLinkDefinition(l.text)))
+  // Or its `## Decided Approach`, as Gareth Morgan's template names it, or the Alexandrian `## Solution`.
+  const decision = text(/^(?:decision|decided approach|solution)$/i)
   const context = text(/^context$/i)
   // Tyree and Akerman's template (an "## Issue", then "## Argument" for the reasons) has no context.
   // A record with MADR's sections under a "## Status" (`## Context and Problem Statement`,

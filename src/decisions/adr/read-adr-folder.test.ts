@@ -1641,6 +1641,20 @@ describe('a record with a "## Status" section and MADR\'s other sections', () =>
     ])
   })
 
+  it('reads the sections of the Alexandrian template by the names they give in brackets, and its "Solution"', () => {
+    const reading = readTexts({
+      '0001-use-postgres.md':
+        '# 1. Use Postgres\n\n## Status\n\nAccepted\n\n## Prologue (Summary)\n\nPostgres for orders.\n\n## Discussion (Context)\n\nOrders must not be lost.\n\n' +
+        '## Solution\n\nWe run PostgreSQL 16.\n\n## Consequences\n\nOps.\n',
+      '0002-use-kafka.md': '# 2. Use Kafka\n\n## Status\n\nAccepted\n\n## Discussion (Context)\n\nServices poll.\n\n## Solution (Decision)\n\nWe publish to Kafka.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(reading.records.map((r) => [r.key, r.decision, r.rationale])).toEqual([
+      ['ADR-0001', 'We run PostgreSQL 16.', 'Orders must not be lost.'],
+      ['ADR-0002', 'We publish to Kafka.', 'Services poll.'],
+    ])
+  })
+
   it('takes a "## Rationale" section, rather than the context, as the rationale of a record that writes both', () => {
     const sections = '## Context\n\nServices need to talk.\n\n## Decision\n\nUse RabbitMQ.\n\n## Rationale\n\nThe team runs it already.\n\n## Consequences\n\nOps.\n'
     const reading = readTexts({
