@@ -339,6 +339,9 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     // Braces in quotes are no brace expansion to bash: one word, as written.
     for (const action of [`git '{push,status}' --force`, `git "{push,}" --force`]) expect(blockers(action), action).toEqual([])
     expect(blockers(`git "push"{,} --force`)).toEqual(['D-021', 'D-024'])
+    // A quoted group before an unquoted one: bash expands the unquoted one only.
+    expect(blockers(`git push origin "{x,y}"-{-force,}`)).toEqual(['D-024'])
+    expect(blockers(`git "{a,b}"{push,x} --force`)).toEqual([])
     expect(blockers(`rm -rf "dist"`)).toEqual(['D-022'])
     expect(blockers(`cd web && npm run build && npm "publish"`)).toEqual(['D-023'])
     expect(blockers(`NPM_TOKEN=x npm publish --access public`)).toEqual(['D-023'])

@@ -17,8 +17,8 @@ export function collapseWhiteSpace(text: string): string {
 /** One simple command: its words after quote removal, its redirections, what it reads on stdin. */
 interface SimpleCommand {
   words: string[]
-  /** The words with a `{` outside quotes, which bash's brace expansion may make several (`{a,b}`, not `'{a,b}'`). */
-  braced: Set<string>
+  /** The words with a `{` outside quotes, which bash's brace expansion may make several (`{a,b}`, not `'{a,b}'`), and where in the word each such `{` is. */
+  braced: Map<string, Set<number>>
   redirections: string[]
   /** Heredoc bodies and here-strings: the script a shell run without `-c` reads. */
   stdin: string[]
@@ -79,8 +79,8 @@ class ShellReader {
   /** Each list read (the command, each subshell and substitution), rendered with its words unquoted. */
   readonly lists: string[] = []
   private nesting = 0
-  /** Whether the word readWord read last has a `{` outside quotes. */
-  braced = false
+  /** Where the word readWord read last has a `{` outside quotes (`"{a,b}"{c,d}`: only the second). */
+  braced: number[] = []
   private pending: Array<{ delimiter: string; stripTabs: boolean; quoted: boolean; command: SimpleCommand }> = []
 
   constructor(
@@ -188,7 +188,12 @@ class ShellReader {
       const word = this.readWord()
       if (this.i === before) this.i++
       command.words.push(word)
-      if (this.braced) command.braced.add(word)
+      // The same word again (`{ { { …`) adds to its places, not a copy of them: a long run stays linear.
+      if (this.braced.length > 0) {
+        const places = command.braced.get(word) ?? new Set()
+        for (const p of this.braced) places.add(p)
+        command.braced.set(word, places)
+      }
       rendered.push(word)
     }
     finish()
@@ -223,7 +228,7 @@ class ShellReader {
   }
 
   private newCommand(): SimpleCommand {
-    return { words: [], redirections: [], braced: new Set(), stdin: [], expanding: [] }
+    return { words: [], redirections: [], braced: new Map(), stdin: [], expanding: [] }
   }
 
   /**
@@ -257,20 +262,20 @@ class ShellReader {
   readWord(): string {
     let word = ''
     // Kept here, not on the reader, until the word ends: a substitution in it reads words of its own.
-    let braced = false
+    const braced: number[] = []
     if ((this.src[this.i] === '<' || this.src[this.i] === '>') && this.src[this.i + 1] === '(') {
       const start = this.i
       this.readBracketed(this.i + 1)
-      this.braced = false
+      this.braced = []
       return this.src.slice(start, this.i)
     }
     while (this.i < this.src.length) {
       PLAIN.lastIndex = this.i
       const plain = PLAIN.exec(this.src)
       if (plain !== null) {
+        for (let j = plain[0].indexOf('{'); j !== -1; j = plain[0].indexOf('{', j + 1)) braced.push(word.length + j)
         word += plain[0]
         this.i += plain[0].length
-        braced ||= plain[0].includes('{')
         continue
       }
       const c = this.src[this.i] as string
@@ -1088,18 +1093,29 @@ function commandSubstituted(run: readonly string[], depth: number, budget: ReadB
   return printed.length === 0 ? undefined : [printed.join(' '), quoteWords(rest)].join(' ')
 }
 
+/** A brace group bash expands, `{a,b}`, where a `{` outside quotes is. */
+const GROUP = /\{([^{}]*,[^{}]*)\}/sy
+
 /**
  * The words with each one's first brace group expanded as bash expands it (`--{force,}` is
  * `--force --`, `{--force,}` is `--force`, an empty word dropped), or undefined when none has one.
- * Only the words `unquoted` names have a `{` bash expands: `'{main,--force}'` is one word as written.
+ * Only a `{` outside quotes, where `unquoted` places it in its word, opens a group bash expands:
+ * `'{main,--force}'` is one word as written, and `"{a,b}"-{-force,}` is `{a,b}--force {a,b}-`.
  */
-function braceExpanded(words: readonly string[], unquoted: ReadonlySet<string>): string[] | undefined {
+function braceExpanded(words: readonly string[], unquoted: ReadonlyMap<string, ReadonlySet<number>>): string[] | undefined {
   let expanded = false
   // What the words expand to is bounded as what is read again is: `x…{a,b,…}` repeats its x… in each word.
   let characters = 0
   const out: string[] = []
   for (const w of words) {
-    const brace = unquoted.has(w) ? /^([^{]*)\{([^{}]*,[^{}]*)\}(.*)$/s.exec(w) : null
+    const group = [...(unquoted.get(w) ?? [])]
+      .sort((a, b) => a - b)
+      .map((p) => {
+        GROUP.lastIndex = p
+        return GROUP.exec(w)
+      })
+      .find((m) => m !== null)
+    const brace = group === undefined ? null : [w, w.slice(0, group.index), group[1], w.slice(group.index + group[0].length)]
     const [, before = '', inner = '', after = ''] = brace ?? []
     for (const middle of brace === null ? [w] : inner.split(',')) {
       characters += (brace === null ? 0 : before.length + after.length) + middle.length + 1
