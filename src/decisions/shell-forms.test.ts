@@ -77,6 +77,15 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     ['dbus-run-session -- git push --force'],
     ['systemd-inhibit --what=sleep git push --force'],
     ['numactl --interleave=all git push --force'],
+    // In new namespaces, or again until it succeeds.
+    ['unshare -r git push --force'],
+    ['unshare --map-root-user --net -S 0 -- git push --force'],
+    ['nsenter -t 1 -m -- git push --force'],
+    ['nsenter --target 1 --mount --uts git push --force'],
+    ['retry -- git push --force'],
+    ['retry -t 3 git push --force'],
+    ['retry --times=3 --delay=5 -- git push --force'],
+    ['retry -attempts 3 -sleep 5s -- git push --force'],
     // GNU tools as Homebrew names them on macOS.
     ['gtimeout 30 git push --force'],
     ['ls | gxargs -r git push --force'],
@@ -209,6 +218,8 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     [`mise exec node@20 python@3.12 -- git push --force`],
     [`mise x -- git push --force`],
     [`direnv exec . git push --force`],
+    [`sg docker -c 'npm test && git push --force'`],
+    [`sg - docker 'git push --force'`],
     // git runs these itself, in a shell.
     [`git submodule foreach 'git push --force'`],
     [`git submodule --quiet foreach --recursive git push --force`],
@@ -246,7 +257,7 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     expect(blockers(`git -c alias.pf='push --force' p origin main`)).toEqual([])
     // Keys run together as tmux types them: `gitpush--force`, no push.
     expect(blockers('tmux send-keys -t work git push --force Enter')).toEqual(['D-021'])
-    for (const action of ['git submodule update --init', 'tmux new -s work', `tmux send-keys -t work 'git push' Enter`, 'gdb ./push core', 'nodemon --exec ts-node src/push.ts', `hyperfine -n push 'npm test'`, 'dotenv list', 'valgrind ./push', 'tmux send-keys -X -t work copy-selection', 'mise exec node@20', 'direnv exec .', 'nix develop', 'nix-shell -p git', 'git rebase -s ort -x "npm test" main', 'trap - EXIT', 'trap -p EXIT', 'su deploy', 'flock -n 9 || exit 1', `watch -n 5 'git status'`]) {
+    for (const action of ['git submodule update --init', 'tmux new -s work', `tmux send-keys -t work 'git push' Enter`, 'gdb ./push core', 'nodemon --exec ts-node src/push.ts', `hyperfine -n push 'npm test'`, 'dotenv list', 'valgrind ./push', 'tmux send-keys -X -t work copy-selection', 'mise exec node@20', 'direnv exec .', 'sg docker', `sg docker -c 'docker ps'`, 'retry -t 3 -- curl -fsS https://example.com', 'unshare -r ls', 'nsenter -t 1 -n ip addr', 'nix develop', 'nix-shell -p git', 'git rebase -s ort -x "npm test" main', 'trap - EXIT', 'trap -p EXIT', 'su deploy', 'flock -n 9 || exit 1', `watch -n 5 'git status'`]) {
       expect(blockers(action), action).toEqual([])
     }
   })

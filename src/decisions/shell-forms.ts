@@ -531,6 +531,11 @@ const WRAPPERS: Readonly<Record<string, ReadonlySet<string>>> = {
   entr: new Set(),
   // dotenv-cli: dotenv -e .env -- CMD (-c names an environment).
   dotenv: new Set(['-e', '-v', '-c', '-p']),
+  // util-linux: unshare -r CMD, nsenter -t PID -m -- CMD (their namespace options take a file only after `=`).
+  unshare: new Set(['-S', '-G', '-R', '-w', '-l', '--setuid', '--setgid', '--root', '--wd', '--load-interp', '--map-user', '--map-users', '--map-group', '--map-groups', '--propagation', '--setgroups', '--monotonic', '--boottime']),
+  nsenter: new Set(['-t', '-S', '-G', '-W', '--target', '--setuid', '--setgid', '--wdns']),
+  // retry -t 3 CMD, retry --times=3 -- CMD (Debian's retry, kadwanev's), retry -attempts 3 -- CMD (joshdk's).
+  retry: new Set(['-t', '-d', '-u', '-w', '-m', '-s', '-f', '--times', '--delay', '--until', '--while', '--message', '-attempts', '-sleep', '-jitter', '-max-time', '-task-time', '-backoff']),
 }
 
 /** GNU tools as Homebrew installs them on macOS, with a `g` before their names: `gtimeout 30 git push`. */
@@ -847,6 +852,12 @@ function scriptsHandedOn(words: readonly string[]): string[] {
       const before = optionValues(args.slice(0, at), 'c', ['--command'], WRAPPERS.flock as ReadonlySet<string>)
       const after = args[at + 1] === '-c' || args[at + 1] === '--command' ? args.slice(at + 2, at + 3) : []
       return [...before, ...after]
+    }
+    case 'sg': {
+      // sg [-] GROUP [-c] CMD: /bin/sh -c CMD, run with GROUP as the group.
+      const at = args[0] === '-' ? 2 : 1
+      const command = args.slice(args[at] === '-c' ? at + 1 : at)
+      return command.length === 0 ? [] : [command.join(' ')]
     }
     case 'su':
     case 'runuser':
