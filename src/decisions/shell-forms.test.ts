@@ -240,6 +240,12 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     [`git -C repo -c alias.P=push p --force`],
     [`git -c alias.p='!git push --force' p`],
     [`git -c "alias.p=!npm test && git push" p --force`],
+    // An alias set by git config earlier in the command: the later command runs it.
+    [`git config alias.pf 'push --force' && git pf`],
+    [`git config --global alias.pf 'push --force' && git pf origin main`],
+    [`git config --local alias.pf 'push --force'; git -C repo pf`],
+    [`git config set --global alias.PF '!git push --force' && git pf`],
+    [`bash -c "git config alias.pf 'push --force'" && git pf`],
   ])('reads the command a wrapper hands to a shell, or runs later: %j', (action) => {
     expect(blockers(action)).toEqual(['D-021', 'D-024'])
   })
@@ -255,6 +261,16 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     // An alias not the command run, or one of another name, is only configuration.
     expect(blockers(`git -c alias.p='push --force' status`)).toEqual([])
     expect(blockers(`git -c alias.pf='push --force' p origin main`)).toEqual([])
+    for (const action of [
+      `git config alias.pf 'push --force' && git status`,
+      'git config --get alias.pf && git pf',
+      'git config --unset alias.pf; git pf',
+      `git config user.name 'Jane Doe' && git config user.email jane@example.com`,
+      'git config --global alias.co checkout && git co -b feature',
+      'git config --get-regexp alias && git st',
+    ]) {
+      expect(blockers(action), action).toEqual([])
+    }
     // Keys run together as tmux types them: `gitpush--force`, no push.
     expect(blockers('tmux send-keys -t work git push --force Enter')).toEqual(['D-021'])
     for (const action of ['git submodule update --init', 'tmux new -s work', `tmux send-keys -t work 'git push' Enter`, 'gdb ./push core', 'nodemon --exec ts-node src/push.ts', `hyperfine -n push 'npm test'`, 'dotenv list', 'valgrind ./push', 'tmux send-keys -X -t work copy-selection', 'mise exec node@20', 'direnv exec .', 'sg docker', `sg docker -c 'docker ps'`, 'retry -t 3 -- curl -fsS https://example.com', 'unshare -r ls', 'nsenter -t 1 -n ip addr', 'nix develop', 'nix-shell -p git', 'git rebase -s ort -x "npm test" main', 'trap - EXIT', 'trap -p EXIT', 'su deploy', 'flock -n 9 || exit 1', `watch -n 5 'git status'`]) {

@@ -895,7 +895,7 @@ function scriptsHandedOn(words: readonly string[]): string[] {
       // name in any case); one that begins with ! is a shell command, given the arguments after it.
       const name = `alias.${args[at]?.toLowerCase()}=`
       const alias = optionValues(args.slice(0, at), 'c', [], GIT_VALUED).findLast((v) => v.toLowerCase().startsWith(name))?.slice(name.length)
-      if (alias !== undefined) return [alias.startsWith('!') ? [alias.slice(1), quoteWords(rest)].join(' ') : ['git', alias, quoteWords(rest)].join(' ')]
+      if (alias !== undefined) return [aliasRun(alias, rest)]
       if (args[at] === 'rebase') return optionValues(rest, 'x', ['--exec'], REBASE_VALUED)
       if (args[at] === 'bisect' && rest[0] === 'run' && rest.length > 1) return [quoteWords(rest.slice(1))]
       if (args[at] !== 'submodule') return []
@@ -1139,6 +1139,38 @@ function braceExpanded(words: readonly string[], unquoted: ReadonlyMap<string, R
   return expanded ? out : undefined
 }
 
+/** What git runs for an alias given the arguments after it: `push --force` is `git push --force`, `!CMD` the shell command CMD. */
+function aliasRun(alias: string, args: readonly string[]): string {
+  return alias.startsWith('!') ? [alias.slice(1), quoteWords(args)].join(' ') : ['git', alias, quoteWords(args)].join(' ')
+}
+
+/** Options of `git config` (and `git config set`) that set a value, and those of them that take one. */
+const GIT_CONFIG_SETTING = new Set(['--global', '--local', '--system', '--worktree', '--add', '--replace-all', '--append', '--all', '--no-type', '--bool', '--int', '--path', '--bool-or-int', '--expiry-date'])
+const GIT_CONFIG_VALUED = new Set(['-f', '--file', '--type', '--comment', '--value'])
+
+/**
+ * The alias `git config alias.NAME VALUE` sets (`--global`, `--local`, `git config set` too), its
+ * name in lower case as git compares it; undefined for any other use of git config (`--get`, `--unset`, `user.name`).
+ */
+function aliasSet(git: readonly string[]): [string, string] | undefined {
+  if (git[0] !== 'git' || git[1] !== 'config') return undefined
+  const args = git.slice(git[2] === 'set' ? 3 : 2)
+  const operands: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string
+    if (a === '--') {
+      operands.push(...args.slice(i + 1))
+      break
+    }
+    if (!a.startsWith('-') || a === '-') operands.push(a)
+    else if (GIT_CONFIG_VALUED.has(a)) i++
+    else if (!GIT_CONFIG_SETTING.has(a) && !GIT_CONFIG_VALUED.has(a.split('=')[0] as string)) return undefined
+  }
+  const [key, value] = operands
+  const name = /^alias\.(.+)$/is.exec(key ?? '')?.[1]
+  return name === undefined || value === undefined || operands.length > 3 ? undefined : [name.toLowerCase(), value]
+}
+
 /** Git with its own options before its command taken off: `git -C repo push` is `git push`. */
 function withoutGitOptions(command: readonly string[]): string[] | undefined {
   if (command[0] !== 'git') return undefined
@@ -1173,6 +1205,8 @@ export function actionForms(action: string): string[] {
   const runs: string[] = []
   const others: string[] = []
   const budget: ReadBudget = { left: MAX_READ_AGAIN }
+  // Aliases set by `git config alias.NAME …` in the command, as it is read: git runs them when a later command calls NAME.
+  const aliases = new Map<string, string>()
   const read = (script: string, depth: number) => {
     if (depth > MAX_DEPTH || (depth > 0 && !mayReadAgain(budget, script))) return
     const reader = new ShellReader(script, depth, budget)
@@ -1185,6 +1219,11 @@ export function actionForms(action: string): string[] {
       runs.push(run.join(' '))
       const git = withoutGitOptions(run)
       if (git !== undefined) runs.push(git.join(' '))
+      const gitRun = git ?? (run[0] === 'git' ? run : undefined)
+      const set = gitRun === undefined ? undefined : aliasSet(gitRun)
+      if (set !== undefined) aliases.set(...set)
+      const alias = gitRun?.[1] === undefined ? undefined : aliases.get(gitRun[1].toLowerCase())
+      if (alias !== undefined && gitRun !== undefined) read(aliasRun(alias, gitRun.slice(2)), depth + 1)
       // stdin redirected from a process substitution (`bash < <(echo …)`) is what it prints.
       const substituted = c.redirections.filter((r) => /^0?< <\(/.test(r)).flatMap((r) => printedBy(r.slice(r.indexOf('<(')), depth, budget))
       for (const s of scriptsRun(run, [...c.stdin, ...fedBy(c.pipedFrom), ...substituted], (file) => printedBy(file, depth, budget))) read(s, depth + 1)
