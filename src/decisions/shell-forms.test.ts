@@ -246,6 +246,10 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     [`git config --local alias.pf 'push --force'; git -C repo pf`],
     [`git config set --global alias.PF '!git push --force' && git pf`],
     [`bash -c "git config alias.pf 'push --force'" && git pf`],
+    // Or through git's environment, for this command or exported for the later ones.
+    [`GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.p GIT_CONFIG_VALUE_0='push --force' git p`],
+    [`env GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=x GIT_CONFIG_KEY_1=alias.P GIT_CONFIG_VALUE_1='!git push --force' git p`],
+    [`export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.p GIT_CONFIG_VALUE_0='push --force'; git p`],
   ])('reads the command a wrapper hands to a shell, or runs later: %j', (action) => {
     expect(blockers(action)).toEqual(['D-021', 'D-024'])
   })
@@ -268,6 +272,9 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
       `git config user.name 'Jane Doe' && git config user.email jane@example.com`,
       'git config --global alias.co checkout && git co -b feature',
       'git config --get-regexp alias && git st',
+      `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.p GIT_CONFIG_VALUE_0='push --force' git status`,
+      `GIT_CONFIG_COUNT=0 GIT_CONFIG_KEY_0=alias.p GIT_CONFIG_VALUE_0='push --force' git p`,
+      'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=ci git commit -m wip',
     ]) {
       expect(blockers(action), action).toEqual([])
     }

@@ -1171,6 +1171,22 @@ function aliasSet(git: readonly string[]): [string, string] | undefined {
   return name === undefined || value === undefined || operands.length > 3 ? undefined : [name.toLowerCase(), value]
 }
 
+/**
+ * The aliases that assignments before a command give git through its environment:
+ * `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.p GIT_CONFIG_VALUE_0='push --force' git p`.
+ */
+function aliasesInEnvironment(assignments: readonly string[]): Map<string, string> {
+  const env = new Map(assignments.flatMap((a) => (/^GIT_CONFIG_(?:COUNT|KEY_\d+|VALUE_\d+)=/.test(a) ? [a.split(/=(.*)/s) as [string, string]] : [])))
+  const aliases = new Map<string, string>()
+  const count = Number(env.get('GIT_CONFIG_COUNT') ?? 0)
+  for (let n = 0; n < Math.min(count, 1000); n++) {
+    const name = /^alias\.(.+)$/is.exec(env.get(`GIT_CONFIG_KEY_${n}`) ?? '')?.[1]
+    const value = env.get(`GIT_CONFIG_VALUE_${n}`)
+    if (name !== undefined && value !== undefined) aliases.set(name.toLowerCase(), value)
+  }
+  return aliases
+}
+
 /** Git with its own options before its command taken off: `git -C repo push` is `git push`. */
 function withoutGitOptions(command: readonly string[]): string[] | undefined {
   if (command[0] !== 'git') return undefined
@@ -1207,6 +1223,8 @@ export function actionForms(action: string): string[] {
   const budget: ReadBudget = { left: MAX_READ_AGAIN }
   // Aliases set by `git config alias.NAME …` in the command, as it is read: git runs them when a later command calls NAME.
   const aliases = new Map<string, string>()
+  // Assignments exported by an earlier command (`export GIT_CONFIG_COUNT=1 …; git p`).
+  const exported: string[] = []
   const read = (script: string, depth: number) => {
     if (depth > MAX_DEPTH || (depth > 0 && !mayReadAgain(budget, script))) return
     const reader = new ShellReader(script, depth, budget)
@@ -1219,10 +1237,11 @@ export function actionForms(action: string): string[] {
       runs.push(run.join(' '))
       const git = withoutGitOptions(run)
       if (git !== undefined) runs.push(git.join(' '))
+      if (run[0] === 'export') exported.push(...run.slice(1).filter((w) => ASSIGNMENT.test(w)))
       const gitRun = git ?? (run[0] === 'git' ? run : undefined)
       const set = gitRun === undefined ? undefined : aliasSet(gitRun)
       if (set !== undefined) aliases.set(...set)
-      const alias = gitRun?.[1] === undefined ? undefined : aliases.get(gitRun[1].toLowerCase())
+      const alias = gitRun?.[1] === undefined ? undefined : new Map([...aliases, ...aliasesInEnvironment([...exported, ...c.words.slice(0, c.words.length - run.length)])]).get(gitRun[1].toLowerCase())
       if (alias !== undefined && gitRun !== undefined) read(aliasRun(alias, gitRun.slice(2)), depth + 1)
       // stdin redirected from a process substitution (`bash < <(echo …)`) is what it prints.
       const substituted = c.redirections.filter((r) => /^0?< <\(/.test(r)).flatMap((r) => printedBy(r.slice(r.indexOf('<(')), depth, budget))
