@@ -250,6 +250,10 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     [`GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.p GIT_CONFIG_VALUE_0='push --force' git p`],
     [`env GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=x GIT_CONFIG_KEY_1=alias.P GIT_CONFIG_VALUE_1='!git push --force' git p`],
     [`export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.p GIT_CONFIG_VALUE_0='push --force'; git p`],
+    [`GIT_CONFIG_PARAMETERS="'user.name'='x' 'alias.p'='push --force'" git p`],
+    [`GIT_CONFIG_PARAMETERS="'alias.p=push --force'" git p`],
+    [`V='push --force' git --config-env=alias.p=V p`],
+    [`export V='push --force'; git --config-env alias.p=V p`],
   ])('reads the command a wrapper hands to a shell, or runs later: %j', (action) => {
     expect(blockers(action)).toEqual(['D-021', 'D-024'])
   })
@@ -275,6 +279,8 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
       `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.p GIT_CONFIG_VALUE_0='push --force' git status`,
       `GIT_CONFIG_COUNT=0 GIT_CONFIG_KEY_0=alias.p GIT_CONFIG_VALUE_0='push --force' git p`,
       'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=ci git commit -m wip',
+      `GIT_CONFIG_PARAMETERS="'alias.p=push --force'" git status`,
+      `V='push --force' git --config-env alias.q=V p`,
     ]) {
       expect(blockers(action), action).toEqual([])
     }

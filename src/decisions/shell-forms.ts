@@ -1173,17 +1173,30 @@ function aliasSet(git: readonly string[]): [string, string] | undefined {
 
 /**
  * The aliases that assignments before a command give git through its environment:
- * `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.p GIT_CONFIG_VALUE_0='push --force' git p`.
+ * `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.p GIT_CONFIG_VALUE_0='push --force' git p`,
+ * `GIT_CONFIG_PARAMETERS="'alias.p=push --force'" git p`, and `V='push --force' git --config-env=alias.p=V p`
+ * (`git`: the command, git's own options before its name among its words).
  */
-function aliasesInEnvironment(assignments: readonly string[]): Map<string, string> {
-  const env = new Map(assignments.flatMap((a) => (/^GIT_CONFIG_(?:COUNT|KEY_\d+|VALUE_\d+)=/.test(a) ? [a.split(/=(.*)/s) as [string, string]] : [])))
+function aliasesInEnvironment(assignments: readonly string[], git: readonly string[]): Map<string, string> {
+  const env = new Map(assignments.flatMap((a) => (ASSIGNMENT.test(a) ? [a.split(/=(.*)/s) as [string, string]] : [])))
   const aliases = new Map<string, string>()
-  const count = Number(env.get('GIT_CONFIG_COUNT') ?? 0)
-  for (let n = 0; n < Math.min(count, 1000); n++) {
-    const name = /^alias\.(.+)$/is.exec(env.get(`GIT_CONFIG_KEY_${n}`) ?? '')?.[1]
-    const value = env.get(`GIT_CONFIG_VALUE_${n}`)
+  const alias = (key: string, value: string | undefined) => {
+    const name = /^alias\.(.+)$/is.exec(key)?.[1]
     if (name !== undefined && value !== undefined) aliases.set(name.toLowerCase(), value)
   }
+  // Each `'key=value'` or `'key'='value'`, quoted for a shell, as git writes them for -c.
+  for (const [, key = '', value] of (env.get('GIT_CONFIG_PARAMETERS') ?? '').matchAll(/'((?:[^']|'\\'')*)'(?:='((?:[^']|'\\'')*)')?/g)) {
+    const unquoted = (text: string) => text.replaceAll("'\\''", "'")
+    if (value !== undefined) alias(unquoted(key), unquoted(value))
+    else alias(...(unquoted(key).split(/=(.*)/s) as [string, string | undefined]))
+  }
+  const options = git.slice(1, afterOptions(git, 1, GIT_VALUED))
+  for (const given of optionValues(options, '', ['--config-env'], GIT_VALUED)) {
+    const [key = '', variable = ''] = given.split(/=(?!.*=)/s)
+    alias(key, env.get(variable))
+  }
+  const count = Number(env.get('GIT_CONFIG_COUNT') ?? 0)
+  for (let n = 0; n < Math.min(count, 1000); n++) alias(env.get(`GIT_CONFIG_KEY_${n}`) ?? '', env.get(`GIT_CONFIG_VALUE_${n}`))
   return aliases
 }
 
@@ -1241,7 +1254,7 @@ export function actionForms(action: string): string[] {
       const gitRun = git ?? (run[0] === 'git' ? run : undefined)
       const set = gitRun === undefined ? undefined : aliasSet(gitRun)
       if (set !== undefined) aliases.set(...set)
-      const alias = gitRun?.[1] === undefined ? undefined : new Map([...aliases, ...aliasesInEnvironment([...exported, ...c.words.slice(0, c.words.length - run.length)])]).get(gitRun[1].toLowerCase())
+      const alias = gitRun?.[1] === undefined ? undefined : new Map([...aliases, ...aliasesInEnvironment([...exported, ...c.words.slice(0, c.words.length - run.length)], run)]).get(gitRun[1].toLowerCase())
       if (alias !== undefined && gitRun !== undefined) read(aliasRun(alias, gitRun.slice(2)), depth + 1)
       // stdin redirected from a process substitution (`bash < <(echo …)`) is what it prints.
       const substituted = c.redirections.filter((r) => /^0?< <\(/.test(r)).flatMap((r) => printedBy(r.slice(r.indexOf('<(')), depth, budget))
