@@ -86,6 +86,19 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     ['retry -t 3 git push --force'],
     ['retry --times=3 --delay=5 -- git push --force'],
     ['retry -attempts 3 -sleep 5s -- git push --force'],
+    // What a container's entrypoint runs a command under, and the host's shell from a sandbox.
+    ['gosu deploy git push --force'],
+    ['su-exec deploy git push --force'],
+    ['s6-setuidgid deploy git push --force'],
+    ['tini -- git push --force'],
+    ['dumb-init git push --force'],
+    ['chpst -u deploy git push --force'],
+    ['setpriv --reuid=1000 --init-groups git push --force'],
+    ['prlimit --nofile=1024 git push --force'],
+    ['cgexec -g cpu:grp git push --force'],
+    ['flatpak-spawn --host git push --force'],
+    ['distrobox-host-exec git push --force'],
+    ['toolbox run -c dev git push --force'],
     // GNU tools as Homebrew names them on macOS.
     ['gtimeout 30 git push --force'],
     ['ls | gxargs -r git push --force'],
@@ -286,7 +299,7 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     }
     // Keys run together as tmux types them: `gitpush--force`, no push.
     expect(blockers('tmux send-keys -t work git push --force Enter')).toEqual(['D-021'])
-    for (const action of ['git submodule update --init', 'tmux new -s work', `tmux send-keys -t work 'git push' Enter`, 'gdb ./push core', 'nodemon --exec ts-node src/push.ts', `hyperfine -n push 'npm test'`, 'dotenv list', 'valgrind ./push', 'tmux send-keys -X -t work copy-selection', 'mise exec node@20', 'direnv exec .', 'sg docker', `sg docker -c 'docker ps'`, 'retry -t 3 -- curl -fsS https://example.com', 'unshare -r ls', 'nsenter -t 1 -n ip addr', 'nix develop', 'nix-shell -p git', 'git rebase -s ort -x "npm test" main', 'trap - EXIT', 'trap -p EXIT', 'su deploy', 'flock -n 9 || exit 1', `watch -n 5 'git status'`]) {
+    for (const action of ['git submodule update --init', 'tmux new -s work', `tmux send-keys -t work 'git push' Enter`, 'gdb ./push core', 'nodemon --exec ts-node src/push.ts', `hyperfine -n push 'npm test'`, 'dotenv list', 'valgrind ./push', 'tmux send-keys -X -t work copy-selection', 'mise exec node@20', 'direnv exec .', 'sg docker', `sg docker -c 'docker ps'`, 'retry -t 3 -- curl -fsS https://example.com', 'unshare -r ls', 'nsenter -t 1 -n ip addr', 'gosu deploy npm start', 'tini -- node server.js', 'toolbox list', 'nix develop', 'nix-shell -p git', 'git rebase -s ort -x "npm test" main', 'trap - EXIT', 'trap -p EXIT', 'su deploy', 'flock -n 9 || exit 1', `watch -n 5 'git status'`]) {
       expect(blockers(action), action).toEqual([])
     }
   })

@@ -536,6 +536,19 @@ const WRAPPERS: Readonly<Record<string, ReadonlySet<string>>> = {
   nsenter: new Set(['-t', '-S', '-G', '-W', '--target', '--setuid', '--setgid', '--wdns']),
   // retry -t 3 CMD, retry --times=3 -- CMD (Debian's retry, kadwanev's), retry -attempts 3 -- CMD (joshdk's).
   retry: new Set(['-t', '-d', '-u', '-w', '-m', '-s', '-f', '--times', '--delay', '--until', '--while', '--message', '-attempts', '-sleep', '-jitter', '-max-time', '-task-time', '-backoff']),
+  // What a container's entrypoint runs its command under: as another user (gosu USER CMD), with an init, limits or privileges set.
+  gosu: new Set(),
+  'su-exec': new Set(),
+  's6-setuidgid': new Set(),
+  tini: new Set(['-p', '-e']),
+  'dumb-init': new Set(['-r', '--rewrite']),
+  chpst: new Set(['-u', '-U', '-b', '-e', '-/', '-n', '-l', '-L', '-m', '-d', '-o', '-p', '-f', '-c']),
+  setpriv: new Set(['--reuid', '--regid', '--ruid', '--euid', '--rgid', '--egid', '--groups', '--inh-caps', '--ambient-caps', '--bounding-set', '--securebits', '--pdeathsig', '--selinux-label', '--apparmor-profile']),
+  prlimit: new Set(['-p', '-o', '--pid', '--output']),
+  cgexec: new Set(['-g']),
+  // On the host from a Flatpak sandbox or a distrobox container.
+  'flatpak-spawn': new Set(['--env', '--directory', '--forward-fd', '--app-path', '--usr-path']),
+  'distrobox-host-exec': new Set(),
 }
 
 /** GNU tools as Homebrew installs them on macOS, with a `g` before their names: `gtimeout 30 git push`. */
@@ -551,7 +564,7 @@ function commandName(word: string): string {
  * Wrappers whose first operands, after their options, come before the command: timeout's
  * duration, flock's lock file, chrt's priority, taskset's CPU mask, chroot's new root.
  */
-const OPERANDS_BEFORE_COMMAND: Readonly<Record<string, number>> = { timeout: 1, flock: 1, chrt: 1, taskset: 1, chroot: 1, faketime: 1 }
+const OPERANDS_BEFORE_COMMAND: Readonly<Record<string, number>> = { timeout: 1, flock: 1, chrt: 1, taskset: 1, chroot: 1, faketime: 1, gosu: 1, 'su-exec': 1, 's6-setuidgid': 1 }
 
 /**
  * Tools that run a command in a project's environment, after a subcommand (`uv run`, `poetry run`,
@@ -605,6 +618,8 @@ const RUNNERS: Readonly<Record<string, Runner>> = {
   // bun run NAME runs a script, else a binary of the project's (bun run prisma migrate reset).
   bun: { subcommands: ['x', 'run'], valued: new Set(['--cwd']) },
   bunx: { subcommands: [], valued: new Set() },
+  // toolbox run CMD: in a toolbox container.
+  toolbox: { subcommands: ['run'], valued: new Set(['-c', '-d', '-r', '--container', '--distro', '--release']) },
   // Tools that run a command with a project's environment, or its secrets, after their `run` or `exec`.
   pixi: { subcommands: ['run', 'exec'], valued: new Set(['-e', '--environment', '--manifest-path']) },
   hatch: { subcommands: ['run'], valued: new Set(['-e', '--env']) },
