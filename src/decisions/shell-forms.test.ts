@@ -233,6 +233,8 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     [`direnv exec . git push --force`],
     [`sg docker -c 'npm test && git push --force'`],
     [`sg - docker 'git push --force'`],
+    [`parallel ::: 'npm test' 'git push --force'`],
+    [`parallel -j 2 ::: 'git push --force' ::: a b`],
     // git runs these itself, in a shell.
     [`git submodule foreach 'git push --force'`],
     [`git submodule --quiet foreach --recursive git push --force`],

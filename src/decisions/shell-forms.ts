@@ -897,7 +897,12 @@ function scriptsHandedOn(words: readonly string[]): string[] {
       const at = afterOptions(args, 0, PARALLEL_VALUED)
       const end = args.findIndex((a, i) => i >= at && /^::::?\+?$/.test(a))
       const command = args.slice(at, end === -1 ? args.length : end)
-      if (command.length === 0) return []
+      // No command: each argument after ::: is one, run by a shell (`parallel ::: 'npm test' 'git push'`).
+      if (command.length === 0) {
+        if (end === -1 || args[end] !== ':::') return []
+        const next = args.findIndex((a, i) => i > end && /^::::?\+?$/.test(a))
+        return args.slice(end + 1, next === -1 ? args.length : next)
+      }
       // -q quotes the command's words, as they were; without it they are joined and run by a shell.
       const quoted = args.slice(0, at).some((a) => a === '--quote' || (/^-[a-zA-Z]+$/.test(a) && a.includes('q')))
       return [quoted ? quoteWords(command) : command.join(' ')]
