@@ -491,6 +491,15 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     }
   })
 
+  it('reads the aliases a long script sets and calls in linear time', () => {
+    // Each git command copied every alias set before it: 8,000 of them took 10 s.
+    const script = Array.from({ length: 8_000 }, (_, i) => `git config alias.a${i} b;git s`).join('\n')
+    expect(blockers(script)).toEqual([])
+    // An alias that calls itself runs nothing: git refuses the loop.
+    expect(blockers(`export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.a GIT_CONFIG_VALUE_0=a;${'git a;'.repeat(16_000)}git push --force`)).toEqual(['D-021', 'D-024'])
+    // Half a second here: 5 s leaves room for a loaded machine, and none for the copies.
+  }, 5_000)
+
   it('reads again at most a bounded share of an action, however many evals and backticks an unclosed $( nests', () => {
     // Each `eval` or backtick in an unclosed `$(` holds the rest, read again with every later one
     // in it: 40 of them (360 characters) took hours, 100,000 characters ran the service out of memory.

@@ -1197,8 +1197,10 @@ function aliasSet(git: readonly string[]): [string, string] | undefined {
  * `GIT_CONFIG_PARAMETERS="'alias.p=push --force'" git p`, and `V='push --force' git --config-env=alias.p=V p`
  * (`git`: the command, git's own options before its name among its words).
  */
-function aliasesInEnvironment(assignments: readonly string[], git: readonly string[]): Map<string, string> {
-  const env = new Map(assignments.flatMap((a) => (ASSIGNMENT.test(a) ? [a.split(/=(.*)/s) as [string, string]] : [])))
+function aliasesInEnvironment(assignments: readonly string[], git: readonly string[], exported: ReadonlyMap<string, string>): Map<string, string> {
+  const own = new Map(assignments.flatMap((a) => (ASSIGNMENT.test(a) ? [a.split(/=(.*)/s) as [string, string]] : [])))
+  // Looked up, not copied: a long script of exports and git commands stays linear.
+  const env = { get: (name: string) => own.get(name) ?? exported.get(name) }
   const aliases = new Map<string, string>()
   const alias = (key: string, value: string | undefined) => {
     const name = /^alias\.(.+)$/is.exec(key)?.[1]
@@ -1216,7 +1218,8 @@ function aliasesInEnvironment(assignments: readonly string[], git: readonly stri
     alias(key, env.get(variable))
   }
   const count = Number(env.get('GIT_CONFIG_COUNT') ?? 0)
-  for (let n = 0; n < Math.min(count, 1000); n++) alias(env.get(`GIT_CONFIG_KEY_${n}`) ?? '', env.get(`GIT_CONFIG_VALUE_${n}`))
+  // git refuses a count with a key missing: the pairs end at the first.
+  for (let n = 0; n < count && env.get(`GIT_CONFIG_KEY_${n}`) !== undefined; n++) alias(env.get(`GIT_CONFIG_KEY_${n}`) as string, env.get(`GIT_CONFIG_VALUE_${n}`))
   return aliases
 }
 
@@ -1257,7 +1260,7 @@ export function actionForms(action: string): string[] {
   // Aliases set by `git config alias.NAME …` in the command, as it is read: git runs them when a later command calls NAME.
   const aliases = new Map<string, string>()
   // Assignments exported by an earlier command (`export GIT_CONFIG_COUNT=1 …; git p`).
-  const exported: string[] = []
+  const exported = new Map<string, string>()
   const read = (script: string, depth: number) => {
     if (depth > MAX_DEPTH || (depth > 0 && !mayReadAgain(budget, script))) return
     const reader = new ShellReader(script, depth, budget)
@@ -1270,12 +1273,14 @@ export function actionForms(action: string): string[] {
       runs.push(run.join(' '))
       const git = withoutGitOptions(run)
       if (git !== undefined) runs.push(git.join(' '))
-      if (run[0] === 'export') exported.push(...run.slice(1).filter((w) => ASSIGNMENT.test(w)))
+      if (run[0] === 'export') for (const w of run.slice(1)) if (ASSIGNMENT.test(w)) exported.set(...(w.split(/=(.*)/s) as [string, string]))
       const gitRun = git ?? (run[0] === 'git' ? run : undefined)
       const set = gitRun === undefined ? undefined : aliasSet(gitRun)
       if (set !== undefined) aliases.set(...set)
-      const alias = gitRun?.[1] === undefined ? undefined : new Map([...aliases, ...aliasesInEnvironment([...exported, ...c.words.slice(0, c.words.length - run.length)], run)]).get(gitRun[1].toLowerCase())
-      if (alias !== undefined && gitRun !== undefined) read(aliasRun(alias, gitRun.slice(2)), depth + 1)
+      const called = gitRun?.[1]?.toLowerCase()
+      const alias = called === undefined ? undefined : (aliasesInEnvironment(c.words.slice(0, c.words.length - run.length), run, exported).get(called) ?? aliases.get(called))
+      // One that calls itself (alias.a=a) git refuses as a loop: it runs nothing.
+      if (alias !== undefined && gitRun !== undefined && alias.split(' ')[0]?.toLowerCase() !== called) read(aliasRun(alias, gitRun.slice(2)), depth + 1)
       // stdin redirected from a process substitution (`bash < <(echo …)`) is what it prints.
       const substituted = c.redirections.filter((r) => /^0?< <\(/.test(r)).flatMap((r) => printedBy(r.slice(r.indexOf('<(')), depth, budget))
       for (const s of scriptsRun(run, [...c.stdin, ...fedBy(c.pipedFrom), ...substituted], (file) => printedBy(file, depth, budget))) read(s, depth + 1)
