@@ -301,6 +301,10 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
     }
     // Keys run together as tmux types them: `gitpush--force`, no push.
     expect(blockers('tmux send-keys -t work git push --force Enter')).toEqual(['D-021'])
+    // ast-grep's `sg`: the code it searches for and rewrites to, not a command sg runs with a group.
+    for (const action of [`sg -p 'npm publish' -l bash`, `sg --pattern 'npm publish $$$' --lang bash scripts/`, `sg run -p 'npm publish' -r 'pnpm publish' -l bash`]) {
+      expect(blockers(action), action).toEqual([])
+    }
     for (const action of ['git submodule update --init', 'tmux new -s work', `tmux send-keys -t work 'git push' Enter`, 'gdb ./push core', 'nodemon --exec ts-node src/push.ts', `hyperfine -n push 'npm test'`, 'dotenv list', 'valgrind ./push', 'tmux send-keys -X -t work copy-selection', 'mise exec node@20', 'direnv exec .', 'sg docker', `sg docker -c 'docker ps'`, 'retry -t 3 -- curl -fsS https://example.com', 'unshare -r ls', 'nsenter -t 1 -n ip addr', 'gosu deploy npm start', 'tini -- node server.js', 'toolbox list', 'nix develop', 'nix-shell -p git', 'git rebase -s ort -x "npm test" main', 'trap - EXIT', 'trap -p EXIT', 'su deploy', 'flock -n 9 || exit 1', `watch -n 5 'git status'`]) {
       expect(blockers(action), action).toEqual([])
     }

@@ -869,10 +869,13 @@ function scriptsHandedOn(words: readonly string[]): string[] {
       return [...before, ...after]
     }
     case 'sg': {
-      // sg [-] GROUP [-c] CMD: /bin/sh -c CMD, run with GROUP as the group.
+      // sg [-] GROUP [-c] CMD: /bin/sh -c CMD, run with GROUP as the group. A group, or a command
+      // without -c, that begins with `-` is no such sg: ast-grep installs itself as `sg` too, and its
+      // pattern (`sg -p 'npm publish' -l bash`, `sg run -p …`) is code it searches for, not run.
       const at = args[0] === '-' ? 2 : 1
+      if (args[at - 1]?.startsWith('-') === true) return []
       const command = args.slice(args[at] === '-c' ? at + 1 : at)
-      return command.length === 0 ? [] : [command.join(' ')]
+      return command.length === 0 || (args[at] !== '-c' && command[0]?.startsWith('-') === true) ? [] : [command.join(' ')]
     }
     case 'su':
     case 'runuser':
