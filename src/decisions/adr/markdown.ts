@@ -126,12 +126,62 @@ export function textOf(lines: readonly Line[]): string {
     .trim()
 }
 
+/**
+ * Some prose without its HTML comments (one not closed runs to the end), a code span passed over
+ * whole, as markdown reads it before any comment: `<!--` written in one (``Use `<!--` to start a
+ * comment``) opens none, and must not take the rest of the section with it. Linear: where no run
+ * of a length closes a span before a paragraph's end is kept, not searched again.
+ */
+function withoutProseComments(text: string): string {
+  let out = ''
+  let i = 0
+  const unclosed = new Map<number, number>()
+  const BLANK = /\n[ \t]*\n/g
+  // Each found once, and again only once passed: a search from every backtick to the end would be quadratic.
+  let comment = text.indexOf('<!--')
+  let stop = -1
+  while (i < text.length) {
+    const tick = text.indexOf('`', i)
+    if (comment !== -1 && comment < i) comment = text.indexOf('<!--', i)
+    if (comment !== -1 && (tick === -1 || comment < tick)) {
+      const end = text.indexOf('-->', comment + 4)
+      out += text.slice(i, comment)
+      i = end === -1 ? text.length : end + 3
+      continue
+    }
+    if (tick === -1) break
+    let j = tick
+    while (text[j] === '`') j++
+    const run = j - tick
+    let close = -1
+    if ((unclosed.get(run) ?? -1) <= j) {
+      if (stop < j) {
+        BLANK.lastIndex = j
+        stop = BLANK.exec(text)?.index ?? text.length
+      }
+      for (let k = text.indexOf('`', j); k !== -1 && k < stop; ) {
+        let e = k
+        while (text[e] === '`') e++
+        if (e - k === run) {
+          close = e
+          break
+        }
+        k = text.indexOf('`', e)
+      }
+      if (close === -1) unclosed.set(run, stop)
+    }
+    out += text.slice(i, close === -1 ? j : close)
+    i = close === -1 ? j : close
+  }
+  return out + text.slice(i)
+}
+
 /** Lines without the HTML comments outside code blocks (one that is not closed runs to their end). */
 function withoutComments(lines: readonly string[]): string[] {
   const out: string[] = []
   let prose: string[] = []
   const flush = () => {
-    if (prose.length > 0) out.push(...prose.join('\n').replace(/<!--[\s\S]*?(?:-->|$(?![\s\S]))/g, '').split('\n'))
+    if (prose.length > 0) out.push(...withoutProseComments(prose.join('\n')).split('\n'))
     prose = []
   }
   let fence: string | undefined

@@ -1685,6 +1685,17 @@ describe('a record with a "## Status" section and MADR\'s other sections', () =>
     ])
   })
 
+  it('keeps the text after a `<!--` written in a code span, which opens no comment', () => {
+    const reading = readTexts({
+      '0001-use-x.md':
+        '# 1. Use X\n\n## Status\n\nAccepted\n\n## Context\n\nWe measured <!-- internally --> 300 ms.\n\n' +
+        '## Decision\n\nWe will mark the guidance in our templates with `<!--` and `-->`, and keep it out of the pages.\n\nReviewers check it.\n',
+    })
+    expect(reading.records.map((r) => [r.decision, r.rationale])).toEqual([
+      ['We will mark the guidance in our templates with `<!--` and `-->`, and keep it out of the pages.\n\nReviewers check it.', 'We measured  300 ms.'],
+    ])
+  })
+
   it('reads the reasons of a Y-statement written as the decision of a record with no context', () => {
     const y =
       'In the context of the order service, facing the need to store orders durably, we decided for PostgreSQL\nand neglected MongoDB, ' +
