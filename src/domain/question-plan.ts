@@ -37,6 +37,8 @@ const questionText = z
   .refine(notBlank, 'must not be blank')
   .meta({ pattern: NOT_BLANK_PATTERN, description: 'The question as the agent would ask it; answers are keyed by this text.' })
 const questionHeader = z.string().max(LIMITS.labelLength).optional().meta({ description: 'The short chip label AskUserQuestion shows (e.g. "Tier").' })
+/** A question's `kind` as written, before what each schema makes of it. */
+const questionKind = z.string().max(LIMITS.labelLength)
 
 /** One question object of AskUserQuestion's `questions` (R-ASK-3), as the agent wrote it. */
 export const AskUserQuestionSchema = z
@@ -44,9 +46,7 @@ export const AskUserQuestionSchema = z
     question: questionText,
     header: questionHeader,
     // Null is none given, as a null optional field is read elsewhere (the hook reads it so too).
-    kind: z
-      .string()
-      .max(LIMITS.labelLength)
+    kind: questionKind
       .refine(isChoiceKind, 'a choice question\'s kind is "choice", empty or left out')
       .nullish()
       .meta({ description: 'A choice among the options; "choice" in any case, "" or left out (or null), it is one (`text` and `number` questions are planned as written).' }),
@@ -80,7 +80,7 @@ export const OtherKindQuestionSchema = z
   .looseObject({
     question: questionText,
     header: questionHeader,
-    kind: z.string().max(LIMITS.labelLength).meta({ description: 'What the question asks for instead of a choice: `text`, `number`, or a kind AskUserQuestion adds.' }),
+    kind: questionKind.meta({ description: 'What the question asks for instead of a choice: `text`, `number`, or a kind AskUserQuestion adds.' }),
   })
   .refine((q) => nestsWithin(q, LIMITS.nesting), `must not nest arrays and objects more than ${LIMITS.nesting} levels deep`)
 export type OtherKindQuestion = z.infer<typeof OtherKindQuestionSchema>
@@ -98,9 +98,7 @@ const PlanQuestionShape = z
   .looseObject({
     question: questionText,
     header: questionHeader,
-    kind: z
-      .string()
-      .max(LIMITS.labelLength)
+    kind: questionKind
       .nullish()
       .meta({
         description:
