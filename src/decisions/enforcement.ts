@@ -1,5 +1,5 @@
 import { matchOption } from '../domain/labels'
-import type { OfferedOption, Recommendation, RecommendedOption } from '../domain/recommendation'
+import { restsOnStaticDefault, STATIC_DEFAULT_BASIS, type OfferedOption, type Recommendation, type RecommendedOption } from '../domain/recommendation'
 import { overLimit } from './constraints'
 import type { DecisionRecord, EnforceLevel } from './decision'
 
@@ -301,7 +301,7 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
   } else if (advisory !== null) {
     // Recommended as the static default: too little history, personalization off, or none of the
     // choices at the point of an option offered now (nothing outweighed it then: none was learned).
-    const asDefault = rec.disclosure.startsWith('based on static default') && rec.recommended === advisory.option
+    const asDefault = restsOnStaticDefault(rec) && rec.recommended === advisory.option
     if (asDefault) result = advise(rec, advisory.decision)
     effects.push(effectOf(advisory.decision, asDefault ? 'static-default' : 'outweighed', [advisory.option]))
   } else if (contract.avoided !== null && result.state !== 'enforced') {
@@ -310,7 +310,7 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
     // precondition, as an advisory default's is.
     const instead = contract.staticDefault as string
     const first = Array.isArray(rec.recommended) ? rec.recommended : [rec.recommended]
-    const asDefault = rec.disclosure.startsWith('based on static default') && first.length === 1 && first[0] === instead
+    const asDefault = restsOnStaticDefault(rec) && first.length === 1 && first[0] === instead
     if (asDefault) {
       result = advise(rec, contract.avoided.decision, contract.avoided.option)
       effects.push(effectOf(contract.avoided.decision, 'static-default', [instead]))
@@ -392,8 +392,8 @@ function recommendNone(rec: Recommendation, offered: readonly OfferedOption[], d
 function advise(rec: Recommendation, decision: DecisionRecord, against?: string): ContractedRecommendation {
   const advice = against === undefined ? '' : ` advises against ${JSON.stringify(against)}`
   const precondition = `${decision.key} (advisory)${advice}: ${decision.rationale}`
-  const disclosure = rec.disclosure.startsWith('based on static default')
-    ? rec.disclosure.replace('based on static default', `based on advisory decision ${decision.key}`)
+  const disclosure = restsOnStaticDefault(rec)
+    ? rec.disclosure.replace(STATIC_DEFAULT_BASIS, `based on advisory decision ${decision.key}`)
     : `based on advisory decision ${decision.key}; ${rec.disclosure}`
   const options = rec.options.map((o) =>
     o.recommended && o.description?.startsWith('Recommended when') === true

@@ -204,6 +204,14 @@ const CHANGE_TEST_METHOD =
   "(exact Freeman-Halton where an expected count is below 1), at the policy's change.significance"
 
 /** Answers "what will this user pick at this decision point?" (R-REC-1 to R-REC-9, R-ASK-1, R-ASK-2). */
+/** How a disclosure begins when the answer is the static default, whatever the reason (too little history, personalization off, no choice of these options). */
+export const STATIC_DEFAULT_BASIS = 'based on static default'
+
+/** Whether an answer is the static default, by its disclosure: the one place every reason for it says so. */
+export function restsOnStaticDefault(rec: Pick<Recommendation, 'disclosure'>): boolean {
+  return rec.disclosure.startsWith(STATIC_DEFAULT_BASIS)
+}
+
 export function recommend(input: RecommendationInput): Recommendation {
   const { policy } = input
   const labels = input.options.map((o) => o.option)
@@ -325,14 +333,14 @@ export function recommend(input: RecommendationInput): Recommendation {
   // Each general precondition is true only of its own reason for the static default: "not yet
   // enough personal history" would be false of 25 choices set aside, or of 6 of other options.
   if (state === 'personalization-off') {
-    disclosure = 'based on static default, personalization is off for this session'
+    disclosure = `${STATIC_DEFAULT_BASIS}, personalization is off for this session`
     precondition = ownPrecondition ?? policy.personalization_off_precondition
   } else if (state === 'static-default') {
     // Counted across projects when this one had fewer than N (R-MEM-6), and said so, as below.
-    disclosure = `based on static default, ${N - n} observations needed for personalization${acrossProjects}`
+    disclosure = `${STATIC_DEFAULT_BASIS}, ${N - n} observations needed for personalization${acrossProjects}`
     precondition = ownPrecondition ?? policy.default_precondition
   } else if (!learning) {
-    disclosure = `based on static default, none of the ${n} choices at this point was one of these options${acrossProjects}`
+    disclosure = `${STATIC_DEFAULT_BASIS}, none of the ${n} choices at this point was one of these options${acrossProjects}`
     precondition = ownPrecondition ?? policy.unchosen_options_precondition
   } else {
     disclosure = !multiSelect
