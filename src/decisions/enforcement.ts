@@ -301,7 +301,7 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
   } else if (advisory !== null) {
     // Recommended as the static default: too little history, personalization off, or none of the
     // choices at the point of an option offered now (nothing outweighed it then: none was learned).
-    const asDefault = restsOnStaticDefault(rec) && rec.recommended === advisory.option
+    const asDefault = restsOnStaticDefault(rec) && recommendsOnly(rec, advisory.option)
     if (asDefault) result = advise(rec, advisory.decision)
     effects.push(effectOf(advisory.decision, asDefault ? 'static-default' : 'outweighed', [advisory.option]))
   } else if (contract.avoided !== null && result.state !== 'enforced') {
@@ -309,8 +309,7 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
     // recommended as the static default (disclosed so, as above), the decision that moved it is its
     // precondition, as an advisory default's is.
     const instead = contract.staticDefault as string
-    const first = Array.isArray(rec.recommended) ? rec.recommended : [rec.recommended]
-    const asDefault = restsOnStaticDefault(rec) && first.length === 1 && first[0] === instead
+    const asDefault = restsOnStaticDefault(rec) && recommendsOnly(rec, instead)
     if (asDefault) {
       result = advise(rec, contract.avoided.decision, contract.avoided.option)
       effects.push(effectOf(contract.avoided.decision, 'static-default', [instead]))
@@ -346,6 +345,14 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
     result = { ...result, ask: true, ask_reason: `required decision ${keys} contradicts another in force: the user chooses` }
   }
   return effects.length === 0 ? result : { ...result, decisions: effects }
+}
+
+/**
+ * Whether the recommendation names this option alone: the option, or at a multi-select point the
+ * set of it alone (where the static default is recommended as such a set).
+ */
+function recommendsOnly(rec: Recommendation, option: string): boolean {
+  return Array.isArray(rec.recommended) ? rec.recommended.length === 1 && rec.recommended[0] === option : rec.recommended === option
 }
 
 /** The options required decisions fix in an enforced answer: their `must`s, or the one option they leave. */

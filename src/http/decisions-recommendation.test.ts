@@ -293,6 +293,33 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     expect(rec.decisions).toHaveLength(3)
   })
 
+  it('an advisory prefer at a multi-select point is its static default, disclosed and listed as such, until chosen sets outweigh it', async () => {
+    const base = await createTestApp()
+    const policy = compilePolicy({
+      ...base.policy,
+      points: [...base.policy.points, { key: 'checks', match: { header: '^checks$' }, static_default: 'Lint', precondition: 'the usual checks', multi_select: true, always_ask: false, sensitive: false }],
+    })
+    const app = await createTestApp({ policy })
+    const CHECKS = { user: 'dan', header: 'Checks', question: 'Which checks?', all_options: ['Lint', 'Test', 'E2E'] }
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-020', enforce: 'advisory', scope: { points: ['checks'] }, constraints: [{ kind: 'prefer', option: 'Test' }] })
+
+    const fresh = (await app.call('POST', '/v1/recommendations', CHECKS)).body
+    expect(fresh).toMatchObject({
+      state: 'static-default',
+      recommended: ['Test'],
+      precondition: `D-020 (advisory): ${REQUIRED_TIER_L.rationale}`,
+      disclosure: 'based on advisory decision D-020, 5 observations needed for personalization',
+      decisions: [{ key: 'D-020', effect: 'static-default', options: ['Test'] }],
+    })
+
+    const at = (h: number) => new Date(app.clock.now().getTime() - h * HOUR).toISOString()
+    const sets = Array.from({ length: 8 }, (_, i) => ({ ...CHECKS, user_choice: ['Lint', 'E2E'], timestamp: at(10 - i) }))
+    expect((await app.call('POST', '/v1/observations', sets)).status).toBe(201)
+    const learned = (await app.call('POST', '/v1/recommendations', CHECKS)).body
+    expect(learned.recommended).toEqual(['Lint', 'E2E'])
+    expect(learned.decisions).toEqual([expect.objectContaining({ key: 'D-020', effect: 'outweighed', options: ['Test'] })])
+  })
+
   it('a static default an advisory must_not names gives way to another option, which learned choices still outweigh (R-CON-2)', async () => {
     const app = await createTestApp()
     await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-010', enforce: 'advisory', title: 'Avoid Tier M', rationale: 'Tier M skips the review.', constraints: [{ kind: 'must_not', option: 'Tier M' }] })
