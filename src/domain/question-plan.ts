@@ -388,7 +388,9 @@ export function buildQuestionPlan(
 
 /** A question asking for text or a number, as a plan returns it: as written, with nothing to recommend, asked. */
 function unplannedQuestion(question: OtherKindQuestion): UnplannedQuestion {
-  const what = question.kind === 'number' ? 'asks for a number' : question.kind === 'text' ? 'asks for text' : `is of kind ${JSON.stringify(question.kind)}`
+  // Read as the kind of a choice is read (any case, spaces around): `TEXT` asks for text.
+  const kind = typeof question.kind === 'string' ? question.kind.trim().toLowerCase() : question.kind
+  const what = kind === 'number' ? 'asks for a number' : kind === 'text' ? 'asks for text' : `is of kind ${JSON.stringify(question.kind)}`
   return {
     ask_user_question: question,
     kind: question.kind,

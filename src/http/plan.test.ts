@@ -388,6 +388,16 @@ describe('POST /v1/plan with questions asking for text or a number', () => {
     expect(body.ask_user_question_input.questions[0]).toEqual(WHEN)
   })
 
+  it('says a question of kind TEXT or " Number " asks for text or a number, as it reads the kind of a choice in any case', async () => {
+    const { call } = await createTestApp()
+    const { status, body } = await call('POST', '/v1/plan', { questions: [{ ...NAME, kind: 'TEXT' }, { ...PORT, kind: ' Number ' }, TIER] })
+    expect(status).toBe(200)
+    expect(body.questions.slice(0, 2).map((q: { kind: string; ask_reason: string }) => [q.kind, q.ask_reason])).toEqual([
+      ['TEXT', 'the question asks for text, not a choice: there is no option to recommend'],
+      [' Number ', 'the question asks for a number, not a choice: there is no option to recommend'],
+    ])
+  })
+
   it('reads a choice question whose kind is null as one without kind, as it was read before text questions were planned', async () => {
     const { call } = await createTestApp()
     const { status, body } = await call('POST', '/v1/plan', { questions: [{ ...TIER, kind: null }, NAME] })
