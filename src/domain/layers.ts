@@ -14,7 +14,7 @@ export interface Layer {
 }
 
 export interface Layers {
-  /** This session's choices at the point. */
+  /** This session's choices at the point, in every project. */
   session: Layer
   /** The last 3 sessions (of the project, when one is asked) that chose at the point. */
   recent: Layer & { sessions: string[] }
@@ -52,9 +52,9 @@ function layerOf(
 }
 
 /**
- * The three layers of R-MEM-5: the session's and the recent sessions' choices in `recent` (the
- * project asked, even where the evidence backs off across projects: the last sessions of the same
- * project), the long term over the observations of the request's scope (`scoped`).
+ * The three layers of R-MEM-5: the session's choices in every project; the recent sessions' in
+ * `recent` (the project asked, even where the evidence backs off across projects: the last
+ * sessions of the same project); the long term over the observations of the request's scope (`scoped`).
  */
 export function layersOf(input: {
   memory: PointView
@@ -69,8 +69,12 @@ export function layersOf(input: {
 }): Layers {
   const { options, asOf, alpha, staticDefault, multiSelect } = input
   const recentSessions = (input.recent.cell?.sessions ?? []).map(([id]) => id)
-  const sessionIds = input.sessionId === undefined ? recentSessions : [...recentSessions, input.sessionId]
-  const cells = input.memory.cells(sessionIds.map((id) => cellKey.session(input.recent.project, id)))
+  const keys = recentSessions.map((id) => cellKey.session(input.recent.project, id))
+  // The session layer is the session's own choices at the point, in every project it made them
+  // (R-MEM-5: only `recent` is of the same project): a session that chose in one repository and
+  // went on in another had no choices in this one's session cell, and read as a new session.
+  if (input.sessionId !== undefined) keys.push(cellKey.session(null, input.sessionId))
+  const cells = input.memory.cells(keys)
   const recentCells = cells.slice(0, recentSessions.length)
   const sessionCell = input.sessionId === undefined ? undefined : cells[recentSessions.length]
   const session = layerOf(sessionCell === undefined ? [] : [...sessionCell.tallies], options, asOf, alpha, staticDefault, multiSelect)

@@ -598,6 +598,20 @@ describe('layers (R-MEM-5)', () => {
     expect(r.layers.long_term.observations).toBe(16)
     expect(r.layers.change_suspected).toBe(r.layers.long_term.majority !== 'Tier S')
   })
+
+  it("counts the session's choices at the point in every project it made them, not only the project asked", () => {
+    const obs = [
+      ...['a1', 'a2', 'a3'].flatMap((s, i) => observations({ 'Tier S': 2 }, { project: 'acme/api', session_id: s, timestamp: `2026-06-2${i}T10:00:00.000Z` })),
+      // The same session chose twice in another repository before going on in this one.
+      ...observations({ 'Tier L': 2 }, { project: 'acme/web', session_id: 's9', timestamp: '2026-06-30T10:00:00.000Z' }),
+    ]
+    for (const project of ['acme/api', undefined]) {
+      const r = recommend(input({ observations: obs, project, session_id: 's9' }))
+      expect(r.layers.session, `project ${project}`).toMatchObject({ observations: 2, majority: 'Tier L', share: 1 })
+    }
+    // The recent layer stays the project's own sessions.
+    expect(recommend(input({ observations: obs, project: 'acme/api', session_id: 's9' })).layers.recent.sessions).toEqual(['a3', 'a2', 'a1'])
+  })
 })
 
 describe('project backoff (R-MEM-6)', () => {
