@@ -71,7 +71,7 @@ export function pointRule(input: { key: string; header?: string | undefined; que
 
 /**
  * Whether a question touches a sensitive subject, where recommendations stay neutral and the
- * question is always asked (R-REC-6, R-ASK-2): a term in its text, its header, or any offered
+ * question is always asked (R-REC-6, R-ASK-2): a term in its text, its header, its point's key, or any offered
  * option's label (`Keep production data` makes the question about production data, however it is
  * worded), with the pattern the policy compiled once. Not in an option's description: agents
  * describe ordinary options with such words (`Opus: best for security reviews`), and a model or
@@ -91,5 +91,7 @@ export function isSensitive(
   if (pattern === null) return false
   // In NFC, as the terms are compiled: a question typed with combining accents is the same question.
   const names = (text: string | undefined) => text !== undefined && pattern.test(text.normalize('NFC'))
-  return names(input.question) || names(input.header) || (input.options?.some((o) => names(o.option)) ?? false)
+  // The point's key too: an agent that names its point `security-review` asks a security question,
+  // however its text is worded (`Who reviews this change?`).
+  return names(input.question) || names(input.header) || names(input.key) || (input.options?.some((o) => names(o.option)) ?? false)
 }

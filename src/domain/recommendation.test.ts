@@ -530,6 +530,12 @@ describe('sensitive by the options offered (R-REC-6, R-ASK-2)', () => {
     expect(r.options.map((o) => o.label)).toEqual(['Keep production data', 'Drop it'])
   })
 
+  it('is neutral and asked when the point the agent named names a sensitive term, however plain the question', () => {
+    const r = recommend(input({ point: 'security-review', question: 'Who reviews this change?', observations: observations({ 'Tier L': 40 }) }))
+    expect(r).toMatchObject({ sensitive: true, strength: 'neutral', ask: true, ask_reason: 'the point is sensitive: always asked' })
+    expect(recommend(input({ point: 'review-owner', question: 'Who reviews this change?', observations: observations({ 'Tier L': 40 }) })).sensitive).toBe(false)
+  })
+
   it('reads every option the question offered, those required decisions ruled out among them', () => {
     const r = recommend(
       input({ question: 'What should the migration do with the old table?', options: [{ option: 'Drop it' }], offered: DATA, observations: history() }),
