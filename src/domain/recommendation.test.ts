@@ -244,6 +244,20 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
     expect(contradicting.contradictions).toEqual([{ key: 'phase', expected: 'run', got: 'sync' }])
   })
 
+  it('says why a partial state is not sufficient: too few observations, or a confidence below high, with what lowered it (R-ASK-2)', () => {
+    expect(recommend(input({ observations: observations({ 'Tier M': 8 }) })).ask_reason).toBe('state is partial, not sufficient: 8 observations, sufficient takes more than 20')
+    const split = recommend(input({ observations: observations({ 'Tier M': 14, 'Tier S': 12 }) }))
+    expect(split).toMatchObject({ state: 'partial', ask: true })
+    expect(split.ask_reason).toBe(`state is partial, not sufficient: confidence ${split.confidence.value} is below 0.95`)
+    const obs = observations({ 'Tier M': 30 }, { context: { phase: 'run' } })
+    expect(recommend(input({ observations: obs, context: { phase: 'run' } })).state).toBe('sufficient')
+    const contradicted = recommend(input({ observations: obs, context: { phase: 'sync' } }))
+    expect(contradicted).toMatchObject({ state: 'partial', ask: true })
+    expect(contradicted.ask_reason).toBe(
+      `state is partial, not sufficient: confidence ${contradicted.confidence.value} is below 0.95, lowered because the request's context contradicts the precondition: phase is sync, not run`,
+    )
+  })
+
   it('pulls a contradicted confidence toward chance by the policy\'s contradiction_shrink: 0 not at all, 1 all the way', () => {
     const obs = observations({ 'Tier M': 8 }, { context: { phase: 'run' } })
     const agreeing = recommend(input({ observations: obs, context: { phase: 'run' } })).confidence.value

@@ -387,6 +387,7 @@ export function recommend(input: RecommendationInput): Recommendation {
   if (!input.personalization) askReason = 'personalization is off for this session'
   else if (sensitive) askReason = 'the point is sensitive: always asked'
   else if (alwaysAsk) askReason = 'the policy marks this point always_ask'
+  else if (state === 'partial') askReason = `state is partial, not sufficient: ${partialBecause(n, M, reportedConfidence(value), policy.confidence.high, loweredBecause)}`
   else if (state !== 'sufficient') askReason = `state is ${state}, not sufficient`
   else if (shownP < policy.ask.auto_resolve_p) askReason = `p ${shownP} is below auto_resolve_p ${policy.ask.auto_resolve_p}`
   else if (recommended.length === 0) askReason = 'no option is selected at a rate of at least one half: there is no answer to give'
@@ -480,6 +481,17 @@ function autoResolvedSinceLastAnswer(memory: PointView, selection: EvidenceSelec
   let count = 0
   for (const tally of auto.tallies.values()) for (const at of tally.weight?.newest ?? []) if (at > lastAnswer) count++
   return count
+}
+
+/**
+ * Why a partial state is not sufficient (R-REC-4): too few observations, or, past M, a confidence
+ * below `high`, with what lowered it (a context that contradicts the precondition), since 30
+ * observations said `partial` alone read as a fault.
+ */
+function partialBecause(n: number, M: number, confidence: number, high: number, loweredBecause: string | undefined): string {
+  if (n <= M) return `${n} observations, sufficient takes more than ${M}`
+  const lowered = loweredBecause === undefined ? '' : `, lowered because ${loweredBecause}`
+  return `confidence ${confidence} is below ${high}${lowered}`
 }
 
 /** The ask_reason of a check-in (R-ASK-2): asked after `count` answers given in a row for the user. */
