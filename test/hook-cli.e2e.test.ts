@@ -150,6 +150,32 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(result.stderr).not.toContain('not reachable')
   })
 
+  it('exits within its time when the service is named by a host whose DNS lookup hangs, and spools the capture', async () => {
+    const { spool } = await workdir()
+    // A resolver that cannot be reached (a VPN down): getaddrinfo runs to its own timeout, which
+    // aborting the fetch does not cut short, and it holds the process meanwhile, as this does.
+    const stuck = join(dirname(spool), 'stuck-dns.cjs')
+    await mkdir(dirname(spool), { recursive: true })
+    await writeFile(
+      stuck,
+      `const dns = require('node:dns'); const lookup = dns.lookup
+dns.lookup = function (host, options, callback) {
+  if (host !== 'dm.stuck.test') return lookup.apply(this, arguments)
+  const done = typeof options === 'function' ? options : callback
+  setTimeout(() => done(Object.assign(new Error('getaddrinfo EAI_AGAIN ' + host), { code: 'EAI_AGAIN' })), 15000)
+}\n`,
+    )
+    const result = await runCli(['hook'], {
+      input: JSON.stringify(claudeCodeFixture('post-tool-use-single')),
+      env: { DECISION_MEMORY_URL: 'http://dm.stuck.test:7420', DECISION_MEMORY_SPOOL: spool, NODE_OPTIONS: `--require ${stuck}` },
+    })
+    expect(result).toMatchObject({ code: 0, stdout: '' })
+    expect(await spooledLines(spool)).toBe(1)
+    // Within the hook entry's timeout (5 s, install-hooks), past which Claude Code kills it; the
+    // budget is 2 s, the rest is room for a loaded machine.
+    expect(result.ms).toBeLessThan(5000)
+  })
+
   it('prints the PreToolUse answer of a running service', async () => {
     const { data, spool } = await workdir()
     const service = await serve(data)

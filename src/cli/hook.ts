@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { IdentifierSchema } from '../domain/observation'
-import { abortAfter, authHeaders, barredPortReason, DEFAULT_SERVICE_URL, envValue, homePath, identifierFlag, serviceUrl, parseFlags } from './options'
+import { abortAfter, authHeaders, barredPortReason, DEFAULT_SERVICE_URL, envValue, exitWhenWritten, homePath, identifierFlag, serviceUrl, parseFlags } from './options'
 import { pathInRepository, projectOfFolder, repositoryRoot } from './repository'
 import { appendToRejected, appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
@@ -146,6 +146,8 @@ export async function hookCommand(argv: string[]): Promise<number> {
     // Exit code 2 would block the agent's tool call: a broken hook must only say so.
     process.stderr.write(`decision-memory hook: ${(error as Error).message}\n`)
   }
+  // Delivered or spooled, and answered: what it gave up on (a DNS lookup) must not hold it past 2 s.
+  exitWhenWritten(0)
   return 0
 }
 

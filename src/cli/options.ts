@@ -75,6 +75,21 @@ export function authHeaders(env: NodeJS.ProcessEnv = process.env): Record<string
 }
 
 /**
+ * Ends a Claude Code hook's process with `code` once what it wrote is out, rather than when the
+ * event loop empties: a fetch aborted at the hook's deadline stops waiting, but the DNS lookup it
+ * started (getaddrinfo, on libuv's threads, which nothing cancels) runs on to the resolver's own
+ * timeout, 5 s and more when the resolver cannot be reached (a service named by host, a VPN
+ * down), and holds the process until then: past the entry's timeout (5 s), Claude Code kills it
+ * and reports a hook error, and every question or Bash call it runs for waits that long.
+ */
+export function exitWhenWritten(code: number): void {
+  const exit = () => process.stderr.write('', () => process.exit(code))
+  // A turn later: an answer that could not be written (ENOSPC) is said on stderr by the 'error'
+  // handler, which runs after the write's callback.
+  process.stdout.write('', () => setImmediate(exit))
+}
+
+/**
  * An abort signal that fires after `ms`, with a timer that keeps the process alive meanwhile.
  * AbortSignal.timeout's timer does not: a fetch that never settles (undici, on a connection the
  * far side resets before answering) then leaves nothing to wait for, and node exits at once with
