@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawn } from 'node:child_process'
@@ -342,5 +342,41 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect(stderr).toContain('refusing the command (--fail-closed)')
     expect(stderr).not.toMatch(/\n\s+at /)
     expect(code).toBe(0)
+  })
+
+  it('exits once it has let the command through when the service is named by a host whose DNS lookup hangs', async () => {
+    // A resolver that cannot be reached (a VPN down): getaddrinfo runs to its own timeout, which
+    // aborting the fetch does not cut short, and it holds the process meanwhile, as this does.
+    const dir = await mkdtemp(join(tmpdir(), 'dm-guard-dns-'))
+    try {
+      const stuck = join(dir, 'stuck-dns.cjs')
+      await writeFile(
+        stuck,
+        `const dns = require('node:dns'); const lookup = dns.lookup
+dns.lookup = function (host, options, callback) {
+  if (host !== 'dm.stuck.test') return lookup.apply(this, arguments)
+  const done = typeof options === 'function' ? options : callback
+  setTimeout(() => done(Object.assign(new Error('getaddrinfo EAI_AGAIN ' + host), { code: 'EAI_AGAIN' })), 15000)
+}\n`,
+      )
+      const started = performance.now()
+      const child = spawn(process.execPath, [BIN, 'guard'], {
+        env: cleanEnv({ DECISION_MEMORY_URL: 'http://dm.stuck.test:7420', NODE_OPTIONS: `--require ${stuck}` }),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      })
+      let stdout = ''
+      let stderr = ''
+      child.stdout.on('data', (chunk) => (stdout += chunk))
+      child.stderr.on('data', (chunk) => (stderr += chunk))
+      child.stdin.end(await bashPayload())
+      const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+      expect({ code, stdout }).toEqual({ code: 0, stdout: '' })
+      expect(stderr).toContain('letting the command through')
+      // Within the hook entry's timeout (5 s, install-hooks), past which Claude Code kills it and
+      // every Bash call waits that long; the rest is room for a loaded machine.
+      expect(performance.now() - started).toBeLessThan(5000)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })

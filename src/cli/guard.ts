@@ -1,6 +1,6 @@
 import type { Verdict } from '../decisions/constraints'
 import { LIMITS } from '../domain/limits'
-import { abortAfter, authHeaders, envValue, serviceUrl, UsageError, parseFlags } from './options'
+import { abortAfter, authHeaders, envValue, exitWhenWritten, serviceUrl, UsageError, parseFlags } from './options'
 import { pathInRepository } from './repository'
 
 export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
@@ -248,5 +248,7 @@ export async function guardCommand(argv: string[]): Promise<number> {
   const out = await guard({ payload: stdin.text, payloadCut: stdin.cut, ...options })
   process.stdout.write(out.stdout)
   process.stderr.write(out.stderr)
+  // Its answer given: what it gave up on (a DNS lookup) must not hold every Bash call past it.
+  exitWhenWritten(0)
   return 0
 }
