@@ -172,6 +172,26 @@ describe('install-hooks and a token in a hook command', () => {
     expect(stderr).toBe('')
   })
 
+  it('warns that hooks written to a file that sets disableAllHooks never run, and says nothing of it otherwise', async () => {
+    const { file } = await settingsFolder()
+    await writeFile(file, JSON.stringify({ disableAllHooks: true, model: 'opus' }))
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    expect(stdout).toContain('added     PreToolUse (matcher AskUserQuestion)')
+    expect(stderr).toBe(`decision-memory install-hooks: warning: ${file} sets "disableAllHooks": true, so Claude Code runs no hooks, these included; remove it (or set it to false) for them to run\n`)
+    // Kept as the user set it: only said. Run again, nothing to write, it is said again.
+    expect(JSON.parse(await readFile(file, 'utf8')).disableAllHooks).toBe(true)
+    stderr = ''
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    expect(stderr).toContain('"disableAllHooks": true')
+    for (const value of [false, 'true']) {
+      const { file: other } = await settingsFolder()
+      await writeFile(other, JSON.stringify({ disableAllHooks: value }))
+      stderr = ''
+      expect(await installHooksCommand(['--file', other])).toBe(0)
+      expect(stderr, String(value)).toBe('')
+    }
+  })
+
   it('says on stderr that the file holds DECISION_MEMORY_TOKEN, without repeating the token, and nothing otherwise', async () => {
     const { file } = await settingsFolder()
     const command = `DECISION_MEMORY_TOKEN=alice-token-0123456789abcdef ${defaultHookCommand()}`

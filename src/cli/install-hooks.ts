@@ -173,6 +173,17 @@ function warnOfGoneWrapped(commands: readonly string[], file: string): void {
 }
 
 /**
+ * Hooks written to a file that sets `"disableAllHooks": true` never run: Claude Code turns every
+ * hook off while it is set, and the ones just written would learn nothing, without a word.
+ */
+function warnOfDisabled(settings: Record<string, unknown>, file: string): void {
+  if (settings.disableAllHooks !== true) return
+  process.stderr.write(
+    `decision-memory install-hooks: warning: ${file} sets "disableAllHooks": true, so Claude Code runs no hooks, these included; remove it (or set it to false) for them to run\n`,
+  )
+}
+
+/**
  * The variables a command sets that say which service the guard asks, and with which token (the
  * guard reads DECISION_MEMORY_URL or _PORT, and _TOKEN; not _USER, whose flag it does not take).
  */
@@ -308,6 +319,7 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
     }
     warnOfToken(merged.changes.map((c) => c.command), file, values['dry-run'] !== true)
     warnOfGoneWrapped(merged.changes.map((c) => c.command), file)
+    warnOfDisabled(merged.settings, file)
     if (unguarded.length > 0) {
       process.stderr.write(
         `decision-memory install-hooks: warning: the hook kept inside quotes of your own sets ${unguarded.join(', ')}, and the guard added beside it does not: ` +
