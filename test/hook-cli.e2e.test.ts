@@ -445,6 +445,21 @@ dns.lookup = function (host, options, callback) {
     expect(await readFile(spool, 'utf8')).not.toContain('toolu_ali_0')
   })
 
+  it('delivers a spooled capture whose time is ahead of the service clock (the spooling machine\'s clock ran fast) as happening now, rather than set it aside', async () => {
+    const { data, spool } = await workdir()
+    const service = await serve(data)
+    // Spooled on a machine whose clock ran 10 minutes ahead of the service's (a service on another
+    // machine, a clock set right since): the service refuses an `at` more than 5 minutes ahead.
+    const at = new Date(Date.now() + 10 * 60_000).toISOString()
+    await mkdir(dirname(spool), { recursive: true })
+    await writeFile(spool, JSON.stringify({ at, user: 'default', payload: claudeCodeFixture('post-tool-use-single') }) + '\n')
+    const result = await hook(claudeCodeFixture('session-start'), service.url, spool, GENEROUS)
+    expect(result).toMatchObject({ code: 0, stdout: '' })
+    expect(existsSync(`${spool}.rejected`)).toBe(false)
+    expect(await spooledLines(spool)).toBe(0)
+    expect(await observationsAt(service.url, ...TIER)).toBe(1)
+  })
+
   it('keeps a capture the service refuses for good in the rejected file, as a refused spooled one', async () => {
     const { spool } = await workdir()
     const server = createHttpServer((request, response) => {

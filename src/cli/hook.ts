@@ -138,6 +138,15 @@ function isJsonObject(body: string): boolean {
   }
 }
 
+/** The `error.code` of a service's error answer; undefined for any other body. */
+function errorCode(body: string): unknown {
+  try {
+    return (JSON.parse(body) as { error?: { code?: unknown } } | null)?.error?.code
+  } catch {
+    return undefined
+  }
+}
+
 /** `decision-memory hook` (R-CAP-6): never blocks the agent, never loses a choice. */
 export async function hookCommand(argv: string[]): Promise<number> {
   try {
@@ -282,6 +291,10 @@ async function runHook(argv: string[]): Promise<void> {
       })
       const body = await response.text()
       answered = response.status
+      // The clock of the machine that spooled it ran more than 5 minutes ahead of the service's (a
+      // service on another machine, a clock set right since): the time is refused, not the event,
+      // which is sent again as happening now rather than set aside as refused and never learned.
+      if (late && response.status === 400 && errorCode(body) === 'timestamp_in_future') return await deliver(e, false)
       if (response.ok) {
         if (isJsonObject(body)) return { outcome: 'delivered', body }
         // Another server at the URL (a web server, a proxy's page): it took nothing, and what it
