@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { IdentifierSchema, LabelSchema } from '../domain/observation'
+import { IdentifierSchema, LabelSchema, nonBlankText } from '../domain/observation'
 import { z } from '../domain/zod'
 
 /** Input limits of decisions, documented in README.md. */
@@ -109,7 +109,7 @@ export interface Evidence {
   hash: string | null
 }
 
-const Text = z.string().trim().min(1).max(DECISION_LIMITS.textLength)
+const Text = nonBlankText(DECISION_LIMITS.textLength)
 
 /**
  * The body of `POST /v1/decisions` (R-CON-1a). Strict, as its scope, constraints and evidence are:
@@ -119,7 +119,7 @@ const Text = z.string().trim().min(1).max(DECISION_LIMITS.textLength)
  */
 export const DecisionInputSchema = z.strictObject({
   key: DecisionKeySchema.optional().openapi({ description: 'Made (`D-001`, `D-002`, …) when not given.' }),
-  title: z.string().trim().min(1).max(DECISION_LIMITS.titleLength),
+  title: nonBlankText(DECISION_LIMITS.titleLength),
   decision: Text.openapi({ description: 'What was decided.' }),
   rationale: Text.openapi({ description: 'Why.' }),
   enforce: z.enum(ENFORCE_LEVELS).default('advisory'),

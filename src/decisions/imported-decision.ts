@@ -1,3 +1,4 @@
+import { nonBlankText } from '../domain/observation'
 import { z } from '../domain/zod'
 import {
   contentHash,
@@ -14,12 +15,12 @@ import {
 } from './decision'
 import { evidenceOf, withBefore } from './lifecycle'
 
-const Text = z.string().trim().min(1).max(DECISION_LIMITS.textLength)
+const Text = nonBlankText(DECISION_LIMITS.textLength)
 
 /** A decision read from a repository's records (R-CON-6), as `import-adr` sends it; strict, as its origin is. */
 export const ImportedDecisionSchema = z.strictObject({
   key: DecisionKeySchema,
-  title: z.string().trim().min(1).max(DECISION_LIMITS.titleLength),
+  title: nonBlankText(DECISION_LIMITS.titleLength),
   decision: Text,
   rationale: Text,
   status: DecisionStatusSchema,

@@ -81,8 +81,14 @@ export const LabelSchema = z
   // minLength is counted before the trim: the pattern says that white space alone is refused.
   .meta({ pattern: NOT_BLANK_PATTERN })
 
+/**
+ * Text the service trims and then wants non-empty, up to `max` characters: white space alone is
+ * told so, and the pattern says it to a client checking against the published schemas.
+ */
+export const nonBlankText = (max: number) => z.string().trim().min(1, BLANK).max(max).meta({ pattern: NOT_BLANK_PATTERN })
+
 /** A question as sent to recommend or record: trimmed, and not only white space. */
-export const QuestionTextSchema = z.string().trim().min(1, BLANK).max(LIMITS.questionLength).meta({ pattern: NOT_BLANK_PATTERN })
+export const QuestionTextSchema = nonBlankText(LIMITS.questionLength)
 
 /** An option as sent: a label, or `{label, description}` as AskUserQuestion has it. */
 export const OptionInputSchema = z.union([

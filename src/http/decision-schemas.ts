@@ -13,7 +13,7 @@ import {
 import { ImportedDecisionSchema } from '../decisions/imported-decision'
 import { PULSE_SOURCES } from '../decisions/store'
 import { LIMITS } from '../domain/limits'
-import { FIELD_DESCRIPTIONS, LabelSchema, IdentifierSchema, QueryTimestampSchema, TimestampSchema } from '../domain/observation'
+import { FIELD_DESCRIPTIONS, LabelSchema, IdentifierSchema, nonBlankText, QueryTimestampSchema, TimestampSchema } from '../domain/observation'
 
 /** What an option's `count` is, where a set chosen at a multi-select question is read at a single-select one. */
 export const COUNT_DESCRIPTION =
@@ -168,13 +168,13 @@ export const ApplicableQuery = z.object({
 })
 
 export const TransitionBody = z
-  .strictObject({ reason: z.string().trim().min(1).max(2000).optional() })
+  .strictObject({ reason: nonBlankText(2000).optional() })
   .openapi('DecisionTransition')
 
 export const SupersedeBody = z
   .strictObject({
     by: DecisionKeySchema.openapi({ description: 'The replacement: a proposal (accepted by this) or an accepted decision.' }),
-    reason: z.string().trim().min(1).max(2000).optional(),
+    reason: nonBlankText(2000).optional(),
   })
   .openapi('DecisionSupersede')
 

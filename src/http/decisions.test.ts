@@ -394,6 +394,41 @@ describe('POST /v1/decisions/check (R-CON-3)', () => {
     expect((await call('POST', '/v1/decisions/check', { action: '  git push --force\n' })).body.blocked_by.map((b: any) => b.key)).toEqual(['D-021'])
   })
 
+  it('tells a title, text or reason of white space alone that it is blank, and the OpenAPI document says so as a pattern', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({ key: 'D-1' }))
+    const record = { key: 'ADR-1', title: 'A', decision: 'a', rationale: 'r', status: 'accepted', date: null, origin: { path: 'doc/adr/1.md', line: 1, format: 'madr' } }
+    const blanks = [
+      ['/v1/decisions', decision({ title: ' ' }), 'title'],
+      ['/v1/decisions', decision({ decision: '\t' }), 'decision'],
+      ['/v1/decisions', decision({ rationale: '\u00a0' }), 'rationale'],
+      ['/v1/decisions/D-1/accept', { reason: ' ' }, 'reason'],
+      ['/v1/decisions/D-1/supersede', { by: 'D-2', reason: '  ' }, 'reason'],
+      ['/v1/decisions/import', { records: [{ ...record, title: ' ' }] }, 'records.0.title'],
+    ] as const
+    for (const [path, body, field] of blanks) {
+      const answer = await call('POST', path, body)
+      expect(answer.status, path).toBe(400)
+      // Not "expected string to have >=1 characters" of a string that has one.
+      expect(answer.body.error.issues, path).toEqual([{ path: field, message: 'must not be empty or white space alone' }])
+    }
+    // A client checking against the document refuses them too, as it does a blank question.
+    const { schemas } = (await call('GET', '/openapi.json')).body.components
+    const pattern = schemas.RecommendationRequest.properties.question.pattern
+    const fields = [
+      schemas.DecisionInput.properties.title,
+      schemas.DecisionInput.properties.decision,
+      schemas.DecisionInput.properties.rationale,
+      schemas.DecisionTransition.properties.reason,
+      schemas.DecisionSupersede.properties.reason,
+      schemas.DecisionImport.properties.records.items.properties.title,
+      schemas.DecisionImport.properties.records.items.properties.rationale,
+    ]
+    for (const field of fields) expect(field.pattern).toBe(pattern)
+    expect(new RegExp(pattern).test(' \t\u00a0')).toBe(false)
+    expect(schemas.DecisionInput.properties.decision.description).toBe('What was decided.')
+  })
+
   it('answers in bounded time with a pattern that backtracks exponentially, and warns of it instead of hanging every route', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/decisions', decision({ key: 'D-SLOW', enforce: 'required', status: 'accepted', constraints: [{ kind: 'must_not', pattern: '(a+)+$' }] }))
