@@ -154,7 +154,12 @@ export const ContextSchema = z
       })
       // The refine is invisible to JSON Schema: the bound is said again for the OpenAPI document
       // and the MCP tools' input schemas, so that a client checking against them refuses what we would.
-      .meta({ maxProperties: LIMITS.contextKeys }),
+      // So are the keys' rules: zod's JSON Schema says them as propertyNames, the OpenAPI generator
+      // would drop them (a record is only its additionalProperties there).
+      .meta({
+        maxProperties: LIMITS.contextKeys,
+        propertyNames: { type: 'string', minLength: 1, maxLength: LIMITS.contextKeyLength, pattern: NO_CONTROL_PATTERN },
+      }),
   )
   .transform(restoreProtoKey)
 export type Context = z.infer<typeof ContextSchema>

@@ -204,6 +204,26 @@ describe('identifier patterns in the OpenAPI document', () => {
   })
 })
 
+describe('context keys in the OpenAPI document', () => {
+  it('says the rules of a context key as propertyNames, so that a client checking the document refuses the keys the service does', async () => {
+    const { call } = await createTestApp()
+    const { schemas } = (await call('GET', '/openapi.json')).body.components
+    const keys = [schemas.ObservationInput, schemas.RecommendationRequest, schemas.PlanRequest].map((s) => s.properties.context.propertyNames)
+    for (const names of keys) expect(names).toMatchObject({ minLength: 1, maxLength: LIMITS.contextKeyLength })
+    const pattern = new RegExp(keys[0].pattern)
+    const long = 'k'.repeat(LIMITS.contextKeyLength + 1)
+    const refused: Array<[string, string]> = [['', 'context.""'], [long, `context.${long}`], ['a\u0007b', 'context.a\u0007b']]
+    for (const [key, field] of refused) {
+      const answer = await call('POST', '/v1/recommendations', { question: 'Which tier?', all_options: ['S', 'M'], context: { [key]: 1 } })
+      expect(answer.status).toBe(400)
+      expect(answer.body.error.issues[0].path).toBe(field)
+      const said = key.length >= 1 && key.length <= LIMITS.contextKeyLength && pattern.test(key)
+      expect(said, JSON.stringify(key)).toBe(false)
+    }
+    expect(pattern.test('phase')).toBe(true)
+  })
+})
+
 describe('/docs with --auth (R-SVC-4)', () => {
   it("requires the bearer scheme on every operation but /healthz, so that the token given to Swagger UI's Authorize is sent", async () => {
     const { call } = await createTestApp()
