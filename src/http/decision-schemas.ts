@@ -211,7 +211,9 @@ export const CheckBody = z
   })
   .openapi('DecisionCheck', {
     description: 'An `action`, a `choice` or both; a `choice` needs its `point`.',
-    example: { action: 'git push --force origin main', path: '/home/dev/acme-api' },
+    // The path as the guard sends it, relative to the repository's root: an absolute one would
+    // leave out every decision scoped to a path of the repository.
+    example: { action: 'git push --force origin main', path: 'services/billing' },
   })
 
 const ViolationSchema = z.object({

@@ -382,6 +382,17 @@ describe('POST /v1/decisions/check (R-CON-3)', () => {
     expect(over.body.error.issues[0].path).toBe('action')
   })
 
+  it("the OpenAPI document's example of a check, sent as Swagger UI's Try it out sends it, meets a decision scoped to a path of the repository", async () => {
+    const { call } = await createTestApp()
+    const example = (await call('GET', '/openapi.json')).body.components.schemas.DecisionCheck.example
+    // Scoped as decisions are, relative to the repository's root (as the guard sends its cwd).
+    const scope = { path: 'services' }
+    await call('POST', '/v1/decisions', decision({ key: 'D-021', enforce: 'required', status: 'accepted', scope, constraints: [{ kind: 'must_not', pattern: 'git push (.* )?--force' }] }))
+    const verdict = await call('POST', '/v1/decisions/check', example)
+    expect(verdict.status).toBe(200)
+    expect(verdict.body.blocked_by.map((b: { key: string }) => b.key)).toEqual(['D-021'])
+  })
+
   it('refuses an action of only white space as it refuses an empty one, rather than answer it allowed', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/decisions', decision({ key: 'D-021', enforce: 'required', status: 'accepted', constraints: [{ kind: 'must_not', pattern: 'git push (.* )?(--force|-f\\b)' }] }))
