@@ -103,8 +103,11 @@ export interface Decisions {
    * with their status, links, enforce level, scope and constraints then (see decisionAt).
    */
   boundAt(point: string, asOf: Date): Promise<Array<DecisionRecord & { unrecorded?: string[] }>>
-  /** Accepted decisions that apply to a run; each one returned counts a pulse, unless `as_of` makes it an audit. */
-  applicable(query: ApplicabilityQuery & AsOf): Promise<ApplicableDecision[]>
+  /**
+   * Accepted decisions that apply to a run; each one returned counts a pulse, unless `as_of` makes
+   * it an audit or `count` is false (a `HEAD`, which reaches no run).
+   */
+  applicable(query: ApplicabilityQuery & AsOf, options?: { count?: boolean }): Promise<ApplicableDecision[]>
   /**
    * Accepted decisions bound to a point that apply in a context, for the recommendation; with
    * `asOf`, those that were accepted then (a replay, which counts no pulse).
@@ -706,12 +709,12 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
       return store.list(filter)
     },
 
-    async applicable(query) {
+    async applicable(query, { count = true } = {}) {
       const { as_of, ...run } = query
       const asOf = auditAt({ as_of })
       const found = await inForce(run, asOf)
       // An audit reads: it counts no pulse (R-CON-4's pulses are the runs decisions reached).
-      if (asOf !== undefined) return found
+      if (asOf !== undefined || !count) return found
       await store.pulse(
         found.map((d) => d.key),
         'applicable',

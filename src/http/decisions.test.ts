@@ -348,6 +348,20 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
     expect(pulses.decisions.find((d: any) => d.key === 'G').by).toEqual({ applicable: 5, recommendation: 0, check: 0 })
     expect(pulses.never_reached).toEqual(['NEVER'])
   })
+
+  it('counts no pulse for a HEAD, which reaches no run (a link checker, a probe), and answers it as the GET without a body', async () => {
+    const { app, call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({ key: 'G', status: 'accepted' }))
+    for (let i = 0; i < 3; i++) {
+      const head = await app.request('/v1/decisions/applicable', { method: 'HEAD' })
+      expect(head.status).toBe(200)
+      expect(await head.text()).toBe('')
+    }
+    const pulses = async () => (await call('GET', '/v1/decisions/pulses')).body
+    expect((await pulses()).never_reached).toEqual(['G'])
+    expect((await call('GET', '/v1/decisions/applicable')).body.decisions.map((d: any) => d.key)).toEqual(['G'])
+    expect((await pulses()).decisions[0].by).toEqual({ applicable: 1, recommendation: 0, check: 0 })
+  })
 })
 
 describe('POST /v1/decisions/check (R-CON-3)', () => {

@@ -70,7 +70,7 @@ const applicable = createRoute({
   description:
     'Decisions with no task, path or stage scope are global; scoped ones apply to that task, that path and below, ' +
     'that stage. With no path given, path-scoped decisions are excluded (likewise task and stage). With `point`, ' +
-    'decisions bound to other points are excluded. Every decision returned counts a recall pulse. With `as_of`, an ' +
+    'decisions bound to other points are excluded. Every decision returned counts a recall pulse (a HEAD counts none). With `as_of`, an ' +
     'audit: the decisions that applied then, as they stood then (one accepted later is not there, one superseded or ' +
     'revoked later is); it counts no pulse.',
   request: { query: ApplicableQuery },
@@ -206,7 +206,8 @@ export function decisionRoutes(decisions: Decisions, memory: DecisionMemory) {
   return createRouter()
     .openapi(forEveryUser('create a decision, which every user shares', propose), async (c) => c.json(await decisions.propose(c.req.valid('json')), 201))
     .openapi(list, async (c) => c.json({ decisions: await decisions.list(c.req.valid('query')) }, 200))
-    .openapi(applicable, async (c) => c.json({ decisions: await decisions.applicable(c.req.valid('query')) }, 200))
+    // A HEAD (a link checker, a probe) is answered as the GET without its body, and reaches no run: it counts no pulse.
+    .openapi(applicable, async (c) => c.json({ decisions: await decisions.applicable(c.req.valid('query'), { count: c.req.method !== 'HEAD' }) }, 200))
     .openapi(pulses, async (c) => c.json(await decisions.pulses(), 200))
     .openapi(check, async (c) => c.json(await decisions.check(c.req.valid('json')), 200))
     .openapi(forEveryUser('import decisions, which every user shares', importRecords), async (c) => {
