@@ -71,7 +71,9 @@ export function issuesOf(error: { issues: readonly unknown[] }): Issue[] {
         continue
       }
       // A refused record key says why in its own issues; the carried `__proto__` key shows as sent.
-      const message = issue.code === 'invalid_key' ? (issue.issues?.[0]?.message ?? issue.message) : issue.message
+      let message = issue.code === 'invalid_key' ? (issue.issues?.[0]?.message ?? issue.message) : issue.message
+      // A record (`context`) is a JSON object: "expected record" is zod's word, not the client's.
+      if (issue.code === 'invalid_type' && issue.expected === 'record') message = message.replace('expected record', 'expected object')
       out.push({ path: shownPath(path), message })
     }
   }
@@ -91,7 +93,7 @@ function shownPath(path: PropertyKey[]): string {
 /** `Invalid input: expected string or array, received object`, from the branches of a union none of which took the value's type. */
 function unionTypeMessage(branches: ZodIssueLike[][]): string {
   const roots = branches.flatMap((branch) => branch.filter((i) => i.code === 'invalid_type' && i.path.length === 0))
-  const expected = [...new Set(roots.map((i) => i.expected).filter((e): e is string => e !== undefined))]
+  const expected = [...new Set(roots.map((i) => (i.expected === 'record' ? 'object' : i.expected)).filter((e): e is string => e !== undefined))]
   const received = roots.map((i) => /received (\S+)$/.exec(i.message)?.[1]).find((r) => r !== undefined)
   if (expected.length === 0) return 'Invalid input'
   return `Invalid input: expected ${expected.join(' or ')}${received === undefined ? '' : `, received ${received}`}`

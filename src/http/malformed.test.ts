@@ -102,6 +102,9 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
       [{ ...OBS, user_choice: 7 }, 'user_choice', 'Invalid input: expected string or array, received number'],
       [{ ...OBS, all_options: [null, 'Tier M'] }, 'all_options.0', 'Invalid input: expected string or object, received null'],
       [{ ...OBS, all_options: [['Tier S'], 'Tier M'] }, 'all_options.0', 'Invalid input: expected string or object, received array'],
+      // A context is a JSON object to the client, not zod's "record".
+      [{ ...OBS, context: ['phase', 'run'] }, 'context', 'Invalid input: expected object, received array'],
+      [{ ...OBS, context: 'phase=run' }, 'context', 'Invalid input: expected object, received string'],
     ]
     for (const [body, path, message] of cases) {
       const r = await t.call('POST', '/v1/observations', body)
