@@ -1,8 +1,7 @@
-import { resolve } from 'node:path'
 import { loadPolicy } from '../config/load-policy'
 import { InputError } from '../domain/errors'
 import type { DecayScanResult } from '../memory/decay-scan'
-import { UsageError, parseFlags, timestampFlag } from './options'
+import { UsageError, parseFlags, policyPath, timestampFlag } from './options'
 import { failure, ServiceUnavailableError, throughServiceOrLocal } from './service-client'
 import { jsonLine } from './terminal'
 
@@ -41,7 +40,10 @@ export async function decayScanCommand(argv: string[]): Promise<number> {
   if (values.now !== undefined) timestampFlag(values.now, 'now')
   // Checked before anything runs, with a service or without: a broken file is said, naming the
   // file and the field, rather than ignored because the service scans with its own.
-  if (values.policy !== undefined) await loadPolicy(resolve(values.policy))
+  if (values.policy !== undefined) {
+    values.policy = policyPath(values.policy)
+    await loadPolicy(values.policy)
+  }
   const input = { force: values.force, now: values.now }
   let answer
   try {

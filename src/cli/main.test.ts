@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { captured } from '../../test/support/captured'
 import { main } from './main'
@@ -89,6 +92,27 @@ describe('decision-memory main', () => {
     }
     // A point keyed by a hash of its question is printed by its question, not as POINT alone.
     expect((await run(['help', 'preferences'])).stdout).toContain('"QUESTION" (q-…)')
+  })
+
+  it('reads a leading ~ of --policy as the home folder, as of --data: no shell expands --policy=~/mine.yaml, nor an MCP server\'s arguments', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'dm-home-'))
+    const data = await mkdtemp(join(tmpdir(), 'dm-data-'))
+    try {
+      // Broken on purpose: every command then stops on it, naming the file it read, before anything else.
+      await writeFile(join(home, 'mine.yaml'), 'tresholds: { min_observations: 3 }\n')
+      vi.stubEnv('HOME', home)
+      vi.stubEnv('DECISION_MEMORY_URL', 'http://127.0.0.1:9')
+      const commands = [['serve', '--port', '0', '--data', data], ['mcp'], ['why', '--point', 'x'], ['preferences'], ['decay-scan']]
+      for (const command of commands) {
+        const { code, stderr } = await run([...command, '--policy=~/mine.yaml'])
+        expect(stderr, command[0]).toContain(`${join(home, 'mine.yaml')}: invalid policy\n  tresholds: unknown field`)
+        expect(code, command[0]).toBe(1)
+      }
+    } finally {
+      vi.unstubAllEnvs()
+      await rm(home, { recursive: true, force: true })
+      await rm(data, { recursive: true, force: true })
+    }
   })
 
   it('exits 1 with the help on stderr when no command is given: nothing was done, and a hook must not block on it', async () => {

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path'
 import { loadPolicy } from '../config/load-policy'
 import type { DecisionMemory } from '../decision-memory'
 import type { Decisions } from '../decisions/decisions'
@@ -10,7 +9,7 @@ import { CHECKOUT_DATA_DIR } from './bin-path'
 import { packageVersion } from './package-version'
 import { projectOfFolder } from './repository'
 import { settingHint, throughServiceOrLocal } from './service-client'
-import { envValue, parseFlags } from './options'
+import { envValue, parseFlags, policyPath } from './options'
 
 /**
  * A user the token may not act for (403 naming `user`): the commands say to give --user; a tool
@@ -56,7 +55,10 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   })
   // Checked at start, as serve checks its own: a broken policy stops the server with the file and
   // the field named, rather than failing each tool call later (or never, while a service answers).
-  if (values.policy !== undefined) await loadPolicy(resolve(values.policy))
+  if (values.policy !== undefined) {
+    values.policy = policyPath(values.policy)
+    await loadPolicy(values.policy)
+  }
 
   async function call(
     path: string,

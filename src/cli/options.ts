@@ -66,6 +66,15 @@ export function homePath(path: string): string {
 }
 
 /**
+ * A --policy FILE as the commands read it: a leading `~` in the home folder, as --data's (no shell
+ * expands `--policy=~/mine.yaml`, nor the arguments of an MCP server in Claude Code's settings),
+ * then resolved against the working folder.
+ */
+export function policyPath(flag: string): string {
+  return resolve(homePath(flag))
+}
+
+/**
  * The bearer token header for a service run with --auth (R-SVC-4): `DECISION_MEMORY_TOKEN`, else
  * nothing. Every command that talks to the service sends it, the hooks included.
  */

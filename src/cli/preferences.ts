@@ -1,8 +1,7 @@
-import { resolve } from 'node:path'
 import { loadPolicy } from '../config/load-policy'
 import type { PointPreference } from '../domain/learned-preferences'
 import { shownPercent } from '../domain/recommendation'
-import { agentUser, identifierFlag, parseFlags } from './options'
+import { agentUser, identifierFlag, parseFlags, policyPath } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 import { jsonLine, printable } from './terminal'
 
@@ -72,7 +71,10 @@ export async function preferencesCommand(argv: string[]): Promise<number> {
   const user =
     values.user !== undefined ? identifierFlag(values.user, 'user') : identifierFlag(agentUser(), 'user', 'DECISION_MEMORY_USER')
   // Checked before anything is read, with a service or without, as decay-scan checks it.
-  if (values.policy !== undefined) await loadPolicy(resolve(values.policy))
+  if (values.policy !== undefined) {
+    values.policy = policyPath(values.policy)
+    await loadPolicy(values.policy)
+  }
   const answer = await throughServiceOrLocal({
     method: 'GET',
     path: `/v1/users/${encodeURIComponent(user)}/preferences`,

@@ -17,7 +17,7 @@ import { randomHex } from '../random-hex'
 import { scheduleDecayScan } from './decay-schedule'
 import { takeLocalTurn } from './local-turn'
 import { batchedDestination } from './log-destination'
-import { DEFAULT_HOST, envPort, isFetchBarredPort, isLoopback, parsePort, UsageError, parseFlags, dataDirectory, envValue, urlHost } from './options'
+import { DEFAULT_HOST, envPort, isFetchBarredPort, isLoopback, parsePort, UsageError, parseFlags, dataDirectory, envValue, policyPath, urlHost } from './options'
 import { packageVersion } from './package-version'
 
 /**
@@ -72,7 +72,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const port = values.port === undefined ? envPort() : parsePort(values.port, '--port')
   const host = values.host ?? DEFAULT_HOST
   const dataDir = dataDirectory(values.data)
-  const policyFile = resolve(values.policy ?? DEFAULT_POLICY_FILE)
+  const policyFile = values.policy === undefined ? DEFAULT_POLICY_FILE : policyPath(values.policy)
   const authFile = values.auth ?? envValue('DECISION_MEMORY_AUTH')
   // Checked here: pino refuses an unknown level with a stack trace that names no variable.
   const logLevel = envValue('DECISION_MEMORY_LOG_LEVEL') ?? 'info'
