@@ -145,6 +145,34 @@ describe('learnedPreferences (R-SVC-5)', () => {
     expect(points[0]?.share).toBe(0.4444)
   })
 
+  it('counts as other, where the point is now asked single-select, only the choices no option counts: a set with a text of its own beside its options is theirs', () => {
+    const checks = { question: 'Which checks?', header: 'Checks', options: ['Lint', 'Test', 'Build'] }
+    const points = learnedPreferences(
+      [
+        ...times(3, () => chose('checks', ['Lint', 'Test'], { ...checks, other: 'my own', multi_select: true })),
+        ...times(2, () => chose('checks', ['Lint'], checks)),
+        chose('checks', [], { ...checks, other: 'free text' }),
+      ],
+      AS_OF,
+      policy,
+    )
+    expect(points[0]?.multi_select).toBe(false)
+    expect(points[0]?.options.map((o) => o.count)).toEqual([3.5, 1.5, 0])
+    // The counts and other add up to the 6 choices: each set went whole to its options.
+    expect(points[0]?.other).toBe(1)
+    expect(points[0]?.observations).toBe(6)
+  })
+
+  it('counts as other, at a multi-select point, every choice that held an answer outside the options', () => {
+    const checks = { question: 'Which checks?', header: 'Checks', options: ['Lint', 'Test', 'Build'], multi_select: true }
+    const points = learnedPreferences(
+      [...times(3, () => chose('checks', ['Lint', 'Test'], { ...checks, other: 'my own' })), chose('checks', [], { ...checks, other: 'free text' }), chose('checks', ['Lint'], checks)],
+      AS_OF,
+      policy,
+    )
+    expect(points[0]?.other).toBe(4)
+  })
+
   it('gives the selection of a multi-select point: each option chosen at least half the time', () => {
     const checks = { options: ['Lint, format', 'Unit tests', 'E2E'], multi_select: true }
     const points = learnedPreferences(

@@ -92,7 +92,10 @@ function learnPoint(point: string, observations: Observation[], asOf: Date, poli
       count: preference.counts.get(option) ?? 0,
       share: round(shareOf(preference, option)),
     })),
-    other: learned.filter((o) => o.other !== null).length,
+    // At a single-select reading, a set that held a text of its own beside options went whole to
+    // them (its count shared by them): only the choices of no option are outside, so that the counts
+    // and this add up to `observations`. At a multi-select point, each is a selection rate.
+    other: latest.multi_select ? learned.filter((o) => o.other !== null).length : preference.elsewhereCount,
     projects: [...new Set(observations.flatMap((o) => (o.project === null ? [] : [o.project])))].sort(),
     first_observed: (observations[0] as Observation).timestamp,
     last_observed: latest.timestamp,
