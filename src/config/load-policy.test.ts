@@ -176,6 +176,25 @@ describe('a policy file of its own (R-POL)', () => {
     }
   })
 
+  it('refuses a file that is not UTF-8, with its line, rather than read a byte it cannot decode as U+FFFD', async () => {
+    const latin1 = (name: string, text: string) => {
+      const file = write(name, '')
+      writeFileSync(file, Buffer.from(text, 'latin1'))
+      return file
+    }
+    // A Latin-1 é in a rule: read as U+FFFD, the rule fitted no question, and nothing said so.
+    const rule = latin1('latin1.yaml', 'ask: { auto_resolve_p: 0.8 }\npoints: [{ key: data, match: { question: "données" } }]\n')
+    await expect(loadPolicy(rule)).rejects.toThrow(`${rule}: not UTF-8 text at line 2 (saved in another encoding, such as Latin-1?): save it as UTF-8`)
+    // Saved as UTF-16, as Windows PowerShell 5.1's `>` saves it: JSON and YAML alike.
+    for (const name of ['utf16.json', 'utf16.yaml']) {
+      const file = write(name, '')
+      writeFileSync(file, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"ask": {"auto_resolve_p": 0.8}}\r\n', 'utf16le')]))
+      await expect(loadPolicy(file)).rejects.toThrow(`${file}: not UTF-8 text: it is saved as UTF-16 (as Windows PowerShell 5.1's > and Out-File save it): save it as UTF-8`)
+    }
+    // UTF-8, its byte order mark included, is read as before.
+    expect((await loadPolicy(write('utf8.yaml', '\uFEFFpoints: [{ key: data, match: { question: "données" } }]\n'))).points[0]?.match.question).toBe('données')
+  })
+
   it('refuses a JSON key given twice in one object, naming each, rather than silently keeping the last', async () => {
     const file = write(
       'twice.json',

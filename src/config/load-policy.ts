@@ -165,11 +165,31 @@ async function defaultFields(): Promise<unknown> {
  * than the default policy needs only the fields it changes: the others are the default policy's.
  */
 export async function loadPolicy(file: string = DEFAULT_POLICY_FILE): Promise<CompiledPolicy> {
-  let text: string
+  let bytes: Buffer
   try {
-    text = await readFile(file, 'utf8')
+    bytes = await readFile(file)
   } catch (error) {
     throw new PolicyFileError(`${file}: cannot read policy file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
   }
-  return parsePolicy(text, file, resolve(file) === DEFAULT_POLICY_FILE ? undefined : await defaultFields())
+  return parsePolicy(policyText(bytes, file), file, resolve(file) === DEFAULT_POLICY_FILE ? undefined : await defaultFields())
+}
+
+/**
+ * A policy file's text, which is UTF-8 (its byte order mark kept, for parsePolicy to pass over).
+ * Read leniently, a file saved in another encoding was taken with U+FFFD for each byte it could not
+ * decode: a Latin-1 `é` in a match rule made a rule no question fits, silently, and a file saved as
+ * UTF-16 (as Windows PowerShell 5.1's `>` and `Out-File` save it) was refused as a string, not an
+ * object, or as JSON quoting its NUL bytes. Refused instead, as the service refuses a body, with the line.
+ */
+function policyText(bytes: Buffer, file: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
+  } catch {
+    if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+      throw new PolicyFileError(`${file}: not UTF-8 text: it is saved as UTF-16 (as Windows PowerShell 5.1's > and Out-File save it): save it as UTF-8`)
+    }
+    const lenient = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)
+    const line = lenient.slice(0, lenient.indexOf('\uFFFD')).split('\n').length
+    throw new PolicyFileError(`${file}: not UTF-8 text at line ${line} (saved in another encoding, such as Latin-1?): save it as UTF-8`)
+  }
 }
