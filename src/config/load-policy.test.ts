@@ -176,6 +176,15 @@ describe('a policy file of its own (R-POL)', () => {
     }
   })
 
+  it('says a second YAML document in the words of the file, not the parser\'s advice to a programmer', async () => {
+    for (const text of ['ask: { auto_resolve_p: 0.8 }\n---\n', '---\nask: { auto_resolve_p: 0.8 }\n---\nthresholds: { min_observations: 3 }\n']) {
+      const file = write('two.yaml', text)
+      const refusal = await loadPolicy(file).then(() => '', (error: Error) => error.message)
+      expect(refusal).toContain(`${file}: not valid YAML: a second YAML document begins (a policy is one: remove this --- line, or what follows it) at line`)
+      expect(refusal).not.toContain('parseAllDocuments')
+    }
+  })
+
   it('refuses a file that is not UTF-8, with its line, rather than read a byte it cannot decode as U+FFFD', async () => {
     const latin1 = (name: string, text: string) => {
       const file = write(name, '')

@@ -23,7 +23,13 @@ const require = createRequire(import.meta.url)
 function parseYaml(text: string): { value: unknown; tags: string[] } {
   const options = { merge: true, resolveKnownTags: false, logLevel: 'error' } as const
   const doc = (require('yaml') as typeof import('yaml')).parseDocument(text, options)
-  if (doc.errors.length > 0) throw doc.errors[0]
+  const error = doc.errors[0]
+  if (error !== undefined) {
+    // The parser's words for a second document are a programmer's (`please use
+    // YAML.parseAllDocuments()`), and one is often only a `---` left at the end of the file.
+    if (error.code === 'MULTIPLE_DOCS') error.message = error.message.replace(/^Source contains multiple documents; please use YAML\.parseAllDocuments\(\)/, 'a second YAML document begins (a policy is one: remove this --- line, or what follows it)')
+    throw error
+  }
   // The tags left unresolved, said beside a refusal instead: their value is the text written, which
   // a field of another type refuses, and only the tag says why (`min_observations: !foo 5` is "5").
   const tags = doc.warnings.flatMap((w) => {
