@@ -115,6 +115,27 @@ describe('decision-memory main', () => {
     }
   })
 
+  it('reads a leading ~ of serve\'s --auth and DECISION_MEMORY_AUTH as the home folder, as of --policy', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'dm-home-'))
+    const data = await mkdtemp(join(tmpdir(), 'dm-data-'))
+    try {
+      // Broken on purpose: the start stops on it, naming the file it read.
+      await writeFile(join(home, 'tokens.json'), '{"tokens": 1}\n', { mode: 0o600 })
+      vi.stubEnv('HOME', home)
+      const flag = await run(['serve', '--port', '0', '--data', data, '--auth=~/tokens.json'])
+      expect(flag.stderr).toContain(join(home, 'tokens.json'))
+      expect(flag.code).toBe(1)
+      vi.stubEnv('DECISION_MEMORY_AUTH', '~/tokens.json')
+      const variable = await run(['serve', '--port', '0', '--data', data])
+      expect(variable.stderr).toContain(`DECISION_MEMORY_AUTH: ${join(home, 'tokens.json')}`)
+      expect(variable.code).toBe(1)
+    } finally {
+      vi.unstubAllEnvs()
+      await rm(home, { recursive: true, force: true })
+      await rm(data, { recursive: true, force: true })
+    }
+  })
+
   it('exits 1 with the help on stderr when no command is given: nothing was done, and a hook must not block on it', async () => {
     const { code, stdout, stderr } = await run([])
     expect(code).toBe(1)

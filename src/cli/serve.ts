@@ -17,7 +17,7 @@ import { randomHex } from '../random-hex'
 import { scheduleDecayScan } from './decay-schedule'
 import { takeLocalTurn } from './local-turn'
 import { batchedDestination } from './log-destination'
-import { DEFAULT_HOST, envPort, isFetchBarredPort, isLoopback, parsePort, UsageError, parseFlags, dataDirectory, envValue, policyPath, urlHost } from './options'
+import { DEFAULT_HOST, envPort, homePath, isFetchBarredPort, isLoopback, parsePort, UsageError, parseFlags, dataDirectory, envValue, policyPath, urlHost } from './options'
 import { packageVersion } from './package-version'
 
 /**
@@ -27,7 +27,9 @@ import { packageVersion } from './package-version'
  */
 async function tokensNamed(file: string, fromEnvironment: boolean): ReturnType<typeof loadTokens> {
   try {
-    return await loadTokens(resolve(file))
+    // A leading ~ is the home folder, as of --policy: no shell expands --auth=~/tokens.json, nor
+    // DECISION_MEMORY_AUTH set in quotes or in a unit file's Environment=.
+    return await loadTokens(resolve(homePath(file)))
   } catch (error) {
     if (!fromEnvironment || !(error instanceof TokensFileError)) throw error
     throw new TokensFileError(`DECISION_MEMORY_AUTH: ${error.message}`)
