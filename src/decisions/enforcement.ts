@@ -13,10 +13,11 @@ export interface DecisionEffect {
    * `static-default`: it is the default while there is too little evidence (or personalization
    * is off); `outweighed`: observed choices decided instead; `not-offered`: its option is not
    * among the options asked (a required `must` not offered rules out every option instead); `conflict`: another required decision contradicts it (rules out its
-   * `must` option, or fixes another); `advised-against`: an advisory `must_not` or `limit` the
+   * `must` option, or fixes another; of an advisory one, a newer advisory default names another option); `advised-against`: an advisory `must_not` or `limit` the
    * recommended option breaks (it stays recommended, and the user is asked); `overruled`: an
    * advisory decision (its default, or a `must_not` or `limit` the fixed option breaks) where a
-   * required decision fixes the answer, so that it decides nothing. When required
+   * required decision fixes the answer, or whose default option a required decision ruled out, so
+   * that it decides nothing. When required
    * decisions rule out every option offered, each is `ruled-out`, and none of the options is
    * recommended.
    */
@@ -47,6 +48,11 @@ export interface PointContract {
   advisedAgainst: Map<string, DecisionRecord[]>
   /** The advisory default: the newest advisory `must` or any `prefer` whose option is offered. */
   advisory: { option: string; decision: DecisionRecord } | null
+  /**
+   * Every advisory `must` and `prefer` whose option is offered, newest decision first, the advisory
+   * default's among them: those that are not it are listed too, as deciding nothing here.
+   */
+  soft: Array<{ option: string; decision: DecisionRecord }>
   /** The offer after ruling out (the whole offer when every option is ruled out: see noneAllowed). */
   offered: OfferedOption[]
   /**
@@ -158,6 +164,7 @@ export function contractFor(
     advisedAgainst,
     noneAllowed: noneAllowed ? [...byDecision.keys()].sort(newestFirst) : null,
     advisory,
+    soft,
     offered: noneAllowed ? [...offered] : allowed,
     staticDefault: noneAllowed ? staticDefault : (advisory?.option ?? (avoided === null ? requested : instead)),
     avoided: noneAllowed ? null : avoided,
@@ -263,7 +270,10 @@ function enforce(
  */
 export function applyDecisions(rec: Recommendation, contract: PointContract, alwaysAsk: boolean): ContractedRecommendation {
   const effects = [...contract.effects]
-  if (contract.noneAllowed !== null) return { ...recommendNone(rec, contract.offered, contract.noneAllowed), decisions: effects }
+  if (contract.noneAllowed !== null) {
+    for (const [d, options] of softBy(contract.soft)) effects.push(effectOf(d, 'overruled', options))
+    return { ...recommendNone(rec, contract.offered, contract.noneAllowed), decisions: effects }
+  }
   const allowed = contract.offered.map((o) => o.option)
   const onlyOne = contract.ruledOut.size > 0 && allowed.length === 1 ? (allowed[0] as string) : undefined
   let result: ContractedRecommendation = rec
@@ -294,17 +304,36 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
   }
 
   const advisory = contract.advisory
+  // The advisory decisions other than the default's: one whose option a required decision ruled
+  // out, or every one where a required decision fixes the answer, is overruled; one naming another
+  // option than the newer default is in conflict with it; one naming the same is that default.
+  const others = softBy(contract.soft.filter((s) => s.decision !== advisory?.decision))
   if (advisory !== null && result.state === 'enforced') {
     // A required decision fixes the answer: the advisory default decides nothing, and says so
     // rather than vanish from the list of the decisions in scope.
     effects.push(effectOf(advisory.decision, 'overruled', [advisory.option]))
+    for (const [d, options] of others) effects.push(effectOf(d, 'overruled', options))
   } else if (advisory !== null) {
     // Recommended as the static default: too little history, personalization off, or none of the
     // choices at the point of an option offered now (nothing outweighed it then: none was learned).
     const asDefault = restsOnStaticDefault(rec) && recommendsOnly(rec, advisory.option)
     if (asDefault) result = advise(rec, advisory.decision)
-    effects.push(effectOf(advisory.decision, asDefault ? 'static-default' : 'outweighed', [advisory.option]))
-  } else if (contract.avoided !== null && result.state !== 'enforced') {
+    const effect = asDefault ? 'static-default' : 'outweighed'
+    effects.push(effectOf(advisory.decision, effect, [advisory.option]))
+    for (const [d, options] of others) {
+      const open = options.filter((o) => allowed.includes(o))
+      if (open.length === 0) effects.push(effectOf(d, 'overruled', options))
+      // Options chosen together: a learned set can hold both decisions' options, and neither
+      // contradicts the other. The static default is the newer one's option alone, as below.
+      else if (rec.multi_select && !asDefault) effects.push(effectOf(d, effect, open))
+      else if (open.includes(advisory.option)) effects.push(effectOf(d, effect, [advisory.option]))
+      else effects.push(effectOf(d, 'conflict', open))
+    }
+  } else {
+    // No advisory default is offered: any advisory decision named an option a required one ruled out.
+    for (const [d, options] of others) effects.push(effectOf(d, 'overruled', options))
+  }
+  if (contract.avoided !== null && result.state !== 'enforced') {
     // The static default gave way to an option no advisory decision advises against: where it is
     // recommended as the static default (disclosed so, as above), the decision that moved it is its
     // precondition, as an advisory default's is.
@@ -353,6 +382,16 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
  */
 function recommendsOnly(rec: Recommendation, option: string): boolean {
   return Array.isArray(rec.recommended) ? rec.recommended.length === 1 && rec.recommended[0] === option : rec.recommended === option
+}
+
+/** Advisory `must`s and `prefer`s by decision, in their order, each decision's options once. */
+function softBy(soft: ReadonlyArray<{ option: string; decision: DecisionRecord }>): Map<DecisionRecord, string[]> {
+  const by = new Map<DecisionRecord, string[]>()
+  for (const { option, decision } of soft) {
+    const options = by.get(decision) ?? []
+    if (!options.includes(option)) by.set(decision, [...options, option])
+  }
+  return by
 }
 
 /** The options required decisions fix in an enforced answer: their `must`s, or the one option they leave. */

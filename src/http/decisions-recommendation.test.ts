@@ -318,6 +318,66 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     const learned = (await app.call('POST', '/v1/recommendations', CHECKS)).body
     expect(learned.recommended).toEqual(['Lint', 'E2E'])
     expect(learned.decisions).toEqual([expect.objectContaining({ key: 'D-020', effect: 'outweighed', options: ['Test'] })])
+    // A learned set can hold two advisory decisions' options: neither contradicts the other.
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-021', date: '2026-07-02', enforce: 'advisory', scope: { points: ['checks'] }, constraints: [{ kind: 'prefer', option: 'Lint' }] })
+    const both = (await app.call('POST', '/v1/recommendations', CHECKS)).body
+    expect(both.decisions.map((d: { key: string; effect: string }) => [d.key, d.effect])).toEqual([
+      ['D-021', 'outweighed'],
+      ['D-020', 'outweighed'],
+    ])
+  })
+
+  it('lists every advisory decision at the point, not only the newest: one another advisory default contradicts, one whose option a required decision ruled out, a third a required decision overrules (R-CON-2)', async () => {
+    const advisory = (key: string, kind: 'must' | 'prefer', option: string) => ({
+      ...REQUIRED_TIER_L,
+      key,
+      enforce: 'advisory',
+      title: `${kind} ${option}`,
+      date: `2026-06-0${key.slice(-1)}`,
+      constraints: [{ kind, option }],
+    })
+    const app = await createTestApp()
+    await app.call('POST', '/v1/decisions', advisory('D-001', 'must', 'Tier S'))
+    await app.call('POST', '/v1/decisions', advisory('D-002', 'prefer', 'Tier M'))
+    const two = (await app.call('POST', '/v1/recommendations', TIER)).body
+    expect(two).toMatchObject({ state: 'static-default', recommended: 'Tier M', precondition: expect.stringMatching(/^D-002 \(advisory\)/) })
+    expect(two.decisions).toEqual([
+      expect.objectContaining({ key: 'D-002', effect: 'static-default', options: ['Tier M'] }),
+      expect.objectContaining({ key: 'D-001', enforce: 'advisory', effect: 'conflict', options: ['Tier S'] }),
+    ])
+    // Asked multi-select with no history, the static default is still the newer default's option alone.
+    const set = (await app.call('POST', '/v1/recommendations', { ...TIER, multi_select: true })).body
+    expect(set.recommended).toEqual(['Tier M'])
+    expect(set.decisions.map((d: { key: string; effect: string }) => [d.key, d.effect])).toEqual([
+      ['D-002', 'static-default'],
+      ['D-001', 'conflict'],
+    ])
+
+    // A required must_not rules out Tier M: the older advisory default, Tier S, is the default now.
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-003', date: '2026-06-03', constraints: [{ kind: 'must_not', option: 'Tier M' }] })
+    const ruled = (await app.call('POST', '/v1/recommendations', TIER)).body
+    expect(ruled).toMatchObject({ state: 'static-default', recommended: 'Tier S' })
+    expect(ruled.decisions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ key: 'D-003', effect: 'ruled-out', options: ['Tier M'] }),
+        expect.objectContaining({ key: 'D-001', effect: 'static-default', options: ['Tier S'] }),
+        expect.objectContaining({ key: 'D-002', enforce: 'advisory', effect: 'overruled', options: ['Tier M'] }),
+      ]),
+    )
+    expect(ruled.decisions).toHaveLength(3)
+
+    // A required must fixes Tier L: every advisory decision is overruled, not only the newest.
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-004', date: '2026-06-04' })
+    const fixed = (await app.call('POST', '/v1/recommendations', TIER)).body
+    expect(fixed).toMatchObject({ state: 'enforced', recommended: 'Tier L' })
+    expect(fixed.decisions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ key: 'D-004', effect: 'enforced' }),
+        expect.objectContaining({ key: 'D-001', effect: 'overruled', options: ['Tier S'] }),
+        expect.objectContaining({ key: 'D-002', effect: 'overruled', options: ['Tier M'] }),
+      ]),
+    )
+    expect(fixed.decisions.map((d: { key: string }) => d.key).sort()).toEqual(['D-001', 'D-002', 'D-003', 'D-004'])
   })
 
   it('a static default an advisory must_not names gives way to another option, which learned choices still outweigh (R-CON-2)', async () => {
