@@ -292,11 +292,14 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
   } else {
     const must = contract.musts[0]
     if (must !== undefined) {
+      // Every required decision whose must is the newest's option fixes it too: each is named, as a
+      // multi-select point names them, so that revoking one does not look like freeing the point.
+      const deciding = [...new Set(contract.musts.filter((m) => m.option === must.option).map((m) => m.decision))]
       for (const other of contract.musts.slice(1)) {
         if (other.option !== must.option) effects.push(effectOf(other.decision, 'conflict', [other.option]))
       }
-      result = enforce(rec, contract.offered, [must.option], [must.decision], true, alwaysAsk)
-      effects.push(effectOf(must.decision, 'enforced', [must.option]))
+      result = enforce(rec, contract.offered, [must.option], deciding, true, alwaysAsk)
+      for (const d of deciding) effects.push(effectOf(d, 'enforced', [must.option]))
     } else if (onlyOne !== undefined) {
       const deciding = [...new Set([...contract.ruledOut.values()].flat())]
       result = enforce(rec, contract.offered, [onlyOne], deciding, true, alwaysAsk)

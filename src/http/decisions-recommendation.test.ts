@@ -327,6 +327,27 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     ])
   })
 
+  it('names every required decision that fixes the same option, not only the newest (R-CON-2)', async () => {
+    const app = await createTestApp()
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, date: '2026-06-01' })
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-002', date: '2026-06-02', rationale: 'Audits want Tier L.' })
+    const rec = (await app.call('POST', '/v1/recommendations', TIER)).body
+    expect(rec).toMatchObject({
+      state: 'enforced',
+      recommended: 'Tier L',
+      ask: false,
+      precondition: 'required decision D-002, D-001 is in force',
+      disclosure: 'required by decision D-002: Audits want Tier L.',
+    })
+    expect(rec.decisions).toEqual([
+      expect.objectContaining({ key: 'D-002', effect: 'enforced', options: ['Tier L'] }),
+      expect.objectContaining({ key: 'D-001', effect: 'enforced', options: ['Tier L'] }),
+    ])
+    // Revoking the newest leaves the point fixed by the other, which was named all along.
+    await app.call('POST', '/v1/decisions/D-002/revoke', {})
+    expect((await app.call('POST', '/v1/recommendations', TIER)).body).toMatchObject({ state: 'enforced', precondition: 'required decision D-001 is in force' })
+  })
+
   it('lists every advisory decision at the point, not only the newest: one another advisory default contradicts, one whose option a required decision ruled out, a third a required decision overrules (R-CON-2)', async () => {
     const advisory = (key: string, kind: 'must' | 'prefer', option: string) => ({
       ...REQUIRED_TIER_L,
