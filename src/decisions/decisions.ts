@@ -494,7 +494,15 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
    * `stored` is the decision as stored, when `record` carries a link set with the acceptance
    * (/supersede of a proposal): the event keeps what that changed in `before`, for replays.
    */
-  async function acceptIn(tx: DecisionTransaction, record: DecisionRecord, at: string, reason?: string, stored: DecisionRecord = record) {
+  async function acceptIn(
+    tx: DecisionTransaction,
+    record: DecisionRecord,
+    at: string,
+    reason?: string,
+    stored: DecisionRecord = record,
+    /** The request's field that named the predecessor: `supersedes`, or the `key` of /supersede. */
+    predecessorPath = 'supersedes',
+  ) {
     // A predecessor already superseded by this very decision (a record imported "Superseded by"
     // it before it was accepted) stays as it is: accepting it completes that link. One revoked
     // since the proposal was made has nothing left to be replaced (revoked is final): the proposal
@@ -507,10 +515,10 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
       if (predecessor.superseded_by !== null) {
         throw new InputError('already_superseded', `${predecessor.key} is already superseded by ${predecessor.superseded_by}`, {
           status: 409,
-          issues: [{ path: 'supersedes', message: `${predecessor.key} was replaced by ${predecessor.superseded_by}` }],
+          issues: [{ path: predecessorPath, message: `${predecessor.key} was replaced by ${predecessor.superseded_by}` }],
         })
       }
-      const replaced = transition(predecessor, 'superseded', at, { by: record.key, reason: `superseded by ${record.key}` })
+      const replaced = transition(predecessor, 'superseded', at, { by: record.key, reason: `superseded by ${record.key}`, path: predecessorPath })
       tx.put(replaced.record)
       tx.append(replaced.event)
     }
@@ -665,8 +673,8 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
         }
         if (replacement.status === 'proposed') {
           // Superseding a revoked decision is no step of the lifecycle, asked by name (a 409).
-          if (old.status === 'revoked') transition(old, 'superseded', at)
-          await acceptIn(tx, { ...replacement, supersedes: key }, at, input.reason, replacement)
+          if (old.status === 'revoked') transition(old, 'superseded', at, { path: 'key' })
+          await acceptIn(tx, { ...replacement, supersedes: key }, at, input.reason, replacement, 'key')
           return
         }
         if (replacement.status !== 'accepted') {
@@ -681,7 +689,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
             issues: [{ path: 'key', message: `${key} was replaced by ${old.superseded_by}` }],
           })
         }
-        const replaced = transition(old, 'superseded', at, { by: replacement.key, reason: input.reason ?? `superseded by ${replacement.key}` })
+        const replaced = transition(old, 'superseded', at, { by: replacement.key, reason: input.reason ?? `superseded by ${replacement.key}`, path: 'key' })
         const seq = replacement.version + 1
         tx.put(replaced.record)
         tx.append(replaced.event)

@@ -37,6 +37,11 @@ export interface TransitionDetails {
   by?: string | undefined
   /** Moving to `accepted`: the decision this one replaces. */
   supersedes?: string | undefined
+  /**
+   * The field of the request that named the decision moved, for the issue of a refused step:
+   * `status` (its own, the default), or `supersedes` or `key` for the decision another replaces.
+   */
+  path?: string | undefined
 }
 
 /**
@@ -55,7 +60,7 @@ export function transition(
       'invalid_transition',
       `${record.key} is ${record.status}; it cannot become ${to}` +
         (allowed.length === 0 ? ` (${record.status} is final)` : ` (it can become ${allowed.join(' or ')})`),
-      { status: 409, issues: [{ path: 'status', message: `${record.status} → ${to} is not a step of the lifecycle` }] },
+      { status: 409, issues: [{ path: details.path ?? 'status', message: `${record.status} → ${to} is not a step of the lifecycle` }] },
     )
   }
   const seq = record.version + 1

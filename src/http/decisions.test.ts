@@ -113,6 +113,32 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     expect((await call('GET', '/v1/decisions/D-003')).body).toMatchObject({ status: 'proposed' })
   })
 
+  it('names the field that named a predecessor the lifecycle cannot supersede: supersedes, or the key of /supersede, not status', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({ key: 'D-001' }))
+    // Accepted at creation over a proposal: the request's status is right; what it supersedes cannot be.
+    const atOnce = await call('POST', '/v1/decisions', decision({ key: 'D-002', supersedes: 'D-001', status: 'accepted' }))
+    expect(atOnce.status).toBe(409)
+    expect(atOnce.body.error).toMatchObject({ code: 'invalid_transition', issues: [{ path: 'supersedes', message: 'proposed → superseded is not a step of the lifecycle' }] })
+    await call('POST', '/v1/decisions', decision({ key: 'D-003', supersedes: 'D-001' }))
+    const accept = await call('POST', '/v1/decisions/D-003/accept', {})
+    expect(accept.status).toBe(409)
+    expect(accept.body.error).toMatchObject({ code: 'invalid_transition', issues: [{ path: 'supersedes' }] })
+    // /supersede names the decision superseded in its path: key.
+    await call('POST', '/v1/decisions', decision({ key: 'D-004' }))
+    const proposal = await call('POST', '/v1/decisions/D-001/supersede', { by: 'D-004' })
+    expect(proposal.status).toBe(409)
+    expect(proposal.body.error).toMatchObject({ code: 'invalid_transition', issues: [{ path: 'key' }] })
+    await call('POST', '/v1/decisions', decision({ key: 'D-005', status: 'accepted' }))
+    const linked = await call('POST', '/v1/decisions/D-001/supersede', { by: 'D-005' })
+    expect(linked.status).toBe(409)
+    expect(linked.body.error).toMatchObject({ code: 'invalid_transition', issues: [{ path: 'key' }] })
+    // Nothing was written: D-002 was not made, the others are as they were.
+    expect((await call('GET', '/v1/decisions/D-002')).status).toBe(404)
+    expect((await call('GET', '/v1/decisions/D-001')).body).toMatchObject({ status: 'proposed', superseded_by: null })
+    expect((await call('GET', '/v1/decisions/D-004')).body).toMatchObject({ status: 'proposed' })
+  })
+
   it("why of a proposal whose predecessor another decision replaced names that one in force, as the predecessor's why does", async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/decisions', decision({ key: 'D-001', status: 'accepted' }))
