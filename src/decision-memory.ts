@@ -1,6 +1,6 @@
 import type { Clock } from './clock'
 import type { Decisions } from './decisions/decisions'
-import { applyDecisions, contractFor, type ContractedRecommendation } from './decisions/enforcement'
+import { applyDecisions, askOverGlobalLimits, contractFor, type ContractedRecommendation } from './decisions/enforcement'
 import { explainPoint, type PointWhy, type PointWhyQuery } from './decisions/explain-point'
 import { createDataRights, type DataRights } from './data-rights'
 import { decisionPointKey, pointPolicy, pointRule } from './domain/decision-point'
@@ -241,7 +241,12 @@ export function createDecisionMemory(deps: {
       policy,
     }), now)
     const alwaysAsk = () => pointRule({ key: point, header: request.header, question: request.question }, policy)?.always_ask ?? false
-    const answer = contract === undefined ? recommendation : applyDecisions(recommendation, contract, alwaysAsk())
+    const contracted = contract === undefined ? recommendation : applyDecisions(recommendation, contract, alwaysAsk())
+    // A required limit bound to no point is checked at every point: an answer it blocks is asked.
+    const answer =
+      contracted.ask || decisions === undefined
+        ? contracted
+        : askOverGlobalLimits(contracted, await decisions.globalLimits({ context: request.context, asOf: request.as_of === undefined ? undefined : asOf }))
     // Kept only when no decision binds the point: each answer under a decision counts its pulse.
     // Nor when anything was written while it was computed: it would never be served, and would
     // push out an answer computed since.

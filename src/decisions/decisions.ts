@@ -113,6 +113,13 @@ export interface Decisions {
    * `asOf`, those that were accepted then (a replay, which counts no pulse).
    */
   atPoint(input: { point: string; context?: Context | undefined; asOf?: Date | undefined }): Promise<DecisionRecord[]>
+  /**
+   * The accepted decisions bound to no point with a `limit`, that apply in a context: the check
+   * applies them at every point (to a bare number), so no answer they block (required) or warn of
+   * (advisory) is given for the user, though they leave the offer as it is. With `asOf`, as they
+   * stood then. No pulse is counted.
+   */
+  globalLimits(input: { context?: Context | undefined; asOf?: Date | undefined }): Promise<DecisionRecord[]>
   /** Moves whenever decisions are written (see DecisionStore.changes): what atPoint answered since is still so. */
   changes(): number
   /** Each decision checked counts a pulse, unless `as_of` makes it an audit. */
@@ -584,14 +591,17 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
    * too, and the guard asks for them at every shell command (100-150 ms with 6,000 decisions):
    * they are read again only once the decisions changed. A copy each time, for the caller's own.
    */
-  async function acceptedNow(): Promise<DecisionRecord[]> {
+  async function acceptedNow(only?: (d: DecisionRecord) => boolean): Promise<DecisionRecord[]> {
     const before = store.changes()
-    if (accepted?.changes === before) return structuredClone(accepted.records)
+    if (accepted?.changes === before) return structuredClone(only === undefined ? accepted.records : accepted.records.filter(only))
     const records = await store.list({ status: 'accepted' })
     // Kept only when no commit started or ended during the read: it is then what the store holds.
     accepted = store.changes() === before ? { changes: before, records: structuredClone(records) } : undefined
-    return records
+    return only === undefined ? records : records.filter(only)
   }
+
+  /** A decision bound to no point with a limit: checked at every point (see globalLimits). */
+  const globalLimit = (d: DecisionRecord) => d.scope.points.length === 0 && d.constraints.some((c) => c.kind === 'limit' && c.value !== undefined)
 
   async function chainOf(start: Loaded, asOf: Date | undefined, joined = true): Promise<Loaded[]> {
     const chain = [start]
@@ -748,6 +758,13 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
         )
       }
       return found
+    },
+
+    async globalLimits({ context, asOf }) {
+      const run = runOfContext(context)
+      if (asOf === undefined) return (await acceptedNow(globalLimit)).filter((d) => applies(d, run))
+      // Scope and constraints never change once made; the enforce level and status are those of then.
+      return (await asTheyStood((await store.list()).filter(globalLimit), asOf)).filter((d) => applies(d, run))
     },
 
     changes() {

@@ -397,6 +397,31 @@ function softBy(soft: ReadonlyArray<{ option: string; decision: DecisionRecord }
   return by
 }
 
+/**
+ * An answer that would be given for the user (`ask` false) whose option a limit bound to no point
+ * breaks (a bare number over it: the check applies such a limit at every point, R-CON-3) is asked
+ * instead: the limit leaves the offer as it is, but the service never answers with a choice its
+ * own check blocks (required), nor with one it warns of, which nobody would check (advisory).
+ */
+export function askOverGlobalLimits(answer: ContractedRecommendation, limits: readonly DecisionRecord[]): ContractedRecommendation {
+  if (answer.ask) return answer
+  const chosen = Array.isArray(answer.recommended) ? answer.recommended : [answer.recommended]
+  // A required one first: what the check blocks is said before what it only warns of.
+  const ordered = [...limits.filter((d) => d.enforce === 'required'), ...limits.filter((d) => d.enforce !== 'required')]
+  for (const d of ordered) {
+    for (const c of d.constraints) {
+      if (c.kind !== 'limit' || c.value === undefined) continue
+      const value = c.value
+      const over = chosen.filter((o) => overLimit(o, value, false) !== undefined)
+      if (over.length === 0) continue
+      const options = over.map((o) => JSON.stringify(o)).join(', ')
+      const reason = d.enforce === 'required' ? `required decision ${d.key} blocks` : `advisory decision ${d.key} advises against`
+      return { ...answer, ask: true, ask_reason: `${reason} ${options} (over its limit ${value}): the user chooses` }
+    }
+  }
+  return answer
+}
+
 /** The options required decisions fix in an enforced answer: their `must`s, or the one option they leave. */
 function enforcedOptions(contract: PointContract, allowed: readonly string[], onlyOne: string | undefined): string[] {
   const musts = contract.musts.map((m) => m.option).filter((o) => allowed.includes(o))

@@ -230,6 +230,55 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     })
   })
 
+  it('a limit bound to no point leaves the offer as it is, but an answer its check blocks or warns of is asked, not given for the user (R-CON-3)', async () => {
+    const RETRIES = { user: 'rt', point: 'retries', question: 'How many retries?', all_options: ['2', '5'] }
+    const fives = Array.from({ length: 25 }, (_, i) => ({
+      ...RETRIES,
+      user_choice: '5',
+      decision_id: `five-${i}`,
+      timestamp: new Date(Date.parse(START) - (25 - i) * HOUR).toISOString(),
+    }))
+    const app = await createTestApp()
+    expect((await app.call('POST', '/v1/observations', fives)).status).toBe(201)
+    const before = app.clock.now().toISOString()
+    expect((await app.call('POST', '/v1/recommendations', RETRIES)).body).toMatchObject({ recommended: '5', ask: false })
+    app.clock.advance(1000)
+    const global = { ...REQUIRED_TIER_L, key: 'D-300', title: 'At most 3', scope: { points: [] }, constraints: [{ kind: 'limit', value: 3 }] }
+    expect((await app.call('POST', '/v1/decisions', global)).status).toBe(201)
+    expect((await app.call('POST', '/v1/decisions/check', { choice: '5', point: 'retries' })).body.allowed).toBe(false)
+    const asked = (await app.call('POST', '/v1/recommendations', RETRIES)).body
+    expect(asked).toMatchObject({ state: 'sufficient', recommended: '5', ask: true, ask_reason: 'required decision D-300 blocks "5" (over its limit 3): the user chooses' })
+    expect(asked.options.map((o: { option: string }) => o.option)).toEqual(['5', '2'])
+    // A replay before the decision was made answered it, as it did then.
+    expect((await app.call('POST', '/v1/recommendations', { ...RETRIES, as_of: before })).body).toMatchObject({ recommended: '5', ask: false })
+    // A number with a unit is not read by a limit bound to no point, as the check does not read it.
+    const units = { ...RETRIES, point: 'memory', question: 'How much memory?', all_options: ['2 GB', '8 GB'] }
+    await app.call('POST', '/v1/observations', fives.map((o, i) => ({ ...o, ...units, user_choice: '8 GB', decision_id: `gb-${i}` })))
+    expect((await app.call('POST', '/v1/decisions/check', { choice: '8 GB', point: 'memory' })).body.allowed).toBe(true)
+    expect((await app.call('POST', '/v1/recommendations', units)).body).toMatchObject({ recommended: '8 GB', ask: false })
+
+    // The hook asks, and says why, rather than answering 5 for the user.
+    const question = 'How many replicas should the service run?'
+    await app.call('POST', '/v1/observations', fives.map((o, i) => ({ question, all_options: ['2', '5'], user_choice: '5', decision_id: `hook-${i}`, timestamp: o.timestamp })))
+    const payload = claudeCodeFixture('pre-tool-use')
+    payload.tool_input.questions = [{ question, header: 'Replicas', multiSelect: false, options: [{ label: '2', description: 'two' }, { label: '5', description: 'five' }] }]
+    const hook = (await app.call('POST', '/v1/hooks/claude-code', payload)).body.hookSpecificOutput
+    expect(hook.permissionDecision).toBe('ask')
+    expect(hook.updatedInput.answers).toBeUndefined()
+    expect(hook.permissionDecisionReason).toContain(`For "${question}", required decision D-300 blocks "5" (over its limit 3): the user chooses`)
+
+    // Advisory, the check only warns of 5, which nobody would check of an answer given for the user: asked too.
+    await app.call('POST', '/v1/decisions/D-300/revoke', {})
+    expect((await app.call('POST', '/v1/recommendations', RETRIES)).body).toMatchObject({ recommended: '5', ask: false })
+    await app.call('POST', '/v1/decisions', { ...global, key: 'D-301', enforce: 'advisory' })
+    expect((await app.call('POST', '/v1/decisions/check', { choice: '5', point: 'retries' })).body).toMatchObject({ allowed: true, warnings: [{ key: 'D-301' }] })
+    expect((await app.call('POST', '/v1/recommendations', RETRIES)).body).toMatchObject({
+      recommended: '5',
+      ask: true,
+      ask_reason: 'advisory decision D-301 advises against "5" (over its limit 3): the user chooses',
+    })
+  })
+
   it('an advisory must_not of the learned option keeps it recommended, but the user is asked and told, not answered for (R-CON-2)', async () => {
     const app = await createTestApp()
     await choose(app, 'Tier S', 30)

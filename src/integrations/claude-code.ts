@@ -622,8 +622,10 @@ function contradictedQuestions(plan: QuestionPlan): string[] {
  * the user chooses`).
  */
 function advisedQuestions(plan: QuestionPlan): string[] {
+  // So too an answer a required limit bound to no point blocks (`required decision D-300 blocks "5" …`).
+  const held = (reason: string) => reason.startsWith('advisory decision ') || /^required decision \S+ blocks /.test(reason)
   return plan.questions
-    .filter((p) => p.ask && p.recommendation.ask_reason.startsWith('advisory decision '))
+    .filter((p) => p.ask && held(p.recommendation.ask_reason))
     .map((p) => `for "${p.ask_user_question.question}", ${p.recommendation.ask_reason}`)
 }
 
