@@ -864,14 +864,25 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
         const merges: Merge[] = []
         for (const input of records) {
           const links = { ...input }
+          const stored = await tx.get(input.key)
           for (const field of ['supersedes', 'superseded_by'] as const) {
             const target = links[field]
-            if (target !== null && !incoming.has(target) && (await tx.get(target)) === undefined) {
+            if (target === null || incoming.has(target)) continue
+            const other = await tx.get(target)
+            if (other === undefined) {
               report.warnings.push({ key: input.key, message: `${field} ${target} names no decision; the link is dropped` })
+              links[field] = null
+              continue
+            }
+            // A decision the import does not write is not moved by it (an API decision, another
+            // folder's): a link to it that it does not name back would be one-sided, the record
+            // claiming to replace a decision that stays in force (or the reverse), and is dropped.
+            const back = field === 'supersedes' ? 'superseded_by' : 'supersedes'
+            if (other[back] !== input.key && stored?.[field] !== target) {
+              report.warnings.push({ key: input.key, message: `${field} ${target} is not among the records imported, and ${target} does not name ${input.key} back; the link is dropped` })
               links[field] = null
             }
           }
-          const stored = await tx.get(input.key)
           const record = importedRecord(links, at, stored)
           // The history matters only to a record the repository changed: a re-import of an
           // unchanged folder reads no events.

@@ -697,6 +697,26 @@ describe('POST /v1/decisions/import (R-CON-6)', () => {
     expect((await fresh.call('GET', '/v1/decisions/D-001')).body.title).toBe('A decision')
   })
 
+  it('drops a link to a decision the import does not write that does not name the record back, rather than leave it one-sided', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({ key: 'D-001', status: 'accepted' }))
+    const record = (key: string, extra: Record<string, unknown>) => ({
+      key, title: `Record ${key}`, decision: 'd', rationale: 'r', status: 'accepted', date: '2024-01-01',
+      origin: { path: `${key}.md`, line: 1, format: 'adr-tools', folder: 'docs/adr' }, ...extra,
+    })
+    const report = (await call('POST', '/v1/decisions/import', { records: [record('ADR-0001', { supersedes: 'D-001' }), record('ADR-0002', { superseded_by: 'D-001' })] })).body
+    expect(report.created).toEqual(['ADR-0001', 'ADR-0002'])
+    expect(report.warnings).toEqual([
+      { key: 'ADR-0001', message: 'supersedes D-001 is not among the records imported, and D-001 does not name ADR-0001 back; the link is dropped' },
+      { key: 'ADR-0002', message: 'superseded_by D-001 is not among the records imported, and D-001 does not name ADR-0002 back; the link is dropped' },
+    ])
+    // D-001 stays in force, and no chain names it as replaced.
+    expect((await call('GET', '/v1/decisions/D-001')).body).toMatchObject({ status: 'accepted', superseded_by: null, supersedes: null })
+    expect((await call('GET', '/v1/decisions/ADR-0001')).body).toMatchObject({ supersedes: null })
+    expect((await call('GET', '/v1/decisions/ADR-0001/why')).body).toMatchObject({ chain: [{ key: 'ADR-0001' }], in_force: 'ADR-0001' })
+    expect((await call('GET', '/v1/decisions/ADR-0002')).body).toMatchObject({ superseded_by: null })
+  })
+
   it('never lets a record of another file overwrite one already imported (two folders numbered alike)', async () => {
     const { call } = await createTestApp()
     const adrTools = (await readAdrFolder(FIXTURES + 'adr-tools')).records
