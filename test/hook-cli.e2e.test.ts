@@ -111,6 +111,18 @@ describe('decision-memory hook (R-CAP-6)', () => {
     expect(result.stderr).not.toContain('not reachable')
   })
 
+  it('names DECISION_MEMORY_URL holding a password rather than calling the service unreachable, prints no password, and spools the capture', async () => {
+    const { data, spool } = await workdir()
+    const service = await serve(data)
+    const host = new URL(service.url).host
+    const result = await hook(claudeCodeFixture('post-tool-use-single'), `http://me:s3cret@${host}`, spool, GENEROUS)
+    expect(result).toMatchObject({ code: 0, stdout: '' })
+    expect(await spooledLines(spool)).toBe(1)
+    expect(result.stderr).toContain(`DECISION_MEMORY_URL holds a user name or password (http://…@${host})`)
+    expect(result.stderr).not.toContain('s3cret')
+    expect(result.stderr).not.toContain('not reachable')
+  })
+
   it('spools a capture that was waiting on stdin when a held-up hook found its time already run out', async () => {
     const { spool } = await workdir()
     const url = `http://127.0.0.1:${await closedPort()}`

@@ -46,6 +46,13 @@ describe('decision-memory guard (R-CON-3)', () => {
     const bare = await guard({ payload, url: 'localhost:7420', failClosed: false, timeoutMs: 1000, fetch: never })
     expect(called).toBe(false)
     expect(bare).toEqual({ stdout: '', stderr: 'decision-memory guard: DECISION_MEMORY_URL is "localhost:7420": give the service\'s address as http://HOST:PORT; letting the command through\n' })
+    // A user name and password in the URL: fetch would refuse it, and the message printed the password.
+    const credentials = await guard({ payload, url: 'http://me:s3cret@127.0.0.1:7421', failClosed: false, timeoutMs: 1000, fetch: never })
+    expect(called).toBe(false)
+    expect(credentials.stderr).toBe(
+      'decision-memory guard: DECISION_MEMORY_URL holds a user name or password (http://…@127.0.0.1:7421), which fetch, the client of the ' +
+        'commands and hooks, sends no request with: give the service\'s address as http://HOST:PORT, and its token in DECISION_MEMORY_TOKEN; letting the command through\n',
+    )
     const app = await createTestApp()
     const fetch = (async (input: string, init?: RequestInit) => app.app.request(input, init)) as unknown as typeof globalThis.fetch
     const withPath = await guard({ payload, url: 'http://decision-memory.test/v1', failClosed: true, timeoutMs: 1000, fetch })

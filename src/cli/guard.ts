@@ -1,6 +1,6 @@
 import type { Verdict } from '../decisions/constraints'
 import { LIMITS } from '../domain/limits'
-import { abortAfter, authHeaders, envValue, exitWhenWritten, serviceUrl, UsageError, parseFlags } from './options'
+import { abortAfter, authHeaders, envValue, exitWhenWritten, serviceUrl, serviceUrlProblem, UsageError, parseFlags } from './options'
 import { pathInRepository } from './repository'
 
 export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
@@ -91,9 +91,11 @@ export async function guard(input: {
   }
   // A command of only white space runs nothing, and the service refuses it as no action: nothing to check, even fail-closed.
   if (command.trim() === '') return { stdout: '', stderr: '' }
-  // No http(s) address at all (`localhost:7420`): fetch refuses it unsent, and "not reachable"
-  // would send a person looking for the service rather than at the variable, as the hook says it.
-  if (!/^https?:\/\/[^/]/i.test(input.url)) return unavailable(`DECISION_MEMORY_URL is "${input.url}": give the service's address as http://HOST:PORT`)
+  // No http(s) address at all (`localhost:7420`), or one with a password: fetch refuses it unsent,
+  // and "not reachable" would send a person looking for the service rather than at the variable,
+  // as the hook says it.
+  const urlProblem = serviceUrlProblem(input.url)
+  if (urlProblem !== undefined) return unavailable(urlProblem)
   const body: { action: string; path?: string } = { action: command }
   if (typeof event.cwd === 'string' && event.cwd !== '') body.path = pathInRepository(event.cwd)
   // A command past what the service takes (its action limit, or the body limit for text of many

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { IdentifierSchema } from '../domain/observation'
-import { abortAfter, authHeaders, barredPortReason, DEFAULT_SERVICE_URL, envValue, exitWhenWritten, homePath, identifierFlag, serviceUrl, parseFlags } from './options'
+import { abortAfter, authHeaders, barredPortReason, DEFAULT_SERVICE_URL, envValue, exitWhenWritten, homePath, identifierFlag, serviceUrl, serviceUrlProblem, parseFlags } from './options'
 import { pathInRepository, projectOfFolder, repositoryRoot } from './repository'
 import { appendToRejected, appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
@@ -369,10 +369,12 @@ async function runHook(argv: string[]): Promise<void> {
   }
   if ((now.outcome === 'failed' || now.outcome === 'deferred') && isCapture(payload)) {
     await appendToSpool(file, event)
-    // No http(s) address at all (`localhost:7420`): fetch refuses it unsent, and "not reachable"
-    // would send a person looking for the service rather than at the variable, as the commands say.
-    const why = !/^https?:\/\/[^/]/i.test(serviceUrl())
-      ? `DECISION_MEMORY_URL is "${serviceUrl()}": give the service's address as http://HOST:PORT`
+    // No http(s) address at all (`localhost:7420`), or one with a password: fetch refuses it
+    // unsent, and "not reachable" would send a person looking for the service rather than at the
+    // variable, as the commands say.
+    const urlProblem = serviceUrlProblem(serviceUrl())
+    const why = urlProblem !== undefined
+      ? urlProblem
       : refusedToken
       ? `the service at ${serviceUrl()} refused the token`
       : barredPort !== undefined

@@ -47,6 +47,30 @@ export function serviceUrl(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
+ * What is wrong with `url` (DECISION_MEMORY_URL) as the service's address, in words naming the
+ * variable; undefined when nothing is. No http(s) address at all (`localhost:7420`): fetch refuses
+ * it unsent, and "not reachable" would send a person looking for the service rather than at the
+ * variable. One with a user name or password (`http://me:pw@host:7420`, a proxy's basic auth):
+ * fetch refuses every request to it ("cannot be constructed from a URL that includes
+ * credentials"), so the hook spooled every event as if no service ran, and each message naming the
+ * URL printed the password; said once, the password left out, pointing at DECISION_MEMORY_TOKEN.
+ */
+export function serviceUrlProblem(url: string): string | undefined {
+  if (!/^https?:\/\/[^/]/i.test(url)) return `DECISION_MEMORY_URL is "${url}": give the service's address as http://HOST:PORT`
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return undefined
+  }
+  if (parsed.username === '' && parsed.password === '') return undefined
+  return (
+    `DECISION_MEMORY_URL holds a user name or password (${parsed.protocol}//…@${parsed.host}), which fetch, the client of the ` +
+    `commands and hooks, sends no request with: give the service's address as http://HOST:PORT, and its token in DECISION_MEMORY_TOKEN`
+  )
+}
+
+/**
  * The data directory: --data, else DECISION_MEMORY_DATA, else `fallback` (./data). An empty --data
  * is refused: resolved, it would be the current directory, and LevelDB would make its files there.
  */

@@ -122,6 +122,24 @@ describe('throughServiceOrLocal when what answers is not a working service', () 
     }
   })
 
+  it('names DECISION_MEMORY_URL holding a user name or password, which fetch sends nothing with, and prints no password', async () => {
+    const service = await serving((_req, res) => res.end('{}'))
+    try {
+      const host = new URL(service.url).host
+      for (const wrong of [`http://me:s3cret@${host}`, `http://me@${host}`]) {
+        vi.stubEnv('DECISION_MEMORY_URL', wrong)
+        const error = await call().catch((e: unknown) => e)
+        expect(error).toBeInstanceOf(ServiceUnavailableError)
+        expect((error as Error).message).toBe(
+          `DECISION_MEMORY_URL holds a user name or password (http://…@${host}), which fetch, the client of the commands and hooks, ` +
+            'sends no request with: give the service\'s address as http://HOST:PORT, and its token in DECISION_MEMORY_TOKEN',
+        )
+      }
+    } finally {
+      await service.close()
+    }
+  })
+
   it('says how long it waited when the service does not answer', async () => {
     const service = await serving(() => undefined)
     try {

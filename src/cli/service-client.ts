@@ -8,7 +8,7 @@ import { createWriteQueue } from '../memory/write-queue'
 import { STORE_HEADER } from '../http/store-id'
 import { foreignFileIn, openStores, servedBy, StoreOpenError } from '../open-store'
 import { takeLocalTurn } from './local-turn'
-import { abortAfter, authHeaders, barredPortReason, dataDirectory, serviceUrl } from './options'
+import { abortAfter, authHeaders, barredPortReason, dataDirectory, serviceUrl, serviceUrlProblem } from './options'
 import { printable } from './terminal'
 
 /** An answer of the running service, or of the store opened here when none runs. */
@@ -104,10 +104,10 @@ async function throughService(
   whenNone: () => Promise<Answer>,
 ): Promise<Answer & { holds?: boolean }> {
   const url = serviceUrl() + request.path
-  if (!/^https?:\/\/[^/]/i.test(serviceUrl())) {
-    // fetch would say only "unknown scheme" or ERR_INVALID_URL, naming neither the variable nor the fix.
-    throw new ServiceUnavailableError(`DECISION_MEMORY_URL is "${serviceUrl()}": give the service's address as http://HOST:PORT`)
-  }
+  // fetch would say only "unknown scheme", ERR_INVALID_URL or "includes credentials" (printing the
+  // password), naming neither the variable nor the fix.
+  const problem = serviceUrlProblem(serviceUrl())
+  if (problem !== undefined) throw new ServiceUnavailableError(problem)
   const timeoutMs = request.timeoutMs ?? 5_000
   let status: number
   let contentType: string
