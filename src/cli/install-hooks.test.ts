@@ -72,6 +72,23 @@ async function settingsFolder(): Promise<{ folder: string; file: string; before:
   return { folder, file, before }
 }
 
+describe('install-hooks --file in a folder that is not there', () => {
+  it('makes the settings folder (.claude) of an existing folder, but refuses a mistyped project folder above it, writing nothing', async () => {
+    const parent = tempDir('dm-install-')
+    const typo = join(parent, 'my-ap', '.claude', 'settings.local.json')
+    for (const args of [['--file', typo], ['--file', typo, '--dry-run']]) {
+      stderr = ''
+      expect(await installHooksCommand(args)).toBe(1)
+      expect(stderr).toBe(`decision-memory install-hooks: --file ${typo}: ${join(parent, 'my-ap')} is no such folder; give a settings file in an existing folder\n`)
+      expect(stdout).toBe('')
+      expect(await readdir(parent)).toEqual([])
+    }
+    const file = join(parent, '.claude', 'settings.local.json')
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    expect(Object.keys(JSON.parse(await readFile(file, 'utf8')).hooks)).toEqual(['SessionStart', 'PreToolUse', 'PostToolUse'])
+  })
+})
+
 describe('install-hooks when the settings file cannot be written', () => {
   for (const [what, fault] of [
     ['the rename over it fails (an immutable file, a bind mount)', () => (faults.rename = 'EBUSY')],

@@ -15,8 +15,9 @@ export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR 
 
   --project DIR  DIR/.claude/settings.json, DIR an existing folder (default: the current directory)
   --user         ~/.claude/settings.json, for every project
-  --file FILE    any settings file, e.g. .claude/settings.local.json (not committed); not -
-                 (for the settings on stdout, --dry-run)
+  --file FILE    any settings file, e.g. .claude/settings.local.json (not committed), its folder
+                 or the one above it an existing folder; not - (for the settings on stdout,
+                 --dry-run)
   --command CMD  the hook command (default: node <this checkout>/bin/decision-memory.js hook); a
                  blank one is refused, and one whose program (or node's script, by absolute
                  path) is not there is written with a warning on stderr
@@ -287,6 +288,13 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
     const folder = resolve(values.project)
     const kind = await stat(folder).then((s) => (s.isDirectory() ? 'folder' : 'not a folder'), () => 'missing')
     if (kind !== 'folder') return fail(`--project ${folder}: ${kind === 'missing' ? 'no such folder' : 'not a folder'}; give the project's folder`)
+  }
+  // So is a settings file whose folder is not there, nor the one above it: the settings folder
+  // (`.claude`) is made, not the project (`--file ~/code/my-ap/.claude/settings.local.json`).
+  if (values.file !== undefined && !(await stat(dirname(file)).then(() => true, () => false))) {
+    const above = dirname(dirname(file))
+    const kind = await stat(above).then((s) => (s.isDirectory() ? 'folder' : 'not a folder'), () => 'missing')
+    if (kind !== 'folder') return fail(`--file ${file}: ${above} is ${kind === 'missing' ? 'no such folder' : 'not a folder'}; give a settings file in an existing folder`)
   }
 
   let merged
