@@ -47,8 +47,9 @@ describe('preferences without --user', () => {
     expect(JSON.parse(dora.stdout)).toMatchObject({ user: 'dora', points: [{ majority: 'Tier M' }] })
     expect(JSON.parse((await runCli(['preferences', '--json'], { env })).stdout).user).toBe('default')
     const bad = await runCli(['preferences'], { env: { ...env, DECISION_MEMORY_USER: '..' } })
-    expect(bad.code).toBe(2)
-    expect(bad.stderr).toContain('DECISION_MEMORY_USER (the default of --user)')
+    // A variable of the environment, not a flag: one line, exit 1, no help.
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toBe('decision-memory preferences: DECISION_MEMORY_USER (the default of --user): must not be "." or ".." (a URL drops them from its path)\n')
   })
 })
 
@@ -80,11 +81,11 @@ describe('an environment variable set empty', () => {
 })
 
 describe('serve with a log level pino does not know', () => {
-  it('exits 2 naming DECISION_MEMORY_LOG_LEVEL and the levels, without a stack trace', async () => {
+  it('exits 1 naming DECISION_MEMORY_LOG_LEVEL and the levels in one line, as for any variable of the environment: no help of flags, no stack trace', async () => {
     const data = join(tempDir('dm-level-'), 'data')
     const result = await runCli(['serve', '--port', '0', '--data', data], { env: { DECISION_MEMORY_LOG_LEVEL: 'verbose' } })
-    expect(result.code).toBe(2)
-    expect(result.stderr).toMatch(/^decision-memory serve: DECISION_MEMORY_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, not "verbose"\n/)
+    expect(result.code).toBe(1)
+    expect(result.stderr).toBe('decision-memory serve: DECISION_MEMORY_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, not "verbose"\n')
     expect(result.stderr).not.toMatch(/\n\s+at /)
   })
 })
@@ -245,8 +246,8 @@ describe('a name "." or ".."', () => {
       expect(result.stdout).toBe('')
     }
     const fromEnvironment = await runCli(['why', '--point', 'tier'], { env: { ...env, DECISION_MEMORY_USER: '..' } })
-    expect(fromEnvironment.code).toBe(2)
-    expect(fromEnvironment.stderr).toContain('DECISION_MEMORY_USER (the default of --user): must not be "." or ".."')
+    expect(fromEnvironment.code).toBe(1)
+    expect(fromEnvironment.stderr).toBe('decision-memory why: DECISION_MEMORY_USER (the default of --user): must not be "." or ".." (a URL drops them from its path)\n')
   })
 })
 

@@ -57,6 +57,19 @@ describe('decision-memory main', () => {
     }
   })
 
+  it('exits 1 with one line, not the help, for a DECISION_MEMORY_USER that is no user, which no flag of the command mends', async () => {
+    vi.stubEnv('DECISION_MEMORY_USER', '!x')
+    try {
+      for (const argv of [['preferences'], ['why', '--point', 'complexity-tier']]) {
+        const { code, stderr } = await run(argv)
+        expect(code, argv[0]).toBe(1)
+        expect(stderr, argv[0]).toBe(`decision-memory ${argv[0]}: DECISION_MEMORY_USER (the default of --user): must not start with "!"\n`)
+      }
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
+
   it('exits 2 with its help for a flag or an argument version does not take, printing no version', async () => {
     for (const argv of [['version', '--bogus'], ['--version', '-x'], ['version', 'extra']]) {
       const { code, stdout, stderr } = await run(argv)

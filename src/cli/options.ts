@@ -206,9 +206,11 @@ export function userFlag(raw: string | undefined, command: string): string {
 export function identifierFlag(raw: string, flag: string, variable?: string): string {
   const parsed = IdentifierSchema.safeParse(raw)
   if (!parsed.success) {
-    // The value came from the environment when `variable` is given: named so, as that is where to mend it.
-    const where = variable === undefined ? `--${flag}` : `${variable} (the default of --${flag})`
-    throw new UsageError(`${where}: ${parsed.error.issues[0]?.message ?? 'not a valid identifier'}`)
+    // The value came from the environment when `variable` is given: named so, as that is where to
+    // mend it, and a mistake of the environment, not of the command (one line, exit 1, no help).
+    const why = parsed.error.issues[0]?.message ?? 'not a valid identifier'
+    if (variable !== undefined) throw new EnvironmentError(`${variable} (the default of --${flag}): ${why}`)
+    throw new UsageError(`--${flag}: ${why}`)
   }
   return parsed.data
 }

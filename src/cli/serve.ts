@@ -17,7 +17,7 @@ import { randomHex } from '../random-hex'
 import { scheduleDecayScan } from './decay-schedule'
 import { takeLocalTurn } from './local-turn'
 import { batchedDestination } from './log-destination'
-import { DEFAULT_HOST, envPort, homePath, isFetchBarredPort, isLoopback, parsePort, UsageError, parseFlags, dataDirectory, envValue, policyPath, urlHost } from './options'
+import { DEFAULT_HOST, EnvironmentError, envPort, homePath, isFetchBarredPort, isLoopback, parsePort, UsageError, parseFlags, dataDirectory, envValue, policyPath, urlHost } from './options'
 import { packageVersion } from './package-version'
 
 /**
@@ -80,7 +80,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const logLevel = envValue('DECISION_MEMORY_LOG_LEVEL') ?? 'info'
   const levels = [...Object.keys(pino.levels.values), 'silent']
   if (!levels.includes(logLevel)) {
-    throw new UsageError(`DECISION_MEMORY_LOG_LEVEL must be one of ${levels.join(', ')}, not "${logLevel}"`)
+    // A variable of the environment, not a flag: one line, exit 1, as DECISION_MEMORY_PORT is said.
+    throw new EnvironmentError(`DECISION_MEMORY_LOG_LEVEL must be one of ${levels.join(', ')}, not "${logLevel}"`)
   }
   // R-SVC-4: off loopback, anyone on the network could read everyone's data without tokens.
   if (authFile === undefined && !isLoopback(host)) {
