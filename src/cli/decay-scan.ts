@@ -72,17 +72,21 @@ export async function decayScanCommand(argv: string[]): Promise<number> {
   if (answer.status >= 400) return failure('decay-scan', answer)
   const result = answer.body as DecayScanResult
   if (values.json === true) process.stdout.write(jsonLine(result))
-  else if (result.status === 'skipped') {
-    process.stdout.write(
-      `decay scan skipped: the last ran at ${result.last_run}, within the cadence window ` +
-        `(next from ${result.next_run_after}; --force runs it now)\n`,
-    )
-  } else {
-    process.stdout.write(
-      `decay scan ran at ${result.scanned_at}: ${result.expired_from_recall} observations left recall, ` +
-        `${result.core_demoted} aggregates demoted from core, ${result.aggregates_refreshed} rebuilt ` +
-        `(${result.duration_ms} ms)\n`,
-    )
-  }
+  else process.stdout.write(scanSentence(result))
   return 0
+}
+
+/** `n` things, in the singular for one: `1 observation left recall`, not `1 observations`. */
+const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
+
+/** What `decay-scan` prints without --json. */
+export function scanSentence(result: DecayScanResult): string {
+  if (result.status === 'skipped') {
+    return `decay scan skipped: the last ran at ${result.last_run}, within the cadence window (next from ${result.next_run_after}; --force runs it now)\n`
+  }
+  return (
+    `decay scan ran at ${result.scanned_at}: ${counted(result.expired_from_recall, 'observation', 'observations')} left recall, ` +
+    `${counted(result.core_demoted, 'aggregate', 'aggregates')} demoted from core, ${result.aggregates_refreshed} rebuilt ` +
+    `(${result.duration_ms} ms)\n`
+  )
 }
