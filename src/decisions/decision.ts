@@ -83,7 +83,7 @@ export const ConstraintSchema = z.strictObject({
   option: LabelSchema.optional().openapi({ description: 'An option of the bound decision points.' }),
   pattern: z.string().min(1).max(DECISION_LIMITS.patternLength).optional().openapi({
     description: 'A regular expression an action (a shell command) is tested against (`must_not`).',
-    example: '^git push (.* )?(--force|-[a-zA-Z]*f|\\+)',
+    example: '^git push ([^;&|]* )?(--force|-[a-zA-Z]*f|\\+)',
   }),
   value: z.number().finite().optional().openapi({ description: 'The bound of a `limit`.' }),
 })

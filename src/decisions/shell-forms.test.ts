@@ -449,12 +449,15 @@ describe('the forms of a command that must_not patterns meet (R-CON-3)', () => {
   it("meets every spelling of a force push with the README's pattern, and no other push", () => {
     // Options are compared as written, so the pattern names each spelling: a bundle of short
     // options holding f (-f, -fu, -uf) and a refspec forced with a leading + (+main, +HEAD:main).
-    const readme = decisionRecord('D-027', { constraints: [{ kind: 'must_not', pattern: '^git push (.* )?(--force|-[a-zA-Z]*f|\\+)' }] })
+    const readme = decisionRecord('D-027', { constraints: [{ kind: 'must_not', pattern: '^git push ([^;&|]* )?(--force|-[a-zA-Z]*f|\\+)' }] })
     const blocked = (action: string) => !checkAgainst([readme], { action }).allowed
     for (const action of ['git push --force', 'git push --force-with-lease origin main', 'git push -f', 'git push -fu origin main', 'git push -uf origin main', 'git push origin +main', 'git push origin +HEAD:main', `sudo git -C . push '-fu' origin main`]) {
       expect(blocked(action), action).toBe(true)
     }
-    for (const action of ['git push', 'git push -u origin main', 'git push --follow-tags', 'git push origin feature-fix', 'git push origin a+b', 'git commit -m "no git push -f"']) {
+    // Nor a push with a command chained after it that has an -f or a + of its own: in the command as
+    // written, `.*` after `git push` reached into them (`gh pr create -f` is gh's --fill).
+    const chained = ['git push -u origin HEAD && gh pr create -f', 'git push origin main; tail -f server.log', 'git push origin main 2>&1 | grep -v "^remote: +"']
+    for (const action of ['git push', 'git push -u origin main', 'git push --follow-tags', 'git push origin feature-fix', 'git push origin a+b', 'git commit -m "no git push -f"', ...chained]) {
       expect(blocked(action), action).toBe(false)
     }
   })

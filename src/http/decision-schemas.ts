@@ -133,7 +133,7 @@ export const DecisionInput = DecisionInputSchema.extend(readOnlyFieldsOf(Decisio
     enforce: 'required',
     status: 'accepted',
     source: 'session-0f8c4a',
-    constraints: [{ kind: 'must_not', pattern: '^git push (.* )?(--force|-[a-zA-Z]*f|\\+)' }],
+    constraints: [{ kind: 'must_not', pattern: '^git push ([^;&|]* )?(--force|-[a-zA-Z]*f|\\+)' }],
   },
 })
 
