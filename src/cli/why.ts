@@ -19,8 +19,9 @@ export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [
 
   --point POINT      a decision point's key (as a recommendation's \`point\` gives it)
   --user USER        whose point (default $DECISION_MEMORY_USER, as the hook's, or "default")
-  --project PROJECT  the project whose context the recommendation is made in; \`.\`: the one the
-                     hook records here (the repository's root; a worktree's main checkout)
+  --project PROJECT  with --point: the project whose context the recommendation is made in;
+                     \`.\`: the one the hook records here (the repository's root; a worktree's
+                     main checkout)
   --session ID       with --point: the session asked in, whose personalization (then) decides
                      whether the answer was personal (R-SES-3)
   --task TASK        with --point: the run's task, path and stage, as a recommendation's
@@ -191,6 +192,8 @@ export async function whyCommand(argv: string[]): Promise<number> {
     const checked = DecisionKeySchema.safeParse(key)
     if (!checked.success) throw new UsageError(`KEY "${key}": ${checked.error.issues[0]?.message ?? 'not a decision key'}`)
   }
+  // Nor does it depend on the project: said, as --session and the run are, rather than ignored.
+  if (key !== undefined && values.project !== undefined) throw new UsageError('--project goes with --point: a decision\'s chain does not depend on the project')
   const point = values.point === undefined ? undefined : identifierFlag(values.point, 'point')
   // `.`, which no project can be called: the project the hook records for the folder this runs in
   // (in a worktree, its repository's main working tree, which neither $PWD nor its root is).
