@@ -57,6 +57,16 @@ describe('a field of the wrong type is named once, by its type (R-SVC-2)', () =>
   })
 })
 
+describe('a field that breaks two rules at once', () => {
+  it('is named once in the message, with each rule in its issues', async () => {
+    const { call } = await createTestApp()
+    const answer = await call('POST', '/v1/decisions/check', { action: '' })
+    expect(answer.status).toBe(400)
+    expect(answer.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['action', 'action'])
+    expect(answer.body.error.message).toBe('invalid request: action')
+  })
+})
+
 describe('a path asked with a method it does not take', () => {
   it('is told the methods it takes (405 and Allow), not that there is no route; a path none takes is 404', async () => {
     const { app } = await createTestApp()

@@ -99,6 +99,15 @@ function unionTypeMessage(branches: ZodIssueLike[][]): string {
   return `Invalid input: expected ${expected.join(' or ')}${received === undefined ? '' : `, received ${received}`}`
 }
 
+/**
+ * The fields at fault, each named once, for the line that sums a 400 up: a field may break two
+ * rules at once (an empty `action` is too short and only white space), and the summary said
+ * `invalid request: action, action`; its issues still say each rule.
+ */
+export function fieldsOf(issues: ReadonlyArray<{ path: string }>): string {
+  return [...new Set(issues.map((i) => i.path))].join(', ')
+}
+
 /** The validation hook of every route: a 400 naming each field at fault. */
 export function validationHook(
   result: { success: true } | { success: false; error: { issues: readonly unknown[] }; target?: string },
@@ -106,8 +115,7 @@ export function validationHook(
 ) {
   if (result.success) return undefined
   const issues = issuesOf(result.error)
-  const fields = issues.map((i) => i.path).join(', ')
-  return c.json(errorBody(c, 'invalid_request', `invalid request: ${fields}`, issues), 400)
+  return c.json(errorBody(c, 'invalid_request', `invalid request: ${fieldsOf(issues)}`, issues), 400)
 }
 
 const CODE_BY_STATUS: Record<number, string> = {

@@ -290,6 +290,9 @@ describe('createMcpServer: what a client checks against the input schemas', () =
         [`invalid_request: invalid arguments: ${issues.map((i) => i.path).join(', ')}`, ...issues.map((i) => `- ${i.path}: ${i.message}`)].join('\n'),
       )
     }
+    // A field breaking two rules (an empty action is too short and blank) is named once in the first line.
+    const empty = await client.callTool({ name: 'check_decision', arguments: { action: '' } })
+    expect((empty.content as Array<{ text: string }>)[0]?.text).toMatch(/^invalid_request: invalid arguments: action\n- action: .+\n- action: /)
     const missing = await client.callTool({ name: 'record_choice', arguments: { question: 'Which database?', all_options: ['pg', 'mysql'] } })
     expect((missing.content as Array<{ text: string }>)[0]?.text).toContain('- user_choice: Invalid input: expected string or array, received undefined')
     expect(observed).toEqual([])

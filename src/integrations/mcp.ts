@@ -18,7 +18,7 @@ import type { PointWhyQuery } from '../decisions/explain-point'
 import type { z } from '../domain/zod'
 import { FIELD_DESCRIPTIONS, IdentifierSchema, ObservationInputSchema, type ObservationInput } from '../domain/observation'
 import { CheckBody } from '../http/decision-schemas'
-import { issuesOf } from '../http/errors'
+import { fieldsOf, issuesOf } from '../http/errors'
 import { isChoiceKind, PlanRequestSchema, type PlanRequest } from '../domain/question-plan'
 import { RecommendationRequestSchema, type RecommendationRequest } from '../domain/recommendation'
 import type { ContractedRecommendation } from '../decisions/enforcement'
@@ -255,7 +255,7 @@ function sayingInvalidArgumentsAsTheRoutes(server: McpServer): void {
     if (parsed.success) return parsed.data
     const issues = issuesOf(parsed.error)
     // Thrown, the SDK answers it as the tool's error (isError) with this text alone, as `result` says a 400.
-    throw new Error(errorText({ code: 'invalid_request', message: `invalid arguments: ${issues.map((i) => i.path).join(', ')}`, issues }))
+    throw new Error(errorText({ code: 'invalid_request', message: `invalid arguments: ${fieldsOf(issues)}`, issues }))
   }
 }
 
