@@ -27,12 +27,12 @@ export const MCP_HELP = `decision-memory mcp [--data DIR] [--policy FILE]
   check_decision.
   With --data, each call is made on that store, as the commands do
   (\`decision-memory help\` says which store). Without it, each call goes through the running
-  service at $DECISION_MEMORY_URL; when none runs, it opens this checkout's ./data, where npm
-  start keeps it (never the folder the server was started in), for that call. The tools' user
-  defaults to $DECISION_MEMORY_USER, else "default", as the hook's does; their project, when the
-  server is started inside a git repository (Claude Code starts it in the agent's), to the one the
-  hook records there (its root; a worktree's main checkout), else none. A service run with
-  --auth wants $DECISION_MEMORY_TOKEN in the server's environment.
+  service at $DECISION_MEMORY_URL; when none runs, it opens $DECISION_MEMORY_DATA, else this
+  checkout's ./data, where npm start keeps it (never the folder the server was started in), for
+  that call. The tools' user defaults to $DECISION_MEMORY_USER, else "default", as the hook's
+  does; their project, when the server is started inside a git repository (Claude Code starts it
+  in the agent's), to the one the hook records there (its root; a worktree's main checkout), else
+  none. A service run with --auth wants $DECISION_MEMORY_TOKEN in the server's environment.
   --policy FILE is the policy of the calls made on a store the server opens itself (a running
   service answers with its own); it is checked at start, and a broken one stops the server.
 `
