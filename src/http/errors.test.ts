@@ -65,6 +65,16 @@ describe('a field that breaks two rules at once', () => {
     expect(answer.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['action', 'action'])
     expect(answer.body.error.message).toBe('invalid request: action')
   })
+
+  it('names at most ten fields in the message, and how many more: each is still in its issues', async () => {
+    const { call } = await createTestApp()
+    const context = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`k${i}`, { nested: i }]))
+    const answer = await call('POST', '/v1/recommendations', { user: 'alice', question: 'Which tier?', all_options: ['S', 'M'], context })
+    expect(answer.status).toBe(400)
+    const named = Array.from({ length: 10 }, (_, i) => `context.k${i}`).join(', ')
+    expect(answer.body.error.message).toBe(`invalid request: ${named} and 15 more`)
+    expect(new Set(answer.body.error.issues.map((i: { path: string }) => i.path)).size).toBe(25)
+  })
 })
 
 describe('a path asked with a method it does not take', () => {

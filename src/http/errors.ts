@@ -105,8 +105,14 @@ function unionTypeMessage(branches: ZodIssueLike[][]): string {
  * `invalid request: action, action`; its issues still say each rule.
  */
 export function fieldsOf(issues: ReadonlyArray<{ path: string }>): string {
-  return [...new Set(issues.map((i) => i.path))].join(', ')
+  const fields = [...new Set(issues.map((i) => i.path))]
+  // A line to read: 5,000 keys of a context, each refused, named them all in it (half a megabyte).
+  if (fields.length <= MAX_FIELDS_NAMED) return fields.join(', ')
+  return `${fields.slice(0, MAX_FIELDS_NAMED).join(', ')} and ${fields.length - MAX_FIELDS_NAMED} more`
 }
+
+/** How many fields at fault the line that sums a 400 up names; its issues still list every one. */
+const MAX_FIELDS_NAMED = 10
 
 /** The validation hook of every route: a 400 naming each field at fault. */
 export function validationHook(
