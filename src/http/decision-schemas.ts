@@ -152,15 +152,22 @@ export const DecisionAsOfQuery = z.object({
   }),
 })
 
+/**
+ * A run's task or stage (`GET /v1/why`, `/applicable`, `/check`): what a recommendation's context
+ * value may be, but empty, so that an agent passing its context's task to every tool is answered
+ * by each (no decision's scope names one that is not an identifier: none applies).
+ */
+const RunValue = z.string().normalize('NFC').min(1).max(LIMITS.contextValueLength).optional()
+
 export const ListQuery = z.object({
   status: DecisionStatusSchema.optional(),
   point: IdentifierSchema.optional(),
 })
 
 export const ApplicableQuery = z.object({
-  task: IdentifierSchema.optional(),
+  task: RunValue,
   path: z.string().min(1).max(1000).optional(),
-  stage: IdentifierSchema.optional(),
+  stage: RunValue,
   point: IdentifierSchema.optional(),
   as_of: QueryAsOfField.openapi({
     description: 'The decisions that applied then, as they stood then (R-REC-9): an audit, which counts no pulse.',
@@ -194,9 +201,9 @@ export const CheckBody = z
       .optional()
       .meta({ description: 'An option about to be chosen at `point`, or the options of a multi-select choice (checked together).' }),
     point: IdentifierSchema.optional().meta({ description: 'The decision point `choice` is made at, required with it: the `point` a recommendation or a plan gave for the question. Decisions bound to other points are left out.' }),
-    task: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.task }),
+    task: RunValue.meta({ description: FIELD_DESCRIPTIONS.task }),
     path: z.string().min(1).max(1000).optional().meta({ description: FIELD_DESCRIPTIONS.path }),
-    stage: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.stage }),
+    stage: RunValue.meta({ description: FIELD_DESCRIPTIONS.stage }),
     as_of: AsOfField.meta({
       description: 'Check against the decisions in force then, as they stood then (R-REC-9): an audit, which counts no pulse.',
     }),
@@ -302,9 +309,6 @@ export const DecisionWhySchema = z
 export const RecommendationStateSchema = z.enum(['static-default', 'partial', 'sufficient', 'personalization-off', 'enforced'])
 export const ConfidenceLevelSchema = z.enum(['high', 'medium-high', 'medium', 'low'])
 const DECISION_EFFECTS = ['enforced', 'ruled-out', 'static-default', 'outweighed', 'not-offered', 'conflict', 'advised-against', 'overruled'] as const
-
-/** A run's task or stage in `GET /v1/why`: what a recommendation's context value may be, but empty. */
-const RunValue = z.string().normalize('NFC').min(1).max(LIMITS.contextValueLength).optional()
 
 export const WhyQuery = z.object({
   user: IdentifierSchema.default('default'),

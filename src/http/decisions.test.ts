@@ -409,6 +409,19 @@ describe('POST /v1/decisions/check (R-CON-3)', () => {
     expect((await call('GET', '/v1/decisions/pulses')).body.decisions[0].by.check).toBe(3)
   })
 
+  it('takes any task or stage a recommendation\'s context takes, here and in /applicable, as GET /v1/why does: an agent passes its context\'s on to each', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({ key: 'D-021', enforce: 'required', status: 'accepted', constraints: [{ kind: 'must_not', pattern: 'git push (.* )?--force' }] }))
+    const task = `!draft: ${'a long task '.repeat(25)}`
+    const checked = await call('POST', '/v1/decisions/check', { action: 'git push --force', task, stage: 'code review' })
+    expect(checked.status).toBe(200)
+    expect(checked.body).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-021' }] })
+    const applicable = await call('GET', `/v1/decisions/applicable?task=${encodeURIComponent(task)}&stage=${encodeURIComponent('code review')}`)
+    expect(applicable.status).toBe(200)
+    expect(applicable.body.decisions.map((d: { key: string }) => d.key)).toEqual(['D-021'])
+    expect((await call('POST', '/v1/decisions/check', { action: 'ls', task: '' })).body.error.issues).toEqual([expect.objectContaining({ path: 'task' })])
+  })
+
   it('checks a command that writes a long file before it force-pushes, and names action past its limit', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/decisions', decision({ key: 'D-021', enforce: 'required', status: 'accepted', constraints: [{ kind: 'must_not', pattern: 'git push (.* )?(--force|-f\\b)' }] }))

@@ -205,8 +205,6 @@ describe('createMcpServer: what a client checks against the input schemas', () =
     ['plan_questions', 'questions.0.options.1.label', { questions: [{ ...ASK, options: [{ label: 'pg' }, { label: '  ' }] }] }],
     ['plan_questions', 'session_id', { questions: [ASK], session_id: '..' }],
     ['check_decision', 'point', { choice: 'pg', point: '.' }],
-    ['check_decision', 'task', { action: 'ls', task: '..' }],
-    ['check_decision', 'stage', { action: 'ls', stage: '.' }],
     ['check_decision', 'choice', { choice: '\t', point: 'db' }],
   ]
   /** Arguments each tool takes, close to those: names that merely start or end with dots, text around white space. */
@@ -217,6 +215,8 @@ describe('createMcpServer: what a client checks against the input schemas', () =
     ['record_choice', { ...Q, user_choice: ' pg\n', point: '.db', context: { ' ': 'x' } }],
     ['plan_questions', { questions: [{ ...ASK, question: ' Which database? ' }], session_id: '.s' }],
     ['check_decision', { choice: ' pg ', point: '.db', task: '.t', stage: 'x.' }],
+    // A run's task and stage are what a context value may be (as why takes them): not names.
+    ['check_decision', { action: 'ls', task: '..', stage: '.' }],
   ]
 
   it('refuse in the schema what the tool refuses: blank text where the service trims it, "." and ".." as a name', async () => {
