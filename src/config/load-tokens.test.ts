@@ -88,6 +88,9 @@ describe('loadTokens', () => {
     ['no tokens', '{"tokens": []}', 'tokens: Too small'],
     ['a short token', '{"tokens": [{"name": "a", "token": "short", "users": ["a"]}]}', 'tokens.0.token'],
     ['token and sha256', `{"tokens": [{"name": "a", "token": "${ALICE}", "sha256": "${'a'.repeat(64)}", "users": ["a"]}]}`, 'exactly one of token or sha256'],
+    // Said, not a TypeError: the check for duplicate tokens runs on an entry that has none.
+    ['neither token nor sha256', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": ["a"]}, {"name": "b", "users": ["b"]}]}`, 'tokens.1: give exactly one of token or sha256'],
+    ['a misspelt token', `{"tokens": [{"name": "a", "tokn": "${ALICE}", "users": ["a"]}]}`, 'tokens.0: unknown field "tokn"; the fields are name, token, sha256, users'],
     ['no users', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": []}]}`, 'tokens.0.users'],
     ['a field given twice', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": ["a"], "users": ["*"]}]}`, 'tokens.0.users: given more than once'],
     ['a key that is no field given twice', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": ["a"], "${ALICE}": 1, "${ALICE}": 2}]}`, 'tokens.0.(a field): given more than once'],

@@ -64,6 +64,9 @@ export const TokensFileSchema = z.strictObject({ tokens: z.array(TokenEntrySchem
   file.tokens.forEach((entry, i) => {
     if (names.has(entry.name)) ctx.addIssue({ code: 'custom', path: ['tokens', i, 'name'], message: 'duplicate name' })
     names.add(entry.name)
+    // An entry with neither token nor sha256 (forgotten, or misspelt `"tokn"`) reaches this check
+    // all the same, its own refusal said beside: it has no token to compare.
+    if (entry.token === undefined && entry.sha256 === undefined) return
     const digest = entry.sha256?.toLowerCase() ?? sha256(entry.token as string).toString('hex')
     if (digests.has(digest)) ctx.addIssue({ code: 'custom', path: ['tokens', i], message: 'duplicate token' })
     digests.add(digest)
