@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { dataDirectory, EnvironmentError, homePath, isFetchBarredPort, parseFlags, parsePort, timestampFlag, urlHost, UsageError } from './options'
+import { authHeaders, dataDirectory, EnvironmentError, homePath, isFetchBarredPort, parseFlags, parsePort, timestampFlag, urlHost, UsageError } from './options'
 
 describe('parseFlags', () => {
   const options = { user: { type: 'string' }, yes: { type: 'boolean' } } as const
@@ -81,5 +81,31 @@ describe('timestampFlag', () => {
   it('says a time in ISO form on no day of the calendar is no moment, not that it must be an ISO time', () => {
     expect(() => timestampFlag('2026-02-30T10:00:00Z', 'as-of')).toThrow('--as-of "2026-02-30T10:00:00Z" is not a moment of the calendar: no such day, hour or offset')
     expect(() => timestampFlag('2026-07-01', 'now')).toThrow('--now must be an ISO time with a zone, e.g. 2026-07-01T10:00:00Z, not "2026-07-01"')
+  })
+})
+
+describe('authHeaders', () => {
+  const TOKEN = 'alice-token-0123456789abcdef'
+
+  it('sends DECISION_MEMORY_TOKEN as the bearer token, without white space around it, and nothing without it', () => {
+    expect(authHeaders({ DECISION_MEMORY_TOKEN: `\t${TOKEN} \n` })).toEqual({ authorization: `Bearer ${TOKEN}` })
+    expect(authHeaders({})).toEqual({})
+  })
+
+  it.each([
+    ['a line break', `${TOKEN.slice(0, 10)}\n${TOKEN.slice(10)}`],
+    ['a control character', `${TOKEN}\u0001`],
+    ['a character past U+00FF', `${TOKEN}€`],
+  ])('refuses a token holding %s, which fetch would quote in its refusal, naming the variable and not the token', (_what, token) => {
+    const error = (() => {
+      try {
+        return authHeaders({ DECISION_MEMORY_TOKEN: token })
+      } catch (e) {
+        return e
+      }
+    })()
+    expect(error).toBeInstanceOf(EnvironmentError)
+    expect((error as Error).message).toContain('DECISION_MEMORY_TOKEN')
+    expect((error as Error).message).not.toContain(TOKEN.slice(0, 10))
   })
 })

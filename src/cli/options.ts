@@ -100,11 +100,21 @@ export function policyPath(flag: string): string {
 
 /**
  * The bearer token header for a service run with --auth (R-SVC-4): `DECISION_MEMORY_TOKEN`, else
- * nothing. Every command that talks to the service sends it, the hooks included.
+ * nothing. Every command that talks to the service sends it, the hooks included. A token no header
+ * may carry (a line break inside it, a control character, one past U+00FF) is refused here, naming
+ * the variable: fetch's own refusal quotes the header, token and all, and that reached stderr.
  */
 export function authHeaders(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const token = envValue('DECISION_MEMORY_TOKEN', env)
-  return token === undefined ? {} : { authorization: `Bearer ${token}` }
+  if (token === undefined) return {}
+  // White space around it (a line end kept from a file) is no part of it; only what is inside is checked.
+  const word = token.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '')
+  if (/[\u0000-\u0008\u000a-\u001f\u007f]|[^\u0000-\u00ff]/.test(word)) {
+    throw new EnvironmentError(
+      'DECISION_MEMORY_TOKEN holds a line break, a control character or a character past U+00FF, which no HTTP header may carry: set it to the token alone (not shown here)',
+    )
+  }
+  return { authorization: `Bearer ${word}` }
 }
 
 /**

@@ -113,14 +113,15 @@ async function throughService(
   let contentType: string
   let text: string
   let holds: boolean
+  // A service run with --auth wants a bearer token (R-SVC-4); one no header may carry is said as
+  // the variable's mistake, not as a request that failed.
+  const headers: Record<string, string> = {
+    ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+    ...(storeId === undefined ? {} : { [STORE_HEADER]: storeId }),
+    ...authHeaders(),
+  }
   const timeout = abortAfter(timeoutMs)
   try {
-    // A service run with --auth wants a bearer token (R-SVC-4).
-    const headers: Record<string, string> = {
-      ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(storeId === undefined ? {} : { [STORE_HEADER]: storeId }),
-      ...authHeaders(),
-    }
     const response = await fetch(url, {
       method: request.method,
       headers,
