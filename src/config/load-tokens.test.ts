@@ -111,6 +111,15 @@ describe('loadTokens', () => {
     expect((error as Error).message).not.toContain(ALICE)
   })
 
+  it('refuses a file that is not UTF-8, with its line, rather than read a Latin-1 user name as another name', async () => {
+    const latin1 = await fileWith('')
+    await writeFile(latin1, Buffer.from(`{"tokens": [\n  {"name": "a", "token": "${ALICE}", "users": ["jos\u00e9"]}\n]}`, 'latin1'))
+    await expect(loadTokens(latin1)).rejects.toThrow(`${latin1}: not UTF-8 text at line 2 (saved in another encoding, such as Latin-1?): save it as UTF-8`)
+    const utf16 = await fileWith('')
+    await writeFile(utf16, Buffer.from(`\uFEFF${JSON.stringify({ tokens: [{ name: 'a', token: ALICE, users: ['a'] }] })}`, 'utf16le'))
+    await expect(loadTokens(utf16)).rejects.toThrow(`${utf16}: not UTF-8 text: it is saved as UTF-16`)
+  })
+
   it('says when the file cannot be read', async () => {
     await expect(loadTokens('/nonexistent/tokens.json')).rejects.toThrow(/cannot read tokens file: ENOENT/)
   })
