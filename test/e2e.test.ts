@@ -64,6 +64,13 @@ describe('the real process (end to end)', () => {
     expect(logged.req_id).toMatch(/[0-9a-f-]{36}/)
   })
 
+  it('binds an IPv6 address written in brackets, as a URL writes it (--host [::1])', async () => {
+    service = await spawnService({ args: ['--host', '[::1]'] })
+    const listening = service.lines.map((l) => JSON.parse(l)).find((l) => l.event === 'listening')
+    expect(listening).toMatchObject({ host: '::1', msg: `listening on http://[::1]:${service.port}` })
+    expect((await fetch(`http://[::1]:${service.port}/healthz`)).status).toBe(200)
+  })
+
   it('toggles through the running service, and opens the store itself when none runs', async () => {
     service = await spawnService()
     const env = { DECISION_MEMORY_URL: service.url }

@@ -72,7 +72,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
     strict: true,
   })
   const port = values.port === undefined ? envPort() : parsePort(values.port, '--port')
-  const host = values.host ?? DEFAULT_HOST
+  // An IPv6 address in brackets, as a URL writes it (`[::1]`), is the address: the brackets are
+  // no part of it, and listening on them failed with getaddrinfo ENOTFOUND.
+  const host = (values.host ?? DEFAULT_HOST).replace(/^\[(.*)\]$/, '$1')
   const dataDir = dataDirectory(values.data)
   const policyFile = values.policy === undefined ? DEFAULT_POLICY_FILE : policyPath(values.policy)
   const authFile = values.auth ?? envValue('DECISION_MEMORY_AUTH')
