@@ -224,7 +224,7 @@ describe('decision-memory why --point', () => {
     expect(created.status).toBe(201)
     const env = { DECISION_MEMORY_URL: service.url }
     const outside = await runCli(['why', '--point', 'complexity-tier'], { env })
-    expect(outside.stdout).toContain('decision D-001:')
+    expect(outside.stdout).toContain('decision D-001 (no effect on this recommendation):')
     expect(outside.stdout).not.toContain('recommended: Tier L')
     const inside = await runCli(['why', '--point', 'complexity-tier', '--session', 's-1', '--path', 'services/billing/x.ts', '--stage', 'plan'], { env })
     expect(inside.stderr).toBe('')

@@ -123,7 +123,10 @@ export function pointText(why: PointWhy): string {
   // printed once, not once per version (a chain of 50 printed 50 times was 7,500 lines).
   const printed = new Set<string>()
   for (const d of why.decisions) {
-    const heading = `decision ${d.key}${d.effect === null ? '' : ` (${d.effect})`}:`
+    // An accepted decision that does nothing here (out of the run's scope, or advice against an
+    // option not recommended) says so: printed bare beside the recommendation, it read as applied.
+    const effect = d.effect ?? (d.status === 'accepted' && why.recommendation !== null ? 'no effect on this recommendation' : null)
+    const heading = `decision ${d.key}${effect === null ? '' : ` (${effect})`}:`
     if (d.chain.length > 0 && d.chain.every((link) => printed.has(link.key))) {
       out.push(`${heading} in the chain above`)
       for (const e of d.evidence) out.push(`    evidence: ${e.kind}: ${e.summary}${e.uri === null ? '' : ` <${e.uri}>`}`)
