@@ -131,6 +131,34 @@ describe('import-adr into a store opened here', () => {
     expect(json.import).toMatchObject({ created: [], updated: [], unchanged: ['ADR-0001', 'ADR-0002', 'ADR-0003'] })
   })
 
+  it('leaves the decisions a record that cannot be read now links to as they are stored, and says that file could not be read', async () => {
+    const dir = folderOf({
+      '0002-use-postgres.md': adr(2, 'Use Postgres', 'Superseded by [3. Use MySQL](0003-use-mysql.md)'),
+      '0003-use-mysql.md': adr(3, 'Use MySQL', 'Accepted\n\nSupersedes [2. Use Postgres](0002-use-postgres.md)'),
+    })
+    const store = join(folderOf({}), 'store')
+    expect((await run([dir, '--data', store])).stdout).toContain('imported: 2 new, 0 updated, 0 unchanged\n')
+    // Its status mistyped: the file is still there, and still supersedes ADR-0002.
+    writeFileSync(join(dir, '0003-use-mysql.md'), adr(3, 'Use MySQL', 'Pondering\n\nSupersedes [2. Use Postgres](0002-use-postgres.md)'))
+    const unread = await run([dir, '--data', store, '--json'])
+    const json = JSON.parse(unread.stdout)
+    expect(json.read.problems).toEqual([
+      { path: join(dir, '0003-use-mysql.md'), line: 7, message: 'unknown status "Pondering"' },
+      {
+        path: join(dir, '0002-use-postgres.md'),
+        line: 7,
+        message: 'superseded by "0003-use-mysql.md" names ADR-0003, whose record 0003-use-mysql.md could not be read; the link stands as the store holds it',
+        read: true,
+      },
+    ])
+    // Neither ADR-0002 nor ADR-0003 (not read, so not imported now) lost its link.
+    expect(json.import).toMatchObject({ created: [], updated: [], unchanged: ['ADR-0002'], warnings: [] })
+    expect((await run([dir, '--data', store])).stdout).toContain('imported: 0 new, 0 updated, 1 unchanged\n')
+    // The status put right: nothing to restore, as nothing was taken.
+    writeFileSync(join(dir, '0003-use-mysql.md'), adr(3, 'Use MySQL', 'Accepted\n\nSupersedes [2. Use Postgres](0002-use-postgres.md)'))
+    expect((await run([dir, '--data', store])).stdout).toContain('imported: 0 new, 0 updated, 2 unchanged\n')
+  })
+
   it('leaves out the records of a supersede loop of three, each named at its file, and imports the rest', async () => {
     const link = (n: number) => `Accepted\n\nSupersedes [${n}. R${n}](000${n}-r${n}.md)`
     const dir = folderOf({

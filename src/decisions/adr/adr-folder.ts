@@ -70,6 +70,9 @@ function notARecord(name: string): boolean {
  */
 const PLACEHOLDER = /^(?:|[-\u2013\u2014\u2026._/?]+|none\.?|n\/?a|a|tbd|tba|nil|null|nothing|no|not yet|\(none\))$/i
 
+/** The name of a section-based log: `DECISIONS.md`, `DECISIONS-2023.md`, `decision-log.md`. */
+const DECISION_LOG = /^(?:decisions|decision[-_ ]?log)([-_.][^/]*)?\.md$/i
+
 /**
  * The format of a file: `DECISIONS.md` (or `DECISIONS-2023.md`, `decision-log.md`, …) is a section-based log; front matter is MADR (but
  * front matter with no `status` on a record whose body writes one, which is read by its body); a
@@ -79,7 +82,7 @@ const PLACEHOLDER = /^(?:|[-\u2013\u2014\u2026._/?]+|none\.?|n\/?a|a|tbd|tba|nil
 export function formatOf(file: RecordFile): AdrFormat | undefined {
   // So is a decision log named so (`decision-log.md`, `DECISION_LOG.md`, `decisionlog.md`); not a
   // record named by one decision (`decision-0005-use-x.md`).
-  if (/^(?:decisions|decision[-_ ]?log)([-_.][^/]*)?\.md$/i.test(file.name)) return 'decisions-md'
+  if (DECISION_LOG.test(file.name)) return 'decisions-md'
   // Front matter with a status is MADR's; front matter a site generator wants (Jekyll's `layout`,
   // `nav_order`) on a record that writes its status in the body is read by the body's format.
   const frontMatter = /^---\s*$/.test(file.text.split(/\r?\n/, 1)[0] ?? '')
@@ -159,7 +162,7 @@ function readFile(file: RecordFile, format: AdrFormat): FileReading & { keys?: s
  * forced), links resolved to keys (a file name, a key, or an ADR number) and completed both ways.
  * What cannot be read is a problem at its path and line, and the rest is read.
  */
-export function readRecordFolder(files: readonly FolderFile[], forced?: AdrFormat): FolderReading {
+export function readRecordFolder(files: readonly FolderFile[], forced?: AdrFormat, unreadable: readonly string[] = []): FolderReading {
   const problems: ImportProblem[] = []
   const skipped: string[] = []
   const parsed: ParsedRecord[] = []
@@ -169,6 +172,20 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
   // The keys of the files named by a number in another form than `NNNN-slug.md` (`ADR-002-use-b.md`,
   // `adr-003-….md`, `0005_use_e.md`), which keep their names as keys, by number: `ADR-002` names one.
   const otherNumbered = new Map<number, string[]>()
+  // The records of the folder that could not be read (an unknown status, not UTF-8, a file the
+  // system would not give us: `unreadable`), by key, each with its file; and those files by name.
+  // A link to one names a record of the folder all the same, whose decision this import does not
+  // write: it is sent as written, and stands as the store holds it. Said to name "no record in this
+  // folder" and left out, it took the link off the decision stored, and off the one stored from the
+  // file that could not be read (a `reimported` event on each), while that file was still there.
+  const unreadKeys = new Map<string, string>()
+  const unreadFiles = new Map<string, string>()
+  const unread = (name: string, path: string) => {
+    if (notARecord(name)) return
+    unreadFiles.set(name.normalize('NFC').toLowerCase(), keyOfFile(name))
+    unreadKeys.set(keyOfFile(name), `record ${path}`)
+  }
+  for (const name of unreadable) if (/\.md$/i.test(name)) unread(name, name)
   for (const f of [...files].sort((a, b) => a.name.localeCompare(b.name))) {
     if (!/\.md$/i.test(f.name) || notARecord(f.name)) {
       skipped.push(f.path)
@@ -177,15 +194,20 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     const decoded = decode(f.bytes)
     if (!('text' in decoded)) {
       problems.push({ path: f.path, line: decoded.badLine, message: 'not UTF-8 text (saved in another encoding?)' })
+      if ((forced ?? (DECISION_LOG.test(f.name) ? 'decisions-md' : undefined)) !== 'decisions-md') unread(f.name, f.path)
       continue
     }
     const file: RecordFile = { path: f.path, name: f.name, text: decoded.text }
     const format = forced ?? formatOf(file)
     if (format === undefined) {
       problems.push({ path: f.path, line: 1, message: notARecordMessage(file.text) })
+      unread(f.name, f.path)
       continue
     }
     const reading = readFile(file, format)
+    if (format !== 'decisions-md' && reading.records.length === 0) unread(f.name, f.path)
+    // A log's sections that could not be read, by their keys.
+    for (const key of reading.keys ?? []) if (!reading.records.some((r) => r.key === key)) unreadKeys.set(key, `section in ${f.path}`)
     problems.push(...reading.problems)
     parsed.push(...reading.records)
     if (reading.keys !== undefined) logs.push({ path: f.path, keys: reading.keys })
@@ -252,6 +274,18 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     if (key === undefined && claimed !== undefined) {
       problems.push({ path: record.origin.path, line: ref.line, message: `${field} "${ref.target}" names ${claimed}, which two records claim; the link is left out` })
       return null
+    }
+    // A record of the folder that could not be read: named all the same, and said as it is.
+    const unreadFile = unreadFiles.get(target) ?? unreadFiles.get(`${target}.md`)
+    const unreadKey = key !== undefined ? undefined : [unreadFile, ...candidates].find((c): c is string => c !== undefined && unreadKeys.has(c))
+    if (unreadKey !== undefined && unreadKey !== record.key) {
+      problems.push({
+        path: record.origin.path,
+        line: ref.line,
+        message: `${field} "${ref.target}" names ${unreadKey}, whose ${unreadKeys.get(unreadKey) as string} could not be read; the link stands as the store holds it`,
+        read: true,
+      })
+      return unreadKey
     }
     if (key === undefined || key === record.key) {
       // A section copied with its links, a number mistyped: the record names itself.

@@ -1424,6 +1424,64 @@ describe('links and titles as MADR and log4brains users write them', () => {
     expect(reading.problems).toEqual([{ path: '0003-use-redis.md', line: 7, message: 'superseded by "0009-use-valkey.md" names no record in this folder; the link is left out' }])
   })
 
+  it('a link to a record of the folder that cannot be read names its key, and says the file could not be read', async () => {
+    const adr = (n: number, title: string, status: string) => `# ${n}. ${title}\n\nDate: 2020-0${n}-05\n\n## Status\n\n${status}\n\n## Decision\n\n${title}.\n`
+    const reading = readTexts({
+      '0001-use-mysql.md': adr(1, 'Use MySQL', 'Superseded by [2. Use Postgres](0002-use-postgres.md)'),
+      '0002-use-postgres.md': adr(2, 'Use Postgres', 'Pondering\n\nSupersedes [1. Use MySQL](0001-use-mysql.md)'),
+      '0003-use-redis.md': adr(3, 'Use Redis', 'Superseded by ADR-0004'),
+      '0004-use-valkey.md': '# 4. Use Valkey\n\nNo status yet.\n',
+      '0005-use-kafka.md': adr(5, 'Use Kafka', 'Superseded by [9. Use NATS](0009-use-nats.md)'),
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['superseded', '2020-01-05', null, 'ADR-0002'],
+      'ADR-0003': ['superseded', '2020-03-05', null, 'ADR-0004'],
+      'ADR-0005': ['superseded', '2020-05-05', null, null],
+    })
+    expect(reading.problems).toEqual([
+      { path: '0002-use-postgres.md', line: 7, message: 'unknown status "Pondering"' },
+      expect.objectContaining({ path: '0004-use-valkey.md', line: 1 }),
+      {
+        path: '0001-use-mysql.md',
+        line: 7,
+        message: 'superseded by "0002-use-postgres.md" names ADR-0002, whose record 0002-use-postgres.md could not be read; the link stands as the store holds it',
+        read: true,
+      },
+      { path: '0003-use-redis.md', line: 7, message: 'superseded by "ADR-0004" names ADR-0004, whose record 0004-use-valkey.md could not be read; the link stands as the store holds it', read: true },
+      // A record the folder does not hold is still none.
+      { path: '0005-use-kafka.md', line: 7, message: 'superseded by "0009-use-nats.md" names no record in this folder; the link is left out' },
+    ])
+  })
+
+  it('a link to a section of a DECISIONS.md that cannot be read names its key, and says so', () => {
+    const reading = readTexts({
+      'DECISIONS.md':
+        '# Decisions\n\n## D-001: Use MongoDB\n\n- Status: Superseded\n- Superseded by: D-002\n- Decision: Use MongoDB.\n\n' +
+        '## D-002: Use Postgres\n\n- Status: Pondering\n- Supersedes: D-001\n- Decision: Use Postgres.\n',
+    })
+    expect(summary(reading.records)).toEqual({ 'D-001': ['superseded', null, null, 'D-002'] })
+    expect(reading.problems).toEqual([
+      { path: 'DECISIONS.md', line: 11, message: 'unknown status "Pondering"' },
+      { path: 'DECISIONS.md', line: 6, message: 'superseded by "D-002" names D-002, whose section in DECISIONS.md could not be read; the link stands as the store holds it', read: true },
+    ])
+  })
+
+  it('a link to a record file the system will not let us read names its key too', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'adr-'))
+    try {
+      await writeFile(join(dir, '0001-use-a.md'), '# 1. Use A\n\n## Status\n\nSuperseded by [2. Use B](0002-use-b.md)\n')
+      await symlink(join(dir, 'gone.md'), join(dir, '0002-use-b.md'))
+      const reading = await readAdrFolder(dir)
+      expect(summary(reading.records)).toEqual({ 'ADR-0001': ['superseded', null, null, 'ADR-0002'] })
+      expect(reading.problems.map((p) => p.message)).toEqual([
+        `cannot read: a symbolic link to ${join(dir, 'gone.md')}, which is not there`,
+        'superseded by "0002-use-b.md" names ADR-0002, whose record 0002-use-b.md could not be read; the link stands as the store holds it',
+      ])
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
   it('titles lose the number their heading repeats ("6. ", "ADR-001: ", "ADR 12 - "), and keep a number that is part of them', () => {
     const reading = readTexts({
       '0001-a.md': madr('accepted', 'ADR-001: Use PostgreSQL'),

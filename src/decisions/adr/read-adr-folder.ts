@@ -52,7 +52,8 @@ export async function readAdrFolder(dir: string, format?: AdrFormat): Promise<Fo
       unreadable.push({ path: entry.name, line: 1, message: `cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` })
     }
   }
-  const reading = readRecordFolder(files, format)
+  // Files that could not be read are records of the folder all the same, which links may name.
+  const reading = readRecordFolder(files, format, unreadable.map((p) => p.path))
   // Every `.md` file, read or not (a link to one that is not there too): a record whose file is among them was not deleted.
   const names = entries.filter((e) => (isFile(e) || broken.has(e.name)) && /\.md$/i.test(e.name)).map((e) => e.name).sort()
   return { ...reading, problems: [...unreadable, ...reading.problems], files: names }
