@@ -922,6 +922,15 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
           if (merged.outcome === 'unchanged' && stored?.imported != null && folder !== undefined && stored.imported.folder !== folder) {
             tx.put({ ...stored, imported: { ...stored.imported, folder } })
           }
+          // A record that reads otherwise while the decision stays as stored (the file of its other
+          // end now says what the lifecycle did here, a proposal accepted over the API): the reading
+          // is kept, so that the next import compares with it, but the decision is unchanged, with no
+          // `reimported` event naming nothing changed and no new version.
+          if (merged.outcome === 'updated' && stored !== undefined && merged.record !== undefined && changedFields(stored, merged.record).length === 0) {
+            tx.put({ ...stored, imported: merged.record.imported })
+            report.unchanged.push(key)
+            continue
+          }
           if (merged.record !== undefined) tx.put(merged.record)
           if (merged.event !== undefined) tx.append(merged.event)
           report[merged.outcome].push(key)

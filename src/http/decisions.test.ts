@@ -878,7 +878,9 @@ describe('folders of one repository (R-CON-6)', () => {
     })
     expect(web.find((r) => r.key === 'ADR-0003')?.supersedes).toBe('ADR-0002')
     const report = (await call('POST', '/v1/decisions/import', { records: web })).body
-    expect(report.updated).toEqual(['ADR-0003'])
+    // Its file is as imported; it reads a link now, left out: the decision is unchanged, with no event.
+    expect(report).toMatchObject({ updated: [], unchanged: ['ADR-0003'] })
+    expect((await call('GET', '/v1/decisions/ADR-0003')).body.events.map((e: { type: string }) => e.type)).toEqual(['imported'])
     expect(report.conflicts.map((c: { key: string }) => c.key)).toEqual(['ADR-0002'])
     expect(report.warnings).toEqual([{ key: 'ADR-0003', message: expect.stringContaining('supersedes ADR-0002 is left out') }])
     expect((await call('GET', '/v1/decisions/ADR-0003')).body).toMatchObject({ status: 'accepted', supersedes: null })
@@ -1339,6 +1341,33 @@ describe('a re-import after the lifecycle moved on (R-CON-6, R-CON-1)', () => {
     expect((await call('GET', '/v1/decisions/ADR-0004/why')).body.chain[0]).toMatchObject({ enforce: 'required' })
   })
 
+  it('reports unchanged, with no event, a record whose file is as it was when the file of a proposal accepted here catches up', async () => {
+    const { call, clock } = await createTestApp()
+    const adr = (n: number, title: string, status: string) => `# ${n}. ${title}\n\nDate: 2024-0${n}-01\n\n## Status\n\n${status}\n\n## Decision\n\n${title}.\n`
+    const read = (status: string) =>
+      readRecordFolder(
+        Object.entries({
+          '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted'),
+          '0004-use-postgres.md': adr(4, 'Use Postgres', `${status}\n\nSupersedes [1. Use SQLite](0001-use-sqlite.md)`),
+        }).map(([name, text]) => ({ path: name, name, bytes: new TextEncoder().encode(text) })),
+      ).records
+    await call('POST', '/v1/decisions/import', { records: read('Proposed') })
+    clock.advance(DAY)
+    expect((await call('POST', '/v1/decisions/ADR-0004/accept')).status).toBe(200)
+    const before = (await call('GET', '/v1/decisions/ADR-0001')).body
+    expect(before).toMatchObject({ status: 'superseded', superseded_by: 'ADR-0004', version: 2 })
+    clock.advance(DAY)
+    // Only 0004's file changed: ADR-0001 now reads superseded by it, as it already is.
+    const caughtUp = await call('POST', '/v1/decisions/import', { records: read('Accepted') })
+    expect(caughtUp.body).toMatchObject({ updated: ['ADR-0004'], unchanged: ['ADR-0001'], warnings: [] })
+    const after = (await call('GET', '/v1/decisions/ADR-0001')).body
+    expect(after.events.map((e: any) => e.type)).toEqual(['imported', 'superseded'])
+    expect(after).toMatchObject({ version: 2, updated_at: before.updated_at })
+    // And importing again changes nothing.
+    clock.advance(DAY)
+    expect((await call('POST', '/v1/decisions/import', { records: read('Accepted') })).body).toMatchObject({ updated: [], unchanged: ['ADR-0001', 'ADR-0004'] })
+  })
+
   it('takes a link the file adds once it says the status the lifecycle moved the decision to', async () => {
     const { call, clock } = await createTestApp()
     const read = (status: string, links = '') =>
@@ -1447,7 +1476,9 @@ describe('a re-import never moves what is final, nor relinks what the lifecycle 
     expect(await links(call, 'ADR-0002')).toEqual(['accepted', 'ADR-0001', null])
     expect(await links(call, 'ADR-0003')).toEqual(['accepted', null, null])
     const rest = (await call('GET', '/v1/decisions/ADR-0001')).body
-    expect(rest.events.map((e: { type: string; by?: string }) => [e.type, e.by])).toEqual([['imported', undefined], ['superseded', 'ADR-0002'], ['reimported', undefined]])
+    // Its file is as imported, and what it reads now (superseded by ADR-0003) is not taken: no `reimported` event naming nothing.
+    expect(rest.events.map((e: { type: string; by?: string }) => [e.type, e.by])).toEqual([['imported', undefined], ['superseded', 'ADR-0002']])
+    expect(report).toMatchObject({ updated: ['ADR-0003'], unchanged: ['ADR-0001', 'ADR-0002'] })
     // A replay undoes a re-import with what it kept in `before` (R-REC-9): the links left out
     // changed nothing, so they are kept as no change.
     const graphql = (await call('GET', '/v1/decisions/ADR-0003')).body
