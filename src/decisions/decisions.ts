@@ -356,6 +356,33 @@ function missingFiles(
   return missing
 }
 
+/**
+ * The records of the folders imported whose file (or section of a log) is still in the folder but
+ * that the import does not hold: the file could not be read now (a status mistyped, not UTF-8), by
+ * key, with their file. What they link to keeps its links as stored: the file is not gone, and
+ * says what it said when it could be read.
+ */
+function unreadRecords(
+  folders: ReadonlyMap<string, readonly string[]>,
+  records: readonly ImportedDecision[],
+  { files, logs }: ImportOptions,
+  stored: Map<string, DecisionRecord[]>,
+): Map<string, string> {
+  const unread = new Map<string, string>()
+  if (files === undefined) return unread
+  const present = new Set(files)
+  const sections = new Map((logs ?? []).map((log) => [log.path, new Set(log.keys)]))
+  const incoming = new Set(records.map((r) => r.key))
+  for (const [folder, names] of folders) {
+    for (const record of [folder, ...names].flatMap((name) => stored.get(name) ?? [])) {
+      const path = record.imported?.path ?? ''
+      const held = sections.get(path)
+      if (!incoming.has(record.key) && present.has(path) && (held === undefined || held.has(record.key))) unread.set(record.key, path)
+    }
+  }
+  return unread
+}
+
 /** One imported record merged with what is stored under its key. */
 interface Merge {
   key: string
@@ -862,9 +889,23 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
           folders.set(folder, formerNames(folder, aliases, own, options.files, byFolder, at, options.moved))
         }
         const merges: Merge[] = []
+        const unread = unreadRecords(folders, records, options, byFolder)
         for (const input of records) {
           const links = { ...input }
           const stored = await tx.get(input.key)
+          // A link only the file that could not be read now writes (`Supersedes` on the new record
+          // alone, as many write it): kept as stored, as the record read when that file could be
+          // read, rather than taken off both decisions while the file is still there.
+          for (const [field, back] of [['supersedes', 'superseded_by'], ['superseded_by', 'supersedes']] as const) {
+            const target = stored?.[field] ?? null
+            const path = target === null ? undefined : unread.get(target)
+            if (target === null || path === undefined || links[field] !== null || incoming.has(target)) continue
+            if ((await tx.get(target))?.[back] !== input.key) continue
+            links[field] = target
+            // An accepted record a record that replaces it supersedes reads superseded (see readRecordFolder).
+            if (field === 'superseded_by' && links.status === 'accepted' && stored?.imported?.status === 'superseded') links.status = 'superseded'
+            report.warnings.push({ key: input.key, message: `${field} ${target} is kept as stored: ${path}, which ${target} was imported from, is in the folder but could not be read` })
+          }
           for (const field of ['supersedes', 'superseded_by'] as const) {
             const target = links[field]
             if (target === null || incoming.has(target)) continue

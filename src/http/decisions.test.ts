@@ -1124,6 +1124,47 @@ describe('records whose file was deleted from their folder (R-CON-6)', () => {
     expect((await call('POST', '/v1/decisions/import', { records: read('acme/docs/adr', left) })).body.missing).toEqual([])
   })
 
+  it('leave the links of a file that is there but cannot be read now as stored, on the decisions it names too, and say so', async () => {
+    const { call } = await createTestApp()
+    const record = (n: number, title: string, status: string) => `# ${n}. ${title}\n\nDate: 2024-01-0${n}\n\n## Status\n\n${status}\n\n## Decision\n\n${title}.\n`
+    // "Supersedes" written on the new records alone, as many write it: ADR-0001 reads superseded, ADR-0003 stays deprecated.
+    const files = {
+      '0001-use-rest.md': record(1, 'Use REST', 'Accepted'),
+      '0002-use-grpc.md': record(2, 'Use gRPC', 'Accepted\n\nSupersedes [1. Use REST](0001-use-rest.md)'),
+      '0003-use-soap.md': record(3, 'Use SOAP', 'Deprecated'),
+      '0004-use-graphql.md': record(4, 'Use GraphQL', 'Accepted\n\nSupersedes [3. Use SOAP](0003-use-soap.md)'),
+    }
+    await call('POST', '/v1/decisions/import', { records: read('acme/docs/adr', files), files: Object.keys(files) })
+    const before = await Promise.all(['ADR-0001', 'ADR-0002', 'ADR-0003', 'ADR-0004'].map(async (k) => (await call('GET', `/v1/decisions/${k}`)).body))
+    expect(before.map((d) => [d.status, d.supersedes, d.superseded_by])).toEqual([
+      ['superseded', null, 'ADR-0002'],
+      ['accepted', 'ADR-0001', null],
+      ['deprecated', null, 'ADR-0004'],
+      ['accepted', 'ADR-0003', null],
+    ])
+    // Their status mistyped, ADR-0002 and ADR-0004 cannot be read: their files are still there.
+    const unread = {
+      ...files,
+      '0002-use-grpc.md': files['0002-use-grpc.md'].replace('Accepted', 'Pondering'),
+      '0004-use-graphql.md': files['0004-use-graphql.md'].replace('Accepted', 'Pondering'),
+    }
+    const records = read('acme/docs/adr', unread)
+    expect(records.map((r) => r.key)).toEqual(['ADR-0001', 'ADR-0003'])
+    for (let i = 0; i < 2; i++) {
+      const report = (await call('POST', '/v1/decisions/import', { records, files: Object.keys(unread) })).body
+      expect(report).toMatchObject({ updated: [], unchanged: ['ADR-0001', 'ADR-0003'], missing: [] })
+      expect(report.warnings).toEqual([
+        { key: 'ADR-0001', message: 'superseded_by ADR-0002 is kept as stored: 0002-use-grpc.md, which ADR-0002 was imported from, is in the folder but could not be read' },
+        { key: 'ADR-0003', message: 'superseded_by ADR-0004 is kept as stored: 0004-use-graphql.md, which ADR-0004 was imported from, is in the folder but could not be read' },
+      ])
+    }
+    const after = await Promise.all(['ADR-0001', 'ADR-0002', 'ADR-0003', 'ADR-0004'].map(async (k) => (await call('GET', `/v1/decisions/${k}`)).body))
+    expect(after).toEqual(before)
+    // Put right, the files read as they did: nothing to restore.
+    const again = (await call('POST', '/v1/decisions/import', { records: read('acme/docs/adr', files), files: Object.keys(files) })).body
+    expect(again).toMatchObject({ updated: [], unchanged: ['ADR-0001', 'ADR-0002', 'ADR-0003', 'ADR-0004'], warnings: [] })
+  })
+
   it('a section taken out of a DECISIONS.md still in the folder is reported as a deleted file is; one that cannot be read now is not', async () => {
     const { call } = await createTestApp()
     const section = (n: number, title: string) => `## D-00${n}: ${title}\n\n- Status: Accepted\n- Date: 2024-01-0${n}\n\n${title}.\n`
