@@ -123,6 +123,20 @@ describe('decision-memory hook (R-CAP-6)', () => {
     expect(result.stderr).not.toContain('not reachable')
   })
 
+  it('names DECISION_MEMORY_TOKEN holding a line break rather than calling the service unreachable, and spools the capture', async () => {
+    const { data, spool } = await workdir()
+    const service = await serve(data)
+    const result = await runCli(['hook', '--budget', String(GENEROUS)], {
+      input: JSON.stringify(claudeCodeFixture('post-tool-use-single')),
+      env: { DECISION_MEMORY_URL: service.url, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_TOKEN: 'alice-token\n0123456789' },
+    })
+    expect(result).toMatchObject({ code: 0, stdout: '' })
+    expect(await spooledLines(spool)).toBe(1)
+    expect(result.stderr).toContain(`DECISION_MEMORY_TOKEN holds a line break, a control character or a character past U+00FF, which no HTTP header may carry: set it to the token alone (not shown here); spooled to ${spool}`)
+    expect(result.stderr).not.toContain('not reachable')
+    expect(result.stderr).not.toContain('0123456789')
+  })
+
   it('spools a capture that was waiting on stdin when a held-up hook found its time already run out', async () => {
     const { spool } = await workdir()
     const url = `http://127.0.0.1:${await closedPort()}`

@@ -62,6 +62,19 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect(JSON.parse(withPath.stdout).hookSpecificOutput.permissionDecision).toBe('deny')
   })
 
+  it('names DECISION_MEMORY_TOKEN holding a line break rather than calling the service unreachable, and quotes no token', async () => {
+    const payload = await bashPayload()
+    const app = await createTestApp()
+    const fetch = (async (input: string, init?: RequestInit) => app.app.request(input, init)) as unknown as typeof globalThis.fetch
+    const out = await guard({ payload, url: 'http://decision-memory.test', token: 'alice-token\n0123456789', failClosed: false, timeoutMs: 1000, fetch })
+    expect(out).toEqual({
+      stdout: '',
+      stderr:
+        'decision-memory guard: DECISION_MEMORY_TOKEN holds a line break, a control character or a character past U+00FF, which no HTTP header may carry: ' +
+        'set it to the token alone (not shown here); letting the command through\n',
+    })
+  })
+
   it('denies the fixture force push, citing the decision', async () => {
     const { run, calls } = await guardOverApp()
     const out = await run(await bashPayload())

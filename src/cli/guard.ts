@@ -1,6 +1,6 @@
 import type { Verdict } from '../decisions/constraints'
 import { LIMITS } from '../domain/limits'
-import { abortAfter, authHeaders, envValue, exitWhenWritten, serviceUrl, serviceUrlProblem, UsageError, parseFlags } from './options'
+import { abortAfter, authHeaders, envValue, exitWhenWritten, serviceUrl, serviceUrlProblem, tokenProblem, UsageError, parseFlags } from './options'
 import { pathInRepository } from './repository'
 
 export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
@@ -96,6 +96,9 @@ export async function guard(input: {
   // as the hook says it.
   const urlProblem = serviceUrlProblem(input.url)
   if (urlProblem !== undefined) return unavailable(urlProblem)
+  // Nor is the service unreachable when the token is one no header may carry: the variable is said.
+  const badToken = tokenProblem({ DECISION_MEMORY_TOKEN: input.token })
+  if (badToken !== undefined) return unavailable(badToken)
   const body: { action: string; path?: string } = { action: command }
   if (typeof event.cwd === 'string' && event.cwd !== '') body.path = pathInRepository(event.cwd)
   // A command past what the service takes (its action limit, or the body limit for text of many

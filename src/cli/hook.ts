@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { IdentifierSchema } from '../domain/observation'
-import { abortAfter, authHeaders, barredPortReason, DEFAULT_SERVICE_URL, envValue, exitWhenWritten, homePath, identifierFlag, serviceUrl, serviceUrlProblem, parseFlags } from './options'
+import { abortAfter, authHeaders, barredPortReason, DEFAULT_SERVICE_URL, envValue, exitWhenWritten, homePath, identifierFlag, serviceUrl, serviceUrlProblem, tokenProblem, parseFlags } from './options'
 import { pathInRepository, projectOfFolder, repositoryRoot } from './repository'
 import { appendToRejected, appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
@@ -372,7 +372,8 @@ async function runHook(argv: string[]): Promise<void> {
     // No http(s) address at all (`localhost:7420`), or one with a password: fetch refuses it
     // unsent, and "not reachable" would send a person looking for the service rather than at the
     // variable, as the commands say.
-    const urlProblem = serviceUrlProblem(serviceUrl())
+    // So is a token no header may carry: fetch is never called, and the service is not at fault.
+    const urlProblem = serviceUrlProblem(serviceUrl()) ?? tokenProblem()
     const why = urlProblem !== undefined
       ? urlProblem
       : refusedToken

@@ -107,14 +107,25 @@ export function policyPath(flag: string): string {
 export function authHeaders(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const token = envValue('DECISION_MEMORY_TOKEN', env)
   if (token === undefined) return {}
-  // White space around it (a line end kept from a file) is no part of it; only what is inside is checked.
-  const word = token.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '')
-  if (/[\u0000-\u0008\u000a-\u001f\u007f]|[^\u0000-\u00ff]/.test(word)) {
-    throw new EnvironmentError(
-      'DECISION_MEMORY_TOKEN holds a line break, a control character or a character past U+00FF, which no HTTP header may carry: set it to the token alone (not shown here)',
-    )
-  }
-  return { authorization: `Bearer ${word}` }
+  const problem = tokenProblem(env)
+  if (problem !== undefined) throw new EnvironmentError(problem)
+  return { authorization: `Bearer ${tokenWord(token)}` }
+}
+
+/** The token without the white space around it (a line end kept from a file), which is no part of it. */
+const tokenWord = (token: string) => token.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '')
+
+/**
+ * What is wrong with DECISION_MEMORY_TOKEN, in words naming the variable and not quoting it;
+ * undefined when nothing is (or it is unset). The hooks say it rather than "not reachable", as
+ * they say a DECISION_MEMORY_URL they cannot use (serviceUrlProblem).
+ */
+export function tokenProblem(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const token = envValue('DECISION_MEMORY_TOKEN', env)
+  if (token === undefined) return undefined
+  // Only what is inside is checked.
+  if (!/[\u0000-\u0008\u000a-\u001f\u007f]|[^\u0000-\u00ff]/.test(tokenWord(token))) return undefined
+  return 'DECISION_MEMORY_TOKEN holds a line break, a control character or a character past U+00FF, which no HTTP header may carry: set it to the token alone (not shown here)'
 }
 
 /**
