@@ -1,5 +1,5 @@
 import type { Clock } from '../clock'
-import { InputError, type Issue } from '../domain/errors'
+import { fieldsOf, InputError, type Issue } from '../domain/errors'
 import type { Context } from '../domain/observation'
 import { checkTimestamp } from '../domain/timestamp'
 import { applies, runOfContext, type ApplicabilityQuery } from './applicability'
@@ -208,7 +208,7 @@ function refuseKeysSentTwice(records: readonly ImportedDecision[]): void {
 function refuseSupersedeLoops(records: readonly ImportedDecision[]): void {
   const issues = supersedeLoops(records).map(({ path, message }) => ({ path, message }))
   if (issues.length > 0) {
-    throw new InputError('invalid_request', `invalid request: ${issues.map((i) => i.path).join(', ')}`, { issues })
+    throw new InputError('invalid_request', `invalid request: ${fieldsOf(issues)}`, { issues })
   }
 }
 

@@ -1,4 +1,4 @@
-import { InputError, type Issue } from '../domain/errors'
+import { fieldsOf, InputError, type Issue } from '../domain/errors'
 import { validateConstraints } from './constraints'
 import {
   contentHash,
@@ -111,7 +111,7 @@ export function proposal(input: DecisionInput, key: string, at: string): { recor
   const issues: Issue[] = validateConstraints(input.constraints, scope)
   if (input.supersedes === key) issues.push({ path: 'supersedes', message: 'a decision cannot supersede itself' })
   if (issues.length > 0) {
-    throw new InputError('invalid_decision', `invalid decision: ${issues.map((i) => i.path).join(', ')}`, { issues })
+    throw new InputError('invalid_decision', `invalid decision: ${fieldsOf(issues)}`, { issues })
   }
   const record: DecisionRecord = {
     key,

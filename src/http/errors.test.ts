@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../test/support/test-app'
+import { claudeCodeFixture } from '../../test/support/fixtures'
 
 describe('a field of the wrong type is named once, by its type (R-SVC-2)', () => {
   it('a string sent for an array gets no length limit of a string that no field has', async () => {
@@ -74,6 +75,21 @@ describe('a field that breaks two rules at once', () => {
     const named = Array.from({ length: 10 }, (_, i) => `context.k${i}`).join(', ')
     expect(answer.body.error.message).toBe(`invalid request: ${named} and 15 more`)
     expect(new Set(answer.body.error.issues.map((i: { path: string }) => i.path)).size).toBe(25)
+  })
+
+  it('says so too of a hook payload and of a decision, whose messages name their fields', async () => {
+    const { call } = await createTestApp()
+    const payload = claudeCodeFixture('pre-tool-use')
+    payload.tool_input.questions = Array.from({ length: 4 }, () => ({ question: ' ', header: 'H', multiSelect: false, options: [{ label: ' ' }, { label: ' ' }, { label: ' ' }] }))
+    const hook = await call('POST', '/v1/hooks/claude-code', payload)
+    expect(hook.status).toBe(400)
+    expect(new Set(hook.body.error.issues.map((i: { path: string }) => i.path)).size).toBe(17)
+    const first = ['0.question', '0.options.0.label', '0.options.1.label', '0.options.2.label', '1.question', '1.options.0.label', '1.options.1.label', '1.options.2.label', '2.question', '2.options.0.label']
+    expect(hook.body.error.message).toBe(`invalid tool_input: ${first.map((f) => `tool_input.questions.${f}`).join(', ')} and 7 more`)
+    const limits = Array.from({ length: 12 }, () => ({ kind: 'limit' }))
+    const decision = await call('POST', '/v1/decisions', { title: 'T', decision: 'D', rationale: 'R', constraints: limits })
+    expect(decision.status).toBe(400)
+    expect(decision.body.error.message).toBe(`invalid decision: ${Array.from({ length: 10 }, (_, i) => `constraints.${i}.value`).join(', ')} and 2 more`)
   })
 })
 

@@ -4,7 +4,9 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { Logger } from 'pino'
-import { InputError, type Issue } from '../domain/errors'
+import { fieldsOf, InputError, type Issue } from '../domain/errors'
+
+export { fieldsOf }
 import { CARRIED_PROTO_KEY } from '../domain/observation'
 import { typeIssuesFirst } from '../domain/zod-issues'
 
@@ -98,21 +100,6 @@ function unionTypeMessage(branches: ZodIssueLike[][]): string {
   if (expected.length === 0) return 'Invalid input'
   return `Invalid input: expected ${expected.join(' or ')}${received === undefined ? '' : `, received ${received}`}`
 }
-
-/**
- * The fields at fault, each named once, for the line that sums a 400 up: a field may break two
- * rules at once (an empty `action` is too short and only white space), and the summary said
- * `invalid request: action, action`; its issues still say each rule.
- */
-export function fieldsOf(issues: ReadonlyArray<{ path: string }>): string {
-  const fields = [...new Set(issues.map((i) => i.path))]
-  // A line to read: 5,000 keys of a context, each refused, named them all in it (half a megabyte).
-  if (fields.length <= MAX_FIELDS_NAMED) return fields.join(', ')
-  return `${fields.slice(0, MAX_FIELDS_NAMED).join(', ')} and ${fields.length - MAX_FIELDS_NAMED} more`
-}
-
-/** How many fields at fault the line that sums a 400 up names; its issues still list every one. */
-const MAX_FIELDS_NAMED = 10
 
 /** The validation hook of every route: a 400 naming each field at fault. */
 export function validationHook(

@@ -5,7 +5,7 @@ import { DEFAULT_SERVICE_URL } from '../cli/options'
 import type { DecisionMemory } from '../decision-memory'
 import { normalizeQuestion } from '../domain/decision-point'
 import { normalizeLabel } from '../domain/labels'
-import { InputError } from '../domain/errors'
+import { fieldsOf, InputError } from '../domain/errors'
 import { LIMITS } from '../domain/limits'
 import { nestsWithin } from '../domain/json-depth'
 import type { ObservationInput } from '../domain/observation'
@@ -152,7 +152,7 @@ function parseWith<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
     path: [field, ...issue.path.map(String)].join('.'),
     message: issue.message,
   }))
-  throw new InputError('invalid_request', `invalid ${field}: ${issues.map((i) => i.path).join(', ')}`, { issues })
+  throw new InputError('invalid_request', `invalid ${field}: ${fieldsOf(issues)}`, { issues })
 }
 
 function requireToolUseId(payload: ClaudeCodeHookPayload): string {
