@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { authHeaders, dataDirectory, EnvironmentError, homePath, isFetchBarredPort, parseFlags, parsePort, timestampFlag, urlHost, UsageError } from './options'
+import { authHeaders, dataDirectory, serviceUrlProblem, EnvironmentError, homePath, isFetchBarredPort, parseFlags, parsePort, timestampFlag, urlHost, UsageError } from './options'
 
 describe('parseFlags', () => {
   const options = { user: { type: 'string' }, yes: { type: 'boolean' } } as const
@@ -107,5 +107,18 @@ describe('authHeaders', () => {
     expect(error).toBeInstanceOf(EnvironmentError)
     expect((error as Error).message).toContain('DECISION_MEMORY_TOKEN')
     expect((error as Error).message).not.toContain(TOKEN.slice(0, 10))
+  })
+})
+
+describe('serviceUrlProblem', () => {
+  it('quotes no password of an address it refuses, with the scheme forgotten, another scheme, or one that does not parse', () => {
+    for (const url of ['me:s3cret@127.0.0.1:7420', 'ftp://me:s3cret@127.0.0.1:7420', 'http://me:s3cret@[::1', 'http://me:s3cret@127.0.0.1:7420']) {
+      const problem = serviceUrlProblem(url)
+      expect(problem, url).toMatch(/^DECISION_MEMORY_URL (is "|holds a user name or password \()/)
+      expect(problem, url).not.toContain('s3cret')
+    }
+    expect(serviceUrlProblem('me:s3cret@127.0.0.1:7420')).toBe('DECISION_MEMORY_URL is "…@127.0.0.1:7420": give the service\'s address as http://HOST:PORT')
+    expect(serviceUrlProblem('localhost:7420')).toBe('DECISION_MEMORY_URL is "localhost:7420": give the service\'s address as http://HOST:PORT')
+    expect(serviceUrlProblem('http://127.0.0.1:7420')).toBeUndefined()
   })
 })

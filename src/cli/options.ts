@@ -56,12 +56,16 @@ export function serviceUrl(env: NodeJS.ProcessEnv = process.env): string {
  * URL printed the password; said once, the password left out, pointing at DECISION_MEMORY_TOKEN.
  */
 export function serviceUrlProblem(url: string): string | undefined {
-  if (!/^https?:\/\/[^/]/i.test(url)) return `DECISION_MEMORY_URL is "${url}": give the service's address as http://HOST:PORT`
+  // Quoted without what goes before an @ (`me:pw@host:7420`, the scheme forgotten, is no http
+  // address, and its password was printed with it).
+  const shown = url.replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)?[^/@]*@/i, '$1…@')
+  if (!/^https?:\/\/[^/]/i.test(url)) return `DECISION_MEMORY_URL is "${shown}": give the service's address as http://HOST:PORT`
   let parsed: URL
   try {
     parsed = new URL(url)
   } catch {
-    return undefined
+    // fetch refuses it as ERR_INVALID_URL, in a message that quotes the URL, password and all.
+    return shown === url ? undefined : `DECISION_MEMORY_URL is "${shown}": give the service's address as http://HOST:PORT`
   }
   if (parsed.username === '' && parsed.password === '') return undefined
   return (
