@@ -140,6 +140,12 @@ describe('decision-memory main', () => {
     }
   })
 
+  it('refuses serve --host [] as an empty --host, rather than a host "" it is told to guard with --auth', async () => {
+    const { code, stderr } = await run(['serve', '--port', '0', '--host', '[]'])
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/^decision-memory serve: --host \[\] is empty: give the address to listen on, or leave --host out\n/)
+  })
+
   it('reads a leading ~ of serve\'s --auth and DECISION_MEMORY_AUTH as the home folder, as of --policy', async () => {
     const home = await mkdtemp(join(tmpdir(), 'dm-home-'))
     const data = await mkdtemp(join(tmpdir(), 'dm-data-'))

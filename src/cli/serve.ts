@@ -75,6 +75,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // An IPv6 address in brackets, as a URL writes it (`[::1]`), is the address: the brackets are
   // no part of it, and listening on them failed with getaddrinfo ENOTFOUND.
   const host = (values.host ?? DEFAULT_HOST).replace(/^\[(.*)\]$/, '$1')
+  // Brackets around nothing are an empty --host, which Node would take as every interface.
+  if (host === '') throw new UsageError(`--host ${values.host} is empty: give the address to listen on, or leave --host out`)
   const dataDir = dataDirectory(values.data)
   const policyFile = values.policy === undefined ? DEFAULT_POLICY_FILE : policyPath(values.policy)
   const authFile = values.auth ?? envValue('DECISION_MEMORY_AUTH')
