@@ -376,10 +376,9 @@ describe('decision-memory guard (R-CON-3)', () => {
 dns.lookup = function (host, options, callback) {
   if (host !== 'dm.stuck.test') return lookup.apply(this, arguments)
   const done = typeof options === 'function' ? options : callback
-  setTimeout(() => done(Object.assign(new Error('getaddrinfo EAI_AGAIN ' + host), { code: 'EAI_AGAIN' })), 15000)
+  setTimeout(() => { process.stderr.write('the DNS lookup gave up\\n'); done(Object.assign(new Error('getaddrinfo EAI_AGAIN ' + host), { code: 'EAI_AGAIN' })) }, 15000)
 }\n`,
       )
-      const started = performance.now()
       const child = spawn(process.execPath, [BIN, 'guard'], {
         env: cleanEnv({ DECISION_MEMORY_URL: 'http://dm.stuck.test:7420', NODE_OPTIONS: `--require ${stuck}` }),
         stdio: ['pipe', 'pipe', 'pipe'],
@@ -392,9 +391,9 @@ dns.lookup = function (host, options, callback) {
       const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
       expect({ code, stdout }).toEqual({ code: 0, stdout: '' })
       expect(stderr).toContain('letting the command through')
-      // Within the hook entry's timeout (5 s, install-hooks), past which Claude Code kills it and
-      // every Bash call waits that long; the rest is room for a loaded machine.
-      expect(performance.now() - started).toBeLessThan(5000)
+      // Gone before the lookup gave up (15 s, past the hook entry's 5 s timeout, after which Claude
+      // Code kills it and every Bash call waits that long): it did not wait for it.
+      expect(stderr).not.toContain('the DNS lookup gave up')
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
