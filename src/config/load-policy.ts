@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { validate as validCron } from 'node-cron'
 import { compilePolicy, PolicySchema, type CompiledPolicy } from '../domain/policy'
 import { duplicateJsonKeys } from './json-duplicate-keys'
+import { utf8FileText } from './utf8-file'
 
 const require = createRequire(import.meta.url)
 
@@ -177,25 +178,6 @@ export async function loadPolicy(file: string = DEFAULT_POLICY_FILE): Promise<Co
   } catch (error) {
     throw new PolicyFileError(`${file}: cannot read policy file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
   }
-  return parsePolicy(policyText(bytes, file), file, resolve(file) === DEFAULT_POLICY_FILE ? undefined : await defaultFields())
+  return parsePolicy(utf8FileText(bytes, file, (message) => new PolicyFileError(message)), file, resolve(file) === DEFAULT_POLICY_FILE ? undefined : await defaultFields())
 }
 
-/**
- * A policy file's text, which is UTF-8 (its byte order mark kept, for parsePolicy to pass over).
- * Read leniently, a file saved in another encoding was taken with U+FFFD for each byte it could not
- * decode: a Latin-1 `é` in a match rule made a rule no question fits, silently, and a file saved as
- * UTF-16 (as Windows PowerShell 5.1's `>` and `Out-File` save it) was refused as a string, not an
- * object, or as JSON quoting its NUL bytes. Refused instead, as the service refuses a body, with the line.
- */
-function policyText(bytes: Buffer, file: string): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
-  } catch {
-    if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
-      throw new PolicyFileError(`${file}: not UTF-8 text: it is saved as UTF-16 (as Windows PowerShell 5.1's > and Out-File save it): save it as UTF-8`)
-    }
-    const lenient = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)
-    const line = lenient.slice(0, lenient.indexOf('\uFFFD')).split('\n').length
-    throw new PolicyFileError(`${file}: not UTF-8 text at line ${line} (saved in another encoding, such as Latin-1?): save it as UTF-8`)
-  }
-}

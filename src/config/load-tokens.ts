@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { IdentifierSchema } from '../domain/observation'
 import { z } from '../domain/zod'
 import { duplicateJsonKeys } from './json-duplicate-keys'
+import { utf8FileText } from './utf8-file'
 
 /** Who a bearer token speaks for (R-SVC-4): the users it may act for, or any user. */
 export interface Principal {
@@ -124,26 +125,6 @@ function lineColumn(text: string, position: number): string {
   return `line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')}`
 }
 
-/**
- * A tokens file's text, which is UTF-8 (as a policy's). Read leniently, a file saved in another
- * encoding was taken with U+FFFD for each byte it could not decode: a Latin-1 `josé` in `users`
- * made a token for `jos\uFFFD`, whom no hook of josé's names, silently; a file saved as UTF-16 (as
- * Windows PowerShell 5.1's `>` and `Out-File` save it) was only `not valid JSON`. Said instead,
- * with the line, and without quoting the text, which holds tokens.
- */
-function tokensText(bytes: Buffer, file: string): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
-  } catch {
-    if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
-      throw new TokensFileError(`${file}: not UTF-8 text: it is saved as UTF-16 (as Windows PowerShell 5.1's > and Out-File save it): save it as UTF-8`)
-    }
-    const lenient = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)
-    const line = lenient.slice(0, lenient.indexOf('\uFFFD')).split('\n').length
-    throw new TokensFileError(`${file}: not UTF-8 text at line ${line} (saved in another encoding, such as Latin-1?): save it as UTF-8`)
-  }
-}
-
 /** Reads a tokens file (JSON); every problem is a TokensFileError naming the file and field. */
 export async function loadTokens(file: string): Promise<TokenTable> {
   let bytes: Buffer
@@ -152,7 +133,7 @@ export async function loadTokens(file: string): Promise<TokenTable> {
   } catch (error) {
     throw new TokensFileError(`${file}: cannot read tokens file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
   }
-  const text = tokensText(bytes, file)
+  const text = utf8FileText(bytes, file, (message) => new TokensFileError(message))
   // A byte order mark, as some Windows editors save UTF-8, is no part of the text (as in a policy).
   const json = text.replace(/^\uFEFF/, '')
   let raw: unknown
