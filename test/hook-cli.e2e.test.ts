@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { claudeCodeFixture } from './support/fixtures'
 import { closedPort, runCli, startService, type RunningService } from './support/processes'
+import { LOOKUP_GAVE_UP, STUCK_HOST, stuckDnsPreload } from './support/stuck-dns'
 import { tempDir } from './support/temp-dir'
 
 const running: RunningService[] = []
@@ -178,28 +179,17 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
 
   it('exits within its time when the service is named by a host whose DNS lookup hangs, and spools the capture', async () => {
     const { spool } = await workdir()
-    // A resolver that cannot be reached (a VPN down): getaddrinfo runs to its own timeout, which
-    // aborting the fetch does not cut short, and it holds the process meanwhile, as this does.
-    const stuck = join(dirname(spool), 'stuck-dns.cjs')
     await mkdir(dirname(spool), { recursive: true })
-    await writeFile(
-      stuck,
-      `const dns = require('node:dns'); const lookup = dns.lookup
-dns.lookup = function (host, options, callback) {
-  if (host !== 'dm.stuck.test') return lookup.apply(this, arguments)
-  const done = typeof options === 'function' ? options : callback
-  setTimeout(() => { process.stderr.write('the DNS lookup gave up\\n'); done(Object.assign(new Error('getaddrinfo EAI_AGAIN ' + host), { code: 'EAI_AGAIN' })) }, 15000)
-}\n`,
-    )
+    const stuck = await stuckDnsPreload(dirname(spool))
     const result = await runCli(['hook'], {
       input: JSON.stringify(claudeCodeFixture('post-tool-use-single')),
-      env: { DECISION_MEMORY_URL: 'http://dm.stuck.test:7420', DECISION_MEMORY_SPOOL: spool, NODE_OPTIONS: `--require ${stuck}` },
+      env: { DECISION_MEMORY_URL: `http://${STUCK_HOST}:7420`, DECISION_MEMORY_SPOOL: spool, NODE_OPTIONS: `--require ${stuck}` },
     })
     expect(result).toMatchObject({ code: 0, stdout: '' })
     expect(await spooledLines(spool)).toBe(1)
     // Gone before the lookup gave up (15 s, past the hook entry's 5 s timeout, after which Claude
     // Code kills it): it did not wait for it.
-    expect(result.stderr).not.toContain('the DNS lookup gave up')
+    expect(result.stderr).not.toContain(LOOKUP_GAVE_UP)
   })
 
   it('prints the PreToolUse answer of a running service', async () => {

@@ -1,9 +1,10 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { BIN, cleanEnv } from '../../test/support/processes'
+import { LOOKUP_GAVE_UP, STUCK_HOST, stuckDnsPreload } from '../../test/support/stuck-dns'
 import { createTestApp } from '../../test/support/test-app'
 import { OPS, testTokens } from '../../test/support/tokens'
 import { guard } from './guard'
@@ -365,22 +366,11 @@ describe('decision-memory guard (R-CON-3)', () => {
   })
 
   it('exits once it has let the command through when the service is named by a host whose DNS lookup hangs', async () => {
-    // A resolver that cannot be reached (a VPN down): getaddrinfo runs to its own timeout, which
-    // aborting the fetch does not cut short, and it holds the process meanwhile, as this does.
     const dir = await mkdtemp(join(tmpdir(), 'dm-guard-dns-'))
     try {
-      const stuck = join(dir, 'stuck-dns.cjs')
-      await writeFile(
-        stuck,
-        `const dns = require('node:dns'); const lookup = dns.lookup
-dns.lookup = function (host, options, callback) {
-  if (host !== 'dm.stuck.test') return lookup.apply(this, arguments)
-  const done = typeof options === 'function' ? options : callback
-  setTimeout(() => { process.stderr.write('the DNS lookup gave up\\n'); done(Object.assign(new Error('getaddrinfo EAI_AGAIN ' + host), { code: 'EAI_AGAIN' })) }, 15000)
-}\n`,
-      )
+      const stuck = await stuckDnsPreload(dir)
       const child = spawn(process.execPath, [BIN, 'guard'], {
-        env: cleanEnv({ DECISION_MEMORY_URL: 'http://dm.stuck.test:7420', NODE_OPTIONS: `--require ${stuck}` }),
+        env: cleanEnv({ DECISION_MEMORY_URL: `http://${STUCK_HOST}:7420`, NODE_OPTIONS: `--require ${stuck}` }),
         stdio: ['pipe', 'pipe', 'pipe'],
       })
       let stdout = ''
@@ -393,7 +383,7 @@ dns.lookup = function (host, options, callback) {
       expect(stderr).toContain('letting the command through')
       // Gone before the lookup gave up (15 s, past the hook entry's 5 s timeout, after which Claude
       // Code kills it and every Bash call waits that long): it did not wait for it.
-      expect(stderr).not.toContain('the DNS lookup gave up')
+      expect(stderr).not.toContain(LOOKUP_GAVE_UP)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
