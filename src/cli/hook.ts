@@ -21,7 +21,8 @@ export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--b
                  default hook timeout; keep it under the hook entry's "timeout", in seconds)
 `
 
-const DEFAULT_BUDGET_MS = 2000
+/** From the hook's start to its exit, unless --budget says otherwise. */
+export const DEFAULT_BUDGET_MS = 2000
 /**
  * The longest budget: Claude Code's default hook timeout (60 s), past which it gives up on the
  * hook anyway. Anything longer (`--budget 1e9`) is a typo that would hold the agent up.

@@ -209,6 +209,30 @@ describe('install-hooks and a token in a hook command', () => {
     }
   })
 
+  it('warns of a hook entry whose timeout is not above the hook\'s budget, which Claude Code would kill before it spools, and keeps it', async () => {
+    const { file } = await settingsFolder()
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    const settings = JSON.parse(await readFile(file, 'utf8'))
+    settings.hooks.PostToolUse[0].hooks[0].timeout = 1
+    settings.hooks.PreToolUse[0].hooks[0].timeout = 3
+    settings.hooks.PreToolUse[0].hooks[0].command += ' --budget 3000'
+    await writeFile(file, JSON.stringify(settings))
+    stderr = ''
+    expect(await installHooksCommand(['--file', file])).toBe(0)
+    expect(stderr.split('\n').filter((l) => l.includes('"timeout"'))).toEqual([
+      `decision-memory install-hooks: warning: the PreToolUse hook in ${file} has a "timeout" of 3 s, not above its budget (3 s): Claude Code kills it before it spools a choice the service was too slow to take, and the choice is lost; raise it (a new entry has 5)`,
+      `decision-memory install-hooks: warning: the PostToolUse hook in ${file} has a "timeout" of 1 s, not above its budget (2 s): Claude Code kills it before it spools a choice the service was too slow to take, and the choice is lost; raise it (a new entry has 5)`,
+    ])
+    // Kept as the user set it: only said.
+    expect(JSON.parse(await readFile(file, 'utf8')).hooks.PostToolUse[0].hooks[0].timeout).toBe(1)
+    // The default timeout, and one above the budget, say nothing.
+    const { file: other } = await settingsFolder()
+    expect(await installHooksCommand(['--file', other])).toBe(0)
+    stderr = ''
+    expect(await installHooksCommand(['--file', other])).toBe(0)
+    expect(stderr).not.toContain('"timeout"')
+  })
+
   it('says on stderr that the file holds DECISION_MEMORY_TOKEN, without repeating the token, and nothing otherwise', async () => {
     const { file } = await settingsFolder()
     const command = `DECISION_MEMORY_TOKEN=alice-token-0123456789abcdef ${defaultHookCommand()}`

@@ -4,7 +4,8 @@ import { existsSync } from 'node:fs'
 import { basename, dirname, join, posix, resolve, win32 } from 'node:path'
 import { randomHex } from '../random-hex'
 import { BIN_PATH, shellWord } from './bin-path'
-import { guardCommandOf, mergeGuard, mergeHooks, SettingsShapeError, wrappedScriptOf } from '../integrations/claude-code-settings'
+import { guardCommandOf, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortTimeouts, wrappedScriptOf } from '../integrations/claude-code-settings'
+import { DEFAULT_BUDGET_MS } from './hook'
 import { homePath, UsageError, parseFlags } from './options'
 
 export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR | --user | --file FILE] [--command CMD] [--guard] [--dry-run]
@@ -184,6 +185,16 @@ function warnOfDisabled(settings: Record<string, unknown>, file: string): void {
   )
 }
 
+/** Hook entries whose timeout Claude Code would kill them by before they spool (shortTimeouts). */
+function warnOfShortTimeouts(settings: Record<string, unknown>, file: string): void {
+  for (const { event, timeout, budgetMs } of shortTimeouts(settings, DEFAULT_BUDGET_MS)) {
+    process.stderr.write(
+      `decision-memory install-hooks: warning: the ${event} hook in ${file} has a "timeout" of ${timeout} s, not above its budget (${budgetMs / 1000} s): ` +
+        `Claude Code kills it before it spools a choice the service was too slow to take, and the choice is lost; raise it (a new entry has ${HOOK_TIMEOUT_SECONDS})\n`,
+    )
+  }
+}
+
 /**
  * The variables a command sets that say which service the guard asks, and with which token (the
  * guard reads DECISION_MEMORY_URL or _PORT, and _TOKEN; not _USER, whose flag it does not take).
@@ -328,6 +339,7 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
     warnOfToken(merged.changes.map((c) => c.command), file, values['dry-run'] !== true)
     warnOfGoneWrapped(merged.changes.map((c) => c.command), file)
     warnOfDisabled(merged.settings, file)
+    warnOfShortTimeouts(merged.settings, file)
     if (unguarded.length > 0) {
       process.stderr.write(
         `decision-memory install-hooks: warning: the hook kept inside quotes of your own sets ${unguarded.join(', ')}, and the guard added beside it does not: ` +

@@ -172,6 +172,25 @@ export function mergeHooks(current: unknown, command: string): { settings: Recor
   return { settings, changes }
 }
 
+/**
+ * The decision-memory hook entries whose `timeout` (seconds) is not above the hook's budget (its
+ * `--budget` flag, else `defaultBudgetMs`, the hook's own default): Claude Code kills such a hook when the service is slow
+ * or down, before it spools what it could not deliver, and the choice is lost. An entry set so by
+ * the user is kept as it is (mergeHooks): only said.
+ */
+export function shortTimeouts(settings: Record<string, unknown>, defaultBudgetMs: number): Array<{ event: string; timeout: number; budgetMs: number }> {
+  const hooks = isObject(settings.hooks) ? settings.hooks : {}
+  return DECISION_MEMORY_HOOKS.flatMap(({ event }) => (Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []).flatMap((g) => {
+    const entries = isObject(g) && Array.isArray(g.hooks) ? g.hooks.filter(isObject) : []
+    return entries.flatMap((e) => {
+      if (typeof e.command !== 'string' || !OURS.test(e.command) || typeof e.timeout !== 'number') return []
+      const flag = /\s--budget(?:=|\s+)(\d+)/.exec(e.command)?.[1]
+      const budgetMs = flag === undefined ? defaultBudgetMs : Number(flag)
+      return e.timeout * 1000 <= budgetMs ? [{ event, timeout: e.timeout, budgetMs }] : []
+    })
+  }))
+}
+
 /** A guard hook entry of an earlier install, wherever the checkout was. */
 const OURS_GUARD = /decision-memory(?:\.js)?(?:\\?["'])?\s+guard\b/
 
