@@ -92,6 +92,8 @@ describe('loadTokens', () => {
     ['neither token nor sha256', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": ["a"]}, {"name": "b", "users": ["b"]}]}`, 'tokens.1: give exactly one of token or sha256'],
     ['a misspelt token', `{"tokens": [{"name": "a", "tokn": "${ALICE}", "users": ["a"]}]}`, 'tokens.0: unknown field "tokn"; the fields are name, token, sha256, users'],
     ['no users', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": []}]}`, 'tokens.0.users'],
+    ['a user that is no string', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": [123]}]}`, 'tokens.0.users.0: Invalid input: expected string, received number'],
+    ['a user that is no name', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": [".."]}]}`, 'tokens.0.users.0: must not be "." or ".."'],
     ['a field given twice', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": ["a"], "users": ["*"]}]}`, 'tokens.0.users: given more than once'],
     ['a key that is no field given twice', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": ["a"], "${ALICE}": 1, "${ALICE}": 2}]}`, 'tokens.0.(a field): given more than once'],
     ['an unknown field', `{"tokens": [{"name": "a", "token": "${ALICE}", "users": ["a"], "scope": "read"}]}`, 'tokens.0: unknown field "scope"; the fields are name, token, sha256, users'],

@@ -51,8 +51,11 @@ const TokenEntrySchema = z
       .string()
       .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex digits')
       .optional(),
-    /** The users the token may act for; `"*"` for any user (an operator's token). */
-    users: z.array(z.union([z.literal('*'), IdentifierSchema])).min(1),
+    /**
+     * The users the token may act for; `"*"` for any user (an operator's token). A string first:
+     * a number (`[123]`) is said to be no string, where the union said only "Invalid input".
+     */
+    users: z.array(z.string().pipe(z.union([z.literal('*'), IdentifierSchema]))).min(1),
   })
   .refine((e) => (e.token === undefined) !== (e.sha256 === undefined), {
     message: 'give exactly one of token or sha256',
