@@ -128,6 +128,26 @@ function lineColumn(text: string, position: number): string {
   return `line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')}`
 }
 
+/**
+ * Where the first trailing comma's closing bracket is (`,` then only white space before `]` or
+ * `}`, outside strings), if any: Node 20's JSON.parse gives no position for one in a list
+ * (`Unexpected token ']', ...`), the usual slip after the last entry of `tokens`.
+ */
+function trailingCommaPosition(text: string): number | undefined {
+  let comma: number | undefined
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string
+    if (c === '"') {
+      i++
+      while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1
+      comma = undefined
+    } else if (c === ',') comma = i
+    else if ((c === ']' || c === '}') && comma !== undefined) return i
+    else if (!/\s/.test(c)) comma = undefined
+  }
+  return undefined
+}
+
 /** Reads a tokens file (JSON); every problem is a TokensFileError naming the file and field. */
 export async function loadTokens(file: string): Promise<TokenTable> {
   let bytes: Buffer
@@ -147,7 +167,8 @@ export async function loadTokens(file: string): Promise<TokenTable> {
     // a line and column, quotes none, and finds a trailing comma in a file of many tokens.
     if (json.trim() === '') throw new TokensFileError(`${file}: not valid JSON: the file is empty`)
     const at = /at position (\d+)/.exec((error as Error).message)
-    throw new TokensFileError(`${file}: not valid JSON${at === null ? '' : ` (${lineColumn(json, Number(at[1]))})`}`)
+    const position = at === null ? trailingCommaPosition(json) : Number(at[1])
+    throw new TokensFileError(`${file}: not valid JSON${position === undefined ? '' : ` (${lineColumn(json, position)})`}`)
   }
   // A key given twice in one entry: JSON.parse keeps the last, so a second "users": ["*"] would
   // silently widen a token to every user. Named by its path, a field's name in place of any key
