@@ -721,6 +721,9 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     const output = (await call('POST', HOOK, { ...pre, tool_input: { questions: [question] } })).body.hookSpecificOutput
     expect(output.permissionDecision).toBe('allow')
     expect(output.updatedInput.answers).toEqual({ [CHECKS_QUESTION]: '"Lint, format (Recommended)", Unit tests (Recommended)' })
+    // The reason names each label chosen in quotes of its own, not the joined string set in quotes
+    // (`""Lint, format (Recommended)", Unit tests (Recommended)"`), which tells no label from another.
+    expect(output.permissionDecisionReason).toContain(`"${CHECKS_QUESTION}" = "Lint, format (Recommended)", "Unit tests (Recommended)" (from your past choices: 40 choices`)
     const auto = (await observationsOf(store)).filter((o) => o.source === 'auto-resolved')
     expect(auto.map((o) => [o.chosen, o.other])).toEqual([[['Lint, format', 'Unit tests'], null]])
   })

@@ -534,9 +534,20 @@ function describeAnswers(plan: QuestionPlan, whose = 'your'): string {
     .map((p) => {
       const rec = p.recommendation
       const basis = rec.state === 'enforced' ? asClause(rec.disclosure) : `from ${whose} past choices: ${rec.observations} choices, p ${rec.p}`
-      return `"${p.ask_user_question.question}" = "${p.answer}" (${basis})`
+      return `"${p.ask_user_question.question}" = ${answerSaid(p)} (${basis})`
     })
     .join('; ')
+}
+
+/**
+ * An answer given for the user, as the reason names it: in quotes, and a multi-select one label by
+ * label, each in quotes (`"Lint, format (Recommended)", "Unit tests (Recommended)"`). Its joined
+ * form, set in quotes, read `""Lint, format (Recommended)", Unit tests (Recommended)"`, where
+ * neither the user nor the agent could tell which labels were chosen.
+ */
+function answerSaid(p: QuestionPlan['questions'][number]): string {
+  const labels = Array.isArray(p.recommendation.recommended) ? autoAnswerLabels(p.ask_user_question, p.recommendation) : null
+  return labels === null ? `"${p.answer}"` : labels.map((l) => JSON.stringify(l)).join(', ')
 }
 
 /** What the reason says where the questions keep their order and labels (neutral ones). */
