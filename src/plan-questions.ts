@@ -1,6 +1,6 @@
 import { offeredOptions, type DecisionMemory } from './decision-memory'
 import { InputError } from './domain/errors'
-import { normalizeLabel, RECOMMENDED_MARK } from './domain/labels'
+import { normalizeLabel, RECOMMENDED_MARK, STATIC_DEFAULT_MARK } from './domain/labels'
 import { checkTimestamp } from './domain/timestamp'
 import { multiSelectOf, optionLabel } from './domain/observation'
 import {
@@ -74,7 +74,10 @@ function askedAs(question: AskUserQuestion, index: number): AskUserQuestion {
 function agentRecommended(question: AskUserQuestion): string | undefined {
   if (question.multiSelect === true) return undefined
   // In ASCII or full-width parentheses, as normalizeLabel reads the mark: `PostgreSQL（Recommended）`.
-  const marked = question.options.map(optionLabel).filter((label) => RECOMMENDED_MARK.test(label))
+  // Or ` (static default)`, as a plan of this service marks the static default for an expert: its
+  // `ask_user_question_input`, passed to AskUserQuestion and planned again by the PreToolUse hook,
+  // showed the expert the policy's default (or the first option) instead of the agent's own.
+  const marked = question.options.map(optionLabel).filter((label) => RECOMMENDED_MARK.test(label) || STATIC_DEFAULT_MARK.test(label))
   return marked.length === 1 ? normalizeLabel(marked[0] as string) : undefined
 }
 

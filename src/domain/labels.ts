@@ -8,6 +8,13 @@ const ANNOTATION = /\s*[(\uff08](?:recommended|\d{1,3}% of recent choices|static
 /** The agent's own ` (Recommended)` at the end of a label, in ASCII or full-width parentheses, as ANNOTATION reads it. */
 export const RECOMMENDED_MARK = /\s*[(\uff08]recommended[)\uff09]\s*$/i
 
+/**
+ * The ` (static default)` this service puts on the static default it recommends to an expert (weak
+ * strength), where a beginner's is marked ` (Recommended)`: a question a plan of this service marked
+ * so and passed back (`ask_user_question_input`, planned again by the PreToolUse hook) keeps it.
+ */
+export const STATIC_DEFAULT_MARK = /\s*[(\uff08]static default[)\uff09]\s*$/i
+
 /** The marks that end a sentence: ASCII, and their Chinese, Japanese, Arabic and Devanagari forms. */
 export const SENTENCE_END = '.!?\u2026。！？．؟।॥'
 /** A description's text before a rationale this service added: it ends a sentence, or is left open at a colon. */

@@ -221,6 +221,19 @@ describe('POST /v1/plan (R-ASK-3)', () => {
     expect(marked.ask_user_question.options.map((o: any) => o.label)).toEqual(['PostgreSQL (Recommended)', 'SQLite', 'MongoDB'])
   })
 
+  it("keeps the agent's static default for an expert when its planned input is planned again (plan_questions, then the hook)", async () => {
+    const { call } = await createTestApp()
+    for (let i = 0; i < 51; i++) await call('POST', '/v1/sessions', { session_id: `s-${i}` })
+    const tier = { ...TIER, options: TIER.options.map((o) => (o.label === 'Tier L' ? { ...o, label: 'Tier L (Recommended)' } : o)) }
+    const first = (await call('POST', '/v1/plan', { questions: [tier] })).body
+    expect(first.questions[0].recommendation).toMatchObject({ state: 'static-default', recommended: 'Tier L', strength: 'weak' })
+    expect(first.ask_user_question_input.questions[0].options.map((o: any) => o.label)).toEqual(['Tier L (static default)', 'Tier S', 'Tier M'])
+    // Passed to AskUserQuestion as it is, and planned again: still the agent's Tier L, not the policy's Tier M.
+    const again = (await call('POST', '/v1/plan', first.ask_user_question_input)).body
+    expect(again.questions[0].recommendation).toMatchObject({ state: 'static-default', recommended: 'Tier L' })
+    expect(again.ask_user_question_input).toEqual(first.ask_user_question_input)
+  })
+
   it('refuses what AskUserQuestion would refuse, naming the field', async () => {
     const { call } = await createTestApp()
     const five = { ...TIER, options: ['A', 'B', 'C', 'D', 'E'].map((label) => ({ label, description: label })) }
