@@ -1,7 +1,7 @@
 import { loadPolicy } from '../config/load-policy'
 import { InputError } from '../domain/errors'
 import type { DecayScanResult } from '../memory/decay-scan'
-import { UsageError, parseFlags, policyPath, timestampFlag } from './options'
+import { UsageError, parseFlags, configFilePath, timestampFlag } from './options'
 import { failure, ServiceUnavailableError, throughServiceOrLocal } from './service-client'
 import { jsonLine } from './terminal'
 
@@ -41,7 +41,7 @@ export async function decayScanCommand(argv: string[]): Promise<number> {
   // Checked before anything runs, with a service or without: a broken file is said, naming the
   // file and the field, rather than ignored because the service scans with its own.
   if (values.policy !== undefined) {
-    values.policy = policyPath(values.policy)
+    values.policy = configFilePath(values.policy)
     await loadPolicy(values.policy)
   }
   const input = { force: values.force, now: values.now }

@@ -9,7 +9,7 @@ import { CHECKOUT_DATA_DIR } from './bin-path'
 import { packageVersion } from './package-version'
 import { projectOfFolder } from './repository'
 import { settingHint, throughServiceOrLocal } from './service-client'
-import { envValue, parseFlags, policyPath } from './options'
+import { envValue, parseFlags, configFilePath } from './options'
 
 /**
  * A user the token may not act for (403 naming `user`): the commands say to give --user; a tool
@@ -56,7 +56,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   // Checked at start, as serve checks its own: a broken policy stops the server with the file and
   // the field named, rather than failing each tool call later (or never, while a service answers).
   if (values.policy !== undefined) {
-    values.policy = policyPath(values.policy)
+    values.policy = configFilePath(values.policy)
     await loadPolicy(values.policy)
   }
 

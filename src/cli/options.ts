@@ -94,11 +94,12 @@ export function homePath(path: string): string {
 }
 
 /**
- * A --policy FILE as the commands read it: a leading `~` in the home folder, as --data's (no shell
- * expands `--policy=~/mine.yaml`, nor the arguments of an MCP server in Claude Code's settings),
- * then resolved against the working folder.
+ * A configuration file as the commands read it (--policy, serve's --auth or DECISION_MEMORY_AUTH):
+ * a leading `~` in the home folder, as --data's (no shell expands `--policy=~/mine.yaml`, nor the
+ * arguments of an MCP server in Claude Code's settings, nor a unit file's Environment=), then
+ * resolved against the working folder.
  */
-export function policyPath(flag: string): string {
+export function configFilePath(flag: string): string {
   return resolve(homePath(flag))
 }
 

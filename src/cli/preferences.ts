@@ -1,7 +1,7 @@
 import { loadPolicy } from '../config/load-policy'
 import type { PointPreference } from '../domain/learned-preferences'
 import { shownPercent } from '../domain/recommendation'
-import { agentUser, identifierFlag, parseFlags, policyPath } from './options'
+import { agentUser, identifierFlag, parseFlags, configFilePath } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 import { jsonLine, printable } from './terminal'
 
@@ -72,7 +72,7 @@ export async function preferencesCommand(argv: string[]): Promise<number> {
     values.user !== undefined ? identifierFlag(values.user, 'user') : identifierFlag(agentUser(), 'user', 'DECISION_MEMORY_USER')
   // Checked before anything is read, with a service or without, as decay-scan checks it.
   if (values.policy !== undefined) {
-    values.policy = policyPath(values.policy)
+    values.policy = configFilePath(values.policy)
     await loadPolicy(values.policy)
   }
   const answer = await throughServiceOrLocal({

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path'
 import { createServer, type Server, type ServerOptions } from 'node:http'
 import { getRequestListener, serve as serveHttp } from '@hono/node-server'
 import pino from 'pino'
@@ -17,7 +16,7 @@ import { randomHex } from '../random-hex'
 import { scheduleDecayScan } from './decay-schedule'
 import { takeLocalTurn } from './local-turn'
 import { batchedDestination } from './log-destination'
-import { DEFAULT_HOST, EnvironmentError, envPort, homePath, isFetchBarredPort, isLoopback, parsePort, UsageError, parseFlags, dataDirectory, envValue, policyPath, urlHost } from './options'
+import { DEFAULT_HOST, EnvironmentError, envPort, isFetchBarredPort, isLoopback, parsePort, UsageError, parseFlags, dataDirectory, envValue, configFilePath, urlHost } from './options'
 import { packageVersion } from './package-version'
 
 /**
@@ -27,9 +26,7 @@ import { packageVersion } from './package-version'
  */
 async function tokensNamed(file: string, fromEnvironment: boolean): ReturnType<typeof loadTokens> {
   try {
-    // A leading ~ is the home folder, as of --policy: no shell expands --auth=~/tokens.json, nor
-    // DECISION_MEMORY_AUTH set in quotes or in a unit file's Environment=.
-    return await loadTokens(resolve(homePath(file)))
+    return await loadTokens(configFilePath(file))
   } catch (error) {
     if (!fromEnvironment || !(error instanceof TokensFileError)) throw error
     throw new TokensFileError(`DECISION_MEMORY_AUTH: ${error.message}`)
@@ -78,7 +75,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // Brackets around nothing are an empty --host, which Node would take as every interface.
   if (host === '') throw new UsageError(`--host ${values.host} is empty: give the address to listen on, or leave --host out`)
   const dataDir = dataDirectory(values.data)
-  const policyFile = values.policy === undefined ? DEFAULT_POLICY_FILE : policyPath(values.policy)
+  const policyFile = values.policy === undefined ? DEFAULT_POLICY_FILE : configFilePath(values.policy)
   const authFile = values.auth ?? envValue('DECISION_MEMORY_AUTH')
   // Checked here: pino refuses an unknown level with a stack trace that names no variable.
   const logLevel = envValue('DECISION_MEMORY_LOG_LEVEL') ?? 'info'

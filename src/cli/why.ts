@@ -5,7 +5,7 @@ import type { PointWhy } from '../decisions/explain-point'
 import { InputError } from '../domain/errors'
 import { DecisionKeySchema } from '../decisions/decision'
 import { WhyQuery } from '../http/decision-schemas'
-import { UsageError, parseFlags, agentUser, identifierFlag, policyPath, timestampFlag } from './options'
+import { UsageError, parseFlags, agentUser, identifierFlag, configFilePath, timestampFlag } from './options'
 import { projectOf } from '../integrations/claude-code'
 import { pathInRepository, projectOfFolder } from './repository'
 import { failure, throughServiceOrLocal } from './service-client'
@@ -233,7 +233,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
   }
   // Checked before anything is read, with a service or without, as decay-scan checks it.
   if (values.policy !== undefined) {
-    values.policy = policyPath(values.policy)
+    values.policy = configFilePath(values.policy)
     await loadPolicy(values.policy)
   }
   let answer
