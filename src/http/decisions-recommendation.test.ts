@@ -26,6 +26,16 @@ async function choose(app: App, choice: string, count: number, extra: Record<str
   expect((await app.call('POST', '/v1/observations', batch)).status).toBe(201)
 }
 
+/** 25 choices of `5` at `question`, one an hour up to START. */
+function fivesAt(question: Record<string, unknown>) {
+  return Array.from({ length: 25 }, (_, i) => ({
+    ...question,
+    user_choice: '5',
+    decision_id: `five-${i}`,
+    timestamp: new Date(Date.parse(START) - (25 - i) * HOUR).toISOString(),
+  }))
+}
+
 describe('decisions joined with recommendations (R-CON-2)', () => {
   it('a required decision bound to the Tier point makes it enforced, even after 30 observed choices of another tier; revoking it brings the learned one back', async () => {
     const app = await createTestApp()
@@ -194,12 +204,7 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
       scope: { points: ['retries'] },
       constraints: [{ kind: 'limit', value: 3 }],
     })
-    const fives = Array.from({ length: 25 }, (_, i) => ({
-      ...RETRIES,
-      user_choice: '5',
-      decision_id: `five-${i}`,
-      timestamp: new Date(Date.parse(START) - (25 - i) * HOUR).toISOString(),
-    }))
+    const fives = fivesAt(RETRIES)
 
     const app = await createTestApp()
     expect((await app.call('POST', '/v1/observations', fives)).status).toBe(201)
@@ -232,12 +237,7 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
 
   it('a limit bound to no point leaves the offer as it is, but an answer its check blocks or warns of is asked, not given for the user (R-CON-3)', async () => {
     const RETRIES = { user: 'rt', point: 'retries', question: 'How many retries?', all_options: ['2', '5'] }
-    const fives = Array.from({ length: 25 }, (_, i) => ({
-      ...RETRIES,
-      user_choice: '5',
-      decision_id: `five-${i}`,
-      timestamp: new Date(Date.parse(START) - (25 - i) * HOUR).toISOString(),
-    }))
+    const fives = fivesAt(RETRIES)
     const app = await createTestApp()
     expect((await app.call('POST', '/v1/observations', fives)).status).toBe(201)
     const before = app.clock.now().toISOString()
