@@ -26,6 +26,19 @@ async function choose(app: App, choice: string, count: number, extra: Record<str
   expect((await app.call('POST', '/v1/observations', batch)).status).toBe(201)
 }
 
+/** The question of dan's multi-select `checks` point (static default Lint). */
+const CHECKS = { user: 'dan', header: 'Checks', question: 'Which checks?', all_options: ['Lint', 'Test', 'E2E'] }
+
+/** An app whose policy adds the multi-select `checks` point. */
+async function checksApp(): Promise<App> {
+  const base = await createTestApp()
+  const policy = compilePolicy({
+    ...base.policy,
+    points: [...base.policy.points, { key: 'checks', match: { header: '^checks$' }, static_default: 'Lint', precondition: 'the usual checks', multi_select: true, always_ask: false, sensitive: false }],
+  })
+  return createTestApp({ policy })
+}
+
 /** 25 choices of `5` at `question`, one an hour up to START. */
 function fivesAt(question: Record<string, unknown>) {
   return Array.from({ length: 25 }, (_, i) => ({
@@ -343,13 +356,7 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
   })
 
   it('an advisory prefer at a multi-select point is its static default, disclosed and listed as such, until chosen sets outweigh it', async () => {
-    const base = await createTestApp()
-    const policy = compilePolicy({
-      ...base.policy,
-      points: [...base.policy.points, { key: 'checks', match: { header: '^checks$' }, static_default: 'Lint', precondition: 'the usual checks', multi_select: true, always_ask: false, sensitive: false }],
-    })
-    const app = await createTestApp({ policy })
-    const CHECKS = { user: 'dan', header: 'Checks', question: 'Which checks?', all_options: ['Lint', 'Test', 'E2E'] }
+    const app = await checksApp()
     await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-020', enforce: 'advisory', scope: { points: ['checks'] }, constraints: [{ kind: 'prefer', option: 'Test' }] })
 
     const fresh = (await app.call('POST', '/v1/recommendations', CHECKS)).body
@@ -749,13 +756,7 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
   })
 
   it('explains the answer the recommendation gives at a point the policy marks multi-select, not the latest observation\'s reading', async () => {
-    const base = await createTestApp()
-    const policy = compilePolicy({
-      ...base.policy,
-      points: [...base.policy.points, { key: 'checks', match: { header: '^checks$' }, static_default: 'Lint', precondition: 'the usual checks', multi_select: true, always_ask: false, sensitive: false }],
-    })
-    const app = await createTestApp({ policy })
-    const CHECKS = { user: 'dan', header: 'Checks', question: 'Which checks?', all_options: ['Lint', 'Test', 'E2E'] }
+    const app = await checksApp()
     const at = (h: number) => new Date(app.clock.now().getTime() - h * HOUR).toISOString()
     const sets = Array.from({ length: 6 }, (_, i) => ({ ...CHECKS, user_choice: ['Lint', 'Test'], timestamp: at(10 - i) }))
     // The latest was stored single-select (as asked then, or before the policy said multi-select).
