@@ -911,7 +911,8 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     const pre = claudeCodeFixture('pre-tool-use')
     const method = { ...METHOD_QUESTION }
     pre.tool_input.questions.push(method)
-    const output = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    const answer = (await call('POST', HOOK, pre)).body
+    const output = answer.hookSpecificOutput
     expect(output.permissionDecision).toBe('ask')
     expect(output.updatedInput.questions.map((q: { question: string }) => q.question)).toEqual([method.question])
     expect(output.updatedInput.answers).toEqual({ [TIER_QUESTION]: 'Tier S (Recommended)' })
@@ -922,6 +923,10 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     // The user is told too, with how to be asked again, not only the agent.
     expect(output.permissionDecisionReason).toContain(`It answered for you: "${TIER_QUESTION}" = "Tier S (Recommended)"`)
     expect(output.permissionDecisionReason).toContain(`To be asked again in this session: node ${shellWord(BIN_PATH)} toggle --session ${pre.session_id} --off`)
+    // Claude Code shows no `ask`'s reason, only the questions left: the user reads the answers given
+    // for them, and how to be asked again, in the hook's systemMessage.
+    expect(answer.systemMessage).toMatch(/^decision-memory answered for you: "Which complexity tier should this SPEC use\?" = "Tier S \(Recommended\)" \(from your past choices: 40 choices, p 0\.\d+\)\. To be asked again in this session: /)
+    expect(answer.systemMessage).toContain(`To be asked again in this session: node ${shellWord(BIN_PATH)} toggle --session ${pre.session_id} --off`)
 
     // The user answers the one question shown; Claude Code reports both.
     const post = {

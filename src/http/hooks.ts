@@ -40,7 +40,7 @@ const HookQuery = z.object({
 const HookAnswerSchema = z
   .object({
     systemMessage: z.string().optional().openapi({
-      description: 'Shown to the user when every question was answered for them (`allow`, whose reason Claude Code keeps to its debug log): what was answered, and how to be asked again.',
+      description: 'Shown to the user when any question was answered for them (Claude Code keeps an `allow`\'s reason to its debug log and shows no `ask`\'s reason, only the questions left): what was answered, and how to be asked again.',
     }),
     hookSpecificOutput: z
       .object({

@@ -781,6 +781,10 @@ export function preToolUseAnswer(
     ...(ruledOut.length > 0 ? [`decision-memory: ${ruledOut.join('; ')}; ask again with an option the decision allows`] : []),
   ]
   return {
+    // Claude Code does not show an `ask`'s reason either (anthropics/claude-code#17356, #24059,
+    // #35324): the picker shows the questions left, so the user would never learn that others were
+    // answered for them, nor how to be asked again. A hook's systemMessage is shown.
+    ...(answered ? { systemMessage: `decision-memory answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}` } : {}),
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
       permissionDecision: 'ask',
