@@ -26,11 +26,15 @@ import { userRoutes } from './users'
 /**
  * A request that declares a JSON body and sends none (`curl -X POST -H 'content-type:
  * application/json' …/accept`) is read as `{}`: routes whose body is optional then work, and the
- * others name their missing fields instead of answering "not valid JSON".
+ * others name their missing fields instead of answering "not valid JSON". One that declares a
+ * length of 0 in another type (`curl -d ''` says a form's) sends no body either: its type is
+ * dropped, so that it is answered as a request without a body, not refused 415 for a body's type.
  */
 const emptyJsonBody: MiddlewareHandler = async (c, next) => {
-  const declared = /^application\/([a-z.-]+\+)?json/i.test(c.req.header('content-type') ?? '')
+  const type = c.req.header('content-type')
+  const declared = /^application\/([a-z.-]+\+)?json/i.test(type ?? '')
   const length = Number(c.req.header('content-length') ?? NaN)
+  if (type !== undefined && !declared && length === 0 && c.req.header('transfer-encoding') === undefined) c.req.raw.headers.delete('content-type')
   // Only a body of unknown or zero length is read here; hono keeps the text it read, and the
   // route's validator parses that same text, so nothing is read twice.
   if (declared && !(length > 0) && c.req.method !== 'GET' && c.req.method !== 'HEAD') {

@@ -219,6 +219,19 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
     expect(body.error.issues.map((i) => i.path)).toEqual(expect.arrayContaining(['question', 'user_choice', 'all_options']))
   })
 
+  it('answers a body of length 0 declared in another type as no body (`curl -d \'\'`), and still refuses such a body that is not empty', async () => {
+    const form = (length: number, body: string) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(length) }, body })
+    const own = await createTestApp()
+    expect((await own.app.request('/v1/maintenance/decay-scan', form(0, ''))).status).toBe(200)
+    expect((await own.app.request('/v1/sessions', form(0, ''))).status).toBe(201)
+    const observation = await own.app.request('/v1/observations', form(0, ''))
+    expect(observation.status).toBe(400)
+    const body = (await observation.json()) as { error: { code: string; issues: Array<{ path: string }> } }
+    expect(body.error.issues.map((i) => i.path)).toEqual(expect.arrayContaining(['question', 'user_choice', 'all_options']))
+    const text = JSON.stringify(OBS)
+    expect((await own.app.request('/v1/observations', form(Buffer.byteLength(text), text))).status).toBe(415)
+  })
+
   it('answers 413 for a body over 256 KB', async () => {
     const r = await t.call('POST', '/v1/observations', { ...OBS, question: 'x'.repeat(300 * 1024) })
     expect(r.status).toBe(413)
