@@ -260,6 +260,12 @@ export function createDecisionMemory(deps: {
     return { computed: answer, json: undefined }
   }
 
+  /** How many distinct answers a choice holds: the options it names, and each text that names none. */
+  function answerCount(choice: string | readonly string[], options: readonly string[]): number {
+    if (typeof choice === 'string') return 1
+    return new Set(choice.map((label) => matchOption(label, options) ?? `\u0000${normalizeLabel(label)}`)).size
+  }
+
   /**
    * Whether a choice is captured as multi-select: as the observation says; else as the policy's
    * point says (a joined answer, "Lint, Test", at a point the policy marks multi_select is those
@@ -307,7 +313,10 @@ export function createDecisionMemory(deps: {
             issues: [{ path: `${path}user_choice`, message: 'names no option and no text (only commas)' }],
           })
         }
-        if (!multiSelect && choice.chosen.length > 1) {
+        // Two answers at a single-select question, whatever they are: two options, or an option and
+        // text (`["Tier S", "something else"]`), or two texts, which were stored joined as one
+        // `other` the user never typed. The hook reads such an answer as no choice.
+        if (!multiSelect && answerCount(input.user_choice, options) > 1) {
           throw new InputError('multiple_choices', 'a single-select question has one choice', {
             issues: [{ path: `${path}user_choice`, message: 'give one label, or set multi_select' }],
           })

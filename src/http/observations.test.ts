@@ -183,6 +183,24 @@ describe('multiSelect, as AskUserQuestion spells it', () => {
   })
 })
 
+describe('a single-select choice of two answers', () => {
+  it('is refused when one is an option and the other text, or both are text; one option named twice is one choice', async () => {
+    const { call } = await createTestApp()
+    const question = { question: 'Which tier?', all_options: ['Tier S', 'Tier M'], multi_select: false }
+    for (const user_choice of [['Tier S', 'something else'], ['my own', 'another of mine']]) {
+      const refused = await call('POST', '/v1/observations', { ...question, user_choice })
+      expect(refused.status).toBe(400)
+      expect(refused.body.error.code).toBe('multiple_choices')
+      expect(refused.body.error.issues).toEqual([{ path: 'user_choice', message: 'give one label, or set multi_select' }])
+    }
+    expect((await call('POST', '/v1/recommendations', question)).body.observations).toBe(0)
+    const once = await call('POST', '/v1/observations', { ...question, user_choice: ['Tier S', 'tier s (Recommended)'] })
+    expect(once.status).toBe(201)
+    const free = await call('POST', '/v1/observations', { ...question, user_choice: ['my own'] })
+    expect(free.status).toBe(201)
+  })
+})
+
 describe('a multi-select choice of commas alone', () => {
   it('is refused naming user_choice, and nothing of the request is stored', async () => {
     const { call } = await createTestApp()
