@@ -289,6 +289,22 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(await recorded({ [METHOD]: 'DDD', [CHECKS]: ', ,' })).toEqual([[METHOD, ['DDD']]])
   })
 
+  it("an option's description over the limit costs no answer: a choice is captured by its labels", async () => {
+    const { call, store } = await createTestApp()
+    const payload = claudeCodeFixture('post-tool-use-multi')
+    // Claude Code sets no limit on a description; the agent wrote a long one for E2E tests.
+    for (const where of [payload.tool_input, payload.tool_response]) where.questions[1].options[2].description = 'd'.repeat(LIMITS.descriptionLength + 1)
+    expect(await call('POST', HOOK, payload)).toEqual({ status: 200, body: {} })
+    const stored = await observationsOf(store)
+    expect(stored.map((o) => [o.question, o.chosen, o.options])).toEqual(
+      expect.arrayContaining([
+        ['Which development methodology for this change?', ['TDD'], ['TDD', 'DDD']],
+        ['Which checks should run before the PR?', ['Lint, format', 'Unit tests'], ['Lint, format', 'Unit tests', 'E2E tests']],
+      ]),
+    )
+    expect(stored).toHaveLength(2)
+  })
+
   it('a late delivery (?at=) is timestamped when it happened', async () => {
     const { call, store } = await createTestApp()
     await call('POST', `${HOOK}?at=2026-06-30T08:00:00Z`, claudeCodeFixture('post-tool-use-single'))

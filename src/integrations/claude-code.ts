@@ -366,6 +366,25 @@ function withPlaces<T>(read: () => T, field: string, indices: readonly number[])
   }
 }
 
+/**
+ * A tool input or response with its options' descriptions left out: a choice is captured by its
+ * labels alone, so a description is neither stored nor checked there. One over the limit (agents
+ * write long ones, and Claude Code sets none) cost the whole call's answers, refused for good.
+ */
+function withoutDescriptions(container: unknown): unknown {
+  if (!isPlainObject(container) || !Array.isArray(container.questions)) return container
+  const questions = container.questions.map((q: unknown) => {
+    if (!isPlainObject(q) || !Array.isArray(q.options)) return q
+    const options = q.options.map((o: unknown) => {
+      if (!isPlainObject(o) || !Object.hasOwn(o, 'description')) return o
+      const { description: _, ...rest } = o
+      return rest
+    })
+    return { ...q, options }
+  })
+  return { ...container, questions }
+}
+
 /** The observations of a PostToolUse, each with where its question and its answer are in the payload. */
 function answeredQuestions(payload: ClaudeCodeHookPayload, options: HookOptions): { observations: ObservationInput[]; fields: AnswerFields[] } {
   const toolUseId = requireToolUseId(payload)
@@ -373,13 +392,13 @@ function answeredQuestions(payload: ClaudeCodeHookPayload, options: HookOptions)
   // out, not the whole call refused with the answers of its choice questions.
   const asked = choicesOnly(payload.tool_input, 'tool_input')
   if (asked.none) return { observations: [], fields: [] }
-  const input = withPlaces(() => parseWith(AskUserQuestionInputSchema, asked.value, 'tool_input'), 'tool_input', asked.indices)
+  const input = withPlaces(() => parseWith(AskUserQuestionInputSchema, withoutDescriptions(asked.value), 'tool_input'), 'tool_input', asked.indices)
   // A tool_response of another shape (a string of text, an array of content blocks, as other
   // tools and Claude Code versions send) holds no questions or answers of ours: the answers are
   // then read from their mirror in tool_input.answers, rather than the whole event refused.
   const returned = choicesOnly(isPlainObject(payload.tool_response) ? payload.tool_response : {}, 'tool_response')
   if (returned.none) return { observations: [], fields: [] }
-  const response = withPlaces(() => parseWith(AskUserQuestionResponseSchema, returned.value, 'tool_response'), 'tool_response', returned.indices)
+  const response = withPlaces(() => parseWith(AskUserQuestionResponseSchema, withoutDescriptions(returned.value), 'tool_response'), 'tool_response', returned.indices)
   const questions = response.questions ?? input.questions
   const from = response.questions === undefined ? 'tool_input' : 'tool_response'
   const at = (response.questions === undefined ? asked : returned).indices
