@@ -44,6 +44,34 @@ describe('GET /v1/users/{user}/export cut short', () => {
   })
 })
 
+describe('GET /v1/users/{user}/export closed under it', () => {
+  it('logs the cut when the connection closes before the end line (a stop whose grace ran out on a slow reader)', async () => {
+    const lines: Array<Record<string, any>> = []
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) })
+    const { app, call } = await createTestApp({ logger })
+    const posts = Array.from({ length: 3 }, (_, i) => ({ ...TIER, user: 'alice', user_choice: 'Tier S', decision_id: `a-${i}` }))
+    expect((await call('POST', '/v1/observations', posts)).status).toBe(201)
+    const response = await app.request('/v1/users/alice/export', { headers: { 'x-request-id': 'exp-2' } })
+    expect(response.status).toBe(200)
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader()
+    await reader.read()
+    // What the server does to the body of a connection it closes, or a client gone does.
+    await reader.cancel()
+    const cut = lines.find((l) => l.event === 'export-cut-short')
+    expect(cut).toMatchObject({ level: 50, req_id: 'exp-2' })
+    expect(cut?.msg).toMatch(/cut short after \d+ lines: the connection closed before the end line/)
+  })
+
+  it('logs no cut for an export read to its end', async () => {
+    const lines: Array<Record<string, any>> = []
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) })
+    const { app } = await createTestApp({ logger })
+    const response = await app.request('/v1/users/alice/export')
+    expect(parseNdjson(await response.text()).at(-1)?.type).toBe('end')
+    expect(lines.find((l) => l.event === 'export-cut-short')).toBeUndefined()
+  })
+})
+
 describe('GET /v1/users/{user}/preferences', () => {
   it("answers per point what the user's recommendation learns", async () => {
     const { call } = await seeded()

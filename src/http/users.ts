@@ -106,28 +106,36 @@ const forget = createRoute({
  * Streams export lines as NDJSON, pulling the next line only when the client has taken the last.
  * A line that cannot be read (the store failed, or closed as the service stops) errors the stream,
  * which cuts the connection before the `end` line; `cutShort` is told first, with how many lines
- * went out, since the request's own line was logged with its 200 before the first one.
+ * went out, since the request's own line was logged with its 200 before the first one. So is a
+ * stream cancelled before its last line: its connection closed under it (the stop's grace ran out
+ * on a slow reader, or the client went away), which the request's 200 line does not say either.
  */
-function ndjsonStream(lines: AsyncIterable<unknown>, cutShort: (error: unknown, sent: number) => void): ReadableStream<Uint8Array> {
+function ndjsonStream(lines: AsyncIterable<unknown>, cutShort: (error: Error | undefined, sent: number) => void): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
   const iterator = lines[Symbol.asyncIterator]()
   let sent = 0
+  let finished = false
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       let next
       try {
         next = await iterator.next()
       } catch (error) {
-        cutShort(error, sent)
+        finished = true
+        cutShort(error as Error, sent)
         throw error
       }
-      if (next.done === true) controller.close()
-      else {
+      if (next.done === true) {
+        finished = true
+        controller.close()
+      } else {
         controller.enqueue(encoder.encode(JSON.stringify(next.value) + '\n'))
         sent += 1
       }
     },
     async cancel() {
+      if (!finished) cutShort(undefined, sent)
+      finished = true
       await iterator.return?.()
     },
   })
@@ -145,8 +153,12 @@ export function userRoutes(memory: DecisionMemory, logger: Logger) {
       const { user } = c.req.valid('param')
       authorizeUsers(c, [user])
       const requestId = c.get('requestId' as never) as string | undefined
-      const cutShort = (error: unknown, sent: number) =>
-        logger.error({ event: 'export-cut-short', err: error, req_id: requestId, lines: sent }, `the export of a user was cut short after ${sent} lines: ${storeFailureOf(error as Error) ?? (error as Error).message}`)
+      // `error` undefined: the connection closed under the stream (no error of the store's).
+      const cutShort = (error: Error | undefined, sent: number) =>
+        logger.error(
+          { event: 'export-cut-short', ...(error === undefined ? {} : { err: error }), req_id: requestId, lines: sent },
+          `the export of a user was cut short after ${sent} lines: ${error === undefined ? 'the connection closed before the end line' : (storeFailureOf(error) ?? error.message)}`,
+        )
       return c.body(ndjsonStream(memory.exportUser(user), cutShort), 200, {
         'content-type': 'application/x-ndjson; charset=utf-8',
       }) as never
