@@ -80,16 +80,36 @@ export function layersOf(input: {
   const session = layerOf(sessionCell === undefined ? [] : [...sessionCell.tallies], options, asOf, alpha, staticDefault, multiSelect)
   const recent = layerOf(recentCells.flatMap((cell) => [...cell.tallies]), options, asOf, alpha, staticDefault, multiSelect)
   const longTerm = layerOf([...input.scoped.tallies], options, asOf, alpha, staticDefault, multiSelect)
+  const timed = recentIsLater(input.recent.cell, recentCells)
   return {
     session,
     recent: { ...recent, sessions: recentSessions },
     long_term: longTerm,
     // At a multi-select point the most selected option says little (one kept in every set hides
     // a change of the others): the sets are compared.
-    change_suspected: multiSelect
-      ? recent.observations > 0 && longTerm.observations > 0 && !sameSet(recent.selection ?? [], longTerm.selection ?? [])
-      : recent.majority !== null && longTerm.majority !== null && recent.majority !== longTerm.majority,
+    // Sessions that all chose at one instant (a history of one instant, as the seed's worked
+    // examples are, or a batch sent without timestamps) are kept by id: they are not "the last 3
+    // sessions", and tell of no change.
+    change_suspected: !timed
+      ? false
+      : multiSelect
+        ? recent.observations > 0 && longTerm.observations > 0 && !sameSet(recent.selection ?? [], longTerm.selection ?? [])
+        : recent.majority !== null && longTerm.majority !== null && recent.majority !== longTerm.majority,
   }
+}
+
+/**
+ * Whether the recent sessions are later than the choices of the scope left out of them. Sessions
+ * last seen at one moment are ranked by id; when the newest session kept was last seen no later
+ * than the scope's first choice (every session chose at that one moment), which sessions were
+ * kept is an accident of their ids, not of time.
+ */
+function recentIsLater(scope: Cell | undefined, recentCells: readonly Cell[]): boolean {
+  const newestKept = scope?.sessions[0]?.[1]
+  if (scope === undefined || newestKept === undefined) return true
+  const count = (cell: Cell) => [...cell.tallies.values()].reduce((sum, tally) => sum + tally.n, 0)
+  if (recentCells.reduce((sum, cell) => sum + count(cell), 0) >= count(scope)) return true
+  return Math.min(...[...scope.tallies.values()].map((tally) => tally.first)) < newestKept
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {

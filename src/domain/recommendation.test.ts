@@ -619,6 +619,27 @@ describe('layers (R-MEM-5)', () => {
     expect(r.layers.change_suspected).toBe(r.layers.long_term.majority !== 'Tier S')
   })
 
+  it('suspects no change where the recent sessions are no later than the rest (the worked example, made at one instant)', () => {
+    // Tier S 3 / Tier M 6 / Tier L 1, each in a session of its own, all at one instant (R-REC-4):
+    // no three of those sessions are "the last", whatever their ids.
+    let session = 0
+    const oneInstant = (spec: Record<string, number>) =>
+      Object.entries(spec).flatMap(([choice, count]) =>
+        Array.from({ length: count }, () => observations({ [choice]: 1 }, { session_id: `s${++session}`, project: 'acme/api' })).flat(),
+      )
+    const r = recommend(input({ observations: oneInstant({ 'Tier S': 3, 'Tier M': 6, 'Tier L': 1 }), project: 'acme/api' }))
+    expect(r.recommended).toBe('Tier M')
+    expect(r.layers.recent.sessions).toHaveLength(3)
+    expect(r.layers.long_term.majority).toBe('Tier M')
+    expect(r.layers.change_suspected).toBe(false)
+    // Once the sessions kept are later than the rest, a recent majority that differs is suspected again.
+    const later = ['l1', 'l2', 'l3'].flatMap((id) => observations({ 'Tier S': 1 }, { session_id: id, project: 'acme/api', timestamp: '2026-07-01T11:00:00.000Z' }))
+    const r2 = recommend(input({ observations: [...oneInstant({ 'Tier M': 6 }), ...later], project: 'acme/api', asOf: new Date('2026-07-01T12:00:00.000Z') }))
+    expect(r2.layers.recent.sessions).toEqual(['l1', 'l2', 'l3'])
+    expect(r2.layers.long_term.majority).toBe('Tier M')
+    expect(r2.layers.change_suspected).toBe(true)
+  })
+
   it("counts the session's choices at the point in every project it made them, not only the project asked", () => {
     const obs = [
       ...['a1', 'a2', 'a3'].flatMap((s, i) => observations({ 'Tier S': 2 }, { project: 'acme/api', session_id: s, timestamp: `2026-06-2${i}T10:00:00.000Z` })),
