@@ -54,7 +54,7 @@ function keyOfName(stem: string): string {
 
 /** Words of a decision's lifecycle in a note, which may change the status read beside it. */
 const LIFECYCLE_NOTE =
-  /\b(?:accepted|approved|proposed|superse[dc]ed|deprecated|obsolete|retired|rejected|revoked|withdrawn|declined|abandoned|cancell?ed|discarded|revert(?:ed)?|rolled back|reversed|replaced|overturned)\b/i
+  /\b(?:accepted|approved|proposed|superse[dc]ed|deprecated|obsolete|retired|rejected|revoked|withdrawn|declined|abandoned|cancell?ed|discarded|disprove[nd]|refuted|revert(?:ed)?|rolled back|reversed|replaced|overturned)\b/i
 
 /**
  * A status read from status lines (adr-tools' `## Status` section holds one per line): a

@@ -1964,6 +1964,21 @@ describe('status words teams write beside the templates\' own', () => {
   })
 })
 
+describe('a decision the evidence went against', () => {
+  it('reads one marked disproven (or refuted) as revoked, as Decision Brain\'s logs mark one tried and found not to hold', () => {
+    for (const word of ['Disproven', 'Disproved', 'Refuted', '❌ Disproven']) expect(readStatusLine(word)).toEqual({ status: 'revoked' })
+    const reading = readTexts({
+      'DECISIONS.md':
+        '# Decisions\n\n## D-001: Keep the router rule\n- Status: Accepted\n- Decision: Keep it.\n- Rationale: 0/20 vs 16/20.\n\n' +
+        '## D-002: The corrected router text fixes memory routing\n- Status: Disproven\n- Decision: Use the corrected text.\n- Rationale: Tried: 0/20.\n',
+      // A note that says the decision was disproven takes the status back: not passed over.
+      '0003-use-y.md': '# 3. Use Y\n\n## Status\n\nAccepted\n\nLater disproven by the benchmark.\n',
+    })
+    expect(summary(reading.records)).toEqual({ 'D-001': ['accepted', null, null, null], 'D-002': ['revoked', null, null, null] })
+    expect(reading.problems).toEqual([{ path: '0003-use-y.md', line: 7, message: 'unknown status "Later disproven by the benchmark."' }])
+  })
+})
+
 describe('a Nygard record written in fields under its title', () => {
   it('takes its "Context:" field as the rationale when nothing else states one', () => {
     const reading = readTexts({

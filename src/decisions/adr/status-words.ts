@@ -17,8 +17,9 @@ const WORDS: Array<[RegExp, DecisionStatus]> = [
   [/^(proposed|proposal|draft|pending|open|in review|under review|suggested|in progress|deferred|on hold|postponed|wip|work in progress|under discussion|in discussion)\b/, 'proposed'],
   [/^(superseded|superceded)\b/, 'superseded'],
   [/^(deprecated|obsolete|retired)\b/, 'deprecated'],
-  // Cancelled (or canceled), discarded: given up, as abandoned is.
-  [/^(rejected|revoked|withdrawn|declined|abandoned|cancell?ed|discarded)\b/, 'revoked'],
+  // Cancelled (or canceled), discarded: given up, as abandoned is. Disproven (or refuted): tried and
+  // found not to hold, as Decision Brain's logs mark a decision the evidence went against.
+  [/^(rejected|revoked|withdrawn|declined|abandoned|cancell?ed|discarded|disproven|disproved|refuted)\b/, 'revoked'],
 ]
 
 /** Status badges before the word: emoji and symbols, with their variation selectors, joiners and skin tones. */
