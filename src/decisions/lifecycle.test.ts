@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { InputError } from '../domain/errors'
 import { DECISION_STATUSES, DecisionInputSchema, type Constraint, type DecisionStatus } from './decision'
@@ -115,6 +116,16 @@ describe('the decision lifecycle (R-CON-1)', () => {
     const [evidence] = evidenceOf([{ kind: 'benchmark', summary: '0/20 vs 16/20', content: 'raw results' }])
     expect(evidence?.hash).toMatch(/^sha256:[0-9a-f]{64}$/)
     expect(() => evidenceOf([{ kind: 'k', summary: 's', content: 'raw results', hash: 'sha256:00' }])).toThrow(InputError)
+  })
+
+  it('takes a hash of the content in capitals or without its sha256: prefix, and keeps it as sha256: and lower case', () => {
+    // sha256('raw results'), as Get-FileHash prints it (capitals) and sha256sum (bare hex)
+    const hex = createHash('sha256').update('raw results', 'utf8').digest('hex')
+    for (const hash of [`SHA256:${hex.toUpperCase()}`, `sha256:${hex.toUpperCase()}`, hex, hex.toUpperCase()]) {
+      const [evidence] = evidenceOf([{ kind: 'k', summary: 's', content: 'raw results', hash }])
+      expect(evidence?.hash).toBe(`sha256:${hex}`)
+    }
+    expect(() => evidenceOf([{ kind: 'k', summary: 's', content: 'raw results', hash: `md5:${hex}` }])).toThrow(InputError)
   })
 
   it("reads a decision's status at a moment from its history", () => {

@@ -80,13 +80,26 @@ export function withBefore(event: DecisionEvent, previous: DecisionRecord, next:
   return { ...event, before: Object.fromEntries(changed.map((f) => [f, previous[f]])) as DecisionEvent['before'] }
 }
 
-/** Evidence as kept: `content` is replaced by its hash (a hash sent along must agree with it). */
+/**
+ * Whether `given` names the sha256 hash `computed` (`sha256:<hex>`): the hex digits in either case,
+ * with or without the `sha256:` prefix (in any case), as `sha256sum` prints them bare and
+ * PowerShell's `Get-FileHash` in capitals.
+ */
+function namesHash(given: string, computed: string): boolean {
+  const hex = given.trim().replace(/^sha256:/i, '').toLowerCase()
+  return `sha256:${hex}` === computed
+}
+
+/**
+ * Evidence as kept: `content` is replaced by its hash, `sha256:` and lower-case hex (a hash sent
+ * along must agree with it, in any case of its hex digits).
+ */
 export function evidenceOf(inputs: readonly EvidenceInput[]): Evidence[] {
   return inputs.map((e, i) => {
     let hash = e.hash ?? null
     if (e.content !== undefined) {
       const computed = contentHash(e.content)
-      if (hash !== null && hash !== computed) {
+      if (hash !== null && !namesHash(hash, computed)) {
         throw new InputError('evidence_hash_mismatch', `evidence ${i}: hash does not match its content`, {
           issues: [{ path: `evidence.${i}.hash`, message: `the content hashes to ${computed}` }],
         })
