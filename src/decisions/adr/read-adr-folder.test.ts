@@ -391,6 +391,7 @@ describe('status words and fields', () => {
     expect(readDate('29 February 2024')).toBe('2024-02-29')
     expect(readDate('29 February 2023')).toBeUndefined()
     expect(readDate('04/03/2024')).toBeUndefined()
+    expect(readDate('13/02/2016')).toBe('2016-02-13')
     expect(readDate('March 2024')).toBeUndefined()
     expect(readDate('4 Ma 2024')).toBeUndefined()
     expect(readDate('4 Mayo 2024')).toBeUndefined()
@@ -1625,6 +1626,23 @@ describe('a day written day or month first', () => {
       { path: '0003-use-3.md', line: 3, message: `"12/02/2016" ${unread}` },
       { path: 'DECISIONS.md', line: 3, message: `"12/02/2016" ${unread}` },
     ])
+  })
+})
+
+describe('a day written with slashes that only one order makes a day', () => {
+  it('is read, as adr-tools wrote its dates before 2018, in a Date: line, beside a status and in a heading', () => {
+    const adr = (n: number, date: string, status: string) => `# ${n}. Use ${n}\n\nDate: ${date}\n\n## Status\n\n${status}\n\n## Decision\n\nD${n}.\n`
+    const reading = readTexts({
+      '0001-use-1.md': adr(1, '21/02/2017', 'Accepted'),
+      '0002-use-2.md': adr(2, '05/06/2020', 'Accepted on 13/02/2016'),
+      'DECISIONS.md': '# Log\n\n## D-001: Use tabs (02/21/2017)\n\n- Status: Accepted\n',
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', '2017-02-21', null, null],
+      'ADR-0002': ['accepted', '2016-02-13', null, null],
+      'D-001': ['accepted', '2017-02-21', null, null],
+    })
+    expect(reading.problems).toEqual([{ path: '0002-use-2.md', line: 3, message: '"05/06/2020" is not a date; the record is read without it' }])
   })
 })
 

@@ -56,16 +56,23 @@ describe('readDate, for any text', () => {
     )
   })
 
-  it('leaves a day and month in numbers only, in either order, unread', () => {
+  it('reads a day and month in numbers with slashes only where one order alone is a day, and with dashes never', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 31 }), fc.integer({ min: 1, max: 31 }), fc.integer({ min: 1000, max: 9999 }), (a, b, y) => {
         const two = (n: number) => String(n).padStart(2, '0')
-        expect(readDate(`${two(a)}/${two(b)}/${y}`)).toBeUndefined()
-        expect(readDate(`${a}/${b}/${y}`)).toBeUndefined()
+        const readings = new Set([`${y}-${two(b)}-${two(a)}`, `${y}-${two(a)}-${two(b)}`].filter(isCalendarDate))
+        const only = readings.size === 1 ? [...readings][0] : undefined
+        expect(readDate(`${two(a)}/${two(b)}/${y}`)).toBe(only)
+        expect(readDate(`${a}/${b}/${y}`)).toBe(only)
         expect(readDate(`${two(a)}-${two(b)}-${y}`)).toBeUndefined()
       }),
       { numRuns: 300 },
     )
+    // adr-tools wrote dd/mm/yyyy before 2018 (its own records say `Date: 21/02/2017`)
+    expect(readDate('21/02/2017')).toBe('2017-02-21')
+    expect(readDate('02/21/2017')).toBe('2017-02-21')
+    expect(readDate('05/05/2020')).toBe('2020-05-05')
+    expect(readDate('31/02/2017')).toBeUndefined()
     expect(readDate('04/03/2024')).toBeUndefined()
   })
 })

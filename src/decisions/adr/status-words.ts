@@ -240,6 +240,21 @@ function monthOf(name: string): number | undefined {
 /** `5 May 2020`, `5th May, 2020`, `5th of May 2020`, `May 5, 2020`: a day with its month named, which no order makes ambiguous. */
 const NAMED_MONTH_DATE = /^\s*(?:(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]+\.?),?\s+(\d{4})|([a-z]+\.?)\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))\s*$/i
 
+/**
+ * `21/02/2017`, `02/21/2017`: a day and a month with slashes, read only when one order alone makes a
+ * day of the calendar (a number over 12 is the day), or both make the same one (`05/05/2020`), as
+ * adr-tools wrote its dates before 2018 (`dd/mm/yyyy`, its own records among them); `05/06/2020`, the
+ * 5th of June or May 6th, is left unread, never guessed.
+ */
+const SLASHED_DATE = /^\s*(\d{1,2})\/(\d{1,2})\/(\d{4})\s*$/
+
+/** The day `a/b/year` can only be (day first or month first), else undefined. */
+function slashedDay(a: string, b: string, year: string): string | undefined {
+  const pad = (n: string) => n.padStart(2, '0')
+  const readings = new Set([`${year}-${pad(b)}-${pad(a)}`, `${year}-${pad(a)}-${pad(b)}`].filter(isCalendarDate))
+  return readings.size === 1 ? [...readings][0] : undefined
+}
+
 /** `12.05.2019`, `12.5.2019`: the day first, as every convention that writes dots has it (German, Russian, …). */
 const DOTTED_DATE = /^\s*(\d{1,2})\.\s?(\d{1,2})\.\s?(\d{4})\s*$/
 
@@ -253,7 +268,8 @@ const WEEKDAY_BEFORE = /^\s*([a-z]{3,})\.?,?\s+(\S.*)$/i
  * time (its day as written, whatever its offset; a space before the offset too, `2024-03-04 21:33:43 -0800`, as Jekyll writes it), with the month named in English, `4 March
  * 2024`, `4th of March 2024` or `March 4, 2024` (records written by hand), or day first with dots,
  * `04.03.2024`; after the weekday, `Monday, 4 March 2024`, when it is that day's (a weekday that is
- * not leaves it unread: one of the two is wrong). `04/03/2024` stays unread: the 4th of March or April 3rd.
+ * not leaves it unread: one of the two is wrong); with slashes when only one order is a day,
+ * `21/02/2017` or `02/21/2017`. `04/03/2024` stays unread: the 4th of March or April 3rd.
  */
 export function readDate(text: string): string | undefined {
   const weekday = WEEKDAY_BEFORE.exec(text)
@@ -281,6 +297,9 @@ function readDay(text: string): string | undefined {
     const month = monthOf(monthName)
     if (month === undefined) return undefined
     day = `${year}-${pad(String(month))}-${pad(dayOfMonth)}`
-  } else return undefined
+  } else {
+    const slashed = SLASHED_DATE.exec(text)
+    return slashed === null ? undefined : slashedDay(slashed[1] as string, slashed[2] as string, slashed[3] as string)
+  }
   return isCalendarDate(day) ? day : undefined
 }
