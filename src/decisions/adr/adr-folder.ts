@@ -98,10 +98,26 @@ function hasStatusKey(text: string): boolean {
   return lines.slice(1, end === -1 ? lines.length : end).some((l) => /^status\s*:/i.test(l))
 }
 
+/** The lines of a text outside its fenced code blocks (one not closed runs to the end), as a reader sees them. */
+function outsideCodeBlocks(text: string): string {
+  const out: string[] = []
+  let fence: string | undefined
+  for (const line of text.split('\n')) {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1]
+    if (fence === undefined && marker !== undefined) fence = marker
+    else if (fence !== undefined) {
+      if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length) fence = undefined
+    } else out.push(line)
+  }
+  return out.join('\n')
+}
+
 /** The format a record's body is written in, by its status: a `## Status` section, or `Status:` fields. */
 function bodyFormatOf(written: string): AdrFormat | undefined {
-  // `Status` over `------` is a `## Status` heading, as the record is read.
-  const text = withAtxHeadings(written)
+  // `Status` over `------` is a `## Status` heading, as the record is read; what a code block shows
+  // is an example, not the record's own status (MADR's record on front matter shows a
+  // `status: accepted` one in a fenced block).
+  const text = outsideCodeBlocks(withAtxHeadings(written))
   // A closing sequence of `#`s is part of no heading's text (`## Status ##`), as parseRecord reads it;
   // some teams write the status in the heading (`## Status: Accepted`).
   // In bold too (`## **Status**`), as some editors write every heading.

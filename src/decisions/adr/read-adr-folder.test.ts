@@ -1214,6 +1214,20 @@ describe('status forms real repositories write', () => {
     ])
   })
 
+  it('a status shown in a code block is an example, not the record\'s: MADR\'s own record on front matter reads as MADR with no status', () => {
+    const example = '```markdown\n---\nstatus: accepted\ndeciders:\ndate:\n---\n\n## Status\n\nAccepted\n```\n'
+    const reading = readTexts({
+      '0013-use-yaml-front-matter-for-meta-data.md': `---\nparent: Decisions\nnav_order: 13\n---\n# Use YAML front matter for meta data\n\n## Decision Outcome\n\nChosen option: "Use YAML front matter", because comes out best (see below).\n\n## Use YAML front matter\n\nExample:\n\n${example}`,
+      // and a Nygard record showing a log4brains header in a block is still adr-tools
+      '0014-use-w.md': `# 14. Use W\n\n## Status\n\nProposed\n\n## Decision\n\nWrite:\n\n~~~\n- Status: accepted\n~~~\n`,
+    })
+    expect(summary(reading.records)).toEqual({ 'ADR-0013': ['accepted', null, null, null], 'ADR-0014': ['proposed', null, null, null] })
+    expect(reading.formats).toEqual({ madr: 1, 'adr-tools': 1 })
+    expect(reading.problems).toEqual([
+      { path: '0013-use-yaml-front-matter-for-meta-data.md', line: 1, message: 'the front matter has no status; read as accepted (MADR makes the field optional)', read: true },
+    ])
+  })
+
   it('front matter a site generator wants (Jekyll\'s layout, nav_order) on a record whose body writes its status is read by the body, not refused as MADR with no status', () => {
     const reading = readTexts({
       '0002-use-w.md': '---\nlayout: default\nnav_order: 2\n---\n\n# 2. Use W\n\nDate: 2021-03-01\n\n## Status\n\nSuperceded by [3. Use X](0003-use-x.md)\n\n## Context\n\nC.\n\n## Decision\n\nW.\n',
