@@ -30,7 +30,10 @@ export function madrBody(record: MarkdownRecord, title: string, path: string): {
     !/:(?:\*\*|__)?$/.test(after)
       ? after
       : undefined
-  const because = /,?\s+because:?\s+([\s\S]+)$/i.exec(outcome)?.[1]?.trim() ?? afterList
+  // `because of its ecosystem` gives `because of its ecosystem`: `of its ecosystem` alone says nothing.
+  const clause = /,?\s+(because:?\s+)([\s\S]+)$/i.exec(outcome)
+  const [, word = '', reason = ''] = clause ?? []
+  const because = clause === null ? afterList : (/^of\s/i.test(reason) ? `${word}${reason}` : reason).trim()
   const context = textOf(sectionNamed(record, /^context( and problem statement)?$/i)?.body ?? [])
   // A `## Rationale` section, as many teams add to the template, says why, as in an adr-tools record.
   const reasons = textOf(sectionNamed(record, /^rationale$/i)?.body ?? [])

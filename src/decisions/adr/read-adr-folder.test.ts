@@ -540,6 +540,14 @@ describe('log4brains and MADR 2 bullets with the template comments kept', () => 
 })
 
 describe('MADR decision outcomes', () => {
+  it('"because of X" keeps its "because": "of X" alone is no reason', () => {
+    const reading = readTexts({
+      '20210601-use-pnpm.md': '# Use pnpm\n\n- Status: accepted\n\n## Decision Outcome\n\nChosen option: "pnpm", because of disk use.\n',
+      '0002-use-go.md': '---\nstatus: accepted\n---\n# Use Go\n\n## Decision Outcome\n\nChosen option: "Go", because offers static binaries.\n',
+    })
+    expect(reading.records.map((r) => r.rationale)).toEqual(['offers static binaries.', 'because of disk use.'])
+  })
+
   it('"Chosen option: X, because" with the reasons listed below it: the list is the rationale', () => {
     const reading = readTexts({
       '0000-use-madr.md':
