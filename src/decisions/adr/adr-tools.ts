@@ -3,7 +3,7 @@ import { contentHash, DecisionKeySchema, type DecisionStatus } from '../decision
 import { fieldOf, filled, headingName, withAtxHeadings, isLinkDefinition, linkDefinitions, numbered, parseRecord, sectionNamed, slug, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord, type Section } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 import { madrBody } from './madr'
-import { readStatusLine, type StatusLine } from './status-words'
+import { readStatusLine, unreadDateMessage, type StatusLine } from './status-words'
 
 /**
  * A date-named record file, `yyyymmdd-slug.md` (log4brains) or `yyyy-mm-dd-slug.md`: the date's
@@ -94,7 +94,7 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
       continue
     }
     notes.push(...moreLinksNoted(read, line.n))
-    if (read.unreadDate !== undefined) notes.push({ line: line.n, message: `"${read.unreadDate}" is not a date; the record is read without it` })
+    if (read.unreadDate !== undefined) notes.push({ line: line.n, message: unreadDateMessage(read.unreadDate) })
     // Two lines each naming a successor (or a predecessor): the last is linked, as before, and the others said.
     if (read.supersededBy !== undefined && supersededBy !== null && supersededBy.target !== read.supersededBy) {
       notes.push({ line: supersededBy.line, message: `Superseded by is written again at line ${line.n}; a decision links one, so only "${read.supersededBy}" is linked` })

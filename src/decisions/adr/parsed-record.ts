@@ -1,5 +1,5 @@
 import type { DecisionStatus, EnforceLevel, EvidenceInput } from '../decision'
-import { readDate } from './status-words'
+import { readDate, unreadDateMessage } from './status-words'
 
 export const ADR_FORMATS = ['adr-tools', 'madr', 'log4brains', 'decisions-md'] as const
 export type AdrFormat = (typeof ADR_FORMATS)[number]
@@ -85,7 +85,7 @@ export function unreadDateProblems(record: ParsedRecord): ImportProblem[] {
   const dates = (record.unreadDates ?? []).map((d) => ({
     path: record.origin.path,
     line: d.line,
-    message: `"${d.text}" is not a date; the record is read without it`,
+    message: unreadDateMessage(d.text),
   }))
   const lines = (record.passedOver ?? []).map((l) => ({
     path: record.origin.path,

@@ -1642,7 +1642,7 @@ describe('a day written day or month first', () => {
       'D-001': ['accepted', null, null, null],
       'D-002': ['accepted', '2023-12-31', null, null],
     })
-    const unread = 'is not a date; the record is read without it'
+    const unread = 'could be 2016-02-12 or 2016-12-02; the record is read without it (write the one it is as YYYY-MM-DD)'
     expect(reading.problems).toEqual([
       { path: '0001-use-1.md', line: 5, message: `"12/02/2016" ${unread}` },
       { path: '0003-use-3.md', line: 3, message: `"12/02/2016" ${unread}` },
@@ -1664,7 +1664,9 @@ describe('a day written with slashes that only one order makes a day', () => {
       'ADR-0002': ['accepted', '2016-02-13', null, null],
       'D-001': ['accepted', '2017-02-21', null, null],
     })
-    expect(reading.problems).toEqual([{ path: '0002-use-2.md', line: 3, message: '"05/06/2020" is not a date; the record is read without it' }])
+    expect(reading.problems).toEqual([
+      { path: '0002-use-2.md', line: 3, message: '"05/06/2020" could be 2020-06-05 or 2020-05-06; the record is read without it (write the one it is as YYYY-MM-DD)' },
+    ])
   })
 })
 

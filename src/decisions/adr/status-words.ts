@@ -255,6 +255,23 @@ function slashedDay(a: string, b: string, year: string): string | undefined {
   return readings.size === 1 ? [...readings][0] : undefined
 }
 
+/**
+ * What an import says of a date it could not read: a day and a month with slashes that both orders
+ * make a day (`12/02/2016`) names both, since it is a date, only not one to guess.
+ */
+export function unreadDateMessage(text: string): string {
+  const slashed = SLASHED_DATE.exec(text)
+  if (slashed !== null) {
+    const [, a, b, year] = slashed as unknown as [string, string, string, string]
+    const pad = (n: string) => n.padStart(2, '0')
+    const readings = [`${year}-${pad(b)}-${pad(a)}`, `${year}-${pad(a)}-${pad(b)}`].filter(isCalendarDate)
+    if (readings.length === 2 && readings[0] !== readings[1]) {
+      return `"${text}" could be ${readings[0]} or ${readings[1]}; the record is read without it (write the one it is as YYYY-MM-DD)`
+    }
+  }
+  return `"${text}" is not a date; the record is read without it`
+}
+
 /** `12.05.2019`, `12.5.2019`: the day first, as every convention that writes dots has it (German, Russian, …). */
 const DOTTED_DATE = /^\s*(\d{1,2})\.\s?(\d{1,2})\.\s?(\d{4})\s*$/
 
