@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { captured } from '../../test/support/captured'
 import type { DecisionRecord } from '../decisions/decision'
@@ -100,6 +101,20 @@ describe('import-adr into a store opened here', () => {
     const fromWorktree = await run([join(parent, 'shop-wt', 'docs', 'adr'), '--data', store])
     expect(fromWorktree.stdout).toContain('imported: 0 new, 1 updated, 1 unchanged\n')
     expect(fromWorktree.stderr).not.toContain('--prefix')
+  })
+
+  it('reads an AXME Code project\'s .axme-code as its decisions folder, and importing it again changes nothing', async () => {
+    const project = folderOf({})
+    const axme = join(project, '.axme-code')
+    cpSync(fileURLToPath(new URL('../../test/fixtures/adr/axme-code/.axme-code', import.meta.url)), axme, { recursive: true })
+    const store = join(folderOf({}), 'store')
+    const first = await run([axme, '--data', store])
+    expect(first.code).toBe(0)
+    expect(first.stdout).toBe(`read 6 records in ${join(axme, 'decisions')} (6 axme-code)\nimported: 6 new, 0 updated, 0 unchanged\n`)
+    // Named as the decisions folder itself, the same records.
+    const again = await run([join(axme, 'decisions'), '--data', store])
+    expect(again.stdout).toBe(`read 6 records in ${join(axme, 'decisions')} (6 axme-code)\nimported: 0 new, 0 updated, 6 unchanged\n`)
+    expect(again.stderr).toBe('')
   })
 
   it('imports a record without a date line, and importing it again changes nothing', async () => {

@@ -16,7 +16,8 @@ export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--p
 
   Imports the decision records in DIR (R-CON-6): adr-tools (NNNN-slug.md with "## Status"),
   MADR (front matter status/date/decision-makers), log4brains (yyyymmdd-slug.md with
-  "- Status:" bullets) and section-based DECISIONS.md logs; statuses and "Superseded by" links
+  "- Status:" bullets), section-based DECISIONS.md logs and AXME Code decisions (D-NNN-slug.md
+  in .axme-code/decisions, which DIR may name as .axme-code); statuses and "Superseded by" links
   are mapped to the decision lifecycle. A file (or section) that cannot be read is reported as
   PATH:LINE: why, and the import goes on; so is a date that cannot be read, and its record is
   imported without it. Importing the same records again changes nothing,
@@ -91,8 +92,10 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     allowPositionals: true,
     strict: true,
   })
-  const dir = positionals[0]
-  if (dir === undefined || positionals.length > 1) throw new UsageError('import-adr needs one folder: import-adr DIR')
+  const given = positionals[0]
+  if (given === undefined || positionals.length > 1) throw new UsageError('import-adr needs one folder: import-adr DIR')
+  // AXME Code's store (`.axme-code`) keeps its decisions in `decisions/`, read as if named.
+  const dir = basename(resolve(given)) === '.axme-code' && isDirectory(join(given, 'decisions')) ? join(given, 'decisions') : given
   const format = values.format as AdrFormat | undefined
   if (format !== undefined && !(ADR_FORMATS as readonly string[]).includes(format)) {
     throw new UsageError(`--format must be one of ${ADR_FORMATS.join(', ')}, not "${format}"`)
@@ -280,6 +283,15 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     for (const r of records) process.stdout.write(printable(`  ${r.key}  ${r.status}  ${r.date ?? 'no date'}  ${r.title}`) + '\n')
   }
   return 0
+}
+
+/** Whether `path` names a folder. */
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
 }
 
 /** Whether `path` names a file (not a folder, nor a path through a file). */

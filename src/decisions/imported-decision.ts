@@ -1,4 +1,5 @@
 import { nonBlankText } from '../domain/observation'
+import { ADR_FORMATS } from './adr/parsed-record'
 import { z } from '../domain/zod'
 import {
   contentHash,
@@ -33,7 +34,7 @@ export const ImportedDecisionSchema = z.strictObject({
   origin: z.strictObject({
     path: z.string().min(1).max(DECISION_LIMITS.sourceLength),
     line: z.number().int().min(1),
-    format: z.enum(['adr-tools', 'madr', 'log4brains', 'decisions-md']),
+    format: z.enum(ADR_FORMATS),
     /**
      * The folder read, relative to the root of its repository (`docs/adr`), or absolute outside
      * one: two folders whose records share file names (`0001-record-architecture-decisions.md`)

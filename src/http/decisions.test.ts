@@ -669,7 +669,7 @@ describe('audits as of a past moment (R-REC-9, R-CON-3, R-CON-4, R-CON-5)', () =
 })
 
 describe('POST /v1/decisions/import (R-CON-6)', () => {
-  it.each(['adr-tools', 'madr', 'log4brains', 'decisions-md'])('imports %s records with their statuses and links; a second import changes nothing', async (format) => {
+  it.each(['adr-tools', 'madr', 'log4brains', 'decisions-md', 'axme-code/.axme-code/decisions'])('imports %s records with their statuses and links; a second import changes nothing', async (format) => {
     const { call, clock } = await createTestApp()
     const { records } = await readAdrFolder(FIXTURES + format)
     const first = await call('POST', '/v1/decisions/import', { records })

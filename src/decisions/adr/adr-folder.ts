@@ -1,6 +1,7 @@
 import { characters, leadingCharacters } from '../../domain/limits'
 import { DECISION_LIMITS, type DecisionStatus } from '../decision'
 import type { ImportedDecision } from '../imported-decision'
+import { isAxmeCode, readAxmeCode } from './axme-code'
 import { dateOfFileName, keyOfFile, numberOfFile, readAdrTools } from './adr-tools'
 import { keyOfHeading, readDecisionsMd } from './decisions-md'
 import { withAtxHeadings } from './markdown'
@@ -83,6 +84,8 @@ export function formatOf(file: RecordFile): AdrFormat | undefined {
   // So is a decision log named so (`decision-log.md`, `DECISION_LOG.md`, `decisionlog.md`); not a
   // record named by one decision (`decision-0005-use-x.md`).
   if (DECISION_LOG.test(file.name)) return 'decisions-md'
+  // An AXME Code decision (`D-021-slug.md`), whose front matter writes its id and no status while in force.
+  if (isAxmeCode(file.text)) return 'axme-code'
   // Front matter with a status is MADR's; front matter a site generator wants (Jekyll's `layout`,
   // `nav_order`) on a record that writes its status in the body is read by the body's format.
   const frontMatter = /^---\s*$/.test(file.text.split(/\r?\n/, 1)[0] ?? '')
@@ -163,7 +166,7 @@ function decode(bytes: Uint8Array): { text: string } | { badLine: number } {
 
 function readFile(file: RecordFile, format: AdrFormat): FileReading & { keys?: string[] } {
   if (format === 'decisions-md') return readDecisionsMd(file)
-  const read = format === 'madr' ? readMadr : format === 'log4brains' ? readLog4brains : readAdrTools
+  const read = format === 'axme-code' ? readAxmeCode : format === 'madr' ? readMadr : format === 'log4brains' ? readLog4brains : readAdrTools
   try {
     const record = read(file)
     return { records: [record], problems: unreadDateProblems(record) }
@@ -228,7 +231,8 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     parsed.push(...reading.records)
     if (reading.keys !== undefined) logs.push({ path: f.path, keys: reading.keys })
     // In NFC, as the link is looked up: macOS may give a name decomposed that the link spells composed.
-    if (format !== 'decisions-md') fileKeys.set(f.name.normalize('NFC').toLowerCase(), keyOfFile(f.name))
+    // An AXME Code decision is keyed by its id, which its file name begins with.
+    if (format !== 'decisions-md') fileKeys.set(f.name.normalize('NFC').toLowerCase(), format === 'axme-code' ? (reading.records[0]?.key ?? keyOfFile(f.name)) : keyOfFile(f.name))
     const n = format === 'decisions-md' ? undefined : numberOfFile(f.name)
     if (n !== undefined) {
       otherNumbered.set(n, [...(otherNumbered.get(n) ?? []), keyOfFile(f.name)])

@@ -1,7 +1,7 @@
 import type { DecisionStatus, EnforceLevel, EvidenceInput } from '../decision'
 import { readDate, unreadDateMessage } from './status-words'
 
-export const ADR_FORMATS = ['adr-tools', 'madr', 'log4brains', 'decisions-md'] as const
+export const ADR_FORMATS = ['adr-tools', 'madr', 'log4brains', 'decisions-md', 'axme-code'] as const
 export type AdrFormat = (typeof ADR_FORMATS)[number]
 
 /** A file of decision records as read from disk: its path (as reported) and its text. */
