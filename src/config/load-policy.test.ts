@@ -135,6 +135,26 @@ describe('a match rule that fits every question (R-POL)', () => {
   })
 })
 
+describe('a match rule holding a control character (R-POL)', () => {
+  it('refuses a backspace, \\b read by JSON or YAML double quotes before the rule is, rather than fit no question', async () => {
+    const base = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
+    // "\bdb\b" in JSON, or in YAML double quotes, is <backspace>db<backspace>: no question fitted it.
+    const json = '{ "points": [{ "key": "database", "match": { "question": "\\bdb\\b|which database" } }] }'
+    expect(() => parsePolicy(json, 'mine.json', base)).toThrow(
+      [
+        'mine.json: invalid policy',
+        "  points.0.match.question: holds a backspace (U+0008), which no question has: \\b in JSON, or in YAML double quotes, is a backspace, not a word boundary; write \\\\b there (in YAML, or '\\b' in single quotes)",
+      ].join('\n'),
+    )
+    expect(() => parsePolicy('points:\n  - key: database\n    match: { header: "\\adb" }\n', 'mine.yaml', base)).toThrow(
+      '  points.0.match.header: holds the control character U+0007, which no header has',
+    )
+    // Written as the writer meant it, a word boundary: taken, and it fits.
+    const policy = parsePolicy('points:\n  - key: database\n    match: { question: \'\\bdb\\b\' }\n', 'mine.yaml', base)
+    expect(policy.compiledPoints[0]?.question?.test('Which DB?')).toBe(true)
+  })
+})
+
 describe('a JSON policy with a syntax error (R-POL)', () => {
   it('says an unexpected word on one line, with the text around it', () => {
     const text = '{\n  "decay": { "alpha": True }\n}\n'

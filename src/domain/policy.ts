@@ -60,6 +60,22 @@ export const PointPolicySchema = z.strictObject({
       for (const field of ['header', 'question'] as const) {
         const source = m[field]
         if (source === undefined) continue
+        // A control character no question holds: most often `\b`, a word boundary to the writer, which
+        // a JSON string and a YAML one in double quotes read as a backspace (U+0008) before the rule
+        // is read, so the rule silently fitted no question. (Tabs and newlines are white space.)
+        const control = /[\u0000-\u0008\u000e-\u001f\u007f]/.exec(source)?.[0]
+        if (control !== undefined) {
+          const code = `U+${control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`
+          ctx.addIssue({
+            code: 'custom',
+            path: [field],
+            message:
+              control === '\b'
+                ? `holds a backspace (${code}), which no ${field} has: \\b in JSON, or in YAML double quotes, is a backspace, not a word boundary; write \\\\b there (in YAML, or '\\b' in single quotes)`
+                : `holds the control character ${code}, which no ${field} has: a backslash escape of JSON, or of YAML double quotes, is read before the rule is; write its backslash twice there (in YAML, or the rule in single quotes)`,
+          })
+          continue
+        }
         let rule: RegExp
         try {
           rule = compileMatchRule(source)
