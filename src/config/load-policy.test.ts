@@ -135,6 +135,20 @@ describe('a match rule that fits every question (R-POL)', () => {
   })
 })
 
+describe('an empty match rule (R-POL)', () => {
+  it('is said once, as too short, not a second time as a rule fitting every question', async () => {
+    const base = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
+    const yaml = 'points:\n  - key: database\n    match: { question: which database, header: "" }\n'
+    let message = ''
+    try {
+      parsePolicy(yaml, 'mine.yaml', base)
+    } catch (error) {
+      message = (error as Error).message
+    }
+    expect(message).toBe('mine.yaml: invalid policy\n  points.0.match.header: Too small: expected string to have >=1 characters')
+  })
+})
+
 describe('a match rule holding a control character (R-POL)', () => {
   it('refuses a backspace, \\b read by JSON or YAML double quotes before the rule is, rather than fit no question', async () => {
     const base = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))

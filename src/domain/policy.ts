@@ -59,7 +59,8 @@ export const PointPolicySchema = z.strictObject({
       }
       for (const field of ['header', 'question'] as const) {
         const source = m[field]
-        if (source === undefined) continue
+        // An empty rule is refused by its min(1) already: said once, not again as fitting every question.
+        if (source === undefined || source === '') continue
         // A control character no question holds: most often `\b`, a word boundary to the writer, which
         // a JSON string and a YAML one in double quotes read as a backspace (U+0008) before the rule
         // is read, so the rule silently fitted no question. (Tabs and newlines are white space.)
