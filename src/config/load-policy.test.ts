@@ -177,7 +177,25 @@ describe('a JSON policy with a syntax error (R-POL)', () => {
 
   it('says the line and column, as a YAML error does, not only the position', () => {
     const text = '{\n  "thresholds": { "min_observations": 3, },\n  "ask": { "auto_resolve_p": 0.8 }\n}\n'
-    expect(() => parsePolicy(text, '/home/me/mine.json')).toThrow(/^\/home\/me\/mine\.json: not valid JSON: .*\(line 2, column 42\)$/)
+    expect(() => parsePolicy(text, '/home/me/mine.json')).toThrow(/^\/home\/me\/mine\.json: not valid JSON: .*\(line 2, column 42\);/)
+  })
+
+  it('names a comment or a trailing comma, which JSON has not, rather than only an unexpected token', () => {
+    const problem = (text: string) => {
+      try {
+        parsePolicy(text, 'mine.json')
+      } catch (error) {
+        return (error as Error).message.replace(/^.*?\(line \d+, column \d+\)|^.*? is not valid JSON/, '')
+      }
+      return 'taken'
+    }
+    const comment = ': JSON has none (remove it, or write the policy as YAML, a .yaml file, where # starts one)'
+    expect(problem('{\n  // the team policy\n  "ask": { "auto_resolve_p": 0.8 }\n}\n')).toBe(`; a comment at line 2, column 3${comment}`)
+    expect(problem('{\n  "decay": { "alpha": /* was 0.5 */ 0.3 }\n}\n')).toBe(`; a comment at line 2, column 23${comment}`)
+    expect(problem('# team policy\n{}\n')).toBe(`; a comment at line 1, column 1${comment}`)
+    expect(problem('{ "sensitive_terms": ["vault", "api key",],\n  "ask": {} }')).toBe('; a comma before a closing bracket at line 1, column 41: JSON takes none (remove it)')
+    // Within a string, neither is one: the parser's own words, and nothing more.
+    expect(problem('{ "points": [{ "key": "a//b", "match": { "question": "x#y, ]" } }], "ask": }')).toBe('')
   })
 })
 

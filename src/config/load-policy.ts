@@ -76,7 +76,7 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
     // JSON's on one line: Node 20 quotes the text around an unexpected word (`True`) as it is, newlines
     // and all. YAML's code frame, with its caret under the column, stays on its lines.
     const message = yaml ? (error as Error).message : (error as Error).message.replace(/\r?\n/g, '\\n')
-    throw new PolicyFileError(`${file}: not valid ${yaml ? 'YAML' : 'JSON'}: ${message}${yaml ? '' : jsonLineColumn(json, message)}`)
+    throw new PolicyFileError(`${file}: not valid ${yaml ? 'YAML' : 'JSON'}: ${message}${yaml ? '' : jsonLineColumn(json, message) + jsonHabit(json, message)}`)
   }
   // A key given twice in one object: JSON.parse keeps the last value, and the first, which the
   // writer may think in force, would be silently dropped. (The YAML parser refuses one itself.)
@@ -117,6 +117,36 @@ function jsonLineColumn(text: string, message: string): string {
   const before = text.slice(0, position)
   const line = before.split('\n').length
   return ` (line ${line}, column ${position - before.lastIndexOf('\n')})`
+}
+
+/**
+ * What JSON does not have that a hand-written policy often holds: a comment (`//`, a block, `#`)
+ * or a comma before a closing bracket. The parser says only `Expected property name` or
+ * `Unexpected token '/'`; the first such one, outside strings and not after where the parser
+ * stopped, is named with its line and column.
+ */
+function jsonHabit(text: string, message: string): string {
+  const stopped = /at position (\d+)/.exec(message)
+  const limit = stopped === null ? text.length : Number(stopped[1])
+  let inString = false
+  for (let i = 0; i < text.length && i <= limit; i++) {
+    const c = text[i] as string
+    if (inString) {
+      if (c === '\\') i++
+      else if (c === '"') inString = false
+      continue
+    }
+    if (c === '"') inString = true
+    const comment = text.startsWith('//', i) || text.startsWith('/*', i) || c === '#'
+    const trailingComma = c === ',' && /^,\s*[}\]]/.test(text.slice(i, i + 200))
+    if (!comment && !trailingComma) continue
+    const before = text.slice(0, i)
+    const at = `line ${before.split('\n').length}, column ${i - before.lastIndexOf('\n')}`
+    return comment
+      ? `; a comment at ${at}: JSON has none (remove it, or write the policy as YAML, a .yaml file, where # starts one)`
+      : `; a comma before a closing bracket at ${at}: JSON takes none (remove it)`
+  }
+  return ''
 }
 
 /** The value at `path` of the policy as read, if there is one. */
