@@ -135,6 +135,34 @@ describe('a match rule that fits every question (R-POL)', () => {
   })
 })
 
+describe('the line of a field a refusal names (R-POL)', () => {
+  it('says the line of each field of the file, in JSON as in YAML, beside its path', async () => {
+    const base = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
+    const json = ['{', '  "ask": { "auto_resolve_p": 1.5 },', '  "points": [', '    { "key": "db", "match": { "question": "which database" } },', '    {', '      "key": "secrets",', '      "match": { "question": "(secrets" },', '      "sensitiv": true', '    }', '  ]', '}', ''].join('\n')
+    expect(() => parsePolicy(json, 'mine.json', base)).toThrow(
+      [
+        'mine.json: invalid policy',
+        '  ask.auto_resolve_p (line 2): Too big: expected number to be <=1',
+        '  points.1.match.question (line 7): not a valid regular expression: (secrets',
+        '  points.1.sensitiv (line 8): unknown field',
+      ].join('\n'),
+    )
+    const yaml = ['# the team policy', 'scan:', '  cron: every day', 'base: &b', '  match: { question: which database }', 'points:', '  - <<: *b', '    key: db', '    always_ask: yes', ''].join('\n')
+    expect(() => parsePolicy(yaml, 'mine.yaml', base)).toThrow(
+      [
+        'mine.yaml: invalid policy',
+        '  points.0.always_ask (line 9): Invalid input: expected boolean, received string (write true or false: "yes" is text)',
+        '  base (line 4): unknown field',
+        '  scan.cron (line 3): not a cron expression: "every day"',
+      ].join('\n'),
+    )
+    // A field the file has only through a merge key, or not at all, has no line of its own: none said.
+    expect(() => parsePolicy('base: &b\n  match: { question: "" }\npoints:\n  - <<: *b\n    key: db\n', 'mine.yaml', base)).toThrow(
+      '\n  points.0.match.question: Too small',
+    )
+  })
+})
+
 describe('an empty match rule (R-POL)', () => {
   it('is said once, as too short, not a second time as a rule fitting every question', async () => {
     const base = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
@@ -145,7 +173,7 @@ describe('an empty match rule (R-POL)', () => {
     } catch (error) {
       message = (error as Error).message
     }
-    expect(message).toBe('mine.yaml: invalid policy\n  points.0.match.header: Too small: expected string to have >=1 characters')
+    expect(message).toBe('mine.yaml: invalid policy\n  points.0.match.header (line 3): Too small: expected string to have >=1 characters')
   })
 })
 
@@ -161,7 +189,7 @@ describe('a match rule holding a control character (R-POL)', () => {
       ].join('\n'),
     )
     expect(() => parsePolicy('points:\n  - key: database\n    match: { header: "\\adb" }\n', 'mine.yaml', base)).toThrow(
-      '  points.0.match.header: holds the control character U+0007, which no header has',
+      '  points.0.match.header (line 3): holds the control character U+0007, which no header has',
     )
     // Written as the writer meant it, a word boundary: taken, and it fits.
     const policy = parsePolicy('points:\n  - key: database\n    match: { question: \'\\bdb\\b\' }\n', 'mine.yaml', base)
@@ -329,7 +357,7 @@ describe('a policy file of its own (R-POL)', () => {
   it('says nothing of a tag it does not resolve beside its refusal: no Node warning printed after it', async () => {
     const warned = vi.spyOn(process, 'emitWarning').mockImplementation(() => {})
     try {
-      await expect(loadPolicy(write('tagged.yaml', 'thresholds:\n  min_observations: !foo 5\n'))).rejects.toThrow(/tagged\.yaml: invalid policy\n {2}thresholds\.min_observations: /)
+      await expect(loadPolicy(write('tagged.yaml', 'thresholds:\n  min_observations: !foo 5\n'))).rejects.toThrow(/tagged\.yaml: invalid policy\n {2}thresholds\.min_observations \(line 2\): /)
       await expect(loadPolicy(write('omap-warned.yaml', 'ask: !!omap [auto_resolve_p: 0.1]\n'))).rejects.toThrow(PolicyFileError)
       expect(warned).not.toHaveBeenCalled()
     } finally {
@@ -340,7 +368,7 @@ describe('a policy file of its own (R-POL)', () => {
   it('names a tag it does not resolve in its refusal, rather than tell to take off quotes there are none of', async () => {
     const refusal = loadPolicy(write('tag-named.yaml', 'thresholds:\n  min_observations: !foo 5\ndecay: { alpha: !!timestamp 2001-12-14 }\n'))
     await expect(refusal).rejects.toThrow(
-      /tag-named\.yaml: invalid policy\n {2}thresholds\.min_observations: Invalid input: expected number, received string\n(.*\n)* {2}line 2, column 21: tag !foo not resolved: its value is read as written\n {2}line 3, column 17: tag !!timestamp not resolved: its value is read as written$/,
+      /tag-named\.yaml: invalid policy\n {2}thresholds\.min_observations \(line 2\): Invalid input: expected number, received string\n(.*\n)* {2}line 2, column 21: tag !foo not resolved: its value is read as written\n {2}line 3, column 17: tag !!timestamp not resolved: its value is read as written$/,
     )
     // A number in quotes, with no tag, is still told to lose them.
     await expect(loadPolicy(write('quoted.yaml', 'thresholds:\n  min_observations: "5"\n'))).rejects.toThrow(/\(write 5 without quotes: in quotes it is text\)$/)
@@ -365,9 +393,9 @@ describe('a policy file of its own (R-POL)', () => {
     await expect(loadPolicy(file)).rejects.toThrow(
       [
         `${file}: invalid policy`,
-        '  thresholds.min_observations: Invalid input: expected number, received string (write 3 without quotes: in quotes it is text)',
-        '  points.0.static_default: Invalid input: expected string, received number (put the text in quotes: unquoted, it was read as the number 3.1)',
-        '  points.0.always_ask: Invalid input: expected boolean, received string (write true or false: "yes" is text)',
+        '  thresholds.min_observations (line 1): Invalid input: expected number, received string (write 3 without quotes: in quotes it is text)',
+        '  points.0.static_default (line 5): Invalid input: expected string, received number (put the text in quotes: unquoted, it was read as the number 3.1)',
+        '  points.0.always_ask (line 6): Invalid input: expected boolean, received string (write true or false: "yes" is text)',
       ].join('\n'),
     )
     const quoted = await loadPolicy(write('quoted.yaml', 'points:\n  - key: python\n    match: { header: "^python$" }\n    static_default: "3.10"\n    always_ask: true\n'))
@@ -376,7 +404,7 @@ describe('a policy file of its own (R-POL)', () => {
 
   it('refuses a recall TTL or scan cadence past a century, whose dates the decay scan could not make (R-MEM-3, R-MEM-7)', async () => {
     await expect(loadPolicy(write('forever.yaml', 'recall: { ttl_days: 1e9 }\nscan: { cadence_hours: 1e12 }\n'))).rejects.toThrow(
-      /invalid policy\n {2}recall\.ttl_days: Too big: expected number to be <=36500\n {2}scan\.cadence_hours: Too big: expected number to be <=876000$/,
+      /invalid policy\n {2}recall\.ttl_days \(line 1\): Too big: expected number to be <=36500\n {2}scan\.cadence_hours \(line 2\): Too big: expected number to be <=876000$/,
     )
     const century = await loadPolicy(write('century.yaml', 'recall: { ttl_days: 36500 }\nscan: { cadence_hours: 876000 }\n'))
     expect([century.recall.ttl_days, century.scan.cadence_hours]).toEqual([36500, 876000])
@@ -426,18 +454,18 @@ describe('a policy file of its own (R-POL)', () => {
     await expect(loadPolicy(file)).rejects.toThrow(
       [
         `${file}: invalid policy`,
-        '  default_precondition: must not be blank',
-        '  personalization_off_precondition: must not be blank',
-        '  unchosen_options_precondition: must not be blank',
-        '  points.0.static_default: must not be blank',
-        '  points.0.precondition: must not be blank',
+        '  default_precondition (line 1): must not be blank',
+        '  personalization_off_precondition (line 2): must not be blank',
+        '  unchosen_options_precondition (line 3): must not be blank',
+        '  points.0.static_default (line 7): must not be blank',
+        '  points.0.precondition (line 8): must not be blank',
       ].join('\n'),
     )
   })
 
   it('still names the field of a value that is wrong, and null replaces rather than falls back', async () => {
     const message = await loadPolicy(write('bad.yaml', 'decay:\n  alpha: -1\nrecall: null\n')).catch((error: Error) => error.message)
-    expect(message).toContain('decay.alpha: Too small')
-    expect(message).toContain('recall: Invalid input')
+    expect(message).toContain('decay.alpha (line 2): Too small')
+    expect(message).toContain('recall (line 3): Invalid input')
   })
 })

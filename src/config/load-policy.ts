@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { validate as validCron } from 'node-cron'
 import { compilePolicy, PolicySchema, type CompiledPolicy } from '../domain/policy'
 import { duplicateJsonKeys } from './json-duplicate-keys'
+import { jsonFieldLines } from './json-field-lines'
 import { utf8FileText } from './utf8-file'
 
 const require = createRequire(import.meta.url)
@@ -21,9 +22,11 @@ const require = createRequire(import.meta.url)
  * Node's process warnings, printed after the refusal had stopped `serve`, as a stack-hint of
  * Node's (`(node:123) [TAG_RESOLVE_FAILED] YAMLWarning: …`); a refusal names each such tag instead.
  */
-function parseYaml(text: string): { value: unknown; tags: string[] } {
+function parseYaml(text: string): { value: unknown; tags: string[]; lineOf: (path: readonly PropertyKey[]) => number | undefined } {
   const options = { merge: true, resolveKnownTags: false, logLevel: 'error' } as const
-  const doc = (require('yaml') as typeof import('yaml')).parseDocument(text, options)
+  const yaml = require('yaml') as typeof import('yaml')
+  const lineCounter = new yaml.LineCounter()
+  const doc = yaml.parseDocument(text, { ...options, lineCounter })
   const error = doc.errors[0]
   if (error !== undefined) {
     // The parser's words for a second document are a programmer's (`please use
@@ -37,7 +40,25 @@ function parseYaml(text: string): { value: unknown; tags: string[] } {
     const at = w.code === 'TAG_RESOLVE_FAILED' ? /^Unresolved tag: (\S+) at (line \d+, column \d+)/.exec(w.message) : null
     return at === null ? [] : [`  ${at[2]}: tag ${(at[1] as string).replace(/^tag:yaml\.org,2002:/, '!!')} not resolved: its value is read as written`]
   })
-  return { value: doc.toJS(options), tags }
+  // The line a field's key (or a list's entry) starts on; none for a field the file has through a
+  // merge key only, or not at all (the default policy's).
+  const lineOf = (path: readonly PropertyKey[]) => {
+    let node: unknown = doc.contents
+    let start: number | undefined
+    for (const segment of path) {
+      if (yaml.isMap(node)) {
+        const pair = node.items.find((item) => yaml.isScalar(item.key) && String(item.key.value) === String(segment))
+        if (pair === undefined) return undefined
+        start = yaml.isNode(pair.key) ? pair.key.range?.[0] : undefined
+        node = pair.value
+      } else if (yaml.isSeq(node)) {
+        node = node.items[Number(segment)]
+        start = yaml.isNode(node) ? node.range?.[0] : undefined
+      } else return undefined
+    }
+    return start === undefined ? undefined : lineCounter.linePos(start).line
+  }
+  return { value: doc.toJS(options), tags, lineOf }
 }
 
 /** The policy shipped in `policies/default.json`. */
@@ -69,8 +90,9 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
   if (!yaml && json.trim() === '') throw new PolicyFileError(empty)
   let raw: unknown
   let tags: string[] = []
+  let lineOf: (path: readonly PropertyKey[]) => number | undefined = () => undefined
   try {
-    if (yaml) ({ value: raw, tags } = parseYaml(text))
+    if (yaml) ({ value: raw, tags, lineOf } = parseYaml(text))
     else raw = JSON.parse(json)
   } catch (error) {
     // JSON's on one line: Node 20 quotes the text around an unexpected word (`True`) as it is, newlines
@@ -83,6 +105,16 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
   const problems: string[] = yaml ? [] : duplicateJsonKeys(json).map((path) => `  ${path.join('.')}: given more than once`)
   // An empty YAML file (or one of comments) parses to null, as `null` or `~` does.
   if (raw === null || raw === undefined) throw new PolicyFileError(empty)
+  if (!yaml) {
+    const lines = jsonFieldLines(json)
+    lineOf = (path) => lines.get(path.map(String).join('.'))
+  }
+  // A field's line in the file, said beside its path: a policy of many points is long. Not in a
+  // file of one line, where every field is on line 1.
+  const at = (path: readonly PropertyKey[]) => {
+    const line = /\n\s*\S/.test(text.trim()) ? lineOf(path) : undefined
+    return line === undefined ? '' : ` (line ${line})`
+  }
   const input = base === undefined ? raw : over(base, raw)
   const result = PolicySchema.safeParse(input)
   if (!result.success) {
@@ -90,15 +122,15 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
       ...result.error.issues.flatMap((issue) =>
         // One line per unknown field, named by its own path.
         issue.code === 'unrecognized_keys'
-          ? issue.keys.map((k) => `  ${[...issue.path, k].join('.')}: unknown field`)
-          : [`  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}${issue.code === 'invalid_type' ? typeHint(issue.expected, valueAt(input, issue.path), tags.length > 0) : ''}`],
+          ? issue.keys.map((k) => `  ${[...issue.path, k].join('.')}${at([...issue.path, k])}: unknown field`)
+          : [`  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}${at(issue.path)}: ${issue.message}${issue.code === 'invalid_type' ? typeHint(issue.expected, valueAt(input, issue.path), tags.length > 0) : ''}`],
       ),
     )
   }
   // Checked beside zod's issues, not after them: every problem of the file is said at once.
   const cron = isPlainObject(input) && isPlainObject(input.scan) ? input.scan.cron : undefined
   if (typeof cron === 'string' && cron !== '' && !validCron(cron)) {
-    problems.push(`  scan.cron: not a cron expression: "${cron}"`)
+    problems.push(`  scan.cron${at(['scan', 'cron'])}: not a cron expression: "${cron}"`)
   }
   if (!result.success || problems.length > 0) {
     throw new PolicyFileError(`${file}: invalid policy\n${[...problems, ...tags].join('\n')}`)
