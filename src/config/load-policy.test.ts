@@ -385,6 +385,19 @@ describe('a policy file of its own (R-POL)', () => {
     expect(await loadPolicy(write('proto.json', '{"__proto__": {"decay": {"alpha": 3}}}')).catch((error: Error) => error.message)).toContain('__proto__: unknown field')
   })
 
+  it('says to quote a match rule YAML read as a list or a mapping: a bare [tier] or {2}', async () => {
+    const file = write('flow.yaml', ['points:', '  - key: tier', '    match:', '      question: [tier]', '      header: {2}', '    static_default: [a]', ''].join('\n'))
+    await expect(loadPolicy(file)).rejects.toThrow(
+      [
+        `${file}: invalid policy`,
+        '  points.0.match.header (line 5): Invalid input: expected string, received object (put the text in quotes: unquoted, YAML read what begins with { as a mapping)',
+        '  points.0.match.question (line 4): Invalid input: expected string, received array (put the text in quotes: unquoted, YAML read what begins with [ as a list)',
+        // A list where a static default goes is no rule mistyped: no advice to quote it.
+        '  points.0.static_default (line 6): Invalid input: expected string, received array',
+      ].join('\n'),
+    )
+  })
+
   it('says how to write a value YAML read as another type: yes and on are text, a bare 3.10 a number, a quoted 3 text', async () => {
     const file = write(
       'quirks.yaml',

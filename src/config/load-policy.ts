@@ -123,7 +123,7 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
         // One line per unknown field, named by its own path.
         issue.code === 'unrecognized_keys'
           ? issue.keys.map((k) => `  ${[...issue.path, k].join('.')}${at([...issue.path, k])}: unknown field`)
-          : [`  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}${at(issue.path)}: ${issue.message}${issue.code === 'invalid_type' ? typeHint(issue.expected, valueAt(input, issue.path), tags.length > 0) : ''}`],
+          : [`  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}${at(issue.path)}: ${issue.message}${issue.code === 'invalid_type' ? typeHint(issue.expected, valueAt(input, issue.path), tags.length > 0, yaml && issue.path.at(-2) === 'match') : ''}`],
       ),
     )
   }
@@ -196,13 +196,18 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
  * YAML 1.2 reads `yes` and `on` as text, and a bare `3.10` or `true` where a label goes as a number
  * or a boolean; a number in quotes is text in both.
  */
-function typeHint(expected: string, value: unknown, tagged = false): string {
+function typeHint(expected: string, value: unknown, tagged = false, yamlRule = false): string {
   if (expected === 'boolean' && typeof value === 'string' && /^(y|yes|n|no|on|off|true|false)$/i.test(value)) {
     return ` (write true or false: "${value}" is text)`
   }
   // A number behind a tag not resolved is text too, unquoted: the tag's line says so instead.
   if (expected === 'number' && !tagged && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) {
     return ` (write ${value.trim()} without quotes: in quotes it is text)`
+  }
+  // A match rule written bare in YAML as a character class or a count: `[tier]` alone is a list,
+  // `{2}` a mapping, in YAML's flow style. (Not said of a static default: a list there is a set.)
+  if (expected === 'string' && yamlRule && typeof value === 'object' && value !== null) {
+    return ` (put the text in quotes: unquoted, YAML read what begins with ${Array.isArray(value) ? '[ as a list' : '{ as a mapping'})`
   }
   if (expected === 'string' && (typeof value === 'number' || typeof value === 'boolean')) {
     return ` (put the text in quotes: unquoted, it was read as the ${typeof value} ${String(value)})`
