@@ -476,6 +476,27 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(await observationsAt(service.url, ...TIER)).toBe(1)
   })
 
+  it('delivers a capture one of whose questions the service cannot take, live or spooled: the others recorded, nothing set aside', async () => {
+    const { data, spool } = await workdir()
+    // The agent wrote "Unit tests" twice, once marked (Recommended): one option once normalised.
+    const spoilt = (id: string) => {
+      const payload = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: id }
+      for (const where of [payload.tool_input, payload.tool_response]) where.questions[1].options[2] = { label: 'Unit tests (Recommended)' }
+      return payload
+    }
+    await hook(spoilt('toolu_spoilt_spooled'), `http://127.0.0.1:${await closedPort()}`, spool)
+    expect(await spooledLines(spool)).toBe(1)
+    const service = await serve(data)
+    const result = await hook(spoilt('toolu_spoilt_live'), service.url, spool, GENEROUS)
+    expect(result.code).toBe(0)
+    // Claude Code shows the user a hook's systemMessage: which question was not recorded, and why.
+    expect(JSON.parse(result.stdout).systemMessage).toContain('"Which checks should run before the PR?" (tool_response.questions.1.options.2: options 1 and 2 are both "Unit tests")')
+    expect(result.stderr).toBe('')
+    expect(await spooledLines(spool)).toBe(0)
+    expect(existsSync(`${spool}.rejected`)).toBe(false)
+    expect(await observationsAt(service.url, ...METHOD)).toBe(2)
+  })
+
   it('keeps a capture the service refuses for good in the rejected file, as a refused spooled one', async () => {
     const { spool } = await workdir()
     const server = createHttpServer((request, response) => {

@@ -226,7 +226,13 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
       where.questions.unshift({ question: REPLICAS, header: 'Replicas', kind: 'number', min: 1, max: 9, options: [], multiSelect: false })
     }
     blank.tool_response.questions[2].options[1].label = ' '
-    const refused = await call('POST', HOOK, blank)
+    const skipped = await call('POST', HOOK, blank)
+    expect(skipped.status).toBe(200)
+    expect(skipped.body.systemMessage).toContain('"Which checks should run before the PR?" (tool_response.questions.2.options.1.label: must not be blank)')
+    // Refused with no other answer to record: the call is refused, the question named by its place as sent.
+    delete blank.tool_response.answers['Which development methodology for this change?']
+    delete blank.tool_input.answers['Which development methodology for this change?']
+    const refused = await call('POST', HOOK, { ...blank, tool_use_id: 'toolu_kinds_blank_only' })
     expect(refused.status).toBe(400)
     expect(refused.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['tool_response.questions.2.options.1.label'])
     expect(refused.body.error.message).toContain('tool_response.questions.2.options.1.label')
@@ -303,6 +309,74 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
       ]),
     )
     expect(stored).toHaveLength(2)
+  })
+
+  it('a question whose options the service refuses is skipped and said; the call\'s other answers are recorded', async () => {
+    const { call, store } = await createTestApp()
+    const METHOD = 'Which development methodology for this change?'
+    const CHECKS = 'Which checks should run before the PR?'
+    const cases: Array<[string, (options: Array<Record<string, unknown>>) => void, string]> = [
+      ['two options that are one label', (o) => void (o[2] = { label: 'Unit tests (Recommended)' }), 'tool_response.questions.1.options.2: options 1 and 2 are both "Unit tests"'],
+      ['a label over the limit', (o) => void (o[2] = { label: 'x'.repeat(LIMITS.labelLength + 1) }), 'tool_response.questions.1.options.2.label: Too big'],
+      ['more options than AskUserQuestion allows', (o) => void o.push({ label: 'A' }, { label: 'B' }), 'tool_response.questions.1.options: Too big'],
+      ['a blank label', (o) => void (o[2] = { label: ' ' }), 'tool_response.questions.1.options.2.label: must not be blank'],
+    ]
+    for (const [n, [what, spoil, reason]] of cases.entries()) {
+      const id = `toolu_spoilt_${n}`
+      const payload = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: id }
+      for (const where of [payload.tool_input, payload.tool_response]) spoil(where.questions[1].options)
+      const { status, body } = await call('POST', HOOK, payload)
+      expect(status, what).toBe(200)
+      expect(body.systemMessage, what).toContain(`"${CHECKS}" (${reason}`)
+      expect(body.systemMessage, what).toMatch(/^decision-memory did not record the answer to a question it could not take, and recorded the call's other answers: /)
+      const stored = (await observationsOf(store)).filter((o) => o.decision_id?.startsWith(`${id}#`))
+      expect(stored.map((o) => [o.question, o.chosen]), what).toEqual([[METHOD, ['TDD']]])
+    }
+    // Sent again (a retry): the answer taken is a duplicate, the question refused said again.
+    const again = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: 'toolu_spoilt_0' }
+    for (const where of [again.tool_input, again.tool_response]) where.questions[1].options[2] = { label: 'Unit tests (Recommended)' }
+    expect((await call('POST', HOOK, again)).body.systemMessage).toContain('options 1 and 2 are both "Unit tests"')
+    expect(await observationsOf(store)).toHaveLength(cases.length)
+    // A question refused for its length is named by its start.
+    const long = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: 'toolu_spoilt_long' }
+    const LONG = `${CHECKS} ${'and why '.repeat(300)}`
+    for (const where of [long.tool_input, long.tool_response]) {
+      where.questions[1].question = LONG
+      where.answers = { [METHOD]: 'TDD', [LONG]: 'Unit tests' }
+    }
+    const said = (await call('POST', HOOK, long)).body.systemMessage
+    expect(said).toContain(`"${LONG.slice(0, 199)}…" (tool_response.questions.1.question: Too big: expected string to have <=2000 characters)`)
+    expect(said.length).toBeLessThan(500)
+    // One refused that the user did not answer costs nothing: the other answer recorded, nothing said.
+    const unanswered = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: 'toolu_spoilt_unanswered' }
+    for (const where of [unanswered.tool_input, unanswered.tool_response]) {
+      where.questions[1].options[2] = { label: ' ' }
+      where.answers = { [METHOD]: 'DDD' }
+    }
+    expect(await call('POST', HOOK, unanswered)).toEqual({ status: 200, body: {} })
+    expect((await observationsOf(store)).filter((o) => o.decision_id?.startsWith('toolu_spoilt_unanswered#')).map((o) => o.chosen)).toEqual([['DDD']])
+  })
+
+  it('a call none of whose questions the service can take is refused as before, its fields named', async () => {
+    const { call, store } = await createTestApp()
+    const payload = claudeCodeFixture('post-tool-use-multi')
+    for (const where of [payload.tool_input, payload.tool_response]) {
+      where.questions[0].options[1].label = 'TDD (Recommended)'
+      where.questions[1].options[2].label = ' '
+    }
+    const { status, body } = await call('POST', HOOK, payload)
+    expect(status).toBe(400)
+    expect(body.error.issues).toEqual([{ path: 'tool_input.questions.1.options.2.label', message: 'must not be blank' }])
+    // One refused beside one that has no answer: nothing to record, refused as before.
+    const single = claudeCodeFixture('post-tool-use-multi')
+    for (const where of [single.tool_input, single.tool_response]) where.questions[1].options[2].label = 'Unit tests (Recommended)'
+    single.tool_response.answers = { 'Which checks should run before the PR?': 'Unit tests' }
+    single.tool_input.answers = {}
+    const refused = await call('POST', HOOK, single)
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.code).toBe('duplicate_option')
+    expect(refused.body.error.message).toBe('tool_response.questions.1.options.2: options 1 and 2 are both "Unit tests"')
+    expect(await observationsOf(store)).toHaveLength(0)
   })
 
   it('a late delivery (?at=) is timestamped when it happened', async () => {
@@ -1235,6 +1309,16 @@ describe('a refused hook payload says in its message the fields its issues name 
     const { call, store } = await createTestApp()
     const payload = claudeCodeFixture('post-tool-use-multi')
     payload.tool_response.questions[1].options.push({ label: 'Unit tests (Recommended)', description: 'again' })
+    // The call's other answer is recorded, and the question refused said in the same words.
+    const skipped = await call('POST', HOOK, payload)
+    expect(skipped.status).toBe(200)
+    expect(skipped.body.systemMessage).toContain('(tool_response.questions.1.options.3: options 1 and 3 are both "Unit tests")')
+    expect(skipped.body.systemMessage).not.toMatch(internal)
+    expect(await observationsOf(store)).toHaveLength(1)
+    // No other answer: refused, as a call none of whose questions can be taken.
+    payload.tool_use_id = 'toolu_dup_only'
+    payload.tool_response.answers = { 'Which checks should run before the PR?': 'Unit tests' }
+    payload.tool_input.answers = {}
     const { status, body } = await call('POST', HOOK, payload)
     expect(status).toBe(400)
     expect(body.error.code).toBe('duplicate_option')
@@ -1242,7 +1326,7 @@ describe('a refused hook payload says in its message the fields its issues name 
       { path: 'tool_response.questions.1.options.3', message: 'duplicate of tool_response.questions.1.options.1 after normalisation' },
     ])
     expect(body.error.message).toBe('tool_response.questions.1.options.3: options 1 and 3 are both "Unit tests"')
-    expect(await observationsOf(store)).toEqual([])
+    expect(await observationsOf(store)).toHaveLength(1)
   })
 
   it('the same duplicate at PreToolUse: the message names tool_input.questions.0, as its issue does', async () => {

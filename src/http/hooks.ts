@@ -40,7 +40,9 @@ const HookQuery = z.object({
 const HookAnswerSchema = z
   .object({
     systemMessage: z.string().optional().openapi({
-      description: 'Shown to the user when any question was answered for them (Claude Code keeps an `allow`\'s reason to its debug log and shows no `ask`\'s reason, only the questions left): what was answered, and how to be asked again.',
+      description:
+        'Shown to the user when any question was answered for them (Claude Code keeps an `allow`\'s reason to its debug log and shows no `ask`\'s reason, only the questions left): what was answered, and how to be asked again. ' +
+        'At PostToolUse, when a question could not be taken (its options refused: two that are one label, a label over the limit or blank, too many) while the call\'s other answers were recorded: each such question, and why, its fields named as the payload has them.',
     }),
     hookSpecificOutput: z
       .object({
@@ -62,7 +64,8 @@ const route = createRoute({
   summary: 'Answer a Claude Code hook event (R-CAP-5, R-ASK-4)',
   description:
     'Takes the raw JSON Claude Code sends to a command hook. PostToolUse on AskUserQuestion records every answered ' +
-    'question (idempotent by tool_use_id); PreToolUse on AskUserQuestion answers with re-ordered, labelled questions ' +
+    'question (idempotent by tool_use_id), a question whose options are refused skipped and said in `systemMessage` ' +
+    '(400 only when no answer of the call can be recorded); PreToolUse on AskUserQuestion answers with re-ordered, labelled questions ' +
     'and the answers it may give for the user; SessionStart starts the session. Anything else answers `{}`.',
   request: {
     query: HookQuery,

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
 import { commandLine, optionArgs, shellWord } from '../cli/bin-path'
 import { DEFAULT_SERVICE_URL } from '../cli/options'
-import type { DecisionMemory } from '../decision-memory'
+import { offeredOptions, type DecisionMemory } from '../decision-memory'
 import { normalizeQuestion } from '../domain/decision-point'
 import { normalizeLabel } from '../domain/labels'
 import { fieldsOf, InputError } from '../domain/errors'
-import { LIMITS } from '../domain/limits'
+import { characters, leadingCharacters, LIMITS } from '../domain/limits'
 import { nestsWithin } from '../domain/json-depth'
 import type { ObservationInput } from '../domain/observation'
 import { hasNoLoneSurrogate, IdentifierSchema } from '../domain/observation'
@@ -97,8 +97,13 @@ export interface PreToolUseAnswer {
   }
 }
 
+/** What a PostToolUse answers when it skipped a question it could not take: said to the user. */
+export interface PostToolUseAnswer {
+  systemMessage: string
+}
+
 /** What a hook prints: `{}` when it has nothing to change. */
-export type HookAnswer = PreToolUseAnswer | Record<string, never>
+export type HookAnswer = PreToolUseAnswer | PostToolUseAnswer | Record<string, never>
 
 /** Who and when, beyond the payload: Claude Code does not say which user it runs for. */
 export interface HookOptions {
@@ -385,25 +390,99 @@ function withoutDescriptions(container: unknown): unknown {
   return { ...container, questions }
 }
 
-/** The observations of a PostToolUse, each with where its question and its answer are in the payload. */
-function answeredQuestions(payload: ClaudeCodeHookPayload, options: HookOptions): { observations: ObservationInput[]; fields: AnswerFields[] } {
+/**
+ * A question of a PostToolUse the service could not take (R-CAP-5): its options refused (two that
+ * are one label once normalised, a label over the limit or blank, more options than AskUserQuestion
+ * allows). It is skipped, as an answer that is no choice is, and said in the hook's answer.
+ */
+interface SkippedQuestion {
+  /** Its place as sent: `tool_response.questions.1`. */
+  place: number
+  /** Its text, when it has one to name it by. */
+  text: string | undefined
+  /** Why, the fields named as the payload has them: `tool_response.questions.1.options.2: …`. */
+  reason: string
+}
+
+/** How many of a skipped question's issues its reason names; a question has few. */
+const REASONS_NAMED = 3
+/** How many characters of a skipped question's text name it in what the user is shown. */
+const QUESTION_NAMED = 200
+
+/**
+ * A tool input or response without the questions the question schema refuses, each of those said
+ * with its issues (the fields named by their places as sent): one question the service cannot take
+ * must not cost the others' answers. What is wrong with the whole (no questions, answers that are
+ * no object, two questions of one text) is left for the parse to refuse as before.
+ */
+function withoutRefusedQuestions(container: unknown, field: string, indices: readonly number[]): { value: unknown; indices: number[]; refused: SkippedQuestion[] } {
+  if (!isPlainObject(container) || !Array.isArray(container.questions)) return { value: container, indices: [...indices], refused: [] }
+  const kept: unknown[] = []
+  const keptIndices: number[] = []
+  const refused: SkippedQuestion[] = []
+  container.questions.forEach((q: unknown, i: number) => {
+    const place = indices[i] ?? i
+    const result = AskUserQuestionSchema.safeParse(q)
+    if (result.success) {
+      kept.push(q)
+      keptIndices.push(place)
+      return
+    }
+    const issues = typeIssuesFirst(result.error.issues).map((issue) => `${[`${field}.questions.${place}`, ...issue.path.map(String)].join('.')}: ${issue.message}`)
+    const more = issues.length > REASONS_NAMED ? [`and ${issues.length - REASONS_NAMED} more`] : []
+    const text = isPlainObject(q) && typeof q.question === 'string' ? q.question : undefined
+    refused.push({ place, text, reason: [...issues.slice(0, REASONS_NAMED), ...more].join(', ') })
+  })
+  return { value: { ...container, questions: kept }, indices: keptIndices, refused }
+}
+
+/**
+ * The observations of a PostToolUse, each with where its question and its answer are in the
+ * payload, and the questions it could not take (`skipped`, of the questions it reads the answers
+ * by; `refused` says whether any question of either list was refused). `whole`: every question
+ * read as before, the first refusal refusing the call, to say why none could be taken.
+ */
+function answeredQuestions(
+  payload: ClaudeCodeHookPayload,
+  options: HookOptions,
+  whole = false,
+): { observations: ObservationInput[]; fields: AnswerFields[]; skipped: SkippedQuestion[]; refused: boolean } {
+  const none = { observations: [], fields: [], skipped: [], refused: false }
   const toolUseId = requireToolUseId(payload)
   // Questions that are no choice (a `text` or `number` kind) have no options to learn from: left
   // out, not the whole call refused with the answers of its choice questions.
   const asked = choicesOnly(payload.tool_input, 'tool_input')
-  if (asked.none) return { observations: [], fields: [] }
-  const input = withPlaces(() => parseWith(AskUserQuestionInputSchema, withoutDescriptions(asked.value), 'tool_input'), 'tool_input', asked.indices)
+  if (asked.none) return none
+  // A question the service cannot take is set aside, said, and the others read.
+  const askedTaken = whole
+    ? { value: withoutDescriptions(asked.value), indices: asked.indices, refused: [] }
+    : withoutRefusedQuestions(withoutDescriptions(asked.value), 'tool_input', asked.indices)
   // A tool_response of another shape (a string of text, an array of content blocks, as other
   // tools and Claude Code versions send) holds no questions or answers of ours: the answers are
   // then read from their mirror in tool_input.answers, rather than the whole event refused.
   const returned = choicesOnly(isPlainObject(payload.tool_response) ? payload.tool_response : {}, 'tool_response')
-  if (returned.none) return { observations: [], fields: [] }
-  const response = withPlaces(() => parseWith(AskUserQuestionResponseSchema, withoutDescriptions(returned.value), 'tool_response'), 'tool_response', returned.indices)
+  if (returned.none) return none
+  const returnedTaken = whole
+    ? { value: withoutDescriptions(returned.value), indices: returned.indices, refused: [] }
+    : withoutRefusedQuestions(withoutDescriptions(returned.value), 'tool_response', returned.indices)
+  const refusedAny = askedTaken.refused.length > 0 || returnedTaken.refused.length > 0
+  // Every question of a list refused: nothing of it to read, and the call is refused as before.
+  const emptied = (taken: { value: unknown; refused: SkippedQuestion[] }) =>
+    taken.refused.length > 0 && isPlainObject(taken.value) && Array.isArray(taken.value.questions) && taken.value.questions.length === 0
+  if (emptied(askedTaken) || emptied(returnedTaken)) return { ...none, refused: true }
+  const input = withPlaces(() => parseWith(AskUserQuestionInputSchema, askedTaken.value, 'tool_input'), 'tool_input', askedTaken.indices)
+  const response = withPlaces(() => parseWith(AskUserQuestionResponseSchema, returnedTaken.value, 'tool_response'), 'tool_response', returnedTaken.indices)
   const questions = response.questions ?? input.questions
   const from = response.questions === undefined ? 'tool_input' : 'tool_response'
-  const at = (response.questions === undefined ? asked : returned).indices
+  const at = (response.questions === undefined ? askedTaken : returnedTaken).indices
   const answerIn = (answers: Record<string, unknown> | undefined, question: string) =>
     answers !== undefined && Object.hasOwn(answers, question) ? answers[question] : undefined
+  // A question refused that the user did not answer cost nothing: not said.
+  const answered = (question: string) =>
+    !wentUnanswered(payload.tool_response, question) &&
+    !wentUnanswered(payload.tool_input, question) &&
+    !(answersNothing(answerIn(response.answers, question)) && answersNothing(answerIn(input.answers, question)))
+  const skipped = (response.questions === undefined ? askedTaken : returnedTaken).refused.filter((s) => s.text === undefined || answered(s.text))
   const observations: ObservationInput[] = []
   const fields: AnswerFields[] = []
   const shared = sharingNormalForm(questions.map((q) => q.question))
@@ -418,10 +497,36 @@ function answeredQuestions(payload: ClaudeCodeHookPayload, options: HookOptions)
     if (answersNothing(value)) return
     const choice = choiceOf(value, q.multiSelect !== false)
     if (choice === undefined) return
-    observations.push(observationOf(q, choice, 'user', toolUseId, payload, options, shared))
-    fields.push({ question: `${from}.questions.${at[i] ?? i}`, answer: `${where}.answers.${q.question}` })
+    const observation = observationOf(q, choice, 'user', toolUseId, payload, options, shared)
+    const field = { question: `${from}.questions.${at[i] ?? i}`, answer: `${where}.answers.${q.question}` }
+    // Two options that are one label once normalised (`Unit tests`, `Unit tests (Recommended)`):
+    // the memory refuses them, and this question alone is skipped.
+    if (!whole) {
+      try {
+        offeredOptions(observation.all_options)
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error
+        skipped.push({ place: at[i] ?? i, text: q.question, reason: namedAsSent(error, [field]).message })
+        return
+      }
+    }
+    observations.push(observation)
+    fields.push(field)
   })
-  return { observations, fields }
+  skipped.sort((a, b) => a.place - b.place)
+  return { observations, fields, skipped, refused: refusedAny || skipped.length > 0 }
+}
+
+/**
+ * What the user is shown of the questions a PostToolUse could not take while it recorded the
+ * others: each question, and why, its fields named as the payload has them.
+ */
+function skippedMessage(skipped: readonly SkippedQuestion[]): string {
+  // A question refused for its length is named by its start: the fields named say where it is.
+  const named = (text: string) => (characters(text) > QUESTION_NAMED ? `${leadingCharacters(text, QUESTION_NAMED - 1)}…` : text)
+  const said = skipped.map((s) => `${s.text === undefined ? `question ${s.place + 1}` : `"${named(s.text)}"`} (${s.reason})`)
+  const what = skipped.length === 1 ? 'the answer to a question it could not take' : `the answers to ${skipped.length} questions it could not take`
+  return `decision-memory did not record ${what}, and recorded the call's other answers: ${said.join('; ')}`
 }
 
 /** A field of an observation or a plan named in an error's text: `1.all_options.2`, `timestamp`, `questions.0`. */
@@ -440,30 +545,35 @@ async function asSent<T>(work: Promise<T>, fields: readonly AnswerFields[] = [])
     return await work
   } catch (error) {
     if (!(error instanceof InputError)) throw error
-    const rename = (path: string): string => {
-      const match = /^(?:(\d+)\.)?(timestamp|started_at|all_options|multiSelect|user_choice)(\..*)?$/.exec(path)
-      if (match === null) return path.startsWith('questions.') ? `tool_input.${path}` : path
-      const [, index, field, rest = ''] = match
-      if (field === 'timestamp' || field === 'started_at') return 'at'
-      const at = fields[Number(index ?? 0)]
-      if (at === undefined) return path
-      if (field === 'user_choice') return `${at.answer}${rest}`
-      return `${at.question}.${field === 'all_options' ? 'options' : field}${rest}`
-    }
-    // Quoted text (a label, a question) is the caller's own, and left as it is.
-    let named = false
-    const renameWithin = (text: string): string =>
-      text.replace(new RegExp(`"[^"]*"|${INTERNAL_PATH.source}`, 'g'), (found) => {
-        if (found.startsWith('"')) return found
-        named = true
-        return rename(found)
-      })
-    const issues = error.issues.map((issue) => ({ path: rename(issue.path), message: renameWithin(issue.message) }))
-    named = false
-    const message = renameWithin(error.message)
-    const paths = [...new Set(issues.map((issue) => issue.path))].join(', ')
-    throw new InputError(error.code, named || paths === '' ? message : `${paths}: ${message}`, { status: error.status, issues })
+    throw namedAsSent(error, fields)
   }
+}
+
+/** An error of a use case with its fields named as the payload and the query have them (asSent). */
+function namedAsSent(error: InputError, fields: readonly AnswerFields[]): InputError {
+  const rename = (path: string): string => {
+    const match = /^(?:(\d+)\.)?(timestamp|started_at|all_options|multiSelect|user_choice)(\..*)?$/.exec(path)
+    if (match === null) return path.startsWith('questions.') ? `tool_input.${path}` : path
+    const [, index, field, rest = ''] = match
+    if (field === 'timestamp' || field === 'started_at') return 'at'
+    const at = fields[Number(index ?? 0)]
+    if (at === undefined) return path
+    if (field === 'user_choice') return `${at.answer}${rest}`
+    return `${at.question}.${field === 'all_options' ? 'options' : field}${rest}`
+  }
+  // Quoted text (a label, a question) is the caller's own, and left as it is.
+  let named = false
+  const renameWithin = (text: string): string =>
+    text.replace(new RegExp(`"[^"]*"|${INTERNAL_PATH.source}`, 'g'), (found) => {
+      if (found.startsWith('"')) return found
+      named = true
+      return rename(found)
+    })
+  const issues = error.issues.map((issue) => ({ path: rename(issue.path), message: renameWithin(issue.message) }))
+  named = false
+  const message = renameWithin(error.message)
+  const paths = [...new Set(issues.map((issue) => issue.path))].join(', ')
+  return new InputError(error.code, named || paths === '' ? message : `${paths}: ${message}`, { status: error.status, issues })
 }
 
 /**
@@ -837,12 +947,21 @@ export async function handleClaudeCodeHook(
       return {}
     case 'PostToolUse': {
       if (!isQuestion) return {}
-      const { observations, fields } = answeredQuestions(payload, options)
-      if (observations.length === 0) return {}
+      const { observations, fields, skipped, refused } = answeredQuestions(payload, options)
+      if (observations.length === 0) {
+        // No answer could be taken for a question refused: the call is refused as before, its
+        // fields named, so that the hook keeps it aside for a person to read.
+        if (refused) {
+          const read = answeredQuestions(payload, options, true)
+          await asSent(memory.observe(read.observations), read.fields)
+        }
+        return {}
+      }
       const { duplicates } = await asSent(memory.observe(observations), fields)
       const asked = await answersAskedAfterAll(memory, observations, duplicates, requireToolUseId(payload))
       if (asked.length > 0) await asSent(memory.observe(asked))
-      return {}
+      // The questions it could not take are said to the user; the others' answers are recorded.
+      return skipped.length > 0 ? { systemMessage: skippedMessage(skipped) } : {}
     }
     case 'PreToolUse': {
       if (!isQuestion) return {}
