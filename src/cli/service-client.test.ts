@@ -249,6 +249,22 @@ describe('throughServiceOrLocal with a store named (--data) that another process
       await store.close()
     }
   })
+
+  it('names a service of a version from before the id, still running after an upgrade, as a holder to restart', async () => {
+    // Such a service writes no id and ignores the header: DECISION_MEMORY_URL may already be set to
+    // it, so the refusal must not leave setting it as the only way out.
+    const store = await held()
+    const service = await standIn((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","version":"0.1.0"}'))
+    try {
+      await expect(forget(store.dataDir)).rejects.toThrow(
+        /no service has said it runs on it \(.*a service of a version from before services said which store they hold, still running after an upgrade: restart that one\)/,
+      )
+      expect(service.asked).toEqual([])
+    } finally {
+      await service.close()
+      await store.close()
+    }
+  })
 })
 
 describe('errorMessage', () => {

@@ -54,7 +54,13 @@ export async function throughServiceOrLocal(request: StoreRequest): Promise<Answ
   const dir = dataDirectory(request.dataDir)
   const id = await servedBy(dir)
   // Why the service at the URL is not the one to go through, should another process hold the store.
-  let why = 'no service has said it runs on it'
+  // With no id there, the holder is another command, an MCP server without a service, or a service
+  // of a version from before services wrote one (still running after an upgrade), which no request
+  // can tell from one on another store: it is named, so that a DECISION_MEMORY_URL already set to
+  // it is not taken for the mistake.
+  let why =
+    'no service has said it runs on it (another command or an MCP server may hold it, or a service of a version ' +
+    'from before services said which store they hold, still running after an upgrade: restart that one)'
   if (id !== undefined) {
     // A service may hold it: asked with its id. A service that stopped left the file behind (the
     // store is then free), and one at the URL running on another store answers 409.
