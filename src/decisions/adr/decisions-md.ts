@@ -32,6 +32,9 @@ export function keyOfTitle(title: string): string {
 /** The field lines of a section, which are not part of its prose. */
 const FIELD = /^(status|date|enforce|supersedes|supercedes|superseded by|superceded by|decision|rationale|why|reason|context|deciders|decision-makers|tags)$/i
 
+/** The fields a "### Status" part may hold beside its status that say no status: each is read as a field. */
+const BESIDE_STATUS = /^(date|enforce|decision|rationale|why|reason|context|deciders|decision-makers|tags)$/i
+
 /** A thematic break (`---`, `***`, `* * *`), which logs put between sections: no prose. */
 const BREAK = /^\s*([-*_])(?:\s*\1){2,}\s*$/
 
@@ -140,7 +143,11 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
     notes,
   } = statusField !== undefined
     ? statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line, definitions)
-    : statusOfLines((statusPart as Section).body.filter((l) => !isLinkDefinition(l.text)), (statusPart as Section).line, definitions)
+    : statusOfLines(
+        (statusPart as Section).body.filter((l) => !isLinkDefinition(l.text) && fieldOf([l], BESIDE_STATUS) === undefined),
+        (statusPart as Section).line,
+        definitions,
+      )
   // A `- Date:` that cannot be read is passed over, and said; then the heading's date, else the day
   // written with the status (`- Status: Accepted on 2024-01-10`); none is no date, as in MADR: the
   // import dates the decision the day it first sees it.

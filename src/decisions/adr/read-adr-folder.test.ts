@@ -284,6 +284,13 @@ describe('reading ADR folders (R-CON-6)', () => {
     expect(reading.problems).toEqual([{ path: 'DECISIONS.md', line: 37, message: '"ADR-003: Use Kafka" has no "Status:" field' }])
   })
 
+  it('DECISIONS.md: a field beside the status in a "### Status" part is read as that field, not passed over as an unknown status', () => {
+    const text = ['# Decisions', '', '## D-010: Never force push', '', '### Status', '', 'Accepted', '', '- Enforce: Required', '- Date: 2024-03-01', '', '### Decision', '', 'Agents never force push.', ''].join('\n')
+    const reading = readRecordFolder([{ path: 'DECISIONS.md', name: 'DECISIONS.md', bytes: new TextEncoder().encode(text) }])
+    expect(reading.problems).toEqual([])
+    expect(reading.records.map((r) => [r.key, r.status, r.enforce, r.date])).toEqual([['D-010', 'accepted', 'required', '2024-03-01']])
+  })
+
   it('DECISIONS.md: the lines that go on a status or date field stay prose, as before fields went on over lines; a "### Status" or "### Decision" part is no rationale', () => {
     const text = [
       '# Decisions', '',
