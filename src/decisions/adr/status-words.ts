@@ -248,11 +248,13 @@ const NAMED_MONTH_DATE = /^\s*(?:(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]+\.
  */
 const SLASHED_DATE = /^\s*(\d{1,2})\/(\d{1,2})\/(\d{4})\s*$/
 
-/** The day `a/b/year` can only be (day first or month first), else undefined. */
-function slashedDay(a: string, b: string, year: string): string | undefined {
+/** The days of the calendar a slashed date can be, day first or month first, each once: none, one or two. */
+function slashedReadings(text: string): string[] {
+  const slashed = SLASHED_DATE.exec(text)
+  if (slashed === null) return []
+  const [, a, b, year] = slashed as unknown as [string, string, string, string]
   const pad = (n: string) => n.padStart(2, '0')
-  const readings = new Set([`${year}-${pad(b)}-${pad(a)}`, `${year}-${pad(a)}-${pad(b)}`].filter(isCalendarDate))
-  return readings.size === 1 ? [...readings][0] : undefined
+  return [...new Set([`${year}-${pad(b)}-${pad(a)}`, `${year}-${pad(a)}-${pad(b)}`].filter(isCalendarDate))]
 }
 
 /**
@@ -260,15 +262,8 @@ function slashedDay(a: string, b: string, year: string): string | undefined {
  * make a day (`12/02/2016`) names both, since it is a date, only not one to guess.
  */
 export function unreadDateMessage(text: string): string {
-  const slashed = SLASHED_DATE.exec(text)
-  if (slashed !== null) {
-    const [, a, b, year] = slashed as unknown as [string, string, string, string]
-    const pad = (n: string) => n.padStart(2, '0')
-    const readings = [`${year}-${pad(b)}-${pad(a)}`, `${year}-${pad(a)}-${pad(b)}`].filter(isCalendarDate)
-    if (readings.length === 2 && readings[0] !== readings[1]) {
-      return `"${text}" could be ${readings[0]} or ${readings[1]}; the record is read without it (write the one it is as YYYY-MM-DD)`
-    }
-  }
+  const readings = slashedReadings(text)
+  if (readings.length === 2) return `"${text}" could be ${readings[0]} or ${readings[1]}; the record is read without it (write the one it is as YYYY-MM-DD)`
   return `"${text}" is not a date; the record is read without it`
 }
 
@@ -315,8 +310,9 @@ function readDay(text: string): string | undefined {
     if (month === undefined) return undefined
     day = `${year}-${pad(String(month))}-${pad(dayOfMonth)}`
   } else {
-    const slashed = SLASHED_DATE.exec(text)
-    return slashed === null ? undefined : slashedDay(slashed[1] as string, slashed[2] as string, slashed[3] as string)
+    // Read only when one order alone makes a day, or both the same one: never guessed.
+    const readings = slashedReadings(text)
+    return readings.length === 1 ? readings[0] : undefined
   }
   return isCalendarDate(day) ? day : undefined
 }
