@@ -205,6 +205,21 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(post).toMatchObject({ code: 0, stdout: '' })
   })
 
+  it('prints the PreToolUse answer of a call one of whose questions the service cannot take: that one as written, the other planned', async () => {
+    const { data, spool } = await workdir()
+    const service = await serve(data)
+    // The agent wrote "Unit tests" twice, once marked (Recommended): one option once normalised.
+    const checks = { question: 'Which checks should run before the PR?', header: 'Checks', options: [{ label: 'Lint' }, { label: 'Unit tests' }, { label: 'Unit tests (Recommended)' }], multiSelect: true }
+    const payload = claudeCodeFixture('pre-tool-use')
+    payload.tool_input.questions.push(checks)
+    const result = await hook(payload, service.url, spool, GENEROUS)
+    expect(result).toMatchObject({ code: 0, stderr: '' })
+    const printed = JSON.parse(result.stdout).hookSpecificOutput
+    expect(printed.updatedInput.questions[0].options[0].label).toBe('Tier M (Recommended)')
+    expect(printed.updatedInput.questions[1]).toEqual(checks)
+    expect(printed.permissionDecisionReason).toContain('It left as written a question it could not take: "Which checks should run before the PR?" (tool_input.questions.1.options.2: options 1 and 2 are both "Unit tests")')
+  })
+
   it('sends its service URL with a PreToolUse, so the command printed to turn personalization off finds the service', async () => {
     const { data, spool } = await workdir()
     const service = await serve(data)

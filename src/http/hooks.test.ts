@@ -930,6 +930,96 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(bad.body.error.issues.map((i: any) => i.path)).toEqual(['service_url'])
   })
 
+  it('a question whose options the service refuses is left as written, in its place, and said; the call\'s other questions are planned', async () => {
+    const { call, store } = await createTestApp()
+    const CHECKS = 'Which checks should run before the PR?'
+    const checks = () => ({ question: CHECKS, header: 'Checks', options: [{ label: 'Lint' }, { label: 'Unit tests' }, { label: 'E2E' }], multiSelect: true })
+    const cases: Array<[string, (options: Array<Record<string, unknown>>) => void, string]> = [
+      ['two options that are one label', (o) => void (o[2] = { label: 'Unit tests (Recommended)' }), 'tool_input.questions.1.options.2: options 1 and 2 are both "Unit tests"'],
+      ['a label over the limit', (o) => void (o[2] = { label: 'x'.repeat(LIMITS.labelLength + 1) }), 'tool_input.questions.1.options.2.label: Too big'],
+      ['more options than AskUserQuestion allows', (o) => void o.push({ label: 'A' }, { label: 'B' }), 'tool_input.questions.1.options: Too big'],
+      ['a blank label', (o) => void (o[2] = { label: ' ' }), 'tool_input.questions.1.options.2.label: must not be blank'],
+      ['a description over the limit', (o) => void (o[2] = { label: 'E2E', description: 'd'.repeat(LIMITS.descriptionLength + 1) }), 'tool_input.questions.1.options.2.description: Too big'],
+    ]
+    for (const [n, [what, spoil, reason]] of cases.entries()) {
+      const spoilt = checks()
+      spoil(spoilt.options)
+      const payload = claudeCodeFixture('pre-tool-use')
+      payload.tool_use_id = `toolu_pre_spoilt_${n}`
+      payload.tool_input.questions.push(structuredClone(spoilt))
+      const { status, body } = await call('POST', HOOK, payload)
+      expect(status, what).toBe(200)
+      const output = body.hookSpecificOutput
+      expect(output.permissionDecision, what).toBe('ask')
+      // The tier planned as usual, the refused question exactly as the agent wrote it, in its place.
+      expect(output.updatedInput.questions[0].options.map((o: { label: string }) => o.label), what).toEqual(['Tier M (Recommended)', 'Tier S', 'Tier L'])
+      expect(output.updatedInput.questions[1], what).toEqual(spoilt)
+      expect(output.updatedInput.questions, what).toHaveLength(2)
+      expect(output.permissionDecisionReason, what).toContain(`put first the usual default (there is not yet enough history of your choices here). It left as written a question it could not take: "${CHECKS}" (${reason}`)
+    }
+    // Refused first, before the tier: named by its place as sent, and kept there.
+    const first = claudeCodeFixture('pre-tool-use')
+    first.tool_use_id = 'toolu_pre_spoilt_first'
+    const twice = { ...checks(), options: [{ label: 'Lint' }, { label: 'Lint (Recommended)' }] }
+    first.tool_input.questions.unshift(twice)
+    const firstOut = (await call('POST', HOOK, first)).body.hookSpecificOutput
+    expect(firstOut.updatedInput.questions[0]).toEqual(twice)
+    expect(firstOut.updatedInput.questions[1].options[0].label).toBe('Tier M (Recommended)')
+    expect(firstOut.permissionDecisionReason).toContain(`"${CHECKS}" (tool_input.questions.0.options.1: options 0 and 1 are both "Lint")`)
+
+    // Beside questions it plans as they are already (planned once, passed again): nothing changes, nothing printed.
+    const planned = (await call('POST', HOOK, { ...claudeCodeFixture('pre-tool-use'), tool_use_id: 'toolu_pre_spoilt_planned' })).body.hookSpecificOutput.updatedInput
+    expect(planned.answers).toBeUndefined()
+    const unchanged = { ...claudeCodeFixture('pre-tool-use'), tool_use_id: 'toolu_pre_spoilt_unchanged', tool_input: { questions: [...planned.questions, twice] } }
+    expect(await call('POST', HOOK, unchanged)).toEqual({ status: 200, body: {} })
+
+    // The tier answered for the user: the refused question is still asked, never answered for them.
+    await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))
+    const answered = claudeCodeFixture('pre-tool-use')
+    answered.tool_use_id = 'toolu_pre_spoilt_answered'
+    answered.tool_input.questions.push(twice)
+    const asked = (await call('POST', HOOK, answered)).body
+    expect(asked.hookSpecificOutput.permissionDecision).toBe('ask')
+    expect(asked.hookSpecificOutput.updatedInput.questions).toEqual([twice])
+    expect(asked.hookSpecificOutput.updatedInput.answers).toEqual({ [TIER_QUESTION]: 'Tier L (Recommended)' })
+    expect(asked.hookSpecificOutput.permissionDecisionReason).toMatch(
+      /^decision-memory left as written a question it could not take: "Which checks should run before the PR\?" \(tool_input\.questions\.1\.options\.1: options 0 and 1 are both "Lint"\)\. It answered for you: "Which complexity tier/,
+    )
+    expect(asked.systemMessage).toMatch(/^decision-memory answered for you: "Which complexity tier/)
+    const auto = (await observationsOf(store)).filter((o) => o.decision_id?.startsWith('toolu_pre_spoilt_answered'))
+    expect(auto.map((o) => [o.source, o.question])).toEqual([['auto-resolved', TIER_QUESTION]])
+
+    // Refused beside a question of one text with it after normalisation: the answer it gave keeps
+    // the decision_id its PostToolUse copy carries, so that copy stays a duplicate, never the user's.
+    const SAME = 'which complexity tier should this SPEC use.'
+    const near = { ...claudeCodeFixture('pre-tool-use'), tool_use_id: 'toolu_pre_spoilt_near' }
+    near.tool_input.questions.push({ ...twice, question: SAME })
+    const nearOut = (await call('POST', HOOK, near)).body.hookSpecificOutput
+    expect(nearOut.updatedInput.answers).toEqual({ [TIER_QUESTION]: 'Tier L (Recommended)' })
+    const nearPost = {
+      ...near,
+      hook_event_name: 'PostToolUse',
+      tool_input: { questions: nearOut.updatedInput.questions, answers: nearOut.updatedInput.answers },
+      tool_response: { questions: [...near.tool_input.questions], answers: { [TIER_QUESTION]: 'Tier L (Recommended)', [SAME]: 'Lint' } },
+    }
+    expect((await call('POST', HOOK, nearPost)).status).toBe(200)
+    const nearStored = (await observationsOf(store)).filter((o) => o.decision_id?.startsWith('toolu_pre_spoilt_near'))
+    expect(nearStored.map((o) => o.source)).toEqual(['auto-resolved'])
+
+    // No question it can plan (refused alone, or beside a text question): the call goes on as written, nothing printed.
+    const alone = { ...claudeCodeFixture('pre-tool-use'), tool_use_id: 'toolu_pre_spoilt_alone' }
+    alone.tool_input.questions = [twice]
+    expect(await call('POST', HOOK, alone)).toEqual({ status: 200, body: {} })
+    alone.tool_input.questions = [{ question: 'Name the service?', header: 'Name', kind: 'text' }, twice]
+    expect(await call('POST', HOOK, alone)).toEqual({ status: 200, body: {} })
+    // What is wrong with the whole call is refused as before: two questions of one text.
+    const same = { ...claudeCodeFixture('pre-tool-use'), tool_use_id: 'toolu_pre_spoilt_same' }
+    same.tool_input.questions.push({ ...twice, question: TIER_QUESTION })
+    const refused = await call('POST', HOOK, same)
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['tool_input.questions'])
+  })
+
   it('keeps the user’s own answer when Claude Code asked them after all and they answered otherwise, once', async () => {
     const { call, store } = await createTestApp()
     await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))
@@ -1077,12 +1167,14 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     // Only questions of another kind: nothing to plan, nothing refused.
     const only = { ...pre, tool_use_id: 'toolu_kinds_only_pre', tool_input: { questions: [NAME, REPLICAS] } }
     expect(await call('POST', HOOK, only)).toEqual({ status: 200, body: {} })
-    // A choice question refused is named by its place as sent, after the text question before it.
+    // A choice question refused is left as written and named by its place as sent, after the text question before it.
     const twice = { ...tier, options: [tier.options[0], tier.options[0]] }
-    const refused = await call('POST', HOOK, { ...pre, tool_use_id: 'toolu_kinds_refused', tool_input: { questions: [NAME, twice] } })
-    expect(refused.status).toBe(400)
-    expect(refused.body.error.message).toContain('tool_input.questions.1')
-    expect(refused.body.error.issues.map((i: { path: string }) => i.path)).toEqual([expect.stringMatching(/^tool_input\.questions\.1\.options/)])
+    const refused = await call('POST', HOOK, { ...pre, tool_use_id: 'toolu_kinds_refused', tool_input: { questions: [NAME, twice, METHOD_QUESTION] } })
+    expect(refused.status).toBe(200)
+    const kept = refused.body.hookSpecificOutput
+    expect(kept.updatedInput.questions.slice(0, 2)).toEqual([NAME, twice])
+    expect(kept.updatedInput.questions[2].question).toBe(METHOD_QUESTION.question)
+    expect(kept.permissionDecisionReason).toContain(`"${TIER_QUESTION}" (tool_input.questions.1.options.1: options 0 and 1 are both "Tier S")`)
   })
 
   it('plans and records a question whose kind is "Choice" or empty as a choice, as the plan reads it', async () => {
@@ -1295,8 +1387,9 @@ describe('a refused hook payload names the field as the payload and query have i
       hook_event_name: 'PreToolUse', tool_name: 'AskUserQuestion', tool_use_id: 'toolu_dup2',
       tool_input: { questions: [question('Q0?', ['x', 'y']), question('Q1?', ['a', 'b', 'a (Recommended)'])] },
     })
-    expect(pre.status).toBe(400)
-    expect(pre.body.error.issues.map((i: any) => i.path)).toEqual(['tool_input.questions.1.options.2'])
+    // At PreToolUse that question is left as written, named so, and the other planned.
+    expect(pre.status).toBe(200)
+    expect(pre.body.hookSpecificOutput.permissionDecisionReason).toContain('"Q1?" (tool_input.questions.1.options.2: options 0 and 2 are both "a")')
   })
 })
 
@@ -1329,17 +1422,17 @@ describe('a refused hook payload says in its message the fields its issues name 
     expect(await observationsOf(store)).toHaveLength(1)
   })
 
-  it('the same duplicate at PreToolUse: the message names tool_input.questions.0, as its issue does', async () => {
+  it('the same duplicate at PreToolUse: the reason names tool_input.questions.0, the question left as written', async () => {
     const { call } = await createTestApp()
     const payload = claudeCodeFixture('pre-tool-use')
     payload.tool_input.questions[0].options.push({ ...payload.tool_input.questions[0].options[0] })
+    payload.tool_input.questions.push(METHOD_QUESTION)
     const { status, body } = await call('POST', HOOK, payload)
-    expect(status).toBe(400)
-    const [issue] = body.error.issues
-    expect(issue.path).toMatch(/^tool_input\.questions\.0\.options\.\d$/)
-    expect(issue.message).toMatch(/^duplicate of tool_input\.questions\.0\.options\.0 /)
-    expect(body.error.message).toMatch(/^tool_input\.questions\.0: options 0 and \d are both "/)
-    expect(body.error.message).not.toMatch(internal)
+    expect(status).toBe(200)
+    const reason = body.hookSpecificOutput.permissionDecisionReason
+    expect(reason).toContain(`"${TIER_QUESTION}" (tool_input.questions.0.options.3: options 0 and 3 are both "Tier S")`)
+    expect(reason).not.toMatch(internal)
+    expect(body.hookSpecificOutput.updatedInput.questions[0]).toEqual(payload.tool_input.questions[0])
   })
 
   it('`at` in the future, for the multi-question fixture and SessionStart: the message names `at`', async () => {

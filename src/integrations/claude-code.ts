@@ -393,7 +393,8 @@ function withoutDescriptions(container: unknown): unknown {
 /**
  * A question of a PostToolUse the service could not take (R-CAP-5): its options refused (two that
  * are one label once normalised, a label over the limit or blank, more options than AskUserQuestion
- * allows). It is skipped, as an answer that is no choice is, and said in the hook's answer.
+ * allows). It is skipped, as an answer that is no choice is, and said in the hook's answer. At
+ * PreToolUse such a question is left as written, unplanned, and said in the reason (R-ASK-4).
  */
 interface SkippedQuestion {
   /** Its place as sent: `tool_response.questions.1`. */
@@ -522,11 +523,66 @@ function answeredQuestions(
  * others: each question, and why, its fields named as the payload has them.
  */
 function skippedMessage(skipped: readonly SkippedQuestion[]): string {
+  const what = skipped.length === 1 ? 'the answer to a question it could not take' : `the answers to ${skipped.length} questions it could not take`
+  return `decision-memory did not record ${what}, and recorded the call's other answers: ${skippedSaid(skipped)}`
+}
+
+/** Each question skipped, and why: `"Which checks?" (tool_response.questions.1.options.2: …)`. */
+function skippedSaid(skipped: readonly SkippedQuestion[]): string {
   // A question refused for its length is named by its start: the fields named say where it is.
   const named = (text: string) => (characters(text) > QUESTION_NAMED ? `${leadingCharacters(text, QUESTION_NAMED - 1)}…` : text)
-  const said = skipped.map((s) => `${s.text === undefined ? `question ${s.place + 1}` : `"${named(s.text)}"`} (${s.reason})`)
-  const what = skipped.length === 1 ? 'the answer to a question it could not take' : `the answers to ${skipped.length} questions it could not take`
-  return `decision-memory did not record ${what}, and recorded the call's other answers: ${said.join('; ')}`
+  return skipped.map((s) => `${s.text === undefined ? `question ${s.place + 1}` : `"${named(s.text)}"`} (${s.reason})`).join('; ')
+}
+
+/** What a call of AskUserQuestion is as a whole, whatever its questions are: 1 to 4 of them, `answers` an object. */
+const AskUserQuestionCallSchema = z.looseObject({
+  questions: z.array(z.unknown()).min(1).max(ASK_USER_QUESTION.maxQuestions),
+  answers: AnswersSchema.optional(),
+})
+
+/**
+ * The choice questions of a PreToolUse (choicesOnly) the service can plan, and those it cannot
+ * (R-ASK-4): options refused (two that are one label once normalised, a label over the limit or
+ * blank, more options than AskUserQuestion allows, a description over the limit). Such a question
+ * is left to the user exactly as written, in its place, never answered for them, and said; the
+ * others are planned, as at PostToolUse one refused costs the others no answer. What is wrong
+ * with the whole call (no questions or too many, `answers` no object, two questions of one text)
+ * is left for the parse to refuse as before.
+ */
+function plannableQuestions(
+  toolInput: unknown,
+  choices: { value: unknown; indices: number[] },
+): { value: unknown; indices: number[]; refused: SkippedQuestion[]; sharing?: string[] } {
+  const whole = { value: choices.value, indices: choices.indices, refused: [] }
+  if (!AskUserQuestionCallSchema.safeParse(toolInput).success || !isPlainObject(toolInput) || !Array.isArray(toolInput.questions)) return whole
+  const texts = toolInput.questions.flatMap((q: unknown) => (isPlainObject(q) && typeof q.question === 'string' ? [{ question: q.question }] : []))
+  if (!questionTextsUnique(texts)) return whole
+  const taken = withoutRefusedQuestions(choices.value, 'tool_input', choices.indices)
+  if (!isPlainObject(taken.value) || !Array.isArray(taken.value.questions)) return taken
+  // Two options that are one label once normalised (`Unit tests`, `Unit tests (Recommended)`).
+  const kept: unknown[] = []
+  const indices: number[] = []
+  const refused = [...taken.refused]
+  taken.value.questions.forEach((q: unknown, i: number) => {
+    const place = taken.indices[i] ?? i
+    const question = q as AskUserQuestion
+    try {
+      offeredOptions(question.options, `tool_input.questions.${place}.options`)
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error
+      const paths = [...new Set(error.issues.map((issue) => issue.path))].join(', ')
+      refused.push({ place, text: question.question, reason: `${paths}: ${error.message}` })
+      return
+    }
+    kept.push(q)
+    indices.push(place)
+  })
+  refused.sort((a, b) => a.place - b.place)
+  // The texts the PostToolUse keys its answers among (sharingNormalForm): every question of the
+  // schema's, the one of two labels that are one left as written included, so that an answer given
+  // beside it carries the decision_id of its PostToolUse copy, which stays a duplicate.
+  const sharing = (taken.value.questions as AskUserQuestion[]).map((q) => q.question)
+  return { value: { ...taken.value, questions: kept }, indices, refused, sharing }
 }
 
 /** A field of an observation or a plan named in an error's text: `1.all_options.2`, `timestamp`, `questions.0`. */
@@ -585,9 +641,10 @@ export function autoResolvedObservations(
   plan: QuestionPlan,
   payload: ClaudeCodeHookPayload,
   options: HookOptions,
+  asked: readonly string[] = plan.questions.map((p) => p.ask_user_question.question),
 ): ObservationInput[] {
   const toolUseId = requireToolUseId(payload)
-  const shared = sharingNormalForm(plan.questions.map((p) => p.ask_user_question.question))
+  const shared = sharingNormalForm(asked)
   return plan.questions.flatMap((p) => {
     if (p.answer === null) return []
     // A multi-select answer as its labels, not as the join AskUserQuestion reads, which quotes a
@@ -844,6 +901,7 @@ export function preToolUseAnswer(
   user = 'default',
   serviceUrl?: string,
   others: readonly OtherKindQuestion[] = [],
+  refused: readonly SkippedQuestion[] = [],
 ): HookAnswer {
   const ruledOut = ruledOutQuestions(plan)
   // Personalization off turns off what was learned, not the decisions: a question none of whose
@@ -886,8 +944,14 @@ export function preToolUseAnswer(
   const order = orderOf(plan.questions.filter((p) => p.ask))
   // Options taken out: said as well, or alone where the order and the labels stay as written.
   const done = removed.length === 0 ? order : order === AS_WRITTEN ? removed.join('; ') : `${order}, and ${removed.join('; ')}`
+  // A choice question it could not take (its options refused) is among `others`, left as written: said, and why.
+  const texts = others.length - refused.length
+  const leftAlone = refused.length === 0 ? [] : [`left as written ${refused.length === 1 ? 'a question it could not take' : `${refused.length} questions it could not take`}: ${skippedSaid(refused)}`]
   // Every choice answered, only text or number questions left: there is no order of its to tell of.
-  const ordered = toAsk.length === 0 ? `decision-memory left to you the ${others.length === 1 ? 'question' : 'questions'} asking for text or a number` : `decision-memory ${done}`
+  const ordered =
+    toAsk.length === 0
+      ? `decision-memory ${[...(texts > 0 ? [`left to you the ${texts === 1 ? 'question' : 'questions'} asking for text or a number`] : []), ...leftAlone].join(', and ')}`
+      : `decision-memory ${done}${leftAlone.map((l) => `. It ${l}`).join('')}`
   const contradicted = contradictedQuestions(plan)
   const advised = advisedQuestions(plan)
   // A question asked to check in (R-ASK-2, after answers given for the user) is said so: asked where
@@ -973,8 +1037,12 @@ export async function handleClaudeCodeHook(
       // The path in the repository, so that decisions scoped to it apply (R-CON-4); the choices
       // captured carry no context, so it decides no precondition and splits no evidence.
       const path = pathInProject(payload, options)
-      const { input, plan } = await inPlaces(choices.indices, async () => {
-        const input = parseWith(AskUserQuestionInputSchema, choices.value, 'tool_input')
+      // A question the service cannot take is left as written, in its place, and said; the others planned.
+      const taken = plannableQuestions(payload.tool_input, choices)
+      // None to plan: the call goes on as the agent wrote it, as one that changes nothing does.
+      if (taken.indices.length === 0 && taken.refused.length > 0) return {}
+      const { input, plan } = await inPlaces(taken.indices, async () => {
+        const input = parseWith(AskUserQuestionInputSchema, taken.value, 'tool_input')
         const plan = await asSent(
           planQuestions(memory, {
             user: options.user,
@@ -987,10 +1055,10 @@ export async function handleClaudeCodeHook(
         return { input, plan }
       })
       const planned = withAnswersGiven(plan, input.answers ?? {})
-      const auto = autoResolvedObservations(planned, payload, options)
+      const auto = autoResolvedObservations(planned, payload, options, taken.sharing)
       if (auto.length > 0) await asSent(memory.observe(auto))
-      const others = otherKinds(payload.tool_input, choices.indices)
-      return preToolUseAnswer(input, planned, payload.session_id, options.user, options.serviceUrl, others)
+      const others = otherKinds(payload.tool_input, taken.indices)
+      return preToolUseAnswer(input, planned, payload.session_id, options.user, options.serviceUrl, others, taken.refused)
     }
     default:
       return {}
