@@ -119,6 +119,18 @@ describe('decision-memory why --point, the answer as text', () => {
     expect(pointText({ ...older, recommendation: { ...recommendation, recommended: [] } } as unknown as PointWhy)).toContain('recommended: nothing [partial')
   })
 
+  it('says how many observations it counted beside those behind the recommendation, which alone are listed', () => {
+    const behind = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ id: `obs-${i}`, timestamp: '2026-10-31T00:00:00.000Z', project: 'acme/api', session_id: 's-1', chosen: ['fly.io'], other: null, context: {} }))
+    const header = (observations: number, listed: number) =>
+      pointText({ ...older, recommendation: { ...older.recommendation, observations }, observations: behind(listed) } as unknown as PointWhy)
+        .split('\n')
+        .find((l) => l.startsWith('observations behind it'))
+    expect(header(10, 6)).toBe('observations behind it (6 of 10 counted):')
+    expect(header(6, 6)).toBe('observations behind it (6):')
+    expect(header(250, 80)).toBe('observations behind it (80 of 250 counted, the newest 100 looked at):')
+  })
+
   it('says a possible change of preference when the recent sessions chose otherwise than the long term', () => {
     const layer = (majority: string, selection: string[] | null = null) => ({ observations: 3, majority, share: 1, selection, counts: [] })
     const layers = { session: layer('fly.io'), recent: { ...layer('render'), sessions: ['s3', 's2', 's1'] }, long_term: layer('fly.io'), change_suspected: true }

@@ -137,7 +137,11 @@ export function pointText(why: PointWhy): string {
     for (const link of d.chain) printed.add(link.key)
   }
   if (why.observations.length > 0) {
-    out.push(`observations behind it (${why.observations.length}):`)
+    // Those that chose what is recommended, among the newest 100 it counted: said against all it
+    // counted, so that "22" is not read as every choice (the 8 that went otherwise are not listed).
+    const counted = why.recommendation?.observations
+    const of = counted === undefined || counted === why.observations.length ? '' : ` of ${counted} counted${counted > 100 ? ', the newest 100 looked at' : ''}`
+    out.push(`observations behind it (${why.observations.length}${of}):`)
     for (const o of why.observations) out.push(`  ${o.id}  ${o.timestamp}  ${optionSet(o.chosen)}`)
   }
   return out.join('\n') + '\n'
