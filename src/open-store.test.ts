@@ -1,6 +1,7 @@
 import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Level } from 'level'
 import { afterEach, describe, expect, it } from 'vitest'
 import { markServedBy, openStores, servedBy, SERVICE_FOLDER_FILE, SERVICE_ID_FILE, storeFolderExposure, StoreOpenError } from './open-store'
 
@@ -23,6 +24,50 @@ describe('openStores on a store LevelDB cannot open', () => {
     expect((failure as Error).message).toMatch(
       new RegExp(`^cannot open the store in ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: Database failed to open: IO error: .*MANIFEST-000002: No such file or directory$`),
     )
+  })
+})
+
+describe('openStores on a store that lost its CURRENT', () => {
+  it('refuses it, naming the folder and its newest manifest, rather than start an empty store there and delete its data', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(dir)
+    const db = new Level<string, string>(dir)
+    await db.open()
+    await db.put('k', 'an acknowledged choice')
+    await db.close()
+    // Opened again, LevelDB writes the log into a table file (000005.ldb) under MANIFEST-000004.
+    await db.open()
+    await db.close()
+    await rm(join(dir, 'CURRENT'))
+    const before = (await readdir(dir)).sort()
+    expect(before.some((name) => name.endsWith('.ldb'))).toBe(true)
+
+    const failure = await openStores(dir).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(failure).toBeInstanceOf(StoreOpenError)
+    expect((failure as StoreOpenError).locked).toBe(false)
+    const manifest = before.filter((name) => name.startsWith('MANIFEST-')).sort().pop()
+    expect((failure as Error).message).toContain(`the store in ${dir} is damaged: its file CURRENT is missing`)
+    expect((failure as Error).message).toContain(`echo ${manifest} > ${join(dir, 'CURRENT')}`)
+    expect((await readdir(dir)).sort()).toEqual(before)
+
+    // Which is the fix: with CURRENT written back, the data is there.
+    await writeFile(join(dir, 'CURRENT'), `${manifest}\n`)
+    const restored = new Level<string, string>(dir)
+    await restored.open()
+    expect(await restored.get('k')).toBe('an acknowledged choice')
+    await restored.close()
+  })
+
+  it('opens a folder a store was being made in, with a manifest and no data yet', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(dir)
+    await writeFile(join(dir, 'MANIFEST-000001'), '')
+    await writeFile(join(dir, '000003.log'), '')
+    const { store } = await openStores(dir)
+    await store.close()
   })
 })
 

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs'
+import { readdirSync, statSync } from 'node:fs'
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { Level } from 'level'
@@ -112,6 +112,44 @@ export function foreignFileIn(dir: string): string | undefined {
 }
 
 /**
+ * Why the store in `dir` must not be opened, when it has lost its `CURRENT` (the file naming its
+ * MANIFEST) but still holds LevelDB's data: a table file, or a log with records in it. Opened so,
+ * LevelDB takes the folder for a new store, starts an empty one and deletes the files it does not
+ * know, every acknowledged choice with them; the service then answered the static default, with
+ * no observation, as if nothing had ever been learned. Undefined for a store with its CURRENT, an
+ * empty folder, or one a store was being made in (a MANIFEST and an empty log, no data yet).
+ */
+export function dataWithoutCurrentIn(dir: string): string | undefined {
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return undefined
+  }
+  if (names.includes('CURRENT')) return undefined
+  const data = names.filter((name) => /^\d+\.(?:ldb|sst)$/.test(name) || (/^\d+\.log$/.test(name) && sizeOf(join(dir, name)) > 0)).sort()
+  if (data.length === 0) return undefined
+  const manifest = names
+    .filter((name) => /^MANIFEST-\d+$/.test(name))
+    .sort((a, b) => Number(a.slice('MANIFEST-'.length)) - Number(b.slice('MANIFEST-'.length)))
+    .pop()
+  const fix =
+    manifest === undefined
+      ? 'restore the folder from a backup'
+      : `if only CURRENT was lost, write the name of its newest manifest into it (echo ${manifest} > ${join(dir, 'CURRENT')}), else restore the folder from a backup`
+  return `the store in ${dir} is damaged: its file CURRENT is missing, beside its data (${data.join(', ')}), and opened so LevelDB would start an empty store there and delete that data; nothing was changed: ${fix}`
+}
+
+/** A file's size in bytes, 0 when it cannot be read. */
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size
+  } catch {
+    return 0
+  }
+}
+
+/**
  * Whether the store can be written, as its last write said: the reason of a write that failed for
  * the file system (`IO error: …: No space left on device`, a file it may not write), until a write
  * succeeds. After most such failures (one in a compaction, a failed sync) LevelDB refuses every
@@ -181,6 +219,8 @@ export async function openStores(dir: string, policy?: TierPolicy): Promise<{ st
   if (foreign !== undefined) {
     throw new StoreOpenError(`there is no store in ${dir}, and it holds files that are not a store's (${foreign}): give an empty folder, or one not there yet, for a new store`)
   }
+  const headless = dataWithoutCurrentIn(dir)
+  if (headless !== undefined) throw new StoreOpenError(headless)
   const db = new Level<string, string>(dir, LEVEL_OPTIONS)
   const writes = watchWrites(db)
   try {
