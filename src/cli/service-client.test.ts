@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { closedPort } from '../../test/support/processes'
-import { markServedBy, openStores } from '../open-store'
+import { Level } from 'level'
+import { markServedBy, openStores, StoreOpenError } from '../open-store'
 import { errorMessage, ServiceUnavailableError, throughServiceOrLocal } from './service-client'
 import { tempDir } from '../../test/support/temp-dir'
 
@@ -58,6 +59,23 @@ describe('throughServiceOrLocal when no service runs', () => {
     expect((await throughServiceOrLocal({ method: 'GET', path: '/x', dataDir, local: async () => 'ok' })).body).toBe('ok')
     await writeFile(join(dataDir, 'SERVICE_ID'), 'abc\n')
     expect((await throughServiceOrLocal({ method: 'GET', path: '/x', dataDir, local: async () => 'ok' })).body).toBe('ok')
+  })
+
+  it("says a damaged store in one line naming its folder, not as LevelDB's error thrown on", async () => {
+    vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
+    const dataDir = tempDir('dm-local-')
+    const db = new Level<string, string>(dataDir)
+    await db.open()
+    await db.put('k', 'v')
+    await db.close()
+    await db.open() // the log written into a table file
+    await db.close()
+    const table = (await readdir(dataDir)).find((name) => name.endsWith('.ldb'))
+    expect(table).toBeDefined()
+    await writeFile(join(dataDir, table as string), 'not a table '.repeat(100))
+    const read = throughServiceOrLocal({ method: 'GET', path: '/x', dataDir, local: (memory) => memory.preferences('alice') })
+    await expect(read).rejects.toBeInstanceOf(StoreOpenError)
+    await expect(read).rejects.toThrow(new RegExp(`^the store in ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged \\(Corruption: .*\\): restore the folder from a backup$`))
   })
 
   it('still answers the next call after one fails', async () => {

@@ -194,6 +194,26 @@ function noStoreAt(dir: string): boolean {
 }
 
 /**
+ * A failure of LevelDB while a command works on the store it opened (a table file damaged or cut
+ * short: `Corruption: not an sstable (bad magic number)`, `IO error: …/000005.ldb: Invalid
+ * argument`; a full disk), said in one line that names the folder and what to do, as the service
+ * answers it `store_unavailable`: it was thrown on, and printed as a crash with a stack trace.
+ * Any other error is returned as it is.
+ */
+function storeFailureIn(dir: string, error: unknown): unknown {
+  const code = (error as { code?: unknown }).code ?? ((error as Error).cause as { code?: unknown } | undefined)?.code
+  if (code === 'LEVEL_CORRUPTION') {
+    return new StoreOpenError(`the store in ${dir} is damaged (${(error as Error).message}): restore the folder from a backup`)
+  }
+  if (code === 'LEVEL_IO_ERROR') {
+    return new StoreOpenError(
+      `the store in ${dir} could not be read or written (${(error as Error).message}): a file of it damaged or cut short, a full disk, a file it may not write; a write that failed stored nothing`,
+    )
+  }
+  return error
+}
+
+/**
  * The use case against the store opened here: the one --data names (`named`), or, when none is
  * named, $DECISION_MEMORY_DATA or ./data because no service runs.
  */
@@ -219,6 +239,8 @@ function local(request: StoreRequest, named?: '--data'): Promise<Answer> {
         const decisions = createDecisions({ store: decisionStore, clock: systemClock })
         const memory = createDecisionMemory({ store, policy, clock: systemClock, decisions })
         return { status: 200, body: await request.local(memory, decisions), via: 'local' as const }
+      } catch (error) {
+        throw storeFailureIn(dir, error)
       } finally {
         await store.close()
       }
