@@ -71,6 +71,32 @@ describe('openStores on a store that lost its CURRENT', () => {
   })
 })
 
+describe('openStores on a store whose log is damaged', () => {
+  it('says what LevelDB dropped of it as it opened it, which LevelDB says only in its own LOG', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(dir)
+    const db = new Level<string, string>(dir)
+    await db.open()
+    for (let i = 0; i < 30; i++) await db.put(`k${String(i).padStart(2, '0')}`, 'an acknowledged choice '.repeat(40))
+    await db.close()
+    const log = (await readdir(dir)).find((name) => name.endsWith('.log')) as string
+    const bytes = await readFile(join(dir, log))
+    expect(bytes.length).toBeGreaterThan(20_000)
+    bytes.fill(0xff, 12_000, 12_200)
+    await writeFile(join(dir, log), bytes)
+
+    const { store, loss } = await openStores(dir)
+    await store.close()
+    expect(loss).toMatch(/^the store in .* was damaged: LevelDB dropped what it could not read as it opened it \(.*\.log: dropping \d+ bytes; Corruption: checksum mismatch\), and the choices recorded there are lost/)
+    expect(loss).toContain(dir)
+
+    // Said once: the next open drops nothing more.
+    const again = await openStores(dir)
+    await again.store.close()
+    expect(again.loss).toBeUndefined()
+  })
+})
+
 describe('the folder of a new store', () => {
   it.skipIf(process.platform === 'win32')("is its owner's only, as the hook's spool folder is", async () => {
     const parent = await mkdtemp(join(tmpdir(), 'dm-open-'))

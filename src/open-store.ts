@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { Level } from 'level'
@@ -140,6 +140,30 @@ export function dataWithoutCurrentIn(dir: string): string | undefined {
   return `the store in ${dir} is damaged: its file CURRENT is missing, beside its data (${data.join(', ')}), and opened so LevelDB would start an empty store there and delete that data; nothing was changed: ${fix}`
 }
 
+/**
+ * What LevelDB dropped as it opened the store in `dir`, said for the person who runs it, or
+ * undefined when it dropped nothing. A log damaged or cut short (a disk that failed, a copy cut
+ * short) is read up to the damage, and LevelDB, which is not opened to check paranoidly, goes on
+ * without the rest, deletes the log, and says so only in its own `LOG` (rotated at each open, so
+ * the one there now is this open's): `(ignoring error) …/000003.log: dropping 17946 bytes;
+ * Corruption: checksum mismatch`. Every acknowledged choice recorded there was gone without a word,
+ * and the service answered as if they had never been made.
+ */
+export function lossOnOpen(dir: string): string | undefined {
+  let log: string
+  try {
+    log = readFileSync(join(dir, 'LOG'), 'utf8')
+  } catch {
+    return undefined
+  }
+  const dropped = log
+    .split('\n')
+    .filter((line) => /\(ignoring error\)|dropping \d+ bytes/.test(line))
+    .map((line) => line.replace(/^\S+ \S+ /, '').replace(/^\(ignoring error\) /, ''))
+  if (dropped.length === 0) return undefined
+  return `the store in ${dir} was damaged: LevelDB dropped what it could not read as it opened it (${dropped.join('; ')}), and the choices recorded there are lost: if you have a backup of the folder, restore it, with no service running on it`
+}
+
 /** A file's size in bytes, 0 when it cannot be read. */
 function sizeOf(file: string): number {
   try {
@@ -192,7 +216,10 @@ export function watchWrites(db: Writable): StoreWrites {
 }
 
 /** Opens the observations and the decisions (R-CON-1), two stores on one LevelDB under `dir`. */
-export async function openStores(dir: string, policy?: TierPolicy): Promise<{ store: MemoryStore; decisionStore: DecisionStore; writes: StoreWrites }> {
+export async function openStores(
+  dir: string,
+  policy?: TierPolicy,
+): Promise<{ store: MemoryStore; decisionStore: DecisionStore; writes: StoreWrites; loss?: string }> {
   try {
     // Private to this account, as the hook's spool folder is: every user's choices are in it,
     // and LevelDB makes its files readable by all (0644 under the usual umask).
@@ -225,7 +252,8 @@ export async function openStores(dir: string, policy?: TierPolicy): Promise<{ st
   const writes = watchWrites(db)
   try {
     const store = await createLevelStore(db as never, { policy })
-    return { store, decisionStore: await createLevelDecisionStore(db as never), writes }
+    const loss = lossOnOpen(dir)
+    return { store, decisionStore: await createLevelDecisionStore(db as never), writes, ...(loss === undefined ? {} : { loss }) }
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause
     if (cause?.code === 'LEVEL_LOCKED') {

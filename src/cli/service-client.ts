@@ -234,7 +234,8 @@ function local(request: StoreRequest, named?: '--data'): Promise<Answer> {
     // Other processes that open the store themselves take turns with this one (local-turn.ts).
     const giveBack = await takeLocalTurn(dir)
     try {
-      const { store, decisionStore } = await openStores(dir, policy)
+      const { store, decisionStore, loss } = await openStores(dir, policy)
+      if (loss !== undefined) process.stderr.write(`decision-memory: ${loss}\n`)
       try {
         const decisions = createDecisions({ store: decisionStore, clock: systemClock })
         const memory = createDecisionMemory({ store, policy, clock: systemClock, decisions })
