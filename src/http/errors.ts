@@ -149,7 +149,10 @@ export function storeFailureOf(error: Error): string | undefined {
   if (code === 'LEVEL_IO_ERROR') {
     return `the store cannot be written or read (${error.message}); a write that failed stored nothing: once the cause is fixed (a full disk, a file it may not write), restart the service, since LevelDB refuses every write after a failed one`
   }
-  if (code === 'LEVEL_CORRUPTION') return `the store is damaged (${error.message})`
+  // What to do, as for an IO error: "damaged" alone left the person who runs it guessing.
+  if (code === 'LEVEL_CORRUPTION') {
+    return `the store is damaged (${error.message}): a write that failed stored nothing; stop the service and restore the store's folder from a backup`
+  }
   return undefined
 }
 

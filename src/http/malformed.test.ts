@@ -280,6 +280,22 @@ describe('a store LevelDB cannot write (R-SVC-2: a 5xx is a bug, and this is non
     expect((await t.call('POST', '/v1/observations', { ...OBS, user: 'full', decision_id: 'during' })).body.stored).toHaveLength(1)
   })
 
+  it('says what to do about a damaged store, not only that it is damaged', async () => {
+    const db = new MemoryLevel<string, string>()
+    const t = await createTestApp({ db })
+    const internals = db as unknown as { _get: (...args: unknown[]) => Promise<unknown>; _getMany: (...args: unknown[]) => Promise<unknown> }
+    const damaged = 'Corruption: not an sstable (bad magic number)'
+    internals._get = internals._getMany = async () => {
+      throw Object.assign(new Error(damaged), { code: 'LEVEL_CORRUPTION' })
+    }
+    const r = await t.call('POST', '/v1/observations', { ...OBS, user: 'bitrot', decision_id: 'd-1' })
+    expect(r.status).toBe(503)
+    expect(r.body.error.code).toBe('store_unavailable')
+    expect(r.body.error.message).toBe(
+      `the store is damaged (${damaged}): a write that failed stored nothing; stop the service and restore the store's folder from a backup`,
+    )
+  })
+
   it('says so on /healthz while its last write has failed, so that a probe sees a service that stores nothing', async () => {
     const db = new MemoryLevel<string, string>()
     const t = await createTestApp({ db })
