@@ -61,6 +61,20 @@ describe('openStores on a store that lost its CURRENT', () => {
     await restored.close()
   })
 
+  it('refuses a CURRENT that names no manifest, saying what it holds and which to write in it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(dir)
+    const db = new Level<string, string>(dir)
+    await db.open()
+    await db.put('k', 'an acknowledged choice')
+    await db.close()
+    const manifest = (await readdir(dir)).filter((name) => name.startsWith('MANIFEST-')).sort().pop()
+    await writeFile(join(dir, 'CURRENT'), 'garbage\n')
+    await expect(openStores(dir)).rejects.toThrow(
+      `the store in ${dir} is damaged: its file CURRENT does not name a manifest (it holds "garbage\\n"); nothing was changed: if only CURRENT was lost or damaged, write the name of its newest manifest into it (echo ${manifest} > ${join(dir, 'CURRENT')}), else restore the folder from a backup`,
+    )
+  })
+
   it('opens a folder a store was being made in, with a manifest and no data yet', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
     dirs.push(dir)

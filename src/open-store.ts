@@ -126,9 +126,24 @@ export function dataWithoutCurrentIn(dir: string): string | undefined {
   } catch {
     return undefined
   }
-  if (names.includes('CURRENT')) return undefined
-  const data = names.filter((name) => /^\d+\.(?:ldb|sst)$/.test(name) || (/^\d+\.log$/.test(name) && sizeOf(join(dir, name)) > 0)).sort()
-  if (data.length === 0) return undefined
+  let problem: string
+  if (names.includes('CURRENT')) {
+    // One that names no manifest (garbage, a file cut short to nothing): LevelDB refuses it, with
+    // `IO error: DIR/garbage: No such file or directory`, which says neither what is wrong nor what to do.
+    let current: string
+    try {
+      current = readFileSync(join(dir, 'CURRENT'), 'latin1')
+    } catch {
+      return undefined
+    }
+    if (/^MANIFEST-\d+\n$/.test(current)) return undefined
+    const shown = current.length > 40 ? `${current.slice(0, 40)}…` : current
+    problem = `its file CURRENT does not name a manifest (it holds ${JSON.stringify(shown)})`
+  } else {
+    const data = names.filter((name) => /^\d+\.(?:ldb|sst)$/.test(name) || (/^\d+\.log$/.test(name) && sizeOf(join(dir, name)) > 0)).sort()
+    if (data.length === 0) return undefined
+    problem = `its file CURRENT is missing, beside its data (${data.join(', ')}), and opened so LevelDB would start an empty store there and delete that data`
+  }
   const manifest = names
     .filter((name) => /^MANIFEST-\d+$/.test(name))
     .sort((a, b) => Number(a.slice('MANIFEST-'.length)) - Number(b.slice('MANIFEST-'.length)))
@@ -136,8 +151,8 @@ export function dataWithoutCurrentIn(dir: string): string | undefined {
   const fix =
     manifest === undefined
       ? 'restore the folder from a backup'
-      : `if only CURRENT was lost, write the name of its newest manifest into it (echo ${manifest} > ${join(dir, 'CURRENT')}), else restore the folder from a backup`
-  return `the store in ${dir} is damaged: its file CURRENT is missing, beside its data (${data.join(', ')}), and opened so LevelDB would start an empty store there and delete that data; nothing was changed: ${fix}`
+      : `if only CURRENT was lost or damaged, write the name of its newest manifest into it (echo ${manifest} > ${join(dir, 'CURRENT')}), else restore the folder from a backup`
+  return `the store in ${dir} is damaged: ${problem}; nothing was changed: ${fix}`
 }
 
 /**
