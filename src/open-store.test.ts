@@ -111,6 +111,22 @@ describe('openStores on a store whose log is damaged', () => {
   })
 })
 
+describe('openStores on a store whose manifest is damaged', () => {
+  it('says what to do, beside LevelDB\'s reason', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(dir)
+    const db = new Level<string, string>(dir)
+    await db.open()
+    await db.put('k', 'v')
+    await db.close()
+    const manifest = (await readdir(dir)).filter((name) => name.startsWith('MANIFEST-')).sort().pop() as string
+    await writeFile(join(dir, manifest), Buffer.alloc(64, 0xab))
+    await expect(openStores(dir)).rejects.toThrow(
+      `cannot open the store in ${dir}: Database failed to open: Corruption: no meta-nextfile entry in descriptor: the store is damaged; nothing was changed: restore the folder from a backup`,
+    )
+  })
+})
+
 describe('the folder of a new store', () => {
   it.skipIf(process.platform === 'win32')("is its owner's only, as the hook's spool folder is", async () => {
     const parent = await mkdtemp(join(tmpdir(), 'dm-open-'))

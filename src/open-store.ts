@@ -277,7 +277,9 @@ export async function openStores(
     // LevelDB's own reason (`Corruption: …`, `IO error: …/MANIFEST-000002: No such file or
     // directory`) is in the cause: "Database failed to open" alone leaves an operator guessing.
     const why = typeof cause?.message === 'string' && cause.message !== '' ? `: ${cause.message}` : ''
-    throw new StoreOpenError(`cannot open the store in ${dir}: ${(error as Error).message}${why}`)
+    // A damaged manifest (`Corruption: no meta-nextfile entry in descriptor`): what to do, too.
+    const advice = cause?.code === 'LEVEL_CORRUPTION' ? ': the store is damaged; nothing was changed: restore the folder from a backup' : ''
+    throw new StoreOpenError(`cannot open the store in ${dir}: ${(error as Error).message}${why}${advice}`)
   }
 }
 
