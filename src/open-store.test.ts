@@ -111,6 +111,45 @@ describe('openStores on a store whose log is damaged', () => {
   })
 })
 
+/** CRC-32C (Castagnoli), as LevelDB checksums a log's records. */
+function crc32c(bytes: Uint8Array): number {
+  let crc = 0xffffffff
+  for (const byte of bytes) {
+    crc ^= byte
+    for (let bit = 0; bit < 8; bit++) crc = crc & 1 ? (crc >>> 1) ^ 0x82f63b78 : crc >>> 1
+  }
+  return (crc ^ 0xffffffff) >>> 0
+}
+
+describe('openStores on a store whose log holds a record LevelDB skips', () => {
+  it('says it, though LevelDB writes "Ignoring error", not "dropping", in its LOG', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(dir)
+    const db = new Level<string, string>(dir)
+    await db.open()
+    await db.put('k', 'an acknowledged choice')
+    await db.close()
+    // A record whose checksum holds, holding a batch of one entry with an unknown tag.
+    const batch = Buffer.alloc(13)
+    batch.writeUInt32LE(9, 0)
+    batch.writeUInt32LE(1, 8)
+    batch[12] = 0x09
+    const crc = crc32c(Buffer.concat([Buffer.from([1]), batch]))
+    const header = Buffer.alloc(7)
+    header.writeUInt32LE(((((crc >>> 15) | (crc << 17)) >>> 0) + 0xa282ead8) >>> 0, 0)
+    header.writeUInt16LE(batch.length, 4)
+    header[6] = 1
+    const log = (await readdir(dir)).find((name) => name.endsWith('.log')) as string
+    await writeFile(join(dir, log), Buffer.concat([await readFile(join(dir, log)), header, batch]))
+
+    const { store, loss } = await openStores(dir)
+    await store.close()
+    expect(loss).toBe(
+      `the store in ${dir} was damaged: LevelDB dropped what it could not read as it opened it (a log's record or file skipped: Corruption: unknown WriteBatch tag), and the choices recorded there are lost: if you have a backup of the folder, restore it, with no service running on it`,
+    )
+  })
+})
+
 describe('openStores on a store whose manifest is damaged', () => {
   it('says what to do, beside LevelDB\'s reason', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))

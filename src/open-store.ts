@@ -162,7 +162,9 @@ export function dataWithoutCurrentIn(dir: string): string | undefined {
  * without the rest, deletes the log, and says so only in its own `LOG` (rotated at each open, so
  * the one there now is this open's): `(ignoring error) …/000003.log: dropping 17946 bytes;
  * Corruption: checksum mismatch`. Every acknowledged choice recorded there was gone without a word,
- * and the service answered as if they had never been made.
+ * and the service answered as if they had never been made. A record whose checksum holds but whose
+ * batch cannot be read, or a log that cannot be opened, is skipped and said otherwise: `Ignoring
+ * error Corruption: unknown WriteBatch tag`, `Ignoring error IO error: …/000003.log: Permission denied`.
  */
 export function lossOnOpen(dir: string): string | undefined {
   let log: string
@@ -173,8 +175,13 @@ export function lossOnOpen(dir: string): string | undefined {
   }
   const dropped = log
     .split('\n')
-    .filter((line) => /\(ignoring error\)|dropping \d+ bytes/.test(line))
-    .map((line) => line.replace(/^\S+ \S+ /, '').replace(/^\(ignoring error\) /, ''))
+    .filter((line) => /\(ignoring error\)|dropping \d+ bytes|^\S+ \S+ Ignoring error /.test(line))
+    .map((line) =>
+      line
+        .replace(/^\S+ \S+ /, '')
+        .replace(/^\(ignoring error\) /, '')
+        .replace(/^Ignoring error /, "a log's record or file skipped: "),
+    )
   if (dropped.length === 0) return undefined
   return `the store in ${dir} was damaged: LevelDB dropped what it could not read as it opened it (${dropped.join('; ')}), and the choices recorded there are lost: if you have a backup of the folder, restore it, with no service running on it`
 }
