@@ -75,6 +75,24 @@ describe('openStores on a store that lost its CURRENT', () => {
     )
   })
 
+  it('refuses a CURRENT that names its manifest without its newline or with a CR, as LevelDB does, saying so', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(dir)
+    const db = new Level<string, string>(dir)
+    await db.open()
+    await db.put('k', 'an acknowledged choice')
+    await db.close()
+    const manifest = (await readdir(dir)).filter((name) => name.startsWith('MANIFEST-')).sort().pop() as string
+    for (const current of [manifest, `${manifest}\r\n`]) {
+      await writeFile(join(dir, 'CURRENT'), current)
+      await expect(openStores(dir)).rejects.toThrow(
+        `the store in ${dir} is damaged: its file CURRENT names ${manifest} otherwise than LevelDB reads it, the name and one newline (it holds ${JSON.stringify(current)}); nothing was changed: if only CURRENT was lost or damaged, write the name of its newest manifest into it (echo ${manifest} > ${join(dir, 'CURRENT')})`,
+      )
+    }
+    // Which LevelDB refuses as well: the check refuses no store it would open.
+    await expect(new Level<string, string>(dir).open()).rejects.toThrow()
+  })
+
   it('opens a folder a store was being made in, with a manifest and no data yet', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
     dirs.push(dir)

@@ -137,8 +137,14 @@ export function dataWithoutCurrentIn(dir: string): string | undefined {
       return undefined
     }
     if (/^MANIFEST-\d+\n$/.test(current)) return undefined
-    const shown = current.length > 40 ? `${current.slice(0, 40)}…` : current
-    problem = `its file CURRENT does not name a manifest (it holds ${JSON.stringify(shown)})`
+    const shown = JSON.stringify(current.length > 40 ? `${current.slice(0, 40)}…` : current)
+    // A manifest's name without its newline, or with a CR or more lines after it (a hand edit, an
+    // editor's line endings), which LevelDB refuses too: "does not name a manifest" was untrue.
+    const named = /^MANIFEST-\d+/.exec(current)?.[0]
+    problem =
+      named === undefined
+        ? `its file CURRENT does not name a manifest (it holds ${shown})`
+        : `its file CURRENT names ${named} otherwise than LevelDB reads it, the name and one newline (it holds ${shown})`
   } else {
     const data = names.filter((name) => /^\d+\.(?:ldb|sst)$/.test(name) || (/^\d+\.log$/.test(name) && sizeOf(join(dir, name)) > 0)).sort()
     if (data.length === 0) return undefined
