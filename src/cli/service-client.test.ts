@@ -1,4 +1,4 @@
-import { cp, readdir, rm, writeFile } from 'node:fs/promises'
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -76,6 +76,28 @@ describe('throughServiceOrLocal when no service runs', () => {
     const read = throughServiceOrLocal({ method: 'GET', path: '/x', dataDir, local: (memory) => memory.preferences('alice') })
     await expect(read).rejects.toBeInstanceOf(StoreOpenError)
     await expect(read).rejects.toThrow(new RegExp(`^the store in ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged \\(Corruption: .*\\): restore the folder from a backup$`))
+  })
+
+  it('says on stderr, once, what LevelDB dropped of a damaged log as the command opened the store', async () => {
+    vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
+    const dataDir = tempDir('dm-local-')
+    const db = new Level<string, string>(dataDir)
+    await db.open()
+    for (let i = 0; i < 30; i++) await db.put(`k${i}`, 'an acknowledged choice '.repeat(40))
+    await db.close()
+    const log = (await readdir(dataDir)).find((name) => name.endsWith('.log')) as string
+    const bytes = await readFile(join(dataDir, log))
+    bytes.fill(0xff, 12_000, 12_200)
+    await writeFile(join(dataDir, log), bytes)
+    const said: string[] = []
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => said.push(String(chunk)) > 0)
+    try {
+      for (let i = 0; i < 2; i++) await throughServiceOrLocal({ method: 'GET', path: '/x', dataDir, local: async () => 'ok' })
+    } finally {
+      stderr.mockRestore()
+    }
+    expect(said).toHaveLength(1)
+    expect(said[0]).toMatch(new RegExp(`^decision-memory: the store in ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} was damaged: LevelDB dropped .*dropping \\d+ bytes; Corruption: checksum mismatch.*\n$`))
   })
 
   it('still answers the next call after one fails', async () => {
