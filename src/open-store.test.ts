@@ -61,6 +61,18 @@ describe('openStores on a store that lost its CURRENT', () => {
     await restored.close()
   })
 
+  it('says it damaged, not no store, when a file of another lies beside it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(dir)
+    const db = new Level<string, string>(dir)
+    await db.open()
+    await db.put('k', 'an acknowledged choice')
+    await db.close()
+    await rm(join(dir, 'CURRENT'))
+    await writeFile(join(dir, 'nohup.out'), 'started\n')
+    await expect(openStores(dir)).rejects.toThrow(`the store in ${dir} is damaged: its file CURRENT is missing, beside its data (`)
+  })
+
   it('refuses a CURRENT that names no manifest, saying what it holds and which to write in it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
     dirs.push(dir)

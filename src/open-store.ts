@@ -268,14 +268,16 @@ export async function openStores(
             : code
     throw new StoreOpenError(`cannot make the store in ${dir}: ${why}`)
   }
+  // A store that lost its CURRENT is said as that before a file of another beside it (a nohup.out)
+  // could have it said to be no store at all.
+  const headless = dataWithoutCurrentIn(dir)
+  if (headless !== undefined) throw new StoreOpenError(headless)
   // Not made among other files: its files would be strewn through the folder (and committed with
   // a project), and the folder's own files left beside a store, as if they were the store's.
   const foreign = foreignFileIn(dir)
   if (foreign !== undefined) {
     throw new StoreOpenError(`there is no store in ${dir}, and it holds files that are not a store's (${foreign}): give an empty folder, or one not there yet, for a new store`)
   }
-  const headless = dataWithoutCurrentIn(dir)
-  if (headless !== undefined) throw new StoreOpenError(headless)
   const db = new Level<string, string>(dir, LEVEL_OPTIONS)
   const writes = watchWrites(db)
   try {

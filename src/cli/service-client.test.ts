@@ -100,6 +100,19 @@ describe('throughServiceOrLocal when no service runs', () => {
     expect(said[0]).toMatch(new RegExp(`^decision-memory: the store in ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} was damaged: LevelDB dropped .*dropping \\d+ bytes; Corruption: checksum mismatch.*\n$`))
   })
 
+  it('says a store that lost its CURRENT damaged, not no store, when a file of another lies beside it', async () => {
+    vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
+    const dataDir = tempDir('dm-local-')
+    const db = new Level<string, string>(dataDir)
+    await db.open()
+    await db.put('k', 'an acknowledged choice')
+    await db.close()
+    await rm(join(dataDir, 'CURRENT'))
+    await writeFile(join(dataDir, 'nohup.out'), 'started\n')
+    const read = throughServiceOrLocal({ method: 'GET', path: '/x', dataDir, local: async () => 'ok' })
+    await expect(read).rejects.toThrow(`the store in ${dataDir} is damaged: its file CURRENT is missing, beside its data (`)
+  })
+
   it('still answers the next call after one fails', async () => {
     vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
     const dataDir = tempDir('dm-local-')
