@@ -2,8 +2,9 @@ import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFi
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Level } from 'level'
+import { MemoryLevel } from 'memory-level'
 import { afterEach, describe, expect, it } from 'vitest'
-import { markServedBy, openStores, servedBy, SERVICE_FOLDER_FILE, SERVICE_ID_FILE, storeFolderExposure, StoreOpenError } from './open-store'
+import { LEVEL_OPTIONS, markServedBy, openStores, servedBy, SERVICE_FOLDER_FILE, SERVICE_ID_FILE, storeFolderExposure, StoreOpenError, watchStore } from './open-store'
 
 const dirs: string[] = []
 afterEach(async () => {
@@ -193,6 +194,102 @@ describe('openStores on a store whose manifest is damaged', () => {
     await expect(openStores(dir)).rejects.toThrow(
       `cannot open the store in ${dir}: Database failed to open: Corruption: no meta-nextfile entry in descriptor: the store is damaged; nothing was changed: restore the folder from a backup`,
     )
+  })
+})
+
+type Sublevel = ReturnType<Level<string, string>['sublevel']>
+
+describe('watchStore on a store whose table file is damaged', () => {
+  /** A store whose data is in one table file, which `damage` then spoils. */
+  async function damagedStore(damage: (file: string) => Promise<void>) {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
+    dirs.push(dir)
+    const db = new Level<string, string>(dir)
+    const users = db.sublevel<string, string>('users', {})
+    await db.open()
+    for (let i = 0; i < 30; i++) await users.put(`k${String(i).padStart(2, '0')}`, 'an acknowledged choice '.repeat(10))
+    await db.close()
+    await db.open() // the log written into a table file
+    await db.close()
+    const table = (await readdir(dir)).find((name) => name.endsWith('.ldb')) as string
+    expect(table).toBeDefined()
+    await damage(join(dir, table))
+    return { dir, table }
+  }
+
+  it.each([
+    ['garbage of its size', { garbage: true, kind: 'damaged', reason: /^Corruption: / }],
+    ['cut short', { garbage: false, kind: 'unreadable', reason: /^IO error: \d+\.ldb: / }],
+  ] as const)('says a read that met it (%s) until the service is restarted, without the folder', async (_name, { garbage, kind, reason }) => {
+    const { dir } = await damagedStore(async (file) => {
+      const bytes = await readFile(file)
+      await writeFile(file, garbage ? Buffer.alloc(bytes.length, 'not a table ') : bytes.subarray(0, 300))
+    })
+    const db = new Level<string, string>(dir, LEVEL_OPTIONS)
+    const health = watchStore(db, dir)
+    await db.open()
+    try {
+      const users = db.sublevel<string, string>('users', {})
+      expect(health.failure()).toBeUndefined()
+      await expect(users.get('k01')).rejects.toMatchObject({ code: kind === 'damaged' ? 'LEVEL_CORRUPTION' : 'LEVEL_IO_ERROR' })
+      const failure = health.failure()
+      expect(failure?.kind).toBe(kind)
+      expect(failure?.reason).toMatch(reason)
+      expect(failure?.reason).not.toContain(dir)
+      // A write that succeeds does not make it well: the file is still damaged.
+      await users.put('new', 'v')
+      expect(health.failure()).toEqual(failure)
+    } finally {
+      await db.close()
+    }
+  })
+
+  it('says a read through an iterator or getMany that met it', async () => {
+    const { dir } = await damagedStore((file) => writeFile(file, 'not a table '.repeat(100)))
+    for (const read of [
+      (users: Sublevel) => users.iterator().all(),
+      async (users: Sublevel) => {
+        for await (const _ of users.values()) void _
+      },
+      (users: Sublevel) => users.keys({ limit: 1 }).next(),
+      (users: Sublevel) => users.getMany(['k01', 'k02']),
+    ]) {
+      const db = new Level<string, string>(dir)
+      const health = watchStore(db, dir)
+      await db.open()
+      try {
+        await expect(read(db.sublevel<string, string>('users', {}) as never)).rejects.toMatchObject({ code: 'LEVEL_CORRUPTION' })
+        expect(health.failure()?.kind).toBe('damaged')
+      } finally {
+        await db.close()
+      }
+    }
+  })
+})
+
+describe('watchStore on writes', () => {
+  it('keeps a write LevelDB refused as damaged until restart, and a failed write only until one succeeds', async () => {
+    const db = new MemoryLevel<string, string>()
+    const health = watchStore(db as never, '/srv/dm')
+    await db.open()
+    const internals = db as unknown as { _put: (...args: unknown[]) => Promise<void> }
+    const put = internals._put
+    internals._put = async () => {
+      throw Object.assign(new Error('IO error: /srv/dm/000056.ldb: No space left on device'), { code: 'LEVEL_IO_ERROR' })
+    }
+    await expect(db.put('k', 'v')).rejects.toThrow()
+    expect(health.failure()).toEqual({ kind: 'write', reason: 'IO error: 000056.ldb: No space left on device' })
+    internals._put = put
+    await db.put('k', 'v')
+    expect(health.failure()).toBeUndefined()
+    // A compaction that met a damaged file: LevelDB refuses every write with its reason after it.
+    internals._put = async () => {
+      throw Object.assign(new Error('Corruption: block checksum mismatch: /srv/dm/000007.ldb'), { code: 'LEVEL_CORRUPTION' })
+    }
+    await expect(db.put('k', 'v')).rejects.toThrow()
+    internals._put = put
+    await db.put('k', 'v')
+    expect(health.failure()).toEqual({ kind: 'damaged', reason: 'Corruption: block checksum mismatch: 000007.ldb' })
   })
 })
 

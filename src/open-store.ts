@@ -202,52 +202,101 @@ function sizeOf(file: string): number {
 }
 
 /**
- * Whether the store can be written, as its last write said: the reason of a write that failed for
- * the file system (`IO error: …: No space left on device`, a file it may not write), until a write
- * succeeds. After most such failures (one in a compaction, a failed sync) LevelDB refuses every
- * write until the store is opened again, and the service would otherwise go on answering
- * `/healthz` with `ok` while it stores nothing.
+ * Whether the store works, as its reads and writes say. A write that failed for the file system
+ * (`IO error: …: No space left on device`, a file it may not write) is remembered until a write
+ * succeeds: after most such failures (one in a compaction, a failed sync) LevelDB refuses every
+ * write until the store is opened again. A read (or write) that met a damaged file (LevelDB's
+ * `Corruption: …`, or an IO error reading a table file damaged or cut short: `IO error:
+ * …/000005.ldb: Invalid argument`) is remembered until the service is restarted: the file stays
+ * damaged, and every request that reads it fails. Without them, the service went on answering
+ * `/healthz` with `ok` while it stored nothing.
  */
-export interface StoreWrites {
-  /** The last write's failure, or undefined when it succeeded (or none was made yet). */
-  failure(): string | undefined
+export interface StoreHealth {
+  /** What is wrong with the store, or undefined when nothing is known to be. */
+  failure(): StoreFailure | undefined
 }
 
-type Writable = Pick<Level<string, string>, 'put' | 'del' | 'batch'>
+export interface StoreFailure {
+  /**
+   * `damaged`: a read or write met LevelDB's `Corruption`; `unreadable`: a read failed with an IO
+   * error (a table file damaged or cut short, or one it may not read); both until a restart.
+   * `write`: the last write failed with an IO error (a full disk, a file it may not write).
+   */
+  kind: 'damaged' | 'unreadable' | 'write'
+  /** LevelDB's reason, without the store's folder (`IO error: 000005.ldb: Invalid argument`). */
+  reason: string
+}
+
+type Watched = Pick<Level<string, string>, 'put' | 'del' | 'batch' | 'get' | 'getMany' | 'iterator' | 'keys' | 'values'>
+
+/** LevelDB's code of a failure (on the error, or on its cause as abstract-level wraps some). */
+function levelCode(error: unknown): unknown {
+  return (error as { code?: unknown }).code ?? ((error as Error).cause as { code?: unknown } | undefined)?.code
+}
 
 /**
- * Watches every write made on `db`, its sublevels' included (a sublevel writes through its
- * parent's `put`, `del` and `batch`): a write that fails with LevelDB's `LEVEL_IO_ERROR` is
- * remembered, a write that succeeds forgets it.
+ * Watches every read and write made on `db`, its sublevels' included (a sublevel reads and writes
+ * through its parent's `get`, `getMany`, `put`, `del` and `batch`, and iterates through its
+ * root's `iterator`, `keys` and `values`). LevelDB names a file with the folder it was opened on
+ * (`location`, or the `location` of `db`), which is left out of the reason: `/healthz`, open
+ * without a token, tells nobody where the store is. A read pays a promise's `then`, no more.
  */
-export function watchWrites(db: Writable): StoreWrites {
-  let failure: string | undefined
+export function watchStore(db: Watched, location: string | undefined = (db as { location?: unknown }).location as string | undefined): StoreHealth {
+  let writeFailure: StoreFailure | undefined
+  let lasting: StoreFailure | undefined
+  const folder = location === undefined || location === '' ? undefined : `${location}/`
+  const reasonOf = (error: unknown) => {
+    const message = (error as Error).message
+    return folder === undefined ? message : message.split(folder).join('')
+  }
+  const readFailed = (error: unknown): never => {
+    const code = levelCode(error)
+    if (lasting === undefined && (code === 'LEVEL_CORRUPTION' || code === 'LEVEL_IO_ERROR')) {
+      lasting = { kind: code === 'LEVEL_CORRUPTION' ? 'damaged' : 'unreadable', reason: reasonOf(error) }
+    }
+    throw error
+  }
   const watched = <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
       try {
         const result = await write(...args)
-        failure = undefined
+        writeFailure = undefined
         return result
       } catch (error) {
-        const code = (error as { code?: unknown }).code ?? ((error as Error).cause as { code?: unknown } | undefined)?.code
-        if (code === 'LEVEL_IO_ERROR') failure = (error as Error).message
+        const code = levelCode(error)
+        if (code === 'LEVEL_IO_ERROR') writeFailure = { kind: 'write', reason: reasonOf(error) }
+        // A compaction that met a damaged file: LevelDB refuses every write with its reason after it.
+        if (code === 'LEVEL_CORRUPTION' && lasting === undefined) lasting = { kind: 'damaged', reason: reasonOf(error) }
         throw error
       }
     }
-  const { put, del, batch } = db
+  const { put, del, batch, get, getMany, iterator, keys, values } = db
   db.put = watched(put.bind(db)) as typeof db.put
   db.del = watched(del.bind(db)) as typeof db.del
   const batchOf = watched(batch.bind(db) as (...args: unknown[]) => Promise<void>)
   // With no operations, batch() is the chained form, which writes through the same instance.
   db.batch = ((...args: unknown[]) => (args.length === 0 ? batch.call(db) : batchOf(...args))) as typeof db.batch
-  return { failure: () => failure }
+  db.get = ((...args: Parameters<typeof get>) => get.apply(db, args).then(undefined, readFailed)) as typeof db.get
+  db.getMany = ((...args: Parameters<typeof getMany>) => getMany.apply(db, args).then(undefined, readFailed)) as typeof db.getMany
+  // An iterator reads as it is stepped through: its next(), nextv() and all() (which `for await` calls).
+  const watchedIterator = <I extends { next: (...a: never[]) => Promise<unknown>; nextv: (...a: never[]) => Promise<unknown>; all: (...a: never[]) => Promise<unknown> }>(it: I): I => {
+    const { next, nextv, all } = it
+    it.next = ((...args: never[]) => next.apply(it, args).then(undefined, readFailed)) as I['next']
+    it.nextv = ((...args: never[]) => nextv.apply(it, args).then(undefined, readFailed)) as I['nextv']
+    it.all = ((...args: never[]) => all.apply(it, args).then(undefined, readFailed)) as I['all']
+    return it
+  }
+  db.iterator = ((...args: Parameters<typeof iterator>) => watchedIterator(iterator.apply(db, args))) as typeof db.iterator
+  db.keys = ((...args: Parameters<typeof keys>) => watchedIterator(keys.apply(db, args))) as typeof db.keys
+  db.values = ((...args: Parameters<typeof values>) => watchedIterator(values.apply(db, args))) as typeof db.values
+  return { failure: () => lasting ?? writeFailure }
 }
 
 /** Opens the observations and the decisions (R-CON-1), two stores on one LevelDB under `dir`. */
 export async function openStores(
   dir: string,
   policy?: TierPolicy,
-): Promise<{ store: MemoryStore; decisionStore: DecisionStore; writes: StoreWrites; loss?: string }> {
+): Promise<{ store: MemoryStore; decisionStore: DecisionStore; health: StoreHealth; loss?: string }> {
   try {
     // Private to this account, as the hook's spool folder is: every user's choices are in it,
     // and LevelDB makes its files readable by all (0644 under the usual umask).
@@ -279,11 +328,11 @@ export async function openStores(
     throw new StoreOpenError(`there is no store in ${dir}, and it holds files that are not a store's (${foreign}): give an empty folder, or one not there yet, for a new store`)
   }
   const db = new Level<string, string>(dir, LEVEL_OPTIONS)
-  const writes = watchWrites(db)
+  const health = watchStore(db, dir)
   try {
     const store = await createLevelStore(db as never, { policy })
     const loss = lossOnOpen(dir)
-    return { store, decisionStore: await createLevelDecisionStore(db as never), writes, ...(loss === undefined ? {} : { loss }) }
+    return { store, decisionStore: await createLevelDecisionStore(db as never), health, ...(loss === undefined ? {} : { loss }) }
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause
     if (cause?.code === 'LEVEL_LOCKED') {

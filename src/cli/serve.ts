@@ -114,7 +114,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const auth = authFile === undefined ? undefined : await tokensNamed(authFile, values.auth === undefined)
   if (auth?.exposure !== undefined) logger.warn({ event: 'tokens-file-readable' }, auth.exposure)
   if (auth?.writable !== undefined) logger.warn({ event: 'tokens-file-writable' }, auth.writable)
-  const { store, decisionStore, writes, loss } = await openForService(dataDir, policy)
+  const { store, decisionStore, health, loss } = await openForService(dataDir, policy)
   // What LevelDB dropped of a damaged log as it opened the store, which it says only in its own LOG.
   if (loss !== undefined) logger.warn({ event: 'store-damaged' }, loss)
   // With tokens, the users are kept apart over HTTP: a folder others may read would undo it.
@@ -143,7 +143,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     auth,
     bodies,
     storeId,
-    storeFailure: writes.failure,
+    storeFailure: health.failure,
   })
 
   let stopping = false

@@ -19,6 +19,7 @@ import { recommendationRoutes, type ValidBodies, validBodies } from './recommend
 import { requestLog } from './request-log'
 import { sameMachineOnly } from './same-machine'
 import { sessionRoutes } from './sessions'
+import type { StoreFailure } from '../open-store'
 import { storeCheck } from './store-id'
 import { decodableUrl } from './url-encoding'
 import { userRoutes } from './users'
@@ -131,8 +132,8 @@ export interface AppOptions {
   bodies?: ValidBodies
   /** The id this run of the service wrote into its store's folder (open-store.ts), which a request may name (store-id.ts). */
   storeId?: string | undefined
-  /** Why the store's last write failed, if it did (open-store.ts's watchWrites): `/healthz` says so. */
-  storeFailure?: () => string | undefined
+  /** What is wrong with the store, if its last write failed or a read met a damaged file (open-store.ts's watchStore): `/healthz` says so. */
+  storeFailure?: () => StoreFailure | undefined
 }
 
 /**

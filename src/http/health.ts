@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi'
+import type { StoreFailure } from '../open-store'
 import { ErrorSchema, errorBody } from './errors'
 import { createRouter } from './router'
 
@@ -17,26 +18,35 @@ const route = createRoute({
     },
     503: {
       description:
-        'Up, but the last write to the store failed (`store_unavailable`: a full disk, a file it may not write), so every write is refused: fix the cause and restart the service',
+        "Up, but the store does not work (`store_unavailable`): its last write failed (a full disk, a file it may not write), so every write is refused: fix the cause and restart the service; or a read met a damaged file (LevelDB's `Corruption`, a table file that cannot be read), said until the service is restarted: stop it and restore the store's folder from a backup",
       content: { 'application/json': { schema: ErrorSchema } },
     },
   },
 })
 
 /**
- * `/healthz`. `storeFailure` says why the store's last write failed (open-store.ts's watchWrites):
- * a probe (systemd, a container's health check) then sees the service cannot store anything,
- * rather than `ok` while every write is refused.
+ * What `/healthz` says of a store that does not work (open-store.ts's watchStore), with LevelDB's
+ * reason, the store's folder left out: `/healthz`, open without a token, tells nobody where it is.
  */
-export function healthRoutes(version: string, storeFailure: () => string | undefined = () => undefined) {
+export function storeFailureMessage({ kind, reason }: StoreFailure): string {
+  if (kind === 'damaged') {
+    return `the store is damaged (${reason}): a read met a damaged file, and every request that reads it fails; stop the service and restore the store's folder from a backup`
+  }
+  if (kind === 'unreadable') {
+    return `a file of the store could not be read (${reason}): a file damaged or cut short, or one the service may not read, and every request that reads it fails; stop the service, then restore the store's folder from a backup if a file of it is damaged, else fix the cause and start it again`
+  }
+  return `the store's last write failed (${reason}): every write is refused until one succeeds, and LevelDB refuses them all after most such failures; fix the cause (a full disk, a file it may not write), then restart the service`
+}
+
+/**
+ * `/healthz`. `storeFailure` says what is wrong with the store (open-store.ts's watchStore): a
+ * probe (systemd, a container's health check) then sees the service cannot store or read
+ * anything, rather than `ok` while every write, or every read of a damaged file, fails.
+ */
+export function healthRoutes(version: string, storeFailure: () => StoreFailure | undefined = () => undefined) {
   return createRouter().openapi(route, (c) => {
     const failure = storeFailure()
-    if (failure !== undefined) {
-      return c.json(
-        errorBody(c, 'store_unavailable', `the store's last write failed (${failure}): every write is refused until one succeeds, and LevelDB refuses them all after most such failures; fix the cause (a full disk, a file it may not write), then restart the service`),
-        503,
-      )
-    }
+    if (failure !== undefined) return c.json(errorBody(c, 'store_unavailable', storeFailureMessage(failure)), 503)
     return c.json({ status: 'ok' as const, version }, 200)
   })
 }

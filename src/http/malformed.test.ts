@@ -296,6 +296,30 @@ describe('a store LevelDB cannot write (R-SVC-2: a 5xx is a bug, and this is non
     )
   })
 
+  it('says so on /healthz once a read met a damaged file, until the service is restarted, and what to do', async () => {
+    const db = new MemoryLevel<string, string>()
+    const t = await createTestApp({ db })
+    expect((await t.call('GET', '/healthz')).status).toBe(200)
+    const internals = db as unknown as { _get: (...args: unknown[]) => Promise<unknown>; _getMany: (...args: unknown[]) => Promise<unknown> }
+    const { _get: get, _getMany: getMany } = internals
+    const damaged = 'Corruption: not an sstable (bad magic number)'
+    internals._get = internals._getMany = async () => {
+      throw Object.assign(new Error(damaged), { code: 'LEVEL_CORRUPTION' })
+    }
+    expect((await t.call('POST', '/v1/observations', { ...OBS, user: 'bitrot', decision_id: 'd-1' })).status).toBe(503)
+    const health = await t.call('GET', '/healthz')
+    expect(health.status).toBe(503)
+    expect(health.body.error.code).toBe('store_unavailable')
+    expect(health.body.error.message).toBe(
+      `the store is damaged (${damaged}): a read met a damaged file, and every request that reads it fails; stop the service and restore the store's folder from a backup`,
+    )
+    // Reads and writes that work elsewhere in the store do not make it well: the file is still damaged.
+    internals._get = get
+    internals._getMany = getMany
+    expect((await t.call('POST', '/v1/observations', { ...OBS, user: 'other', decision_id: 'd-2' })).status).toBe(201)
+    expect((await t.call('GET', '/healthz')).status).toBe(503)
+  })
+
   it('says so on /healthz while its last write has failed, so that a probe sees a service that stores nothing', async () => {
     const db = new MemoryLevel<string, string>()
     const t = await createTestApp({ db })

@@ -10,7 +10,7 @@ import type { CompiledPolicy } from '../../src/domain/policy'
 import { createApp } from '../../src/http/app'
 import { validBodies } from '../../src/http/recommendations'
 import { createLevelStore } from '../../src/memory/level-store'
-import { watchWrites } from '../../src/open-store'
+import { watchStore } from '../../src/open-store'
 
 export const START = '2026-07-01T10:00:00.000Z'
 
@@ -23,15 +23,15 @@ export async function createTestApp(
 ) {
   const clock = fixedClock(options.now ?? START)
   const db = options.db ?? new MemoryLevel<string, string>()
-  // As serve does: /healthz says when the store's last write failed.
-  const writes = watchWrites(db as never)
+  // As serve does: /healthz says when the store's last write failed, or a read met a damaged file.
+  const health = watchStore(db as never)
   const policy = options.policy ?? (await loadPolicy(DEFAULT_POLICY_FILE))
   const store = await createLevelStore(db as never, { policy })
   const decisions = createDecisions({ store: await createLevelDecisionStore(db as never), clock })
   const memory = createDecisionMemory({ store, policy, clock, decisions })
   // The bodies the recommendation route remembers, for a test that puts first-path.ts in front of the app.
   const bodies = validBodies()
-  const app = createApp({ memory, logger: options.logger ?? pino({ level: 'silent' }), version: 'test', decisions, auth: options.auth, bodies, storeId: options.storeId, storeFailure: writes.failure })
+  const app = createApp({ memory, logger: options.logger ?? pino({ level: 'silent' }), version: 'test', decisions, auth: options.auth, bodies, storeId: options.storeId, storeFailure: health.failure })
   /** POST/PUT JSON (with extra headers, e.g. authorization) and parse the answer. */
   async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
     const response = await app.request(path, {
