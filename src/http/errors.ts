@@ -147,7 +147,9 @@ export function cutShort(req: IncomingMessage): boolean {
 export function storeFailureOf(error: Error): string | undefined {
   const code = (error as { code?: unknown }).code ?? (error.cause as { code?: unknown } | undefined)?.code
   if (code === 'LEVEL_IO_ERROR') {
-    return `the store cannot be written or read (${error.message}); a write that failed stored nothing: once the cause is fixed (a full disk, a file it may not write), restart the service, since LevelDB refuses every write after a failed one`
+    // The same code for a full disk as for a table file damaged or cut short (`IO error:
+    // …/000005.ldb: Invalid argument`), which no fix of the disk mends: both said.
+    return `the store cannot be written or read (${error.message}); a write that failed stored nothing: if a file of the store is damaged or cut short, stop the service and restore the store's folder from a backup; else, once the cause is fixed (a full disk, a file it may not read or write), restart the service, since LevelDB refuses every write after a failed one`
   }
   // What to do, as for an IO error: "damaged" alone left the person who runs it guessing.
   if (code === 'LEVEL_CORRUPTION') {

@@ -296,6 +296,22 @@ describe('a store LevelDB cannot write (R-SVC-2: a 5xx is a bug, and this is non
     )
   })
 
+  it('says of an IO error both what mends a damaged file and what mends a full disk', async () => {
+    const db = new MemoryLevel<string, string>()
+    const t = await createTestApp({ db })
+    const internals = db as unknown as { _get: (...args: unknown[]) => Promise<unknown>; _getMany: (...args: unknown[]) => Promise<unknown> }
+    // What LevelDB says of a table file cut short, or overwritten with garbage shorter than it.
+    const unreadable = 'IO error: /data/000005.ldb: Invalid argument'
+    internals._get = internals._getMany = async () => {
+      throw Object.assign(new Error(unreadable), { code: 'LEVEL_IO_ERROR' })
+    }
+    const r = await t.call('POST', '/v1/recommendations', { ...REC, user: 'bitrot' })
+    expect(r.status).toBe(503)
+    expect(r.body.error.message).toBe(
+      `the store cannot be written or read (${unreadable}); a write that failed stored nothing: if a file of the store is damaged or cut short, stop the service and restore the store's folder from a backup; else, once the cause is fixed (a full disk, a file it may not read or write), restart the service, since LevelDB refuses every write after a failed one`,
+    )
+  })
+
   it('says so on /healthz once a read met a damaged file, until the service is restarted, and what to do', async () => {
     const db = new MemoryLevel<string, string>()
     const t = await createTestApp({ db })
