@@ -113,6 +113,24 @@ describe('throughServiceOrLocal when no service runs', () => {
     await expect(read).rejects.toThrow(`the store in ${dataDir} is damaged: its file CURRENT is missing, beside its data (`)
   })
 
+  it('says what to do about a table file cut short, not only what it may be', async () => {
+    vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
+    const dataDir = tempDir('dm-local-')
+    const db = new Level<string, string>(dataDir)
+    await db.open()
+    for (let i = 0; i < 30; i++) await db.put(`k${i}`, 'an acknowledged choice '.repeat(10))
+    await db.close()
+    await db.open() // the log written into a table file
+    await db.close()
+    const table = join(dataDir, (await readdir(dataDir)).find((name) => name.endsWith('.ldb')) as string)
+    await writeFile(table, (await readFile(table)).subarray(0, 300))
+    const read = throughServiceOrLocal({ method: 'GET', path: '/x', dataDir, local: (memory) => memory.preferences('alice') })
+    await expect(read).rejects.toBeInstanceOf(StoreOpenError)
+    await expect(read).rejects.toThrow(
+      /could not be read or written \(IO error: .*\.ldb: .*\): .*; a write that failed stored nothing: if a file of it is damaged or cut short, restore the folder from a backup; else fix the cause and run the command again$/,
+    )
+  })
+
   it('still answers the next call after one fails', async () => {
     vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
     const dataDir = tempDir('dm-local-')

@@ -208,7 +208,7 @@ function storeFailureIn(dir: string, error: unknown): unknown {
   }
   if (code === 'LEVEL_IO_ERROR') {
     return new StoreOpenError(
-      `the store in ${dir} could not be read or written (${(error as Error).message}): a file of it damaged or cut short, a full disk, a file it may not write; a write that failed stored nothing`,
+      `the store in ${dir} could not be read or written (${(error as Error).message}): a file of it damaged or cut short, a full disk, a file it may not write; a write that failed stored nothing: if a file of it is damaged or cut short, restore the folder from a backup; else fix the cause and run the command again`,
     )
   }
   return error
