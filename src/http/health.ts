@@ -35,7 +35,8 @@ export function storeFailureMessage({ kind, reason }: StoreFailure): string {
   if (kind === 'unreadable') {
     return `a file of the store could not be read (${reason}): a file damaged or cut short, or one the service may not read, and every request that reads it fails; stop the service, then restore the store's folder from a backup if a file of it is damaged, else fix the cause and start it again`
   }
-  return `the store's last write failed (${reason}): every write is refused until one succeeds, and LevelDB refuses them all after most such failures; fix the cause (a full disk, a file it may not write), then restart the service`
+  // A compaction that met a table file cut short fails every write after it with an IO error too.
+  return `the store's last write failed (${reason}): every write is refused until one succeeds, and LevelDB refuses them all after most such failures; if a file of the store is damaged or cut short, stop the service and restore the store's folder from a backup; else fix the cause (a full disk, a file it may not write), then restart the service`
 }
 
 /**

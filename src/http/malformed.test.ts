@@ -350,8 +350,9 @@ describe('a store LevelDB cannot write (R-SVC-2: a 5xx is a bug, and this is non
     const health = await t.call('GET', '/healthz')
     expect(health.status).toBe(503)
     expect(health.body.error.code).toBe('store_unavailable')
-    expect(health.body.error.message).toContain(noSpace)
-    expect(health.body.error.message).toContain('restart the service')
+    expect(health.body.error.message).toBe(
+      `the store's last write failed (${noSpace}): every write is refused until one succeeds, and LevelDB refuses them all after most such failures; if a file of the store is damaged or cut short, stop the service and restore the store's folder from a backup; else fix the cause (a full disk, a file it may not write), then restart the service`,
+    )
     // A read that works does not make it healthy again; a write that works does.
     expect((await t.call('POST', '/v1/recommendations', REC)).status).toBe(200)
     expect((await t.call('GET', '/healthz')).status).toBe(503)
