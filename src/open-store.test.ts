@@ -11,10 +11,26 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })))
 })
 
+/** A folder of its own for one test, removed after it. */
+async function tempFolder(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
+  dirs.push(dir)
+  return dir
+}
+
+/** A LevelDB store in a folder of its own, holding `entries` (each put on its own, in the log), closed. */
+async function storeHolding(entries: Record<string, string>): Promise<{ dir: string; db: Level<string, string> }> {
+  const dir = await tempFolder()
+  const db = new Level<string, string>(dir)
+  await db.open()
+  for (const [key, value] of Object.entries(entries)) await db.put(key, value)
+  await db.close()
+  return { dir, db }
+}
+
 describe('openStores on a store LevelDB cannot open', () => {
   it("says LevelDB's reason, not only that the database failed to open", async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
-    dirs.push(dir)
+    const dir = await tempFolder()
     // A CURRENT naming a manifest that is not there: what a store copied without its MANIFEST looks like.
     await writeFile(join(dir, 'CURRENT'), 'MANIFEST-000002\n')
     const failure = await openStores(dir).then(
@@ -30,12 +46,7 @@ describe('openStores on a store LevelDB cannot open', () => {
 
 describe('openStores on a store that lost its CURRENT', () => {
   it('refuses it, naming the folder and its newest manifest, rather than start an empty store there and delete its data', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
-    dirs.push(dir)
-    const db = new Level<string, string>(dir)
-    await db.open()
-    await db.put('k', 'an acknowledged choice')
-    await db.close()
+    const { dir, db } = await storeHolding({ k: 'an acknowledged choice' })
     // Opened again, LevelDB writes the log into a table file (000005.ldb) under MANIFEST-000004.
     await db.open()
     await db.close()
@@ -63,24 +74,14 @@ describe('openStores on a store that lost its CURRENT', () => {
   })
 
   it('says it damaged, not no store, when a file of another lies beside it', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
-    dirs.push(dir)
-    const db = new Level<string, string>(dir)
-    await db.open()
-    await db.put('k', 'an acknowledged choice')
-    await db.close()
+    const { dir } = await storeHolding({ k: 'an acknowledged choice' })
     await rm(join(dir, 'CURRENT'))
     await writeFile(join(dir, 'nohup.out'), 'started\n')
     await expect(openStores(dir)).rejects.toThrow(`the store in ${dir} is damaged: its file CURRENT is missing, beside its data (`)
   })
 
   it('refuses a CURRENT that names no manifest, saying what it holds and which to write in it', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
-    dirs.push(dir)
-    const db = new Level<string, string>(dir)
-    await db.open()
-    await db.put('k', 'an acknowledged choice')
-    await db.close()
+    const { dir } = await storeHolding({ k: 'an acknowledged choice' })
     const manifest = (await readdir(dir)).filter((name) => name.startsWith('MANIFEST-')).sort().pop()
     await writeFile(join(dir, 'CURRENT'), 'garbage\n')
     await expect(openStores(dir)).rejects.toThrow(
@@ -89,12 +90,7 @@ describe('openStores on a store that lost its CURRENT', () => {
   })
 
   it('refuses a CURRENT that names its manifest without its newline or with a CR, as LevelDB does, saying so', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
-    dirs.push(dir)
-    const db = new Level<string, string>(dir)
-    await db.open()
-    await db.put('k', 'an acknowledged choice')
-    await db.close()
+    const { dir } = await storeHolding({ k: 'an acknowledged choice' })
     const manifest = (await readdir(dir)).filter((name) => name.startsWith('MANIFEST-')).sort().pop() as string
     for (const current of [manifest, `${manifest}\r\n`]) {
       await writeFile(join(dir, 'CURRENT'), current)
@@ -107,8 +103,7 @@ describe('openStores on a store that lost its CURRENT', () => {
   })
 
   it('opens a folder a store was being made in, with a manifest and no data yet', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
-    dirs.push(dir)
+    const dir = await tempFolder()
     await writeFile(join(dir, 'MANIFEST-000001'), '')
     await writeFile(join(dir, '000003.log'), '')
     const { store } = await openStores(dir)
@@ -118,12 +113,7 @@ describe('openStores on a store that lost its CURRENT', () => {
 
 describe('openStores on a store whose log is damaged', () => {
   it('says what LevelDB dropped of it as it opened it, which LevelDB says only in its own LOG', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
-    dirs.push(dir)
-    const db = new Level<string, string>(dir)
-    await db.open()
-    for (let i = 0; i < 30; i++) await db.put(`k${String(i).padStart(2, '0')}`, 'an acknowledged choice '.repeat(40))
-    await db.close()
+    const { dir } = await storeHolding(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`k${String(i).padStart(2, '0')}`, 'an acknowledged choice '.repeat(40)])))
     const log = (await readdir(dir)).find((name) => name.endsWith('.log')) as string
     const bytes = await readFile(join(dir, log))
     expect(bytes.length).toBeGreaterThan(20_000)
@@ -154,12 +144,7 @@ function crc32c(bytes: Uint8Array): number {
 
 describe('openStores on a store whose log holds a record LevelDB skips', () => {
   it('says it, though LevelDB writes "Ignoring error", not "dropping", in its LOG', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
-    dirs.push(dir)
-    const db = new Level<string, string>(dir)
-    await db.open()
-    await db.put('k', 'an acknowledged choice')
-    await db.close()
+    const { dir } = await storeHolding({ k: 'an acknowledged choice' })
     // A record whose checksum holds, holding a batch of one entry with an unknown tag.
     const batch = Buffer.alloc(13)
     batch.writeUInt32LE(9, 0)
@@ -183,12 +168,7 @@ describe('openStores on a store whose log holds a record LevelDB skips', () => {
 
 describe('openStores on a store whose manifest is damaged', () => {
   it('says what to do, beside LevelDB\'s reason', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
-    dirs.push(dir)
-    const db = new Level<string, string>(dir)
-    await db.open()
-    await db.put('k', 'v')
-    await db.close()
+    const { dir } = await storeHolding({ k: 'v' })
     const manifest = (await readdir(dir)).filter((name) => name.startsWith('MANIFEST-')).sort().pop() as string
     await writeFile(join(dir, manifest), Buffer.alloc(64, 0xab))
     await expect(openStores(dir)).rejects.toThrow(
@@ -202,8 +182,7 @@ type Sublevel = ReturnType<Level<string, string>['sublevel']>
 describe('watchStore on a store whose table file is damaged', () => {
   /** A store whose data is in one table file, which `damage` then spoils. */
   async function damagedStore(damage: (file: string) => Promise<void>) {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
-    dirs.push(dir)
+    const dir = await tempFolder()
     const db = new Level<string, string>(dir)
     const users = db.sublevel<string, string>('users', {})
     await db.open()
@@ -355,8 +334,7 @@ describe('the folder of a new store', () => {
   })
 
   it.skipIf(process.platform === 'win32')('keeps the mode of a folder that was there already', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
-    dirs.push(dir)
+    const dir = await tempFolder()
     await chmod(dir, 0o750)
     const { store } = await openStores(dir)
     await store.close()
@@ -394,22 +372,19 @@ describe('the id of the service that holds a store (SERVICE_ID)', () => {
   })
 
   it('takes a file written before the folder was named in it (an earlier version) at its word', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
-    dirs.push(dir)
+    const dir = await tempFolder()
     await writeFile(join(dir, SERVICE_ID_FILE), `${ID}\n`)
     expect(await servedBy(dir)).toBe(ID)
   })
 
   it('holds the id alone, as a command of an earlier version reads it whole and sends it in a header', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
-    dirs.push(dir)
+    const dir = await tempFolder()
     await markServedBy(dir, ID)
     expect(await readFile(join(dir, SERVICE_ID_FILE), 'utf8')).toBe(`${ID}\n`)
   })
 
   it('reads the folder a service of the version before wrote as a second line of SERVICE_ID', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
-    dirs.push(dir)
+    const dir = await tempFolder()
     const { ino } = await stat(dir, { bigint: true })
     await writeFile(join(dir, SERVICE_ID_FILE), `${ID}\nfolder ${ino}\n`)
     expect(await servedBy(dir)).toBe(ID)
@@ -432,8 +407,7 @@ describe('the id of the service that holds a store (SERVICE_ID)', () => {
 
 describe('openStores on a folder of other files', () => {
   it('makes no store among them (a project given as --data), says which file, and writes nothing there', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
-    dirs.push(dir)
+    const dir = await tempFolder()
     await writeFile(join(dir, 'README.md'), '# my project\n')
     const failure = await openStores(dir).then(
       () => undefined,
@@ -447,8 +421,7 @@ describe('openStores on a folder of other files', () => {
   })
 
   it('opens a store with a file of its owner beside it, and an empty folder as a new store', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
-    dirs.push(dir)
+    const dir = await tempFolder()
     const made = await openStores(dir)
     await made.store.close()
     // A note left in the store's folder by its operator: the folder is a store all the same.
@@ -459,8 +432,7 @@ describe('openStores on a folder of other files', () => {
   })
 
   it("makes the store in the hook's spool folder (~/.decision-memory) after a hook spooled there", async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
-    dirs.push(dir)
+    const dir = await tempFolder()
     // What a hook leaves there while no service runs: the spool, its refused events, a drain's claim.
     for (const name of ['spool.ndjson', 'spool.ndjson.rejected', 'spool.ndjson.4242.0a1b2c3d.draining']) await writeFile(join(dir, name), '')
     const { store } = await openStores(dir)
@@ -469,8 +441,7 @@ describe('openStores on a folder of other files', () => {
   })
 
   it('makes the store in a folder that holds only what a file manager leaves in it (.DS_Store)', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-open-'))
-    dirs.push(dir)
+    const dir = await tempFolder()
     await writeFile(join(dir, '.DS_Store'), '')
     const { store } = await openStores(dir)
     await store.close()
