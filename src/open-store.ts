@@ -100,15 +100,18 @@ const STORE_FILE =
  * would make LevelDB's files among them. Undefined for a store, an empty folder, one of a store's
  * files alone (one being made), or a folder that is not there or cannot be read (the open says why).
  */
-export function foreignFileIn(dir: string): string | undefined {
-  let names: string[]
+export function foreignFileIn(dir: string, names = namesIn(dir)): string | undefined {
+  if (names === undefined || names.includes('CURRENT')) return undefined
+  return [...names].sort().find((name) => !STORE_FILE.test(name))
+}
+
+/** The names of the files in `dir`, or undefined when it is not there or cannot be read. */
+export function namesIn(dir: string): string[] | undefined {
   try {
-    names = readdirSync(dir)
+    return readdirSync(dir)
   } catch {
     return undefined
   }
-  if (names.includes('CURRENT')) return undefined
-  return names.sort().find((name) => !STORE_FILE.test(name))
 }
 
 /**
@@ -119,13 +122,8 @@ export function foreignFileIn(dir: string): string | undefined {
  * no observation, as if nothing had ever been learned. Undefined for a store with its CURRENT, an
  * empty folder, or one a store was being made in (a MANIFEST and an empty log, no data yet).
  */
-export function dataWithoutCurrentIn(dir: string): string | undefined {
-  let names: string[]
-  try {
-    names = readdirSync(dir)
-  } catch {
-    return undefined
-  }
+export function dataWithoutCurrentIn(dir: string, names = namesIn(dir)): string | undefined {
+  if (names === undefined) return undefined
   let problem: string
   if (names.includes('CURRENT')) {
     // One that names no manifest (garbage, a file cut short to nothing): LevelDB refuses it, with
@@ -319,11 +317,13 @@ export async function openStores(
   }
   // A store that lost its CURRENT is said as that before a file of another beside it (a nohup.out)
   // could have it said to be no store at all.
-  const headless = dataWithoutCurrentIn(dir)
+  // The folder listed once for both.
+  const names = namesIn(dir)
+  const headless = dataWithoutCurrentIn(dir, names)
   if (headless !== undefined) throw new StoreOpenError(headless)
   // Not made among other files: its files would be strewn through the folder (and committed with
   // a project), and the folder's own files left beside a store, as if they were the store's.
-  const foreign = foreignFileIn(dir)
+  const foreign = foreignFileIn(dir, names)
   if (foreign !== undefined) {
     throw new StoreOpenError(`there is no store in ${dir}, and it holds files that are not a store's (${foreign}): give an empty folder, or one not there yet, for a new store`)
   }

@@ -6,7 +6,7 @@ import { createDecisionMemory, type DecisionMemory } from '../decision-memory'
 import { createDecisions, type Decisions } from '../decisions/decisions'
 import { createWriteQueue } from '../memory/write-queue'
 import { STORE_HEADER } from '../http/store-id'
-import { dataWithoutCurrentIn, foreignFileIn, openStores, servedBy, StoreOpenError } from '../open-store'
+import { dataWithoutCurrentIn, foreignFileIn, namesIn, openStores, servedBy, StoreOpenError } from '../open-store'
 import { takeLocalTurn } from './local-turn'
 import { abortAfter, authHeaders, barredPortReason, dataDirectory, serviceUrl, serviceUrlProblem } from './options'
 import { printable } from './terminal'
@@ -191,7 +191,8 @@ function underAFile(dir: string): boolean {
  */
 function noStoreAt(dir: string): boolean {
   // A store that lost its CURRENT, a file of another beside it, is one: the open says it is damaged.
-  return !existsSync(dir) || (foreignFileIn(dir) !== undefined && dataWithoutCurrentIn(dir) === undefined)
+  const names = namesIn(dir)
+  return names === undefined ? !existsSync(dir) : foreignFileIn(dir, names) !== undefined && dataWithoutCurrentIn(dir, names) === undefined
 }
 
 /**
