@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { authHeaders, dataDirectory, serviceUrlProblem, EnvironmentError, homePath, isFetchBarredPort, parseFlags, parsePort, timestampFlag, urlHost, UsageError } from './options'
+import { authHeaders, dataDirectory, serviceUrl, serviceUrlProblem, EnvironmentError, homePath, isFetchBarredPort, parseFlags, parsePort, timestampFlag, urlHost, UsageError } from './options'
 
 describe('parseFlags', () => {
   const options = { user: { type: 'string' }, yes: { type: 'boolean' } } as const
@@ -107,6 +107,17 @@ describe('authHeaders', () => {
     expect(error).toBeInstanceOf(EnvironmentError)
     expect((error as Error).message).toContain('DECISION_MEMORY_TOKEN')
     expect((error as Error).message).not.toContain(TOKEN.slice(0, 10))
+  })
+})
+
+describe('serviceUrl', () => {
+  it('takes DECISION_MEMORY_URL without the white space around it, as the token, and white space alone as unset', () => {
+    for (const url of [' http://127.0.0.1:7421', 'http://127.0.0.1:7421 ', 'http://127.0.0.1:7421\n', '\thttp://127.0.0.1:7421/\r\n']) {
+      expect(serviceUrl({ DECISION_MEMORY_URL: url }), JSON.stringify(url)).toBe('http://127.0.0.1:7421')
+      expect(serviceUrlProblem(serviceUrl({ DECISION_MEMORY_URL: url })), JSON.stringify(url)).toBeUndefined()
+    }
+    expect(serviceUrl({ DECISION_MEMORY_URL: ' \n', DECISION_MEMORY_PORT: '7422' })).toBe('http://127.0.0.1:7422')
+    expect(serviceUrl({ DECISION_MEMORY_URL: '' })).toBe('http://127.0.0.1:7420')
   })
 })
 

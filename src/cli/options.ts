@@ -41,9 +41,21 @@ export function agentUser(flag?: string, env: NodeJS.ProcessEnv = process.env): 
   return flag ?? envValue('DECISION_MEMORY_USER', env) ?? 'default'
 }
 
-/** The running service the CLI talks to: DECISION_MEMORY_URL, else loopback on the port. */
+/**
+ * A value of the environment without the white space around it (a line end kept from a file, a
+ * space after `=`), which is no part of a token or an address: DECISION_MEMORY_TOKEN's and _URL's.
+ */
+const withoutSurroundingSpace = (value: string) => value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '')
+
+/**
+ * The running service the CLI talks to: DECISION_MEMORY_URL, else loopback on the port. Without
+ * the white space around it, as the token (a line end or a space kept from a `.env` line, which no
+ * address holds: refused, the hook spooled every event); white space alone is unset, as empty is.
+ */
 export function serviceUrl(env: NodeJS.ProcessEnv = process.env): string {
-  return (envValue('DECISION_MEMORY_URL', env) ?? `http://${DEFAULT_HOST}:${envPort(env)}`).replace(/\/+$/, '')
+  const given = envValue('DECISION_MEMORY_URL', env)
+  const url = given === undefined ? '' : withoutSurroundingSpace(given)
+  return (url === '' ? `http://${DEFAULT_HOST}:${envPort(env)}` : url).replace(/\/+$/, '')
 }
 
 /**
@@ -114,11 +126,8 @@ export function authHeaders(env: NodeJS.ProcessEnv = process.env): Record<string
   if (token === undefined) return {}
   const problem = tokenProblem(env)
   if (problem !== undefined) throw new EnvironmentError(problem)
-  return { authorization: `Bearer ${tokenWord(token)}` }
+  return { authorization: `Bearer ${withoutSurroundingSpace(token)}` }
 }
-
-/** The token without the white space around it (a line end kept from a file), which is no part of it. */
-const tokenWord = (token: string) => token.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '')
 
 /**
  * What is wrong with DECISION_MEMORY_TOKEN, in words naming the variable and not quoting it;
@@ -129,7 +138,7 @@ export function tokenProblem(env: NodeJS.ProcessEnv = process.env): string | und
   const token = envValue('DECISION_MEMORY_TOKEN', env)
   if (token === undefined) return undefined
   // Only what is inside is checked.
-  if (!/[\u0000-\u0008\u000a-\u001f\u007f]|[^\u0000-\u00ff]/.test(tokenWord(token))) return undefined
+  if (!/[\u0000-\u0008\u000a-\u001f\u007f]|[^\u0000-\u00ff]/.test(withoutSurroundingSpace(token))) return undefined
   return 'DECISION_MEMORY_TOKEN holds a line break, a control character or a character past U+00FF, which no HTTP header may carry: set it to the token alone (not shown here)'
 }
 
