@@ -293,6 +293,10 @@ describe('a policy file of its own (R-POL)', () => {
     await expect(loadPolicy(file)).rejects.toThrow(
       [`${file}: invalid policy`, '  ask.auto_resolve_p: given more than once', '  points.0.static_default: given more than once', '  ask: given more than once'].join('\n'),
     )
+    // In a file of lines, each with the line it is given again on, as every other refusal names one.
+    await expect(loadPolicy(write('lines.json', '{\n  "ask": {\n    "auto_resolve_p": 0.8,\n    "auto_resolve_p": 0.95\n  },\n  "points": [\n    {"key": "db", "match": {"header": "^db$"},\n     "static_default": "Postgres", "static_default": "MySQL"}\n  ]\n}\n'))).rejects.toThrow(
+      ['  ask.auto_resolve_p (line 4): given more than once', '  points.0.static_default (line 8): given more than once'].join('\n'),
+    )
     // Beside any other problem of the file, all at once.
     await expect(loadPolicy(write('both.json', '{"decay": {"alpha": -1}, "decay": {"alpha": -1}}'))).rejects.toThrow(
       /invalid policy\n {2}decay: given more than once\n {2}decay\.alpha: Too small/,

@@ -100,9 +100,6 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
     const message = yaml ? (error as Error).message : (error as Error).message.replace(/\r?\n/g, '\\n')
     throw new PolicyFileError(`${file}: not valid ${yaml ? 'YAML' : 'JSON'}: ${message}${yaml ? '' : jsonLineColumn(json, message) + jsonHabit(json, message)}`)
   }
-  // A key given twice in one object: JSON.parse keeps the last value, and the first, which the
-  // writer may think in force, would be silently dropped. (The YAML parser refuses one itself.)
-  const problems: string[] = yaml ? [] : duplicateJsonKeys(json).map((path) => `  ${path.join('.')}: given more than once`)
   // An empty YAML file (or one of comments) parses to null, as `null` or `~` does.
   if (raw === null || raw === undefined) throw new PolicyFileError(empty)
   if (!yaml) {
@@ -111,10 +108,13 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
   }
   // A field's line in the file, said beside its path: a policy of many points is long. Not in a
   // file of one line, where every field is on line 1.
-  const at = (path: readonly PropertyKey[]) => {
-    const line = /\n\s*\S/.test(text.trim()) ? lineOf(path) : undefined
-    return line === undefined ? '' : ` (line ${line})`
-  }
+  const manyLines = /\n\s*\S/.test(text.trim())
+  const onLine = (line: number | undefined) => (manyLines && line !== undefined ? ` (line ${line})` : '')
+  const at = (path: readonly PropertyKey[]) => onLine(lineOf(path))
+  // A key given twice in one object: JSON.parse keeps the last value, and the first, which the
+  // writer may think in force, would be silently dropped. (The YAML parser refuses one itself.)
+  // Named with the line it is given again on, where the first occurrence's would not be the news.
+  const problems: string[] = yaml ? [] : duplicateJsonKeys(json).map(({ path, line }) => `  ${path.join('.')}${onLine(line)}: given more than once`)
   const input = base === undefined ? raw : over(base, raw)
   const result = PolicySchema.safeParse(input)
   if (!result.success) {

@@ -174,7 +174,7 @@ export async function loadTokens(file: string): Promise<TokenTable> {
   // silently widen a token to every user. Named by its path, a field's name in place of any key
   // the file should not have (it might be a token).
   const problems = duplicateJsonKeys(json).map(
-    (path) => `  ${path.map((key) => (typeof key === 'number' || TOKENS_FILE_FIELDS.has(key) ? key : '(a field)')).join('.')}: given more than once`,
+    ({ path }) => `  ${path.map((key) => (typeof key === 'number' || TOKENS_FILE_FIELDS.has(key) ? key : '(a field)')).join('.')}: given more than once`,
   )
   const result = TokensFileSchema.safeParse(raw)
   if (!result.success) {
