@@ -85,7 +85,7 @@ describe('policies (R-POL)', () => {
         '  confidence.medium: must be at most confidence.medium_high: 0.8 is above 0.75',
         '  decay.alpha: Invalid input: expected number, received string',
         '  expertise.expert_above: must be at least expertise.beginner_below: 50 is below 60',
-        '  points.0.match.question: not a valid regular expression: (unclosed',
+        '  points.0.match.question: not a valid regular expression (Unterminated group): (unclosed',
         '  points.1.always_ask: Invalid input: expected boolean, received string (write true or false: "yes" is text)',
         '  points.3.key: duplicate key effort-level',
         '  scan.cron: not a cron expression: "every day at three"',
@@ -135,6 +135,20 @@ describe('a match rule that fits every question (R-POL)', () => {
   })
 })
 
+describe('a match rule that is no regular expression (R-POL)', () => {
+  it.each([
+    ['(unclosed', 'Unterminated group'],
+    ['[b-a] tier', 'Range out of order in character class'],
+    ['*which', 'Nothing to repeat'],
+    ['which tier\\', '\\ at end of pattern'],
+    ['a/i: (b', 'Unterminated group'],
+  ])('says why the engine refuses %s, without its prefix repeating the rule', (rule, reason) => {
+    const policy = JSON.stringify({ points: [{ key: 'tier', match: { question: rule } }] })
+    expect(() => parsePolicy(policy, 'mine.json')).toThrow(`  points.0.match.question: not a valid regular expression (${reason}): ${rule}`)
+    expect(() => parsePolicy(policy, 'mine.json')).not.toThrow(/Invalid regular expression/)
+  })
+})
+
 describe('the line of a field a refusal names (R-POL)', () => {
   it('says the line of each field of the file, in JSON as in YAML, beside its path', async () => {
     const base = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
@@ -143,7 +157,7 @@ describe('the line of a field a refusal names (R-POL)', () => {
       [
         'mine.json: invalid policy',
         '  ask.auto_resolve_p (line 2): Too big: expected number to be <=1',
-        '  points.1.match.question (line 7): not a valid regular expression: (secrets',
+        '  points.1.match.question (line 7): not a valid regular expression (Unterminated group): (secrets',
         '  points.1.sensitiv (line 8): unknown field',
       ].join('\n'),
     )

@@ -43,6 +43,16 @@ export function compileMatchRule(source: string): RegExp {
   }
 }
 
+/**
+ * Why the engine refused a regular expression (`Unterminated group`, `Invalid escape`): its
+ * SyntaxError's message without the `Invalid regular expression: /…/i: ` before it, which repeats
+ * the rule (said beside it already) and its flags, which the writer did not give. Greedy: the
+ * reason holds no `/…: `, the rule may.
+ */
+export function regexReason(error: unknown): string {
+  return String((error as Error | null)?.message ?? error).replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, '')
+}
+
 /** A named decision point of the policy (R-POL): how to recognise it and what to say before there is evidence. */
 export const PointPolicySchema = z.strictObject({
   /** A point key as requests and `GET /v1/why` name it: an identifier (not starting with "!", no control characters). */
@@ -80,8 +90,8 @@ export const PointPolicySchema = z.strictObject({
         let rule: RegExp
         try {
           rule = compileMatchRule(source)
-        } catch {
-          ctx.addIssue({ code: 'custom', path: [field], message: `not a valid regular expression: ${source}` })
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', path: [field], message: `not a valid regular expression (${regexReason(error)}): ${source}` })
           continue
         }
         // A rule that matches empty text fits every question (`which tier|`, a trailing `|`): the
