@@ -1,6 +1,7 @@
 import type { Issue } from '../domain/errors'
 import { foldCase, normalizeLabel } from '../domain/labels'
 import { characters, leadingCharacters } from '../domain/limits'
+import { regexReason } from '../domain/policy'
 import type { Constraint, DecisionRecord, DecisionScope, EnforceLevel } from './decision'
 import { matchPlainly, type MatchPatterns } from './pattern-match'
 import { actionForms, collapseWhiteSpace } from './shell-forms'
@@ -39,7 +40,8 @@ export function validateConstraints(constraints: readonly Constraint[], scope: D
       try {
         new RegExp(c.pattern)
       } catch (error) {
-        issues.push({ path: `${at}.pattern`, message: `not a valid regular expression: ${(error as Error).message}` })
+        // The engine's reason, as a policy's match rule says it, then the pattern as given.
+        issues.push({ path: `${at}.pattern`, message: `not a valid regular expression (${regexReason(error)}): ${c.pattern}` })
       }
     }
   })

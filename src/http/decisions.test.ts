@@ -237,6 +237,8 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     const pattern = await call('POST', '/v1/decisions', decision({ constraints: [{ kind: 'must_not', pattern: '(' }] }))
     expect(pattern.status).toBe(400)
     expect(pattern.body.error).toMatchObject({ code: 'invalid_decision', issues: [{ path: 'constraints.0.pattern' }] })
+    // The engine's reason once, not its "Invalid regular expression: /(/: " that repeats the pattern.
+    expect(pattern.body.error.issues[0].message).toBe('not a valid regular expression (Unterminated group): (')
     const reserved = await call('POST', '/v1/decisions', decision({ key: 'applicable' }))
     expect(reserved.status).toBe(400)
     expect(reserved.body.error.issues[0].path).toBe('key')
