@@ -276,14 +276,20 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(unsaidChecks?.chosen).toEqual(['Unit tests', 'E2E tests'])
 
     // One odd answer (a number, an object, a label not a string, two labels for a single choice)
-    // is skipped; the call's other answer is recorded all the same, as before arrays were read.
+    // is skipped; the call's other answer is recorded all the same, as before arrays were read, and
+    // the user is told which answer was not recorded and why, its field named as sent.
     let n = 0
+    const said: string[] = []
     const recorded = async (answers: Record<string, unknown>, where: 'tool_response' | 'tool_input' = 'tool_response') => {
       const id = `toolu_odd_${n++}`
       const odd = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: id }
       if (where === 'tool_input') odd.tool_response.answers = {}
       odd[where].answers = answers
-      expect(await call('POST', HOOK, odd)).toEqual({ status: 200, body: {} })
+      const { status, body } = await call('POST', HOOK, odd)
+      expect(status).toBe(200)
+      expect(Object.keys(body)).toEqual(['systemMessage'])
+      expect(body.systemMessage).toMatch(/^decision-memory did not record the answer to a question it could not take, and recorded the call's other answers: /)
+      said.push(body.systemMessage.replace(/^[^:]*: /, ''))
       return (await observationsOf(store)).filter((o) => o.decision_id?.startsWith(`${id}#`)).map((o) => [o.question, o.chosen])
     }
     expect(await recorded({ [METHOD]: 1, [CHECKS]: 'Unit tests' })).toEqual([[CHECKS, ['Unit tests']]])
@@ -293,6 +299,42 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(await recorded({ [METHOD]: ['TDD', 'DDD'], [CHECKS]: ['Lint, format'] })).toEqual([[CHECKS, ['Lint, format']]])
     // Commas alone join no label at a multi-select question: skipped, not recorded as a choice of nothing.
     expect(await recorded({ [METHOD]: 'DDD', [CHECKS]: ', ,' })).toEqual([[METHOD, ['DDD']]])
+    expect(said).toEqual([
+      `"${METHOD}" (tool_response.answers.${METHOD}: a number is no label)`,
+      `"${CHECKS}" (tool_response.answers.${CHECKS}: an object is no label)`,
+      `"${CHECKS}" (tool_response.answers.${CHECKS}.1: a number is no label)`,
+      `"${CHECKS}" (tool_input.answers.${CHECKS}: false is no label)`,
+      `"${METHOD}" (tool_response.answers.${METHOD}: 2 labels for a question of one choice)`,
+      `"${CHECKS}" (tool_response.answers.${CHECKS}: commas alone join no label)`,
+    ])
+
+    // No answer of the call is a choice: nothing recorded, nothing wrong with the call itself (it is
+    // not refused, so not kept aside), and the user told all the same.
+    const none = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: 'toolu_odd_all' }
+    none.tool_response.answers = { [METHOD]: 7, [CHECKS]: ['Unit tests', ' '] }
+    expect(await call('POST', HOOK, none)).toEqual({
+      status: 200,
+      body: {
+        systemMessage:
+          `decision-memory did not record the answers to 2 questions it could not take: "${METHOD}" (tool_response.answers.${METHOD}: a number is no label); ` +
+          `"${CHECKS}" (tool_response.answers.${CHECKS}.1: a blank label)`,
+      },
+    })
+    expect((await observationsOf(store)).filter((o) => o.decision_id?.startsWith('toolu_odd_all#'))).toEqual([])
+    // A long question is named by its start, in its field too: what the user is shown stays short.
+    const long = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: 'toolu_odd_long' }
+    const LONG = `${CHECKS} ${'and why '.repeat(180)}`
+    for (const where of [long.tool_input, long.tool_response]) where.questions[1].question = LONG
+    long.tool_response.answers = { [METHOD]: 'TDD', [LONG]: 4 }
+    long.tool_input.answers = {}
+    const longSaid = (await call('POST', HOOK, long)).body.systemMessage
+    expect(longSaid).toContain(`"${LONG.slice(0, 199)}…" (tool_response.answers.${LONG.slice(0, 199)}…: a number is no label)`)
+    expect(longSaid.length).toBeLessThan(600)
+    // An odd answer at a question the user skipped is no loss: nothing said.
+    const skipped = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: 'toolu_odd_unanswered' }
+    skipped.tool_response.answers = { [METHOD]: 'TDD', [CHECKS]: 3 }
+    skipped.tool_response.annotations = { [CHECKS]: { unanswered: 'skipped' } }
+    expect(await call('POST', HOOK, skipped)).toEqual({ status: 200, body: {} })
   })
 
   it("an option's description over the limit costs no answer: a choice is captured by its labels", async () => {

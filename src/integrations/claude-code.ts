@@ -308,6 +308,27 @@ function choiceOf(value: unknown, multiSelect: boolean): string | string[] | und
   return value as string[]
 }
 
+/** What an answer is, named for the user: `a number`, `an object`. */
+function answerKind(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  if (typeof value === 'string') return value.trim() === '' ? 'a blank label' : 'a label'
+  return typeof value === 'object' ? 'an object' : typeof value === 'boolean' ? `${value}` : `a ${typeof value}`
+}
+
+/**
+ * Why choiceOf read no choice in an answer given, after the answer's field (`: a number is no
+ * label`, an array's item by its place `.1: a blank label`): said to the user, who would never
+ * learn it else.
+ */
+function whyNoChoice(value: unknown): string {
+  if (typeof value === 'string') return ': commas alone join no label'
+  if (!Array.isArray(value)) return `: ${answerKind(value)} is no label`
+  const odd = value.findIndex((label) => typeof label !== 'string' || label.trim() === '')
+  if (odd >= 0) return typeof value[odd] === 'string' ? `.${odd}: a blank label` : `.${odd}: ${answerKind(value[odd])} is no label`
+  return `: ${value.length} labels for a question of one choice`
+}
+
 /**
  * A tool input or response without its questions that are no choice: Claude Code's
  * AskUserQuestion may ask for text or a number (`kind: "text"`, `"number"`, with no options);
@@ -393,7 +414,8 @@ function withoutDescriptions(container: unknown): unknown {
 /**
  * A question of a PostToolUse the service could not take (R-CAP-5): its options refused (two that
  * are one label once normalised, a label over the limit or blank, more options than AskUserQuestion
- * allows). It is skipped, as an answer that is no choice is, and said in the hook's answer. At
+ * allows), or at PostToolUse its answer given no choice (choiceOf: a number, an object, two labels
+ * for one choice). It is skipped, the call's other answers recorded, and said in the hook's answer. At
  * PreToolUse such a question is left as written, unplanned, and said in the reason (R-ASK-4).
  */
 interface SkippedQuestion {
@@ -487,6 +509,7 @@ function answeredQuestions(
   const observations: ObservationInput[] = []
   const fields: AnswerFields[] = []
   const shared = sharingNormalForm(questions.map((q) => q.question))
+  let optionsRefused = false
   questions.forEach((q, i) => {
     // tool_response.answers is the answer; its mirror in tool_input.answers stands in where it
     // answers nothing. An answer there that this service gave itself at PreToolUse has the
@@ -497,7 +520,12 @@ function answeredQuestions(
     const [value, where] = answersNothing(given) ? [answerIn(input.answers, q.question), 'tool_input'] : [given, 'tool_response']
     if (answersNothing(value)) return
     const choice = choiceOf(value, q.multiSelect !== false)
-    if (choice === undefined) return
+    // An answer given that is no choice is skipped, the others recorded, and said: the user would
+    // never learn otherwise that it was not recorded. The field is named by the key as sent.
+    if (choice === undefined) {
+      if (!whole) skipped.push({ place: at[i] ?? i, text: q.question, reason: `${where}.answers.${named(q.question)}${whyNoChoice(value)}` })
+      return
+    }
     const observation = observationOf(q, choice, 'user', toolUseId, payload, options, shared)
     const field = { question: `${from}.questions.${at[i] ?? i}`, answer: `${where}.answers.${q.question}` }
     // Two options that are one label once normalised (`Unit tests`, `Unit tests (Recommended)`):
@@ -508,6 +536,7 @@ function answeredQuestions(
       } catch (error) {
         if (!(error instanceof InputError)) throw error
         skipped.push({ place: at[i] ?? i, text: q.question, reason: namedAsSent(error, [field]).message })
+        optionsRefused = true
         return
       }
     }
@@ -515,22 +544,25 @@ function answeredQuestions(
     fields.push(field)
   })
   skipped.sort((a, b) => a.place - b.place)
-  return { observations, fields, skipped, refused: refusedAny || skipped.length > 0 }
+  return { observations, fields, skipped, refused: refusedAny || optionsRefused }
 }
 
 /**
  * What the user is shown of the questions a PostToolUse could not take while it recorded the
  * others: each question, and why, its fields named as the payload has them.
  */
-function skippedMessage(skipped: readonly SkippedQuestion[]): string {
+function skippedMessage(skipped: readonly SkippedQuestion[], othersRecorded: boolean): string {
   const what = skipped.length === 1 ? 'the answer to a question it could not take' : `the answers to ${skipped.length} questions it could not take`
-  return `decision-memory did not record ${what}, and recorded the call's other answers: ${skippedSaid(skipped)}`
+  return `decision-memory did not record ${what}${othersRecorded ? ", and recorded the call's other answers" : ''}: ${skippedSaid(skipped)}`
+}
+
+/** A question's text as the user is shown it: one over the limit by its start, the fields named saying where it is. */
+function named(text: string): string {
+  return characters(text) > QUESTION_NAMED ? `${leadingCharacters(text, QUESTION_NAMED - 1)}…` : text
 }
 
 /** Each question skipped, and why: `"Which checks?" (tool_response.questions.1.options.2: …)`. */
 function skippedSaid(skipped: readonly SkippedQuestion[]): string {
-  // A question refused for its length is named by its start: the fields named say where it is.
-  const named = (text: string) => (characters(text) > QUESTION_NAMED ? `${leadingCharacters(text, QUESTION_NAMED - 1)}…` : text)
   return skipped.map((s) => `${s.text === undefined ? `question ${s.place + 1}` : `"${named(s.text)}"`} (${s.reason})`).join('; ')
 }
 
@@ -1019,13 +1051,14 @@ export async function handleClaudeCodeHook(
           const read = answeredQuestions(payload, options, true)
           await asSent(memory.observe(read.observations), read.fields)
         }
-        return {}
+        // Only answers that are no choice: the call is valid, nothing to keep aside, but said.
+        return skipped.length > 0 ? { systemMessage: skippedMessage(skipped, false) } : {}
       }
       const { duplicates } = await asSent(memory.observe(observations), fields)
       const asked = await answersAskedAfterAll(memory, observations, duplicates, requireToolUseId(payload))
       if (asked.length > 0) await asSent(memory.observe(asked))
       // The questions it could not take are said to the user; the others' answers are recorded.
-      return skipped.length > 0 ? { systemMessage: skippedMessage(skipped) } : {}
+      return skipped.length > 0 ? { systemMessage: skippedMessage(skipped, true) } : {}
     }
     case 'PreToolUse': {
       if (!isQuestion) return {}
