@@ -9,6 +9,23 @@ import { markServedBy, openStores, StoreOpenError } from '../open-store'
 import { errorMessage, ServiceUnavailableError, throughServiceOrLocal } from './service-client'
 import { tempDir } from '../../test/support/temp-dir'
 
+/**
+ * A LevelDB store in `dataDir` holding `entries`, each put on its own, closed; with `tables`,
+ * opened once more so that its log is written into a table file.
+ */
+async function storeIn(dataDir: string, entries: Record<string, string>, { tables = false } = {}): Promise<void> {
+  const db = new Level<string, string>(dataDir)
+  await db.open()
+  for (const [key, value] of Object.entries(entries)) await db.put(key, value)
+  await db.close()
+  if (!tables) return
+  await db.open()
+  await db.close()
+}
+
+/** Thirty entries of `size` repeats of a choice's text: enough to fill a log past a block. */
+const choices = (size: number) => Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`k${i}`, 'an acknowledged choice '.repeat(size)]))
+
 afterEach(() => {
   vi.unstubAllEnvs()
 })
@@ -64,12 +81,7 @@ describe('throughServiceOrLocal when no service runs', () => {
   it("says a damaged store in one line naming its folder, not as LevelDB's error thrown on", async () => {
     vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
     const dataDir = tempDir('dm-local-')
-    const db = new Level<string, string>(dataDir)
-    await db.open()
-    await db.put('k', 'v')
-    await db.close()
-    await db.open() // the log written into a table file
-    await db.close()
+    await storeIn(dataDir, { k: 'v' }, { tables: true })
     const table = (await readdir(dataDir)).find((name) => name.endsWith('.ldb'))
     expect(table).toBeDefined()
     await writeFile(join(dataDir, table as string), 'not a table '.repeat(100))
@@ -81,10 +93,7 @@ describe('throughServiceOrLocal when no service runs', () => {
   it('says on stderr, once, what LevelDB dropped of a damaged log as the command opened the store', async () => {
     vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
     const dataDir = tempDir('dm-local-')
-    const db = new Level<string, string>(dataDir)
-    await db.open()
-    for (let i = 0; i < 30; i++) await db.put(`k${i}`, 'an acknowledged choice '.repeat(40))
-    await db.close()
+    await storeIn(dataDir, choices(40))
     const log = (await readdir(dataDir)).find((name) => name.endsWith('.log')) as string
     const bytes = await readFile(join(dataDir, log))
     bytes.fill(0xff, 12_000, 12_200)
@@ -103,10 +112,7 @@ describe('throughServiceOrLocal when no service runs', () => {
   it('says a store that lost its CURRENT damaged, not no store, when a file of another lies beside it', async () => {
     vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
     const dataDir = tempDir('dm-local-')
-    const db = new Level<string, string>(dataDir)
-    await db.open()
-    await db.put('k', 'an acknowledged choice')
-    await db.close()
+    await storeIn(dataDir, { k: 'an acknowledged choice' })
     await rm(join(dataDir, 'CURRENT'))
     await writeFile(join(dataDir, 'nohup.out'), 'started\n')
     const read = throughServiceOrLocal({ method: 'GET', path: '/x', dataDir, local: async () => 'ok' })
@@ -116,12 +122,7 @@ describe('throughServiceOrLocal when no service runs', () => {
   it('says what to do about a table file cut short, not only what it may be', async () => {
     vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
     const dataDir = tempDir('dm-local-')
-    const db = new Level<string, string>(dataDir)
-    await db.open()
-    for (let i = 0; i < 30; i++) await db.put(`k${i}`, 'an acknowledged choice '.repeat(10))
-    await db.close()
-    await db.open() // the log written into a table file
-    await db.close()
+    await storeIn(dataDir, choices(10), { tables: true })
     const table = join(dataDir, (await readdir(dataDir)).find((name) => name.endsWith('.ldb')) as string)
     await writeFile(table, (await readFile(table)).subarray(0, 300))
     const read = throughServiceOrLocal({ method: 'GET', path: '/x', dataDir, local: (memory) => memory.preferences('alice') })

@@ -5,6 +5,22 @@ import { createTestApp } from '../../test/support/test-app'
 const OBS = { question: 'Which tier?', user_choice: 'Tier S', all_options: ['Tier S', 'Tier M'] }
 const REC = { question: 'Which tier?', all_options: ['Tier S', 'Tier M'] }
 
+/**
+ * Makes every read of `db` fail as LevelDB fails on a damaged store (`code`, LevelDB's message);
+ * returns what puts its reads back.
+ */
+function failReads(db: MemoryLevel<string, string>, message: string, code: 'LEVEL_CORRUPTION' | 'LEVEL_IO_ERROR'): () => void {
+  const internals = db as unknown as { _get: (...args: unknown[]) => Promise<unknown>; _getMany: (...args: unknown[]) => Promise<unknown> }
+  const { _get: get, _getMany: getMany } = internals
+  internals._get = internals._getMany = async () => {
+    throw Object.assign(new Error(message), { code })
+  }
+  return () => {
+    internals._get = get
+    internals._getMany = getMany
+  }
+}
+
 type Case = [name: string, method: string, path: string, body: unknown, status: number, code: string, field?: string]
 
 const CASES: Case[] = [
@@ -283,11 +299,8 @@ describe('a store LevelDB cannot write (R-SVC-2: a 5xx is a bug, and this is non
   it('says what to do about a damaged store, not only that it is damaged', async () => {
     const db = new MemoryLevel<string, string>()
     const t = await createTestApp({ db })
-    const internals = db as unknown as { _get: (...args: unknown[]) => Promise<unknown>; _getMany: (...args: unknown[]) => Promise<unknown> }
     const damaged = 'Corruption: not an sstable (bad magic number)'
-    internals._get = internals._getMany = async () => {
-      throw Object.assign(new Error(damaged), { code: 'LEVEL_CORRUPTION' })
-    }
+    failReads(db, damaged, 'LEVEL_CORRUPTION')
     const r = await t.call('POST', '/v1/observations', { ...OBS, user: 'bitrot', decision_id: 'd-1' })
     expect(r.status).toBe(503)
     expect(r.body.error.code).toBe('store_unavailable')
@@ -299,12 +312,9 @@ describe('a store LevelDB cannot write (R-SVC-2: a 5xx is a bug, and this is non
   it('says of an IO error both what mends a damaged file and what mends a full disk', async () => {
     const db = new MemoryLevel<string, string>()
     const t = await createTestApp({ db })
-    const internals = db as unknown as { _get: (...args: unknown[]) => Promise<unknown>; _getMany: (...args: unknown[]) => Promise<unknown> }
     // What LevelDB says of a table file cut short, or overwritten with garbage shorter than it.
     const unreadable = 'IO error: /data/000005.ldb: Invalid argument'
-    internals._get = internals._getMany = async () => {
-      throw Object.assign(new Error(unreadable), { code: 'LEVEL_IO_ERROR' })
-    }
+    failReads(db, unreadable, 'LEVEL_IO_ERROR')
     const r = await t.call('POST', '/v1/recommendations', { ...REC, user: 'bitrot' })
     expect(r.status).toBe(503)
     expect(r.body.error.message).toBe(
@@ -316,12 +326,8 @@ describe('a store LevelDB cannot write (R-SVC-2: a 5xx is a bug, and this is non
     const db = new MemoryLevel<string, string>()
     const t = await createTestApp({ db })
     expect((await t.call('GET', '/healthz')).status).toBe(200)
-    const internals = db as unknown as { _get: (...args: unknown[]) => Promise<unknown>; _getMany: (...args: unknown[]) => Promise<unknown> }
-    const { _get: get, _getMany: getMany } = internals
     const damaged = 'Corruption: not an sstable (bad magic number)'
-    internals._get = internals._getMany = async () => {
-      throw Object.assign(new Error(damaged), { code: 'LEVEL_CORRUPTION' })
-    }
+    const readsBack = failReads(db, damaged, 'LEVEL_CORRUPTION')
     expect((await t.call('POST', '/v1/observations', { ...OBS, user: 'bitrot', decision_id: 'd-1' })).status).toBe(503)
     const health = await t.call('GET', '/healthz')
     expect(health.status).toBe(503)
@@ -330,8 +336,7 @@ describe('a store LevelDB cannot write (R-SVC-2: a 5xx is a bug, and this is non
       `the store is damaged (${damaged}): a read met a damaged file, and every request that reads it fails; stop the service and restore the store's folder from a backup`,
     )
     // Reads and writes that work elsewhere in the store do not make it well: the file is still damaged.
-    internals._get = get
-    internals._getMany = getMany
+    readsBack()
     expect((await t.call('POST', '/v1/observations', { ...OBS, user: 'other', decision_id: 'd-2' })).status).toBe(201)
     expect((await t.call('GET', '/healthz')).status).toBe(503)
   })
