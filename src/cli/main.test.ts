@@ -119,6 +119,13 @@ describe('decision-memory main', () => {
     expect((await run(['help', 'preferences'])).stdout).toContain('"QUESTION" (q-…)')
   })
 
+  it('names every format import-adr reads in the overview of the commands, AXME Code among them', async () => {
+    const { stdout } = await run(['help'])
+    const line = stdout.split('\n').find((l) => l.startsWith('  import-adr ')) ?? ''
+    // The names the formats go by in the README's table, one per ADR_FORMATS entry.
+    for (const name of ['adr-tools', 'MADR', 'log4brains', 'DECISIONS.md', 'AXME Code']) expect(line, name).toContain(name)
+  })
+
   it('reads a leading ~ of --policy as the home folder, as of --data: no shell expands --policy=~/mine.yaml, nor an MCP server\'s arguments', async () => {
     const home = await mkdtemp(join(tmpdir(), 'dm-home-'))
     const data = await mkdtemp(join(tmpdir(), 'dm-data-'))

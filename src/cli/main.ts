@@ -77,7 +77,7 @@ Commands:
   install-hooks  merge the hooks into Claude Code's settings.json
   mcp            an MCP server over stdio (recommend, plan_questions, record_choice, why, check_decision)
   guard          Claude Code PreToolUse hook: deny a Bash command a required decision forbids
-  import-adr     import decision records (adr-tools, MADR, log4brains, DECISIONS.md)
+  import-adr     import decision records (adr-tools, MADR, log4brains, DECISIONS.md, AXME Code)
   why            the supersede chain of a decision, or what is behind a point's recommendation
   preferences    what has been learned about a user
   export         everything held about a user, as NDJSON
