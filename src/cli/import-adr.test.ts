@@ -4,7 +4,10 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { captured } from '../../test/support/captured'
+import { closedPort } from '../../test/support/processes'
+import { Level } from 'level'
 import type { DecisionRecord } from '../decisions/decision'
+import { CHECKOUT_DATA_DIR } from './bin-path'
 import { importAdrCommand, movedAway } from './import-adr'
 
 /** Runs import-adr in process, with what it writes. */
@@ -80,6 +83,29 @@ describe('import-adr into a store opened here', () => {
     const again = await run([dir, '--data', store])
     expect(again.stdout).toContain('imported: 0 new, 0 updated, 1 unchanged\n')
     expect(again.stderr).toBe('')
+  })
+
+  it('opens this checkout\'s store, not ./data of the project it runs in, when no service answers and none is named', async () => {
+    // Run in the project whose records these are, ./data there would be a store the service
+    // (started in this checkout) never reads. The test holds the checkout's store (or a
+    // developer's service does): the command says where it looked, writing nothing into it.
+    const project = folderOf({ '0001-use-a.md': adr(1, 'Use A') })
+    const hadStore = existsSync(CHECKOUT_DATA_DIR)
+    const held = new Level(CHECKOUT_DATA_DIR)
+    await held.open().catch(() => undefined)
+    const cwd = process.cwd()
+    vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
+    vi.stubEnv('DECISION_MEMORY_DATA', '')
+    try {
+      process.chdir(project)
+      await expect(run(['.'])).rejects.toThrow(`the store in ${CHECKOUT_DATA_DIR} is in use by another process`)
+      expect(existsSync(join(project, 'data'))).toBe(false)
+    } finally {
+      process.chdir(cwd)
+      vi.unstubAllEnvs()
+      await held.close()
+      if (!hadStore) rmSync(CHECKOUT_DATA_DIR, { recursive: true, force: true })
+    }
   })
 
   it('takes the records of a worktree of a repository with no origin for those of its main checkout', async () => {

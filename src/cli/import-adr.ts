@@ -7,6 +7,7 @@ import type { DecisionRecord } from '../decisions/decision'
 import { ImportedDecisionSchema, type ImportedDecision, type ImportReport } from '../decisions/imported-decision'
 import { supersedeLoops } from '../decisions/decisions'
 import { InputError } from '../domain/errors'
+import { CHECKOUT_DATA_DIR } from './bin-path'
 import { dataDirectory, serviceUrl, UsageError, parseFlags } from './options'
 import { originName, pathInRepository, projectRoot, repositoryRoot } from './repository'
 import { errorMessage, failure, throughServiceOrLocal } from './service-client'
@@ -196,6 +197,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
           method: 'GET',
           path: '/v1/decisions',
           dataDir: values.data,
+          defaultDataDir: CHECKOUT_DATA_DIR,
           local: async (_memory, decisions) => ({ decisions: await decisions.list() }),
           // No store to hold any: none made to say so (a folder with no records writes nothing).
           createStore: records.length > 0,
@@ -212,6 +214,9 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
         path: '/v1/decisions/import',
         body,
         dataDir: values.data,
+        // Not ./data: run in the project whose records these are, the command would make a store
+        // there that the service (started in this checkout) never reads, as the MCP server would.
+        defaultDataDir: CHECKOUT_DATA_DIR,
         local: (_memory, decisions) => decisions.import(records, { files, logs, ...named }),
         // Importing a repository's records may come before the service first runs; a folder with
         // none makes no store: with no store, no decision of it was imported to report missing.
@@ -274,10 +279,10 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     )
     for (const c of [...report.conflicts, ...report.warnings]) process.stderr.write(printable(`${c.key}: ${c.message}`) + '\n')
     for (const m of missing) process.stderr.write(printable(`${m.key}: ${m.message}`) + '\n')
-    // Opened here, the store is said: ./data of the current directory when none is named and no
-    // service answered, which a user looking for the records in a service's store would not guess.
+    // Opened here, the store is said: this checkout's when none is named and no service answered,
+    // which a user looking for the records in a service's store would not guess.
     if (storedHere) {
-      process.stderr.write(printable(`stored in ${dataDirectory(values.data)}${values.data !== undefined ? '' : ` (no service answered at ${serviceUrl()})`}`) + '\n')
+      process.stderr.write(printable(`stored in ${dataDirectory(values.data, process.env, CHECKOUT_DATA_DIR)}${values.data !== undefined ? '' : ` (no service answered at ${serviceUrl()})`}`) + '\n')
     }
   } else if (values['dry-run'] === true) {
     for (const r of records) process.stdout.write(printable(`  ${r.key}  ${r.status}  ${r.date ?? 'no date'}  ${r.title}`) + '\n')
