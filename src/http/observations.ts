@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi'
 import type { DecisionMemory } from '../decision-memory'
 import { authorizeUsers } from './auth'
+import { refuseOtherQueryUser } from './query-user'
 import { ErrorSchema } from './errors'
 import { createRouter } from './router'
 import { ObservationsBody, ObservationsResult } from './schemas'
@@ -25,6 +26,7 @@ export function observationRoutes(memory: DecisionMemory) {
   return createRouter().openapi(route, async (c) => {
     const body = c.req.valid('json')
     const observations = Array.isArray(body) ? body : [body]
+    refuseOtherQueryUser(c, observations.map((o) => o.user), 'body')
     authorizeUsers(c, observations.map((o) => o.user))
     const result = await memory.observe(observations)
     return c.json(result, 201)

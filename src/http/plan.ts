@@ -3,6 +3,7 @@ import type { DecisionMemory } from '../decision-memory'
 import { AskUserQuestionSchema, OtherKindQuestionSchema, PlanRequestSchema } from '../domain/question-plan'
 import { planQuestions } from '../plan-questions'
 import { authorizeUsers } from './auth'
+import { refuseOtherQueryUser } from './query-user'
 import { ErrorSchema } from './errors'
 import { createRouter } from './router'
 import { RecommendationSchema } from './schemas'
@@ -86,6 +87,7 @@ const route = createRoute({
 export function planRoutes(memory: DecisionMemory) {
   return createRouter().openapi(route, async (c) => {
     const request = c.req.valid('json')
+    refuseOtherQueryUser(c, [request.user], 'body')
     authorizeUsers(c, [request.user])
     return c.json(await planQuestions(memory, request), 200)
   })

@@ -5,6 +5,7 @@ import type { ContractedRecommendation } from '../decisions/enforcement'
 import { deepFreeze } from '../domain/freeze'
 import type { RecommendationRequest as Request } from '../domain/recommendation'
 import { authorizeUsers } from './auth'
+import { refuseOtherQueryUser } from './query-user'
 import { ErrorSchema } from './errors'
 import { createRouter } from './router'
 import { RecommendationRequest, RecommendationSchema } from './schemas'
@@ -92,6 +93,7 @@ const route = createRoute({
 
 export function recommendationRoutes(memory: DecisionMemory, bodies: ValidBodies = validBodies()) {
   const answer = async (c: Context, request: Request) => {
+    refuseOtherQueryUser(c, [request.user], 'body')
     authorizeUsers(c, [request.user])
     // The answer's JSON as the use case gives it: a kept answer's bytes, not serialised again.
     const json = await memory.recommendJson(request)

@@ -3,6 +3,7 @@ import type { DecisionMemory } from '../decision-memory'
 import type { z } from '../domain/zod'
 import { actingUser, authorizeUsers } from './auth'
 import { ErrorSchema } from './errors'
+import { refuseOtherQueryUser } from './query-user'
 import { createRouter } from './router'
 import { PersonalizationRequest, SessionIdParam, SessionRequest, SessionSchema } from './schemas'
 
@@ -48,6 +49,7 @@ export function sessionRoutes(memory: DecisionMemory) {
       // A request without a body skips the schema (it is {} as is), so its default user is set here.
       const body = c.req.valid('json') as Partial<z.output<typeof SessionRequest>>
       const request = { ...body, user: body.user ?? 'default' }
+      refuseOtherQueryUser(c, [request.user], 'body')
       authorizeUsers(c, [request.user])
       const { created, ...session } = await memory.startSession(request)
       return c.json(session, created ? 201 : 200)
@@ -56,6 +58,8 @@ export function sessionRoutes(memory: DecisionMemory) {
       const { id } = c.req.valid('param')
       const body = c.req.valid('json')
       const user = actingUser(c, body.user)
+      // Without auth and without `user`, the session's owner: never the query's, which it does not read.
+      refuseOtherQueryUser(c, user === undefined ? [] : [user], 'body')
       if (user !== undefined) authorizeUsers(c, [user])
       return c.json(await memory.setPersonalization({ session_id: id, user, enabled: body.enabled }), 200)
     })

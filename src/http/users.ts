@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import type { DecisionMemory } from '../decision-memory'
 import { IdentifierSchema } from '../domain/observation'
 import { authorizeUsers } from './auth'
+import { refuseOtherQueryUser } from './query-user'
 import type { Logger } from 'pino'
 import { COUNT_DESCRIPTION } from './decision-schemas'
 import { ErrorSchema, storeFailureOf } from './errors'
@@ -146,11 +147,13 @@ export function userRoutes(memory: DecisionMemory, logger: Logger) {
   return createRouter()
     .openapi(preferences, async (c) => {
       const { user } = c.req.valid('param')
+      refuseOtherQueryUser(c, [user], 'path')
       authorizeUsers(c, [user])
       return c.json(await memory.preferences(user), 200)
     })
     .openapi(exportRoute, async (c) => {
       const { user } = c.req.valid('param')
+      refuseOtherQueryUser(c, [user], 'path')
       authorizeUsers(c, [user])
       const requestId = c.get('requestId' as never) as string | undefined
       // `error` undefined: the connection closed under the stream (no error of the store's).
@@ -165,6 +168,7 @@ export function userRoutes(memory: DecisionMemory, logger: Logger) {
     })
     .openapi(forget, async (c) => {
       const { user } = c.req.valid('param')
+      refuseOtherQueryUser(c, [user], 'path')
       authorizeUsers(c, [user])
       return c.json(await memory.forgetUser(user), 200)
     })

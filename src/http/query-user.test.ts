@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest'
+import { createTestApp } from '../../test/support/test-app'
+import { BOB, OPS, testTokens as auth } from '../../test/support/tokens'
+
+const as = (token: string) => ({ authorization: `Bearer ${token}` })
+const TIER = { question: 'Which tier?', header: 'Tier', all_options: ['Tier S', 'Tier M'], user_choice: 'Tier S' }
+const { user_choice: _, ...ASK } = TIER
+
+describe('a ?user= on a route that reads its user from the body or the path', () => {
+  it('is refused (400, naming user) when it names another user than the one the route acts for, and nothing is stored for either', async () => {
+    const { call } = await createTestApp()
+    const posted = await call('POST', '/v1/observations?user=alice', TIER)
+    expect(posted.status).toBe(400)
+    expect(posted.body.error.code).toBe('invalid_request')
+    expect(posted.body.error.issues).toEqual([{ path: 'user', message: 'give the user in the body, not in the query' }])
+    expect((await call('GET', '/v1/users/default/export')).body).not.toContain('"type":"observation"')
+    expect((await call('GET', '/v1/users/alice/export')).body).not.toContain('"type":"observation"')
+    expect((await call('POST', '/v1/recommendations?user=alice', ASK)).status).toBe(400)
+    expect((await call('POST', '/v1/plan?user=alice', { questions: [{ question: 'Which tier?', header: 'Tier', options: [{ label: 'Tier S' }, { label: 'Tier M' }] }] })).status).toBe(400)
+    expect((await call('POST', '/v1/sessions?user=alice', { session_id: 's-1' })).status).toBe(400)
+    expect((await call('PUT', '/v1/sessions/s-1/personalization?user=alice', { enabled: false })).status).toBe(400)
+    const path = await call('GET', '/v1/users/bob/preferences?user=alice')
+    expect(path.status).toBe(400)
+    expect(path.body.error.issues[0].message).toBe('give the user in the path, not in the query')
+  })
+
+  it('with auth, is not taken for the user after the token was checked for it: a token for both users is refused, not acting for default', async () => {
+    const { call } = await createTestApp({ auth })
+    // ops may act for alice, whom the query names, and for default, whom the body leaves it at.
+    expect((await call('POST', '/v1/observations?user=alice', TIER, as(OPS))).status).toBe(400)
+    expect((await call('PUT', '/v1/sessions/s-1/personalization?user=alice', { enabled: false }, as(OPS))).status).toBe(400)
+    expect((await call('GET', '/v1/users/default/export', undefined, as(OPS))).body).not.toContain('"type":"session"')
+    // A user the token may not act for is still refused as such.
+    expect((await call('POST', '/v1/observations?user=alice', { ...TIER, user: 'bob' }, as(BOB))).status).toBe(403)
+  })
+
+  it('is taken when it names the user the route acts for', async () => {
+    const { call } = await createTestApp({ auth })
+    expect((await call('POST', '/v1/observations?user=bob', { ...TIER, user: 'bob' }, as(BOB))).status).toBe(201)
+    expect((await call('POST', '/v1/recommendations?user=bob', { ...ASK, user: 'bob' }, as(BOB))).status).toBe(200)
+    expect((await call('GET', '/v1/users/bob/preferences?user=bob', undefined, as(BOB))).status).toBe(200)
+  })
+})

@@ -1,0 +1,20 @@
+import type { Context } from 'hono'
+import { InputError } from '../domain/errors'
+
+/**
+ * Refuses (400) a `?user=` on a route that reads its user from the body or the path, when it names
+ * another user than the one the route acts for. Such a route reads no query, so it acted for
+ * another user than the request named: `POST /v1/observations?user=alice` with a body without
+ * `user` stored alice's choice as `default`'s, and with auth on, after the token had been checked
+ * for alice (auth.ts reads `?user=` on every route). `where` says where the route's user is read.
+ */
+export function refuseOtherQueryUser(c: Context, users: readonly string[], where: 'body' | 'path'): void {
+  for (const named of c.req.queries('user') ?? []) {
+    const user = named.normalize('NFC')
+    if (users.includes(user)) continue
+    const source = where === 'body' ? 'the user of its body (`default` when it names none)' : 'the user of its path'
+    throw new InputError('invalid_request', `invalid request: user (the query names user "${user}", which this route does not read: it acts for ${source})`, {
+      issues: [{ path: 'user', message: `give the user in the ${where}, not in the query` }],
+    })
+  }
+}
