@@ -170,8 +170,16 @@ export class ServiceUnavailableError extends Error {
 function whyUnreachable(error: unknown, timeoutMs: number): string {
   if ((error as Error).name === 'TimeoutError') return `no answer within ${timeoutMs / 1000} s (is the service busy or stuck?)`
   const cause = (error as { cause?: { code?: string; message?: string } }).cause
+  // undici's code alone ("UND_ERR_SOCKET") told a user nothing of what happened: the service, killed
+  // or stopped mid-request (a decay scan cut short), hung up before it answered.
+  if (cause?.code !== undefined && CUT_CONNECTION.has(cause.code)) {
+    return `the service closed the connection before it answered (${cause.code}): did it stop or restart?`
+  }
   return `the request failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`
 }
+
+/** The codes fetch gives a connection the other side closed or reset while a request was in flight. */
+const CUT_CONNECTION = new Set(['UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNRESET', 'EPIPE'])
 
 /** Whether a folder above `dir` is a file, so that `dir` can be neither found nor made. */
 function underAFile(dir: string): boolean {
