@@ -40,13 +40,59 @@ describe('decision-memory why --point', () => {
       body: JSON.stringify(observations),
     })
     expect(stored.status).toBe(201)
+    // Run in no repository (the tests' own folder is one, whose project the command would read).
     const why = await runCli(['why', '--point', 'complexity-tier'], {
       env: { DECISION_MEMORY_URL: service.url, DECISION_MEMORY_USER: 'alice' },
+      cwd: tempDir('dm-why-'),
     })
     expect(why.stderr).toBe('')
     expect(why.code).toBe(0)
     expect(why.stdout).toMatch(/^point complexity-tier \(user alice\)/)
     expect(why.stdout).toContain('recommended: Tier L')
+  })
+
+  it('explains the point in the repository it runs in, as the hook and the MCP server recommend there, without --project', async () => {
+    const parent = tempDir('dm-why-')
+    const service = await startService(join(parent, 'data'))
+    running.push(service)
+    const main = join(parent, 'acme-api')
+    await mkdir(join(main, '.git'), { recursive: true })
+    await mkdir(join(main, 'services', 'billing'), { recursive: true })
+    // Tier L in this repository, Tier S more often in another: across every project, Tier S.
+    const choice = (i: number, project: string, tier: string) => ({
+      decision_id: `repo-${i}`,
+      user: 'alice',
+      project,
+      session_id: `s-${i}`,
+      question: 'Which complexity tier should this SPEC use?',
+      all_options: ['Tier S', 'Tier M', 'Tier L'],
+      user_choice: tier,
+    })
+    const observations = [
+      ...Array.from({ length: 6 }, (_, i) => choice(i, main, 'Tier L')),
+      ...Array.from({ length: 10 }, (_, i) => choice(100 + i, 'elsewhere', 'Tier S')),
+    ]
+    const stored = await fetch(`${service.url}/v1/observations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(observations) })
+    expect(stored.status).toBe(201)
+    // What the hook is answered in that repository: the project's own choices.
+    const asked = await fetch(`${service.url}/v1/recommendations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: 'alice', project: main, question: 'Which complexity tier should this SPEC use?', all_options: ['Tier S', 'Tier M', 'Tier L'] }),
+    })
+    expect(((await asked.json()) as { recommended: string }).recommended).toBe('Tier L')
+    const env = { DECISION_MEMORY_URL: service.url, DECISION_MEMORY_USER: 'alice' }
+    const escaped = main.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    for (const cwd of [main, join(main, 'services', 'billing')]) {
+      const why = await runCli(['why', '--point', 'complexity-tier'], { env, cwd })
+      expect(why.code, cwd).toBe(0)
+      expect(why.stdout, cwd).toMatch(new RegExp(`^point complexity-tier \\(user alice, project ${escaped}\\)`))
+      expect(why.stdout, cwd).toContain('recommended: Tier L')
+    }
+    // Outside a repository, every project, as over HTTP without one.
+    const outside = await runCli(['why', '--point', 'complexity-tier'], { env, cwd: parent })
+    expect(outside.stdout).toMatch(/^point complexity-tier \(user alice\) as of /)
+    expect(outside.stdout).toContain('recommended: Tier S')
   })
 
   it('takes --project . for the project the hook records where it runs: in a worktree, its repository\'s', async () => {
@@ -223,10 +269,12 @@ describe('decision-memory why --point', () => {
     })
     expect(created.status).toBe(201)
     const env = { DECISION_MEMORY_URL: service.url }
-    const outside = await runCli(['why', '--point', 'complexity-tier'], { env })
+    // In no repository, whose project the point would be explained in (the tests' folder is one).
+    const cwd = tempDir('dm-why-')
+    const outside = await runCli(['why', '--point', 'complexity-tier'], { env, cwd })
     expect(outside.stdout).toContain('decision D-001 (no effect on this recommendation):')
     expect(outside.stdout).not.toContain('recommended: Tier L')
-    const inside = await runCli(['why', '--point', 'complexity-tier', '--session', 's-1', '--path', 'services/billing/x.ts', '--stage', 'plan'], { env })
+    const inside = await runCli(['why', '--point', 'complexity-tier', '--session', 's-1', '--path', 'services/billing/x.ts', '--stage', 'plan'], { env, cwd })
     expect(inside.stderr).toBe('')
     expect(inside.stdout).toMatch(/^point complexity-tier \(user default, session s-1, path services\/billing\/x\.ts, stage plan\)/)
     expect(inside.stdout).toContain('recommended: Tier L [enforced')

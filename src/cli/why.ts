@@ -11,6 +11,16 @@ import { pathInRepository, projectOfFolder } from './repository'
 import { failure, throughServiceOrLocal } from './service-client'
 import { jsonLine, printable } from './terminal'
 
+/** The project the hooks record for the folder this runs in when it is in a git repository; else none. */
+function repositoryHere(): string | undefined {
+  try {
+    return projectOfFolder(process.cwd())
+  } catch {
+    // A folder removed under the shell: no repository to read.
+    return undefined
+  }
+}
+
 export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [--project PROJECT] [--session ID] [--task TASK] [--path PATH] [--stage STAGE] [--as-of ISO] [--json] [--data DIR] [--policy FILE]
 
   Why (R-CON-5). With a decision KEY: its supersede chain, oldest first, with dates and
@@ -21,7 +31,8 @@ export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [
   --user USER        whose point (default $DECISION_MEMORY_USER, as the hook's, or "default")
   --project PROJECT  with --point: the project whose context the recommendation is made in;
                      \`.\`: the one the hook records here (the repository's root; a worktree's
-                     main checkout)
+                     main checkout), which is also the default inside a git repository, as for
+                     the MCP server's tools; outside one, none (every project)
   --session ID       with --point: the session asked in, whose personalization (then) decides
                      whether the answer was personal (R-SES-3)
   --task TASK        with --point: the run's task, path and stage, as a recommendation's
@@ -204,8 +215,17 @@ export async function whyCommand(argv: string[]): Promise<number> {
   const point = values.point === undefined ? undefined : identifierFlag(values.point, 'point')
   // `.`, which no project can be called: the project the hook records for the folder this runs in
   // (in a worktree, its repository's main working tree, which neither $PWD nor its root is).
+  // Not given, a point is explained in the repository this runs in, as the MCP server's tools and
+  // the hooks recommend there: across every project, the point would be explained with another
+  // recommendation than the one the agent was given. Outside a repository, none, as the MCP server.
   const project =
-    values.project === undefined ? undefined : values.project === '.' ? (projectOf(projectOfFolder(process.cwd()) ?? process.cwd()) as string) : identifierFlag(values.project, 'project')
+    values.project === undefined
+      ? point === undefined
+        ? undefined
+        : projectOf(repositoryHere())
+      : values.project === '.'
+        ? (projectOf(projectOfFolder(process.cwd()) ?? process.cwd()) as string)
+        : identifierFlag(values.project, 'project')
   const asOf = values['as-of'] === undefined ? undefined : timestampFlag(values['as-of'], 'as-of')
   // `.` or an absolute folder: the path the hook and the guard send from that folder (relative to
   // its repository's root), which decisions are scoped by; `--path "$PWD"` as given would match none.
