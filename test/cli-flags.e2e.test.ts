@@ -147,6 +147,40 @@ describe('toggle of a session id several users have', () => {
   })
 })
 
+describe('toggle without --user', () => {
+  it('acts for $DECISION_MEMORY_USER, as the hook that records the session does, with a service and without', async () => {
+    const data = join(tempDir('dm-toggle-env-'), 'data')
+    const service = await startService(data)
+    try {
+      // The session the hook started for alice, and one no event has named yet.
+      const started = await fetch(`${service.url}/v1/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ user: 'alice', session_id: 'hers' }),
+      })
+      expect(started.status).toBe(201)
+      const env = { DECISION_MEMORY_URL: service.url, DECISION_MEMORY_USER: 'alice' }
+      for (const session of ['hers', 'new-one']) {
+        const toggled = await runCli(['toggle', '--session', session, '--off'], { env })
+        expect(toggled.stderr, session).toBe('')
+        expect(toggled.stdout, session).toBe(`personalization off for session ${session} (user alice)\n`)
+      }
+      // Not started for "default", whom the hook does not record for.
+      const sessions = await fetch(`${service.url}/v1/users/default/export`)
+      expect((await sessions.text()).split('\n').filter((line) => line.includes('"type":"session"'))).toEqual([])
+      const bad = await runCli(['toggle', '--session', 'hers', '--off'], { env: { ...env, DECISION_MEMORY_USER: '!x' } })
+      expect(bad.code).toBe(1)
+      expect(bad.stderr).toBe('decision-memory toggle: DECISION_MEMORY_USER (the default of --user): must not start with "!"\n')
+    } finally {
+      await service.stop()
+    }
+    const local = await runCli(['toggle', '--session', 'another', '--off', '--data', data], {
+      env: { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, DECISION_MEMORY_USER: 'alice' },
+    })
+    expect(local.stdout).toBe('personalization off for session another (user alice)\n')
+  })
+})
+
 describe('a command whose reader stops reading', () => {
   it('ends quietly with the status of SIGPIPE, not a stack trace', async () => {
     const { spawn } = await import('node:child_process')

@@ -1,12 +1,12 @@
 import { InputError } from '../domain/errors'
-import { identifierFlag, UsageError, parseFlags } from './options'
+import { envValue, identifierFlag, UsageError, parseFlags } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 import { jsonLine, printable } from './terminal'
 
 export const TOGGLE_HELP = `decision-memory toggle --session ID [--on | --off] [--user USER] [--data DIR] [--json]
 
   Turns personalization on or off for one session (no flag flips it). New sessions start on.
-  --user USER  whose session: needed only when several users have one of this id; without it,
+  --user USER  whose session (default $DECISION_MEMORY_USER, as the hook's); with neither,
                the one user who has it, else "default" (a session id not seen yet is started
                for that user, with the setting asked for)
   --json prints the session's record instead of a sentence.
@@ -31,7 +31,17 @@ export async function toggleCommand(argv: string[]): Promise<number> {
   if (values.session === undefined || values.session === '') throw new UsageError('toggle needs --session ID')
   // Checked here, not only by the route: without a service the store takes what it is given.
   const sessionId = identifierFlag(values.session, 'session')
-  const user = values.user === undefined ? undefined : identifierFlag(values.user, 'user')
+  // Whose session: as for the hook that started it, why, preferences and the MCP server, the
+  // flag, else $DECISION_MEMORY_USER; with neither, the one user who has it (else "default").
+  // With auth, a request without a user acts for "default", which a token of the user's own
+  // may not: `toggle --session ID --off` in the shell that runs the agent was refused there.
+  const variable = envValue('DECISION_MEMORY_USER')
+  const user =
+    values.user !== undefined
+      ? identifierFlag(values.user, 'user')
+      : variable === undefined
+        ? undefined
+        : identifierFlag(variable, 'user', 'DECISION_MEMORY_USER')
   if (values.on === true && values.off === true) throw new UsageError('give --on or --off, not both')
   const enabled = values.on === true ? true : values.off === true ? false : undefined
   const body: Record<string, unknown> = {}
