@@ -3,6 +3,7 @@ import type { Decisions } from './decisions/decisions'
 import { applyDecisions, askOverGlobalLimits, contractFor, type ContractedRecommendation } from './decisions/enforcement'
 import { explainPoint, type PointWhy, type PointWhyQuery } from './decisions/explain-point'
 import { createDataRights, type DataRights } from './data-rights'
+import { agentMarkedDefault } from './domain/agent-default'
 import { decisionPointKey, pointPolicy, pointRule } from './domain/decision-point'
 import { InputError } from './domain/errors'
 import { oncePerFrozen } from './domain/freeze'
@@ -185,6 +186,10 @@ export function createDecisionMemory(deps: {
     }
     // Checked before the session is started: a refused request stores nothing.
     const multiSelect = multiSelectOf(request)
+    // Asked without one, the option the agent marked ` (Recommended)`, as a plan takes it: the
+    // same question asked through `recommend` and through `plan_questions` (or the PreToolUse
+    // hook) is recommended alike.
+    staticDefault ??= agentMarkedDefault(request.all_options, multiSelect)
     const point = decisionPointKey(
       { point: request.point, header: request.header, question: request.question, options },
       policy,

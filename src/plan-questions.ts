@@ -1,8 +1,8 @@
 import { offeredOptions, type DecisionMemory } from './decision-memory'
 import { InputError } from './domain/errors'
-import { normalizeLabel, RECOMMENDED_MARK, STATIC_DEFAULT_MARK } from './domain/labels'
+import { agentMarkedDefault } from './domain/agent-default'
 import { checkTimestamp } from './domain/timestamp'
-import { multiSelectOf, optionLabel } from './domain/observation'
+import { multiSelectOf } from './domain/observation'
 import {
   buildQuestionPlan,
   isChoice,
@@ -65,22 +65,6 @@ function askedAs(question: AskUserQuestion, index: number): AskUserQuestion {
   return { ...rest, multiSelect: multiSelectOf({ multi_select: multiSelect, multiSelect: question.multiSelect }, `questions.${index}.`) }
 }
 
-/**
- * The option the agent marked ` (Recommended)` itself, when it marked exactly one of a
- * single-select question: the static default of its recommendation (R-REC-1: the request's
- * static default first), so that with too little history the agent's own choice is kept rather
- * than replaced by the first option or the policy's general default.
- */
-function agentRecommended(question: AskUserQuestion): string | undefined {
-  if (question.multiSelect === true) return undefined
-  // In ASCII or full-width parentheses, as normalizeLabel reads the mark: `PostgreSQL（Recommended）`.
-  // Or ` (static default)`, as a plan of this service marks the static default for an expert: its
-  // `ask_user_question_input`, passed to AskUserQuestion and planned again by the PreToolUse hook,
-  // showed the expert the policy's default (or the first option) instead of the agent's own.
-  const marked = question.options.map(optionLabel).filter((label) => RECOMMENDED_MARK.test(label) || STATIC_DEFAULT_MARK.test(label))
-  return marked.length === 1 ? normalizeLabel(marked[0] as string) : undefined
-}
-
 async function recommendFor(
   memory: DecisionMemory,
   request: PlanRequest,
@@ -97,7 +81,7 @@ async function recommendFor(
       all_options: question.options,
       context: request.context,
       multi_select: question.multiSelect,
-      static_default: agentRecommended(question),
+      static_default: agentMarkedDefault(question.options, question.multiSelect),
       as_of: request.as_of,
     })
   } catch (error) {

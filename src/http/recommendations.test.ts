@@ -231,6 +231,27 @@ describe('a request context that contradicts the precondition (R-REC-5)', () => 
   })
 })
 
+describe("the option the agent marked (Recommended) (R-REC-1)", () => {
+  it('is the static default of a recommendation, as of the plan of the same question (the MCP tools recommend and plan_questions agree)', async () => {
+    const { call } = await createTestApp()
+    const options = [
+      { label: 'SQLite', description: 'one file' },
+      { label: 'PostgreSQL (Recommended)', description: 'joins for billing' },
+    ]
+    const question = 'Which database engine?'
+    const planned = await call('POST', '/v1/plan', { questions: [{ question, header: 'DB', options, multiSelect: false }] })
+    expect(planned.body.questions[0].recommendation.recommended).toBe('PostgreSQL')
+    const { body } = await call('POST', '/v1/recommendations', { question, header: 'DB', all_options: options })
+    expect(body).toMatchObject({ state: 'static-default', recommended: 'PostgreSQL' })
+    expect(body.options.map((o: { label: string }) => o.label)).toEqual(['PostgreSQL (Recommended)', 'SQLite'])
+    expect(body.precondition).toBe(planned.body.questions[0].recommendation.precondition)
+    // Named in the request, a static default wins; two marks, or a multi-select question, name none.
+    expect((await call('POST', '/v1/recommendations', { question, all_options: options, static_default: 'SQLite' })).body.recommended).toBe('SQLite')
+    const twice = [{ label: 'SQLite (Recommended)' }, { label: 'PostgreSQL (Recommended)' }]
+    expect((await call('POST', '/v1/recommendations', { question: 'Which engine, again?', all_options: twice })).body.recommended).toBe('SQLite')
+  })
+})
+
 describe('a policy static default (R-POL, R-REC-1)', () => {
   it("holds at a point the request names that the policy does not, where the policy's rule matches the question (R-REC's example names `tier`)", async () => {
     const { call } = await createTestApp()
