@@ -530,7 +530,7 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     const output = (await call('POST', HOOK, pre)).body.hookSpecificOutput
     expect(output.updatedInput.answers).toEqual({ [method.question]: 'TDD (Recommended)' })
     expect(output.permissionDecisionReason).toContain('ruled out by required decision D-071')
-    expect(output.permissionDecisionReason.endsWith(`toggle --session ${pre.session_id} --off`)).toBe(true)
+    expect(output.permissionDecisionReason.endsWith(`toggle --session ${pre.session_id} --user default --off`)).toBe(true)
 
     // Personalization off turns off what was learned, not the decision: the user and agent are still told.
     expect((await call('PUT', `/v1/sessions/${pre.session_id}/personalization`, { enabled: false })).status).toBe(200)
@@ -818,7 +818,7 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(output.updatedInput.questions[0].options[0].label).toBe('Tier L (Recommended)')
     // How to be asked again, as a command that runs as printed: this checkout's bin by path.
     expect(output.permissionDecisionReason).toMatch(/To be asked again in this session: (.*)$/)
-    expect(output.permissionDecisionReason.endsWith(`: node ${shellWord(BIN_PATH)} toggle --session ${pre.session_id} --off`)).toBe(true)
+    expect(output.permissionDecisionReason.endsWith(`: node ${shellWord(BIN_PATH)} toggle --session ${pre.session_id} --user default --off`)).toBe(true)
     const rec = await call('POST', '/v1/recommendations', TIER)
     expect(rec.body.state).toBe('sufficient')
     expect(rec.body.p).toBeGreaterThanOrEqual(0.9)
@@ -927,7 +927,7 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect((await observationsOf(store)).filter((o) => o.source === 'auto-resolved').map((o) => o.chosen)).toEqual([['Tier L']])
   })
 
-  it('names the user in the command to be asked again when it is not the default one', async () => {
+  it('names the user in the command to be asked again, the default one too: toggle reads $DECISION_MEMORY_USER, the shell\'s', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/observations', pastChoices(40, 'Tier L', { ...TIER, user: 'alice' }))
     const pre = claudeCodeFixture('pre-tool-use')
@@ -958,7 +958,7 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
       expect(status, query).toBe(200)
       return body.hookSpecificOutput.permissionDecisionReason as string
     }
-    const command = `node ${shellWord(BIN_PATH)} toggle --session ${pre.session_id} --off`
+    const command = `node ${shellWord(BIN_PATH)} toggle --session ${pre.session_id} --user default --off`
     const other = await reasonAt(`?service_url=${encodeURIComponent('http://127.0.0.1:7421')}`, 'toolu_url_1')
     expect(other.endsWith(`To be asked again in this session: DECISION_MEMORY_URL=http://127.0.0.1:7421 ${command}`)).toBe(true)
     // Its origin alone: no path, no credentials; quoted for the shell where it needs it.
@@ -1144,11 +1144,11 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(output.additionalContext).not.toContain('your')
     // The user is told too, with how to be asked again, not only the agent.
     expect(output.permissionDecisionReason).toContain(`It answered for you: "${TIER_QUESTION}" = "Tier S (Recommended)"`)
-    expect(output.permissionDecisionReason).toContain(`To be asked again in this session: node ${shellWord(BIN_PATH)} toggle --session ${pre.session_id} --off`)
+    expect(output.permissionDecisionReason).toContain(`To be asked again in this session: node ${shellWord(BIN_PATH)} toggle --session ${pre.session_id} --user default --off`)
     // Claude Code shows no `ask`'s reason, only the questions left: the user reads the answers given
     // for them, and how to be asked again, in the hook's systemMessage.
     expect(answer.systemMessage).toMatch(/^decision-memory answered for you: "Which complexity tier should this SPEC use\?" = "Tier S \(Recommended\)" \(from your past choices: 40 choices, p 0\.\d+\)\. To be asked again in this session: /)
-    expect(answer.systemMessage).toContain(`To be asked again in this session: node ${shellWord(BIN_PATH)} toggle --session ${pre.session_id} --off`)
+    expect(answer.systemMessage).toContain(`To be asked again in this session: node ${shellWord(BIN_PATH)} toggle --session ${pre.session_id} --user default --off`)
 
     // The user answers the one question shown; Claude Code reports both.
     const post = {

@@ -949,10 +949,11 @@ export function preToolUseAnswer(
   if (!answered && toAsk.length === 0) return {}
   // A command that runs as printed: this checkout's bin by path (the package is on no PATH), the
   // service's address when a new shell would not find it there (only its origin: no path, no
-  // credentials), and the user when it is not the default (a session id may be several users').
+  // credentials), and the user, `default` too: a session id may be several users', and toggle
+  // acts for the DECISION_MEMORY_USER of the shell it is run in, which may not be the hook's.
   const origin = serviceUrl === undefined ? DEFAULT_SERVICE_URL : new URL(serviceUrl).origin
   const where = origin === DEFAULT_SERVICE_URL ? '' : `DECISION_MEMORY_URL=${shellWord(origin)} `
-  const turnOff = `${where}${commandLine(['toggle', ...optionArgs('--session', sessionId ?? 'ID'), ...(user === 'default' ? [] : optionArgs('--user', user)), '--off'])}${sessionId === undefined ? ' (ID: this session\'s id)' : ''}`
+  const turnOff = `${where}${commandLine(['toggle', ...optionArgs('--session', sessionId ?? 'ID'), ...optionArgs('--user', user), '--off'])}${sessionId === undefined ? ' (ID: this session\'s id)' : ''}`
   // A question of another kind (text, a number) is still the user's to answer: the picker is shown for it.
   if (toAsk.length === 0 && others.length === 0) {
     const reason = `decision-memory answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}`
