@@ -70,6 +70,21 @@ describe('decision-memory main', () => {
     }
   })
 
+  it('does not read DECISION_MEMORY_USER for why KEY, whose chain is nobody\'s: one set wrong does not stop it', async () => {
+    vi.stubEnv('DECISION_MEMORY_USER', '!x')
+    vi.stubEnv('DECISION_MEMORY_URL', 'http://127.0.0.1:9')
+    vi.stubEnv('DECISION_MEMORY_DATA', join(tmpdir(), `dm-why-key-${process.pid}-none`))
+    try {
+      const { code, stderr } = await run(['why', 'D-001'])
+      // It went on to ask for the chain (here, of no service), not stopped at the variable.
+      expect(code).toBe(1)
+      expect(stderr).not.toContain('DECISION_MEMORY_USER')
+      expect(stderr).toContain('http://127.0.0.1:9')
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
+
   it('exits 2 for why KEY with --project, which a decision\'s chain does not depend on, as with --session, before any request', async () => {
     vi.stubEnv('DECISION_MEMORY_URL', 'http://127.0.0.1:9')
     try {

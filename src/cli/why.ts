@@ -244,8 +244,14 @@ export async function whyCommand(argv: string[]): Promise<number> {
     run[flag as keyof typeof run] = checked.data
   }
   // Whose choices: as the hook that recorded them and the MCP server, $DECISION_MEMORY_USER by default.
+  // Not read for a decision's chain, which holds nobody's choices: a DECISION_MEMORY_USER set wrong
+  // for the agent would otherwise stop \`why D-001\`, which does not depend on it.
   const user =
-    values.user !== undefined ? identifierFlag(values.user, 'user') : identifierFlag(agentUser(), 'user', 'DECISION_MEMORY_USER')
+    values.user !== undefined
+      ? identifierFlag(values.user, 'user')
+      : key !== undefined
+        ? 'default'
+        : identifierFlag(agentUser(), 'user', 'DECISION_MEMORY_USER')
   let path: string
   if (key !== undefined) path = `/v1/decisions/${encodeURIComponent(key)}/why${asOf === undefined ? '' : `?${new URLSearchParams({ as_of: asOf })}`}`
   else {
