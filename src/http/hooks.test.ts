@@ -972,6 +972,25 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(bad.body.error.issues.map((i: any) => i.path)).toEqual(['service_url'])
   })
 
+  it('says ?service_url= is an http(s) URL, in its refusal and in the OpenAPI document, which refuses what the route refuses', async () => {
+    const { app, call } = await createTestApp()
+    const pre = claudeCodeFixture('pre-tool-use')
+    const doc = (await (await app.request('/openapi.json')).json()) as any
+    const param = doc.paths['/v1/hooks/claude-code'].post.parameters.find((p: any) => p.name === 'service_url')
+    const documented = (url: string) => new RegExp(param.schema.pattern, 'u').test(url)
+    // A URL of another scheme is a URL: `format: uri` alone let a client send it, and "Invalid URL" said it was none.
+    for (const url of ['file:///run/dm.sock', 'urn:decision-memory', 'ftp://x']) {
+      const { status, body } = await call('POST', `${HOOK}?service_url=${encodeURIComponent(url)}`, pre)
+      expect(status, url).toBe(400)
+      expect(body.error.issues, url).toEqual([{ path: 'service_url', message: 'an http:// or https:// URL' }])
+      expect(documented(url), url).toBe(false)
+    }
+    for (const url of ['http://127.0.0.1:7421', 'HTTPS://dm.example.com/x']) {
+      expect((await call('POST', `${HOOK}?service_url=${encodeURIComponent(url)}`, pre)).status, url).toBe(200)
+      expect(documented(url), url).toBe(true)
+    }
+  })
+
   it('a question whose options the service refuses is left as written, in its place, and said; the call\'s other questions are planned', async () => {
     const { call, store } = await createTestApp()
     const CHECKS = 'Which checks should run before the PR?'

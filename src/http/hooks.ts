@@ -28,10 +28,14 @@ const HookQuery = z.object({
       'with (R-CON-4): `decision-memory hook` sends it with a PreToolUse, as the project of a git worktree is its ' +
       'repository’s main working tree, not the folder the cwd is in; default the `cwd` relative to `?project=`.',
   }),
-  service_url: z.url({ protocol: /^https?$/ }).max(2048).optional().openapi({
+  // Only http and https: a `file:` or `urn:` URL is a URL, but no address of the service. The
+  // document says so by a pattern (zod's `protocol` is not in the JSON Schema it makes, which then
+  // said `format: uri` alone, and a client validating by it sent what was refused "Invalid URL").
+  service_url: z.url({ protocol: /^https?$/, error: 'an http:// or https:// URL' }).max(2048).optional().openapi({
     param: { name: 'service_url', in: 'query' },
+    pattern: '^[ \\t\\n\\r]*[Hh][Tt][Tt][Pp][Ss]?:',
     description:
-      'The service’s address as the sender reaches it: `decision-memory hook` sends its `DECISION_MEMORY_URL` when that ' +
+      'The service’s address as the sender reaches it (an `http://` or `https://` URL): `decision-memory hook` sends its `DECISION_MEMORY_URL` when that ' +
       'is not the default `http://127.0.0.1:7420`, and the command the PreToolUse answer prints to turn personalization ' +
       'off then sets it, so that it runs as printed in a new shell.',
   }),
