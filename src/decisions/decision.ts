@@ -51,7 +51,9 @@ export const DecisionDateSchema = z
     /^\d{4}-\d{2}-\d{2}(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)?)?$/,
     'a date YYYY-MM-DD (or an ISO time, such as 2026-01-01T10:00:00Z)',
   )
-  .refine((d) => isCalendarDate(d.slice(0, 10)), { message: 'not a calendar date' })
+  // Said of a day written as one (`2026-02-30`): `yesterday` is told the form alone, not also
+  // that it is "not a calendar date", a second issue for one field that sent the reader to the calendar.
+  .refine((d) => !/^\d{4}-\d{2}-\d{2}/.test(d) || isCalendarDate(d.slice(0, 10)), { message: 'not a calendar date' })
   .transform((d) => d.slice(0, 10))
 
 /** Whether `YYYY-MM-DD` names a day that exists. */

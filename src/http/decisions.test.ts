@@ -243,7 +243,13 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     expect(reserved.status).toBe(400)
     expect(reserved.body.error.issues[0].path).toBe('key')
     const badDate = await call('POST', '/v1/decisions', decision({ date: '2026-02-30' }))
-    expect(badDate.body.error.issues[0].path).toBe('date')
+    expect(badDate.body.error.issues).toEqual([{ path: 'date', message: 'not a calendar date' }])
+    // A date not written as one is told the form it takes, once: not also "not a calendar date".
+    const form = 'a date YYYY-MM-DD (or an ISO time, such as 2026-01-01T10:00:00Z)'
+    for (const date of ['yesterday', '01/02/2026', '']) {
+      const notADay = await call('POST', '/v1/decisions', decision({ date }))
+      expect([date, notADay.body.error.issues]).toEqual([date, [{ path: 'date', message: form }]])
+    }
     await call('POST', '/v1/decisions', decision({ key: 'D-007' }))
     const taken = await call('POST', '/v1/decisions', decision({ key: 'D-007' }))
     expect(taken.status).toBe(409)
