@@ -176,8 +176,10 @@ export function answerError(logger: Logger, error: Error, requestId: string | un
     const status = error.status as ContentfulStatusCode
     let message = error.message || 'bad request'
     if (status === 400 && /json/i.test(message)) message = 'the body is not valid JSON'
+    // The field is a header: named as the refusal of a compressed body names content-encoding.
+    const issues = status === 415 ? [{ path: 'content-type', message: 'must be application/json' }] : undefined
     if (status === 415) message = 'send the body as JSON, with the header content-type: application/json'
-    return { status, body: errorBodyFor(requestId, CODE_BY_STATUS[status] ?? 'bad_request', message) }
+    return { status, body: errorBodyFor(requestId, CODE_BY_STATUS[status] ?? 'bad_request', message, issues) }
   }
   if (error.name === 'AbortError') {
     logger.warn({ event: 'aborted-by-stop', req_id: requestId }, 'stopped by the service stopping')

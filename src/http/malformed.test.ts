@@ -189,12 +189,15 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
     expect(withBom.status).toBe(201)
   })
 
-  it('answers 415 for a body that is not declared JSON', async () => {
-    const r = await t.app.request('/v1/observations', { method: 'POST', body: JSON.stringify(OBS) })
-    expect(r.status).toBe(415)
-    const body = (await r.json()) as { error: { code: string; message: string } }
-    expect(body.error.code).toBe('unsupported_media_type')
-    expect(body.error.message).toContain('content-type: application/json')
+  it('answers 415 naming content-type for a body that is not declared JSON, or declared another type', async () => {
+    for (const headers of [{}, { 'content-type': 'text/plain' }] as Array<Record<string, string>>) {
+      const r = await t.app.request('/v1/observations', { method: 'POST', headers, body: JSON.stringify(OBS) })
+      expect(r.status).toBe(415)
+      const body = (await r.json()) as { error: { code: string; message: string; issues: Array<{ path: string; message: string }> } }
+      expect(body.error.code).toBe('unsupported_media_type')
+      expect(body.error.message).toContain('content-type: application/json')
+      expect(body.error.issues).toEqual([{ path: 'content-type', message: 'must be application/json' }])
+    }
   })
 
   it('answers 415 naming content-encoding for a compressed body, and takes one marked identity', async () => {
