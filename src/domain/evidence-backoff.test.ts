@@ -109,6 +109,31 @@ describe('selectEvidence: change of preference', () => {
     expect(selection.cell.n).toBe(101)
   })
 
+  it('does not take a run of one heavy sitting for a change of preference, but follows one kept to for 3 days', () => {
+    // 20 choices a day, one sitting a day, for 60 days: Tier L, except every tenth day all Tier S.
+    // At that rate the 16 moments S keeps exactly are one day's, and the window shortened to them
+    // tested a day or two of S against 1,200 older choices: a change every such day.
+    const at = (day: number, i: number) => 61 - day - (8 + i / 2) / 24
+    const days = (first: number, last: number, pick: (day: number) => string) =>
+      Array.from({ length: last - first + 1 }, (_, k) => first + k).flatMap((day) =>
+        Array.from({ length: 20 }, (_, i) => observation(day * 100 + i, pick(day), at(day, i))),
+      )
+    const history = days(0, 59, (day) => (day % 10 === 4 ? 'Tier S' : 'Tier L'))
+    for (const run of [1, 2]) {
+      const heavy = days(60 - run + 1, 60, () => 'Tier S')
+      const kept = history.filter((o) => Date.parse(o.timestamp) < Date.parse(heavy[0]!.timestamp))
+      const selection = selectEvidence(pointView([...kept, ...heavy], POLICY), { asOf: NOW }, POLICY)
+      expect(selection.changeTest).toBeNull()
+      expect(selection.cell.n).toBe(1220)
+    }
+    // Kept to for 4 days (L last chosen 4 days before the newest S, 3 at the least): a change, the
+    // recent S counted.
+    const switched = [...history.filter((o) => Date.parse(o.timestamp) < NOW.getTime() - (61 - 57) * DAY), ...days(57, 60, () => 'Tier S')]
+    const selection = selectEvidence(pointView(switched, POLICY), { asOf: NOW }, POLICY)
+    expect(selection.changeTest).toMatchObject({ recent: 15 })
+    expect([...selection.cell.tallies.keys()]).toEqual([JSON.stringify(['Tier S'])])
+  })
+
   it('does not test with fewer than N recent observations', () => {
     const older = Array.from({ length: 30 }, (_, i) => observation(i, 'Tier S', 40 + i))
     const recent = Array.from({ length: 4 }, (_, i) => observation(100 + i, 'Tier L', 1 + i))

@@ -252,6 +252,7 @@ export function selectEvidence(
  * than M, and was asked every time for as long as the change was told apart; and, as auto-resolved
  * answers are no choices, a user whose new preference was auto-resolved chose only at the
  * check-ins, fewer than N in the window, and the older history outvoted the new option again.
+ * A shortened window is a change only where its choices span 3 days (see spansDays).
  */
 function changeWithin(
   cell: Cell,
@@ -273,7 +274,7 @@ function changeWithin(
     const widened = changeSince(cell, Math.min(...straddling.map((tally) => tally.first)), policy)
     if (widened !== null) return widened
   }
-  const found = changeSince(cell, since, policy)
+  const found = since > start && !spansDays(cell, since, end) ? null : changeSince(cell, since, policy)
   if (straddling.length > 0 || !knowsSince(cell, since)) return found
   // The change may have begun before the window, at the first choice of the option chosen most in
   // it: then every choice since speaks for it, not the window's alone. Also where the window holds
@@ -281,6 +282,27 @@ function changeWithin(
   const favourite = mostChosen(new Map([...recentPart(cell, since).tallies].map(([category, tally]) => [category, tally.n])))
   const first = favourite === undefined ? since : (cell.tallies.get(favourite) as Tally).first
   return (first < since ? changeSince(cell, first, policy) : null) ?? found
+}
+
+/** How long a shortened window's choices must span to be read as a change of preference (see spansDays). */
+const SHORTENED_MIN_SPAN_MS = 3 * DAY_MS
+
+/**
+ * Whether the choices of a window shortened to `since` (the kept moments of an option chosen more
+ * often than its tally keeps) span SHORTENED_MIN_SPAN_MS up to `end`: from `since`, or, when they
+ * are all of one option, from the last choice of any other (none was made since). Choices made in
+ * one sitting go together: at 20 choices a day, the 16 kept moments are one day's, and a user who
+ * chose Tier S all day one day in ten was read as having switched to it, against 1,200 older
+ * choices, every such day.
+ */
+function spansDays(cell: Cell, since: number, end: number): boolean {
+  const recent = [...recentPart(cell, since).tallies.keys()]
+  let from = since
+  if (recent.length === 1) {
+    from = -Infinity
+    for (const [category, tally] of cell.tallies) if (category !== recent[0]) from = Math.max(from, tally.last)
+  }
+  return end - from >= SHORTENED_MIN_SPAN_MS
 }
 
 /** The change test of the choices made at or after `since` against the older ones (see changeWithin). */
