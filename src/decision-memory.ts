@@ -186,10 +186,6 @@ export function createDecisionMemory(deps: {
     }
     // Checked before the session is started: a refused request stores nothing.
     const multiSelect = multiSelectOf(request)
-    // Asked without one, the option the agent marked ` (Recommended)`, as a plan takes it: the
-    // same question asked through `recommend` and through `plan_questions` (or the PreToolUse
-    // hook) is recommended alike.
-    staticDefault ??= agentMarkedDefault(request.all_options, multiSelect)
     const point = decisionPointKey(
       { point: request.point, header: request.header, question: request.question, options },
       policy,
@@ -215,12 +211,18 @@ export function createDecisionMemory(deps: {
     // Neither the request nor the policy says whether the point is multi-select (a client that
     // leaves it out: MCP, HTTP): as the user's latest choice there was asked. Read beside the
     // others, and only then: a request that says costs no read more.
-    const readLatest = multiSelect === undefined && pointRule({ key: point, header: request.header, question: request.question }, policy)?.multi_select === undefined
+    const rule = pointRule({ key: point, header: request.header, question: request.question }, policy)
+    const readLatest = multiSelect === undefined && rule?.multi_select === undefined
     const [sessions, bound, latest] = await Promise.all([
       store.countSessions(request.user, asOf),
       decisions?.atPoint({ point, context: request.context, asOf: request.as_of === undefined ? undefined : asOf }),
       readLatest ? latestFlagAt(request.user, point, asOf, request.as_of !== undefined) : undefined,
     ])
+    // Asked without one, the option the agent marked ` (Recommended)`, as a plan takes it: the
+    // same question asked through `recommend` and through `plan_questions` (or the PreToolUse
+    // hook) is recommended alike. Not at a point multi-select by the policy or by the user's latest
+    // choice, which a request that does not say is read as (the plan says, and takes no mark there).
+    staticDefault ??= agentMarkedDefault(request.all_options, multiSelect ?? rule?.multi_select ?? latest)
     // The policy's default, which an advisory must_not may set aside for another: read only where decisions are bound.
     const policyDefault = () => {
       const named = pointRule({ key: point, header: request.header, question: request.question }, policy)?.static_default

@@ -1,6 +1,5 @@
 import { offeredOptions, type DecisionMemory } from './decision-memory'
 import { InputError } from './domain/errors'
-import { agentMarkedDefault } from './domain/agent-default'
 import { checkTimestamp } from './domain/timestamp'
 import { multiSelectOf } from './domain/observation'
 import {
@@ -81,7 +80,7 @@ async function recommendFor(
       all_options: question.options,
       context: request.context,
       multi_select: question.multiSelect,
-      static_default: agentMarkedDefault(question.options, question.multiSelect),
+      // No static_default: the recommendation takes the option the agent marked (Recommended) itself.
       as_of: request.as_of,
     })
   } catch (error) {

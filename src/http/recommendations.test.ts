@@ -250,6 +250,18 @@ describe("the option the agent marked (Recommended) (R-REC-1)", () => {
     const twice = [{ label: 'SQLite (Recommended)' }, { label: 'PostgreSQL (Recommended)' }]
     expect((await call('POST', '/v1/recommendations', { question: 'Which engine, again?', all_options: twice })).body.recommended).toBe('SQLite')
   })
+
+  it('is no static default at a point the user\'s choices make multi-select, for a request that does not say, as the plan of the question takes none', async () => {
+    const { call } = await createTestApp()
+    const question = 'Which checks should run?'
+    const chosen = { question, header: 'Checks', all_options: ['Lint', 'Tests', 'Types'], user_choice: ['Lint', 'Tests'], multi_select: true }
+    for (let i = 0; i < 2; i++) expect((await call('POST', '/v1/observations', chosen)).status).toBe(201)
+    const options = ['Lint', 'Tests (Recommended)', 'Types']
+    const planned = await call('POST', '/v1/plan', { questions: [{ question, header: 'Checks', options: options.map((label) => ({ label })), multiSelect: true }] })
+    const { body } = await call('POST', '/v1/recommendations', { question, header: 'Checks', all_options: options })
+    expect(body).toMatchObject({ state: 'static-default', multi_select: true })
+    expect(body.recommended).toEqual(planned.body.questions[0].recommendation.recommended)
+  })
 })
 
 describe('a policy static default (R-POL, R-REC-1)', () => {
