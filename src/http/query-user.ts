@@ -6,13 +6,14 @@ import { InputError } from '../domain/errors'
  * another user than the one the route acts for. Such a route reads no query, so it acted for
  * another user than the request named: `POST /v1/observations?user=alice` with a body without
  * `user` stored alice's choice as `default`'s, and with auth on, after the token had been checked
- * for alice (auth.ts reads `?user=` on every route). `where` says where the route's user is read.
+ * for alice (auth.ts reads `?user=` on every route). `where` says where the route's user is read,
+ * `withoutUser` whom a body without `user` acts for.
  */
-export function refuseOtherQueryUser(c: Context, users: readonly string[], where: 'body' | 'path'): void {
+export function refuseOtherQueryUser(c: Context, users: readonly string[], where: 'body' | 'path', withoutUser = '`default`'): void {
   for (const named of c.req.queries('user') ?? []) {
     const user = named.normalize('NFC')
     if (users.includes(user)) continue
-    const source = where === 'body' ? 'the user of its body (`default` when it names none)' : 'the user of its path'
+    const source = where === 'body' ? `the user of its body (${withoutUser} when it names none)` : 'the user of its path'
     throw new InputError('invalid_request', `invalid request: user (the query names user "${user}", which this route does not read: it acts for ${source})`, {
       issues: [{ path: 'user', message: `give the user in the ${where}, not in the query` }],
     })
