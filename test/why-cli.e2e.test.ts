@@ -89,10 +89,16 @@ describe('decision-memory why --point', () => {
       expect(why.stdout, cwd).toMatch(new RegExp(`^point complexity-tier \\(user alice, project ${escaped}\\)`))
       expect(why.stdout, cwd).toContain('recommended: Tier L')
     }
-    // Outside a repository, every project, as over HTTP without one.
+    // Outside a repository, every project, as over HTTP without one; and so inside one with --all-projects.
     const outside = await runCli(['why', '--point', 'complexity-tier'], { env, cwd: parent })
     expect(outside.stdout).toMatch(/^point complexity-tier \(user alice\) as of /)
     expect(outside.stdout).toContain('recommended: Tier S')
+    const every = await runCli(['why', '--point', 'complexity-tier', '--all-projects'], { env, cwd: main })
+    expect(every.stdout).toMatch(/^point complexity-tier \(user alice\) as of /)
+    expect(every.stdout).toContain('recommended: Tier S')
+    const both = await runCli(['why', '--point', 'complexity-tier', '--all-projects', '--project', main], { env, cwd: main })
+    expect(both.code).toBe(2)
+    expect(both.stderr).toContain('give --project or --all-projects, not both')
   })
 
   it('takes --project . for the project the hook records where it runs: in a worktree, its repository\'s', async () => {

@@ -21,7 +21,7 @@ function repositoryHere(): string | undefined {
   }
 }
 
-export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [--project PROJECT] [--session ID] [--task TASK] [--path PATH] [--stage STAGE] [--as-of ISO] [--json] [--data DIR] [--policy FILE]
+export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [--project PROJECT | --all-projects] [--session ID] [--task TASK] [--path PATH] [--stage STAGE] [--as-of ISO] [--json] [--data DIR] [--policy FILE]
 
   Why (R-CON-5). With a decision KEY: its supersede chain, oldest first, with dates and
   rationales, and its evidence. With --point: what is recommended there, the decisions bound to
@@ -33,6 +33,8 @@ export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [
                      \`.\`: the one the hook records here (the repository's root; a worktree's
                      main checkout), which is also the default inside a git repository, as for
                      the MCP server's tools; outside one, none (every project)
+  --all-projects     with --point: across every project, as outside a repository, wherever
+                     the command runs
   --session ID       with --point: the session asked in, whose personalization (then) decides
                      whether the answer was personal (R-SES-3)
   --task TASK        with --point: the run's task, path and stage, as a recommendation's
@@ -192,6 +194,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
       task: { type: 'string' },
       path: { type: 'string' },
       stage: { type: 'string' },
+      'all-projects': { type: 'boolean' },
       json: { type: 'boolean' },
       data: { type: 'string' },
       policy: { type: 'string' },
@@ -212,6 +215,8 @@ export async function whyCommand(argv: string[]): Promise<number> {
   }
   // Nor does it depend on the project: said, as --session and the run are, rather than ignored.
   if (key !== undefined && values.project !== undefined) throw new UsageError('--project goes with --point: a decision\'s chain does not depend on the project')
+  if (key !== undefined && values['all-projects'] === true) throw new UsageError('--all-projects goes with --point: a decision\'s chain does not depend on the project')
+  if (values.project !== undefined && values['all-projects'] === true) throw new UsageError('give --project or --all-projects, not both')
   const point = values.point === undefined ? undefined : identifierFlag(values.point, 'point')
   // `.`, which no project can be called: the project the hook records for the folder this runs in
   // (in a worktree, its repository's main working tree, which neither $PWD nor its root is).
@@ -220,7 +225,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
   // recommendation than the one the agent was given. Outside a repository, none, as the MCP server.
   const project =
     values.project === undefined
-      ? point === undefined
+      ? point === undefined || values['all-projects'] === true
         ? undefined
         : projectOf(repositoryHere())
       : values.project === '.'
