@@ -296,13 +296,15 @@ const SHORTENED_MIN_SPAN_MS = 3 * DAY_MS
  * choices, every such day.
  */
 function spansDays(cell: Cell, since: number, end: number): boolean {
-  const recent = [...recentPart(cell, since).tallies.keys()]
-  let from = since
-  if (recent.length === 1) {
-    from = -Infinity
-    for (const [category, tally] of cell.tallies) if (category !== recent[0]) from = Math.max(from, tally.last)
+  // The options chosen in the window are those whose last choice is in it (as recentPart keeps
+  // them), read without building the window's part: this runs on every recommendation there.
+  let chosen = 0
+  let others = -Infinity
+  for (const tally of cell.tallies.values()) {
+    if (tally.last >= since) chosen += 1
+    else others = Math.max(others, tally.last)
   }
-  return end - from >= SHORTENED_MIN_SPAN_MS
+  return end - (chosen === 1 ? others : since) >= SHORTENED_MIN_SPAN_MS
 }
 
 /** The change test of the choices made at or after `since` against the older ones (see changeWithin). */
