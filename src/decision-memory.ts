@@ -225,7 +225,7 @@ export function createDecisionMemory(deps: {
     staticDefault ??= agentMarkedDefault(request.all_options, multiSelect ?? rule?.multi_select ?? latest)
     // The policy's default, which an advisory must_not may set aside for another: read only where decisions are bound.
     const policyDefault = () => {
-      const named = pointRule({ key: point, header: request.header, question: request.question }, policy)?.static_default
+      const named = rule?.static_default
       return named === undefined ? undefined : matchOption(named, options)
     }
     const contract = bound === undefined ? undefined : contractFor(bound, offered, staticDefault, bound.length === 0 ? undefined : policyDefault())
@@ -247,8 +247,7 @@ export function createDecisionMemory(deps: {
       asOf,
       policy,
     }), now)
-    const alwaysAsk = () => pointRule({ key: point, header: request.header, question: request.question }, policy)?.always_ask ?? false
-    const contracted = contract === undefined ? recommendation : applyDecisions(recommendation, contract, alwaysAsk())
+    const contracted = contract === undefined ? recommendation : applyDecisions(recommendation, contract, rule?.always_ask ?? false)
     // A required limit bound to no point is checked at every point: an answer it blocks is asked.
     const answer =
       contracted.ask || decisions === undefined
