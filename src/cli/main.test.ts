@@ -97,6 +97,18 @@ describe('decision-memory main', () => {
     }
   })
 
+  it('exits 2 for why KEY with --all-projects, as with --project, before any request', async () => {
+    vi.stubEnv('DECISION_MEMORY_URL', 'http://127.0.0.1:9')
+    try {
+      const { code, stdout, stderr } = await run(['why', 'D-001', '--all-projects'])
+      expect(code).toBe(2)
+      expect(stdout).toBe('')
+      expect(stderr).toMatch(/^decision-memory why: --all-projects goes with --point: a decision's chain does not depend on the project\n\ndecision-memory why KEY/)
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
+
   it('exits 2 with its help for a flag or an argument version does not take, printing no version', async () => {
     for (const argv of [['version', '--bogus'], ['--version', '-x'], ['version', 'extra']]) {
       const { code, stdout, stderr } = await run(argv)
