@@ -8,7 +8,7 @@ import { closedPort } from '../../test/support/processes'
 import { Level } from 'level'
 import type { DecisionRecord } from '../decisions/decision'
 import { CHECKOUT_DATA_DIR } from './bin-path'
-import { importAdrCommand, movedAway } from './import-adr'
+import { IMPORT_ADR_HELP, importAdrCommand, movedAway } from './import-adr'
 
 /** Runs import-adr in process, with what it writes. */
 const run = (argv: string[]) => captured(() => importAdrCommand(argv))
@@ -106,6 +106,12 @@ describe('import-adr into a store opened here', () => {
       await held.close()
       if (!hadStore) rmSync(CHECKOUT_DATA_DIR, { recursive: true, force: true })
     }
+  })
+
+  it('says in its help the store it opens when none is named: this checkout\'s data, not ./data', () => {
+    const data = IMPORT_ADR_HELP.slice(IMPORT_ADR_HELP.indexOf('--data DIR   '))
+    expect(data).toContain("this checkout's data")
+    expect(data).not.toMatch(/\$DECISION_MEMORY_DATA or \.\/data/)
   })
 
   it('takes the records of a worktree of a repository with no origin for those of its main checkout', async () => {

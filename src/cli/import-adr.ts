@@ -33,7 +33,8 @@ export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--p
   --dry-run    read and report, store nothing
   --json       print the outcome as JSON
   --data DIR   the store to import into (default: the running service's, else
-               $DECISION_MEMORY_DATA or ./data; \`decision-memory help\` says which store)
+               $DECISION_MEMORY_DATA or this checkout's data, where npm start keeps it, as
+               for mcp: never ./data of the project it runs in, which the service never reads)
 `
 
 /**
