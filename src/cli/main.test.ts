@@ -153,6 +153,12 @@ describe('decision-memory main', () => {
     for (const name of ['adr-tools', 'MADR', 'log4brains', 'DECISIONS.md', 'AXME Code']) expect(line, name).toContain(name)
   })
 
+  it('says in the overview\'s store paragraph that mcp and import-adr open this checkout\'s data, not ./data', async () => {
+    const { stdout } = await run(['help'])
+    const which = stdout.slice(stdout.indexOf('Which store:'))
+    expect(which.slice(0, which.indexOf('\n\n'))).toContain("mcp and import-adr: this checkout's data")
+  })
+
   it('reads a leading ~ of --policy as the home folder, as of --data: no shell expands --policy=~/mine.yaml, nor an MCP server\'s arguments', async () => {
     const home = await mkdtemp(join(tmpdir(), 'dm-home-'))
     const data = await mkdtemp(join(tmpdir(), 'dm-data-'))

@@ -89,7 +89,8 @@ Commands:
 Which store: a command given --data DIR acts on that store: through the service at
 $DECISION_MEMORY_URL if that service says it holds it, else opened by the command; when another
 process holds it, or DIR has no store, it refuses (exit 1). Without --data, it goes through the
-running service at $DECISION_MEMORY_URL, and opens $DECISION_MEMORY_DATA or ./data when none runs.
+running service at $DECISION_MEMORY_URL, and opens $DECISION_MEMORY_DATA or ./data when none runs
+(mcp and import-adr: this checkout's data, where npm start keeps it, not ./data).
 
 `
 
