@@ -870,11 +870,33 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
       expect(answered.permissionDecision).toBe('allow')
     }
     clock.advance(60_000)
-    const asked = (await call('POST', HOOK, { ...pre, tool_use_id: 'toolu_check_in' })).body.hookSpecificOutput
+    const body = (await call('POST', HOOK, { ...pre, tool_use_id: 'toolu_check_in' })).body
+    const asked = body.hookSpecificOutput
     expect(asked.permissionDecision).toBe('ask')
     expect(asked.permissionDecisionReason).toBe(
       `decision-memory put first the option you are most likely to pick. It asks "${TIER_QUESTION}" to check in with you, after 9 answers it gave for you`,
     )
+    // Claude Code shows no `ask`'s reason: the user, answered for 9 times, learns why they are asked from the systemMessage.
+    expect(body.systemMessage).toBe(`decision-memory asks "${TIER_QUESTION}" to check in with you, after 9 answers it gave for you`)
+  })
+
+  it('says a check-in beside answers it gave, in the systemMessage, with the command to be asked again last', async () => {
+    const { call, clock } = await createTestApp()
+    const METHOD_QUESTION = 'Which development methodology for this change?'
+    const METHOD = { question: METHOD_QUESTION, header: 'Method', all_options: ['TDD', 'DDD'] }
+    await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))
+    const pre = claudeCodeFixture('pre-tool-use')
+    for (let i = 0; i < 9; i++) {
+      clock.advance(60_000)
+      expect((await call('POST', HOOK, { ...pre, tool_use_id: `toolu_auto_${i}` })).body.hookSpecificOutput.permissionDecision).toBe('allow')
+    }
+    await call('POST', '/v1/observations', pastChoices(40, 'TDD', METHOD).map((o, i) => ({ ...o, decision_id: `method-${i}` })))
+    clock.advance(60_000)
+    const method = { question: METHOD_QUESTION, header: 'Method', options: [{ label: 'TDD', description: '' }, { label: 'DDD', description: '' }], multiSelect: false }
+    const body = (await call('POST', HOOK, { ...pre, tool_use_id: 'toolu_mixed', tool_input: { questions: [...pre.tool_input.questions, method] } })).body
+    expect(body.hookSpecificOutput.permissionDecision).toBe('ask')
+    expect(body.systemMessage.startsWith(`decision-memory asks "${TIER_QUESTION}" to check in with you, after 9 answers it gave for you. It answered for you: "${METHOD_QUESTION}" = "TDD (Recommended)" (`)).toBe(true)
+    expect(body.systemMessage).toMatch(/\. To be asked again in this session: node \S+ toggle --session \S+ --user default --off$/)
   })
 
   it('its own answer, mirrored in tool_input.answers alone, stays a duplicate: never counted as the user’s', async () => {

@@ -1010,7 +1010,9 @@ export function preToolUseAnswer(
     // Claude Code does not show an `ask`'s reason either (anthropics/claude-code#17356, #24059,
     // #35324): the picker shows the questions left, so the user would never learn that others were
     // answered for them, nor how to be asked again. A hook's systemMessage is shown.
-    ...(answered ? { systemMessage: `decision-memory answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}` } : {}),
+    // A check-in likewise: the user, answered for at that question until now, is asked it again
+    // and would not learn why from the reason. Said before the answers, whose command comes last.
+    ...(answered || checkingIn.length > 0 ? { systemMessage: shownToUser(checkingIn, answered ? `answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}` : undefined) } : {}),
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
       permissionDecision: 'ask',
@@ -1023,6 +1025,16 @@ export function preToolUseAnswer(
       ...(forAgent.length > 0 ? { additionalContext: forAgent.join('. ') } : {}),
     },
   }
+}
+
+/**
+ * The `systemMessage` of an `ask`: the questions asked to check in, then what was answered for
+ * the user with the command to be asked again, last so that it is copied as it runs.
+ */
+function shownToUser(checkingIn: readonly string[], answers: string | undefined): string {
+  if (checkingIn.length === 0) return `decision-memory ${answers}`
+  const checkIn = `decision-memory ${checkingIn.join('; ').replace(/^it /, '')}`
+  return answers === undefined ? checkIn : `${checkIn}. It ${answers}`
 }
 
 /**
