@@ -132,6 +132,12 @@ describe('selectEvidence: change of preference', () => {
     const selection = selectEvidence(pointView(switched, POLICY), { asOf: NOW }, POLICY)
     expect(selection.changeTest).toMatchObject({ recent: 15 })
     expect([...selection.cell.tallies.keys()]).toEqual([JSON.stringify(['Tier S'])])
+    // Kept to for 5 days but for one stray Tier L two days before the newest S: still a change.
+    const stray = observation(9_999, 'Tier L', 2)
+    const strayed = [...history.filter((o) => Date.parse(o.timestamp) < NOW.getTime() - (61 - 56) * DAY), ...days(56, 60, () => 'Tier S'), stray]
+    const kept = selectEvidence(pointView(strayed, POLICY), { asOf: NOW }, POLICY)
+    expect(kept.changeTest).not.toBeNull()
+    expect([...kept.cell.tallies.keys()]).toEqual([JSON.stringify(['Tier S'])])
   })
 
   it('does not test with fewer than N recent observations', () => {

@@ -290,21 +290,32 @@ const SHORTENED_MIN_SPAN_MS = 3 * DAY_MS
 /**
  * Whether the choices of a window shortened to `since` (the kept moments of an option chosen more
  * often than its tally keeps) span SHORTENED_MIN_SPAN_MS up to `end`: from `since`, or, when they
- * are all of one option, from the last choice of any other (none was made since). Choices made in
- * one sitting go together: at 20 choices a day, the 16 kept moments are one day's, and a user who
- * chose Tier S all day one day in ten was read as having switched to it, against 1,200 older
- * choices, every such day.
+ * are all of one option, from the last choice but one of any other: since then the user chose that
+ * option alone, but for one stray choice. Choices made in one sitting go together: at 20 choices a
+ * day, the 16 kept moments are one day's, and a user who chose Tier S all day one day in ten was
+ * read as having switched to it, against 1,200 older choices, every such day. One stray choice of
+ * another option does not start the run anew: from the last one, 99 choices of Tier S in 100 over
+ * five days left Tier L recommended.
  */
 function spansDays(cell: Cell, since: number, end: number): boolean {
   // The options chosen in the window are those whose last choice is in it (as recentPart keeps
   // them), read without building the window's part: this runs on every recommendation there.
   let chosen = 0
-  let others = -Infinity
+  // The newest and the second newest choice of the other options, from the moments kept exactly
+  // (newest first), or the last alone where a tally keeps none.
+  let first = -Infinity
+  let second = -Infinity
   for (const tally of cell.tallies.values()) {
-    if (tally.last >= since) chosen += 1
-    else others = Math.max(others, tally.last)
+    if (tally.last >= since) {
+      chosen += 1
+      continue
+    }
+    for (const at of tally.weight?.newest.slice(0, 2) ?? [tally.last]) {
+      if (at > first) [first, second] = [at, first]
+      else if (at > second) second = at
+    }
   }
-  return end - (chosen === 1 ? others : since) >= SHORTENED_MIN_SPAN_MS
+  return end - (chosen === 1 ? second : since) >= SHORTENED_MIN_SPAN_MS
 }
 
 /** The change test of the choices made at or after `since` against the older ones (see changeWithin). */
