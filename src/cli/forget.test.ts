@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -36,5 +37,33 @@ describe('decision-memory forget --spool', () => {
     const left = await readFile(spool, 'utf8')
     expect(left).not.toContain('"bob"')
     expect(left).toContain('"carol"')
+  })
+})
+
+describe('decision-memory forget, a spool that is a folder', () => {
+  it('refuses --spool naming the folder the spool is in, before anything is deleted', async () => {
+    const folder = tempDir('dm-forget-spool-folder-')
+    const spool = join(folder, 'spool.ndjson')
+    await appendToSpool(spool, { at: '2026-12-01T10:00:00.000Z', user: 'bob', payload: { hook_event_name: 'SessionStart' } })
+    const data = tempDir('dm-forget-store-')
+    await expect(forgetCommand(['--user', 'bob', '--yes', '--data', data, '--spool', folder])).rejects.toThrow(
+      `--spool is ${folder}, a folder: give the path of the spool file in it (${spool}, as the hook's --spool or DECISION_MEMORY_SPOOL names it); nothing was deleted`,
+    )
+    // The store was not opened (nothing made in the empty folder), and the spool keeps bob's event.
+    expect(readdirSync(data)).toEqual([])
+    expect(await readFile(spool, 'utf8')).toContain('"bob"')
+  })
+
+  it('names DECISION_MEMORY_SPOOL when the variable is the folder', async () => {
+    const folder = tempDir('dm-forget-spool-folder-')
+    vi.stubEnv('DECISION_MEMORY_SPOOL', folder)
+    try {
+      await expect(forgetCommand(['--user', 'bob', '--yes', '--data', tempDir('dm-forget-store-')])).rejects.toMatchObject({
+        code: 'ENVIRONMENT_INVALID',
+        message: expect.stringContaining(`DECISION_MEMORY_SPOOL is ${folder}, a folder`),
+      })
+    } finally {
+      vi.unstubAllEnvs()
+    }
   })
 })

@@ -1,4 +1,6 @@
-import { homePath, UsageError, userFlag, parseFlags } from './options'
+import { statSync } from 'node:fs'
+import { join } from 'node:path'
+import { EnvironmentError, homePath, UsageError, userFlag, parseFlags } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 import { jsonLine } from './terminal'
 import { forgetInSpool, spoolFile } from './spool'
@@ -19,7 +21,8 @@ export const FORGET_HELP = `decision-memory forget --user USER --yes [--json] [-
   --data DIR   the store to forget USER in (default: the running service's, else
                $DECISION_MEMORY_DATA or ./data)
   --spool FILE the spool to take USER's hook events out of, for a hook run with --spool FILE
-               (default $DECISION_MEMORY_SPOOL or ~/.decision-memory/spool.ndjson)
+               (default $DECISION_MEMORY_SPOOL or ~/.decision-memory/spool.ndjson); a folder
+               is refused, before anything is deleted
 `
 
 /** `decision-memory forget` (R-SVC-5). */
@@ -31,6 +34,14 @@ export async function forgetCommand(argv: string[]): Promise<number> {
   })
   const user = userFlag(values.user, 'forget')
   if (values.yes !== true) throw new UsageError(`forget deletes everything held about ${user} for good: add --yes`)
+  const spool = values.spool === undefined ? spoolFile() : homePath(values.spool)
+  // Before anything is deleted: a folder (`--spool ~/.decision-memory`, where the spool is) holds
+  // no spool to take the user's events out of, and the forget said it was done while the spool
+  // beside it kept them, for the next hook to deliver again.
+  if (statSync(spool, { throwIfNoEntry: false })?.isDirectory() === true) {
+    const message = `${values.spool === undefined ? 'DECISION_MEMORY_SPOOL' : '--spool'} is ${spool}, a folder: give the path of the spool file in it (${join(spool, 'spool.ndjson')}, as the hook's --spool or DECISION_MEMORY_SPOOL names it); nothing was deleted`
+    throw values.spool === undefined ? new EnvironmentError(message) : new UsageError(message)
+  }
   const answer = await throughServiceOrLocal({
     method: 'DELETE',
     path: `/v1/users/${encodeURIComponent(user)}`,
@@ -44,7 +55,7 @@ export async function forgetCommand(argv: string[]): Promise<number> {
   // deliver; those events are that hook's (README).
   // The hook's own spool when it was run with --spool: else its events, delivered later, would
   // bring back some of what was just forgotten.
-  const spooled = await forgetInSpool(values.spool === undefined ? spoolFile() : homePath(values.spool), user)
+  const spooled = await forgetInSpool(spool, user)
   const result = { ...(answer.body as { user: string; deleted: number }), spooled }
   if (values.json === true) process.stdout.write(jsonLine(result))
   else process.stdout.write(forgetSentence(result))
