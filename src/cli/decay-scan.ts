@@ -2,7 +2,7 @@ import { loadPolicy } from '../config/load-policy'
 import { InputError } from '../domain/errors'
 import type { DecayScanResult } from '../memory/decay-scan'
 import { UsageError, parseFlags, configFilePath, timestampFlag } from './options'
-import { failure, ServiceUnavailableError, throughServiceOrLocal } from './service-client'
+import { failure, hasFields, ServiceUnavailableError, throughServiceOrLocal } from './service-client'
 import { jsonLine } from './terminal'
 
 export const DECAY_SCAN_HELP = `decision-memory decay-scan [--force] [--json] [--now ISO] [--data DIR] [--policy FILE]
@@ -54,6 +54,7 @@ export async function decayScanCommand(argv: string[]): Promise<number> {
       dataDir: values.data,
       policyFile: values.policy,
       timeoutMs: SCAN_TIMEOUT_MS,
+      expect: (body) => hasFields({ status: 'string' })(body) && ['ran', 'skipped'].includes((body as { status: string }).status),
       local: (memory) => memory.decayScan(input),
     })
   } catch (error) {

@@ -35,6 +35,8 @@ export async function exportCommand(argv: string[]): Promise<number> {
     path: `/v1/users/${encodeURIComponent(user)}/export`,
     dataDir: values.data,
     timeoutMs: 600_000,
+    // NDJSON, which stays text: a JSON document is another program's answer.
+    expect: (body) => typeof body === 'string',
     local: async (memory) => {
       let text = ''
       for await (const line of memory.exportUser(user)) text += JSON.stringify(line) + '\n'

@@ -1,5 +1,7 @@
 import { readdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { captured } from '../../test/support/captured'
@@ -64,6 +66,27 @@ describe('decision-memory forget, a spool that is a folder', () => {
       })
     } finally {
       vi.unstubAllEnvs()
+    }
+  })
+})
+
+describe('decision-memory forget, another program at DECISION_MEMORY_URL', () => {
+  it('does not print "forgot undefined" (exit 0) when it answers 200 {}', async () => {
+    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'))
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+    vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${(server.address() as AddressInfo).port}`)
+    vi.stubEnv('DECISION_MEMORY_SPOOL', join(tempDir('dm-forget-spool-'), 'spool.ndjson'))
+    try {
+      const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
+      await expect(forgetCommand(['--user', 'bob', '--yes'])).rejects.toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+        message: expect.stringContaining("answered HTTP 200 with what is not this route's answer"),
+      })
+      expect(write).not.toHaveBeenCalled()
+    } finally {
+      vi.unstubAllEnvs()
+      server.closeAllConnections()
+      await new Promise<void>((done) => server.close(() => done()))
     }
   })
 })

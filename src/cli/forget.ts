@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { EnvironmentError, homePath, UsageError, userFlag, parseFlags } from './options'
-import { failure, throughServiceOrLocal } from './service-client'
+import { failure, hasFields, throughServiceOrLocal } from './service-client'
 import { jsonLine } from './terminal'
 import { forgetInSpool, spoolFile } from './spool'
 
@@ -47,6 +47,7 @@ export async function forgetCommand(argv: string[]): Promise<number> {
     path: `/v1/users/${encodeURIComponent(user)}`,
     dataDir: values.data,
     timeoutMs: 600_000,
+    expect: hasFields({ user: 'string', deleted: 'number' }),
     local: (memory) => memory.forgetUser(user),
   })
   if (answer.status >= 400) return failure('forget', answer)

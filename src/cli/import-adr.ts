@@ -10,7 +10,7 @@ import { InputError } from '../domain/errors'
 import { CHECKOUT_DATA_DIR } from './bin-path'
 import { dataDirectory, serviceUrl, UsageError, parseFlags } from './options'
 import { originName, pathInRepository, projectRoot, repositoryRoot } from './repository'
-import { errorMessage, failure, throughServiceOrLocal } from './service-client'
+import { errorMessage, failure, hasFields, throughServiceOrLocal } from './service-client'
 import { jsonLine, printable } from './terminal'
 
 export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--prefix P] [--dry-run] [--json] [--data DIR]
@@ -199,6 +199,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
           path: '/v1/decisions',
           dataDir: values.data,
           defaultDataDir: CHECKOUT_DATA_DIR,
+          expect: hasFields({ decisions: 'array' }),
           local: async (_memory, decisions) => ({ decisions: await decisions.list() }),
           // No store to hold any: none made to say so (a folder with no records writes nothing).
           createStore: records.length > 0,
@@ -218,6 +219,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
         // Not ./data: run in the project whose records these are, the command would make a store
         // there that the service (started in this checkout) never reads, as the MCP server would.
         defaultDataDir: CHECKOUT_DATA_DIR,
+        expect: hasFields({ created: 'array', updated: 'array', unchanged: 'array' }),
         local: (_memory, decisions) => decisions.import(records, { files, logs, ...named }),
         // Importing a repository's records may come before the service first runs; a folder with
         // none makes no store: with no store, no decision of it was imported to report missing.

@@ -2,7 +2,7 @@ import { loadPolicy } from '../config/load-policy'
 import type { PointPreference } from '../domain/learned-preferences'
 import { shownPercent } from '../domain/recommendation'
 import { agentUser, identifierFlag, parseFlags, configFilePath } from './options'
-import { failure, throughServiceOrLocal } from './service-client'
+import { failure, hasFields, throughServiceOrLocal } from './service-client'
 import { jsonLine, printable } from './terminal'
 
 export const PREFERENCES_HELP = `decision-memory preferences [--user USER] [--json] [--data DIR] [--policy FILE]
@@ -81,6 +81,7 @@ export async function preferencesCommand(argv: string[]): Promise<number> {
     dataDir: values.data,
     policyFile: values.policy,
     timeoutMs: 60_000,
+    expect: hasFields({ points: 'array' }),
     local: (memory) => memory.preferences(user),
   })
   if (answer.status >= 400) return failure('preferences', answer)

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { closedPort } from '../../test/support/processes'
 import { Level } from 'level'
 import { markServedBy, openStores, StoreOpenError } from '../open-store'
-import { errorMessage, ServiceUnavailableError, throughServiceOrLocal } from './service-client'
+import { errorMessage, hasFields, ServiceUnavailableError, throughServiceOrLocal } from './service-client'
 import { tempDir } from '../../test/support/temp-dir'
 
 /**
@@ -168,6 +168,37 @@ describe('throughServiceOrLocal when what answers is not a working service', () 
       expect((error as Error).message).toBe(
         `POST ${service.url}/v1/recommendations: answered HTTP 502 with a body that is not JSON (is DECISION_MEMORY_URL a decision-memory service?)`,
       )
+    } finally {
+      await service.close()
+    }
+  })
+
+  it('refuses a 2xx answer that is not the route\'s (another program answering {} or nothing), instead of printing it as done', async () => {
+    for (const [type, text] of [['application/json', '{}'], ['application/json', '[]'], ['application/json', ''], ['application/x-ndjson', '{}\n']]) {
+      const service = await serving((_req, res) => res.writeHead(200, { 'content-type': type }).end(text))
+      try {
+        const error = await throughServiceOrLocal({
+          method: 'DELETE',
+          path: '/v1/users/bob',
+          expect: hasFields({ user: 'string', deleted: 'number' }),
+          local: async () => 'local',
+        }).catch((e: unknown) => e)
+        expect(error).toBeInstanceOf(ServiceUnavailableError)
+        expect((error as Error).message).toBe(
+          `DELETE ${service.url}/v1/users/bob: answered HTTP 200 with what is not this route's answer (is DECISION_MEMORY_URL a decision-memory service?)`,
+        )
+      } finally {
+        await service.close()
+      }
+    }
+    // The route's own answer, and an error (said by the command as the service's), pass.
+    const service = await serving((req, res) =>
+      res.writeHead(req.url === '/v1/users/bob' ? 200 : 404, { 'content-type': 'application/json' }).end(req.url === '/v1/users/bob' ? '{"user":"bob","deleted":3}' : '{}'),
+    )
+    try {
+      const forget = (path: string) => throughServiceOrLocal({ method: 'DELETE', path, expect: hasFields({ user: 'string', deleted: 'number' }), local: async () => 'local' })
+      expect(await forget('/v1/users/bob')).toMatchObject({ status: 200, body: { user: 'bob', deleted: 3 } })
+      expect(await forget('/v1/users/carol')).toMatchObject({ status: 404, body: {} })
     } finally {
       await service.close()
     }

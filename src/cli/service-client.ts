@@ -29,6 +29,12 @@ export interface StoreRequest {
   /** The store when no --data names one, no service runs and $DECISION_MEMORY_DATA is unset (default ./data). */
   defaultDataDir?: string | undefined
   policyFile?: string | undefined
+  /**
+   * Whether a successful (2xx) answer of the service is the route's: another program at
+   * DECISION_MEMORY_URL answering `{}` with 200 was printed as done (`forgot undefined: undefined
+   * entries deleted`, exit 0) or ended in a stack trace.
+   */
+  expect?: (body: unknown) => boolean
   /** How long to wait for the service; a scan of the whole store (forget, export) takes longer. */
   timeoutMs?: number
   /**
@@ -147,13 +153,31 @@ async function throughService(
   // NDJSON (an export) stays text; every other answer is one JSON document.
   // Whether it holds the store named: only when one is.
   const held = storeId === undefined ? {} : { holds }
-  if (text === '' || /ndjson/i.test(contentType)) return { status, body: text === '' ? null : text, via: 'service', ...held }
-  try {
-    return { status, body: JSON.parse(text), via: 'service', ...held }
-  } catch {
+  let body: unknown
+  if (text === '' || /ndjson/i.test(contentType)) body = text === '' ? null : text
+  else {
+    try {
+      body = JSON.parse(text)
+    } catch {
+      throw new ServiceUnavailableError(
+        `${request.method} ${url}: answered HTTP ${status} with a body that is not JSON (is DECISION_MEMORY_URL a decision-memory service?)`,
+      )
+    }
+  }
+  if (status >= 200 && status < 300 && request.expect !== undefined && !request.expect(body)) {
     throw new ServiceUnavailableError(
-      `${request.method} ${url}: answered HTTP ${status} with a body that is not JSON (is DECISION_MEMORY_URL a decision-memory service?)`,
+      `${request.method} ${url}: answered HTTP ${status} with what is not this route's answer (is DECISION_MEMORY_URL a decision-memory service?)`,
     )
+  }
+  return { status, body, via: 'service', ...held }
+}
+
+/** A JSON object whose fields `types` names have those types (`typeof`, or 'array'): a route's answer, roughly. */
+export function hasFields(types: Record<string, 'string' | 'number' | 'boolean' | 'array'>): (body: unknown) => boolean {
+  return (body) => {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return false
+    const record = body as Record<string, unknown>
+    return Object.entries(types).every(([field, type]) => (type === 'array' ? Array.isArray(record[field]) : typeof record[field] === type))
   }
 }
 

@@ -1,6 +1,6 @@
 import { InputError } from '../domain/errors'
 import { envValue, identifierFlag, UsageError, parseFlags } from './options'
-import { failure, throughServiceOrLocal } from './service-client'
+import { failure, hasFields, throughServiceOrLocal } from './service-client'
 import { jsonLine, printable } from './terminal'
 
 export const TOGGLE_HELP = `decision-memory toggle --session ID [--on | --off] [--user USER] [--data DIR] [--json]
@@ -54,6 +54,7 @@ export async function toggleCommand(argv: string[]): Promise<number> {
       path: `/v1/sessions/${encodeURIComponent(sessionId)}/personalization`,
       body,
       dataDir: values.data,
+      expect: hasFields({ session_id: 'string', personalization: 'boolean', user: 'string' }),
       local: (memory) => memory.setPersonalization({ session_id: sessionId, user, enabled }),
     })
   } catch (error) {

@@ -8,7 +8,7 @@ import { WhyQuery } from '../http/decision-schemas'
 import { UsageError, parseFlags, agentUser, identifierFlag, configFilePath, timestampFlag } from './options'
 import { projectOf } from '../integrations/claude-code'
 import { pathInRepository, projectOfFolder } from './repository'
-import { failure, throughServiceOrLocal } from './service-client'
+import { failure, hasFields, throughServiceOrLocal } from './service-client'
 import { jsonLine, printable } from './terminal'
 
 /** The project the hooks record for the folder this runs in when it is in a git repository; else none. */
@@ -278,6 +278,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
       path,
       dataDir: values.data,
       policyFile: values.policy,
+      expect: key !== undefined ? hasFields({ key: 'string', chain: 'array', evidence: 'array' }) : hasFields({ point: 'string' }),
       local: (memory, decisions) =>
         key !== undefined
           ? decisions.why(key, { as_of: asOf })
