@@ -396,5 +396,13 @@ describe('errorMessage', () => {
     const shared = { code: 'forbidden', message: 'token "alice" may not run the decay scan', issues: [{ path: 'authorization', message: 'not a token for every user' }] }
     expect(errorMessage(answer(403, shared))).not.toContain('--user')
   })
+
+  it('asks whether DECISION_MEMORY_URL is a decision-memory service when an error answer is not one of its', () => {
+    vi.stubEnv('DECISION_MEMORY_URL', 'http://127.0.0.1:8000')
+    const asked = "is DECISION_MEMORY_URL (http://127.0.0.1:8000) a decision-memory service?"
+    expect(errorMessage({ status: 404, body: { detail: 'Not Found' }, via: 'service' })).toBe(`HTTP 404 with no error of decision-memory's in its answer: ${asked}`)
+    expect(errorMessage({ status: 502, body: null, via: 'service' })).toContain(asked)
+    expect(errorMessage(answer(409, { code: 'store_mismatch', message: 'another store', issues: [] }))).toBe('another store')
+  })
 })
 

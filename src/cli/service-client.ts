@@ -304,7 +304,13 @@ function isConnectionRefused(error: unknown): boolean {
  */
 export function errorMessage(answer: Answer): string {
   const error = (answer.body as { error?: { code?: string; message?: string; issues?: Array<{ path?: string; message?: string }> } } | null)?.error
-  let message = error?.message ?? `HTTP ${answer.status}`
+  // An error without the service's envelope ({"error": {"message"}}) is another program's (a
+  // FastAPI 404 {"detail": …}, a proxy's empty 502): `HTTP 404` alone sent nobody to the URL.
+  let message =
+    error?.message ??
+    (answer.via === 'service'
+      ? `HTTP ${answer.status} with no error of decision-memory's in its answer: is DECISION_MEMORY_URL (${serviceUrl()}) a decision-memory service?`
+      : `HTTP ${answer.status}`)
   const issues = (error?.issues ?? []).filter((i) => i.message !== undefined)
   if (issues.length > 0) message += ` (${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')})`
   // A user the token may not act for (`toggle --session s` under --auth asks for "default"): the
