@@ -282,6 +282,16 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect(garbage).toEqual({ stdout: '', stderr: 'decision-memory guard: stdin is not a JSON hook payload; letting the command through\n' })
   })
 
+  it('does not take another program\'s JSON ({}) for a verdict: said, and refused with --fail-closed', async () => {
+    const other = (async () => new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } })) as unknown as typeof fetch
+    const base = { url: 'http://x.test', timeoutMs: 1000, fetch: other, payload: await bashPayload() }
+    const said = 'http://x.test/v1/decisions/check answered JSON that is no check\'s verdict: is DECISION_MEMORY_URL a decision-memory service?'
+    expect(await guard({ ...base, failClosed: false })).toEqual({ stdout: '', stderr: `decision-memory guard: ${said}; letting the command through\n` })
+    const closed = await guard({ ...base, failClosed: true })
+    expect(JSON.parse(closed.stdout).hookSpecificOutput.permissionDecision).toBe('deny')
+    expect(closed.stderr).toContain(said)
+  })
+
   it('says a payload cut at --timeout was late, not that it is no JSON', async () => {
     const unused = (async () => new Response('{}')) as unknown as typeof fetch
     const base = { url: 'http://x.test', timeoutMs: 5, fetch: unused, payloadCut: true }

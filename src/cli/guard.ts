@@ -151,6 +151,11 @@ export async function guard(input: {
   } catch {
     return unavailable('the service answered something that is not JSON')
   }
+  // Another program at the URL answering {} (a mock server's catch-all) is no verdict: taken for
+  // one, every command went through unsaid, with --fail-closed too.
+  if (typeof verdict !== 'object' || verdict === null || typeof verdict.allowed !== 'boolean') {
+    return unavailable(`${input.url}/v1/decisions/check answered JSON that is no check's verdict: is DECISION_MEMORY_URL a decision-memory service?`)
+  }
   if (verdict.allowed === false) return { stdout: deny(denyReason(verdict)), stderr: '' }
   // An advisory must_not the command matches: let through, and said, whatever else could not be
   // checked (the service marks a pattern left undecided in time: that one only warns on stderr, as
