@@ -71,7 +71,7 @@ export async function throughServiceOrLocal(request: StoreRequest): Promise<Answ
     // A service may hold it: asked with its id. A service that stopped left the file behind (the
     // store is then free), and one at the URL running on another store answers 409.
     let none = false
-    const probe = await throughService({ ...request, method: 'GET', path: '/healthz', body: undefined, timeoutMs: undefined }, id, async () => {
+    const probe = await throughService({ ...request, method: 'GET', path: '/healthz', body: undefined, timeoutMs: undefined, expect: undefined }, id, async () => {
       none = true
       return { status: 0, body: null, via: 'service' as const }
     })
