@@ -30,6 +30,18 @@ describe('bearer auth (R-SVC-4)', () => {
     expect(await messageOf(ALICE)).toBe('a bearer token is required')
   })
 
+  it('says invalid_token in WWW-Authenticate for a token sent that is not valid, and no error code for a request without one (RFC 6750 §3.1)', async () => {
+    const { app } = await createTestApp({ auth })
+    const challenge = async (headers: Record<string, string>) =>
+      (await app.request('/v1/users/alice/preferences', { headers })).headers.get('www-authenticate')
+    expect(await challenge({})).toBe('Bearer realm="decision-memory"')
+    expect(await challenge({ authorization: ALICE })).toBe('Bearer realm="decision-memory"')
+    expect(await challenge({ authorization: 'Basic YWxpY2U6eA==' })).toBe('Bearer realm="decision-memory"')
+    expect(await challenge({ authorization: 'Bearer ' })).toBe('Bearer realm="decision-memory"')
+    expect(await challenge(as('wrong-token-0123456789'))).toBe('Bearer realm="decision-memory", error="invalid_token"')
+    expect(await challenge({ authorization: 'Bearer correct horse battery staple' })).toBe('Bearer realm="decision-memory", error="invalid_token"')
+  })
+
   it('answers 401 to a body that is not UTF-8 sent without a token, as to any other body: the token is asked for before the body is judged', async () => {
     const { app } = await createTestApp({ auth })
     const latin1 = Buffer.from(JSON.stringify({ ...TIER, user: 'jos\u00e9' }), 'latin1')

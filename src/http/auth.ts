@@ -137,9 +137,12 @@ export function bearerAuth({ tokens }: { tokens: TokenTable }): MiddlewareHandle
     if (principal === undefined) {
       // A token was sent when the header has the scheme and a word after it, one that BEARER does
       // not take included (`Bearer two words`, a passphrase): that one is not valid, not missing.
-      const message = /^Bearer +\S/i.test(authorization ?? '') ? 'the bearer token is not valid' : 'a bearer token is required'
+      const sent = /^Bearer +\S/i.test(authorization ?? '')
+      const message = sent ? 'the bearer token is not valid' : 'a bearer token is required'
+      // RFC 6750 §3.1: a token that was sent and is not valid is `invalid_token`, which tells a
+      // client to get another rather than send the same again; a request without one gets no error code.
       return c.json(errorBody(c, 'unauthorized', message), 401, {
-        'WWW-Authenticate': 'Bearer realm="decision-memory"',
+        'WWW-Authenticate': sent ? 'Bearer realm="decision-memory", error="invalid_token"' : 'Bearer realm="decision-memory"',
       })
     }
     c.set('principal' as never, principal as never)

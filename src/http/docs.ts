@@ -77,7 +77,9 @@ const HEADERS = {
     schema: { type: 'string' as const },
   },
   'WWW-Authenticate': {
-    description: 'The scheme a token is sent by: `Bearer realm="decision-memory"`.',
+    description:
+      'The scheme a token is sent by: `Bearer realm="decision-memory"`, with `error="invalid_token"` when the request sent a ' +
+      'bearer token that is not valid (RFC 6750): not when it sent none.',
     required: true,
     schema: { type: 'string' as const },
   },
