@@ -311,3 +311,34 @@ describe('the error answers of the middleware in the OpenAPI document (R-SVC-1)'
     }
   })
 })
+
+describe('fields the service fills in, in the OpenAPI document', () => {
+  it('leaves a request field with a default optional to a generated client, and an answer\'s fields required', async () => {
+    const { call } = await createTestApp()
+    const { body } = await call('GET', '/openapi.json')
+    const { ObservationInput, RecommendationRequest, SessionRequest, DecisionInput, DecisionImport, Recommendation, Decision } = body.components.schemas
+    // openapi-typescript types a property that has a `default` as one always there, the caller's too:
+    // so a request field the service fills in is neither required nor given a `default`.
+    const fields: Array<[any, string, unknown]> = [
+      [ObservationInput, 'user', 'default'],
+      [ObservationInput, 'source', 'user'],
+      [RecommendationRequest, 'user', 'default'],
+      [SessionRequest, 'user', 'default'],
+      [DecisionInput, 'enforce', 'advisory'],
+      [DecisionInput, 'status', 'proposed'],
+      [DecisionInput, 'evidence', []],
+      [DecisionInput.properties.scope, 'points', []],
+      [DecisionImport.properties.records.items, 'enforce', 'advisory'],
+    ]
+    for (const [schema, field, value] of fields) {
+      expect(schema.required ?? [], field).not.toContain(field)
+      expect(schema.properties[field], field).not.toHaveProperty('default')
+      expect(schema.properties[field].description, field).toContain(`When not sent: \`${JSON.stringify(value)}\``)
+    }
+    // None is left in a schema (a query parameter keeps its own: openapi-typescript leaves parameters optional).
+    expect(JSON.stringify(body.components.schemas)).not.toContain('"default":')
+    // What every answer carries stays required.
+    expect(Recommendation.required).toEqual(expect.arrayContaining(['recommended', 'confidence', 'ask', 'p', 'disclosure', 'options']))
+    expect(Decision.required).toEqual(expect.arrayContaining(['key', 'title', 'enforce', 'status', 'constraints', 'evidence']))
+  })
+})

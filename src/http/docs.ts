@@ -139,6 +139,70 @@ export function withMiddlewareErrors(document: Document): Document {
   return document
 }
 
+type Schema = { $ref?: string; properties?: Record<string, Schema>; required?: string[]; default?: unknown; description?: string; examples?: unknown[]; example?: unknown } & Record<string, unknown>
+
+/** The component schemas a part of the document names by `$ref`, those they name included. */
+function componentsNamed(part: unknown, schemas: Record<string, Schema>, found = new Set<string>()): Set<string> {
+  if (Array.isArray(part)) for (const item of part) componentsNamed(item, schemas, found)
+  else if (part !== null && typeof part === 'object') {
+    const ref = (part as Schema).$ref
+    const name = typeof ref === 'string' && ref.startsWith('#/components/schemas/') ? ref.slice('#/components/schemas/'.length) : undefined
+    if (name !== undefined && !found.has(name) && schemas[name] !== undefined) {
+      found.add(name)
+      componentsNamed(schemas[name], schemas, found)
+    }
+    for (const value of Object.values(part)) componentsNamed(value, schemas, found)
+  }
+  return found
+}
+
+/** Every property schema of a schema, those of its nested objects, items and alternatives included. */
+function* propertiesOf(schema: unknown): Generator<[Schema, string, Schema]> {
+  if (Array.isArray(schema)) for (const item of schema) yield* propertiesOf(item)
+  else if (schema !== null && typeof schema === 'object') {
+    const object = schema as Schema
+    for (const [key, value] of Object.entries(object)) {
+      if (key === 'properties' && value !== null && typeof value === 'object') {
+        for (const [name, property] of Object.entries(value as Record<string, Schema>)) {
+          yield [object, name, property]
+          yield* propertiesOf(property)
+        }
+      } else if (key !== 'example' && key !== 'examples' && key !== 'default') yield* propertiesOf(value)
+    }
+  }
+}
+
+/**
+ * A field of a request that the service fills in when it is not sent (zod's `.default()`: `user`,
+ * `source`, `enforce`, `status`, `evidence`, …) is not in `required`, but its `default` keyword made
+ * openapi-typescript, the usual generator of TypeScript clients, type it as one the caller must
+ * send: it takes a property with a default to be always there (true of an answer) except in a
+ * schema written inline in a request body, and the request schemas here are named components. So
+ * the schemas only request bodies name say the value in their description and as the example
+ * (what Swagger UI's "Try it out" fills in), not as `default`. A schema an answer names too keeps
+ * its `default`: an answer always carries the field.
+ */
+export function withRequestDefaultsOptional(document: Document): Document {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>
+  const operations = Object.values(document.paths ?? {}).flatMap((item) =>
+    Object.entries(item as Record<string, unknown>).filter(([method]) => OPERATIONS.has(method)).map(([, value]) => value as Operation),
+  )
+  const answered = componentsNamed(operations.map((operation) => operation.responses), schemas)
+  const requestOnly = [...componentsNamed(operations.map((operation) => operation.requestBody), schemas)].filter((name) => !answered.has(name))
+  const inline = operations.map((operation) => operation.requestBody)
+  for (const schema of [...requestOnly.map((name) => schemas[name]), ...inline]) {
+    for (const [object, name, property] of propertiesOf(schema)) {
+      if (!('default' in property) || object.required?.includes(name)) continue
+      const { default: value, ...rest } = property
+      const stated = `When not sent: \`${JSON.stringify(value)}\`.`
+      const described = { ...rest, description: rest.description === undefined ? stated : `${rest.description} ${stated}` }
+      ;(object.properties as Record<string, Schema>)[name] =
+        rest.examples === undefined && rest.example === undefined ? { ...described, examples: [value] } : described
+    }
+  }
+  return document
+}
+
 /**
  * The tags the routes are filed under, in the order Swagger UI shows them (and README's route
  * table lists them): an operation with no tag, or one not declared here, is filed under "default".
@@ -179,7 +243,7 @@ export function mountDocs(app: OpenAPIHono, info: { version: string }) {
     security: [{ bearer: [] }],
     tags: TAGS,
   }
-  app.get('/openapi.json', (c) => c.json(withMiddlewareErrors(app.getOpenAPI31Document(config))))
+  app.get('/openapi.json', (c) => c.json(withRequestDefaultsOptional(withMiddlewareErrors(app.getOpenAPI31Document(config)))))
   const root = dirname(require.resolve('swagger-ui-dist/package.json'))
   const cache = new Map<string, string>()
   app.get('/docs', (c) => c.html(PAGE))
