@@ -28,6 +28,12 @@ describe('OpenAPI document and /docs (R-SVC-1)', () => {
     )
   })
 
+  it('names the service it was fetched from as its server, by a relative URL that holds whatever host or port it is reached by', async () => {
+    const { call } = await createTestApp()
+    const { body } = await call('GET', '/openapi.json')
+    expect(body.servers).toEqual([{ url: '/', description: expect.any(String) }])
+  })
+
   it('serves /docs with every asset from this service, none from a CDN', async () => {
     const { app } = await createTestApp()
     const page = await (await app.request('/docs')).text()

@@ -239,6 +239,10 @@ export function mountDocs(app: OpenAPIHono, info: { version: string }) {
       description:
         'Remembers the choices a user makes when an AI coding agent asks, and recommends what they will pick.',
     },
+    // Relative: a client reads it against the URL it fetched the document from, whatever the host,
+    // port or scheme the service is reached by (what OpenAPI assumes of a document without servers,
+    // said for the generators and linters that want one).
+    servers: [{ url: '/', description: 'The service this document was fetched from' }],
     // Swagger UI sends the token given to its Authorize dialog only where an operation requires the scheme.
     security: [{ bearer: [] }],
     tags: TAGS,
