@@ -148,9 +148,9 @@ export function questionTextsUnique(questions: ReadonlyArray<{ question: string 
 export const PlanRequestSchema = z.strictObject({
   // Any value is taken, as before; the listed schema says the object AskUserQuestion sends, since
   // function schemas of the OpenAPI subset (Gemini's) want a `type` on every property.
-  answers: z.unknown().optional().meta({ type: 'object', description: 'AskUserQuestion input field, ignored (an agent may pass its whole tool input).' }),
-  annotations: z.unknown().optional().meta({ type: 'object', description: 'AskUserQuestion input field, ignored.' }),
-  metadata: z.unknown().optional().meta({ type: 'object', description: 'AskUserQuestion input field, ignored.' }),
+  answers: z.unknown().optional().meta({ type: 'object', additionalProperties: {}, description: 'AskUserQuestion input field, ignored (an agent may pass its whole tool input).' }),
+  annotations: z.unknown().optional().meta({ type: 'object', additionalProperties: {}, description: 'AskUserQuestion input field, ignored.' }),
+  metadata: z.unknown().optional().meta({ type: 'object', additionalProperties: {}, description: 'AskUserQuestion input field, ignored.' }),
   user: IdentifierSchema.default('default').meta({ description: FIELD_DESCRIPTIONS.user }),
   project: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.project }),
   session_id: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.session_id }),

@@ -465,4 +465,16 @@ describe('POST /v1/plan with questions asking for text or a number', () => {
     expect(question.properties.kind.description).toContain('any other kind')
     expect(JSON.stringify(body.components.schemas.QuestionPlan.properties.questions.items)).toContain('#/components/schemas/OtherKindQuestion')
   })
+
+  it('documents the AskUserQuestion fields it ignores as objects of any fields, which a generated client may send', async () => {
+    const { call } = await createTestApp()
+    const { body } = await call('GET', '/openapi.json')
+    // `{ type: "object" }` alone is an object with no fields to openapi-typescript (Record<string, never>):
+    // the whole tool input, its answers given, would not type-check.
+    for (const name of ['answers', 'annotations', 'metadata']) {
+      expect(body.components.schemas.PlanRequest.properties[name], name).toMatchObject({ type: 'object', additionalProperties: {} })
+    }
+    const input = { questions: [NAME], answers: { [NAME.question]: 'x' }, annotations: { [NAME.question]: { notes: 'n' } }, metadata: { source: 'agent' } }
+    expect((await call('POST', '/v1/plan', input)).status).toBe(200)
+  })
 })
