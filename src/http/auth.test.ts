@@ -42,6 +42,23 @@ describe('bearer auth (R-SVC-4)', () => {
     expect(await challenge({ authorization: 'Bearer correct horse battery staple' })).toBe('Bearer realm="decision-memory", error="invalid_token"')
   })
 
+  it('says insufficient_scope in WWW-Authenticate when the token may not do what was asked, and no challenge on a 403 without auth', async () => {
+    const { app } = await createTestApp({ auth })
+    const challenge = async (path: string, init: RequestInit) => {
+      const response = await app.request(path, init)
+      return [response.status, response.headers.get('www-authenticate')]
+    }
+    const scope = 'Bearer realm="decision-memory", error="insufficient_scope"'
+    expect(await challenge('/v1/users/bob/preferences', { headers: as(ALICE) })).toEqual([403, scope])
+    const post = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json', ...as(ALICE) }, body: JSON.stringify(body) })
+    expect(await challenge('/v1/recommendations', post({ question: 'Which tier?', all_options: ['Tier S', 'Tier M'] }))).toEqual([403, scope])
+    expect(await challenge('/v1/maintenance/decay-scan', post({}))).toEqual([403, scope])
+    expect(await challenge('/v1/users/alice/preferences', { headers: as(ALICE) })).toEqual([200, null])
+    const open = await createTestApp()
+    const foreign = await open.app.request('/v1/users/alice/preferences', { headers: { host: 'evil.example' } })
+    expect([foreign.status, foreign.headers.get('www-authenticate')]).toEqual([403, null])
+  })
+
   it('answers 401 to a body that is not UTF-8 sent without a token, as to any other body: the token is asked for before the body is judged', async () => {
     const { app } = await createTestApp({ auth })
     const latin1 = Buffer.from(JSON.stringify({ ...TIER, user: 'jos\u00e9' }), 'latin1')

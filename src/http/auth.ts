@@ -48,6 +48,13 @@ async function namedUsers(c: Context): Promise<string[]> {
   return users.filter((user) => IdentifierSchema.safeParse(user).success)
 }
 
+/**
+ * The challenge of a 403 for a token that may not do what was asked: RFC 6750 §3 wants one
+ * whenever the token sent does not give access, and `insufficient_scope` tells a client that
+ * another token, not this one again, is needed. A 403 without auth (same-machine.ts) has none.
+ */
+const INSUFFICIENT_SCOPE = 'Bearer realm="decision-memory", error="insufficient_scope"'
+
 /** Whether a token's principal may act for this user (R-SVC-4). */
 export function mayActFor(principal: Principal, user: string): boolean {
   return principal.users === 'any' || principal.users.has(user)
@@ -68,6 +75,7 @@ export function authorizeUsers(c: Context, users: Iterable<string>): void {
   if (principal === undefined) return
   for (const user of users) {
     if (!mayActFor(principal, user)) {
+      c.header('WWW-Authenticate', INSUFFICIENT_SCOPE)
       // The message names the user asked for, which the caller sent, and the token's name, never the token.
       throw new InputError('forbidden', `token "${principal.name}" may not act for user "${user}"`, {
         status: 403,
@@ -87,6 +95,7 @@ export function authorizeUsers(c: Context, users: Iterable<string>): void {
 export function authorizeEveryUser(c: Context, what: string): void {
   const principal = principalOf(c)
   if (principal === undefined || principal.users === 'any') return
+  c.header('WWW-Authenticate', INSUFFICIENT_SCOPE)
   throw new InputError(
     'forbidden',
     `token "${principal.name}" may not ${what}: that needs a token that may act for every user ("users": ["*"] in the tokens file)`,

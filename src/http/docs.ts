@@ -86,6 +86,12 @@ const HEADERS = {
 }
 const header = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` })
 
+/** A 403's challenge: sent only with auth on, for a token that may not do what was asked (auth.ts). */
+const SCOPE_CHALLENGE = {
+  description: 'With auth on, for a token that may not act for the user named or for every user: `Bearer realm="decision-memory", error="insufficient_scope"` (RFC 6750).',
+  schema: { type: 'string' as const },
+}
+
 /**
  * The error answers that come from the app's middleware rather than from a route (app.ts,
  * auth.ts), added here to every operation that can give them instead of being copied into each
@@ -131,6 +137,7 @@ export function withMiddlewareErrors(document: Document): Document {
           [REQUEST_ID_HEADER]: header(REQUEST_ID_HEADER),
           [STORE_HEADER]: header(STORE_HEADER),
           ...(status === '401' ? { 'WWW-Authenticate': header('WWW-Authenticate') } : {}),
+          ...(status === '403' ? { 'WWW-Authenticate': SCOPE_CHALLENGE } : {}),
         }
       }
     }
