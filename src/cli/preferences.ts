@@ -2,7 +2,7 @@ import { loadPolicy } from '../config/load-policy'
 import type { PointPreference } from '../domain/learned-preferences'
 import { shownPercent } from '../domain/recommendation'
 import { agentUser, identifierFlag, parseFlags, configFilePath } from './options'
-import { failure, hasFields, throughServiceOrLocal } from './service-client'
+import { failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
 import { jsonLine, printable } from './terminal'
 
 export const PREFERENCES_HELP = `decision-memory preferences [--user USER] [--json] [--data DIR] [--policy FILE]
@@ -84,7 +84,7 @@ export async function preferencesCommand(argv: string[]): Promise<number> {
     expect: hasFields({ points: 'array' }),
     local: (memory) => memory.preferences(user),
   })
-  if (answer.status >= 400) return failure('preferences', answer)
+  if (answer.status >= 400) return failure('preferences', answer, USER_FROM_FLAG_OR_VARIABLE)
   const body = answer.body as { points: PointPreference[] }
   if (values.json === true) process.stdout.write(jsonLine(body))
   else if (body.points.length === 0) process.stdout.write(`nothing learned about ${user} yet\n`)

@@ -6,7 +6,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { closedPort } from '../../test/support/processes'
 import { Level } from 'level'
 import { markServedBy, openStores, StoreOpenError } from '../open-store'
-import { errorMessage, hasFields, ServiceUnavailableError, throughServiceOrLocal } from './service-client'
+import { errorMessage, hasFields, ServiceUnavailableError, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
+import { main } from './main'
+import { captured } from '../../test/support/captured'
 import { tempDir } from '../../test/support/temp-dir'
 
 /**
@@ -27,6 +29,7 @@ async function storeIn(dataDir: string, entries: Record<string, string>, { table
 const choices = (size: number) => Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`k${i}`, 'an acknowledged choice '.repeat(size)]))
 
 afterEach(() => {
+  vi.restoreAllMocks()
   vi.unstubAllEnvs()
 })
 
@@ -406,3 +409,32 @@ describe('errorMessage', () => {
   })
 })
 
+
+describe('the 403 of a user the token may not act for, as each command says it', () => {
+  const forbidden = { code: 'forbidden', message: 'token "alice" may not act for user "default"', issues: [{ path: 'user', message: 'not a user this token may act for' }] }
+
+  it('names DECISION_MEMORY_USER beside --user for why, preferences and toggle, which read it, and --user alone for export and forget', async () => {
+    const server = createServer((_req, res) => res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ error: forbidden })))
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+    vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${(server.address() as AddressInfo).port}`)
+    vi.stubEnv('DECISION_MEMORY_USER', '')
+    try {
+      for (const argv of [['why', '--point', 'complexity-tier', '--all-projects'], ['preferences'], ['toggle', '--session', 's-1']]) {
+        const { code, stderr } = await captured(() => main(argv))
+        expect(code, argv[0]).toBe(1)
+        expect(stderr, argv[0]).toContain('name a user this token may act for with --user (or DECISION_MEMORY_USER, its default), or set DECISION_MEMORY_TOKEN')
+      }
+      for (const argv of [['export', '--user', 'bob'], ['forget', '--user', 'bob', '--yes', '--spool', join(tempDir('dm-spool-'), 'spool.ndjson')]]) {
+        const { code, stderr } = await captured(() => main(argv))
+        expect(code, argv[0]).toBe(1)
+        expect(stderr, argv[0]).toContain('name a user this token may act for with --user, or set DECISION_MEMORY_TOKEN')
+      }
+    } finally {
+      server.closeAllConnections()
+      await new Promise<void>((done) => server.close(() => done()))
+    }
+    expect(errorMessage({ status: 403, body: { error: forbidden }, via: 'service' }, USER_FROM_FLAG_OR_VARIABLE)).toBe(
+      'token "alice" may not act for user "default" (user: not a user this token may act for); name a user this token may act for with --user (or DECISION_MEMORY_USER, its default), or set DECISION_MEMORY_TOKEN to a token of that user',
+    )
+  })
+})

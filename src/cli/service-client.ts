@@ -302,7 +302,7 @@ function isConnectionRefused(error: unknown): boolean {
  * issue is (`invalid request: user` alone does not say what is wrong with it), and for the errors
  * of the command's setting rather than its input, which setting to look at.
  */
-export function errorMessage(answer: Answer): string {
+export function errorMessage(answer: Answer, userFrom: string = USER_FROM_FLAG): string {
   const error = (answer.body as { error?: { code?: string; message?: string; issues?: Array<{ path?: string; message?: string }> } } | null)?.error
   // An error without the service's envelope ({"error": {"message"}}) is another program's (a
   // FastAPI 404 {"detail": …}, a proxy's empty 502): `HTTP 404` alone sent nobody to the URL.
@@ -314,10 +314,20 @@ export function errorMessage(answer: Answer): string {
   const issues = (error?.issues ?? []).filter((i) => i.message !== undefined)
   if (issues.length > 0) message += ` (${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')})`
   // A user the token may not act for (`toggle --session s` under --auth asks for "default"): the
-  // commands name their user with --user (the MCP tools, which read settingHint, by `user`).
-  if (answer.status === 403 && issues.some((i) => i.path === 'user')) message += '; name a user this token may act for with --user, or set DECISION_MEMORY_TOKEN to a token of that user'
+  // commands name their user with --user, and some with DECISION_MEMORY_USER too (the MCP tools,
+  // which read settingHint, by `user`).
+  if (answer.status === 403 && issues.some((i) => i.path === 'user')) message += `; name a user this token may act for with ${userFrom}, or set DECISION_MEMORY_TOKEN to a token of that user`
   return message + settingHint(answer)
 }
+
+/** How export and forget, which take their user from --user alone, name it. */
+export const USER_FROM_FLAG = '--user'
+/**
+ * How why, preferences and toggle name their user: --user, else DECISION_MEMORY_USER, as the hook
+ * does. The variable, set for the hook, is the one to mend when --user is not given: a 403 naming
+ * --user alone sent a person looking for a flag they never gave.
+ */
+export const USER_FROM_FLAG_OR_VARIABLE = '--user (or DECISION_MEMORY_USER, its default)'
 
 /** For an error answer of the command's setting rather than its input, which setting to look at ('' for others). */
 export function settingHint(answer: Answer): string {
@@ -329,7 +339,7 @@ export function settingHint(answer: Answer): string {
 }
 
 /** Prints a service's error answer for a command and gives its exit code. */
-export function failure(command: string, answer: Answer): number {
-  process.stderr.write(`decision-memory ${command}: ${printable(errorMessage(answer))}\n`)
+export function failure(command: string, answer: Answer, userFrom: string = USER_FROM_FLAG): number {
+  process.stderr.write(`decision-memory ${command}: ${printable(errorMessage(answer, userFrom))}\n`)
   return 1
 }

@@ -1,6 +1,6 @@
 import { InputError } from '../domain/errors'
 import { envValue, identifierFlag, UsageError, parseFlags } from './options'
-import { failure, hasFields, throughServiceOrLocal } from './service-client'
+import { failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
 import { jsonLine, printable } from './terminal'
 
 export const TOGGLE_HELP = `decision-memory toggle --session ID [--on | --off] [--user USER] [--data DIR] [--json]
@@ -69,7 +69,7 @@ export async function toggleCommand(argv: string[]): Promise<number> {
     process.stderr.write(`decision-memory toggle: ${printable(whichUser({ message: refused.message ?? '', issues: refused.issues ?? [] }))}\n`)
     return 1
   }
-  if (answer.status >= 400) return failure('toggle', answer)
+  if (answer.status >= 400) return failure('toggle', answer, USER_FROM_FLAG_OR_VARIABLE)
   const session = answer.body as { session_id: string; personalization: boolean; user: string }
   if (values.json === true) process.stdout.write(jsonLine(session))
   else {

@@ -8,7 +8,7 @@ import { WhyQuery } from '../http/decision-schemas'
 import { UsageError, parseFlags, agentUser, identifierFlag, configFilePath, timestampFlag } from './options'
 import { projectOf } from '../integrations/claude-code'
 import { pathInRepository, projectOfFolder } from './repository'
-import { failure, hasFields, throughServiceOrLocal } from './service-client'
+import { failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
 import { jsonLine, printable } from './terminal'
 
 /** The project the hooks record for the folder this runs in when it is in a git repository; else none. */
@@ -295,7 +295,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
   if (answer.status === 400 && refused?.error?.issues?.some((i) => i.path === 'as_of') === true) {
     throw new UsageError(`--as-of: ${refused.error.message ?? 'refused by the service'}`)
   }
-  if (answer.status >= 400) return failure('why', answer)
+  if (answer.status >= 400) return failure('why', answer, USER_FROM_FLAG_OR_VARIABLE)
   // Checked with --json too: a script that asked for a moment is not handed the chain of another.
   const wrong = asOf === undefined ? undefined : notAsOf(answer.body, asOf, key ?? `point ${point as string}`)
   if (wrong !== undefined) {
