@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -24,6 +26,39 @@ describe('decision-memory hook flags', () => {
       expect(existsSync(spool)).toBe(true)
       expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(2)
     } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('decision-memory hook refused 403 (a user the token may not act for)', () => {
+  it('says a capture waits in the spool, and a PreToolUse, never spooled, does not', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-hook-403-'))
+    const server = createServer((request, response) => {
+      request.resume()
+      request.on('end', () =>
+        response
+          .writeHead(403, { 'content-type': 'application/json' })
+          .end('{"error":{"code":"forbidden","message":"token \\"alice\\" may not act for user \\"default\\"","issues":[{"path":"user","message":"not a user this token may act for"}]}}'),
+      )
+    })
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+    try {
+      const spool = join(dir, 'spool.ndjson')
+      const env = { DECISION_MEMORY_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: '' }
+      const asked = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
+      expect(asked).toMatchObject({ code: 0, stdout: '' })
+      expect(asked.stderr).toContain('HTTP 403: may DECISION_MEMORY_TOKEN act for user "default"?')
+      expect(asked.stderr).toContain('this question is asked as the agent wrote it, and not spooled')
+      expect(asked.stderr).not.toContain('spooled for')
+      expect(existsSync(spool)).toBe(false)
+      const chosen = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
+      expect(chosen.code).toBe(0)
+      expect(chosen.stderr).toContain('events spooled for "default" wait for a token that may')
+      expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(1)
+    } finally {
+      server.closeAllConnections()
+      await new Promise<void>((done) => server.close(() => done()))
       await rm(dir, { recursive: true, force: true })
     }
   })

@@ -321,10 +321,15 @@ async function runHook(argv: string[]): Promise<void> {
         process.stderr.write('decision-memory hook: the service refused the token (HTTP 401: is DECISION_MEMORY_TOKEN set to one of its tokens?)\n')
       } else if (response.status === 403) {
         // Either may be wrong: the token, or the user the event was captured for (DECISION_MEMORY_USER
-        // unset sends `default`, which a developer's token may not act for).
+        // unset sends `default`, which a developer's token may not act for). What becomes of the
+        // event: a capture waits in the spool; a PreToolUse is never spooled (isCapture), and saying
+        // it waits sent a person looking in the spool for questions that were simply asked.
+        const fate = isCapture(e.payload)
+          ? `events spooled for ${JSON.stringify(e.user)} wait for a token that may`
+          : 'this question is asked as the agent wrote it, and not spooled: a PreToolUse answer is of use only while the agent waits'
         process.stderr.write(
           `decision-memory hook: the service refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user ${JSON.stringify(e.user)}? ` +
-            `If not, set --user or DECISION_MEMORY_USER to the token's user; events spooled for ${JSON.stringify(e.user)} wait for a token that may)\n`,
+            `If not, set --user or DECISION_MEMORY_USER to the token's user; ${fate})\n`,
         )
       }
       refusedToken = response.status === 401 || response.status === 403
