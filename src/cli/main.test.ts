@@ -121,6 +121,20 @@ describe('decision-memory main', () => {
     expect((await run(['version', '--help'])).stdout).toContain('decision-memory version')
   })
 
+  it('says a flag help and version do not take as the other commands say theirs, and a negative number given to a flag by the flag\'s own check', async () => {
+    for (const [argv, said] of [
+      [['version', '--bogus'], "decision-memory version: Unknown option '--bogus'\n"],
+      [['help', '--bogus=1'], "decision-memory help: Unknown option '--bogus'\n"],
+      [['decay-scan', '--bogus'], "decision-memory decay-scan: Unknown option '--bogus'\n"],
+      [['decay-scan', '--now', '-1'], 'decision-memory decay-scan: --now must be an ISO time with a zone, e.g. 2026-07-01T10:00:00Z, not "-1"\n'],
+      [['serve', '--port', '-1'], 'decision-memory serve: --port must be a port number from 0 to 65535, not "-1"\n'],
+    ] as const) {
+      const { code, stderr } = await run([...argv])
+      expect(code, argv.join(' ')).toBe(2)
+      expect(stderr.split('\n')[0] + '\n', argv.join(' ')).toBe(said)
+    }
+  })
+
   it('exits 2 with its help for help given two commands or a flag it does not take', async () => {
     for (const argv of [['help', 'forget', 'extra'], ['help', '--bogus'], ['--help', 'forget', '--bogus']]) {
       const { code, stdout, stderr } = await run(argv)

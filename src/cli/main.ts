@@ -104,6 +104,11 @@ const VERSION_HELP = `decision-memory version
   Prints the package's version.
 `
 
+/** A flag `help` or `version` does not take, in the words parseArgs gives the other commands' (`Unknown option '--bogus'`). */
+function unknownOption(flag: string): string {
+  return `Unknown option '${flag.replace(/=.*$/s, '')}'`
+}
+
 /** A mistake in how \`help\` or \`version\` was called: said with its help, exit 2, as for every other command. */
 function misused(name: string, message: string, help: string): number {
   process.stderr.write(`decision-memory ${name}: ${message}\n\n${help}`)
@@ -151,7 +156,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0
     }
     const flag = rest.find((arg) => arg.startsWith('-'))
-    if (flag !== undefined) return misused('help', `unknown flag "${flag}"`, HELP_HELP)
+    if (flag !== undefined) return misused('help', unknownOption(flag), HELP_HELP)
     if (rest.length > 1) return misused('help', `help takes one command, not ${rest.length} ("${rest.join(' ')}")`, HELP_HELP)
     const topic = rest[0] === undefined ? undefined : commandNamed(rest[0])
     // `help` and `version` are in the list above without a module of their own.
@@ -172,7 +177,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0
     }
     const flag = rest.find((arg) => arg.startsWith('-'))
-    if (flag !== undefined) return misused('version', `unknown flag "${flag}"`, VERSION_HELP)
+    if (flag !== undefined) return misused('version', unknownOption(flag), VERSION_HELP)
     if (rest.length > 0) return misused('version', `version takes no arguments, not "${rest.join(' ')}"`, VERSION_HELP)
     process.stdout.write(packageVersion() + '\n')
     return 0

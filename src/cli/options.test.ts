@@ -17,6 +17,28 @@ describe('parseFlags', () => {
   })
 })
 
+describe('parseFlags with a value starting with -', () => {
+  const options = { port: { type: 'string' }, user: { type: 'string' }, yes: { type: 'boolean' } } as const
+
+  it('takes a negative number as the value of the flag before it, for the flag\'s own check to say what it takes', () => {
+    expect(parseFlags({ args: ['--port', '-1', '--yes'], options }).values).toEqual({ port: '-1', yes: true })
+    expect(parseFlags({ args: ['--user', '-0.5'], options }).values).toEqual({ user: '-0.5' })
+    expect(() => parsePort(parseFlags({ args: ['--port', '-1'], options }).values.port as string, '--port')).toThrow(
+      '--port must be a port number from 0 to 65535, not "-1"',
+    )
+    // After --, an argument is a positional, as parseArgs takes it.
+    expect(parseFlags({ args: ['--yes', '--', '--port', '-1'], options, allowPositionals: true }).positionals).toEqual(['--port', '-1'])
+    expect(() => parseFlags({ args: ['--port', '-1', '--port', '2'], options })).toThrow('--port is given twice ("-1" and "2"): give it once')
+  })
+
+  it('says a flag followed by another in one line naming both, not in parseArgs\'s three', () => {
+    expect(() => parseFlags({ args: ['--user', '--yes'], options })).toThrow(
+      new UsageError('--user needs a value, and "--yes" after it reads as a flag: give --user its value (--user=VALUE for one starting with -)'),
+    )
+    expect(() => parseFlags({ args: ['--user', 'alice', '--port', '-x'], options })).toThrow('--port needs a value, and "-x" after it reads as a flag')
+  })
+})
+
 describe('parseFlags with a flag given empty', () => {
   it('refuses it, naming the flag, whether written `--out ""` or `--out=`', () => {
     const options = { out: { type: 'string' } } as const

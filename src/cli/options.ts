@@ -262,6 +262,31 @@ export function timestampFlag(raw: string, flag: string): string {
   throw new UsageError(`--${flag} must be an ISO time with a zone, e.g. 2026-07-01T10:00:00Z, not "${raw}"`)
 }
 
+/** A negative number (`-1`, `-0.5`, `-1e3`): no flag is named so. */
+const NEGATIVE_NUMBER = /^-(?:\d|\.\d)/
+
+/**
+ * `--port -1` as `--port=-1`: parseArgs refuses a value starting with `-` as "ambiguous" (it may be
+ * a flag whose value was forgotten), which no negative number is. Joined, the value reaches the
+ * flag's own check, which says what it takes (`--port must be a port number from 0 to 65535, not
+ * "-1"`), as `--port=-1` did. Not after `--`, where every argument is a positional.
+ */
+function negativeValuesJoined(args: readonly string[], options: NonNullable<ParseArgsConfig['options']>): string[] {
+  const joined: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string
+    if (arg === '--') return [...joined, ...args.slice(i)]
+    const next = args[i + 1]
+    const name = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : undefined
+    const takesValue = name !== undefined && Object.hasOwn(options, name) && options[name]?.type === 'string'
+    if (takesValue && next !== undefined && NEGATIVE_NUMBER.test(next)) {
+      joined.push(`${arg}=${next}`)
+      i++
+    } else joined.push(arg)
+  }
+  return joined
+}
+
 /**
  * parseArgs, strict, refusing a flag that takes a value given twice: parseArgs keeps the last
  * silently, so `forget --user alice --user bob` (a line edited in a hurry) would forget bob. And
@@ -269,7 +294,22 @@ export function timestampFlag(raw: string, flag: string): string {
  * current directory (`install-hooks --project ""` wrote there), and an empty port is 0, any port.
  */
 export function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
-  const parsed = parseArgs({ ...config, strict: true, tokens: true })
+  const args = negativeValuesJoined(config.args ?? [], config.options ?? {})
+  let parsed
+  try {
+    parsed = parseArgs({ ...config, args, strict: true, tokens: true })
+  } catch (error) {
+    // Node's words for `--user --yes` ("argument is ambiguous. Did you forget …", three lines,
+    // with a `-XYZ` of its own) said in one line naming the flag and the value, as the others are.
+    const ambiguous = /^Option '(?:-\w, )?--([^' ]+)' argument is ambiguous/.exec((error as Error).message)
+    const at = ambiguous === null ? -1 : args.findIndex((arg, i) => arg === `--${ambiguous[1]}` && args[i + 1]?.startsWith('-') === true)
+    const value = args[at + 1]
+    if (ambiguous !== null && at !== -1 && value !== undefined) {
+      const name = ambiguous[1]
+      throw new UsageError(`--${name} needs a value, and "${value}" after it reads as a flag: give --${name} its value (--${name}=VALUE for one starting with -)`)
+    }
+    throw error
+  }
   const given = new Map<string, string>()
   for (const token of parsed.tokens ?? []) {
     if (token.kind !== 'option' || token.value === undefined) continue
