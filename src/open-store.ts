@@ -290,6 +290,44 @@ export function watchStore(db: Watched, location: string | undefined = (db as { 
   return { failure: () => lasting ?? writeFailure }
 }
 
+/**
+ * Why `dir`, a folder there, must not be opened as a store: one that lost its CURRENT
+ * (dataWithoutCurrentIn), or a folder of other files (foreignFileIn). Undefined otherwise.
+ */
+function notAStoreFolder(dir: string): string | undefined {
+  // A store that lost its CURRENT is said as that before a file of another beside it (a nohup.out)
+  // could have it said to be no store at all.
+  // The folder listed once for both.
+  const names = namesIn(dir)
+  const headless = dataWithoutCurrentIn(dir, names)
+  if (headless !== undefined) return headless
+  // Not made among other files: its files would be strewn through the folder (and committed with
+  // a project), and the folder's own files left beside a store, as if they were the store's.
+  const foreign = foreignFileIn(dir, names)
+  if (foreign !== undefined) {
+    return `there is no store in ${dir}, and it holds files that are not a store's (${foreign}): give an empty folder, or one not there yet, for a new store`
+  }
+  return undefined
+}
+
+/**
+ * Why a store could never be made or opened in `dir`, found without making or opening anything:
+ * a file there or above it, a store that lost its CURRENT, a folder of other files; as openStores
+ * says each. Undefined for a store, an empty folder, or one not there yet. For a process that
+ * makes its store only at its first use (the MCP server), checked at its start as serve's is.
+ */
+export function storePlaceProblem(dir: string): string | undefined {
+  let folder: boolean
+  try {
+    folder = statSync(dir).isDirectory()
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') return undefined
+    folder = false
+  }
+  if (!folder) return `cannot make the store in ${dir}: it, or a folder above it, is a file, not a folder`
+  return notAStoreFolder(dir)
+}
+
 /** Opens the observations and the decisions (R-CON-1), two stores on one LevelDB under `dir`. */
 export async function openStores(
   dir: string,
@@ -315,18 +353,8 @@ export async function openStores(
             : code
     throw new StoreOpenError(`cannot make the store in ${dir}: ${why}`)
   }
-  // A store that lost its CURRENT is said as that before a file of another beside it (a nohup.out)
-  // could have it said to be no store at all.
-  // The folder listed once for both.
-  const names = namesIn(dir)
-  const headless = dataWithoutCurrentIn(dir, names)
-  if (headless !== undefined) throw new StoreOpenError(headless)
-  // Not made among other files: its files would be strewn through the folder (and committed with
-  // a project), and the folder's own files left beside a store, as if they were the store's.
-  const foreign = foreignFileIn(dir, names)
-  if (foreign !== undefined) {
-    throw new StoreOpenError(`there is no store in ${dir}, and it holds files that are not a store's (${foreign}): give an empty folder, or one not there yet, for a new store`)
-  }
+  const refusal = notAStoreFolder(dir)
+  if (refusal !== undefined) throw new StoreOpenError(refusal)
   const db = new Level<string, string>(dir, LEVEL_OPTIONS)
   const health = watchStore(db, dir)
   try {

@@ -1,9 +1,35 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { runCli } from '../../test/support/spawn-service'
+import { tempDir } from '../../test/support/temp-dir'
 import { MCP_HELP } from './mcp'
 
 describe('mcp --help', () => {
   it('names the store opened when no service runs as the server opens it: $DECISION_MEMORY_DATA, else the checkout\'s data', () => {
     const text = MCP_HELP.replace(/\s+/g, ' ')
     expect(text).toContain("when none runs, it opens $DECISION_MEMORY_DATA, else this checkout's ./data")
+  })
+})
+
+describe('mcp --data where no store can be', () => {
+  it('refuses at start, in one line, exit 1, as serve does, a file or a folder of other files, rather than fail every tool call', async () => {
+    const dir = tempDir('dm-mcp-data-')
+    writeFileSync(join(dir, 'passwd'), 'root:x:0:0\n')
+    mkdirSync(join(dir, 'project'))
+    writeFileSync(join(dir, 'project', 'README.md'), '# a project\n')
+    for (const [data, said] of [
+      [join(dir, 'passwd'), `cannot make the store in ${join(dir, 'passwd')}: it, or a folder above it, is a file, not a folder`],
+      [join(dir, 'passwd', 'x'), `cannot make the store in ${join(dir, 'passwd', 'x')}: it, or a folder above it, is a file, not a folder`],
+      [join(dir, 'project'), `there is no store in ${join(dir, 'project')}, and it holds files that are not a store's (README.md)`],
+    ]) {
+      // stdin closed at once: a server that started ends there, exit 0, having said nothing.
+      const { code, stdout, stderr } = await runCli(['mcp', '--data', data as string], { env: { DECISION_MEMORY_URL: 'http://127.0.0.1:1' } })
+      expect(code, data).toBe(1)
+      expect(stdout, data).toBe('')
+      expect(stderr, data).toContain(`decision-memory mcp: ${said}`)
+    }
+    // Nothing made where it was refused.
+    expect(existsSync(join(dir, 'project', 'CURRENT'))).toBe(false)
   })
 })

@@ -9,7 +9,8 @@ import { CHECKOUT_DATA_DIR } from './bin-path'
 import { packageVersion } from './package-version'
 import { projectOfFolder } from './repository'
 import { settingHint, throughServiceOrLocal } from './service-client'
-import { envValue, parseFlags, configFilePath } from './options'
+import { configFilePath, dataDirectory, envValue, parseFlags } from './options'
+import { storePlaceProblem, StoreOpenError } from '../open-store'
 
 /**
  * A user the token may not act for (403 naming `user`): the commands say to give --user; a tool
@@ -34,7 +35,8 @@ export const MCP_HELP = `decision-memory mcp [--data DIR] [--policy FILE]
   in the agent's), to the one the hook records there (its root; a worktree's main checkout), else
   none. A service run with --auth wants $DECISION_MEMORY_TOKEN in the server's environment.
   --policy FILE is the policy of the calls made on a store the server opens itself (a running
-  service answers with its own); it is checked at start, and a broken one stops the server.
+  service answers with its own); it is checked at start, and a broken one stops the server, as a
+  --data where no store can be (a file, a folder of other files) does.
 `
 
 /** The folder the server was started in; `/` (no repository) when it is gone, which process.cwd() throws for. */
@@ -58,6 +60,12 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   if (values.policy !== undefined) {
     values.policy = configFilePath(values.policy)
     await loadPolicy(values.policy)
+  }
+  // So is a --data where no store can be (a file, a folder of other files), as serve refuses it:
+  // the server started, and each tool call then failed saying so, where the client shows no stderr.
+  if (values.data !== undefined) {
+    const problem = storePlaceProblem(dataDirectory(values.data))
+    if (problem !== undefined) throw new StoreOpenError(problem)
   }
 
   async function call(
