@@ -274,6 +274,20 @@ describe('decision-memory guard (R-CON-3)', () => {
     })
   })
 
+  it('says an error answer of the service in its words, not as its JSON envelope', async () => {
+    const stopping = (async () =>
+      new Response(JSON.stringify({ error: { code: 'stopping', message: 'the service is stopping', issues: [], request_id: 'abc' } }), {
+        status: 503,
+        headers: { 'content-type': 'application/json' },
+      })) as unknown as typeof fetch
+    const out = await guard({ url: 'http://x.test', failClosed: false, timeoutMs: 1000, fetch: stopping, payload: await bashPayload() })
+    expect(out).toEqual({ stdout: '', stderr: 'decision-memory guard: the service answered HTTP 503: the service is stopping; letting the command through\n' })
+    // JSON had a control character escaped: so does the message, read out of it.
+    const escaped = (async () => new Response(JSON.stringify({ error: { code: 'x', message: 'bad \u001b[2J' } }), { status: 400 })) as unknown as typeof fetch
+    const shown = await guard({ url: 'http://x.test', failClosed: false, timeoutMs: 1000, fetch: escaped, payload: await bashPayload() })
+    expect(shown.stderr).toBe('decision-memory guard: the service answered HTTP 400: bad \\u001b[2J; letting the command through\n')
+  })
+
   it('treats an error answer or a broken payload as a service it cannot rely on', async () => {
     const broken = (async () => new Response('oops', { status: 500 })) as unknown as typeof fetch
     const base = { url: 'http://x.test', failClosed: false, timeoutMs: 1000, fetch: broken }

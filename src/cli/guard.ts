@@ -2,6 +2,7 @@ import type { Verdict } from '../decisions/constraints'
 import { LIMITS } from '../domain/limits'
 import { abortAfter, authHeaders, envValue, exitWhenWritten, serviceUrl, serviceUrlProblem, tokenProblem, UsageError, parseFlags } from './options'
 import { pathInRepository } from './repository'
+import { printable } from './terminal'
 
 export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
 
@@ -54,6 +55,19 @@ export function denyReason(verdict: Verdict): string {
   return verdict.blocked_by
     .map((v) => `Blocked by decision ${v.key} (${v.enforce}): ${v.title}. ${v.message}. Why: ${v.rationale}`)
     .join(' ')
+}
+
+/**
+ * The `error.message` of the service's error envelope, or undefined for any other answer; with its
+ * control characters shown escaped (printable), as JSON had them, since stderr reaches a terminal.
+ */
+function serviceErrorMessage(text: string): string | undefined {
+  try {
+    const message = (JSON.parse(text) as { error?: { message?: unknown } } | null)?.error?.message
+    return typeof message === 'string' ? printable(message) : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /**
@@ -128,13 +142,7 @@ export async function guard(input: {
   if (response.status === 401) {
     // A token missing, mistyped, or rotated in the tokens file: said as the other commands say it,
     // naming the variable to mend, rather than as the service's JSON.
-    const message = (() => {
-      try {
-        return (JSON.parse(text) as { error?: { message?: unknown } }).error?.message
-      } catch {
-        return undefined
-      }
-    })()
+    const message = serviceErrorMessage(text)
     return unavailable(
       `the service refused the token (HTTP 401${typeof message === 'string' ? `: ${message.slice(0, 200)}` : ''}); set DECISION_MEMORY_TOKEN to a token of the service's tokens file`,
     )
@@ -144,7 +152,12 @@ export async function guard(input: {
   if (response.status === 404 || response.status === 405) {
     return unavailable(`${input.url}/v1/decisions/check answered HTTP ${response.status}: is DECISION_MEMORY_URL the service's address, with no path?`)
   }
-  if (response.status !== 200) return unavailable(`the service answered HTTP ${response.status}: ${text.slice(0, 200)}`)
+  // The service's own words (`the service is stopping`), not its JSON envelope with a request id;
+  // another program's answer as it came, cut short.
+  if (response.status !== 200) {
+    const message = serviceErrorMessage(text)
+    return unavailable(`the service answered HTTP ${response.status}: ${(message ?? printable(text)).slice(0, 200)}`)
+  }
   let verdict: Verdict
   try {
     verdict = JSON.parse(text) as Verdict
