@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { captured } from '../../test/support/captured'
 import { forgetCommand, forgetSentence } from './forget'
 import { appendToSpool } from './spool'
+import { UsageError } from './options'
 import { tempDir } from '../../test/support/temp-dir'
 
 afterEach(() => {
@@ -54,6 +55,17 @@ describe('decision-memory forget, a spool that is a folder', () => {
     // The store was not opened (nothing made in the empty folder), and the spool keeps bob's event.
     expect(readdirSync(data)).toEqual([])
     expect(await readFile(spool, 'utf8')).toContain('"bob"')
+  })
+
+  it('refuses a --spool under a file in one line, before anything is deleted, not with stat\'s stack trace', async () => {
+    const folder = tempDir('dm-forget-spool-file-')
+    const file = join(folder, 'spool.ndjson')
+    await appendToSpool(file, { at: '2026-12-01T10:00:00.000Z', user: 'bob', payload: { hook_event_name: 'SessionStart' } })
+    const data = tempDir('dm-forget-store-')
+    await expect(forgetCommand(['--user', 'bob', '--yes', '--data', data, '--spool', join(file, 'x')])).rejects.toThrow(
+      new UsageError(`--spool is ${join(file, 'x')}, under a file, not a folder: give the path of the spool file (as the hook's --spool or DECISION_MEMORY_SPOOL names it); nothing was deleted`),
+    )
+    expect(readdirSync(data)).toEqual([])
   })
 
   it('names DECISION_MEMORY_SPOOL when the variable is the folder', async () => {

@@ -21,8 +21,8 @@ export const FORGET_HELP = `decision-memory forget --user USER --yes [--json] [-
   --data DIR   the store to forget USER in (default: the running service's, else
                $DECISION_MEMORY_DATA or ./data)
   --spool FILE the spool to take USER's hook events out of, for a hook run with --spool FILE
-               (default $DECISION_MEMORY_SPOOL or ~/.decision-memory/spool.ndjson); a folder
-               is refused, before anything is deleted
+               (default $DECISION_MEMORY_SPOOL or ~/.decision-memory/spool.ndjson); a folder,
+               or a path under a file, is refused, before anything is deleted
 `
 
 /** `decision-memory forget` (R-SVC-5). */
@@ -38,9 +38,19 @@ export async function forgetCommand(argv: string[]): Promise<number> {
   // Before anything is deleted: a folder (`--spool ~/.decision-memory`, where the spool is) holds
   // no spool to take the user's events out of, and the forget said it was done while the spool
   // beside it kept them, for the next hook to deliver again.
-  if (statSync(spool, { throwIfNoEntry: false })?.isDirectory() === true) {
-    const message = `${values.spool === undefined ? 'DECISION_MEMORY_SPOOL' : '--spool'} is ${spool}, a folder: give the path of the spool file in it (${join(spool, 'spool.ndjson')}, as the hook's --spool or DECISION_MEMORY_SPOOL names it); nothing was deleted`
-    throw values.spool === undefined ? new EnvironmentError(message) : new UsageError(message)
+  const named = values.spool === undefined ? 'DECISION_MEMORY_SPOOL' : '--spool'
+  const refuse = (message: string) => (values.spool === undefined ? new EnvironmentError(message) : new UsageError(message))
+  let found
+  try {
+    found = statSync(spool, { throwIfNoEntry: false })
+  } catch (error) {
+    // A path under a file (`--spool ~/.decision-memory/spool.ndjson/x`): no spool can be there, nor
+    // did any hook write one; said as the folder is, not as stat's stack trace.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error
+    throw refuse(`${named} is ${spool}, under a file, not a folder: give the path of the spool file (as the hook's --spool or DECISION_MEMORY_SPOOL names it); nothing was deleted`)
+  }
+  if (found?.isDirectory() === true) {
+    throw refuse(`${named} is ${spool}, a folder: give the path of the spool file in it (${join(spool, 'spool.ndjson')}, as the hook's --spool or DECISION_MEMORY_SPOOL names it); nothing was deleted`)
   }
   const answer = await throughServiceOrLocal({
     method: 'DELETE',
