@@ -342,3 +342,18 @@ describe('a spool set to a folder (DECISION_MEMORY_SPOOL=/tmp, --spool ~)', () =
     await expect(appendToSpool(folder, event(0))).rejects.toThrow(`the spool ${folder} is a folder: give DECISION_MEMORY_SPOOL or --spool the path of a file in it (EISDIR)`)
   })
 })
+
+describe('a spool under a file', () => {
+  it('has nothing to drain or forget, and an event appended is said lost, naming the spool, not in mkdir\'s words', async () => {
+    const dir = tempDir('dm-spool-under-file-')
+    const file = join(dir, 'spool.ndjson')
+    await writeFile(file, '')
+    for (const spool of [join(file, 'x'), join(file, 'x', 'y')]) {
+      expect(await drainSpool(spool, async () => 'delivered')).toMatchObject({ delivered: 0, left: 0 })
+      expect(await forgetInSpool(spool, 'bob')).toBe(0)
+      await expect(appendToSpool(spool, event(0))).rejects.toThrow(
+        new RegExp(`^the spool ${spool.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is under a file, not a folder \\((EEXIST|ENOTDIR)\\): this event is not kept; give DECISION_MEMORY_SPOOL or --spool the path of a file in a folder$`),
+      )
+    }
+  })
+})

@@ -47,12 +47,17 @@ export function rejectedFile(file: string): string {
 
 /** Appends one event (one NDJSON line; O_APPEND keeps concurrent writers' lines whole). */
 export async function appendToSpool(file: string, event: SpooledEvent): Promise<void> {
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 })
   try {
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 })
     await appendToLive(file, JSON.stringify(event) + '\n')
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'EISDIR') throw new Error(`the spool ${file} is a folder: give DECISION_MEMORY_SPOOL or --spool the path of a file in it (EISDIR)`)
+    // mkdir's words ("ENOTDIR: not a directory, mkdir '…'") said neither that it was the spool nor
+    // that the event is lost.
+    if (code === 'ENOTDIR' || code === 'EEXIST') {
+      throw new Error(`the spool ${file} is under a file, not a folder (${code}): this event is not kept; give DECISION_MEMORY_SPOOL or --spool the path of a file in a folder`)
+    }
     // A full disk (ENOSPC), a spool not this account's (EACCES): "ENOSPC: no space left on device,
     // write" alone said neither which file nor that the event, delivered nowhere, is not kept.
     if (code === undefined) throw error
@@ -183,7 +188,9 @@ async function claim(file: string, kind: 'draining' | 'forgetting' = 'draining')
   try {
     names = await readdir(dir)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    // No folder there, or a file where it would be (a spool path under a file): no spool to take.
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return []
     throw error
   }
   // `.PID.HEX.draining` (or `.forgetting`) after the file's name: a claim of this kind.
