@@ -63,3 +63,36 @@ describe('decision-memory hook refused 403 (a user the token may not act for)', 
     }
   })
 })
+
+describe('decision-memory hook refused for good (a 4xx)', () => {
+  it('says the refusal in the service\'s words with its request id, and another program\'s page cut short, not as a raw body', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-hook-400-'))
+    let page = false
+    const server = createServer((request, response) => {
+      request.resume()
+      request.on('end', () => {
+        if (page) return response.writeHead(400, { 'content-type': 'text/html' }).end(`<html>${'x'.repeat(5000)}</html>`)
+        response.writeHead(400, { 'content-type': 'application/json' }).end(
+          JSON.stringify({ error: { code: 'invalid_request', message: 'an AskUserQuestion event needs tool_use_id', issues: [{ path: 'tool_use_id', message: 'required \u001b[2J' }], request_id: 'r-1' } }),
+        )
+      })
+    })
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+    try {
+      const env = { DECISION_MEMORY_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, DECISION_MEMORY_SPOOL: join(dir, 'spool.ndjson') }
+      const input = JSON.stringify(claudeCodeFixture('post-tool-use-single'))
+      const said = await runCli(['hook', '--budget', '10000'], { input, env })
+      expect(said.code).toBe(0)
+      expect(said.stderr).toContain(
+        'decision-memory hook: the service refused the payload: HTTP 400 invalid_request: an AskUserQuestion event needs tool_use_id (tool_use_id: required \\u001b[2J) [request r-1]\n',
+      )
+      page = true
+      const proxied = await runCli(['hook', '--budget', '10000'], { input, env })
+      expect(proxied.stderr).toContain(`decision-memory hook: the service refused the payload: HTTP 400: <html>${'x'.repeat(194)}\n`)
+    } finally {
+      server.closeAllConnections()
+      await new Promise<void>((done) => server.close(() => done()))
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})

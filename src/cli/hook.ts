@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { IdentifierSchema } from '../domain/observation'
 import { abortAfter, authHeaders, barredPortReason, DEFAULT_SERVICE_URL, envValue, exitWhenWritten, homePath, identifierFlag, serviceUrl, serviceUrlProblem, tokenProblem, parseFlags } from './options'
 import { pathInRepository, projectOfFolder, repositoryRoot } from './repository'
+import { printable } from './terminal'
 import { appendToRejected, appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
 export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--budget MS]
@@ -146,6 +147,27 @@ function errorCode(body: string): unknown {
   } catch {
     return undefined
   }
+}
+
+/**
+ * A refusal in the service's words: its message, each field's issue and the request id to find its
+ * log line by, rather than its JSON envelope; another program's answer as it came, cut short (a
+ * proxy's error page). Control characters shown escaped, as JSON had them (printable).
+ */
+function refusal(status: number, body: string): string {
+  let error: { code?: unknown; message?: unknown; issues?: Array<{ path?: unknown; message?: unknown }>; request_id?: unknown } | undefined
+  try {
+    error = (JSON.parse(body) as { error?: typeof error } | null)?.error
+  } catch {
+    error = undefined
+  }
+  if (typeof error?.message !== 'string') return printable(`HTTP ${status}: ${body.slice(0, 200)}`)
+  const issues = (Array.isArray(error.issues) ? error.issues : [])
+    .filter((i) => typeof i?.message === 'string')
+    .map((i) => (typeof i.path === 'string' && i.path !== '' ? `${i.path}: ${i.message as string}` : (i.message as string)))
+  const code = typeof error.code === 'string' ? ` ${error.code}` : ''
+  const id = typeof error.request_id === 'string' ? ` [request ${error.request_id}]` : ''
+  return printable(`HTTP ${status}${code}: ${error.message}${issues.length > 0 ? ` (${issues.join('; ')})` : ''}${id}`)
 }
 
 /** `decision-memory hook` (R-CAP-6): never blocks the agent, never loses a choice. */
@@ -313,7 +335,7 @@ async function runHook(argv: string[]): Promise<void> {
       // what waited in the spool is delivered rather than lost to the rejected file.
       const retried = [401, 403, 404, 405, 408, 429]
       const permanent = response.status >= 400 && response.status < 500 && !retried.includes(response.status)
-      if (permanent) process.stderr.write(`decision-memory hook: the service refused the payload: ${body}\n`)
+      if (permanent) process.stderr.write(`decision-memory hook: the service refused the payload: ${refusal(response.status, body)}\n`)
       else if (response.status === 404 || response.status === 405) {
         process.stderr.write(`decision-memory hook: ${url} answered HTTP ${response.status}: is DECISION_MEMORY_URL the service's address, with no path?\n`)
       } else if (response.status === 401) {
