@@ -29,6 +29,15 @@ function folderOf(files: Record<string, string>): string {
 const adr = (n: number, title: string, status = 'Accepted') =>
   `# ${n}. ${title}\n\nDate: 2024-01-0${n}\n\n## Status\n\n${status}\n\n## Decision\n\n${title}.\n`
 
+describe('import-adr given more than one argument', () => {
+  it('says how many, and to give the folder, for the files a glob (docs/adr/*) expands to', async () => {
+    await expect(run(['docs/adr/0001-a.md', 'docs/adr/0002-b.md', 'docs/adr/0003-c.md', 'docs/adr/0004-d.md', '--dry-run'])).rejects.toThrow(
+      'import-adr takes one folder, not 4 arguments (docs/adr/0001-a.md docs/adr/0002-b.md docs/adr/0003-c.md …): give the folder the records are in (docs/adr, not docs/adr/*)',
+    )
+    await expect(run(['--dry-run'])).rejects.toThrow('import-adr needs one folder: import-adr DIR')
+  })
+})
+
 describe('import-adr --dry-run', () => {
   it('counts the records read, says how many of them cannot be stored, and apart what could not be read', async () => {
     const dir = folderOf({

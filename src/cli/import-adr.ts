@@ -95,7 +95,12 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     strict: true,
   })
   const given = positionals[0]
-  if (given === undefined || positionals.length > 1) throw new UsageError('import-adr needs one folder: import-adr DIR')
+  if (given === undefined) throw new UsageError('import-adr needs one folder: import-adr DIR')
+  // `import-adr docs/adr/*`: the shell gave the folder's files, which "needs one folder" did not say.
+  if (positionals.length > 1) {
+    const shown = printable(positionals.slice(0, 3).join(' ')) + (positionals.length > 3 ? ' …' : '')
+    throw new UsageError(`import-adr takes one folder, not ${positionals.length} arguments (${shown}): give the folder the records are in (docs/adr, not docs/adr/*)`)
+  }
   // AXME Code's store (`.axme-code`) keeps its decisions in `decisions/`, read as if named.
   const dir = basename(resolve(given)) === '.axme-code' && isDirectory(join(given, 'decisions')) ? join(given, 'decisions') : given
   const format = values.format as AdrFormat | undefined
