@@ -438,3 +438,36 @@ describe('the 403 of a user the token may not act for, as each command says it',
     )
   })
 })
+
+describe('a DECISION_MEMORY_URL mistyped', () => {
+  const call = () => throughServiceOrLocal({ method: 'GET', path: '/v1/users/a/preferences', local: async () => 'local' })
+
+  it('says a host not found is the host in the variable, not "the request failed: ENOTFOUND"', async () => {
+    vi.stubEnv('DECISION_MEMORY_URL', 'http://dm-host.invalid:7420')
+    vi.stubGlobal('fetch', async () => {
+      throw Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('getaddrinfo ENOTFOUND dm-host.invalid'), { code: 'ENOTFOUND' }) })
+    })
+    try {
+      await expect(call()).rejects.toThrow(
+        'GET http://dm-host.invalid:7420/v1/users/a/preferences: no host of that name was found (ENOTFOUND): is the host in DECISION_MEMORY_URL right?',
+      )
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
+
+  it('says https:// to the service, which speaks HTTP, is the scheme, not an OpenSSL code alone', async () => {
+    const server = createServer((_req, res) => res.end('{}'))
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
+    vi.stubEnv('DECISION_MEMORY_URL', url)
+    try {
+      await expect(call()).rejects.toThrow(
+        `GET ${url}/v1/users/a/preferences: what answers there does not speak TLS (ERR_SSL_WRONG_VERSION_NUMBER): the service speaks plain HTTP; give DECISION_MEMORY_URL as http://, not https://`,
+      )
+    } finally {
+      server.closeAllConnections()
+      await new Promise<void>((done) => server.close(() => done()))
+    }
+  })
+})

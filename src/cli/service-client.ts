@@ -199,6 +199,14 @@ function whyUnreachable(error: unknown, timeoutMs: number): string {
   if (cause?.code !== undefined && CUT_CONNECTION.has(cause.code)) {
     return `the service closed the connection before it answered (${cause.code}): did it stop or restart?`
   }
+  // The codes a mistyped DECISION_MEMORY_URL gives, said as that: `the request failed: ENOTFOUND`
+  // named no host, and an https:// to the service (which speaks HTTP) an OpenSSL code.
+  if (cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN') {
+    return `no host of that name was found (${cause.code}): is the host in DECISION_MEMORY_URL right?`
+  }
+  if (cause?.code === 'ERR_SSL_WRONG_VERSION_NUMBER') {
+    return `what answers there does not speak TLS (${cause.code}): the service speaks plain HTTP; give DECISION_MEMORY_URL as http://, not https://`
+  }
   return `the request failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`
 }
 
