@@ -211,6 +211,30 @@ describe('a match rule holding a control character (R-POL)', () => {
   })
 })
 
+describe('a match rule with an escape JavaScript has not (R-POL)', () => {
+  it('refuses \\A, \\Z, \\z and other letters read as themselves, rather than fit no question', async () => {
+    const base = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
+    // Python's and Ruby's anchors: outside Unicode mode, `\A` is the letter A, and the rule fitted
+    // only "awhich databasez", so every database question fell to a hash point.
+    const yaml = "points:\n  - key: database\n    match: { question: '\\Awhich database\\Z', header: '^db\\h*$' }\n"
+    expect(() => parsePolicy(yaml, 'mine.yaml', base)).toThrow(
+      [
+        'mine.yaml: invalid policy',
+        '  points.0.match.header (line 3): \\h is read as the letter h: a JavaScript regular expression has no such escape, so the rule fits no header without that letter',
+        '  points.0.match.question (line 3): \\A is read as the letter A: a JavaScript regular expression has no such escape (write ^ for the start of the text), so the rule fits no question without that letter',
+      ].join('\n'),
+    )
+    // A property escape in a rule that another part keeps out of Unicode mode is the letter p there.
+    expect(() => parsePolicy("points:\n  - key: db\n    match: { question: '\\p{L}+\\-db' }\n", 'mine.yaml', base)).toThrow(
+      '  points.0.match.question (line 3): \\p is read as the letter p: a JavaScript regular expression has no such escape outside Unicode mode, which another part of the rule is not valid in',
+    )
+    // Escapes JavaScript has, an escaped backslash before a letter, and a rule valid only outside
+    // Unicode mode for another reason (`\-`) are taken; written with ^ and $, the rule fits.
+    const policy = parsePolicy("points:\n  - key: database\n    match: { question: '^which database$|\\\\Z', header: '^pre\\-\\w\\d\\s\\b\\x41\\cA' }\n", 'mine.yaml', base)
+    expect(policy.compiledPoints[0]?.question?.test('which database')).toBe(true)
+  })
+})
+
 describe('a JSON policy with a syntax error (R-POL)', () => {
   it('says an unexpected word on one line, with the text around it', () => {
     const text = '{\n  "decay": { "alpha": True }\n}\n'

@@ -53,6 +53,33 @@ export function regexReason(error: unknown): string {
   return String((error as Error | null)?.message ?? error).replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, '')
 }
 
+/**
+ * Letters a backslash escapes nothing before in a JavaScript regular expression, in either mode
+ * (outside Unicode mode each is read as the letter itself): all but the escapes JavaScript has
+ * (`\b \B \d \D \s \S \w \W \t \n \v \f \r`, and `\c`, `\x`, `\u`, `\k`, which may be).
+ */
+const NO_ESCAPE_LETTERS = /[ACEFGHIJKLMNOPQRTUVXYZaeghijlmopqyz]/
+
+/** What to write instead, for the escapes of other engines a rule is most often written with. */
+const LETTER_HINTS: Record<string, string> = {
+  A: ' (write ^ for the start of the text)',
+  Z: ' (write $ for the end of the text)',
+  z: ' (write $ for the end of the text)',
+  p: ' outside Unicode mode, which another part of the rule is not valid in',
+  P: ' outside Unicode mode, which another part of the rule is not valid in',
+}
+
+/** The first letter in `source` that a backslash escapes nothing before (`\A` → `A`), if any. */
+export function letterReadAsLetter(source: string): string | undefined {
+  for (let i = 0; i < source.length - 1; i++) {
+    if (source[i] !== '\\') continue
+    const next = source[i + 1] as string
+    if (NO_ESCAPE_LETTERS.test(next)) return next
+    i++
+  }
+  return undefined
+}
+
 /** A named decision point of the policy (R-POL): how to recognise it and what to say before there is evidence. */
 export const PointPolicySchema = z.strictObject({
   /** A point key as requests and `GET /v1/why` name it: an identifier (not starting with "!", no control characters). */
@@ -102,6 +129,17 @@ export const PointPolicySchema = z.strictObject({
             code: 'custom',
             path: [field],
             message: `${source} matches empty text, so it fits every ${field}: its point would take every question asked (remove an empty alternative, as a trailing |, or make a part required, as x+ for x*)`,
+          })
+        }
+        // Read outside Unicode mode (the rule is not valid in it), a backslash before a letter that
+        // escapes nothing is that letter: `\Awhich database\Z`, written as Python or Ruby anchor a
+        // rule, fitted only "awhich databasez", so no question at all. (Unicode mode refuses it.)
+        const letter = rule.unicode ? undefined : letterReadAsLetter(source)
+        if (letter !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [field],
+            message: `\\${letter} is read as the letter ${letter}: a JavaScript regular expression has no such escape${LETTER_HINTS[letter] ?? ''}, so the rule fits no ${field} without that letter`,
           })
         }
         // Tried on every question an agent sends, with no time limit (a decision's pattern has one).
