@@ -235,6 +235,22 @@ describe('a match rule with an escape JavaScript has not (R-POL)', () => {
   })
 })
 
+describe('a match rule written as a JavaScript literal (R-POL)', () => {
+  it('refuses /rule/flags, whose slashes and flags no question holds, saying the rule to write', async () => {
+    const base = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
+    const yaml = 'points:\n  - key: queue\n    match: { question: /which (queue|broker)/i }\n'
+    expect(() => parsePolicy(yaml, 'mine.yaml', base)).toThrow(
+      [
+        'mine.yaml: invalid policy',
+        '  points.0.match.question (line 3): /which (queue|broker)/i is written as a JavaScript regular expression literal, whose slashes and flags are read as text no question holds: write the rule alone, which (queue|broker) (every rule is read case-insensitive)',
+      ].join('\n'),
+    )
+    // A rule that names slashes of a question's own (a path) is taken, and so is the rule alone.
+    const policy = parsePolicy('points:\n  - key: queue\n    match: { question: which (queue|broker), header: /src/ }\n', 'mine.yaml', base)
+    expect(policy.compiledPoints[0]?.header?.test('Edit /src/?')).toBe(true)
+  })
+})
+
 describe('a JSON policy with a syntax error (R-POL)', () => {
   it('says an unexpected word on one line, with the text around it', () => {
     const text = '{\n  "decay": { "alpha": True }\n}\n'

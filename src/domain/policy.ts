@@ -131,6 +131,16 @@ export const PointPolicySchema = z.strictObject({
             message: `${source} matches empty text, so it fits every ${field}: its point would take every question asked (remove an empty alternative, as a trailing |, or make a part required, as x+ for x*)`,
           })
         }
+        // A rule written as a JavaScript literal, `/which queue/i`: its slashes and flags are text
+        // of the rule, which no question holds, so the rule fitted none.
+        const literal = /^\/(.+)\/[dgimsuvy]+$/s.exec(source)
+        if (literal !== null) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [field],
+            message: `${source} is written as a JavaScript regular expression literal, whose slashes and flags are read as text no ${field} holds: write the rule alone, ${literal[1] as string} (every rule is read case-insensitive)`,
+          })
+        }
         // Read outside Unicode mode (the rule is not valid in it), a backslash before a letter that
         // escapes nothing is that letter: `\Awhich database\Z`, written as Python or Ruby anchor a
         // rule, fitted only "awhich databasez", so no question at all. (Unicode mode refuses it.)
