@@ -9,7 +9,7 @@ afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true })
 })
 
-describe('preferences and why on a store opened by the command: the policy the service runs with (--policy)', () => {
+describe('preferences, why and toggle on a store opened by the command: the policy the service runs with (--policy)', () => {
   it('answers as the service would with that policy, and refuses a broken one', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dm-policy-cli-'))
     dirs.push(dir)
@@ -46,7 +46,14 @@ describe('preferences and why on a store opened by the command: the policy the s
     expect(why.stdout).toContain('recommended: Tier S [partial')
     expect((await runCli(['why', '--point', 'complexity-tier', '--user', 'alice', '--data', data], { env })).stdout).toContain('[static-default')
 
-    for (const command of [['preferences', '--user', 'alice'], ['why', '--point', 'complexity-tier', '--user', 'alice']]) {
+    // toggle --json says the user's expertise: by the bands of that policy, not the default's.
+    const banded = join(dir, 'banded.yaml')
+    await writeFile(banded, 'expertise: { beginner_below: 1, expert_above: 1 }\n')
+    const toggled = await runCli(['toggle', '--session', 's-9', '--user', 'alice', '--off', '--json', '--data', data, '--policy', banded], { env })
+    expect(toggled.stderr).toBe('')
+    expect(JSON.parse(toggled.stdout)).toMatchObject({ session_id: 's-9', personalization: false, expertise: { sessions: 1, level: 'intermediate' } })
+
+    for (const command of [['preferences', '--user', 'alice'], ['why', '--point', 'complexity-tier', '--user', 'alice'], ['toggle', '--session', 's-10', '--user', 'alice']]) {
       const refused = await runCli([...command, '--data', data, '--policy', broken], { env })
       expect(refused.code).toBe(1)
       expect(refused.stderr).toContain(`${broken}: invalid policy\n  tresholds: unknown field\n`)

@@ -1,15 +1,18 @@
+import { loadPolicy } from '../config/load-policy'
 import { InputError } from '../domain/errors'
-import { envValue, identifierFlag, UsageError, parseFlags } from './options'
+import { configFilePath, envValue, identifierFlag, UsageError, parseFlags } from './options'
 import { failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
 import { jsonLine, printable } from './terminal'
 
-export const TOGGLE_HELP = `decision-memory toggle --session ID [--on | --off] [--user USER] [--data DIR] [--json]
+export const TOGGLE_HELP = `decision-memory toggle --session ID [--on | --off] [--user USER] [--data DIR] [--policy FILE] [--json]
 
   Turns personalization on or off for one session (no flag flips it). New sessions start on.
-  --user USER  whose session (default $DECISION_MEMORY_USER, as the hook's); with neither,
-               the one user who has it, else "default" (a session id not seen yet is started
-               for that user, with the setting asked for)
-  --json prints the session's record instead of a sentence.
+  --user USER    whose session (default $DECISION_MEMORY_USER, as the hook's); with neither,
+                 the one user who has it, else "default" (a session id not seen yet is started
+                 for that user, with the setting asked for)
+  --json         print the session's record instead of a sentence, with the user's expertise
+  --policy FILE  policy file when the store is opened here (default policies/default.json):
+                 the one the service runs with, whose expertise bands give that level
   On the store in --data when given, else through the running service at $DECISION_MEMORY_URL,
   else $DECISION_MEMORY_DATA or ./data (\`decision-memory help\` says which store).
 `
@@ -25,6 +28,7 @@ export async function toggleCommand(argv: string[]): Promise<number> {
       user: { type: 'string' },
       data: { type: 'string' },
       json: { type: 'boolean' },
+      policy: { type: 'string' },
     },
     strict: true,
   })
@@ -44,6 +48,11 @@ export async function toggleCommand(argv: string[]): Promise<number> {
         : identifierFlag(variable, 'user', 'DECISION_MEMORY_USER')
   if (values.on === true && values.off === true) throw new UsageError('give --on or --off, not both')
   const enabled = values.on === true ? true : values.off === true ? false : undefined
+  // Checked before anything is written, with a service or without, as preferences checks it.
+  if (values.policy !== undefined) {
+    values.policy = configFilePath(values.policy)
+    await loadPolicy(values.policy)
+  }
   const body: Record<string, unknown> = {}
   if (enabled !== undefined) body.enabled = enabled
   if (user !== undefined) body.user = user
@@ -54,6 +63,7 @@ export async function toggleCommand(argv: string[]): Promise<number> {
       path: `/v1/sessions/${encodeURIComponent(sessionId)}/personalization`,
       body,
       dataDir: values.data,
+      policyFile: values.policy,
       expect: hasFields({ session_id: 'string', personalization: 'boolean', user: 'string' }),
       local: (memory) => memory.setPersonalization({ session_id: sessionId, user, enabled }),
     })
