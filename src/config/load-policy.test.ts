@@ -212,7 +212,7 @@ describe('a match rule holding a control character (R-POL)', () => {
 })
 
 describe('a match rule with an escape JavaScript has not (R-POL)', () => {
-  it('refuses \\A, \\Z, \\z and other letters read as themselves, rather than fit no question', async () => {
+  it('refuses \\A, \\Z, \\z, \\< and other characters read as themselves, rather than fit no question', async () => {
     const base = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
     // Python's and Ruby's anchors: outside Unicode mode, `\A` is the letter A, and the rule fitted
     // only "awhich databasez", so every database question fell to a hash point.
@@ -220,9 +220,13 @@ describe('a match rule with an escape JavaScript has not (R-POL)', () => {
     expect(() => parsePolicy(yaml, 'mine.yaml', base)).toThrow(
       [
         'mine.yaml: invalid policy',
-        '  points.0.match.header (line 3): \\h is read as the letter h: a JavaScript regular expression has no such escape, so the rule fits no header without that letter',
-        '  points.0.match.question (line 3): \\A is read as the letter A: a JavaScript regular expression has no such escape (write ^ for the start of the text), so the rule fits no question without that letter',
+        '  points.0.match.header (line 3): \\h is read as the letter h: a JavaScript regular expression has no such escape, so the rule fits no header without it',
+        '  points.0.match.question (line 3): \\A is read as the letter A: a JavaScript regular expression has no such escape (write ^ for the start of the text), so the rule fits no question without it',
       ].join('\n'),
+    )
+    // GNU grep's and Vim's word boundaries are < and > here.
+    expect(() => parsePolicy("points:\n  - key: db\n    match: { question: '\\<db\\>' }\n", 'mine.yaml', base)).toThrow(
+      '  points.0.match.question (line 3): \\< is read as the character <: a JavaScript regular expression has no such escape (write \\b for a word boundary), so the rule fits no question without it',
     )
     // A property escape in a rule that another part keeps out of Unicode mode is the letter p there.
     expect(() => parsePolicy("points:\n  - key: db\n    match: { question: '\\p{L}+\\-db' }\n", 'mine.yaml', base)).toThrow(

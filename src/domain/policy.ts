@@ -56,9 +56,10 @@ export function regexReason(error: unknown): string {
 /**
  * Letters a backslash escapes nothing before in a JavaScript regular expression, in either mode
  * (outside Unicode mode each is read as the letter itself): all but the escapes JavaScript has
- * (`\b \B \d \D \s \S \w \W \t \n \v \f \r`, and `\c`, `\x`, `\u`, `\k`, which may be).
+ * (`\b \B \d \D \s \S \w \W \t \n \v \f \r`, and `\c`, `\x`, `\u`, `\k`, which may be); and
+ * `<` and `>`, word boundaries in GNU grep and Vim, `<` and `>` here.
  */
-const NO_ESCAPE_LETTERS = /[ACEFGHIJKLMNOPQRTUVXYZaeghijlmopqyz]/
+const NO_ESCAPE_LETTERS = /[ACEFGHIJKLMNOPQRTUVXYZaeghijlmopqyz<>]/
 
 /** What to write instead, for the escapes of other engines a rule is most often written with. */
 const LETTER_HINTS: Record<string, string> = {
@@ -67,9 +68,11 @@ const LETTER_HINTS: Record<string, string> = {
   z: ' (write $ for the end of the text)',
   p: ' outside Unicode mode, which another part of the rule is not valid in',
   P: ' outside Unicode mode, which another part of the rule is not valid in',
+  '<': ' (write \\b for a word boundary)',
+  '>': ' (write \\b for a word boundary)',
 }
 
-/** The first letter in `source` that a backslash escapes nothing before (`\A` → `A`), if any. */
+/** The first letter (or `<`, `>`) in `source` that a backslash escapes nothing before (`\A` → `A`), if any. */
 export function letterReadAsLetter(source: string): string | undefined {
   for (let i = 0; i < source.length - 1; i++) {
     if (source[i] !== '\\') continue
@@ -149,7 +152,7 @@ export const PointPolicySchema = z.strictObject({
           ctx.addIssue({
             code: 'custom',
             path: [field],
-            message: `\\${letter} is read as the letter ${letter}: a JavaScript regular expression has no such escape${LETTER_HINTS[letter] ?? ''}, so the rule fits no ${field} without that letter`,
+            message: `\\${letter} is read as the ${/\p{L}/u.test(letter) ? 'letter' : 'character'} ${letter}: a JavaScript regular expression has no such escape${LETTER_HINTS[letter] ?? ''}, so the rule fits no ${field} without it`,
           })
         }
         // Tried on every question an agent sends, with no time limit (a decision's pattern has one).
