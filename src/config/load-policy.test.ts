@@ -255,6 +255,30 @@ describe('a match rule written as a JavaScript literal (R-POL)', () => {
   })
 })
 
+describe('a word boundary beside a letter outside ASCII (R-POL)', () => {
+  it('refuses \\b beside such a letter, which JavaScript sees no word in, rather than fit no question', async () => {
+    const base = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
+    // To JavaScript, between a space and к there is no word boundary: `\bключ\b` fitted no question
+    // that names the key, "Какой ключ?" no more than any other.
+    const yaml = "points:\n  - key: key\n    match: { question: '\\bключ\\b', header: '\\büber' }\n"
+    let message = ''
+    try {
+      parsePolicy(yaml, 'mine.yaml', base)
+    } catch (error) {
+      message = (error as Error).message
+    }
+    expect(message.split('\n')).toEqual([
+      'mine.yaml: invalid policy',
+      '  points.0.match.header (line 3): \\b beside ü is no word boundary: to a JavaScript regular expression only ASCII letters, digits and _ make words, so the rule fits no header where the word stands alone (write (?<![\\p{L}\\p{N}_]) before a word and (?![\\p{L}\\p{N}_]) after it)',
+      '  points.0.match.question (line 3): \\b beside к is no word boundary: to a JavaScript regular expression only ASCII letters, digits and _ make words, so the rule fits no question where the word stands alone (write (?<![\\p{L}\\p{N}_]) before a word and (?![\\p{L}\\p{N}_]) after it)',
+    ])
+    // Written as the refusal says, the rule fits; a boundary beside ASCII letters (`\bdonnées\b`) is taken.
+    const policy = parsePolicy("points:\n  - key: key\n    match: { question: '(?<![\\p{L}\\p{N}_])ключ(?![\\p{L}\\p{N}_])', header: '\\bdonnées\\b' }\n", 'mine.yaml', base)
+    expect(policy.compiledPoints[0]?.question?.test('Какой ключ?')).toBe(true)
+    expect(policy.compiledPoints[0]?.question?.test('Какой ключик?')).toBe(false)
+  })
+})
+
 describe('a JSON policy with a syntax error (R-POL)', () => {
   it('says an unexpected word on one line, with the text around it', () => {
     const text = '{\n  "decay": { "alpha": True }\n}\n'

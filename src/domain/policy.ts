@@ -83,6 +83,31 @@ export function letterReadAsLetter(source: string): string | undefined {
   return undefined
 }
 
+/**
+ * The letter outside ASCII that a `\b` in `source` stands beside (`\bключ\b` → `к`), if any: JavaScript's
+ * word boundary knows only ASCII letters, digits and _ as word characters, so between a space and
+ * `к` there is none, and such a rule fits no question where the word stands alone. Outside
+ * character classes, where `[\b]` is a backspace.
+ */
+export function boundaryBesideNonAscii(source: string): string | undefined {
+  const nonAscii = (c: string | undefined) => c !== undefined && c > '\u007f' && /[\p{L}\p{N}]/u.test(c)
+  let inClass = false
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i] as string
+    if (c === '\\') {
+      if (!inClass && source[i + 1] === 'b') {
+        const before = i > 0 ? String.fromCodePoint(source.codePointAt(i - 1) as number) : undefined
+        const after = source[i + 2] === undefined ? undefined : String.fromCodePoint(source.codePointAt(i + 2) as number)
+        if (nonAscii(after)) return after
+        if (nonAscii(before)) return before
+      }
+      i++
+    } else if (c === '[' && !inClass) inClass = true
+    else if (c === ']' && inClass) inClass = false
+  }
+  return undefined
+}
+
 /** A named decision point of the policy (R-POL): how to recognise it and what to say before there is evidence. */
 export const PointPolicySchema = z.strictObject({
   /** A point key as requests and `GET /v1/why` name it: an identifier (not starting with "!", no control characters). */
@@ -153,6 +178,15 @@ export const PointPolicySchema = z.strictObject({
             code: 'custom',
             path: [field],
             message: `\\${letter} is read as the ${/\p{L}/u.test(letter) ? 'letter' : 'character'} ${letter}: a JavaScript regular expression has no such escape${LETTER_HINTS[letter] ?? ''}, so the rule fits no ${field} without it`,
+          })
+        }
+        // `\bключ\b`, `\büber\b`: no boundary between a space and a letter outside ASCII, to JavaScript.
+        const beside = boundaryBesideNonAscii(source)
+        if (beside !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [field],
+            message: `\\b beside ${beside} is no word boundary: to a JavaScript regular expression only ASCII letters, digits and _ make words, so the rule fits no ${field} where the word stands alone (write (?<![\\p{L}\\p{N}_]) before a word and (?![\\p{L}\\p{N}_]) after it)`,
           })
         }
         // Tried on every question an agent sends, with no time limit (a decision's pattern has one).
