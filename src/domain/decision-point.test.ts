@@ -75,6 +75,9 @@ describe('decision point keys (R-CAP-4)', () => {
     expect(decisionPointKey({ question: 'Which complexity tier?', options: ['S'] }, own)).toBe('spaced')
     expect(decisionPointKey({ question: 'Où vont les données ?', options: ['S'] }, own)).toBe('accented')
     expect(decisionPointKey({ question: 'What is the next step?', options: ['S'] }, own)).toBe('asked')
+    // Sent with two spaces, or one after the `?`: fitted as the rule, its white space one space, reads it.
+    expect(decisionPointKey({ question: 'What is the next  step?', options: ['S'] }, own)).toBe('asked')
+    expect(decisionPointKey({ question: 'What is the next step? ', options: ['S'] }, own)).toBe('asked')
     // `\S` stays "not white space": the rule is not lower-cased.
     expect(decisionPointKey({ header: 'Step2', question: 'Go on', options: ['S'] }, own)).toBe('asked')
     expect(decisionPointKey({ header: 'Step 2', question: 'Go on', options: ['S'] }, own)).toMatch(/^q-/)

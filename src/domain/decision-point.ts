@@ -46,8 +46,15 @@ function matchingRule(input: { header?: string | undefined; question: string }, 
   // A rule sees the text as it is keyed, so that two spaces, a non-breaking one or a trailing
   // space miss no rule the same question singly spaced fits; and as it was sent, so that a rule
   // naming what the key drops (a trailing `?`) still fits. Normalised once, not once per rule.
-  const header = input.header === undefined ? undefined : [normalizeQuestion(input.header), input.header]
-  const question = [normalized, input.question]
+  // And as sent with its white space one space and none at its ends, as the rule's own is read:
+  // `next step\?$` fitted neither `What is the next  step?` nor `… next step? ` (the key drops the
+  // `?`, and the text as sent has the two spaces, or the one after it). Tried only when it differs.
+  const sent = (text: string) => {
+    const spaced = text.normalize('NFC').replace(/\s+/g, ' ').trim()
+    return spaced === text ? [text] : [text, spaced]
+  }
+  const header = input.header === undefined ? undefined : [normalizeQuestion(input.header), ...sent(input.header)]
+  const question = [normalized, ...sent(input.question)]
   const fits = (rule: RegExp | undefined, texts: readonly string[] | undefined) =>
     rule !== undefined && texts !== undefined && texts.some((text) => rule.test(text))
   return policy.compiledPoints.find((rule) => fits(rule.header, header) || fits(rule.question, question))
