@@ -91,11 +91,14 @@ export async function explainPoint(
     // all that is known. The static default first, so that it is what an unenforced answer names,
     // not the option of a decision that does not apply. A must_not names an option not to choose,
     // never one to offer (nor does a limit, whose option is a name for its value): offered, it
-    // would be recommended, forbidden as it is, wherever no other option is named.
+    // would be recommended, forbidden as it is, wherever no other option is named. Only a decision
+    // accepted (then) names one: a proposal is no decision yet, and the option of one superseded,
+    // deprecated or revoked is what the team moved away from; named, it would be recommended with
+    // the certainty of a question of one option (a `must` Kafka revoked: Kafka, confidence 1).
     const policyDefault = deps.staticDefault?.(point)
     const named = [
       ...(policyDefault === undefined ? [] : [normalizeLabel(policyDefault)]),
-      ...bound.flatMap((d) =>
+      ...bound.filter((d) => d.status === 'accepted').flatMap((d) =>
         d.constraints.flatMap((c) => (c.option === undefined || c.kind === 'must_not' || c.kind === 'limit' ? [] : [normalizeLabel(c.option)])),
       ),
     ]

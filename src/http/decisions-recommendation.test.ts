@@ -745,6 +745,24 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
     ])
   })
 
+  it('makes up no option for a point nobody was asked at from a decision revoked, superseded or only proposed', async () => {
+    const app = await createTestApp()
+    const kafka = { ...REQUIRED_TIER_L, key: 'K-1', scope: { points: ['broker'] }, constraints: [{ kind: 'must', option: 'Kafka' }] }
+    expect((await app.call('POST', '/v1/decisions', kafka)).status).toBe(201)
+    expect((await app.call('POST', '/v1/decisions/K-1/revoke', { reason: 'teams choose their broker' })).status).toBe(200)
+    // Only a revoked decision ever named Kafka: nothing is recommended, the decision is listed.
+    const revoked = (await app.call('GET', '/v1/why?user=nobody&point=broker')).body
+    expect(revoked.recommendation).toBeNull()
+    expect(revoked.decisions.map((d: any) => [d.key, d.status, d.effect])).toEqual([['K-1', 'revoked', null]])
+    // A chain: the option of the decision in force, not that of the one it replaced (nor of a proposal).
+    const postgres = { ...REQUIRED_TIER_L, key: 'K-2', scope: { points: ['database'] }, constraints: [{ kind: 'must', option: 'Postgres' }] }
+    const sqlite = { ...postgres, key: 'K-3', supersedes: 'K-2', constraints: [{ kind: 'must', option: 'SQLite' }] }
+    const mysql = { ...postgres, key: 'K-4', status: 'proposed', constraints: [{ kind: 'must', option: 'MySQL' }] }
+    for (const body of [postgres, sqlite, mysql]) expect((await app.call('POST', '/v1/decisions', body)).status).toBe(201)
+    const why = (await app.call('GET', '/v1/why?user=nobody&point=database')).body
+    expect(why.recommendation).toMatchObject({ state: 'enforced', recommended: 'SQLite', learned: { recommended: 'SQLite' } })
+  })
+
   it('recommends the policy\'s static default at a point nobody was asked at, beside the options of decisions that do not apply', async () => {
     const app = await createTestApp()
     // Scoped to a path: a why without one is not under it, and the decision does not apply.
