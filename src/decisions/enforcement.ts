@@ -1,5 +1,5 @@
 import { matchOption } from '../domain/labels'
-import { restsOnStaticDefault, STATIC_DEFAULT_BASIS, type OfferedOption, type Recommendation, type RecommendedOption } from '../domain/recommendation'
+import { BROKE_TIE, restsOnStaticDefault, STATIC_DEFAULT_BASIS, type OfferedOption, type Recommendation, type RecommendedOption } from '../domain/recommendation'
 import { overLimit } from './constraints'
 import type { DecisionRecord, EnforceLevel } from './decision'
 
@@ -11,7 +11,7 @@ export interface DecisionEffect {
   /**
    * `enforced`: it fixes the answer; `ruled-out`: its options were taken off the offer;
    * `static-default`: it is the default while there is too little evidence (or personalization
-   * is off); `outweighed`: observed choices decided instead; `not-offered`: its option is not
+   * is off), or its option won a tie of observed choices as the default; `outweighed`: observed choices decided instead; `not-offered`: its option is not
    * among the options asked (a required `must` not offered rules out every option instead); `conflict`: another required decision contradicts it (rules out its
    * `must` option, or fixes another; of an advisory one, a newer advisory default names another option); `advised-against`: an advisory `must_not` or `limit` the
    * recommended option breaks (it stays recommended, and the user is asked); `overruled`: an
@@ -319,9 +319,13 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
   } else if (advisory !== null) {
     // Recommended as the static default: too little history, personalization off, or none of the
     // choices at the point of an option offered now (nothing outweighed it then: none was learned).
+    // Or learned, but only as the static default wins a tie (R-REC-2): the decision decided it
+    // (the observed choices alone did not), and the disclosure says so.
     const asDefault = restsOnStaticDefault(rec) && recommendsOnly(rec, advisory.option)
+    const brokeTie = !asDefault && rec[BROKE_TIE] === true && recommendsOnly(rec, advisory.option)
     if (asDefault) result = advise(rec, advisory.decision)
-    const effect = asDefault ? 'static-default' : 'outweighed'
+    else if (brokeTie) result = breakTie(rec, advisory.decision)
+    const effect = asDefault || brokeTie ? 'static-default' : 'outweighed'
     effects.push(effectOf(advisory.decision, effect, [advisory.option]))
     for (const [d, options] of others) {
       const open = options.filter((o) => allowed.includes(o))
@@ -463,6 +467,17 @@ function recommendNone(rec: Recommendation, offered: readonly OfferedOption[], d
  * The static default of an advisory decision, with its rationale as the precondition; `against`:
  * the option it advises against, which the static default gave way to this one for.
  */
+/** A learned answer whose tie an advisory default broke: the disclosure names the decision. */
+function breakTie(rec: Recommendation, decision: DecisionRecord): ContractedRecommendation {
+  const disclosure = `${rec.disclosure}, a tie broken by advisory decision ${decision.key}`
+  const options = rec.options.map((o) =>
+    o.recommended && o.description?.startsWith('Recommended when') === true && o.description.endsWith(rec.disclosure)
+      ? { ...o, description: `${o.description.slice(0, -rec.disclosure.length)}${disclosure}` }
+      : o,
+  )
+  return { ...rec, disclosure, options }
+}
+
 function advise(rec: Recommendation, decision: DecisionRecord, against?: string): ContractedRecommendation {
   const advice = against === undefined ? '' : ` advises against ${JSON.stringify(against)}`
   const precondition = `${decision.key} (advisory)${advice}: ${decision.rationale}`

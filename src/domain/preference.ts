@@ -137,6 +137,23 @@ export function shareOf(preference: Preference, option: string): number {
 
 const RELATIVE_TIE = 1e-9
 
+/** The options whose decayed weight ties with the largest, `best`. */
+function tiedAtTop(preference: Preference, options: readonly string[], best: number): string[] {
+  return options.filter((o) => (preference.weights.get(o) ?? 0) >= best * (1 - RELATIVE_TIE))
+}
+
+/**
+ * Whether the static default won the majority only by the tie rule of majorityOption: another
+ * option was chosen as much. An advisory decision standing as the static default then decided it.
+ */
+export function defaultBrokeTie(preference: Preference, options: readonly string[], staticDefault: string): boolean {
+  let best = -Infinity
+  for (const o of options) best = Math.max(best, preference.weights.get(o) ?? 0)
+  if (!(best > 0)) return false
+  const tied = tiedAtTop(preference, options, best)
+  return tied.length > 1 && tied.includes(staticDefault)
+}
+
 /**
  * The option with the largest decayed weight (R-REC-2); ties go to the static default, then to
  * the most recently chosen, then to the first label in code-point order. Undefined when nothing was observed.
@@ -149,7 +166,7 @@ export function majorityOption(
   let best = -Infinity
   for (const o of options) best = Math.max(best, preference.weights.get(o) ?? 0)
   if (!(best > 0)) return undefined
-  const tied = options.filter((o) => (preference.weights.get(o) ?? 0) >= best * (1 - RELATIVE_TIE))
+  const tied = tiedAtTop(preference, options, best)
   if (tied.includes(staticDefault)) return staticDefault
   // Equal weights and equal recency: the label decides, so that option order never does.
   let winner = tied[0] as string

@@ -34,7 +34,7 @@ import {
   type Context,
 } from './observation'
 import type { CompiledPolicy } from './policy'
-import { majorityOption, offeredIn, preferenceOf, shareOf } from './preference'
+import { defaultBrokeTie, majorityOption, offeredIn, preferenceOf, shareOf } from './preference'
 import { LIMITS } from './limits'
 
 /**
@@ -85,7 +85,15 @@ export interface RecommendedOption {
   recommended: boolean
 }
 
+/**
+ * Marks a learned single-select answer that is the static default only because it tied with
+ * another option (majorityOption's tie rule): the static default decided it. A symbol, so that the
+ * answer's JSON does not carry it; applyDecisions reads it to credit an advisory default.
+ */
+export const BROKE_TIE: unique symbol = Symbol('static default broke a tie')
+
 export interface Recommendation {
+  [BROKE_TIE]?: true
   point: string
   state: RecommendationState
   recommended: string | string[]
@@ -420,7 +428,9 @@ export function recommend(input: RecommendationInput): Recommendation {
     selections: multiSelect ? selections : undefined,
   })
 
+  const brokeTie = learning && !multiSelect && majority === staticDefault && defaultBrokeTie(preference, labels, staticDefault)
   return {
+    ...(brokeTie ? { [BROKE_TIE]: true as const } : {}),
     point: input.point,
     state,
     recommended: multiSelect ? recommended : (recommended[0] as string),

@@ -141,6 +141,33 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     expect(learned.precondition).toMatch(/^any context, as chosen on /)
   })
 
+  it('an advisory decision that breaks a tie of observed choices decided it: listed as the static default, and disclosed', async () => {
+    const app = await createTestApp()
+    // Three of each at one instant: equal weights, a tie the static default breaks (R-REC-2).
+    const at = new Date(app.clock.now().getTime() - HOUR).toISOString()
+    const batch = ['Tier S', 'Tier S', 'Tier S', 'Tier L', 'Tier L', 'Tier L'].map((c, i) => ({ ...TIER, user_choice: c, decision_id: `tie-${i}`, timestamp: at }))
+    expect((await app.call('POST', '/v1/observations', batch)).status).toBe(201)
+    expect((await app.call('POST', '/v1/recommendations', TIER)).body).toMatchObject({ state: 'partial', recommended: 'Tier L' })
+
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, enforce: 'advisory', constraints: [{ kind: 'prefer', option: 'Tier S' }] })
+    const tie = (await app.call('POST', '/v1/recommendations', TIER)).body
+    expect(tie).toMatchObject({
+      state: 'partial',
+      recommended: 'Tier S',
+      disclosure: 'based on 50% of recent choices, a tie broken by advisory decision D-001',
+      decisions: [{ key: 'D-001', effect: 'static-default', options: ['Tier S'] }],
+    })
+    expect(tie.options[0].description).toMatch(/ — based on 50% of recent choices, a tie broken by advisory decision D-001$/)
+
+    // One choice more of Tier S: no tie, the observed choices decide, and the decision is outweighed.
+    await app.call('POST', '/v1/observations', { ...TIER, user_choice: 'Tier S', decision_id: 'tie-6', timestamp: at })
+    expect((await app.call('POST', '/v1/recommendations', TIER)).body).toMatchObject({
+      recommended: 'Tier S',
+      disclosure: 'based on 57% of recent choices',
+      decisions: [{ key: 'D-001', effect: 'outweighed' }],
+    })
+  })
+
   it('required must_nots take options off the offer; when one option is left, it is enforced', async () => {
     const app = await createTestApp()
     const never = (option: string) => ({
