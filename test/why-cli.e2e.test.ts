@@ -278,7 +278,7 @@ describe('decision-memory why --point', () => {
     // In no repository, whose project the point would be explained in (the tests' folder is one).
     const cwd = tempDir('dm-why-')
     const outside = await runCli(['why', '--point', 'complexity-tier'], { env, cwd })
-    expect(outside.stdout).toContain('decision D-001 (no effect on this recommendation):')
+    expect(outside.stdout).toContain('decision D-001 (not applied: scoped to path services/billing, no path given; scoped to stage plan, no stage given):')
     expect(outside.stdout).not.toContain('recommended: Tier L')
     const inside = await runCli(['why', '--point', 'complexity-tier', '--session', 's-1', '--path', 'services/billing/x.ts', '--stage', 'plan'], { env, cwd })
     expect(inside.stderr).toBe('')

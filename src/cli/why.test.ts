@@ -176,6 +176,31 @@ describe('decision-memory why --point, the decisions bound to the point', () => 
   })
 })
 
+describe('decision-memory why --point, a decision that did not apply', () => {
+  const why = (decision: Record<string, unknown>) =>
+    ({
+      user: 'alice',
+      project: null,
+      point: 'tier',
+      as_of: '2026-11-01T00:00:00.000Z',
+      path: null,
+      recommendation: { state: 'partial', recommended: 'Tier M', confidence: { value: 0.6, level: 'medium' }, precondition: 'any context', disclosure: 'based on 60% of recent choices', observations: 6 },
+      decisions: [{ ...chain('B-1'), current: 'B-1', in_force: 'B-1', chain: [link('B-1', 'accepted', 'billing')], evidence: [], title: 'Billing is Tier S', status: 'accepted', enforce: 'required', effect: null, ...decision }],
+      observations: [],
+    }) as unknown as PointWhy
+  const heading = (w: PointWhy) => pointText(w).split('\n').find((l) => l.startsWith('decision B-1'))
+
+  it('says which of its scopes the run is outside of, rather than that it had no effect', () => {
+    expect(heading(why({ out_of_scope: [{ field: 'path', scope: 'src/billing', run: null }] }))).toBe('decision B-1 (not applied: scoped to path src/billing, no path given):')
+    expect(heading(why({ out_of_scope: [{ field: 'path', scope: 'src/billing', run: 'src/web' }, { field: 'stage', scope: 'plan', run: null }] }))).toBe(
+      'decision B-1 (not applied: scoped to path src/billing, not src/web; scoped to stage plan, no stage given):',
+    )
+    // In scope and changing nothing (advice against an option not recommended), or a service that does not say.
+    expect(heading(why({ out_of_scope: [] }))).toBe('decision B-1 (no effect on this recommendation):')
+    expect(heading(why({}))).toBe('decision B-1 (no effect on this recommendation):')
+  })
+})
+
 describe('decision-memory why --as-of, an answer that does not say the moment asked', () => {
   it('says an older service may have answered as of now, not that it did: one from before as_of was echoed answered as of then', () => {
     const said = notAsOf({ key: 'D-001' }, '2026-11-01T00:00:00Z', 'D-001') as string

@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path'
 import { loadPolicy } from '../config/load-policy'
 import type { DecisionWhy } from '../decisions/decisions'
+import type { OutOfScope } from '../decisions/applicability'
 import type { PointWhy } from '../decisions/explain-point'
 import { InputError } from '../domain/errors'
 import { DecisionKeySchema } from '../decisions/decision'
@@ -138,7 +139,9 @@ export function pointText(why: PointWhy): string {
   for (const d of why.decisions) {
     // An accepted decision that does nothing here (out of the run's scope, or advice against an
     // option not recommended) says so: printed bare beside the recommendation, it read as applied.
-    const effect = d.effect ?? (d.status === 'accepted' && why.recommendation !== null ? 'no effect on this recommendation' : null)
+    // Out of the run's scope, it says which scope and why: a required decision bare `no effect` read as broken.
+    const outside = d.effect === null && d.status === 'accepted' && why.recommendation !== null ? notApplied(d.out_of_scope ?? []) : undefined
+    const effect = d.effect ?? outside ?? (d.status === 'accepted' && why.recommendation !== null ? 'no effect on this recommendation' : null)
     const heading = `decision ${d.key}${effect === null ? '' : ` (${effect})`}:`
     if (d.chain.length > 0 && d.chain.every((link) => printed.has(link.key))) {
       out.push(`${heading} in the chain above`)
@@ -158,6 +161,16 @@ export function pointText(why: PointWhy): string {
     for (const o of why.observations) out.push(`  ${o.id}  ${o.timestamp}  ${optionSet(o.chosen)}`)
   }
   return out.join('\n') + '\n'
+}
+
+/**
+ * Why a decision did not apply, from its `out_of_scope` (undefined when it is in scope, or a service
+ * of an older version does not say): `not applied: scoped to path src/billing, no path given`.
+ */
+function notApplied(outside: readonly OutOfScope[]): string | undefined {
+  if (outside.length === 0) return undefined
+  const each = outside.map((o) => `scoped to ${o.field} ${o.scope}, ${o.run === null ? `no ${o.field} given` : `not ${o.run}`}`)
+  return `not applied: ${each.join('; ')}`
 }
 
 /**

@@ -62,6 +62,26 @@ export function applies(decision: DecisionRecord, query: ApplicabilityQuery): bo
   return true
 }
 
+/** A scope a run is outside of: the decision's task, path or stage, and the run's (null: not said). */
+export interface OutOfScope {
+  field: 'task' | 'path' | 'stage'
+  scope: string
+  run: string | null
+}
+
+/**
+ * Why a decision does not apply to a run, as `applies` reads its scope (R-CON-4): each of its task,
+ * path and stage the run is outside of, or does not say; empty when its scope holds the run.
+ */
+export function outOfScope(decision: DecisionRecord, query: ApplicabilityQuery): OutOfScope[] {
+  const { task, path, stage } = decision.scope
+  const out: OutOfScope[] = []
+  if (task !== null && task !== query.task) out.push({ field: 'task', scope: task, run: query.task ?? null })
+  if (path !== null && (query.path === undefined || !isWithin(query.path, path))) out.push({ field: 'path', scope: path, run: query.path ?? null })
+  if (stage !== null && stage !== query.stage) out.push({ field: 'stage', scope: stage, run: query.stage ?? null })
+  return out
+}
+
 /** The run described by a recommendation's context (its `task`, `path` and `stage` keys, R-REC-5). */
 export function runOfContext(context: Record<string, unknown> | undefined): ApplicabilityQuery {
   const text = (value: unknown) =>

@@ -2,7 +2,7 @@ import { InputError } from '../domain/errors'
 import { matchOption, normalizeLabel } from '../domain/labels'
 import type { Observation } from '../domain/observation'
 import type { RecommendationRequest } from '../domain/recommendation'
-import type { ApplicabilityQuery } from './applicability'
+import { outOfScope, type ApplicabilityQuery, type OutOfScope } from './applicability'
 import type { DecisionRecord, DecisionStatus, EnforceLevel } from './decision'
 import type { Decisions, DecisionWhy } from './decisions'
 import type { ContractedRecommendation, DecisionEffect } from './enforcement'
@@ -41,7 +41,18 @@ export interface PointWhy {
    * changed before the service kept what they were, read as they are now.
    */
   decisions: Array<
-    Omit<DecisionWhy, 'as_of'> & { title: string; status: DecisionStatus; enforce: EnforceLevel; effect: DecisionEffect['effect'] | null; unrecorded?: string[] }
+    Omit<DecisionWhy, 'as_of'> & {
+      title: string
+      status: DecisionStatus
+      enforce: EnforceLevel
+      effect: DecisionEffect['effect'] | null
+      /**
+       * The decision's task, path and stage scope the run is outside of, or does not say (R-CON-4):
+       * why it did not apply (its `effect` is then null); empty when its scope holds the run.
+       */
+      out_of_scope: OutOfScope[]
+      unrecorded?: string[]
+    }
   >
   /**
    * The observations that support the current recommendation: those of its evidence (the newest
@@ -158,6 +169,7 @@ export async function explainPoint(
               status: d.status,
               enforce: d.enforce,
               effect: effects.get(d.key) ?? null,
+              out_of_scope: outOfScope(d, run),
               ...(d.unrecorded === undefined ? {} : { unrecorded: d.unrecorded }),
             }
           }),

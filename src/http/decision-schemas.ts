@@ -369,6 +369,12 @@ export const PointWhySchema = z
         status: z.enum(DECISION_STATUSES),
         enforce: z.enum(ENFORCE_LEVELS),
         effect: z.enum(DECISION_EFFECTS).nullable(),
+        out_of_scope: z
+          .array(z.object({ field: z.enum(['task', 'path', 'stage']), scope: z.string(), run: z.string().nullable() }))
+          .openapi({
+            description:
+              "The decision's task, path or stage scope the run (the query's `task`, `path`, `stage`) is outside of, each with the run's value (null: not given): why it did not apply, its `effect` then null. Empty when its scope holds the run.",
+          }),
       }),
     ),
     observations: z.array(

@@ -899,12 +899,17 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
     expect(outside).toMatchObject({ path: 'services/billing/invoice.ts', task: null, stage: null })
     expect(outside.recommendation).toMatchObject({ state: 'sufficient', recommended: 'Tier S' })
     expect(outside.decisions.map((d: any) => [d.key, d.effect])).toEqual([['D-001', null]])
+    // Why it did not apply: the run is under its path, but says no stage.
+    expect(outside.decisions[0].out_of_scope).toEqual([{ field: 'stage', scope: 'plan', run: null }])
+    const elsewhere = (await app.call('GET', '/v1/why?point=complexity-tier&path=services/web&stage=plan')).body
+    expect(elsewhere.decisions[0]).toMatchObject({ effect: null, out_of_scope: [{ field: 'path', scope: 'services/billing', run: 'services/web' }] })
 
     const query = '/v1/why?point=complexity-tier&path=services/billing/invoice.ts&stage=plan&task=SPEC-1'
     const inside = (await app.call('GET', query)).body
     expect(inside).toMatchObject({ path: 'services/billing/invoice.ts', stage: 'plan', task: 'SPEC-1' })
     expect(inside.recommendation).toMatchObject({ state: 'enforced', recommended: 'Tier L', learned: { recommended: 'Tier S' } })
     expect(inside.decisions.map((d: any) => [d.key, d.effect])).toEqual([['D-001', 'enforced']])
+    expect(inside.decisions[0].out_of_scope).toEqual([])
     // The same answer a recommendation in that run gives.
     const rec = (await app.call('POST', '/v1/recommendations', { ...TIER, context: { path: 'services/billing/invoice.ts', stage: 'plan', task: 'SPEC-1' } })).body
     expect(rec).toMatchObject({ state: inside.recommendation.state, recommended: inside.recommendation.recommended })
