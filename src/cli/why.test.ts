@@ -65,6 +65,26 @@ describe('decision-memory why KEY, the chain as text', () => {
     expect(chainText(chain('ADR-0002'))).not.toContain('in force')
   })
 
+  it('says when a link was revoked or deprecated, and the reason given; not the default reason of a supersede', () => {
+    const revoked = { ...link('N-2', 'revoked', 'faster'), accepted_at: '2026-01-02T00:00:00.000Z', revoked_at: '2026-01-03T00:00:00.000Z', deprecated_at: null, reason: 'pnpm broke CI' }
+    const superseded = { ...link('N-1', 'superseded', 'default'), superseded_at: '2026-01-02T00:00:00.000Z', superseded_by: 'N-2', revoked_at: null, deprecated_at: null, reason: 'superseded by N-2' }
+    const why: DecisionWhy = { ...chain('N-1'), key: 'N-1', current: 'N-2', in_force: null, chain: [superseded, revoked], evidence: [] }
+    expect(chainText(why).trimEnd().split('\n')).toEqual([
+      '- N-1 [superseded, advisory] title of N-1',
+      '    decided 2026-01-01, superseded 2026-01-02T00:00:00.000Z',
+      '    why: default',
+      '* N-2 [revoked, advisory] title of N-2',
+      '    decided 2026-01-01, accepted 2026-01-02T00:00:00.000Z, revoked 2026-01-03T00:00:00.000Z',
+      '    why: faster',
+      '    revoked: pnpm broke CI',
+      'in force: none (the newest, N-2, is revoked)',
+    ])
+    const deprecated = { ...link('Y-1', 'deprecated', 'x'), deprecated_at: '2026-01-04T00:00:00.000Z', revoked_at: null, reason: 'unmaintained' }
+    expect(chainText({ ...chain('Y-1'), key: 'Y-1', current: 'Y-1', in_force: null, chain: [deprecated], evidence: [] })).toContain(
+      '    decided 2026-01-01, deprecated 2026-01-04T00:00:00.000Z\n    why: x\n    deprecated: unmaintained\n',
+    )
+  })
+
   it('reads the decision in force from the chain of a service of an older version, which sends no in_force', () => {
     const { in_force: _, ...older } = chain('ADR-0002')
     expect(chainText(older as DecisionWhy)).not.toContain('in force')

@@ -72,10 +72,16 @@ export function chainText(why: Omit<DecisionWhy, 'as_of'>, indent = ''): string 
     const when = [`decided ${link.date}`]
     if (link.accepted_at !== null) when.push(`accepted ${link.accepted_at}`)
     if (link.superseded_at !== null) when.push(`superseded ${link.superseded_at}`)
+    // A service of an older version sends neither (undefined): left out, as before.
+    if (link.deprecated_at != null) when.push(`deprecated ${link.deprecated_at}`)
+    if (link.revoked_at != null) when.push(`revoked ${link.revoked_at}`)
+    // Why it was revoked or deprecated (or superseded, said otherwise than the default reason).
+    const reason = link.reason == null || link.reason === `superseded by ${link.superseded_by}` ? '' : `\n${indent}    ${link.status}: ${link.reason.replace(/\s+/g, ' ')}`
     return (
       `${indent}${link.key === why.current ? '*' : '-'} ${link.key} [${link.status}, ${link.enforce}] ${link.title}\n` +
       `${indent}    ${when.join(', ')}\n` +
       `${indent}    why: ${link.rationale.replace(/\s+/g, ' ')}` +
+      reason +
       (link.key === why.key ? evidence.map((line) => `\n${line}`).join('') : '')
     )
   })

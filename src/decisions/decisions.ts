@@ -39,6 +39,12 @@ export interface ChainLink {
   rationale: string
   accepted_at: string | null
   superseded_at: string | null
+  /** When it was deprecated; null when it was not (then). */
+  deprecated_at: string | null
+  /** When it was revoked (or, a proposal, rejected); null when it was not (then). */
+  revoked_at: string | null
+  /** The reason given with the step that set its status (a revoke's, a deprecation's, …); null when none was given. */
+  reason: string | null
   supersedes: string | null
   superseded_by: string | null
 }
@@ -851,6 +857,9 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
             rationale: d.rationale,
             accepted_at: history.find((e) => e.to === 'accepted' && e.from !== 'accepted')?.at ?? null,
             superseded_at: history.find((e) => e.to === 'superseded')?.at ?? null,
+            deprecated_at: history.find((e) => e.to === 'deprecated' && e.from !== 'deprecated')?.at ?? null,
+            revoked_at: history.find((e) => e.to === 'revoked')?.at ?? null,
+            reason: history.findLast((e) => e.to === d.status && e.from !== d.status)?.reason ?? null,
             supersedes: d.supersedes,
             superseded_by: d.superseded_by,
           }

@@ -276,6 +276,11 @@ const ChainLinkSchema = z.object({
   rationale: z.string(),
   accepted_at: z.string().nullable(),
   superseded_at: z.string().nullable(),
+  deprecated_at: z.string().nullable().openapi({ description: 'When it was deprecated; null when it was not.' }),
+  revoked_at: z.string().nullable().openapi({ description: 'When it was revoked (a proposal: rejected); null when it was not.' }),
+  reason: z.string().nullable().openapi({
+    description: 'The reason given with the step that set its status (`/revoke`, `/deprecate`, `/supersede`, `/accept` body `reason`); null when none was given.',
+  }),
   supersedes: z.string().nullable(),
   superseded_by: z.string().nullable(),
 })

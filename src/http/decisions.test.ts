@@ -66,6 +66,32 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     }
   })
 
+  it('gives each link of a chain when it was revoked or deprecated, and the reason given (R-CON-5)', async () => {
+    const { call, clock } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({ key: 'N-1', status: 'accepted' }))
+    await call('POST', '/v1/decisions', decision({ key: 'N-2', supersedes: 'N-1' }))
+    await call('POST', '/v1/decisions/N-2/accept', {})
+    clock.advance(DAY)
+    const revokedAt = clock.now().toISOString()
+    expect((await call('POST', '/v1/decisions/N-2/revoke', { reason: 'pnpm broke CI' })).status).toBe(200)
+    const why = (await call('GET', '/v1/decisions/N-1/why')).body
+    expect(why.chain.map((l: any) => [l.key, l.status, l.revoked_at, l.deprecated_at, l.reason])).toEqual([
+      ['N-1', 'superseded', null, null, 'superseded by N-2'],
+      ['N-2', 'revoked', revokedAt, null, 'pnpm broke CI'],
+    ])
+    // As of before the revoke: accepted, neither said.
+    const before = (await call('GET', `/v1/decisions/N-1/why?as_of=${new Date(Date.parse(revokedAt) - 1000).toISOString()}`)).body
+    expect(before.chain.at(-1)).toMatchObject({ key: 'N-2', status: 'accepted', revoked_at: null, reason: null })
+
+    await call('POST', '/v1/decisions', decision({ key: 'Y-1', status: 'accepted' }))
+    clock.advance(DAY)
+    const deprecatedAt = clock.now().toISOString()
+    await call('POST', '/v1/decisions/Y-1/deprecate', { reason: 'yarn 1 is unmaintained' })
+    expect((await call('GET', '/v1/decisions/Y-1/why')).body.chain).toEqual([
+      expect.objectContaining({ key: 'Y-1', status: 'deprecated', deprecated_at: deprecatedAt, revoked_at: null, reason: 'yarn 1 is unmaintained' }),
+    ])
+  })
+
   it('names the decision in force apart from the newest: none once the only accepted one is revoked', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/decisions', decision({ key: 'D-001', status: 'accepted' }))
