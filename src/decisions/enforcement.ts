@@ -346,10 +346,11 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
     // precondition, as an advisory default's is.
     const instead = contract.staticDefault as string
     const asDefault = restsOnStaticDefault(rec) && recommendsOnly(rec, instead)
-    if (asDefault) {
-      result = advise(rec, contract.avoided.decision, contract.avoided.option)
-      effects.push(effectOf(contract.avoided.decision, 'static-default', [instead]))
-    }
+    // Or learned only as the static default it moved to wins a tie: it decided that too.
+    const brokeTie = !asDefault && rec[BROKE_TIE] === true && recommendsOnly(rec, instead)
+    if (asDefault) result = advise(rec, contract.avoided.decision, contract.avoided.option)
+    else if (brokeTie) result = breakTie(rec, contract.avoided.decision)
+    if (asDefault || brokeTie) effects.push(effectOf(contract.avoided.decision, 'static-default', [instead]))
   }
   // An advisory must_not or limit only warns when a choice is checked; an answer this service gave
   // for the user is checked by nobody, so the warning would never reach anyone. The learned option

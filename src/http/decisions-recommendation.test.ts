@@ -168,6 +168,23 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     })
   })
 
+  it('an advisory must_not of the static default that moves it decides a tie too: listed as the static default it moved to, and disclosed', async () => {
+    const app = await createTestApp()
+    // Tier M is the policy's default: it wins a tie of three choices of it and three of Tier S.
+    const at = new Date(app.clock.now().getTime() - HOUR).toISOString()
+    const batch = ['Tier S', 'Tier S', 'Tier S', 'Tier M', 'Tier M', 'Tier M'].map((c, i) => ({ ...TIER, user_choice: c, decision_id: `tie-${i}`, timestamp: at }))
+    expect((await app.call('POST', '/v1/observations', batch)).status).toBe(201)
+    expect((await app.call('POST', '/v1/recommendations', TIER)).body).toMatchObject({ state: 'partial', recommended: 'Tier M' })
+
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, enforce: 'advisory', title: 'Avoid Tier M', constraints: [{ kind: 'must_not', option: 'Tier M' }] })
+    const tie = (await app.call('POST', '/v1/recommendations', TIER)).body
+    expect(tie).toMatchObject({
+      recommended: 'Tier S',
+      disclosure: 'based on 50% of recent choices, a tie broken by advisory decision D-001',
+      decisions: [{ key: 'D-001', effect: 'static-default', options: ['Tier S'] }],
+    })
+  })
+
   it('required must_nots take options off the offer; when one option is left, it is enforced', async () => {
     const app = await createTestApp()
     const never = (option: string) => ({
