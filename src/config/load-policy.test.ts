@@ -253,6 +253,19 @@ describe('a match rule written as a JavaScript literal (R-POL)', () => {
     const policy = parsePolicy('points:\n  - key: queue\n    match: { question: which (queue|broker), header: /src/ }\n', 'mine.yaml', base)
     expect(policy.compiledPoints[0]?.header?.test('Edit /src/?')).toBe(true)
   })
+
+  it('takes a path whose last part is letters a literal has as flags, which fits the questions naming it', async () => {
+    const base = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
+    const yaml = 'points:\n  - key: api\n    match: { question: /api/v }\n  - key: disk\n    match: { question: /dev/sd }\n  - key: home\n    match: { question: /home/guy }\n  - key: bin\n    match: { question: /usr/bin/vim }\n  - key: ui\n    match: { header: /src/ui }\n'
+    const policy = parsePolicy(yaml, 'mine.yaml', base)
+    expect(policy.compiledPoints[0]?.question?.test('Retire /api/v1 now?')).toBe(true)
+    expect(policy.compiledPoints[1]?.question?.test('Format /dev/sdb or /dev/sdc?')).toBe(true)
+    expect(policy.compiledPoints[2]?.question?.test('Clean /home/guy/tmp?')).toBe(true)
+    expect(policy.compiledPoints[3]?.question?.test('Keep /usr/bin/vim?')).toBe(true)
+    expect(policy.compiledPoints[4]?.header?.test('/src/ui/Button')).toBe(true)
+    // Flags a literal is written with, on a body no path has, are still refused.
+    expect(() => parsePolicy('points:\n  - key: q\n    match: { question: /which queue/g }\n', 'mine.yaml', base)).toThrow('written as a JavaScript regular expression literal')
+  })
 })
 
 describe('a word boundary beside a letter outside ASCII (R-POL)', () => {

@@ -108,6 +108,30 @@ export function boundaryBesideNonAscii(source: string): string | undefined {
   return undefined
 }
 
+/**
+ * The body of `source` when it is written as a JavaScript regular expression literal (`/which
+ * queue/i` → `which queue`), else undefined. A path a question names, `/api/v`, `/dev/sd`,
+ * `/home/guy`, `/src/ui`, is slashes and letters that are flags too, and fits the questions naming
+ * it: taken for a literal only when its flags are a literal's (none twice), its body holds no `/` a
+ * literal's could not (`/usr/lib/vim`), and it is no path's part: a space, a `(`, a `|`, … in it.
+ */
+export function regexLiteralBody(source: string): string | undefined {
+  const literal = /^\/(.+)\/([dgimsuvy]+)$/s.exec(source)
+  if (literal === null) return undefined
+  const body = literal[1] as string
+  const flags = literal[2] as string
+  if (new Set(flags).size !== flags.length) return undefined
+  let inClass = false
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i] as string
+    if (c === '\\') i++
+    else if (c === '[') inClass = true
+    else if (c === ']') inClass = false
+    else if (c === '/' && !inClass) return undefined
+  }
+  return /^[\w.~-]+$/.test(body) ? undefined : body
+}
+
 /** A named decision point of the policy (R-POL): how to recognise it and what to say before there is evidence. */
 export const PointPolicySchema = z.strictObject({
   /** A point key as requests and `GET /v1/why` name it: an identifier (not starting with "!", no control characters). */
@@ -161,12 +185,12 @@ export const PointPolicySchema = z.strictObject({
         }
         // A rule written as a JavaScript literal, `/which queue/i`: its slashes and flags are text
         // of the rule, which no question holds, so the rule fitted none.
-        const literal = /^\/(.+)\/[dgimsuvy]+$/s.exec(source)
-        if (literal !== null) {
+        const literal = regexLiteralBody(source)
+        if (literal !== undefined) {
           ctx.addIssue({
             code: 'custom',
             path: [field],
-            message: `${source} is written as a JavaScript regular expression literal, whose slashes and flags are read as text no ${field} holds: write the rule alone, ${literal[1] as string} (every rule is read case-insensitive)`,
+            message: `${source} is written as a JavaScript regular expression literal, whose slashes and flags are read as text no ${field} holds: write the rule alone, ${literal} (every rule is read case-insensitive)`,
           })
         }
         // Read outside Unicode mode (the rule is not valid in it), a backslash before a letter that
