@@ -290,6 +290,19 @@ describe('a word boundary beside a letter outside ASCII (R-POL)', () => {
     expect(policy.compiledPoints[0]?.question?.test('Какой ключ?')).toBe(true)
     expect(policy.compiledPoints[0]?.question?.test('Какой ключик?')).toBe(false)
   })
+
+  it('takes a rule with a way round such a part, which fits the questions that way names', async () => {
+    const base = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
+    // A bilingual rule, a group of both words, a part that may be left out, an anchor in one alternative:
+    // each fitted English questions before these refusals, and still does.
+    const rules = ['\\bdb\\b|\\bбаза\\b', '(\\bdb\\b|\\bбаза\\b)', '(\\bбаза\\b )?\\bdb\\b', '^which db|\\Awhich database']
+    const yaml = `points:\n${rules.map((rule, i) => `  - key: p${i}\n    match: { question: '${rule}' }\n`).join('')}`
+    const policy = parsePolicy(yaml, 'mine.yaml', base)
+    for (const point of policy.compiledPoints) expect(point.question?.test('Which db should we use?')).toBe(true)
+    // Every way through the rule meeting one is still refused.
+    expect(() => parsePolicy("points:\n  - key: k\n    match: { question: '(\\bбаза|\\bключ) db' }\n", 'mine.yaml', base)).toThrow('\\b beside б is no word boundary')
+    expect(() => parsePolicy("points:\n  - key: k\n    match: { question: 'which (\\Adb|\\Adatabase)' }\n", 'mine.yaml', base)).toThrow('\\A is read as the letter A')
+  })
 })
 
 describe('a JSON policy with a syntax error (R-POL)', () => {

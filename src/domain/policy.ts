@@ -109,6 +109,63 @@ export function boundaryBesideNonAscii(source: string): string | undefined {
 }
 
 /**
+ * What `find` says of a part of `source` that every way through the rule meets (`\Awhich db`), the
+ * first it says, or undefined when the rule has a way round each such part: another alternative,
+ * at the top (`^which db|\Awhich database`) or in a group (`(\bdb\b|\bбаза\b)`), or a group that
+ * may be left out (`(\bбаза\b )?db`, a look-around). A rule fits a question when one way through it
+ * does, so a part that fits none (an escape read as a letter, a `\b` beside a letter outside ASCII)
+ * stops it fitting only when nothing leads round it. `find` is given each alternative's own text,
+ * a group in it one U+FFFF.
+ */
+export function inEveryWay(source: string, find: (part: string) => string | undefined): string | undefined {
+  let i = 0
+  // The alternatives from i to the `)` closing their group (or the end): the first finding when every one has one.
+  const group = (): string | undefined => {
+    let first: string | undefined
+    let all = true
+    let own = ''
+    let inner: string | undefined
+    const close = () => {
+      const found = find(own) ?? inner
+      if (found === undefined) all = false
+      else first ??= found
+      own = ''
+      inner = undefined
+    }
+    while (i < source.length) {
+      const c = source[i] as string
+      if (c === '\\') {
+        own += source.slice(i, i + 2)
+        i += 2
+      } else if (c === '[') {
+        const from = i
+        for (i++; i < source.length && source[i] !== ']'; i++) if (source[i] === '\\') i++
+        i++
+        own += source.slice(from, i)
+      } else if (c === '(') {
+        const optionalStart = /^\(\?<?[!=]/.test(source.slice(i))
+        i++
+        const found = group()
+        i++
+        const optional = optionalStart || /^(?:[?*]|\{0[,}])/.test(source.slice(i))
+        if (found !== undefined && !optional) inner ??= found
+        own += '\uFFFF'
+      } else if (c === ')') break
+      else if (c === '|') {
+        close()
+        i++
+      } else {
+        own += c
+        i++
+      }
+    }
+    close()
+    return all ? first : undefined
+  }
+  return group()
+}
+
+/**
  * The body of `source` when it is written as a JavaScript regular expression literal (`/which
  * queue/i` → `which queue`), else undefined. A path a question names, `/api/v`, `/dev/sd`,
  * `/home/guy`, `/src/ui`, is slashes and letters that are flags too, and fits the questions naming
@@ -196,7 +253,8 @@ export const PointPolicySchema = z.strictObject({
         // Read outside Unicode mode (the rule is not valid in it), a backslash before a letter that
         // escapes nothing is that letter: `\Awhich database\Z`, written as Python or Ruby anchor a
         // rule, fitted only "awhich databasez", so no question at all. (Unicode mode refuses it.)
-        const letter = rule.unicode ? undefined : letterReadAsLetter(source)
+        // Refused when every way through the rule meets one: `^which db|\Awhich database` fits the first's.
+        const letter = rule.unicode ? undefined : inEveryWay(source, letterReadAsLetter)
         if (letter !== undefined) {
           ctx.addIssue({
             code: 'custom',
@@ -205,7 +263,7 @@ export const PointPolicySchema = z.strictObject({
           })
         }
         // `\bключ\b`, `\büber\b`: no boundary between a space and a letter outside ASCII, to JavaScript.
-        const beside = boundaryBesideNonAscii(source)
+        const beside = inEveryWay(source, boundaryBesideNonAscii)
         if (beside !== undefined) {
           ctx.addIssue({
             code: 'custom',
