@@ -239,6 +239,17 @@ describe('a match rule with an escape JavaScript has not (R-POL)', () => {
   })
 })
 
+describe('a match rule escaping < and > as punctuation (R-POL)', () => {
+  it('takes \\< and \\> that stand where no word boundary of GNU grep could, which fit the questions naming < and >', async () => {
+    const base = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
+    // Escaped to be safe, as \- and \: are: each fitted its questions before \< and \> were refused.
+    const yaml = "points:\n  - key: generic\n    match: { question: 'Array\\<string\\>' }\n  - key: arrow\n    match: { question: '\\=\\> function' }\n"
+    const policy = parsePolicy(yaml, 'mine.yaml', base)
+    expect(policy.compiledPoints[0]?.question?.test('Type it as Array<string>?')).toBe(true)
+    expect(policy.compiledPoints[1]?.question?.test('Use an => function here?')).toBe(true)
+  })
+})
+
 describe('a match rule written as a JavaScript literal (R-POL)', () => {
   it('refuses /rule/flags, whose slashes and flags no question holds, saying the rule to write', async () => {
     const base = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))

@@ -72,15 +72,27 @@ const LETTER_HINTS: Record<string, string> = {
   '>': ' (write \\b for a word boundary)',
 }
 
-/** The first letter (or `<`, `>`) in `source` that a backslash escapes nothing before (`\A` → `A`), if any. */
+/**
+ * The first letter (or `<`, `>`) in `source` that a backslash escapes nothing before (`\A` → `A`), if any.
+ * `\<` and `\>` only where each stands as a word boundary of GNU grep would, `\<` before a word and
+ * `\>` after one (`\<db\>`): a rule with one elsewhere escapes the characters themselves, as a
+ * writer escapes any punctuation to be safe (`Array\<string\>`, `=\>`), and fits the questions
+ * naming them.
+ */
 export function letterReadAsLetter(source: string): string | undefined {
+  const word = (c: string | undefined) => c !== undefined && /\w/.test(c)
+  const found: Array<{ at: number; letter: string }> = []
   for (let i = 0; i < source.length - 1; i++) {
     if (source[i] !== '\\') continue
     const next = source[i + 1] as string
-    if (NO_ESCAPE_LETTERS.test(next)) return next
+    if (NO_ESCAPE_LETTERS.test(next)) found.push({ at: i, letter: next })
     i++
   }
-  return undefined
+  const boundary = ({ at, letter }: { at: number; letter: string }) =>
+    letter === '<' ? word(source[at + 2]) && !word(source[at - 1]) : word(source[at - 1]) && !word(source[at + 2])
+  const angled = found.filter((f) => f.letter === '<' || f.letter === '>')
+  const asText = angled.some((f) => !boundary(f))
+  return found.find((f) => !asText || (f.letter !== '<' && f.letter !== '>'))?.letter
 }
 
 /**
