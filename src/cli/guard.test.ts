@@ -169,6 +169,20 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect(closed.stderr).toContain('refusing the command (--fail-closed)')
   })
 
+  it('says a host not found, or https:// to the service, as the URL\'s mistake, not as a service down', async () => {
+    const failing = (code: string) =>
+      (async () => {
+        throw Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error(code), { code }) })
+      }) as unknown as typeof fetch
+    const payload = await bashPayload()
+    const notFound = await guard({ payload, url: 'http://dm-host.invalid:7420', timeoutMs: 1000, fetch: failing('ENOTFOUND'), failClosed: false })
+    expect(notFound.stderr).toBe(
+      'decision-memory guard: the service at http://dm-host.invalid:7420: no host of that name was found (ENOTFOUND): is the host in DECISION_MEMORY_URL right?; letting the command through\n',
+    )
+    const tls = await guard({ payload, url: 'https://127.0.0.1:7420', timeoutMs: 1000, fetch: failing('ERR_SSL_WRONG_VERSION_NUMBER'), failClosed: false })
+    expect(tls.stderr).toContain('give DECISION_MEMORY_URL as http://, not https://')
+  })
+
   it('tells an advisory pattern left undecided from one the command meets by the service\'s mark, not by the words of the command', async () => {
     const { app, run } = await guardOverApp()
     const slow = { ...NO_FORCE_PUSH, key: 'D-031', title: 'Slow advice', enforce: 'advisory', constraints: [{ kind: 'must_not', pattern: '(a+)+$' }] }

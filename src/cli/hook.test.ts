@@ -31,6 +31,28 @@ describe('decision-memory hook flags', () => {
   })
 })
 
+describe('decision-memory hook given https:// to the service', () => {
+  it('says the scheme is the mistake, not that the service is not reachable, and spools the capture', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-hook-https-'))
+    const server = createServer((_request, response) => response.end('{}'))
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+    try {
+      const spool = join(dir, 'spool.ndjson')
+      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
+      const env = { DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool }
+      const chosen = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
+      expect(chosen.code).toBe(0)
+      expect(chosen.stderr).toContain(`${url}: what answers there does not speak TLS (ERR_SSL_WRONG_VERSION_NUMBER): the service speaks plain HTTP; give DECISION_MEMORY_URL as http://, not https://; spooled to ${spool}`)
+      expect(chosen.stderr).not.toContain('not reachable')
+      expect(existsSync(spool)).toBe(true)
+    } finally {
+      server.closeAllConnections()
+      await new Promise<void>((done) => server.close(() => done()))
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
+
 describe('decision-memory hook refused 403 (a user the token may not act for)', () => {
   it('says a capture waits in the spool, and a PreToolUse, never spooled, does not', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dm-hook-403-'))

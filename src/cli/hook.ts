@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { IdentifierSchema } from '../domain/observation'
-import { abortAfter, authHeaders, barredPortReason, DEFAULT_SERVICE_URL, envValue, exitWhenWritten, homePath, identifierFlag, serviceUrl, serviceUrlProblem, tokenProblem, parseFlags } from './options'
+import { abortAfter, authHeaders, barredPortReason, urlMistakeReason, DEFAULT_SERVICE_URL, envValue, exitWhenWritten, homePath, identifierFlag, serviceUrl, serviceUrlProblem, tokenProblem, parseFlags } from './options'
 import { pathInRepository, projectOfFolder, repositoryRoot } from './repository'
 import { printable } from './terminal'
 import { appendToRejected, appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
@@ -267,7 +267,7 @@ async function runHook(argv: string[]): Promise<void> {
    * for a service that is in fact running.
    */
   let timedOut = false
-  /** Why fetch would not even try the service's port (barredPortReason), when that is why. */
+  /** Why fetch would not even try the service's port (barredPortReason), or what in the URL is wrong (urlMistakeReason), when that is why. */
   let barredPort: string | undefined
   /**
    * The HTTP status of the last answer that did not take the event (a 404 of a URL with a path, a
@@ -368,7 +368,8 @@ async function runHook(argv: string[]): Promise<void> {
       refusedToken = false
       answered = undefined
       timedOut = timeout.signal.aborted
-      barredPort = barredPortReason(error, url)
+      // A bad port, an https:// or a host not found: the URL's mistake, said as the commands say it.
+      barredPort = barredPortReason(error, url) ?? urlMistakeReason(error)
       return { outcome: 'failed' }
     } finally {
       timeout.clear()

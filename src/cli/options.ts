@@ -198,6 +198,22 @@ export function barredPortReason(error: unknown, url: string): string | undefine
 }
 
 /**
+ * What a mistyped DECISION_MEMORY_URL gives fetch, said as that mistake: a host not found (a code of
+ * the resolver alone named no host) and an https:// to the service, which speaks plain HTTP (an
+ * OpenSSL code alone). For the commands, the hook and the guard alike. Undefined for other failures.
+ */
+export function urlMistakeReason(error: unknown): string | undefined {
+  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return `no host of that name was found (${code}): is the host in DECISION_MEMORY_URL right?`
+  }
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER') {
+    return `what answers there does not speak TLS (${code}): the service speaks plain HTTP; give DECISION_MEMORY_URL as http://, not https://`
+  }
+  return undefined
+}
+
+/**
  * A host as a URL writes it: an IPv6 address in brackets (`[::1]`), so that `http://HOST:PORT`
  * said by serve is an address a user can paste into DECISION_MEMORY_URL or curl.
  */

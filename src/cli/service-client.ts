@@ -8,7 +8,7 @@ import { createWriteQueue } from '../memory/write-queue'
 import { STORE_HEADER } from '../http/store-id'
 import { dataWithoutCurrentIn, foreignFileIn, namesIn, openStores, servedBy, StoreOpenError } from '../open-store'
 import { takeLocalTurn } from './local-turn'
-import { abortAfter, authHeaders, barredPortReason, dataDirectory, serviceUrl, serviceUrlProblem } from './options'
+import { abortAfter, authHeaders, barredPortReason, dataDirectory, serviceUrl, serviceUrlProblem, urlMistakeReason } from './options'
 import { printable } from './terminal'
 
 /** An answer of the running service, or of the store opened here when none runs. */
@@ -201,12 +201,8 @@ function whyUnreachable(error: unknown, timeoutMs: number): string {
   }
   // The codes a mistyped DECISION_MEMORY_URL gives, said as that: `the request failed: ENOTFOUND`
   // named no host, and an https:// to the service (which speaks HTTP) an OpenSSL code.
-  if (cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN') {
-    return `no host of that name was found (${cause.code}): is the host in DECISION_MEMORY_URL right?`
-  }
-  if (cause?.code === 'ERR_SSL_WRONG_VERSION_NUMBER') {
-    return `what answers there does not speak TLS (${cause.code}): the service speaks plain HTTP; give DECISION_MEMORY_URL as http://, not https://`
-  }
+  const mistake = urlMistakeReason(error)
+  if (mistake !== undefined) return mistake
   return `the request failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`
 }
 
