@@ -199,13 +199,17 @@ export function barredPortReason(error: unknown, url: string): string | undefine
 
 /**
  * What a mistyped DECISION_MEMORY_URL gives fetch, said as that mistake: a host not found (a code of
- * the resolver alone named no host) and an https:// to the service, which speaks plain HTTP (an
+ * the resolver alone named no host; one it could not look up for now is said as that) and an https:// to the service, which speaks plain HTTP (an
  * OpenSSL code alone). For the commands, the hook and the guard alike. Undefined for other failures.
  */
 export function urlMistakeReason(error: unknown): string | undefined {
   const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+  if (code === 'ENOTFOUND') {
     return `no host of that name was found (${code}): is the host in DECISION_MEMORY_URL right?`
+  }
+  // The resolver could not answer for now (no network, no DNS server reachable): the name may be right.
+  if (code === 'EAI_AGAIN') {
+    return `the host's name could not be looked up for now (${code}): is the network or DNS down, or the host in DECISION_MEMORY_URL wrong?`
   }
   if (code === 'ERR_SSL_WRONG_VERSION_NUMBER') {
     return `what answers there does not speak TLS (${code}): the service speaks plain HTTP; give DECISION_MEMORY_URL as http://, not https://`

@@ -455,6 +455,20 @@ describe('a DECISION_MEMORY_URL mistyped', () => {
       vi.unstubAllGlobals()
     }
   })
+  it('says a name the resolver could not look up for now as that, not as a host that does not exist', async () => {
+    vi.stubEnv('DECISION_MEMORY_URL', 'http://dm-host.example:7420')
+    vi.stubGlobal('fetch', async () => {
+      throw Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('getaddrinfo EAI_AGAIN dm-host.example'), { code: 'EAI_AGAIN' }) })
+    })
+    try {
+      await expect(call()).rejects.toThrow(
+        "GET http://dm-host.example:7420/v1/users/a/preferences: the host's name could not be looked up for now (EAI_AGAIN): is the network or DNS down, or the host in DECISION_MEMORY_URL wrong?",
+      )
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
+
 
   it('says https:// to the service, which speaks HTTP, is the scheme, not an OpenSSL code alone', async () => {
     const server = createServer((_req, res) => res.end('{}'))
