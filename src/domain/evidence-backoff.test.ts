@@ -140,33 +140,6 @@ describe('selectEvidence: change of preference', () => {
     expect([...kept.cell.tallies.keys()]).toEqual([JSON.stringify(['Tier S'])])
   })
 
-  it('counts the choices of a sitting together in the change test: two heavy days in a row are no change of preference', () => {
-    // 6 choices a day, one sitting a day, for 60 days: Tier L, except every fifth day all Tier S.
-    // The window shortened to L's 16 kept moments spans 3 days and more, and two days of S in it,
-    // tested as 12 independent choices against the older ones, were a change to S (p = 0.003).
-    const at = (day: number, i: number) => 60 - day - (i * 1.3) / 24
-    const days = (first: number, last: number, pick: (day: number, i: number) => string, perDay = 6) =>
-      Array.from({ length: last - first + 1 }, (_, k) => first + k).flatMap((day) =>
-        Array.from({ length: perDay }, (_, i) => observation(day * 100 + i, pick(day, i), at(day, i))),
-      )
-    const every5th = (day: number) => (day % 5 === 4 ? 'Tier S' : 'Tier L')
-    const twice = [...days(0, 57, every5th), ...days(58, 59, () => 'Tier S')]
-    const selection = selectEvidence(pointView(twice, POLICY), { asOf: NOW }, POLICY)
-    expect(selection.changeTest).toBeNull()
-    expect(selection.cell.n).toBe(360)
-    // Kept to for 5 days: still a change, the recent S counted.
-    const switched = [...days(0, 54, every5th), ...days(55, 59, () => 'Tier S')]
-    const followed = selectEvidence(pointView(switched, POLICY), { asOf: NOW }, POLICY)
-    expect(followed.changeTest).not.toBeNull()
-    expect([...followed.cell.tallies.keys()]).toEqual([JSON.stringify(['Tier S'])])
-    // A user whose sittings mix the options (S one choice in ten, 5 a day) is followed after 2 days
-    // of S alone, as before: their choices of a sitting do not go together.
-    const mixed = [...days(0, 57, (day, i) => ((day * 5 + i) % 10 === 3 ? 'Tier S' : 'Tier L'), 5), ...days(58, 59, () => 'Tier S', 5)]
-    const soon = selectEvidence(pointView(mixed, POLICY), { asOf: NOW }, POLICY)
-    expect(soon.changeTest).not.toBeNull()
-    expect(soon.cell.tallies.get(JSON.stringify(['Tier S']))?.n).toBeGreaterThanOrEqual(10)
-  })
-
   it('does not test with fewer than N recent observations', () => {
     const older = Array.from({ length: 30 }, (_, i) => observation(i, 'Tier S', 40 + i))
     const recent = Array.from({ length: 4 }, (_, i) => observation(100 + i, 'Tier L', 1 + i))

@@ -252,9 +252,7 @@ export function selectEvidence(
  * than M, and was asked every time for as long as the change was told apart; and, as auto-resolved
  * answers are no choices, a user whose new preference was auto-resolved chose only at the
  * check-ins, fewer than N in the window, and the older history outvoted the new option again.
- * A shortened window is a change only where its choices span 3 days (see spansDays). The recent
- * choices are counted by sitting (see bySitting), but in a shortened window whose choices are all
- * of one option (a run of it, whose 3 days already count days, not choices).
+ * A shortened window is a change only where its choices span 3 days (see spansDays).
  */
 function changeWithin(
   cell: Cell,
@@ -276,8 +274,7 @@ function changeWithin(
     const widened = changeSince(cell, Math.min(...straddling.map((tally) => tally.first)), policy)
     if (widened !== null) return widened
   }
-  const span = since > start ? spansDays(cell, since, end) : 'window'
-  const found = span === null ? null : changeSince(cell, since, policy, span !== 'run')
+  const found = since > start && !spansDays(cell, since, end) ? null : changeSince(cell, since, policy)
   if (straddling.length > 0 || !knowsSince(cell, since)) return found
   // The change may have begun before the window, at the first choice of the option chosen most in
   // it: then every choice since speaks for it, not the window's alone. Also where the window holds
@@ -300,7 +297,7 @@ const SHORTENED_MIN_SPAN_MS = 3 * DAY_MS
  * another option does not start the run anew: from the last one, 99 choices of Tier S in 100 over
  * five days left Tier L recommended.
  */
-function spansDays(cell: Cell, since: number, end: number): 'run' | 'window' | null {
+function spansDays(cell: Cell, since: number, end: number): boolean {
   // The options chosen in the window are those whose last choice is in it (as recentPart keeps
   // them), read without building the window's part: this runs on every recommendation there.
   let chosen = 0
@@ -318,19 +315,14 @@ function spansDays(cell: Cell, since: number, end: number): 'run' | 'window' | n
       else if (at > second) second = at
     }
   }
-  if (end - (chosen === 1 ? second : since) < SHORTENED_MIN_SPAN_MS) return null
-  return chosen === 1 ? 'run' : 'window'
+  return end - (chosen === 1 ? second : since) >= SHORTENED_MIN_SPAN_MS
 }
 
-/**
- * The change test of the choices made at or after `since` against the older ones (see changeWithin),
- * the recent ones counted by sitting unless `together` is false (see bySitting).
- */
+/** The change test of the choices made at or after `since` against the older ones (see changeWithin). */
 function changeSince(
   cell: Cell,
   since: number,
   policy: Policy,
-  together = true,
 ): { test: NonNullable<EvidenceSelection['changeTest']>; since: number; recent: Cell } | null {
   // Tested only where the recent counts are exact, and where there is an older history at all.
   if (!knowsSince(cell, since) || ![...cell.tallies.values()].some((t) => t.first < since)) return null
@@ -338,87 +330,9 @@ function changeSince(
   const older = cell.n - recent.n
   if (recent.n < policy.thresholds.min_observations || older <= 0) return null
   const categories = [...cell.tallies.keys()].sort()
-  const test = chiSquaredIndependence([together ? bySitting(countsOf(recent, categories), recent, cell, since) : countsOf(recent, categories), countsOf(cell, categories, recent)])
+  const test = chiSquaredIndependence([countsOf(recent, categories), countsOf(cell, categories, recent)])
   if (test.pValue >= policy.change.significance) return null
   return { test: { since: new Date(since).toISOString(), recent: recent.n, older, p_value: test.pValue, level: policy.change.significance }, since, recent }
-}
-
-/**
- * The recent counts of the change test with the choices of a sitting counted together: Kish's
- * effective sample size n / (1 + (m − 1)ρ) (Kish 1965), m the mean number of recent choices a
- * sitting (see sittings) and ρ how much a sitting's choices go together (see togetherness), shared
- * among the categories as the counts are (largest remainders, so that they stay whole for the
- * exact test). Tested as independent choices, 6 a day with one day in five all Tier S, two such
- * days in the window were a change to Tier S (p = 0.003) on about 1 morning in 12; a user whose
- * choices of the day are mixed keeps every choice counted, and is followed as soon as before.
- */
-function bySitting(counts: readonly number[], recent: Cell, cell: Cell, since: number): number[] {
-  const moments: number[] = []
-  for (const tally of recent.tallies.values()) moments.push(...(tally.weight?.newest ?? [tally.last]))
-  if (moments.length === 0) return [...counts]
-  const sittingOf = sittings(cell)
-  const perSitting = moments.length / new Set(moments.map(sittingOf)).size
-  if (perSitting <= 1) return [...counts]
-  const together = togetherness(cell, recent, since, perSitting, sittingOf)
-  const total = counts.reduce((sum, count) => sum + count, 0)
-  const whole = Math.max(1, Math.round(total / (1 + (perSitting - 1) * together)))
-  const shares = counts.map((count) => (count * whole) / total)
-  const out = shares.map(Math.floor)
-  const order = shares.map((share, i) => [share - Math.floor(share), i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1])
-  for (let left = whole - out.reduce((sum, count) => sum + count, 0), j = 0; left > 0; left--, j++) {
-    const i = (order[j] as readonly [number, number])[1]
-    out[i] = (out[i] as number) + 1
-  }
-  return out
-}
-
-/** Sittings: runs of choices no more than 4 hours apart, and within 24 hours of their first. */
-const SITTING_GAP_MS = 4 * 3_600_000
-
-/**
- * The sitting of each moment the cell's tallies keep exactly (numbered from the oldest): runs of
- * moments no more than SITTING_GAP_MS apart, each within a day of its first.
- */
-function sittings(cell: Cell): (at: number) => number {
-  const moments = [...cell.tallies.values()].flatMap((tally) => tally.weight?.newest ?? [tally.last]).sort((a, b) => a - b)
-  const of = new Map<number, number>()
-  let sitting = 0
-  let first = -Infinity
-  let previous = -Infinity
-  for (const at of moments) {
-    if (at - previous > SITTING_GAP_MS || at - first >= DAY_MS) {
-      sitting += 1
-      first = at
-    }
-    previous = at
-    of.set(at, sitting)
-  }
-  return (at) => of.get(at) ?? -1
-}
-
-/**
- * How much the choices of a sitting go together, from 0 (as independent choices) to 1 (a sitting's
- * choices all of one option), read from the moments the tallies keep exactly from before `since`
- * (those in the window may be the change itself) of the options chosen in the window: an option
- * chosen alone in a sitting is chosen about `perSitting` times there, one chosen among others
- * about once. An option's oldest kept sitting may hold part of it only, and is read only when it
- * is the option's one sitting kept before `since`. 0 when none is kept: an option never chosen
- * before, or whose choices before are not kept, is tested as before (6 choices of Tier S in one
- * sitting after 6 of Tier L in another are a change of preference).
- */
-function togetherness(cell: Cell, recent: Cell, since: number, perSitting: number, sittingOf: (at: number) => number): number {
-  let choices = 0
-  let seen = 0
-  for (const [category, tally] of cell.tallies) {
-    if (!recent.tallies.has(category)) continue
-    const perSittingOf = new Map<number, number>()
-    for (const at of tally.weight?.newest ?? []) if (at < since) perSittingOf.set(sittingOf(at), (perSittingOf.get(sittingOf(at)) ?? 0) + 1)
-    if (perSittingOf.size > 1) perSittingOf.delete(Math.min(...perSittingOf.keys()))
-    for (const count of perSittingOf.values()) choices += count
-    seen += perSittingOf.size
-  }
-  if (seen === 0) return 0
-  return Math.min(1, Math.max(0, (choices / seen - 1) / (perSitting - 1)))
 }
 
 /** The category chosen most, undefined when two share the most (or none was chosen). */

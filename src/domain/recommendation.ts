@@ -208,8 +208,7 @@ const CONTEXT_TEST_METHOD =
 
 /** How the change test is stated in an answer. */
 const CHANGE_TEST_METHOD =
-  'chi-squared test of independence of the choices within the change window (those of one sitting counted together, ' +
-  "as Kish's effective sample size, but in a shortened window all of one option) against the older ones " +
+  'chi-squared test of independence of the choices within the change window against the older ones ' +
   "(exact Freeman-Halton where an expected count is below 1), at the policy's change.significance"
 
 /** Answers "what will this user pick at this decision point?" (R-REC-1 to R-REC-9, R-ASK-1, R-ASK-2). */
