@@ -295,27 +295,41 @@ const SHORTENED_MIN_SPAN_MS = 3 * DAY_MS
  * day, the 16 kept moments are one day's, and a user who chose Tier S all day one day in ten was
  * read as having switched to it, against 1,200 older choices, every such day. One stray choice of
  * another option does not start the run anew: from the last one, 99 choices of Tier S in 100 over
- * five days left Tier L recommended.
+ * five days left Tier L recommended. Where other options were chosen in the window too, the span
+ * runs from the last choice but one before it of the options other than the one chosen most there:
+ * at 6 choices a day, 5 of them the new option, its 16 kept moments span 3 days less 1 ms, and
+ * the switch was dropped from its fourth day on, Tier L `sufficient` again for two weeks.
  */
 function spansDays(cell: Cell, since: number, end: number): boolean {
-  // The options chosen in the window are those whose last choice is in it (as recentPart keeps
-  // them), read without building the window's part: this runs on every recommendation there.
-  let chosen = 0
-  // The newest and the second newest choice of the other options, from the moments kept exactly
-  // (newest first), or the last alone where a tally keeps none.
+  // The option chosen most in the window (its choices there, as recentPart counts them), read
+  // without building the window's part: this runs on every recommendation there.
+  let favourite: Tally | undefined
+  let most = 0
+  for (const tally of cell.tallies.values()) {
+    const count = tally.first >= since ? tally.n : (tally.weight?.newest ?? [tally.last]).filter((at) => at >= since).length
+    if (count > most) [favourite, most] = [tally, count]
+    else if (count === most) favourite = undefined
+  }
+  if (favourite === undefined) return end - since >= SHORTENED_MIN_SPAN_MS
+  // The newest and the second newest choice before the window of the other options, from the
+  // moments kept exactly (newest first), or the last alone where a tally keeps none. One whose
+  // choices before the window are not kept (its kept moments all in it) leaves the window's start;
+  // one that keeps a single moment before it and has older choices in its tail has its second
+  // newest there, at or before that moment, which stands for it.
   let first = -Infinity
   let second = -Infinity
   for (const tally of cell.tallies.values()) {
-    if (tally.last >= since) {
-      chosen += 1
-      continue
-    }
-    for (const at of tally.weight?.newest.slice(0, 2) ?? [tally.last]) {
+    if (tally === favourite || tally.first >= since) continue
+    const known = tally.weight?.newest ?? [tally.last]
+    const before = known.filter((at) => at < since)
+    if (before.length === 0) return end - since >= SHORTENED_MIN_SPAN_MS
+    if (before.length === 1 && tally.n > known.length) before.push(before[0] as number)
+    for (const at of before.slice(0, 2)) {
       if (at > first) [first, second] = [at, first]
       else if (at > second) second = at
     }
   }
-  return end - (chosen === 1 ? second : since) >= SHORTENED_MIN_SPAN_MS
+  return end - Math.min(since, second) >= SHORTENED_MIN_SPAN_MS
 }
 
 /** The change test of the choices made at or after `since` against the older ones (see changeWithin). */
