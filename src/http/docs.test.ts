@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../test/support/test-app'
 import { ALICE, testTokens } from '../../test/support/tokens'
@@ -32,6 +33,13 @@ describe('OpenAPI document and /docs (R-SVC-1)', () => {
     const { call } = await createTestApp()
     const { body } = await call('GET', '/openapi.json')
     expect(body.servers).toEqual([{ url: '/', description: expect.any(String) }])
+  })
+
+  it('names the license package.json names, by its SPDX identifier', async () => {
+    const { call } = await createTestApp()
+    const { body } = await call('GET', '/openapi.json')
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { license: string }
+    expect(body.info.license).toEqual({ name: pkg.license, identifier: pkg.license })
   })
 
   it('serves /docs with every asset from this service, none from a CDN', async () => {

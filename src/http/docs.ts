@@ -245,6 +245,8 @@ export function mountDocs(app: OpenAPIHono, info: { version: string }) {
       version: info.version,
       description:
         'Remembers the choices a user makes when an AI coding agent asks, and recommends what they will pick.',
+      // The license package.json names, as linters of the document (redocly's info-license) ask.
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     // Relative: a client reads it against the URL it fetched the document from, whatever the host,
     // port or scheme the service is reached by (what OpenAPI assumes of a document without servers,
