@@ -442,33 +442,22 @@ describe('the 403 of a user the token may not act for, as each command says it',
 describe('a DECISION_MEMORY_URL mistyped', () => {
   const call = () => throughServiceOrLocal({ method: 'GET', path: '/v1/users/a/preferences', local: async () => 'local' })
 
-  it('says a host not found is the host in the variable, not "the request failed: ENOTFOUND"', async () => {
-    vi.stubEnv('DECISION_MEMORY_URL', 'http://dm-host.invalid:7420')
+  it.each([
+    // A host that does not exist is the host in the variable, not "the request failed: ENOTFOUND".
+    ['ENOTFOUND', 'dm-host.invalid', 'no host of that name was found (ENOTFOUND): is the host in DECISION_MEMORY_URL right?'],
+    // A name the resolver could not look up for now may be right: not said as a host that does not exist.
+    ['EAI_AGAIN', 'dm-host.example', "the host's name could not be looked up for now (EAI_AGAIN): is the network or DNS down, or the host in DECISION_MEMORY_URL wrong?"],
+  ])('says the resolver\'s %s as what it means for the variable', async (code, host, said) => {
+    vi.stubEnv('DECISION_MEMORY_URL', `http://${host}:7420`)
     vi.stubGlobal('fetch', async () => {
-      throw Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('getaddrinfo ENOTFOUND dm-host.invalid'), { code: 'ENOTFOUND' }) })
+      throw Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error(`getaddrinfo ${code} ${host}`), { code }) })
     })
     try {
-      await expect(call()).rejects.toThrow(
-        'GET http://dm-host.invalid:7420/v1/users/a/preferences: no host of that name was found (ENOTFOUND): is the host in DECISION_MEMORY_URL right?',
-      )
+      await expect(call()).rejects.toThrow(`GET http://${host}:7420/v1/users/a/preferences: ${said}`)
     } finally {
       vi.unstubAllGlobals()
     }
   })
-  it('says a name the resolver could not look up for now as that, not as a host that does not exist', async () => {
-    vi.stubEnv('DECISION_MEMORY_URL', 'http://dm-host.example:7420')
-    vi.stubGlobal('fetch', async () => {
-      throw Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('getaddrinfo EAI_AGAIN dm-host.example'), { code: 'EAI_AGAIN' }) })
-    })
-    try {
-      await expect(call()).rejects.toThrow(
-        "GET http://dm-host.example:7420/v1/users/a/preferences: the host's name could not be looked up for now (EAI_AGAIN): is the network or DNS down, or the host in DECISION_MEMORY_URL wrong?",
-      )
-    } finally {
-      vi.unstubAllGlobals()
-    }
-  })
-
 
   it('says https:// to the service, which speaks HTTP, is the scheme, not an OpenSSL code alone', async () => {
     const server = createServer((_req, res) => res.end('{}'))
