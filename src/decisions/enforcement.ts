@@ -464,10 +464,6 @@ function recommendNone(rec: Recommendation, offered: readonly OfferedOption[], d
   }
 }
 
-/**
- * The static default of an advisory decision, with its rationale as the precondition; `against`:
- * the option it advises against, which the static default gave way to this one for.
- */
 /** A learned answer whose tie an advisory default broke: the disclosure names the decision. */
 function breakTie(rec: Recommendation, decision: DecisionRecord): ContractedRecommendation {
   const disclosure = `${rec.disclosure}, a tie broken by advisory decision ${decision.key}`
@@ -479,6 +475,10 @@ function breakTie(rec: Recommendation, decision: DecisionRecord): ContractedReco
   return { ...rec, disclosure, options }
 }
 
+/**
+ * The static default of an advisory decision, with its rationale as the precondition; `against`:
+ * the option it advises against, which the static default gave way to this one for.
+ */
 function advise(rec: Recommendation, decision: DecisionRecord, against?: string): ContractedRecommendation {
   const advice = against === undefined ? '' : ` advises against ${JSON.stringify(against)}`
   const precondition = `${decision.key} (advisory)${advice}: ${decision.rationale}`
