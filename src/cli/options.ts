@@ -199,8 +199,9 @@ export function barredPortReason(error: unknown, url: string): string | undefine
 
 /**
  * What a mistyped DECISION_MEMORY_URL gives fetch, said as that mistake: a host not found (a code of
- * the resolver alone named no host; one it could not look up for now is said as that) and an https:// to the service, which speaks plain HTTP (an
- * OpenSSL code alone). For the commands, the hook and the guard alike. Undefined for other failures.
+ * the resolver alone named no host; one it could not look up for now is said as that) and an
+ * https:// to the service, which speaks plain HTTP (an OpenSSL code alone). For the commands, the
+ * hook and the guard alike. Undefined for other failures.
  */
 export function urlMistakeReason(error: unknown): string | undefined {
   const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code
