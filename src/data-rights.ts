@@ -15,6 +15,16 @@ export type ExportLine =
   | { type: string; data: unknown }
   | { type: 'end'; counts: Record<string, number> }
 
+/**
+ * One export line as text, without its line end. JSON leaves U+0085 (NEL), U+2028 and U+2029 raw
+ * in strings, and readers that split a text at every Unicode line break (Python's
+ * `str.splitlines()`) cut a line there, so a label holding one made the export unreadable line by
+ * line: they are written escaped, the same value to any JSON parser.
+ */
+export function exportLineText(line: unknown): string {
+  return JSON.stringify(line).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
 /** A user's rights over their data (R-SVC-5): see it, take it, have it forgotten. */
 export interface DataRights {
   /** What has been learned about the user at each decision point. */

@@ -1,4 +1,5 @@
 import { chmod, stat, writeFile } from 'node:fs/promises'
+import { exportLineText } from '../data-rights'
 import { homePath, userFlag, parseFlags } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 import { terminalSafeJson } from './terminal'
@@ -39,7 +40,7 @@ export async function exportCommand(argv: string[]): Promise<number> {
     expect: (body) => typeof body === 'string',
     local: async (memory) => {
       let text = ''
-      for await (const line of memory.exportUser(user)) text += JSON.stringify(line) + '\n'
+      for await (const line of memory.exportUser(user)) text += exportLineText(line) + '\n'
       return text
     },
   })

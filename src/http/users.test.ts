@@ -138,6 +138,19 @@ describe('GET /v1/users/{user}/export', () => {
     })
   })
 
+  it('keeps each record on one line for readers that split at every Unicode line break (U+0085, U+2028, U+2029)', async () => {
+    const { app, call } = await createTestApp()
+    const question = 'Which\u2028tier?\u2029Pick one'
+    const options = ['Tier\u0085S', 'Tier M']
+    expect((await call('POST', '/v1/observations', { question, all_options: options, user_choice: 'Tier\u0085S', user: 'alice' })).status).toBe(201)
+    const text = await (await app.request('/v1/users/alice/export')).text()
+    // Python's str.splitlines() splits at these as well as at what JSON escapes itself.
+    const lines = text.split(/\r\n|[\n\r\v\f\x1c-\x1e\u0085\u2028\u2029]/).filter((l) => l !== '')
+    expect(lines).toHaveLength(3)
+    const records = lines.map((l) => JSON.parse(l))
+    expect(records[1].data).toMatchObject({ question, options, chosen: ['Tier\u0085S'] })
+  })
+
   it('is described in the OpenAPI document line type by line type, aggregates included', async () => {
     const { app, call } = await seeded()
     // The recommendation puts alice's aggregate in core, which the export then holds.

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi'
+import { exportLineText } from '../data-rights'
 import type { DecisionMemory } from '../decision-memory'
 import { IdentifierSchema } from '../domain/observation'
 import { authorizeUsers } from './auth'
@@ -130,7 +131,7 @@ function ndjsonStream(lines: AsyncIterable<unknown>, cutShort: (error: Error | u
         finished = true
         controller.close()
       } else {
-        controller.enqueue(encoder.encode(JSON.stringify(next.value) + '\n'))
+        controller.enqueue(encoder.encode(exportLineText(next.value) + '\n'))
         sent += 1
       }
     },
