@@ -35,15 +35,20 @@ describe('mcp --data where no store can be', () => {
 })
 
 describe('mcp with a DECISION_MEMORY_URL or DECISION_MEMORY_PORT no service could be reached by', () => {
-  it('refuses at start, in one line naming the variable, exit 1, rather than fail every tool call', async () => {
+  it('refuses at start without --data, in one line naming the variable, exit 1, rather than fail every tool call', async () => {
     for (const [env, said] of [
       [{ DECISION_MEMORY_URL: 'localhost:7420' }, 'DECISION_MEMORY_URL is "localhost:7420": give the service\'s address as http://HOST:PORT'],
       [{ DECISION_MEMORY_URL: '', DECISION_MEMORY_PORT: 'abc' }, 'DECISION_MEMORY_PORT must be a port number from 0 to 65535, not "abc"'],
     ] as const) {
-      const { code, stdout, stderr } = await runCli(['mcp', '--data', tempDir('dm-mcp-env-')], { env })
+      const { code, stdout, stderr } = await runCli(['mcp'], { env })
       expect(code, said).toBe(1)
       expect(stdout, said).toBe('')
       expect(stderr, said).toContain(`decision-memory mcp: ${said}`)
+      // With --data each call is made on that store, which the variable does not stop: it starts
+      // (and, stdin closed at once, ends there, exit 0, having said nothing).
+      const onStore = await runCli(['mcp', '--data', tempDir('dm-mcp-env-')], { env })
+      expect(onStore.code, said).toBe(0)
+      expect(onStore.stderr, said).toBe('')
     }
   })
 })

@@ -36,8 +36,8 @@ export const MCP_HELP = `decision-memory mcp [--data DIR] [--policy FILE]
   none. A service run with --auth wants $DECISION_MEMORY_TOKEN in the server's environment.
   --policy FILE is the policy of the calls made on a store the server opens itself (a running
   service answers with its own); it is checked at start, and a broken one stops the server, as a
-  --data where no store can be (a file, a folder of other files) does, and a DECISION_MEMORY_URL or
-  DECISION_MEMORY_PORT no service could be reached by.
+  --data where no store can be (a file, a folder of other files) does, and, without --data, a
+  DECISION_MEMORY_URL or DECISION_MEMORY_PORT no service could be reached by.
 `
 
 /** The folder the server was started in; `/` (no repository) when it is gone, which process.cwd() throws for. */
@@ -68,11 +68,14 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     const problem = storePlaceProblem(dataDirectory(values.data))
     if (problem !== undefined) throw new StoreOpenError(problem)
   }
-  // And a DECISION_MEMORY_URL or DECISION_MEMORY_PORT no service could be reached by (`localhost:7420`
-  // without http://, a port of letters): each tool call failed saying so, as --data's did.
-  const url = serviceUrl()
-  const urlProblem = serviceUrlProblem(url)
-  if (urlProblem !== undefined) throw new EnvironmentError(urlProblem)
+  // And, without --data (each call then goes through the service), a DECISION_MEMORY_URL or
+  // DECISION_MEMORY_PORT no service could be reached by (`localhost:7420` without http://, a port of
+  // letters): each tool call failed saying so, as --data's did. With --data the calls are made on
+  // that store, which such a variable does not stop.
+  if (values.data === undefined) {
+    const urlProblem = serviceUrlProblem(serviceUrl())
+    if (urlProblem !== undefined) throw new EnvironmentError(urlProblem)
+  }
 
   async function call(
     path: string,
