@@ -1,12 +1,33 @@
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { createServer } from 'node:http'
+import { createServer, type RequestListener } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { claudeCodeFixture } from '../../test/support/fixtures'
 import { runCli } from '../../test/support/spawn-service'
+
+/**
+ * A stub answering on loopback with `handler`, and a temporary folder, for `run`: both taken down
+ * after it, whatever it threw.
+ */
+async function withStub(
+  prefix: string,
+  handler: RequestListener,
+  run: (address: { host: string; dir: string }) => Promise<void>,
+): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), prefix))
+  const server = createServer(handler)
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+  try {
+    await run({ host: `127.0.0.1:${(server.address() as AddressInfo).port}`, dir })
+  } finally {
+    server.closeAllConnections()
+    await new Promise<void>((done) => server.close(() => done()))
+    await rm(dir, { recursive: true, force: true })
+  }
+}
 
 describe('decision-memory hook flags', () => {
   it('takes a --budget past Claude Code\'s 60 s hook timeout for a flag mistake: named on stderr, the capture spooled, exit 0', async () => {
@@ -33,41 +54,32 @@ describe('decision-memory hook flags', () => {
 
 describe('decision-memory hook given https:// to the service', () => {
   it('says the scheme is the mistake, not that the service is not reachable, and spools the capture', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-hook-https-'))
-    const server = createServer((_request, response) => response.end('{}'))
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-    try {
+    await withStub('dm-hook-https-', (_request, response) => response.end('{}'), async ({ host, dir }) => {
       const spool = join(dir, 'spool.ndjson')
-      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
+      const url = `https://${host}`
       const env = { DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool }
       const chosen = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
       expect(chosen.code).toBe(0)
       expect(chosen.stderr).toContain(`${url}: what answers there does not speak TLS (ERR_SSL_WRONG_VERSION_NUMBER): the service speaks plain HTTP; give DECISION_MEMORY_URL as http://, not https://; spooled to ${spool}`)
       expect(chosen.stderr).not.toContain('not reachable')
       expect(existsSync(spool)).toBe(true)
-    } finally {
-      server.closeAllConnections()
-      await new Promise<void>((done) => server.close(() => done()))
-      await rm(dir, { recursive: true, force: true })
-    }
+    })
   })
 })
 
 describe('decision-memory hook refused 403 (a user the token may not act for)', () => {
   it('says a capture waits in the spool, and a PreToolUse, never spooled, does not', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-hook-403-'))
-    const server = createServer((request, response) => {
+    const refuse: RequestListener = (request, response) => {
       request.resume()
       request.on('end', () =>
         response
           .writeHead(403, { 'content-type': 'application/json' })
           .end('{"error":{"code":"forbidden","message":"token \\"alice\\" may not act for user \\"default\\"","issues":[{"path":"user","message":"not a user this token may act for"}]}}'),
       )
-    })
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-    try {
+    }
+    await withStub('dm-hook-403-', refuse, async ({ host, dir }) => {
       const spool = join(dir, 'spool.ndjson')
-      const env = { DECISION_MEMORY_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: '' }
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: '' }
       const asked = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
       expect(asked).toMatchObject({ code: 0, stdout: '' })
       expect(asked.stderr).toContain('HTTP 403: may DECISION_MEMORY_TOKEN act for user "default"?')
@@ -78,19 +90,14 @@ describe('decision-memory hook refused 403 (a user the token may not act for)', 
       expect(chosen.code).toBe(0)
       expect(chosen.stderr).toContain('events spooled for "default" wait for a token that may')
       expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(1)
-    } finally {
-      server.closeAllConnections()
-      await new Promise<void>((done) => server.close(() => done()))
-      await rm(dir, { recursive: true, force: true })
-    }
+    })
   })
 })
 
 describe('decision-memory hook refused for good (a 4xx)', () => {
   it('says the refusal in the service\'s words with its request id, and another program\'s page cut short, not as a raw body', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-hook-400-'))
     let page = false
-    const server = createServer((request, response) => {
+    const refuse: RequestListener = (request, response) => {
       request.resume()
       request.on('end', () => {
         if (page) return response.writeHead(400, { 'content-type': 'text/html' }).end(`<html>${'x'.repeat(5000)}</html>`)
@@ -98,10 +105,9 @@ describe('decision-memory hook refused for good (a 4xx)', () => {
           JSON.stringify({ error: { code: 'invalid_request', message: 'an AskUserQuestion event needs tool_use_id', issues: [{ path: 'tool_use_id', message: 'required \u001b[2J' }], request_id: 'r-1' } }),
         )
       })
-    })
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-    try {
-      const env = { DECISION_MEMORY_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, DECISION_MEMORY_SPOOL: join(dir, 'spool.ndjson') }
+    }
+    await withStub('dm-hook-400-', refuse, async ({ host, dir }) => {
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: join(dir, 'spool.ndjson') }
       const input = JSON.stringify(claudeCodeFixture('post-tool-use-single'))
       const said = await runCli(['hook', '--budget', '10000'], { input, env })
       expect(said.code).toBe(0)
@@ -111,10 +117,6 @@ describe('decision-memory hook refused for good (a 4xx)', () => {
       page = true
       const proxied = await runCli(['hook', '--budget', '10000'], { input, env })
       expect(proxied.stderr).toContain(`decision-memory hook: the service refused the payload: HTTP 400: <html>${'x'.repeat(194)}\n`)
-    } finally {
-      server.closeAllConnections()
-      await new Promise<void>((done) => server.close(() => done()))
-      await rm(dir, { recursive: true, force: true })
-    }
+    })
   })
 })
