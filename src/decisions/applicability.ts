@@ -43,25 +43,6 @@ export function isWithin(path: string, scope: string): boolean {
   return p === s || p.startsWith(s + '/')
 }
 
-/**
- * Whether an accepted decision applies to a run (R-CON-4). A decision with no task, path or stage
- * scope is global. A scoped one applies to that task, that path and everything below it, that
- * stage; when the run does not say its task, path or stage, decisions scoped by it are excluded
- * rather than assumed relevant. With a `point`, decisions bound to other points are excluded
- * (decisions bound to no point still apply).
- */
-export function applies(decision: DecisionRecord, query: ApplicabilityQuery): boolean {
-  if (decision.status !== 'accepted') return false
-  const { task, path, stage } = decision.scope
-  if (task !== null && task !== query.task) return false
-  if (stage !== null && stage !== query.stage) return false
-  if (path !== null && (query.path === undefined || !isWithin(query.path, path))) return false
-  if (query.point !== undefined && decision.scope.points.length > 0 && !decision.scope.points.includes(query.point)) {
-    return false
-  }
-  return true
-}
-
 /** A scope a run is outside of: the decision's task, path or stage, and the run's (null: not said). */
 export interface OutOfScope {
   field: 'task' | 'path' | 'stage'
@@ -80,6 +61,22 @@ export function outOfScope(decision: DecisionRecord, query: ApplicabilityQuery):
   if (path !== null && (query.path === undefined || !isWithin(query.path, path))) out.push({ field: 'path', scope: path, run: query.path ?? null })
   if (stage !== null && stage !== query.stage) out.push({ field: 'stage', scope: stage, run: query.stage ?? null })
   return out
+}
+
+/**
+ * Whether an accepted decision applies to a run (R-CON-4). A decision with no task, path or stage
+ * scope is global. A scoped one applies to that task, that path and everything below it, that
+ * stage; when the run does not say its task, path or stage, decisions scoped by it are excluded
+ * rather than assumed relevant. With a `point`, decisions bound to other points are excluded
+ * (decisions bound to no point still apply).
+ */
+export function applies(decision: DecisionRecord, query: ApplicabilityQuery): boolean {
+  if (decision.status !== 'accepted') return false
+  if (outOfScope(decision, query).length > 0) return false
+  if (query.point !== undefined && decision.scope.points.length > 0 && !decision.scope.points.includes(query.point)) {
+    return false
+  }
+  return true
 }
 
 /** The run described by a recommendation's context (its `task`, `path` and `stage` keys, R-REC-5). */
