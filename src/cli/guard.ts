@@ -2,6 +2,7 @@ import type { Verdict } from '../decisions/constraints'
 import { LIMITS } from '../domain/limits'
 import { abortAfter, authHeaders, envValue, urlMistakeReason, exitWhenWritten, serviceUrl, serviceUrlProblem, tokenProblem, UsageError, parseFlags } from './options'
 import { pathInRepository } from './repository'
+import { serviceErrorIn } from './error-envelope'
 import { printable } from './terminal'
 
 export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
@@ -62,12 +63,8 @@ export function denyReason(verdict: Verdict): string {
  * control characters shown escaped (printable), as JSON had them, since stderr reaches a terminal.
  */
 function serviceErrorMessage(text: string): string | undefined {
-  try {
-    const message = (JSON.parse(text) as { error?: { message?: unknown } } | null)?.error?.message
-    return typeof message === 'string' ? printable(message) : undefined
-  } catch {
-    return undefined
-  }
+  const message = serviceErrorIn(text)?.message
+  return typeof message === 'string' ? printable(message) : undefined
 }
 
 /**

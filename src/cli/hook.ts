@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { IdentifierSchema } from '../domain/observation'
 import { abortAfter, authHeaders, barredPortReason, urlMistakeReason, DEFAULT_SERVICE_URL, envValue, exitWhenWritten, homePath, identifierFlag, serviceUrl, serviceUrlProblem, tokenProblem, parseFlags } from './options'
 import { pathInRepository, projectOfFolder, repositoryRoot } from './repository'
+import { issuesText, serviceErrorIn } from './error-envelope'
 import { printable } from './terminal'
 import { appendToRejected, appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
@@ -155,19 +156,12 @@ function errorCode(body: string): unknown {
  * proxy's error page). Control characters shown escaped, as JSON had them (printable).
  */
 function refusal(status: number, body: string): string {
-  let error: { code?: unknown; message?: unknown; issues?: Array<{ path?: unknown; message?: unknown }>; request_id?: unknown } | undefined
-  try {
-    error = (JSON.parse(body) as { error?: typeof error } | null)?.error
-  } catch {
-    error = undefined
-  }
+  const error = serviceErrorIn(body)
   if (typeof error?.message !== 'string') return printable(`HTTP ${status}: ${body.slice(0, 200)}`)
-  const issues = (Array.isArray(error.issues) ? error.issues : [])
-    .filter((i) => typeof i?.message === 'string')
-    .map((i) => (typeof i.path === 'string' && i.path !== '' ? `${i.path}: ${i.message as string}` : (i.message as string)))
+  const issues = issuesText(error)
   const code = typeof error.code === 'string' ? ` ${error.code}` : ''
   const id = typeof error.request_id === 'string' ? ` [request ${error.request_id}]` : ''
-  return printable(`HTTP ${status}${code}: ${error.message}${issues.length > 0 ? ` (${issues.join('; ')})` : ''}${id}`)
+  return printable(`HTTP ${status}${code}: ${error.message}${issues !== '' ? ` (${issues})` : ''}${id}`)
 }
 
 /** `decision-memory hook` (R-CAP-6): never blocks the agent, never loses a choice. */

@@ -7,6 +7,7 @@ import { createDecisions, type Decisions } from '../decisions/decisions'
 import { createWriteQueue } from '../memory/write-queue'
 import { STORE_HEADER } from '../http/store-id'
 import { dataWithoutCurrentIn, foreignFileIn, namesIn, openStores, servedBy, StoreOpenError } from '../open-store'
+import { issuesOf, issuesText } from './error-envelope'
 import { takeLocalTurn } from './local-turn'
 import { abortAfter, authHeaders, barredPortReason, dataDirectory, serviceUrl, serviceUrlProblem, urlMistakeReason } from './options'
 import { printable } from './terminal'
@@ -315,8 +316,8 @@ export function errorMessage(answer: Answer, userFrom: string = USER_FROM_FLAG):
     (answer.via === 'service'
       ? `HTTP ${answer.status} with no error of decision-memory's in its answer: is DECISION_MEMORY_URL (${serviceUrl()}) a decision-memory service?`
       : `HTTP ${answer.status}`)
-  const issues = (error?.issues ?? []).filter((i) => i.message !== undefined)
-  if (issues.length > 0) message += ` (${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')})`
+  const issues = issuesOf(error)
+  if (issues.length > 0) message += ` (${issuesText(error)})`
   // A user the token may not act for (`toggle --session s` under --auth asks for "default"): the
   // commands name their user with --user, and some with DECISION_MEMORY_USER too (the MCP tools,
   // which read settingHint, by `user`).
