@@ -1,4 +1,5 @@
 import { chmod, stat, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { exportLineText } from '../data-rights'
 import { homePath, userFlag, parseFlags } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
@@ -15,7 +16,8 @@ export const EXPORT_HELP = `decision-memory export --user USER [--out FILE] [--d
   --user USER  whose data (required)
   --out FILE   write it to FILE, made readable by its owner only (mode 0600, a file there
                already made so before it is written), instead of stdout; a FILE that cannot be
-               written is said on stderr, exit 1; \`--out -\` is stdout; a leading ~ is the
+               written is said on stderr with why (a folder, before the export is read, with
+               a file to give; no such folder; no permission), exit 1; \`--out -\` is stdout; a leading ~ is the
                home folder
   --data DIR   the store to export from (default: the running service's, else
                $DECISION_MEMORY_DATA or ./data)
@@ -31,6 +33,11 @@ export async function exportCommand(argv: string[]): Promise<number> {
   const user = userFlag(values.user, 'export')
   // A leading `~` is the home folder, as for --data and --spool: no shell expands it after `--out=`.
   if (values.out !== undefined) values.out = homePath(values.out)
+  // A folder is seen before the export is read (which may be long): said with the file to give.
+  if (values.out !== undefined && values.out !== '-' && (await stat(values.out).catch(() => undefined))?.isDirectory() === true) {
+    process.stderr.write(`decision-memory export: ${cannotWrite(values.out, 'EISDIR', user)}\n`)
+    return 1
+  }
   const answer = await throughServiceOrLocal({
     method: 'GET',
     path: `/v1/users/${encodeURIComponent(user)}/export`,
@@ -68,9 +75,26 @@ export async function exportCommand(argv: string[]): Promise<number> {
       await writeFile(values.out, text, { mode: 0o600 })
     } catch (error) {
       // Said in one line, as a path the user can fix (a folder that does not exist, no permission).
-      process.stderr.write(`decision-memory export: cannot write ${values.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`)
+      process.stderr.write(`decision-memory export: ${cannotWrite(values.out, (error as NodeJS.ErrnoException).code ?? (error as Error).message, user)}\n`)
       return 1
     }
   }
   return 0
+}
+
+/**
+ * Why `--out FILE` could not be written, in words the user can act on, the error's code kept:
+ * `EISDIR` alone named no file to give instead.
+ */
+export function cannotWrite(out: string, code: string, user: string): string {
+  const why: Record<string, string> = {
+    EISDIR: `a folder: give --out a file, such as ${join(out, `${user}.ndjson`)}`,
+    ENOENT: `there is no folder ${dirname(out)}`,
+    ENOTDIR: `a part of the path is a file, not a folder`,
+    EACCES: 'this account may not write there',
+    EPERM: 'this account may not write there',
+    EROFS: 'a read-only file system',
+    ENOSPC: 'the disk is full',
+  }
+  return `cannot write ${out}: ${why[code] === undefined ? code : `${why[code]} (${code})`}`
 }

@@ -134,7 +134,7 @@ describe('the real service on LevelDB', () => {
     // A file it cannot write: one line naming it and why, exit 1, no stack.
     const nowhere = join(dataDir, 'no-such-folder', 'dave.ndjson')
     const unwritable = await runCli(['export', '--user', 'dave', '--data', dataDir, '--out', nowhere], offline)
-    expect(unwritable).toMatchObject({ code: 1, stdout: '', stderr: `decision-memory export: cannot write ${nowhere}: ENOENT\n` })
+    expect(unwritable).toMatchObject({ code: 1, stdout: '', stderr: `decision-memory export: cannot write ${nowhere}: there is no folder ${join(dataDir, 'no-such-folder')} (ENOENT)\n` })
     // A file that is there already, readable by others, is made the user's alone before the data goes in.
     const existing = join(dataDir, 'dave.ndjson')
     await writeFile(existing, 'old\n', { mode: 0o644 })
