@@ -30,11 +30,11 @@ async function withStub(
 }
 
 describe('decision-memory hook flags', () => {
-  it('takes a --budget past Claude Code\'s 60 s hook timeout for a flag mistake: named on stderr, the capture spooled, exit 0', async () => {
+  it('takes a --budget past Claude Code\'s 60 s hook timeout, or not in decimal ms, for a flag mistake: named on stderr, the capture spooled, exit 0', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dm-hook-budget-'))
     try {
       const spool = join(dir, 'spool.ndjson')
-      for (const budget of ['1e9', '60001']) {
+      for (const budget of ['1e9', '60001', '0x10']) {
         const result = await runCli(['hook', '--budget', budget], {
           input: JSON.stringify(claudeCodeFixture('post-tool-use-single')),
           env: { DECISION_MEMORY_URL: 'http://127.0.0.1:1', DECISION_MEMORY_SPOOL: spool },
@@ -45,7 +45,7 @@ describe('decision-memory hook flags', () => {
         expect(result.stderr, budget).toContain(`--budget must be a positive number of ms, at most 60000 (Claude Code's default hook timeout), not "${budget}"`)
       }
       expect(existsSync(spool)).toBe(true)
-      expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(2)
+      expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(3)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }

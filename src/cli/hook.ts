@@ -224,7 +224,8 @@ async function runHook(argv: string[]): Promise<void> {
   let user: string
   try {
     values = parseFlags({ args: argv, options: HOOK_FLAGS, strict: true }).values
-    budget = values.budget === undefined ? DEFAULT_BUDGET_MS : Number(values.budget)
+    // Decimal ms only: Number() read `0x10` as 16 ms and `1e9` as a billion.
+    budget = values.budget === undefined ? DEFAULT_BUDGET_MS : /^\d+(\.\d+)?$/.test(values.budget) ? Number(values.budget) : Number.NaN
     if (!Number.isFinite(budget) || budget <= 0 || budget > MAX_BUDGET_MS) {
       throw new Error(`--budget must be a positive number of ms, at most ${MAX_BUDGET_MS} (Claude Code's default hook timeout), not "${values.budget}"`)
     }
