@@ -21,6 +21,17 @@ describe('decision point keys (R-CAP-4)', () => {
     )
   })
 
+  it("keys the seed's tier question, the tiers named in it, to complexity-tier under any header", () => {
+    // "Tier S, M or L?" is how the seed's own example asks; under a header other than `Tier` it
+    // was a hashed point of its own: the first option, Tier S, its static default, not Tier M.
+    for (const question of ['Tier S, M or L?', 'Tier S, Tier M or Tier L?', 'Tier S/M/L?', 'Tier S, M, or L for this SPEC?']) {
+      for (const header of [undefined, 'Scope', 'SPEC tier']) {
+        expect(decisionPointKey({ header, question, options: ['Tier S', 'Tier M', 'Tier L'] }, policy)).toBe('complexity-tier')
+      }
+    }
+    expect(decisionPointKey({ header: 'Size', question: 'T-shirt size S, M or L?', options: ['S', 'M', 'L'] }, policy)).toMatch(/^q-/)
+  })
+
   it('matches a rule on the question and header as keyed: white space collapsed, trimmed, trailing punctuation dropped', () => {
     for (const question of ['Which complexity  tier?', 'Which\u00a0complexity tier', '  which complexity tier  ', 'Which complexity\ttier?']) {
       expect(decisionPointKey({ question, options: ['S', 'M'] }, policy)).toBe('complexity-tier')
