@@ -120,3 +120,47 @@ describe('decision-memory hook refused for good (a 4xx)', () => {
     })
   })
 })
+
+describe('decision-memory hook whose PreToolUse gets no answer from the service', () => {
+  it('says why on stderr, as a capture\'s does, that the question is asked as written, and spools nothing', async () => {
+    // A service that answers 503 (a store it cannot read), then one that never answers (a plan
+    // slower than the budget): the question is asked as the agent wrote it, and personalization
+    // stopped with nothing said anywhere while the captures still went through.
+    let hang = false
+    const stub: RequestListener = (request, response) => {
+      request.resume()
+      request.on('end', () => {
+        if (hang) return
+        response.writeHead(503, { 'content-type': 'application/json' }).end('{"error":{"code":"store_unavailable","message":"the store cannot be read"}}')
+      })
+    }
+    await withStub('dm-hook-pre-unanswered-', stub, async ({ host, dir }) => {
+      const spool = join(dir, 'spool.ndjson')
+      const url = `http://${host}`
+      const env = { DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool }
+      const input = JSON.stringify(claudeCodeFixture('pre-tool-use'))
+      const unavailable = await runCli(['hook', '--budget', '10000'], { input, env })
+      expect(unavailable).toMatchObject({ code: 0, stdout: '' })
+      expect(unavailable.stderr).toContain(`decision-memory hook: ${url}/v1/hooks/claude-code answered HTTP 503 without taking it; this question is asked as the agent wrote it`)
+      hang = true
+      const slow = await runCli(['hook', '--budget', '2500'], { input, env })
+      expect(slow).toMatchObject({ code: 0, stdout: '' })
+      expect(slow.stderr).toContain(`decision-memory hook: no answer from the service at ${url} within the hook's time (--budget); this question is asked as the agent wrote it`)
+      expect(existsSync(spool)).toBe(false)
+    })
+  })
+
+  it('says a refusal once, in the refusal\'s words', async () => {
+    const refuse: RequestListener = (request, response) => {
+      request.resume()
+      request.on('end', () => response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"not_found","message":"no route"}}'))
+    }
+    await withStub('dm-hook-pre-404-', refuse, async ({ host, dir }) => {
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: join(dir, 'spool.ndjson') }
+      const asked = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
+      expect(asked).toMatchObject({ code: 0, stdout: '' })
+      expect(asked.stderr).toContain('answered HTTP 404: is DECISION_MEMORY_URL the service\'s address, with no path?')
+      expect(asked.stderr).not.toContain('this question is asked as the agent wrote it')
+    })
+  })
+})

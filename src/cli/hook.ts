@@ -275,9 +275,17 @@ async function runHook(argv: string[]): Promise<void> {
    * service is remote, would use every call's drain on them, never reaching the events behind.
    */
   const forbidden = new Set<string>()
+  /**
+   * Whether the last delivery that did not go through said why on stderr itself (a refusal, a page
+   * that is not JSON, a URL with a path): what is left unsaid (no answer in time, nothing listening,
+   * a 5xx) the end of the call says, for a capture with where it was spooled.
+   */
+  let saidWhy = false
   async function deliver(e: SpooledEvent, late: boolean): Promise<{ outcome: Delivery; body?: string }> {
+    saidWhy = false
     if (forbidden.has(e.user)) {
       refusedToken = true
+      saidWhy = true
       return { outcome: 'deferred' }
     }
     const wait = Math.floor(remaining())
@@ -318,6 +326,7 @@ async function runHook(argv: string[]): Promise<void> {
         // Another server at the URL (a web server, a proxy's page): it took nothing, and what it
         // said must not reach stdout, which Claude Code shows, or adds to the agent's context.
         process.stderr.write(`decision-memory hook: ${url} answered HTTP ${response.status} with a body that is not JSON (is DECISION_MEMORY_URL a decision-memory service?)\n`)
+        saidWhy = true
         refusedToken = false
         timedOut = false
         return { outcome: 'failed' }
@@ -350,6 +359,7 @@ async function runHook(argv: string[]): Promise<void> {
         )
       }
       refusedToken = response.status === 401 || response.status === 403
+      saidWhy = permanent || [401, 403, 404, 405].includes(response.status)
       timedOut = false
       // A 403 is this event's user's alone (the token may act for others): the drain goes on, so
       // that one user the token may not act for does not hold up every other event, and every
@@ -391,14 +401,26 @@ async function runHook(argv: string[]): Promise<void> {
     process.stderr.write(`decision-memory hook: kept in ${rejectedFile(file)}\n`)
     return
   }
+  // A PreToolUse is not spooled, and the question is asked as the agent wrote it: what kept the
+  // service's answer from it is said all the same (a plan slower than the budget, a service down),
+  // or personalization stops with nothing said anywhere, while the captures go through.
+  if (now.outcome === 'failed' && isPreToolUse(payload) && !saidWhy) {
+    process.stderr.write(`decision-memory hook: ${undeliveredWhy()}; this question is asked as the agent wrote it (a PreToolUse is not spooled: its answer is of use only while the agent waits)\n`)
+    return
+  }
   if ((now.outcome === 'failed' || now.outcome === 'deferred') && isCapture(payload)) {
     await appendToSpool(file, event)
+    process.stderr.write(`decision-memory hook: ${undeliveredWhy()}; spooled to ${file}\n`)
+  }
+
+  /** Why the last delivery did not go through, as stderr says it. */
+  function undeliveredWhy(): string {
     // No http(s) address at all (`localhost:7420`), or one with a password: fetch refuses it
     // unsent, and "not reachable" would send a person looking for the service rather than at the
     // variable, as the commands say.
     // So is a token no header may carry: fetch is never called, and the service is not at fault.
     const urlProblem = serviceUrlProblem(serviceUrl()) ?? tokenProblem()
-    const why = urlProblem !== undefined
+    return urlProblem !== undefined
       ? urlProblem
       : refusedToken
       ? `the service at ${serviceUrl()} refused the token`
@@ -409,6 +431,5 @@ async function runHook(argv: string[]): Promise<void> {
       : answered !== undefined
         ? `${url} answered HTTP ${answered} without taking it`
         : `service not reachable at ${serviceUrl()}`
-    process.stderr.write(`decision-memory hook: ${why}; spooled to ${file}\n`)
   }
 }
