@@ -126,7 +126,7 @@ describe('decision-memory main', () => {
       [['version', '--bogus'], "decision-memory version: Unknown option '--bogus'\n"],
       [['help', '--bogus=1'], "decision-memory help: Unknown option '--bogus'\n"],
       [['decay-scan', '--bogus'], "decision-memory decay-scan: Unknown option '--bogus'\n"],
-      [['decay-scan', '--now', '-1'], 'decision-memory decay-scan: --now must be an ISO time with a zone, e.g. 2026-07-01T10:00:00Z, not "-1"\n'],
+      [['decay-scan', '--now', '-1'], 'decision-memory decay-scan: --now must be an ISO time with seconds and a zone, e.g. 2026-07-01T10:00:00Z, not "-1"\n'],
       [['serve', '--port', '-1'], 'decision-memory serve: --port must be a port number from 0 to 65535, not "-1"\n'],
     ] as const) {
       const { code, stderr } = await run([...argv])

@@ -102,7 +102,11 @@ describe('timestampFlag', () => {
 
   it('says a time in ISO form on no day of the calendar is no moment, not that it must be an ISO time', () => {
     expect(() => timestampFlag('2026-02-30T10:00:00Z', 'as-of')).toThrow('--as-of "2026-02-30T10:00:00Z" is not a moment of the calendar: no such day, hour or offset')
-    expect(() => timestampFlag('2026-07-01', 'now')).toThrow('--now must be an ISO time with a zone, e.g. 2026-07-01T10:00:00Z, not "2026-07-01"')
+    expect(() => timestampFlag('2026-07-01', 'now')).toThrow('--now must be an ISO time with seconds and a zone, e.g. 2026-07-01T10:00:00Z, not "2026-07-01"')
+  })
+
+  it('names the seconds as what a time with a zone but none lacks, not the zone it has', () => {
+    expect(() => timestampFlag('2026-12-04T04:00Z', 'now')).toThrow('--now must be an ISO time with seconds and a zone, e.g. 2026-07-01T10:00:00Z, not "2026-12-04T04:00Z"')
   })
 })
 

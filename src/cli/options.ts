@@ -280,7 +280,7 @@ export function timestampFlag(raw: string, flag: string): string {
   if (TimestampSchema.safeParse(raw).success) return raw
   const issue = timestampIssue(raw)
   if (issue.startsWith('not ')) throw new UsageError(`--${flag} "${raw}" is ${issue}`)
-  throw new UsageError(`--${flag} must be an ISO time with a zone, e.g. 2026-07-01T10:00:00Z, not "${raw}"`)
+  throw new UsageError(`--${flag} must be an ISO time with seconds and a zone, e.g. 2026-07-01T10:00:00Z, not "${raw}"`)
 }
 
 /** A negative number (`-1`, `-0.5`, `-1e3`): no flag is named so. */
