@@ -21,7 +21,8 @@ import { ageDays, DAY_MS, decayWeight } from './decay'
  * whole sum is at most the worst relative error of one term. The grid below is chosen per α so
  * that for x = age + 1 in [1, 10^5] days (ages up to 270 years) and β in {α, 2α}, α in (0, 5],
  * that error is below 1e-6 (measured: 8.8e-7 at α = 0.5, with 88 nodes, over ages spaced evenly
- * in log x; see decayed-sum.test.ts). Ages beyond 10^5 days are under-weighted.
+ * in log x; see decayed-sum.test.ts). A small α's grid is floored at 128 nodes or fewer (MAX_NODES;
+ * measured within 5e-9 below α = 0.2). Ages beyond 10^5 days are under-weighted.
  */
 export interface DecayedSum {
   /** How many moments were added. */
@@ -41,6 +42,20 @@ export const EXACT_NEWEST = 16
 const MAX_X = 1e5
 /** Bound on the truncation error at the small-s end of the grid. */
 const TRUNCATION = 1e-6
+/**
+ * The most nodes a grid reaches down for the truncation bound. Below about α = 0.3 the grid's lower
+ * end falls as 1/α (α = 0.1: 307 nodes; 0.001: 27,600; 1e-6: 27.6 million, a tail of 220 MB per
+ * tally), since x^-α for a small α is nearly flat; such a grid stops at FLOOR_LOG_RATE instead and
+ * keeps every node below it as one node of rate 0.
+ */
+const MAX_NODES = 128
+/**
+ * Where a floored grid stops: s·x at most 1e-8 for every x up to MAX_X, so e^(-s·x) is 1 within
+ * 1e-8 for each node below, whose sum is then a geometric series in closed form.
+ */
+const FLOOR_LOG_RATE = Math.log(1e-8) - Math.log(MAX_X)
+/** Where a floored grid reaches up to: e^(-s) = 1e-8, negligible at every x ≥ 1. */
+const CEILING_LOG_RATE = Math.log(-Math.log(1e-8))
 
 /** The nodes of the exponential-sum approximation for one decay exponent α. */
 export interface DecayGrid {
@@ -48,8 +63,13 @@ export interface DecayGrid {
   h: number
   /** u_m = ln s_m */
   logRates: number[]
-  /** s_m, per day */
+  /**
+   * s_m, per day. When `floored`, one more node of rate 0 follows the others: it stands for every
+   * node the grid would have below its lowest (see decayGrid), and its T is the count of moments.
+   */
   rates: number[]
+  /** Whether the nodes below the lowest are kept as one node of rate 0 (the last of `rates`). */
+  floored: boolean
 }
 
 const grids = new Map<number, DecayGrid>()
@@ -63,14 +83,21 @@ export function decayGrid(alpha: number): DecayGrid {
   const cached = grids.get(alpha)
   if (cached !== undefined) return cached
   let grid: DecayGrid
-  if (alpha <= 0) grid = { alpha, h: 0, logRates: [], rates: [] }
+  if (alpha <= 0) grid = { alpha, h: 0, logRates: [], rates: [], floored: false }
   else {
     const h = 0.5 / Math.max(1, Math.sqrt(2 * alpha))
-    const low = (Math.log(TRUNCATION) + gammaln(alpha + 1)) / alpha - Math.log(MAX_X)
-    const high = Math.log(2 * alpha) + 4
+    let low = (Math.log(TRUNCATION) + gammaln(alpha + 1)) / alpha - Math.log(MAX_X)
+    let high = Math.log(2 * alpha) + 4
+    const floored = Math.ceil((high - low) / h) + 1 > MAX_NODES
+    if (floored) {
+      low = FLOOR_LOG_RATE
+      // For a small β the integrand does not peak near ln β but stays flat up to about s = 1/x,
+      // where e^(-s·x) ends it: the grid reaches to where e^(-s) is below 1e-8 at x = 1.
+      high = Math.max(high, CEILING_LOG_RATE)
+    }
     const count = Math.ceil((high - low) / h) + 1
     const logRates = Array.from({ length: count }, (_, m) => low + m * h)
-    grid = { alpha, h, logRates, rates: logRates.map(Math.exp) }
+    grid = { alpha, h, logRates, rates: [...logRates.map(Math.exp), ...(floored ? [0] : [])], floored }
   }
   grids.set(alpha, grid)
   return grid
@@ -88,6 +115,12 @@ function coefficientsFor(grid: DecayGrid, beta: number): number[] {
   if (c === undefined) {
     const lnGamma = gammaln(beta)
     c = grid.logRates.map((u) => grid.h * Math.exp(beta * u - lnGamma))
+    if (grid.floored) {
+      // The nodes below the lowest, u_0 - k·h for k ≥ 1, each e^(-s·x) = 1 (within 1e-8):
+      // Σ_k h·e^(β(u_0 - k·h))/Γ(β) = h·e^(β·u_0)/Γ(β) / (e^(β·h) - 1).
+      const u0 = grid.logRates[0] as number
+      c.push((grid.h * Math.exp(beta * u0 - lnGamma)) / Math.expm1(beta * grid.h))
+    }
     byBeta.set(beta, c)
   }
   return c

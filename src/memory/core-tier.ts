@@ -91,6 +91,15 @@ function weightOrder(a: number, b: number): number {
 //    of '' (a precondition "phase is ") were kept, and new choices counted apart from them.
 const FORMAT = 6
 
+/**
+ * Whether a head's decayed sum has the nodes of its α's grid: one built before small α's grids were
+ * floored (decayed-sum.ts) has more, which this grid's coefficients do not read; its cells have too.
+ */
+function ofThisGrid(head: StoredHead): boolean {
+  const tail = head.weight.tail.length
+  return tail === 0 || tail === decayGrid(head.alpha).rates.length
+}
+
 /** The head of an aggregate in core: its summary, how it was built, and when it was last used. */
 interface StoredHead extends AggregateSummary {
   format: number
@@ -208,7 +217,7 @@ export function createCoreTier(options: {
   let index: Map<string, IndexEntry> | null = null
 
   function isCurrent(head: StoredHead): boolean {
-    return head.format === FORMAT && head.alpha === params.alpha && head.candidates === params.candidates
+    return head.format === FORMAT && head.alpha === params.alpha && head.candidates === params.candidates && ofThisGrid(head)
   }
 
   function headOf(summary: AggregateSummary, lastUse: number): StoredHead {
@@ -337,7 +346,8 @@ export function createCoreTier(options: {
     const bounds = [...all].map(([pk, entry]) => ({
       pk,
       entry,
-      bound: decayedSumAt(entry.head.weight, at, entry.head.alpha, decayGrid(entry.head.alpha)),
+      // A head of another grid's nodes is rebuilt, not read: ranked as weighing nothing.
+      bound: ofThisGrid(entry.head) ? decayedSumAt(entry.head.weight, at, entry.head.alpha, decayGrid(entry.head.alpha)) : 0,
     }))
     bounds.sort((a, b) => a.bound - b.bound)
     const ranked = async (candidate: (typeof bounds)[number]) => {

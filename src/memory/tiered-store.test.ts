@@ -324,6 +324,30 @@ describe('a store written by an earlier format', () => {
   })
 })
 
+describe('a store written at a small α before its grid was floored', () => {
+  it('rebuilds the aggregates whose decayed sums have the old grid\'s nodes, rather than misread them', async () => {
+    const policy = { ...POLICY, decay: { alpha: 0.1 } }
+    const db = new MemoryLevel<string, string>()
+    const first = await createLevelStore(db as never, { policy })
+    // More choices than a sum keeps exactly: the head's sum has a tail, one value per node.
+    await first.addObservations(Array.from({ length: 20 }, (_, i) => observation({ at: T0 - i * DAY, choice: 'M' })), [])
+    await first.readPoint('alice', 'tier', new Date(T0), countsIn)
+    await first.close()
+    await db.open()
+    // As the grid of α = 0.1 left it: 307 nodes (this one has 68).
+    const heads = db.sublevel<string, { weight: { tail: number[] } }>('core', { valueEncoding: 'json' })
+    const head = await heads.get('alice\u0000tier')
+    expect(head?.weight.tail.length).toBeGreaterThan(0)
+    await heads.put('alice\u0000tier', { ...head!, weight: { ...head!.weight, tail: Array.from({ length: 307 }, () => 0.5) } })
+    const second = await createLevelStore(db as never, { policy })
+    expect(await second.inCore('alice', 'tier')).toBe(false)
+    expect(await second.maintainCore(new Date(T0))).toEqual({ demoted: 0, refreshed: 1 })
+    expect((await heads.get('alice\u0000tier'))?.weight.tail.length).toBe(68)
+    expect(await second.readPoint('alice', 'tier', new Date(T0), countsIn)).toEqual({ '["M"]': 20 })
+    await second.close()
+  })
+})
+
 describe('a user forgotten while the decay scan refreshes their aggregates', () => {
   it('leaves no key naming the user', async () => {
     const { db, store } = await reopenedWith({ ...POLICY, decay: { alpha: 0.6 } })
