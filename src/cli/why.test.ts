@@ -160,6 +160,10 @@ describe('decision-memory why --point, the answer as text', () => {
     expect(at(multi).at(-1)).toBe('  possible change of preference: the last 2 sessions chose Lint + E2E, all sessions, decay-weighted, Lint + Typecheck')
     // A project of one session so far, whose long term backs off to the user's other projects.
     expect(at({ ...layers, recent: { ...layers.recent, sessions: ['s1'] } }).at(-1)).toBe('  possible change of preference: the last session chose render, all sessions, decay-weighted, fly.io')
+    // Recent sessions that typed their own answers: no majority, but choices all the same.
+    expect(at({ ...layers, recent: { ...layers.recent, majority: null, share: 0 } }).at(-1)).toBe(
+      '  possible change of preference: the last 3 sessions chose answers of their own, none of the options, all sessions, decay-weighted, fly.io',
+    )
     expect(at({ ...layers, change_suspected: false }).join('\n')).not.toContain('change of preference')
   })
 })

@@ -131,7 +131,8 @@ export function pointText(why: PointWhy): string {
     // R-MEM-5's "possible change of preference", said where a person reads it, not only in the JSON.
     const layers = rec.layers
     if (layers?.change_suspected === true) {
-      const said = (layer: typeof layers.long_term) => (layer.selection === null ? (layer.majority ?? 'nothing') : optionSet(layer.selection))
+      const said = (layer: typeof layers.long_term) =>
+        layer.selection !== null ? optionSet(layer.selection) : layer.majority ?? (layer.observations > 0 ? 'answers of their own, none of the options' : 'nothing')
       out.push(
         // One recent session when the project has had only one (its long term backed off to the user's other projects).
         `  possible change of preference: ${layers.recent.sessions.length === 1 ? 'the last session' : `the last ${layers.recent.sessions.length} sessions`} chose ${said(layers.recent)}, ` +

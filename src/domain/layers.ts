@@ -21,8 +21,9 @@ export interface Layers {
   /** Every session, decay-weighted. */
   long_term: Layer
   /**
-   * The recent majority differs from the long-term one: perhaps a change of preference. At a
-   * multi-select point, the recent selection differs from the long-term one.
+   * The recent majority differs from the long-term one (recent choices all typed in, none of the
+   * options, included): perhaps a change of preference. At a multi-select point, the recent
+   * selection differs from the long-term one.
    */
   change_suspected: boolean
 }
@@ -94,7 +95,9 @@ export function layersOf(input: {
       ? false
       : multiSelect
         ? recent.observations > 0 && longTerm.observations > 0 && !sameSet(recent.selection ?? [], longTerm.selection ?? [])
-        : recent.majority !== null && longTerm.majority !== null && recent.majority !== longTerm.majority,
+        : // Recent sessions that typed their own answers, none of the options (a majority of null),
+          // chose otherwise too: the change test said so while the layers said nothing.
+          recent.observations > 0 && longTerm.majority !== null && recent.majority !== longTerm.majority,
   }
 }
 

@@ -261,6 +261,24 @@ describe('POST /v1/recommendations in a context the user has not worked in latel
   })
 })
 
+describe('POST /v1/recommendations: a switch to answers of the user\'s own (R-MEM-5)', () => {
+  it('suspects a change when the recent sessions typed their own answers, none of the options', async () => {
+    const { call } = await createTestApp()
+    const choice = (i: number, ago: number, user_choice: string) => ({ ...TIER, user_choice, session_id: `s-${i}`, decision_id: `d-${i}`, timestamp: before(ago) })
+    const old = Array.from({ length: 12 }, (_, i) => choice(i, (40 - i) * DAY, 'Tier M'))
+    const typed = Array.from({ length: 4 }, (_, i) => choice(12 + i, (4 - i) * DAY, 'as small as the bug needs'))
+    expect((await call('POST', '/v1/observations', [...old, ...typed])).status).toBe(201)
+    const { body } = await call('POST', '/v1/recommendations', TIER)
+    expect(body.layers.recent).toMatchObject({ observations: 3, majority: null })
+    expect(body.layers.long_term.majority).toBe('Tier M')
+    expect(body.layers.change_suspected).toBe(true)
+    // Nothing typed lately: the same history without the last 4 sessions suspects nothing.
+    const { call: untyped } = await createTestApp()
+    await untyped('POST', '/v1/observations', old)
+    expect((await untyped('POST', '/v1/recommendations', TIER)).body.layers.change_suspected).toBe(false)
+  })
+})
+
 describe('POST /v1/recommendations: the layers of a multi-select point (R-MEM-5, R-REC-8)', () => {
   // Lint and Typecheck every day for 45 days, then Lint and E2E: Lint, in every set, is the most
   // selected option of every layer, so comparing majorities never saw the change of the set.
