@@ -183,6 +183,16 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect(tls.stderr).toContain('give DECISION_MEMORY_URL as http://, not https://')
   })
 
+  it('says a port fetch will not connect to as that, as the hook and the commands say it, not as a service down', async () => {
+    // fetch refuses 6000 (a "bad port" of the Fetch standard) before connecting: no service is needed.
+    const payload = await bashPayload()
+    const open = await guard({ payload, url: 'http://127.0.0.1:6000', timeoutMs: 1000, fetch: globalThis.fetch, failClosed: false })
+    expect(open.stdout).toBe('')
+    expect(open.stderr).toBe(
+      'decision-memory guard: the service at http://127.0.0.1:6000: port 6000 is one that fetch, the client of the commands and hooks, will not connect to (a "bad port" of the Fetch standard); run the service on another (serve --port, DECISION_MEMORY_PORT); letting the command through\n',
+    )
+  })
+
   it('tells an advisory pattern left undecided from one the command meets by the service\'s mark, not by the words of the command', async () => {
     const { app, run } = await guardOverApp()
     const slow = { ...NO_FORCE_PUSH, key: 'D-031', title: 'Slow advice', enforce: 'advisory', constraints: [{ kind: 'must_not', pattern: '(a+)+$' }] }

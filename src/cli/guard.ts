@@ -1,6 +1,6 @@
 import type { Verdict } from '../decisions/constraints'
 import { LIMITS } from '../domain/limits'
-import { abortAfter, authHeaders, envValue, urlMistakeReason, exitWhenWritten, serviceUrl, serviceUrlProblem, tokenProblem, UsageError, parseFlags } from './options'
+import { abortAfter, authHeaders, barredPortReason, envValue, urlMistakeReason, exitWhenWritten, serviceUrl, serviceUrlProblem, tokenProblem, UsageError, parseFlags } from './options'
 import { pathInRepository } from './repository'
 import { serviceErrorIn } from './error-envelope'
 import { printable } from './terminal'
@@ -132,8 +132,9 @@ export async function guard(input: {
     const cause = (error as { cause?: { code?: string } }).cause?.code
     const name = (error as Error).name
     const why = name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${input.timeoutMs} ms` : (cause ?? (error as Error).message)
-    // An https:// or a host not found: the URL's mistake, not a service down (the commands say it so).
-    const mistake = urlMistakeReason(error)
+    // A port fetch will not connect to, an https:// or a host not found: the URL's mistake, not a
+    // service down (the hook and the commands say it so).
+    const mistake = barredPortReason(error, input.url) ?? urlMistakeReason(error)
     if (mistake !== undefined) return unavailable(`the service at ${input.url}: ${mistake}`)
     return unavailable(`the service at ${input.url} is not reachable (${why})`)
   } finally {
