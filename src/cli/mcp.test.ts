@@ -39,6 +39,9 @@ describe('mcp with a DECISION_MEMORY_URL or DECISION_MEMORY_PORT no service coul
     for (const [env, said] of [
       [{ DECISION_MEMORY_URL: 'localhost:7420' }, 'DECISION_MEMORY_URL is "localhost:7420": give the service\'s address as http://HOST:PORT'],
       [{ DECISION_MEMORY_URL: '', DECISION_MEMORY_PORT: 'abc' }, 'DECISION_MEMORY_PORT must be a port number from 0 to 65535, not "abc"'],
+      // fetch refuses a "bad port" of the Fetch standard before connecting, so every call failed.
+      [{ DECISION_MEMORY_URL: 'http://127.0.0.1:6000' }, 'port 6000 is one that fetch, the client of the commands and hooks, will not connect to'],
+      [{ DECISION_MEMORY_URL: '', DECISION_MEMORY_PORT: '10080' }, 'port 10080 is one that fetch, the client of the commands and hooks, will not connect to'],
     ] as const) {
       const { code, stdout, stderr } = await runCli(['mcp'], { env })
       expect(code, said).toBe(1)

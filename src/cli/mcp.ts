@@ -9,7 +9,7 @@ import { CHECKOUT_DATA_DIR } from './bin-path'
 import { packageVersion } from './package-version'
 import { projectOfFolder } from './repository'
 import { settingHint, throughServiceOrLocal } from './service-client'
-import { configFilePath, dataDirectory, envValue, EnvironmentError, parseFlags, serviceUrl, serviceUrlProblem } from './options'
+import { barredPortProblem, configFilePath, dataDirectory, envValue, EnvironmentError, parseFlags, serviceUrl, serviceUrlProblem } from './options'
 import { storePlaceProblem, StoreOpenError } from '../open-store'
 
 /**
@@ -70,10 +70,11 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   }
   // And, without --data (each call then goes through the service), a DECISION_MEMORY_URL or
   // DECISION_MEMORY_PORT no service could be reached by (`localhost:7420` without http://, a port of
-  // letters): each tool call failed saying so, as --data's did. With --data the calls are made on
-  // that store, which such a variable does not stop.
+  // letters, a port fetch will not connect to, 6000): each tool call failed saying so, as --data's
+  // did. With --data the calls are made on that store, which such a variable does not stop.
   if (values.data === undefined) {
-    const urlProblem = serviceUrlProblem(serviceUrl())
+    const url = serviceUrl()
+    const urlProblem = serviceUrlProblem(url) ?? barredPortProblem(url)
     if (urlProblem !== undefined) throw new EnvironmentError(urlProblem)
   }
 

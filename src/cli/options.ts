@@ -194,7 +194,25 @@ export function isFetchBarredPort(port: number): boolean {
 export function barredPortReason(error: unknown, url: string): string | undefined {
   const cause = (error as { cause?: { message?: unknown } } | null)?.cause
   if (cause?.message !== 'bad port') return undefined
-  return `port ${new URL(url).port} is one that fetch, the client of the commands and hooks, will not connect to (a "bad port" of the Fetch standard); run the service on another (serve --port, DECISION_MEMORY_PORT)`
+  return barredPortSaid(new URL(url).port)
+}
+
+function barredPortSaid(port: string): string {
+  return `port ${port} is one that fetch, the client of the commands and hooks, will not connect to (a "bad port" of the Fetch standard); run the service on another (serve --port, DECISION_MEMORY_PORT)`
+}
+
+/**
+ * The same, known from the URL alone, before any request (`mcp` at start): undefined for a URL
+ * whose port fetch connects to, or that is no URL (serviceUrlProblem says that).
+ */
+export function barredPortProblem(url: string): string | undefined {
+  let port: string
+  try {
+    port = new URL(url).port
+  } catch {
+    return undefined
+  }
+  return port !== '' && isFetchBarredPort(Number(port)) ? barredPortSaid(port) : undefined
 }
 
 /**
