@@ -413,6 +413,31 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect(code).toBe(0)
   })
 
+  it('takes a DECISION_MEMORY_PORT that is no port as a check it cannot make: refused with --fail-closed, exit 0', async () => {
+    // Exit 1, as for a mistake in its flags, let every command run under --fail-closed: Claude Code
+    // reports an exit 1 without blocking. It is said as a DECISION_MEMORY_URL that is no address is.
+    const runWith = async (args: string[]) => {
+      const child = spawn(process.execPath, [BIN, 'guard', ...args], {
+        env: cleanEnv({ DECISION_MEMORY_PORT: 'abc' }),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      })
+      let stdout = ''
+      let stderr = ''
+      child.stdout.on('data', (chunk) => (stdout += chunk))
+      child.stderr.on('data', (chunk) => (stderr += chunk))
+      child.stdin.end(await bashPayload())
+      const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+      return { code, stdout, stderr }
+    }
+    const said = 'DECISION_MEMORY_PORT must be a port number from 0 to 65535, not "abc"'
+    const closed = await runWith(['--fail-closed'])
+    expect(closed.code).toBe(0)
+    expect(JSON.parse(closed.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' })
+    expect(closed.stderr).toBe(`decision-memory guard: ${said}; refusing the command (--fail-closed)\n`)
+    const open = await runWith([])
+    expect(open).toEqual({ code: 0, stdout: '', stderr: `decision-memory guard: ${said}; letting the command through\n` })
+  })
+
   it('exits once it has let the command through when the service is named by a host whose DNS lookup hangs', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dm-guard-dns-'))
     try {

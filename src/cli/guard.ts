@@ -1,6 +1,6 @@
 import type { Verdict } from '../decisions/constraints'
 import { LIMITS } from '../domain/limits'
-import { abortAfter, authHeaders, barredPortReason, envValue, urlMistakeReason, exitWhenWritten, serviceUrl, serviceUrlProblem, tokenProblem, UsageError, parseFlags } from './options'
+import { abortAfter, authHeaders, barredPortReason, EnvironmentError, envValue, urlMistakeReason, exitWhenWritten, serviceUrl, serviceUrlProblem, tokenProblem, UsageError, parseFlags } from './options'
 import { pathInRepository } from './repository'
 import { serviceErrorIn } from './error-envelope'
 import { printable } from './terminal'
@@ -80,6 +80,8 @@ export async function guard(input: {
   token?: string | undefined
   /** stdin was still open at the deadline: `payload` is what had arrived by then. */
   payloadCut?: boolean
+  /** Why no address of the service could be made (DECISION_MEMORY_PORT=abc): `url` is then none. */
+  addressProblem?: string
   fetch?: typeof fetch
 }): Promise<GuardOutput> {
   const doFetch = input.fetch ?? fetch
@@ -105,7 +107,7 @@ export async function guard(input: {
   // No http(s) address at all (`localhost:7420`), or one with a password: fetch refuses it unsent,
   // and "not reachable" would send a person looking for the service rather than at the variable,
   // as the hook says it.
-  const urlProblem = serviceUrlProblem(input.url)
+  const urlProblem = input.addressProblem ?? serviceUrlProblem(input.url)
   if (urlProblem !== undefined) return unavailable(urlProblem)
   // Nor is the service unreachable when the token is one no header may carry: the variable is said.
   const badToken = tokenProblem({ DECISION_MEMORY_TOKEN: input.token })
@@ -253,12 +255,23 @@ function guardOptions(argv: string[]) {
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 10_000) {
     throw new UsageError(`--timeout must be a whole number of milliseconds from 1 to 10000, not "${values.timeout}"`)
   }
-  return { timeoutMs, failClosed: values['fail-closed'] === true, url: serviceUrl(), token: envValue('DECISION_MEMORY_TOKEN') }
+  // A DECISION_MEMORY_PORT that is no port gives no address: a check that cannot be made, as for a
+  // DECISION_MEMORY_URL that is no http address (let through, or refused with --fail-closed), not
+  // a mistake in the guard's flags, whose exit 1 Claude Code takes as letting every command run.
+  let url = ''
+  let addressProblem: string | undefined
+  try {
+    url = serviceUrl()
+  } catch (error) {
+    if (!(error instanceof EnvironmentError)) throw error
+    addressProblem = error.message
+  }
+  return { timeoutMs, failClosed: values['fail-closed'] === true, url, addressProblem, token: envValue('DECISION_MEMORY_TOKEN') }
 }
 
 /**
  * `decision-memory guard`: exits 0 with the decision in what it prints. A mistake in its own
- * flags or environment exits 1, which Claude Code reports without blocking (2 would block).
+ * flags exits 1, which Claude Code reports without blocking (2 would block).
  */
 export async function guardCommand(argv: string[]): Promise<number> {
   let options: ReturnType<typeof guardOptions>
