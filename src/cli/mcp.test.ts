@@ -42,6 +42,8 @@ describe('mcp with a DECISION_MEMORY_URL or DECISION_MEMORY_PORT no service coul
       // fetch refuses a "bad port" of the Fetch standard before connecting, so every call failed.
       [{ DECISION_MEMORY_URL: 'http://127.0.0.1:6000' }, 'port 6000 is one that fetch, the client of the commands and hooks, will not connect to'],
       [{ DECISION_MEMORY_URL: '', DECISION_MEMORY_PORT: '10080' }, 'port 10080 is one that fetch, the client of the commands and hooks, will not connect to'],
+      // A token no header may carry stopped every call before it asked the service or the store.
+      [{ DECISION_MEMORY_TOKEN: 'abc\ndef' }, 'DECISION_MEMORY_TOKEN holds a line break, a control character or a character past U+00FF'],
     ] as const) {
       const { code, stdout, stderr } = await runCli(['mcp'], { env })
       expect(code, said).toBe(1)

@@ -9,7 +9,7 @@ import { CHECKOUT_DATA_DIR } from './bin-path'
 import { packageVersion } from './package-version'
 import { projectOfFolder } from './repository'
 import { settingHint, throughServiceOrLocal } from './service-client'
-import { barredPortProblem, configFilePath, dataDirectory, envValue, EnvironmentError, parseFlags, serviceUrl, serviceUrlProblem } from './options'
+import { barredPortProblem, configFilePath, dataDirectory, envValue, EnvironmentError, parseFlags, serviceUrl, serviceUrlProblem, tokenProblem } from './options'
 import { storePlaceProblem, StoreOpenError } from '../open-store'
 
 /**
@@ -37,7 +37,8 @@ export const MCP_HELP = `decision-memory mcp [--data DIR] [--policy FILE]
   --policy FILE is the policy of the calls made on a store the server opens itself (a running
   service answers with its own); it is checked at start, and a broken one stops the server, as a
   --data where no store can be (a file, a folder of other files) does, and, without --data, a
-  DECISION_MEMORY_URL or DECISION_MEMORY_PORT no service could be reached by.
+  DECISION_MEMORY_URL or DECISION_MEMORY_PORT no service could be reached by, or a
+  DECISION_MEMORY_TOKEN no HTTP header may carry.
 `
 
 /** The folder the server was started in; `/` (no repository) when it is gone, which process.cwd() throws for. */
@@ -71,11 +72,13 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   // And, without --data (each call then goes through the service), a DECISION_MEMORY_URL or
   // DECISION_MEMORY_PORT no service could be reached by (`localhost:7420` without http://, a port of
   // letters, a port fetch will not connect to, 6000): each tool call failed saying so, as --data's
-  // did. With --data the calls are made on that store, which such a variable does not stop.
+  // did; and a DECISION_MEMORY_TOKEN no header may carry (a line break in it), which each call
+  // said before asking any service, so that none went through, nor to the store when none ran.
+  // With --data the calls are made on that store, which such a variable does not stop.
   if (values.data === undefined) {
     const url = serviceUrl()
-    const urlProblem = serviceUrlProblem(url) ?? barredPortProblem(url)
-    if (urlProblem !== undefined) throw new EnvironmentError(urlProblem)
+    const problem = serviceUrlProblem(url) ?? barredPortProblem(url) ?? tokenProblem()
+    if (problem !== undefined) throw new EnvironmentError(problem)
   }
 
   async function call(
