@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { authHeaders, dataDirectory, serviceUrl, serviceUrlProblem, EnvironmentError, homePath, isFetchBarredPort, parseFlags, parsePort, timestampFlag, urlHost, UsageError } from './options'
+import { authHeaders, dataDirectory, envPort, serviceUrl, serviceUrlProblem, EnvironmentError, homePath, isFetchBarredPort, parseFlags, parsePort, timestampFlag, urlHost, UsageError } from './options'
 
 describe('parseFlags', () => {
   const options = { user: { type: 'string' }, yes: { type: 'boolean' } } as const
@@ -144,6 +144,15 @@ describe('serviceUrl', () => {
     }
     expect(serviceUrl({ DECISION_MEMORY_URL: ' \n', DECISION_MEMORY_PORT: '7422' })).toBe('http://127.0.0.1:7422')
     expect(serviceUrl({ DECISION_MEMORY_URL: '' })).toBe('http://127.0.0.1:7420')
+  })
+})
+
+describe('envPort', () => {
+  it('takes DECISION_MEMORY_PORT without the white space around it, as the URL, and white space alone as unset', () => {
+    for (const port of [' 7421', '7421 ', '7421\r', '7421\r\n', '\t7421']) expect(envPort({ DECISION_MEMORY_PORT: port }), JSON.stringify(port)).toBe(7421)
+    expect(envPort({ DECISION_MEMORY_PORT: ' \n' })).toBe(7420)
+    expect(serviceUrl({ DECISION_MEMORY_PORT: '7421\r' })).toBe('http://127.0.0.1:7421')
+    expect(() => envPort({ DECISION_MEMORY_PORT: '74 21' })).toThrow('DECISION_MEMORY_PORT must be a port number from 0 to 65535, not "74 21"')
   })
 })
 

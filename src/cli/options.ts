@@ -9,9 +9,14 @@ export const DEFAULT_HOST = '127.0.0.1'
 /** Where the commands find the service when DECISION_MEMORY_URL and DECISION_MEMORY_PORT are unset, as in a new shell. */
 export const DEFAULT_SERVICE_URL = `http://${DEFAULT_HOST}:${DEFAULT_PORT}`
 
+/**
+ * DECISION_MEMORY_PORT, without the white space around it, as DECISION_MEMORY_URL and _TOKEN (a
+ * `\r` kept from a `.env` line refused the port while the URL's was taken); white space alone is unset.
+ */
 export function envPort(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = envValue('DECISION_MEMORY_PORT', env)
-  return raw === undefined ? DEFAULT_PORT : parsePort(raw, 'DECISION_MEMORY_PORT')
+  const given = envValue('DECISION_MEMORY_PORT', env)
+  const raw = given === undefined ? '' : withoutSurroundingSpace(given)
+  return raw === '' ? DEFAULT_PORT : parsePort(raw, 'DECISION_MEMORY_PORT')
 }
 
 /** A port from a flag (`--port`) or a variable of the environment (`DECISION_MEMORY_PORT`), named in the error. */
