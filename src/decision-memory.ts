@@ -47,7 +47,12 @@ export interface DecisionMemory extends DataRights {
   readonly policy: CompiledPolicy
   /** The clock its answers are as of: an `as_of` given is checked against it (checkTimestamp). */
   readonly clock: Clock
-  observe(inputs: readonly ObservationInput[]): Promise<ObserveResult>
+  /**
+   * Stores the observations, all or none. A refused field is named by its item's place
+   * (`1.timestamp`) when there are several, or when `indexed` says they came as an array (an HTTP
+   * body `[{…}]`, whose schema errors say `0.…` too); a lone one sent alone is named as it is.
+   */
+  observe(inputs: readonly ObservationInput[], options?: { indexed?: boolean }): Promise<ObserveResult>
   /**
    * Whether the observation stored under `input`'s decision_id is an answer this service gave
    * itself (`auto-resolved`) other than `input`'s: the user was asked after all and answered
@@ -297,12 +302,12 @@ export function createDecisionMemory(deps: {
       return !same(choice.chosen, stored.chosen) || choice.other !== stored.other
     },
 
-    async observe(inputs) {
+    async observe(inputs, { indexed = false } = {}) {
       const now = clock.now()
       const observations: Observation[] = []
       const sessions = new Map<string, SessionRecord>()
       inputs.forEach((input, i) => {
-        const path = inputs.length === 1 ? '' : `${i}.`
+        const path = inputs.length === 1 && !indexed ? '' : `${i}.`
         const at = notAhead(checkTimestamp(input.timestamp, now, `${path}timestamp`) ?? now, now)
         const offered = offeredOptions(input.all_options, `${path}all_options`)
         const options = offered.map((o) => o.option)

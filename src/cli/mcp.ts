@@ -119,7 +119,9 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   const backend: McpBackend = {
     recommend: (request) => call('/v1/recommendations', request, (memory) => memory.recommend(request)),
     plan: (request) => call('/v1/plan', request, (memory) => planQuestions(memory, request)),
-    observe: (inputs) => call('/v1/observations', inputs, (memory) => memory.observe(inputs)),
+    // One observation is sent as an object, so that the service names its fields as the tool's
+    // input has them (`timestamp`), not as an array's first item (`0.timestamp`).
+    observe: (inputs) => call('/v1/observations', inputs.length === 1 ? inputs[0] : inputs, (memory) => memory.observe(inputs)),
     whyPoint: (query) => {
       const params = new URLSearchParams()
       for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, value)

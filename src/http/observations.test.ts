@@ -114,6 +114,23 @@ describe('POST /v1/observations (R-CAP)', () => {
     expect(r.body.observations).toBe(0)
   })
 
+  it('names a refused field of an array of one by its place, as its schema errors do, and of an object by its name', async () => {
+    const { call } = await createTestApp()
+    for (const [body, code, path] of [
+      [[{ ...SEED, timestamp: '2030-01-01T00:00:00Z' }], 'timestamp_in_future', '0.timestamp'],
+      [[{ ...SEED, timestamp: '1969-12-31T23:59:59Z' }], 'timestamp_out_of_range', '0.timestamp'],
+      [[{ ...SEED, all_options: ['Option A', 'Option A (Recommended)'] }], 'duplicate_option', '0.all_options.1'],
+      [[{ ...SEED, user_choice: ['Option A', 'Option B'], multi_select: false }], 'multiple_choices', '0.user_choice'],
+      [[{ ...SEED, decisionId: 'x' }], 'invalid_request', '0.decisionId'],
+      [{ ...SEED, timestamp: '2030-01-01T00:00:00Z' }, 'timestamp_in_future', 'timestamp'],
+    ] as const) {
+      const { status, body: answer } = await call('POST', '/v1/observations', body)
+      expect(status).toBe(400)
+      expect(answer.error.code).toBe(code)
+      expect(answer.error.issues.map((i: { path: string }) => i.path)).toEqual([path])
+    }
+  })
+
   it('says a timestamp the calendar has not (30 February) is no such moment, and one not in ISO form what form it takes', async () => {
     const { call } = await createTestApp()
     const february = await call('POST', '/v1/observations', { ...SEED, decision_id: 'feb', timestamp: '2026-02-30T10:00:00Z' })

@@ -28,7 +28,9 @@ export function observationRoutes(memory: DecisionMemory) {
     const observations = Array.isArray(body) ? body : [body]
     refuseOtherQueryUser(c, observations.map((o) => o.user), 'body')
     authorizeUsers(c, observations.map((o) => o.user))
-    const result = await memory.observe(observations)
+    // A body sent as an array has each field named by its item's place, `[{…}]` too (`0.timestamp`),
+    // as its schema errors name them (`0.decisionId`).
+    const result = await memory.observe(observations, { indexed: Array.isArray(body) })
     return c.json(result, 201)
   })
 }
