@@ -55,3 +55,46 @@ export function scanJson(text: string, visit: JsonVisitor): void {
     }
   }
 }
+
+/** A position in `text` as `line L, column C`, both from 1. */
+function lineColumn(text: string, position: number): string {
+  const before = text.slice(0, Math.min(position, text.length))
+  return `line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')}`
+}
+
+/** The position JSON.parse's error gives (`… in JSON at position 7`), if it gives one. */
+function statedPosition(error: unknown): number | undefined {
+  const at = /at position (\d+)/.exec(error instanceof Error ? error.message : '')
+  return at === null ? undefined : Number(at[1])
+}
+
+/** Whether some JSON text could still begin with `start`: the parser stops at its end, if at all. */
+function couldContinue(start: string): boolean {
+  try {
+    JSON.parse(start)
+    return true
+  } catch (error) {
+    return /end of JSON input/.test((error as Error).message) || statedPosition(error) === start.length
+  }
+}
+
+/**
+ * Where a text JSON.parse refused (`error`, what it threw) breaks, as `line L, column C`: not the
+ * parser's message, which may quote the text (a token, a user's choice). The position the parser
+ * gives; else, where Node 20's parser gives none (an unexpected token: a trailing comma in a list,
+ * `[1,]`, a misspelt `flase`, a bare word), the first character after the longest start of the
+ * text that JSON could still continue (found in a few parses, halving the span each time).
+ */
+export function whereJsonBreaks(text: string, error: unknown): string | undefined {
+  const stated = statedPosition(error)
+  if (stated !== undefined) return lineColumn(text, stated)
+  if (couldContinue(text)) return lineColumn(text, text.length)
+  let good = 0
+  let bad = text.length
+  while (bad - good > 1) {
+    const middle = Math.floor((good + bad) / 2)
+    if (couldContinue(text.slice(0, middle))) good = middle
+    else bad = middle
+  }
+  return lineColumn(text, good)
+}

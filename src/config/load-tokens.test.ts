@@ -76,10 +76,11 @@ describe('loadTokens', () => {
     expect((await loadTokens(digests)).writable).toBeUndefined()
   })
 
-  it('takes no comma inside a string for a trailing one', async () => {
-    const file = await fileWith(`{"tokens": [{"name": "a, ]", "token": "${ALICE}", "users": [True]}]}`)
+  it('takes no comma inside a string for a trailing one, and says where the text does break', async () => {
+    const text = `{"tokens": [{"name": "a, ]", "token": "${ALICE}", "users": [True]}]}`
+    const file = await fileWith(text)
     const error = await loadTokens(file).catch((e: unknown) => e)
-    expect((error as Error).message).toBe(`${file}: not valid JSON`)
+    expect((error as Error).message).toBe(`${file}: not valid JSON (line 1, column ${text.indexOf('True') + 1})`)
   })
 
   it('reads a file saved with a byte order mark', async () => {

@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { IdentifierSchema } from '../domain/observation'
 import { z } from '../domain/zod'
 import { duplicateJsonKeys } from './json-duplicate-keys'
+import { whereJsonBreaks } from './json-scan'
 import { utf8FileText } from './utf8-file'
 
 /** Who a bearer token speaks for (R-SVC-4): the users it may act for, or any user. */
@@ -122,32 +123,6 @@ export function createTokenTable(file: TokensFile): TokenTable {
   }
 }
 
-/** A position in `text` as `line L, column C`, both from 1. */
-function lineColumn(text: string, position: number): string {
-  const before = text.slice(0, Math.min(position, text.length))
-  return `line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')}`
-}
-
-/**
- * Where the first trailing comma's closing bracket is (`,` then only white space before `]` or
- * `}`, outside strings), if any: Node 20's JSON.parse gives no position for one in a list
- * (`Unexpected token ']', ...`), the usual slip after the last entry of `tokens`.
- */
-function trailingCommaPosition(text: string): number | undefined {
-  let comma: number | undefined
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string
-    if (c === '"') {
-      i++
-      while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1
-      comma = undefined
-    } else if (c === ',') comma = i
-    else if ((c === ']' || c === '}') && comma !== undefined) return i
-    else if (!/\s/.test(c)) comma = undefined
-  }
-  return undefined
-}
-
 /** Reads a tokens file (JSON); every problem is a TokensFileError naming the file and field. */
 export async function loadTokens(file: string): Promise<TokenTable> {
   let bytes: Buffer
@@ -166,9 +141,8 @@ export async function loadTokens(file: string): Promise<TokenTable> {
     // Not the parser's message: it may quote the file's text, tokens included. Where it breaks, as
     // a line and column, quotes none, and finds a trailing comma in a file of many tokens.
     if (json.trim() === '') throw new TokensFileError(`${file}: not valid JSON: the file is empty`)
-    const at = /at position (\d+)/.exec((error as Error).message)
-    const position = at === null ? trailingCommaPosition(json) : Number(at[1])
-    throw new TokensFileError(`${file}: not valid JSON${position === undefined ? '' : ` (${lineColumn(json, position)})`}`)
+    const where = whereJsonBreaks(json, error)
+    throw new TokensFileError(`${file}: not valid JSON${where === undefined ? '' : ` (${where})`}`)
   }
   // A key given twice in one entry: JSON.parse keeps the last, so a second "users": ["*"] would
   // silently widen a token to every user. Named by its path, a field's name in place of any key

@@ -4,6 +4,7 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { Logger } from 'pino'
+import { whereJsonBreaks } from '../config/json-scan'
 import { fieldsOf, InputError, type Issue } from '../domain/errors'
 
 export { fieldsOf }
@@ -194,13 +195,37 @@ export function answerError(logger: Logger, error: Error, requestId: string | un
   return { status: 500, body: errorBodyFor(requestId, 'internal_error', 'internal error: this is a bug, please report it') }
 }
 
+/**
+ * Where a body refused as not JSON breaks (`line 1, column 8`), so that a client finds the slip in
+ * a long body: read again from the text the app kept (app.ts's utf8Body), on this path only.
+ */
+async function whereBodyBreaks(c: Context): Promise<string | undefined> {
+  const kept = (c.req.bodyCache as { text?: Promise<string> }).text
+  if (kept === undefined) return undefined
+  const text = await kept.catch(() => undefined)
+  if (text === undefined || text === '') return undefined
+  try {
+    JSON.parse(text)
+    return undefined
+  } catch (error) {
+    return whereJsonBreaks(text, error)
+  }
+}
+
 /** The app's error handler (R-SVC-2): every error answered by `answerError`. */
 export function createErrorHandler(logger: Logger) {
-  return function onError(error: Error, c: Context) {
+  return async function onError(error: Error, c: Context) {
     // Behind @hono/node-server, Node's request: a body cut short fails its read (or its JSON parse).
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
     const cause = incoming !== undefined && cutShort(incoming) ? new IncompleteBodyError(error) : error
     const { status, body } = answerError(logger, cause, c.get('requestId' as never) as string | undefined)
+    if (body.error.code === 'invalid_json') {
+      const where = await whereBodyBreaks(c)
+      if (where !== undefined) {
+        body.error.message = `${body.error.message} (${where})`
+        body.error.issues = [{ path: '(body)', message: `not valid JSON at ${where}` }]
+      }
+    }
     return c.json(body, status)
   }
 }

@@ -94,6 +94,25 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
     if (field !== undefined) expect(r.body.error.issues.map((i: { path: string }) => i.path)).toContain(field)
   })
 
+  it('says where a body that is not JSON breaks, as a line and column, quoting none of it', async () => {
+    for (const [path, text, where] of [
+      ['/v1/recommendations', '{"question": "q",}', 'line 1, column 18'],
+      ['/v1/observations', '[\n  {"question": "q", "user_choice": "a"}\n  {"question": "r"}\n]', 'line 3, column 3'],
+      ['/v1/decisions/check', '{"action": "git push --force" "point": "x"}', 'line 1, column 31'],
+      ['/v1/plan', '{"questions": [1, 2,]}', 'line 1, column 21'],
+      ['/v1/observations', '{"question": "secret-text', 'line 1, column 26'],
+      ['/v1/decisions/check', '{"action": "ls", "choice": tru}', 'line 1, column 31'],
+      ['/v1/sessions', 'secret', 'line 1, column 1'],
+    ] as const) {
+      const r = await t.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text })
+      const answer = (await r.json()) as { error: { code: string; message: string; issues: unknown[] } }
+      expect([r.status, answer.error.code]).toEqual([400, 'invalid_json'])
+      expect(answer.error.message).toBe(`the body is not valid JSON (${where})`)
+      expect(answer.error.issues).toEqual([{ path: '(body)', message: `not valid JSON at ${where}` }])
+      expect(JSON.stringify(answer)).not.toContain('secret')
+    }
+  })
+
   it('says what a context value may be, not only "Invalid input"', async () => {
     for (const value of [{ deep: 1 }, ['run']]) {
       const r = await t.call('POST', '/v1/recommendations', { ...REC, context: { phase: value } })
