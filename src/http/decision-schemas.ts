@@ -210,7 +210,9 @@ export const CheckBody = z
   })
   .superRefine((b, ctx) => {
     if (b.action === undefined && b.choice === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['action'], message: 'give an action or a choice' })
+      // A point sent alone is a choice's check with the choice left out: that is the field missing.
+      if (b.point !== undefined) ctx.addIssue({ code: 'custom', path: ['choice'], message: 'give the choice made at point (or an action)' })
+      else ctx.addIssue({ code: 'custom', path: ['action'], message: 'give an action or a choice' })
     }
     if (b.choice !== undefined && b.point === undefined) {
       ctx.addIssue({ code: 'custom', path: ['point'], message: 'a choice is checked at a decision point' })
