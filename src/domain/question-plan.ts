@@ -140,6 +140,28 @@ export function questionTextsUnique(questions: ReadonlyArray<{ question: string 
 }
 
 /**
+ * Each question whose text an earlier one of the call has, as an issue naming its own `question`
+ * (`3.question`, under the list's field), which says the place of the first: the list as a whole
+ * was named, and a client had to find the two among up to twenty questions itself.
+ */
+export function repeatedQuestionTexts(questions: ReadonlyArray<{ question: string } | null>): Array<{ path: [number, 'question']; message: string }> {
+  const first = new Map<string, number>()
+  const issues: Array<{ path: [number, 'question']; message: string }> = []
+  questions.forEach((q, i) => {
+    if (q === null) return
+    const earlier = first.get(q.question)
+    if (earlier === undefined) first.set(q.question, i)
+    else issues.push({ path: [i, 'question'], message: `the same text as question ${earlier}: question texts must be unique (answers are keyed by them)` })
+  })
+  return issues
+}
+
+/** The zod refinement of a list of questions: repeatedQuestionTexts, each an issue. */
+export function refuseRepeatedQuestionTexts(questions: ReadonlyArray<{ question: string }>, ctx: z.RefinementCtx): void {
+  for (const issue of repeatedQuestionTexts(questions)) ctx.addIssue({ code: 'custom', ...issue })
+}
+
+/**
  * The body of `POST /v1/plan` (R-ASK-3). Strict at its own level (a misspelt `as_of` or
  * `session_id` is refused, named), but for the fields of the AskUserQuestion input it may be
  * built from (`answers`, `annotations`, `metadata`: an agent passes its whole tool input),
@@ -158,7 +180,7 @@ export const PlanRequestSchema = z.strictObject({
     .array(PlanQuestionSchema)
     .min(1)
     .max(LIMITS.questionsPerPlan)
-    .refine(questionTextsUnique, { message: 'question texts must be unique (answers are keyed by them)' })
+    .superRefine(refuseRepeatedQuestionTexts)
     .meta({
       description:
         'The questions of the AskUserQuestion call about to be made, as the agent wrote them; one asking for text or a number (`kind` `text`, `number`) is returned as written, in its place, always asked.',

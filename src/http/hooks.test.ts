@@ -1100,7 +1100,7 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     same.tool_input.questions.push({ ...twice, question: TIER_QUESTION })
     const refused = await call('POST', HOOK, same)
     expect(refused.status).toBe(400)
-    expect(refused.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['tool_input.questions'])
+    expect(refused.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['tool_input.questions.1.question'])
   })
 
   it('keeps the user’s own answer when Claude Code asked them after all and they answered otherwise, once', async () => {
@@ -1279,6 +1279,18 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(recorded.map((o) => o.chosen[0]).sort()).toEqual(['DDD', 'Tier S'])
   })
 
+  it('names the choice question that repeats another\'s text by its place as sent, after a text question too', async () => {
+    const { call } = await createTestApp()
+    const pre = { ...claudeCodeFixture('pre-tool-use'), tool_use_id: 'toolu_repeated_text' }
+    const tier = pre.tool_input.questions[0]
+    pre.tool_input.questions = [{ question: 'Why?', header: 'Why', kind: 'text' }, tier, tier]
+    const refused = await call('POST', HOOK, pre)
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.issues).toEqual([
+      { path: 'tool_input.questions.2.question', message: 'the same text as question 1: question texts must be unique (answers are keyed by them)' },
+    ])
+  })
+
   it('refuses a choice question and a text question of one text, as two choice questions of one text: they would share one answer', async () => {
     const { call, store } = await createTestApp()
     await call('POST', '/v1/observations', pastChoices(40, 'Tier S', TIER))
@@ -1287,7 +1299,9 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     pre.tool_input.questions = [tier, { question: tier.question, header: 'Why', kind: 'text' }]
     const refused = await call('POST', HOOK, pre)
     expect(refused.status).toBe(400)
-    expect(refused.body.error.issues).toEqual([{ path: 'tool_input.questions', message: 'question texts must be unique (answers are keyed by them)' }])
+    expect(refused.body.error.issues).toEqual([
+      { path: 'tool_input.questions.1.question', message: 'the same text as question 0: question texts must be unique (answers are keyed by them)' },
+    ])
     // Nothing answered for the user, so nothing recorded as answered for them either.
     expect((await observationsOf(store)).filter((o) => o.decision_id?.startsWith('toolu_same_text'))).toEqual([])
     // Nor is the one answer read as the choice's at PostToolUse.

@@ -109,6 +109,19 @@ describe('POST /v1/plan (R-ASK-3)', () => {
     expect(body.deferred).toEqual([])
   })
 
+  it('names the question that repeats an earlier one\'s text, and the earlier one, not the whole list', async () => {
+    const { call } = await createTestApp()
+    const other = { ...TIER, question: 'Which method?' }
+    const text = { question: 'Which method?', header: 'Why', kind: 'text' }
+    const { status, body } = await call('POST', '/v1/plan', { questions: [TIER, other, text, TIER] })
+    expect(status).toBe(400)
+    expect(body.error.message).toBe('invalid request: questions.2.question, questions.3.question')
+    expect(body.error.issues).toEqual([
+      { path: 'questions.2.question', message: 'the same text as question 1: question texts must be unique (answers are keyed by them)' },
+      { path: 'questions.3.question', message: 'the same text as question 0: question texts must be unique (answers are keyed by them)' },
+    ])
+  })
+
   it('gives a question the agent left multiSelect out of the multiSelect its recommendation took it for', async () => {
     const { call } = await createTestApp()
     const checks = CHECKS
@@ -243,7 +256,7 @@ describe('POST /v1/plan (R-ASK-3)', () => {
 
     const twice = await call('POST', '/v1/plan', { questions: [TIER, TIER] })
     expect(twice.status).toBe(400)
-    expect(twice.body.error.issues[0].path).toBe('questions')
+    expect(twice.body.error.issues[0].path).toBe('questions.1.question')
 
     const same = { ...DOCS, options: [{ label: 'README' }, { label: 'README (Recommended)' }] }
     const duplicate = await call('POST', '/v1/plan', { questions: [TIER, same] })
@@ -452,7 +465,7 @@ describe('POST /v1/plan with questions asking for text or a number', () => {
     }
     const twice = await call('POST', '/v1/plan', { questions: [NAME, { ...PORT, question: NAME.question }] })
     expect(twice.status).toBe(400)
-    expect(twice.body.error.issues[0].path).toBe('questions')
+    expect(twice.body.error.issues[0].path).toBe('questions.1.question')
   })
 
   it('documents them in the OpenAPI document', async () => {

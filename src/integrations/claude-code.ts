@@ -18,6 +18,8 @@ import {
   inPlaces as questionsInPlaces,
   isChoiceKind,
   questionTextsUnique,
+  refuseRepeatedQuestionTexts,
+  repeatedQuestionTexts,
   type AskUserQuestion,
   type QuestionPlan,
 } from '../domain/question-plan'
@@ -74,7 +76,7 @@ const AskUserQuestionInputSchema = z.looseObject({
     .array(AskUserQuestionSchema)
     .min(1)
     .max(ASK_USER_QUESTION.maxQuestions)
-    .refine(questionTextsUnique, { message: 'question texts must be unique (answers are keyed by them)' }),
+    .superRefine(refuseRepeatedQuestionTexts),
   answers: AnswersSchema.optional(),
 })
 type AskUserQuestionInput = z.infer<typeof AskUserQuestionInputSchema>
@@ -346,10 +348,10 @@ function choicesOnly(container: unknown, field: string): { value: unknown; indic
   // Answers are keyed by question text, whatever the kind: a choice question and a text one of the
   // same text share one answer, which neither can be told from (a choice answered for the user was
   // the text question's answer too). Refused as two choice questions of one text are.
-  const texts = all.flatMap((q) => (isPlainObject(q) && typeof q.question === 'string' ? [q] : [])) as Array<{ question: string }>
-  if (!questionTextsUnique(texts)) {
-    const message = 'question texts must be unique (answers are keyed by them)'
-    throw new InputError('invalid_request', `invalid ${field}: ${field}.questions`, { issues: [{ path: `${field}.questions`, message }] })
+  const repeated = repeatedQuestionTexts(all.map((q) => (isPlainObject(q) && typeof q.question === 'string' ? { question: q.question } : null)))
+  if (repeated.length > 0) {
+    const issues = repeated.map(({ path: [index], message }) => ({ path: `${field}.questions.${index}.question`, message }))
+    throw new InputError('invalid_request', `invalid ${field}: ${fieldsOf(issues)}`, { issues })
   }
   return { value: { ...container, questions: indices.map((i) => all[i]) }, indices, none: indices.length === 0 }
 }
