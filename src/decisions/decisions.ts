@@ -7,7 +7,7 @@ import { checkAgainst, type Verdict } from './constraints'
 import { matchWithin, type MatchPatterns } from './pattern-match'
 import type { DecisionEvent, DecisionInput, DecisionRecord, DecisionStatus } from './decision'
 import { changedFields, importedRecord, mergeImported, type ImportedDecision, type ImportReport, type MergedImport } from './imported-decision'
-import { canMove, decisionAt, proposal, transition, withBefore } from './lifecycle'
+import { canMove, decisionAt, evidenceOf, proposal, transition, withBefore } from './lifecycle'
 import type { DecisionStore, DecisionTransaction, Pulse } from './store'
 
 /** A decision with its whole history (with `as_of`, as it stood then: see DecisionThen). */
@@ -881,6 +881,9 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
     async import(records, options = {}) {
       refuseKeysSentTwice(records)
       refuseSupersedeLoops(records)
+      // An evidence hash that is not its content's, named in the record that has it (read later
+      // without the record's place, it was named `evidence.0.hash`, a field no import body has).
+      records.forEach((r, i) => evidenceOf(r.evidence, `records.${i}.evidence`))
       const at = clock.now().toISOString()
       return store.transact(async (tx) => {
         const report: ImportReport = { created: [], updated: [], unchanged: [], conflicts: [], warnings: [], missing: [] }

@@ -92,16 +92,17 @@ function namesHash(given: string, computed: string): boolean {
 
 /**
  * Evidence as kept: `content` is replaced by its hash, `sha256:` and lower-case hex (a hash sent
- * along must agree with it, in any case of its hex digits).
+ * along must agree with it, in any case of its hex digits); `field` is where the body has the list
+ * (`records.3.evidence` in an import), which a refusal names.
  */
-export function evidenceOf(inputs: readonly EvidenceInput[]): Evidence[] {
+export function evidenceOf(inputs: readonly EvidenceInput[], field = 'evidence'): Evidence[] {
   return inputs.map((e, i) => {
     let hash = e.hash ?? null
     if (e.content !== undefined) {
       const computed = contentHash(e.content)
       if (hash !== null && !namesHash(hash, computed)) {
-        throw new InputError('evidence_hash_mismatch', `evidence ${i}: hash does not match its content`, {
-          issues: [{ path: `evidence.${i}.hash`, message: `the content hashes to ${computed}` }],
+        throw new InputError('evidence_hash_mismatch', `${field}.${i}: hash does not match its content`, {
+          issues: [{ path: `${field}.${i}.hash`, message: `the content hashes to ${computed}` }],
         })
       }
       hash = computed

@@ -730,6 +730,23 @@ describe('POST /v1/decisions/import (R-CON-6)', () => {
     }
   })
 
+  it('names an evidence hash that is not its content\'s in the record that has it, and stores none of the records', async () => {
+    const { call } = await createTestApp()
+    const record = (key: string, evidence: unknown[] = []) => ({
+      key, title: 'T', decision: 'D', rationale: 'R', status: 'accepted', date: '2026-01-01', origin: { path: `doc/adr/${key}.md`, line: 1, format: 'madr' }, evidence,
+    })
+    const bad = { kind: 'benchmark', summary: 's', hash: 'sha256:00', content: 'c' }
+    const refused = await call('POST', '/v1/decisions/import', { records: [record('ADR-1'), record('ADR-2', [{ kind: 'doc', summary: 's', content: 'x' }, bad])] })
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.code).toBe('evidence_hash_mismatch')
+    expect(refused.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['records.1.evidence.1.hash'])
+    expect(refused.body.error.message).toBe('records.1.evidence.1: hash does not match its content')
+    expect((await call('GET', '/v1/decisions')).body.decisions).toEqual([])
+    // A decision proposed with one names its own evidence field, as before.
+    const proposed = await call('POST', '/v1/decisions', { title: 't', decision: 'd', rationale: 'r', evidence: [bad] })
+    expect(proposed.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['evidence.0.hash'])
+  })
+
   it('updates a record changed in the repository, and leaves alone a decision that was not imported', async () => {
     const { call } = await createTestApp()
     const { records } = await readAdrFolder(FIXTURES + 'decisions-md')
