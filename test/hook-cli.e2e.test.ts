@@ -223,7 +223,8 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
   it('sends its service URL with a PreToolUse, so the command printed to turn personalization off finds the service', async () => {
     const { data, spool } = await workdir()
     const service = await serve(data)
-    const past = Array.from({ length: 40 }, (_, i) => ({ question: TIER[0], all_options: TIER[1], user_choice: 'Tier L', decision_id: `past-${i}` }))
+    // Made in the fixture's project (its cwd, in no repository here): a project with no choice of its own at a point is asked there.
+    const past = Array.from({ length: 40 }, (_, i) => ({ question: TIER[0], all_options: TIER[1], user_choice: 'Tier L', decision_id: `past-${i}`, project: '/home/dev/acme-api' }))
     const posted = await fetch(`${service.url}/v1/observations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(past) })
     expect(posted.status).toBe(201)
     const result = await hook(claudeCodeFixture('pre-tool-use'), service.url, spool, GENEROUS)

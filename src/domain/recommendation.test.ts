@@ -693,6 +693,56 @@ describe('project backoff (R-MEM-6)', () => {
     expect(r.disclosure).toBe('based on static default, 2 observations needed for personalization across all your projects')
   })
 
+  describe('a project with too few choices of its own is asked until they agree (R-ASK-2)', () => {
+    const at = (hoursAgo: number) => new Date(NOW.getTime() - hoursAgo * 3_600_000).toISOString()
+    // 60 choices of Tier L in another project in the last days: sufficient, p above auto_resolve_p
+    // with a few other choices besides.
+    const elsewhere = Array.from({ length: 60 }, (_, i) => observation({ chosen: ['Tier L'], project: 'other/repo', timestamp: at(10 + i) }))
+    const own = (...chosen: string[]) => chosen.map((c, i) => observation({ chosen: [c], project: 'acme/api', timestamp: at(chosen.length - i) }))
+    const inProject = (obs: Observation[]) => recommend(input({ observations: [...elsewhere, ...obs], project: 'acme/api' }))
+
+    it('asks a project with no choice of its own there, however sure the other projects are', () => {
+      const r = inProject([])
+      expect(r).toMatchObject({ scope: 'all-projects', state: 'sufficient', recommended: 'Tier L', ask: true })
+      expect(r.p).toBeGreaterThanOrEqual(policy.ask.auto_resolve_p)
+      expect(r.ask_reason).toBe('no choice of yours at this point in this project yet: the recommendation rests on your other projects')
+      // Without a project, the user's history is the evidence: answered for them as before.
+      expect(recommend(input({ observations: elsewhere })).ask).toBe(false)
+    })
+
+    it('answers for the user once the project\'s own choices agree with the other projects\'', () => {
+      for (const chosen of [['Tier L'], ['Tier L', 'Tier L'], ['Tier S', 'Tier L', 'Tier L']]) {
+        const r = inProject(own(...chosen))
+        expect(r.scope).toBe('all-projects')
+        expect([chosen, r.ask, r.ask_reason]).toEqual([chosen, false, `sufficient evidence and p ${r.p} >= auto_resolve_p 0.9: auto-resolve`])
+      }
+    })
+
+    it('asks while they do not: the latest is another option, or the recommended one is not most of them', () => {
+      const rests = ': the recommendation rests on your other projects'
+      expect(inProject(own('Tier S')).ask_reason).toBe(`your choice at this point in this project was not Tier L${rests}`)
+      expect(inProject(own('Tier L', 'Tier S')).ask_reason).toBe(`your latest choice at this point in this project was not Tier L${rests}`)
+      expect(inProject(own('Tier S', 'Tier L')).ask_reason).toBe(`only 1 of your 2 choices at this point in this project was Tier L${rests}`)
+      expect(inProject(own('Tier S', 'Tier M', 'Tier L', 'Tier L')).ask_reason).toBe(`only 2 of your 4 choices at this point in this project were Tier L${rests}`)
+      for (const chosen of [['Tier S'], ['Tier L', 'Tier S'], ['Tier S', 'Tier L'], ['Tier S', 'Tier M', 'Tier L', 'Tier L']]) {
+        expect(inProject(own(...chosen))).toMatchObject({ scope: 'all-projects', state: 'sufficient', ask: true })
+      }
+      // Text typed instead of an option is no agreement.
+      expect(inProject([observation({ chosen: [], other: 'Tier XL', project: 'acme/api', timestamp: at(1) })]).ask).toBe(true)
+    })
+
+    it('reads a multi-select point\'s own choices as sets: a part of the recommended set is not it', () => {
+      const checks = [{ option: 'Lint' }, { option: 'Test' }, { option: 'Docs' }]
+      const sets = (project: string, chosen: string[], count: number, from: number) =>
+        Array.from({ length: count }, (_, i) => observation({ chosen, options: ['Lint', 'Test', 'Docs'], multi_select: true, project, timestamp: at(from + i) }))
+      const r = (obs: Observation[]) => recommend(input({ options: checks, multi_select: true, project: 'acme/api', observations: [...sets('other/repo', ['Lint', 'Test'], 60, 10), ...obs] }))
+      expect(r([]).ask_reason).toBe('no choice of yours at this point in this project yet: the recommendation rests on your other projects')
+      expect(r(sets('acme/api', ['Lint'], 1, 1))).toMatchObject({ scope: 'all-projects', recommended: ['Lint', 'Test'], ask: true })
+      expect(r(sets('acme/api', ['Lint'], 1, 1)).ask_reason).toBe('your choice at this point in this project was not Lint and Test: the recommendation rests on your other projects')
+      expect(r(sets('acme/api', ['Lint', 'Test'], 1, 1))).toMatchObject({ scope: 'all-projects', ask: false })
+    })
+  })
+
   it('uses the project alone once it has N', () => {
     const obs = [
       ...observations({ 'Tier L': 8 }, { project: 'other/repo' }),

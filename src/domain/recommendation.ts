@@ -10,7 +10,7 @@ import {
 } from './confidence'
 import { isSensitive, pointRule } from './decision-point'
 import { matchOption } from './labels'
-import { cellKey, labelsOf, type Cell, type PointView } from './aggregate'
+import { cellKey, labelsOf, type Category, type Cell, type PointView } from './aggregate'
 import {
   conditionsOf,
   contradictions,
@@ -391,6 +391,12 @@ export function recommend(input: RecommendationInput): Recommendation {
   // choices went elsewhere is (its p counts them).
   const unoffered = multiSelect && preference.totalWeight > 0 ? (preference.elsewhereWeight + preference.partlyElsewhereWeight) / preference.totalWeight : 0
   const reworded = unoffered > 1 - policy.ask.auto_resolve_p
+  // Backed off across projects (R-MEM-6), the answer is the user's other projects': a project with
+  // no choice of its own at the point yet, or whose own differ from it, is asked until its own
+  // choices there agree (R-ASK-2 names when `ask` may be false, not when it must be). Auto-resolved,
+  // 60 days of Opus in one project answered a new one's first 9 questions Opus, where the user
+  // picks Haiku, and only the check-in asked them.
+  const unconfirmed = selection.scope === 'all-projects' && recommended.length > 0 ? projectUnconfirmed(selection.recentScope.cell, recommended, labels, multiSelect) : undefined
   let askReason: string
   if (!input.personalization) askReason = 'personalization is off for this session'
   else if (sensitive) askReason = 'the point is sensitive: always asked'
@@ -399,6 +405,7 @@ export function recommend(input: RecommendationInput): Recommendation {
   else if (state !== 'sufficient') askReason = `state is ${state}, not sufficient`
   else if (shownP < policy.ask.auto_resolve_p) askReason = `p ${shownP} is below auto_resolve_p ${policy.ask.auto_resolve_p}`
   else if (recommended.length === 0) askReason = 'no option is selected at a rate of at least one half: there is no answer to give'
+  else if (unconfirmed !== undefined) askReason = `${unconfirmed}: the recommendation rests on your other projects`
   else if (checkIn) askReason = checkInReason(autoResolvedInARow)
   else if (disagreed !== undefined) askReason = `asked after answers given for them, the user last chose ${disagreed}, not ${recommended[0]}: asking again`
   else if (reworded) askReason = `${Math.round(unoffered * 100)}% of the choices here named options not offered now: asking`
@@ -410,6 +417,7 @@ export function recommend(input: RecommendationInput): Recommendation {
     state === 'sufficient' &&
     shownP >= policy.ask.auto_resolve_p &&
     recommended.length > 0 &&
+    unconfirmed === undefined &&
     !checkIn &&
     disagreed === undefined &&
     !reworded
@@ -491,6 +499,40 @@ function autoResolvedSinceLastAnswer(memory: PointView, selection: EvidenceSelec
   let count = 0
   for (const tally of auto.tallies.values()) for (const at of tally.weight?.newest ?? []) if (at > lastAnswer) count++
   return count
+}
+
+/**
+ * Why a project whose point backs off across projects is asked (see recommend): it has no choice
+ * of its own there yet, or its own choices there (fewer than N) do not agree with the recommended
+ * answer: the latest of them was another, or the recommended answer was not most of them. Undefined
+ * when they agree. Not "every one of them": one stray choice among a project's first few kept it
+ * asked until it had N of its own, then `partial` there until it had more than M, about 20 more
+ * questions where the user chose as in their other projects.
+ */
+function projectUnconfirmed(own: Cell | undefined, recommended: readonly string[], options: readonly string[], multiSelect: boolean): string | undefined {
+  const n = own?.n ?? 0
+  if (own === undefined || n === 0) return 'no choice of yours at this point in this project yet'
+  const wanted = new Set(recommended)
+  // Each category as the options offered now (in another case too), as the preference counts it;
+  // text typed instead of an option, or a label offered no more, is no agreement.
+  const agrees = (category: Category) => {
+    const named = offeredIn(category, options)
+    return named.length === labelsOf(category).length && named.length === wanted.size && named.every((o) => wanted.has(o))
+  }
+  let agreeing = 0
+  let latest = -Infinity
+  // Choices made at one instant are the latest together: each of them must agree.
+  let latestAgrees = false
+  for (const [category, tally] of own.tallies) {
+    const agreed = agrees(category)
+    if (agreed) agreeing += tally.n
+    if (tally.last > latest) [latest, latestAgrees] = [tally.last, agreed]
+    else if (tally.last === latest) latestAgrees &&= agreed
+  }
+  if (latestAgrees && agreeing * 2 > n) return undefined
+  const answer = multiSelect ? recommended.join(' and ') : (recommended[0] as string)
+  if (n === 1) return `your choice at this point in this project was not ${answer}`
+  return latestAgrees ? `only ${agreeing} of your ${n} choices at this point in this project ${agreeing === 1 ? 'was' : 'were'} ${answer}` : `your latest choice at this point in this project was not ${answer}`
 }
 
 /**

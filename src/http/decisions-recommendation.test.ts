@@ -316,7 +316,8 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
 
     // The hook asks, and says why, rather than answering 5 for the user.
     const question = 'How many replicas should the service run?'
-    await app.call('POST', '/v1/observations', fives.map((o, i) => ({ question, all_options: ['2', '5'], user_choice: '5', decision_id: `hook-${i}`, timestamp: o.timestamp })))
+    // Made in the fixture's project (its cwd): a project with no choice of its own there is asked anyway.
+    await app.call('POST', '/v1/observations', fives.map((o, i) => ({ question, all_options: ['2', '5'], user_choice: '5', decision_id: `hook-${i}`, timestamp: o.timestamp, project: '/home/dev/acme-api' })))
     const payload = claudeCodeFixture('pre-tool-use')
     payload.tool_input.questions = [{ question, header: 'Replicas', multiSelect: false, options: [{ label: '2', description: 'two' }, { label: '5', description: 'five' }] }]
     const hook = (await app.call('POST', '/v1/hooks/claude-code', payload)).body.hookSpecificOutput
@@ -338,7 +339,8 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
 
   it('an advisory must_not of the learned option keeps it recommended, but the user is asked and told, not answered for (R-CON-2)', async () => {
     const app = await createTestApp()
-    await choose(app, 'Tier S', 30)
+    // In the hook fixture's project (its cwd), which the hook asks of below.
+    await choose(app, 'Tier S', 30, { project: '/home/dev/acme-api' })
     expect((await app.call('POST', '/v1/recommendations', TIER)).body).toMatchObject({ recommended: 'Tier S', state: 'sufficient', ask: false })
     await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, enforce: 'advisory', title: 'Avoid Tier S', constraints: [{ kind: 'must_not', option: 'Tier S' }] })
     const rec = (await app.call('POST', '/v1/recommendations', TIER)).body

@@ -19,9 +19,15 @@ async function observationsOf(store: MemoryStore, user = 'default') {
   return out
 }
 
-/** `count` past choices of `choice` at a question, each its own decision. */
+/** The project of the fixtures' events: their cwd. */
+const FIXTURE_PROJECT = '/home/dev/acme-api'
+
+/**
+ * `count` past choices of `choice` at a question, each its own decision, made in the fixtures'
+ * project: a project with no choice of its own at a point is asked there (R-ASK-2).
+ */
 function pastChoices(count: number, choice: string, base: Record<string, unknown>) {
-  return Array.from({ length: count }, (_, i) => ({ ...base, user_choice: choice, decision_id: `past-${i}`, timestamp: START }))
+  return Array.from({ length: count }, (_, i) => ({ project: FIXTURE_PROJECT, ...base, user_choice: choice, decision_id: `past-${i}`, timestamp: START }))
 }
 
 const TIER = { question: TIER_QUESTION, header: 'Tier', all_options: TIER_OPTIONS }
@@ -840,12 +846,34 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect((await call('POST', '/v1/recommendations', TIER)).body.observations).toBe(40)
   })
 
+  it('asks in a project with no choice of its own at the point, however sure the other projects are, then answers once they agree (R-ASK-2)', async () => {
+    const { call, clock } = await createTestApp()
+    await call('POST', '/v1/observations', pastChoices(40, 'Tier L', { ...TIER, project: 'other/repo' }))
+    const pre = claudeCodeFixture('pre-tool-use')
+    const first = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(first.permissionDecision).toBe('ask')
+    expect(first.updatedInput.answers).toBeUndefined()
+    // Still recommended, from the other projects.
+    expect(first.updatedInput.questions[0].options[0].label).toBe('Tier L (Recommended)')
+    const plan = (await call('POST', '/v1/plan', { project: FIXTURE_PROJECT, questions: [pre.tool_input.questions[0]] })).body
+    expect(plan.questions[0].recommendation).toMatchObject({
+      scope: 'all-projects',
+      ask: true,
+      ask_reason: 'no choice of yours at this point in this project yet: the recommendation rests on your other projects',
+    })
+    // The user picks Tier L here too: the next question is answered for them.
+    clock.advance(60_000)
+    await call('POST', '/v1/observations', { ...TIER, project: FIXTURE_PROJECT, user_choice: 'Tier L', decision_id: 'here-1' })
+    clock.advance(60_000)
+    expect((await call('POST', HOOK, { ...pre, tool_use_id: 'toolu_next' })).body.hookSpecificOutput.permissionDecision).toBe('allow')
+  })
+
   it('answers a multi-select question as Claude Code joins labels, quoting one that holds ", ", and records the labels themselves', async () => {
     const { call, store } = await createTestApp()
     const CHECKS_QUESTION = 'Which checks should run before the PR?'
     const options = ['Lint, format', 'Unit tests', 'E2E tests']
     const past = Array.from({ length: 40 }, (_, i) => ({
-      question: CHECKS_QUESTION, header: 'Checks', all_options: options, multi_select: true, user_choice: ['Lint, format', 'Unit tests'], decision_id: `checks-${i}`, timestamp: START,
+      question: CHECKS_QUESTION, header: 'Checks', all_options: options, multi_select: true, user_choice: ['Lint, format', 'Unit tests'], decision_id: `checks-${i}`, timestamp: START, project: FIXTURE_PROJECT,
     }))
     expect((await call('POST', '/v1/observations', past)).status).toBe(201)
     const pre = claudeCodeFixture('pre-tool-use')
