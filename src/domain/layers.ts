@@ -52,6 +52,16 @@ function layerOf(
   }
 }
 
+/** How many of a layer's choices chose `option`. */
+function countOf(layer: Layer, option: string): number {
+  return layer.counts.find((count) => count.option === option)?.count ?? 0
+}
+
+/** How many of a layer's choices were none of the options: answers typed in. */
+function ownAnswers(layer: Layer): number {
+  return layer.observations - layer.counts.reduce((sum, count) => sum + count.count, 0)
+}
+
 /**
  * The three layers of R-MEM-5: the session's choices in every project; the recent sessions' in
  * `recent` (the project asked, even where the evidence backs off across projects: the last
@@ -96,8 +106,13 @@ export function layersOf(input: {
       : multiSelect
         ? recent.observations > 0 && longTerm.observations > 0 && !sameSet(recent.selection ?? [], longTerm.selection ?? [])
         : // Recent sessions that typed their own answers, none of the options (a majority of null),
-          // chose otherwise too: the change test said so while the layers said nothing.
-          recent.observations > 0 && longTerm.majority !== null && recent.majority !== longTerm.majority,
+          // chose otherwise too: the change test said so while the layers said nothing. Not when the
+          // long term typed its own answers as often as it chose its majority (a user who always
+          // types one and once chose an option): that is their habit, not a change from it.
+          recent.observations > 0 &&
+          longTerm.majority !== null &&
+          recent.majority !== longTerm.majority &&
+          (recent.majority !== null || countOf(longTerm, longTerm.majority) > ownAnswers(longTerm)),
   }
 }
 

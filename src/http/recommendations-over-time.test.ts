@@ -277,6 +277,26 @@ describe('POST /v1/recommendations: a switch to answers of the user\'s own (R-ME
     await untyped('POST', '/v1/observations', old)
     expect((await untyped('POST', '/v1/recommendations', TIER)).body.layers.change_suspected).toBe(false)
   })
+
+  it('suspects none when the user has typed their own answers all along, an option chosen once long ago', async () => {
+    // The long term's majority, Tier M, is 4% of its choices: the recent typed answers are the user's
+    // habit, not a change from it (the change test finds none).
+    const { call } = await createTestApp()
+    const once = { ...TIER, user_choice: 'Tier M', session_id: 's-0', decision_id: 'd-0', timestamp: before(60 * DAY) }
+    const typed = Array.from({ length: 15 }, (_, i) => ({
+      ...TIER,
+      user_choice: `as small as the bug needs ${i}`,
+      session_id: `s-${i + 1}`,
+      decision_id: `d-${i + 1}`,
+      timestamp: before((47 - 3 * i) * DAY),
+    }))
+    expect((await call('POST', '/v1/observations', [once, ...typed])).status).toBe(201)
+    const { body } = await call('POST', '/v1/recommendations', TIER)
+    expect(body.layers.recent).toMatchObject({ observations: 3, majority: null })
+    expect(body.layers.long_term.majority).toBe('Tier M')
+    expect(body.change_test).toBeNull()
+    expect(body.layers.change_suspected).toBe(false)
+  })
 })
 
 describe('POST /v1/recommendations: the layers of a multi-select point (R-MEM-5, R-REC-8)', () => {
