@@ -34,7 +34,7 @@ describe('decision-memory hook flags', () => {
     const dir = await mkdtemp(join(tmpdir(), 'dm-hook-budget-'))
     try {
       const spool = join(dir, 'spool.ndjson')
-      for (const budget of ['1e9', '60001', '0x10']) {
+      for (const budget of ['1e9', '60001', '0x10', '1e3']) {
         const result = await runCli(['hook', '--budget', budget], {
           input: JSON.stringify(claudeCodeFixture('post-tool-use-single')),
           env: { DECISION_MEMORY_URL: 'http://127.0.0.1:1', DECISION_MEMORY_SPOOL: spool },
@@ -42,10 +42,11 @@ describe('decision-memory hook flags', () => {
         // 0, never 2: a PreToolUse hook that exits 2 blocks the agent's tool call (R-CAP-6).
         expect(result.code, budget).toBe(0)
         expect(result.stdout, budget).toBe('')
-        expect(result.stderr, budget).toContain(`--budget must be a positive number of ms, at most 60000 (Claude Code's default hook timeout), not "${budget}"`)
+        // 1e3 and 0x10 are positive numbers of ms under 60000: what they are not is decimal digits.
+        expect(result.stderr, budget).toContain(`--budget must be a positive number of ms in decimal digits (2000), at most 60000 (Claude Code's default hook timeout), not "${budget}"`)
       }
       expect(existsSync(spool)).toBe(true)
-      expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(3)
+      expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(4)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }

@@ -227,7 +227,7 @@ async function runHook(argv: string[]): Promise<void> {
     // Decimal ms only: Number() read `0x10` as 16 ms and `1e9` as a billion.
     budget = values.budget === undefined ? DEFAULT_BUDGET_MS : /^\d+(\.\d+)?$/.test(values.budget) ? Number(values.budget) : Number.NaN
     if (!Number.isFinite(budget) || budget <= 0 || budget > MAX_BUDGET_MS) {
-      throw new Error(`--budget must be a positive number of ms, at most ${MAX_BUDGET_MS} (Claude Code's default hook timeout), not "${values.budget}"`)
+      throw new Error(`--budget must be a positive number of ms in decimal digits (2000), at most ${MAX_BUDGET_MS} (Claude Code's default hook timeout), not "${values.budget}"`)
     }
     user = hookUser(values.user)
     // A DECISION_MEMORY_PORT that is no port (set in the environment Claude Code runs in, so wrong
