@@ -33,10 +33,14 @@ export async function exportCommand(argv: string[]): Promise<number> {
   const user = userFlag(values.user, 'export')
   // A leading `~` is the home folder, as for --data and --spool: no shell expands it after `--out=`.
   if (values.out !== undefined) values.out = homePath(values.out)
-  // A folder is seen before the export is read (which may be long): said with the file to give.
-  if (values.out !== undefined && values.out !== '-' && (await stat(values.out).catch(() => undefined))?.isDirectory() === true) {
-    process.stderr.write(`decision-memory export: ${cannotWrite(values.out, 'EISDIR', user)}\n`)
-    return 1
+  // A folder, or a path ending in one's `/`, is seen before the export is read (which may be long):
+  // said with the file to give.
+  if (values.out !== undefined && values.out !== '-') {
+    const folder = (await stat(values.out).catch(() => undefined))?.isDirectory() === true
+    if (folder || /[/\\]$/.test(values.out)) {
+      process.stderr.write(`decision-memory export: ${cannotWrite(values.out, 'EISDIR', user, folder)}\n`)
+      return 1
+    }
   }
   const answer = await throughServiceOrLocal({
     method: 'GET',
@@ -86,9 +90,13 @@ export async function exportCommand(argv: string[]): Promise<number> {
  * Why `--out FILE` could not be written, in words the user can act on, the error's code kept:
  * `EISDIR` alone named no file to give instead.
  */
-export function cannotWrite(out: string, code: string, user: string): string {
+export function cannotWrite(out: string, code: string, user: string, folderExists = true): string {
+  // A user id may hold any character but controls: `a/b` names no file in the folder.
+  const file = `${user.replace(/[/\\:*?"<>|]/g, '_')}.ndjson`
   const why: Record<string, string> = {
-    EISDIR: `a folder: give --out a file, such as ${join(out, `${user}.ndjson`)}`,
+    EISDIR: folderExists
+      ? `a folder: give --out a file in it, such as ${join(out, file)}`
+      : 'a folder\'s path, and there is no such folder: give --out the path of a file, in a folder that exists',
     ENOENT: `there is no folder ${dirname(out)}`,
     ENOTDIR: `a part of the path is a file, not a folder`,
     EACCES: 'this account may not write there',
