@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { existsSync, realpathSync } from 'node:fs'
+import { mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises'
 import { createServer, type RequestListener } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -7,6 +7,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { claudeCodeFixture } from '../../test/support/fixtures'
 import { runCli } from '../../test/support/spawn-service'
+import { pathOfPayload, projectOfPayload } from './hook'
+import { projectOfFolder } from './repository'
 
 /**
  * A stub answering on loopback with `handler`, and a temporary folder, for `run`: both taken down
@@ -28,6 +30,26 @@ async function withStub(
     await rm(dir, { recursive: true, force: true })
   }
 }
+
+describe('the project of a hook payload whose cwd is reached through a symbolic link', () => {
+  it('is the one the MCP server started in the folder it points to records, and the path in it the same', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-hook-link-'))
+    try {
+      const real = join(realpathSync(dir), 'data', 'proj')
+      await mkdir(join(real, '.git'), { recursive: true })
+      await mkdir(join(real, 'services', 'billing'), { recursive: true })
+      const link = join(dir, 'proj')
+      await symlink(real, link, 'junction')
+      // The MCP server reads process.cwd(), which has the link followed; Claude Code may send it as the user typed it.
+      const mcp = projectOfFolder(join(real, 'services', 'billing'))
+      expect(mcp).toBe(real)
+      expect(projectOfPayload({ cwd: join(link, 'services', 'billing') })).toBe(mcp)
+      expect(pathOfPayload({ cwd: join(link, 'services', 'billing') })).toBe('services/billing')
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
 
 describe('decision-memory hook flags', () => {
   it('takes a --budget past Claude Code\'s 60 s hook timeout, or not in decimal ms, for a flag mistake: named on stderr, the capture spooled, exit 0', async () => {

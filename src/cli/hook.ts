@@ -13,8 +13,8 @@ export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--b
   service's answer. It always exits 0, and within 2 s: when the service is down or slow it prints
   nothing, and what it could not deliver (choices, session starts) goes to the spool, delivered
   first by the next call. The project is the root of the git repository the payload's cwd is in
-  (the nearest folder holding .git; for a linked worktree, its repository's main working tree),
-  or the cwd outside one.
+  (the nearest folder holding .git, symbolic links followed; for a linked worktree, its
+  repository's main working tree), or the cwd outside one.
 
   --user USER    whose choices these are (default $DECISION_MEMORY_USER or "default"); a name the
                  service would refuse is a flag mistake, as the others are: the capture is spooled

@@ -1,8 +1,9 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { realpathSync } from 'node:fs'
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { originName, originUrlIn, pathInRepository, projectRoot, repositoryName, repositoryRoot } from './repository'
+import { originName, originUrlIn, pathInRepository, projectOfFolder, projectRoot, realFolder, repositoryName, repositoryRoot } from './repository'
 
 describe('the repository a cwd is in', () => {
   it('finds the repository by the nearest .git above the cwd, a worktree\'s .git file included; outside one, the cwd as it is', async () => {
@@ -128,5 +129,40 @@ describe('the name of a repository', () => {
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
+  })
+})
+
+describe('a repository reached through a symbolic link', () => {
+  it('is one project, and one path in it, whether the cwd is written through the link or as the folder it points to', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-link-'))
+    try {
+      // The temporary folder may itself be reached through a link (macOS's /tmp): the real one is expected.
+      const real = join(realpathSync(dir), 'data', 'proj')
+      await mkdir(join(real, '.git'), { recursive: true })
+      await mkdir(join(real, 'services', 'billing'), { recursive: true })
+      await mkdir(join(dir, 'home'))
+      const link = join(dir, 'home', 'proj')
+      // A junction on Windows, which needs no privilege; the type is ignored elsewhere.
+      await symlink(real, link, 'junction')
+      // `/home/u/proj` as Claude Code may send it, `/data/proj` as process.cwd() gives it to the MCP server.
+      for (const cwd of [link, real, join(link, 'services', 'billing'), `${link}/`]) expect(projectOfFolder(cwd), cwd).toBe(real)
+      expect(repositoryRoot(link)).toBe(real)
+      expect(pathInRepository(join(link, 'services', 'billing'))).toBe('services/billing')
+      expect(pathInRepository(link)).toBe('.')
+      // A folder under the link that is not there (removed since): resolved as far as it exists.
+      expect(projectOfFolder(join(link, 'gone', 'deeper'))).toBe(real)
+      expect(pathInRepository(join(link, 'gone'))).toBe('gone')
+      // Outside a repository, the cwd as it was written, link or not.
+      expect(pathInRepository(join(dir, 'home'))).toBe(join(dir, 'home'))
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('takes a path that is nowhere on this machine, a Windows one among them, as written', () => {
+    for (const path of ['C:\\Users\\dev\\acme-api\\src', '/nowhere-dm/acme-api/src']) {
+      expect(realFolder(path)).toBe(resolve(path))
+    }
+    expect(repositoryRoot('/nowhere-dm/acme-api/src', (d) => d === '/nowhere-dm/acme-api')).toBe('/nowhere-dm/acme-api')
   })
 })

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs'
+import { readFileSync, realpathSync, statSync } from 'node:fs'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 
 /** Whether `dir` holds a `.git` entry: a directory, or the file of a worktree or a submodule. */
@@ -12,13 +12,32 @@ function holdsGit(dir: string): boolean {
 }
 
 /**
+ * A folder as the file system has it, every symbolic link (a Windows junction) in it followed, as
+ * process.cwd() and git give it: `/home/u/proj`, a link to `/data/proj`, is `/data/proj`. What is
+ * not there (a folder removed since, a path of another machine) is resolved as far as it exists,
+ * the rest as written.
+ */
+export function realFolder(path: string): string {
+  const resolved = resolve(path)
+  try {
+    return realpathSync(resolved)
+  } catch {
+    const parent = dirname(resolved)
+    return parent === resolved ? resolved : join(realFolder(parent), basename(resolved))
+  }
+}
+
+/**
  * The root of the git repository `cwd` is in: the nearest folder above it, itself included, that
  * holds `.git`; undefined when it is in none. Read where the hook runs, on the agent's machine.
+ * `isRoot` stands in for the disk (a test's folders): the path is then taken as written.
  */
-export function repositoryRoot(cwd: string, isRoot: (dir: string) => boolean = holdsGit): string | undefined {
-  // Resolved first: `/repo/` and `/repo/src/..` are the root `/repo`, not two other projects.
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    if (isRoot(dir)) return dir
+export function repositoryRoot(cwd: string, isRoot?: (dir: string) => boolean): string | undefined {
+  // Resolved first: `/repo/` and `/repo/src/..` are the root `/repo`, not two other projects; and
+  // its links followed, as the MCP server's process.cwd() has them, which the hook's payload `cwd`
+  // may not: a project reached through a link is one project, not two.
+  for (let dir = isRoot === undefined ? realFolder(cwd) : resolve(cwd); ; dir = dirname(dir)) {
+    if ((isRoot ?? holdsGit)(dir)) return dir
     if (dirname(dir) === dir) return undefined
   }
 }
@@ -31,7 +50,9 @@ export function repositoryRoot(cwd: string, isRoot: (dir: string) => boolean = h
  */
 export function pathInRepository(cwd: string, isRoot?: (dir: string) => boolean): string {
   const root = repositoryRoot(cwd, isRoot)
-  return root === undefined ? cwd : relative(root, cwd).split(sep).join('/') || '.'
+  // From the folder as the root was found: the root has its links followed, and so must the cwd.
+  const here = isRoot === undefined ? realFolder(cwd) : cwd
+  return root === undefined ? cwd : relative(root, here).split(sep).join('/') || '.'
 }
 
 /**
