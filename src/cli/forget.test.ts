@@ -102,3 +102,79 @@ describe('decision-memory forget, another program at DECISION_MEMORY_URL', () =>
     }
   })
 })
+
+describe('decision-memory forget, the spool whatever store is reached', () => {
+  /** A loopback URL nothing listens on. */
+  async function deadUrl(): Promise<string> {
+    const server = createServer()
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+    const { port } = server.address() as AddressInfo
+    await new Promise<void>((done) => server.close(() => done()))
+    return `http://127.0.0.1:${port}`
+  }
+
+  async function spoolOfBobAndCarol(): Promise<string> {
+    const spool = join(tempDir('dm-forget-spool-'), 'spool.ndjson')
+    await appendToSpool(spool, { at: '2026-12-01T10:00:00.000Z', user: 'bob', payload: { hook_event_name: 'SessionStart', session_id: 's-bob' } })
+    await appendToSpool(spool, { at: '2026-12-01T10:00:01.000Z', user: 'carol', payload: { hook_event_name: 'SessionStart', session_id: 's-carol' } })
+    return spool
+  }
+
+  it('takes the user\'s events, and only theirs, out of the spool with no service and no store, says so, and still fails', async () => {
+    const spool = await spoolOfBobAndCarol()
+    vi.stubEnv('DECISION_MEMORY_URL', await deadUrl())
+    vi.stubEnv('DECISION_MEMORY_DATA', join(tempDir('dm-forget-nostore-'), 'data'))
+    vi.stubEnv('DECISION_MEMORY_SPOOL', spool)
+    try {
+      let thrown: unknown
+      const { stdout, stderr } = await captured(() => forgetCommand(['--user', 'bob', '--yes']).catch((error: unknown) => ((thrown = error), 1)))
+      // Not done: what the store holds of bob (a service down, its store elsewhere) was not forgotten.
+      expect(thrown).toMatchObject({ message: expect.stringContaining('no store in') })
+      expect(stdout).toBe('')
+      expect(stderr).toBe(`decision-memory forget: 1 spooled hook event of bob removed from ${spool}, but the store's part failed (below): forget again once it is mended\n`)
+      const left = await readFile(spool, 'utf8')
+      expect(left).not.toContain('"bob"')
+      expect(left).toContain('"carol"')
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
+
+  it('takes them out when the service answers an error too, and says the error after', async () => {
+    const spool = await spoolOfBobAndCarol()
+    const server = createServer((_req, res) =>
+      res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":{"code":"store_unavailable","message":"the store cannot be read"}}'),
+    )
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+    vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${(server.address() as AddressInfo).port}`)
+    vi.stubEnv('DECISION_MEMORY_SPOOL', spool)
+    try {
+      const { code, stderr } = await captured(() => forgetCommand(['--user', 'bob', '--yes']))
+      expect(code).toBe(1)
+      const lines = stderr.split('\n')
+      expect(lines[0]).toBe(`decision-memory forget: 1 spooled hook event of bob removed from ${spool}, but the store's part failed (below): forget again once it is mended`)
+      expect(lines[1]).toContain('the store cannot be read')
+      expect(await readFile(spool, 'utf8')).not.toContain('"bob"')
+    } finally {
+      vi.unstubAllEnvs()
+      server.closeAllConnections()
+      await new Promise<void>((done) => server.close(() => done()))
+    }
+  })
+
+  it('with --data of another store, forgets the user there and in the spool, and leaves the others\' events', async () => {
+    const spool = await spoolOfBobAndCarol()
+    vi.stubEnv('DECISION_MEMORY_URL', await deadUrl())
+    vi.stubEnv('DECISION_MEMORY_SPOOL', spool)
+    try {
+      const { code, stdout } = await captured(() => forgetCommand(['--user', 'bob', '--yes', '--data', tempDir('dm-forget-other-')]))
+      expect(code).toBe(0)
+      expect(stdout).toBe('forgot bob: 0 entries deleted, 1 spooled hook event removed\n')
+      const left = await readFile(spool, 'utf8')
+      expect(left).not.toContain('"bob"')
+      expect(left).toContain('"carol"')
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
+})

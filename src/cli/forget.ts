@@ -13,7 +13,8 @@ export const FORGET_HELP = `decision-memory forget --user USER --yes [--json] [-
   in --data when given, else through the running service, else $DECISION_MEMORY_DATA or ./data
   (\`decision-memory help\` says which store, and when a command refuses). Prints
   \`forgot USER: N entries deleted, M spooled hook events removed\` (the spool left out when
-  none of its events was USER's).
+  none of its events was USER's). The spool's events of USER are removed even when the store
+  cannot be (no service and no store: exit 1), and stderr says how many.
 
   --user USER  whose data (required)
   --yes        required: without it, nothing is deleted (exit 2)
@@ -52,15 +53,24 @@ export async function forgetCommand(argv: string[]): Promise<number> {
   if (found?.isDirectory() === true) {
     throw refuse(`${named} is ${spool}, a folder: give the path of the spool file in it (${join(spool, 'spool.ndjson')}, as the hook's --spool or DECISION_MEMORY_SPOOL names it); nothing was deleted`)
   }
-  const answer = await throughServiceOrLocal({
-    method: 'DELETE',
-    path: `/v1/users/${encodeURIComponent(user)}`,
-    dataDir: values.data,
-    timeoutMs: 600_000,
-    expect: hasFields({ user: 'string', deleted: 'number' }),
-    local: (memory) => memory.forgetUser(user),
-  })
-  if (answer.status >= 400) return failure('forget', answer)
+  let answer
+  try {
+    answer = await throughServiceOrLocal({
+      method: 'DELETE',
+      path: `/v1/users/${encodeURIComponent(user)}`,
+      dataDir: values.data,
+      timeoutMs: 600_000,
+      expect: hasFields({ user: 'string', deleted: 'number' }),
+      local: (memory) => memory.forgetUser(user),
+    })
+  } catch (error) {
+    await forgetInSpoolAfterFailure(spool, user)
+    throw error
+  }
+  if (answer.status >= 400) {
+    await forgetInSpoolAfterFailure(spool, user)
+    return failure('forget', answer)
+  }
   // After the store: an event a hook delivered before this was forgotten with the store, one still
   // waiting is removed here. A drain already under way in another hook puts back what it could not
   // deliver; those events are that hook's (README).
@@ -71,6 +81,26 @@ export async function forgetCommand(argv: string[]): Promise<number> {
   if (values.json === true) process.stdout.write(jsonLine(result))
   else process.stdout.write(forgetSentence(result))
   return 0
+}
+
+/**
+ * The user's events taken out of this machine's spool when the store's part failed (no service
+ * and no store, a service that refused or did not answer): the spool is this machine's, reached
+ * whatever else is not, and its events would otherwise be delivered again by the next hook, to a
+ * store the user is then forgotten in. Said on stderr, before the failure's own line; a spool it
+ * cannot take them out of is said too, and leaves that line to be printed.
+ */
+async function forgetInSpoolAfterFailure(spool: string, user: string): Promise<void> {
+  let spooled: number
+  try {
+    spooled = await forgetInSpool(spool, user)
+  } catch (error) {
+    process.stderr.write(`decision-memory forget: cannot take ${user}'s events out of the spool ${spool}: ${(error as Error).message}\n`)
+    return
+  }
+  if (spooled === 0) return
+  const events = `${spooled} spooled hook ${spooled === 1 ? 'event' : 'events'}`
+  process.stderr.write(`decision-memory forget: ${events} of ${user} removed from ${spool}, but the store's part failed (below): forget again once it is mended\n`)
 }
 
 /** What `forget` prints without --json: `forgot bob: 5 entries deleted, 1 spooled hook event removed`. */
