@@ -51,6 +51,29 @@ describe('the project of a hook payload whose cwd is reached through a symbolic 
   })
 })
 
+describe('decision-memory hook sending a PreToolUse', () => {
+  it('tells the service how long it waits for the answer (?wait_ms=), less the answer\'s way back; a capture, nothing', async () => {
+    const asked: URL[] = []
+    const stub: RequestListener = (request, response) => {
+      asked.push(new URL(request.url ?? '/', 'http://stub'))
+      request.resume()
+      request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'))
+    }
+    await withStub('dm-hook-wait-', stub, async ({ host, dir }) => {
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: join(dir, 'spool.ndjson') }
+      expect((await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })).code).toBe(0)
+      expect((await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })).code).toBe(0)
+      const [pre, post] = asked
+      // The budget less the exit's 400 ms, the time node took to start, and 250 ms for the way back.
+      const wait = Number(pre?.searchParams.get('wait_ms'))
+      expect(pre?.searchParams.get('wait_ms')).toMatch(/^\d+$/)
+      expect(wait).toBeGreaterThan(0)
+      expect(wait).toBeLessThanOrEqual(10_000 - 400 - 250)
+      expect(post?.searchParams.has('wait_ms')).toBe(false)
+    })
+  })
+})
+
 describe('decision-memory hook flags', () => {
   it('takes a --budget past Claude Code\'s 60 s hook timeout, or not in decimal ms, for a flag mistake: named on stderr, the capture spooled, exit 0', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dm-hook-budget-'))

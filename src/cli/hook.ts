@@ -35,6 +35,12 @@ const EXIT_RESERVE_MS = 400
 /** Draining the spool stops this long before the deadline, leaving time for the event at hand. */
 const CURRENT_EVENT_RESERVE_MS = 400
 /**
+ * Kept back from the time a PreToolUse waits when telling the service how long that is
+ * (`?wait_ms=`): for writing the answers it gives and their way back. An answer planned later is
+ * not given, nor recorded as given, as the hook would have let the question through by then.
+ */
+const ANSWER_RETURN_MS = 250
+/**
  * Stdin is read even when start-up used the whole budget (a loaded machine): Claude Code has
  * closed it by then, so reading is instant, and the payload can still be spooled.
  */
@@ -306,6 +312,9 @@ async function runHook(argv: string[]): Promise<void> {
     // The command a PreToolUse answer prints to turn personalization off must find the service from
     // a new shell. Sent with that event alone: a capture is never to be refused for it.
     if (isPreToolUse(e.payload) && serviceUrl() !== DEFAULT_SERVICE_URL) query.set('service_url', serviceUrl())
+    // How long this hook waits for the answer: past it, the service records none of the answers it
+    // would have given, which the user, asked the question as written, gives or not themself.
+    if (isPreToolUse(e.payload)) query.set('wait_ms', String(Math.max(0, wait - ANSWER_RETURN_MS)))
     const timeout = abortAfter(wait)
     try {
       const response = await fetch(`${url}?${query}`, {

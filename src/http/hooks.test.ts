@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { BIN_PATH, shellWord } from '../cli/bin-path'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { LIMITS } from '../domain/limits'
@@ -1154,6 +1154,47 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(theirs[0]?.decision_id).toMatch(new RegExp(`^${pre.tool_use_id}#[0-9a-f]{16}$`))
     expect(theirs[0]?.decision_id).not.toBe(all.find((o) => o.source === 'auto-resolved')?.decision_id)
     expect((await call('POST', '/v1/recommendations', TIER)).body.observations).toBe(41)
+  })
+
+  it('records no answer of its own for a PreToolUse planned past the time the hook waits (?wait_ms=): the user, asked, answers for themself', async () => {
+    const { call, store, clock, memory } = await createTestApp()
+    await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))
+    const pre = claudeCodeFixture('pre-tool-use')
+    // Planning that takes 5 s by the service's clock, where the hook waits 1.2 s for its answer.
+    const recommend = memory.recommend.bind(memory)
+    const slow = vi.spyOn(memory, 'recommend').mockImplementation(async (request) => {
+      clock.advance(5_000)
+      return recommend(request)
+    })
+    const late = await call('POST', `${HOOK}?wait_ms=1200`, pre)
+    slow.mockRestore()
+    // The hook has let the question through as the agent wrote it: nothing to answer, nothing answered.
+    expect(late).toEqual({ status: 200, body: {} })
+    expect((await observationsOf(store)).filter((o) => o.source === 'auto-resolved')).toHaveLength(0)
+    // The user, asked, chose what the service would have: their choice, counted as theirs, once.
+    const post = {
+      ...pre,
+      hook_event_name: 'PostToolUse',
+      tool_input: { ...pre.tool_input, answers: { [TIER_QUESTION]: 'Tier L' } },
+      tool_response: { questions: pre.tool_input.questions, answers: { [TIER_QUESTION]: 'Tier L' } },
+    }
+    expect((await call('POST', HOOK, post)).status).toBe(200)
+    const all = await observationsOf(store)
+    expect(all.filter((o) => o.decision_id?.startsWith(pre.tool_use_id)).map((o) => [o.source, o.chosen])).toEqual([['user', ['Tier L']]])
+    expect((await call('POST', '/v1/recommendations', TIER)).body.observations).toBe(41)
+    // Within the time, it answers and records its answer, as without ?wait_ms=.
+    const inTime = await call('POST', `${HOOK}?wait_ms=1200`, { ...pre, tool_use_id: 'toolu_in_time' })
+    expect(inTime.body.hookSpecificOutput.updatedInput.answers).toEqual({ [TIER_QUESTION]: 'Tier L (Recommended)' })
+    expect((await observationsOf(store)).filter((o) => o.source === 'auto-resolved')).toHaveLength(1)
+  })
+
+  it('refuses a ?wait_ms= that is no whole number of ms, naming it', async () => {
+    const { call } = await createTestApp()
+    for (const wait of ['-1', '1.5', 'soon', '1e3', '100000']) {
+      const refused = await call('POST', `${HOOK}?wait_ms=${wait}`, claudeCodeFixture('pre-tool-use'))
+      expect(refused.status, wait).toBe(400)
+      expect(refused.body.error.issues.map((i: { path: string }) => i.path), wait).toEqual(['wait_ms'])
+    }
   })
 
   it('says an answer fixed by a required decision rests on that decision, not on past choices', async () => {

@@ -39,6 +39,17 @@ const HookQuery = z.object({
       'is not the default `http://127.0.0.1:7420`, and the command the PreToolUse answer prints to turn personalization ' +
       'off then sets it, so that it runs as printed in a new shell.',
   }),
+  wait_ms: z
+    .string()
+    .regex(/^\d{1,5}$/, 'a whole number of milliseconds, at most 5 digits (1200)')
+    .optional()
+    .openapi({
+      param: { name: 'wait_ms', in: 'query' },
+      description:
+        'How long the sender waits for the answer to a PreToolUse, in ms from when the service gets it: `decision-memory hook` sends what its ' +
+        '`--budget` leaves it, less a margin for the answer\u2019s way back. A PreToolUse planned past it answers `{}` and records none of the ' +
+        'answers it would have given: the hook has let the question through as the agent wrote it, and what the user answers is theirs.',
+    }),
 })
 
 const HookAnswerSchema = z
@@ -86,9 +97,12 @@ const route = createRoute({
 
 export function hookRoutes(memory: DecisionMemory) {
   return createRouter().openapi(route, async (c) => {
-    const { user, at, project, path, service_url: serviceUrl } = c.req.valid('query')
+    // Measured from here: the sender's clock may not be the service's.
+    const arrived = memory.clock.now().getTime()
+    const { user, at, project, path, service_url: serviceUrl, wait_ms: waitMs } = c.req.valid('query')
     // The hook acts for `?user=`, `default` when absent: a token must name that user (R-SVC-4).
     authorizeUsers(c, [user])
-    return c.json(await handleClaudeCodeHook(memory, c.req.valid('json'), { user, at, project, path, serviceUrl }), 200)
+    const answerBy = waitMs === undefined ? undefined : arrived + Number(waitMs)
+    return c.json(await handleClaudeCodeHook(memory, c.req.valid('json'), { user, at, project, path, serviceUrl, answerBy }), 200)
   })
 }

@@ -127,6 +127,11 @@ export interface HookOptions {
    * a command printed for the user names it when it is not the default, which a new shell uses.
    */
   serviceUrl?: string | undefined
+  /**
+   * The moment (ms, on the memory's clock) after which the sender no longer waits for a PreToolUse
+   * answer (`?wait_ms=`): it has let the question through as the agent wrote it, and the user answers.
+   */
+  answerBy?: number | undefined
 }
 
 /**
@@ -1102,6 +1107,10 @@ export async function handleClaudeCodeHook(
         )
         return { input, plan }
       })
+      // Planned past the time the hook waits: the answer reaches no one, and the user is asked.
+      // Recorded, the answers it would have given would stand for what the user then chose: a
+      // duplicate of the same answer (theirs lost as evidence), or a second, contrary one.
+      if (options.answerBy !== undefined && memory.clock.now().getTime() > options.answerBy) return {}
       const planned = withAnswersGiven(plan, input.answers ?? {})
       const auto = autoResolvedObservations(planned, payload, options, taken.sharing)
       if (auto.length > 0) await asSent(memory.observe(auto))
