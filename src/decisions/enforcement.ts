@@ -85,7 +85,7 @@ export function contractFor(
   decisions: readonly DecisionRecord[],
   offered: readonly OfferedOption[],
   staticDefault: string | undefined,
-  /** The policy point's static default, as offered (matchOption), if it names one. */
+  /** The policy point's static default, as offered (matchPolicyDefault), if it names one. */
   policyDefault?: string | undefined,
 ): PointContract {
   const labels = offered.map((o) => o.option)

@@ -111,6 +111,41 @@ export function matchOption(label: string, options: readonly string[]): string |
 }
 
 /**
+ * A label's words in one case (foldCase): runs of letters, digits and marks, a `-`, `.`, `'` or `’`
+ * inside one keeping it one word, so that `Sonnet 4.5` is not `Sonnet 4`, nor `Medium-high` `Medium`.
+ */
+function wordsOf(label: string): string[] {
+  return foldCase(label).match(/[\p{L}\p{M}\p{N}]+(?:[-.'\u2019][\p{L}\p{M}\p{N}]+)*/gu) ?? []
+}
+
+/** Whether `words` hold `run` as consecutive words. */
+function holdsRun(words: readonly string[], run: readonly string[]): boolean {
+  for (let i = 0; i + run.length <= words.length; i++) if (run.every((w, j) => words[i + j] === w)) return true
+  return false
+}
+
+/**
+ * Finds the offered option a policy point's static default names (R-POL): the one a choice would
+ * name (matchOption); else, in other words, the one option whose words are among the default's
+ * (`Tier M` is the option `M` of "Tier S, M or L?") or that holds the default's words (`Sonnet` is
+ * `Claude Sonnet 4.5`), whole words in any case. None where two options would do (`Sonnet 4.5`
+ * and `Sonnet 4`), nor where a word is only shortened (`Med`): the first option then stands in, as
+ * for a default not offered. Only the policy's: a request's own static_default names one of its
+ * options as a choice does, and is refused otherwise. `options` must be normalised already.
+ */
+export function matchPolicyDefault(named: string, options: readonly string[]): string | undefined {
+  const offered = matchOption(named, options)
+  if (offered !== undefined) return offered
+  const own = wordsOf(normalizeLabel(named))
+  if (own.length === 0) return undefined
+  const fits = options.filter((o) => {
+    const theirs = wordsOf(o)
+    return theirs.length > 0 && (holdsRun(own, theirs) || holdsRun(theirs, own))
+  })
+  return fits.length === 1 ? fits[0] : undefined
+}
+
+/**
  * A label in one case, to compare labels in any case: lower-cased after upper-casing, so that
  * `ß` is `ss` (`STRASSE` is `Straße`), and Turkish's dotted `İ`, which lower-cases to `i` and a
  * combining dot, is `i` (`izmir` is `İzmir`), as a user types them.

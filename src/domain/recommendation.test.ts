@@ -50,6 +50,24 @@ describe('states by observation count (R-REC-1)', () => {
     expect(recommend(input({ point: 'complexity-tier', static_default: 'Tier L' })).precondition).toBe(policy.default_precondition)
   })
 
+  it("takes the point's default where the question offers it in other words, with the point's precondition", () => {
+    // "Tier S, M or L?" offered S, M and L: Tier M is M, not the first option, S.
+    const tiers = recommend(input({ point: 'complexity-tier', question: 'Tier S, M or L?', options: [{ option: 'S' }, { option: 'M' }, { option: 'L' }] }))
+    expect(tiers).toMatchObject({ state: 'static-default', recommended: 'M', precondition: expect.stringMatching(/moderate scope/) })
+    const models = [{ option: 'Opus 4.1' }, { option: 'Claude Sonnet 4.5' }, { option: 'Haiku' }]
+    const model = recommend(input({ point: 'model-selection', question: 'Which model?', options: models }))
+    expect(model).toMatchObject({ recommended: 'Claude Sonnet 4.5', precondition: expect.stringMatching(/mid-size model/) })
+    // A tie of choices goes to it too, as to the point's default offered as written.
+    const tied = recommend(input({ point: 'complexity-tier', options: [{ option: 'S' }, { option: 'M' }, { option: 'L' }], observations: observations({ S: 3, M: 3 }) }))
+    expect(tied.recommended).toBe('M')
+    // Two options that would do (Sonnet 4.5, Sonnet 4): neither is the point's, the first option stands in.
+    const two = recommend(input({ point: 'model-selection', question: 'Which model?', options: [{ option: 'Sonnet 4.5' }, { option: 'Sonnet 4' }] }))
+    expect(two).toMatchObject({ recommended: 'Sonnet 4.5', precondition: policy.default_precondition })
+    // A request's own static_default stands over it, with the general precondition.
+    const asked = recommend(input({ point: 'complexity-tier', options: [{ option: 'S' }, { option: 'M' }, { option: 'L' }], static_default: 'L' }))
+    expect(asked).toMatchObject({ recommended: 'L', precondition: policy.default_precondition })
+  })
+
   it('says why the static default stands: too little history, personalization off, or none of the options ever chosen', () => {
     const few = recommend(input({ observations: observations({ 'Tier L': 3 }) }))
     expect(few.precondition).toBe('there is not yet enough personal history at this point')

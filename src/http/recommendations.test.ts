@@ -315,6 +315,37 @@ describe('a policy static default (R-POL, R-REC-1)', () => {
     expect(body).toMatchObject({ point: 'tier', state: 'static-default', recommended: 'Tier M', precondition: 'a typical change' })
   })
 
+  it("names the point's default where the question offers it in other words: recommended, preferred in a tie, kept from an advisory decision's fallback", async () => {
+    // The seed's own question, as an agent asks it: the tiers without the word Tier, under a header of its own.
+    const tiers = { question: 'Tier S, M or L?', header: 'Scope', all_options: ['S', 'M', 'L'] }
+    const { call } = await createTestApp()
+    const { body } = await call('POST', '/v1/recommendations', tiers)
+    expect(body).toMatchObject({ point: 'complexity-tier', state: 'static-default', recommended: 'M' })
+    expect(body.precondition).toBe('the change is of typical, moderate scope (the usual default for SPEC work)')
+    const model = await call('POST', '/v1/recommendations', { question: 'Which model?', header: 'Model', all_options: ['Opus 4.1', 'Claude Sonnet 4.5', 'Haiku'] })
+    expect(model.body).toMatchObject({ point: 'model-selection', recommended: 'Claude Sonnet 4.5' })
+    // The preferences break a tie to it, as the recommendation does.
+    const tie = ['S', 'M'].map((user_choice, i) => ({ ...tiers, user_choice, decision_id: `tie-${i}`, timestamp: START }))
+    expect((await call('POST', '/v1/observations', tie)).status).toBe(201)
+    const [point] = (await call('GET', '/v1/users/default/preferences')).body.points
+    expect(point).toMatchObject({ point: 'complexity-tier', majority: 'M' })
+    // An advisory decision against S, the first option, leaves the point's default, M, as it is: it
+    // moved no default (it would claim to have moved S to M), and advises against nothing recommended.
+    const app = await createTestApp()
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, enforce: 'advisory', title: 'Avoid S', rationale: 'S skips the review.', constraints: [{ kind: 'must_not', option: 'S' }] })
+    const advised = (await app.call('POST', '/v1/recommendations', tiers)).body
+    expect(advised).toMatchObject({ state: 'static-default', recommended: 'M', precondition: 'the change is of typical, moderate scope (the usual default for SPEC work)' })
+    expect(advised.decisions).toBeUndefined()
+  })
+
+  it("does not take a request's static default in other words: it names one of all_options, in another case at most", async () => {
+    const { call } = await createTestApp()
+    const asked = { question: 'Tier S, M or L?', all_options: ['S', 'M', 'L'], static_default: 'Tier M' }
+    const { status, body } = await call('POST', '/v1/recommendations', asked)
+    expect(status).toBe(400)
+    expect(body.error).toMatchObject({ code: 'static_default_not_offered', issues: [{ path: 'static_default' }] })
+  })
+
   it("takes a request's static default in another case as the option offered, as the policy's (R-CAP-3)", async () => {
     const { call } = await createTestApp()
     const asked = { question: 'Which model for this run?', all_options: ['Opus', 'Sonnet', 'Haiku'], static_default: 'sonnet' }
