@@ -32,6 +32,37 @@ describe('decision point keys (R-CAP-4)', () => {
     expect(decisionPointKey({ header: 'Size', question: 'T-shirt size S, M or L?', options: ['S', 'M', 'L'] }, policy)).toMatch(/^q-/)
   })
 
+  it('keys the default questions as agents word them: a header ending in a mark, the point named in other words', () => {
+    const key = (header: string | undefined, question: string) => decisionPointKey({ header, question, options: ['A', 'B'] }, policy)
+    // A header ending in a mark is keyed as the question is, its trailing punctuation dropped.
+    for (const [header, point] of [['Tier:', 'complexity-tier'], ['Effort?', 'effort-level'], ['Model ', 'model-selection'], ['Method:', 'development-methodology']]) {
+      expect(key(header, 'Pick one')).toBe(point)
+    }
+    // Under a header of its own, the question names the point.
+    expect(key('Scope', 'What tier should this SPEC be?')).toBe('complexity-tier')
+    expect(key('Size', 'What complexity tier fits this change?')).toBe('complexity-tier')
+    expect(key(undefined, 'What model should I use for the implementation?')).toBe('model-selection')
+    expect(key('Implementer', 'Which Claude model should implement this?')).toBe('model-selection')
+    // The point's own name as a header (12 characters, as Claude Code allows).
+    expect(key('Effort level', 'How hard should Claude think?')).toBe('effort-level')
+  })
+
+  it('keeps questions that only share a word with a default point to points of their own', () => {
+    const key = (header: string | undefined, question: string) => decisionPointKey({ header, question, options: ['A', 'B'] }, policy)
+    for (const [header, question] of [
+      [undefined, 'Tiered storage?'],
+      ['Storage', 'What tiered storage class should we use?'],
+      ['Pricing', 'What tiers does the plan have?'],
+      ['Cache', 'What tier of the cache should we evict first?'],
+      ['Schema', 'Which data model fits this feature?'],
+      ['Modelling', 'What modelling approach should we take?'],
+      ['Effort estimate', 'How many story points?'],
+      ['Models', 'Which ORM should we use?'],
+    ] as const) {
+      expect(key(header, question), `${header} / ${question}`).toMatch(/^q-/)
+    }
+  })
+
   it('matches a rule on the question and header as keyed: white space collapsed, trimmed, trailing punctuation dropped', () => {
     for (const question of ['Which complexity  tier?', 'Which\u00a0complexity tier', '  which complexity tier  ', 'Which complexity\ttier?']) {
       expect(decisionPointKey({ question, options: ['S', 'M'] }, policy)).toBe('complexity-tier')
