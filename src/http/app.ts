@@ -25,23 +25,16 @@ import { decodableUrl } from './url-encoding'
 import { userRoutes } from './users'
 
 /**
- * A request that declares a JSON body and sends none (`curl -X POST -H 'content-type:
- * application/json' …/accept`) is read as `{}`: routes whose body is optional then work, and the
- * others name their missing fields instead of answering "not valid JSON". One that declares a
- * length of 0 in another type (`curl -d ''` says a form's) sends no body either: its type is
- * dropped, so that it is answered as a request without a body, not refused 415 for a body's type.
+ * A request that declares a length of 0 in a type that is not JSON (`curl -d ''` says a form's)
+ * sends no body: its type is dropped, so that it is answered as a request without a body, not
+ * refused 415 for a body's type. (One that declares a JSON body and sends none is read as `{}` by
+ * utf8Body.)
  */
-const emptyJsonBody: MiddlewareHandler = async (c, next) => {
+const emptyFormBody: MiddlewareHandler = async (c, next) => {
   const type = c.req.header('content-type')
   const declared = /^application\/([a-z.-]+\+)?json/i.test(type ?? '')
   const length = Number(c.req.header('content-length') ?? NaN)
   if (type !== undefined && !declared && length === 0 && c.req.header('transfer-encoding') === undefined) c.req.raw.headers.delete('content-type')
-  // Only a body of unknown or zero length is read here; hono keeps the text it read, and the
-  // route's validator parses that same text, so nothing is read twice.
-  if (declared && !(length > 0) && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-    // hono's cache holds the promise of the body (its type says the body itself).
-    if ((await c.req.text()).trim() === '') (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve('{}')
-  }
   await next()
 }
 
@@ -58,6 +51,13 @@ const NOT_UTF8 = 'bodyNotUtf8'
  * and the same. The text read is kept, so the route parses it without reading the body again.
  * Such a body is read as empty here and refused by refuseNotUtf8, after the token is checked: a
  * request without one answers 401 whatever its body, and auth never reads a `user` with U+FFFD in it.
+ *
+ * A body that holds no JSON, none at all (`curl -X POST -H 'content-type: application/json'
+ * …/accept`), white space alone, or a byte order mark alone (an empty file saved by a Windows
+ * editor, which the decoder drops), is read as `{}`: routes whose body is optional then work, and
+ * the others name their missing fields. Whether its length was declared does not matter: read as
+ * `{}` only when sent chunked, such a body was refused as "not valid JSON" with a length, and with
+ * no place to say where once its byte order mark was dropped.
  */
 const utf8Body: MiddlewareHandler = async (c, next) => {
   if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
@@ -70,6 +70,7 @@ const utf8Body: MiddlewareHandler = async (c, next) => {
     text = ''
     c.set(NOT_UTF8 as never, true as never)
   }
+  if (text.trim() === '' && c.get(NOT_UTF8 as never) !== true) text = '{}'
   // hono's cache holds the promise of the body (its type says the body itself).
   ;(c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text)
   return next()
@@ -182,7 +183,7 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
   app.use('*', decodableUrl)
   app.use('*', limitBody)
   app.use('*', utf8Body)
-  app.use('*', emptyJsonBody)
+  app.use('*', emptyFormBody)
   if (auth !== undefined) app.use('*', bearerAuth({ tokens: auth }))
   app.use('*', refuseEncodedBody)
   app.use('*', refuseNotUtf8)

@@ -257,6 +257,22 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
     expect(body.error.issues.map((i) => i.path)).toEqual(expect.arrayContaining(['question', 'user_choice', 'all_options']))
   })
 
+  it('reads a body of a byte order mark or white space alone as {}, whether its length is declared or not', async () => {
+    const own = await createTestApp()
+    for (const text of ['\uFEFF', '\uFEFF  \n', ' \r\n\t']) {
+      const bytes = new TextEncoder().encode(text)
+      for (const headers of [{ 'content-length': String(bytes.length) }, {}] as Array<Record<string, string>>) {
+        const send = (path: string) => own.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: bytes })
+        const what = `${JSON.stringify(text)} ${JSON.stringify(headers)}`
+        expect((await send('/v1/sessions')).status, what).toBe(201)
+        const observation = await send('/v1/observations')
+        const body = (await observation.json()) as { error: { code: string; issues: Array<{ path: string }> } }
+        expect([observation.status, body.error.code], what).toEqual([400, 'invalid_request'])
+        expect(body.error.issues.map((i) => i.path), what).toEqual(expect.arrayContaining(['question', 'user_choice', 'all_options']))
+      }
+    }
+  })
+
   it('answers a body of length 0 declared in another type as no body (`curl -d \'\'`), and still refuses such a body that is not empty', async () => {
     const form = (length: number, body: string) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(length) }, body })
     const own = await createTestApp()
