@@ -90,6 +90,20 @@ describe('bearer auth (R-SVC-4)', () => {
     expect((await call('DELETE', '/v1/users/bob', undefined, as(ALICE))).status).toBe(403)
   })
 
+  it('forgets the user of the path of a DELETE, whatever user its body names, which the route never reads', async () => {
+    const { call } = await createTestApp({ auth })
+    expect((await call('POST', '/v1/observations', { ...TIER, user: 'alice', decision_id: 'a1' }, as(ALICE))).status).toBe(201)
+    expect((await call('POST', '/v1/observations', { ...TIER, user: 'bob', decision_id: 'b1' }, as(BOB))).status).toBe(201)
+    // The path decides, both ways: a body naming alice gets her token no further into bob's data.
+    expect((await call('DELETE', '/v1/users/bob', { user: 'alice' }, as(ALICE))).status).toBe(403)
+    const forgotten = await call('DELETE', '/v1/users/alice', { user: 'bob' }, as(ALICE))
+    expect(forgotten.status).toBe(200)
+    expect(forgotten.body.user).toBe('alice')
+    expect(forgotten.body.deleted).toBeGreaterThan(0)
+    expect((await call('GET', '/v1/users/alice/export', undefined, as(ALICE))).body).not.toContain('a1')
+    expect((await call('GET', '/v1/users/bob/export', undefined, as(BOB))).body).toContain('b1')
+  })
+
   it('refuses writes and reads for another user in the body, in any item of an array, or in the query', async () => {
     const { call } = await createTestApp({ auth })
     expect((await call('POST', '/v1/observations', { ...TIER, user: 'bob' }, as(ALICE))).status).toBe(403)

@@ -30,14 +30,17 @@ function asIdentifier(raw: string): string {
  * query (`?user=`) and the body (`user`, in every item of an array). Each route still checks the
  * user it acts for after validation, where a missing `user` has become `default`. A name no route
  * takes (empty, too long, `!bob`) is left to the route, whose 400 names the field (R-SVC-2): it
- * names nobody the token could be refused.
+ * names nobody the token could be refused. The body only of a POST or a PUT, the methods whose
+ * routes read one: `DELETE /v1/users/alice` forgets alice whatever a body says, which the route
+ * never reads (nor most clients and proxies send), and alice's own token was refused it, 403, for
+ * a body naming bob.
  */
 async function namedUsers(c: Context): Promise<string[]> {
   const users: string[] = []
   const inPath = /^\/v1\/users\/([^/]+)/.exec(c.req.path)
   if (inPath !== null) users.push(asIdentifier(inPath[1] as string))
   for (const user of c.req.queries('user') ?? []) users.push(user.normalize('NFC'))
-  if (/^application\/([a-z.-]+\+)?json/i.test(c.req.header('content-type') ?? '')) {
+  if ((c.req.method === 'POST' || c.req.method === 'PUT') && /^application\/([a-z.-]+\+)?json/i.test(c.req.header('content-type') ?? '')) {
     // hono keeps the parsed body, so the route's validator does not read it again.
     const body: unknown = await c.req.json().catch(() => undefined)
     for (const item of Array.isArray(body) ? body : [body]) {
