@@ -79,6 +79,15 @@ export const ScopeSchema = z.strictObject({
 export const CONSTRAINT_KINDS = ['must', 'must_not', 'prefer', 'limit'] as const
 export type ConstraintKind = (typeof CONSTRAINT_KINDS)[number]
 
+/**
+ * How large a `limit` may be either side of 0: 2^53 - 1. A choice is compared with it as the
+ * number its label reads as, and past 2^53 two integers read as one (`9007199254740993` is
+ * `9007199254740992`): a limit of `1e308` was taken, which only a numeral too large for a double
+ * could break, and which no count a question offers can mean.
+ */
+const LIMIT_BOUND = Number.MAX_SAFE_INTEGER
+const LIMIT_BOUND_MESSAGE = `a number from -${LIMIT_BOUND} to ${LIMIT_BOUND} (2^53 - 1), within which the numbers of choices compare exactly`
+
 /** The enforceable part of a decision (R-CON-1). */
 export const ConstraintSchema = z.strictObject({
   kind: z.enum(CONSTRAINT_KINDS),
@@ -87,7 +96,13 @@ export const ConstraintSchema = z.strictObject({
     description: 'A regular expression an action (a shell command) is tested against (`must_not`).',
     example: '^git push ([^;&|]* )?(--force|-[a-zA-Z]*f|\\+)',
   }),
-  value: z.number().finite().optional().openapi({ description: 'The bound of a `limit`.' }),
+  value: z
+    .number()
+    .finite()
+    .min(-LIMIT_BOUND, LIMIT_BOUND_MESSAGE)
+    .max(LIMIT_BOUND, LIMIT_BOUND_MESSAGE)
+    .optional()
+    .openapi({ description: `The bound of a \`limit\`: ${LIMIT_BOUND_MESSAGE}.` }),
 })
 export type Constraint = z.infer<typeof ConstraintSchema>
 

@@ -299,6 +299,20 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     }
   })
 
+  it("refuses a limit past 2^53 - 1 either side of 0, naming its value, and reads -0 as the limit 0 it is", async () => {
+    const { call } = await createTestApp()
+    const bound = 'a number from -9007199254740991 to 9007199254740991 (2^53 - 1), within which the numbers of choices compare exactly'
+    for (const value of ['1e308', '-1e308', '9007199254740992']) {
+      const far = await call('POST', '/v1/decisions', `{"title":"A","decision":"x","rationale":"y","constraints":[{"kind":"limit","value":${value}}]}`)
+      expect([value, far.status, far.body.error.issues]).toEqual([value, 400, [{ path: 'constraints.0.value', message: bound }]])
+    }
+    expect((await call('GET', '/v1/decisions')).body.decisions).toEqual([])
+    for (const [value, key] of [['9007199254740991', 'D-501'], ['-9007199254740991', 'D-502'], ['-0', 'D-503'], ['2.5', 'D-504']] as const) {
+      const near = await call('POST', '/v1/decisions', `{"key":"${key}","title":"A","decision":"x","rationale":"y","constraints":[{"kind":"limit","value":${value}}]}`)
+      expect([value, near.status, near.body.constraints]).toEqual([value, 201, [{ kind: 'limit', value: Number(value) === 0 ? 0 : Number(value) }]])
+    }
+  })
+
   it('refuses a field no decision has, at any level, naming each; a field a GET returns is taken back and ignored', async () => {
     const { call } = await createTestApp()
     const misspelt = await call(
