@@ -41,9 +41,17 @@ export const DecisionKeySchema = z
   })
 
 /**
+ * The first day a decision may be dated, as the service's timestamps start in 1970: `0000-01-01`
+ * (a placeholder, a slip of the year) was taken as the day a decision was made, and sorted its
+ * chain before every other.
+ */
+export const FIRST_DECISION_DAY = '1970-01-01'
+
+/**
  * A decision's date: `YYYY-MM-DD`, or an ISO time whose day is kept (`2026-01-01T10:00:00Z`,
- * `…T10:00+02:00`). Whatever follows the day is an ISO time or refused: `2026-01-01Tgarbage`,
- * cut to its day, was taken without a word.
+ * `…T10:00+02:00`), from FIRST_DECISION_DAY on. Whatever follows the day is an ISO time or
+ * refused: `2026-01-01Tgarbage`, cut to its day, was taken without a word. A day after the
+ * service's is refused where its clock is known (lifecycle.ts's proposal).
  */
 export const DecisionDateSchema = z
   .string()
@@ -54,6 +62,9 @@ export const DecisionDateSchema = z
   // Said of a day written as one (`2026-02-30`): `yesterday` is told the form alone, not also
   // that it is "not a calendar date", a second issue for one field that sent the reader to the calendar.
   .refine((d) => !/^\d{4}-\d{2}-\d{2}/.test(d) || isCalendarDate(d.slice(0, 10)), { message: 'not a calendar date' })
+  .refine((d) => !/^\d{4}-\d{2}-\d{2}/.test(d) || d.slice(0, 10) >= FIRST_DECISION_DAY, {
+    message: `a day from ${FIRST_DECISION_DAY} on, the day it was decided`,
+  })
   .transform((d) => d.slice(0, 10))
 
 /** Whether `YYYY-MM-DD` names a day that exists. */

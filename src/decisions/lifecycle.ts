@@ -8,6 +8,7 @@ import {
   type DecisionStatus,
   type Evidence,
   type EvidenceInput,
+  FIRST_DECISION_DAY,
   REPLAYED_FIELDS,
   type ReplayedField,
 } from './decision'
@@ -112,6 +113,17 @@ export function evidenceOf(inputs: readonly EvidenceInput[], field = 'evidence')
 }
 
 /**
+ * The last day a decision proposed at `at` may be dated: the service's day after, since a day
+ * written where the clock is ahead of UTC (up to 14 hours) may be the service's tomorrow. A
+ * decision dated `9999-12-31` was taken, and stood in its chain after every later one.
+ */
+function latestDecisionDay(at: string): string {
+  const day = new Date(`${at.slice(0, 10)}T00:00:00Z`)
+  day.setUTCDate(day.getUTCDate() + 1)
+  return day.toISOString().slice(0, 10)
+}
+
+/**
  * A new proposal from its input (status `proposed`, one `proposed` event). Accepting it, when
  * asked at creation, is a separate transition, since it may supersede another decision.
  */
@@ -124,6 +136,10 @@ export function proposal(input: DecisionInput, key: string, at: string): { recor
   }
   const issues: Issue[] = validateConstraints(input.constraints, scope)
   if (input.supersedes === key) issues.push({ path: 'supersedes', message: 'a decision cannot supersede itself' })
+  const latest = latestDecisionDay(at)
+  if (input.date !== undefined && input.date > latest) {
+    issues.push({ path: 'date', message: `a day from ${FIRST_DECISION_DAY} to ${latest}, the day it was decided: it is after the service's today (${at.slice(0, 10)})` })
+  }
   if (issues.length > 0) {
     throw new InputError('invalid_decision', `invalid decision: ${fieldsOf(issues)}`, { issues })
   }

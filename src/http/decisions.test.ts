@@ -313,6 +313,29 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     }
   })
 
+  it('refuses a date before 1970 or after the service\'s tomorrow, naming date and the days it may be', async () => {
+    const { call } = await createTestApp()
+    for (const date of ['0000-01-01', '0000-01-01T00:00:00Z', '1969-12-31T23:59:59Z']) {
+      const early = await call('POST', '/v1/decisions', decision({ date }))
+      expect([date, early.status, early.body.error?.issues]).toEqual([date, 400, [{ path: 'date', message: 'a day from 1970-01-01 on, the day it was decided' }]])
+    }
+    // START is 2026-07-01: a day written where it is already the 2nd is taken, the 3rd is not.
+    const late = 'a day from 1970-01-01 to 2026-07-02, the day it was decided: it is after the service\'s today (2026-07-01)'
+    for (const date of ['9999-12-31T23:59:59Z', '2026-07-03']) {
+      const future = await call('POST', '/v1/decisions', decision({ date }))
+      expect([date, future.status, future.body.error?.issues]).toEqual([date, 400, [{ path: 'date', message: late }]])
+    }
+    expect((await call('GET', '/v1/decisions')).body.decisions).toEqual([])
+    for (const [date, key] of [['1970-01-01', 'D-601'], ['2026-07-02T09:00:00+14:00', 'D-602']] as const) {
+      const taken = await call('POST', '/v1/decisions', decision({ date, key }))
+      expect([date, taken.status, taken.body.date]).toEqual([date, 201, date.slice(0, 10)])
+    }
+    // An import names the record's date, as the CLI never sends one before 1970 (it reads it as unread).
+    const record = { key: 'ADR-0001', title: 'Use X', decision: 'X.', rationale: 'Y.', status: 'accepted', date: '0202-05-05', origin: { path: 'doc/adr/0001-use-x.md', line: 1, format: 'adr-tools' } }
+    const imported = await call('POST', '/v1/decisions/import', { records: [record] })
+    expect([imported.status, imported.body.error?.issues]).toEqual([400, [{ path: 'records.0.date', message: 'a day from 1970-01-01 on, the day it was decided' }]])
+  })
+
   it('refuses a field no decision has, at any level, naming each; a field a GET returns is taken back and ignored', async () => {
     const { call } = await createTestApp()
     const misspelt = await call(

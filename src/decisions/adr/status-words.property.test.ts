@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { isCalendarDate } from '../decision'
-import { readDate } from './status-words'
+import { readDate, unreadDateMessage } from './status-words'
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 
@@ -13,9 +13,14 @@ const piece = fc.oneof(
 )
 const text = fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join(''))
 
-/** Any day from year 0 to 9999 as `YYYY-MM-DD`. */
+/** Any day from 1970 to 9999 as `YYYY-MM-DD`: the days a decision may be dated. */
 const day = fc
-  .date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true })
+  .date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10))
+
+/** Any day from year 0 to 1969 as `YYYY-MM-DD`: none a decision may be dated. */
+const dayBefore1970 = fc
+  .date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('1969-12-31T00:00:00Z'), noInvalidDate: true })
   .map((d) => d.toISOString().slice(0, 10))
 
 describe('readDate, for any text', () => {
@@ -56,9 +61,22 @@ describe('readDate, for any text', () => {
     )
   })
 
+  it('reads no day before 1970, in any of its forms, and says why it is unread', () => {
+    fc.assert(
+      fc.property(dayBefore1970, (d) => {
+        const [y, m, dd] = d.split('-') as [string, string, string]
+        for (const written of [d, `${y}/${m}/${dd}`, `${d}T10:00:00Z`, `${Number(dd)} ${MONTHS[Number(m) - 1]} ${y}`]) {
+          expect(readDate(written), written).toBeUndefined()
+          expect(unreadDateMessage(written)).toBe(`"${written}" is before 1970; the record is read without it`)
+        }
+      }),
+      { numRuns: 300 },
+    )
+  })
+
   it('reads a day and month in numbers with slashes only where one order alone is a day, and with dashes never', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 31 }), fc.integer({ min: 1, max: 31 }), fc.integer({ min: 1000, max: 9999 }), (a, b, y) => {
+      fc.property(fc.integer({ min: 1, max: 31 }), fc.integer({ min: 1, max: 31 }), fc.integer({ min: 1970, max: 9999 }), (a, b, y) => {
         const two = (n: number) => String(n).padStart(2, '0')
         const readings = new Set([`${y}-${two(b)}-${two(a)}`, `${y}-${two(a)}-${two(b)}`].filter(isCalendarDate))
         const only = readings.size === 1 ? [...readings][0] : undefined

@@ -1,4 +1,4 @@
-import { isCalendarDate, type DecisionStatus } from '../decision'
+import { FIRST_DECISION_DAY, isCalendarDate, type DecisionStatus } from '../decision'
 import { linkTarget, type LinkDefinitions } from './markdown'
 
 /**
@@ -262,6 +262,8 @@ function slashedReadings(text: string): string[] {
  * make a day (`12/02/2016`) names both, since it is a date, only not one to guess.
  */
 export function unreadDateMessage(text: string): string {
+  const day = readCalendarDay(text)
+  if (day !== undefined && day < FIRST_DECISION_DAY) return `"${text}" is before ${FIRST_DECISION_DAY.slice(0, 4)}; the record is read without it`
   const readings = slashedReadings(text)
   if (readings.length === 2) return `"${text}" could be ${readings[0]} or ${readings[1]}; the record is read without it (write the one it is as YYYY-MM-DD)`
   return `"${text}" is not a date; the record is read without it`
@@ -281,9 +283,18 @@ const WEEKDAY_BEFORE = /^\s*([a-z]{3,})\.?,?\s+(\S.*)$/i
  * 2024`, `4th of March 2024` or `March 4, 2024` (records written by hand), or day first with dots,
  * `04.03.2024`; after the weekday, `Monday, 4 March 2024`, when it is that day's (a weekday that is
  * not leaves it unread: one of the two is wrong); with slashes when only one order is a day,
- * `21/02/2017` or `02/21/2017`. `04/03/2024` stays unread: the 4th of March or April 3rd.
+ * `21/02/2017` or `02/21/2017`. `04/03/2024` stays unread: the 4th of March or April 3rd. A day
+ * before 1970 (FIRST_DECISION_DAY) stays unread too.
  */
 export function readDate(text: string): string | undefined {
+  const day = readCalendarDay(text)
+  // A day before the first a decision may be dated (`0202-05-05`, a slip of the year) is no
+  // decision's day: unread, and said, rather than the service refusing the whole import for it.
+  return day !== undefined && day >= FIRST_DECISION_DAY ? day : undefined
+}
+
+/** The day of the calendar a text writes, as readDate reads it, whatever its year. */
+function readCalendarDay(text: string): string | undefined {
   const weekday = WEEKDAY_BEFORE.exec(text)
   const named = weekday === null ? -1 : WEEKDAYS.findIndex((d) => d.startsWith((weekday[1] as string).toLowerCase()))
   if (weekday !== null && named >= 0) {
