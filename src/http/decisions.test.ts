@@ -462,6 +462,22 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
 })
 
 describe('POST /v1/decisions/check (R-CON-3)', () => {
+  it('takes a point with an action alone (R-CON-3: point?), leaving out the decisions bound to other points', async () => {
+    const { call } = await createTestApp()
+    const noForce = (key: string, points: string[]) =>
+      decision({ key, status: 'accepted', enforce: 'required', scope: { points }, constraints: [{ kind: 'must_not', pattern: '--force' }] })
+    await call('POST', '/v1/decisions', noForce('AT-DEPLOY', ['deploy']))
+    await call('POST', '/v1/decisions', noForce('ANYWHERE', []))
+    const blockedBy = async (body: Record<string, unknown>) => {
+      const r = await call('POST', '/v1/decisions/check', body)
+      expect(r.status).toBe(200)
+      return r.body.blocked_by.map((b: { key: string }) => b.key).sort()
+    }
+    expect(await blockedBy({ action: 'git push --force', point: 'deploy' })).toEqual(['ANYWHERE', 'AT-DEPLOY'])
+    expect(await blockedBy({ action: 'git push --force', point: 'other' })).toEqual(['ANYWHERE'])
+    expect(await blockedBy({ action: 'git push --force' })).toEqual(['ANYWHERE', 'AT-DEPLOY'])
+  })
+
   it('blocks a command a required must_not forbids, citing the decision, and allows others', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/decisions', decision({
