@@ -152,7 +152,7 @@ export const DecisionInputSchema = z.strictObject({
   rationale: Text.openapi({ description: 'Why.' }),
   enforce: z.enum(ENFORCE_LEVELS).default('advisory'),
   status: z.enum(['proposed', 'accepted']).default('proposed'),
-  date: DecisionDateSchema.optional().openapi({ description: 'The day it was decided; today when not given.' }),
+  date: DecisionDateSchema.optional().openapi({ description: "The day it was decided, from 1970-01-01 to the service's tomorrow; today when not given." }),
   source: z.string().min(1).max(DECISION_LIMITS.sourceLength).nullish().openapi({
     description: 'Where it was decided: a session id, a document, a meeting.',
   }),
