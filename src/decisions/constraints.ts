@@ -272,6 +272,12 @@ export function checkAgainst(
     allowed: blocked.length === 0,
     blocked_by: blocked,
     warnings: found.filter((f) => f.soft).map((f) => f.violation),
-    checked: decisions.map((d) => d.key),
+    // A decision is checked where the request reaches it: bound to no point, bound to the point of
+    // the choice, or holding a pattern the action was tested against. A command checked at no point
+    // (the guard's) does not reach one bound to a point by its options, whose pulse would hide that
+    // no question at its point was ever asked (R-CON-4).
+    checked: decisions
+      .filter((d) => d.scope.points.length === 0 || (request.point !== undefined && d.scope.points.includes(request.point)) || (action !== undefined && mustNot(d).length > 0))
+      .map((d) => d.key),
   }
 }

@@ -496,6 +496,25 @@ describe('POST /v1/decisions/check (R-CON-3)', () => {
     expect((await call('GET', '/v1/decisions/pulses')).body.decisions[0].by.check).toBe(3)
   })
 
+  it('counts no pulse for a decision bound to a point that a command checked at no point cannot reach (R-CON-4: dead weight shows)', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({ key: 'D-021', enforce: 'required', status: 'accepted', constraints: [{ kind: 'must_not', pattern: '^git push (.* )?--force' }] }))
+    await call('POST', '/v1/decisions', decision({ key: 'DB', enforce: 'required', status: 'accepted', scope: { points: ['database'] }, constraints: [{ kind: 'must', option: 'Postgres' }] }))
+    await call('POST', '/v1/decisions', decision({ key: 'CAP', enforce: 'required', status: 'accepted', scope: { points: ['replicas'] }, constraints: [{ kind: 'limit', value: 3 }] }))
+    // Bound to a point, but with a pattern: a command is tested against it, so it is reached.
+    await call('POST', '/v1/decisions', decision({ key: 'PAT', status: 'accepted', scope: { points: ['database'] }, constraints: [{ kind: 'must_not', pattern: 'mysql' }] }))
+    // What the guard sends for every Bash command: the command and its path, no point.
+    for (let i = 0; i < 3; i++) {
+      const { body } = await call('POST', '/v1/decisions/check', { action: 'npm test', path: '.' })
+      expect(body).toMatchObject({ allowed: true, checked: ['D-021', 'PAT'] })
+    }
+    const pulses = (await call('GET', '/v1/decisions/pulses')).body
+    expect(pulses.never_reached).toEqual(['CAP', 'DB'])
+    // At their point, a choice reaches them.
+    expect((await call('POST', '/v1/decisions/check', { choice: 'MySQL', point: 'database' })).body.checked).toEqual(['D-021', 'DB', 'PAT'])
+    expect((await call('GET', '/v1/decisions/pulses')).body.never_reached).toEqual(['CAP'])
+  })
+
   it('takes any task or stage a recommendation\'s context takes, here and in /applicable, as GET /v1/why does: an agent passes its context\'s on to each', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/decisions', decision({ key: 'D-021', enforce: 'required', status: 'accepted', constraints: [{ kind: 'must_not', pattern: 'git push (.* )?--force' }] }))
