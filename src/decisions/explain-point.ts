@@ -106,13 +106,16 @@ export async function explainPoint(
     // accepted (then) names one: a proposal is no decision yet, and the option of one superseded,
     // deprecated or revoked is what the team moved away from; named, it would be recommended with
     // the certainty of a question of one option (a `must` Kafka revoked: Kafka, confidence 1).
+    // A decision that does not apply in this run (scoped to a path, task or stage the run is outside
+    // of, or does not give) names an option beside others, never alone: alone, the question of its
+    // one option would be answered with it, confidence 1, where R-CON-4 excludes the decision.
     const policyDefault = deps.staticDefault?.(point)
-    const named = [
-      ...(policyDefault === undefined ? [] : [normalizeLabel(policyDefault)]),
-      ...bound.filter((d) => d.status === 'accepted').flatMap((d) =>
-        d.constraints.flatMap((c) => (c.option === undefined || c.kind === 'must_not' || c.kind === 'limit' ? [] : [normalizeLabel(c.option)])),
-      ),
-    ]
+    const optionsOf = (ds: readonly DecisionRecord[]) =>
+      ds.flatMap((d) => d.constraints.flatMap((c) => (c.option === undefined || c.kind === 'must_not' || c.kind === 'limit' ? [] : [normalizeLabel(c.option)])))
+    const accepted = bound.filter((d) => d.status === 'accepted')
+    const applying = accepted.filter((d) => outOfScope(d, run).length === 0)
+    const known = [...(policyDefault === undefined ? [] : [normalizeLabel(policyDefault)]), ...optionsOf(applying)]
+    const named = known.length === 0 ? [] : [...known, ...optionsOf(accepted.filter((d) => !applying.includes(d)))]
     // Each once, as first named (labels differ in case only as typed).
     const distinct: string[] = []
     for (const o of named) if (matchOption(o, distinct) === undefined) distinct.push(o)

@@ -819,6 +819,20 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
     expect(why.decisions.map((d: any) => [d.key, d.effect])).toEqual([['D-001', null]])
   })
 
+  it('recommends nothing at a point nobody was asked at whose only option is named by a decision that does not apply (R-CON-4)', async () => {
+    const app = await createTestApp()
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'Q-1', scope: { points: ['queue'], path: 'src/api' }, constraints: [{ kind: 'must', option: 'Kafka' }] })
+    // No path: the decision is out of scope, and Kafka, which only it names, is no answer, least of all a certain one.
+    const outside = (await app.call('GET', '/v1/why?point=queue')).body
+    expect(outside.recommendation).toBeNull()
+    expect(outside.decisions.map((d: any) => [d.key, d.effect, d.out_of_scope])).toEqual([['Q-1', null, [{ field: 'path', scope: 'src/api', run: null }]]])
+    expect((await app.call('GET', '/v1/why?point=queue&path=src/apiary')).body.recommendation).toBeNull()
+    // Under its path, it applies and fixes the answer.
+    const inside = (await app.call('GET', '/v1/why?point=queue&path=src/api/routes.ts')).body
+    expect(inside.recommendation).toMatchObject({ state: 'enforced', recommended: 'Kafka' })
+    expect(inside.decisions.map((d: any) => [d.key, d.effect])).toEqual([['Q-1', 'enforced']])
+  })
+
   it('explains the answer the recommendation gives at a point the policy marks multi-select, not the latest observation\'s reading', async () => {
     const app = await checksApp()
     const at = (h: number) => new Date(app.clock.now().getTime() - h * HOUR).toISOString()
