@@ -223,6 +223,13 @@ describe('decision-memory why --point, a decision that did not apply', () => {
     expect(heading(why({ out_of_scope: [] }))).toBe('decision B-1 (no effect on this recommendation):')
     expect(heading(why({}))).toBe('decision B-1 (no effect on this recommendation):')
   })
+
+  it('says it with no recommendation too, where it is why there is none (its option the only one known)', () => {
+    const none = (decision: Record<string, unknown>) => ({ ...why(decision), recommendation: null }) as unknown as PointWhy
+    expect(heading(none({ out_of_scope: [{ field: 'path', scope: 'src/billing', run: null }] }))).toBe('decision B-1 (not applied: scoped to path src/billing, no path given):')
+    // In scope, with nothing recommended, there is no recommendation for it to have no effect on.
+    expect(heading(none({ out_of_scope: [] }))).toBe('decision B-1:')
+  })
 })
 
 describe('decision-memory why --as-of, an answer that does not say the moment asked', () => {

@@ -146,8 +146,9 @@ export function pointText(why: PointWhy): string {
   for (const d of why.decisions) {
     // An accepted decision that does nothing here (out of the run's scope, or advice against an
     // option not recommended) says so: printed bare beside the recommendation, it read as applied.
-    // Out of the run's scope, it says which scope and why: a required decision bare `no effect` read as broken.
-    const outside = d.effect === null && d.status === 'accepted' && why.recommendation !== null ? notApplied(d.out_of_scope ?? []) : undefined
+    // Out of the run's scope, it says which scope and why: a required decision bare `no effect` read as broken;
+    // with no recommendation too, which may be none because the decision does not apply.
+    const outside = d.effect === null && d.status === 'accepted' ? notApplied(d.out_of_scope ?? []) : undefined
     const effect = d.effect ?? outside ?? (d.status === 'accepted' && why.recommendation !== null ? 'no effect on this recommendation' : null)
     const heading = `decision ${d.key}${effect === null ? '' : ` (${effect})`}:`
     if (d.chain.length > 0 && d.chain.every((link) => printed.has(link.key))) {
