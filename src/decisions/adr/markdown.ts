@@ -119,12 +119,19 @@ export function headingName(heading: string): string {
  * in place, is no part of the decision or its reasons. A comment in a code block is the example's.
  */
 export function textOf(lines: readonly Line[]): string {
-  return withoutComments(lines.map((l) => l.text))
+  let text = withoutComments(lines.map((l) => l.text))
     .map((t) => t.trimEnd())
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim()
+  // The break a record or a log puts between sections (`---`, `***`, `___`) ends the text before
+  // it as layout, not as text; one in a code block is followed by its fence, and stays.
+  for (let end = ENDING_BREAK.exec(text); end !== null; end = ENDING_BREAK.exec(text)) text = text.slice(0, end.index).trim()
+  return text
 }
+
+/** A thematic break on a line of its own after a blank line (or alone) that ends a text. */
+const ENDING_BREAK = /(?:^|\n\n)[ \t]*([-*_])(?:[ \t]*\1){2,}[ \t]*$/
 
 /**
  * Some prose without its HTML comments (one not closed runs to the end), a code span passed over

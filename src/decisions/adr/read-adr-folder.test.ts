@@ -263,6 +263,26 @@ describe('reading ADR folders (R-CON-6)', () => {
     ])
   })
 
+  it('the "---" that closes a section is none of its text: a DECISIONS.md "###" part, an adr-tools "##" section', () => {
+    const text = [
+      '# Decisions', '',
+      '## D-010 Use Redis for sessions', '', '### Status', '', 'Superseded by D-011', '', '### Decision', '', 'Store sessions in Redis.', '', '---', '',
+      '## D-011 Use Postgres for sessions', '', '### Status', '', 'Accepted', '', '### Decision', '', 'Store sessions in Postgres.', '', '### Context', '', 'One fewer service to run.', '', '* * *', '',
+    ].join('\n')
+    const reading = readRecordFolder([{ path: 'DECISIONS.md', name: 'DECISIONS.md', bytes: new TextEncoder().encode(text) }])
+    expect(reading.problems).toEqual([])
+    expect(reading.records.map((r) => [r.key, r.decision, r.rationale])).toEqual([
+      ['D-010', 'Store sessions in Redis.', 'not stated in DECISIONS.md'],
+      ['D-011', 'Store sessions in Postgres.', 'One fewer service to run.'],
+    ])
+    // So does an adr-tools record's section, before the next "##", and a --- in a code block stays.
+    const adr = readTexts({
+      '0001-use-redis.md': '# 1. Use Redis\n\nDate: 2024-01-10\n\n## Status\n\nAccepted\n\n## Context\n\nWe need a cache.\n\n---\n\n## Decision\n\nWe will use Redis:\n\n```yaml\n---\nmaxmemory: 1gb\n```\n\n___\n\n## Consequences\n\nRun it.\n',
+    })
+    expect(adr.problems).toEqual([])
+    expect(adr.records.map((r) => [r.key, r.decision, r.rationale])).toEqual([['ADR-0001', 'We will use Redis:\n\n```yaml\n---\nmaxmemory: 1gb\n```', 'We need a cache.']])
+  })
+
   it('DECISIONS.md: a "### Status" part gives the status and its links, as an adr-tools "## Status" section does', () => {
     const text = [
       '# Decision log', '',
