@@ -243,7 +243,10 @@ export const VerdictSchema = z
     allowed: z.boolean(),
     blocked_by: z.array(ViolationSchema),
     warnings: z.array(ViolationSchema),
-    checked: z.array(z.string()),
+    checked: z.array(z.string()).openapi({
+      description:
+        'The keys of the decisions the check reached, each counting a recall pulse: those bound to no point, those bound to `point`, and those with a `must_not` pattern `action` was tested against.',
+    }),
   })
   .openapi('DecisionVerdict')
 

@@ -130,6 +130,12 @@ describe('unknown fields in the OpenAPI document (R-SVC-2)', () => {
     expect(schemas.RecommendationRequest.properties.context.additionalProperties).not.toBe(false)
   })
 
+  it("says what a check's checked lists: the decisions it reached, each a recall pulse (R-CON-4)", async () => {
+    const { call } = await createTestApp()
+    const { schemas } = (await call('GET', '/openapi.json')).body.components
+    expect(schemas.DecisionVerdict.properties.checked.description).toMatch(/reached.*recall pulse.*bound to no point.*`must_not` pattern/)
+  })
+
   it("describes each field of a plan's AskUserQuestion question and option, which agents read to fill them", async () => {
     const { call } = await createTestApp()
     const { schemas } = (await call('GET', '/openapi.json')).body.components
