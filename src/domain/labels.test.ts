@@ -49,6 +49,15 @@ describe('resolveChoice', () => {
     expect(resolveChoice('something custom', options, false)).toEqual({ chosen: [], other: 'something custom' })
   })
 
+  it('keeps free text as the user typed it: lines, spaces and their own "(recommended)" (R-CAP-3)', () => {
+    // Normalised only to be matched: a text that matches no option is kept, trimmed and in NFC.
+    const typed = 'Tier XL for the API\n\n  and Tier S  elsewhere (recommended by ops)'
+    expect(resolveChoice(`  ${typed}\n`, options, false)).toEqual({ chosen: [], other: typed })
+    expect(resolveChoice('Keep both (Recommended)', options, false)).toEqual({ chosen: [], other: 'Keep both (Recommended)' })
+    expect(resolveChoice('Cafe\u0301  au lait', options, false)).toEqual({ chosen: [], other: 'Caf\u00e9  au lait' })
+    expect(resolveChoice(['Tier S', 'my  own\ncheck'], options, true)).toEqual({ chosen: ['Tier S'], other: 'my  own\ncheck' })
+  })
+
   it('takes arrays for multi-select', () => {
     expect(resolveChoice(['Tier S', 'Tier L (Recommended)', 'x'], options, true)).toEqual({
       chosen: ['Tier S', 'Tier L'],

@@ -227,6 +227,15 @@ export function quotedLabels(answer: string): string[] | undefined {
   return quoted && labels.every((l) => l.trim() !== '') ? labels : undefined
 }
 
+/**
+ * Free text as kept (R-CAP-3: stored as `other` "with its text kept"): only trimmed and in NFC, as
+ * a label is read. Normalised for matching alone: a typed answer's lines, spaces and its own
+ * `(recommended …)` at the end are the user's words, not an annotation of this service's.
+ */
+function typedText(text: string): string {
+  return text.normalize('NFC').trim()
+}
+
 /** Resolves what the user chose against the options (R-CAP-3, R-REC-8). */
 export function resolveChoice(
   choice: string | readonly string[],
@@ -238,14 +247,14 @@ export function resolveChoice(
     const other: string[] = []
     for (const label of choice) {
       const match = matchOption(label, options)
-      if (match === undefined) other.push(normalizeLabel(label))
+      if (match === undefined) other.push(typedText(label))
       else if (!chosen.includes(match)) chosen.push(match)
     }
     return { chosen, other: other.length === 0 ? null : other.join(', ') }
   }
   const match = matchOption(choice, options)
   if (match !== undefined) return { chosen: [match], other: null }
-  if (!multiSelect) return { chosen: [], other: normalizeLabel(choice) }
+  if (!multiSelect) return { chosen: [], other: typedText(choice) }
   const split = splitJoinedLabels(choice, options)
   const quoted = quotedLabels(choice)
   if (quoted === undefined) return split

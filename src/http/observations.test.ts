@@ -232,6 +232,26 @@ describe('a multi-select choice of commas alone', () => {
   })
 })
 
+describe('free text (R-CAP-3)', () => {
+  it('is stored as other with its text kept, lines and all, whether posted or captured by the hook', async () => {
+    const { call, store } = await createTestApp()
+    const typed = 'Neither: Tier M for the API,\nTier S for the docs (Recommended)'
+    const posted = await call('POST', '/v1/observations', { ...SEED, decision_id: undefined, user_choice: typed })
+    expect(posted.status).toBe(201)
+    const hooked = await call('POST', '/v1/hooks/claude-code', {
+      session_id: 's-1', cwd: '/home/dev/acme', hook_event_name: 'PostToolUse', tool_name: 'AskUserQuestion', tool_use_id: 'toolu_1',
+      tool_input: { questions: [{ header: 'Next step', question: SEED.question, options: SEED.all_options.map((label) => ({ label })), multiSelect: false }] },
+      tool_response: { answers: { [SEED.question]: `  ${typed}  ` } },
+    })
+    expect(hooked.status).toBe(200)
+    const stored = await store.observationsAt('default', posted.body.stored[0].point)
+    expect(stored.map((o) => ({ chosen: o.chosen, other: o.other }))).toEqual([
+      { chosen: [], other: typed },
+      { chosen: [], other: typed },
+    ])
+  })
+})
+
 describe('a point the policy marks multi_select (R-POL)', () => {
   it('takes a choice sent as joined labels, as a multi-select question has it, for those labels, not for other', async () => {
     const policy = await loadPolicy(DEFAULT_POLICY_FILE)
