@@ -2,7 +2,6 @@ import { parse as parseYaml, YAMLParseError } from 'yaml'
 import { dateOfFileName, fileEvidence, keyOfFile, linksInBody, numberOfFile, statusOfLines } from './adr-tools'
 import { fieldOf, headingName, linkDefinitions, linkTarget, numbered, parseRecord, sectionNamed, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
-import { readDate } from './status-words'
 
 /**
  * What MADR-shaped bodies decide and why: the first paragraph of `## Decision Outcome`
@@ -86,15 +85,17 @@ function lineOfKey(lines: readonly Line[], name: string): number {
  * MADR 2 and adr-tools write it), else the date a `yyyymmdd-slug.md` file is named by, as a
  * log4brains record without a date is read, else the day written with its status (`accepted (2020-05-05)`);
  * else none (MADR makes every field optional), and the import dates it the day it is first imported.
- * A date written that cannot be read is passed over as if it were not written, and `unread` told.
+ * A date written that cannot be read, the file name's too, is passed over as if it were not written, and `unread` told.
  */
 function dateOf(data: Record<string, unknown>, matter: readonly Line[], record: MarkdownRecord, name: string, statusDate: string | null, unread: UnreadDate[]): string | null {
   const fromMatter = data.date instanceof Date ? data.date.toISOString() : data.date
   const inMatter = fromMatter === undefined || fromMatter === null ? undefined : { value: String(fromMatter), line: lineOfKey(matter, 'date') }
   const written = readDateField(inMatter, unread) ?? readDateField(fieldOf(record.preamble, /^date$/i), unread)
   if (written !== undefined) return written
+  // A file name's day that is no decision's (`02020505-…`, before 1970) is passed over and said
+  // at line 1, as a log4brains record's is, not dropped unsaid.
   const named = dateOfFileName(name)
-  return named === null ? statusDate : (readDate(named.join('-')) ?? statusDate)
+  return readDateField(named === null ? undefined : { value: named.join('-'), line: 1 }, unread) ?? statusDate
 }
 
 /**

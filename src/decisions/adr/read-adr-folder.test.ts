@@ -689,6 +689,29 @@ describe('a record whose date cannot be read', () => {
   })
 })
 
+describe('a record named by a day before 1970', () => {
+  it('is read without that day, said as a date written so is, MADR as log4brains: the day of its status, else none', () => {
+    const reading = readTexts({
+      // MADR with no date of its own: the file name's, a slip of the year; then the day of its status.
+      '02020505-use-grpc.md': '---\nstatus: accepted (2020-05-05)\n---\n\n# Use gRPC\n\n## Decision Outcome\n\nChosen option: "gRPC".\n',
+      '1969-12-31-use-rest.md': '---\nstatus: accepted\n---\n\n# Use REST\n\n## Decision Outcome\n\nChosen option: "REST".\n',
+      // log4brains, which said so already.
+      '19690101-use-zod.md': '# Use Zod\n\n- Status: accepted\n',
+    })
+    expect(reading.formats).toEqual({ madr: 2, log4brains: 1 })
+    expect(summary(reading.records)).toEqual({
+      '02020505-use-grpc': ['accepted', '2020-05-05', null, null],
+      '1969-12-31-use-rest': ['accepted', null, null, null],
+      '19690101-use-zod': ['accepted', null, null, null],
+    })
+    expect(reading.problems).toEqual([
+      { path: '02020505-use-grpc.md', line: 1, message: '"0202-05-05" is before 1970; the record is read without it' },
+      { path: '1969-12-31-use-rest.md', line: 1, message: '"1969-12-31" is before 1970; the record is read without it' },
+      { path: '19690101-use-zod.md', line: 1, message: '"1969-01-01" is before 1970; the record is read without it' },
+    ])
+  })
+})
+
 describe('a "Supersedes" line in the body of a record whose status is written elsewhere', () => {
   it('links as in an adr-tools record: under the title or in a "## Status" section, MADR and MADR 2 alike', () => {
     const madr = (title: string, body = '') => `---\nstatus: accepted\ndate: 2024-01-01\n---\n\n# ${title}\n${body}\n## Decision Outcome\n\nChosen option: "${title}".\n`
