@@ -104,6 +104,23 @@ describe('bearer auth (R-SVC-4)', () => {
     expect((await call('GET', '/v1/users/bob/export', undefined, as(BOB))).body).toContain('b1')
   })
 
+  it('answers a ?user= naming another user than the path of /v1/users/{user} as without auth, 400 naming user: the path decides whose data it is', async () => {
+    const open = await createTestApp()
+    const withAuth = await createTestApp({ auth })
+    for (const { call, headers } of [{ call: open.call, headers: undefined }, { call: withAuth.call, headers: as(ALICE) }]) {
+      expect((await call('POST', '/v1/observations', { ...TIER, user: 'alice', decision_id: 'a1' }, headers)).status).toBe(201)
+      for (const [method, path] of [['DELETE', '/v1/users/alice?user=bob'], ['GET', '/v1/users/alice/preferences?user=bob'], ['GET', '/v1/users/alice/export?user=bob']] as const) {
+        const refused = await call(method, path, undefined, headers)
+        expect([refused.status, refused.body.error.code], `${path} ${headers === undefined ? 'without' : 'with'} auth`).toEqual([400, 'invalid_request'])
+        expect(refused.body.error.issues).toEqual([{ path: 'user', message: 'give the user in the path, not in the query' }])
+      }
+      // Nothing forgotten by the refused DELETE.
+      expect((await call('GET', '/v1/users/alice/export', undefined, headers)).body).toContain('a1')
+    }
+    // The path's user is still the token's to act for: bob's path is refused alice's token, whatever the query says.
+    expect((await withAuth.call('DELETE', '/v1/users/bob?user=alice', undefined, as(ALICE))).status).toBe(403)
+  })
+
   it('refuses writes and reads for another user in the body, in any item of an array, or in the query', async () => {
     const { call } = await createTestApp({ auth })
     expect((await call('POST', '/v1/observations', { ...TIER, user: 'bob' }, as(ALICE))).status).toBe(403)
@@ -113,7 +130,7 @@ describe('bearer auth (R-SVC-4)', () => {
     expect((await call('POST', '/v1/recommendations', { ...TIER, user: 'bob' }, as(ALICE))).status).toBe(403)
     expect((await call('POST', '/v1/sessions', { user: 'bob' }, as(ALICE))).status).toBe(403)
     expect((await call('PUT', '/v1/sessions/s-1/personalization', { user: 'bob' }, as(ALICE))).status).toBe(403)
-    expect((await call('GET', '/v1/users/alice/preferences?user=bob', undefined, as(ALICE))).status).toBe(403)
+    expect((await call('GET', `/v1/why?user=bob&point=tier`, undefined, as(ALICE))).status).toBe(403)
   })
 
   it('answers a user no route takes with the 400 that names the field, not 403, in the body, query and path', async () => {

@@ -26,8 +26,8 @@ function asIdentifier(raw: string): string {
 }
 
 /**
- * The users a request names where any route would put them: the path (`/v1/users/{user}`), the
- * query (`?user=`) and the body (`user`, in every item of an array). Each route still checks the
+ * The users a request names where any route would put them: the path (`/v1/users/{user}`), else
+ * the query (`?user=`), and the body (`user`, in every item of an array). Each route still checks the
  * user it acts for after validation, where a missing `user` has become `default`. A name no route
  * takes (empty, too long, `!bob`) is left to the route, whose 400 names the field (R-SVC-2): it
  * names nobody the token could be refused. The body only of a POST or a PUT, the methods whose
@@ -39,7 +39,10 @@ async function namedUsers(c: Context): Promise<string[]> {
   const users: string[] = []
   const inPath = /^\/v1\/users\/([^/]+)/.exec(c.req.path)
   if (inPath !== null) users.push(asIdentifier(inPath[1] as string))
-  for (const user of c.req.queries('user') ?? []) users.push(user.normalize('NFC'))
+  // The path names the user of /v1/users/{user}, whatever a `?user=` says: the route refuses one
+  // naming another user, 400 naming `user`, as without auth (refuseOtherQueryUser), rather than a
+  // 403 that sent alice looking for bob's token to forget herself.
+  else for (const user of c.req.queries('user') ?? []) users.push(user.normalize('NFC'))
   if ((c.req.method === 'POST' || c.req.method === 'PUT') && /^application\/([a-z.-]+\+)?json/i.test(c.req.header('content-type') ?? '')) {
     // hono keeps the parsed body, so the route's validator does not read it again.
     const body: unknown = await c.req.json().catch(() => undefined)
