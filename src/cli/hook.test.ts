@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { claudeCodeFixture } from '../../test/support/fixtures'
 import { runCli } from '../../test/support/spawn-service'
+import { LATE_HEADER } from '../http/hooks'
 import { pathOfPayload, projectOfPayload } from './hook'
 import { projectOfFolder } from './repository'
 
@@ -70,6 +71,31 @@ describe('decision-memory hook sending a PreToolUse', () => {
       expect(wait).toBeGreaterThan(0)
       expect(wait).toBeLessThanOrEqual(10_000 - 400 - 250)
       expect(post?.searchParams.has('wait_ms')).toBe(false)
+    })
+  })
+})
+
+describe('decision-memory hook answered {} for a PreToolUse planned past the time it waits', () => {
+  it('prints nothing, as for any {}, and says once on stderr that the service was too late for its --budget; a {} without the header, nothing', async () => {
+    let late = true
+    const stub: RequestListener = (request, response) => {
+      request.resume()
+      request.on('end', () => response.writeHead(200, { 'content-type': 'application/json', ...(late ? { [LATE_HEADER]: '5000' } : {}) }).end('{}'))
+    }
+    await withStub('dm-hook-late-', stub, async ({ host, dir }) => {
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: join(dir, 'spool.ndjson') }
+      const input = JSON.stringify(claudeCodeFixture('pre-tool-use'))
+      const asked = await runCli(['hook', '--budget', '3000'], { input, env })
+      expect(asked).toMatchObject({ code: 0, stdout: '' })
+      const said =
+        "decision-memory hook: the service answered too late for this hook's --budget of 3000 ms (it took 5000 ms), so this question is asked as the agent wrote it, " +
+        'nothing in it answered or ordered by your past choices; to give the service more time, raise --budget in the hook\'s command (at most 60000, and under the hook entry\'s "timeout", in seconds)\n'
+      expect(asked.stderr).toBe(said)
+      expect(existsSync(join(dir, 'spool.ndjson'))).toBe(false)
+      // A capture answered so (no service sends it one) is no question asked: nothing said.
+      expect(await runCli(['hook', '--budget', '3000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })).toMatchObject({ code: 0, stdout: '', stderr: '' })
+      late = false
+      expect(await runCli(['hook', '--budget', '3000'], { input, env })).toMatchObject({ code: 0, stdout: '', stderr: '' })
     })
   })
 })

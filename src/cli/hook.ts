@@ -41,6 +41,11 @@ const CURRENT_EVENT_RESERVE_MS = 400
  */
 const ANSWER_RETURN_MS = 250
 /**
+ * The header the service sends with the `{}` of a PreToolUse it planned past `?wait_ms=` (the ms it
+ * took), as src/http/hooks.ts names it; named here so the hook's bundle does not load the routes.
+ */
+const LATE_HEADER = 'X-Decision-Memory-Late'
+/**
  * Stdin is read even when start-up used the whole budget (a loaded machine): Claude Code has
  * closed it by then, so reading is instant, and the payload can still be spooled.
  */
@@ -170,6 +175,18 @@ function refusal(status: number, body: string): string {
   return printable(`HTTP ${status}${code}: ${error.message}${issues !== '' ? ` (${issues})` : ''}${id}`)
 }
 
+/**
+ * What the hook says when the service planned a PreToolUse past the time the hook waits: `took`
+ * is the service's LATE_HEADER (its ms), said only when it is a number of ms.
+ */
+function tooLateWhy(took: string, budget: number): string {
+  const taken = /^\d{1,9}$/.test(took) ? ` (it took ${took} ms)` : ''
+  return (
+    `the service answered too late for this hook's --budget of ${budget} ms${taken}, so this question is asked as the agent wrote it, nothing in it answered or ordered by your past choices; ` +
+    `to give the service more time, raise --budget in the hook's command (at most ${MAX_BUDGET_MS}, and under the hook entry's "timeout", in seconds)`
+  )
+}
+
 /** `decision-memory hook` (R-CAP-6): never blocks the agent, never loses a choice. */
 export async function hookCommand(argv: string[]): Promise<number> {
   try {
@@ -287,7 +304,7 @@ async function runHook(argv: string[]): Promise<void> {
    * a 5xx) the end of the call says, for a capture with where it was spooled.
    */
   let saidWhy = false
-  async function deliver(e: SpooledEvent, late: boolean): Promise<{ outcome: Delivery; body?: string }> {
+  async function deliver(e: SpooledEvent, late: boolean): Promise<{ outcome: Delivery; body?: string; tooLate?: string }> {
     saidWhy = false
     if (forbidden.has(e.user)) {
       refusedToken = true
@@ -331,7 +348,10 @@ async function runHook(argv: string[]): Promise<void> {
       // which is sent again as happening now rather than set aside as refused and never learned.
       if (late && response.status === 400 && errorCode(body) === 'timestamp_in_future') return await deliver(e, false)
       if (response.ok) {
-        if (isJsonObject(body)) return { outcome: 'delivered', body }
+        if (isJsonObject(body)) {
+          const tooLate = response.headers.get(LATE_HEADER)
+          return { outcome: 'delivered', body, ...(tooLate === null ? {} : { tooLate }) }
+        }
         // Another server at the URL (a web server, a proxy's page): it took nothing, and what it
         // said must not reach stdout, which Claude Code shows, or adds to the agent's context.
         process.stderr.write(`decision-memory hook: ${url} answered HTTP ${response.status} with a body that is not JSON (is DECISION_MEMORY_URL a decision-memory service?)\n`)
@@ -402,6 +422,9 @@ async function runHook(argv: string[]): Promise<void> {
   if (now.outcome === 'delivered') {
     const body = now.body ?? ''
     if (body !== '' && body !== '{}') process.stdout.write(body + '\n')
+    // A `{}` planned past the time this hook waits is no "nothing to change": Claude Code gets the
+    // same nothing, and the user is told why their memory did not answer, and what gives it time.
+    if (now.tooLate !== undefined && isPreToolUse(payload)) process.stderr.write(`decision-memory hook: ${tooLateWhy(now.tooLate, budget)}\n`)
     return
   }
   if (now.outcome === 'rejected' && isCapture(payload)) {

@@ -1188,6 +1188,33 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect((await observationsOf(store)).filter((o) => o.source === 'auto-resolved')).toHaveLength(1)
   })
 
+  it('says by X-Decision-Memory-Late that a PreToolUse answered {} was planned past ?wait_ms=, with the ms it took, unlike a {} that changes nothing', async () => {
+    const { app, clock, memory, call } = await createTestApp()
+    await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))
+    const pre = claudeCodeFixture('pre-tool-use')
+    const send = (body: unknown, query = '?wait_ms=1200') =>
+      app.request(`${HOOK}${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const recommend = memory.recommend.bind(memory)
+    const slow = vi.spyOn(memory, 'recommend').mockImplementation(async (request) => {
+      clock.advance(5_000)
+      return recommend(request)
+    })
+    const late = await send(pre)
+    // The body is what the hook prints as it did: {} (nothing); the header alone tells it apart.
+    expect(await late.json()).toEqual({})
+    expect(late.headers.get('x-decision-memory-late')).toBe('5000')
+    // As slow, but with no ?wait_ms= (the sender waits as long as it takes): answered, no header.
+    const waited = await send({ ...pre, tool_use_id: 'toolu_waited' }, '')
+    expect(((await waited.json()) as any).hookSpecificOutput.permissionDecision).toBe('allow')
+    expect(waited.headers.has('x-decision-memory-late')).toBe(false)
+    slow.mockRestore()
+    // A {} in time (personalization off in that session: nothing to change) has no header either.
+    await call('PUT', '/v1/sessions/s-off/personalization', { enabled: false })
+    const unchanged = await send({ ...pre, session_id: 's-off', tool_use_id: 'toolu_off' })
+    expect(await unchanged.json()).toEqual({})
+    expect(unchanged.headers.has('x-decision-memory-late')).toBe(false)
+  })
+
   it('refuses a ?wait_ms= that is no whole number of ms, naming it', async () => {
     const { call } = await createTestApp()
     for (const wait of ['-1', '1.5', 'soon', '1e3', '100000']) {

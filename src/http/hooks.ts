@@ -47,10 +47,17 @@ const HookQuery = z.object({
       param: { name: 'wait_ms', in: 'query' },
       description:
         'How long the sender waits for the answer to a PreToolUse, in ms from when the service gets it: `decision-memory hook` sends what its ' +
-        '`--budget` leaves it, less a margin for the answer\u2019s way back. A PreToolUse planned past it answers `{}` and records none of the ' +
+        '`--budget` leaves it, less a margin for the answer\u2019s way back. A PreToolUse planned past it answers `{}` with `X-Decision-Memory-Late` and records none of the ' +
         'answers it would have given: the hook has let the question through as the agent wrote it, and what the user answers is theirs.',
     }),
 })
+
+/**
+ * Sent with the `{}` of a PreToolUse planned past `?wait_ms=`: the ms the service took, from when it
+ * got the request, on its clock. `decision-memory hook` reads it to tell the user why nothing was
+ * answered for them (`--budget`), where a `{}` alone says there was nothing to change.
+ */
+export const LATE_HEADER = 'X-Decision-Memory-Late'
 
 const HookAnswerSchema = z
   .object({
@@ -90,7 +97,18 @@ const route = createRoute({
     },
   },
   responses: {
-    200: { description: 'What the hook should print', content: { 'application/json': { schema: HookAnswerSchema } } },
+    200: {
+      description: 'What the hook should print',
+      headers: {
+        [LATE_HEADER]: {
+          description:
+            'Sent with the `{}` of a PreToolUse planned past `?wait_ms=` (none of its answers recorded): the ms the service took, from when it ' +
+            'got the request. A `{}` without it changes nothing; `decision-memory hook` prints neither, and says on stderr that it was too late for its `--budget`.',
+          schema: { type: 'string', pattern: '^\\d+$' },
+        },
+      },
+      content: { 'application/json': { schema: HookAnswerSchema } },
+    },
     400: { description: 'Invalid payload', content: { 'application/json': { schema: ErrorSchema } } },
   },
 })
@@ -103,6 +121,10 @@ export function hookRoutes(memory: DecisionMemory) {
     // The hook acts for `?user=`, `default` when absent: a token must name that user (R-SVC-4).
     authorizeUsers(c, [user])
     const answerBy = waitMs === undefined ? undefined : arrived + Number(waitMs)
-    return c.json(await handleClaudeCodeHook(memory, c.req.valid('json'), { user, at, project, path, serviceUrl, answerBy }), 200)
+    const { answer, late } = await handleClaudeCodeHook(memory, c.req.valid('json'), { user, at, project, path, serviceUrl, answerBy })
+    // The body stays `{}`, which the hook prints as nothing, as Claude Code expects: the header alone
+    // tells the hook it was too late, not that there was nothing to change, so it can say so.
+    if (late === true) c.header(LATE_HEADER, String(memory.clock.now().getTime() - arrived))
+    return c.json(answer, 200)
   })
 }

@@ -26,8 +26,8 @@ type Document = {
   components: { schemas: Record<string, Schema>; headers?: Record<string, Header> }
 }
 
-/** The headers the service's middleware sets on answers: each one sent is documented on its answer. */
-const SENT_HEADERS = ['x-request-id', 'x-decision-memory-store', 'www-authenticate', 'allow', 'retry-after']
+/** The headers the service sets on answers (its middleware, the hook route): each one sent is documented on its answer. */
+const SENT_HEADERS = ['x-request-id', 'x-decision-memory-store', 'x-decision-memory-late', 'www-authenticate', 'allow', 'retry-after']
 
 function typeOf(value: unknown): string {
   if (value === null) return 'null'

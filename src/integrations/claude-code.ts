@@ -1044,15 +1044,29 @@ function shownToUser(checkingIn: readonly string[], answers: string | undefined)
   return answers === undefined ? checkIn : `${checkIn}. It ${answers}`
 }
 
+/** What handleClaudeCodeHook answers: what the hook prints, and whether that `{}` is for want of time. */
+export interface HookReply {
+  answer: HookAnswer
+  /**
+   * A PreToolUse planned past `answerBy`: its `{}` is no "nothing to change", the sender has let
+   * the question through unanswered by then, and the user may be told why their memory did not help.
+   */
+  late?: true
+}
+
 /**
  * Answers one Claude Code hook event (R-CAP-5): captures PostToolUse choices, plans PreToolUse
  * questions, starts sessions; any other event or tool gets `{}`.
  */
-export async function handleClaudeCodeHook(
-  memory: DecisionMemory,
-  payload: ClaudeCodeHookPayload,
-  options: HookOptions,
-): Promise<HookAnswer> {
+export async function handleClaudeCodeHook(memory: DecisionMemory, payload: ClaudeCodeHookPayload, options: HookOptions): Promise<HookReply> {
+  const answer = await answerHook(memory, payload, options)
+  return answer === PLANNED_TOO_LATE ? { answer: {}, late: true } : { answer }
+}
+
+/** What answerHook gives for a PreToolUse planned past `answerBy`. */
+const PLANNED_TOO_LATE = Symbol('planned too late')
+
+async function answerHook(memory: DecisionMemory, payload: ClaudeCodeHookPayload, options: HookOptions): Promise<HookAnswer | typeof PLANNED_TOO_LATE> {
   const project = projectOfEvent(payload, options)
   const isQuestion = payload.tool_name === ASK_USER_QUESTION_TOOL
   switch (payload.hook_event_name) {
@@ -1110,7 +1124,7 @@ export async function handleClaudeCodeHook(
       // Planned past the time the hook waits: the answer reaches no one, and the user is asked.
       // Recorded, the answers it would have given would stand for what the user then chose: a
       // duplicate of the same answer (theirs lost as evidence), or a second, contrary one.
-      if (options.answerBy !== undefined && memory.clock.now().getTime() > options.answerBy) return {}
+      if (options.answerBy !== undefined && memory.clock.now().getTime() > options.answerBy) return PLANNED_TOO_LATE
       const planned = withAnswersGiven(plan, input.answers ?? {})
       const auto = autoResolvedObservations(planned, payload, options, taken.sharing)
       if (auto.length > 0) await asSent(memory.observe(auto))
