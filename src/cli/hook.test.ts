@@ -52,6 +52,35 @@ describe('the project of a hook payload whose cwd is reached through a symbolic 
   })
 })
 
+describe('the project of a hook payload whose cwd is in no repository', () => {
+  it('is the folder a symbolic link leads to, sent as ?project=, as why --project . run there names it; a cwd with no link, as written, unsent', async () => {
+    const asked: URL[] = []
+    const stub: RequestListener = (request, response) => {
+      asked.push(new URL(request.url ?? '/', 'http://stub'))
+      request.resume()
+      request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'))
+    }
+    await withStub('dm-hook-nonrepo-link-', stub, async ({ host, dir }) => {
+      const real = join(realpathSync(dir), 'data', 'notes')
+      await mkdir(join(real, 'drafts'), { recursive: true })
+      const link = join(dir, 'notes')
+      await symlink(real, link, 'junction')
+      expect(projectOfFolder(real)).toBe(undefined)
+      // why --project . and the service's project of a cwd are projectOf(the folder), process.cwd() having its links followed.
+      expect(projectOfPayload({ cwd: link })).toBe(real)
+      expect(projectOfPayload({ cwd: join(link, 'drafts') })).toBe(join(real, 'drafts'))
+      // No link: nothing sent, the service takes the cwd as written, as it did (a stored project id unchanged).
+      expect(projectOfPayload({ cwd: real })).toBe(undefined)
+      expect(projectOfPayload({ cwd: join(real, 'gone', 'since') })).toBe(undefined)
+      expect(pathOfPayload({ cwd: link })).toBe(undefined)
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: join(dir, 'spool.ndjson') }
+      const start = claudeCodeFixture('session-start')
+      for (const cwd of [link, real]) expect((await runCli(['hook', '--budget', '10000'], { input: JSON.stringify({ ...start, cwd }), env })).code).toBe(0)
+      expect(asked.map((url) => url.searchParams.get('project'))).toEqual([real, null])
+    })
+  })
+})
+
 describe('decision-memory hook sending a PreToolUse', () => {
   it('tells the service how long it waits for the answer (?wait_ms=), less the answer\'s way back; a capture, nothing', async () => {
     const asked: URL[] = []

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { IdentifierSchema } from '../domain/observation'
 import { abortAfter, authHeaders, barredPortReason, urlMistakeReason, DEFAULT_SERVICE_URL, envValue, exitWhenWritten, homePath, identifierFlag, serviceUrl, serviceUrlProblem, tokenProblem, parseFlags } from './options'
-import { pathInRepository, projectOfFolder, repositoryRoot } from './repository'
+import { linkedFolder, pathInRepository, projectOfFolder, repositoryRoot } from './repository'
 import { issuesText, serviceErrorIn } from './error-envelope'
 import { printable } from './terminal'
 import { appendToRejected, appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
@@ -14,7 +14,7 @@ export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--b
   nothing, and what it could not deliver (choices, session starts) goes to the spool, delivered
   first by the next call. The project is the root of the git repository the payload's cwd is in
   (the nearest folder holding .git, symbolic links followed; for a linked worktree, its
-  repository's main working tree), or the cwd outside one.
+  repository's main working tree), or the cwd outside one, its symbolic links followed too.
 
   --user USER    whose choices these are (default $DECISION_MEMORY_USER or "default"); a name the
                  service would refuse is a flag mistake, as the others are: the capture is spooled
@@ -125,11 +125,13 @@ function cwdOfPayload(payload: unknown): string | undefined {
 
 /**
  * The project of the payload's `cwd`, found on this machine: the root of the git repository it is
- * in, the main working tree's for a linked worktree (projectRoot); undefined outside a repository.
+ * in, the main working tree's for a linked worktree (projectRoot); outside a repository, the folder
+ * a symbolic link in the cwd leads to (linkedFolder), which the service cannot find, as it may run
+ * on another machine; undefined otherwise, the service then taking the cwd as written.
  */
 export function projectOfPayload(payload: unknown): string | undefined {
   const cwd = cwdOfPayload(payload)
-  return cwd === undefined ? undefined : projectOfFolder(cwd)
+  return cwd === undefined ? undefined : (projectOfFolder(cwd) ?? linkedFolder(cwd))
 }
 
 /**

@@ -113,6 +113,17 @@ export function projectOfFolder(cwd: string): string | undefined {
   return root === undefined ? undefined : projectRoot(root)
 }
 
+/**
+ * The project the hook records for a folder in no repository, when a symbolic link makes it another
+ * folder than as written: the folder it leads to (realFolder), as process.cwd() has it there, so
+ * that `/home/u/notes`, a link to `/data/notes`, is one project with it. Undefined where no link
+ * is followed: the folder as written stays the project, as it was before links were followed.
+ */
+export function linkedFolder(cwd: string): string | undefined {
+  const real = realFolder(cwd)
+  return real === resolve(cwd) ? undefined : real
+}
+
 /** The `url` of `[remote "origin"]` in the text of a git config file; undefined when it has none. */
 export function originUrlIn(config: string): string | undefined {
   let inOrigin = false
