@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { observation, observations, pointView } from '../../test/support/observations'
 import type { Observation } from './observation'
 import { loadPolicy } from '../config/load-policy'
-import type { CompiledPolicy } from './policy'
+import { compilePolicy, type CompiledPolicy } from './policy'
 import { recommend, type RecommendationInput } from './recommendation'
 
 let policy: CompiledPolicy
@@ -583,6 +583,13 @@ describe('asking (R-ASK-1, R-ASK-2)', () => {
     expect(r.p).toBeGreaterThanOrEqual(0.9)
     expect(r.information).toBeCloseTo(r.p * (1 - r.p), 3)
     expect(r.ask).toBe(false)
+  })
+
+  it('says why a partial state of one observation is not sufficient in the singular (thresholds.min_observations 1)', () => {
+    const one = compilePolicy({ ...policy, thresholds: { min_observations: 1, sufficient_observations: 3 } })
+    const r = recommend(input({ policy: one, observations: observations({ 'Tier M': 1 }) }))
+    expect(r.state).toBe('partial')
+    expect(r.ask_reason).toBe('state is partial, not sufficient: 1 observation, sufficient takes more than 3')
   })
 
   it('asks when p is near one half, where information is largest', () => {

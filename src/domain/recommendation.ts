@@ -542,19 +542,21 @@ function projectUnconfirmed(own: Cell | undefined, recommended: readonly string[
  * observations said `partial` alone read as a fault.
  */
 function partialBecause(n: number, M: number, confidence: number, high: number, loweredBecause: string | undefined): string {
-  if (n <= M) return `${n} observations, sufficient takes more than ${M}`
+  if (n <= M) return `${n} ${n === 1 ? 'observation' : 'observations'}, sufficient takes more than ${M}`
   const lowered = loweredBecause === undefined ? '' : `, lowered because ${loweredBecause}`
   return `confidence ${confidence} is below ${high}${lowered}`
 }
 
 /** The ask_reason of a check-in (R-ASK-2): asked after `count` answers given in a row for the user. */
 export function checkInReason(count: number): string {
-  return `${count} answers in a row were auto-resolved: checking in with the user`
+  return count === 1
+    ? '1 answer in a row was auto-resolved: checking in with the user'
+    : `${count} answers in a row were auto-resolved: checking in with the user`
 }
 
 /** How many answers in a row a check-in's ask_reason says were given for the user, else undefined. */
 export function checkInCount(askReason: string): number | undefined {
-  const count = /^(\d+) answers in a row were auto-resolved: checking in with the user$/.exec(askReason)?.[1]
+  const count = /^(\d+) answers? in a row (?:were|was) auto-resolved: checking in with the user$/.exec(askReason)?.[1]
   return count === undefined ? undefined : Number(count)
 }
 

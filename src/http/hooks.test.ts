@@ -908,6 +908,21 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(body.systemMessage).toBe(`decision-memory asks "${TIER_QUESTION}" to check in with you, after 9 answers it gave for you`)
   })
 
+  it('says a check-in after one answer it gave in the singular (ask.check_in_after 1)', async () => {
+    const base = await loadPolicy(DEFAULT_POLICY_FILE)
+    const { call, clock } = await createTestApp({ policy: compilePolicy({ ...base, ask: { ...base.ask, check_in_after: 1 } }) })
+    await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))
+    const pre = claudeCodeFixture('pre-tool-use')
+    clock.advance(60_000)
+    expect((await call('POST', HOOK, { ...pre, tool_use_id: 'toolu_auto_0' })).body.hookSpecificOutput.permissionDecision).toBe('allow')
+    clock.advance(60_000)
+    const body = (await call('POST', HOOK, { ...pre, tool_use_id: 'toolu_check_in' })).body
+    expect(body.hookSpecificOutput.permissionDecision).toBe('ask')
+    expect(body.systemMessage).toBe(`decision-memory asks "${TIER_QUESTION}" to check in with you, after 1 answer it gave for you`)
+    const { body: rec } = await call('POST', '/v1/recommendations', { ...TIER, project: pre.cwd })
+    expect(rec.ask_reason).toBe('1 answer in a row was auto-resolved: checking in with the user')
+  })
+
   it('says a check-in beside answers it gave, in the systemMessage, with the command to be asked again last', async () => {
     const { call, clock } = await createTestApp()
     const METHOD_QUESTION = 'Which development methodology for this change?'

@@ -998,7 +998,7 @@ export function preToolUseAnswer(
   // it answered before, the user would otherwise not know why.
   const checkingIn = plan.questions.flatMap((p) => {
     const count = p.ask ? checkInCount(p.recommendation.ask_reason) : undefined
-    return count === undefined ? [] : [`it asks "${p.ask_user_question.question}" to check in with you, after ${count} answers it gave for you`]
+    return count === undefined ? [] : [`it asks "${p.ask_user_question.question}" to check in with you, after ${count} ${count === 1 ? 'answer' : 'answers'} it gave for you`]
   })
   const contract =
     // The disclosure ends with the decision's rationale: what follows is a sentence of its own.
