@@ -223,4 +223,17 @@ describe('DELETE /v1/users/{user}', () => {
     const again = await call('POST', '/v1/observations', { ...TIER, user: 'alice', user_choice: 'Tier S', decision_id: 'a-0' })
     expect(again.body.stored).toHaveLength(1)
   })
+
+  it('reads no body: one that is not UTF-8 forgets the user of the path, as one that is not JSON does', async () => {
+    const { app, call } = await seeded()
+    for (const [user, body] of [
+      ['alice', Buffer.from('{"user": "jos\u00e9"}', 'latin1')],
+      ['bob', '{"user": '],
+    ] as const) {
+      const r = await app.request(`/v1/users/${user}`, { method: 'DELETE', headers: { 'content-type': 'application/json' }, body })
+      expect([user, r.status]).toEqual([user, 200])
+      expect(((await r.json()) as { deleted: number }).deleted).toBeGreaterThan(0)
+      expect((await call('GET', `/v1/users/${user}/preferences`)).body.points).toEqual([])
+    }
+  })
 })
