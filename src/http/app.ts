@@ -79,7 +79,11 @@ const utf8Body: MiddlewareHandler = async (c, next) => {
 }
 
 const refuseNotUtf8: MiddlewareHandler = async (c, next) => {
-  if (c.get(NOT_UTF8 as never) === true) return c.json(errorBody(c, 'invalid_json', 'the body is not valid JSON: it is not UTF-8'), 400)
+  if (c.get(NOT_UTF8 as never) === true) {
+    // Its one issue on `(body)`, as a body that is not JSON has: a 4xx names what is at fault.
+    const issue = { path: '(body)', message: 'not UTF-8: send JSON in UTF-8, whatever the charset says' }
+    return c.json(errorBody(c, 'invalid_json', 'the body is not valid JSON: it is not UTF-8', [issue]), 400)
+  }
   return next()
 }
 

@@ -192,9 +192,11 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
       for (const type of ['application/json', 'application/json; charset=latin1']) {
         const r = await t.app.request(path, { method: 'POST', headers: { 'content-type': type }, body: latin1(body) })
         expect([path, type, r.status]).toEqual([path, type, 400])
-        const answer = (await r.json()) as { error: { code: string; message: string } }
+        const answer = (await r.json()) as { error: { code: string; message: string; issues: unknown[] } }
         expect(answer.error.code).toBe('invalid_json')
         expect(answer.error.message).toBe('the body is not valid JSON: it is not UTF-8')
+        // Named as a body that is not JSON is: its one issue on `(body)`, quoting none of it.
+        expect(answer.error.issues).toEqual([{ path: '(body)', message: 'not UTF-8: send JSON in UTF-8, whatever the charset says' }])
       }
     }
     for (const user of ['jos\u00e9', 'jos\uFFFD']) {
