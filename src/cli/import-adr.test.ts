@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -142,6 +142,26 @@ describe('import-adr into a store opened here', () => {
     const fromWorktree = await run([join(parent, 'shop-wt', 'docs', 'adr'), '--data', store])
     expect(fromWorktree.stdout).toContain('imported: 0 new, 1 updated, 1 unchanged\n')
     expect(fromWorktree.stderr).not.toContain('--prefix')
+  })
+
+  it('names a folder reached through a symbolic link as it is given, as imports named it before the hook followed links', async () => {
+    const parent = folderOf({})
+    const store = join(parent, 'store')
+    // `docs/adr` a link to `../architecture/decisions`: the folder a team imports by its own name.
+    mkdirSync(join(parent, 'shop', '.git'), { recursive: true })
+    mkdirSync(join(parent, 'shop', 'architecture', 'decisions'), { recursive: true })
+    writeFileSync(join(parent, 'shop', 'architecture', 'decisions', '0001-use-a.md'), adr(1, 'Use A'))
+    mkdirSync(join(parent, 'shop', 'docs'))
+    symlinkSync(join('..', 'architecture', 'decisions'), join(parent, 'shop', 'docs', 'adr'))
+    expect((await run([join(parent, 'shop', 'docs', 'adr'), '--data', store])).stdout).toContain('imported: 1 new, 0 updated, 0 unchanged\n')
+    const db = new Level<string, DecisionRecord>(store, { valueEncoding: 'json' })
+    try {
+      const stored = await db.sublevel<string, DecisionRecord>('decisions', { valueEncoding: 'json' }).get('ADR-0001')
+      // Named by the links followed, the records imported from `shop/docs/adr` until then were left out as another folder's.
+      expect(stored?.imported?.folder).toBe('shop/docs/adr')
+    } finally {
+      await db.close()
+    }
   })
 
   it('reads an AXME Code project\'s .axme-code as its decisions folder, and importing it again changes nothing', async () => {

@@ -9,7 +9,7 @@ import { supersedeLoops } from '../decisions/decisions'
 import { InputError } from '../domain/errors'
 import { CHECKOUT_DATA_DIR } from './bin-path'
 import { dataDirectory, serviceUrl, UsageError, parseFlags } from './options'
-import { originName, pathInRepository, projectRoot, repositoryRoot } from './repository'
+import { holdsGit, originName, pathInRepository, projectRoot, repositoryRoot } from './repository'
 import { errorMessage, failure, hasFields, throughServiceOrLocal } from './service-client'
 import { jsonLine, printable } from './terminal'
 
@@ -148,10 +148,13 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
   // otherwise, holds the same records, else its directory's (the main working tree's, for a worktree
   // of it: the same records); the names the folder had before (the directory's, as imports named it
   // until then) still find them.
+  // As given, its links not followed (holdsGit): imports named a folder so before the hook
+  // followed links, and `docs/adr`, a link to `../architecture/decisions`, named otherwise now,
+  // would leave every record imported from it out, as another folder's.
   const absolute = resolve(dir)
-  const root = repositoryRoot(absolute)
+  const root = repositoryRoot(absolute, holdsGit)
   const origin = root === undefined ? undefined : originName(root)
-  const inRepository = root === undefined ? undefined : pathInRepository(absolute)
+  const inRepository = root === undefined ? undefined : pathInRepository(absolute, holdsGit)
   const directory = root === undefined ? undefined : basename(projectRoot(root))
   const folder = root === undefined ? absolute : posix.join(origin ?? (directory as string), inRepository as string)
   const aliases =

@@ -2,7 +2,7 @@ import { readFileSync, realpathSync, statSync } from 'node:fs'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 
 /** Whether `dir` holds a `.git` entry: a directory, or the file of a worktree or a submodule. */
-function holdsGit(dir: string): boolean {
+export function holdsGit(dir: string): boolean {
   try {
     statSync(join(dir, '.git'))
     return true
@@ -30,7 +30,8 @@ export function realFolder(path: string): string {
 /**
  * The root of the git repository `cwd` is in: the nearest folder above it, itself included, that
  * holds `.git`; undefined when it is in none. Read where the hook runs, on the agent's machine.
- * `isRoot` stands in for the disk (a test's folders): the path is then taken as written.
+ * `isRoot` given (a test's folders, or holdsGit itself), the path is taken as written, its links
+ * not followed: import-adr names a folder so (see importAdrCommand).
  */
 export function repositoryRoot(cwd: string, isRoot?: (dir: string) => boolean): string | undefined {
   // Resolved first: `/repo/` and `/repo/src/..` are the root `/repo`, not two other projects; and
