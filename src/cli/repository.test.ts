@@ -159,6 +159,26 @@ describe('a repository reached through a symbolic link', () => {
     }
   })
 
+  it('gives the path of a folder in the repository as written, through a link inside it, as the decisions scoped to it name it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-link-in-'))
+    try {
+      const repo = join(realpathSync(dir), 'shop')
+      await mkdir(join(repo, '.git'), { recursive: true })
+      await mkdir(join(repo, 'legacy', 'payments', 'api'), { recursive: true })
+      await mkdir(join(repo, 'services'))
+      // `services/payments`, a link to `../legacy/payments`: a decision scoped to services/payments
+      // holds there (the guard sends this path), as it did before the links of the root were followed.
+      await symlink(join('..', 'legacy', 'payments'), join(repo, 'services', 'payments'), 'junction')
+      expect(pathInRepository(join(repo, 'services', 'payments'))).toBe('services/payments')
+      expect(pathInRepository(join(repo, 'services', 'payments', 'api'))).toBe('services/payments/api')
+      expect(pathInRepository(join(repo, 'legacy', 'payments'))).toBe('legacy/payments')
+      // The project is the repository's either way.
+      expect(projectOfFolder(join(repo, 'services', 'payments'))).toBe(repo)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
   it('takes a path that is nowhere on this machine, a Windows one among them, as written', () => {
     for (const path of ['C:\\Users\\dev\\acme-api\\src', '/nowhere-dm/acme-api/src']) {
       expect(realFolder(path)).toBe(resolve(path))

@@ -50,10 +50,14 @@ export function repositoryRoot(cwd: string, isRoot?: (dir: string) => boolean): 
  * absolute `cwd` never matched.
  */
 export function pathInRepository(cwd: string, isRoot?: (dir: string) => boolean): string {
-  const root = repositoryRoot(cwd, isRoot)
-  // From the folder as the root was found: the root has its links followed, and so must the cwd.
-  const here = isRoot === undefined ? realFolder(cwd) : cwd
-  return root === undefined ? cwd : relative(root, here).split(sep).join('/') || '.'
+  // As written, links not followed: `services/payments`, a link to `../legacy/payments`, is where a
+  // decision scoped to services/payments holds (followed, the guard let its commands through). A
+  // link to the root changes nothing here. Followed only where the cwd as written is in no
+  // repository and the folder it points to is (a link from outside into one).
+  const written = repositoryRoot(cwd, isRoot ?? holdsGit)
+  if (written !== undefined) return relative(written, resolve(cwd)).split(sep).join('/') || '.'
+  const root = isRoot === undefined ? repositoryRoot(cwd) : undefined
+  return root === undefined ? cwd : relative(root, realFolder(cwd)).split(sep).join('/') || '.'
 }
 
 /**
