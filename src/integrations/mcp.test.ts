@@ -132,6 +132,39 @@ describe('createMcpServer: the default project', () => {
   })
 })
 
+describe('createMcpServer: version negotiation', () => {
+  /** The initialize result a client asking `protocolVersion` gets, as the server sends it. */
+  async function initialized(protocolVersion: string) {
+    const server = createMcpServer(recordingBackend().backend, { version: '0.0.0' })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverSide)
+    const answer = new Promise<{ result?: Record<string, unknown> }>((answered) => {
+      clientSide.onmessage = (message) => answered(message as { result?: Record<string, unknown> })
+    })
+    await clientSide.start()
+    await clientSide.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'c', version: '1' } } })
+    const { result } = await answer
+    await clientSide.close()
+    return result
+  }
+
+  // The README names these: a client of any of them gets the version it asked for, and one asking a
+  // version newer than the server's (or no date) its newest, which MCP has the client take or
+  // disconnect from, rather than an error. An SDK that drops one fails here before the README lies.
+  it('answers the version the client asks for when the server has it, else its newest, with its name', async () => {
+    for (const version of ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']) {
+      expect((await initialized(version))?.protocolVersion, version).toBe(version)
+    }
+    for (const version of ['2099-01-01', 'draft']) {
+      expect(await initialized(version), version).toMatchObject({
+        protocolVersion: '2025-11-25',
+        capabilities: { tools: { listChanged: false } },
+        serverInfo: { name: 'decision-memory', version: '0.0.0' },
+      })
+    }
+  })
+})
+
 describe('createMcpServer: capabilities', () => {
   it('are tools whose list never changes: no listChanged promised that is never sent', async () => {
     const client = await connected(recordingBackend().backend, undefined)
