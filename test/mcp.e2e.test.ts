@@ -360,6 +360,27 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     }
   })
 
+  it('exits 0 when the client closes stdin, as MCP\'s stdio shutdown has it, once the calls in flight are answered and stored', async () => {
+    // Claude Code and the SDK's clients end a server by closing its stdin, and kill it only if it
+    // stays up: a choice sent just before would be lost, or the kill reported as the server's failure.
+    const data = tempDir('dm-mcp-eof-')
+    const lines = [
+      { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'record_choice', arguments: { ...TIER, user_choice: 'Tier S', decision_id: 'eof-1' } } },
+    ]
+    const env = { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, DECISION_MEMORY_USER: 'bob' }
+    const served = await runCli(['mcp', '--data', data], { input: lines.map((line) => JSON.stringify(line) + '\n').join(''), env })
+    expect(served.code).toBe(0)
+    expect(served.stderr).toBe('')
+    // stdout is the protocol's alone: one answer a line, to each request and nothing else.
+    const answers = served.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { id: number; result: { isError?: boolean } })
+    expect(answers.map((answer) => answer.id).sort()).toEqual([0, 1])
+    expect(answers.find((answer) => answer.id === 1)?.result.isError).toBeFalsy()
+    const exported = await runCli(['export', '--user', 'bob', '--data', data])
+    expect(exported.stdout).toContain('"decision_id":"eof-1"')
+  })
+
   it('answers a line that is not JSON, or not JSON-RPC, with the JSON-RPC error (id null when none can be read) and says so on stderr, then serves on', async () => {
     const child = spawn(process.execPath, [BIN, 'mcp'], { env: cleanEnv({ DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }), stdio: ['pipe', 'pipe', 'pipe'] })
     let stderr = ''
