@@ -44,7 +44,8 @@ const route = createRoute({
   summary: 'Run the decay scan (R-MEM-7)',
   description:
     'Takes observations older than the recall TTL out of recall (they stay in archival and keep their ' +
-    'decayed weight), rebuilds aggregates built with other policy numbers and keeps core within ' +
+    'decayed weight), drops the points questions were planned at as long ago whose answers never came, ' +
+    'rebuilds aggregates built with other policy numbers and keeps core within ' +
     '`core.max_entries`. At most once per `scan.cadence_hours` unless `force`; idempotent and crash-safe. ' +
     'The body may be omitted.',
   request: { body: { required: false, content: { 'application/json': { schema: DecayScanRequest } } } },

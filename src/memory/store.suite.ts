@@ -197,5 +197,24 @@ export function storeSuite(name: string, open: () => Promise<MemoryStore>) {
       expect(await moved('alice', () => s.readPoint('alice', 'tier', new Date('2026-07-03T00:00:00.000Z'), () => null))).toBe(false)
       expect(await moved('alice', () => s.countSessions('alice'))).toBe(false)
     })
+
+    it("remembers where questions were planned per user, drops them when used or once stale, and forgets them with the user", async () => {
+      store = await open()
+      await store.rememberPlannedPoints('alice', [{ decision_id: 'toolu_1#a', point: 'q-1' }, { decision_id: 'toolu_1#b', point: 'q-2' }], '2026-07-01T00:00:00.000Z')
+      await store.rememberPlannedPoints('bob', [{ decision_id: 'toolu_1#a', point: 'q-9' }], '2026-07-03T00:00:00.000Z')
+      expect(await store.plannedPointsOf('alice', ['toolu_1#b', 'toolu_2#a', 'toolu_1#a'])).toEqual(['q-2', undefined, 'q-1'])
+      expect(await store.plannedPointsOf('bob', ['toolu_1#a'])).toEqual(['q-9'])
+      // Where a question was planned changes none of the user's answers: no change is counted.
+      const before = store.changesOf('alice')
+      await store.dropPlannedPoints('alice', ['toolu_1#a'])
+      expect(store.changesOf('alice')).toBe(before)
+      expect(await store.plannedPointsOf('alice', ['toolu_1#a', 'toolu_1#b'])).toEqual([undefined, 'q-2'])
+      // The ones planned before the cutoff only.
+      expect(await store.expirePlannedPoints(new Date('2026-07-02T00:00:00.000Z'))).toBe(1)
+      expect(await store.plannedPointsOf('alice', ['toolu_1#b'])).toEqual([undefined])
+      expect(await store.plannedPointsOf('bob', ['toolu_1#a'])).toEqual(['q-9'])
+      expect((await store.forgetUser('bob')).deleted).toBe(1)
+      expect(await store.plannedPointsOf('bob', ['toolu_1#a'])).toEqual([undefined])
+    })
   })
 }

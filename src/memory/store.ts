@@ -1,6 +1,7 @@
 import type { AggregationParams, PointView } from '../domain/aggregate'
 import type { Observation } from '../domain/observation'
 import type { StoredEntry } from './ownership'
+import type { PlannedPoint } from './planned-points'
 
 /** A session of one user (R-SES-1). */
 export interface SessionRecord {
@@ -110,6 +111,17 @@ export interface MemoryStore {
    * is still the store's answer.
    */
   changesOf(user: string): number
+  /**
+   * Remembers the points questions were planned at, by the decision_id their answers will carry,
+   * as of `at` (ISO): a PreToolUse that took options out of a question (planned-points.ts).
+   */
+  rememberPlannedPoints(user: string, planned: readonly PlannedPoint[], at: string): Promise<void>
+  /** The point each decision_id was planned at, in their order; undefined where none is remembered. */
+  plannedPointsOf(user: string, decisionIds: readonly string[]): Promise<Array<string | undefined>>
+  /** Forgets where these decision_ids were planned: their answers are stored. */
+  dropPlannedPoints(user: string, decisionIds: readonly string[]): Promise<void>
+  /** Drops the planned points remembered before `before` (their answers never came); returns how many. */
+  expirePlannedPoints(before: Date, signal?: AbortSignal): Promise<number>
   /** Records a complete decay scan. */
   recordDecayScan(at: string): Promise<void>
   close(): Promise<void>
