@@ -27,6 +27,7 @@ import { aggregationParams } from './domain/aggregate'
 import { checkTimestamp, notAhead } from './domain/timestamp'
 import { createAnswerCache } from './memory/answer-cache'
 import { createDecayScan, type DecayScanResult } from './memory/decay-scan'
+import type { PlannedPoint } from './memory/planned-points'
 import { personalizationAt, type MemoryStore, type SessionRecord } from './memory/store'
 import { randomHex } from './random-hex'
 
@@ -72,6 +73,15 @@ export interface DecisionMemory extends DataRights {
   startSession(input: { user: string; project?: string | undefined; session_id?: string | undefined; started_at?: string | undefined }): Promise<SessionView & { created: boolean }>
   /** Sets (or, with `enabled` undefined, flips) a session's personalization (R-SES-3). */
   setPersonalization(input: { session_id: string; user?: string | undefined; enabled?: boolean | undefined }): Promise<SessionView>
+  /**
+   * Remembers the points questions were planned at, by the decision_id their answers will carry:
+   * a PreToolUse that took options out of them, whose answers carry only the options shown.
+   */
+  rememberPlannedPoints(user: string, planned: readonly PlannedPoint[]): Promise<void>
+  /** The points remembered for these decision_ids, by decision_id (those with none left out). */
+  plannedPoints(user: string, decisionIds: readonly string[]): Promise<Map<string, string>>
+  /** Forgets where these decision_ids were planned: their answers are stored. */
+  dropPlannedPoints(user: string, decisionIds: readonly string[]): Promise<void>
   /** Runs the decay scan (R-MEM-7) as of `now` (default: the clock), unless within its cadence window and not forced. */
   decayScan(input?: { force?: boolean | undefined; now?: string | undefined; signal?: AbortSignal | undefined }): Promise<DecayScanResult>
 }
@@ -402,6 +412,19 @@ export function createDecisionMemory(deps: {
           run: { task: query.task, path: query.path, stage: query.stage },
         },
       )
+    },
+
+    async rememberPlannedPoints(user, planned) {
+      await store.rememberPlannedPoints(user, planned, clock.now().toISOString())
+    },
+
+    async plannedPoints(user, decisionIds) {
+      const points = await store.plannedPointsOf(user, decisionIds)
+      return new Map(decisionIds.flatMap((id, i) => (points[i] === undefined ? [] : [[id, points[i]] as [string, string]])))
+    },
+
+    dropPlannedPoints(user, decisionIds) {
+      return store.dropPlannedPoints(user, decisionIds)
     },
 
     async startSession(input) {

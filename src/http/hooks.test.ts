@@ -1524,6 +1524,158 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
   })
 })
 
+describe('POST /v1/hooks/claude-code: the answer to a question the plan took options out of', () => {
+  const QUEUE = 'Which queue backend?'
+  const queue = { question: QUEUE, header: 'Queue', multiSelect: false, options: ['Redis', 'SQS', 'Kafka'].map((label) => ({ label, description: `${label} queues` })) }
+
+  /** The app, the point the queue question is keyed to as asked (by hash: no policy rule fits it), and a required decision bound to it. */
+  async function queueApp(constraints: unknown[] = [{ kind: 'must_not', option: 'Kafka' }]) {
+    const app = await createTestApp()
+    const point = (await app.call('POST', '/v1/plan', { questions: [queue] })).body.questions[0].recommendation.point as string
+    expect(point).toMatch(/^q-/)
+    const decision = { ...REQUIRED_TIER_L, key: 'D-080', title: 'Queues', scope: { points: [point] }, constraints }
+    expect((await app.call('POST', '/v1/decisions', decision)).status).toBe(201)
+    return { ...app, point }
+  }
+
+  /** The PreToolUse of `questions` (the fixture's), and its PostToolUse with the questions as shown and `answers`. */
+  function events(questions: unknown[], toolUseId = 'toolu_queue') {
+    const pre = claudeCodeFixture('pre-tool-use')
+    pre.tool_use_id = toolUseId
+    pre.tool_input.questions = questions
+    const post = (shown: unknown[], answers: Record<string, unknown>) => {
+      const payload = claudeCodeFixture('post-tool-use-single')
+      payload.tool_use_id = toolUseId
+      payload.tool_input = { questions: shown, answers, annotations: {} }
+      payload.tool_response = payload.tool_input
+      return payload
+    }
+    return { pre, post }
+  }
+
+  /** What the store keeps of the user's planned points (export lists them among its `entry` lines). */
+  async function plannedPoints(store: MemoryStore, user = 'default') {
+    const out = []
+    for await (const entry of store.untypedEntriesOf(user)) if (entry.sublevel === 'planned-points') out.push(entry)
+    return out
+  }
+
+  it('is recorded at the point the question was planned at, not at the one the options shown key it to, and counts there', async () => {
+    const { call, store, point } = await queueApp()
+    const { pre, post } = events([queue])
+    const shown = (await call('POST', HOOK, pre)).body.hookSpecificOutput.updatedInput.questions
+    expect(shown[0].options.map((o: { label: string }) => o.label)).toEqual(['Redis (Recommended)', 'SQS'])
+    expect(await plannedPoints(store)).toEqual([{ sublevel: 'planned-points', key: ['default', expect.stringMatching(/^toolu_queue#/)], value: { point, planned_at: START } }])
+    expect((await call('POST', HOOK, post(shown, { [QUEUE]: 'SQS' }))).body).toEqual({})
+    const stored = await observationsOf(store)
+    expect(stored.map((o) => [o.point, o.chosen, o.options])).toEqual([[point, ['SQS'], ['Redis', 'SQS']]])
+    // Used, the record goes; a retry of the PostToolUse is a duplicate still, stored nowhere.
+    expect(await plannedPoints(store)).toEqual([])
+    expect((await call('POST', HOOK, post(shown, { [QUEUE]: 'SQS' }))).status).toBe(200)
+    expect(await observationsOf(store)).toHaveLength(1)
+    // The question as the agent asks it reads the user's choice: it no longer stands on its static default alone.
+    const rec = (await call('POST', '/v1/recommendations', { question: QUEUE, header: 'Queue', all_options: ['Redis', 'SQS', 'Kafka'] })).body
+    expect(rec).toMatchObject({ point, observations: 1 })
+  })
+
+  it('a limit bound to the point that takes an option out is followed alike; a limit bound to no point takes none out, and nothing is written', async () => {
+    const REPLICAS = 'How many replicas should the service run?'
+    const replicas = { question: REPLICAS, header: 'Replicas', multiSelect: false, options: ['1', '3', '5', '10'].map((label) => ({ label, description: `${label} pods` })) }
+    const bound = await createTestApp()
+    const point = (await bound.call('POST', '/v1/plan', { questions: [replicas] })).body.questions[0].recommendation.point
+    const atMost5 = { ...REQUIRED_TIER_L, key: 'D-300', title: 'At most 5', scope: { points: [point] }, constraints: [{ kind: 'limit', value: 5 }] }
+    expect((await bound.call('POST', '/v1/decisions', atMost5)).status).toBe(201)
+    const { pre, post } = events([replicas], 'toolu_replicas')
+    const output = (await bound.call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(output.permissionDecisionReason).toContain('took out 10 (ruled out by required decision D-300)')
+    expect((await bound.call('POST', HOOK, post(output.updatedInput.questions, { [REPLICAS]: '3' }))).status).toBe(200)
+    expect((await observationsOf(bound.store)).map((o) => [o.point, o.chosen])).toEqual([[point, ['3']]])
+
+    // Bound to no point, it is checked at every point: it blocks an answer over it, and leaves the offer as it is.
+    const global = await createTestApp()
+    expect((await global.call('POST', '/v1/decisions', { ...atMost5, scope: { points: [] } })).status).toBe(201)
+    const shown = (await global.call('POST', HOOK, pre)).body.hookSpecificOutput.updatedInput.questions
+    expect(shown[0].options).toHaveLength(4)
+    expect(await plannedPoints(global.store)).toEqual([])
+    expect((await global.call('POST', HOOK, post(shown, { [REPLICAS]: '3' }))).status).toBe(200)
+    expect((await observationsOf(global.store)).map((o) => o.point)).toEqual([point])
+  })
+
+  it('writes nothing where no option is taken out: none ruled out, or the one allowed kept with the others', async () => {
+    const { call, store, point } = await queueApp([{ kind: 'must_not', option: 'Redis' }, { kind: 'must_not', option: 'Kafka' }])
+    const { pre, post } = events([queue])
+    const output = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    // AskUserQuestion takes no fewer than two options: SQS, the one allowed, is shown with the others.
+    expect(output.updatedInput.questions[0].options).toHaveLength(3)
+    expect(await plannedPoints(store)).toEqual([])
+    expect((await call('POST', HOOK, post(output.updatedInput.questions, { [QUEUE]: 'SQS (Recommended)' }))).status).toBe(200)
+    expect((await observationsOf(store)).map((o) => o.point)).toEqual([point])
+    const method = events([METHOD_QUESTION], 'toolu_method')
+    expect((await call('POST', HOOK, method.pre)).status).toBe(200)
+    expect(await plannedPoints(store)).toEqual([])
+  })
+
+  it('with personalization off, where the decision still takes the option out, and at a multi-select question', async () => {
+    const { call, store, point } = await queueApp()
+    const { pre, post } = events([queue])
+    expect((await call('PUT', `/v1/sessions/${pre.session_id}/personalization`, { enabled: false })).status).toBe(200)
+    const shown = (await call('POST', HOOK, pre)).body.hookSpecificOutput.updatedInput.questions
+    expect(shown[0].options.map((o: { label: string }) => o.label)).toEqual(['Redis', 'SQS'])
+    expect((await call('POST', HOOK, post(shown, { [QUEUE]: 'Redis' }))).status).toBe(200)
+    expect((await observationsOf(store)).map((o) => o.point)).toEqual([point])
+
+    const CHECKS = 'Which checks should this repository run?'
+    const checks = { question: CHECKS, header: 'Checks', multiSelect: true, options: ['Lint, format', 'Unit tests', 'E2E tests'].map((label) => ({ label, description: label })) }
+    const checksPoint = (await call('POST', '/v1/plan', { questions: [checks] })).body.questions[0].recommendation.point
+    const noE2e = { ...REQUIRED_TIER_L, key: 'D-081', title: 'No E2E', scope: { points: [checksPoint] }, constraints: [{ kind: 'must_not', option: 'E2E tests' }] }
+    expect((await call('POST', '/v1/decisions', noE2e)).status).toBe(201)
+    const multi = events([checks], 'toolu_checks')
+    const asked = (await call('POST', HOOK, multi.pre)).body.hookSpecificOutput.updatedInput.questions
+    expect(asked[0].options).toHaveLength(2)
+    expect((await call('POST', HOOK, multi.post(asked, { [CHECKS]: 'Lint, format, Unit tests' }))).status).toBe(200)
+    const [chosen] = (await observationsOf(store)).filter((o) => o.question === CHECKS)
+    expect(chosen).toMatchObject({ point: checksPoint, chosen: ['Lint, format', 'Unit tests'], multi_select: true })
+  })
+
+  it('an answer given for the user is stored at the planned point, and so is theirs when they were asked after all and answered otherwise', async () => {
+    const { call, store, point } = await queueApp()
+    await call('POST', '/v1/observations', pastChoices(30, 'SQS', { question: QUEUE, header: 'Queue', all_options: ['Redis', 'SQS', 'Kafka'] }))
+    const { pre, post } = events([queue])
+    const output = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(output.permissionDecision).toBe('allow')
+    expect(output.updatedInput.answers).toEqual({ [QUEUE]: 'SQS (Recommended)' })
+    const auto = (await observationsOf(store)).filter((o) => o.source === 'auto-resolved')
+    expect(auto.map((o) => [o.point, o.chosen])).toEqual([[point, ['SQS']]])
+    // Another hook asked the user the question as shown, and they chose Redis: their own answer, at the point.
+    expect((await call('POST', HOOK, post(output.updatedInput.questions, { [QUEUE]: 'Redis' }))).status).toBe(200)
+    const theirs = (await observationsOf(store)).filter((o) => o.decision_id?.startsWith('toolu_queue#') && o.source === 'user')
+    expect(theirs.map((o) => [o.point, o.chosen])).toEqual([[point, ['Redis']]])
+    expect(await plannedPoints(store)).toEqual([])
+  })
+
+  it('is forgotten with the user, and listed by their export until its answer comes', async () => {
+    const { call, store, app } = await queueApp()
+    const { pre } = events([queue])
+    expect((await call('POST', HOOK, pre)).status).toBe(200)
+    expect(await plannedPoints(store)).toHaveLength(1)
+    const lines = (await (await app.request('/v1/users/default/export')).text()).trim().split('\n').map((l) => JSON.parse(l))
+    expect(lines.filter((l) => l.type === 'entry').map((l) => l.data.sublevel)).toEqual(['planned-points'])
+    expect((await call('DELETE', '/v1/users/default')).body).toEqual({ user: 'default', deleted: expect.any(Number) })
+    expect(await plannedPoints(store)).toEqual([])
+  })
+
+  it('is dropped by the first decay scan after recall\'s TTL when its answer never comes (the picker dismissed)', async () => {
+    const { call, store, clock } = await queueApp()
+    expect((await call('POST', HOOK, events([queue]).pre)).status).toBe(200)
+    clock.advance(27 * 86_400_000)
+    expect((await call('POST', '/v1/maintenance/decay-scan', { force: true })).body.status).toBe('ran')
+    expect(await plannedPoints(store)).toHaveLength(1)
+    clock.advance(2 * 86_400_000)
+    expect((await call('POST', '/v1/maintenance/decay-scan', { force: true })).body.status).toBe('ran')
+    expect(await plannedPoints(store)).toEqual([])
+  })
+})
+
 describe('tool_use_id as part of a store key', () => {
   it('refuses a tool_use_id with a lone surrogate, which would make two calls one decision_id', async () => {
     const { call } = await createTestApp()

@@ -3,13 +3,14 @@ import { isDeepStrictEqual } from 'node:util'
 import { commandLine, optionArgs, shellWord } from '../cli/bin-path'
 import { DEFAULT_SERVICE_URL } from '../cli/options'
 import { offeredOptions, type DecisionMemory } from '../decision-memory'
-import { normalizeQuestion } from '../domain/decision-point'
+import { decisionPointKey, normalizeQuestion } from '../domain/decision-point'
 import { normalizeLabel } from '../domain/labels'
 import { fieldsOf, InputError } from '../domain/errors'
 import { characters, leadingCharacters, LIMITS } from '../domain/limits'
 import { nestsWithin } from '../domain/json-depth'
 import type { ObservationInput } from '../domain/observation'
 import { hasNoLoneSurrogate, IdentifierSchema } from '../domain/observation'
+import type { CompiledPolicy } from '../domain/policy'
 import {
   ASK_USER_QUESTION,
   autoAnswerLabels,
@@ -26,6 +27,7 @@ import {
 import { checkInCount } from '../domain/recommendation'
 import { z } from '../domain/zod'
 import { typeIssuesFirst } from '../domain/zod-issues'
+import type { PlannedPoint } from '../memory/planned-points'
 import { planQuestions } from '../plan-questions'
 
 /** The tool whose questions decision-memory learns from. */
@@ -221,7 +223,10 @@ export function projectOf(cwd: string | undefined): string | undefined {
   return `…${tail}#${digest}`
 }
 
-/** One answered question of one AskUserQuestion call as an observation. */
+/**
+ * One answered question of one AskUserQuestion call as an observation; at `point` when given (the
+ * point it was planned at, where the options shown would key it to another: pointsMovedByPlan).
+ */
 function observationOf(
   question: AskUserQuestion,
   answer: string | string[],
@@ -230,8 +235,10 @@ function observationOf(
   payload: ClaudeCodeHookPayload,
   options: HookOptions,
   shared: ReadonlySet<string>,
+  point?: string,
 ): ObservationInput {
   return {
+    ...(point === undefined ? {} : { point }),
     decision_id: hookDecisionId(toolUseId, question.question, false, shared.has(question.question)),
     timestamp: options.at,
     question: question.question,
@@ -681,6 +688,7 @@ export function autoResolvedObservations(
   payload: ClaudeCodeHookPayload,
   options: HookOptions,
   asked: readonly string[] = plan.questions.map((p) => p.ask_user_question.question),
+  moved: ReadonlyMap<string, string> = new Map(),
 ): ObservationInput[] {
   const toolUseId = requireToolUseId(payload)
   const shared = sharingNormalForm(asked)
@@ -689,8 +697,32 @@ export function autoResolvedObservations(
     // A multi-select answer as its labels, not as the join AskUserQuestion reads, which quotes a
     // label holding ", " (`"Lint, format", Unit tests`): the observation is of those labels.
     const labels = Array.isArray(p.recommendation.recommended) ? autoAnswerLabels(p.ask_user_question, p.recommendation) : null
-    return [observationOf(p.ask_user_question, labels ?? p.answer, 'auto-resolved', toolUseId, payload, options, shared)]
+    // Its options are those shown, a required decision's taken out: at the point it was planned at.
+    const point = moved.get(p.ask_user_question.question)
+    return [observationOf(p.ask_user_question, labels ?? p.answer, 'auto-resolved', toolUseId, payload, options, shared, point)]
   })
+}
+
+/**
+ * The points of the questions a plan shows with options taken out (ruled out by a required
+ * decision, R-CON-2), by question text, where the options shown key the question to another point
+ * than the one it was planned at: a question keyed by hash (R-CAP-4; a policy's point keys by its
+ * rule, whatever the options). Its answer carries only the options shown, and would count at that
+ * other point, never at the one whose recommendation asked it. A plan takes options out and never
+ * adds one: a question shown with as many options as asked is at its point, and costs no hash.
+ */
+export function pointsMovedByPlan(plan: QuestionPlan, input: AskUserQuestionInput, policy: CompiledPolicy): Map<string, string> {
+  const moved = new Map<string, string>()
+  for (const p of plan.questions) {
+    const q = p.ask_user_question
+    const asked = input.questions.find((a) => a.question === q.question)
+    if (asked === undefined || asked.options.length === q.options.length) continue
+    const shown = offeredOptions(q.options).map((o) => o.option)
+    if (decisionPointKey({ header: q.header, question: q.question, options: shown }, policy) !== p.recommendation.point) {
+      moved.set(q.question, p.recommendation.point)
+    }
+  }
+  return moved
 }
 
 /**
@@ -1088,9 +1120,15 @@ async function answerHook(memory: DecisionMemory, payload: ClaudeCodeHookPayload
         // Only answers that are no choice: the call is valid, nothing to keep aside, but said.
         return skipped.length > 0 ? { systemMessage: skippedMessage(skipped, false) } : {}
       }
-      const { duplicates } = await asSent(memory.observe(observations), fields)
-      const asked = await answersAskedAfterAll(memory, observations, duplicates, requireToolUseId(payload))
+      // A question whose options the PreToolUse took out is recorded at the point it planned it at.
+      const ids = observations.flatMap((o) => (o.decision_id === undefined ? [] : [o.decision_id]))
+      const planned = await memory.plannedPoints(options.user, ids)
+      const placed = planned.size === 0 ? observations : observations.map((o) => withPoint(o, planned.get(o.decision_id ?? '')))
+      const { duplicates } = await asSent(memory.observe(placed), fields)
+      const asked = await answersAskedAfterAll(memory, placed, duplicates, requireToolUseId(payload))
       if (asked.length > 0) await asSent(memory.observe(asked))
+      // Stored (or stored already): the points are used. A retry is a duplicate wherever it is keyed.
+      if (planned.size > 0) await memory.dropPlannedPoints(options.user, [...planned.keys()])
       // The questions it could not take are said to the user; the others' answers are recorded.
       return skipped.length > 0 ? { systemMessage: skippedMessage(skipped, true) } : {}
     }
@@ -1126,7 +1164,14 @@ async function answerHook(memory: DecisionMemory, payload: ClaudeCodeHookPayload
       // duplicate of the same answer (theirs lost as evidence), or a second, contrary one.
       if (options.answerBy !== undefined && memory.clock.now().getTime() > options.answerBy) return PLANNED_TOO_LATE
       const planned = withAnswersGiven(plan, input.answers ?? {})
-      const auto = autoResolvedObservations(planned, payload, options, taken.sharing)
+      // Options taken out of a question keyed by hash: where it was planned is remembered for its
+      // answer, which will carry only the options shown. Nothing is written for any other question.
+      const moved = pointsMovedByPlan(planned, input, memory.policy)
+      if (moved.size > 0) {
+        const asked = taken.sharing ?? planned.questions.map((p) => p.ask_user_question.question)
+        await memory.rememberPlannedPoints(options.user, plannedPointsById(moved, requireToolUseId(payload), asked))
+      }
+      const auto = autoResolvedObservations(planned, payload, options, taken.sharing, moved)
       if (auto.length > 0) await asSent(memory.observe(auto))
       const others = otherKinds(payload.tool_input, taken.indices)
       return preToolUseAnswer(input, planned, payload.session_id, options.user, options.serviceUrl, others, taken.refused)
@@ -1134,6 +1179,20 @@ async function answerHook(memory: DecisionMemory, payload: ClaudeCodeHookPayload
     default:
       return {}
   }
+}
+
+/** An observation at `point`, when one is given. */
+function withPoint(observation: ObservationInput, point: string | undefined): ObservationInput {
+  return point === undefined ? observation : { ...observation, point }
+}
+
+/**
+ * The points of pointsMovedByPlan by the decision_id each question's answer will carry, the same at
+ * PreToolUse and PostToolUse (hookDecisionId; `asked`: the texts it keys them among, sharingNormalForm).
+ */
+function plannedPointsById(moved: ReadonlyMap<string, string>, toolUseId: string, asked: readonly string[]): PlannedPoint[] {
+  const shared = sharingNormalForm(asked)
+  return [...moved].map(([question, point]) => ({ decision_id: hookDecisionId(toolUseId, question, false, shared.has(question)), point }))
 }
 
 /**
