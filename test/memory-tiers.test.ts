@@ -1,9 +1,12 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../src/config/load-policy'
 import type { ObservationInput } from '../src/domain/observation'
 import type { CompiledPolicy } from '../src/domain/policy'
 import { RECALL_EXPIRY_BATCH } from '../src/memory/recall-tier'
 import { InstrumentedLevel } from './support/instrumented-level'
+import { tempDir } from './support/temp-dir'
 import { createTestApp, START } from './support/test-app'
 
 const DAY = 86_400_000
@@ -279,6 +282,52 @@ describe('the decay scan (R-MEM-7)', () => {
       expect(await memory.decayScan({ force: true })).toMatchObject({ status: 'ran', expired_from_recall: 0 })
       expect(await answers()).toEqual(expected)
     }
+  })
+})
+
+describe('the recent layer (R-MEM-5, R-POL)', () => {
+  // Five sessions of one project, a choice in each, a day apart: s-0 the oldest, s-4 the newest.
+  const sessions = (memory: Awaited<ReturnType<typeof createTestApp>>['memory']) =>
+    memory.observe(
+      [0, 1, 2, 3, 4].map((k) =>
+        choice({ user_choice: k < 2 ? 'Tier S' : 'Tier L', at: T0 - (5 - k) * DAY, session_id: `s-${k}`, project: 'acme/api' }),
+      ),
+    )
+  const request = { ...TIER, user: 'alice', project: 'acme/api' }
+
+  it('covers the number of sessions the policy file sets, 3 when it sets none', async () => {
+    const dir = tempDir('dm-recent-')
+    const file = join(dir, 'mine.yaml')
+    writeFileSync(file, 'layers: { recent_sessions: 4 }\n')
+    const wide = await createTestApp({ policy: await loadPolicy(file) })
+    await sessions(wide.memory)
+    const recent = (await wide.call('POST', '/v1/recommendations', request)).body.layers.recent
+    expect(recent).toMatchObject({ observations: 4, sessions: ['s-4', 's-3', 's-2', 's-1'] })
+
+    const usual = await createTestApp()
+    await sessions(usual.memory)
+    expect((await usual.call('POST', '/v1/recommendations', request)).body.layers.recent).toMatchObject({ observations: 3, sessions: ['s-4', 's-3', 's-2'] })
+  })
+
+  it('an aggregate kept in core with another number of sessions answers as one built with the policy\'s', async () => {
+    const db = new InstrumentedLevel()
+    const usual = await createTestApp({ db })
+    await sessions(usual.memory)
+    await usual.call('POST', '/v1/recommendations', request)
+    expect(await usual.store.inCore('alice', (await usual.call('POST', '/v1/recommendations', request)).body.point)).toBe(true)
+    await usual.store.close()
+
+    const narrow = await policyWith((p) => Object.assign(p, { layers: { recent_sessions: 1 } }))
+    const reopened = await createTestApp({ db, policy: narrow })
+    const fresh = await createTestApp({ policy: narrow })
+    await sessions(fresh.memory)
+    const answer = (await reopened.call('POST', '/v1/recommendations', request)).body
+    expect(answer.layers.recent).toMatchObject({ observations: 1, sessions: ['s-4'] })
+    // The same choices, made anew in the fresh store, have other ids.
+    const { evidence, ...rest } = answer
+    const { evidence: freshEvidence, ...freshRest } = (await fresh.call('POST', '/v1/recommendations', request)).body
+    expect(rest).toEqual(freshRest)
+    expect(evidence).toHaveLength(freshEvidence.length)
   })
 })
 

@@ -162,7 +162,7 @@ describe('aggregates (R-MEM-1)', () => {
       source: 'user',
     }
     Object.defineProperty(observation.context, '__proto__', { value: 'x\u0000"y', enumerable: true })
-    const { cells } = aggregateObservations([observation], { alpha: 0.5, candidates: 1 })
+    const { cells } = aggregateObservations([observation], { alpha: 0.5, candidates: 1, recentSessions: 3 })
     const stored = new Map([...cells].map(([k, cell]) => [k, cellFromStored(JSON.parse(JSON.stringify(storedCell(cell))))]))
     expect(stored).toEqual(cells)
     expect(stored.get(cellKey.context(null, '__proto__', 'x\u0000"y'))?.n).toBe(1)

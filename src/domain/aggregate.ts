@@ -1,6 +1,6 @@
 import { addMoment, decayGrid, emptyDecayedSum, type DecayedSum, type DecayGrid } from './decayed-sum'
 import type { Context, Observation } from './observation'
-import type { Policy } from './policy'
+import { RECENT_SESSIONS, type Policy } from './policy'
 
 /**
  * The aggregate of one user's observations at one decision point (R-MEM-1): everything a
@@ -76,23 +76,28 @@ export interface AggregationParams {
   alpha: number
   /** Misra–Gries counters per category and context key. */
   candidates: number
+  /** How many recent sessions a scope cell names: those the recent layer covers (R-MEM-5). */
+  recentSessions: number
 }
 
-/** How many recent sessions the recent layer covers (R-MEM-5). */
-export const RECENT_SESSIONS = 3
+export { RECENT_SESSIONS }
 /** How many evidence ids a recommendation cites. */
 export const EVIDENCE_LIMIT = 100
 /** Misra–Gries counters at the most, for a precondition share as small as 1/20. */
 const MAX_CANDIDATES = 20
 
-/** The aggregation parameters of a policy: its decay α, and k = ⌊1/share⌋ counters (k + 1 > 1/share). */
+/**
+ * The aggregation parameters of a policy: its decay α, k = ⌊1/share⌋ counters (k + 1 > 1/share),
+ * and the sessions of the recent layer.
+ */
 export function aggregationParams(policy: {
   decay: Pick<Policy['decay'], 'alpha'>
   context: Pick<Policy['context'], 'precondition_share'>
+  layers?: Pick<Policy['layers'], 'recent_sessions'>
 }): AggregationParams {
   const share = policy.context.precondition_share
   const candidates = share <= 0 ? MAX_CANDIDATES : Math.min(MAX_CANDIDATES, Math.max(1, Math.floor(1 / share)))
-  return { alpha: policy.decay.alpha, candidates }
+  return { alpha: policy.decay.alpha, candidates, recentSessions: policy.layers?.recent_sessions ?? RECENT_SESSIONS }
 }
 
 /** The category of a choice: its chosen labels, deduplicated and sorted, as JSON. */
@@ -227,7 +232,7 @@ function countInCells(cells: Map<CellKey, Cell>, observation: Counted, params: A
     // answers given since the user's last.
     countInTally(cell.tallies, category, at, kind === 'pair' ? null : grid)
     if (!evidence) continue
-    if (kind === 'scope' && observation.session_id !== null) noteSession(cell.sessions, observation.session_id, at)
+    if (kind === 'scope' && observation.session_id !== null) noteSession(cell.sessions, observation.session_id, at, params.recentSessions)
     if (kind === 'scope' || kind === 'context') {
       noteEvidence(cell.evidence, at, observation.id)
       noteCandidates(cell.candidates, category, entries, params.candidates)
@@ -260,7 +265,7 @@ export function aggregateObservations(
 }
 
 /** Most recent first; among sessions last seen at the same moment, by id. */
-function noteSession(sessions: Array<[string, number]>, session: string, at: number): void {
+function noteSession(sessions: Array<[string, number]>, session: string, at: number, limit: number): void {
   const known = sessions.findIndex(([id]) => id === session)
   if (known >= 0) {
     if ((sessions[known] as [string, number])[1] >= at) return
@@ -268,7 +273,7 @@ function noteSession(sessions: Array<[string, number]>, session: string, at: num
   }
   // A session outside the list was last seen no later than the list's last (ties by id), and
   // that only rises; so inserting it at `at` keeps exactly the most recent sessions.
-  insertRanked<[string, number]>(sessions, [session, at], (a, b) => b[1] - a[1] || compareText(a[0], b[0]), RECENT_SESSIONS)
+  insertRanked<[string, number]>(sessions, [session, at], (a, b) => b[1] - a[1] || compareText(a[0], b[0]), limit)
 }
 
 /** Newest first; among observations of the same moment, by id (the order archival keeps them in). */

@@ -42,7 +42,7 @@ export interface EvidenceSelection {
   /** Every observation of the scope, before any narrowing by context. */
   scoped: Cell
   /**
-   * Where the layers' recent sessions come from (R-MEM-5: the last 3 sessions of the same
+   * Where the layers' recent sessions come from (R-MEM-5: the last `layers.recent_sessions` sessions of the same
    * project): the project asked, even when the evidence backs off across projects, and its own
    * cell (undefined when nothing was chosen there yet); else the scope's.
    */

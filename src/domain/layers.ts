@@ -1,7 +1,6 @@
-import { cellKey, RECENT_SESSIONS, type Category, type Cell, type PointView, type Tally } from './aggregate'
+import { cellKey, type Category, type Cell, type PointView, type Tally } from './aggregate'
 import { majorityOption, preferenceOf, shareOf } from './preference'
 
-export { RECENT_SESSIONS }
 
 /** One layer of memory as reported (R-MEM-5). */
 export interface Layer {
@@ -16,7 +15,7 @@ export interface Layer {
 export interface Layers {
   /** This session's choices at the point, in every project. */
   session: Layer
-  /** The last 3 sessions (of the project, when one is asked) that chose at the point. */
+  /** The last `layers.recent_sessions` (3) sessions (of the project, when one is asked) that chose at the point. */
   recent: Layer & { sessions: string[] }
   /** Every session, decay-weighted. */
   long_term: Layer

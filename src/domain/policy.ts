@@ -312,6 +312,13 @@ const probability = z.number().min(0).max(1)
 const PERSONALIZATION_OFF_PRECONDITION = 'your past choices are set aside for this session'
 const UNCHOSEN_OPTIONS_PRECONDITION = 'you have not yet chosen any of these options at this point'
 const CENTURY_DAYS = 36_500
+/** How many recent sessions the recent layer covers when a policy does not say (R-MEM-5). */
+export const RECENT_SESSIONS = 3
+/**
+ * At the most: each is a cell a recommendation reads, and a list every aggregate cell keeps, so
+ * that the cost of a recommendation stays bounded (R-MEM-8).
+ */
+export const MAX_RECENT_SESSIONS = 20
 
 /** Every number the recommendation uses lives here (R-POL). A field it does not know is an error: most often a typo, whose setting would otherwise be silently left at its default. */
 export const PolicySchema = z
@@ -385,6 +392,13 @@ export const PolicySchema = z
         significance: z.number().gt(0).lt(1),
       })
       .default({ window_days: 28, significance: 0.01 }),
+    /** The layers every recommendation reports (R-MEM-5). */
+    layers: z
+      .strictObject({
+        /** How many of the project's last sessions the recent layer covers; each is a cell a recommendation reads. */
+        recent_sessions: z.number().int().min(1).max(MAX_RECENT_SESSIONS),
+      })
+      .default({ recent_sessions: RECENT_SESSIONS }),
     context: z.strictObject({
       /** Share of supporting observations that must share a context value for it to be a precondition. */
       precondition_share: probability,

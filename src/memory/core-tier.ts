@@ -8,6 +8,7 @@ import {
   emptyCell,
   emptySummary,
   isEvidence,
+  RECENT_SESSIONS,
   type Counted,
   storedCell,
   viewOf,
@@ -105,6 +106,8 @@ interface StoredHead extends AggregateSummary {
   format: number
   alpha: number
   candidates: number
+  /** The sessions its scope cells name (layers.recent_sessions); a head written before it was kept named 3. */
+  recent_sessions?: number
   /** ms since epoch */
   last_use: number
 }
@@ -217,11 +220,17 @@ export function createCoreTier(options: {
   let index: Map<string, IndexEntry> | null = null
 
   function isCurrent(head: StoredHead): boolean {
-    return head.format === FORMAT && head.alpha === params.alpha && head.candidates === params.candidates && ofThisGrid(head)
+    return (
+      head.format === FORMAT &&
+      head.alpha === params.alpha &&
+      head.candidates === params.candidates &&
+      (head.recent_sessions ?? RECENT_SESSIONS) === params.recentSessions &&
+      ofThisGrid(head)
+    )
   }
 
   function headOf(summary: AggregateSummary, lastUse: number): StoredHead {
-    return { format: FORMAT, alpha: params.alpha, candidates: params.candidates, ...summary, last_use: lastUse }
+    return { format: FORMAT, alpha: params.alpha, candidates: params.candidates, recent_sessions: params.recentSessions, ...summary, last_use: lastUse }
   }
 
   /** Inside the write queue only. */

@@ -32,6 +32,8 @@ export type TierPolicy = {
   decay: Pick<Policy['decay'], 'alpha'>
   context: Pick<Policy['context'], 'precondition_share'>
   core: Policy['core']
+  /** Left out: the default policy's 3 recent sessions. */
+  layers?: Pick<Policy['layers'], 'recent_sessions'>
 }
 
 /** The numbers of the default policy, for a store opened without a policy. */
