@@ -79,6 +79,43 @@ describe('requests Node’s parser refuses (R-SVC-2)', () => {
     expect(await raw(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*ok$/)
     expect(lines).toEqual([])
   })
+
+  // A body over the limit is answered 413 before it is read; the client, answered, stops sending
+  // and closes. Its request was well-formed: no malformed_request after the answer, no warning.
+  for (const [framing, head] of [
+    ['declared', 'Content-Length: 300000'],
+    ['chunked', 'Transfer-Encoding: chunked'],
+  ] as const) {
+    it(`says nothing of a client that closes within a ${framing} body answered before it was read`, async () => {
+      const { port, lines } = await serving()
+      const body = framing === 'chunked' ? '10\r\n0123456789abcdef\r\n' : '0123456789'
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.write(`POST /v1/observations HTTP/1.1\r\nHost: x\r\n${head}\r\n\r\n${body}`))
+        let text = ''
+        socket.on('data', (chunk) => {
+          text += chunk.toString('utf8')
+          if (text.endsWith('ok')) socket.end()
+        })
+        socket.on('close', () => resolve(text))
+        socket.on('error', reject)
+      })
+      expect(answer).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*ok$/)
+      expect(lines).toEqual([])
+    })
+  }
+
+  it('still answers and logs a request whose head the client cut short', async () => {
+    const { port, lines } = await serving()
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true }, () => socket.end('POST /v1/observations HTTP/1.1\r\nHost: x\r\n'))
+      let text = ''
+      socket.on('data', (chunk) => (text += chunk.toString('utf8')))
+      socket.on('close', () => resolve(text))
+      socket.on('error', reject)
+    })
+    expect(parsed(answer).body.error).toMatchObject({ code: 'malformed_request', message: expect.stringContaining('HPE_INVALID_EOF_STATE') })
+    expect(lines).toMatchObject([{ event: 'client-error', code: 'HPE_INVALID_EOF_STATE' }])
+  })
 })
 
 /** A server with @hono/node-server's listener over an app answering 200, as serve.ts builds it. */

@@ -22,7 +22,7 @@ function statusOf(code: string | undefined): { status: number; code: string; mes
 export function answerClientError(logger: Logger) {
   return function onClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
     const response = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage
-    if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent === true) {
+    if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent === true || answeredBeforeItsEnd(error, socket, response)) {
       socket.destroy()
       return
     }
@@ -32,6 +32,19 @@ export function answerClientError(logger: Logger) {
     logger.warn({ event: 'client-error', req_id: requestId, code: error.code, status }, message)
     endWith(socket, status, errorBodyFor(requestId, code, message), requestId)
   }
+}
+
+/**
+ * The connection ended within the body of a request already answered: a body refused unread (413
+ * `body_too_large`), whose client, answered, stops sending and closes. Node's parser then finds the
+ * body cut short, but the request was well-formed and its answer is out: a 400 after it answered
+ * nothing the client sent, and a `client-error` warning told of a malformed request that was not.
+ * (Node's parser keeps the request it is reading, and the socket its response until it is done.)
+ */
+function answeredBeforeItsEnd(error: NodeJS.ErrnoException, socket: Duplex, response: ServerResponse | undefined | null): boolean {
+  if (error.code !== 'HPE_INVALID_EOF_STATE' || (response !== undefined && response !== null)) return false
+  const reading = (socket as Duplex & { parser?: { incoming?: IncomingMessage | null } | null }).parser?.incoming
+  return reading !== undefined && reading !== null && !reading.complete
 }
 
 /** Writes a JSON answer on a socket no ServerResponse holds, then closes it. */
