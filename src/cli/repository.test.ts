@@ -179,6 +179,27 @@ describe('a repository reached through a symbolic link', () => {
     }
   })
 
+  it('gives the path in the repository the project is, for a link from another repository into a folder of it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-link-across-'))
+    try {
+      // `~/payments`, a link to `/data/shop/services/payments`, in a home folder that is a repository
+      // itself (its dotfiles): the project is shop, so the path is shop's, not `payments` in home's.
+      const home = join(realpathSync(dir), 'home')
+      const shop = join(realpathSync(dir), 'data', 'shop')
+      await mkdir(join(home, '.git'), { recursive: true })
+      await mkdir(join(shop, '.git'), { recursive: true })
+      await mkdir(join(shop, 'services', 'payments', 'api'), { recursive: true })
+      await symlink(join(shop, 'services', 'payments'), join(home, 'payments'), 'junction')
+      expect(projectOfFolder(join(home, 'payments'))).toBe(shop)
+      expect(pathInRepository(join(home, 'payments'))).toBe('services/payments')
+      expect(pathInRepository(join(home, 'payments', 'api'))).toBe('services/payments/api')
+      // In home itself, home's.
+      expect(pathInRepository(join(home))).toBe('.')
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
   it('takes a path that is nowhere on this machine, a Windows one among them, as written', () => {
     for (const path of ['C:\\Users\\dev\\acme-api\\src', '/nowhere-dm/acme-api/src']) {
       expect(realFolder(path)).toBe(resolve(path))

@@ -53,10 +53,12 @@ export function pathInRepository(cwd: string, isRoot?: (dir: string) => boolean)
   // As written, links not followed: `services/payments`, a link to `../legacy/payments`, is where a
   // decision scoped to services/payments holds (followed, the guard let its commands through). A
   // link to the root changes nothing here. Followed only where the cwd as written is in no
-  // repository and the folder it points to is (a link from outside into one).
+  // repository and the folder it points to is (a link from outside into one), or where that folder
+  // is in another repository than the cwd as written (`~/payments`, in a home folder that is a
+  // repository, a link into shop): the path is then of the repository the project is.
   const written = repositoryRoot(cwd, isRoot ?? holdsGit)
-  if (written !== undefined) return relative(written, resolve(cwd)).split(sep).join('/') || '.'
   const root = isRoot === undefined ? repositoryRoot(cwd) : undefined
+  if (written !== undefined && (root === undefined || realFolder(written) === root)) return relative(written, resolve(cwd)).split(sep).join('/') || '.'
   return root === undefined ? cwd : relative(root, realFolder(cwd)).split(sep).join('/') || '.'
 }
 
