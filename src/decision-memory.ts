@@ -135,7 +135,7 @@ export function createDecisionMemory(deps: {
   const newId =
     deps.newId ?? ((now: Date) => `obs-${now.getTime().toString(36)}-${randomHex(6)}`)
   const tiers = aggregationParams(policy)
-  if (tiers.alpha !== store.aggregation.alpha || tiers.candidates !== store.aggregation.candidates) {
+  if (tiers.alpha !== store.aggregation.alpha || tiers.candidates !== store.aggregation.candidates || tiers.recentSessions !== store.aggregation.recentSessions) {
     throw new Error('the store was opened with another policy than this one: open it with the same policy')
   }
   const decayScan = createDecayScan({ store, policy, clock })

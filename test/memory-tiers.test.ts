@@ -5,6 +5,9 @@ import { DEFAULT_POLICY_FILE, loadPolicy } from '../src/config/load-policy'
 import type { ObservationInput } from '../src/domain/observation'
 import type { CompiledPolicy } from '../src/domain/policy'
 import { RECALL_EXPIRY_BATCH } from '../src/memory/recall-tier'
+import { createLevelStore } from '../src/memory/level-store'
+import { createDecisionMemory } from '../src/decision-memory'
+import { MemoryLevel } from 'memory-level'
 import { InstrumentedLevel } from './support/instrumented-level'
 import { tempDir } from './support/temp-dir'
 import { createTestApp, START } from './support/test-app'
@@ -328,6 +331,18 @@ describe('the recent layer (R-MEM-5, R-POL)', () => {
     const { evidence: freshEvidence, ...freshRest } = (await fresh.call('POST', '/v1/recommendations', request)).body
     expect(rest).toEqual(freshRest)
     expect(evidence).toHaveLength(freshEvidence.length)
+  })
+
+  it('is refused when the store was opened with another number of sessions than the policy sets', async () => {
+    // The store's aggregates keep the sessions it was opened with: a memory whose policy says
+    // otherwise would report a recent layer of the store's number, not the policy's, unsaid.
+    const narrow = await policyWith((p) => Object.assign(p, { layers: { recent_sessions: 1 } }))
+    const store = await createLevelStore(new MemoryLevel<string, string>() as never, { policy: await loadPolicy(DEFAULT_POLICY_FILE) })
+    try {
+      expect(() => createDecisionMemory({ store, policy: narrow, clock: { now: () => new Date(T0) } })).toThrow(/another policy/)
+    } finally {
+      await store.close()
+    }
   })
 })
 
