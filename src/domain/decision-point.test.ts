@@ -58,6 +58,12 @@ describe('decision point keys (R-CAP-4)', () => {
       ['Modelling', 'What modelling approach should we take?'],
       ['Effort estimate', 'How many story points?'],
       ['Models', 'Which ORM should we use?'],
+      // Tiers and models of other things: a service's, a cache's, an entity's.
+      ['Plan', 'What tier of service should we buy?'],
+      ['Cache', 'What tier should the Redis cache run on: Basic, Standard or Premium?'],
+      ['Domain', 'What model should the Order entity use?'],
+      ['Consistency', 'What model of consistency do we need?'],
+      ['Schema', 'What model should we use for the orders table?'],
     ] as const) {
       expect(key(header, question), `${header} / ${question}`).toMatch(/^q-/)
     }
