@@ -48,10 +48,21 @@ export const DecisionKeySchema = z
 export const FIRST_DECISION_DAY = '1970-01-01'
 
 /**
+ * The last day a decision may be dated at `at` (a time or a day): the day after, since a day
+ * written where the clock is ahead of UTC (up to 14 hours) may be the service's tomorrow. A
+ * decision dated `9999-12-31` was taken, and stood in its chain after every later one.
+ */
+export function latestDecisionDay(at: string): string {
+  const day = new Date(`${at.slice(0, 10)}T00:00:00Z`)
+  day.setUTCDate(day.getUTCDate() + 1)
+  return day.toISOString().slice(0, 10)
+}
+
+/**
  * A decision's date: `YYYY-MM-DD`, or an ISO time whose day is kept (`2026-01-01T10:00:00Z`,
  * `…T10:00+02:00`), from FIRST_DECISION_DAY on. Whatever follows the day is an ISO time or
  * refused: `2026-01-01Tgarbage`, cut to its day, was taken without a word. A day after the
- * service's is refused where its clock is known (lifecycle.ts's proposal).
+ * service's tomorrow is refused where its clock is known (lifecycle.ts's proposal, the import route).
  */
 export const DecisionDateSchema = z
   .string()

@@ -5,7 +5,7 @@ import { checkTimestamp } from '../domain/timestamp'
 import { applies, runOfContext, type ApplicabilityQuery } from './applicability'
 import { checkAgainst, type Verdict } from './constraints'
 import { matchWithin, type MatchPatterns } from './pattern-match'
-import type { DecisionEvent, DecisionInput, DecisionRecord, DecisionStatus } from './decision'
+import { FIRST_DECISION_DAY, latestDecisionDay, type DecisionEvent, type DecisionInput, type DecisionRecord, type DecisionStatus } from './decision'
 import { changedFields, importedRecord, mergeImported, type ImportedDecision, type ImportReport, type MergedImport } from './imported-decision'
 import { canMove, decisionAt, evidenceOf, proposal, transition, withBefore } from './lifecycle'
 import type { DecisionStore, DecisionTransaction, Pulse } from './store'
@@ -200,6 +200,23 @@ function refuseKeysSentTwice(records: readonly ImportedDecision[]): void {
   })
   if (issues.length > 0) {
     throw new InputError('duplicate_key', `one key, two records: ${issues.map((i) => i.message).join('; ')}`, { issues })
+  }
+}
+
+/**
+ * Records dated after the service's tomorrow, as a proposal is (lifecycle.ts): stored, `9999-12-31`
+ * stood in its chain after every later decision. import-adr reads such a day as no date, and says
+ * so at its line; one sent otherwise is refused, naming `records.N.date`, and nothing is stored.
+ */
+function refuseDatesAfterTomorrow(records: readonly ImportedDecision[], at: string): void {
+  const latest = latestDecisionDay(at)
+  const issues: Issue[] = records.flatMap((r, i) =>
+    r.date !== null && r.date > latest
+      ? [{ path: `records.${i}.date`, message: `a day from ${FIRST_DECISION_DAY} to ${latest}, the day it was decided: ${r.date} is after the service's today (${at.slice(0, 10)})` }]
+      : [],
+  )
+  if (issues.length > 0) {
+    throw new InputError('invalid_request', `invalid request: ${fieldsOf(issues)}`, { issues })
   }
 }
 
@@ -885,6 +902,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
       // without the record's place, it was named `evidence.0.hash`, a field no import body has).
       records.forEach((r, i) => evidenceOf(r.evidence, `records.${i}.evidence`))
       const at = clock.now().toISOString()
+      refuseDatesAfterTomorrow(records, at)
       return store.transact(async (tx) => {
         const report: ImportReport = { created: [], updated: [], unchanged: [], conflicts: [], warnings: [], missing: [] }
         const incoming = new Set(records.map((r) => r.key))

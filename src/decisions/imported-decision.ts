@@ -26,7 +26,9 @@ export const ImportedDecisionSchema = z.strictObject({
   rationale: Text,
   status: DecisionStatusSchema,
   date: DecisionDateSchema.nullable().openapi({
-    description: 'The day it was decided; null when the record says none: the day it is first imported, which later imports keep.',
+    description:
+      "The day it was decided, from 1970-01-01 to the service's tomorrow (a later one is refused, naming `records.N.date`); " +
+      'null when the record says none: the day it is first imported, which later imports keep.',
   }),
   enforce: z.enum(ENFORCE_LEVELS).default('advisory'),
   supersedes: DecisionKeySchema.nullable().default(null),

@@ -9,6 +9,7 @@ import {
   type Evidence,
   type EvidenceInput,
   FIRST_DECISION_DAY,
+  latestDecisionDay,
   REPLAYED_FIELDS,
   type ReplayedField,
 } from './decision'
@@ -110,17 +111,6 @@ export function evidenceOf(inputs: readonly EvidenceInput[], field = 'evidence')
     }
     return { kind: e.kind, summary: e.summary, uri: e.uri ?? null, hash }
   })
-}
-
-/**
- * The last day a decision proposed at `at` may be dated: the service's day after, since a day
- * written where the clock is ahead of UTC (up to 14 hours) may be the service's tomorrow. A
- * decision dated `9999-12-31` was taken, and stood in its chain after every later one.
- */
-function latestDecisionDay(at: string): string {
-  const day = new Date(`${at.slice(0, 10)}T00:00:00Z`)
-  day.setUTCDate(day.getUTCDate() + 1)
-  return day.toISOString().slice(0, 10)
 }
 
 /**

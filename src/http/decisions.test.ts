@@ -336,6 +336,25 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     expect([imported.status, imported.body.error?.issues]).toEqual([400, [{ path: 'records.0.date', message: 'a day from 1970-01-01 on, the day it was decided' }]])
   })
 
+  it("refuses an import of a record dated after the service's tomorrow, naming records.N.date, and stores none of it", async () => {
+    const { call } = await createTestApp()
+    const record = (key: string, date: string) => ({ key, title: 'Use X', decision: 'X.', rationale: 'Y.', status: 'accepted', date, origin: { path: `doc/adr/${key}.md`, line: 1, format: 'adr-tools' } })
+    // START is 2026-07-01: the 2nd is taken, as the POST takes it; 2099 and 9999 would sort after every later decision.
+    const imported = await call('POST', '/v1/decisions/import', { records: [record('ADR-0001', '2026-07-02'), record('ADR-0002', '9999-12-31'), record('ADR-0003', '2099-01-01')] })
+    const range = (day: string) => `a day from 1970-01-01 to 2026-07-02, the day it was decided: ${day} is after the service's today (2026-07-01)`
+    expect([imported.status, imported.body.error?.code, imported.body.error?.issues]).toEqual([
+      400,
+      'invalid_request',
+      [
+        { path: 'records.1.date', message: range('9999-12-31') },
+        { path: 'records.2.date', message: range('2099-01-01') },
+      ],
+    ])
+    expect((await call('GET', '/v1/decisions')).body.decisions).toEqual([])
+    const taken = await call('POST', '/v1/decisions/import', { records: [record('ADR-0001', '2026-07-02')] })
+    expect([taken.status, taken.body.created, (await call('GET', '/v1/decisions/ADR-0001')).body.date]).toEqual([200, ['ADR-0001'], '2026-07-02'])
+  })
+
   it('refuses a field no decision has, at any level, naming each; a field a GET returns is taken back and ignored', async () => {
     const { call } = await createTestApp()
     const misspelt = await call(
