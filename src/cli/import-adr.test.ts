@@ -94,6 +94,20 @@ describe('import-adr into a store opened here', () => {
     expect(again.stderr).toBe('')
   })
 
+  it("imports a record dated after tomorrow without that date, said at its line, rather than the store refusing the import", async () => {
+    const dir = folderOf({
+      '0001-use-a.md': adr(1, 'Use A').replace('Date: 2024-01-01', 'Date: 9999-12-31'),
+      '0002-use-b.md': adr(2, 'Use B'),
+    })
+    const store = join(folderOf({}), 'store')
+    const { code, stdout, stderr } = await run([dir, '--data', store])
+    expect(code).toBe(0)
+    expect(stdout).toContain('imported: 2 new, 0 updated, 0 unchanged\n')
+    expect(stderr).toMatch(new RegExp(`^${join(dir, '0001-use-a.md').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: "9999-12-31" is after tomorrow \\(\\d{4}-\\d{2}-\\d{2}\\); the record is read without it$`, 'm'))
+    // Read as a record that writes no date is: dated the day it is first imported.
+    expect((await run([dir, '--dry-run'])).stdout).toContain('  ADR-0001  accepted  no date  Use A\n')
+  })
+
   it('opens this checkout\'s store, not ./data of the project it runs in, when no service answers and none is named', async () => {
     // Run in the project whose records these are, ./data there would be a store the service
     // (started in this checkout) never reads. The test holds the checkout's store (or a

@@ -20,8 +20,8 @@ export const IMPORT_ADR_HELP = `decision-memory import-adr DIR [--format F] [--p
   "- Status:" bullets), section-based DECISIONS.md logs and AXME Code decisions (D-NNN-slug.md
   in .axme-code/decisions, which DIR may name as .axme-code); statuses and "Superseded by" links
   are mapped to the decision lifecycle. A file (or section) that cannot be read is reported as
-  PATH:LINE: why, and the import goes on; so is a date that cannot be read, and its record is
-  imported without it. Importing the same records again changes nothing,
+  PATH:LINE: why, and the import goes on; so is a date that cannot be read (or is before 1970,
+  or after tomorrow), and its record is imported without it. Importing the same records again changes nothing,
   from another clone of the repository too (it is named by its origin remote), and after the
   folder moved within its repository, once its old place is gone. A decision whose
   file is gone from DIR, or whose section is gone from its DECISIONS.md, keeps its status and is
@@ -118,7 +118,9 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
   // The folder is not there, inside a repository: its records may all have been removed with git rm.
   let folderGone = false
   try {
-    reading = await readAdrFolder(dir, format)
+    // The machine's day, read here at the edge: a record dated after its tomorrow is read without
+    // that date, and said at its line, as the service would refuse the whole import for it.
+    reading = await readAdrFolder(dir, format, new Date().toISOString().slice(0, 10))
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     // A folder of a repository whose every record was deleted with `git rm` is gone itself (git

@@ -1,5 +1,5 @@
 import { characters, leadingCharacters } from '../../domain/limits'
-import { DECISION_LIMITS, type DecisionStatus } from '../decision'
+import { DECISION_LIMITS, latestDecisionDay, type DecisionStatus } from '../decision'
 import type { ImportedDecision } from '../imported-decision'
 import { isAxmeCode, readAxmeCode } from './axme-code'
 import { dateOfFileName, keyOfFile, numberOfFile, readAdrTools } from './adr-tools'
@@ -164,11 +164,11 @@ function decode(bytes: Uint8Array): { text: string } | { badLine: number } {
   }
 }
 
-function readFile(file: RecordFile, format: AdrFormat): FileReading & { keys?: string[] } {
-  if (format === 'decisions-md') return readDecisionsMd(file)
+function readFile(file: RecordFile, format: AdrFormat, latest?: string): FileReading & { keys?: string[] } {
+  if (format === 'decisions-md') return readDecisionsMd(file, latest)
   const read = format === 'axme-code' ? readAxmeCode : format === 'madr' ? readMadr : format === 'log4brains' ? readLog4brains : readAdrTools
   try {
-    const record = read(file)
+    const record = read(file, latest)
     return { records: [record], problems: unreadDateProblems(record) }
   } catch (error) {
     if (!(error instanceof UnreadableRecord)) throw error
@@ -179,9 +179,12 @@ function readFile(file: RecordFile, format: AdrFormat): FileReading & { keys?: s
 /**
  * Reads a folder of decision records (R-CON-6): each `.md` file in its format (or the one
  * forced), links resolved to keys (a file name, a key, or an ADR number) and completed both ways.
- * What cannot be read is a problem at its path and line, and the rest is read.
+ * What cannot be read is a problem at its path and line, and the rest is read. `today`, the
+ * reader's day (`YYYY-MM-DD`), when given: a date after its tomorrow, which the service refuses,
+ * is read as no date and said at its line, as one before 1970 is, rather than refusing the import.
  */
-export function readRecordFolder(files: readonly FolderFile[], forced?: AdrFormat, unreadable: readonly string[] = []): FolderReading {
+export function readRecordFolder(files: readonly FolderFile[], forced?: AdrFormat, unreadable: readonly string[] = [], today?: string): FolderReading {
+  const latest = today === undefined ? undefined : latestDecisionDay(today)
   const problems: ImportProblem[] = []
   const skipped: string[] = []
   const parsed: ParsedRecord[] = []
@@ -223,7 +226,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
       unread(f.name, f.path)
       continue
     }
-    const reading = readFile(file, format)
+    const reading = readFile(file, format, latest)
     if (format !== 'decisions-md' && reading.records.length === 0) unread(f.name, f.path)
     // A log's sections that could not be read, by their keys.
     for (const key of reading.keys ?? []) if (!reading.records.some((r) => r.key === key)) unreadKeys.set(key, `section in ${f.path}`)

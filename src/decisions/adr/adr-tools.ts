@@ -63,8 +63,9 @@ const LIFECYCLE_NOTE =
  * record's `definitions`, and the definitions themselves are no status. A line that says no status
  * (a note under it: `We discussed this with the platform team.`) is passed over, and returned in
  * `passedOver` to be said, when another line names the status; with none, it is an unknown status.
+ * A day written with a status after `lastDay` (the reader's tomorrow), when given, is no day of it, and said.
  */
-export function statusOfLines(lines: readonly Line[], where: number, definitions?: LinkDefinitions): {
+export function statusOfLines(lines: readonly Line[], where: number, definitions?: LinkDefinitions, lastDay?: string): {
   status: DecisionStatus
   supersedes: LinkRef | null
   supersededBy: LinkRef | null
@@ -88,13 +89,17 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
   const notes: Array<{ line: number; message: string }> = []
   for (const line of filled(lines)) {
     if (isLinkDefinition(line.text)) continue
-    const read = readStatusLine(line.text, definitions)
-    if (read === undefined) {
+    const written = readStatusLine(line.text, definitions)
+    if (written === undefined) {
       unread.push(line)
       continue
     }
+    // A day after tomorrow (`Accepted on 2099-01-01`) is read as one that cannot be, and said.
+    const late = written.date !== undefined && lastDay !== undefined && written.date > lastDay
+    const read: StatusLine = late ? { ...written, date: undefined } : written
     notes.push(...moreLinksNoted(read, line.n))
     if (read.unreadDate !== undefined) notes.push({ line: line.n, message: unreadDateMessage(read.unreadDate) })
+    if (late) notes.push({ line: line.n, message: unreadDateMessage(written.date as string, lastDay) })
     // Two lines each naming a successor (or a predecessor): the last is linked, as before, and the others said.
     if (read.supersededBy !== undefined && supersededBy !== null && supersededBy.target !== read.supersededBy) {
       notes.push({ line: supersededBy.line, message: `Superseded by is written again at line ${line.n}; a decision links one, so only "${read.supersededBy}" is linked` })
@@ -244,7 +249,7 @@ export function yStatementReasons(decision: string): string {
  * (or `## Status: Accepted`) and its lines (`Accepted`, `Proposed`, `Superceded by [N. Title](NNNN-title.md)`, `Supercedes [...]`),
  * `## Context`, `## Decision`, `## Consequences`.
  */
-export function readAdrTools(file: RecordFile): ParsedRecord {
+export function readAdrTools(file: RecordFile, latest?: string): ParsedRecord {
   const record = parseRecord(numbered(file.text), statusHeadingLevel(file.text))
   if (record.title === null) throw new UnreadableRecord(1, 'no "# N. Title" heading')
   const statusSection = sectionNamed(record, STATUS_HEADING)
@@ -254,7 +259,7 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
   // MADR: the import dates the record the day it first sees it. A "Date:" that cannot be read
   // (`5 juin 2023`) is passed over as if it were not written, and said.
   const definitions = linkDefinitions(file.text)
-  const read = statusOfLines(statusLinesOf(statusSection), statusSection.line, definitions)
+  const read = statusOfLines(statusLinesOf(statusSection), statusSection.line, definitions, latest)
   const { status, date: statusDate, passedOver } = read
   // A link its status section does not write may be written apart, on a line of its own: under the
   // title, or in a `## Links` or `## Related decisions` section, as Tyree and Akerman's template
@@ -275,9 +280,9 @@ export function readAdrTools(file: RecordFile): ParsedRecord {
   const dateLine = filled(sectionNamed(record, /^date$/i)?.body ?? [])[0]
   const dateSection = dateLine === undefined ? undefined : { value: dateLine.text.trim(), line: dateLine.n }
   const date =
-    readDateField(fieldOf(record.preamble, /^date$/i), unreadDates) ??
-    readDateField(fieldOf(statusSection.body, /^date$/i), unreadDates) ??
-    readDateField(dateSection, unreadDates) ??
+    readDateField(fieldOf(record.preamble, /^date$/i), unreadDates, latest) ??
+    readDateField(fieldOf(statusSection.body, /^date$/i), unreadDates, latest) ??
+    readDateField(dateSection, unreadDates, latest) ??
     statusDate
   // `6. Use X` as adr-tools writes it, but not the `1.` of a title that begins with a decimal (`1.5x memory budget`).
   const title = titleWithoutNumber(record.title.text.replace(/^\d+\.(?!\d)\s*/, ''), numberOfFile(file.name))

@@ -56,7 +56,7 @@ function yamlText(lines: readonly Line[], key: string): string {
  * (ids, comma separated), `revokedAt`, `revokedReason`; then `# Title`, the decision, and a
  * `## Reasoning` section. The id is the key. Keys it does not know are passed over.
  */
-export function readAxmeCode(file: RecordFile): ParsedRecord {
+export function readAxmeCode(file: RecordFile, latest?: string): ParsedRecord {
   const lines = numbered(file.text)
   const matter = frontMatter(lines)
   if (matter === undefined) throw new UnreadableRecord(1, 'no front matter: an AXME Code decision opens with "---" on its first line')
@@ -92,7 +92,7 @@ export function readAxmeCode(file: RecordFile): ParsedRecord {
   const enforceField = fields.get('enforce')
   const enforce = readEnforce(enforceField === undefined || /^(?:|info|null|none|~)$/i.test(enforceField.value) ? undefined : enforceField)
   const unreadDates: UnreadDate[] = []
-  const date = readDateField(fields.get('date'), unreadDates) ?? null
+  const date = readDateField(fields.get('date'), unreadDates, latest) ?? null
   const source = fields.get('source')?.value ?? ''
   const session = fields.get('sessionId')?.value ?? ''
   const revoked = fields.get('revokedReason')?.value ?? ''

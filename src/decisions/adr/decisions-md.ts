@@ -115,7 +115,7 @@ function partLines(section: Section, name: RegExp): Set<number> {
   return lines
 }
 
-function readSection(file: RecordFile, section: Section, definitions: LinkDefinitions): ParsedRecord {
+function readSection(file: RecordFile, section: Section, definitions: LinkDefinitions, latest?: string): ParsedRecord {
   const title = titleOf(section.heading) || section.heading
   const body = section.body
   const continued = continuations(body)
@@ -142,11 +142,12 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
     passedOver,
     notes,
   } = statusField !== undefined
-    ? statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line, definitions)
+    ? statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line, definitions, latest)
     : statusOfLines(
         (statusPart as Section).body.filter((l) => !isLinkDefinition(l.text) && fieldOf([l], BESIDE_STATUS) === undefined),
         (statusPart as Section).line,
         definitions,
+        latest,
       )
   // A `- Date:` that cannot be read is passed over, and said; then the heading's date, else the day
   // written with the status (`- Status: Accepted on 2024-01-10`); none is no date, as in MADR: the
@@ -156,8 +157,8 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
   // it cannot (`12/02/2016`: the 12th of February or December 2nd) said, rather than passed over in silence.
   const inHeading = DAY.exec(section.heading)?.[1] ?? DAY_FIRST.exec(section.heading)?.[1]
   const date =
-    readDateField(fieldOf(body, /^date$/i), unreadDates) ??
-    readDateField(inHeading === undefined ? undefined : { value: inHeading, line: section.line }, unreadDates) ??
+    readDateField(fieldOf(body, /^date$/i), unreadDates, latest) ??
+    readDateField(inHeading === undefined ? undefined : { value: inHeading, line: section.line }, unreadDates, latest) ??
     statusDate
   const said = [...notes]
   // A field that names several records (`- Superseded by: D-007, D-009`) links the first, and says so.
@@ -241,7 +242,7 @@ function decisionSections(section: Section): Section[] {
  * the others are read. `keys` names every section, read or not: a decision imported from a
  * section no longer among them was taken out of the log.
  */
-export function readDecisionsMd(file: RecordFile): FileReading & { keys: string[] } {
+export function readDecisionsMd(file: RecordFile, latest?: string): FileReading & { keys: string[] } {
   const reading: FileReading & { keys: string[] } = { records: [], problems: [], keys: [] }
   const definitions = linkDefinitions(file.text)
   // A log with no `##` heading may keep its decisions a level down, right under its title (`### D-001: Use X`).
@@ -252,7 +253,7 @@ export function readDecisionsMd(file: RecordFile): FileReading & { keys: string[
     if (filled(section.body).length === 0 && !KEY.test(section.heading)) continue
     reading.keys.push(keyOfSection(section))
     try {
-      const record = readSection(file, section, definitions)
+      const record = readSection(file, section, definitions, latest)
       reading.records.push(record)
       reading.problems.push(...unreadDateProblems(record))
     } catch (error) {

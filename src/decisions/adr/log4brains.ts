@@ -10,14 +10,14 @@ import { UnreadableRecord, readDateField, readEnforce, type ParsedRecord, type R
  * `superseded by [slug](file.md)`), `- Date:`, `- Deciders:`, `- Tags:`, then MADR sections.
  * Without a `Date` bullet, the date is the one the file is named by, else the one written with the status, else none.
  */
-export function readLog4brains(file: RecordFile): ParsedRecord {
+export function readLog4brains(file: RecordFile, latest?: string): ParsedRecord {
   const record = parseRecord(numbered(file.text))
   if (record.title === null) throw new UnreadableRecord(1, 'no "# Title" heading')
   const head = record.preamble
   const statusField = fieldOf(head, /^status$/i)
   if (statusField === undefined) throw new UnreadableRecord(record.title.line, 'no "- Status:" bullet under the title')
   const definitions = linkDefinitions(file.text)
-  const statusLine = statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line, definitions)
+  const statusLine = statusOfLines([{ n: statusField.line, text: statusField.value }], statusField.line, definitions, latest)
   const supersedesField = fieldOf(head, /^(supersedes|supercedes)$/i)
   const inBody = linksInBody(record, definitions)
   // Else the status bullet's own link: `- Status: accepted, supersedes [ADR-0002](0002-….md)`, else
@@ -44,7 +44,7 @@ export function readLog4brains(file: RecordFile): ParsedRecord {
   // import dates the record the day it first sees it.
   const unreadDates: UnreadDate[] = []
   const fromName = named === null ? undefined : { value: named.join('-'), line: 1 }
-  const date = readDateField(fieldOf(head, /^date$/i), unreadDates) ?? readDateField(fromName, unreadDates) ?? statusLine.date
+  const date = readDateField(fieldOf(head, /^date$/i), unreadDates, latest) ?? readDateField(fromName, unreadDates, latest) ?? statusLine.date
   const deciders = fieldOf(head, /^(deciders|decision-makers)$/i)?.value ?? ''
   // Bullets (`* Status: accepted`) are MADR 2's, when the file is not named by a date; the fields of
   // a Nygard record set under its title otherwise (`| Status | Accepted |`, `**Status:** Accepted`,

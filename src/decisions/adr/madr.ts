@@ -87,15 +87,15 @@ function lineOfKey(lines: readonly Line[], name: string): number {
  * else none (MADR makes every field optional), and the import dates it the day it is first imported.
  * A date written that cannot be read, the file name's too, is passed over as if it were not written, and `unread` told.
  */
-function dateOf(data: Record<string, unknown>, matter: readonly Line[], record: MarkdownRecord, name: string, statusDate: string | null, unread: UnreadDate[]): string | null {
+function dateOf(data: Record<string, unknown>, matter: readonly Line[], record: MarkdownRecord, name: string, statusDate: string | null, unread: UnreadDate[], latest?: string): string | null {
   const fromMatter = data.date instanceof Date ? data.date.toISOString() : data.date
   const inMatter = fromMatter === undefined || fromMatter === null ? undefined : { value: String(fromMatter), line: lineOfKey(matter, 'date') }
-  const written = readDateField(inMatter, unread) ?? readDateField(fieldOf(record.preamble, /^date$/i), unread)
+  const written = readDateField(inMatter, unread, latest) ?? readDateField(fieldOf(record.preamble, /^date$/i), unread, latest)
   if (written !== undefined) return written
   // A file name's day that is no decision's (`02020505-…`, before 1970) is passed over and said
   // at line 1, as a log4brains record's is, not dropped unsaid.
   const named = dateOfFileName(name)
-  return readDateField(named === null ? undefined : { value: named.join('-'), line: 1 }, unread) ?? statusDate
+  return readDateField(named === null ? undefined : { value: named.join('-'), line: 1 }, unread, latest) ?? statusDate
 }
 
 /**
@@ -103,7 +103,7 @@ function dateOf(data: Record<string, unknown>, matter: readonly Line[], record: 
  * `deprecated`, `superseded by ADR-0005`), `date`, `decision-makers` (3.x: `deciders`), then a
  * `# Title` and the MADR sections.
  */
-export function readMadr(file: RecordFile): ParsedRecord {
+export function readMadr(file: RecordFile, latest?: string): ParsedRecord {
   const lines = numbered(file.text)
   // A record written from MADR's minimal templates has no front matter at all: read as one whose
   // front matter writes no status, when it is named as a record and has MADR's "## Decision Outcome".
@@ -148,7 +148,7 @@ export function readMadr(file: RecordFile): ParsedRecord {
   }
   const inStatus = unstated
     ? { status: 'accepted' as const, supersedes: null, supersededBy: null, date: null, passedOver: [], notes: [] }
-    : statusOfLines([{ n: statusLine, text: String(written) }], statusLine, definitions)
+    : statusOfLines([{ n: statusLine, text: String(written) }], statusLine, definitions, latest)
   // MADR's front matter has no field for the links but its status (`superseded by ADR-0005`): a
   // `supersedes:` (or `superseded-by:`) some teams add to it says one, else a "Supersedes" or
   // "Superseded by" line in the body, as adr-tools writes it.
@@ -170,7 +170,7 @@ export function readMadr(file: RecordFile): ParsedRecord {
   const supersededApart = supersededBy !== null && status === 'accepted'
   const statusDate = inStatus.date
   const unreadDates: UnreadDate[] = []
-  const date = dateOf(data, matter, record, file.name, statusDate, unreadDates)
+  const date = dateOf(data, matter, record, file.name, statusDate, unreadDates, latest)
   const deciders = names(data['decision-makers'] ?? data.deciders)
   const enforce = data.enforce === undefined ? undefined : { value: String(data.enforce), line: lineOfKey(matter, 'enforce') }
   return {

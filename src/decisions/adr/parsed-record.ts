@@ -63,17 +63,20 @@ export interface ParsedRecord {
 export interface UnreadDate {
   text: string
   line: number
+  /** The last day a record could be dated when it was read (the reader's tomorrow), said of a day after it. */
+  latest?: string
 }
 
 /**
  * The day a date field writes; undefined when it writes none, or one that cannot be read, which
  * `unread` is told: a date is no reason to leave a decision out (a record that writes none is
- * imported), so the record is read as if the field were not there, and the import says so.
+ * imported), so the record is read as if the field were not there, and the import says so. So is
+ * a day after `latest`, the reader's tomorrow, when given: the service would refuse it.
  */
-export function readDateField(field: { value: string; line: number } | undefined, unread: UnreadDate[]): string | undefined {
+export function readDateField(field: { value: string; line: number } | undefined, unread: UnreadDate[], latest?: string): string | undefined {
   if (field === undefined) return undefined
-  const date = readDate(field.value)
-  if (date === undefined) unread.push({ text: field.value, line: field.line })
+  const date = readDate(field.value, latest)
+  if (date === undefined) unread.push({ text: field.value, line: field.line, ...(latest === undefined ? {} : { latest }) })
   return date
 }
 
@@ -85,7 +88,7 @@ export function unreadDateProblems(record: ParsedRecord): ImportProblem[] {
   const dates = (record.unreadDates ?? []).map((d) => ({
     path: record.origin.path,
     line: d.line,
-    message: unreadDateMessage(d.text),
+    message: unreadDateMessage(d.text, d.latest),
   }))
   const lines = (record.passedOver ?? []).map((l) => ({
     path: record.origin.path,

@@ -445,8 +445,13 @@ describe('status words and fields', () => {
 })
 
 /** Reads files given as text, as readRecordFolder reads them from disk. */
-function readTexts(files: Record<string, string>) {
-  return readRecordFolder(Object.entries(files).map(([name, text]) => ({ path: name, name, bytes: new TextEncoder().encode(text) })))
+function readTexts(files: Record<string, string>, today?: string) {
+  return readRecordFolder(
+    Object.entries(files).map(([name, text]) => ({ path: name, name, bytes: new TextEncoder().encode(text) })),
+    undefined,
+    [],
+    today,
+  )
 }
 
 describe('files of a folder that are not .md', () => {
@@ -709,6 +714,40 @@ describe('a record named by a day before 1970', () => {
       { path: '1969-12-31-use-rest.md', line: 1, message: '"1969-12-31" is before 1970; the record is read without it' },
       { path: '19690101-use-zod.md', line: 1, message: '"1969-01-01" is before 1970; the record is read without it' },
     ])
+  })
+})
+
+describe("a record dated after the reader's tomorrow", () => {
+  it('is read without that day, said at its line as a day before 1970 is, in every format: the next date it writes, else none', () => {
+    const files = {
+      // adr-tools: a Date: line a typo put in 2099; the day of its status comes next.
+      '0001-use-a.md': '# 1. Use A\n\nDate: 2099-01-01\n\n## Status\n\nAccepted on 2026-11-30\n\n## Decision\n\nA.\n',
+      // A status log with a day after tomorrow, which was its latest step: the step of the latest day read holds.
+      '0002-use-b.md': '# 2. Use B\n\n## Status\n\n2099-01-01 Proposed\n2026-11-02 Accepted\n\n## Decision\n\nB.\n',
+      // MADR: the front matter's date, then the day of its status.
+      '0003-use-c.md': '---\nstatus: accepted (2026-12-05)\ndate: 9999-12-31\n---\n\n# Use C\n\n## Decision Outcome\n\nChosen option: "C".\n',
+      // log4brains, named by a day after tomorrow.
+      '20991231-use-d.md': '# Use D\n\n- Status: accepted\n',
+      'DECISIONS.md': '# Decisions\n\n## D-001: Use E\n\n- Status: accepted\n- Date: 31.12.2099\n\nE.\n',
+    }
+    const reading = readTexts(files, '2026-12-04')
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', '2026-11-30', null, null],
+      'ADR-0002': ['accepted', '2026-11-02', null, null],
+      'ADR-0003': ['accepted', '2026-12-05', null, null],
+      '20991231-use-d': ['accepted', null, null, null],
+      'D-001': ['accepted', null, null, null],
+    })
+    const after = (day: string) => `"${day}" is after tomorrow (2026-12-05); the record is read without it`
+    expect(reading.problems).toEqual([
+      { path: '0001-use-a.md', line: 3, message: after('2099-01-01') },
+      { path: '0002-use-b.md', line: 5, message: after('2099-01-01') },
+      { path: '0003-use-c.md', line: 3, message: after('9999-12-31') },
+      { path: '20991231-use-d.md', line: 1, message: after('2099-12-31') },
+      { path: 'DECISIONS.md', line: 6, message: after('31.12.2099') },
+    ])
+    // Without a day to read by, as before: the days as written.
+    expect(summary(readTexts(files).records)['ADR-0001']).toEqual(['accepted', '2099-01-01', null, null])
   })
 })
 

@@ -7,12 +7,12 @@ import type { AdrFormat } from './parsed-record'
  * Reads the `.md` files of a folder (not its subfolders) and what they hold. Paths are relative
  * to the folder, so that a record's source is the same wherever the import is run from. A file
  * the system will not let us read is a problem at line 1; the others are read. `files` names
- * them all.
+ * them all. `today` (see readRecordFolder): a date after its tomorrow is read as none, and said.
  */
 /** A record's name (`0016-slug`, `ADR-016-slug`) with no extension, or with `.markdown`. */
 const MISNAMED = /^(?:adr[-_]?)?\d{1,5}[-_][^.]*(?:\.markdown)?$/i
 
-export async function readAdrFolder(dir: string, format?: AdrFormat): Promise<FolderReading & { files: string[] }> {
+export async function readAdrFolder(dir: string, format?: AdrFormat, today?: string): Promise<FolderReading & { files: string[] }> {
   const entries = await readdir(dir, { withFileTypes: true })
   // A record linked into the folder (`0005-use-x.md -> ../shared/0005-use-x.md`, as git checks a
   // symbolic link out) is a file of it, as the reader sees it; a link to a folder is not.
@@ -53,7 +53,7 @@ export async function readAdrFolder(dir: string, format?: AdrFormat): Promise<Fo
     }
   }
   // Files that could not be read are records of the folder all the same, which links may name.
-  const reading = readRecordFolder(files, format, unreadable.map((p) => p.path))
+  const reading = readRecordFolder(files, format, unreadable.map((p) => p.path), today)
   // Every `.md` file, read or not (a link to one that is not there too): a record whose file is among them was not deleted.
   const names = entries.filter((e) => (isFile(e) || broken.has(e.name)) && /\.md$/i.test(e.name)).map((e) => e.name).sort()
   return { ...reading, problems: [...unreadable, ...reading.problems], files: names }

@@ -261,9 +261,10 @@ function slashedReadings(text: string): string[] {
  * What an import says of a date it could not read: a day and a month with slashes that both orders
  * make a day (`12/02/2016`) names both, since it is a date, only not one to guess.
  */
-export function unreadDateMessage(text: string): string {
+export function unreadDateMessage(text: string, latest?: string): string {
   const day = readCalendarDay(text)
   if (day !== undefined && day < FIRST_DECISION_DAY) return `"${text}" is before ${FIRST_DECISION_DAY.slice(0, 4)}; the record is read without it`
+  if (day !== undefined && latest !== undefined && day > latest) return `"${text}" is after tomorrow (${latest}); the record is read without it`
   const readings = slashedReadings(text)
   if (readings.length === 2) return `"${text}" could be ${readings[0]} or ${readings[1]}; the record is read without it (write the one it is as YYYY-MM-DD)`
   return `"${text}" is not a date; the record is read without it`
@@ -284,13 +285,14 @@ const WEEKDAY_BEFORE = /^\s*([a-z]{3,})\.?,?\s+(\S.*)$/i
  * `04.03.2024`; after the weekday, `Monday, 4 March 2024`, when it is that day's (a weekday that is
  * not leaves it unread: one of the two is wrong); with slashes when only one order is a day,
  * `21/02/2017` or `02/21/2017`. `04/03/2024` stays unread: the 4th of March or April 3rd. A day
- * before 1970 (FIRST_DECISION_DAY) stays unread too.
+ * before 1970 (FIRST_DECISION_DAY) stays unread too, and one after `latest` (the reader's tomorrow), when given.
  */
-export function readDate(text: string): string | undefined {
+export function readDate(text: string, latest?: string): string | undefined {
   const day = readCalendarDay(text)
-  // A day before the first a decision may be dated (`0202-05-05`, a slip of the year) is no
+  // A day before the first a decision may be dated (`0202-05-05`, a slip of the year), or after
+  // tomorrow (`2099-01-01`, `9999-12-31`, which would stand after every later decision), is no
   // decision's day: unread, and said, rather than the service refusing the whole import for it.
-  return day !== undefined && day >= FIRST_DECISION_DAY ? day : undefined
+  return day !== undefined && day >= FIRST_DECISION_DAY && (latest === undefined || day <= latest) ? day : undefined
 }
 
 /** The day of the calendar a text writes, as readDate reads it, whatever its year. */
