@@ -1,5 +1,5 @@
 import { InputError } from '../domain/errors'
-import { matchOption, normalizeLabel } from '../domain/labels'
+import { matchOption, matchPolicyDefault, normalizeLabel } from '../domain/labels'
 import type { Observation } from '../domain/observation'
 import type { RecommendationRequest } from '../domain/recommendation'
 import { outOfScope, type ApplicabilityQuery, type OutOfScope } from './applicability'
@@ -114,8 +114,12 @@ export async function explainPoint(
       ds.flatMap((d) => d.constraints.flatMap((c) => (c.option === undefined || c.kind === 'must_not' || c.kind === 'limit' ? [] : [normalizeLabel(c.option)])))
     const accepted = bound.filter((d) => d.status === 'accepted')
     const applying = accepted.filter((d) => outOfScope(d, run).length === 0)
-    const known = [...(policyDefault === undefined ? [] : [normalizeLabel(policyDefault)]), ...optionsOf(applying)]
-    const named = known.length === 0 ? [] : [...known, ...optionsOf(accepted.filter((d) => !applying.includes(d)))]
+    const others = optionsOf(accepted.filter((d) => !applying.includes(d)))
+    // The default as a decision names it in other words (`Tier M`, `M`), as the recommendation
+    // finds it among the options (matchPolicyDefault): one option, not two.
+    const asDefault = policyDefault === undefined ? undefined : (matchPolicyDefault(policyDefault, [...optionsOf(applying), ...others]) ?? normalizeLabel(policyDefault))
+    const known = [...(asDefault === undefined ? [] : [asDefault]), ...optionsOf(applying)]
+    const named = known.length === 0 ? [] : [...known, ...others]
     // Each once, as first named (labels differ in case only as typed).
     const distinct: string[] = []
     for (const o of named) if (matchOption(o, distinct) === undefined) distinct.push(o)

@@ -819,6 +819,17 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
     expect(why.decisions.map((d: any) => [d.key, d.effect])).toEqual([['D-001', null]])
   })
 
+  it('lists the policy\'s static default once at a point nobody was asked at, where a decision names it in other words (Tier M, M)', async () => {
+    const app = await createTestApp()
+    // The policy's default is `Tier M`; the decision says `M`, as a team may write the option.
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, enforce: 'advisory', title: 'Prefer M', constraints: [{ kind: 'prefer', option: 'M' }] })
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-002', enforce: 'advisory', title: 'Prefer L', constraints: [{ kind: 'prefer', option: 'Tier L' }] })
+    const why = (await app.call('GET', '/v1/why?point=complexity-tier')).body
+    // The options known: the default as the decision names it, first, then Tier L; not `Tier M` beside `M`.
+    expect(why.recommendation.layers.long_term.counts.map((c: any) => c.option)).toEqual(['M', 'Tier L'])
+    expect(why.recommendation.confidence.value).toBe(0.5)
+  })
+
   it('recommends nothing at a point nobody was asked at whose only option is named by a decision that does not apply (R-CON-4)', async () => {
     const app = await createTestApp()
     await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'Q-1', scope: { points: ['queue'], path: 'src/api' }, constraints: [{ kind: 'must', option: 'Kafka' }] })
