@@ -729,6 +729,8 @@ describe("a record dated after the reader's tomorrow", () => {
       // log4brains, named by a day after tomorrow.
       '20991231-use-d.md': '# Use D\n\n- Status: accepted\n',
       'DECISIONS.md': '# Decisions\n\n## D-001: Use E\n\n- Status: accepted\n- Date: 31.12.2099\n\nE.\n',
+      // AXME Code.
+      'D-099-use-f.md': '---\nid: D-099\nslug: use-f\ntitle: Use F\ndate: 2099-06-01\nsource: session\nenforce: advisory\n---\n\n# Use F\n\nF.\n\n## Reasoning\n\nBecause.\n',
     }
     const reading = readTexts(files, '2026-12-04')
     expect(summary(reading.records)).toEqual({
@@ -737,6 +739,7 @@ describe("a record dated after the reader's tomorrow", () => {
       'ADR-0003': ['accepted', '2026-12-05', null, null],
       '20991231-use-d': ['accepted', null, null, null],
       'D-001': ['accepted', null, null, null],
+      'D-099': ['accepted', null, null, null],
     })
     const after = (day: string) => `"${day}" is after tomorrow (2026-12-05); the record is read without it`
     expect(reading.problems).toEqual([
@@ -744,6 +747,7 @@ describe("a record dated after the reader's tomorrow", () => {
       { path: '0002-use-b.md', line: 5, message: after('2099-01-01') },
       { path: '0003-use-c.md', line: 3, message: after('9999-12-31') },
       { path: '20991231-use-d.md', line: 1, message: after('2099-12-31') },
+      { path: 'D-099-use-f.md', line: 5, message: after('2099-06-01') },
       { path: 'DECISIONS.md', line: 6, message: after('31.12.2099') },
     ])
     // Without a day to read by, as before: the days as written.
