@@ -72,7 +72,9 @@ const utf8Body: MiddlewareHandler = async (c, next) => {
     text = ''
     c.set(NOT_UTF8 as never, true as never)
   }
-  if (text.trim() === '' && c.get(NOT_UTF8 as never) !== true) text = '{}'
+  // JSON's own white space alone (space, tab, line feed, carriage return): a non-breaking or an
+  // ideographic space, which trim() also takes, is no JSON, and is said where it is.
+  if (/^[ \t\n\r]*$/.test(text) && c.get(NOT_UTF8 as never) !== true) text = '{}'
   // hono's cache holds the promise of the body (its type says the body itself).
   ;(c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text)
   return next()

@@ -275,6 +275,17 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
     }
   })
 
+  it('refuses a body of a space JSON does not know (a non-breaking or ideographic space) as invalid JSON, where it is', async () => {
+    const own = await createTestApp()
+    for (const text of ['\u00A0', ' \u3000 ']) {
+      const r = await own.app.request('/v1/sessions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode(text) })
+      const body = (await r.json()) as { error: { code: string; message: string; issues: Array<{ path: string }> } }
+      expect([r.status, body.error.code], JSON.stringify(text)).toEqual([400, 'invalid_json'])
+      expect(body.error.message).toMatch(/line 1, column \d+/)
+      expect(body.error.issues.map((i) => i.path)).toEqual(['(body)'])
+    }
+  })
+
   it('answers a body of length 0 declared in another type as no body (`curl -d \'\'`), and still refuses such a body that is not empty', async () => {
     const form = (length: number, body: string) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(length) }, body })
     const own = await createTestApp()
