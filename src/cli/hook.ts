@@ -19,15 +19,18 @@ export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--b
   --user USER    whose choices these are (default $DECISION_MEMORY_USER or "default"); a name the
                  service would refuse is a flag mistake, as the others are: the capture is spooled
   --spool FILE   the spool (default $DECISION_MEMORY_SPOOL or ~/.decision-memory/spool.ndjson)
-  --budget MS    time from process start to exit (default 2000, at most 60000: Claude Code's
-                 default hook timeout; keep it under the hook entry's "timeout", in seconds)
+  --budget MS    time from process start to exit (default 2000, at most 60000: a minute, the
+                 longest the agent is kept waiting at a question; keep it under the hook entry's
+                 "timeout", in seconds)
 `
 
 /** From the hook's start to its exit, unless --budget says otherwise. */
 export const DEFAULT_BUDGET_MS = 2000
 /**
- * The longest budget: Claude Code's default hook timeout (60 s), past which it gives up on the
- * hook anyway. Anything longer (`--budget 1e9`) is a typo that would hold the agent up.
+ * The longest budget: a minute, the longest the agent is kept waiting at a question. This hook's
+ * own bound, not Claude Code's: its default hook timeout is 600 s (hooks reference, `timeout`), and
+ * the entry's `timeout` is what ends the hook. Anything longer (`--budget 1e9`) is a typo that would
+ * hold the agent up.
  */
 const MAX_BUDGET_MS = 60_000
 /** Kept back from the budget for writing the spool and exiting. */
@@ -252,7 +255,7 @@ async function runHook(argv: string[]): Promise<void> {
     // Decimal ms only: Number() read `0x10` as 16 ms and `1e9` as a billion.
     budget = values.budget === undefined ? DEFAULT_BUDGET_MS : /^\d+(\.\d+)?$/.test(values.budget) ? Number(values.budget) : Number.NaN
     if (!Number.isFinite(budget) || budget <= 0 || budget > MAX_BUDGET_MS) {
-      throw new Error(`--budget must be a positive number of ms in decimal digits (2000), at most ${MAX_BUDGET_MS} (Claude Code's default hook timeout), not "${values.budget}"`)
+      throw new Error(`--budget must be a positive number of ms in decimal digits (2000), at most ${MAX_BUDGET_MS} (a minute, the longest the agent is kept waiting at a question), not "${values.budget}"`)
     }
     user = hookUser(values.user)
     // A DECISION_MEMORY_PORT that is no port (set in the environment Claude Code runs in, so wrong
