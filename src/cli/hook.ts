@@ -428,7 +428,8 @@ async function runHook(argv: string[]): Promise<void> {
     const body = now.body ?? ''
     if (body !== '' && body !== '{}') process.stdout.write(body + '\n')
     // A `{}` planned past the time this hook waits is no "nothing to change": Claude Code gets the
-    // same nothing, and the user is told why their memory did not answer, and what gives it time.
+    // same nothing, and stderr says why their memory did not answer, and what gives it time (read
+    // in Claude Code's debug log: stderr of a hook that exits 0 goes nowhere else, hooks reference).
     if (now.tooLate !== undefined && isPreToolUse(payload)) process.stderr.write(`decision-memory hook: ${tooLateWhy(now.tooLate, budget)}\n`)
     return
   }
@@ -440,7 +441,8 @@ async function runHook(argv: string[]): Promise<void> {
   }
   // A PreToolUse is not spooled, and the question is asked as the agent wrote it: what kept the
   // service's answer from it is said all the same (a plan slower than the budget, a service down),
-  // or personalization stops with nothing said anywhere, while the captures go through.
+  // or personalization stops with nothing said anywhere, while the captures go through. Said on
+  // stderr, which Claude Code keeps to its debug log (R-CAP-6: nothing printed when it is down).
   if (now.outcome === 'failed' && isPreToolUse(payload) && !saidWhy) {
     process.stderr.write(`decision-memory hook: ${undeliveredWhy()}; this question is asked as the agent wrote it (a PreToolUse is not spooled: its answer is of use only while the agent waits)\n`)
     return
