@@ -91,6 +91,33 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect(JSON.parse(calls[0] as string)).toEqual({ action: 'git push --force origin main', path: '/home/dev/acme-api' })
   })
 
+  it('cites a long rationale by its start and where the whole is, and keeps the reason within what Claude Code shows whole', async () => {
+    // Claude Code saves a field over 10,000 characters to a file and shows the agent a preview.
+    const long = (key: string) => `${key} says why at length. ${'Force push has lost us work twice. '.repeat(240)}`.slice(0, 8000)
+    const app = await createTestApp()
+    expect((await app.call('POST', '/v1/decisions', { ...NO_FORCE_PUSH, rationale: long('D-021') })).status).toBe(201)
+    const fetch = (async (input: string, init?: RequestInit) => app.app.request(input, init)) as unknown as typeof globalThis.fetch
+    const run = (payload: string) => guard({ payload, url: 'http://decision-memory.test', failClosed: false, timeoutMs: 1000, fetch })
+    const one = JSON.parse((await run(await bashPayload())).stdout).hookSpecificOutput.permissionDecisionReason as string
+    expect(one.length).toBeLessThan(1200)
+    expect(one).toMatch(/^Blocked by decision D-021 \(required\): Never force push to protected branches\. .+\. Why: D-021 says why at length\. Force push/)
+    expect(one).toMatch(/… \(the whole rationale: decision-memory why D-021\)$/)
+    // Many decisions block it, each with a long rationale: each is still named, its rationale cut
+    // shorter, and the reason fits.
+    for (let i = 1; i <= 14; i++) {
+      const key = `D-1${String(i).padStart(2, '0')}`
+      expect((await app.call('POST', '/v1/decisions', { ...NO_FORCE_PUSH, key, title: `No force push, rule ${i}`, rationale: long(key) })).status).toBe(201)
+    }
+    const many = JSON.parse((await run(await bashPayload())).stdout).hookSpecificOutput.permissionDecisionReason as string
+    expect(many.length).toBeLessThanOrEqual(10_000)
+    expect(many).toMatch(/^Blocked by decision /)
+    for (const key of ['D-021', ...Array.from({ length: 14 }, (_, i) => `D-1${String(i + 1).padStart(2, '0')}`)]) {
+      expect(many).toContain(`Blocked by decision ${key} (required)`)
+      expect(many).toContain(`Why: ${key} says why`)
+      expect(many).toContain(`(the whole rationale: decision-memory why ${key})`)
+    }
+  })
+
   it('denies the force push however the agent writes it, and the check route says the same (R-CON-3)', async () => {
     const { app, run } = await guardOverApp()
     const fixture = await bashPayload()

@@ -1,5 +1,6 @@
 import type { Verdict } from '../decisions/constraints'
 import { LIMITS } from '../domain/limits'
+import { rationalePart, rationaleQuoted, withinHookLimit } from '../integrations/hook-text'
 import { abortAfter, authHeaders, barredPortReason, EnvironmentError, envValue, urlMistakeReason, exitWhenWritten, serviceUrl, serviceUrlProblem, tokenProblem, UsageError, parseFlags } from './options'
 import { pathInRepository } from './repository'
 import { serviceErrorIn } from './error-envelope'
@@ -30,7 +31,7 @@ export interface GuardOutput {
 function deny(reason: string): string {
   return (
     JSON.stringify({
-      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: withinHookLimit(reason) },
     }) + '\n'
   )
 }
@@ -40,22 +41,31 @@ function deny(reason: string): string {
  * agent (`additionalContext`) and to the user (`systemMessage`), with no permission decision, so
  * that Claude Code's own permission checks run as they would without the guard.
  */
-function advise(note: string): string {
+function advise(text: string): string {
+  const note = withinHookLimit(text)
   return JSON.stringify({ systemMessage: note, hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: note } }) + '\n'
 }
 
-/** The note of the advisory decisions a command goes against: each one's key, what it says and why. */
+/**
+ * The note of the advisory decisions a command goes against: each one's key, what it says and why
+ * (a long rationale by its start, and where the whole is), within what Claude Code shows whole.
+ */
 export function adviceNote(warnings: Verdict['warnings']): string {
-  return warnings
-    .map((v) => `Advisory decision ${v.key} (not enforced): ${v.title}. ${v.message}. Why: ${v.rationale}`)
+  const note = warnings
+    .map((v) => `Advisory decision ${v.key} (not enforced): ${v.title}. ${v.message}. Why: ${rationaleQuoted(v.key, v.rationale)}`)
     .join(' ')
+  return withinHookLimit(note, warnings.map((v) => rationalePart(v.key, v.rationale)))
 }
 
-/** The reason shown to the agent: each decision that blocks, its key, what it says and why. */
+/**
+ * The reason shown to the agent: each decision that blocks, its key, what it says and why (a long
+ * rationale by its start, and where the whole is), within what Claude Code shows whole.
+ */
 export function denyReason(verdict: Verdict): string {
-  return verdict.blocked_by
-    .map((v) => `Blocked by decision ${v.key} (${v.enforce}): ${v.title}. ${v.message}. Why: ${v.rationale}`)
+  const reason = verdict.blocked_by
+    .map((v) => `Blocked by decision ${v.key} (${v.enforce}): ${v.title}. ${v.message}. Why: ${rationaleQuoted(v.key, v.rationale)}`)
     .join(' ')
+  return withinHookLimit(reason, verdict.blocked_by.map((v) => rationalePart(v.key, v.rationale)))
 }
 
 /**

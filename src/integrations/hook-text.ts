@@ -1,0 +1,126 @@
+/**
+ * What a hook prints to Claude Code as text (`systemMessage`, `additionalContext`,
+ * `permissionDecisionReason`): Claude Code takes at most 10,000 characters of such a field inline;
+ * over that it saves the field to a file and shows only a short preview and the file's path (its
+ * hooks reference), where the command at the end of a message is lost.
+ */
+
+/**
+ * The longest text field a hook prints, counted as JavaScript counts a string's length (UTF-16
+ * units, never fewer than the characters Claude Code may count).
+ */
+export const HOOK_TEXT_LIMIT = 10_000
+
+/** How much of a decision's rationale a hook's message quotes (a rationale may be 8,000 characters). */
+export const RATIONALE_QUOTED = 500
+
+/** The least of a long part kept when a message is cut to fit: fewer says nothing of it. */
+const LEAST_KEPT = 40
+
+const GRAPHEMES = new Intl.Segmenter('und', { granularity: 'grapheme' })
+
+/**
+ * The longest start of `text` of at most `units` UTF-16 units that ends between two characters as
+ * a reader sees them (never within a surrogate pair, an emoji sequence or a letter and its accent).
+ */
+function startWithin(text: string, units: number): string {
+  if (text.length <= units) return text
+  let end = 0
+  for (const { segment, index } of GRAPHEMES.segment(text)) {
+    if (index + segment.length > units) break
+    end = index + segment.length
+  }
+  return text.slice(0, end)
+}
+
+/** The longest end of `text` of at most `units` UTF-16 units, starting between two characters. */
+function endWithin(text: string, units: number): string {
+  if (text.length <= units) return text
+  const from = text.length - units
+  for (const { index } of GRAPHEMES.segment(text)) {
+    if (index >= from) return text.slice(index)
+  }
+  return ''
+}
+
+/**
+ * A part of a message that may be cut when the message is too long: a question's text, a
+ * decision's rationale. `said` is the part as the message has it; `cut(n)` keeps its first `n`
+ * units, with what must stay said after them (where the whole rationale is).
+ */
+export interface LongPart {
+  said: string
+  cut(units: number): string
+}
+
+/** A question's text (or any text quoted whole) as a part a message may cut. */
+export function textPart(text: string): LongPart {
+  return { said: text, cut: (units) => `${startWithin(text, units)}…` }
+}
+
+/** Where a decision's whole rationale is, said after a rationale cut short. */
+function wholeRationale(key: string): string {
+  return ` (the whole rationale: decision-memory why ${key})`
+}
+
+/**
+ * A decision's rationale as a hook's message quotes it: whole up to RATIONALE_QUOTED units, else
+ * its start, `…` and the command that prints the whole.
+ */
+export function rationaleQuoted(key: string, rationale: string): string {
+  return rationale.length <= RATIONALE_QUOTED ? rationale : `${startWithin(rationale, RATIONALE_QUOTED)}…${wholeRationale(key)}`
+}
+
+/** A decision's rationale, as rationaleQuoted says it, as a part a message may cut further. */
+export function rationalePart(key: string, rationale: string): LongPart {
+  return { said: rationaleQuoted(key, rationale), cut: (units) => `${startWithin(rationale, units)}…${wholeRationale(key)}` }
+}
+
+/** `text` with each part longer than `units` cut to that many, the longest first. */
+function partsCut(text: string, parts: readonly LongPart[], units: number): string {
+  let out = text
+  for (const part of parts) {
+    const cut = part.cut(units)
+    if (cut.length < part.said.length) out = out.split(part.said).join(cut)
+  }
+  return out
+}
+
+/**
+ * `text` within HOOK_TEXT_LIMIT, as it is when it fits. Else its long parts (rationales, question
+ * texts) are cut, the longest first and each to the same length, as little as makes it fit; where
+ * even that does not, its middle is left out, so that its beginning (what was decided or blocked)
+ * and its end (the command to run) are always said.
+ */
+export function withinHookLimit(text: string, parts: readonly LongPart[] = [], limit = HOOK_TEXT_LIMIT): string {
+  if (text.length <= limit) return text
+  // Only parts the text holds, and long enough to be worth cutting; the longest first, so that a
+  // part inside another is not cut before the one that holds it.
+  const long = parts
+    .filter((p, i) => p.said.length > LEAST_KEPT && parts.findIndex((q) => q.said === p.said) === i && text.includes(p.said))
+    .sort((a, b) => b.said.length - a.said.length)
+  let fitted: string | undefined
+  let low = LEAST_KEPT
+  let high = long[0]?.said.length ?? 0
+  while (low <= high) {
+    const units = Math.floor((low + high) / 2)
+    const candidate = partsCut(text, long, units)
+    if (candidate.length <= limit) {
+      fitted = candidate
+      low = units + 1
+    } else {
+      high = units - 1
+    }
+  }
+  if (fitted !== undefined) return fitted
+  return middleLeftOut(partsCut(text, long, LEAST_KEPT), limit)
+}
+
+/** `text`'s beginning and end, within `limit`, its middle left out and said so. */
+function middleLeftOut(text: string, limit: number): string {
+  if (text.length <= limit) return text
+  const gap = ' […] '
+  const head = startWithin(text, Math.ceil((limit - gap.length) / 2))
+  const tail = endWithin(text, limit - gap.length - head.length)
+  return `${head}${gap}${tail}`
+}
