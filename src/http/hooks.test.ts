@@ -1261,6 +1261,62 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(asked.permissionDecisionReason).not.toContain('most likely')
   })
 
+  it('keeps every text within what Claude Code shows whole, long rationales and questions cut, the command to be asked again last', async () => {
+    // Claude Code saves a text over 10,000 characters to a file and shows a short preview: the
+    // command to be asked again, last, would be lost.
+    const questions = [1, 2, 3, 4].map((i) => ({
+      question: `Question ${i}: ${'which way should this part of the change go, given all that came before it? '.repeat(25)}`,
+      header: `Part ${i}`,
+      options: [{ label: 'Alpha' }, { label: 'Beta' }],
+      multiSelect: false,
+    }))
+    const rationale = (key: string) => `${key} rests on this. ${'The reasons go on at length, as some records do. '.repeat(170)}`.slice(0, 8000)
+    const hookWith = async (ruleOutLast: boolean) => {
+      const { call } = await createTestApp()
+      const points = (await call('POST', '/v1/plan', { questions })).body.questions.map((q: { recommendation: { point: string } }) => q.recommendation.point)
+      for (const [i, point] of points.entries()) {
+        const key = `D-20${i + 1}`
+        const constraints = ruleOutLast && i === 3 ? [{ kind: 'must_not', option: 'Alpha' }, { kind: 'must_not', option: 'Beta' }] : [{ kind: 'must', option: 'Alpha' }]
+        expect((await call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key, rationale: rationale(key), scope: { points: [point] }, constraints })).status).toBe(201)
+      }
+      const pre = claudeCodeFixture('pre-tool-use')
+      pre.tool_input.questions = questions
+      const answer = await call('POST', HOOK, pre)
+      expect(answer.status).toBe(200)
+      return { body: answer.body, turnOff: `To be asked again in this session: node ${shellWord(BIN_PATH)} toggle --session ${pre.session_id} --user default --off` }
+    }
+    const fits = (text: unknown) => {
+      expect(typeof text).toBe('string')
+      expect((text as string).length).toBeLessThanOrEqual(10_000)
+    }
+
+    // Every question answered for the user: an allow, its reason also the systemMessage.
+    const all = await hookWith(false)
+    const allowed = all.body.hookSpecificOutput
+    expect(allowed.permissionDecision).toBe('allow')
+    fits(allowed.permissionDecisionReason)
+    expect(allowed.permissionDecisionReason).toMatch(/^decision-memory answered for you: "Question 1: which way/)
+    expect(allowed.permissionDecisionReason.endsWith(all.turnOff)).toBe(true)
+    expect(all.body.systemMessage).toBe(allowed.permissionDecisionReason)
+    for (const key of ['D-201', 'D-202', 'D-203', 'D-204']) {
+      expect(allowed.permissionDecisionReason).toContain(`(required by decision ${key}: ${key} rests on this.`)
+      expect(allowed.permissionDecisionReason).toContain(`(the whole rationale: decision-memory why ${key})`)
+    }
+
+    // Three answered, every option of the fourth ruled out: an ask, with all three texts.
+    const asked = await hookWith(true)
+    const output = asked.body.hookSpecificOutput
+    expect(output.permissionDecision).toBe('ask')
+    for (const text of [asked.body.systemMessage, output.permissionDecisionReason, output.additionalContext]) fits(text)
+    expect(asked.body.systemMessage).toMatch(/^decision-memory answered for you: "Question 1: which way/)
+    expect(asked.body.systemMessage.endsWith(asked.turnOff)).toBe(true)
+    expect(output.permissionDecisionReason).toMatch(/^decision-memory left the questions it asks as written\. For "Question 4: which way/)
+    expect(output.permissionDecisionReason.endsWith(asked.turnOff)).toBe(true)
+    expect(output.additionalContext).toMatch(/^decision-memory answered these on the user's behalf: "Question 1: which way/)
+    expect(output.additionalContext).toMatch(/ask again with an option the decision allows$/)
+    expect(output.additionalContext).toContain('(the whole rationale: decision-memory why D-204)')
+  })
+
   it('with personalization off, a required decision fixing the usual default keeps the agent\'s description before its rationale', async () => {
     const { call } = await createTestApp()
     // Tier M is the policy's static default: what the session's neutral answer recommends.

@@ -29,6 +29,7 @@ import { z } from '../domain/zod'
 import { typeIssuesFirst } from '../domain/zod-issues'
 import type { PlannedPoint } from '../memory/planned-points'
 import { planQuestions } from '../plan-questions'
+import { RATIONALE_QUOTED, rationalePart, rationaleQuoted, textPart, withinHookLimit, type LongPart } from './hook-text'
 
 /** The tool whose questions decision-memory learns from. */
 export const ASK_USER_QUESTION_TOOL = 'AskUserQuestion'
@@ -567,7 +568,7 @@ function answeredQuestions(
  */
 function skippedMessage(skipped: readonly SkippedQuestion[], othersRecorded: boolean): string {
   const what = skipped.length === 1 ? 'the answer to a question it could not take' : `the answers to ${skipped.length} questions it could not take`
-  return `decision-memory did not record ${what}${othersRecorded ? ", and recorded the call's other answers" : ''}: ${skippedSaid(skipped)}`
+  return withinHookLimit(`decision-memory did not record ${what}${othersRecorded ? ", and recorded the call's other answers" : ''}: ${skippedSaid(skipped)}`)
 }
 
 /** A question's text as the user is shown it: one over the limit by its start, the fields named saying where it is. */
@@ -790,7 +791,7 @@ function describeAnswers(plan: QuestionPlan, whose = 'your'): string {
     .filter((p) => p.answer !== null)
     .map((p) => {
       const rec = p.recommendation
-      const basis = rec.state === 'enforced' ? asClause(rec.disclosure) : `from ${whose} past choices: ${rec.observations} choices, p ${rec.p}`
+      const basis = rec.state === 'enforced' ? asClause(disclosureSaid(rec)) : `from ${whose} past choices: ${rec.observations} choices, p ${rec.p}`
       return `"${p.ask_user_question.question}" = ${answerSaid(p)} (${basis})`
     })
     .join('; ')
@@ -820,7 +821,7 @@ const AS_WRITTEN = 'left the questions it asks as written'
 function orderOf(asked: QuestionPlan['questions']): string {
   const shaped = asked.filter((p) => p.recommendation.strength !== 'neutral').map((p) => p.recommendation)
   // A sensitive question a decision fixes the answer of is still shown as written: nothing put first.
-  const required = asked.filter((p) => p.recommendation.state === 'enforced' && p.recommendation.strength !== 'neutral').map((p) => asClause(p.recommendation.disclosure))
+  const required = asked.filter((p) => p.recommendation.state === 'enforced' && p.recommendation.strength !== 'neutral').map((p) => asClause(disclosureSaid(p.recommendation)))
   const history = shaped.filter((r) => r.state === 'partial' || r.state === 'sufficient')
   // None of the options offered has a choice behind it: the static default stands in (R-REC-5).
   const unchosen = history.some((r) => r.options.every((o) => o.count === 0))
@@ -862,14 +863,39 @@ function ruledOutQuestions(plan: QuestionPlan): string[] {
       const ruled = new Set(rulingOutEffects(p).flatMap((d) => d.options))
       return ruled.size > 0 && p.ask_user_question.options.every((o) => ruled.has(normalizeLabel(o.label)))
     })
-    .map((p) => `for "${p.ask_user_question.question}", ${asClause(p.recommendation.disclosure)}`)
+    .map((p) => `for "${p.ask_user_question.question}", ${asClause(disclosureSaid(p.recommendation))}`)
 }
 
 /** What the decisions in force did to a recommendation: a recommendation joined with decisions carries their effects (ContractedRecommendation). */
-type DecisionEffect = { key: string; effect: string; enforce?: string; options?: readonly string[] }
+type DecisionEffect = { key: string; effect: string; enforce?: string; options?: readonly string[]; rationale?: string }
 
 function decisionEffects(r: QuestionPlan['questions'][number]['recommendation']): ReadonlyArray<DecisionEffect> {
   return (r as { decisions?: ReadonlyArray<DecisionEffect> }).decisions ?? []
+}
+
+/**
+ * A recommendation's disclosure as a hook's message says it: one that ends with a decision's long
+ * rationale (`required by decision D-050: <rationale>`, up to 8,000 characters) quotes it by its
+ * start and says where the whole is (rationaleQuoted), so that what follows it is still read.
+ */
+function disclosureSaid(r: QuestionPlan['questions'][number]['recommendation']): string {
+  for (const d of decisionEffects(r)) {
+    const rationale = d.rationale
+    if (rationale === undefined || rationale.length <= RATIONALE_QUOTED || !r.disclosure.endsWith(`: ${rationale}`)) continue
+    return `${r.disclosure.slice(0, -rationale.length)}${rationaleQuoted(d.key, rationale)}`
+  }
+  return r.disclosure
+}
+
+/**
+ * The parts of a plan's messages that may be cut to keep each within what Claude Code shows whole
+ * (withinHookLimit): the questions' texts and the decisions' rationales.
+ */
+function longParts(plan: QuestionPlan): LongPart[] {
+  return plan.questions.flatMap((p) => [
+    textPart(p.ask_user_question.question),
+    ...decisionEffects(p.recommendation).flatMap((d) => (d.rationale === undefined ? [] : [rationalePart(d.key, d.rationale)])),
+  ])
 }
 
 /**
@@ -993,9 +1019,12 @@ export function preToolUseAnswer(
   const origin = serviceUrl === undefined ? DEFAULT_SERVICE_URL : new URL(serviceUrl).origin
   const where = origin === DEFAULT_SERVICE_URL ? '' : `DECISION_MEMORY_URL=${shellWord(origin)} `
   const turnOff = `${where}${commandLine(['toggle', ...optionArgs('--session', sessionId ?? 'ID'), ...optionArgs('--user', user), '--off'])}${sessionId === undefined ? ' (ID: this session\'s id)' : ''}`
+  // Each text within what Claude Code shows whole: its long parts cut, the command kept last.
+  const parts = longParts(plan)
+  const fit = (text: string) => withinHookLimit(text, parts)
   // A question of another kind (text, a number) is still the user's to answer: the picker is shown for it.
   if (toAsk.length === 0 && others.length === 0) {
-    const reason = `decision-memory answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}`
+    const reason = fit(`decision-memory answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}`)
     return {
       // The reason of an `allow` goes to Claude Code's debug log only (its hooks reference): said as
       // the hook's systemMessage too, or the user would never learn what was answered, nor how to be asked.
@@ -1040,7 +1069,7 @@ export function preToolUseAnswer(
     (advised.length === 0 ? '' : `. ${capitalised(advised.join('; '))}`) +
     (checkingIn.length === 0 ? '' : `. ${capitalised(checkingIn.join('; '))}`)
   // The command to be asked again comes last, so that it is copied as it runs, nothing after it.
-  const reason = answered ? `${ordered}${contract}. It answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}` : `${ordered}${contract}`
+  const reason = fit(answered ? `${ordered}${contract}. It answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}` : `${ordered}${contract}`)
   const forAgent = [
     ...(answered ? [`decision-memory answered these on the user's behalf: ${describeAnswers(plan, "the user's")}`] : []),
     ...(ruledOut.length > 0 ? [`decision-memory: ${ruledOut.join('; ')}; ask again with an option the decision allows`] : []),
@@ -1051,7 +1080,7 @@ export function preToolUseAnswer(
     // answered for them, nor how to be asked again. A hook's systemMessage is shown.
     // A check-in likewise: the user, answered for at that question until now, is asked it again
     // and would not learn why from the reason. Said before the answers, whose command comes last.
-    ...(answered || checkingIn.length > 0 ? { systemMessage: shownToUser(checkingIn, answered ? `answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}` : undefined) } : {}),
+    ...(answered || checkingIn.length > 0 ? { systemMessage: fit(shownToUser(checkingIn, answered ? `answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}` : undefined)) } : {}),
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
       permissionDecision: 'ask',
@@ -1061,7 +1090,7 @@ export function preToolUseAnswer(
         questions: withOtherKinds(input, toAsk, others),
         ...(answered ? { answers: { ...input.answers, ...plan.answers, ...answersGiven(input.answers) } } : {}),
       },
-      ...(forAgent.length > 0 ? { additionalContext: forAgent.join('. ') } : {}),
+      ...(forAgent.length > 0 ? { additionalContext: fit(forAgent.join('. ')) } : {}),
     },
   }
 }
