@@ -723,6 +723,10 @@ describe('POST /v1/hooks/claude-code: SessionStart (R-SES-1)', () => {
     await call('POST', HOOK, { ...payload, source: 'clear', session_id: 'after-clear' })
     expect(await store.getSession('default', 'after-clear')).toMatchObject({ personalization: true })
     expect(await store.countSessions('default')).toBe(2)
+    // A fork (Claude Code 2.1.214 says `fork`, not `resume`) goes on under a session id of its own: taken alike.
+    expect((await call('POST', HOOK, { ...payload, source: 'fork', session_id: 'forked' })).body).toEqual({})
+    expect(await store.getSession('default', 'forked')).toMatchObject({ personalization: true })
+    expect(await store.countSessions('default')).toBe(3)
   })
 })
 

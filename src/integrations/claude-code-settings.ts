@@ -7,7 +7,7 @@ export const HOOK_TIMEOUT_SECONDS = 5
  * The three hooks decision-memory needs, by event, with the tool they match (none for
  * SessionStart), and what a group's matcher must run for to hold one: the tool, or for
  * SessionStart the `startup` source (its matchers name how a session starts: `startup`, `resume`,
- * `clear`, `compact`), when a new session is counted (R-SES-1).
+ * `clear`, `compact`, `fork`), when a new session is counted (R-SES-1).
  */
 export const DECISION_MEMORY_HOOKS: ReadonlyArray<{ event: string; matcher?: string; runsFor: string }> = [
   { event: 'SessionStart', runsFor: 'startup' },
