@@ -11,6 +11,15 @@ import { LATE_HEADER } from '../http/hooks'
 import { pathOfPayload, projectOfPayload } from './hook'
 import { projectOfFolder } from './repository'
 
+/** A stub's handler that notes the URL of each request in `asked` and answers it `{}`. */
+function answeringEmpty(asked: URL[]): RequestListener {
+  return (request, response) => {
+    asked.push(new URL(request.url ?? '/', 'http://stub'))
+    request.resume()
+    request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'))
+  }
+}
+
 /**
  * A stub answering on loopback with `handler`, and a temporary folder, for `run`: both taken down
  * after it, whatever it threw.
@@ -55,11 +64,7 @@ describe('the project of a hook payload whose cwd is reached through a symbolic 
 describe('the project of a hook payload whose cwd is in no repository', () => {
   it('is the folder a symbolic link leads to, sent as ?project=, as why --project . run there names it; a cwd with no link, as written, unsent', async () => {
     const asked: URL[] = []
-    const stub: RequestListener = (request, response) => {
-      asked.push(new URL(request.url ?? '/', 'http://stub'))
-      request.resume()
-      request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'))
-    }
+    const stub = answeringEmpty(asked)
     await withStub('dm-hook-nonrepo-link-', stub, async ({ host, dir }) => {
       const real = join(realpathSync(dir), 'data', 'notes')
       await mkdir(join(real, 'drafts'), { recursive: true })
@@ -84,11 +89,7 @@ describe('the project of a hook payload whose cwd is in no repository', () => {
 describe('decision-memory hook sending a PreToolUse', () => {
   it('tells the service how long it waits for the answer (?wait_ms=), less the answer\'s way back; a capture, nothing', async () => {
     const asked: URL[] = []
-    const stub: RequestListener = (request, response) => {
-      asked.push(new URL(request.url ?? '/', 'http://stub'))
-      request.resume()
-      request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'))
-    }
+    const stub = answeringEmpty(asked)
     await withStub('dm-hook-wait-', stub, async ({ host, dir }) => {
       const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: join(dir, 'spool.ndjson') }
       expect((await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })).code).toBe(0)
