@@ -222,12 +222,14 @@ describe('mergeHooks', () => {
     expect(hooks.PostToolUse).toEqual(current.hooks.PostToolUse)
   })
 
-  it('adds a group for questions beside ours under a matcher with a `-`, a regex that runs for none', () => {
-    // `, ` and the spaces of a regex are meant literally: Claude Code never runs this group for AskUserQuestion.
+  it('keeps our entry under a list of names with a `-`, which runs for AskUserQuestion: adds no group beside it', () => {
+    // Letters, digits, `_`, `-`, spaces, `,` and `|` alone are a list of exact names (hooks
+    // reference, Matcher patterns: `code-reviewer` is one name): Claude Code runs this group for
+    // AskUserQuestion, and a second group would only repeat it.
     const current = { hooks: { PreToolUse: [{ matcher: 'AskUserQuestion, mcp__my-server__ask', hooks: [{ type: 'command', command: COMMAND, timeout: 5 }] }] } }
     const { settings, changes } = mergeHooks(current, COMMAND)
-    expect(changes.find((c) => c.event === 'PreToolUse')).toMatchObject({ matcher: 'AskUserQuestion', action: 'added' })
-    expect((settings.hooks as Record<string, Array<{ matcher?: string }>>).PreToolUse?.map((g) => g.matcher)).toEqual(['AskUserQuestion, mcp__my-server__ask', 'AskUserQuestion'])
+    expect(changes.find((c) => c.event === 'PreToolUse')).toMatchObject({ action: 'unchanged' })
+    expect((settings.hooks as Record<string, Array<{ matcher?: string }>>).PreToolUse).toEqual(current.hooks.PreToolUse)
   })
 
   it.each([
@@ -245,12 +247,12 @@ describe('mergeHooks', () => {
     ['^Bash$', false],
     ['User', false],
     ['(unclosed', false],
-    // A `-` is none of the characters of a list of names (hooks reference, Matcher patterns): the
-    // matcher is a regex, its `, ` and spaces meant literally, and it runs for no question; `Ask` in
-    // it is a part of the name, as in any regex.
-    ['AskUserQuestion, mcp__my-server__ask', false],
-    ['AskUserQuestion | mcp__my-server__ask', false],
-    ['Ask|mcp__my-server__ask', true],
+    // A `-` is one of the characters of a list of names (hooks reference, Matcher patterns:
+    // `code-reviewer` matches only that agent type): each name is exact, `Ask` no part of another.
+    ['AskUserQuestion, mcp__my-server__ask', true],
+    ['AskUserQuestion | mcp__my-server__ask', true],
+    ['Ask|mcp__my-server__ask', false],
+    ['mcp__my-server__.*', false],
   ])('reads the matcher %j as Claude Code does: AskUserQuestion %s', (matcher, covers) => {
     expect(matcherCovers(matcher, 'AskUserQuestion')).toBe(covers)
   })

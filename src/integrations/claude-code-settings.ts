@@ -95,14 +95,14 @@ export function hooksBlock(command: string): { hooks: Record<string, MatcherGrou
 
 /**
  * Whether a matcher group runs for `tool`, as Claude Code reads a matcher (hooks reference, Matcher
- * patterns): `*`, empty or none matches every tool; letters, digits, `_`, spaces, `,` and `|` alone
- * are exact names (a list with `|` or `,`); anything else, a `-` too, is an unanchored JavaScript
- * regex (an invalid one matches nothing), whose `, ` and spaces are meant literally.
+ * patterns): `*`, empty or none matches every tool; letters, digits, `_`, `-`, spaces, `,` and `|`
+ * alone are exact names (a list with `|` or `,`: `code-reviewer` is one name); anything else is an
+ * unanchored JavaScript regex (an invalid one matches nothing).
  */
 export function matcherCovers(matcher: unknown, tool: string): boolean {
   if (matcher === undefined || matcher === '' || matcher === '*') return true
   if (typeof matcher !== 'string') return false
-  if (/^[\w\s,|]+$/.test(matcher)) return matcher.split(/[|,]/).some((name) => name.trim() === tool)
+  if (/^[\w\s,|-]+$/.test(matcher)) return matcher.split(/[|,]/).some((name) => name.trim() === tool)
   try {
     return new RegExp(matcher).test(tool)
   } catch {
