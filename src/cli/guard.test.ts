@@ -7,6 +7,7 @@ import { BIN, cleanEnv } from '../../test/support/processes'
 import { LOOKUP_GAVE_UP, STUCK_HOST, stuckDnsPreload } from '../../test/support/stuck-dns'
 import { createTestApp } from '../../test/support/test-app'
 import { OPS, testTokens } from '../../test/support/tokens'
+import { BIN_PATH, shellWord } from './bin-path'
 import { guard } from './guard'
 
 const FIXTURES = new URL('../../test/fixtures/claude-code/', import.meta.url)
@@ -101,7 +102,9 @@ describe('decision-memory guard (R-CON-3)', () => {
     const one = JSON.parse((await run(await bashPayload())).stdout).hookSpecificOutput.permissionDecisionReason as string
     expect(one.length).toBeLessThan(1200)
     expect(one).toMatch(/^Blocked by decision D-021 \(required\): Never force push to protected branches\. .+\. Why: D-021 says why at length\. Force push/)
-    expect(one).toMatch(/… \(the whole rationale: decision-memory why D-021\)$/)
+    // The command that prints it whole runs as printed: this checkout's bin by path (`decision-memory`
+    // is on no PATH), the guard's service named, a new shell not finding it at the default address.
+    expect(one.endsWith(`… (the whole rationale: DECISION_MEMORY_URL=http://decision-memory.test node ${shellWord(BIN_PATH)} why D-021)`)).toBe(true)
     // Many decisions block it, each with a long rationale: each is still named, its rationale cut
     // shorter, and the reason fits.
     for (let i = 1; i <= 14; i++) {
@@ -114,7 +117,7 @@ describe('decision-memory guard (R-CON-3)', () => {
     for (const key of ['D-021', ...Array.from({ length: 14 }, (_, i) => `D-1${String(i + 1).padStart(2, '0')}`)]) {
       expect(many).toContain(`Blocked by decision ${key} (required)`)
       expect(many).toContain(`Why: ${key} says why`)
-      expect(many).toContain(`(the whole rationale: decision-memory why ${key})`)
+      expect(many).toContain(`(the whole rationale: DECISION_MEMORY_URL=http://decision-memory.test node ${shellWord(BIN_PATH)} why ${key})`)
     }
   })
 

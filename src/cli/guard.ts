@@ -1,6 +1,6 @@
 import type { Verdict } from '../decisions/constraints'
 import { LIMITS } from '../domain/limits'
-import { rationalePart, rationaleQuoted, withinHookLimit } from '../integrations/hook-text'
+import { rationalePart, rationaleQuoted, serviceUrlPrefix, withinHookLimit } from '../integrations/hook-text'
 import { abortAfter, authHeaders, barredPortReason, EnvironmentError, envValue, urlMistakeReason, exitWhenWritten, serviceUrl, serviceUrlProblem, tokenProblem, UsageError, parseFlags } from './options'
 import { pathInRepository } from './repository'
 import { serviceErrorIn } from './error-envelope'
@@ -50,22 +50,22 @@ function advise(text: string): string {
  * The note of the advisory decisions a command goes against: each one's key, what it says and why
  * (a long rationale by its start, and where the whole is), within what Claude Code shows whole.
  */
-export function adviceNote(warnings: Verdict['warnings']): string {
+export function adviceNote(warnings: Verdict['warnings'], where = ''): string {
   const note = warnings
-    .map((v) => `Advisory decision ${v.key} (not enforced): ${v.title}. ${v.message}. Why: ${rationaleQuoted(v.key, v.rationale)}`)
+    .map((v) => `Advisory decision ${v.key} (not enforced): ${v.title}. ${v.message}. Why: ${rationaleQuoted(v.key, v.rationale, where)}`)
     .join(' ')
-  return withinHookLimit(note, warnings.map((v) => rationalePart(v.key, v.rationale)))
+  return withinHookLimit(note, warnings.map((v) => rationalePart(v.key, v.rationale, where)))
 }
 
 /**
  * The reason shown to the agent: each decision that blocks, its key, what it says and why (a long
  * rationale by its start, and where the whole is), within what Claude Code shows whole.
  */
-export function denyReason(verdict: Verdict): string {
+export function denyReason(verdict: Verdict, where = ''): string {
   const reason = verdict.blocked_by
-    .map((v) => `Blocked by decision ${v.key} (${v.enforce}): ${v.title}. ${v.message}. Why: ${rationaleQuoted(v.key, v.rationale)}`)
+    .map((v) => `Blocked by decision ${v.key} (${v.enforce}): ${v.title}. ${v.message}. Why: ${rationaleQuoted(v.key, v.rationale, where)}`)
     .join(' ')
-  return withinHookLimit(reason, verdict.blocked_by.map((v) => rationalePart(v.key, v.rationale)))
+  return withinHookLimit(reason, verdict.blocked_by.map((v) => rationalePart(v.key, v.rationale, where)))
 }
 
 /**
@@ -182,7 +182,9 @@ export async function guard(input: {
   if (typeof verdict !== 'object' || verdict === null || typeof verdict.allowed !== 'boolean') {
     return unavailable(`${input.url}/v1/decisions/check answered JSON that is no check's verdict: is DECISION_MEMORY_URL a decision-memory service?`)
   }
-  if (verdict.allowed === false) return { stdout: deny(denyReason(verdict)), stderr: '' }
+  // The command that prints a long rationale whole names the service when a new shell would not find it.
+  const where = serviceUrlPrefix(input.url)
+  if (verdict.allowed === false) return { stdout: deny(denyReason(verdict, where)), stderr: '' }
   // An advisory must_not the command matches: let through, and said, whatever else could not be
   // checked (the service marks a pattern left undecided in time: that one only warns on stderr, as
   // a check that could not be made).
@@ -198,7 +200,7 @@ export async function guard(input: {
     // Let through unchecked, what was checked is still said (the advice it met, the advice it could
     // not decide); refused, the deny says all.
     if (input.failClosed) return output
-    return { stdout: met.length === 0 ? output.stdout : advise(adviceNote(met)), stderr: output.stderr + adviceLeft }
+    return { stdout: met.length === 0 ? output.stdout : advise(adviceNote(met, where)), stderr: output.stderr + adviceLeft }
   }
   if (checked < command.length) {
     return unchecked(`the command is ${command.length} characters long, and only its first ${checked} could be checked (the service takes at most ${LIMITS.actionLength})`)
@@ -211,7 +213,7 @@ export async function guard(input: {
   if (undecided.length > 0) {
     return unchecked(`required decision ${[...new Set(undecided.map((w) => w.key))].join(', ')} could not be checked against this command in time`)
   }
-  if (met.length > 0) return { stdout: advise(adviceNote(met)), stderr: adviceLeft }
+  if (met.length > 0) return { stdout: advise(adviceNote(met, where)), stderr: adviceLeft }
   return { stdout: '', stderr: adviceLeft }
 }
 

@@ -1275,7 +1275,7 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
       multiSelect: false,
     }))
     const rationale = (key: string) => `${key} rests on this. ${'The reasons go on at length, as some records do. '.repeat(170)}`.slice(0, 8000)
-    const hookWith = async (ruleOutLast: boolean) => {
+    const hookWith = async (ruleOutLast: boolean, query = '') => {
       const { call } = await createTestApp()
       const points = (await call('POST', '/v1/plan', { questions })).body.questions.map((q: { recommendation: { point: string } }) => q.recommendation.point)
       for (const [i, point] of points.entries()) {
@@ -1285,7 +1285,7 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
       }
       const pre = claudeCodeFixture('pre-tool-use')
       pre.tool_input.questions = questions
-      const answer = await call('POST', HOOK, pre)
+      const answer = await call('POST', `${HOOK}${query}`, pre)
       expect(answer.status).toBe(200)
       return { body: answer.body, turnOff: `To be asked again in this session: node ${shellWord(BIN_PATH)} toggle --session ${pre.session_id} --user default --off` }
     }
@@ -1304,7 +1304,7 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(all.body.systemMessage).toBe(allowed.permissionDecisionReason)
     for (const key of ['D-201', 'D-202', 'D-203', 'D-204']) {
       expect(allowed.permissionDecisionReason).toContain(`(required by decision ${key}: ${key} rests on this.`)
-      expect(allowed.permissionDecisionReason).toContain(`(the whole rationale: decision-memory why ${key})`)
+      expect(allowed.permissionDecisionReason).toContain(`(the whole rationale: node ${shellWord(BIN_PATH)} why ${key})`)
     }
 
     // Three answered, every option of the fourth ruled out: an ask, with all three texts.
@@ -1318,7 +1318,14 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(output.permissionDecisionReason.endsWith(asked.turnOff)).toBe(true)
     expect(output.additionalContext).toMatch(/^decision-memory answered these on the user's behalf: "Question 1: which way/)
     expect(output.additionalContext).toMatch(/ask again with an option the decision allows$/)
-    expect(output.additionalContext).toContain('(the whole rationale: decision-memory why D-204)')
+    expect(output.additionalContext).toContain(`(the whole rationale: node ${shellWord(BIN_PATH)} why D-204)`)
+
+    // A service elsewhere than the default address: the command that prints a rationale whole names
+    // it, as the one to be asked again does, so that it runs as printed from a new shell.
+    const elsewhere = await hookWith(false, `?service_url=${encodeURIComponent('http://127.0.0.1:7421')}`)
+    expect(elsewhere.body.hookSpecificOutput.permissionDecisionReason).toContain(
+      `(the whole rationale: DECISION_MEMORY_URL=http://127.0.0.1:7421 node ${shellWord(BIN_PATH)} why D-201)`,
+    )
   })
 
   it('with personalization off, a required decision fixing the usual default keeps the agent\'s description before its rationale', async () => {

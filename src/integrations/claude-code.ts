@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
-import { commandLine, optionArgs, shellWord } from '../cli/bin-path'
-import { DEFAULT_SERVICE_URL } from '../cli/options'
+import { commandLine, optionArgs } from '../cli/bin-path'
 import { offeredOptions, type DecisionMemory } from '../decision-memory'
 import { decisionPointKey, normalizeQuestion } from '../domain/decision-point'
 import { normalizeLabel } from '../domain/labels'
@@ -29,7 +28,7 @@ import { z } from '../domain/zod'
 import { typeIssuesFirst } from '../domain/zod-issues'
 import type { PlannedPoint } from '../memory/planned-points'
 import { planQuestions } from '../plan-questions'
-import { RATIONALE_QUOTED, rationalePart, rationaleQuoted, textPart, withinHookLimit, type LongPart } from './hook-text'
+import { RATIONALE_QUOTED, rationalePart, rationaleQuoted, serviceUrlPrefix, textPart, withinHookLimit, type LongPart } from './hook-text'
 
 /** The tool whose questions decision-memory learns from. */
 export const ASK_USER_QUESTION_TOOL = 'AskUserQuestion'
@@ -786,12 +785,12 @@ function asClause(text: string): string {
  * `whose` names the user as the reader knows them: `your` in what the user is shown, `the user's`
  * in what the agent is told (whose past choices are not its own).
  */
-function describeAnswers(plan: QuestionPlan, whose = 'your'): string {
+function describeAnswers(plan: QuestionPlan, where: string, whose = 'your'): string {
   return plan.questions
     .filter((p) => p.answer !== null)
     .map((p) => {
       const rec = p.recommendation
-      const basis = rec.state === 'enforced' ? asClause(disclosureSaid(rec)) : `from ${whose} past choices: ${rec.observations} choices, p ${rec.p}`
+      const basis = rec.state === 'enforced' ? asClause(disclosureSaid(rec, where)) : `from ${whose} past choices: ${rec.observations} choices, p ${rec.p}`
       return `"${p.ask_user_question.question}" = ${answerSaid(p)} (${basis})`
     })
     .join('; ')
@@ -818,10 +817,10 @@ const AS_WRITTEN = 'left the questions it asks as written'
  * for the static default), and the decision where a required one fixes the answer; nothing, where
  * every question is left as written (neutral: sensitive, or personalization off).
  */
-function orderOf(asked: QuestionPlan['questions']): string {
+function orderOf(asked: QuestionPlan['questions'], where: string): string {
   const shaped = asked.filter((p) => p.recommendation.strength !== 'neutral').map((p) => p.recommendation)
   // A sensitive question a decision fixes the answer of is still shown as written: nothing put first.
-  const required = asked.filter((p) => p.recommendation.state === 'enforced' && p.recommendation.strength !== 'neutral').map((p) => asClause(disclosureSaid(p.recommendation)))
+  const required = asked.filter((p) => p.recommendation.state === 'enforced' && p.recommendation.strength !== 'neutral').map((p) => asClause(disclosureSaid(p.recommendation, where)))
   const history = shaped.filter((r) => r.state === 'partial' || r.state === 'sufficient')
   // None of the options offered has a choice behind it: the static default stands in (R-REC-5).
   const unchosen = history.some((r) => r.options.every((o) => o.count === 0))
@@ -854,7 +853,7 @@ function orderOf(asked: QuestionPlan['questions']): string {
  * recommended, and the question goes to the user as written; said of each, with the decision's
  * disclosure, so that the user and the agent know the options asked cannot be chosen.
  */
-function ruledOutQuestions(plan: QuestionPlan): string[] {
+function ruledOutQuestions(plan: QuestionPlan, where: string): string[] {
   // Every option shown ruled out, not none recommended: a multi-select question may recommend
   // none of the options a decision leaves (never chosen), and those can still be chosen.
   return plan.questions
@@ -863,7 +862,7 @@ function ruledOutQuestions(plan: QuestionPlan): string[] {
       const ruled = new Set(rulingOutEffects(p).flatMap((d) => d.options))
       return ruled.size > 0 && p.ask_user_question.options.every((o) => ruled.has(normalizeLabel(o.label)))
     })
-    .map((p) => `for "${p.ask_user_question.question}", ${asClause(disclosureSaid(p.recommendation))}`)
+    .map((p) => `for "${p.ask_user_question.question}", ${asClause(disclosureSaid(p.recommendation, where))}`)
 }
 
 /** What the decisions in force did to a recommendation: a recommendation joined with decisions carries their effects (ContractedRecommendation). */
@@ -876,13 +875,14 @@ function decisionEffects(r: QuestionPlan['questions'][number]['recommendation'])
 /**
  * A recommendation's disclosure as a hook's message says it: one that ends with a decision's long
  * rationale (`required by decision D-050: <rationale>`, up to 8,000 characters) quotes it by its
- * start and says where the whole is (rationaleQuoted), so that what follows it is still read.
+ * start and says where the whole is (rationaleQuoted; `where`, the service's address for the command
+ * that prints it, serviceUrlPrefix), so that what follows it is still read.
  */
-function disclosureSaid(r: QuestionPlan['questions'][number]['recommendation']): string {
+function disclosureSaid(r: QuestionPlan['questions'][number]['recommendation'], where: string): string {
   for (const d of decisionEffects(r)) {
     const rationale = d.rationale
     if (rationale === undefined || rationale.length <= RATIONALE_QUOTED || !r.disclosure.endsWith(`: ${rationale}`)) continue
-    return `${r.disclosure.slice(0, -rationale.length)}${rationaleQuoted(d.key, rationale)}`
+    return `${r.disclosure.slice(0, -rationale.length)}${rationaleQuoted(d.key, rationale, where)}`
   }
   return r.disclosure
 }
@@ -891,10 +891,10 @@ function disclosureSaid(r: QuestionPlan['questions'][number]['recommendation']):
  * The parts of a plan's messages that may be cut to keep each within what Claude Code shows whole
  * (withinHookLimit): the questions' texts and the decisions' rationales.
  */
-function longParts(plan: QuestionPlan): LongPart[] {
+function longParts(plan: QuestionPlan, where: string): LongPart[] {
   return plan.questions.flatMap((p) => [
     textPart(p.ask_user_question.question),
-    ...decisionEffects(p.recommendation).flatMap((d) => (d.rationale === undefined ? [] : [rationalePart(d.key, d.rationale)])),
+    ...decisionEffects(p.recommendation).flatMap((d) => (d.rationale === undefined ? [] : [rationalePart(d.key, d.rationale, where)])),
   ])
 }
 
@@ -1000,7 +1000,10 @@ export function preToolUseAnswer(
   others: readonly OtherKindQuestion[] = [],
   refused: readonly SkippedQuestion[] = [],
 ): HookAnswer {
-  const ruledOut = ruledOutQuestions(plan)
+  // A command printed runs as printed: the service's address when a new shell would not find it
+  // there (serviceUrlPrefix: its origin only, no path, no credentials).
+  const where = serviceUrlPrefix(serviceUrl)
+  const ruledOut = ruledOutQuestions(plan, where)
   // Personalization off turns off what was learned, not the decisions: a question none of whose
   // options a required decision allows is said so all the same.
   if (ruledOut.length === 0 && plan.questions.every((p) => p.recommendation.state === 'personalization-off' && rulingOut(p).length === 0)) return {}
@@ -1016,15 +1019,13 @@ export function preToolUseAnswer(
   // service's address when a new shell would not find it there (only its origin: no path, no
   // credentials), and the user, `default` too: a session id may be several users', and toggle
   // acts for the DECISION_MEMORY_USER of the shell it is run in, which may not be the hook's.
-  const origin = serviceUrl === undefined ? DEFAULT_SERVICE_URL : new URL(serviceUrl).origin
-  const where = origin === DEFAULT_SERVICE_URL ? '' : `DECISION_MEMORY_URL=${shellWord(origin)} `
   const turnOff = `${where}${commandLine(['toggle', ...optionArgs('--session', sessionId ?? 'ID'), ...optionArgs('--user', user), '--off'])}${sessionId === undefined ? ' (ID: this session\'s id)' : ''}`
   // Each text within what Claude Code shows whole: its long parts cut, the command kept last.
-  const parts = longParts(plan)
+  const parts = longParts(plan, where)
   const fit = (text: string) => withinHookLimit(text, parts)
   // A question of another kind (text, a number) is still the user's to answer: the picker is shown for it.
   if (toAsk.length === 0 && others.length === 0) {
-    const reason = fit(`decision-memory answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}`)
+    const reason = fit(`decision-memory answered for you: ${describeAnswers(plan, where)}. To be asked again in this session: ${turnOff}`)
     return {
       // The reason of an `allow` goes to Claude Code's debug log only (its hooks reference): said as
       // the hook's systemMessage too, or the user would never learn what was answered, nor how to be asked.
@@ -1042,7 +1043,7 @@ export function preToolUseAnswer(
   // What the user is told: why the options are in this order (a required decision, where one
   // fixes the answer), and what was answered for them, with how to be asked again.
   const removed = takenOut(plan, input)
-  const order = orderOf(plan.questions.filter((p) => p.ask))
+  const order = orderOf(plan.questions.filter((p) => p.ask), where)
   // Options taken out: said as well, or alone where the order and the labels stay as written.
   const done = removed.length === 0 ? order : order === AS_WRITTEN ? removed.join('; ') : `${order}, and ${removed.join('; ')}`
   // A choice question it could not take (its options refused) is among `others`, left as written: said, and why.
@@ -1069,9 +1070,9 @@ export function preToolUseAnswer(
     (advised.length === 0 ? '' : `. ${capitalised(advised.join('; '))}`) +
     (checkingIn.length === 0 ? '' : `. ${capitalised(checkingIn.join('; '))}`)
   // The command to be asked again comes last, so that it is copied as it runs, nothing after it.
-  const reason = fit(answered ? `${ordered}${contract}. It answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}` : `${ordered}${contract}`)
+  const reason = fit(answered ? `${ordered}${contract}. It answered for you: ${describeAnswers(plan, where)}. To be asked again in this session: ${turnOff}` : `${ordered}${contract}`)
   const forAgent = [
-    ...(answered ? [`decision-memory answered these on the user's behalf: ${describeAnswers(plan, "the user's")}`] : []),
+    ...(answered ? [`decision-memory answered these on the user's behalf: ${describeAnswers(plan, where, "the user's")}`] : []),
     ...(ruledOut.length > 0 ? [`decision-memory: ${ruledOut.join('; ')}; ask again with an option the decision allows`] : []),
   ]
   return {
@@ -1080,7 +1081,7 @@ export function preToolUseAnswer(
     // answered for them, nor how to be asked again. A hook's systemMessage is shown.
     // A check-in likewise: the user, answered for at that question until now, is asked it again
     // and would not learn why from the reason. Said before the answers, whose command comes last.
-    ...(answered || checkingIn.length > 0 ? { systemMessage: fit(shownToUser(checkingIn, answered ? `answered for you: ${describeAnswers(plan)}. To be asked again in this session: ${turnOff}` : undefined)) } : {}),
+    ...(answered || checkingIn.length > 0 ? { systemMessage: fit(shownToUser(checkingIn, answered ? `answered for you: ${describeAnswers(plan, where)}. To be asked again in this session: ${turnOff}` : undefined)) } : {}),
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
       permissionDecision: 'ask',

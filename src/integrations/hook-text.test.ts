@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { BIN_PATH, shellWord } from '../cli/bin-path'
 import { HOOK_TEXT_LIMIT, rationalePart, rationaleQuoted, textPart, withinHookLimit } from './hook-text'
+
+/** The command a hint prints to show a decision whole: this checkout's bin by path, as it runs. */
+const WHY = (key: string) => `node ${shellWord(BIN_PATH)} why ${key}`
 
 describe('a hook text within what Claude Code shows whole', () => {
   it('leaves a text that fits as it is', () => {
@@ -8,9 +12,15 @@ describe('a hook text within what Claude Code shows whole', () => {
     expect(rationaleQuoted('D-001', 'Short.')).toBe('Short.')
   })
 
-  it('quotes a long rationale by its start, then where the whole is', () => {
+  it('quotes a long rationale by its start, then the command that prints the whole, as it runs', () => {
+    // `decision-memory` is on no PATH (the package is not installed): the command runs this
+    // checkout's bin with node, as the hook's command to be asked again does.
     const quoted = rationaleQuoted('D-001', 'why '.repeat(2000))
-    expect(quoted).toBe(`${'why '.repeat(125)}… (the whole rationale: decision-memory why D-001)`)
+    expect(quoted).toBe(`${'why '.repeat(125)}… (the whole rationale: ${WHY('D-001')})`)
+    // A service elsewhere than the default address is named, so that a new shell finds it.
+    expect(rationaleQuoted('D-001', 'why '.repeat(2000), 'DECISION_MEMORY_URL=http://127.0.0.1:7421 ')).toMatch(
+      /… \(the whole rationale: DECISION_MEMORY_URL=http:\/\/127\.0\.0\.1:7421 node .+ why D-001\)$/,
+    )
   })
 
   it('cuts the longest parts, each to one length, keeping the beginning and the end whole', () => {
@@ -22,7 +32,7 @@ describe('a hook text within what Claude Code shows whole', () => {
     expect(fitted).toMatch(/^decision-memory answered for you: "Which very /)
     expect(fitted).toMatch(/To be asked again in this session: node bin\.js toggle --off$/)
     // The rationale cut still says where the whole is.
-    expect(fitted).toContain('… (the whole rationale: decision-memory why D-001)')
+    expect(fitted).toContain(`… (the whole rationale: ${WHY('D-001')})`)
     expect(fitted).not.toContain(' […] ')
   })
 

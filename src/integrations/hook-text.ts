@@ -5,6 +5,9 @@
  * hooks reference), where the command at the end of a message is lost.
  */
 
+import { commandLine, shellWord } from '../cli/bin-path'
+import { DEFAULT_SERVICE_URL } from '../cli/options'
+
 /**
  * The longest text field a hook prints, counted as JavaScript counts a string's length (UTF-16
  * units, never fewer than the characters Claude Code may count).
@@ -58,22 +61,36 @@ export function textPart(text: string): LongPart {
   return { said: text, cut: (units) => `${startWithin(text, units)}…` }
 }
 
-/** Where a decision's whole rationale is, said after a rationale cut short. */
-function wholeRationale(key: string): string {
-  return ` (the whole rationale: decision-memory why ${key})`
+/**
+ * What a command printed for a new shell says before itself so that it reaches the service at
+ * `serviceUrl`: nothing for the default address, else `DECISION_MEMORY_URL=<its origin> ` (no path,
+ * no user or password; a token is never printed).
+ */
+export function serviceUrlPrefix(serviceUrl: string | undefined): string {
+  const origin = serviceUrl === undefined ? DEFAULT_SERVICE_URL : new URL(serviceUrl).origin
+  return origin === DEFAULT_SERVICE_URL ? '' : `DECISION_MEMORY_URL=${shellWord(origin)} `
+}
+
+/**
+ * Where a decision's whole rationale is, said after a rationale cut short: a command that runs as
+ * printed (this checkout's bin by path, `decision-memory` being on no PATH; `where`, the service's
+ * address as serviceUrlPrefix says it).
+ */
+function wholeRationale(key: string, where: string): string {
+  return ` (the whole rationale: ${where}${commandLine(['why', key])})`
 }
 
 /**
  * A decision's rationale as a hook's message quotes it: whole up to RATIONALE_QUOTED units, else
  * its start, `…` and the command that prints the whole.
  */
-export function rationaleQuoted(key: string, rationale: string): string {
-  return rationale.length <= RATIONALE_QUOTED ? rationale : `${startWithin(rationale, RATIONALE_QUOTED)}…${wholeRationale(key)}`
+export function rationaleQuoted(key: string, rationale: string, where = ''): string {
+  return rationale.length <= RATIONALE_QUOTED ? rationale : `${startWithin(rationale, RATIONALE_QUOTED)}…${wholeRationale(key, where)}`
 }
 
 /** A decision's rationale, as rationaleQuoted says it, as a part a message may cut further. */
-export function rationalePart(key: string, rationale: string): LongPart {
-  return { said: rationaleQuoted(key, rationale), cut: (units) => `${startWithin(rationale, units)}…${wholeRationale(key)}` }
+export function rationalePart(key: string, rationale: string, where = ''): LongPart {
+  return { said: rationaleQuoted(key, rationale, where), cut: (units) => `${startWithin(rationale, units)}…${wholeRationale(key, where)}` }
 }
 
 /** `text` with each part longer than `units` cut to that many, the longest first. */
