@@ -1,4 +1,4 @@
-import { matchOption } from '../domain/labels'
+import { matchPolicyDefault } from '../domain/labels'
 import { BROKE_TIE, restsOnStaticDefault, STATIC_DEFAULT_BASIS, type OfferedOption, type Recommendation, type RecommendedOption } from '../domain/recommendation'
 import { overLimit } from './constraints'
 import type { DecisionRecord, EnforceLevel } from './decision'
@@ -115,7 +115,11 @@ export function contractFor(
         continue
       }
       if (c.option === undefined) continue
-      const option = matchOption(c.option, labels)
+      // The option offered that the decision names: as a choice would name it, else in other words,
+      // as the policy's default is found (matchPolicyDefault: `Tier S` is the `S` of "Tier S, M or
+      // L?", which joins the point of the decision's Tier S). Matched as a choice only, a required
+      // must_not left S on offer, to be recommended and answered for the user against it.
+      const option = matchPolicyDefault(c.option, labels)
       if (option === undefined && c.kind === 'must' && decision.enforce === 'required') {
         // A required option not offered: every option offered breaks it, and the check blocks
         // each (R-CON-3), so none may be recommended, let alone answered for the user.

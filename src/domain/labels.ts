@@ -130,8 +130,9 @@ function holdsRun(words: readonly string[], run: readonly string[]): boolean {
  * (`Tier M` is the option `M` of "Tier S, M or L?") or that holds the default's words (`Sonnet` is
  * `Claude Sonnet 4.5`), whole words in any case. None where two options would do (`Sonnet 4.5`
  * and `Sonnet 4`), nor where a word is only shortened (`Med`): the first option then stands in, as
- * for a default not offered. Only the policy's: a request's own static_default names one of its
- * options as a choice does, and is refused otherwise. `options` must be normalised already.
+ * for a default not offered. Only the policy's, and a decision's option (enforcement.ts): a
+ * request's own static_default names one of its options as a choice does, and is refused
+ * otherwise. `options` must be normalised already.
  */
 export function matchPolicyDefault(named: string, options: readonly string[]): string | undefined {
   const offered = matchOption(named, options)

@@ -200,6 +200,23 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     expect((await app.call('POST', '/v1/recommendations', TIER)).body).toMatchObject({ state: 'enforced', recommended: 'Tier L', ask: false })
   })
 
+  it('holds a decision of the point\'s options to the same options offered in other words ("Tier S, M or L?" with S, M, L)', async () => {
+    const app = await createTestApp()
+    const sml = { question: 'Tier S, M or L?', all_options: ['S', 'M', 'L'] }
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, title: 'No Tier S', constraints: [{ kind: 'must_not', option: 'Tier S' }] })
+    const two = (await app.call('POST', '/v1/recommendations', sml)).body
+    expect(two.point).toBe('complexity-tier')
+    expect(two.options.map((o: any) => o.option)).toEqual(['M', 'L'])
+    expect(two.decisions).toMatchObject([{ key: 'D-001', effect: 'ruled-out', options: ['S'] }])
+    // A required must: the option it names, said otherwise, is the answer.
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-002' })
+    expect((await app.call('POST', '/v1/recommendations', sml)).body).toMatchObject({ state: 'enforced', recommended: 'L', ask: false })
+    // Where two options would be its option (Tier S and S), neither is taken for it but the one named exactly.
+    const both = (await app.call('POST', '/v1/recommendations', { question: 'Tier S, M or L?', all_options: ['S', 'Tier S', 'Tier L'] })).body
+    expect(both).toMatchObject({ state: 'enforced', recommended: 'Tier L' })
+    expect(both.options.map((o: any) => o.option)).toEqual(['Tier L', 'S'])
+  })
+
   it('keeps the agent\'s descriptions under a required decision with personalization off: the option it fixes has its rationale after them, the others are as offered', async () => {
     const app = await createTestApp()
     const offered = [
