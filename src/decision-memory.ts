@@ -7,7 +7,7 @@ import { agentMarkedDefault } from './domain/agent-default'
 import { decisionPointKey, pointPolicy, pointRule } from './domain/decision-point'
 import { InputError } from './domain/errors'
 import { oncePerFrozen } from './domain/freeze'
-import { matchOption, matchPolicyDefault, normalizeLabel, ownDescription, resolveChoice } from './domain/labels'
+import { matchOption, matchInOtherWords, normalizeLabel, ownDescription, resolveChoice } from './domain/labels'
 import {
   multiSelectOf,
   optionDescription,
@@ -241,7 +241,7 @@ export function createDecisionMemory(deps: {
     // The policy's default, which an advisory must_not may set aside for another: read only where decisions are bound.
     const policyDefault = () => {
       const named = rule?.static_default
-      return named === undefined ? undefined : matchPolicyDefault(named, options)
+      return named === undefined ? undefined : matchInOtherWords(named, options)
     }
     const contract = bound === undefined ? undefined : contractFor(bound, offered, staticDefault, bound.length === 0 ? undefined : policyDefault())
     const recommendation = await store.readPoint(request.user, point, asOf, (memory) => recommend({

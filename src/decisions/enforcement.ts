@@ -1,4 +1,4 @@
-import { matchPolicyDefault } from '../domain/labels'
+import { matchInOtherWords } from '../domain/labels'
 import { BROKE_TIE, restsOnStaticDefault, STATIC_DEFAULT_BASIS, type OfferedOption, type Recommendation, type RecommendedOption } from '../domain/recommendation'
 import { overLimit } from './constraints'
 import type { DecisionRecord, EnforceLevel } from './decision'
@@ -85,7 +85,7 @@ export function contractFor(
   decisions: readonly DecisionRecord[],
   offered: readonly OfferedOption[],
   staticDefault: string | undefined,
-  /** The policy point's static default, as offered (matchPolicyDefault), if it names one. */
+  /** The policy point's static default, as offered (matchInOtherWords), if it names one. */
   policyDefault?: string | undefined,
 ): PointContract {
   const labels = offered.map((o) => o.option)
@@ -116,10 +116,10 @@ export function contractFor(
       }
       if (c.option === undefined) continue
       // The option offered that the decision names: as a choice would name it, else in other words,
-      // as the policy's default is found (matchPolicyDefault: `Tier S` is the `S` of "Tier S, M or
+      // as the policy's default is found (matchInOtherWords: `Tier S` is the `S` of "Tier S, M or
       // L?", which joins the point of the decision's Tier S). Matched as a choice only, a required
       // must_not left S on offer, to be recommended and answered for the user against it.
-      const option = matchPolicyDefault(c.option, labels)
+      const option = matchInOtherWords(c.option, labels)
       if (option === undefined && c.kind === 'must' && decision.enforce === 'required') {
         // A required option not offered: every option offered breaks it, and the check blocks
         // each (R-CON-3), so none may be recommended, let alone answered for the user.

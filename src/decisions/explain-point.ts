@@ -1,5 +1,5 @@
 import { InputError } from '../domain/errors'
-import { matchOption, matchPolicyDefault, normalizeLabel } from '../domain/labels'
+import { matchOption, matchInOtherWords, normalizeLabel } from '../domain/labels'
 import type { Observation } from '../domain/observation'
 import type { RecommendationRequest } from '../domain/recommendation'
 import { outOfScope, type ApplicabilityQuery, type OutOfScope } from './applicability'
@@ -116,8 +116,8 @@ export async function explainPoint(
     const applying = accepted.filter((d) => outOfScope(d, run).length === 0)
     const others = optionsOf(accepted.filter((d) => !applying.includes(d)))
     // The default as a decision names it in other words (`Tier M`, `M`), as the recommendation
-    // finds it among the options (matchPolicyDefault): one option, not two.
-    const asDefault = policyDefault === undefined ? undefined : (matchPolicyDefault(policyDefault, [...optionsOf(applying), ...others]) ?? normalizeLabel(policyDefault))
+    // finds it among the options (matchInOtherWords): one option, not two.
+    const asDefault = policyDefault === undefined ? undefined : (matchInOtherWords(policyDefault, [...optionsOf(applying), ...others]) ?? normalizeLabel(policyDefault))
     const known = [...(asDefault === undefined ? [] : [asDefault]), ...optionsOf(applying)]
     const named = known.length === 0 ? [] : [...known, ...others]
     // Each once, as first named (labels differ in case only as typed).

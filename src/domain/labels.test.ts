@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { matchOption, matchPolicyDefault, normalizeLabel, ownDescription, resolveChoice, splitJoinedLabels } from './labels'
+import { matchOption, matchInOtherWords, normalizeLabel, ownDescription, resolveChoice, splitJoinedLabels } from './labels'
 
 describe('normalizeLabel (R-CAP-3)', () => {
   it.each([
@@ -70,35 +70,35 @@ describe('resolveChoice', () => {
   })
 })
 
-describe('matchPolicyDefault: the option a policy point\'s static default names, in other words (R-POL)', () => {
+describe('matchInOtherWords: the option a policy point\'s static default names, in other words (R-POL)', () => {
   it('is the option a choice would name first: exact, then in another case', () => {
-    expect(matchPolicyDefault('Tier M', ['Tier S', 'Tier M', 'Tier L'])).toBe('Tier M')
-    expect(matchPolicyDefault('tier m', ['Tier S', 'Tier M', 'Tier L'])).toBe('Tier M')
+    expect(matchInOtherWords('Tier M', ['Tier S', 'Tier M', 'Tier L'])).toBe('Tier M')
+    expect(matchInOtherWords('tier m', ['Tier S', 'Tier M', 'Tier L'])).toBe('Tier M')
     // Exact before in other words: `M` is one of Tier M's words, but the option `Tier M` is offered.
-    expect(matchPolicyDefault('Tier M', ['M', 'Tier M'])).toBe('Tier M')
+    expect(matchInOtherWords('Tier M', ['M', 'Tier M'])).toBe('Tier M')
   })
 
   it('is the one option whose words are among its own, or among whose words its own are, whole words in any case', () => {
     // An agent asking "Tier S, M or L?" offers the tiers without the word Tier.
-    expect(matchPolicyDefault('Tier M', ['S', 'M', 'L'])).toBe('M')
-    expect(matchPolicyDefault('Tier M', ['s', 'm', 'l'])).toBe('m')
+    expect(matchInOtherWords('Tier M', ['S', 'M', 'L'])).toBe('M')
+    expect(matchInOtherWords('Tier M', ['s', 'm', 'l'])).toBe('m')
     // A model named with its family and version.
-    expect(matchPolicyDefault('Sonnet', ['Opus 4.1', 'Claude Sonnet 4.5', 'Haiku'])).toBe('Claude Sonnet 4.5')
-    expect(matchPolicyDefault('Medium', ['Low', 'Medium (default)', 'High'])).toBe('Medium (default)')
-    expect(matchPolicyDefault('TDD', ['Test-driven (TDD)', 'Domain-driven (DDD)'])).toBe('Test-driven (TDD)')
+    expect(matchInOtherWords('Sonnet', ['Opus 4.1', 'Claude Sonnet 4.5', 'Haiku'])).toBe('Claude Sonnet 4.5')
+    expect(matchInOtherWords('Medium', ['Low', 'Medium (default)', 'High'])).toBe('Medium (default)')
+    expect(matchInOtherWords('TDD', ['Test-driven (TDD)', 'Domain-driven (DDD)'])).toBe('Test-driven (TDD)')
   })
 
   it('names none where two options would do, or where only a part of a word is shared', () => {
-    expect(matchPolicyDefault('Sonnet', ['Sonnet 4.5', 'Sonnet 4', 'Opus'])).toBeUndefined()
-    expect(matchPolicyDefault('Tier M', ['Tier', 'M', 'L'])).toBeUndefined()
+    expect(matchInOtherWords('Sonnet', ['Sonnet 4.5', 'Sonnet 4', 'Opus'])).toBeUndefined()
+    expect(matchInOtherWords('Tier M', ['Tier', 'M', 'L'])).toBeUndefined()
     // An abbreviation or a compound is not the word: Med is not Medium, nor Medium-high Medium.
-    expect(matchPolicyDefault('Medium', ['Low', 'Med', 'High'])).toBeUndefined()
-    expect(matchPolicyDefault('Medium', ['Low', 'Medium-high', 'High'])).toBeUndefined()
-    expect(matchPolicyDefault('Tier M', ['Small', 'Medium', 'Large'])).toBeUndefined()
-    expect(matchPolicyDefault('Tier M', ['Tiers', 'Mid'])).toBeUndefined()
+    expect(matchInOtherWords('Medium', ['Low', 'Med', 'High'])).toBeUndefined()
+    expect(matchInOtherWords('Medium', ['Low', 'Medium-high', 'High'])).toBeUndefined()
+    expect(matchInOtherWords('Tier M', ['Small', 'Medium', 'Large'])).toBeUndefined()
+    expect(matchInOtherWords('Tier M', ['Tiers', 'Mid'])).toBeUndefined()
     // A version is one word: Sonnet 4.5 is not Sonnet 4.
-    expect(matchPolicyDefault('Sonnet 4.5', ['Sonnet 4', 'Opus 4'])).toBeUndefined()
-    expect(matchPolicyDefault('Tier M', ['Opus', 'Haiku'])).toBeUndefined()
+    expect(matchInOtherWords('Sonnet 4.5', ['Sonnet 4', 'Opus 4'])).toBeUndefined()
+    expect(matchInOtherWords('Tier M', ['Opus', 'Haiku'])).toBeUndefined()
   })
 })
 

@@ -125,16 +125,16 @@ function holdsRun(words: readonly string[], run: readonly string[]): boolean {
 }
 
 /**
- * Finds the offered option a policy point's static default names (R-POL): the one a choice would
- * name (matchOption); else, in other words, the one option whose words are among the default's
- * (`Tier M` is the option `M` of "Tier S, M or L?") or that holds the default's words (`Sonnet` is
+ * Finds the offered option that a label written elsewhere names, a policy point's static default
+ * (R-POL) or a decision's option (R-CON-2): the one a choice would name (matchOption); else, in
+ * other words, the one option whose words are among the label's
+ * (`Tier M` is the option `M` of "Tier S, M or L?") or that holds the label's words (`Sonnet` is
  * `Claude Sonnet 4.5`), whole words in any case. None where two options would do (`Sonnet 4.5`
  * and `Sonnet 4`), nor where a word is only shortened (`Med`): the first option then stands in, as
- * for a default not offered. Only the policy's, and a decision's option (enforcement.ts): a
- * request's own static_default names one of its options as a choice does, and is refused
- * otherwise. `options` must be normalised already.
+ * for a default not offered. Not for a request's own static_default, which names one of its
+ * options as a choice does, and is refused otherwise. `options` must be normalised already.
  */
-export function matchPolicyDefault(named: string, options: readonly string[]): string | undefined {
+export function matchInOtherWords(named: string, options: readonly string[]): string | undefined {
   const offered = matchOption(named, options)
   if (offered !== undefined) return offered
   const own = wordsOf(normalizeLabel(named))

@@ -1,7 +1,7 @@
 import { addToAggregate, aggregateObservations, aggregationParams, emptySummary, viewOf, type Cell, type CellKey } from './aggregate'
 import { confidenceLevel, multiSelectBeliefs, singleSelectBelief, SINGLE_SELECT_METHOD, type ConfidenceLevel } from './confidence'
 import { pointRule } from './decision-point'
-import { matchOption, matchPolicyDefault } from './labels'
+import { matchOption, matchInOtherWords } from './labels'
 import { selectEvidence } from './evidence'
 import type { Observation } from './observation'
 import type { CompiledPolicy } from './policy'
@@ -60,7 +60,7 @@ function learnPoint(point: string, observations: Observation[], asOf: Date, poli
   const latest = observations[observations.length - 1] as Observation
   const options = optionsOf(observations)
   const rule = pointRule({ key: point, header: latest.header ?? undefined, question: latest.question }, policy)
-  const staticDefault = (rule?.static_default === undefined ? undefined : matchPolicyDefault(rule.static_default, options)) ?? (options[0] as string)
+  const staticDefault = (rule?.static_default === undefined ? undefined : matchInOtherWords(rule.static_default, options)) ?? (options[0] as string)
   // The change of preference a recommendation at the point finds, by the same test on the same
   // aggregate: without it, this answer could name the majority a recommendation has set aside.
   // `counted`: the aggregate of these observations, in this order, counted already.

@@ -9,7 +9,7 @@ import {
   type ConfidenceLevel,
 } from './confidence'
 import { isSensitive, pointRule } from './decision-point'
-import { matchPolicyDefault } from './labels'
+import { matchInOtherWords } from './labels'
 import { cellKey, labelsOf, type Category, type Cell, type PointView } from './aggregate'
 import {
   conditionsOf,
@@ -231,7 +231,7 @@ export function recommend(input: RecommendationInput): Recommendation {
   // The point's default names an offered option as a choice does (R-CAP-3): exact, else in another
   // case, so that a policy's `sonnet` is the option `Sonnet`, not silently the first option; else in
   // other words, so that Tier M is the option `M` of "Tier S, M or L?", not the first option, `S`.
-  const policyDefault = rule?.static_default === undefined ? undefined : matchPolicyDefault(rule.static_default, labels)
+  const policyDefault = rule?.static_default === undefined ? undefined : matchInOtherWords(rule.static_default, labels)
   const staticDefault = input.static_default ?? policyDefault ?? (labels[0] as string)
   // A point's precondition speaks of the point's own static default: a default the request names
   // instead (the agent's own recommendation), or the first option when the point's default is not
