@@ -143,6 +143,10 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     const earlier = new Date(Date.now() - 3600_000).toISOString()
     const then = JSON.parse(textOf(await client.callTool({ name: 'check_decision', arguments: { action: 'git push --force origin main', as_of: earlier } })))
     expect(then).toMatchObject({ allowed: true, checked: [] })
+    // A choice naming D-022's Tier L in other words, as "Tier S, M or L?" offers it: allowed; M is not Tier L.
+    const choice = async (c: string) => JSON.parse(textOf(await client.callTool({ name: 'check_decision', arguments: { choice: c, point: 'complexity-tier' } })))
+    expect(await choice('L')).toMatchObject({ allowed: true, blocked_by: [] })
+    expect(await choice('M')).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-022' }] })
     const missing = await client.callTool({ name: 'check_decision', arguments: {} })
     expect(missing.isError).toBe(true)
     expect(textOf(missing)).toContain('action')
@@ -250,6 +254,17 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     const service = await startService(data)
     services.push(service)
     expect((await recommendOverHttp(service.url, { ...TIER, user: 'bob' })).observations).toBe(1)
+    // A check on the store it opens reads a choice as the service does: S is the Tier S a
+    // required decision forbids; Tier is neither Tier S nor the policy's Tier M, and is let through.
+    const noTierS = { ...REQUIRED_TIER_L, title: 'No Tier S', constraints: [{ kind: 'must_not', option: 'Tier S' }] }
+    const created = await fetch(`${service.url}/v1/decisions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(noTierS) })
+    expect(created.status).toBe(201)
+    services.splice(services.indexOf(service), 1)
+    await service.stop()
+    const local = await connect({ DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, DECISION_MEMORY_USER: 'bob' }, ['--data', data])
+    const choice = async (c: string) => JSON.parse(textOf(await local.callTool({ name: 'check_decision', arguments: { choice: c, point: 'complexity-tier' } })))
+    expect(await choice('S')).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-001' }] })
+    expect(await choice('Tier')).toMatchObject({ allowed: true, blocked_by: [] })
   })
 
   it('records every choice when two servers with no service open one store by turns (two agent windows)', async () => {

@@ -129,7 +129,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     throw error
   }
   const version = packageVersion()
-  const decisions = createDecisions({ store: decisionStore, clock: systemClock })
+  const decisions = createDecisions({ store: decisionStore, clock: systemClock, policy })
   const memory = createDecisionMemory({ store, policy, clock: systemClock, decisions })
   const bodies = validBodies()
   // A stop aborts a decay scan asked over HTTP too, between two of its writes, as it does the

@@ -276,7 +276,7 @@ function local(request: StoreRequest, named?: '--data'): Promise<Answer> {
       const { store, decisionStore, loss } = await openStores(dir, policy)
       if (loss !== undefined) process.stderr.write(`decision-memory: ${loss}\n`)
       try {
-        const decisions = createDecisions({ store: decisionStore, clock: systemClock })
+        const decisions = createDecisions({ store: decisionStore, clock: systemClock, policy })
         const memory = createDecisionMemory({ store, policy, clock: systemClock, decisions })
         return { status: 200, body: await request.local(memory, decisions), via: 'local' as const }
       } catch (error) {

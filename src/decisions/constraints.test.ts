@@ -81,6 +81,21 @@ describe('checking actions and choices (R-CON-3)', () => {
     expect(checkAgainst([never, city], { choice: 'Weg', point: 'route' }).allowed).toBe(true)
   })
 
+  it('reads a choice in other words among the options named at the point, the policy default among them: none where two would do', () => {
+    const at = { points: ['complexity-tier'], task: null, path: null, stage: null }
+    const never = decision('D-2', [{ kind: 'must_not', option: 'Tier S' }], { scope: at })
+    const retries = decision('D-6', [{ kind: 'limit', option: 'tier', value: 3 }], { scope: at })
+    const check = (choice: string, pointDefault?: string) => checkAgainst([never, retries], { choice, point: 'complexity-tier' }, undefined, pointDefault)
+    expect(check('S').blocked_by.map((b) => b.key)).toEqual(['D-2'])
+    expect(check('S', 'Tier M').blocked_by.map((b) => b.key)).toEqual(['D-2'])
+    // Tier is Tier S's alone where nothing else is named (D-6's limit names what it counts, no
+    // option); beside the policy's Tier M, it is neither.
+    expect(check('Tier').allowed).toBe(false)
+    expect(check('Tier', 'Tier M').allowed).toBe(true)
+    // Shortened words name nothing.
+    expect(check('Sm', 'Tier M').allowed).toBe(true)
+  })
+
   it('blocks a number over a limit', () => {
     const limit = decision('D-9', [{ kind: 'limit', option: 'retries', value: 3 }])
     expect(checkAgainst([limit], { choice: '5', point: 'retries' }).allowed).toBe(false)

@@ -1,5 +1,5 @@
 import type { Issue } from '../domain/errors'
-import { foldCase, normalizeLabel } from '../domain/labels'
+import { foldCase, matchInOtherWords, normalizeLabel } from '../domain/labels'
 import { characters, leadingCharacters } from '../domain/limits'
 import { regexReason } from '../domain/policy'
 import type { Constraint, DecisionRecord, DecisionScope, EnforceLevel } from './decision'
@@ -156,6 +156,41 @@ function sameOption(a: string, b: string): boolean {
   return optionKey(a) === optionKey(b)
 }
 
+/**
+ * The options a choice at a point is read among (R-CON-3): those the option constraints of the
+ * decisions bound to it name, and the policy point's static default, once each as the check
+ * compares them. A check has no offered options to look among, as a recommendation has: these are
+ * the options the point is known by here.
+ */
+function optionsNamedAt(decisions: readonly DecisionRecord[], point: string, pointDefault: string | undefined): string[] {
+  const named = new Map<string, string>()
+  const add = (option: string) => {
+    const key = optionKey(option)
+    if (!named.has(key)) named.set(key, normalizeLabel(option))
+  }
+  for (const d of decisions) {
+    if (!d.scope.points.includes(point)) continue
+    // A limit's option names what it counts (`replicas`), no option of the point.
+    for (const c of d.constraints) if (c.kind !== 'limit' && c.option !== undefined) add(c.option)
+  }
+  if (pointDefault !== undefined) add(pointDefault)
+  return [...named.values()]
+}
+
+/**
+ * How a checked choice names a decision's option: `exactly` as labels are normalised and compared
+ * (`tier s (Recommended)` is `Tier S`); else `in other words`, where the word match finds that
+ * option alone among the options named at the point (matchInOtherWords, as a recommendation finds
+ * a decision's option among those offered: `S` is `Tier S` beside the policy's `Tier M`); none
+ * where the choice is another of them exactly, or two would do (`Sonnet` beside `Sonnet 4.5` and
+ * `Sonnet 4`), or a word is only shortened (`Med` is not `Tier M`).
+ */
+function namedBy(choice: string, option: string, named: readonly string[]): 'exactly' | 'in other words' | undefined {
+  if (sameOption(choice, option)) return 'exactly'
+  const found = matchInOtherWords(choice, named)
+  return found !== undefined && sameOption(found, option) ? 'in other words' : undefined
+}
+
 function optionKey(option: string): string {
   return foldCase(normalizeLabel(option))
 }
@@ -195,14 +230,16 @@ function shown(text: string): string {
  * Judges an action (a shell command) or a choice at a decision point against decisions that
  * already apply (accepted, in scope). An action is tested against every `must_not` pattern, in
  * each of its forms (`actionForms`: as written, and as the shell runs it), through
- * `matchPatterns` (a pattern it cannot decide in time only warns, whatever its decision's level); a choice against the option constraints of the decisions bound to its point, and
- * against `limit`s when it is a number. Required decisions block; advisory ones, and any
+ * `matchPatterns` (a pattern it cannot decide in time only warns, whatever its decision's level); a choice against the option constraints of the decisions bound to its point (an option it
+ * names exactly or in other words: namedBy), and against `limit`s when it is a number. Required decisions block; advisory ones, and any
  * `prefer`, warn.
  */
 export function checkAgainst(
   decisions: readonly DecisionRecord[],
   request: { action?: string | undefined; choice?: string | readonly string[] | undefined; point?: string | undefined },
   matchPatterns: MatchPatterns = matchPlainly,
+  /** The policy point's static default at the request's point: a choice is read among it too (optionsNamedAt). */
+  pointDefault?: string | undefined,
 ): Verdict {
   const found: Array<ReturnType<typeof violation>> = []
   const action = request.action === undefined ? undefined : normalizeAction(request.action)
@@ -218,6 +255,7 @@ export function checkAgainst(
   const matched = new Map(
     action === undefined ? [] : matchPatterns(patterned.map((c) => c.pattern as string), forms, required.length).map((m, i) => [patterned[i], m]),
   )
+  const named = request.choice === undefined || request.point === undefined ? [] : optionsNamedAt(decisions, request.point, pointDefault)
   for (const decision of decisions) {
     const atPoint = request.point !== undefined && decision.scope.points.includes(request.point)
     for (const c of decision.constraints) {
@@ -254,13 +292,17 @@ export function checkAgainst(
       }
       if (!atPoint || c.option === undefined) continue
       const option = c.option
-      const among = choices.some((choice) => sameOption(choice, option))
+      const naming = choices.map((choice) => ({ choice, how: namedBy(choice, option, named) })).filter((n) => n.how !== undefined)
+      const among = naming.length > 0
       if (c.kind === 'must' && !among) {
         const must = typeof request.choice === 'string' ? `must be "${option}", not ${chosen}` : `must include "${option}", not only ${chosen}`
         found.push(violation(decision, c, `at ${request.point} the choice ${must}`))
       }
       if (c.kind === 'must_not' && among) {
-        found.push(violation(decision, c, `at ${request.point} "${option}" must not be chosen`))
+        // Said as chosen where no choice names it exactly, so that `S` blocked by `Tier S` reads why.
+        const exactly = naming.some((n) => n.how === 'exactly')
+        const said = exactly ? '' : ` (the choice ${naming.map((n) => `"${n.choice}"`).join(', ')} is it in other words)`
+        found.push(violation(decision, c, `at ${request.point} "${option}" must not be chosen${said}`))
       }
       if (c.kind === 'prefer' && !among) {
         found.push(violation(decision, c, `at ${request.point} "${option}" is preferred over ${chosen}`, 'prefer'))

@@ -1,6 +1,8 @@
 import type { Clock } from '../clock'
+import { pointPolicy } from '../domain/decision-point'
 import { fieldsOf, InputError, type Issue } from '../domain/errors'
 import type { Context } from '../domain/observation'
+import type { CompiledPolicy } from '../domain/policy'
 import { checkTimestamp } from '../domain/timestamp'
 import { applies, runOfContext, type ApplicabilityQuery } from './applicability'
 import { checkAgainst, type Verdict } from './constraints'
@@ -535,8 +537,12 @@ function refusedFolder(merges: readonly Merge[]): ImportReport['conflicts'] | un
   }))
 }
 
-export function createDecisions(deps: { store: DecisionStore; clock: Clock; matchPatterns?: MatchPatterns }): Decisions {
-  const { store, clock } = deps
+/**
+ * The decisions' use cases over their store. `policy`: the one the recommendations follow, whose
+ * point's static default a checked choice is read among, as a recommendation reads the offer.
+ */
+export function createDecisions(deps: { store: DecisionStore; clock: Clock; policy: CompiledPolicy; matchPatterns?: MatchPatterns }): Decisions {
+  const { store, clock, policy } = deps
   // A must_not pattern runs with a time limit: it is written by whoever may write decisions.
   const matchPatterns = deps.matchPatterns ?? matchWithin()
 
@@ -824,7 +830,8 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; matc
     async check(request) {
       const { as_of, ...run } = request
       const asOf = auditAt({ as_of })
-      const verdict = checkAgainst(await inForce(run, asOf), run, matchPatterns)
+      const pointDefault = run.point === undefined ? undefined : pointPolicy(run.point, policy)?.static_default
+      const verdict = checkAgainst(await inForce(run, asOf), run, matchPatterns, pointDefault)
       if (asOf === undefined) await store.pulse(verdict.checked, 'check', clock.now().toISOString())
       return verdict
     },

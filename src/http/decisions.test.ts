@@ -684,6 +684,83 @@ describe('POST /v1/decisions/check (R-CON-3)', () => {
   })
 })
 
+describe('POST /v1/decisions/check of a choice naming a decision\'s option in other words (R-CON-3)', () => {
+  /** A decision at the complexity-tier point, whose policy default is Tier M. */
+  const atTier = (enforce: string, constraints: unknown[]) =>
+    decision({ status: 'accepted', enforce, scope: { points: ['complexity-tier'] }, constraints })
+  const checkAt = (call: Awaited<ReturnType<typeof createTestApp>>['call'], point: string) => async (choice: unknown) =>
+    (await call('POST', '/v1/decisions/check', { choice, point })).body
+
+  it('blocks the S of "Tier S, M or L?" where a required must_not names Tier S, as the recommendation rules it out', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', atTier('required', [{ kind: 'must_not', option: 'Tier S' }]))
+    const check = checkAt(call, 'complexity-tier')
+    // Named exactly, as before.
+    expect(await check('Tier S')).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-001', message: 'at complexity-tier "Tier S" must not be chosen' }] })
+    expect((await check('tier s (Recommended)')).allowed).toBe(false)
+    // In other words: the choice names Tier S alone among Tier S and the policy's Tier M.
+    expect(await check('S')).toMatchObject({
+      allowed: false,
+      blocked_by: [{ key: 'D-001', message: 'at complexity-tier "Tier S" must not be chosen (the choice "S" is it in other words)' }],
+    })
+    expect((await check('s (Recommended)')).allowed).toBe(false)
+    expect((await check(['M', 'S'])).blocked_by.map((b: any) => b.key)).toEqual(['D-001'])
+    for (const other of ['M', 'L', 'Tier M', 'Small']) expect(await check(other), other).toMatchObject({ allowed: true, blocked_by: [], warnings: [] })
+    // Tier would be Tier S or the policy's Tier M: it names neither, and nothing is blocked.
+    expect(await check('Tier')).toMatchObject({ allowed: true, blocked_by: [] })
+  })
+
+  it('allows the L of "Tier S, M or L?" where a required must names Tier L, and blocks M, as the recommendation fixes L', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', atTier('required', [{ kind: 'must', option: 'Tier L' }]))
+    const check = checkAt(call, 'complexity-tier')
+    for (const named of ['Tier L', 'L', 'l (Recommended)']) expect(await check(named), named).toMatchObject({ allowed: true, blocked_by: [] })
+    expect((await check(['S', 'L'])).allowed).toBe(true)
+    expect(await check('M')).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-001', message: 'at complexity-tier the choice must be "Tier L", not "M"' }] })
+    // A word only shortened names no option (`Med` is not Tier M, as for the policy default), nor `Large` Tier L.
+    for (const other of ['Tier S', 'S', 'Large', 'Tier']) expect((await check(other)).allowed, other).toBe(false)
+  })
+
+  it('warns of advisory decisions as they name the choice in other words: prefer, must and must_not', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', atTier('advisory', [{ kind: 'prefer', option: 'Tier L' }]))
+    await call('POST', '/v1/decisions', atTier('advisory', [{ kind: 'must_not', option: 'Tier S' }]))
+    const check = checkAt(call, 'complexity-tier')
+    expect(await check('L')).toMatchObject({ allowed: true, blocked_by: [], warnings: [] })
+    expect(await check('S')).toMatchObject({
+      allowed: true,
+      blocked_by: [],
+      warnings: [
+        { key: 'D-001', message: 'at complexity-tier "Tier L" is preferred over "S"' },
+        { key: 'D-002', message: 'at complexity-tier "Tier S" must not be chosen (the choice "S" is it in other words)' },
+      ],
+    })
+    expect((await check('M')).warnings.map((w: any) => w.key)).toEqual(['D-001'])
+    await call('POST', '/v1/decisions', atTier('advisory', [{ kind: 'must', option: 'Tier M' }]))
+    expect((await check('M')).warnings.map((w: any) => w.key)).toEqual(['D-001'])
+    expect((await check('L')).warnings.map((w: any) => [w.key, w.message])).toEqual([['D-003', 'at complexity-tier the choice must be "Tier M", not "L"']])
+  })
+
+  it('blocks nothing where the choice would name two of the options the decisions name, and names it exactly where one is it', async () => {
+    const { call } = await createTestApp()
+    const atModel = (enforce: string, constraints: unknown[]) => decision({ status: 'accepted', enforce, scope: { points: ['model'] }, constraints })
+    await call('POST', '/v1/decisions', atModel('required', [{ kind: 'must_not', option: 'Sonnet 4.5' }]))
+    await call('POST', '/v1/decisions', atModel('advisory', [{ kind: 'prefer', option: 'Sonnet 4' }]))
+    const check = checkAt(call, 'model')
+    // Sonnet would be Sonnet 4.5 or Sonnet 4: neither is taken for it.
+    expect(await check('Sonnet')).toMatchObject({ allowed: true, blocked_by: [], warnings: [{ key: 'D-002', message: 'at model "Sonnet 4" is preferred over "Sonnet"' }] })
+    // Claude Sonnet 4.5 holds Sonnet 4.5's words alone (4.5 is one word, not 4).
+    expect(await check('Claude Sonnet 4.5')).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-001' }] })
+    expect(await check('Claude Sonnet 4')).toMatchObject({ allowed: true, blocked_by: [], warnings: [] })
+    // A choice that is one option exactly is that option, not another it shares words with.
+    await call('POST', '/v1/decisions', atTier('required', [{ kind: 'must_not', option: 'Tier S' }]))
+    await call('POST', '/v1/decisions', atTier('advisory', [{ kind: 'prefer', option: 'S' }]))
+    const tier = checkAt(call, 'complexity-tier')
+    expect(await tier('S')).toMatchObject({ allowed: true, blocked_by: [], warnings: [] })
+    expect(await tier('Tier S')).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-003' }] })
+  })
+})
+
 describe('audits as of a past moment (R-REC-9, R-CON-3, R-CON-4, R-CON-5)', () => {
   /** D-001 forbids force pushes from day 0 to day 2, when D-002 (forbidding any push) supersedes it; D-003 is proposed on day 3. */
   async function history() {

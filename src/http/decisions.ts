@@ -95,7 +95,9 @@ const check = createRoute({
   description:
     'An `action` (a shell command) is tested against the `must_not` patterns of the accepted decisions that apply, ' +
     'as written and as the shell runs it (quotes removed, each command of a chain, wrappers such as `sudo` taken off); ' +
-    'a `choice` at a `point` against their option constraints and limits. Required decisions block; advisory ones warn. ' +
+    'a `choice` at a `point` against their option constraints (an option it names as labels are matched, else in other words ' +
+    "among the options the point's decisions and the policy's static_default name: `S` is `Tier S` beside `Tier M`) and limits. " +
+    'Required decisions block; advisory ones warn. ' +
     'Each decision checked counts a recall pulse. With `as_of`, an audit ("why was this command blocked last ' +
     'Tuesday?"): checked against the decisions in force then, as they stood then; it counts no pulse.',
   request: { body: { required: true, ...json(CheckBody) } },

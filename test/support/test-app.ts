@@ -27,7 +27,7 @@ export async function createTestApp(
   const health = watchStore(db as never)
   const policy = options.policy ?? (await loadPolicy(DEFAULT_POLICY_FILE))
   const store = await createLevelStore(db as never, { policy })
-  const decisions = createDecisions({ store: await createLevelDecisionStore(db as never), clock })
+  const decisions = createDecisions({ store: await createLevelDecisionStore(db as never), clock, policy })
   const memory = createDecisionMemory({ store, policy, clock, decisions })
   // The bodies the recommendation route remembers, for a test that puts first-path.ts in front of the app.
   const bodies = validBodies()
