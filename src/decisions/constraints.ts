@@ -51,8 +51,10 @@ export function validateConstraints(constraints: readonly Constraint[], scope: D
 
 /**
  * An option a decision both requires (`must` or `prefer`) and forbids (`must_not`), compared as
- * the check compares a choice (`tier m (Recommended)` is `Tier M`): the decision could never be
- * followed, and a required one would fix the recommendation to an option its own check blocks.
+ * the check compares a choice exactly (`tier m (Recommended)` is `Tier M`): the decision could never
+ * be followed, and a required one would fix the recommendation to an option its own check blocks.
+ * Not in other words: a choice that is one of `Tier M` and `M` exactly is never taken for the other
+ * (namedBy), so a decision naming both can be followed.
  */
 function contradictions(constraints: readonly Constraint[]): Issue[] {
   const wanted = new Map<string, number>()
