@@ -183,12 +183,15 @@ function optionsNamedAt(decisions: readonly DecisionRecord[], point: string, poi
  * How a checked choice names a decision's option: `exactly` as labels are normalised and compared
  * (`tier s (Recommended)` is `Tier S`); else `in other words`, where the word match finds that
  * option alone among the options named at the point (matchInOtherWords, as a recommendation finds
- * a decision's option among those offered: `S` is `Tier S` beside the policy's `Tier M`); none
- * where the choice is another of them exactly, or two would do (`Sonnet` beside `Sonnet 4.5` and
+ * a decision's option among those offered: `S` is `Tier S` beside the policy's `Tier M`), when
+ * at least two are named there; none where the choice is another of them exactly, or two would do (`Sonnet` beside `Sonnet 4.5` and
  * `Sonnet 4`), or a word is only shortened (`Med` is not `Tier M`).
  */
 function namedBy(choice: string, option: string, named: readonly string[]): 'exactly' | 'in other words' | undefined {
   if (sameOption(choice, option)) return 'exactly'
+  // One option alone tells its words from nothing: `Redis` is not a decision's `Redis Cluster`,
+  // nor `Kafka Streams` its `Kafka`, where no other option is known at the point.
+  if (named.length < 2) return undefined
   const found = matchInOtherWords(choice, named)
   return found !== undefined && sameOption(found, option) ? 'in other words' : undefined
 }

@@ -761,6 +761,22 @@ describe('POST /v1/decisions/check of a choice naming a decision\'s option in ot
   })
 })
 
+describe('POST /v1/decisions/check where one option alone is named at the point (R-CON-3)', () => {
+  it('reads nothing in other words: a lone decision\'s Redis Cluster is not Redis, nor its Kafka Kafka Streams', async () => {
+    const { call } = await createTestApp()
+    const at = (point: string, option: string) =>
+      decision({ status: 'accepted', enforce: 'required', scope: { points: [point] }, constraints: [{ kind: 'must_not', option }] })
+    await call('POST', '/v1/decisions', at('cache-backend', 'Redis Cluster'))
+    await call('POST', '/v1/decisions', at('queue-backend', 'Kafka'))
+    const check = async (choice: string, point: string) => (await call('POST', '/v1/decisions/check', { choice, point })).body
+    expect(await check('Redis', 'cache-backend')).toMatchObject({ allowed: true, blocked_by: [] })
+    expect(await check('Kafka Streams', 'queue-backend')).toMatchObject({ allowed: true, blocked_by: [] })
+    // Named as labels are matched, still blocked.
+    expect(await check('redis cluster', 'cache-backend')).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-001' }] })
+    expect(await check('Kafka (Recommended)', 'queue-backend')).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-002' }] })
+  })
+})
+
 describe('audits as of a past moment (R-REC-9, R-CON-3, R-CON-4, R-CON-5)', () => {
   /** D-001 forbids force pushes from day 0 to day 2, when D-002 (forbidding any push) supersedes it; D-003 is proposed on day 3. */
   async function history() {
