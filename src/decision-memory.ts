@@ -27,7 +27,7 @@ import { aggregationParams } from './domain/aggregate'
 import { checkTimestamp, notAhead } from './domain/timestamp'
 import { createAnswerCache } from './memory/answer-cache'
 import { createDecayScan, type DecayScanResult } from './memory/decay-scan'
-import type { PlannedPoint } from './memory/planned-points'
+import type { PlannedPoint, ShownPoint } from './memory/planned-points'
 import { personalizationAt, type MemoryStore, type SessionRecord } from './memory/store'
 import { randomHex } from './random-hex'
 
@@ -82,6 +82,13 @@ export interface DecisionMemory extends DataRights {
   plannedPoints(user: string, decisionIds: readonly string[]): Promise<Map<string, string>>
   /** Forgets where these decision_ids were planned: their answers are stored. */
   dropPlannedPoints(user: string, decisionIds: readonly string[]): Promise<void>
+  /**
+   * Remembers the points questions were planned at, by the point each question as shown keys to:
+   * a plan (`POST /v1/plan`, `plan_questions`) that took options out of them, which the agent asks as shown.
+   */
+  rememberShownPoints(user: string, shown: readonly ShownPoint[]): Promise<void>
+  /** The points remembered for these shown points, by shown point (those with none left out). */
+  shownPoints(user: string, shown: readonly string[]): Promise<Map<string, string>>
   /** Runs the decay scan (R-MEM-7) as of `now` (default: the clock), unless within its cadence window and not forced. */
   decayScan(input?: { force?: boolean | undefined; now?: string | undefined; signal?: AbortSignal | undefined }): Promise<DecayScanResult>
 }
@@ -425,6 +432,15 @@ export function createDecisionMemory(deps: {
 
     dropPlannedPoints(user, decisionIds) {
       return store.dropPlannedPoints(user, decisionIds)
+    },
+
+    async rememberShownPoints(user, shown) {
+      await store.rememberShownPoints(user, shown, clock.now().toISOString())
+    },
+
+    async shownPoints(user, shown) {
+      const points = await store.shownPointsOf(user, shown)
+      return new Map(shown.flatMap((s, i) => (points[i] === undefined ? [] : [[s, points[i]] as [string, string]])))
     },
 
     async startSession(input) {

@@ -45,6 +45,7 @@ const route = createRoute({
   description:
     'Takes observations older than the recall TTL out of recall (they stay in archival and keep their ' +
     'decayed weight), drops the points questions were planned at as long ago whose answers never came, ' +
+    'and those a plan showed with options taken out as long ago, ' +
     'rebuilds aggregates built with other policy numbers and keeps core within ' +
     '`core.max_entries`. At most once per `scan.cadence_hours` unless `force`; idempotent and crash-safe. ' +
     'The body may be omitted.',

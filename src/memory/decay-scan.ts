@@ -33,7 +33,8 @@ export type DecayScanResult = DecayScanRan | DecayScanSkipped
 /**
  * The decay scan (R-MEM-7): at most once per `scan.cadence_hours` unless forced, it takes the
  * observations older than `recall.ttl_days` out of recall (R-MEM-3), drops the points questions
- * were planned at that long ago whose answers never came (planned-points.ts), rebuilds the aggregates in
+ * were planned at that long ago whose answers never came, and those a plan showed with options
+ * taken out that long ago (planned-points.ts), rebuilds the aggregates in
  * core that were built with other parameters, and demotes core down to `core.max_entries`
  * (R-MEM-4). Decay itself needs no pass: weights are computed at read time from the incremental
  * sums (decayed-sum.ts), so a scan changes no answer.
@@ -70,6 +71,8 @@ export function createDecayScan(deps: { store: MemoryStore; policy: Policy; cloc
     const expired = await store.expireRecall(cutoff, signal)
     // The points of questions planned that long ago whose answers never came (a picker dismissed).
     await store.expirePlannedPoints(cutoff, signal)
+    // And of questions a plan (`POST /v1/plan`, `plan_questions`) showed with options taken out as long ago.
+    await store.expireShownPoints(cutoff, signal)
     const core = await store.maintainCore(at, signal)
     const scannedAt = at.toISOString()
     // A forced scan "as of" an earlier moment does not move the cadence window back.

@@ -9,7 +9,7 @@ import { archivalKey, key, prefixRange } from './keys'
 import { createWriteQueue } from './write-queue'
 import { writeOptions } from './write-options'
 import { belongsTo, storedEntry, sublevelRange } from './ownership'
-import { createPlannedPoints } from './planned-points'
+import { createPlannedPoints, createShownPoints } from './planned-points'
 import { createReadCache } from './read-cache'
 import { createRecallTier } from './recall-tier'
 import { createSessionCounts } from './session-counts'
@@ -48,7 +48,7 @@ const DECAY_SCAN_KEY = 'decay-scan'
  * - `dedupe`: `user\0decision_id` → observation id (R-CAP-2).
  * - `sessions`: `user\0session_id` → session; `session-owners`: `session_id\0user` → ''.
  * - the recall tier (`recall`, `recall-expiry`), the core tier (`core`, `core-cells`, `core-pending`),
- *   `session-counts`, `planned-points` and `maintenance`: see their modules.
+ *   `session-counts`, `planned-points`, `shown-points` and `maintenance`: see their modules.
  * The tiers are built with the numbers of `policy` (decay α, precondition share, core size);
  * without one, with those of the default policy.
  */
@@ -70,6 +70,7 @@ export async function createLevelStore(
   const recall = createRecallTier(db, archival)
   const sessionCounts = createSessionCounts(db, sessions)
   const plannedPoints = createPlannedPoints(db, { sync })
+  const shownPoints = createShownPoints(db, { sync })
   // Every recommendation in a session reads its record: hot sessions are kept in memory.
   const sessionCache = createReadCache<SessionRecord | undefined>(10_000)
   // Writes per user, before and after each: answers kept in memory are checked against them.
@@ -356,6 +357,19 @@ export async function createLevelStore(
 
     expirePlannedPoints(before, signal) {
       return enqueue(() => plannedPoints.expire(before, signal))
+    },
+
+    rememberShownPoints(user, shown, at) {
+      // In the write queue: none lands between forget's scan and its delete.
+      return enqueue(() => shownPoints.remember(user, shown, at))
+    },
+
+    shownPointsOf(user, shown) {
+      return shownPoints.of(user, shown)
+    },
+
+    expireShownPoints(before, signal) {
+      return enqueue(() => shownPoints.expire(before, signal))
     },
 
     async recordDecayScan(at) {

@@ -216,5 +216,24 @@ export function storeSuite(name: string, open: () => Promise<MemoryStore>) {
       expect((await store.forgetUser('bob')).deleted).toBe(1)
       expect(await store.plannedPointsOf('bob', ['toolu_1#a'])).toEqual([undefined])
     })
+
+    it("remembers where questions shown with options taken out were planned per user, renews them when planned again, drops them once stale, and forgets them with the user", async () => {
+      store = await open()
+      await store.rememberShownPoints('alice', [{ shown: 'q-2', point: 'q-3' }, { shown: 'q-4', point: 'q-5' }], '2026-07-01T00:00:00.000Z')
+      await store.rememberShownPoints('bob', [{ shown: 'q-2', point: 'q-9' }], '2026-07-03T00:00:00.000Z')
+      expect(await store.shownPointsOf('alice', ['q-4', 'q-3', 'q-2'])).toEqual(['q-5', undefined, 'q-3'])
+      expect(await store.shownPointsOf('bob', ['q-2'])).toEqual(['q-9'])
+      // Where a question was planned changes none of the user's answers: no change is counted.
+      const before = store.changesOf('alice')
+      // Planned again later: its time is renewed, and the scan keeps it.
+      await store.rememberShownPoints('alice', [{ shown: 'q-4', point: 'q-5' }], '2026-07-03T00:00:00.000Z')
+      expect(store.changesOf('alice')).toBe(before)
+      expect(await store.expireShownPoints(new Date('2026-07-02T00:00:00.000Z'))).toBe(1)
+      expect(await store.shownPointsOf('alice', ['q-2', 'q-4'])).toEqual([undefined, 'q-5'])
+      expect(await store.shownPointsOf('bob', ['q-2'])).toEqual(['q-9'])
+      expect((await store.forgetUser('bob')).deleted).toBe(1)
+      expect(await store.shownPointsOf('bob', ['q-2'])).toEqual([undefined])
+      expect(await store.shownPointsOf('alice', ['q-4'])).toEqual(['q-5'])
+    })
   })
 }

@@ -1,7 +1,7 @@
 import type { AggregationParams, PointView } from '../domain/aggregate'
 import type { Observation } from '../domain/observation'
 import type { StoredEntry } from './ownership'
-import type { PlannedPoint } from './planned-points'
+import type { PlannedPoint, ShownPoint } from './planned-points'
 
 /** A session of one user (R-SES-1). */
 export interface SessionRecord {
@@ -122,6 +122,15 @@ export interface MemoryStore {
   dropPlannedPoints(user: string, decisionIds: readonly string[]): Promise<void>
   /** Drops the planned points remembered before `before` (their answers never came); returns how many. */
   expirePlannedPoints(before: Date, signal?: AbortSignal): Promise<number>
+  /**
+   * Remembers the points questions were planned at, by the point each question as shown keys to,
+   * as of `at` (ISO): `POST /v1/plan` or `plan_questions` took options out of it (planned-points.ts).
+   */
+  rememberShownPoints(user: string, shown: readonly ShownPoint[], at: string): Promise<void>
+  /** The point each shown point was planned at, in their order; undefined where none is remembered. */
+  shownPointsOf(user: string, shown: readonly string[]): Promise<Array<string | undefined>>
+  /** Drops the shown points remembered before `before`; returns how many. */
+  expireShownPoints(before: Date, signal?: AbortSignal): Promise<number>
   /** Records a complete decay scan. */
   recordDecayScan(at: string): Promise<void>
   close(): Promise<void>
