@@ -1,5 +1,7 @@
 import { offeredOptions, type DecisionMemory } from './decision-memory'
+import { decisionPointKey, hashPointKey } from './domain/decision-point'
 import { InputError } from './domain/errors'
+import type { CompiledPolicy } from './domain/policy'
 import { checkTimestamp } from './domain/timestamp'
 import { multiSelectOf } from './domain/observation'
 import {
@@ -19,10 +21,16 @@ import type { Recommendation } from './domain/recommendation'
  * applied to its options, ordered by information, the auto-resolvable ones answered. The doorway
  * of `POST /v1/plan`, the PreToolUse hook and the MCP tool `plan_questions`. A question asking
  * for text or a number has nothing to recommend: it comes back as written, in its place, asked.
+ * `points`: the point a question is planned at, by its text, where it is known apart from what it
+ * is asked with (a plan's question asked as shown: plannedPointsOfShown); the others are keyed as asked.
  */
-export async function planQuestions(memory: DecisionMemory, request: PlanRequest & { questions: AskUserQuestion[] }): Promise<QuestionPlan>
-export async function planQuestions(memory: DecisionMemory, request: PlanRequest): Promise<QuestionPlan<PlannedQuestion | UnplannedQuestion>>
-export async function planQuestions(memory: DecisionMemory, request: PlanRequest): Promise<QuestionPlan<PlannedQuestion | UnplannedQuestion>> {
+export async function planQuestions(memory: DecisionMemory, request: PlanRequest & { questions: AskUserQuestion[] }, points?: ReadonlyMap<string, string>): Promise<QuestionPlan>
+export async function planQuestions(memory: DecisionMemory, request: PlanRequest, points?: ReadonlyMap<string, string>): Promise<QuestionPlan<PlannedQuestion | UnplannedQuestion>>
+export async function planQuestions(
+  memory: DecisionMemory,
+  request: PlanRequest,
+  points: ReadonlyMap<string, string> = new Map(),
+): Promise<QuestionPlan<PlannedQuestion | UnplannedQuestion>> {
   // Checked here, not only by each recommendation: a plan of text and number questions alone
   // recommends nothing, and took an as_of of next year (or 1900) as an audit of then.
   checkTimestamp(request.as_of, memory.clock.now(), 'as_of')
@@ -46,9 +54,75 @@ export async function planQuestions(memory: DecisionMemory, request: PlanRequest
   }
   // One at a time: the first recommendation may start the session the others then read.
   for (const { index, question } of choices) {
-    items.push({ question, recommendation: await recommendFor(memory, request, question, index) })
+    items.push({ question, recommendation: await recommendFor(memory, request, question, index, points.get(question.question)) })
   }
   return buildQuestionPlan(items, others)
+}
+
+/**
+ * Plans the questions an agent asks through AskUserQuestion itself (`POST /v1/plan`, the MCP tool
+ * `plan_questions`), as planQuestions does, and remembers, for each question keyed by hash whose
+ * options a required decision took out, the point it was planned at by the point its form as shown
+ * keys to (movedByPlan). The agent passes `ask_user_question_input` on: the PreToolUse hook then
+ * sees the options left, and plans the question at the point remembered (plannedPointsOfShown), where
+ * the decision applies and the user's history is; its answer is recorded there. Nothing is written
+ * for any other question, nor for a plan as of an earlier moment (`as_of`: an audit only reads).
+ */
+export async function planQuestionsToAsk(memory: DecisionMemory, request: PlanRequest): Promise<QuestionPlan<PlannedQuestion | UnplannedQuestion>> {
+  const plan = await planQuestions(memory, request)
+  if (request.as_of !== undefined) return plan
+  const moved = movedByPlan(plan, request.questions, memory.policy)
+  if (moved.length > 0) await memory.rememberShownPoints(request.user, moved.map(({ shown, point }) => ({ shown, point })))
+  return plan
+}
+
+/**
+ * The questions a plan shows with options taken out (ruled out by a required decision, R-CON-2)
+ * where the options shown key the question to another point than the one it was planned at: a
+ * question keyed by hash (R-CAP-4; a policy's point keys by its rule, whatever the options). Each
+ * with its text, the point it keys to as shown, and the point it was planned at. Its answer carries
+ * only the options shown, and would count at that other point, never at the one whose
+ * recommendation asked it. A plan takes options out and never adds one: a question shown with as
+ * many options as asked is at its point, and costs no hash.
+ */
+export function movedByPlan(
+  plan: QuestionPlan<PlannedQuestion | UnplannedQuestion>,
+  asked: ReadonlyArray<{ question: string; options?: readonly unknown[] | undefined }>,
+  policy: CompiledPolicy,
+): Array<{ question: string; shown: string; point: string }> {
+  const moved: Array<{ question: string; shown: string; point: string }> = []
+  for (const p of plan.questions) {
+    if (p.recommendation === null) continue
+    const q = p.ask_user_question
+    const options = asked.find((a) => a.question === q.question)?.options
+    if (options === undefined || options.length === q.options.length) continue
+    const shown = decisionPointKey({ header: q.header, question: q.question, options: offeredOptions(q.options).map((o) => o.option) }, policy)
+    if (shown !== p.recommendation.point) moved.push({ question: q.question, shown, point: p.recommendation.point })
+  }
+  return moved
+}
+
+/**
+ * The point each question keyed by hash (R-CAP-4) was planned at by a plan that showed it so
+ * (planQuestionsToAsk), by its text: the agent asks it as the plan showed it, its options taken
+ * out, which key it to another point. A question a policy's point keys by its rule is at that point
+ * whatever its options, and is not looked up; a call with no question keyed by hash reads nothing.
+ */
+export async function plannedPointsOfShown(memory: DecisionMemory, user: string, questions: readonly AskUserQuestion[]): Promise<Map<string, string>> {
+  const hashed = new Map<string, string>()
+  for (const q of questions) {
+    const options = offeredOptions(q.options).map((o) => o.option)
+    const point = decisionPointKey({ header: q.header, question: q.question, options }, memory.policy)
+    if (point === hashPointKey(q.question, options)) hashed.set(q.question, point)
+  }
+  if (hashed.size === 0) return hashed
+  const planned = await memory.shownPoints(user, [...new Set(hashed.values())])
+  const points = new Map<string, string>()
+  for (const [question, shown] of hashed) {
+    const point = planned.get(shown)
+    if (point !== undefined) points.set(question, point)
+  }
+  return points
 }
 
 /**
@@ -69,9 +143,11 @@ async function recommendFor(
   request: PlanRequest,
   question: AskUserQuestion,
   index: number,
+  point: string | undefined,
 ): Promise<Recommendation> {
   try {
     return await memory.recommend({
+      ...(point === undefined ? {} : { point }),
       user: request.user,
       project: request.project,
       session_id: request.session_id,

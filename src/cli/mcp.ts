@@ -4,7 +4,7 @@ import type { Decisions } from '../decisions/decisions'
 import { InputError } from '../domain/errors'
 import { projectOf } from '../integrations/claude-code'
 import type { BackendAnswer, McpBackend } from '../integrations/mcp'
-import { planQuestions } from '../plan-questions'
+import { planQuestionsToAsk } from '../plan-questions'
 import { CHECKOUT_DATA_DIR } from './bin-path'
 import { packageVersion } from './package-version'
 import { projectOfFolder } from './repository'
@@ -118,7 +118,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
 
   const backend: McpBackend = {
     recommend: (request) => call('/v1/recommendations', request, (memory) => memory.recommend(request)),
-    plan: (request) => call('/v1/plan', request, (memory) => planQuestions(memory, request)),
+    plan: (request) => call('/v1/plan', request, (memory) => planQuestionsToAsk(memory, request)),
     // One observation is sent as an object, so that the service names its fields as the tool's
     // input has them (`timestamp`), not as an array's first item (`0.timestamp`).
     observe: (inputs) => call('/v1/observations', inputs.length === 1 ? inputs[0] : inputs, (memory) => memory.observe(inputs)),

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { describe, expect, it, vi } from 'vitest'
 import { BIN_PATH, shellWord } from '../cli/bin-path'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
+import { hashPointKey } from '../domain/decision-point'
 import { LIMITS } from '../domain/limits'
 import { compilePolicy } from '../domain/policy'
 import type { MemoryStore } from '../memory/store'
@@ -1740,6 +1741,124 @@ describe('POST /v1/hooks/claude-code: the answer to a question the plan took opt
     clock.advance(2 * 86_400_000)
     expect((await call('POST', '/v1/maintenance/decay-scan', { force: true })).body.status).toBe('ran')
     expect(await plannedPoints(store)).toEqual([])
+  })
+})
+
+describe('POST /v1/hooks/claude-code: a question asked as POST /v1/plan or plan_questions showed it, options taken out', () => {
+  const QUEUE = 'Which queue backend?'
+  const queue = { question: QUEUE, header: 'Queue', multiSelect: false, options: ['Redis', 'SQS', 'Kafka'].map((label) => ({ label, description: `${label} queues` })) }
+  /** The point the queue question keys to as shown, Kafka taken out (by hash: no policy rule fits it). */
+  const SHOWN = hashPointKey(QUEUE, ['Redis', 'SQS'])
+
+  /** The app, the point the queue question is keyed to as asked, and a required decision there that takes Kafka out. */
+  async function queueApp(options: { now?: string } = {}) {
+    const app = await createTestApp(options)
+    const point = (await app.call('POST', '/v1/plan', { questions: [queue] })).body.questions[0].recommendation.point as string
+    expect(point).toMatch(/^q-/)
+    expect(point).not.toBe(SHOWN)
+    const decision = { ...REQUIRED_TIER_L, key: 'D-082', title: 'Queues', scope: { points: [point] }, constraints: [{ kind: 'must_not', option: 'Kafka' }] }
+    expect((await app.call('POST', '/v1/decisions', decision)).status).toBe(201)
+    // Nothing kept of a plan that took nothing out.
+    expect(await shownPoints(app.store)).toEqual([])
+    return { ...app, point }
+  }
+
+  /** The PreToolUse of the questions as the plan showed them, and its PostToolUse with `answers`. */
+  function events(shown: unknown[], toolUseId = 'toolu_shown') {
+    const pre = claudeCodeFixture('pre-tool-use')
+    pre.tool_use_id = toolUseId
+    pre.tool_input = { questions: shown }
+    const post = (asked: unknown[], answers: Record<string, unknown>) => {
+      const payload = claudeCodeFixture('post-tool-use-single')
+      payload.tool_use_id = toolUseId
+      payload.tool_input = { questions: asked, answers, annotations: {} }
+      payload.tool_response = payload.tool_input
+      return payload
+    }
+    return { pre, post }
+  }
+
+  /** What the store keeps of the user's shown points (export lists them among its `entry` lines). */
+  async function shownPoints(store: MemoryStore, user = 'default') {
+    const out = []
+    for await (const entry of store.untypedEntriesOf(user)) if (entry.sublevel === 'shown-points') out.push(entry)
+    return out
+  }
+
+  it('is planned and recorded at the point the plan planned it at, not at the one its options shown key it to, and counts there', async () => {
+    const { call, store, point } = await queueApp()
+    const plan = (await call('POST', '/v1/plan', { questions: [queue] })).body
+    const shown = plan.ask_user_question_input.questions
+    expect(shown[0].options.map((o: { label: string }) => o.label)).toEqual(['Redis (Recommended)', 'SQS'])
+    expect(await shownPoints(store)).toEqual([{ sublevel: 'shown-points', key: ['default', SHOWN], value: { point, planned_at: START } }])
+    // The agent passes the plan's input to AskUserQuestion: the hook plans it where the plan did.
+    // Planned there, it is what the plan showed: nothing to change, and the answer's point remembered.
+    const { pre, post } = events(shown)
+    expect((await call('POST', HOOK, pre)).body).toEqual({})
+    expect((await call('POST', HOOK, post(shown, { [QUEUE]: 'SQS' }))).body).toEqual({})
+    expect((await observationsOf(store)).map((o) => [o.point, o.chosen, o.options])).toEqual([[point, ['SQS'], ['Redis', 'SQS']]])
+    // The question as the agent asks it, and as it plans it, reads the user's choice.
+    const rec = (await call('POST', '/v1/recommendations', { question: QUEUE, header: 'Queue', all_options: ['Redis', 'SQS', 'Kafka'] })).body
+    expect(rec).toMatchObject({ point, observations: 1 })
+    const again = (await call('POST', '/v1/plan', { questions: [queue] })).body.questions[0].recommendation
+    expect(again).toMatchObject({ point, observations: 1 })
+    // Kept for the next time it is asked as shown: only the decay scan drops it.
+    expect(await shownPoints(store)).toHaveLength(1)
+  })
+
+  it('is answered for the user at the point the plan planned it at, with their history there', async () => {
+    const { call, store, point } = await queueApp()
+    const shown = (await call('POST', '/v1/plan', { questions: [queue] })).body.ask_user_question_input.questions
+    // The user's choices at the question since it was planned: the hook plans it with them.
+    await call('POST', '/v1/observations', pastChoices(30, 'SQS', { question: QUEUE, header: 'Queue', all_options: ['Redis', 'SQS', 'Kafka'] }))
+    const output = (await call('POST', HOOK, events(shown).pre)).body.hookSpecificOutput
+    expect(output.permissionDecision).toBe('allow')
+    expect(output.updatedInput.answers).toEqual({ [QUEUE]: 'SQS (Recommended)' })
+    const auto = (await observationsOf(store)).filter((o) => o.source === 'auto-resolved')
+    expect(auto.map((o) => [o.point, o.chosen])).toEqual([[point, ['SQS']]])
+  })
+
+  it('is keyed by its options shown, as before, when no plan showed it so, and nothing is kept', async () => {
+    const { call, store } = await queueApp()
+    const asShown = { ...queue, options: queue.options.slice(0, 2) }
+    const { pre, post } = events([asShown])
+    const asked = (await call('POST', HOOK, pre)).body.hookSpecificOutput?.updatedInput.questions ?? [asShown]
+    expect((await call('POST', HOOK, post(asked, { [QUEUE]: 'SQS' }))).status).toBe(200)
+    expect((await observationsOf(store)).map((o) => o.point)).toEqual([SHOWN])
+    expect(await shownPoints(store)).toEqual([])
+  })
+
+  it('writes nothing for a plan as of an earlier moment, which only reads', async () => {
+    const { call, store } = await queueApp({ now: '2026-07-02T10:00:00.000Z' })
+    expect((await call('POST', '/v1/plan', { questions: [queue], as_of: '2026-07-02T09:00:00.000Z' })).status).toBe(200)
+    expect(await shownPoints(store)).toEqual([])
+  })
+
+  it('is listed by the user\'s export, forgotten with them, and another user\'s plan is not theirs', async () => {
+    const { call, store, app } = await queueApp()
+    expect((await call('POST', '/v1/plan', { questions: [queue] })).status).toBe(200)
+    expect((await call('POST', '/v1/plan', { user: 'bob', questions: [queue] })).status).toBe(200)
+    const lines = (await (await app.request('/v1/users/default/export')).text()).trim().split('\n').map((l) => JSON.parse(l))
+    expect(lines.filter((l) => l.type === 'entry').map((l) => l.data.sublevel)).toEqual(['shown-points'])
+    expect((await call('DELETE', '/v1/users/default')).status).toBe(200)
+    expect(await shownPoints(store)).toEqual([])
+    expect(await shownPoints(store, 'bob')).toHaveLength(1)
+    // Forgotten, the question asked as shown is keyed by its options again.
+    const { pre, post } = events([{ ...queue, options: queue.options.slice(0, 2) }])
+    const asked = (await call('POST', HOOK, pre)).body.hookSpecificOutput?.updatedInput.questions ?? pre.tool_input.questions
+    expect((await call('POST', HOOK, post(asked, { [QUEUE]: 'Redis' }))).status).toBe(200)
+    expect((await observationsOf(store)).map((o) => o.point)).toEqual([SHOWN])
+  })
+
+  it('is dropped by the first decay scan after recall\'s TTL, and kept by one before', async () => {
+    const { call, store, clock } = await queueApp()
+    expect((await call('POST', '/v1/plan', { questions: [queue] })).status).toBe(200)
+    clock.advance(27 * 86_400_000)
+    expect((await call('POST', '/v1/maintenance/decay-scan', { force: true })).body.status).toBe('ran')
+    expect(await shownPoints(store)).toHaveLength(1)
+    clock.advance(2 * 86_400_000)
+    expect((await call('POST', '/v1/maintenance/decay-scan', { force: true })).body.status).toBe('ran')
+    expect(await shownPoints(store)).toEqual([])
   })
 })
 

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import type { DecisionMemory } from '../decision-memory'
 import { AskUserQuestionSchema, OtherKindQuestionSchema, PlanRequestSchema } from '../domain/question-plan'
-import { planQuestions } from '../plan-questions'
+import { planQuestionsToAsk } from '../plan-questions'
 import { authorizeUsers } from './auth'
 import { refuseOtherQueryUser } from './query-user'
 import { ErrorSchema } from './errors'
@@ -76,7 +76,9 @@ const route = createRoute({
   description:
     'Orders AskUserQuestion questions by information p(1 − p), highest first, applies each recommendation to its options ' +
     '(order and labels by strength), answers the ones R-ASK-2 lets auto-resolve, and returns `ask_user_question_input`. ' +
-    'A question of another kind than a choice (`kind` `text`, `number`, or one AskUserQuestion adds) keeps its place as sent, as written and asked.',
+    'A question of another kind than a choice (`kind` `text`, `number`, or one AskUserQuestion adds) keeps its place as sent, as written and asked. ' +
+    'A question keyed by its text and options whose options a required decision took out is remembered for the user by the point its options shown key it to, ' +
+    'so that the PreToolUse hook plans it, and records its answer, at the point it was planned at.',
   request: { body: { required: true, content: { 'application/json': { schema: PlanRequest } } } },
   responses: {
     200: { description: 'The plan', content: { 'application/json': { schema: QuestionPlanSchema } } },
@@ -89,6 +91,6 @@ export function planRoutes(memory: DecisionMemory) {
     const request = c.req.valid('json')
     refuseOtherQueryUser(c, [request.user], 'body')
     authorizeUsers(c, [request.user])
-    return c.json(await planQuestions(memory, request), 200)
+    return c.json(await planQuestionsToAsk(memory, request), 200)
   })
 }

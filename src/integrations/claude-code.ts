@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
 import { commandLine, optionArgs } from '../cli/bin-path'
 import { offeredOptions, type DecisionMemory } from '../decision-memory'
-import { decisionPointKey, normalizeQuestion } from '../domain/decision-point'
+import { normalizeQuestion } from '../domain/decision-point'
 import { normalizeLabel } from '../domain/labels'
 import { fieldsOf, InputError } from '../domain/errors'
 import { characters, leadingCharacters, LIMITS } from '../domain/limits'
@@ -27,7 +27,7 @@ import { checkInCount } from '../domain/recommendation'
 import { z } from '../domain/zod'
 import { typeIssuesFirst } from '../domain/zod-issues'
 import type { PlannedPoint } from '../memory/planned-points'
-import { planQuestions } from '../plan-questions'
+import { movedByPlan, plannedPointsOfShown, planQuestions } from '../plan-questions'
 import { RATIONALE_QUOTED, rationalePart, rationaleQuoted, serviceUrlPrefix, textPart, withinHookLimit, type LongPart } from './hook-text'
 
 /** The tool whose questions decision-memory learns from. */
@@ -704,25 +704,11 @@ export function autoResolvedObservations(
 }
 
 /**
- * The points of the questions a plan shows with options taken out (ruled out by a required
- * decision, R-CON-2), by question text, where the options shown key the question to another point
- * than the one it was planned at: a question keyed by hash (R-CAP-4; a policy's point keys by its
- * rule, whatever the options). Its answer carries only the options shown, and would count at that
- * other point, never at the one whose recommendation asked it. A plan takes options out and never
- * adds one: a question shown with as many options as asked is at its point, and costs no hash.
+ * The points of the questions a plan shows with options taken out, by question text, where the
+ * options shown key the question to another point than the one it was planned at (movedByPlan).
  */
 export function pointsMovedByPlan(plan: QuestionPlan, input: AskUserQuestionInput, policy: CompiledPolicy): Map<string, string> {
-  const moved = new Map<string, string>()
-  for (const p of plan.questions) {
-    const q = p.ask_user_question
-    const asked = input.questions.find((a) => a.question === q.question)
-    if (asked === undefined || asked.options.length === q.options.length) continue
-    const shown = offeredOptions(q.options).map((o) => o.option)
-    if (decisionPointKey({ header: q.header, question: q.question, options: shown }, policy) !== p.recommendation.point) {
-      moved.set(q.question, p.recommendation.point)
-    }
-  }
-  return moved
+  return new Map(movedByPlan(plan, input.questions, policy).map((m) => [m.question, m.point]))
 }
 
 /**
@@ -1176,27 +1162,35 @@ async function answerHook(memory: DecisionMemory, payload: ClaudeCodeHookPayload
       const taken = plannableQuestions(payload.tool_input, choices)
       // None to plan: the call goes on as the agent wrote it, as one that changes nothing does.
       if (taken.indices.length === 0 && taken.refused.length > 0) return {}
-      const { input, plan } = await inPlaces(taken.indices, async () => {
+      const { input, plan, shown } = await inPlaces(taken.indices, async () => {
         const input = parseWith(AskUserQuestionInputSchema, taken.value, 'tool_input')
+        // A question keyed by hash asked as `POST /v1/plan` or `plan_questions` showed it, options
+        // taken out: planned at the point that plan planned it at, not the one the options left key it to.
+        const shown = await plannedPointsOfShown(memory, options.user, input.questions)
         const plan = await asSent(
-          planQuestions(memory, {
-            user: options.user,
-            project,
-            session_id: payload.session_id,
-            questions: input.questions,
-            ...(path === undefined ? {} : { context: { path } }),
-          }),
+          planQuestions(
+            memory,
+            {
+              user: options.user,
+              project,
+              session_id: payload.session_id,
+              questions: input.questions,
+              ...(path === undefined ? {} : { context: { path } }),
+            },
+            shown,
+          ),
         )
-        return { input, plan }
+        return { input, plan, shown }
       })
       // Planned past the time the hook waits: the answer reaches no one, and the user is asked.
       // Recorded, the answers it would have given would stand for what the user then chose: a
       // duplicate of the same answer (theirs lost as evidence), or a second, contrary one.
       if (options.answerBy !== undefined && memory.clock.now().getTime() > options.answerBy) return PLANNED_TOO_LATE
       const planned = withAnswersGiven(plan, input.answers ?? {})
-      // Options taken out of a question keyed by hash: where it was planned is remembered for its
-      // answer, which will carry only the options shown. Nothing is written for any other question.
-      const moved = pointsMovedByPlan(planned, input, memory.policy)
+      // Options taken out of a question keyed by hash, here or by the plan that showed it so: where it
+      // was planned is remembered for its answer, which will carry only the options shown. Nothing is
+      // written for any other question.
+      const moved = new Map([...shown, ...pointsMovedByPlan(planned, input, memory.policy)])
       if (moved.size > 0) {
         const asked = taken.sharing ?? planned.questions.map((p) => p.ask_user_question.question)
         await memory.rememberPlannedPoints(options.user, plannedPointsById(moved, requireToolUseId(payload), asked))

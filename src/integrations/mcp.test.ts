@@ -2,9 +2,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import { describe, expect, it } from 'vitest'
+import { REQUIRED_TIER_L } from '../../test/support/decision-record'
+import { claudeCodeFixture } from '../../test/support/fixtures'
 import { createTestApp } from '../../test/support/test-app'
 import { fixedClock } from '../clock'
 import type { ObservationInput } from '../domain/observation'
+import { planQuestionsToAsk } from '../plan-questions'
 import { createMcpServer, type McpBackend } from './mcp'
 
 /** A backend that records what the tools pass on and stores nothing. */
@@ -904,6 +907,34 @@ describe('createMcpServer: plan_questions with questions asking for text or a nu
     // A null `options` beside a kind that takes none is read as not given, as a null optional field is.
     expect(plan.ask_user_question_input.questions).toEqual([NAME, expect.objectContaining({ question: DB.question }), { question: 'Which port?', kind: 'number' }])
     await client.close()
+  })
+})
+
+describe('createMcpServer: plan_questions, then AskUserQuestion with the hook installed', () => {
+  const QUEUE = 'Which queue backend?'
+  const queue = { question: QUEUE, header: 'Queue', multiSelect: false, options: ['Redis', 'SQS', 'Kafka'].map((label) => ({ label, description: `${label} queues` })) }
+
+  it('records the answer to a question the plan took options out of at the point it was planned at', async () => {
+    const { call, memory, store } = await createTestApp()
+    // As the server plans on a store it opens itself, no service running.
+    const backend: McpBackend = { ...recordingBackend().backend, plan: async (request) => ({ ok: true, body: await planQuestionsToAsk(memory, request) }) }
+    const point = (await call('POST', '/v1/plan', { questions: [queue] })).body.questions[0].recommendation.point
+    const noKafka = { ...REQUIRED_TIER_L, key: 'D-083', title: 'Queues', scope: { points: [point] }, constraints: [{ kind: 'must_not', option: 'Kafka' }] }
+    expect((await call('POST', '/v1/decisions', noKafka)).status).toBe(201)
+    const client = await connected(backend, undefined)
+    const answer = await client.callTool({ name: 'plan_questions', arguments: { questions: [queue] } })
+    const shown = JSON.parse((answer.content as Array<{ text: string }>)[0]?.text ?? 'null').ask_user_question_input.questions
+    expect(shown[0].options).toHaveLength(2)
+    await client.close()
+    // The agent passes the plan's input to AskUserQuestion: the hook sees the options left, and the user picks SQS.
+    const pre = { ...claudeCodeFixture('pre-tool-use'), tool_use_id: 'toolu_mcp_plan', tool_input: { questions: shown } }
+    expect((await call('POST', '/v1/hooks/claude-code', pre)).status).toBe(200)
+    const input = { questions: shown, answers: { [QUEUE]: 'SQS' }, annotations: {} }
+    const post = { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 'toolu_mcp_plan', tool_input: input, tool_response: input }
+    expect((await call('POST', '/v1/hooks/claude-code', post)).status).toBe(200)
+    const stored = []
+    for await (const o of store.observationsOf('default')) stored.push(o)
+    expect(stored.map((o) => [o.point, o.chosen])).toEqual([[point, ['SQS']]])
   })
 })
 

@@ -80,6 +80,7 @@ function refused(issues: Array<{ path: string; message: string }>, message: stri
  * What the tools do to the memory, as MCP's tool annotations say it: Claude Code runs a tool marked
  * `readOnlyHint` in plan mode (where agents ask their questions) and alongside others, and asks before
  * any other. Only `why` writes nothing: `recommend` and `plan_questions` start the session they name
+ * (`plan_questions` remembers where it planned a question whose options it took out, planQuestionsToAsk)
  * (its count is the user's expertise), they and `check_decision` count the pulses of the decisions
  * they reach, and `record_choice` stores a choice. None deletes or overwrites anything (a choice
  * recorded again under its `decision_id` counts once), and none reaches beyond this memory.
@@ -323,7 +324,7 @@ export function createMcpServer(
         '(most uncertain first), their options ordered and labelled, the ones that need not be asked ' +
         'answered in `answers`, and `ask_user_question_input`: the exact input to pass to AskUserQuestion ' +
         '(null when nothing is left to ask). A question asking for no choice (`kind` `text`, `number` or another kind than `choice`, no options) ' +
-        'comes back as written, in its place, always asked. It records nothing: an answer of `answers` you act on without asking ' +
+        'comes back as written, in its place, always asked. It records no answer: an answer of `answers` you act on without asking ' +
         'is recorded with `record_choice` and `source: "auto-resolved"`, so that it does not count as the user\'s choice.',
       inputSchema: PlanRequestSchema.extend({ user, project }),
     },
