@@ -136,6 +136,36 @@ describe('as_of replays the past (R-REC-9)', () => {
     expect(await stateAt(4.5)).toBe('partial')
     expect((await call('POST', '/v1/recommendations', { ...TIER, session_id: 's-1' })).body.state).toBe('partial')
   })
+
+  it('counts what is dated at the very moment of as_of, a choice, a session, a toggle or a decision, and nothing a millisecond after', async () => {
+    const { call, clock } = await createTestApp()
+    const t = Date.parse(START)
+    const at = (ms: number) => new Date(t + ms).toISOString()
+    const tier = (id: string, ms: number, choice = 'Tier L') => ({ ...TIER, user_choice: choice, decision_id: id, session_id: `s-${id}`, timestamp: at(ms) })
+    // Five choices before START, each starting its session; at START one more, a session, a toggle and a decision.
+    await call('POST', '/v1/observations', [1, 2, 3, 4, 5].map((i) => tier(`d-${i}`, -i * 60_000)))
+    await call('POST', '/v1/observations', tier('d-0', 0, 'Tier S'))
+    await call('POST', '/v1/sessions', { session_id: 's-started' })
+    await call('PUT', '/v1/sessions/s-off/personalization', { enabled: false })
+    const DB = { point: 'db', question: 'Which database?', all_options: ['pg', 'mysql'] }
+    const decision = { title: 'Postgres', decision: 'Use pg.', rationale: 'Ops.', enforce: 'required', status: 'accepted', scope: { points: ['db'] }, constraints: [{ kind: 'must', option: 'pg' }] }
+    expect((await call('POST', '/v1/decisions', decision)).status).toBe(201)
+    // Written a millisecond later, then asked later still: as of START, it is not yet there.
+    clock.set(at(1))
+    await call('POST', '/v1/observations', tier('d-later', 1))
+    clock.set(at(60_000))
+    const asOf = async (as_of: string, session_id = 's-d-1') => (await call('POST', '/v1/recommendations', { ...TIER, session_id, as_of })).body
+    const then = await asOf(START)
+    expect(then).toMatchObject({ observations: 6, expertise: { sessions: 8 }, state: 'partial', as_of: START })
+    expect(await asOf(at(-1))).toMatchObject({ observations: 5, expertise: { sessions: 5 } })
+    expect((await asOf(START, 's-off')).state).toBe('personalization-off')
+    expect((await asOf(at(-1), 's-off')).state).toBe('partial')
+    const db = async (as_of: string) => (await call('POST', '/v1/recommendations', { ...DB, as_of })).body.state
+    expect(await db(START)).toBe('enforced')
+    expect(await db(at(-1))).toBe('static-default')
+    // The same moment written in another zone, to a tenth of a millisecond short of the next, is the same moment.
+    expect(await asOf('2026-07-01T12:00:00.0009+02:00')).toEqual(then)
+  })
 })
 
 describe('as_of in a store written before toggles were kept (R-REC-9)', () => {
