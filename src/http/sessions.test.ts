@@ -166,6 +166,19 @@ describe('as_of replays the past (R-REC-9)', () => {
     // The same moment written in another zone, to a tenth of a millisecond short of the next, is the same moment.
     expect(await asOf('2026-07-01T12:00:00.0009+02:00')).toEqual(then)
   })
+
+  it('answers an as_of ahead of the clock with what is known now, and counts what came meanwhile once it has passed', async () => {
+    const { call, clock } = await createTestApp()
+    const ahead = new Date(Date.parse(START) + 4 * 60_000).toISOString()
+    const tier = (id: string) => ({ ...TIER, user_choice: 'Tier L', decision_id: id })
+    await call('POST', '/v1/observations', [1, 2, 3, 4].map((i) => tier(`d-${i}`)))
+    const early = await call('POST', '/v1/recommendations', { ...TIER, as_of: ahead })
+    expect(early.body).toMatchObject({ observations: 4, as_of: ahead })
+    clock.advance(60_000)
+    await call('POST', '/v1/observations', tier('d-5'))
+    clock.advance(10 * 60_000)
+    expect((await call('POST', '/v1/recommendations', { ...TIER, as_of: ahead })).body).toMatchObject({ observations: 5, as_of: ahead })
+  })
 })
 
 describe('as_of in a store written before toggles were kept (R-REC-9)', () => {
