@@ -62,6 +62,29 @@ export function movedAway(root: string, names: readonly string[], known: readonl
   return gone.slice(0, 20)
 }
 
+/**
+ * A folder of records as imports name it (`imported.folder`), wherever the command runs: after its
+ * repository's name, its `origin` remote's (`github.com/acme/shop/docs/adr`), else its main
+ * checkout's directory's (`shop/docs/adr`); absolute outside a repository. `aliases` are the names
+ * imports gave it before the repository was named by its remote (`shop/docs/adr`, and any
+ * directory's name before `docs/adr`).
+ * As given, its links not followed (holdsGit).
+ */
+export function recordFolder(dir: string): { root?: string; origin?: string; directory?: string; folder: string; aliases: string[] } {
+  const absolute = resolve(dir)
+  const root = repositoryRoot(absolute, holdsGit)
+  if (root === undefined) return { folder: absolute, aliases: [] }
+  const origin = originName(root)
+  const inRepository = pathInRepository(absolute, holdsGit)
+  const directory = basename(projectRoot(root))
+  const folder = posix.join(origin ?? directory, inRepository)
+  const aliases =
+    origin === undefined
+      ? []
+      : [...[...new Set([basename(root), directory, posix.basename(origin)].map((name) => posix.join(name, inRepository)))].filter((a) => a !== folder), `*/${inRepository}`]
+  return { root, origin, directory, folder, aliases }
+}
+
 const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
 /**
@@ -153,19 +176,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
   // As given, its links not followed (holdsGit): imports named a folder so before the hook
   // followed links, and `docs/adr`, a link to `../architecture/decisions`, named otherwise now,
   // would leave every record imported from it out, as another folder's.
-  const absolute = resolve(dir)
-  const root = repositoryRoot(absolute, holdsGit)
-  const origin = root === undefined ? undefined : originName(root)
-  const inRepository = root === undefined ? undefined : pathInRepository(absolute, holdsGit)
-  const directory = root === undefined ? undefined : basename(projectRoot(root))
-  const folder = root === undefined ? absolute : posix.join(origin ?? (directory as string), inRepository as string)
-  const aliases =
-    root === undefined || origin === undefined
-      ? []
-      : [
-          ...[...new Set([basename(root), directory as string, posix.basename(origin)].map((name) => posix.join(name, inRepository as string)))].filter((a) => a !== folder),
-          `*/${inRepository as string}`,
-        ]
+  const { root, origin, directory, folder, aliases } = recordFolder(dir)
   const files = reading.files
   const logs = reading.logs.map((log) => ({ path: log.path, keys: log.keys.map(prefixed) }))
   for (const read of reading.records) {

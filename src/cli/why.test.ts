@@ -1,7 +1,12 @@
-import { describe, expect, it } from 'vitest'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { captured } from '../../test/support/captured'
+import { tempDir } from '../../test/support/temp-dir'
 import type { ChainLink, DecisionWhy } from '../decisions/decisions'
 import type { PointWhy } from '../decisions/explain-point'
-import { chainText, notAsOf, pointText } from './why'
+import { importAdrCommand } from './import-adr'
+import { chainText, notAsOf, pointText, whyCommand } from './why'
 
 const link = (key: string, status: ChainLink['status'], rationale: string): ChainLink =>
   ({
@@ -237,5 +242,80 @@ describe('decision-memory why --as-of, an answer that does not say the moment as
     const said = notAsOf({ key: 'D-001' }, '2026-11-01T00:00:00Z', 'D-001') as string
     expect(said).toContain('may answer as of now whatever --as-of says, and none says which moment it answered for')
     expect(notAsOf({ key: 'D-001', as_of: '2026-11-01T00:00:00.000Z' }, '2026-11-01T02:00:00+02:00', 'D-001')).toBeUndefined()
+  })
+})
+
+describe('decision-memory why FILE, a record import-adr read', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  const adr = (n: number, title: string, status: string) =>
+    `# ${n}. ${title}\n\nDate: 2024-01-0${n}\n\n## Status\n\n${status}\n\n## Context\n\nReasons for ${title}.\n\n## Decision\n\n${title}.\n`
+
+  /** A repository `name` with its `doc/adr` records, imported into `store`; its folder. */
+  async function imported(parent: string, name: string, store: string, files: Record<string, string>): Promise<string> {
+    const repo = join(parent, name)
+    mkdirSync(join(repo, '.git'), { recursive: true })
+    mkdirSync(join(repo, 'doc', 'adr'), { recursive: true })
+    mkdirSync(join(repo, 'src'))
+    writeFileSync(join(repo, 'src', 'billing.ts'), 'export {}\n')
+    for (const [file, text] of Object.entries(files)) writeFileSync(join(repo, 'doc', 'adr', file), text)
+    expect((await captured(() => importAdrCommand([join(repo, 'doc', 'adr'), '--data', store]))).code).toBe(0)
+    return repo
+  }
+
+  it('prints the chain of the decision imported from an adr-tools file, as why ADR-NNNN does', async () => {
+    const parent = tempDir('dm-why-file-')
+    const store = join(parent, 'store')
+    const repo = await imported(parent, 'shop', store, {
+      '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Superseded by [2. Use Postgres](0002-use-postgres.md)'),
+      '0002-use-postgres.md': adr(2, 'Use Postgres', 'Accepted'),
+    })
+    const byFile = await captured(() => whyCommand([join(repo, 'doc', 'adr', '0001-use-sqlite.md'), '--data', store]))
+    const byKey = await captured(() => whyCommand(['ADR-0001', '--data', store]))
+    expect(byFile).toEqual({ code: 0, stdout: byKey.stdout, stderr: '' })
+    expect(byFile.stdout).toContain('- ADR-0001 [superseded, advisory] Use SQLite\n')
+    expect(byFile.stdout).toContain('* ADR-0002 [accepted, advisory] Use Postgres\n')
+  })
+
+  it('prints each decision of a DECISIONS.md, in the order of the file, named with its line', async () => {
+    const parent = tempDir('dm-why-file-')
+    const store = join(parent, 'store')
+    const log = '# Decisions\n\n## D-001: Use Zod\n\n- Status: Accepted\n- Rationale: Zod composes with inferred types.\n\n## D-002: No API versions before beta\n\n- Status: Proposed\n- Rationale: Too few consumers yet.\n'
+    const repo = await imported(parent, 'api', store, { 'DECISIONS.md': log })
+    const { code, stdout } = await captured(() => whyCommand([join(repo, 'doc', 'adr', 'DECISIONS.md'), '--data', store]))
+    expect(code).toBe(0)
+    const headings = stdout.split('\n').filter((l) => l.includes(', from '))
+    expect(headings).toEqual([`D-001, from ${join(repo, 'doc', 'adr', 'DECISIONS.md')}:3`, `D-002, from ${join(repo, 'doc', 'adr', 'DECISIONS.md')}:8`])
+    expect(stdout).toContain('why: Zod composes with inferred types.')
+    expect(stdout).toContain('why: Too few consumers yet.')
+  })
+
+  it('does not take the same file of another repository for the one imported', async () => {
+    const parent = tempDir('dm-why-file-')
+    const store = join(parent, 'store')
+    const files = { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') }
+    await imported(parent, 'shop', store, files)
+    const other = join(parent, 'web')
+    mkdirSync(join(other, '.git'), { recursive: true })
+    mkdirSync(join(other, 'doc', 'adr'), { recursive: true })
+    writeFileSync(join(other, 'doc', 'adr', '0001-use-sqlite.md'), files['0001-use-sqlite.md'])
+    const { code, stdout, stderr } = await captured(() => whyCommand([join(other, 'doc', 'adr', '0001-use-sqlite.md'), '--data', store]))
+    expect({ code, stdout }).toEqual({ code: 1, stdout: '' })
+    expect(stderr).toContain(`no decision was imported from ${join(other, 'doc', 'adr', '0001-use-sqlite.md')} (import-adr ${join(other, 'doc', 'adr')} reads its folder's records)`)
+  })
+
+  it('says, for a file of the code, that the decisions scoped to its path are what apply to it', async () => {
+    const parent = tempDir('dm-why-file-')
+    const store = join(parent, 'store')
+    const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
+    const { code, stderr } = await captured(() => whyCommand([join(repo, 'src', 'billing.ts'), '--data', store]))
+    expect(code).toBe(1)
+    expect(stderr).toContain('GET /v1/decisions/applicable?path=src/billing.ts, or why --point POINT --path src/billing.ts')
+  })
+
+  it('says a path that is no file here is neither a file nor a key, rather than only how a key is written', async () => {
+    await expect(whyCommand(['docs/adr/0009-not-there.md'])).rejects.toThrow('"docs/adr/0009-not-there.md" is neither a record\'s file here nor a decision\'s KEY')
   })
 })

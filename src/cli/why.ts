@@ -1,13 +1,15 @@
-import { isAbsolute, resolve } from 'node:path'
+import { statSync } from 'node:fs'
+import { basename, dirname, isAbsolute, resolve } from 'node:path'
 import { loadPolicy } from '../config/load-policy'
 import type { DecisionWhy } from '../decisions/decisions'
 import type { OutOfScope } from '../decisions/applicability'
 import type { PointWhy } from '../decisions/explain-point'
 import { InputError } from '../domain/errors'
-import { DecisionKeySchema } from '../decisions/decision'
+import { DecisionKeySchema, type DecisionRecord } from '../decisions/decision'
 import { WhyQuery } from '../http/decision-schemas'
 import { UsageError, parseFlags, agentUser, identifierFlag, configFilePath, timestampFlag } from './options'
 import { projectOf } from '../integrations/claude-code'
+import { recordFolder } from './import-adr'
 import { pathInRepository, projectOfFolder } from './repository'
 import { failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
 import { jsonLine, printable } from './terminal'
@@ -22,11 +24,13 @@ function repositoryHere(): string | undefined {
   }
 }
 
-export const WHY_HELP = `decision-memory why KEY | --point POINT [--user USER] [--project PROJECT | --all-projects] [--session ID] [--task TASK] [--path PATH] [--stage STAGE] [--as-of ISO] [--json] [--data DIR] [--policy FILE]
+export const WHY_HELP = `decision-memory why KEY | FILE | --point POINT [--user USER] [--project PROJECT | --all-projects] [--session ID] [--task TASK] [--path PATH] [--stage STAGE] [--as-of ISO] [--json] [--data DIR] [--policy FILE]
 
   Why (R-CON-5). With a decision KEY: its supersede chain, oldest first, with dates and
-  rationales, and its evidence. With --point: what is recommended there, the decisions bound to
-  it with their chains, and the observations that support the recommendation.
+  rationales, and its evidence. With a record's FILE import-adr read (docs/adr/0005-use-x.md,
+  a DECISIONS.md): the chain of each decision imported from it. With --point: what is recommended
+  there, the decisions bound to it with their chains, and the observations that support the
+  recommendation.
 
   --point POINT      a decision point's key (as a recommendation's \`point\` gives it)
   --user USER        whose point (default $DECISION_MEMORY_USER, as the hook's, or "default")
@@ -202,6 +206,30 @@ export function notAsOf(body: unknown, asOf: string, what: string, done = 'print
   return undefined
 }
 
+/** Whether `path` names a file (not a folder, nor a path through a file). */
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile()
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The decisions imported from a record's file (`docs/adr/0005-use-x.md`; a DECISIONS.md, one per
+ * section), as the import named them: its folder after its repository (or a name that folder had,
+ * recordFolder's aliases, but not `*` for any directory: another repository's `doc/adr` has files
+ * of the same names) and its file name; in the order of the file.
+ */
+export function importedFrom(file: string, decisions: readonly DecisionRecord[]): DecisionRecord[] {
+  const { folder, aliases } = recordFolder(dirname(file))
+  const folders = [folder, ...aliases.filter((a) => !a.startsWith('*/'))]
+  const name = basename(file).normalize('NFC')
+  return decisions
+    .filter((d) => d.imported !== null && d.imported.path.normalize('NFC') === name && (d.imported.folder === undefined || folders.includes(d.imported.folder)))
+    .sort((a, b) => (a.imported?.line ?? 0) - (b.imported?.line ?? 0) || a.key.localeCompare(b.key))
+}
+
 /** `decision-memory why`: a doorway onto the same `why` as `GET /v1/decisions/{key}/why` and `GET /v1/why`. */
 export async function whyCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseFlags({
@@ -230,9 +258,14 @@ export async function whyCommand(argv: string[]): Promise<number> {
   if (key === undefined && values.point === undefined) throw new UsageError('give a decision KEY or --point POINT')
   // Checked as the routes check them, and before any request: a key `..` in the path
   // `/v1/decisions/../why` is `/v1/why` once the URL is resolved, another route.
-  if (key !== undefined) {
+  // A record's file, as a repository names it (`docs/adr/0005-use-x.md`), whose decisions the import
+  // keyed otherwise (ADR-0005): a path, or a record's name, that is a file here. No key holds a `/`.
+  const file = key !== undefined && (/[\\/]/.test(key) || /\.(md|markdown)$/i.test(key)) && isFile(key) ? key : undefined
+  if (key !== undefined && file === undefined) {
     const checked = DecisionKeySchema.safeParse(key)
-    if (!checked.success) throw new UsageError(`KEY "${key}": ${checked.error.issues[0]?.message ?? 'not a decision key'}`)
+    const why = checked.success ? undefined : (checked.error.issues[0]?.message ?? 'not a decision key')
+    if (why !== undefined && /[\\/]/.test(key)) throw new UsageError(`"${key}" is neither a record's file here nor a decision's KEY (${why})`)
+    if (why !== undefined) throw new UsageError(`KEY "${key}": ${why}`)
   }
   // Nor does it depend on the project: said, as --session and the run are, rather than ignored.
   if (key !== undefined && values.project !== undefined) throw new UsageError('--project goes with --point: a decision\'s chain does not depend on the project')
@@ -278,57 +311,89 @@ export async function whyCommand(argv: string[]): Promise<number> {
       : key !== undefined
         ? 'default'
         : identifierFlag(agentUser(), 'user', 'DECISION_MEMORY_USER')
-  let path: string
-  if (key !== undefined) path = `/v1/decisions/${encodeURIComponent(key)}/why${asOf === undefined ? '' : `?${new URLSearchParams({ as_of: asOf })}`}`
-  else {
-    const query = new URLSearchParams({ user, point: point as string })
-    if (project !== undefined) query.set('project', project)
-    if (asOf !== undefined) query.set('as_of', asOf)
-    for (const [name, value] of Object.entries(run)) if (value !== undefined) query.set(name, value)
-    path = `/v1/why?${query}`
-  }
   // Checked before anything is read, with a service or without, as decay-scan checks it.
   if (values.policy !== undefined) {
     values.policy = configFilePath(values.policy)
     await loadPolicy(values.policy)
   }
-  let answer
-  try {
-    answer = await throughServiceOrLocal({
-      method: 'GET',
-      path,
-      dataDir: values.data,
-      policyFile: values.policy,
-      expect: key !== undefined ? hasFields({ key: 'string', chain: 'array', evidence: 'array' }) : hasFields({ point: 'string' }),
-      local: (memory, decisions) =>
-        key !== undefined
-          ? decisions.why(key, { as_of: asOf })
-          : memory.why({ user, project, point: point as string, as_of: asOf, ...run }),
-    })
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error
-    // An --as-of the route refuses (in the future) is the flag's mistake, as decay-scan's --now is.
-    if (error.issues.some((i) => i.path === 'as_of')) throw new UsageError(`--as-of: ${error.message}`)
-    process.stderr.write(`decision-memory why: ${error.message}\n`)
+  // One decision's chain (or the point's answer), asked and printed.
+  const ask = async (key: string | undefined): Promise<number> => {
+    let path: string
+    if (key !== undefined) path = `/v1/decisions/${encodeURIComponent(key)}/why${asOf === undefined ? '' : `?${new URLSearchParams({ as_of: asOf })}`}`
+    else {
+      const query = new URLSearchParams({ user, point: point as string })
+      if (project !== undefined) query.set('project', project)
+      if (asOf !== undefined) query.set('as_of', asOf)
+      for (const [name, value] of Object.entries(run)) if (value !== undefined) query.set(name, value)
+      path = `/v1/why?${query}`
+    }
+    let answer
+    try {
+      answer = await throughServiceOrLocal({
+        method: 'GET',
+        path,
+        dataDir: values.data,
+        policyFile: values.policy,
+        expect: key !== undefined ? hasFields({ key: 'string', chain: 'array', evidence: 'array' }) : hasFields({ point: 'string' }),
+        local: (memory, decisions) =>
+          key !== undefined
+            ? decisions.why(key, { as_of: asOf })
+            : memory.why({ user, project, point: point as string, as_of: asOf, ...run }),
+      })
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error
+      // An --as-of the route refuses (in the future) is the flag's mistake, as decay-scan's --now is.
+      if (error.issues.some((i) => i.path === 'as_of')) throw new UsageError(`--as-of: ${error.message}`)
+      process.stderr.write(`decision-memory why: ${error.message}\n`)
+      return 1
+    }
+    const refused = answer.body as { error?: { message?: string; issues?: Array<{ path?: string }> } } | null
+    if (answer.status === 400 && refused?.error?.issues?.some((i) => i.path === 'as_of') === true) {
+      throw new UsageError(`--as-of: ${refused.error.message ?? 'refused by the service'}`)
+    }
+    if (answer.status >= 400) return failure('why', answer, USER_FROM_FLAG_OR_VARIABLE)
+    // Checked with --json too: a script that asked for a moment is not handed the chain of another.
+    const wrong = asOf === undefined ? undefined : notAsOf(answer.body, asOf, key ?? `point ${point as string}`)
+    if (wrong !== undefined) {
+      process.stderr.write(`decision-memory why: ${printable(wrong)}\n`)
+      return 1
+    }
+    if (values.json === true) process.stdout.write(jsonLine(answer.body))
+    else if (key !== undefined) {
+      // A replay says so, as a point's does: a chain as it stood then reads like one of now.
+      const then = asOf === undefined ? '' : `${key} as of ${asOf}\n`
+      process.stdout.write(printable(then + chainText(answer.body as DecisionWhy)))
+    }
+    else process.stdout.write(printable(pointText(answer.body as PointWhy)))
+    return 0
+  }
+  if (file === undefined) return ask(key)
+  const listed = await throughServiceOrLocal({
+    method: 'GET',
+    path: '/v1/decisions',
+    dataDir: values.data,
+    policyFile: values.policy,
+    expect: hasFields({ decisions: 'array' }),
+    local: async (_memory, decisions) => ({ decisions: await decisions.list() }),
+  })
+  if (listed.status >= 400) return failure('why', listed, USER_FROM_FLAG_OR_VARIABLE)
+  const found = importedFrom(file, (listed.body as { decisions: DecisionRecord[] }).decisions)
+  if (found.length === 0) {
+    // A key that is also a file's name here (`notes.md`): the decision, as before files were read.
+    if (DecisionKeySchema.safeParse(file).success && !/[\\/]/.test(file)) return ask(file)
+    // A record not imported yet, or a file of the code: what answers for it instead.
+    const at = pathInRepository(resolve(file))
+    const instead = /\.(md|markdown)$/i.test(file)
+      ? `import-adr ${dirname(file)} reads its folder's records`
+      : `the decisions scoped to a path apply to it: GET /v1/decisions/applicable?path=${at}, or why --point POINT --path ${at}`
+    process.stderr.write(printable(`decision-memory why: no decision was imported from ${file} (${instead})`) + '\n')
     return 1
   }
-  const refused = answer.body as { error?: { message?: string; issues?: Array<{ path?: string }> } } | null
-  if (answer.status === 400 && refused?.error?.issues?.some((i) => i.path === 'as_of') === true) {
-    throw new UsageError(`--as-of: ${refused.error.message ?? 'refused by the service'}`)
+  // Several, the sections of a DECISIONS.md: each named with its line, in the order of the file.
+  for (const [i, d] of found.entries()) {
+    if (found.length > 1 && values.json !== true) process.stdout.write(printable(`${i === 0 ? '' : '\n'}${d.key}, from ${file}:${d.imported?.line ?? 1}`) + '\n')
+    const code = await ask(d.key)
+    if (code !== 0) return code
   }
-  if (answer.status >= 400) return failure('why', answer, USER_FROM_FLAG_OR_VARIABLE)
-  // Checked with --json too: a script that asked for a moment is not handed the chain of another.
-  const wrong = asOf === undefined ? undefined : notAsOf(answer.body, asOf, key ?? `point ${point as string}`)
-  if (wrong !== undefined) {
-    process.stderr.write(`decision-memory why: ${printable(wrong)}\n`)
-    return 1
-  }
-  if (values.json === true) process.stdout.write(jsonLine(answer.body))
-  else if (key !== undefined) {
-    // A replay says so, as a point's does: a chain as it stood then reads like one of now.
-    const then = asOf === undefined ? '' : `${key} as of ${asOf}\n`
-    process.stdout.write(printable(then + chainText(answer.body as DecisionWhy)))
-  }
-  else process.stdout.write(printable(pointText(answer.body as PointWhy)))
   return 0
 }
