@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { captured } from '../../test/support/captured'
@@ -315,7 +315,16 @@ describe('decision-memory why FILE, a record import-adr read', () => {
     expect(stderr).toContain('GET /v1/decisions/applicable?path=src/billing.ts, or why --point POINT --path src/billing.ts')
   })
 
-  it('says a path that is no file here is neither a file nor a key, rather than only how a key is written', async () => {
-    await expect(whyCommand(['docs/adr/0009-not-there.md'])).rejects.toThrow('"docs/adr/0009-not-there.md" is neither a record\'s file here nor a decision\'s KEY')
+  it('finds the decision of a record whose file was deleted since (git rm), which the store still holds', async () => {
+    const parent = tempDir('dm-why-file-')
+    const store = join(parent, 'store')
+    const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
+    rmSync(join(repo, 'doc', 'adr', '0001-use-sqlite.md'))
+    const { code, stdout } = await captured(() => whyCommand([join(repo, 'doc', 'adr', '0001-use-sqlite.md'), '--data', store]))
+    expect(code).toBe(0)
+    expect(stdout).toContain('* ADR-0001 [accepted, advisory] Use SQLite\n')
+    const gone = await captured(() => whyCommand([join(repo, 'doc', 'adr', '0002-not-there.md'), '--data', store]))
+    expect(gone.code).toBe(1)
+    expect(gone.stderr).toBe(`decision-memory why: no decision was imported from ${join(repo, 'doc', 'adr', '0002-not-there.md')}, and there is no such file here\n`)
   })
 })

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { basename, dirname, isAbsolute, resolve } from 'node:path'
 import { loadPolicy } from '../config/load-policy'
 import type { DecisionWhy } from '../decisions/decisions'
@@ -215,6 +215,15 @@ function isFile(path: string): boolean {
   }
 }
 
+/** Whether `path` names a folder. */
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
 /**
  * The decisions imported from a record's file (`docs/adr/0005-use-x.md`; a DECISIONS.md, one per
  * section), as the import named them: its folder after its repository (or a name that folder had,
@@ -259,13 +268,12 @@ export async function whyCommand(argv: string[]): Promise<number> {
   // Checked as the routes check them, and before any request: a key `..` in the path
   // `/v1/decisions/../why` is `/v1/why` once the URL is resolved, another route.
   // A record's file, as a repository names it (`docs/adr/0005-use-x.md`), whose decisions the import
-  // keyed otherwise (ADR-0005): a path, or a record's name, that is a file here. No key holds a `/`.
-  const file = key !== undefined && (/[\\/]/.test(key) || /\.(md|markdown)$/i.test(key)) && isFile(key) ? key : undefined
+  // keyed otherwise (ADR-0005): a path (no key holds a `/`), there or deleted since, or a record's
+  // name that is a file here.
+  const file = key !== undefined && (/[\\/]/.test(key) || (/\.(md|markdown)$/i.test(key) && isFile(key))) ? key : undefined
   if (key !== undefined && file === undefined) {
     const checked = DecisionKeySchema.safeParse(key)
-    const why = checked.success ? undefined : (checked.error.issues[0]?.message ?? 'not a decision key')
-    if (why !== undefined && /[\\/]/.test(key)) throw new UsageError(`"${key}" is neither a record's file here nor a decision's KEY (${why})`)
-    if (why !== undefined) throw new UsageError(`KEY "${key}": ${why}`)
+    if (!checked.success) throw new UsageError(`KEY "${key}": ${checked.error.issues[0]?.message ?? 'not a decision key'}`)
   }
   // Nor does it depend on the project: said, as --session and the run are, rather than ignored.
   if (key !== undefined && values.project !== undefined) throw new UsageError('--project goes with --point: a decision\'s chain does not depend on the project')
@@ -383,10 +391,14 @@ export async function whyCommand(argv: string[]): Promise<number> {
     if (DecisionKeySchema.safeParse(file).success && !/[\\/]/.test(file)) return ask(file)
     // A record not imported yet, or a file of the code: what answers for it instead.
     const at = pathInRepository(resolve(file))
-    const instead = /\.(md|markdown)$/i.test(file)
-      ? `import-adr ${dirname(file)} reads its folder's records`
-      : `the decisions scoped to a path apply to it: GET /v1/decisions/applicable?path=${at}, or why --point POINT --path ${at}`
-    process.stderr.write(printable(`decision-memory why: no decision was imported from ${file} (${instead})`) + '\n')
+    const said = isDirectory(file)
+      ? `${file} is a folder: give one of its records, or import-adr ${file} to import them`
+      : !existsSync(file)
+        ? `no decision was imported from ${file}, and there is no such file here`
+        : /\.(md|markdown)$/i.test(file)
+          ? `no decision was imported from ${file} (import-adr ${dirname(file)} reads its folder's records)`
+          : `no decision was imported from ${file} (the decisions scoped to a path apply to it: GET /v1/decisions/applicable?path=${at}, or why --point POINT --path ${at})`
+    process.stderr.write(printable(`decision-memory why: ${said}`) + '\n')
     return 1
   }
   // Several, the sections of a DECISIONS.md: each named with its line, in the order of the file.
