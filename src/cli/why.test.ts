@@ -2,6 +2,10 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { captured } from '../../test/support/captured'
+import { fixedClock } from '../clock'
+import { DecisionInputSchema } from '../decisions/decision'
+import { createDecisions } from '../decisions/decisions'
+import { openStores } from '../open-store'
 import { tempDir } from '../../test/support/temp-dir'
 import type { ChainLink, DecisionWhy } from '../decisions/decisions'
 import type { PointWhy } from '../decisions/explain-point'
@@ -303,16 +307,31 @@ describe('decision-memory why FILE, a record import-adr read', () => {
     writeFileSync(join(other, 'doc', 'adr', '0001-use-sqlite.md'), files['0001-use-sqlite.md'])
     const { code, stdout, stderr } = await captured(() => whyCommand([join(other, 'doc', 'adr', '0001-use-sqlite.md'), '--data', store]))
     expect({ code, stdout }).toEqual({ code: 1, stdout: '' })
-    expect(stderr).toContain(`no decision was imported from ${join(other, 'doc', 'adr', '0001-use-sqlite.md')} (import-adr ${join(other, 'doc', 'adr')} reads its folder's records)`)
+    expect(stderr).toContain(`no decision was imported from ${join(other, 'doc', 'adr', '0001-use-sqlite.md')} or is scoped to its path (import-adr ${join(other, 'doc', 'adr')} reads its folder's records)`)
   })
 
-  it('says, for a file of the code, that the decisions scoped to its path are what apply to it', async () => {
+  it('prints, for a file of the code, the decisions in force scoped to its path or a folder above it', async () => {
     const parent = tempDir('dm-why-file-')
     const store = join(parent, 'store')
     const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
-    const { code, stderr } = await captured(() => whyCommand([join(repo, 'src', 'billing.ts'), '--data', store]))
-    expect(code).toBe(1)
-    expect(stderr).toContain('GET /v1/decisions/applicable?path=src/billing.ts, or why --point POINT --path src/billing.ts')
+    const { store: memory, decisionStore } = await openStores(store)
+    try {
+      const decisions = createDecisions({ store: decisionStore, clock: fixedClock('2026-11-01T00:00:00Z') })
+      const made = { decision: 'Amounts are integer cents.', rationale: 'Floats lost a cent.', status: 'accepted' as const }
+      await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-100', title: 'Cents in billing', scope: { path: 'src' } }))
+      await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-101', title: 'Cents in the web', scope: { path: 'src/web' } }))
+      await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-102', title: 'Cents everywhere' }))
+    } finally {
+      await memory.close()
+    }
+    const { code, stdout } = await captured(() => whyCommand([join(repo, 'src', 'billing.ts'), '--data', store]))
+    expect(code).toBe(0)
+    // Said where it comes from; not D-101, scoped elsewhere, nor D-102, which holds everywhere.
+    expect(stdout.split('\n').filter((l) => /^\S/.test(l))).toEqual(['D-100, scoped to src', '* D-100 [accepted, advisory] Cents in billing'])
+    writeFileSync(join(repo, 'Makefile'), 'all:\n')
+    const none = await captured(() => whyCommand([join(repo, 'Makefile'), '--data', store]))
+    expect(none.code).toBe(1)
+    expect(none.stderr).toContain('or is scoped to its path, Makefile (decisions with no path apply everywhere: GET /v1/decisions/applicable?path=Makefile; why --point POINT --path Makefile explains a point there)')
   })
 
   it('finds the decision of a record whose file was deleted since (git rm), which the store still holds', async () => {
@@ -325,6 +344,6 @@ describe('decision-memory why FILE, a record import-adr read', () => {
     expect(stdout).toContain('* ADR-0001 [accepted, advisory] Use SQLite\n')
     const gone = await captured(() => whyCommand([join(repo, 'doc', 'adr', '0002-not-there.md'), '--data', store]))
     expect(gone.code).toBe(1)
-    expect(gone.stderr).toBe(`decision-memory why: no decision was imported from ${join(repo, 'doc', 'adr', '0002-not-there.md')}, and there is no such file here\n`)
+    expect(gone.stderr).toBe(`decision-memory why: no decision was imported from ${join(repo, 'doc', 'adr', '0002-not-there.md')} or is scoped to its path, and there is no such file here\n`)
   })
 })

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs'
 import { basename, dirname, isAbsolute, resolve } from 'node:path'
 import { loadPolicy } from '../config/load-policy'
 import type { DecisionWhy } from '../decisions/decisions'
-import type { OutOfScope } from '../decisions/applicability'
+import { isWithin, type OutOfScope } from '../decisions/applicability'
 import type { PointWhy } from '../decisions/explain-point'
 import { InputError } from '../domain/errors'
 import { DecisionKeySchema, type DecisionRecord } from '../decisions/decision'
@@ -27,10 +27,11 @@ function repositoryHere(): string | undefined {
 export const WHY_HELP = `decision-memory why KEY | FILE | --point POINT [--user USER] [--project PROJECT | --all-projects] [--session ID] [--task TASK] [--path PATH] [--stage STAGE] [--as-of ISO] [--json] [--data DIR] [--policy FILE]
 
   Why (R-CON-5). With a decision KEY: its supersede chain, oldest first, with dates and
-  rationales, and its evidence. With a record's FILE import-adr read (docs/adr/0005-use-x.md,
-  a DECISIONS.md): the chain of each decision imported from it. With --point: what is recommended
-  there, the decisions bound to it with their chains, and the observations that support the
-  recommendation.
+  rationales, and its evidence. With a FILE (or folder): the chain of each decision imported from
+  it, a record import-adr read (docs/adr/0005-use-x.md, a DECISIONS.md), then of each decision in
+  force scoped to its path or a folder above it (src/billing for src/billing/invoice.ts). With
+  --point: what is recommended there, the decisions bound to it with their chains, and the
+  observations that support the recommendation.
 
   --point POINT      a decision point's key (as a recommendation's \`point\` gives it)
   --user USER        whose point (default $DECISION_MEMORY_USER, as the hook's, or "default")
@@ -215,15 +216,6 @@ function isFile(path: string): boolean {
   }
 }
 
-/** Whether `path` names a folder. */
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory()
-  } catch {
-    return false
-  }
-}
-
 /**
  * The decisions imported from a record's file (`docs/adr/0005-use-x.md`; a DECISIONS.md, one per
  * section), as the import named them: its folder after its repository (or a name that folder had,
@@ -237,6 +229,17 @@ export function importedFrom(file: string, decisions: readonly DecisionRecord[])
   return decisions
     .filter((d) => d.imported !== null && d.imported.path.normalize('NFC') === name && (d.imported.folder === undefined || folders.includes(d.imported.folder)))
     .sort((a, b) => (a.imported?.line ?? 0) - (b.imported?.line ?? 0) || a.key.localeCompare(b.key))
+}
+
+/**
+ * The decisions in force that are scoped to `path` or a folder above it (R-CON-4's path scope, as
+ * `decisions/applicable` reads it), by key: why a file of the code is as it is. Decisions with no
+ * path scope, which apply everywhere, are not listed: they say nothing of this file.
+ */
+export function scopedTo(path: string, decisions: readonly DecisionRecord[]): DecisionRecord[] {
+  return decisions
+    .filter((d) => d.status === 'accepted' && d.scope.path !== null && isWithin(path, d.scope.path))
+    .sort((a, b) => a.key.localeCompare(b.key))
 }
 
 /** `decision-memory why`: a doorway onto the same `why` as `GET /v1/decisions/{key}/why` and `GET /v1/why`. */
@@ -385,26 +388,34 @@ export async function whyCommand(argv: string[]): Promise<number> {
     local: async (_memory, decisions) => ({ decisions: await decisions.list() }),
   })
   if (listed.status >= 400) return failure('why', listed, USER_FROM_FLAG_OR_VARIABLE)
-  const found = importedFrom(file, (listed.body as { decisions: DecisionRecord[] }).decisions)
+  const all = (listed.body as { decisions: DecisionRecord[] }).decisions
+  // The path as decisions are scoped by it (R-CON-4): relative to the repository's root.
+  const at = pathInRepository(resolve(file))
+  const fromFile = importedFrom(file, all)
+  const found = [
+    ...fromFile.map((d) => ({ key: d.key, heading: `${d.key}, from ${file}:${d.imported?.line ?? 1}` })),
+    ...scopedTo(at, all)
+      .filter((d) => !fromFile.includes(d))
+      .map((d) => ({ key: d.key, heading: `${d.key}, scoped to ${d.scope.path ?? at}` })),
+  ]
   if (found.length === 0) {
     // A key that is also a file's name here (`notes.md`): the decision, as before files were read.
     if (DecisionKeySchema.safeParse(file).success && !/[\\/]/.test(file)) return ask(file)
-    // A record not imported yet, or a file of the code: what answers for it instead.
-    const at = pathInRepository(resolve(file))
-    const said = isDirectory(file)
-      ? `${file} is a folder: give one of its records, or import-adr ${file} to import them`
-      : !existsSync(file)
-        ? `no decision was imported from ${file}, and there is no such file here`
-        : /\.(md|markdown)$/i.test(file)
-          ? `no decision was imported from ${file} (import-adr ${dirname(file)} reads its folder's records)`
-          : `no decision was imported from ${file} (the decisions scoped to a path apply to it: GET /v1/decisions/applicable?path=${at}, or why --point POINT --path ${at})`
+    // A record not imported yet, or a file of the code no decision is scoped to: what answers instead.
+    const said = !existsSync(file)
+      ? `no decision was imported from ${file} or is scoped to its path, and there is no such file here`
+      : /\.(md|markdown)$/i.test(file)
+        ? `no decision was imported from ${file} or is scoped to its path (import-adr ${dirname(file)} reads its folder's records)`
+        : `no decision was imported from ${file} or is scoped to its path, ${at} (decisions with no path apply everywhere: GET /v1/decisions/applicable?path=${at}; why --point POINT --path ${at} explains a point there)`
     process.stderr.write(printable(`decision-memory why: ${said}`) + '\n')
     return 1
   }
-  // Several, the sections of a DECISIONS.md: each named with its line, in the order of the file.
-  for (const [i, d] of found.entries()) {
-    if (found.length > 1 && values.json !== true) process.stdout.write(printable(`${i === 0 ? '' : '\n'}${d.key}, from ${file}:${d.imported?.line ?? 1}`) + '\n')
-    const code = await ask(d.key)
+  // Several (the sections of a DECISIONS.md, the decisions scoped to a folder), or one not imported
+  // from the file: each said where it comes from, in the order of the file, then by key.
+  const headed = found.length > 1 || found.length > fromFile.length
+  for (const [i, { key, heading }] of found.entries()) {
+    if (headed && values.json !== true) process.stdout.write(printable(`${i === 0 ? '' : '\n'}${heading}`) + '\n')
+    const code = await ask(key)
     if (code !== 0) return code
   }
   return 0
