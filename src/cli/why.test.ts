@@ -5,6 +5,7 @@ import { captured } from '../../test/support/captured'
 import { fixedClock } from '../clock'
 import { DecisionInputSchema } from '../decisions/decision'
 import { createDecisions } from '../decisions/decisions'
+import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { openStores } from '../open-store'
 import { tempDir } from '../../test/support/temp-dir'
 import type { ChainLink, DecisionWhy } from '../decisions/decisions'
@@ -316,7 +317,7 @@ describe('decision-memory why FILE, a record import-adr read', () => {
     const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
     const { store: memory, decisionStore } = await openStores(store)
     try {
-      const decisions = createDecisions({ store: decisionStore, clock: fixedClock('2026-11-01T00:00:00Z') })
+      const decisions = createDecisions({ store: decisionStore, clock: fixedClock('2026-11-01T00:00:00Z'), policy: await loadPolicy(DEFAULT_POLICY_FILE) })
       const made = { decision: 'Amounts are integer cents.', rationale: 'Floats lost a cent.', status: 'accepted' as const }
       await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-100', title: 'Cents in billing', scope: { path: 'src' } }))
       await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-101', title: 'Cents in the web', scope: { path: 'src/web' } }))
