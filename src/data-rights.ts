@@ -1,6 +1,7 @@
 import type { Clock } from './clock'
 import { learnedPreferencesByPoint, type PointPreference } from './domain/learned-preferences'
 import type { CompiledPolicy } from './domain/policy'
+import { checkTimestamp } from './domain/timestamp'
 import type { MemoryStore } from './memory/store'
 
 /** The version of the export format; a reader checks it on the first line. */
@@ -27,8 +28,11 @@ export function exportLineText(line: unknown): string {
 
 /** A user's rights over their data (R-SVC-5): see it, take it, have it forgotten. */
 export interface DataRights {
-  /** What has been learned about the user at each decision point. */
-  preferences(user: string): Promise<{ user: string; as_of: string; points: PointPreference[] }>
+  /**
+   * What has been learned about the user at each decision point; with `as_of` (R-REC-9), as it had
+   * been learned then: only the choices dated up to it, aged from it.
+   */
+  preferences(user: string, options?: { as_of?: string | undefined }): Promise<{ user: string; as_of: string; points: PointPreference[] }>
   /** Everything held about the user, as export lines. */
   exportUser(user: string): AsyncIterable<ExportLine>
   /** Deletes everything held about the user, in every tier and index. */
@@ -52,8 +56,10 @@ function exportSections(store: MemoryStore, user: string): Array<{ type: string;
 export function createDataRights(deps: { store: MemoryStore; policy: CompiledPolicy; clock: Clock }): DataRights {
   const { store, policy, clock } = deps
   return {
-    async preferences(user) {
-      const asOf = clock.now()
+    async preferences(user, options = {}) {
+      const now = clock.now()
+      // Checked as every as_of is: an ISO time, not more than 5 minutes ahead of the clock.
+      const asOf = checkTimestamp(options.as_of, now, 'as_of') ?? now
       return { user, as_of: asOf.toISOString(), points: await learnedPreferencesByPoint(store.observationsOf(user), asOf, policy) }
     },
 

@@ -237,3 +237,86 @@ describe('DELETE /v1/users/{user}', () => {
     }
   })
 })
+
+describe('GET /v1/users/{user}/preferences?as_of= (R-REC-9)', () => {
+  const DAY = 86_400_000
+  const before = (days: number) => new Date(Date.parse(START) - days * DAY).toISOString()
+  // Tier S from 127 to 40 days ago, in one project; Tier L in the last week, in another, the
+  // question reworded; an answer the service gave itself, then none of the user's since.
+  const history = [
+    ...Array.from({ length: 30 }, (_, i) => ({ ...TIER, user: 'alice', project: 'api', user_choice: 'Tier S', decision_id: `old-${i}`, session_id: `s-${i % 5}`, timestamp: before(127 - i * 3) })),
+    ...Array.from({ length: 6 }, (_, i) => ({ ...TIER, question: 'Which tier for this SPEC?', user: 'alice', project: 'web', user_choice: 'Tier L', decision_id: `new-${i}`, session_id: 's-new', timestamp: before(6 - i) })),
+    { ...TIER, user: 'alice', user_choice: 'Tier M', decision_id: 'auto-1', source: 'auto-resolved', timestamp: before(0.5) },
+  ]
+
+  it('answers as of that moment: only the choices dated up to it, aged from it, each figure as a recommendation with that as_of replays it', async () => {
+    const { call } = await createTestApp()
+    expect((await call('POST', '/v1/observations', history)).status).toBe(201)
+    for (const asOf of [before(60), before(20), before(3.5), before(1), START]) {
+      const { status, body } = await call('GET', `/v1/users/alice/preferences?as_of=${asOf}`)
+      expect(status, asOf).toBe(200)
+      expect(body.as_of, asOf).toBe(asOf)
+      const [point] = body.points
+      const recommendation = (await call('POST', '/v1/recommendations', { ...TIER, user: 'alice', as_of: asOf })).body
+      expect(recommendation.as_of, asOf).toBe(asOf)
+      expect(point.majority, asOf).toBe(recommendation.recommended)
+      expect(point.observations, asOf).toBe(recommendation.observations)
+      expect(point.confidence.value, asOf).toBe(recommendation.confidence.value)
+      const recommended = recommendation.options.find((o: { option: string }) => o.option === recommendation.recommended)
+      expect(point.share, asOf).toBe(recommended.share)
+      expect(point.changed_since !== null, asOf).toBe(/they differ from your earlier choices/.test(recommendation.disclosure))
+      expect(point.last_observed <= asOf, asOf).toBe(true)
+    }
+    // 60 days ago: Tier S alone, in the project and under the question of then.
+    const [then] = (await call('GET', `/v1/users/alice/preferences?as_of=${before(60)}`)).body.points
+    expect(then).toMatchObject({ majority: 'Tier S', observations: 23, changed_since: null, question: TIER.question, projects: ['api'], first_observed: before(127), last_observed: before(61) })
+    expect(then.options.map((o: { option: string; count: number }) => [o.option, o.count])).toEqual([['Tier S', 23], ['Tier M', 0], ['Tier L', 0]])
+    // Three and a half days ago: three choices of Tier L, and their question.
+    const [later] = (await call('GET', `/v1/users/alice/preferences?as_of=${before(3.5)}`)).body.points
+    expect(later).toMatchObject({ question: 'Which tier for this SPEC?', projects: ['api', 'web'], last_observed: before(4) })
+    // Now, the same as without as_of, but for the moment it says.
+    const now = (await call('GET', '/v1/users/alice/preferences')).body
+    expect((await call('GET', `/v1/users/alice/preferences?as_of=${START}`)).body).toEqual(now)
+    // Before the first choice: nothing learned yet.
+    expect((await call('GET', `/v1/users/alice/preferences?as_of=${before(200)}`)).body).toEqual({ user: 'alice', as_of: before(200), points: [] })
+  })
+
+  it('counts a choice dated exactly as_of, and reads as_of in any zone, a + sent as typed too', async () => {
+    const { call } = await createTestApp()
+    expect((await call('POST', '/v1/observations', history)).status).toBe(201)
+    const [at] = (await call('GET', `/v1/users/alice/preferences?as_of=${before(4)}`)).body.points
+    expect(at.last_observed).toBe(before(4))
+    // 2026-06-27T10:00:00Z is 15:30 at +05:30; the + arrives as a space, as a query sent as typed has it.
+    const zoned = await call('GET', '/v1/users/alice/preferences?as_of=2026-06-27T15:30:00+05:30')
+    expect(zoned.status).toBe(200)
+    expect(zoned.body.as_of).toBe(before(4))
+    expect(zoned.body.points).toEqual([at])
+  })
+
+  it('refuses a bad as_of, one more than 5 minutes ahead of the clock and one before 1970, naming as_of', async () => {
+    const { call } = await createTestApp()
+    for (const [asOf, code] of [
+      ['last tuesday', 'invalid_request'],
+      ['2026-02-30T10:00:00Z', 'invalid_request'],
+      [new Date(Date.parse(START) + 6 * 60_000).toISOString(), 'timestamp_in_future'],
+      ['1969-12-31T23:59:59Z', 'timestamp_out_of_range'],
+    ]) {
+      const { status, body } = await call('GET', `/v1/users/alice/preferences?as_of=${encodeURIComponent(asOf as string)}`)
+      expect(status, asOf).toBe(400)
+      expect(body.error.code, asOf).toBe(code)
+      expect(body.error.issues[0].path, asOf).toBe('as_of')
+    }
+    // Up to 5 minutes ahead (a client whose clock runs ahead): answered, as of the moment asked.
+    const ahead = new Date(Date.parse(START) + 4 * 60_000).toISOString()
+    expect((await call('GET', `/v1/users/alice/preferences?as_of=${ahead}`)).body.as_of).toBe(ahead)
+  })
+
+  it('is described in the OpenAPI document, as the other audits are', async () => {
+    const { call } = await createTestApp()
+    const doc = (await call('GET', '/openapi.json')).body
+    const asOf = doc.paths['/v1/users/{user}/preferences'].get.parameters.find((p: { name: string }) => p.name === 'as_of')
+    expect(asOf).toMatchObject({ in: 'query', required: false, schema: { type: 'string', format: 'date-time' } })
+    expect(asOf.description).toContain('R-REC-9')
+    expect(doc.components.schemas.Preferences.properties.as_of.description).toContain('the `as_of` asked for')
+  })
+})

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { exportLineText } from '../data-rights'
 import type { DecisionMemory } from '../decision-memory'
-import { IdentifierSchema } from '../domain/observation'
+import { IdentifierSchema, QueryTimestampSchema } from '../domain/observation'
 import { authorizeUsers } from './auth'
 import { refuseOtherQueryUser } from './query-user'
 import type { Logger } from 'pino'
@@ -11,6 +11,14 @@ import { createRouter } from './router'
 
 const UserParam = z.object({
   user: IdentifierSchema.openapi({ param: { name: 'user', in: 'path' }, example: 'alice' }),
+})
+
+const PreferencesQuery = z.object({
+  as_of: QueryTimestampSchema.optional().openapi({
+    description:
+      'What had been learned then (R-REC-9), as a recommendation with this `as_of` learns it: only the choices dated up to it ' +
+      '(those dated exactly then too), aged from it; not more than 5 minutes ahead of the service clock.',
+  }),
 })
 
 const PointPreferenceSchema = z
@@ -36,7 +44,11 @@ const PointPreferenceSchema = z
   .openapi('PointPreference')
 
 const PreferencesSchema = z
-  .object({ user: z.string(), as_of: z.string(), points: z.array(PointPreferenceSchema) })
+  .object({
+    user: z.string(),
+    as_of: z.string().openapi({ description: 'The moment the answer is as of: the `as_of` asked for, in UTC, or the moment it was read.' }),
+    points: z.array(PointPreferenceSchema),
+  })
   .openapi('Preferences')
 
 const ForgetSchema = z
@@ -50,6 +62,10 @@ const errors = {
   400: { description: 'Invalid user', content: { 'application/json': { schema: ErrorSchema } } },
 }
 
+const preferencesErrors = {
+  400: { description: 'Invalid user, or `as_of`', content: { 'application/json': { schema: ErrorSchema } } },
+}
+
 const preferences = createRoute({
   method: 'get',
   path: '/v1/users/{user}/preferences',
@@ -58,11 +74,12 @@ const preferences = createRoute({
   summary: 'What has been learned about a user at each decision point (R-SVC-5)',
   description:
     'Per point: the decayed majority, its share and confidence as a recommendation computes them, and every ' +
-    'option with its count and share. Only the user’s own choices count.',
-  request: { params: UserParam },
+    'option with its count and share. Only the user’s own choices count. With `as_of`, an audit: what had been learned ' +
+    'then, from the choices dated up to it, aged from it.',
+  request: { params: UserParam, query: PreferencesQuery },
   responses: {
     200: { description: 'The preferences', content: { 'application/json': { schema: PreferencesSchema } } },
-    ...errors,
+    ...preferencesErrors,
   },
 })
 
@@ -150,7 +167,7 @@ export function userRoutes(memory: DecisionMemory, logger: Logger) {
       const { user } = c.req.valid('param')
       refuseOtherQueryUser(c, [user], 'path')
       authorizeUsers(c, [user])
-      return c.json(await memory.preferences(user), 200)
+      return c.json(await memory.preferences(user, c.req.valid('query')), 200)
     })
     .openapi(exportRoute, async (c) => {
       const { user } = c.req.valid('param')
