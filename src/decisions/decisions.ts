@@ -105,7 +105,11 @@ export interface Decisions {
   revoke(key: string, input?: { reason?: string | undefined }): Promise<DecisionView>
   /** With `as_of`, as it stood then, with its events up to then (a 404 if it did not exist yet). */
   get(key: string, options?: AsOf): Promise<DecisionView>
-  list(filter?: { status?: DecisionStatus | undefined; point?: string | undefined }): Promise<DecisionRecord[]>
+  /**
+   * Decisions in key order, of a status or bound to a point; with `as_of`, those that existed then,
+   * as they stood then (their status then is the one filtered by).
+   */
+  list(filter?: { status?: DecisionStatus | undefined; point?: string | undefined } & AsOf): Promise<ApplicableDecision[]>
   /**
    * The decisions bound to a point as they stood at `asOf` (R-REC-9): those that existed then,
    * with their status, links, enforce level, scope and constraints then (see decisionAt).
@@ -779,8 +783,13 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
       return { ...then.record, events: then.events, ...(then.unrecorded.length === 0 ? {} : { unrecorded: then.unrecorded }) }
     },
 
-    list(filter = {}) {
-      return store.list(filter)
+    async list(filter = {}) {
+      const { as_of, status, point } = filter
+      const asOf = auditAt({ as_of })
+      if (asOf === undefined) return store.list({ status, point })
+      // Read as they stood then: a decision accepted since was proposed then, one superseded since was accepted.
+      const then = point === undefined ? await asTheyStood(await store.list(), asOf) : await decisions.boundAt(point, asOf)
+      return status === undefined ? then : then.filter((d) => d.status === status)
     },
 
     async applicable(query, { count = true } = {}) {

@@ -162,6 +162,11 @@ const RunValue = z.string().normalize('NFC').min(1).max(LIMITS.contextValueLengt
 export const ListQuery = z.object({
   status: DecisionStatusSchema.optional(),
   point: IdentifierSchema.optional(),
+  as_of: QueryAsOfField.openapi({
+    description:
+      'The decisions that existed then, as they stood then (R-REC-9): status, links, enforce level and texts of then, ' +
+      '`status` matched against the status of then; those proposed later are left out.',
+  }),
 })
 
 export const ApplicableQuery = z.object({

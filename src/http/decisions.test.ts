@@ -819,6 +819,46 @@ describe('audits as of a past moment (R-REC-9, R-CON-3, R-CON-4, R-CON-5)', () =
     expect(await counts(call)).toEqual({ 'D-001': 0, 'D-002': 0, 'D-003': 0 })
   })
 
+  it('lists the decisions as they stood then: status, links and version of then, those proposed later left out', async () => {
+    const { call, day, before } = await history()
+    const list = async (query: string) => {
+      const { status, body } = await call('GET', `/v1/decisions?${query}`)
+      expect(status, query).toBe(200)
+      return body.decisions.map((d: any) => [d.key, d.status, d.superseded_by, d.supersedes, d.version])
+    }
+    expect(await list(`as_of=${day.one}`)).toEqual([['D-001', 'accepted', null, null, 2]])
+    expect(await list(`as_of=${day.two}`)).toEqual([
+      ['D-001', 'superseded', 'D-002', null, 3],
+      ['D-002', 'accepted', null, 'D-001', 2],
+    ])
+    expect(await list(`as_of=${day.three}`)).toEqual([
+      ['D-001', 'superseded', 'D-002', null, 3],
+      ['D-002', 'accepted', null, 'D-001', 2],
+      ['D-003', 'proposed', null, null, 1],
+    ])
+    expect(await list(`as_of=${before}`)).toEqual([])
+    // status is the status then: D-001 was the accepted one on day one, D-002 is now.
+    expect(await list(`status=accepted&as_of=${day.one}`)).toEqual([['D-001', 'accepted', null, null, 2]])
+    expect(await list(`status=superseded&as_of=${day.one}`)).toEqual([])
+    expect((await list('status=accepted')).map((d: any[]) => d[0])).toEqual(['D-002'])
+    // An audit reads: no pulse.
+    expect(await counts(call)).toEqual({ 'D-001': 0, 'D-002': 0, 'D-003': 0 })
+  })
+
+  it('lists the decisions bound to a point as they stood then, by their status then', async () => {
+    const { call, clock } = await createTestApp()
+    const start = clock.now().toISOString()
+    await call('POST', '/v1/decisions', decision({ scope: { points: ['database'] } }))
+    await call('POST', '/v1/decisions', decision({ status: 'accepted', scope: { points: ['complexity-tier'] } }))
+    clock.advance(DAY)
+    await call('POST', '/v1/decisions/D-001/accept')
+    const keys = async (query: string) => (await call('GET', `/v1/decisions?${query}`)).body.decisions.map((d: any) => [d.key, d.status])
+    expect(await keys(`point=database&as_of=${start}`)).toEqual([['D-001', 'proposed']])
+    expect(await keys(`point=database&status=accepted&as_of=${start}`)).toEqual([])
+    expect(await keys('point=database&status=accepted')).toEqual([['D-001', 'accepted']])
+    expect(await keys(`point=complexity-tier&as_of=${new Date(Date.parse(start) - 1).toISOString()}`)).toEqual([])
+  })
+
   it('reads a decision and its chain as they stood then; one not yet proposed is a 404 that says as of when', async () => {
     const { call, clock, day, before } = await history()
     const then = (await call('GET', `/v1/decisions/D-001?as_of=${day.one}`)).body
@@ -874,6 +914,7 @@ describe('audits as of a past moment (R-REC-9, R-CON-3, R-CON-4, R-CON-5)', () =
     for (const [method, path, body] of [
       ['POST', '/v1/decisions/check', (as_of: string) => ({ action: 'ls', as_of })],
       ['GET', '/v1/decisions/applicable', undefined],
+      ['GET', '/v1/decisions', undefined],
       ['GET', '/v1/decisions/D-001', undefined],
       ['GET', '/v1/decisions/D-001/why', undefined],
     ] as const) {
@@ -1833,7 +1874,7 @@ describe('the OpenAPI document', () => {
   it('describes as_of on the routes an audit asks (R-REC-9)', async () => {
     const { call } = await createTestApp()
     const doc = (await call('GET', '/openapi.json')).body
-    for (const path of ['/v1/decisions/applicable', '/v1/decisions/{key}', '/v1/decisions/{key}/why']) {
+    for (const path of ['/v1/decisions', '/v1/decisions/applicable', '/v1/decisions/{key}', '/v1/decisions/{key}/why']) {
       const asOf = doc.paths[path].get.parameters.find((p: any) => p.name === 'as_of')
       expect(asOf, path).toMatchObject({ in: 'query', required: false, schema: { type: 'string', format: 'date-time' } })
       expect(asOf.description, path).toContain('R-REC-9')

@@ -57,6 +57,10 @@ const list = createRoute({
   operationId: 'listDecisions',
   tags: ['decisions'],
   summary: 'List decisions, by status and point',
+  description:
+    'With `as_of`, an audit: the decisions that existed then, as they stood then (one accepted, superseded or revoked ' +
+    'later has the status it had then; one proposed later is not listed), each with `unrecorded` where a later ' +
+    're-import changed fields before their earlier values were kept.',
   request: { query: ListQuery },
   responses: { 200: { description: 'Decisions in key order', ...json(DecisionList) }, 400: invalid },
 })
