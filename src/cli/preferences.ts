@@ -1,11 +1,12 @@
 import { loadPolicy } from '../config/load-policy'
 import type { PointPreference } from '../domain/learned-preferences'
+import { InputError } from '../domain/errors'
 import { shownPercent } from '../domain/recommendation'
-import { agentUser, identifierFlag, parseFlags, configFilePath } from './options'
+import { agentUser, identifierFlag, parseFlags, configFilePath, timestampFlag, UsageError } from './options'
 import { failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
 import { jsonLine, printable } from './terminal'
 
-export const PREFERENCES_HELP = `decision-memory preferences [--user USER] [--json] [--data DIR] [--policy FILE]
+export const PREFERENCES_HELP = `decision-memory preferences [--user USER] [--as-of ISO] [--json] [--data DIR] [--policy FILE]
 
   What has been learned about USER at each decision point, one line a point:
   POINT: MAJORITY SHARE%, confidence LEVEL (VALUE), N observations [every option's count], with
@@ -17,6 +18,10 @@ export const PREFERENCES_HELP = `decision-memory preferences [--user USER] [--js
   store).
 
   --user USER    whose preferences (default $DECISION_MEMORY_USER, as the hook's, or "default")
+  --as-of ISO    what had been learned then (R-REC-9): the choices dated up to ISO, aged from
+                 it, after a line \`USER as of ISO\`; an answer that does not say it is as of
+                 then (a service of an older version, which answers as of now: restart it
+                 after an upgrade) is not printed, even with --json: exit 1
   --json         print the answer of GET /v1/users/USER/preferences as one JSON line
   --data DIR     the store to read (default: the running service's, else $DECISION_MEMORY_DATA
                  or ./data)
@@ -64,30 +69,59 @@ export function describePoint(point: PointPreference): string {
 export async function preferencesCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags({
     args: argv,
-    options: { user: { type: 'string' }, json: { type: 'boolean' }, data: { type: 'string' }, policy: { type: 'string' } },
+    options: { user: { type: 'string' }, 'as-of': { type: 'string' }, json: { type: 'boolean' }, data: { type: 'string' }, policy: { type: 'string' } },
     strict: true,
   })
   // Whose choices: as the hook that recorded them, why and the MCP server, $DECISION_MEMORY_USER by default.
   const user =
     values.user !== undefined ? identifierFlag(values.user, 'user') : identifierFlag(agentUser(), 'user', 'DECISION_MEMORY_USER')
+  const asOf = values['as-of'] === undefined ? undefined : timestampFlag(values['as-of'], 'as-of')
   // Checked before anything is read, with a service or without, as decay-scan checks it.
   if (values.policy !== undefined) {
     values.policy = configFilePath(values.policy)
     await loadPolicy(values.policy)
   }
-  const answer = await throughServiceOrLocal({
-    method: 'GET',
-    path: `/v1/users/${encodeURIComponent(user)}/preferences`,
-    dataDir: values.data,
-    policyFile: values.policy,
-    timeoutMs: 60_000,
-    expect: hasFields({ points: 'array' }),
-    local: (memory) => memory.preferences(user),
-  })
+  let answer
+  try {
+    answer = await throughServiceOrLocal({
+      method: 'GET',
+      path: `/v1/users/${encodeURIComponent(user)}/preferences${asOf === undefined ? '' : `?${new URLSearchParams({ as_of: asOf })}`}`,
+      dataDir: values.data,
+      policyFile: values.policy,
+      timeoutMs: 60_000,
+      expect: hasFields({ points: 'array' }),
+      local: (memory) => memory.preferences(user, { as_of: asOf }),
+    })
+  } catch (error) {
+    // An --as-of the store refuses (in the future) is the flag's mistake, as why's is.
+    if (error instanceof InputError && error.issues.some((i) => i.path === 'as_of')) throw new UsageError(`--as-of: ${error.message}`)
+    throw error
+  }
+  const refused = answer.body as { error?: { message?: string; issues?: Array<{ path?: string }> } } | null
+  if (answer.status === 400 && refused?.error?.issues?.some((i) => i.path === 'as_of') === true) {
+    throw new UsageError(`--as-of: ${refused.error.message ?? 'refused by the service'}`)
+  }
   if (answer.status >= 400) return failure('preferences', answer, USER_FROM_FLAG_OR_VARIABLE)
+  // Checked with --json too: a service of an older version ignores as_of and answers as of now,
+  // which its as_of says; printed as of --as-of, it would be today's preferences said as then's.
+  const said = (answer.body as { as_of?: unknown }).as_of
+  if (asOf !== undefined && (typeof said !== 'string' || Date.parse(said) !== Date.parse(asOf))) {
+    process.stderr.write(
+      printable(
+        `decision-memory preferences: the service answered as of ${typeof said === 'string' ? said : 'a moment it does not say'}, not as of ${asOf}: ` +
+          'a service of an older version, still running after the upgrade, answers as of now whatever --as-of says; restart it, then ask again. ' +
+          'Nothing printed',
+      ) + '\n',
+    )
+    return 1
+  }
   const body = answer.body as { points: PointPreference[] }
   if (values.json === true) process.stdout.write(jsonLine(body))
-  else if (body.points.length === 0) process.stdout.write(`nothing learned about ${user} yet\n`)
-  else for (const point of body.points) process.stdout.write(printable(describePoint(point)) + '\n')
+  else if (body.points.length === 0) process.stdout.write(`nothing learned about ${user} ${asOf === undefined ? 'yet' : `as of ${asOf}`}\n`)
+  else {
+    // A replay says so, as why's does: preferences as they were then read like those of now.
+    if (asOf !== undefined) process.stdout.write(printable(`${user} as of ${asOf}`) + '\n')
+    for (const point of body.points) process.stdout.write(printable(describePoint(point)) + '\n')
+  }
   return 0
 }
