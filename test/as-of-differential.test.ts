@@ -6,7 +6,8 @@ import { createTestApp, START } from './support/test-app'
 
 // R-REC-9 as an auditor relies on it: whatever happened since (more choices, sessions started every
 // way, toggles, decisions, decay scans past recall's 28 days, core demoted and rebuilt), a replay
-// as of the moment of an answer (its as_of, written in any zone) is that answer, field for field.
+// as of the moment of an answer (its as_of, written in any zone) is that answer, field for field:
+// a recommendation, a plan, a why, the decision audits, the decisions listed and the preferences.
 // What the README says differs is kept out of the history: nothing is written at the very moment
 // of an answer, and no observation arrives dated before one already given.
 
@@ -201,6 +202,12 @@ async function history(seed: number) {
         const applicable = await call('GET', path)
         expect(applicable.status).toBe(200)
         recorded.push({ kind: 'get', at, path, answer: shown(applicable) })
+        // The lists an auditor reads: the decisions, those accepted at a point, and what was learned of the user.
+        for (const path of ['/v1/decisions', `/v1/decisions?point=${q.point}&status=accepted`, '/v1/users/alice/preferences']) {
+          const read = await call('GET', path)
+          expect(read.status).toBe(200)
+          recorded.push({ kind: 'get', at, path, answer: shown(read) })
+        }
         if (decisions.length > 0) {
           const key = pick(decisions).split(':')[1] as string
           for (const path of [`/v1/decisions/${key}`, `/v1/decisions/${key}/why`]) {
