@@ -162,9 +162,10 @@ function sameOption(a: string, b: string): boolean {
  * The options a choice at a point is read among (R-CON-3): those the option constraints of the
  * decisions bound to it name, and the policy point's static default, once each as the check
  * compares them. A check has no offered options to look among, as a recommendation has: these are
- * the options the point is known by here.
+ * the options the point is known by here. `policyDefault`: the default, where no decision names it
+ * exactly (namedBy reads it as the option a decision names in other words).
  */
-function optionsNamedAt(decisions: readonly DecisionRecord[], point: string, pointDefault: string | undefined): string[] {
+function optionsNamedAt(decisions: readonly DecisionRecord[], point: string, pointDefault: string | undefined): NamedAt {
   const named = new Map<string, string>()
   const add = (option: string) => {
     const key = optionKey(option)
@@ -175,8 +176,14 @@ function optionsNamedAt(decisions: readonly DecisionRecord[], point: string, poi
     // A limit's option names what it counts (`replicas`), no option of the point.
     for (const c of d.constraints) if (c.kind !== 'limit' && c.option !== undefined) add(c.option)
   }
-  if (pointDefault !== undefined) add(pointDefault)
-  return [...named.values()]
+  if (pointDefault === undefined || named.has(optionKey(pointDefault))) return { options: [...named.values()] }
+  add(pointDefault)
+  return { options: [...named.values()], policyDefault: normalizeLabel(pointDefault) }
+}
+
+interface NamedAt {
+  options: string[]
+  policyDefault?: string
 }
 
 /**
@@ -185,15 +192,24 @@ function optionsNamedAt(decisions: readonly DecisionRecord[], point: string, poi
  * option alone among the options named at the point (matchInOtherWords, as a recommendation finds
  * a decision's option among those offered: `S` is `Tier S` beside the policy's `Tier M`), when
  * at least two are named there; none where the choice is another of them exactly, or two would do (`Sonnet` beside `Sonnet 4.5` and
- * `Sonnet 4`), or a word is only shortened (`Med` is not `Tier M`).
+ * `Sonnet 4`), or a word is only shortened (`Med` is not `Tier M`). But the policy's default, which
+ * no decision names, is the option a decision names in its own words (`Tier M` for a decision's
+ * `M`), as the recommendation offering it takes it for that option: a choice that is it exactly names that option.
  */
-function namedBy(choice: string, option: string, named: readonly string[]): 'exactly' | 'in other words' | undefined {
+function namedBy(choice: string, option: string, named: NamedAt): 'exactly' | 'in other words' | undefined {
   if (sameOption(choice, option)) return 'exactly'
   // One option alone tells its words from nothing: `Redis` is not a decision's `Redis Cluster`,
   // nor `Kafka Streams` its `Kafka`, where no other option is known at the point.
-  if (named.length < 2) return undefined
-  const found = matchInOtherWords(choice, named)
-  return found !== undefined && sameOption(found, option) ? 'in other words' : undefined
+  if (named.options.length < 2) return undefined
+  const found = matchInOtherWords(choice, named.options)
+  if (found !== undefined && sameOption(found, option)) return 'in other words'
+  // `must M` fixes the recommendation to the policy's `Tier M`, and `must_not M` takes it out: a
+  // choice of `Tier M` named neither, blocked under the one and let through under the other.
+  const { policyDefault } = named
+  if (policyDefault === undefined || !sameOption(choice, policyDefault)) return undefined
+  const others = named.options.filter((o) => !sameOption(o, option))
+  const reads = matchInOtherWords(option, others)
+  return reads !== undefined && sameOption(reads, policyDefault) ? 'in other words' : undefined
 }
 
 function optionKey(option: string): string {
@@ -260,7 +276,7 @@ export function checkAgainst(
   const matched = new Map(
     action === undefined ? [] : matchPatterns(patterned.map((c) => c.pattern as string), forms, required.length).map((m, i) => [patterned[i], m]),
   )
-  const named = request.choice === undefined || request.point === undefined ? [] : optionsNamedAt(decisions, request.point, pointDefault)
+  const named = request.choice === undefined || request.point === undefined ? { options: [] } : optionsNamedAt(decisions, request.point, pointDefault)
   for (const decision of decisions) {
     const atPoint = request.point !== undefined && decision.scope.points.includes(request.point)
     for (const c of decision.constraints) {

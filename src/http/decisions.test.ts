@@ -759,6 +759,27 @@ describe('POST /v1/decisions/check of a choice naming a decision\'s option in ot
     expect(await tier('S')).toMatchObject({ allowed: true, blocked_by: [], warnings: [] })
     expect(await tier('Tier S')).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-003' }] })
   })
+
+  it('takes the policy\'s Tier M for the M a decision names, as the recommendation does: must M allows Tier M, must_not M blocks it', async () => {
+    const TIER_QUESTION = { question: 'Which complexity tier should this SPEC use?', all_options: ['Tier S', 'Tier M', 'Tier L'] }
+    const must = await createTestApp()
+    await must.call('POST', '/v1/decisions', atTier('required', [{ kind: 'must', option: 'M' }]))
+    // The recommendation fixes Tier M, and shows it so: the check lets that choice through.
+    expect((await must.call('POST', '/v1/recommendations', TIER_QUESTION)).body).toMatchObject({ state: 'enforced', recommended: 'Tier M' })
+    const fixed = checkAt(must.call, 'complexity-tier')
+    for (const named of ['M', 'Tier M', 'Tier M (Recommended)']) expect(await fixed(named), named).toMatchObject({ allowed: true, blocked_by: [], warnings: [] })
+    for (const other of ['L', 'Tier L', 'S']) expect((await fixed(other)).allowed, other).toBe(false)
+    const never = await createTestApp()
+    await never.call('POST', '/v1/decisions', atTier('required', [{ kind: 'must_not', option: 'M' }]))
+    // The recommendation takes Tier M out: the check blocks it, and says why.
+    expect((await never.call('POST', '/v1/recommendations', TIER_QUESTION)).body.options.map((o: any) => o.option)).toEqual(['Tier S', 'Tier L'])
+    const ruledOut = checkAt(never.call, 'complexity-tier')
+    expect(await ruledOut('Tier M')).toMatchObject({
+      allowed: false,
+      blocked_by: [{ key: 'D-001', message: 'at complexity-tier "M" must not be chosen (the choice "Tier M" is it in other words)' }],
+    })
+    for (const other of ['Tier S', 'S', 'L', 'Tier']) expect(await ruledOut(other), other).toMatchObject({ allowed: true, blocked_by: [] })
+  })
 })
 
 describe('POST /v1/decisions/check where one option alone is named at the point (R-CON-3)', () => {
