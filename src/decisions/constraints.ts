@@ -193,8 +193,8 @@ interface NamedAt {
  * a decision's option among those offered: `S` is `Tier S` beside the policy's `Tier M`), when
  * at least two are named there; none where the choice is another of them exactly, or two would do (`Sonnet` beside `Sonnet 4.5` and
  * `Sonnet 4`), or a word is only shortened (`Med` is not `Tier M`). But the policy's default, which
- * no decision names, is the option a decision names in its own words (`Tier M` for a decision's
- * `M`), as the recommendation offering it takes it for that option: a choice that is it exactly names that option.
+ * no decision names, is the option a decision names where that option reads as it (`Tier M` for
+ * a decision's `M`), as the recommendation offering it takes it for that option.
  */
 function namedBy(choice: string, option: string, named: NamedAt): 'exactly' | 'in other words' | undefined {
   if (sameOption(choice, option)) return 'exactly'
@@ -203,13 +203,18 @@ function namedBy(choice: string, option: string, named: NamedAt): 'exactly' | 'i
   if (named.options.length < 2) return undefined
   const found = matchInOtherWords(choice, named.options)
   if (found !== undefined && sameOption(found, option)) return 'in other words'
-  // `must M` fixes the recommendation to the policy's `Tier M`, and `must_not M` takes it out: a
-  // choice of `Tier M` named neither, blocked under the one and let through under the other.
+  // The policy's default, which no decision names, may be this option in the option's own words
+  // (`Tier M` for a decision's `M`, `Sonnet` for its `Sonnet 4.5`), as a recommendation offering it
+  // takes it: `must M` fixes it, `must_not M` takes it out. A choice that is the default then names
+  // the option, and the default is no other option to tell a choice from (`Claude Sonnet 4.5`
+  // holds the words of both, and was blocked under `must Sonnet 4.5`, which fixes it).
   const { policyDefault } = named
-  if (policyDefault === undefined || !sameOption(choice, policyDefault)) return undefined
-  const others = named.options.filter((o) => !sameOption(o, option))
-  const reads = matchInOtherWords(option, others)
-  return reads !== undefined && sameOption(reads, policyDefault) ? 'in other words' : undefined
+  if (policyDefault === undefined) return undefined
+  const read = matchInOtherWords(option, named.options.filter((o) => !sameOption(o, option)))
+  if (read === undefined || !sameOption(read, policyDefault)) return undefined
+  if (sameOption(choice, policyDefault)) return 'in other words'
+  const without = matchInOtherWords(choice, named.options.filter((o) => !sameOption(o, policyDefault)))
+  return without !== undefined && sameOption(without, option) ? 'in other words' : undefined
 }
 
 function optionKey(option: string): string {

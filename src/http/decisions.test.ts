@@ -780,6 +780,16 @@ describe('POST /v1/decisions/check of a choice naming a decision\'s option in ot
     })
     for (const other of ['Tier S', 'S', 'L', 'Tier']) expect(await ruledOut(other), other).toMatchObject({ allowed: true, blocked_by: [] })
   })
+  it('reads Claude Sonnet 4.5 as the Sonnet 4.5 a decision names beside the policy\'s Sonnet, which is that option too', async () => {
+    const { call } = await createTestApp()
+    const atModel = (constraints: unknown[]) => decision({ status: 'accepted', enforce: 'required', scope: { points: ['model-selection'] }, constraints })
+    await call('POST', '/v1/decisions', atModel([{ kind: 'must', option: 'Sonnet 4.5' }]))
+    const MODELS = { point: 'model-selection', question: 'Which model should run this?', all_options: ['Claude Sonnet 4.5', 'Claude Opus 4.1', 'Claude Haiku 4.5'] }
+    expect((await call('POST', '/v1/recommendations', MODELS)).body).toMatchObject({ state: 'enforced', recommended: 'Claude Sonnet 4.5' })
+    const check = checkAt(call, 'model-selection')
+    for (const named of ['Sonnet 4.5', 'Claude Sonnet 4.5', 'Claude Sonnet 4.5 (Recommended)', 'Sonnet']) expect(await check(named), named).toMatchObject({ allowed: true, blocked_by: [] })
+    for (const other of ['Claude Opus 4.1', 'Claude Sonnet 4', 'Claude']) expect((await check(other)).allowed, other).toBe(false)
+  })
 })
 
 describe('POST /v1/decisions/check where one option alone is named at the point (R-CON-3)', () => {
