@@ -80,10 +80,11 @@ function refused(issues: Array<{ path: string; message: string }>, message: stri
  * What the tools do to the memory, as MCP's tool annotations say it: Claude Code runs a tool marked
  * `readOnlyHint` in plan mode (where agents ask their questions) and alongside others, and asks before
  * any other. Only `why` writes nothing: `recommend` and `plan_questions` start the session they name
- * (`plan_questions` remembers where it planned a question whose options it took out, planQuestionsToAsk)
- * (its count is the user's expertise), they and `check_decision` count the pulses of the decisions
- * they reach, and `record_choice` stores a choice. None deletes or overwrites anything (a choice
- * recorded again under its `decision_id` counts once), and none reaches beyond this memory.
+ * (its count is the user's expertise), `plan_questions` remembers where it planned a question whose
+ * options it took out (planQuestionsToAsk), they and `check_decision` count the pulses of the
+ * decisions they reach, and `record_choice` stores a choice. None deletes or overwrites anything
+ * but that record's time, planned again (a choice recorded again under its `decision_id` counts
+ * once), and none reaches beyond this memory.
  */
 const WRITES = { readOnlyHint: false, destructiveHint: false, openWorldHint: false } as const
 const READS = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const
