@@ -68,6 +68,14 @@ describe('resolveChoice', () => {
   it('counts an option named twice in an array once', () => {
     expect(resolveChoice(['Tier S', 'Tier S (Recommended)', 'tier s'], options, true)).toEqual({ chosen: ['Tier S'], other: null })
   })
+
+  it('keeps a text named twice in an array once, as it first came, as an option named twice is one choice', () => {
+    // A client that sends the user's "Other" both as typed and once more: the user never typed it twice.
+    expect(resolveChoice(['Tier S', 'my own', 'my  own ', 'Tier S'], options, true)).toEqual({ chosen: ['Tier S'], other: 'my own' })
+    expect(resolveChoice(['Tier XL', 'Tier XL'], options, false)).toEqual({ chosen: [], other: 'Tier XL' })
+    // Two texts are two: both kept.
+    expect(resolveChoice(['a', 'b', 'a'], options, true)).toEqual({ chosen: [], other: 'a, b' })
+  })
 })
 
 describe('matchInOtherWords: the option a policy point\'s static default names, in other words (R-POL)', () => {

@@ -246,10 +246,17 @@ export function resolveChoice(
   if (typeof choice !== 'string') {
     const chosen: string[] = []
     const other: string[] = []
+    // A text named twice is one answer, as an option is (and as a single-select question counts
+    // its answers): kept once, as it first came, not joined with itself into a text never typed.
+    const typed = new Set<string>()
     for (const label of choice) {
       const match = matchOption(label, options)
-      if (match === undefined) other.push(typedText(label))
-      else if (!chosen.includes(match)) chosen.push(match)
+      if (match !== undefined) {
+        if (!chosen.includes(match)) chosen.push(match)
+      } else if (!typed.has(normalizeLabel(label))) {
+        typed.add(normalizeLabel(label))
+        other.push(typedText(label))
+      }
     }
     return { chosen, other: other.length === 0 ? null : other.join(', ') }
   }

@@ -276,3 +276,16 @@ describe('a point the policy marks multi_select (R-POL)', () => {
     expect((await store.observationsAt('default', 'checks')).find((o) => o.session_id === 's-1')).toMatchObject({ chosen: ['Test', 'Docs'], other: null, multi_select: true })
   })
 })
+
+describe('an array of labels naming free text twice', () => {
+  it('stores the text once, at a multi-select question and a single-select one, as an option named twice is one choice', async () => {
+    const { call, store } = await createTestApp()
+    const question = { question: 'Which checks should run before the PR?', all_options: ['Lint, format', 'Test', 'Build'] }
+    const multi = await call('POST', '/v1/observations', { ...question, user_choice: ['Test', 'ruff', 'Test', 'ruff'], decision_id: 'multi' })
+    const single = await call('POST', '/v1/observations', { ...question, user_choice: ['ruff', 'ruff'], multi_select: false, decision_id: 'single' })
+    expect([multi.status, single.status]).toEqual([201, 201])
+    const stored = await store.observationsAt('default', multi.body.stored[0].point)
+    expect(stored.find((o) => o.decision_id === 'multi')).toMatchObject({ chosen: ['Test'], other: 'ruff', multi_select: true })
+    expect(stored.find((o) => o.decision_id === 'single')).toMatchObject({ chosen: [], other: 'ruff', multi_select: false })
+  })
+})
