@@ -220,6 +220,53 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(printed.permissionDecisionReason).toContain('It left as written a question it could not take: "Which checks should run before the PR?" (tool_input.questions.1.options.2: options 1 and 2 are both "Unit tests")')
   })
 
+  it('takes a multi-select call round: labels it added read back, its own answer kept as its own, the user\'s at the same points (R-CAP-5, R-ASK-4)', async () => {
+    const { data, spool } = await workdir()
+    const service = await serve(data)
+    const project = '/home/dev/acme-api'
+    const [checks, checkLabels] = CHECKS
+    const docs = 'Which docs should this change update?'
+    const docLabels = ['README, CHANGELOG', 'API docs', 'Migration guide']
+    // Checks: always the same set, answered for the user. Docs: API docs most times, asked.
+    const past = [
+      ...Array.from({ length: 40 }, (_, i) => ({ question: checks, header: 'Checks', all_options: checkLabels, multi_select: true, user_choice: ['Lint, format', 'Unit tests'], decision_id: `checks-${i}`, project })),
+      ...Array.from({ length: 10 }, (_, i) => ({ question: docs, header: 'Docs', all_options: docLabels, multi_select: true, user_choice: i < 7 ? ['API docs', 'README, CHANGELOG'] : ['API docs'], decision_id: `docs-${i}`, project })),
+    ]
+    const posted = await fetch(`${service.url}/v1/observations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(past) })
+    expect(posted.status).toBe(201)
+    const points = new Map(((await posted.json()) as { stored: Array<{ point: string; decision_id: string }> }).stored.map((s) => [s.decision_id.split('-')[0], s.point]))
+    const multi = claudeCodeFixture('post-tool-use-multi')
+    const asked = [multi.tool_input.questions[1], { question: docs, header: 'Docs', options: docLabels.map((label) => ({ label, description: label })), multiSelect: true }]
+    const pre = { ...claudeCodeFixture('pre-tool-use'), tool_use_id: 'toolu_multi_round', tool_input: { questions: asked } }
+    const printed = await hook(pre, service.url, spool, GENEROUS)
+    expect(printed).toMatchObject({ code: 0, stderr: '' })
+    const output = JSON.parse(printed.stdout).hookSpecificOutput
+    expect(output.permissionDecision).toBe('ask')
+    // Checks answered as Claude Code joins a multi-select answer, a label holding ", " quoted.
+    expect(output.updatedInput.answers).toEqual({ [checks]: '"Lint, format (Recommended)", Unit tests (Recommended)' })
+    const shown = output.updatedInput.questions
+    expect(shown.map((q: { question: string }) => q.question)).toEqual([docs])
+    expect(shown[0].options.map((o: { label: string }) => o.label)).toEqual(['README, CHANGELOG (Recommended)', 'API docs (Recommended)', 'Migration guide'])
+    // The user picks from the labels shown, and types an "Other": Claude Code joins them with ", ".
+    const post = { ...multi, tool_use_id: 'toolu_multi_round' }
+    for (const where of [post.tool_input, post.tool_response]) {
+      where.questions = shown
+      where.answers = { ...output.updatedInput.answers, [docs]: 'API docs (Recommended), Migration guide, the wiki, too' }
+    }
+    expect(await hook(post, service.url, spool, GENEROUS)).toMatchObject({ code: 0, stdout: '', stderr: '' })
+    expect(await spooledLines(spool)).toBe(0)
+    const exported = (await (await fetch(`${service.url}/v1/users/default/export`)).text())
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { type: string; data: { decision_id: string | null; point: string; chosen: string[]; other: string | null; source: string; multi_select: boolean } })
+      .filter((r) => r.type === 'observation' && r.data.decision_id?.startsWith('toolu_multi_round#'))
+      .map((r) => r.data)
+    expect(exported).toHaveLength(2)
+    // Counted at the points the choices before were, the labels it added read back as the options.
+    expect(exported.find((o) => o.point === points.get('checks'))).toMatchObject({ chosen: ['Lint, format', 'Unit tests'], other: null, source: 'auto-resolved', multi_select: true })
+    expect(exported.find((o) => o.point === points.get('docs'))).toMatchObject({ chosen: ['API docs', 'Migration guide'], other: 'the wiki, too', source: 'user', multi_select: true })
+  })
+
   it('sends its service URL with a PreToolUse, so the command printed to turn personalization off finds the service', async () => {
     const { data, spool } = await workdir()
     const service = await serve(data)
