@@ -7,21 +7,11 @@ import { agentMarkedDefault } from './domain/agent-default'
 import { decisionPointKey, pointPolicy, pointRule } from './domain/decision-point'
 import { InputError } from './domain/errors'
 import { oncePerFrozen } from './domain/freeze'
-import { matchOption, matchInOtherWords, normalizeLabel, ownDescription, resolveChoice } from './domain/labels'
-import {
-  multiSelectOf,
-  optionDescription,
-  optionLabel,
-  type Observation,
-  type ObservationInput,
-  type OptionInput,
-} from './domain/observation'
+import { offeredOptions } from './domain/offered-options'
+import { matchOption, matchInOtherWords, normalizeLabel, resolveChoice } from './domain/labels'
+import { multiSelectOf, type Observation, type ObservationInput } from './domain/observation'
 import type { CompiledPolicy } from './domain/policy'
-import {
-  recommend,
-  type OfferedOption,
-  type RecommendationRequest,
-} from './domain/recommendation'
+import { recommend, type RecommendationRequest } from './domain/recommendation'
 import { expertiseLevel, type ExpertiseLevel } from './domain/expertise'
 import { aggregationParams } from './domain/aggregate'
 import { checkTimestamp, notAhead } from './domain/timestamp'
@@ -91,25 +81,6 @@ export interface DecisionMemory extends DataRights {
   shownPoints(user: string, shown: readonly string[]): Promise<Map<string, string>>
   /** Runs the decay scan (R-MEM-7) as of `now` (default: the clock), unless within its cadence window and not forced. */
   decayScan(input?: { force?: boolean | undefined; now?: string | undefined; signal?: AbortSignal | undefined }): Promise<DecayScanResult>
-}
-
-/** Normalises the offered options; two that normalise to one label are refused. */
-export function offeredOptions(options: readonly OptionInput[], field = 'all_options'): OfferedOption[] {
-  const out: OfferedOption[] = []
-  const seen = new Map<string, number>()
-  options.forEach((raw, i) => {
-    const option = normalizeLabel(optionLabel(raw))
-    const first = seen.get(option)
-    if (first !== undefined) {
-      throw new InputError('duplicate_option', `options ${first} and ${i} are both "${option}"`, {
-        issues: [{ path: `${field}.${i}`, message: `duplicate of ${field}.${first} after normalisation` }],
-      })
-    }
-    seen.set(option, i)
-    // The rationale a plan of this service appended is dropped, as the label's annotation is.
-    out.push({ option, description: ownDescription(optionDescription(raw)) })
-  })
-  return out
 }
 
 const encoder = new TextEncoder()

@@ -1,4 +1,5 @@
-import { offeredOptions, type DecisionMemory } from './decision-memory'
+import type { DecisionMemory } from './decision-memory'
+import { offeredOptions } from './domain/offered-options'
 import { decisionPointKey, hashPointKey } from './domain/decision-point'
 import { InputError } from './domain/errors'
 import type { CompiledPolicy } from './domain/policy'
