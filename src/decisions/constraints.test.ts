@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { checkAgainst, normalizeAction } from './constraints'
+import { contractFor } from './enforcement'
+import { matchOption } from '../domain/labels'
 import { matchWithin, TURNS_LIMIT_MS } from './pattern-match'
 import { decisionRecord } from '../../test/support/decision-record'
 import type { Constraint, DecisionRecord } from './decision'
@@ -94,6 +96,33 @@ describe('checking actions and choices (R-CON-3)', () => {
     expect(check('Tier', 'Tier M').allowed).toBe(true)
     // Shortened words name nothing.
     expect(check('Sm', 'Tier M').allowed).toBe(true)
+  })
+
+  it('reads a choice among the options offered as the recommendation offering them does: it blocks what contractFor rules out', () => {
+    const at = (point: string) => ({ points: [point], task: null, path: null, stage: null })
+    const cases: Array<{ decisions: DecisionRecord[]; point: string; offered: string[] }> = [
+      { decisions: [decision('D-1', [{ kind: 'must_not', option: 'Sonnet' }], { scope: at('model') })], point: 'model', offered: ['Claude Opus 4.1', 'Claude Sonnet 4.5', 'Claude Haiku 4.5'] },
+      { decisions: [decision('D-2', [{ kind: 'must_not', option: 'Redis' }, { kind: 'prefer', option: 'Memcached' }], { scope: at('cache') })], point: 'cache', offered: ['Redis', 'Redis Cluster', 'Memcached'] },
+      // Two options only folding makes one: the choice in another case of one is that one, as a choice is resolved.
+      { decisions: [decision('D-3', [{ kind: 'must_not', option: 'Maße' }], { scope: at('unit') })], point: 'unit', offered: ['Masse', 'Maße'] },
+    ]
+    for (const { decisions, point, offered } of cases) {
+      const ruledOut = contractFor(decisions, offered.map((option) => ({ option })), undefined).ruledOut
+      for (const choice of [...offered, ...offered.map((o) => o.toLocaleUpperCase('en'))]) {
+        const kept = !ruledOut.has(matchOption(choice, offered) as string)
+        expect(checkAgainst(decisions, { choice, point, offered }).allowed, choice).toBe(kept)
+      }
+    }
+    // Read without them, MASSE is Maße as labels are compared in any case.
+    expect(checkAgainst(cases[2]?.decisions ?? [], { choice: 'MASSE', point: 'unit' }).allowed).toBe(false)
+  })
+
+  it('reads a choice none of the options offered is as it reads one without them', () => {
+    const at = { points: ['complexity-tier'], task: null, path: null, stage: null }
+    const never = decision('D-2', [{ kind: 'must_not', option: 'Tier S' }], { scope: at })
+    const check = (choice: string) => checkAgainst([never], { choice, point: 'complexity-tier', offered: ['S', 'M', 'L'] }, undefined, 'Tier M')
+    expect(check('Tier S (Recommended)').blocked_by.map((b) => b.message)).toEqual(['at complexity-tier "Tier S" must not be chosen'])
+    expect(check('Small').allowed).toBe(true)
   })
 
   it('blocks a number over a limit', () => {

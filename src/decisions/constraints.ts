@@ -1,5 +1,5 @@
 import type { Issue } from '../domain/errors'
-import { foldCase, matchInOtherWords, normalizeLabel } from '../domain/labels'
+import { foldCase, matchInOtherWords, matchOption, normalizeLabel } from '../domain/labels'
 import { characters, leadingCharacters } from '../domain/limits'
 import { regexReason } from '../domain/policy'
 import type { Constraint, DecisionRecord, DecisionScope, EnforceLevel } from './decision'
@@ -217,6 +217,23 @@ function namedBy(choice: string, option: string, named: NamedAt): 'exactly' | 'i
   return without !== undefined && sameOption(without, option) ? 'in other words' : undefined
 }
 
+/**
+ * How a checked choice names a decision's option among the options its question offered, as the
+ * recommendation offering them reads both (R-CON-2, R-CON-3): the choice is the option offered it
+ * names as a choice is resolved (matchOption), the decision's option the one offered that
+ * contractFor finds for it (matchInOtherWords), and they name one another when that is one option.
+ * So at `model-selection`, offering `Claude Sonnet 4.5` beside `Claude Opus 4.1`, a `must_not
+ * Sonnet` names `Claude Sonnet 4.5`, which its recommendation takes out; and `Redis Cluster`,
+ * offered beside `Redis`, is not the `Redis` a decision names, which its recommendation keeps. A
+ * choice none of them is (typed in the user's own words) is read as without them (namedBy).
+ */
+function namedAmongOffered(choice: string, option: string, offered: readonly string[], named: NamedAt): 'exactly' | 'in other words' | undefined {
+  const chosen = matchOption(choice, offered)
+  if (chosen === undefined) return namedBy(choice, option, named)
+  if (matchInOtherWords(option, offered) !== chosen) return undefined
+  return sameOption(choice, option) ? 'exactly' : 'in other words'
+}
+
 function optionKey(option: string): string {
   return foldCase(normalizeLabel(option))
 }
@@ -257,12 +274,18 @@ function shown(text: string): string {
  * already apply (accepted, in scope). An action is tested against every `must_not` pattern, in
  * each of its forms (`actionForms`: as written, and as the shell runs it), through
  * `matchPatterns` (a pattern it cannot decide in time only warns, whatever its decision's level); a choice against the option constraints of the decisions bound to its point (an option it
- * names exactly or in other words: namedBy), and against `limit`s when it is a number. Required decisions block; advisory ones, and any
+ * names exactly or in other words: namedBy, or among the options offered, where they are given: namedAmongOffered), and against `limit`s when it is a number. Required decisions block; advisory ones, and any
  * `prefer`, warn.
  */
 export function checkAgainst(
   decisions: readonly DecisionRecord[],
-  request: { action?: string | undefined; choice?: string | readonly string[] | undefined; point?: string | undefined },
+  request: {
+    action?: string | undefined
+    choice?: string | readonly string[] | undefined
+    point?: string | undefined
+    /** The options the choice's question offered, normalised (offeredOptions): the choice is read among them (namedAmongOffered). */
+    offered?: readonly string[] | undefined
+  },
   matchPatterns: MatchPatterns = matchPlainly,
   /** The policy point's static default at the request's point: a choice is read among it too (optionsNamedAt). */
   pointDefault?: string | undefined,
@@ -282,6 +305,8 @@ export function checkAgainst(
     action === undefined ? [] : matchPatterns(patterned.map((c) => c.pattern as string), forms, required.length).map((m, i) => [patterned[i], m]),
   )
   const named = request.choice === undefined || request.point === undefined ? { options: [] } : optionsNamedAt(decisions, request.point, pointDefault)
+  const { offered } = request
+  const nameOf = (choice: string, option: string) => (offered === undefined ? namedBy(choice, option, named) : namedAmongOffered(choice, option, offered, named))
   for (const decision of decisions) {
     const atPoint = request.point !== undefined && decision.scope.points.includes(request.point)
     for (const c of decision.constraints) {
@@ -318,7 +343,7 @@ export function checkAgainst(
       }
       if (!atPoint || c.option === undefined) continue
       const option = c.option
-      const naming = choices.map((choice) => ({ choice, how: namedBy(choice, option, named) })).filter((n) => n.how !== undefined)
+      const naming = choices.map((choice) => ({ choice, how: nameOf(choice, option) })).filter((n) => n.how !== undefined)
       const among = naming.length > 0
       if (c.kind === 'must' && !among) {
         const must = typeof request.choice === 'string' ? `must be "${option}", not ${chosen}` : `must include "${option}", not only ${chosen}`

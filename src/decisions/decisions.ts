@@ -1,7 +1,8 @@
 import type { Clock } from '../clock'
 import { pointPolicy } from '../domain/decision-point'
 import { fieldsOf, InputError, type Issue } from '../domain/errors'
-import type { Context } from '../domain/observation'
+import type { Context, OptionInput } from '../domain/observation'
+import { offeredOptions } from '../domain/offered-options'
 import type { CompiledPolicy } from '../domain/policy'
 import { checkTimestamp } from '../domain/timestamp'
 import { applies, runOfContext, type ApplicabilityQuery } from './applicability'
@@ -90,6 +91,8 @@ export interface CheckRequest extends ApplicabilityQuery, AsOf {
   action?: string | undefined
   /** One option, or the options of a multi-select choice. */
   choice?: string | readonly string[] | undefined
+  /** The options the choice's question offered, as a recommendation takes them: the choice is read among them. */
+  all_options?: readonly OptionInput[] | undefined
 }
 
 /**
@@ -837,10 +840,12 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
     },
 
     async check(request) {
-      const { as_of, ...run } = request
+      const { as_of, all_options, ...run } = request
       const asOf = auditAt({ as_of })
+      // Normalised and refused as a recommendation's (a duplicate named at all_options.N), before any pulse is counted.
+      const offered = all_options === undefined ? undefined : offeredOptions(all_options).map((o) => o.option)
       const pointDefault = run.point === undefined ? undefined : pointPolicy(run.point, policy)?.static_default
-      const verdict = checkAgainst(await inForce(run, asOf), run, matchPatterns, pointDefault)
+      const verdict = checkAgainst(await inForce(run, asOf), { ...run, offered }, matchPatterns, pointDefault)
       if (asOf === undefined) await store.pulse(verdict.checked, 'check', clock.now().toISOString())
       return verdict
     },

@@ -13,7 +13,7 @@ import {
 import { ImportedDecisionSchema } from '../decisions/imported-decision'
 import { PULSE_SOURCES } from '../decisions/store'
 import { LIMITS } from '../domain/limits'
-import { FIELD_DESCRIPTIONS, LabelSchema, IdentifierSchema, nonBlankText, QueryTimestampSchema, TimestampSchema } from '../domain/observation'
+import { FIELD_DESCRIPTIONS, LabelSchema, IdentifierSchema, nonBlankText, OptionsSchema, QueryTimestampSchema, TimestampSchema } from '../domain/observation'
 
 /** What an option's `count` is, where a set chosen at a multi-select question is read at a single-select one. */
 export const COUNT_DESCRIPTION =
@@ -206,6 +206,11 @@ export const CheckBody = z
       .optional()
       .meta({ description: 'An option about to be chosen at `point`, or the options of a multi-select choice (checked together).' }),
     point: IdentifierSchema.optional().meta({ description: 'The decision point `choice` is made at, required with it: the `point` a recommendation or a plan gave for the question. Decisions bound to other points are left out.' }),
+    all_options: OptionsSchema.optional().meta({
+      description:
+        'The options the question offered, as a recommendation takes them (labels, or `{label, description}`); only with `choice`. ' +
+        "The choice and each decision's option are then read among them as the recommendation reads them, so that the check blocks what it rules out and allows what it keeps.",
+    }),
     task: RunValue.meta({ description: FIELD_DESCRIPTIONS.task }),
     path: z.string().min(1).max(1000).optional().meta({ description: FIELD_DESCRIPTIONS.path }),
     stage: RunValue.meta({ description: FIELD_DESCRIPTIONS.stage }),
@@ -222,9 +227,13 @@ export const CheckBody = z
     if (b.choice !== undefined && b.point === undefined) {
       ctx.addIssue({ code: 'custom', path: ['point'], message: 'a choice is checked at a decision point' })
     }
+    // Read with nothing, they would be dropped, and the check answer as though they were read.
+    if (b.all_options !== undefined && b.choice === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['all_options'], message: 'the options offered are read with a choice: give the choice made among them' })
+    }
   })
   .openapi('DecisionCheck', {
-    description: 'An `action`, a `choice` or both; a `choice` needs its `point`.',
+    description: 'An `action`, a `choice` or both; a `choice` needs its `point`, and may come with the `all_options` it was made among.',
     // The path as the guard sends it, relative to the repository's root: an absolute one would
     // leave out every decision scoped to a path of the repository.
     example: { action: 'git push --force origin main', path: 'services/billing' },

@@ -5,6 +5,7 @@ import { decisionRecord } from '../../test/support/decision-record'
 import { InstrumentedLevel } from '../../test/support/instrumented-level'
 import { createTestApp, START } from '../../test/support/test-app'
 import { createLevelDecisionStore } from '../decisions/level-decision-store'
+import { LIMITS } from '../domain/limits'
 import { readRecordFolder } from '../decisions/adr/adr-folder'
 import { readAdrFolder } from '../decisions/adr/read-adr-folder'
 
@@ -805,6 +806,100 @@ describe('POST /v1/decisions/check where one option alone is named at the point 
     // Named as labels are matched, still blocked.
     expect(await check('redis cluster', 'cache-backend')).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-001' }] })
     expect(await check('Kafka (Recommended)', 'queue-backend')).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-002' }] })
+  })
+})
+
+describe('POST /v1/decisions/check of a choice among the options offered (R-CON-2, R-CON-3)', () => {
+  type Call = Awaited<ReturnType<typeof createTestApp>>['call']
+  const required = (point: string, constraints: unknown[]) => decision({ status: 'accepted', enforce: 'required', scope: { points: [point] }, constraints })
+  const labelOf = (o: string | { label: string }) => (typeof o === 'string' ? o : o.label)
+
+  /**
+   * What the recommendation of `asked` leaves to choose (the one option it fixes, else those it
+   * does not rule out) beside the options the check of each, with the same options, allows.
+   */
+  async function sideBySide(call: Call, asked: { point?: string; question: string; all_options: Array<string | { label: string; description?: string }> }) {
+    const rec = (await call('POST', '/v1/recommendations', asked)).body
+    const ruledOut = (rec.decisions ?? []).filter((d: any) => d.enforce === 'required' && d.effect === 'ruled-out').flatMap((d: any) => d.options)
+    const offered = asked.all_options.map(labelOf)
+    const left = rec.state === 'enforced' ? [rec.recommended].flat() : offered.filter((o) => !ruledOut.includes(o))
+    const allowed: string[] = []
+    for (const choice of offered) {
+      const verdict = await call('POST', '/v1/decisions/check', { choice, point: rec.point, all_options: asked.all_options })
+      expect(verdict.status, choice).toBe(200)
+      if (verdict.body.allowed) allowed.push(choice)
+    }
+    return { point: rec.point, left, allowed }
+  }
+
+  const MODELS = { question: 'Which model should run this?', all_options: ['Claude Opus 4.1', 'Claude Sonnet 4.5', 'Claude Haiku 4.5'] }
+
+  it('blocks Claude Sonnet 4.5 where a required must_not names Sonnet, as the recommendation offering it takes it out', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', required('model-selection', [{ kind: 'must_not', option: 'Sonnet' }]))
+    expect(await sideBySide(call, MODELS)).toEqual({ point: 'model-selection', left: ['Claude Opus 4.1', 'Claude Haiku 4.5'], allowed: ['Claude Opus 4.1', 'Claude Haiku 4.5'] })
+    const check = async (choice: unknown, extra: Record<string, unknown> = { all_options: MODELS.all_options }) =>
+      (await call('POST', '/v1/decisions/check', { choice, point: 'model-selection', ...extra })).body
+    expect(await check('claude sonnet 4.5 (Recommended)')).toMatchObject({
+      allowed: false,
+      blocked_by: [{ key: 'D-001', message: 'at model-selection "Sonnet" must not be chosen (the choice "claude sonnet 4.5 (Recommended)" is it in other words)' }],
+    })
+    expect((await check(['Claude Opus 4.1', 'Claude Sonnet 4.5'])).allowed).toBe(false)
+    // Without the options offered, read as before: Sonnet, the policy's default too, is the one option named there.
+    expect((await check('Claude Sonnet 4.5', {})).allowed).toBe(true)
+  })
+
+  it('keeps Redis Cluster offered beside Redis under a required must_not Redis, as the recommendation does, and warns of the prefer', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', required('cache-backend', [{ kind: 'must_not', option: 'Redis' }, { kind: 'prefer', option: 'Memcached' }]))
+    const CACHES = { point: 'cache-backend', question: 'Which cache?', all_options: ['Redis', { label: 'Redis Cluster', description: 'Sharded' }, 'Memcached'] }
+    expect(await sideBySide(call, CACHES)).toEqual({ point: 'cache-backend', left: ['Redis Cluster', 'Memcached'], allowed: ['Redis Cluster', 'Memcached'] })
+    const check = async (choice: string, extra: Record<string, unknown> = { all_options: CACHES.all_options }) =>
+      (await call('POST', '/v1/decisions/check', { choice, point: 'cache-backend', ...extra })).body
+    expect(await check('Redis Cluster')).toMatchObject({
+      allowed: true,
+      blocked_by: [],
+      warnings: [{ key: 'D-001', message: 'at cache-backend "Memcached" is preferred over "Redis Cluster"' }],
+    })
+    expect(await check('redis')).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-001', message: 'at cache-backend "Redis" must not be chosen' }] })
+    // Without them, Redis Cluster is read among Redis and Memcached, the options named there, as Redis.
+    expect((await check('Redis Cluster', {})).allowed).toBe(false)
+  })
+
+  it('blocks S and M of "Tier S, M or L?" and allows L under must_not Tier S and must Tier L, as the recommendation fixes L', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', required('complexity-tier', [{ kind: 'must_not', option: 'Tier S' }]))
+    await call('POST', '/v1/decisions', required('complexity-tier', [{ kind: 'must', option: 'Tier L' }]))
+    const TIERS = { question: 'Tier S, M or L?', all_options: ['S', 'M', 'L'] }
+    expect(await sideBySide(call, TIERS)).toEqual({ point: 'complexity-tier', left: ['L'], allowed: ['L'] })
+    const check = async (choice: string) => (await call('POST', '/v1/decisions/check', { choice, point: 'complexity-tier', all_options: TIERS.all_options })).body
+    expect((await check('S')).blocked_by.map((b: any) => [b.key, b.message])).toEqual([
+      ['D-001', 'at complexity-tier "Tier S" must not be chosen (the choice "S" is it in other words)'],
+      ['D-002', 'at complexity-tier the choice must be "Tier L", not "S"'],
+    ])
+    // A choice none of the options is, typed in the user's words, is read as without them.
+    expect((await check('Tier L')).allowed).toBe(true)
+    expect((await check('Large')).allowed).toBe(false)
+  })
+
+  it('refuses options a recommendation refuses, each named at all_options.N, and options sent with no choice; nothing is counted', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', required('complexity-tier', [{ kind: 'must', option: 'Tier L' }]))
+    const pulses = async () => (await call('GET', '/v1/decisions/pulses')).body
+    const before = await pulses()
+    const refused = async (body: Record<string, unknown>) => {
+      const answer = await call('POST', '/v1/decisions/check', body)
+      expect(answer.status, JSON.stringify(body)).toBe(400)
+      return [answer.body.error.code, answer.body.error.issues.map((i: any) => i.path)]
+    }
+    const at = { choice: 'L', point: 'complexity-tier' }
+    expect(await refused({ ...at, all_options: ['S', '  ', 'L'] })).toEqual(['invalid_request', ['all_options.1']])
+    expect(await refused({ ...at, all_options: ['S', { label: 'M', description: 5 }] })).toEqual(['invalid_request', ['all_options.1.description']])
+    expect(await refused({ ...at, all_options: ['S', 'L', 'L (Recommended)'] })).toEqual(['duplicate_option', ['all_options.2']])
+    expect(await refused({ ...at, all_options: [] })).toEqual(['invalid_request', ['all_options']])
+    expect(await refused({ ...at, all_options: Array.from({ length: LIMITS.options + 1 }, (_, i) => `Option ${i}`) })).toEqual(['invalid_request', ['all_options']])
+    expect(await refused({ action: 'ls', all_options: ['S', 'M', 'L'] })).toEqual(['invalid_request', ['all_options']])
+    expect(await pulses()).toEqual(before)
   })
 })
 
@@ -1900,6 +1995,16 @@ describe('the OpenAPI document', () => {
     ]) {
       expect(paths).toContain(path)
     }
+  })
+
+  it('describes the options offered a check of a choice takes, as a recommendation takes them', async () => {
+    const { call } = await createTestApp()
+    const { schemas } = (await call('GET', '/openapi.json')).body.components
+    const options = schemas.DecisionCheck.properties.all_options
+    expect(options).toMatchObject({ type: 'array', minItems: 1, maxItems: LIMITS.options })
+    expect(options.items).toEqual(schemas.RecommendationRequest.properties.all_options.items)
+    expect(options.description).toContain('as the recommendation reads them')
+    expect(schemas.DecisionCheck.required ?? []).not.toContain('all_options')
   })
 
   it('describes as_of on the routes an audit asks (R-REC-9)', async () => {

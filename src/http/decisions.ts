@@ -100,7 +100,8 @@ const check = createRoute({
     'An `action` (a shell command) is tested against the `must_not` patterns of the accepted decisions that apply, ' +
     'as written and as the shell runs it (quotes removed, each command of a chain, wrappers such as `sudo` taken off); ' +
     'a `choice` at a `point` against their option constraints (an option it names as labels are matched, else in other words ' +
-    "among the options the point's decisions and the policy's static_default name: `S` is `Tier S` beside `Tier M`) and limits. " +
+    "among the options the point's decisions and the policy's static_default name: `S` is `Tier S` beside `Tier M`; with `all_options`, " +
+    'the options the question offered, among those, as the recommendation offering them reads them: it blocks what that rules out) and limits. ' +
     'Required decisions block; advisory ones warn. ' +
     'Each decision checked counts a recall pulse. With `as_of`, an audit ("why was this command blocked last ' +
     'Tuesday?"): checked against the decisions in force then, as they stood then; it counts no pulse.',
