@@ -147,6 +147,13 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     const choice = async (c: string) => JSON.parse(textOf(await client.callTool({ name: 'check_decision', arguments: { choice: c, point: 'complexity-tier' } })))
     expect(await choice('L')).toMatchObject({ allowed: true, blocked_by: [] })
     expect(await choice('M')).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-022' }] })
+    // With the options offered, read among them as the recommendation reads them; refused as its are, named.
+    const among = async (c: string, all_options: unknown[]) => client.callTool({ name: 'check_decision', arguments: { choice: c, point: 'complexity-tier', all_options } })
+    expect(JSON.parse(textOf(await among('L', ['S', 'M', 'L'])))).toMatchObject({ allowed: true, blocked_by: [] })
+    expect(JSON.parse(textOf(await among('M', ['S', { label: 'M', description: 'typical' }, 'L'])))).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-022' }] })
+    const twice = await among('L', ['S', 'L', 'L (Recommended)'])
+    expect(twice.isError).toBe(true)
+    expect(textOf(twice)).toMatch(/^duplicate_option: [\s\S]*all_options\.2/)
     const missing = await client.callTool({ name: 'check_decision', arguments: {} })
     expect(missing.isError).toBe(true)
     expect(textOf(missing)).toContain('action')
@@ -262,9 +269,16 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     services.splice(services.indexOf(service), 1)
     await service.stop()
     const local = await connect({ DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, DECISION_MEMORY_USER: 'bob' }, ['--data', data])
-    const choice = async (c: string) => JSON.parse(textOf(await local.callTool({ name: 'check_decision', arguments: { choice: c, point: 'complexity-tier' } })))
+    const choice = async (c: string, extra: Record<string, unknown> = {}) =>
+      JSON.parse(textOf(await local.callTool({ name: 'check_decision', arguments: { choice: c, point: 'complexity-tier', ...extra } })))
     expect(await choice('S')).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-001' }] })
     expect(await choice('Tier')).toMatchObject({ allowed: true, blocked_by: [] })
+    // And among the options offered, as the service reads them: Tier, offered beside Tier S, is not it.
+    expect(await choice('Tier', { all_options: ['Tier', 'Tier S'] })).toMatchObject({ allowed: true, blocked_by: [] })
+    expect(await choice('tier s', { all_options: ['Tier', 'Tier S'] })).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-001' }] })
+    const twice = await local.callTool({ name: 'check_decision', arguments: { choice: 'S', point: 'complexity-tier', all_options: ['S', 'S (Recommended)'] } })
+    expect(twice.isError).toBe(true)
+    expect(textOf(twice)).toMatch(/^duplicate_option: [\s\S]*all_options\.1/)
   })
 
   it('records every choice when two servers with no service open one store by turns (two agent windows)', async () => {

@@ -981,6 +981,31 @@ describe('createMcpServer: check_decision', () => {
     await client.close()
   })
 
+  it('takes the options a choice was offered among, as recommend takes them, and passes them on as given', async () => {
+    const asked: unknown[] = []
+    const backend: McpBackend = {
+      ...recordingBackend().backend,
+      check: async (request) => {
+        asked.push(request)
+        return { ok: true, body: {} }
+      },
+    }
+    const client = await connected(backend, undefined)
+    const { tools } = await client.listTools()
+    const check = tools.find((t) => t.name === 'check_decision')
+    const recommend = tools.find((t) => t.name === 'recommend')
+    expect(check?.inputSchema.properties?.all_options).toMatchObject({ type: 'array', items: (recommend?.inputSchema.properties?.all_options as { items: unknown }).items })
+    expect(check?.description).toContain('all_options')
+    const options = ['Claude Opus 4.1', { label: 'Claude Sonnet 4.5', description: 'balanced' }]
+    await client.callTool({ name: 'check_decision', arguments: { choice: 'Claude Sonnet 4.5', point: 'model-selection', all_options: options } })
+    expect(asked).toEqual([{ choice: 'Claude Sonnet 4.5', point: 'model-selection', all_options: options }])
+    const alone = await client.callTool({ name: 'check_decision', arguments: { action: 'ls', all_options: options } })
+    expect(alone.isError).toBe(true)
+    expect(JSON.stringify(alone.content)).toContain('- all_options: the options offered are read with a choice')
+    expect(asked).toHaveLength(1)
+    await client.close()
+  })
+
   it('tells the agent to give path relative to the repository root: an absolute cwd matches no decision scoped by a relative path', async () => {
     // Decisions are scoped as `services/payments`; an agent that sends its absolute working
     // directory, as it knows it, is told allowed where the guard (which sends it relative) denies.

@@ -449,7 +449,8 @@ export function createMcpServer(
       title: 'Check an action or a choice against the decisions in force',
       description:
         'Before running a shell command (`action`) or choosing an option at a `point` (`choice`): allowed or ' +
-        'blocked, with the accepted decisions that block it (required) or warn (advisory). With `as_of` (an ISO ' +
+        'blocked, with the accepted decisions that block it (required) or warn (advisory). Give a choice\'s `all_options`, ' +
+        'the options the question offered, to have it read among them as `recommend` reads them. With `as_of` (an ISO ' +
         'time), an audit: checked against the decisions as they stood then, e.g. to see why a command was blocked.',
       inputSchema: CheckBody,
     },
