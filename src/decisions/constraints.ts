@@ -161,8 +161,8 @@ function sameOption(a: string, b: string): boolean {
 /**
  * The options a choice at a point is read among (R-CON-3): those the option constraints of the
  * decisions bound to it name, and the policy point's static default, once each as the check
- * compares them. A check has no offered options to look among, as a recommendation has: these are
- * the options the point is known by here. `policyDefault`: the default, where no decision names it
+ * compares them. A check sent without the offered options has none to look among, as a recommendation
+ * has (namedAmongOffered, where it is sent them): these are the options the point is known by here. `policyDefault`: the default, where no decision names it
  * exactly (namedBy reads it as the option a decision names in other words).
  */
 function optionsNamedAt(decisions: readonly DecisionRecord[], point: string, pointDefault: string | undefined): NamedAt {
