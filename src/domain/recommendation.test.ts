@@ -531,6 +531,16 @@ describe('strength by expertise (R-REC-6)', () => {
     expect(every.options[0]?.label).toBe('Tier L (100% of recent choices)')
   })
 
+  it('says 3 of 8 chosen at one instant is 38%, whatever their age: a decayed sum\'s last bit does not round it down', () => {
+    // 10 days old, the decayed sums make 3/8 0.37499999…, which Math.round read as 37%.
+    const timestamp = new Date(NOW.getTime() - 10 * 86_400_000).toISOString()
+    const options = ['A', 'B', 'C', 'D']
+    const chosen = observations({ A: 3, B: 2, C: 2, D: 1 }, { timestamp, options })
+    const r = recommend(input({ observations: chosen, options: options.map((option) => ({ option })), sessions: 60 }))
+    expect(r).toMatchObject({ recommended: 'A', disclosure: 'based on 38% of recent choices' })
+    expect(r.options[0]?.label).toBe('A (38% of recent choices)')
+  })
+
   it('says 0% only of an option never chosen: once among 300 answers in free text is 1%, for experts and in the disclosure', () => {
     const flat = { ...policy, decay: { alpha: 0 } }
     const once = [...observations({ 'something else': 300 }), ...observations({ 'Tier L': 1 })]

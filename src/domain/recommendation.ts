@@ -167,7 +167,8 @@ function round(value: number, digits = 4): number {
 }
 
 function percent(share: number): number {
-  return Math.round(share * 100)
+  // The 1e-9 keeps a half at a half: 3 of 8 decayed alike sum to 0.37499999…, which is 37.5%, so 38%.
+  return Math.round(share * 100 + 1e-9)
 }
 
 /**
