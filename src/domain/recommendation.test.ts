@@ -541,6 +541,16 @@ describe('strength by expertise (R-REC-6)', () => {
     expect(r.options[0]?.label).toBe('A (38% of recent choices)')
   })
 
+  it('says 21 of 56 chosen at one instant is 38% too, where sums past the 16 kept moments are approximated', () => {
+    // A batch without timestamps is one instant; the exponential-sum tail made 21/56 0.374999998….
+    const timestamp = new Date(NOW.getTime() - 86_400_000).toISOString()
+    const options = ['A', 'B', 'C']
+    const chosen = observations({ A: 21, B: 18, C: 17 }, { timestamp, options })
+    const r = recommend(input({ observations: chosen, options: options.map((option) => ({ option })), sessions: 60 }))
+    expect(r).toMatchObject({ recommended: 'A', disclosure: 'based on 38% of recent choices' })
+    expect(r.options[0]?.label).toBe('A (38% of recent choices)')
+  })
+
   it('says 0% only of an option never chosen: once among 300 answers in free text is 1%, for experts and in the disclosure', () => {
     const flat = { ...policy, decay: { alpha: 0 } }
     const once = [...observations({ 'something else': 300 }), ...observations({ 'Tier L': 1 })]

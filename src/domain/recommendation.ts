@@ -167,8 +167,10 @@ function round(value: number, digits = 4): number {
 }
 
 function percent(share: number): number {
-  // The 1e-9 keeps a half at a half: 3 of 8 decayed alike sum to 0.37499999…, which is 37.5%, so 38%.
-  return Math.round(share * 100 + 1e-9)
+  // First to the millionth the decayed sums hold (decayed-sum.ts: 1e-6), so that a half stays a
+  // half: 3 of 8 decayed alike are 0.37499999…, or 0.374999998 past the 16 exact moments, which is
+  // 37.5%, so 38%. k/10^4 that ends in .5 is exact in binary, so Math.round reads it as a half.
+  return Math.round(Math.round(share * 1e6) / 1e4)
 }
 
 /**
