@@ -92,6 +92,24 @@ describe('states by observation count (R-REC-1)', () => {
     )
   })
 
+  it('counts every choice at the point with personalization off, not those a test it does not show kept', () => {
+    // A change of preference keeps the 6 recent of 76; off, the change test is not shown (null),
+    // so `observations` is not its 6 either.
+    const day = (d: number) => new Date(NOW.getTime() - d * 86_400_000).toISOString()
+    const changed = [
+      ...Array.from({ length: 40 }, (_, i) => observation({ chosen: ['Tier L'], timestamp: day(200 - 2 * i) })),
+      ...Array.from({ length: 30 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(199 - 2 * i) })),
+      ...Array.from({ length: 6 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(10 - i) })),
+    ]
+    expect(recommend(input({ observations: changed }))).toMatchObject({ observations: 6, change_test: { recent: 6 } })
+    expect(recommend(input({ observations: changed, personalization: false }))).toMatchObject({ state: 'personalization-off', observations: 76, change_test: null })
+    // The context backoff keeps the 20 of phase run; off, `context_key` is null and all 40 count.
+    const split = [...observations({ 'Tier L': 20 }, { context: { phase: 'run' } }), ...observations({ 'Tier S': 20 }, { context: { phase: 'plan' } })]
+    expect(recommend(input({ observations: split, context: { phase: 'run' } }))).toMatchObject({ observations: 20, context_key: 'phase' })
+    const off = recommend(input({ observations: split, context: { phase: 'run' }, personalization: false }))
+    expect(off).toMatchObject({ state: 'personalization-off', observations: 40, context_key: null })
+  })
+
   it('uses the request static default, then the policy point default', () => {
     expect(recommend(input({ static_default: 'Tier L' })).recommended).toBe('Tier L')
     expect(recommend(input({ point: 'complexity-tier' })).recommended).toBe('Tier M')

@@ -256,7 +256,9 @@ export function recommend(input: RecommendationInput): Recommendation {
   // the choices at the point, and the layers still describe them.
   const used = input.personalization ? evidence : null
   const preference = preferenceOf(used?.tallies ?? [], labels, input.asOf, policy.decay.alpha, !multiSelect)
-  const n = evidence.n
+  // Off, the context and change tests are not shown (null), so neither is what they kept: every
+  // choice at the point in the scope asked counts, as the layers describe them.
+  const n = input.personalization ? evidence.n : selection.scoped.n
   const { min_observations: N, sufficient_observations: M } = policy.thresholds
   const prior = policy.confidence.prior
   const expertise = { sessions: input.sessions, level: expertiseLevel(input.sessions, policy) }
