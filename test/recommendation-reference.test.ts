@@ -122,8 +122,30 @@ async function history(seed: number, out: Disagreement[]) {
       ...(session ? { session_id: session } : {}),
     })
   }
-  for (let i = 0; i < bodies.length; i += 200) {
-    const res = await call('POST', '/v1/observations', bodies.slice(i, i + 200))
+  // Some histories arrive as Claude Code's PostToolUse (R-CAP-5), each at its own time (`?at=`).
+  const viaHook = !point && k <= 4 && n <= 70 && r.chance(0.2)
+  const direct = viaHook ? bodies.filter((b: any) => b.session_id === undefined) : bodies
+  if (viaHook) {
+    for (const b of bodies as any[]) {
+      if (b.session_id === undefined) continue
+      const asked = { question, header, options: b.all_options.map((label: string) => ({ label, description: '' })), multiSelect: false }
+      const payload = {
+        session_id: b.session_id,
+        cwd: '/tmp',
+        hook_event_name: 'PostToolUse',
+        tool_name: 'AskUserQuestion',
+        tool_input: { questions: [asked] },
+        tool_response: { questions: [asked], answers: { [question]: b.user_choice } },
+        tool_use_id: b.decision_id,
+      }
+      const query = new URLSearchParams({ user, at: b.timestamp, ...(b.project ? { project: b.project } : {}) })
+      const res = await call('POST', `/v1/hooks/claude-code?${query}`, payload)
+      if (res.status !== 200) throw new Error(`hook ${res.status} ${JSON.stringify(res.body)}`)
+    }
+    tally('hook')
+  }
+  for (let i = 0; i < direct.length; i += 200) {
+    const res = await call('POST', '/v1/observations', direct.slice(i, i + 200))
     if (res.status !== 201) throw new Error(`observations ${res.status} ${JSON.stringify(res.body)}`)
   }
 
@@ -318,7 +340,7 @@ describe('the recommendation against an independent reading of the spec (R-SES-2
     expect(shown, `${out.length} disagreements; replay one with REF_SEED and REF_HISTORIES`).toEqual([])
     // The histories reach every state, strength and verdict the comparison is for.
     if (process.env.REF_HISTORIES === undefined) {
-      for (const key of ['state static-default', 'state partial', 'state sufficient', 'state personalization-off', 'strength strong', 'strength medium', 'strength weak', 'strength neutral', 'ask false', 'tie', 'other', 'long', 'as_of', 'plan', 'scope all-projects', 'scope project', 'scope user'])
+      for (const key of ['state static-default', 'state partial', 'state sufficient', 'state personalization-off', 'strength strong', 'strength medium', 'strength weak', 'strength neutral', 'ask false', 'tie', 'other', 'long', 'as_of', 'plan', 'hook', 'scope all-projects', 'scope project', 'scope user'])
         expect(seen.get(key) ?? 0, key).toBeGreaterThan(0)
     }
   })
