@@ -30,6 +30,16 @@ function variant(r: ReturnType<typeof seeded>, label: string, cased = true): str
   return label
 }
 
+/** An ISO time in UTC, or at another offset (+05:30, -08:00): the same moment either way. */
+function iso(r: ReturnType<typeof seeded>, ms: number): string {
+  const offset = r.pick([0, 0, 330, -480, 60, -210, 840])
+  if (offset === 0) return new Date(ms).toISOString()
+  const local = new Date(ms + offset * 60_000).toISOString().slice(0, 23)
+  const sign = offset < 0 ? '-' : '+'
+  const abs = Math.abs(offset)
+  return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`
+}
+
 function shuffle<T>(r: ReturnType<typeof seeded>, xs: T[]): T[] {
   const a = [...xs]
   for (let i = a.length - 1; i > 0; i--) {
@@ -72,7 +82,7 @@ async function history(seed: number, out: Disagreement[]) {
   const implicit = r.chance(0.5)
   const early = !implicit && r.chance(0.3)
   if (!implicit) for (const s of sessions) {
-    const res = await call('POST', '/v1/sessions', { user, session_id: s.id, started_at: new Date(s.at).toISOString() })
+    const res = await call('POST', '/v1/sessions', { user, session_id: s.id, started_at: iso(r, s.at) })
     if (res.status >= 300) throw new Error(`session ${res.status} ${JSON.stringify(res.body)}`)
   }
 
@@ -110,7 +120,7 @@ async function history(seed: number, out: Disagreement[]) {
     observations.push({ choice: normalise(choice), at, project })
     bodies.push({
       decision_id: `${user}-d${i}`,
-      timestamp: new Date(at).toISOString(),
+      timestamp: iso(r, at),
       question,
       header,
       ...(point ? { point } : {}),
@@ -177,6 +187,7 @@ async function history(seed: number, out: Disagreement[]) {
     if (asOf === undefined && newSession === false && !pastSessions.some((s) => s.id === sessionId)) newSession = true
   }
   const offThen = off && asOf === undefined
+  const asOfText = asOf === undefined ? undefined : iso(r, asOf)
   const request = {
     user,
     question,
@@ -185,7 +196,7 @@ async function history(seed: number, out: Disagreement[]) {
     all_options: requestOptions,
     ...(project ? { project } : {}),
     ...(staticDefault ? { static_default: staticDefault } : {}),
-    ...(asOf !== undefined ? { as_of: new Date(asOf).toISOString() } : {}),
+    ...(asOf !== undefined ? { as_of: asOfText } : {}),
     ...(sessionId ? { session_id: sessionId } : {}),
   }
   const res = await call('POST', '/v1/recommendations', request)
@@ -298,7 +309,7 @@ async function history(seed: number, out: Disagreement[]) {
       user,
       ...(project ? { project } : {}),
       ...(sessionId ? { session_id: sessionId } : {}),
-      ...(asOf !== undefined ? { as_of: new Date(asOf).toISOString() } : {}),
+      ...(asOf !== undefined ? { as_of: asOfText } : {}),
       questions: [{ question, header, options: requestOptions.map((label) => ({ label, description: '' })), multiSelect: false }],
     })
     if (plan.status !== 200) differ('plan.status', `${plan.status} ${JSON.stringify(plan.body)}`, 200)
