@@ -88,7 +88,8 @@ async function history(seed: number, out: Disagreement[]) {
 
   // Observations: a random n, random preference, continuous ages (or all at one instant).
   // Modes: few, around N..M, past M, a settled habit (3), and a long history past the 16 exact moments (4).
-  const mode = r.chance(0.06) ? 4 : r.int(0, 3)
+  // Mode 5: a change of preference, one option for a year, then another in the last weeks.
+  const mode = r.chance(0.06) ? 4 : r.chance(0.08) ? 5 : r.int(0, 3)
   const n = mode === 0 ? r.int(0, 7) : mode === 1 ? r.int(5, 21) : mode === 4 ? r.int(100, 300) : r.int(21, 70)
   // Mode 3: a settled habit, mostly lately, to reach `sufficient` and p ≥ 0.9 (ask: false).
   const span = mode === 3 ? 60 : 400
@@ -107,9 +108,10 @@ async function history(seed: number, out: Disagreement[]) {
     let j = 0
     while (j < k - 1 && u > probs[j]!) u -= probs[j++]!
     if (tie && i < 2 * Math.floor(n / 2)) j = i % 2 // the first two options alike, the odd one out random
+    if (mode === 5 && !tie) j = i < n / 2 ? 0 : 1
     const free = withOther && r.chance(0.1)
     const choice = free ? `Something else ${r.int(1, 3)}` : options[j]!
-    const at = oneInstant ? instant : NOW - r.next() * span * DAY
+    const at = oneInstant ? instant : mode === 5 ? NOW - (i < n / 2 ? 40 + r.next() * 360 : r.next() * 25) * DAY : NOW - r.next() * span * DAY
     const project = r.chance(0.7) ? r.pick(projects) : undefined
     // README "as_of": a session counts from its earliest observation, one dated before its start too.
     const eligible = implicit || early ? sessions : sessions.filter((s) => s.at <= at)
@@ -261,9 +263,14 @@ async function history(seed: number, out: Disagreement[]) {
     state === 'static-default'
       ? `based on static default, ${ref.needed} observations needed for personalization${across}`
       : `based on ${percent}% of recent choices${across}`
-  // A change of preference adds `since <date> (…)`, and personalization off says why (the spec fixes neither text).
-  if (since !== undefined) tally('change of preference')
-  else if (offThen) {
+  // README "Change of preference": the recent choices' share, `since <date> (they differ …)`, a UTC
+  // calendar day; personalization off says why (the spec fixes neither text).
+  if (since !== undefined) {
+    tally('change of preference')
+    const day = new Date(since).toISOString().slice(0, 10)
+    const changed = `${disclosure} since ${day} (they differ from your earlier choices)`
+    if (state !== 'static-default' && got.disclosure !== changed) differ('disclosure', got.disclosure, changed)
+  } else if (offThen) {
     if (!got.disclosure.startsWith('based on static default')) differ('disclosure', got.disclosure, 'based on static default…')
   } else if (got.disclosure !== disclosure) differ('disclosure', got.disclosure, disclosure, `share=${shareOfRec} scope=${got.scope}/${ref.scope} inProject=${observations.filter((o) => o.project === project && o.at <= at).length} n=${ref.n}`)
 
@@ -351,7 +358,7 @@ describe('the recommendation against an independent reading of the spec (R-SES-2
     expect(shown, `${out.length} disagreements; replay one with REF_SEED and REF_HISTORIES`).toEqual([])
     // The histories reach every state, strength and verdict the comparison is for.
     if (process.env.REF_HISTORIES === undefined) {
-      for (const key of ['state static-default', 'state partial', 'state sufficient', 'state personalization-off', 'strength strong', 'strength medium', 'strength weak', 'strength neutral', 'ask false', 'tie', 'other', 'long', 'as_of', 'plan', 'hook', 'scope all-projects', 'scope project', 'scope user'])
+      for (const key of ['state static-default', 'state partial', 'state sufficient', 'state personalization-off', 'strength strong', 'strength medium', 'strength weak', 'strength neutral', 'ask false', 'tie', 'other', 'long', 'as_of', 'plan', 'hook', 'change of preference', 'scope all-projects', 'scope project', 'scope user'])
         expect(seen.get(key) ?? 0, key).toBeGreaterThan(0)
     }
   })
