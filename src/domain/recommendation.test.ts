@@ -889,6 +889,21 @@ describe('multi-select (R-REC-8)', () => {
     )
   })
 
+  it('says 34 of 40 sets chosen at one instant are at least 85%, at any age', () => {
+    // Past the 16 exact moments the exponential-sum tail (good to 1e-6) made 0.85 0.84999998…,
+    // floored to "at least 84%".
+    const checks = ['Lint', 'Unit tests', 'E2E tests', 'Types']
+    for (let days = 0; days < 30; days += 0.7) {
+      const timestamp = new Date(NOW.getTime() - days * 86_400_000).toISOString()
+      const sets = [
+        ...Array.from({ length: 34 }, () => observation({ chosen: ['Lint', 'Unit tests'], options: checks, timestamp })),
+        ...Array.from({ length: 6 }, () => observation({ chosen: ['Unit tests'], options: checks, timestamp })),
+      ]
+      const r = recommend(input({ options: checks.map((option) => ({ option })), observations: sets, multi_select: true }))
+      expect(r.disclosure, `${days} days`).toBe('each selected in at least 85% of recent choices')
+    }
+  })
+
   it('says of an empty selection that no option reaches half, with the window it rests on, not "at least 100%"', () => {
     const checks = [{ option: 'Lint' }, { option: 'Unit tests' }, { option: 'E2E tests' }, { option: 'Types' }]
     const obs = ['Lint', 'Unit tests', 'E2E tests', 'Types', 'Lint', 'Unit tests', 'E2E tests', 'Types'].map((chosen) =>

@@ -194,9 +194,11 @@ export function shownPercent(share: number): number {
  */
 function leastShare(share: number): string {
   if (share >= 1 - 1e-9) return '100%'
-  // Rounded down, as "at least" is only true of a floor: 6 of 7 (85.7%) is at least 85%, not 86%.
-  // (The 1e-9 keeps a share of exactly 0.29, 28.999…% in floating point, at 29.)
-  return `at least ${percent(share) < 100 ? Math.floor(share * 100 + 1e-9) : Math.floor(share * 1000 + 1e-9) / 10}%`
+  // Rounded down, as "at least" is only true of a floor: 6 of 7 (85.7%) is at least 85%, not 86%;
+  // of the share to the millionth the decayed sums hold (see percent), so that 0.29, 28.999…% in
+  // floating point, and 34 of 40 at one instant, 0.84999998… past the exact moments, stay 29 and 85.
+  const millionths = Math.round(share * 1e6)
+  return `at least ${percent(share) < 100 ? Math.floor(millionths / 1e4) : Math.floor(millionths / 1e3) / 10}%`
 }
 
 /** The highest share, as "no option selected in more than" says it: rounded up, so that it stays true. */
