@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { closedPort, runCli, startService, type RunningService } from './support/processes'
+import { closedPort, DAY, runCli, startService, storeTierHistory, type RunningService } from './support/processes'
 import { tempDir } from './support/temp-dir'
 
 const running: RunningService[] = []
@@ -145,20 +145,9 @@ describe('decision-memory why --point', () => {
   it('answers --as-of as the service would have then (R-REC-9): an audit of an earlier answer', async () => {
     const service = await startService(join(tempDir('dm-why-'), 'data'))
     running.push(service)
-    const DAY = 86_400_000
     const now = Date.now()
-    const choice = (i: number, tier: string, daysAgo: number) => ({
-      decision_id: `asof-${i}`,
-      user: 'alice',
-      question: 'Which complexity tier should this SPEC use?',
-      all_options: ['Tier S', 'Tier M', 'Tier L'],
-      user_choice: tier,
-      timestamp: new Date(now - daysAgo * DAY).toISOString(),
-    })
     // Tier S ten days ago, Tier L since.
-    const observations = [...Array.from({ length: 6 }, (_, i) => choice(i, 'Tier S', 10)), ...Array.from({ length: 12 }, (_, i) => choice(10 + i, 'Tier L', 1))]
-    const stored = await fetch(`${service.url}/v1/observations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(observations) })
-    expect(stored.status).toBe(201)
+    await storeTierHistory(service.url, now)
     const env = { DECISION_MEMORY_URL: service.url, DECISION_MEMORY_USER: 'alice' }
     expect((await runCli(['why', '--point', 'complexity-tier'], { env })).stdout).toContain('recommended: Tier L')
     const then = new Date(now - 5 * DAY).toISOString()

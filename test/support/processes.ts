@@ -88,3 +88,25 @@ export function runCli(
     child.once('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }))
   })
 }
+
+/** A day in milliseconds. */
+export const DAY = 86_400_000
+
+/**
+ * Stores alice's tier history at a running service, dated from `now`: Tier S six times ten days
+ * ago, Tier L twelve times a day ago, so that an audit five days back recommends Tier S and one of
+ * now Tier L. The `as_of` tests of `why` and `preferences` replay it.
+ */
+export async function storeTierHistory(url: string, now: number): Promise<void> {
+  const choice = (i: number, tier: string, daysAgo: number) => ({
+    decision_id: `asof-${i}`,
+    user: 'alice',
+    question: 'Which complexity tier should this SPEC use?',
+    all_options: ['Tier S', 'Tier M', 'Tier L'],
+    user_choice: tier,
+    timestamp: new Date(now - daysAgo * DAY).toISOString(),
+  })
+  const observations = [...Array.from({ length: 6 }, (_, i) => choice(i, 'Tier S', 10)), ...Array.from({ length: 12 }, (_, i) => choice(10 + i, 'Tier L', 1))]
+  const stored = await fetch(`${url}/v1/observations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(observations) })
+  if (stored.status !== 201) throw new Error(`storing the tier history answered ${stored.status}`)
+}
