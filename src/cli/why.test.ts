@@ -335,6 +335,32 @@ describe('decision-memory why FILE, a record import-adr read', () => {
     expect(none.stderr).toContain('or is scoped to its path, Makefile (decisions with no path apply everywhere: GET /v1/decisions/applicable?path=Makefile; why --point POINT --path Makefile explains a point there)')
   })
 
+  it('reads a file named bare in the folder it runs in as that file, not as a key no decision has', async () => {
+    const parent = tempDir('dm-why-file-')
+    const store = join(parent, 'store')
+    const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
+    const { store: memory, decisionStore } = await openStores(store)
+    try {
+      const decisions = createDecisions({ store: decisionStore, clock: fixedClock('2026-11-01T00:00:00Z'), policy: await loadPolicy(DEFAULT_POLICY_FILE) })
+      await decisions.propose(DecisionInputSchema.parse({ key: 'D-100', title: 'Cents in billing', decision: 'Amounts are integer cents.', rationale: 'Floats lost a cent.', status: 'accepted', scope: { path: 'src' } }))
+    } finally {
+      await memory.close()
+    }
+    writeFileSync(join(repo, 'NOTES.md'), '# Notes\n')
+    const cwd = process.cwd()
+    try {
+      process.chdir(join(repo, 'src'))
+      const code = await captured(() => whyCommand(['billing.ts', '--data', store]))
+      expect(code.code).toBe(0)
+      expect(code.stdout.split('\n').filter((l) => /^\S/.test(l))).toEqual(['D-100, scoped to src', '* D-100 [accepted, advisory] Cents in billing'])
+      process.chdir(repo)
+      const notes = await captured(() => whyCommand(['NOTES.md', '--data', store]))
+      expect(notes).toEqual({ code: 1, stdout: '', stderr: "decision-memory why: no decision was imported from NOTES.md or is scoped to its path (import-adr . reads its folder's records)\n" })
+    } finally {
+      process.chdir(cwd)
+    }
+  })
+
   it('finds the decision of a record whose file was deleted since (git rm), which the store still holds', async () => {
     const parent = tempDir('dm-why-file-')
     const store = join(parent, 'store')

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { basename, dirname, isAbsolute, resolve } from 'node:path'
 import { loadPolicy } from '../config/load-policy'
 import type { DecisionWhy } from '../decisions/decisions'
@@ -207,15 +207,6 @@ export function notAsOf(body: unknown, asOf: string, what: string, done = 'print
   return undefined
 }
 
-/** Whether `path` names a file (not a folder, nor a path through a file). */
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile()
-  } catch {
-    return false
-  }
-}
-
 /**
  * The decisions imported from a record's file (`docs/adr/0005-use-x.md`; a DECISIONS.md, one per
  * section), as the import named them: its folder after its repository (or a name that folder had,
@@ -271,9 +262,9 @@ export async function whyCommand(argv: string[]): Promise<number> {
   // Checked as the routes check them, and before any request: a key `..` in the path
   // `/v1/decisions/../why` is `/v1/why` once the URL is resolved, another route.
   // A record's file, as a repository names it (`docs/adr/0005-use-x.md`), whose decisions the import
-  // keyed otherwise (ADR-0005): a path (no key holds a `/`), there or deleted since, or a record's
-  // name that is a file here.
-  const file = key !== undefined && (/[\\/]/.test(key) || (/\.(md|markdown)$/i.test(key) && isFile(key))) ? key : undefined
+  // keyed otherwise (ADR-0005): a path (no key holds a `/`), there or deleted since, or a name that
+  // is a file or folder here (`invoice.ts` in `src/billing`; not `.` or `..`, which no key is).
+  const file = key !== undefined && (/[\\/]/.test(key) || (key !== '.' && key !== '..' && existsSync(key))) ? key : undefined
   if (key !== undefined && file === undefined) {
     const checked = DecisionKeySchema.safeParse(key)
     if (!checked.success) throw new UsageError(`KEY "${key}": ${checked.error.issues[0]?.message ?? 'not a decision key'}`)
@@ -399,8 +390,9 @@ export async function whyCommand(argv: string[]): Promise<number> {
       .map((d) => ({ key: d.key, heading: `${d.key}, scoped to ${d.scope.path ?? at}` })),
   ]
   if (found.length === 0) {
-    // A key that is also a file's name here (`notes.md`): the decision, as before files were read.
-    if (DecisionKeySchema.safeParse(file).success && !/[\\/]/.test(file)) return ask(file)
+    // A key that is also a file's name here (`notes.md`): the decision, as before files were read;
+    // a name no decision has as its key is said as the file it is.
+    if (!/[\\/]/.test(file) && all.some((d) => d.key === file)) return ask(file)
     // A record not imported yet, or a file of the code no decision is scoped to: what answers instead.
     const said = !existsSync(file)
       ? `no decision was imported from ${file} or is scoped to its path, and there is no such file here`
