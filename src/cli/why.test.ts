@@ -361,6 +361,34 @@ describe('decision-memory why FILE, a record import-adr read', () => {
     }
   })
 
+  it('with --as-of, lists for a file of the code the decisions scoped to its path then, not those of now', async () => {
+    const parent = tempDir('dm-why-file-')
+    const store = join(parent, 'store')
+    const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
+    const clock = fixedClock('2026-11-01T00:00:00Z')
+    const { store: memory, decisionStore } = await openStores(store)
+    try {
+      const decisions = createDecisions({ store: decisionStore, clock, policy: await loadPolicy(DEFAULT_POLICY_FILE) })
+      const made = { decision: 'Amounts are integer cents.', rationale: 'Floats lost a cent.', status: 'accepted' as const, scope: { path: 'src' } }
+      await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-100', title: 'Cents in billing' }))
+      await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-101', title: 'Revoked since' }))
+      clock.set('2026-11-03T00:00:00Z')
+      await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-102', title: 'Proposed since' }))
+      await decisions.revoke('D-101', { reason: 'no longer' })
+    } finally {
+      await memory.close()
+    }
+    const then = await captured(() => whyCommand([join(repo, 'src', 'billing.ts'), '--as-of', '2026-11-02T00:00:00Z', '--data', store]))
+    expect({ code: then.code, stderr: then.stderr }).toEqual({ code: 0, stderr: '' })
+    expect(then.stdout.split('\n').filter((l) => l.includes(', scoped to '))).toEqual(['D-100, scoped to src', 'D-101, scoped to src'])
+    const now = await captured(() => whyCommand([join(repo, 'src', 'billing.ts'), '--data', store]))
+    expect(now.stdout.split('\n').filter((l) => l.includes(', scoped to '))).toEqual(['D-100, scoped to src', 'D-102, scoped to src'])
+    // The record was imported after that moment: said as of then, not as a key no decision has then.
+    const record = join(repo, 'doc', 'adr', '0001-use-sqlite.md')
+    const before = await captured(() => whyCommand([record, '--as-of', '2026-11-02T00:00:00Z', '--data', store]))
+    expect(before).toEqual({ code: 1, stdout: '', stderr: `decision-memory why: as of 2026-11-02T00:00:00Z, no decision was imported from ${record} or is scoped to its path (import-adr ${join(repo, 'doc', 'adr')} reads its folder's records)\n` })
+  })
+
   it('finds the decision of a record whose file was deleted since (git rm), which the store still holds', async () => {
     const parent = tempDir('dm-why-file-')
     const store = join(parent, 'store')

@@ -52,7 +52,8 @@ export const WHY_HELP = `decision-memory why KEY | FILE | --point POINT [--user 
   --as-of ISO        as the service would have answered then (R-REC-9): with --point, e.g. to
                      see why a question was answered for the user last Tuesday; with KEY,
                      the chain as it stood then (the decisions of it that existed, their
-                     statuses and links then); an answer that does not say it is as of
+                     statuses and links then); with FILE, those imported from it or scoped
+                     to its path then; an answer that does not say it is as of
                      then (a service of an older version, which may answer as of now:
                      restart it after an upgrade) is not printed, even with --json: exit 1
   --json             the answer of the route, as JSON
@@ -370,13 +371,15 @@ export async function whyCommand(argv: string[]): Promise<number> {
     return 0
   }
   if (file === undefined) return ask(key)
+  // With --as-of, the decisions as they stood then (R-REC-9): one scoped there since is not listed
+  // (its chain then is a 404), and one revoked since was in force.
   const listed = await throughServiceOrLocal({
     method: 'GET',
-    path: '/v1/decisions',
+    path: asOf === undefined ? '/v1/decisions' : `/v1/decisions?${new URLSearchParams({ as_of: asOf })}`,
     dataDir: values.data,
     policyFile: values.policy,
     expect: hasFields({ decisions: 'array' }),
-    local: async (_memory, decisions) => ({ decisions: await decisions.list() }),
+    local: async (_memory, decisions) => ({ decisions: await decisions.list({ as_of: asOf }) }),
   })
   if (listed.status >= 400) return failure('why', listed, USER_FROM_FLAG_OR_VARIABLE)
   const all = (listed.body as { decisions: DecisionRecord[] }).decisions
@@ -394,11 +397,13 @@ export async function whyCommand(argv: string[]): Promise<number> {
     // a name no decision has as its key is said as the file it is.
     if (!/[\\/]/.test(file) && all.some((d) => d.key === file)) return ask(file)
     // A record not imported yet, or a file of the code no decision is scoped to: what answers instead.
+    // With --as-of, of then: a record imported since, or a decision scoped there since, is not one.
+    const none = `${asOf === undefined ? '' : `as of ${asOf}, `}no decision was imported from ${file} or is scoped to its path`
     const said = !existsSync(file)
-      ? `no decision was imported from ${file} or is scoped to its path, and there is no such file here`
+      ? `${none}, and there is no such file here`
       : /\.(md|markdown)$/i.test(file)
-        ? `no decision was imported from ${file} or is scoped to its path (import-adr ${dirname(file)} reads its folder's records)`
-        : `no decision was imported from ${file} or is scoped to its path, ${at} (decisions with no path apply everywhere: GET /v1/decisions/applicable?path=${at}; why --point POINT --path ${at} explains a point there)`
+        ? `${none} (import-adr ${dirname(file)} reads its folder's records)`
+        : `${none}, ${at} (decisions with no path apply everywhere: GET /v1/decisions/applicable?path=${at}; why --point POINT --path ${at} explains a point there)`
     process.stderr.write(printable(`decision-memory why: ${said}`) + '\n')
     return 1
   }
