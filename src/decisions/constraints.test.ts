@@ -125,6 +125,19 @@ describe('checking actions and choices (R-CON-3)', () => {
     expect(check('Small').allowed).toBe(true)
   })
 
+  it('reads a choice named twice in an array once, as an observation keeps it: said once, blocked once', () => {
+    const at = { points: ['complexity-tier'], task: null, path: null, stage: null }
+    const never = decision('D-2', [{ kind: 'must_not', option: 'Tier S' }], { scope: at })
+    const large = decision('D-3', [{ kind: 'must', option: 'Tier L' }], { scope: at })
+    const limit = decision('D-4', [{ kind: 'limit', value: 3 }], { scope: at })
+    const messages = checkAgainst([never, large, limit], { choice: ['S', 'S ', '5', '5'], point: 'complexity-tier' }, undefined, 'Tier M').blocked_by.map((b) => b.message)
+    expect(messages).toEqual([
+      'at complexity-tier "Tier S" must not be chosen (the choice "S" is it in other words)',
+      'at complexity-tier the choice must include "Tier L", not only "S", "5"',
+      '5 is over the limit 3',
+    ])
+  })
+
   it('blocks a number over a limit', () => {
     const limit = decision('D-9', [{ kind: 'limit', option: 'retries', value: 3 }])
     expect(checkAgainst([limit], { choice: '5', point: 'retries' }).allowed).toBe(false)

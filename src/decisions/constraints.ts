@@ -270,6 +270,20 @@ function shown(text: string): string {
 }
 
 /**
+ * The choices of a multi-select choice, each once as labels are normalised (`S` and `S `), as first
+ * named; not folded in case, which would take `Maße` for `Masse`, another option.
+ */
+function onceEach(choices: readonly string[]): string[] {
+  const seen = new Set<string>()
+  return choices.filter((choice) => {
+    const key = normalizeLabel(choice)
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
+
+/**
  * Judges an action (a shell command) or a choice at a decision point against decisions that
  * already apply (accepted, in scope). An action is tested against every `must_not` pattern, in
  * each of its forms (`actionForms`: as written, and as the shell runs it), through
@@ -331,7 +345,8 @@ export function checkAgainst(
       if (request.choice === undefined) continue
       // A multi-select choice is the options chosen together: each is within the limits, none is
       // ruled out, and the one a decision asks for is among them.
-      const choices: readonly string[] = typeof request.choice === 'string' ? [request.choice] : request.choice
+      // One named twice (`S`, `S `) is one choice, as an observation keeps it: said and counted once.
+      const choices: readonly string[] = typeof request.choice === 'string' ? [request.choice] : onceEach(request.choice)
       const chosen = choices.map((choice) => `"${choice}"`).join(', ')
       if (c.kind === 'limit' && c.value !== undefined && (decision.scope.points.length === 0 || atPoint)) {
         for (const choice of choices) {
