@@ -4,7 +4,7 @@ import { decisionPointKey, hashPointKey } from './domain/decision-point'
 import { InputError } from './domain/errors'
 import type { CompiledPolicy } from './domain/policy'
 import { checkTimestamp } from './domain/timestamp'
-import { multiSelectOf } from './domain/observation'
+import { multiSelectOf, type OptionInput } from './domain/observation'
 import {
   buildQuestionPlan,
   isChoice,
@@ -109,7 +109,11 @@ export function movedByPlan(
  * out, which key it to another point. A question a policy's point keys by its rule is at that point
  * whatever its options, and is not looked up; a call with no question keyed by hash reads nothing.
  */
-export async function plannedPointsOfShown(memory: DecisionMemory, user: string, questions: readonly AskUserQuestion[]): Promise<Map<string, string>> {
+export async function plannedPointsOfShown(
+  memory: DecisionMemory,
+  user: string,
+  questions: ReadonlyArray<Pick<AskUserQuestion, 'question' | 'header'> & { options: readonly OptionInput[] }>,
+): Promise<Map<string, string>> {
   const hashed = new Map<string, string>()
   for (const q of questions) {
     const options = offeredOptions(q.options).map((o) => o.option)

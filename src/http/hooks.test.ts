@@ -1818,6 +1818,17 @@ describe('POST /v1/hooks/claude-code: a question asked as POST /v1/plan or plan_
     expect(auto.map((o) => [o.point, o.chosen])).toEqual([[point, ['SQS']]])
   })
 
+  it('is recorded where the plan planned it when its answer comes with no PreToolUse before it (only the PostToolUse hook installed)', async () => {
+    const { call, store, point } = await queueApp()
+    const shown = (await call('POST', '/v1/plan', { questions: [queue] })).body.ask_user_question_input.questions
+    // README's setup for a Claude Code before 2.1.0 installs only the PostToolUse hook: no PreToolUse
+    // planned the question, so nothing was remembered by its tool_use_id.
+    const { post } = events(shown, 'toolu_post_only')
+    expect((await call('POST', HOOK, post(shown, { [QUEUE]: 'SQS' }))).body).toEqual({})
+    expect((await observationsOf(store)).map((o) => [o.point, o.chosen])).toEqual([[point, ['SQS']]])
+    expect((await call('POST', '/v1/recommendations', { question: QUEUE, header: 'Queue', all_options: ['Redis', 'SQS', 'Kafka'] })).body).toMatchObject({ point, observations: 1 })
+  })
+
   it('is keyed by its options shown, as before, when no plan showed it so, and nothing is kept', async () => {
     const { call, store } = await queueApp()
     const asShown = { ...queue, options: queue.options.slice(0, 2) }

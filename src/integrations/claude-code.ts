@@ -1140,7 +1140,16 @@ async function answerHook(memory: DecisionMemory, payload: ClaudeCodeHookPayload
       // A question whose options the PreToolUse took out is recorded at the point it planned it at.
       const ids = observations.flatMap((o) => (o.decision_id === undefined ? [] : [o.decision_id]))
       const planned = await memory.plannedPoints(options.user, ids)
-      const placed = planned.size === 0 ? observations : observations.map((o) => withPoint(o, planned.get(o.decision_id ?? '')))
+      // One asked as a plan showed it, options taken out, that no PreToolUse planned (only the
+      // PostToolUse hook installed, as for a Claude Code before 2.1.0, or one past its time): at the
+      // point the plan planned it at, as the PreToolUse would have. None keyed by hash reads nothing.
+      const unplanned = observations.filter((o) => !planned.has(o.decision_id ?? ''))
+      const questions = unplanned.map((o) => ({ question: o.question, header: o.header, options: o.all_options }))
+      const shown = questions.length === 0 ? new Map<string, string>() : await plannedPointsOfShown(memory, options.user, questions)
+      const placed =
+        planned.size === 0 && shown.size === 0
+          ? observations
+          : observations.map((o) => withPoint(o, planned.get(o.decision_id ?? '') ?? shown.get(o.question)))
       const { duplicates } = await asSent(memory.observe(placed), fields)
       const asked = await answersAskedAfterAll(memory, placed, duplicates, requireToolUseId(payload))
       if (asked.length > 0) await asSent(memory.observe(asked))
