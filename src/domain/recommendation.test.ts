@@ -904,6 +904,22 @@ describe('multi-select (R-REC-8)', () => {
     }
   })
 
+  it('never says "at least 100%" of a set missed once, however light the miss: its share short of 1 by less than a millionth', () => {
+    // Decayed steeply (α = 2), a set missed once three years ago is 1 − 1.7e-7 of the weight: held
+    // to the millionth that is 1, but it was not chosen every time, as Lint's own 99% says.
+    const steep = { ...policy, decay: { alpha: 2 } }
+    const checks = ['Lint', 'Unit tests', 'E2E tests']
+    const old = new Date(NOW.getTime() - 3 * 365 * 86_400_000).toISOString()
+    const sets = [
+      ...Array.from({ length: 5 }, () => observation({ chosen: ['Lint', 'Unit tests'], options: checks })),
+      observation({ chosen: ['Unit tests'], options: checks, timestamp: old }),
+    ]
+    const r = recommend(input({ options: checks.map((option) => ({ option })), observations: sets, multi_select: true, sessions: 60, policy: steep }))
+    expect(r.recommended).toEqual(['Lint', 'Unit tests'])
+    expect(r.disclosure).toBe('each selected in at least 99.9% of recent choices')
+    expect(r.options[0]?.label).toBe('Lint (99% of recent choices)')
+  })
+
   it('says of an empty selection that no option reaches half, with the window it rests on, not "at least 100%"', () => {
     const checks = [{ option: 'Lint' }, { option: 'Unit tests' }, { option: 'E2E tests' }, { option: 'Types' }]
     const obs = ['Lint', 'Unit tests', 'E2E tests', 'Types', 'Lint', 'Unit tests', 'E2E tests', 'Types'].map((chosen) =>

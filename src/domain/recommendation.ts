@@ -197,8 +197,10 @@ function leastShare(share: number): string {
   // Rounded down, as "at least" is only true of a floor: 6 of 7 (85.7%) is at least 85%, not 86%;
   // of the share to the millionth the decayed sums hold (see percent), so that 0.29, 28.999…% in
   // floating point, and 34 of 40 at one instant, 0.84999998… past the exact moments, stay 29 and 85.
+  // A share within half a millionth of 1 is held as 1 there, but short of it (a miss decayed to
+  // 1.7e-7 of the weight): 99.9 at most, as "100%" is only said above.
   const millionths = Math.round(share * 1e6)
-  return `at least ${percent(share) < 100 ? Math.floor(millionths / 1e4) : Math.floor(millionths / 1e3) / 10}%`
+  return `at least ${percent(share) < 100 ? Math.floor(millionths / 1e4) : Math.min(Math.floor(millionths / 1e3), 999) / 10}%`
 }
 
 /** The highest share, as "no option selected in more than" says it: rounded up, so that it stays true. */
