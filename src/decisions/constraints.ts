@@ -350,7 +350,9 @@ export function checkAgainst(
       const chosen = choices.map((choice) => `"${choice}"`).join(', ')
       if (c.kind === 'limit' && c.value !== undefined && (decision.scope.points.length === 0 || atPoint)) {
         for (const choice of choices) {
-          const n = overLimit(choice, c.value, atPoint)
+          // Among the options offered, as the option it names (`2m users` is `2M users`, two
+          // million), which the recommendation offering them read against the limit.
+          const n = overLimit((offered === undefined ? undefined : matchOption(choice, offered)) ?? choice, c.value, atPoint)
           if (n !== undefined) {
             found.push(violation(decision, c, `${Number.isFinite(n) ? n : normalizeLabel(choice)} is over the limit ${c.value}${c.option === undefined ? '' : ` (${c.option})`}`))
           }

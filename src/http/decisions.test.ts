@@ -882,6 +882,20 @@ describe('POST /v1/decisions/check of a choice among the options offered (R-CON-
     expect((await check('Large')).allowed).toBe(false)
   })
 
+  it('reads a choice against a limit as the option offered it names, in any case, as the recommendation rules that option out', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', required('audience', [{ kind: 'limit', option: 'users', value: 5000 }]))
+    const AUDIENCES = { point: 'audience', question: 'How many users?', all_options: ['100 users', '2M users', '10k users'] }
+    expect(await sideBySide(call, AUDIENCES)).toEqual({ point: 'audience', left: ['100 users'], allowed: ['100 users'] })
+    const check = async (choice: unknown, extra: Record<string, unknown> = { all_options: AUDIENCES.all_options }) =>
+      (await call('POST', '/v1/decisions/check', { choice, point: 'audience', ...extra })).body
+    // `2m users` is the offered `2M users` as a choice is matched: two million, not 2 of a unit `m users`.
+    expect(await check('2m users')).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-001', message: '2000000 is over the limit 5000 (users)' }] })
+    expect((await check(['100 users', '2m users'])).allowed).toBe(false)
+    // Without the options offered, it is read as written.
+    expect((await check('2m users', {})).allowed).toBe(true)
+  })
+
   it('refuses options a recommendation refuses, each named at all_options.N, and options sent with no choice; nothing is counted', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/decisions', required('complexity-tier', [{ kind: 'must', option: 'Tier L' }]))
