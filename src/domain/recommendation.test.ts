@@ -932,6 +932,20 @@ describe('multi-select (R-REC-8)', () => {
     expect(r.precondition).toBe('any context, as chosen on 2026-07-01')
   })
 
+  it('says no option of 21 in 60 chosen at one instant was selected in more than 35%, at any age, not 36%', () => {
+    // Past the 16 exact moments the exponential-sum tail (good to 1e-6) made 0.35 0.35000001…,
+    // rounded up to "more than 36%".
+    const checks = ['Lint', 'Unit tests', 'E2E tests']
+    for (let days = 0; days < 30; days += 0.37) {
+      const timestamp = new Date(NOW.getTime() - days * 86_400_000).toISOString()
+      const sets = Object.entries({ Lint: 21, 'Unit tests': 20, 'E2E tests': 19 }).flatMap(([chosen, count]) =>
+        Array.from({ length: count }, () => observation({ chosen: [chosen], options: checks, timestamp })),
+      )
+      const r = recommend(input({ options: checks.map((option) => ({ option })), observations: sets, multi_select: true }))
+      expect(r.disclosure, `${days} days`).toBe('no option selected in more than 35% of recent choices')
+    }
+  })
+
   it('says of an empty selection a highest rate rounded up, so that "no option selected in more than" stays true', () => {
     const checks = [{ option: 'Lint' }, { option: 'Unit tests' }, { option: 'E2E tests' }]
     // Lint in 3 of 7 choices: 42.9%, so no option was selected in more than 43%, not "42%".

@@ -203,9 +203,13 @@ function leastShare(share: number): string {
   return `at least ${percent(share) < 100 ? Math.floor(millionths / 1e4) : Math.min(Math.floor(millionths / 1e3), 999) / 10}%`
 }
 
-/** The highest share, as "no option selected in more than" says it: rounded up, so that it stays true. */
+/**
+ * The highest share, as "no option selected in more than" says it: rounded up, so that it stays
+ * true; of the share to the millionth the decayed sums hold (see percent), so that 21 of 60 at
+ * one instant, 0.35000001… past the exact moments, stays 35, not 36.
+ */
 function mostShare(share: number): number {
-  return Math.ceil(share * 100 - 1e-9)
+  return Math.ceil(Math.round(share * 1e6) / 1e4)
 }
 
 /** How the context backoff's test is stated in an answer (R-REC-7). */
