@@ -159,8 +159,8 @@ export async function explainPoint(
   const byId = new Map(observations.map((o) => [o.id, o]))
   const supporting = (recommendation?.evidence ?? [])
     .map((id) => byId.get(id))
-    // Each chosen label as the option asked now, in another case or other words too, as the recommendation counts it.
-    .filter((o): o is Observation => o !== undefined && o.chosen.some((c) => recommended.has(options.includes(c) ? c : (matchInOtherWords(c, options) ?? c))))
+    // Each chosen label as the option asked now, in another case too, as the recommendation counts it.
+    .filter((o): o is Observation => o !== undefined && o.chosen.some((c) => recommended.has(options.includes(c) ? c : (matchOption(c, options) ?? c))))
   const effects = new Map((recommendation?.decisions ?? []).map((e) => [e.key, e.effect]))
   const decisions = deps.decisions
   const explained =

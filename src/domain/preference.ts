@@ -1,6 +1,6 @@
 import { categoryOf, countInTally, labelsOf, type Category, type Tally } from './aggregate'
 import { decayedSumAt, decayGrid } from './decayed-sum'
-import { matchInOtherWords } from './labels'
+import { matchOption } from './labels'
 import type { Observation } from './observation'
 
 /** Where a choice outside the offered options (free text, or an option no longer offered) is counted. */
@@ -109,11 +109,9 @@ export function preferenceOf(
 
 /**
  * The offered options a category chose: each of its labels as it is offered, else the option it
- * is in another case (R-CAP-3), else the one it names in other words (matchInOtherWords), as a
- * policy's static default and a decision's option name one: six choices of `Tier M` are choices
- * of `tier m` when the agent now writes it so, and the `M` of "Tier S, M or L?" (which the default
- * policy keys to complexity-tier) a choice of `Tier M` when the point is asked with Tier S/M/L,
- * not "none of the 10 choices at this point was one of these options".
+ * is in another case (R-CAP-3), as a choice, a policy's static default and a decision's option
+ * name one: six choices of `Tier M` are choices of `tier m` when the agent now writes it so, not
+ * "none of the 10 choices at this point was one of these options".
  */
 export function offeredIn(category: Category, options: readonly string[]): string[] {
   return matchedIn(category, options).offered
@@ -124,7 +122,7 @@ function matchedIn(category: Category, options: readonly string[]): { offered: s
   const offered = new Set<string>()
   let unmatched = false
   for (const label of labelsOf(category)) {
-    const option = options.includes(label) ? label : matchInOtherWords(label, options)
+    const option = options.includes(label) ? label : matchOption(label, options)
     if (option === undefined) unmatched = true
     else offered.add(option)
   }

@@ -520,35 +520,3 @@ describe('POST /v1/recommendations: a precondition_share of one half or less', (
     expect(body.contradictions).toEqual([])
   })
 })
-
-describe('choices at a point made among options worded otherwise (R-POL, R-REC-2)', () => {
-  const sml = { question: 'Tier S, M or L?', all_options: ['S', 'M', 'L'] }
-  const tiers = { question: 'Which complexity tier should this SPEC use?', all_options: ['Tier S', 'Tier M', 'Tier L'] }
-
-  it('counts an M chosen at "Tier S, M or L?" for Tier M where the point asks it so, and the reverse', async () => {
-    const { call, clock } = await createTestApp()
-    const stored = await call('POST', '/v1/observations', Array.from({ length: 6 }, (_, i) => ({ ...sml, user_choice: i < 5 ? 'M' : 'S', decision_id: `sml-${i}` })))
-    expect(stored.body.stored.map((s: { point: string }) => s.point)).toEqual(Array(6).fill('complexity-tier'))
-    const worded = (await call('POST', '/v1/recommendations', tiers)).body
-    expect(worded).toMatchObject({ point: 'complexity-tier', state: 'partial', recommended: 'Tier M', observations: 6 })
-    expect(worded.options.map((o: { option: string; count: number }) => [o.option, o.count])).toEqual([['Tier M', 5], ['Tier S', 1], ['Tier L', 0]])
-    // Asked now as Tier S/M/L (the latest question there), why cites the Ms as supporting Tier M.
-    clock.advance(60_000)
-    await call('POST', '/v1/observations', { ...tiers, user_choice: 'Tier L', decision_id: 'tiers-0' })
-    const why = (await call('GET', '/v1/why?point=complexity-tier')).body
-    expect(why.recommendation).toMatchObject({ recommended: 'Tier M', observations: 7 })
-    const ms = stored.body.stored.slice(0, 5).map((s: { id: string }) => s.id)
-    expect(why.observations.map((o: { id: string }) => o.id).sort()).toEqual([...ms].sort())
-    await call('POST', '/v1/observations', Array.from({ length: 8 }, (_, i) => ({ ...tiers, user_choice: 'Tier L', decision_id: `tiers-${i + 1}` })))
-    expect((await call('POST', '/v1/recommendations', sml)).body).toMatchObject({ point: 'complexity-tier', recommended: 'L', observations: 15 })
-  })
-
-  it('counts none where two offered options would do, nor a word only shortened', async () => {
-    const { call } = await createTestApp()
-    const asked = { question: 'Which reviewer model?', point: 'reviewer-model' }
-    await call('POST', '/v1/observations', Array.from({ length: 6 }, (_, i) => ({ ...asked, all_options: ['Sonnet', 'Opus', 'Med'], user_choice: i < 3 ? 'Sonnet' : 'Med', decision_id: `m-${i}` })))
-    const r = (await call('POST', '/v1/recommendations', { ...asked, all_options: ['Claude Sonnet 4.5', 'Claude Sonnet 4', 'Medium'] })).body
-    expect(r.options.map((o: { count: number }) => o.count)).toEqual([0, 0, 0])
-    expect(r.disclosure).toContain('none of the 6 choices at this point was one of these options')
-  })
-})
