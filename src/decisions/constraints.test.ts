@@ -138,6 +138,12 @@ describe('checking actions and choices (R-CON-3)', () => {
     ])
   })
 
+  it('reads a choice named twice in other cases once where the options offered name it so: blocked once', () => {
+    const limit = decision('D-4', [{ kind: 'limit', value: 1_000_000 }], { scope: { points: ['users'], task: null, path: null, stage: null } })
+    const checked = checkAgainst([limit], { choice: ['2M users', '2m users'], point: 'users', offered: ['2M users', '1k users'] })
+    expect(checked.blocked_by.map((b) => b.message)).toEqual(['2000000 is over the limit 1000000'])
+  })
+
   it('blocks a number over a limit', () => {
     const limit = decision('D-9', [{ kind: 'limit', option: 'retries', value: 3 }])
     expect(checkAgainst([limit], { choice: '5', point: 'retries' }).allowed).toBe(false)

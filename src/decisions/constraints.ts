@@ -270,13 +270,14 @@ function shown(text: string): string {
 }
 
 /**
- * The choices of a multi-select choice, each once as labels are normalised (`S` and `S `), as first
- * named; not folded in case, which would take `Maße` for `Masse`, another option.
+ * The choices of a multi-select choice, each once as labels are normalised (`S` and `S `), or as
+ * the option offered they name (matchOption: `2M users` and `2m users`), as first named; not
+ * otherwise folded in case, which would take `Maße` for `Masse`, another option.
  */
-function onceEach(choices: readonly string[]): string[] {
+function onceEach(choices: readonly string[], offered: readonly string[] | undefined): string[] {
   const seen = new Set<string>()
   return choices.filter((choice) => {
-    const key = normalizeLabel(choice)
+    const key = (offered === undefined ? undefined : matchOption(choice, offered)) ?? normalizeLabel(choice)
     if (seen.has(key)) return false
     seen.add(key)
     return true
@@ -345,8 +346,9 @@ export function checkAgainst(
       if (request.choice === undefined) continue
       // A multi-select choice is the options chosen together: each is within the limits, none is
       // ruled out, and the one a decision asks for is among them.
-      // One named twice (`S`, `S `) is one choice, as an observation keeps it: said and counted once.
-      const choices: readonly string[] = typeof request.choice === 'string' ? [request.choice] : onceEach(request.choice)
+      // One named twice (`S`, `S `; `2m users` offered as `2M users`) is one choice, as an observation
+      // keeps it: said and counted once.
+      const choices: readonly string[] = typeof request.choice === 'string' ? [request.choice] : onceEach(request.choice, offered)
       const chosen = choices.map((choice) => `"${choice}"`).join(', ')
       if (c.kind === 'limit' && c.value !== undefined && (decision.scope.points.length === 0 || atPoint)) {
         for (const choice of choices) {
