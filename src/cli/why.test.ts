@@ -389,6 +389,15 @@ describe('decision-memory why FILE, a record import-adr read', () => {
     expect(before).toEqual({ code: 1, stdout: '', stderr: `decision-memory why: as of 2026-11-02T00:00:00Z, no decision was imported from ${record} or is scoped to its path (import-adr ${join(repo, 'doc', 'adr')} reads its folder's records)\n` })
   })
 
+  it('with an --as-of in the future, says the flag is wrong, as with KEY, for a file too', async () => {
+    const parent = tempDir('dm-why-file-')
+    const store = join(parent, 'store')
+    const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
+    const ahead = new Date(Date.now() + 3600_000).toISOString()
+    await expect(whyCommand([join(repo, 'doc', 'adr', '0001-use-sqlite.md'), '--as-of', ahead, '--data', store])).rejects.toThrow(/^--as-of: .*in the future/)
+    await expect(whyCommand([join(repo, 'doc', 'adr', '0001-use-sqlite.md'), '--as-of', ahead, '--data', store])).rejects.toHaveProperty('name', 'UsageError')
+  })
+
   it('finds the decision of a record whose file was deleted since (git rm), which the store still holds', async () => {
     const parent = tempDir('dm-why-file-')
     const store = join(parent, 'store')

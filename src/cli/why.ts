@@ -373,14 +373,25 @@ export async function whyCommand(argv: string[]): Promise<number> {
   if (file === undefined) return ask(key)
   // With --as-of, the decisions as they stood then (R-REC-9): one scoped there since is not listed
   // (its chain then is a 404), and one revoked since was in force.
-  const listed = await throughServiceOrLocal({
-    method: 'GET',
-    path: asOf === undefined ? '/v1/decisions' : `/v1/decisions?${new URLSearchParams({ as_of: asOf })}`,
-    dataDir: values.data,
-    policyFile: values.policy,
-    expect: hasFields({ decisions: 'array' }),
-    local: async (_memory, decisions) => ({ decisions: await decisions.list({ as_of: asOf }) }),
-  })
+  let listed: Awaited<ReturnType<typeof throughServiceOrLocal>>
+  try {
+    listed = await throughServiceOrLocal({
+      method: 'GET',
+      path: asOf === undefined ? '/v1/decisions' : `/v1/decisions?${new URLSearchParams({ as_of: asOf })}`,
+      dataDir: values.data,
+      policyFile: values.policy,
+      expect: hasFields({ decisions: 'array' }),
+      local: async (_memory, decisions) => ({ decisions: await decisions.list({ as_of: asOf }) }),
+    })
+  } catch (error) {
+    // An --as-of the store refuses (in the future) is the flag's mistake, as with KEY.
+    if (error instanceof InputError && error.issues.some((i) => i.path === 'as_of')) throw new UsageError(`--as-of: ${error.message}`)
+    throw error
+  }
+  const refusedList = listed.body as { error?: { message?: string; issues?: Array<{ path?: string }> } } | null
+  if (listed.status === 400 && refusedList?.error?.issues?.some((i) => i.path === 'as_of') === true) {
+    throw new UsageError(`--as-of: ${refusedList.error.message ?? 'refused by the service'}`)
+  }
   if (listed.status >= 400) return failure('why', listed, USER_FROM_FLAG_OR_VARIABLE)
   const all = (listed.body as { decisions: DecisionRecord[] }).decisions
   // The path as decisions are scoped by it (R-CON-4): relative to the repository's root.
