@@ -356,6 +356,10 @@ describe('decision-memory why FILE, a record import-adr read', () => {
       process.chdir(repo)
       const notes = await captured(() => whyCommand(['NOTES.md', '--data', store]))
       expect(notes).toEqual({ code: 1, stdout: '', stderr: "decision-memory why: no decision was imported from NOTES.md or is scoped to its path (import-adr . reads its folder's records)\n" })
+      // A README is no record: import-adr would read past it, and is not what to run.
+      writeFileSync(join(repo, 'README.md'), '# Shop\n')
+      const readme = await captured(() => whyCommand(['README.md', '--data', store]))
+      expect(readme).toEqual({ code: 1, stdout: '', stderr: 'decision-memory why: no decision was imported from README.md or is scoped to its path (import-adr reads no README, index or template as a record)\n' })
     } finally {
       process.chdir(cwd)
     }

@@ -10,6 +10,7 @@ import { WhyQuery } from '../http/decision-schemas'
 import { UsageError, parseFlags, agentUser, identifierFlag, configFilePath, timestampFlag } from './options'
 import { projectOf } from '../integrations/claude-code'
 import { recordFolder } from './import-adr'
+import { notARecord } from '../decisions/adr/adr-folder'
 import { pathInRepository, projectOfFolder } from './repository'
 import { failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
 import { jsonLine, printable } from './terminal'
@@ -412,7 +413,9 @@ export async function whyCommand(argv: string[]): Promise<number> {
     const none = `${asOf === undefined ? '' : `as of ${asOf}, `}no decision was imported from ${file} or is scoped to its path`
     const said = !existsSync(file)
       ? `${none}, and there is no such file here`
-      : /\.(md|markdown)$/i.test(file)
+      : notARecord(basename(file))
+        ? `${none} (import-adr reads no README, index or template as a record)`
+        : /\.(md|markdown)$/i.test(file)
         ? `${none} (import-adr ${dirname(file)} reads its folder's records)`
         : `${none}, ${at} (decisions with no path apply everywhere: GET /v1/decisions/applicable?path=${at}; why --point POINT --path ${at} explains a point there)`
     process.stderr.write(printable(`decision-memory why: ${said}`) + '\n')

@@ -61,7 +61,7 @@ const WAS_ACCEPTED: ReadonlySet<DecisionStatus> = new Set(['accepted', 'supersed
  * `adr_template_v2.md`). A name that begins with a number is a record's (`0005-use-templates-….md`)
  * unless it is the template's own.
  */
-function notARecord(name: string): boolean {
+export function notARecord(name: string): boolean {
   return /^(readme|index|template|.*-template)\.md$/i.test(name) || (/template/i.test(name) && !/^\d/.test(name))
 }
 
