@@ -102,13 +102,35 @@ function unionTypeMessage(branches: ZodIssueLike[][]): string {
   return `Invalid input: expected ${expected.join(' or ')}${received === undefined ? '' : `, received ${received}`}`
 }
 
+/**
+ * The issues of a query, each parameter given more than once said so: hono reads `?as_of=A&as_of=B`
+ * as an array, which no query parameter takes, and the schema then described the parameter's
+ * format (`an ISO time with seconds and a zone`) of a value that had it. One issue a parameter.
+ */
+function queryIssues(issues: Issue[], data: unknown): Issue[] {
+  if (typeof data !== 'object' || data === null) return issues
+  const repeated = new Set(Object.entries(data).filter(([, value]) => Array.isArray(value)).map(([name]) => name))
+  if (repeated.size === 0) return issues
+  const out: Issue[] = []
+  const said = new Set<string>()
+  for (const issue of issues) {
+    const name = [...repeated].find((r) => issue.path === r || issue.path.startsWith(`${r}.`))
+    if (name === undefined) out.push(issue)
+    else if (!said.has(name)) {
+      said.add(name)
+      out.push({ path: name, message: 'given more than once in the query: give it once' })
+    }
+  }
+  return out
+}
+
 /** The validation hook of every route: a 400 naming each field at fault. */
 export function validationHook(
-  result: { success: true } | { success: false; error: { issues: readonly unknown[] }; target?: string },
+  result: { success: true } | { success: false; error: { issues: readonly unknown[] }; target?: string; data?: unknown },
   c: Context,
 ) {
   if (result.success) return undefined
-  const issues = issuesOf(result.error)
+  const issues = result.target === 'query' ? queryIssues(issuesOf(result.error), result.data) : issuesOf(result.error)
   return c.json(errorBody(c, 'invalid_request', `invalid request: ${fieldsOf(issues)}`, issues), 400)
 }
 
