@@ -333,6 +333,10 @@ describe('decision-memory why FILE, a record import-adr read', () => {
     const none = await captured(() => whyCommand([join(repo, 'Makefile'), '--data', store]))
     expect(none.code).toBe(1)
     expect(none.stderr).toContain('or is scoped to its path, Makefile (decisions with no path apply everywhere: GET /v1/decisions/applicable?path=Makefile; why --point POINT --path Makefile explains a point there)')
+    // A file of the code named as a template is a file of the code, not a record import-adr reads past.
+    writeFileSync(join(repo, 'email-template.ts'), 'export {}\n')
+    const template = await captured(() => whyCommand([join(repo, 'email-template.ts'), '--data', store]))
+    expect(template.stderr).toContain('or is scoped to its path, email-template.ts (decisions with no path apply everywhere: GET /v1/decisions/applicable?path=email-template.ts;')
   })
 
   it('reads a file named bare in the folder it runs in as that file, not as a key no decision has', async () => {

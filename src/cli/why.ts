@@ -413,10 +413,11 @@ export async function whyCommand(argv: string[]): Promise<number> {
     const none = `${asOf === undefined ? '' : `as of ${asOf}, `}no decision was imported from ${file} or is scoped to its path`
     const said = !existsSync(file)
       ? `${none}, and there is no such file here`
-      : notARecord(basename(file))
-        ? `${none} (import-adr reads no README, index or template as a record)`
-        : /\.(md|markdown)$/i.test(file)
-        ? `${none} (import-adr ${dirname(file)} reads its folder's records)`
+      : /\.(md|markdown)$/i.test(file)
+        ? // A README, an index or a template, which import-adr reads past; not a file of the code named so.
+          notARecord(basename(file))
+          ? `${none} (import-adr reads no README, index or template as a record)`
+          : `${none} (import-adr ${dirname(file)} reads its folder's records)`
         : `${none}, ${at} (decisions with no path apply everywhere: GET /v1/decisions/applicable?path=${at}; why --point POINT --path ${at} explains a point there)`
     process.stderr.write(printable(`decision-memory why: ${said}`) + '\n')
     return 1
