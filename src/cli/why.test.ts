@@ -39,6 +39,16 @@ const chain = (key: string): DecisionWhy => ({
   events: [],
 })
 
+/** Writes decisions into the store at `store` (closed again after), on `clock`, as the service would. */
+async function withDecisions(store: string, clock: ReturnType<typeof fixedClock>, write: (decisions: ReturnType<typeof createDecisions>) => Promise<void>): Promise<void> {
+  const { store: memory, decisionStore } = await openStores(store)
+  try {
+    await write(createDecisions({ store: decisionStore, clock, policy: await loadPolicy(DEFAULT_POLICY_FILE) }))
+  } finally {
+    await memory.close()
+  }
+}
+
 describe('decision-memory why KEY, the chain as text', () => {
   it('prints the evidence under the decision asked about, not under the current one', () => {
     const lines = chainText(chain('ADR-0001')).trimEnd().split('\n')
@@ -315,16 +325,12 @@ describe('decision-memory why FILE, a record import-adr read', () => {
     const parent = tempDir('dm-why-file-')
     const store = join(parent, 'store')
     const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
-    const { store: memory, decisionStore } = await openStores(store)
-    try {
-      const decisions = createDecisions({ store: decisionStore, clock: fixedClock('2026-11-01T00:00:00Z'), policy: await loadPolicy(DEFAULT_POLICY_FILE) })
+    await withDecisions(store, fixedClock('2026-11-01T00:00:00Z'), async (decisions) => {
       const made = { decision: 'Amounts are integer cents.', rationale: 'Floats lost a cent.', status: 'accepted' as const }
       await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-100', title: 'Cents in billing', scope: { path: 'src' } }))
       await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-101', title: 'Cents in the web', scope: { path: 'src/web' } }))
       await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-102', title: 'Cents everywhere' }))
-    } finally {
-      await memory.close()
-    }
+    })
     const { code, stdout } = await captured(() => whyCommand([join(repo, 'src', 'billing.ts'), '--data', store]))
     expect(code).toBe(0)
     // Said where it comes from; not D-101, scoped elsewhere, nor D-102, which holds everywhere.
@@ -343,13 +349,9 @@ describe('decision-memory why FILE, a record import-adr read', () => {
     const parent = tempDir('dm-why-file-')
     const store = join(parent, 'store')
     const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
-    const { store: memory, decisionStore } = await openStores(store)
-    try {
-      const decisions = createDecisions({ store: decisionStore, clock: fixedClock('2026-11-01T00:00:00Z'), policy: await loadPolicy(DEFAULT_POLICY_FILE) })
+    await withDecisions(store, fixedClock('2026-11-01T00:00:00Z'), async (decisions) => {
       await decisions.propose(DecisionInputSchema.parse({ key: 'D-100', title: 'Cents in billing', decision: 'Amounts are integer cents.', rationale: 'Floats lost a cent.', status: 'accepted', scope: { path: 'src' } }))
-    } finally {
-      await memory.close()
-    }
+    })
     writeFileSync(join(repo, 'NOTES.md'), '# Notes\n')
     const cwd = process.cwd()
     try {
@@ -374,18 +376,14 @@ describe('decision-memory why FILE, a record import-adr read', () => {
     const store = join(parent, 'store')
     const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
     const clock = fixedClock('2026-11-01T00:00:00Z')
-    const { store: memory, decisionStore } = await openStores(store)
-    try {
-      const decisions = createDecisions({ store: decisionStore, clock, policy: await loadPolicy(DEFAULT_POLICY_FILE) })
+    await withDecisions(store, clock, async (decisions) => {
       const made = { decision: 'Amounts are integer cents.', rationale: 'Floats lost a cent.', status: 'accepted' as const, scope: { path: 'src' } }
       await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-100', title: 'Cents in billing' }))
       await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-101', title: 'Revoked since' }))
       clock.set('2026-11-03T00:00:00Z')
       await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-102', title: 'Proposed since' }))
       await decisions.revoke('D-101', { reason: 'no longer' })
-    } finally {
-      await memory.close()
-    }
+    })
     const then = await captured(() => whyCommand([join(repo, 'src', 'billing.ts'), '--as-of', '2026-11-02T00:00:00Z', '--data', store]))
     expect({ code: then.code, stderr: then.stderr }).toEqual({ code: 0, stderr: '' })
     expect(then.stdout.split('\n').filter((l) => l.includes(', scoped to '))).toEqual(['D-100, scoped to src', 'D-101, scoped to src'])

@@ -27,6 +27,19 @@ function recordingBackend() {
   return { backend, observed }
 }
 
+/** A backend whose check_decision records what it is asked, and answers nothing. */
+function checkRecording() {
+  const asked: unknown[] = []
+  const backend: McpBackend = {
+    ...recordingBackend().backend,
+    check: async (request) => {
+      asked.push(request)
+      return { ok: true, body: {} }
+    },
+  }
+  return { backend, asked }
+}
+
 async function connected(backend: McpBackend, defaultUser: string | undefined, clock = fixedClock(NOW), defaultProject?: string) {
   const server = createMcpServer(backend, { version: '0.0.0', defaultUser, clock, defaultProject })
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
@@ -959,14 +972,7 @@ describe('createMcpServer: check_decision', () => {
   })
 
   it('takes as_of, as POST /v1/decisions/check does, and passes it on: an audit of a check made then (R-REC-9)', async () => {
-    const asked: unknown[] = []
-    const backend: McpBackend = {
-      ...recordingBackend().backend,
-      check: async (request) => {
-        asked.push(request)
-        return { ok: true, body: {} }
-      },
-    }
+    const { backend, asked } = checkRecording()
     const client = await connected(backend, undefined)
     const { tools } = await client.listTools()
     const check = tools.find((t) => t.name === 'check_decision')
@@ -982,14 +988,7 @@ describe('createMcpServer: check_decision', () => {
   })
 
   it('takes the options a choice was offered among, as recommend takes them, and passes them on as given', async () => {
-    const asked: unknown[] = []
-    const backend: McpBackend = {
-      ...recordingBackend().backend,
-      check: async (request) => {
-        asked.push(request)
-        return { ok: true, body: {} }
-      },
-    }
+    const { backend, asked } = checkRecording()
     const client = await connected(backend, undefined)
     const { tools } = await client.listTools()
     const check = tools.find((t) => t.name === 'check_decision')
