@@ -108,6 +108,36 @@ describe('matchInOtherWords: the option a policy point\'s static default names, 
     expect(matchInOtherWords('Sonnet 4.5', ['Sonnet 4', 'Opus 4'])).toBeUndefined()
     expect(matchInOtherWords('Tier M', ['Opus', 'Haiku'])).toBeUndefined()
   })
+
+  it('names none whose other words negate or grade the words they share, either way', () => {
+    // The longer one says the opposite, or a step from it: not the same option in more words.
+    expect(matchInOtherWords('TDD', ['Skip TDD', 'DDD'])).toBeUndefined()
+    expect(matchInOtherWords('High', ['Very high', 'Low'])).toBeUndefined()
+    expect(matchInOtherWords('Tests', ['No tests', 'Lint'])).toBeUndefined()
+    expect(matchInOtherWords('Skip TDD', ['TDD', 'DDD'])).toBeUndefined()
+    expect(matchInOtherWords('No TDD', ['TDD', 'DDD'])).toBeUndefined()
+    expect(matchInOtherWords('Unit tests only', ['Unit tests', 'E2E'])).toBeUndefined()
+    expect(matchInOtherWords('Caching', ['Caching off', 'Redis'])).toBeUndefined()
+    expect(matchInOtherWords('Refactor', ["Don't refactor", 'Rewrite'])).toBeUndefined()
+    expect(matchInOtherWords('Refactor', ['Don\u2019t refactor', 'Rewrite'])).toBeUndefined()
+    expect(matchInOtherWords('Refactor', ["Doesn't refactor", 'Rewrite'])).toBeUndefined()
+    // A word a hyphen joins is one word (`non-blocking` is not `blocking`), and one that starts with a negating part negates.
+    expect(matchInOtherWords('Blocking', ['Non-blocking', 'Async'])).toBeUndefined()
+    expect(matchInOtherWords('Review', ['Non-blocking review', 'Pairing'])).toBeUndefined()
+    expect(matchInOtherWords('Deploys', ['Semi-automatic deploys', 'Manual'])).toBeUndefined()
+    // The other option is then the one it names, where it is offered.
+    expect(matchInOtherWords('TDD', ['Skip TDD', 'TDD first', 'DDD'])).toBe('TDD first')
+    expect(matchInOtherWords('High', ['Very high', 'High effort', 'Low'])).toBe('High effort')
+  })
+
+  it('still names an option whose other words only say more of it, a negating word inside the shared run too', () => {
+    expect(matchInOtherWords('No tests', ['Tests', 'No tests (fast)'])).toBe('No tests (fast)')
+    expect(matchInOtherWords('Skip TDD', ['TDD', 'Skip TDD for spikes'])).toBe('Skip TDD for spikes')
+    expect(matchInOtherWords('Very high', ['High', 'Very high effort'])).toBe('Very high effort')
+    // A word that only starts like one is another word: `Nonstop` is not `non`, `Kick-off` not `off`.
+    expect(matchInOtherWords('Builds', ['Nonstop builds', 'Nightly'])).toBe('Nonstop builds')
+    expect(matchInOtherWords('Meeting', ['Kick-off meeting', 'Email'])).toBe('Kick-off meeting')
+  })
 })
 
 describe('splitJoinedLabels: Claude Code joins multi-select answers with ", "', () => {

@@ -118,10 +118,55 @@ function wordsOf(label: string): string[] {
   return foldCase(label).match(/[\p{L}\p{M}\p{N}]+(?:[-.'\u2019][\p{L}\p{M}\p{N}]+)*/gu) ?? []
 }
 
-/** Whether `words` hold `run` as consecutive words. */
+/** Where `words` hold `run` as consecutive words, each place it starts. */
+function runsAt(words: readonly string[], run: readonly string[]): number[] {
+  const at: number[] = []
+  for (let i = 0; i + run.length <= words.length; i++) if (run.every((w, j) => words[i + j] === w)) at.push(i)
+  return at
+}
+
+/**
+ * Words that turn the words beside them into another option, not the same one said at more
+ * length: they negate (`Skip TDD`, `No tests`, `TDD off` are TDD's and tests' opposites) or grade
+ * (`Very high`, `Less logging`, `Partial rollout` are a step from `High`, `Logging`, `Rollout`,
+ * which a user who picks one tells from the other). So they refuse a match in other words either
+ * way: a policy's `High` is not the offered `Very high`, a decision's `Skip TDD` not the offered
+ * `TDD`. `only`, `except` and `but` keep a part of it; `off`, `stop` and `disable…` switch it
+ * off. The list leans to refusing: a match refused costs a reading in other words (the first
+ * option stands in for the default, a decision's option is not offered), a false one takes the
+ * opposite of what was decided. Words of degree that name an option themselves (`high`, `low`,
+ * `max`) are not on it: `High effort` is the policy's `High`.
+ */
+const NOT_THE_SAME = new Set([
+  // Negating (`un` and `anti` as a hyphen's first part: `un-pinned`, `anti-corruption`).
+  ...['no', 'not', 'non', 'none', 'nor', 'neither', 'never', 'without', 'off', 'cannot', 'dont'],
+  ...['skip', 'skips', 'skipped', 'skipping', 'avoid', 'avoids', 'avoiding', 'stop', 'un', 'anti'],
+  ...['disable', 'disables', 'disabled', 'disabling', 'except', 'excluding', 'but'],
+  // Grading.
+  ...['less', 'more', 'very', 'extra', 'super', 'ultra', 'least', 'most', 'too', 'only', 'fewer'],
+  ...['mostly', 'barely', 'hardly', 'slightly', 'somewhat', 'minimal', 'partial', 'partially'],
+  ...['semi', 'half', 'quasi', 'pseudo'],
+])
+
+/**
+ * Whether a word outside the shared run negates or grades it: one of NOT_THE_SAME, a negated verb
+ * (`don't`, `isn’t`: wordsOf keeps the apostrophe inside the word), or a word one of them starts
+ * before a hyphen (`non-blocking review` beside `Review`, `semi-automatic deploys` beside
+ * `Deploys`; wordsOf keeps `non-blocking` one word, so it never shares `blocking` itself).
+ */
+function negatesOrGrades(word: string): boolean {
+  const plain = word.replace(/\u2019/g, "'")
+  if (NOT_THE_SAME.has(plain) || /n't$/.test(plain)) return true
+  const prefix = plain.split('-')[0] as string
+  return prefix !== plain && NOT_THE_SAME.has(prefix)
+}
+
+/**
+ * Whether `words` hold `run` as consecutive words with nothing outside it that negates or grades
+ * it (negatesOrGrades): `Claude Sonnet 4.5` holds `Sonnet`; `Skip TDD` does not hold `TDD`.
+ */
 function holdsRun(words: readonly string[], run: readonly string[]): boolean {
-  for (let i = 0; i + run.length <= words.length; i++) if (run.every((w, j) => words[i + j] === w)) return true
-  return false
+  return runsAt(words, run).some((i) => ![...words.slice(0, i), ...words.slice(i + run.length)].some(negatesOrGrades))
 }
 
 /**
@@ -130,9 +175,11 @@ function holdsRun(words: readonly string[], run: readonly string[]): boolean {
  * other words, the one option whose words are among the label's
  * (`Tier M` is the option `M` of "Tier S, M or L?") or that holds the label's words (`Sonnet` is
  * `Claude Sonnet 4.5`), whole words in any case. None where two options would do (`Sonnet 4.5`
- * and `Sonnet 4`), nor where a word is only shortened (`Med`): the first option then stands in, as
- * for a default not offered. Not for a request's own static_default, which names one of its
- * options as a choice does, and is refused otherwise. `options` must be normalised already.
+ * and `Sonnet 4`), where a word is only shortened (`Med`), nor where the longer of the two says a
+ * word that negates or grades the other (`Skip TDD` is not `TDD`, nor `Very high` `High`, either
+ * way): the first option then stands in, as for a default not offered. Not for a request's own
+ * static_default, which names one of its options as a choice does, and is refused otherwise.
+ * `options` must be normalised already.
  */
 export function matchInOtherWords(named: string, options: readonly string[]): string | undefined {
   const offered = matchOption(named, options)

@@ -651,6 +651,69 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
   })
 
 
+  describe('a decision whose option an offered one names with a word that negates or grades it (R-CON-2, R-CON-3)', () => {
+    const METHODS = { question: 'Which development methodology?', header: 'Methodology' }
+    const required = (constraints: unknown[]) => ({ ...REQUIRED_TIER_L, title: 'TDD here', rationale: 'Behaviour is pinned by tests first.', scope: { points: ['development-methodology'] }, constraints })
+    const check = async (app: App, choice: string, all_options?: string[]) =>
+      (await app.call('POST', '/v1/decisions/check', { choice, point: 'development-methodology', ...(all_options === undefined ? {} : { all_options }) })).body
+
+    it('keeps TDD under a required must TDD beside Skip TDD and DDD: recommended, and the only choice the check allows', async () => {
+      const app = await createTestApp()
+      await app.call('POST', '/v1/decisions', required([{ kind: 'must', option: 'TDD' }]))
+      const all_options = ['Skip TDD', 'TDD', 'DDD']
+      const rec = (await app.call('POST', '/v1/recommendations', { ...METHODS, all_options })).body
+      expect(rec).toMatchObject({ point: 'development-methodology', state: 'enforced', recommended: 'TDD', decisions: [{ key: 'D-001', effect: 'enforced', options: ['TDD'] }] })
+      for (const options of [all_options, undefined]) {
+        expect((await check(app, 'TDD', options)).allowed).toBe(true)
+        expect(await check(app, 'Skip TDD', options)).toMatchObject({
+          allowed: false,
+          blocked_by: [{ key: 'D-001', message: 'at development-methodology the choice must be "TDD", not "Skip TDD"' }],
+        })
+        expect((await check(app, 'DDD', options)).allowed).toBe(false)
+      }
+    })
+
+    it('answers nothing for the user under a required must TDD where only Skip TDD and DDD are offered, as for an option not offered: the check blocks each', async () => {
+      const app = await createTestApp()
+      await app.call('POST', '/v1/decisions', required([{ kind: 'must', option: 'TDD' }]))
+      const all_options = ['Skip TDD', 'DDD']
+      const rec = (await app.call('POST', '/v1/recommendations', { ...METHODS, all_options })).body
+      expect(rec).toMatchObject({
+        ask: true,
+        strength: 'neutral',
+        confidence: { value: 0, level: 'low', method: 'every option offered is ruled out by required decision D-001' },
+        decisions: [{ key: 'D-001', effect: 'ruled-out', options: ['Skip TDD', 'DDD'] }],
+      })
+      expect(rec.options.map((o: any) => [o.option, o.recommended])).toEqual([
+        ['Skip TDD', false],
+        ['DDD', false],
+      ])
+      const plan = (await app.call('POST', '/v1/plan', { questions: [{ ...METHODS, multiSelect: false, options: all_options.map((label) => ({ label, description: label })) }] })).body
+      expect(plan.answers).toEqual({})
+      for (const options of [all_options, undefined]) {
+        expect(await check(app, 'Skip TDD', options)).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-001', message: 'at development-methodology the choice must be "TDD", not "Skip TDD"' }] })
+        expect((await check(app, 'DDD', options)).allowed).toBe(false)
+      }
+    })
+
+    it('does not take an offered TDD for the Skip TDD or No TDD a required must_not names: TDD stays, recommended and allowed', async () => {
+      const app = await createTestApp()
+      await app.call('POST', '/v1/decisions', required([{ kind: 'must_not', option: 'Skip TDD' }]))
+      await app.call('POST', '/v1/decisions', required([{ kind: 'must_not', option: 'No TDD' }]))
+      const all_options = ['TDD', 'DDD']
+      const rec = (await app.call('POST', '/v1/recommendations', { ...METHODS, all_options })).body
+      expect(rec).toMatchObject({ state: 'static-default', recommended: 'TDD', precondition: 'the change has behaviour that tests can pin down' })
+      expect(rec.decisions.map((d: any) => [d.key, d.effect])).toEqual([
+        ['D-002', 'not-offered'],
+        ['D-001', 'not-offered'],
+      ])
+      for (const options of [all_options, undefined]) {
+        expect(await check(app, 'TDD', options)).toMatchObject({ allowed: true, blocked_by: [] })
+        expect((await check(app, 'skip tdd', options)).allowed).toBe(false)
+      }
+    })
+  })
+
   it('never answers for the user where two required decisions contradict each other: the check blocks whatever it would answer', async () => {
     const app = await createTestApp()
     await choose(app, 'Tier S', 30)

@@ -338,6 +338,28 @@ describe('a policy static default (R-POL, R-REC-1)', () => {
     expect(advised.decisions).toBeUndefined()
   })
 
+  it("does not take the point's default for an option whose other words negate or grade it: High is not Very high, TDD not Skip TDD", async () => {
+    const policy = parsePolicy(
+      JSON.stringify({ points: [{ key: 'effort', match: { header: '^effort$' }, static_default: 'High', precondition: 'the task is hard' }] }),
+      'mine.json',
+      JSON.parse(readFileSync(DEFAULT_POLICY_FILE, 'utf8')),
+    )
+    const { call } = await createTestApp({ policy })
+    const effort = { question: 'How much effort?', header: 'Effort' }
+    // Not offered: the first option stands in, for the policy's general reason, as for any default not offered.
+    const veryFirst = (await call('POST', '/v1/recommendations', { ...effort, all_options: ['Very high', 'Low'] })).body
+    expect(veryFirst).toMatchObject({ point: 'effort', state: 'static-default', recommended: 'Very high', precondition: 'there is not yet enough personal history at this point' })
+    const lowFirst = (await call('POST', '/v1/recommendations', { ...effort, all_options: ['Low', 'Very high'] })).body
+    expect(lowFirst).toMatchObject({ state: 'static-default', recommended: 'Low', precondition: 'there is not yet enough personal history at this point' })
+    // Where it is offered, in other words too, it is still the default.
+    const offered = (await call('POST', '/v1/recommendations', { ...effort, all_options: ['Low', 'Very high', 'High effort'] })).body
+    expect(offered).toMatchObject({ state: 'static-default', recommended: 'High effort', precondition: 'the task is hard' })
+    // The default policy's TDD is not the Skip TDD offered beside DDD.
+    const methods = (await createTestApp()).call
+    const skip = (await methods('POST', '/v1/recommendations', { question: 'Which development methodology?', header: 'Methodology', all_options: ['DDD', 'Skip TDD'] })).body
+    expect(skip).toMatchObject({ point: 'development-methodology', recommended: 'DDD', precondition: 'there is not yet enough personal history at this point' })
+  })
+
   it("does not take a request's static default in other words: it names one of all_options, in another case at most", async () => {
     const { call } = await createTestApp()
     const asked = { question: 'Tier S, M or L?', all_options: ['S', 'M', 'L'], static_default: 'Tier M' }
