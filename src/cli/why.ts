@@ -1,17 +1,16 @@
 import { existsSync } from 'node:fs'
-import { basename, dirname, isAbsolute, resolve } from 'node:path'
+import { isAbsolute, resolve } from 'node:path'
 import { loadPolicy } from '../config/load-policy'
 import type { DecisionWhy } from '../decisions/decisions'
-import { isWithin, type OutOfScope } from '../decisions/applicability'
+import type { OutOfScope } from '../decisions/applicability'
 import type { PointWhy } from '../decisions/explain-point'
 import { InputError } from '../domain/errors'
 import { DecisionKeySchema, type DecisionRecord } from '../decisions/decision'
 import { WhyQuery } from '../http/decision-schemas'
 import { UsageError, parseFlags, agentUser, identifierFlag, configFilePath, timestampFlag } from './options'
 import { projectOf } from '../integrations/claude-code'
-import { recordFolder } from './import-adr'
-import { notARecord } from '../decisions/adr/adr-folder'
 import { pathInRepository, projectOfFolder } from './repository'
+import { decisionsOfFile, noDecisionOfFile } from './why-file'
 import { failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
 import { jsonLine, printable } from './terminal'
 
@@ -209,32 +208,6 @@ export function notAsOf(body: unknown, asOf: string, what: string, done = 'print
   return undefined
 }
 
-/**
- * The decisions imported from a record's file (`docs/adr/0005-use-x.md`; a DECISIONS.md, one per
- * section), as the import named them: its folder after its repository (or a name that folder had,
- * recordFolder's aliases, but not `*` for any directory: another repository's `doc/adr` has files
- * of the same names) and its file name; in the order of the file.
- */
-export function importedFrom(file: string, decisions: readonly DecisionRecord[]): DecisionRecord[] {
-  const { folder, aliases } = recordFolder(dirname(file))
-  const folders = [folder, ...aliases.filter((a) => !a.startsWith('*/'))]
-  const name = basename(file).normalize('NFC')
-  return decisions
-    .filter((d) => d.imported !== null && d.imported.path.normalize('NFC') === name && (d.imported.folder === undefined || folders.includes(d.imported.folder)))
-    .sort((a, b) => (a.imported?.line ?? 0) - (b.imported?.line ?? 0) || a.key.localeCompare(b.key))
-}
-
-/**
- * The decisions in force that are scoped to `path` or a folder above it (R-CON-4's path scope, as
- * `decisions/applicable` reads it), by key: why a file of the code is as it is. Decisions with no
- * path scope, which apply everywhere, are not listed: they say nothing of this file.
- */
-export function scopedTo(path: string, decisions: readonly DecisionRecord[]): DecisionRecord[] {
-  return decisions
-    .filter((d) => d.status === 'accepted' && d.scope.path !== null && isWithin(path, d.scope.path))
-    .sort((a, b) => a.key.localeCompare(b.key))
-}
-
 /** `decision-memory why`: a doorway onto the same `why` as `GET /v1/decisions/{key}/why` and `GET /v1/why`. */
 export async function whyCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseFlags({
@@ -395,36 +368,22 @@ export async function whyCommand(argv: string[]): Promise<number> {
   }
   if (listed.status >= 400) return failure('why', listed, USER_FROM_FLAG_OR_VARIABLE)
   const all = (listed.body as { decisions: DecisionRecord[] }).decisions
-  // The path as decisions are scoped by it (R-CON-4): relative to the repository's root.
-  const at = pathInRepository(resolve(file))
-  const fromFile = importedFrom(file, all)
-  const found = [
-    ...fromFile.map((d) => ({ key: d.key, heading: `${d.key}, from ${file}:${d.imported?.line ?? 1}` })),
-    ...scopedTo(at, all)
-      .filter((d) => !fromFile.includes(d))
-      .map((d) => ({ key: d.key, heading: `${d.key}, scoped to ${d.scope.path ?? at}` })),
-  ]
+  // Read from the folder this runs in, as given: `.`, not process.cwd(), which throws in a folder
+  // removed under the shell, where an absolute FILE is still read.
+  const here = { folder: '.', here: 'here', pointAt: (path: string) => `why --point POINT --path ${path}` }
+  const { path: at, found: behind } = decisionsOfFile(file, all, here.folder)
+  const found = behind.map((d) => ({ key: d.key, heading: d.from === 'record' ? `${d.key}, from ${file}:${d.line}` : `${d.key}, scoped to ${d.scope}` }))
   if (found.length === 0) {
     // A key that is also a file's name here (`notes.md`): the decision, as before files were read;
     // a name no decision has as its key is said as the file it is.
     if (!/[\\/]/.test(file) && all.some((d) => d.key === file)) return ask(file)
-    // A record not imported yet, or a file of the code no decision is scoped to: what answers instead.
-    // With --as-of, of then: a record imported since, or a decision scoped there since, is not one.
-    const none = `${asOf === undefined ? '' : `as of ${asOf}, `}no decision was imported from ${file} or is scoped to its path`
-    const said = !existsSync(file)
-      ? `${none}, and there is no such file here`
-      : /\.(md|markdown)$/i.test(file)
-        ? // A README, an index or a template, which import-adr reads past; not a file of the code named so.
-          notARecord(basename(file))
-          ? `${none} (import-adr reads no README, index or template as a record)`
-          : `${none} (import-adr ${dirname(file)} reads its folder's records)`
-        : `${none}, ${at} (decisions with no path apply everywhere: GET /v1/decisions/applicable?path=${at}; why --point POINT --path ${at} explains a point there)`
+    const said = noDecisionOfFile(file, at, here, asOf)
     process.stderr.write(printable(`decision-memory why: ${said}`) + '\n')
     return 1
   }
   // Several (the sections of a DECISIONS.md, the decisions scoped to a folder), or one not imported
   // from the file: each said where it comes from, in the order of the file, then by key.
-  const headed = found.length > 1 || found.length > fromFile.length
+  const headed = found.length > 1 || behind.some((d) => d.from === 'scope')
   for (const [i, { key, heading }] of found.entries()) {
     if (headed && values.json !== true) process.stdout.write(printable(`${i === 0 ? '' : '\n'}${heading}`) + '\n')
     const code = await ask(key)

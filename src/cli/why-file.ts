@@ -1,0 +1,82 @@
+import { existsSync } from 'node:fs'
+import { basename, dirname, resolve } from 'node:path'
+import { notARecord } from '../decisions/adr/adr-folder'
+import { isWithin } from '../decisions/applicability'
+import type { DecisionRecord } from '../decisions/decision'
+import { recordFolder } from './import-adr'
+import { pathInRepository } from './repository'
+
+/**
+ * The decisions imported from a record's file (`docs/adr/0005-use-x.md`; a DECISIONS.md, one per
+ * section), as the import named them: its folder after its repository (or a name that folder had,
+ * recordFolder's aliases, but not `*` for any directory: another repository's `doc/adr` has files
+ * of the same names) and its file name; in the order of the file.
+ */
+export function importedFrom(file: string, decisions: readonly DecisionRecord[]): DecisionRecord[] {
+  const { folder, aliases } = recordFolder(dirname(file))
+  const folders = [folder, ...aliases.filter((a) => !a.startsWith('*/'))]
+  const name = basename(file).normalize('NFC')
+  return decisions
+    .filter((d) => d.imported !== null && d.imported.path.normalize('NFC') === name && (d.imported.folder === undefined || folders.includes(d.imported.folder)))
+    .sort((a, b) => (a.imported?.line ?? 0) - (b.imported?.line ?? 0) || a.key.localeCompare(b.key))
+}
+
+/**
+ * The decisions in force that are scoped to `path` or a folder above it (R-CON-4's path scope, as
+ * `decisions/applicable` reads it), by key: why a file of the code is as it is. Decisions with no
+ * path scope, which apply everywhere, are not listed: they say nothing of this file.
+ */
+export function scopedTo(path: string, decisions: readonly DecisionRecord[]): DecisionRecord[] {
+  return decisions
+    .filter((d) => d.status === 'accepted' && d.scope.path !== null && isWithin(path, d.scope.path))
+    .sort((a, b) => a.key.localeCompare(b.key))
+}
+
+/** A decision behind a file: imported from it (a record, at `line` of the file), or in force and scoped to its path or a folder above it (`scope`). */
+export type FileDecision = { key: string; from: 'record'; line: number } | { key: string; from: 'scope'; scope: string }
+
+/**
+ * Why a file (or folder) is as it is (R-CON-5), as `why FILE` and the MCP `why` tool's `file` read
+ * it: the decisions imported from it, in the order of the file, then each other one in force scoped
+ * to its path or a folder above it, by key. A relative `file` is read from `folder` (`.` where the
+ * command runs; the folder the MCP server was started in); its repository is the one it is in, or was in
+ * (a record deleted since is found by its folder and name), and `path` is its path from that
+ * repository's root, as decisions are scoped by it (R-CON-4).
+ */
+export function decisionsOfFile(file: string, decisions: readonly DecisionRecord[], folder: string): { path: string; found: FileDecision[] } {
+  const absolute = resolve(folder, file)
+  const path = pathInRepository(absolute)
+  const fromFile = importedFrom(absolute, decisions)
+  const found: FileDecision[] = [
+    ...fromFile.map((d) => ({ key: d.key, from: 'record' as const, line: d.imported?.line ?? 1 })),
+    ...scopedTo(path, decisions)
+      .filter((d) => !fromFile.includes(d))
+      .map((d) => ({ key: d.key, from: 'scope' as const, scope: d.scope.path ?? path })),
+  ]
+  return { path, found }
+}
+
+/** How a doorway says, for a file no decision is behind, where it looked and how a point is explained there. */
+export interface FileDoorway {
+  /** Where a relative file is read from. */
+  folder: string
+  /** That folder as said after "there is no such file": `here` for a command. */
+  here: string
+  /** How this doorway explains a point at `path`: `why --point POINT --path src/x.ts`. */
+  pointAt: (path: string) => string
+}
+
+/**
+ * What answers instead for a file no decision was imported from or is scoped to (with `asOf`, then:
+ * a record imported since, or a decision scoped there since, is not one): a record not imported yet,
+ * a README import-adr reads past, a file of the code (where decisions with no path hold), or no file.
+ */
+export function noDecisionOfFile(file: string, path: string, doorway: FileDoorway, asOf?: string): string {
+  const none = `${asOf === undefined ? '' : `as of ${asOf}, `}no decision was imported from ${file} or is scoped to its path`
+  if (!existsSync(resolve(doorway.folder, file))) return `${none}, and there is no such file ${doorway.here}`
+  if (/\.(md|markdown)$/i.test(file)) {
+    // A README, an index or a template, which import-adr reads past; not a file of the code named so.
+    return notARecord(basename(file)) ? `${none} (import-adr reads no README, index or template as a record)` : `${none} (import-adr ${dirname(file)} reads its folder's records)`
+  }
+  return `${none}, ${path} (decisions with no path apply everywhere: GET /v1/decisions/applicable?path=${path}; ${doorway.pointAt(path)} explains a point there)`
+}
