@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { existsSync } from 'node:fs'
-import { mkdir, realpath, rm } from 'node:fs/promises'
+import { mkdir, realpath, rm, writeFile } from 'node:fs/promises'
 import { createInterface } from 'node:readline'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -186,6 +186,53 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     // A point alone: what GET /v1/why says of it.
     const point = JSON.parse(textOf(await client.callTool({ name: 'why', arguments: { point: why.point, user: 'alice' } })))
     expect(point.decisions.map((d: { key: string }) => d.key)).toEqual(['D-022'])
+  })
+
+  it('answers why of a file as decision-memory why FILE run in the folder it was started in: records imported from it, decisions scoped to its path', async () => {
+    const data = tempDir('dm-mcp-')
+    const service = await startService(data)
+    services.push(service)
+    const env = { DECISION_MEMORY_URL: service.url }
+    // Claude Code starts the server in the agent's folder, in the repository.
+    const repo = await realpath(tempDir('dm-mcp-repo-'))
+    await mkdir(join(repo, '.git'))
+    await mkdir(join(repo, 'doc', 'adr'), { recursive: true })
+    await mkdir(join(repo, 'src'))
+    await writeFile(join(repo, 'src', 'billing.ts'), 'export {}\n')
+    const adr = (n: number, title: string, status: string) => `# ${n}. ${title}\n\nDate: 2024-01-0${n}\n\n## Status\n\n${status}\n\n## Context\n\nReasons for ${title}.\n\n## Decision\n\n${title}.\n`
+    await writeFile(join(repo, 'doc', 'adr', '0001-use-sqlite.md'), adr(1, 'Use SQLite', 'Superseded by [2. Use Postgres](0002-use-postgres.md)'))
+    await writeFile(join(repo, 'doc', 'adr', '0002-use-postgres.md'), adr(2, 'Use Postgres', 'Accepted'))
+    const imported = await runCli(['import-adr', 'doc/adr'], { env, cwd: repo })
+    expect(imported.code, imported.stderr).toBe(0)
+    const scoped = { key: 'D-100', title: 'Cents in billing', decision: 'Amounts are integer cents.', rationale: 'Floats lost a cent.', status: 'accepted', scope: { path: 'src' } }
+    expect((await fetch(`${service.url}/v1/decisions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(scoped) })).status).toBe(201)
+    const client = await connect(env, [], repo)
+    /** Each decision's key and chain, as the tool answers them and as `why FILE --json` prints them (one line each). */
+    const chains = (whys: Array<{ key: string; chain: unknown }>) => whys.map((why) => [why.key, why.chain])
+    for (const file of ['doc/adr/0001-use-sqlite.md', 'src/billing.ts']) {
+      const answer = await client.callTool({ name: 'why', arguments: { file } })
+      expect(answer.isError, textOf(answer)).toBeFalsy()
+      const body = JSON.parse(textOf(answer)) as { file: string; path: string; decisions: Array<{ key: string; from: string; why: { key: string; chain: unknown } }> }
+      expect(body).toMatchObject({ file, path: file })
+      const cli = await runCli(['why', file, '--json'], { env, cwd: repo })
+      expect(cli.code, cli.stderr).toBe(0)
+      expect(chains(body.decisions.map((d) => d.why))).toEqual(chains(cli.stdout.trim().split('\n').map((line) => JSON.parse(line))))
+      expect(body.decisions.map((d) => [d.key, d.from]), file).toEqual(file === 'src/billing.ts' ? [['D-100', 'scope']] : [['ADR-0001', 'record']])
+    }
+    // A record deleted since (git rm): the store still holds its decision.
+    await rm(join(repo, 'doc', 'adr', '0002-use-postgres.md'))
+    const gone = JSON.parse(textOf(await client.callTool({ name: 'why', arguments: { file: 'doc/adr/0002-use-postgres.md' } })))
+    expect(gone.decisions.map((d: { key: string }) => d.key)).toEqual(['ADR-0002'])
+    // A name nothing is behind: the tool error naming the file, where the command says the same and exits 1.
+    const none = await client.callTool({ name: 'why', arguments: { file: 'lib/nothing.ts' } })
+    expect(none.isError).toBe(true)
+    expect(textOf(none)).toBe(
+      `decision_not_found: no decision was imported from lib/nothing.ts or is scoped to its path, and there is no such file in ${repo}, the folder the server was started in\n` +
+        '- file: no decision was imported from it or is scoped to its path',
+    )
+    const both = await client.callTool({ name: 'why', arguments: { key: 'D-100', file: 'src/billing.ts' } })
+    expect(both.isError).toBe(true)
+    expect(textOf(both).split('\n').slice(1).map((line) => line.split(':')[0])).toEqual(['- key', '- file'])
   })
 
   it('answers bad input with an error naming the field', async () => {

@@ -8,7 +8,7 @@ import { planQuestionsToAsk } from '../plan-questions'
 import { CHECKOUT_DATA_DIR } from './bin-path'
 import { packageVersion } from './package-version'
 import { projectOfFolder } from './repository'
-import { settingHint, throughServiceOrLocal } from './service-client'
+import { hasFields, settingHint, throughServiceOrLocal } from './service-client'
 import { barredPortProblem, configFilePath, dataDirectory, envValue, EnvironmentError, parseFlags, serviceUrl, serviceUrlProblem, tokenProblem } from './options'
 import { storePlaceProblem, StoreOpenError } from '../open-store'
 
@@ -86,6 +86,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     body: unknown,
     local: (memory: DecisionMemory, decisions: Decisions) => Promise<unknown>,
     method = 'POST',
+    expect?: (body: unknown) => boolean,
   ): Promise<BackendAnswer> {
     try {
       // Run on its own, the MCP server may be the first to use the store: it makes one.
@@ -100,6 +101,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
         defaultDataDir: CHECKOUT_DATA_DIR,
         policyFile: values.policy,
         createStore: true,
+        expect,
       })
       if (answer.status < 400) return { ok: true, body: answer.body }
       const error = (answer.body as { error?: Extract<BackendAnswer, { ok: false }>['error'] } | null)?.error ?? {
@@ -132,6 +134,12 @@ export async function mcpCommand(argv: string[]): Promise<number> {
       return call(`/v1/decisions/${encodeURIComponent(key)}/why${asOf}`, undefined, (_memory, decisions) => decisions.why(key, query), 'GET')
     },
     check: (request) => call('/v1/decisions/check', request, (_memory, decisions) => decisions.check(request)),
+    // As `why FILE` lists them: an answer without its `decisions` is no decision-memory's, not "none behind the file".
+    listDecisions: (query) => {
+      const asOf = query.as_of === undefined ? '' : `?${new URLSearchParams({ as_of: query.as_of })}`
+      const list = async (_memory: DecisionMemory, decisions: Decisions) => ({ decisions: await decisions.list({ as_of: query.as_of }) })
+      return call(`/v1/decisions${asOf}`, undefined, list, 'GET', hasFields({ decisions: 'array' }))
+    },
   }
   // Loaded here, not at the top: every command starts through main.ts, and the hook must start fast.
   const [{ createMcpServer }, { createStdioTransport }] = await Promise.all([
@@ -140,9 +148,11 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   ])
   // Claude Code starts the server in the agent's project: the tools record and recommend in the
   // project its hooks record there. Other clients start it in / or the home folder, in no repository: no default.
-  const folder = projectOfFolder(startedIn())
+  // A `file` given to `why` is read from there too, as `why FILE` run in that folder reads it.
+  const here = startedIn()
+  const folder = projectOfFolder(here)
   const defaultProject = folder === undefined ? undefined : projectOf(folder)
-  const server = createMcpServer(backend, { version: packageVersion(), defaultUser: envValue('DECISION_MEMORY_USER'), defaultProject })
+  const server = createMcpServer(backend, { version: packageVersion(), defaultUser: envValue('DECISION_MEMORY_USER'), defaultProject, folder: here })
   // stdout is the protocol's: what goes wrong is said on stderr (a line that is not JSON, or not
   // JSON-RPC, is also answered on stdout as JSON-RPC 2.0 says; one over 10 MB closes the transport).
   const say = (message: string) => process.stderr.write(`decision-memory mcp: ${message}\n`)

@@ -1,14 +1,24 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
-import { describe, expect, it } from 'vitest'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { captured } from '../../test/support/captured'
 import { REQUIRED_TIER_L } from '../../test/support/decision-record'
 import { claudeCodeFixture } from '../../test/support/fixtures'
+import { tempDir } from '../../test/support/temp-dir'
 import { createTestApp } from '../../test/support/test-app'
-import { fixedClock } from '../clock'
+import { importAdrCommand } from '../cli/import-adr'
+import { fixedClock, systemClock, type Clock } from '../clock'
+import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
+import { DecisionInputSchema } from '../decisions/decision'
+import { createDecisions } from '../decisions/decisions'
+import { InputError } from '../domain/errors'
 import type { ObservationInput } from '../domain/observation'
+import { openStores } from '../open-store'
 import { planQuestionsToAsk } from '../plan-questions'
-import { createMcpServer, type McpBackend } from './mcp'
+import { createMcpServer, type BackendAnswer, type McpBackend } from './mcp'
 
 /** A backend that records what the tools pass on and stores nothing. */
 function recordingBackend() {
@@ -23,6 +33,7 @@ function recordingBackend() {
     whyPoint: async () => ({ ok: true, body: {} }),
     whyDecision: async () => ({ ok: true, body: {} }),
     check: async () => ({ ok: true, body: {} }),
+    listDecisions: async () => ({ ok: true, body: { decisions: [] } }),
   }
   return { backend, observed }
 }
@@ -97,6 +108,7 @@ describe('createMcpServer: the default project', () => {
       whyPoint: async (query) => (projects.push(['whyPoint', query.project]), { ok: true, body: {} }),
       whyDecision: async () => (projects.push(['whyDecision', undefined]), { ok: true, body: {} }),
       check: async () => ({ ok: true, body: {} }),
+      listDecisions: async () => ({ ok: true, body: { decisions: [] } }),
     }
     return { backend, projects }
   }
@@ -859,7 +871,7 @@ describe('createMcpServer: tool results', () => {
   it('are the body as compact JSON, with no indentation: the text stays in the agent\'s context every turn', async () => {
     const body = { point: 'db', options: [{ option: 'pg', share: 0.8 }], layers: { recent: { counts: [{ option: 'pg', count: 4 }] } } }
     const answer = async () => ({ ok: true as const, body })
-    const backend: McpBackend = { recommend: answer, plan: answer, observe: answer, whyPoint: answer, whyDecision: answer, check: answer }
+    const backend: McpBackend = { recommend: answer, plan: answer, observe: answer, whyPoint: answer, whyDecision: answer, check: answer, listDecisions: answer }
     const client = await connected(backend, undefined)
     const calls: Array<[string, Record<string, unknown>]> = [
       ['recommend', WHY_Q],
@@ -1013,6 +1025,263 @@ describe('createMcpServer: check_decision', () => {
     const path = tools.find((t) => t.name === 'check_decision')?.inputSchema.properties?.path as { description?: string } | undefined
     expect(path?.description).toMatch(/relative to the root of its git repository/)
     expect(path?.description).toMatch(/absolute path matches only decisions scoped by absolute paths/)
+    await client.close()
+  })
+})
+
+describe('createMcpServer: why of a file, as why FILE answers it', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+  const text = (answer: Awaited<ReturnType<Client['callTool']>>) => (answer.content as Array<{ text: string }>)[0]?.text ?? ''
+  const adr = (n: number, title: string, status: string) =>
+    `# ${n}. ${title}\n\nDate: 2024-01-0${n}\n\n## Status\n\n${status}\n\n## Context\n\nReasons for ${title}.\n\n## Decision\n\n${title}.\n`
+  const LOG = '# Decisions\n\n## D-001: Use Zod\n\n- Status: Accepted\n- Rationale: Zod composes with inferred types.\n\n## D-002: No API versions before beta\n\n- Status: Proposed\n- Rationale: Too few consumers yet.\n'
+
+  /** A repository `name` with its `doc/adr` records and `src/billing.ts`, the records imported into `store` as import-adr does; its folder. */
+  async function imported(parent: string, name: string, store: string, files: Record<string, string>): Promise<string> {
+    const repo = join(parent, name)
+    mkdirSync(join(repo, '.git'), { recursive: true })
+    mkdirSync(join(repo, 'doc', 'adr'), { recursive: true })
+    mkdirSync(join(repo, 'src'))
+    writeFileSync(join(repo, 'src', 'billing.ts'), 'export {}\n')
+    for (const [file, content] of Object.entries(files)) writeFileSync(join(repo, 'doc', 'adr', file), content)
+    expect((await captured(() => importAdrCommand([join(repo, 'doc', 'adr'), '--data', store]))).code).toBe(0)
+    return repo
+  }
+
+  /** Decisions proposed in the store at `store` on `clock` (closed again after), as the service would make them. */
+  async function proposed(store: string, clock: ReturnType<typeof fixedClock>, write: (decisions: ReturnType<typeof createDecisions>) => Promise<void>) {
+    const { store: memory, decisionStore } = await openStores(store)
+    try {
+      await write(createDecisions({ store: decisionStore, clock, policy: await loadPolicy(DEFAULT_POLICY_FILE) }))
+    } finally {
+      await memory.close()
+    }
+  }
+
+  /** The server's backend on the store at `dir`, as when no service runs: the decisions, and a decision's why, read there. */
+  async function storeBackend(dir: string, clock: Clock = systemClock) {
+    const { store, decisionStore } = await openStores(dir)
+    const decisions = createDecisions({ store: decisionStore, clock, policy: await loadPolicy(DEFAULT_POLICY_FILE) })
+    const asked: string[] = []
+    const answer = async (run: () => Promise<unknown>): Promise<BackendAnswer> => {
+      try {
+        return { ok: true, body: await run() }
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error
+        return { ok: false, error: { code: error.code, message: error.message, issues: error.issues } }
+      }
+    }
+    const backend: McpBackend = {
+      ...recordingBackend().backend,
+      listDecisions: (query) => (asked.push('listDecisions'), answer(async () => ({ decisions: await decisions.list(query) }))),
+      whyDecision: (key, query) => (asked.push(`whyDecision ${key}`), answer(() => decisions.why(key, query))),
+    }
+    return { backend, asked, close: () => store.close() }
+  }
+
+  /** A client of a server started in `folder`. */
+  async function startedIn(backend: McpBackend, folder: string) {
+    const server = createMcpServer(backend, { version: '0.0.0', clock: fixedClock(NOW), folder })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverSide)
+    const client = new Client({ name: 'test', version: '1.0.0' })
+    await client.connect(clientSide)
+    return client
+  }
+
+  it('answers a record\'s file with the chain of the decision imported from it, as why KEY does; a DECISIONS.md section by section', async () => {
+    const parent = tempDir('dm-mcp-why-file-')
+    const store = join(parent, 'store')
+    const shop = await imported(parent, 'shop', store, {
+      '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Superseded by [2. Use Postgres](0002-use-postgres.md)'),
+      '0002-use-postgres.md': adr(2, 'Use Postgres', 'Accepted'),
+    })
+    const api = await imported(parent, 'api', store, { 'DECISIONS.md': LOG })
+    const { backend, close } = await storeBackend(store)
+    try {
+      const client = await startedIn(backend, shop)
+      const answer = await client.callTool({ name: 'why', arguments: { file: 'doc/adr/0001-use-sqlite.md' } })
+      expect(answer.isError, text(answer)).toBeFalsy()
+      const body = JSON.parse(text(answer))
+      expect(body).toMatchObject({ file: 'doc/adr/0001-use-sqlite.md', path: 'doc/adr/0001-use-sqlite.md', decisions: [{ key: 'ADR-0001', from: 'record' }] })
+      expect(body.decisions).toHaveLength(1)
+      // The chain the key answers, read a moment apart.
+      const { as_of: _, ...byKey } = JSON.parse(text(await client.callTool({ name: 'why', arguments: { key: 'ADR-0001' } })))
+      const { as_of: __, ...byFile } = body.decisions[0].why
+      expect(byFile).toEqual(byKey)
+      expect(byFile.chain.map((link: { key: string; status: string }) => `${link.key} ${link.status}`)).toEqual(['ADR-0001 superseded', 'ADR-0002 accepted'])
+      // Absolute, the same file.
+      const absolute = JSON.parse(text(await client.callTool({ name: 'why', arguments: { file: join(shop, 'doc', 'adr', '0001-use-sqlite.md') } })))
+      expect(absolute.decisions.map((d: { key: string }) => d.key)).toEqual(['ADR-0001'])
+      await client.close()
+      // A log of decisions: each of its sections, in the order of the file, with its line.
+      const inApi = await startedIn(backend, api)
+      const log = JSON.parse(text(await inApi.callTool({ name: 'why', arguments: { file: 'doc/adr/DECISIONS.md' } })))
+      expect(log.decisions.map((d: { key: string; from: string; line: number }) => [d.key, d.from, d.line])).toEqual([
+        ['D-001', 'record', 3],
+        ['D-002', 'record', 8],
+      ])
+      expect(log.decisions[0].why.rationale).toBe('Zod composes with inferred types.')
+      await inApi.close()
+    } finally {
+      await close()
+    }
+  })
+
+  it('answers a file of the code with the decisions in force scoped to its path or a folder above, read from the folder the server was started in', async () => {
+    const parent = tempDir('dm-mcp-why-file-')
+    const store = join(parent, 'store')
+    const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
+    await proposed(store, fixedClock('2026-11-01T00:00:00Z'), async (decisions) => {
+      const made = { decision: 'Amounts are integer cents.', rationale: 'Floats lost a cent.', status: 'accepted' as const }
+      await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-100', title: 'Cents in billing', scope: { path: 'src' } }))
+      await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-101', title: 'Cents in the web', scope: { path: 'src/web' } }))
+      await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-102', title: 'Cents everywhere' }))
+    })
+    const { backend, close } = await storeBackend(store)
+    try {
+      // Started in src (Claude Code starts it in the agent's folder): `billing.ts` is src/billing.ts, as `why billing.ts` run there reads it.
+      for (const [folder, file] of [[join(repo, 'src'), 'billing.ts'], [repo, 'src/billing.ts']] as const) {
+        const client = await startedIn(backend, folder)
+        const body = JSON.parse(text(await client.callTool({ name: 'why', arguments: { file } })))
+        // Not D-101, scoped elsewhere, nor D-102, which holds everywhere.
+        expect(body, folder).toMatchObject({ file, path: 'src/billing.ts', decisions: [{ key: 'D-100', from: 'scope', scope: 'src', why: { key: 'D-100', rationale: 'Floats lost a cent.' } }] })
+        expect(body.decisions, folder).toHaveLength(1)
+        await client.close()
+      }
+    } finally {
+      await close()
+    }
+  })
+
+  it('finds the decision of a record deleted since; a file no decision is behind is decision_not_found naming file, with what answers instead', async () => {
+    const parent = tempDir('dm-mcp-why-file-')
+    const store = join(parent, 'store')
+    const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
+    rmSync(join(repo, 'doc', 'adr', '0001-use-sqlite.md'))
+    writeFileSync(join(repo, 'Makefile'), 'all:\n')
+    writeFileSync(join(repo, 'README.md'), '# Shop\n')
+    const { backend, asked, close } = await storeBackend(store)
+    try {
+      const client = await startedIn(backend, repo)
+      const gone = JSON.parse(text(await client.callTool({ name: 'why', arguments: { file: 'doc/adr/0001-use-sqlite.md' } })))
+      expect(gone.decisions.map((d: { key: string; why: { current: string } }) => [d.key, d.why.current])).toEqual([['ADR-0001', 'ADR-0001']])
+      asked.splice(0)
+      const none = async (file: string) => {
+        const answer = await client.callTool({ name: 'why', arguments: { file } })
+        expect(answer.isError, file).toBe(true)
+        const [first, ...issues] = text(answer).split('\n')
+        expect(issues, file).toEqual(['- file: no decision was imported from it or is scoped to its path'])
+        return first
+      }
+      expect(await none('doc/adr/0002-not-there.md')).toBe(
+        `decision_not_found: no decision was imported from doc/adr/0002-not-there.md or is scoped to its path, and there is no such file in ${repo}, the folder the server was started in`,
+      )
+      expect(await none('Makefile')).toBe(
+        'decision_not_found: no decision was imported from Makefile or is scoped to its path, Makefile (decisions with no path apply everywhere: ' +
+          'GET /v1/decisions/applicable?path=Makefile; `why` with `point` and context.path "Makefile" explains a point there)',
+      )
+      expect(await none('README.md')).toBe('decision_not_found: no decision was imported from README.md or is scoped to its path (import-adr reads no README, index or template as a record)')
+      // A name no decision has through the file is not read as a key either: the agent said `file`.
+      expect(await none('ADR-0001')).toContain('no decision was imported from ADR-0001')
+      // Only the list was read: no chain asked of a decision that is not behind the file.
+      expect(asked).toEqual(['listDecisions', 'listDecisions', 'listDecisions', 'listDecisions'])
+      await client.close()
+    } finally {
+      await close()
+    }
+  })
+
+  it('with as_of, lists the decisions behind a file as they stood then, each chain as of then; an answer not as of then is refused', async () => {
+    const parent = tempDir('dm-mcp-why-file-')
+    const store = join(parent, 'store')
+    const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
+    const clock = fixedClock('2026-11-01T00:00:00Z')
+    await proposed(store, clock, async (decisions) => {
+      const made = { decision: 'Amounts are integer cents.', rationale: 'Floats lost a cent.', status: 'accepted' as const, scope: { path: 'src' } }
+      await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-100', title: 'Cents in billing' }))
+      await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-101', title: 'Revoked since' }))
+      clock.set('2026-11-03T00:00:00Z')
+      await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-102', title: 'Proposed since' }))
+      await decisions.revoke('D-101', { reason: 'no longer' })
+    })
+    const { backend, close } = await storeBackend(store)
+    try {
+      const client = await startedIn(backend, repo)
+      const then = JSON.parse(text(await client.callTool({ name: 'why', arguments: { file: 'src/billing.ts', as_of: '2026-11-02T00:00:00Z' } })))
+      expect(then.decisions.map((d: { key: string; why: { as_of: string; chain: Array<{ status: string }> } }) => [d.key, d.why.as_of, d.why.chain[0]?.status])).toEqual([
+        ['D-100', '2026-11-02T00:00:00.000Z', 'accepted'],
+        ['D-101', '2026-11-02T00:00:00.000Z', 'accepted'],
+      ])
+      const now = JSON.parse(text(await client.callTool({ name: 'why', arguments: { file: 'src/billing.ts' } })))
+      expect(now.decisions.map((d: { key: string }) => d.key)).toEqual(['D-100', 'D-102'])
+      // The record was imported after that moment: none behind it then, said so.
+      const before = await client.callTool({ name: 'why', arguments: { file: 'doc/adr/0001-use-sqlite.md', as_of: '2026-11-02T00:00:00Z' } })
+      expect(text(before).split('\n')[1]).toBe('- file: no decision was imported from it or is scoped to its path as of 2026-11-02T00:00:00Z')
+      expect(text(before).split('\n')[0]).toBe(
+        "decision_not_found: as of 2026-11-02T00:00:00Z, no decision was imported from doc/adr/0001-use-sqlite.md or is scoped to its path (import-adr doc/adr reads its folder's records)",
+      )
+      await client.close()
+    } finally {
+      await close()
+    }
+    // A service of an older version answers a chain as of now, saying no as_of: refused, as for a key.
+    const older: McpBackend = {
+      ...recordingBackend().backend,
+      listDecisions: async () => ({ ok: true, body: { decisions: [{ key: 'D-100', status: 'accepted', scope: { path: 'src' }, imported: null }] } }),
+      whyDecision: async (key) => ({ ok: true, body: { key, chain: [] } }),
+    }
+    const client = await startedIn(older, repo)
+    const refused = await client.callTool({ name: 'why', arguments: { file: 'src/billing.ts', as_of: '2026-11-02T00:00:00Z' } })
+    expect(refused.isError).toBe(true)
+    expect(text(refused)).toMatch(/^as_of_not_answered: the service does not answer D-100 as of a moment/)
+    await client.close()
+  })
+
+  it('refuses key and file together, and file with any argument but as_of, naming each, and asks nothing', async () => {
+    const asked: string[] = []
+    const backend: McpBackend = {
+      ...recordingBackend().backend,
+      listDecisions: async () => (asked.push('listDecisions'), { ok: true, body: { decisions: [] } }),
+      whyDecision: async (key) => (asked.push(`whyDecision ${key}`), { ok: true, body: { key, chain: [] } }),
+    }
+    const client = await startedIn(backend, tempDir('dm-mcp-why-file-'))
+    const both = await client.callTool({ name: 'why', arguments: { key: 'D-001', file: 'src/billing.ts' } })
+    expect(both.isError).toBe(true)
+    expect(text(both).split('\n')).toEqual([
+      'invalid_request: why explains one decision by its key, or the decisions behind a file: give `key` or `file`, not both',
+      '- key: not taken with `file`: give `key` or `file`',
+      '- file: not taken with `key`: give `key` or `file`',
+    ])
+    const extra = await client.callTool({ name: 'why', arguments: { file: 'src/billing.ts', point: 'db', project: 'api', ...WHY_Q } })
+    expect(extra.isError).toBe(true)
+    const lines = text(extra).split('\n')
+    expect(lines[0]).toMatch(/^invalid_request: why with file explains the decisions behind that file, and takes only as_of beside it: drop /)
+    expect(lines.slice(1).map((line) => line.split(':')[0]).sort()).toEqual(['- all_options', '- point', '- project', '- question'])
+    // Checked as an argument: not empty, no control characters; named.
+    for (const file of ['', 'src/\u0000billing.ts']) {
+      const bad = await client.callTool({ name: 'why', arguments: { file } })
+      expect(bad.isError, JSON.stringify(file)).toBe(true)
+      expect(text(bad).split('\n')[1], JSON.stringify(file)).toMatch(/^- file: /)
+    }
+    expect(asked).toEqual([])
+    // A file given null is not given: a key's why, as before.
+    const key = await client.callTool({ name: 'why', arguments: { key: 'D-001', file: null } })
+    expect(key.isError, text(key)).toBeFalsy()
+    expect(asked).toEqual(['whyDecision D-001'])
+    await client.close()
+  })
+
+  it('says in the schema that a file is asked of, and from which folder a relative one is read', async () => {
+    const client = await startedIn(recordingBackend().backend, '/home/alice/shop')
+    const why = (await client.listTools()).tools.find((t) => t.name === 'why')
+    expect(why?.inputSchema.required ?? []).not.toContain('file')
+    const file = why?.inputSchema.properties?.file as { type: string; description: string }
+    expect(file.type).toBe('string')
+    expect(file.description).toContain('relative to "/home/alice/shop", the folder the server was started in')
+    expect(why?.description).toContain('With `file`')
     await client.close()
   })
 })

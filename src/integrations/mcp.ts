@@ -11,12 +11,13 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js'
 import { notAsOf } from '../cli/why'
+import { decisionsOfFile, noDecisionOfFile, type FileDecision } from '../cli/why-file'
 import { systemClock, type Clock } from '../clock'
 import { runOfContext } from '../decisions/applicability'
-import { DecisionKeySchema } from '../decisions/decision'
+import { DECISION_LIMITS, DecisionKeySchema, type DecisionRecord } from '../decisions/decision'
 import type { PointWhyQuery } from '../decisions/explain-point'
-import type { z } from '../domain/zod'
-import { FIELD_DESCRIPTIONS, IdentifierSchema, ObservationInputSchema, type ObservationInput } from '../domain/observation'
+import { z } from '../domain/zod'
+import { FIELD_DESCRIPTIONS, IdentifierSchema, NO_CONTROL_PATTERN, ObservationInputSchema, type ObservationInput } from '../domain/observation'
 import { CheckBody } from '../http/decision-schemas'
 import { fieldsOf, issuesOf } from '../http/errors'
 import { isChoiceKind, PlanRequestSchema, type PlanRequest } from '../domain/question-plan'
@@ -40,6 +41,8 @@ export interface McpBackend {
   whyPoint(query: PointWhyQuery): Promise<BackendAnswer>
   /** `GET /v1/decisions/{key}/why`: a decision's supersede chain, rationale and evidence (R-CON-5). */
   whyDecision(key: string, query: { as_of?: string }): Promise<BackendAnswer>
+  /** `GET /v1/decisions`: every decision, as they stood as of `as_of`; what a file's why is read from. */
+  listDecisions(query: { as_of?: string }): Promise<BackendAnswer>
   /** `POST /v1/decisions/check` (R-CON-3). */
   check(request: z.infer<typeof CheckBody>): Promise<BackendAnswer>
 }
@@ -266,13 +269,15 @@ function sayingInvalidArgumentsAsTheRoutes(server: McpServer): void {
  * HTTP routes; `user` defaults to `defaultUser` (the hook's $DECISION_MEMORY_USER) instead of
  * "default", so that the tools and the hooks speak of the same person; `project`, left out, is
  * `defaultProject` when there is one (the project the hooks record for the folder the server was
- * started in), so that the tools and the hooks speak of the same project.
+ * started in), so that the tools and the hooks speak of the same project. `why`'s `file` is read
+ * from `folder`, the folder the server was started in, as `why FILE` reads it from where it runs.
  */
 export function createMcpServer(
   backend: McpBackend,
-  options: { version: string; defaultUser?: string; defaultProject?: string; clock?: Clock },
+  options: { version: string; defaultUser?: string; defaultProject?: string; folder?: string; clock?: Clock },
 ): McpServer {
   const clock = options.clock ?? systemClock
+  const folder = options.folder ?? process.cwd()
   // prefault, not default: zod returns a default as it is, so a $DECISION_MEMORY_USER of "" or "!x"
   // (or one not in NFC) would reach the store unchecked when the call runs locally, where no route
   // parses it again, under a name the service's export and forget cannot name (R-SVC-5).
@@ -347,9 +352,34 @@ export function createMcpServer(
     async (input) => result(await backend.observe([inProject(input)])),
   )
 
-  // One tool for the three `why`s of R-CON-5: a recommendation's (the question as `recommend` takes
-  // it), a point's (`point` alone: what the memory holds of it, as `GET /v1/why` says) and a
-  // decision's (`key`: e.g. the one `check_decision` named as blocking). Which is asked is told by
+  /**
+   * Why `file` is as it is, as `why FILE` says it (decisionsOfFile): the decisions as they stood as of
+   * `asOf`, then the chain of each behind the file, as of it too. None behind it is the tool error
+   * `decision_not_found` naming `file`, with what answers instead, as the command says it.
+   */
+  async function whyOfFile(file: string, asOf: string | undefined): Promise<BackendAnswer> {
+    const listed = await backend.listDecisions({ as_of: asOf })
+    if (!listed.ok) return listed
+    const { path, found } = decisionsOfFile(file, (listed.body as { decisions: DecisionRecord[] }).decisions, folder)
+    if (found.length === 0) {
+      const doorway = { folder, here: `in ${folder}, the folder the server was started in`, pointAt: (at: string) => `\`why\` with \`point\` and context.path ${JSON.stringify(at)}` }
+      const message = noDecisionOfFile(file, path, doorway, asOf)
+      const then = asOf === undefined ? '' : ` as of ${asOf}`
+      return { ok: false, error: { code: 'decision_not_found', message, issues: [{ path: 'file', message: `no decision was imported from it or is scoped to its path${then}` }] } }
+    }
+    const decisions: Array<FileDecision & { why: unknown }> = []
+    for (const decision of found) {
+      const why = answeredAsOf(await backend.whyDecision(decision.key, { as_of: asOf }), asOf, decision.key)
+      if (!why.ok) return why
+      decisions.push({ ...decision, why: why.body })
+    }
+    return { ok: true, body: { file, path, decisions } }
+  }
+
+  // One tool for the four `why`s of R-CON-5: a recommendation's (the question as `recommend` takes
+  // it), a point's (`point` alone: what the memory holds of it, as `GET /v1/why` says), a
+  // decision's (`key`: e.g. the one `check_decision` named as blocking) and a file's (`file`: the
+  // decisions behind it, as `why FILE` reads them). Which is asked is told by
   // the arguments, checked in the tool: a top-level anyOf is what the Claude API refuses.
   const whyInput = recommendation.extend({
     question: RecommendationRequestSchema.shape.question.optional(),
@@ -357,29 +387,62 @@ export function createMcpServer(
     key: DecisionKeySchema.optional().meta({
       description:
         'A decision\'s key (e.g. one `check_decision` named): its supersede chain, rationale and evidence, as of `as_of`. ' +
-        'Give it with no other argument but `as_of`; give `point` alone for what is behind a point, or `question` and ' +
-        '`all_options` for a recommendation\'s evidence.',
+        'Give it with no other argument but `as_of`; give `point` alone for what is behind a point, `question` and ' +
+        '`all_options` for a recommendation\'s evidence, or `file` for the decisions behind a file.',
     }),
+    file: z
+      .string()
+      .min(1)
+      .max(DECISION_LIMITS.pathLength)
+      .regex(new RegExp(NO_CONTROL_PATTERN), 'must not contain control characters')
+      .optional()
+      .meta({
+        description:
+          'A file (or folder) to explain, as `decision-memory why FILE` does: the chain of each decision imported from it ' +
+          '(a record import-adr read, `docs/adr/0005-use-postgres.md`, a `DECISIONS.md`, one deleted since), then of each ' +
+          'decision in force scoped to its path or a folder above it (`src/billing` for `src/billing/invoice.ts`), as of `as_of`. ' +
+          `Absolute, or relative to ${JSON.stringify(folder)}, the folder the server was started in (Claude Code starts it in the agent's), ` +
+          'as the command run there reads it; its path in its git repository, from the root, is what decisions are scoped by. ' +
+          'Give it with no other argument but `as_of`; not with `key`.',
+      }),
   })
   server.registerTool(
     tool('why'),
     {
       annotations: READS,
-      title: 'Why this recommendation, point or decision',
+      title: 'Why this recommendation, point, decision or file',
       description:
         'With `question` and `all_options` (as `recommend` takes them): the evidence of the recommendation, namely ' +
         'precondition, confidence and how it was computed, the session, recent and long-term layers, the ids of the ' +
         'observations it rests on, what each decision bound to its point did to it (`decisions`), and in `point_why` ' +
         'the decisions bound to its point with their supersede chains and rationales. With `point` alone: what is recommended there, whether the user was asked or answered for, ' +
         'and the decisions and observations behind it. With `key`: that decision\'s supersede chain, rationale and ' +
-        'evidence.',
+        'evidence. With `file` (a path, absolute or relative to the folder the server was started in): why that file is as ' +
+        'it is, the decisions imported from it (an ADR, a DECISIONS.md) and those in force scoped to its path, each with its chain.',
       inputSchema: whyInput,
     },
     async (input) => {
-      const { key, question, all_options, ...rest } = input
+      const { key, file, question, all_options, ...rest } = input
       /** The arguments given among `names`, each refused with `why`. */
       const given = (names: readonly string[], why: string) =>
         names.filter((name) => (input as Record<string, unknown>)[name] !== undefined).map((path) => ({ path, message: why }))
+      if (key !== undefined && file !== undefined) {
+        return refused(
+          [
+            { path: 'key', message: 'not taken with `file`: give `key` or `file`' },
+            { path: 'file', message: 'not taken with `key`: give `key` or `file`' },
+          ],
+          'why explains one decision by its key, or the decisions behind a file: give `key` or `file`, not both',
+        )
+      }
+      if (file !== undefined) {
+        // As with `key`: a decision holds nobody's choices, and no point, question or run changes which are behind a file.
+        const extra = given(Object.keys(input).filter((name) => !['file', 'user', 'as_of'].includes(name)), 'not taken with `file`: a file\'s why takes only `as_of`')
+        if (extra.length > 0) {
+          return refused(extra, `why with file explains the decisions behind that file, and takes only as_of beside it: drop ${extra.map((i) => i.path).join(', ')}`)
+        }
+        return result(await whyOfFile(file, input.as_of))
+      }
       if (key !== undefined) {
         // `user` is always there (it defaults), and a decision holds nobody's choices: it is not asked of.
         const extra = given(Object.keys(input).filter((name) => !['key', 'user', 'as_of'].includes(name)), 'not taken with `key`: a decision\'s why takes only `as_of`')
@@ -395,8 +458,8 @@ export function createMcpServer(
       if (question === undefined && all_options === undefined) {
         if (input.point === undefined) {
           return refused(
-            [{ path: 'question', message: 'required: give `question` and `all_options`, or `point`, or `key`' }],
-            'why needs what to explain: a question with `question` and `all_options`, a point with `point`, or a decision with `key`',
+            [{ path: 'question', message: 'required: give `question` and `all_options`, or `point`, or `key`, or `file`' }],
+            'why needs what to explain: a question with `question` and `all_options`, a point with `point`, a decision with `key`, or a file with `file`',
           )
         }
         // A point alone: nothing to recommend from, so what `GET /v1/why` says is the answer, a
