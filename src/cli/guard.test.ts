@@ -92,6 +92,18 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect(JSON.parse(calls[0] as string)).toEqual({ action: 'git push --force origin main', path: '/home/dev/acme-api' })
   })
 
+  it('denies the force push sent to the PowerShell tool too, which runs shell commands on Windows in place of Bash', async () => {
+    const { run, calls } = await guardOverApp()
+    // Claude Code on Windows routes shell commands through its PowerShell tool, and without Git
+    // Bash registers no Bash tool at all (hooks reference, PreToolUse: PowerShell).
+    const powershell = JSON.parse(await bashPayload())
+    powershell.tool_name = 'PowerShell'
+    const answer = JSON.parse((await run(JSON.stringify(powershell))).stdout)
+    expect(answer.hookSpecificOutput).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: 'deny' })
+    expect(answer.hookSpecificOutput.permissionDecisionReason).toMatch(/^Blocked by decision D-021 \(required\)/)
+    expect(JSON.parse(calls[0] as string)).toEqual({ action: 'git push --force origin main', path: '/home/dev/acme-api' })
+  })
+
   it('cites a long rationale by its start and where the whole is, and keeps the reason within what Claude Code shows whole', async () => {
     // Claude Code saves a field over 10,000 characters to a file and shows the agent a preview.
     const long = (key: string) => `${key} says why at length. ${'Force push has lost us work twice. '.repeat(240)}`.slice(0, 8000)

@@ -8,8 +8,8 @@ import { printable } from './terminal'
 
 export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
 
-  A Claude Code PreToolUse hook for Bash (R-CON-3). Reads the hook payload on stdin, asks the
-  service at $DECISION_MEMORY_URL whether the command breaks an accepted required decision
+  A Claude Code PreToolUse hook for Bash and PowerShell (R-CON-3). Reads the hook payload on stdin,
+  asks the service at $DECISION_MEMORY_URL whether the command breaks an accepted required decision
   (POST /v1/decisions/check, with the payload's cwd as the path, relative to the root of its git
   repository when it is in one), and prints a PreToolUse "deny" citing the decision when it
   does; when an accepted advisory one does, a note for the agent and the user (additionalContext
@@ -18,6 +18,13 @@ export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
   then as long for the service: when the service is down or slow it lets the command through and
   says so on stderr, or with --fail-closed refuses it instead.
 `
+
+/**
+ * The tools whose `command` is a shell command the guard checks: Bash, and PowerShell, through which
+ * Claude Code on Windows routes shell commands wherever that tool is on, and without Git Bash
+ * registers no Bash tool at all (hooks reference, PreToolUse: PowerShell). Read as Bash reads it.
+ */
+export const GUARDED_TOOLS: readonly string[] = ['Bash', 'PowerShell']
 
 /** How long the guard waits for the service by default: well under Claude Code's patience. */
 export const GUARD_TIMEOUT_MS = 1000
@@ -78,7 +85,7 @@ function serviceErrorMessage(text: string): string | undefined {
 }
 
 /**
- * Judges one PreToolUse payload: a Bash command is checked by the service; anything else passes
+ * Judges one PreToolUse payload: a shell command (GUARDED_TOOLS) is checked by the service; anything else passes
  * untouched. A service that cannot answer lets the command through (or, fail-closed, refuses it).
  */
 export async function guard(input: {
@@ -109,7 +116,7 @@ export async function guard(input: {
   }
   if (event === null || typeof event !== 'object') return unavailable('stdin is not a JSON hook payload')
   const command = event.tool_input?.command
-  if (event.hook_event_name !== 'PreToolUse' || event.tool_name !== 'Bash' || typeof command !== 'string') {
+  if (event.hook_event_name !== 'PreToolUse' || typeof event.tool_name !== 'string' || !GUARDED_TOOLS.includes(event.tool_name) || typeof command !== 'string') {
     return { stdout: '', stderr: '' }
   }
   // A command of only white space runs nothing, and the service refuses it as no action: nothing to check, even fail-closed.
