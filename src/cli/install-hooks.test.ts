@@ -268,18 +268,18 @@ describe('install-hooks and a token in a hook command', () => {
 })
 
 describe('install-hooks --guard', () => {
-  it('adds the guard on Bash with the hooks, only when asked, and refuses a command it cannot tell the guard from', async () => {
+  it('adds the guard on Bash and PowerShell with the hooks, only when asked, and refuses a command it cannot tell the guard from', async () => {
     const { file } = await settingsFolder()
     expect(await installHooksCommand(['--file', file])).toBe(0)
     expect(await readFile(file, 'utf8')).not.toContain(' guard')
     stdout = ''
     expect(await installHooksCommand(['--file', file, '--guard'])).toBe(0)
     const guard = defaultHookCommand().replace(/hook$/, 'guard')
-    expect(stdout).toContain(`added     PreToolUse (matcher Bash): ${guard}`)
+    expect(stdout).toContain(`added     PreToolUse (matcher Bash|PowerShell): ${guard}`)
     const settings = JSON.parse(await readFile(file, 'utf8')) as { hooks: { PreToolUse: Array<{ matcher: string; hooks: Array<{ command: string }> }> } }
     expect(settings.hooks.PreToolUse.map((g) => [g.matcher, g.hooks[0]?.command])).toEqual([
       ['AskUserQuestion', defaultHookCommand()],
-      ['Bash', guard],
+      ['Bash|PowerShell', guard],
     ])
     stdout = ''
     expect(await installHooksCommand(['--file', file, '--guard'])).toBe(0)
@@ -425,7 +425,7 @@ describe('install-hooks and a hook kept inside quotes of the user', () => {
         "hook and guard may ask different services; add them to the guard's command by hand\n",
     )
     // Warned of, not rewritten: the guard is the default's; run again, it is there and nothing is said of it.
-    expect(stdout).toContain(`added     PreToolUse (matcher Bash): ${guard}`)
+    expect(stdout).toContain(`added     PreToolUse (matcher Bash|PowerShell): ${guard}`)
     stderr = ''
     expect(await installHooksCommand(['--file', file, '--guard'])).toBe(0)
     expect(stderr).not.toContain('guard added')

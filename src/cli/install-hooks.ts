@@ -22,8 +22,8 @@ export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR 
   --command CMD  the hook command (default: node <this checkout>/bin/decision-memory.js hook); a
                  blank one is refused, and one whose program (or node's script, by absolute
                  path) is not there is written with a warning on stderr
-  --guard        also the guard, a PreToolUse hook on Bash that denies a command an accepted
-                 required decision forbids (the hook command with guard for hook)
+  --guard        also the guard, a PreToolUse hook on Bash and PowerShell that denies a command
+                 an accepted required decision forbids (the hook command with guard for hook)
   --dry-run      print the merged settings (JSON, on stdout) instead of writing them; what
                  would change is said on stderr
 `

@@ -142,7 +142,11 @@ describe('mergeHooks', () => {
     ])
     expect((settings.hooks as { PreToolUse: unknown[] }).PreToolUse).toHaveLength(1)
     const guarded = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: wrapped.replace(/hook --user bob/, 'guard --fail-closed'), timeout: 5 }] }] } }
-    expect(mergeGuard(guarded, COMMAND.replace(/hook$/, 'guard')).changes.map((c) => c.action)).toEqual(['unchanged'])
+    // Kept as written under Bash; the group added for PowerShell runs the same.
+    expect(mergeGuard(guarded, COMMAND.replace(/hook$/, 'guard')).changes.map((c) => [c.matcher, c.action])).toEqual([
+      ['Bash', 'unchanged'],
+      ['PowerShell', 'added'],
+    ])
   })
 
   it('counts a SessionStart entry only in a group whose matcher runs at startup', () => {
@@ -268,13 +272,13 @@ describe('mergeGuard', () => {
   const GUARD = 'node "/opt/decision-memory/bin/decision-memory.js" guard'
   type Groups = Array<{ matcher?: string; hooks: Array<{ command: string; timeout?: number }> }>
 
-  it('adds the guard on Bash beside the question hooks, and changes nothing the second time', () => {
+  it('adds the guard on Bash and PowerShell beside the question hooks, and changes nothing the second time', () => {
     const once = mergeGuard(mergeHooks({}, COMMAND).settings, GUARD)
-    expect(once.changes).toEqual([{ event: 'PreToolUse', matcher: 'Bash', command: GUARD, action: 'added' }])
+    expect(once.changes).toEqual([{ event: 'PreToolUse', matcher: 'Bash|PowerShell', command: GUARD, action: 'added' }])
     const pre = (once.settings.hooks as Record<string, Groups>).PreToolUse
     expect(pre?.map((g) => [g.matcher, g.hooks[0]?.command])).toEqual([
       ['AskUserQuestion', COMMAND],
-      ['Bash', GUARD],
+      ['Bash|PowerShell', GUARD],
     ])
     expect(pre?.[1]?.hooks[0]?.timeout).toBe(5)
     const twice = mergeGuard(once.settings, GUARD)
@@ -285,7 +289,35 @@ describe('mergeGuard', () => {
   it('keeps an earlier guard run inside quotes of the user as written', () => {
     const wrapped = "bash -lc 'node /old/bin/decision-memory.js guard --fail-closed'"
     const current = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: wrapped, timeout: 5 }] }] } }
-    expect(mergeGuard(current, GUARD).changes.map((c) => [c.action, c.command])).toEqual([['unchanged', wrapped]])
+    expect(mergeGuard(current, GUARD).changes.map((c) => [c.action, c.command])).toEqual([
+      ['unchanged', wrapped],
+      ['added', wrapped],
+    ])
+  })
+
+  it('adds the guard for PowerShell beside one of before on Bash alone, with its command and flags', () => {
+    // Claude Code on Windows runs shell commands through its PowerShell tool, and without Git Bash
+    // has no Bash tool: a guard on Bash alone checks nothing there (hooks reference, PreToolUse).
+    const earlier = { type: 'command', command: `${GUARD} --fail-closed`, timeout: 5 }
+    const current = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [earlier] }] } }
+    const once = mergeGuard(current, GUARD)
+    expect(once.changes).toEqual([
+      { event: 'PreToolUse', matcher: 'Bash', command: `${GUARD} --fail-closed`, action: 'unchanged' },
+      { event: 'PreToolUse', matcher: 'PowerShell', command: `${GUARD} --fail-closed`, action: 'added' },
+    ])
+    expect((once.settings.hooks as Record<string, unknown>).PreToolUse).toEqual([
+      { matcher: 'Bash', hooks: [earlier] },
+      { matcher: 'PowerShell', hooks: [{ type: 'command', command: `${GUARD} --fail-closed`, timeout: 5 }] },
+    ])
+    const twice = mergeGuard(once.settings, GUARD)
+    expect(twice.settings).toEqual(once.settings)
+    expect(twice.changes.map((c) => [c.matcher, c.action])).toEqual([
+      ['Bash', 'unchanged'],
+      ['PowerShell', 'unchanged'],
+    ])
+    // One group for every tool holds it for both, and is said once.
+    const everyTool = { hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: GUARD, timeout: 5 }] }] } }
+    expect(mergeGuard(everyTool, GUARD).changes).toEqual([{ event: 'PreToolUse', matcher: '*', command: GUARD, action: 'unchanged' }])
   })
 
   it('moves an earlier guard to the new checkout keeping its flags, and does not count one that never sees Bash', () => {
@@ -298,9 +330,12 @@ describe('mergeGuard', () => {
       },
     }
     const { settings, changes } = mergeGuard(current, GUARD)
-    expect(changes).toEqual([{ event: 'PreToolUse', matcher: 'Bash|Edit', command: `${GUARD} --fail-closed`, action: 'updated' }])
+    expect(changes).toEqual([
+      { event: 'PreToolUse', matcher: 'Bash|Edit', command: `${GUARD} --fail-closed`, action: 'updated' },
+      { event: 'PreToolUse', matcher: 'PowerShell', command: `${GUARD} --fail-closed`, action: 'added' },
+    ])
     const pre = (settings.hooks as Record<string, Groups>).PreToolUse
-    expect(pre?.map((g) => g.hooks[0]?.command)).toEqual(['node /old/bin/decision-memory.js guard', `${GUARD} --fail-closed`])
+    expect(pre?.map((g) => g.hooks[0]?.command)).toEqual(['node /old/bin/decision-memory.js guard', `${GUARD} --fail-closed`, `${GUARD} --fail-closed`])
     expect(pre?.[1]?.hooks[0]?.timeout).toBe(9)
   })
 

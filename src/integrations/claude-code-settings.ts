@@ -1,3 +1,4 @@
+import { GUARDED_TOOLS } from '../cli/guard'
 import { ASK_USER_QUESTION_TOOL } from './claude-code'
 
 /** Claude Code's per-hook timeout, in seconds: a backstop, since `decision-memory hook` exits within 2 s. */
@@ -222,37 +223,57 @@ function quotesClosed(command: string): boolean {
 }
 
 /**
- * Merges the guard (R-CON-3), a PreToolUse hook on Bash, into Claude Code settings as mergeHooks
- * merges the others: kept when a group that runs for Bash has it (moved to `command` from an
- * earlier install's, keeping the flags after `guard` such as `--fail-closed`), else added in a
- * group of its own. Pure: returns new settings and the change.
+ * Merges the guard (R-CON-3), a PreToolUse hook on the shell tools (GUARDED_TOOLS: Bash, and
+ * PowerShell, Claude Code's shell on Windows), into Claude Code settings as mergeHooks merges the
+ * others: kept where a group that runs for a tool has it (moved to `command` from an earlier
+ * install's, keeping the flags after `guard` such as `--fail-closed`); for the tools no group holds
+ * it for, added in a group of their own (`Bash|PowerShell`, or `PowerShell` beside an install of
+ * before it, on Bash alone), with the command of the one kept. Pure: returns new settings and the changes.
  */
 export function mergeGuard(current: unknown, command: string): { settings: Record<string, unknown>; changes: SettingsChange[] } {
   const { settings, hooks } = copyWithHooks(current)
   if (hooks.PreToolUse === undefined) hooks.PreToolUse = []
   const groups = hooks.PreToolUse
   if (!Array.isArray(groups)) throw new SettingsShapeError('"hooks.PreToolUse" is not an array')
-  const entry: HookEntry & { command: string } = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }
-  // Only a group that runs for Bash holds the guard: under `"matcher": "AskUserQuestion"` it checks nothing.
-  const found = (groups as MatcherGroup[])
-    .flatMap((g) => (isObject(g) && Array.isArray(g.hooks) && matcherCovers(g.matcher, 'Bash') ? g.hooks.filter(isObject).map((e) => ({ e: e as HookEntry, group: g.matcher })) : []))
-    .find(({ e }) => typeof e.command === 'string' && (e.command === command || OURS_GUARD.test(e.command)))
-  if (found === undefined) {
-    groups.push({ matcher: 'Bash', hooks: [entry] })
-    return { settings, changes: [{ event: 'PreToolUse', matcher: 'Bash', command, action: 'added' }] }
+  const changes: SettingsChange[] = []
+  const kept = new Set<HookEntry>()
+  const unguarded: string[] = []
+  // The command a group added for the other tools gets: the one kept, with its flags (`--fail-closed`).
+  let written: string | undefined
+  for (const tool of GUARDED_TOOLS) {
+    // Only a group that runs for the tool holds the guard: under `"matcher": "AskUserQuestion"` it checks nothing.
+    const found = (groups as MatcherGroup[])
+      .flatMap((g) => (isObject(g) && Array.isArray(g.hooks) && matcherCovers(g.matcher, tool) ? g.hooks.filter(isObject).map((e) => ({ e: e as HookEntry, group: g.matcher })) : []))
+      .find(({ e }) => typeof e.command === 'string' && (e.command === command || OURS_GUARD.test(e.command)))
+    if (found === undefined) {
+      unguarded.push(tool)
+      continue
+    }
+    // One entry in a group for both (`Bash|PowerShell`, `*`) is said once.
+    if (kept.has(found.e)) continue
+    kept.add(found.e)
+    const earlier = found.e
+    const entry: HookEntry & { command: string } = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }
+    const match = OURS_GUARD.exec(earlier.command as string)
+    if (earlier.command !== command && match !== null) {
+      const moved = `${command}${(earlier.command as string).slice(match.index + match[0].length)}`
+      // Run inside quotes of the user's own (`bash -lc '… guard --fail-closed'`), it is kept as written,
+      // as a hook is (movedCommand): moved, its closing quote would be left open, and sh's exit 2 blocks every Bash call.
+      entry.command = quotesClosed(moved) ? moved : (earlier.command as string)
+    }
+    const missing = Object.entries(entry).filter(([field]) => (field === 'command' ? earlier.command !== entry.command : earlier[field] === undefined))
+    for (const [field, value] of missing) earlier[field] = value
+    written ??= entry.command
+    const said = typeof found.group !== 'string' ? 'none, every tool' : found.group === '' ? '"", every tool' : found.group
+    changes.push({ event: 'PreToolUse', matcher: said, command: entry.command, action: missing.length === 0 ? 'unchanged' : 'updated' })
   }
-  const earlier = found.e
-  const match = OURS_GUARD.exec(earlier.command as string)
-  if (earlier.command !== command && match !== null) {
-    const moved = `${command}${(earlier.command as string).slice(match.index + match[0].length)}`
-    // Run inside quotes of the user's own (`bash -lc '… guard --fail-closed'`), it is kept as written,
-    // as a hook is (movedCommand): moved, its closing quote would be left open, and sh's exit 2 blocks every Bash call.
-    entry.command = quotesClosed(moved) ? moved : (earlier.command as string)
+  if (unguarded.length > 0) {
+    const matcher = unguarded.join('|')
+    const added = written ?? command
+    groups.push({ matcher, hooks: [{ type: 'command', command: added, timeout: HOOK_TIMEOUT_SECONDS }] })
+    changes.push({ event: 'PreToolUse', matcher, command: added, action: 'added' })
   }
-  const missing = Object.entries(entry).filter(([field]) => (field === 'command' ? earlier.command !== entry.command : earlier[field] === undefined))
-  for (const [field, value] of missing) earlier[field] = value
-  const said = typeof found.group !== 'string' ? 'none, every tool' : found.group === '' ? '"", every tool' : found.group
-  return { settings, changes: [{ event: 'PreToolUse', matcher: said, command: entry.command, action: missing.length === 0 ? 'unchanged' : 'updated' }] }
+  return { settings, changes }
 }
 
 /** A hook's or guard's `decision-memory … hook` (or `guard`), its path's quote escaped or not. */
