@@ -125,7 +125,11 @@ describe('bearer auth (R-SVC-4)', () => {
     const { call } = await createTestApp({ auth })
     expect((await call('POST', '/v1/observations', { ...TIER, user: 'bob' }, as(ALICE))).status).toBe(403)
     const mixed = [{ ...TIER, user: 'alice', decision_id: 'x1' }, { ...TIER, user: 'bob', decision_id: 'x2' }]
-    expect((await call('POST', '/v1/observations', mixed, as(ALICE))).status).toBe(403)
+    const refused = await call('POST', '/v1/observations', mixed, as(ALICE))
+    // The item refused is named by its place, as an array's every other refusal is (`1.user`).
+    expect([refused.status, (refused.body as any).error.issues]).toEqual([403, [{ path: '1.user', message: 'not a user this token may act for' }]])
+    const single = await call('POST', '/v1/observations', [{ ...TIER, user: 'bob' }], as(ALICE))
+    expect((single.body as any).error.issues.map((i: { path: string }) => i.path)).toEqual(['0.user'])
     expect((await call('GET', '/v1/users/alice/export', undefined, as(ALICE))).body).not.toContain('x1')
     expect((await call('POST', '/v1/recommendations', { ...TIER, user: 'bob' }, as(ALICE))).status).toBe(403)
     expect((await call('POST', '/v1/sessions', { user: 'bob' }, as(ALICE))).status).toBe(403)

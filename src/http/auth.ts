@@ -35,8 +35,8 @@ function asIdentifier(raw: string): string {
  * never reads (nor most clients and proxies send), and alice's own token was refused it, 403, for
  * a body naming bob.
  */
-async function namedUsers(c: Context): Promise<string[]> {
-  const users: string[] = []
+async function namedUsers(c: Context): Promise<NamedUser[]> {
+  const users: NamedUser[] = []
   const inPath = /^\/v1\/users\/([^/]+)/.exec(c.req.path)
   if (inPath !== null) users.push(asIdentifier(inPath[1] as string))
   // The path names the user of /v1/users/{user}, whatever a `?user=` says: the route refuses one
@@ -46,13 +46,18 @@ async function namedUsers(c: Context): Promise<string[]> {
   if ((c.req.method === 'POST' || c.req.method === 'PUT') && /^application\/([a-z.-]+\+)?json/i.test(c.req.header('content-type') ?? '')) {
     // hono keeps the parsed body, so the route's validator does not read it again.
     const body: unknown = await c.req.json().catch(() => undefined)
-    for (const item of Array.isArray(body) ? body : [body]) {
+    const items: unknown[] = Array.isArray(body) ? body : [body]
+    items.forEach((item, i) => {
       const user = (item as { user?: unknown } | null)?.user
-      if (typeof user === 'string') users.push(user.normalize('NFC'))
-    }
+      // An array's item is named by its place, as every refusal of an item's field is (`1.user`).
+      if (typeof user === 'string') users.push(Array.isArray(body) ? { user: user.normalize('NFC'), path: `${i}.user` } : user.normalize('NFC'))
+    })
   }
-  return users.filter((user) => IdentifierSchema.safeParse(user).success)
+  return users.filter((named) => IdentifierSchema.safeParse(typeof named === 'string' ? named : named.user).success)
 }
+
+/** A user a request names, with the field that names it when that is not `user` (an array's `1.user`). */
+type NamedUser = string | { user: string; path: string }
 
 /**
  * The challenge of a 403 for a token that may not do what was asked: RFC 6750 §3 wants one
@@ -76,16 +81,17 @@ export function principalFor(tokens: TokenTable, authorization: string | undefin
  * Refuses (403) a request whose token may not act for every one of these users (R-SVC-4). Does
  * nothing when the service runs without auth.
  */
-export function authorizeUsers(c: Context, users: Iterable<string>): void {
+export function authorizeUsers(c: Context, users: Iterable<NamedUser>): void {
   const principal = principalOf(c)
   if (principal === undefined) return
-  for (const user of users) {
+  for (const named of users) {
+    const { user, path } = typeof named === 'string' ? { user: named, path: 'user' } : named
     if (!mayActFor(principal, user)) {
       c.header('WWW-Authenticate', INSUFFICIENT_SCOPE)
       // The message names the user asked for, which the caller sent, and the token's name, never the token.
       throw new InputError('forbidden', `token "${principal.name}" may not act for user "${user}"`, {
         status: 403,
-        issues: [{ path: 'user', message: 'not a user this token may act for' }],
+        issues: [{ path, message: 'not a user this token may act for' }],
       })
     }
   }

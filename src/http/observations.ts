@@ -27,7 +27,7 @@ export function observationRoutes(memory: DecisionMemory) {
     const body = c.req.valid('json')
     const observations = Array.isArray(body) ? body : [body]
     refuseOtherQueryUser(c, observations.map((o) => o.user), 'body')
-    authorizeUsers(c, observations.map((o) => o.user))
+    authorizeUsers(c, observations.map((o, i) => (Array.isArray(body) ? { user: o.user, path: `${i}.user` } : o.user)))
     // A body sent as an array has each field named by its item's place, `[{…}]` too (`0.timestamp`),
     // as its schema errors name them (`0.decisionId`).
     const result = await memory.observe(observations, { indexed: Array.isArray(body) })
