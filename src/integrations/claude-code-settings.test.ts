@@ -99,6 +99,24 @@ describe('mergeHooks', () => {
     expect(given.PostToolUse?.[0]?.hooks[0]?.command).toBe(`${COMMAND} --user bob`)
   })
 
+  it('does not repeat the variables a command sets itself before an earlier one that set them, however often it is run', () => {
+    const url = 'DECISION_MEMORY_URL=http://127.0.0.1:7421 '
+    const pre = (command: string) => ({ hooks: { PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command, timeout: 5 }] }] } })
+    const written = (settings: Record<string, unknown>) => (settings.hooks as Record<string, Array<{ hooks: Array<{ command: string }> }>>).PreToolUse?.[0]?.hooks[0]?.command
+    // `--command 'DECISION_MEMORY_URL=… node … hook'` over an install of it elsewhere: once, not
+    // `DECISION_MEMORY_URL=… DECISION_MEMORY_URL=… node …`, one more each time.
+    const once = mergeHooks(pre(`${url}node /old/bin/decision-memory.js hook --user bob`), `${url}${COMMAND}`)
+    expect(written(once.settings)).toBe(`${url}${COMMAND} --user bob`)
+    const twice = mergeHooks(once.settings, `${url}${COMMAND}`)
+    expect(twice.settings).toEqual(once.settings)
+    expect(twice.changes.every((c) => c.action === 'unchanged')).toBe(true)
+    // What else the earlier one set is kept before them; a name that only ends as theirs is another.
+    const moved = mergeHooks(pre(`DECISION_MEMORY_USER=alice ${url}node /old/bin/decision-memory.js hook`), `${url}${COMMAND}`)
+    expect(written(moved.settings)).toBe(`DECISION_MEMORY_USER=alice ${url}${COMMAND}`)
+    expect(mergeHooks(moved.settings, `${url}${COMMAND}`).changes.every((c) => c.action === 'unchanged')).toBe(true)
+    expect(written(mergeHooks(pre(`MY_${url}node /old/bin/decision-memory.js hook`), `${url}${COMMAND}`).settings)).toBe(`MY_${url}${url}${COMMAND}`)
+  })
+
   it('adds an event an earlier install lacks with the flags and variables the user set on the others', () => {
     const current = {
       hooks: {

@@ -54,9 +54,22 @@ function movedCommand(earlier: string, command: string): string {
   const found = OURS.exec(earlier)
   if (found === null) return command
   const tail = earlier.slice(found.index + found[0].length)
-  const head = ASSIGNMENTS.exec(earlier)?.[0] ?? ''
-  const moved = `${head}${command}${tail}`
+  const moved = `${keptHead(earlier, command)}${command}${tail}`
   return quotesClosed(moved) ? moved : earlier
+}
+
+/**
+ * The variables set before `earlier` that are kept before `command`: all of them, but those that
+ * end them as `command` itself starts (`DECISION_MEMORY_URL=… `, a --command's own, or the guard's
+ * from the hook's), which it sets again: kept too, every re-install would add them once more.
+ */
+function keptHead(earlier: string, command: string): string {
+  const head = ASSIGNMENTS.exec(earlier)?.[0] ?? ''
+  const own = ASSIGNMENTS.exec(command)?.[0] ?? ''
+  const before = head.slice(0, head.length - own.length)
+  // Whole words only: `MY_URL=x ` does not end in `URL=x `.
+  const repeated = own !== '' && head.endsWith(own) && (before === '' || /\s$/.test(before) || /^\s/.test(own))
+  return repeated ? before : head
 }
 
 interface HookEntry {
