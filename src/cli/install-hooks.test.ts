@@ -291,6 +291,34 @@ describe('install-hooks --guard', () => {
     expect(await installHooksCommand(['--file', earlier, '--guard'])).toBe(0)
     expect(await readFile(earlier, 'utf8')).toContain(JSON.stringify(`DECISION_MEMORY_URL=http://127.0.0.1:7421 ${guard}`))
   })
+
+  it('keeps the variables set before an earlier guard, on Bash and on the PowerShell group it adds, however often it is run', async () => {
+    const guard = defaultHookCommand().replace(/hook$/, 'guard')
+    const url = 'DECISION_MEMORY_URL=http://host:7420 '
+    const earlierGuard = { type: 'command', command: `${url}node '/old/path/bin/decision-memory.js' guard --fail-closed`, timeout: 5 }
+    const written = async (file: string) =>
+      (JSON.parse(await readFile(file, 'utf8')) as { hooks: { PreToolUse: Array<{ matcher: string; hooks: Array<{ command: string }> }> } }).hooks.PreToolUse.map((g) => [g.matcher, g.hooks[0]?.command])
+    // The hooks set none (the guard alone asks that service), or the same (an install of --guard before).
+    for (const hookHead of ['', url]) {
+      const { file } = await settingsFolder()
+      const hook = { type: 'command', command: `${hookHead}node '/old/path/bin/decision-memory.js' hook`, timeout: 5 }
+      await writeFile(file, JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [hook] }, { matcher: 'Bash', hooks: [earlierGuard] }] } }))
+      stdout = ''
+      stderr = ''
+      expect(await installHooksCommand(['--file', file, '--guard']), hookHead).toBe(0)
+      expect(stdout, hookHead).toContain(`updated   PreToolUse (matcher Bash): ${url}${guard} --fail-closed\n`)
+      expect(stdout, hookHead).toContain(`added     PreToolUse (matcher PowerShell): ${url}${guard} --fail-closed\n`)
+      expect(stderr, hookHead).toBe('')
+      expect(await written(file), hookHead).toEqual([
+        ['AskUserQuestion', `${hookHead}${defaultHookCommand()}`],
+        ['Bash', `${url}${guard} --fail-closed`],
+        ['PowerShell', `${url}${guard} --fail-closed`],
+      ])
+      stdout = ''
+      expect(await installHooksCommand(['--file', file, '--guard']), hookHead).toBe(0)
+      expect(stdout, hookHead).toContain('already has every hook; nothing written')
+    }
+  })
 })
 
 describe('install-hooks --command', () => {

@@ -357,6 +357,29 @@ describe('mergeGuard', () => {
     expect(pre?.[1]?.hooks[0]?.timeout).toBe(9)
   })
 
+  it('moves an earlier guard keeping the variables set before it, on the PowerShell group added beside it too', () => {
+    // Dropped, the guard would ask the default service, not the one the user set, without a word.
+    const url = 'DECISION_MEMORY_URL=http://host:7420 '
+    const current = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `${url}node '/old/path/bin/decision-memory.js' guard --fail-closed`, timeout: 5 }] }] } }
+    const once = mergeGuard(current, GUARD)
+    expect(once.changes).toEqual([
+      { event: 'PreToolUse', matcher: 'Bash', command: `${url}${GUARD} --fail-closed`, action: 'updated' },
+      { event: 'PreToolUse', matcher: 'PowerShell', command: `${url}${GUARD} --fail-closed`, action: 'added' },
+    ])
+    const pre = (once.settings.hooks as Record<string, Groups>).PreToolUse
+    expect(pre?.map((g) => g.hooks[0]?.command)).toEqual([`${url}${GUARD} --fail-closed`, `${url}${GUARD} --fail-closed`])
+    expect(mergeGuard(once.settings, GUARD).changes.map((c) => c.action)).toEqual(['unchanged', 'unchanged'])
+    // `env` and a value sh reads as one word are kept whole, as before a hook.
+    for (const head of ["env DECISION_MEMORY_TOKEN='t0 k' ", 'DECISION_MEMORY_URL=${DM_URL:-http://127.0.0.1:7420} ']) {
+      const earlier = { hooks: { PreToolUse: [{ matcher: 'Bash|PowerShell', hooks: [{ type: 'command', command: `${head}npx decision-memory guard` }] }] } }
+      expect(mergeGuard(earlier, GUARD).changes.map((c) => c.command), head).toEqual([`${head}${GUARD}`])
+    }
+    // A guard command that sets them itself (the hook's, install-hooks --guard) does not set them twice.
+    const again = mergeGuard(current, `${url}${GUARD}`)
+    expect(again.changes.map((c) => c.command)).toEqual([`${url}${GUARD} --fail-closed`, `${url}${GUARD} --fail-closed`])
+    expect(mergeGuard(again.settings, `${url}${GUARD}`).changes.map((c) => c.action)).toEqual(['unchanged', 'unchanged'])
+  })
+
   it('tells the guard command from the hook command: same variables and checkout, no hook flags', () => {
     expect(guardCommandOf(COMMAND)).toBe(GUARD)
     expect(guardCommandOf(`DECISION_MEMORY_URL=http://127.0.0.1:7421 ${COMMAND} --user alice`)).toBe(`DECISION_MEMORY_URL=http://127.0.0.1:7421 ${GUARD}`)

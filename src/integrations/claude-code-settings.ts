@@ -22,6 +22,8 @@ export const DECISION_MEMORY_HOOKS: ReadonlyArray<{ event: string; matcher?: str
  * not found, it is taken for another hook, and a second one is added beside it; both run on every question.
  */
 const OURS = /decision-memory(?:\.js)?(?:\\?["'])?\s+hook\b/
+/** A guard hook entry of an earlier install, wherever the checkout was. */
+const OURS_GUARD = /decision-memory(?:\.js)?(?:\\?["'])?\s+guard\b/
 
 /** Inside a command substitution: what is no parenthesis, a `$` that opens none, quoted text or an escape. */
 const SUBSTITUTED = /[^()$'"\\]|\$(?!\()|'[^']*'|"(?:[^"\\]|\\[\s\S])*"|\\[\s\S]/.source
@@ -40,18 +42,23 @@ const ASSIGNMENTS = new RegExp(
   ),
 )
 
+/** An earlier entry of each kind, and how a command ends that sets nothing of its own after it. */
+const KINDS = { hook: { ours: OURS, bare: /\bhook$/ }, guard: { ours: OURS_GUARD, bare: /\bguard$/ } }
+
 /**
  * The command an earlier entry is moved to: `command`, with what the user set around the earlier
- * one kept when `command` sets nothing of its own (ends in `hook`): the hook's flags after `hook`
- * (`--user alice`, `--spool FILE`) and the variables before it. Dropped, a re-install would record
- * the user's choices for another user, or spool them elsewhere, without a word. An earlier one run
+ * one kept when `command` sets nothing of its own (ends in `hook`, or for the guard `guard`): the
+ * flags after it (`--user alice`, `--spool FILE`; the guard's `--fail-closed`) and the variables
+ * before it. Dropped, a re-install would record the user's choices for another user, or spool them
+ * elsewhere, or have the guard ask another service, without a word. An earlier one run
  * inside quotes (`bash -lc 'node … hook --user bob'`) is the user's own wrapper, kept as written:
  * moved, its closing quote would be left without its opening one, a syntax error sh exits 2 on,
  * which blocks every question.
  */
-function movedCommand(earlier: string, command: string): string {
-  if (!/\bhook$/.test(command)) return command
-  const found = OURS.exec(earlier)
+function movedCommand(earlier: string, command: string, kind: 'hook' | 'guard' = 'hook'): string {
+  const { ours, bare } = KINDS[kind]
+  if (!bare.test(command)) return command
+  const found = ours.exec(earlier)
   if (found === null) return command
   const tail = earlier.slice(found.index + found[0].length)
   const moved = `${keptHead(earlier, command)}${command}${tail}`
@@ -206,9 +213,6 @@ export function shortTimeouts(settings: Record<string, unknown>, defaultBudgetMs
   }))
 }
 
-/** A guard hook entry of an earlier install, wherever the checkout was. */
-const OURS_GUARD = /decision-memory(?:\.js)?(?:\\?["'])?\s+guard\b/
-
 /**
  * The guard's command beside the hook's: the same variables, `node` and checkout, with `guard` for
  * `hook` and without the hook's own flags (`--user`, `--spool`), which the guard does not take.
@@ -239,9 +243,10 @@ function quotesClosed(command: string): boolean {
  * Merges the guard (R-CON-3), a PreToolUse hook on the shell tools (GUARDED_TOOLS: Bash, and
  * PowerShell, Claude Code's shell on Windows), into Claude Code settings as mergeHooks merges the
  * others: kept where a group that runs for a tool has it (moved to `command` from an earlier
- * install's, keeping the flags after `guard` such as `--fail-closed`); for the tools no group holds
- * it for, added in a group of their own (`Bash|PowerShell`, or `PowerShell` beside an install of
- * before it, on Bash alone), with the command of the one kept. Pure: returns new settings and the changes.
+ * install's as movedCommand moves a hook, keeping the flags after `guard` such as `--fail-closed`
+ * and the variables before it); for the tools no group holds it for, added in a group of their own
+ * (`Bash|PowerShell`, or `PowerShell` beside an install of before it, on Bash alone), with the
+ * command of the one kept. Pure: returns new settings and the changes.
  */
 export function mergeGuard(current: unknown, command: string): { settings: Record<string, unknown>; changes: SettingsChange[] } {
   const { settings, hooks } = copyWithHooks(current)
@@ -267,13 +272,11 @@ export function mergeGuard(current: unknown, command: string): { settings: Recor
     kept.add(found.e)
     const earlier = found.e
     const entry: HookEntry & { command: string } = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }
-    const match = OURS_GUARD.exec(earlier.command as string)
-    if (earlier.command !== command && match !== null) {
-      const moved = `${command}${(earlier.command as string).slice(match.index + match[0].length)}`
-      // Run inside quotes of the user's own (`bash -lc '… guard --fail-closed'`), it is kept as written,
-      // as a hook is (movedCommand): moved, its closing quote would be left open, and sh's exit 2 blocks every Bash call.
-      entry.command = quotesClosed(moved) ? moved : (earlier.command as string)
-    }
+    // Moved as a hook is (movedCommand), keeping its flags (`--fail-closed`) and the variables before
+    // it (`DECISION_MEMORY_URL=…`: dropped, it would ask another service); run inside quotes of the
+    // user's own (`bash -lc '… guard --fail-closed'`), kept as written: moved, its closing quote
+    // would be left open, and sh's exit 2 blocks every Bash call.
+    if (earlier.command !== command) entry.command = movedCommand(earlier.command as string, command, 'guard')
     const missing = Object.entries(entry).filter(([field]) => (field === 'command' ? earlier.command !== entry.command : earlier[field] === undefined))
     for (const [field, value] of missing) earlier[field] = value
     written ??= entry.command
