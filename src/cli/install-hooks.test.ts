@@ -457,6 +457,27 @@ describe('install-hooks and a hook kept inside quotes of the user', () => {
     stderr = ''
     expect(await installHooksCommand(['--file', file, '--guard'])).toBe(0)
     expect(stderr).not.toContain('guard added')
+    // Beside a guard of before on Bash alone, the PowerShell group added copies its command, and
+    // with it the variables it sets: only those it lacks are said, none when it sets them all.
+    for (const [earlierGuard, said] of [
+      [`DECISION_MEMORY_URL=http://127.0.0.1:7421 DECISION_MEMORY_TOKEN=t0k node /old/bin/decision-memory.js guard --fail-closed`, null],
+      [`bash -lc 'DECISION_MEMORY_URL=http://127.0.0.1:7421 DECISION_MEMORY_TOKEN=t0k node ${bin} guard'`, null],
+      [`DECISION_MEMORY_URL=http://127.0.0.1:7421 node /old/bin/decision-memory.js guard`, 'DECISION_MEMORY_TOKEN, and the guard added beside it does not: '],
+    ] as const) {
+      const both = await settingsFolder()
+      await writeFile(
+        both.file,
+        JSON.stringify({
+          hooks: { PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: wrapped, timeout: 5 }] }, { matcher: 'Bash', hooks: [{ type: 'command', command: earlierGuard, timeout: 5 }] }] },
+        }),
+      )
+      stdout = ''
+      stderr = ''
+      expect(await installHooksCommand(['--file', both.file, '--guard']), earlierGuard).toBe(0)
+      expect(stdout, earlierGuard).toContain('added     PreToolUse (matcher PowerShell): ')
+      if (said === null) expect(stderr, earlierGuard).not.toContain('guard added')
+      else expect(stderr, earlierGuard).toContain(`warning: the hook kept inside quotes of your own sets ${said}`)
+    }
     // A wrapper that sets none of them, or DECISION_MEMORY_USER alone (the guard takes no user): nothing said.
     for (const plain of [`bash -lc 'node ${bin} hook --user bob'`, `bash -lc 'DECISION_MEMORY_USER=bob node ${bin} hook'`]) {
       const other = await settingsWith('PreToolUse', 'AskUserQuestion', plain)

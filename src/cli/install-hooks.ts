@@ -320,8 +320,13 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
       const guarded = mergeGuard(merged.settings, besideWritten ?? (guardCommandOf(command) as string))
       merged = { settings: guarded.settings, changes: [...merged.changes, ...guarded.changes] }
       // A hook kept inside quotes of the user's own gives no guard command: the one added is the
-      // default's, without what the wrapper sets for the service (asked of another, or refused).
-      if (besideWritten === null && guarded.changes.some((c) => c.action === 'added')) unguarded = serviceVariablesOf(written)
+      // default's, without what the wrapper sets for the service (asked of another, or refused);
+      // not so when it copies a guard already there for Bash (mergeGuard), which sets them itself.
+      const added = guarded.changes.find((c) => c.action === 'added')
+      if (besideWritten === null && added !== undefined) {
+        const carried = serviceVariablesOf(added.command)
+        unguarded = serviceVariablesOf(written).filter((variable) => !carried.includes(variable))
+      }
     }
   } catch (error) {
     if (error instanceof SettingsShapeError) return fail(`${file}: ${error.message}; nothing written`)
