@@ -161,6 +161,36 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(await spooledLines(spool)).toBe(1)
   })
 
+  it('spools a capture given on stdin as a file (hook < payload.json) while a loaded machine holds the thread pool', async () => {
+    const { spawn } = await import('node:child_process')
+    const { openSync, closeSync } = await import('node:fs')
+    const { BIN, cleanEnv } = await import('./support/processes')
+    const { spool } = await workdir()
+    const url = `http://127.0.0.1:${await closedPort()}`
+    await mkdir(dirname(spool), { recursive: true })
+    const payload = join(dirname(spool), 'payload.json')
+    await writeFile(payload, JSON.stringify(claudeCodeFixture('post-tool-use-single')))
+    // A loaded machine: libuv's one thread is busy for about a second from when the hook turns to
+    // its stdin, so a file read as a stream (on that thread) is not read before the time runs out.
+    const hold = join(dirname(spool), 'hold.cjs')
+    await writeFile(
+      hold,
+      `const d = Object.getOwnPropertyDescriptor(process, 'stdin'); let first = true
+Object.defineProperty(process, 'stdin', { configurable: true, get() {
+  if (first) { first = false; require('node:crypto').pbkdf2('x', 'y', 2000000, 32, 'sha512', () => {}) }
+  return d.get.call(process) } })\n`,
+    )
+    const input = openSync(payload, 'r')
+    const child = spawn(process.execPath, [BIN, 'hook', '--budget', '1'], {
+      env: cleanEnv({ DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool, UV_THREADPOOL_SIZE: '1', NODE_OPTIONS: `--require ${hold}` }),
+      stdio: [input, 'pipe', 'pipe'],
+    })
+    closeSync(input)
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+    expect(code).toBe(0)
+    expect(await spooledLines(spool)).toBe(1)
+  })
+
   it('with a service that accepts but never answers: exits 0 and prints nothing', async () => {
     const { spool } = await workdir()
     // Holds each connection open without a word; closed with the test.
