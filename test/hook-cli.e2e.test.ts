@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { claudeCodeFixture } from './support/fixtures'
+import { PREVIEWED_QUESTIONS, previewedPostToolUse } from './support/preview-payload'
 import { closedPort, runCli, startService, type RunningService } from './support/processes'
 import { LOOKUP_GAVE_UP, STUCK_HOST, stuckDnsPreload } from './support/stuck-dns'
 import { tempDir } from './support/temp-dir'
@@ -588,6 +589,21 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(await spooledLines(spool)).toBe(0)
     expect(existsSync(`${spool}.rejected`)).toBe(false)
     expect(await observationsAt(service.url, ...METHOD)).toBe(2)
+  })
+
+  it('delivers a capture over the body limit (4 questions whose options carry 20 KB previews), live or spooled: recorded, nothing set aside', async () => {
+    const { data, spool } = await workdir()
+    // Sent whole, the service answered 413 and the hook set the call aside, its answers never recorded.
+    const spooled = previewedPostToolUse('toolu_previews_spooled')
+    expect(Buffer.byteLength(JSON.stringify(spooled))).toBeGreaterThan(256 * 1024)
+    await hook(spooled, `http://127.0.0.1:${await closedPort()}`, spool, GENEROUS)
+    expect(await spooledLines(spool)).toBe(1)
+    const service = await serve(data)
+    const result = await hook(previewedPostToolUse('toolu_previews_live'), service.url, spool, GENEROUS)
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' })
+    expect(await spooledLines(spool)).toBe(0)
+    expect(existsSync(`${spool}.rejected`)).toBe(false)
+    for (const { question, options } of PREVIEWED_QUESTIONS) expect(await observationsAt(service.url, question, options), question).toBe(2)
   })
 
   it('keeps a capture the service refuses for good in the rejected file, as a refused spooled one', async () => {

@@ -4,6 +4,7 @@ import { IdentifierSchema } from '../domain/observation'
 import { abortAfter, authHeaders, barredPortReason, urlMistakeReason, DEFAULT_SERVICE_URL, envValue, exitWhenWritten, homePath, identifierFlag, serviceUrl, serviceUrlProblem, tokenProblem, parseFlags } from './options'
 import { linkedFolder, pathInRepository, projectOfFolder, repositoryRoot } from './repository'
 import { issuesText, serviceErrorIn } from './error-envelope'
+import { hookBody } from './hook-payload'
 import { printable } from './terminal'
 import { appendToRejected, appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
@@ -358,7 +359,8 @@ async function runHook(argv: string[]): Promise<void> {
         method: 'POST',
         // A service run with --auth refuses a hook without the token (R-SVC-4).
         headers: { 'content-type': 'application/json', ...authHeaders() },
-        body: JSON.stringify(e.payload),
+        // A PostToolUse over the body limit goes without what the service never reads (previews).
+        body: hookBody(e.payload),
         signal: timeout.signal,
       })
       const body = await response.text()

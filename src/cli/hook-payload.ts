@@ -1,0 +1,55 @@
+import { LIMITS } from '../domain/limits'
+
+/**
+ * What the service never reads of an option at PostToolUse (src/integrations/claude-code.ts: a
+ * choice is captured by its labels, descriptions dropped before they are checked), and what Claude
+ * Code may make long: a `preview` is a mockup or a code snippet, a `description` what the agent wrote.
+ */
+const UNREAD_OPTION_FIELDS = ['preview', 'description']
+
+/**
+ * What the service never reads of an answer's `annotations` (it reads `unanswered` alone): the
+ * selected option's `preview` again, and the user's `notes`.
+ */
+const UNREAD_ANNOTATION_FIELDS = ['preview', 'notes']
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** An object without `fields`, its other keys in their order; anything else as it is. */
+function without(value: unknown, fields: readonly string[]): unknown {
+  if (!isPlainObject(value) || !fields.some((field) => Object.hasOwn(value, field))) return value
+  return Object.fromEntries(Object.entries(value).filter(([key]) => !fields.includes(key)))
+}
+
+/** A tool_input or tool_response of AskUserQuestion without what the service never reads of it. */
+function withoutUnread(container: unknown): unknown {
+  if (!isPlainObject(container)) return container
+  const out = { ...container }
+  if (Array.isArray(container.questions)) {
+    out.questions = container.questions.map((q: unknown) =>
+      isPlainObject(q) && Array.isArray(q.options) ? { ...q, options: q.options.map((o: unknown) => without(o, UNREAD_OPTION_FIELDS)) } : q,
+    )
+  }
+  if (isPlainObject(container.annotations)) {
+    out.annotations = Object.fromEntries(Object.entries(container.annotations).map(([question, a]) => [question, without(a, UNREAD_ANNOTATION_FIELDS)]))
+  }
+  return out
+}
+
+/**
+ * The body the hook sends for a payload: the payload as Claude Code wrote it, but for a PostToolUse
+ * of AskUserQuestion over the service's body limit (options with large previews, carried twice, in
+ * tool_input and in tool_response), which the service refused 413 and the hook set aside, its
+ * answers never recorded: that one goes without what the service never reads of it, every field it
+ * reads (questions, headers, labels, answers, `annotations[question].unanswered`) as sent. A
+ * PreToolUse is never cut: the service echoes its questions, previews and all, in `updatedInput`,
+ * and Claude Code refuses one whose questions shown differ from the original.
+ */
+export function hookBody(payload: unknown): string {
+  const body = JSON.stringify(payload)
+  if (Buffer.byteLength(body, 'utf8') <= LIMITS.bodyBytes || !isPlainObject(payload)) return body
+  if (payload.hook_event_name !== 'PostToolUse' || payload.tool_name !== 'AskUserQuestion') return body
+  return JSON.stringify({ ...payload, tool_input: withoutUnread(payload.tool_input), tool_response: withoutUnread(payload.tool_response) })
+}
