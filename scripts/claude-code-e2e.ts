@@ -1,0 +1,370 @@
+// Runs the real Claude Code binary against decision-memory's hooks, with a fake Anthropic Messages
+// API on 127.0.0.1 that asks an AskUserQuestion, and captures every hook payload Claude Code sends
+// (stdin) and what our hook printed (stdout), byte for byte, with what reached the fake API.
+// Not run by `npm test` nor .ci/run: the binary is some 400 MB and is not in the repository.
+//
+//   npm run build && npx tsx scripts/claude-code-e2e.ts /path/to/claude [OUT_DIR]
+//
+// Each scenario runs in a temporary git repository whose .claude/settings.json is written by
+// `decision-memory install-hooks`, each hook command then wrapped by a capture (capture.mjs, written
+// to OUT_DIR) that runs it as written. OUT_DIR (default: a temporary folder) gets, per scenario,
+// NN-Event.stdin.json and NN-Event.stdout.txt of every hook call, api.ndjson (every request to the
+// fake API), tool-result.txt (the tool_result the model got for the question), claude.stdout.ndjson
+// (and claude.stdin.ndjson, what this script answered as the user), the settings install-hooks
+// wrote, seed.json (the history sent first, where there is one), scenario.json and export.ndjson
+// (what the service stored for the scenario's user).
+//
+// Plain `claude -p` offers no AskUserQuestion tool (it is enabled in print mode only with a
+// permission prompt tool), so scenario 0 shows what that does, and the others run Claude Code as
+// the Agent SDK does, `--input-format stream-json --permission-prompt-tool stdio`, where its picker
+// is a `can_use_tool` control request this script answers as the user would.
+import { execFileSync, spawn } from 'node:child_process'
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { spawnService, type RunningService } from '../test/support/spawn-service'
+
+const BIN = fileURLToPath(new URL('../bin/decision-memory.js', import.meta.url))
+const claude = process.argv[2]
+if (claude === undefined) {
+  console.error('usage: npx tsx scripts/claude-code-e2e.ts /path/to/claude [OUT_DIR]')
+  process.exit(2)
+}
+const out = process.argv[3] ?? mkdtempSync(join(tmpdir(), 'dm-claude-code-e2e-'))
+mkdirSync(out, { recursive: true })
+const version = execFileSync(claude, ['--version'], { encoding: 'utf8' }).trim()
+console.log(`${version} → ${out}`)
+
+/** A question the fake model asks, as AskUserQuestion's input. */
+interface Scenario {
+  name: string
+  input: { questions: Array<{ question: string; header: string; options: Array<{ label: string; description: string }>; multiSelect: boolean }> }
+  /** How Claude Code runs: `-p` alone, or as the Agent SDK runs it (runClaude). */
+  mode: 'print' | 'sdk'
+  /**
+   * What the user picks when the picker is shown (a `can_use_tool` request), by question text: a
+   * label, labels as an array, or labels separated by U+0000, to be joined as Claude Code joins them.
+   */
+  userPicks?: Record<string, string | string[]>
+}
+
+const tier = {
+  question: 'Which complexity tier should this SPEC use?',
+  header: 'Tier',
+  options: [
+    { label: 'Tier S', description: 'Small: single pass, no plan document' },
+    { label: 'Tier M', description: 'Medium: plan, run, sync with one review' },
+    { label: 'Tier L', description: 'Large: full plan with design review' },
+  ],
+  multiSelect: false,
+}
+const method = {
+  question: 'Which development methodology for this change?',
+  header: 'Method',
+  options: [
+    { label: 'TDD', description: 'Write failing tests first' },
+    { label: 'DDD', description: 'Domain model first, tests after' },
+  ],
+  multiSelect: false,
+}
+const checks = {
+  question: 'Which checks should run before the PR?',
+  header: 'Checks',
+  options: [
+    { label: 'Lint, format', description: 'eslint and prettier in one step' },
+    { label: 'Unit "fast" tests', description: 'vitest' },
+    { label: 'E2E tests', description: 'playwright, slow' },
+  ],
+  multiSelect: true,
+}
+
+/** 25 choices, one a day up to now (sufficient, p ≥ 0.9: `ask` false), for the scenario's user. */
+async function seed(service: RunningService, question: typeof tier | typeof checks, choice: string | string[], project: string, user: string): Promise<void> {
+  const now = Date.now()
+  const observations = Array.from({ length: 25 }, (_, i) => ({
+    decision_id: `seed-${user}-${question.header}-${i}`,
+    question: question.question,
+    header: question.header,
+    user_choice: choice,
+    all_options: question.options.map((o) => o.label),
+    multi_select: question.multiSelect,
+    user,
+    project,
+    timestamp: new Date(now - (25 - i) * 86_400_000).toISOString(),
+  }))
+  appendFileSync(join(out, seedFile), JSON.stringify(observations, null, 2) + '\n')
+  const response = await fetch(`${service.url}/v1/observations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(observations) })
+  if (!response.ok) throw new Error(`seeding answered ${response.status}: ${await response.text()}`)
+}
+
+/** Observations sent to the service first (seed), so that its answer is given for the user. */
+type Seeded = Scenario & { seedFor?: (service: RunningService, project: string, user: string) => Promise<void> }
+const scenarios: Seeded[] = [
+  { name: '0-print-mode', mode: 'print', input: { questions: [tier] } },
+  { name: '1-single-no-history', mode: 'sdk', input: { questions: [tier] }, userPicks: { [tier.question]: 'Tier L' } },
+  { name: '2-single-auto-resolved', mode: 'sdk', input: { questions: [tier] }, userPicks: { [tier.question]: 'Tier S' }, seedFor: (s, p, u) => seed(s, tier, 'Tier M', p, u) },
+  {
+    name: '3-multi-auto-resolved',
+    mode: 'sdk',
+    input: { questions: [checks] },
+    userPicks: { [checks.question]: 'E2E tests' },
+    seedFor: (s, p, u) => seed(s, checks, ['Lint, format', 'Unit "fast" tests'], p, u),
+  },
+  // The user picks two labels, one holding ", ", one a double quote: as an array of labels, then as
+  // Claude Code's own join (each such label a JSON string), to see what Claude Code makes of each.
+  { name: '4-multi-asked-array', mode: 'sdk', input: { questions: [checks] }, userPicks: { [checks.question]: ['Lint, format', 'Unit "fast" tests'] } },
+  { name: '5-multi-asked-joined', mode: 'sdk', input: { questions: [checks] }, userPicks: { [checks.question]: 'Lint, format\u0000Unit "fast" tests' } },
+  // One question answered for the user, the other asked: `ask` with `answers` for the first.
+  {
+    name: '6-one-answered-one-asked',
+    mode: 'sdk',
+    input: { questions: [tier, method] },
+    userPicks: { [method.question]: 'DDD' },
+    seedFor: (s, p, u) => seed(s, tier, 'Tier M', p, u),
+  },
+  // The model leaves out multiSelect, which the tool's schema defaults to false (descriptions it requires).
+  {
+    name: '7-fields-left-out',
+    mode: 'sdk',
+    input: { questions: [{ question: 'Ship it now?', header: 'Ship', options: [{ label: 'Yes, ship it', description: 'today' }, { label: 'No, wait', description: 'next week' }] } as any] },
+    userPicks: { 'Ship it now?': 'Yes, ship it' },
+  },
+]
+
+// The fake Messages API: a request whose conversation ends without a tool_result and that offers
+// AskUserQuestion gets that tool_use; any other (the tool_result's turn, a title, a quota check) a
+// short text. Every request is logged, path and body.
+let current: Scenario = scenarios[0] as Seeded
+/** Where seed() writes what it sent, relative to OUT_DIR: the scenario's seed.json. */
+let seedFile = 'seed.json'
+let apiLog = join(out, 'api.ndjson')
+let toolUses = 0
+
+function sse(res: ServerResponse, events: Array<Record<string, unknown>>): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': 'req_fake' })
+  for (const event of events) res.write(`event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`)
+  res.end()
+}
+
+function answerMessages(body: any, res: ServerResponse): void {
+  const messages: any[] = Array.isArray(body?.messages) ? body.messages : []
+  const last = messages.at(-1)
+  const content: any[] = Array.isArray(last?.content) ? last.content : []
+  const hasToolResult = content.some((block) => block?.type === 'tool_result')
+  const offersTool = Array.isArray(body?.tools) && body.tools.some((t: any) => t?.name === 'AskUserQuestion')
+  // Asked whether Claude Code offers the tool or not: without it (plain -p), what does it do?
+  const ask = !hasToolResult && !messages.some((m) => Array.isArray(m?.content) && m.content.some((b: any) => b?.type === 'tool_use'))
+  appendFileSync(apiLog, JSON.stringify({ offersAskUserQuestion: offersTool, answered: ask ? 'tool_use' : 'text' }) + '\n')
+  const model = typeof body?.model === 'string' ? body.model : 'claude-fake'
+  const usage = { input_tokens: 10, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }
+  const message = { id: `msg_fake_${Date.now()}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage }
+  const id = `toolu_fake${String(++toolUses).padStart(4, '0')}${current.name.replace(/[^a-z0-9]/gi, '')}`
+  const block = ask
+    ? { start: { type: 'tool_use', id, name: 'AskUserQuestion', input: {} }, delta: { type: 'input_json_delta', partial_json: JSON.stringify(current.input) } }
+    : { start: { type: 'text', text: '' }, delta: { type: 'text_delta', text: 'Done.' } }
+  if (body?.stream !== true) {
+    res.writeHead(200, { 'content-type': 'application/json' })
+    const done = ask ? { type: 'tool_use', id, name: 'AskUserQuestion', input: current.input } : { type: 'text', text: 'Done.' }
+    res.end(JSON.stringify({ ...message, content: [done], stop_reason: ask ? 'tool_use' : 'end_turn' }))
+    return
+  }
+  sse(res, [
+    { type: 'message_start', message },
+    { type: 'content_block_start', index: 0, content_block: block.start },
+    { type: 'content_block_delta', index: 0, delta: block.delta },
+    { type: 'content_block_stop', index: 0 },
+    { type: 'message_delta', delta: { stop_reason: ask ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: 5 } },
+    { type: 'message_stop' },
+  ])
+}
+
+const api = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const chunks: Buffer[] = []
+  req.on('data', (c: Buffer) => chunks.push(c))
+  req.on('end', () => {
+    const text = Buffer.concat(chunks).toString('utf8')
+    appendFileSync(apiLog, JSON.stringify({ method: req.method, url: req.url, body: text }) + '\n')
+    const path = (req.url ?? '').split('?')[0]
+    let body: unknown
+    try {
+      body = text === '' ? undefined : JSON.parse(text)
+    } catch {
+      body = undefined
+    }
+    if (req.method === 'POST' && path === '/v1/messages') return answerMessages(body, res)
+    if (req.method === 'POST' && path === '/v1/messages/count_tokens') {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      return res.end(JSON.stringify({ input_tokens: 10 }))
+    }
+    res.writeHead(404, { 'content-type': 'application/json' })
+    res.end('{}')
+  })
+})
+await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve))
+const apiUrl = `http://127.0.0.1:${(api.address() as { port: number }).port}`
+
+// The capture: saves stdin, runs the hook command as written (its words after the folder), saves
+// its stdout, and passes stdout, stderr and the exit code on as they came.
+const capture = join(out, 'capture.mjs')
+writeFileSync(
+  capture,
+  `import { spawnSync } from 'node:child_process'
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+const [dir, command, ...args] = process.argv.slice(2)
+const stdin = readFileSync(0)
+let event = 'unknown'
+try { event = JSON.parse(stdin.toString('utf8')).hook_event_name } catch {}
+const n = String(readdirSync(dir).filter((f) => f.endsWith('.stdin.json')).length + 1).padStart(2, '0')
+writeFileSync(join(dir, n + '-' + event + '.stdin.json'), stdin)
+const run = spawnSync(command, args, { input: stdin })
+writeFileSync(join(dir, n + '-' + event + '.stdout.txt'), run.stdout)
+writeFileSync(join(dir, n + '-' + event + '.stderr.txt'), run.stderr)
+process.stdout.write(run.stdout)
+process.stderr.write(run.stderr)
+process.exit(run.status ?? 1)
+`,
+)
+
+/**
+ * What the user picks, as the picker shows the labels (`Tier M (Recommended)` for `Tier M`): an
+ * array stays an array; a string of several labels is joined as Claude Code joins them (a label
+ * holding ", " or a double quote as a JSON string).
+ */
+function shownPicks(picks: Record<string, string | string[]>, questions: Array<{ question: string; options: Array<{ label: string }> }>): Record<string, string | string[]> {
+  const shown = (question: string, label: string) =>
+    questions.find((q) => q.question === question)?.options.find((o) => o.label === label || o.label === `${label} (Recommended)`)?.label ?? label
+  const joined = (labels: string[]) => labels.map((l) => (l.includes(', ') || l.includes('"') ? JSON.stringify(l) : l)).join(', ')
+  return Object.fromEntries(
+    Object.entries(picks).map(([question, pick]) => {
+      if (Array.isArray(pick)) return [question, pick.map((l) => shown(question, l))]
+      const labels = pick.split('\u0000')
+      return [question, labels.length > 1 ? joined(labels.map((l) => shown(question, l))) : shown(question, pick)]
+    }),
+  )
+}
+
+/**
+ * Claude Code run as `-p` alone (`print`), which offers no AskUserQuestion tool, or as the Agent
+ * SDK runs it (`sdk`): stream-json on stdin too and `--permission-prompt-tool stdio`, under which
+ * the tool is offered and its picker is a `can_use_tool` control request, answered here as the
+ * user would answer the picker (`userPicks`), the answers in `updatedInput`.
+ */
+function runClaude(scenario: Scenario, cwd: string, env: NodeJS.ProcessEnv, dir: string): Promise<{ args: string[]; code: number | null; stdout: string; stderr: string }> {
+  const sdk = scenario.mode === 'sdk'
+  const args = sdk
+    ? ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--permission-prompt-tool', 'stdio']
+    : ['-p', 'go', '--output-format', 'stream-json', '--verbose']
+  return new Promise((resolve) => {
+    const child = spawn(claude as string, args, { cwd, env, stdio: [sdk ? 'pipe' : 'ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    let pending = ''
+    const send = (line: unknown) => {
+      appendFileSync(join(dir, 'claude.stdin.ndjson'), JSON.stringify(line) + '\n')
+      child.stdin?.write(JSON.stringify(line) + '\n')
+    }
+    child.stdout!.on('data', (c: Buffer) => {
+      stdout += c
+      if (!sdk) return
+      pending += c
+      let newline: number
+      while ((newline = pending.indexOf('\n')) >= 0) {
+        const line = pending.slice(0, newline)
+        pending = pending.slice(newline + 1)
+        let message: any
+        try {
+          message = JSON.parse(line)
+        } catch {
+          continue
+        }
+        if (message.type === 'control_request' && message.request?.subtype === 'can_use_tool') {
+          const input = message.request.input ?? {}
+          const picks = shownPicks(scenario.userPicks ?? {}, input.questions ?? [])
+          const response =
+            message.request.tool_name === 'AskUserQuestion'
+              ? { behavior: 'allow', updatedInput: { ...input, answers: { ...input.answers, ...picks } } }
+              : { behavior: 'deny', message: 'not in this scenario' }
+          send({ type: 'control_response', response: { subtype: 'success', request_id: message.request_id, response } })
+        } else if (message.type === 'result') child.stdin?.end()
+      }
+    })
+    child.stderr!.on('data', (c) => (stderr += c))
+    if (sdk) {
+      send({ type: 'control_request', request_id: 'init-1', request: { subtype: 'initialize', hooks: null } })
+      send({ type: 'user', message: { role: 'user', content: 'go' }, parent_tool_use_id: null, session_id: '' })
+    }
+    const timer = setTimeout(() => child.kill('SIGTERM'), 120_000)
+    child.once('close', (code) => {
+      clearTimeout(timer)
+      resolve({ args, code, stdout, stderr })
+    })
+  })
+}
+
+const data = mkdtempSync(join(tmpdir(), 'dm-cc-data-'))
+const service = await spawnService({ dataDir: data })
+console.log(`service ${service.url} (data ${service.dataDir}), fake API ${apiUrl}`)
+
+for (const scenario of scenarios) {
+  const dir = join(out, scenario.name)
+  mkdirSync(dir, { recursive: true })
+  current = scenario
+  apiLog = join(dir, 'api.ndjson')
+  const home = mkdtempSync(join(tmpdir(), 'dm-cc-home-'))
+  const repo = mkdtempSync(join(tmpdir(), 'dm-cc-repo-'))
+  execFileSync('git', ['init', '-q', repo])
+  execFileSync(process.execPath, [BIN, 'install-hooks', '--project', repo], { stdio: ['ignore', 'inherit', 'inherit'] })
+  const settingsFile = join(repo, '.claude', 'settings.json')
+  const installed = readFileSync(settingsFile, 'utf8')
+  writeFileSync(join(dir, 'settings.installed.json'), installed)
+  const settings = JSON.parse(installed)
+  for (const groups of Object.values(settings.hooks) as Array<Array<{ hooks: Array<{ command: string }> }>>) {
+    for (const group of groups) for (const hook of group.hooks) hook.command = `node "${capture}" "${dir}" ${hook.command}`
+  }
+  writeFileSync(settingsFile, JSON.stringify(settings, null, 2) + '\n')
+  // A user of its own, so that no scenario's choices are another's history.
+  const user = `cc-${scenario.name.split('-')[0]}`
+  seedFile = join(scenario.name, 'seed.json')
+  await scenario.seedFor?.(service, repo, user)
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    ANTHROPIC_BASE_URL: apiUrl,
+    ANTHROPIC_API_KEY: 'sk-ant-fake',
+    DISABLE_AUTOUPDATER: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DECISION_MEMORY_URL: service.url,
+    DECISION_MEMORY_USER: user,
+    DECISION_MEMORY_SPOOL: join(home, 'spool.ndjson'),
+  }
+  const run = await runClaude(scenario, repo, env, dir)
+  writeFileSync(join(dir, 'claude.stdout.ndjson'), run.stdout)
+  writeFileSync(join(dir, 'claude.stderr.txt'), run.stderr)
+  const exported = execFileSync(process.execPath, [BIN, 'export', '--user', user], { env: { ...process.env, DECISION_MEMORY_URL: service.url }, encoding: 'utf8' })
+  writeFileSync(join(dir, 'export.ndjson'), exported)
+  // What reached the model for the question: the tool_result of the request that carried it.
+  const results = readFileSync(apiLog, 'utf8')
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        const body = JSON.parse(JSON.parse(line).body)
+        return (body.messages ?? []).flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((b: any) => b.type === 'tool_result')
+      } catch {
+        return []
+      }
+    })
+  const last = results.at(-1)
+  if (last !== undefined) writeFileSync(join(dir, 'tool-result.txt'), typeof last.content === 'string' ? last.content : JSON.stringify(last.content))
+  writeFileSync(join(dir, 'scenario.json'), JSON.stringify({ claude_code: version, args: run.args, user, project: repo, service_url: service.url, user_picks: scenario.userPicks ?? null }, null, 2) + '\n')
+  const events = readdirSync(dir).filter((f) => f.endsWith('.stdin.json')).map((f) => f.replace(/^\d+-|\.stdin\.json$/g, ''))
+  console.log(`${scenario.name}: claude exited ${run.code}, hooks run: ${events.join(', ') || 'none'}; ${dir}`)
+  rmSync(home, { recursive: true, force: true })
+  rmSync(repo, { recursive: true, force: true })
+}
+
+await service.stop()
+api.close()
+rmSync(data, { recursive: true, force: true })
