@@ -19,7 +19,7 @@
 // the Agent SDK does, `--input-format stream-json --permission-prompt-tool stdio`, where its picker
 // is a `can_use_tool` control request this script answers as the user would.
 import { execFileSync, spawn } from 'node:child_process'
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -27,6 +27,8 @@ import { fileURLToPath } from 'node:url'
 import { spawnService, type RunningService } from '../test/support/spawn-service'
 
 const BIN = fileURLToPath(new URL('../bin/decision-memory.js', import.meta.url))
+/** The fake API takes any key; a terminal session asks whether to use one it has not approved. */
+const API_KEY = 'sk-ant-api03-fake-0000000000000000000000000000'
 const claude = process.argv[2]
 if (claude === undefined) {
   console.error('usage: npx tsx scripts/claude-code-e2e.ts /path/to/claude [OUT_DIR]')
@@ -41,8 +43,13 @@ console.log(`${version} → ${out}`)
 interface Scenario {
   name: string
   input: { questions: Array<{ question: string; header: string; options: Array<{ label: string; description: string }>; multiSelect: boolean }> }
-  /** How Claude Code runs: `-p` alone, or as the Agent SDK runs it (runClaude). */
-  mode: 'print' | 'sdk'
+  /** How Claude Code runs: `-p` alone, as the Agent SDK runs it, or in a terminal (runClaude, runInTerminal). */
+  mode: 'print' | 'sdk' | 'tty'
+  /**
+   * In a terminal: the keys the user presses once the picker is shown (`Enter to select`), one a
+   * second (Enter, an arrow: `\r`, `\u001b[B`); none when no picker is expected.
+   */
+  keys?: string[]
   /**
    * What the user picks when the picker is shown (a `can_use_tool` request), by question text: a
    * label, labels as an array, or labels separated by U+0000, to be joined as Claude Code joins them.
@@ -131,6 +138,12 @@ const scenarios: Seeded[] = [
     input: { questions: [{ question: 'Ship it now?', header: 'Ship', options: [{ label: 'Yes, ship it', description: 'today' }, { label: 'No, wait', description: 'next week' }] } as any] },
     userPicks: { 'Ship it now?': 'Yes, ship it' },
   },
+  // In a terminal, Claude Code's own picker: two labels ticked (Enter, Down, Enter), then the
+  // Submit tab (Right) and Submit answers (Enter), which joins them as Claude Code does.
+  { name: '8-tty-multi-asked', mode: 'tty', input: { questions: [checks] }, keys: ['\r', '\u001b[B', '\r', '\u001b[C', '\r'] },
+  { name: '9-tty-single-auto-resolved', mode: 'tty', input: { questions: [tier] }, seedFor: (s, p, u) => seed(s, tier, 'Tier M', p, u) },
+  // Method asked (Down, Enter: DDD), Tier answered for the user.
+  { name: '10-tty-one-answered-one-asked', mode: 'tty', input: { questions: [tier, method] }, keys: ['\u001b[B', '\r'], seedFor: (s, p, u) => seed(s, tier, 'Tier M', p, u) },
 ]
 
 // The fake Messages API: a request whose conversation ends without a tool_result and that offers
@@ -253,6 +266,7 @@ function shownPicks(picks: Record<string, string | string[]>, questions: Array<{
  * user would answer the picker (`userPicks`), the answers in `updatedInput`.
  */
 function runClaude(scenario: Scenario, cwd: string, env: NodeJS.ProcessEnv, dir: string): Promise<{ args: string[]; code: number | null; stdout: string; stderr: string }> {
+  if (scenario.mode === 'tty') return runInTerminal(scenario, cwd, env)
   const sdk = scenario.mode === 'sdk'
   const args = sdk
     ? ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--permission-prompt-tool', 'stdio']
@@ -304,67 +318,134 @@ function runClaude(scenario: Scenario, cwd: string, env: NodeJS.ProcessEnv, dir:
   })
 }
 
+/** A terminal's screen as text: its escape sequences left out. */
+function screenText(raw: string): string {
+  return raw.replace(/\u001b\[[0-9;?>]*[a-zA-Z]|\u001b\][^\u0007]*\u0007|\u001b[()][A-Z0-9]/g, '')
+}
+
+/**
+ * Claude Code in a terminal, as a user runs it (`claude go`), through util-linux `script`, which
+ * gives it one: once its picker is shown, the scenario's keys are pressed one a second; the run
+ * ends a few seconds after the fake API got its second request (the tool_result's turn), or after
+ * 60 s. The screen goes to screen.txt.
+ */
+function runInTerminal(scenario: Scenario, cwd: string, env: NodeJS.ProcessEnv): Promise<{ args: string[]; code: number | null; stdout: string; stderr: string }> {
+  const args = ['go']
+  const command = `stty cols 160 rows 50; exec ${JSON.stringify(claude)} go`
+  return new Promise((resolve) => {
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd, env: { ...env, TERM: 'xterm-256color' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true })
+    let stdout = ''
+    let stderr = ''
+    let pressed = false
+    let ending = false
+    const stop = () => {
+      try {
+        process.kill(-(child.pid as number), 'SIGKILL')
+      } catch {
+        // gone already
+      }
+    }
+    const end = (ms: number) => {
+      if (ending) return
+      ending = true
+      setTimeout(stop, ms)
+    }
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c
+      if (!pressed && screenText(stdout).includes('Enter to select')) {
+        pressed = true
+        ;(scenario.keys ?? []).forEach((key, i) => setTimeout(() => child.stdin.write(key), 1500 + i * 1000))
+      }
+    })
+    child.stderr.on('data', (c) => (stderr += c))
+    const poll = setInterval(() => {
+      const requests = existsSync(apiLog) ? readFileSync(apiLog, 'utf8').split('\n').filter((l) => l.includes('"url":"/v1/messages')).length : 0
+      if (requests >= 2) end(4000)
+    }, 500)
+    const timer = setTimeout(stop, 60_000)
+    child.once('close', (code) => {
+      clearTimeout(timer)
+      clearInterval(poll)
+      resolve({ args, code, stdout: screenText(stdout), stderr })
+    })
+  })
+}
+
 const data = mkdtempSync(join(tmpdir(), 'dm-cc-data-'))
 const service = await spawnService({ dataDir: data })
 console.log(`service ${service.url} (data ${service.dataDir}), fake API ${apiUrl}`)
 
-for (const scenario of scenarios) {
-  const dir = join(out, scenario.name)
-  mkdirSync(dir, { recursive: true })
-  current = scenario
-  apiLog = join(dir, 'api.ndjson')
-  const home = mkdtempSync(join(tmpdir(), 'dm-cc-home-'))
-  const repo = mkdtempSync(join(tmpdir(), 'dm-cc-repo-'))
-  execFileSync('git', ['init', '-q', repo])
-  execFileSync(process.execPath, [BIN, 'install-hooks', '--project', repo], { stdio: ['ignore', 'inherit', 'inherit'] })
-  const settingsFile = join(repo, '.claude', 'settings.json')
-  const installed = readFileSync(settingsFile, 'utf8')
-  writeFileSync(join(dir, 'settings.installed.json'), installed)
-  const settings = JSON.parse(installed)
-  for (const groups of Object.values(settings.hooks) as Array<Array<{ hooks: Array<{ command: string }> }>>) {
-    for (const group of groups) for (const hook of group.hooks) hook.command = `node "${capture}" "${dir}" ${hook.command}`
+// Whatever fails, the service and the fake API stop, and the data folder goes.
+try {
+  for (const scenario of scenarios) {
+    const dir = join(out, scenario.name)
+    mkdirSync(dir, { recursive: true })
+    current = scenario
+    apiLog = join(dir, 'api.ndjson')
+    const home = mkdtempSync(join(tmpdir(), 'dm-cc-home-'))
+    const repo = mkdtempSync(join(tmpdir(), 'dm-cc-repo-'))
+    execFileSync('git', ['init', '-q', repo])
+    execFileSync(process.execPath, [BIN, 'install-hooks', '--project', repo], { stdio: ['ignore', 'inherit', 'inherit'] })
+    const settingsFile = join(repo, '.claude', 'settings.json')
+    const installed = readFileSync(settingsFile, 'utf8')
+    writeFileSync(join(dir, 'settings.installed.json'), installed)
+    const settings = JSON.parse(installed)
+    for (const groups of Object.values(settings.hooks) as Array<Array<{ hooks: Array<{ command: string }> }>>) {
+      for (const group of groups) for (const hook of group.hooks) hook.command = `node "${capture}" "${dir}" ${hook.command}`
+    }
+    writeFileSync(settingsFile, JSON.stringify(settings, null, 2) + '\n')
+    // A user of its own, so that no scenario's choices are another's history.
+    const user = `cc-${scenario.name.split('-')[0]}`
+    seedFile = join(scenario.name, 'seed.json')
+    await scenario.seedFor?.(service, repo, user)
+    // A terminal session asks first for a theme, whether to trust the folder and whether to use the
+    // API key: answered beforehand, as a user who has run it before has.
+    writeFileSync(
+      join(home, '.claude.json'),
+      JSON.stringify({
+        hasCompletedOnboarding: true,
+        theme: 'dark',
+        customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
+        projects: { [repo]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
+      }),
+    )
+    const env = {
+      PATH: process.env.PATH,
+      HOME: home,
+      ANTHROPIC_BASE_URL: apiUrl,
+      ANTHROPIC_API_KEY: API_KEY,
+      DISABLE_AUTOUPDATER: '1',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DECISION_MEMORY_URL: service.url,
+      DECISION_MEMORY_USER: user,
+      DECISION_MEMORY_SPOOL: join(home, 'spool.ndjson'),
+    }
+    const run = await runClaude(scenario, repo, env, dir)
+    writeFileSync(join(dir, scenario.mode === 'tty' ? 'screen.txt' : 'claude.stdout.ndjson'), run.stdout)
+    writeFileSync(join(dir, 'claude.stderr.txt'), run.stderr)
+    const exported = execFileSync(process.execPath, [BIN, 'export', '--user', user], { env: { ...process.env, DECISION_MEMORY_URL: service.url }, encoding: 'utf8' })
+    writeFileSync(join(dir, 'export.ndjson'), exported)
+    // What reached the model for the question: the tool_result of the request that carried it.
+    const results = readFileSync(apiLog, 'utf8')
+      .split('\n')
+      .flatMap((line) => {
+        try {
+          const body = JSON.parse(JSON.parse(line).body)
+          return (body.messages ?? []).flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((b: any) => b.type === 'tool_result')
+        } catch {
+          return []
+        }
+      })
+    const last = results.at(-1)
+    if (last !== undefined) writeFileSync(join(dir, 'tool-result.txt'), typeof last.content === 'string' ? last.content : JSON.stringify(last.content))
+    writeFileSync(join(dir, 'scenario.json'), JSON.stringify({ claude_code: version, args: run.args, user, project: repo, service_url: service.url, user_picks: scenario.userPicks ?? null }, null, 2) + '\n')
+    const events = readdirSync(dir).filter((f) => f.endsWith('.stdin.json')).map((f) => f.replace(/^\d+-|\.stdin\.json$/g, ''))
+    console.log(`${scenario.name}: claude exited ${run.code}, hooks run: ${events.join(', ') || 'none'}; ${dir}`)
+    rmSync(home, { recursive: true, force: true })
+    rmSync(repo, { recursive: true, force: true })
   }
-  writeFileSync(settingsFile, JSON.stringify(settings, null, 2) + '\n')
-  // A user of its own, so that no scenario's choices are another's history.
-  const user = `cc-${scenario.name.split('-')[0]}`
-  seedFile = join(scenario.name, 'seed.json')
-  await scenario.seedFor?.(service, repo, user)
-  const env = {
-    PATH: process.env.PATH,
-    HOME: home,
-    ANTHROPIC_BASE_URL: apiUrl,
-    ANTHROPIC_API_KEY: 'sk-ant-fake',
-    DISABLE_AUTOUPDATER: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DECISION_MEMORY_URL: service.url,
-    DECISION_MEMORY_USER: user,
-    DECISION_MEMORY_SPOOL: join(home, 'spool.ndjson'),
-  }
-  const run = await runClaude(scenario, repo, env, dir)
-  writeFileSync(join(dir, 'claude.stdout.ndjson'), run.stdout)
-  writeFileSync(join(dir, 'claude.stderr.txt'), run.stderr)
-  const exported = execFileSync(process.execPath, [BIN, 'export', '--user', user], { env: { ...process.env, DECISION_MEMORY_URL: service.url }, encoding: 'utf8' })
-  writeFileSync(join(dir, 'export.ndjson'), exported)
-  // What reached the model for the question: the tool_result of the request that carried it.
-  const results = readFileSync(apiLog, 'utf8')
-    .split('\n')
-    .flatMap((line) => {
-      try {
-        const body = JSON.parse(JSON.parse(line).body)
-        return (body.messages ?? []).flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((b: any) => b.type === 'tool_result')
-      } catch {
-        return []
-      }
-    })
-  const last = results.at(-1)
-  if (last !== undefined) writeFileSync(join(dir, 'tool-result.txt'), typeof last.content === 'string' ? last.content : JSON.stringify(last.content))
-  writeFileSync(join(dir, 'scenario.json'), JSON.stringify({ claude_code: version, args: run.args, user, project: repo, service_url: service.url, user_picks: scenario.userPicks ?? null }, null, 2) + '\n')
-  const events = readdirSync(dir).filter((f) => f.endsWith('.stdin.json')).map((f) => f.replace(/^\d+-|\.stdin\.json$/g, ''))
-  console.log(`${scenario.name}: claude exited ${run.code}, hooks run: ${events.join(', ') || 'none'}; ${dir}`)
-  rmSync(home, { recursive: true, force: true })
-  rmSync(repo, { recursive: true, force: true })
+} finally {
+  await service.stop()
+  api.close()
+  rmSync(data, { recursive: true, force: true })
 }
-
-await service.stop()
-api.close()
-rmSync(data, { recursive: true, force: true })

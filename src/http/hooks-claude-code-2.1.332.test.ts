@@ -183,3 +183,34 @@ describe('Claude Code 2.1.332, its payloads replayed through the hook route', ()
     expect(observations.map((o) => [o.source, o.chosen, o.multi_select])).toEqual([['user', ['Yes, ship it'], false]])
   })
 })
+
+describe('Claude Code 2.1.332 in a terminal, its own picker', () => {
+  it('two labels ticked, one holding ", " and one a double quote: joined as JSON strings, read as those labels', async () => {
+    const post = JSON.parse(read('8-tty-multi-asked', '03-PostToolUse.stdin.json'))
+    expect(post.permission_mode).toBe('auto')
+    expect(post.tool_response.annotations).toEqual({})
+    expect(post.tool_response.answers['Which checks should run before the PR?']).toBe('"Lint, format (Recommended)", "Unit \\"fast\\" tests"')
+    const { observations } = await replay('8-tty-multi-asked')
+    expect(observations.map((o) => [o.source, o.chosen, o.other])).toEqual([['user', ['Lint, format', 'Unit "fast" tests'], null]])
+    // The review screen before Submit shows the reason of our `ask`.
+    expect(read('8-tty-multi-asked', 'screen.txt').replace(/[\r│]/g, '')).toContain('requires confirmation for this tool:decision-memory put first the usual default')
+  })
+
+  it('history that auto-resolves: no picker, our systemMessage shown, the answer recorded once as auto-resolved', async () => {
+    const { answers, observations } = await replay('9-tty-single-auto-resolved')
+    expect(read('9-tty-single-auto-resolved', 'screen.txt')).not.toContain('Enter to select')
+    expect(read('9-tty-single-auto-resolved', 'screen.txt')).toContain('PreToolUse:AskUserQuestion says: decision-memory answered for you')
+    expect((answers['02-PreToolUse'] as any).hookSpecificOutput.permissionDecision).toBe('allow')
+    expect(observations.map((o) => [o.source, o.chosen])).toEqual([['auto-resolved', ['Tier M']]])
+  })
+
+  it('one question answered for the user, one asked: the picker drops the answer given from the tool’s answers, recorded all the same', async () => {
+    const post = JSON.parse(read('10-tty-one-answered-one-asked', '03-PostToolUse.stdin.json'))
+    expect(post.tool_response.answers).toEqual({ 'Which development methodology for this change?': 'DDD' })
+    const { observations } = await replay('10-tty-one-answered-one-asked')
+    expect(observations.map((o) => [o.point, o.source, o.chosen]).sort()).toEqual([
+      ['complexity-tier', 'auto-resolved', ['Tier M']],
+      ['development-methodology', 'user', ['DDD']],
+    ])
+  })
+})
