@@ -42,7 +42,11 @@ console.log(`${version} → ${out}`)
 /** A question the fake model asks, as AskUserQuestion's input. */
 interface Scenario {
   name: string
-  input: { questions: Array<{ question: string; header: string; options: Array<{ label: string; description: string }>; multiSelect: boolean }> }
+  input: { questions: Array<{ question: string; header: string; options: Array<{ label: string; description: string }>; multiSelect: boolean }> } | { command: string; description: string }
+  /** The tool the fake model calls with `input`: AskUserQuestion unless said. */
+  tool?: string
+  /** Hooks installed with `install-hooks --guard`, and this decision stored first. */
+  guard?: Record<string, unknown>
   /** How Claude Code runs: `-p` alone, as the Agent SDK runs it, or in a terminal (runClaude, runInTerminal). */
   mode: 'print' | 'sdk' | 'tty'
   /**
@@ -144,6 +148,23 @@ const scenarios: Seeded[] = [
   { name: '9-tty-single-auto-resolved', mode: 'tty', input: { questions: [tier] }, seedFor: (s, p, u) => seed(s, tier, 'Tier M', p, u) },
   // Method asked (Down, Enter: DDD), Tier answered for the user.
   { name: '10-tty-one-answered-one-asked', mode: 'tty', input: { questions: [tier, method] }, keys: ['\u001b[B', '\r'], seedFor: (s, p, u) => seed(s, tier, 'Tier M', p, u) },
+  // The guard (install-hooks --guard): a force push a required decision forbids, run under -p.
+  // Last: the decision is the service's, for every scenario after it.
+  {
+    name: '11-guard-force-push',
+    mode: 'print',
+    tool: 'Bash',
+    input: { command: 'git push --force origin main', description: 'Push the rebased branch' },
+    guard: {
+      key: 'D-021',
+      title: 'Never force push to protected branches',
+      decision: 'Agents never run git push --force or any variant with force semantics.',
+      rationale: 'Force push has lost us work twice.',
+      enforce: 'required',
+      status: 'accepted',
+      constraints: [{ kind: 'must_not', pattern: 'git push --force' }],
+    },
+  },
 ]
 
 // The fake Messages API: a request whose conversation ends without a tool_result and that offers
@@ -175,11 +196,11 @@ function answerMessages(body: any, res: ServerResponse): void {
   const message = { id: `msg_fake_${Date.now()}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage }
   const id = `toolu_fake${String(++toolUses).padStart(4, '0')}${current.name.replace(/[^a-z0-9]/gi, '')}`
   const block = ask
-    ? { start: { type: 'tool_use', id, name: 'AskUserQuestion', input: {} }, delta: { type: 'input_json_delta', partial_json: JSON.stringify(current.input) } }
+    ? { start: { type: 'tool_use', id, name: current.tool ?? 'AskUserQuestion', input: {} }, delta: { type: 'input_json_delta', partial_json: JSON.stringify(current.input) } }
     : { start: { type: 'text', text: '' }, delta: { type: 'text_delta', text: 'Done.' } }
   if (body?.stream !== true) {
     res.writeHead(200, { 'content-type': 'application/json' })
-    const done = ask ? { type: 'tool_use', id, name: 'AskUserQuestion', input: current.input } : { type: 'text', text: 'Done.' }
+    const done = ask ? { type: 'tool_use', id, name: current.tool ?? 'AskUserQuestion', input: current.input } : { type: 'text', text: 'Done.' }
     res.end(JSON.stringify({ ...message, content: [done], stop_reason: ask ? 'tool_use' : 'end_turn' }))
     return
   }
@@ -385,7 +406,12 @@ try {
     const home = mkdtempSync(join(tmpdir(), 'dm-cc-home-'))
     const repo = mkdtempSync(join(tmpdir(), 'dm-cc-repo-'))
     execFileSync('git', ['init', '-q', repo])
-    execFileSync(process.execPath, [BIN, 'install-hooks', '--project', repo], { stdio: ['ignore', 'inherit', 'inherit'] })
+    execFileSync(process.execPath, [BIN, 'install-hooks', '--project', repo, ...(scenario.guard === undefined ? [] : ['--guard'])], { stdio: ['ignore', 'inherit', 'inherit'] })
+    if (scenario.guard !== undefined) {
+      const stored = await fetch(`${service.url}/v1/decisions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(scenario.guard) })
+      if (!stored.ok) throw new Error(`storing the decision answered ${stored.status}: ${await stored.text()}`)
+      writeFileSync(join(dir, 'decision.json'), JSON.stringify(scenario.guard, null, 2) + '\n')
+    }
     const settingsFile = join(repo, '.claude', 'settings.json')
     const installed = readFileSync(settingsFile, 'utf8')
     writeFileSync(join(dir, 'settings.installed.json'), installed)

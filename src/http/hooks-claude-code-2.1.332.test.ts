@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { BIN_PATH, shellWord } from '../cli/bin-path'
+import { guard } from '../cli/guard'
 import type { MemoryStore } from '../memory/store'
 import { createTestApp } from '../../test/support/test-app'
 
@@ -212,5 +213,20 @@ describe('Claude Code 2.1.332 in a terminal, its own picker', () => {
       ['complexity-tier', 'auto-resolved', ['Tier M']],
       ['development-methodology', 'user', ['DDD']],
     ])
+  })
+})
+
+describe('Claude Code 2.1.332 and the guard (install-hooks --guard)', () => {
+  it('a force push a required decision forbids: denied, and the model told why', async () => {
+    const name = '11-guard-force-push'
+    expect(hookCalls(name)).toEqual(['01-SessionStart', '02-PreToolUse'])
+    const app = await createTestApp()
+    expect((await app.call('POST', '/v1/decisions', JSON.parse(read(name, 'decision.json')))).status).toBe(201)
+    const fetch = (async (input: string, init?: RequestInit) => app.app.request(input, init)) as unknown as typeof globalThis.fetch
+    const out = await guard({ payload: read(name, '02-PreToolUse.stdin.json'), url: 'http://decision-memory.test', failClosed: false, timeoutMs: 1000, fetch })
+    expect(out.stdout).toBe(read(name, '02-PreToolUse.stdout.txt'))
+    const reason = JSON.parse(out.stdout).hookSpecificOutput.permissionDecisionReason
+    // Claude Code hands the deny's reason to the model as the tool's result, and runs nothing.
+    expect(read(name, 'tool-result.txt')).toBe(`PreToolUse:Bash hook error: ${reason}`)
   })
 })
