@@ -165,6 +165,27 @@ const scenarios: Seeded[] = [
       constraints: [{ kind: 'must_not', pattern: 'git push --force' }],
     },
   },
+  // A question the service cannot take (two options one label once normalised) beside one it can:
+  // left as written at PreToolUse, its answer skipped at PostToolUse, said in a systemMessage.
+  {
+    name: '12-one-question-refused',
+    mode: 'sdk',
+    input: {
+      questions: [
+        method,
+        {
+          question: 'Which tests should run?',
+          header: 'Tests',
+          options: [
+            { label: 'Unit tests', description: 'vitest' },
+            { label: 'Unit tests (Recommended)', description: 'vitest, again' },
+          ],
+          multiSelect: false,
+        },
+      ],
+    },
+    userPicks: { [method.question]: 'TDD', 'Which tests should run?': 'Unit tests' },
+  },
 ]
 
 // The fake Messages API: a request whose conversation ends without a tool_result and that offers

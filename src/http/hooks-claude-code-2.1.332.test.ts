@@ -177,6 +177,12 @@ describe('Claude Code 2.1.332, its payloads replayed through the hook route', ()
     ])
   })
 
+  it('a question the service cannot take beside one it can: left as written, its answer skipped, said in a systemMessage Claude Code shows', async () => {
+    const { answers, observations } = await replay('12-one-question-refused')
+    expect((answers['03-PostToolUse'] as any).systemMessage).toContain('did not record the answer to a question it could not take')
+    expect(observations.map((o) => [o.point, o.source, o.chosen])).toEqual([['development-methodology', 'user', ['TDD']]])
+  })
+
   it('multiSelect left out by the model: Claude Code sends it as false, and a label holding ", " stays one choice', async () => {
     const pre = JSON.parse(read('7-fields-left-out', '02-PreToolUse.stdin.json'))
     expect(pre.tool_input.questions[0].multiSelect).toBe(false)
