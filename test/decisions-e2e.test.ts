@@ -102,6 +102,36 @@ describe('guard, import-adr and why end to end, over the real service', () => {
     expect(allowed).toEqual({ code: 0, stdout: '', stderr: '' })
   })
 
+  it('guard reads a payload given as a file at once, and denies the force push while a loaded machine holds the thread pool', async () => {
+    const { openSync, closeSync } = await import('node:fs')
+    const folder = await mkdtemp(join(tmpdir(), 'dm-guard-file-'))
+    try {
+      // libuv's one thread busy for about two seconds from when the guard turns to its stdin: a
+      // file read as a stream (on that thread) arrived past --timeout, and the push went through.
+      const hold = join(folder, 'hold.cjs')
+      await writeFile(
+        hold,
+        `const d = Object.getOwnPropertyDescriptor(process, 'stdin'); let first = true
+Object.defineProperty(process, 'stdin', { configurable: true, get() {
+  if (first) { first = false; require('node:crypto').pbkdf2('x', 'y', 4000000, 32, 'sha512', () => {}) }
+  return d.get.call(process) } })\n`,
+      )
+      const input = openSync(BASH_FIXTURE, 'r')
+      const child = spawn(process.execPath, [BIN, 'guard', '--timeout', '200'], {
+        cwd: ROOT,
+        env: { ...process.env, ...env, UV_THREADPOOL_SIZE: '1', NODE_OPTIONS: `--require ${hold}` },
+        stdio: [input, 'pipe', 'pipe'],
+      })
+      closeSync(input)
+      let stdout = ''
+      child.stdout?.on('data', (d) => (stdout += d))
+      expect(await new Promise((resolve) => child.once('close', resolve))).toBe(0)
+      expect(JSON.parse(stdout).hookSpecificOutput.permissionDecision).toBe('deny')
+    } finally {
+      await rm(folder, { recursive: true, force: true })
+    }
+  })
+
   it('import-adr reports what it cannot read at its path and line, and a second import changes nothing', async () => {
     const first = await cli(['import-adr', ADR_TOOLS], env)
     expect(first.code).toBe(0)

@@ -4,6 +4,7 @@ import { rationalePart, rationaleQuoted, serviceUrlPrefix, withinHookLimit } fro
 import { abortAfter, authHeaders, barredPortReason, EnvironmentError, envValue, urlMistakeReason, exitWhenWritten, serviceUrl, serviceUrlProblem, tokenProblem, UsageError, parseFlags } from './options'
 import { pathInRepository } from './repository'
 import { serviceErrorIn } from './error-envelope'
+import { stdinFile } from './stdin-file'
 import { printable } from './terminal'
 
 export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
@@ -248,6 +249,10 @@ export function checkableStart(body: { action: string; path?: string }): number 
 
 /** Reads stdin to its end, or what arrived by the deadline (`cut`: it had not ended by then). */
 async function readStdin(deadlineMs: number): Promise<{ text: string; cut: boolean }> {
+  // A file is read at once (stdinFile): given one on a loaded machine, the guard said the payload
+  // had not arrived, and let the command through unchecked.
+  const file = stdinFile()
+  if (file !== undefined) return { text: file, cut: false }
   if (process.stdin.isTTY) return { text: '', cut: false }
   const chunks: Buffer[] = []
   let timer: NodeJS.Timeout | undefined

@@ -1,10 +1,10 @@
-import { fstatSync, readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { IdentifierSchema } from '../domain/observation'
 import { abortAfter, authHeaders, barredPortReason, urlMistakeReason, DEFAULT_SERVICE_URL, envValue, exitWhenWritten, homePath, identifierFlag, serviceUrl, serviceUrlProblem, tokenProblem, parseFlags } from './options'
 import { linkedFolder, pathInRepository, projectOfFolder, repositoryRoot } from './repository'
 import { issuesText, serviceErrorIn } from './error-envelope'
 import { hookBody } from './hook-payload'
+import { stdinFile } from './stdin-file'
 import { printable } from './terminal'
 import { appendToRejected, appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
@@ -57,9 +57,7 @@ const LATE_HEADER = 'X-Decision-Memory-Late'
 const STDIN_MIN_MS = 100
 
 function readStdin(timeoutMs: number): Promise<string | undefined> {
-  // A file (`hook < payload.json`, a script replaying one) is all there already: read at once. As a
-  // stream it is read on libuv's thread pool, which a loaded machine can hold past the time, and
-  // the payload was lost unspooled, where a pipe's bytes wait in the process's own reads.
+  // A file is read at once (stdinFile): given one, a held-up hook lost the payload unspooled.
   const file = stdinFile()
   if (file !== undefined) return Promise.resolve(file)
   return new Promise((resolve) => {
@@ -94,15 +92,6 @@ function readStdin(timeoutMs: number): Promise<string | undefined> {
       resolve(undefined)
     })
   })
-}
-
-/** Stdin's whole text when it is a regular file; undefined for a pipe, a terminal or none. */
-function stdinFile(): string | undefined {
-  try {
-    return fstatSync(0).isFile() ? readFileSync(0, 'utf8') : undefined
-  } catch {
-    return undefined
-  }
 }
 
 /**
