@@ -117,6 +117,29 @@ describe('mergeHooks', () => {
     expect(written(mergeHooks(pre(`MY_${url}node /old/bin/decision-memory.js hook`), `${url}${COMMAND}`).settings)).toBe(`MY_${url}${url}${COMMAND}`)
   })
 
+  it('sets a variable --command sets to another value once, its value, the guard too, however often it changes', () => {
+    const at = (port: number) => `DECISION_MEMORY_URL=http://127.0.0.1:${port} `
+    const pre = (command: string, guard: string) => ({
+      hooks: { PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command, timeout: 5 }] }, { matcher: 'Bash', hooks: [{ type: 'command', command: guard, timeout: 5 }] }] },
+    })
+    const commands = (settings: Record<string, unknown>) =>
+      (settings.hooks as Record<string, Array<{ matcher: string; hooks: Array<{ command: string }> }>>).PreToolUse?.map((g) => [g.matcher, g.hooks[0]?.command])
+    const GUARD = COMMAND.replace(/hook$/, 'guard')
+    let settings: Record<string, unknown> = pre(`DECISION_MEMORY_USER=alice ${at(7421)}node /old/bin/decision-memory.js hook`, `${at(7421)}node /old/bin/decision-memory.js guard --fail-closed`)
+    // `--command` moving the service, twice: not `…7421 …7422 …7423 node …`, the guard's each twice more.
+    for (const port of [7422, 7423]) {
+      settings = mergeGuard(mergeHooks(settings, `${at(port)}${COMMAND}`).settings, `${at(port)}${GUARD}`).settings
+      expect(commands(settings), String(port)).toEqual([
+        ['AskUserQuestion', `DECISION_MEMORY_USER=alice ${at(port)}${COMMAND}`],
+        ['Bash', `${at(port)}${GUARD} --fail-closed`],
+        ['PowerShell', `${at(port)}${GUARD} --fail-closed`],
+      ])
+    }
+    // After `env`, the same; what the command does not set is kept, `env` with it.
+    const envd = mergeHooks(pre(`env DECISION_MEMORY_TOKEN=t0k ${at(7421)}node /old/bin/decision-memory.js hook`, GUARD), `${at(7422)}${COMMAND}`)
+    expect(commands(envd.settings)?.[0]).toEqual(['AskUserQuestion', `env DECISION_MEMORY_TOKEN=t0k ${at(7422)}${COMMAND}`])
+  })
+
   it('adds an event an earlier install lacks with the flags and variables the user set on the others', () => {
     const current = {
       hooks: {

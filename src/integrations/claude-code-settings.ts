@@ -35,12 +35,11 @@ const SUBSTITUTION = String.raw`\$\((?:${SUBSTITUTED}|\$?\((?:${SUBSTITUTED})*\)
  * and a command substitution (`$(id -un)`, with one level inside it) or expansion (`${DM_USER:-alice smith}`) whole.
  * Cut inside a word, the rest of it would be read as the command.
  */
-const ASSIGNMENTS = new RegExp(
-  /^\s*(?:env\s+)?(?:[A-Za-z_]\w*=(?:'[^']*'|"(?:[^"\\]|\\[\s\S])*"|\\[\s\S]|SUBSTITUTION|\$\{[^}]*\}|`(?:[^`\\]|\\[\s\S])*`|\$(?![({])|[^\s'"\\`$])*\s+)+/.source.replace(
-    'SUBSTITUTION',
-    () => SUBSTITUTION,
-  ),
+const ASSIGNMENT = /[A-Za-z_]\w*=(?:'[^']*'|"(?:[^"\\]|\\[\s\S])*"|\\[\s\S]|SUBSTITUTION|\$\{[^}]*\}|`(?:[^`\\]|\\[\s\S])*`|\$(?![({])|[^\s'"\\`$])*\s+/.source.replace(
+  'SUBSTITUTION',
+  () => SUBSTITUTION,
 )
+const ASSIGNMENTS = new RegExp(`^\\s*(?:env\\s+)?(?:${ASSIGNMENT})+`)
 
 /** An earlier entry of each kind, and how a command ends that sets nothing of its own after it. */
 const KINDS = { hook: { ours: OURS, bare: /\bhook$/ }, guard: { ours: OURS_GUARD, bare: /\bguard$/ } }
@@ -66,17 +65,28 @@ function movedCommand(earlier: string, command: string, kind: 'hook' | 'guard' =
 }
 
 /**
- * The variables set before `earlier` that are kept before `command`: all of them, but those that
- * end them as `command` itself starts (`DECISION_MEMORY_URL=… `, a --command's own, or the guard's
- * from the hook's), which it sets again: kept too, every re-install would add them once more.
+ * The variables set before `earlier` that are kept before `command`: all of them, but those
+ * `command` sets itself (`DECISION_MEMORY_URL=… `, a --command's own, or the guard's from the
+ * hook's), to the same value or another: kept too, every re-install would add them once more
+ * (`URL=…7421 URL=…7422 node …`, the guard's twice again).
  */
 function keptHead(earlier: string, command: string): string {
   const head = ASSIGNMENTS.exec(earlier)?.[0] ?? ''
-  const own = ASSIGNMENTS.exec(command)?.[0] ?? ''
-  const before = head.slice(0, head.length - own.length)
-  // Whole words only: `MY_URL=x ` does not end in `URL=x `.
-  const repeated = own !== '' && head.endsWith(own) && (before === '' || /\s$/.test(before) || /^\s/.test(own))
-  return repeated ? before : head
+  const own = new Set(assignmentsIn(ASSIGNMENTS.exec(command)?.[0] ?? '').map(nameSet))
+  if (own.size === 0) return head
+  const kept = assignmentsIn(head).filter((set) => !own.has(nameSet(set)))
+  // `env` stays before those kept; with none kept, `command` sets what it needs itself.
+  return kept.length === 0 ? '' : `${/^\s*(?:env\s+)?/.exec(head)?.[0] ?? ''}${kept.join('')}`
+}
+
+/** Each assignment of a run of them (ASSIGNMENTS), with the white space after it. */
+function assignmentsIn(head: string): string[] {
+  return head.replace(/^\s*(?:env\s+)?/, '').match(new RegExp(ASSIGNMENT, 'g')) ?? []
+}
+
+/** The variable an assignment sets: `DECISION_MEMORY_URL` of `DECISION_MEMORY_URL=http://… `. */
+function nameSet(assignment: string): string {
+  return assignment.slice(0, assignment.indexOf('='))
 }
 
 interface HookEntry {
