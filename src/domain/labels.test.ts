@@ -138,6 +138,12 @@ describe('matchInOtherWords: the option a policy point\'s static default names, 
     expect(matchInOtherWords('Builds', ['Nonstop builds', 'Nightly'])).toBe('Nonstop builds')
     expect(matchInOtherWords('Meeting', ['Kick-off meeting', 'Email'])).toBe('Kick-off meeting')
   })
+
+  it('reads un as a hyphen\'s first part only: alone it is French\'s, Spanish\'s and Italian\'s a', () => {
+    expect(matchInOtherWords('Monorepo', ['Un monorepo', 'Plusieurs dépôts'])).toBe('Un monorepo')
+    expect(matchInOtherWords('Un solo repositorio', ['Solo repositorio', 'Varios'])).toBe('Solo repositorio')
+    expect(matchInOtherWords('Versions', ['Un-pinned versions', 'Lockfile'])).toBeUndefined()
+  })
 })
 
 describe('splitJoinedLabels: Claude Code joins multi-select answers with ", "', () => {

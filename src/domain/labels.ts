@@ -138,9 +138,9 @@ function runsAt(words: readonly string[], run: readonly string[]): number[] {
  * `max`) are not on it: `High effort` is the policy's `High`.
  */
 const NOT_THE_SAME = new Set([
-  // Negating (`un` and `anti` as a hyphen's first part: `un-pinned`, `anti-corruption`).
+  // Negating (`anti` as a hyphen's first part too: `anti-corruption`).
   ...['no', 'not', 'non', 'none', 'nor', 'neither', 'never', 'without', 'off', 'cannot', 'dont'],
-  ...['skip', 'skips', 'skipped', 'skipping', 'avoid', 'avoids', 'avoiding', 'stop', 'un', 'anti'],
+  ...['skip', 'skips', 'skipped', 'skipping', 'avoid', 'avoids', 'avoiding', 'stop', 'anti'],
   ...['disable', 'disables', 'disabled', 'disabling', 'except', 'excluding', 'but'],
   // Grading.
   ...['less', 'more', 'very', 'extra', 'super', 'ultra', 'least', 'most', 'too', 'only', 'fewer'],
@@ -150,15 +150,17 @@ const NOT_THE_SAME = new Set([
 
 /**
  * Whether a word outside the shared run negates or grades it: one of NOT_THE_SAME, a negated verb
- * (`don't`, `isn’t`: wordsOf keeps the apostrophe inside the word), or a word one of them starts
- * before a hyphen (`non-blocking review` beside `Review`, `semi-automatic deploys` beside
- * `Deploys`; wordsOf keeps `non-blocking` one word, so it never shares `blocking` itself).
+ * (`don't`, `isn’t`: wordsOf keeps the apostrophe inside the word), or a word one of them, or `un`,
+ * starts before a hyphen (`non-blocking review` beside `Review`, `semi-automatic deploys` beside
+ * `Deploys`, `un-pinned`; wordsOf keeps `non-blocking` one word, so it never shares `blocking`
+ * itself). `un` alone is no English word, but French's, Spanish's and Italian's `a`: `Un monorepo`
+ * is the option `Monorepo`.
  */
 function negatesOrGrades(word: string): boolean {
   const plain = word.replace(/\u2019/g, "'")
   if (NOT_THE_SAME.has(plain) || /n't$/.test(plain)) return true
   const prefix = plain.split('-')[0] as string
-  return prefix !== plain && NOT_THE_SAME.has(prefix)
+  return prefix !== plain && (NOT_THE_SAME.has(prefix) || prefix === 'un')
 }
 
 /**
