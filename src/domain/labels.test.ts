@@ -144,6 +144,14 @@ describe('matchInOtherWords: the option a policy point\'s static default names, 
     expect(matchInOtherWords('Un solo repositorio', ['Solo repositorio', 'Varios'])).toBe('Solo repositorio')
     expect(matchInOtherWords('Versions', ['Un-pinned versions', 'Lockfile'])).toBeUndefined()
   })
+
+  it('reads off and stop as switching it off alone only: before a hyphen they start a word of another sense', () => {
+    expect(matchInOtherWords('Backups', ['Off-site backups', 'None'])).toBe('Off-site backups')
+    expect(matchInOtherWords('Library', ['Off-the-shelf library', 'Build our own'])).toBe('Off-the-shelf library')
+    expect(matchInOtherWords('GC', ['Stop-the-world GC', 'Concurrent'])).toBe('Stop-the-world GC')
+    expect(matchInOtherWords('Caching', ['Caching off', 'Redis'])).toBeUndefined()
+    expect(matchInOtherWords('Deploys', ['Stop deploys', 'Ship'])).toBeUndefined()
+  })
 })
 
 describe('splitJoinedLabels: Claude Code joins multi-select answers with ", "', () => {

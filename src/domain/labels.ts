@@ -149,18 +149,25 @@ const NOT_THE_SAME = new Set([
 ])
 
 /**
+ * Words of NOT_THE_SAME that switch a thing off after it or as a verb (`Caching off`, `Stop
+ * deploys`), but before a hyphen start a word of another sense: `off-site backups` and
+ * `off-the-shelf library` are backups and a library, `stop-the-world GC` a GC.
+ */
+const ALONE_ONLY = new Set(['off', 'stop'])
+
+/**
  * Whether a word outside the shared run negates or grades it: one of NOT_THE_SAME, a negated verb
  * (`don't`, `isn’t`: wordsOf keeps the apostrophe inside the word), or a word one of them, or `un`,
  * starts before a hyphen (`non-blocking review` beside `Review`, `semi-automatic deploys` beside
  * `Deploys`, `un-pinned`; wordsOf keeps `non-blocking` one word, so it never shares `blocking`
  * itself). `un` alone is no English word, but French's, Spanish's and Italian's `a`: `Un monorepo`
- * is the option `Monorepo`.
+ * is the option `Monorepo`; `off` and `stop` refuse alone only (ALONE_ONLY).
  */
 function negatesOrGrades(word: string): boolean {
   const plain = word.replace(/\u2019/g, "'")
   if (NOT_THE_SAME.has(plain) || /n't$/.test(plain)) return true
   const prefix = plain.split('-')[0] as string
-  return prefix !== plain && (NOT_THE_SAME.has(prefix) || prefix === 'un')
+  return prefix !== plain && ((NOT_THE_SAME.has(prefix) && !ALONE_ONLY.has(prefix)) || prefix === 'un')
 }
 
 /**
