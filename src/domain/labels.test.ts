@@ -152,6 +152,16 @@ describe('matchInOtherWords: the option a policy point\'s static default names, 
     expect(matchInOtherWords('Caching', ['Caching off', 'Redis'])).toBeUndefined()
     expect(matchInOtherWords('Deploys', ['Stop deploys', 'Ship'])).toBeUndefined()
   })
+
+  it('reads the words in a parenthesis or brackets as a note on the option: they refuse nothing', () => {
+    expect(matchInOtherWords('TDD', ['TDD (tests first, no code before)', 'Code first'])).toBe('TDD (tests first, no code before)')
+    expect(matchInOtherWords('Sonnet', ['Opus', 'Sonnet (more affordable)'])).toBe('Sonnet (more affordable)')
+    expect(matchInOtherWords('Rebase', ['Merge', 'Rebase [no merge commits]'])).toBe('Rebase [no merge commits]')
+    expect(matchInOtherWords('Strict mode (no any)', ['Strict mode', 'Loose'])).toBe('Strict mode')
+    // Outside the note, the word still refuses.
+    expect(matchInOtherWords('High', ['Very high (more tokens)', 'Low'])).toBeUndefined()
+    expect(matchInOtherWords('TDD', ['Skip TDD (no tests)', 'DDD'])).toBeUndefined()
+  })
 })
 
 describe('splitJoinedLabels: Claude Code joins multi-select answers with ", "', () => {

@@ -170,12 +170,34 @@ function negatesOrGrades(word: string): boolean {
   return prefix !== plain && ((NOT_THE_SAME.has(prefix) && !ALONE_ONLY.has(prefix)) || prefix === 'un')
 }
 
+/** A label's words (wordsOf), each marked when it stands in a parenthesis or brackets. */
+interface NotedWords {
+  words: string[]
+  /** Whether each word is in a note on the option (`TDD (tests first, no code before)`). */
+  noted: boolean[]
+}
+
+function notedWordsOf(label: string): NotedWords {
+  const words: string[] = []
+  const noted: boolean[] = []
+  let depth = 0
+  for (const part of label.split(/([()[\]])/)) {
+    if (part === '(' || part === '[') depth++
+    else if (part === ')' || part === ']') depth = Math.max(0, depth - 1)
+    else for (const word of wordsOf(part)) words.push(word), noted.push(depth > 0)
+  }
+  return { words, noted }
+}
+
 /**
- * Whether `words` hold `run` as consecutive words with nothing outside it that negates or grades
- * it (negatesOrGrades): `Claude Sonnet 4.5` holds `Sonnet`; `Skip TDD` does not hold `TDD`.
+ * Whether `label` holds `run` as consecutive words with nothing outside it that negates or grades
+ * it (negatesOrGrades): `Claude Sonnet 4.5` holds `Sonnet`; `Skip TDD` does not hold `TDD`. Words
+ * in a parenthesis or brackets are a note on the option, not a word of its name, and refuse
+ * nothing: `TDD (tests first, no code before)` is TDD, `Sonnet (more affordable)` Sonnet.
  */
-function holdsRun(words: readonly string[], run: readonly string[]): boolean {
-  return runsAt(words, run).some((i) => ![...words.slice(0, i), ...words.slice(i + run.length)].some(negatesOrGrades))
+function holdsRun(label: NotedWords, run: readonly string[]): boolean {
+  const { words, noted } = label
+  return runsAt(words, run).some((i) => !words.some((word, j) => (j < i || j >= i + run.length) && !noted[j] && negatesOrGrades(word)))
 }
 
 /**
@@ -186,18 +208,18 @@ function holdsRun(words: readonly string[], run: readonly string[]): boolean {
  * `Claude Sonnet 4.5`), whole words in any case. None where two options would do (`Sonnet 4.5`
  * and `Sonnet 4`), where a word is only shortened (`Med`), nor where the longer of the two says a
  * word that negates or grades the other (`Skip TDD` is not `TDD`, nor `Very high` `High`, either
- * way): the first option then stands in, as for a default not offered. Not for a request's own
+ * way; but in a parenthesis, a note: `TDD (no code before tests)` is `TDD`): the first option then stands in, as for a default not offered. Not for a request's own
  * static_default, which names one of its options as a choice does, and is refused otherwise.
  * `options` must be normalised already.
  */
 export function matchInOtherWords(named: string, options: readonly string[]): string | undefined {
   const offered = matchOption(named, options)
   if (offered !== undefined) return offered
-  const own = wordsOf(normalizeLabel(named))
-  if (own.length === 0) return undefined
+  const own = notedWordsOf(normalizeLabel(named))
+  if (own.words.length === 0) return undefined
   const fits = options.filter((o) => {
-    const theirs = wordsOf(o)
-    return theirs.length > 0 && (holdsRun(own, theirs) || holdsRun(theirs, own))
+    const theirs = notedWordsOf(o)
+    return theirs.words.length > 0 && (holdsRun(own, theirs.words) || holdsRun(theirs, own.words))
   })
   return fits.length === 1 ? fits[0] : undefined
 }
