@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs'
-import { basename, dirname, resolve } from 'node:path'
+import { basename, dirname, isAbsolute, resolve } from 'node:path'
 import { notARecord } from '../decisions/adr/adr-folder'
 import { isWithin } from '../decisions/applicability'
 import type { DecisionRecord } from '../decisions/decision'
 import { recordFolder } from './import-adr'
-import { pathInRepository } from './repository'
+import { pathInRepository, repositoryRoot } from './repository'
 
 /**
  * The decisions imported from a record's file (`docs/adr/0005-use-x.md`; a DECISIONS.md, one per
@@ -44,7 +44,7 @@ export type FileDecision = { key: string; from: 'record'; line: number } | { key
  * repository's root, as decisions are scoped by it (R-CON-4).
  */
 export function decisionsOfFile(file: string, decisions: readonly DecisionRecord[], folder: string): { path: string; found: FileDecision[] } {
-  const absolute = resolve(folder, file)
+  const absolute = located(file, folder)
   const path = pathInRepository(absolute)
   const fromFile = importedFrom(absolute, decisions)
   const found: FileDecision[] = [
@@ -54,6 +54,25 @@ export function decisionsOfFile(file: string, decisions: readonly DecisionRecord
       .map((d) => ({ key: d.key, from: 'scope' as const, scope: d.scope.path ?? path })),
   ]
   return { path, found }
+}
+
+/**
+ * Where a relative `file` is: from `folder`; else, where there is no such file there, from the root
+ * of the repository `folder` is in, when it is there (`src/billing/invoice.ts` asked in `src/`: an
+ * agent names files from the root, whatever folder its MCP server or shell is in); from `folder`
+ * when neither has it (a record deleted since, found by its folder and name).
+ */
+export function located(file: string, folder: string): string {
+  const here = resolve(folder, file)
+  if (isAbsolute(file) || existsSync(here)) return here
+  try {
+    const root = repositoryRoot(folder)
+    const fromRoot = root === undefined ? undefined : resolve(root, file)
+    return fromRoot !== undefined && existsSync(fromRoot) ? fromRoot : here
+  } catch {
+    // A folder removed under the process: no repository to read it from.
+    return here
+  }
 }
 
 /** How a doorway says, for a file no decision is behind, where it looked and how a point is explained there. */
@@ -73,7 +92,7 @@ export interface FileDoorway {
  */
 export function noDecisionOfFile(file: string, path: string, doorway: FileDoorway, asOf?: string): string {
   const none = `${asOf === undefined ? '' : `as of ${asOf}, `}no decision was imported from ${file} or is scoped to its path`
-  if (!existsSync(resolve(doorway.folder, file))) return `${none}, and there is no such file ${doorway.here}`
+  if (!existsSync(located(file, doorway.folder))) return `${none}, and there is no such file ${doorway.here}`
   if (/\.(md|markdown)$/i.test(file)) {
     // A README, an index or a template, which import-adr reads past; not a file of the code named so.
     return notARecord(basename(file)) ? `${none} (import-adr reads no README, index or template as a record)` : `${none} (import-adr ${dirname(file)} reads its folder's records)`

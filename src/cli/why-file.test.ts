@@ -1,0 +1,31 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { DecisionRecord } from '../decisions/decision'
+import { tempDir } from '../../test/support/temp-dir'
+import { decisionsOfFile, noDecisionOfFile } from './why-file'
+
+/** A decision in force scoped to `path`, as the store lists it (only what why-file reads). */
+const scoped = (key: string, path: string) => ({ key, status: 'accepted', scope: { path }, imported: null }) as unknown as DecisionRecord
+
+describe('why FILE: a relative file named from the repository root, asked in a folder below it', () => {
+  const repo = tempDir('dm-why-file-root-')
+  mkdirSync(join(repo, '.git'))
+  mkdirSync(join(repo, 'src', 'billing'), { recursive: true })
+  writeFileSync(join(repo, 'src', 'billing', 'invoice.ts'), 'export {}\n')
+  const decisions = [scoped('D-1', 'src/billing'), scoped('D-2', 'web')]
+  const doorway = { folder: join(repo, 'src'), here: 'here', pointAt: (at: string) => `why --point POINT --path ${at}` }
+
+  it('is read from the root when the folder asked in has no such file: an agent names files from the root', () => {
+    expect(decisionsOfFile('src/billing/invoice.ts', decisions, join(repo, 'src'))).toEqual({ path: 'src/billing/invoice.ts', found: [{ key: 'D-1', from: 'scope', scope: 'src/billing' }] })
+    expect(noDecisionOfFile('src/billing/invoice.ts', 'src/billing/invoice.ts', doorway)).not.toContain('there is no such file')
+  })
+
+  it('is read from the folder asked in first, where it is there', () => {
+    expect(decisionsOfFile('billing/invoice.ts', decisions, join(repo, 'src'))).toEqual({ path: 'src/billing/invoice.ts', found: [{ key: 'D-1', from: 'scope', scope: 'src/billing' }] })
+  })
+
+  it('is said to be no file where neither has it', () => {
+    expect(noDecisionOfFile('src/nothing.ts', 'src/src/nothing.ts', doorway)).toContain('there is no such file here')
+  })
+})
