@@ -3,7 +3,9 @@
 // (stdin) and what our hook printed (stdout), byte for byte, with what reached the fake API.
 // Not run by `npm test` nor .ci/run: the binary is some 400 MB and is not in the repository.
 //
-//   npm run build && npx tsx scripts/claude-code-e2e.ts /path/to/claude [OUT_DIR]
+//   npm run build && npx tsx scripts/claude-code-e2e.ts /path/to/claude [OUT_DIR [SCENARIO...]]
+//
+// SCENARIO... runs only the scenarios whose names begin so (`mcp-` for the MCP ones).
 //
 // Each scenario runs in a temporary git repository whose .claude/settings.json is written by
 // `decision-memory install-hooks`, each hook command then wrapped by a capture (capture.mjs, written
@@ -18,6 +20,14 @@
 // permission prompt tool), so scenario 0 shows what that does, and the others run Claude Code as
 // the Agent SDK does, `--input-format stream-json --permission-prompt-tool stdio`, where its picker
 // is a `can_use_tool` control request this script answers as the user would.
+//
+// The `mcp-` scenarios check the MCP server instead (no hooks installed): it is added as README
+// says, `claude mcp add decision-memory -e DECISION_MEMORY_USER=… -- node BIN mcp` run in the
+// repository (its local scope, in ~/.claude.json; `-s project`, its .mcp.json), its command then
+// wrapped by mcp-capture.mjs, which saves the folder and environment it was started with
+// (mcp-start.json), every line of the protocol both ways (mcp.ndjson) and its stderr; the fake
+// model calls its tools one a turn, and tools.json (what Claude Code offered the API of ours) and
+// tool-results.json (each call with the tool_result that reached the model) are kept beside.
 import { execFileSync, spawn } from 'node:child_process'
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -42,7 +52,7 @@ console.log(`${version} → ${out}`)
 /** A question the fake model asks, as AskUserQuestion's input. */
 interface Scenario {
   name: string
-  input: { questions: Array<{ question: string; header: string; options: Array<{ label: string; description: string }>; multiSelect: boolean }> } | { command: string; description: string }
+  input?: { questions: Array<{ question: string; header: string; options: Array<{ label: string; description: string }>; multiSelect: boolean }> } | { command: string; description: string }
   /** The tool the fake model calls with `input`: AskUserQuestion unless said. */
   tool?: string
   /** Hooks installed with `install-hooks --guard`, and this decision stored first. */
@@ -59,6 +69,22 @@ interface Scenario {
    * label, labels as an array, or labels separated by U+0000, to be joined as Claude Code joins them.
    */
   userPicks?: Record<string, string | string[]>
+  /**
+   * The MCP server added in the scenario's repository as README says (`local`: `claude mcp add`;
+   * `project`: with `-s project`, its .mcp.json), and the fake model's calls, one a turn
+   * (`mcp__decision-memory__recommend` for `recommend`; one of Claude Code's own tools, ToolSearch,
+   * when `own`), each of ours allowed as a user would when asked.
+   */
+  mcp?: { scope: 'local' | 'project'; calls: Array<{ tool: string; input: Record<string, unknown>; own?: true }> }
+}
+
+/** The MCP server's name, as README adds it: its tools are `mcp__decision-memory__NAME` to the model. */
+const MCP_NAME = 'decision-memory'
+
+/** The fake model's calls in a scenario, one a turn: its MCP calls, else its one tool_use. */
+function callsOf(scenario: Scenario): Array<{ name: string; input: unknown }> {
+  if (scenario.mcp !== undefined) return scenario.mcp.calls.map((c) => ({ name: c.own ? c.tool : `mcp__${MCP_NAME}__${c.tool}`, input: c.input }))
+  return [{ name: scenario.tool ?? 'AskUserQuestion', input: scenario.input }]
 }
 
 const tier = {
@@ -93,6 +119,17 @@ const checks = {
 
 /** 25 choices, one a day up to now (sufficient, p ≥ 0.9: `ask` false), for the scenario's user. */
 async function seed(service: RunningService, question: typeof tier | typeof checks, choice: string | string[], project: string, user: string): Promise<void> {
+  await post(service, '/v1/observations', observationsOf(question, choice, project, user), 'seeding')
+}
+
+/** POSTs `body` to the service, saved in the scenario's `file` (seed.json) first; throws unless it answers 2xx. */
+async function post(service: RunningService, path: string, body: unknown, what: string, file = seedFile): Promise<void> {
+  appendFileSync(join(out, file), JSON.stringify(body, null, 2) + '\n')
+  const response = await fetch(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  if (!response.ok) throw new Error(`${what} answered ${response.status}: ${await response.text()}`)
+}
+
+function observationsOf(question: typeof tier | typeof checks, choice: string | string[], project: string, user: string) {
   const now = Date.now()
   const observations = Array.from({ length: 25 }, (_, i) => ({
     decision_id: `seed-${user}-${question.header}-${i}`,
@@ -105,9 +142,19 @@ async function seed(service: RunningService, question: typeof tier | typeof chec
     project,
     timestamp: new Date(now - (25 - i) * 86_400_000).toISOString(),
   }))
-  appendFileSync(join(out, seedFile), JSON.stringify(observations, null, 2) + '\n')
-  const response = await fetch(`${service.url}/v1/observations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(observations) })
-  if (!response.ok) throw new Error(`seeding answered ${response.status}: ${await response.text()}`)
+  return observations
+}
+
+/** The decision the MCP scenarios ask of: Tier S refused under src/billing. */
+const MCP_DECISION = {
+  key: 'D-040',
+  title: 'No Tier S for billing changes',
+  decision: 'A change under src/billing is planned at Tier M or above.',
+  rationale: 'Billing changes broke invoices twice when shipped in a single pass.',
+  enforce: 'required',
+  status: 'accepted',
+  scope: { points: ['complexity-tier'], path: 'src/billing' },
+  constraints: [{ kind: 'must_not', option: 'Tier S' }],
 }
 
 /** Observations sent to the service first (seed), so that its answer is given for the user. */
@@ -186,11 +233,58 @@ const scenarios: Seeded[] = [
     },
     userPicks: { [method.question]: 'TDD', 'Which tests should run?': 'Unit tests' },
   },
+  // The MCP server under Claude Code, which offers its tools deferred, by name alone: the model
+  // loads them with ToolSearch, as Claude Code's prompt tells it to, then calls each as an agent
+  // would, the tier's history (25 × Tier M, in this repository's project) and D-040 (no Tier S
+  // under src/billing) stored first; then arguments that do not fit (a choice as an object, no
+  // options, a field no tool has, key and file together) and a tool the server does not have.
+  {
+    name: 'mcp-1-local-scope',
+    mode: 'sdk',
+    mcp: {
+      scope: 'local',
+      calls: [
+        { tool: 'ToolSearch', own: true, input: { query: `select:${['recommend', 'plan_questions', 'record_choice', 'check_decision', 'why'].map((t) => `mcp__${MCP_NAME}__${t}`).join(',')}` } },
+        { tool: 'recommend', input: { question: tier.question, header: tier.header, all_options: tier.options } },
+        { tool: 'plan_questions', input: { questions: [tier, method] } },
+        { tool: 'record_choice', input: { question: method.question, header: method.header, all_options: ['TDD', 'DDD'], user_choice: 'TDD' } },
+        { tool: 'check_decision', input: { choice: 'Tier S', point: 'complexity-tier', all_options: ['Tier S', 'Tier M', 'Tier L'], path: 'src/billing/invoice.ts' } },
+        { tool: 'why', input: { question: tier.question, header: tier.header, all_options: ['Tier S', 'Tier M', 'Tier L'] } },
+        { tool: 'why', input: { key: 'D-040' } },
+        { tool: 'why', input: { file: 'src/billing/invoice.ts' } },
+        { tool: 'why', input: { file: 'src/missing.ts' } },
+        { tool: 'record_choice', input: { question: method.question, all_options: ['TDD', 'DDD'], user_choice: { label: 'TDD' } } },
+        { tool: 'recommend', input: { question: tier.question } },
+        { tool: 'recommend', input: { question: tier.question, all_options: ['Tier S', 'Tier M', 'Tier L'], decisionId: 'D-040' } },
+        { tool: 'why', input: { key: 'D-040', file: 'src/billing/invoice.ts' } },
+        { tool: 'forget', input: { user: 'cc-mcp' } },
+      ],
+    },
+    seedFor: async (s, p, u) => {
+      await seed(s, tier, 'Tier M', p, u)
+      await post(s, '/v1/decisions', MCP_DECISION, 'storing the decision', seedFile.replace('seed.json', 'decision.json'))
+    },
+  },
+  // `claude mcp add -s project`: the server in the repository's .mcp.json, as one committed.
+  { name: 'mcp-2-project-scope', mode: 'sdk', mcp: { scope: 'project', calls: [{ tool: 'why', input: { key: 'D-040' } }] } },
+  // A tool called before ToolSearch loaded it, right and wrong: what Claude Code does with each.
+  {
+    name: 'mcp-3-not-loaded',
+    mode: 'sdk',
+    mcp: {
+      scope: 'local',
+      calls: [
+        { tool: 'why', input: { key: 'D-040' } },
+        { tool: 'record_choice', input: { question: method.question, all_options: ['TDD', 'DDD'], user_choice: { label: 'TDD' } } },
+      ],
+    },
+  },
 ]
 
-// The fake Messages API: a request whose conversation ends without a tool_result and that offers
-// AskUserQuestion gets that tool_use; any other (the tool_result's turn, a title, a quota check) a
-// short text. Every request is logged, path and body.
+// The fake Messages API: a request whose conversation holds fewer tool_use blocks than the scenario
+// has calls gets the next call (the scenario's one tool_use, else its MCP calls one a turn); any
+// other (the last tool_result's turn, a title, a quota check) a short text. Every request is
+// logged, path and body.
 let current: Scenario = scenarios[0] as Seeded
 /** Where seed() writes what it sent, relative to OUT_DIR: the scenario's seed.json. */
 let seedFile = 'seed.json'
@@ -205,23 +299,23 @@ function sse(res: ServerResponse, events: Array<Record<string, unknown>>): void 
 
 function answerMessages(body: any, res: ServerResponse): void {
   const messages: any[] = Array.isArray(body?.messages) ? body.messages : []
-  const last = messages.at(-1)
-  const content: any[] = Array.isArray(last?.content) ? last.content : []
-  const hasToolResult = content.some((block) => block?.type === 'tool_result')
   const offersTool = Array.isArray(body?.tools) && body.tools.some((t: any) => t?.name === 'AskUserQuestion')
   // Asked whether Claude Code offers the tool or not: without it (plain -p), what does it do?
-  const ask = !hasToolResult && !messages.some((m) => Array.isArray(m?.content) && m.content.some((b: any) => b?.type === 'tool_use'))
-  appendFileSync(apiLog, JSON.stringify({ offersAskUserQuestion: offersTool, answered: ask ? 'tool_use' : 'text' }) + '\n')
+  const made = messages.flatMap((m) => (Array.isArray(m?.content) ? m.content : [])).filter((b: any) => b?.type === 'tool_use').length
+  const next = callsOf(current)[made]
+  const ask = next !== undefined
+  const mcpTools = Array.isArray(body?.tools) ? body.tools.map((t: any) => t?.name).filter((n: unknown) => typeof n === 'string' && n.startsWith('mcp__')) : []
+  appendFileSync(apiLog, JSON.stringify({ offersAskUserQuestion: offersTool, ...(current.mcp === undefined ? {} : { offersMcp: mcpTools }), answered: ask ? 'tool_use' : 'text' }) + '\n')
   const model = typeof body?.model === 'string' ? body.model : 'claude-fake'
   const usage = { input_tokens: 10, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }
   const message = { id: `msg_fake_${Date.now()}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage }
   const id = `toolu_fake${String(++toolUses).padStart(4, '0')}${current.name.replace(/[^a-z0-9]/gi, '')}`
   const block = ask
-    ? { start: { type: 'tool_use', id, name: current.tool ?? 'AskUserQuestion', input: {} }, delta: { type: 'input_json_delta', partial_json: JSON.stringify(current.input) } }
+    ? { start: { type: 'tool_use', id, name: next.name, input: {} }, delta: { type: 'input_json_delta', partial_json: JSON.stringify(next.input) } }
     : { start: { type: 'text', text: '' }, delta: { type: 'text_delta', text: 'Done.' } }
   if (body?.stream !== true) {
     res.writeHead(200, { 'content-type': 'application/json' })
-    const done = ask ? { type: 'tool_use', id, name: current.tool ?? 'AskUserQuestion', input: current.input } : { type: 'text', text: 'Done.' }
+    const done = ask ? { type: 'tool_use', id, name: next.name, input: next.input } : { type: 'text', text: 'Done.' }
     res.end(JSON.stringify({ ...message, content: [done], stop_reason: ask ? 'tool_use' : 'end_turn' }))
     return
   }
@@ -283,6 +377,31 @@ process.exit(run.status ?? 1)
 `,
 )
 
+// The MCP server's capture: saves the folder it was started in, its arguments and its environment
+// (the names; the values of DECISION_MEMORY_* and MCP_*), runs the command as written with them,
+// and saves every line of the protocol, each way, and its stderr, passing all on as they came.
+const mcpCapture = join(out, 'mcp-capture.mjs')
+writeFileSync(
+  mcpCapture,
+  `import { spawn } from 'node:child_process'
+import { appendFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+const [dir, command, ...args] = process.argv.slice(2)
+const shown = Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(DECISION_MEMORY_|MCP_)/.test(k)))
+writeFileSync(join(dir, 'mcp-start.json'), JSON.stringify({ cwd: process.cwd(), command, args, env: shown, env_names: Object.keys(process.env).sort() }, null, 2) + '\\n')
+const log = (from) => { let pending = ''; return (chunk) => { pending += chunk; let n; while ((n = pending.indexOf('\\n')) >= 0) { appendFileSync(join(dir, 'mcp.ndjson'), JSON.stringify({ at: new Date().toISOString(), from, line: pending.slice(0, n) }) + '\\n'); pending = pending.slice(n + 1) } } }
+const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] })
+const fromClient = log('client')
+const fromServer = log('server')
+process.stdin.on('data', (c) => { fromClient(c.toString('utf8')); child.stdin.write(c) })
+process.stdin.on('end', () => { appendFileSync(join(dir, 'mcp.ndjson'), JSON.stringify({ at: new Date().toISOString(), from: 'capture', stdin: 'closed by the client' }) + '\\n'); child.stdin.end() })
+child.stdout.on('data', (c) => { fromServer(c.toString('utf8')); process.stdout.write(c) })
+child.stderr.on('data', (c) => { appendFileSync(join(dir, 'mcp.stderr.txt'), c); process.stderr.write(c) })
+child.on('exit', (code, signal) => { appendFileSync(join(dir, 'mcp.ndjson'), JSON.stringify({ at: new Date().toISOString(), from: 'capture', exit: code, signal }) + '\\n'); process.exit(code ?? 1) })
+for (const s of ['SIGTERM', 'SIGINT']) process.on(s, () => { appendFileSync(join(dir, 'mcp.ndjson'), JSON.stringify({ at: new Date().toISOString(), from: 'capture', received: s }) + '\\n'); child.kill(s) })
+`,
+)
+
 /**
  * What the user picks, as the picker shows the labels (`Tier M (Recommended)` for `Tier M`): an
  * array stays an array; a string of several labels is joined as Claude Code joins them (a label
@@ -339,10 +458,15 @@ function runClaude(scenario: Scenario, cwd: string, env: NodeJS.ProcessEnv, dir:
         if (message.type === 'control_request' && message.request?.subtype === 'can_use_tool') {
           const input = message.request.input ?? {}
           const picks = shownPicks(scenario.userPicks ?? {}, input.questions ?? [])
+          // The MCP server's tools, each allowed once as asked, as a user allows them at the prompt.
+          const ours = scenario.mcp !== undefined && String(message.request.tool_name).startsWith(`mcp__${MCP_NAME}__`)
+          if (scenario.mcp !== undefined) appendFileSync(join(dir, 'can-use-tool.ndjson'), line + '\n')
           const response =
             message.request.tool_name === 'AskUserQuestion'
               ? { behavior: 'allow', updatedInput: { ...input, answers: { ...input.answers, ...picks } } }
-              : { behavior: 'deny', message: 'not in this scenario' }
+              : ours
+                ? { behavior: 'allow', updatedInput: input }
+                : { behavior: 'deny', message: 'not in this scenario' }
           send({ type: 'control_response', response: { subtype: 'success', request_id: message.request_id, response } })
         } else if (message.type === 'result') child.stdin?.end()
       }
@@ -413,13 +537,63 @@ function runInTerminal(scenario: Scenario, cwd: string, env: NodeJS.ProcessEnv):
   })
 }
 
+/**
+ * Adds the MCP server as README says, `claude mcp add [-s project] decision-memory -e
+ * DECISION_MEMORY_USER=USER -- node BIN mcp` run in the repository, keeps what it printed
+ * (mcp-add.txt) and what it wrote (mcp-config.added.json), then wraps the command it wrote in
+ * mcp-capture.mjs, as it stands in ~/.claude.json (local) or .mcp.json (project).
+ */
+function addMcpServer(scope: 'local' | 'project', repo: string, home: string, env: NodeJS.ProcessEnv, user: string, dir: string): void {
+  const args = ['mcp', 'add', ...(scope === 'project' ? ['-s', 'project'] : []), MCP_NAME, '-e', `DECISION_MEMORY_USER=${user}`, '--', 'node', BIN, 'mcp']
+  const printed = execFileSync(claude as string, args, { cwd: repo, env, encoding: 'utf8' })
+  writeFileSync(join(dir, 'mcp-add.txt'), `$ claude ${args.join(' ')}\n${printed}`)
+  const file = scope === 'project' ? join(repo, '.mcp.json') : join(home, '.claude.json')
+  const config = JSON.parse(readFileSync(file, 'utf8'))
+  const servers = scope === 'project' ? config.mcpServers : config.projects[repo].mcpServers
+  writeFileSync(join(dir, 'mcp-config.added.json'), JSON.stringify({ [scope === 'project' ? '.mcp.json' : '~/.claude.json projects[REPO]']: { mcpServers: servers } }, null, 2) + '\n')
+  const server = servers[MCP_NAME]
+  servers[MCP_NAME] = { ...server, command: process.execPath, args: [mcpCapture, dir, server.command, ...server.args] }
+  writeFileSync(file, JSON.stringify(config, null, 2) + '\n')
+}
+
+/**
+ * From the requests the fake API got: our tools as Claude Code offered them (tools.json, from the
+ * first request offering any), and each call the fake model made with the tool_result that came
+ * back for it (tool-results.json).
+ */
+function keepMcpExchanges(dir: string): void {
+  const bodies = readFileSync(apiLog, 'utf8')
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(JSON.parse(line).body)]
+      } catch {
+        return []
+      }
+    })
+  const ours = (t: any) => typeof t?.name === 'string' && t.name.startsWith(`mcp__${MCP_NAME}__`)
+  const offered = bodies.find((b) => Array.isArray(b.tools) && b.tools.some(ours))
+  writeFileSync(join(dir, 'tools.json'), JSON.stringify(offered?.tools.filter(ours) ?? [], null, 2) + '\n')
+  // The longest conversation holds every call and every result before it.
+  const messages: any[] = bodies.reduce((longest: any[], b) => (Array.isArray(b.messages) && b.messages.length > longest.length ? b.messages : longest), [])
+  const blocks = messages.flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+  const exchanges = blocks
+    .filter((b) => b.type === 'tool_use')
+    .map((use) => {
+      const result = blocks.find((b) => b.type === 'tool_result' && b.tool_use_id === use.id)
+      return { tool: use.name, input: use.input, is_error: result?.is_error ?? false, content: result?.content ?? null }
+    })
+  writeFileSync(join(dir, 'tool-results.json'), JSON.stringify(exchanges, null, 2) + '\n')
+}
+
 const data = mkdtempSync(join(tmpdir(), 'dm-cc-data-'))
 const service = await spawnService({ dataDir: data })
 console.log(`service ${service.url} (data ${service.dataDir}), fake API ${apiUrl}`)
 
 // Whatever fails, the service and the fake API stop, and the data folder goes.
 try {
-  for (const scenario of scenarios) {
+  const only = process.argv.slice(4)
+  for (const scenario of scenarios.filter((s) => only.length === 0 || only.some((prefix) => s.name.startsWith(prefix)))) {
     const dir = join(out, scenario.name)
     mkdirSync(dir, { recursive: true })
     current = scenario
@@ -427,22 +601,27 @@ try {
     const home = mkdtempSync(join(tmpdir(), 'dm-cc-home-'))
     const repo = mkdtempSync(join(tmpdir(), 'dm-cc-repo-'))
     execFileSync('git', ['init', '-q', repo])
-    execFileSync(process.execPath, [BIN, 'install-hooks', '--project', repo, ...(scenario.guard === undefined ? [] : ['--guard'])], { stdio: ['ignore', 'inherit', 'inherit'] })
+    // A file D-040 (the MCP scenarios') is scoped to, for `why` of a file.
+    mkdirSync(join(repo, 'src', 'billing'), { recursive: true })
+    writeFileSync(join(repo, 'src', 'billing', 'invoice.ts'), 'export {}\n')
+    if (scenario.mcp === undefined) execFileSync(process.execPath, [BIN, 'install-hooks', '--project', repo, ...(scenario.guard === undefined ? [] : ['--guard'])], { stdio: ['ignore', 'inherit', 'inherit'] })
     if (scenario.guard !== undefined) {
       const stored = await fetch(`${service.url}/v1/decisions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(scenario.guard) })
       if (!stored.ok) throw new Error(`storing the decision answered ${stored.status}: ${await stored.text()}`)
       writeFileSync(join(dir, 'decision.json'), JSON.stringify(scenario.guard, null, 2) + '\n')
     }
     const settingsFile = join(repo, '.claude', 'settings.json')
-    const installed = readFileSync(settingsFile, 'utf8')
-    writeFileSync(join(dir, 'settings.installed.json'), installed)
-    const settings = JSON.parse(installed)
-    for (const groups of Object.values(settings.hooks) as Array<Array<{ hooks: Array<{ command: string }> }>>) {
-      for (const group of groups) for (const hook of group.hooks) hook.command = `node "${capture}" "${dir}" ${hook.command}`
+    if (scenario.mcp === undefined) {
+      const installed = readFileSync(settingsFile, 'utf8')
+      writeFileSync(join(dir, 'settings.installed.json'), installed)
+      const settings = JSON.parse(installed)
+      for (const groups of Object.values(settings.hooks) as Array<Array<{ hooks: Array<{ command: string }> }>>) {
+        for (const group of groups) for (const hook of group.hooks) hook.command = `node "${capture}" "${dir}" ${hook.command}`
+      }
+      writeFileSync(settingsFile, JSON.stringify(settings, null, 2) + '\n')
     }
-    writeFileSync(settingsFile, JSON.stringify(settings, null, 2) + '\n')
     // A user of its own, so that no scenario's choices are another's history.
-    const user = `cc-${scenario.name.split('-')[0]}`
+    const user = `cc-${/^(mcp-)?\d+/.exec(scenario.name)?.[0]}`
     seedFile = join(scenario.name, 'seed.json')
     await scenario.seedFor?.(service, repo, user)
     // A terminal session asks first for a theme, whether to trust the folder and whether to use the
@@ -456,7 +635,7 @@ try {
         projects: { [repo]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
       }),
     )
-    const env = {
+    const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: home,
       ANTHROPIC_BASE_URL: apiUrl,
@@ -464,9 +643,11 @@ try {
       DISABLE_AUTOUPDATER: '1',
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       DECISION_MEMORY_URL: service.url,
-      DECISION_MEMORY_USER: user,
+      // The MCP server's user is given with -e, as README says: not in Claude Code's environment.
+      ...(scenario.mcp === undefined ? { DECISION_MEMORY_USER: user } : {}),
       DECISION_MEMORY_SPOOL: join(home, 'spool.ndjson'),
     }
+    if (scenario.mcp !== undefined) addMcpServer(scenario.mcp.scope, repo, home, env, user, dir)
     const run = await runClaude(scenario, repo, env, dir)
     writeFileSync(join(dir, scenario.mode === 'tty' ? 'screen.txt' : 'claude.stdout.ndjson'), run.stdout)
     writeFileSync(join(dir, 'claude.stderr.txt'), run.stderr)
@@ -485,6 +666,7 @@ try {
       })
     const last = results.at(-1)
     if (last !== undefined) writeFileSync(join(dir, 'tool-result.txt'), typeof last.content === 'string' ? last.content : JSON.stringify(last.content))
+    if (scenario.mcp !== undefined) keepMcpExchanges(dir)
     writeFileSync(join(dir, 'scenario.json'), JSON.stringify({ claude_code: version, args: run.args, user, project: repo, service_url: service.url, user_picks: scenario.userPicks ?? null }, null, 2) + '\n')
     const events = readdirSync(dir).filter((f) => f.endsWith('.stdin.json')).map((f) => f.replace(/^\d+-|\.stdin\.json$/g, ''))
     console.log(`${scenario.name}: claude exited ${run.code}, hooks run: ${events.join(', ') || 'none'}; ${dir}`)
