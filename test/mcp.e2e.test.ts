@@ -437,8 +437,8 @@ describe('decision-memory mcp (R-SVC-6)', () => {
   })
 
   it('exits 0 when the client closes stdin, as MCP\'s stdio shutdown has it, once the calls in flight are answered and stored', async () => {
-    // Claude Code and the SDK's clients end a server by closing its stdin, and kill it only if it
-    // stays up: a choice sent just before would be lost, or the kill reported as the server's failure.
+    // The SDK's clients (and Claude Code on Windows) end a server by closing its stdin, and kill it only
+    // if it stays up: a choice sent just before would be lost, or the kill reported as the server's failure.
     const data = tempDir('dm-mcp-eof-')
     const lines = [
       { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
@@ -455,6 +455,55 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     expect(answers.find((answer) => answer.id === 1)?.result.isError).toBeFalsy()
     const exported = await runCli(['export', '--user', 'bob', '--data', data])
     expect(exported.stdout).toContain('"decision_id":"eof-1"')
+  })
+
+  it('ends as Claude Code ends it, by SIGINT with stdin left open: the call in flight is answered first, and it exits 0', async () => {
+    // Claude Code 2.1.332 (test/fixtures/claude-code-2.1.332/mcp-*) sends SIGINT, then SIGTERM and
+    // SIGKILL within half a second, and never closes stdin (but on Windows): a record_choice the
+    // service is storing when the session ends is answered, not cut off by the signal's default.
+    let reached!: () => void
+    const storing = new Promise<void>((resolve) => (reached = resolve))
+    let answer!: () => void
+    const service = createServer((_request, response) => {
+      answer = () => {
+        response.writeHead(201, { 'content-type': 'application/json' })
+        response.end(JSON.stringify({ stored: [{ id: 'obs-1', point: 'complexity-tier', decision_id: 'sig-1' }], duplicates: [] }))
+      }
+      reached()
+    })
+    await new Promise<void>((listening) => service.listen(0, '127.0.0.1', listening))
+    try {
+      const env = cleanEnv({ DECISION_MEMORY_URL: `http://127.0.0.1:${(service.address() as AddressInfo).port}`, DECISION_MEMORY_USER: 'bob' })
+      const child = spawn(process.execPath, [BIN, 'mcp'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+      let stdout = ''
+      child.stdout.on('data', (chunk) => (stdout += chunk))
+      const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (code, signal) => resolve([code, signal])))
+      const lines = [
+        { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'claude-code', version: '2.1.332' } } },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'record_choice', arguments: { ...TIER, user_choice: 'Tier S', decision_id: 'sig-1' } } },
+      ]
+      child.stdin.write(lines.map((line) => JSON.stringify(line) + '\n').join(''))
+      await storing
+      child.kill('SIGINT')
+      answer()
+      expect(await exited).toEqual([0, null])
+      const answers = stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { id: number; result: { isError?: boolean; content: Array<{ text: string }> } })
+      expect(answers.map((a) => a.id).sort()).toEqual([0, 1])
+      expect(answers.find((a) => a.id === 1)?.result.content[0]?.text).toContain('"decision_id":"sig-1"')
+      // With nothing in flight, either signal ends it at once, and with 0: no failure of the server's.
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+        const idle = spawn(process.execPath, [BIN, 'mcp'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+        const ended = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => idle.once('exit', (code, s) => resolve([code, s])))
+        const initialized = new Promise<void>((resolve) => idle.stdout.once('data', () => resolve()))
+        idle.stdin.write(JSON.stringify(lines[0]) + '\n')
+        await initialized
+        idle.kill(signal)
+        expect(await ended, signal).toEqual([0, null])
+      }
+    } finally {
+      await new Promise((closed) => service.close(closed))
+    }
   })
 
   it('answers a line that is not JSON, or not JSON-RPC, with the JSON-RPC error (id null when none can be read) and says so on stderr, then serves on', async () => {

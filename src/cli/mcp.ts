@@ -50,7 +50,7 @@ function startedIn(): string {
   }
 }
 
-/** `decision-memory mcp` (R-SVC-6): serves until the client closes stdin. */
+/** `decision-memory mcp` (R-SVC-6): serves until the client closes stdin, or sends SIGINT or SIGTERM. */
 export async function mcpCommand(argv: string[]): Promise<number> {
   const { values } = parseFlags({
     args: argv,
@@ -167,6 +167,14 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     process.exitCode = 1
     process.stdin.destroy()
   }
-  // -1: keep running; the process ends when the client closes stdin.
+  // Claude Code (2.1.332; not on Windows) ends the server with SIGINT, then SIGTERM 100 ms later and
+  // SIGKILL 400 ms after that, and never closes stdin: either signal is read as the end of input, no
+  // request read after it, and the calls in flight are answered and stored before the process exits
+  // 0, as when stdin closes; the signal's default ended it at once, a choice being stored cut off.
+  // A signal again changes nothing: a call ends within the service's or the store's wait.
+  const stop = () => process.stdin.destroy()
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+  // -1: keep running; the process ends when the client closes stdin, or sends SIGINT or SIGTERM.
   return -1
 }
