@@ -39,6 +39,8 @@ describe('mcp with a DECISION_MEMORY_URL or DECISION_MEMORY_PORT no service coul
     for (const [env, said] of [
       [{ DECISION_MEMORY_URL: 'localhost:7420' }, 'DECISION_MEMORY_URL is "localhost:7420": give the service\'s address as http://HOST:PORT'],
       [{ DECISION_MEMORY_URL: '', DECISION_MEMORY_PORT: 'abc' }, 'DECISION_MEMORY_PORT must be a port number from 0 to 65535, not "abc"'],
+      // A port of letters in the URL: Claude Code showed the server connected, and every call failed ERR_INVALID_URL.
+      [{ DECISION_MEMORY_URL: 'http://localhost:74a0' }, 'DECISION_MEMORY_URL is "http://localhost:74a0", which is no address fetch can read (ERR_INVALID_URL): give the service\'s address as http://HOST:PORT'],
       // fetch refuses a "bad port" of the Fetch standard before connecting, so every call failed.
       [{ DECISION_MEMORY_URL: 'http://127.0.0.1:6000' }, 'port 6000 is one that fetch, the client of the commands and hooks, will not connect to'],
       [{ DECISION_MEMORY_URL: '', DECISION_MEMORY_PORT: '10080' }, 'port 10080 is one that fetch, the client of the commands and hooks, will not connect to'],

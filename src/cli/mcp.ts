@@ -9,7 +9,7 @@ import { CHECKOUT_DATA_DIR } from './bin-path'
 import { packageVersion } from './package-version'
 import { projectOfFolder } from './repository'
 import { hasFields, settingHint, throughServiceOrLocal } from './service-client'
-import { barredPortProblem, configFilePath, dataDirectory, envValue, EnvironmentError, parseFlags, serviceUrl, serviceUrlProblem, tokenProblem } from './options'
+import { barredPortProblem, configFilePath, dataDirectory, envValue, EnvironmentError, parseFlags, serviceUrl, serviceUrlProblem, tokenProblem, unreadableUrlProblem } from './options'
 import { storePlaceProblem, StoreOpenError } from '../open-store'
 
 /**
@@ -71,13 +71,13 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   }
   // And, without --data (each call then goes through the service), a DECISION_MEMORY_URL or
   // DECISION_MEMORY_PORT no service could be reached by (`localhost:7420` without http://, a port of
-  // letters, a port fetch will not connect to, 6000): each tool call failed saying so, as --data's
+  // letters, in either, a port fetch will not connect to, 6000): each tool call failed saying so, as --data's
   // did; and a DECISION_MEMORY_TOKEN no header may carry (a line break in it), which each call
   // said before asking any service, so that none went through, nor to the store when none ran.
   // With --data the calls are made on that store, which such a variable does not stop.
   if (values.data === undefined) {
     const url = serviceUrl()
-    const problem = serviceUrlProblem(url) ?? barredPortProblem(url) ?? tokenProblem()
+    const problem = serviceUrlProblem(url) ?? unreadableUrlProblem(url) ?? barredPortProblem(url) ?? tokenProblem()
     if (problem !== undefined) throw new EnvironmentError(problem)
   }
 

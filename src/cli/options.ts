@@ -92,6 +92,21 @@ export function serviceUrlProblem(url: string): string | undefined {
 }
 
 /**
+ * A DECISION_MEMORY_URL no URL can be read from (`http://localhost:74a0`, a port of letters), said
+ * naming the variable: the commands leave it to fetch, whose ERR_INVALID_URL quotes it, but the MCP
+ * server refuses it at start, where Claude Code showed the server connected and every call failed.
+ * Only after serviceUrlProblem, which says one holding a password without printing it.
+ */
+export function unreadableUrlProblem(url: string): string | undefined {
+  try {
+    new URL(url)
+    return undefined
+  } catch {
+    return `DECISION_MEMORY_URL is "${url}", which is no address fetch can read (ERR_INVALID_URL): give the service's address as http://HOST:PORT`
+  }
+}
+
+/**
  * The data directory: --data, else DECISION_MEMORY_DATA, else `fallback` (./data). An empty --data
  * is refused: resolved, it would be the current directory, and LevelDB would make its files there.
  */
