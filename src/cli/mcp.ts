@@ -9,7 +9,7 @@ import { CHECKOUT_DATA_DIR } from './bin-path'
 import { packageVersion } from './package-version'
 import { projectOfFolder } from './repository'
 import { hasFields, settingHint, throughServiceOrLocal } from './service-client'
-import { barredPortProblem, configFilePath, dataDirectory, envValue, EnvironmentError, parseFlags, serviceUrl, serviceUrlProblem, tokenProblem, unreadableUrlProblem } from './options'
+import { barredPortProblem, configFilePath, dataDirectory, envValue, EnvironmentError, parseFlags, serviceUrl, serviceUrlProblem, tokenProblem } from './options'
 import { storePlaceProblem, StoreOpenError } from '../open-store'
 
 /**
@@ -77,7 +77,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   // With --data the calls are made on that store, which such a variable does not stop.
   if (values.data === undefined) {
     const url = serviceUrl()
-    const problem = serviceUrlProblem(url) ?? unreadableUrlProblem(url) ?? barredPortProblem(url) ?? tokenProblem()
+    const problem = serviceUrlProblem(url) ?? barredPortProblem(url) ?? tokenProblem()
     if (problem !== undefined) throw new EnvironmentError(problem)
   }
 

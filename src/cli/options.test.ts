@@ -167,4 +167,9 @@ describe('serviceUrlProblem', () => {
     expect(serviceUrlProblem('localhost:7420')).toBe('DECISION_MEMORY_URL is "localhost:7420": give the service\'s address as http://HOST:PORT')
     expect(serviceUrlProblem('http://127.0.0.1:7420')).toBeUndefined()
   })
+
+  it('says an address no URL can be read from (a port of letters), which the hook took for a service not reachable', () => {
+    const said = 'DECISION_MEMORY_URL is "http://localhost:74a0", which is no address fetch can read (ERR_INVALID_URL): give the service\'s address as http://HOST:PORT'
+    expect(serviceUrlProblem('http://localhost:74a0')).toBe(said)
+  })
 })

@@ -71,6 +71,7 @@ export function serviceUrl(env: NodeJS.ProcessEnv = process.env): string {
  * fetch refuses every request to it ("cannot be constructed from a URL that includes
  * credentials"), so the hook spooled every event as if no service ran, and each message naming the
  * URL printed the password; said once, the password left out, pointing at DECISION_MEMORY_TOKEN.
+ * And one no URL can be read from (`http://localhost:74a0`).
  */
 export function serviceUrlProblem(url: string): string | undefined {
   // Quoted without what goes before an @ (`me:pw@host:7420`, the scheme forgotten, is no http
@@ -81,29 +82,16 @@ export function serviceUrlProblem(url: string): string | undefined {
   try {
     parsed = new URL(url)
   } catch {
-    // fetch refuses it as ERR_INVALID_URL, in a message that quotes the URL, password and all.
-    return shown === url ? undefined : `DECISION_MEMORY_URL is "${shown}": give the service's address as http://HOST:PORT`
+    // fetch refuses it as ERR_INVALID_URL (a port of letters, `http://localhost:74a0`), in a message
+    // that quotes the URL, password and all; the hook said "not reachable", sending a person
+    // looking for a service rather than at the variable. Said by every command, the MCP server at start.
+    return `DECISION_MEMORY_URL is "${shown}", which is no address fetch can read (ERR_INVALID_URL): give the service's address as http://HOST:PORT`
   }
   if (parsed.username === '' && parsed.password === '') return undefined
   return (
     `DECISION_MEMORY_URL holds a user name or password (${parsed.protocol}//…@${parsed.host}), which fetch, the client of the ` +
     `commands and hooks, sends no request with: give the service's address as http://HOST:PORT, and its token in DECISION_MEMORY_TOKEN`
   )
-}
-
-/**
- * A DECISION_MEMORY_URL no URL can be read from (`http://localhost:74a0`, a port of letters), said
- * naming the variable: the commands leave it to fetch, whose ERR_INVALID_URL quotes it, but the MCP
- * server refuses it at start, where Claude Code showed the server connected and every call failed.
- * Only after serviceUrlProblem, which says one holding a password without printing it.
- */
-export function unreadableUrlProblem(url: string): string | undefined {
-  try {
-    new URL(url)
-    return undefined
-  } catch {
-    return `DECISION_MEMORY_URL is "${url}", which is no address fetch can read (ERR_INVALID_URL): give the service's address as http://HOST:PORT`
-  }
 }
 
 /**
