@@ -211,8 +211,16 @@ export function timestampIssue(input: unknown): string {
     : 'an ISO time with seconds and a zone, such as 2026-07-01T10:00:00Z or 2026-07-01T15:30:00+05:30'
 }
 
+/**
+ * A JSON Schema pattern for the times TimestampSchema takes, but for the calendar (a 30 February
+ * matches it): the document's generator drops zod's own, and `format: date-time` alone, RFC
+ * 3339's, admits a lower-case `t` or `z`, a space for the `T` and a leap second (AJV's formats,
+ * which validating clients use, an offset without its colon too), all of which zod refuses.
+ */
+const ISO_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)$'
+
 /** An ISO 8601 time with a zone, e.g. `2026-07-01T10:00:00Z`. */
-export const TimestampSchema = z.iso.datetime({ offset: true, error: (issue) => timestampIssue(issue.input) })
+export const TimestampSchema = z.iso.datetime({ offset: true, error: (issue) => timestampIssue(issue.input) }).meta({ pattern: ISO_TIME_PATTERN })
 
 /**
  * A timestamp in a URL query (`?as_of=`, `?at=`): a `+` there reads as a space, so an offset

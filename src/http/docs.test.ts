@@ -224,6 +224,44 @@ describe('identifier patterns in the OpenAPI document', () => {
   })
 })
 
+describe('times in the OpenAPI document', () => {
+  /** Every schema of the document that says `format: date-time`, with where it is. */
+  function* dateTimes(part: unknown, at = '#'): Generator<[string, { pattern?: string }]> {
+    if (part === null || typeof part !== 'object') return
+    if ((part as { format?: unknown }).format === 'date-time') yield [at, part as { pattern?: string }]
+    for (const [key, value] of Object.entries(part)) yield* dateTimes(value, `${at}/${key}`)
+  }
+
+  it('says the times the service takes by a pattern, as RFC 3339 alone admits some it refuses', async () => {
+    const { call } = await createTestApp()
+    const { body } = await call('GET', '/openapi.json')
+    const found = [...dateTimes(body)]
+    expect(found.length).toBeGreaterThan(10)
+    // RFC 3339 (and so `format: date-time` to AJV's formats, which validating clients use) takes a
+    // lower-case `t` and `z`, a space for the `T`, a leap second, and (AJV) an offset without its colon.
+    const refused = ['2026-06-30t10:00:00z', '2026-06-30 10:00:00Z', '2026-06-30T23:59:60Z', '2026-06-30T15:30:00+0530', '2026-06-30T10:00Z']
+    const taken = ['2026-06-30T10:00:00Z', '2026-06-30T15:30:00.123456+05:30', '2026-06-30T10:00:00-00:00']
+    for (const [at, schema] of found) {
+      expect(schema.pattern, at).toBeDefined()
+      const pattern = new RegExp(schema.pattern as string)
+      for (const time of refused) expect(pattern.test(time), `${at}: ${time}`).toBe(false)
+      for (const time of taken) expect(pattern.test(time), `${at}: ${time}`).toBe(true)
+    }
+    // And the service agrees, in a body and in a query.
+    const ask = { question: 'Which tier?', all_options: ['S', 'M'] }
+    for (const time of refused) {
+      const answer = await call('POST', '/v1/recommendations', { ...ask, as_of: time })
+      expect(answer.status, time).toBe(400)
+      expect(answer.body.error.issues[0].path, time).toBe('as_of')
+      expect((await call('GET', `/v1/users/alice/preferences?as_of=${encodeURIComponent(time)}`)).status, time).toBe(400)
+    }
+    for (const time of taken) {
+      expect((await call('POST', '/v1/recommendations', { ...ask, as_of: time })).status, time).toBe(200)
+      expect((await call('GET', `/v1/users/alice/preferences?as_of=${encodeURIComponent(time)}`)).status, time).toBe(200)
+    }
+  })
+})
+
 describe('context keys in the OpenAPI document', () => {
   it('says the rules of a context key as propertyNames, so that a client checking the document refuses the keys the service does', async () => {
     const { call } = await createTestApp()
