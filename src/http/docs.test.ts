@@ -262,6 +262,29 @@ describe('times in the OpenAPI document', () => {
   })
 })
 
+describe('the error answer in the OpenAPI document (R-SVC-2)', () => {
+  it("requires the error's request_id, which every error answer carries, as its X-Request-Id says", async () => {
+    const { call } = await createTestApp()
+    const withAuth = await createTestApp({ auth: testTokens })
+    const { body } = await call('GET', '/openapi.json')
+    expect(body.components.schemas.Error.properties.error.required).toEqual(expect.arrayContaining(['code', 'message', 'issues', 'request_id']))
+    // An error of a route, of the middleware, of no route, of a method the route has not, of auth.
+    const answers = [
+      await call('POST', '/v1/recommendations', { question: 'Which tier?' }),
+      await call('POST', '/v1/recommendations', '{"question": '),
+      await call('GET', '/v1/why?_=%FF'),
+      await call('GET', '/v1/nothing'),
+      await call('PUT', '/v1/observations'),
+      await call('GET', '/v1/decisions/D-404'),
+      await withAuth.call('GET', '/v1/decisions'),
+    ]
+    for (const answer of answers) {
+      expect(answer.status).toBeGreaterThanOrEqual(400)
+      expect(answer.body.error.request_id, JSON.stringify(answer.body)).toEqual(expect.any(String))
+    }
+  })
+})
+
 describe('context keys in the OpenAPI document', () => {
   it('says the rules of a context key as propertyNames, so that a client checking the document refuses the keys the service does', async () => {
     const { call } = await createTestApp()

@@ -11,20 +11,25 @@ export { fieldsOf }
 import { CARRIED_PROTO_KEY } from '../domain/observation'
 import { typeIssuesFirst } from '../domain/zod-issues'
 
-/** The one shape of every error answer (R-SVC-2). */
+/**
+ * The one shape of every error answer (R-SVC-2), as the document says it. `request_id` is
+ * required: the request log runs before everything else, so every answer has an id (its
+ * `X-Request-Id`, required too), and a generated client need not test for one missing.
+ */
 export const ErrorSchema = z
   .object({
     error: z.object({
       code: z.string().openapi({ example: 'invalid_request' }),
       message: z.string(),
       issues: z.array(z.object({ path: z.string(), message: z.string() })),
-      request_id: z.string().optional(),
+      request_id: z.string().openapi({ description: 'The id the request is answered and logged under: its `X-Request-Id`.' }),
     }),
   })
   .openapi('Error')
 
 export function errorBody(c: Context, code: string, message: string, issues: Issue[] = []) {
-  return errorBodyFor(c.get('requestId' as never) as string | undefined, code, message, issues)
+  // The request log, the app's first middleware, gives every request its id.
+  return { error: { code, message, issues, request_id: c.get('requestId' as never) as string } }
 }
 
 export function errorBodyFor(requestId: string | undefined, code: string, message: string, issues: Issue[] = []) {
