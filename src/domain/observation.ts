@@ -215,12 +215,14 @@ export function timestampIssue(input: unknown): string {
  * A JSON Schema pattern for the times TimestampSchema takes, but for the calendar (a 30 February
  * matches it): the document's generator drops zod's own, and `format: date-time` alone, RFC
  * 3339's, admits a lower-case `t` or `z`, a space for the `T` and a leap second (AJV's formats,
- * which validating clients use, an offset without its colon too), all of which zod refuses.
+ * which validating clients use, an offset without its colon too), all of which zod refuses. Given
+ * through `.openapi()`, the document's alone: the MCP tools' schemas (zod's own JSON Schema) keep
+ * zod's pattern, which knows the calendar too, and is what Claude Code was given.
  */
 const ISO_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)$'
 
 /** An ISO 8601 time with a zone, e.g. `2026-07-01T10:00:00Z`. */
-export const TimestampSchema = z.iso.datetime({ offset: true, error: (issue) => timestampIssue(issue.input) }).meta({ pattern: ISO_TIME_PATTERN })
+export const TimestampSchema = z.iso.datetime({ offset: true, error: (issue) => timestampIssue(issue.input) }).openapi({ pattern: ISO_TIME_PATTERN })
 
 /**
  * A timestamp in a URL query (`?as_of=`, `?at=`): a `+` there reads as a space, so an offset
