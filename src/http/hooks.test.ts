@@ -436,6 +436,16 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(only?.recorded_at).toBe(START)
   })
 
+  it('refuses ?at= with a PreToolUse, planned now and never sent late: its answers would be stamped then, planned on now', async () => {
+    const { call, store } = await createTestApp()
+    const { status, body } = await call('POST', `${HOOK}?at=2026-06-30T08:00:00Z`, claudeCodeFixture('pre-tool-use'))
+    expect(status).toBe(400)
+    expect(body.error.issues).toEqual([{ path: 'at', message: 'not taken with a PreToolUse: leave it out' }])
+    expect(await observationsOf(store)).toHaveLength(0)
+    // Without it, the same call is planned.
+    expect((await call('POST', HOOK, claudeCodeFixture('pre-tool-use'))).status).toBe(200)
+  })
+
   it('?project= names the project instead of the cwd (the hook command sends its repository), for captures and sessions', async () => {
     const { call, store } = await createTestApp()
     const post = { ...claudeCodeFixture('post-tool-use-single'), cwd: '/home/dev/acme-api/packages/web' }

@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import type { DecisionMemory } from '../decision-memory'
 import { IdentifierSchema, QueryTimestampSchema } from '../domain/observation'
 import { ClaudeCodeHookPayloadSchema, handleClaudeCodeHook } from '../integrations/claude-code'
+import { InputError } from '../domain/errors'
 import { authorizeUsers } from './auth'
 import { ErrorSchema } from './errors'
 import { createRouter } from './router'
@@ -13,7 +14,7 @@ const HookQuery = z.object({
   }),
   at: QueryTimestampSchema.optional().openapi({
     param: { name: 'at', in: 'query' },
-    description: 'When the event happened, for a payload delivered late from the hook spool; default now.',
+    description: 'When the event happened, for a payload delivered late from the hook spool (a PostToolUse or SessionStart; refused with a PreToolUse, planned now); default now.',
   }),
   project: z.string().min(1).max(4096).optional().openapi({
     param: { name: 'project', in: 'query' },
@@ -121,7 +122,15 @@ export function hookRoutes(memory: DecisionMemory) {
     // The hook acts for `?user=`, `default` when absent: a token must name that user (R-SVC-4).
     authorizeUsers(c, [user])
     const answerBy = waitMs === undefined ? undefined : arrived + Number(waitMs)
-    const { answer, late } = await handleClaudeCodeHook(memory, c.req.valid('json'), { user, at, project, path, serviceUrl, answerBy })
+    const payload = c.req.valid('json')
+    // A PreToolUse is planned now, for the agent waiting on it, and never spooled to be sent late:
+    // with `at`, its answers given for the user were stamped then and planned on the history of now.
+    if (at !== undefined && (payload as { hook_event_name?: unknown }).hook_event_name === 'PreToolUse') {
+      throw new InputError('invalid_request', 'invalid request: at (a PreToolUse is planned now, for the agent waiting on it: at is for a capture sent late)', {
+        issues: [{ path: 'at', message: 'not taken with a PreToolUse: leave it out' }],
+      })
+    }
+    const { answer, late } = await handleClaudeCodeHook(memory, payload, { user, at, project, path, serviceUrl, answerBy })
     // The body stays `{}`, which the hook prints as nothing, as Claude Code expects: the header alone
     // tells the hook it was too late, not that there was nothing to change, so it can say so.
     if (late === true) c.header(LATE_HEADER, String(memory.clock.now().getTime() - arrived))
