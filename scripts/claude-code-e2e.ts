@@ -41,7 +41,7 @@ const BIN = fileURLToPath(new URL('../bin/decision-memory.js', import.meta.url))
 const API_KEY = 'sk-ant-api03-fake-0000000000000000000000000000'
 const claude = process.argv[2]
 if (claude === undefined) {
-  console.error('usage: npx tsx scripts/claude-code-e2e.ts /path/to/claude [OUT_DIR]')
+  console.error('usage: npx tsx scripts/claude-code-e2e.ts /path/to/claude [OUT_DIR [SCENARIO...]]  (SCENARIO: run only the scenarios whose names begin so, `mcp-` for the MCP ones)')
   process.exit(2)
 }
 const out = process.argv[3] ?? mkdtempSync(join(tmpdir(), 'dm-claude-code-e2e-'))
