@@ -2,6 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { captured } from '../../test/support/captured'
+import { scopedToSrcOverTime } from '../../test/support/decision-record'
 import { fixedClock } from '../clock'
 import { DecisionInputSchema } from '../decisions/decision'
 import { createDecisions } from '../decisions/decisions'
@@ -377,12 +378,7 @@ describe('decision-memory why FILE, a record import-adr read', () => {
     const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
     const clock = fixedClock('2026-11-01T00:00:00Z')
     await withDecisions(store, clock, async (decisions) => {
-      const made = { decision: 'Amounts are integer cents.', rationale: 'Floats lost a cent.', status: 'accepted' as const, scope: { path: 'src' } }
-      await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-100', title: 'Cents in billing' }))
-      await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-101', title: 'Revoked since' }))
-      clock.set('2026-11-03T00:00:00Z')
-      await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-102', title: 'Proposed since' }))
-      await decisions.revoke('D-101', { reason: 'no longer' })
+      await scopedToSrcOverTime(decisions, clock)
     })
     const then = await captured(() => whyCommand([join(repo, 'src', 'billing.ts'), '--as-of', '2026-11-02T00:00:00Z', '--data', store]))
     expect({ code: then.code, stderr: then.stderr }).toEqual({ code: 0, stderr: '' })

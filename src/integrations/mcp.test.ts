@@ -5,7 +5,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { captured } from '../../test/support/captured'
-import { REQUIRED_TIER_L } from '../../test/support/decision-record'
+import { REQUIRED_TIER_L, scopedToSrcOverTime } from '../../test/support/decision-record'
 import { claudeCodeFixture } from '../../test/support/fixtures'
 import { tempDir } from '../../test/support/temp-dir'
 import { createTestApp } from '../../test/support/test-app'
@@ -1200,12 +1200,7 @@ describe('createMcpServer: why of a file, as why FILE answers it', () => {
     const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
     const clock = fixedClock('2026-11-01T00:00:00Z')
     await proposed(store, clock, async (decisions) => {
-      const made = { decision: 'Amounts are integer cents.', rationale: 'Floats lost a cent.', status: 'accepted' as const, scope: { path: 'src' } }
-      await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-100', title: 'Cents in billing' }))
-      await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-101', title: 'Revoked since' }))
-      clock.set('2026-11-03T00:00:00Z')
-      await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-102', title: 'Proposed since' }))
-      await decisions.revoke('D-101', { reason: 'no longer' })
+      await scopedToSrcOverTime(decisions, clock)
     })
     const { backend, close } = await storeBackend(store)
     try {

@@ -1,4 +1,5 @@
-import type { DecisionRecord } from '../../src/decisions/decision'
+import { DecisionInputSchema, type DecisionRecord } from '../../src/decisions/decision'
+import type { Decisions } from '../../src/decisions/decisions'
 
 /** A stored decision for tests: accepted, required, global, with the fields a test names changed. */
 export function decisionRecord(key: string, changes: Partial<DecisionRecord> = {}): DecisionRecord {
@@ -33,4 +34,21 @@ export const REQUIRED_TIER_L = {
   status: 'accepted',
   scope: { points: ['complexity-tier'] },
   constraints: [{ kind: 'must', option: 'Tier L' }],
+}
+
+/**
+ * Decisions scoped to `src` that changed over time, for `why FILE` as of a moment: D-100 and D-101
+ * accepted on 2026-11-01, then, on 2026-11-03, D-102 proposed and D-101 revoked. `clock` must stand
+ * at 2026-11-01 and is left at 2026-11-03.
+ */
+export async function scopedToSrcOverTime(
+  decisions: Pick<Decisions, 'propose' | 'revoke'>,
+  clock: { set(iso: string): void },
+): Promise<void> {
+  const made = { decision: 'Amounts are integer cents.', rationale: 'Floats lost a cent.', status: 'accepted' as const, scope: { path: 'src' } }
+  await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-100', title: 'Cents in billing' }))
+  await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-101', title: 'Revoked since' }))
+  clock.set('2026-11-03T00:00:00Z')
+  await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-102', title: 'Proposed since' }))
+  await decisions.revoke('D-101', { reason: 'no longer' })
 }
