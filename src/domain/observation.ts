@@ -187,7 +187,9 @@ export const FIELD_DESCRIPTIONS = {
   as_of: 'An ISO time with a zone: answer as the service would have then (R-REC-9).',
   decision_id: 'An idempotency key: the same id recorded twice counts once.',
   timestamp: 'When the choice was made (an ISO time with a zone); now by default.',
-  user_choice: 'The label chosen, or the labels for a multi-select question; text matching no option is kept as free text (R-CAP-3).',
+  user_choice:
+    'The label chosen, or the labels for a multi-select question, as an array (a string is one label: labels joined in one string, ' +
+    '"Redis, Memcached", are read as labels only with multi_select true, else kept as free text); text matching no option is kept as free text (R-CAP-3).',
   source: '`user` for a choice the user made; `auto-resolved` for an answer the service gave itself (R-ASK-4).',
   task: 'The run\'s task: decisions scoped to a task apply only when it is given (R-CON-4).',
   path:
