@@ -1,6 +1,7 @@
 import type { Verdict } from '../decisions/constraints'
 import { LIMITS } from '../domain/limits'
 import { rationalePart, rationaleQuoted, serviceUrlPrefix, withinHookLimit } from '../integrations/hook-text'
+import { GUARDED_TOOLS } from '../integrations/shell-tools'
 import { abortAfter, authHeaders, barredPortReason, EnvironmentError, envValue, urlMistakeReason, exitWhenWritten, serviceUrl, serviceUrlProblem, tokenProblem, UsageError, parseFlags } from './options'
 import { pathInRepository } from './repository'
 import { serviceErrorIn } from './error-envelope'
@@ -19,13 +20,6 @@ export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
   then as long for the service: when the service is down or slow it lets the command through and
   says so on stderr, or with --fail-closed refuses it instead.
 `
-
-/**
- * The tools whose `command` is a shell command the guard checks: Bash, and PowerShell, through which
- * Claude Code on Windows routes shell commands wherever that tool is on, and without Git Bash
- * registers no Bash tool at all (hooks reference, PreToolUse: PowerShell). Read as Bash reads it.
- */
-export const GUARDED_TOOLS: readonly string[] = ['Bash', 'PowerShell']
 
 /** How long the guard waits for the service by default: well under Claude Code's patience. */
 export const GUARD_TIMEOUT_MS = 1000

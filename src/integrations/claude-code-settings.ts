@@ -1,5 +1,5 @@
-import { GUARDED_TOOLS } from '../cli/guard'
 import { ASK_USER_QUESTION_TOOL } from './claude-code'
+import { GUARDED_TOOLS } from './shell-tools'
 
 /** Claude Code's per-hook timeout, in seconds: a backstop, since `decision-memory hook` exits within 2 s. */
 export const HOOK_TIMEOUT_SECONDS = 5
