@@ -162,6 +162,16 @@ describe('matchInOtherWords: the option a policy point\'s static default names, 
     expect(matchInOtherWords('High', ['Very high (more tokens)', 'Low'])).toBeUndefined()
     expect(matchInOtherWords('TDD', ['Skip TDD (no tests)', 'DDD'])).toBeUndefined()
   })
+
+  it('still refuses a match found in a note by the words of that note: `Code first (no TDD)` is not TDD', () => {
+    expect(matchInOtherWords('TDD', ['Code first (no TDD)', 'BDD'])).toBeUndefined()
+    expect(matchInOtherWords('Sonnet', ['Opus [not Sonnet]', 'Haiku'])).toBeUndefined()
+    expect(matchInOtherWords('High', ['Medium (not high)', 'Low'])).toBeUndefined()
+    // Offered beside the option it names: that one, not two fits and the first option in their place.
+    expect(matchInOtherWords('TDD', ['Code first (no TDD)', 'TDD (tests first)'])).toBe('TDD (tests first)')
+    // A note of its own still refuses nothing.
+    expect(matchInOtherWords('TDD', ['TDD (no code before tests) [not BDD]', 'Code first'])).toBe('TDD (no code before tests) [not BDD]')
+  })
 })
 
 describe('splitJoinedLabels: Claude Code joins multi-select answers with ", "', () => {

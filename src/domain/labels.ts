@@ -170,34 +170,42 @@ function negatesOrGrades(word: string): boolean {
   return prefix !== plain && ((NOT_THE_SAME.has(prefix) && !ALONE_ONLY.has(prefix)) || prefix === 'un')
 }
 
-/** A label's words (wordsOf), each marked when it stands in a parenthesis or brackets. */
+/** A label's words (wordsOf), each with the parenthesis or brackets it stands in, if any. */
 interface NotedWords {
   words: string[]
-  /** Whether each word is in a note on the option (`TDD (tests first, no code before)`). */
-  noted: boolean[]
+  /** For each word, the note on the option it is in (`TDD (tests first, no code before)`): 1 for the first, 0 for none. */
+  note: number[]
 }
 
 function notedWordsOf(label: string): NotedWords {
   const words: string[] = []
-  const noted: boolean[] = []
+  const note: number[] = []
   let depth = 0
+  let notes = 0
   for (const part of label.split(/([()[\]])/)) {
-    if (part === '(' || part === '[') depth++
-    else if (part === ')' || part === ']') depth = Math.max(0, depth - 1)
-    else for (const word of wordsOf(part)) words.push(word), noted.push(depth > 0)
+    if (part === '(' || part === '[') {
+      // A note opened at the top level is a new one; one inside it is part of it.
+      if (depth === 0) notes++
+      depth++
+    } else if (part === ')' || part === ']') depth = Math.max(0, depth - 1)
+    else for (const word of wordsOf(part)) words.push(word), note.push(depth > 0 ? notes : 0)
   }
-  return { words, noted }
+  return { words, note }
 }
 
 /**
  * Whether `label` holds `run` as consecutive words with nothing outside it that negates or grades
  * it (negatesOrGrades): `Claude Sonnet 4.5` holds `Sonnet`; `Skip TDD` does not hold `TDD`. Words
  * in a parenthesis or brackets are a note on the option, not a word of its name, and refuse
- * nothing: `TDD (tests first, no code before)` is TDD, `Sonnet (more affordable)` Sonnet.
+ * nothing: `TDD (tests first, no code before)` is TDD, `Sonnet (more affordable)` Sonnet. But in
+ * the note the run is found in, they refuse it as ever: `Code first (no TDD)` is not TDD.
  */
 function holdsRun(label: NotedWords, run: readonly string[]): boolean {
-  const { words, noted } = label
-  return runsAt(words, run).some((i) => !words.some((word, j) => (j < i || j >= i + run.length) && !noted[j] && negatesOrGrades(word)))
+  const { words, note } = label
+  return runsAt(words, run).some((i) => {
+    const notesOfRun = new Set(note.slice(i, i + run.length))
+    return !words.some((word, j) => (j < i || j >= i + run.length) && (note[j] === 0 || notesOfRun.has(note[j] as number)) && negatesOrGrades(word))
+  })
 }
 
 /**
