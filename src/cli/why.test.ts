@@ -372,6 +372,29 @@ describe('decision-memory why FILE, a record import-adr read', () => {
     }
   })
 
+  it('says a relative FILE cannot be read in a folder removed under the shell, rather than crash; an absolute one still is', async () => {
+    const parent = tempDir('dm-why-file-')
+    const store = join(parent, 'store')
+    const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
+    const gone = join(repo, 'src', 'gone')
+    mkdirSync(gone)
+    const cwd = process.cwd()
+    try {
+      process.chdir(gone)
+      rmSync(gone, { recursive: true })
+      const relative = await captured(() => whyCommand(['doc/adr/0001-use-sqlite.md', '--data', store]))
+      expect(relative).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'decision-memory why: the folder this runs in is gone (removed since the shell entered it): give FILE as an absolute path, or run it in a folder that exists\n',
+      })
+      const absolute = await captured(() => whyCommand([join(repo, 'doc', 'adr', '0001-use-sqlite.md'), '--data', store]))
+      expect({ code: absolute.code, stderr: absolute.stderr }).toEqual({ code: 0, stderr: '' })
+    } finally {
+      process.chdir(cwd)
+    }
+  })
+
   it('with --as-of, lists for a file of the code the decisions scoped to its path then, not those of now', async () => {
     const parent = tempDir('dm-why-file-')
     const store = join(parent, 'store')

@@ -14,6 +14,16 @@ import { decisionsOfFile, noDecisionOfFile } from './why-file'
 import { failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
 import { jsonLine, printable } from './terminal'
 
+/** Whether the folder this runs in is still there: process.cwd() throws in one removed under the shell. */
+function folderHereExists(): boolean {
+  try {
+    process.cwd()
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** The project the hooks record for the folder this runs in when it is in a git repository; else none. */
 function repositoryHere(): string | undefined {
   try {
@@ -371,6 +381,11 @@ export async function whyCommand(argv: string[]): Promise<number> {
   // Read from the folder this runs in, as given: `.`, not process.cwd(), which throws in a folder
   // removed under the shell, where an absolute FILE is still read.
   const here = { folder: '.', here: 'here', pointAt: (path: string) => `why --point POINT --path ${path}` }
+  // A relative one there has nothing to be read from: said, where resolving it threw (a stack trace).
+  if (!isAbsolute(file) && !folderHereExists()) {
+    process.stderr.write('decision-memory why: the folder this runs in is gone (removed since the shell entered it): give FILE as an absolute path, or run it in a folder that exists\n')
+    return 1
+  }
   const { path: at, found: behind } = decisionsOfFile(file, all, here.folder)
   const found = behind.map((d) => ({ key: d.key, heading: d.from === 'record' ? `${d.key}, from ${file}:${d.line}` : `${d.key}, scoped to ${d.scope}` }))
   if (found.length === 0) {
