@@ -9,8 +9,9 @@ import { decisionsOfFile, noDecisionOfFile } from './why-file'
 const scoped = (key: string, path: string) => ({ key, status: 'accepted', scope: { path }, imported: null }) as unknown as DecisionRecord
 
 describe('why FILE: a relative file named from the repository root, asked in a folder below it', () => {
-  const repo = tempDir('dm-why-file-root-')
-  mkdirSync(join(repo, '.git'))
+  const parent = tempDir('dm-why-file-root-')
+  const repo = join(parent, 'shop')
+  mkdirSync(join(repo, '.git'), { recursive: true })
   mkdirSync(join(repo, 'src', 'billing'), { recursive: true })
   writeFileSync(join(repo, 'src', 'billing', 'invoice.ts'), 'export {}\n')
   const decisions = [scoped('D-1', 'src/billing'), scoped('D-2', 'web')]
@@ -23,6 +24,15 @@ describe('why FILE: a relative file named from the repository root, asked in a f
 
   it('is read from the folder asked in first, where it is there', () => {
     expect(decisionsOfFile('billing/invoice.ts', decisions, join(repo, 'src'))).toEqual({ path: 'src/billing/invoice.ts', found: [{ key: 'D-1', from: 'scope', scope: 'src/billing' }] })
+  })
+
+  it('is not read from beside the root: `..` named from the root leaves the repository', () => {
+    const beside = join(parent, 'web', 'src', 'billing')
+    mkdirSync(beside, { recursive: true })
+    writeFileSync(join(beside, 'invoice.ts'), 'export {}\n')
+    // From src/, `../web/src/billing/invoice.ts` is the repository's web/, which it has not.
+    expect(decisionsOfFile('../web/src/billing/invoice.ts', decisions, join(repo, 'src'))).toEqual({ path: 'web/src/billing/invoice.ts', found: [{ key: 'D-2', from: 'scope', scope: 'web' }] })
+    expect(noDecisionOfFile('../web/src/billing/invoice.ts', 'web/src/billing/invoice.ts', doorway)).toContain('there is no such file here')
   })
 
   it('is said to be no file where neither has it', () => {

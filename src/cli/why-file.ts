@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { basename, dirname, isAbsolute, resolve } from 'node:path'
+import { basename, dirname, isAbsolute, relative, resolve } from 'node:path'
 import { notARecord } from '../decisions/adr/adr-folder'
 import { isWithin } from '../decisions/applicability'
 import type { DecisionRecord } from '../decisions/decision'
@@ -59,8 +59,10 @@ export function decisionsOfFile(file: string, decisions: readonly DecisionRecord
 /**
  * Where a relative `file` is: from `folder`; else, where there is no such file there, from the root
  * of the repository `folder` is in, when it is there (`src/billing/invoice.ts` asked in `src/`: an
- * agent names files from the root, whatever folder its MCP server or shell is in); from `folder`
- * when neither has it (a record deleted since, found by its folder and name).
+ * agent names files from the root, whatever folder its MCP server or shell is in), but never
+ * beside it (`../web/x.ts` from the root is another repository's file, which an agent naming files
+ * from the root does not mean); from `folder` when neither has it (a record deleted since, found by
+ * its folder and name).
  */
 export function located(file: string, folder: string): string {
   const here = resolve(folder, file)
@@ -68,7 +70,8 @@ export function located(file: string, folder: string): string {
   try {
     const root = repositoryRoot(folder)
     const fromRoot = root === undefined ? undefined : resolve(root, file)
-    return fromRoot !== undefined && existsSync(fromRoot) ? fromRoot : here
+    const inside = fromRoot !== undefined && !/^\.\.(?:[\\/]|$)/.test(relative(root as string, fromRoot))
+    return inside && existsSync(fromRoot) ? fromRoot : here
   } catch {
     // A folder removed under the process: no repository to read it from.
     return here
