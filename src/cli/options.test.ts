@@ -168,6 +168,17 @@ describe('serviceUrlProblem', () => {
     expect(serviceUrlProblem('http://127.0.0.1:7420')).toBeUndefined()
   })
 
+  it('quotes no part of a password that holds a `/` or an `@`, which ends the host or another user name where it stands', () => {
+    for (const url of ['http://me:s3/cret@localhost:7420', 'http://me:s3@cret@localhost:74a0', 'me:s3@cret@localhost:7420', 'http://me:s3?cret@localhost:7420']) {
+      const problem = serviceUrlProblem(url)
+      expect(problem, url).toMatch(/^DECISION_MEMORY_URL (is "|holds a user name or password \()/)
+      expect(problem, url).not.toMatch(/s3|cret/)
+    }
+    expect(serviceUrlProblem('http://me:s3/cret@localhost:7420')).toBe(
+      'DECISION_MEMORY_URL is "http://…@localhost:7420", which is no address fetch can read (ERR_INVALID_URL): give the service\'s address as http://HOST:PORT',
+    )
+  })
+
   it('says an address no URL can be read from (a port of letters), which the hook took for a service not reachable', () => {
     const said = 'DECISION_MEMORY_URL is "http://localhost:74a0", which is no address fetch can read (ERR_INVALID_URL): give the service\'s address as http://HOST:PORT'
     expect(serviceUrlProblem('http://localhost:74a0')).toBe(said)

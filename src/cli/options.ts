@@ -75,8 +75,9 @@ export function serviceUrl(env: NodeJS.ProcessEnv = process.env): string {
  */
 export function serviceUrlProblem(url: string): string | undefined {
   // Quoted without what goes before an @ (`me:pw@host:7420`, the scheme forgotten, is no http
-  // address, and its password was printed with it).
-  const shown = url.replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)?[^/@]*@/i, '$1…@')
+  // address, and its password was printed with it), the last one: a password that holds a `/`
+  // (which ends the host) or an `@` was quoted from there on.
+  const shown = url.replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)?.*@/is, '$1…@')
   if (!/^https?:\/\/[^/]/i.test(url)) return `DECISION_MEMORY_URL is "${shown}": give the service's address as http://HOST:PORT`
   let parsed: URL
   try {
