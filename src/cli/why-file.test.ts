@@ -24,6 +24,10 @@ describe('why FILE: a relative file named from the repository root, asked in a f
 
   it('is read from the folder asked in first, where it is there', () => {
     expect(decisionsOfFile('billing/invoice.ts', decisions, join(repo, 'src'))).toEqual({ path: 'src/billing/invoice.ts', found: [{ key: 'D-1', from: 'scope', scope: 'src/billing' }] })
+    // Where the root has a file of that path too, the folder's is the one.
+    for (const at of [join(repo, 'web'), join(repo, 'src', 'web')]) mkdirSync(at, { recursive: true }), writeFileSync(join(at, 'app.ts'), 'export {}\n')
+    expect(decisionsOfFile('web/app.ts', decisions, join(repo, 'src'))).toEqual({ path: 'src/web/app.ts', found: [] })
+    expect(decisionsOfFile('web/app.ts', decisions, repo)).toEqual({ path: 'web/app.ts', found: [{ key: 'D-2', from: 'scope', scope: 'web' }] })
   })
 
   it('is not read from beside the root: `..` named from the root leaves the repository', () => {
