@@ -189,7 +189,8 @@ export const FIELD_DESCRIPTIONS = {
   timestamp: 'When the choice was made (an ISO time with a zone); now by default.',
   user_choice:
     'The label chosen, or the labels for a multi-select question, as an array (a string is one label: labels joined in one string, ' +
-    '"Redis, Memcached", are read as labels only with multi_select true, else kept as free text); text matching no option is kept as free text (R-CAP-3).',
+    '"Redis, Memcached", are read as labels only with multi_select true or at a point the policy makes multi-select, else kept as free text); ' +
+    'text matching no option is kept as free text (R-CAP-3).',
   source: '`user` for a choice the user made; `auto-resolved` for an answer the service gave itself (R-ASK-4).',
   task: 'The run\'s task: decisions scoped to a task apply only when it is given (R-CON-4).',
   path:
