@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { adrText, importedRepository } from '../../test/support/adr-repository'
 import { captured } from '../../test/support/captured'
 import { scopedToSrcOverTime } from '../../test/support/decision-record'
 import { fixedClock } from '../clock'
@@ -11,7 +12,6 @@ import { openStores } from '../open-store'
 import { tempDir } from '../../test/support/temp-dir'
 import type { ChainLink, DecisionWhy } from '../decisions/decisions'
 import type { PointWhy } from '../decisions/explain-point'
-import { importAdrCommand } from './import-adr'
 import { chainText, notAsOf, pointText, whyCommand } from './why'
 
 const link = (key: string, status: ChainLink['status'], rationale: string): ChainLink =>
@@ -266,20 +266,9 @@ describe('decision-memory why FILE, a record import-adr read', () => {
     vi.restoreAllMocks()
   })
 
-  const adr = (n: number, title: string, status: string) =>
-    `# ${n}. ${title}\n\nDate: 2024-01-0${n}\n\n## Status\n\n${status}\n\n## Context\n\nReasons for ${title}.\n\n## Decision\n\n${title}.\n`
+  const adr = adrText
 
-  /** A repository `name` with its `doc/adr` records, imported into `store`; its folder. */
-  async function imported(parent: string, name: string, store: string, files: Record<string, string>): Promise<string> {
-    const repo = join(parent, name)
-    mkdirSync(join(repo, '.git'), { recursive: true })
-    mkdirSync(join(repo, 'doc', 'adr'), { recursive: true })
-    mkdirSync(join(repo, 'src'))
-    writeFileSync(join(repo, 'src', 'billing.ts'), 'export {}\n')
-    for (const [file, text] of Object.entries(files)) writeFileSync(join(repo, 'doc', 'adr', file), text)
-    expect((await captured(() => importAdrCommand([join(repo, 'doc', 'adr'), '--data', store]))).code).toBe(0)
-    return repo
-  }
+  const imported = importedRepository
 
   it('prints the chain of the decision imported from an adr-tools file, as why ADR-NNNN does', async () => {
     const parent = tempDir('dm-why-file-')

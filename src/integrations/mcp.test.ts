@@ -1,15 +1,14 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { captured } from '../../test/support/captured'
+import { adrText, importedRepository } from '../../test/support/adr-repository'
 import { REQUIRED_TIER_L, scopedToSrcOverTime } from '../../test/support/decision-record'
 import { claudeCodeFixture } from '../../test/support/fixtures'
 import { tempDir } from '../../test/support/temp-dir'
 import { createTestApp } from '../../test/support/test-app'
-import { importAdrCommand } from '../cli/import-adr'
 import { fixedClock, systemClock, type Clock } from '../clock'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { DecisionInputSchema } from '../decisions/decision'
@@ -1034,21 +1033,10 @@ describe('createMcpServer: why of a file, as why FILE answers it', () => {
     vi.restoreAllMocks()
   })
   const text = (answer: Awaited<ReturnType<Client['callTool']>>) => (answer.content as Array<{ text: string }>)[0]?.text ?? ''
-  const adr = (n: number, title: string, status: string) =>
-    `# ${n}. ${title}\n\nDate: 2024-01-0${n}\n\n## Status\n\n${status}\n\n## Context\n\nReasons for ${title}.\n\n## Decision\n\n${title}.\n`
+  const adr = adrText
   const LOG = '# Decisions\n\n## D-001: Use Zod\n\n- Status: Accepted\n- Rationale: Zod composes with inferred types.\n\n## D-002: No API versions before beta\n\n- Status: Proposed\n- Rationale: Too few consumers yet.\n'
 
-  /** A repository `name` with its `doc/adr` records and `src/billing.ts`, the records imported into `store` as import-adr does; its folder. */
-  async function imported(parent: string, name: string, store: string, files: Record<string, string>): Promise<string> {
-    const repo = join(parent, name)
-    mkdirSync(join(repo, '.git'), { recursive: true })
-    mkdirSync(join(repo, 'doc', 'adr'), { recursive: true })
-    mkdirSync(join(repo, 'src'))
-    writeFileSync(join(repo, 'src', 'billing.ts'), 'export {}\n')
-    for (const [file, content] of Object.entries(files)) writeFileSync(join(repo, 'doc', 'adr', file), content)
-    expect((await captured(() => importAdrCommand([join(repo, 'doc', 'adr'), '--data', store]))).code).toBe(0)
-    return repo
-  }
+  const imported = importedRepository
 
   /** Decisions proposed in the store at `store` on `clock` (closed again after), as the service would make them. */
   async function proposed(store: string, clock: ReturnType<typeof fixedClock>, write: (decisions: ReturnType<typeof createDecisions>) => Promise<void>) {

@@ -1,0 +1,24 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect } from 'vitest'
+import { importAdrCommand } from '../../src/cli/import-adr'
+import { captured } from './captured'
+
+/** An adr-tools record, numbered `n`, with its status. */
+export const adrText = (n: number, title: string, status: string): string =>
+  `# ${n}. ${title}\n\nDate: 2024-01-0${n}\n\n## Status\n\n${status}\n\n## Context\n\nReasons for ${title}.\n\n## Decision\n\n${title}.\n`
+
+/**
+ * A repository `name` under `parent` with its `doc/adr` records (`files`) and `src/billing.ts`,
+ * the records imported into the store at `store` as `import-adr` does; its folder.
+ */
+export async function importedRepository(parent: string, name: string, store: string, files: Record<string, string>): Promise<string> {
+  const repo = join(parent, name)
+  mkdirSync(join(repo, '.git'), { recursive: true })
+  mkdirSync(join(repo, 'doc', 'adr'), { recursive: true })
+  mkdirSync(join(repo, 'src'))
+  writeFileSync(join(repo, 'src', 'billing.ts'), 'export {}\n')
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(repo, 'doc', 'adr', file), text)
+  expect((await captured(() => importAdrCommand([join(repo, 'doc', 'adr'), '--data', store]))).code).toBe(0)
+  return repo
+}
