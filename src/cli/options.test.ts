@@ -183,4 +183,13 @@ describe('serviceUrlProblem', () => {
     const said = 'DECISION_MEMORY_URL is "http://localhost:74a0", which is no address fetch can read (ERR_INVALID_URL): give the service\'s address as http://HOST:PORT'
     expect(serviceUrlProblem('http://localhost:74a0')).toBe(said)
   })
+
+  it('says an address with a query or fragment, after which the service\'s paths would be no path', () => {
+    expect(serviceUrlProblem('http://127.0.0.1:7420?x=1')).toBe(
+      'DECISION_MEMORY_URL is "http://127.0.0.1:7420?x=1", which holds a query or fragment (?x=1) the paths of the service would come after: give its address as http://HOST:PORT',
+    )
+    expect(serviceUrlProblem('http://127.0.0.1:7420/#top')).toContain('holds a query or fragment (#top)')
+    // A path of its own (behind a proxy) is an address still.
+    expect(serviceUrlProblem('http://127.0.0.1:7420/dm')).toBeUndefined()
+  })
 })

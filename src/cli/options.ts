@@ -88,6 +88,11 @@ export function serviceUrlProblem(url: string): string | undefined {
     // looking for a service rather than at the variable. Said by every command, the MCP server at start.
     return `DECISION_MEMORY_URL is "${shown}", which is no address fetch can read (ERR_INVALID_URL): give the service's address as http://HOST:PORT`
   }
+  // Paths are joined after it (`${url}/v1/…`): after a query or a fragment they are no path, and
+  // every request went to `/` (`no route GET /`), as if the service were not decision-memory.
+  if (parsed.username === '' && parsed.password === '' && (parsed.search !== '' || parsed.hash !== '')) {
+    return `DECISION_MEMORY_URL is "${shown}", which holds a query or fragment (${parsed.search}${parsed.hash}) the paths of the service would come after: give its address as http://HOST:PORT`
+  }
   if (parsed.username === '' && parsed.password === '') return undefined
   return (
     `DECISION_MEMORY_URL holds a user name or password (${parsed.protocol}//…@${parsed.host}), which fetch, the client of the ` +
