@@ -402,8 +402,8 @@ export function createMcpServer(
           '(a record import-adr read, `docs/adr/0005-use-postgres.md`, a `DECISIONS.md`, one deleted since), then of each ' +
           'decision in force scoped to its path or a folder above it (`src/billing` for `src/billing/invoice.ts`), as of `as_of`. ' +
           `Absolute, or relative to ${JSON.stringify(folder)}, the folder the server was started in (Claude Code starts it in the agent's), ` +
-          'as the command run there reads it; its path in its git repository, from the root, is what decisions are scoped by. ' +
-          'Give it with no other argument but `as_of`; not with `key`.',
+          'else, where that has no such file, to the root of its git repository, as the command run there reads it; its path in its ' +
+          'git repository, from the root, is what decisions are scoped by. Give it with no other argument but `as_of` (and `user`); not with `key`.',
       }),
   })
   server.registerTool(
