@@ -43,3 +43,19 @@ describe('why FILE: a relative file named from the repository root, asked in a f
     expect(noDecisionOfFile('src/nothing.ts', 'src/src/nothing.ts', doorway)).toContain('there is no such file here')
   })
 })
+
+describe('why FILE: a record deleted since, named from the repository root in a folder below it', () => {
+  const parent = tempDir('dm-why-file-gone-')
+  const repo = join(parent, 'shop')
+  mkdirSync(join(repo, '.git'), { recursive: true })
+  mkdirSync(join(repo, 'src'), { recursive: true })
+  // Imported from shop's doc/adr, the file and its folder deleted since (git rm).
+  const gone = { key: 'ADR-0002', status: 'accepted', scope: { path: null }, imported: { path: '0002-use-sqlite.md', line: 1, format: 'adr-tools', folder: 'shop/doc/adr', fingerprint: 'x' } }
+  const decisions = [gone as unknown as DecisionRecord]
+
+  it('is found by the root\'s folder and name, as asked at the root', () => {
+    const atRoot = decisionsOfFile('doc/adr/0002-use-sqlite.md', decisions, repo)
+    expect(atRoot.found).toEqual([{ key: 'ADR-0002', from: 'record', line: 1 }])
+    expect(decisionsOfFile('doc/adr/0002-use-sqlite.md', decisions, join(repo, 'src'))).toEqual(atRoot)
+  })
+})

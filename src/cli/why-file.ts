@@ -44,7 +44,18 @@ export type FileDecision = { key: string; from: 'record'; line: number } | { key
  * repository's root, as decisions are scoped by it (R-CON-4).
  */
 export function decisionsOfFile(file: string, decisions: readonly DecisionRecord[], folder: string): { path: string; found: FileDecision[] } {
-  const absolute = located(file, folder)
+  const first = behind(located(file, folder), decisions)
+  if (first.found.length > 0 || isAbsolute(file)) return first
+  // A record deleted since, named from the root in a folder below it (`docs/adr/0002-gone.md` asked
+  // in `src/`): neither place has it, so located read it from the folder; the root's names it.
+  const fromRoot = fromRootOf(file, folder)
+  if (fromRoot === undefined || existsSync(fromRoot)) return first
+  const second = behind(fromRoot, decisions)
+  return second.found.some((d) => d.from === 'record') ? second : first
+}
+
+/** The decisions behind the file at `absolute`, and its path in its repository. */
+function behind(absolute: string, decisions: readonly DecisionRecord[]): { path: string; found: FileDecision[] } {
   const path = pathInRepository(absolute)
   const fromFile = importedFrom(absolute, decisions)
   const found: FileDecision[] = [
@@ -67,14 +78,19 @@ export function decisionsOfFile(file: string, decisions: readonly DecisionRecord
 export function located(file: string, folder: string): string {
   const here = resolve(folder, file)
   if (isAbsolute(file) || existsSync(here)) return here
+  const fromRoot = fromRootOf(file, folder)
+  return fromRoot !== undefined && existsSync(fromRoot) ? fromRoot : here
+}
+
+/** A relative `file` read from the root of the repository `folder` is in, when that is inside it. */
+function fromRootOf(file: string, folder: string): string | undefined {
   try {
     const root = repositoryRoot(folder)
     const fromRoot = root === undefined ? undefined : resolve(root, file)
-    const inside = fromRoot !== undefined && !/^\.\.(?:[\\/]|$)/.test(relative(root as string, fromRoot))
-    return inside && existsSync(fromRoot) ? fromRoot : here
+    return fromRoot !== undefined && !/^\.\.(?:[\\/]|$)/.test(relative(root as string, fromRoot)) ? fromRoot : undefined
   } catch {
     // A folder removed under the process: no repository to read it from.
-    return here
+    return undefined
   }
 }
 
