@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { adrText, importedRepository } from '../../test/support/adr-repository'
+import { adrText, importedRepository, shopWithOneRecord } from '../../test/support/adr-repository'
 import { captured } from '../../test/support/captured'
 import { scopedToSrcOverTime } from '../../test/support/decision-record'
 import { fixedClock } from '../clock'
@@ -312,9 +312,7 @@ describe('decision-memory why FILE, a record import-adr read', () => {
   })
 
   it('prints, for a file of the code, the decisions in force scoped to its path or a folder above it', async () => {
-    const parent = tempDir('dm-why-file-')
-    const store = join(parent, 'store')
-    const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
+    const { store, repo } = await shopWithOneRecord('dm-why-file-')
     await withDecisions(store, fixedClock('2026-11-01T00:00:00Z'), async (decisions) => {
       const made = { decision: 'Amounts are integer cents.', rationale: 'Floats lost a cent.', status: 'accepted' as const }
       await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-100', title: 'Cents in billing', scope: { path: 'src' } }))
@@ -336,9 +334,7 @@ describe('decision-memory why FILE, a record import-adr read', () => {
   })
 
   it('reads a file named bare in the folder it runs in as that file, not as a key no decision has', async () => {
-    const parent = tempDir('dm-why-file-')
-    const store = join(parent, 'store')
-    const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
+    const { store, repo } = await shopWithOneRecord('dm-why-file-')
     await withDecisions(store, fixedClock('2026-11-01T00:00:00Z'), async (decisions) => {
       await decisions.propose(DecisionInputSchema.parse({ key: 'D-100', title: 'Cents in billing', decision: 'Amounts are integer cents.', rationale: 'Floats lost a cent.', status: 'accepted', scope: { path: 'src' } }))
     })
@@ -362,9 +358,7 @@ describe('decision-memory why FILE, a record import-adr read', () => {
   })
 
   it('says a relative FILE cannot be read in a folder removed under the shell, rather than crash; an absolute one still is', async () => {
-    const parent = tempDir('dm-why-file-')
-    const store = join(parent, 'store')
-    const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
+    const { store, repo } = await shopWithOneRecord('dm-why-file-')
     const gone = join(repo, 'src', 'gone')
     mkdirSync(gone)
     const cwd = process.cwd()
@@ -385,9 +379,7 @@ describe('decision-memory why FILE, a record import-adr read', () => {
   })
 
   it('with --as-of, lists for a file of the code the decisions scoped to its path then, not those of now', async () => {
-    const parent = tempDir('dm-why-file-')
-    const store = join(parent, 'store')
-    const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
+    const { store, repo } = await shopWithOneRecord('dm-why-file-')
     const clock = fixedClock('2026-11-01T00:00:00Z')
     await withDecisions(store, clock, async (decisions) => {
       await scopedToSrcOverTime(decisions, clock)
@@ -404,18 +396,14 @@ describe('decision-memory why FILE, a record import-adr read', () => {
   })
 
   it('with an --as-of in the future, says the flag is wrong, as with KEY, for a file too', async () => {
-    const parent = tempDir('dm-why-file-')
-    const store = join(parent, 'store')
-    const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
+    const { store, repo } = await shopWithOneRecord('dm-why-file-')
     const ahead = new Date(Date.now() + 3600_000).toISOString()
     await expect(whyCommand([join(repo, 'doc', 'adr', '0001-use-sqlite.md'), '--as-of', ahead, '--data', store])).rejects.toThrow(/^--as-of: .*in the future/)
     await expect(whyCommand([join(repo, 'doc', 'adr', '0001-use-sqlite.md'), '--as-of', ahead, '--data', store])).rejects.toHaveProperty('name', 'UsageError')
   })
 
   it('finds the decision of a record whose file was deleted since (git rm), which the store still holds', async () => {
-    const parent = tempDir('dm-why-file-')
-    const store = join(parent, 'store')
-    const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
+    const { store, repo } = await shopWithOneRecord('dm-why-file-')
     rmSync(join(repo, 'doc', 'adr', '0001-use-sqlite.md'))
     const { code, stdout } = await captured(() => whyCommand([join(repo, 'doc', 'adr', '0001-use-sqlite.md'), '--data', store]))
     expect(code).toBe(0)

@@ -4,7 +4,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { adrText, importedRepository } from '../../test/support/adr-repository'
+import { adrText, importedRepository, shopWithOneRecord } from '../../test/support/adr-repository'
 import { REQUIRED_TIER_L, scopedToSrcOverTime } from '../../test/support/decision-record'
 import { claudeCodeFixture } from '../../test/support/fixtures'
 import { tempDir } from '../../test/support/temp-dir'
@@ -1119,9 +1119,7 @@ describe('createMcpServer: why of a file, as why FILE answers it', () => {
   })
 
   it('answers a file of the code with the decisions in force scoped to its path or a folder above, read from the folder the server was started in', async () => {
-    const parent = tempDir('dm-mcp-why-file-')
-    const store = join(parent, 'store')
-    const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
+    const { store, repo } = await shopWithOneRecord('dm-mcp-why-file-')
     await proposed(store, fixedClock('2026-11-01T00:00:00Z'), async (decisions) => {
       const made = { decision: 'Amounts are integer cents.', rationale: 'Floats lost a cent.', status: 'accepted' as const }
       await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-100', title: 'Cents in billing', scope: { path: 'src' } }))
@@ -1145,9 +1143,7 @@ describe('createMcpServer: why of a file, as why FILE answers it', () => {
   })
 
   it('finds the decision of a record deleted since; a file no decision is behind is decision_not_found naming file, with what answers instead', async () => {
-    const parent = tempDir('dm-mcp-why-file-')
-    const store = join(parent, 'store')
-    const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
+    const { store, repo } = await shopWithOneRecord('dm-mcp-why-file-')
     rmSync(join(repo, 'doc', 'adr', '0001-use-sqlite.md'))
     writeFileSync(join(repo, 'Makefile'), 'all:\n')
     writeFileSync(join(repo, 'README.md'), '# Shop\n')
@@ -1183,9 +1179,7 @@ describe('createMcpServer: why of a file, as why FILE answers it', () => {
   })
 
   it('with as_of, lists the decisions behind a file as they stood then, each chain as of then; an answer not as of then is refused', async () => {
-    const parent = tempDir('dm-mcp-why-file-')
-    const store = join(parent, 'store')
-    const repo = await imported(parent, 'shop', store, { '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Accepted') })
+    const { store, repo } = await shopWithOneRecord('dm-mcp-why-file-')
     const clock = fixedClock('2026-11-01T00:00:00Z')
     await proposed(store, clock, async (decisions) => {
       await scopedToSrcOverTime(decisions, clock)

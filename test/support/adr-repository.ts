@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { expect } from 'vitest'
 import { importAdrCommand } from '../../src/cli/import-adr'
 import { captured } from './captured'
+import { tempDir } from './temp-dir'
 
 /** An adr-tools record, numbered `n`, with its status. */
 export const adrText = (n: number, title: string, status: string): string =>
@@ -21,4 +22,15 @@ export async function importedRepository(parent: string, name: string, store: st
   for (const [file, text] of Object.entries(files)) writeFileSync(join(repo, 'doc', 'adr', file), text)
   expect((await captured(() => importAdrCommand([join(repo, 'doc', 'adr'), '--data', store]))).code).toBe(0)
   return repo
+}
+
+/**
+ * A temporary folder (`prefix`) holding the repository `shop`, whose one record, `0001-use-sqlite.md`
+ * (Accepted), is imported into the store at `store` beside it.
+ */
+export async function shopWithOneRecord(prefix: string): Promise<{ store: string; repo: string }> {
+  const parent = tempDir(prefix)
+  const store = join(parent, 'store')
+  const repo = await importedRepository(parent, 'shop', store, { '0001-use-sqlite.md': adrText(1, 'Use SQLite', 'Accepted') })
+  return { store, repo }
 }
