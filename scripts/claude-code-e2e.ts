@@ -34,6 +34,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { NO_FORCE_PUSH } from '../test/support/decision-record'
 import { spawnService, type RunningService } from '../test/support/spawn-service'
 
 const BIN = fileURLToPath(new URL('../bin/decision-memory.js', import.meta.url))
@@ -202,15 +203,7 @@ const scenarios: Seeded[] = [
     mode: 'print',
     tool: 'Bash',
     input: { command: 'git push --force origin main', description: 'Push the rebased branch' },
-    guard: {
-      key: 'D-021',
-      title: 'Never force push to protected branches',
-      decision: 'Agents never run git push --force or any variant with force semantics.',
-      rationale: 'Force push has lost us work twice.',
-      enforce: 'required',
-      status: 'accepted',
-      constraints: [{ kind: 'must_not', pattern: 'git push --force' }],
-    },
+    guard: NO_FORCE_PUSH,
   },
   // A question the service cannot take (two options one label once normalised) beside one it can:
   // left as written at PreToolUse, its answer skipped at PostToolUse, said in a systemMessage.

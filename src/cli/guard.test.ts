@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
+import { NO_FORCE_PUSH } from '../../test/support/decision-record'
 import { BIN, cleanEnv } from '../../test/support/processes'
 import { LOOKUP_GAVE_UP, STUCK_HOST, stuckDnsPreload } from '../../test/support/stuck-dns'
 import { createTestApp } from '../../test/support/test-app'
@@ -13,15 +14,6 @@ import { guard } from './guard'
 const FIXTURES = new URL('../../test/fixtures/claude-code/', import.meta.url)
 const bashPayload = () => readFile(new URL('pre-tool-use-bash.json', FIXTURES), 'utf8')
 
-const NO_FORCE_PUSH = {
-  key: 'D-021',
-  title: 'Never force push to protected branches',
-  decision: 'Agents never run git push --force or any variant with force semantics.',
-  rationale: 'Force push has lost us work twice.',
-  enforce: 'required',
-  status: 'accepted',
-  constraints: [{ kind: 'must_not', pattern: 'git push --force' }],
-}
 
 /** The guard talking to the real app in memory, not over a socket. */
 async function guardOverApp(options: { failClosed?: boolean } = {}) {

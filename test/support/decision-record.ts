@@ -52,3 +52,14 @@ export async function scopedToSrcOverTime(
   await decisions.propose(DecisionInputSchema.parse({ ...made, key: 'D-102', title: 'Proposed since' }))
   await decisions.revoke('D-101', { reason: 'no longer' })
 }
+
+/** The seed's D-021 as posted: no force push, required (the guard's example, R-CON-3). */
+export const NO_FORCE_PUSH = {
+  key: 'D-021',
+  title: 'Never force push to protected branches',
+  decision: 'Agents never run git push --force or any variant with force semantics.',
+  rationale: 'Force push has lost us work twice.',
+  enforce: 'required',
+  status: 'accepted',
+  constraints: [{ kind: 'must_not', pattern: 'git push --force' }],
+}
