@@ -324,6 +324,24 @@ describe('the app with the path in front of it: the same answers', () => {
     )
   })
 
+  it('answers with the app’s header lines, names spelled and ordered as it writes them, but for Date and the id', async () => {
+    const { url } = await served()
+    const text = JSON.stringify({ ...TIER, user: 'alice' })
+    const rawHeaders = () =>
+      new Promise<string[]>((resolve, reject) => {
+        const req = httpRequest(`${url}/v1/recommendations`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(text.length) } }, (res) => {
+          res.resume()
+          res.on('end', () => resolve(res.rawHeaders.map((part, i) => (i % 2 === 1 && /^(date|x-request-id)$/i.test(res.rawHeaders[i - 1] as string) ? '…' : part))))
+        })
+        req.on('error', reject)
+        req.end(text)
+      })
+    // The first asked of the app, the second answered in front of it.
+    const byApp = await rawHeaders()
+    expect(await rawHeaders()).toEqual(byApp)
+    expect(byApp.filter((_, i) => i % 2 === 0)).toEqual(['content-type', 'x-request-id', 'Content-Length', 'Date', 'Connection', 'Keep-Alive'])
+  })
+
   it('logs a body the client stopped sending on the app’s routes as a 400 body_incomplete warning, not as a bug', async () => {
     const { lines, logger, requestLogged } = capturedLogger()
     const test = await createTestApp({ logger })

@@ -108,10 +108,12 @@ export function answerRememberedFirst(
     const requestId = () => requestIdFor(header(req, REQUEST_ID))
     const send = (id: string, status: number, body: Uint8Array | string) => {
       if (!res.destroyed) {
+        // Named and ordered as @hono/node-server writes the app's (Content-Length its own, after the
+        // app's headers): the bytes of the head are the app's, but for Date and the id.
         res.writeHead(status, {
           'content-type': 'application/json',
           [REQUEST_ID]: id,
-          'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.length,
+          'Content-Length': typeof body === 'string' ? Buffer.byteLength(body) : body.length,
         })
         res.end(body)
       }
