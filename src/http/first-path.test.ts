@@ -268,7 +268,7 @@ describe('a recommendation asked with a body remembered valid, answered in front
     ])
   })
 
-  it('leaves to the app, unread, a repeated Content-Type or Authorization, and a Host the app checks further', async () => {
+  it('leaves to the app, unread, a repeated Content-Type, Authorization or Host, and a Host the app checks further', async () => {
     const { url, remember } = await firstOnly({ auth })
     const text = remember({ ...TIER, user: 'alice' })
     const unread = (response: Sent) => {
@@ -295,6 +295,7 @@ describe('a recommendation asked with a body remembered valid, answered in front
     expect((await rawRequest([host, 'Content-Type: application/json', alice])).status).toBe(200)
     unread(await rawRequest([host, 'Content-Type: application/json', alice, `Authorization: Bearer ${OPS}`]))
     unread(await rawRequest([host, 'Content-Type: application/json', 'Content-Type: text/plain', alice]))
+    unread(await rawRequest([host, 'host: attacker.example', 'Content-Type: application/json', alice]))
     unread(await rawRequest(['Host: Example.COM', 'Content-Type: application/json', alice]))
     unread(await rawRequest(['Host: a b', 'Content-Type: application/json', alice]))
   })
@@ -375,6 +376,29 @@ describe('the app with the path in front of it: the same answers', () => {
     const latin1 = await send(url, { body: Buffer.from(JSON.stringify({ ...TIER, user: 'jos\u00e9' }), 'latin1') })
     expect([latin1.status, JSON.parse(latin1.text).error.code]).toEqual([400, 'invalid_json'])
     expect((await send(url, { path: '/healthz', method: 'GET', headers: { 'content-type': '' } })).status).toBe(200)
+  })
+
+  it('without auth, refuses (403) a Host sent twice, as the app does, though Node keeps the first, of this machine', async () => {
+    const { url, lines } = await served()
+    const text = JSON.stringify({ ...TIER, user: 'alice' })
+    const { port } = new URL(url)
+    const twice = () =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => {
+          socket.end(['POST /v1/recommendations HTTP/1.1', `Host: 127.0.0.1:${port}`, 'Host: attacker.example', 'Content-Type: application/json', `Content-Length: ${text.length}`, 'Connection: close', '', text].join('\r\n'))
+        })
+        const chunks: Buffer[] = []
+        socket.on('data', (c: Buffer) => chunks.push(c))
+        socket.on('error', reject)
+        socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+      })
+    // Remembered from its first answer, by the app.
+    expect((await send(url, { body: text })).status).toBe(200)
+    for (const answer of [await twice(), await twice()]) {
+      expect(answer).toMatch(/^HTTP\/1\.1 403 /)
+      expect(answer).toContain(`"the request is addressed to \\"127.0.0.1:${port}, attacker.example\\"`)
+    }
+    expect(lines.map((l) => l.status)).toEqual([200, 403, 403])
   })
 
   it('with auth: a body remembered under one token gets 403 for a token that may not act for its user, or for a user named in the query, and 401 without a token', async () => {

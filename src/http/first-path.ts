@@ -27,16 +27,18 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
 }
 
 /**
- * Whether Content-Type or Authorization was sent more than once, in one pass over the raw headers.
- * Node keeps the first of a repeated one, where @hono/node-server joins them (and the app refuses
- * the joined value): such a request is the app's.
+ * Whether Content-Type, Authorization or Host was sent more than once, in one pass over the raw
+ * headers. Node keeps the first of a repeated one, where @hono/node-server joins them, and the app
+ * refuses the joined value (without auth, a Host `127.0.0.1:7420, attacker.example` is no name of
+ * this machine: 403, where the path took Node's first and answered): such a request is the app's.
  */
-function repeatedTypeOrToken(req: IncomingMessage): boolean {
+function repeatedTypeTokenOrHost(req: IncomingMessage): boolean {
   let types = 0
   let tokens = 0
+  let hosts = 0
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = (req.rawHeaders[i] as string).toLowerCase()
-    if ((name === 'content-type' && ++types > 1) || (name === 'authorization' && ++tokens > 1)) return true
+    if ((name === 'content-type' && ++types > 1) || (name === 'authorization' && ++tokens > 1) || (name === 'host' && ++hosts > 1)) return true
   }
   return false
 }
@@ -61,8 +63,8 @@ const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/
  * token, all before the body is read; then, with the whole body read (and handed over as `rawBody`,
  * which @hono/node-server reads instead of the stream, and the moment it began, which the app's
  * log line measures from), a body not remembered, or a user the token may not act for. The app
- * answers it as if this path were not there, and logs it. A repeated Content-Type or
- * Authorization, and a Host @hono/node-server would check further, and a request naming its store
+ * answers it as if this path were not there, and logs it. A repeated Content-Type, Authorization
+ * or Host, and a Host @hono/node-server would check further, and a request naming its store
  * (X-Decision-Memory-Store), are the app's too, as is, without auth, one addressed to another name
  * than this machine's or sent with the Origin of another site (same-machine.ts). A body the
  * client stopped sending is answered as the app answers it (a 400 `body_incomplete` from
@@ -87,7 +89,7 @@ export function answerRememberedFirst(
       // Compressed, or said to be: the app refuses it (415).
       req.headers['content-encoding'] !== undefined ||
       !PLAIN_HOST.test(req.headers.host ?? '') ||
-      repeatedTypeOrToken(req) ||
+      repeatedTypeTokenOrHost(req) ||
       // Naming the store it is meant for: the app checks that (store-id.ts).
       req.headers[STORE_HEADER_NAME] !== undefined ||
       // Without tokens, one a web page may have sent: the app refuses it (same-machine.ts).
