@@ -1,14 +1,14 @@
 import { createServer, type Server, type ServerOptions } from 'node:http'
 import { getRequestListener, serve as serveHttp } from '@hono/node-server'
-import pino from 'pino'
+import pino, { type Logger } from 'pino'
 import { systemClock } from '../clock'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
-import { loadTokens, TokensFileError } from '../config/load-tokens'
-import { createDecisionMemory } from '../decision-memory'
+import { loadTokens, TokensFileError, type TokenTable } from '../config/load-tokens'
+import { createDecisionMemory, type DecisionMemory } from '../decision-memory'
 import { createApp } from '../http/app'
 import { answerClientError, answerConnect, answerMissingHost, answerRequestError } from '../http/client-error'
 import { answerRememberedFirst, type NodeListener } from '../http/first-path'
-import { validBodies } from '../http/recommendations'
+import { validBodies, type ValidBodies } from '../http/recommendations'
 import { createDecisions } from '../decisions/decisions'
 import type { TierPolicy } from '../memory/level-store'
 import { markServedBy, openStores, storeFolderExposure } from '../open-store'
@@ -147,29 +147,12 @@ export async function serveCommand(argv: string[]): Promise<void> {
   })
 
   let stopping = false
-  // Once stopping, a request that arrives is answered with Connection: close: its keep-alive
-  // client goes on elsewhere instead of sending more here (the check is made as the request
-  // comes, so an answer to one begun before the stop does not say it; its connection is closed
-  // once idle, below).
-  const closingOnStop = (next: NodeListener): NodeListener => (req, res) => {
-    if (stopping) res.setHeader('Connection', 'close')
-    next(req, res)
-  }
-
-  // @hono/node-server's listener over the app, with the recommendation asked again answered in
-  // front of it (first-path.ts). Made here rather than taken from serveHttp, which gives its own
-  // no errorHandler: a request it cannot make a Request of then gets a JSON error, not a bare 400.
-  const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: answerRequestError(logger) })
+  const listener = serviceListener({ app, memory, bodies, logger, auth, host, stopping: () => stopping })
   const server = serveHttp({
     fetch: app.fetch,
     port,
     hostname: host,
-    // Node's check of Host is made in front of the rest instead, to answer with the JSON error.
-    createServer: ((options: ServerOptions) =>
-      createServer(
-        { ...options, requireHostHeader: false },
-        closingOnStop(answerMissingHost(logger, answerRememberedFirst({ memory, bodies, logger, auth }, listener))),
-      )) as typeof createServer,
+    createServer: ((options: ServerOptions) => createServer(serverOptions(options), listener)) as typeof createServer,
   }, (info) => {
     // Written whatever DECISION_MEMORY_LOG_LEVEL hides (warn, error, silent): it is the one line
     // that says where the service is, the port --port 0 chose, which a script reads to find it.
@@ -257,10 +240,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     }, PARENT_POLL_MS)
     watch.unref()
   }
-  // A request Node's parser refuses gets a JSON error too, not a bare 400 (R-SVC-2).
-  server.on('clientError', answerClientError(logger))
-  // And so does a CONNECT, which Node would otherwise answer by closing the connection.
-  server.on('connect', answerConnect(logger))
+  answerWhatNodeRefuses(server as Server, logger)
   // A port that cannot be listened on (or a server that fails later): said plainly, not as a
   // crash with a stack trace; every error is logged, the first one stops the service.
   server.on('error', (error: NodeJS.ErrnoException) => {
@@ -278,6 +258,50 @@ export async function serveCommand(argv: string[]): Promise<void> {
     process.stderr.write(`decision-memory serve: ${why}\n`)
     void stop({ code: 1 })
   })
+}
+
+/** Node's options for the service's server: its check of Host is made by the listener instead (`serviceListener`). */
+export function serverOptions(options: ServerOptions = {}): ServerOptions {
+  return { ...options, requireHostHeader: false }
+}
+
+/**
+ * The service's request listener, outermost first: Connection: close once `stopping` (its
+ * keep-alive client goes on elsewhere instead of sending more here; checked as each request
+ * comes, so an answer to one begun before the stop does not say it, and its connection is closed
+ * once idle), the JSON error to a HTTP/1.1 request without Host (`answerMissingHost`, which the
+ * server's options leave to it), the recommendation asked again answered in front of the app
+ * (first-path.ts), and @hono/node-server's listener over the app. That one is made here rather
+ * than taken from serveHttp, which gives its own no errorHandler: a request it cannot make a
+ * Request of then gets a JSON error, not a bare 400. `remembered: false` leaves out the path in
+ * front of the app: a test holds the two chains to the same answers.
+ */
+export function serviceListener(options: {
+  app: { fetch: Parameters<typeof getRequestListener>[0] }
+  memory: DecisionMemory
+  bodies: ValidBodies
+  logger: Logger
+  auth: TokenTable | undefined
+  host: string
+  stopping: () => boolean
+  remembered?: boolean
+}): NodeListener {
+  const { app, memory, bodies, logger, auth, host, stopping, remembered = true } = options
+  const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: answerRequestError(logger) })
+  const inner = answerMissingHost(logger, remembered ? answerRememberedFirst({ memory, bodies, logger, auth }, listener) : listener)
+  return (req, res) => {
+    if (stopping()) res.setHeader('Connection', 'close')
+    inner(req, res)
+  }
+}
+
+/**
+ * A request Node's parser refuses gets a JSON error too, not a bare 400 (R-SVC-2); and so does a
+ * CONNECT, which Node would otherwise answer by closing the connection.
+ */
+export function answerWhatNodeRefuses(server: Server, logger: Logger): void {
+  server.on('clientError', answerClientError(logger))
+  server.on('connect', answerConnect(logger))
 }
 
 /**
