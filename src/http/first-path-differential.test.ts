@@ -1,0 +1,277 @@
+import { createServer, type Server } from 'node:http'
+import { connect, type AddressInfo } from 'node:net'
+import { MemoryLevel } from 'memory-level'
+import pino from 'pino'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createTestApp } from '../../test/support/test-app'
+import { ALICE, BOB, OPS, testTokens } from '../../test/support/tokens'
+import { answerWhatNodeRefuses, serverOptions, serviceListener } from '../cli/serve'
+import type { DecisionMemory } from '../decision-memory'
+import { InputError } from '../domain/errors'
+
+/**
+ * first-path.ts's promise, held over real sockets: the service's listener (serve.ts) with the path
+ * in front of the app and without it, over two copies of one store, answer the same raw requests
+ * with the same bytes (but for Date and a generated id) and the same log lines (but for time, ms
+ * and a generated id). Each request is sent twice: the first is the app's in both, and its body,
+ * if valid, is remembered; the second is answered in front of the app where the path may.
+ */
+
+const STORE_ID = '0123456789abcdef0123456789abcdef'
+const TIER = { question: 'Which complexity tier should this SPEC use?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] }
+const BODY = JSON.stringify({ ...TIER, user: 'alice' })
+const GENERATED = /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/g
+
+/** The entries of a store that holds alice's three answers at the tier point. */
+async function seededEntries(): Promise<Array<[string, string]>> {
+  const db = new MemoryLevel<string, string>()
+  const { call } = await createTestApp({ db })
+  for (const choice of ['Tier M', 'Tier M', 'Tier S']) await call('POST', '/v1/observations', { ...TIER, user_choice: choice, user: 'alice' })
+  return db.iterator().all()
+}
+
+interface Chain {
+  port: number
+  server: Server
+  memory: DecisionMemory
+  lines: Array<Record<string, unknown>>
+  /** Requests the app was asked. */
+  asked: number
+  stopping: boolean
+  /** Called at every line logged. */
+  onLine?: () => void
+}
+
+async function chain(entries: Array<[string, string]>, remembered: boolean, auth: typeof testTokens | undefined): Promise<Chain> {
+  const db = new MemoryLevel<string, string>()
+  await db.batch(entries.map(([key, value]) => ({ type: 'put' as const, key, value })))
+  const self = {} as Chain
+  const logger = pino({ level: 'info' }, {
+    write: (line: string) => {
+      self.lines.push(JSON.parse(line))
+      self.onLine?.()
+    },
+  })
+  const test = await createTestApp({ db, logger, auth, storeId: STORE_ID })
+  const app = { fetch: (request: Request, env: unknown) => (self.asked++, test.app.fetch(request, env as never)) }
+  const listener = serviceListener({ app, memory: test.memory, bodies: test.bodies, logger, auth, host: '127.0.0.1', stopping: () => self.stopping, remembered })
+  const server = createServer(serverOptions(), listener)
+  answerWhatNodeRefuses(server, logger)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return Object.assign(self, { port: (server.address() as AddressInfo).port, server, memory: test.memory, lines: [], asked: 0, stopping: false })
+}
+
+const chains: Chain[] = []
+afterAll(() => {
+  for (const { server } of chains) {
+    server.closeAllConnections()
+    server.close()
+  }
+})
+
+/** The two chains, with and without the path, made once per auth. */
+const pairs = new Map<boolean, Promise<[Chain, Chain]>>()
+function pair(withAuth: boolean): Promise<[Chain, Chain]> {
+  let made = pairs.get(withAuth)
+  if (made === undefined) {
+    const auth = withAuth ? testTokens : undefined
+    made = seededEntries().then(async (entries) => {
+      const both: [Chain, Chain] = [await chain(entries, true, auth), await chain(entries, false, auth)]
+      chains.push(...both)
+      return both
+    })
+    pairs.set(withAuth, made)
+  }
+  return made
+}
+
+/** What a request is sent as: pieces written in order, `'100'` waiting for the interim answer, null a half-close. */
+type Piece = string | Buffer | '100' | null
+
+interface Case {
+  name: string
+  auth?: boolean
+  /** Whether the path answers it (its second sending): a case never answered there proves nothing of the path. */
+  first: boolean
+  /** Answers expected (the request lines logged, unless `logged`). */
+  answers?: number
+  logged?: number
+  stopping?: boolean
+  fail?: () => unknown
+  pieces: (port: number) => Piece[]
+}
+
+/** A request as bytes: `Host` first (PORT is the server's port), null for none. */
+function request(headers: string[], body: string | Buffer = BODY, options: { method?: string; target?: string; host?: string | null; version?: string } = {}) {
+  return (port: number): Buffer => {
+    const host = options.host === undefined ? `127.0.0.1:${port}` : options.host
+    const head = [`${options.method ?? 'POST'} ${options.target ?? '/v1/recommendations'} HTTP/${options.version ?? '1.1'}`, ...(host === null ? [] : [`Host: ${host.replace('PORT', String(port))}`]), ...headers]
+    return Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), Buffer.from(body)])
+  }
+}
+
+/** A JSON body with its length. */
+const json = (headers: string[] = [], body: string | Buffer = BODY, options: Parameters<typeof request>[2] = {}) =>
+  request(['Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`, ...headers], body, options)
+
+const one = (make: (port: number) => Buffer) => (port: number): Piece[] => [make(port)]
+
+const cases: Case[] = [
+  { name: 'a body remembered', first: true, pieces: one(json()) },
+  { name: 'Content-Type with a charset', first: true, pieces: one(request(['Content-Type: application/json; charset=UTF-8', `Content-Length: ${BODY.length}`])) },
+  { name: 'Content-Type in capitals', first: true, pieces: one(request(['Content-Type: application/JSON', `Content-Length: ${BODY.length}`])) },
+  { name: 'Content-Type with a trailing tab', first: true, pieces: one(request(['Content-Type: application/json\t', `Content-Length: ${BODY.length}`])) },
+  { name: 'Content-Type with spaces around its parameter (415)', first: false, pieces: one(request(['Content-Type: application/json ;  charset=utf-8', `Content-Length: ${BODY.length}`])) },
+  { name: 'Content-Type sent twice', first: false, pieces: one(request(['Content-Type: application/json', 'content-type: application/json', `Content-Length: ${BODY.length}`])) },
+  { name: 'header names in any case', first: true, pieces: one(request(['CONTENT-TYPE: application/json', `content-length: ${BODY.length}`])) },
+  { name: 'Content-Length with a leading zero', first: true, pieces: one(request(['Content-Type: application/json', `Content-Length: 0${BODY.length}`])) },
+  { name: 'Content-Length sent twice (400)', first: false, logged: 0, pieces: one(request(['Content-Type: application/json', `Content-Length: ${BODY.length}`, `Content-Length: ${BODY.length}`])) },
+  { name: 'X-Request-Id kept', first: true, pieces: one(json(['X-Request-Id: run-42'])) },
+  { name: 'X-Request-Id of 256 characters', first: true, pieces: one(json([`X-Request-Id: ${'a'.repeat(256)}`])) },
+  { name: 'X-Request-Id with a space', first: true, pieces: one(json(['X-Request-Id: run 42'])) },
+  { name: 'X-Request-Id sent twice', first: true, pieces: one(json(['X-Request-Id: run-1', 'X-Request-Id: run-2'])) },
+  { name: 'X-Request-Id with a trailing tab', first: true, pieces: one(json(['X-Request-Id: run-1\t'])) },
+  { name: 'the store named', first: false, pieces: one(json([`X-Decision-Memory-Store: ${STORE_ID}`])) },
+  { name: 'another store named (409)', first: false, pieces: one(json(['X-Decision-Memory-Store: ffff'])) },
+  { name: 'Host localhost, no port', first: true, pieces: one(json([], BODY, { host: 'localhost' })) },
+  { name: 'Host with a trailing dot', first: true, pieces: one(json([], BODY, { host: 'localhost.:PORT' })) },
+  { name: 'Host in capitals', first: false, pieces: one(json([], BODY, { host: 'LOCALHOST:PORT' })) },
+  { name: 'Host [::1]', first: false, pieces: one(json([], BODY, { host: '[::1]:PORT' })) },
+  { name: 'Host of another site (403)', first: false, pieces: one(json([], BODY, { host: 'attacker.example:PORT' })) },
+  { name: 'Host sent twice (403)', first: false, pieces: one(json(['host: attacker.example'])) },
+  { name: 'no Host, HTTP/1.1 (400)', first: false, logged: 0, pieces: one(json([], BODY, { host: null })) },
+  { name: 'no Host, HTTP/1.0', first: false, pieces: one(json([], BODY, { host: null, version: '1.0' })) },
+  { name: 'HTTP/1.0', first: true, pieces: one(json([], BODY, { version: '1.0' })) },
+  { name: 'Origin of this machine', first: true, pieces: (port) => [json([`Origin: http://127.0.0.1:${port}`])(port)] },
+  { name: 'Origin of another site (403)', first: false, pieces: one(json(['Origin: https://attacker.example'])) },
+  { name: 'Origin null (403)', first: false, pieces: one(json(['Origin: null'])) },
+  { name: 'Expect: 100-continue, the body after the 100', first: true, pieces: (port) => { const whole = json(['Expect: 100-continue'])(port); const at = whole.indexOf('\r\n\r\n') + 4; return [whole.subarray(0, at), '100', whole.subarray(at)] } },
+  { name: 'white space around the body', first: true, pieces: one(json([], ` ${BODY}\n`)) },
+  { name: 'the keys in another order', first: true, pieces: one(json([], JSON.stringify({ user: 'alice', ...TIER }))) },
+  { name: 'a unicode escape', first: true, pieces: one(json([], BODY.replace('alice', '\\u0061lice'))) },
+  { name: 'a user not in NFC', first: true, pieces: one(json([], BODY.replace('alice', 'alice\u0301'))) },
+  { name: 'a byte order mark', first: false, pieces: one(json([], Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(BODY)]))) },
+  { name: 'Latin-1 bytes (400)', first: false, pieces: one(json([], Buffer.from(BODY.replace('alice', 'alic\u00e9'), 'latin1'))) },
+  { name: 'a trailing slash (404)', first: false, pieces: one(json([], BODY, { target: '/v1/recommendations/' })) },
+  { name: 'a query', first: false, pieces: one(json([], BODY, { target: '/v1/recommendations?x=1' })) },
+  { name: 'the absolute form', first: false, pieces: (port) => [json([], BODY, { target: `http://127.0.0.1:${port}/v1/recommendations` })(port)] },
+  { name: 'GET (405)', first: false, pieces: one(request([], '', { method: 'GET' })) },
+  { name: 'OPTIONS (405)', first: false, pieces: one(request([], '', { method: 'OPTIONS' })) },
+  { name: 'chunked', first: false, pieces: one(request(['Content-Type: application/json', 'Transfer-Encoding: chunked'], `${BODY.length.toString(16)}\r\n${BODY}\r\n0\r\n\r\n`)) },
+  { name: 'Content-Encoding: gzip (415)', first: false, pieces: one(json(['Content-Encoding: gzip'])) },
+  { name: 'once stopping (Connection: close)', first: true, stopping: true, pieces: one(json()) },
+  { name: 'two pipelined in one write', first: true, answers: 2, pieces: (port) => [Buffer.concat([json(['X-Request-Id: p-1'])(port), json(['X-Request-Id: p-2'])(port)])] },
+  {
+    name: 'three pipelined, the middle one the app’s',
+    first: true,
+    answers: 3,
+    pieces: (port) => [Buffer.concat([json(['X-Request-Id: p-1'])(port), json(['X-Request-Id: p-2'], BODY, { target: '/v1/recommendations?x=1' })(port), json(['X-Request-Id: p-3'])(port)])],
+  },
+  { name: 'a body cut short, then a half-close', first: true, pieces: (port) => { const whole = json(['X-Request-Id: cut-1'])(port); return [whole.subarray(0, whole.length - 10), null] } },
+  { name: 'the use case fails (500)', first: true, fail: () => new Error('boom'), pieces: one(json(['X-Request-Id: f-1'])) },
+  { name: 'the use case refuses (400)', first: true, fail: () => new InputError('timestamp_in_future', 'as_of is in the future'), pieces: one(json(['X-Request-Id: f-2'])) },
+  { name: 'the store fails (503)', first: true, fail: () => Object.assign(new Error('IO error: disk full'), { code: 'LEVEL_IO_ERROR' }), pieces: one(json(['X-Request-Id: f-3'])) },
+  { name: 'auth: no token (401)', auth: true, first: false, pieces: one(json()) },
+  { name: 'auth: the user’s token', auth: true, first: true, pieces: one(json([`Authorization: Bearer ${ALICE}`])) },
+  { name: 'auth: bearer in lower case', auth: true, first: true, pieces: one(json([`Authorization: bearer ${ALICE}`])) },
+  { name: 'auth: a token for every user, from a page of another site', auth: true, first: true, pieces: one(json([`Authorization: Bearer ${OPS}`, 'Origin: https://attacker.example'])) },
+  { name: 'auth: a token for another user (403)', auth: true, first: false, pieces: one(json([`Authorization: Bearer ${BOB}`])) },
+  { name: 'auth: a body without a user, for default', auth: true, first: true, pieces: one(json([`Authorization: Bearer ${BOB}`], JSON.stringify(TIER))) },
+  { name: 'auth: a token not valid (401)', auth: true, first: false, pieces: one(json(['Authorization: Bearer not-a-token-0123456789'])) },
+  { name: 'auth: the token sent twice (401)', auth: true, first: false, pieces: one(json([`Authorization: Bearer ${ALICE}`, `Authorization: Bearer ${ALICE}`])) },
+  { name: 'auth: the user named twice, bob last (403)', auth: true, first: false, pieces: one(json([`Authorization: Bearer ${ALICE}`], JSON.stringify({ ...TIER, user: 'bob' }).replace('{', '{"user":"alice",'))) },
+]
+
+/** What a client saw and the service logged, with what differs at every request taken out. */
+interface Seen {
+  bytes: string
+  closed: boolean
+  lines: string[]
+}
+
+/** Sends the pieces on a new connection; done when `answers` answers have come (or the connection closed) and `logged` request lines are out. */
+function exchange(target: Chain, pieces: Piece[], answers: number, logged: number): Promise<Seen> {
+  return new Promise((resolve) => {
+    const socket = connect(target.port, '127.0.0.1')
+    let received = Buffer.alloc(0)
+    let closed = false
+    let interim: (() => void) | undefined
+    const answered = () => {
+      let count = 0
+      let at = 0
+      for (let end = received.indexOf('\r\n\r\n', at); end >= 0; end = received.indexOf('\r\n\r\n', at)) {
+        const head = received.subarray(at, end).toString('latin1')
+        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0)
+        const interimAnswer = /^HTTP\/1\.1 1\d\d /.test(head)
+        at = end + 4 + (interimAnswer ? 0 : length)
+        if (at > received.length) break
+        if (!interimAnswer) count++
+      }
+      return count
+    }
+    const check = () => {
+      const requestLines = target.lines.filter((line) => line.msg === 'request').length
+      if ((closed || answered() >= answers) && requestLines >= logged) {
+        target.onLine = undefined
+        socket.destroy()
+        resolve({ bytes: received.toString('latin1'), closed, lines: target.lines.map(comparable) })
+      }
+    }
+    target.onLine = check
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk])
+      interim?.()
+      check()
+    })
+    socket.on('error', () => {})
+    socket.on('close', () => {
+      closed = true
+      check()
+    })
+    socket.on('connect', async () => {
+      for (const piece of pieces) {
+        if (piece === '100') {
+          if (!received.toString('latin1').includes('100 Continue')) await new Promise<void>((resolve) => (interim = resolve))
+        } else if (piece === null) socket.end()
+        else socket.write(piece)
+      }
+    })
+  })
+}
+
+/** A log line without what differs at every request: its time, duration, process, and a generated id. */
+function comparable({ time, ms, pid, hostname, ...line }: Record<string, unknown>): string {
+  const err = line.err as Record<string, unknown> | undefined
+  return JSON.stringify(err === undefined ? line : { ...line, err: { ...err, stack: undefined } }).replace(GENERATED, '<id>')
+}
+
+const normalised = (seen: Seen, port: number): Seen => ({
+  ...seen,
+  bytes: seen.bytes.replace(/\r\nDate: [^\r]*/g, '\r\nDate: <date>').replace(GENERATED, '<id>').replaceAll(String(port), '<port>'),
+})
+
+describe('the service with the path in front of the app and without it: the same answers and log lines', () => {
+  it.each(cases)('$name', async (c) => {
+    const both = await pair(c.auth === true)
+    for (const sending of ['by the app', 'again'] as const) {
+      const seen: Seen[] = []
+      for (const target of both) {
+        target.lines.length = 0
+        target.asked = 0
+        target.stopping = c.stopping === true
+        const recommendJson = target.memory.recommendJson
+        if (c.fail !== undefined && sending === 'again') target.memory.recommendJson = () => Promise.reject(c.fail?.())
+        try {
+          const answers = c.answers ?? 1
+          seen.push(normalised(await exchange(target, c.pieces(target.port), answers, c.logged ?? answers), target.port))
+        } finally {
+          target.memory.recommendJson = recommendJson
+          target.stopping = false
+        }
+      }
+      const [withPath, appAlone] = seen as [Seen, Seen]
+      expect(withPath, sending).toEqual(appAlone)
+      if (sending === 'again') expect(both[0].asked < both[1].asked, 'answered in front of the app').toBe(c.first)
+    }
+  })
+})
