@@ -108,6 +108,21 @@ const refuseEncodedBody: MiddlewareHandler = async (c, next) => {
   )
 }
 
+/**
+ * hono hands its error handler (onError) only an Error: anything else thrown or rejected with (a
+ * string, a plain object) went past it and past the request log, to @hono/node-server's
+ * errorHandler, and was answered 500 under a new id, the caller's X-Request-Id dropped, with no
+ * request line, where first-path.ts answered the same rejection under the request's id and logged
+ * it. Made an Error here, just inside the request log, it is answered and logged as any bug.
+ */
+const errorsOnly: MiddlewareHandler = async (_c, next) => {
+  try {
+    await next()
+  } catch (error) {
+    throw error instanceof Error ? error : new Error(String(error))
+  }
+}
+
 const tooLarge = (c: Context) =>
   c.json(errorBody(c, 'body_too_large', `the body is over ${LIMITS.bodyBytes / 1024} KB`), 413)
 
@@ -186,6 +201,7 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
   const app = new OpenAPIHono({ defaultHook: validationHook as never })
 
   app.use('*', requestLog(logger))
+  app.use('*', errorsOnly)
   // Without tokens, only this machine's own clients: not a web page reaching loopback (same-machine.ts).
   if (auth === undefined) app.use('*', sameMachineOnly)
   app.use('*', decodableUrl)

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import pino from 'pino'
 import { createTestApp } from '../../test/support/test-app'
 import { claudeCodeFixture } from '../../test/support/fixtures'
 
@@ -120,5 +121,27 @@ describe('a path asked with a method it does not take', () => {
     // A method a path takes is still answered by its route.
     expect((await app.request('/v1/decisions/D-404', { method: 'GET' })).status).toBe(404)
     expect((await app.request('/healthz', { method: 'HEAD' })).status).toBe(200)
+  })
+})
+
+describe('a bug that throws what is not an Error', () => {
+  it('is answered 500 under the request’s id, and logged with its request line, as a bug that throws an Error', async () => {
+    const lines: Array<Record<string, unknown>> = []
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) })
+    const { app, memory } = await createTestApp({ logger })
+    // hono hands its error handler only an Error; a rejection with a string went past it and past the request log.
+    memory.recommendJson = () => Promise.reject('the store said no')
+    const response = await app.request('/v1/recommendations', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'run-9' },
+      body: JSON.stringify({ question: 'Which tier?', all_options: ['S', 'M'], user: 'alice' }),
+    })
+    expect(response.status).toBe(500)
+    expect(response.headers.get('x-request-id')).toBe('run-9')
+    expect(((await response.json()) as { error: unknown }).error).toEqual({ code: 'internal_error', message: 'internal error: this is a bug, please report it', issues: [], request_id: 'run-9' })
+    expect(lines.map(({ msg, req_id, status, err }) => ({ msg, req_id, status, message: (err as { message?: string } | undefined)?.message }))).toEqual([
+      { msg: 'unhandled error', req_id: 'run-9', status: undefined, message: 'the store said no' },
+      { msg: 'request', req_id: 'run-9', status: 500, message: undefined },
+    ])
   })
 })

@@ -171,6 +171,7 @@ const cases: Case[] = [
   { name: 'the use case fails (500)', first: true, fail: () => new Error('boom'), pieces: one(json(['X-Request-Id: f-1'])) },
   { name: 'the use case refuses (400)', first: true, fail: () => new InputError('timestamp_in_future', 'as_of is in the future'), pieces: one(json(['X-Request-Id: f-2'])) },
   { name: 'the store fails (503)', first: true, fail: () => Object.assign(new Error('IO error: disk full'), { code: 'LEVEL_IO_ERROR' }), pieces: one(json(['X-Request-Id: f-3'])) },
+  { name: 'the use case rejects with what is not an Error (500)', first: true, fail: () => 'the store said no', pieces: one(json(['X-Request-Id: f-4'])) },
   { name: 'auth: no token (401)', auth: true, first: false, pieces: one(json()) },
   { name: 'auth: the user’s token', auth: true, first: true, pieces: one(json([`Authorization: Bearer ${ALICE}`])) },
   { name: 'auth: bearer in lower case', auth: true, first: true, pieces: one(json([`Authorization: bearer ${ALICE}`])) },
