@@ -59,3 +59,42 @@ describe('why FILE: a record deleted since, named from the repository root in a 
     expect(decisionsOfFile('doc/adr/0002-use-sqlite.md', decisions, join(repo, 'src'))).toEqual(atRoot)
   })
 })
+
+describe('why FILE: a folder of records import-adr read', () => {
+  const parent = tempDir('dm-why-file-folder-')
+  const repo = join(parent, 'shop')
+  mkdirSync(join(repo, '.git'), { recursive: true })
+  mkdirSync(join(repo, 'doc', 'adr'), { recursive: true })
+  const record = (key: string, path: string, folder: string, line = 1) =>
+    ({ key, status: 'accepted', scope: { path: null }, imported: { path, line, format: 'adr-tools', folder, fingerprint: 'x' } }) as unknown as DecisionRecord
+  const decisions = [
+    record('ADR-0002', '0002-use-postgres.md', 'shop/doc/adr'),
+    record('D-002', 'DECISIONS.md', 'shop/doc/adr', 8),
+    record('ADR-0001', '0001-use-sqlite.md', 'shop/doc/adr'),
+    record('D-001', 'DECISIONS.md', 'shop/doc/adr', 3),
+    // Another folder's, and another repository's folder of the same name.
+    record('ADR-0009', '0009-other.md', 'shop/doc/other'),
+    record('ADR-0003', '0003-web.md', 'web/doc/adr'),
+    scoped('D-100', 'doc'),
+  ]
+
+  it('lists the decisions imported from its records, by file and line, each with its record, then those scoped to it', () => {
+    // `import-adr doc/adr` imported them from it: a version before this said none was.
+    expect(decisionsOfFile('doc/adr', decisions, repo)).toEqual({
+      path: 'doc/adr',
+      found: [
+        { key: 'ADR-0001', from: 'record', line: 1, file: join('doc/adr', '0001-use-sqlite.md') },
+        { key: 'ADR-0002', from: 'record', line: 1, file: join('doc/adr', '0002-use-postgres.md') },
+        { key: 'D-001', from: 'record', line: 3, file: join('doc/adr', 'DECISIONS.md') },
+        { key: 'D-002', from: 'record', line: 8, file: join('doc/adr', 'DECISIONS.md') },
+        { key: 'D-100', from: 'scope', scope: 'doc' },
+      ],
+    })
+    // Named as the folder was: from doc/, `adr`.
+    expect(decisionsOfFile('adr', decisions, join(repo, 'doc')).found[0]).toEqual({ key: 'ADR-0001', from: 'record', line: 1, file: join('adr', '0001-use-sqlite.md') })
+  })
+
+  it('lists no record of a folder above or beside it: import-adr reads a folder\'s own files', () => {
+    expect(decisionsOfFile('doc', decisions, repo).found).toEqual([{ key: 'D-100', from: 'scope', scope: 'doc' }])
+  })
+})

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs'
-import { basename, dirname, isAbsolute, relative, resolve } from 'node:path'
+import { existsSync, statSync } from 'node:fs'
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { notARecord } from '../decisions/adr/adr-folder'
 import { isWithin } from '../decisions/applicability'
 import type { DecisionRecord } from '../decisions/decision'
@@ -22,6 +22,24 @@ export function importedFrom(file: string, decisions: readonly DecisionRecord[])
 }
 
 /**
+ * The decisions imported from the records of a folder (`docs/adr`, as `import-adr docs/adr` read
+ * it: its own files, not its subfolders'), named as the import named it (importedFrom); by file
+ * name, then in the order of each file.
+ */
+export function importedIn(dir: string, decisions: readonly DecisionRecord[]): DecisionRecord[] {
+  const { folder, aliases } = recordFolder(dir)
+  const folders = [folder, ...aliases.filter((a) => !a.startsWith('*/'))]
+  return decisions
+    .filter((d) => d.imported?.folder !== undefined && folders.includes(d.imported.folder))
+    .sort(
+      (a, b) =>
+        compareNames(a.imported?.path ?? '', b.imported?.path ?? '') || (a.imported?.line ?? 0) - (b.imported?.line ?? 0) || a.key.localeCompare(b.key),
+    )
+}
+
+const compareNames = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+/**
  * The decisions in force that are scoped to `path` or a folder above it (R-CON-4's path scope, as
  * `decisions/applicable` reads it), by key: why a file of the code is as it is. Decisions with no
  * path scope, which apply everywhere, are not listed: they say nothing of this file.
@@ -32,8 +50,12 @@ export function scopedTo(path: string, decisions: readonly DecisionRecord[]): De
     .sort((a, b) => a.key.localeCompare(b.key))
 }
 
-/** A decision behind a file: imported from it (a record, at `line` of the file), or in force and scoped to its path or a folder above it (`scope`). */
-export type FileDecision = { key: string; from: 'record'; line: number } | { key: string; from: 'scope'; scope: string }
+/**
+ * A decision behind a file: imported from it (a record, at `line` of the file; for a folder, from
+ * one of its records, `file`, named as the folder was), or in force and scoped to its path or a
+ * folder above it (`scope`).
+ */
+export type FileDecision = { key: string; from: 'record'; line: number; file?: string } | { key: string; from: 'scope'; scope: string }
 
 /**
  * Why a file (or folder) is as it is (R-CON-5), as `why FILE` and the MCP `why` tool's `file` read
@@ -44,27 +66,45 @@ export type FileDecision = { key: string; from: 'record'; line: number } | { key
  * repository's root, as decisions are scoped by it (R-CON-4).
  */
 export function decisionsOfFile(file: string, decisions: readonly DecisionRecord[], folder: string): { path: string; found: FileDecision[] } {
-  const first = behind(located(file, folder), decisions)
+  const first = behind(located(file, folder), decisions, file)
   if (first.found.length > 0 || isAbsolute(file)) return first
   // A record deleted since, named from the root in a folder below it (`docs/adr/0002-gone.md` asked
   // in `src/`): neither place has it, so located read it from the folder; the root's names it.
   const fromRoot = fromRootOf(file, folder)
   if (fromRoot === undefined || existsSync(fromRoot)) return first
-  const second = behind(fromRoot, decisions)
+  const second = behind(fromRoot, decisions, file)
   return second.found.some((d) => d.from === 'record') ? second : first
 }
 
-/** The decisions behind the file at `absolute`, and its path in its repository. */
-function behind(absolute: string, decisions: readonly DecisionRecord[]): { path: string; found: FileDecision[] } {
+/**
+ * The decisions behind the file at `absolute` (named `file`), and its path in its repository; of a
+ * folder, those imported from its records: `import-adr docs/adr` imported them from it.
+ */
+function behind(absolute: string, decisions: readonly DecisionRecord[], file: string): { path: string; found: FileDecision[] } {
   const path = pathInRepository(absolute)
-  const fromFile = importedFrom(absolute, decisions)
+  const folder = isFolder(absolute)
+  const fromFile = folder ? importedIn(absolute, decisions) : importedFrom(absolute, decisions)
   const found: FileDecision[] = [
-    ...fromFile.map((d) => ({ key: d.key, from: 'record' as const, line: d.imported?.line ?? 1 })),
+    ...fromFile.map((d) => ({
+      key: d.key,
+      from: 'record' as const,
+      line: d.imported?.line ?? 1,
+      ...(folder ? { file: join(file, d.imported?.path ?? '') } : {}),
+    })),
     ...scopedTo(path, decisions)
       .filter((d) => !fromFile.includes(d))
       .map((d) => ({ key: d.key, from: 'scope' as const, scope: d.scope.path ?? path })),
   ]
   return { path, found }
+}
+
+/** A folder there now (a record's folder deleted since is read as the file it was named as). */
+function isFolder(absolute: string): boolean {
+  try {
+    return statSync(absolute).isDirectory()
+  } catch {
+    return false
+  }
 }
 
 /**

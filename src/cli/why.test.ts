@@ -297,6 +297,24 @@ describe('decision-memory why FILE, a record import-adr read', () => {
     expect(stdout).toContain('why: Too few consumers yet.')
   })
 
+  it('prints, for the folder of the records, the decision imported from each, named with its record', async () => {
+    const parent = tempDir('dm-why-file-')
+    const store = join(parent, 'store')
+    const repo = await imported(parent, 'shop', store, {
+      '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Superseded by [2. Use Postgres](0002-use-postgres.md)'),
+      '0002-use-postgres.md': adr(2, 'Use Postgres', 'Accepted'),
+    })
+    const folder = join(repo, 'doc', 'adr')
+    const { code, stdout, stderr } = await captured(() => whyCommand([folder, '--data', store]))
+    // `import-adr doc/adr` imported them from it: a version before this said no decision was, exit 1.
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
+    expect(stdout.split('\n').filter((l) => l.includes(', from '))).toEqual([
+      `ADR-0001, from ${join(folder, '0001-use-sqlite.md')}:1`,
+      `ADR-0002, from ${join(folder, '0002-use-postgres.md')}:1`,
+    ])
+    expect(stdout).toContain('* ADR-0002 [accepted, advisory] Use Postgres\n')
+  })
+
   it('does not take the same file of another repository for the one imported', async () => {
     const parent = tempDir('dm-why-file-')
     const store = join(parent, 'store')

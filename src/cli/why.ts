@@ -387,7 +387,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
     return 1
   }
   const { path: at, found: behind } = decisionsOfFile(file, all, here.folder)
-  const found = behind.map((d) => ({ key: d.key, heading: d.from === 'record' ? `${d.key}, from ${file}:${d.line}` : `${d.key}, scoped to ${d.scope}` }))
+  const found = behind.map((d) => ({ key: d.key, heading: d.from === 'record' ? `${d.key}, from ${d.file ?? file}:${d.line}` : `${d.key}, scoped to ${d.scope}` }))
   if (found.length === 0) {
     // A key that is also a file's name here (`notes.md`): the decision, as before files were read;
     // a name no decision has as its key is said as the file it is.

@@ -1103,6 +1103,12 @@ describe('createMcpServer: why of a file, as why FILE answers it', () => {
       // Absolute, the same file.
       const absolute = JSON.parse(text(await client.callTool({ name: 'why', arguments: { file: join(shop, 'doc', 'adr', '0001-use-sqlite.md') } })))
       expect(absolute.decisions.map((d: { key: string }) => d.key)).toEqual(['ADR-0001'])
+      // The folder the records were imported from: each record's decision, with its file.
+      const folder = JSON.parse(text(await client.callTool({ name: 'why', arguments: { file: 'doc/adr' } })))
+      expect(folder.decisions.map((d: { key: string; from: string; file: string }) => [d.key, d.from, d.file])).toEqual([
+        ['ADR-0001', 'record', join('doc/adr', '0001-use-sqlite.md')],
+        ['ADR-0002', 'record', join('doc/adr', '0002-use-postgres.md')],
+      ])
       await client.close()
       // A log of decisions: each of its sections, in the order of the file, with its line.
       const inApi = await startedIn(backend, api)
