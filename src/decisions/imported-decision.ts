@@ -35,7 +35,8 @@ export const ImportedDecisionSchema = z.strictObject({
   superseded_by: DecisionKeySchema.nullable().default(null),
   origin: z.strictObject({
     path: z.string().min(1).max(DECISION_LIMITS.sourceLength),
-    line: z.number().int().min(1),
+    // Said, not left to int()'s own bound, which the OpenAPI document would not show.
+    line: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
     format: z.enum(ADR_FORMATS),
     /**
      * The folder read, relative to the root of its repository (`docs/adr`), or absolute outside

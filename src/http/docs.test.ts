@@ -425,3 +425,16 @@ describe('fields the service fills in, in the OpenAPI document', () => {
     expect(Decision.required).toEqual(expect.arrayContaining(['key', 'title', 'enforce', 'status', 'constraints', 'evidence']))
   })
 })
+
+describe('integers in the OpenAPI document', () => {
+  it("bounds an imported record's line as the service does, so that a line the document takes is not refused", async () => {
+    const { call } = await createTestApp()
+    const { schemas } = (await call('GET', '/openapi.json')).body.components
+    const line = schemas.DecisionImport.properties.records.items.properties.origin.properties.line
+    expect(line).toMatchObject({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER })
+    const record = (at: number) => ({ key: 'ADR-0001', title: 'Use X', decision: 'X.', rationale: 'Y.', status: 'accepted', date: null, origin: { path: 'doc/adr/0001-use-x.md', line: at, format: 'adr-tools' } })
+    expect((await call('POST', '/v1/decisions/import', { records: [record(line.maximum)] })).status).toBe(200)
+    const over = await call('POST', '/v1/decisions/import', { records: [record(line.maximum + 1)] })
+    expect([over.status, over.body.error.issues[0].path]).toEqual([400, 'records.0.origin.line'])
+  })
+})
