@@ -623,6 +623,8 @@ async function runSteps(steps: Step[], problems: Problem[]) {
   const seen = new Map<string, Set<string>>()
   const held = new Map<string, number[]>()
   const counts = (user: string) => held.get(user) ?? POINTS.map(() => 0)
+  // When each was made, per user and point: a replay (R-REC-9) counts those up to its as_of.
+  const times = new Map<string, number[][]>()
   // The hook's captures, per user: the tool_use_ids seen and the observations they made; personalization per user and session.
   const hooked = new Map<string, Set<string>>()
   const off = new Set<string>()
@@ -657,7 +659,19 @@ async function runSteps(steps: Step[], problems: Problem[]) {
       const c = counts(s.user)
       c[s.at] = (c[s.at] as number) + fresh
       held.set(s.user, c)
+      const t = times.get(s.user) ?? POINTS.map(() => [])
+      for (let k = 0; k < fresh; k++) t[s.at]?.push(minute)
+      times.set(s.user, t)
     } else if (s.kind === 'recommend') {
+      if (minute > 0) {
+        const then = Math.ceil(minute / 2)
+        const as_of = new Date(Date.parse('2026-07-01T09:00:00.000Z') + then * 1000).toISOString()
+        const replay = { question: p.question, all_options: p.options, user: s.user, point: p.point, multi_select: p.multi, as_of }
+        const { status, json } = await documented(doc, app, 'post', '/v1/recommendations', '/v1/recommendations', replay, problems)
+        const expected = (times.get(s.user)?.[s.at] ?? []).filter((m) => m <= then).length
+        if (status !== 200) fail('recommend', `${status} ${JSON.stringify(json)}`)
+        else if (json.observations !== expected) fail('R-REC-9', `as of ${as_of}: ${json.observations} observations, ${expected} made by then`)
+      }
       const body = { question: p.question, all_options: p.options, user: s.user, point: p.point, multi_select: p.multi, ...(s.session === undefined ? {} : { session_id: s.session }) }
       const { status, json } = await documented(doc, app, 'post', '/v1/recommendations', '/v1/recommendations', body, problems)
       if (status !== 200) { fail('recommend', `${status} ${JSON.stringify(json)}`); continue }
@@ -680,6 +694,7 @@ async function runSteps(steps: Step[], problems: Problem[]) {
       if (status !== 200) { fail('forget', `${status} ${JSON.stringify(json)}`); continue }
       seen.delete(s.user)
       held.delete(s.user)
+      times.delete(s.user)
       hooked.delete(s.user)
       forgotten.add(s.user)
       for (const key of [...off]) if (key.startsWith(`${s.user}\u0000`)) off.delete(key)
@@ -742,6 +757,19 @@ async function runSteps(steps: Step[], problems: Problem[]) {
         const changed = (listed as { changed_since?: unknown } | undefined)?.changed_since != null
         if (listed !== undefined && !changed && listed.observations !== c[i]) fail('preferences-count', `${pt.point}: ${listed.observations} observations, ${c[i]} held`)
       }
+      if (minute === 0) continue
+      // As of a moment (R-REC-9): the points asked by then, each with the choices made by then.
+      const then = Math.ceil(minute / 2)
+      const as_of = new Date(Date.parse('2026-07-01T09:00:00.000Z') + then * 1000).toISOString()
+      const replay = await documented(doc, app, 'get', '/v1/users/{user}/preferences', `/v1/users/${user}/preferences?as_of=${as_of}`, undefined, problems)
+      if (replay.status !== 200) { fail('preferences', `${replay.status} ${replay.text}`); continue }
+      for (const [i, pt] of POINTS.entries()) {
+        const listed = (replay.json.points as Array<{ point: string; observations: number; changed_since?: unknown }>).find((x) => x.point === pt.point)
+        const expected = (times.get(s.user)?.[i] ?? []).filter((m) => m <= then).length
+        if (expected === 0 ? listed !== undefined : listed === undefined || (listed.changed_since == null && listed.observations !== expected)) {
+          fail('R-REC-9', `preferences as of ${as_of}, ${pt.point}: ${JSON.stringify(listed?.observations)} observations, ${expected} made by then`)
+        }
+      }
     }
   }
 }
@@ -774,7 +802,7 @@ describe('the OpenAPI document describes every answer the API gives with --auth 
 })
 
 describe('sequences of requests keep what the spec promises', () => {
-  it('observe, hook, recommend, toggle, decide, forget, export: R-CAP-2, R-SES-3, R-CON-2, R-CON-5, R-SVC-5, options cover all_options', { timeout: 60_000 * SCALE }, async () => {
+  it('observe, hook, recommend, toggle, decide, forget, export: R-CAP-2, R-SES-3, R-REC-9, R-CON-2, R-CON-5, R-SVC-5, options cover all_options', { timeout: 60_000 * SCALE }, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 4, maxLength: 30, size: 'medium' }), async (steps) => {
         const problems: Problem[] = []
