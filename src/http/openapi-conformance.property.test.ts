@@ -471,6 +471,8 @@ async function check(doc: Document, app: App, sent: Sent, problems: Problem[], s
   if (response.status >= 400) {
     const error = json?.error
     if (error?.request_id !== response.headers.get('x-request-id')) problem('request-id', `request_id ${error?.request_id} is not the X-Request-Id ${response.headers.get('x-request-id')}`)
+    // Every refusal names what it refuses: but the token's (401, 403) and the body's size (413), which no field is.
+    if (![401, 403, 413].includes(response.status) && (error?.issues?.length ?? 0) === 0) problem('no-issue', `${error?.code} names no field`)
     if (response.status === 400 && error?.code === 'invalid_request') {
       const issues = error.issues as Array<{ path: string; message: string }>
       if (issues.some((i) => WORDED.some((w) => w.test(i.message)))) return
