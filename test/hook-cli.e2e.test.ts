@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { existsSync, readdirSync } from 'node:fs'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { createServer as createHttpServer } from 'node:http'
@@ -7,7 +8,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { claudeCodeFixture } from './support/fixtures'
 import { PREVIEWED_QUESTIONS, previewedPostToolUse } from './support/preview-payload'
-import { closedPort, runCli, startService, type RunningService } from './support/processes'
+import { BIN, cleanEnv, closedPort, runCli, startService, type RunningService } from './support/processes'
 import { LOOKUP_GAVE_UP, STUCK_HOST, stuckDnsPreload } from './support/stuck-dns'
 import { tempDir } from './support/temp-dir'
 
@@ -451,6 +452,38 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(await observationsAt(service.url, ...METHOD)).toBe(1)
     expect(await observationsAt(service.url, ...TIER)).toBe(2)
     expect(existsSync(`${spool}.rejected`)).toBe(false)
+  })
+
+  it('keeps a capture it was sending when it was killed (Claude Code ends a hook past its timeout), for the next call to deliver', async () => {
+    const { data, spool } = await workdir()
+    // Takes the request and never answers; `sent` settles once the request's bytes arrive.
+    let arrived = () => {}
+    const sent = new Promise<void>((resolve) => (arrived = resolve))
+    const silent = createServer((socket) => {
+      socket.once('data', () => arrived())
+      silent.once('close', () => socket.destroy())
+    })
+    servers.push(silent)
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}`
+    const child = spawn(process.execPath, [BIN, 'hook', '--budget', String(GENEROUS)], {
+      env: cleanEnv({ DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool }),
+      stdio: ['pipe', 'ignore', 'ignore'],
+    })
+    child.stdin.end(JSON.stringify(claudeCodeFixture('post-tool-use-single')))
+    await sent
+    const killed = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGKILL')
+    await killed
+
+    const service = await serve(data)
+    expect(await hook(claudeCodeFixture('session-start'), service.url, spool, GENEROUS)).toMatchObject({ code: 0, stdout: '', stderr: '' })
+    expect(await observationsAt(service.url, ...TIER)).toBe(1)
+    // Delivered, nothing of it is left beside the spool, and a capture delivered at once leaves nothing either.
+    expect(readdirSync(dirname(spool))).toEqual([])
+    expect(await hook(claudeCodeFixture('post-tool-use-multi'), service.url, spool, GENEROUS)).toMatchObject({ code: 0, stdout: '', stderr: '' })
+    expect(readdirSync(dirname(spool))).toEqual([])
+    expect(await observationsAt(service.url, ...METHOD)).toBe(1)
   })
 
   it('sends DECISION_MEMORY_TOKEN, so that a service run with --auth takes the choices (R-SVC-4)', async () => {

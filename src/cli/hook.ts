@@ -6,7 +6,7 @@ import { issuesText, serviceErrorIn } from './error-envelope'
 import { hookBody } from './hook-payload'
 import { stdinFile } from './stdin-file'
 import { printable } from './terminal'
-import { appendToRejected, appendToSpool, drainSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
+import { appendToRejected, appendToSpool, drainSpool, holdWhileDelivering, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
 export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--budget MS]
 
@@ -275,7 +275,6 @@ async function runHook(argv: string[]): Promise<void> {
   const deadline = budget - EXIT_RESERVE_MS
   const remaining = () => deadline - performance.now()
   const file = values.spool === undefined ? spoolFile() : homePath(values.spool)
-  const url = `${serviceUrl()}/v1/hooks/claude-code`
 
   const text = await readStdin(Math.max(remaining(), STDIN_MIN_MS))
   if (text === undefined || text.trim() === '') return
@@ -286,6 +285,19 @@ async function runHook(argv: string[]): Promise<void> {
     throw new Error('stdin is not a JSON hook payload')
   }
   const event: SpooledEvent = { at: new Date().toISOString(), user, payload, project: projectOfPayload(payload) }
+  // On disk before anything is sent (the spool's drain first): killed past its time, the hook
+  // leaves it for the next call, rather than lose a capture it had not yet spooled.
+  const held = isCapture(payload) ? await holdWhileDelivering(file, event) : undefined
+  try {
+    await deliverOrSpool(file, event, payload, budget, remaining)
+  } finally {
+    await held?.release()
+  }
+}
+
+/** Delivers the spool, then `event`; spools it, or sets it aside, when it is not delivered. */
+async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknown, budget: number, remaining: () => number): Promise<void> {
+  const url = `${serviceUrl()}/v1/hooks/claude-code`
 
   /** Why the last delivery that did not go through failed: what the spooled event's message says. */
   let refusedToken = false

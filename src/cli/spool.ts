@@ -206,6 +206,34 @@ async function claim(file: string, kind: 'draining' | 'forgetting' = 'draining')
   return claims
 }
 
+/**
+ * Keeps an event on disk while this process delivers it: written as a claim of this process's own
+ * (the name `claim` gives one) before it is sent, so that a hook killed at any point after (Claude
+ * Code ends one past its entry's `timeout`, which a loaded machine reaches starting node) leaves it
+ * for the next drain to take over, as it takes over a drain cut short; spooled only after a failed
+ * delivery, it was lost with the process. Delivered twice (the service took it before the kill),
+ * it counts once: observations are idempotent by decision_id, sessions by id. `release` removes it
+ * once the event is delivered, spooled or set aside. Undefined when it cannot be written (a spool
+ * folder that is read-only, a full disk) or the spool is no file: the event is then delivered, and
+ * spooled or said on stderr, as before.
+ */
+export async function holdWhileDelivering(file: string, event: SpooledEvent): Promise<{ release(): Promise<void> } | undefined> {
+  // A spool set to a folder or a device (DECISION_MEMORY_SPOOL=/tmp, /dev/null) is never claimed
+  // (tryRename), and nothing is written beside it either: in `/`, in /dev.
+  const found = lstatOrNone(file)
+  if (found !== undefined && !found.isFile() && !found.isSymbolicLink()) return undefined
+  const held = join(dirname(file), `${basename(file)}.${process.pid}.${randomHex(4)}.draining`)
+  try {
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 })
+    await writeFile(held, JSON.stringify(event) + '\n', { mode: 0o600, flag: 'wx' })
+  } catch {
+    // Cut short (ENOSPC), it would be a stub for a drain to set aside: nothing is left instead.
+    await unlink(held).catch(() => {})
+    return undefined
+  }
+  return { release: () => unlink(held).catch(() => {}) }
+}
+
 /** Whether the claim at `path` was made (stamped) more than CLAIM_STALE_MS ago; gone is not stale. */
 async function isStale(path: string): Promise<boolean> {
   const found = await stat(path).catch(() => undefined)
