@@ -209,6 +209,21 @@ describe('the hook spool (R-CAP-6)', () => {
     expect(aside).toHaveLength(2)
     expect(await spooledIds(file)).toEqual([])
   })
+
+  it('sets aside a line that is JSON but no event (another program\'s, another version\'s shape), never delivering it', async () => {
+    const file = await freshSpool()
+    await mkdir(join(file, '..'), { recursive: true })
+    // null once ended every drain with a TypeError, and the rest was delivered as user "undefined"
+    // or "[object Object]", or failed for good, holding up every event behind it.
+    const others = ['null', '[1,2]', '"text"', '{"at":"2026-07-01T10:00:00Z","payload":{"id":9}}', '{"at":"2026-07-01T10:00:00Z","user":{"name":"bob"},"payload":{"id":9}}']
+    await writeFile(file, others.map((l) => l + '\n').join(''))
+    await appendToSpool(file, event(1))
+    const service = fakeService()
+    service.up = true
+    expect(await drainSpool(file, (e) => service.deliver(e))).toEqual({ delivered: 1, rejected: others.length, left: 0, stopped: null })
+    expect(service.received).toEqual([1])
+    expect((await readFile(rejectedFile(file), 'utf8')).split('\n').filter((l) => l !== '')).toEqual(others)
+  })
 })
 
 describe('forgetting a user in the spool (R-SVC-5)', () => {

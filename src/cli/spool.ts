@@ -288,10 +288,11 @@ function stubOf(line: string): string | undefined {
   }
 }
 
+/** Whether a line is an event as the hook spools it: an object with a string `at` and `user`, and a payload. */
 function isEvent(line: string): boolean {
   try {
     const value = JSON.parse(line) as Partial<SpooledEvent> | null
-    return typeof value === 'object' && value !== null && typeof value.at === 'string' && typeof value.user === 'string' && 'payload' in value
+    return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof value.at === 'string' && typeof value.user === 'string' && 'payload' in value
   } catch {
     return false
   }
@@ -333,14 +334,15 @@ export async function drainSpool(
         keep.push(line)
         continue
       }
-      let event: SpooledEvent
-      try {
-        event = JSON.parse(line) as SpooledEvent
-      } catch {
-        // A line cut short (a writer killed mid-write) cannot be delivered; keep it for a person.
+      // A line cut short (a writer killed mid-write) cannot be delivered, nor can JSON that is no
+      // event (`null`, an event without its user: no hook of any version wrote it); keep it for a
+      // person. Sent, `null` ended the drain with a TypeError, the claim taken again by every
+      // later drain, and an event without a user was recorded for user "undefined".
+      if (!isEvent(line)) {
         rejected.push(line)
         continue
       }
+      const event = JSON.parse(line) as SpooledEvent
       const outcome = await deliver(event)
       if (outcome === 'delivered') result.delivered++
       else if (outcome === 'rejected') rejected.push(line)
