@@ -486,6 +486,23 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(await observationsAt(service.url, ...METHOD)).toBe(1)
   })
 
+  it('delivers its own event when the spool cannot be taken to be drained (a folder it may not write, a name too long for a claim)', async () => {
+    const { data } = await workdir()
+    // A claim is the spool's name and `.PID.HEX.draining`: past 255 bytes, the rename fails as a
+    // read-only folder's does (EACCES, which chmod cannot make for root), and threw out of the hook.
+    const spool = join(tempDir('dm-hook-'), `${'s'.repeat(240)}.ndjson`)
+    const waiting = { at: '2026-07-01T10:00:00.000Z', user: 'default', payload: claudeCodeFixture('post-tool-use-multi') }
+    await writeFile(spool, JSON.stringify(waiting) + '\n')
+    const service = await serve(data)
+    const post = await hook(claudeCodeFixture('post-tool-use-single'), service.url, spool, GENEROUS)
+    expect(post).toMatchObject({ code: 0, stdout: '' })
+    expect(post.stderr).toBe(`decision-memory hook: cannot deliver the spool ${spool} (ENAMETOOLONG): its events wait for a call that can; this call's event is sent all the same\n`)
+    expect(await observationsAt(service.url, ...TIER)).toBe(1)
+    const pre = await hook(claudeCodeFixture('pre-tool-use'), service.url, spool, GENEROUS)
+    expect(pre.stdout).toContain('"permissionDecision":"ask"')
+    expect(await spooledLines(spool)).toBe(1)
+  })
+
   it('sends DECISION_MEMORY_TOKEN, so that a service run with --auth takes the choices (R-SVC-4)', async () => {
     const { spool } = await workdir()
     const seen: Array<string | undefined> = []

@@ -437,7 +437,13 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     file,
     async (e) => (await deliver(e, true)).outcome,
     () => remaining() > CURRENT_EVENT_RESERVE_MS,
-  )
+  ).catch((error: NodeJS.ErrnoException) => {
+    // A spool that cannot be taken (a folder this account may not write: the rename fails) threw
+    // out of the hook: a PreToolUse went unanswered and a capture unsent, though the service was
+    // up, in every call. What is spooled stays (a claim taken is taken over once this pid is gone).
+    process.stderr.write(`decision-memory hook: cannot deliver the spool ${file} (${error.code ?? error.message}): its events wait for a call that can; this call's event is sent all the same\n`)
+    return { stopped: null }
+  })
   // Another tool's event (a matcher for every tool): the spool was given its turn, and that is all.
   if (!isForService(payload)) return
   // After a failed delivery the service is down or slow: the event at hand joins the spool at once.
