@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { chmod, chown, lchown, mkdir, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises'
-import { homedir } from 'node:os'
-import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { homedir, userInfo } from 'node:os'
+import { isAbsolute, join } from 'node:path'
+import { describe, expect, it, vi } from 'vitest'
 import { appendToRejected, appendToSpool, CLAIM_STALE_MS, drainSpool, forgetInSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 import { tempDir } from '../../test/support/temp-dir'
 
@@ -57,6 +57,19 @@ describe('the hook spool (R-CAP-6)', () => {
     // Set in quotes or in Claude Code's settings env, ~ is not expanded by a shell: here it is.
     expect(spoolFile({ DECISION_MEMORY_SPOOL: '~/dm/s.ndjson' })).toBe(join(homedir(), 'dm', 's.ndjson'))
     expect(spoolFile({ DECISION_MEMORY_SPOOL: 'a~/s.ndjson' })).toBe('a~/s.ndjson')
+  })
+
+  it('is in the account\'s home folder when HOME is empty or relative, not in the folder the hook runs in', () => {
+    try {
+      for (const home of ['', 'relative']) {
+        vi.stubEnv('HOME', home)
+        expect(isAbsolute(spoolFile({}))).toBe(true)
+        expect(spoolFile({})).toBe(join(userInfo().homedir, '.decision-memory', 'spool.ndjson'))
+        expect(spoolFile({ DECISION_MEMORY_SPOOL: '~/s.ndjson' })).toBe(join(userInfo().homedir, 's.ndjson'))
+      }
+    } finally {
+      vi.unstubAllEnvs()
+    }
   })
 
   it('loses nothing and stores each event once across several outages', async () => {

@@ -1,9 +1,8 @@
 import { lstatSync, type Stats } from 'node:fs'
 import { mkdir, open, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises'
-import { homedir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { randomHex } from '../random-hex'
-import { envValue, homePath } from './options'
+import { envValue, homeFolder, homePath } from './options'
 
 /** One hook event the service could not take when it happened. */
 export interface SpooledEvent {
@@ -37,7 +36,7 @@ export interface DrainResult {
 /** The spool file: `$DECISION_MEMORY_SPOOL`, else `~/.decision-memory/spool.ndjson`. */
 export function spoolFile(env: NodeJS.ProcessEnv = process.env): string {
   const given = envValue('DECISION_MEMORY_SPOOL', env)
-  return given === undefined ? join(homedir(), '.decision-memory', 'spool.ndjson') : homePath(given)
+  return given === undefined ? join(homeFolder(), '.decision-memory', 'spool.ndjson') : homePath(given)
 }
 
 /** Where events the service refused for good are kept for a person to look at, never retried. */
