@@ -4,7 +4,7 @@ import { chmod, chown, lchown, mkdir, readdir, readFile, symlink, utimes, writeF
 import { homedir, userInfo } from 'node:os'
 import { isAbsolute, join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
-import { appendToRejected, appendToSpool, CLAIM_STALE_MS, drainSpool, forgetInSpool, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
+import { appendToRejected, appendToSpool, CLAIM_STALE_MS, drainSpool, forgetInSpool, holdWhileDelivering, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 import { tempDir } from '../../test/support/temp-dir'
 
 async function freshSpool() {
@@ -221,6 +221,21 @@ describe('the hook spool (R-CAP-6)', () => {
     const aside = (await readFile(rejectedFile(file), 'utf8')).split('\n').filter((l) => l !== '')
     expect(aside).toHaveLength(2)
     expect(await spooledIds(file)).toEqual([])
+  })
+
+  it('keeps an event being delivered as a claim until released, and writes nothing beside a spool that is a folder', async () => {
+    const file = await freshSpool()
+    const held = await holdWhileDelivering(file, event(3))
+    const names = await readdir(join(file, '..'))
+    expect(names).toEqual([expect.stringMatching(new RegExp(`^spool\\.ndjson\\.${process.pid}\\.[0-9a-f]+\\.draining$`))])
+    expect(JSON.parse(await readFile(join(file, '..', names[0] as string), 'utf8'))).toEqual(event(3))
+    await held?.release()
+    expect(await readdir(join(file, '..'))).toEqual([])
+    // DECISION_MEMORY_SPOOL=/tmp: a claim of it would be written in /.
+    const folder = join(file, '..', 'a-folder')
+    await mkdir(folder)
+    expect(await holdWhileDelivering(folder, event(4))).toBe(undefined)
+    expect(await readdir(join(file, '..'))).toEqual(['a-folder'])
   })
 
   it('sets aside a line that is JSON but no event (another program\'s, another version\'s shape), never delivering it', async () => {
