@@ -1,4 +1,5 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { userInfo } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { tempDir } from '../../test/support/temp-dir'
@@ -373,6 +374,27 @@ describe('install-hooks and a path that starts with ~', () => {
       expect(await installHooksCommand(['--project=~'])).toBe(0)
       expect(await readFile(join(home, '.claude', 'settings.json'), 'utf8')).toContain(' hook')
       // Nothing made where the command ran: no folder named `~`.
+      expect(await readdir(work)).toEqual(['settings.json'])
+    } finally {
+      process.chdir(cwd)
+      vi.unstubAllEnvs()
+    }
+  })
+})
+
+describe('install-hooks --user', () => {
+  it('writes into the account\'s home folder when HOME is empty or relative, not into .claude of the folder it runs in', async () => {
+    const { folder: work } = await settingsFolder()
+    const cwd = process.cwd()
+    process.chdir(work)
+    try {
+      for (const home of ['', 'relative']) {
+        vi.stubEnv('HOME', home)
+        stderr = ''
+        // --dry-run: the real home's settings are named, never written.
+        expect(await installHooksCommand(['--user', '--dry-run'])).toBe(0)
+        expect(stderr).toContain(`\n${join(userInfo().homedir, '.claude', 'settings.json')} would read:\n`)
+      }
       expect(await readdir(work)).toEqual(['settings.json'])
     } finally {
       process.chdir(cwd)

@@ -1,12 +1,11 @@
 import { lstat, mkdir, open, readFile, readlink, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises'
-import { homedir } from 'node:os'
 import { existsSync } from 'node:fs'
 import { basename, dirname, join, posix, resolve, win32 } from 'node:path'
 import { randomHex } from '../random-hex'
 import { BIN_PATH, shellWord } from './bin-path'
 import { guardCommandOf, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortTimeouts, wrappedScriptOf } from '../integrations/claude-code-settings'
 import { DEFAULT_BUDGET_MS } from './hook'
-import { homePath, UsageError, parseFlags } from './options'
+import { homeFolder, homePath, UsageError, parseFlags } from './options'
 
 export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR | --user | --file FILE] [--command CMD] [--guard] [--dry-run]
 
@@ -280,7 +279,8 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
     values.file !== undefined
       ? resolve(values.file)
       : values.user === true
-        ? join(homedir(), '.claude', 'settings.json')
+        ? // The account's home when HOME is empty or relative: not the .claude of the folder it runs in.
+          join(homeFolder(), '.claude', 'settings.json')
         : join(resolve(values.project ?? '.'), '.claude', 'settings.json')
   if (values.command !== undefined && values.command.trim() === '') throw new UsageError('--command is empty: give the hook command, or leave --command out')
   const command = values.command ?? defaultHookCommand()
