@@ -265,7 +265,6 @@ describe('a name "." or ".."', () => {
         [['preferences', '--user', dots], '--user'],
         [['export', '--user', dots], '--user'],
         [['forget', '--user', dots, '--yes'], '--user'],
-        [['why', dots], `KEY "${dots}"`],
         [['why', '--point', dots], '--point'],
         [['why', '--point', 'tier', '--user', dots], '--user'],
       )
@@ -278,6 +277,12 @@ describe('a name "." or ".."', () => {
       expect(result.stderr, args.join(' ')).toMatch(new RegExp(`^decision-memory [a-z]+: ${flag.replace(/[.]/g, '\\.')}: `))
       expect(result.stderr).not.toContain('no route')
       expect(result.stdout).toBe('')
+    }
+    // As KEY, no decision's: the folder it names, read here, never put in a URL (why FILE).
+    for (const dots of ['.', '..']) {
+      const result = await runCli(['why', dots], { env })
+      expect({ code: result.code, stdout: result.stdout }, `why ${dots}`).toEqual({ code: 1, stdout: '' })
+      expect(result.stderr).toMatch(new RegExp(`^decision-memory why: no decision was imported from ${dots.replace(/[.]/g, '\\.')} or is scoped to its path`))
     }
     const fromEnvironment = await runCli(['why', '--point', 'tier'], { env: { ...env, DECISION_MEMORY_USER: '..' } })
     expect(fromEnvironment.code).toBe(1)

@@ -315,6 +315,30 @@ describe('decision-memory why FILE, a record import-adr read', () => {
     expect(stdout).toContain('* ADR-0002 [accepted, advisory] Use Postgres\n')
   })
 
+  it('reads `.` and `..` as the folders they are, as `./` and `../`: the folder of the records run in it, or above it', async () => {
+    const parent = tempDir('dm-why-file-')
+    const store = join(parent, 'store')
+    const repo = await imported(parent, 'shop', store, {
+      '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Superseded by [2. Use Postgres](0002-use-postgres.md)'),
+      '0002-use-postgres.md': adr(2, 'Use Postgres', 'Accepted'),
+    })
+    mkdirSync(join(repo, 'doc', 'adr', 'drafts'))
+    const cwd = process.cwd()
+    try {
+      process.chdir(join(repo, 'doc', 'adr'))
+      // A version before this took them for keys: exit 2, `KEY ".": letters, digits, …`.
+      const here = await captured(() => whyCommand(['.', '--data', store]))
+      expect({ code: here.code, stderr: here.stderr }).toEqual({ code: 0, stderr: '' })
+      expect(here.stdout.split('\n').filter((l) => l.includes(', from '))).toEqual(['ADR-0001, from 0001-use-sqlite.md:1', 'ADR-0002, from 0002-use-postgres.md:1'])
+      process.chdir(join(repo, 'doc', 'adr', 'drafts'))
+      const above = await captured(() => whyCommand(['..', '--data', store]))
+      expect({ code: above.code, stderr: above.stderr }).toEqual({ code: 0, stderr: '' })
+      expect(above.stdout.split('\n').filter((l) => l.includes(', from '))).toEqual(['ADR-0001, from ../0001-use-sqlite.md:1', 'ADR-0002, from ../0002-use-postgres.md:1'])
+    } finally {
+      process.chdir(cwd)
+    }
+  })
+
   it('does not take the same file of another repository for the one imported', async () => {
     const parent = tempDir('dm-why-file-')
     const store = join(parent, 'store')

@@ -248,8 +248,9 @@ export async function whyCommand(argv: string[]): Promise<number> {
   // `/v1/decisions/../why` is `/v1/why` once the URL is resolved, another route.
   // A record's file, as a repository names it (`docs/adr/0005-use-x.md`), whose decisions the import
   // keyed otherwise (ADR-0005): a path (no key holds a `/`), there or deleted since, or a name that
-  // is a file or folder here (`invoice.ts` in `src/billing`; not `.` or `..`, which no key is).
-  const file = key !== undefined && (/[\\/]/.test(key) || (key !== '.' && key !== '..' && existsSync(key))) ? key : undefined
+  // is a file or folder here (`invoice.ts` in `src/billing`), or `.` or `..`, which no key is: the
+  // folder it runs in (`why .` in `docs/adr`, as `./`) or the one above.
+  const file = key !== undefined && (/[\\/]/.test(key) || key === '.' || key === '..' || existsSync(key)) ? key : undefined
   if (key !== undefined && file === undefined) {
     const checked = DecisionKeySchema.safeParse(key)
     if (!checked.success) throw new UsageError(`KEY "${key}": ${checked.error.issues[0]?.message ?? 'not a decision key'}`)
