@@ -98,3 +98,28 @@ describe('why FILE: a folder of records import-adr read', () => {
     expect(decisionsOfFile('doc', decisions, repo).found).toEqual([{ key: 'D-100', from: 'scope', scope: 'doc' }])
   })
 })
+
+describe('why FILE: the folder of records deleted since, its records with it (git rm -r)', () => {
+  const parent = tempDir('dm-why-file-gone-folder-')
+  const repo = join(parent, 'shop')
+  mkdirSync(join(repo, '.git'), { recursive: true })
+  mkdirSync(join(repo, 'src'), { recursive: true })
+  const record = (key: string, path: string) =>
+    ({ key, status: 'accepted', scope: { path: null }, imported: { path, line: 1, format: 'adr-tools', folder: 'shop/doc/adr', fingerprint: 'x' } }) as unknown as DecisionRecord
+  const decisions = [record('ADR-0002', '0002-use-postgres.md'), record('ADR-0001', '0001-use-sqlite.md')]
+
+  it('lists the decisions imported from its records, as when it was there, at the root or in a folder below', () => {
+    // Git keeps no empty folder: a version before this read the folder gone as a file and said none was imported from it.
+    const atRoot = decisionsOfFile('doc/adr', decisions, repo)
+    expect(atRoot).toEqual({
+      path: 'doc/adr',
+      found: [
+        { key: 'ADR-0001', from: 'record', line: 1, file: join('doc/adr', '0001-use-sqlite.md') },
+        { key: 'ADR-0002', from: 'record', line: 1, file: join('doc/adr', '0002-use-postgres.md') },
+      ],
+    })
+    expect(decisionsOfFile('doc/adr', decisions, join(repo, 'src'))).toEqual(atRoot)
+    // Its records' files, each still found by name.
+    expect(decisionsOfFile('doc/adr/0001-use-sqlite.md', decisions, repo).found).toEqual([{ key: 'ADR-0001', from: 'record', line: 1 }])
+  })
+})

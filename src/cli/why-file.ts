@@ -82,8 +82,13 @@ export function decisionsOfFile(file: string, decisions: readonly DecisionRecord
  */
 function behind(absolute: string, decisions: readonly DecisionRecord[], file: string): { path: string; found: FileDecision[] } {
   const path = pathInRepository(absolute)
-  const folder = isFolder(absolute)
-  const fromFile = folder ? importedIn(absolute, decisions) : importedFrom(absolute, decisions)
+  const there = isFolder(absolute)
+  const ofFile = there ? [] : importedFrom(absolute, decisions)
+  // A folder of records deleted since is not there either (git keeps no empty folder): where no
+  // record was named so, the records the import named in a folder of that name.
+  const ofFolder = there || (ofFile.length === 0 && !existsSync(absolute)) ? importedIn(absolute, decisions) : []
+  const folder = ofFolder.length > 0 || there
+  const fromFile = folder ? ofFolder : ofFile
   const found: FileDecision[] = [
     ...fromFile.map((d) => ({
       key: d.key,
@@ -98,7 +103,7 @@ function behind(absolute: string, decisions: readonly DecisionRecord[], file: st
   return { path, found }
 }
 
-/** A folder there now (a record's folder deleted since is read as the file it was named as). */
+/** A folder there now (one deleted since is not: see behind). */
 function isFolder(absolute: string): boolean {
   try {
     return statSync(absolute).isDirectory()
