@@ -123,3 +123,25 @@ describe('why FILE: the folder of records deleted since, its records with it (gi
     expect(decisionsOfFile('doc/adr/0001-use-sqlite.md', decisions, repo).found).toEqual([{ key: 'ADR-0001', from: 'record', line: 1 }])
   })
 })
+
+describe('why FILE: a folder of records none was imported from', () => {
+  const parent = tempDir('dm-why-file-not-imported-')
+  const repo = join(parent, 'shop')
+  mkdirSync(join(repo, '.git'), { recursive: true })
+  mkdirSync(join(repo, 'doc', 'adr'), { recursive: true })
+  mkdirSync(join(repo, 'src'), { recursive: true })
+  writeFileSync(join(repo, 'doc', 'adr', 'README.md'), '# Decisions\n')
+  writeFileSync(join(repo, 'doc', 'adr', '0001-use-sqlite.md'), '# 1. Use SQLite\n')
+  writeFileSync(join(repo, 'src', 'README.md'), '# src\n')
+  writeFileSync(join(repo, 'src', 'CONTRIBUTING.md'), '# How to\n')
+  const doorway = { folder: repo, here: 'here', pointAt: (at: string) => `why --point POINT --path ${at}` }
+
+  it('says import-adr reads it, not how a point is explained in a folder of the code (also as of a moment before the import)', () => {
+    expect(noDecisionOfFile('doc/adr', 'doc/adr', doorway)).toBe("no decision was imported from doc/adr or is scoped to its path (import-adr doc/adr reads its folder's records)")
+    expect(noDecisionOfFile('doc/adr', 'doc/adr', doorway, '2020-01-01T00:00:00Z')).toBe(
+      "as of 2020-01-01T00:00:00Z, no decision was imported from doc/adr or is scoped to its path (import-adr doc/adr reads its folder's records)",
+    )
+    // A folder of the code, with a README and a CONTRIBUTING.md: as before.
+    expect(noDecisionOfFile('src', 'src', doorway)).toContain('(decisions with no path apply everywhere: GET /v1/decisions/applicable?path=src;')
+  })
+})

@@ -1,6 +1,6 @@
-import { existsSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
-import { notARecord } from '../decisions/adr/adr-folder'
+import { DECISION_LOG, notARecord } from '../decisions/adr/adr-folder'
 import { isWithin } from '../decisions/applicability'
 import type { DecisionRecord } from '../decisions/decision'
 import { recordFolder } from './import-adr'
@@ -157,9 +157,29 @@ export interface FileDoorway {
 export function noDecisionOfFile(file: string, path: string, doorway: FileDoorway, asOf?: string): string {
   const none = `${asOf === undefined ? '' : `as of ${asOf}, `}no decision was imported from ${file} or is scoped to its path`
   if (!existsSync(located(file, doorway.folder))) return `${none}, and there is no such file ${doorway.here}`
+  // A folder of records none was imported from (or none yet, as of then): as for one of its records.
+  if (holdsRecords(located(file, doorway.folder))) return `${none} (import-adr ${file} reads its folder's records)`
   if (/\.(md|markdown)$/i.test(file)) {
     // A README, an index or a template, which import-adr reads past; not a file of the code named so.
     return notARecord(basename(file)) ? `${none} (import-adr reads no README, index or template as a record)` : `${none} (import-adr ${dirname(file)} reads its folder's records)`
   }
   return `${none}, ${path} (decisions with no path apply everywhere: GET /v1/decisions/applicable?path=${path}; ${doorway.pointAt(path)} explains a point there)`
+}
+
+const RECORD_NAME = /^(?:\d|adr[-_]?\d|d-\d)/i
+
+/**
+ * Whether `absolute` is a folder holding a file named as a record (`0005-use-x.md`,
+ * `20240301-use-x.md`, `ADR-002-….md`, AXME Code's `D-021-….md`) or a log of decisions
+ * (`DECISIONS.md`): not a folder of the code with a CONTRIBUTING.md beside it.
+ */
+function holdsRecords(absolute: string): boolean {
+  try {
+    return readdirSync(absolute, { withFileTypes: true }).some(
+      (entry) => entry.isFile() && /\.md$/i.test(entry.name) && !notARecord(entry.name) && (RECORD_NAME.test(entry.name) || DECISION_LOG.test(entry.name)),
+    )
+  } catch {
+    // A file, or no such folder.
+    return false
+  }
 }

@@ -72,7 +72,7 @@ export function notARecord(name: string): boolean {
 const PLACEHOLDER = /^(?:|[-\u2013\u2014\u2026._/?]+|none\.?|n\/?a|a|tbd|tba|nil|null|nothing|no|not yet|\(none\))$/i
 
 /** The name of a section-based log: `DECISIONS.md`, `DECISIONS-2023.md`, `decision-log.md`. */
-const DECISION_LOG = /^(?:decisions|decision[-_ ]?log)([-_.][^/]*)?\.md$/i
+export const DECISION_LOG = /^(?:decisions|decision[-_ ]?log)([-_.][^/]*)?\.md$/i
 
 /**
  * The format of a file: `DECISIONS.md` (or `DECISIONS-2023.md`, `decision-log.md`, …) is a section-based log; front matter is MADR (but
