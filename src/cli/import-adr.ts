@@ -85,6 +85,11 @@ export function recordFolder(dir: string): { root?: string; origin?: string; dir
   return { root, origin, directory, folder, aliases }
 }
 
+/** The folder `import-adr DIR` reads: DIR, but for AXME Code's store (`.axme-code`), whose decisions are in its `decisions/`, read as if named. */
+export function recordsRead(dir: string): string {
+  return basename(resolve(dir)) === '.axme-code' && isDirectory(join(dir, 'decisions')) ? join(dir, 'decisions') : dir
+}
+
 const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
 /**
@@ -124,8 +129,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     const shown = printable(positionals.slice(0, 3).join(' ')) + (positionals.length > 3 ? ' …' : '')
     throw new UsageError(`import-adr takes one folder, not ${positionals.length} arguments (${shown}): give the folder the records are in (docs/adr, not docs/adr/*)`)
   }
-  // AXME Code's store (`.axme-code`) keeps its decisions in `decisions/`, read as if named.
-  const dir = basename(resolve(given)) === '.axme-code' && isDirectory(join(given, 'decisions')) ? join(given, 'decisions') : given
+  const dir = recordsRead(given)
   const format = values.format as AdrFormat | undefined
   if (format !== undefined && !(ADR_FORMATS as readonly string[]).includes(format)) {
     throw new UsageError(`--format must be one of ${ADR_FORMATS.join(', ')}, not "${format}"`)

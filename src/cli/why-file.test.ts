@@ -145,3 +145,27 @@ describe('why FILE: a folder of records none was imported from', () => {
     expect(noDecisionOfFile('src', 'src', doorway)).toContain('(decisions with no path apply everywhere: GET /v1/decisions/applicable?path=src;')
   })
 })
+
+describe('why FILE: AXME Code\'s folder, whose decisions/ import-adr reads', () => {
+  const parent = tempDir('dm-why-file-axme-')
+  const repo = join(parent, 'shop')
+  mkdirSync(join(repo, '.git'), { recursive: true })
+  mkdirSync(join(repo, '.axme-code', 'decisions'), { recursive: true })
+  const decision = { key: 'D-021', status: 'accepted', scope: { path: null }, imported: { path: 'D-021-never-force-push.md', line: 1, format: 'axme-code', folder: 'shop/.axme-code/decisions', fingerprint: 'x' } }
+  const decisions = [decision as unknown as DecisionRecord]
+
+  it('lists the decisions of its decisions/, as `import-adr .axme-code` read them', () => {
+    // A version before this said none was imported from .axme-code, the folder README says to import.
+    const found = [{ key: 'D-021', from: 'record', line: 1, file: join('.axme-code', 'decisions', 'D-021-never-force-push.md') }]
+    expect(decisionsOfFile('.axme-code', decisions, repo)).toEqual({ path: '.axme-code', found })
+    expect(decisionsOfFile('.axme-code/decisions', decisions, repo).found).toEqual(found)
+  })
+
+  it('says import-adr reads it, as of a moment before the import', () => {
+    writeFileSync(join(repo, '.axme-code', 'decisions', 'D-021-never-force-push.md'), '---\nid: D-021\n---\n')
+    const doorway = { folder: repo, here: 'here', pointAt: (at: string) => `why --point POINT --path ${at}` }
+    expect(noDecisionOfFile('.axme-code', '.axme-code', doorway, '2020-01-01T00:00:00Z')).toBe(
+      "as of 2020-01-01T00:00:00Z, no decision was imported from .axme-code or is scoped to its path (import-adr .axme-code reads its folder's records)",
+    )
+  })
+})

@@ -3,7 +3,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:pat
 import { DECISION_LOG, notARecord } from '../decisions/adr/adr-folder'
 import { isWithin } from '../decisions/applicability'
 import type { DecisionRecord } from '../decisions/decision'
-import { recordFolder } from './import-adr'
+import { recordFolder, recordsRead } from './import-adr'
 import { pathInRepository, repositoryRoot } from './repository'
 
 /**
@@ -84,9 +84,11 @@ function behind(absolute: string, decisions: readonly DecisionRecord[], file: st
   const path = pathInRepository(absolute)
   const there = isFolder(absolute)
   const ofFile = there ? [] : importedFrom(absolute, decisions)
+  // As import-adr reads it: `.axme-code` is its `decisions/`.
+  const read = there ? recordsRead(absolute) : absolute
   // A folder of records deleted since is not there either (git keeps no empty folder): where no
   // record was named so, the records the import named in a folder of that name.
-  const ofFolder = there || (ofFile.length === 0 && !existsSync(absolute)) ? importedIn(absolute, decisions) : []
+  const ofFolder = there || (ofFile.length === 0 && !existsSync(absolute)) ? importedIn(read, decisions) : []
   const folder = ofFolder.length > 0 || there
   const fromFile = folder ? ofFolder : ofFile
   const found: FileDecision[] = [
@@ -94,7 +96,7 @@ function behind(absolute: string, decisions: readonly DecisionRecord[], file: st
       key: d.key,
       from: 'record' as const,
       line: d.imported?.line ?? 1,
-      ...(folder ? { file: join(file, d.imported?.path ?? '') } : {}),
+      ...(folder ? { file: join(file, relative(absolute, read), d.imported?.path ?? '') } : {}),
     })),
     ...scopedTo(path, decisions)
       .filter((d) => !fromFile.includes(d))
@@ -158,7 +160,7 @@ export function noDecisionOfFile(file: string, path: string, doorway: FileDoorwa
   const none = `${asOf === undefined ? '' : `as of ${asOf}, `}no decision was imported from ${file} or is scoped to its path`
   if (!existsSync(located(file, doorway.folder))) return `${none}, and there is no such file ${doorway.here}`
   // A folder of records none was imported from (or none yet, as of then): as for one of its records.
-  if (holdsRecords(located(file, doorway.folder))) return `${none} (import-adr ${file} reads its folder's records)`
+  if (holdsRecords(recordsRead(located(file, doorway.folder)))) return `${none} (import-adr ${file} reads its folder's records)`
   if (/\.(md|markdown)$/i.test(file)) {
     // A README, an index or a template, which import-adr reads past; not a file of the code named so.
     return notARecord(basename(file)) ? `${none} (import-adr reads no README, index or template as a record)` : `${none} (import-adr ${dirname(file)} reads its folder's records)`
