@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { DecisionRecord } from '../decisions/decision'
@@ -167,5 +167,24 @@ describe('why FILE: AXME Code\'s folder, whose decisions/ import-adr reads', () 
     expect(noDecisionOfFile('.axme-code', '.axme-code', doorway, '2020-01-01T00:00:00Z')).toBe(
       "as of 2020-01-01T00:00:00Z, no decision was imported from .axme-code or is scoped to its path (import-adr .axme-code reads its folder's records)",
     )
+  })
+})
+
+describe('why FILE: a folder of records named through a symbolic link', () => {
+  const parent = tempDir('dm-why-file-link-')
+  const repo = join(parent, 'shop')
+  mkdirSync(join(repo, '.git'), { recursive: true })
+  mkdirSync(join(repo, 'doc', 'adr'), { recursive: true })
+  writeFileSync(join(repo, 'doc', 'adr', '0001-use-sqlite.md'), '# 1. Use SQLite\n')
+  symlinkSync(join('doc', 'adr'), join(repo, 'adrs'))
+  const decisions = [
+    { key: 'ADR-0001', status: 'accepted', scope: { path: null }, imported: { path: '0001-use-sqlite.md', line: 1, format: 'adr-tools', folder: 'shop/doc/adr', fingerprint: 'x' } } as unknown as DecisionRecord,
+  ]
+
+  it('lists the decisions imported where the link leads, the folder and its records named through the link', () => {
+    // `import-adr doc/adr` named them by the folder; a version before this found none through `adrs`.
+    expect(decisionsOfFile('adrs', decisions, repo).found).toEqual([{ key: 'ADR-0001', from: 'record', line: 1, file: join('adrs', '0001-use-sqlite.md') }])
+    expect(decisionsOfFile('adrs/0001-use-sqlite.md', decisions, repo).found).toEqual([{ key: 'ADR-0001', from: 'record', line: 1 }])
+    expect(decisionsOfFile(join(repo, 'adrs'), decisions, parent).found).toHaveLength(1)
   })
 })

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { DECISION_LOG, notARecord } from '../decisions/adr/adr-folder'
 import { isWithin } from '../decisions/applicability'
@@ -66,8 +66,17 @@ export type FileDecision = { key: string; from: 'record'; line: number; file?: s
  * repository's root, as decisions are scoped by it (R-CON-4).
  */
 export function decisionsOfFile(file: string, decisions: readonly DecisionRecord[], folder: string): { path: string; found: FileDecision[] } {
-  const first = behind(located(file, folder), decisions, file)
-  if (first.found.length > 0 || isAbsolute(file)) return first
+  const at = located(file, folder)
+  const first = behind(at, decisions, file)
+  if (first.found.length > 0) return first
+  // Named through a symbolic link (`adrs` → `doc/adr`): imports name a folder as given, so records
+  // imported from `doc/adr` are found where the link leads.
+  const real = realPath(at)
+  if (real !== undefined && real !== at) {
+    const linked = behind(real, decisions, file)
+    if (linked.found.length > 0) return linked
+  }
+  if (isAbsolute(file)) return first
   // A record deleted since, named from the root in a folder below it (`docs/adr/0002-gone.md` asked
   // in `src/`): neither place has it, so located read it from the folder; the root's names it.
   const fromRoot = fromRootOf(file, folder)
@@ -103,6 +112,15 @@ function behind(absolute: string, decisions: readonly DecisionRecord[], file: st
       .map((d) => ({ key: d.key, from: 'scope' as const, scope: d.scope.path ?? path })),
   ]
   return { path, found }
+}
+
+/** The path at `absolute` with its links followed, or undefined where there is none. */
+function realPath(absolute: string): string | undefined {
+  try {
+    return realpathSync(absolute)
+  } catch {
+    return undefined
+  }
 }
 
 /** A folder there now (one deleted since is not: see behind). */
