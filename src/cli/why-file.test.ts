@@ -94,6 +94,15 @@ describe('why FILE: a folder of records import-adr read', () => {
     expect(decisionsOfFile('adr', decisions, join(repo, 'doc')).found[0]).toEqual({ key: 'ADR-0001', from: 'record', line: 1, file: join('adr', '0001-use-sqlite.md') })
   })
 
+  it('lists a record imported with no folder (POST /v1/decisions/import takes one without) whose file is in it, as its file finds it', () => {
+    writeFileSync(join(repo, 'doc', 'adr', '0007-use-redis.md'), '# 7. Use Redis\n')
+    const bare = { key: 'ADR-0007', status: 'accepted', scope: { path: null }, imported: { path: '0007-use-redis.md', line: 1, format: 'adr-tools', fingerprint: 'x' } } as unknown as DecisionRecord
+    // One whose file is not in it: not this folder's.
+    const elsewhere = { ...bare, key: 'ADR-0008', imported: { ...bare.imported, path: '0008-elsewhere.md' } } as unknown as DecisionRecord
+    expect(decisionsOfFile('doc/adr/0007-use-redis.md', [bare], repo).found).toEqual([{ key: 'ADR-0007', from: 'record', line: 1 }])
+    expect(decisionsOfFile('doc/adr', [bare, elsewhere], repo).found).toEqual([{ key: 'ADR-0007', from: 'record', line: 1, file: join('doc/adr', '0007-use-redis.md') }])
+  })
+
   it('lists no record of a folder above or beside it: import-adr reads a folder\'s own files', () => {
     expect(decisionsOfFile('doc', decisions, repo).found).toEqual([{ key: 'D-100', from: 'scope', scope: 'doc' }])
   })

@@ -23,14 +23,17 @@ export function importedFrom(file: string, decisions: readonly DecisionRecord[])
 
 /**
  * The decisions imported from the records of a folder (`docs/adr`, as `import-adr docs/adr` read
- * it: its own files, not its subfolders'), named as the import named it (importedFrom); by file
- * name, then in the order of each file.
+ * it: its own files, not its subfolders'), named as the import named it (importedFrom), or, imported
+ * with no folder named (the import route takes one without), whose file is in it now, as its file
+ * finds it; by file name, then in the order of each file.
  */
 export function importedIn(dir: string, decisions: readonly DecisionRecord[]): DecisionRecord[] {
   const { folder, aliases } = recordFolder(dir)
   const folders = [folder, ...aliases.filter((a) => !a.startsWith('*/'))]
+  const inFolder = ({ folder: named, path }: { folder?: string; path: string }) =>
+    named === undefined ? !/[\\/]/.test(path) && existsSync(join(dir, path)) : folders.includes(named)
   return decisions
-    .filter((d) => d.imported?.folder !== undefined && folders.includes(d.imported.folder))
+    .filter((d) => d.imported !== null && inFolder(d.imported))
     .sort(
       (a, b) =>
         compareNames(a.imported?.path ?? '', b.imported?.path ?? '') || (a.imported?.line ?? 0) - (b.imported?.line ?? 0) || a.key.localeCompare(b.key),
