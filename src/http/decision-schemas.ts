@@ -346,7 +346,9 @@ export const WhyQuery = z.object({
   // with them as its context, and the MCP `why` tool passes its context's on): any text of up to
   // 500 characters, not only an identifier; refused, they made that tool fail where recommend answered.
   task: RunValue.meta({ description: FIELD_DESCRIPTIONS.task }),
-  path: z.string().min(1).max(DECISION_LIMITS.pathLength).optional().meta({ description: FIELD_DESCRIPTIONS.path }),
+  // In NFC, as task and stage are, and as a recommendation's context (so the MCP why's) gives it:
+  // the answer said the path as sent, and the same run read from a context said it otherwise.
+  path: z.string().normalize('NFC').min(1).max(DECISION_LIMITS.pathLength).optional().meta({ description: FIELD_DESCRIPTIONS.path }),
   stage: RunValue.meta({ description: FIELD_DESCRIPTIONS.stage }),
 })
 

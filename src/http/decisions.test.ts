@@ -1987,6 +1987,19 @@ describe('paths in one Unicode form (R-CON-3, R-CON-4)', () => {
     })
     expect(rec.body).toMatchObject({ state: 'enforced', recommended: 'Tier L' })
   })
+
+  it('GET /v1/why says the run\'s path in NFC, as its task and stage, and as the MCP why reads it from a context', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({
+      key: 'D-CAFE3', enforce: 'required', status: 'accepted', scope: { path: '/home/dev/other', points: ['tier3'] },
+      constraints: [{ kind: 'must', option: 'Tier L' }],
+    }))
+    const nfd = '/home/dev/cafe\u0301/src'
+    const why = await call('GET', `/v1/why?${new URLSearchParams({ point: 'tier3', path: nfd, task: 'cafe\u0301' })}`)
+    expect(why.status).toBe(200)
+    expect({ task: why.body.task, path: why.body.path }).toEqual({ task: 'caf\u00e9', path: nfd.normalize('NFC') })
+    expect(why.body.decisions[0].out_of_scope).toEqual([{ field: 'path', scope: '/home/dev/other', run: nfd.normalize('NFC') }])
+  })
 })
 
 describe('the OpenAPI document', () => {
