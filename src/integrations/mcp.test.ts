@@ -888,6 +888,37 @@ describe('createMcpServer: tool results', () => {
   })
 })
 
+describe('createMcpServer: arguments over the service\'s body limit', () => {
+  it('are refused as the route refuses that body (413 body_too_large), on a store opened by the server as through the service', async () => {
+    // 50 options with 2,000-emoji descriptions: within every field's limit, some 500 KB of UTF-8.
+    const all_options = Array.from({ length: 50 }, (_, i) => ({ label: `option ${i}`, description: '😀'.repeat(2000) }))
+    const big = { question: 'Which one?', all_options }
+    const t = await createTestApp()
+    expect((await t.call('POST', '/v1/observations', { ...big, user_choice: 'option 1' })).body.error.code).toBe('body_too_large')
+    const { backend, observed } = recordingBackend()
+    const asked = checkRecording()
+    const client = await connected({ ...backend, recommend: async () => ({ ok: true, body: { point: 'x' } }), check: asked.backend.check }, undefined)
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['record_choice', { ...big, user_choice: 'option 1' }],
+      ['recommend', big],
+      ['why', big],
+      ['check_decision', { choice: 'option 1', point: 'x', all_options }],
+      ['plan_questions', { questions: [{ question: 'Which one?', options: all_options.slice(0, 4) }], context: { note: '😀'.repeat(500) }, metadata: { pad: '😀'.repeat(70_000) } }],
+    ]
+    for (const [name, args] of calls) {
+      const answer = await client.callTool({ name, arguments: args })
+      expect(answer.isError, name).toBe(true)
+      expect((answer.content as Array<{ text: string }>)[0]?.text, name).toBe('body_too_large: the arguments are over 256 KB, the most the service takes in a body')
+    }
+    expect(observed).toEqual([])
+    expect(asked.asked).toEqual([])
+    // Under the limit, the same call goes on.
+    expect((await client.callTool({ name: 'record_choice', arguments: { ...big, all_options: all_options.slice(0, 20), user_choice: 'option 1' } })).isError).toBeFalsy()
+    expect(observed).toHaveLength(1)
+    await client.close()
+  })
+})
+
 describe('createMcpServer: plan_questions', () => {
   it('tells the agent to record an answer it gives from the plan as auto-resolved, not as the user\'s choice (R-ASK-4)', async () => {
     // The plan records nothing; recorded with record_choice's default source, an answer the

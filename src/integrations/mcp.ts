@@ -16,6 +16,7 @@ import { systemClock, type Clock } from '../clock'
 import { runOfContext } from '../decisions/applicability'
 import { DECISION_LIMITS, DecisionKeySchema, type DecisionRecord } from '../decisions/decision'
 import type { PointWhyQuery } from '../decisions/explain-point'
+import { LIMITS } from '../domain/limits'
 import { z } from '../domain/zod'
 import { FIELD_DESCRIPTIONS, IdentifierSchema, NO_CONTROL_PATTERN, ObservationInputSchema, type ObservationInput } from '../domain/observation'
 import { CheckBody } from '../http/decision-schemas'
@@ -255,6 +256,11 @@ function sayingInvalidArgumentsAsTheRoutes(server: McpServer): void {
   // A private method of the SDK's: one that no longer has it would check arguments its own way, unseen.
   if (typeof sdk.validateToolInput !== 'function') throw new Error('McpServer has no validateToolInput: the SDK changed')
   sdk.validateToolInput = async (tool, args) => {
+    // Over the service's body limit, refused as its route refuses that body (413): on a store the
+    // server opened itself, the call was made, where through the service the same one was refused.
+    if (Buffer.byteLength(JSON.stringify(args ?? {})) > LIMITS.bodyBytes) {
+      throw new Error(errorText({ code: 'body_too_large', message: `the arguments are over ${LIMITS.bodyBytes / 1024} KB, the most the service takes in a body` }))
+    }
     if (tool.inputSchema === undefined) return undefined
     const parsed = await tool.inputSchema.safeParseAsync(args ?? {})
     if (parsed.success) return parsed.data
