@@ -118,29 +118,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     }
   }
 
-  const backend: McpBackend = {
-    recommend: (request) => call('/v1/recommendations', request, (memory) => memory.recommend(request)),
-    plan: (request) => call('/v1/plan', request, (memory) => planQuestionsToAsk(memory, request)),
-    // One observation is sent as an object, so that the service names its fields as the tool's
-    // input has them (`timestamp`), not as an array's first item (`0.timestamp`).
-    observe: (inputs) => call('/v1/observations', inputs.length === 1 ? inputs[0] : inputs, (memory) => memory.observe(inputs)),
-    whyPoint: (query) => {
-      const params = new URLSearchParams()
-      for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, value)
-      return call(`/v1/why?${params}`, undefined, (memory) => memory.why(query), 'GET')
-    },
-    whyDecision: (key, query) => {
-      const asOf = query.as_of === undefined ? '' : `?${new URLSearchParams({ as_of: query.as_of })}`
-      return call(`/v1/decisions/${encodeURIComponent(key)}/why${asOf}`, undefined, (_memory, decisions) => decisions.why(key, query), 'GET')
-    },
-    check: (request) => call('/v1/decisions/check', request, (_memory, decisions) => decisions.check(request)),
-    // As `why FILE` lists them: an answer without its `decisions` is no decision-memory's, not "none behind the file".
-    listDecisions: (query) => {
-      const asOf = query.as_of === undefined ? '' : `?${new URLSearchParams({ as_of: query.as_of })}`
-      const list = async (_memory: DecisionMemory, decisions: Decisions) => ({ decisions: await decisions.list({ as_of: query.as_of }) })
-      return call(`/v1/decisions${asOf}`, undefined, list, 'GET', hasFields({ decisions: 'array' }))
-    },
-  }
+  const backend = mcpBackend(call)
   // Loaded here, not at the top: every command starts through main.ts, and the hook must start fast.
   const [{ createMcpServer }, { createStdioTransport }] = await Promise.all([
     import('../integrations/mcp'),
@@ -177,4 +155,43 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   process.on('SIGTERM', stop)
   // -1: keep running; the process ends when the client closes stdin, or sends SIGINT or SIGTERM.
   return -1
+}
+
+/**
+ * How a tool's call is made: through the service, by `path` (its route), or on a store opened
+ * here, by `local` (the same use case); `expect` tells the service's answer from another's.
+ */
+export type McpCall = (
+  path: string,
+  body: unknown,
+  local: (memory: DecisionMemory, decisions: Decisions) => Promise<unknown>,
+  method?: string,
+  expect?: (body: unknown) => boolean,
+) => Promise<BackendAnswer>
+
+/** The MCP tools' backend (R-SVC-6): each use case with its route and its call on a store, side by side, so that the two say one thing. */
+export function mcpBackend(call: McpCall): McpBackend {
+  return {
+    recommend: (request) => call('/v1/recommendations', request, (memory) => memory.recommend(request)),
+    plan: (request) => call('/v1/plan', request, (memory) => planQuestionsToAsk(memory, request)),
+    // One observation is sent as an object, so that the service names its fields as the tool's
+    // input has them (`timestamp`), not as an array's first item (`0.timestamp`).
+    observe: (inputs) => call('/v1/observations', inputs.length === 1 ? inputs[0] : inputs, (memory) => memory.observe(inputs)),
+    whyPoint: (query) => {
+      const params = new URLSearchParams()
+      for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, value)
+      return call(`/v1/why?${params}`, undefined, (memory) => memory.why(query), 'GET')
+    },
+    whyDecision: (key, query) => {
+      const asOf = query.as_of === undefined ? '' : `?${new URLSearchParams({ as_of: query.as_of })}`
+      return call(`/v1/decisions/${encodeURIComponent(key)}/why${asOf}`, undefined, (_memory, decisions) => decisions.why(key, query), 'GET')
+    },
+    check: (request) => call('/v1/decisions/check', request, (_memory, decisions) => decisions.check(request)),
+    // As `why FILE` lists them: an answer without its `decisions` is no decision-memory's, not "none behind the file".
+    listDecisions: (query) => {
+      const asOf = query.as_of === undefined ? '' : `?${new URLSearchParams({ as_of: query.as_of })}`
+      const list = async (_memory: DecisionMemory, decisions: Decisions) => ({ decisions: await decisions.list({ as_of: query.as_of }) })
+      return call(`/v1/decisions${asOf}`, undefined, list, 'GET', hasFields({ decisions: 'array' }))
+    },
+  }
 }
