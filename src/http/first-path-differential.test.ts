@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http'
-import { connect, type AddressInfo } from 'node:net'
+import { connect, type AddressInfo, type Socket } from 'node:net'
 import { MemoryLevel } from 'memory-level'
 import pino from 'pino'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -40,6 +40,10 @@ interface Chain {
   stopping: boolean
   /** Called at every line logged. */
   onLine?: () => void
+  /** The connections the server holds open. */
+  open: Set<Socket>
+  /** Called when the server closes one. */
+  onClose?: () => void
 }
 
 async function chain(entries: Array<[string, string]>, remembered: boolean, auth: typeof testTokens | undefined): Promise<Chain> {
@@ -57,8 +61,15 @@ async function chain(entries: Array<[string, string]>, remembered: boolean, auth
   const listener = serviceListener({ app, memory: test.memory, bodies: test.bodies, logger, auth, host: '127.0.0.1', stopping: () => self.stopping, remembered })
   const server = createServer(serverOptions(), listener)
   answerWhatNodeRefuses(server, logger)
+  server.on('connection', (socket: Socket) => {
+    self.open.add(socket)
+    socket.on('close', () => {
+      self.open.delete(socket)
+      self.onClose?.()
+    })
+  })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return Object.assign(self, { port: (server.address() as AddressInfo).port, server, memory: test.memory, lines: [], asked: 0, stopping: false })
+  return Object.assign(self, { port: (server.address() as AddressInfo).port, server, memory: test.memory, lines: [], asked: 0, stopping: false, open: new Set<Socket>() })
 }
 
 const chains: Chain[] = []
@@ -85,8 +96,11 @@ function pair(withAuth: boolean): Promise<[Chain, Chain]> {
   return made
 }
 
-/** What a request is sent as: pieces written in order, `'100'` waiting for the interim answer, null a half-close. */
-type Piece = string | Buffer | '100' | null
+/**
+ * What a request is sent as: pieces written in order, `'100'` waiting for the interim answer,
+ * `'answer'` for one more answer, null a half-close.
+ */
+type Piece = string | Buffer | '100' | 'answer' | null
 
 interface Case {
   name: string
@@ -97,6 +111,8 @@ interface Case {
   answers?: number
   logged?: number
   stopping?: boolean
+  /** Whether the service closes the connection after its answers (the exchange waits for that). */
+  closes?: boolean
   fail?: () => unknown
   pieces: (port: number) => Piece[]
 }
@@ -161,7 +177,8 @@ const cases: Case[] = [
   { name: 'OPTIONS (405)', first: false, pieces: one(request([], '', { method: 'OPTIONS' })) },
   { name: 'chunked', first: false, pieces: one(request(['Content-Type: application/json', 'Transfer-Encoding: chunked'], `${BODY.length.toString(16)}\r\n${BODY}\r\n0\r\n\r\n`)) },
   { name: 'Content-Encoding: gzip (415)', first: false, pieces: one(json(['Content-Encoding: gzip'])) },
-  { name: 'once stopping (Connection: close)', first: true, stopping: true, pieces: one(json()) },
+  { name: 'once stopping (Connection: close)', first: true, stopping: true, closes: true, pieces: one(json()) },
+  { name: 'Connection: close', first: true, closes: true, pieces: one(json(['Connection: close'])) },
   { name: 'two pipelined in one write', first: true, answers: 2, pieces: () => [Buffer.concat([json(['X-Request-Id: p-1']), json(['X-Request-Id: p-2'])])] },
   {
     name: 'three pipelined, the middle one the app’s',
@@ -170,6 +187,9 @@ const cases: Case[] = [
     pieces: () => [Buffer.concat([json(['X-Request-Id: p-1']), json(['X-Request-Id: p-2'], BODY, { target: '/v1/recommendations?x=1' }), json(['X-Request-Id: p-3'])])],
   },
   { name: 'a body cut short, then a half-close', first: true, pieces: () => { const whole = json(['X-Request-Id: cut-1']); return [whole.subarray(0, whole.length - 10), null] } },
+  { name: 'a request answered, another on the connection kept alive, then a half-close', first: true, closes: true, answers: 2, pieces: () => [json(['X-Request-Id: k-1']), 'answer', json(['X-Request-Id: k-2']), null] },
+  { name: 'a half-close and no request: closed, unanswered', first: false, closes: true, answers: 0, pieces: () => [null] },
+  { name: 'a head cut short, then a half-close (400)', first: false, closes: true, logged: 0, pieces: () => ['POST /v1/recommendations HTTP/1.1\r\nHost: 127.0.0.1:7420\r\n', null] },
   { name: 'the use case fails (500)', first: true, fail: () => new Error('boom'), pieces: one(json(['X-Request-Id: f-1'])) },
   { name: 'the use case refuses (400)', first: true, fail: () => new InputError('timestamp_in_future', 'as_of is in the future'), pieces: one(json(['X-Request-Id: f-2'])) },
   { name: 'the store fails (503)', first: true, fail: () => Object.assign(new Error('IO error: disk full'), { code: 'LEVEL_IO_ERROR' }), pieces: one(json(['X-Request-Id: f-3'])) },
@@ -188,17 +208,22 @@ const cases: Case[] = [
 /** What a client saw and the service logged, with what differs at every request taken out. */
 interface Seen {
   bytes: string
+  /** Answers but interim ones. */
+  answers: number
   closed: boolean
   lines: string[]
 }
 
-/** Sends the pieces on a new connection; done when `answers` answers have come (or the connection closed) and `logged` request lines are out. */
-function exchange(target: Chain, pieces: Piece[], answers: number, logged: number): Promise<Seen> {
+/**
+ * Sends the pieces on a new connection; done when `answers` answers have come (or the connection
+ * closed; with `closes`, only when it closed) and `logged` request lines are out.
+ */
+function exchange(target: Chain, pieces: Piece[], answers: number, logged: number, closes = false): Promise<Seen> {
   return new Promise((resolve) => {
     const socket = connect(target.port, '127.0.0.1')
     let received = Buffer.alloc(0)
     let closed = false
-    let interim: (() => void) | undefined
+    let waiting: (() => void) | undefined
     const answered = () => {
       let count = 0
       let at = 0
@@ -214,16 +239,16 @@ function exchange(target: Chain, pieces: Piece[], answers: number, logged: numbe
     }
     const check = () => {
       const requestLines = target.lines.filter((line) => line.msg === 'request').length
-      if ((closed || answered() >= answers) && requestLines >= logged) {
+      if ((closed || (!closes && answered() >= answers)) && requestLines >= logged) {
         target.onLine = undefined
         socket.destroy()
-        resolve({ bytes: received.toString('latin1'), closed, lines: target.lines.map(comparable) })
+        resolve({ bytes: received.toString('latin1'), answers: answered(), closed, lines: target.lines.map(comparable) })
       }
     }
     target.onLine = check
     socket.on('data', (chunk: Buffer) => {
       received = Buffer.concat([received, chunk])
-      interim?.()
+      waiting?.()
       check()
     })
     socket.on('error', () => {})
@@ -231,10 +256,17 @@ function exchange(target: Chain, pieces: Piece[], answers: number, logged: numbe
       closed = true
       check()
     })
+    /** Resolves once `ready` holds, tested again at every chunk received. */
+    const until = async (ready: () => boolean) => {
+      while (!ready()) await new Promise<void>((resolve) => (waiting = resolve))
+    }
     socket.on('connect', async () => {
+      let awaited = 0
       for (const piece of pieces) {
-        if (piece === '100') {
-          if (!received.toString('latin1').includes('100 Continue')) await new Promise<void>((resolve) => (interim = resolve))
+        if (piece === '100') await until(() => received.toString('latin1').includes('100 Continue'))
+        else if (piece === 'answer') {
+          awaited++
+          await until(() => answered() >= awaited)
         } else if (piece === null) socket.end()
         else socket.write(piece)
       }
@@ -246,6 +278,12 @@ function exchange(target: Chain, pieces: Piece[], answers: number, logged: numbe
 function comparable({ time, ms, pid, hostname, ...line }: Record<string, unknown>): string {
   const err = line.err as Record<string, unknown> | undefined
   return JSON.stringify(err === undefined ? line : { ...line, err: { ...err, stack: undefined } }).replace(GENERATED, '<id>')
+}
+
+/** Resolves once the server holds no connection open; never, if it leaves one open. */
+async function allClosed(target: Chain): Promise<void> {
+  while (target.open.size > 0) await new Promise<void>((resolve) => (target.onClose = resolve))
+  target.onClose = undefined
 }
 
 const normalised = (seen: Seen, port: number): Seen => ({
@@ -266,14 +304,23 @@ describe('the service with the path in front of the app and without it: the same
         if (c.fail !== undefined && sending === 'again') target.memory.recommendJson = () => Promise.reject(c.fail?.())
         try {
           const answers = c.answers ?? 1
-          seen.push(normalised(await exchange(target, c.pieces(target.port), answers, c.logged ?? answers), target.port))
+          seen.push(normalised(await exchange(target, c.pieces(target.port), answers, c.logged ?? answers, c.closes), target.port))
+          // Closed on the service's side too: no connection left to leak.
+          if (c.closes === true) {
+            await allClosed(target)
+            expect(await new Promise((resolve) => target.server.getConnections((_, count) => resolve(count))), 'connections held').toBe(0)
+          }
         } finally {
           target.memory.recommendJson = recommendJson
           target.stopping = false
+          target.onClose = undefined
         }
       }
       const [withPath, appAlone] = seen as [Seen, Seen]
       expect(withPath, sending).toEqual(appAlone)
+      // The same, and not the same silence: every answer expected came.
+      expect(withPath.answers, `${sending}: answers`).toBe(c.answers ?? 1)
+      if (c.closes === true) expect(withPath.closed, `${sending}: closed`).toBe(true)
       if (sending === 'again') expect(both[0].asked < both[1].asked, 'answered in front of the app').toBe(c.first)
     }
   })
