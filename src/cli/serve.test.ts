@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
+import { connect } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { BIN, cleanEnv } from '../../test/support/processes'
@@ -23,6 +24,31 @@ describe('decision-memory serve', () => {
         await service.stop()
         await rm(dataDir, { recursive: true, force: true })
       }
+    }
+  })
+
+  it('answers a client that half-closes once its request is sent (nc, shutdown(SHUT_WR)), then closes the connection', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'dm-serve-'))
+    const service = await spawnService({ dataDir })
+    const observation = JSON.stringify({ question: 'Which linter?', all_options: ['eslint', 'biome'], user_choice: 'biome' })
+    try {
+      for (const [request, status] of [
+        ['GET /v1/decisions HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', 'HTTP/1.1 200 OK'],
+        [`POST /v1/observations HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${observation.length}\r\n\r\n${observation}`, 'HTTP/1.1 201 Created'],
+      ] as const) {
+        // Done when the service closed the connection: it would hang if it held it open.
+        const answer = await new Promise<string>((resolve, reject) => {
+          const socket = connect(service.port, '127.0.0.1', () => socket.end(request))
+          let text = ''
+          socket.on('data', (chunk) => (text += chunk))
+          socket.on('close', () => resolve(text))
+          socket.on('error', reject)
+        })
+        expect(answer.split('\r\n')[0], request).toBe(status)
+      }
+    } finally {
+      expect(await service.stop()).toBe(0)
+      await rm(dataDir, { recursive: true, force: true })
     }
   })
 

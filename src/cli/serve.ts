@@ -152,7 +152,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     fetch: app.fetch,
     port,
     hostname: host,
-    createServer: ((options: ServerOptions) => createServer(serverOptions(options), listener)) as typeof createServer,
+    createServer: ((options: ServerOptions) => serviceServer(listener, options)) as typeof createServer,
   }, (info) => {
     // Written whatever DECISION_MEMORY_LOG_LEVEL hides (warn, error, silent): it is the one line
     // that says where the service is, the port --port 0 chose, which a script reads to find it.
@@ -263,6 +263,22 @@ export async function serveCommand(argv: string[]): Promise<void> {
 /** Node's options for the service's server: its check of Host is made by the listener instead (`serviceListener`). */
 export function serverOptions(options: ServerOptions = {}): ServerOptions {
   return { ...options, requireHostHeader: false }
+}
+
+/**
+ * The service's server: Node's, with `serverOptions` and the listener, that answers a client
+ * which half-closes its side once its request is sent (shutdown(SHUT_WR): `nc`, Python's
+ * socket.shutdown, some HTTP/1.0 clients) and then closes the connection. Node's default ends the
+ * socket at the client's FIN, and an answer that came later (one that read the store) was lost,
+ * though logged as given. With `httpAllowHalfOpen`, which Node's socketOnEnd reads
+ * (lib/_http_server.js; a property, not an option, and not in @types/node), the answer in
+ * progress, or the last one of those pipelined, is marked the connection's last; a connection
+ * half-closed with no request in progress is ended at once, as before.
+ */
+export function serviceServer(listener: NodeListener, options: ServerOptions = {}): Server {
+  const server = createServer(serverOptions(options), listener)
+  ;(server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
+  return server
 }
 
 /**

@@ -1,11 +1,11 @@
-import { createServer, type Server } from 'node:http'
+import type { Server } from 'node:http'
 import { connect, type AddressInfo, type Socket } from 'node:net'
 import { MemoryLevel } from 'memory-level'
 import pino from 'pino'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createTestApp } from '../../test/support/test-app'
 import { ALICE, BOB, OPS, testTokens } from '../../test/support/tokens'
-import { answerWhatNodeRefuses, serverOptions, serviceListener } from '../cli/serve'
+import { answerWhatNodeRefuses, serviceListener, serviceServer } from '../cli/serve'
 import type { DecisionMemory } from '../decision-memory'
 import { InputError } from '../domain/errors'
 
@@ -20,7 +20,8 @@ import { InputError } from '../domain/errors'
 const STORE_ID = '0123456789abcdef0123456789abcdef'
 const TIER = { question: 'Which complexity tier should this SPEC use?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] }
 const BODY = JSON.stringify({ ...TIER, user: 'alice' })
-const GENERATED = /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/g
+/** A request id, or an observation's id, made anew at every request. */
+const GENERATED = /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|obs-[0-9a-z]+-[0-9a-f]{12}/g
 
 /** The entries of a store that holds alice's three answers at the tier point. */
 async function seededEntries(): Promise<Array<[string, string]>> {
@@ -40,6 +41,10 @@ interface Chain {
   stopping: boolean
   /** Called at every line logged. */
   onLine?: () => void
+  /** What the app and the recommendation wait for before they answer, if anything. */
+  held?: Promise<void>
+  /** Called when a connection's client half-closes it, as the server sees it. */
+  onHalfClose?: () => void
   /** The connections the server holds open. */
   open: Set<Socket>
   /** Called when the server closes one. */
@@ -57,12 +62,20 @@ async function chain(entries: Array<[string, string]>, remembered: boolean, auth
     },
   })
   const test = await createTestApp({ db, logger, auth, storeId: STORE_ID })
-  const app = { fetch: (request: Request, env: unknown) => (self.asked++, test.app.fetch(request, env as never)) }
+  const app = {
+    fetch: async (request: Request, env: unknown) => {
+      self.asked++
+      await self.held
+      return test.app.fetch(request, env as never)
+    },
+  }
   const listener = serviceListener({ app, memory: test.memory, bodies: test.bodies, logger, auth, host: '127.0.0.1', stopping: () => self.stopping, remembered })
-  const server = createServer(serverOptions(), listener)
+  const server = serviceServer(listener)
   answerWhatNodeRefuses(server, logger)
+  // After Node's own listener of the socket's end (socketOnEnd), which was added first.
   server.on('connection', (socket: Socket) => {
     self.open.add(socket)
+    socket.on('end', () => self.onHalfClose?.())
     socket.on('close', () => {
       self.open.delete(socket)
       self.onClose?.()
@@ -113,6 +126,8 @@ interface Case {
   stopping?: boolean
   /** Whether the service closes the connection after its answers (the exchange waits for that). */
   closes?: boolean
+  /** Whether the app and the recommendation answer only once the service has seen the client half-close. */
+  late?: boolean
   fail?: () => unknown
   pieces: (port: number) => Piece[]
 }
@@ -187,6 +202,20 @@ const cases: Case[] = [
     pieces: () => [Buffer.concat([json(['X-Request-Id: p-1']), json(['X-Request-Id: p-2'], BODY, { target: '/v1/recommendations?x=1' }), json(['X-Request-Id: p-3'])])],
   },
   { name: 'a body cut short, then a half-close', first: true, pieces: () => { const whole = json(['X-Request-Id: cut-1']); return [whole.subarray(0, whole.length - 10), null] } },
+  // A client that half-closes once its request is sent (shutdown(SHUT_WR): `nc`, Python's
+  // socket.shutdown, some HTTP/1.0 clients) is answered, however late the answer, and its
+  // connection is closed after it; `late` holds the answer until the service has seen the half-close.
+  { name: 'a body remembered, then a half-close', first: true, closes: true, pieces: () => [json(['X-Request-Id: hc-0']), null] },
+  { name: 'a body remembered, then a half-close, answered after it', first: true, late: true, closes: true, pieces: () => [json(['X-Request-Id: hc-1']), null] },
+  { name: 'GET /v1/decisions, then a half-close, answered after it', first: false, late: true, closes: true, pieces: () => [request([], '', { method: 'GET', target: '/v1/decisions' }), null] },
+  {
+    name: 'an observation, then a half-close, answered after it (201)',
+    first: false,
+    late: true,
+    closes: true,
+    pieces: () => [json([], JSON.stringify({ question: 'Which linter?', all_options: ['eslint', 'biome'], user_choice: 'biome', user: 'carol' }), { target: '/v1/observations' }), null],
+  },
+  { name: 'two pipelined, then a half-close, answered after it', first: true, late: true, closes: true, answers: 2, pieces: () => [Buffer.concat([json(['X-Request-Id: hc-1']), json(['X-Request-Id: hc-2'])]), null] },
   { name: 'a request answered, another on the connection kept alive, then a half-close', first: true, closes: true, answers: 2, pieces: () => [json(['X-Request-Id: k-1']), 'answer', json(['X-Request-Id: k-2']), null] },
   { name: 'a half-close and no request: closed, unanswered', first: false, closes: true, answers: 0, pieces: () => [null] },
   { name: 'a head cut short, then a half-close (400)', first: false, closes: true, logged: 0, pieces: () => ['POST /v1/recommendations HTTP/1.1\r\nHost: 127.0.0.1:7420\r\n', null] },
@@ -302,6 +331,13 @@ describe('the service with the path in front of the app and without it: the same
         target.stopping = c.stopping === true
         const recommendJson = target.memory.recommendJson
         if (c.fail !== undefined && sending === 'again') target.memory.recommendJson = () => Promise.reject(c.fail?.())
+        if (c.late === true) {
+          // The connections of the cases before closed first: the half-close awaited is this one's.
+          await allClosed(target)
+          target.held = new Promise<void>((resolve) => (target.onHalfClose = resolve))
+          const held = target.held
+          target.memory.recommendJson = async (...input) => (await held, recommendJson(...input))
+        }
         try {
           const answers = c.answers ?? 1
           seen.push(normalised(await exchange(target, c.pieces(target.port), answers, c.logged ?? answers, c.closes), target.port))
@@ -313,6 +349,8 @@ describe('the service with the path in front of the app and without it: the same
         } finally {
           target.memory.recommendJson = recommendJson
           target.stopping = false
+          target.held = undefined
+          target.onHalfClose = undefined
           target.onClose = undefined
         }
       }
