@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs'
+import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { DECISION_LOG, notARecord } from '../decisions/adr/adr-folder'
 import { isWithin } from '../decisions/applicability'
@@ -117,12 +117,29 @@ function behind(absolute: string, decisions: readonly DecisionRecord[], file: st
   return { path, found }
 }
 
-/** The path at `absolute` with its links followed, or undefined where there is none. */
+/**
+ * The path at `absolute` with its links followed, or undefined where there is none; a link leading
+ * to what is gone (`adrs` → `doc/adr`, removed by `git rm -r doc/adr`) gives where it leads.
+ */
 function realPath(absolute: string): string | undefined {
   try {
     return realpathSync(absolute)
   } catch {
-    return undefined
+    try {
+      return resolve(dirname(absolute), readlinkSync(absolute))
+    } catch {
+      return undefined
+    }
+  }
+}
+
+/** Whether there is an entry at `path`: a file, a folder, or a link, one leading to what is gone too. */
+export function isHere(path: string): boolean {
+  try {
+    lstatSync(path)
+    return true
+  } catch {
+    return false
   }
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { adrText, importedRepository, shopWithOneRecord } from '../../test/support/adr-repository'
@@ -334,6 +334,32 @@ describe('decision-memory why FILE, a record import-adr read', () => {
       const above = await captured(() => whyCommand(['..', '--data', store]))
       expect({ code: above.code, stderr: above.stderr }).toEqual({ code: 0, stderr: '' })
       expect(above.stdout.split('\n').filter((l) => l.includes(', from '))).toEqual(['ADR-0001, from ../0001-use-sqlite.md:1', 'ADR-0002, from ../0002-use-postgres.md:1'])
+    } finally {
+      process.chdir(cwd)
+    }
+  })
+
+  it('follows a symbolic link to a folder of records deleted since, a name here, to the records imported there', async () => {
+    const parent = tempDir('dm-why-file-')
+    const store = join(parent, 'store')
+    const repo = await imported(parent, 'shop', store, {
+      '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Superseded by [2. Use Postgres](0002-use-postgres.md)'),
+      '0002-use-postgres.md': adr(2, 'Use Postgres', 'Accepted'),
+    })
+    symlinkSync(join('doc', 'adr'), join(repo, 'adrs'))
+    // `git rm -r doc/adr`: the link is still there, leading nowhere.
+    rmSync(join(repo, 'doc'), { recursive: true })
+    const cwd = process.cwd()
+    try {
+      process.chdir(repo)
+      // A version before this took `adrs` for a key: `no decision adrs (key: no decision has the key adrs)`, exit 1.
+      const { code, stdout, stderr } = await captured(() => whyCommand(['adrs', '--data', store]))
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
+      expect(stdout.split('\n').filter((l) => l.includes(', from '))).toEqual([
+        `ADR-0001, from ${join('adrs', '0001-use-sqlite.md')}:1`,
+        `ADR-0002, from ${join('adrs', '0002-use-postgres.md')}:1`,
+      ])
+      expect(stdout).toContain('* ADR-0002 [accepted, advisory] Use Postgres\n')
     } finally {
       process.chdir(cwd)
     }

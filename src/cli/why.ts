@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
 import { loadPolicy } from '../config/load-policy'
 import type { DecisionWhy } from '../decisions/decisions'
@@ -10,7 +9,7 @@ import { WhyQuery } from '../http/decision-schemas'
 import { UsageError, parseFlags, agentUser, identifierFlag, configFilePath, timestampFlag } from './options'
 import { projectOf } from '../integrations/claude-code'
 import { pathInRepository, projectOfFolder } from './repository'
-import { decisionsOfFile, noDecisionOfFile } from './why-file'
+import { decisionsOfFile, isHere, noDecisionOfFile } from './why-file'
 import { failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
 import { jsonLine, printable } from './terminal'
 
@@ -249,8 +248,9 @@ export async function whyCommand(argv: string[]): Promise<number> {
   // A record's file, as a repository names it (`docs/adr/0005-use-x.md`), whose decisions the import
   // keyed otherwise (ADR-0005): a path (no key holds a `/`), there or deleted since, or a name that
   // is a file or folder here (`invoice.ts` in `src/billing`), or `.` or `..`, which no key is: the
-  // folder it runs in (`why .` in `docs/adr`, as `./`) or the one above.
-  const file = key !== undefined && (/[\\/]/.test(key) || key === '.' || key === '..' || existsSync(key)) ? key : undefined
+  // folder it runs in (`why .` in `docs/adr`, as `./`) or the one above; a link here leading to a
+  // folder deleted since (`adrs` → `docs/adr`) is such a name too.
+  const file = key !== undefined && (/[\\/]/.test(key) || key === '.' || key === '..' || isHere(key)) ? key : undefined
   if (key !== undefined && file === undefined) {
     const checked = DecisionKeySchema.safeParse(key)
     if (!checked.success) throw new UsageError(`KEY "${key}": ${checked.error.issues[0]?.message ?? 'not a decision key'}`)
