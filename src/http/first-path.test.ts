@@ -402,7 +402,7 @@ describe('the app with the path in front of it: the same answers', () => {
     expect((await send(url, { body: text })).status).toBe(200)
     for (const answer of [await twice(), await twice()]) {
       expect(answer).toMatch(/^HTTP\/1\.1 403 /)
-      expect(answer).toContain(`"the request is addressed to \\"${HOST}, attacker.example\\"`)
+      expect(answer).toContain(`"the request names its Host twice (\\"${HOST}, attacker.example\\")`)
     }
     expect(lines.map((l) => l.status)).toEqual([200, 403, 403])
   })

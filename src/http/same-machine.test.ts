@@ -32,6 +32,17 @@ describe('without auth, only requests of this machine (a web page cannot reach t
     expect((await call('GET', '/v1/users/bob/export')).body).not.toContain('Postgres')
   })
 
+  it('says of a Host sent twice that it was, not that a name of this machine is none of it', async () => {
+    const { call } = await createTestApp()
+    // Two Host lines reach the app joined, as Node joins them: `localhost:7420, localhost:7420`.
+    for (const host of ['localhost:7420, localhost:7420', 'localhost, attacker.example']) {
+      const twice = await call('GET', '/v1/users/alice/preferences', undefined, { host })
+      expect(twice.status, host).toBe(403)
+      expect(twice.body.error.issues, host).toEqual([{ path: 'host', message: 'sent twice: a request names the one machine it is addressed to' }])
+      expect(twice.body.error.message, host).toContain(`the request names its Host twice (${JSON.stringify(host)})`)
+    }
+  })
+
   it('refuses a request sent with the Origin of another site, even one with no body and no content type (a no-cors POST): 403 naming origin', async () => {
     const { call } = await createTestApp()
     expect((await call('POST', '/v1/decisions', D021)).status).toBe(201)

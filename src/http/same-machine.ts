@@ -50,13 +50,19 @@ export const sameMachineOnly: MiddlewareHandler = async (c, next) => {
   if (c.req.path === '/healthz') return next()
   const foreign = foreignRequest(c.req.header('host'), c.req.header('origin'))
   if (foreign === undefined) return next()
-  const what = foreign.field === 'host' ? `addressed to ${JSON.stringify(foreign.value)}` : `sent by the web page of ${JSON.stringify(foreign.value)}`
+  // Two Host lines arrive joined (`localhost:7420, localhost:7420`): no name, whatever each says.
+  const twice = foreign.field === 'host' && foreign.value.includes(',')
+  const what = twice
+    ? `names its Host twice (${JSON.stringify(foreign.value)})`
+    : foreign.field === 'host'
+      ? `is addressed to ${JSON.stringify(foreign.value)}`
+      : `is sent by the web page of ${JSON.stringify(foreign.value)}`
   return c.json(
     errorBody(
       c,
       'forbidden',
-      `the request is ${what}: without --auth the service answers only its own machine (Host localhost, 127.0.0.1 or [::1], no Origin of another site), which a web page could otherwise reach; to serve other names, give --auth TOKENS_FILE`,
-      [{ path: foreign.field, message: foreign.field === 'host' ? 'not a name of this machine' : 'not a page of this machine' }],
+      `the request ${what}: without --auth the service answers only its own machine (Host localhost, 127.0.0.1 or [::1], no Origin of another site), which a web page could otherwise reach; to serve other names, give --auth TOKENS_FILE`,
+      [{ path: foreign.field, message: twice ? 'sent twice: a request names the one machine it is addressed to' : foreign.field === 'host' ? 'not a name of this machine' : 'not a page of this machine' }],
     ),
     403,
   )
