@@ -23,6 +23,8 @@ describe('without auth, only requests of this machine (a web page cannot reach t
     expect(exported.status).toBe(403)
     expect(exported.body.error).toMatchObject({ code: 'forbidden', issues: [{ path: 'host', message: 'not a name of this machine' }] })
     expect(exported.body.error.message).toContain('--auth')
+    // The names it does answer, all of them: `*.localhost` and every 127.x.x.x too, not only 127.0.0.1.
+    expect(exported.body.error.message).toContain('Host localhost or a name under it (app.localhost), 127.x.x.x or [::1]')
     expect((await call('DELETE', '/v1/users/alice', undefined, rebound)).status).toBe(403)
     expect((await call('POST', '/v1/observations', { ...DB, user: 'bob' }, rebound)).status).toBe(403)
     // Nothing was forgotten nor stored.

@@ -61,7 +61,7 @@ export const sameMachineOnly: MiddlewareHandler = async (c, next) => {
     errorBody(
       c,
       'forbidden',
-      `the request ${what}: without --auth the service answers only its own machine (Host localhost, 127.0.0.1 or [::1], no Origin of another site), which a web page could otherwise reach; to serve other names, give --auth TOKENS_FILE`,
+      `the request ${what}: without --auth the service answers only its own machine (Host localhost or a name under it (app.localhost), 127.x.x.x or [::1], no Origin of another site), which a web page could otherwise reach; to serve other names, give --auth TOKENS_FILE`,
       [{ path: foreign.field, message: twice ? 'sent twice: a request names the one machine it is addressed to' : foreign.field === 'host' ? 'not a name of this machine' : 'not a page of this machine' }],
     ),
     403,
