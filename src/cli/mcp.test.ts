@@ -1,9 +1,13 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../../test/support/spawn-service'
+import { createTestApp } from '../../test/support/test-app'
 import { tempDir } from '../../test/support/temp-dir'
-import { MCP_HELP } from './mcp'
+import { createMcpServer } from '../integrations/mcp'
+import { MCP_HELP, mcpBackend } from './mcp'
 
 describe('mcp --help', () => {
   it('names the store opened when no service runs as the server opens it: $DECISION_MEMORY_DATA, else the checkout\'s data', () => {
@@ -57,5 +61,49 @@ describe('mcp with a DECISION_MEMORY_URL or DECISION_MEMORY_PORT no service coul
       expect(onStore.code, said).toBe(0)
       expect(onStore.stderr, said).toBe('')
     }
+  })
+})
+
+describe('mcpBackend: a body over the service\'s limit', () => {
+  /** A server whose calls are made on a store (`--data`), as src/cli/service-client.ts makes them, each body kept. */
+  async function onStore(defaultProject: string) {
+    const app = await createTestApp()
+    const bodies: unknown[] = []
+    const backend = mcpBackend(async (_path, body, local) => {
+      bodies.push(body)
+      return { ok: true, body: JSON.parse(JSON.stringify(await local(app.memory, app.decisions))) }
+    })
+    const server = createMcpServer(backend, { version: '0.0.0', clock: app.clock, defaultProject })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverSide)
+    const client = new Client({ name: 'body-limit', version: '1.0.0' })
+    await client.connect(clientSide)
+    return { app, client, bodies }
+  }
+  const size = (value: unknown) => Buffer.byteLength(JSON.stringify(value))
+  /** A record_choice's arguments of `bytes` bytes as JSON, each field within its own limit. */
+  function choiceOf(bytes: number) {
+    const make = (n: number) => ({
+      question: 'Which one?',
+      user_choice: 'option 1',
+      all_options: [...Array.from({ length: 33 }, (_, i) => ({ label: `option ${i}`, description: '😀'.repeat(1965) })), { label: 'last', description: 'x'.repeat(n) }],
+    })
+    return make(bytes - size(make(0)))
+  }
+
+  it('is measured on the body the route would get, with the default project the server adds, not on the arguments alone', async () => {
+    const { app, client, bodies } = await onStore('/home/someone/work/a-project-with-a-long-name')
+    // Under 256 KB as arguments, over it with the project the server adds: the route answers 413.
+    const under = choiceOf(256 * 1024 - 20)
+    expect(size(under)).toBeLessThanOrEqual(256 * 1024)
+    expect((await app.call('POST', '/v1/observations', { ...under, project: '/home/someone/work/a-project-with-a-long-name' })).status).toBe(413)
+    const refused = await client.callTool({ name: 'record_choice', arguments: under })
+    expect((refused.content as Array<{ text: string }>)[0]?.text).toBe('body_too_large: the arguments are over 256 KB, the most the service takes in a body')
+    expect(bodies).toEqual([])
+    // With room for the project, the call is made, on a body the route takes.
+    expect((await client.callTool({ name: 'record_choice', arguments: choiceOf(256 * 1024 - 100) })).isError).toBeFalsy()
+    expect(bodies).toHaveLength(1)
+    expect(size(bodies[0])).toBeLessThanOrEqual(256 * 1024)
+    await client.close()
   })
 })

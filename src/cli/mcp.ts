@@ -2,6 +2,7 @@ import { loadPolicy } from '../config/load-policy'
 import type { DecisionMemory } from '../decision-memory'
 import type { Decisions } from '../decisions/decisions'
 import { InputError } from '../domain/errors'
+import { LIMITS } from '../domain/limits'
 import { projectOf } from '../integrations/claude-code'
 import type { BackendAnswer, McpBackend } from '../integrations/mcp'
 import { planQuestionsToAsk } from '../plan-questions'
@@ -170,7 +171,17 @@ export type McpCall = (
 ) => Promise<BackendAnswer>
 
 /** The MCP tools' backend (R-SVC-6): each use case with its route and its call on a store, side by side, so that the two say one thing. */
-export function mcpBackend(call: McpCall): McpBackend {
+export function mcpBackend(made: McpCall): McpBackend {
+  /**
+   * A body over the service's limit is refused, as its route refuses it (413), in both doorways:
+   * the arguments are measured before they are checked (createMcpServer), but the body is more,
+   * with the default project the server adds (and `as_of` for a `why`), and a call just under the
+   * limit was made on a store the server opened itself, where the route refused it.
+   */
+  const call: McpCall = (path, body, local, method, expect) =>
+    body !== undefined && Buffer.byteLength(JSON.stringify(body)) > LIMITS.bodyBytes
+      ? Promise.resolve({ ok: false, error: { code: 'body_too_large', message: `the arguments are over ${LIMITS.bodyBytes / 1024} KB, the most the service takes in a body` } })
+      : made(path, body, local, method, expect)
   return {
     recommend: (request) => call('/v1/recommendations', request, (memory) => memory.recommend(request)),
     plan: (request) => call('/v1/plan', request, (memory) => planQuestionsToAsk(memory, request)),
