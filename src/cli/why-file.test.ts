@@ -197,3 +197,29 @@ describe('why FILE: a folder of records named through a symbolic link', () => {
     expect(decisionsOfFile(join(repo, 'adrs'), decisions, parent).found).toHaveLength(1)
   })
 })
+
+describe('why FILE: records named through a symbolic link, in a folder a decision is scoped to', () => {
+  const repo = join(tempDir('dm-why-file-link-scoped-'), 'shop')
+  mkdirSync(join(repo, '.git'), { recursive: true })
+  mkdirSync(join(repo, 'doc', 'adr'), { recursive: true })
+  mkdirSync(join(repo, 'docs'), { recursive: true })
+  writeFileSync(join(repo, 'doc', 'adr', '0001-use-sqlite.md'), '# 1. Use SQLite\n')
+  symlinkSync(join('..', 'doc', 'adr'), join(repo, 'docs', 'decisions'))
+  const decisions = [
+    { key: 'ADR-0001', status: 'accepted', scope: { path: null }, imported: { path: '0001-use-sqlite.md', line: 1, format: 'adr-tools', folder: 'shop/doc/adr', fingerprint: 'x' } } as unknown as DecisionRecord,
+    { key: 'D-DOCS', status: 'accepted', scope: { path: 'docs' }, imported: null } as unknown as DecisionRecord,
+  ]
+
+  it('lists the records where the link leads, with the decision scoped to the folder the link is in', () => {
+    // The decision scoped to `docs` was found through the link's name, and the link was then not
+    // followed: its records were left out, as if none had been imported from them.
+    expect(decisionsOfFile('docs/decisions', decisions, repo).found).toEqual([
+      { key: 'ADR-0001', from: 'record', line: 1, file: join('docs', 'decisions', '0001-use-sqlite.md') },
+      { key: 'D-DOCS', from: 'scope', scope: 'docs' },
+    ])
+    expect(decisionsOfFile('docs/decisions/0001-use-sqlite.md', decisions, repo).found).toEqual([
+      { key: 'ADR-0001', from: 'record', line: 1 },
+      { key: 'D-DOCS', from: 'scope', scope: 'docs' },
+    ])
+  })
+})

@@ -71,15 +71,21 @@ export type FileDecision = { key: string; from: 'record'; line: number; file?: s
 export function decisionsOfFile(file: string, decisions: readonly DecisionRecord[], folder: string): { path: string; found: FileDecision[] } {
   const at = located(file, folder)
   const first = behind(at, decisions, file)
-  if (first.found.length > 0) return first
+  const fromRecord = (found: FileDecision[]) => found.some((d) => d.from === 'record')
+  if (fromRecord(first.found)) return first
   // Named through a symbolic link (`adrs` → `doc/adr`): imports name a folder as given, so records
-  // imported from `doc/adr` are found where the link leads.
+  // imported from `doc/adr` are found where the link leads. Looked for there too when a decision is
+  // scoped to the name given (`docs` for `docs/decisions` → `../doc/adr`), kept with them.
   const real = realPath(at)
   if (real !== undefined && real !== at) {
     const linked = behind(real, decisions, file)
-    if (linked.found.length > 0) return linked
+    if (fromRecord(linked.found)) {
+      const scoped = [...linked.found.filter((d) => d.from === 'scope'), ...first.found.filter((d) => !linked.found.some((l) => l.key === d.key))]
+      return { path: linked.path, found: [...linked.found.filter((d) => d.from === 'record'), ...scoped.sort((a, b) => a.key.localeCompare(b.key))] }
+    }
+    if (first.found.length === 0 && linked.found.length > 0) return linked
   }
-  if (isAbsolute(file)) return first
+  if (first.found.length > 0 || isAbsolute(file)) return first
   // A record deleted since, named from the root in a folder below it (`docs/adr/0002-gone.md` asked
   // in `src/`): neither place has it, so located read it from the folder; the root's names it.
   const fromRoot = fromRootOf(file, folder)
