@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { adrText, importedRepository, shopWithOneRecord } from '../../test/support/adr-repository'
+import { adrText, importedRepository, shopWithOneRecord, shopWithTwoRecords } from '../../test/support/adr-repository'
 import { captured } from '../../test/support/captured'
 import { scopedToSrcOverTime } from '../../test/support/decision-record'
 import { fixedClock } from '../clock'
@@ -271,12 +271,7 @@ describe('decision-memory why FILE, a record import-adr read', () => {
   const imported = importedRepository
 
   it('prints the chain of the decision imported from an adr-tools file, as why ADR-NNNN does', async () => {
-    const parent = tempDir('dm-why-file-')
-    const store = join(parent, 'store')
-    const repo = await imported(parent, 'shop', store, {
-      '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Superseded by [2. Use Postgres](0002-use-postgres.md)'),
-      '0002-use-postgres.md': adr(2, 'Use Postgres', 'Accepted'),
-    })
+    const { store, repo } = await shopWithTwoRecords('dm-why-file-')
     const byFile = await captured(() => whyCommand([join(repo, 'doc', 'adr', '0001-use-sqlite.md'), '--data', store]))
     const byKey = await captured(() => whyCommand(['ADR-0001', '--data', store]))
     expect(byFile).toEqual({ code: 0, stdout: byKey.stdout, stderr: '' })
@@ -298,12 +293,7 @@ describe('decision-memory why FILE, a record import-adr read', () => {
   })
 
   it('prints, for the folder of the records, the decision imported from each, named with its record', async () => {
-    const parent = tempDir('dm-why-file-')
-    const store = join(parent, 'store')
-    const repo = await imported(parent, 'shop', store, {
-      '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Superseded by [2. Use Postgres](0002-use-postgres.md)'),
-      '0002-use-postgres.md': adr(2, 'Use Postgres', 'Accepted'),
-    })
+    const { store, repo } = await shopWithTwoRecords('dm-why-file-')
     const folder = join(repo, 'doc', 'adr')
     const { code, stdout, stderr } = await captured(() => whyCommand([folder, '--data', store]))
     // `import-adr doc/adr` imported them from it: a version before this said no decision was, exit 1.
@@ -316,12 +306,7 @@ describe('decision-memory why FILE, a record import-adr read', () => {
   })
 
   it('reads `.` and `..` as the folders they are, as `./` and `../`: the folder of the records run in it, or above it', async () => {
-    const parent = tempDir('dm-why-file-')
-    const store = join(parent, 'store')
-    const repo = await imported(parent, 'shop', store, {
-      '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Superseded by [2. Use Postgres](0002-use-postgres.md)'),
-      '0002-use-postgres.md': adr(2, 'Use Postgres', 'Accepted'),
-    })
+    const { store, repo } = await shopWithTwoRecords('dm-why-file-')
     mkdirSync(join(repo, 'doc', 'adr', 'drafts'))
     const cwd = process.cwd()
     try {
@@ -340,12 +325,7 @@ describe('decision-memory why FILE, a record import-adr read', () => {
   })
 
   it('follows a symbolic link to a folder of records deleted since, a name here, to the records imported there', async () => {
-    const parent = tempDir('dm-why-file-')
-    const store = join(parent, 'store')
-    const repo = await imported(parent, 'shop', store, {
-      '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Superseded by [2. Use Postgres](0002-use-postgres.md)'),
-      '0002-use-postgres.md': adr(2, 'Use Postgres', 'Accepted'),
-    })
+    const { store, repo } = await shopWithTwoRecords('dm-why-file-')
     symlinkSync(join('doc', 'adr'), join(repo, 'adrs'))
     // `git rm -r doc/adr`: the link is still there, leading nowhere.
     rmSync(join(repo, 'doc'), { recursive: true })

@@ -4,7 +4,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { adrText, importedRepository, shopWithOneRecord } from '../../test/support/adr-repository'
+import { adrText, importedRepository, shopWithOneRecord, shopWithTwoRecords } from '../../test/support/adr-repository'
 import { REQUIRED_TIER_L, scopedToSrcOverTime } from '../../test/support/decision-record'
 import { claudeCodeFixture } from '../../test/support/fixtures'
 import { tempDir } from '../../test/support/temp-dir'
@@ -1111,12 +1111,7 @@ describe('createMcpServer: why of a file, as why FILE answers it', () => {
   }
 
   it('answers a record\'s file with the chain of the decision imported from it, as why KEY does; a DECISIONS.md section by section', async () => {
-    const parent = tempDir('dm-mcp-why-file-')
-    const store = join(parent, 'store')
-    const shop = await imported(parent, 'shop', store, {
-      '0001-use-sqlite.md': adr(1, 'Use SQLite', 'Superseded by [2. Use Postgres](0002-use-postgres.md)'),
-      '0002-use-postgres.md': adr(2, 'Use Postgres', 'Accepted'),
-    })
+    const { parent, store, repo: shop } = await shopWithTwoRecords('dm-mcp-why-file-')
     const api = await imported(parent, 'api', store, { 'DECISIONS.md': LOG })
     const { backend, close } = await storeBackend(store)
     try {

@@ -34,3 +34,17 @@ export async function shopWithOneRecord(prefix: string): Promise<{ store: string
   const repo = await importedRepository(parent, 'shop', store, { '0001-use-sqlite.md': adrText(1, 'Use SQLite', 'Accepted') })
   return { store, repo }
 }
+
+/**
+ * A temporary folder (`prefix`) holding the repository `shop`, whose two records are imported into
+ * the store at `store` beside it: `0001-use-sqlite.md`, superseded by `0002-use-postgres.md`.
+ */
+export async function shopWithTwoRecords(prefix: string): Promise<{ parent: string; store: string; repo: string }> {
+  const parent = tempDir(prefix)
+  const store = join(parent, 'store')
+  const repo = await importedRepository(parent, 'shop', store, {
+    '0001-use-sqlite.md': adrText(1, 'Use SQLite', 'Superseded by [2. Use Postgres](0002-use-postgres.md)'),
+    '0002-use-postgres.md': adrText(2, 'Use Postgres', 'Accepted'),
+  })
+  return { parent, store, repo }
+}
