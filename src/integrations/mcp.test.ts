@@ -196,6 +196,8 @@ describe('createMcpServer: capabilities', () => {
   it('are tools whose list never changes: no listChanged promised that is never sent', async () => {
     const client = await connected(recordingBackend().backend, undefined)
     expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false } })
+    // README says a client shows no instructions: the tools' descriptions say when to call each.
+    expect(client.getInstructions()).toBeUndefined()
     await client.close()
   })
 
