@@ -129,14 +129,39 @@ function queryIssues(issues: Issue[], data: unknown): Issue[] {
   return out
 }
 
-/** The validation hook of every route: a 400 naming each field at fault. */
-export function validationHook(
-  result: { success: true } | { success: false; error: { issues: readonly unknown[] }; target?: string; data?: unknown },
-  c: Context,
-) {
-  if (result.success) return undefined
-  const issues = result.target === 'query' ? queryIssues(issuesOf(result.error), result.data) : issuesOf(result.error)
+type ValidationResult = { success: true } | { success: false; error: { issues: readonly unknown[] }; target?: string; data?: unknown }
+
+function refusal(c: Context, issues: Issue[]) {
   return c.json(errorBody(c, 'invalid_request', `invalid request: ${fieldsOf(issues)}`, issues), 400)
+}
+
+function issuesOfTarget(result: ValidationResult & { success: false }): Issue[] {
+  return result.target === 'query' ? queryIssues(issuesOf(result.error), result.data) : issuesOf(result.error)
+}
+
+/** The validation hook of every route: a 400 naming each field at fault. */
+export function validationHook(result: ValidationResult, c: Context) {
+  if (result.success) return undefined
+  return refusal(c, issuesOfTarget(result))
+}
+
+/**
+ * The validation hook of a route with a path parameter and a query (`GET /v1/decisions/{key}/why`):
+ * @hono/zod-openapi checks the query first, and its refusal answered before the path was read, so
+ * `/v1/decisions/-x/why?as_of=bad` named `as_of` alone, where the MCP `why` names both. A query at
+ * fault is refused with the path's issues too (the query's first, as the tool names them); a path
+ * at fault is checked only once the query passed, so its refusal names all there is.
+ */
+export function pathAndQueryHook(params: { safeParseAsync(value: unknown): Promise<{ success: boolean; error?: { issues: readonly unknown[] } }> }) {
+  return async function pathAndQueryHook(result: ValidationResult, c: Context) {
+    if (result.success) return undefined
+    const issues = issuesOfTarget(result)
+    if (result.target === 'query') {
+      const path = await params.safeParseAsync(c.req.param())
+      if (!path.success && path.error !== undefined) issues.push(...issuesOf(path.error))
+    }
+    return refusal(c, issues)
+  }
 }
 
 const CODE_BY_STATUS: Record<number, string> = {

@@ -228,10 +228,11 @@ const brokenWhyArb: fc.Arbitrary<Op> = fc.oneof(
     whyPointOp({ point: 'db', user: 'alice', [field]: value }),
   ),
   fc.tuple(fc.constantFrom('task', 'path', 'stage'), fc.constantFrom('x'.repeat(500), 'a\u0000b', ' ', 'Cafe\u0301')).map(([field, value]) => whyPointOp({ point: 'db', user: 'alice', context: { [field]: value } })),
-  // One broken at a time: the route checks its path before its query, and names the first that fails alone.
+  // The key broken, `as_of`, or both: the route names both at once, as the tool does.
   fc.oneof(
     fc.tuple(fc.constantFrom('D 1', '-x', 'x'.repeat(65), 'new'), fc.constantFrom(undefined, '2026-06-30T12:00:00+02:00')),
     fc.tuple(fc.constantFrom('D-001', 'd-001'), fc.constantFrom('not a time', '2026-07-01T11:00:00Z', '2026-02-30T00:00:00Z')),
+    fc.tuple(fc.constantFrom('D 1', '-x', 'x'.repeat(65)), fc.constantFrom('not a time', '2026-02-30T00:00:00Z')),
   ).map(([key, as_of]) => ({
     tool: 'why',
     args: { key, ...(as_of === undefined ? {} : { as_of }) },
@@ -284,7 +285,7 @@ const SEED = Number(process.env.DM_FUZZ_SEED ?? 20261205)
 const SCALE = Number(process.env.DM_FUZZ_SCALE ?? 1)
 
 describe('the MCP tools against their routes (R-SVC-6)', () => {
-  it('answer the same writes and reads alike, through the service and on a store, valid or broken one field at a time', { timeout: 60_000 * SCALE }, async () => {
+  it('answer the same writes and reads alike, through the service and on a store, valid or broken (one field, or a why’s key and as_of together)', { timeout: 60_000 * SCALE }, async () => {
     const found: string[] = []
     const steps = fc.oneof({ weight: 3, arbitrary: opArb }, { weight: 1, arbitrary: brokenArb }, { weight: 1, arbitrary: brokenWhyArb })
     await fc.assert(
