@@ -382,7 +382,7 @@ describe('a spool set to a folder (DECISION_MEMORY_SPOOL=/tmp, --spool ~)', () =
     expect((await readdir(parent)).sort()).toEqual(['tmp', `tmp.${dead}.0a1b2c3d.draining`])
     expect(await readFile(join(folder, 'someone-else', 'work.txt'), 'utf8')).toBe('kept')
     // Nor can an event be written there: said as the error it is, not stored anywhere else.
-    await expect(appendToSpool(folder, event(0))).rejects.toThrow(`the spool ${folder} is a folder: give DECISION_MEMORY_SPOOL or --spool the path of a file in it (EISDIR)`)
+    await expect(appendToSpool(folder, event(0))).rejects.toThrow(`the spool ${folder} is a folder (EISDIR): this event is not kept; give DECISION_MEMORY_SPOOL or --spool the path of a file in it`)
   })
 })
 

@@ -51,7 +51,9 @@ export async function appendToSpool(file: string, event: SpooledEvent): Promise<
     await appendToLive(file, JSON.stringify(event) + '\n')
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    if (code === 'EISDIR') throw new Error(`the spool ${file} is a folder: give DECISION_MEMORY_SPOOL or --spool the path of a file in it (EISDIR)`)
+    // That the event is not kept said as for the other causes: "is a folder" alone left a person
+    // looking for it in the folder.
+    if (code === 'EISDIR') throw new Error(`the spool ${file} is a folder (EISDIR): this event is not kept; give DECISION_MEMORY_SPOOL or --spool the path of a file in it`)
     // mkdir's words ("ENOTDIR: not a directory, mkdir '…'") said neither that it was the spool nor
     // that the event is lost.
     if (code === 'ENOTDIR' || code === 'EEXIST') {
