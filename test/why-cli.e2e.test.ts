@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -195,6 +195,27 @@ describe('decision-memory why --point', () => {
     const ahead = await runCli(['why', 'D-001', '--as-of', new Date(Date.now() + 3600_000).toISOString(), '--data', data], { env: closed })
     expect(ahead.code).toBe(2)
     expect(ahead.stderr).toMatch(/^decision-memory why: --as-of: .*in the future/)
+  })
+
+  it('reads a bare name of a folder of records deleted since as that folder through the service, a name no decision has as its key', async () => {
+    const parent = tempDir('dm-why-')
+    const service = await startService(join(parent, 'data'))
+    running.push(service)
+    const env = { DECISION_MEMORY_URL: service.url }
+    const repo = join(parent, 'shop')
+    await mkdir(join(repo, '.git'), { recursive: true })
+    await mkdir(join(repo, 'docs', 'adr'), { recursive: true })
+    await writeFile(join(repo, 'docs', 'adr', '0001-use-sqlite.md'), '# 1. Use SQLite\n\nDate: 2024-01-01\n\n## Status\n\nAccepted\n\n## Context\n\nOne host.\n\n## Decision\n\nSQLite.\n')
+    expect((await runCli(['import-adr', join(repo, 'docs', 'adr')], { env })).code).toBe(0)
+    // `git rm -r docs/adr`, the README beside it kept.
+    await rm(join(repo, 'docs', 'adr'), { recursive: true })
+    await writeFile(join(repo, 'docs', 'README.md'), '# Docs\n')
+    const folder = await runCli(['why', 'adr'], { env, cwd: join(repo, 'docs') })
+    expect({ code: folder.code, stderr: folder.stderr }).toEqual({ code: 0, stderr: '' })
+    expect(folder.stdout).toContain('* ADR-0001 [accepted, advisory] Use SQLite\n')
+    const none = await runCli(['why', 'docs'], { env, cwd: join(repo, 'docs') })
+    expect(none.code).toBe(1)
+    expect(none.stderr).toMatch(/^decision-memory why: no decision docs\b/)
   })
 
   it('refuses, exit 1, to print as of --as-of an answer that does not say that moment: a service of an older version ignores it', async () => {

@@ -12,6 +12,7 @@ import { openStores } from '../open-store'
 import { tempDir } from '../../test/support/temp-dir'
 import type { ChainLink, DecisionWhy } from '../decisions/decisions'
 import type { PointWhy } from '../decisions/explain-point'
+import { importAdrCommand } from './import-adr'
 import { chainText, notAsOf, pointText, whyCommand } from './why'
 
 const link = (key: string, status: ChainLink['status'], rationale: string): ChainLink =>
@@ -340,6 +341,60 @@ describe('decision-memory why FILE, a record import-adr read', () => {
         `ADR-0002, from ${join('adrs', '0002-use-postgres.md')}:1`,
       ])
       expect(stdout).toContain('* ADR-0002 [accepted, advisory] Use Postgres\n')
+    } finally {
+      process.chdir(cwd)
+    }
+  })
+
+  it('reads a bare name of a folder of records deleted since as that folder, where no decision has it as its key', async () => {
+    const { store, repo } = await shopWithTwoRecords('dm-why-file-')
+    // `git rm -r doc/adr`, with doc/ still there: `adr` is no entry in doc/, and no key.
+    rmSync(join(repo, 'doc', 'adr'), { recursive: true })
+    writeFileSync(join(repo, 'doc', 'NOTES.md'), '# Notes\n')
+    const cwd = process.cwd()
+    try {
+      process.chdir(join(repo, 'doc'))
+      // A version before this took `adr` for a key: `no decision adr`, exit 1.
+      const folder = await captured(() => whyCommand(['adr', '--data', store]))
+      expect({ code: folder.code, stderr: folder.stderr }).toEqual({ code: 0, stderr: '' })
+      expect(folder.stdout.split('\n').filter((l) => l.includes(', from '))).toEqual([
+        `ADR-0001, from ${join('adr', '0001-use-sqlite.md')}:1`,
+        `ADR-0002, from ${join('adr', '0002-use-postgres.md')}:1`,
+      ])
+      expect(folder.stdout).toContain('* ADR-0002 [accepted, advisory] Use Postgres\n')
+      // As `why ./adr` reads it.
+      expect((await captured(() => whyCommand(['./adr', '--data', store]))).stdout).toBe(folder.stdout)
+      // A name of no folder the records were imported from is still a key no decision has.
+      const none = await captured(() => whyCommand(['doc', '--data', store]))
+      expect(none.code).toBe(1)
+      expect(none.stderr).toMatch(/^decision-memory why: no decision doc\b/)
+      // A key keeps its decision, a folder of its name deleted since or not.
+      await withDecisions(store, fixedClock('2026-11-01T00:00:00Z'), async (decisions) => {
+        await decisions.propose(DecisionInputSchema.parse({ key: 'adr', title: 'Write records', decision: 'Each decision gets a record.', rationale: 'We forget.', status: 'accepted' }))
+      })
+      const key = await captured(() => whyCommand(['adr', '--data', store]))
+      expect(key).toEqual({ code: 0, stdout: '* adr [accepted, advisory] Write records\n    decided 2026-11-01, accepted 2026-11-01T00:00:00.000Z\n    why: We forget.\n', stderr: '' })
+    } finally {
+      process.chdir(cwd)
+    }
+  })
+
+  it('reads a bare name of the folder the records were imported from, deleted with them, at the root', async () => {
+    const parent = tempDir('dm-why-file-')
+    const store = join(parent, 'store')
+    const repo = join(parent, 'shop')
+    mkdirSync(join(repo, '.git'), { recursive: true })
+    mkdirSync(join(repo, 'docs'))
+    writeFileSync(join(repo, 'docs', '0001-use-sqlite.md'), adr(1, 'Use SQLite', 'Accepted'))
+    expect((await captured(() => importAdrCommand([join(repo, 'docs'), '--data', store]))).code).toBe(0)
+    // `git rm -r docs`.
+    rmSync(join(repo, 'docs'), { recursive: true })
+    const cwd = process.cwd()
+    try {
+      process.chdir(repo)
+      const { code, stdout, stderr } = await captured(() => whyCommand(['docs', '--data', store]))
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
+      expect(stdout).toContain('* ADR-0001 [accepted, advisory] Use SQLite\n')
     } finally {
       process.chdir(cwd)
     }

@@ -304,8 +304,9 @@ export async function whyCommand(argv: string[]): Promise<number> {
     values.policy = configFilePath(values.policy)
     await loadPolicy(values.policy)
   }
-  // One decision's chain (or the point's answer), asked and printed.
-  const ask = async (key: string | undefined): Promise<number> => {
+  // One decision's chain (or the point's answer), asked and printed. `orElse`: what answers instead
+  // when no decision has the key, if it has anything to say (a folder of records deleted since).
+  const ask = async (key: string | undefined, orElse?: () => Promise<number | undefined>): Promise<number> => {
     let path: string
     if (key !== undefined) path = `/v1/decisions/${encodeURIComponent(key)}/why${asOf === undefined ? '' : `?${new URLSearchParams({ as_of: asOf })}`}`
     else {
@@ -332,12 +333,18 @@ export async function whyCommand(argv: string[]): Promise<number> {
       if (!(error instanceof InputError)) throw error
       // An --as-of the route refuses (in the future) is the flag's mistake, as decay-scan's --now is.
       if (error.issues.some((i) => i.path === 'as_of')) throw new UsageError(`--as-of: ${error.message}`)
+      const instead = error.code === 'decision_not_found' ? await orElse?.() : undefined
+      if (instead !== undefined) return instead
       process.stderr.write(`decision-memory why: ${error.message}\n`)
       return 1
     }
-    const refused = answer.body as { error?: { message?: string; issues?: Array<{ path?: string }> } } | null
+    const refused = answer.body as { error?: { code?: string; message?: string; issues?: Array<{ path?: string }> } } | null
     if (answer.status === 400 && refused?.error?.issues?.some((i) => i.path === 'as_of') === true) {
       throw new UsageError(`--as-of: ${refused.error.message ?? 'refused by the service'}`)
+    }
+    if (answer.status === 404 && refused?.error?.code === 'decision_not_found') {
+      const instead = await orElse?.()
+      if (instead !== undefined) return instead
     }
     if (answer.status >= 400) return failure('why', answer, USER_FROM_FLAG_OR_VARIABLE)
     // Checked with --json too: a script that asked for a moment is not handed the chain of another.
@@ -355,55 +362,68 @@ export async function whyCommand(argv: string[]): Promise<number> {
     else process.stdout.write(printable(pointText(answer.body as PointWhy)))
     return 0
   }
-  if (file === undefined) return ask(key)
-  // With --as-of, the decisions as they stood then (R-REC-9): one scoped there since is not listed
-  // (its chain then is a 404), and one revoked since was in force.
-  let listed: Awaited<ReturnType<typeof throughServiceOrLocal>>
-  try {
-    listed = await throughServiceOrLocal({
-      method: 'GET',
-      path: asOf === undefined ? '/v1/decisions' : `/v1/decisions?${new URLSearchParams({ as_of: asOf })}`,
-      dataDir: values.data,
-      policyFile: values.policy,
-      expect: hasFields({ decisions: 'array' }),
-      local: async (_memory, decisions) => ({ decisions: await decisions.list({ as_of: asOf }) }),
-    })
-  } catch (error) {
-    // An --as-of the store refuses (in the future) is the flag's mistake, as with KEY.
-    if (error instanceof InputError && error.issues.some((i) => i.path === 'as_of')) throw new UsageError(`--as-of: ${error.message}`)
-    throw error
+  /**
+   * The chains of the decisions behind `file`, a path or a name here. `ifRecords`: a bare name no
+   * decision has as its key, read so only when records were imported from it (else undefined,
+   * nothing said, and the key's answer stands).
+   */
+  const explainFile = async (file: string, ifRecords = false): Promise<number | undefined> => {
+    // With --as-of, the decisions as they stood then (R-REC-9): one scoped there since is not listed
+    // (its chain then is a 404), and one revoked since was in force.
+    let listed: Awaited<ReturnType<typeof throughServiceOrLocal>>
+    try {
+      listed = await throughServiceOrLocal({
+        method: 'GET',
+        path: asOf === undefined ? '/v1/decisions' : `/v1/decisions?${new URLSearchParams({ as_of: asOf })}`,
+        dataDir: values.data,
+        policyFile: values.policy,
+        expect: hasFields({ decisions: 'array' }),
+        local: async (_memory, decisions) => ({ decisions: await decisions.list({ as_of: asOf }) }),
+      })
+    } catch (error) {
+      // An --as-of the store refuses (in the future) is the flag's mistake, as with KEY.
+      if (error instanceof InputError && error.issues.some((i) => i.path === 'as_of')) throw new UsageError(`--as-of: ${error.message}`)
+      throw error
+    }
+    const refusedList = listed.body as { error?: { message?: string; issues?: Array<{ path?: string }> } } | null
+    if (listed.status === 400 && refusedList?.error?.issues?.some((i) => i.path === 'as_of') === true) {
+      throw new UsageError(`--as-of: ${refusedList.error.message ?? 'refused by the service'}`)
+    }
+    if (listed.status >= 400) return ifRecords ? undefined : failure('why', listed, USER_FROM_FLAG_OR_VARIABLE)
+    const all = (listed.body as { decisions: DecisionRecord[] }).decisions
+    // Read from the folder this runs in, as given: `.`, not process.cwd(), which throws in a folder
+    // removed under the shell, where an absolute FILE is still read.
+    const here = { folder: '.', here: 'here', pointAt: (path: string) => `why --point POINT --path ${path}` }
+    // A relative one there has nothing to be read from: said, where resolving it threw (a stack trace).
+    if (!isAbsolute(file) && !folderHereExists()) {
+      if (ifRecords) return undefined
+      process.stderr.write('decision-memory why: the folder this runs in is gone (removed since the shell entered it): give FILE as an absolute path, or run it in a folder that exists\n')
+      return 1
+    }
+    const { path: at, found: behind } = decisionsOfFile(file, all, here.folder)
+    if (ifRecords && !behind.some((d) => d.from === 'record')) return undefined
+    const found = behind.map((d) => ({ key: d.key, heading: d.from === 'record' ? `${d.key}, from ${d.file ?? file}:${d.line}` : `${d.key}, scoped to ${d.scope}` }))
+    if (found.length === 0) {
+      // A key that is also a file's name here (`notes.md`): the decision, as before files were read;
+      // a name no decision has as its key is said as the file it is.
+      if (!/[\\/]/.test(file) && all.some((d) => d.key === file)) return ask(file)
+      const said = noDecisionOfFile(file, at, here, asOf)
+      process.stderr.write(printable(`decision-memory why: ${said}`) + '\n')
+      return 1
+    }
+    // Several (the sections of a DECISIONS.md, the decisions scoped to a folder), or one not imported
+    // from the file: each said where it comes from, in the order of the file, then by key.
+    const headed = found.length > 1 || behind.some((d) => d.from === 'scope')
+    for (const [i, { key, heading }] of found.entries()) {
+      if (headed && values.json !== true) process.stdout.write(printable(`${i === 0 ? '' : '\n'}${heading}`) + '\n')
+      const code = await ask(key)
+      if (code !== 0) return code
+    }
+    return 0
   }
-  const refusedList = listed.body as { error?: { message?: string; issues?: Array<{ path?: string }> } } | null
-  if (listed.status === 400 && refusedList?.error?.issues?.some((i) => i.path === 'as_of') === true) {
-    throw new UsageError(`--as-of: ${refusedList.error.message ?? 'refused by the service'}`)
-  }
-  if (listed.status >= 400) return failure('why', listed, USER_FROM_FLAG_OR_VARIABLE)
-  const all = (listed.body as { decisions: DecisionRecord[] }).decisions
-  // Read from the folder this runs in, as given: `.`, not process.cwd(), which throws in a folder
-  // removed under the shell, where an absolute FILE is still read.
-  const here = { folder: '.', here: 'here', pointAt: (path: string) => `why --point POINT --path ${path}` }
-  // A relative one there has nothing to be read from: said, where resolving it threw (a stack trace).
-  if (!isAbsolute(file) && !folderHereExists()) {
-    process.stderr.write('decision-memory why: the folder this runs in is gone (removed since the shell entered it): give FILE as an absolute path, or run it in a folder that exists\n')
-    return 1
-  }
-  const { path: at, found: behind } = decisionsOfFile(file, all, here.folder)
-  const found = behind.map((d) => ({ key: d.key, heading: d.from === 'record' ? `${d.key}, from ${d.file ?? file}:${d.line}` : `${d.key}, scoped to ${d.scope}` }))
-  if (found.length === 0) {
-    // A key that is also a file's name here (`notes.md`): the decision, as before files were read;
-    // a name no decision has as its key is said as the file it is.
-    if (!/[\\/]/.test(file) && all.some((d) => d.key === file)) return ask(file)
-    const said = noDecisionOfFile(file, at, here, asOf)
-    process.stderr.write(printable(`decision-memory why: ${said}`) + '\n')
-    return 1
-  }
-  // Several (the sections of a DECISIONS.md, the decisions scoped to a folder), or one not imported
-  // from the file: each said where it comes from, in the order of the file, then by key.
-  const headed = found.length > 1 || behind.some((d) => d.from === 'scope')
-  for (const [i, { key, heading }] of found.entries()) {
-    if (headed && values.json !== true) process.stdout.write(printable(`${i === 0 ? '' : '\n'}${heading}`) + '\n')
-    const code = await ask(key)
-    if (code !== 0) return code
-  }
-  return 0
+  // A bare name that is no entry here and no decision's key: the folder of records of that name,
+  // deleted since (`why adr` in `docs/`, `why docs` at the root, after `git rm -r`), when the import
+  // named records in it; else the key's answer (`no decision adr`). A key keeps its decision.
+  if (file === undefined) return ask(key, key === undefined ? undefined : () => explainFile(key, true))
+  return (await explainFile(file)) as number
 }
