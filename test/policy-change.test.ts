@@ -128,3 +128,23 @@ describe('a policy edited between two runs of the service on one store', async (
         expect(await answers(back)).toEqual(await answers(freshA))
       })
 })
+
+describe('what a choice is read as when it is recorded stays so under an edited policy (README, Policies)', () => {
+  it("a point's multi_select reads the choices recorded since; a joined answer recorded before stays free text", async () => {
+    const { readFile } = await import('node:fs/promises')
+    const defaults = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
+    const checks = { key: 'checks', match: { question: 'which checks' } }
+    const db = new MemoryLevel<string, string>()
+    const choice = (decision_id: string) => ({ user: 'alice', decision_id, question: 'Which checks should run?', all_options: ['Lint', 'Test', 'Docs'], user_choice: 'Lint, Test' })
+    const before = await createTestApp({ db, policy: await policy({ points: [...defaults.points, checks] }) })
+    expect((await before.call('POST', '/v1/observations', choice('d-1'))).status).toBe(201)
+    const after = await createTestApp({ db, policy: await policy({ points: [...defaults.points, { ...checks, multi_select: true }] }) })
+    expect((await after.call('POST', '/v1/observations', choice('d-2'))).status).toBe(201)
+    const exported = (await (await after.app.request('/v1/users/alice/export')).text()).trim().split('\n').map((line) => JSON.parse(line))
+    const stored = exported.filter((line) => line.type === 'observation').map(({ data }) => [data.decision_id, data.point, data.chosen, data.other, data.multi_select])
+    expect(stored.sort()).toEqual([
+      ['d-1', 'checks', [], 'Lint, Test', false],
+      ['d-2', 'checks', ['Lint', 'Test'], null, true],
+    ])
+  })
+})
