@@ -379,6 +379,33 @@ describe('decision-memory why FILE, a record import-adr read', () => {
     }
   })
 
+  it('reads a bare name no key can be of a folder of records deleted since as that folder (`Architecture Decisions`)', async () => {
+    const parent = tempDir('dm-why-file-')
+    const store = join(parent, 'store')
+    const repo = join(parent, 'shop')
+    const folder = join(repo, 'docs', 'Architecture Decisions')
+    mkdirSync(join(repo, '.git'), { recursive: true })
+    mkdirSync(folder, { recursive: true })
+    writeFileSync(join(folder, '0001-use-sqlite.md'), adr(1, 'Use SQLite', 'Accepted'))
+    expect((await captured(() => importAdrCommand([folder, '--data', store]))).code).toBe(0)
+    // `git rm -r "docs/Architecture Decisions"`.
+    rmSync(folder, { recursive: true })
+    const cwd = process.cwd()
+    try {
+      process.chdir(join(repo, 'docs'))
+      // A version before this said `KEY "Architecture Decisions": letters, digits, …`, exit 2, where `./Architecture Decisions` was read.
+      const { code, stdout, stderr } = await captured(() => whyCommand(['Architecture Decisions', '--data', store]))
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
+      expect(stdout).toContain('* ADR-0001 [accepted, advisory] Use SQLite\n')
+      expect(stdout).toBe((await captured(() => whyCommand(['./Architecture Decisions', '--data', store]))).stdout)
+      // A name no key can be, of no such folder, is still the key's mistake.
+      await expect(whyCommand(['No Decisions', '--data', store])).rejects.toThrow(/^KEY "No Decisions": letters, digits/)
+      await expect(whyCommand(['_adr', '--data', join(parent, 'no-store')])).rejects.toHaveProperty('name', 'UsageError')
+    } finally {
+      process.chdir(cwd)
+    }
+  })
+
   it('reads a bare name of the folder the records were imported from, deleted with them, at the root', async () => {
     const parent = tempDir('dm-why-file-')
     const store = join(parent, 'store')

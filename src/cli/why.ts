@@ -251,9 +251,12 @@ export async function whyCommand(argv: string[]): Promise<number> {
   // folder it runs in (`why .` in `docs/adr`, as `./`) or the one above; a link here leading to a
   // folder deleted since (`adrs` → `docs/adr`) is such a name too.
   const file = key !== undefined && (/[\\/]/.test(key) || key === '.' || key === '..' || isHere(key)) ? key : undefined
+  // A name no key can be (`Architecture Decisions`, `_adr`) is a flag mistake, said once the other
+  // flags are checked: unless it is the bare name of a folder of records deleted since (below).
+  let notAKey: string | undefined
   if (key !== undefined && file === undefined) {
     const checked = DecisionKeySchema.safeParse(key)
-    if (!checked.success) throw new UsageError(`KEY "${key}": ${checked.error.issues[0]?.message ?? 'not a decision key'}`)
+    if (!checked.success) notAKey = `KEY "${key}": ${checked.error.issues[0]?.message ?? 'not a decision key'}`
   }
   // Nor does it depend on the project: said, as --session and the run are, rather than ignored.
   if (key !== undefined && values.project !== undefined) throw new UsageError('--project goes with --point: a decision\'s chain does not depend on the project')
@@ -424,6 +427,13 @@ export async function whyCommand(argv: string[]): Promise<number> {
   // A bare name that is no entry here and no decision's key: the folder of records of that name,
   // deleted since (`why adr` in `docs/`, `why docs` at the root, after `git rm -r`), when the import
   // named records in it; else the key's answer (`no decision adr`). A key keeps its decision.
+  // One no key can be is read so too, before any key is asked (`/v1/decisions/../why` is another
+  // route): else, or when the decisions cannot be listed, the key's mistake, exit 2, as before.
+  if (notAKey !== undefined) {
+    const instead = await explainFile(key as string, true).catch(() => undefined)
+    if (instead !== undefined) return instead
+    throw new UsageError(notAKey)
+  }
   if (file === undefined) return ask(key, key === undefined ? undefined : () => explainFile(key, true))
   return (await explainFile(file)) as number
 }
