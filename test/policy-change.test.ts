@@ -21,7 +21,7 @@ function history() {
     const s = sessions[(i * 7 + Math.floor(r() * 5)) % sessions.length]!
     const phase = r() < 0.5 ? 'plan' : 'run'
     const base = {
-      user: s.user, session_id: s.session_id, project: s.project, decision_id: `d-${i}`, context: { phase },
+      user: s.user, session_id: s.session_id, project: s.project, decision_id: `d-${i}`, context: { phase, stage: i % 20 < 9 ? 'build' : i % 20 < 15 ? 'test' : 'ship' },
       timestamp: new Date(Math.min(Date.parse(s.started_at) + r() * 4 * DAY, T0 - 1000)).toISOString(),
       source: r() < 0.1 ? 'auto-resolved' : 'user',
     }
@@ -88,6 +88,7 @@ describe('a policy edited between two runs of the service on one store', async (
     'decay.alpha': { decay: { alpha: 0.9 } },
     'core.max_entries below the aggregates in core': { core: { max_entries: 2 } },
     'layers.recent_sessions': { layers: { recent_sessions: 1 } },
+    'context.precondition_share': { context: { precondition_share: 0.4 } },
     'every number at once, and a static default': {
       decay: { alpha: 0.8 }, recall: { ttl_days: 3 }, core: { max_entries: 3 }, layers: { recent_sessions: 7 },
       thresholds: { min_observations: 2, sufficient_observations: 8 }, confidence: { high: 0.9, medium_high: 0.6, medium: 0.4 },
