@@ -386,6 +386,14 @@ describe('a spool set to a folder (DECISION_MEMORY_SPOOL=/tmp, --spool ~)', () =
   })
 })
 
+describe('a spool that is a device', () => {
+  it('says an event appended to /dev/null is not kept, rather than "spooled" to where it is thrown away', async () => {
+    await expect(appendToSpool('/dev/null', event(0))).rejects.toThrow(
+      'the spool /dev/null is a device, not a file: this event is not kept; give DECISION_MEMORY_SPOOL or --spool the path of a file',
+    )
+  })
+})
+
 describe('a spool under a file', () => {
   it('has nothing to drain or forget, and an event appended is said lost, naming the spool, not in mkdir\'s words', async () => {
     const dir = tempDir('dm-spool-under-file-')

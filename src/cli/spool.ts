@@ -64,6 +64,12 @@ export async function appendToSpool(file: string, event: SpooledEvent): Promise<
     if (code === undefined) throw error
     throw new Error(`cannot write the spool ${file} (${code}): this event is not kept; free the disk, or give DECISION_MEMORY_SPOOL or --spool a file this account can write`)
   }
+  // A device that took the line (`/dev/null`) kept nothing: "spooled to /dev/null" would say the
+  // event waits where it does not. (One that refuses it, `/dev/full`, is said above.)
+  const written = await stat(file).catch(() => undefined)
+  if (written !== undefined && (written.isCharacterDevice() || written.isBlockDevice())) {
+    throw new Error(`the spool ${file} is a device, not a file: this event is not kept; give DECISION_MEMORY_SPOOL or --spool the path of a file`)
+  }
 }
 
 /** This account's uid; undefined where there is none (Windows). */
