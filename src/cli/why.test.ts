@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { adrText, importedRepository, shopWithOneRecord, shopWithTwoRecords } from '../../test/support/adr-repository'
+import { adrText, importedRepository, shopWithOneRecord, shopWithRecordsDeleted, shopWithTwoRecords } from '../../test/support/adr-repository'
 import { captured } from '../../test/support/captured'
 import { scopedToSrcOverTime } from '../../test/support/decision-record'
 import { fixedClock } from '../clock'
@@ -380,16 +380,8 @@ describe('decision-memory why FILE, a record import-adr read', () => {
   })
 
   it('reads a bare name no key can be of a folder of records deleted since as that folder (`Architecture Decisions`)', async () => {
-    const parent = tempDir('dm-why-file-')
-    const store = join(parent, 'store')
-    const repo = join(parent, 'shop')
-    const folder = join(repo, 'docs', 'Architecture Decisions')
-    mkdirSync(join(repo, '.git'), { recursive: true })
-    mkdirSync(folder, { recursive: true })
-    writeFileSync(join(folder, '0001-use-sqlite.md'), adr(1, 'Use SQLite', 'Accepted'))
-    expect((await captured(() => importAdrCommand([folder, '--data', store]))).code).toBe(0)
-    // `git rm -r "docs/Architecture Decisions"`.
-    rmSync(folder, { recursive: true })
+    // `git rm -r "docs/Architecture Decisions"` after its import.
+    const { parent, store, repo } = await shopWithRecordsDeleted('dm-why-file-', join('docs', 'Architecture Decisions'))
     const cwd = process.cwd()
     try {
       process.chdir(join(repo, 'docs'))
@@ -407,15 +399,8 @@ describe('decision-memory why FILE, a record import-adr read', () => {
   })
 
   it('reads a bare name of the folder the records were imported from, deleted with them, at the root', async () => {
-    const parent = tempDir('dm-why-file-')
-    const store = join(parent, 'store')
-    const repo = join(parent, 'shop')
-    mkdirSync(join(repo, '.git'), { recursive: true })
-    mkdirSync(join(repo, 'docs'))
-    writeFileSync(join(repo, 'docs', '0001-use-sqlite.md'), adr(1, 'Use SQLite', 'Accepted'))
-    expect((await captured(() => importAdrCommand([join(repo, 'docs'), '--data', store]))).code).toBe(0)
-    // `git rm -r docs`.
-    rmSync(join(repo, 'docs'), { recursive: true })
+    // `git rm -r docs` after its import.
+    const { store, repo } = await shopWithRecordsDeleted('dm-why-file-', 'docs')
     const cwd = process.cwd()
     try {
       process.chdir(repo)

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'vitest'
 import { importAdrCommand } from '../../src/cli/import-adr'
@@ -46,5 +46,24 @@ export async function shopWithTwoRecords(prefix: string): Promise<{ parent: stri
     '0001-use-sqlite.md': adrText(1, 'Use SQLite', 'Superseded by [2. Use Postgres](0002-use-postgres.md)'),
     '0002-use-postgres.md': adrText(2, 'Use Postgres', 'Accepted'),
   })
+  return { parent, store, repo }
+}
+
+/**
+ * A temporary folder (`prefix`) holding the repository `shop`, whose one record,
+ * `0001-use-sqlite.md` (Accepted), in `folder` (from the root: `docs`, `docs/Architecture
+ * Decisions`), is imported into the store beside it, then removed with its folder, as `git rm -r`
+ * leaves it.
+ */
+export async function shopWithRecordsDeleted(prefix: string, folder: string): Promise<{ parent: string; store: string; repo: string }> {
+  const parent = tempDir(prefix)
+  const store = join(parent, 'store')
+  const repo = join(parent, 'shop')
+  const records = join(repo, folder)
+  mkdirSync(join(repo, '.git'), { recursive: true })
+  mkdirSync(records, { recursive: true })
+  writeFileSync(join(records, '0001-use-sqlite.md'), adrText(1, 'Use SQLite', 'Accepted'))
+  expect((await captured(() => importAdrCommand([records, '--data', store]))).code).toBe(0)
+  rmSync(records, { recursive: true })
   return { parent, store, repo }
 }
