@@ -107,26 +107,25 @@ describe('a policy edited between two runs of the service on one store', async (
           return app
         }
         const db = new MemoryLevel<string, string>()
+        /**
+         * Restarted on `db` under `p`, read, then given the choices from `from` to `to`: it answers
+         * as a fresh store under `p` given every choice to `to` in the same order of reads.
+         */
+        const restartedAsFresh = async (p: typeof A, from: number, to: number) => {
+          const restarted = await start(p, db)
+          await answers(restarted)
+          await feed(restarted, from, to)
+          const fresh = await createTestApp({ policy: p })
+          await feed(fresh, 0, from)
+          await answers(fresh)
+          await feed(fresh, from, to)
+          expect(await answers(restarted)).toEqual(await answers(fresh))
+        }
         const first = await start(A, db)
         await feed(first, 0, 180)
         await answers(first) // the points in core, built under A
-        const edited = await start(B, db)
-        await answers(edited)
-        await feed(edited, 180, 210)
-        const freshB = await createTestApp({ policy: B })
-        await feed(freshB, 0, 180)
-        await answers(freshB)
-        await feed(freshB, 180, 210)
-        expect(await answers(edited)).toEqual(await answers(freshB))
-
-        const back = await start(A, db)
-        await answers(back)
-        await feed(back, 210, 240)
-        const freshA = await createTestApp({ policy: A })
-        await feed(freshA, 0, 210)
-        await answers(freshA)
-        await feed(freshA, 210, 240)
-        expect(await answers(back)).toEqual(await answers(freshA))
+        await restartedAsFresh(B, 180, 210)
+        await restartedAsFresh(A, 210, 240)
       })
 })
 
