@@ -194,6 +194,16 @@ describe('splitJoinedLabels: Claude Code joins multi-select answers with ", "', 
     expect(splitJoinedLabels('Lint, format, Unit tests', both)).toEqual({ chosen: ['Lint, format', 'Unit tests'], other: null })
     expect(splitJoinedLabels('Unit tests, Lint', both)).toEqual({ chosen: ['Unit tests', 'Lint'], other: null })
   })
+
+  it('finds a label that holds a comma with no space after it, and keeps free text as typed (R-CAP-3, R-CAP-5)', () => {
+    const loads = ['1,000 users', '10,000 users', '100,000 users']
+    expect(splitJoinedLabels('1,000 users, 100,000 users', loads)).toEqual({ chosen: ['1,000 users', '100,000 users'], other: null })
+    expect(resolveChoice('10,000 users', loads, true)).toEqual({ chosen: ['10,000 users'], other: null })
+    expect(splitJoinedLabels('1,000 users, 1,5 million users', loads)).toEqual({ chosen: ['1,000 users'], other: '1,5 million users' })
+    // Still read as before: a label with ", " sent without its space, and text runs joined with ", ".
+    expect(splitJoinedLabels('Lint,format, Unit tests', options)).toEqual({ chosen: ['Lint, format', 'Unit tests'], other: null })
+    expect(splitJoinedLabels('Unit tests, fuzzing, , mutation', options)).toEqual({ chosen: ['Unit tests'], other: 'fuzzing, mutation' })
+  })
 })
 
 describe('resolveChoice: a multi-select answer joined as Claude Code joins it now, quoting a label that holds ", "', () => {

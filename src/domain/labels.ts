@@ -245,18 +245,27 @@ export function foldCase(label: string): string {
 
 /**
  * Splits a multi-select answer that Claude Code joined with ", " back into the known labels,
- * which may themselves contain commas ("Lint, format"). Longest labels are tried first; a run
- * that matches no label is returned as free text.
+ * which may themselves contain commas ("Lint, format", or "1,000 users" with none after it).
+ * Longest labels are tried first; a run that matches no label is returned as free text, as typed.
  */
 export function splitJoinedLabels(answer: string, options: readonly string[]): ResolvedChoice {
-  const parts = answer.split(',').map((p) => p.trim())
+  // Split at every comma, keeping what stood between the parts: a run of parts is tried as it was
+  // sent (`1,000 users`, which ", " between the parts would make `1, 000 users`), then joined with
+  // ", " (`Lint,format` for the option `Lint, format`).
+  const pieces = answer.split(/(,\s*)/)
+  const parts = pieces.filter((_, k) => k % 2 === 0)
+  const between = pieces.filter((_, k) => k % 2 === 1)
+  const asSent = (i: number, j: number) => parts.slice(i, j).map((p, k) => (k === 0 ? p : `${between[i + k - 1]}${p}`)).join('')
   const chosen: string[] = []
+  // Free text, each run of parts that matched no label kept as it was typed (`1,5 hours`).
   const leftover: string[] = []
+  let leftoverEnds = -1
   let i = 0
   while (i < parts.length) {
     let matched = false
     for (let j = parts.length; j > i; j--) {
-      const candidate = matchOption(parts.slice(i, j).join(', '), options)
+      const run = parts.slice(i, j).map((p) => p.trim())
+      const candidate = matchOption(asSent(i, j), options) ?? matchOption(run.join(', '), options)
       if (candidate !== undefined) {
         if (!chosen.includes(candidate)) chosen.push(candidate)
         i = j
@@ -265,8 +274,12 @@ export function splitJoinedLabels(answer: string, options: readonly string[]): R
       }
     }
     if (!matched) {
-      const part = parts[i]
-      if (part !== undefined && part !== '') leftover.push(part)
+      const part = parts[i]?.trim() ?? ''
+      if (part !== '') {
+        if (leftoverEnds === i) leftover[leftover.length - 1] += `${between[i - 1] ?? ', '}${part}`
+        else leftover.push(part)
+        leftoverEnds = i + 1
+      }
       i++
     }
   }

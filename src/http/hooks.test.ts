@@ -203,6 +203,10 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(await recorded('Lint, format, Unit tests')).toEqual([['Lint, format', 'Unit tests'], null])
     // A label in quotes itself, joined as it is, stays one.
     expect(await recorded('"Fast", Safe', ['"Fast"', 'Safe'])).toEqual([['"Fast"', 'Safe'], null])
+    // A label holding a comma with no space after it (`1,000 users`) is not quoted by Claude Code,
+    // and is one label: it was stored as the text `1, 000 users, 100, 000 users`, no option chosen.
+    const loads = ['1,000 users', '10,000 users', '100,000 users']
+    expect(await recorded('1,000 users, 100,000 users', loads)).toEqual([['1,000 users', '100,000 users'], null])
   })
 
   it('questions that ask for text or a number (kind "text", "number": no options) are left out, the choices of the call recorded', async () => {
