@@ -145,21 +145,65 @@ export function validationHook(result: ValidationResult, c: Context) {
   return refusal(c, issuesOfTarget(result))
 }
 
+/** A schema of a part of a request, as the router factory hands it over: only parsed here. */
+export type PartSchema = { safeParseAsync(value: unknown): Promise<{ success: boolean; error?: { issues: readonly unknown[] } }> }
+
+/** The parts of a route's request the validation of one part may leave unread: its path parameters and its JSON body. */
+export interface RequestParts {
+  params?: PartSchema
+  body?: { schema: PartSchema; required: boolean }
+}
+
+/** The issue of a body sent in a type the route does not take, as answerError's 415 names it. */
+const CONTENT_TYPE_ISSUE: Issue = { path: 'content-type', message: 'must be application/json' }
+
+/** The content types @hono/zod-openapi lets through to a JSON body's validator (its `jsonRequestRegex`); any other is refused 415. */
+const JSON_REQUEST = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i
+
+function issuesOfParse(parsed: { success: boolean; error?: { issues: readonly unknown[] } }): Issue[] {
+  return parsed.success || parsed.error === undefined ? [] : issuesOf(parsed.error)
+}
+
 /**
- * The validation hook of a route with a path parameter and a query (`GET /v1/decisions/{key}/why`):
- * @hono/zod-openapi checks the query first, and its refusal answered before the path was read, so
- * `/v1/decisions/-x/why?as_of=bad` named `as_of` alone, where the MCP `why` names both. A query at
- * fault is refused with the path's issues too (the query's first, as the tool names them); a path
- * at fault is checked only once the query passed, so its refusal names all there is.
+ * What the route would say of its body, were it read: as @hono/zod-openapi reads it (a type it does
+ * not take is 415's `content-type`; no type and no body is `{}`, judged by the schema only when the
+ * body is required), and a body that is not JSON said where it breaks, as its `invalid_json` says it.
  */
-export function pathAndQueryHook(params: { safeParseAsync(value: unknown): Promise<{ success: boolean; error?: { issues: readonly unknown[] } }> }) {
-  return async function pathAndQueryHook(result: ValidationResult, c: Context) {
+async function bodyIssues(c: Context, body: NonNullable<RequestParts['body']>): Promise<Issue[]> {
+  const type = c.req.header('content-type')
+  if (type !== undefined && !JSON_REQUEST.test(type)) return [CONTENT_TYPE_ISSUE]
+  if (type === undefined) {
+    if (c.req.raw.body !== null && (await c.req.arrayBuffer()).byteLength > 0) return [CONTENT_TYPE_ISSUE]
+    return body.required ? issuesOfParse(await body.schema.safeParseAsync({})) : []
+  }
+  let value: unknown
+  try {
+    value = await c.req.json()
+  } catch (error) {
+    // Only JSON that does not parse: a body that failed its read is answered as onError answers it.
+    if (!(error instanceof SyntaxError)) throw error
+    const where = await whereBodyBreaks(c)
+    return [{ path: '(body)', message: where === undefined ? 'not valid JSON' : `not valid JSON at ${where}` }]
+  }
+  return issuesOfParse(await body.schema.safeParseAsync(value))
+}
+
+/**
+ * The validation hook of a route with two or more of a query, path parameters and a JSON body
+ * (`GET /v1/decisions/{key}/why`, `POST /v1/decisions/{key}/accept`, `POST /v1/hooks/claude-code`):
+ * @hono/zod-openapi checks the query, then the path, then the body, and the first at fault answered
+ * before the others were read, so `/v1/decisions/-x/why?as_of=bad` named `as_of` alone, where the
+ * MCP `why` names both, and `POST /v1/decisions/-x/accept {"reason": 1}` named `key` alone. A part at
+ * fault is refused with the issues of the parts after it too, in that order (the query's first, as
+ * the tool names them); the parts before it passed. A request with one part at fault is answered as
+ * by validationHook.
+ */
+export function everyPartHook(parts: RequestParts) {
+  return async function everyPartHook(result: ValidationResult, c: Context) {
     if (result.success) return undefined
     const issues = issuesOfTarget(result)
-    if (result.target === 'query') {
-      const path = await params.safeParseAsync(c.req.param())
-      if (!path.success && path.error !== undefined) issues.push(...issuesOf(path.error))
-    }
+    if (result.target === 'query' && parts.params !== undefined) issues.push(...issuesOfParse(await parts.params.safeParseAsync(c.req.param())))
+    if ((result.target === 'query' || result.target === 'param') && parts.body !== undefined) issues.push(...(await bodyIssues(c, parts.body)))
     return refusal(c, issues)
   }
 }
@@ -230,7 +274,7 @@ export function answerError(logger: Logger, error: Error, requestId: string | un
     let message = error.message || 'bad request'
     if (status === 400 && /json/i.test(message)) message = 'the body is not valid JSON'
     // The field is a header: named as the refusal of a compressed body names content-encoding.
-    const issues = status === 415 ? [{ path: 'content-type', message: 'must be application/json' }] : undefined
+    const issues = status === 415 ? [CONTENT_TYPE_ISSUE] : undefined
     if (status === 415) message = 'send the body as JSON, with the header content-type: application/json'
     return { status, body: errorBodyFor(requestId, CODE_BY_STATUS[status] ?? 'bad_request', message, issues) }
   }

@@ -37,7 +37,8 @@ describe('a query parameter given more than once', () => {
     const error = await refused('/v1/hooks/claude-code?user=alice&user=bob', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: '{}',
+      // A payload the route takes: one it refuses too is named beside `user` (router.test.ts).
+      body: '{"hook_event_name":"Notification"}',
     })
     expect(error.issues).toEqual([{ path: 'user', message: 'given more than once in the query: give it once' }])
   })
