@@ -68,11 +68,11 @@ function toldByTool(answer: Awaited<ReturnType<Client['callTool']>>): Told {
   return { ok: false, code, message: first.slice(code.length + 2), issues: lines.map((line) => line.replace(/^- /, '')) }
 }
 
-/** As compared: observation ids (random in each store) by where they first stand; the words README says the tools use. */
+/** As compared: observation ids (random in each store) by where they first stand; the words README says the tools use; issues in the order given, as a route names its parts (query, path, body). */
 function comparable(told: Told): unknown {
   if (!told.ok) {
     const message = told.message.replace(/^invalid arguments: /, 'invalid request: ').replace(/^the arguments are over (\d+ KB), .*$/, 'the body is over $1')
-    return { code: told.code, message, issues: [...told.issues].sort() }
+    return { code: told.code, message, issues: told.issues }
   }
   const ids = new Map<string, string>()
   const walk = (value: unknown): unknown => {
