@@ -19,6 +19,7 @@ import { createAnswerCache } from './memory/answer-cache'
 import { createDecayScan, type DecayScanResult } from './memory/decay-scan'
 import type { PlannedPoint, ShownPoint } from './memory/planned-points'
 import { personalizationAt, type MemoryStore, type SessionRecord } from './memory/store'
+import { createObservationIds } from './observation-id'
 import { randomHex } from './random-hex'
 
 export interface SessionView extends SessionRecord {
@@ -110,8 +111,8 @@ export function createDecisionMemory(deps: {
   decisions?: Decisions
 }): DecisionMemory {
   const { store, policy, clock, decisions } = deps
-  const newId =
-    deps.newId ?? ((now: Date) => `obs-${now.getTime().toString(36)}-${randomHex(6)}`)
+  // Observations dated alike are ordered by their ids: in the order this memory made them.
+  const newId = deps.newId ?? createObservationIds()
   const tiers = aggregationParams(policy)
   if (tiers.alpha !== store.aggregation.alpha || tiers.candidates !== store.aggregation.candidates || tiers.recentSessions !== store.aggregation.recentSessions) {
     throw new Error('the store was opened with another policy than this one: open it with the same policy')
