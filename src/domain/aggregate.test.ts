@@ -7,6 +7,7 @@ import {
   cellFromStored,
   cellKey,
   contextText,
+  EVIDENCE_LIMIT,
   storedCell,
   viewOf,
 } from './aggregate'
@@ -168,5 +169,32 @@ describe('aggregates (R-MEM-1)', () => {
     expect(stored.get(cellKey.context(null, '__proto__', 'x\u0000"y'))?.n).toBe(1)
     expect(stored.get(cellKey.session(null, '__proto__'))?.tallies.get('["__proto__"]')?.n).toBe(1)
     expect(Object.getPrototypeOf(stored.get(cellKey.scope(null)))).toBe(Object.prototype)
+  })
+
+  it('cite the newest observations first, of one moment the one recorded last (the higher id), whatever order they were counted in', () => {
+    // Ten an hour before, then 110 at one moment: ids rise in the order they were recorded.
+    const made = Array.from({ length: 120 }, (_, i): Observation => ({
+      id: `obs-${String(i).padStart(4, '0')}`,
+      user: 'u',
+      project: null,
+      session_id: null,
+      point: 'p',
+      decision_id: null,
+      timestamp: new Date(AS_OF.getTime() - (i < 10 ? 3_600_000 : 0)).toISOString(),
+      recorded_at: AS_OF.toISOString(),
+      question: 'q',
+      header: null,
+      options: OPTIONS,
+      chosen: ['A'],
+      other: null,
+      multi_select: false,
+      context: {},
+      source: 'user',
+    }))
+    const newest = made.slice(10).map((o) => o.id).reverse().slice(0, EVIDENCE_LIMIT)
+    for (const order of [made, [...made].reverse(), [...made.slice(60), ...made.slice(0, 60)]]) {
+      const { cells } = aggregateObservations(order, { alpha: 0.5, candidates: 1, recentSessions: 3 })
+      expect(cells.get(cellKey.scope(null))?.evidence.map(([, id]) => id)).toEqual(newest)
+    }
   })
 })

@@ -276,9 +276,13 @@ function noteSession(sessions: Array<[string, number]>, session: string, at: num
   insertRanked<[string, number]>(sessions, [session, at], (a, b) => b[1] - a[1] || compareText(a[0], b[0]), limit)
 }
 
-/** Newest first; among observations of the same moment, by id (the order archival keeps them in). */
+/**
+ * Newest first; among observations of the same moment, the one recorded last first (by id, which
+ * rises in the order they were recorded: observation-id.ts), so that the newest EVIDENCE_LIMIT are
+ * kept.
+ */
 function noteEvidence(evidence: Array<[number, string]>, at: number, id: string): void {
-  insertRanked<[number, string]>(evidence, [at, id], (a, b) => b[0] - a[0] || compareText(a[1], b[1]), EVIDENCE_LIMIT)
+  insertRanked<[number, string]>(evidence, [at, id], (a, b) => b[0] - a[0] || compareText(b[1], a[1]), EVIDENCE_LIMIT)
 }
 
 function insertRanked<T>(list: T[], item: T, order: (a: T, b: T) => number, limit: number): void {

@@ -74,4 +74,23 @@ describe('observations recorded in one millisecond', () => {
       expect(body.multi_select).toBe(true)
     }
   })
+
+  it('are cited newest first, the one sent last first, and the newest 100 of them kept', async () => {
+    const { call } = await createTestApp()
+    const TIER = { question: 'Which complexity tier should this SPEC use?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] }
+    // Five an hour before, then 103 in one request and two more in two others, all at one moment.
+    const earlier = Array.from({ length: 5 }, (_, i) => ({ ...TIER, user_choice: 'Tier M', decision_id: `e-${i}`, timestamp: '2026-07-01T09:00:00.000Z' }))
+    const now = Array.from({ length: 105 }, (_, i) => ({ ...TIER, user_choice: 'Tier M', decision_id: `n-${i}` }))
+    const ids: string[] = []
+    for (const batch of [earlier, now.slice(0, 103), [now[103]], [now[104]]]) {
+      const posted = await call('POST', '/v1/observations', batch)
+      expect(posted.status).toBe(201)
+      ids.push(...posted.body.stored.map((s: { id: string }) => s.id))
+    }
+    const newestFirst = [...ids.slice(5)].reverse().slice(0, 100)
+    expect((await call('POST', '/v1/recommendations', TIER)).body.evidence).toEqual(newestFirst)
+    const why = await call('GET', `/v1/why?point=complexity-tier`)
+    expect(why.status).toBe(200)
+    expect(why.body.observations.map((o: { id: string }) => o.id)).toEqual(newestFirst)
+  })
 })
