@@ -102,6 +102,13 @@ const LATEST_FLAGS_KEPT = 10_000
 // (it remembers validated bodies), so the key of a frozen one is written once.
 const keyOf = oncePerFrozen((request: RecommendationRequest) => JSON.stringify(request))
 
+/**
+ * The ids of observations made in this process: observations dated alike are ordered by their ids,
+ * so in the order they were made here, by any memory. One sequence for them all, since a command on
+ * `--data`, and the MCP server without a service, make a memory for each call.
+ */
+const observationIds = createObservationIds()
+
 export function createDecisionMemory(deps: {
   store: MemoryStore
   policy: CompiledPolicy
@@ -111,8 +118,7 @@ export function createDecisionMemory(deps: {
   decisions?: Decisions
 }): DecisionMemory {
   const { store, policy, clock, decisions } = deps
-  // Observations dated alike are ordered by their ids: in the order this memory made them.
-  const newId = deps.newId ?? createObservationIds()
+  const newId = deps.newId ?? observationIds
   const tiers = aggregationParams(policy)
   if (tiers.alpha !== store.aggregation.alpha || tiers.candidates !== store.aggregation.candidates || tiers.recentSessions !== store.aggregation.recentSessions) {
     throw new Error('the store was opened with another policy than this one: open it with the same policy')

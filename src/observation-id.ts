@@ -4,7 +4,7 @@ import { randomHex } from './random-hex'
 const SEQUENCE_SPAN = 0x1000000
 
 /**
- * Makes the ids of a store's observations, `obs-<ms base36>-<12 hex>`: the millisecond they were
+ * Makes the ids of observations, `obs-<ms base36>-<12 hex>`: the millisecond they were
  * recorded in, then a sequence (6 hex) and 6 random hex digits. Archival keys an observation by
  * its timestamp, then its id, so observations dated alike (a hook's several answers, a batch, sent
  * back to back) are ordered by their ids: the sequence makes that the order they were made in,

@@ -1,0 +1,20 @@
+import { MemoryLevel } from 'memory-level'
+import { describe, expect, it } from 'vitest'
+import { fixedClock } from './clock'
+import { DEFAULT_POLICY_FILE, loadPolicy } from './config/load-policy'
+import { createDecisionMemory } from './decision-memory'
+import { createLevelStore } from './memory/level-store'
+
+describe('createDecisionMemory', () => {
+  it('orders the observations of one millisecond as they came when each call makes its own memory (a command on --data, the MCP server without a service)', async () => {
+    const policy = await loadPolicy(DEFAULT_POLICY_FILE)
+    const store = await createLevelStore(new MemoryLevel<string, string>() as never, { policy })
+    const clock = fixedClock('2026-07-01T10:00:00.000Z')
+    const checks = { question: 'Which checks should run before merge?', header: 'Checks', all_options: ['Lint', 'Unit tests', 'E2E'] }
+    const sent = Array.from({ length: 12 }, (_, i) => ({ ...checks, user_choice: i % 2 === 0 ? 'Lint' : 'E2E', decision_id: `d-${i}`, user: 'default', source: 'user' as const }))
+    for (const input of sent) await createDecisionMemory({ store, policy, clock }).observe([input])
+    const stored = []
+    for await (const o of store.observationsOf('default')) stored.push(o.decision_id)
+    expect(stored).toEqual(sent.map((o) => o.decision_id))
+  })
+})
