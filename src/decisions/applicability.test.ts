@@ -75,6 +75,16 @@ describe('applicability (R-CON-4)', () => {
     expect(isWithin('/etc', '/')).toBe(true)
   })
 
+  it('holds nothing above the repository\'s root in a decision scoped to it', () => {
+    // `.` is the root and what is below it: `..` and `../other` are outside the repository.
+    expect(isWithin('..', '.')).toBe(false)
+    expect(isWithin('../other/src', '.')).toBe(false)
+    expect(isWithin('src/../..', '.')).toBe(false)
+    expect(applies(decision({ path: '.' }), { path: '../other' })).toBe(false)
+    expect(isWithin('src/..', '.')).toBe(true)
+    expect(isWithin('..', '..')).toBe(true)
+  })
+
   it('reads a Windows path as a Windows path: absolute from its drive, whatever the drive letter\'s case', () => {
     // Outside a repository the guard sends the cwd as it is: on Windows no repository-relative path.
     expect(isWithin('C:\\Users\\me\\scratch', '.')).toBe(false)

@@ -33,13 +33,20 @@ function isAbsolutePath(path: string): boolean {
   return path.startsWith('/') || /^[A-Z]:(?:\/|$)/.test(path)
 }
 
+/** Whether a normalised repository-relative path leaves the root it is relative to (`..`, `../x`). */
+function isAboveRoot(path: string): boolean {
+  return path === '..' || path.startsWith('../')
+}
+
 /** Whether `path` is `scope` or below it, by whole segments (`src/billing` does not hold `src/billing-v2`). */
 export function isWithin(path: string, scope: string): boolean {
   const p = normalizePath(path)
   const s = normalizePath(scope)
   // `.`, the repository's root, holds every repository-relative path, and no absolute one (the
-  // guard sends the cwd as it is outside a repository: `/home/me/scratch`, or `C:\Users\me\scratch`).
-  if (s === '.' || s === '/') return s === '.' ? !isAbsolutePath(p) : p.startsWith('/')
+  // guard sends the cwd as it is outside a repository: `/home/me/scratch`, or `C:\Users\me\scratch`),
+  // nor one that leaves the root (`..`, `../other`, `src/../..`): that is above it, not below.
+  if (s === '.') return !isAbsolutePath(p) && !isAboveRoot(p)
+  if (s === '/') return p.startsWith('/')
   return p === s || p.startsWith(s + '/')
 }
 
