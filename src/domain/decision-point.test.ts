@@ -43,6 +43,10 @@ describe('decision point keys (R-CAP-4)', () => {
     expect(key('Size', 'What complexity tier fits this change?')).toBe('complexity-tier')
     expect(key(undefined, 'What model should I use for the implementation?')).toBe('model-selection')
     expect(key('Implementer', 'Which Claude model should implement this?')).toBe('model-selection')
+    expect(key('Scope', 'Which tier?')).toBe('complexity-tier')
+    expect(key('Scope', 'Which tier for this SPEC?')).toBe('complexity-tier')
+    expect(key('Implementer', 'Which model should implement this?')).toBe('model-selection')
+    expect(key('Reviewers', 'Which models should review this PR?')).toBe('model-selection')
     // The point's own name as a header (12 characters, as Claude Code allows).
     expect(key('Effort level', 'How hard should Claude think?')).toBe('effort-level')
   })
@@ -64,6 +68,13 @@ describe('decision point keys (R-CAP-4)', () => {
       ['Domain', 'What model should the Order entity use?'],
       ['Consistency', 'What model of consistency do we need?'],
       ['Schema', 'What model should we use for the orders table?'],
+      // Asked with "Which", as with "What": a tier of something bought, a model of data.
+      ['Plan', 'Which tier of service should we buy?'],
+      ['Pricing', 'Which tiers does the plan have?'],
+      ['Domain', 'Which model should the Order entity use?'],
+      ['Consistency', 'Which model of consistency do we need?'],
+      ['Schema', 'Which model should we use for the orders table?'],
+      ['Modelling', 'Which modelling approach should we take?'],
     ] as const) {
       expect(key(header, question), `${header} / ${question}`).toMatch(/^q-/)
     }
