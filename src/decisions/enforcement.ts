@@ -199,7 +199,11 @@ function asOffered(option: RecommendedOption, offered: ReadonlyMap<string, Offer
   return out
 }
 
-/** The recommendation a required decision fixes: `enforced`, never overridden by observed choices. */
+/**
+ * The recommendation a required decision fixes: `enforced`, never overridden by observed choices.
+ * `fixed` is the answer; `required` the options of it the decisions name (at a multi-select point
+ * the answer also holds the learned options beside them, which keep the learned precondition).
+ */
 function enforce(
   rec: Recommendation,
   offered: readonly OfferedOption[],
@@ -207,6 +211,7 @@ function enforce(
   deciding: DecisionRecord[],
   determined: boolean,
   alwaysAsk: boolean,
+  required: ReadonlySet<string> = new Set(fixed),
 ): ContractedRecommendation {
   const lead = deciding[0] as DecisionRecord
   const keys = [...new Set(deciding.map((d) => d.key))].join(', ')
@@ -226,7 +231,11 @@ function enforce(
     if (!neutral) {
       item.label = `${o.option} (Recommended)`
       if (plain.description !== undefined) item.original_description = plain.description
-      item.description = `Recommended when ${precondition} — ${disclosure}`
+      // A learned option beside the required ones is recommended by the user's choices, not by
+      // the decision: saying "required by decision …" of it would read as a rule it is not.
+      item.description = required.has(o.option)
+        ? `Recommended when ${precondition} — ${disclosure}`
+        : `Recommended when ${rec.precondition} — ${rec.disclosure}`
     }
     return item
   })
@@ -288,7 +297,7 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
       const learned = Array.isArray(rec.recommended) ? rec.recommended : [rec.recommended]
       const set = allowed.filter((o) => fixed.includes(o) || learned.includes(o))
       const deciding = contract.musts.map((m) => m.decision)
-      result = enforce(rec, contract.offered, set, deciding, allowed.every((o) => fixed.includes(o)), alwaysAsk)
+      result = enforce(rec, contract.offered, set, deciding, allowed.every((o) => fixed.includes(o)), alwaysAsk, new Set(fixed))
       for (const d of new Set(deciding)) {
         effects.push(effectOf(d, 'enforced', contract.musts.filter((m) => m.decision === d).map((m) => m.option)))
       }

@@ -446,6 +446,22 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     ])
   })
 
+  it('at a multi-select point, says the required option is required and the learned ones beside it are the user\'s (R-CON-2, R-REC-5)', async () => {
+    const app = await checksApp()
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, scope: { points: ['checks'] }, constraints: [{ kind: 'must', option: 'Test' }] })
+    const at = (h: number) => new Date(app.clock.now().getTime() - h * HOUR).toISOString()
+    const sets = Array.from({ length: 8 }, (_, i) => ({ ...CHECKS, user_choice: ['Lint', 'E2E'], timestamp: at(10 - i) }))
+    expect((await app.call('POST', '/v1/observations', sets)).status).toBe(201)
+    const rec = (await app.call('POST', '/v1/recommendations', CHECKS)).body
+    expect(rec).toMatchObject({ state: 'enforced', recommended: ['Lint', 'Test', 'E2E'], learned: { recommended: ['Lint', 'E2E'] } })
+    const described = Object.fromEntries(rec.options.map((o: { option: string; description: string }) => [o.option, o.description]))
+    expect(described.Test).toBe(`Recommended when required decision D-001 is in force — required by decision D-001: ${REQUIRED_TIER_L.rationale}`)
+    for (const learned of ['Lint', 'E2E']) {
+      expect(described[learned]).not.toContain('D-001')
+      expect(described[learned]).toMatch(/^Recommended when .+ — each selected in 100% of recent choices$/)
+    }
+  })
+
   it('names every required decision that fixes the same option, not only the newest (R-CON-2)', async () => {
     const app = await createTestApp()
     await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, date: '2026-06-01' })
