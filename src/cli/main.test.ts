@@ -135,6 +135,22 @@ describe('decision-memory main', () => {
     }
   })
 
+  it('prints the help of help and of version for --help or -h anywhere among their arguments, as every command does, exit 0', async () => {
+    for (const [argv, help] of [
+      [['version', '--bogus', '--help'], 'decision-memory version\n'],
+      [['version', 'extra', '-h'], 'decision-memory version\n'],
+      [['--version', '-h', '-x'], 'decision-memory version\n'],
+      [['help', '--bogus', '--help'], 'decision-memory help [COMMAND]\n'],
+      [['help', 'forget', 'extra', '-h'], 'decision-memory help [COMMAND]\n'],
+      [['forget', '--bogus', '--help'], 'decision-memory forget --user USER'],
+    ] as const) {
+      const { code, stdout, stderr } = await run([...argv])
+      expect(code, argv.join(' ')).toBe(0)
+      expect(stderr, argv.join(' ')).toBe('')
+      expect(stdout.startsWith(help), argv.join(' ')).toBe(true)
+    }
+  })
+
   it('exits 2 with its help for help given two commands or a flag it does not take', async () => {
     for (const argv of [['help', 'forget', 'extra'], ['help', '--bogus'], ['--help', 'forget', '--bogus']]) {
       const { code, stdout, stderr } = await run(argv)

@@ -109,6 +109,11 @@ function unknownOption(flag: string): string {
   return `Unknown option '${flag.replace(/=.*$/s, '')}'`
 }
 
+/** Whether `--help` (or `-h`) is anywhere among a command's arguments: its help, then, and nothing else. */
+function asksHelp(args: string[]): boolean {
+  return args.includes('--help') || args.includes('-h')
+}
+
 /** A mistake in how \`help\` or \`version\` was called: said with its help, exit 2, as for every other command. */
 function misused(name: string, message: string, help: string): number {
   process.stderr.write(`decision-memory ${name}: ${message}\n\n${help}`)
@@ -151,7 +156,9 @@ export async function main(argv: string[]): Promise<number> {
     return 1
   }
   if (name === 'help' || name === '--help' || name === '-h') {
-    if (rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h')) {
+    // As for every other command, `--help` anywhere among its arguments is its help, exit 0, even
+    // beside a flag it does not take (`help --bogus --help`): a version before this said the flag.
+    if (asksHelp(rest)) {
       process.stdout.write(HELP_HELP)
       return 0
     }
@@ -172,7 +179,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0
   }
   if (name === 'version' || name === '--version') {
-    if (rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h')) {
+    if (asksHelp(rest)) {
       process.stdout.write(VERSION_HELP)
       return 0
     }
@@ -190,7 +197,7 @@ export async function main(argv: string[]): Promise<number> {
     return 1
   }
   const command = await load()
-  if (rest.includes('--help') || rest.includes('-h')) {
+  if (asksHelp(rest)) {
     process.stdout.write(command.help)
     return 0
   }
