@@ -1,6 +1,7 @@
-import { chmod, stat, writeFile } from 'node:fs/promises'
+import { open, realpath, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { exportLineText } from '../data-rights'
+import { randomHex } from '../random-hex'
 import { homePath, userFlag, parseFlags } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 import { terminalSafeJson } from './terminal'
@@ -14,8 +15,9 @@ export const EXPORT_HELP = `decision-memory export --user USER [--out FILE] [--d
   (\`decision-memory help\` says which store).
 
   --user USER  whose data (required)
-  --out FILE   write it to FILE, made readable by its owner only (mode 0600, a file there
-               already made so before it is written), instead of stdout; a FILE that cannot be
+  --out FILE   write it to FILE, made readable by its owner only (mode 0600; a file there
+               already is replaced whole, or left as it was when the export cannot be written
+               whole: a full disk), instead of stdout; a FILE that cannot be
                written is said on stderr with why (a folder, before the export is read, with
                a file to give; no such folder; no permission), exit 1; \`--out -\` is stdout; a leading ~ is the
                home folder
@@ -64,9 +66,9 @@ export async function exportCommand(argv: string[]): Promise<number> {
   else {
     try {
       // Everything held about the user is for the user alone: a file there already (made by
-      // another tool, 0644) is made 0600 before the data goes in, as a new one is made. Not a
-      // device or a pipe (`--out /dev/stdout`), whose mode is not the export's to change; nor a
-      // file another account owns that this one may write, whose mode only its owner may change.
+      // another tool, 0644) is replaced by one of mode 0600, as a new one is made. Not a device or
+      // a pipe (`--out /dev/stdout`), which is written to as it is, its mode not the export's to
+      // change.
       const existing = await stat(values.out).catch(() => undefined)
       // Nor written into a file another account owns (made beforehand in /tmp, mode 666): its
       // owner would read everything held about the user, and its mode is not this account's to change.
@@ -75,8 +77,8 @@ export async function exportCommand(argv: string[]): Promise<number> {
         process.stderr.write(`decision-memory export: will not write ${values.out}: it belongs to another account (uid ${existing.uid}), which could read the export; remove it, or give --out a path of your own\n`)
         return 1
       }
-      if (existing?.isFile() === true) await chmod(values.out, 0o600).catch(() => undefined)
-      await writeFile(values.out, text, { mode: 0o600 })
+      if (existing === undefined || existing.isFile()) await replaceFile(values.out, text)
+      else await writeFile(values.out, text)
     } catch (error) {
       // Said in one line, as a path the user can fix (a folder that does not exist, no permission).
       process.stderr.write(`decision-memory export: ${cannotWrite(values.out, (error as NodeJS.ErrnoException).code ?? (error as Error).message, user)}\n`)
@@ -84,6 +86,33 @@ export async function exportCommand(argv: string[]): Promise<number> {
     }
   }
   return 0
+}
+
+/**
+ * Writes the export to `out` whole, or leaves what is there as it was: written beside it (mode
+ * 0600 from the start), synced, and renamed over it. Written in place, a full disk left the last
+ * export there, often the backup of the day before, cut short where the new one stopped: exit 1,
+ * and no whole export left at all. Through a link to a file, the file it leads to is replaced, the
+ * link kept. When a step fails, the temporary file is removed: nothing is left beside it.
+ */
+async function replaceFile(out: string, text: string): Promise<void> {
+  const target = await realpath(out).catch(() => out)
+  // A name of its own ('wx': never a file already there, nor a link planted in its place).
+  const temporary = `${target}.${process.pid}.${randomHex(4)}.tmp`
+  let handle: FileHandle | undefined = await open(temporary, 'wx', 0o600)
+  try {
+    await handle.writeFile(text)
+    // The mode given to open is masked by the umask: the export is its owner's alone all the same.
+    await handle.chmod(0o600)
+    await handle.sync()
+    await handle.close()
+    handle = undefined
+    await rename(temporary, target)
+  } catch (error) {
+    await handle?.close().catch(() => undefined)
+    await rm(temporary, { force: true }).catch(() => undefined)
+    throw error
+  }
 }
 
 /**

@@ -1,0 +1,99 @@
+import { lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { tempDir } from '../../test/support/temp-dir'
+
+/**
+ * A full disk, which a test cannot cause for real on every machine: the write of the export
+ * fails halfway, as it does when the disk fills under it.
+ */
+const faults = vi.hoisted(() => ({ writeHalf: undefined as string | undefined }))
+
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:fs/promises')>()
+  const errno = (code: string) => Object.assign(new Error(`${code}: simulated`), { code })
+  const half = async (write: () => Promise<void>, cut: () => Promise<void>) => {
+    if (faults.writeHalf === undefined) return write()
+    await cut()
+    throw errno(faults.writeHalf)
+  }
+  return {
+    ...real,
+    writeFile: (async (file: Parameters<typeof real.writeFile>[0], data: string, options?: Parameters<typeof real.writeFile>[2]) =>
+      half(
+        () => real.writeFile(file, data, options),
+        () => real.writeFile(file, data.slice(0, data.length / 2), options),
+      )) as typeof real.writeFile,
+    open: async (...args: Parameters<typeof real.open>) => {
+      const handle = await real.open(...args)
+      const writeFile = handle.writeFile.bind(handle)
+      return Object.assign(handle, {
+        writeFile: async (data: string) =>
+          half(
+            () => writeFile(data),
+            () => writeFile(data.slice(0, data.length / 2)),
+          ),
+      })
+    },
+  }
+})
+
+const { exportCommand } = await import('./export')
+const { toggleCommand } = await import('./toggle')
+const { openStores } = await import('../open-store')
+
+let stderr: string
+beforeEach(() => {
+  stderr = ''
+  faults.writeHalf = undefined
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true))
+  // No service: the export is read from the store in --data.
+  vi.stubEnv('DECISION_MEMORY_URL', 'http://127.0.0.1:9')
+})
+afterEach(() => {
+  vi.restoreAllMocks()
+  vi.unstubAllEnvs()
+})
+
+/** A store of one session of dave's, and an empty folder beside it for the export. */
+async function shop(): Promise<{ data: string; folder: string }> {
+  const dir = tempDir('dm-export-out-')
+  const data = join(dir, 'data')
+  await (await openStores(data)).store.close()
+  vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
+  expect(await toggleCommand(['--session', 's-1', '--user', 'dave', '--data', data])).toBe(0)
+  const folder = join(dir, 'backups')
+  await mkdir(folder)
+  return { data, folder }
+}
+
+const YESTERDAY = '{"type":"export","format":1,"user":"dave"}\n{"type":"end","counts":{"observation":0,"session":1,"aggregate":0,"entry":0}}\n'
+
+describe('decision-memory export --out a file there already', () => {
+  it('leaves the export that was there whole, and nothing beside it, when the disk fills under the new one', async () => {
+    const { data, folder } = await shop()
+    const out = join(folder, 'dave.ndjson')
+    await writeFile(out, YESTERDAY, { mode: 0o600 })
+    faults.writeHalf = 'ENOSPC'
+    expect(await exportCommand(['--user', 'dave', '--data', data, '--out', out])).toBe(1)
+    expect(stderr).toBe(`decision-memory export: cannot write ${out}: the disk is full (ENOSPC)\n`)
+    expect(await readFile(out, 'utf8')).toBe(YESTERDAY)
+    expect(await readdir(folder)).toEqual(['dave.ndjson'])
+  })
+
+  it('replaces it whole with the new export, mode 0600, through a link the link kept', async () => {
+    const { data, folder } = await shop()
+    const real = join(folder, 'dave.ndjson')
+    await writeFile(real, YESTERDAY, { mode: 0o644 })
+    const link = join(folder, 'latest.ndjson')
+    await symlink('dave.ndjson', link)
+    expect(await exportCommand(['--user', 'dave', '--data', data, '--out', link])).toBe(0)
+    expect(stderr).toBe('')
+    const lines = (await readFile(real, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string; counts?: { session: number } })
+    expect(lines.map((line) => line.type)).toEqual(['export', 'session', 'end'])
+    expect(lines.at(-1)?.counts?.session).toBe(1)
+    expect((await stat(real)).mode & 0o777).toBe(0o600)
+    expect((await lstat(link)).isSymbolicLink()).toBe(true)
+    expect((await readdir(folder)).sort()).toEqual(['dave.ndjson', 'latest.ndjson'])
+  })
+})
