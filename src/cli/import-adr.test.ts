@@ -267,6 +267,15 @@ describe('import-adr into a store opened here', () => {
     }
   })
 
+  it('names the folder to give quoted as a shell reads it, when its path holds a space', async () => {
+    const dir = join(folderOf({}), 'design notes')
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'DECISIONS.md'), '# Decisions\n\n## D-001 Use Postgres\n\nStatus: accepted\n')
+    const { code, stderr } = await run([join(dir, 'DECISIONS.md'), '--dry-run'])
+    expect(code).toBe(1)
+    expect(stderr).toBe(`decision-memory import-adr: ${join(dir, 'DECISIONS.md')} is a file; import-adr reads a folder of records (import-adr '${dir}')\n`)
+  })
+
   it('names the folder to give when given a file of it (DECISIONS.md, one ADR), and makes no store', async () => {
     const dir = folderOf({ 'DECISIONS.md': '# Decisions\n\n## D-001 Use Postgres\n\nStatus: accepted\n' })
     const store = join(folderOf({}), 'store')

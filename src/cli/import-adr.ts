@@ -7,7 +7,7 @@ import type { DecisionRecord } from '../decisions/decision'
 import { ImportedDecisionSchema, type ImportedDecision, type ImportReport } from '../decisions/imported-decision'
 import { supersedeLoops } from '../decisions/decisions'
 import { InputError } from '../domain/errors'
-import { CHECKOUT_DATA_DIR } from './bin-path'
+import { CHECKOUT_DATA_DIR, shellWord } from './bin-path'
 import { dataDirectory, serviceUrl, UsageError, parseFlags } from './options'
 import { holdsGit, originName, pathInRepository, projectRoot, repositoryRoot } from './repository'
 import { errorMessage, failure, hasFields, throughServiceOrLocal } from './service-client'
@@ -157,7 +157,7 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     if (code === 'ENOTDIR' && isFile(dir)) {
       // `import-adr docs/DECISIONS.md`: the file is read as one of its folder's records, whose
       // missing ones are reported, so the folder is what is named.
-      process.stderr.write(`decision-memory import-adr: ${dir} is a file; import-adr reads a folder of records (import-adr ${dirname(dir)})\n`)
+      process.stderr.write(`decision-memory import-adr: ${dir} is a file; import-adr reads a folder of records (import-adr ${shellWord(dirname(dir))})\n`)
       return 1
     }
     if (code !== 'ENOENT' || repositoryRoot(resolve(dir)) === undefined) {

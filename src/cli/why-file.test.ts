@@ -155,6 +155,25 @@ describe('why FILE: a folder of records none was imported from', () => {
   })
 })
 
+describe('why FILE: a folder of records with a space in its path, none imported from it', () => {
+  const parent = tempDir('dm-why-file-spaced-')
+  const repo = join(parent, 'shop')
+  mkdirSync(join(repo, '.git'), { recursive: true })
+  mkdirSync(join(repo, 'design notes', 'adr'), { recursive: true })
+  writeFileSync(join(repo, 'design notes', 'adr', '0001-use-sqlite.md'), '# 1. Use SQLite\n')
+  const doorway = { folder: repo, here: 'here', pointAt: (at: string) => `why --point POINT --path ${at}` }
+
+  it('says the import-adr to run with the folder quoted, as a shell reads it', () => {
+    // A version before this said `import-adr design notes/adr`: run as printed, two folders, neither there.
+    expect(noDecisionOfFile('design notes/adr', 'design notes/adr', doorway)).toBe(
+      "no decision was imported from design notes/adr or is scoped to its path (import-adr 'design notes/adr' reads its folder's records)",
+    )
+    expect(noDecisionOfFile('design notes/adr/0001-use-sqlite.md', 'design notes/adr/0001-use-sqlite.md', doorway)).toBe(
+      "no decision was imported from design notes/adr/0001-use-sqlite.md or is scoped to its path (import-adr 'design notes/adr' reads its folder's records)",
+    )
+  })
+})
+
 describe('why FILE: AXME Code\'s folder, whose decisions/ import-adr reads', () => {
   const parent = tempDir('dm-why-file-axme-')
   const repo = join(parent, 'shop')

@@ -5,6 +5,7 @@ import { isWithin } from '../decisions/applicability'
 import type { DecisionRecord } from '../decisions/decision'
 import { recordFolder, recordsRead } from './import-adr'
 import { pathInRepository, repositoryRoot } from './repository'
+import { shellWord } from './bin-path'
 
 /**
  * The decisions imported from a record's file (`docs/adr/0005-use-x.md`; a DECISIONS.md, one per
@@ -204,10 +205,10 @@ export function noDecisionOfFile(file: string, path: string, doorway: FileDoorwa
   const none = `${asOf === undefined ? '' : `as of ${asOf}, `}no decision was imported from ${file} or is scoped to its path`
   if (!existsSync(located(file, doorway.folder))) return `${none}, and there is no such file ${doorway.here}`
   // A folder of records none was imported from (or none yet, as of then): as for one of its records.
-  if (holdsRecords(recordsRead(located(file, doorway.folder)))) return `${none} (import-adr ${file} reads its folder's records)`
+  if (holdsRecords(recordsRead(located(file, doorway.folder)))) return `${none} (import-adr ${shellWord(file)} reads its folder's records)`
   if (/\.(md|markdown)$/i.test(file)) {
     // A README, an index or a template, which import-adr reads past; not a file of the code named so.
-    return notARecord(basename(file)) ? `${none} (import-adr reads no README, index or template as a record)` : `${none} (import-adr ${dirname(file)} reads its folder's records)`
+    return notARecord(basename(file)) ? `${none} (import-adr reads no README, index or template as a record)` : `${none} (import-adr ${shellWord(dirname(file))} reads its folder's records)`
   }
   return `${none}, ${path} (decisions with no path apply everywhere: GET /v1/decisions/applicable?path=${path}; ${doorway.pointAt(path)} explains a point there)`
 }

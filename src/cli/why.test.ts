@@ -446,6 +446,11 @@ describe('decision-memory why FILE, a record import-adr read', () => {
     writeFileSync(join(repo, 'email-template.ts'), 'export {}\n')
     const template = await captured(() => whyCommand([join(repo, 'email-template.ts'), '--data', store]))
     expect(template.stderr).toContain('or is scoped to its path, email-template.ts (decisions with no path apply everywhere: GET /v1/decisions/applicable?path=email-template.ts;')
+    // A path with a space: the why to run says it quoted, as a shell reads it.
+    mkdirSync(join(repo, 'build scripts'))
+    writeFileSync(join(repo, 'build scripts', 'ship.sh'), 'exit 0\n')
+    const spaced = await captured(() => whyCommand([join(repo, 'build scripts', 'ship.sh'), '--data', store]))
+    expect(spaced.stderr).toContain("why --point POINT --path 'build scripts/ship.sh' explains a point there)")
   })
 
   it('reads a file named bare in the folder it runs in as that file, not as a key no decision has', async () => {

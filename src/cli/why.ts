@@ -12,6 +12,7 @@ import { pathInRepository, projectOfFolder } from './repository'
 import { decisionsOfFile, isHere, noDecisionOfFile } from './why-file'
 import { failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
 import { jsonLine, printable } from './terminal'
+import { shellWord } from './bin-path'
 
 /** Whether the folder this runs in is still there: process.cwd() throws in one removed under the shell. */
 function folderHereExists(): boolean {
@@ -396,7 +397,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
     const all = (listed.body as { decisions: DecisionRecord[] }).decisions
     // Read from the folder this runs in, as given: `.`, not process.cwd(), which throws in a folder
     // removed under the shell, where an absolute FILE is still read.
-    const here = { folder: '.', here: 'here', pointAt: (path: string) => `why --point POINT --path ${path}` }
+    const here = { folder: '.', here: 'here', pointAt: (path: string) => `why --point POINT --path ${shellWord(path)}` }
     // A relative one there has nothing to be read from: said, where resolving it threw (a stack trace).
     if (!isAbsolute(file) && !folderHereExists()) {
       if (ifRecords) return undefined
