@@ -7,7 +7,7 @@ import { tempDir } from '../../test/support/temp-dir'
  * A full disk, which a test cannot cause for real on every machine: the write of the export
  * fails halfway, as it does when the disk fills under it.
  */
-const faults = vi.hoisted(() => ({ writeHalf: undefined as string | undefined }))
+const faults = vi.hoisted(() => ({ writeHalf: undefined as string | undefined, newFile: undefined as string | undefined }))
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs/promises')>()
@@ -25,6 +25,8 @@ vi.mock('node:fs/promises', async (importOriginal) => {
         () => real.writeFile(file, data.slice(0, data.length / 2), options),
       )) as typeof real.writeFile,
     open: async (...args: Parameters<typeof real.open>) => {
+      // A folder this account may not add a file to (root, as tests may run, may add one anywhere).
+      if (faults.newFile !== undefined && args[1] === 'wx') throw errno(faults.newFile)
       const handle = await real.open(...args)
       const writeFile = handle.writeFile.bind(handle)
       return Object.assign(handle, {
@@ -46,6 +48,7 @@ let stderr: string
 beforeEach(() => {
   stderr = ''
   faults.writeHalf = undefined
+  faults.newFile = undefined
   vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true))
   // No service: the export is read from the store in --data.
   vi.stubEnv('DECISION_MEMORY_URL', 'http://127.0.0.1:9')
@@ -95,5 +98,20 @@ describe('decision-memory export --out a file there already', () => {
     expect((await stat(real)).mode & 0o777).toBe(0o600)
     expect((await lstat(link)).isSymbolicLink()).toBe(true)
     expect((await readdir(folder)).sort()).toEqual(['dave.ndjson', 'latest.ndjson'])
+  })
+
+  it('writes it in place, as before, in a folder this account may not add a file to', async () => {
+    const { data, folder } = await shop()
+    const out = join(folder, 'dave.ndjson')
+    await writeFile(out, YESTERDAY, { mode: 0o644 })
+    faults.newFile = 'EACCES'
+    expect(await exportCommand(['--user', 'dave', '--data', data, '--out', out])).toBe(0)
+    expect(stderr).toBe('')
+    expect((await readFile(out, 'utf8')).trim().split('\n').map((line) => (JSON.parse(line) as { type: string }).type)).toEqual(['export', 'session', 'end'])
+    expect((await stat(out)).mode & 0o777).toBe(0o600)
+    // A new file there is refused as before: said with why.
+    const other = join(folder, 'erin.ndjson')
+    expect(await exportCommand(['--user', 'dave', '--data', data, '--out', other])).toBe(1)
+    expect(stderr).toBe(`decision-memory export: cannot write ${other}: this account may not write there (EACCES)\n`)
   })
 })

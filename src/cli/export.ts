@@ -1,4 +1,4 @@
-import { open, realpath, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises'
+import { chmod, open, realpath, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { exportLineText } from '../data-rights'
 import { randomHex } from '../random-hex'
@@ -99,7 +99,20 @@ async function replaceFile(out: string, text: string): Promise<void> {
   const target = await realpath(out).catch(() => out)
   // A name of its own ('wx': never a file already there, nor a link planted in its place).
   const temporary = `${target}.${process.pid}.${randomHex(4)}.tmp`
-  let handle: FileHandle | undefined = await open(temporary, 'wx', 0o600)
+  let handle: FileHandle | undefined
+  try {
+    handle = await open(temporary, 'wx', 0o600)
+  } catch (error) {
+    // A folder this account may not add a file to, holding a file of its own it may write (made
+    // for it beforehand): written in place, as before, rather than refused.
+    const code = (error as NodeJS.ErrnoException).code
+    if ((code === 'EACCES' || code === 'EPERM') && (await stat(target).catch(() => undefined))?.isFile() === true) {
+      await chmod(target, 0o600).catch(() => undefined)
+      await writeFile(target, text, { mode: 0o600 })
+      return
+    }
+    throw error
+  }
   try {
     await handle.writeFile(text)
     // The mode given to open is masked by the umask: the export is its owner's alone all the same.
