@@ -193,6 +193,44 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(await spooledLines(spool)).toBe(1)
   })
 
+  /**
+   * The hook spawned with `chunks` written on its stdin, which is then left open, as a client that
+   * spawns it and keeps the pipe does (Claude Code closes it): what it printed once it exited.
+   */
+  async function hookKeptOpen(chunks: string[], url: string, spool: string, budget: number) {
+    const child = spawn(process.execPath, [BIN, 'hook', '--budget', String(budget)], {
+      env: cleanEnv({ DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk) => (stdout += chunk))
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    child.stdin.on('error', () => {})
+    for (const chunk of chunks) child.stdin.write(chunk)
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+    child.stdin.destroy()
+    return { code, stdout, stderr }
+  }
+
+  it('takes a payload that has arrived whole though its stdin is left open: the capture delivered, the question answered', async () => {
+    const { data, spool } = await workdir()
+    const service = await serve(data)
+    // Cut inside a string, in two writes: the first is no whole payload.
+    const capture = JSON.stringify(claudeCodeFixture('post-tool-use-single'))
+    const cut = capture.indexOf('"toolu_') + 3
+    expect(await hookKeptOpen([capture.slice(0, cut), capture.slice(cut)], service.url, spool, GENEROUS)).toEqual({ code: 0, stdout: '', stderr: '' })
+    expect(await observationsAt(service.url, ...TIER)).toBe(1)
+    expect(await spooledLines(spool)).toBe(0)
+    // A PreToolUse is answered within the budget as usual, not after it with nothing.
+    const past = Array.from({ length: 40 }, (_, i) => ({ question: TIER[0], all_options: TIER[1], user_choice: 'Tier L', decision_id: `kept-${i}`, project: '/home/dev/acme-api' }))
+    const posted = await fetch(`${service.url}/v1/observations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(past) })
+    expect(posted.status).toBe(201)
+    const question = await hookKeptOpen([JSON.stringify(claudeCodeFixture('pre-tool-use')) + '\n'], service.url, spool, GENEROUS)
+    expect(question).toMatchObject({ code: 0, stderr: '' })
+    expect(JSON.parse(question.stdout).hookSpecificOutput.hookEventName).toBe('PreToolUse')
+  })
+
   it('with a service that accepts but never answers: exits 0 and prints nothing', async () => {
     const { spool } = await workdir()
     // Holds each connection open without a word; closed with the test.

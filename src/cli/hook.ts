@@ -5,14 +5,15 @@ import { linkedFolder, pathInRepository, projectOfFolder, repositoryRoot } from 
 import { issuesText, serviceErrorIn } from './error-envelope'
 import { hookBody } from './hook-payload'
 import { stdinFile } from './stdin-file'
+import { readStdinPayload, type StdinPayload } from './stdin-payload'
 import { printable } from './terminal'
 import { appendToRejected, appendToSpool, drainSpool, holdWhileDelivering, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
 export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--budget MS]
 
   The Claude Code command hook (SessionStart, PreToolUse and PostToolUse on AskUserQuestion).
-  Reads one hook payload on stdin, sends it to the service at $DECISION_MEMORY_URL and prints the
-  service's answer. It always exits 0, and within 2 s: when the service is down or slow it prints
+  Reads one hook payload on stdin (taken once its JSON object has arrived whole, stdin closed or
+  not), sends it to the service at $DECISION_MEMORY_URL and prints the service's answer. It always exits 0, and within 2 s: when the service is down or slow it prints
   nothing, and what it could not deliver (choices, session starts) goes to the spool, delivered
   first by the next call. The project is the root of the git repository the payload's cwd is in
   (the nearest folder holding .git, symbolic links followed; for a linked worktree, its
@@ -56,42 +57,11 @@ const LATE_HEADER = 'X-Decision-Memory-Late'
  */
 const STDIN_MIN_MS = 100
 
-function readStdin(timeoutMs: number): Promise<string | undefined> {
+function readStdin(timeoutMs: number): Promise<StdinPayload | undefined> {
   // A file is read at once (stdinFile): given one, a held-up hook lost the payload unspooled.
   const file = stdinFile()
-  if (file !== undefined) return Promise.resolve(file)
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = []
-    /** Whether stdin gave something since the time ran out. */
-    let progress = false
-    /**
-     * Time is up, but a process held up (a loaded machine) finds its timer due before it has read
-     * what is already waiting on stdin: timers run before I/O in an event loop turn. So it gives
-     * up only after a turn that read nothing, never while the payload is still coming in.
-     */
-    const giveUp = () => {
-      if (progress) {
-        progress = false
-        setImmediate(giveUp)
-        return
-      }
-      process.stdin.destroy()
-      resolve(undefined)
-    }
-    const timer = setTimeout(() => setImmediate(giveUp), Math.max(0, timeoutMs))
-    process.stdin.on('data', (chunk: Buffer) => {
-      chunks.push(chunk)
-      progress = true
-    })
-    process.stdin.on('end', () => {
-      clearTimeout(timer)
-      resolve(Buffer.concat(chunks).toString('utf8'))
-    })
-    process.stdin.on('error', () => {
-      clearTimeout(timer)
-      resolve(undefined)
-    })
-  })
+  if (file !== undefined) return Promise.resolve({ text: file, whole: true })
+  return readStdinPayload(process.stdin, timeoutMs)
 }
 
 /**
@@ -218,10 +188,11 @@ const HOOK_FLAGS = { user: { type: 'string' }, spool: { type: 'string' }, budget
  * the next call with its flags mended to deliver.
  */
 async function spoolDespiteFlags(argv: string[]): Promise<void> {
-  const text = await readStdin(Math.max(DEFAULT_BUDGET_MS - EXIT_RESERVE_MS - performance.now(), STDIN_MIN_MS))
+  const stdin = await readStdin(Math.max(DEFAULT_BUDGET_MS - EXIT_RESERVE_MS - performance.now(), STDIN_MIN_MS))
+  if (stdin === undefined || !stdin.whole) return
   let payload: unknown
   try {
-    payload = JSON.parse(text ?? '')
+    payload = JSON.parse(stdin.text)
   } catch {
     return
   }
@@ -276,11 +247,12 @@ async function runHook(argv: string[]): Promise<void> {
   const remaining = () => deadline - performance.now()
   const file = values.spool === undefined ? spoolFile() : homePath(values.spool)
 
-  const text = await readStdin(Math.max(remaining(), STDIN_MIN_MS))
-  if (text === undefined || text.trim() === '') return
+  const stdin = await readStdin(Math.max(remaining(), STDIN_MIN_MS))
+  if (stdin === undefined || !stdin.whole) return
+  if (stdin.text.trim() === '') return
   let payload: unknown
   try {
-    payload = JSON.parse(text)
+    payload = JSON.parse(stdin.text)
   } catch {
     throw new Error('stdin is not a JSON hook payload')
   }

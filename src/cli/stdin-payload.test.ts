@@ -1,0 +1,67 @@
+import { Readable } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import { closedValue, readStdinPayload } from './stdin-payload'
+
+/** A stdin that gives `chunks`, one `data` event each, and is then left open, as a client that keeps the pipe does. */
+function keptOpen(chunks: (string | Buffer)[]): Readable {
+  return Readable.from(
+    (async function* () {
+      yield* chunks
+      await new Promise(() => {})
+    })(),
+  )
+}
+
+/** Whether each prefix of `chunks`, fed in turn, holds a closed value. */
+function closesAfter(chunks: string[]): boolean[] {
+  const arrived = closedValue()
+  return chunks.map((chunk) => arrived(Buffer.from(chunk, 'utf8')))
+}
+
+describe('closedValue', () => {
+  it('takes no chunk that ends inside a number or a string for the end of the payload', () => {
+    expect(closesAfter(['{"a":1', '2}'])).toEqual([false, true])
+    expect(closesAfter(['{"a":"x}', '"}'])).toEqual([false, true])
+    // An escaped quote does not end the string, nor an escaped backslash fail to.
+    expect(closesAfter(['{"a":"\\"}', '"}'])).toEqual([false, true])
+    expect(closesAfter(['{"a":"\\\\', '"}'])).toEqual([false, true])
+    expect(closesAfter(['{"a":"\\', '"}', '"}'])).toEqual([false, false, true])
+    expect(closesAfter(['  \n{"a":[1,{"b":[]}]', '}\n'])).toEqual([false, true])
+    expect(closesAfter(['[1,', '2]'])).toEqual([false, true])
+  })
+
+  it('never closes a value that is not an object or an array, nor one something other than white space follows', () => {
+    // `12` may go on as `123`.
+    expect(closesAfter(['12', ' '])).toEqual([false, false])
+    expect(closesAfter(['"{}"'])).toEqual([false])
+    expect(closesAfter(['{"a":1}', ' {"b":2}'])).toEqual([true, false])
+    expect(closesAfter(['{"a":1}x'])).toEqual([false])
+  })
+
+  it('reads a character split between chunks as the bytes it is', () => {
+    const bytes = Buffer.from('{"q":"é}"}', 'utf8')
+    // The split falls inside é's two bytes.
+    const at = bytes.indexOf(0xc3) + 1
+    const arrived = closedValue()
+    expect([arrived(bytes.subarray(0, at)), arrived(bytes.subarray(at))]).toEqual([false, true])
+  })
+})
+
+describe('readStdinPayload', () => {
+  it('takes a payload that has arrived whole while stdin is left open, chunks and all', async () => {
+    const read = await readStdinPayload(keptOpen(['{"a":1', '2,"s":"}', '"}']), 60_000)
+    expect(read).toEqual({ text: '{"a":12,"s":"}"}', whole: true })
+    expect(JSON.parse(read?.text ?? '')).toEqual({ a: 12, s: '}' })
+  })
+
+  it('says a payload still coming when the time runs out did not arrive whole, with what did', async () => {
+    expect(await readStdinPayload(keptOpen(['{"a":1', '2']), 0)).toEqual({ text: '{"a":12', whole: false })
+    expect(await readStdinPayload(keptOpen([]), 0)).toEqual({ text: '', whole: false })
+  })
+
+  it('reads a closed stdin to its end, whatever it holds', async () => {
+    expect(await readStdinPayload(Readable.from(['12', '3']), 60_000)).toEqual({ text: '123', whole: true })
+    expect(await readStdinPayload(Readable.from(['{"a":1}x']), 60_000)).toEqual({ text: '{"a":1}x', whole: true })
+    expect(await readStdinPayload(Readable.from([]), 60_000)).toEqual({ text: '', whole: true })
+  })
+})

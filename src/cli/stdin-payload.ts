@@ -1,0 +1,118 @@
+import type { Readable } from 'node:stream'
+
+/** What came on stdin: all of it (`whole`), or what had arrived when the time ran out. */
+export interface StdinPayload {
+  text: string
+  /**
+   * stdin was closed, or held one JSON object (or array) that had closed, with nothing but white
+   * space after it: the payload has all arrived. False when the time ran out first.
+   */
+  whole: boolean
+}
+
+/** JSON's white space (RFC 8259 § 2): what may follow a value. */
+function isWhiteSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d
+}
+
+/**
+ * Follows bytes of JSON a chunk at a time, and says when they hold one object or array that has
+ * closed, with nothing but white space after it. Only its brackets are counted, outside strings,
+ * so a chunk that ends inside a string or a number (`{"a":1` then `2}`) is never taken for the
+ * end, and a value that is not an object or array (`12`, which `3` may follow) never closes.
+ * Bytes, not characters: every byte of a multi-byte UTF-8 character is 0x80 or more, never a
+ * bracket, a quote or a backslash, so a chunk may split one. Each byte is read once.
+ */
+export function closedValue(): (chunk: Uint8Array) => boolean {
+  let depth = 0
+  let started = false
+  let inString = false
+  let escaped = false
+  /** The value closed; whatever follows must be white space. */
+  let closed = false
+  /** Something it cannot be the end of: a value of another kind, or more after one that closed. */
+  let never = false
+  return (chunk) => {
+    for (const byte of chunk) {
+      if (never) return false
+      if (closed) {
+        if (!isWhiteSpace(byte)) never = true
+        continue
+      }
+      if (inString) {
+        if (escaped) escaped = false
+        else if (byte === 0x5c) escaped = true
+        else if (byte === 0x22) inString = false
+        continue
+      }
+      if (!started) {
+        if (isWhiteSpace(byte)) continue
+        if (byte !== 0x7b && byte !== 0x5b) {
+          never = true
+          continue
+        }
+        started = true
+      }
+      if (byte === 0x22) inString = true
+      else if (byte === 0x7b || byte === 0x5b) depth += 1
+      else if (byte === 0x7d || byte === 0x5d) {
+        depth -= 1
+        if (depth === 0) closed = true
+      }
+    }
+    return closed && !never
+  }
+}
+
+/**
+ * Reads a hook payload from `stream` until it is closed, or until it holds one JSON object that
+ * has closed (closedValue), or until `timeoutMs` has passed: undefined when reading fails.
+ *
+ * Claude Code closes a hook's stdin once it has written the payload, but a client that spawns the
+ * hook and keeps the pipe open gave a payload all there that was waited on to the end of the
+ * budget, then dropped, neither sent nor spooled: it is taken as soon as it has arrived. What
+ * comes after it is read and let go, so that its writer is never held up nor met with EPIPE.
+ */
+export function readStdinPayload(stream: Readable, timeoutMs: number): Promise<StdinPayload | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = []
+    const arrived = closedValue()
+    let settled = false
+    const settle = (result: StdinPayload | undefined) => {
+      settled = true
+      clearTimeout(timer)
+      resolve(result)
+    }
+    /** Whether stdin gave something since the time ran out. */
+    let progress = false
+    /**
+     * Time is up, but a process held up (a loaded machine) finds its timer due before it has read
+     * what is already waiting on stdin: timers run before I/O in an event loop turn. So it gives
+     * up only after a turn that read nothing, never while the payload is still coming in.
+     */
+    const giveUp = () => {
+      if (settled) return
+      if (progress) {
+        progress = false
+        setImmediate(giveUp)
+        return
+      }
+      stream.destroy()
+      settle({ text: Buffer.concat(chunks).toString('utf8'), whole: false })
+    }
+    const timer = setTimeout(() => setImmediate(giveUp), Math.max(0, timeoutMs))
+    stream.on('data', (chunk: Buffer | string) => {
+      if (settled) return
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk
+      chunks.push(bytes)
+      progress = true
+      if (arrived(bytes)) settle({ text: Buffer.concat(chunks).toString('utf8'), whole: true })
+    })
+    stream.on('end', () => {
+      if (!settled) settle({ text: Buffer.concat(chunks).toString('utf8'), whole: true })
+    })
+    stream.on('error', () => {
+      if (!settled) settle(undefined)
+    })
+  })
+}
