@@ -197,7 +197,7 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
    * The hook spawned with `chunks` written on its stdin, which is then left open, as a client that
    * spawns it and keeps the pipe does (Claude Code closes it): what it printed once it exited.
    */
-  async function hookKeptOpen(chunks: string[], url: string, spool: string, budget: number) {
+  async function hookKeptOpen(chunks: string[], url: string, spool: string, budget: number | string) {
     const child = spawn(process.execPath, [BIN, 'hook', '--budget', String(budget)], {
       env: cleanEnv({ DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool }),
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -229,6 +229,33 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     const question = await hookKeptOpen([JSON.stringify(claudeCodeFixture('pre-tool-use')) + '\n'], service.url, spool, GENEROUS)
     expect(question).toMatchObject({ code: 0, stderr: '' })
     expect(JSON.parse(question.stdout).hookSpecificOutput.hookEventName).toBe('PreToolUse')
+  })
+
+  it('says a payload that had not arrived whole when its time ran out, stdin left open: nothing printed, nothing spooled', async () => {
+    const { spool } = await workdir()
+    const url = `http://127.0.0.1:${await closedPort()}`
+    const capture = JSON.stringify(claudeCodeFixture('post-tool-use-single'))
+    const part = capture.slice(0, 100)
+    expect(await hookKeptOpen([part], url, spool, 1000)).toEqual({
+      code: 0,
+      stdout: '',
+      stderr:
+        "decision-memory hook: the hook payload did not arrive whole on stdin within the hook's time (--budget of 1000 ms): " +
+        'stdin, not closed, held 100 bytes that are not one whole JSON object, so nothing is sent or spooled\n',
+    })
+    expect(await spooledLines(spool)).toBe(0)
+    expect((await hookKeptOpen([], url, spool, 1000)).stderr).toBe(
+      "decision-memory hook: no hook payload arrived on stdin within the hook's time (--budget of 1000 ms), and stdin was not closed\n",
+    )
+    // A mistake in its flags: read for the default budget, to be spooled as the flags can be read.
+    const mistaken = await hookKeptOpen([part], url, spool, '1e9')
+    expect(mistaken).toMatchObject({ code: 0, stdout: '' })
+    expect(mistaken.stderr).toMatch(/^decision-memory hook: --budget must be .*\n/)
+    expect(mistaken.stderr).toContain(
+      'decision-memory hook: the hook payload did not arrive whole on stdin within 2000 ms (the default --budget, its flags being mistaken): ' +
+        'stdin, not closed, held 100 bytes that are not one whole JSON object, so nothing is sent or spooled\n',
+    )
+    expect(await spooledLines(spool)).toBe(0)
   })
 
   it('with a service that accepts but never answers: exits 0 and prints nothing', async () => {

@@ -65,6 +65,18 @@ function readStdin(timeoutMs: number): Promise<StdinPayload | undefined> {
 }
 
 /**
+ * What stderr says of a payload that had not all arrived when the time to read it ran out (stdin
+ * left open, a payload cut short), as the guard says its own: said, not called garbage, nor left
+ * unsaid, as it was when the hook exited 0 having neither sent nor spooled it.
+ */
+function notArrivedWhy(stdin: StdinPayload, within: string): string {
+  const bytes = Buffer.byteLength(stdin.text)
+  return stdin.text.trim() === ''
+    ? `no hook payload arrived on stdin within ${within}, and stdin was not closed`
+    : `the hook payload did not arrive whole on stdin within ${within}: stdin, not closed, held ${bytes} bytes that are not one whole JSON object, so nothing is sent or spooled`
+}
+
+/**
  * Whether an event is worth keeping when it cannot be delivered. A PreToolUse is not: its answer
  * only helps while the agent waits, and replaying it later would record auto-answers for a
  * question the user was in fact asked.
@@ -189,7 +201,11 @@ const HOOK_FLAGS = { user: { type: 'string' }, spool: { type: 'string' }, budget
  */
 async function spoolDespiteFlags(argv: string[]): Promise<void> {
   const stdin = await readStdin(Math.max(DEFAULT_BUDGET_MS - EXIT_RESERVE_MS - performance.now(), STDIN_MIN_MS))
-  if (stdin === undefined || !stdin.whole) return
+  if (stdin === undefined) return
+  if (!stdin.whole) {
+    process.stderr.write(`decision-memory hook: ${notArrivedWhy(stdin, `${DEFAULT_BUDGET_MS} ms (the default --budget, its flags being mistaken)`)}\n`)
+    return
+  }
   let payload: unknown
   try {
     payload = JSON.parse(stdin.text)
@@ -248,7 +264,11 @@ async function runHook(argv: string[]): Promise<void> {
   const file = values.spool === undefined ? spoolFile() : homePath(values.spool)
 
   const stdin = await readStdin(Math.max(remaining(), STDIN_MIN_MS))
-  if (stdin === undefined || !stdin.whole) return
+  if (stdin === undefined) return
+  if (!stdin.whole) {
+    process.stderr.write(`decision-memory hook: ${notArrivedWhy(stdin, `the hook's time (--budget of ${budget} ms)`)}\n`)
+    return
+  }
   if (stdin.text.trim() === '') return
   let payload: unknown
   try {
