@@ -83,11 +83,34 @@ describe('checking actions and choices (R-CON-3)', () => {
     expect(checkAgainst([never, city], { choice: 'Weg', point: 'route' }).allowed).toBe(true)
   })
 
+  it('blocks a choice at no point where a must_not or a limit blocks it at one of the points, never by a must (R-CON-3: point?)', () => {
+    const at = (...points: string[]) => ({ scope: { points, task: null, path: null, stage: null } })
+    const decisions = [
+      decision('D-1', [{ kind: 'must_not', option: 'Tier S' }], at('complexity-tier', 'review-tier')),
+      decision('D-2', [{ kind: 'must', option: 'Tier L' }, { kind: 'must_not', option: 'Kafka' }], at('complexity-tier')),
+      decision('D-3', [{ kind: 'limit', option: 'replicas', value: 3 }], at('replicas')),
+      decision('D-4', [{ kind: 'limit', value: 8 }]),
+      decision('D-5', [{ kind: 'must_not', option: 'Redis' }, { kind: 'prefer', option: 'Memcached' }], at('cache')),
+    ]
+    const defaultAt = (point: string) => (point === 'complexity-tier' ? 'Tier M' : undefined)
+    const keys = (verdict: { blocked_by: Array<{ key: string; constraint: Constraint }> }, but?: 'must') =>
+      verdict.blocked_by.filter((b) => b.constraint.kind !== but).map((b) => b.key)
+    const points = ['complexity-tier', 'review-tier', 'replicas', 'cache']
+    for (const choice of ['S', 'Tier S', 'tier s (Recommended)', 'Kafka', 'Redis', 'Redis Cluster', '5', '5 replicas', '9', '3', 'Tier L', ['Tier L', '9']]) {
+      const atNoPoint = checkAgainst(decisions, { choice }, undefined, defaultAt)
+      const atSome = new Set(points.flatMap((point) => keys(checkAgainst(decisions, { choice, point }, undefined, defaultAt), 'must')))
+      expect(keys(atNoPoint), JSON.stringify(choice)).toEqual(decisions.map((d) => d.key).filter((key) => atSome.has(key)))
+      expect(atNoPoint.warnings, JSON.stringify(choice)).toEqual([])
+    }
+    const blocked = (choice: string) => keys(checkAgainst(decisions, { choice }, undefined, defaultAt))
+    expect([blocked('S'), blocked('Kafka'), blocked('Memcached'), blocked('9'), blocked('Tier L')]).toEqual([['D-1'], ['D-2'], [], ['D-3', 'D-4'], []])
+  })
+
   it('reads a choice in other words among the options named at the point, the policy default among them: none where two would do', () => {
     const at = { points: ['complexity-tier'], task: null, path: null, stage: null }
     const never = decision('D-2', [{ kind: 'must_not', option: 'Tier S' }], { scope: at })
     const retries = decision('D-6', [{ kind: 'limit', option: 'tier', value: 3 }], { scope: at })
-    const check = (choice: string, pointDefault?: string) => checkAgainst([never, retries], { choice, point: 'complexity-tier' }, undefined, pointDefault)
+    const check = (choice: string, pointDefault?: string) => checkAgainst([never, retries], { choice, point: 'complexity-tier' }, undefined, () => pointDefault)
     // Tier S alone is named (D-6's limit names what it counts, no option): nothing is read in
     // other words; beside the policy's Tier M, S is Tier S, and Tier is neither.
     expect(check('S').allowed).toBe(true)
@@ -120,7 +143,7 @@ describe('checking actions and choices (R-CON-3)', () => {
   it('reads a choice none of the options offered is as it reads one without them', () => {
     const at = { points: ['complexity-tier'], task: null, path: null, stage: null }
     const never = decision('D-2', [{ kind: 'must_not', option: 'Tier S' }], { scope: at })
-    const check = (choice: string) => checkAgainst([never], { choice, point: 'complexity-tier', offered: ['S', 'M', 'L'] }, undefined, 'Tier M')
+    const check = (choice: string) => checkAgainst([never], { choice, point: 'complexity-tier', offered: ['S', 'M', 'L'] }, undefined, () => 'Tier M')
     expect(check('Tier S (Recommended)').blocked_by.map((b) => b.message)).toEqual(['at complexity-tier "Tier S" must not be chosen'])
     expect(check('Small').allowed).toBe(true)
   })
@@ -130,7 +153,7 @@ describe('checking actions and choices (R-CON-3)', () => {
     const never = decision('D-2', [{ kind: 'must_not', option: 'Tier S' }], { scope: at })
     const large = decision('D-3', [{ kind: 'must', option: 'Tier L' }], { scope: at })
     const limit = decision('D-4', [{ kind: 'limit', value: 3 }], { scope: at })
-    const messages = checkAgainst([never, large, limit], { choice: ['S', 'S ', '5', '5'], point: 'complexity-tier' }, undefined, 'Tier M').blocked_by.map((b) => b.message)
+    const messages = checkAgainst([never, large, limit], { choice: ['S', 'S ', '5', '5'], point: 'complexity-tier' }, undefined, () => 'Tier M').blocked_by.map((b) => b.message)
     expect(messages).toEqual([
       'at complexity-tier "Tier S" must not be chosen (the choice "S" is it in other words)',
       'at complexity-tier the choice must include "Tier L", not only "S", "5"',

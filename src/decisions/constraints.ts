@@ -284,12 +284,52 @@ function onceEach(choices: readonly string[], offered: readonly string[] | undef
   })
 }
 
+/** A constraint a choice checked at no point is read against: a `must_not` of an option, or a `limit` (atNoPoint). */
+function blocksAtNoPoint(c: Constraint): boolean {
+  return (c.kind === 'must_not' && c.option !== undefined) || (c.kind === 'limit' && c.value !== undefined)
+}
+
+/**
+ * A choice checked at no point against a constraint of a decision bound to points (R-CON-3: `point?`):
+ * read at each of its points as a choice at that point is, it goes against a `must_not` that names
+ * it at one of them, or a `limit` it is over (read as the limit reads a choice at its points, a
+ * number with its unit too). A `must` or `prefer` says nothing of it: the choice may be made at
+ * another point, where the option it asks for is not offered. The message names the points.
+ */
+function atNoPoint(
+  decision: DecisionRecord,
+  c: Constraint,
+  choices: readonly string[],
+  nameOf: (choice: string, option: string, point: string) => 'exactly' | 'in other words' | undefined,
+): Array<ReturnType<typeof violation>> {
+  const points = decision.scope.points
+  if (c.kind === 'limit' && c.value !== undefined) {
+    const value = c.value
+    return choices.flatMap((choice) => {
+      const n = overLimit(choice, value)
+      if (n === undefined) return []
+      const counts = c.option === undefined ? '' : ` (${c.option})`
+      return [violation(decision, c, `at ${points.join(', ')} ${Number.isFinite(n) ? n : normalizeLabel(choice)} is over the limit ${value}${counts}`)]
+    })
+  }
+  if (c.kind !== 'must_not' || c.option === undefined) return []
+  const option = c.option
+  const naming = points.flatMap((point) => choices.map((choice) => ({ point, choice, how: nameOf(choice, option, point) }))).filter((n) => n.how !== undefined)
+  if (naming.length === 0) return []
+  const at = points.filter((point) => naming.some((n) => n.point === point))
+  const exactly = naming.some((n) => n.how === 'exactly')
+  const inOtherWords = [...new Set(naming.map((n) => n.choice))]
+  const said = exactly ? '' : ` (the choice ${inOtherWords.map((choice) => `"${choice}"`).join(', ')} is it in other words)`
+  return [violation(decision, c, `at ${at.join(', ')} "${option}" must not be chosen${said}`)]
+}
+
 /**
  * Judges an action (a shell command) or a choice at a decision point against decisions that
  * already apply (accepted, in scope). An action is tested against every `must_not` pattern, in
  * each of its forms (`actionForms`: as written, and as the shell runs it), through
  * `matchPatterns` (a pattern it cannot decide in time only warns, whatever its decision's level); a choice against the option constraints of the decisions bound to its point (an option it
- * names exactly or in other words: namedBy, or among the options offered, where they are given: namedAmongOffered), and against `limit`s when it is a number. Required decisions block; advisory ones, and any
+ * names exactly or in other words: namedBy, or among the options offered, where they are given: namedAmongOffered), and against `limit`s when it is a number; a choice at no point
+ * against the `must_not` options and `limit`s of every decision, at each of its points (atNoPoint). Required decisions block; advisory ones, and any
  * `prefer`, warn.
  */
 export function checkAgainst(
@@ -302,8 +342,8 @@ export function checkAgainst(
     offered?: readonly string[] | undefined
   },
   matchPatterns: MatchPatterns = matchPlainly,
-  /** The policy point's static default at the request's point: a choice is read among it too (optionsNamedAt). */
-  pointDefault?: string | undefined,
+  /** The policy point's static default at a point a choice is read at: it is read among it too (optionsNamedAt). */
+  defaultAt: (point: string) => string | undefined = () => undefined,
 ): Verdict {
   const found: Array<ReturnType<typeof violation>> = []
   const action = request.action === undefined ? undefined : normalizeAction(request.action)
@@ -319,9 +359,16 @@ export function checkAgainst(
   const matched = new Map(
     action === undefined ? [] : matchPatterns(patterned.map((c) => c.pattern as string), forms, required.length).map((m, i) => [patterned[i], m]),
   )
-  const named = request.choice === undefined || request.point === undefined ? { options: [] } : optionsNamedAt(decisions, request.point, pointDefault)
+  // The options named at each point a choice is read at, read once a point.
+  const namedAtPoint = new Map<string, NamedAt>()
+  const namedAt = (point: string): NamedAt => {
+    let named = namedAtPoint.get(point)
+    if (named === undefined) namedAtPoint.set(point, (named = optionsNamedAt(decisions, point, defaultAt(point))))
+    return named
+  }
   const { offered } = request
-  const nameOf = (choice: string, option: string) => (offered === undefined ? namedBy(choice, option, named) : namedAmongOffered(choice, option, offered, named))
+  const nameOf = (choice: string, option: string, point: string) =>
+    offered === undefined ? namedBy(choice, option, namedAt(point)) : namedAmongOffered(choice, option, offered, namedAt(point))
   for (const decision of decisions) {
     const atPoint = request.point !== undefined && decision.scope.points.includes(request.point)
     for (const c of decision.constraints) {
@@ -350,6 +397,10 @@ export function checkAgainst(
       // keeps it: said and counted once.
       const choices: readonly string[] = typeof request.choice === 'string' ? [request.choice] : onceEach(request.choice, offered)
       const chosen = choices.map((choice) => `"${choice}"`).join(', ')
+      if (request.point === undefined && decision.scope.points.length > 0) {
+        found.push(...atNoPoint(decision, c, choices, nameOf))
+        continue
+      }
       if (c.kind === 'limit' && c.value !== undefined && (decision.scope.points.length === 0 || atPoint)) {
         for (const choice of choices) {
           // Among the options offered, as the option it names (`2m users` is `2M users`, two
@@ -362,7 +413,7 @@ export function checkAgainst(
       }
       if (!atPoint || c.option === undefined) continue
       const option = c.option
-      const naming = choices.map((choice) => ({ choice, how: nameOf(choice, option) })).filter((n) => n.how !== undefined)
+      const naming = choices.map((choice) => ({ choice, how: nameOf(choice, option, request.point as string) })).filter((n) => n.how !== undefined)
       const among = naming.length > 0
       if (c.kind === 'must' && !among) {
         const must = typeof request.choice === 'string' ? `must be "${option}", not ${chosen}` : `must include "${option}", not only ${chosen}`
@@ -385,11 +436,19 @@ export function checkAgainst(
     blocked_by: blocked,
     warnings: found.filter((f) => f.soft).map((f) => f.violation),
     // A decision is checked where the request reaches it: bound to no point, bound to the point of
-    // the choice, or holding a pattern the action was tested against. A command checked at no point
-    // (the guard's) does not reach one bound to a point by its options, whose pulse would hide that
-    // no question at its point was ever asked (R-CON-4).
+    // the choice, holding a pattern the action was tested against, or, for a choice at no point,
+    // holding an option or limit that could block it at one of its points (atNoPoint). A command
+    // checked at no point (the guard's) does not reach one bound to a point by its options, whose
+    // pulse would hide that no question at its point was ever asked (R-CON-4); nor does a choice at
+    // no point reach one whose `must` or `prefer` it does not read.
     checked: decisions
-      .filter((d) => d.scope.points.length === 0 || (request.point !== undefined && d.scope.points.includes(request.point)) || (action !== undefined && mustNot(d).length > 0))
+      .filter(
+        (d) =>
+          d.scope.points.length === 0 ||
+          (request.point !== undefined && d.scope.points.includes(request.point)) ||
+          (action !== undefined && mustNot(d).length > 0) ||
+          (request.choice !== undefined && request.point === undefined && d.constraints.some(blocksAtNoPoint)),
+      )
       .map((d) => d.key),
   }
 }

@@ -844,8 +844,9 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
       const asOf = auditAt({ as_of })
       // Normalised and refused as a recommendation's (a duplicate named at all_options.N), before any pulse is counted.
       const offered = all_options === undefined ? undefined : offeredOptions(all_options).map((o) => o.option)
-      const pointDefault = run.point === undefined ? undefined : pointPolicy(run.point, policy)?.static_default
-      const verdict = checkAgainst(await inForce(run, asOf), { ...run, offered }, matchPatterns, pointDefault)
+      // At each point the choice is read at: its own, or, at no point, each of the decisions' points.
+      const defaultAt = (point: string) => pointPolicy(point, policy)?.static_default
+      const verdict = checkAgainst(await inForce(run, asOf), { ...run, offered }, matchPatterns, defaultAt)
       if (asOf === undefined) await store.pulse(verdict.checked, 'check', clock.now().toISOString())
       return verdict
     },

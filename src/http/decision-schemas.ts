@@ -205,6 +205,10 @@ export const CheckBody = z
       .union([LabelSchema, z.array(LabelSchema).min(1).max(LIMITS.options)])
       .optional()
       .meta({ description: 'An option about to be chosen at `point`, or the options of a multi-select choice (checked together).' }),
+    // Still says a choice's point is required: the MCP tool shows this text, and the replayed
+    // Claude Code 2.1.332 captures (test/fixtures/claude-code-2.1.332/mcp-*) hold it as it was
+    // advertised; it changes when they are captured again. DecisionCheck's description says what
+    // a choice sent without one is read as.
     point: IdentifierSchema.optional().meta({ description: 'The decision point `choice` is made at, required with it: the `point` a recommendation or a plan gave for the question. Decisions bound to other points are left out.' }),
     all_options: OptionsSchema.optional().meta({
       description:
@@ -224,16 +228,22 @@ export const CheckBody = z
       if (b.point !== undefined) ctx.addIssue({ code: 'custom', path: ['choice'], message: 'give the choice made at point (or an action)' })
       else ctx.addIssue({ code: 'custom', path: ['action'], message: 'give an action or a choice' })
     }
-    if (b.choice !== undefined && b.point === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['point'], message: 'a choice is checked at a decision point' })
-    }
     // Read with nothing, they would be dropped, and the check answer as though they were read.
     if (b.all_options !== undefined && b.choice === undefined) {
       ctx.addIssue({ code: 'custom', path: ['all_options'], message: 'the options offered are read with a choice: give the choice made among them' })
     }
+    // The options one question offered are read as its point's options, against the decisions
+    // bound to it; at no point they would be read as every point's, and block or allow a choice
+    // by the options of questions that never offered them: the point they were offered at is missing.
+    if (b.all_options !== undefined && b.choice !== undefined && b.point === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['point'], message: 'the options offered are read at the point their question was asked: give that point' })
+    }
   })
   .openapi('DecisionCheck', {
-    description: 'An `action`, a `choice` or both; a `choice` needs its `point`, and may come with the `all_options` it was made among.',
+    description:
+      'An `action`, a `choice` or both. A `choice` is checked at its `point`, and may come with the `all_options` it was made among (which need the `point`); ' +
+      'with no `point`, at each point the decisions in force are bound to: blocked where a `must_not` names it there or it is over a `limit`, ' +
+      'never by a `must` or `prefer`, which say nothing of a choice that may be made at another point.',
     // The path as the guard sends it, relative to the repository's root: an absolute one would
     // leave out every decision scoped to a path of the repository.
     example: { action: 'git push --force origin main', path: 'services/billing' },
@@ -259,7 +269,8 @@ export const VerdictSchema = z
     warnings: z.array(ViolationSchema),
     checked: z.array(z.string()).openapi({
       description:
-        'The keys of the decisions the check reached, each counting a recall pulse: those bound to no point, those bound to `point`, and those with a `must_not` pattern `action` was tested against.',
+        'The keys of the decisions the check reached, each counting a recall pulse: those bound to no point, those bound to `point`, those with a `must_not` pattern `action` was tested against, ' +
+        'and, for a `choice` with no `point`, those bound to points with a `must_not` option or a `limit` it was read against.',
     }),
   })
   .openapi('DecisionVerdict')

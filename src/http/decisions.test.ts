@@ -659,8 +659,8 @@ describe('POST /v1/decisions/check (R-CON-3)', () => {
     const neither = await call('POST', '/v1/decisions/check', {})
     expect(neither.status).toBe(400)
     expect(neither.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['action'])
-    const noPoint = await call('POST', '/v1/decisions/check', { choice: 'Tier L' })
-    expect(noPoint.body.error.issues[0].path).toBe('point')
+    // R-CON-3: `point?`. A must at a point says nothing of a choice made at no point.
+    expect((await call('POST', '/v1/decisions/check', { choice: 'Tier S' })).body).toMatchObject({ allowed: true, blocked_by: [], warnings: [] })
   })
 
   it('checks the options of a multi-select choice together', async () => {
@@ -682,6 +682,107 @@ describe('POST /v1/decisions/check (R-CON-3)', () => {
     const empty = await call('POST', '/v1/decisions/check', { choice: [], point: 'checks' })
     expect(empty.status).toBe(400)
     expect(empty.body.error.issues[0].path).toBe('choice')
+  })
+})
+
+describe('POST /v1/decisions/check of a choice at no point (R-CON-3: point?)', () => {
+  /** A required decision in force, bound to `points`; `scope` adds its task, path or stage. */
+  const accepted = (key: string, points: string[], constraints: unknown[], { scope = {}, ...extra }: Record<string, unknown> = {}) =>
+    decision({ key, status: 'accepted', enforce: 'required', constraints, ...extra, scope: { points, ...(scope as object) } })
+  const checkOf = (call: Awaited<ReturnType<typeof createTestApp>>['call']) => async (body: Record<string, unknown>) => {
+    const r = await call('POST', '/v1/decisions/check', body)
+    expect(r.status).toBe(200)
+    return r.body
+  }
+
+  it('blocks a choice a required must_not names at a point, saying the point, as the spec\'s grammar sends it', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', accepted('NO-KAFKA', ['queue'], [{ kind: 'must_not', option: 'Kafka' }]))
+    const check = checkOf(call)
+    expect(await check({ choice: 'Kafka' })).toEqual({
+      allowed: false,
+      blocked_by: [expect.objectContaining({ key: 'NO-KAFKA', message: 'at queue "Kafka" must not be chosen' })],
+      warnings: [],
+      checked: ['NO-KAFKA'],
+    })
+    expect(await check({ choice: 'kafka (Recommended)' })).toMatchObject({ allowed: false })
+    expect(await check({ choice: 'RabbitMQ' })).toMatchObject({ allowed: true, blocked_by: [], warnings: [] })
+    // With a point, as before: at another point it is not this decision's option.
+    expect(await check({ choice: 'Kafka', point: 'queue' })).toMatchObject({ allowed: false })
+    expect(await check({ choice: 'Kafka', point: 'logs' })).toMatchObject({ allowed: true, checked: [] })
+  })
+
+  it('reads the choice at each point as a choice there is read, in other words too, and names the points it is blocked at', async () => {
+    const { call } = await createTestApp()
+    // At complexity-tier the policy's Tier M is named beside Tier S: S is Tier S in other words.
+    await call('POST', '/v1/decisions', accepted('NOT-S', ['complexity-tier', 'review-tier'], [{ kind: 'must_not', option: 'Tier S' }]))
+    const check = checkOf(call)
+    expect((await check({ choice: 'S' })).blocked_by.map((b: any) => b.message)).toEqual(['at complexity-tier "Tier S" must not be chosen (the choice "S" is it in other words)'])
+    expect((await check({ choice: 'S', point: 'review-tier' })).allowed).toBe(true)
+    expect((await check({ choice: 'Tier S' })).blocked_by.map((b: any) => b.message)).toEqual(['at complexity-tier, review-tier "Tier S" must not be chosen'])
+    // A multi-select choice: each of its options.
+    expect((await check({ choice: ['Tier L', 'S'] })).allowed).toBe(false)
+    expect((await check({ choice: ['Tier L', 'Med'] })).allowed).toBe(true)
+  })
+
+  it('blocks a number over a limit bound to a point, as the limit reads it there; a limit bound to no point only a bare number', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', accepted('CAP', ['replicas'], [{ kind: 'limit', option: 'replicas', value: 3 }]))
+    await call('POST', '/v1/decisions', accepted('ANY', [], [{ kind: 'limit', value: 10 }]))
+    const check = checkOf(call)
+    expect((await check({ choice: '5' })).blocked_by.map((b: any) => [b.key, b.message])).toEqual([['CAP', 'at replicas 5 is over the limit 3 (replicas)']])
+    expect((await check({ choice: '5 replicas' })).blocked_by.map((b: any) => b.key)).toEqual(['CAP'])
+    expect((await check({ choice: '3' })).allowed).toBe(true)
+    expect((await check({ choice: 'many' })).allowed).toBe(true)
+    expect((await check({ choice: '12' })).blocked_by.map((b: any) => b.key)).toEqual(['ANY', 'CAP'])
+    expect((await check({ choice: '12 GB' })).blocked_by.map((b: any) => b.key)).toEqual(['CAP'])
+  })
+
+  it('is not blocked by a must, nor warned of by a prefer, at a point: the choice may be made at another one; an advisory must_not warns', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', accepted('USE-PG', ['database'], [{ kind: 'must', option: 'Postgres' }]))
+    await call('POST', '/v1/decisions', accepted('LIKE-PG', ['database'], [{ kind: 'prefer', option: 'Postgres' }], { enforce: 'advisory' }))
+    await call('POST', '/v1/decisions', accepted('NO-MONGO', ['database'], [{ kind: 'must_not', option: 'MongoDB' }], { enforce: 'advisory' }))
+    const check = checkOf(call)
+    expect(await check({ choice: 'MySQL' })).toEqual({ allowed: true, blocked_by: [], warnings: [], checked: ['NO-MONGO'] })
+    const warned = await check({ choice: 'MongoDB' })
+    expect(warned).toMatchObject({ allowed: true, blocked_by: [] })
+    expect(warned.warnings.map((w: any) => [w.key, w.message])).toEqual([['NO-MONGO', 'at database "MongoDB" must not be chosen']])
+    // Pulses for what it reached: the must and the prefer were not read.
+    const pulses = (await call('GET', '/v1/decisions/pulses')).body
+    expect(Object.fromEntries(pulses.decisions.map((d: any) => [d.key, d.by.check]))).toEqual({ 'LIKE-PG': 0, 'NO-MONGO': 2, 'USE-PG': 0 })
+  })
+
+  it('reads only the decisions that apply to the run: by task, path and stage (R-CON-4)', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', accepted('BILLING', ['queue'], [{ kind: 'must_not', option: 'Kafka' }], { scope: { path: 'src/billing' } }))
+    await call('POST', '/v1/decisions', accepted('REVIEW', ['queue'], [{ kind: 'must_not', option: 'Kafka' }], { scope: { stage: 'review' } }))
+    const check = checkOf(call)
+    expect(await check({ choice: 'Kafka' })).toMatchObject({ allowed: true, checked: [] })
+    expect((await check({ choice: 'Kafka', path: 'src/billing/ledger.ts' })).blocked_by.map((b: any) => b.key)).toEqual(['BILLING'])
+    expect((await check({ choice: 'Kafka', path: 'src/shop', stage: 'review' })).blocked_by.map((b: any) => b.key)).toEqual(['REVIEW'])
+  })
+
+  it('checks against the decisions in force then with as_of, counting no pulse', async () => {
+    const { call, clock } = await createTestApp()
+    const before = clock.now().toISOString()
+    clock.advance(DAY)
+    await call('POST', '/v1/decisions', accepted('NO-KAFKA', ['queue'], [{ kind: 'must_not', option: 'Kafka' }]))
+    const then = clock.now().toISOString()
+    clock.advance(DAY)
+    await call('POST', '/v1/decisions/NO-KAFKA/revoke', {})
+    const check = checkOf(call)
+    expect(await check({ choice: 'Kafka' })).toMatchObject({ allowed: true, checked: [] })
+    expect((await check({ choice: 'Kafka', as_of: then })).blocked_by.map((b: any) => b.key)).toEqual(['NO-KAFKA'])
+    expect(await check({ choice: 'Kafka', as_of: before })).toMatchObject({ allowed: true, checked: [] })
+    expect((await call('GET', '/v1/decisions/pulses')).body.decisions[0].count).toBe(0)
+  })
+
+  it('refuses all_options with no point, naming point: the options offered are read as one point\'s', async () => {
+    const { call } = await createTestApp()
+    const r = await call('POST', '/v1/decisions/check', { choice: 'S', all_options: ['S', 'M', 'L'] })
+    expect(r.status).toBe(400)
+    expect(r.body.error.issues).toEqual([{ path: 'point', message: 'the options offered are read at the point their question was asked: give that point' }])
   })
 })
 

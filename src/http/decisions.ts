@@ -101,7 +101,8 @@ const check = createRoute({
     'as written and as the shell runs it (quotes removed, each command of a chain, wrappers such as `sudo` taken off); ' +
     'a `choice` at a `point` against their option constraints (an option it names as labels are matched, else in other words ' +
     "among the options the point's decisions and the policy's static_default name: `S` is `Tier S` beside `Tier M`; with `all_options`, " +
-    'the options the question offered, among those, as the recommendation offering them reads them: it blocks what that rules out) and limits. ' +
+    'the options the question offered, among those, as the recommendation offering them reads them: it blocks what that rules out) and limits; ' +
+    'a `choice` with no `point` against the `must_not` options and limits of every decision that applies, at each point it is bound to (a `must` or `prefer` does not block it: it may be made at another point). ' +
     'Required decisions block; advisory ones warn. ' +
     'Each decision checked counts a recall pulse. With `as_of`, an audit ("why was this command blocked last ' +
     'Tuesday?"): checked against the decisions in force then, as they stood then; it counts no pulse.',

@@ -345,6 +345,7 @@ const REAL_BODIES: Record<string, unknown[]> = {
     { action: 'git push --force origin main', path: 'services/api' },
     { choice: 'Tier L', point: 'tier', all_options: ['Tier S', 'Tier M', 'Tier L'] },
     { choice: ['Lint', 'Unit'], point: 'checks' },
+    { choice: 'Kafka' },
   ],
   'post /v1/decisions/{key}/supersede': [{ by: 'D-100', reason: 'replaced' }],
   'post /v1/decisions/{key}/accept': [{}, { reason: 'agreed' }],
@@ -417,7 +418,7 @@ const WORDED = [
   /a choice question .*2 to 4 options/, // PlanRequest.questions[].options, for a choice question only
   /an http:\/\/ or https:\/\/ URL/, // the hook's service_url: a URL with a host
   /not a calendar date|a day from 1970-01-01/, // DecisionInput.date: a day that exists, from 1970 to tomorrow
-  /a choice is checked at a decision point/, // DecisionCheck: point is required with choice
+  /the options offered are read at the point their question was asked/, // DecisionCheck: point is required with all_options
   /names no option and no text/, // user_choice of commas alone
   /lone surrogates/, // identifiers and ids: said in some descriptions, in no pattern
   /more than 64 levels deep/, // any body: README, Limits

@@ -152,8 +152,9 @@ const planArb = fc
   })
 const checkArb = fc.oneof(
   fc.record({ action: fc.constantFrom('git push --force', 'rm -rf /', 'npm test') }, { requiredKeys: ['action'] }),
-  fc.tuple(fc.oneof(label, fc.array(label, { minLength: 1, maxLength: 2 })), fc.constantFrom('db', 'tier'), fc.option(options, { nil: undefined }), fc.option(fc.constantFrom('src/billing/x.ts', 'build'), { nil: undefined }), fc.option(fc.constantFrom('2026-06-01T00:00:00Z'), { nil: undefined }))
-    .map(([choice, point, all_options, path, as_of]) => ({ choice, point, ...(all_options === undefined ? {} : { all_options }), ...(path === undefined ? {} : { path }), ...(as_of === undefined ? {} : { as_of }) })),
+  // With no point (R-CON-3: `point?`), a choice is read at every point of the decisions in force; all_options then is refused.
+  fc.tuple(fc.oneof(label, fc.array(label, { minLength: 1, maxLength: 2 })), fc.option(fc.constantFrom('db', 'tier'), { nil: undefined, freq: 3 }), fc.option(options, { nil: undefined }), fc.option(fc.constantFrom('src/billing/x.ts', 'build'), { nil: undefined }), fc.option(fc.constantFrom('2026-06-01T00:00:00Z'), { nil: undefined }))
+    .map(([choice, point, all_options, path, as_of]) => ({ choice, ...(point === undefined ? {} : { point }), ...(all_options === undefined ? {} : { all_options }), ...(path === undefined ? {} : { path }), ...(as_of === undefined ? {} : { as_of }) })),
 )
 
 /** Decisions every store holds alike: proposed, accepted, superseded, scoped to a path; written over HTTP to each. */
