@@ -1049,6 +1049,31 @@ describe('createMcpServer: check_decision', () => {
     await client.close()
   })
 
+  it('checks a choice with no point as the route does: read at every point of the decisions, all_options refused without one (R-CON-3)', async () => {
+    const { call } = await createTestApp()
+    const noKafka = { ...REQUIRED_TIER_L, key: 'D-083', title: 'Queues', scope: { points: ['queue-backend'] }, constraints: [{ kind: 'must_not', option: 'Kafka' }] }
+    expect((await call('POST', '/v1/decisions', noKafka)).status).toBe(201)
+    const backend: McpBackend = {
+      ...recordingBackend().backend,
+      check: async (request) => {
+        const answer = await call('POST', '/v1/decisions/check', request)
+        return answer.status < 400 ? { ok: true, body: answer.body } : { ok: false, error: answer.body.error }
+      },
+    }
+    const client = await connected(backend, undefined)
+    const { tools } = await client.listTools()
+    const check = tools.find((t) => t.name === 'check_decision')
+    expect(new AjvJsonSchemaValidator().getValidator(check?.inputSchema as never)({ choice: 'Kafka' })).toMatchObject({ valid: true })
+    const answer = await client.callTool({ name: 'check_decision', arguments: { choice: 'Kafka' } })
+    expect(answer.isError, JSON.stringify(answer.content)).toBeFalsy()
+    const verdict = JSON.parse((answer.content as Array<{ text: string }>)[0]?.text ?? 'null')
+    expect(verdict).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-083', message: 'at queue-backend "Kafka" must not be chosen' }], checked: ['D-083'] })
+    const offered = await client.callTool({ name: 'check_decision', arguments: { choice: 'Kafka', all_options: ['Kafka', 'SQS'] } })
+    expect(offered.isError).toBe(true)
+    expect(JSON.stringify(offered.content)).toContain('- point: the options offered are read at the point their question was asked')
+    await client.close()
+  })
+
   it('tells the agent to give path relative to the repository root: an absolute cwd matches no decision scoped by a relative path', async () => {
     // Decisions are scoped as `services/payments`; an agent that sends its absolute working
     // directory, as it knows it, is told allowed where the guard (which sends it relative) denies.
