@@ -204,15 +204,16 @@ export const CheckBody = z
     choice: z
       .union([LabelSchema, z.array(LabelSchema).min(1).max(LIMITS.options)])
       .optional()
-      .meta({ description: 'An option about to be chosen at `point`, or the options of a multi-select choice (checked together).' }),
-    // Still says a choice's point is required: the MCP tool shows this text, and the replayed
-    // Claude Code 2.1.332 captures (test/fixtures/claude-code-2.1.332/mcp-*) hold it as it was
-    // advertised; it changes when they are captured again. DecisionCheck's description says what
-    // a choice sent without one is read as.
-    point: IdentifierSchema.optional().meta({ description: 'The decision point `choice` is made at, required with it: the `point` a recommendation or a plan gave for the question. Decisions bound to other points are left out.' }),
+      .meta({ description: 'An option about to be chosen at `point` (or, with none, at any point of the decisions in force), or the options of a multi-select choice (checked together).' }),
+    point: IdentifierSchema.optional().meta({
+      description:
+        'The decision point `choice` is made at: the `point` a recommendation or a plan gave for the question. Decisions bound to other points are left out. ' +
+        'Without it, the choice is read at each point the decisions in force are bound to: blocked where a `must_not` names it there or it is over a `limit`, ' +
+        'never by a `must` or `prefer` (it may be made at another point); `all_options` needs it.',
+    }),
     all_options: OptionsSchema.optional().meta({
       description:
-        'The options the question offered, as a recommendation takes them (labels, or `{label, description}`); only with `choice`. ' +
+        'The options the question offered, as a recommendation takes them (labels, or `{label, description}`); only with `choice` and its `point`. ' +
         "The choice and each decision's option are then read among them as the recommendation reads them, so that the check blocks what it rules out and allows what it keeps.",
     }),
     task: RunValue.meta({ description: FIELD_DESCRIPTIONS.task }),

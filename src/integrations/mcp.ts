@@ -518,7 +518,8 @@ export function createMcpServer(
       title: 'Check an action or a choice against the decisions in force',
       description:
         'Before running a shell command (`action`) or choosing an option at a `point` (`choice`): allowed or ' +
-        'blocked, with the accepted decisions that block it (required) or warn (advisory). Give a choice\'s `all_options`, ' +
+        'blocked, with the accepted decisions that block it (required) or warn (advisory). A `choice` with no `point` is read at ' +
+        'every point the decisions are bound to: blocked where a `must_not` names it or it is over a `limit`, not by a `must`. Give a choice\'s `all_options` (with its `point`), ' +
         'the options the question offered, to have it read among them as `recommend` reads them. With `as_of` (an ISO ' +
         'time), an audit: checked against the decisions as they stood then, e.g. to see why a command was blocked.',
       inputSchema: CheckBody,
