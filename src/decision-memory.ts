@@ -131,18 +131,18 @@ export function createDecisionMemory(deps: {
   /** What a user's answers were computed from: the store's writes and the decisions'. */
   const versionOf = (user: string) => `${store.changesOf(user)}/${decisions?.changes() ?? 0}`
   // The flag of the user's latest own choice at a point, as of now, kept while none of the user's
-  // writes has run since it was read: reading it is a reverse seek in archival, which took a
-  // computed recommendation from about 340 to 580 µs in process (bench section 2, side by side).
-  // A choice dated a few minutes ahead (the clock skew a timestamp may have) counts once a write
-  // of the user's reads the flag again.
+  // writes has run since it was read: read from core at a point there (R-MEM-1), else by a reverse
+  // seek in archival, which took a computed recommendation from about 340 to 580 µs in process
+  // (bench section 2, side by side). A choice dated a few minutes ahead (the clock skew a
+  // timestamp may have) counts once a write of the user's reads the flag again.
   const latestFlags = new Map<string, { changes: number; multi_select: boolean | undefined }>()
   async function latestFlagAt(user: string, point: string, asOf: Date, replay: boolean): Promise<boolean | undefined> {
-    if (replay) return (await store.latestChoiceAt(user, point, asOf, LATEST_CHOICE_LOOKBACK))?.multi_select
+    if (replay) return store.latestMultiSelectAt(user, point, asOf, LATEST_CHOICE_LOOKBACK)
     const k = `${user}\u0000${point}`
     const changes = store.changesOf(user)
     const known = latestFlags.get(k)
     if (known !== undefined && known.changes === changes) return known.multi_select
-    const flag = (await store.latestChoiceAt(user, point, asOf, LATEST_CHOICE_LOOKBACK))?.multi_select
+    const flag = await store.latestMultiSelectAt(user, point, asOf, LATEST_CHOICE_LOOKBACK)
     if (store.changesOf(user) === changes) {
       // Oldest first out: bounded as core is; a point asked again is read again.
       if (known === undefined && latestFlags.size >= LATEST_FLAGS_KEPT) latestFlags.delete(latestFlags.keys().next().value as string)

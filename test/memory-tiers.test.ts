@@ -130,6 +130,55 @@ describe('recall, archival and the long-term layer (R-MEM-1, R-MEM-3)', () => {
   })
 })
 
+describe('a recommendation at a point in core (R-MEM-1)', () => {
+  const CHECKS = { question: 'Which checks should run before the PR?', all_options: ['Lint', 'Test', 'E2E'] }
+  let n = 0
+  /** A choice of the checks `minutes` before T0, asked as multi-select or not. */
+  const checks = (user_choice: string[], multi_select: boolean, minutes: number, source: 'user' | 'auto-resolved' = 'user'): ObservationInput => ({
+    ...CHECKS,
+    user: 'alice',
+    source,
+    decision_id: `checks-${n++}`,
+    timestamp: new Date(T0 - minutes * 60_000).toISOString(),
+    user_choice,
+    multi_select,
+  })
+
+  it('reads nothing from recall or archival, also to tell, for a request that does not say, whether the point is multi-select', async () => {
+    const db = new InstrumentedLevel()
+    const { memory, store } = await createTestApp({ db })
+    const { stored } = await memory.observe(Array.from({ length: 6 }, (_, i) => checks(['Lint', 'Test'], true, 100 - i)))
+    const point = stored[0]?.point as string
+    // Neither the request nor the policy says: the point is as the latest choice there was asked.
+    const request = { ...CHECKS, user: 'alice' }
+    expect((await memory.recommend(request)).multi_select).toBe(true)
+    expect(await store.inCore('alice', point)).toBe(true)
+    const fromCore = async () => {
+      const before = { archival: db.readsIn.get('archival') ?? 0, recall: db.readsIn.get('recall') ?? 0 }
+      const answer = await memory.recommend(request)
+      expect(db.readsIn.get('archival') ?? 0, 'archival').toBe(before.archival)
+      expect(db.readsIn.get('recall') ?? 0, 'recall').toBe(before.recall)
+      return answer.multi_select
+    }
+    // Each write of the user's makes the next answer read the flag again: from core, where the
+    // choice waits to be counted, then from the head once the waiting ones are counted in.
+    await memory.observe([checks(['Lint', 'E2E'], true, 50)])
+    expect(await fromCore()).toBe(true)
+    await memory.observe([checks(['Lint'], false, 40)])
+    expect(await fromCore()).toBe(false)
+    // An answer the service gave itself is passed over, and so is a choice older than the latest.
+    await memory.observe([checks(['Lint', 'Test'], true, 30, 'auto-resolved'), checks(['Test', 'E2E'], true, 45)])
+    expect(await fromCore()).toBe(false)
+    await memory.observe(Array.from({ length: 30 }, (_, i) => checks(['Lint', 'Test'], true, 20 - i / 2)))
+    expect(await fromCore()).toBe(true)
+    await memory.observe([checks(['Test'], false, 1)])
+    expect(await fromCore()).toBe(false)
+    // And as an audit of the same moment, which replays archival, reads it.
+    expect((await memory.recommend({ ...request, as_of: new Date(T0 - 30 * 60_000).toISOString() })).multi_select).toBe(false)
+    expect((await memory.recommend({ ...request, as_of: new Date(T0 - 10 * 60_000).toISOString() })).multi_select).toBe(true)
+  })
+})
+
 describe('core (R-MEM-4)', () => {
   /** Five points; point i has 8·(i + 1) choices spread over 90 days, so their weights differ. */
   async function fivePoints(memory: Awaited<ReturnType<typeof createTestApp>>['memory']) {

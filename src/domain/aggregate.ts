@@ -22,8 +22,13 @@ import { RECENT_SESSIONS, type Policy } from './policy'
  * aggregate rebuilt from archival answers as the one kept in core did.
  */
 
-/** What counting an observation reads of it: an Observation is one. */
-export type Counted = Pick<Observation, 'id' | 'timestamp' | 'project' | 'session_id' | 'context' | 'chosen' | 'source'>
+/**
+ * What counting an observation reads of it: an Observation is one. `multi_select` is how it was
+ * asked, for the summary's latest choice (null, or left out, when not known).
+ */
+export type Counted = Pick<Observation, 'id' | 'timestamp' | 'project' | 'session_id' | 'context' | 'chosen' | 'source'> & {
+  multi_select?: boolean | null
+}
 
 /** The choices of one observation as a key: its sorted chosen labels as JSON (`[]` for other). */
 export type Category = string
@@ -69,6 +74,22 @@ export interface AggregateSummary {
    */
   newest: number | null
   weight: DecayedSum
+  /**
+   * The user's newest own choice counted (auto-resolved answers passed over), by its moment (ms)
+   * and then its id, as archival orders them, and whether it was asked as multi-select (null when
+   * its observation does not say): what a request that does not say reads the point as, so that a
+   * point in core answers it from core (R-MEM-1). Null when there is none; absent in a head of an
+   * earlier format (core-tier.ts), which is rebuilt before it is read.
+   */
+  latest?: LatestChoice | null
+}
+
+/** The moment (ms), the id and the multi-select flag (null when not known) of a choice. */
+export type LatestChoice = [at: number, id: string, multiSelect: boolean | null]
+
+/** Whether the choice at `at` with id `id` comes after `latest`, in archival's order (time, then id). */
+export function isLaterChoice(at: number, id: string, latest: LatestChoice | null): boolean {
+  return latest === null || at > latest[0] || (at === latest[0] && id > latest[1])
 }
 
 /** The policy numbers an aggregate is built with; an aggregate built with others is rebuilt. */
@@ -177,7 +198,7 @@ export function emptyCell(): Cell {
 
 /** The summary of an aggregate of no observation. */
 export function emptySummary(): AggregateSummary {
-  return { n: 0, newest: null, weight: emptyDecayedSum() }
+  return { n: 0, newest: null, weight: emptyDecayedSum(), latest: null }
 }
 
 /** Whether an observation is evidence of the user's preference: auto-resolved answers are not (R-ASK-4). */
@@ -201,6 +222,10 @@ export function addToAggregate(
   if (isEvidence(observation)) {
     summary.n++
     addMoment(summary.weight, at, decayGrid(params.alpha))
+    // A summary that does not know its latest choice (a head of an earlier format) still does not.
+    if (summary.latest !== undefined && isLaterChoice(at, observation.id, summary.latest)) {
+      summary.latest = [at, observation.id, observation.multi_select ?? null]
+    }
   }
   countInCells(aggregate.cells, observation, params, true)
 }

@@ -8,6 +8,7 @@ import {
   emptyCell,
   emptySummary,
   isEvidence,
+  isLaterChoice,
   RECENT_SESSIONS,
   type Counted,
   storedCell,
@@ -90,7 +91,10 @@ function weightOrder(a: number, b: number): number {
 // 5: a head's newest moment counts auto-resolved answers too.
 // 6: context values are counted trimmed, a blank one as none (contextText): cells of ' run ' and
 //    of '' (a precondition "phase is ") were kept, and new choices counted apart from them.
-const FORMAT = 6
+// 7: a head keeps the user's latest own choice and how it was asked, and core-pending how each
+//    waiting observation was, so that a point in core tells a request that does not say whether it
+//    is multi-select without a read of archival (R-MEM-1).
+const FORMAT = 7
 
 /**
  * Whether a head's decayed sum has the nodes of its α's grid: one built before small α's grids were
@@ -123,7 +127,8 @@ type Waiting = Counted & Pick<Observation, 'recorded_at'>
 
 function waitingOf(o: Observation): Waiting {
   const { id, timestamp, recorded_at, project, session_id, context, chosen, source } = o
-  return { id, timestamp, recorded_at, project, session_id, context, chosen, source }
+  // Null when the observation does not say: left out only by a head of an earlier format.
+  return { id, timestamp, recorded_at, project, session_id, context, chosen, source, multi_select: o.multi_select ?? null }
 }
 
 /** What the write path knows of a point's waiting observations: enough to count them and to rank the point (R-MEM-4). */
@@ -146,6 +151,9 @@ function summaryOf(waiting: readonly Waiting[], before: WaitingSummary = NOTHING
   }
   return { count: before.count + waiting.length, moments, recorded }
 }
+
+/** How the user's latest own choice at a point was asked, when core knows it (latestChoice). */
+type LatestFlag = { known: true; multi_select: boolean | undefined } | { known: false }
 
 /** The observations of a point not yet counted in its cells. */
 interface Pending {
@@ -433,7 +441,7 @@ export function createCoreTier(options: {
       const values = allValues.slice(offset, offset + keys.length)
       offset += keys.length
       const aggregate = {
-        summary: { n: head.n, newest: head.newest, weight: head.weight },
+        summary: { n: head.n, newest: head.newest, weight: head.weight, latest: head.latest },
         cells: new Map(keys.map((c, j) => [c, values[j] === undefined ? emptyCell() : cellFromStored(values[j])])),
       }
       for (const o of all) addToAggregate(aggregate, o, params)
@@ -494,6 +502,45 @@ export function createCoreTier(options: {
     },
 
     /**
+     * Whether the user's latest own choice at a point up to `asOf` was asked as multi-select
+     * (undefined when it does not say, or there is none), from core alone: `known` is false when
+     * core cannot tell (the point is not in core, or holds something newer than `asOf`: an audit
+     * replays archival), and the caller reads archival instead.
+     */
+    async latestChoice(user: string, point: string, asOf: Date): Promise<LatestFlag> {
+      const pk = key(user, point)
+      let held = hot.get(pk)?.head
+      if (held === undefined) {
+        const writesBefore = hot.writes
+        const snapshot = db.snapshot()
+        try {
+          const head = await heads.get(pk, { snapshot } as never)
+          if (head !== undefined && isCurrent(head)) {
+            const waiting = await pendingOf(user, point, snapshot)
+            held = { head, pending: waiting, newest: newestOf(head, waiting) }
+            // Kept for the read of the point that follows (readPoint), which then reads neither
+            // again and adds the cells it reads; not for an audit, which replays archival instead.
+            if (held.newest === null || held.newest <= asOf.getTime()) hot.keep(pk, writesBefore, held, new Map())
+          }
+        } finally {
+          await snapshot.close()
+        }
+      }
+      const newer = held !== undefined && held.newest !== null && held.newest > asOf.getTime()
+      if (held === undefined || !isCurrent(held.head) || newer) return { known: false }
+      let latest = held.head.latest
+      if (latest === undefined) return { known: false }
+      for (const o of held.pending.observations) {
+        if (!isEvidence(o)) continue
+        // Unknown only to an aggregate of an earlier format, which is rebuilt rather than read: archival knows.
+        if (o.multi_select === undefined) return { known: false }
+        const at = Date.parse(o.timestamp)
+        if (isLaterChoice(at, o.id, latest)) latest = [at, o.id, o.multi_select]
+      }
+      return { known: true, multi_select: latest === null ? undefined : (latest[2] ?? undefined) }
+    },
+
+    /**
      * Runs `compute` over the aggregate of a point as of `asOf`: from core when it is there and
      * holds nothing newer than `asOf`; else rebuilt from archival and put in core (R-MEM-4); for an
      * `asOf` before the newest observation (an audit), replayed from archival up to `asOf`. `now`
@@ -518,7 +565,9 @@ export function createCoreTier(options: {
       if (entry !== undefined && (entry.head.newest === null || entry.head.newest <= at)) {
         // Cells the entry lacks are read without a snapshot: if a write touched the point
         // meanwhile, the entry no longer holds and the answer is computed again from a snapshot.
-        const { result, loaded } = await readThrough(load(entry.head.pending), compute, [], entry.cells)
+        // An entry kept by latestChoice holds no cell yet: the cells the last read asked for come first.
+        const likely = entry.cells.size === 0 ? (lastRead.get(pk) ?? []) : []
+        const { result, loaded } = await readThrough(load(entry.head.pending), compute, likely, entry.cells)
         if (hot.holds(pk, entry)) {
           usedAt.set(pk, Math.max(usedAt.get(pk) ?? 0, used))
           hot.grow(pk, entry, loaded)

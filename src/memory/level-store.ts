@@ -217,6 +217,20 @@ export async function createLevelStore(
 
   const commitObservations = createGroupCommit({ enqueue, write: writeObservations })
 
+  async function latestChoiceAt(user: string, point: string, asOf: Date | undefined, within: number): Promise<Observation | undefined> {
+    const range = prefixRange(user, point)
+    const lt = asOf === undefined ? range.lt : key(user, point, asOf.toISOString(), '\uffff')
+    // Newest first, past the answers the service gave itself (at most ask.check_in_after in a
+    // row). The newest is mostly the user's own: it is read alone first, since an iterator
+    // given a larger limit reads (and decodes) a batch of observations ahead.
+    const newest = await archival.values({ gte: range.gte, lt, reverse: true, limit: 1 }).all()
+    if (newest[0] === undefined || newest[0].source === 'user') return newest[0]
+    for await (const o of archival.values({ gte: range.gte, lt, reverse: true, limit: within })) {
+      if (o.source === 'user') return o
+    }
+    return undefined
+  }
+
   return {
     addObservations(observations, newSessions) {
       return commitObservations({ observations, sessions: newSessions })
@@ -236,18 +250,12 @@ export async function createLevelStore(
       return archival.values({ ...prefixRange(user, point), reverse: true, limit }).all()
     },
 
-    async latestChoiceAt(user, point, asOf, within) {
-      const range = prefixRange(user, point)
-      const lt = asOf === undefined ? range.lt : key(user, point, asOf.toISOString(), '\uffff')
-      // Newest first, past the answers the service gave itself (at most ask.check_in_after in a
-      // row). The newest is mostly the user's own: it is read alone first, since an iterator
-      // given a larger limit reads (and decodes) a batch of observations ahead.
-      const newest = await archival.values({ gte: range.gte, lt, reverse: true, limit: 1 }).all()
-      if (newest[0] === undefined || newest[0].source === 'user') return newest[0]
-      for await (const o of archival.values({ gte: range.gte, lt, reverse: true, limit: within })) {
-        if (o.source === 'user') return o
-      }
-      return undefined
+    latestChoiceAt,
+
+    async latestMultiSelectAt(user, point, asOf, within) {
+      const fromCore = await core.latestChoice(user, point, asOf)
+      if (fromCore.known) return fromCore.multi_select
+      return (await latestChoiceAt(user, point, asOf, within))?.multi_select
     },
 
     async *observationsOf(user) {

@@ -46,6 +46,27 @@ export function storeSuite(name: string, open: () => Promise<MemoryStore>) {
       expect(await store.latestChoiceAt('bob', 'tier', undefined, 10)).toBeUndefined()
     })
 
+    it("tells how the user's latest own choice at a point was asked, from core as from archival", async () => {
+      store = await open()
+      const a = observation({ chosen: ['Lint'], multi_select: true, timestamp: '2026-07-01T00:00:00.000Z' })
+      const b = observation({ chosen: ['Lint'], multi_select: false, timestamp: '2026-07-02T00:00:00.000Z' })
+      const auto = observation({ chosen: ['Lint'], multi_select: true, source: 'auto-resolved', timestamp: '2026-07-03T00:00:00.000Z' })
+      await store.addObservations([a, b, auto], [])
+      const asked = async (at: string) => store?.latestMultiSelectAt('alice', 'tier', new Date(at), 10)
+      const expected = [false, true, undefined]
+      const moments = ['2026-07-04T00:00:00.000Z', '2026-07-01T12:00:00.000Z', '2026-06-30T00:00:00.000Z']
+      // Not in core: from archival.
+      expect(await Promise.all(moments.map(asked))).toEqual(expected)
+      await store.readPoint('alice', 'tier', new Date(moments[0] as string), () => null)
+      expect(await store.inCore('alice', 'tier')).toBe(true)
+      // In core: the same, from core up to its newest moment, and from archival before it.
+      expect(await Promise.all(moments.map(asked))).toEqual(expected)
+      // A choice waiting in core to be counted is the latest.
+      await store.addObservations([observation({ chosen: ['Lint', 'Test'], multi_select: true, timestamp: '2026-07-03T12:00:00.000Z' })], [])
+      expect(await asked('2026-07-04T00:00:00.000Z')).toBe(true)
+      expect(await store.latestMultiSelectAt('bob', 'tier', new Date(moments[0] as string), 10)).toBeUndefined()
+    })
+
     it('does not let a point name that prefixes another leak into it', async () => {
       store = await open()
       await store.addObservations([observation({ chosen: ['Tier M'], point: 'tier' }), observation({ chosen: ['Tier M'], point: 'tier-x' })], [])

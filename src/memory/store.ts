@@ -55,6 +55,12 @@ export interface MemoryStore {
    * up to `asOf` when given; undefined when there is none among the latest `within` observations.
    */
   latestChoiceAt(user: string, point: string, asOf: Date | undefined, within: number): Promise<Observation | undefined>
+  /**
+   * Whether the user's latest own choice at a point up to `asOf` was asked as multi-select
+   * (undefined when it does not say, or there is none): from core when the point is there and holds
+   * nothing newer, reading nothing from recall or archival (R-MEM-1); else `latestChoiceAt`'s.
+   */
+  latestMultiSelectAt(user: string, point: string, asOf: Date, within: number): Promise<boolean | undefined>
   /** Every observation of a user, by point then time. */
   observationsOf(user: string): AsyncIterable<Observation>
   /** Starts a session unless it exists; returns the stored record either way. */
