@@ -1,10 +1,10 @@
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { NO_FORCE_PUSH } from '../../test/support/decision-record'
-import { BIN, cleanEnv } from '../../test/support/processes'
+import { BIN, cleanEnv, closedPort } from '../../test/support/processes'
 import { LOOKUP_GAVE_UP, STUCK_HOST, stuckDnsPreload } from '../../test/support/stuck-dns'
 import { createTestApp } from '../../test/support/test-app'
 import { OPS, testTokens } from '../../test/support/tokens'
@@ -470,6 +470,47 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect(closed.stderr).toBe(`decision-memory guard: ${said}; refusing the command (--fail-closed)\n`)
     const open = await runWith([])
     expect(open).toEqual({ code: 0, stdout: '', stderr: `decision-memory guard: ${said}; letting the command through\n` })
+  })
+
+  it('takes a payload that has arrived whole though its stdin is left open, without waiting out --timeout', async () => {
+    // A client that spawns the guard and keeps the pipe open (Claude Code closes it) had every Bash
+    // call held up for the whole --timeout. A timer of that length that runs out says so on stderr
+    // (a preload): the guard, done at once, gives it no time to.
+    const dir = await mkdtemp(join(tmpdir(), 'dm-guard-open-'))
+    try {
+      const preload = join(dir, 'timeout-said.cjs')
+      await writeFile(
+        preload,
+        `const set = globalThis.setTimeout
+globalThis.setTimeout = function (fn, ms, ...args) {
+  if (ms !== 9999) return set.call(this, fn, ms, ...args)
+  return set.call(this, (...given) => { process.stderr.write('--timeout ran out\\n'); fn(...given) }, ms, ...args)
+}\n`,
+      )
+      const url = `http://127.0.0.1:${await closedPort()}`
+      const child = spawn(process.execPath, [BIN, 'guard', '--fail-closed', '--timeout', '9999'], {
+        env: cleanEnv({ DECISION_MEMORY_URL: url, NODE_OPTIONS: `--require ${preload}` }),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      })
+      let stdout = ''
+      let stderr = ''
+      child.stdout.on('data', (chunk) => (stdout += chunk))
+      child.stderr.on('data', (chunk) => (stderr += chunk))
+      child.stdin.on('error', () => {})
+      // Cut inside a string, in two writes: the first is no whole payload.
+      const payload = await bashPayload()
+      const cut = payload.indexOf('git push') + 4
+      child.stdin.write(payload.slice(0, cut))
+      child.stdin.write(payload.slice(cut))
+      const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+      child.stdin.destroy()
+      expect(code).toBe(0)
+      // The command was read and checked: refused as the service cannot be reached.
+      expect(JSON.parse(stdout).hookSpecificOutput.permissionDecision).toBe('deny')
+      expect(stderr).toBe(`decision-memory guard: the service at ${url} is not reachable (ECONNREFUSED); refusing the command (--fail-closed)\n`)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 
   it('exits once it has let the command through when the service is named by a host whose DNS lookup hangs', async () => {

@@ -6,6 +6,7 @@ import { abortAfter, authHeaders, barredPortReason, EnvironmentError, envValue, 
 import { pathInRepository } from './repository'
 import { serviceErrorIn } from './error-envelope'
 import { stdinFile } from './stdin-file'
+import { readStdinPayload } from './stdin-payload'
 import { printable } from './terminal'
 
 export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
@@ -16,8 +17,8 @@ export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
   repository when it is in one), and prints a PreToolUse "deny" citing the decision when it
   does; when an accepted advisory one does, a note for the agent and the user (additionalContext
   and systemMessage, no permission decision: the command goes on); otherwise nothing. It exits 0, also when its stdout is closed before it prints
-  (1 for a mistake in its own flags, which Claude Code reports without blocking) and waits at most --timeout (default 1000 ms) for the payload,
-  then as long for the service: when the service is down or slow it lets the command through and
+  (1 for a mistake in its own flags, which Claude Code reports without blocking) and waits at most --timeout (default 1000 ms) for the payload
+  (taken once its JSON object has arrived whole, stdin closed or not), then as long for the service: when the service is down or slow it lets the command through and
   says so on stderr, or with --fail-closed refuses it instead.
 `
 
@@ -241,26 +242,22 @@ export function checkableStart(body: { action: string; path?: string }): number 
   }
 }
 
-/** Reads stdin to its end, or what arrived by the deadline (`cut`: it had not ended by then). */
+/**
+ * Reads stdin to its end, or until it holds one whole JSON object (readStdinPayload, as the hook
+ * reads its own), or what arrived by the deadline (`cut`: it had not all arrived by then).
+ */
 async function readStdin(deadlineMs: number): Promise<{ text: string; cut: boolean }> {
   // A file is read at once (stdinFile): given one on a loaded machine, the guard said the payload
   // had not arrived, and let the command through unchecked.
   const file = stdinFile()
   if (file !== undefined) return { text: file, cut: false }
   if (process.stdin.isTTY) return { text: '', cut: false }
-  const chunks: Buffer[] = []
-  let timer: NodeJS.Timeout | undefined
-  const read = (async () => {
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
-    return false
-  })()
-  const late = new Promise<boolean>((done) => {
-    timer = setTimeout(() => done(true), deadlineMs)
-  })
-  const cut = await Promise.race([read, late])
-  clearTimeout(timer)
-  process.stdin.destroy()
-  return { text: Buffer.concat(chunks).toString('utf8'), cut }
+  // A client that spawns the guard and keeps the pipe open had a whole payload waited on to the
+  // end of --timeout, holding up every Bash call by as much: it is taken once it has arrived.
+  const stdin = await readStdinPayload(process.stdin, deadlineMs)
+  // A stdin that cannot be read gave nothing: said as no JSON payload, and let through or refused.
+  if (stdin === undefined) return { text: '', cut: false }
+  return { text: stdin.text, cut: !stdin.whole }
 }
 
 function guardOptions(argv: string[]) {
