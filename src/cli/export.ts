@@ -2,6 +2,7 @@ import { chmod, open, realpath, rename, rm, stat, writeFile, type FileHandle } f
 import { dirname, join } from 'node:path'
 import { exportLineText } from '../data-rights'
 import { randomHex } from '../random-hex'
+import { codeInWords } from './file-error'
 import { homePath, userFlag, parseFlags } from './options'
 import { failure, throughServiceOrLocal } from './service-client'
 import { terminalSafeJson } from './terminal'
@@ -140,11 +141,8 @@ export function cannotWrite(out: string, code: string, user: string, folderExist
       ? `a folder: give --out a file in it, such as ${join(out, file)}`
       : 'a folder\'s path, and there is no such folder: give --out the path of a file, in a folder that exists',
     ENOENT: `there is no folder ${dirname(out)}`,
-    ENOTDIR: `a part of the path is a file, not a folder`,
     EACCES: 'this account may not write there',
     EPERM: 'this account may not write there',
-    EROFS: 'a read-only file system',
-    ENOSPC: 'the disk is full',
   }
-  return `cannot write ${out}: ${why[code] === undefined ? code : `${why[code]} (${code})`}`
+  return `cannot write ${out}: ${codeInWords(code, why)}`
 }

@@ -288,7 +288,16 @@ describe('import-adr into a store opened here', () => {
     const under = join(dir, 'DECISIONS.md', 'adr')
     const nested = await run([under, '--data', store])
     expect(nested.code).toBe(1)
-    expect(nested.stderr).toBe(`decision-memory import-adr: cannot read ${under}: ENOTDIR\n`)
+    expect(nested.stderr).toBe(`decision-memory import-adr: cannot read ${under}: a part of the path is a file, not a folder (ENOTDIR)\n`)
+  })
+
+  it('says in words that a folder outside any repository is not there, the code kept, and makes no store', async () => {
+    const missing = join(folderOf({}), 'doc', 'adr')
+    const store = join(folderOf({}), 'store')
+    const { code, stdout, stderr } = await run([missing, '--data', store])
+    expect({ code, stdout }).toEqual({ code: 1, stdout: '' })
+    expect(stderr).toBe(`decision-memory import-adr: cannot read ${missing}: there is no such folder (ENOENT)\n`)
+    expect(existsSync(store)).toBe(false)
   })
 
   it('makes no store for a folder with no records', async () => {

@@ -8,6 +8,7 @@ import { ImportedDecisionSchema, type ImportedDecision, type ImportReport } from
 import { supersedeLoops } from '../decisions/decisions'
 import { InputError } from '../domain/errors'
 import { CHECKOUT_DATA_DIR, shellWord } from './bin-path'
+import { cannotRead } from './file-error'
 import { dataDirectory, serviceUrl, UsageError, parseFlags } from './options'
 import { holdsGit, originName, pathInRepository, projectRoot, repositoryRoot } from './repository'
 import { errorMessage, failure, hasFields, throughServiceOrLocal } from './service-client'
@@ -161,7 +162,9 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
       return 1
     }
     if (code !== 'ENOENT' || repositoryRoot(resolve(dir)) === undefined) {
-      process.stderr.write(`decision-memory import-adr: cannot read ${dir}: ${code ?? (error as Error).message}\n`)
+      // In words, as export says what it cannot write: `ENOENT` alone said neither that the folder
+      // is not there nor that a part of its path is a file.
+      process.stderr.write(`decision-memory import-adr: ${cannotRead(dir, code ?? (error as Error).message, { ENOENT: 'there is no such folder' })}\n`)
       return 1
     }
     folderGone = true
