@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { userInfo } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -87,6 +87,27 @@ describe('install-hooks --file in a folder that is not there', () => {
     const file = join(parent, '.claude', 'settings.local.json')
     expect(await installHooksCommand(['--file', file])).toBe(0)
     expect(Object.keys(JSON.parse(await readFile(file, 'utf8')).hooks)).toEqual(['SessionStart', 'PreToolUse', 'PostToolUse'])
+  })
+})
+
+describe('install-hooks --file given a folder', () => {
+  it('says in words which settings file to give instead, the code kept, and writes nothing', async () => {
+    const project = tempDir('dm-install-folder-')
+    const settings = join(project, '.claude')
+    await mkdir(settings)
+    expect(await installHooksCommand(['--file', settings])).toBe(1)
+    expect(stderr).toBe(
+      `decision-memory install-hooks: cannot read ${settings}: a folder: give --file a settings file in it, such as ${join(settings, 'settings.json')} (EISDIR); nothing written\n`,
+    )
+    // A project's folder: its settings file is in its .claude, which --project writes.
+    stderr = ''
+    expect(await installHooksCommand(['--file', project, '--dry-run'])).toBe(1)
+    expect(stderr).toBe(
+      `decision-memory install-hooks: cannot read ${project}: a folder: give --file a settings file, such as ${join(settings, 'settings.json')}, ` +
+        `or --project ${project} to write that one (EISDIR); nothing written\n`,
+    )
+    expect(stdout).toBe('')
+    expect(await readdir(settings)).toEqual([])
   })
 })
 

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs'
 import { basename, dirname, join, posix, resolve, win32 } from 'node:path'
 import { randomHex } from '../random-hex'
 import { BIN_PATH, shellWord } from './bin-path'
+import { cannotRead } from './file-error'
 import { guardCommandOf, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortTimeouts, wrappedScriptOf } from '../integrations/claude-code-settings'
 import { DEFAULT_BUDGET_MS } from './hook'
 import { homeFolder, homePath, UsageError, parseFlags } from './options'
@@ -332,7 +333,13 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
     if (error instanceof SettingsShapeError) return fail(`${file}: ${error.message}; nothing written`)
     const code = (error as NodeJS.ErrnoException).code
     if (code === undefined) throw error
-    return fail(`cannot read ${file}: ${code}; nothing written`)
+    // `EISDIR` alone named no file to give instead: a `.claude` folder's settings file is in it,
+    // another folder's (a project's) in its `.claude`, which --project writes.
+    const folderGiven =
+      basename(file) === '.claude'
+        ? `a folder: give --file a settings file in it, such as ${shellWord(join(file, 'settings.json'))}`
+        : `a folder: give --file a settings file, such as ${shellWord(join(file, '.claude', 'settings.json'))}, or --project ${shellWord(file)} to write that one`
+    return fail(`${cannotRead(file, code, { EISDIR: folderGiven })}; nothing written`)
   }
   const text = JSON.stringify(merged.settings, null, 2) + '\n'
   // Said once they are so: a write that fails adds nothing, and its error says the file is as it was.
