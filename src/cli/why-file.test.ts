@@ -1,5 +1,6 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import type { DecisionRecord } from '../decisions/decision'
 import { tempDir } from '../../test/support/temp-dir'
@@ -171,6 +172,33 @@ describe('why FILE: a folder of records with a space in its path, none imported 
     expect(noDecisionOfFile('design notes/adr/0001-use-sqlite.md', 'design notes/adr/0001-use-sqlite.md', doorway)).toBe(
       "no decision was imported from design notes/adr/0001-use-sqlite.md or is scoped to its path (import-adr 'design notes/adr' reads its folder's records)",
     )
+  })
+})
+
+describe('why FILE: a file of the code whose path a URL cannot hold as it is', () => {
+  const parent = tempDir('dm-why-file-query-')
+  const repo = join(parent, 'shop')
+  mkdirSync(join(repo, '.git'), { recursive: true })
+  mkdirSync(join(repo, 'src', 'a b'), { recursive: true })
+  const paths = ['src/a b/x&y#1?.ts', 'src/c++.ts', 'src/100%.ts']
+  for (const path of paths) writeFileSync(join(repo, path), 'export {}\n')
+  const doorway = { folder: repo, here: 'here', pointAt: (at: string) => `why --point POINT --path ${at}` }
+  /** What a hono route, as the service's are, reads as `path` from a query as printed. */
+  const readBack = async (suggested: string) => {
+    const app = new Hono().get('/v1/decisions/applicable', (c) => c.text(c.req.query('path') ?? '(none)'))
+    return (await app.request(`http://decision-memory.test${suggested}`)).text()
+  }
+
+  it('says the applicable route with the path encoded as a query value, which the service reads back as that path', async () => {
+    // A version before this printed `?path=src/a b/x&y#1?.ts`: no URL as printed, and a query of `src/a b/x`.
+    expect(noDecisionOfFile(paths[0]!, paths[0]!, doorway)).toContain('GET /v1/decisions/applicable?path=src/a%20b/x%26y%231%3F.ts;')
+    for (const path of paths) {
+      const suggested = /GET (\S+);/.exec(noDecisionOfFile(path, path, doorway))?.[1] ?? ''
+      expect(await readBack(suggested)).toBe(path)
+    }
+    // A path a query holds as it is, as it was.
+    writeFileSync(join(repo, 'src', 'x.ts'), 'export {}\n')
+    expect(noDecisionOfFile('src/x.ts', 'src/x.ts', doorway)).toContain('GET /v1/decisions/applicable?path=src/x.ts;')
   })
 })
 

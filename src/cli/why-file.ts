@@ -210,7 +210,16 @@ export function noDecisionOfFile(file: string, path: string, doorway: FileDoorwa
     // A README, an index or a template, which import-adr reads past; not a file of the code named so.
     return notARecord(basename(file)) ? `${none} (import-adr reads no README, index or template as a record)` : `${none} (import-adr ${shellWord(dirname(file))} reads its folder's records)`
   }
-  return `${none}, ${path} (decisions with no path apply everywhere: GET /v1/decisions/applicable?path=${path}; ${doorway.pointAt(path)} explains a point there)`
+  return `${none}, ${path} (decisions with no path apply everywhere: GET /v1/decisions/applicable?path=${queryValue(path)}; ${doorway.pointAt(path)} explains a point there)`
+}
+
+/**
+ * `path` as a query's value the service reads back as that path: a space, `&`, `#`, `?` or `+`
+ * as it was made no URL, or one of another path (`a&b.ts` is read as `a`, and `c++.ts` with two
+ * spaces). Its `/` are kept, which a query may hold as they are, so that `src/x.ts` reads as it is.
+ */
+function queryValue(path: string): string {
+  return encodeURIComponent(path).replace(/%2F/g, '/')
 }
 
 const RECORD_NAME = /^(?:\d|adr[-_]?\d|d-\d)/i
