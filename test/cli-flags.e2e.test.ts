@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { TOGGLE_HELP } from '../src/cli/toggle'
 import { closedPort, runCli, startService, type RunningService } from './support/processes'
 import { tempDir } from './support/temp-dir'
 
@@ -135,15 +136,17 @@ describe('toggle of a session id several users have', () => {
         })
         expect(started.status).toBe(201)
       }
+      // A mistake in its flags, exit 2 with the help, as every other one: a version before this exited 1.
       const through = await runCli(['toggle', '--session', 'shared', '--off'], { env: { DECISION_MEMORY_URL: service.url } })
-      expect(through.code).toBe(1)
-      expect(through.stderr).toBe('decision-memory toggle: session shared belongs to several users: give --user, one of m1, m2\n')
+      expect(through.code).toBe(2)
+      expect(through.stderr).toBe(`decision-memory toggle: session shared belongs to several users: give --user, one of m1, m2\n\n${TOGGLE_HELP}`)
+      expect(through.stdout).toBe('')
     } finally {
       await service.stop()
     }
     const local = await runCli(['toggle', '--session', 'shared', '--off', '--data', data], { env: { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` } })
-    expect(local.code).toBe(1)
-    expect(local.stderr).toBe('decision-memory toggle: session shared belongs to several users: give --user, one of m1, m2\n')
+    expect(local.code).toBe(2)
+    expect(local.stderr).toBe(`decision-memory toggle: session shared belongs to several users: give --user, one of m1, m2\n\n${TOGGLE_HELP}`)
   })
 })
 

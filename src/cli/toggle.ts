@@ -68,16 +68,16 @@ export async function toggleCommand(argv: string[]): Promise<number> {
       local: (memory) => memory.setPersonalization({ session_id: sessionId, user, enabled }),
     })
   } catch (error) {
+    if (error instanceof InputError && error.code === 'ambiguous_session') throw new UsageError(printable(whichUser(error)))
     if (error instanceof InputError) {
-      process.stderr.write(`decision-memory toggle: ${printable(error.code === 'ambiguous_session' ? whichUser(error) : error.message)}\n`)
+      process.stderr.write(`decision-memory toggle: ${printable(error.message)}\n`)
       return 1
     }
     throw error
   }
   const refused = (answer.body as { error?: { code?: string; message?: string; issues?: Array<{ message?: string }> } } | null)?.error
   if (answer.status >= 400 && refused?.code === 'ambiguous_session') {
-    process.stderr.write(`decision-memory toggle: ${printable(whichUser({ message: refused.message ?? '', issues: refused.issues ?? [] }))}\n`)
-    return 1
+    throw new UsageError(printable(whichUser({ message: refused.message ?? '', issues: refused.issues ?? [] })))
   }
   if (answer.status >= 400) return failure('toggle', answer, USER_FROM_FLAG_OR_VARIABLE)
   const session = answer.body as { session_id: string; personalization: boolean; user: string }
@@ -98,7 +98,8 @@ export function describeToggle(session: { session_id: string; personalization: b
 
 /**
  * A session id several users have: the route names `user`, the field of its body; the command's
- * is the flag --user, said with the users to choose from.
+ * is the flag --user, said with the users to choose from. A mistake in the flags (exit 2, with the
+ * help), as the route's 400 is one in its body: nothing is done, and --user is what mends it.
  */
 function whichUser(error: { message: string; issues: ReadonlyArray<{ message?: string }> }): string {
   const users = /name one of: (.*)$/.exec(error.issues[0]?.message ?? '')?.[1]
