@@ -90,11 +90,6 @@ const decoder = new TextDecoder()
 /** How many of the latest observations at a point `answeredOtherwise` looks through: an answer comes minutes after its question. */
 const ANSWER_LOOKBACK = 200
 
-/**
- * How many of the latest observations at a point are looked through for the user's own latest
- * choice: the answers the service gave itself between two of them are at most ask.check_in_after (16).
- */
-const LATEST_CHOICE_LOOKBACK = 64
 /** How many (user, point) pairs the flag of the latest choice is kept for. */
 const LATEST_FLAGS_KEPT = 10_000
 
@@ -137,12 +132,12 @@ export function createDecisionMemory(deps: {
   // timestamp may have) counts once a write of the user's reads the flag again.
   const latestFlags = new Map<string, { changes: number; multi_select: boolean | undefined }>()
   async function latestFlagAt(user: string, point: string, asOf: Date, replay: boolean): Promise<boolean | undefined> {
-    if (replay) return store.latestMultiSelectAt(user, point, asOf, LATEST_CHOICE_LOOKBACK)
+    if (replay) return store.latestMultiSelectAt(user, point, asOf)
     const k = `${user}\u0000${point}`
     const changes = store.changesOf(user)
     const known = latestFlags.get(k)
     if (known !== undefined && known.changes === changes) return known.multi_select
-    const flag = await store.latestMultiSelectAt(user, point, asOf, LATEST_CHOICE_LOOKBACK)
+    const flag = await store.latestMultiSelectAt(user, point, asOf)
     if (store.changesOf(user) === changes) {
       // Oldest first out: bounded as core is; a point asked again is read again.
       if (known === undefined && latestFlags.size >= LATEST_FLAGS_KEPT) latestFlags.delete(latestFlags.keys().next().value as string)

@@ -177,6 +177,24 @@ describe('a recommendation at a point in core (R-MEM-1)', () => {
     expect((await memory.recommend({ ...request, as_of: new Date(T0 - 30 * 60_000).toISOString() })).multi_select).toBe(false)
     expect((await memory.recommend({ ...request, as_of: new Date(T0 - 10 * 60_000).toISOString() })).multi_select).toBe(true)
   })
+
+  it("reads the point as the user's latest own choice however many of the service's answers came after it, in core or not", async () => {
+    const { memory, store } = await createTestApp()
+    // One option picked at a multi-select question, then more answers the service gave itself (a
+    // client may send any number) than a seek of archival once looked through.
+    const { stored } = await memory.observe([checks(['Lint'], true, 100), ...Array.from({ length: 70 }, (_, i) => checks(['Lint'], false, 90 - i, 'auto-resolved'))])
+    const point = stored[0]?.point as string
+    const request = { ...CHECKS, user: 'alice' }
+    expect(await store.inCore('alice', point)).toBe(false)
+    // Not in core: from archival, which put it in core.
+    expect((await memory.recommend(request)).multi_select).toBe(true)
+    expect(await store.inCore('alice', point)).toBe(true)
+    // A write of the user's elsewhere has the flag read again, from core: the same.
+    await memory.observe([{ ...checks(['Tier M'], false, 5), ...TIER }])
+    expect((await memory.recommend(request)).multi_select).toBe(true)
+    // And as an audit, which replays archival.
+    expect((await memory.recommend({ ...request, as_of: new Date(T0 - 10 * 60_000).toISOString() })).multi_select).toBe(true)
+  })
 })
 
 describe('core (R-MEM-4)', () => {

@@ -252,10 +252,14 @@ export async function createLevelStore(
 
     latestChoiceAt,
 
-    async latestMultiSelectAt(user, point, asOf, within) {
+    async latestMultiSelectAt(user, point, asOf) {
       const fromCore = await core.latestChoice(user, point, asOf)
       if (fromCore.known) return fromCore.multi_select
-      return (await latestChoiceAt(user, point, asOf, within))?.multi_select
+      // Past any number of the service's own answers: core's latest choice is the user's newest
+      // however many came after it, and a point answers alike in core or not. Read only where the
+      // point is then read from archival anyway (rebuilt, or replayed for an audit), up to asOf,
+      // which this reads no more of.
+      return (await latestChoiceAt(user, point, asOf, Infinity))?.multi_select
     },
 
     async *observationsOf(user) {

@@ -52,7 +52,7 @@ export function storeSuite(name: string, open: () => Promise<MemoryStore>) {
       const b = observation({ chosen: ['Lint'], multi_select: false, timestamp: '2026-07-02T00:00:00.000Z' })
       const auto = observation({ chosen: ['Lint'], multi_select: true, source: 'auto-resolved', timestamp: '2026-07-03T00:00:00.000Z' })
       await store.addObservations([a, b, auto], [])
-      const asked = async (at: string) => store?.latestMultiSelectAt('alice', 'tier', new Date(at), 10)
+      const asked = async (at: string) => store?.latestMultiSelectAt('alice', 'tier', new Date(at))
       const expected = [false, true, undefined]
       const moments = ['2026-07-04T00:00:00.000Z', '2026-07-01T12:00:00.000Z', '2026-06-30T00:00:00.000Z']
       // Not in core: from archival.
@@ -64,7 +64,7 @@ export function storeSuite(name: string, open: () => Promise<MemoryStore>) {
       // A choice waiting in core to be counted is the latest.
       await store.addObservations([observation({ chosen: ['Lint', 'Test'], multi_select: true, timestamp: '2026-07-03T12:00:00.000Z' })], [])
       expect(await asked('2026-07-04T00:00:00.000Z')).toBe(true)
-      expect(await store.latestMultiSelectAt('bob', 'tier', new Date(moments[0] as string), 10)).toBeUndefined()
+      expect(await store.latestMultiSelectAt('bob', 'tier', new Date(moments[0] as string))).toBeUndefined()
     })
 
     it('does not let a point name that prefixes another leak into it', async () => {

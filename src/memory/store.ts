@@ -58,9 +58,10 @@ export interface MemoryStore {
   /**
    * Whether the user's latest own choice at a point up to `asOf` was asked as multi-select
    * (undefined when it does not say, or there is none): from core when the point is there and holds
-   * nothing newer, reading nothing from recall or archival (R-MEM-1); else `latestChoiceAt`'s.
+   * nothing newer, reading nothing from recall or archival (R-MEM-1); else `latestChoiceAt`'s,
+   * looked for past any number of the service's own answers, as core knows it.
    */
-  latestMultiSelectAt(user: string, point: string, asOf: Date, within: number): Promise<boolean | undefined>
+  latestMultiSelectAt(user: string, point: string, asOf: Date): Promise<boolean | undefined>
   /** Every observation of a user, by point then time. */
   observationsOf(user: string): AsyncIterable<Observation>
   /** Starts a session unless it exists; returns the stored record either way. */
