@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { existsSync, readdirSync } from 'node:fs'
+import { closeSync, existsSync, openSync, readdirSync } from 'node:fs'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { createServer as createHttpServer } from 'node:http'
@@ -229,6 +229,27 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     const question = await hookKeptOpen([JSON.stringify(claudeCodeFixture('pre-tool-use')) + '\n'], service.url, spool, GENEROUS)
     expect(question).toMatchObject({ code: 0, stderr: '' })
     expect(JSON.parse(question.stdout).hookSpecificOutput.hookEventName).toBe('PreToolUse')
+  })
+
+  it('takes a payload with a byte order mark before it, as an editor saves one: on a pipe left open or closed, and as a file', async () => {
+    const { spool } = await workdir()
+    const url = `http://127.0.0.1:${await closedPort()}`
+    const marked = `\ufeff${JSON.stringify(claudeCodeFixture('post-tool-use-single'))}\r\n`
+    const kept = await hookKeptOpen([marked], url, spool, GENEROUS)
+    expect(kept).toMatchObject({ code: 0, stdout: '' })
+    expect(kept.stderr).toContain('spooled to')
+    expect(await spooledLines(spool)).toBe(1)
+    const piped = await runCli(['hook', '--budget', String(GENEROUS)], { input: marked, env: { DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool } })
+    expect(piped.stderr).toContain('spooled to')
+    expect(await spooledLines(spool)).toBe(2)
+    const payload = join(dirname(spool), 'payload.json')
+    await mkdir(dirname(spool), { recursive: true })
+    await writeFile(payload, marked)
+    const input = openSync(payload, 'r')
+    const child = spawn(process.execPath, [BIN, 'hook', '--budget', String(GENEROUS)], { env: cleanEnv({ DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool }), stdio: [input, 'ignore', 'ignore'] })
+    closeSync(input)
+    expect(await new Promise<number | null>((resolve) => child.once('close', resolve))).toBe(0)
+    expect(await spooledLines(spool)).toBe(3)
   })
 
   it('says a payload that had not arrived whole when its time ran out, stdin left open: nothing printed, nothing spooled', async () => {

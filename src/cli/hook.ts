@@ -5,7 +5,7 @@ import { linkedFolder, pathInRepository, projectOfFolder, repositoryRoot } from 
 import { issuesText, serviceErrorIn } from './error-envelope'
 import { hookBody } from './hook-payload'
 import { stdinFile } from './stdin-file'
-import { readStdinPayload, type StdinPayload } from './stdin-payload'
+import { payloadText, readStdinPayload, type StdinPayload } from './stdin-payload'
 import { printable } from './terminal'
 import { appendToRejected, appendToSpool, drainSpool, holdWhileDelivering, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
@@ -60,7 +60,7 @@ const STDIN_MIN_MS = 100
 function readStdin(timeoutMs: number): Promise<StdinPayload | undefined> {
   // A file is read at once (stdinFile): given one, a held-up hook lost the payload unspooled.
   const file = stdinFile()
-  if (file !== undefined) return Promise.resolve({ text: file, whole: true })
+  if (file !== undefined) return Promise.resolve({ text: payloadText(file), whole: true })
   return readStdinPayload(process.stdin, timeoutMs)
 }
 

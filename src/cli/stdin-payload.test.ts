@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { closedValue, readStdinPayload } from './stdin-payload'
+import { closedValue, payloadText, readStdinPayload } from './stdin-payload'
 
 /** A stdin that gives `chunks`, one `data` event each, and is then left open, as a client that keeps the pipe does. */
 function keptOpen(chunks: (string | Buffer)[]): Readable {
@@ -38,6 +38,15 @@ describe('closedValue', () => {
     expect(closesAfter(['{"a":1}x'])).toEqual([false])
   })
 
+  it('passes over a UTF-8 byte order mark before the value, split between chunks too, and nowhere else', () => {
+    expect(closesAfter(['\ufeff{"a":1}'])).toEqual([true])
+    const bom = Buffer.from('\ufeff{"a":1}\r\n', 'utf8')
+    const arrived = closedValue()
+    expect([arrived(bom.subarray(0, 1)), arrived(bom.subarray(1, 2)), arrived(bom.subarray(2))]).toEqual([false, false, true])
+    expect(closesAfter([' \ufeff{"a":1}'])).toEqual([false])
+    expect(closesAfter(['\ufeff\ufeff{"a":1}'])).toEqual([false])
+  })
+
   it('reads a character split between chunks as the bytes it is', () => {
     const bytes = Buffer.from('{"q":"é}"}', 'utf8')
     // The split falls inside é's two bytes.
@@ -57,6 +66,13 @@ describe('readStdinPayload', () => {
   it('says a payload still coming when the time runs out did not arrive whole, with what did', async () => {
     expect(await readStdinPayload(keptOpen(['{"a":1', '2']), 0)).toEqual({ text: '{"a":12', whole: false })
     expect(await readStdinPayload(keptOpen([]), 0)).toEqual({ text: '', whole: false })
+  })
+
+  it('gives the text without a byte order mark before it, as JSON.parse takes it', async () => {
+    expect(await readStdinPayload(keptOpen(['\ufeff{"a":', '1}']), 60_000)).toEqual({ text: '{"a":1}', whole: true })
+    expect(await readStdinPayload(Readable.from([Buffer.from([0xef, 0xbb]), Buffer.from([0xbf]), '{}']), 60_000)).toEqual({ text: '{}', whole: true })
+    expect(payloadText('\ufeff{"a":1}\r\n')).toBe('{"a":1}\r\n')
+    expect(payloadText('{"a":"\ufeff"}')).toBe('{"a":"\ufeff"}')
   })
 
   it('reads a closed stdin to its end, whatever it holds', async () => {

@@ -15,12 +15,23 @@ function isWhiteSpace(byte: number): boolean {
   return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d
 }
 
+/** UTF-8's byte order mark, which an editor may put before a payload saved as a file. */
+const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf]
+
+/**
+ * A payload's text without a byte order mark before it: RFC 8259 § 8.1 lets a parser ignore one,
+ * and JSON.parse does not, so a payload saved with one was refused as no JSON.
+ */
+export function payloadText(text: string): string {
+  return text.startsWith('\ufeff') ? text.slice(1) : text
+}
+
 /**
  * Follows bytes of JSON a chunk at a time, and says when they hold one object or array that has
  * closed, with nothing but white space after it. Only its brackets are counted, outside strings,
  * so a chunk that ends inside a string or a number (`{"a":1` then `2}`) is never taken for the
- * end, and a value that is not an object or array (`12`, which `3` may follow) never closes.
- * Bytes, not characters: every byte of a multi-byte UTF-8 character is 0x80 or more, never a
+ * end, and a value that is not an object or array (`12`, which `3` may follow) never closes; a
+ * byte order mark first is passed over, as payloadText takes it off. Bytes, not characters: every byte of a multi-byte UTF-8 character is 0x80 or more, never a
  * bracket, a quote or a backslash, so a chunk may split one. Each byte is read once.
  */
 export function closedValue(): (chunk: Uint8Array) => boolean {
@@ -32,6 +43,9 @@ export function closedValue(): (chunk: Uint8Array) => boolean {
   let closed = false
   /** Something it cannot be the end of: a value of another kind, or more after one that closed. */
   let never = false
+  /** How many bytes came before the value, and how many of them began a byte order mark (payloadText). */
+  let before = 0
+  let mark = 0
   return (chunk) => {
     for (const byte of chunk) {
       if (never) return false
@@ -46,6 +60,11 @@ export function closedValue(): (chunk: Uint8Array) => boolean {
         continue
       }
       if (!started) {
+        const at = before++
+        if (mark === at && byte === BYTE_ORDER_MARK[at]) {
+          mark++
+          continue
+        }
         if (isWhiteSpace(byte)) continue
         if (byte !== 0x7b && byte !== 0x5b) {
           never = true
@@ -81,7 +100,7 @@ export function readStdinPayload(stream: Readable, timeoutMs: number): Promise<S
     const settle = (result: StdinPayload | undefined) => {
       settled = true
       clearTimeout(timer)
-      resolve(result)
+      resolve(result === undefined ? undefined : { ...result, text: payloadText(result.text) })
     }
     /** Whether stdin gave something since the time ran out. */
     let progress = false
