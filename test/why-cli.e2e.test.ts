@@ -301,12 +301,12 @@ describe('decision-memory why --point', () => {
     expect((await runCli(['why', '--point', 'complexity-tier', '--task', ''], { env })).code).toBe(2)
   })
 
-  it('says what is wrong with its arguments: none, a KEY and --point both, or two KEYs', async () => {
+  it('says what is wrong with its arguments, a FILE among them: none, a KEY and --point both, or two KEYs', async () => {
     const env = { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }
     const cases: Array<[string[], string]> = [
-      [['why'], 'give a decision KEY or --point POINT\n'],
-      [['why', 'D-001', '--point', 'complexity-tier'], 'give a decision KEY or --point POINT, not both\n'],
-      [['why', 'D-001', 'D-002'], 'why takes one decision KEY, not 2 ("D-001 D-002")\n'],
+      [['why'], 'give a decision KEY or a FILE, or --point POINT\n'],
+      [['why', 'D-001', '--point', 'complexity-tier'], 'give a decision KEY or a FILE, or --point POINT, not both\n'],
+      [['why', 'D-001', 'D-002'], 'why takes one decision KEY or FILE, not 2 ("D-001 D-002")\n'],
     ]
     for (const [args, message] of cases) {
       const result = await runCli(args, { env })

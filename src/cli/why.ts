@@ -241,9 +241,9 @@ export async function whyCommand(argv: string[]): Promise<number> {
   })
   const key = positionals[0]
   // Said as what is wrong with what was given: a KEY and --point both, or two KEYs, are not "none".
-  if (positionals.length > 1) throw new UsageError(`why takes one decision KEY, not ${positionals.length} ("${positionals.join(' ')}")`)
-  if (key !== undefined && values.point !== undefined) throw new UsageError('give a decision KEY or --point POINT, not both')
-  if (key === undefined && values.point === undefined) throw new UsageError('give a decision KEY or --point POINT')
+  if (positionals.length > 1) throw new UsageError(`why takes one decision KEY or FILE, not ${positionals.length} ("${positionals.join(' ')}")`)
+  if (key !== undefined && values.point !== undefined) throw new UsageError('give a decision KEY or a FILE, or --point POINT, not both')
+  if (key === undefined && values.point === undefined) throw new UsageError('give a decision KEY or a FILE, or --point POINT')
   // Checked as the routes check them, and before any request: a key `..` in the path
   // `/v1/decisions/../why` is `/v1/why` once the URL is resolved, another route.
   // A record's file, as a repository names it (`docs/adr/0005-use-x.md`), whose decisions the import
