@@ -47,6 +47,12 @@ describe('decision point keys (R-CAP-4)', () => {
     expect(key('Scope', 'Which tier for this SPEC?')).toBe('complexity-tier')
     expect(key('Implementer', 'Which model should implement this?')).toBe('model-selection')
     expect(key('Reviewers', 'Which models should review this PR?')).toBe('model-selection')
+    // Which model of Claude, and which tier of complexity, are still those points; so are a model
+    // asked of data or a schema, which Claude models are asked to work on.
+    expect(key('Scope', 'Which tier of complexity fits this change?')).toBe('complexity-tier')
+    expect(key('Implementer', 'Which model of Claude should implement this?')).toBe('model-selection')
+    expect(key('Implementer', 'Which model should migrate the data layer?')).toBe('model-selection')
+    expect(key('Reviewer', 'Which model should review the schema change?')).toBe('model-selection')
     // The point's own name as a header (12 characters, as Claude Code allows).
     expect(key('Effort level', 'How hard should Claude think?')).toBe('effort-level')
   })
@@ -71,9 +77,7 @@ describe('decision point keys (R-CAP-4)', () => {
       // Asked with "Which", as with "What": a tier of something bought, a model of data.
       ['Plan', 'Which tier of service should we buy?'],
       ['Pricing', 'Which tiers does the plan have?'],
-      ['Domain', 'Which model should the Order entity use?'],
       ['Consistency', 'Which model of consistency do we need?'],
-      ['Schema', 'Which model should we use for the orders table?'],
       ['Modelling', 'Which modelling approach should we take?'],
     ] as const) {
       expect(key(header, question), `${header} / ${question}`).toMatch(/^q-/)
