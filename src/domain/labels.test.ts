@@ -204,6 +204,19 @@ describe('splitJoinedLabels: Claude Code joins multi-select answers with ", "', 
     expect(splitJoinedLabels('Lint,format, Unit tests', options)).toEqual({ chosen: ['Lint, format', 'Unit tests'], other: null })
     expect(splitJoinedLabels('Unit tests, fuzzing, , mutation', options)).toEqual({ chosen: ['Unit tests'], other: 'fuzzing, mutation' })
   })
+
+  it('tries runs only as long as an option can be: a long answer of free text is read part by part', () => {
+    // A list pasted as the answer (300 files here): each run of its parts, of every length, was
+    // built and compared, and the service was busy for seconds (2,000 parts: minutes) for one answer.
+    let tried = 0
+    const offered = new Proxy(['Lint, format', 'Unit tests'], {
+      get: (target, key, receiver) => ((key === 'includes' && tried++), Reflect.get(target, key, receiver)),
+    })
+    const answer = Array.from({ length: 300 }, (_, i) => `file${i}.ts`).join(', ')
+    expect(splitJoinedLabels(answer, offered)).toEqual({ chosen: [], other: answer })
+    // Each part alone and with the next (`Lint, format` holds one comma), as sent and joined with ", ".
+    expect(tried).toBeLessThanOrEqual(300 * 2 * 2)
+  })
 })
 
 describe('resolveChoice: a multi-select answer joined as Claude Code joins it now, quoting a label that holds ", "', () => {

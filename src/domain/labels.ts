@@ -256,6 +256,10 @@ export function splitJoinedLabels(answer: string, options: readonly string[]): R
   const parts = pieces.filter((_, k) => k % 2 === 0)
   const between = pieces.filter((_, k) => k % 2 === 1)
   const asSent = (i: number, j: number) => parts.slice(i, j).map((p, k) => (k === 0 ? p : `${between[i + k - 1]}${p}`)).join('')
+  // A run of parts holds a comma between each two, and matching keeps commas (normalising and
+  // folding the case neither adds nor drops one): no run with more than the most an option holds
+  // can match. Tried up to the end of the answer, a pasted list of n parts made n² runs of n parts.
+  const longest = Math.max(0, ...options.map((o) => o.split(',').length - 1)) + 1
   const chosen: string[] = []
   // Free text, each run of parts that matched no label kept as it was typed (`1,5 hours`).
   const leftover: string[] = []
@@ -263,7 +267,7 @@ export function splitJoinedLabels(answer: string, options: readonly string[]): R
   let i = 0
   while (i < parts.length) {
     let matched = false
-    for (let j = parts.length; j > i; j--) {
+    for (let j = Math.min(parts.length, i + longest); j > i; j--) {
       const run = parts.slice(i, j).map((p) => p.trim())
       const candidate = matchOption(asSent(i, j), options) ?? matchOption(run.join(', '), options)
       if (candidate !== undefined) {
