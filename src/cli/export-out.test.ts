@@ -1,4 +1,4 @@
-import { lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, open, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { tempDir } from '../../test/support/temp-dir'
@@ -113,5 +113,38 @@ describe('decision-memory export --out a file there already', () => {
     const other = join(folder, 'erin.ndjson')
     expect(await exportCommand(['--user', 'dave', '--data', data, '--out', other])).toBe(1)
     expect(stderr).toBe(`decision-memory export: cannot write ${other}: this account may not write there (EACCES)\n`)
+  })
+
+  it('makes the file a link leads to, not there yet, and keeps the link', async () => {
+    const { data, folder } = await shop()
+    // `latest.ndjson` names the day's backup before it is made.
+    const link = join(folder, 'latest.ndjson')
+    await symlink('2026-07-01.ndjson', link)
+    expect(await exportCommand(['--user', 'dave', '--data', data, '--out', link])).toBe(0)
+    expect(stderr).toBe('')
+    expect((await lstat(link)).isSymbolicLink()).toBe(true)
+    const made = join(folder, '2026-07-01.ndjson')
+    expect((await readFile(made, 'utf8')).trim().split('\n').map((line) => (JSON.parse(line) as { type: string }).type)).toEqual(['export', 'session', 'end'])
+    expect((await stat(made)).mode & 0o777).toBe(0o600)
+    expect((await readdir(folder)).sort()).toEqual(['2026-07-01.ndjson', 'latest.ndjson'])
+  })
+
+  it.runIf(process.platform === 'linux')('writes into a file the command was handed open (`--out /dev/stdout > FILE`), not a new one in its place', async () => {
+    const { data, folder } = await shop()
+    const out = join(folder, 'dave.ndjson')
+    await writeFile(out, YESTERDAY, { mode: 0o600 })
+    const before = (await stat(out)).ino
+    // What `/dev/stdout` leads to when the shell sent stdout to FILE: a descriptor of this process's.
+    const handle = await open(out, 'a')
+    try {
+      expect(await exportCommand(['--user', 'dave', '--data', data, '--out', `/proc/self/fd/${handle.fd}`])).toBe(0)
+    } finally {
+      await handle.close()
+    }
+    expect(stderr).toBe('')
+    // The file the shell holds open: what it writes after the command lands beside the export.
+    expect((await stat(out)).ino).toBe(before)
+    expect((await readFile(out, 'utf8')).trim().split('\n').map((line) => (JSON.parse(line) as { type: string }).type)).toEqual(['export', 'session', 'end'])
+    expect(await readdir(folder)).toEqual(['dave.ndjson'])
   })
 })

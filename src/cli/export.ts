@@ -1,5 +1,5 @@
-import { chmod, open, realpath, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { chmod, open, readlink, realpath, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
 import { exportLineText } from '../data-rights'
 import { randomHex } from '../random-hex'
 import { codeInWords } from './file-error'
@@ -78,8 +78,14 @@ export async function exportCommand(argv: string[]): Promise<number> {
         process.stderr.write(`decision-memory export: will not write ${values.out}: it belongs to another account (uid ${existing.uid}), which could read the export; remove it, or give --out a path of your own\n`)
         return 1
       }
-      if (existing === undefined || existing.isFile()) await replaceFile(values.out, text)
-      else await writeFile(values.out, text)
+      // Nor a file the command was handed open (`--out /dev/stdout > FILE`): the shell writes what
+      // follows the command into that one, and a new file in its place would lose it.
+      const handedOpen = (await linksFrom(values.out)).some((path) => OPEN_DESCRIPTOR.test(path))
+      if (existing === undefined || (existing.isFile() && !handedOpen)) await replaceFile(values.out, text)
+      else {
+        if (existing.isFile()) await chmod(values.out, 0o600).catch(() => undefined)
+        await writeFile(values.out, text)
+      }
     } catch (error) {
       // Said in one line, as a path the user can fix (a folder that does not exist, no permission).
       process.stderr.write(`decision-memory export: ${cannotWrite(values.out, (error as NodeJS.ErrnoException).code ?? (error as Error).message, user)}\n`)
@@ -97,7 +103,9 @@ export async function exportCommand(argv: string[]): Promise<number> {
  * link kept. When a step fails, the temporary file is removed: nothing is left beside it.
  */
 async function replaceFile(out: string, text: string): Promise<void> {
-  const target = await realpath(out).catch(() => out)
+  // A link to a file not made yet (`latest.ndjson` → `2026-07-01.ndjson`): that file is made, as
+  // writing through the link makes it, and the link kept.
+  const target = await realpath(out).catch(async () => (await linksFrom(out)).at(-1) as string)
   // A name of its own ('wx': never a file already there, nor a link planted in its place).
   const temporary = `${target}.${process.pid}.${randomHex(4)}.tmp`
   let handle: FileHandle | undefined
@@ -126,6 +134,25 @@ async function replaceFile(out: string, text: string): Promise<void> {
     await handle?.close().catch(() => undefined)
     await rm(temporary, { force: true }).catch(() => undefined)
     throw error
+  }
+}
+
+/** A descriptor this process holds open, as `/dev/stdout` leads to it (Linux's `/proc/self/fd/1`, macOS's `/dev/fd/1`). */
+const OPEN_DESCRIPTOR = /^\/(?:proc\/(?:self|\d+)\/fd|dev\/fd)\//
+
+/**
+ * The paths `path` leads through, link by link, the last a file or no file yet: realpath's answer
+ * where that is there, and where it is not, the file a write through the links would make.
+ */
+async function linksFrom(path: string): Promise<string[]> {
+  const chain = [resolve(path)]
+  for (;;) {
+    const at = chain.at(-1) as string
+    const link = await readlink(at).catch(() => undefined)
+    if (link === undefined) return chain
+    // As the system counts links before it gives up (Linux: 40).
+    if (chain.length > 40) throw Object.assign(new Error(`too many links: ${path}`), { code: 'ELOOP' })
+    chain.push(resolve(dirname(at), link))
   }
 }
 
