@@ -205,7 +205,7 @@ describe('splitJoinedLabels: Claude Code joins multi-select answers with ", "', 
     expect(splitJoinedLabels('Unit tests, fuzzing, , mutation', options)).toEqual({ chosen: ['Unit tests'], other: 'fuzzing, mutation' })
   })
 
-  it('tries runs only as long as an option can be: a long answer of free text is read part by part', () => {
+  it('tries only runs as long as an option is: a long answer of free text is read part by part', () => {
     // A list pasted as the answer (300 files here): each run of its parts, of every length, was
     // built and compared, and the service was busy for seconds (2,000 parts: minutes) for one answer.
     let tried = 0
@@ -215,6 +215,14 @@ describe('splitJoinedLabels: Claude Code joins multi-select answers with ", "', 
     const answer = Array.from({ length: 300 }, (_, i) => `file${i}.ts`).join(', ')
     expect(splitJoinedLabels(answer, offered)).toEqual({ chosen: [], other: answer })
     // Each part alone and with the next (`Lint, format` holds one comma), as sent and joined with ", ".
+    expect(tried).toBeLessThanOrEqual(300 * 2 * 2)
+    // Nor a run of every length up to the option with the most commas (250, in a label of 500):
+    // only the lengths the options have.
+    tried = 0
+    const commas = new Proxy([Array.from({ length: 251 }, () => 'a').join(','), 'x'], {
+      get: (target, key, receiver) => ((key === 'includes' && tried++), Reflect.get(target, key, receiver)),
+    })
+    expect(splitJoinedLabels(answer, commas)).toEqual({ chosen: [], other: answer })
     expect(tried).toBeLessThanOrEqual(300 * 2 * 2)
   })
 })

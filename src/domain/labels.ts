@@ -257,9 +257,10 @@ export function splitJoinedLabels(answer: string, options: readonly string[]): R
   const between = pieces.filter((_, k) => k % 2 === 1)
   const asSent = (i: number, j: number) => parts.slice(i, j).map((p, k) => (k === 0 ? p : `${between[i + k - 1]}${p}`)).join('')
   // A run of parts holds a comma between each two, and matching keeps commas (normalising and
-  // folding the case neither adds nor drops one): no run with more than the most an option holds
-  // can match. Tried up to the end of the answer, a pasted list of n parts made n² runs of n parts.
-  const longest = Math.max(0, ...options.map((o) => o.split(',').length - 1)) + 1
+  // folding the case neither adds nor drops one): a run matches only an option with as many, so
+  // only runs of the lengths the options have are tried, the longest first. Tried at every length
+  // up to the end of the answer, a pasted list of n parts made n² runs of up to n parts.
+  const lengths = [...new Set(options.map((o) => o.split(',').length))].sort((a, b) => b - a)
   const chosen: string[] = []
   // Free text, each run of parts that matched no label kept as it was typed (`1,5 hours`).
   const leftover: string[] = []
@@ -267,7 +268,9 @@ export function splitJoinedLabels(answer: string, options: readonly string[]): R
   let i = 0
   while (i < parts.length) {
     let matched = false
-    for (let j = Math.min(parts.length, i + longest); j > i; j--) {
+    for (const length of lengths) {
+      const j = i + length
+      if (j > parts.length) continue
       const run = parts.slice(i, j).map((p) => p.trim())
       const candidate = matchOption(asSent(i, j), options) ?? matchOption(run.join(', '), options)
       if (candidate !== undefined) {
