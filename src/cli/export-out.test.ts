@@ -7,7 +7,7 @@ import { tempDir } from '../../test/support/temp-dir'
  * A full disk, which a test cannot cause for real on every machine: the write of the export
  * fails halfway, as it does when the disk fills under it.
  */
-const faults = vi.hoisted(() => ({ writeHalf: undefined as string | undefined, newFile: undefined as string | undefined }))
+const faults = vi.hoisted(() => ({ writeHalf: undefined as string | undefined, newFile: undefined as string | undefined, replace: undefined as string | undefined }))
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs/promises')>()
@@ -24,6 +24,8 @@ vi.mock('node:fs/promises', async (importOriginal) => {
         () => real.writeFile(file, data, options),
         () => real.writeFile(file, data.slice(0, data.length / 2), options),
       )) as typeof real.writeFile,
+    // A file that can be written but not replaced: mounted on its own (EBUSY), or open in another program on Windows.
+    rename: (async (from: string, to: string) => (faults.replace === undefined ? real.rename(from, to) : Promise.reject(errno(faults.replace)))) as typeof real.rename,
     open: async (...args: Parameters<typeof real.open>) => {
       // A folder this account may not add a file to (root, as tests may run, may add one anywhere).
       if (faults.newFile !== undefined && args[1] === 'wx') throw errno(faults.newFile)
@@ -49,6 +51,7 @@ beforeEach(() => {
   stderr = ''
   faults.writeHalf = undefined
   faults.newFile = undefined
+  faults.replace = undefined
   vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true))
   // No service: the export is read from the store in --data.
   vi.stubEnv('DECISION_MEMORY_URL', 'http://127.0.0.1:9')
@@ -145,6 +148,18 @@ describe('decision-memory export --out a file there already', () => {
     // The file the shell holds open: what it writes after the command lands beside the export.
     expect((await stat(out)).ino).toBe(before)
     expect((await readFile(out, 'utf8')).trim().split('\n').map((line) => (JSON.parse(line) as { type: string }).type)).toEqual(['export', 'session', 'end'])
+    expect(await readdir(folder)).toEqual(['dave.ndjson'])
+  })
+
+  it('writes it in place, as before, where the file there cannot be replaced (a container\'s bind mount of it: EBUSY)', async () => {
+    const { data, folder } = await shop()
+    const out = join(folder, 'dave.ndjson')
+    await writeFile(out, YESTERDAY, { mode: 0o644 })
+    faults.replace = 'EBUSY'
+    expect(await exportCommand(['--user', 'dave', '--data', data, '--out', out])).toBe(0)
+    expect(stderr).toBe('')
+    expect((await readFile(out, 'utf8')).trim().split('\n').map((line) => (JSON.parse(line) as { type: string }).type)).toEqual(['export', 'session', 'end'])
+    expect((await stat(out)).mode & 0o777).toBe(0o600)
     expect(await readdir(folder)).toEqual(['dave.ndjson'])
   })
 })

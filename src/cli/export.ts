@@ -115,11 +115,7 @@ async function replaceFile(out: string, text: string): Promise<void> {
     // A folder this account may not add a file to, holding a file of its own it may write (made
     // for it beforehand): written in place, as before, rather than refused.
     const code = (error as NodeJS.ErrnoException).code
-    if ((code === 'EACCES' || code === 'EPERM') && (await stat(target).catch(() => undefined))?.isFile() === true) {
-      await chmod(target, 0o600).catch(() => undefined)
-      await writeFile(target, text, { mode: 0o600 })
-      return
-    }
+    if ((code === 'EACCES' || code === 'EPERM') && (await stat(target).catch(() => undefined))?.isFile() === true) return writeInPlace(target, text)
     throw error
   }
   try {
@@ -133,8 +129,19 @@ async function replaceFile(out: string, text: string): Promise<void> {
   } catch (error) {
     await handle?.close().catch(() => undefined)
     await rm(temporary, { force: true }).catch(() => undefined)
+    // A file that can be written but not replaced: one mounted on its own (a container's bind
+    // mount of it, EBUSY), or one open in another program on Windows (EBUSY, EPERM): written in
+    // place, as before, rather than refused. Only once the export was written whole beside it.
+    const code = (error as NodeJS.ErrnoException).code
+    if (handle === undefined && (code === 'EBUSY' || code === 'EPERM') && (await stat(target).catch(() => undefined))?.isFile() === true) return writeInPlace(target, text)
     throw error
   }
+}
+
+/** Writes the export into the file there, made its owner's alone first, as every version before cc93903 did. */
+async function writeInPlace(target: string, text: string): Promise<void> {
+  await chmod(target, 0o600).catch(() => undefined)
+  await writeFile(target, text, { mode: 0o600 })
 }
 
 /** A descriptor this process holds open, as `/dev/stdout` leads to it (Linux's `/proc/self/fd/1`, macOS's `/dev/fd/1`). */
