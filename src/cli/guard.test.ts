@@ -1,3 +1,4 @@
+import { closeSync, openSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -508,6 +509,34 @@ globalThis.setTimeout = function (fn, ms, ...args) {
       // The command was read and checked: refused as the service cannot be reached.
       expect(JSON.parse(stdout).hookSpecificOutput.permissionDecision).toBe('deny')
       expect(stderr).toBe(`decision-memory guard: the service at ${url} is not reachable (ECONNREFUSED); refusing the command (--fail-closed)\n`)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('reads a payload with a byte order mark before it, as an editor saves one, given as a file as on a pipe', async () => {
+    // `guard < payload.json`, README's way to try one by hand: a version before this read the mark
+    // on a pipe but not in a file, and said a payload saved so was no JSON, let through unchecked.
+    const dir = await mkdtemp(join(tmpdir(), 'dm-guard-bom-'))
+    try {
+      const file = join(dir, 'payload.json')
+      await writeFile(file, `\ufeff${await bashPayload()}\r\n`)
+      const url = `http://127.0.0.1:${await closedPort()}`
+      const refused = `decision-memory guard: the service at ${url} is not reachable (ECONNREFUSED); refusing the command (--fail-closed)\n`
+      for (const stdin of ['file', 'pipe'] as const) {
+        const input = stdin === 'file' ? openSync(file, 'r') : 'pipe'
+        const child = spawn(process.execPath, [BIN, 'guard', '--fail-closed'], { env: cleanEnv({ DECISION_MEMORY_URL: url }), stdio: [input, 'pipe', 'pipe'] })
+        if (typeof input === 'number') closeSync(input)
+        else child.stdin?.end(await readFile(file))
+        let stdout = ''
+        let stderr = ''
+        child.stdout?.on('data', (chunk) => (stdout += chunk))
+        child.stderr?.on('data', (chunk) => (stderr += chunk))
+        const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+        // Read and checked: refused as the service cannot be reached, not as no JSON.
+        expect({ stdin, code, stderr }).toEqual({ stdin, code: 0, stderr: refused })
+        expect(JSON.parse(stdout).hookSpecificOutput.permissionDecision).toBe('deny')
+      }
     } finally {
       await rm(dir, { recursive: true, force: true })
     }

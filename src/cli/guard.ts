@@ -6,7 +6,7 @@ import { abortAfter, authHeaders, barredPortReason, EnvironmentError, envValue, 
 import { pathInRepository } from './repository'
 import { serviceErrorIn } from './error-envelope'
 import { stdinFile } from './stdin-file'
-import { readStdinPayload } from './stdin-payload'
+import { payloadText, readStdinPayload } from './stdin-payload'
 import { printable } from './terminal'
 
 export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
@@ -249,8 +249,10 @@ export function checkableStart(body: { action: string; path?: string }): number 
 async function readStdin(deadlineMs: number): Promise<{ text: string; cut: boolean }> {
   // A file is read at once (stdinFile): given one on a loaded machine, the guard said the payload
   // had not arrived, and let the command through unchecked.
+  // Its byte order mark passed over, as on a pipe (payloadText): saved so by an editor, it was said
+  // to be no JSON, and let through unchecked.
   const file = stdinFile()
-  if (file !== undefined) return { text: file, cut: false }
+  if (file !== undefined) return { text: payloadText(file), cut: false }
   if (process.stdin.isTTY) return { text: '', cut: false }
   // A client that spawns the guard and keeps the pipe open had a whole payload waited on to the
   // end of --timeout, holding up every Bash call by as much: it is taken once it has arrived.
