@@ -291,6 +291,16 @@ describe('import-adr into a store opened here', () => {
     expect(nested.stderr).toBe(`decision-memory import-adr: cannot read ${under}: a part of the path is a file, not a folder (ENOTDIR)\n`)
   })
 
+  it('says in words that a folder inside a repository is not there, none of its decisions in the store, the code kept', async () => {
+    // A typo, `doc/adr` for `docs/adr`: said as the folder outside a repository is, not `ENOENT (…)`.
+    const repo = folderOf({})
+    mkdirSync(join(repo, '.git'))
+    const missing = join(repo, 'doc', 'adr')
+    const { code, stdout, stderr } = await run([missing, '--data', join(folderOf({}), 'store')])
+    expect({ code, stdout }).toEqual({ code: 1, stdout: '' })
+    expect(stderr).toBe(`decision-memory import-adr: cannot read ${missing}: there is no such folder, and no decision in the store was imported from it (ENOENT)\n`)
+  })
+
   it('says in words that a folder outside any repository is not there, the code kept, and makes no store', async () => {
     const missing = join(folderOf({}), 'doc', 'adr')
     const store = join(folderOf({}), 'store')

@@ -282,7 +282,8 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
   // folder whose records were removed: a typo (`doc/adr` for `docs/adr`), which would otherwise
   // read 0 records and exit 0 in a script. (A service from before `missing` cannot tell.)
   if (folderGone && (report === null || report.missing?.length === 0) && values['dry-run'] !== true) {
-    process.stderr.write(`decision-memory import-adr: cannot read ${dir}: ENOENT (no such folder, and no decision in the store was imported from it)\n`)
+    // In words, the code kept after, as a folder not there outside any repository is said (cannotRead).
+    process.stderr.write(`decision-memory import-adr: ${cannotRead(dir, 'ENOENT', { ENOENT: 'there is no such folder, and no decision in the store was imported from it' })}\n`)
     return 1
   }
   const shown = problems.map((p) => ({ ...p, path: join(dir, p.path) }))
