@@ -109,6 +109,20 @@ describe('install-hooks --file given a folder', () => {
     expect(stdout).toBe('')
     expect(await readdir(settings)).toEqual([])
   })
+  it('says a settings file that is a folder is one, not to give it as a project, by --project and by --file', async () => {
+    // A version before this named `settings.json/.claude/settings.json`, and `--project` with the settings file.
+    const project = tempDir('dm-install-folder-')
+    const settings = join(project, '.claude', 'settings.json')
+    await mkdir(settings, { recursive: true })
+    const said = `decision-memory install-hooks: cannot read ${settings}: a folder where the settings file would be: move it aside, or give --file another settings file (EISDIR); nothing written\n`
+    expect(await installHooksCommand(['--project', project])).toBe(1)
+    expect(stderr).toBe(said)
+    stderr = ''
+    expect(await installHooksCommand(['--file', settings, '--dry-run'])).toBe(1)
+    expect(stderr).toBe(said)
+    expect(stdout).toBe('')
+    expect(await readdir(settings)).toEqual([])
+  })
 })
 
 describe('install-hooks when the settings file cannot be written', () => {

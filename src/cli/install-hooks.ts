@@ -1,6 +1,6 @@
 import { lstat, mkdir, open, readFile, readlink, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
-import { basename, dirname, join, posix, resolve, win32 } from 'node:path'
+import { basename, dirname, extname, join, posix, resolve, win32 } from 'node:path'
 import { randomHex } from '../random-hex'
 import { BIN_PATH, shellWord } from './bin-path'
 import { cannotRead } from './file-error'
@@ -334,11 +334,15 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
     const code = (error as NodeJS.ErrnoException).code
     if (code === undefined) throw error
     // `EISDIR` alone named no file to give instead: a `.claude` folder's settings file is in it,
-    // another folder's (a project's) in its `.claude`, which --project writes.
+    // another folder given to --file (a project's) in its `.claude`, which --project writes. A
+    // folder at the settings file's own path (`settings.json/`, --project's or --user's too) is
+    // none of those: it was told to take `settings.json/.claude/settings.json`.
     const folderGiven =
       basename(file) === '.claude'
         ? `a folder: give --file a settings file in it, such as ${shellWord(join(file, 'settings.json'))}`
-        : `a folder: give --file a settings file, such as ${shellWord(join(file, '.claude', 'settings.json'))}, or --project ${shellWord(file)} to write that one`
+        : values.file !== undefined && extname(file) !== '.json'
+          ? `a folder: give --file a settings file, such as ${shellWord(join(file, '.claude', 'settings.json'))}, or --project ${shellWord(file)} to write that one`
+          : 'a folder where the settings file would be: move it aside, or give --file another settings file'
     return fail(`${cannotRead(file, code, { EISDIR: folderGiven })}; nothing written`)
   }
   const text = JSON.stringify(merged.settings, null, 2) + '\n'
