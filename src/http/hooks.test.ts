@@ -1075,6 +1075,16 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     }
   })
 
+  it('the OpenAPI document says where Claude Code shows an ask\'s reason, as its hooks reference and 2.1.332 have it', async () => {
+    const { app } = await createTestApp()
+    const doc = (await (await app.request('/openapi.json')).json()) as any
+    const said: string = doc.components.schemas.ClaudeCodeHookAnswer.properties.systemMessage.description
+    // The hooks reference shows an `ask`'s reason to the user, and 2.1.332 did on its picker's review
+    // screen (scenario 8-tty-multi-asked): "shows no ask's reason" sent a client author the wrong way.
+    expect(said).not.toMatch(/shows no `ask`'s reason/)
+    expect(said).toContain("shows an `ask`'s at most on its picker's review screen")
+  })
+
   it('a question whose options the service refuses is left as written, in its place, and said; the call\'s other questions are planned', async () => {
     const { call, store } = await createTestApp()
     const CHECKS = 'Which checks should run before the PR?'

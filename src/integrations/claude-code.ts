@@ -1063,9 +1063,10 @@ export function preToolUseAnswer(
     ...(ruledOut.length > 0 ? [`decision-memory: ${ruledOut.join('; ')}; ask again with an option the decision allows`] : []),
   ]
   return {
-    // Claude Code does not show an `ask`'s reason either (anthropics/claude-code#17356, #24059,
-    // #35324): the picker shows the questions left, so the user would never learn that others were
-    // answered for them, nor how to be asked again. A hook's systemMessage is shown.
+    // Claude Code shows an `ask`'s reason at most on its picker's review screen (2.1.332; a single
+    // single-select question skips it, and anthropics/claude-code#17356, #24059, #35324 report it not
+    // shown at all): the user might never learn that others were answered for them, nor how to be
+    // asked again. A hook's systemMessage is shown.
     // A check-in likewise: the user, answered for at that question until now, is asked it again
     // and would not learn why from the reason. Said before the answers, whose command comes last.
     ...(answered || checkingIn.length > 0 ? { systemMessage: fit(shownToUser(checkingIn, answered ? `answered for you: ${describeAnswers(plan, where)}. To be asked again in this session: ${turnOff}` : undefined)) } : {}),
