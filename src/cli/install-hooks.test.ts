@@ -269,6 +269,33 @@ describe('install-hooks and a token in a hook command', () => {
     expect(stderr).not.toContain('"timeout"')
   })
 
+  it('warns of a guard entry whose timeout is not above its --timeout, which Claude Code would end first and let the command run, and keeps it', async () => {
+    const { file } = await settingsFolder()
+    expect(await installHooksCommand(['--file', file, '--guard'])).toBe(0)
+    const settings = JSON.parse(await readFile(file, 'utf8'))
+    const guard = settings.hooks.PreToolUse.find((g: any) => g.matcher === 'Bash|PowerShell').hooks[0]
+    // A timeout is a non-blocking error (hooks reference): a service slower than 5 s lets the command run, --fail-closed or not.
+    guard.command += ' --fail-closed --timeout 6000'
+    await writeFile(file, JSON.stringify(settings))
+    stderr = ''
+    expect(await installHooksCommand(['--file', file, '--guard'])).toBe(0)
+    expect(stderr.split('\n').filter((l) => l.includes('guard in'))).toEqual([
+      `decision-memory install-hooks: warning: the guard in ${file} has a "timeout" of 5 s, not above its --timeout (6 s): when the service is that slow Claude Code ends the guard first and the command runs, --fail-closed or not; raise the "timeout" or lower --timeout`,
+    ])
+    // Kept as the user set it: only said. `--timeout=` is read alike; the default, 1000 ms, and one under the entry's say nothing.
+    expect(JSON.parse(await readFile(file, 'utf8')).hooks.PreToolUse.find((g: any) => g.matcher === 'Bash|PowerShell').hooks[0].command).toContain('--timeout 6000')
+    for (const [flags, warned] of [[' --timeout=5000', true], ['', false], [' --timeout 4000', false]] as const) {
+      const { file: other } = await settingsFolder()
+      expect(await installHooksCommand(['--file', other, '--guard'])).toBe(0)
+      const written = JSON.parse(await readFile(other, 'utf8'))
+      written.hooks.PreToolUse.find((g: any) => g.matcher === 'Bash|PowerShell').hooks[0].command += flags
+      await writeFile(other, JSON.stringify(written))
+      stderr = ''
+      expect(await installHooksCommand(['--file', other, '--guard'])).toBe(0)
+      expect(stderr.includes('guard in'), flags).toBe(warned)
+    }
+  })
+
   it('says on stderr that the file holds DECISION_MEMORY_TOKEN, without repeating the token, and nothing otherwise', async () => {
     const { file } = await settingsFolder()
     const command = `DECISION_MEMORY_TOKEN=alice-token-0123456789abcdef ${defaultHookCommand()}`

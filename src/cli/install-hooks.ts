@@ -4,8 +4,9 @@ import { basename, dirname, extname, join, posix, resolve, win32 } from 'node:pa
 import { randomHex } from '../random-hex'
 import { BIN_PATH, shellWord } from './bin-path'
 import { cannotRead } from './file-error'
-import { guardCommandOf, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortTimeouts, wrappedScriptOf } from '../integrations/claude-code-settings'
+import { guardCommandOf, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, wrappedScriptOf } from '../integrations/claude-code-settings'
 import { DEFAULT_BUDGET_MS } from './hook'
+import { GUARD_TIMEOUT_MS } from './guard'
 import { homeFolder, homePath, UsageError, parseFlags } from './options'
 
 export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR | --user | --file FILE] [--command CMD] [--guard] [--dry-run]
@@ -196,6 +197,19 @@ function warnOfShortTimeouts(settings: Record<string, unknown>, file: string): v
 }
 
 /**
+ * Guard entries whose timeout Claude Code would end them by before their wait for the service
+ * (shortGuardTimeouts): a slow service then lets the command run, --fail-closed or not.
+ */
+function warnOfShortGuardTimeouts(settings: Record<string, unknown>, file: string): void {
+  for (const { timeout, timeoutMs } of shortGuardTimeouts(settings, GUARD_TIMEOUT_MS)) {
+    process.stderr.write(
+      `decision-memory install-hooks: warning: the guard in ${file} has a "timeout" of ${timeout} s, not above its --timeout (${timeoutMs / 1000} s): ` +
+        `when the service is that slow Claude Code ends the guard first and the command runs, --fail-closed or not; raise the "timeout" or lower --timeout\n`,
+    )
+  }
+}
+
+/**
  * The variables a command sets that say which service the guard asks, and with which token (the
  * guard reads DECISION_MEMORY_URL or _PORT, and _TOKEN; not _USER, whose flag it does not take).
  */
@@ -356,6 +370,7 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
     warnOfGoneWrapped(merged.changes.map((c) => c.command), file)
     warnOfDisabled(merged.settings, file)
     warnOfShortTimeouts(merged.settings, file)
+    warnOfShortGuardTimeouts(merged.settings, file)
     if (unguarded.length > 0) {
       process.stderr.write(
         `decision-memory install-hooks: warning: the hook kept inside quotes of your own sets ${unguarded.join(', ')}, and the guard added beside it does not: ` +

@@ -224,6 +224,26 @@ export function shortTimeouts(settings: Record<string, unknown>, defaultBudgetMs
 }
 
 /**
+ * The guard entries (PreToolUse) whose `timeout` (seconds) is not above the guard's own `--timeout`
+ * (its wait for the service, `defaultTimeoutMs` when not given): Claude Code ends a hook at its
+ * entry's timeout and takes that as a non-blocking error (hooks reference), so a service slower
+ * than the entry lets the command run, with `--fail-closed` too, and nothing says why. Only said.
+ */
+export function shortGuardTimeouts(settings: Record<string, unknown>, defaultTimeoutMs: number): Array<{ timeout: number; timeoutMs: number }> {
+  const hooks = isObject(settings.hooks) ? settings.hooks : {}
+  const groups = Array.isArray(hooks.PreToolUse) ? (hooks.PreToolUse as unknown[]) : []
+  return groups.flatMap((g) => {
+    const entries = isObject(g) && Array.isArray(g.hooks) ? g.hooks.filter(isObject) : []
+    return entries.flatMap((e) => {
+      if (typeof e.command !== 'string' || !OURS_GUARD.test(e.command) || typeof e.timeout !== 'number') return []
+      const flag = /\s--timeout(?:=|\s+)(\d+)/.exec(e.command)?.[1]
+      const timeoutMs = flag === undefined ? defaultTimeoutMs : Number(flag)
+      return e.timeout * 1000 <= timeoutMs ? [{ timeout: e.timeout, timeoutMs }] : []
+    })
+  })
+}
+
+/**
  * The guard's command beside the hook's: the same variables, `node` and checkout, with `guard` for
  * `hook` and without the hook's own flags (`--user`, `--spool`), which the guard does not take.
  * Null when `hookCommand` runs no `decision-memory … hook` (a wrapper script), or runs it inside
