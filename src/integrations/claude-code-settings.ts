@@ -128,7 +128,8 @@ export function hooksBlock(command: string): { hooks: Record<string, MatcherGrou
  * Whether a matcher group runs for `tool`, as Claude Code reads a matcher (hooks reference, Matcher
  * patterns): `*`, empty or none matches every tool; letters, digits, `_`, `-`, spaces, `,` and `|`
  * alone are exact names (a list with `|` or `,`: `code-reviewer` is one name); anything else is an
- * unanchored JavaScript regex (an invalid one matches nothing).
+ * unanchored JavaScript regex (an invalid one matches nothing). Read as 2.1.191 and later read it:
+ * before, `,` and spaces made a regex, under which `Bash, AskUserQuestion` ran for no tool (README).
  */
 export function matcherCovers(matcher: unknown, tool: string): boolean {
   if (matcher === undefined || matcher === '' || matcher === '*') return true
