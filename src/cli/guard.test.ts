@@ -355,6 +355,20 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect(garbage).toEqual({ stdout: '', stderr: 'decision-memory guard: stdin is not a JSON hook payload; letting the command through\n' })
   })
 
+  it('says a JSON array is no hook payload, as it says of garbage or null: let through, and refused with --fail-closed', async () => {
+    const unused = (async () => new Response('{}')) as unknown as typeof fetch
+    const base = { url: 'http://x.test', timeoutMs: 1000, fetch: unused }
+    for (const payload of ['[]', '[{}]', JSON.stringify([JSON.parse(await bashPayload())]), 'null']) {
+      expect(await guard({ ...base, failClosed: false, payload })).toEqual({
+        stdout: '',
+        stderr: 'decision-memory guard: stdin is not a JSON hook payload; letting the command through\n',
+      })
+      const closed = await guard({ ...base, failClosed: true, payload })
+      expect(JSON.parse(closed.stdout).hookSpecificOutput.permissionDecision).toBe('deny')
+      expect(closed.stderr).toBe('decision-memory guard: stdin is not a JSON hook payload; refusing the command (--fail-closed)\n')
+    }
+  })
+
   it('does not take another program\'s JSON ({}) for a verdict: said, and refused with --fail-closed', async () => {
     const other = (async () => new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } })) as unknown as typeof fetch
     const base = { url: 'http://x.test', timeoutMs: 1000, fetch: other, payload: await bashPayload() }

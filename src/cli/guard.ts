@@ -110,7 +110,9 @@ export async function guard(input: {
     if (input.payloadCut === true) return unavailable(`the hook payload did not arrive on stdin within ${input.timeoutMs} ms (--timeout)`)
     return unavailable('stdin is not a JSON hook payload')
   }
-  if (event === null || typeof event !== 'object') return unavailable('stdin is not a JSON hook payload')
+  // An array (`[]`, `[{...}]`) is JSON but no payload, as null is: taken for one, nothing was said
+  // and the command let through, with --fail-closed too.
+  if (event === null || typeof event !== 'object' || Array.isArray(event)) return unavailable('stdin is not a JSON hook payload')
   const command = event.tool_input?.command
   if (event.hook_event_name !== 'PreToolUse' || typeof event.tool_name !== 'string' || !GUARDED_TOOLS.includes(event.tool_name) || typeof command !== 'string') {
     return { stdout: '', stderr: '' }
