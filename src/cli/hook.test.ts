@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest'
 import { claudeCodeFixture } from '../../test/support/fixtures'
 import { runCli } from '../../test/support/spawn-service'
 import { LATE_HEADER } from '../http/hooks'
-import { pathOfPayload, projectOfPayload } from './hook'
+import { PassThrough } from 'node:stream'
+import { pathOfPayload, projectOfPayload, runHook, TERMINAL_STDIN, type HookStdin } from './hook'
 import { projectOfFolder } from './repository'
 
 /** A stub's handler that notes the URL of each request in `asked` and answers it `{}`. */
@@ -271,5 +272,25 @@ describe('decision-memory hook whose PreToolUse gets no answer from the service'
       expect(asked.stderr).toContain('answered HTTP 404: is DECISION_MEMORY_URL the service\'s address, with no path?')
       expect(asked.stderr).not.toContain('this question is asked as the agent wrote it')
     })
+  })
+})
+
+describe('the hook run by hand in a terminal, no payload piped to it', () => {
+  it('says at once that it reads a hook payload on stdin, reads nothing, prints and spools nothing, with its flags right or mistaken', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-hook-tty-'))
+    try {
+      for (const flags of [['--budget', '1500'], ['--budget', 'soon']]) {
+        // A terminal no one types in: read to the end of the budget, it would give nothing.
+        const terminal: HookStdin = Object.assign(new PassThrough(), { isTTY: true })
+        const spool = join(dir, 'spool.ndjson')
+        await expect(runHook([...flags, '--spool', spool], terminal)).rejects.toThrow(TERMINAL_STDIN)
+        expect(terminal.listenerCount('data')).toBe(0)
+        expect(terminal.destroyed).toBe(false)
+        expect(existsSync(spool)).toBe(false)
+      }
+      expect(TERMINAL_STDIN).toContain('reads one hook payload on stdin')
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream'
 import { parseArgs } from 'node:util'
 import { IdentifierSchema } from '../domain/observation'
 import { abortAfter, authHeaders, barredPortReason, urlMistakeReason, DEFAULT_SERVICE_URL, envValue, exitWhenWritten, homePath, identifierFlag, serviceUrl, serviceUrlProblem, tokenProblem, parseFlags } from './options'
@@ -57,11 +58,23 @@ const LATE_HEADER = 'X-Decision-Memory-Late'
  */
 const STDIN_MIN_MS = 100
 
-function readStdin(timeoutMs: number): Promise<StdinPayload | undefined> {
+/** The hook's stdin: process.stdin, or a stream a test gives in its place. */
+export type HookStdin = Readable & { isTTY?: boolean }
+
+/**
+ * What the hook says when run by hand in a terminal with no payload piped to it, as the guard
+ * says stdin is no hook payload: no payload is coming, and it waited out its whole budget.
+ */
+export const TERMINAL_STDIN =
+  'stdin is a terminal, not a hook payload: the hook reads one hook payload on stdin, as Claude Code gives it (decision-memory hook < payload.json; see decision-memory hook --help); nothing is sent or spooled'
+
+async function readStdin(timeoutMs: number, stdin: HookStdin): Promise<StdinPayload | undefined> {
+  // Run by hand in a terminal, nothing is piped: said at once, rather than after the budget.
+  if (stdin.isTTY === true) throw new Error(TERMINAL_STDIN)
   // A file is read at once (stdinFile): given one, a held-up hook lost the payload unspooled.
-  const file = stdinFile()
-  if (file !== undefined) return Promise.resolve({ text: payloadText(file), whole: true })
-  return readStdinPayload(process.stdin, timeoutMs)
+  const file = stdin === process.stdin ? stdinFile() : undefined
+  if (file !== undefined) return { text: payloadText(file), whole: true }
+  return readStdinPayload(stdin, timeoutMs)
 }
 
 /**
@@ -199,8 +212,8 @@ const HOOK_FLAGS = { user: { type: 'string' }, spool: { type: 'string' }, budget
  * user's choices: the capture is spooled as the flags can be read, else as the defaults say, for
  * the next call with its flags mended to deliver.
  */
-async function spoolDespiteFlags(argv: string[]): Promise<void> {
-  const stdin = await readStdin(Math.max(DEFAULT_BUDGET_MS - EXIT_RESERVE_MS - performance.now(), STDIN_MIN_MS))
+async function spoolDespiteFlags(argv: string[], input: HookStdin): Promise<void> {
+  const stdin = await readStdin(Math.max(DEFAULT_BUDGET_MS - EXIT_RESERVE_MS - performance.now(), STDIN_MIN_MS), input)
   if (stdin === undefined) return
   if (!stdin.whole) {
     process.stderr.write(`decision-memory hook: ${notArrivedWhy(stdin, `${DEFAULT_BUDGET_MS} ms (the default --budget, its flags being mistaken)`)}\n`)
@@ -238,7 +251,11 @@ function hookUser(flag: string | undefined): string {
   return variable === undefined ? 'default' : identifierFlag(variable, 'user', 'DECISION_MEMORY_USER')
 }
 
-async function runHook(argv: string[]): Promise<void> {
+/**
+ * The hook's work, exit aside (hookCommand): what it cannot do it throws, for hookCommand to say.
+ * `input` is its stdin, a stand-in in tests.
+ */
+export async function runHook(argv: string[], input: HookStdin = process.stdin): Promise<void> {
   let values: { user?: string; spool?: string; budget?: string }
   let budget: number
   let user: string
@@ -255,7 +272,7 @@ async function runHook(argv: string[]): Promise<void> {
     serviceUrl()
   } catch (error) {
     process.stderr.write(`decision-memory hook: ${(error as Error).message}\n`)
-    await spoolDespiteFlags(argv)
+    await spoolDespiteFlags(argv, input)
     return
   }
   // performance.now() counts from process start, so the budget includes starting node and tsx.
@@ -263,7 +280,7 @@ async function runHook(argv: string[]): Promise<void> {
   const remaining = () => deadline - performance.now()
   const file = values.spool === undefined ? spoolFile() : homePath(values.spool)
 
-  const stdin = await readStdin(Math.max(remaining(), STDIN_MIN_MS))
+  const stdin = await readStdin(Math.max(remaining(), STDIN_MIN_MS), input)
   if (stdin === undefined) return
   if (!stdin.whole) {
     process.stderr.write(`decision-memory hook: ${notArrivedWhy(stdin, `the hook's time (--budget of ${budget} ms)`)}\n`)
