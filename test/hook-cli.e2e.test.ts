@@ -279,6 +279,20 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(await spooledLines(spool)).toBe(0)
   })
 
+  it('keeps no more of stdin than 4 MB: past it, says the payload did not arrive whole, exits 0, prints and spools nothing', async () => {
+    const { spool } = await workdir()
+    const url = `http://127.0.0.1:${await closedPort()}`
+    // A capture whose answer is over 4 MB: none of it is sent, as the service would refuse it.
+    const payload = claudeCodeFixture('post-tool-use-single')
+    payload.tool_response = { ...payload.tool_response, padding: 'y\n'.repeat(2.5 * 1024 * 1024) }
+    expect(await hook(payload, url, spool, GENEROUS)).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: 'decision-memory hook: the hook payload on stdin was over 4 MB, more than the hook keeps of one, so it did not arrive whole: nothing is sent or spooled\n',
+    })
+    expect(await spooledLines(spool)).toBe(0)
+  })
+
   it('with a service that accepts but never answers: exits 0 and prints nothing', async () => {
     const { spool } = await workdir()
     // Holds each connection open without a word; closed with the test.

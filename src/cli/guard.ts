@@ -6,7 +6,7 @@ import { abortAfter, authHeaders, barredPortReason, EnvironmentError, envValue, 
 import { pathInRepository } from './repository'
 import { serviceErrorIn } from './error-envelope'
 import { stdinFile } from './stdin-file'
-import { payloadText, readStdinPayload } from './stdin-payload'
+import { payloadText, readStdinPayload, tooLargeWhy } from './stdin-payload'
 import { printable } from './terminal'
 
 export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
@@ -93,6 +93,8 @@ export async function guard(input: {
   token?: string | undefined
   /** stdin was still open at the deadline: `payload` is what had arrived by then. */
   payloadCut?: boolean
+  /** More came on stdin than is kept of a payload (PAYLOAD_KEPT_BYTES): `payload` is none. */
+  payloadTooLarge?: boolean
   /** Why no address of the service could be made (DECISION_MEMORY_PORT=abc): `url` is then none. */
   addressProblem?: string
   fetch?: typeof fetch
@@ -102,6 +104,8 @@ export async function guard(input: {
     input.failClosed
       ? { stdout: deny(`decision-memory cannot check this command (${why}) and the guard is fail-closed`), stderr: `decision-memory guard: ${why}; refusing the command (--fail-closed)\n` }
       : { stdout: '', stderr: `decision-memory guard: ${why}; letting the command through\n` }
+  // Past what is kept of one, the rest let go: said so, not called garbage nor late.
+  if (input.payloadTooLarge === true) return unavailable(tooLargeWhy('the guard'))
   let event: { hook_event_name?: unknown; tool_name?: unknown; tool_input?: { command?: unknown }; cwd?: unknown }
   try {
     event = JSON.parse(input.payload) as typeof event
@@ -248,7 +252,7 @@ export function checkableStart(body: { action: string; path?: string }): number 
  * Reads stdin to its end, or until it holds one whole JSON object (readStdinPayload, as the hook
  * reads its own), or what arrived by the deadline (`cut`: it had not all arrived by then).
  */
-async function readStdin(deadlineMs: number): Promise<{ text: string; cut: boolean }> {
+async function readStdin(deadlineMs: number): Promise<{ text: string; cut: boolean; tooLarge?: boolean }> {
   // A file is read at once (stdinFile): given one on a loaded machine, the guard said the payload
   // had not arrived, and let the command through unchecked.
   // Its byte order mark passed over, as on a pipe (payloadText): saved so by an editor, it was said
@@ -261,7 +265,7 @@ async function readStdin(deadlineMs: number): Promise<{ text: string; cut: boole
   const stdin = await readStdinPayload(process.stdin, deadlineMs)
   // A stdin that cannot be read gave nothing: said as no JSON payload, and let through or refused.
   if (stdin === undefined) return { text: '', cut: false }
-  return { text: stdin.text, cut: !stdin.whole }
+  return { text: stdin.text, cut: !stdin.whole, tooLarge: stdin.tooLarge === true }
 }
 
 function guardOptions(argv: string[]) {
@@ -301,7 +305,7 @@ export async function guardCommand(argv: string[]): Promise<number> {
     return 1
   }
   const stdin = await readStdin(options.timeoutMs)
-  const out = await guard({ payload: stdin.text, payloadCut: stdin.cut, ...options })
+  const out = await guard({ payload: stdin.text, payloadCut: stdin.cut, payloadTooLarge: stdin.tooLarge === true, ...options })
   process.stdout.write(out.stdout)
   process.stderr.write(out.stderr)
   // Its answer given: what it gave up on (a DNS lookup) must not hold every Bash call past it.

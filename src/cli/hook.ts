@@ -6,7 +6,7 @@ import { linkedFolder, pathInRepository, projectOfFolder, repositoryRoot } from 
 import { issuesText, serviceErrorIn } from './error-envelope'
 import { hookBody } from './hook-payload'
 import { stdinFile } from './stdin-file'
-import { payloadText, readStdinPayload, type StdinPayload } from './stdin-payload'
+import { payloadText, readStdinPayload, tooLargeWhy, type StdinPayload } from './stdin-payload'
 import { printable } from './terminal'
 import { appendToRejected, appendToSpool, drainSpool, holdWhileDelivering, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
@@ -84,6 +84,8 @@ async function readStdin(timeoutMs: number, stdin: HookStdin): Promise<StdinPayl
  */
 function notArrivedWhy(stdin: StdinPayload, within: string): string {
   const bytes = Buffer.byteLength(stdin.text)
+  // Past what is kept of one, the rest was let go: no payload to send, whenever stdin closed.
+  if (stdin.tooLarge === true) return `${tooLargeWhy('the hook')}: nothing is sent or spooled`
   return stdin.text.trim() === ''
     ? `no hook payload arrived on stdin within ${within}, and stdin was not closed`
     : `the hook payload did not arrive whole on stdin within ${within}: stdin, not closed, held ${bytes} bytes that are not one whole JSON object, so nothing is sent or spooled`

@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { closedValue, payloadText, readStdinPayload } from './stdin-payload'
+import { LIMITS } from '../domain/limits'
+import { previewedPostToolUse } from '../../test/support/preview-payload'
+import { closedValue, PAYLOAD_KEPT_BYTES, payloadText, readStdinPayload, tooLargeWhy } from './stdin-payload'
 
 /** A stdin that gives `chunks`, one `data` event each, and is then left open, as a client that keeps the pipe does. */
 function keptOpen(chunks: (string | Buffer)[]): Readable {
@@ -79,5 +81,25 @@ describe('readStdinPayload', () => {
     expect(await readStdinPayload(Readable.from(['12', '3']), 60_000)).toEqual({ text: '123', whole: true })
     expect(await readStdinPayload(Readable.from(['{"a":1}x']), 60_000)).toEqual({ text: '{"a":1}x', whole: true })
     expect(await readStdinPayload(Readable.from([]), 60_000)).toEqual({ text: '', whole: true })
+  })
+
+  it('keeps no more than it is told of a payload: past it, what comes is let go, and the payload said too large, stdin closed or not', async () => {
+    // A stream of `y` lines left open (`yes | decision-memory hook`): none of it kept past 10 bytes.
+    expect(await readStdinPayload(keptOpen(['y\ny\ny\n', 'y\ny\ny\n', 'y\ny\ny\n']), 0, 10)).toEqual({ text: '', whole: false, tooLarge: true })
+    // An object that closes past the bound is none the less too large, not taken whole cut short:
+    // stdin left open, at the deadline; closed, at its end.
+    expect(await readStdinPayload(keptOpen(['{"a":"', 'x'.repeat(10), '"}']), 0, 10)).toEqual({ text: '', whole: false, tooLarge: true })
+    expect(await readStdinPayload(Readable.from(['{"a":"', 'x'.repeat(10), '"}']), 60_000, 10)).toEqual({ text: '', whole: false, tooLarge: true })
+    // Up to the bound, it is the payload.
+    expect(await readStdinPayload(keptOpen(['{"a":', '"xx"}']), 60_000, 10)).toEqual({ text: '{"a":"xx"}', whole: true })
+  })
+
+  it('keeps a payload with large previews whole, over the body limit as Claude Code sends it, which the hook sends without them', async () => {
+    const text = JSON.stringify(previewedPostToolUse())
+    expect(Buffer.byteLength(text)).toBeGreaterThan(LIMITS.bodyBytes)
+    const chunks = text.match(/[^]{1,65536}/g) ?? []
+    expect(await readStdinPayload(keptOpen(chunks), 60_000)).toEqual({ text, whole: true })
+    expect(PAYLOAD_KEPT_BYTES).toBe(16 * LIMITS.bodyBytes)
+    expect(tooLargeWhy('the hook')).toBe('the hook payload on stdin was over 4 MB, more than the hook keeps of one, so it did not arrive whole')
   })
 })

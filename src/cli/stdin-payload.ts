@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream'
+import { LIMITS } from '../domain/limits'
 
 /** What came on stdin: all of it (`whole`), or what had arrived when the time ran out. */
 export interface StdinPayload {
@@ -8,6 +9,29 @@ export interface StdinPayload {
    * space after it: the payload has all arrived. False when the time ran out first.
    */
   whole: boolean
+  /**
+   * More came than is kept of a payload (PAYLOAD_KEPT_BYTES): `text` is then empty and `whole`
+   * false, stdin closed or not.
+   */
+  tooLarge?: boolean
+}
+
+/**
+ * The most of a payload kept in memory: 16 times the service's body limit (4 MB). Not the limit
+ * itself: the hook sends a PostToolUse over it without the previews the service never reads
+ * (hookBody), which Claude Code carries two or three times (tool_input, tool_response,
+ * annotations), and the guard checks the start of a command too long to send whole. Past it, the
+ * rest is read and let go: kept, `yes | decision-memory hook` held gigabytes by the end of its
+ * budget, and crashed making them a string.
+ */
+export const PAYLOAD_KEPT_BYTES = 16 * LIMITS.bodyBytes
+
+/**
+ * What the hook and the guard say of a payload past PAYLOAD_KEPT_BYTES, as of one that did not
+ * arrive whole: `who` is the command that read it.
+ */
+export function tooLargeWhy(who: string): string {
+  return `the hook payload on stdin was over ${PAYLOAD_KEPT_BYTES / 1024 / 1024} MB, more than ${who} keeps of one, so it did not arrive whole`
 }
 
 /** JSON's white space (RFC 8259 § 2): what may follow a value. */
@@ -90,11 +114,17 @@ export function closedValue(): (chunk: Uint8Array) => boolean {
  * Claude Code closes a hook's stdin once it has written the payload, but a client that spawns the
  * hook and keeps the pipe open gave a payload all there that was waited on to the end of the
  * budget, then dropped, neither sent nor spooled: it is taken as soon as it has arrived. What
- * comes after it is read and let go, so that its writer is never held up nor met with EPIPE.
+ * comes after it is read and let go, so that its writer is never held up nor met with EPIPE; so is
+ * all that comes past `keptBytes` (PAYLOAD_KEPT_BYTES), the payload then said too large.
  */
-export function readStdinPayload(stream: Readable, timeoutMs: number): Promise<StdinPayload | undefined> {
+export function readStdinPayload(stream: Readable, timeoutMs: number, keptBytes = PAYLOAD_KEPT_BYTES): Promise<StdinPayload | undefined> {
   return new Promise((resolve) => {
-    const chunks: Buffer[] = []
+    let chunks: Buffer[] = []
+    /** The bytes in `chunks`; once over keptBytes, what comes is let go, and the payload is none. */
+    let kept = 0
+    let tooLarge = false
+    /** What was read, as the payload it is: none, past keptBytes. */
+    const read = (whole: boolean): StdinPayload => (tooLarge ? { text: '', whole: false, tooLarge } : { text: Buffer.concat(chunks).toString('utf8'), whole })
     const arrived = closedValue()
     let settled = false
     const settle = (result: StdinPayload | undefined) => {
@@ -117,18 +147,25 @@ export function readStdinPayload(stream: Readable, timeoutMs: number): Promise<S
         return
       }
       stream.destroy()
-      settle({ text: Buffer.concat(chunks).toString('utf8'), whole: false })
+      settle(read(false))
     }
     const timer = setTimeout(() => setImmediate(giveUp), Math.max(0, timeoutMs))
     stream.on('data', (chunk: Buffer | string) => {
       if (settled) return
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk
-      chunks.push(bytes)
       progress = true
-      if (arrived(bytes)) settle({ text: Buffer.concat(chunks).toString('utf8'), whole: true })
+      if (tooLarge) return
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk
+      kept += bytes.length
+      if (kept > keptBytes) {
+        tooLarge = true
+        chunks = []
+        return
+      }
+      chunks.push(bytes)
+      if (arrived(bytes)) settle(read(true))
     })
     stream.on('end', () => {
-      if (!settled) settle({ text: Buffer.concat(chunks).toString('utf8'), whole: true })
+      if (!settled) settle(read(true))
     })
     stream.on('error', () => {
       if (!settled) settle(undefined)
