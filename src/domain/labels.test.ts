@@ -205,6 +205,14 @@ describe('splitJoinedLabels: Claude Code joins multi-select answers with ", "', 
     expect(splitJoinedLabels('Unit tests, fuzzing, , mutation', options)).toEqual({ chosen: ['Unit tests'], other: 'fuzzing, mutation' })
   })
 
+  it('keeps the spaces the user typed inside free text, before a comma too, trimming only its ends (R-CAP-3)', () => {
+    expect(splitJoinedLabels('Unit tests, foo ,bar', options)).toEqual({ chosen: ['Unit tests'], other: 'foo ,bar' })
+    expect(splitJoinedLabels(' foo ,  bar , E2E tests', options)).toEqual({ chosen: ['E2E tests'], other: 'foo ,  bar' })
+    expect(resolveChoice('foo ,bar, Unit tests', options, true)).toEqual({ chosen: ['Unit tests'], other: 'foo ,bar' })
+    // Runs of free text a label stands between are still two, joined with ", ".
+    expect(splitJoinedLabels('a ,b, Unit tests, c ,d', options)).toEqual({ chosen: ['Unit tests'], other: 'a ,b, c ,d' })
+  })
+
   it('tries only runs as long as an option is: a long answer of free text is read part by part', () => {
     // A list pasted as the answer (300 files here): each run of its parts, of every length, was
     // built and compared, and the service was busy for seconds (2,000 parts: minutes) for one answer.

@@ -262,7 +262,7 @@ export function splitJoinedLabels(answer: string, options: readonly string[]): R
   // up to the end of the answer, a pasted list of n parts made n² runs of up to n parts.
   const lengths = [...new Set(options.map((o) => o.split(',').length))].sort((a, b) => b - a)
   const chosen: string[] = []
-  // Free text, each run of parts that matched no label kept as it was typed (`1,5 hours`).
+  // Free text, each run of parts that matched no label kept as it was typed (`1,5 hours`, `foo ,bar`).
   const leftover: string[] = []
   let leftoverEnds = -1
   let i = 0
@@ -281,8 +281,9 @@ export function splitJoinedLabels(answer: string, options: readonly string[]): R
       }
     }
     if (!matched) {
-      const part = parts[i]?.trim() ?? ''
-      if (part !== '') {
+      // Untrimmed: `foo ,bar` is kept as typed, not as `foo,bar`; only a run's ends are trimmed.
+      const part = parts[i] ?? ''
+      if (part.trim() !== '') {
         if (leftoverEnds === i) leftover[leftover.length - 1] += `${between[i - 1] ?? ', '}${part}`
         else leftover.push(part)
         leftoverEnds = i + 1
@@ -290,7 +291,7 @@ export function splitJoinedLabels(answer: string, options: readonly string[]): R
       i++
     }
   }
-  return { chosen, other: leftover.length === 0 ? null : leftover.join(', ') }
+  return { chosen, other: leftover.length === 0 ? null : leftover.map((text) => text.trim()).join(', ') }
 }
 
 /**
