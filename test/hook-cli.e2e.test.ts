@@ -197,7 +197,7 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
    * The hook spawned with `chunks` written on its stdin, which is then left open, as a client that
    * spawns it and keeps the pipe does (Claude Code closes it): what it printed once it exited.
    */
-  async function hookKeptOpen(chunks: string[], url: string, spool: string, budget: number | string) {
+  async function hookKeptOpen(chunks: string[], url: string, spool: string, budget: number | string, options: { close?: boolean } = {}) {
     const child = spawn(process.execPath, [BIN, 'hook', '--budget', String(budget)], {
       env: cleanEnv({ DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool }),
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -208,6 +208,7 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     child.stderr.on('data', (chunk) => (stderr += chunk))
     child.stdin.on('error', () => {})
     for (const chunk of chunks) child.stdin.write(chunk)
+    if (options.close === true) child.stdin.end()
     const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
     child.stdin.destroy()
     return { code, stdout, stderr }
@@ -279,18 +280,27 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(await spooledLines(spool)).toBe(0)
   })
 
-  it('keeps no more of stdin than 4 MB: past it, says the payload did not arrive whole, exits 0, prints and spools nothing', async () => {
+  it('keeps no more of stdin than 64 MB: past it, says the payload did not arrive whole, exits 0, prints and spools nothing', async () => {
     const { spool } = await workdir()
     const url = `http://127.0.0.1:${await closedPort()}`
-    // A capture whose answer is over 4 MB: none of it is sent, as the service would refuse it.
-    const payload = claudeCodeFixture('post-tool-use-single')
-    payload.tool_response = { ...payload.tool_response, padding: 'y\n'.repeat(2.5 * 1024 * 1024) }
-    expect(await hook(payload, url, spool, GENEROUS)).toMatchObject({
+    // `yes | decision-memory hook`, in short: 65 MB of `y` lines, then stdin closed.
+    const megabyte = 'y\n'.repeat(512 * 1024)
+    expect(await hookKeptOpen([...Array.from({ length: 65 }, () => megabyte)], url, spool, GENEROUS, { close: true })).toMatchObject({
       code: 0,
       stdout: '',
-      stderr: 'decision-memory hook: the hook payload on stdin was over 4 MB, more than the hook keeps of one, so it did not arrive whole: nothing is sent or spooled\n',
+      stderr: 'decision-memory hook: the hook payload on stdin was over 64 MB, more than the hook keeps of one, so it did not arrive whole: nothing is sent or spooled\n',
     })
     expect(await spooledLines(spool)).toBe(0)
+  })
+
+  it('keeps a capture of megabytes of previews whole, under what it keeps of stdin: sent, not said too large', async () => {
+    const { spool } = await workdir()
+    const url = `http://127.0.0.1:${await closedPort()}`
+    // 5 MB in all, with the service down: spooled as any capture (previews taken out, as sent).
+    const payload = claudeCodeFixture('post-tool-use-single')
+    payload.tool_response = { ...payload.tool_response, padding: 'y\n'.repeat(2.5 * 1024 * 1024) }
+    expect(await hook(payload, url, spool, GENEROUS)).toMatchObject({ code: 0, stdout: '' })
+    expect(await spooledLines(spool)).toBe(1)
   })
 
   it('with a service that accepts but never answers: exits 0 and prints nothing', async () => {
