@@ -84,6 +84,26 @@ describe('decision point keys (R-CAP-4)', () => {
     }
   })
 
+  it('keeps them there when the question is sent with two spaces, a non-breaking one or a line break', () => {
+    // The rule is tried on the text as sent too, where `(?! of\b)` saw `  of` and `.*` stopped at
+    // the line's end: the tier of a service was the SPEC's tier there, the orders table's model Claude's.
+    const key = (header: string, question: string) => decisionPointKey({ header, question, options: ['A', 'B'] }, policy)
+    for (const [header, question] of [
+      ['Plan', 'Which tier  of service should we buy?'],
+      ['Plan', 'Which tier\u00a0of service should we buy?'],
+      ['Support', 'What tier\nof support does this ticket need?'],
+      ['Consistency', 'Which model  of consistency do we need?'],
+      ['Consistency', 'Which models\nof consistency do we need?'],
+      ['Schema', 'What model should we use\nfor the orders table?'],
+      ['Domain', 'What model should I use for\nthe Order entity?'],
+    ] as const) {
+      expect(key(header, question), JSON.stringify(question)).toMatch(/^q-/)
+    }
+    // Nor is what is the point lost so: a tier of complexity, a model of Claude.
+    expect(key('Scope', 'Which tier of\u00a0complexity fits this change?')).toBe('complexity-tier')
+    expect(key('Implementer', 'Which model  of Claude should implement this?')).toBe('model-selection')
+  })
+
   it('matches a rule on the question and header as keyed: white space collapsed, trimmed, trailing punctuation dropped', () => {
     for (const question of ['Which complexity  tier?', 'Which\u00a0complexity tier', '  which complexity tier  ', 'Which complexity\ttier?']) {
       expect(decisionPointKey({ question, options: ['S', 'M'] }, policy)).toBe('complexity-tier')
