@@ -147,8 +147,32 @@ describe('decision-memory export --out a file there already', () => {
     expect(stderr).toBe('')
     // The file the shell holds open: what it writes after the command lands beside the export.
     expect((await stat(out)).ino).toBe(before)
-    expect((await readFile(out, 'utf8')).trim().split('\n').map((line) => (JSON.parse(line) as { type: string }).type)).toEqual(['export', 'session', 'end'])
+    // Opened to append (`>> FILE`), as the shell did: what it held is kept, the export after it.
+    const text = await readFile(out, 'utf8')
+    expect(text.startsWith(YESTERDAY)).toBe(true)
+    expect(text.slice(YESTERDAY.length).trim().split('\n').map((line) => (JSON.parse(line) as { type: string }).type)).toEqual(['export', 'session', 'end'])
     expect(await readdir(folder)).toEqual(['dave.ndjson'])
+  })
+
+  it.runIf(process.platform === 'linux')('writes where the descriptor it was handed stands, between what the shell writes before and after it', async () => {
+    const { data, folder } = await shop()
+    const out = join(folder, 'dave.ndjson')
+    // `{ echo first; decision-memory export --out /dev/stdout; echo last; } > FILE`: opened again by
+    // its name, the file was cut to nothing, `first` lost and `last` written over the export's start.
+    const handle = await open(out, 'w')
+    try {
+      await handle.write('first\n')
+      expect(await exportCommand(['--user', 'dave', '--data', data, '--out', `/proc/self/fd/${handle.fd}`])).toBe(0)
+      await handle.write('last\n')
+    } finally {
+      await handle.close()
+    }
+    expect(stderr).toBe('')
+    const lines = (await readFile(out, 'utf8')).trim().split('\n')
+    expect(lines.at(0)).toBe('first')
+    expect(lines.at(-1)).toBe('last')
+    expect(lines.slice(1, -1).map((line) => (JSON.parse(line) as { type: string }).type)).toEqual(['export', 'session', 'end'])
+    expect((await stat(out)).mode & 0o777).toBe(0o600)
   })
 
   it('writes it in place, as before, where the file there cannot be replaced (a container\'s bind mount of it: EBUSY)', async () => {

@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs'
 import { chmod, open, readlink, realpath, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { exportLineText } from '../data-rights'
@@ -80,9 +81,17 @@ export async function exportCommand(argv: string[]): Promise<number> {
       }
       // Nor a file the command was handed open (`--out /dev/stdout > FILE`): the shell writes what
       // follows the command into that one, and a new file in its place would lose it.
-      const handedOpen = (await linksFrom(values.out)).some((path) => OPEN_DESCRIPTOR.test(path))
+      const chain = await linksFrom(values.out)
+      const handedOpen = chain.some((path) => OPEN_DESCRIPTOR.test(path))
+      const descriptor = ownDescriptor(chain)
       if (existing === undefined || (existing.isFile() && !handedOpen)) await replaceFile(values.out, text)
-      else {
+      else if (existing.isFile() && descriptor !== undefined) {
+        // Written through the descriptor itself, where it stands, as stdout is: opened again by
+        // its name, the file was cut to nothing (`>> FILE` lost what it held, and what the shell
+        // wrote before the command in `{ echo …; export --out /dev/stdout; } > FILE`).
+        await chmod(values.out, 0o600).catch(() => undefined)
+        writeToDescriptor(descriptor, text)
+      } else {
         if (existing.isFile()) await chmod(values.out, 0o600).catch(() => undefined)
         await writeFile(values.out, text)
       }
@@ -146,6 +155,21 @@ async function writeInPlace(target: string, text: string): Promise<void> {
 
 /** A descriptor this process holds open, as `/dev/stdout` leads to it (Linux's `/proc/self/fd/1`, macOS's `/dev/fd/1`). */
 const OPEN_DESCRIPTOR = /^\/(?:proc\/(?:self|\d+)\/fd|dev\/fd)\//
+
+/** The number of the descriptor of this process's that the paths lead through, if they do. */
+function ownDescriptor(chain: readonly string[]): number | undefined {
+  for (const path of chain) {
+    const found = /^\/(?:proc\/(self|\d+)\/fd|dev\/fd)\/(\d+)$/.exec(path)
+    if (found !== null && (found[1] === undefined || found[1] === 'self' || Number(found[1]) === process.pid)) return Number(found[2])
+  }
+  return undefined
+}
+
+/** Writes the whole text at the descriptor's place, as the process's own stdout is written. */
+function writeToDescriptor(fd: number, text: string): void {
+  const bytes = Buffer.from(text)
+  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at)
+}
 
 /**
  * The paths `path` leads through, link by link, the last a file or no file yet: realpath's answer
