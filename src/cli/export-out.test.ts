@@ -132,6 +132,20 @@ describe('decision-memory export --out a file there already', () => {
     expect((await readdir(folder)).sort()).toEqual(['2026-07-01.ndjson', 'latest.ndjson'])
   })
 
+  it('makes the file a link not there yet leads to from the folder the link is really in', async () => {
+    const { data, folder } = await shop()
+    // `current` → `2026/07`, holding `latest.ndjson` → `../latest.ndjson`: the system reads `..` from
+    // `2026/07`, not from `current`'s folder, and the file to make is `2026/latest.ndjson`.
+    await mkdir(join(folder, '2026', '07'), { recursive: true })
+    await symlink(join('2026', '07'), join(folder, 'current'))
+    await symlink(join('..', 'latest.ndjson'), join(folder, '2026', '07', 'latest.ndjson'))
+    expect(await exportCommand(['--user', 'dave', '--data', data, '--out', join(folder, 'current', 'latest.ndjson')])).toBe(0)
+    expect(stderr).toBe('')
+    const made = join(folder, '2026', 'latest.ndjson')
+    expect((await readFile(made, 'utf8')).trim().split('\n').map((line) => (JSON.parse(line) as { type: string }).type)).toEqual(['export', 'session', 'end'])
+    expect((await readdir(folder)).sort()).toEqual(['2026', 'current'])
+  })
+
   it.runIf(process.platform === 'linux')('writes into a file the command was handed open (`--out /dev/stdout > FILE`), not a new one in its place', async () => {
     const { data, folder } = await shop()
     const out = join(folder, 'dave.ndjson')

@@ -183,7 +183,9 @@ async function linksFrom(path: string): Promise<string[]> {
     if (link === undefined) return chain
     // As the system counts links before it gives up (Linux: 40).
     if (chain.length > 40) throw Object.assign(new Error(`too many links: ${path}`), { code: 'ELOOP' })
-    chain.push(resolve(dirname(at), link))
+    // From the folder the link is really in: `..` in a link reached through a linked folder is
+    // read by the system from where that folder leads, not from the path given.
+    chain.push(resolve(await realpath(dirname(at)).catch(() => dirname(at)), link))
   }
 }
 
