@@ -146,6 +146,15 @@ describe('decision-memory export --out a file there already', () => {
     expect((await readdir(folder)).sort()).toEqual(['2026', 'current'])
   })
 
+  it('names the folder a link leads into when that folder is not there, not the link\'s own', async () => {
+    const { data, folder } = await shop()
+    const link = join(folder, 'latest.ndjson')
+    await symlink(join('2026', 'latest.ndjson'), link)
+    expect(await exportCommand(['--user', 'dave', '--data', data, '--out', link])).toBe(1)
+    expect(stderr).toBe(`decision-memory export: cannot write ${link}: there is no folder ${join(folder, '2026')} (ENOENT)\n`)
+    expect(await readdir(folder)).toEqual(['latest.ndjson'])
+  })
+
   it.runIf(process.platform === 'linux')('writes into a file the command was handed open (`--out /dev/stdout > FILE`), not a new one in its place', async () => {
     const { data, folder } = await shop()
     const out = join(folder, 'dave.ndjson')

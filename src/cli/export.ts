@@ -97,7 +97,11 @@ export async function exportCommand(argv: string[]): Promise<number> {
       }
     } catch (error) {
       // Said in one line, as a path the user can fix (a folder that does not exist, no permission).
-      process.stderr.write(`decision-memory export: ${cannotWrite(values.out, (error as NodeJS.ErrnoException).code ?? (error as Error).message, user)}\n`)
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message
+      // Through a link into a folder not there, that folder is the one missing, not the link's (`.`).
+      const chain = code === 'ENOENT' ? await linksFrom(values.out).catch(() => []) : []
+      const folder = chain.length > 1 ? dirname(chain.at(-1) as string) : dirname(values.out)
+      process.stderr.write(`decision-memory export: ${cannotWrite(values.out, code, user, true, folder)}\n`)
       return 1
     }
   }
@@ -193,14 +197,14 @@ async function linksFrom(path: string): Promise<string[]> {
  * Why `--out FILE` could not be written, in words the user can act on, the error's code kept:
  * `EISDIR` alone named no file to give instead.
  */
-export function cannotWrite(out: string, code: string, user: string, folderExists = true): string {
+export function cannotWrite(out: string, code: string, user: string, folderExists = true, folder = dirname(out)): string {
   // A user id may hold any character but controls: `a/b` names no file in the folder.
   const file = `${user.replace(/[/\\:*?"<>|]/g, '_')}.ndjson`
   const why: Record<string, string> = {
     EISDIR: folderExists
       ? `a folder: give --out a file in it, such as ${join(out, file)}`
       : 'a folder\'s path, and there is no such folder: give --out the path of a file, in a folder that exists',
-    ENOENT: `there is no folder ${dirname(out)}`,
+    ENOENT: `there is no folder ${folder}`,
     EACCES: 'this account may not write there',
     EPERM: 'this account may not write there',
   }
