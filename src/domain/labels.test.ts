@@ -233,6 +233,31 @@ describe('splitJoinedLabels: Claude Code joins multi-select answers with ", "', 
     expect(splitJoinedLabels(answer, commas)).toEqual({ chosen: [], other: answer })
     expect(tried).toBeLessThanOrEqual(300 * 2 * 2)
   })
+
+  it('compares a run only with the options of as many commas: 50 options of 50 lengths are not each tried at each', () => {
+    // An observation may offer 50 options (POST /v1/observations): of 0 to 49 commas, every run
+    // was compared with all 50, in three cases, and one answer of 250 parts (`a,a,…`, 500
+    // characters) held the service for 0.4 s, a request of ten such observations for seconds.
+    // Counted as the labels lower-cased.
+    const offered = Array.from({ length: 50 }, (_, k) => Array.from({ length: k + 1 }, (_, m) => (m === k ? `option ${k}` : `part ${m}`)).join(', '))
+    const answer = Array.from({ length: 250 }, (_, i) => `file${i}.ts`).join(', ')
+    const lower = String.prototype.toLocaleLowerCase
+    let lowered = 0
+    String.prototype.toLocaleLowerCase = function (this: string, ...args: Parameters<typeof lower>) {
+      lowered++
+      return lower.apply(this, args)
+    }
+    try {
+      expect(splitJoinedLabels(answer, offered)).toEqual({ chosen: [], other: answer })
+    } finally {
+      String.prototype.toLocaleLowerCase = lower
+    }
+    // Each run of each length, as sent and joined: itself and the one option of its length, in
+    // another case and folded (a handful each), not the 50.
+    expect(lowered).toBeLessThanOrEqual(250 * 50 * 2 * 8)
+    // And what is chosen is as before: an option among them, of a length tried first or last.
+    expect(splitJoinedLabels(`${offered[49]}, file.ts, ${offered[0]}`, offered)).toEqual({ chosen: [offered[49], offered[0]], other: 'file.ts' })
+  })
 })
 
 describe('resolveChoice: a multi-select answer joined as Claude Code joins it now, quoting a label that holds ", "', () => {

@@ -260,7 +260,14 @@ export function splitJoinedLabels(answer: string, options: readonly string[]): R
   // folding the case neither adds nor drops one): a run matches only an option with as many, so
   // only runs of the lengths the options have are tried, the longest first. Tried at every length
   // up to the end of the answer, a pasted list of n parts made n² runs of up to n parts.
-  const lengths = [...new Set(options.map((o) => o.split(',').length))].sort((a, b) => b - a)
+  // And compared only with those options: 50 options of 50 lengths were each compared with every
+  // run, in three cases, 0.4 s for an answer of 500 characters.
+  const ofLength = new Map<number, string[]>()
+  for (const option of options) {
+    const length = option.split(',').length
+    ofLength.set(length, [...(ofLength.get(length) ?? []), option])
+  }
+  const lengths = [...ofLength.keys()].sort((a, b) => b - a)
   const chosen: string[] = []
   // Free text, each run of parts that matched no label kept as it was typed (`1,5 hours`, `foo ,bar`).
   const leftover: string[] = []
@@ -272,7 +279,8 @@ export function splitJoinedLabels(answer: string, options: readonly string[]): R
       const j = i + length
       if (j > parts.length) continue
       const run = parts.slice(i, j).map((p) => p.trim())
-      const candidate = matchOption(asSent(i, j), options) ?? matchOption(run.join(', '), options)
+      const offered = ofLength.get(length) as string[]
+      const candidate = matchOption(asSent(i, j), offered) ?? matchOption(run.join(', '), offered)
       if (candidate !== undefined) {
         if (!chosen.includes(candidate)) chosen.push(candidate)
         i = j
