@@ -1,10 +1,10 @@
 import { writeSync } from 'node:fs'
-import { chmod, open, readlink, realpath, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises'
+import { chmod, readlink, realpath, stat, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { exportLineText } from '../data-rights'
-import { randomHex } from '../random-hex'
 import { codeInWords } from './file-error'
 import { homePath, userFlag, parseFlags } from './options'
+import { replaceFile, ReplaceError } from './replace-file'
 import { failure, throughServiceOrLocal } from './service-client'
 import { terminalSafeJson } from './terminal'
 
@@ -84,7 +84,7 @@ export async function exportCommand(argv: string[]): Promise<number> {
       const chain = await linksFrom(values.out)
       const handedOpen = chain.some((path) => OPEN_DESCRIPTOR.test(path))
       const descriptor = ownDescriptor(chain)
-      if (existing === undefined || (existing.isFile() && !handedOpen)) await replaceFile(values.out, text)
+      if (existing === undefined || (existing.isFile() && !handedOpen)) await replaceExport(values.out, text)
       else if (existing.isFile() && descriptor !== undefined) {
         // Written through the descriptor itself, where it stands, as stdout is: opened again by
         // its name, the file was cut to nothing (`>> FILE` lost what it held, and what the shell
@@ -109,44 +109,26 @@ export async function exportCommand(argv: string[]): Promise<number> {
 }
 
 /**
- * Writes the export to `out` whole, or leaves what is there as it was: written beside it (mode
- * 0600 from the start), synced, and renamed over it. Written in place, a full disk left the last
- * export there, often the backup of the day before, cut short where the new one stopped: exit 1,
- * and no whole export left at all. Through a link to a file, the file it leads to is replaced, the
- * link kept. When a step fails, the temporary file is removed: nothing is left beside it.
+ * Writes the export to `out` whole, or leaves what is there as it was (replaceFile: mode 0600 from
+ * the start). Written in place, a full disk left the last export there, often the backup of the
+ * day before, cut short where the new one stopped: exit 1, and no whole export left at all.
+ * Through a link to a file, the file it leads to is replaced, the link kept.
  */
-async function replaceFile(out: string, text: string): Promise<void> {
+async function replaceExport(out: string, text: string): Promise<void> {
   // A link to a file not made yet (`latest.ndjson` → `2026-07-01.ndjson`): that file is made, as
   // writing through the link makes it, and the link kept.
   const target = await realpath(out).catch(async () => (await linksFrom(out)).at(-1) as string)
-  // A name of its own ('wx': never a file already there, nor a link planted in its place).
-  const temporary = `${target}.${process.pid}.${randomHex(4)}.tmp`
-  let handle: FileHandle | undefined
   try {
-    handle = await open(temporary, 'wx', 0o600)
+    await replaceFile(target, text, 0o600)
   } catch (error) {
+    if (!(error instanceof ReplaceError)) throw error
+    const { step, code } = error
     // A folder this account may not add a file to, holding a file of its own it may write (made
-    // for it beforehand): written in place, as before, rather than refused.
-    const code = (error as NodeJS.ErrnoException).code
-    if ((code === 'EACCES' || code === 'EPERM') && (await stat(target).catch(() => undefined))?.isFile() === true) return writeInPlace(target, text)
-    throw error
-  }
-  try {
-    await handle.writeFile(text)
-    // The mode given to open is masked by the umask: the export is its owner's alone all the same.
-    await handle.chmod(0o600)
-    await handle.sync()
-    await handle.close()
-    handle = undefined
-    await rename(temporary, target)
-  } catch (error) {
-    await handle?.close().catch(() => undefined)
-    await rm(temporary, { force: true }).catch(() => undefined)
-    // A file that can be written but not replaced: one mounted on its own (a container's bind
-    // mount of it, EBUSY), or one open in another program on Windows (EBUSY, EPERM): written in
-    // place, as before, rather than refused. Only once the export was written whole beside it.
-    const code = (error as NodeJS.ErrnoException).code
-    if (handle === undefined && (code === 'EBUSY' || code === 'EPERM') && (await stat(target).catch(() => undefined))?.isFile() === true) return writeInPlace(target, text)
+    // for it beforehand); a file that can be written but not replaced, once the export was written
+    // whole beside it: one mounted on its own (a container's bind mount of it, EBUSY), or one open
+    // in another program on Windows (EBUSY, EPERM). Written in place, as before, rather than refused.
+    const inPlace = step === 'beside' ? code === 'EACCES' || code === 'EPERM' : code === 'EBUSY' || code === 'EPERM'
+    if (inPlace && (await stat(target).catch(() => undefined))?.isFile() === true) return writeInPlace(target, text)
     throw error
   }
 }

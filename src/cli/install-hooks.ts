@@ -1,9 +1,9 @@
-import { lstat, mkdir, open, readFile, readlink, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises'
+import { lstat, mkdir, readFile, readlink, realpath, stat } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { basename, dirname, extname, join, posix, resolve, win32 } from 'node:path'
-import { randomHex } from '../random-hex'
 import { BIN_PATH, shellWord } from './bin-path'
 import { cannotRead } from './file-error'
+import { replaceFile } from './replace-file'
 import { guardCommandOf, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, wrappedScriptOf } from '../integrations/claude-code-settings'
 import { DEFAULT_BUDGET_MS } from './hook'
 import { GUARD_TIMEOUT_MS } from './guard'
@@ -96,31 +96,14 @@ async function modeOf(file: string): Promise<number | undefined> {
 }
 
 /**
- * Replaces `target` with `text` whole, or leaves it as it was: written beside it and renamed over
- * it, so that Claude Code never reads half a file, and synced first, so that a crash after the
- * rename cannot leave an empty file where the user's settings were. The new file keeps the old
- * one's permissions (settings may hold secrets in `env`, 0600). When any step fails (a full disk,
- * a settings file that cannot be replaced: immutable, or a bind mount), the temporary file is
- * removed: nothing is left beside the settings.
+ * Replaces the settings file with `text` whole, or leaves it as it was (replaceFile), so that
+ * Claude Code never reads half a file and a crash cannot leave an empty file where the user's
+ * settings were. The new file keeps the old one's permissions (settings may hold secrets in `env`,
+ * 0600). When any step fails (a full disk, a settings file that cannot be replaced: immutable, or
+ * a bind mount), nothing is left beside the settings.
  */
-async function replaceFile(target: string, text: string): Promise<void> {
-  const mode = await modeOf(target)
-  // A name of its own ('wx': never a file already there, nor a link planted in its place).
-  const temporary = `${target}.${process.pid}.${randomHex(4)}.tmp`
-  let handle: FileHandle | undefined = await open(temporary, 'wx', mode ?? 0o666)
-  try {
-    await handle.writeFile(text)
-    // The mode given to open is masked by the umask; the old file's is kept exactly.
-    if (mode !== undefined) await handle.chmod(mode)
-    await handle.sync()
-    await handle.close()
-    handle = undefined
-    await rename(temporary, target)
-  } catch (error) {
-    await handle?.close().catch(() => undefined)
-    await rm(temporary, { force: true }).catch(() => undefined)
-    throw error
-  }
+async function replaceSettings(target: string, text: string): Promise<void> {
+  await replaceFile(target, text, await modeOf(target))
 }
 
 /**
@@ -396,7 +379,7 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
     // renaming over the link itself would replace it with a copy and cut it from its target.
     const target = await realTarget(file)
     await mkdir(dirname(target), { recursive: true })
-    await replaceFile(target, text)
+    await replaceSettings(target, text)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === undefined) throw error
