@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { claudeCodeFixture } from './support/fixtures'
 import { PREVIEWED_QUESTIONS, previewedPostToolUse } from './support/preview-payload'
-import { BIN, cleanEnv, closedPort, runCli, startService, type RunningService } from './support/processes'
+import { BIN, cleanEnv, closedPort, runCli, runCliKeptOpen, startService, type RunningService } from './support/processes'
 import { LOOKUP_GAVE_UP, STUCK_HOST, stuckDnsPreload } from './support/stuck-dns'
 import { tempDir } from './support/temp-dir'
 
@@ -197,21 +197,8 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
    * The hook spawned with `chunks` written on its stdin, which is then left open, as a client that
    * spawns it and keeps the pipe does (Claude Code closes it): what it printed once it exited.
    */
-  async function hookKeptOpen(chunks: string[], url: string, spool: string, budget: number | string, options: { close?: boolean } = {}) {
-    const child = spawn(process.execPath, [BIN, 'hook', '--budget', String(budget)], {
-      env: cleanEnv({ DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool }),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr += chunk))
-    child.stdin.on('error', () => {})
-    for (const chunk of chunks) child.stdin.write(chunk)
-    if (options.close === true) child.stdin.end()
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
-    child.stdin.destroy()
-    return { code, stdout, stderr }
+  function hookKeptOpen(chunks: string[], url: string, spool: string, budget: number | string, options: { close?: boolean } = {}) {
+    return runCliKeptOpen(['hook', '--budget', String(budget)], chunks, { env: { DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool }, ...options })
   }
 
   it('takes a payload that has arrived whole though its stdin is left open: the capture delivered, the question answered', async () => {

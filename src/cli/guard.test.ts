@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { NO_FORCE_PUSH } from '../../test/support/decision-record'
-import { BIN, cleanEnv, closedPort } from '../../test/support/processes'
+import { BIN, cleanEnv, closedPort, runCliKeptOpen } from '../../test/support/processes'
 import { LOOKUP_GAVE_UP, STUCK_HOST, stuckDnsPreload } from '../../test/support/stuck-dns'
 import { createTestApp } from '../../test/support/test-app'
 import { OPS, testTokens } from '../../test/support/tokens'
@@ -513,22 +513,12 @@ globalThis.setTimeout = function (fn, ms, ...args) {
 }\n`,
       )
       const url = `http://127.0.0.1:${await closedPort()}`
-      const child = spawn(process.execPath, [BIN, 'guard', '--fail-closed', '--timeout', '9999'], {
-        env: cleanEnv({ DECISION_MEMORY_URL: url, NODE_OPTIONS: `--require ${preload}` }),
-        stdio: ['pipe', 'pipe', 'pipe'],
-      })
-      let stdout = ''
-      let stderr = ''
-      child.stdout.on('data', (chunk) => (stdout += chunk))
-      child.stderr.on('data', (chunk) => (stderr += chunk))
-      child.stdin.on('error', () => {})
       // Cut inside a string, in two writes: the first is no whole payload.
       const payload = await bashPayload()
       const cut = payload.indexOf('git push') + 4
-      child.stdin.write(payload.slice(0, cut))
-      child.stdin.write(payload.slice(cut))
-      const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
-      child.stdin.destroy()
+      const { code, stdout, stderr } = await runCliKeptOpen(['guard', '--fail-closed', '--timeout', '9999'], [payload.slice(0, cut), payload.slice(cut)], {
+        env: { DECISION_MEMORY_URL: url, NODE_OPTIONS: `--require ${preload}` },
+      })
       expect(code).toBe(0)
       // The command was read and checked: refused as the service cannot be reached.
       expect(JSON.parse(stdout).hookSpecificOutput.permissionDecision).toBe('deny')

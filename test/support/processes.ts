@@ -89,6 +89,29 @@ export function runCli(
   })
 }
 
+/**
+ * Runs one CLI command with `chunks` written on its stdin, which is then left open (as a client
+ * that spawns it and keeps the pipe does; Claude Code closes it), or closed with `close`: what it
+ * printed once it exited.
+ */
+export async function runCliKeptOpen(
+  args: string[],
+  chunks: readonly string[],
+  options: { env?: Record<string, string>; close?: boolean } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk) => (stdout += chunk))
+  child.stderr.on('data', (chunk) => (stderr += chunk))
+  child.stdin.on('error', () => {})
+  for (const chunk of chunks) child.stdin.write(chunk)
+  if (options.close === true) child.stdin.end()
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+  child.stdin.destroy()
+  return { code, stdout, stderr }
+}
+
 /** A day in milliseconds. */
 export const DAY = 86_400_000
 
