@@ -16,6 +16,12 @@ export function dateOfFileName(name: string): [string, string, string] | null {
   return named === null ? null : [named[1] as string, named[2] as string, named[3] as string]
 }
 
+/** The day a date-named record file is named by, as a date field at line 1, else undefined. */
+function fileNameDate(name: string): { value: string; line: number } | undefined {
+  const named = dateOfFileName(name)
+  return named === null ? undefined : { value: named.join('-'), line: 1 }
+}
+
 /**
  * The key of a record file: `NNNN-slug.md` → `ADR-NNNN`; a date-named `yyyymmdd-slug.md` or
  * `yyyy-mm-dd-slug.md` keeps its name (its year is no record number: two records of one year
@@ -255,7 +261,8 @@ export function readAdrTools(file: RecordFile, latest?: string): ParsedRecord {
   const statusSection = sectionNamed(record, STATUS_HEADING)
   if (statusSection === undefined) throw new UnreadableRecord(record.title.line, 'no "## Status" section')
   // A record that writes its fields under "## Status" dates itself there, or in a "## Date" section; one that writes no "Date:"
-  // line, by the day written with its status (`Accepted on 2020-05-05`); else it has no date, as in
+  // line, by the day its file is named by (`2023-01-15-use-x.md`), as a MADR or log4brains record is,
+  // else by the day written with its status (`Accepted on 2020-05-05`); else it has no date, as in
   // MADR: the import dates the record the day it first sees it. A "Date:" that cannot be read
   // (`5 juin 2023`) is passed over as if it were not written, and said.
   const definitions = linkDefinitions(file.text)
@@ -283,6 +290,7 @@ export function readAdrTools(file: RecordFile, latest?: string): ParsedRecord {
     readDateField(fieldOf(record.preamble, /^date$/i), unreadDates, latest) ??
     readDateField(fieldOf(statusSection.body, /^date$/i), unreadDates, latest) ??
     readDateField(dateSection, unreadDates, latest) ??
+    readDateField(fileNameDate(file.name), unreadDates, latest) ??
     statusDate
   // `6. Use X` as adr-tools writes it, but not the `1.` of a title that begins with a decimal (`1.5x memory budget`).
   const title = titleWithoutNumber(record.title.text.replace(/^\d+\.(?!\d)\s*/, ''), numberOfFile(file.name))

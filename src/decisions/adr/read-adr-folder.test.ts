@@ -225,7 +225,7 @@ describe('reading ADR folders (R-CON-6)', () => {
     ])
     expect(reading.problems).toEqual([])
     expect(summary(reading.records)).toEqual({
-      '2024-01-15-use-postgres': ['superseded', null, null, '2024-03-02-use-cockroachdb'],
+      '2024-01-15-use-postgres': ['superseded', '2024-01-15', null, '2024-03-02-use-cockroachdb'],
       '2024-03-02-use-cockroachdb': ['accepted', '2024-03-02', '2024-01-15-use-postgres', null],
     })
   })
@@ -714,6 +714,24 @@ describe('a record named by a day before 1970', () => {
       { path: '1969-12-31-use-rest.md', line: 1, message: '"1969-12-31" is before 1970; the record is read without it' },
       { path: '19690101-use-zod.md', line: 1, message: '"1969-01-01" is before 1970; the record is read without it' },
     ])
+  })
+})
+
+describe('an adr-tools record in a date-named file that writes no date', () => {
+  it('is dated by its file name, as a MADR or log4brains one is, not by the day it is imported', () => {
+    const reading = readTexts({
+      '2023-01-15-use-x.md': '# Use X\n\n## Status\n\nAccepted\n\n## Decision\n\nWe will use X.\n',
+      '20230116-use-y.md': '# Use Y\n\n## Status\n\nAccepted\n\n## Decision\n\nWe will use Y.\n',
+      // A "Date:" line it writes still comes first.
+      '2023-01-17-use-z.md': '# Use Z\n\nDate: 2023-02-01\n\n## Status\n\nAccepted\n',
+    })
+    expect(reading.formats).toEqual({ 'adr-tools': 3 })
+    expect(summary(reading.records)).toEqual({
+      '2023-01-15-use-x': ['accepted', '2023-01-15', null, null],
+      '20230116-use-y': ['accepted', '2023-01-16', null, null],
+      '2023-01-17-use-z': ['accepted', '2023-02-01', null, null],
+    })
+    expect(reading.problems).toEqual([])
   })
 })
 
