@@ -6,7 +6,7 @@ import { abortAfter, authHeaders, barredPortReason, EnvironmentError, envValue, 
 import { pathInRepository } from './repository'
 import { serviceErrorIn } from './error-envelope'
 import { stdinFile } from './stdin-file'
-import { payloadText, readStdinPayload, tooLargeWhy } from './stdin-payload'
+import { readStdinPayload, tooLargeWhy } from './stdin-payload'
 import { printable } from './terminal'
 
 export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
@@ -257,8 +257,9 @@ async function readStdin(deadlineMs: number): Promise<{ text: string; cut: boole
   // had not arrived, and let the command through unchecked.
   // Its byte order mark passed over, as on a pipe (payloadText): saved so by an editor, it was said
   // to be no JSON, and let through unchecked.
+  // Over what is kept of a payload, said too large, as on a pipe.
   const file = stdinFile()
-  if (file !== undefined) return { text: payloadText(file), cut: false }
+  if (file !== undefined) return { text: file.text, cut: false, tooLarge: file.tooLarge === true }
   if (process.stdin.isTTY) return { text: '', cut: false }
   // A client that spawns the guard and keeps the pipe open had a whole payload waited on to the
   // end of --timeout, holding up every Bash call by as much: it is taken once it has arrived.

@@ -6,7 +6,7 @@ import { linkedFolder, pathInRepository, projectOfFolder, repositoryRoot } from 
 import { issuesText, serviceErrorIn } from './error-envelope'
 import { hookBody } from './hook-payload'
 import { stdinFile } from './stdin-file'
-import { payloadText, readStdinPayload, tooLargeWhy, type StdinPayload } from './stdin-payload'
+import { readStdinPayload, tooLargeWhy, type StdinPayload } from './stdin-payload'
 import { printable } from './terminal'
 import { appendToRejected, appendToSpool, drainSpool, holdWhileDelivering, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
@@ -73,7 +73,7 @@ async function readStdin(timeoutMs: number, stdin: HookStdin): Promise<StdinPayl
   if (stdin.isTTY === true) throw new Error(TERMINAL_STDIN)
   // A file is read at once (stdinFile): given one, a held-up hook lost the payload unspooled.
   const file = stdin === process.stdin ? stdinFile() : undefined
-  if (file !== undefined) return { text: payloadText(file), whole: true }
+  if (file !== undefined) return file
   return readStdinPayload(stdin, timeoutMs)
 }
 
