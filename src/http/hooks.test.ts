@@ -923,7 +923,7 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(asked.permissionDecisionReason).toBe(
       `decision-memory put first the option you are most likely to pick. It asks "${TIER_QUESTION}" to check in with you, after 9 answers it gave for you`,
     )
-    // Claude Code shows no `ask`'s reason: the user, answered for 9 times, learns why they are asked from the systemMessage.
+    // Claude Code shows an `ask`'s reason at most on its review screen, which one single-select question skips: the user, answered for 9 times, learns why they are asked from the systemMessage.
     expect(body.systemMessage).toBe(`decision-memory asks "${TIER_QUESTION}" to check in with you, after 9 answers it gave for you`)
   })
 
@@ -1389,8 +1389,8 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     // The user is told too, with how to be asked again, not only the agent.
     expect(output.permissionDecisionReason).toContain(`It answered for you: "${TIER_QUESTION}" = "Tier S (Recommended)"`)
     expect(output.permissionDecisionReason).toContain(`To be asked again in this session: node ${shellWord(BIN_PATH)} toggle --session ${pre.session_id} --user default --off`)
-    // Claude Code shows no `ask`'s reason, only the questions left: the user reads the answers given
-    // for them, and how to be asked again, in the hook's systemMessage.
+    // Claude Code shows an `ask`'s reason at most on its picker's review screen: the user reads the
+    // answers given for them, and how to be asked again, in the hook's systemMessage.
     expect(answer.systemMessage).toMatch(/^decision-memory answered for you: "Which complexity tier should this SPEC use\?" = "Tier S \(Recommended\)" \(from your past choices: 40 choices, p 0\.\d+\)\. To be asked again in this session: /)
     expect(answer.systemMessage).toContain(`To be asked again in this session: node ${shellWord(BIN_PATH)} toggle --session ${pre.session_id} --user default --off`)
 
