@@ -267,15 +267,15 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(await spooledLines(spool)).toBe(0)
   })
 
-  it('keeps no more of stdin than 64 MB: past it, says the payload did not arrive whole, exits 0, prints and spools nothing', async () => {
+  it('keeps no more of stdin than 16 MB: past it, says the payload did not arrive whole, exits 0, prints and spools nothing', async () => {
     const { spool } = await workdir()
     const url = `http://127.0.0.1:${await closedPort()}`
-    // `yes | decision-memory hook`, in short: 65 MB of `y` lines, then stdin closed.
+    // `yes | decision-memory hook`, in short: 17 MB of `y` lines, then stdin closed.
     const megabyte = 'y\n'.repeat(512 * 1024)
-    expect(await hookKeptOpen([...Array.from({ length: 65 }, () => megabyte)], url, spool, GENEROUS, { close: true })).toMatchObject({
+    expect(await hookKeptOpen([...Array.from({ length: 17 }, () => megabyte)], url, spool, GENEROUS, { close: true })).toMatchObject({
       code: 0,
       stdout: '',
-      stderr: 'decision-memory hook: the hook payload on stdin was over 64 MB, more than the hook keeps of one, so it did not arrive whole: nothing is sent or spooled\n',
+      stderr: 'decision-memory hook: the hook payload on stdin was over 16 MB, more than the hook keeps of one, so it did not arrive whole: nothing is sent or spooled\n',
     })
     expect(await spooledLines(spool)).toBe(0)
   })

@@ -382,7 +382,7 @@ describe('decision-memory guard (R-CON-3)', () => {
   it('says a payload over what it keeps of one was too large, not that it is no JSON nor late: let through, refused with --fail-closed', async () => {
     const unused = (async () => new Response('{}')) as unknown as typeof fetch
     const base = { url: 'http://x.test', timeoutMs: 5, fetch: unused, payloadTooLarge: true, payload: '' }
-    const said = 'the hook payload on stdin was over 64 MB, more than the guard keeps of one, so it did not arrive whole'
+    const said = 'the hook payload on stdin was over 16 MB, more than the guard keeps of one, so it did not arrive whole'
     expect(await guard({ ...base, failClosed: false })).toEqual({ stdout: '', stderr: `decision-memory guard: ${said}; letting the command through\n` })
     const closed = await guard({ ...base, failClosed: true, payloadCut: true })
     expect(JSON.parse(closed.stdout).hookSpecificOutput.permissionDecision).toBe('deny')

@@ -20,7 +20,7 @@ describe('stdinFile', () => {
   it('says a file over what is kept of a payload too large, unread, as a pipe is said: not held whole in memory', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dm-stdin-file-'))
     try {
-      // Sparse: 64 MB and a byte, written in no time. Read whole, 700 MB held 1 GB and was said as no payload.
+      // Sparse: 16 MB and a byte, written in no time. Read whole, 700 MB held 1 GB and was said as no payload.
       const big = join(dir, 'big.json')
       await writeFile(big, '')
       await truncate(big, PAYLOAD_KEPT_BYTES + 1)

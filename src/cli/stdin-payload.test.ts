@@ -99,7 +99,7 @@ describe('readStdinPayload', () => {
     expect(Buffer.byteLength(text)).toBeGreaterThan(LIMITS.bodyBytes)
     const chunks = text.match(/[^]{1,65536}/g) ?? []
     expect(await readStdinPayload(keptOpen(chunks), 60_000)).toEqual({ text, whole: true })
-    expect(PAYLOAD_KEPT_BYTES).toBe(256 * LIMITS.bodyBytes)
-    expect(tooLargeWhy('the hook')).toBe('the hook payload on stdin was over 64 MB, more than the hook keeps of one, so it did not arrive whole')
+    expect(PAYLOAD_KEPT_BYTES).toBe(64 * LIMITS.bodyBytes)
+    expect(tooLargeWhy('the hook')).toBe('the hook payload on stdin was over 16 MB, more than the hook keeps of one, so it did not arrive whole')
   })
 })

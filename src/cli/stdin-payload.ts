@@ -17,15 +17,16 @@ export interface StdinPayload {
 }
 
 /**
- * The most of a payload kept in memory: 256 times the service's body limit (64 MB). Not the limit
+ * The most of a payload kept in memory: 64 times the service's body limit (16 MB). Not the limit
  * itself: the hook sends a PostToolUse over it without the previews the service never reads
  * (hookBody), which Claude Code carries two or three times (tool_input, tool_response,
  * annotations), and the guard checks the start of a command too long to send whole; nor near it:
- * a capture of 4 MB of previews is one a user may make, and must not be lost. Past it, the rest is
- * read and let go: kept, `yes | decision-memory hook` held gigabytes by the end of its budget, and
- * crashed making them a string.
+ * a capture of 4 MB of previews is one a user may make, and must not be lost. Nor far above it:
+ * a payload takes about twelve times its size in memory while it is read, parsed and sent (60 MB
+ * took 770 MB). Past it, the rest is read and let go: kept, `yes | decision-memory hook` held
+ * gigabytes by the end of its budget, and crashed making them a string.
  */
-export const PAYLOAD_KEPT_BYTES = 256 * LIMITS.bodyBytes
+export const PAYLOAD_KEPT_BYTES = 64 * LIMITS.bodyBytes
 
 /**
  * What the hook and the guard say of a payload past PAYLOAD_KEPT_BYTES, as of one that did not
