@@ -1,5 +1,5 @@
 import { existsSync, realpathSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { createServer, type RequestListener } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -292,5 +292,22 @@ describe('the hook run by hand in a terminal, no payload piped to it', () => {
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
+  })
+})
+
+describe('decision-memory hook given JSON that is no hook payload', () => {
+  it('says of an array, null, a string or a number what it says of garbage; exits 0, prints, sends and spools nothing, the spool left', async () => {
+    const asked: URL[] = []
+    await withStub('dm-hook-nonobject-', answeringEmpty(asked), async ({ host, dir }) => {
+      const spool = join(dir, 'spool.ndjson')
+      const waiting = JSON.stringify({ at: new Date(0).toISOString(), user: 'default', payload: claudeCodeFixture('session-start') }) + '\n'
+      await writeFile(spool, waiting, { mode: 0o600 })
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+      for (const input of ['garbage', '[]', '[{"hook_event_name":"SessionStart"}]', 'null', '"x"', '5']) {
+        expect(await runCli(['hook', '--budget', '10000'], { input, env })).toEqual({ code: 0, stdout: '', stderr: 'decision-memory hook: stdin is not a JSON hook payload\n' })
+      }
+      expect(asked).toEqual([])
+      expect(await readFile(spool, 'utf8')).toBe(waiting)
+    })
   })
 })

@@ -68,6 +68,9 @@ export type HookStdin = Readable & { isTTY?: boolean }
 export const TERMINAL_STDIN =
   'stdin is a terminal, not a hook payload: the hook reads one hook payload on stdin, as Claude Code gives it (decision-memory hook < payload.json; see decision-memory hook --help); nothing is sent or spooled'
 
+/** What the hook says of stdin that is not JSON, or JSON but no object, as the guard says it. */
+const NOT_A_PAYLOAD = 'stdin is not a JSON hook payload'
+
 async function readStdin(timeoutMs: number, stdin: HookStdin): Promise<StdinPayload | undefined> {
   // Run by hand in a terminal, nothing is piped: said at once, rather than after the budget.
   if (stdin.isTTY === true) throw new Error(TERMINAL_STDIN)
@@ -293,8 +296,11 @@ export async function runHook(argv: string[], input: HookStdin = process.stdin):
   try {
     payload = JSON.parse(stdin.text)
   } catch {
-    throw new Error('stdin is not a JSON hook payload')
+    throw new Error(NOT_A_PAYLOAD)
   }
+  // JSON, but no payload (`[]`, `null`, `"x"`, `5`), as the guard says of it: exited 0 unsaid, the
+  // spool drained, as though it had been taken.
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new Error(NOT_A_PAYLOAD)
   const event: SpooledEvent = { at: new Date().toISOString(), user, payload, project: projectOfPayload(payload) }
   // On disk before anything is sent (the spool's drain first): killed past its time, the hook
   // leaves it for the next call, rather than lose a capture it had not yet spooled.
