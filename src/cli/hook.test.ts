@@ -310,4 +310,20 @@ describe('decision-memory hook given JSON that is no hook payload', () => {
       expect(await readFile(spool, 'utf8')).toBe(waiting)
     })
   })
+
+  it('says of an object naming no event ({}) that it has no hook_event_name, which the service would refuse; another event, nothing', async () => {
+    const asked: URL[] = []
+    await withStub('dm-hook-noevent-', answeringEmpty(asked), async ({ host, dir }) => {
+      const spool = join(dir, 'spool.ndjson')
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+      const said = 'decision-memory hook: stdin is not a JSON hook payload: it has no hook_event_name, which every hook payload has\n'
+      for (const input of ['{}', '{"hook_event_name":5}', '{"hook_event_name":""}', '{"tool_name":"AskUserQuestion"}']) {
+        expect(await runCli(['hook', '--budget', '10000'], { input, env })).toEqual({ code: 0, stdout: '', stderr: said })
+      }
+      expect(asked).toEqual([])
+      expect(existsSync(spool)).toBe(false)
+      // An event the service does nothing with (a hook in a group of every event) is let be, unsaid.
+      expect(await runCli(['hook', '--budget', '10000'], { input: '{"hook_event_name":"Stop"}', env })).toEqual({ code: 0, stdout: '', stderr: '' })
+    })
+  })
 })

@@ -301,6 +301,10 @@ export async function runHook(argv: string[], input: HookStdin = process.stdin):
   // JSON, but no payload (`[]`, `null`, `"x"`, `5`), as the guard says of it: exited 0 unsaid, the
   // spool drained, as though it had been taken.
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new Error(NOT_A_PAYLOAD)
+  // An object naming no event (`{}`, run by hand to try the hook, or another tool's format): the
+  // service refuses it (400, hook_event_name), and the hook left it unsaid, as another event is.
+  const name = (payload as { hook_event_name?: unknown }).hook_event_name
+  if (typeof name !== 'string' || name === '') throw new Error(`${NOT_A_PAYLOAD}: it has no hook_event_name, which every hook payload has`)
   const event: SpooledEvent = { at: new Date().toISOString(), user, payload, project: projectOfPayload(payload) }
   // On disk before anything is sent (the spool's drain first): killed past its time, the hook
   // leaves it for the next call, rather than lose a capture it had not yet spooled.
