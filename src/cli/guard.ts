@@ -269,16 +269,25 @@ async function readStdin(deadlineMs: number): Promise<{ text: string; cut: boole
   return { text: stdin.text, cut: !stdin.whole, tooLarge: stdin.tooLarge === true }
 }
 
+/**
+ * The ms the guard's `--timeout` value gives (GUARD_TIMEOUT_MS when not given), as the guard reads
+ * it, install-hooks too (shortGuardTimeouts): a value it does not take is a UsageError.
+ */
+export function guardTimeoutMs(value: string | undefined): number {
+  const timeoutMs = value === undefined ? GUARD_TIMEOUT_MS : Number(value)
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 10_000) {
+    throw new UsageError(`--timeout must be a whole number of milliseconds from 1 to 10000, not "${value}"`)
+  }
+  return timeoutMs
+}
+
 function guardOptions(argv: string[]) {
   const { values } = parseFlags({
     args: argv,
     options: { 'fail-closed': { type: 'boolean' }, timeout: { type: 'string' } },
     strict: true,
   })
-  const timeoutMs = values.timeout === undefined ? GUARD_TIMEOUT_MS : Number(values.timeout)
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 10_000) {
-    throw new UsageError(`--timeout must be a whole number of milliseconds from 1 to 10000, not "${values.timeout}"`)
-  }
+  const timeoutMs = guardTimeoutMs(values.timeout)
   // A DECISION_MEMORY_PORT that is no port gives no address: a check that cannot be made, as for a
   // DECISION_MEMORY_URL that is no http address (let through, or refused with --fail-closed), not
   // a mistake in the guard's flags, whose exit 1 Claude Code takes as letting every command run.

@@ -4,9 +4,9 @@ import { basename, dirname, extname, join, posix, resolve, win32 } from 'node:pa
 import { BIN_PATH, shellWord } from './bin-path'
 import { cannotRead } from './file-error'
 import { replaceFile } from './replace-file'
-import { guardCommandOf, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, wrappedScriptOf } from '../integrations/claude-code-settings'
+import { GUARD_START_MS, guardCommandOf, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, wrappedScriptOf } from '../integrations/claude-code-settings'
 import { DEFAULT_BUDGET_MS } from './hook'
-import { GUARD_TIMEOUT_MS } from './guard'
+import { guardTimeoutMs } from './guard'
 import { homeFolder, homePath, UsageError, parseFlags } from './options'
 
 export const INSTALL_HOOKS_HELP = `decision-memory install-hooks [--project DIR | --user | --file FILE] [--command CMD] [--guard] [--dry-run]
@@ -184,9 +184,10 @@ function warnOfShortTimeouts(settings: Record<string, unknown>, file: string): v
  * (shortGuardTimeouts): a slow service then lets the command run, --fail-closed or not.
  */
 function warnOfShortGuardTimeouts(settings: Record<string, unknown>, file: string): void {
-  for (const { timeout, timeoutMs } of shortGuardTimeouts(settings, GUARD_TIMEOUT_MS)) {
+  for (const { timeout, timeoutMs, takesMs } of shortGuardTimeouts(settings, guardTimeoutMs)) {
     process.stderr.write(
-      `decision-memory install-hooks: warning: the guard in ${file} has a "timeout" of ${timeout} s, not above its --timeout (${timeoutMs / 1000} s): ` +
+      `decision-memory install-hooks: warning: the guard in ${file} has a "timeout" of ${timeout} s, not above what the guard may take (${takesMs / 1000} s: ` +
+        `its --timeout of ${timeoutMs / 1000} s for the payload, as long again for the service, and ${GUARD_START_MS / 1000} s to start): ` +
         `when the service is that slow Claude Code ends the guard first and the command runs, --fail-closed or not; raise the "timeout" or lower --timeout\n`,
     )
   }

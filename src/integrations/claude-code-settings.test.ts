@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { guardCommandOf, hooksBlock, matcherCovers, mergeGuard, mergeHooks, SettingsShapeError, wrappedScriptOf } from './claude-code-settings'
+import { guardCommandOf, hooksBlock, matcherCovers, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, wrappedScriptOf } from './claude-code-settings'
+import { guardTimeoutMs } from '../cli/guard'
 
 const COMMAND = 'node "/opt/decision-memory/bin/decision-memory.js" hook'
 
@@ -435,6 +436,29 @@ describe('the script a hook run inside quotes of the user names', () => {
       "bash -lc 'npx decision-memory hook'",
     ]) {
       expect(wrappedScriptOf(command), command).toBeUndefined()
+    }
+  })
+})
+
+describe('shortGuardTimeouts', () => {
+  const settingsOf = (command: string, timeout = 5) => ({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command, timeout }] }] } })
+  const guard = 'node /opt/dm/bin/decision-memory.js guard'
+
+  it('counts twice --timeout (the payload, then the service) and the start, the flag read as sh and the guard read it', () => {
+    // 2 × 1000 + 500 = 2.5 s: under 5 s, above 2 s.
+    expect(shortGuardTimeouts(settingsOf(guard), guardTimeoutMs)).toEqual([])
+    expect(shortGuardTimeouts(settingsOf(guard, 2), guardTimeoutMs)).toEqual([{ timeout: 2, timeoutMs: 1000, takesMs: 2500 }])
+    for (const flags of [' --timeout 3000', ' --timeout=3000', " --timeout '3000'", ' --timeout "3000"', ' --timeout=\'3000\'', ' --fail-closed --timeout 3e3', ' --timeout 3\\000']) {
+      expect(shortGuardTimeouts(settingsOf(guard + flags), guardTimeoutMs), flags).toEqual([{ timeout: 5, timeoutMs: 3000, takesMs: 6500 }])
+    }
+    // Inside the quotes of a shell it runs in, the quote closing them ends its words.
+    expect(shortGuardTimeouts(settingsOf(`bash -lc '${guard} --timeout 3000'`), guardTimeoutMs)).toEqual([{ timeout: 5, timeoutMs: 3000, takesMs: 6500 }])
+    expect(shortGuardTimeouts(settingsOf(guard + ' --timeout 2000'), guardTimeoutMs)).toEqual([])
+  })
+
+  it('leaves out an entry the guard refuses the flag of (it exits at once), one known only when it runs, and words not the guard\'s', () => {
+    for (const flags of [' --timeout soon', ' --timeout 0', ' --timeout 20000', ' --timeout $T', ' --timeout "$T"', ' -- --timeout 9000', ' 2>/dev/null; echo --timeout 9000', ' | tee --timeout 9000']) {
+      expect(shortGuardTimeouts(settingsOf(guard + flags), guardTimeoutMs), flags).toEqual([])
     }
   })
 })

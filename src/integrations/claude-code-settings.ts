@@ -224,24 +224,95 @@ export function shortTimeouts(settings: Record<string, unknown>, defaultBudgetMs
   }))
 }
 
+/** Kept for the guard's start (node, its one module) on top of its waits: a fraction of a second. */
+export const GUARD_START_MS = 500
+
 /**
- * The guard entries (PreToolUse) whose `timeout` (seconds) is not above the guard's own `--timeout`
- * (its wait for the service, `defaultTimeoutMs` when not given): Claude Code ends a hook at its
- * entry's timeout and takes that as a non-blocking error (hooks reference), so a service slower
- * than the entry lets the command run, with `--fail-closed` too, and nothing says why. Only said.
+ * The guard entries (PreToolUse) whose `timeout` (seconds) is not above what the guard may take:
+ * its `--timeout` for the payload on stdin, then as long again for the service (GUARD_HELP), and
+ * GUARD_START_MS to start. Claude Code ends a hook at its entry's timeout and takes that as a
+ * non-blocking error (hooks reference), so a service slower than the entry lets the command run,
+ * with `--fail-closed` too, and nothing says why. `timeoutOf` reads a `--timeout` value as the guard
+ * does (guardTimeoutMs; undefined, the default), throwing for one it does not take: such an entry
+ * exits at once on its flag mistake, and is left out. Only said.
  */
-export function shortGuardTimeouts(settings: Record<string, unknown>, defaultTimeoutMs: number): Array<{ timeout: number; timeoutMs: number }> {
+export function shortGuardTimeouts(
+  settings: Record<string, unknown>,
+  timeoutOf: (value: string | undefined) => number,
+): Array<{ timeout: number; timeoutMs: number; takesMs: number }> {
   const hooks = isObject(settings.hooks) ? settings.hooks : {}
   const groups = Array.isArray(hooks.PreToolUse) ? (hooks.PreToolUse as unknown[]) : []
   return groups.flatMap((g) => {
     const entries = isObject(g) && Array.isArray(g.hooks) ? g.hooks.filter(isObject) : []
     return entries.flatMap((e) => {
-      if (typeof e.command !== 'string' || !OURS_GUARD.test(e.command) || typeof e.timeout !== 'number') return []
-      const flag = /\s--timeout(?:=|\s+)(\d+)/.exec(e.command)?.[1]
-      const timeoutMs = flag === undefined ? defaultTimeoutMs : Number(flag)
-      return e.timeout * 1000 <= timeoutMs ? [{ timeout: e.timeout, timeoutMs }] : []
+      if (typeof e.command !== 'string' || typeof e.timeout !== 'number') return []
+      const found = OURS_GUARD.exec(e.command)
+      if (found === null) return []
+      const flag = timeoutFlag(e.command.slice(found.index + found[0].length))
+      if (flag === null) return []
+      let timeoutMs: number
+      try {
+        timeoutMs = timeoutOf(flag)
+      } catch {
+        return []
+      }
+      const takesMs = 2 * timeoutMs + GUARD_START_MS
+      return e.timeout * 1000 <= takesMs ? [{ timeout: e.timeout, timeoutMs, takesMs }] : []
     })
   })
+}
+
+/**
+ * The value of `--timeout` in the words after `guard`, as sh gives them to the guard and its parser
+ * reads them: `--timeout 6000`, `--timeout=6000`, quoted (`'6000'`, `"6000"`) or not; undefined
+ * when not given (or after `--`), up to the end of the command (`;`, `&`, `|`, a redirection, or a
+ * quote left open: the end of one it runs inside). Null when a word is known only when the hook
+ * runs (`$T`, a backtick): the entry is not judged.
+ */
+function timeoutFlag(rest: string): string | undefined | null {
+  const words: string[] = []
+  let word: string | undefined
+  for (let i = 0; i < rest.length; i++) {
+    const c = rest[i] as string
+    if (';&|<>()\n'.includes(c)) {
+      break
+    } else if (/\s/.test(c)) {
+      if (word !== undefined) words.push(word)
+      word = undefined
+    } else if (c === '$' || c === '`') {
+      return null
+    } else if (c === "'") {
+      // One not closed closes the quotes the guard's command was run in (`bash -lc '… guard …'`).
+      const close = rest.indexOf("'", i + 1)
+      if (close === -1) break
+      word = (word ?? '') + rest.slice(i + 1, close)
+      i = close
+    } else if (c === '"') {
+      let text = ''
+      let j = i + 1
+      for (; j < rest.length && rest[j] !== '"'; j++) {
+        if (rest[j] === '$' || rest[j] === '`') return null
+        if (rest[j] === '\\' && j + 1 < rest.length && '"\\$`'.includes(rest[j + 1] as string)) j++
+        text += rest[j]
+      }
+      if (j >= rest.length) break
+      word = (word ?? '') + text
+      i = j
+    } else if (c === '\\') {
+      word = (word ?? '') + (rest[i + 1] ?? '')
+      i++
+    } else {
+      word = (word ?? '') + c
+    }
+  }
+  if (word !== undefined) words.push(word)
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i] as string
+    if (w === '--') return undefined
+    if (w === '--timeout') return words[i + 1]
+    if (w.startsWith('--timeout=')) return w.slice('--timeout='.length)
+  }
+  return undefined
 }
 
 /**
