@@ -7,7 +7,7 @@ import { tempDir } from '../../test/support/temp-dir'
  * A full disk, which a test cannot cause for real on every machine: the write of the export
  * fails halfway, as it does when the disk fills under it.
  */
-const faults = vi.hoisted(() => ({ writeHalf: undefined as string | undefined, newFile: undefined as string | undefined, replace: undefined as string | undefined }))
+const faults = vi.hoisted(() => ({ writeHalf: undefined as string | undefined, newFile: undefined as string | undefined, replace: undefined as string | undefined, writeBeside: undefined as string | undefined }))
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs/promises')>()
@@ -33,6 +33,9 @@ vi.mock('node:fs/promises', async (importOriginal) => {
       const writeFile = handle.writeFile.bind(handle)
       return Object.assign(handle, {
         writeFile: async (data: string) =>
+          // Refused halfway into the file made beside the export (EPERM, EACCES of a file system that
+          // takes the file, then not its bytes): the export there was to be left whole.
+          faults.writeBeside !== undefined ? writeFile(data.slice(0, data.length / 2)).then(() => Promise.reject(errno(faults.writeBeside as string))) :
           half(
             () => writeFile(data),
             () => writeFile(data.slice(0, data.length / 2)),
@@ -52,6 +55,7 @@ beforeEach(() => {
   faults.writeHalf = undefined
   faults.newFile = undefined
   faults.replace = undefined
+  faults.writeBeside = undefined
   vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true))
   // No service: the export is read from the store in --data.
   vi.stubEnv('DECISION_MEMORY_URL', 'http://127.0.0.1:9')
@@ -196,6 +200,17 @@ describe('decision-memory export --out a file there already', () => {
     expect(lines.at(-1)).toBe('last')
     expect(lines.slice(1, -1).map((line) => (JSON.parse(line) as { type: string }).type)).toEqual(['export', 'session', 'end'])
     expect((await stat(out)).mode & 0o777).toBe(0o600)
+  })
+
+  it('leaves the export there whole when writing beside it is refused once the file was made, not written in place', async () => {
+    const { data, folder } = await shop()
+    const out = join(folder, 'dave.ndjson')
+    await writeFile(out, YESTERDAY, { mode: 0o600 })
+    faults.writeBeside = 'EPERM'
+    expect(await exportCommand(['--user', 'dave', '--data', data, '--out', out])).toBe(1)
+    expect(stderr).toBe(`decision-memory export: cannot write ${out}: this account may not write there (EPERM)\n`)
+    expect(await readFile(out, 'utf8')).toBe(YESTERDAY)
+    expect(await readdir(folder)).toEqual(['dave.ndjson'])
   })
 
   it('writes it in place, as before, where the file there cannot be replaced (a container\'s bind mount of it: EBUSY)', async () => {

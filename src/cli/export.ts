@@ -127,7 +127,9 @@ async function replaceExport(out: string, text: string): Promise<void> {
     // for it beforehand); a file that can be written but not replaced, once the export was written
     // whole beside it: one mounted on its own (a container's bind mount of it, EBUSY), or one open
     // in another program on Windows (EBUSY, EPERM). Written in place, as before, rather than refused.
-    const inPlace = step === 'beside' ? code === 'EACCES' || code === 'EPERM' : code === 'EBUSY' || code === 'EPERM'
+    // Not after a write beside it failed: the export was not written whole anywhere, and in place
+    // it could cut the one there short.
+    const inPlace = step === 'beside' ? code === 'EACCES' || code === 'EPERM' : step === 'rename' && (code === 'EBUSY' || code === 'EPERM')
     if (inPlace && (await stat(target).catch(() => undefined))?.isFile() === true) return writeInPlace(target, text)
     throw error
   }

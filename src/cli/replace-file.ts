@@ -1,8 +1,11 @@
 import { open, rename, rm, type FileHandle } from 'node:fs/promises'
 import { randomHex } from '../random-hex'
 
-/** Where replacing a file failed: making the file beside it, or once it was written whole there. */
-export type ReplaceStep = 'beside' | 'rename'
+/**
+ * Where replacing a file failed: making the file beside it, writing it there, or renaming it over
+ * the file once it was written whole there.
+ */
+export type ReplaceStep = 'beside' | 'write' | 'rename'
 
 /** A failure of replaceFile, with the step it failed at and the system's code. */
 export class ReplaceError extends Error {
@@ -24,9 +27,9 @@ export class ReplaceError extends Error {
  * its own, synced, then renamed over it, so that no reader ever sees half a file and a crash or a
  * full disk cannot leave one cut short. `mode`, when given, is the new file's exactly (the mode
  * given to open is masked by the umask). When a step fails, the file beside it is removed, and a
- * ReplaceError says which step: `beside` (the folder takes no new file, a full disk) or `rename`
- * (a file that can be written but not replaced: a bind mount of it, EBUSY), the text then written
- * whole beside it before it was removed.
+ * ReplaceError says which step: `beside` (the folder takes no new file), `write` (a full disk
+ * under it) or `rename` (a file that can be written but not replaced: a bind mount of it, EBUSY),
+ * the text then written whole beside it before it was removed.
  */
 export async function replaceFile(target: string, text: string, mode?: number): Promise<void> {
   // A name of its own ('wx': never a file already there, nor a link planted in its place).
@@ -46,7 +49,7 @@ export async function replaceFile(target: string, text: string, mode?: number): 
   } catch (error) {
     await handle?.close().catch(() => undefined)
     await rm(temporary, { force: true }).catch(() => undefined)
-    throw new ReplaceError('beside', error)
+    throw new ReplaceError('write', error)
   }
   try {
     await rename(temporary, target)
