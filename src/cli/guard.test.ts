@@ -1,5 +1,5 @@
 import { closeSync, openSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawn } from 'node:child_process'
@@ -11,6 +11,7 @@ import { createTestApp } from '../../test/support/test-app'
 import { OPS, testTokens } from '../../test/support/tokens'
 import { BIN_PATH, shellWord } from './bin-path'
 import { guard } from './guard'
+import { PAYLOAD_KEPT_BYTES, tooLargeWhy } from './stdin-payload'
 
 const FIXTURES = new URL('../../test/fixtures/claude-code/', import.meta.url)
 const bashPayload = () => readFile(new URL('pre-tool-use-bash.json', FIXTURES), 'utf8')
@@ -523,6 +524,28 @@ globalThis.setTimeout = function (fn, ms, ...args) {
       // The command was read and checked: refused as the service cannot be reached.
       expect(JSON.parse(stdout).hookSpecificOutput.permissionDecision).toBe('deny')
       expect(stderr).toBe(`decision-memory guard: the service at ${url} is not reachable (ECONNREFUSED); refusing the command (--fail-closed)\n`)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('says a payload given as a file over what it keeps of one too large, unread, as on a pipe: not no JSON', async () => {
+    // `guard < payload.json` of 16 MB and a byte (sparse: made in no time).
+    const dir = await mkdtemp(join(tmpdir(), 'dm-guard-big-'))
+    try {
+      const file = join(dir, 'payload.json')
+      await writeFile(file, '')
+      await truncate(file, PAYLOAD_KEPT_BYTES + 1)
+      const input = openSync(file, 'r')
+      const child = spawn(process.execPath, [BIN, 'guard', '--fail-closed'], { env: cleanEnv({ DECISION_MEMORY_URL: 'http://127.0.0.1:1' }), stdio: [input, 'pipe', 'pipe'] })
+      closeSync(input)
+      let stdout = ''
+      let stderr = ''
+      child.stdout?.on('data', (chunk) => (stdout += chunk))
+      child.stderr?.on('data', (chunk) => (stderr += chunk))
+      const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+      expect({ code, stderr }).toEqual({ code: 0, stderr: `decision-memory guard: ${tooLargeWhy('the guard')}; refusing the command (--fail-closed)\n` })
+      expect(JSON.parse(stdout).hookSpecificOutput.permissionDecision).toBe('deny')
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
