@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { closeSync, existsSync, openSync, readdirSync } from 'node:fs'
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, truncate, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { createServer as createHttpServer } from 'node:http'
 import { createServer, type Server } from 'node:net'
@@ -273,6 +273,30 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     // `yes | decision-memory hook`, in short: 17 MB of `y` lines, then stdin closed.
     const megabyte = 'y\n'.repeat(512 * 1024)
     expect(await hookKeptOpen([...Array.from({ length: 17 }, () => megabyte)], url, spool, GENEROUS, { close: true })).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: 'decision-memory hook: the hook payload on stdin was over 16 MB, more than the hook keeps of one, so it did not arrive whole: nothing is sent or spooled\n',
+    })
+    expect(await spooledLines(spool)).toBe(0)
+  })
+
+  it('says a payload given as a file over 16 MB too large, unread, as on a pipe: prints and spools nothing', async () => {
+    const { spool } = await workdir()
+    const url = `http://127.0.0.1:${await closedPort()}`
+    // `decision-memory hook < payload.json` of 16 MB and a byte (sparse: made in no time).
+    const payload = join(dirname(spool), 'payload.json')
+    await mkdir(dirname(spool), { recursive: true })
+    await writeFile(payload, '')
+    await truncate(payload, 16 * 1024 * 1024 + 1)
+    const input = openSync(payload, 'r')
+    const child = spawn(process.execPath, [BIN, 'hook', '--budget', String(GENEROUS)], { env: cleanEnv({ DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool }), stdio: [input, 'pipe', 'pipe'] })
+    closeSync(input)
+    let stdout = ''
+    let stderr = ''
+    child.stdout?.on('data', (chunk) => (stdout += chunk))
+    child.stderr?.on('data', (chunk) => (stderr += chunk))
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+    expect({ code, stdout, stderr }).toEqual({
       code: 0,
       stdout: '',
       stderr: 'decision-memory hook: the hook payload on stdin was over 16 MB, more than the hook keeps of one, so it did not arrive whole: nothing is sent or spooled\n',
