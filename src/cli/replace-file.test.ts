@@ -15,6 +15,15 @@ describe('replaceFile', () => {
     expect(await readdir(dir)).toEqual(['settings.json'])
   })
 
+  it('gives the new file the mode given exactly, not as the umask masks it (settings shared with a group)', async () => {
+    const dir = tempDir('dm-replace-')
+    const target = join(dir, 'settings.json')
+    await writeFile(target, 'old')
+    // 0666 is cut by any umask but 0 (022 makes 0644).
+    await replaceFile(target, 'new', 0o666)
+    expect((await stat(target)).mode & 0o777).toBe(0o666)
+  })
+
   it('says the step it failed at, with the code, and leaves the file as it was and nothing beside it', async () => {
     const dir = tempDir('dm-replace-')
     const missing = join(dir, 'no-such-folder', 'export.ndjson')
