@@ -476,19 +476,8 @@ describe('decision-memory guard (R-CON-3)', () => {
   it('takes a DECISION_MEMORY_PORT that is no port as a check it cannot make: refused with --fail-closed, exit 0', async () => {
     // Exit 1, as for a mistake in its flags, let every command run under --fail-closed: Claude Code
     // reports an exit 1 without blocking. It is said as a DECISION_MEMORY_URL that is no address is.
-    const runWith = async (args: string[]) => {
-      const child = spawn(process.execPath, [BIN, 'guard', ...args], {
-        env: cleanEnv({ DECISION_MEMORY_PORT: 'abc' }),
-        stdio: ['pipe', 'pipe', 'pipe'],
-      })
-      let stdout = ''
-      let stderr = ''
-      child.stdout.on('data', (chunk) => (stdout += chunk))
-      child.stderr.on('data', (chunk) => (stderr += chunk))
-      child.stdin.end(await bashPayload())
-      const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
-      return { code, stdout, stderr }
-    }
+    const runWith = async (args: string[]) =>
+      runCliKeptOpen(['guard', ...args], [await bashPayload()], { env: { DECISION_MEMORY_PORT: 'abc' }, close: true })
     const said = 'DECISION_MEMORY_PORT must be a port number from 0 to 65535, not "abc"'
     const closed = await runWith(['--fail-closed'])
     expect(closed.code).toBe(0)
@@ -583,16 +572,10 @@ globalThis.setTimeout = function (fn, ms, ...args) {
     const dir = await mkdtemp(join(tmpdir(), 'dm-guard-dns-'))
     try {
       const stuck = await stuckDnsPreload(dir)
-      const child = spawn(process.execPath, [BIN, 'guard'], {
-        env: cleanEnv({ DECISION_MEMORY_URL: `http://${STUCK_HOST}:7420`, NODE_OPTIONS: `--require ${stuck}` }),
-        stdio: ['pipe', 'pipe', 'pipe'],
+      const { code, stdout, stderr } = await runCliKeptOpen(['guard'], [await bashPayload()], {
+        env: { DECISION_MEMORY_URL: `http://${STUCK_HOST}:7420`, NODE_OPTIONS: `--require ${stuck}` },
+        close: true,
       })
-      let stdout = ''
-      let stderr = ''
-      child.stdout.on('data', (chunk) => (stdout += chunk))
-      child.stderr.on('data', (chunk) => (stderr += chunk))
-      child.stdin.end(await bashPayload())
-      const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
       expect({ code, stdout }).toEqual({ code: 0, stdout: '' })
       expect(stderr).toContain('letting the command through')
       // Gone before the lookup gave up (15 s, past the hook entry's 5 s timeout, after which Claude
