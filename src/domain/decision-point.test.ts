@@ -50,6 +50,9 @@ describe('decision point keys (R-CAP-4)', () => {
     // Which model of Claude, and which tier of complexity, are still those points; so are a model
     // asked of data or a schema, which Claude models are asked to work on.
     expect(key('Scope', 'Which tier of complexity fits this change?')).toBe('complexity-tier')
+    // Of the options offered, too: "of" names another thing only when a thing follows it.
+    expect(key('Scope', 'Which tier of the three fits this change?')).toBe('complexity-tier')
+    expect(key('Implementer', 'Which model of the two: Opus or Sonnet?')).toBe('model-selection')
     expect(key('Implementer', 'Which model of Claude should implement this?')).toBe('model-selection')
     expect(key('Implementer', 'Which model should migrate the data layer?')).toBe('model-selection')
     expect(key('Reviewer', 'Which model should review the schema change?')).toBe('model-selection')
