@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { claudeCodeFixture } from './support/fixtures'
 import { PREVIEWED_QUESTIONS, previewedPostToolUse } from './support/preview-payload'
-import { BIN, cleanEnv, closedPort, runCli, runCliKeptOpen, startService, type RunningService } from './support/processes'
+import { BIN, cleanEnv, closedPort, runCli, runCliFromFile, runCliKeptOpen, startService, type RunningService } from './support/processes'
 import { LOOKUP_GAVE_UP, STUCK_HOST, stuckDnsPreload } from './support/stuck-dns'
 import { tempDir } from './support/temp-dir'
 
@@ -288,14 +288,7 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     await mkdir(dirname(spool), { recursive: true })
     await writeFile(payload, '')
     await truncate(payload, 16 * 1024 * 1024 + 1)
-    const input = openSync(payload, 'r')
-    const child = spawn(process.execPath, [BIN, 'hook', '--budget', String(GENEROUS)], { env: cleanEnv({ DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool }), stdio: [input, 'pipe', 'pipe'] })
-    closeSync(input)
-    let stdout = ''
-    let stderr = ''
-    child.stdout?.on('data', (chunk) => (stdout += chunk))
-    child.stderr?.on('data', (chunk) => (stderr += chunk))
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+    const { code, stdout, stderr } = await runCliFromFile(['hook', '--budget', String(GENEROUS)], payload, { env: { DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool } })
     expect({ code, stdout, stderr }).toEqual({
       code: 0,
       stdout: '',

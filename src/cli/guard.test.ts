@@ -1,11 +1,10 @@
-import { closeSync, openSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { NO_FORCE_PUSH } from '../../test/support/decision-record'
-import { BIN, cleanEnv, closedPort, runCliKeptOpen } from '../../test/support/processes'
+import { BIN, cleanEnv, closedPort, runCliFromFile, runCliKeptOpen } from '../../test/support/processes'
 import { LOOKUP_GAVE_UP, STUCK_HOST, stuckDnsPreload } from '../../test/support/stuck-dns'
 import { createTestApp } from '../../test/support/test-app'
 import { OPS, testTokens } from '../../test/support/tokens'
@@ -525,14 +524,7 @@ globalThis.setTimeout = function (fn, ms, ...args) {
       const file = join(dir, 'payload.json')
       await writeFile(file, '')
       await truncate(file, PAYLOAD_KEPT_BYTES + 1)
-      const input = openSync(file, 'r')
-      const child = spawn(process.execPath, [BIN, 'guard', '--fail-closed'], { env: cleanEnv({ DECISION_MEMORY_URL: 'http://127.0.0.1:1' }), stdio: [input, 'pipe', 'pipe'] })
-      closeSync(input)
-      let stdout = ''
-      let stderr = ''
-      child.stdout?.on('data', (chunk) => (stdout += chunk))
-      child.stderr?.on('data', (chunk) => (stderr += chunk))
-      const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+      const { code, stdout, stderr } = await runCliFromFile(['guard', '--fail-closed'], file, { env: { DECISION_MEMORY_URL: 'http://127.0.0.1:1' } })
       expect({ code, stderr }).toEqual({ code: 0, stderr: `decision-memory guard: ${tooLargeWhy('the guard')}; refusing the command (--fail-closed)\n` })
       expect(JSON.parse(stdout).hookSpecificOutput.permissionDecision).toBe('deny')
     } finally {
@@ -550,15 +542,10 @@ globalThis.setTimeout = function (fn, ms, ...args) {
       const url = `http://127.0.0.1:${await closedPort()}`
       const refused = `decision-memory guard: the service at ${url} is not reachable (ECONNREFUSED); refusing the command (--fail-closed)\n`
       for (const stdin of ['file', 'pipe'] as const) {
-        const input = stdin === 'file' ? openSync(file, 'r') : 'pipe'
-        const child = spawn(process.execPath, [BIN, 'guard', '--fail-closed'], { env: cleanEnv({ DECISION_MEMORY_URL: url }), stdio: [input, 'pipe', 'pipe'] })
-        if (typeof input === 'number') closeSync(input)
-        else child.stdin?.end(await readFile(file))
-        let stdout = ''
-        let stderr = ''
-        child.stdout?.on('data', (chunk) => (stdout += chunk))
-        child.stderr?.on('data', (chunk) => (stderr += chunk))
-        const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+        const args = ['guard', '--fail-closed']
+        const env = { DECISION_MEMORY_URL: url }
+        const { code, stdout, stderr } =
+          stdin === 'file' ? await runCliFromFile(args, file, { env }) : await runCliKeptOpen(args, [await readFile(file, 'utf8')], { env, close: true })
         // Read and checked: refused as the service cannot be reached, not as no JSON.
         expect({ stdin, code, stderr }).toEqual({ stdin, code: 0, stderr: refused })
         expect(JSON.parse(stdout).hookSpecificOutput.permissionDecision).toBe('deny')

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { closeSync, openSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -109,6 +110,26 @@ export async function runCliKeptOpen(
   if (options.close === true) child.stdin.end()
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
   child.stdin.destroy()
+  return { code, stdout, stderr }
+}
+
+/**
+ * Runs one CLI command with the file `file` as its stdin (`command < file`, which a command reads
+ * at once, not as a pipe): what it printed once it exited.
+ */
+export async function runCliFromFile(
+  args: string[],
+  file: string,
+  options: { env?: Record<string, string> } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const input = openSync(file, 'r')
+  const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(options.env), stdio: [input, 'pipe', 'pipe'] })
+  closeSync(input)
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (chunk) => (stdout += chunk))
+  child.stderr?.on('data', (chunk) => (stderr += chunk))
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
   return { code, stdout, stderr }
 }
 
