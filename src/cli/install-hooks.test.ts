@@ -251,7 +251,8 @@ describe('install-hooks and a token in a hook command', () => {
     const settings = JSON.parse(await readFile(file, 'utf8'))
     settings.hooks.PostToolUse[0].hooks[0].timeout = 1
     settings.hooks.PreToolUse[0].hooks[0].timeout = 3
-    settings.hooks.PreToolUse[0].hooks[0].command += ' --budget 3000'
+    // Quoted, as sh hands it to the hook: a version before this took it for the default budget.
+    settings.hooks.PreToolUse[0].hooks[0].command += " --budget '3000'"
     await writeFile(file, JSON.stringify(settings))
     stderr = ''
     expect(await installHooksCommand(['--file', file])).toBe(0)

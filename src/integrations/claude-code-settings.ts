@@ -216,8 +216,13 @@ export function shortTimeouts(settings: Record<string, unknown>, defaultBudgetMs
   return DECISION_MEMORY_HOOKS.flatMap(({ event }) => (Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []).flatMap((g) => {
     const entries = isObject(g) && Array.isArray(g.hooks) ? g.hooks.filter(isObject) : []
     return entries.flatMap((e) => {
-      if (typeof e.command !== 'string' || !OURS.test(e.command) || typeof e.timeout !== 'number') return []
-      const flag = /\s--budget(?:=|\s+)(\d+)/.exec(e.command)?.[1]
+      if (typeof e.command !== 'string' || typeof e.timeout !== 'number') return []
+      const found = OURS.exec(e.command)
+      if (found === null) return []
+      // Read as sh gives it to the hook (`--budget '3000'` too); one known only when the hook runs,
+      // or one the hook refuses (it then spools at its default budget), is not judged.
+      const flag = flagValue(e.command.slice(found.index + found[0].length), '--budget')
+      if (flag === null || (flag !== undefined && !/^\d+(\.\d+)?$/.test(flag))) return []
       const budgetMs = flag === undefined ? defaultBudgetMs : Number(flag)
       return e.timeout * 1000 <= budgetMs ? [{ event, timeout: e.timeout, budgetMs }] : []
     })
@@ -248,7 +253,7 @@ export function shortGuardTimeouts(
       if (typeof e.command !== 'string' || typeof e.timeout !== 'number') return []
       const found = OURS_GUARD.exec(e.command)
       if (found === null) return []
-      const flag = timeoutFlag(e.command.slice(found.index + found[0].length))
+      const flag = flagValue(e.command.slice(found.index + found[0].length), '--timeout')
       if (flag === null) return []
       let timeoutMs: number
       try {
@@ -263,13 +268,14 @@ export function shortGuardTimeouts(
 }
 
 /**
- * The value of `--timeout` in the words after `guard`, as sh gives them to the guard and its parser
- * reads them: `--timeout 6000`, `--timeout=6000`, quoted (`'6000'`, `"6000"`) or not; undefined
+ * The value of a flag (`--timeout`, `--budget`) in the words after `guard` or `hook`, as sh gives
+ * them to the command and its parser reads them: `--timeout 6000`, `--timeout=6000`, quoted
+ * (`'6000'`, `"6000"`) or not; undefined
  * when not given (or after `--`), up to the end of the command (`;`, `&`, `|`, a redirection, or a
  * quote left open: the end of one it runs inside). Null when a word is known only when the hook
  * runs (`$T`, a backtick): the entry is not judged.
  */
-function timeoutFlag(rest: string): string | undefined | null {
+function flagValue(rest: string, name: string): string | undefined | null {
   const words: string[] = []
   let word: string | undefined
   for (let i = 0; i < rest.length; i++) {
@@ -309,8 +315,8 @@ function timeoutFlag(rest: string): string | undefined | null {
   for (let i = 0; i < words.length; i++) {
     const w = words[i] as string
     if (w === '--') return undefined
-    if (w === '--timeout') return words[i + 1]
-    if (w.startsWith('--timeout=')) return w.slice('--timeout='.length)
+    if (w === name) return words[i + 1]
+    if (w.startsWith(`${name}=`)) return w.slice(name.length + 1)
   }
   return undefined
 }
