@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { closeSync, existsSync, openSync, readdirSync } from 'node:fs'
-import { mkdir, readFile, rm, truncate, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { createServer as createHttpServer } from 'node:http'
 import { createServer, type Server } from 'node:net'
@@ -10,7 +10,7 @@ import { claudeCodeFixture } from './support/fixtures'
 import { PREVIEWED_QUESTIONS, previewedPostToolUse } from './support/preview-payload'
 import { BIN, cleanEnv, closedPort, runCli, runCliFromFile, runCliKeptOpen, startService, type RunningService } from './support/processes'
 import { LOOKUP_GAVE_UP, STUCK_HOST, stuckDnsPreload } from './support/stuck-dns'
-import { tempDir } from './support/temp-dir'
+import { sparseFile, tempDir } from './support/temp-dir'
 
 const running: RunningService[] = []
 const servers: Server[] = []
@@ -286,8 +286,7 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     // `decision-memory hook < payload.json` of 16 MB and a byte (sparse: made in no time).
     const payload = join(dirname(spool), 'payload.json')
     await mkdir(dirname(spool), { recursive: true })
-    await writeFile(payload, '')
-    await truncate(payload, 16 * 1024 * 1024 + 1)
+    sparseFile(payload, 16 * 1024 * 1024 + 1)
     const { code, stdout, stderr } = await runCliFromFile(['hook', '--budget', String(GENEROUS)], payload, { env: { DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool } })
     expect({ code, stdout, stderr }).toEqual({
       code: 0,

@@ -1,10 +1,11 @@
-import { mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { NO_FORCE_PUSH } from '../../test/support/decision-record'
 import { BIN, cleanEnv, closedPort, runCliFromFile, runCliKeptOpen } from '../../test/support/processes'
+import { sparseFile, tempDir } from '../../test/support/temp-dir'
 import { LOOKUP_GAVE_UP, STUCK_HOST, stuckDnsPreload } from '../../test/support/stuck-dns'
 import { createTestApp } from '../../test/support/test-app'
 import { OPS, testTokens } from '../../test/support/tokens'
@@ -519,39 +520,27 @@ globalThis.setTimeout = function (fn, ms, ...args) {
 
   it('says a payload given as a file over what it keeps of one too large, unread, as on a pipe: not no JSON', async () => {
     // `guard < payload.json` of 16 MB and a byte (sparse: made in no time).
-    const dir = await mkdtemp(join(tmpdir(), 'dm-guard-big-'))
-    try {
-      const file = join(dir, 'payload.json')
-      await writeFile(file, '')
-      await truncate(file, PAYLOAD_KEPT_BYTES + 1)
-      const { code, stdout, stderr } = await runCliFromFile(['guard', '--fail-closed'], file, { env: { DECISION_MEMORY_URL: 'http://127.0.0.1:1' } })
-      expect({ code, stderr }).toEqual({ code: 0, stderr: `decision-memory guard: ${tooLargeWhy('the guard')}; refusing the command (--fail-closed)\n` })
-      expect(JSON.parse(stdout).hookSpecificOutput.permissionDecision).toBe('deny')
-    } finally {
-      await rm(dir, { recursive: true, force: true })
-    }
+    const file = sparseFile(join(tempDir('dm-guard-big-'), 'payload.json'), PAYLOAD_KEPT_BYTES + 1)
+    const { code, stdout, stderr } = await runCliFromFile(['guard', '--fail-closed'], file, { env: { DECISION_MEMORY_URL: 'http://127.0.0.1:1' } })
+    expect({ code, stderr }).toEqual({ code: 0, stderr: `decision-memory guard: ${tooLargeWhy('the guard')}; refusing the command (--fail-closed)\n` })
+    expect(JSON.parse(stdout).hookSpecificOutput.permissionDecision).toBe('deny')
   })
 
   it('reads a payload with a byte order mark before it, as an editor saves one, given as a file as on a pipe', async () => {
     // `guard < payload.json`, README's way to try one by hand: a version before this read the mark
     // on a pipe but not in a file, and said a payload saved so was no JSON, let through unchecked.
-    const dir = await mkdtemp(join(tmpdir(), 'dm-guard-bom-'))
-    try {
-      const file = join(dir, 'payload.json')
-      await writeFile(file, `\ufeff${await bashPayload()}\r\n`)
-      const url = `http://127.0.0.1:${await closedPort()}`
-      const refused = `decision-memory guard: the service at ${url} is not reachable (ECONNREFUSED); refusing the command (--fail-closed)\n`
-      for (const stdin of ['file', 'pipe'] as const) {
-        const args = ['guard', '--fail-closed']
-        const env = { DECISION_MEMORY_URL: url }
-        const { code, stdout, stderr } =
-          stdin === 'file' ? await runCliFromFile(args, file, { env }) : await runCliKeptOpen(args, [await readFile(file, 'utf8')], { env, close: true })
-        // Read and checked: refused as the service cannot be reached, not as no JSON.
-        expect({ stdin, code, stderr }).toEqual({ stdin, code: 0, stderr: refused })
-        expect(JSON.parse(stdout).hookSpecificOutput.permissionDecision).toBe('deny')
-      }
-    } finally {
-      await rm(dir, { recursive: true, force: true })
+    const file = join(tempDir('dm-guard-bom-'), 'payload.json')
+    await writeFile(file, `\ufeff${await bashPayload()}\r\n`)
+    const url = `http://127.0.0.1:${await closedPort()}`
+    const refused = `decision-memory guard: the service at ${url} is not reachable (ECONNREFUSED); refusing the command (--fail-closed)\n`
+    for (const stdin of ['file', 'pipe'] as const) {
+      const args = ['guard', '--fail-closed']
+      const env = { DECISION_MEMORY_URL: url }
+      const { code, stdout, stderr } =
+        stdin === 'file' ? await runCliFromFile(args, file, { env }) : await runCliKeptOpen(args, [await readFile(file, 'utf8')], { env, close: true })
+      // Read and checked: refused as the service cannot be reached, not as no JSON.
+      expect({ stdin, code, stderr }).toEqual({ stdin, code: 0, stderr: refused })
+      expect(JSON.parse(stdout).hookSpecificOutput.permissionDecision).toBe('deny')
     }
   })
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { closeSync, ftruncateSync, mkdtempSync, openSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { onTestFinished } from 'vitest'
@@ -9,6 +9,17 @@ export const madeOutsideTests = new Set<string>()
 /** Removes a folder made by a test, and all in it. */
 export function removeTempDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true, maxRetries: 3 })
+}
+
+/** A file of `bytes` zero bytes, sparse: made in no time whatever its size (a payload too large to keep). */
+export function sparseFile(path: string, bytes: number): string {
+  const fd = openSync(path, 'w')
+  try {
+    ftruncateSync(fd, bytes)
+  } finally {
+    closeSync(fd)
+  }
+  return path
 }
 
 /**
