@@ -831,6 +831,22 @@ describe('multi-select (R-REC-8)', () => {
     expect(r.options.slice(0, 2).every((o) => o.label.endsWith('(Recommended)'))).toBe(true)
   })
 
+  it("gives each option the confidence in what is recommended of it, the static default's set too", () => {
+    const checks = [{ option: 'Lint' }, { option: 'Unit tests' }, { option: 'E2E tests' }]
+    // Three choices of {Lint, Unit tests}: too few, so the static default {Lint} is recommended,
+    // and Unit tests is not, though chosen every time: the confidence in leaving it out is low.
+    const obs = Array.from({ length: 3 }, () => observation({ chosen: ['Lint', 'Unit tests'], options: ['Lint', 'Unit tests', 'E2E tests'] }))
+    const r = recommend(input({ options: checks, observations: obs, multi_select: true }))
+    expect(r).toMatchObject({ state: 'static-default', recommended: ['Lint'] })
+    const unit = r.options.find((o) => o.option === 'Unit tests')!
+    expect(unit).toMatchObject({ recommended: false, rate: 1 })
+    // Beta(4, 1): P(rate >= 0.5) = 1 - 0.5^4; left out, the confidence is the rest, 0.0625.
+    expect(unit.confidence).toBeCloseTo(0.0625, 4)
+    // The set's confidence is the product of its options' (R-REC-8, README).
+    const product = r.options.reduce((c, o) => c * o.confidence!, 1)
+    expect(r.confidence.value).toBeCloseTo(product, 3)
+  })
+
   it('asks, rather than auto-resolve, when the choices named an option not offered now', () => {
     const asked = ['Lint', 'Test', 'E2E']
     const always = Array.from({ length: 25 }, () => observation({ chosen: ['Lint', 'Test'], options: asked }))

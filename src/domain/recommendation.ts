@@ -79,7 +79,7 @@ export interface RecommendedOption {
   description?: string
   /** The agent's own description of the option, when the recommendation replaced it. */
   original_description?: string
-  /** Multi-select only: decayed selection rate and the confidence in selecting (or not). */
+  /** Multi-select only: decayed selection rate, and the confidence in selecting it or leaving it out, as recommended. */
   rate?: number
   confidence?: number
   recommended: boolean
@@ -643,7 +643,9 @@ function presentOptions(input: {
     const selection = input.selections?.find((s) => s.option === offered.option)
     if (selection !== undefined) {
       item.rate = round(selection.rate)
-      item.confidence = round(selection.confidence)
+      // The confidence in what is recommended of the option, as the set's is their product: a
+      // static default's set that leaves out an option chosen every time is unsure of that.
+      item.confidence = round(isRecommended === selection.selected ? selection.confidence : 1 - selection.confidence)
     }
     if (offered.description !== undefined) item.description = offered.description
     if (!isRecommended || input.strength === 'neutral') return item
