@@ -419,6 +419,12 @@ export function createDecisionMemory(deps: {
     async startSession(input) {
       const now = clock.now()
       const started = notAhead(checkTimestamp(input.started_at, now, 'started_at') ?? now, now)
+      if (input.started_at === undefined && input.session_id !== undefined) {
+        // Started again with no moment given (a resume): kept as it is. Now is no moment of its
+        // start, and after the clock stepped back it would move the start before the session was.
+        const existing = await store.getSession(input.user, input.session_id)
+        if (existing !== undefined) return { ...(await sessionView(existing)), created: false }
+      }
       const { session, created } = await store.startSession({
         session_id: input.session_id ?? `s-${now.getTime().toString(36)}-${randomHex(6)}`,
         user: input.user,

@@ -215,6 +215,29 @@ describe('without as_of, the setting of now', () => {
   })
 })
 
+describe('a session started again after the clock stepped back', () => {
+  it('keeps its start when no started_at is given, by the route or a SessionStart hook, and counts from then', async () => {
+    const { call, clock } = await createTestApp()
+    expect((await call('POST', '/v1/sessions', { user: 'alice', session_id: 's-1' })).body.started_at).toBe(START)
+    const resume = { session_id: 's-2', transcript_path: '/tmp/t.jsonl', cwd: '/tmp', hook_event_name: 'SessionStart', source: 'startup' }
+    expect((await call('POST', '/v1/hooks/claude-code?user=alice', resume)).status).toBe(200)
+    // The system clock is stepped back an hour (NTP), and both sessions are started again (a resume).
+    clock.advance(-3_600_000)
+    const again = await call('POST', '/v1/sessions', { user: 'alice', session_id: 's-1' })
+    expect(again.status).toBe(200)
+    expect(again.body.started_at).toBe(START)
+    expect((await call('POST', '/v1/hooks/claude-code?user=alice', { ...resume, source: 'resume' })).status).toBe(200)
+    expect((await call('POST', '/v1/sessions', { user: 'alice', session_id: 's-2' })).body.started_at).toBe(START)
+    // Neither existed before START: once the clock is right again, as of a moment before it, alice had no session.
+    clock.advance(3_600_000)
+    const before = new Date(Date.parse(START) - 1_000).toISOString()
+    const asked = await call('POST', '/v1/recommendations', { ...TIER, user: 'alice', as_of: before })
+    expect(asked.body.expertise.sessions).toBe(0)
+    // A start given, earlier than the stored one (a late delivery), still moves it back.
+    expect((await call('POST', '/v1/sessions', { user: 'alice', session_id: 's-1', started_at: before })).body.started_at).toBe(before)
+  })
+})
+
 describe('a session route called without a body', () => {
   it('starts a session for "default", and flips a setting, as the OpenAPI document says a body is optional', async () => {
     const { app, call } = await createTestApp()
