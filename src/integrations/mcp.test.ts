@@ -524,6 +524,22 @@ describe('createMcpServer: JSON-RPC errors', () => {
     }
     await session.close()
   })
+
+  it('answers tools/list with a cursor it never gave with -32602, as MCP wants of an invalid cursor, not with the first page again', async () => {
+    const session = await rawSession()
+    const first = (await session.request(1, 'tools/list')).result
+    // One page: no cursor is ever given, so none can be valid.
+    expect(first?.nextCursor).toBeUndefined()
+    const paged = await session.request(2, 'tools/list', { cursor: 'eyJwYWdlIjogMn0=' })
+    expect(paged.result).toBeUndefined()
+    expect(paged.error?.code).toBe(-32602)
+    expect(paged.error?.message).toContain('params.cursor')
+    expect(paged.error?.message).toContain('nextCursor')
+    // No cursor, or none written as null, is the first (and only) page.
+    expect((await session.request(3, 'tools/list', {})).result?.tools).toHaveLength(5)
+    expect((await session.request(4, 'tools/list', { _meta: {} })).result?.tools).toHaveLength(5)
+    await session.close()
+  })
 })
 
 describe('createMcpServer: null for an argument', () => {

@@ -146,6 +146,12 @@ function invalidParams(message: JSONRPCMessage, tools: ReadonlySet<string>): str
   const parsed = REQUESTS.get(message.method)?.safeParse(message)
   if (parsed === undefined) return undefined
   if (!parsed.success) return parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')
+  // Every tool is listed in one page, with no nextCursor: a cursor is none this server gave, which
+  // MCP has answered with -32602 (the SDK ignored it and sent the first page again, as if the next).
+  const cursor = (message.params as { cursor?: unknown } | undefined)?.cursor
+  if (message.method === 'tools/list' && cursor !== undefined) {
+    return `params.cursor: no such cursor: every tool is listed in one page, with no nextCursor; ask again without a cursor`
+  }
   if (message.method !== 'tools/call') return undefined
   const { name } = (parsed.data as { params: { name: string } }).params
   if (!tools.has(name)) return `params.name: unknown tool ${JSON.stringify(name)}; the tools are ${[...tools].join(', ')}`
