@@ -457,6 +457,26 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     expect(exported.stdout).toContain('"decision_id":"eof-1"')
   })
 
+  it('answers and stores a last message the input ends without its newline (printf \'%s\' by hand), and says one cut off there', async () => {
+    const data = tempDir('dm-mcp-eof-nl-')
+    const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'record_choice', arguments: { ...TIER, user_choice: 'Tier M', decision_id: 'eof-nl-1' } } }
+    const env = { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, DECISION_MEMORY_USER: 'bob' }
+    const served = await runCli(['mcp', '--data', data], { input: JSON.stringify(initialize) + '\n' + JSON.stringify(call), env })
+    expect(served.code).toBe(0)
+    expect(served.stderr).toBe('')
+    const answers = served.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { id: number; result: { isError?: boolean } })
+    expect(answers.map((answer) => answer.id).sort()).toEqual([0, 1])
+    expect(answers.find((answer) => answer.id === 1)?.result.isError).toBeFalsy()
+    expect((await runCli(['export', '--user', 'bob', '--data', data])).stdout).toContain('"decision_id":"eof-nl-1"')
+
+    const cut = await runCli(['mcp', '--data', data], { input: JSON.stringify(initialize) + '\n' + JSON.stringify(call).slice(0, 60), env })
+    expect(cut.code).toBe(0)
+    const [, error] = cut.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { id: unknown; error?: { code: number; message: string } })
+    expect(error).toMatchObject({ id: null, error: { code: -32700 } })
+    expect(cut.stderr).toContain('decision-memory mcp: Parse error: the input ended inside a message')
+  })
+
   it('ends as Claude Code ends it, by SIGINT with stdin left open: the call in flight is answered first, and it exits 0', async () => {
     // Claude Code 2.1.332 (test/fixtures/claude-code-2.1.332/mcp-*) sends SIGINT, then SIGTERM and
     // SIGKILL within half a second, and never closes stdin (but on Windows): a record_choice the

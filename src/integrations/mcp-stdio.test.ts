@@ -31,7 +31,15 @@ async function piped(maxLineBytes?: number) {
       input.once('data', () => read())
       input.write(text)
     })
-  return { feed, transport, delivered, reported, errors, answers, closed: () => closed }
+  return { feed, input, transport, delivered, reported, errors, answers, closed: () => closed }
+}
+
+/** Ends the input, resolving once the transport has read its end (its own listener, added first, has run). */
+function ended(pipe: Awaited<ReturnType<typeof piped>>) {
+  return new Promise<void>((read) => {
+    pipe.input.once('end', () => read())
+    pipe.input.end()
+  })
 }
 
 /** Has the transport pass on an initialize asking for `version`, and the server answer it with that version. */
@@ -56,6 +64,34 @@ describe('createStdioTransport', () => {
     ])
     expect(pipe.answers()).toEqual([])
     expect(pipe.reported).toEqual([])
+  })
+
+  it('reads a last line the input ends without a newline, and answers one cut off there with -32700, said on stderr, not dropped unsaid', async () => {
+    const whole = await piped()
+    await whole.feed('{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}')
+    await ended(whole)
+    expect(whole.delivered).toEqual([
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+    ])
+    expect(whole.reported).toEqual([])
+
+    const cut = await piped()
+    await cut.feed('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"rec')
+    await ended(cut)
+    expect(cut.delivered).toEqual([])
+    const [answer] = cut.answers()
+    expect(answer).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } })
+    expect(answer?.error.message).toContain('the input ended inside a message')
+    expect(cut.reported).toEqual([answer?.error.message])
+
+    // A blank end, or none after the last newline, is nothing.
+    const blank = await piped()
+    await blank.feed('{"jsonrpc":"2.0","id":4,"method":"ping"}\n  ')
+    await ended(blank)
+    expect(blank.delivered).toHaveLength(1)
+    expect(blank.answers()).toEqual([])
+    expect(blank.reported).toEqual([])
   })
 
   it('reads a line sent a byte at a time as the same message, copying each byte once, not once per chunk', async () => {

@@ -19,7 +19,7 @@ export const MAX_LINE_BYTES = 10 * 1024 * 1024
  * MCP's stdio transport (one JSON-RPC message a line), with the SDK's framing, that answers the
  * lines the SDK's transport drops without a word (a client would wait for good): a line that is
  * not JSON gets -32700 Parse error, and one that is no JSON-RPC 2.0 message gets -32600 Invalid
- * Request naming the field. Both carry `id: null` only when no id can be read (JSON-RPC 2.0, §5):
+ * Request naming the field (a last line the input ends without a newline is read too). Both carry `id: null` only when no id can be read (JSON-RPC 2.0, §5):
  * a request with, say, `"jsonrpc": "1.0"` but `"id": 7` is answered at 7, so that the client's
  * call ends with the error instead of waiting. Only a message with a `method` gets its id back: the
  * id of a (malformed) response names a request of this server's, and an error sent at it would
@@ -58,6 +58,7 @@ export function createStdioTransport({
   const transport: Transport = {
     async start() {
       input.on('data', ondata)
+      input.on('end', onend)
       input.on('error', onerror)
     },
     send(message: JSONRPCMessage) {
@@ -75,6 +76,7 @@ export function createStdioTransport({
     },
     async close() {
       input.off('data', ondata)
+      input.off('end', onend)
       input.off('error', onerror)
       if (input.listenerCount('data') === 0) input.pause()
       pending = []
@@ -120,13 +122,26 @@ export function createStdioTransport({
     }
   }
 
-  function read(line: string) {
+  /**
+   * The input ended: a last line without its newline is read as a line (a client writing its last
+   * message so, `printf '%s'` by hand, was dropped unanswered, and the server exited 0 without a
+   * word), and one cut off there, no JSON, is answered -32700 saying so, on stdout and stderr.
+   */
+  function onend() {
+    if (pending.length === 0) return
+    const line = Buffer.concat(pending, pendingBytes).toString('utf8')
+    pending = []
+    pendingBytes = 0
+    read(line, true)
+  }
+
+  function read(line: string, last = false) {
     if (line.trim() === '') return
     let value: unknown
     try {
       value = JSON.parse(line)
     } catch {
-      const message = 'Parse error: a line that is not JSON'
+      const message = last ? 'Parse error: the input ended inside a message (its last line is not JSON, nor ended by a newline)' : 'Parse error: a line that is not JSON'
       report(message)
       return void write({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message } }).catch(onerror)
     }
