@@ -542,6 +542,24 @@ describe('createMcpServer: JSON-RPC errors', () => {
   })
 })
 
+describe('createMcpServer: task-augmented requests', () => {
+  it('answers a request with a `task` as one without, as MCP wants of a server that declares no tasks, not with -32603', async () => {
+    const { backend, observed } = recordingBackend()
+    const session = await rawSession(backend)
+    const called = await session.request(1, 'tools/call', { name: 'record_choice', arguments: CHOICE, task: { ttl: 60000 } })
+    expect(called.error).toBeUndefined()
+    // The tool's own result, not a CreateTaskResult: no task was made.
+    expect(called.result?.isError).toBeFalsy()
+    expect(called.result?.task).toBeUndefined()
+    expect(observed).toHaveLength(1)
+    expect(await session.request(2, 'ping', { task: {} })).toMatchObject({ id: 2, result: {} })
+    expect((await session.request(3, 'tools/list', { task: { ttl: 5 } })).result?.tools).toHaveLength(5)
+    // Whatever it holds is ignored: it is no field of ours to refuse.
+    expect((await session.request(4, 'tools/call', { name: 'check_decision', arguments: { action: 'ls' }, task: 5 })).result?.isError).toBeFalsy()
+    await session.close()
+  })
+})
+
 describe('createMcpServer: null for an argument', () => {
   it('reads an argument given as null as one not given, and keeps a null inside one', async () => {
     const { backend, observed } = recordingBackend()

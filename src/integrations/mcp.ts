@@ -222,6 +222,18 @@ function withoutNullArguments(message: JSONRPCMessage): JSONRPCMessage {
 }
 
 /**
+ * A request without its `task` (MCP 2025-11-25's task augmentation): a server that declares no
+ * `tasks` capability, as this one, MUST process such a request normally, ignoring it, where the SDK
+ * answered any request with a `task` (a `tools/call`, a `ping`) -32603 "Server does not support
+ * task creation", an internal error for what the client may send.
+ */
+function withoutTask(message: JSONRPCMessage): JSONRPCMessage {
+  if (!isJSONRPCRequest(message) || message.params === undefined || !Object.hasOwn(message.params, 'task')) return message
+  const { task: _ignored, ...params } = message.params
+  return { ...message, params }
+}
+
+/**
  * A request whose params do not fit its method (a `tools/call` without `name`, `arguments` sent as
  * a string, an `initialize` without `protocolVersion`) is answered with JSON-RPC's -32602 Invalid
  * params naming the field, and goes no further. The SDK parses them too, but answers a failure
@@ -232,7 +244,8 @@ function refusingInvalidParams(transport: Transport, tools: ReadonlySet<string>)
   const start = transport.start.bind(transport)
   transport.start = () => {
     const deliver = transport.onmessage
-    transport.onmessage = (message, extra) => {
+    transport.onmessage = (sent, extra) => {
+      const message = withoutTask(sent)
       const why = invalidParams(message, tools)
       if (why === undefined) return deliver?.(withoutNullArguments(message), extra)
       const id = (message as { id: string | number }).id
