@@ -955,6 +955,40 @@ describe('createMcpServer: arguments over the service\'s body limit', () => {
   })
 })
 
+describe('createMcpServer: arguments nested thousands deep', () => {
+  it('are a tool error naming the field, as the route\'s 400 names it, not "Maximum call stack size exceeded"', async () => {
+    // What JSON.parse takes (a line of 200 KB) but JSON.stringify, being recursive, cannot write back.
+    let deep: unknown = []
+    for (let i = 0; i < 100_000; i++) deep = [deep]
+    const { backend, observed } = recordingBackend()
+    const planned: unknown[] = []
+    const session = await rawSession({ ...backend, plan: async (request) => (planned.push(request), { ok: true, body: {} }) })
+    const text = (answer: { result?: Record<string, unknown> }) => (answer.result?.content as Array<{ text: string }>)[0]?.text ?? ''
+    const context = await session.request(1, 'tools/call', { name: 'record_choice', arguments: { ...CHOICE, context: { k: deep } } })
+    expect(context.result?.isError).toBe(true)
+    expect(text(context)).toContain('- context.k: ')
+    const unknown = await session.request(2, 'tools/call', { name: 'recommend', arguments: { question: 'Q?', all_options: ['a', 'b'], zz: deep } })
+    expect(text(unknown).split('\n').slice(1)).toEqual(['- zz: unknown field'])
+    // A field that takes any value takes none the server cannot send on: it is named, with the bound.
+    const question = { question: 'Which database?', options: [{ label: 'pg' }, { label: 'mysql' }] }
+    const metadata = await session.request(3, 'tools/call', { name: 'plan_questions', arguments: { questions: [question], metadata: deep } })
+    expect(metadata.result?.isError).toBe(true)
+    expect(text(metadata).split('\n')).toEqual(['invalid_request: invalid arguments: metadata', '- metadata: must not nest arrays and objects more than 64 levels deep'])
+    // Beside another field at fault, both are named.
+    const both = await session.request(5, 'tools/call', { name: 'plan_questions', arguments: { questions: [], annotations: deep } })
+    expect(text(both).split('\n').slice(1).map((line) => line.split(':')[0])).toEqual(['- questions', '- annotations'])
+    for (const answer of [context, unknown, metadata, both]) expect(text(answer)).not.toContain('call stack')
+    expect(observed).toEqual([])
+    expect(planned).toEqual([])
+    // 64 levels, counted from the arguments, are taken, as a question of the plan takes them.
+    let within: unknown = 'x'
+    for (let i = 0; i < 63; i++) within = [within]
+    expect((await session.request(4, 'tools/call', { name: 'plan_questions', arguments: { questions: [question], metadata: within } })).result?.isError).toBeFalsy()
+    expect(planned).toHaveLength(1)
+    await session.close()
+  })
+})
+
 describe('createMcpServer: plan_questions', () => {
   it('tells the agent to record an answer it gives from the plan as auto-resolved, not as the user\'s choice (R-ASK-4)', async () => {
     // The plan records nothing; recorded with record_choice's default source, an answer the

@@ -16,6 +16,7 @@ import { systemClock, type Clock } from '../clock'
 import { runOfContext } from '../decisions/applicability'
 import { DECISION_LIMITS, DecisionKeySchema, type DecisionRecord } from '../decisions/decision'
 import type { PointWhyQuery } from '../decisions/explain-point'
+import { nestsWithin } from '../domain/json-depth'
 import { LIMITS } from '../domain/limits'
 import { z } from '../domain/zod'
 import { FIELD_DESCRIPTIONS, IdentifierSchema, NO_CONTROL_PATTERN, ObservationInputSchema, type ObservationInput } from '../domain/observation'
@@ -275,15 +276,23 @@ function sayingInvalidArgumentsAsTheRoutes(server: McpServer): void {
   // A private method of the SDK's: one that no longer has it would check arguments its own way, unseen.
   if (typeof sdk.validateToolInput !== 'function') throw new Error('McpServer has no validateToolInput: the SDK changed')
   sdk.validateToolInput = async (tool, args) => {
+    // Arguments nested thousands deep (a line JSON.parse takes) are what JSON.stringify, being
+    // recursive, cannot write, to measure them or send them on: the call ended "Maximum call stack
+    // size exceeded". The fields that nest so are named, after what the schema says of them.
+    const deep = Object.entries(args ?? {})
+      .filter(([, value]) => !nestsWithin(value, LIMITS.nesting - 1))
+      .map(([path]) => ({ path, message: `must not nest arrays and objects more than ${LIMITS.nesting} levels deep` }))
     // Over the service's body limit, refused as its route refuses that body (413): on a store the
     // server opened itself, the call was made, where through the service the same one was refused.
-    if (Buffer.byteLength(JSON.stringify(args ?? {})) > LIMITS.bodyBytes) {
+    if (deep.length === 0 && Buffer.byteLength(JSON.stringify(args ?? {})) > LIMITS.bodyBytes) {
       throw new Error(errorText({ code: 'body_too_large', message: `the arguments are over ${LIMITS.bodyBytes / 1024} KB, the most the service takes in a body` }))
     }
     if (tool.inputSchema === undefined) return undefined
     const parsed = await tool.inputSchema.safeParseAsync(args ?? {})
-    if (parsed.success) return parsed.data
-    const issues = issuesOf(parsed.error)
+    if (parsed.success && deep.length === 0) return parsed.data
+    const said = parsed.success ? [] : issuesOf(parsed.error)
+    // A field the schema named already (`context.k`: a context is flat) is not named twice.
+    const issues = [...said, ...deep.filter((d) => !said.some((i) => i.path === d.path || i.path.startsWith(`${d.path}.`)))]
     // Thrown, the SDK answers it as the tool's error (isError) with this text alone, as `result` says a 400.
     throw new Error(errorText({ code: 'invalid_request', message: `invalid arguments: ${fieldsOf(issues)}`, issues }))
   }
