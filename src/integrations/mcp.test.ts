@@ -578,6 +578,22 @@ describe('createMcpServer: null for an argument', () => {
     expect(JSON.stringify(missing.content)).toContain('user_choice')
     await client.close()
   })
+  it('reads `"arguments": null` and a tools/list `"cursor": null` as none given, as `"params": null` is: a tool error names what is missing', async () => {
+    const session = await rawSession()
+    const text = (answer: { result?: Record<string, unknown> }) => (answer.result?.content as Array<{ text: string }>)[0]?.text ?? ''
+    const why = await session.request(1, 'tools/call', { name: 'why', arguments: null })
+    expect(why.error).toBeUndefined()
+    expect(why.result?.isError).toBe(true)
+    expect(text(why)).toContain('- question: required')
+    const check = await session.request(2, 'tools/call', { name: 'check_decision', arguments: null })
+    expect(text(check).split('\n').slice(1)).toEqual(['- action: give an action or a choice'])
+    expect((await session.request(3, 'tools/list', { cursor: null })).result?.tools).toHaveLength(5)
+    // Anything else there is still refused, named.
+    expect((await session.request(4, 'tools/call', { name: 'why', arguments: 'x' })).error?.message).toContain('params.arguments')
+    expect((await session.request(5, 'tools/list', { cursor: 5 })).error?.message).toContain('params.cursor')
+    await session.close()
+  })
+
   it('reads null for an optional field of a question or an option as not given, and names a required one given null', async () => {
     const { backend: recording, observed } = recordingBackend()
     const plans: unknown[] = []

@@ -234,6 +234,22 @@ function withoutTask(message: JSONRPCMessage): JSONRPCMessage {
   return { ...message, params }
 }
 
+/** The optional param of a method that a null is read as not given for, as `"params": null` is (mcp-stdio). */
+const NULL_AS_ABSENT: Record<string, string> = { 'tools/call': 'arguments', 'tools/list': 'cursor' }
+
+/**
+ * A request without `"arguments": null` (a `tools/call`) or `"cursor": null` (a `tools/list`), as
+ * clients that write an absent field as null send them: -32602 for it told the client the protocol
+ * was broken, where a tool called with no arguments is a tool error naming what is missing.
+ */
+function withoutNullParam(message: JSONRPCMessage): JSONRPCMessage {
+  if (!isJSONRPCRequest(message) || !Object.hasOwn(NULL_AS_ABSENT, message.method)) return message
+  const name = NULL_AS_ABSENT[message.method] as string
+  if (message.params === undefined || message.params[name] !== null) return message
+  const { [name]: _null, ...params } = message.params
+  return { ...message, params }
+}
+
 /**
  * A request whose params do not fit its method (a `tools/call` without `name`, `arguments` sent as
  * a string, an `initialize` without `protocolVersion`) is answered with JSON-RPC's -32602 Invalid
@@ -246,7 +262,7 @@ function refusingInvalidParams(transport: Transport, tools: ReadonlySet<string>)
   transport.start = () => {
     const deliver = transport.onmessage
     transport.onmessage = (sent, extra) => {
-      const message = withoutTask(sent)
+      const message = withoutNullParam(withoutTask(sent))
       const why = invalidParams(message, tools)
       if (why === undefined) return deliver?.(withoutNullArguments(message), extra)
       const id = (message as { id: string | number }).id
