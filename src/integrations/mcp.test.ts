@@ -542,6 +542,31 @@ describe('createMcpServer: JSON-RPC errors', () => {
   })
 })
 
+describe('createMcpServer: notifications', () => {
+  it('ignores one whose params do not fit its method, said in one line (no answer: a notification gets none), and serves on', async () => {
+    const server = createMcpServer(recordingBackend().backend, { version: '0.0.0' })
+    const said: string[] = []
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverSide)
+    server.server.onerror = (error) => said.push(error.message)
+    const answers: unknown[] = []
+    clientSide.onmessage = (message) => answers.push(message)
+    await clientSide.start()
+    await clientSide.send({ jsonrpc: '2.0', method: 'notifications/cancelled' })
+    await clientSide.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: { a: 1 } } })
+    await clientSide.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 'half' } })
+    await clientSide.send({ jsonrpc: '2.0', id: 1, method: 'ping' })
+    await vi.waitFor(() => expect(answers).toHaveLength(1))
+    expect(answers).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }])
+    expect(said).toHaveLength(3)
+    for (const line of said) expect(line).not.toContain('\n')
+    expect(said[0]).toMatch(/^notifications\/cancelled ignored: params: /)
+    expect(said[1]).toMatch(/^notifications\/cancelled ignored: params\.requestId: /)
+    expect(said[2]).toMatch(/^notifications\/progress ignored: params\.progress/)
+    await clientSide.close()
+  })
+})
+
 describe('createMcpServer: task-augmented requests', () => {
   it('answers a request with a `task` as one without, as MCP wants of a server that declares no tasks, not with -32603', async () => {
     const { backend, observed } = recordingBackend()

@@ -2,11 +2,15 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
   CallToolRequestSchema,
+  CancelledNotificationSchema,
   ErrorCode,
+  InitializedNotificationSchema,
   InitializeRequestSchema,
+  isJSONRPCNotification,
   isJSONRPCRequest,
   ListToolsRequestSchema,
   PingRequestSchema,
+  ProgressNotificationSchema,
   type CallToolResult,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js'
@@ -165,6 +169,21 @@ function invalidParams(message: JSONRPCMessage, tools: ReadonlySet<string>): str
   return undefined
 }
 
+/** The notifications the server reads, each with MCP's own schema of it. */
+const NOTIFICATIONS = new Map<string, typeof CancelledNotificationSchema | typeof ProgressNotificationSchema | typeof InitializedNotificationSchema>([
+  ['notifications/cancelled', CancelledNotificationSchema],
+  ['notifications/progress', ProgressNotificationSchema],
+  ['notifications/initialized', InitializedNotificationSchema],
+])
+
+/** What is wrong with a notification the server reads whose params do not fit it, in one line; undefined when they do. */
+function invalidNotification(message: JSONRPCMessage): string | undefined {
+  if (!isJSONRPCNotification(message)) return undefined
+  const parsed = NOTIFICATIONS.get(message.method)?.safeParse(message)
+  if (parsed === undefined || parsed.success) return undefined
+  return `${message.method} ignored: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`
+}
+
 /** A plain object without its `null` fields but the `required` ones, which stay to be refused, named; anything else as it is. */
 function withoutNullFields(value: unknown, required: readonly string[]): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value
@@ -263,6 +282,10 @@ function refusingInvalidParams(transport: Transport, tools: ReadonlySet<string>)
     const deliver = transport.onmessage
     transport.onmessage = (sent, extra) => {
       const message = withoutNullParam(withoutTask(sent))
+      // A notification is never answered: one whose params do not fit is dropped, said in a line,
+      // where the SDK's handler threw and the server said zod's dump over some thirty lines of stderr.
+      const unfit = invalidNotification(message)
+      if (unfit !== undefined) return transport.onerror?.(new Error(unfit))
       const why = invalidParams(message, tools)
       if (why === undefined) return deliver?.(withoutNullArguments(message), extra)
       const id = (message as { id: string | number }).id
