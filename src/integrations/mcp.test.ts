@@ -179,7 +179,7 @@ describe('createMcpServer: version negotiation', () => {
   // version newer than the server's (or no date) its newest, which MCP has the client take or
   // disconnect from, rather than an error. An SDK that drops one fails here before the README lies.
   it('answers the version the client asks for when the server has it, else its newest, with its name', async () => {
-    for (const version of ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']) {
+    for (const version of ['2024-10-07', '2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']) {
       expect((await initialized(version))?.protocolVersion, version).toBe(version)
     }
     for (const version of ['2099-01-01', 'draft']) {
