@@ -20,6 +20,15 @@ describe('decision-memory preferences, one line a point', () => {
     expect(describePoint(point(2))).toContain(', 2 observations [')
   })
 
+  it('says a point still too new to be personalised, and how many more choices it needs', () => {
+    expect(describePoint({ ...point(1), needed: 4 })).toBe(
+      'complexity-tier: Tier M 100%, confidence medium-high (0.75), 1 observation (4 more needed for personalization) [Tier M 1]',
+    )
+    expect(describePoint({ ...point(5), needed: 0 })).toBe('complexity-tier: Tier M 100%, confidence medium-high (0.75), 5 observations [Tier M 5]')
+    // A service of an older version, still running after an upgrade, does not say: nothing is said.
+    expect(describePoint(point(1))).toBe('complexity-tier: Tier M 100%, confidence medium-high (0.75), 1 observation [Tier M 1]')
+  })
+
   it('says the answers outside the options, when there are any', () => {
     expect(describePoint({ ...point(3), observations: 5, other: 2 })).toBe('complexity-tier: Tier M 100%, confidence medium-high (0.75), 5 observations [Tier M 3, other 2]')
     expect(describePoint({ ...point(3), other: 0 })).toContain('[Tier M 3]')

@@ -10,10 +10,12 @@ export const PREFERENCES_HELP = `decision-memory preferences [--user USER] [--as
 
   What has been learned about USER at each decision point, one line a point:
   POINT: MAJORITY SHARE%, confidence LEVEL (VALUE), N observations [every option's count], with
-  \`since DATE\` when the recent choices differ from the earlier ones (a multi-select point names
-  the options chosen at least half the time, and each one's rate; a point keyed by a hash of its
-  question, q-…, is named by the question last asked there: "QUESTION" (q-…)); \`nothing learned
-  about USER yet\` when there is nothing. On the store in --data when given, else through the
+  \`(K more needed for personalization)\` while there are too few for a recommendation to be
+  personalised (it is the static default until then), \`since DATE\` when the recent choices
+  differ from the earlier ones (a multi-select point names the options chosen at least half the
+  time, and each one's rate; a point keyed by a hash of its question, q-…, is named by the
+  question last asked there: "QUESTION" (q-…)); \`nothing learned about USER yet\` when there
+  is nothing. On the store in --data when given, else through the
   running service, else $DECISION_MEMORY_DATA or ./data (\`decision-memory help\` says which
   store).
 
@@ -45,6 +47,14 @@ const pointName = (point: PointPreference): string =>
 /** A count as said: a set read at a single-select point counts a fraction to each of its options (`2.67`, not `2.6666666666666665`). */
 const shownCount = (count: number): string => String(Math.round(count * 100) / 100)
 
+/**
+ * Too few choices to be personalised yet, said as a recommendation says it: one choice read
+ * `Drizzle 100%, confidence medium-high (0.75)` while the agent was given the static default. A
+ * service of an older version, still running after an upgrade, does not say: nothing is said.
+ */
+const stillNeeded = (point: PointPreference): string =>
+  point.needed === undefined || point.needed <= 0 ? '' : ` (${point.needed} more needed for personalization)`
+
 /** One line per point, as the command prints it. */
 export function describePoint(point: PointPreference): string {
   // Multi-select: the set selected at least half the time (labels may hold commas: joined with +).
@@ -55,14 +65,14 @@ export function describePoint(point: PointPreference): string {
   const since = point.changed_since === null || point.changed_since === undefined ? '' : ` since ${point.changed_since.slice(0, 10)} (they differ from the earlier ones)`
   if (point.selection !== null && point.selection !== undefined) {
     const rates = [...point.options.map((o) => `${o.option} ${shownCount(o.count)} (${shownPercent(o.share)}%)`), ...otherAnswers(point)].join(', ')
-    return `${pointName(point)}: ${point.selection.length === 0 ? '(nothing selected half the time)' : point.selection.join(' + ')}, ${counted(point.observations)}${since} [${rates}]`
+    return `${pointName(point)}: ${point.selection.length === 0 ? '(nothing selected half the time)' : point.selection.join(' + ')}, ${counted(point.observations)}${stillNeeded(point)}${since} [${rates}]`
   }
   const head = `${pointName(point)}: ${point.majority ?? '(nothing chosen)'}`
   // In whole percent as a recommendation says it: 100% only of an option chosen every time, 0% only of one never chosen.
   const share = point.majority === null ? '' : ` ${shownPercent(point.share)}%`
   const confidence = point.confidence === null ? '' : `, confidence ${point.confidence.level} (${point.confidence.value})`
   const options = [...point.options.map((o) => `${o.option} ${shownCount(o.count)}`), ...otherAnswers(point)].join(', ')
-  return `${head}${share}${confidence}, ${counted(point.observations)}${since} [${options}]`
+  return `${head}${share}${confidence}, ${counted(point.observations)}${stillNeeded(point)}${since} [${options}]`
 }
 
 /** `decision-memory preferences` (R-SVC-5). */

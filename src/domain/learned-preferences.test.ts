@@ -54,6 +54,15 @@ describe('learnedPreferences (R-SVC-5)', () => {
     expect(tier?.other).toBe(0)
   })
 
+  it('says how many more choices a recommendation needs before it is personalised, as the recommendation says it', () => {
+    // One choice: the recommendation is still the static default (`4 observations needed for
+    // personalization`); a line saying only "Drizzle 100%, confidence medium-high" hid that.
+    const [one] = learnedPreferences([chose('complexity-tier', ['Tier L'])], AS_OF, policy)
+    expect(one?.needed).toBe(policy.thresholds.min_observations - 1)
+    const [enough] = learnedPreferences(times(policy.thresholds.min_observations, () => chose('complexity-tier', ['Tier L'])), AS_OF, policy)
+    expect(enough?.needed).toBe(0)
+  })
+
   it('counts the answers outside the options, which no option counts', () => {
     const observations = [
       ...times(4, () => chose('complexity-tier', ['Tier M'])),

@@ -17,6 +17,12 @@ export interface PointPreference {
   /** The user's own choices at the point that are learned from (auto-resolved answers are not evidence). */
   observations: number
   /**
+   * How many more choices a recommendation here needs before it is personalised
+   * (`thresholds.min_observations` less `observations`; 0 once there are enough): until then it is
+   * the static default, whatever `majority` and `confidence` say of the few choices so far.
+   */
+  needed: number
+  /**
    * When the choices since this moment differ from the earlier ones (a change of preference), only
    * they are learned from, as a recommendation learns them (evidence.ts); else null.
    */
@@ -82,6 +88,7 @@ function learnPoint(point: string, observations: Observation[], asOf: Date, poli
     header: latest.header,
     multi_select: latest.multi_select,
     observations: learned.length,
+    needed: Math.max(0, policy.thresholds.min_observations - learned.length),
     changed_since: changeTest?.since ?? null,
     majority,
     selection: latest.multi_select ? multiSelectBeliefs(preference, options, policy.confidence.prior).filter((b) => b.selected).map((b) => b.option) : null,

@@ -28,6 +28,11 @@ const PointPreferenceSchema = z
     header: z.string().nullable(),
     multi_select: z.boolean(),
     observations: z.number().int(),
+    needed: z.number().int().openapi({
+      description:
+        'How many more choices a recommendation at the point needs before it is personalised (thresholds.min_observations less ' +
+        '`observations`; 0 once there are enough): until then it recommends the static default, whatever `majority` and `confidence` say.',
+    }),
     changed_since: z.string().nullable(),
     majority: z.string().nullable(),
     selection: z.array(z.string()).nullable(),
