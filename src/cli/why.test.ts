@@ -168,9 +168,10 @@ describe('decision-memory why --point, the answer as text', () => {
       pointText({ ...older, recommendation: { ...older.recommendation, observations }, observations: behind(listed) } as unknown as PointWhy)
         .split('\n')
         .find((l) => l.startsWith('observations behind it'))
-    expect(header(10, 6)).toBe('observations behind it (6 of 10 counted):')
+    // "6 of 10 counted" read as 4 of the user's choices left out: all 10 are counted, 4 went otherwise.
+    expect(header(10, 6)).toBe('observations behind it (the 6 of 10 counted that chose it):')
     expect(header(6, 6)).toBe('observations behind it (6):')
-    expect(header(250, 80)).toBe('observations behind it (80 of 250 counted, the newest 100 looked at):')
+    expect(header(250, 80)).toBe('observations behind it (the 80 of 250 counted that chose it, the newest 100 looked at):')
   })
 
   it('says a possible change of preference when the recent sessions chose otherwise than the long term', () => {

@@ -178,10 +178,12 @@ export function pointText(why: PointWhy): string {
   }
   if (why.observations.length > 0) {
     // Those that chose what is recommended, among the newest 100 it counted: said against all it
-    // counted, so that "22" is not read as every choice (the 8 that went otherwise are not listed).
+    // counted, so that "22" is not read as every choice (the 8 that went otherwise are not listed),
+    // and said as those that chose it: "6 of 10 counted" read as 4 choices left uncounted.
     const counted = why.recommendation?.observations
-    const of = counted === undefined || counted === why.observations.length ? '' : ` of ${counted} counted${counted > 100 ? ', the newest 100 looked at' : ''}`
-    out.push(`observations behind it (${why.observations.length}${of}):`)
+    const listed = why.observations.length
+    const behind = counted === undefined || counted === listed ? `${listed}` : `the ${listed} of ${counted} counted that chose it${counted > 100 ? ', the newest 100 looked at' : ''}`
+    out.push(`observations behind it (${behind}):`)
     for (const o of why.observations) out.push(`  ${o.id}  ${o.timestamp}  ${optionSet(o.chosen)}`)
   }
   return out.join('\n') + '\n'
