@@ -536,7 +536,11 @@ function leadingValues(context: Conditions['context']): Conditions['context'] {
   return context.filter((c) => context.every((other) => other === c || other.key !== c.key || other.share < c.share))
 }
 
-/** The precondition as a sentence: `phase is run and workflow is /moai run`, or the window it rests on. */
+/**
+ * The precondition as said after `Recommended when`: `phase is run and workflow is /moai run`, or
+ * the window of choices it rests on, `your choices from 2026-06-03 to 2026-07-01 still hold` (a
+ * version before this said `any context, as chosen from …`, which read as no sentence there).
+ */
 export function describeConditions(conditions: Conditions, keyFirst: string | null): string {
   const ordered = [...conditions.context].sort((a, b) =>
     a.key === keyFirst ? -1 : b.key === keyFirst ? 1 : 0,
@@ -546,7 +550,7 @@ export function describeConditions(conditions: Conditions, keyFirst: string | nu
   if (window === null) return 'any context'
   const from = window.from.slice(0, 10)
   const to = window.to.slice(0, 10)
-  return from === to ? `any context, as chosen on ${from}` : `any context, as chosen from ${from} to ${to}`
+  return from === to ? `your choices of ${from} still hold` : `your choices from ${from} to ${to} still hold`
 }
 
 /** Context keys of the request that contradict the conditions. */

@@ -266,7 +266,9 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
 
   it('always states a precondition, and the recommended option says when it holds', () => {
     const r = recommend(input({ observations: observations({ 'Tier M': 6 }) }))
-    expect(r.precondition).toMatch(/^any context, as chosen on 2026-07-01$/)
+    // Read after "Recommended when", as the user sees it in the picker: "Recommended when any
+    // context, as chosen on …" was no sentence, and named nothing the user could find false.
+    expect(r.precondition).toMatch(/^your choices of 2026-07-01 still hold$/)
     expect(r.options[0]!.description).toBe(`Recommended when ${r.precondition} — based on 100% of recent choices`)
     expect(recommend(input({})).precondition).toBe(policy.default_precondition)
   })
@@ -357,7 +359,7 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
     const r = recommend(input({ observations: obs }))
     expect(r.change_test).toMatchObject({ recent: 6, older: 70 })
     expect(r.conditions.window).toEqual({ from: day(10), to: day(5) })
-    expect(r.precondition).toBe(`any context, as chosen from ${day(10).slice(0, 10)} to ${day(5).slice(0, 10)}`)
+    expect(r.precondition).toBe(`your choices from ${day(10).slice(0, 10)} to ${day(5).slice(0, 10)} still hold`)
   })
 
   it('keeps a change of preference over a break longer than the change window', () => {
@@ -945,7 +947,7 @@ describe('multi-select (R-REC-8)', () => {
     expect(r.state).toBe('partial')
     expect(r.recommended).toEqual([])
     expect(r.disclosure).toBe('no option selected in more than 25% of recent choices')
-    expect(r.precondition).toBe('any context, as chosen on 2026-07-01')
+    expect(r.precondition).toBe('your choices of 2026-07-01 still hold')
   })
 
   it('says no option of 21 in 60 chosen at one instant was selected in more than 35%, at any age, not 36%', () => {

@@ -138,7 +138,7 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
       disclosure: 'based on 100% of recent choices',
       decisions: [{ key: 'D-001', effect: 'outweighed' }],
     })
-    expect(learned.precondition).toMatch(/^any context, as chosen on /)
+    expect(learned.precondition).toMatch(/^your choices of \d{4}-\d{2}-\d{2} still hold$/)
   })
 
   it('an advisory decision that breaks a tie of observed choices decided it: listed as the static default, and disclosed', async () => {

@@ -250,7 +250,7 @@ describe('POST /v1/recommendations in a context the user has not worked in latel
         observations: 10,
         context_key: null,
         // Rolling was chosen in phase plan and in phase run alike: neither is its precondition.
-        precondition: 'any context, as chosen from 2026-10-25 to 2026-10-30',
+        precondition: 'your choices from 2026-10-25 to 2026-10-30 still hold',
         contradictions: [],
       })
       expect(response.body.disclosure).toMatch(/since \d{4}-\d{2}-\d{2} \(they differ from your earlier choices\)/)
