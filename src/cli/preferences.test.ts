@@ -29,6 +29,13 @@ describe('decision-memory preferences, one line a point', () => {
     expect(describePoint(point(1))).toBe('complexity-tier: Tier M 100%, confidence medium-high (0.75), 1 observation [Tier M 1]')
   })
 
+  it('says a point whose every answer was the user\'s own text as such, not as nothing chosen', () => {
+    // "CockroachDB, because we need multi-region", typed as Other: the user did choose something.
+    const own = { ...point(1), majority: null, share: 0, confidence: null, other: 1, options: [{ option: 'Postgres', count: 0, share: 0 }] }
+    expect(describePoint(own)).toBe('complexity-tier: (no option: an answer of your own), 1 observation [Postgres 0, other 1]')
+    expect(describePoint({ ...own, observations: 3, other: 3 })).toBe('complexity-tier: (no option: answers of your own), 3 observations [Postgres 0, other 3]')
+  })
+
   it('says the answers outside the options, when there are any', () => {
     expect(describePoint({ ...point(3), observations: 5, other: 2 })).toBe('complexity-tier: Tier M 100%, confidence medium-high (0.75), 5 observations [Tier M 3, other 2]')
     expect(describePoint({ ...point(3), other: 0 })).toContain('[Tier M 3]')

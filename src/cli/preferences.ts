@@ -67,7 +67,11 @@ export function describePoint(point: PointPreference): string {
     const rates = [...point.options.map((o) => `${o.option} ${shownCount(o.count)} (${shownPercent(o.share)}%)`), ...otherAnswers(point)].join(', ')
     return `${pointName(point)}: ${point.selection.length === 0 ? '(nothing selected half the time)' : point.selection.join(' + ')}, ${counted(point.observations)}${stillNeeded(point)}${since} [${rates}]`
   }
-  const head = `${pointName(point)}: ${point.majority ?? '(nothing chosen)'}`
+  // No option is the majority where every answer counted was the user's own text ("Other"): they
+  // chose that, not nothing, as "(nothing chosen)" said of "CockroachDB" typed in.
+  const own = point.other !== undefined && point.other > 0
+  const none = own ? `(no option: ${point.other === 1 ? 'an answer' : 'answers'} of your own)` : '(nothing chosen)'
+  const head = `${pointName(point)}: ${point.majority ?? none}`
   // In whole percent as a recommendation says it: 100% only of an option chosen every time, 0% only of one never chosen.
   const share = point.majority === null ? '' : ` ${shownPercent(point.share)}%`
   const confidence = point.confidence === null ? '' : `, confidence ${point.confidence.level} (${point.confidence.value})`
