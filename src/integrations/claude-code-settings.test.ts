@@ -95,6 +95,16 @@ describe('mergeHooks', () => {
       const moved = mergeHooks({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `${head}npx decision-memory hook` }] }] } }, COMMAND)
       expect((moved.settings.hooks as typeof hooks).SessionStart?.[0]?.hooks[0]?.command).toBe(`${head}${COMMAND}`)
     }
+    // An event added beside an earlier entry (an install of before SessionStart) gets its flags, and its
+    // timeout when longer than a new entry's: with 5 s for its --budget of 8000, it was warned of at once.
+    const budgeted = { hooks: { PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: `${COMMAND} --budget 8000`, timeout: 10 }] }] } }
+    const started = mergeHooks(budgeted, COMMAND).settings.hooks as Record<string, Array<{ hooks: Array<{ command: string; timeout?: number }> }>>
+    expect(['SessionStart', 'PostToolUse'].map((event) => started[event]?.[0]?.hooks[0])).toEqual([
+      { type: 'command', command: `${COMMAND} --budget 8000`, timeout: 10 },
+      { type: 'command', command: `${COMMAND} --budget 8000`, timeout: 10 },
+    ])
+    const short = { hooks: { PreToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: `${COMMAND} --user bob`, timeout: 3 }] }] } }
+    expect((mergeHooks(short, COMMAND).settings.hooks as typeof started).SessionStart?.[0]?.hooks[0]?.timeout).toBe(5)
     // A command given with flags of its own (--command) replaces the earlier one's.
     const given = mergeHooks(current, `${COMMAND} --user bob`).settings.hooks as typeof hooks
     expect(given.PostToolUse?.[0]?.hooks[0]?.command).toBe(`${COMMAND} --user bob`)
@@ -402,6 +412,17 @@ describe('mergeGuard', () => {
     const again = mergeGuard(current, `${url}${GUARD}`)
     expect(again.changes.map((c) => c.command)).toEqual([`${url}${GUARD} --fail-closed`, `${url}${GUARD} --fail-closed`])
     expect(mergeGuard(again.settings, `${url}${GUARD}`).changes.map((c) => c.action)).toEqual(['unchanged', 'unchanged'])
+  })
+
+  it('gives the PowerShell group added beside a guard kept the longer timeout of the two, its --timeout being the one kept\'s', () => {
+    // Added with 5 s beside one of 10 s for --timeout 3000, install-hooks warned at once of the entry it had just written.
+    const kept = { type: 'command', command: `${GUARD} --timeout 3000`, timeout: 10 }
+    const added = (timeout?: number) =>
+      (mergeGuard({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ ...kept, timeout }] }] } }, GUARD).settings.hooks as Record<string, Groups>).PreToolUse?.[1]?.hooks[0]
+    expect(added(10)).toEqual({ type: 'command', command: `${GUARD} --timeout 3000`, timeout: 10 })
+    // Never shorter than a new entry's, nor anything but seconds.
+    expect(added(3)?.timeout).toBe(5)
+    expect(added(undefined)?.timeout).toBe(5)
   })
 
   it('tells the guard command from the hook command: same variables and checkout, no hook flags', () => {

@@ -107,6 +107,15 @@ export interface SettingsChange {
   command: string
 }
 
+/**
+ * The timeout of an entry added with the command (and so the flags: `--budget 8000`, `--timeout
+ * 3000`) of one kept: that one's when longer than a new entry's, which the flags may need. Given
+ * a new entry's, install-hooks warned at once of the entry it had just written (shortTimeouts).
+ */
+function addedTimeout(kept: unknown): number {
+  return typeof kept === 'number' && kept > HOOK_TIMEOUT_SECONDS ? kept : HOOK_TIMEOUT_SECONDS
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
@@ -197,7 +206,11 @@ export function mergeHooks(current: unknown, command: string): { settings: Recor
       changes.push({ ...change, command: entry.command, action: missing.length === 0 ? 'unchanged' : 'updated' })
       continue
     }
-    if (installed !== undefined) entry.command = movedCommand(installed.command, command)
+    if (installed !== undefined) {
+      entry.command = movedCommand(installed.command, command)
+      // Its flags moved, its timeout too (`--budget 8000` under 10 s).
+      if (entry.command !== command) entry.timeout = addedTimeout(installed.timeout)
+    }
     const group: MatcherGroup = { ...(matcher === undefined ? {} : { matcher }), hooks: [entry] }
     groups.push(group)
     changes.push({ event, matcher: matcher ?? null, command: entry.command, action: 'added' })
@@ -366,6 +379,8 @@ export function mergeGuard(current: unknown, command: string): { settings: Recor
   const unguarded: string[] = []
   // The command a group added for the other tools gets: the one kept, with its flags (`--fail-closed`).
   let written: string | undefined
+  // And its timeout, which those flags may need (`--timeout 3000` under 10 s).
+  let writtenTimeout: unknown
   for (const tool of GUARDED_TOOLS) {
     // Only a group that runs for the tool holds the guard: under `"matcher": "AskUserQuestion"` it checks nothing.
     const found = (groups as MatcherGroup[])
@@ -387,14 +402,17 @@ export function mergeGuard(current: unknown, command: string): { settings: Recor
     if (earlier.command !== command) entry.command = movedCommand(earlier.command as string, command, 'guard')
     const missing = Object.entries(entry).filter(([field]) => (field === 'command' ? earlier.command !== entry.command : earlier[field] === undefined))
     for (const [field, value] of missing) earlier[field] = value
-    written ??= entry.command
+    if (written === undefined) {
+      written = entry.command
+      writtenTimeout = earlier.timeout
+    }
     const said = typeof found.group !== 'string' ? 'none, every tool' : found.group === '' ? '"", every tool' : found.group
     changes.push({ event: 'PreToolUse', matcher: said, command: entry.command, action: missing.length === 0 ? 'unchanged' : 'updated' })
   }
   if (unguarded.length > 0) {
     const matcher = unguarded.join('|')
     const added = written ?? command
-    groups.push({ matcher, hooks: [{ type: 'command', command: added, timeout: HOOK_TIMEOUT_SECONDS }] })
+    groups.push({ matcher, hooks: [{ type: 'command', command: added, timeout: addedTimeout(writtenTimeout) }] })
     changes.push({ event: 'PreToolUse', matcher, command: added, action: 'added' })
   }
   return { settings, changes }
