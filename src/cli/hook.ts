@@ -210,6 +210,19 @@ export async function hookCommand(argv: string[]): Promise<number> {
   return 0
 }
 
+/**
+ * The ms the hook's `--budget` value gives (DEFAULT_BUDGET_MS when not given), as the hook reads it,
+ * install-hooks too (shortTimeouts): a value it does not take throws. Decimal ms only: Number()
+ * read `0x10` as 16 ms and `1e9` as a billion.
+ */
+export function hookBudgetMs(value: string | undefined): number {
+  const budget = value === undefined ? DEFAULT_BUDGET_MS : /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN
+  if (!Number.isFinite(budget) || budget <= 0 || budget > MAX_BUDGET_MS) {
+    throw new Error(`--budget must be a positive number of ms in decimal digits (2000), at most ${MAX_BUDGET_MS} (a minute, the longest the agent is kept waiting at a question), not "${value}"`)
+  }
+  return budget
+}
+
 const HOOK_FLAGS = { user: { type: 'string' }, spool: { type: 'string' }, budget: { type: 'string' } } as const
 
 /**
@@ -266,11 +279,7 @@ export async function runHook(argv: string[], input: HookStdin = process.stdin):
   let user: string
   try {
     values = parseFlags({ args: argv, options: HOOK_FLAGS, strict: true }).values
-    // Decimal ms only: Number() read `0x10` as 16 ms and `1e9` as a billion.
-    budget = values.budget === undefined ? DEFAULT_BUDGET_MS : /^\d+(\.\d+)?$/.test(values.budget) ? Number(values.budget) : Number.NaN
-    if (!Number.isFinite(budget) || budget <= 0 || budget > MAX_BUDGET_MS) {
-      throw new Error(`--budget must be a positive number of ms in decimal digits (2000), at most ${MAX_BUDGET_MS} (a minute, the longest the agent is kept waiting at a question), not "${values.budget}"`)
-    }
+    budget = hookBudgetMs(values.budget)
     user = hookUser(values.user)
     // A DECISION_MEMORY_PORT that is no port (set in the environment Claude Code runs in, so wrong
     // in every call) is a mistake of the setup as a flag's is: the capture is spooled, not lost.

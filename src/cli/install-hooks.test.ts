@@ -262,6 +262,19 @@ describe('install-hooks and a token in a hook command', () => {
     ])
     // Kept as the user set it: only said.
     expect(JSON.parse(await readFile(file, 'utf8')).hooks.PostToolUse[0].hooks[0].timeout).toBe(1)
+    // A budget the hook refuses (over a minute, 0, not decimal) is not judged, as the guard's --timeout: the hook
+    // says its flag mistake and spools at its default. A version before this said 70000 a budget of 70 s.
+    for (const budget of ['70000', '60000.5', '0', '0.0', '3e3', '0x10']) {
+      const { file: refused } = await settingsFolder()
+      expect(await installHooksCommand(['--file', refused])).toBe(0)
+      const written = JSON.parse(await readFile(refused, 'utf8'))
+      written.hooks.PostToolUse[0].hooks[0].command += ` --budget ${budget}`
+      written.hooks.PostToolUse[0].hooks[0].timeout = 60
+      await writeFile(refused, JSON.stringify(written))
+      stderr = ''
+      expect(await installHooksCommand(['--file', refused])).toBe(0)
+      expect(stderr, budget).not.toContain('"timeout"')
+    }
     // The default timeout, and one above the budget, say nothing.
     const { file: other } = await settingsFolder()
     expect(await installHooksCommand(['--file', other])).toBe(0)

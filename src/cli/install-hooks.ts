@@ -5,7 +5,7 @@ import { BIN_PATH, shellWord } from './bin-path'
 import { cannotRead } from './file-error'
 import { replaceFile } from './replace-file'
 import { GUARD_START_MS, guardCommandOf, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, wrappedScriptOf } from '../integrations/claude-code-settings'
-import { DEFAULT_BUDGET_MS } from './hook'
+import { hookBudgetMs } from './hook'
 import { guardTimeoutMs } from './guard'
 import { homeFolder, homePath, UsageError, parseFlags } from './options'
 
@@ -171,7 +171,7 @@ function warnOfDisabled(settings: Record<string, unknown>, file: string): void {
 
 /** Hook entries whose timeout Claude Code would kill them by before they spool (shortTimeouts). */
 function warnOfShortTimeouts(settings: Record<string, unknown>, file: string): void {
-  for (const { event, timeout, budgetMs } of shortTimeouts(settings, DEFAULT_BUDGET_MS)) {
+  for (const { event, timeout, budgetMs } of shortTimeouts(settings, hookBudgetMs)) {
     process.stderr.write(
       `decision-memory install-hooks: warning: the ${event} hook in ${file} has a "timeout" of ${timeout} s, not above its budget (${budgetMs / 1000} s): ` +
         `Claude Code kills it before it spools a choice the service was too slow to take, and the choice is lost; raise it (a new entry has ${HOOK_TIMEOUT_SECONDS})\n`,

@@ -220,11 +220,15 @@ export function mergeHooks(current: unknown, command: string): { settings: Recor
 
 /**
  * The decision-memory hook entries whose `timeout` (seconds) is not above the hook's budget (its
- * `--budget` flag, else `defaultBudgetMs`, the hook's own default): Claude Code kills such a hook when the service is slow
+ * `--budget` flag, read by `budgetOf` as the hook reads it: hookBudgetMs, undefined its default):
+ * Claude Code kills such a hook when the service is slow
  * or down, before it spools what it could not deliver, and the choice is lost. An entry set so by
  * the user is kept as it is (mergeHooks): only said.
  */
-export function shortTimeouts(settings: Record<string, unknown>, defaultBudgetMs: number): Array<{ event: string; timeout: number; budgetMs: number }> {
+export function shortTimeouts(
+  settings: Record<string, unknown>,
+  budgetOf: (value: string | undefined) => number,
+): Array<{ event: string; timeout: number; budgetMs: number }> {
   const hooks = isObject(settings.hooks) ? settings.hooks : {}
   return DECISION_MEMORY_HOOKS.flatMap(({ event }) => (Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []).flatMap((g) => {
     const entries = isObject(g) && Array.isArray(g.hooks) ? g.hooks.filter(isObject) : []
@@ -235,8 +239,13 @@ export function shortTimeouts(settings: Record<string, unknown>, defaultBudgetMs
       // Read as sh gives it to the hook (`--budget '3000'` too); one known only when the hook runs,
       // or one the hook refuses (it then spools at its default budget), is not judged.
       const flag = flagValue(e.command.slice(found.index + found[0].length), '--budget')
-      if (flag === null || (flag !== undefined && !/^\d+(\.\d+)?$/.test(flag))) return []
-      const budgetMs = flag === undefined ? defaultBudgetMs : Number(flag)
+      if (flag === null) return []
+      let budgetMs: number
+      try {
+        budgetMs = budgetOf(flag)
+      } catch {
+        return []
+      }
       return e.timeout * 1000 <= budgetMs ? [{ event, timeout: e.timeout, budgetMs }] : []
     })
   }))
