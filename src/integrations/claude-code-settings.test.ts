@@ -477,6 +477,24 @@ describe('shortGuardTimeouts', () => {
     expect(shortGuardTimeouts(settingsOf(guard + ' --timeout 2000'), guardTimeoutMs)).toEqual([])
   })
 
+  it('reads the flag inside the quotes of a shell it runs in as that shell gets it, whatever follows them', () => {
+    // A version before this read the quote closing them as one opening, and what followed (a redirection to a
+    // quoted path) as part of the value; inside double quotes, `\"3000\"` as the value `"3000"`: neither was judged.
+    for (const command of [
+      `bash -lc "${guard} --timeout \\"3000\\""`,
+      `bash -lc "${guard} --fail-closed --timeout=\\"3000\\" 2>>\\"$HOME/guard.log\\""`,
+      `bash -c '${guard} --timeout 3000' 2>'/tmp/guard log'`,
+      `bash -c "${guard} --timeout 3000" 2>"/tmp/guard log"`,
+      `bash -c '${guard} --timeout "3000"' && echo "checked"`,
+    ]) {
+      expect(shortGuardTimeouts(settingsOf(command), guardTimeoutMs), command).toEqual([{ timeout: 5, timeoutMs: 3000, takesMs: 6500 }])
+    }
+    // Expanded by the shell outside (`$T` inside its double quotes) or inside (`\$T`): known only when it runs.
+    for (const command of [`bash -lc "${guard} --timeout $T"`, `bash -lc "${guard} --timeout \\$T"`, `bash -c '${guard} --timeout $T' 2>'/tmp/log'`]) {
+      expect(shortGuardTimeouts(settingsOf(command), guardTimeoutMs), command).toEqual([])
+    }
+  })
+
   it('leaves out an entry the guard refuses the flag of (it exits at once), one known only when it runs, and words not the guard\'s', () => {
     for (const flags of [' --timeout soon', ' --timeout 0', ' --timeout 20000', ' --timeout $T', ' --timeout "$T"', ' -- --timeout 9000', ' 2>/dev/null; echo --timeout 9000', ' | tee --timeout 9000']) {
       expect(shortGuardTimeouts(settingsOf(guard + flags), guardTimeoutMs), flags).toEqual([])

@@ -238,7 +238,7 @@ export function shortTimeouts(
       if (found === null) return []
       // Read as sh gives it to the hook (`--budget '3000'` too); one known only when the hook runs,
       // or one the hook refuses (it then spools at its default budget), is not judged.
-      const flag = flagValue(e.command.slice(found.index + found[0].length), '--budget')
+      const flag = flagValue(e.command, found.index + found[0].length, '--budget')
       if (flag === null) return []
       let budgetMs: number
       try {
@@ -275,7 +275,7 @@ export function shortGuardTimeouts(
       if (typeof e.command !== 'string' || typeof e.timeout !== 'number') return []
       const found = OURS_GUARD.exec(e.command)
       if (found === null) return []
-      const flag = flagValue(e.command.slice(found.index + found[0].length), '--timeout')
+      const flag = flagValue(e.command, found.index + found[0].length, '--timeout')
       if (flag === null) return []
       let timeoutMs: number
       try {
@@ -289,15 +289,41 @@ export function shortGuardTimeouts(
   })
 }
 
+/** Stands for what the shell a command runs inside expands (`$T` inside its double quotes): known only when it runs. */
+const EXPANDED = '\u0000'
+
 /**
- * The value of a flag (`--timeout`, `--budget`) in the words after `guard` or `hook`, as sh gives
- * them to the command and its parser reads them: `--timeout 6000`, `--timeout=6000`, quoted
- * (`'6000'`, `"6000"`) or not; undefined
- * when not given (or after `--`), up to the end of the command (`;`, `&`, `|`, a redirection, or a
- * quote left open: the end of one it runs inside). Null when a word is known only when the hook
- * runs (`$T`, a backtick): the entry is not judged.
+ * The value of a flag (`--timeout`, `--budget`) in the words after `guard` or `hook` (from `from` in
+ * `command`), as sh gives them to the command and its parser reads them: `--timeout 6000`,
+ * `--timeout=6000`, quoted (`'6000'`, `"6000"`) or not; undefined when not given (or after `--`),
+ * up to the end of the command (`;`, `&`, `|`, a redirection). Run inside quotes of a shell of the
+ * user's (`bash -lc '… guard …'`, `bash -lc "… guard --timeout \"3000\""`), the words are read
+ * as that shell gets them: up to the quote closing them, unescaped as the outer shell unescapes
+ * them; what follows that quote (`2>'/tmp/guard log'`) is none of them. Null when a word is known
+ * only when the hook runs (`$T`, a backtick, inside those quotes or out): the entry is not judged.
  */
-function flagValue(rest: string, name: string): string | undefined | null {
+function flagValue(command: string, from: number, name: string): string | undefined | null {
+  const quote = openQuote(command.slice(0, from))
+  let rest = command.slice(from)
+  if (quote === '`') return null
+  if (quote === "'") {
+    const close = rest.indexOf("'")
+    rest = close === -1 ? rest : rest.slice(0, close)
+  } else if (quote === '"') {
+    // What the outer shell hands the inner one: `\"` a quote, `\$` a dollar; a bare `$` it expands.
+    let inner = ''
+    for (let i = 0; i < rest.length && rest[i] !== '"'; i++) {
+      const c = rest[i] as string
+      if (c === '\\' && i + 1 < rest.length && '"\\$`'.includes(rest[i + 1] as string)) inner += rest[++i]
+      else inner += c === '$' || c === '`' ? EXPANDED : c
+    }
+    rest = inner
+  }
+  return flagIn(rest, name)
+}
+
+/** The value of `name` in the words of `rest`, read as sh reads them (flagValue). */
+function flagIn(rest: string, name: string): string | undefined | null {
   const words: string[] = []
   let word: string | undefined
   for (let i = 0; i < rest.length; i++) {
@@ -307,19 +333,20 @@ function flagValue(rest: string, name: string): string | undefined | null {
     } else if (/\s/.test(c)) {
       if (word !== undefined) words.push(word)
       word = undefined
-    } else if (c === '$' || c === '`') {
+    } else if (c === '$' || c === '`' || c === EXPANDED) {
       return null
     } else if (c === "'") {
-      // One not closed closes the quotes the guard's command was run in (`bash -lc '… guard …'`).
       const close = rest.indexOf("'", i + 1)
       if (close === -1) break
-      word = (word ?? '') + rest.slice(i + 1, close)
+      const text = rest.slice(i + 1, close)
+      if (text.includes(EXPANDED)) return null
+      word = (word ?? '') + text
       i = close
     } else if (c === '"') {
       let text = ''
       let j = i + 1
       for (; j < rest.length && rest[j] !== '"'; j++) {
-        if (rest[j] === '$' || rest[j] === '`') return null
+        if (rest[j] === '$' || rest[j] === '`' || rest[j] === EXPANDED) return null
         if (rest[j] === '\\' && j + 1 < rest.length && '"\\$`'.includes(rest[j + 1] as string)) j++
         text += rest[j]
       }
@@ -327,6 +354,7 @@ function flagValue(rest: string, name: string): string | undefined | null {
       word = (word ?? '') + text
       i = j
     } else if (c === '\\') {
+      if (rest[i + 1] === EXPANDED) return null
       word = (word ?? '') + (rest[i + 1] ?? '')
       i++
     } else {
@@ -359,14 +387,19 @@ export function guardCommandOf(hookCommand: string): string | null {
 
 /** Whether sh reads `command` to its end outside any quote (a backslash escapes outside single quotes). */
 function quotesClosed(command: string): boolean {
+  return openQuote(command) === null
+}
+
+/** The quote sh is inside at the end of `command` (`'`, `"` or a backtick), or null. */
+function openQuote(command: string): string | null {
   let quote: string | null = null
   for (let i = 0; i < command.length; i++) {
-    const c = command[i]
+    const c = command[i] as string
     if (c === '\\' && quote !== "'") i++
     else if (quote === null && (c === "'" || c === '"' || c === '`')) quote = c
     else if (c === quote) quote = null
   }
-  return quote === null
+  return quote
 }
 
 /**
