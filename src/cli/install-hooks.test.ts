@@ -293,8 +293,8 @@ describe('install-hooks and a token in a hook command', () => {
     await writeFile(file, JSON.stringify(settings))
     stderr = ''
     expect(await installHooksCommand(['--file', file, '--guard'])).toBe(0)
-    expect(stderr.split('\n').filter((l) => l.includes('guard in'))).toEqual([
-      `decision-memory install-hooks: warning: the guard in ${file} has a "timeout" of 5 s, not above what the guard may take (6.5 s: its --timeout of 3 s for the payload, as long again for the service, and 0.5 s to start): ` +
+    expect(stderr.split('\n').filter((l) => l.includes('guard ('))).toEqual([
+      `decision-memory install-hooks: warning: the guard (matcher Bash|PowerShell) in ${file} has a "timeout" of 5 s, not above what the guard may take (6.5 s: its --timeout of 3 s for the payload, as long again for the service, and 0.5 s to start): ` +
         'when the service is that slow Claude Code ends the guard first and the command runs, --fail-closed or not; raise the "timeout" or lower --timeout',
     ])
     // Kept as the user set it: only said. The flag is read as sh hands it to the guard and the guard reads it (quoted, `=`, 3e3);
@@ -320,8 +320,19 @@ describe('install-hooks and a token in a hook command', () => {
       await writeFile(other, JSON.stringify(written))
       stderr = ''
       expect(await installHooksCommand(['--file', other, '--guard'])).toBe(0)
-      expect(stderr.includes('guard in'), flags).toBe(warned)
+      expect(stderr.includes('guard ('), flags).toBe(warned)
     }
+    // Two entries, one a group of its own for each tool (as an install of before on Bash alone leaves them), are told
+    // apart by their matcher: a version before this said the same line twice.
+    const { file: two } = await settingsFolder()
+    const shell = (matcher: string) => ({ matcher, hooks: [{ type: 'command', command: `${defaultHookCommand().replace(/hook$/, 'guard')} --timeout 3000`, timeout: 5 }] })
+    await writeFile(two, JSON.stringify({ hooks: { PreToolUse: [shell('Bash'), shell('PowerShell')] } }))
+    stderr = ''
+    expect(await installHooksCommand(['--file', two, '--guard'])).toBe(0)
+    expect(stderr.split('\n').filter((l) => l.includes('"timeout"')).map((l) => /the guard \(matcher \w+\) in/.exec(l)?.[0])).toEqual([
+      'the guard (matcher Bash) in',
+      'the guard (matcher PowerShell) in',
+    ])
   })
 
   it('says on stderr that the file holds DECISION_MEMORY_TOKEN, without repeating the token, and nothing otherwise', async () => {

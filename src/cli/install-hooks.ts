@@ -184,9 +184,9 @@ function warnOfShortTimeouts(settings: Record<string, unknown>, file: string): v
  * (shortGuardTimeouts): a slow service then lets the command run, --fail-closed or not.
  */
 function warnOfShortGuardTimeouts(settings: Record<string, unknown>, file: string): void {
-  for (const { timeout, timeoutMs, takesMs } of shortGuardTimeouts(settings, guardTimeoutMs)) {
+  for (const { matcher, timeout, timeoutMs, takesMs } of shortGuardTimeouts(settings, guardTimeoutMs)) {
     process.stderr.write(
-      `decision-memory install-hooks: warning: the guard in ${file} has a "timeout" of ${timeout} s, not above what the guard may take (${takesMs / 1000} s: ` +
+      `decision-memory install-hooks: warning: the guard (matcher ${matcher}) in ${file} has a "timeout" of ${timeout} s, not above what the guard may take (${takesMs / 1000} s: ` +
         `its --timeout of ${timeoutMs / 1000} s for the payload, as long again for the service, and ${GUARD_START_MS / 1000} s to start): ` +
         `when the service is that slow Claude Code ends the guard first and the command runs, --fail-closed or not; raise the "timeout" or lower --timeout\n`,
     )

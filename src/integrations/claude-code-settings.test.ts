@@ -468,12 +468,12 @@ describe('shortGuardTimeouts', () => {
   it('counts twice --timeout (the payload, then the service) and the start, the flag read as sh and the guard read it', () => {
     // 2 × 1000 + 500 = 2.5 s: under 5 s, above 2 s.
     expect(shortGuardTimeouts(settingsOf(guard), guardTimeoutMs)).toEqual([])
-    expect(shortGuardTimeouts(settingsOf(guard, 2), guardTimeoutMs)).toEqual([{ timeout: 2, timeoutMs: 1000, takesMs: 2500 }])
+    expect(shortGuardTimeouts(settingsOf(guard, 2), guardTimeoutMs)).toEqual([{ matcher: 'Bash', timeout: 2, timeoutMs: 1000, takesMs: 2500 }])
     for (const flags of [' --timeout 3000', ' --timeout=3000', " --timeout '3000'", ' --timeout "3000"', ' --timeout=\'3000\'', ' --fail-closed --timeout 3e3', ' --timeout 3\\000']) {
-      expect(shortGuardTimeouts(settingsOf(guard + flags), guardTimeoutMs), flags).toEqual([{ timeout: 5, timeoutMs: 3000, takesMs: 6500 }])
+      expect(shortGuardTimeouts(settingsOf(guard + flags), guardTimeoutMs), flags).toEqual([{ matcher: 'Bash', timeout: 5, timeoutMs: 3000, takesMs: 6500 }])
     }
     // Inside the quotes of a shell it runs in, the quote closing them ends its words.
-    expect(shortGuardTimeouts(settingsOf(`bash -lc '${guard} --timeout 3000'`), guardTimeoutMs)).toEqual([{ timeout: 5, timeoutMs: 3000, takesMs: 6500 }])
+    expect(shortGuardTimeouts(settingsOf(`bash -lc '${guard} --timeout 3000'`), guardTimeoutMs)).toEqual([{ matcher: 'Bash', timeout: 5, timeoutMs: 3000, takesMs: 6500 }])
     expect(shortGuardTimeouts(settingsOf(guard + ' --timeout 2000'), guardTimeoutMs)).toEqual([])
   })
 
@@ -487,7 +487,7 @@ describe('shortGuardTimeouts', () => {
       `bash -c "${guard} --timeout 3000" 2>"/tmp/guard log"`,
       `bash -c '${guard} --timeout "3000"' && echo "checked"`,
     ]) {
-      expect(shortGuardTimeouts(settingsOf(command), guardTimeoutMs), command).toEqual([{ timeout: 5, timeoutMs: 3000, takesMs: 6500 }])
+      expect(shortGuardTimeouts(settingsOf(command), guardTimeoutMs), command).toEqual([{ matcher: 'Bash', timeout: 5, timeoutMs: 3000, takesMs: 6500 }])
     }
     // Expanded by the shell outside (`$T` inside its double quotes) or inside (`\$T`): known only when it runs.
     for (const command of [`bash -lc "${guard} --timeout $T"`, `bash -lc "${guard} --timeout \\$T"`, `bash -c '${guard} --timeout $T' 2>'/tmp/log'`]) {

@@ -266,11 +266,13 @@ export const GUARD_START_MS = 500
 export function shortGuardTimeouts(
   settings: Record<string, unknown>,
   timeoutOf: (value: string | undefined) => number,
-): Array<{ timeout: number; timeoutMs: number; takesMs: number }> {
+): Array<{ matcher: string; timeout: number; timeoutMs: number; takesMs: number }> {
   const hooks = isObject(settings.hooks) ? settings.hooks : {}
   const groups = Array.isArray(hooks.PreToolUse) ? (hooks.PreToolUse as unknown[]) : []
   return groups.flatMap((g) => {
     const entries = isObject(g) && Array.isArray(g.hooks) ? g.hooks.filter(isObject) : []
+    // Said as mergeGuard says it: the guard has a group for each shell tool, often one apiece.
+    const matcher = !isObject(g) || typeof g.matcher !== 'string' ? 'none, every tool' : g.matcher === '' ? '"", every tool' : g.matcher
     return entries.flatMap((e) => {
       if (typeof e.command !== 'string' || typeof e.timeout !== 'number') return []
       const found = OURS_GUARD.exec(e.command)
@@ -284,7 +286,7 @@ export function shortGuardTimeouts(
         return []
       }
       const takesMs = 2 * timeoutMs + GUARD_START_MS
-      return e.timeout * 1000 <= takesMs ? [{ timeout: e.timeout, timeoutMs, takesMs }] : []
+      return e.timeout * 1000 <= takesMs ? [{ matcher, timeout: e.timeout, timeoutMs, takesMs }] : []
     })
   })
 }
