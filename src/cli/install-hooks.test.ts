@@ -262,6 +262,18 @@ describe('install-hooks and a token in a hook command', () => {
     ])
     // Kept as the user set it: only said.
     expect(JSON.parse(await readFile(file, 'utf8')).hooks.PostToolUse[0].hooks[0].timeout).toBe(1)
+    // A budget of 5 s or more is not met by a new entry's 5 s: the entry is to be raised above the budget itself.
+    // A version before this said "raise it (a new entry has 5)" of an entry of 5 s.
+    const { file: long } = await settingsFolder()
+    expect(await installHooksCommand(['--file', long])).toBe(0)
+    const longer = JSON.parse(await readFile(long, 'utf8'))
+    longer.hooks.PostToolUse[0].hooks[0].command += ' --budget 8000'
+    await writeFile(long, JSON.stringify(longer))
+    stderr = ''
+    expect(await installHooksCommand(['--file', long])).toBe(0)
+    expect(stderr.split('\n').filter((l) => l.includes('"timeout"'))).toEqual([
+      `decision-memory install-hooks: warning: the PostToolUse hook in ${long} has a "timeout" of 5 s, not above its budget (8 s): Claude Code kills it before it spools a choice the service was too slow to take, and the choice is lost; raise it above 8 s, or lower --budget`,
+    ])
     // A budget the hook refuses (over a minute, 0, not decimal) is not judged, as the guard's --timeout: the hook
     // says its flag mistake and spools at its default. A version before this said 70000 a budget of 70 s.
     for (const budget of ['70000', '60000.5', '0', '0.0', '3e3', '0x10']) {
