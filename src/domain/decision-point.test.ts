@@ -53,6 +53,18 @@ describe('decision point keys (R-CAP-4)', () => {
     // Of the options offered, too: "of" names another thing only when a thing follows it.
     expect(key('Scope', 'Which tier of the three fits this change?')).toBe('complexity-tier')
     expect(key('Implementer', 'Which model of the two: Opus or Sonnet?')).toBe('model-selection')
+    expect(key('Scope', 'Which tier of these fits best?')).toBe('complexity-tier')
+    expect(key('Scope', 'Which tier of the three?')).toBe('complexity-tier')
+    // But not of a number of other things, named after it: those were keyed to the points too.
+    for (const [header, question] of [
+      ['Cache', 'Which tier of the three-tier architecture should hold the cache?'],
+      ['Storage', 'Which tier of the two storage classes should the logs go to?'],
+      ['Infra', 'Which tier of these services should cache it?'],
+      ['Commit', 'Which model of the two-phase commit should we use?'],
+      ['Data', 'Which model of the following entities needs an index?'],
+    ] as const) {
+      expect(key(header, question), question).toMatch(/^q-/)
+    }
     expect(key('Implementer', 'Which model of Claude should implement this?')).toBe('model-selection')
     expect(key('Implementer', 'Which model should migrate the data layer?')).toBe('model-selection')
     expect(key('Reviewer', 'Which model should review the schema change?')).toBe('model-selection')
