@@ -274,6 +274,19 @@ describe('install-hooks and a token in a hook command', () => {
     expect(stderr.split('\n').filter((l) => l.includes('"timeout"'))).toEqual([
       `decision-memory install-hooks: warning: the PostToolUse hook in ${long} has a "timeout" of 5 s, not above its budget (8 s): Claude Code kills it before it spools a choice the service was too slow to take, and the choice is lost; raise it above 8 s, or lower --budget`,
     ])
+    // Hooks added beside an entry whose flags need longer than its timeout are given what they need: warned of
+    // is that entry alone, the user's, not the ones just written (a version before this gave them 5 s or its own).
+    const { file: beside } = await settingsFolder()
+    const own = `${defaultHookCommand()} --budget 8000`
+    await writeFile(beside, JSON.stringify({ hooks: { PostToolUse: [{ matcher: 'AskUserQuestion', hooks: [{ type: 'command', command: own, timeout: 3 }] }] } }))
+    stderr = ''
+    expect(await installHooksCommand(['--file', beside])).toBe(0)
+    expect(stderr.split('\n').filter((l) => l.includes('"timeout"')).map((l) => /the (\w+) hook/.exec(l)?.[1])).toEqual(['PostToolUse'])
+    const added = JSON.parse(await readFile(beside, 'utf8')).hooks
+    expect([added.SessionStart[0].hooks[0], added.PreToolUse[0].hooks[0]]).toEqual([
+      { type: 'command', command: own, timeout: 9 },
+      { type: 'command', command: own, timeout: 9 },
+    ])
     // A budget the hook refuses (over a minute, 0, not decimal) is not judged, as the guard's --timeout: the hook
     // says its flag mistake and spools at its default. A version before this said 70000 a budget of 70 s.
     for (const budget of ['70000', '60000.5', '0', '0.0', '3e3', '0x10']) {
@@ -345,6 +358,14 @@ describe('install-hooks and a token in a hook command', () => {
       'the guard (matcher Bash) in',
       'the guard (matcher PowerShell) in',
     ])
+    // Beside a guard of before on Bash alone whose --timeout needs more than its timeout, the PowerShell one added is
+    // given what it needs (7 s: 6.5 s and a second's margin, whole seconds), and only the user's own is warned of.
+    const { file: one } = await settingsFolder()
+    await writeFile(one, JSON.stringify({ hooks: { PreToolUse: [shell('Bash')] } }))
+    stderr = ''
+    expect(await installHooksCommand(['--file', one, '--guard'])).toBe(0)
+    expect(stderr.split('\n').filter((l) => l.includes('"timeout"')).map((l) => /the guard \(matcher \w+\) in/.exec(l)?.[0])).toEqual(['the guard (matcher Bash) in'])
+    expect(JSON.parse(await readFile(one, 'utf8')).hooks.PreToolUse.find((g: any) => g.matcher === 'PowerShell').hooks[0].timeout).toBe(7)
   })
 
   it('says on stderr that the file holds DECISION_MEMORY_TOKEN, without repeating the token, and nothing otherwise', async () => {

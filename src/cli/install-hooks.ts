@@ -312,13 +312,13 @@ export async function installHooksCommand(argv: string[]): Promise<number> {
   let merged
   let unguarded: string[] = []
   try {
-    merged = mergeHooks(await readSettings(file), command)
+    merged = mergeHooks(await readSettings(file), command, hookBudgetMs)
     if (values.guard === true) {
       // From the hook command as written, which keeps the variables an earlier install set before
       // it (`DECISION_MEMORY_URL=…`): the guard must ask the same service.
       const written = merged.changes.find((c) => c.event === 'PreToolUse')?.command ?? command
       const besideWritten = guardCommandOf(written)
-      const guarded = mergeGuard(merged.settings, besideWritten ?? (guardCommandOf(command) as string))
+      const guarded = mergeGuard(merged.settings, besideWritten ?? (guardCommandOf(command) as string), guardTimeoutMs)
       merged = { settings: guarded.settings, changes: [...merged.changes, ...guarded.changes] }
       // A hook kept inside quotes of the user's own gives no guard command: the one added is the
       // default's, without what the wrapper sets for the service (asked of another, or refused);

@@ -108,12 +108,48 @@ export interface SettingsChange {
 }
 
 /**
- * The timeout of an entry added with the command (and so the flags: `--budget 8000`, `--timeout
- * 3000`) of one kept: that one's when longer than a new entry's, which the flags may need. Given
- * a new entry's, install-hooks warned at once of the entry it had just written (shortTimeouts).
+ * Reads a flag's value as the command does (hookBudgetMs, guardTimeoutMs; undefined, its default),
+ * throwing for one it refuses.
  */
-function addedTimeout(kept: unknown): number {
-  return typeof kept === 'number' && kept > HOOK_TIMEOUT_SECONDS ? kept : HOOK_TIMEOUT_SECONDS
+export type FlagReader = (value: string | undefined) => number
+
+/**
+ * The timeout of an entry added (or given one where it had none): a new entry's, or, longer, that
+ * of the one whose command (and so flags) it took, or above what its flags need (`needsMs`: a
+ * budget, what the guard may take), in whole seconds. Given a new entry's, install-hooks warned
+ * at once of the entry it had just written (shortTimeouts, shortGuardTimeouts).
+ */
+function addedTimeout(kept: unknown, needsMs: number | undefined): number {
+  const own = typeof kept === 'number' ? kept : 0
+  return Math.max(HOOK_TIMEOUT_SECONDS, own, needsMs === undefined ? 0 : Math.floor(needsMs / 1000) + 1)
+}
+
+/** The budget (ms) of a hook's command, read as the hook reads it; undefined when known only when it runs, or refused. */
+function hookBudgetOf(command: string, budgetOf: FlagReader): number | undefined {
+  return flagRead(command, OURS, '--budget', budgetOf)
+}
+
+/** The guard's `--timeout` (ms) in its command, read as the guard reads it; undefined as hookBudgetOf. */
+function guardTimeoutOf(command: string, timeoutOf: FlagReader): number | undefined {
+  return flagRead(command, OURS_GUARD, '--timeout', timeoutOf)
+}
+
+/** What the guard may take (GUARD_HELP): its --timeout for the payload, as long for the service, and its start. */
+function guardTakesMs(timeoutMs: number): number {
+  return 2 * timeoutMs + GUARD_START_MS
+}
+
+function flagRead(command: string, ours: RegExp, name: string, read: FlagReader): number | undefined {
+  const found = ours.exec(command)
+  if (found === null) return undefined
+  // Read as sh gives it to the command (`--budget '3000'` too).
+  const flag = flagValue(command, found.index + found[0].length, name)
+  if (flag === null) return undefined
+  try {
+    return read(flag)
+  } catch {
+    return undefined
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -166,7 +202,8 @@ function copyWithHooks(current: unknown): { settings: Record<string, unknown>; h
  * either, or one already running `command`, gets the fields a new entry has where it lacks them
  * (`type`, `timeout`), and keeps those it has. Pure: returns new settings and the changes.
  */
-export function mergeHooks(current: unknown, command: string): { settings: Record<string, unknown>; changes: SettingsChange[] } {
+export function mergeHooks(current: unknown, command: string, budgetOf?: FlagReader): { settings: Record<string, unknown>; changes: SettingsChange[] } {
+  const needs = (hook: string) => (budgetOf === undefined ? undefined : hookBudgetOf(hook, budgetOf))
   const { settings, hooks } = copyWithHooks(current)
   const changes: SettingsChange[] = []
   // An entry of an earlier install under any event: an event it lacks gets the flags and variables
@@ -197,6 +234,7 @@ export function mergeHooks(current: unknown, command: string): { settings: Recor
       const change = { event, matcher: said, command }
       // The command keeps the flags and variables the user set around the earlier one (movedCommand).
       if (earlier.command !== command) entry.command = movedCommand(earlier.command as string, command)
+      entry.timeout = addedTimeout(undefined, needs(entry.command))
       // The fields a new entry has, where it lacks them (the timeout, to an install of before it
       // was written, or one pasted without it); what is there, set by the user, is kept.
       const missing = Object.entries(entry).filter(([field]) =>
@@ -206,11 +244,9 @@ export function mergeHooks(current: unknown, command: string): { settings: Recor
       changes.push({ ...change, command: entry.command, action: missing.length === 0 ? 'unchanged' : 'updated' })
       continue
     }
-    if (installed !== undefined) {
-      entry.command = movedCommand(installed.command, command)
-      // Its flags moved, its timeout too (`--budget 8000` under 10 s).
-      if (entry.command !== command) entry.timeout = addedTimeout(installed.timeout)
-    }
+    if (installed !== undefined) entry.command = movedCommand(installed.command, command)
+    // Its flags moved, its timeout too (`--budget 8000` under 10 s), or what they need.
+    entry.timeout = addedTimeout(installed !== undefined && entry.command !== command ? installed.timeout : undefined, needs(entry.command))
     const group: MatcherGroup = { ...(matcher === undefined ? {} : { matcher }), hooks: [entry] }
     groups.push(group)
     changes.push({ event, matcher: matcher ?? null, command: entry.command, action: 'added' })
@@ -227,25 +263,17 @@ export function mergeHooks(current: unknown, command: string): { settings: Recor
  */
 export function shortTimeouts(
   settings: Record<string, unknown>,
-  budgetOf: (value: string | undefined) => number,
+  budgetOf: FlagReader,
 ): Array<{ event: string; timeout: number; budgetMs: number }> {
   const hooks = isObject(settings.hooks) ? settings.hooks : {}
   return DECISION_MEMORY_HOOKS.flatMap(({ event }) => (Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []).flatMap((g) => {
     const entries = isObject(g) && Array.isArray(g.hooks) ? g.hooks.filter(isObject) : []
     return entries.flatMap((e) => {
       if (typeof e.command !== 'string' || typeof e.timeout !== 'number') return []
-      const found = OURS.exec(e.command)
-      if (found === null) return []
-      // Read as sh gives it to the hook (`--budget '3000'` too); one known only when the hook runs,
-      // or one the hook refuses (it then spools at its default budget), is not judged.
-      const flag = flagValue(e.command, found.index + found[0].length, '--budget')
-      if (flag === null) return []
-      let budgetMs: number
-      try {
-        budgetMs = budgetOf(flag)
-      } catch {
-        return []
-      }
+      // One known only when the hook runs, or one the hook refuses (it then spools at its default
+      // budget), is not judged.
+      const budgetMs = hookBudgetOf(e.command, budgetOf)
+      if (budgetMs === undefined) return []
       return e.timeout * 1000 <= budgetMs ? [{ event, timeout: e.timeout, budgetMs }] : []
     })
   }))
@@ -265,7 +293,7 @@ export const GUARD_START_MS = 500
  */
 export function shortGuardTimeouts(
   settings: Record<string, unknown>,
-  timeoutOf: (value: string | undefined) => number,
+  timeoutOf: FlagReader,
 ): Array<{ matcher: string; timeout: number; timeoutMs: number; takesMs: number }> {
   const hooks = isObject(settings.hooks) ? settings.hooks : {}
   const groups = Array.isArray(hooks.PreToolUse) ? (hooks.PreToolUse as unknown[]) : []
@@ -275,17 +303,9 @@ export function shortGuardTimeouts(
     const matcher = !isObject(g) || typeof g.matcher !== 'string' ? 'none, every tool' : g.matcher === '' ? '"", every tool' : g.matcher
     return entries.flatMap((e) => {
       if (typeof e.command !== 'string' || typeof e.timeout !== 'number') return []
-      const found = OURS_GUARD.exec(e.command)
-      if (found === null) return []
-      const flag = flagValue(e.command, found.index + found[0].length, '--timeout')
-      if (flag === null) return []
-      let timeoutMs: number
-      try {
-        timeoutMs = timeoutOf(flag)
-      } catch {
-        return []
-      }
-      const takesMs = 2 * timeoutMs + GUARD_START_MS
+      const timeoutMs = guardTimeoutOf(e.command, timeoutOf)
+      if (timeoutMs === undefined) return []
+      const takesMs = guardTakesMs(timeoutMs)
       return e.timeout * 1000 <= takesMs ? [{ matcher, timeout: e.timeout, timeoutMs, takesMs }] : []
     })
   })
@@ -413,7 +433,11 @@ function openQuote(command: string): string | null {
  * (`Bash|PowerShell`, or `PowerShell` beside an install of before it, on Bash alone), with the
  * command of the one kept. Pure: returns new settings and the changes.
  */
-export function mergeGuard(current: unknown, command: string): { settings: Record<string, unknown>; changes: SettingsChange[] } {
+export function mergeGuard(current: unknown, command: string, timeoutOf?: FlagReader): { settings: Record<string, unknown>; changes: SettingsChange[] } {
+  const needs = (guard: string) => {
+    const timeoutMs = timeoutOf === undefined ? undefined : guardTimeoutOf(guard, timeoutOf)
+    return timeoutMs === undefined ? undefined : guardTakesMs(timeoutMs)
+  }
   const { settings, hooks } = copyWithHooks(current)
   if (hooks.PreToolUse === undefined) hooks.PreToolUse = []
   const groups = hooks.PreToolUse
@@ -444,6 +468,7 @@ export function mergeGuard(current: unknown, command: string): { settings: Recor
     // user's own (`bash -lc '… guard --fail-closed'`), kept as written: moved, its closing quote
     // would be left open, and sh's exit 2 blocks every Bash call.
     if (earlier.command !== command) entry.command = movedCommand(earlier.command as string, command, 'guard')
+    entry.timeout = addedTimeout(undefined, needs(entry.command))
     const missing = Object.entries(entry).filter(([field]) => (field === 'command' ? earlier.command !== entry.command : earlier[field] === undefined))
     for (const [field, value] of missing) earlier[field] = value
     if (written === undefined) {
@@ -456,7 +481,7 @@ export function mergeGuard(current: unknown, command: string): { settings: Recor
   if (unguarded.length > 0) {
     const matcher = unguarded.join('|')
     const added = written ?? command
-    groups.push({ matcher, hooks: [{ type: 'command', command: added, timeout: addedTimeout(writtenTimeout) }] })
+    groups.push({ matcher, hooks: [{ type: 'command', command: added, timeout: addedTimeout(writtenTimeout, needs(added)) }] })
     changes.push({ event: 'PreToolUse', matcher, command: added, action: 'added' })
   }
   return { settings, changes }
