@@ -496,8 +496,12 @@ describe('shortGuardTimeouts', () => {
   })
 
   it('leaves out an entry the guard refuses the flag of (it exits at once), one known only when it runs, and words not the guard\'s', () => {
-    for (const flags of [' --timeout soon', ' --timeout 0', ' --timeout 20000', ' --timeout $T', ' --timeout "$T"', ' -- --timeout 9000', ' 2>/dev/null; echo --timeout 9000', ' | tee --timeout 9000']) {
+    for (const flags of [' --timeout soon', ' --timeout 0', ' --timeout 20000', ' --timeout $T', ' --timeout "$T"', ' -- --timeout 9000', ' 2>/dev/null; echo --timeout 9000', ' | tee --timeout 9000',
+      // Given twice, a flag mistake the guard exits on at once ("given twice"), whatever the values.
+      ' --timeout 3000 --timeout 3000', ' --timeout=3000 --fail-closed --timeout=4000']) {
       expect(shortGuardTimeouts(settingsOf(guard + flags), guardTimeoutMs), flags).toEqual([])
     }
+    // Last with no value, a mistake too ("argument missing"), not the default's 2.5 s over a 2 s entry.
+    expect(shortGuardTimeouts(settingsOf(guard + ' --timeout', 2), guardTimeoutMs)).toEqual([])
   })
 })

@@ -322,7 +322,9 @@ const EXPANDED = '\u0000'
  * user's (`bash -lc '… guard …'`, `bash -lc "… guard --timeout \"3000\""`), the words are read
  * as that shell gets them: up to the quote closing them, unescaped as the outer shell unescapes
  * them; what follows that quote (`2>'/tmp/guard log'`) is none of them. Null when a word is known
- * only when the hook runs (`$T`, a backtick, inside those quotes or out): the entry is not judged.
+ * only when the hook runs (`$T`, a backtick, inside those quotes or out), or when the flag is given
+ * twice, a mistake the command exits on at once: the entry is not judged. Given last with no value,
+ * `''`, which the command refuses too.
  */
 function flagValue(command: string, from: number, name: string): string | undefined | null {
   const quote = openQuote(command.slice(0, from))
@@ -384,13 +386,17 @@ function flagIn(rest: string, name: string): string | undefined | null {
     }
   }
   if (word !== undefined) words.push(word)
+  let value: string | undefined
   for (let i = 0; i < words.length; i++) {
     const w = words[i] as string
-    if (w === '--') return undefined
-    if (w === name) return words[i + 1]
-    if (w.startsWith(`${name}=`)) return w.slice(name.length + 1)
+    if (w === '--') break
+    const given = w === name ? (words[++i] ?? '') : w.startsWith(`${name}=`) ? w.slice(name.length + 1) : undefined
+    if (given === undefined) continue
+    // Given twice, a flag mistake the command exits on at once (parseFlags): judged by neither value.
+    if (value !== undefined) return null
+    value = given
   }
-  return undefined
+  return value
 }
 
 /**
