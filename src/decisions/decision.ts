@@ -92,9 +92,15 @@ export const ScopeSchema = z.strictObject({
     description: 'Decision point keys the decision binds (R-CON-2).',
   }),
   task: IdentifierSchema.nullish().openapi({ description: 'Applies to this task only.' }),
-  path: z.string().min(1).max(DECISION_LIMITS.pathLength).nullish().openapi({
-    description: 'Applies to this path and everything below it.',
-  }),
+  path: z
+    .string()
+    .min(1)
+    .max(DECISION_LIMITS.pathLength)
+    // A path is a prefix, compared by whole segments (applicability.ts): `src/billing/**` was
+    // taken, and applied to no path but one named `**`, so a required decision never held.
+    .refine((path) => !path.includes('*'), 'a path prefix, not a glob: a decision applies to its path and everything below it (write src/billing for src/billing/**)')
+    .nullish()
+    .openapi({ description: 'Applies to this path and everything below it (a prefix, by whole segments; not a glob).' }),
   stage: IdentifierSchema.nullish().openapi({ description: 'Applies at this stage only.' }),
 })
 
