@@ -1,7 +1,7 @@
 import type { Issue } from '../domain/errors'
 import { foldCase, matchInOtherWords, matchOption, normalizeLabel } from '../domain/labels'
 import { characters, leadingCharacters } from '../domain/limits'
-import { regexReason } from '../domain/policy'
+import { boundaryBesideNonAscii, inEveryWay, LETTER_HINTS, letterReadAsLetter, regexLiteralBody, regexReason } from '../domain/policy'
 import type { Constraint, DecisionRecord, DecisionScope, EnforceLevel } from './decision'
 import { matchPlainly, type MatchPatterns } from './pattern-match'
 import { actionForms, collapseWhiteSpace } from './shell-forms'
@@ -39,6 +39,8 @@ export function validateConstraints(constraints: readonly Constraint[], scope: D
     if (c.pattern !== undefined) {
       try {
         new RegExp(c.pattern)
+        const unmet = patternMeetsNoCommand(c.pattern)
+        if (unmet !== undefined) issues.push({ path: `${at}.pattern`, message: unmet })
       } catch (error) {
         // The engine's reason, as a policy's match rule says it, then the pattern as given.
         issues.push({ path: `${at}.pattern`, message: `not a valid regular expression (${regexReason(error)}): ${c.pattern}` })
@@ -47,6 +49,38 @@ export function validateConstraints(constraints: readonly Constraint[], scope: D
   })
   issues.push(...contradictions(constraints))
   return issues
+}
+
+/**
+ * Why a valid `must_not` pattern, as written, meets no command, if it does not: the slips a policy's
+ * `match` rule is refused for (policy.ts), which left a required decision blocking nothing. A `\b`
+ * that JSON read as a backspace; a JavaScript literal, `/git push --force/i`, whose slashes and
+ * flags are text no command holds; an escape JavaScript has not, `\Agit push` (read as `Agit push`:
+ * a pattern is read outside Unicode mode, as pattern-match runs it), or a `\b` beside a letter
+ * outside ASCII, where every way through the pattern meets one.
+ */
+function patternMeetsNoCommand(pattern: string): string | undefined {
+  const control = /[\u0000-\u0008\u000e-\u001f\u007f]/.exec(pattern)?.[0]
+  if (control !== undefined) {
+    const code = `U+${control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`
+    return control === '\b'
+      ? `holds a backspace (${code}), which no command has: \\b in JSON is a backspace, not a word boundary; write \\\\b there`
+      : `holds the control character ${code}, which no command has: a backslash escape of JSON is read before the pattern is; write its backslash twice`
+  }
+  const literal = regexLiteralBody(pattern)
+  if (literal !== undefined) {
+    return `${pattern} is written as a JavaScript regular expression literal, whose slashes and flags are read as text no command holds: write the pattern alone, ${literal}`
+  }
+  const letter = inEveryWay(pattern, letterReadAsLetter)
+  if (letter !== undefined) {
+    const hint = letter === 'p' || letter === 'P' ? ' (a pattern is read outside Unicode mode, where \\p{…} is no class)' : (LETTER_HINTS[letter] ?? '')
+    return `\\${letter} is read as the ${/\p{L}/u.test(letter) ? 'letter' : 'character'} ${letter}: a JavaScript regular expression has no such escape${hint}, so the pattern meets no command without it`
+  }
+  const beside = inEveryWay(pattern, boundaryBesideNonAscii)
+  if (beside !== undefined) {
+    return `\\b beside ${beside} is no word boundary: to a JavaScript regular expression only ASCII letters, digits and _ make words (write (?<![\\p{L}\\p{N}_]) before a word and (?![\\p{L}\\p{N}_]) after it, or a space)`
+  }
+  return undefined
 }
 
 /**

@@ -62,7 +62,7 @@ export function regexReason(error: unknown): string {
 const NO_ESCAPE_LETTERS = /[ACEFGHIJKLMNOPQRTUVXYZaeghijlmopqyz<>]/
 
 /** What to write instead, for the escapes of other engines a rule is most often written with. */
-const LETTER_HINTS: Record<string, string> = {
+export const LETTER_HINTS: Record<string, string> = {
   A: ' (write ^ for the start of the text)',
   Z: ' (write $ for the end of the text)',
   z: ' (write $ for the end of the text)',

@@ -300,6 +300,39 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     }
   })
 
+  it('refuses a must_not pattern that as written meets no command, naming constraints.N.pattern; one that can meet a command is taken', async () => {
+    const { call } = await createTestApp()
+    const refused: Array<[string, string]> = [
+      // JSON's "\b" is a backspace, not a word boundary: the pattern met no command.
+      ['\bgit push --force', 'holds a backspace (U+0008)'],
+      ['/git push --force/i', 'written as a JavaScript regular expression literal'],
+      ['\\Agit push --force', '\\A is read as the letter A'],
+      ['git push --force\\Z', '\\Z is read as the letter Z'],
+      ['\\<rm\\> -rf', '\\< is read as the character <'],
+    ]
+    for (const [pattern, message] of refused) {
+      const res = await call('POST', '/v1/decisions', decision({ enforce: 'required', status: 'accepted', constraints: [{ kind: 'must_not', pattern }] }))
+      expect([pattern, res.status]).toEqual([pattern, 400])
+      expect(res.body.error.issues, pattern).toEqual([{ path: 'constraints.0.pattern', message: expect.stringContaining(message) }])
+    }
+    expect((await call('GET', '/v1/decisions')).body.decisions).toEqual([])
+
+    // Each of these meets a command: a path between slashes, escaped punctuation, a way round an escape.
+    for (const [pattern, action] of [
+      ['\\bgit push --force\\b', 'git push --force'],
+      ['/etc/passwd', 'cat /etc/passwd'],
+      ['^rm -rf /$', 'rm -rf /'],
+      ['x =\\> y', 'x => y'],
+      ['^git push --force|\\Agit push -f', 'git push --force'],
+    ]) {
+      const made = await call('POST', '/v1/decisions', decision({ enforce: 'required', status: 'accepted', constraints: [{ kind: 'must_not', pattern }] }))
+      expect([pattern, made.status]).toEqual([pattern, 201])
+      const check = await call('POST', '/v1/decisions/check', { action })
+      expect([pattern, check.body.blocked_by.map((b: any) => b.key)]).toEqual([pattern, [made.body.key]])
+      await call('POST', `/v1/decisions/${made.body.key}/revoke`)
+    }
+  })
+
   it("refuses a limit past 2^53 - 1 either side of 0, naming its value, and reads -0 as the limit 0 it is", async () => {
     const { call } = await createTestApp()
     const bound = 'a number from -9007199254740991 to 9007199254740991 (2^53 - 1), within which the numbers of choices compare exactly'
