@@ -3,7 +3,7 @@ import { contentHash, DecisionKeySchema, type DecisionStatus } from '../decision
 import { fieldOf, filled, headingName, withAtxHeadings, isLinkDefinition, linkDefinitions, numbered, parseRecord, sectionNamed, slug, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord, type Section } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 import { madrBody } from './madr'
-import { readStatusLine, unreadDateMessage, type StatusLine } from './status-words'
+import { listsChoices, readStatusLine, unreadDateMessage, type StatusLine } from './status-words'
 
 /**
  * A date-named record file, `yyyymmdd-slug.md` (log4brains) or `yyyy-mm-dd-slug.md`: the date's
@@ -123,7 +123,10 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
   // 2024-05-01 after the outage.`) may say the status no longer holds: not passed over, but unread,
   // as before, rather than the record imported with the status the note takes back.
   const first = status === undefined ? unread[0] : unread.find((l) => LIFECYCLE_NOTE.test(l.text))
-  if (first !== undefined) throw new UnreadableRecord(first.n, `unknown status "${first.text.trim()}"`)
+  if (first !== undefined) {
+    const choices = listsChoices(first.text.replace(/[[\]*`]/g, '').replace(/^\s*[-+]\s+/, '').trim().toLowerCase())
+    throw new UnreadableRecord(first.n, `unknown status "${first.text.trim()}"` + (choices ? ": the template's list of statuses, left as it was; write the one that holds" : ''))
+  }
   if (status === undefined) throw new UnreadableRecord(where, 'the status section names no status')
   // A status log, each step on a line with its day (`2020-01-10 Proposed`, `2020-02-01 Accepted`):
   // the latest step holds, with its day, as the last of `Proposed → Accepted` does; the first

@@ -2163,3 +2163,28 @@ describe('a decision log not named DECISIONS.md', () => {
     expect(summary(parts.records)).toEqual({ 'DEC-use-a': ['accepted', null, null, null], 'DEC-use-b': ['revoked', null, null, null] })
   })
 })
+
+describe("a status left as the template's list of choices", () => {
+  it('is an unknown status, the record not imported, in MADR 2 bullets, MADR 3 front matter and a Nygard section alike', () => {
+    const reading = readTexts({
+      '0001-use-x.md':
+        '# Use X\n\n* Status: [proposed | rejected | accepted | deprecated | … | superseded by [ADR-0005](0005-example.md)] <!-- optional -->\n\n## Decision Outcome\n\nChosen option: "X", because x.\n',
+      '0002-use-y.md': '---\nstatus: proposed | rejected | accepted | deprecated | superseded by ADR-0123\n---\n# Use Y\n\n## Decision Outcome\n\nChosen option: "Y", because y.\n',
+      '0003-use-z.md': '# 3. Use Z\n\n## Status\n\nProposed | Accepted | Rejected\n\n## Decision\n\nZ.\n',
+      // Struck out but one, the status that holds: read as before.
+      '0004-use-w.md': '# 4. Use W\n\n## Status\n\n**Accepted** | ~~Proposed~~ | ~~Rejected~~\n\n## Decision\n\nW.\n',
+    })
+    expect(summary(reading.records)).toEqual({ 'ADR-0004': ['accepted', null, null, null] })
+    const left = `unknown status "…": the template's list of statuses, left as it was; write the one that holds`
+    expect(reading.problems.map((p) => [p.path, p.line, p.message.replace(/ ".*"/, ' "…"')])).toEqual([
+      ['0001-use-x.md', 3, left],
+      ['0002-use-y.md', 2, left],
+      ['0003-use-z.md', 5, left],
+    ])
+  })
+
+  it('reads a status beside a link as before: one status, then the record that replaced it', () => {
+    expect(readStatusLine('Deprecated | Superseded by [9. Next](0009-next.md)')).toMatchObject({ status: 'superseded', supersededBy: '0009-next.md' })
+    expect(readStatusLine('Accepted | Supersedes [1. Old](0001-old.md)')).toMatchObject({ status: 'accepted', supersedes: '0001-old.md' })
+  })
+})

@@ -107,6 +107,7 @@ const SUPERSEDES_LINE = new RegExp(String.raw`^${SUPERSEDES}\s*:?\s*(.+)$`, 'i')
 
 function readStatusWords(plain: string, dayBefore: string | undefined, definitions?: LinkDefinitions): StatusLine | undefined {
   const words = plain.replace(/^\[|\]$/g, '').replace(BADGE, '').toLowerCase()
+  if (listsChoices(words)) return undefined
   // Replaced in part, the record still holds in the rest: a link that changes no status, as "Amended by" is.
   if (PARTLY.test(words)) return {}
   const superseded = SUPERSEDED_BY_LINE.exec(plain)
@@ -140,6 +141,23 @@ function readStatusWords(plain: string, dayBefore: string | undefined, definitio
   // by"`, `adr link`): words and a link to another record, which change no status.
   if (/^[a-z][a-z -]*\s\[[^\]]*\](?:\([^)]*\)|\s?\[[^\]]*\])?$/i.test(plain)) return {}
   return undefined
+}
+
+/**
+ * Whether a status line is the template's list of the statuses to choose from, left as it was
+ * (MADR 2's `[proposed | rejected | accepted | deprecated | … | superseded by [ADR-0005](…)]`, MADR
+ * 3's `proposed | rejected | accepted | …`): it says no status. Read by its first word, or by its
+ * link, such a record was imported proposed, or superseded by the template's example. Three
+ * statuses or more between `|`, or both accepted and rejected; one status beside a link
+ * (`Deprecated | Superseded by […]`) is a status.
+ */
+export function listsChoices(words: string): boolean {
+  const choices = words.split('|').flatMap((choice) => {
+    const word = choice.trim()
+    const superseded = new RegExp(String.raw`^${SUPERSEDED_BY}\b`).test(word)
+    return superseded ? ['superseded'] : WORDS.filter(([pattern]) => pattern.test(word)).map(([, status]) => status)
+  })
+  return choices.length >= 3 || (choices.includes('accepted') && choices.includes('revoked'))
 }
 
 /** The arrows a status written over time is joined with: `Proposed → Accepted`, `Proposed -> Accepted`. */
