@@ -2171,6 +2171,8 @@ describe("a status left as the template's list of choices", () => {
         '# Use X\n\n* Status: [proposed | rejected | accepted | deprecated | … | superseded by [ADR-0005](0005-example.md)] <!-- optional -->\n\n## Decision Outcome\n\nChosen option: "X", because x.\n',
       '0002-use-y.md': '---\nstatus: proposed | rejected | accepted | deprecated | superseded by ADR-0123\n---\n# Use Y\n\n## Decision Outcome\n\nChosen option: "Y", because y.\n',
       '0003-use-z.md': '# 3. Use Z\n\n## Status\n\nProposed | Accepted | Rejected\n\n## Decision\n\nZ.\n',
+      '0005-use-v.md': '# 5. Use V\n\n## Status\n\nProposed / Accepted / Rejected\n\n## Decision\n\nV.\n',
+      '0006-use-u.md': '# 6. Use U\n\n## Status\n\nAccepted/Rejected\n\n## Decision\n\nU.\n',
       // Struck out but one, the status that holds: read as before.
       '0004-use-w.md': '# 4. Use W\n\n## Status\n\n**Accepted** | ~~Proposed~~ | ~~Rejected~~\n\n## Decision\n\nW.\n',
     })
@@ -2180,11 +2182,17 @@ describe("a status left as the template's list of choices", () => {
       ['0001-use-x.md', 3, left],
       ['0002-use-y.md', 2, left],
       ['0003-use-z.md', 5, left],
+      ['0005-use-v.md', 5, left],
+      ['0006-use-u.md', 5, left],
     ])
   })
 
   it('reads a status beside a link as before: one status, then the record that replaced it', () => {
     expect(readStatusLine('Deprecated | Superseded by [9. Next](0009-next.md)')).toMatchObject({ status: 'superseded', supersededBy: '0009-next.md' })
     expect(readStatusLine('Accepted | Supersedes [1. Old](0001-old.md)')).toMatchObject({ status: 'accepted', supersedes: '0001-old.md' })
+    // A slash in a link, or between two words for one status, is no list of choices.
+    expect(readStatusLine('Superseded by [9. Next](docs/adr/0009-next.md)')).toMatchObject({ status: 'superseded', supersededBy: '0009-next.md' })
+    expect(readStatusLine('Accepted/Implemented')).toMatchObject({ status: 'accepted' })
+    expect(readStatusLine('Rejected / withdrawn')).toMatchObject({ status: 'revoked' })
   })
 })

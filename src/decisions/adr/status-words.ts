@@ -146,13 +146,14 @@ function readStatusWords(plain: string, dayBefore: string | undefined, definitio
 /**
  * Whether a status line is the template's list of the statuses to choose from, left as it was
  * (MADR 2's `[proposed | rejected | accepted | deprecated | … | superseded by [ADR-0005](…)]`, MADR
- * 3's `proposed | rejected | accepted | …`): it says no status. Read by its first word, or by its
- * link, such a record was imported proposed, or superseded by the template's example. Three
- * statuses or more between `|`, or both accepted and rejected; one status beside a link
- * (`Deprecated | Superseded by […]`) is a status.
+ * 3's `proposed | rejected | accepted | …`, or `Proposed / Accepted / Rejected`): it says no
+ * status. Read by its first word, or by its link, such a record was imported proposed, or
+ * superseded by the template's example. Three statuses or more between `|` or `/`, or both
+ * accepted and rejected; one status beside a link (`Deprecated | Superseded by […]`), or two
+ * words for one status (`Accepted/Implemented`), is a status.
  */
 export function listsChoices(words: string): boolean {
-  const choices = words.split('|').flatMap((choice) => {
+  const choices = words.split(/[|/]/).flatMap((choice) => {
     const word = choice.trim()
     const superseded = new RegExp(String.raw`^${SUPERSEDED_BY}\b`).test(word)
     return superseded ? ['superseded'] : WORDS.filter(([pattern]) => pattern.test(word)).map(([, status]) => status)
