@@ -2196,3 +2196,14 @@ describe("a status left as the template's list of choices", () => {
     expect(readStatusLine('Rejected / withdrawn')).toMatchObject({ status: 'revoked' })
   })
 })
+
+describe('a status log written on one line', () => {
+  it('holds the latest day\'s status, as a status log of a line per day does, and a status without a day on each is read as before', () => {
+    expect(readStatusLine('Proposed (2020-01-01), Accepted (2020-02-01)')).toEqual({ status: 'accepted', date: '2020-02-01' })
+    expect(readStatusLine('Proposed 2020-01-01; Accepted 2020-02-01; Deprecated 2021-06-30')).toEqual({ status: 'deprecated', date: '2021-06-30' })
+    // Written newest first, the latest day still holds.
+    expect(readStatusLine('Accepted (2020-02-01), Proposed (2020-01-01)')).toEqual({ status: 'accepted', date: '2020-02-01' })
+    expect(readStatusLine('Accepted, 2020-05-05')).toEqual({ status: 'accepted', date: '2020-05-05' })
+    expect(readStatusLine('Accepted, but see ADR-0009')).toEqual({ status: 'accepted' })
+  })
+})

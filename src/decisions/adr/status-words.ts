@@ -120,7 +120,7 @@ function readStatusWords(plain: string, dayBefore: string | undefined, definitio
     const [first, ...more] = recordsNamed(supersedes[1] as string, definitions)
     return { supersedes: first ?? linkTarget(supersedes[1] as string, definitions), ...(more.length > 0 ? { moreSupersedes: more } : {}) }
   }
-  const moved = statusMovedOn(plain, definitions)
+  const moved = statusMovedOn(plain, definitions) ?? statusLogOnLine(plain, definitions)
   if (moved !== undefined) return moved
   // The day written with the status word is the status's day, when it is a day of the calendar.
   const day = readDate(dayBefore ?? DAY_AFTER.exec(plain)?.[1] ?? '')
@@ -178,6 +178,24 @@ function statusMovedOn(plain: string, definitions?: LinkDefinitions): StatusLine
   const last = (read as StatusLine[]).findLast((r) => r.status !== undefined)
   const links = (read as StatusLine[]).map(({ status: _status, date: _date, ...link }) => link)
   return { ...Object.assign({}, ...links), ...(last === undefined ? {} : { status: last.status }), ...(last?.date === undefined ? {} : { date: last.date }) }
+}
+
+/**
+ * A status log written on one line, each step with its day (`Proposed (2020-01-01), Accepted
+ * (2020-02-01)`): the latest day's step holds, as in a status log of a line per day, where the
+ * first step read alone imported an accepted record as a proposal nothing enforces. Only when
+ * each part between `,` or `;` is a status with its day: `Accepted, but see ADR-0009` is a status
+ * with words after it, and `Accepted, 2020-05-05` one status and its day.
+ */
+function statusLogOnLine(plain: string, definitions?: LinkDefinitions): StatusLine | undefined {
+  const steps = plain.split(/\s*[,;]\s*/)
+  if (steps.length < 2) return undefined
+  const read = steps.map((step) => readStatusLine(step, definitions))
+  if (read.some((r) => r?.status === undefined || r.date === undefined)) return undefined
+  // The latest day; of two steps on one day, the one written last.
+  const latest = (read as StatusLine[]).reduce((a, b) => ((b.date as string) >= (a.date as string) ? b : a))
+  const links = (read as StatusLine[]).map(({ status: _status, date: _date, ...link }) => link)
+  return { ...Object.assign({}, ...links), status: latest.status, date: latest.date }
 }
 
 /** "Superseded" and the record that replaced it right after, joined by a mark or a few words rather than "by". */
