@@ -329,7 +329,8 @@ export function linkTarget(text: string, definitions: LinkDefinitions = new Map(
   const link = /\[([^\]]*)\]\((?:<([^>\n]*)>|([^)\s]+))[^)]*\)/.exec(text)
   if (link !== null) return fileOf(decoded((link[2] ?? link[3]) as string)) || (link[1] as string).trim()
   const reference = /\[([^\]]*)\](?:\s?\[([^\]]*)\])?/.exec(text)
-  if (reference === null) return fileOf(text)
+  // Text alone that a file name cannot be read from (`#9`, all of it a fragment) names itself, as written.
+  if (reference === null) return fileOf(text) || text.trim()
   const label = (reference[2] || reference[1]) as string
   return fileOf(decoded(definitions.get(labelOf(label)) ?? '')) || label.trim()
 }

@@ -181,6 +181,15 @@ describe('reading ADR folders (R-CON-6)', () => {
     ])
   })
 
+  it('quotes a link written as a number after #, not linked to any record, as written rather than as ""', () => {
+    const text = '# 3. Use Kafka\n\nDate: 2024-01-01\n\n## Status\n\nReplaced by #9\n'
+    const reading = readRecordFolder([{ path: '0003-use-kafka.md', name: '0003-use-kafka.md', bytes: new TextEncoder().encode(text) }])
+    expect(reading.records[0]).toMatchObject({ key: 'ADR-0003', status: 'superseded', superseded_by: null })
+    expect(reading.problems).toEqual([
+      { path: '0003-use-kafka.md', line: 7, message: 'superseded by "#9" names no record in this folder; the link is left out' },
+    ])
+  })
+
   it('keys a numbered record whose title begins with two numbers by its number, not as a date-named one', () => {
     const file = (name: string, text: string) => ({ path: name, name, bytes: new TextEncoder().encode(text) })
     const reading = readRecordFolder([
