@@ -2216,3 +2216,20 @@ describe('a status log written on one line', () => {
     expect(readStatusLine('Accepted, but see ADR-0009')).toEqual({ status: 'accepted' })
   })
 })
+
+describe('a status given as a checklist', () => {
+  it('is the status ticked, a line per box or boxes on one line; none ticked names no status', () => {
+    const reading = readTexts({
+      '0001-use-x.md': '# 1. Use X\n\n## Status\n\n- [ ] Proposed\n- [x] Accepted\n- [ ] Rejected\n- [ ] Superseded\n\n## Decision\n\nX.\n',
+      '0002-use-y.md': '# 2. Use Y\n\n## Status\n\n[ ] Proposed [X] Deprecated [ ] Rejected\n\n## Decision\n\nY.\n',
+      '0003-use-z.md': '# 3. Use Z\n\n* Status: [x] proposed [ ] accepted\n\n## Decision Outcome\n\nChosen option: "Z", because z.\n',
+      '0004-use-w.md': '# 4. Use W\n\n## Status\n\n- [ ] Proposed\n- [ ] Accepted\n\n## Decision\n\nW.\n',
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', null, null, null],
+      'ADR-0002': ['deprecated', null, null, null],
+      'ADR-0003': ['proposed', null, null, null],
+    })
+    expect(reading.problems).toEqual([{ path: '0004-use-w.md', line: 3, message: 'the status section names no status' }])
+  })
+})

@@ -50,11 +50,14 @@ export interface StatusLine {
  * (`Superseded by [ADR 5][adr5]`) is resolved with the record's `definitions`.
  */
 export function readStatusLine(text: string, definitions?: LinkDefinitions): StatusLine | undefined {
-  const plain = text
+  const unticked = text
     // A status struck out no longer holds (`~~Accepted~~ → **Superseded by [5. …](0005-….md)**`,
     // `**Proposed** | ~~Accepted~~ | ~~Deprecated~~`): the line says what is not struck, with what joined it.
     .replace(STRUCK, '')
     .replace(/^\s*[-*+]\s+/, '')
+  const ticked = tickedOf(unticked)
+  if (ticked === null) return {}
+  const plain = (ticked ?? unticked)
     // An arrow that points at the line, as a bullet would (`-> Supercedes [5. …](0005-….md)`).
     .replace(LEADING_ARROW, '')
     // Emphasis and code marks; an underscore inside a word (`0005_use_x.md`) is none (CommonMark).
@@ -74,6 +77,20 @@ export function readStatusLine(text: string, definitions?: LinkDefinitions): Sta
   const written = before?.[1] ?? DAY_AFTER.exec(rest)?.[1]
   if (read?.status !== undefined && read.date === undefined && written !== undefined && readDate(written) === undefined) return { ...read, unreadDate: written }
   return read
+}
+
+/**
+ * The status a checklist ticks (`- [x] Accepted`, a line per box, or `[ ] Proposed [x] Accepted` on
+ * one line), as some templates give the statuses to choose from: the text after the one box ticked;
+ * null where no box is ticked (the status chosen elsewhere, or not yet: this line names none); the
+ * line itself where two are, which names no one status; undefined where the line is no checklist.
+ */
+function tickedOf(line: string): string | null | undefined {
+  if (!/^\[[ xX]\]\s/.test(line)) return undefined
+  const parts = line.split(/\[([ xX])\]/)
+  const ticked = parts.flatMap((part, i) => (i % 2 === 1 && part !== ' ' ? [(parts[i + 1] ?? '').trim()] : []))
+  if (ticked.length === 0) return null
+  return ticked.length === 1 ? (ticked[0] as string) : line
 }
 
 /** A day as records write one beside a status: `2020-05-05`, `2020/05/05`, `05.05.2020`, or `05/06/2020`, which cannot be read. */
