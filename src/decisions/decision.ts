@@ -97,8 +97,12 @@ export const ScopeSchema = z.strictObject({
     .min(1)
     .max(DECISION_LIMITS.pathLength)
     // A path is a prefix, compared by whole segments (applicability.ts): `src/billing/**` was
-    // taken, and applied to no path but one named `**`, so a required decision never held.
-    .refine((path) => !path.includes('*'), 'a path prefix, not a glob: a decision applies to its path and everything below it (write src/billing for src/billing/**)')
+    // taken, and applied to no path but one named `**`, so a required decision never held. So was a
+    // brace group, `services/{api,web}`; a folder named in braces alone (`app/{locale}`) is a path.
+    .refine(
+      (path) => !path.includes('*') && !/\{[^{}]*,[^{}]*\}/.test(path),
+      'a path prefix, not a glob: a decision applies to its path and everything below it (write src/billing for src/billing/**, one decision a folder for {api,web})',
+    )
     .nullish()
     .openapi({ description: 'Applies to this path and everything below it (a prefix, by whole segments; not a glob).' }),
   stage: IdentifierSchema.nullish().openapi({ description: 'Applies at this stage only.' }),

@@ -501,19 +501,20 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
 
   it('refuses a path scope written as a glob, naming scope.path: it is a prefix, and src/billing/** would apply to no path', async () => {
     const { call } = await createTestApp()
-    for (const path of ['src/billing/**', 'src/*', 'services/**/billing', '**/*.ts']) {
+    for (const path of ['src/billing/**', 'src/*', 'services/**/billing', '**/*.ts', 'services/{api,web}']) {
       const res = await call('POST', '/v1/decisions', decision({ status: 'accepted', scope: { path } }))
       expect(res.status, path).toBe(400)
       expect(res.body.error.issues, path).toEqual([{ path: 'scope.path', message: expect.stringContaining('not a glob') }])
     }
     expect((await call('GET', '/v1/decisions')).body.decisions).toEqual([])
     // A prefix is the way to say it, and [slug] folders (Next.js) are ordinary paths.
-    for (const path of ['src/billing', 'app/[slug]']) {
+    for (const path of ['src/billing', 'app/[slug]', 'app/{locale}']) {
       expect((await call('POST', '/v1/decisions', decision({ status: 'accepted', scope: { path } }))).status, path).toBe(201)
     }
     const keys = async (path: string) => (await call('GET', `/v1/decisions/applicable?path=${encodeURIComponent(path)}`)).body.decisions.map((d: any) => d.key)
     expect(await keys('src/billing/invoice.ts')).toEqual(['D-001'])
     expect(await keys('app/[slug]/page.tsx')).toEqual(['D-002'])
+    expect(await keys('app/{locale}/page.tsx')).toEqual(['D-003'])
   })
 
   it('counts no pulse for a HEAD, which reaches no run (a link checker, a probe), and answers it as the GET without a body', async () => {
