@@ -30,15 +30,25 @@ export type EnforceLevel = (typeof ENFORCE_LEVELS)[number]
  */
 export const RESERVED_KEYS = ['applicable', 'pulses', 'check', 'import'] as const
 
+/** What a key is made of; RESERVED_KEYS aside. */
+const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
+
+/**
+ * KEY_PATTERN but RESERVED_KEYS in any case, for the OpenAPI document: it carries one pattern per
+ * string, not a refinement, and no flag, so `[cC][hH][eE][cC][kK]` rather than `/check/i`.
+ */
+const KEY_PATTERN_DOCUMENTED = `^(?!(?:${RESERVED_KEYS.map((word) => [...word].map((c) => `[${c}${c.toUpperCase()}]`).join('')).join('|')})$)${KEY_PATTERN.source.slice(1)}`
+
 /** A decision's stable key: `D-001`, `ADR-0005`, `20240110-use-log4brains` (letters, digits, `.`, `_`, `-`). */
 export const DecisionKeySchema = z
   .string()
   .min(1)
   .max(DECISION_LIMITS.keyLength)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-", starting with a letter or digit')
+  .regex(KEY_PATTERN, 'letters, digits, ".", "_" and "-", starting with a letter or digit')
   .refine((k) => !(RESERVED_KEYS as readonly string[]).includes(k.toLowerCase()), {
     message: `must not be one of ${RESERVED_KEYS.join(', ')}`,
   })
+  .openapi({ pattern: KEY_PATTERN_DOCUMENTED })
 
 /**
  * The first day a decision may be dated, as the service's timestamps start in 1970: `0000-01-01`
