@@ -106,8 +106,8 @@ describe('unknown fields in the OpenAPI document (R-SVC-2)', () => {
       for (const [method, op] of Object.entries(ops)) {
         if (op.requestBody === undefined) continue
         const schema = deref(op.requestBody.content['application/json'].schema)
-        // One observation or an array of them.
-        const objects = schema.anyOf === undefined ? [schema] : schema.anyOf.map((s: any) => deref(s.type === 'array' ? s.items : s))
+        // One observation or an array of them; an anyOf beside an object's fields (DecisionCheck) only narrows it.
+        const objects = schema.anyOf === undefined || schema.properties !== undefined ? [schema] : schema.anyOf.map((s: any) => deref(s.type === 'array' ? s.items : s))
         for (const object of objects) {
           bodies.push(`${method} ${path}`)
           // Claude Code's payloads gain fields with each release: the hook stays open.

@@ -172,6 +172,11 @@ function arbitraryOf(doc: Document, raw: Schema, depth = 0): fc.Arbitrary<unknow
   const schema = resolve(doc, raw)
   const valid = <T>(arb: fc.Arbitrary<T>) => arb.filter((v) => departures(doc, schema, v).length === 0)
   if (schema.anyOf !== undefined || schema.oneOf !== undefined) {
+    // Beside an object's own fields (DecisionCheck: one of two of them required), it narrows them.
+    if (schema.properties !== undefined) {
+      const { anyOf: _anyOf, oneOf: _oneOf, ...fields } = schema
+      return valid(arbitraryOf(doc, fields, depth))
+    }
     return valid(fc.oneof(...((schema.anyOf ?? schema.oneOf) as Schema[]).map((b) => arbitraryOf(doc, b, depth + 1))))
   }
   if (schema.enum !== undefined) return fc.constantFrom(...schema.enum)
@@ -437,10 +442,9 @@ const WORDED = [
   /names no option and no text/, // user_choice of commas alone
   /lone surrogates/, // identifiers and ids: said in some descriptions, in no pattern
   /more than 64 levels deep/, // any body: README, Limits
-  /give an action or a choice|the options offered are read with a choice/, // DecisionCheck: action or choice, all_options with choice
+  /the options offered are read with a choice/, // DecisionCheck: all_options with choice
   /give at least one record/, // DecisionImport: records, or the folder they were read from
   /question texts must be unique/, // PlanRequest.questions: answers are keyed by the text
-  /give the choice made at point/, // DecisionCheck: choice with point
   /not taken with a PreToolUse/, // the hook's `at`: for a capture sent late
   /required for AskUserQuestion events/, // the hook's tool_use_id: the idempotency key of a capture
   /cannot name itself|cannot be superseded by .*, which it supersedes/, // DecisionImport: supersede links that close a loop
@@ -834,6 +838,20 @@ describe('the OpenAPI document refuses what the routes refuse', () => {
     }
     expect(problems.map((p) => `${p.kind}: ${p.where}: ${p.detail}`)).toEqual([])
     expect(new Set(statuses)).toEqual(new Set([400]))
+  })
+
+  it('a check of neither an action nor a choice', async () => {
+    const { app } = await createTestApp()
+    const doc = (await (await app.request('/openapi.json')).json()) as Document
+    const op = doc.paths['/v1/decisions/check']?.post as Operation
+    for (const body of [{}, { path: 'services/api' }, { point: 'tier' }, { task: 'build', stage: 'run' }] as Json[]) {
+      const response = await app.request('/v1/decisions/check', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      expect(response.status).toBe(400)
+      expect(departuresOfRequest(doc, op, { method: 'post', template: '/v1/decisions/check', params: {}, query: {}, body })).not.toEqual([])
+    }
+    const taken = { method: 'post', template: '/v1/decisions/check', params: {}, query: {} }
+    expect(departuresOfRequest(doc, op, { ...taken, body: { action: 'git push' } })).toEqual([])
+    expect(departuresOfRequest(doc, op, { ...taken, body: { choice: 'Tier S', point: 'tier' } })).toEqual([])
   })
 })
 
