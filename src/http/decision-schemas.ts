@@ -241,9 +241,11 @@ export const CheckBody = z
     }
   })
   .openapi('DecisionCheck', {
-    // The refinement's first rule, as JSON Schema says it, for the document alone: a top-level
+    // The refinement's rules, as JSON Schema says them, for the document alone: a top-level
     // anyOf is what some MCP clients refuse in a tool's input, and .openapi() does not reach it.
     anyOf: [{ required: ['action'] }, { required: ['choice'] }],
+    // JSON Schema 2020-12, which OpenAPI 3.1 takes; the metadata's type knows OpenAPI 3.0's keywords alone.
+    ...({ dependentRequired: { all_options: ['choice', 'point'] } } as object),
     description:
       'An `action`, a `choice` or both. A `choice` is checked at its `point`, and may come with the `all_options` it was made among (which need the `point`); ' +
       'with no `point`, at each point the decisions in force are bound to: blocked where a `must_not` names it there or it is over a `limit`, ' +

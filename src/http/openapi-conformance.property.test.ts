@@ -24,6 +24,7 @@ type Schema = {
   allOf?: Schema[]
   properties?: Record<string, Schema>
   required?: string[]
+  dependentRequired?: Record<string, string[]>
   additionalProperties?: boolean | Schema
   propertyNames?: Schema
   maxProperties?: number
@@ -49,7 +50,7 @@ type Operation = {
 type Document = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } }
 
 const KNOWN_KEYWORDS = new Set([
-  '$ref', 'type', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', 'properties', 'required', 'additionalProperties', 'propertyNames',
+  '$ref', 'type', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', 'properties', 'required', 'dependentRequired', 'additionalProperties', 'propertyNames',
   'maxProperties', 'minProperties', 'items', 'minItems', 'maxItems', 'minLength', 'maxLength', 'pattern', 'minimum', 'maximum',
   'exclusiveMinimum', 'exclusiveMaximum', 'default', 'description', 'example', 'examples', 'format', 'readOnly', 'title',
 ])
@@ -126,6 +127,14 @@ function departures(doc: Document, raw: Schema, value: unknown, at = '', answer 
     if (schema.maxProperties !== undefined && keys.length > schema.maxProperties) fail(`more than ${schema.maxProperties} fields`)
     if (schema.minProperties !== undefined && keys.length < schema.minProperties) fail(`fewer than ${schema.minProperties} fields`)
     for (const key of schema.required ?? []) if (!Object.hasOwn(object, key)) fail('required, missing', join(at, key))
+    for (const [key, needs] of Object.entries(schema.dependentRequired ?? {})) {
+      // Either names it: the field given without the one it needs, or the one missing.
+      for (const need of needs) {
+        if (!Object.hasOwn(object, key) || Object.hasOwn(object, need)) continue
+        fail(`required with ${key}, missing`, join(at, need))
+        fail(`given without ${need}`, join(at, key))
+      }
+    }
     for (const key of keys) {
       const field = object[key]
       if (schema.propertyNames !== undefined) for (const d of departures(doc, schema.propertyNames, key, join(at, key))) out.push({ path: d.path, why: `key ${d.why}` })
@@ -156,7 +165,7 @@ function unknownKeywords(doc: Document): string[] {
     for (const [key, value] of Object.entries(schema)) {
       if (!KNOWN_KEYWORDS.has(key)) found.add(key)
       if (key === 'properties') Object.values(value as object).forEach(visit)
-      else if (key !== 'enum' && key !== 'examples' && key !== 'example' && key !== 'default' && key !== 'const') visit(value)
+      else if (key !== 'enum' && key !== 'examples' && key !== 'example' && key !== 'default' && key !== 'const' && key !== 'dependentRequired') visit(value)
     }
   }
   Object.values(doc.components.schemas).forEach(visit)
@@ -438,11 +447,9 @@ const WORDED = [
   /a choice question .*2 to 4 options/, // PlanRequest.questions[].options, for a choice question only
   /an http:\/\/ or https:\/\/ URL/, // the hook's service_url: a URL with a host
   /not a calendar date|a day from 1970-01-01/, // DecisionInput.date: a day that exists, from 1970 to tomorrow
-  /the options offered are read at the point their question was asked/, // DecisionCheck: point is required with all_options
   /names no option and no text/, // user_choice of commas alone
   /lone surrogates/, // identifiers and ids: said in some descriptions, in no pattern
   /more than 64 levels deep/, // any body: README, Limits
-  /the options offered are read with a choice/, // DecisionCheck: all_options with choice
   /give at least one record/, // DecisionImport: records, or the folder they were read from
   /question texts must be unique/, // PlanRequest.questions: answers are keyed by the text
   /not taken with a PreToolUse/, // the hook's `at`: for a capture sent late
@@ -840,7 +847,7 @@ describe('the OpenAPI document refuses what the routes refuse', () => {
     expect(new Set(statuses)).toEqual(new Set([400]))
   })
 
-  it('a check of neither an action nor a choice', async () => {
+  it('a check of neither an action nor a choice, or of options offered without the choice and its point', async () => {
     const { app } = await createTestApp()
     const doc = (await (await app.request('/openapi.json')).json()) as Document
     const op = doc.paths['/v1/decisions/check']?.post as Operation
@@ -849,7 +856,14 @@ describe('the OpenAPI document refuses what the routes refuse', () => {
       expect(response.status).toBe(400)
       expect(departuresOfRequest(doc, op, { method: 'post', template: '/v1/decisions/check', params: {}, query: {}, body })).not.toEqual([])
     }
+    // The options offered, read with a choice at its point: refused without either.
+    for (const body of [{ action: 'git push', all_options: ['A', 'B'] }, { choice: 'A', all_options: ['A', 'B'] }] as Json[]) {
+      const response = await app.request('/v1/decisions/check', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      expect(response.status).toBe(400)
+      expect(departuresOfRequest(doc, op, { method: 'post', template: '/v1/decisions/check', params: {}, query: {}, body })).not.toEqual([])
+    }
     const taken = { method: 'post', template: '/v1/decisions/check', params: {}, query: {} }
+    expect(departuresOfRequest(doc, op, { ...taken, body: { choice: 'A', point: 'tier', all_options: ['A', 'B'] } })).toEqual([])
     expect(departuresOfRequest(doc, op, { ...taken, body: { action: 'git push' } })).toEqual([])
     expect(departuresOfRequest(doc, op, { ...taken, body: { choice: 'Tier S', point: 'tier' } })).toEqual([])
   })
