@@ -1,3 +1,4 @@
+import { nestsWithin } from '../domain/json-depth'
 import { LIMITS } from '../domain/limits'
 
 /**
@@ -52,4 +53,15 @@ export function hookBody(payload: unknown): string {
   if (Buffer.byteLength(body, 'utf8') <= LIMITS.bodyBytes || !isPlainObject(payload)) return body
   if (payload.hook_event_name !== 'PostToolUse' || payload.tool_name !== 'AskUserQuestion') return body
   return JSON.stringify({ ...payload, tool_input: withoutUnread(payload.tool_input), tool_response: withoutUnread(payload.tool_response) })
+}
+
+/**
+ * The field of a payload that nests arrays and objects deeper than the service takes (the payload
+ * is the first level, as the service counts it), else undefined. The service refuses such a
+ * payload for good (400), and one nested thousands deep is no body the hook can send, nor a line it
+ * can spool: JSON.stringify, being recursive, overflows the stack on it.
+ */
+export function fieldNestedTooDeep(payload: unknown): string | undefined {
+  if (!isPlainObject(payload)) return nestsWithin(payload, LIMITS.nesting) ? undefined : '(payload)'
+  return Object.keys(payload).find((field) => !nestsWithin(payload[field], LIMITS.nesting - 1))
 }

@@ -327,3 +327,53 @@ describe('decision-memory hook given JSON that is no hook payload', () => {
     })
   })
 })
+
+describe('decision-memory hook given a payload nested deeper than the service takes', () => {
+  /** `payload` as JSON, with `field` an array nested `levels` deep (JSON.stringify cannot write ten thousand). */
+  const nested = (payload: object, field: string, levels: number) =>
+    JSON.stringify({ ...payload, [field]: 'DEEP' }).replace('"DEEP"', '['.repeat(levels) + ']'.repeat(levels))
+
+  it('names the field and sends, spools and keeps nothing, ten thousand deep (which JSON.stringify cannot write) or 65', async () => {
+    const asked: URL[] = []
+    await withStub('dm-hook-deep-', answeringEmpty(asked), async ({ host, dir }) => {
+      const spool = join(dir, 'spool.ndjson')
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+      const said = (field: string) =>
+        `decision-memory hook: the service would refuse the payload (${field}: must not nest arrays and objects more than 64 levels deep, counted from the body): not sent, nor kept\n`
+      const inputs: Array<[string, string]> = [
+        [nested(claudeCodeFixture('session-start'), 'extra', 10_000), 'extra'],
+        [nested(claudeCodeFixture('post-tool-use-single'), 'tool_input', 10_000), 'tool_input'],
+        [nested(claudeCodeFixture('post-tool-use-single'), 'tool_response', 64), 'tool_response'],
+        // A PreToolUse: asked as written, and never said to be a service not reachable.
+        [nested(claudeCodeFixture('pre-tool-use'), 'extra', 10_000), 'extra'],
+      ]
+      for (const [input, field] of inputs) {
+        expect(await runCli(['hook', '--budget', '10000'], { input, env })).toEqual({ code: 0, stdout: '', stderr: said(field) })
+      }
+      expect(asked).toEqual([])
+      expect(existsSync(spool)).toBe(false)
+      expect(existsSync(`${spool}.rejected`)).toBe(false)
+    })
+  })
+
+  it('sets a spooled one aside as it was written, and delivers the events behind it', async () => {
+    const asked: URL[] = []
+    await withStub('dm-hook-deep-spooled-', answeringEmpty(asked), async ({ host, dir }) => {
+      const spool = join(dir, 'spool.ndjson')
+      const start = claudeCodeFixture('session-start')
+      // Written by hand, or by a version before this one: no hook writes it (JSON.stringify cannot).
+      const deepLine = `{"at":"2026-01-01T00:00:00.000Z","user":"default","payload":{"hook_event_name":"SessionStart","extra":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`
+      const behind = JSON.stringify({ at: '2026-01-01T00:00:01.000Z', user: 'default', payload: start })
+      await writeFile(spool, `${deepLine}\n${behind}\n`, { mode: 0o600 })
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+      const run = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(start), env })
+      expect(run.stderr).toBe(
+        `decision-memory hook: the service would refuse a spooled payload (extra: must not nest arrays and objects more than 64 levels deep, counted from the body): set aside in ${spool}.rejected\n`,
+      )
+      // The event behind it, then the call's own.
+      expect(asked).toHaveLength(2)
+      expect(await readFile(`${spool}.rejected`, 'utf8')).toBe(`${deepLine}\n`)
+      expect(await readFile(spool, 'utf8').catch(() => '')).toBe('')
+    })
+  })
+})

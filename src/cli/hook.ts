@@ -1,10 +1,11 @@
 import type { Readable } from 'node:stream'
 import { parseArgs } from 'node:util'
+import { LIMITS } from '../domain/limits'
 import { IdentifierSchema } from '../domain/observation'
 import { abortAfter, authHeaders, barredPortReason, urlMistakeReason, DEFAULT_SERVICE_URL, envValue, exitWhenWritten, homePath, identifierFlag, serviceUrl, serviceUrlProblem, tokenProblem, parseFlags } from './options'
 import { linkedFolder, pathInRepository, projectOfFolder, repositoryRoot } from './repository'
 import { issuesText, serviceErrorIn } from './error-envelope'
-import { hookBody } from './hook-payload'
+import { fieldNestedTooDeep, hookBody } from './hook-payload'
 import { stdinFile } from './stdin-file'
 import { readStdinPayload, tooLargeWhy, type StdinPayload } from './stdin-payload'
 import { printable } from './terminal'
@@ -363,6 +364,19 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       saidWhy = true
       return { outcome: 'deferred' }
     }
+    // Refused by the service for good, and, nested thousands deep, no body to send: JSON.stringify
+    // threw, read as a service not reachable, and a spooled one held up every event behind it.
+    const deep = fieldNestedTooDeep(e.payload)
+    if (deep !== undefined) {
+      const fate = late ? `set aside in ${rejectedFile(file)}` : 'not sent, nor kept'
+      process.stderr.write(
+        `decision-memory hook: the service would refuse ${late ? 'a spooled' : 'the'} payload (${deep}: must not nest arrays and objects more than ${LIMITS.nesting} levels deep, counted from the body): ${fate}\n`,
+      )
+      saidWhy = true
+      refusedToken = false
+      timedOut = false
+      return { outcome: 'rejected' }
+    }
     const wait = Math.floor(remaining())
     if (wait <= 0) {
       refusedToken = false
@@ -487,6 +501,8 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     if (now.tooLate !== undefined && isPreToolUse(payload)) process.stderr.write(`decision-memory hook: ${tooLateWhy(now.tooLate, budget)}\n`)
     return
   }
+  // Said by deliver; one nested too deep to write as a line is not kept.
+  if (now.outcome === 'rejected' && fieldNestedTooDeep(payload) !== undefined) return
   if (now.outcome === 'rejected' && isCapture(payload)) {
     // Refused for good, like a spooled event refused on replay: kept aside for a person to read.
     await appendToRejected(file, event)
