@@ -356,6 +356,20 @@ describe('decision-memory hook given a payload nested deeper than the service ta
     })
   })
 
+  it('says the same with its flags mistaken, where the capture would be spooled as the defaults say', async () => {
+    await withStub('dm-hook-deep-flags-', answeringEmpty([]), async ({ host, dir }) => {
+      const spool = join(dir, 'spool.ndjson')
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+      const input = nested(claudeCodeFixture('post-tool-use-single'), 'tool_input', 10_000)
+      const run = await runCli(['hook', '--budget', '0x10'], { input, env })
+      expect(run.stderr.split('\n').slice(1)).toEqual([
+        'decision-memory hook: the service would refuse the payload (tool_input: must not nest arrays and objects more than 64 levels deep, counted from the body): not sent, nor kept',
+        '',
+      ])
+      expect(existsSync(spool)).toBe(false)
+    })
+  })
+
   it('sets a spooled one aside as it was written, and delivers the events behind it', async () => {
     const asked: URL[] = []
     await withStub('dm-hook-deep-spooled-', answeringEmpty(asked), async ({ host, dir }) => {

@@ -198,6 +198,11 @@ function tooLateWhy(took: string, budget: number): string {
   )
 }
 
+/** Why a payload with `field` nested too deep is not sent, as the service would refuse it. */
+function tooDeepWhy(field: string, which: 'the' | 'a spooled'): string {
+  return `the service would refuse ${which} payload (${field}: must not nest arrays and objects more than ${LIMITS.nesting} levels deep, counted from the body)`
+}
+
 /** `decision-memory hook` (R-CAP-6): never blocks the agent, never loses a choice. */
 export async function hookCommand(argv: string[]): Promise<number> {
   try {
@@ -245,6 +250,11 @@ async function spoolDespiteFlags(argv: string[], input: HookStdin): Promise<void
     return
   }
   if (!isCapture(payload)) return
+  const deep = fieldNestedTooDeep(payload)
+  if (deep !== undefined) {
+    process.stderr.write(`decision-memory hook: ${tooDeepWhy(deep, 'the')}: not sent, nor kept\n`)
+    return
+  }
   const { values } = parseArgs({ args: argv, options: HOOK_FLAGS, strict: false, allowPositionals: true })
   const given = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined)
   // A user the service would refuse is no user to spool for: the event would be refused for good
@@ -369,9 +379,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     const deep = fieldNestedTooDeep(e.payload)
     if (deep !== undefined) {
       const fate = late ? `set aside in ${rejectedFile(file)}` : 'not sent, nor kept'
-      process.stderr.write(
-        `decision-memory hook: the service would refuse ${late ? 'a spooled' : 'the'} payload (${deep}: must not nest arrays and objects more than ${LIMITS.nesting} levels deep, counted from the body): ${fate}\n`,
-      )
+      process.stderr.write(`decision-memory hook: ${tooDeepWhy(deep, late ? 'a spooled' : 'the')}: ${fate}\n`)
       saidWhy = true
       refusedToken = false
       timedOut = false
