@@ -605,3 +605,18 @@ describe('a policy file of its own (R-POL)', () => {
     expect(message).toContain('recall (line 3): Invalid input')
   })
 })
+
+describe('a policy nested thousands deep (R-POL)', () => {
+  it('is refused naming the field that nests, before its lines are looked for (which took time and memory by the square of its depth)', () => {
+    const deep = (open: string, close: string, levels: number) => open.repeat(levels) + '1' + close.repeat(levels)
+    expect(() => parsePolicy(`{"thresholds":${deep('{"thresholds":', '}', 10_000)}}`, 'mine.json')).toThrow(
+      new PolicyFileError('mine.json: invalid policy\n  thresholds: nests arrays and objects more than 64 levels deep, deeper than any policy'),
+    )
+    expect(() => parsePolicy(`{\n"ask": {},\n"points": ${deep('[', ']', 10_000)}\n}`, 'mine.json')).toThrow(
+      new PolicyFileError('mine.json: invalid policy\n  points: nests arrays and objects more than 64 levels deep, deeper than any policy'),
+    )
+    expect(() => parsePolicy(deep('[', ']', 10_000), 'mine.json')).toThrow(
+      new PolicyFileError('mine.json: invalid policy\n  (root): nests arrays and objects more than 64 levels deep, deeper than any policy'),
+    )
+  })
+})

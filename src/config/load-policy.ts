@@ -3,6 +3,8 @@ import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { validate as validCron } from 'node-cron'
+import { nestsWithin } from '../domain/json-depth'
+import { LIMITS } from '../domain/limits'
 import { compilePolicy, PolicySchema, type CompiledPolicy } from '../domain/policy'
 import { duplicateJsonKeys } from './json-duplicate-keys'
 import { jsonFieldLines } from './json-field-lines'
@@ -73,6 +75,12 @@ export class PolicyFileError extends Error {
   }
 }
 
+/** The field of a policy that nests deeper than LIMITS.nesting (the policy the first level), `(root)` for a list. */
+function fieldNestedTooDeep(raw: unknown): string | undefined {
+  if (!isPlainObject(raw)) return nestsWithin(raw, LIMITS.nesting) ? undefined : '(root)'
+  return Object.keys(raw).find((field) => !nestsWithin(raw[field], LIMITS.nesting - 1))
+}
+
 /**
  * Parses and validates policy text (JSON, or YAML for .yaml/.yml files). Over `base` (the default
  * policy, as loadPolicy passes it), the text needs only the fields it changes: objects are merged
@@ -102,6 +110,12 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
   }
   // An empty YAML file (or one of comments) parses to null, as `null` or `~` does.
   if (raw === null || raw === undefined) throw new PolicyFileError(empty)
+  // Nested thousands deep (JSON.parse takes it), finding the line of each field took time and
+  // memory by the square of the depth: a minute and more, then out of memory, before any refusal.
+  const deep = fieldNestedTooDeep(raw)
+  if (deep !== undefined) {
+    throw new PolicyFileError(`${file}: invalid policy\n  ${deep}: nests arrays and objects more than ${LIMITS.nesting} levels deep, deeper than any policy`)
+  }
   if (!yaml) {
     const lines = jsonFieldLines(json)
     lineOf = (path) => lines.get(path.map(String).join('.'))
