@@ -45,6 +45,15 @@ describe('createTokenTable', () => {
 })
 
 describe('loadTokens', () => {
+  it('refuses a file nested thousands deep naming the field, before looking for keys given twice (time by the square of its depth)', async () => {
+    const deep = '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000)
+    const nested = await fileWith(`{"tokens": [{"name": "alice", "token": "${ALICE}", "users": ["alice"], "note": ${deep}}]}`)
+    await expect(loadTokens(nested)).rejects.toThrow(new TokensFileError(`${nested}: invalid tokens file\n  tokens: nests arrays and objects more than 64 levels deep, deeper than any tokens file`))
+    // A key that might be a token is not named.
+    const unnamed = await fileWith(`{"${ALICE}": ${deep}}`)
+    await expect(loadTokens(unnamed)).rejects.toThrow(new TokensFileError(`${unnamed}: invalid tokens file\n  (a field): nests arrays and objects more than 64 levels deep, deeper than any tokens file`))
+  })
+
   it('reads a valid file', async () => {
     const file = await fileWith(JSON.stringify({ tokens: [{ name: 'alice', token: ALICE, users: ['alice', 'default'] }] }))
     expect((await loadTokens(file)).authenticate(ALICE)?.users).toEqual(new Set(['alice', 'default']))

@@ -1,5 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
+import { nestsWithin } from '../domain/json-depth'
+import { LIMITS } from '../domain/limits'
 import { IdentifierSchema } from '../domain/observation'
 import { z } from '../domain/zod'
 import { duplicateJsonKeys } from './json-duplicate-keys'
@@ -123,6 +125,12 @@ export function createTokenTable(file: TokensFile): TokenTable {
   }
 }
 
+/** The field of a tokens file that nests deeper than LIMITS.nesting (the file the first level), `(root)` for a list. */
+function fieldNestedTooDeep(raw: unknown): string | undefined {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return nestsWithin(raw, LIMITS.nesting) ? undefined : '(root)'
+  return Object.keys(raw).find((field) => !nestsWithin((raw as Record<string, unknown>)[field], LIMITS.nesting - 1))
+}
+
 /** Reads a tokens file (JSON); every problem is a TokensFileError naming the file and field. */
 export async function loadTokens(file: string): Promise<TokenTable> {
   let bytes: Buffer
@@ -143,6 +151,14 @@ export async function loadTokens(file: string): Promise<TokenTable> {
     if (json.trim() === '') throw new TokensFileError(`${file}: not valid JSON: the file is empty`)
     const where = whereJsonBreaks(json, error)
     throw new TokensFileError(`${file}: not valid JSON${where === undefined ? '' : ` (${where})`}`)
+  }
+  // Nested thousands deep (JSON.parse takes it), the search for keys given twice took time by the
+  // square of the depth (a path written out for each key): refused first, at once. A key that
+  // might be a token is not named.
+  const deep = fieldNestedTooDeep(raw)
+  if (deep !== undefined) {
+    const named = deep === '(root)' || TOKENS_FILE_FIELDS.has(deep) ? deep : '(a field)'
+    throw new TokensFileError(`${file}: invalid tokens file\n  ${named}: nests arrays and objects more than ${LIMITS.nesting} levels deep, deeper than any tokens file`)
   }
   // A key given twice in one entry: JSON.parse keeps the last, so a second "users": ["*"] would
   // silently widen a token to every user. Named by its path, a field's name in place of any key
