@@ -38,6 +38,20 @@ describe('decision-memory install-hooks', () => {
     expect(await readFile(file, 'utf8')).toBe('{ "hooks": ')
   })
 
+  it('writes nothing over a settings file nested thousands deep, said as its other refusals are, not thrown with a stack', async () => {
+    const project = tempDir('dm-install-')
+    const file = join(project, 'settings.local.json')
+    const deep = `{"model": "opus", "permissions": ${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`
+    await writeFile(file, deep)
+    const result = await runCli(['install-hooks', '--file', file])
+    expect(result.code).toBe(1)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toBe(
+      `decision-memory install-hooks: ${file}: permissions nests arrays and objects more than 100 levels deep, more than install-hooks writes back; fix it or paste the README block by hand; nothing written\n`,
+    )
+    expect(await readFile(file, 'utf8')).toBe(deep)
+  })
+
   it('writes through a settings file that is a symlink (dotfiles), keeping the link', async () => {
     const home = tempDir('dm-install-')
     const kept = join(home, 'dotfiles', 'claude-settings.json')

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs'
 import { basename, dirname, extname, join, posix, resolve, win32 } from 'node:path'
 import { BIN_PATH, shellWord } from './bin-path'
 import { cannotRead } from './file-error'
+import { nestsWithin } from '../domain/json-depth'
 import { replaceFile } from './replace-file'
 import { GUARD_START_MS, guardCommandOf, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, wrappedScriptOf } from '../integrations/claude-code-settings'
 import { hookBudgetMs } from './hook'
@@ -53,11 +54,29 @@ async function readSettings(file: string): Promise<unknown> {
   // save UTF-8: Claude Code reads such a file, JSON.parse does not. Written back without it.
   text = text.replace(/^\uFEFF/, '')
   if (text.trim() === '') return {}
+  let settings: unknown
   try {
-    return JSON.parse(text)
+    settings = JSON.parse(text)
   } catch (error) {
     throw new SettingsShapeError(`not valid JSON (${(error as Error).message}); fix it or paste the README block by hand`)
   }
+  // JSON.parse takes a file nested thousands deep; structuredClone and JSON.stringify, being
+  // recursive, cannot copy or write it back: the command threw "Maximum call stack size exceeded"
+  // with its stack. A settings file nests a few levels; 100 is far within what they can write.
+  const deep = fieldNestedTooDeep(settings)
+  if (deep !== undefined) {
+    throw new SettingsShapeError(`${deep} nests arrays and objects more than ${SETTINGS_NESTING} levels deep, more than install-hooks writes back; fix it or paste the README block by hand`)
+  }
+  return settings
+}
+
+/** How deep a settings file may nest arrays and objects, counted from the file (its object the first level). */
+const SETTINGS_NESTING = 100
+
+/** The field of settings that nests deeper than SETTINGS_NESTING, `the file` for a list. */
+function fieldNestedTooDeep(settings: unknown): string | undefined {
+  if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) return nestsWithin(settings, SETTINGS_NESTING) ? undefined : 'the file'
+  return Object.keys(settings).find((field) => !nestsWithin((settings as Record<string, unknown>)[field], SETTINGS_NESTING - 1))
 }
 
 /**
