@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { characters, leadingCharacters } from './limits'
 
 /** Text of what limits cut: letters and combining accents, emoji sequences, flags, Hangul jamo, CRLF, lone surrogates. */
@@ -26,6 +26,19 @@ describe('leadingCharacters, for any text and limit', () => {
       }),
       { numRuns: 2000 },
     )
+  })
+
+  it('segments no more of a long text than the limit can reach (each step of the segmenter costs the whole text)', () => {
+    // A 2 MB decision record took 35 s to import: 2,000 steps over 2 MB each.
+    const segment = vi.spyOn(Intl.Segmenter.prototype, 'segment')
+    try {
+      const long = 'a'.repeat(2_000_000)
+      expect(leadingCharacters(long, 1999)).toBe('a'.repeat(1999))
+      expect(leadingCharacters(`${'👍🏽'.repeat(1000)}${long}`, 1999)).toBe('👍🏽'.repeat(999))
+      expect(Math.max(...segment.mock.calls.map(([text]) => text.length))).toBeLessThanOrEqual(2 * 1999 + 2)
+    } finally {
+      segment.mockRestore()
+    }
   })
 
   it('counts code points, as Array.from does', () => {

@@ -40,9 +40,18 @@ const GRAPHEMES = new Intl.Segmenter('und', { granularity: 'grapheme' })
  * sequence, or a letter and its combining accent. Read lazily: a long text is not segmented whole.
  */
 export function leadingCharacters(text: string, max: number): string {
+  // Each step of V8's segment iterator costs time by the length of the text it was given, so a
+  // long text is given to it only as far as the limit can reach: 2 * max + 2 UTF-16 units hold more
+  // than max characters. The last segment of such a head may be cut short (a break depends on the
+  // characters before it and the one after, all in the head but for that one), so it is never
+  // taken: the head holds more than max characters, so when the segments before it are within
+  // max, it would pass max whole, and the cut is the same.
+  const whole = text.length <= 2 * Math.max(max, 0) + 2
+  const head = whole ? text : text.slice(0, 2 * Math.max(max, 0) + 2)
   let end = 0
   let count = 0
-  for (const { segment, index } of GRAPHEMES.segment(text)) {
+  for (const { segment, index } of GRAPHEMES.segment(head)) {
+    if (!whole && index + segment.length === head.length) break
     const size = characters(segment)
     if (count + size > max) break
     count += size
