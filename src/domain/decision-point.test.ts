@@ -55,6 +55,20 @@ describe('decision point keys (R-CAP-4)', () => {
     expect(key('Implementer', 'Which model of the two: Opus or Sonnet?')).toBe('model-selection')
     expect(key('Scope', 'Which tier of these fits best?')).toBe('complexity-tier')
     expect(key('Scope', 'Which tier of the three?')).toBe('complexity-tier')
+    // The options offered, listed or pointed at after it, are no other thing: a version before this keyed these to q-….
+    for (const [header, question, point] of [
+      ['Implementer', 'Which model of the three (Opus, Sonnet, Haiku) should implement this?', 'model-selection'],
+      ['Implementer', 'Which model of the two for this task?', 'model-selection'],
+      ['Scope', 'Which tier of the three — S, M or L?', 'complexity-tier'],
+      ['Scope', 'Which tier of the three - S, M or L?', 'complexity-tier'],
+      ['Scope', 'Which tier of the three for this SPEC?', 'complexity-tier'],
+      ['Scope', 'Which tier of these three fits?', 'complexity-tier'],
+      ['Scope', 'Which tier of the three tiers fits this change?', 'complexity-tier'],
+      ['Scope', 'Which tier of the following applies?', 'complexity-tier'],
+      ['Scope', 'Which tier of the three seems right?', 'complexity-tier'],
+    ] as const) {
+      expect(key(header, question), question).toBe(point)
+    }
     // But not of a number of other things, named after it: those were keyed to the points too.
     for (const [header, question] of [
       ['Cache', 'Which tier of the three-tier architecture should hold the cache?'],
