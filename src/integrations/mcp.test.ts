@@ -1026,6 +1026,10 @@ describe('createMcpServer: arguments nested thousands deep', () => {
     for (let i = 0; i < 63; i++) within = [within]
     expect((await session.request(4, 'tools/call', { name: 'plan_questions', arguments: { questions: [question], metadata: within } })).result?.isError).toBeFalsy()
     expect(planned).toHaveLength(1)
+    // And one more is not: 65 levels, counted so, are refused, named.
+    const over = await session.request(6, 'tools/call', { name: 'plan_questions', arguments: { questions: [question], metadata: [within] } })
+    expect(text(over).split('\n')).toEqual(['invalid_request: invalid arguments: metadata', '- metadata: must not nest arrays and objects more than 64 levels deep'])
+    expect(planned).toHaveLength(1)
     await session.close()
   })
 })
