@@ -57,14 +57,20 @@ export const RecommendationSchema = z
         count: z.number().openapi({ description: COUNT_DESCRIPTION }),
         description: z.string().optional(),
         original_description: z.string().optional(),
-        rate: z.number().optional(),
-        confidence: z.number().optional(),
+        rate: z.number().optional().openapi({ description: 'Multi-select only: the decayed rate at which the user selects the option.' }),
+        confidence: z.number().optional().openapi({
+          description:
+            'Multi-select only: the confidence in what is recommended of the option, selecting it (P(rate >= 0.5)) or leaving it out (P(rate < 0.5)); outside an answer a required decision fixes, the set\'s confidence is their product.',
+        }),
         recommended: z.boolean(),
       }),
     ),
     observations: z.number().int(),
     effective_observations: z.number(),
-    needed: z.number().int(),
+    needed: z.number().int().openapi({
+      description:
+        'How many more observations the recommendation needs before it is personalised (thresholds.min_observations less those it counted); 0 once there are enough.',
+    }),
     confidence: z.object({
       value: z.number(),
       level: ConfidenceLevelSchema,
