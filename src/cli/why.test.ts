@@ -171,7 +171,7 @@ describe('decision-memory why --point, the answer as text', () => {
     // "6 of 10 counted" read as 4 of the user's choices left out: all 10 are counted, 4 went otherwise.
     expect(header(10, 6)).toBe('observations behind it (the 6 of 10 counted that chose it):')
     expect(header(6, 6)).toBe('observations behind it (6):')
-    expect(header(250, 80)).toBe('observations behind it (the 80 of 250 counted that chose it, the newest 100 looked at):')
+    expect(header(250, 80)).toBe('observations behind it (the 80 of the newest 100 of 250 counted that chose it):')
   })
 
   it('says a possible change of preference when the recent sessions chose otherwise than the long term', () => {

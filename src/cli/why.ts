@@ -182,7 +182,9 @@ export function pointText(why: PointWhy): string {
     // and said as those that chose it: "6 of 10 counted" read as 4 choices left uncounted.
     const counted = why.recommendation?.observations
     const listed = why.observations.length
-    const behind = counted === undefined || counted === listed ? `${listed}` : `the ${listed} of ${counted} counted that chose it${counted > 100 ? ', the newest 100 looked at' : ''}`
+    // Past 100 it names the newest 100 it looked at: "the 80 of 250 counted" read as 80 of them all.
+    const among = counted === undefined ? '' : counted > 100 ? `the newest 100 of ${counted}` : `${counted}`
+    const behind = counted === undefined || counted === listed ? `${listed}` : `the ${listed} of ${among} counted that chose it`
     out.push(`observations behind it (${behind}):`)
     for (const o of why.observations) out.push(`  ${o.id}  ${o.timestamp}  ${optionSet(o.chosen)}`)
   }
