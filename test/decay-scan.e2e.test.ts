@@ -36,9 +36,11 @@ describe('decay-scan from the command line, with and without the service (R-MEM-
     expect(refused.stderr).toBe(`decision-memory decay-scan: ${broken}: invalid policy\n  scan.cron: not a cron expression: "every day"\n`)
     expect(refused.stdout).toBe('')
 
+    // The service scans once at start (a store never scanned, or last scanned over 24 h ago).
+    expect(await service.line('decay-scan')).toMatchObject({ at_start: true, status: 'ran', expired_from_recall: 0 })
     const first = await runCli(['decay-scan', '--json'], { DECISION_MEMORY_URL: service.url })
     expect(first.code).toBe(0)
-    expect(JSON.parse(first.stdout)).toMatchObject({ status: 'ran', expired_from_recall: 0 })
+    expect(JSON.parse(first.stdout)).toMatchObject({ status: 'skipped', reason: 'within_cadence_window' })
     const second = await runCli(['decay-scan'], { DECISION_MEMORY_URL: service.url })
     expect(second.stdout).toMatch(/^decay scan skipped: the last ran at /)
     const forced = await runCli(['decay-scan', '--force', '--json'], { DECISION_MEMORY_URL: service.url })

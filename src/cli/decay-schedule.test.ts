@@ -131,6 +131,38 @@ describe('the decay scan job of serve (R-MEM-7)', () => {
     ])
   })
 
+  it('scans at start when the last scan is older than the cadence: a service never up when the schedule comes still scans', async () => {
+    const { app, memory, clock, policy } = await createTestApp()
+    const day = 24 * 3_600_000
+    const post = await app.request('/v1/observations', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ question: 'Which cache?', all_options: ['Redis', 'None'], user_choice: 'Redis' }),
+    })
+    expect(post.status).toBe(201)
+    expect(await memory.decayScan()).toMatchObject({ status: 'ran', expired_from_recall: 0 })
+    // Run by day only: started each morning, stopped each evening, never up at 03:17 (fire is never called).
+    const { logger, lines } = capturingLogger()
+    for (let morning = 0; morning < 30; morning++) {
+      clock.advance(day)
+      const job = scheduleDecayScan({ expression: policy.scan.cron, cadenceHours: policy.scan.cadence_hours, scan: (signal, slot) => memory.decayScan({ signal, now: slot.toISOString() }), logger, scheduler: manualScheduler().scheduler, startedAt: clock.now() })
+      await job.atStart
+      await job.stop()
+    }
+    const scans = lines.filter((l) => l.event === 'decay-scan')
+    expect(scans).toHaveLength(30)
+    expect(scans.every((l) => l.status === 'ran' && l.at_start === true)).toBe(true)
+    // The observation left recall once older than the TTL (R-MEM-3), by a scan at start.
+    expect(scans.reduce((sum, l) => sum + (l.expired_from_recall as number), 0)).toBe(1)
+
+    // Started again within the cadence of the last scan: skipped, said so.
+    clock.advance(3_600_000)
+    const again = scheduleDecayScan({ expression: policy.scan.cron, cadenceHours: policy.scan.cadence_hours, scan: (signal, slot) => memory.decayScan({ signal, now: slot.toISOString() }), logger, scheduler: manualScheduler().scheduler, startedAt: clock.now() })
+    await again.atStart
+    await again.stop()
+    expect(lines.filter((l) => l.event === 'decay-scan').at(-1)).toMatchObject({ status: 'skipped', at_start: true, msg: 'decay scan skipped at start' })
+  })
+
   it('names the zone its schedule is read in, which a log read on another machine cannot tell', async () => {
     const ran = async () => ({ status: 'ran' as const, scanned_at: START, expired_from_recall: 0, core_demoted: 0, aggregates_refreshed: 0, duration_ms: 0 })
     const { logger, lines } = capturingLogger()

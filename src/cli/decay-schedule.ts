@@ -86,18 +86,24 @@ export function scheduleDecayScan(options: {
   scheduler?: Scheduler
   /** The zone node-cron reads the expression in: the process's (TZ), named in the log line. */
   timeZone?: string
-}): { stop(): Promise<void> } {
-  const { expression, cadenceHours, scan, logger, scheduler = nodeCronScheduler(logger), timeZone = localTimeZone() } = options
+  /**
+   * When the service started: a scan as of then runs at once, which the scan skips within the
+   * cadence of the last run. Without it, a service stopped whenever the schedule comes (one run by
+   * day only, never up at 03:17) never scanned: recall never expired (R-MEM-3).
+   */
+  startedAt?: Date
+}): { stop(): Promise<void>; /** The scan at start (startedAt), settled once it has ended and been logged. */ atStart: Promise<void> } {
+  const { expression, cadenceHours, scan, logger, scheduler = nodeCronScheduler(logger), timeZone = localTimeZone(), startedAt } = options
   const abort = new AbortController()
   // The runs not finished yet, each taken out as it ends: a chain of every run (each waiting on the
   // one before) held about 60 bytes per run for as long as the service ran, 5 MB a day under a
   // schedule of every second.
   const running = new Set<Promise<void>>()
 
-  const job = scheduler(expression, (slot) => {
+  const runAt = (slot: Date, atStart = false): Promise<void> => {
     if (abort.signal.aborted) return Promise.resolve()
     const run = scan(abort.signal, slot).then(
-      (result) => logger.info({ event: 'decay-scan', ...result }, `decay scan ${result.status}`),
+      (result) => logger.info({ event: 'decay-scan', ...(atStart ? { at_start: true } : {}), ...result }, `decay scan ${result.status}${atStart ? ' at start' : ''}`),
       (error: unknown) => {
         if (abort.signal.aborted) logger.info({ event: 'decay-scan-aborted' }, 'decay scan stopped; the next run finishes it')
         else logger.error({ event: 'decay-scan-failed', err: error }, 'decay scan failed; the next run retries it')
@@ -107,7 +113,8 @@ export function scheduleDecayScan(options: {
     const ended = () => void running.delete(run)
     void run.then(ended, ended)
     return run
-  })
+  }
+  const job = scheduler(expression, (slot) => runAt(slot))
   // The expression is read in local time: named, since 17 3 * * * runs at 03:17 UTC in a container
   // (TZ unset) and at 03:17 where the machine is otherwise, and a log read elsewhere cannot tell.
   logger.info({ event: 'decay-scan-scheduled', cron: expression, time_zone: timeZone }, `decay scan scheduled: ${expression} (local time, ${timeZone})`)
@@ -122,7 +129,10 @@ export function scheduleDecayScan(options: {
     )
   }
 
+  const atStart = startedAt === undefined ? Promise.resolve() : runAt(startedAt, true)
+
   return {
+    atStart,
     async stop() {
       await job.stop()
       abort.abort()

@@ -165,6 +165,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     cadenceHours: policy.scan.cadence_hours,
     scan: (signal, slot) => memory.decayScan({ signal, now: slot.toISOString() }),
     logger,
+    startedAt: systemClock.now(),
   })
 
   /**

@@ -12,6 +12,8 @@ export interface ServiceProcess {
   lines: Array<Record<string, unknown>>
   /** Resolves with the exit code once the process has exited and its output is closed (every line in `lines`). */
   exited: Promise<number | null>
+  /** Resolves with the first log line, come or to come, that has `event` (the test's timeout bounds the wait). */
+  line(event: string): Promise<Record<string, unknown>>
 }
 
 /** Spawns `decision-memory serve --port 0 --data DIR` and resolves once it listens. */
@@ -23,6 +25,13 @@ export function spawnService(dataDir: string, args: string[] = []): Promise<Serv
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)))
   let stderr = ''
   child.stderr?.on('data', (chunk) => (stderr += String(chunk)))
+  const waiting: Array<{ event: string; found: (entry: Record<string, unknown>) => void }> = []
+  const lineOf = (event: string) =>
+    new Promise<Record<string, unknown>>((found) => {
+      const come = lines.find((l) => l.event === event)
+      if (come !== undefined) found(come)
+      else waiting.push({ event, found })
+    })
   return new Promise((resolve, reject) => {
     let buffered = ''
     child.stdout?.on('data', (chunk) => {
@@ -34,9 +43,13 @@ export function spawnService(dataDir: string, args: string[] = []): Promise<Serv
         try {
           const entry = JSON.parse(line) as Record<string, unknown>
           lines.push(entry)
+          for (const wait of waiting.splice(0)) {
+            if (wait.event === entry.event) wait.found(entry)
+            else waiting.push(wait)
+          }
           if (entry.event === 'listening') {
             const port = entry.port as number
-            resolve({ port, url: `http://127.0.0.1:${port}`, child, lines, exited })
+            resolve({ port, url: `http://127.0.0.1:${port}`, child, lines, exited, line: lineOf })
           }
         } catch {
           // not a log line
