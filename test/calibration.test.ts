@@ -48,6 +48,12 @@ interface Asked {
   right: boolean
 }
 
+/** A multi-select point's answer, per option: the confidence in selecting it or leaving it out, and whether that is right. */
+interface Judged {
+  confidence: number
+  right: boolean
+}
+
 async function simulate(seed: number): Promise<Asked[]> {
   const policy = await loadPolicy()
   const store = await createLevelStore(new MemoryLevel<string, string>() as never, { sync: false, policy })
@@ -84,11 +90,56 @@ async function simulate(seed: number): Promise<Asked[]> {
 }
 
 /** Mean stated confidence, share right, and the standard error of that share at the stated mean. */
-function reliability(asked: readonly Asked[]): { count: number; stated: number; observed: number; se: number } {
+function reliability(asked: readonly Judged[]): { count: number; stated: number; observed: number; se: number } {
   const count = asked.length
   const stated = asked.reduce((s, a) => s + a.confidence, 0) / count
   const observed = asked.filter((a) => a.right).length / count
   return { count, stated, observed, se: Math.sqrt(Math.max(stated * (1 - stated), 0.01) / count) }
+}
+
+/**
+ * Users at a multi-select point who select each of 1 to 3 options at a fixed rate drawn uniformly
+ * (the Beta(1, 1) the prior stands for), beside one they always select, so that no set is empty and
+ * the rates are independent. The truth of an option is whether its rate is at least ½ (R-REC-8).
+ */
+async function simulateMultiSelect(seed: number): Promise<{ options: Judged[]; sets: Judged[] }> {
+  const policy = await loadPolicy()
+  const store = await createLevelStore(new MemoryLevel<string, string>() as never, { sync: false, policy })
+  const clock = fixedClock(new Date(START))
+  const memory = createDecisionMemory({ store, policy, clock })
+  const next = random(seed)
+  const judged: Judged[] = []
+  const sets: Judged[] = []
+  try {
+    for (let u = 0; u < USERS; u++) {
+      const rated = Array.from({ length: 1 + Math.floor(next() * 3) }, (_, i) => `Check ${'ABC'[i]}`)
+      const rates = rated.map(() => next())
+      const options = ['Always', ...rated]
+      const n = 1 + Math.floor(next() * 60)
+      const span = Math.exp(next() * Math.log(180)) * DAY
+      const question = { user: `user-${u}`, point: 'calibration-multi', question: 'Which checks?', all_options: options }
+      const observations = Array.from({ length: n }, (_, i) => ({
+        ...question,
+        decision_id: `d${i}`,
+        timestamp: new Date(START + Math.round(next() * span)).toISOString(),
+        user_choice: ['Always', ...rated.filter((_, j) => next() < (rates[j] as number))],
+        multi_select: true,
+        source: 'user' as const,
+      }))
+      clock.set(new Date(START + span + next() * 7 * DAY))
+      await memory.observe(observations)
+      const answer = await memory.recommend({ ...question, multi_select: true })
+      const truth = new Set(['Always', ...rated.filter((_, j) => (rates[j] as number) >= 0.5)])
+      for (const option of answer.options) {
+        if (option.option !== 'Always') judged.push({ confidence: option.confidence as number, right: option.recommended === truth.has(option.option) })
+      }
+      const recommended = answer.recommended as string[]
+      sets.push({ confidence: answer.confidence.value, right: recommended.length === truth.size && recommended.every((o) => truth.has(o)) })
+    }
+  } finally {
+    await store.close()
+  }
+  return { options: judged, sets }
 }
 
 describe('confidence is calibrated on users the model describes (R-REC-3, R-ASK-2)', () => {
@@ -112,5 +163,16 @@ describe('confidence is calibrated on users the model describes (R-REC-3, R-ASK-
     const auto = asked.filter((a) => !a.ask)
     expect(auto.length).toBeGreaterThan(10)
     expect(auto.filter((a) => !a.right).length / auto.length).toBeLessThanOrEqual(0.05)
+  })
+
+  it('at a multi-select point, the confidence of each option and of the set is right as often as it says (R-REC-8)', async () => {
+    const { options, sets } = await simulateMultiSelect(2)
+    for (const judged of [options, sets]) {
+      for (const [from, to] of [[0, 0.75], [0.75, 0.95], [0.95, 1.01]] as const) {
+        const bin = reliability(judged.filter((j) => j.confidence >= from && j.confidence < to))
+        expect(bin.count).toBeGreaterThan(20)
+        expect(Math.abs(bin.observed - bin.stated), `${from}-${to}: ${JSON.stringify(bin)}`).toBeLessThan(3 * bin.se)
+      }
+    }
   })
 })
