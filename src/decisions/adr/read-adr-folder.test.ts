@@ -2204,6 +2204,19 @@ describe("a status left as the template's list of choices", () => {
     expect(readStatusLine('Accepted/Implemented')).toMatchObject({ status: 'accepted' })
     expect(readStatusLine('Rejected / withdrawn')).toMatchObject({ status: 'revoked' })
   })
+
+  it("reads a status whose link's address has folders named as statuses as that status, not as the template's list", () => {
+    // An RFC repository keeps its records in accepted/ and rejected/; a URL's path is no list of choices.
+    expect(readStatusLine('Accepted (see [RFC 12](https://github.com/org/rfcs/blob/main/rejected/0012-old.md))')).toMatchObject({ status: 'accepted' })
+    expect(readStatusLine('Accepted, see https://wiki.example.com/arch/rejected/draft/12')).toMatchObject({ status: 'accepted' })
+    expect(readStatusLine('Accepted (<https://example.com/proposed/rejected/12>)')).toMatchObject({ status: 'accepted' })
+    expect(readStatusLine('Superseded by [9. Next](../proposed/accepted/0009-next.md)')).toMatchObject({ status: 'superseded', supersededBy: '0009-next.md' })
+    const reading = readTexts({
+      '0001-use-x.md': '# 1. Use X\n\n## Status\n\nAccepted (see [RFC 12](https://github.com/org/rfcs/blob/main/rejected/0012-old.md))\n\n## Decision\n\nX.\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(summary(reading.records)).toEqual({ 'ADR-0001': ['accepted', null, null, null] })
+  })
 })
 
 describe('a status log written on one line', () => {

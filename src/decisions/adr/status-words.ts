@@ -170,7 +170,10 @@ function readStatusWords(plain: string, dayBefore: string | undefined, definitio
  * words for one status (`Accepted/Implemented`), is a status.
  */
 export function listsChoices(words: string): boolean {
-  const choices = words.split(/[|/]/).flatMap((choice) => {
+  // A link's address is no list: its folders may be named as statuses (an RFC repository's
+  // `rfcs/blob/main/rejected/0012.md`), and an accepted record that linked one was left out.
+  const said = words.replace(/\]\([^)]*\)/g, ']').replace(/<[a-z][a-z0-9+.-]*:[^>\s]*>/gi, '').replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '')
+  const choices = said.split(/[|/]/).flatMap((choice) => {
     const word = choice.trim()
     const superseded = new RegExp(String.raw`^${SUPERSEDED_BY}\b`).test(word)
     return superseded ? ['superseded'] : WORDS.filter(([pattern]) => pattern.test(word)).map(([, status]) => status)
