@@ -333,7 +333,7 @@ describe('decision-memory hook given a payload nested deeper than the service ta
   const nested = (payload: object, field: string, levels: number) =>
     JSON.stringify({ ...payload, [field]: 'DEEP' }).replace('"DEEP"', '['.repeat(levels) + ']'.repeat(levels))
 
-  it('names the field and sends, spools and keeps nothing, ten thousand deep (which JSON.stringify cannot write) or 65', async () => {
+  it('names the field and sends, spools and keeps nothing, ten thousand deep (which JSON.stringify cannot write)', async () => {
     const asked: URL[] = []
     await withStub('dm-hook-deep-', answeringEmpty(asked), async ({ host, dir }) => {
       const spool = join(dir, 'spool.ndjson')
@@ -343,7 +343,6 @@ describe('decision-memory hook given a payload nested deeper than the service ta
       const inputs: Array<[string, string]> = [
         [nested(claudeCodeFixture('session-start'), 'extra', 10_000), 'extra'],
         [nested(claudeCodeFixture('post-tool-use-single'), 'tool_input', 10_000), 'tool_input'],
-        [nested(claudeCodeFixture('post-tool-use-single'), 'tool_response', 64), 'tool_response'],
         // A PreToolUse: asked as written, and never said to be a service not reachable.
         [nested(claudeCodeFixture('pre-tool-use'), 'extra', 10_000), 'extra'],
       ]
@@ -353,6 +352,26 @@ describe('decision-memory hook given a payload nested deeper than the service ta
       expect(asked).toEqual([])
       expect(existsSync(spool)).toBe(false)
       expect(existsSync(`${spool}.rejected`)).toBe(false)
+    })
+  })
+
+  it('keeps a capture 65 deep in the .rejected file for a person to read, as any capture the service refuses for good', async () => {
+    const asked: URL[] = []
+    await withStub('dm-hook-deep-kept-', answeringEmpty(asked), async ({ host, dir }) => {
+      const spool = join(dir, 'spool.ndjson')
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+      // Its answers are in it, and a line can hold it: not sent, but not lost either.
+      const input = nested(claudeCodeFixture('post-tool-use-single'), 'tool_response', 64)
+      expect(await runCli(['hook', '--budget', '10000'], { input, env })).toEqual({
+        code: 0,
+        stdout: '',
+        stderr: `decision-memory hook: the service would refuse the payload (tool_response: must not nest arrays and objects more than 64 levels deep, counted from the body): kept in ${spool}.rejected\n`,
+      })
+      expect(asked).toEqual([])
+      expect(existsSync(spool)).toBe(false)
+      const kept = (await readFile(`${spool}.rejected`, 'utf8')).split('\n')
+      expect(kept).toHaveLength(2)
+      expect(JSON.parse(kept[0] as string)).toMatchObject({ user: 'default', payload: JSON.parse(input) })
     })
   })
 
@@ -367,6 +386,10 @@ describe('decision-memory hook given a payload nested deeper than the service ta
         '',
       ])
       expect(existsSync(spool)).toBe(false)
+      // One a line can hold is spooled as any capture is then: the call that drains it sets it aside.
+      const writable = nested(claudeCodeFixture('post-tool-use-single'), 'tool_input', 64)
+      expect((await runCli(['hook', '--budget', '0x10'], { input: writable, env })).stderr).toContain('the payload is spooled for user "default"')
+      expect(JSON.parse(await readFile(spool, 'utf8'))).toMatchObject({ user: 'default', payload: JSON.parse(writable) })
     })
   })
 

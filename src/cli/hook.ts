@@ -198,6 +198,21 @@ function tooLateWhy(took: string, budget: number): string {
   )
 }
 
+/**
+ * Whether a capture nested too deep to send is kept in the .rejected file, as a capture the service
+ * refuses for good is, for a person to read its answers: when a line can hold it. One nested
+ * thousands deep cannot be (JSON.stringify, being recursive, overflows the stack on it).
+ */
+function keptAside(event: SpooledEvent): boolean {
+  if (!isCapture(event.payload)) return false
+  try {
+    JSON.stringify(event)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** Why a payload with `field` nested too deep is not sent, as the service would refuse it. */
 function tooDeepWhy(field: string, which: 'the' | 'a spooled'): string {
   return `the service would refuse ${which} payload (${field}: must not nest arrays and objects more than ${LIMITS.nesting} levels deep, counted from the body)`
@@ -250,8 +265,9 @@ async function spoolDespiteFlags(argv: string[], input: HookStdin): Promise<void
     return
   }
   if (!isCapture(payload)) return
+  // One a line can hold is spooled, and set aside in the .rejected file by the call that drains it.
   const deep = fieldNestedTooDeep(payload)
-  if (deep !== undefined) {
+  if (deep !== undefined && !keptAside({ at: '', user: 'default', payload })) {
     process.stderr.write(`decision-memory hook: ${tooDeepWhy(deep, 'the')}: not sent, nor kept\n`)
     return
   }
@@ -378,7 +394,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     // threw, read as a service not reachable, and a spooled one held up every event behind it.
     const deep = fieldNestedTooDeep(e.payload)
     if (deep !== undefined) {
-      const fate = late ? `set aside in ${rejectedFile(file)}` : 'not sent, nor kept'
+      const fate = late ? `set aside in ${rejectedFile(file)}` : keptAside(e) ? `kept in ${rejectedFile(file)}` : 'not sent, nor kept'
       process.stderr.write(`decision-memory hook: ${tooDeepWhy(deep, late ? 'a spooled' : 'the')}: ${fate}\n`)
       saidWhy = true
       refusedToken = false
@@ -509,8 +525,11 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     if (now.tooLate !== undefined && isPreToolUse(payload)) process.stderr.write(`decision-memory hook: ${tooLateWhy(now.tooLate, budget)}\n`)
     return
   }
-  // Said by deliver; one nested too deep to write as a line is not kept.
-  if (now.outcome === 'rejected' && fieldNestedTooDeep(payload) !== undefined) return
+  // Said by deliver: kept aside as any capture refused for good is, but for one nested too deep to write as a line.
+  if (now.outcome === 'rejected' && fieldNestedTooDeep(payload) !== undefined) {
+    if (keptAside(event)) await appendToRejected(file, event)
+    return
+  }
   if (now.outcome === 'rejected' && isCapture(payload)) {
     // Refused for good, like a spooled event refused on replay: kept aside for a person to read.
     await appendToRejected(file, event)
