@@ -2,6 +2,7 @@ import { parse as parseYaml, YAMLParseError } from 'yaml'
 import { dateOfFileName, fileEvidence, keyOfFile, linksInBody, numberOfFile, statusOfLines } from './adr-tools'
 import { fieldOf, headingName, linkDefinitions, linkTarget, numbered, parseRecord, sectionNamed, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
+import { listsChoices } from './status-words'
 
 /**
  * What MADR-shaped bodies decide and why: the first paragraph of `## Decision Outcome`
@@ -121,6 +122,14 @@ export function readMadr(file: RecordFile, latest?: string): ParsedRecord {
     const parsed: unknown = parseYaml(matter.map((l) => l.text).join('\n'))
     data = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {}
   } catch (error) {
+    // MADR 3's template writes its status list in braces, `status: {proposed | rejected | … |
+    // superseded by [ADR-0005](…)}`, which YAML cannot read: left as it was, it is said as the
+    // template's list, as MADR 4's quoted one is, not as front matter that is not YAML.
+    const template = matter.find((l) => /^status\s*:/i.test(l.text) && listsChoices(l.text.replace(/^status\s*:\s*/i, '').replace(/^["'{[\s]+|["'}\]\s]+$/g, '').toLowerCase()))
+    if (template !== undefined) {
+      const value = template.text.replace(/^status\s*:\s*/i, '').trim()
+      throw new UnreadableRecord(template.n, `unknown status "${value}": the template's list of statuses, left as it was; write the one that holds`)
+    }
     const at = error instanceof YAMLParseError ? (error.linePos?.[0]?.line ?? 1) : 1
     // yaml counts lines from the front matter's first line and says so; the file's line is ours.
     const reason = ((error as Error).message.split('\n')[0] ?? '').replace(/\s*at line \d+, column \d+:?\s*$/, '')

@@ -2196,6 +2196,21 @@ describe("a status left as the template's list of choices", () => {
     ])
   })
 
+  it("says MADR 3's template list, in braces YAML cannot read, as the template's list, not as front matter that is not YAML", () => {
+    const reading = readTexts({
+      '0001-use-x.md':
+        '---\n# These are optional elements. Feel free to remove any of them.\nstatus: {proposed | rejected | accepted | deprecated | … | superseded by [ADR-0005](0005-example.md)}\ndate: 2024-11-27\n---\n# Use X\n\n## Decision Outcome\n\nChosen option: "X", because x.\n',
+    })
+    expect(reading.records).toEqual([])
+    expect(reading.problems).toEqual([
+      {
+        path: '0001-use-x.md',
+        line: 3,
+        message: `unknown status "{proposed | rejected | accepted | deprecated | … | superseded by [ADR-0005](0005-example.md)}": the template's list of statuses, left as it was; write the one that holds`,
+      },
+    ])
+  })
+
   it('reads a status beside a link as before: one status, then the record that replaced it', () => {
     expect(readStatusLine('Deprecated | Superseded by [9. Next](0009-next.md)')).toMatchObject({ status: 'superseded', supersededBy: '0009-next.md' })
     expect(readStatusLine('Accepted | Supersedes [1. Old](0001-old.md)')).toMatchObject({ status: 'accepted', supersedes: '0001-old.md' })
