@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest'
+import { commandFolders } from './command-folders'
+
+/** Each part as written, with the folder it runs in (`?` for one the guard cannot know). */
+function where(command: string, cwd = '/repo'): string[] {
+  return commandFolders(command, cwd).parts.map((p) => `${command.slice(p.start, p.end)} @ ${p.folder ?? '?'}`)
+}
+
+describe('commandFolders: the folder each part of a chain runs in', () => {
+  it('follows cd, cd --, pushd and popd across &&, ;, || and newlines, relative or absolute', () => {
+    expect(where('cd services/billing && rm -rf build')).toEqual(['cd services/billing @ /repo', 'rm -rf build @ /repo/services/billing'])
+    expect(where('cd -- services/billing; rm -rf build || echo no\nls')).toEqual([
+      'cd -- services/billing @ /repo',
+      'rm -rf build @ /repo/services/billing',
+      'echo no @ /repo/services/billing',
+      'ls @ /repo/services/billing',
+    ])
+    expect(where('cd services && cd billing/ && cd .. && make')).toEqual(['cd services @ /repo', 'cd billing/ @ /repo/services', 'cd .. @ /repo/services/billing', 'make @ /repo/services'])
+    expect(where('cd /srv/other && make')).toEqual(['cd /srv/other @ /repo', 'make @ /srv/other'])
+    expect(where('pushd services/billing && make && popd && ls')).toEqual([
+      'pushd services/billing @ /repo',
+      'make @ /repo/services/billing',
+      'popd @ /repo/services/billing',
+      'ls @ /repo',
+    ])
+    expect(where('cd -P web && cd - && ls')).toEqual(['cd -P web @ /repo', 'cd - @ /repo/web', 'ls @ /repo'])
+    expect(where('cd web 2>/dev/null && ls')).toEqual(['cd web 2>/dev/null @ /repo', 'ls @ /repo/web'])
+  })
+
+  it('reads a quoted or escaped folder as the shell passes it', () => {
+    expect(where('cd "services/my app" && ls').at(-1)).toBe('ls @ /repo/services/my app')
+    expect(where("cd 'services/my app' && ls").at(-1)).toBe('ls @ /repo/services/my app')
+    expect(where('cd services/my\\ app && ls').at(-1)).toBe('ls @ /repo/services/my app')
+  })
+
+  it('leaves the folder unknown after a cd it cannot follow, until one to an absolute path, and says which', () => {
+    for (const cd of ['cd "$DIR"', 'cd $(git rev-parse --show-toplevel)/web', 'cd ~/web', 'cd', 'cd services/*', 'cd -', 'popd', 'cd a b']) {
+      const found = commandFolders(`${cd} && rm -rf build && cd /repo/web && ls`, '/repo')
+      expect(found.parts.map((p) => p.folder), cd).toEqual(['/repo', undefined, undefined, '/repo/web'])
+      expect(found.unfollowed, cd).toHaveLength(1)
+      expect(found.unfollowed[0], cd).toContain(cd)
+    }
+    // Relative to a folder not known: not known either.
+    expect(where('cd "$D" && cd web && ls').at(-1)).toBe('ls @ ?')
+    // Run or not by a condition: not known after it.
+    expect(where('if [ -d web ]; then cd web; fi; ls').at(-1)).toBe('ls @ ?')
+    expect(where('for d in a b; do cd $d; done && ls').at(-1)).toBe('ls @ ?')
+  })
+
+  it('keeps the folder after a cd run in a subshell, a pipeline, the background or a shell\'s script, and says it is not followed', () => {
+    const sub = commandFolders('(cd services/billing && rm -rf build) && ls', '/repo')
+    expect(sub.parts.map((p) => p.folder)).toEqual(['/repo', '/repo'])
+    expect(sub.unfollowed).toEqual(["(cd services/billing && rm -rf build): a cd inside ( … ), $( … ), bash -c '…' or the like is not followed"])
+    expect(where("bash -c 'cd web && make' && ls").at(-1)).toBe('ls @ /repo')
+    expect(where('cd web | cat; ls').at(-1)).toBe('ls @ /repo')
+    expect(where('cd web & ls').at(-1)).toBe('ls @ /repo')
+    // A brace group runs in the shell itself.
+    expect(where('{ cd web; make; }').filter((p) => p.startsWith('make'))).toEqual(['make @ /repo/web'])
+  })
+
+  it('keeps a heredoc body, a substitution and a comment inside their command', () => {
+    expect(where("cat > notes <<'EOF'\ncd elsewhere && x\nEOF\nrm -rf build")).toEqual(["cat > notes <<'EOF'\ncd elsewhere && x\nEOF @ /repo", 'rm -rf build @ /repo'])
+    const commit = 'cd web && git commit -m "$(cat <<\'EOF\'\nFix; cd x\nEOF\n)" && git push'
+    expect(where(commit)).toEqual(['cd web @ /repo', 'git commit -m "$(cat <<\'EOF\'\nFix; cd x\nEOF\n)" @ /repo/web', 'git push @ /repo/web'])
+    expect(where('# cd web\nls')).toEqual(['# cd web @ /repo', 'ls @ /repo'])
+    expect(where('echo "a && cd web" && ls').at(-1)).toBe('ls @ /repo')
+    // A word of a message is no cd, and not said to be one not followed.
+    expect(commandFolders('git commit -m "then cd into web" && ls', '/repo').unfollowed).toEqual([])
+  })
+
+  it('never throws, on unclosed quotes and substitutions either', () => {
+    for (const command of ['cd "web', "cd 'web && ls", 'cd $(x && ls', 'cd `x', 'cd ${x', 'cat <<', ')))) cd web; ls', '\\', 'cd \\']) {
+      expect(() => commandFolders(command, '/repo'), command).not.toThrow()
+    }
+  })
+})

@@ -1,0 +1,400 @@
+import { isAbsolute, resolve } from 'node:path'
+
+/** One simple command of a chain: where it is in the command, and the folder it runs in (undefined: one the guard cannot know). */
+export interface CommandPart {
+  start: number
+  end: number
+  folder: string | undefined
+}
+
+/** The folders a command's parts run in, by the `cd`s before them (commandFolders). */
+export interface CommandFolders {
+  parts: CommandPart[]
+  /** Each `cd` (or `pushd`, `popd`) the guard could not follow, as written, and why. */
+  unfollowed: string[]
+}
+
+/** Words that open or close a compound command, or come before a command inside one. */
+const OPENERS = new Set(['if', 'while', 'until', 'for', 'case', 'select', 'function'])
+const CLOSERS = new Set(['fi', 'done', 'esac'])
+const LEADING = new Set(['then', 'do', 'else', 'elif', '!', 'time'])
+const CHANGERS = new Set(['cd', 'pushd', 'popd'])
+
+/** At most this many parts are read: a longer chain's rest is taken as run where the last part was. */
+const MAX_PARTS = 1000
+
+/**
+ * The simple commands of a shell chain (split at `&&`, `||`, `;`, `|`, `&` and newlines outside
+ * quotes, `( … )`, `$( … )`, backticks, `${ … }` and heredoc bodies), each with the folder it runs
+ * in as Bash runs it from `cwd`: a `cd DIR`, `cd -- DIR`, `cd -`, `pushd DIR` or `popd` moves the
+ * parts after it, DIR relative to the folder it runs in or absolute, quoted or escaped. A DIR the
+ * guard cannot know (`"$DIR"`, `$(…)`, `~/x`, a glob, none: `$HOME`) leaves the parts after it in
+ * no known folder, until a `cd` to an absolute path; so does a `cd` inside `if`, a loop or a
+ * function. A `cd` in a pipeline or in the background, `( … )`, `bash -c '…'`, runs in a subshell
+ * and moves nothing after it. Links are not followed (`..` is taken off the path as written, as
+ * Bash's `cd` does). Pure: the path is only resolved, never looked at.
+ */
+export function commandFolders(command: string, cwd: string): CommandFolders {
+  const parts: CommandPart[] = []
+  const unfollowed: string[] = []
+  let folder: string | undefined = cwd
+  let previous: string | undefined
+  const stack: Array<string | undefined> = []
+  const compound: string[] = []
+  const segments = splitChain(command)
+  for (const [index, segment] of segments.entries()) {
+    if (index >= MAX_PARTS) {
+      const last = parts[parts.length - 1]
+      if (last !== undefined) last.end = segments[segments.length - 1]?.end ?? last.end
+      break
+    }
+    const text = command.slice(segment.start, segment.end)
+    parts.push({ start: segment.start, end: segment.end, folder })
+    let all = shellWordsOf(text)
+    let words = all.map((w) => w.literal ?? w.raw)
+    // Keywords before the command: `then cd x`, `{ cd x`, and the compound commands they open.
+    for (;;) {
+      const first = words[0]
+      if (first === undefined) break
+      if (first === '{') compound.push('{')
+      else if (first === '}') {
+        if (compound[compound.length - 1] === '{') compound.pop()
+        if (compound[compound.length - 1] === 'function') compound.pop()
+      } else if (OPENERS.has(first)) compound.push(first)
+      else if (CLOSERS.has(first)) compound.pop()
+      else if (/^[A-Za-z_][\w-]*\(\)$/.test(first)) compound.push('function')
+      else if (words[1] === '()' && /^[A-Za-z_][\w-]*$/.test(first)) {
+        compound.push('function')
+        words = words.slice(1)
+        all = all.slice(1)
+      } else if (!LEADING.has(first)) break
+      words = words.slice(1)
+      all = all.slice(1)
+    }
+    // Assignments and the builtins that run cd as it is: `FOO=1 cd x`, `builtin cd x`.
+    while (words[0] !== undefined && (/^[A-Za-z_]\w*=/.test(words[0]) || words[0] === 'builtin' || words[0] === 'command')) {
+      words = words.slice(1)
+      all = all.slice(1)
+    }
+    const name = words[0]
+    const changes = name !== undefined && CHANGERS.has(name)
+    // A cd where a command begins, in the part or inside it (`(cd web`, `bash -c 'cd web`), not a word of a message.
+    const mentions = changes || /(^|[;&|(`'"]\s*)(cd|pushd|popd)(\s|$|;|\))/.test(text)
+    // A cd run or not, once or many times, by a condition, a loop or a call: the folder after it is not known.
+    if (mentions && compound.some((c) => c !== '{')) {
+      unfollowed.push(`${clip(text)}: inside if, a loop, case or a function`)
+      if (!segment.subshell) folder = undefined
+      continue
+    }
+    if (!changes) {
+      // A cd inside a subshell or a shell's script moves nothing after it: what follows it there is checked where the part runs.
+      if (mentions) unfollowed.push(`${clip(text)}: a cd inside ( … ), $( … ), bash -c '…' or the like is not followed`)
+      continue
+    }
+    // In a pipeline or the background the command runs in a subshell: the folder stays.
+    if (segment.subshell) continue
+    const args = dropRedirections(all.slice(1))
+    const move = (to: string | undefined, why?: string) => {
+      if (to === undefined) unfollowed.push(`${clip(text)}: ${why ?? 'a folder the guard cannot know'}`)
+      previous = folder
+      folder = to
+    }
+    if (name === 'popd') {
+      if (args.length > 0 || stack.length === 0) move(undefined, 'a folder of the directory stack the guard does not know')
+      else move(stack.pop())
+      continue
+    }
+    let operands = args
+    if (name === 'cd') {
+      while (operands[0] !== undefined && /^-[LPe@]+$/.test(operands[0].raw)) operands = operands.slice(1)
+    }
+    if (operands[0]?.raw === '--') operands = operands.slice(1)
+    if (name === 'pushd' && operands.length === 0) {
+      // Swaps the two top folders of the stack.
+      if (stack.length === 0) move(undefined, 'a folder of the directory stack the guard does not know')
+      else {
+        const top = stack.pop()
+        stack.push(folder)
+        move(top)
+      }
+      continue
+    }
+    if (operands.length !== 1) {
+      move(undefined, operands.length === 0 ? 'the home folder, which the guard does not know' : 'more than one folder')
+      continue
+    }
+    const operand = operands[0] as Word
+    if (name === 'cd' && operand.raw === '-') {
+      move(previous, 'the folder before, which the guard does not know')
+      continue
+    }
+    if (name === 'pushd' && /^[+-]\d+$/.test(operand.raw)) {
+      move(undefined, 'a folder of the directory stack the guard does not know')
+      continue
+    }
+    const dir = operand.literal
+    const to = dir === undefined || dir === '' ? undefined : isAbsolute(dir) ? resolve(dir) : folder === undefined ? undefined : resolve(folder, dir)
+    if (name === 'pushd') stack.push(folder)
+    move(to, dir === undefined || dir === '' ? 'a folder the guard cannot know' : 'a folder relative to one the guard does not know')
+  }
+  return { parts, unfollowed }
+}
+
+function clip(text: string): string {
+  const trimmed = text.trim().replace(/\s+/g, ' ')
+  return trimmed.length > 80 ? `${trimmed.slice(0, 79)}…` : trimmed
+}
+
+interface Segment {
+  start: number
+  end: number
+  /** Part of a pipeline, or run in the background: a subshell. */
+  subshell: boolean
+}
+
+/**
+ * The top-level simple commands of `command`, by where they are in it. Quotes, escapes, `( … )`,
+ * `$( … )`, `${ … }`, backticks and heredoc bodies are kept inside the command they belong to; a
+ * comment ends at its line.
+ */
+export function splitChain(command: string): Segment[] {
+  const segments: Segment[] = []
+  let start = 0
+  let depth = 0
+  let pipedIn = false
+  const heredocs: Array<{ word: string; tabs: boolean }> = []
+  const close = (end: number, next: number, operator: string) => {
+    const text = command.slice(start, end)
+    const pipedOut = operator === '|' || operator === '|&' || operator === '&'
+    if (text.trim() !== '') segments.push({ start: start + (text.length - text.trimStart().length), end: end - (text.length - text.trimEnd().length), subshell: pipedIn || pipedOut })
+    pipedIn = operator === '|' || operator === '|&'
+    start = next
+  }
+  let i = 0
+  const n = command.length
+  while (i < n) {
+    const c = command[i] as string
+    if (c === '\\') {
+      i += 2
+      continue
+    }
+    if (c === "'") {
+      const endQuote = command.indexOf("'", i + 1)
+      i = endQuote === -1 ? n : endQuote + 1
+      continue
+    }
+    if (c === '"') {
+      i = skipDouble(command, i + 1)
+      continue
+    }
+    if (c === '`') {
+      i = skipBacktick(command, i + 1)
+      continue
+    }
+    if (c === '$' && command[i + 1] === '{') {
+      i = skipBraced(command, i + 2)
+      continue
+    }
+    if (c === '(') {
+      depth += 1
+      i += 1
+      continue
+    }
+    if (c === ')') {
+      depth = Math.max(0, depth - 1)
+      i += 1
+      continue
+    }
+    if (c === '#' && (i === 0 || /[\s;&|(]/.test(command[i - 1] as string))) {
+      const eol = command.indexOf('\n', i)
+      i = eol === -1 ? n : eol
+      continue
+    }
+    if (c === '<' && command[i + 1] === '<' && command[i + 2] !== '<') {
+      const tabs = command[i + 2] === '-'
+      let j = i + (tabs ? 3 : 2)
+      while (command[j] === ' ' || command[j] === '\t') j += 1
+      const wordStart = j
+      while (j < n && !/[\s;&|<>()]/.test(command[j] as string)) {
+        if (command[j] === "'" || command[j] === '"') {
+          const q = command.indexOf(command[j] as string, j + 1)
+          j = q === -1 ? n : q + 1
+        } else j += 1
+      }
+      const word = command.slice(wordStart, j).replace(/['"\\]/g, '')
+      if (word !== '') heredocs.push({ word, tabs })
+      i = j
+      continue
+    }
+    if (c === '\n' && heredocs.length > 0) {
+      // The bodies follow this line, each up to its delimiter line.
+      let j = i + 1
+      for (const doc of heredocs) {
+        for (;;) {
+          if (j >= n) break
+          const eol = command.indexOf('\n', j)
+          const line = command.slice(j, eol === -1 ? n : eol)
+          j = eol === -1 ? n : eol + 1
+          if ((doc.tabs ? line.replace(/^\t+/, '') : line) === doc.word) break
+        }
+      }
+      heredocs.length = 0
+      if (depth === 0) close(j === n ? n : j - 1, j, '\n')
+      i = j
+      continue
+    }
+    if (depth === 0) {
+      const two = command.slice(i, i + 2)
+      if (two === '&&' || two === '||' || two === ';;' || two === '|&') {
+        close(i, i + 2, two)
+        i += 2
+        continue
+      }
+      if (c === '&' && (command[i + 1] === '>' || command[i - 1] === '>' || command[i - 1] === '<')) {
+        i += 1
+        continue
+      }
+      if (c === ';' || c === '|' || c === '&' || c === '\n') {
+        if (c === '|' && command[i - 1] === '>') {
+          i += 1
+          continue
+        }
+        close(i, i + 1, c)
+        i += 1
+        continue
+      }
+    }
+    i += 1
+  }
+  close(n, n, '')
+  return segments
+}
+
+function skipDouble(command: string, i: number): number {
+  while (i < command.length) {
+    const c = command[i]
+    if (c === '\\') i += 2
+    else if (c === '"') return i + 1
+    else if (c === '`') i = skipBacktick(command, i + 1)
+    else if (c === '$' && command[i + 1] === '(') i = skipParens(command, i + 2)
+    else if (c === '$' && command[i + 1] === '{') i = skipBraced(command, i + 2)
+    else i += 1
+  }
+  return i
+}
+
+function skipBacktick(command: string, i: number): number {
+  while (i < command.length) {
+    if (command[i] === '\\') i += 2
+    else if (command[i] === '`') return i + 1
+    else i += 1
+  }
+  return i
+}
+
+function skipBraced(command: string, i: number): number {
+  let depth = 1
+  while (i < command.length) {
+    const c = command[i]
+    if (c === '\\') i += 2
+    else if (c === "'") {
+      const q = command.indexOf("'", i + 1)
+      i = q === -1 ? command.length : q + 1
+    } else if (c === '"') i = skipDouble(command, i + 1)
+    else if (c === '{') {
+      depth += 1
+      i += 1
+    } else if (c === '}') {
+      depth -= 1
+      i += 1
+      if (depth === 0) return i
+    } else i += 1
+  }
+  return i
+}
+
+function skipParens(command: string, i: number): number {
+  let depth = 1
+  while (i < command.length) {
+    const c = command[i]
+    if (c === '\\') i += 2
+    else if (c === "'") {
+      const q = command.indexOf("'", i + 1)
+      i = q === -1 ? command.length : q + 1
+    } else if (c === '"') i = skipDouble(command, i + 1)
+    else if (c === '`') i = skipBacktick(command, i + 1)
+    else if (c === '(') {
+      depth += 1
+      i += 1
+    } else if (c === ')') {
+      depth -= 1
+      i += 1
+      if (depth === 0) return i
+    } else i += 1
+  }
+  return i
+}
+
+/** A word of a simple command: as written, and as the shell passes it when that needs no expansion. */
+interface Word {
+  raw: string
+  /** Quotes removed and escapes resolved; undefined when the shell would expand it (`$`, a glob, `~`, braces). */
+  literal: string | undefined
+}
+
+function shellWordsOf(text: string): Word[] {
+  const words: Word[] = []
+  let i = 0
+  const n = text.length
+  while (i < n) {
+    while (i < n && /\s/.test(text[i] as string)) i += 1
+    if (i >= n) break
+    const start = i
+    let literal: string | undefined = ''
+    const expands = () => {
+      literal = undefined
+    }
+    if (text[i] === '~') expands()
+    while (i < n && !/\s/.test(text[i] as string)) {
+      const c = text[i] as string
+      if (c === '\\') {
+        if (literal !== undefined) literal += text[i + 1] ?? ''
+        i += 2
+      } else if (c === "'") {
+        const q = text.indexOf("'", i + 1)
+        const end = q === -1 ? n : q
+        if (literal !== undefined) literal += text.slice(i + 1, end)
+        i = end + 1
+      } else if (c === '"') {
+        const end = skipDouble(text, i + 1)
+        const inner = text.slice(i + 1, Math.max(i + 1, end - 1))
+        if (/[$`]/.test(inner)) expands()
+        else if (literal !== undefined) literal += inner.replace(/\\([\\"$`])/g, '$1').replace(/\\\n/g, '')
+        i = end
+      } else if (c === '$') {
+        expands()
+        i = text[i + 1] === '(' ? skipParens(text, i + 2) : text[i + 1] === '{' ? skipBraced(text, i + 2) : text[i + 1] === "'" ? text.indexOf("'", i + 2) + 1 || n : i + 1
+      } else if (c === '`') {
+        expands()
+        i = skipBacktick(text, i + 1)
+      } else {
+        if (/[*?[{]/.test(c)) expands()
+        if (literal !== undefined) literal += c
+        i += 1
+      }
+    }
+    words.push({ raw: text.slice(start, i), literal })
+  }
+  return words
+}
+
+/** A command's arguments without its redirections (`2>/dev/null`, `> log`, `&>/dev/null`). */
+function dropRedirections(words: Word[]): Word[] {
+  const kept: Word[] = []
+  for (let i = 0; i < words.length; i += 1) {
+    const redirection = /^(\d+|&)?(>>?|<|>&|<&|&>>?|>\|)(.*)$/.exec((words[i] as Word).raw)
+    if (redirection === null) kept.push(words[i] as Word)
+    else if (redirection[3] === '') i += 1
+  }
+  return kept
+}
