@@ -102,6 +102,43 @@ describe('guard, import-adr and why end to end, over the real service', () => {
     expect(allowed).toEqual({ code: 0, stdout: '', stderr: '' })
   })
 
+  it('guard denies `cd services/billing && rm -rf build` sent from the root by a decision scoped to services/billing, and not the same rm run at the root', async () => {
+    const repo = await mkdtemp(join(tmpdir(), 'dm-e2e-guard-cd-'))
+    try {
+      await mkdir(join(repo, '.git'))
+      await mkdir(join(repo, 'services', 'billing'), { recursive: true })
+      const created = await fetch(`${env.DECISION_MEMORY_URL}/v1/decisions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          key: 'D-060',
+          title: 'Billing keeps its build folder',
+          decision: 'Agents never delete services/billing/build.',
+          rationale: 'It holds the signed invoices.',
+          enforce: 'required',
+          status: 'accepted',
+          scope: { path: 'services/billing' },
+          constraints: [{ kind: 'must_not', pattern: '^rm -rf build' }],
+        }),
+      })
+      expect(created.status).toBe(201)
+      // The fixture's shape, as Claude Code sends a command it runs from the repository's root.
+      const fixture = JSON.parse(await readFile(BASH_FIXTURE, 'utf8'))
+      const payload = (command: string) => JSON.stringify({ ...fixture, cwd: repo, tool_input: { command, description: 'Clean the billing build' } })
+      const denied = await cli(['guard'], env, payload('cd services/billing && rm -rf build'))
+      expect(denied.code).toBe(0)
+      expect(denied.stderr).toBe('')
+      expect(JSON.parse(denied.stdout).hookSpecificOutput).toMatchObject({
+        permissionDecision: 'deny',
+        permissionDecisionReason: expect.stringContaining('Blocked by decision D-060 (required): Billing keeps its build folder. "rm -rf build" matches the must_not pattern /^rm -rf build/ (run in services/billing)'),
+      })
+      expect(await cli(['guard'], env, payload('rm -rf build'))).toEqual({ code: 0, stdout: '', stderr: '' })
+      expect(await cli(['guard'], env, payload('cd services/billing && make && cd ../.. && rm -rf build'))).toEqual({ code: 0, stdout: '', stderr: '' })
+    } finally {
+      await rm(repo, { recursive: true, force: true })
+    }
+  })
+
   it('guard reads a payload given as a file at once, and denies the force push while a loaded machine holds the thread pool', async () => {
     const { openSync, closeSync } = await import('node:fs')
     const folder = await mkdtemp(join(tmpdir(), 'dm-guard-file-'))

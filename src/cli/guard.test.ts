@@ -457,6 +457,78 @@ describe('decision-memory guard (R-CON-3)', () => {
     }
   })
 
+  it('checks each part of a chain where its cd takes it, so that a decision scoped to services/billing meets `cd services/billing && rm -rf build` run at the root (R-CON-4)', async () => {
+    const repo = await mkdtemp(join(tmpdir(), 'dm-guard-cd-'))
+    try {
+      await mkdir(join(repo, '.git'))
+      await mkdir(join(repo, 'services', 'billing'), { recursive: true })
+      const { app, run, calls } = await guardOverApp()
+      const noClean = { ...NO_FORCE_PUSH, key: 'D-050', title: 'Billing keeps its build', scope: { path: 'services/billing' }, constraints: [{ kind: 'must_not', pattern: '^rm -rf build' }] }
+      expect((await app.call('POST', '/v1/decisions', noClean)).status).toBe(201)
+      const at = async (command: string, cwd = repo) => run((await bashPayload()).replace('git push --force origin main', command.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')).replace('/home/dev/acme-api', cwd))
+      const denied = await at('cd services/billing && rm -rf build')
+      expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecisionReason).toContain('Blocked by decision D-050 (required): Billing keeps its build. "rm -rf build" matches the must_not pattern /^rm -rf build/ (run in services/billing). Why:')
+      // Two checks at once: the whole command where it starts, as before, and the part run in billing there.
+      expect(calls.map((c) => JSON.parse(c))).toEqual([
+        { action: 'cd services/billing && rm -rf build', path: '.' },
+        { action: 'rm -rf build', path: 'services/billing' },
+      ])
+      // Quoted, absolute, with cd --, pushd, or a cd of its own line: the same.
+      for (const command of ['cd "services/billing" && rm -rf build', `cd ${repo}/services/billing; rm -rf build`, 'cd -- services/billing || exit 1\nrm -rf build', 'pushd services/billing && rm -rf build && popd']) {
+        expect(JSON.parse((await at(command)).stdout).hookSpecificOutput.permissionDecisionReason, command).toContain('D-050')
+      }
+      // Where the part does not run in billing, it is not blocked: back at the root, in a subshell, in a sibling.
+      calls.length = 0
+      expect(await at('cd services/billing && make && cd ../.. && rm -rf build')).toEqual({ stdout: '', stderr: '' })
+      expect(calls.map((c) => JSON.parse(c).path)).toEqual(['.', 'services/billing'])
+      expect(JSON.parse(calls[1] as string).action).toBe('make && cd ../..')
+      expect(await at('cd services/web && rm -rf build')).toEqual({ stdout: '', stderr: '' })
+      const sub = await at('(cd services/billing && make) && rm -rf build')
+      expect(sub.stdout).toBe('')
+      expect(sub.stderr).toBe(
+        "decision-memory guard: not followed, (cd services/billing && make): a cd inside ( … ), $( … ), bash -c '…' or the like is not followed: what runs after it was checked where the command starts (.)\n",
+      )
+      // A cd the guard cannot follow: what runs after it is checked where the command starts, as before, and said.
+      calls.length = 0
+      const unknown = await at('cd "$BILLING" && rm -rf build')
+      expect(unknown).toEqual({ stdout: '', stderr: 'decision-memory guard: not followed, cd "$BILLING": a folder the guard cannot know: what runs after it was checked where the command starts (.)\n' })
+      expect(calls).toHaveLength(1)
+      // Started in billing, as before.
+      expect(JSON.parse((await at('rm -rf build', join(repo, 'services', 'billing'))).stdout).hookSpecificOutput.permissionDecision).toBe('deny')
+      // The PowerShell tool's commands are checked where they start only.
+      calls.length = 0
+      const ps = { ...JSON.parse(await bashPayload()), tool_name: 'PowerShell', cwd: repo, tool_input: { command: 'cd services/billing; rm -rf build' } }
+      expect(await run(JSON.stringify(ps))).toEqual({ stdout: '', stderr: '' })
+      expect(calls).toHaveLength(1)
+    } finally {
+      await rm(repo, { recursive: true, force: true })
+    }
+  })
+
+  it('asks for every folder at once, within one --timeout, and lets the command through when one check gets no answer, saying so', async () => {
+    const repo = await mkdtemp(join(tmpdir(), 'dm-guard-cd-'))
+    try {
+      await mkdir(join(repo, '.git'))
+      const started: string[] = []
+      // The root's check answers; billing's never does.
+      const app = await createTestApp()
+      const fetch = (async (input: string, init?: RequestInit) => {
+        const path = JSON.parse(String(init?.body)).path as string
+        started.push(path)
+        if (path === '.') return app.app.request(input, init)
+        return new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)))
+      }) as unknown as typeof globalThis.fetch
+      const payload = (await bashPayload()).replace('git push --force origin main', 'cd services/billing && make && cd ../web && make').replace('/home/dev/acme-api', repo)
+      const out = await guard({ payload, url: 'http://decision-memory.test', failClosed: false, timeoutMs: 50, fetch })
+      expect(started).toEqual(['.', 'services/billing', 'services/web'])
+      expect(out).toEqual({ stdout: '', stderr: 'decision-memory guard: the service at http://decision-memory.test is not reachable (no answer within 50 ms); letting the command through\n' })
+      const closed = await guard({ payload, url: 'http://decision-memory.test', failClosed: true, timeoutMs: 50, fetch })
+      expect(JSON.parse(closed.stdout).hookSpecificOutput.permissionDecision).toBe('deny')
+    } finally {
+      await rm(repo, { recursive: true, force: true })
+    }
+  })
+
   it('exits 0, not 141, when what reads its stdout has closed it: Claude Code reports any exit but 0 and 2 as a hook error', async () => {
     // Fail-closed with no service: the guard prints a deny, and that write fails with EPIPE.
     const child = spawn(process.execPath, [BIN, 'guard', '--fail-closed'], {

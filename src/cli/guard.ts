@@ -1,8 +1,10 @@
+import { isAbsolute } from 'node:path'
 import type { Verdict } from '../decisions/constraints'
 import { LIMITS } from '../domain/limits'
 import { rationalePart, rationaleQuoted, serviceUrlPrefix, withinHookLimit } from '../integrations/hook-text'
 import { GUARDED_TOOLS } from '../integrations/shell-tools'
 import { abortAfter, authHeaders, barredPortReason, EnvironmentError, envValue, urlMistakeReason, exitWhenWritten, serviceUrl, serviceUrlProblem, tokenProblem, UsageError, parseFlags } from './options'
+import { commandFolders } from './command-folders'
 import { pathInRepository } from './repository'
 import { serviceErrorIn } from './error-envelope'
 import { stdinFile } from './stdin-file'
@@ -14,7 +16,8 @@ export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
   A Claude Code PreToolUse hook for Bash and PowerShell (R-CON-3). Reads the hook payload on stdin,
   asks the service at $DECISION_MEMORY_URL whether the command breaks an accepted required decision
   (POST /v1/decisions/check, with the payload's cwd as the path, relative to the root of its git
-  repository when it is in one), and prints a PreToolUse "deny" citing the decision when it
+  repository when it is in one; a Bash command's parts that a cd takes elsewhere, as in
+  \`cd services/billing && rm -rf build\`, are checked where they run too, at once), and prints a PreToolUse "deny" citing the decision when it
   does; when an accepted advisory one does, a note for the agent and the user (additionalContext
   and systemMessage, no permission decision: the command goes on); otherwise nothing. It exits 0, also when its stdout is closed before it prints
   (1 for a mistake in its own flags, which Claude Code reports without blocking) and waits at most --timeout (default 1000 ms) for the payload
@@ -133,67 +136,45 @@ export async function guard(input: {
   if (badToken !== undefined) return unavailable(badToken)
   const body: { action: string; path?: string } = { action: command }
   if (typeof event.cwd === 'string' && event.cwd !== '') body.path = pathInRepository(event.cwd)
+  // The parts a `cd` takes elsewhere (`cd services/billing && rm -rf build`, as Claude Code runs
+  // commands from the root), each checked where it runs too: at the cwd alone, a decision scoped
+  // to services/billing never met them. The whole command is still checked at the cwd, as before.
+  const elsewhere = event.tool_name === 'Bash' && typeof event.cwd === 'string' && isAbsolute(event.cwd) ? checksElsewhere(command, event.cwd, body.path) : { checks: [], notes: [] }
+  const checks = [{ body, where: undefined as string | undefined }, ...elsewhere.checks]
   // A command past what the service takes (its action limit, or the body limit for text of many
   // bytes a character) would be refused with a 400 or 413, and so let through: its start is checked
   // instead, which blocks whatever a pattern meets there, and the rest is said to be unchecked.
   const checked = checkableStart(body)
-  let response: Response
-  let text: string
+  for (const other of elsewhere.checks) checkableStart(other.body)
   const timeout = abortAfter(input.timeoutMs)
+  let results: Array<{ verdict: Verdict; where: string | undefined } | { why: string }>
   try {
-    response = await doFetch(`${input.url}/v1/decisions/check`, {
-      method: 'POST',
-      // Without the token a service run with --auth answers 401, and the guard would let every command through.
-      headers: { 'content-type': 'application/json', ...authHeaders({ DECISION_MEMORY_TOKEN: input.token }) },
-      body: JSON.stringify(body),
-      signal: timeout.signal,
-    })
-    text = await response.text()
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code
-    const name = (error as Error).name
-    const why = name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${input.timeoutMs} ms` : (cause ?? (error as Error).message)
-    // A port fetch will not connect to, an https:// or a host not found: the URL's mistake, not a
-    // service down (the hook and the commands say it so).
-    const mistake = barredPortReason(error, input.url) ?? urlMistakeReason(error)
-    if (mistake !== undefined) return unavailable(`the service at ${input.url}: ${mistake}`)
-    return unavailable(`the service at ${input.url} is not reachable (${why})`)
+    // At once, within the one --timeout: a round trip each in turn could take it several times over.
+    results = await Promise.all(checks.map(async (c) => {
+      const answer = await checkAt(c.body, { ...input, fetch: doFetch }, timeout.signal)
+      return 'why' in answer ? answer : { verdict: answer.verdict, where: c.where }
+    }))
   } finally {
     timeout.clear()
   }
-  if (response.status === 401) {
-    // A token missing, mistyped, or rotated in the tokens file: said as the other commands say it,
-    // naming the variable to mend, rather than as the service's JSON.
-    const message = serviceErrorMessage(text)
-    return unavailable(
-      `the service refused the token (HTTP 401${typeof message === 'string' ? `: ${message.slice(0, 200)}` : ''}); set DECISION_MEMORY_TOKEN to a token of the service's tokens file`,
-    )
-  }
-  // The service always has the check route: a 404 or 405 is the URL's fault (a path in it, another
-  // server there), said as the other commands say it rather than as that server's page.
-  if (response.status === 404 || response.status === 405) {
-    return unavailable(`${input.url}/v1/decisions/check answered HTTP ${response.status}: is DECISION_MEMORY_URL the service's address, with no path?`)
-  }
-  // The service's own words (`the service is stopping`), not its JSON envelope with a request id;
-  // another program's answer as it came, cut short.
-  if (response.status !== 200) {
-    const message = serviceErrorMessage(text)
-    return unavailable(`the service answered HTTP ${response.status}: ${(message ?? printable(text)).slice(0, 200)}`)
-  }
-  let verdict: Verdict
-  try {
-    verdict = JSON.parse(text) as Verdict
-  } catch {
-    return unavailable('the service answered something that is not JSON')
-  }
-  // Another program at the URL answering {} (a mock server's catch-all) is no verdict: taken for
-  // one, every command went through unsaid, with --fail-closed too.
-  if (typeof verdict !== 'object' || verdict === null || typeof verdict.allowed !== 'boolean') {
-    return unavailable(`${input.url}/v1/decisions/check answered JSON that is no check's verdict: is DECISION_MEMORY_URL a decision-memory service?`)
-  }
+  const verdicts = results.filter((r): r is { verdict: Verdict; where: string | undefined } => 'verdict' in r)
+  const blocking = verdicts.filter((r) => !r.verdict.allowed)
+  const notFollowed = elsewhere.notes.length > 0 ? `decision-memory guard: not followed, ${elsewhere.notes.join('; ')}: what runs after it was checked where the command starts (${body.path ?? 'its cwd'})\n` : ''
   // The command that prints a long rationale whole names the service when a new shell would not find it.
   const where = serviceUrlPrefix(input.url)
-  if (verdict.allowed === false) return { stdout: deny(denyReason(verdict, where)), stderr: '' }
+  // Whatever else could not be checked, a part a required decision forbids where it runs is refused.
+  if (blocking.length > 0) {
+    // Each decision once: where the command starts if it blocks there, else the first folder it blocks in.
+    const byKey = new Map<string, Verdict['blocked_by'][number]>()
+    for (const r of blocking) {
+      for (const v of r.verdict.blocked_by) if (!byKey.has(v.key)) byKey.set(v.key, r.where === undefined ? v : { ...v, message: `${v.message} (run in ${r.where})` })
+    }
+    const blockedBy = [...byKey.values()]
+    return { stdout: deny(denyReason({ allowed: false, blocked_by: blockedBy, warnings: [], checked: [] }, where)), stderr: '' }
+  }
+  const failed = results.find((r): r is { why: string } => 'why' in r)
+  if (failed !== undefined) return unavailable(failed.why)
+  const verdict: Verdict = { allowed: true, blocked_by: [], warnings: mergedWarnings(verdicts), checked: [...new Set(verdicts.flatMap((r) => r.verdict.checked ?? []))] }
   // An advisory must_not the command matches: let through, and said, whatever else could not be
   // checked (the service marks a pattern left undecided in time: that one only warns on stderr, as
   // a check that could not be made).
@@ -202,8 +183,8 @@ export async function guard(input: {
   const undecidedAdvice = advisory.filter((w) => w.undecided === true)
   const adviceLeft =
     undecidedAdvice.length > 0
-      ? `decision-memory guard: advisory decision ${[...new Set(undecidedAdvice.map((w) => w.key))].join(', ')} could not be checked against this command in time; letting the command through\n`
-      : ''
+      ? `decision-memory guard: advisory decision ${[...new Set(undecidedAdvice.map((w) => w.key))].join(', ')} could not be checked against this command in time; letting the command through\n${notFollowed}`
+      : notFollowed
   const unchecked = (why: string): GuardOutput => {
     const output = unavailable(why)
     // Let through unchecked, what was checked is still said (the advice it met, the advice it could
@@ -224,6 +205,114 @@ export async function guard(input: {
   }
   if (met.length > 0) return { stdout: advise(adviceNote(met, where)), stderr: adviceLeft }
   return { stdout: '', stderr: adviceLeft }
+}
+
+/** At most this many folders besides the cwd are checked: the parts of a command in more are checked at the cwd only, and said so. */
+export const GUARD_MAX_FOLDERS = 8
+
+/**
+ * A check for each folder other than the cwd's that a part of `command` runs in (commandFolders):
+ * the parts run there, as written, the ones next to each other with what joins them, the others on
+ * lines of their own; and what the guard did not follow, to be said.
+ */
+export function checksElsewhere(command: string, cwd: string, cwdPath: string | undefined): { checks: Array<{ body: { action: string; path: string }; where: string }>; notes: string[] } {
+  const { parts, unfollowed } = commandFolders(command, cwd)
+  const notes = [...unfollowed]
+  const byPath = new Map<string, Array<{ start: number; end: number; index: number }>>()
+  for (const [index, part] of parts.entries()) {
+    if (part.folder === undefined) continue
+    const path = pathInRepository(part.folder)
+    if (path === cwdPath) continue
+    const runs = byPath.get(path)
+    if (runs === undefined) {
+      if (byPath.size >= GUARD_MAX_FOLDERS) {
+        notes.push(`${command.slice(part.start, part.end).trim().slice(0, 80)}: run in more than ${GUARD_MAX_FOLDERS} folders`)
+        continue
+      }
+      byPath.set(path, [{ start: part.start, end: part.end, index }])
+      continue
+    }
+    const last = runs[runs.length - 1] as { start: number; end: number; index: number }
+    if (last.index === index - 1) {
+      last.end = part.end
+      last.index = index
+    } else runs.push({ start: part.start, end: part.end, index })
+  }
+  const checks = [...byPath].map(([path, runs]) => ({ body: { action: runs.map((r) => command.slice(r.start, r.end)).join('\n'), path }, where: path }))
+  return { checks, notes }
+}
+
+/** The warnings of several checks, each decision once: where it was met rather than where it could not be decided. */
+function mergedWarnings(verdicts: Array<{ verdict: Verdict }>): Verdict['warnings'] {
+  const byKey = new Map<string, Verdict['warnings'][number]>()
+  for (const warning of verdicts.flatMap((r) => r.verdict.warnings ?? [])) {
+    const kept = byKey.get(warning.key)
+    if (kept === undefined || (kept.undecided === true && warning.undecided !== true)) byKey.set(warning.key, warning)
+  }
+  return [...byKey.values()]
+}
+
+/**
+ * One `POST /v1/decisions/check` of the guard: the service's verdict, or why there is none (down,
+ * slow, a token refused, another server at the URL), as the guard says it.
+ */
+async function checkAt(
+  body: { action: string; path?: string },
+  input: { url: string; token?: string | undefined; timeoutMs: number; fetch: typeof fetch },
+  signal: AbortSignal,
+): Promise<{ verdict: Verdict } | { why: string }> {
+  let response: Response
+  let text: string
+  try {
+    response = await input.fetch(`${input.url}/v1/decisions/check`, {
+      method: 'POST',
+      // Without the token a service run with --auth answers 401, and the guard would let every command through.
+      headers: { 'content-type': 'application/json', ...authHeaders({ DECISION_MEMORY_TOKEN: input.token }) },
+      body: JSON.stringify(body),
+      signal,
+    })
+    text = await response.text()
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code
+    const name = (error as Error).name
+    const why = name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${input.timeoutMs} ms` : (cause ?? (error as Error).message)
+    // A port fetch will not connect to, an https:// or a host not found: the URL's mistake, not a
+    // service down (the hook and the commands say it so).
+    const mistake = barredPortReason(error, input.url) ?? urlMistakeReason(error)
+    if (mistake !== undefined) return { why: `the service at ${input.url}: ${mistake}` }
+    return { why: `the service at ${input.url} is not reachable (${why})` }
+  }
+  if (response.status === 401) {
+    // A token missing, mistyped, or rotated in the tokens file: said as the other commands say it,
+    // naming the variable to mend, rather than as the service's JSON.
+    const message = serviceErrorMessage(text)
+    return {
+      why: `the service refused the token (HTTP 401${typeof message === 'string' ? `: ${message.slice(0, 200)}` : ''}); set DECISION_MEMORY_TOKEN to a token of the service's tokens file`,
+    }
+  }
+  // The service always has the check route: a 404 or 405 is the URL's fault (a path in it, another
+  // server there), said as the other commands say it rather than as that server's page.
+  if (response.status === 404 || response.status === 405) {
+    return { why: `${input.url}/v1/decisions/check answered HTTP ${response.status}: is DECISION_MEMORY_URL the service's address, with no path?` }
+  }
+  // The service's own words (`the service is stopping`), not its JSON envelope with a request id;
+  // another program's answer as it came, cut short.
+  if (response.status !== 200) {
+    const message = serviceErrorMessage(text)
+    return { why: `the service answered HTTP ${response.status}: ${(message ?? printable(text)).slice(0, 200)}` }
+  }
+  let verdict: Verdict
+  try {
+    verdict = JSON.parse(text) as Verdict
+  } catch {
+    return { why: 'the service answered something that is not JSON' }
+  }
+  // Another program at the URL answering {} (a mock server's catch-all) is no verdict: taken for
+  // one, every command went through unsaid, with --fail-closed too.
+  if (typeof verdict !== 'object' || verdict === null || typeof verdict.allowed !== 'boolean') {
+    return { why: `${input.url}/v1/decisions/check answered JSON that is no check's verdict: is DECISION_MEMORY_URL a decision-memory service?` }
+  }
+  return { verdict }
 }
 
 /**
