@@ -62,6 +62,9 @@ describe('commandFolders: the folder each part of a chain runs in', () => {
     expect(where("cat > notes <<'EOF'\ncd elsewhere && x\nEOF\nrm -rf build")).toEqual(["cat > notes <<'EOF'\ncd elsewhere && x\nEOF @ /repo", 'rm -rf build @ /repo'])
     const commit = 'cd web && git commit -m "$(cat <<\'EOF\'\nFix; cd x\nEOF\n)" && git push'
     expect(where(commit)).toEqual(['cd web @ /repo', 'git commit -m "$(cat <<\'EOF\'\nFix; cd x\nEOF\n)" @ /repo/web', 'git push @ /repo/web'])
+    // An apostrophe in a commit message's heredoc, as Claude Code writes one, opens no quote.
+    const apostrophe = 'cd web && git commit -m "$(cat <<\'EOF\'\nDon\'t drop the cache\nEOF\n)" && cd .. && git push'
+    expect(where(apostrophe).map((p) => p.replace(/\n[^]*\n/, ' … '))).toEqual(['cd web @ /repo', 'git commit -m "$(cat <<\'EOF\' … )" @ /repo/web', 'cd .. @ /repo/web', 'git push @ /repo'])
     expect(where('# cd web\nls')).toEqual(['# cd web @ /repo', 'ls @ /repo'])
     expect(where('echo "a && cd web" && ls').at(-1)).toBe('ls @ /repo')
     // A word of a message is no cd, and not said to be one not followed.

@@ -162,7 +162,7 @@ export function splitChain(command: string): Segment[] {
   let start = 0
   let depth = 0
   let pipedIn = false
-  const heredocs: Array<{ word: string; tabs: boolean }> = []
+  const heredocs: Heredoc[] = []
   const close = (end: number, next: number, operator: string) => {
     const text = command.slice(start, end)
     const pipedOut = operator === '|' || operator === '|&' || operator === '&'
@@ -211,34 +211,11 @@ export function splitChain(command: string): Segment[] {
       continue
     }
     if (c === '<' && command[i + 1] === '<' && command[i + 2] !== '<') {
-      const tabs = command[i + 2] === '-'
-      let j = i + (tabs ? 3 : 2)
-      while (command[j] === ' ' || command[j] === '\t') j += 1
-      const wordStart = j
-      while (j < n && !/[\s;&|<>()]/.test(command[j] as string)) {
-        if (command[j] === "'" || command[j] === '"') {
-          const q = command.indexOf(command[j] as string, j + 1)
-          j = q === -1 ? n : q + 1
-        } else j += 1
-      }
-      const word = command.slice(wordStart, j).replace(/['"\\]/g, '')
-      if (word !== '') heredocs.push({ word, tabs })
-      i = j
+      i = heredocWord(command, i, heredocs)
       continue
     }
     if (c === '\n' && heredocs.length > 0) {
-      // The bodies follow this line, each up to its delimiter line.
-      let j = i + 1
-      for (const doc of heredocs) {
-        for (;;) {
-          if (j >= n) break
-          const eol = command.indexOf('\n', j)
-          const line = command.slice(j, eol === -1 ? n : eol)
-          j = eol === -1 ? n : eol + 1
-          if ((doc.tabs ? line.replace(/^\t+/, '') : line) === doc.word) break
-        }
-      }
-      heredocs.length = 0
+      const j = skipBodies(command, i + 1, heredocs)
       if (depth === 0) close(j === n ? n : j - 1, j, '\n')
       i = j
       continue
@@ -313,11 +290,54 @@ function skipBraced(command: string, i: number): number {
   return i
 }
 
+/** A heredoc whose body is still to come: its delimiter, and whether tabs before it are taken off (`<<-`). */
+interface Heredoc {
+  word: string
+  tabs: boolean
+}
+
+/** Reads the delimiter of the heredoc whose `<<` is at `i` into `pending`; returns where its word ends. */
+function heredocWord(command: string, i: number, pending: Heredoc[]): number {
+  const n = command.length
+  const tabs = command[i + 2] === '-'
+  let j = i + (tabs ? 3 : 2)
+  while (command[j] === ' ' || command[j] === '\t') j += 1
+  const wordStart = j
+  while (j < n && !/[\s;&|<>()]/.test(command[j] as string)) {
+    if (command[j] === "'" || command[j] === '"') {
+      const q = command.indexOf(command[j] as string, j + 1)
+      j = q === -1 ? n : q + 1
+    } else j += 1
+  }
+  const word = command.slice(wordStart, j).replace(/['"\\]/g, '')
+  if (word !== '') pending.push({ word, tabs })
+  return j
+}
+
+/** Passes over the bodies of the `pending` heredocs, from the line that starts at `j`, each up to its delimiter line. */
+function skipBodies(command: string, j: number, pending: Heredoc[]): number {
+  const n = command.length
+  for (const doc of pending) {
+    while (j < n) {
+      const eol = command.indexOf('\n', j)
+      const line = command.slice(j, eol === -1 ? n : eol)
+      j = eol === -1 ? n : eol + 1
+      if ((doc.tabs ? line.replace(/^\t+/, '') : line) === doc.word) break
+    }
+  }
+  pending.length = 0
+  return j
+}
+
+/** Passes over `$( … )` from after its `(`: quotes, nested parentheses and heredoc bodies (an apostrophe in a commit message's). */
 function skipParens(command: string, i: number): number {
   let depth = 1
+  const heredocs: Heredoc[] = []
   while (i < command.length) {
     const c = command[i]
-    if (c === '\\') i += 2
+    if (c === '<' && command[i + 1] === '<' && command[i + 2] !== '<') i = heredocWord(command, i, heredocs)
+    else if (c === '\n' && heredocs.length > 0) i = skipBodies(command, i + 1, heredocs)
+    else if (c === '\\') i += 2
     else if (c === "'") {
       const q = command.indexOf("'", i + 1)
       i = q === -1 ? command.length : q + 1
