@@ -20,7 +20,7 @@ const CLOSERS = new Set(['fi', 'done', 'esac'])
 const LEADING = new Set(['then', 'do', 'else', 'elif', '!', 'time'])
 const CHANGERS = new Set(['cd', 'pushd', 'popd'])
 
-/** At most this many parts are read: a longer chain's rest is taken as run where the last part was. */
+/** At most this many parts are followed: a longer chain's rest is taken as run in a folder not known. */
 const MAX_PARTS = 1000
 
 /**
@@ -44,8 +44,9 @@ export function commandFolders(command: string, cwd: string): CommandFolders {
   const segments = splitChain(command)
   for (const [index, segment] of segments.entries()) {
     if (index >= MAX_PARTS) {
-      const last = parts[parts.length - 1]
-      if (last !== undefined) last.end = segments[segments.length - 1]?.end ?? last.end
+      // The rest as one part, checked where the command starts: said, not followed.
+      parts.push({ start: segment.start, end: segments[segments.length - 1]?.end ?? segment.end, folder: undefined })
+      unfollowed.push(`the commands after the first ${MAX_PARTS}: more than the guard follows`)
       break
     }
     const text = command.slice(segment.start, segment.end)

@@ -219,9 +219,12 @@ export function checksElsewhere(command: string, cwd: string, cwdPath: string | 
   const { parts, unfollowed } = commandFolders(command, cwd)
   const notes = [...unfollowed]
   const byPath = new Map<string, Array<{ start: number; end: number; index: number }>>()
+  // Each folder looked up on disk once, however many parts run in it.
+  const paths = new Map<string, string>()
   for (const [index, part] of parts.entries()) {
     if (part.folder === undefined) continue
-    const path = pathInRepository(part.folder)
+    const path = paths.get(part.folder) ?? pathInRepository(part.folder)
+    paths.set(part.folder, path)
     if (path === cwdPath) continue
     const runs = byPath.get(path)
     if (runs === undefined) {
