@@ -37,6 +37,6 @@ describe('commandFolders of any text', () => {
     const { parts, unfollowed } = commandFolders(`${chain} && rm -rf build`, '/repo')
     expect(parts).toHaveLength(1001)
     expect(parts.at(-1)).toEqual({ start: 500 * 'cd web && '.length + 500 * 'cd .. && '.length, end: chain.length + ' && rm -rf build'.length, folder: undefined })
-    expect(unfollowed).toEqual(['the commands after the first 1000: more than the guard follows'])
+    expect(unfollowed).toEqual(['the commands after the first 1000: more than the guard follows, so they are checked where the command starts'])
   })
 })

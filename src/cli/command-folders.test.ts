@@ -50,7 +50,7 @@ describe('commandFolders: the folder each part of a chain runs in', () => {
   it('keeps the folder after a cd run in a subshell, a pipeline, the background or a shell\'s script, and says it is not followed', () => {
     const sub = commandFolders('(cd services/billing && rm -rf build) && ls', '/repo')
     expect(sub.parts.map((p) => p.folder)).toEqual(['/repo', '/repo'])
-    expect(sub.unfollowed).toEqual(["(cd services/billing && rm -rf build): a cd inside ( … ), $( … ), bash -c '…' or the like is not followed"])
+    expect(sub.unfollowed).toEqual(["(cd services/billing && rm -rf build): a cd inside ( … ), $( … ), bash -c '…' or the like moves nothing after it, so the commands inside are checked where it starts"])
     expect(where("bash -c 'cd web && make' && ls").at(-1)).toBe('ls @ /repo')
     expect(where('cd web | cat; ls').at(-1)).toBe('ls @ /repo')
     expect(where('cd web & ls').at(-1)).toBe('ls @ /repo')

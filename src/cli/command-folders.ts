@@ -46,7 +46,7 @@ export function commandFolders(command: string, cwd: string): CommandFolders {
     if (index >= MAX_PARTS) {
       // The rest as one part, checked where the command starts: said, not followed.
       parts.push({ start: segment.start, end: segments[segments.length - 1]?.end ?? segment.end, folder: undefined })
-      unfollowed.push(`the commands after the first ${MAX_PARTS}: more than the guard follows`)
+      unfollowed.push(`the commands after the first ${MAX_PARTS}: more than the guard follows, so they are checked where the command starts`)
       break
     }
     const text = command.slice(segment.start, segment.end)
@@ -83,20 +83,20 @@ export function commandFolders(command: string, cwd: string): CommandFolders {
     const mentions = changes || /(^|[;&|(`'"]\s*)(cd|pushd|popd)(\s|$|;|\))/.test(text)
     // A cd run or not, once or many times, by a condition, a loop or a call: the folder after it is not known.
     if (mentions && compound.some((c) => c !== '{')) {
-      unfollowed.push(`${clip(text)}: inside if, a loop, case or a function`)
+      unfollowed.push(`${clip(text)}: inside if, a loop, case or a function, so the commands after it are checked where the command starts`)
       if (!segment.subshell) folder = undefined
       continue
     }
     if (!changes) {
       // A cd inside a subshell or a shell's script moves nothing after it: what follows it there is checked where the part runs.
-      if (mentions) unfollowed.push(`${clip(text)}: a cd inside ( … ), $( … ), bash -c '…' or the like is not followed`)
+      if (mentions) unfollowed.push(`${clip(text)}: a cd inside ( … ), $( … ), bash -c '…' or the like moves nothing after it, so the commands inside are checked where it starts`)
       continue
     }
     // In a pipeline or the background the command runs in a subshell: the folder stays.
     if (segment.subshell) continue
     const args = dropRedirections(all.slice(1))
     const move = (to: string | undefined, why?: string) => {
-      if (to === undefined) unfollowed.push(`${clip(text)}: ${why ?? 'a folder the guard cannot know'}`)
+      if (to === undefined) unfollowed.push(`${clip(text)}: ${why ?? 'a folder the guard cannot know'}, so the commands after it are checked where the command starts`)
       previous = folder
       folder = to
     }

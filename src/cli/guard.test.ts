@@ -10,7 +10,7 @@ import { LOOKUP_GAVE_UP, STUCK_HOST, stuckDnsPreload } from '../../test/support/
 import { createTestApp } from '../../test/support/test-app'
 import { OPS, testTokens } from '../../test/support/tokens'
 import { BIN_PATH, shellWord } from './bin-path'
-import { guard } from './guard'
+import { checksElsewhere, guard, GUARD_MAX_FOLDERS } from './guard'
 import { PAYLOAD_KEPT_BYTES, tooLargeWhy } from './stdin-payload'
 
 const FIXTURES = new URL('../../test/fixtures/claude-code/', import.meta.url)
@@ -486,12 +486,12 @@ describe('decision-memory guard (R-CON-3)', () => {
       const sub = await at('(cd services/billing && make) && rm -rf build')
       expect(sub.stdout).toBe('')
       expect(sub.stderr).toBe(
-        "decision-memory guard: not followed, (cd services/billing && make): a cd inside ( … ), $( … ), bash -c '…' or the like is not followed: what runs after it was checked where the command starts (.)\n",
+        "decision-memory guard: not followed (the command starts in .): (cd services/billing && make): a cd inside ( … ), $( … ), bash -c '…' or the like moves nothing after it, so the commands inside are checked where it starts\n",
       )
       // A cd the guard cannot follow: what runs after it is checked where the command starts, as before, and said.
       calls.length = 0
       const unknown = await at('cd "$BILLING" && rm -rf build')
-      expect(unknown).toEqual({ stdout: '', stderr: 'decision-memory guard: not followed, cd "$BILLING": a folder the guard cannot know: what runs after it was checked where the command starts (.)\n' })
+      expect(unknown).toEqual({ stdout: '', stderr: 'decision-memory guard: not followed (the command starts in .): cd "$BILLING": a folder the guard cannot know, so the commands after it are checked where the command starts\n' })
       expect(calls).toHaveLength(1)
       // Started in billing, as before.
       expect(JSON.parse((await at('rm -rf build', join(repo, 'services', 'billing'))).stdout).hookSpecificOutput.permissionDecision).toBe('deny')
@@ -503,6 +503,21 @@ describe('decision-memory guard (R-CON-3)', () => {
     } finally {
       await rm(repo, { recursive: true, force: true })
     }
+  })
+
+  it('checks at most GUARD_MAX_FOLDERS folders besides the cwd, saying once that the others were checked where the command starts', () => {
+    const folders = Array.from({ length: GUARD_MAX_FOLDERS + 3 }, (_, i) => `cd /nowhere/f${i} && make`).join(' && ')
+    const many = checksElsewhere(folders, '/nowhere', '/nowhere')
+    expect(many.checks.map((c) => c.body)).toEqual(Array.from({ length: GUARD_MAX_FOLDERS }, (_, i) => ({ action: `make && cd /nowhere/f${i + 1}`, path: `/nowhere/f${i}` })))
+    expect(many.notes).toEqual([`more than ${GUARD_MAX_FOLDERS} folders besides where the command starts, so the commands in the others are checked there`])
+    // A thousand folders, each deeper: a few looked up, one note.
+    const deep = checksElsewhere(Array.from({ length: 1000 }, () => 'cd a').join(' && '), '/nowhere', '/nowhere')
+    expect(deep.checks).toHaveLength(GUARD_MAX_FOLDERS)
+    expect(deep.notes).toHaveLength(1)
+    // The parts of one folder: those next to each other with what joins them, the others on lines of their own.
+    expect(checksElsewhere('cd /nowhere/b && make; make test | tee log && cd .. && ls && cd b && make clean', '/nowhere', '/nowhere').checks).toEqual([
+      { body: { action: 'make; make test | tee log && cd ..\nmake clean', path: '/nowhere/b' }, where: '/nowhere/b' },
+    ])
   })
 
   it('asks for every folder at once, within one --timeout, and lets the command through when one check gets no answer, saying so', async () => {

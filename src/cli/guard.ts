@@ -159,7 +159,7 @@ export async function guard(input: {
   }
   const verdicts = results.filter((r): r is { verdict: Verdict; where: string | undefined } => 'verdict' in r)
   const blocking = verdicts.filter((r) => !r.verdict.allowed)
-  const notFollowed = elsewhere.notes.length > 0 ? `decision-memory guard: not followed, ${elsewhere.notes.join('; ')}: what runs after it was checked where the command starts (${body.path ?? 'its cwd'})\n` : ''
+  const notFollowed = elsewhere.notes.length > 0 ? `decision-memory guard: not followed (the command starts in ${body.path ?? 'its cwd'}): ${elsewhere.notes.join('; ')}\n` : ''
   // The command that prints a long rationale whole names the service when a new shell would not find it.
   const where = serviceUrlPrefix(input.url)
   // Whatever else could not be checked, a part a required decision forbids where it runs is refused.
@@ -221,15 +221,24 @@ export function checksElsewhere(command: string, cwd: string, cwdPath: string | 
   const byPath = new Map<string, Array<{ start: number; end: number; index: number }>>()
   // Each folder looked up on disk once, however many parts run in it.
   const paths = new Map<string, string>()
+  let tooMany = false
   for (const [index, part] of parts.entries()) {
     if (part.folder === undefined) continue
-    const path = paths.get(part.folder) ?? pathInRepository(part.folder)
-    paths.set(part.folder, path)
+    let path = paths.get(part.folder)
+    if (path === undefined) {
+      // Each lookup walks the folders above it: a chain of a thousand `cd a` would take seconds.
+      if (paths.size >= 4 * GUARD_MAX_FOLDERS) {
+        tooMany = true
+        continue
+      }
+      path = pathInRepository(part.folder)
+      paths.set(part.folder, path)
+    }
     if (path === cwdPath) continue
     const runs = byPath.get(path)
     if (runs === undefined) {
       if (byPath.size >= GUARD_MAX_FOLDERS) {
-        notes.push(`${command.slice(part.start, part.end).trim().slice(0, 80)}: run in more than ${GUARD_MAX_FOLDERS} folders`)
+        tooMany = true
         continue
       }
       byPath.set(path, [{ start: part.start, end: part.end, index }])
@@ -241,6 +250,7 @@ export function checksElsewhere(command: string, cwd: string, cwdPath: string | 
       last.index = index
     } else runs.push({ start: part.start, end: part.end, index })
   }
+  if (tooMany) notes.push(`more than ${GUARD_MAX_FOLDERS} folders besides where the command starts, so the commands in the others are checked there`)
   const checks = [...byPath].map(([path, runs]) => ({ body: { action: runs.map((r) => command.slice(r.start, r.end)).join('\n'), path }, where: path }))
   return { checks, notes }
 }
