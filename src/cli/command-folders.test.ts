@@ -65,6 +65,10 @@ describe('commandFolders: the folder each part of a chain runs in', () => {
     // An apostrophe in a commit message's heredoc, as Claude Code writes one, opens no quote.
     const apostrophe = 'cd web && git commit -m "$(cat <<\'EOF\'\nDon\'t drop the cache\nEOF\n)" && cd .. && git push'
     expect(where(apostrophe).map((p) => p.replace(/\n[^]*\n/, ' … '))).toEqual(['cd web @ /repo', 'git commit -m "$(cat <<\'EOF\' … )" @ /repo/web', 'cd .. @ /repo/web', 'git push @ /repo'])
+    // A shift in arithmetic is no heredoc.
+    expect(where('echo $((1<<2)) && cd web && ls\nmake').slice(-2)).toEqual(['ls @ /repo/web', 'make @ /repo/web'])
+    expect(where('(( n = 1<<3 )); cd web\nmake').at(-1)).toBe('make @ /repo/web')
+    expect(where('echo "$((1<<2))"; cd web\nmake').at(-1)).toBe('make @ /repo/web')
     expect(where('# cd web\nls')).toEqual(['# cd web @ /repo', 'ls @ /repo'])
     expect(where('echo "a && cd web" && ls').at(-1)).toBe('ls @ /repo')
     // A word of a message is no cd, and not said to be one not followed.

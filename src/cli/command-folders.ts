@@ -196,6 +196,11 @@ export function splitChain(command: string): Segment[] {
       i = skipBraced(command, i + 2)
       continue
     }
+    // Arithmetic, `$(( … ))` or `(( … ))`: its `<<` is a shift, not a heredoc.
+    if ((c === '$' && command[i + 1] === '(' && command[i + 2] === '(') || (c === '(' && command[i + 1] === '(')) {
+      i = skipArithmetic(command, i + (c === '$' ? 3 : 2))
+      continue
+    }
     if (c === '(') {
       depth += 1
       i += 1
@@ -332,6 +337,7 @@ function skipBodies(command: string, j: number, pending: Heredoc[]): number {
 
 /** Passes over `$( … )` from after its `(`: quotes, nested parentheses and heredoc bodies (an apostrophe in a commit message's). */
 function skipParens(command: string, i: number): number {
+  if (command[i] === '(') return skipArithmetic(command, i + 1)
   let depth = 1
   const heredocs: Heredoc[] = []
   while (i < command.length) {
@@ -352,6 +358,21 @@ function skipParens(command: string, i: number): number {
       i += 1
       if (depth === 0) return i
     } else i += 1
+  }
+  return i
+}
+
+/** Passes over arithmetic from after its `((`, to the `))` that closes it. */
+function skipArithmetic(command: string, i: number): number {
+  let depth = 2
+  while (i < command.length) {
+    const c = command[i]
+    i += 1
+    if (c === '(') depth += 1
+    else if (c === ')') {
+      depth -= 1
+      if (depth === 0) return i
+    }
   }
   return i
 }
