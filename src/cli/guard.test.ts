@@ -493,6 +493,12 @@ describe('decision-memory guard (R-CON-3)', () => {
       const unknown = await at('cd "$BILLING" && rm -rf build')
       expect(unknown).toEqual({ stdout: '', stderr: 'decision-memory guard: not followed (the command starts in .): cd "$BILLING": a folder the guard cannot know, so the commands after it are checked where the command starts\n' })
       expect(calls).toHaveLength(1)
+      // An advisory decision met where a part runs is told with its folder, the command let through.
+      const noPublish = { ...NO_FORCE_PUSH, key: 'D-051', enforce: 'advisory', title: 'Billing is published by CI', scope: { path: 'services/billing' }, constraints: [{ kind: 'must_not', pattern: '^npm publish' }] }
+      expect((await app.call('POST', '/v1/decisions', noPublish)).status).toBe(201)
+      const advised = JSON.parse((await at('cd services/billing && npm publish')).stdout)
+      expect(advised.hookSpecificOutput.permissionDecision).toBeUndefined()
+      expect(advised.systemMessage).toContain('Advisory decision D-051 (not enforced): Billing is published by CI. "npm publish" matches the must_not pattern /^npm publish/ (run in services/billing). Why:')
       // Started in billing, as before.
       expect(JSON.parse((await at('rm -rf build', join(repo, 'services', 'billing'))).stdout).hookSpecificOutput.permissionDecision).toBe('deny')
       // The PowerShell tool's commands are checked where they start only.

@@ -256,9 +256,10 @@ export function checksElsewhere(command: string, cwd: string, cwdPath: string | 
 }
 
 /** The warnings of several checks, each decision once: where it was met rather than where it could not be decided. */
-function mergedWarnings(verdicts: Array<{ verdict: Verdict }>): Verdict['warnings'] {
+function mergedWarnings(verdicts: Array<{ verdict: Verdict; where: string | undefined }>): Verdict['warnings'] {
   const byKey = new Map<string, Verdict['warnings'][number]>()
-  for (const warning of verdicts.flatMap((r) => r.verdict.warnings ?? [])) {
+  const warnings = verdicts.flatMap((r) => (r.verdict.warnings ?? []).map((w) => (r.where === undefined ? w : { ...w, message: `${w.message} (run in ${r.where})` })))
+  for (const warning of warnings) {
     const kept = byKey.get(warning.key)
     if (kept === undefined || (kept.undecided === true && warning.undecided !== true)) byKey.set(warning.key, warning)
   }
