@@ -520,6 +520,9 @@ describe('decision-memory guard (R-CON-3)', () => {
     const deep = checksElsewhere(Array.from({ length: 1000 }, () => 'cd a').join(' && '), '/nowhere', '/nowhere')
     expect(deep.checks).toHaveLength(GUARD_MAX_FOLDERS)
     expect(deep.notes).toHaveLength(1)
+    // A folder whose path the service would refuse: checked where the command starts, and said.
+    const long = checksElsewhere(`cd /nowhere/${'x'.repeat(1000)} && make`, '/nowhere', '/nowhere')
+    expect(long).toEqual({ checks: [], notes: ['a folder whose path is over the 1000 characters the service takes, so the commands in it are checked where the command starts'] })
     // The parts of one folder: those next to each other with what joins them, the others on lines of their own.
     expect(checksElsewhere('cd /nowhere/b && make; make test | tee log && cd .. && ls && cd b && make clean', '/nowhere', '/nowhere').checks).toEqual([
       { body: { action: 'make; make test | tee log && cd ..\nmake clean', path: '/nowhere/b' }, where: '/nowhere/b' },

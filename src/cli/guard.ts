@@ -207,6 +207,9 @@ export async function guard(input: {
   return { stdout: '', stderr: adviceLeft }
 }
 
+/** The longest `path` POST /v1/decisions/check takes (CheckBody). */
+const CHECK_PATH_LENGTH = 1000
+
 /** At most this many folders besides the cwd are checked: the parts of a command in more are checked at the cwd only, and said so. */
 export const GUARD_MAX_FOLDERS = 8
 
@@ -222,6 +225,7 @@ export function checksElsewhere(command: string, cwd: string, cwdPath: string | 
   // Each folder looked up on disk once, however many parts run in it.
   const paths = new Map<string, string>()
   let tooMany = false
+  let tooLong = false
   for (const [index, part] of parts.entries()) {
     if (part.folder === undefined) continue
     let path = paths.get(part.folder)
@@ -235,6 +239,11 @@ export function checksElsewhere(command: string, cwd: string, cwdPath: string | 
       paths.set(part.folder, path)
     }
     if (path === cwdPath) continue
+    // A path the check route refuses (400) would have the whole command let through unchecked.
+    if (path.length > CHECK_PATH_LENGTH) {
+      tooLong = true
+      continue
+    }
     const runs = byPath.get(path)
     if (runs === undefined) {
       if (byPath.size >= GUARD_MAX_FOLDERS) {
@@ -250,6 +259,7 @@ export function checksElsewhere(command: string, cwd: string, cwdPath: string | 
       last.index = index
     } else runs.push({ start: part.start, end: part.end, index })
   }
+  if (tooLong) notes.push(`a folder whose path is over the ${CHECK_PATH_LENGTH} characters the service takes, so the commands in it are checked where the command starts`)
   if (tooMany) notes.push(`more than ${GUARD_MAX_FOLDERS} folders besides where the command starts, so the commands in the others are checked there`)
   const checks = [...byPath].map(([path, runs]) => ({ body: { action: runs.map((r) => command.slice(r.start, r.end)).join('\n'), path }, where: path }))
   return { checks, notes }
