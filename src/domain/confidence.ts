@@ -129,3 +129,48 @@ export function multiSelectBeliefs(
     }
   })
 }
+
+/**
+ * An option's factor in the set's confidence (R-REC-8): the confidence in selecting it when `inSet`,
+ * in leaving it out when not, whichever its rate says.
+ */
+export function selectionFactor(belief: SelectionBelief, inSet: boolean): number {
+  return inSet === belief.selected ? belief.confidence : 1 - belief.confidence
+}
+
+/** What a multi-select answer says of the user's next one: the set's confidence, p and entropy. */
+export interface SetFigures {
+  /** The product of the options' factors. */
+  confidence: number
+  /** The predicted chance that the user selects the set: each option selected or left out as it is. */
+  p: number
+  /** The sum of each option's entropy in bits. */
+  entropy: number
+}
+
+/**
+ * The figures of the set `chosen` over each option's belief (R-REC-8, R-ASK-1). An option in
+ * `certain` is one a required decision fixes (R-CON-2): no doubt is left of it, so it counts 1 in
+ * the confidence and in p, and nothing in the entropy.
+ */
+export function setFigures(beliefs: readonly SelectionBelief[], chosen: ReadonlySet<string>, certain: ReadonlySet<string> = new Set()): SetFigures {
+  let confidence = 1
+  let p = 1
+  let entropy = 0
+  for (const b of beliefs) {
+    if (certain.has(b.option)) continue
+    const inSet = chosen.has(b.option)
+    confidence *= selectionFactor(b, inSet)
+    p *= inSet ? b.predictive : 1 - b.predictive
+    if (b.predictive > 0 && b.predictive < 1) entropy -= b.predictive * Math.log2(b.predictive) + (1 - b.predictive) * Math.log2(1 - b.predictive)
+  }
+  return { confidence, p, entropy }
+}
+
+/**
+ * A confidence pulled toward `chance` by `shrink` (0: not at all, 1: all the way), as a request's
+ * context that contradicts the precondition pulls it (R-REC-5).
+ */
+export function towardChance(value: number, chance: number, shrink: number): number {
+  return chance + (value - chance) * (1 - shrink)
+}

@@ -4,9 +4,13 @@ import {
   reportedConfidence,
   MULTI_SELECT_METHOD,
   multiSelectBeliefs,
+  selectionFactor,
+  setFigures,
   SINGLE_SELECT_METHOD,
   singleSelectBelief,
+  towardChance,
   type ConfidenceLevel,
+  type SelectionBelief,
 } from './confidence'
 import { isSensitive, pointRule } from './decision-point'
 import { matchInOtherWords } from './labels'
@@ -92,8 +96,16 @@ export interface RecommendedOption {
  */
 export const BROKE_TIE: unique symbol = Symbol('static default broke a tie')
 
+/**
+ * A multi-select answer's belief about each option offered, unrounded: applyDecisions reads it to
+ * recompute the set's confidence, p and entropy when a required decision fixes some of its options.
+ * A symbol, as BROKE_TIE is, so that the answer's JSON does not carry it.
+ */
+export const SELECTIONS: unique symbol = Symbol('multi-select beliefs')
+
 export interface Recommendation {
   [BROKE_TIE]?: true
+  [SELECTIONS]?: readonly SelectionBelief[]
   point: string
   state: RecommendationState
   recommended: string | string[]
@@ -294,18 +306,10 @@ export function recommend(input: RecommendationInput): Recommendation {
     entropy = belief.entropy
     method = SINGLE_SELECT_METHOD
   } else {
-    const chosen = new Set(recommended)
-    value = 1
-    p = 1
-    entropy = 0
-    for (const s of selections) {
-      const agrees = chosen.has(s.option) ? s.predictive : 1 - s.predictive
-      value *= chosen.has(s.option) === s.selected ? s.confidence : 1 - s.confidence
-      p *= agrees
-      if (s.predictive > 0 && s.predictive < 1) {
-        entropy -= s.predictive * Math.log2(s.predictive) + (1 - s.predictive) * Math.log2(1 - s.predictive)
-      }
-    }
+    const set = setFigures(selections, new Set(recommended))
+    value = set.confidence
+    p = set.p
+    entropy = set.entropy
     method = MULTI_SELECT_METHOD
   }
 
@@ -327,7 +331,7 @@ export function recommend(input: RecommendationInput): Recommendation {
     // options not offered now) is left as it is, not pulled up toward chance.
     const categories = k + (preference.elsewhereWeight > 0 ? 1 : 0)
     const chance = multiSelect ? 0.5 ** k : 1 / Math.max(categories, 1)
-    const shrunk = chance + (value - chance) * (1 - policy.confidence.contradiction_shrink)
+    const shrunk = towardChance(value, chance, policy.confidence.contradiction_shrink)
     // Said only where it lowered what is shown: `contradictions` names the contradiction either way
     // (with a shrink of 0, shrunk can come out a rounding step below value: not lowered).
     if (reportedConfidence(shrunk) < reportedConfidence(value)) {
@@ -452,6 +456,7 @@ export function recommend(input: RecommendationInput): Recommendation {
   const brokeTie = learning && !multiSelect && majority === staticDefault && defaultBrokeTie(preference, labels, staticDefault)
   return {
     ...(brokeTie ? { [BROKE_TIE]: true as const } : {}),
+    ...(multiSelect ? { [SELECTIONS]: selections } : {}),
     point: input.point,
     state,
     recommended: multiSelect ? recommended : (recommended[0] as string),
@@ -645,7 +650,7 @@ function presentOptions(input: {
       item.rate = round(selection.rate)
       // The confidence in what is recommended of the option, as the set's is their product: a
       // static default's set that leaves out an option chosen every time is unsure of that.
-      item.confidence = round(isRecommended === selection.selected ? selection.confidence : 1 - selection.confidence)
+      item.confidence = round(selectionFactor(selection, isRecommended))
     }
     if (offered.description !== undefined) item.description = offered.description
     if (!isRecommended || input.strength === 'neutral') return item
