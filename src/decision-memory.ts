@@ -242,7 +242,7 @@ export function createDecisionMemory(deps: {
       asOf,
       policy,
     }), now)
-    const contracted = contract === undefined ? recommendation : applyDecisions(recommendation, contract, rule?.always_ask ?? false)
+    const contracted = contract === undefined ? recommendation : applyDecisions(recommendation, contract, rule?.always_ask ?? false, policy)
     // A required limit bound to no point is checked at every point: an answer it blocks is asked.
     const answer =
       contracted.ask || decisions === undefined

@@ -1,7 +1,12 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { decisionRecord } from '../../test/support/decision-record'
+import { observation, pointView } from '../../test/support/observations'
+import { loadPolicy } from '../config/load-policy'
+import type { Observation } from '../domain/observation'
+import type { CompiledPolicy } from '../domain/policy'
+import { recommend } from '../domain/recommendation'
 import type { Constraint, DecisionRecord } from './decision'
-import { contractFor } from './enforcement'
+import { applyDecisions, contractFor } from './enforcement'
 
 const OFFERED = [{ option: 'Tier S' }, { option: 'Tier M' }, { option: 'Tier L' }]
 
@@ -29,5 +34,70 @@ describe('contractFor: what the decisions bound to a point do to its offer (R-CO
     }
     // Without an advisory decision the request's default stands.
     expect(contractFor([], OFFERED, 'Tier L').staticDefault).toBe('Tier L')
+  })
+})
+
+describe('applyDecisions: the confidence of a multi-select answer a required decision fixes part of (R-CON-2, R-REC-8)', () => {
+  let policy: CompiledPolicy
+  beforeAll(async () => {
+    policy = await loadPolicy()
+  })
+  const NOW = new Date('2026-07-01T10:00:00.000Z')
+  const CHECKS = ['Lint', 'Test', 'E2E']
+  /** Ten sets at the same moment, Lint in each, Test in 4 of them: the learned set is {Lint}. */
+  const TEN = Array.from({ length: 10 }, (_, i) => observation({ point: 'checks', chosen: i < 4 ? ['Lint', 'Test'] : ['Lint'], options: CHECKS, multi_select: true, context: { phase: 'run' } }))
+  const musts = (...options: string[]) =>
+    decisionRecord('D-001', { scope: { points: ['checks'], task: null, path: null, stage: null }, constraints: options.map((option) => ({ kind: 'must' as const, option })) })
+  function joined(decision: DecisionRecord, observations: Observation[] = TEN, context: Record<string, string> = { phase: 'run' }) {
+    const offered = CHECKS.map((option) => ({ option }))
+    const contract = contractFor([decision], offered, undefined)
+    const rec = recommend({ point: 'checks', question: 'Which checks?', options: contract.offered, offered, context, multi_select: true, memory: pointView(observations, policy), sessions: 1, personalization: true, asOf: NOW, policy })
+    return { rec, enforced: applyDecisions(rec, contract, false, policy) }
+  }
+  const confidenceOf = (r: { options: Array<{ option: string; confidence?: number }> }, option: string) => r.options.find((o) => o.option === option)?.confidence
+
+  it('holds an option a required must adds to the learned set certain, and the set as sure as the options it leaves to the user', () => {
+    const { rec, enforced } = joined(musts('Test'))
+    expect(rec).toMatchObject({ recommended: ['Lint'], confidence: { level: 'medium', significant: false } })
+    expect(enforced).toMatchObject({ state: 'enforced', recommended: ['Lint', 'Test'], ask: true })
+    // Test was left out by the user's choices, with P(rate < 0.5); the decision fixes it: no doubt.
+    expect(confidenceOf(rec, 'Test')).toBeLessThan(0.9)
+    expect(confidenceOf(enforced, 'Test')).toBe(1)
+    // The others keep their factors, and the set's confidence is their product, banded anew.
+    expect(confidenceOf(enforced, 'Lint')).toBe(confidenceOf(rec, 'Lint'))
+    expect(confidenceOf(enforced, 'E2E')).toBe(confidenceOf(rec, 'E2E'))
+    expect(enforced.confidence.value).toBeCloseTo(confidenceOf(rec, 'Lint')! * confidenceOf(rec, 'E2E')!, 3)
+    expect(enforced.confidence).toMatchObject({ level: 'high', significant: true, method: expect.stringContaining('required decision D-001') })
+    // p is the chance the user's answer is the set, Test given: Lint selected and E2E left out,
+    // each (10 + ½) / 11 (Krichevsky–Trofimov); the entropy is theirs alone.
+    const kt = 10.5 / 11
+    expect(enforced.p).toBeCloseTo(kt * kt, 4)
+    expect(enforced.information).toBeCloseTo(enforced.p * (1 - enforced.p), 4)
+    const h = -(kt * Math.log2(kt) + (1 - kt) * Math.log2(1 - kt))
+    expect(enforced.entropy).toBeCloseTo(2 * h, 4)
+    // What the user's choices alone said stays in `learned`.
+    expect(enforced.learned).toEqual({ state: rec.state, recommended: ['Lint'], confidence: rec.confidence.value })
+  })
+
+  it('holds an option the learned set already selects certain too, where a required must names it', () => {
+    const { rec, enforced } = joined(musts('Lint'))
+    expect(enforced.recommended).toEqual(['Lint'])
+    expect(confidenceOf(enforced, 'Lint')).toBe(1)
+    expect(enforced.confidence.value).toBeCloseTo(confidenceOf(rec, 'Test')! * confidenceOf(rec, 'E2E')!, 3)
+  })
+
+  it('pulls the set toward the chance of the options left to the user, where the context contradicts their precondition', () => {
+    const { rec, enforced } = joined(musts('Test'), TEN, { phase: 'sync' })
+    expect(rec.confidence.lowered_because).toContain('phase is sync, not run')
+    const free = confidenceOf(rec, 'Lint')! * confidenceOf(rec, 'E2E')!
+    const chance = 0.5 ** 2
+    expect(enforced.confidence.value).toBeCloseTo(chance + (free - chance) * (1 - policy.confidence.contradiction_shrink), 3)
+    expect(enforced.confidence.lowered_because).toBe(rec.confidence.lowered_because)
+  })
+
+  it('holds every option certain, and the set at 1, where required decisions fix the whole answer', () => {
+    const { enforced } = joined(musts('Lint', 'Test', 'E2E'))
+    expect(enforced).toMatchObject({ recommended: ['Lint', 'Test', 'E2E'], confidence: { value: 1, level: 'high', significant: true }, p: 1, information: 0, entropy: 0 })
+    expect(enforced.options.map((o) => o.confidence)).toEqual([1, 1, 1])
   })
 })

@@ -1,5 +1,15 @@
+import { confidenceLevel, reportedConfidence, setFigures, towardChance } from '../domain/confidence'
 import { matchInOtherWords } from '../domain/labels'
-import { BROKE_TIE, restsOnStaticDefault, STATIC_DEFAULT_BASIS, type OfferedOption, type Recommendation, type RecommendedOption } from '../domain/recommendation'
+import type { Policy } from '../domain/policy'
+import {
+  BROKE_TIE,
+  restsOnStaticDefault,
+  SELECTIONS,
+  STATIC_DEFAULT_BASIS,
+  type OfferedOption,
+  type Recommendation,
+  type RecommendedOption,
+} from '../domain/recommendation'
 import { overLimit } from './constraints'
 import type { DecisionRecord, EnforceLevel } from './decision'
 
@@ -203,6 +213,7 @@ function asOffered(option: RecommendedOption, offered: ReadonlyMap<string, Offer
  * The recommendation a required decision fixes: `enforced`, never overridden by observed choices.
  * `fixed` is the answer; `required` the options of it the decisions name (at a multi-select point
  * the answer also holds the learned options beside them, which keep the learned precondition).
+ * `policy` bands the confidence of a set the decisions fix only part of.
  */
 function enforce(
   rec: Recommendation,
@@ -211,6 +222,7 @@ function enforce(
   deciding: DecisionRecord[],
   determined: boolean,
   alwaysAsk: boolean,
+  policy: Policy,
   required: ReadonlySet<string> = new Set(fixed),
 ): ContractedRecommendation {
   const lead = deciding[0] as DecisionRecord
@@ -228,6 +240,9 @@ function enforce(
     const plain = asOffered(o, asWritten)
     if (!chosen.has(o.option)) return plain
     const item: RecommendedOption = { ...plain, recommended: true }
+    // An option a required decision fixes is certain, whatever the user's choices said of it (a
+    // learned set that left it out was sure of leaving it out, not of selecting it): its factor is 1.
+    if (item.confidence !== undefined && required.has(o.option)) item.confidence = 1
     if (!neutral) {
       item.label = `${o.option} (Recommended)`
       if (plain.description !== undefined) item.original_description = plain.description
@@ -249,9 +264,8 @@ function enforce(
     ask = false
     askReason = `required decision ${keys} fixes the answer: auto-resolve`
   }
-  const confidence = determined
-    ? { value: 1, level: 'high' as const, significant: true, method: `enforced by required decision ${keys}` }
-    : { ...rec.confidence, method: `${rec.confidence.method}; enforced in part by required decision ${keys}` }
+  const figures = determined ? undefined : partlyFixed(rec, chosen, required, `enforced in part by required decision ${keys}`, policy)
+  const confidence = figures?.confidence ?? { value: 1, level: 'high' as const, significant: true, method: `enforced by required decision ${keys}` }
   return {
     ...rec,
     state: 'enforced',
@@ -264,13 +278,61 @@ function enforce(
     contradictions: [],
     disclosure,
     strength: neutral ? 'neutral' : 'strong',
-    p: determined ? 1 : rec.p,
-    information: determined ? 0 : rec.information,
-    entropy: determined ? 0 : rec.entropy,
+    p: figures?.p ?? 1,
+    information: figures?.information ?? 0,
+    entropy: figures?.entropy ?? 0,
     ask,
     ask_reason: askReason,
     learned: { state: rec.state, recommended: rec.recommended, confidence: rec.confidence.value },
   }
+}
+
+/**
+ * The figures of a multi-select set required decisions fix only part of (R-CON-2, R-REC-8): the
+ * options they fix (`required`) are certain, each counting 1, and the rest of the set is the user's,
+ * each option with its factor: the set's confidence is the product of those, banded by the policy,
+ * and pulled toward their chance as the learned set's was where the request's context contradicts
+ * its precondition; p and the entropy are those of the options left to the user.
+ */
+function partlyFixed(
+  rec: Recommendation,
+  chosen: ReadonlySet<string>,
+  required: ReadonlySet<string>,
+  enforcedBy: string,
+  policy: Policy,
+): Pick<Recommendation, 'confidence' | 'p' | 'information' | 'entropy'> {
+  const beliefs = rec[SELECTIONS]
+  const method = `${rec.confidence.method}; ${enforcedBy}, whose options count 1`
+  // Only a multi-select answer is fixed in part, and recommend gives each its beliefs.
+  if (beliefs === undefined) return { confidence: { ...rec.confidence, method }, p: rec.p, information: rec.information, entropy: rec.entropy }
+  const set = setFigures(beliefs, chosen, required)
+  let value = set.confidence
+  let lowered = rec.confidence.lowered_because
+  if (lowered !== undefined) {
+    // Chance as recommend reckons it for a set, a coin per option: here per option left to the user.
+    const free = beliefs.filter((b) => !required.has(b.option)).length
+    const shrunk = towardChance(value, 0.5 ** free, policy.confidence.contradiction_shrink)
+    if (reportedConfidence(shrunk) < reportedConfidence(value)) value = shrunk
+    else lowered = undefined
+  }
+  // Given to 4 places as recommend gives them, information of the p shown.
+  const p = fourPlaces(set.p)
+  return {
+    confidence: {
+      value: reportedConfidence(value),
+      level: confidenceLevel(value, policy),
+      significant: reportedConfidence(value) >= policy.confidence.high,
+      method,
+      ...(lowered === undefined ? {} : { lowered_because: lowered }),
+    },
+    p,
+    information: fourPlaces(p * (1 - p)),
+    entropy: fourPlaces(set.entropy),
+  }
+}
+
+function fourPlaces(value: number): number {
+  return Math.round(value * 10_000) / 10_000
 }
 
 /**
@@ -279,9 +341,10 @@ function enforce(
  * allows it); required `must_not`s and `limit`s have already left the offer, and when they leave
  * one option, that option is fixed; an advisory decision is the static default, with its
  * rationale as the precondition, until observed choices outweigh it. `alwaysAsk`: the policy marks
- * the question's point always_ask (pointRule), where even an enforced answer is asked.
+ * the question's point always_ask (pointRule), where even an enforced answer is asked; `policy`
+ * bands the confidence of an answer they fix only part of.
  */
-export function applyDecisions(rec: Recommendation, contract: PointContract, alwaysAsk: boolean): ContractedRecommendation {
+export function applyDecisions(rec: Recommendation, contract: PointContract, alwaysAsk: boolean, policy: Policy): ContractedRecommendation {
   const effects = [...contract.effects]
   if (contract.noneAllowed !== null) {
     for (const [d, options] of softBy(contract.soft)) effects.push(effectOf(d, 'overruled', options))
@@ -297,7 +360,7 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
       const learned = Array.isArray(rec.recommended) ? rec.recommended : [rec.recommended]
       const set = allowed.filter((o) => fixed.includes(o) || learned.includes(o))
       const deciding = contract.musts.map((m) => m.decision)
-      result = enforce(rec, contract.offered, set, deciding, allowed.every((o) => fixed.includes(o)), alwaysAsk, new Set(fixed))
+      result = enforce(rec, contract.offered, set, deciding, allowed.every((o) => fixed.includes(o)), alwaysAsk, policy, new Set(fixed))
       for (const d of new Set(deciding)) {
         effects.push(effectOf(d, 'enforced', contract.musts.filter((m) => m.decision === d).map((m) => m.option)))
       }
@@ -311,11 +374,11 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
       for (const other of contract.musts.slice(1)) {
         if (other.option !== must.option) effects.push(effectOf(other.decision, 'conflict', [other.option]))
       }
-      result = enforce(rec, contract.offered, [must.option], deciding, true, alwaysAsk)
+      result = enforce(rec, contract.offered, [must.option], deciding, true, alwaysAsk, policy)
       for (const d of deciding) effects.push(effectOf(d, 'enforced', [must.option]))
     } else if (onlyOne !== undefined) {
       const deciding = [...new Set([...contract.ruledOut.values()].flat())]
-      result = enforce(rec, contract.offered, [onlyOne], deciding, true, alwaysAsk)
+      result = enforce(rec, contract.offered, [onlyOne], deciding, true, alwaysAsk, policy)
     }
   }
 

@@ -83,7 +83,7 @@ export interface RecommendedOption {
   description?: string
   /** The agent's own description of the option, when the recommendation replaced it. */
   original_description?: string
-  /** Multi-select only: decayed selection rate, and the confidence in selecting it or leaving it out, as recommended. */
+  /** Multi-select only: decayed selection rate, and the confidence in selecting it or leaving it out, as recommended (1 where a required decision fixes it). */
   rate?: number
   confidence?: number
   recommended: boolean

@@ -462,6 +462,44 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     }
   })
 
+  it('at a multi-select point, holds an option a required decision adds certain, and the set as sure as the options left to the user (R-CON-2, R-REC-8)', async () => {
+    const app = await checksApp()
+    const at = (h: number) => new Date(app.clock.now().getTime() - h * HOUR).toISOString()
+    // Lint every time, Test in 4 of 10: the learned set is {Lint}, leaving Test out with some doubt.
+    const sets = Array.from({ length: 10 }, (_, i) => ({ ...CHECKS, user_choice: i % 5 < 2 ? ['Lint', 'Test'] : ['Lint'], timestamp: at(12 - i) }))
+    expect((await app.call('POST', '/v1/observations', sets)).status).toBe(201)
+    const learned = (await app.call('POST', '/v1/recommendations', CHECKS)).body
+    const factor = (rec: { options: Array<{ option: string; confidence: number }> }, option: string) => rec.options.find((o) => o.option === option)?.confidence
+    expect(learned).toMatchObject({ recommended: ['Lint'], confidence: { level: 'medium', significant: false } })
+    expect(factor(learned, 'Test')).toBeLessThan(0.9)
+
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, scope: { points: ['checks'] }, constraints: [{ kind: 'must', option: 'Test' }] })
+    const rec = (await app.call('POST', '/v1/recommendations', CHECKS)).body
+    expect(rec).toMatchObject({ state: 'enforced', recommended: ['Lint', 'Test'], ask: true, learned: { recommended: ['Lint'], confidence: learned.confidence.value } })
+    expect(rec.options.find((o: { option: string }) => o.option === 'Test')).toMatchObject({ recommended: true, confidence: 1 })
+    expect(factor(rec, 'Lint')).toBe(factor(learned, 'Lint'))
+    expect(factor(rec, 'E2E')).toBe(factor(learned, 'E2E'))
+    expect(rec.confidence.value).toBeCloseTo(factor(learned, 'Lint')! * factor(learned, 'E2E')!, 3)
+    expect(rec.confidence).toMatchObject({ level: 'high', significant: true })
+    // Test given, the user's answer is the set when Lint is selected and E2E left out: more likely than {Lint} was.
+    expect(rec.p).toBeGreaterThan(learned.p)
+    expect(rec.entropy).toBeLessThan(learned.entropy)
+    expect(rec.information).toBeCloseTo(rec.p * (1 - rec.p), 4)
+
+    // The plan and why read the same figures.
+    const question = { question: CHECKS.question, header: CHECKS.header, multiSelect: true, options: CHECKS.all_options.map((label) => ({ label, description: label })) }
+    const plan = (await app.call('POST', '/v1/plan', { user: 'dan', questions: [question] })).body
+    expect(plan.questions[0].recommendation).toMatchObject({ confidence: rec.confidence, p: rec.p, information: rec.information, entropy: rec.entropy })
+    const why = (await app.call('GET', '/v1/why?user=dan&point=checks')).body
+    expect(why.recommendation).toMatchObject({ confidence: rec.confidence })
+
+    // Fixing every option offered leaves no doubt of any.
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-002', scope: { points: ['checks'] }, constraints: ['Lint', 'E2E'].map((option) => ({ kind: 'must', option })) })
+    const whole = (await app.call('POST', '/v1/recommendations', CHECKS)).body
+    expect(whole).toMatchObject({ recommended: ['Lint', 'Test', 'E2E'], confidence: { value: 1, level: 'high' }, p: 1, information: 0, entropy: 0 })
+    expect(whole.options.map((o: { confidence: number }) => o.confidence)).toEqual([1, 1, 1])
+  })
+
   it('names every required decision that fixes the same option, not only the newest (R-CON-2)', async () => {
     const app = await createTestApp()
     await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, date: '2026-06-01' })
