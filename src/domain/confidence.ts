@@ -9,7 +9,7 @@ export const SINGLE_SELECT_METHOD =
   'pseudo-counts = decayed weights rescaled to the Kish effective sample size'
 
 export const MULTI_SELECT_METHOD =
-  'beta-rate: per option P(selection rate >= 0.5) under a Beta posterior with a uniform prior on ' +
+  'beta-rate: per option P(selection rate >= 0.5), or < 0.5 for one left out, under a Beta posterior with a uniform prior on ' +
   'Kish-rescaled decayed weights; the set confidence is their product'
 
 /** A confidence as reported: 4 decimals. */
