@@ -183,6 +183,13 @@ describe('decision-memory main', () => {
     for (const name of ['adr-tools', 'MADR', 'log4brains', 'DECISIONS.md', 'AXME Code']) expect(line, name).toContain(name)
   })
 
+  it('says in the overview that the guard denies a PowerShell command too, as its own help and install-hooks --guard have it', async () => {
+    const { stdout } = await run(['help'])
+    const line = stdout.split('\n').find((l) => l.startsWith('  guard ')) ?? ''
+    for (const shell of ['Bash', 'PowerShell']) expect(line, shell).toContain(shell)
+    expect((await run(['help', 'guard'])).stdout).toContain('for Bash and PowerShell')
+  })
+
   it('says in the overview\'s store paragraph that mcp and import-adr open this checkout\'s data, not ./data', async () => {
     const { stdout } = await run(['help'])
     const which = stdout.slice(stdout.indexOf('Which store:'))

@@ -76,7 +76,7 @@ Commands:
   hook           the Claude Code hook: send one hook payload (stdin) to the service
   install-hooks  merge the hooks into Claude Code's settings.json
   mcp            an MCP server over stdio (recommend, plan_questions, record_choice, why, check_decision)
-  guard          Claude Code PreToolUse hook: deny a Bash command a required decision forbids
+  guard          Claude Code PreToolUse hook: deny a Bash or PowerShell command a required decision forbids
   import-adr     import decision records (adr-tools, MADR, log4brains, DECISIONS.md, AXME Code)
   why            the supersede chain of a decision, or what is behind a point's recommendation
   preferences    what has been learned about a user
