@@ -356,6 +356,16 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect(garbage).toEqual({ stdout: '', stderr: 'decision-memory guard: stdin is not a JSON hook payload; letting the command through\n' })
   })
 
+  it('says a terminal is no hook payload, as the hook says it, run by hand with nothing piped: let through, and refused with --fail-closed', async () => {
+    const unused = (async () => new Response('{}')) as unknown as typeof fetch
+    const base = { url: 'http://x.test', timeoutMs: 1000, fetch: unused, payload: '', payloadFromTerminal: true }
+    const why = 'stdin is a terminal, not a hook payload: the guard reads one hook payload on stdin, as Claude Code gives it (decision-memory guard < payload.json; see decision-memory guard --help)'
+    expect(await guard({ ...base, failClosed: false })).toEqual({ stdout: '', stderr: `decision-memory guard: ${why}; letting the command through\n` })
+    const closed = await guard({ ...base, failClosed: true })
+    expect(JSON.parse(closed.stdout).hookSpecificOutput.permissionDecision).toBe('deny')
+    expect(closed.stderr).toBe(`decision-memory guard: ${why}; refusing the command (--fail-closed)\n`)
+  })
+
   it('says a JSON array is no hook payload, as it says of garbage or null: let through, and refused with --fail-closed', async () => {
     const unused = (async () => new Response('{}')) as unknown as typeof fetch
     const base = { url: 'http://x.test', timeoutMs: 1000, fetch: unused }

@@ -28,6 +28,10 @@ export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
 /** How long the guard waits for the service by default: well under Claude Code's patience. */
 export const GUARD_TIMEOUT_MS = 1000
 
+/** What the guard says when run by hand in a terminal with no payload piped to it, as the hook says it. */
+const TERMINAL_STDIN =
+  'stdin is a terminal, not a hook payload: the guard reads one hook payload on stdin, as Claude Code gives it (decision-memory guard < payload.json; see decision-memory guard --help)'
+
 /** What the hook prints: on stdout for Claude Code, on stderr for the person reading logs. */
 export interface GuardOutput {
   stdout: string
@@ -98,6 +102,8 @@ export async function guard(input: {
   payloadCut?: boolean
   /** More came on stdin than is kept of a payload (PAYLOAD_KEPT_BYTES): `payload` is none. */
   payloadTooLarge?: boolean
+  /** stdin is a terminal (run by hand, nothing piped): no payload is coming. */
+  payloadFromTerminal?: boolean
   /** Why no address of the service could be made (DECISION_MEMORY_PORT=abc): `url` is then none. */
   addressProblem?: string
   fetch?: typeof fetch
@@ -109,6 +115,8 @@ export async function guard(input: {
       : { stdout: '', stderr: `decision-memory guard: ${why}; letting the command through\n` }
   // Past what is kept of one, the rest let go: said so, not called garbage nor late.
   if (input.payloadTooLarge === true) return unavailable(tooLargeWhy('the guard'))
+  // Run by hand with nothing piped, said as the hook says it, not as garbage on stdin.
+  if (input.payloadFromTerminal === true) return unavailable(TERMINAL_STDIN)
   let event: { hook_event_name?: unknown; tool_name?: unknown; tool_input?: { command?: unknown }; cwd?: unknown }
   try {
     event = JSON.parse(input.payload) as typeof event
@@ -365,7 +373,7 @@ export function checkableStart(body: { action: string; path?: string }): number 
  * Reads stdin to its end, or until it holds one whole JSON object (readStdinPayload, as the hook
  * reads its own), or what arrived by the deadline (`cut`: it had not all arrived by then).
  */
-async function readStdin(deadlineMs: number): Promise<{ text: string; cut: boolean; tooLarge?: boolean }> {
+async function readStdin(deadlineMs: number): Promise<{ text: string; cut: boolean; tooLarge?: boolean; terminal?: boolean }> {
   // A file is read at once (stdinFile): given one on a loaded machine, the guard said the payload
   // had not arrived, and let the command through unchecked.
   // Its byte order mark passed over, as on a pipe (payloadText): saved so by an editor, it was said
@@ -373,7 +381,7 @@ async function readStdin(deadlineMs: number): Promise<{ text: string; cut: boole
   // Over what is kept of a payload, said too large, as on a pipe.
   const file = stdinFile()
   if (file !== undefined) return { text: file.text, cut: false, tooLarge: file.tooLarge === true }
-  if (process.stdin.isTTY) return { text: '', cut: false }
+  if (process.stdin.isTTY) return { text: '', cut: false, terminal: true }
   // A client that spawns the guard and keeps the pipe open had a whole payload waited on to the
   // end of --timeout, holding up every Bash call by as much: it is taken once it has arrived.
   const stdin = await readStdinPayload(process.stdin, deadlineMs)
@@ -428,7 +436,7 @@ export async function guardCommand(argv: string[]): Promise<number> {
     return 1
   }
   const stdin = await readStdin(options.timeoutMs)
-  const out = await guard({ payload: stdin.text, payloadCut: stdin.cut, payloadTooLarge: stdin.tooLarge === true, ...options })
+  const out = await guard({ payload: stdin.text, payloadCut: stdin.cut, payloadTooLarge: stdin.tooLarge === true, payloadFromTerminal: stdin.terminal === true, ...options })
   process.stdout.write(out.stdout)
   process.stderr.write(out.stderr)
   // Its answer given: what it gave up on (a DNS lookup) must not hold every Bash call past it.

@@ -64,7 +64,7 @@ export type HookStdin = Readable & { isTTY?: boolean }
 
 /**
  * What the hook says when run by hand in a terminal with no payload piped to it, as the guard
- * says stdin is no hook payload: no payload is coming, and it waited out its whole budget.
+ * says it too: no payload is coming, and it waited out its whole budget.
  */
 export const TERMINAL_STDIN =
   'stdin is a terminal, not a hook payload: the hook reads one hook payload on stdin, as Claude Code gives it (decision-memory hook < payload.json; see decision-memory hook --help); nothing is sent or spooled'
