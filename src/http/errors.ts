@@ -70,7 +70,7 @@ export function issuesOf(error: { issues: readonly unknown[] }): Issue[] {
         // No branch takes the value's type: zod's own message is only "Invalid input"; say the
         // types the field takes (a message the schema gives of its own is kept).
         if (issue.message === 'Invalid input') {
-          out.push({ path: shownPath(path), message: unionTypeMessage(issue.errors) })
+          out.push({ path: shownPath(path), message: missingSaid(unionTypeMessage(issue.errors)) })
           continue
         }
       }
@@ -82,11 +82,20 @@ export function issuesOf(error: { issues: readonly unknown[] }): Issue[] {
       let message = issue.code === 'invalid_key' ? (issue.issues?.[0]?.message ?? issue.message) : issue.message
       // A record (`context`) is a JSON object: "expected record" is zod's word, not the client's.
       if (issue.code === 'invalid_type' && issue.expected === 'record') message = message.replace('expected record', 'expected object')
-      out.push({ path: shownPath(path), message })
+      out.push({ path: shownPath(path), message: missingSaid(message) })
     }
   }
   visit(error.issues as ZodIssueLike[], [])
   return out
+}
+
+/**
+ * A field not sent, said so: zod's `Invalid input: expected string, received undefined` for a
+ * required field left out (JSON has no undefined: only a field missing reads so) becomes
+ * `missing: expected string`.
+ */
+function missingSaid(message: string): string {
+  return message.replace(/^Invalid input: (expected .+), received undefined$/, 'missing: $1')
 }
 
 /**

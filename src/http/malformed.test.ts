@@ -122,6 +122,16 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
     }
   })
 
+  it('says a required field left out is missing, not that it received undefined', async () => {
+    // JSON has no undefined: zod's "Invalid input: expected string, received undefined" meant a field not sent.
+    const body = await t.call('POST', '/v1/recommendations', { all_options: ['Tier S', 'Tier M'] })
+    expect(body.body.error.issues).toEqual([{ path: 'question', message: 'missing: expected string' }])
+    const union = await t.call('POST', '/v1/observations', { ...OBS, user_choice: undefined })
+    expect(union.body.error.issues).toEqual([{ path: 'user_choice', message: 'missing: expected string or array' }])
+    const query = await t.call('GET', '/v1/why?user=alice')
+    expect(query.body.error.issues).toEqual([{ path: 'point', message: 'missing: expected string' }])
+  })
+
   it('does not tell a number too large for a double that it must be a number', async () => {
     // JSON.parse reads 1e400 as Infinity, which no context value may be: the issue says why.
     const r = await t.call('POST', '/v1/observations', '{"question":"Which tier?","user_choice":"Tier S","all_options":["Tier S","Tier M"],"context":{"size":1e400}}')

@@ -356,7 +356,7 @@ describe('createMcpServer: what a client checks against the input schemas', () =
     const empty = await client.callTool({ name: 'check_decision', arguments: { action: '' } })
     expect((empty.content as Array<{ text: string }>)[0]?.text).toMatch(/^invalid_request: invalid arguments: action\n- action: .+\n- action: /)
     const missing = await client.callTool({ name: 'record_choice', arguments: { question: 'Which database?', all_options: ['pg', 'mysql'] } })
-    expect((missing.content as Array<{ text: string }>)[0]?.text).toContain('- user_choice: Invalid input: expected string or array, received undefined')
+    expect((missing.content as Array<{ text: string }>)[0]?.text).toContain('- user_choice: missing: expected string or array')
     expect(observed).toEqual([])
     await client.close()
   })
