@@ -80,4 +80,12 @@ describe('commandFolders: the folder each part of a chain runs in', () => {
       expect(() => commandFolders(command, '/repo'), command).not.toThrow()
     }
   })
+
+  it('never throws on quotes and substitutions nested past the stack, and checks such a command where it starts', () => {
+    for (const command of [`echo ${'"$('.repeat(30000)}`, `echo ${'${"'.repeat(30000)}`, `cd web && echo "${'$("'.repeat(30000)}`]) {
+      const found = commandFolders(command, '/repo')
+      expect(found.parts).toEqual([{ start: 0, end: command.length, folder: '/repo' }])
+      expect(found.unfollowed).toEqual(['the command nests quotes and substitutions deeper than the guard follows, so it is checked where it starts'])
+    }
+  })
 })

@@ -35,6 +35,20 @@ const MAX_PARTS = 1000
  * Bash's `cd` does). Pure: the path is only resolved, never looked at.
  */
 export function commandFolders(command: string, cwd: string): CommandFolders {
+  try {
+    return followFolders(command, cwd)
+  } catch (error) {
+    // Quotes and substitutions nested tens of thousands deep (`"$("$(…`) are read by recursion, past
+    // the stack: the guard threw, and a Bash call stalled on its crash. The command is checked whole where it starts.
+    if (!(error instanceof RangeError)) throw error
+    return {
+      parts: [{ start: 0, end: command.length, folder: cwd }],
+      unfollowed: ['the command nests quotes and substitutions deeper than the guard follows, so it is checked where it starts'],
+    }
+  }
+}
+
+function followFolders(command: string, cwd: string): CommandFolders {
   const parts: CommandPart[] = []
   const unfollowed: string[] = []
   let folder: string | undefined = cwd
