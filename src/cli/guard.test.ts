@@ -526,13 +526,21 @@ describe('decision-memory guard (R-CON-3)', () => {
     const many = checksElsewhere(folders, '/nowhere', '/nowhere')
     expect(many.checks.map((c) => c.body)).toEqual(Array.from({ length: GUARD_MAX_FOLDERS }, (_, i) => ({ action: `make && cd /nowhere/f${i + 1}`, path: `/nowhere/f${i}` })))
     expect(many.notes).toEqual([`more than ${GUARD_MAX_FOLDERS} folders besides where the command starts, so the commands in the others are checked there`])
-    // A thousand folders, each deeper: a few looked up, one note.
+    // A thousand folders, each deeper: a few looked up.
     const deep = checksElsewhere(Array.from({ length: 1000 }, () => 'cd a').join(' && '), '/nowhere', '/nowhere')
     expect(deep.checks).toHaveLength(GUARD_MAX_FOLDERS)
-    expect(deep.notes).toHaveLength(1)
+    // The folders past the 500th are over the 1,000 characters the route takes: said too.
+    expect(deep.notes).toEqual([
+      'a folder whose path is over the 1000 characters the service takes, so the commands in it are checked where the command starts',
+      `more than ${GUARD_MAX_FOLDERS} folders besides where the command starts, so the commands in the others are checked there`,
+    ])
     // A folder whose path the service would refuse: checked where the command starts, and said.
     const long = checksElsewhere(`cd /nowhere/${'x'.repeat(1000)} && make`, '/nowhere', '/nowhere')
     expect(long).toEqual({ checks: [], notes: ['a folder whose path is over the 1000 characters the service takes, so the commands in it are checked where the command starts'] })
+    // One of tens of thousands of folders under the cwd: refused unread, where looking it up on disk
+    // walked each folder above it, for most of a minute, and threw past the stack.
+    const deeper = checksElsewhere(`cd ${'a/'.repeat(20000)} && make`, '/nowhere', '/nowhere')
+    expect(deeper).toEqual({ checks: [], notes: ['a folder whose path is over the 1000 characters the service takes, so the commands in it are checked where the command starts'] })
     // The parts of one folder: those next to each other with what joins them, the others on lines of their own.
     expect(checksElsewhere('cd /nowhere/b && make; make test | tee log && cd .. && ls && cd b && make clean', '/nowhere', '/nowhere').checks).toEqual([
       { body: { action: 'make; make test | tee log && cd ..\nmake clean', path: '/nowhere/b' }, where: '/nowhere/b' },

@@ -236,6 +236,13 @@ export function checksElsewhere(command: string, cwd: string, cwdPath: string | 
   let tooLong = false
   for (const [index, part] of parts.entries()) {
     if (part.folder === undefined) continue
+    // A folder longer than the cwd by more than the route takes has a path over it (it is under the
+    // repository's root as the cwd is, or absolute): refused unread, as looking up one of thousands
+    // of folders (`cd a/a/a/…`) walked each above it and took most of a minute, past any --timeout.
+    if (part.folder.length > cwd.length + 1 + CHECK_PATH_LENGTH) {
+      tooLong = true
+      continue
+    }
     let path = paths.get(part.folder)
     if (path === undefined) {
       // Each lookup walks the folders above it: a chain of a thousand `cd a` would take seconds.
