@@ -69,6 +69,9 @@ describe('commandFolders: the folder each part of a chain runs in', () => {
     expect(where('echo $((1<<2)) && cd web && ls\nmake').slice(-2)).toEqual(['ls @ /repo/web', 'make @ /repo/web'])
     expect(where('(( n = 1<<3 )); cd web\nmake').at(-1)).toBe('make @ /repo/web')
     expect(where('echo "$((1<<2))"; cd web\nmake').at(-1)).toBe('make @ /repo/web')
+    // A here-string is no heredoc: the lines after it are commands of their own (as `bash -c` runs them).
+    expect(where('grep x <<< "$v"\ncd web\nrm -rf build')).toEqual(['grep x <<< "$v" @ /repo', 'cd web @ /repo', 'rm -rf build @ /repo/web'])
+    expect(where('x="$(cat <<< "a"\necho b)"\ncd web\nrm -rf build').at(-1)).toBe('rm -rf build @ /repo/web')
     expect(where('# cd web\nls')).toEqual(['# cd web @ /repo', 'ls @ /repo'])
     expect(where('echo "a && cd web" && ls').at(-1)).toBe('ls @ /repo')
     // A word of a message is no cd, and not said to be one not followed.

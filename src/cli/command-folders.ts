@@ -230,7 +230,13 @@ export function splitChain(command: string): Segment[] {
       i = eol === -1 ? n : eol
       continue
     }
-    if (c === '<' && command[i + 1] === '<' && command[i + 2] !== '<') {
+    // A here-string, `<<< word`, is no heredoc: read as one from its second `<`, it took the
+    // script's lines after it for a body, and their cds with them.
+    if (c === '<' && command[i + 1] === '<' && command[i + 2] === '<') {
+      i += 3
+      continue
+    }
+    if (c === '<' && command[i + 1] === '<') {
       i = heredocWord(command, i, heredocs)
       continue
     }
@@ -356,7 +362,8 @@ function skipParens(command: string, i: number): number {
   const heredocs: Heredoc[] = []
   while (i < command.length) {
     const c = command[i]
-    if (c === '<' && command[i + 1] === '<' && command[i + 2] !== '<') i = heredocWord(command, i, heredocs)
+    if (c === '<' && command[i + 1] === '<' && command[i + 2] === '<') i += 3
+    else if (c === '<' && command[i + 1] === '<') i = heredocWord(command, i, heredocs)
     else if (c === '\n' && heredocs.length > 0) i = skipBodies(command, i + 1, heredocs)
     else if (c === '\\') i += 2
     else if (c === "'") {
