@@ -28,6 +28,9 @@ describe('commandFolders: the folder each part of a chain runs in', () => {
   })
 
   it('reads a quoted or escaped folder as the shell passes it', () => {
+    // A backslash before a newline joins the lines, as Claude Code breaks a long command.
+    expect(where('cd services/billing \\\n  && rm -rf build').at(-1)).toBe('rm -rf build @ /repo/services/billing')
+    expect(where('cd \\\n  services/bil\\\nling && ls').at(-1)).toBe('ls @ /repo/services/billing')
     expect(where('cd "services/my app" && ls').at(-1)).toBe('ls @ /repo/services/my app')
     expect(where("cd 'services/my app' && ls").at(-1)).toBe('ls @ /repo/services/my app')
     expect(where('cd services/my\\ app && ls').at(-1)).toBe('ls @ /repo/services/my app')

@@ -181,7 +181,20 @@ export function splitChain(command: string): Segment[] {
   const close = (end: number, next: number, operator: string) => {
     const text = command.slice(start, end)
     const pipedOut = operator === '|' || operator === '|&' || operator === '&'
-    if (text.trim() !== '') segments.push({ start: start + (text.length - text.trimStart().length), end: end - (text.length - text.trimEnd().length), subshell: pipedIn || pipedOut })
+    // White space and line continuations (`\⏎`) around it taken off: a part's last `\` was left a word.
+    let from = start
+    let to = end
+    for (;;) {
+      if (from < to && /\s/.test(command[from] as string)) from += 1
+      else if (from + 1 < to && command[from] === '\\' && command[from + 1] === '\n') from += 2
+      else break
+    }
+    for (;;) {
+      if (to - 1 > from && command[to - 2] === '\\' && command[to - 1] === '\n') to -= 2
+      else if (to > from && /\s/.test(command[to - 1] as string)) to -= 1
+      else break
+    }
+    if (from < to) segments.push({ start: from, end: to, subshell: pipedIn || pipedOut })
     pipedIn = operator === '|' || operator === '|&'
     start = next
   }
@@ -409,8 +422,11 @@ function shellWordsOf(text: string): Word[] {
   const words: Word[] = []
   let i = 0
   const n = text.length
+  // A backslash before a newline is no character, where it was read as a word of its own:
+  // `cd web \⏎ && make` was a cd to two folders, not followed.
+  const joined = (at: number) => text[at] === '\\' && text[at + 1] === '\n'
   while (i < n) {
-    while (i < n && /\s/.test(text[i] as string)) i += 1
+    while (i < n && (/\s/.test(text[i] as string) || joined(i))) i += joined(i) ? 2 : 1
     if (i >= n) break
     const start = i
     let literal: string | undefined = ''
@@ -420,7 +436,8 @@ function shellWordsOf(text: string): Word[] {
     if (text[i] === '~') expands()
     while (i < n && !/\s/.test(text[i] as string)) {
       const c = text[i] as string
-      if (c === '\\') {
+      if (joined(i)) i += 2
+      else if (c === '\\') {
         if (literal !== undefined) literal += text[i + 1] ?? ''
         i += 2
       } else if (c === "'") {
