@@ -76,6 +76,10 @@ describe('commandFolders: the folder each part of a chain runs in', () => {
     expect(where('grep x <<< "$v"\ncd web\nrm -rf build')).toEqual(['grep x <<< "$v" @ /repo', 'cd web @ /repo', 'rm -rf build @ /repo/web'])
     expect(where('x="$(cat <<< "a"\necho b)"\ncd web\nrm -rf build').at(-1)).toBe('rm -rf build @ /repo/web')
     expect(where('# cd web\nls')).toEqual(['# cd web @ /repo', 'ls @ /repo'])
+    // A comment after a cd is no folder of it.
+    expect(where('cd web # build there\nrm -rf build').at(-1)).toBe('rm -rf build @ /repo/web')
+    expect(commandFolders('cd web # build there\nrm -rf build', '/repo').unfollowed).toEqual([])
+    expect(where('cd web#1 && ls').at(-1)).toBe('ls @ /repo/web#1')
     expect(where('echo "a && cd web" && ls').at(-1)).toBe('ls @ /repo')
     // A word of a message is no cd, and not said to be one not followed.
     expect(commandFolders('git commit -m "then cd into web" && ls', '/repo').unfollowed).toEqual([])

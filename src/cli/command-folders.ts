@@ -428,6 +428,12 @@ function shellWordsOf(text: string): Word[] {
   while (i < n) {
     while (i < n && (/\s/.test(text[i] as string) || joined(i))) i += joined(i) ? 2 : 1
     if (i >= n) break
+    // A comment, to its line's end: `cd web # build there` was a cd to four folders, not followed.
+    if (text[i] === '#') {
+      const eol = text.indexOf('\n', i)
+      i = eol === -1 ? n : eol
+      continue
+    }
     const start = i
     let literal: string | undefined = ''
     const expands = () => {
