@@ -25,6 +25,9 @@ describe('commandFolders: the folder each part of a chain runs in', () => {
     ])
     expect(where('cd -P web && cd - && ls')).toEqual(['cd -P web @ /repo', 'cd - @ /repo/web', 'ls @ /repo'])
     expect(where('cd web 2>/dev/null && ls')).toEqual(['cd web 2>/dev/null @ /repo', 'ls @ /repo/web'])
+    for (const redirect of ['>& /dev/null', '&> /dev/null', '2>> log', '> log', '>| log', '< /dev/null', '2>&1']) {
+      expect(where(`cd web ${redirect} && ls`).at(-1), redirect).toBe('ls @ /repo/web')
+    }
   })
 
   it('reads a quoted or escaped folder as the shell passes it', () => {

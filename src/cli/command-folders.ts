@@ -478,7 +478,8 @@ function shellWordsOf(text: string): Word[] {
 function dropRedirections(words: Word[]): Word[] {
   const kept: Word[] = []
   for (let i = 0; i < words.length; i += 1) {
-    const redirection = /^(\d+|&)?(>>?|<|>&|<&|&>>?|>\|)(.*)$/.exec((words[i] as Word).raw)
+    // The longest operator first: `>&` read as `>` then `&` kept `/dev/null` of `>& /dev/null` as a folder.
+    const redirection = /^(\d+|&)?(>&|<&|&>>?|>>|>\||>|<)(.*)$/.exec((words[i] as Word).raw)
     if (redirection === null) kept.push(words[i] as Word)
     else if (redirection[3] === '') i += 1
   }
