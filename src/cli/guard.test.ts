@@ -487,6 +487,11 @@ describe('decision-memory guard (R-CON-3)', () => {
       for (const command of ['cd "services/billing" && rm -rf build', `cd ${repo}/services/billing; rm -rf build`, 'cd -- services/billing || exit 1\nrm -rf build', 'pushd services/billing && rm -rf build && popd']) {
         expect(JSON.parse((await at(command)).stdout).hookSpecificOutput.permissionDecisionReason, command).toContain('D-050')
       }
+      // As Claude Code writes them: a line broken with `\`, a comment after the cd, a here-string
+      // before it, its output sent away with `>&`.
+      for (const command of ['cd services/billing \\\n  && rm -rf build', 'cd services/billing # clean it\nrm -rf build', 'grep -q x <<< "$v"\ncd services/billing\nrm -rf build', 'cd services/billing >& /dev/null && rm -rf build']) {
+        expect(JSON.parse((await at(command)).stdout || '{}').hookSpecificOutput?.permissionDecisionReason, command).toContain('D-050')
+      }
       // Where the part does not run in billing, it is not blocked: back at the root, in a subshell, in a sibling.
       calls.length = 0
       expect(await at('cd services/billing && make && cd ../.. && rm -rf build')).toEqual({ stdout: '', stderr: '' })
