@@ -62,6 +62,11 @@ describe('commandFolders: the folder each part of a chain runs in', () => {
     expect(where('cd web & ls').at(-1)).toBe('ls @ /repo')
     // A brace group runs in the shell itself.
     expect(where('{ cd web; make; }').filter((p) => p.startsWith('make'))).toEqual(['make @ /repo/web'])
+    // Unless it is piped or run in the background: then, as a subshell, its cd moves nothing after it.
+    expect(where('{ cd web; make; } | tee log; rm -rf build').slice(-2)).toEqual(['tee log @ /repo', 'rm -rf build @ /repo'])
+    expect(where('{ cd web; make; } 2>&1 | tail -5\nrm -rf build').at(-1)).toBe('rm -rf build @ /repo')
+    expect(where('{ cd web; make; } &\nrm -rf build').at(-1)).toBe('rm -rf build @ /repo')
+    expect(where('{ cd web; make; }; rm -rf build').at(-1)).toBe('rm -rf build @ /repo/web')
   })
 
   it('keeps a heredoc body, a substitution and a comment inside their command', () => {

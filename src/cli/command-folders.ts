@@ -55,6 +55,8 @@ function followFolders(command: string, cwd: string): CommandFolders {
   let previous: string | undefined
   const stack: Array<string | undefined> = []
   const compound: string[] = []
+  /** The folder each open brace group started in. */
+  const braces: Array<string | undefined> = []
   const segments = splitChain(command)
   for (const [index, segment] of segments.entries()) {
     if (index >= MAX_PARTS) {
@@ -71,9 +73,17 @@ function followFolders(command: string, cwd: string): CommandFolders {
     for (;;) {
       const first = words[0]
       if (first === undefined) break
-      if (first === '{') compound.push('{')
-      else if (first === '}') {
-        if (compound[compound.length - 1] === '{') compound.pop()
+      if (first === '{') {
+        compound.push('{')
+        braces.push(folder)
+      } else if (first === '}') {
+        if (compound[compound.length - 1] === '{') {
+          compound.pop()
+          // Piped or in the background (`{ cd web; make; } | tail`), the group ran in a subshell:
+          // the commands after it run where it started, not in web.
+          const before = braces.pop()
+          if (segment.subshell) folder = before
+        }
         if (compound[compound.length - 1] === 'function') compound.pop()
       } else if (OPENERS.has(first)) compound.push(first)
       else if (CLOSERS.has(first)) compound.pop()
