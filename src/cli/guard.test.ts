@@ -503,6 +503,9 @@ describe('decision-memory guard (R-CON-3)', () => {
       expect(sub.stderr).toBe(
         "decision-memory guard: not followed (the command starts in .): (cd services/billing && make): a cd inside ( … ), $( … ), bash -c '…' or the like moves nothing after it, so the commands inside are checked where it starts\n",
       )
+      // A control character of the command is shown escaped in that note, as stderr reaches a terminal.
+      const escaped = await run(JSON.stringify({ ...JSON.parse(await bashPayload()), cwd: repo, tool_input: { command: 'cd "$X\u001b[2J\u202e" && make' } }))
+      expect(escaped.stderr).toBe('decision-memory guard: not followed (the command starts in .): cd "$X\\u001b[2J\\u202e": a folder the guard cannot know, so the commands after it are checked where the command starts\n')
       // A cd the guard cannot follow: what runs after it is checked where the command starts, as before, and said.
       calls.length = 0
       const unknown = await at('cd "$BILLING" && rm -rf build')

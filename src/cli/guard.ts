@@ -167,7 +167,8 @@ export async function guard(input: {
   }
   const verdicts = results.filter((r): r is { verdict: Verdict; where: string | undefined } => 'verdict' in r)
   const blocking = verdicts.filter((r) => !r.verdict.allowed)
-  const notFollowed = elsewhere.notes.length > 0 ? `decision-memory guard: not followed (the command starts in ${body.path ?? 'its cwd'}): ${elsewhere.notes.join('; ')}\n` : ''
+  // The command's own text, clipped: its control characters shown escaped, as stderr reaches a terminal.
+  const notFollowed = elsewhere.notes.length > 0 ? `decision-memory guard: not followed (the command starts in ${body.path ?? 'its cwd'}): ${printable(elsewhere.notes.join('; '))}\n` : ''
   // The command that prints a long rationale whole names the service when a new shell would not find it.
   const where = serviceUrlPrefix(input.url)
   // Whatever else could not be checked, a part a required decision forbids where it runs is refused.
