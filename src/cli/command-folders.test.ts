@@ -54,9 +54,19 @@ describe('commandFolders: the folder each part of a chain runs in', () => {
   })
 
   it('keeps the folder after a cd run in a subshell, a pipeline, the background or a shell\'s script, and says it is not followed', () => {
+    // A subshell's own parts are followed inside it; its cd moves nothing after it.
     const sub = commandFolders('(cd services/billing && rm -rf build) && ls', '/repo')
-    expect(sub.parts.map((p) => p.folder)).toEqual(['/repo', '/repo'])
-    expect(sub.unfollowed).toEqual(["(cd services/billing && rm -rf build): a cd inside ( … ), $( … ), bash -c '…' or the like moves nothing after it, so the commands inside are checked where it starts"])
+    expect(where('(cd services/billing && rm -rf build) && ls')).toEqual(['cd services/billing @ /repo', 'rm -rf build @ /repo/services/billing', 'ls @ /repo'])
+    expect(sub.unfollowed).toEqual([])
+    expect(where('cd web && ( cd api; make ) 2>&1 | tail\nls')).toEqual(['cd web @ /repo', 'cd api @ /repo/web', 'make @ /repo/web/api', 'tail @ /repo/web', 'ls @ /repo/web'])
+    expect(where('(cd "$D" && make); ls').at(-1)).toBe('ls @ /repo')
+    expect(where('(( n = 1 )) && ls').at(-1)).toBe('ls @ /repo')
+    // Nested deeper than 16, read as before: checked where the innermost subshell followed starts, and said.
+    const deep = commandFolders(`${'( '.repeat(40)}cd web && rm -rf build${' )'.repeat(40)}`, '/repo')
+    expect(deep.parts).toHaveLength(1)
+    expect(deep.unfollowed[0]).toMatch(/^\( \( .*: a cd inside \( … \)/)
+    const dollar = commandFolders('x=$(cd services/billing && pwd) && ls', '/repo')
+    expect(dollar.unfollowed).toEqual(["x=$(cd services/billing && pwd): a cd inside ( … ), $( … ), bash -c '…' or the like moves nothing after it, so the commands inside are checked where it starts"])
     expect(where("bash -c 'cd web && make' && ls").at(-1)).toBe('ls @ /repo')
     expect(where('cd web | cat; ls').at(-1)).toBe('ls @ /repo')
     expect(where('cd web & ls').at(-1)).toBe('ls @ /repo')

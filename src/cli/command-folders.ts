@@ -48,7 +48,10 @@ export function commandFolders(command: string, cwd: string): CommandFolders {
   }
 }
 
-function followFolders(command: string, cwd: string): CommandFolders {
+/** Subshells inside subshells followed at most this deep: each level reads its text again. */
+const MAX_SUBSHELLS = 16
+
+function followFolders(command: string, cwd: string | undefined, depth = 0): CommandFolders {
   const parts: CommandPart[] = []
   const unfollowed: string[] = []
   let folder: string | undefined = cwd
@@ -66,6 +69,17 @@ function followFolders(command: string, cwd: string): CommandFolders {
       break
     }
     const text = command.slice(segment.start, segment.end)
+    // A subshell, `(cd web && rm -rf build)`, as Claude Code often writes one: its parts followed
+    // from the folder it starts in, where the whole was checked at the cwd only; its cds move
+    // nothing after it.
+    const body = depth < MAX_SUBSHELLS ? subshellBody(text) : undefined
+    if (body !== undefined) {
+      const inside = followFolders(text.slice(body.start, body.end), folder, depth + 1)
+      const at = segment.start + body.start
+      for (const part of inside.parts) parts.push({ start: at + part.start, end: at + part.end, folder: part.folder })
+      unfollowed.push(...inside.unfollowed)
+      continue
+    }
     parts.push({ start: segment.start, end: segment.end, folder })
     let all = shellWordsOf(text)
     let words = all.map((w) => w.literal ?? w.raw)
@@ -163,6 +177,14 @@ function followFolders(command: string, cwd: string): CommandFolders {
     move(to, dir === undefined || dir === '' ? 'a folder the guard cannot know' : 'a folder relative to one the guard does not know')
   }
   return { parts, unfollowed }
+}
+
+/** Where the body of a subshell is, when `text` is one (`( … )`, redirections after it); not `(( … ))`, arithmetic. */
+function subshellBody(text: string): { start: number; end: number } | undefined {
+  if (text[0] !== '(' || text[1] === '(') return undefined
+  const end = skipParens(text, 1)
+  if (text[end - 1] !== ')') return undefined
+  return { start: 1, end: end - 1 }
 }
 
 function clip(text: string): string {

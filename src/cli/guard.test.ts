@@ -498,10 +498,13 @@ describe('decision-memory guard (R-CON-3)', () => {
       expect(calls.map((c) => JSON.parse(c).path)).toEqual(['.', 'services/billing'])
       expect(JSON.parse(calls[1] as string).action).toBe('make && cd ../..')
       expect(await at('cd services/web && rm -rf build')).toEqual({ stdout: '', stderr: '' })
-      const sub = await at('(cd services/billing && make) && rm -rf build')
+      expect(await at('(cd services/billing && make) && rm -rf build')).toEqual({ stdout: '', stderr: '' })
+      // Inside the subshell, as Claude Code writes one, the part in billing is denied there.
+      expect(JSON.parse((await at('(cd services/billing && rm -rf build)')).stdout).hookSpecificOutput.permissionDecisionReason).toContain('D-050')
+      const sub = await at("bash -c 'cd services/billing && make' && rm -rf build")
       expect(sub.stdout).toBe('')
       expect(sub.stderr).toBe(
-        "decision-memory guard: not followed (the command starts in .): (cd services/billing && make): a cd inside ( … ), $( … ), bash -c '…' or the like moves nothing after it, so the commands inside are checked where it starts\n",
+        "decision-memory guard: not followed (the command starts in .): bash -c 'cd services/billing && make': a cd inside ( … ), $( … ), bash -c '…' or the like moves nothing after it, so the commands inside are checked where it starts\n",
       )
       // A control character of the command is shown escaped in that note, as stderr reaches a terminal.
       const escaped = await run(JSON.stringify({ ...JSON.parse(await bashPayload()), cwd: repo, tool_input: { command: 'cd "$X\u001b[2J\u202e" && make' } }))
