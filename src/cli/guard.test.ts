@@ -514,6 +514,13 @@ describe('decision-memory guard (R-CON-3)', () => {
       const unknown = await at('cd "$BILLING" && rm -rf build')
       expect(unknown).toEqual({ stdout: '', stderr: 'decision-memory guard: not followed (the command starts in .): cd "$BILLING": a folder the guard cannot know, so the commands after it are checked where the command starts\n' })
       expect(calls).toHaveLength(1)
+      // Each check counts its pulses: D-021, which applies everywhere, reached in two folders of one command counts two.
+      const checkPulses = async () =>
+        Object.fromEntries(((await app.call('GET', '/v1/decisions/pulses')).body.decisions as Array<{ key: string; by: { check: number } }>).map((d) => [d.key, d.by.check]))
+      const before = await checkPulses()
+      expect(await at('cd services/billing && make')).toEqual({ stdout: '', stderr: '' })
+      // D-050, scoped to billing, is reached by the part run there only: one.
+      expect(await checkPulses()).toEqual({ 'D-021': (before['D-021'] as number) + 2, 'D-050': (before['D-050'] as number) + 1 })
       // An advisory decision met where a part runs is told with its folder, the command let through.
       const noPublish = { ...NO_FORCE_PUSH, key: 'D-051', enforce: 'advisory', title: 'Billing is published by CI', scope: { path: 'services/billing' }, constraints: [{ kind: 'must_not', pattern: '^npm publish' }] }
       expect((await app.call('POST', '/v1/decisions', noPublish)).status).toBe(201)
