@@ -559,6 +559,11 @@ describe('decision-memory guard (R-CON-3)', () => {
     // walked each folder above it, for most of a minute, and threw past the stack.
     const deeper = checksElsewhere(`cd ${'a/'.repeat(20000)} && make`, '/nowhere', '/nowhere')
     expect(deeper).toEqual({ checks: [], notes: ['a folder whose path is over the 1000 characters the service takes, so the commands in it are checked where the command starts'] })
+    // A thousand cds not followed: the first few said, then how many more, not a line 100 KB long.
+    const unknown = checksElsewhere(Array.from({ length: 1000 }, (_, i) => `cd "$D${i}"`).join('; '), '/nowhere', '/nowhere')
+    expect(unknown.notes).toHaveLength(6)
+    expect(unknown.notes[0]).toBe('cd "$D0": a folder the guard cannot know, so the commands after it are checked where the command starts')
+    expect(unknown.notes[5]).toBe('995 more not followed')
     // The parts of one folder: those next to each other with what joins them, the others on lines of their own.
     expect(checksElsewhere('cd /nowhere/b && make; make test | tee log && cd .. && ls && cd b && make clean', '/nowhere', '/nowhere').checks).toEqual([
       { body: { action: 'make; make test | tee log && cd ..\nmake clean', path: '/nowhere/b' }, where: '/nowhere/b' },

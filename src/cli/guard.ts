@@ -219,6 +219,9 @@ export async function guard(input: {
 /** The longest `path` POST /v1/decisions/check takes (CheckBody). */
 const CHECK_PATH_LENGTH = 1000
 
+/** At most this many cds not followed are said, each: the others are counted. */
+const GUARD_MAX_NOTES = 5
+
 /** At most this many folders besides the cwd are checked: the parts of a command in more are checked at the cwd only, and said so. */
 export const GUARD_MAX_FOLDERS = 8
 
@@ -229,7 +232,8 @@ export const GUARD_MAX_FOLDERS = 8
  */
 export function checksElsewhere(command: string, cwd: string, cwdPath: string | undefined): { checks: Array<{ body: { action: string; path: string }; where: string }>; notes: string[] } {
   const { parts, unfollowed } = commandFolders(command, cwd)
-  const notes = [...unfollowed]
+  // The first few said, then how many more: a chain of a thousand `cd "$D"` wrote a line of 100 KB on stderr.
+  const notes = unfollowed.length > GUARD_MAX_NOTES ? [...unfollowed.slice(0, GUARD_MAX_NOTES), `${unfollowed.length - GUARD_MAX_NOTES} more not followed`] : [...unfollowed]
   const byPath = new Map<string, Array<{ start: number; end: number; index: number }>>()
   // Each folder looked up on disk once, however many parts run in it.
   const paths = new Map<string, string>()
