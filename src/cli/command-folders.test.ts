@@ -51,6 +51,10 @@ describe('commandFolders: the folder each part of a chain runs in', () => {
     // Run or not by a condition: not known after it.
     expect(where('if [ -d web ]; then cd web; fi; ls').at(-1)).toBe('ls @ ?')
     expect(where('for d in a b; do cd $d; done && ls').at(-1)).toBe('ls @ ?')
+    // A cd after a case's pattern: run or not by it.
+    const cased = commandFolders('cd web; case $x in a) cd ..;; esac; rm -rf build', '/repo')
+    expect(cased.parts.at(-1)?.folder).toBeUndefined()
+    expect(cased.unfollowed).toEqual(['case $x in a) cd ..: inside if, a loop, case or a function, so the commands after it are checked where the command starts'])
   })
 
   it('keeps the folder after a cd run in a subshell, a pipeline, the background or a shell\'s script, and says it is not followed', () => {

@@ -117,8 +117,8 @@ function followFolders(command: string, cwd: string | undefined, depth = 0): Com
     }
     const name = words[0]
     const changes = name !== undefined && CHANGERS.has(name)
-    // A cd where a command begins, in the part or inside it (`(cd web`, `bash -c 'cd web`), not a word of a message.
-    const mentions = changes || /(^|[;&|(`'"]\s*)(cd|pushd|popd)(\s|$|;|\))/.test(text)
+    // A cd where a command begins, in the part or inside it (`(cd web`, `bash -c 'cd web`, a case's `a) cd web`), not a word of a message.
+    const mentions = changes || /(^|[;&|()`'"]\s*)(cd|pushd|popd)(\s|$|;|\))/.test(text)
     // A cd run or not, once or many times, by a condition, a loop or a call: the folder after it is not known.
     if (mentions && compound.some((c) => c !== '{')) {
       unfollowed.push(`${clip(text)}: inside if, a loop, case or a function, so the commands after it are checked where the command starts`)
