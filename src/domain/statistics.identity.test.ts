@@ -44,9 +44,13 @@ function referenceGammaP(a: number, x: number): number {
 function referenceProbabilityOfMax(alphas: readonly number[], index: number): number {
   const own = alphas[index] as number
   if (alphas.length === 1) return 1
-  const spread = 12 * Math.sqrt(own) + 12
-  const low = Math.max(0, own - spread)
-  const high = own + spread
+  let low = Infinity
+  let high = 0
+  for (const a of alphas) {
+    const spread = 12 * Math.sqrt(a) + 12
+    low = Math.min(low, Math.max(0, a - spread))
+    high = Math.max(high, a + spread)
+  }
   const step = (high - low) / 600
   const nodes = nodesNearZero(alphas, low, step)
   let total = 0
