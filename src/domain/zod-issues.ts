@@ -9,3 +9,12 @@ export function typeIssuesFirst<T extends { code: string; path: readonly Propert
   const wrongType = new Set(issues.filter((i) => i.code === 'invalid_type').map((i) => key(i.path)))
   return issues.filter((i) => i.code === 'invalid_type' || !wrongType.has(key(i.path)))
 }
+
+/**
+ * A field not sent, said so: zod's `Invalid input: expected string, received undefined` for a
+ * required field left out (JSON has no undefined: only a field missing reads so) becomes
+ * `missing: expected string`.
+ */
+export function missingSaid(message: string): string {
+  return message.replace(/^Invalid input: (expected .+), received undefined$/, 'missing: $1')
+}

@@ -9,7 +9,7 @@ import { fieldsOf, InputError, type Issue } from '../domain/errors'
 
 export { fieldsOf }
 import { CARRIED_PROTO_KEY } from '../domain/observation'
-import { typeIssuesFirst } from '../domain/zod-issues'
+import { missingSaid, typeIssuesFirst } from '../domain/zod-issues'
 
 /**
  * The one shape of every error answer (R-SVC-2), as the document says it. `request_id` is
@@ -87,15 +87,6 @@ export function issuesOf(error: { issues: readonly unknown[] }): Issue[] {
   }
   visit(error.issues as ZodIssueLike[], [])
   return out
-}
-
-/**
- * A field not sent, said so: zod's `Invalid input: expected string, received undefined` for a
- * required field left out (JSON has no undefined: only a field missing reads so) becomes
- * `missing: expected string`.
- */
-function missingSaid(message: string): string {
-  return message.replace(/^Invalid input: (expected .+), received undefined$/, 'missing: $1')
 }
 
 /**

@@ -66,6 +66,22 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     }
   })
 
+  it('says a field of the payload left out is missing, as every route says it, not that it received undefined', async () => {
+    // JSON has no undefined: zod's "Invalid input: expected string, received undefined" meant a field not sent.
+    const { call, store } = await createTestApp()
+    const post = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: 'toolu_missing_one' }
+    for (const where of [post.tool_input, post.tool_response]) delete where.questions[0].question
+    const skipped = await call('POST', HOOK, post)
+    expect(skipped.status).toBe(200)
+    expect(skipped.body.systemMessage).toContain('question 1 (tool_response.questions.0.question: missing: expected string)')
+    expect(skipped.body.systemMessage).not.toContain('undefined')
+    expect(await observationsOf(store)).toHaveLength(1)
+    const { tool_input: _input, ...noInput } = { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 'toolu_missing_input' }
+    const refused = await call('POST', HOOK, noInput)
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.issues).toEqual([{ path: 'tool_input', message: 'missing: expected object' }])
+  })
+
   it('"Tier M (Recommended)" counts as Tier M', async () => {
     const { call, store } = await createTestApp()
     await call('POST', HOOK, claudeCodeFixture('post-tool-use-single'))

@@ -26,7 +26,7 @@ import {
 } from '../domain/question-plan'
 import { checkInCount } from '../domain/recommendation'
 import { z } from '../domain/zod'
-import { typeIssuesFirst } from '../domain/zod-issues'
+import { missingSaid, typeIssuesFirst } from '../domain/zod-issues'
 import type { PlannedPoint } from '../memory/planned-points'
 import { movedByPlan, plannedPointsOfShown, planQuestions } from '../plan-questions'
 import { RATIONALE_QUOTED, rationalePart, rationaleQuoted, serviceUrlPrefix, textPart, withinHookLimit, type LongPart } from './hook-text'
@@ -165,7 +165,7 @@ function parseWith<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
   if (result.success) return result.data
   const issues = typeIssuesFirst(result.error.issues).map((issue) => ({
     path: [field, ...issue.path.map(String)].join('.'),
-    message: issue.message,
+    message: missingSaid(issue.message),
   }))
   throw new InputError('invalid_request', `invalid ${field}: ${fieldsOf(issues)}`, { issues })
 }
@@ -466,7 +466,7 @@ function withoutRefusedQuestions(container: unknown, field: string, indices: rea
       keptIndices.push(place)
       return
     }
-    const issues = typeIssuesFirst(result.error.issues).map((issue) => `${[`${field}.questions.${place}`, ...issue.path.map(String)].join('.')}: ${issue.message}`)
+    const issues = typeIssuesFirst(result.error.issues).map((issue) => `${[`${field}.questions.${place}`, ...issue.path.map(String)].join('.')}: ${missingSaid(issue.message)}`)
     const more = issues.length > REASONS_NAMED ? [`and ${issues.length - REASONS_NAMED} more`] : []
     const text = isPlainObject(q) && typeof q.question === 'string' ? q.question : undefined
     refused.push({ place, text, reason: [...issues.slice(0, REASONS_NAMED), ...more].join(', ') })
