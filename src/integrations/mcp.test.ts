@@ -488,6 +488,8 @@ describe('createMcpServer: JSON-RPC errors', () => {
     const noName = await session.request(1, 'tools/call', { arguments: {} })
     expect(noName.error?.code).toBe(-32602)
     expect(noName.error?.message).toContain('params.name')
+    // Said as a tool's argument left out is said (JSON has no undefined), not zod's "received undefined".
+    expect(noName.error?.message).toBe('Invalid params: params.name: missing: expected string')
     const noParams = await session.request('two', 'tools/call')
     expect(noParams).toMatchObject({ id: 'two', error: { code: -32602 } })
     expect(noParams.error?.message).toContain('params')
@@ -561,6 +563,7 @@ describe('createMcpServer: notifications', () => {
     expect(said).toHaveLength(3)
     for (const line of said) expect(line).not.toContain('\n')
     expect(said[0]).toMatch(/^notifications\/cancelled ignored: params: /)
+    expect(said[0]).toBe('notifications/cancelled ignored: params: missing: expected object')
     expect(said[1]).toMatch(/^notifications\/cancelled ignored: params\.requestId: /)
     expect(said[2]).toMatch(/^notifications\/progress ignored: params\.progress/)
     await clientSide.close()

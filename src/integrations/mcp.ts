@@ -23,6 +23,7 @@ import type { PointWhyQuery } from '../decisions/explain-point'
 import { nestsWithin } from '../domain/json-depth'
 import { LIMITS } from '../domain/limits'
 import { z } from '../domain/zod'
+import { missingSaid } from '../domain/zod-issues'
 import { FIELD_DESCRIPTIONS, IdentifierSchema, NO_CONTROL_PATTERN, ObservationInputSchema, type ObservationInput } from '../domain/observation'
 import { CheckBody } from '../http/decision-schemas'
 import { fieldsOf, issuesOf } from '../http/errors'
@@ -150,7 +151,7 @@ function invalidParams(message: JSONRPCMessage, tools: ReadonlySet<string>): str
   if (!isJSONRPCRequest(message)) return undefined
   const parsed = REQUESTS.get(message.method)?.safeParse(message)
   if (parsed === undefined) return undefined
-  if (!parsed.success) return parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')
+  if (!parsed.success) return parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${missingSaid(issue.message)}`).join('; ')
   // Every tool is listed in one page, with no nextCursor: a cursor is none this server gave, which
   // MCP has answered with -32602 (the SDK ignored it and sent the first page again, as if the next).
   const cursor = (message.params as { cursor?: unknown } | undefined)?.cursor
@@ -181,7 +182,7 @@ function invalidNotification(message: JSONRPCMessage): string | undefined {
   if (!isJSONRPCNotification(message)) return undefined
   const parsed = NOTIFICATIONS.get(message.method)?.safeParse(message)
   if (parsed === undefined || parsed.success) return undefined
-  return `${message.method} ignored: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`
+  return `${message.method} ignored: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${missingSaid(issue.message)}`).join('; ')}`
 }
 
 /** A plain object without its `null` fields but the `required` ones, which stay to be refused, named; anything else as it is. */
