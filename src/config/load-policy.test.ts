@@ -36,6 +36,21 @@ describe('policies (R-POL)', () => {
     }
   })
 
+  it('says a required field left out is missing, as the service says it, not that it received undefined', () => {
+    // A file has no undefined either: zod's "Invalid input: expected string, received undefined" meant a field not written.
+    const message = (() => {
+      try {
+        parsePolicy('{"points": [{"always_ask": true}]}', 'mine.json')
+      } catch (error) {
+        return (error as PolicyFileError).message
+      }
+      return ''
+    })()
+    expect(message.split('\n')).toContain('  points.0.key: missing: expected string')
+    expect(message.split('\n')).toContain('  points.0.match: missing: expected object')
+    expect(message).not.toContain('undefined')
+  })
+
   it('refuses a point key that requests could not name (R-POL, the identifiers of R-SVC-2)', async () => {
     const raw = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
     raw.points[0].key = '!tier'

@@ -6,6 +6,7 @@ import { validate as validCron } from 'node-cron'
 import { nestsWithin } from '../domain/json-depth'
 import { LIMITS } from '../domain/limits'
 import { compilePolicy, PolicySchema, type CompiledPolicy } from '../domain/policy'
+import { missingSaid } from '../domain/zod-issues'
 import { duplicateJsonKeys } from './json-duplicate-keys'
 import { jsonFieldLines } from './json-field-lines'
 import { utf8FileText } from './utf8-file'
@@ -137,7 +138,7 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
         // One line per unknown field, named by its own path.
         issue.code === 'unrecognized_keys'
           ? issue.keys.map((k) => `  ${[...issue.path, k].join('.')}${at([...issue.path, k])}: unknown field`)
-          : [`  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}${at(issue.path)}: ${issue.message}${issue.code === 'invalid_type' ? typeHint(issue.expected, valueAt(input, issue.path), tags.length > 0, yaml && issue.path.at(-2) === 'match') : ''}`],
+          : [`  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}${at(issue.path)}: ${missingSaid(issue.message)}${issue.code === 'invalid_type' ? typeHint(issue.expected, valueAt(input, issue.path), tags.length > 0, yaml && issue.path.at(-2) === 'match') : ''}`],
       ),
     )
   }
