@@ -54,6 +54,13 @@ describe('loadTokens', () => {
     await expect(loadTokens(unnamed)).rejects.toThrow(new TokensFileError(`${unnamed}: invalid tokens file\n  (a field): nests arrays and objects more than 64 levels deep, deeper than any tokens file`))
   })
 
+  it('says a required field left out is missing, as the service says it, not that it received undefined', async () => {
+    const file = await fileWith(JSON.stringify({ tokens: [{ token: ALICE }] }))
+    await expect(loadTokens(file)).rejects.toThrow(
+      new TokensFileError(`${file}: invalid tokens file\n  tokens.0.name: missing: expected string\n  tokens.0.users: missing: expected array`),
+    )
+  })
+
   it('reads a valid file', async () => {
     const file = await fileWith(JSON.stringify({ tokens: [{ name: 'alice', token: ALICE, users: ['alice', 'default'] }] }))
     expect((await loadTokens(file)).authenticate(ALICE)?.users).toEqual(new Set(['alice', 'default']))

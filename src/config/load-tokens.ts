@@ -4,6 +4,7 @@ import { nestsWithin } from '../domain/json-depth'
 import { LIMITS } from '../domain/limits'
 import { IdentifierSchema } from '../domain/observation'
 import { z } from '../domain/zod'
+import { missingSaid } from '../domain/zod-issues'
 import { duplicateJsonKeys } from './json-duplicate-keys'
 import { whereJsonBreaks } from './json-scan'
 import { utf8FileText } from './utf8-file'
@@ -172,7 +173,7 @@ export async function loadTokens(file: string): Promise<TokenTable> {
       ...result.error.issues.map((issue) => {
         const at = issue.path.length === 0 ? '(root)' : issue.path.join('.')
         // Zod's message quotes the unknown keys, and a key might be a token: only those too short to be one are named.
-        if (issue.code !== 'unrecognized_keys') return `  ${at}: ${issue.message}`
+        if (issue.code !== 'unrecognized_keys') return `  ${at}: ${missingSaid(issue.message)}`
         const named = issue.keys.map((key) => (key.length < MIN_TOKEN_LENGTH ? `"${key}"` : '(a field)'))
         return `  ${at}: unknown field${named.length === 1 ? '' : 's'} ${named.join(', ')}; ${issue.path.length === 0 ? ROOT_FIELDS : ENTRY_FIELDS}`
       }),
