@@ -93,6 +93,8 @@ describe('applyDecisions: the confidence of a multi-select answer a required dec
     const chance = 0.5 ** 2
     expect(enforced.confidence.value).toBeCloseTo(chance + (free - chance) * (1 - policy.confidence.contradiction_shrink), 3)
     expect(enforced.confidence.lowered_because).toBe(rec.confidence.lowered_because)
+    // Significant, and banded, by the value lowered, not by the set before it nor the learned one.
+    expect(enforced.confidence).toMatchObject({ level: 'medium', significant: false })
   })
 
   it('holds every option certain, and the set at 1, where required decisions fix the whole answer', () => {
