@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawn } from 'node:child_process'
+import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { NO_FORCE_PUSH } from '../../test/support/decision-record'
 import { BIN, cleanEnv, closedPort, runCliFromFile, runCliKeptOpen } from '../../test/support/processes'
@@ -10,7 +11,7 @@ import { LOOKUP_GAVE_UP, STUCK_HOST, stuckDnsPreload } from '../../test/support/
 import { createTestApp } from '../../test/support/test-app'
 import { OPS, testTokens } from '../../test/support/tokens'
 import { BIN_PATH, shellWord } from './bin-path'
-import { checksElsewhere, guard, GUARD_MAX_FOLDERS } from './guard'
+import { checksElsewhere, guard, GUARD_MAX_FOLDERS, readStdin } from './guard'
 import { PAYLOAD_KEPT_BYTES, tooLargeWhy } from './stdin-payload'
 
 const FIXTURES = new URL('../../test/fixtures/claude-code/', import.meta.url)
@@ -364,6 +365,14 @@ describe('decision-memory guard (R-CON-3)', () => {
     const closed = await guard({ ...base, failClosed: true })
     expect(JSON.parse(closed.stdout).hookSpecificOutput.permissionDecision).toBe('deny')
     expect(closed.stderr).toBe(`decision-memory guard: ${why}; refusing the command (--fail-closed)\n`)
+  })
+
+  it('reads a terminal on stdin as one, not as an empty payload, so that it is said so when run by hand', async () => {
+    const terminal = Object.assign(new PassThrough(), { isTTY: true })
+    expect(await readStdin(1000, terminal, () => undefined)).toEqual({ text: '', cut: false, terminal: true })
+    const pipe = new PassThrough()
+    pipe.end('{"tool_name":"Bash"}')
+    expect(await readStdin(1000, pipe, () => undefined)).toMatchObject({ text: '{"tool_name":"Bash"}', cut: false })
   })
 
   it('says a JSON array is no hook payload, as it says of garbage or null: let through, and refused with --fail-closed', async () => {

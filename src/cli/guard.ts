@@ -1,4 +1,5 @@
 import { isAbsolute } from 'node:path'
+import type { Readable } from 'node:stream'
 import type { Verdict } from '../decisions/constraints'
 import { LIMITS } from '../domain/limits'
 import { rationalePart, rationaleQuoted, serviceUrlPrefix, withinHookLimit } from '../integrations/hook-text'
@@ -383,23 +384,28 @@ export function checkableStart(body: { action: string; path?: string }): number 
 
 /**
  * Reads stdin to its end, or until it holds one whole JSON object (readStdinPayload, as the hook
- * reads its own), or what arrived by the deadline (`cut`: it had not all arrived by then).
+ * reads its own), or what arrived by the deadline (`cut`: it had not all arrived by then); a
+ * terminal, nothing piped, is said so (`terminal`). `stdin` and `fileOf` are a test's to give.
  */
-async function readStdin(deadlineMs: number): Promise<{ text: string; cut: boolean; tooLarge?: boolean; terminal?: boolean }> {
+export async function readStdin(
+  deadlineMs: number,
+  stdin: Readable & { isTTY?: boolean } = process.stdin,
+  fileOf: () => ReturnType<typeof stdinFile> = stdinFile,
+): Promise<{ text: string; cut: boolean; tooLarge?: boolean; terminal?: boolean }> {
   // A file is read at once (stdinFile): given one on a loaded machine, the guard said the payload
   // had not arrived, and let the command through unchecked.
   // Its byte order mark passed over, as on a pipe (payloadText): saved so by an editor, it was said
   // to be no JSON, and let through unchecked.
   // Over what is kept of a payload, said too large, as on a pipe.
-  const file = stdinFile()
+  const file = fileOf()
   if (file !== undefined) return { text: file.text, cut: false, tooLarge: file.tooLarge === true }
-  if (process.stdin.isTTY) return { text: '', cut: false, terminal: true }
+  if (stdin.isTTY === true) return { text: '', cut: false, terminal: true }
   // A client that spawns the guard and keeps the pipe open had a whole payload waited on to the
   // end of --timeout, holding up every Bash call by as much: it is taken once it has arrived.
-  const stdin = await readStdinPayload(process.stdin, deadlineMs)
+  const read = await readStdinPayload(stdin, deadlineMs)
   // A stdin that cannot be read gave nothing: said as no JSON payload, and let through or refused.
-  if (stdin === undefined) return { text: '', cut: false }
-  return { text: stdin.text, cut: !stdin.whole, tooLarge: stdin.tooLarge === true }
+  if (read === undefined) return { text: '', cut: false }
+  return { text: read.text, cut: !read.whole, tooLarge: read.tooLarge === true }
 }
 
 /**
