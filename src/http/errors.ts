@@ -53,7 +53,7 @@ type ZodIssueLike = {
  * object does not know, one issue to zod, are one issue each, named by their own path
  * (`decisionId: unknown field`), as the policy loader names them.
  */
-export function issuesOf(error: { issues: readonly unknown[] }): Issue[] {
+export function issuesOf(error: { issues: readonly unknown[] }, input?: unknown): Issue[] {
   const out: Issue[] = []
   const visit = (issues: readonly ZodIssueLike[], prefix: PropertyKey[]) => {
     for (const issue of typeIssuesFirst(issues)) {
@@ -82,11 +82,24 @@ export function issuesOf(error: { issues: readonly unknown[] }): Issue[] {
       let message = issue.code === 'invalid_key' ? (issue.issues?.[0]?.message ?? issue.message) : issue.message
       // A record (`context`) is a JSON object: "expected record" is zod's word, not the client's.
       if (issue.code === 'invalid_type' && issue.expected === 'record') message = message.replace('expected record', 'expected object')
+      // A field of a few values (an enum) left out: zod's issue carries no input, which says so.
+      if (issue.code === 'invalid_value' && input !== undefined && leftOut(input, path)) message = message.replace(/^Invalid (option|input): /, 'missing: ')
       out.push({ path: shownPath(path), message: missingSaid(message) })
     }
   }
   visit(error.issues as ZodIssueLike[], [])
   return out
+}
+
+/** Whether the field at `path` is not in `input`, though the object that would hold it is. */
+function leftOut(input: unknown, path: readonly PropertyKey[]): boolean {
+  let holder = input
+  for (const key of path.slice(0, -1)) {
+    if (typeof holder !== 'object' || holder === null) return false
+    holder = (holder as Record<PropertyKey, unknown>)[key]
+  }
+  const last = path.at(-1)
+  return last !== undefined && typeof holder === 'object' && holder !== null && (holder as Record<PropertyKey, unknown>)[last] === undefined
 }
 
 /**
@@ -136,7 +149,7 @@ function refusal(c: Context, issues: Issue[]) {
 }
 
 function issuesOfTarget(result: ValidationResult & { success: false }): Issue[] {
-  return result.target === 'query' ? queryIssues(issuesOf(result.error), result.data) : issuesOf(result.error)
+  return result.target === 'query' ? queryIssues(issuesOf(result.error, result.data), result.data) : issuesOf(result.error, result.data)
 }
 
 /** The validation hook of every route: a 400 naming each field at fault. */
@@ -160,8 +173,8 @@ const CONTENT_TYPE_ISSUE: Issue = { path: 'content-type', message: 'must be appl
 /** The content types @hono/zod-openapi lets through to a JSON body's validator (its `jsonRequestRegex`); any other is refused 415. */
 const JSON_REQUEST = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i
 
-function issuesOfParse(parsed: { success: boolean; error?: { issues: readonly unknown[] } }): Issue[] {
-  return parsed.success || parsed.error === undefined ? [] : issuesOf(parsed.error)
+function issuesOfParse(parsed: { success: boolean; error?: { issues: readonly unknown[] } }, input: unknown): Issue[] {
+  return parsed.success || parsed.error === undefined ? [] : issuesOf(parsed.error, input)
 }
 
 /**
@@ -174,7 +187,7 @@ async function bodyIssues(c: Context, body: NonNullable<RequestParts['body']>): 
   if (type !== undefined && !JSON_REQUEST.test(type)) return [CONTENT_TYPE_ISSUE]
   if (type === undefined) {
     if (c.req.raw.body !== null && (await c.req.arrayBuffer()).byteLength > 0) return [CONTENT_TYPE_ISSUE]
-    return body.required ? issuesOfParse(await body.schema.safeParseAsync({})) : []
+    return body.required ? issuesOfParse(await body.schema.safeParseAsync({}), {}) : []
   }
   let value: unknown
   try {
@@ -185,7 +198,7 @@ async function bodyIssues(c: Context, body: NonNullable<RequestParts['body']>): 
     const where = await whereBodyBreaks(c)
     return [{ path: '(body)', message: where === undefined ? 'not valid JSON' : `not valid JSON at ${where}` }]
   }
-  return issuesOfParse(await body.schema.safeParseAsync(value))
+  return issuesOfParse(await body.schema.safeParseAsync(value), value)
 }
 
 /**
@@ -202,7 +215,7 @@ export function everyPartHook(parts: RequestParts) {
   return async function everyPartHook(result: ValidationResult, c: Context) {
     if (result.success) return undefined
     const issues = issuesOfTarget(result)
-    if (result.target === 'query' && parts.params !== undefined) issues.push(...issuesOfParse(await parts.params.safeParseAsync(c.req.param())))
+    if (result.target === 'query' && parts.params !== undefined) issues.push(...issuesOfParse(await parts.params.safeParseAsync(c.req.param()), c.req.param()))
     if ((result.target === 'query' || result.target === 'param') && parts.body !== undefined) issues.push(...(await bodyIssues(c, parts.body)))
     return refusal(c, issues)
   }

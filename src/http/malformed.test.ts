@@ -130,6 +130,12 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
     expect(union.body.error.issues).toEqual([{ path: 'user_choice', message: 'missing: expected string or array' }])
     const query = await t.call('GET', '/v1/why?user=alice')
     expect(query.body.error.issues).toEqual([{ path: 'point', message: 'missing: expected string' }])
+    // A field of a few values left out is said missing too, and one sent with another value is not.
+    const decision = { title: 'T', decision: 'D', rationale: 'R' }
+    const kindless = await t.call('POST', '/v1/decisions', { ...decision, constraints: [{ option: 'pg' }] })
+    expect(kindless.body.error.issues).toEqual([{ path: 'constraints.0.kind', message: 'missing: expected one of "must"|"must_not"|"prefer"|"limit"' }])
+    const wrong = await t.call('POST', '/v1/decisions', { ...decision, constraints: [{ kind: 'should', option: 'pg' }] })
+    expect(wrong.body.error.issues).toEqual([{ path: 'constraints.0.kind', message: 'Invalid option: expected one of "must"|"must_not"|"prefer"|"limit"' }])
   })
 
   it('does not tell a number too large for a double that it must be a number', async () => {

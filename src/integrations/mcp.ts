@@ -330,7 +330,7 @@ function sayingInvalidArgumentsAsTheRoutes(server: McpServer): void {
     if (tool.inputSchema === undefined) return undefined
     const parsed = await tool.inputSchema.safeParseAsync(args ?? {})
     if (parsed.success && deep.length === 0) return parsed.data
-    const said = parsed.success ? [] : issuesOf(parsed.error)
+    const said = parsed.success ? [] : issuesOf(parsed.error, args ?? {})
     // A field the schema named already (`context.k`: a context is flat) is not named twice.
     const issues = [...said, ...deep.filter((d) => !said.some((i) => i.path === d.path || i.path.startsWith(`${d.path}.`)))]
     // Thrown, the SDK answers it as the tool's error (isError) with this text alone, as `result` says a 400.
