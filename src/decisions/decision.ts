@@ -106,6 +106,8 @@ export const ScopeSchema = z.strictObject({
     .string()
     .min(1)
     .max(DECISION_LIMITS.pathLength)
+    // ` src/billing` was taken, and held no path a run names (they are compared as sent, by segment).
+    .refine((path) => path.trim() === path, 'no spaces at its ends: a path prefix such as src/billing')
     // A path is a prefix, compared by whole segments (applicability.ts): `src/billing/**` was
     // taken, and applied to no path but one named `**`, so a required decision never held. So was a
     // brace group, `services/{api,web}`; a folder named in braces alone (`app/{locale}`) is a path.

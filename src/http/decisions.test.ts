@@ -499,6 +499,18 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
     expect(pulses.never_reached).toEqual(['NEVER'])
   })
 
+  it('refuses a path scope with spaces at its ends, naming scope.path: it would apply to no path', async () => {
+    const { call } = await createTestApp()
+    for (const path of [' src/billing', 'src/billing ', '\tsrc/billing']) {
+      const res = await call('POST', '/v1/decisions', decision({ status: 'accepted', scope: { path } }))
+      expect(res.status, JSON.stringify(path)).toBe(400)
+      expect(res.body.error.issues, JSON.stringify(path)).toEqual([{ path: 'scope.path', message: expect.stringContaining('no spaces at its ends') }])
+    }
+    expect((await call('GET', '/v1/decisions')).body.decisions).toEqual([])
+    // A space inside a folder's name is a path like any other.
+    expect((await call('POST', '/v1/decisions', decision({ status: 'accepted', scope: { path: 'docs/my notes' } }))).status).toBe(201)
+  })
+
   it('refuses a path scope written as a glob, naming scope.path: it is a prefix, and src/billing/** would apply to no path', async () => {
     const { call } = await createTestApp()
     for (const path of ['src/billing/**', 'src/*', 'services/**/billing', '**/*.ts', 'services/{api,web}']) {
