@@ -1,4 +1,4 @@
-import { nestsWithin } from '../domain/json-depth'
+import { fieldNestedPast } from '../domain/json-depth'
 import { LIMITS } from '../domain/limits'
 
 /**
@@ -62,6 +62,5 @@ export function hookBody(payload: unknown): string {
  * can spool: JSON.stringify, being recursive, overflows the stack on it.
  */
 export function fieldNestedTooDeep(payload: unknown): string | undefined {
-  if (!isPlainObject(payload)) return nestsWithin(payload, LIMITS.nesting) ? undefined : '(payload)'
-  return Object.keys(payload).find((field) => !nestsWithin(payload[field], LIMITS.nesting - 1))
+  return fieldNestedPast(payload, LIMITS.nesting, '(payload)')
 }

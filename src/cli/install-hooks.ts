@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { basename, dirname, extname, join, posix, resolve, win32 } from 'node:path'
 import { BIN_PATH, shellWord } from './bin-path'
 import { cannotRead } from './file-error'
-import { nestsWithin } from '../domain/json-depth'
+import { fieldNestedPast } from '../domain/json-depth'
 import { replaceFile } from './replace-file'
 import { GUARD_START_MS, guardCommandOf, HOOK_TIMEOUT_SECONDS, mergeGuard, mergeHooks, SettingsShapeError, shortGuardTimeouts, shortTimeouts, wrappedScriptOf } from '../integrations/claude-code-settings'
 import { hookBudgetMs } from './hook'
@@ -75,8 +75,7 @@ const SETTINGS_NESTING = 100
 
 /** The field of settings that nests deeper than SETTINGS_NESTING, `the file` for a list. */
 function fieldNestedTooDeep(settings: unknown): string | undefined {
-  if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) return nestsWithin(settings, SETTINGS_NESTING) ? undefined : 'the file'
-  return Object.keys(settings).find((field) => !nestsWithin((settings as Record<string, unknown>)[field], SETTINGS_NESTING - 1))
+  return fieldNestedPast(settings, SETTINGS_NESTING, 'the file')
 }
 
 /**

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { validate as validCron } from 'node-cron'
-import { nestsWithin } from '../domain/json-depth'
+import { fieldNestedPast } from '../domain/json-depth'
 import { LIMITS } from '../domain/limits'
 import { compilePolicy, PolicySchema, type CompiledPolicy } from '../domain/policy'
 import { missingSaid } from '../domain/zod-issues'
@@ -78,8 +78,7 @@ export class PolicyFileError extends Error {
 
 /** The field of a policy that nests deeper than LIMITS.nesting (the policy the first level), `(root)` for a list. */
 function fieldNestedTooDeep(raw: unknown): string | undefined {
-  if (!isPlainObject(raw)) return nestsWithin(raw, LIMITS.nesting) ? undefined : '(root)'
-  return Object.keys(raw).find((field) => !nestsWithin(raw[field], LIMITS.nesting - 1))
+  return fieldNestedPast(raw, LIMITS.nesting, '(root)')
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
-import { nestsWithin } from '../domain/json-depth'
+import { fieldNestedPast } from '../domain/json-depth'
 import { LIMITS } from '../domain/limits'
 import { IdentifierSchema } from '../domain/observation'
 import { z } from '../domain/zod'
@@ -128,8 +128,7 @@ export function createTokenTable(file: TokensFile): TokenTable {
 
 /** The field of a tokens file that nests deeper than LIMITS.nesting (the file the first level), `(root)` for a list. */
 function fieldNestedTooDeep(raw: unknown): string | undefined {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return nestsWithin(raw, LIMITS.nesting) ? undefined : '(root)'
-  return Object.keys(raw).find((field) => !nestsWithin((raw as Record<string, unknown>)[field], LIMITS.nesting - 1))
+  return fieldNestedPast(raw, LIMITS.nesting, '(root)')
 }
 
 /** Reads a tokens file (JSON); every problem is a TokensFileError naming the file and field. */

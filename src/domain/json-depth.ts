@@ -14,3 +14,13 @@ export function nestsWithin(value: unknown, max: number): boolean {
   }
   return true
 }
+
+/**
+ * The top-level field of `value` that nests deeper than `max` levels counted from `value` (its
+ * object the first level), or `whole` when `value` is no object and nests past them; else
+ * undefined. What a file or payload read as JSON names when it is refused for its depth.
+ */
+export function fieldNestedPast(value: unknown, max: number, whole: string): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return nestsWithin(value, max) ? undefined : whole
+  return Object.keys(value).find((field) => !nestsWithin((value as Record<string, unknown>)[field], max - 1))
+}
