@@ -252,7 +252,8 @@ export function selectEvidence(
  * than M, and was asked every time for as long as the change was told apart; and, as auto-resolved
  * answers are no choices, a user whose new preference was auto-resolved chose only at the
  * check-ins, fewer than N in the window, and the older history outvoted the new option again.
- * A shortened window is a change only where its choices span 3 days (see spansDays).
+ * A shortened window is a change only where its choices span 3 days (see spansDays), or where
+ * the option chosen most but for its favourite was chosen less in the last 3 days (see lastsDays).
  */
 function changeWithin(
   cell: Cell,
@@ -274,7 +275,7 @@ function changeWithin(
     const widened = changeSince(cell, Math.min(...straddling.map((tally) => tally.first)), policy)
     if (widened !== null) return widened
   }
-  const found = since > start && !spansDays(cell, since, end) ? null : changeSince(cell, since, policy)
+  const found = since > start && !spansDays(cell, since, end) && !lastsDays(cell, since, end, policy) ? null : changeSince(cell, since, policy)
   if (straddling.length > 0 || !knowsSince(cell, since)) return found
   // The change may have begun before the window, at the first choice of the option chosen most in
   // it: then every choice since speaks for it, not the window's alone. Also where the window holds
@@ -301,15 +302,7 @@ const SHORTENED_MIN_SPAN_MS = 3 * DAY_MS
  * the switch was dropped from its fourth day on, Tier L `sufficient` again for two weeks.
  */
 function spansDays(cell: Cell, since: number, end: number): boolean {
-  // The option chosen most in the window (its choices there, as recentPart counts them), read
-  // without building the window's part: this runs on every recommendation there.
-  let favourite: Tally | undefined
-  let most = 0
-  for (const tally of cell.tallies.values()) {
-    const count = tally.first >= since ? tally.n : (tally.weight?.newest ?? [tally.last]).filter((at) => at >= since).length
-    if (count > most) [favourite, most] = [tally, count]
-    else if (count === most) favourite = undefined
-  }
+  const favourite = windowFavourite(cell, since)
   if (favourite === undefined) return end - since >= SHORTENED_MIN_SPAN_MS
   // The newest and the second newest choice before the window of the other options, from the
   // moments kept exactly (newest first), or the last alone where a tally keeps none. One whose
@@ -330,6 +323,65 @@ function spansDays(cell: Cell, since: number, end: number): boolean {
     }
   }
   return end - Math.min(since, second) >= SHORTENED_MIN_SPAN_MS
+}
+
+/**
+ * The option chosen most at or after `since` (its choices there, as recentPart counts them), read
+ * without building the window's part: this runs on every recommendation there. Undefined when two
+ * share the most.
+ */
+function windowFavourite(cell: Cell, since: number): Tally | undefined {
+  let favourite: Tally | undefined
+  let most = 0
+  for (const tally of cell.tallies.values()) {
+    const count = tally.first >= since ? tally.n : (tally.weight?.newest ?? [tally.last]).filter((at) => at >= since).length
+    if (count > most) [favourite, most] = [tally, count]
+    else if (count === most) favourite = undefined
+  }
+  return favourite
+}
+
+/**
+ * Whether, over the last SHORTENED_MIN_SPAN_MS up to `end`, the option chosen most over the whole
+ * history but for the one chosen most in a window shortened to `since` (see spansDays) has been
+ * chosen less than before, at `change.significance`: the change to the window's favourite is then
+ * one that lasts, however briefly its kept moments reach back. At 20 choices a day, a user who
+ * switched to an option chosen 4 times in 5 kept its 16 exact moments within the last day; the
+ * shortened window never spanned 3 days, and the old favourite was recommended `high` and
+ * `sufficient` 150 choices after the switch. The old favourite's count over those days must be
+ * exact (a choice of it kept from before them); the others' may be counted low, from their kept
+ * moments alone (the rest counted with the older choices), which only narrows the fall the test
+ * sees. The burst of one option all day one day in ten does not pass: the option chosen all the
+ * days before keeps its 16 moments in the last day or two, so its count over 3 days is not known.
+ * Tested as that option against the others together, a 2×2 table.
+ */
+function lastsDays(cell: Cell, since: number, end: number, policy: Policy): boolean {
+  const favourite = windowFavourite(cell, since)
+  if (favourite === undefined) return false
+  const from = end - SHORTENED_MIN_SPAN_MS
+  let old: Tally | undefined
+  let total = 0
+  let recent = 0
+  for (const tally of cell.tallies.values()) {
+    total += tally.n
+    recent += tally.first >= from ? tally.n : (tally.weight?.newest ?? [tally.last]).filter((at) => at >= from).length
+    if (tally !== favourite && (old === undefined || tally.n > old.n)) old = tally
+  }
+  if (old === undefined) return false
+  // Its count since `from` is exact where it keeps a choice from before then.
+  const kept = old.weight?.newest ?? [old.last]
+  if (!kept.some((at) => at < from)) return false
+  const oldRecent = kept.filter((at) => at >= from).length
+  const oldOlder = old.n - oldRecent
+  const older = total - recent
+  if (recent < policy.thresholds.min_observations || older <= 0) return false
+  // Only a fall of the old favourite is a change away from it.
+  if (oldRecent * older >= oldOlder * recent) return false
+  const test = chiSquaredIndependence([
+    [oldRecent, recent - oldRecent],
+    [oldOlder, older - oldOlder],
+  ])
+  return test.pValue < policy.change.significance
 }
 
 /** The change test of the choices made at or after `since` against the older ones (see changeWithin). */
