@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { existsSync } from 'node:fs'
+import { closeSync, existsSync, openSync } from 'node:fs'
 import { mkdir, realpath, rm, writeFile } from 'node:fs/promises'
 import { createInterface } from 'node:readline'
 import { join } from 'node:path'
@@ -455,6 +455,43 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     expect(answers.find((answer) => answer.id === 1)?.result.isError).toBeFalsy()
     const exported = await runCli(['export', '--user', 'bob', '--data', data])
     expect(exported.stdout).toContain('"decision_id":"eof-1"')
+  })
+
+  it('exits 0, saying so in one line, when the client closes its stdout: the call in flight is still stored', async () => {
+    // A client that reads no more has ended the session; a version before this exited 141 without a
+    // word at the first answer it could not write, a choice being stored cut off.
+    const data = tempDir('dm-mcp-epipe-')
+    const env = cleanEnv({ DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, DECISION_MEMORY_USER: 'bob' })
+    const child = spawn(process.execPath, [BIN, 'mcp', '--data', data], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)))
+    child.stdout.destroy()
+    child.stdin.on('error', () => {})
+    // In one write: the ping is answered (EPIPE) while the choice is being stored.
+    const record = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'record_choice', arguments: { ...TIER, user_choice: 'Tier S', decision_id: 'epipe-1' } } }
+    child.stdin.write(JSON.stringify(record) + '\n' + '{"jsonrpc":"2.0","id":2,"method":"ping"}\n')
+    expect(await exited).toBe(0)
+    expect(stderr).toBe('decision-memory mcp: the client reads no more (its end of stdout is closed): exiting\n')
+    expect((await runCli(['export', '--user', 'bob', '--data', data])).stdout).toContain('"decision_id":"epipe-1"')
+  })
+
+  it.runIf(existsSync('/dev/full'))('exits 1, saying why in one line, when its stdout cannot be written for another reason (a full disk)', async () => {
+    const full = openSync('/dev/full', 'w')
+    try {
+      const env = cleanEnv({ DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` })
+      const child = spawn(process.execPath, [BIN, 'mcp', '--data', tempDir('dm-mcp-enospc-')], { env, stdio: ['pipe', full, 'pipe'] })
+      let stderr = ''
+      // stdout a file descriptor, not a pipe: the child's stdin and stderr are still pipes.
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+      const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)))
+      child.stdin?.on('error', () => {})
+      child.stdin?.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
+      expect(await exited).toBe(1)
+      expect(stderr).toBe('decision-memory mcp: cannot write the output: ENOSPC\n')
+    } finally {
+      closeSync(full)
+    }
   })
 
   it('answers and stores a last message the input ends without its newline (printf \'%s\' by hand), and says one cut off there', async () => {

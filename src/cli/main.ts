@@ -129,26 +129,25 @@ export async function main(argv: string[]): Promise<number> {
   // loaded, end so too. Not for serve, whose log has its own destination, nor the two Claude Code
   // hooks, hook and guard: Claude Code reports any exit but 0 and 2 as a hook error (2 blocks the
   // tool call), so their answer goes unread and they end as they would have (R-CAP-6).
-  if (name !== 'serve') {
-    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-      if (name === 'hook' || name === 'guard') {
-        if (error.code === 'EPIPE') return
-        // The hook always exits 0 (R-CAP-6): its event is delivered or spooled by the time it
-        // answers, and an answer it cannot write (a full disk under a redirected stdout) is said,
-        // not made a hook error with a stack trace.
-        if (name === 'hook') {
-          process.stderr.write(`decision-memory hook: cannot write the answer: ${error.code ?? error.message}\n`)
-          return
-        }
-        throw error
+  const onStdoutError = (error: NodeJS.ErrnoException) => {
+    if (name === 'hook' || name === 'guard') {
+      if (error.code === 'EPIPE') return
+      // The hook always exits 0 (R-CAP-6): its event is delivered or spooled by the time it
+      // answers, and an answer it cannot write (a full disk under a redirected stdout) is said,
+      // not made a hook error with a stack trace.
+      if (name === 'hook') {
+        process.stderr.write(`decision-memory hook: cannot write the answer: ${error.code ?? error.message}\n`)
+        return
       }
-      if (error.code === 'EPIPE') process.exit(141)
-      // Any other failure to write the output (ENOSPC: `export … > backup.ndjson` on a full disk)
-      // is the command's failure, said in one line as the others are, not as a stack trace.
-      process.stderr.write(`decision-memory${name === undefined ? '' : ` ${name}`}: cannot write the output: ${error.code ?? error.message}\n`)
-      process.exit(1)
-    })
+      throw error
+    }
+    if (error.code === 'EPIPE') process.exit(141)
+    // Any other failure to write the output (ENOSPC: `export … > backup.ndjson` on a full disk)
+    // is the command's failure, said in one line as the others are, not as a stack trace.
+    process.stderr.write(`decision-memory${name === undefined ? '' : ` ${name}`}: cannot write the output: ${error.code ?? error.message}\n`)
+    process.exit(1)
   }
+  if (name !== 'serve') process.stdout.on('error', onStdoutError)
   if (name === undefined) {
     // Nothing was asked, so nothing was done: no success to report to a script. 1, not 2, as for an
     // unknown command: a hook whose command lost its arguments must not block every tool call.
@@ -201,6 +200,10 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(command.help)
     return 0
   }
+  // Once it serves, mcp's stdout is the protocol's, and a client that reads no more ends the session
+  // as one closing stdin does (src/cli/mcp.ts): 141 at once cut off the calls in flight, a choice
+  // being stored among them, without a word.
+  if (name === 'mcp') process.stdout.off('error', onStdoutError)
   try {
     const code = await command.run(rest)
     return code ?? -1

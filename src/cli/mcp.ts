@@ -154,6 +154,20 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   const stop = () => process.stdin.destroy()
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
+  // A client that closes the server's stdout (EPIPE: it reads no more) has ended the session, as one
+  // closing stdin does: said once, no request read after, the calls in flight made and stored (their
+  // answers go nowhere), exit 0. Any other failure to write (ENOSPC on a redirected stdout) ends it so, with 1.
+  let unwritable = false
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (unwritable) return
+    unwritable = true
+    if (error.code === 'EPIPE') say('the client reads no more (its end of stdout is closed): exiting')
+    else {
+      say(`cannot write the output: ${error.code ?? error.message}`)
+      process.exitCode = 1
+    }
+    stop()
+  })
   // -1: keep running; the process ends when the client closes stdin, or sends SIGINT or SIGTERM.
   return -1
 }
