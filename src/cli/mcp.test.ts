@@ -107,3 +107,43 @@ describe('mcpBackend: a body over the service\'s limit', () => {
     await client.close()
   })
 })
+
+describe('mcpBackend: plan_questions nested deep', () => {
+  it('takes and refuses at each depth what POST /v1/plan does, the service given the body as JSON', async () => {
+    const app = await createTestApp()
+    // As through the service: the body written as JSON, which JSON.stringify, being recursive, cannot do thousands deep.
+    const backend = mcpBackend(async (path, body) => {
+      const answer = await app.call('POST', path, JSON.stringify(body))
+      return answer.status < 400 ? { ok: true, body: answer.body } : { ok: false, error: answer.body.error }
+    })
+    const server = createMcpServer(backend, { version: '0.0.0', clock: app.clock })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverSide)
+    const client = new Client({ name: 'deep-plan', version: '1.0.0' })
+    await client.connect(clientSide)
+    /** `levels` arrays around a string, as JSON text: what JSON.parse takes at any depth. */
+    const nested = (levels: number) => '['.repeat(levels) + '"x"' + ']'.repeat(levels)
+    const question = (extra: string) => `{"question":"Which database?","options":[{"label":"pg"},{"label":"mysql"}],"extra":${extra}}`
+    const bodies = [
+      // A question's own fields, sent back as they came: at most 64 levels, counted from the question.
+      `{"questions":[${question(nested(62))}]}`,
+      `{"questions":[${question(nested(63))}]}`,
+      `{"questions":[${question(nested(64))}]}`,
+      // AskUserQuestion's fields beside the questions, taken and ignored: any depth.
+      `{"questions":[${question('1')}],"metadata":${nested(64)}}`,
+      `{"questions":[${question('1')}],"annotations":${nested(100)},"answers":${nested(100)}}`,
+      `{"questions":[${question('1')}],"metadata":${nested(10_000)}}`,
+      `{"questions":[],"metadata":${nested(10_000)}}`,
+    ]
+    for (const body of bodies) {
+      const route = await app.app.request('/v1/plan', { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      const routed = (await route.json()) as { error?: { issues: Array<{ path: string; message: string }> } }
+      const answer = await client.callTool({ name: 'plan_questions', arguments: JSON.parse(body) })
+      const text = (answer.content as Array<{ text: string }>)[0]?.text ?? ''
+      const said = body.slice(0, 120)
+      expect(Boolean(answer.isError), `${said}: ${text.slice(0, 300)}`).toBe(route.status >= 400)
+      if (route.status >= 400) expect(text.split('\n').slice(1), said).toEqual(routed.error?.issues.map((i) => `- ${i.path}: ${i.message}`))
+    }
+    await client.close()
+  })
+})

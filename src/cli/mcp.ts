@@ -2,7 +2,9 @@ import { loadPolicy } from '../config/load-policy'
 import type { DecisionMemory } from '../decision-memory'
 import type { Decisions } from '../decisions/decisions'
 import { InputError } from '../domain/errors'
+import { jsonBytes } from '../domain/json-bytes'
 import { LIMITS } from '../domain/limits'
+import { PLAN_IGNORED_FIELDS, type PlanRequest } from '../domain/question-plan'
 import { projectOf } from '../integrations/claude-code'
 import type { BackendAnswer, McpBackend } from '../integrations/mcp'
 import { planQuestionsToAsk } from '../plan-questions'
@@ -192,13 +194,19 @@ export function mcpBackend(made: McpCall): McpBackend {
    * with the default project the server adds (and `as_of` for a `why`), and a call just under the
    * limit was made on a store the server opened itself, where the route refused it.
    */
-  const call: McpCall = (path, body, local, method, expect) =>
-    body !== undefined && Buffer.byteLength(JSON.stringify(body)) > LIMITS.bodyBytes
+  const tooLarge = (body: unknown): Promise<BackendAnswer> | undefined =>
+    body !== undefined && jsonBytes(body) > LIMITS.bodyBytes
       ? Promise.resolve({ ok: false, error: { code: 'body_too_large', message: `the arguments are over ${LIMITS.bodyBytes / 1024} KB, the most the service takes in a body` } })
-      : made(path, body, local, method, expect)
+      : undefined
+  const call: McpCall = (path, body, local, method, expect) => tooLarge(body) ?? made(path, body, local, method, expect)
   return {
     recommend: (request) => call('/v1/recommendations', request, (memory) => memory.recommend(request)),
-    plan: (request) => call('/v1/plan', request, (memory) => planQuestionsToAsk(memory, request)),
+    // AskUserQuestion's fields the route takes and ignores, at any depth, count in the body's size, as
+    // the route counts them, but are not sent: nested thousands deep, JSON.stringify cannot write them.
+    plan: (request) => {
+      const sent = Object.fromEntries(Object.entries(request).filter(([name]) => !(PLAN_IGNORED_FIELDS as readonly string[]).includes(name))) as PlanRequest
+      return tooLarge(request) ?? made('/v1/plan', sent, (memory) => planQuestionsToAsk(memory, sent))
+    },
     // One observation is sent as an object, so that the service names its fields as the tool's
     // input has them (`timestamp`), not as an array's first item (`0.timestamp`).
     observe: (inputs) => call('/v1/observations', inputs.length === 1 ? inputs[0] : inputs, (memory) => memory.observe(inputs)),

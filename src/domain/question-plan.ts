@@ -161,6 +161,9 @@ export function refuseRepeatedQuestionTexts(questions: ReadonlyArray<{ question:
   for (const issue of repeatedQuestionTexts(questions)) ctx.addIssue({ code: 'custom', ...issue })
 }
 
+/** The fields of AskUserQuestion's input a plan takes, at any depth, and ignores. */
+export const PLAN_IGNORED_FIELDS = ['answers', 'annotations', 'metadata'] as const
+
 /**
  * The body of `POST /v1/plan` (R-ASK-3). Strict at its own level (a misspelt `as_of` or
  * `session_id` is refused, named), but for the fields of the AskUserQuestion input it may be

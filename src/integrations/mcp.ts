@@ -20,6 +20,7 @@ import { systemClock, type Clock } from '../clock'
 import { runOfContext } from '../decisions/applicability'
 import { DECISION_LIMITS, DecisionKeySchema, type DecisionRecord } from '../decisions/decision'
 import type { PointWhyQuery } from '../decisions/explain-point'
+import { jsonBytes } from '../domain/json-bytes'
 import { nestsWithin } from '../domain/json-depth'
 import { LIMITS } from '../domain/limits'
 import { z } from '../domain/zod'
@@ -27,7 +28,7 @@ import { missingSaid } from '../domain/zod-issues'
 import { FIELD_DESCRIPTIONS, IdentifierSchema, NO_CONTROL_PATTERN, ObservationInputSchema, type ObservationInput } from '../domain/observation'
 import { CheckBody } from '../http/decision-schemas'
 import { fieldsOf, issuesOf } from '../http/errors'
-import { isChoiceKind, PlanRequestSchema, type PlanRequest } from '../domain/question-plan'
+import { isChoiceKind, PLAN_IGNORED_FIELDS, PlanRequestSchema, type PlanRequest } from '../domain/question-plan'
 import { RecommendationRequestSchema, type RecommendationRequest } from '../domain/recommendation'
 import type { ContractedRecommendation } from '../decisions/enforcement'
 
@@ -298,6 +299,15 @@ function refusingInvalidParams(transport: Transport, tools: ReadonlySet<string>)
   }
 }
 
+/**
+ * The arguments, by tool, whose depth its schema judges as the route's does, left alone by the
+ * server's own bound (LIMITS.nesting counted from the arguments), which refused what the route
+ * takes: plan_questions' `questions` (each at most 64 levels, counted from the question, refused
+ * naming it, `questions.0`) and the fields of AskUserQuestion's input it takes and ignores at any
+ * depth, which are never sent on (mcpBackend).
+ */
+const DEPTH_OF_THEIR_OWN: Record<string, readonly string[]> = { plan_questions: ['questions', ...PLAN_IGNORED_FIELDS] }
+
 /** What the SDK's McpServer calls to check a tool's arguments against its input schema (private to it). */
 interface ArgumentCheck {
   validateToolInput(tool: { inputSchema?: z.ZodType }, args: unknown, name: string): Promise<unknown>
@@ -315,16 +325,18 @@ function sayingInvalidArgumentsAsTheRoutes(server: McpServer): void {
   const sdk = server as unknown as ArgumentCheck
   // A private method of the SDK's: one that no longer has it would check arguments its own way, unseen.
   if (typeof sdk.validateToolInput !== 'function') throw new Error('McpServer has no validateToolInput: the SDK changed')
-  sdk.validateToolInput = async (tool, args) => {
+  sdk.validateToolInput = async (tool, args, name) => {
     // Arguments nested thousands deep (a line JSON.parse takes) are what JSON.stringify, being
-    // recursive, cannot write, to measure them or send them on: the call ended "Maximum call stack
-    // size exceeded". The fields that nest so are named, after what the schema says of them.
+    // recursive, cannot write, to send them on: the call ended "Maximum call stack size exceeded".
+    // The fields that nest so are named, after what the schema says of them; but those whose depth
+    // the schema judges as the route does.
+    const own = Object.hasOwn(DEPTH_OF_THEIR_OWN, name) ? DEPTH_OF_THEIR_OWN[name] : undefined
     const deep = Object.entries(args ?? {})
-      .filter(([, value]) => !nestsWithin(value, LIMITS.nesting - 1))
+      .filter(([field, value]) => !own?.includes(field) && !nestsWithin(value, LIMITS.nesting - 1))
       .map(([path]) => ({ path, message: `must not nest arrays and objects more than ${LIMITS.nesting} levels deep` }))
     // Over the service's body limit, refused as its route refuses that body (413): on a store the
     // server opened itself, the call was made, where through the service the same one was refused.
-    if (deep.length === 0 && Buffer.byteLength(JSON.stringify(args ?? {})) > LIMITS.bodyBytes) {
+    if (deep.length === 0 && jsonBytes(args ?? {}) > LIMITS.bodyBytes) {
       throw new Error(errorText({ code: 'body_too_large', message: `the arguments are over ${LIMITS.bodyBytes / 1024} KB, the most the service takes in a body` }))
     }
     if (tool.inputSchema === undefined) return undefined
