@@ -31,7 +31,7 @@ async function piped(maxLineBytes?: number) {
       input.once('data', () => read())
       input.write(text)
     })
-  return { feed, input, transport, delivered, reported, errors, answers, closed: () => closed }
+  return { feed, input, output, transport, delivered, reported, errors, answers, closed: () => closed }
 }
 
 /** Ends the input, resolving once the transport has read its end (its own listener, added first, has run). */
@@ -136,6 +136,22 @@ describe('createStdioTransport', () => {
     expect(method?.error.message).toContain('(method: ')
     expect(pipe.delivered).toEqual([])
     expect(pipe.reported).toHaveLength(4)
+  })
+
+  it('answers an id past 2^53 at the digits it was sent with, not at the number JSON.parse rounds it to', async () => {
+    // A client whose integers are 64-bit matches replies by id: at 9007199254740992 its call with
+    // 9007199254740993 waited forever. The MCP SDK's schema takes no id past 2^53: each is refused, at its id.
+    const pipe = await piped()
+    await pipe.feed('{"jsonrpc":"2.0","id":1,"id":9007199254740993,"method":"ping"}\n')
+    await pipe.feed('{"jsonrpc":"1.0","id":-9007199254740995,"method":"ping","params":{"id":1,"s":"\\"id\\":7"}}\n')
+    await pipe.feed('[{"jsonrpc":"2.0","\\u0069d":12345678901234567890,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]\n')
+    expect(pipe.delivered).toEqual([{ jsonrpc: '2.0', id: 2, method: 'ping' }])
+    await pipe.transport.send({ jsonrpc: '2.0', id: 2, result: {} })
+    const lines = (pipe.output.read() as Buffer).toString().trimEnd().split('\n')
+    expect(lines.map((line) => /"id":(-?\d+)/.exec(line)?.[1])).toEqual(['9007199254740993', '-9007199254740995', '12345678901234567890'])
+    expect(lines[2]).toContain('"id":2')
+    // Otherwise as before: the same answers, read as JSON.
+    expect(lines.map((line) => JSON.parse(line) as Answer).flat().map((answer: Answer) => answer.error?.code ?? answer.result)).toEqual([-32600, -32600, -32600, {}])
   })
 
   it('reads `"params": null` as no params, as clients that write an absent field as null send it; a batch\'s members too', async () => {

@@ -27,6 +27,8 @@ export const MAX_LINE_BYTES = 10 * 1024 * 1024
  * A JSON-RPC batch (an array) is read as MCP 2025-03-26 wants, where the SDK's transport refuses it;
  * once `initialize` has agreed on another version (2025-06-18 dropped batches, and 2024-11-05 had
  * none), a batch is no MCP message and is refused.
+ * An id past 2^53, which the SDK's schema refuses, is answered at the digits it was sent with, not
+ * at the number JSON.parse rounds it to, which a client matching replies by id would never match.
  * A request whose id is that of a request still in flight (MCP: an id is never reused in a session)
  * is answered with -32600 naming the id and goes no further: a batch waiting on the id would
  * otherwise take the other request's reply for its own.
@@ -54,6 +56,11 @@ export function createStdioTransport({
   const initializing = new Set<string | number>()
   /** The ids of the client's requests passed on and neither answered nor cancelled yet. */
   const inFlight = new Set<string | number>()
+  /**
+   * The digits, as sent, of each id past 2^53 not answered yet, by the number JSON.parse rounded it
+   * to. Only refusals are sent at such an id: the SDK's schema takes none, so none is in flight.
+   */
+  const sentIds = new Map<number, string>()
 
   const transport: Transport = {
     async start() {
@@ -93,10 +100,26 @@ export function createStdioTransport({
   }
 
   function write(value: unknown): Promise<void> {
+    const line = serialized(value)
+    for (const message of Array.isArray(value) ? value : [value]) if (isObject(message) && typeof message.id === 'number') sentIds.delete(message.id)
     return new Promise<void>((sent) => {
-      if (output.write(JSON.stringify(value) + '\n')) sent()
+      if (output.write(line + '\n')) sent()
       else output.once('drain', sent)
     })
+  }
+
+  /**
+   * A message (or a batch of them) as JSON, its id past 2^53 written with the digits it was sent
+   * with: JSON.parse rounds 9007199254740993 to 9007199254740992, and a client matching replies by
+   * id (one whose integers are 64-bit) would wait for its own forever.
+   */
+  function serialized(value: unknown): string {
+    if (Array.isArray(value)) return `[${value.map(serialized).join(',')}]`
+    const digits = isObject(value) && typeof value.id === 'number' ? sentIds.get(value.id) : undefined
+    if (digits === undefined || !isObject(value)) return JSON.stringify(value)
+    const { id: _rounded, ...rest } = value
+    const fields = JSON.stringify(rest).slice(1)
+    return `{"id":${digits}${fields === '}' ? '' : ','}${fields}`
   }
 
   function ondata(chunk: Buffer) {
@@ -144,6 +167,9 @@ export function createStdioTransport({
       const message = last ? 'Parse error: the input ended inside a message (its last line is not JSON, nor ended by a newline)' : 'Parse error: a line that is not JSON'
       report(message)
       return void write({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message } }).catch(onerror)
+    }
+    if (idsPastSafe(value)) {
+      for (const [rounded, digits] of idDigits(line)) sentIds.set(rounded, digits)
     }
     if (Array.isArray(value) && value.length > 0) return version === undefined || version === BATCH_VERSION ? readBatch(value) : refuseBatch(value, version)
     const checked = check(value, false)
@@ -267,6 +293,33 @@ function withoutNullParams(value: unknown): unknown {
   if (!isObject(value) || !Object.hasOwn(value, 'method') || value.params !== null) return value
   const { params: _null, ...rest } = value
   return rest
+}
+
+/** Whether a message, or one of a batch, has an integer id JSON.parse may have rounded (past 2^53). */
+function idsPastSafe(value: unknown): boolean {
+  return (Array.isArray(value) ? value : [value]).some((m) => isObject(m) && typeof m.id === 'number' && Number.isInteger(m.id) && !Number.isSafeInteger(m.id))
+}
+
+/**
+ * The number each message of a line JSON.parse took (the line's object, or each object of its
+ * batch) has as its `id`, as written there, by the number JSON.parse made of it. Tokens, not a
+ * parser: in valid JSON a string after `{` or `,` in an object is a key, decoded to compare it
+ * (`"\u0069d"` is `id` too), and a later key of the same name wins, as it does for JSON.parse.
+ */
+function idDigits(line: string): Map<number, string> {
+  const digits = new Map<number, string>()
+  const tokens = line.match(/"(?:[^"\\]|\\.)*"|[[\]{}:,]|[^\s[\]{}:,"]+/g) ?? []
+  const open: string[] = []
+  const messageDepth = tokens[0] === '[' ? 2 : 1
+  tokens.forEach((token, i) => {
+    if (token === '{' || token === '[') open.push(token)
+    else if (token === '}' || token === ']') open.pop()
+    else if (open.length === messageDepth && open.at(-1) === '{' && (tokens[i - 1] === '{' || tokens[i - 1] === ',') && JSON.parse(token) === 'id') {
+      const value = tokens[i + 2] as string
+      if (/^-?\d/.test(value)) digits.set(Number(value), value)
+    }
+  })
+  return digits
 }
 
 /** The id of what means to be a request, if it has one a client could have sent; else null. */
