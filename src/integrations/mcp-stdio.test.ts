@@ -279,6 +279,25 @@ describe('createStdioTransport', () => {
     }
   })
 
+  it('reads a batch sent behind an initialize not answered yet under the version it asks for', async () => {
+    // The server agrees on the version asked when it has it, and on 2025-11-25 otherwise: the batch
+    // of a client asking 2025-06-18 that does not wait for the answer is no message of its version.
+    for (const [asked, read] of [['2025-06-18', false], ['2025-11-25', false], ['2099-01-01', false], ['2025-03-26', true]] as const) {
+      const pipe = await piped()
+      const params = { protocolVersion: asked, capabilities: {}, clientInfo: { name: 'c', version: '1' } }
+      await pipe.feed(JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params }) + '\n[{"jsonrpc":"2.0","id":1,"method":"ping"}]\n')
+      expect(pipe.delivered.map((m) => (m as { method: string }).method), asked).toEqual(read ? ['initialize', 'ping'] : ['initialize'])
+      if (!read) {
+        const message = `Invalid Request: a JSON-RPC batch, which MCP ${asked} (the version the client's initialize asks for) does not have: send each message on a line of its own`
+        expect(pipe.answers(), asked).toEqual([{ jsonrpc: '2.0', id: 1, error: { code: -32600, message } }])
+      }
+      // Once answered, the version agreed decides, as before.
+      await pipe.transport.send({ jsonrpc: '2.0', id: 'init', error: { code: -32602, message: 'Invalid params' } })
+      await pipe.feed('[{"jsonrpc":"2.0","id":2,"method":"ping"}]\n')
+      expect(pipe.delivered.at(-1), asked).toEqual({ jsonrpc: '2.0', id: 2, method: 'ping' })
+    }
+  })
+
   it('refuses a request in a batch whose id is that of one still in flight, so that neither takes the other\'s reply', async () => {
     const pipe = await piped()
     await pipe.feed('{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"why"}}\n')

@@ -26,7 +26,7 @@ export const MAX_LINE_BYTES = 10 * 1024 * 1024
  * end the client's own request of the same id. Each such line is also said through `report`.
  * A JSON-RPC batch (an array) is read as MCP 2025-03-26 wants, where the SDK's transport refuses it;
  * once `initialize` has agreed on another version (2025-06-18 dropped batches, and 2024-11-05 had
- * none), a batch is no MCP message and is refused.
+ * none), or while one asking another is answered, a batch is no MCP message and is refused.
  * An id past 2^53, which the SDK's schema refuses, is answered at the digits it was sent with, not
  * at the number JSON.parse rounds it to, which a client matching replies by id would never match.
  * A request whose id is that of a request still in flight (MCP: an id is never reused in a session)
@@ -52,8 +52,8 @@ export function createStdioTransport({
   let batches: Batch[] = []
   /** The protocol version the server answered `initialize` with; undefined until it has. */
   let version: string | undefined
-  /** The ids of the `initialize` requests passed on and not answered yet. */
-  const initializing = new Set<string | number>()
+  /** The ids of the `initialize` requests passed on and not answered yet, each with the version it asks for. */
+  const initializing = new Map<string | number, string | undefined>()
   /** The ids of the client's requests passed on and neither answered nor cancelled yet. */
   const inFlight = new Set<string | number>()
   /**
@@ -171,7 +171,14 @@ export function createStdioTransport({
     if (idsPastSafe(value)) {
       for (const [rounded, digits] of idDigits(line)) sentIds.set(rounded, digits)
     }
-    if (Array.isArray(value) && value.length > 0) return version === undefined || version === BATCH_VERSION ? readBatch(value) : refuseBatch(value, version)
+    if (Array.isArray(value) && value.length > 0) {
+      // Behind an initialize not answered yet, the version it asks for: the one agreed on when the server
+      // has it, else its newest, which has no batches either (a client that does not wait for the answer).
+      const asked = [...initializing.values()].at(-1)
+      const inForce = asked ?? version
+      if (inForce === undefined || inForce === BATCH_VERSION) return readBatch(value)
+      return refuseBatch(value, asked === undefined ? `${inForce} (the version agreed at initialize)` : `${asked} (the version the client's initialize asks for)`)
+    }
     const checked = check(value, false)
     if ('refusal' in checked) return void write(checked.refusal).catch(onerror)
     const refusal = reused(checked.message, (id) => inFlight.has(id))
@@ -214,8 +221,8 @@ export function createStdioTransport({
    * error rather than wait; a batch without a request whose id can be read, at id null. None of its
    * messages is passed on.
    */
-  function refuseBatch(values: unknown[], agreed: string) {
-    const message = `Invalid Request: a JSON-RPC batch, which MCP ${agreed} (the version agreed at initialize) does not have: send each message on a line of its own`
+  function refuseBatch(values: unknown[], version: string) {
+    const message = `Invalid Request: a JSON-RPC batch, which MCP ${version} does not have: send each message on a line of its own`
     report(message)
     // Not at the id of a request in flight: the error would end that request's call.
     const ids = new Set(values.map(requestId).filter((id) => id !== null && !inFlight.has(id)))
@@ -234,7 +241,10 @@ export function createStdioTransport({
 
   function deliver(message: JSONRPCMessage) {
     if (isJSONRPCRequest(message)) inFlight.add(message.id)
-    if (isJSONRPCRequest(message) && message.method === 'initialize') initializing.add(message.id)
+    if (isJSONRPCRequest(message) && message.method === 'initialize') {
+      const asked = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion
+      initializing.set(message.id, typeof asked === 'string' ? asked : undefined)
+    }
     // A cancelled request is never answered (MCP): its batch goes out without it.
     if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
       const id = (message.params as { requestId?: unknown } | undefined)?.requestId as string | number
