@@ -573,11 +573,12 @@ describe('decision-memory mcp (R-SVC-6)', () => {
       child.stdin.write('{not json\n')
       expect(await next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: a line that is not JSON' } })
       child.stdin.write('{"foo": 1}\n')
-      const invalid = 'Invalid Request: not a JSON-RPC 2.0 message (jsonrpc: Invalid input: expected "2.0")'
-      expect(await next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: invalid } })
+      // Left out, said missing; sent as another version, said so.
+      const invalid = (said: string) => `Invalid Request: not a JSON-RPC 2.0 message (jsonrpc: ${said}: expected "2.0")`
+      expect(await next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: invalid('missing') } })
       // A request whose id can be read is answered at that id, so that the client's call ends.
       child.stdin.write('{"jsonrpc": "1.0", "id": 5, "method": "ping"}\n')
-      expect(await next()).toEqual({ jsonrpc: '2.0', id: 5, error: { code: -32600, message: invalid } })
+      expect(await next()).toEqual({ jsonrpc: '2.0', id: 5, error: { code: -32600, message: invalid('Invalid input') } })
       // A batch (MCP 2025-03-26) is answered with one array.
       child.stdin.write('[{"jsonrpc":"2.0","id":8,"method":"ping"},{"jsonrpc":"2.0","id":"nine","method":"ping"}]\n')
       const batch = (await next()) as Array<{ id: unknown }>
@@ -599,7 +600,7 @@ describe('decision-memory mcp (R-SVC-6)', () => {
       ])
       expect(refused[0].error.message).toContain('MCP 2025-06-18')
       expect(stderr).toContain('decision-memory mcp: Parse error: a line that is not JSON')
-      expect(stderr).toContain(`decision-memory mcp: ${invalid}`)
+      expect(stderr).toContain(`decision-memory mcp: ${invalid('missing')}`)
     } finally {
       child.stdin.end()
       await new Promise((done) => child.once('exit', done))

@@ -18,3 +18,25 @@ export function typeIssuesFirst<T extends { code: string; path: readonly Propert
 export function missingSaid(message: string): string {
   return message.replace(/^Invalid input: (expected .+), received undefined$/, 'missing: $1')
 }
+
+/**
+ * zod's message for an issue of `input` at `path`, a field left out said `missing: expected …`
+ * whatever it takes: a string's `received undefined` (missingSaid), and a field of a few values (an
+ * enum, a literal), whose issue carries no input and reads `Invalid option: expected one of …` as
+ * for a value sent wrong, when `input` has no such field though it has the object to hold it.
+ */
+export function missingSaidOf(issue: { code: string; message: string }, path: readonly PropertyKey[], input: unknown): string {
+  if (issue.code === 'invalid_value' && leftOut(input, path)) return issue.message.replace(/^Invalid (option|input): /, 'missing: ')
+  return missingSaid(issue.message)
+}
+
+/** Whether the field at `path` is not in `input`, though the object that would hold it is. */
+function leftOut(input: unknown, path: readonly PropertyKey[]): boolean {
+  let holder = input
+  for (const key of path.slice(0, -1)) {
+    if (typeof holder !== 'object' || holder === null) return false
+    holder = (holder as Record<PropertyKey, unknown>)[key]
+  }
+  const last = path.at(-1)
+  return last !== undefined && typeof holder === 'object' && holder !== null && (holder as Record<PropertyKey, unknown>)[last] === undefined
+}

@@ -9,7 +9,7 @@ import { fieldsOf, InputError, type Issue } from '../domain/errors'
 
 export { fieldsOf }
 import { CARRIED_PROTO_KEY } from '../domain/observation'
-import { missingSaid, typeIssuesFirst } from '../domain/zod-issues'
+import { missingSaid, missingSaidOf, typeIssuesFirst } from '../domain/zod-issues'
 
 /**
  * The one shape of every error answer (R-SVC-2), as the document says it. `request_id` is
@@ -82,24 +82,12 @@ export function issuesOf(error: { issues: readonly unknown[] }, input?: unknown)
       let message = issue.code === 'invalid_key' ? (issue.issues?.[0]?.message ?? issue.message) : issue.message
       // A record (`context`) is a JSON object: "expected record" is zod's word, not the client's.
       if (issue.code === 'invalid_type' && issue.expected === 'record') message = message.replace('expected record', 'expected object')
-      // A field of a few values (an enum) left out: zod's issue carries no input, which says so.
-      if (issue.code === 'invalid_value' && input !== undefined && leftOut(input, path)) message = message.replace(/^Invalid (option|input): /, 'missing: ')
-      out.push({ path: shownPath(path), message: missingSaid(message) })
+      // A field left out, an enum's too (its issue carries no input: the request's tells), is said missing.
+      out.push({ path: shownPath(path), message: missingSaidOf({ code: issue.code, message }, path, input) })
     }
   }
   visit(error.issues as ZodIssueLike[], [])
   return out
-}
-
-/** Whether the field at `path` is not in `input`, though the object that would hold it is. */
-function leftOut(input: unknown, path: readonly PropertyKey[]): boolean {
-  let holder = input
-  for (const key of path.slice(0, -1)) {
-    if (typeof holder !== 'object' || holder === null) return false
-    holder = (holder as Record<PropertyKey, unknown>)[key]
-  }
-  const last = path.at(-1)
-  return last !== undefined && typeof holder === 'object' && holder !== null && (holder as Record<PropertyKey, unknown>)[last] === undefined
 }
 
 /**

@@ -154,6 +154,17 @@ describe('createStdioTransport', () => {
     expect(lines.map((line) => JSON.parse(line) as Answer).flat().map((answer: Answer) => answer.error?.code ?? answer.result)).toEqual([-32600, -32600, -32600, {}])
   })
 
+  it('says a field of the message left out is missing, as the routes and -32602 say it, and one sent with another value is not', async () => {
+    // JSON has no undefined: zod's "received undefined", and its words for a value of a few sent wrong, meant a field not sent.
+    const pipe = await piped()
+    await pipe.feed('{"id":8,"method":"ping"}\n{"jsonrpc":"2.0","id":9,"error":{"message":"x"}}\n{"jsonrpc":"1.0","id":10,"method":"ping"}\n')
+    expect(pipe.answers().map((answer) => answer?.error.message)).toEqual([
+      'Invalid Request: not a JSON-RPC 2.0 message (jsonrpc: missing: expected "2.0")',
+      'Invalid Request: not a JSON-RPC 2.0 message (error.code: missing: expected number)',
+      'Invalid Request: not a JSON-RPC 2.0 message (jsonrpc: Invalid input: expected "2.0")',
+    ])
+  })
+
   it('reads `"params": null` as no params, as clients that write an absent field as null send it; a batch\'s members too', async () => {
     const pipe = await piped()
     await pipe.feed('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":null}\n{"jsonrpc":"2.0","method":"notifications/initialized","params":null}\n')

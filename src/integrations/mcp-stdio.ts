@@ -11,6 +11,7 @@ import {
   isJSONRPCRequest,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js'
+import { missingSaidOf } from '../domain/zod-issues'
 
 /** The longest line read, as the SDK's own stdio transport has it: past it the transport closes. */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024
@@ -353,5 +354,7 @@ function whyNot(value: unknown): string {
   const [issue] = schema.safeParse(value).error?.issues ?? []
   if (issue === undefined) return 'not a request, a notification nor a response'
   const path = issue.path.join('.')
-  return path === '' ? issue.message : `${path}: ${issue.message}`
+  // A field left out is said missing (`jsonrpc: missing: expected "2.0"`), as the routes and -32602 say it.
+  const said = missingSaidOf(issue, issue.path, value)
+  return path === '' ? said : `${path}: ${said}`
 }
