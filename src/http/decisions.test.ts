@@ -511,6 +511,24 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
     expect((await call('POST', '/v1/decisions', decision({ status: 'accepted', scope: { path: 'docs/my notes' } }))).status).toBe(201)
   })
 
+  it('still reads, lists, applies and checks a decision stored with a path scope spaced at its ends, as a version before took it', async () => {
+    // Refused when proposed now; one stored before is kept, applied as it was (to a path sent as written), and said as it was.
+    const db = new MemoryLevel<string, string>()
+    const written = await createLevelDecisionStore(db as never)
+    const stored = decisionRecord('D-SPACED', { scope: { points: [], task: null, path: ' src/billing', stage: null }, constraints: [{ kind: 'must_not', pattern: 'git push --force' }] })
+    await written.transact(async (tx) => tx.put(stored))
+    const { call } = await createTestApp({ db, now: '2026-07-03T10:00:00.000Z' })
+    expect((await call('GET', '/v1/decisions')).body.decisions.map((d: any) => [d.key, d.scope.path])).toEqual([['D-SPACED', ' src/billing']])
+    expect((await call('GET', '/v1/decisions/D-SPACED')).status).toBe(200)
+    expect((await call('GET', `/v1/decisions/applicable?path=${encodeURIComponent(' src/billing/x.ts')}`)).body.decisions.map((d: any) => d.key)).toEqual(['D-SPACED'])
+    const checked = await call('POST', '/v1/decisions/check', { action: 'git push --force', path: ' src/billing' })
+    expect(checked.status).toBe(200)
+    expect(checked.body.blocked_by.map((b: any) => b.key)).toEqual(['D-SPACED'])
+    expect((await call('GET', '/v1/decisions/D-SPACED/why')).status).toBe(200)
+    // Deprecated or revoked as any other, with nothing to re-send.
+    expect((await call('POST', '/v1/decisions/D-SPACED/revoke', { reason: 'spaced path' })).status).toBe(200)
+  })
+
   it('refuses a path scope written as a glob, naming scope.path: it is a prefix, and src/billing/** would apply to no path', async () => {
     const { call } = await createTestApp()
     for (const path of ['src/billing/**', 'src/*', 'services/**/billing', '**/*.ts', 'services/{api,web}']) {
