@@ -568,6 +568,23 @@ describe('createMcpServer: notifications', () => {
     expect(said[2]).toMatch(/^notifications\/progress ignored: params\.progress/)
     await clientSide.close()
   })
+
+  it('says what a field of a few types takes, and that it is missing when left out, as the routes say it, not zod\'s bare "Invalid input"', async () => {
+    const server = createMcpServer(recordingBackend().backend, { version: '0.0.0' })
+    const said: string[] = []
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverSide)
+    server.server.onerror = (error) => said.push(error.message)
+    await clientSide.start()
+    await clientSide.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 1 } })
+    await clientSide.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: null } })
+    await vi.waitFor(() => expect(said).toHaveLength(2))
+    expect(said).toEqual([
+      'notifications/progress ignored: params.progressToken: missing: expected string or number',
+      'notifications/cancelled ignored: params.requestId: Invalid input: expected string or number, received null',
+    ])
+    await clientSide.close()
+  })
 })
 
 describe('createMcpServer: task-augmented requests', () => {

@@ -24,7 +24,6 @@ import { jsonBytes } from '../domain/json-bytes'
 import { nestsWithin } from '../domain/json-depth'
 import { LIMITS } from '../domain/limits'
 import { z } from '../domain/zod'
-import { missingSaid } from '../domain/zod-issues'
 import { FIELD_DESCRIPTIONS, IdentifierSchema, NO_CONTROL_PATTERN, ObservationInputSchema, type ObservationInput } from '../domain/observation'
 import { CheckBody } from '../http/decision-schemas'
 import { fieldsOf, issuesOf } from '../http/errors'
@@ -152,7 +151,7 @@ function invalidParams(message: JSONRPCMessage, tools: ReadonlySet<string>): str
   if (!isJSONRPCRequest(message)) return undefined
   const parsed = REQUESTS.get(message.method)?.safeParse(message)
   if (parsed === undefined) return undefined
-  if (!parsed.success) return parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${missingSaid(issue.message)}`).join('; ')
+  if (!parsed.success) return paramsSaid(parsed.error, message)
   // Every tool is listed in one page, with no nextCursor: a cursor is none this server gave, which
   // MCP has answered with -32602 (the SDK ignored it and sent the first page again, as if the next).
   const cursor = (message.params as { cursor?: unknown } | undefined)?.cursor
@@ -183,7 +182,18 @@ function invalidNotification(message: JSONRPCMessage): string | undefined {
   if (!isJSONRPCNotification(message)) return undefined
   const parsed = NOTIFICATIONS.get(message.method)?.safeParse(message)
   if (parsed === undefined || parsed.success) return undefined
-  return `${message.method} ignored: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${missingSaid(issue.message)}`).join('; ')}`
+  return `${message.method} ignored: ${paramsSaid(parsed.error, message)}`
+}
+
+/**
+ * Why a message's params do not fit, field by field, in the words of a route's 400: a field left
+ * out is `missing`, and one of a few types says them (`params.requestId: Invalid input: expected
+ * string or number, received null`), where zod's own words were a bare `Invalid input`.
+ */
+function paramsSaid(error: { issues: readonly unknown[] }, message: JSONRPCMessage): string {
+  return issuesOf(error, message)
+    .map((issue) => `${issue.path}: ${issue.message}`)
+    .join('; ')
 }
 
 /** A plain object without its `null` fields but the `required` ones, which stay to be refused, named; anything else as it is. */
