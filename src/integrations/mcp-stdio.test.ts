@@ -165,6 +165,17 @@ describe('createStdioTransport', () => {
     ])
   })
 
+  it('says what an id takes, and that it is missing when left out, as the routes say a field of a few types, not a bare "Invalid input"', async () => {
+    const pipe = await piped()
+    await pipe.feed('{"jsonrpc":"2.0","id":{},"method":"ping"}\n{"jsonrpc":"2.0","result":{}}\n{"jsonrpc":"2.0","id":3,"method":"ping","extra":1}\n')
+    expect(pipe.answers().map((answer) => answer?.error.message)).toEqual([
+      'Invalid Request: not a JSON-RPC 2.0 message (id: Invalid input: expected string or number, received object)',
+      'Invalid Request: not a JSON-RPC 2.0 message (id: missing: expected string or number)',
+      // A field the message does not have, named as a route names one (zod said `Unrecognized key: "extra"`).
+      'Invalid Request: not a JSON-RPC 2.0 message (extra: unknown field)',
+    ])
+  })
+
   it('reads `"params": null` as no params, as clients that write an absent field as null send it; a batch\'s members too', async () => {
     const pipe = await piped()
     await pipe.feed('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":null}\n{"jsonrpc":"2.0","method":"notifications/initialized","params":null}\n')

@@ -11,7 +11,7 @@ import {
   isJSONRPCRequest,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js'
-import { missingSaidOf } from '../domain/zod-issues'
+import { issuesOf } from '../http/errors'
 
 /** The longest line read, as the SDK's own stdio transport has it: past it the transport closes. */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024
@@ -351,10 +351,10 @@ function whyNot(value: unknown): string {
     : Object.hasOwn(value, 'error')
       ? JSONRPCErrorResponseSchema
       : JSONRPCResultResponseSchema
-  const [issue] = schema.safeParse(value).error?.issues ?? []
+  const error = schema.safeParse(value).error
+  // Said as a route's 400 says a field: one left out is missing (`jsonrpc: missing: expected "2.0"`),
+  // one of a few types says them (`id: Invalid input: expected string or number, received object`).
+  const [issue] = error === undefined ? [] : issuesOf(error, value)
   if (issue === undefined) return 'not a request, a notification nor a response'
-  const path = issue.path.join('.')
-  // A field left out is said missing (`jsonrpc: missing: expected "2.0"`), as the routes and -32602 say it.
-  const said = missingSaidOf(issue, issue.path, value)
-  return path === '' ? said : `${path}: ${said}`
+  return issue.path === '(body)' ? issue.message : `${issue.path}: ${issue.message}`
 }
