@@ -165,6 +165,23 @@ describe('a match rule that is no regular expression (R-POL)', () => {
 })
 
 describe('the line of a field a refusal names (R-POL)', () => {
+  it('says the line of the point a field is missing from, in a file of many lines, as it says a field\'s own', async () => {
+    const base = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
+    // A field left out is on no line: the point it is missing from is, where a policy of many points was counted by hand.
+    const said = (text: string, file: string) => {
+      try {
+        parsePolicy(text, file, base)
+      } catch (error) {
+        return (error as PolicyFileError).message.split('\n').slice(1)
+      }
+      return []
+    }
+    const json = ['{', '  "points": [', '    { "key": "db", "match": { "question": "database" } },', '    {', '      "match": { "question": "cache" }', '    }', '  ]', '}'].join('\n')
+    expect(said(json, 'mine.json')).toEqual(['  points.1.key (line 4): missing: expected string'])
+    const yaml = ['points:', '  - key: db', '    match: { question: database }', '  - match:', '      question: cache'].join('\n')
+    expect(said(yaml, 'mine.yaml')).toEqual(['  points.1.key (line 4): missing: expected string'])
+  })
+
   it('says the line of each field of the file, in JSON as in YAML, beside its path', async () => {
     const base = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
     const json = ['{', '  "ask": { "auto_resolve_p": 1.5 },', '  "points": [', '    { "key": "db", "match": { "question": "which database" } },', '    {', '      "key": "secrets",', '      "match": { "question": "(secrets" },', '      "sensitiv": true', '    }', '  ]', '}', ''].join('\n')

@@ -130,6 +130,9 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
   // Named with the line it is given again on, where the first occurrence's would not be the news.
   const problems: string[] = yaml ? [] : duplicateJsonKeys(json).map(({ path, line }) => `  ${path.join('.')}${onLine(line)}: given more than once`)
   const input = base === undefined ? raw : over(base, raw)
+  // A field left out is on no line: the object it is missing from is (`points.7.key (line 40)`),
+  // where a policy of many points was counted by hand.
+  const atOrHolder = (path: readonly PropertyKey[]) => onLine(lineOf(path) ?? (valueAt(input, path) === undefined ? lineOf(path.slice(0, -1)) : undefined))
   const result = PolicySchema.safeParse(input)
   if (!result.success) {
     problems.push(
@@ -137,7 +140,7 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
         // One line per unknown field, named by its own path.
         issue.code === 'unrecognized_keys'
           ? issue.keys.map((k) => `  ${[...issue.path, k].join('.')}${at([...issue.path, k])}: unknown field`)
-          : [`  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}${at(issue.path)}: ${missingSaid(issue.message)}${issue.code === 'invalid_type' ? typeHint(issue.expected, valueAt(input, issue.path), tags.length > 0, yaml && issue.path.at(-2) === 'match') : ''}`],
+          : [`  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}${atOrHolder(issue.path)}: ${missingSaid(issue.message)}${issue.code === 'invalid_type' ? typeHint(issue.expected, valueAt(input, issue.path), tags.length > 0, yaml && issue.path.at(-2) === 'match') : ''}`],
       ),
     )
   }
