@@ -57,6 +57,12 @@ export async function planQuestions(
   for (const { index, question } of choices) {
     items.push({ question, recommendation: await recommendFor(memory, request, question, index, points.get(question.question)) })
   }
+  // A plan of text and number questions alone recommends nothing, yet is sent from the session it
+  // names, about to ask: a session id seen for the first time starts it (R-SES-1), as a choice's
+  // recommendation would have. A replay (as_of) only reads.
+  if (choices.length === 0 && request.session_id !== undefined && request.as_of === undefined) {
+    await memory.startSession({ user: request.user, project: request.project, session_id: request.session_id })
+  }
   return buildQuestionPlan(items, others)
 }
 

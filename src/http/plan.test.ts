@@ -391,8 +391,8 @@ describe('POST /v1/plan with questions asking for text or a number', () => {
     const { call, store } = await createTestApp()
     const { status, body } = await call('POST', '/v1/plan', { user: 'alice', session_id: 's-text', questions: [NAME, PORT] })
     expect(status).toBe(200)
-    // Nothing recommended: no session started.
-    expect(await store.getSession('alice', 's-text')).toBeUndefined()
+    // Nothing recommended, but the session it names is started, as a choice's recommendation starts it (R-SES-1).
+    expect(await store.getSession('alice', 's-text')).toMatchObject({ session_id: 's-text', personalization: true })
     expect(body.questions.map((q: { kind: string }) => q.kind)).toEqual(['text', 'number'])
     expect(body).toMatchObject({ answers: {}, ask_user_question_input: { questions: [NAME, PORT] }, deferred: [] })
   })

@@ -253,3 +253,35 @@ describe('a session route called without a body', () => {
     expect(paths['/v1/sessions/{id}/personalization'].put.requestBody.required).toBe(false)
   })
 })
+
+describe('which requests naming a new session_id start it (R-SES-1)', () => {
+  const NAME = { question: 'What should the service be called?', header: 'Name', kind: 'text' }
+  /** The user's expertise as a recommendation asked without a session says it. */
+  async function sessionsOf(call: Awaited<ReturnType<typeof createTestApp>>['call']): Promise<number> {
+    const r = await call('POST', '/v1/recommendations', { ...TIER, user: 'alice' })
+    expect(r.status).toBe(200)
+    return r.body.expertise.sessions
+  }
+
+  it('a plan of text questions alone starts it, as the orchestrator about to ask is in it; as_of replays and why only read', async () => {
+    const { call } = await withHistory()
+    expect(await sessionsOf(call)).toBe(0)
+    // Replays of the past: a recommendation, a plan, a plan of text alone.
+    expect((await call('POST', '/v1/recommendations', { ...TIER, user: 'alice', session_id: 's-r', as_of: START })).status).toBe(200)
+    expect((await call('POST', '/v1/plan', { user: 'alice', session_id: 's-p', as_of: START, questions: [NAME] })).status).toBe(200)
+    // A read: why is what was recommended, whichever session asks.
+    const point = (await call('POST', '/v1/recommendations', { ...TIER, user: 'alice' })).body.point
+    expect((await call('GET', `/v1/why?user=alice&point=${point}&session_id=s-w`)).status).toBe(200)
+    expect(await sessionsOf(call)).toBe(0)
+    // A plan the agent sends before asking, with no choice to recommend, names the session it asks in.
+    const plan = await call('POST', '/v1/plan', { user: 'alice', project: 'acme', session_id: 's-text', questions: [NAME] })
+    expect(plan.status).toBe(200)
+    expect(await sessionsOf(call)).toBe(1)
+    const started = await call('POST', '/v1/sessions', { user: 'alice', session_id: 's-text' })
+    expect(started.status).toBe(200)
+    expect(started.body).toMatchObject({ project: 'acme', personalization: true })
+    // Sent again, it is the same session.
+    expect((await call('POST', '/v1/plan', { user: 'alice', session_id: 's-text', questions: [NAME] })).status).toBe(200)
+    expect(await sessionsOf(call)).toBe(1)
+  })
+})
