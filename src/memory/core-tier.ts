@@ -54,6 +54,13 @@ export type BatchOp = { type: 'put'; sublevel: unknown; key: string; value: unkn
 const HOT_CELLS = 500
 
 /**
+ * How many replays (a point read as of a moment before its newest observation) are kept, and how
+ * many cells they may hold in all: a few points, each a whole aggregate as of then.
+ */
+const REPLAYS = 4
+const REPLAY_CELLS = 5000
+
+/**
  * How many observations of a point wait in `core-pending` before they are counted into its cells:
  * from FOLD_MIN to FOLD_MAX, 16 on average. Counting one observation reads, decodes, rewrites and
  * re-encodes every cell it falls in (16 in the bench's workload, 11 KB); counting 16 at once does
@@ -165,6 +172,15 @@ interface Pending {
 const NO_PENDING: Pending = { keys: [], observations: [] }
 
 /** A point as a reader found it: its head, and the observations it counted besides the cells. */
+/** A point's cells replayed from archival as of a moment: the same for every moment in [from, until). */
+interface Replayed {
+  /** The newest observation counted (-Infinity: none). */
+  from: number
+  /** The first observation after it in archival (Infinity: none). */
+  until: number
+  cells: Map<CellKey, Cell>
+}
+
 interface Held {
   head: StoredHead
   pending: Pending
@@ -223,7 +239,23 @@ export function createCoreTier(options: {
   // nothing from the store. A write to a point drops it when it starts and once it is done, and
   // nothing of the point is kept in between (hot-points.ts): no read mixes a hot entry with cells
   // or waiting observations of another moment.
-  const hot = createHotPoints<Held>(HOT_CELLS)
+  // The points last read as of a moment before their newest observation (an audit, or a clock
+  // stepped back behind it, which reads every point written since as of before it): each replay
+  // from archival up to that moment, which answers for every moment from the newest observation
+  // it counts until the next one archival holds, while no write touches the point. Without them,
+  // each recommendation read the point's whole history again until the clock caught up.
+  const replays = new Map<string, Replayed>()
+  let replayCells = 0
+  const dropReplay = (pk: string) => {
+    const kept = replays.get(pk)
+    if (kept === undefined) return
+    replayCells -= kept.cells.size
+    replays.delete(pk)
+  }
+  const hot = createHotPoints<Held>(HOT_CELLS, (touched, prefix) => {
+    if (!prefix) dropReplay(touched)
+    else for (const pk of [...replays.keys()]) if (pk.startsWith(touched)) dropReplay(pk)
+  })
   // Every head in core, loaded on first need; only this process writes the store.
   let index: Map<string, IndexEntry> | null = null
 
@@ -287,6 +319,42 @@ export function createCoreTier(options: {
     const aggregate = { summary: emptySummary(), cells: new Map<CellKey, Cell>() }
     for await (const o of archivalOf(user, point, asOf)) addToAggregate(aggregate, o, params)
     return aggregate
+  }
+
+  /**
+   * The cells of a point as of `asOf` from archival (as `replay` builds them), or the replay kept
+   * that counts the same observations: those up to `asOf`, no more, no fewer. Kept when no write
+   * started while it was read (one in flight drops it when it ends).
+   */
+  async function replayedAt(user: string, point: string, asOf: Date): Promise<ReadonlyMap<CellKey, Cell>> {
+    const pk = key(user, point)
+    const at = asOf.getTime()
+    const kept = replays.get(pk)
+    if (kept !== undefined && kept.from <= at && at < kept.until) {
+      replays.delete(pk)
+      replays.set(pk, kept)
+      return kept.cells
+    }
+    const writesBefore = hot.writes
+    const aggregate = { summary: emptySummary(), cells: new Map<CellKey, Cell>() }
+    let from = -Infinity
+    for await (const o of archivalOf(user, point, asOf)) {
+      addToAggregate(aggregate, o, params)
+      from = Math.max(from, Date.parse(o.timestamp))
+    }
+    const range = prefixRange(user, point)
+    const [next] = await archival.values({ gt: key(user, point, asOf.toISOString(), '\uffff'), lt: range.lt, limit: 1 }).all()
+    const until = next === undefined ? Infinity : Date.parse(next.timestamp)
+    if (hot.writes === writesBefore && aggregate.cells.size <= REPLAY_CELLS) {
+      dropReplay(pk)
+      replays.set(pk, { from, until, cells: aggregate.cells })
+      replayCells += aggregate.cells.size
+      for (const old of replays.keys()) {
+        if (replays.size <= REPLAYS && replayCells <= REPLAY_CELLS) break
+        dropReplay(old)
+      }
+    }
+    return aggregate.cells
   }
 
   /** Rebuilds an aggregate from archival and puts it in core. Inside the write queue only. */
@@ -595,7 +663,7 @@ export function createCoreTier(options: {
         await snapshot.close()
       }
       if (head !== undefined && isCurrent(head) && newest !== null && newest > at) {
-        return compute(viewOf((await replay(user, point, asOf)).cells))
+        return compute(viewOf(await replayedAt(user, point, asOf)))
       }
       if (head === undefined && !(await observedAt(user, point))) {
         // Nothing observed here (a question new to the user, a user forgotten): nothing to build,
@@ -609,7 +677,7 @@ export function createCoreTier(options: {
         return rebuilt
       })
       if (aggregate.summary.newest === null || aggregate.summary.newest <= at) return compute(viewOf(aggregate.cells))
-      return compute(viewOf((await replay(user, point, asOf)).cells))
+      return compute(viewOf(await replayedAt(user, point, asOf)))
     },
 
     /** Before a user's entries are deleted (forget): no read may mix what is held in memory with what is deleted. */

@@ -13,9 +13,11 @@ export interface HotPoint<Head> {
  * (`writing`) and again when it is done or failed (`written`), and no entry of the point is kept
  * in between: a read that took its snapshot before the write landed must not leave an entry that
  * a later read would complete with cells read after it. A read that raced any write keeps nothing
- * (`keep` is given the `writes` count from before the read).
+ * (`keep` is given the `writes` count from before the read). `touched` is told of each write's
+ * start and end, with the point's key (or the prefix, `prefix` true), for what its caller keeps
+ * of points beside these entries.
  */
-export function createHotPoints<Head>(limit: number) {
+export function createHotPoints<Head>(limit: number, touched: (key: string, prefix: boolean) => void = () => {}) {
   const entries = new Map<string, HotPoint<Head>>()
   // Writes in flight per point, and per prefix of points.
   const inFlight = new Map<string, number>()
@@ -40,10 +42,14 @@ export function createHotPoints<Head>(limit: number) {
     for (const pk of [...entries.keys()]) if (pk.startsWith(prefix)) drop(pk)
   }
 
-  /** A write starts: what it touches is dropped, and nothing of it is kept until it ends. */
+  /**
+   * A write starts: what it touches is dropped, and nothing of it is kept until it ends. `touched`
+   * is told, that it may drop what it keeps of the point (or of the points of the prefix) itself.
+   */
   function begin(writing: Map<string, number>, key: string, dropTouched: () => void): void {
     writes++
     dropTouched()
+    touched(key, writing === prefixesInFlight)
     writing.set(key, (writing.get(key) ?? 0) + 1)
   }
 
@@ -51,6 +57,7 @@ export function createHotPoints<Head>(limit: number) {
   function end(writing: Map<string, number>, key: string, dropTouched: () => void): void {
     writes++
     dropTouched()
+    touched(key, writing === prefixesInFlight)
     const left = (writing.get(key) ?? 1) - 1
     if (left > 0) writing.set(key, left)
     else writing.delete(key)

@@ -674,3 +674,36 @@ describe('a store written before context values were trimmed (format 5)', () => 
     await second.close()
   })
 })
+
+describe('a point read after the clock stepped back behind its newest observation', () => {
+  it('is replayed from archival once, then answered from that replay until the point is written', async () => {
+    const db = new InstrumentedLevel()
+    const store = await createLevelStore(db as never, { policy: POLICY })
+    const HOUR = 3_600_000
+    const history = Array.from({ length: 40 }, (_, i) => observation({ at: T0 - 3 * HOUR + i * 1000, choice: i % 3 === 0 ? 'S' : 'M' }))
+    await store.addObservations([...history, observation({ at: T0, choice: 'L' })], [])
+    // In core, its newest observation at T0.
+    expect(await store.readPoint('alice', 'tier', new Date(T0), countsIn)).toEqual({ '["M"]': 26, '["S"]': 14, '["L"]': 1 })
+    // The clock steps back an hour, and moves on a second at a time.
+    const archivalReads = async (at: number) => {
+      const before = db.readsIn.get('archival') ?? 0
+      const counts = await store.readPoint('alice', 'tier', new Date(at), countsIn)
+      return { counts, reads: (db.readsIn.get('archival') ?? 0) - before }
+    }
+    const first = await archivalReads(T0 - HOUR)
+    expect(first.counts).toEqual({ '["M"]': 26, '["S"]': 14 })
+    expect(first.reads).toBeGreaterThanOrEqual(40)
+    for (let s = 1; s <= 3; s++) expect(await archivalReads(T0 - HOUR + s * 1000)).toEqual({ counts: { '["M"]': 26, '["S"]': 14 }, reads: 0 })
+    // Up to the newest observation, the point as core holds it.
+    expect((await archivalReads(T0)).counts).toEqual({ '["M"]': 26, '["S"]': 14, '["L"]': 1 })
+    // A choice made now, behind the newest: the next read counts it.
+    await store.addObservations([observation({ at: T0 - HOUR + 5000, choice: 'S' })], [])
+    expect((await archivalReads(T0 - HOUR + 6000)).counts).toEqual({ '["M"]': 26, '["S"]': 15 })
+    // Before the replay's latest observation: replayed again, without the choices made after.
+    expect((await archivalReads(T0 - 3 * HOUR + 500)).counts).toEqual({ '["S"]': 1 })
+    // Forgotten, the user has nothing left to replay.
+    await store.forgetUser('alice')
+    expect((await archivalReads(T0 - 3 * HOUR + 600)).counts).toEqual({})
+    await store.close()
+  })
+})
