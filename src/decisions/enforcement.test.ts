@@ -95,6 +95,10 @@ describe('applyDecisions: the confidence of a multi-select answer a required dec
     expect(enforced.confidence.lowered_because).toBe(rec.confidence.lowered_because)
     // Significant, and banded, by the value lowered, not by the set before it nor the learned one.
     expect(enforced.confidence).toMatchObject({ level: 'medium', significant: false })
+    // p too, of the options left to the user, Test given: (10 + ½) / 11 each, pulled as the set is.
+    const kt = (10.5 / 11) ** 2
+    expect(enforced.p).toBeCloseTo(chance + (kt - chance) * (1 - policy.confidence.contradiction_shrink), 4)
+    expect(enforced.information).toBeCloseTo(enforced.p * (1 - enforced.p), 4)
   })
 
   it('holds every option certain, and the set at 1, where required decisions fix the whole answer', () => {

@@ -292,7 +292,7 @@ function enforce(
  * options they fix (`required`) are certain, each counting 1, and the rest of the set is the user's,
  * each option with its factor: the set's confidence is the product of those, banded by the policy,
  * and pulled toward their chance as the learned set's was where the request's context contradicts
- * its precondition; p and the entropy are those of the options left to the user.
+ * its precondition; p and the entropy are those of the options left to the user (p pulled so too).
  */
 function partlyFixed(
   rec: Recommendation,
@@ -315,8 +315,15 @@ function partlyFixed(
     if (reportedConfidence(shrunk) < reportedConfidence(value)) value = shrunk
     else lowered = undefined
   }
+  // p is pulled toward the same chance where the request's context contradicts the learned
+  // precondition, as recommend pulls it, never raised.
+  let predicted = set.p
+  if (rec.contradictions.length > 0) {
+    const free = beliefs.filter((b) => !required.has(b.option)).length
+    predicted = Math.min(predicted, towardChance(predicted, 0.5 ** free, policy.confidence.contradiction_shrink))
+  }
   // Given to 4 places as recommend gives them, information of the p shown.
-  const p = fourPlaces(set.p)
+  const p = fourPlaces(predicted)
   return {
     confidence: {
       value: reportedConfidence(value),

@@ -323,6 +323,7 @@ export function recommend(input: RecommendationInput): Recommendation {
     ? contradictions(conditions, input.context).filter((c) => !selection.contextAlike.includes(c.key))
     : []
   let loweredBecause: string | undefined
+  let pLowered = false
   if (contradicted.length > 0) {
     // Chance is the confidence of a guess: 1/k for one option of k (k + 1 when choices outside the
     // options are counted, as the Dirichlet counts them), and for a multi-select set, the product
@@ -336,9 +337,15 @@ export function recommend(input: RecommendationInput): Recommendation {
     // (with a shrink of 0, shrunk can come out a rounding step below value: not lowered).
     if (reportedConfidence(shrunk) < reportedConfidence(value)) {
       value = shrunk
-      loweredBecause = `the request's context contradicts the precondition: ${contradicted
-        .map((c) => `${c.key} is ${c.got}, not ${c.expected}`)
-        .join('; ')}`
+      loweredBecause = contradictionText(contradicted)
+    }
+    // p follows (R-ASK-1): the next choice is predicted with a guess mixed in by the same share, so
+    // that a plan orders the question as the less sure one it is, and asks it where the evidence
+    // alone would answer it. Only ever lowered, as the confidence is.
+    const shrunkP = towardChance(p, chance, policy.confidence.contradiction_shrink)
+    if (round(shrunkP) < round(p)) {
+      p = shrunkP
+      pLowered = true
     }
   }
 
@@ -421,7 +428,9 @@ export function recommend(input: RecommendationInput): Recommendation {
   else if (alwaysAsk) askReason = 'the policy marks this point always_ask'
   else if (state === 'partial') askReason = `state is partial, not sufficient: ${partialBecause(n, M, reportedConfidence(value), policy.confidence.high, loweredBecause)}`
   else if (state !== 'sufficient') askReason = `state is ${state}, not sufficient`
-  else if (shownP < policy.ask.auto_resolve_p) askReason = `p ${shownP} is below auto_resolve_p ${policy.ask.auto_resolve_p}`
+  else if (shownP < policy.ask.auto_resolve_p) {
+    askReason = `p ${shownP} is below auto_resolve_p ${policy.ask.auto_resolve_p}${pLowered ? ` (lowered: ${contradictionText(contradicted)})` : ''}`
+  }
   else if (recommended.length === 0) askReason = 'no option is selected at a rate of at least one half: there is no answer to give'
   else if (unconfirmed !== undefined) askReason = `${unconfirmed}: the recommendation rests on your other projects`
   else if (checkIn) askReason = checkInReason(autoResolvedInARow)
@@ -503,6 +512,11 @@ export function recommend(input: RecommendationInput): Recommendation {
     evidence_total: used === null ? 0 : n,
     as_of: input.asOf.toISOString(),
   }
+}
+
+/** What a contradicted precondition lowered a recommendation's figures for. */
+function contradictionText(contradicted: ReadonlyArray<{ key: string; expected: string; got: string }>): string {
+  return `the request's context contradicts the precondition: ${contradicted.map((c) => `${c.key} is ${c.got}, not ${c.expected}`).join('; ')}`
 }
 
 /**

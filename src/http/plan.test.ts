@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { DEFAULT_POLICY_FILE, parsePolicy } from '../config/load-policy'
 import { z } from '../domain/zod'
 import { createTestApp, START } from '../../test/support/test-app'
 
@@ -489,5 +491,60 @@ describe('POST /v1/plan with questions asking for text or a number', () => {
     }
     const input = { questions: [NAME], answers: { [NAME.question]: 'x' }, annotations: { [NAME.question]: { notes: 'n' } }, metadata: { source: 'agent' } }
     expect((await call('POST', '/v1/plan', input)).status).toBe(200)
+  })
+})
+
+describe('a question whose context contradicts its learned precondition (R-REC-5, R-ASK-1)', () => {
+  const DB = {
+    question: 'Which database engine?',
+    header: 'DB',
+    options: [
+      { label: 'SQLite', description: 'one file' },
+      { label: 'PostgreSQL', description: 'a server' },
+      { label: 'MySQL', description: 'a server' },
+    ],
+    multiSelect: false,
+  }
+  /** `spec` choices of the DB question, all made in phase run. */
+  const chosenInRun = (spec: Record<string, number>) =>
+    Object.entries(spec).flatMap(([choice, count]) =>
+      Array.from({ length: count }, (_, i) => ({ question: DB.question, header: DB.header, all_options: ['SQLite', 'PostgreSQL', 'MySQL'], user_choice: choice, decision_id: `${choice}-${i}`, timestamp: START, context: { phase: 'run' } })),
+    )
+
+  it('is ordered as less sure: its p is pulled toward chance as its confidence is', async () => {
+    const { call } = await createTestApp()
+    expect((await call('POST', '/v1/observations', chosenInRun({ PostgreSQL: 30 }))).status).toBe(201)
+    const run = (await call('POST', '/v1/plan', { questions: [TIER, DB], context: { phase: 'run' } })).body
+    // In run, the memory is sure of it (answered for the user), and TIER, of no history, comes first.
+    expect(run.questions.map((q: { ask_user_question: { question: string } }) => q.ask_user_question.question)).toEqual([TIER.question, DB.question])
+    const sure = run.questions[1].recommendation
+    expect(sure).toMatchObject({ state: 'sufficient', ask: false, contradictions: [] })
+    const plan = (await call('POST', '/v1/plan', { questions: [TIER, DB], context: { phase: 'plan' } })).body
+    const doubted = plan.questions[0].recommendation
+    expect(plan.questions[0].ask_user_question.question).toBe(DB.question)
+    expect(doubted.contradictions).toEqual([{ key: 'phase', expected: 'run', got: 'plan' }])
+    // Halfway toward chance, 1/3 of 3 options, as the confidence.
+    expect(doubted.p).toBeCloseTo(1 / 3 + (sure.p - 1 / 3) / 2, 4)
+    expect(doubted.information).toBeCloseTo(doubted.p * (1 - doubted.p), 4)
+    expect(doubted.information).toBeGreaterThan(plan.questions[1].recommendation.information)
+    expect(plan.questions[0]).toMatchObject({ ask: true, answer: null })
+  })
+
+  it('is asked where only its p, pulled toward chance, falls below auto_resolve_p', async () => {
+    // A slight pull: the confidence stays significant, the state sufficient.
+    const base = JSON.parse(readFileSync(DEFAULT_POLICY_FILE, 'utf8'))
+    const policy = parsePolicy(JSON.stringify({ ...base, confidence: { ...base.confidence, contradiction_shrink: 0.02 } }), 'mine.json')
+    const { call } = await createTestApp({ policy })
+    expect((await call('POST', '/v1/observations', chosenInRun({ PostgreSQL: 37, SQLite: 3 }))).status).toBe(201)
+    const run = (await call('POST', '/v1/plan', { questions: [DB], context: { phase: 'run' } })).body.questions[0]
+    expect(run).toMatchObject({ ask: false, answer: 'PostgreSQL (Recommended)' })
+    expect(run.recommendation.p).toBeGreaterThanOrEqual(0.9)
+    const plan = (await call('POST', '/v1/plan', { questions: [DB], context: { phase: 'plan' } })).body
+    const doubted = plan.questions[0].recommendation
+    expect(doubted.state).toBe('sufficient')
+    expect(doubted.p).toBeLessThan(0.9)
+    expect(plan.questions[0]).toMatchObject({ ask: true, answer: null })
+    expect(doubted.ask_reason).toBe(`p ${doubted.p} is below auto_resolve_p 0.9 (lowered: the request's context contradicts the precondition: phase is plan, not run)`)
+    expect(plan.answers).toEqual({})
   })
 })
