@@ -470,7 +470,10 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     child.stdin.on('error', () => {})
     // In one write: the ping is answered (EPIPE) while the choice is being stored.
     const record = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'record_choice', arguments: { ...TIER, user_choice: 'Tier S', decision_id: 'epipe-1' } } }
-    child.stdin.write(JSON.stringify(record) + '\n' + '{"jsonrpc":"2.0","id":2,"method":"ping"}\n')
+    // And many answers behind it, each of which waited on a drain of its own that never came: past
+    // ten, Node's MaxListenersExceededWarning followed the one line on stderr.
+    const pings = Array.from({ length: 20 }, (_, i) => `{"jsonrpc":"2.0","id":${i + 2},"method":"ping"}\n`).join('')
+    child.stdin.write(JSON.stringify(record) + '\n' + pings)
     expect(await exited).toBe(0)
     expect(stderr).toBe('decision-memory mcp: the client reads no more (its end of stdout is closed): exiting\n')
     expect((await runCli(['export', '--user', 'bob', '--data', data])).stdout).toContain('"decision_id":"epipe-1"')

@@ -225,6 +225,25 @@ describe('createStdioTransport', () => {
     expect(pipe.closed()).toBe(true)
   })
 
+  it('waits on a slow reader with one listener however many answers wait, and sends none once the output is gone', async () => {
+    // Each answer the pipe could not take at once waited on a 'drain' of its own: past ten, Node said
+    // MaxListenersExceededWarning on stderr, and an answer to a client that closed its end (EPIPE)
+    // waited for a drain that never comes.
+    const input = new PassThrough()
+    const output = new PassThrough({ highWaterMark: 1 })
+    const transport = createStdioTransport({ input, output, report: () => {} })
+    await transport.start()
+    const sent: number[] = []
+    for (let id = 1; id <= 20; id++) void transport.send({ jsonrpc: '2.0', id, result: {} }).then(() => sent.push(id))
+    expect(output.listenerCount('drain')).toBeLessThanOrEqual(1)
+    output.destroy(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }))
+    output.on('error', () => {})
+    await new Promise((done) => output.once('close', done))
+    await transport.send({ jsonrpc: '2.0', id: 21, result: {} })
+    expect(sent).toHaveLength(20)
+    expect(output.listenerCount('drain')).toBe(0)
+  })
+
   it('reads a JSON-RPC batch (MCP 2025-03-26), answering all its requests and invalid members in one array once every answer is in', async () => {
     const pipe = await piped()
     const initialize = { jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }

@@ -103,10 +103,29 @@ export function createStdioTransport({
   function write(value: unknown): Promise<void> {
     const line = serialized(value)
     for (const message of Array.isArray(value) ? value : [value]) if (isObject(message) && typeof message.id === 'number') sentIds.delete(message.id)
-    return new Promise<void>((sent) => {
-      if (output.write(line + '\n')) sent()
-      else output.once('drain', sent)
+    // A client that closed its end (EPIPE) reads no more: the answer goes nowhere, and is not kept waiting.
+    if (output.destroyed || output.write(line + '\n')) return Promise.resolve()
+    return drained()
+  }
+
+  /**
+   * Once the output takes more, or is gone: one wait shared by every answer behind a slow reader (one
+   * 'drain' listener each said MaxListenersExceededWarning on stderr past ten, and waited for ever
+   * when the client closed its end, where no drain comes).
+   */
+  let draining: Promise<void> | undefined
+  function drained(): Promise<void> {
+    draining ??= new Promise<void>((done) => {
+      const end = () => {
+        output.off('drain', end)
+        output.off('close', end)
+        draining = undefined
+        done()
+      }
+      output.on('drain', end)
+      output.on('close', end)
     })
+    return draining
   }
 
   /**
