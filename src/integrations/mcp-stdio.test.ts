@@ -154,6 +154,20 @@ describe('createStdioTransport', () => {
     expect(lines.map((line) => JSON.parse(line) as Answer).flat().map((answer: Answer) => answer.error?.code ?? answer.result)).toEqual([-32600, -32600, -32600, {}])
   })
 
+  it('answers each of a batch\'s ids past 2^53 at its own digits, when two round to one number', async () => {
+    // A 64-bit client counting on: 9007199254740995 and 9007199254740996 are both 9007199254740996 to
+    // JSON.parse, and the digits were kept by that number: both answered at the last, one call never ended.
+    const batch = '[{"jsonrpc":"2.0","id":9007199254740995,"method":"ping"},{"jsonrpc":"2.0","id":9007199254740996,"method":"ping"}]\n'
+    const read = await piped()
+    await read.feed(batch)
+    expect([...(read.output.read() as Buffer).toString().matchAll(/"id":(-?\d+)/g)].map((m) => m[1])).toEqual(['9007199254740995', '9007199254740996'])
+    // Refused whole under a version without batches, each request is answered at its id, on its line.
+    const refused = await piped()
+    await initialize(refused, '2025-06-18')
+    await refused.feed(batch)
+    expect([...(refused.output.read() as Buffer).toString().matchAll(/"id":(-?\d+)/g)].map((m) => m[1])).toEqual(['9007199254740995', '9007199254740996'])
+  })
+
   it('says a field of the message left out is missing, as the routes and -32602 say it, and one sent with another value is not', async () => {
     // JSON has no undefined: zod's "received undefined", and its words for a value of a few sent wrong, meant a field not sent.
     const pipe = await piped()

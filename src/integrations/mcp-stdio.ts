@@ -58,10 +58,11 @@ export function createStdioTransport({
   /** The ids of the client's requests passed on and neither answered nor cancelled yet. */
   const inFlight = new Set<string | number>()
   /**
-   * The digits, as sent, of each id past 2^53 not answered yet, by the number JSON.parse rounded it
-   * to. Only refusals are sent at such an id: the SDK's schema takes none, so none is in flight.
+   * The digits, as sent, of an id past 2^53, by the refusal answering it. Only refusals are sent at
+   * such an id (the SDK's schema takes none, so none is in flight); by the refusal, not by the number
+   * JSON.parse rounded it to, which two ids of a batch may share (9007199254740995 and …996).
    */
-  const sentIds = new Map<number, string>()
+  const sentAs = new WeakMap<object, string>()
 
   const transport: Transport = {
     async start() {
@@ -102,7 +103,6 @@ export function createStdioTransport({
 
   function write(value: unknown): Promise<void> {
     const line = serialized(value)
-    for (const message of Array.isArray(value) ? value : [value]) if (isObject(message) && typeof message.id === 'number') sentIds.delete(message.id)
     // A client that closed its end (EPIPE) reads no more: the answer goes nowhere, and is not kept waiting.
     if (output.destroyed || output.write(line + '\n')) return Promise.resolve()
     return drained()
@@ -135,7 +135,7 @@ export function createStdioTransport({
    */
   function serialized(value: unknown): string {
     if (Array.isArray(value)) return `[${value.map(serialized).join(',')}]`
-    const digits = isObject(value) && typeof value.id === 'number' ? sentIds.get(value.id) : undefined
+    const digits = isObject(value) ? sentAs.get(value) : undefined
     if (digits === undefined || !isObject(value)) return JSON.stringify(value)
     const { id: _rounded, ...rest } = value
     const fields = JSON.stringify(rest).slice(1)
@@ -188,19 +188,17 @@ export function createStdioTransport({
       report(message)
       return void write({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message } }).catch(onerror)
     }
-    if (idsPastSafe(value)) {
-      for (const [rounded, digits] of idDigits(line)) sentIds.set(rounded, digits)
-    }
+    const digits = idsPastSafe(value) ? idDigits(line) : []
     if (Array.isArray(value) && value.length > 0) {
       // Behind an initialize not answered yet, the version it asks for: the one agreed on when the server
       // has it, else its newest, which has no batches either (a client that does not wait for the answer).
       const asked = [...initializing.values()].at(-1)
       const inForce = asked ?? version
-      if (inForce === undefined || inForce === BATCH_VERSION) return readBatch(value)
-      return refuseBatch(value, asked === undefined ? `${inForce} (the version agreed at initialize)` : `${asked} (the version the client's initialize asks for)`)
+      if (inForce === undefined || inForce === BATCH_VERSION) return readBatch(value, digits)
+      return refuseBatch(value, asked === undefined ? `${inForce} (the version agreed at initialize)` : `${asked} (the version the client's initialize asks for)`, digits)
     }
     const checked = check(value, false)
-    if ('refusal' in checked) return void write(checked.refusal).catch(onerror)
+    if ('refusal' in checked) return void write(at(checked.refusal, digits[0])).catch(onerror)
     const refusal = reused(checked.message, (id) => inFlight.has(id))
     if (refusal !== undefined) return void write(refusal).catch(onerror)
     deliver(checked.message)
@@ -212,13 +210,13 @@ export function createStdioTransport({
    * of its invalid members, are sent together as one array once all are in (none when it holds
    * only notifications).
    */
-  function readBatch(values: unknown[]) {
+  function readBatch(values: unknown[], digits: ReadonlyArray<string | undefined>) {
     const batch: Batch = { waiting: new Set(), replies: [] }
     const messages: JSONRPCMessage[] = []
-    for (const value of values) {
+    for (const [i, value] of values.entries()) {
       const checked = check(value, true)
       if ('refusal' in checked) {
-        batch.replies.push(checked.refusal)
+        batch.replies.push(at(checked.refusal, digits[i]))
         continue
       }
       // An id the batch itself has taken is reused too: its first request is in flight once passed on.
@@ -241,14 +239,27 @@ export function createStdioTransport({
    * error rather than wait; a batch without a request whose id can be read, at id null. None of its
    * messages is passed on.
    */
-  function refuseBatch(values: unknown[], version: string) {
+  function refuseBatch(values: unknown[], version: string, digits: ReadonlyArray<string | undefined>) {
     const message = `Invalid Request: a JSON-RPC batch, which MCP ${version} does not have: send each message on a line of its own`
     report(message)
-    // Not at the id of a request in flight: the error would end that request's call.
-    const ids = new Set(values.map(requestId).filter((id) => id !== null && !inFlight.has(id)))
-    for (const id of ids.size === 0 ? [null] : ids) {
-      void write({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message } }).catch(onerror)
+    // Not at the id of a request in flight: the error would end that request's call. Each id once,
+    // told apart by its digits as sent, where two past 2^53 may be one number to JSON.parse.
+    const ids = new Map<string, { id: string | number | null; digits?: string }>()
+    for (const [i, value] of values.entries()) {
+      const id = requestId(value)
+      if (id === null || inFlight.has(id)) continue
+      const sent = typeof id === 'number' ? digits[i] : undefined
+      ids.set(sent === undefined ? JSON.stringify(id) : `digits ${sent}`, { id, digits: sent })
     }
+    for (const { id, digits } of ids.size === 0 ? [{ id: null }] : ids.values()) {
+      void write(at({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message } }, digits)).catch(onerror)
+    }
+  }
+
+  /** `refusal`, to be written at `digits`, the id as sent, when it has a number for id. */
+  function at(refusal: unknown, digits: string | undefined): unknown {
+    if (digits !== undefined && isObject(refusal) && typeof refusal.id === 'number') sentAs.set(refusal, digits)
+    return refusal
   }
 
   /** The -32600 error answering a request whose id is `taken` (said through `report`); undefined for any other message. */
@@ -331,22 +342,25 @@ function idsPastSafe(value: unknown): boolean {
 }
 
 /**
- * The number each message of a line JSON.parse took (the line's object, or each object of its
- * batch) has as its `id`, as written there, by the number JSON.parse made of it. Tokens, not a
- * parser: in valid JSON a string after `{` or `,` in an object is a key, decoded to compare it
- * (`"\u0069d"` is `id` too), and a later key of the same name wins, as it does for JSON.parse.
+ * The number each message of a line JSON.parse took (the line's object, or each member of its
+ * batch, by position) has as its `id`, as written there. Tokens, not a parser: in valid JSON a
+ * string after `{` or `,` in an object is a key, decoded to compare it (`"\u0069d"` is `id` too),
+ * and a later key of the same name wins, as it does for JSON.parse.
  */
-function idDigits(line: string): Map<number, string> {
-  const digits = new Map<number, string>()
+function idDigits(line: string): Array<string | undefined> {
+  const digits: Array<string | undefined> = []
   const tokens = line.match(/"(?:[^"\\]|\\.)*"|[[\]{}:,]|[^\s[\]{}:,"]+/g) ?? []
   const open: string[] = []
-  const messageDepth = tokens[0] === '[' ? 2 : 1
+  const batch = tokens[0] === '['
+  const messageDepth = batch ? 2 : 1
+  let member = 0
   tokens.forEach((token, i) => {
     if (token === '{' || token === '[') open.push(token)
     else if (token === '}' || token === ']') open.pop()
+    else if (batch && token === ',' && open.length === 1) member++
     else if (open.length === messageDepth && open.at(-1) === '{' && (tokens[i - 1] === '{' || tokens[i - 1] === ',') && JSON.parse(token) === 'id') {
       const value = tokens[i + 2] as string
-      if (/^-?\d/.test(value)) digits.set(Number(value), value)
+      digits[member] = /^-?\d/.test(value) ? value : undefined
     }
   })
   return digits
