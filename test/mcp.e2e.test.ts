@@ -479,6 +479,23 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     expect((await runCli(['export', '--user', 'bob', '--data', data])).stdout).toContain('"decision_id":"epipe-1"')
   })
 
+  it('exits 0 when the client closes stdout and stderr alike, as a client going away does: every call in flight is stored', async () => {
+    // The line saying the client reads no more went to a stderr no one read either: its EPIPE, with
+    // no listener, ended the server with 1 and a stack trace, the choices being stored cut off.
+    const data = tempDir('dm-mcp-gone-')
+    const env = cleanEnv({ DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}`, DECISION_MEMORY_USER: 'bob' })
+    const child = spawn(process.execPath, [BIN, 'mcp', '--data', data], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+    const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)))
+    child.stdout.destroy()
+    child.stderr.destroy()
+    child.stdin.on('error', () => {})
+    const records = Array.from({ length: 5 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'record_choice', arguments: { ...TIER, user_choice: 'Tier S', decision_id: `gone-${i}` } } }))
+    child.stdin.end(records.map((record) => JSON.stringify(record) + '\n').join(''))
+    expect(await exited).toBe(0)
+    const exported = (await runCli(['export', '--user', 'bob', '--data', data])).stdout
+    expect(records.map((_, i) => exported.split(`"decision_id":"gone-${i}"`).length - 1)).toEqual([1, 1, 1, 1, 1])
+  })
+
   it.runIf(existsSync('/dev/full'))('exits 1, saying why in one line, when its stdout cannot be written for another reason (a full disk)', async () => {
     const full = openSync('/dev/full', 'w')
     try {

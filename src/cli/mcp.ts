@@ -137,6 +137,10 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   // stdout is the protocol's: what goes wrong is said on stderr (a line that is not JSON, or not
   // JSON-RPC, is also answered on stdout as JSON-RPC 2.0 says; one over 10 MB closes the transport).
   const say = (message: string) => process.stderr.write(`decision-memory mcp: ${message}\n`)
+  // A stderr no one reads (a client gone, its end of every pipe closed) is no reason to stop: its
+  // EPIPE, with no listener, ended the server with 1 and a stack trace, the calls in flight cut off
+  // at the first line said, the one saying the client reads no more. What is said then goes nowhere.
+  process.stderr.on('error', () => {})
   const transport = createStdioTransport({ input: process.stdin, output: process.stdout, report: say })
   await server.connect(transport)
   server.server.onerror = (error) => say(error.message)
