@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream'
 import { describe, expect, it, vi } from 'vitest'
 import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
-import { createStdioTransport } from './mcp-stdio'
+import { createStdioTransport, MAX_LINE_BYTES } from './mcp-stdio'
 
 /** What a client reads back: a message, or an array of them for a batch. */
 type Answer = any
@@ -166,6 +166,17 @@ describe('createStdioTransport', () => {
     await initialize(refused, '2025-06-18')
     await refused.feed(batch)
     expect([...(refused.output.read() as Buffer).toString().matchAll(/"id":(-?\d+)/g)].map((m) => m[1])).toEqual(['9007199254740995', '9007199254740996'])
+  })
+
+  it('reads the digits of an id past 2^53 on a line as long as it takes, its strings of any length', async () => {
+    // The id was found by a regular expression whose stack a string of millions of characters (and
+    // the line takes 10 MB) overflowed: the RangeError ended the server, its calls in flight cut off.
+    for (const unit of ['x', '\\"']) {
+      const pipe = await piped()
+      const text = unit.repeat(Math.floor((MAX_LINE_BYTES - 200) / unit.length))
+      await pipe.feed(`{"jsonrpc":"2.0","method":"ping","params":{"s":"${text}"},"id":9007199254740993}\n`)
+      expect(/^\{"id":(\d+),/.exec((pipe.output.read() as Buffer).toString())?.[1], unit).toBe('9007199254740993')
+    }
   })
 
   it('says a field of the message left out is missing, as the routes and -32602 say it, and one sent with another value is not', async () => {

@@ -349,7 +349,7 @@ function idsPastSafe(value: unknown): boolean {
  */
 function idDigits(line: string): Array<string | undefined> {
   const digits: Array<string | undefined> = []
-  const tokens = line.match(/"(?:[^"\\]|\\.)*"|[[\]{}:,]|[^\s[\]{}:,"]+/g) ?? []
+  const tokens = jsonTokens(line)
   const open: string[] = []
   const batch = tokens[0] === '['
   const messageDepth = batch ? 2 : 1
@@ -364,6 +364,32 @@ function idDigits(line: string): Array<string | undefined> {
     }
   })
   return digits
+}
+
+/**
+ * The tokens of a line of valid JSON: each string (quotes and escapes as written), each of `[]{}:,`,
+ * and each other value (a number, true, false, null); white space left out. A loop, not a regular
+ * expression, whose stack a string of millions of characters overflowed (a line takes 10 MB).
+ */
+function jsonTokens(line: string): string[] {
+  const tokens: string[] = []
+  let i = 0
+  while (i < line.length) {
+    const c = line[i] as string
+    let end = i + 1
+    if (c === '"') {
+      while (end < line.length && line[end] !== '"') end += line[end] === '\\' ? 2 : 1
+      end++
+    } else if (' \t\r\n'.includes(c)) {
+      i = end
+      continue
+    } else if (!'[]{}:,'.includes(c)) {
+      while (end < line.length && !' \t\r\n[]{}:,"'.includes(line[end] as string)) end++
+    }
+    tokens.push(line.slice(i, end))
+    i = end
+  }
+  return tokens
 }
 
 /** The id of what means to be a request, if it has one a client could have sent; else null. */
