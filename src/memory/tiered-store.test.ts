@@ -707,3 +707,86 @@ describe('a point read after the clock stepped back behind its newest observatio
     await store.close()
   })
 })
+
+describe('replays kept while the clock stands behind a point\'s newest observation, against the observations themselves', () => {
+  /** A small deterministic generator: the same run every time. */
+  function random(seed: number): () => number {
+    let s = seed >>> 0
+    return () => {
+      s = (s * 1_664_525 + 1_013_904_223) >>> 0
+      return s / 2 ** 32
+    }
+  }
+
+  it.each([1, 2, 3, 4, 5, 6])('answers every read as archival holds it then (run %i): writes behind it, reads racing them, forget, demotion, the scan', async (seed) => {
+    const next = random(seed)
+    const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T
+    const HOUR = 3_600_000
+    const USERS = ['alice', 'bob'] as const
+    const POINTS = ['tier', 'tier-b', 'tier-c'] as const
+    const CHOICES = ['S', 'M', 'L'] as const
+    // A small core: points are demoted and rebuilt as the run goes.
+    const store = await createLevelStore(new MemoryLevel<string, string>() as never, { policy: { ...POLICY, core: { max_entries: 2 } } })
+    let stored: Observation[] = []
+    /** What a fresh replay counts: the user's choices at the point up to `at`. */
+    const expected = (user: string, point: string, at: number) => {
+      const counts: Record<string, number> = {}
+      for (const o of stored) {
+        if (o.user !== user || o.point !== point || Date.parse(o.timestamp) > at) continue
+        const c = JSON.stringify(o.chosen)
+        counts[c] = (counts[c] ?? 0) + 1
+      }
+      return counts
+    }
+    const write = () => {
+      const user = pick(USERS)
+      const point = pick(POINTS)
+      // Mostly behind the newest (the clock stepped back), on the moments reads ask about too.
+      const o = observation({ user, point, at: T0 - Math.floor(next() * 8) * HOUR + (next() < 0.3 ? 1 : 0), choice: pick(CHOICES) })
+      stored.push(o)
+      return store.addObservations([o], [])
+    }
+    const moment = () => T0 - Math.floor(next() * 9) * HOUR + pick([0, 0, 1, -1, 1800_000])
+    for (let step = 0; step < 160; step++) {
+      const r = next()
+      if (r < 0.3) await write()
+      else if (r < 0.35) {
+        const user = pick(USERS)
+        await store.forgetUser(user)
+        stored = stored.filter((o) => o.user !== user)
+      } else if (r < 0.4) await store.maintainCore(new Date(T0 + pick([0, DAY, 30 * DAY])))
+      else if (r < 0.5) {
+        // Reads racing writes: whatever they answer, what they keep must not outlive the writes.
+        const racing: Array<Promise<unknown>> = []
+        for (let i = 0; i < 6; i++) {
+          const r = next()
+          if (r < 0.35) racing.push(write())
+          else if (r < 0.45) {
+            const user = pick(USERS)
+            racing.push(store.forgetUser(user))
+          } else racing.push(store.readPoint(pick(USERS), pick(POINTS), new Date(moment()), countsIn))
+        }
+        await Promise.all(racing)
+        // Which of the writes a forget raced went before it is the write queue's: archival says.
+        stored = []
+        for (const user of USERS) for await (const o of store.observationsOf(user)) stored.push(o)
+      } else {
+        const user = pick(USERS)
+        const point = pick(POINTS)
+        const at = moment()
+        expect(await store.readPoint(user, point, new Date(at), countsIn), `step ${step}: ${user}/${point} as of ${new Date(at).toISOString()}`).toEqual(expected(user, point, at))
+      }
+    }
+    // Every point at every moment read at the end, as a fresh replay would count it.
+    for (const user of USERS) {
+      for (const point of POINTS) {
+        for (let h = 0; h <= 8; h++) {
+          for (const at of [T0 - h * HOUR, T0 - h * HOUR + 1, T0 - h * HOUR - 1]) {
+            expect(await store.readPoint(user, point, new Date(at), countsIn)).toEqual(expected(user, point, at))
+          }
+        }
+      }
+    }
+    await store.close()
+  })
+})
