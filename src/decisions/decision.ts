@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { IdentifierSchema, LabelSchema, nonBlankText } from '../domain/observation'
+import { IdentifierSchema, LabelSchema, NO_CONTROL_PATTERN, nonBlankText, TRIMMED_IDENTIFIER_PATTERN } from '../domain/observation'
 import { z } from '../domain/zod'
 
 /** Input limits of decisions, documented in README.md. */
@@ -96,12 +96,24 @@ export function isCalendarDate(day: string): boolean {
   return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === day
 }
 
+/**
+ * A scope's task or stage: ` build` was taken, and held no run's task, which is compared as sent.
+ * A tab or a newline at an end is told it is a control character, once, not that it is a space too.
+ */
+const ScopeNameSchema = IdentifierSchema.refine(
+  (name) => name.trim() === name || !new RegExp(NO_CONTROL_PATTERN).test(name),
+  'no spaces at its ends: a run names its task or stage as sent',
+).meta({ pattern: TRIMMED_IDENTIFIER_PATTERN })
+
+/** What ScopeNameSchema refuses, for the OpenAPI document (a description replaces the identifier's own). */
+const SCOPE_NAME_RULES = 'No spaces at its ends, no control characters or lone surrogates, not starting with "!", not "." or "..".'
+
 /** Where and when a decision holds (R-CON-4); an empty field holds everywhere. */
 export const ScopeSchema = z.strictObject({
   points: z.array(IdentifierSchema).max(DECISION_LIMITS.points).default([]).openapi({
     description: 'Decision point keys the decision binds (R-CON-2).',
   }),
-  task: IdentifierSchema.nullish().openapi({ description: 'Applies to this task only.' }),
+  task: ScopeNameSchema.nullish().openapi({ description: `Applies to this task only. ${SCOPE_NAME_RULES}` }),
   path: z
     .string()
     .min(1)
@@ -116,8 +128,12 @@ export const ScopeSchema = z.strictObject({
       'a path prefix, not a glob: a decision applies to its path and everything below it (write src/billing for src/billing/**, one decision a folder for {api,web})',
     )
     .nullish()
-    .openapi({ description: 'Applies to this path and everything below it (a prefix, by whole segments; not a glob).' }),
-  stage: IdentifierSchema.nullish().openapi({ description: 'Applies at this stage only.' }),
+    .openapi({
+      description:
+        'Applies to this path and everything below it (a prefix, by whole segments). Refused: spaces at its ends, ' +
+        'a glob (`*`, as in `src/billing/**`: write `src/billing`) and a brace group (`services/{api,web}`: one decision a folder).',
+    }),
+  stage: ScopeNameSchema.nullish().openapi({ description: `Applies at this stage only. ${SCOPE_NAME_RULES}` }),
 })
 
 export const CONSTRAINT_KINDS = ['must', 'must_not', 'prefer', 'limit'] as const

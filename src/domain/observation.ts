@@ -44,6 +44,17 @@ export const NO_CONTROL_PATTERN = `^[^${CONTROL}]*$`
 export const IDENTIFIER_PATTERN = `^(?:[^${CONTROL}!.][^${CONTROL}]*|\\.[^${CONTROL}.][^${CONTROL}]*|\\.\\.[^${CONTROL}]+)$`
 
 /**
+ * IDENTIFIER_PATTERN for a name compared as sent, which must not start or end with what trim()
+ * takes off (a decision's task or stage scope). Spelt without lookaheads, which not every reader
+ * of the document takes (fast-check's stringMatching does not).
+ */
+export const TRIMMED_IDENTIFIER_PATTERN = (() => {
+  const inner = `[^${CONTROL}]`
+  const last = `[^${CONTROL}${WHITE_SPACE}]`
+  return `^(?:[^${CONTROL}${WHITE_SPACE}!.](?:${inner}*${last})?|\\.(?:[^${CONTROL}${WHITE_SPACE}.]|[^${CONTROL}.]${inner}*${last})|\\.\\.${inner}*${last})$`
+})()
+
+/**
  * User, project, point and session names: they become store keys, so no control characters (NUL
  * separates key parts), no lone surrogates (UTF-8 cannot keep them), no leading `!` (the sublevel
  * marker a raw scan of the store parses), and one Unicode form (NFC), so that names which differ

@@ -529,6 +529,61 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
     expect((await call('POST', '/v1/decisions/D-SPACED/revoke', { reason: 'spaced path' })).status).toBe(200)
   })
 
+  it('refuses a task or stage scope with spaces at its ends, naming the field: no run names it so', async () => {
+    const { call } = await createTestApp()
+    for (const field of ['task', 'stage'] as const) {
+      for (const name of [' billing', 'billing ', '\u00a0billing']) {
+        const res = await call('POST', '/v1/decisions', decision({ status: 'accepted', scope: { [field]: name } }))
+        expect(res.status, `${field} ${JSON.stringify(name)}`).toBe(400)
+        expect(res.body.error.issues, `${field} ${JSON.stringify(name)}`).toEqual([{ path: `scope.${field}`, message: expect.stringContaining('no spaces at its ends') }])
+      }
+      // A tab is a control character, and told so once, not also that it is a space.
+      const tab = await call('POST', '/v1/decisions', decision({ status: 'accepted', scope: { [field]: 'billing\t' } }))
+      expect(tab.body.error.issues).toEqual([{ path: `scope.${field}`, message: expect.stringContaining('control characters') }])
+    }
+    expect((await call('GET', '/v1/decisions')).body.decisions).toEqual([])
+    // A space inside a name is a name like any other, and applies to the run that names it.
+    expect((await call('POST', '/v1/decisions', decision({ key: 'D-SPACE', status: 'accepted', scope: { task: 'billing report', stage: 'code review' } }))).status).toBe(201)
+    const applicable = await call('GET', `/v1/decisions/applicable?task=${encodeURIComponent('billing report')}&stage=${encodeURIComponent('code review')}`)
+    expect(applicable.body.decisions.map((d: any) => d.key)).toEqual(['D-SPACE'])
+  })
+
+  it('still reads, lists, applies and checks a decision stored with a task or stage scope spaced at its ends, as a version before took it', async () => {
+    const db = new MemoryLevel<string, string>()
+    const written = await createLevelDecisionStore(db as never)
+    const forbid = [{ kind: 'must_not' as const, pattern: 'git push --force' }]
+    await written.transact(async (tx) => {
+      await tx.put(decisionRecord('D-TASK', { scope: { points: [], task: ' billing', path: null, stage: null }, constraints: forbid }))
+      await tx.put(decisionRecord('D-STAGE', { scope: { points: [], task: null, path: null, stage: 'review ' }, constraints: forbid }))
+    })
+    const { call } = await createTestApp({ db, now: '2026-07-03T10:00:00.000Z' })
+    const listed = (await call('GET', '/v1/decisions')).body.decisions.map((d: any) => [d.key, d.scope.task, d.scope.stage])
+    expect(listed).toEqual(expect.arrayContaining([['D-TASK', ' billing', null], ['D-STAGE', null, 'review ']]))
+    const run = `task=${encodeURIComponent(' billing')}&stage=${encodeURIComponent('review ')}`
+    expect((await call('GET', `/v1/decisions/applicable?${run}`)).body.decisions.map((d: any) => d.key).sort()).toEqual(['D-STAGE', 'D-TASK'])
+    const checked = await call('POST', '/v1/decisions/check', { action: 'git push --force', task: ' billing', stage: 'review ' })
+    expect(checked.status).toBe(200)
+    expect(checked.body.blocked_by.map((b: any) => b.key).sort()).toEqual(['D-STAGE', 'D-TASK'])
+    for (const key of ['D-TASK', 'D-STAGE']) {
+      expect((await call('GET', `/v1/decisions/${key}/why`)).status).toBe(200)
+      expect((await call('POST', `/v1/decisions/${key}/revoke`, { reason: 'spaced scope' })).status).toBe(200)
+    }
+  })
+
+  it("says in the document what a scope's path, task and stage refuse", async () => {
+    const { call } = await createTestApp()
+    const { properties } = (await call('GET', '/openapi.json')).body.components.schemas.DecisionInput.properties.scope
+    expect(properties.path.description).toMatch(/Refused: spaces at its ends, a glob .* and a brace group/)
+    expect(properties.task.description).toContain('No spaces at its ends, no control characters')
+    expect(properties.stage.description).toContain('No spaces at its ends, no control characters')
+    // A client checking against the document refuses what the route refuses, and takes what it takes.
+    for (const field of ['task', 'stage']) {
+      const pattern = new RegExp(properties[field].pattern, 'u')
+      for (const name of [' billing', 'billing ', '\u00a0billing', 'a\u2028b ', '!x', '..']) expect(pattern.test(name), `${field} ${JSON.stringify(name)}`).toBe(false)
+      for (const name of ['billing', 'billing report', '.env', 'a\u2028b']) expect(pattern.test(name), `${field} ${JSON.stringify(name)}`).toBe(true)
+    }
+  })
+
   it('refuses a path scope written as a glob, naming scope.path: it is a prefix, and src/billing/** would apply to no path', async () => {
     const { call } = await createTestApp()
     for (const path of ['src/billing/**', 'src/*', 'services/**/billing', '**/*.ts', 'services/{api,web}']) {
