@@ -553,6 +553,27 @@ describe('a policy file of its own (R-POL)', () => {
     )
   })
 
+  it('says YAML read a key or a - with nothing after it as null, where received null names no null written', async () => {
+    const file = write(
+      'empty.yaml',
+      ['thresholds:', '  min_observations:', 'decay:', 'alpha: 0.7', 'sensitive_terms:', '  - security', '  -', 'points:', '  - key: python', '    match: { header: "^python$" }', '    static_default: # to fill in', ''].join('\n'),
+    )
+    const lines = String(await loadPolicy(file).catch((error: Error) => error.message)).split('\n')
+    expect(lines).toContain('  thresholds.min_observations (line 2): Invalid input: expected number, received null (YAML reads a key with nothing after its colon as null: write the value after the colon)')
+    // Fields meant under a group but not indented leave the group empty.
+    expect(lines).toContain('  decay (line 3): Invalid input: expected object, received null (YAML reads a key with nothing after its colon as null: indent the fields that go under it)')
+    expect(lines).toContain('  sensitive_terms.1 (line 7): Invalid input: expected string, received null (YAML reads a - with nothing after it as null: write the entry after the -, or remove the line)')
+    expect(lines).toContain('  points.0.static_default (line 11): Invalid input: expected string, received null (YAML reads a key with nothing after its colon as null: write the value after the colon)')
+    // A null written is meant: said as it was, without the hint; in JSON too.
+    for (const [name, text] of [
+      ['null.yaml', 'thresholds:\n  min_observations: null\n'],
+      ['tilde.yaml', 'thresholds:\n  min_observations: ~\n'],
+      ['null.json', '{"thresholds": {"min_observations": null}}'],
+    ] as const) {
+      expect(await loadPolicy(write(name, text)).catch((error: Error) => error.message), name).toMatch(/thresholds\.min_observations( \(line 2\))?: Invalid input: expected number, received null$/)
+    }
+  })
+
   it('says how to write a value YAML read as another type: yes and on are text, a bare 3.10 a number, a quoted 3 text', async () => {
     const file = write(
       'quirks.yaml',

@@ -25,7 +25,12 @@ const require = createRequire(import.meta.url)
  * Node's process warnings, printed after the refusal had stopped `serve`, as a stack-hint of
  * Node's (`(node:123) [TAG_RESOLVE_FAILED] YAMLWarning: …`); a refusal names each such tag instead.
  */
-function parseYaml(text: string): { value: unknown; tags: string[]; lineOf: (path: readonly PropertyKey[]) => number | undefined } {
+function parseYaml(text: string): {
+  value: unknown
+  tags: string[]
+  lineOf: (path: readonly PropertyKey[]) => number | undefined
+  emptyAt: (path: readonly PropertyKey[]) => 'key' | 'entry' | undefined
+} {
   const options = { merge: true, resolveKnownTags: false, logLevel: 'error' } as const
   const yaml = require('yaml') as typeof import('yaml')
   const lineCounter = new yaml.LineCounter()
@@ -43,25 +48,40 @@ function parseYaml(text: string): { value: unknown; tags: string[]; lineOf: (pat
     const at = w.code === 'TAG_RESOLVE_FAILED' ? /^Unresolved tag: (\S+) at (line \d+, column \d+)/.exec(w.message) : null
     return at === null ? [] : [`  ${at[2]}: tag ${(at[1] as string).replace(/^tag:yaml\.org,2002:/, '!!')} not resolved: its value is read as written`]
   })
-  // The line a field's key (or a list's entry) starts on; none for a field the file has through a
-  // merge key only, or not at all (the default policy's).
-  const lineOf = (path: readonly PropertyKey[]) => {
+  // The node at a field's path, where its key (or a list's entry) starts, and whether it is a key's
+  // or an entry's; none for a field the file has through a merge key only, or not at all (the
+  // default policy's).
+  const nodeAt = (path: readonly PropertyKey[]) => {
     let node: unknown = doc.contents
     let start: number | undefined
+    let of: 'key' | 'entry' | undefined
     for (const segment of path) {
       if (yaml.isMap(node)) {
         const pair = node.items.find((item) => yaml.isScalar(item.key) && String(item.key.value) === String(segment))
         if (pair === undefined) return undefined
         start = yaml.isNode(pair.key) ? pair.key.range?.[0] : undefined
         node = pair.value
+        of = 'key'
       } else if (yaml.isSeq(node)) {
         node = node.items[Number(segment)]
         start = yaml.isNode(node) ? node.range?.[0] : undefined
+        of = 'entry'
       } else return undefined
     }
+    return { node, start, of }
+  }
+  const lineOf = (path: readonly PropertyKey[]) => {
+    const start = nodeAt(path)?.start
     return start === undefined ? undefined : lineCounter.linePos(start).line
   }
-  return { value: doc.toJS(options), tags, lineOf }
+  // A key or a `-` with nothing after it, which YAML reads as null: not a `null` or `~` written.
+  const emptyAt = (path: readonly PropertyKey[]) => {
+    const at = nodeAt(path)
+    if (at === undefined || at.of === undefined) return undefined
+    const empty = at.node === null || (yaml.isScalar(at.node) && at.node.value === null && at.node.source === '')
+    return empty ? at.of : undefined
+  }
+  return { value: doc.toJS(options), tags, lineOf, emptyAt }
 }
 
 /** The policy shipped in `policies/default.json`. */
@@ -99,8 +119,9 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
   let raw: unknown
   let tags: string[] = []
   let lineOf: (path: readonly PropertyKey[]) => number | undefined = () => undefined
+  let emptyAt: (path: readonly PropertyKey[]) => 'key' | 'entry' | undefined = () => undefined
   try {
-    if (yaml) ({ value: raw, tags, lineOf } = parseYaml(text))
+    if (yaml) ({ value: raw, tags, lineOf, emptyAt } = parseYaml(text))
     else raw = JSON.parse(json)
   } catch (error) {
     // JSON's on one line: Node 20 quotes the text around an unexpected word (`True`) as it is, newlines
@@ -140,7 +161,7 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
         // One line per unknown field, named by its own path.
         issue.code === 'unrecognized_keys'
           ? issue.keys.map((k) => `  ${[...issue.path, k].join('.')}${at([...issue.path, k])}: unknown field`)
-          : [`  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}${atOrHolder(issue.path)}: ${missingSaid(issue.message)}${issue.code === 'invalid_type' ? typeHint(issue.expected, valueAt(input, issue.path), tags.length > 0, yaml && issue.path.at(-2) === 'match') : ''}`],
+          : [`  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}${atOrHolder(issue.path)}: ${missingSaid(issue.message)}${issue.code === 'invalid_type' ? typeHint(issue.expected, valueAt(input, issue.path), tags.length > 0, yaml && issue.path.at(-2) === 'match', emptyAt(issue.path)) : ''}`],
       ),
     )
   }
@@ -211,9 +232,18 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
 /**
  * How to write a value that came as the wrong type, for the quirks of hand-written YAML and JSON:
  * YAML 1.2 reads `yes` and `on` as text, and a bare `3.10` or `true` where a label goes as a number
- * or a boolean; a number in quotes is text in both.
+ * or a boolean, and a key or `-` with nothing after it (`empty`) as null; a number in quotes is
+ * text in both.
  */
-function typeHint(expected: string, value: unknown, tagged = false, yamlRule = false): string {
+function typeHint(expected: string, value: unknown, tagged = false, yamlRule = false, empty?: 'key' | 'entry'): string {
+  // `received null` of a value not written: the reader looks for a null that is not there. Fields
+  // meant under it but not indented are the usual cause where a group goes.
+  if (value === null && empty !== undefined) {
+    const read = empty === 'key' ? 'a key with nothing after its colon' : 'a - with nothing after it'
+    const group = expected === 'object' ? 'fields' : expected === 'array' ? 'entries' : undefined
+    const fix = group !== undefined ? `indent the ${group} that go under it` : empty === 'key' ? 'write the value after the colon' : 'write the entry after the -, or remove the line'
+    return ` (YAML reads ${read} as null: ${fix})`
+  }
   if (expected === 'boolean' && typeof value === 'string' && /^(y|yes|n|no|on|off|true|false)$/i.test(value)) {
     return ` (write true or false: "${value}" is text)`
   }
