@@ -25,7 +25,9 @@ export const ImportedDecisionSchema = z.strictObject({
   decision: Text,
   rationale: Text,
   status: DecisionStatusSchema,
-  date: DecisionDateSchema.nullable().openapi({
+  // A union, not `.nullable()`: a record left without one was told `missing: expected string`, of a
+  // field that takes null too; the union's refusal says both.
+  date: z.union([DecisionDateSchema, z.null()]).openapi({
     description:
       "The day it was decided, from 1970-01-01 to the service's tomorrow (a later one is refused, naming `records.N.date`); " +
       'null when the record says none: the day it is first imported, which later imports keep.',

@@ -370,6 +370,21 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     expect([imported.status, imported.body.error?.issues]).toEqual([400, [{ path: 'records.0.date', message: 'a day from 1970-01-01 on, the day it was decided' }]])
   })
 
+  it('says an import record left without a date takes a string or null, as null says the record has none', async () => {
+    const { call } = await createTestApp()
+    const { date: _date, ...undated } = { key: 'ADR-0001', title: 'Use X', decision: 'X.', rationale: 'Y.', status: 'accepted', date: null, origin: { path: 'doc/adr/0001-use-x.md', line: 1, format: 'adr-tools' } }
+    const missing = await call('POST', '/v1/decisions/import', { records: [undated] })
+    expect([missing.status, missing.body.error?.issues]).toEqual([400, [{ path: 'records.0.date', message: 'missing: expected string or null' }]])
+    const wrong = await call('POST', '/v1/decisions/import', { records: [{ ...undated, date: 20260101 }] })
+    expect(wrong.body.error?.issues).toEqual([{ path: 'records.0.date', message: 'Invalid input: expected string or null, received number' }])
+    // A day written wrong is still told its form, not its type.
+    const unread = await call('POST', '/v1/decisions/import', { records: [{ ...undated, date: 'yesterday' }] })
+    expect(unread.body.error?.issues).toEqual([{ path: 'records.0.date', message: expect.stringContaining('a date YYYY-MM-DD') }])
+    expect((await call('GET', '/v1/decisions')).body.decisions).toEqual([])
+    const taken = await call('POST', '/v1/decisions/import', { records: [{ ...undated, date: null }] })
+    expect([taken.status, taken.body.created]).toEqual([200, ['ADR-0001']])
+  })
+
   it("refuses an import of a record dated after the service's tomorrow, naming records.N.date, and stores none of it", async () => {
     const { call } = await createTestApp()
     const record = (key: string, date: string) => ({ key, title: 'Use X', decision: 'X.', rationale: 'Y.', status: 'accepted', date, origin: { path: `doc/adr/${key}.md`, line: 1, format: 'adr-tools' } })
