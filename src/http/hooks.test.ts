@@ -82,6 +82,40 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(refused.body.error.issues).toEqual([{ path: 'tool_input', message: 'missing: expected object' }])
   })
 
+  it('says a question of blank text it skipped by its place, whatever its answers are keyed by, and records the others', async () => {
+    // Answers are keyed by the question's text: one asked as "" may have its answer under no key that
+    // tells it (here the text it was meant to have), and it was skipped with {} and no word.
+    for (const key of ['Which development methodology for this change?', '']) {
+      const { call, store } = await createTestApp()
+      const post = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: `toolu_blank_${key.length}` }
+      const text = post.tool_input.questions[0].question
+      for (const where of [post.tool_input, post.tool_response]) {
+        where.questions[0].question = ''
+        const answer = where.answers[text]
+        delete where.answers[text]
+        where.answers[key] = answer
+      }
+      const skipped = await call('POST', HOOK, post)
+      expect(skipped.status, JSON.stringify(key)).toBe(200)
+      expect(skipped.body.systemMessage, JSON.stringify(key)).toBe(
+        "decision-memory did not record the answer to a question it could not take, and recorded the call's other answers: " +
+          'question 1 (tool_response.questions.0.question: must not be blank)',
+      )
+      expect((await observationsOf(store)).map((o) => o.question)).toEqual(['Which checks should run before the PR?'])
+    }
+    // Unless Claude Code says it went unanswered: then no answer was lost.
+    const { call } = await createTestApp()
+    const dismissed = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: 'toolu_blank_dismissed' }
+    const text = dismissed.tool_input.questions[0].question
+    for (const where of [dismissed.tool_input, dismissed.tool_response]) {
+      where.questions[0].question = ''
+      delete where.answers[text]
+    }
+    dismissed.tool_response.annotations = { '': { unanswered: 'dismissed' } }
+    const quiet = await call('POST', HOOK, dismissed)
+    expect([quiet.status, quiet.body]).toEqual([200, {}])
+  })
+
   it('"Tier M (Recommended)" counts as Tier M', async () => {
     const { call, store } = await createTestApp()
     await call('POST', HOOK, claudeCodeFixture('post-tool-use-single'))

@@ -515,12 +515,15 @@ function answeredQuestions(
   const at = (response.questions === undefined ? askedTaken : returnedTaken).indices
   const answerIn = (answers: Record<string, unknown> | undefined, question: string) =>
     answers !== undefined && Object.hasOwn(answers, question) ? answers[question] : undefined
+  const saidUnanswered = (question: string) => wentUnanswered(payload.tool_response, question) || wentUnanswered(payload.tool_input, question)
   // A question refused that the user did not answer cost nothing: not said.
   const answered = (question: string) =>
-    !wentUnanswered(payload.tool_response, question) &&
-    !wentUnanswered(payload.tool_input, question) &&
-    !(answersNothing(answerIn(response.answers, question)) && answersNothing(answerIn(input.answers, question)))
-  const skipped = (response.questions === undefined ? askedTaken : returnedTaken).refused.filter((s) => s.text === undefined || answered(s.text))
+    !saidUnanswered(question) && !(answersNothing(answerIn(response.answers, question)) && answersNothing(answerIn(input.answers, question)))
+  // One without a text, or a blank one, is said as one without a text was: its answer is keyed by
+  // no text that tells it (Claude Code keys answers by the text), and a `""` left with no answer
+  // under it was dropped without a word. Not where the call says it went unanswered.
+  const said = (s: SkippedQuestion) => (s.text === undefined ? true : s.text.trim() === '' ? !saidUnanswered(s.text) : answered(s.text))
+  const skipped = (response.questions === undefined ? askedTaken : returnedTaken).refused.filter(said)
   const observations: ObservationInput[] = []
   const fields: AnswerFields[] = []
   const shared = sharingNormalForm(questions.map((q) => q.question))
@@ -576,9 +579,12 @@ function named(text: string): string {
   return characters(text) > QUESTION_NAMED ? `${leadingCharacters(text, QUESTION_NAMED - 1)}…` : text
 }
 
-/** Each question skipped, and why: `"Which checks?" (tool_response.questions.1.options.2: …)`. */
+/**
+ * Each question skipped, and why: `"Which checks?" (tool_response.questions.1.options.2: …)`; one
+ * without a text, or a blank one (`""` named nothing), by its place: `question 1 (…)`.
+ */
 function skippedSaid(skipped: readonly SkippedQuestion[]): string {
-  return skipped.map((s) => `${s.text === undefined ? `question ${s.place + 1}` : `"${named(s.text)}"`} (${s.reason})`).join('; ')
+  return skipped.map((s) => `${s.text === undefined || s.text.trim() === '' ? `question ${s.place + 1}` : `"${named(s.text)}"`} (${s.reason})`).join('; ')
 }
 
 /** What a call of AskUserQuestion is as a whole, whatever its questions are: 1 to 4 of them, `answers` an object. */
