@@ -389,6 +389,38 @@ describe('decision-memory guard (R-CON-3)', () => {
     }
   })
 
+  it('says a shell call without tool_input.command, or with no text there, as a payload it cannot read: let through, and refused with --fail-closed', async () => {
+    let called = false
+    const unused = (async () => {
+      called = true
+      return new Response('{}')
+    }) as unknown as typeof fetch
+    const base = { url: 'http://x.test', timeoutMs: 1000, fetch: unused }
+    const bash = JSON.parse(await bashPayload())
+    const cases: Array<[unknown, string]> = [
+      [{ ...bash, tool_input: { description: 'list' } }, 'with no tool_input.command'],
+      [{ ...bash, tool_input: null }, 'with no tool_input.command'],
+      [(({ tool_input: _, ...rest }) => rest)(bash), 'with no tool_input.command'],
+      [{ ...bash, tool_input: { command: 42 } }, 'with a tool_input.command that is no text (a number)'],
+      [{ ...bash, tool_input: { command: null } }, 'with a tool_input.command that is no text (null)'],
+      [{ ...bash, tool_name: 'PowerShell', tool_input: { command: ['ls'] } }, 'with a tool_input.command that is no text (an array)'],
+    ]
+    for (const [event, said] of cases) {
+      const payload = JSON.stringify(event)
+      const tool = (event as { tool_name: string }).tool_name
+      const why = `stdin is a PreToolUse payload of ${tool} ${said}, so no command to check`
+      expect(await guard({ ...base, failClosed: false, payload }), said).toEqual({ stdout: '', stderr: `decision-memory guard: ${why}; letting the command through\n` })
+      const closed = await guard({ ...base, failClosed: true, payload })
+      expect(JSON.parse(closed.stdout).hookSpecificOutput.permissionDecision).toBe('deny')
+      expect(closed.stderr).toBe(`decision-memory guard: ${why}; refusing the command (--fail-closed)\n`)
+    }
+    expect(called).toBe(false)
+    // Another tool, or another event, passes untouched, as before; so does a command of white space alone, which runs nothing.
+    for (const event of [{ ...bash, tool_name: 'Read', tool_input: {} }, { ...bash, hook_event_name: 'PostToolUse', tool_input: {} }, { ...bash, tool_input: { command: '  ' } }]) {
+      expect(await guard({ ...base, failClosed: true, payload: JSON.stringify(event) })).toEqual({ stdout: '', stderr: '' })
+    }
+  })
+
   it('does not take another program\'s JSON ({}) for a verdict: said, and refused with --fail-closed', async () => {
     const other = (async () => new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } })) as unknown as typeof fetch
     const base = { url: 'http://x.test', timeoutMs: 1000, fetch: other, payload: await bashPayload() }

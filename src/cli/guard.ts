@@ -129,9 +129,15 @@ export async function guard(input: {
   // An array (`[]`, `[{...}]`) is JSON but no payload, as null is: taken for one, nothing was said
   // and the command let through, with --fail-closed too.
   if (event === null || typeof event !== 'object' || Array.isArray(event)) return unavailable('stdin is not a JSON hook payload')
-  const command = event.tool_input?.command
-  if (event.hook_event_name !== 'PreToolUse' || typeof event.tool_name !== 'string' || !GUARDED_TOOLS.includes(event.tool_name) || typeof command !== 'string') {
+  if (event.hook_event_name !== 'PreToolUse' || typeof event.tool_name !== 'string' || !GUARDED_TOOLS.includes(event.tool_name)) {
     return { stdout: '', stderr: '' }
+  }
+  // A shell call always names its command: one without (or with no text there) is a payload the
+  // guard cannot read, said as one that is no JSON is, not let through unsaid, --fail-closed too.
+  const command = event.tool_input?.command
+  if (typeof command !== 'string') {
+    const said = command === undefined ? 'no tool_input.command' : `a tool_input.command that is no text (${command === null ? 'null' : Array.isArray(command) ? 'an array' : `a ${typeof command}`})`
+    return unavailable(`stdin is a PreToolUse payload of ${event.tool_name} with ${said}, so no command to check`)
   }
   // A command of only white space runs nothing, and the service refuses it as no action: nothing to check, even fail-closed.
   if (command.trim() === '') return { stdout: '', stderr: '' }
