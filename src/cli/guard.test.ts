@@ -28,7 +28,7 @@ async function guardOverApp(options: { failClosed?: boolean } = {}) {
     return app.app.request(input, init)
   }) as unknown as typeof globalThis.fetch
   const run = (payload: string) =>
-    guard({ payload, url: 'http://decision-memory.test', failClosed: options.failClosed ?? false, timeoutMs: 1000, fetch })
+    guard({ payload, url: 'http://decision-memory.test', failClosed: options.failClosed ?? false, timeoutMs: 10_000, fetch })
   return { app, run, calls }
 }
 
