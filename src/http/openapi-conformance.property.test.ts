@@ -1,8 +1,12 @@
+import { createServer, request, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import fc from 'fast-check'
+import pino from 'pino'
 import { describe, expect, it } from 'vitest'
 import { claudeCodeFixture } from '../../test/support/fixtures'
 import { createTestApp } from '../../test/support/test-app'
 import { ALICE, BOB, OPS, testTokens } from '../../test/support/tokens'
+import { answerWhatNodeRefuses } from '../cli/serve'
 
 /*
  * The API against its own OpenAPI document: requests built from the document's request schemas
@@ -819,6 +823,39 @@ describe('the OpenAPI document describes every answer the API gives (R-SVC-1, R-
     // Not a run of refusals alone: the valid requests reach past validation.
     expect(statuses.filter((s) => s < 300).length).toBeGreaterThan(statuses.length / 4)
     expect(statuses.filter((s) => s >= 400).length).toBeGreaterThan(statuses.length / 4)
+  })
+  it('a request whose URL the document takes but Node’s parser refuses as over its 16 KB of headers: a 431 every operation lists', async () => {
+    const { app } = await createTestApp()
+    const doc = (await (await app.request('/openapi.json')).json()) as Document
+    // The hook's project at its longest, in characters of 4 bytes: 12 once percent-encoded.
+    const op = doc.paths['/v1/hooks/claude-code']?.post as Operation
+    const project = (op.parameters ?? []).find((p) => p.in === 'query' && p.name === 'project') as Parameter
+    const value = '\u{1F642}'.repeat(resolve(doc, project.schema).maxLength as number)
+    expect(departures(doc, project.schema, value)).toEqual([])
+    // As serve answers what Node's parser refuses, before any route; Node's own limit, as serve leaves it.
+    const server: Server = createServer((_req, res) => res.end())
+    answerWhatNodeRefuses(server, pino({ level: 'silent' }))
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+    try {
+      const { port } = server.address() as AddressInfo
+      const answer = await new Promise<{ status: number; body: Json }>((done, fail) => {
+        const sent = request({ port, host: '127.0.0.1', method: 'POST', path: `/v1/hooks/claude-code?project=${encodeURIComponent(value)}` }, (res) => {
+          let text = ''
+          res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')))
+          res.on('end', () => done({ status: res.statusCode as number, body: JSON.parse(text) as Json }))
+        })
+        sent.on('error', fail)
+        sent.end()
+      })
+      expect(answer.status).toBe(431)
+      for (const { template, method, op: each } of operationsOf(doc)) {
+        const documented = each.responses['431']?.content?.['application/json']?.schema
+        expect({ template, method, documented: documented !== undefined }).toEqual({ template, method, documented: true })
+        expect(departures(doc, documented as Schema, answer.body, '', true)).toEqual([])
+      }
+    } finally {
+      server.close()
+    }
   })
 })
 
