@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { IdentifierSchema, LabelSchema, NO_CONTROL_PATTERN, nonBlankText, TRIMMED_IDENTIFIER_PATTERN } from '../domain/observation'
+import { IdentifierSchema, LabelSchema, NO_CONTROL_PATTERN, nonBlankText, TRIMMED_IDENTIFIER_PATTERN, WHITE_SPACE } from '../domain/observation'
 import { z } from '../domain/zod'
 
 /** Input limits of decisions, documented in README.md. */
@@ -108,6 +108,12 @@ const ScopeNameSchema = IdentifierSchema.refine(
 /** What ScopeNameSchema refuses, for the OpenAPI document (a description replaces the identifier's own). */
 const SCOPE_NAME_RULES = 'No spaces at its ends, no control characters or lone surrogates, not starting with "!", not "." or "..".'
 
+/**
+ * The refinements of a scope's path, for the OpenAPI document, which carries one pattern and no
+ * refinement: no white space at either end, no `*`, no brace group of alternatives (`{api,web}`).
+ */
+const SCOPE_PATH_PATTERN_DOCUMENTED = `^(?![${WHITE_SPACE}])(?![\\s\\S]*[${WHITE_SPACE}]$)(?![\\s\\S]*\\*)(?![\\s\\S]*\\{[^{}]*,[^{}]*\\})`
+
 /** Where and when a decision holds (R-CON-4); an empty field holds everywhere. */
 export const ScopeSchema = z.strictObject({
   points: z.array(IdentifierSchema).max(DECISION_LIMITS.points).default([]).openapi({
@@ -127,6 +133,7 @@ export const ScopeSchema = z.strictObject({
       (path) => !path.includes('*') && !/\{[^{}]*,[^{}]*\}/.test(path),
       'a path prefix, not a glob: a decision applies to its path and everything below it (write src/billing for src/billing/**, one decision a folder for {api,web})',
     )
+    .openapi({ pattern: SCOPE_PATH_PATTERN_DOCUMENTED })
     .nullish()
     .openapi({
       description:

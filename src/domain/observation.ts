@@ -25,7 +25,7 @@ const CONTROL = '\\u0000-\\u001f\\u007f-\\u009f'
  * What `String.prototype.trim` removes (ECMAScript's WhiteSpace and LineTerminator), as the body of
  * a character class: spelled out, since `\s` is not the same set in every regex dialect.
  */
-const WHITE_SPACE = '\\u0009-\\u000d\\u0020\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff'
+export const WHITE_SPACE = '\\u0009-\\u000d\\u0020\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff'
 
 /** A JSON Schema pattern (unanchored) for text the service trims and then wants non-empty: something besides white space. */
 export const NOT_BLANK_PATTERN = `[^${WHITE_SPACE}]`

@@ -219,7 +219,8 @@ function arbitraryOfType(doc: Document, schema: Schema, type: string, depth: num
       if (schema.pattern?.startsWith('^\\d{4}-\\d{2}-\\d{2}') === true) {
         candidates.push(fc.integer({ min: START_MS - 400 * 86_400_000, max: START_MS }).map((ms) => new Date(ms).toISOString()))
       }
-      if (schema.pattern !== undefined) candidates.push(fc.stringMatching(new RegExp(withoutLookahead(schema.pattern), 'u'), { size: 'xsmall' }))
+      const matching = schema.pattern === undefined ? undefined : withoutLookahead(schema.pattern)
+      if (matching !== undefined) candidates.push(fc.stringMatching(new RegExp(matching, 'u'), { size: 'xsmall' }))
       return fc.oneof(...candidates).filter(fits)
     }
     case 'array': {
@@ -250,18 +251,24 @@ function arbitraryOfType(doc: Document, schema: Schema, type: string, depth: num
 }
 
 /**
- * A pattern without its leading negative lookahead (`^(?!(?:check|…)$)…`, a key not a reserved
- * word), which fast-check cannot build strings for: the strings built are filtered by the whole.
+ * A pattern without its leading negative lookaheads (`^(?!(?:check|…)$)…`, a key not a reserved
+ * word; a scope's path, `^(?![ …])(?![\\s\\S]*\\*)…`, lookaheads alone), which fast-check cannot
+ * build strings for: the strings built are filtered by the whole. Undefined when nothing is left.
  */
-function withoutLookahead(pattern: string): string {
-  if (!pattern.startsWith('^(?!')) return pattern
-  let depth = 0
-  for (let i = 1; i < pattern.length; i++) {
-    if (pattern[i] === '\\') i++
-    else if (pattern[i] === '(') depth++
-    else if (pattern[i] === ')' && --depth === 0) return `^${pattern.slice(i + 1)}`
+function withoutLookahead(pattern: string): string | undefined {
+  let rest = pattern
+  while (rest.startsWith('^(?!')) {
+    let depth = 0
+    let end = -1
+    for (let i = 1; i < rest.length && end < 0; i++) {
+      if (rest[i] === '\\') i++
+      else if (rest[i] === '(') depth++
+      else if (rest[i] === ')' && --depth === 0) end = i
+    }
+    if (end < 0) return pattern
+    rest = `^${rest.slice(end + 1)}`
   }
-  return pattern
+  return rest === '^' ? undefined : rest
 }
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
@@ -882,6 +889,19 @@ describe('the OpenAPI document refuses what the routes refuse', () => {
     }
     expect(problems.map((p) => `${p.kind}: ${p.where}: ${p.detail}`)).toEqual([])
     expect(new Set(statuses)).toEqual(new Set([400]))
+  })
+
+  it('a scope path with spaces at its ends, or a glob, where a path prefix is wanted; a folder in braces is a path', async () => {
+    const { app } = await createTestApp()
+    const doc = (await (await app.request('/openapi.json')).json()) as Document
+    const op = doc.paths['/v1/decisions']?.post as Operation
+    const sent = (path: string) => ({ method: 'post', template: '/v1/decisions', params: {}, query: {}, body: { key: 'D-001', title: 'Billing', decision: 'd', rationale: 'r', scope: { path } } as Json })
+    for (const path of [' src/billing', 'src/billing ', 'src/billing\u00a0', '\tsrc', 'src/billing/**', 'src/*.ts', 'services/{api,web}']) {
+      const response = await app.request('/v1/decisions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify((sent(path) as { body: Json }).body) })
+      expect({ path, status: response.status }).toEqual({ path, status: 400 })
+      expect(departuresOfRequest(doc, op, sent(path)), path).toContainEqual(expect.objectContaining({ path: 'scope.path' }))
+    }
+    for (const path of ['src/billing', 'app/{locale}', 'a b/c d', 'src/billing/']) expect(departuresOfRequest(doc, op, sent(path)), path).toEqual([])
   })
 
   it('a check of neither an action nor a choice, or of options offered without the choice and its point', async () => {
