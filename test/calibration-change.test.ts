@@ -4,6 +4,7 @@ import { fixedClock } from '../src/clock'
 import { loadPolicy } from '../src/config/load-policy'
 import { createDecisionMemory } from '../src/decision-memory'
 import { createLevelStore } from '../src/memory/level-store'
+import { categorical, random } from './support/seeded'
 
 // R-REC-3 where a preference changes once (R-MEM-5): users who chose about 20 times a day for
 // weeks, then switched their favourite to another option for good. With that many choices a day,
@@ -18,23 +19,6 @@ const DAY = 86_400_000
 const HOUR = 3_600_000
 const START = Date.parse('2026-01-05T09:00:00.000Z')
 const USERS = 8
-
-/** mulberry32 (Tommy Ettinger): a seeded stream of numbers in [0, 1). */
-function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
-
-function categorical(next: () => number, theta: readonly number[]): number {
-  let u = next()
-  for (let i = 0; i < theta.length; i++) if ((u -= theta[i] as number) < 0) return i
-  return theta.length - 1
-}
 
 /** `count` moments from the day of `from` on, 10 to 30 a day within nine working hours. */
 function workdays(next: () => number, from: number, count: number): number[] {

@@ -4,6 +4,7 @@ import { fixedClock } from '../src/clock'
 import { loadPolicy } from '../src/config/load-policy'
 import { createDecisionMemory } from '../src/decision-memory'
 import { createLevelStore } from '../src/memory/level-store'
+import { categorical, random } from './support/seeded'
 
 // R-REC-3: "over many simulated users, options recommended with confidence c are the true
 // preference about c of the time". Checked here apart from scripts/eval, on users whose true
@@ -17,28 +18,11 @@ const DAY = 86_400_000
 const START = Date.parse('2026-01-05T09:00:00.000Z')
 const USERS = 500
 
-/** mulberry32 (Tommy Ettinger): a seeded stream of numbers in [0, 1). */
-function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
-
 /** θ ~ Dirichlet(1, …, 1): normalised exponentials (Gamma(1) draws). */
 function uniformDirichlet(next: () => number, k: number): number[] {
   const g = Array.from({ length: k }, () => -Math.log(1 - next()))
   const sum = g.reduce((s, x) => s + x, 0)
   return g.map((x) => x / sum)
-}
-
-function categorical(next: () => number, theta: readonly number[]): number {
-  let u = next()
-  for (let i = 0; i < theta.length; i++) if ((u -= theta[i] as number) < 0) return i
-  return theta.length - 1
 }
 
 interface Asked {
