@@ -66,6 +66,22 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     }
   })
 
+  it('shows the control characters of a question it names escaped, never raw to the terminal, its answer kept as sent', async () => {
+    // Claude Code prints a systemMessage to the user's terminal: an escape sequence in a question's
+    // text (ESC, CSI as U+009B, a bidirectional override) would run there, as the CLI's own output never lets it.
+    const { call, store } = await createTestApp()
+    const ODD = 'Which\u001b[2J method\u009b\u202e?'
+    const post = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: 'toolu_control_named' }
+    for (const where of [post.tool_input, post.tool_response]) where.questions[0].question = ODD
+    post.tool_response.answers = { [ODD]: 7, [post.tool_response.questions[1].question]: 'Unit tests' }
+    post.tool_input.answers = {}
+    const { status, body } = await call('POST', HOOK, post)
+    expect(status).toBe(200)
+    expect(body.systemMessage).toContain('"Which\\u001b[2J method\\u009b\\u202e?" (tool_response.answers.Which\\u001b[2J method\\u009b\\u202e?: a number is no label)')
+    expect(body.systemMessage).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/)
+    expect((await observationsOf(store)).map((o) => o.chosen)).toEqual([['Unit tests']])
+  })
+
   it('says a field of the payload left out is missing, as every route says it, not that it received undefined', async () => {
     // JSON has no undefined: zod's "Invalid input: expected string, received undefined" meant a field not sent.
     const { call, store } = await createTestApp()

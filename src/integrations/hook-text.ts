@@ -7,6 +7,7 @@
 
 import { commandLine, shellWord } from '../cli/bin-path'
 import { DEFAULT_SERVICE_URL } from '../cli/options'
+import { printable } from '../cli/terminal'
 
 /**
  * The longest text field a hook prints, counted as JavaScript counts a string's length (UTF-16
@@ -110,6 +111,18 @@ function partsCut(text: string, parts: readonly LongPart[], units: number): stri
  * and its end (the command to run) are always said.
  */
 export function withinHookLimit(text: string, parts: readonly LongPart[] = [], limit = HOOK_TEXT_LIMIT): string {
+  // Claude Code prints such a field to the user's terminal, and a question's text or a rationale
+  // is anyone's: its control characters are shown escaped (printable), as the CLI shows them, lest
+  // an escape sequence run there; the parts are escaped alike, so that the text still holds them.
+  return fittedWithin(
+    printable(text),
+    parts.map((p) => ({ said: printable(p.said), cut: (units: number) => printable(p.cut(units)) })),
+    limit,
+  )
+}
+
+/** withinHookLimit of text already shown as printed. */
+function fittedWithin(text: string, parts: readonly LongPart[], limit: number): string {
   if (text.length <= limit) return text
   // Only parts the text holds, and long enough to be worth cutting; the longest first, so that a
   // part inside another is not cut before the one that holds it.
