@@ -3,6 +3,7 @@ import type { Context } from './observation'
 import type { Policy } from './policy'
 import { offeredIn } from './preference'
 import { chiSquaredIndependence } from './statistics'
+import { shownText } from './shown-text'
 
 export { contextText }
 
@@ -599,7 +600,7 @@ export function describeConditions(conditions: Conditions, keyFirst: string | nu
   const ordered = [...conditions.context].sort((a, b) =>
     a.key === keyFirst ? -1 : b.key === keyFirst ? 1 : 0,
   )
-  if (ordered.length > 0) return ordered.map((c) => `${c.key} is ${c.value}`).join(' and ')
+  if (ordered.length > 0) return ordered.map((c) => `${shownText(c.key)} is ${shownText(c.value)}`).join(' and ')
   const window = conditions.window
   if (window === null) return 'any context'
   const from = window.from.slice(0, 10)

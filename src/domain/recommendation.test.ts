@@ -282,6 +282,23 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
     expect(contradicting.contradictions).toEqual([{ key: 'phase', expected: 'run', got: 'sync' }])
   })
 
+  it('says a context value or key of control characters or a lone surrogate escaped in its prose, kept as sent in its fields', () => {
+    // The precondition becomes the recommended option's description, which the PreToolUse hook
+    // passes to the picker: an ESC there, or a lone surrogate (no UTF-8 can carry it), would reach
+    // the user's terminal raw. The fields that carry the values as data keep them as sent.
+    const obs = observations({ 'Tier M': 8 }, { context: { 'ph\ud800': 'r\u0007un\u001b[2J\u009b\u202e' } })
+    const r = recommend(input({ observations: obs, context: { 'ph\ud800': 'sy\u001bnc' } }))
+    expect(r.precondition).toBe('ph\\ud800 is r\\u0007un\\u001b[2J\\u009b\\u202e')
+    expect(r.confidence.lowered_because).toBe(
+      "the request's context contradicts the precondition: ph\\ud800 is sy\\u001bnc, not r\\u0007un\\u001b[2J\\u009b\\u202e",
+    )
+    for (const text of [r.precondition, r.confidence.lowered_because, r.ask_reason, r.options[0]!.description]) {
+      expect(text).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/)
+      expect(text).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/)
+    }
+    expect(r.contradictions).toEqual([{ key: 'ph\ud800', expected: 'r\u0007un\u001b[2J\u009b\u202e', got: 'sy\u001bnc' }])
+  })
+
   it('says why a partial state is not sufficient: too few observations, or a confidence below high, with what lowered it (R-ASK-2)', () => {
     expect(recommend(input({ observations: observations({ 'Tier M': 8 }) })).ask_reason).toBe('state is partial, not sufficient: 8 observations, sufficient takes more than 20')
     const split = recommend(input({ observations: observations({ 'Tier M': 14, 'Tier S': 12 }) }))

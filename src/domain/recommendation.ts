@@ -40,6 +40,7 @@ import {
 import type { CompiledPolicy } from './policy'
 import { defaultBrokeTie, majorityOption, offeredIn, preferenceOf, shareOf } from './preference'
 import { LIMITS } from './limits'
+import { shownText } from './shown-text'
 
 /**
  * The body of `POST /v1/recommendations` (R-REC). Strict, as an observation is: a misspelt
@@ -516,7 +517,7 @@ export function recommend(input: RecommendationInput): Recommendation {
 
 /** What a contradicted precondition lowered a recommendation's figures for. */
 function contradictionText(contradicted: ReadonlyArray<{ key: string; expected: string; got: string }>): string {
-  return `the request's context contradicts the precondition: ${contradicted.map((c) => `${c.key} is ${c.got}, not ${c.expected}`).join('; ')}`
+  return `the request's context contradicts the precondition: ${contradicted.map((c) => `${shownText(c.key)} is ${shownText(c.got)}, not ${shownText(c.expected)}`).join('; ')}`
 }
 
 /**
