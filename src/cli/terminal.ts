@@ -1,3 +1,5 @@
+import { escaped, TERMINAL_CONTROLS } from '../domain/shown-text'
+
 /**
  * Text for a terminal: control characters other than line feeds and tabs, and the bidirectional
  * controls, written as `\u001b`, visibly, instead of as themselves. What the commands print comes
@@ -6,11 +8,10 @@
  * shown, retitle the window, set the clipboard with OSC 52).
  */
 export function printable(text: string): string {
-  // C0 but \t and \n, DEL, C1 (CSI is U+009B in some terminals); and the bidirectional
-  // embeddings, overrides and isolates, which reorder what follows on the line as shown (a label
-  // `\u202Eecrof-- hsup tig` reads as `git push --force`), while RTL letters are left as they are.
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return text.replace(PRINTABLE_ESCAPED, escaped)
 }
+
+const PRINTABLE_ESCAPED = new RegExp(`[${TERMINAL_CONTROLS}]`, 'g')
 
 /**
  * JSON text with DEL and the C1 controls (U+007F–U+009F) written as `\u009b`: JSON.stringify

@@ -7,8 +7,20 @@
  * lone surrogates besides, which no terminal output of the CLI holds.
  */
 export function shownText(text: string): string {
-  return text.replace(
-    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  )
+  return text.replace(SHOWN_ESCAPED, escaped)
+}
+
+/**
+ * What a terminal must not be given as itself: C0 but \t and \n, DEL, C1 (CSI is U+009B in some
+ * terminals); and the bidirectional embeddings, overrides and isolates, which reorder what follows
+ * on the line as shown (a label `\u202Eecrof-- hsup tig` reads as `git push --force`), while RTL
+ * letters are left as they are. A character class's body.
+ */
+export const TERMINAL_CONTROLS = '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069'
+
+const SHOWN_ESCAPED = new RegExp(`[${TERMINAL_CONTROLS}]|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]`, 'g')
+
+/** A character as its `\u001b` escape. */
+export function escaped(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
 }
