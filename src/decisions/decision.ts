@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { IdentifierSchema, LabelSchema, NO_CONTROL_PATTERN, nonBlankText, TRIMMED_IDENTIFIER_PATTERN, WHITE_SPACE } from '../domain/observation'
+import { CONTROL, hasNoLoneSurrogate, IdentifierSchema, LabelSchema, NO_CONTROL_PATTERN, nonBlankText, TRIMMED_IDENTIFIER_PATTERN, WHITE_SPACE } from '../domain/observation'
 import { z } from '../domain/zod'
 
 /** Input limits of decisions, documented in README.md. */
@@ -110,9 +110,10 @@ const SCOPE_NAME_RULES = 'No spaces at its ends, no control characters or lone s
 
 /**
  * The refinements of a scope's path, for the OpenAPI document, which carries one pattern and no
- * refinement: no white space at either end, no `*`, no brace group of alternatives (`{api,web}`).
+ * refinement: no white space at either end, no `*`, no brace group of alternatives (`{api,web}`), no
+ * control character (lone surrogates are said, not patterned, as an identifier's are).
  */
-const SCOPE_PATH_PATTERN_DOCUMENTED = `^(?![${WHITE_SPACE}])(?![\\s\\S]*[${WHITE_SPACE}]$)(?![\\s\\S]*\\*)(?![\\s\\S]*\\{[^{}]*,[^{}]*\\})`
+const SCOPE_PATH_PATTERN_DOCUMENTED = `^(?![${WHITE_SPACE}])(?![\\s\\S]*[${WHITE_SPACE}]$)(?![\\s\\S]*\\*)(?![\\s\\S]*\\{[^{}]*,[^{}]*\\})(?![\\s\\S]*[${CONTROL}])`
 
 /** Where and when a decision holds (R-CON-4); an empty field holds everywhere. */
 export const ScopeSchema = z.strictObject({
@@ -126,6 +127,12 @@ export const ScopeSchema = z.strictObject({
     .max(DECISION_LIMITS.pathLength)
     // ` src/billing` was taken, and held no path a run names (they are compared as sent, by segment).
     .refine((path) => path.trim() === path, 'no spaces at its ends: a path prefix such as src/billing')
+    // `src/a\u0000b` and a lone U+0085 (which trim keeps) were taken, as no task or stage is: no
+    // folder a run names holds one. Those at the ends are told they are spaces, once.
+    .refine(
+      (path) => new RegExp(NO_CONTROL_PATTERN).test(path.trim()) && hasNoLoneSurrogate(path),
+      'must not contain control characters or lone surrogates',
+    )
     // A path is a prefix, compared by whole segments (applicability.ts): `src/billing/**` was
     // taken, and applied to no path but one named `**`, so a required decision never held. So was a
     // brace group, `services/{api,web}`; a folder named in braces alone (`app/{locale}`) is a path.
@@ -138,7 +145,8 @@ export const ScopeSchema = z.strictObject({
     .openapi({
       description:
         'Applies to this path and everything below it (a prefix, by whole segments). Refused: spaces at its ends, ' +
-        'a glob (`*`, as in `src/billing/**`: write `src/billing`) and a brace group (`services/{api,web}`: one decision a folder).',
+        'a glob (`*`, as in `src/billing/**`: write `src/billing`), a brace group (`services/{api,web}`: one decision a folder), ' +
+        'control characters and lone surrogates.',
     }),
   stage: ScopeNameSchema.nullish().openapi({ description: `Applies at this stage only. ${SCOPE_NAME_RULES}` }),
 })

@@ -19,7 +19,7 @@ const isDotSegment = (name: string) => name === '.' || name === '..'
 // Go's RE2 does not read them: it has no `\uXXXX` escape (nor lookarounds).
 
 /** C0 and C1 controls, exactly Unicode's Cc, as the body of a character class. */
-const CONTROL = '\\u0000-\\u001f\\u007f-\\u009f'
+export const CONTROL = '\\u0000-\\u001f\\u007f-\\u009f'
 
 /**
  * What `String.prototype.trim` removes (ECMAScript's WhiteSpace and LineTerminator), as the body of

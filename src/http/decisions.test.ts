@@ -526,6 +526,22 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
     expect((await call('POST', '/v1/decisions', decision({ status: 'accepted', scope: { path: 'docs/my notes' } }))).status).toBe(201)
   })
 
+  it('refuses a path scope holding a control character or a lone surrogate, naming scope.path, as a task or stage is', async () => {
+    const { call } = await createTestApp()
+    for (const path of ['src/a\u0000b', '\u0085', 'src/billing\u0085', 'src/\u001b[2Jx', 'src/\ud800x']) {
+      const res = await call('POST', '/v1/decisions', decision({ status: 'accepted', scope: { path } }))
+      expect(res.status, JSON.stringify(path)).toBe(400)
+      expect(res.body.error.issues, JSON.stringify(path)).toEqual([{ path: 'scope.path', message: 'must not contain control characters or lone surrogates' }])
+    }
+    // White space at an end is told once, as a space; a tab inside is a control character.
+    const tabbed = await call('POST', '/v1/decisions', decision({ status: 'accepted', scope: { path: 'src/billing\t' } }))
+    expect(tabbed.body.error.issues).toEqual([{ path: 'scope.path', message: expect.stringContaining('no spaces at its ends') }])
+    expect((await call('POST', '/v1/decisions', decision({ status: 'accepted', scope: { path: 'src/a\tb' } }))).status).toBe(400)
+    expect((await call('GET', '/v1/decisions')).body.decisions).toEqual([])
+    // Letters of any script, and an emoji (a surrogate pair), are a path like any other.
+    expect((await call('POST', '/v1/decisions', decision({ status: 'accepted', scope: { path: 'docs/ノート/😀' } }))).status).toBe(201)
+  })
+
   it('still reads, lists, applies and checks a decision stored with a path scope spaced at its ends, as a version before took it', async () => {
     // Refused when proposed now; one stored before is kept, applied as it was (to a path sent as written), and said as it was.
     const db = new MemoryLevel<string, string>()
@@ -588,7 +604,7 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
   it("says in the document what a scope's path, task and stage refuse", async () => {
     const { call } = await createTestApp()
     const { properties } = (await call('GET', '/openapi.json')).body.components.schemas.DecisionInput.properties.scope
-    expect(properties.path.description).toMatch(/Refused: spaces at its ends, a glob .* and a brace group/)
+    expect(properties.path.description).toMatch(/Refused: spaces at its ends, a glob .*, a brace group .*, control characters and lone surrogates/)
     expect(properties.task.description).toContain('No spaces at its ends, no control characters')
     expect(properties.stage.description).toContain('No spaces at its ends, no control characters')
     // A client checking against the document refuses what the route refuses, and takes what it takes.
