@@ -107,6 +107,22 @@ describe('decision-memory why KEY, the chain as text', () => {
     )
   })
 
+  it('says the steps of a link in the order they happened: deprecated, then superseded', () => {
+    const deprecated = {
+      ...link('Y-1', 'superseded', 'x'),
+      accepted_at: '2026-01-02T00:00:00.000Z',
+      deprecated_at: '2026-01-04T00:00:00.000Z',
+      superseded_at: '2026-01-05T00:00:00.000Z',
+      superseded_by: 'Y-2',
+      revoked_at: null,
+      reason: 'superseded by Y-2',
+    }
+    const why: DecisionWhy = { ...chain('Y-1'), key: 'Y-1', current: 'Y-2', chain: [deprecated, link('Y-2', 'accepted', 'y')], evidence: [] }
+    expect(chainText(why).split('\n')[1]).toBe(
+      '    decided 2026-01-01, accepted 2026-01-02T00:00:00.000Z, deprecated 2026-01-04T00:00:00.000Z, superseded 2026-01-05T00:00:00.000Z',
+    )
+  })
+
   it('reads the decision in force from the chain of a service of an older version, which sends no in_force', () => {
     const { in_force: _, ...older } = chain('ADR-0002')
     expect(chainText(older as DecisionWhy)).not.toContain('in force')

@@ -85,12 +85,18 @@ export function chainText(why: Omit<DecisionWhy, 'as_of'>, indent = ''): string 
   const evidence = why.evidence.map((e) => `${indent}    evidence: ${e.kind}: ${e.summary}${e.uri === null ? '' : ` <${e.uri}>`}`)
   const shown = why.chain.some((link) => link.key === why.key)
   const lines = why.chain.map((link) => {
-    const when = [`decided ${link.date}`]
-    if (link.accepted_at !== null) when.push(`accepted ${link.accepted_at}`)
-    if (link.superseded_at !== null) when.push(`superseded ${link.superseded_at}`)
-    // A service of an older version sends neither (undefined): left out, as before.
-    if (link.deprecated_at != null) when.push(`deprecated ${link.deprecated_at}`)
-    if (link.revoked_at != null) when.push(`revoked ${link.revoked_at}`)
+    // A service of an older version sends neither deprecated_at nor revoked_at (undefined): left out, as before.
+    const named: Array<[string, string | null | undefined]> = [
+      ['accepted', link.accepted_at],
+      ['superseded', link.superseded_at],
+      ['deprecated', link.deprecated_at],
+      ['revoked', link.revoked_at],
+    ]
+    const steps = named.filter((step): step is [string, string] => step[1] != null)
+    // In the order they happened: a deprecated decision superseded later was printed
+    // `superseded …, deprecated …`, the later step first. Ties keep the lifecycle's order (a stable sort).
+    const ordered = steps.sort((a, b) => Date.parse(a[1]) - Date.parse(b[1]) || 0)
+    const when = [`decided ${link.date}`, ...ordered.map(([name, time]) => `${name} ${time}`)]
     // Why it was revoked or deprecated (or superseded, said otherwise than the default reason).
     const reason = link.reason == null || link.reason === `superseded by ${link.superseded_by}` ? '' : `\n${indent}    ${link.status}: ${link.reason.replace(/\s+/g, ' ')}`
     return (
