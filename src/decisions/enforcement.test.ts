@@ -99,6 +99,17 @@ describe('applyDecisions: the confidence of a multi-select answer a required dec
     const kt = (10.5 / 11) ** 2
     expect(enforced.p).toBeCloseTo(chance + (kt - chance) * (1 - policy.confidence.contradiction_shrink), 4)
     expect(enforced.information).toBeCloseTo(enforced.p * (1 - enforced.p), 4)
+    // The contradiction that lowered them is named, with the conditions of the user's choices it
+    // contradicts: the options the decision leaves to the user are still chosen by them.
+    expect(rec.contradictions).toEqual([{ key: 'phase', expected: 'run', got: 'sync' }])
+    expect(enforced.contradictions).toEqual(rec.contradictions)
+    expect(enforced.conditions).toEqual(rec.conditions)
+  })
+
+  it('keeps no learned conditions where required decisions fix the whole answer', () => {
+    const { rec, enforced } = joined(musts('Lint', 'Test', 'E2E'), TEN, { phase: 'sync' })
+    expect(rec.contradictions).not.toEqual([])
+    expect(enforced).toMatchObject({ conditions: { context: [], window: null }, contradictions: [] })
   })
 
   it('holds every option certain, and the set at 1, where required decisions fix the whole answer', () => {

@@ -273,9 +273,12 @@ function enforce(
     options,
     confidence,
     precondition,
-    // The learned conditions no longer describe what is recommended; the decision's scope does.
-    conditions: { context: [], window: null },
-    contradictions: [],
+    // Where the decisions fix the whole answer, the learned conditions no longer describe what is
+    // recommended; the decision's scope does. Where they fix part of a multi-select set, the rest is
+    // still the user's choices': their conditions, and the context's contradictions of them (which
+    // lower the set's confidence and p, see partlyFixed, and are named as its reason), still hold.
+    conditions: determined ? { context: [], window: null } : rec.conditions,
+    contradictions: determined ? [] : rec.contradictions,
     disclosure,
     strength: neutral ? 'neutral' : 'strong',
     p: figures?.p ?? 1,
