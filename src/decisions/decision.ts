@@ -110,10 +110,23 @@ const SCOPE_NAME_RULES = 'No spaces at its ends, no control characters or lone s
 
 /**
  * The refinements of a scope's path, for the OpenAPI document, which carries one pattern and no
- * refinement: no white space at either end, no `*`, no brace group of alternatives (`{api,web}`), no
+ * refinement: no white space at either end, no `*` or `?`, no brace group of alternatives (`{api,web}`), no
  * control character (lone surrogates are said, not patterned, as an identifier's are).
  */
-const SCOPE_PATH_PATTERN_DOCUMENTED = `^(?![${WHITE_SPACE}])(?![\\s\\S]*[${WHITE_SPACE}]$)(?![\\s\\S]*\\*)(?![\\s\\S]*\\{[^{}]*,[^{}]*\\})(?![\\s\\S]*[${CONTROL}])`
+const SCOPE_PATH_PATTERN_DOCUMENTED = `^(?![${WHITE_SPACE}])(?![\\s\\S]*[${WHITE_SPACE}]$)(?![\\s\\S]*[*?])(?![\\s\\S]*\\{[^{}]*,[^{}]*\\})(?![\\s\\S]*[${CONTROL}])`
+
+/**
+ * Whether a path is written as a glob: a wildcard (`*`, `?`) or a brace group of alternatives
+ * (`{api,web}`). A scope's path is a prefix compared as written (applicability.ts), so such a one
+ * applies to no path a run names. A literal `?` in a folder's name is possible on Linux and macOS,
+ * but Windows refuses it in a name (git cannot check such a folder out there), and a `?` meant
+ * as a glob makes a required decision hold nowhere, silently: the rarer mistake is refused, and
+ * the folder above is the scope to write. Brackets stay ordinary: `app/[slug]` (Next.js,
+ * SvelteKit, Nuxt) is a real folder far more often than `[ab]` is a class.
+ */
+export function isGlobPath(path: string): boolean {
+  return /[*?]/.test(path) || /\{[^{}]*,[^{}]*\}/.test(path)
+}
 
 /** Where and when a decision holds (R-CON-4); an empty field holds everywhere. */
 export const ScopeSchema = z.strictObject({
@@ -134,10 +147,11 @@ export const ScopeSchema = z.strictObject({
       'must not contain control characters or lone surrogates',
     )
     // A path is a prefix, compared by whole segments (applicability.ts): `src/billing/**` was
-    // taken, and applied to no path but one named `**`, so a required decision never held. So was a
-    // brace group, `services/{api,web}`; a folder named in braces alone (`app/{locale}`) is a path.
+    // taken, and applied to no path but one named `**`, so a required decision never held. So were
+    // `src/v?` and a brace group, `services/{api,web}` (see isGlobPath); a folder named in braces
+    // alone (`app/{locale}`) or brackets (`app/[slug]`) is a path.
     .refine(
-      (path) => !path.includes('*') && !/\{[^{}]*,[^{}]*\}/.test(path),
+      (path) => !isGlobPath(path),
       'a path prefix, not a glob: a decision applies to its path and everything below it (write src/billing for src/billing/**, one decision a folder for {api,web})',
     )
     .openapi({ pattern: SCOPE_PATH_PATTERN_DOCUMENTED })
@@ -145,7 +159,7 @@ export const ScopeSchema = z.strictObject({
     .openapi({
       description:
         'Applies to this path and everything below it (a prefix, by whole segments). Refused: spaces at its ends, ' +
-        'a glob (`*`, as in `src/billing/**`: write `src/billing`), a brace group (`services/{api,web}`: one decision a folder), ' +
+        'a glob (`*` or `?`, as in `src/billing/**`: write `src/billing`), a brace group (`services/{api,web}`: one decision a folder), ' +
         'control characters and lone surrogates.',
     }),
   stage: ScopeNameSchema.nullish().openapi({ description: `Applies at this stage only. ${SCOPE_NAME_RULES}` }),

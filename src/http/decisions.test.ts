@@ -617,7 +617,7 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
 
   it('refuses a path scope written as a glob, naming scope.path: it is a prefix, and src/billing/** would apply to no path', async () => {
     const { call } = await createTestApp()
-    for (const path of ['src/billing/**', 'src/*', 'services/**/billing', '**/*.ts', 'services/{api,web}']) {
+    for (const path of ['src/billing/**', 'src/*', 'services/**/billing', '**/*.ts', 'services/{api,web}', 'src/v?', 'src/?/x']) {
       const res = await call('POST', '/v1/decisions', decision({ status: 'accepted', scope: { path } }))
       expect(res.status, path).toBe(400)
       expect(res.body.error.issues, path).toEqual([{ path: 'scope.path', message: expect.stringContaining('not a glob') }])
@@ -631,7 +631,13 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
     expect(await keys('src/billing/invoice.ts')).toEqual(['D-001'])
     expect(await keys('app/[slug]/page.tsx')).toEqual(['D-002'])
     expect(await keys('app/{locale}/page.tsx')).toEqual(['D-003'])
+    // The document's pattern refuses a `?` as the route does, and takes brackets.
+    const { properties } = (await call('GET', '/openapi.json')).body.components.schemas.DecisionInput.properties.scope
+    const pattern = new RegExp(properties.path.pattern, 'u')
+    for (const path of ['src/v?', 'src/*', 'services/{api,web}']) expect(pattern.test(path), path).toBe(false)
+    for (const path of ['src/billing', 'app/[slug]', 'app/{locale}']) expect(pattern.test(path), path).toBe(true)
   })
+
 
   it('counts no pulse for a HEAD, which reaches no run (a link checker, a probe), and answers it as the GET without a body', async () => {
     const { app, call } = await createTestApp()
