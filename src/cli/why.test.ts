@@ -123,6 +123,13 @@ describe('decision-memory why KEY, the chain as text', () => {
     )
   })
 
+  it('says under a link stored with a glob path scope that it applies to no path', () => {
+    const warning = 'scope.path "src/billing/**" is a glob, which a version before this took: … supersede it with one scoped to src/billing'
+    const globbed = { ...link('G-1', 'accepted', 'x'), scope_warning: warning }
+    const why: DecisionWhy = { ...chain('G-1'), key: 'G-1', current: 'G-1', in_force: 'G-1', chain: [globbed], evidence: [] }
+    expect(chainText(why).trimEnd().split('\n')).toEqual(['* G-1 [accepted, advisory] title of G-1', '    decided 2026-01-01', '    why: x', `    warning: ${warning}`])
+  })
+
   it('reads the decision in force from the chain of a service of an older version, which sends no in_force', () => {
     const { in_force: _, ...older } = chain('ADR-0002')
     expect(chainText(older as DecisionWhy)).not.toContain('in force')

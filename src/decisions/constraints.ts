@@ -136,6 +136,11 @@ export interface Verdict {
   warnings: Violation[]
   /** Keys of the applicable decisions that were checked. */
   checked: string[]
+  /**
+   * Accepted decisions the run would be in but for their path scope, stored as a glob by a version
+   * before this (`src/billing/**`), which applies to no path: not checked, and said so. Absent when none.
+   */
+  scope_warnings?: Array<{ key: string; message: string }>
 }
 
 /** Shell text as written, compared with runs of white space made one space, so `git  push` is `git push`. */

@@ -128,6 +128,24 @@ export function isGlobPath(path: string): boolean {
   return /[*?]/.test(path) || /\{[^{}]*,[^{}]*\}/.test(path)
 }
 
+/**
+ * What to say of a decision stored with a glob as its scope's path (versions before this took
+ * `src/billing/**`, `services/{api,web}` or `src/v?`): it applies to no path a run names, and is
+ * kept, listed and revocable as it is. Undefined for a path scope that is a path, or none.
+ */
+export function scopeWarning(scope: Pick<DecisionScope, 'path'>): string | undefined {
+  const path = scope.path
+  if (path === null || !isGlobPath(path)) return undefined
+  const segments = path.replace(/\\/g, '/').split('/')
+  // The folders above the first segment a glob is in (one holds `*`, `?` or a brace's `{`).
+  const above = segments.slice(0, segments.findIndex((segment) => /[*?{]/.test(segment))).join('/')
+  const instead = above === '' ? 'one with no path scope, or one a folder' : `one scoped to ${above}`
+  return (
+    `scope.path ${JSON.stringify(path)} is a glob, which a version before this took: a path scope is a prefix compared as written, ` +
+    `so this decision applies to no path a run names; supersede it with ${instead}`
+  )
+}
+
 /** Where and when a decision holds (R-CON-4); an empty field holds everywhere. */
 export const ScopeSchema = z.strictObject({
   points: z.array(IdentifierSchema).max(DECISION_LIMITS.points).default([]).openapi({

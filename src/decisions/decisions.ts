@@ -8,7 +8,7 @@ import { checkTimestamp } from '../domain/timestamp'
 import { applies, runOfContext, type ApplicabilityQuery } from './applicability'
 import { checkAgainst, type Verdict } from './constraints'
 import { matchWithin, type MatchPatterns } from './pattern-match'
-import { FIRST_DECISION_DAY, latestDecisionDay, type DecisionEvent, type DecisionInput, type DecisionRecord, type DecisionStatus } from './decision'
+import { FIRST_DECISION_DAY, latestDecisionDay, scopeWarning, type DecisionEvent, type DecisionInput, type DecisionRecord, type DecisionStatus } from './decision'
 import { changedFields, importedRecord, mergeImported, type ImportedDecision, type ImportReport, type MergedImport } from './imported-decision'
 import { canMove, decisionAt, evidenceOf, proposal, transition, withBefore } from './lifecycle'
 import type { DecisionStore, DecisionTransaction, Pulse } from './store'
@@ -18,10 +18,18 @@ export interface DecisionView extends DecisionRecord {
   events: DecisionEvent[]
   /** In a replay: fields a later re-import changed before their earlier values were kept; they read as they are now. */
   unrecorded?: string[]
+  /** Where its stored path scope is a glob, which applies to no path (see scopeWarning); absent otherwise. */
+  scope_warning?: string
 }
 
 /** A decision as `applicable` returns it; in a replay, with the fields it could not rebuild. */
-export type ApplicableDecision = DecisionRecord & { unrecorded?: string[] }
+export type ApplicableDecision = DecisionRecord & { unrecorded?: string[]; scope_warning?: string }
+
+/** A decision as shown, with `scope_warning` where its stored path scope is a glob (see scopeWarning). */
+function shown<T extends DecisionRecord>(decision: T): T & { scope_warning?: string } {
+  const warning = scopeWarning(decision.scope)
+  return warning === undefined ? decision : { ...decision, scope_warning: warning }
+}
 
 /**
  * An audit (R-REC-9): the answer as it would have been at `as_of` (an ISO time, not more than 5
@@ -50,6 +58,8 @@ export interface ChainLink {
   reason: string | null
   supersedes: string | null
   superseded_by: string | null
+  /** Where its stored path scope is a glob, which applies to no path (see scopeWarning); absent otherwise. */
+  scope_warning?: string
 }
 
 /** `why` of a decision (R-CON-5): its supersede chain, oldest first, its rationale and evidence. */
@@ -556,7 +566,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
   async function view(key: string): Promise<DecisionView> {
     const record = await store.get(key)
     if (record === undefined) throw notFound(key)
-    return { ...record, events: await store.events(key) }
+    return shown({ ...record, events: await store.events(key) })
   }
 
   /**
@@ -644,6 +654,20 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
   async function inForce(run: ApplicabilityQuery, asOf: Date | undefined): Promise<ApplicableDecision[]> {
     if (asOf === undefined) return (await acceptedNow()).filter((d) => applies(d, run))
     return (await asTheyStood(await store.list(), asOf)).filter((d) => applies(d, run))
+  }
+
+  /**
+   * The accepted decisions (at `asOf`, as they stood then) stored with a glob as their path scope
+   * that a run with a path would be in but for it: a check allowed for want of them says why
+   * (see scopeWarning). None for a run that names no path, which no path scope holds anyway.
+   */
+  async function globScoped(run: ApplicabilityQuery, asOf: Date | undefined): Promise<Array<{ key: string; message: string }>> {
+    if (run.path === undefined) return []
+    const globbed = (d: DecisionRecord) => scopeWarning(d.scope) !== undefined
+    const candidates = asOf === undefined ? await acceptedNow(globbed) : await asTheyStood((await store.list()).filter(globbed), asOf)
+    return candidates
+      .filter((d) => !applies(d, run) && applies({ ...d, scope: { ...d.scope, path: null } }, run))
+      .map((d) => ({ key: d.key, message: scopeWarning(d.scope) as string }))
   }
 
   /** The accepted decisions as last read, while no commit of decisions has started or ended since. */
@@ -783,16 +807,16 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
       if (asOf === undefined) return view(key)
       const then = await load(key, asOf)
       if (then === undefined) throw await missing(key, asOf)
-      return { ...then.record, events: then.events, ...(then.unrecorded.length === 0 ? {} : { unrecorded: then.unrecorded }) }
+      return shown({ ...then.record, events: then.events, ...(then.unrecorded.length === 0 ? {} : { unrecorded: then.unrecorded }) })
     },
 
     async list(filter = {}) {
       const { as_of, status, point } = filter
       const asOf = auditAt({ as_of })
-      if (asOf === undefined) return store.list({ status, point })
+      if (asOf === undefined) return (await store.list({ status, point })).map(shown)
       // Read as they stood then: a decision accepted since was proposed then, one superseded since was accepted.
       const then = point === undefined ? await asTheyStood(await store.list(), asOf) : await decisions.boundAt(point, asOf)
-      return status === undefined ? then : then.filter((d) => d.status === status)
+      return (status === undefined ? then : then.filter((d) => d.status === status)).map(shown)
     },
 
     async applicable(query, { count = true } = {}) {
@@ -800,13 +824,13 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
       const asOf = auditAt({ as_of })
       const found = await inForce(run, asOf)
       // An audit reads: it counts no pulse (R-CON-4's pulses are the runs decisions reached).
-      if (asOf !== undefined || !count) return found
+      if (asOf !== undefined || !count) return found.map(shown)
       await store.pulse(
         found.map((d) => d.key),
         'applicable',
         clock.now().toISOString(),
       )
-      return found
+      return found.map(shown)
     },
 
     async atPoint({ point, context, asOf }) {
@@ -848,7 +872,8 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
       const defaultAt = (point: string) => pointPolicy(point, policy)?.static_default
       const verdict = checkAgainst(await inForce(run, asOf), { ...run, offered }, matchPatterns, defaultAt)
       if (asOf === undefined) await store.pulse(verdict.checked, 'check', clock.now().toISOString())
-      return verdict
+      const unchecked = await globScoped(run, asOf)
+      return unchecked.length === 0 ? verdict : { ...verdict, scope_warnings: unchecked }
     },
 
     async pulses() {
@@ -886,6 +911,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
       const chain = await chainOf(start, asOf)
       const links = await Promise.all(
         chain.map(async ({ record: d, events: history }): Promise<ChainLink> => {
+          const warning = scopeWarning(d.scope)
           return {
             key: d.key,
             title: d.title,
@@ -901,6 +927,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
             reason: history.findLast((e) => e.to === d.status && e.from !== d.status)?.reason ?? null,
             supersedes: d.supersedes,
             superseded_by: d.superseded_by,
+            ...(warning === undefined ? {} : { scope_warning: warning }),
           }
         }),
       )

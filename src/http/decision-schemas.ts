@@ -64,6 +64,12 @@ const EventSchema = z
   })
   .openapi('DecisionEvent')
 
+/** A decision's `scope_warning` (see scopeWarning in decisions/decision.ts). */
+const ScopeWarningField = z.string().optional().openapi({
+  description:
+    'Present where the stored `scope.path` is a glob (`src/billing/**`, `src/v?`, `services/{api,web}`), which a version before this took and which applies to no path a run names (a path scope is a prefix compared as written): says so, and what to supersede it with. The decision lists, reads and can be revoked as any other.',
+})
+
 const RecordShape = {
   key: z.string(),
   title: z.string(),
@@ -106,6 +112,7 @@ const RecordShape = {
   unrecorded: z.array(z.string()).optional().openapi({
     description: 'In a replay (`as_of`): fields a later re-import changed before their earlier values were kept; they read as they are now.',
   }),
+  scope_warning: ScopeWarningField,
 }
 
 export const DecisionRecordSchema = z.object(RecordShape).openapi('DecisionRecord')
@@ -278,6 +285,13 @@ export const VerdictSchema = z
         'The keys of the decisions the check reached, each counting a recall pulse: those bound to no point, those bound to `point`, those with a `must_not` pattern `action` was tested against, ' +
         'and, for a `choice` with no `point`, those bound to points with a `must_not` option or a `limit` it was read against.',
     }),
+    scope_warnings: z
+      .array(z.object({ key: z.string(), message: z.string() }))
+      .optional()
+      .openapi({
+        description:
+          'Present when an accepted decision the run would be in but for its `scope.path` was stored with a glob there (`src/billing/**`), which applies to no path: it was not checked, and `message` says why (as its `scope_warning`).',
+      }),
   })
   .openapi('DecisionVerdict')
 
@@ -319,6 +333,7 @@ const ChainLinkSchema = z.object({
   }),
   supersedes: z.string().nullable(),
   superseded_by: z.string().nullable(),
+  scope_warning: ScopeWarningField,
 })
 
 const WhyShape = {

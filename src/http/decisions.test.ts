@@ -631,6 +631,8 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
     expect(await keys('src/billing/invoice.ts')).toEqual(['D-001'])
     expect(await keys('app/[slug]/page.tsx')).toEqual(['D-002'])
     expect(await keys('app/{locale}/page.tsx')).toEqual(['D-003'])
+    // None of them is said to be a glob.
+    expect((await call('GET', '/v1/decisions')).body.decisions.map((d: any) => d.scope_warning)).toEqual([undefined, undefined, undefined])
     // The document's pattern refuses a `?` as the route does, and takes brackets.
     const { properties } = (await call('GET', '/openapi.json')).body.components.schemas.DecisionInput.properties.scope
     const pattern = new RegExp(properties.path.pattern, 'u')
@@ -638,6 +640,42 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
     for (const path of ['src/billing', 'app/[slug]', 'app/{locale}']) expect(pattern.test(path), path).toBe(true)
   })
 
+  it('says of a decision stored with a glob path scope, as versions before took it, that it applies to no path; lists, checks and revokes it', async () => {
+    const db = new MemoryLevel<string, string>()
+    const written = await createLevelDecisionStore(db as never)
+    const forbid = [{ kind: 'must_not' as const, pattern: 'git push --force' }]
+    const scoped = (path: string) => ({ points: [], task: null, path, stage: null })
+    await written.transact(async (tx) => {
+      await tx.put(decisionRecord('D-STAR', { enforce: 'required', scope: scoped('src/billing/**'), constraints: forbid }))
+      await tx.put(decisionRecord('D-MARK', { enforce: 'required', scope: scoped('src/v?'), constraints: forbid }))
+      await tx.put(decisionRecord('D-PLAIN', { enforce: 'required', scope: scoped('src/plain'), constraints: forbid }))
+    })
+    const { call } = await createTestApp({ db, now: '2026-07-03T10:00:00.000Z' })
+    const listed = (await call('GET', '/v1/decisions')).body.decisions
+    const warningOf = (key: string) => listed.find((d: any) => d.key === key).scope_warning
+    expect(warningOf('D-STAR')).toBe(
+      'scope.path "src/billing/**" is a glob, which a version before this took: a path scope is a prefix compared as written, so this decision applies to no path a run names; supersede it with one scoped to src/billing',
+    )
+    expect(warningOf('D-MARK')).toContain('scope.path "src/v?" is a glob')
+    expect(warningOf('D-MARK')).toContain('supersede it with one scoped to src')
+    expect(warningOf('D-PLAIN')).toBeUndefined()
+    expect((await call('GET', '/v1/decisions/D-STAR')).body.scope_warning).toBe(warningOf('D-STAR'))
+    expect((await call('GET', '/v1/decisions/D-STAR/why')).body.chain[0].scope_warning).toBe(warningOf('D-STAR'))
+    // A check of a run below it is allowed (the decision applies to no path) and says why.
+    const checked = await call('POST', '/v1/decisions/check', { action: 'git push --force', path: 'src/billing/invoice.ts' })
+    expect(checked.status).toBe(200)
+    expect(checked.body).toMatchObject({ allowed: true, blocked_by: [], scope_warnings: [{ key: 'D-MARK', message: warningOf('D-MARK') }, { key: 'D-STAR', message: warningOf('D-STAR') }] })
+    // One with no path names none of them: no path scope holds it anyway.
+    expect((await call('POST', '/v1/decisions/check', { action: 'git push --force' })).body.scope_warnings).toBeUndefined()
+    // Posted back as read, the warning is ignored as the other read-only fields are.
+    const { key: _key, ...read } = (await call('GET', '/v1/decisions/D-PLAIN')).body
+    expect((await call('POST', '/v1/decisions', { ...read, scope_warning: 'x' })).status).toBe(201)
+    // Revoked as any other, with nothing to re-send; it still says so.
+    const revoked = await call('POST', '/v1/decisions/D-STAR/revoke', { reason: 'a glob' })
+    expect(revoked.status).toBe(200)
+    expect(revoked.body.scope_warning).toBe(warningOf('D-STAR'))
+    expect((await call('POST', '/v1/decisions/check', { action: 'git push --force', path: 'src/billing/invoice.ts' })).body.scope_warnings).toEqual([{ key: 'D-MARK', message: warningOf('D-MARK') }])
+  })
 
   it('counts no pulse for a HEAD, which reaches no run (a link checker, a probe), and answers it as the GET without a body', async () => {
     const { app, call } = await createTestApp()
