@@ -693,6 +693,20 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
 })
 
 describe('POST /v1/decisions/check (R-CON-3)', () => {
+  it('takes a must_not pattern that meets every command: in its scope it blocks each, as a "no shell here" (README: What a must_not pattern meets)', async () => {
+    const { call } = await createTestApp()
+    const forbid = (key: string, pattern: string, path: string | null) =>
+      decision({ key, status: 'accepted', enforce: 'required', scope: { path }, constraints: [{ kind: 'must_not', pattern }] })
+    expect((await call('POST', '/v1/decisions', forbid('NO-SHELL', '.*', 'prod'))).status).toBe(201)
+    const blockedBy = async (body: Record<string, unknown>) => (await call('POST', '/v1/decisions/check', body)).body.blocked_by.map((b: any) => [b.key, b.message])
+    expect(await blockedBy({ action: 'ls', path: 'prod/app' })).toEqual([['NO-SHELL', '"ls" matches the must_not pattern /.*/']])
+    expect(await blockedBy({ action: 'ls', path: 'src' })).toEqual([])
+    // A | left over at the top meets every command everywhere, once it has no scope; one inside a group does not.
+    expect((await call('POST', '/v1/decisions', forbid('LEFT-OVER', 'git push|', null))).status).toBe(201)
+    expect((await call('POST', '/v1/decisions', forbid('GROUPED', 'git push( --force|)$', null))).status).toBe(201)
+    expect(await blockedBy({ action: 'ls', path: 'src' })).toEqual([['LEFT-OVER', '"ls" matches the must_not pattern /git push|/']])
+  })
+
   it('takes a point with an action alone (R-CON-3: point?), leaving out the decisions bound to other points', async () => {
     const { call } = await createTestApp()
     const noForce = (key: string, points: string[]) =>
