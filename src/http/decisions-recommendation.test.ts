@@ -462,6 +462,21 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     }
   })
 
+  it('at a multi-select point, fixes not the one option required must_nots leave: a set may leave it out too, and is learned among those left', async () => {
+    const app = await checksApp()
+    for (const option of ['Lint', 'E2E']) {
+      expect((await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: undefined, scope: { points: ['checks'] }, constraints: [{ kind: 'must_not', option }] })).status).toBe(201)
+    }
+    const at = (h: number) => new Date(app.clock.now().getTime() - h * HOUR).toISOString()
+    // Sets that never held Test: the user leaves it out, and nothing makes them take it.
+    const sets = Array.from({ length: 8 }, (_, i) => ({ ...CHECKS, user_choice: ['Lint'], timestamp: at(10 - i) }))
+    expect((await app.call('POST', '/v1/observations', sets)).status).toBe(201)
+    const rec = (await app.call('POST', '/v1/recommendations', CHECKS)).body
+    expect(rec.state).not.toBe('enforced')
+    expect(rec.recommended).toEqual([])
+    expect(rec.decisions.map((d: { effect: string }) => d.effect)).toEqual(['ruled-out', 'ruled-out'])
+  })
+
   it('at a multi-select point, holds an option a required decision adds certain, and the set as sure as the options left to the user (R-CON-2, R-REC-8)', async () => {
     const app = await checksApp()
     const at = (h: number) => new Date(app.clock.now().getTime() - h * HOUR).toISOString()
