@@ -247,6 +247,60 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect((await recorded('later')).sort()).toEqual([CHECKS, METHOD].sort())
   })
 
+  it('an answer keyed by no question of the call is matched to none, and said where a question went without one', async () => {
+    const { call, store } = await createTestApp()
+    const METHOD = 'Which development methodology for this change?'
+    const CHECKS = 'Which checks should run before the PR?'
+    const CAFE = 'Café au lait or espresso?'
+    let n = 0
+    const sent = async (answers: Record<string, unknown>, spoil?: (where: { questions: Array<{ question: string }>; annotations?: unknown }) => void) => {
+      const id = `toolu_stray_${n++}`
+      const payload = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: id }
+      for (const where of [payload.tool_input, payload.tool_response]) {
+        where.answers = answers
+        spoil?.(where)
+      }
+      const { status, body } = await call('POST', HOOK, payload)
+      expect(status).toBe(200)
+      const stored = (await observationsOf(store)).filter((o) => o.decision_id?.startsWith(`${id}#`)).map((o) => o.question)
+      return { said: body.systemMessage, stored }
+    }
+    // Claude Code keys an answer by its question's exact text: a key spaced otherwise is no guess.
+    expect(await sent({ [` ${METHOD} `]: 'TDD', [CHECKS]: 'Unit tests' })).toEqual({
+      said:
+        "decision-memory did not record the answer to a question it could not take, and recorded the call's other answers: " +
+        `an answer keyed " ${METHOD} " (tool_response.answers. ${METHOD} : names no question of the call: it differs from "${METHOD}" in white space or Unicode form, and answers are keyed by the exact text)`,
+      stored: [CHECKS],
+    })
+    // Decomposed against the question composed: within a call the two are two questions.
+    const decomposed = CAFE.normalize('NFD')
+    expect(decomposed).not.toBe(CAFE)
+    expect(await sent({ [decomposed]: 'TDD' }, (where) => void ((where.questions[0] as { question: string }).question = CAFE))).toEqual({
+      said:
+        'decision-memory did not record the answer to a question it could not take: ' +
+        `an answer keyed "${decomposed}" (tool_response.answers.${decomposed}: names no question of the call: it differs from "${CAFE}" in white space or Unicode form, and answers are keyed by the exact text)`,
+      stored: [],
+    })
+    // A key like no question at all, found in the mirror alone, is said by its field there.
+    const mirror = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: 'toolu_stray_mirror' }
+    mirror.tool_response.answers = { [CHECKS]: 'Unit tests' }
+    mirror.tool_input.answers = { [CHECKS]: 'Unit tests', 'Which method?': 'TDD' }
+    expect((await call('POST', HOOK, mirror)).body.systemMessage).toBe(
+      "decision-memory did not record the answer to a question it could not take, and recorded the call's other answers: " +
+        'an answer keyed "Which method?" (tool_input.answers.Which method?: names no question of the call)',
+    )
+    // Every question answered: a key beside them is no loss (under -p, the answer this service gave
+    // at PreToolUse stays in answers while its question is gone), and nothing is said.
+    expect(await sent({ [METHOD]: 'TDD', [CHECKS]: 'Unit tests', 'Which complexity tier should this SPEC use?': 'Tier M (Recommended)' })).toEqual({
+      said: undefined,
+      stored: [METHOD, CHECKS],
+    })
+    // Nor where the question without an answer went unanswered, or the stray key answers nothing.
+    const skipped = (where: { annotations?: unknown }) => void (where.annotations = { [METHOD]: { unanswered: 'skipped' } })
+    expect(await sent({ [` ${METHOD} `]: 'The user skipped this question', [CHECKS]: 'Unit tests' }, skipped)).toEqual({ said: undefined, stored: [CHECKS] })
+    expect(await sent({ [` ${METHOD} `]: ' ', [CHECKS]: 'Unit tests' })).toEqual({ said: undefined, stored: [CHECKS] })
+  })
+
   it('reads a multi-select answer as Claude Code joins it now, a label holding ", " or a quote written as a JSON string', async () => {
     const { call, store } = await createTestApp()
     const CHECKS = 'Which checks should run before the PR?'

@@ -440,6 +440,8 @@ interface SkippedQuestion {
   text: string | undefined
   /** Why, the fields named as the payload has them: `tool_response.questions.1.options.2: …`. */
   reason: string
+  /** An answer under a key that names no question of the call (strayAnswers): `text` is that key. */
+  stray?: true
 }
 
 /** How many of a skipped question's issues its reason names; a question has few. */
@@ -562,7 +564,46 @@ function answeredQuestions(
     fields.push(field)
   })
   skipped.sort((a, b) => a.place - b.place)
+  if (!whole && questions.some((q) => !answered(q.question) && !saidUnanswered(q.question))) {
+    skipped.push(...strayAnswers(payload, [response.answers, input.answers], questions, saidUnanswered))
+  }
   return { observations, fields, skipped, refused: refusedAny || optionsRefused }
+}
+
+/**
+ * The answers of a PostToolUse under a key that names no question of the call (` Which tier? `
+ * spaced, `Café?` decomposed against the question composed), said where a question of the call
+ * went without an answer: Claude Code keys an answer by its question's exact text, so such an
+ * answer is matched to none (within a call the service tells apart two questions that differ only
+ * so, sharingNormalForm), and was dropped without a word. Where every question has its answer, a
+ * key beside them is no loss: under `-p` the answer this service gave at PreToolUse stays in
+ * `answers` while its question is gone from `questions`. Each key once, where it is first found.
+ */
+function strayAnswers(
+  payload: ClaudeCodeHookPayload,
+  answers: ReadonlyArray<Record<string, unknown> | undefined>,
+  questions: readonly AskUserQuestion[],
+  saidUnanswered: (question: string) => boolean,
+): SkippedQuestion[] {
+  // Every question of the call names its answer, a text or number question's and a refused one's too.
+  const texts = new Set<string>()
+  for (const container of [payload.tool_input, payload.tool_response]) {
+    if (!isPlainObject(container) || !Array.isArray(container.questions)) continue
+    for (const q of container.questions) if (isPlainObject(q) && typeof q.question === 'string') texts.add(q.question)
+  }
+  const spaced = (text: string) => text.normalize('NFC').replace(/\s+/g, ' ').trim()
+  const stray: SkippedQuestion[] = []
+  const seen = new Set<string>()
+  answers.forEach((given, i) => {
+    for (const [key, value] of Object.entries(given ?? {})) {
+      if (texts.has(key) || seen.has(key) || answersNothing(value) || saidUnanswered(key)) continue
+      seen.add(key)
+      const near = questions.findIndex((q) => spaced(q.question) === spaced(key))
+      const alike = near === -1 ? '' : `: it differs from "${named(questions[near]?.question ?? '')}" in white space or Unicode form, and answers are keyed by the exact text`
+      stray.push({ place: Number.MAX_SAFE_INTEGER, text: key, stray: true, reason: `${i === 0 ? 'tool_response' : 'tool_input'}.answers.${named(key)}: names no question of the call${alike}` })
+    }
+  })
+  return stray
 }
 
 /**
@@ -584,7 +625,9 @@ function named(text: string): string {
  * without a text, or a blank one (`""` named nothing), by its place: `question 1 (…)`.
  */
 function skippedSaid(skipped: readonly SkippedQuestion[]): string {
-  return skipped.map((s) => `${s.text === undefined || s.text.trim() === '' ? `question ${s.place + 1}` : `"${named(s.text)}"`} (${s.reason})`).join('; ')
+  return skipped
+    .map((s) => `${s.stray === true ? `an answer keyed "${named(s.text ?? '')}"` : s.text === undefined || s.text.trim() === '' ? `question ${s.place + 1}` : `"${named(s.text)}"`} (${s.reason})`)
+    .join('; ')
 }
 
 /** What a call of AskUserQuestion is as a whole, whatever its questions are: 1 to 4 of them, `answers` an object. */
