@@ -1242,6 +1242,19 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(firstOut.updatedInput.questions[1].options[0].label).toBe('Tier M (Recommended)')
     expect(firstOut.permissionDecisionReason).toContain(`"${CHECKS}" (tool_input.questions.0.options.1: options 0 and 1 are both "Lint")`)
 
+    // One without a text, or a blank one, is named by its place, as README shows it.
+    for (const [n, [text, reason]] of ([[' ', 'must not be blank'], [undefined, 'missing: expected string']] as const).entries()) {
+      const blank = claudeCodeFixture('pre-tool-use')
+      blank.tool_use_id = `toolu_pre_spoilt_blank_${n}`
+      const nameless = { ...checks(), question: text }
+      blank.tool_input.questions.push(nameless)
+      const blankOut = (await call('POST', HOOK, blank)).body.hookSpecificOutput
+      expect(blankOut.updatedInput.questions[1]).toEqual(JSON.parse(JSON.stringify(nameless)))
+      expect(blankOut.permissionDecisionReason).toMatch(
+        new RegExp(`\\. It left as written a question it could not take: question 2 \\(tool_input\\.questions\\.1\\.question: ${reason}\\)$`),
+      )
+    }
+
     // Beside questions it plans as they are already (planned once, passed again): nothing changes, nothing printed.
     const planned = (await call('POST', HOOK, { ...claudeCodeFixture('pre-tool-use'), tool_use_id: 'toolu_pre_spoilt_planned' })).body.hookSpecificOutput.updatedInput
     expect(planned.answers).toBeUndefined()
