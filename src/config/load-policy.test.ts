@@ -556,7 +556,7 @@ describe('a policy file of its own (R-POL)', () => {
   it('says YAML read a key or a - with nothing after it as null, where received null names no null written', async () => {
     const file = write(
       'empty.yaml',
-      ['thresholds:', '  min_observations:', 'decay:', 'alpha: 0.7', 'sensitive_terms:', '  - security', '  -', 'points:', '  - key: python', '    match: { header: "^python$" }', '    static_default: # to fill in', ''].join('\n'),
+      ['thresholds:', '  min_observations:', 'decay:', 'alpha: 0.7', 'sensitive_terms:', '  - security', '  -', 'points:', '  - key: python', '    match: { header: "^python$" }', '    static_default: # to fill in', '  -', ''].join('\n'),
     )
     const lines = String(await loadPolicy(file).catch((error: Error) => error.message)).split('\n')
     expect(lines).toContain('  thresholds.min_observations (line 2): Invalid input: expected number, received null (YAML reads a key with nothing after its colon as null: write the value after the colon)')
@@ -564,6 +564,8 @@ describe('a policy file of its own (R-POL)', () => {
     expect(lines).toContain('  decay (line 3): Invalid input: expected object, received null (YAML reads a key with nothing after its colon as null: indent the fields that go under it)')
     expect(lines).toContain('  sensitive_terms.1 (line 7): Invalid input: expected string, received null (YAML reads a - with nothing after it as null: write the entry after the -, or remove the line)')
     expect(lines).toContain('  points.0.static_default (line 11): Invalid input: expected string, received null (YAML reads a key with nothing after its colon as null: write the value after the colon)')
+    // A stray - where a point goes wants removing: fields indented under a - make it no null.
+    expect(lines).toContain('  points.1 (line 12): Invalid input: expected object, received null (YAML reads a - with nothing after it as null: write the entry after the -, or remove the line)')
     // A null written is meant: said as it was, without the hint; in JSON too.
     for (const [name, text] of [
       ['null.yaml', 'thresholds:\n  min_observations: null\n'],

@@ -237,11 +237,13 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
  */
 function typeHint(expected: string, value: unknown, tagged = false, yamlRule = false, empty?: 'key' | 'entry'): string {
   // `received null` of a value not written: the reader looks for a null that is not there. Fields
-  // meant under it but not indented are the usual cause where a group goes.
+  // meant under a key but not indented are the usual cause where a group goes; under a `-`, fields
+  // indented below it make it no null, so one alone is a stray `-` (or its entry not written), a
+  // group's entry too: a version before this told it to indent the fields.
   if (value === null && empty !== undefined) {
     const read = empty === 'key' ? 'a key with nothing after its colon' : 'a - with nothing after it'
     const group = expected === 'object' ? 'fields' : expected === 'array' ? 'entries' : undefined
-    const fix = group !== undefined ? `indent the ${group} that go under it` : empty === 'key' ? 'write the value after the colon' : 'write the entry after the -, or remove the line'
+    const fix = empty === 'entry' ? 'write the entry after the -, or remove the line' : group !== undefined ? `indent the ${group} that go under it` : 'write the value after the colon'
     return ` (YAML reads ${read} as null: ${fix})`
   }
   if (expected === 'boolean' && typeof value === 'string' && /^(y|yes|n|no|on|off|true|false)$/i.test(value)) {
