@@ -49,7 +49,7 @@ describe('decay-scan from the command line, with and without the service (R-MEM-
     const ahead = await runCli(['decay-scan', '--now', '2099-01-01T00:00:00Z'], { DECISION_MEMORY_URL: service.url })
     expect(ahead.code).toBe(2)
     expect(ahead.stderr).toContain('--now: ')
-    expect(ahead.stderr).toContain('in the future')
+    expect(ahead.stderr).toContain('in the future: more than 5 minutes ahead of the service clock (')
 
     // The service holds the LevelDB lock; a CLI that cannot reach it says so, without a stack.
     const elsewhere = await deadUrl()
@@ -73,7 +73,8 @@ describe('decay-scan from the command line, with and without the service (R-MEM-
     expect(JSON.parse(local.stdout)).toMatchObject({ status: 'skipped', reason: 'within_cadence_window' })
     const aheadLocally = await runCli(['decay-scan', '--now', '2099-01-01T00:00:00Z', '--data', dir], { DECISION_MEMORY_URL: elsewhere })
     expect(aheadLocally.code).toBe(2)
-    expect(aheadLocally.stderr).toContain('--now: ')
+    // Read against this machine's clock, no service involved: said so, not as the service's.
+    expect(aheadLocally.stderr).toContain("--now: now 2099-01-01T00:00:00Z is in the future: more than 5 minutes ahead of this machine's clock (")
   })
 
   it('refuses a malformed --now with a usage error', async () => {

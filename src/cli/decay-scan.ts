@@ -1,7 +1,7 @@
 import { loadPolicy } from '../config/load-policy'
 import { InputError } from '../domain/errors'
 import type { DecayScanResult } from '../memory/decay-scan'
-import { UsageError, parseFlags, configFilePath, timestampFlag } from './options'
+import { UsageError, parseFlags, configFilePath, timestampFlag, momentAheadLocally } from './options'
 import { failure, hasFields, ServiceUnavailableError, throughServiceOrLocal } from './service-client'
 import { jsonLine } from './terminal'
 
@@ -59,7 +59,7 @@ export async function decayScanCommand(argv: string[]): Promise<number> {
     })
   } catch (error) {
     // A --now the scan refuses (in the future) is the flag's mistake: a usage error naming it.
-    if (error instanceof InputError && error.issues.some((i) => i.path === 'now')) throw new UsageError(`--now: ${error.message}`)
+    if (error instanceof InputError && error.issues.some((i) => i.path === 'now')) throw momentAheadLocally('now', error.message)
     if (error instanceof InputError || error instanceof ServiceUnavailableError) {
       process.stderr.write(`decision-memory decay-scan: ${(error as Error).message}\n`)
       return 1

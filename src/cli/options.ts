@@ -332,6 +332,15 @@ export function timestampFlag(raw: string, flag: string): string {
   throw new UsageError(`--${flag} must be an ISO time with seconds and a zone, e.g. 2026-07-01T10:00:00Z, not "${raw}"`)
 }
 
+/**
+ * A flag's moment the store refused as in the future (`--now`, `--as-of`), from a command that
+ * opened the store itself: it was read against this machine's clock, no service involved, and is
+ * said so (a version before this said `ahead of the service clock` there too). A usage error.
+ */
+export function momentAheadLocally(flag: string, message: string): UsageError {
+  return new UsageError(`--${flag}: ${message.replace(' ahead of the service clock (', " ahead of this machine's clock (")}`)
+}
+
 /** A negative number (`-1`, `-0.5`, `-1e3`): no flag is named so. */
 const NEGATIVE_NUMBER = /^-(?:\d|\.\d)/
 

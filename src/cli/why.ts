@@ -6,7 +6,7 @@ import type { PointWhy } from '../decisions/explain-point'
 import { InputError } from '../domain/errors'
 import { DecisionKeySchema, type DecisionRecord } from '../decisions/decision'
 import { WhyQuery } from '../http/decision-schemas'
-import { UsageError, parseFlags, agentUser, identifierFlag, configFilePath, timestampFlag } from './options'
+import { UsageError, parseFlags, agentUser, identifierFlag, configFilePath, timestampFlag, momentAheadLocally } from './options'
 import { projectOf } from '../integrations/claude-code'
 import { pathInRepository, projectOfFolder } from './repository'
 import { decisionsOfFile, isHere, noDecisionOfFile } from './why-file'
@@ -348,7 +348,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
     } catch (error) {
       if (!(error instanceof InputError)) throw error
       // An --as-of the route refuses (in the future) is the flag's mistake, as decay-scan's --now is.
-      if (error.issues.some((i) => i.path === 'as_of')) throw new UsageError(`--as-of: ${error.message}`)
+      if (error.issues.some((i) => i.path === 'as_of')) throw momentAheadLocally('as-of', error.message)
       const instead = error.code === 'decision_not_found' ? await orElse?.() : undefined
       if (instead !== undefined) return instead
       process.stderr.write(`decision-memory why: ${error.message}\n`)
