@@ -154,6 +154,28 @@ describe('createStdioTransport', () => {
     expect(lines.map((line) => JSON.parse(line) as Answer).flat().map((answer: Answer) => answer.error?.code ?? answer.result)).toEqual([-32600, -32600, -32600, {}])
   })
 
+  it('says what is wrong with a number for id in its own words, at the digits sent, 1e400 too (Infinity to JSON.parse)', async () => {
+    // zod said `Too big: expected int to be <=9007199254740991`, and 1e400, read as Infinity, which
+    // JSON.stringify writes null, was answered at id null: the client's call never ended.
+    const pipe = await piped()
+    await pipe.feed('{"jsonrpc":"2.0","id":1e400,"method":"ping"}\n{"jsonrpc":"2.0","id":-1E+400,"method":"ping"}\n{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}\n')
+    await pipe.feed('[{"jsonrpc":"2.0","id":1e400,"method":"ping"},{"jsonrpc":"2.0","id":1.5,"method":"ping"}]\n{"jsonrpc":"1.0","id":1e400,"method":"ping"}\n')
+    const lines = (pipe.output.read() as Buffer).toString().trimEnd().split('\n')
+    expect(lines.map((line) => [...line.matchAll(/\{"id":([^,]+),/g)].map((m) => m[1]))).toEqual([['1e400'], ['-1E+400'], ['9007199254740993'], ['1e400', '1.5'], ['1e400']])
+    const past = (id: string) => `Invalid Request: not a JSON-RPC 2.0 message (id: ${id} is past 9007199254740991 (2^53 - 1), the largest integer an id may be: send it as a string)`
+    expect(pipe.reported).toEqual([
+      past('1e400'),
+      'Invalid Request: not a JSON-RPC 2.0 message (id: -1E+400 is below -9007199254740991 (1 - 2^53), the least integer an id may be: send it as a string)',
+      past('9007199254740993'),
+      past('1e400'),
+      'Invalid Request: not a JSON-RPC 2.0 message (id: 1.5 is no whole number: an id is a string or an integer)',
+      // Another field at fault first is said as before, the answer at the id all the same.
+      'Invalid Request: not a JSON-RPC 2.0 message (jsonrpc: Invalid input: expected "2.0")',
+    ])
+    expect(lines.map((line) => JSON.parse(line) as Answer).flat().map((answer: Answer) => answer.error?.message)).toEqual(pipe.reported)
+    expect(pipe.delivered).toEqual([])
+  })
+
   it('answers each of a batch\'s ids past 2^53 at its own digits, when two round to one number', async () => {
     // A 64-bit client counting on: 9007199254740995 and 9007199254740996 are both 9007199254740996 to
     // JSON.parse, and the digits were kept by that number: both answered at the last, one call never ended.

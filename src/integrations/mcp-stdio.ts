@@ -197,7 +197,7 @@ export function createStdioTransport({
       if (inForce === undefined || inForce === BATCH_VERSION) return readBatch(value, digits)
       return refuseBatch(value, asked === undefined ? `${inForce} (the version agreed at initialize)` : `${asked} (the version the client's initialize asks for)`, digits)
     }
-    const checked = check(value, false)
+    const checked = check(value, false, digits[0])
     if ('refusal' in checked) return void write(at(checked.refusal, digits[0])).catch(onerror)
     const refusal = reused(checked.message, (id) => inFlight.has(id))
     if (refusal !== undefined) return void write(refusal).catch(onerror)
@@ -214,7 +214,7 @@ export function createStdioTransport({
     const batch: Batch = { waiting: new Set(), replies: [] }
     const messages: JSONRPCMessage[] = []
     for (const [i, value] of values.entries()) {
-      const checked = check(value, true)
+      const checked = check(value, true, digits[i])
       if ('refusal' in checked) {
         batch.replies.push(at(checked.refusal, digits[i]))
         continue
@@ -290,14 +290,14 @@ export function createStdioTransport({
   }
 
   /** The message, or the -32600 error answering it, said through `report`. */
-  function check(sent: unknown, inBatch: boolean): { message: JSONRPCMessage } | { refusal: unknown } {
+  function check(sent: unknown, inBatch: boolean, digits?: string): { message: JSONRPCMessage } | { refusal: unknown } {
     const value = withoutNullParams(sent)
     const parsed = JSONRPCMessageSchema.safeParse(value)
     const initialize = inBatch && parsed.success && isJSONRPCRequest(parsed.data) && parsed.data.method === 'initialize'
     if (parsed.success && !initialize) return { message: parsed.data }
     const message = initialize
       ? 'Invalid Request: initialize is never part of a batch'
-      : `Invalid Request: not a JSON-RPC 2.0 message (${whyNot(value)})`
+      : `Invalid Request: not a JSON-RPC 2.0 message (${whyNot(value, digits)})`
     report(message)
     return { refusal: { jsonrpc: '2.0', id: requestId(value), error: { code: ErrorCode.InvalidRequest, message } } }
   }
@@ -336,9 +336,12 @@ function withoutNullParams(value: unknown): unknown {
   return rest
 }
 
-/** Whether a message, or one of a batch, has an integer id JSON.parse may have rounded (past 2^53). */
+/**
+ * Whether a message, or one of a batch, has a number for id JSON.parse may have rounded: an integer
+ * past 2^53, or one past what a double holds (`1e400`, which it makes Infinity, written as null).
+ */
 function idsPastSafe(value: unknown): boolean {
-  return (Array.isArray(value) ? value : [value]).some((m) => isObject(m) && typeof m.id === 'number' && Number.isInteger(m.id) && !Number.isSafeInteger(m.id))
+  return (Array.isArray(value) ? value : [value]).some((m) => isObject(m) && typeof m.id === 'number' && (!Number.isFinite(m.id) || (Number.isInteger(m.id) && !Number.isSafeInteger(m.id))))
 }
 
 /**
@@ -392,15 +395,33 @@ function jsonTokens(line: string): string[] {
   return tokens
 }
 
-/** The id of what means to be a request, if it has one a client could have sent; else null. */
+/**
+ * The id of what means to be a request, if it has one a client could have sent; else null. A number
+ * past what a double holds (`1e400`, Infinity to JSON.parse) is one too: it is answered at the digits
+ * it was sent with (sentAs), and JSON.stringify, which writes it null, never writes it.
+ */
 function requestId(value: unknown): string | number | null {
   if (!isObject(value) || !Object.hasOwn(value, 'method')) return null
   const { id } = value
-  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null
+  return typeof id === 'string' || typeof id === 'number' ? id : null
+}
+
+/**
+ * What is wrong with a number a request has for id, as the digits it was sent with show it (else as
+ * JSON.parse read it), or undefined when it is an id: MCP's ids are strings and integers, and its
+ * SDK takes none past 2^53 - 1, the integers a double holds exactly (zod said `Too big: expected int
+ * to be <=9007199254740991`, and of `1e400`, read as Infinity, `received Infinity`).
+ */
+function numberIdFault(id: number, digits: string | undefined): string | undefined {
+  if (Number.isSafeInteger(id)) return undefined
+  const shown = digits ?? String(id)
+  if (Number.isFinite(id) && !Number.isInteger(id)) return `${shown} is no whole number: an id is a string or an integer`
+  const bound = id > 0 ? 'past 9007199254740991 (2^53 - 1), the largest' : 'below -9007199254740991 (1 - 2^53), the least'
+  return `${shown} is ${bound} integer an id may be: send it as a string`
 }
 
 /** The first field at fault, judged against the kind of message the value means to be. */
-function whyNot(value: unknown): string {
+function whyNot(value: unknown, digits?: string): string {
   if (Array.isArray(value)) return value.length === 0 ? 'an empty batch' : 'a batch inside a batch'
   if (!isObject(value)) return 'not an object'
   const schema = Object.hasOwn(value, 'method')
@@ -415,5 +436,8 @@ function whyNot(value: unknown): string {
   // one of a few types says them (`id: Invalid input: expected string or number, received object`).
   const [issue] = error === undefined ? [] : issuesOf(error, value)
   if (issue === undefined) return 'not a request, a notification nor a response'
+  // A number past what an id may be is said so, at the digits sent: not in zod's words.
+  const idFault = issue.path === 'id' && typeof value.id === 'number' ? numberIdFault(value.id, digits) : undefined
+  if (idFault !== undefined) return `id: ${idFault}`
   return issue.path === '(body)' ? issue.message : `${issue.path}: ${issue.message}`
 }
