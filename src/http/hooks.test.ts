@@ -299,6 +299,11 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     const skipped = (where: { annotations?: unknown }) => void (where.annotations = { [METHOD]: { unanswered: 'skipped' } })
     expect(await sent({ [` ${METHOD} `]: 'The user skipped this question', [CHECKS]: 'Unit tests' }, skipped)).toEqual({ said: undefined, stored: [CHECKS] })
     expect(await sent({ [` ${METHOD} `]: ' ', [CHECKS]: 'Unit tests' })).toEqual({ said: undefined, stored: [CHECKS] })
+    // Nor where the question has its key, if with notes only: the key beside it is not its answer.
+    expect(await sent({ [METHOD]: '(notes only)', [CHECKS]: 'Unit tests', 'Which complexity tier should this SPEC use?': 'Tier M (Recommended)' })).toEqual({
+      said: undefined,
+      stored: [CHECKS],
+    })
   })
 
   it('reads a multi-select answer as Claude Code joins it now, a label holding ", " or a quote written as a JSON string', async () => {

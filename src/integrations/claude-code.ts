@@ -564,7 +564,9 @@ function answeredQuestions(
     fields.push(field)
   })
   skipped.sort((a, b) => a.place - b.place)
-  if (!whole && questions.some((q) => !answered(q.question) && !saidUnanswered(q.question))) {
+  // A question keyed in answers, if by a blank or `(notes only)`, has its key: a stray one is not its answer.
+  const keyed = (question: string) => [response.answers, input.answers].some((answers) => answers !== undefined && Object.hasOwn(answers, question))
+  if (!whole && questions.some((q) => !keyed(q.question) && !saidUnanswered(q.question))) {
     skipped.push(...strayAnswers(payload, [response.answers, input.answers], questions, saidUnanswered))
   }
   return { observations, fields, skipped, refused: refusedAny || optionsRefused }
@@ -575,9 +577,10 @@ function answeredQuestions(
  * spaced, `Café?` decomposed against the question composed), said where a question of the call
  * went without an answer: Claude Code keys an answer by its question's exact text, so such an
  * answer is matched to none (within a call the service tells apart two questions that differ only
- * so, sharingNormalForm), and was dropped without a word. Where every question has its answer, a
- * key beside them is no loss: under `-p` the answer this service gave at PreToolUse stays in
- * `answers` while its question is gone from `questions`. Each key once, where it is first found.
+ * so, sharingNormalForm), and was dropped without a word. Where every question has its key in
+ * `answers` (a blank or `(notes only)` too), a key beside them is no loss: under `-p` the answer this
+ * service gave at PreToolUse stays in `answers` while its question is gone from `questions`. Each
+ * key once, where it is first found.
  */
 function strayAnswers(
   payload: ClaudeCodeHookPayload,
