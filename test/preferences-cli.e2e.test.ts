@@ -44,7 +44,7 @@ describe('decision-memory preferences --as-of (R-REC-9)', () => {
     // Refused by the service: the flag's mistake, exit 2 naming it.
     const ahead = await runCli(['preferences', '--as-of', new Date(Date.now() + 3600_000).toISOString()], { env })
     expect(ahead.code).toBe(2)
-    expect(ahead.stderr).toMatch(/^decision-memory preferences: --as-of: .*in the future/)
+    expect(ahead.stderr).toMatch(/^decision-memory preferences: --as-of: .*in the future: more than 5 minutes ahead of the service clock \(/)
     const garbled = await runCli(['preferences', '--as-of', 'last tuesday'], { env })
     expect(garbled.code).toBe(2)
     expect(garbled.stderr).toContain('--as-of must be an ISO time')
@@ -57,7 +57,8 @@ describe('decision-memory preferences --as-of (R-REC-9)', () => {
     expect(local.stdout).toBe(audit.stdout)
     const localAhead = await runCli(['preferences', '--as-of', new Date(Date.now() + 3600_000).toISOString(), '--data', data], { env: closed })
     expect(localAhead.code).toBe(2)
-    expect(localAhead.stderr).toMatch(/^decision-memory preferences: --as-of: .*in the future/)
+    // Read against this machine's clock, no service involved: said so.
+    expect(localAhead.stderr).toMatch(/^decision-memory preferences: --as-of: .*in the future: more than 5 minutes ahead of this machine's clock \(/)
   })
 
   it('refuses, exit 1, to print as of --as-of an answer as of another moment: a service of an older version answers as of now', async () => {

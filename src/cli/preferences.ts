@@ -2,7 +2,7 @@ import { loadPolicy } from '../config/load-policy'
 import type { PointPreference } from '../domain/learned-preferences'
 import { InputError } from '../domain/errors'
 import { shownPercent } from '../domain/recommendation'
-import { agentUser, identifierFlag, parseFlags, configFilePath, timestampFlag, UsageError } from './options'
+import { agentUser, identifierFlag, parseFlags, configFilePath, timestampFlag, momentAheadLocally, UsageError } from './options'
 import { failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
 import { jsonLine, printable } from './terminal'
 
@@ -108,7 +108,7 @@ export async function preferencesCommand(argv: string[]): Promise<number> {
     })
   } catch (error) {
     // An --as-of the store refuses (in the future) is the flag's mistake, as why's is.
-    if (error instanceof InputError && error.issues.some((i) => i.path === 'as_of')) throw new UsageError(`--as-of: ${error.message}`)
+    if (error instanceof InputError && error.issues.some((i) => i.path === 'as_of')) throw momentAheadLocally('as-of', error.message)
     throw error
   }
   const refused = answer.body as { error?: { message?: string; issues?: Array<{ path?: string }> } } | null
