@@ -45,7 +45,7 @@ export function storeFailureMessage({ kind, reason }: StoreFailure): string {
  * anything, rather than `ok` while every write, or every read of a damaged file, fails.
  */
 export function healthRoutes(version: string, storeFailure: () => StoreFailure | undefined = () => undefined) {
-  return createRouter().openapi(route, (c) => {
+  return createRouter({ anyQuery: true }).openapi(route, (c) => {
     const failure = storeFailure()
     if (failure !== undefined) return c.json(errorBody(c, 'store_unavailable', storeFailureMessage(failure)), 503)
     return c.json({ status: 'ok' as const, version }, 200)

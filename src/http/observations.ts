@@ -23,7 +23,7 @@ const route = createRoute({
 })
 
 export function observationRoutes(memory: DecisionMemory) {
-  return createRouter().openapi(route, async (c) => {
+  return createRouter({ queryUser: true }).openapi(route, async (c) => {
     const body = c.req.valid('json')
     const observations = Array.isArray(body) ? body : [body]
     refuseOtherQueryUser(c, observations.map((o) => o.user), 'body')

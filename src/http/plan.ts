@@ -87,7 +87,7 @@ const route = createRoute({
 })
 
 export function planRoutes(memory: DecisionMemory) {
-  return createRouter().openapi(route, async (c) => {
+  return createRouter({ queryUser: true }).openapi(route, async (c) => {
     const request = c.req.valid('json')
     refuseOtherQueryUser(c, [request.user], 'body')
     authorizeUsers(c, [request.user])

@@ -100,5 +100,5 @@ export function recommendationRoutes(memory: DecisionMemory, bodies: ValidBodies
     // Typed as what the bytes are, for the route's declared answer.
     return c.body(json, 200, { 'content-type': 'application/json' }) as unknown as Response & TypedResponse<ContractedRecommendation, 200, 'json'>
   }
-  return createRouter().openapi({ ...route, middleware: [rememberValidBodies(bodies, answer)] }, (c) => answer(c, c.req.valid('json')))
+  return createRouter({ queryUser: true }).openapi({ ...route, middleware: [rememberValidBodies(bodies, answer)] }, (c) => answer(c, c.req.valid('json')))
 }

@@ -1,5 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
-import { everyPartHook, type PartSchema, type RequestParts, validationHook } from './errors'
+import type { MiddlewareHandler } from 'hono'
+import { InputError } from '../domain/errors'
+import { everyPartHook, fieldsOf, type PartSchema, type RequestParts, validationHook } from './errors'
 
 type Route = Parameters<OpenAPIHono['openapi']>[0]
 
@@ -21,16 +23,55 @@ function partsOf(route: Route): RequestParts | undefined {
 }
 
 /**
+ * A query parameter every route lets pass unread: `_`, what a client adds to a GET so that no
+ * cache answers it (jQuery's `cache: false`), and no parameter's name misspelt.
+ */
+const CACHE_BUSTER = '_'
+
+export interface RouterOptions {
+  /**
+   * The route reads its user from the body or the path and takes a `?user=` naming that user
+   * (query-user.ts refuses one naming another): `user` is not an unknown query parameter there.
+   */
+  queryUser?: boolean
+  /** Any query parameter is let pass unread (`/healthz`: a probe's query changes nothing it says). */
+  anyQuery?: boolean
+}
+
+/**
+ * Refuses (400) the query parameters a route does not have, each named: they were ignored, so that
+ * `GET /v1/decisions/pulses?as_of=…` answered as of now and a misspelt `?asof=` on a route that
+ * has `as_of` gave a wrong answer as if it were right.
+ */
+function knownQueryOnly(route: Route, queryUser: boolean): MiddlewareHandler {
+  const shape = (route.request?.query as { shape?: Record<string, unknown> } | undefined)?.shape ?? {}
+  const names = Object.keys(shape)
+  const known = new Set([...names, CACHE_BUSTER, ...(queryUser ? ['user'] : [])])
+  const takes = names.length === 0 ? 'this route takes none' : `this route takes ${names.join(', ')}`
+  return async (c, next) => {
+    const unknown = Object.keys(c.req.queries()).filter((name) => !known.has(name))
+    if (unknown.length > 0) {
+      const issues = unknown.map((name) => ({ path: name === '' ? '""' : name, message: `unknown query parameter: ${takes}` }))
+      throw new InputError('invalid_request', `invalid request: ${fieldsOf(issues)} (unknown query parameter: ${takes})`, { issues })
+    }
+    await next()
+  }
+}
+
+/**
  * A router whose every route answers validation failures the same way. A route with two or more
  * of a query, path parameters and a JSON body gets a hook of its own that names what is wrong in
- * each at once (errors.ts's everyPartHook), unless it is given one.
+ * each at once (errors.ts's everyPartHook), unless it is given one. A query parameter a route does
+ * not have is refused before anything else of the request is read (but with `anyQuery`).
  */
-export function createRouter() {
+export function createRouter({ queryUser = false, anyQuery = false }: RouterOptions = {}) {
   const router = new OpenAPIHono({ defaultHook: validationHook as never })
   const openapi = router.openapi
   router.openapi = ((route: Route, handler: Parameters<typeof openapi>[1], hook?: Parameters<typeof openapi>[2]) => {
     const parts = partsOf(route)
-    return openapi(route, handler, hook ?? (parts === undefined ? undefined : (everyPartHook(parts) as never)))
+    const own = route.middleware === undefined ? [] : Array.isArray(route.middleware) ? route.middleware : [route.middleware]
+    const checked = anyQuery ? route : { ...route, middleware: [knownQueryOnly(route, queryUser), ...own] }
+    return openapi(checked as typeof route, handler, hook ?? (parts === undefined ? undefined : (everyPartHook(parts) as never)))
   }) as typeof openapi
   return router
 }

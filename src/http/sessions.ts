@@ -45,7 +45,7 @@ const personalization = createRoute({
 })
 
 export function sessionRoutes(memory: DecisionMemory) {
-  return createRouter()
+  return createRouter({ queryUser: true })
     .openapi(start, async (c) => {
       // A request without a body skips the schema (it is {} as is), so its default user is set here.
       const body = c.req.valid('json') as Partial<z.output<typeof SessionRequest>>

@@ -167,7 +167,7 @@ function ndjsonStream(lines: AsyncIterable<unknown>, cutShort: (error: Error | u
 
 /** A user's data rights over HTTP: preferences, export and forget (R-SVC-5). */
 export function userRoutes(memory: DecisionMemory, logger: Logger) {
-  return createRouter()
+  return createRouter({ queryUser: true })
     .openapi(preferences, async (c) => {
       const { user } = c.req.valid('param')
       refuseOtherQueryUser(c, [user], 'path')
