@@ -74,6 +74,15 @@ describe('requests Node’s parser refuses (R-SVC-2)', () => {
     expect(answer.body.error.code).toBe('headers_too_large')
   })
 
+  it('answers a request that did not arrive in time with a 408', async () => {
+    const { port, server } = await serving()
+    // What Node's timeout check raises (requestTimeout, headersTimeout), raised at once: no test waits for it.
+    server.once('connection', (socket) => queueMicrotask(() => server.emit('clientError', Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket)))
+    const answer = parsed(await raw(port, 'POST /v1/observations HTTP/1.1\r\nHost: x\r\n'))
+    expect(answer.statusLine).toBe('HTTP/1.1 408 Request Timeout')
+    expect(answer.body).toEqual({ error: { code: 'request_timeout', message: 'the request did not arrive in time', issues: [], request_id: expect.stringMatching(UUID) } })
+  })
+
   it('leaves well-formed requests alone', async () => {
     const { port, lines } = await serving()
     expect(await raw(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*ok$/)

@@ -327,9 +327,10 @@ describe('the error answers of the middleware in the OpenAPI document (R-SVC-1)'
       Object.entries(ops).map(([method, operation]) => ({ method, path, operation })),
     )
   }
-  /** The statuses the document should list: 401 and 403 but on /healthz, 413 and 415 (a compressed body) with any method but GET, 400, 409 and 431 everywhere. */
+  /** The statuses the document should list: 401 and 403 but on /healthz, 413 and 415 (a compressed body) with any method but GET, 400, 408, 409 and 431 everywhere. */
   const expected = (method: string, path: string) => [
     '400',
+    '408',
     '409',
     '431',
     ...(path === '/healthz' ? [] : ['401', '403']),
@@ -337,7 +338,7 @@ describe('the error answers of the middleware in the OpenAPI document (R-SVC-1)'
   ]
   const ERROR = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } }
 
-  it('lists 401, 403, 413, 415 and 431, with the error schema, on every operation that can answer them', async () => {
+  it('lists 401, 403, 408, 413, 415 and 431, with the error schema, on every operation that can answer them', async () => {
     const all = await operations()
     expect(all.length).toBeGreaterThan(20)
     for (const { method, path, operation } of all) {
@@ -352,10 +353,10 @@ describe('the error answers of the middleware in the OpenAPI document (R-SVC-1)'
       expect(operation.parameters?.filter((p) => p.name === 'X-Request-Id' && p.in === 'header'), `${method} ${path}`).toHaveLength(1)
     }
     const byName = Object.fromEntries(all.map((o) => [`${o.method} ${o.path}`, o.operation.responses]))
-    expect(Object.keys(byName['get /healthz'] ?? {})).toEqual(['200', '400', '409', '431', '503'])
-    expect(Object.keys(byName['get /v1/decisions/pulses'] ?? {})).toEqual(['200', '400', '401', '403', '409', '431'])
-    expect(Object.keys(byName['get /v1/decisions'] ?? {})).toEqual(['200', '400', '401', '403', '409', '431'])
-    expect(Object.keys(byName['delete /v1/users/{user}'] ?? {})).toEqual(['200', '400', '401', '403', '409', '413', '415', '431'])
+    expect(Object.keys(byName['get /healthz'] ?? {})).toEqual(['200', '400', '408', '409', '431', '503'])
+    expect(Object.keys(byName['get /v1/decisions/pulses'] ?? {})).toEqual(['200', '400', '401', '403', '408', '409', '431'])
+    expect(Object.keys(byName['get /v1/decisions'] ?? {})).toEqual(['200', '400', '401', '403', '408', '409', '431'])
+    expect(Object.keys(byName['delete /v1/users/{user}'] ?? {})).toEqual(['200', '400', '401', '403', '408', '409', '413', '415', '431'])
     // A route that says more of a status keeps what it says.
     expect(byName['post /v1/decisions']?.['403']).toMatchObject({ description: expect.stringContaining('every user') })
   })

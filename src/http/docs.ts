@@ -100,7 +100,9 @@ const SCOPE_CHALLENGE = {
  * method but GET and HEAD: the limit is the method's, whatever the route), 415 wherever a body is
  * declared, or may be sent compressed (every method but GET and HEAD), and 400 on every one: a
  * URL whose percent-encoding is not UTF-8 is refused before any route (url-encoding.ts),
- * `/healthz?x=%FF` too, and a query parameter a route does not have (router.ts); and 431 on every one, answered before any route by Node's parser
+ * `/healthz?x=%FF` too, and a query parameter a route does not have (router.ts); 408 on every one,
+ * answered by Node (client-error.ts) to a request that did not arrive in full within its timeouts;
+ * and 431 on every one, answered before any route by Node's parser
  * (client-error.ts) to a request line and headers over its 16 KB, as a URL the document takes can
  * be (the hook's `project` at its 4096 characters, each of 4 bytes). A route that says more of one
  * of them (`forEveryUser`'s 403, a route's own 400) keeps its own; a route's own 409 names
@@ -116,6 +118,10 @@ export function withMiddlewareErrors(document: Document): Document {
         400: errorAnswer(
           '`invalid_request`: a part of the URL, a path or query parameter (one the route does not have too), whose percent-encoding is not UTF-8; ' +
             'on every operation but `getHealth`, a query parameter the operation does not list (`_`, a cache-buster, aside; and `user` where the operation reads its user from the body or the path)',
+        ),
+        408: errorAnswer(
+          '`request_timeout`: the request did not arrive in full in time (Node’s timeouts: its headers within 60 s, the whole of it within 5 minutes); ' +
+            'answered before any route, the connection then closed',
         ),
         431: errorAnswer(
           '`headers_too_large`: the request line and headers over Node’s 16 KB, as a query of long values of characters outside ASCII can be ' +
