@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { CONTROL, hasNoLoneSurrogate, IdentifierSchema, LabelSchema, NO_CONTROL_PATTERN, nonBlankText, TRIMMED_IDENTIFIER_PATTERN, WHITE_SPACE } from '../domain/observation'
+import { CONTROL, hasNoLoneSurrogate, IdentifierSchema, LabelSchema, NO_CONTROL_PATTERN, nonBlankText, TRIMMED_IDENTIFIER_PATTERN, TrimmedIdentifierSchema, WHITE_SPACE } from '../domain/observation'
 import { z } from '../domain/zod'
 
 /** Input limits of decisions, documented in README.md. */
@@ -148,8 +148,9 @@ export function scopeWarning(scope: Pick<DecisionScope, 'path'>): string | undef
 
 /** Where and when a decision holds (R-CON-4); an empty field holds everywhere. */
 export const ScopeSchema = z.strictObject({
-  points: z.array(IdentifierSchema).max(DECISION_LIMITS.points).default([]).openapi({
-    description: 'Decision point keys the decision binds (R-CON-2).',
+  // A point spaced at its ends is no point a question is keyed to: the decision bound nothing.
+  points: z.array(TrimmedIdentifierSchema).max(DECISION_LIMITS.points).default([]).openapi({
+    description: 'Decision point keys the decision binds (R-CON-2); no spaces at their ends.',
   }),
   task: ScopeNameSchema.nullish().openapi({ description: `Applies to this task only. ${SCOPE_NAME_RULES}` }),
   path: z

@@ -82,6 +82,24 @@ export const IdentifierSchema = z
     description: 'No control characters or lone surrogates, not starting with "!", not "." or "..".',
   })
 
+/** What a name with white space at its ends is told: compared as sent, it would be another name. */
+export const SPACED_NAME = 'no spaces at its ends: " alice " would be another name than "alice"'
+
+/** Whether a name is white space at its ends (or alone), told once: a tab or a newline is a control character, said so. */
+const spacedAtItsEnds = (name: string) => name.trim() !== name && new RegExp(NO_CONTROL_PATTERN).test(name)
+
+/**
+ * An identifier as a write takes it (a new observation, session or decision): ` alice ` was taken
+ * and stored as another user than `alice`, and `session_id: "  "` as a session. One stored before
+ * is read, exported and forgotten by IdentifierSchema, which still takes it.
+ */
+export const TrimmedIdentifierSchema = IdentifierSchema.refine((name) => name === '' || name.trim() !== '' || !new RegExp(NO_CONTROL_PATTERN).test(name), BLANK)
+  .refine((name) => name.trim() === '' || !spacedAtItsEnds(name), SPACED_NAME)
+  .meta({
+    pattern: TRIMMED_IDENTIFIER_PATTERN,
+    description: 'No spaces at its ends, no control characters or lone surrogates, not starting with "!", not "." or "..".',
+  })
+
 export const LabelSchema = z
   .string()
   .normalize('NFC')
@@ -276,8 +294,11 @@ export const ObservationInputSchema = z.strictObject({
     .min(1)
     .max(LIMITS.identifierLength)
     .refine(hasNoLoneSurrogate, 'must not contain lone surrogates')
+    // Sent again as `abc`, ` abc ` was another key: the choice counted twice.
+    .refine((id) => id.trim() !== '', BLANK)
+    .refine((id) => id.trim() === '' || id.trim() === id, SPACED_NAME)
     .optional()
-    .meta({ description: FIELD_DESCRIPTIONS.decision_id }),
+    .meta({ description: FIELD_DESCRIPTIONS.decision_id, pattern: `^[^${WHITE_SPACE}](?:[\\s\\S]*[^${WHITE_SPACE}])?$` }),
   timestamp: TimestampSchema.optional().meta({ description: FIELD_DESCRIPTIONS.timestamp }),
   question: QuestionTextSchema.meta({ description: FIELD_DESCRIPTIONS.question }),
   user_choice: z
@@ -285,10 +306,10 @@ export const ObservationInputSchema = z.strictObject({
     .meta({ description: FIELD_DESCRIPTIONS.user_choice }),
   all_options: OptionsSchema.meta({ description: FIELD_DESCRIPTIONS.all_options }),
   context: ContextSchema.optional().meta({ description: FIELD_DESCRIPTIONS.context }),
-  user: IdentifierSchema.default('default').meta({ description: FIELD_DESCRIPTIONS.user }),
-  project: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.project }),
-  session_id: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.session_id }),
-  point: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.point }),
+  user: TrimmedIdentifierSchema.default('default').meta({ description: FIELD_DESCRIPTIONS.user }),
+  project: TrimmedIdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.project }),
+  session_id: TrimmedIdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.session_id }),
+  point: TrimmedIdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.point }),
   header: z.string().max(LIMITS.labelLength).optional().meta({ description: FIELD_DESCRIPTIONS.header }),
   multi_select: z.boolean().optional().meta({ description: FIELD_DESCRIPTIONS.multi_select }),
   multiSelect: MultiSelectAlias,

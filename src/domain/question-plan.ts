@@ -2,7 +2,7 @@ import { z } from './zod'
 import { normalizeLabel, ownDescription, RECOMMENDED_MARK, SENTENCE_END } from './labels'
 import { nestsWithin } from './json-depth'
 import { characters, LIMITS } from './limits'
-import { ContextSchema, FIELD_DESCRIPTIONS, IdentifierSchema, NOT_BLANK_PATTERN, TimestampSchema } from './observation'
+import { ContextSchema, FIELD_DESCRIPTIONS, NOT_BLANK_PATTERN, TimestampSchema, TrimmedIdentifierSchema } from './observation'
 import type { Recommendation } from './recommendation'
 
 /** What Claude Code's AskUserQuestion tool accepts: 1 to 4 questions of 2 to 4 options each. */
@@ -176,9 +176,9 @@ export const PlanRequestSchema = z.strictObject({
   answers: z.unknown().optional().meta({ type: 'object', additionalProperties: {}, description: 'AskUserQuestion input field, ignored (an agent may pass its whole tool input).' }),
   annotations: z.unknown().optional().meta({ type: 'object', additionalProperties: {}, description: 'AskUserQuestion input field, ignored.' }),
   metadata: z.unknown().optional().meta({ type: 'object', additionalProperties: {}, description: 'AskUserQuestion input field, ignored.' }),
-  user: IdentifierSchema.default('default').meta({ description: FIELD_DESCRIPTIONS.user }),
-  project: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.project }),
-  session_id: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.session_id }),
+  user: TrimmedIdentifierSchema.default('default').meta({ description: FIELD_DESCRIPTIONS.user }),
+  project: TrimmedIdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.project }),
+  session_id: TrimmedIdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.session_id }),
   questions: z
     .array(PlanQuestionSchema)
     .min(1)

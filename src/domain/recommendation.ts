@@ -29,7 +29,7 @@ import { layersOf, type Layers } from './layers'
 import {
   ContextSchema,
   FIELD_DESCRIPTIONS,
-  IdentifierSchema,
+  TrimmedIdentifierSchema,
   LabelSchema,
   MultiSelectAlias,
   OptionsSchema,
@@ -47,11 +47,11 @@ import { shownText } from './shown-text'
  * `staticDefault` or `asOf` dropped would answer another question (no default, as of now).
  */
 export const RecommendationRequestSchema = z.strictObject({
-  user: IdentifierSchema.default('default').meta({ description: FIELD_DESCRIPTIONS.user }),
-  project: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.project }),
-  session_id: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.session_id }),
+  user: TrimmedIdentifierSchema.default('default').meta({ description: FIELD_DESCRIPTIONS.user }),
+  project: TrimmedIdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.project }),
+  session_id: TrimmedIdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.session_id }),
   question: QuestionTextSchema.meta({ description: FIELD_DESCRIPTIONS.question }),
-  point: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.point }),
+  point: TrimmedIdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.point }),
   header: z.string().max(LIMITS.labelLength).optional().meta({ description: FIELD_DESCRIPTIONS.header }),
   all_options: OptionsSchema.meta({ description: FIELD_DESCRIPTIONS.all_options }),
   context: ContextSchema.optional().meta({ description: FIELD_DESCRIPTIONS.context }),

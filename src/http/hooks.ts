@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import type { DecisionMemory } from '../decision-memory'
-import { IdentifierSchema, QueryTimestampSchema } from '../domain/observation'
+import { QueryTimestampSchema, TrimmedIdentifierSchema } from '../domain/observation'
 import { ClaudeCodeHookPayloadSchema, handleClaudeCodeHook } from '../integrations/claude-code'
 import { InputError } from '../domain/errors'
 import { authorizeUsers } from './auth'
@@ -8,7 +8,8 @@ import { ErrorSchema } from './errors'
 import { createRouter } from './router'
 
 const HookQuery = z.object({
-  user: IdentifierSchema.default('default').openapi({
+  // The hook writes under it: ` alice ` would be another user than `alice` (README, Limits).
+  user: TrimmedIdentifierSchema.default('default').openapi({
     param: { name: 'user', in: 'query' },
     description: 'Whose choices these are (Claude Code does not say).',
   }),

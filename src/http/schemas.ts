@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { IdentifierSchema, ObservationInputSchema, TimestampSchema } from '../domain/observation'
+import { ObservationInputSchema, TimestampSchema, TrimmedIdentifierSchema } from '../domain/observation'
 import { RecommendationRequestSchema } from '../domain/recommendation'
 import { LIMITS } from '../domain/limits'
 import { ConfidenceLevelSchema, COUNT_DESCRIPTION, DecisionEffectsSchema, LayersSchema, LearnedSchema, RecommendationStateSchema } from './decision-schemas'
@@ -116,9 +116,9 @@ export const RecommendationSchema = z
 // Strict bodies (R-SVC-2): a field they do not have is refused, named, rather than dropped.
 export const SessionRequest = z
   .strictObject({
-    user: IdentifierSchema.default('default'),
-    project: IdentifierSchema.optional(),
-    session_id: IdentifierSchema.optional(),
+    user: TrimmedIdentifierSchema.default('default'),
+    project: TrimmedIdentifierSchema.optional(),
+    session_id: TrimmedIdentifierSchema.optional(),
     started_at: TimestampSchema.optional(),
   })
   .openapi('SessionRequest')
@@ -142,10 +142,11 @@ export const SessionSchema = z
 export const PersonalizationRequest = z
   .strictObject({
     enabled: z.boolean().optional().openapi({ description: 'Omit to flip the current setting.' }),
-    user: IdentifierSchema.optional().openapi({ description: 'Needed only when several users share the session id.' }),
+    user: TrimmedIdentifierSchema.optional().openapi({ description: 'Needed only when several users share the session id.' }),
   })
   .openapi('PersonalizationRequest')
 
 export const SessionIdParam = z.object({
-  id: IdentifierSchema.openapi({ param: { name: 'id', in: 'path' }, example: 's-1' }),
+  // A toggle of a session not seen yet starts it: one spaced at its ends, or blank, would be another session than the agent's.
+  id: TrimmedIdentifierSchema.openapi({ param: { name: 'id', in: 'path' }, example: 's-1' }),
 })

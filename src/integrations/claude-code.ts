@@ -1161,8 +1161,20 @@ export interface HookReply {
  * questions, starts sessions; any other event or tool gets `{}`.
  */
 export async function handleClaudeCodeHook(memory: DecisionMemory, payload: ClaudeCodeHookPayload, options: HookOptions): Promise<HookReply> {
-  const answer = await answerHook(memory, payload, options)
+  const answer = await answerHook(memory, withReadableSession(payload), options)
   return answer === PLANNED_TOO_LATE ? { answer: {}, late: true } : { answer }
+}
+
+/**
+ * A payload whose `session_id` is white space alone read as one without: no session of that name
+ * is started, nor written on its observations, as `POST /v1/sessions` refuses it; the event is
+ * taken all the same, as a `cwd` that is no identifier still gives a project, so that the user's
+ * answers are learned and their Claude Code is never failed for a field it sent.
+ */
+function withReadableSession(payload: ClaudeCodeHookPayload): ClaudeCodeHookPayload {
+  if (payload.session_id === undefined || payload.session_id.trim() !== '') return payload
+  const { session_id: _blank, ...rest } = payload
+  return rest as ClaudeCodeHookPayload
 }
 
 /** What answerHook gives for a PreToolUse planned past `answerBy`. */

@@ -1447,3 +1447,36 @@ describe('createMcpServer: why of a file, as why FILE answers it', () => {
     await client.close()
   })
 })
+
+describe('createMcpServer: a name spaced at its ends, or white space alone', () => {
+  it('is refused by the tools that write, in the schema and by the tool, naming the field; why still reads one stored so', async () => {
+    const asked: unknown[] = []
+    const { backend, observed } = recordingBackend()
+    const client = await connected({ ...backend, whyPoint: async (query) => (asked.push(query), { ok: true, body: {} }) }, undefined)
+    const { tools } = await client.listTools()
+    const validator = new AjvJsonSchemaValidator()
+    const check = (name: string) => validator.getValidator(tools.find((t) => t.name === name)?.inputSchema as never)
+    const refused: Array<[string, string, Record<string, unknown>]> = [
+      ['record_choice', 'user', { ...CHOICE, user: ' CaseU ' }],
+      ['record_choice', 'session_id', { ...CHOICE, session_id: '   ' }],
+      ['record_choice', 'decision_id', { ...CHOICE, decision_id: 'd-1 ' }],
+      ['record_choice', 'point', { ...CHOICE, point: ' db' }],
+      ['recommend', 'project', { ...WHY_Q, project: 'acme ' }],
+      ['recommend', 'session_id', { ...WHY_Q, session_id: ' ' }],
+      ['plan_questions', 'user', { user: 'alice\u00a0', questions: [{ question: 'Which database?', header: 'DB', options: [{ label: 'pg' }, { label: 'mysql' }], multiSelect: false }] }],
+    ]
+    for (const [name, field, args] of refused) {
+      expect(check(name)(args).valid, `${name} ${field} in the schema`).toBe(false)
+      const answer = await client.callTool({ name, arguments: args })
+      expect(answer.isError, `${name} ${field} by the tool`).toBe(true)
+      const lines = (answer.content as Array<{ text: string }>)[0]?.text.split('\n') ?? []
+      expect(lines.some((line) => line.startsWith(`- ${field}: `)), `${name} ${field}: ${lines.join(' / ')}`).toBe(true)
+    }
+    expect(observed).toEqual([])
+    const why = { user: ' CaseU ', project: ' acme ', session_id: ' s-1 ', point: ' db ' }
+    expect(check('why')(why)).toMatchObject({ valid: true })
+    expect((await client.callTool({ name: 'why', arguments: why })).isError).toBeFalsy()
+    expect(asked).toMatchObject([why])
+    await client.close()
+  })
+})

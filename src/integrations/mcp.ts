@@ -24,7 +24,7 @@ import { jsonBytes } from '../domain/json-bytes'
 import { nestsWithin } from '../domain/json-depth'
 import { LIMITS } from '../domain/limits'
 import { z } from '../domain/zod'
-import { FIELD_DESCRIPTIONS, IdentifierSchema, NO_CONTROL_PATTERN, ObservationInputSchema, type ObservationInput } from '../domain/observation'
+import { FIELD_DESCRIPTIONS, IdentifierSchema, NO_CONTROL_PATTERN, ObservationInputSchema, TrimmedIdentifierSchema, type ObservationInput } from '../domain/observation'
 import { CheckBody } from '../http/decision-schemas'
 import { fieldsOf, issuesOf } from '../http/errors'
 import { isChoiceKind, PLAN_IGNORED_FIELDS, PlanRequestSchema, type PlanRequest } from '../domain/question-plan'
@@ -377,21 +377,22 @@ export function createMcpServer(
   // prefault, not default: zod returns a default as it is, so a $DECISION_MEMORY_USER of "" or "!x"
   // (or one not in NFC) would reach the store unchecked when the call runs locally, where no route
   // parses it again, under a name the service's export and forget cannot name (R-SVC-5).
-  const user = IdentifierSchema.prefault(options.defaultUser ?? 'default').meta({
-    description: `${FIELD_DESCRIPTIONS.user} Default: the server's $DECISION_MEMORY_USER, else "default".`,
-  })
+  const userDescription = `${FIELD_DESCRIPTIONS.user} Default: the server's $DECISION_MEMORY_USER, else "default".`
+  const user = IdentifierSchema.prefault(options.defaultUser ?? 'default').meta({ description: userDescription })
+  // The tools that write (recommend and plan start the session they name; observe) refuse a name spaced at its ends, as their routes do.
+  const writingUser = TrimmedIdentifierSchema.prefault(options.defaultUser ?? 'default').meta({ description: userDescription })
   const { defaultProject } = options
   // Put in by the tools, not the schema: `why` with `key` refuses a project given beside it.
-  const project = IdentifierSchema.optional().meta({
-    description:
-      defaultProject === undefined
-        ? FIELD_DESCRIPTIONS.project
-        : `${FIELD_DESCRIPTIONS.project} Default: ${JSON.stringify(defaultProject)}, the git repository the server was started in, as the hooks record it.`,
-  })
+  const projectDescription =
+    defaultProject === undefined
+      ? FIELD_DESCRIPTIONS.project
+      : `${FIELD_DESCRIPTIONS.project} Default: ${JSON.stringify(defaultProject)}, the git repository the server was started in, as the hooks record it.`
+  const project = IdentifierSchema.optional().meta({ description: projectDescription })
+  const writingProject = TrimmedIdentifierSchema.optional().meta({ description: projectDescription })
   /** A request with the default project when it names none. */
   const inProject = <Request extends { project?: string | undefined }>(request: Request): Request =>
     request.project !== undefined || defaultProject === undefined ? request : { ...request, project: defaultProject }
-  const recommendation = RecommendationRequestSchema.extend({ user, project })
+  const recommendation = RecommendationRequestSchema.extend({ user: writingUser, project: writingProject })
   const server = new McpServer({ name: 'decision-memory', version: options.version })
   const tools = new Set<string>()
   const tool = <Name extends string>(name: Name) => (tools.add(name), name)
@@ -428,7 +429,7 @@ export function createMcpServer(
         '(null when nothing is left to ask). A question asking for no choice (`kind` `text`, `number` or another kind than `choice`, no options) ' +
         'comes back as written, in its place, always asked. It records no answer: an answer of `answers` you act on without asking ' +
         'is recorded with `record_choice` and `source: "auto-resolved"`, so that it does not count as the user\'s choice.',
-      inputSchema: PlanRequestSchema.extend({ user, project }),
+      inputSchema: PlanRequestSchema.extend({ user: writingUser, project: writingProject }),
     },
     async (request) => result(await backend.plan(inProject(request))),
   )
@@ -443,7 +444,7 @@ export function createMcpServer(
         'recording it twice counts once. Where decision-memory\'s Claude Code hooks are installed, its PostToolUse ' +
         'hook records every AskUserQuestion answer already: record only choices asked otherwise (in plain text), or ' +
         'they count twice.',
-      inputSchema: ObservationInputSchema.extend({ user, project }),
+      inputSchema: ObservationInputSchema.extend({ user: writingUser, project: writingProject }),
     },
     async (input) => result(await backend.observe([inProject(input)])),
   )
@@ -478,6 +479,11 @@ export function createMcpServer(
   // decisions behind it, as `why FILE` reads them). Which is asked is told by
   // the arguments, checked in the tool: a top-level anyOf is what the Claude API refuses.
   const whyInput = recommendation.extend({
+    // A read: it reaches what was stored under a name spaced at its ends before writes refused one.
+    user,
+    project,
+    session_id: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.session_id }),
+    point: IdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.point }),
     question: RecommendationRequestSchema.shape.question.optional(),
     all_options: RecommendationRequestSchema.shape.all_options.optional(),
     key: DecisionKeySchema.optional().meta({

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest'
+import { claudeCodeFixture } from '../../test/support/fixtures'
+import { createTestApp } from '../../test/support/test-app'
+
+const OBS = { question: 'Which tier?', user_choice: 'Tier S', all_options: ['Tier S', 'Tier M'] }
+const REC = { question: 'Which tier?', all_options: ['Tier S', 'Tier M'] }
+const PLAN = { questions: [{ question: 'Which tier?', header: 'Tier', options: [{ label: 'Tier S' }, { label: 'Tier M' }], multiSelect: false }] }
+const SPACED = 'no spaces at its ends'
+const BLANK = 'must not be empty or white space alone'
+
+describe('a name spaced at its ends, or white space alone, refused where it is written (R-SVC-2)', () => {
+  it.each([
+    ['user', ' CaseU ', SPACED],
+    ['user', 'CaseU\u00a0', SPACED],
+    ['project', ' acme/api', SPACED],
+    ['session_id', '   ', BLANK],
+    ['session_id', 's-1 ', SPACED],
+    ['point', 'tier ', SPACED],
+    ['decision_id', ' d-1', SPACED],
+    ['decision_id', '  ', BLANK],
+  ])('POST /v1/observations refuses %s %j, naming it, and stores nothing', async (field, value, message) => {
+    const { call } = await createTestApp()
+    const res = await call('POST', '/v1/observations', { ...OBS, user: 'alice', [field]: value })
+    expect(res.status).toBe(400)
+    expect(res.body.error.issues).toEqual([{ path: field, message: expect.stringContaining(message) }])
+    expect((await call('GET', '/v1/users/alice/preferences')).body.points).toEqual([])
+  })
+
+  it.each([
+    ['POST /v1/recommendations', '/v1/recommendations', REC],
+    ['POST /v1/plan', '/v1/plan', PLAN],
+    ['POST /v1/sessions', '/v1/sessions', {}],
+  ])('%s refuses user, project and session_id spaced at their ends, or blank, naming each', async (_, path, body) => {
+    const { call } = await createTestApp()
+    const res = await call('POST', path, { ...body, user: ' CaseU ', project: 'acme ', session_id: ' \t ' })
+    expect(res.status).toBe(400)
+    expect(res.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['user', 'project', 'session_id'])
+  })
+
+  it('refuses a session id white space alone or spaced at its ends in the path of a toggle, and a spaced user in its body', async () => {
+    const { call } = await createTestApp()
+    for (const id of ['%20%20', '%20s-1', 's-1%20']) {
+      const res = await call('PUT', `/v1/sessions/${id}/personalization`, { enabled: false })
+      expect(res.status, id).toBe(400)
+      expect(res.body.error.issues, id).toEqual([{ path: 'id', message: expect.stringMatching(/no spaces at its ends|white space alone/) }])
+    }
+    const res = await call('PUT', '/v1/sessions/s-1/personalization', { enabled: false, user: 'alice ' })
+    expect(res.body.error.issues).toEqual([{ path: 'user', message: expect.stringContaining(SPACED) }])
+  })
+
+  it('refuses a decision bound to a point spaced at its ends, naming scope.points.0', async () => {
+    const { call } = await createTestApp()
+    const res = await call('POST', '/v1/decisions', { key: 'D-1', title: 'Tier', decision: 'S', rationale: 'small', status: 'accepted', scope: { points: [' tier'] } })
+    expect(res.status).toBe(400)
+    expect(res.body.error.issues).toEqual([{ path: 'scope.points.0', message: expect.stringContaining(SPACED) }])
+  })
+
+  it('refuses the hook’s ?user= spaced at its ends, as the user it records for', async () => {
+    const { call } = await createTestApp()
+    const res = await call('POST', `/v1/hooks/claude-code?user=${encodeURIComponent(' alice')}`, claudeCodeFixture('post-tool-use-single'))
+    expect(res.status).toBe(400)
+    expect(res.body.error.issues).toEqual([{ path: 'user', message: expect.stringContaining(SPACED) }])
+  })
+
+  it('takes a name with a space inside, as before', async () => {
+    const { call } = await createTestApp()
+    const res = await call('POST', '/v1/observations', { ...OBS, user: 'Case U', project: 'acme api', session_id: 's 1', point: 'the tier', decision_id: 'd 1' })
+    expect(res.status).toBe(201)
+  })
+})
+
+describe('a hook payload whose session_id is white space alone', () => {
+  it('is taken without a session, its answers learned, rather than refused: the user’s Claude Code is not failed for it', async () => {
+    const { call, memory } = await createTestApp()
+    const payload = { ...claudeCodeFixture('post-tool-use-single'), session_id: '   ' }
+    const res = await call('POST', '/v1/hooks/claude-code?user=alice', payload)
+    expect(res.status).toBe(200)
+    const lines = (await createExport(call, 'alice')).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l))
+    const observations = lines.filter((l) => l.type === 'observation')
+    expect(observations).toHaveLength(1)
+    expect(observations[0].data.session_id).toBeNull()
+    expect(lines.filter((l) => l.type === 'session')).toEqual([])
+    // A SessionStart of such an id starts no session.
+    const start = await call('POST', '/v1/hooks/claude-code?user=alice', { ...claudeCodeFixture('session-start'), session_id: ' ' })
+    expect(start.status).toBe(200)
+    expect(await memory.startSession({ user: 'alice', session_id: ' ' }).then((s) => s.created)).toBe(true)
+  })
+})
+
+async function createExport(call: Awaited<ReturnType<typeof createTestApp>>['call'], user: string): Promise<string> {
+  const res = await call('GET', `/v1/users/${encodeURIComponent(user)}/export`)
+  expect(res.status).toBe(200)
+  return typeof res.body === 'string' ? res.body : JSON.stringify(res.body)
+}
+
+describe('what was stored under a name spaced at its ends before writes refused one', () => {
+  it('is still read, explained, exported and forgotten over HTTP', async () => {
+    const { call, memory } = await createTestApp()
+    // Stored as a version before took it, past the routes that now refuse it.
+    await memory.observe([{ ...OBS, user: ' CaseU ', project: ' acme ', session_id: ' s-1 ', point: ' tier ', decision_id: ' d-1 ', source: 'user' }])
+    const user = encodeURIComponent(' CaseU ')
+    const preferences = await call('GET', `/v1/users/${user}/preferences`)
+    expect(preferences.status).toBe(200)
+    expect(preferences.body.points.map((p: { point: string }) => p.point)).toEqual([' tier '])
+    const why = await call('GET', `/v1/why?user=${user}&project=${encodeURIComponent(' acme ')}&session_id=${encodeURIComponent(' s-1 ')}&point=${encodeURIComponent(' tier ')}`)
+    expect(why.status).toBe(200)
+    const exported = await createExport(call, ' CaseU ')
+    expect(exported).toContain('" d-1 "')
+    const forgotten = await call('DELETE', `/v1/users/${user}`)
+    expect(forgotten.status).toBe(200)
+    expect(forgotten.body.user).toBe(' CaseU ')
+    expect((await call('GET', `/v1/users/${user}/preferences`)).body.points).toEqual([])
+  })
+})
