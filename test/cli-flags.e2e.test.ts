@@ -117,6 +117,13 @@ describe('toggle without a service', () => {
     const badUser = await runCli(['toggle', '--session', 's-1', '--user', '!bad', '--off', '--data', data], { env })
     expect(badUser.code).toBe(2)
     expect(badUser.stderr).toContain('--user: must not start with "!"')
+    // White space alone, or at its ends, would be another session (or user) than the agent's.
+    const blankSession = await runCli(['toggle', '--session', '   ', '--off', '--data', data], { env })
+    expect(blankSession.code).toBe(2)
+    expect(blankSession.stderr).toContain('--session: must not be empty or white space alone')
+    const spacedUser = await runCli(['toggle', '--session', 's-1', '--user', ' alice', '--off', '--data', data], { env })
+    expect(spacedUser.code).toBe(2)
+    expect(spacedUser.stderr).toContain('--user: no spaces at its ends')
     const exported = await runCli(['export', '--user', 'default', '--data', data], { env })
     expect(exported.code).toBe(0)
     expect(JSON.parse(exported.stdout.trimEnd().split('\n').at(-1) as string).counts.session).toBe(0)

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream'
 import { parseArgs } from 'node:util'
 import { LIMITS } from '../domain/limits'
-import { IdentifierSchema } from '../domain/observation'
+import { TrimmedIdentifierSchema } from '../domain/observation'
 import { abortAfter, authHeaders, barredPortReason, urlMistakeReason, DEFAULT_SERVICE_URL, envValue, exitWhenWritten, homePath, identifierFlag, serviceUrl, serviceUrlProblem, tokenProblem, parseFlags } from './options'
 import { linkedFolder, pathInRepository, projectOfFolder, repositoryRoot } from './repository'
 import { issuesText, serviceErrorIn } from './error-envelope'
@@ -276,7 +276,7 @@ async function spoolDespiteFlags(argv: string[], input: HookStdin): Promise<void
   // A user the service would refuse is no user to spool for: the event would be refused for good
   // when delivered. It is spooled as the defaults say instead, and stderr names that user.
   const valid = (value: string | undefined) => {
-    const parsed = IdentifierSchema.safeParse(value)
+    const parsed = TrimmedIdentifierSchema.safeParse(value)
     return parsed.success ? parsed.data : undefined
   }
   const user = valid(given(values.user)) ?? valid(envValue('DECISION_MEMORY_USER')) ?? 'default'
@@ -291,9 +291,9 @@ async function spoolDespiteFlags(argv: string[], input: HookStdin): Promise<void
  * on stderr), not a payload to set aside as refused.
  */
 function hookUser(flag: string | undefined): string {
-  if (flag !== undefined) return identifierFlag(flag, 'user')
+  if (flag !== undefined) return identifierFlag(flag, 'user', undefined, { written: true })
   const variable = envValue('DECISION_MEMORY_USER')
-  return variable === undefined ? 'default' : identifierFlag(variable, 'user', 'DECISION_MEMORY_USER')
+  return variable === undefined ? 'default' : identifierFlag(variable, 'user', 'DECISION_MEMORY_USER', { written: true })
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { authHeaders, dataDirectory, envPort, serviceUrl, serviceUrlProblem, EnvironmentError, homePath, isFetchBarredPort, parseFlags, parsePort, timestampFlag, urlHost, UsageError } from './options'
+import { authHeaders, dataDirectory, envPort, serviceUrl, serviceUrlProblem, EnvironmentError, homePath, identifierFlag, isFetchBarredPort, parseFlags, parsePort, timestampFlag, urlHost, UsageError } from './options'
 
 describe('parseFlags', () => {
   const options = { user: { type: 'string' }, yes: { type: 'boolean' } } as const
@@ -191,5 +191,16 @@ describe('serviceUrlProblem', () => {
     expect(serviceUrlProblem('http://127.0.0.1:7420/#top')).toContain('holds a query or fragment (#top)')
     // A path of its own (behind a proxy) is an address still.
     expect(serviceUrlProblem('http://127.0.0.1:7420/dm')).toBeUndefined()
+  })
+})
+
+describe('identifierFlag', () => {
+  it('refuses, for a command that writes, a name white space alone or spaced at its ends; a command that reads still takes one', () => {
+    expect(() => identifierFlag('   ', 'session', undefined, { written: true })).toThrow('--session: must not be empty or white space alone')
+    expect(() => identifierFlag(' alice ', 'user', undefined, { written: true })).toThrow('--user: no spaces at its ends')
+    expect(() => identifierFlag(' alice', 'user', 'DECISION_MEMORY_USER', { written: true })).toThrow(EnvironmentError)
+    expect(identifierFlag('Case U', 'user', undefined, { written: true })).toBe('Case U')
+    // why, export and forget reach what was stored under it before writes refused it.
+    expect(identifierFlag(' alice ', 'user')).toBe(' alice ')
   })
 })

@@ -1,7 +1,7 @@
 import { homedir, userInfo } from 'node:os'
 import { isAbsolute, join, resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { IdentifierSchema, TimestampSchema, timestampIssue } from '../domain/observation'
+import { IdentifierSchema, TimestampSchema, timestampIssue, TrimmedIdentifierSchema } from '../domain/observation'
 
 /** Where things are unless flags say otherwise (R-SVC-1). */
 export const DEFAULT_PORT = 7420
@@ -307,9 +307,12 @@ export function userFlag(raw: string | undefined, command: string): string {
 /**
  * A flag naming a user, session, project or point, checked and normalised as the routes take it:
  * without a service, the store is written with what the command passes, unchecked by any route.
+ * `written` for a command that writes under it (the hook, toggle), as the routes that write refuse
+ * a name with spaces at its ends or blank; a command that reads (why, export, forget) still
+ * reaches one stored so before.
  */
-export function identifierFlag(raw: string, flag: string, variable?: string): string {
-  const parsed = IdentifierSchema.safeParse(raw)
+export function identifierFlag(raw: string, flag: string, variable?: string, { written = false }: { written?: boolean } = {}): string {
+  const parsed = (written ? TrimmedIdentifierSchema : IdentifierSchema).safeParse(raw)
   if (!parsed.success) {
     // The value came from the environment when `variable` is given: named so, as that is where to
     // mend it, and a mistake of the environment, not of the command (one line, exit 1, no help).

@@ -34,7 +34,7 @@ export async function toggleCommand(argv: string[]): Promise<number> {
   })
   if (values.session === undefined || values.session === '') throw new UsageError('toggle needs --session ID')
   // Checked here, not only by the route: without a service the store takes what it is given.
-  const sessionId = identifierFlag(values.session, 'session')
+  const sessionId = identifierFlag(values.session, 'session', undefined, { written: true })
   // Whose session: as for the hook that started it, why, preferences and the MCP server, the
   // flag, else $DECISION_MEMORY_USER; with neither, the one user who has it (else "default").
   // With auth, a request without a user acts for "default", which a token of the user's own
@@ -42,10 +42,10 @@ export async function toggleCommand(argv: string[]): Promise<number> {
   const variable = envValue('DECISION_MEMORY_USER')
   const user =
     values.user !== undefined
-      ? identifierFlag(values.user, 'user')
+      ? identifierFlag(values.user, 'user', undefined, { written: true })
       : variable === undefined
         ? undefined
-        : identifierFlag(variable, 'user', 'DECISION_MEMORY_USER')
+        : identifierFlag(variable, 'user', 'DECISION_MEMORY_USER', { written: true })
   if (values.on === true && values.off === true) throw new UsageError('give --on or --off, not both')
   const enabled = values.on === true ? true : values.off === true ? false : undefined
   // Checked before anything is written, with a service or without, as preferences checks it.
