@@ -129,6 +129,16 @@ export function isGlobPath(path: string): boolean {
 }
 
 /**
+ * The folders above the first segment of a glob path a glob is in (one holds `*`, `?` or a brace's
+ * `{`): `src/billing` of `src/billing/**`, `src` of `src/v?`, '' of `**\/*.ts`. What the glob
+ * meant to hold lies there, and a scope written so is what to supersede it with.
+ */
+export function globFolder(path: string): string {
+  const segments = path.replace(/\\/g, '/').split('/')
+  return segments.slice(0, segments.findIndex((segment) => /[*?{]/.test(segment))).join('/')
+}
+
+/**
  * What to say of a decision stored with a glob as its scope's path (versions before this took
  * `src/billing/**`, `services/{api,web}` or `src/v?`): it applies to no path a run names, and is
  * kept, listed and revocable as it is. Undefined for a path scope that is a path, or none.
@@ -136,9 +146,7 @@ export function isGlobPath(path: string): boolean {
 export function scopeWarning(scope: Pick<DecisionScope, 'path'>): string | undefined {
   const path = scope.path
   if (path === null || !isGlobPath(path)) return undefined
-  const segments = path.replace(/\\/g, '/').split('/')
-  // The folders above the first segment a glob is in (one holds `*`, `?` or a brace's `{`).
-  const above = segments.slice(0, segments.findIndex((segment) => /[*?{]/.test(segment))).join('/')
+  const above = globFolder(path)
   const instead = above === '' ? 'one with no path scope, or one a folder' : `one scoped to ${above}`
   return (
     `scope.path ${JSON.stringify(path)} is a glob, which a version before this took: a path scope is a prefix compared as written, ` +

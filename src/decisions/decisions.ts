@@ -8,7 +8,7 @@ import { checkTimestamp } from '../domain/timestamp'
 import { applies, runOfContext, type ApplicabilityQuery } from './applicability'
 import { checkAgainst, type Verdict } from './constraints'
 import { matchWithin, type MatchPatterns } from './pattern-match'
-import { FIRST_DECISION_DAY, latestDecisionDay, scopeWarning, type DecisionEvent, type DecisionInput, type DecisionRecord, type DecisionStatus } from './decision'
+import { FIRST_DECISION_DAY, globFolder, latestDecisionDay, scopeWarning, type DecisionEvent, type DecisionInput, type DecisionRecord, type DecisionStatus } from './decision'
 import { changedFields, importedRecord, mergeImported, type ImportedDecision, type ImportReport, type MergedImport } from './imported-decision'
 import { canMove, decisionAt, evidenceOf, proposal, transition, withBefore } from './lifecycle'
 import type { DecisionStore, DecisionTransaction, Pulse } from './store'
@@ -660,13 +660,20 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
    * The accepted decisions (at `asOf`, as they stood then) stored with a glob as their path scope
    * that a run with a path would be in but for it: a check allowed for want of them says why
    * (see scopeWarning). None for a run that names no path, which no path scope holds anyway.
+   * The glob is read as the folder above its first wildcard (`src/billing` of `src/billing/**`,
+   * the root of `**\/*.ts`): a version before this said it of every run with a path, `docs/x.md`
+   * and `/home/me` too, whatever glob it was, at every command the guard checks.
    */
   async function globScoped(run: ApplicabilityQuery, asOf: Date | undefined): Promise<Array<{ key: string; message: string }>> {
     if (run.path === undefined) return []
     const globbed = (d: DecisionRecord) => scopeWarning(d.scope) !== undefined
     const candidates = asOf === undefined ? await acceptedNow(globbed) : await asTheyStood((await store.list()).filter(globbed), asOf)
+    const meant = (path: string) => {
+      const folder = globFolder(path)
+      return folder !== '' ? folder : path.startsWith('/') ? '/' : '.'
+    }
     return candidates
-      .filter((d) => !applies(d, run) && applies({ ...d, scope: { ...d.scope, path: null } }, run))
+      .filter((d) => d.scope.path !== null && !applies(d, run) && applies({ ...d, scope: { ...d.scope, path: meant(d.scope.path) } }, run))
       .map((d) => ({ key: d.key, message: scopeWarning(d.scope) as string }))
   }
 

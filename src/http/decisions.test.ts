@@ -667,6 +667,12 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
     expect(checked.body).toMatchObject({ allowed: true, blocked_by: [], scope_warnings: [{ key: 'D-MARK', message: warningOf('D-MARK') }, { key: 'D-STAR', message: warningOf('D-STAR') }] })
     // One with no path names none of them: no path scope holds it anyway.
     expect((await call('POST', '/v1/decisions/check', { action: 'git push --force' })).body.scope_warnings).toBeUndefined()
+    // Nor one outside the folder the glob was written in: src/v? meant a folder of src, src/billing/** one of src/billing.
+    const warned = async (path: string) =>
+      ((await call('POST', '/v1/decisions/check', { action: 'git push --force', path })).body.scope_warnings ?? []).map((w: { key: string }) => w.key)
+    expect(await warned('docs/readme.md')).toEqual([])
+    expect(await warned('/home/me/scratch')).toEqual([])
+    expect(await warned('src/api/server.ts')).toEqual(['D-MARK'])
     // Posted back as read, the warning is ignored as the other read-only fields are.
     const { key: _key, ...read } = (await call('GET', '/v1/decisions/D-PLAIN')).body
     expect((await call('POST', '/v1/decisions', { ...read, scope_warning: 'x' })).status).toBe(201)
