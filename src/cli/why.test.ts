@@ -544,10 +544,12 @@ describe('decision-memory why FILE, a record import-adr read', () => {
     const ahead = new Date(Date.now() + 3600_000).toISOString()
     await expect(whyCommand([join(repo, 'doc', 'adr', '0001-use-sqlite.md'), '--as-of', ahead, '--data', store])).rejects.toThrow(/^--as-of: .*in the future/)
     await expect(whyCommand([join(repo, 'doc', 'adr', '0001-use-sqlite.md'), '--as-of', ahead, '--data', store])).rejects.toHaveProperty('name', 'UsageError')
-    // Read by the command itself, against this machine's clock: no service to name.
-    await expect(whyCommand(['ADR-0001', '--as-of', ahead, '--data', store])).rejects.toThrow(
-      new RegExp(`^--as-of: as_of ${ahead.replace(/[.]/g, '\\.')} is in the future: more than 5 minutes ahead of this machine's clock \\(`),
-    )
+    // Read by the command itself, against this machine's clock: no service to name, for a key or a file.
+    for (const target of ['ADR-0001', join(repo, 'doc', 'adr', '0001-use-sqlite.md')]) {
+      await expect(whyCommand([target, '--as-of', ahead, '--data', store]), target).rejects.toThrow(
+        new RegExp(`^--as-of: as_of ${ahead.replace(/[.]/g, '\\.')} is in the future: more than 5 minutes ahead of this machine's clock \\(`),
+      )
+    }
   })
 
   it('finds the decision of a record whose file was deleted since (git rm), which the store still holds', async () => {

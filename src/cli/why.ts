@@ -397,8 +397,9 @@ export async function whyCommand(argv: string[]): Promise<number> {
         local: async (_memory, decisions) => ({ decisions: await decisions.list({ as_of: asOf }) }),
       })
     } catch (error) {
-      // An --as-of the store refuses (in the future) is the flag's mistake, as with KEY.
-      if (error instanceof InputError && error.issues.some((i) => i.path === 'as_of')) throw new UsageError(`--as-of: ${error.message}`)
+      // An --as-of the store refuses (in the future) is the flag's mistake, as with KEY: read by the
+      // command itself, against this machine's clock (a version before this named the service's).
+      if (error instanceof InputError && error.issues.some((i) => i.path === 'as_of')) throw momentAheadLocally('as-of', error.message)
       throw error
     }
     const refusedList = listed.body as { error?: { message?: string; issues?: Array<{ path?: string }> } } | null
