@@ -69,6 +69,8 @@ export interface DecisionMemory extends DataRights {
    * a PreToolUse that took options out of them, whose answers carry only the options shown.
    */
   rememberPlannedPoints(user: string, planned: readonly PlannedPoint[]): Promise<void>
+  /** The decision_ids among these that the user has an observation stored under. */
+  heldDecisionIds(user: string, decisionIds: readonly string[]): Promise<Set<string>>
   /** The points remembered for these decision_ids, by decision_id (those with none left out). */
   plannedPoints(user: string, decisionIds: readonly string[]): Promise<Map<string, string>>
   /** Forgets where these decision_ids were planned: their answers are stored. */
@@ -396,6 +398,11 @@ export function createDecisionMemory(deps: {
 
     async rememberPlannedPoints(user, planned) {
       await store.rememberPlannedPoints(user, planned, clock.now().toISOString())
+    },
+
+    async heldDecisionIds(user, decisionIds) {
+      const held = await store.holdsDecisionIds(user, decisionIds)
+      return new Set(decisionIds.filter((_, i) => held[i] === true))
     },
 
     async plannedPoints(user, decisionIds) {

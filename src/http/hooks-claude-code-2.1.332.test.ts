@@ -65,30 +65,10 @@ async function observationsOf(store: MemoryStore, user: string) {
 async function replay(name: string) {
   const scenario = JSON.parse(read(name, 'scenario.json')) as Scenario
   const stored = storedOf(name)
-  const autoResolved = stored.find((s) => s.type === 'observation' && s.data.source === 'auto-resolved')
-  const session = stored.find((s) => s.type === 'session')
-  const now = (autoResolved?.data.recorded_at ?? session?.data.started_at) as string
-  const app = await createTestApp({ now })
-  if (existsSync(join(FIXTURES, name, 'seed.json'))) {
-    const seeded = await app.call('POST', '/v1/observations', JSON.parse(read(name, 'seed.json')))
-    expect(seeded.status).toBe(201)
-  }
-  const answers: Record<string, unknown> = {}
-  for (const call of hookCalls(name)) {
-    const payload = JSON.parse(read(name, `${call}.stdin.json`))
-    // As `decision-memory hook` sends it: the repository root as the project; with a PreToolUse,
-    // the cwd's place in it and the service's address, which was not the default.
-    const query = new URLSearchParams({ user: scenario.user, project: scenario.project })
-    if (payload.hook_event_name === 'PreToolUse') {
-      query.set('path', '.')
-      query.set('service_url', scenario.service_url)
-    }
-    const { status, body } = await app.call('POST', `${HOOK}?${query}`, payload)
-    expect(status, call).toBe(200)
+  const { app, answers } = await replayed(name, (call, body) => {
     const printed = read(name, `${call}.stdout.txt`)
     expect(JSON.stringify(body), call).toBe(printed === '' ? '{}' : withThisCheckout(printed.trimEnd()))
-    answers[call] = body
-  }
+  })
   const observations = await observationsOf(app.store, scenario.user)
   const fromHooks = observations.filter((o) => !o.decision_id?.startsWith('seed-'))
   const fields = (o: Record<string, any>) => ({
@@ -108,6 +88,40 @@ async function replay(name: string) {
     expected.sort((a, b) => String(a.decision_id).localeCompare(String(b.decision_id))),
   )
   return { answers, observations: fromHooks }
+}
+
+/**
+ * A scenario's hook calls sent as replay sends them, from the history it began with, each payload
+ * as `edit` leaves it (one Claude Code could have sent otherwise), each answer handed to `answered`.
+ */
+async function replayed(name: string, answered?: (call: string, body: unknown) => void, edit?: (call: string, payload: any) => void) {
+  const scenario = JSON.parse(read(name, 'scenario.json')) as Scenario
+  const stored = storedOf(name)
+  const autoResolved = stored.find((s) => s.type === 'observation' && s.data.source === 'auto-resolved')
+  const session = stored.find((s) => s.type === 'session')
+  const now = (autoResolved?.data.recorded_at ?? session?.data.started_at) as string
+  const app = await createTestApp({ now })
+  if (existsSync(join(FIXTURES, name, 'seed.json'))) {
+    const seeded = await app.call('POST', '/v1/observations', JSON.parse(read(name, 'seed.json')))
+    expect(seeded.status).toBe(201)
+  }
+  const answers: Record<string, unknown> = {}
+  for (const call of hookCalls(name)) {
+    const payload = JSON.parse(read(name, `${call}.stdin.json`))
+    edit?.(call, payload)
+    // As `decision-memory hook` sends it: the repository root as the project; with a PreToolUse,
+    // the cwd's place in it and the service's address, which was not the default.
+    const query = new URLSearchParams({ user: scenario.user, project: scenario.project })
+    if (payload.hook_event_name === 'PreToolUse') {
+      query.set('path', '.')
+      query.set('service_url', scenario.service_url)
+    }
+    const { status, body } = await app.call('POST', `${HOOK}?${query}`, payload)
+    expect(status, call).toBe(200)
+    answered?.(call, body)
+    answers[call] = body
+  }
+  return { app, answers }
 }
 
 describe('Claude Code 2.1.332, its payloads replayed through the hook route', () => {
@@ -175,6 +189,18 @@ describe('Claude Code 2.1.332, its payloads replayed through the hook route', ()
       ['complexity-tier', 'auto-resolved', ['Tier M']],
       ['development-methodology', 'user', ['DDD']],
     ])
+  })
+
+  it('one question answered for the user, the one asked given no answer by the host: the answer given is said to be no stray key', async () => {
+    // The host (--permission-prompt-tool) answers nothing for the question asked: that question has
+    // no key, and the answer this service gave at PreToolUse, recorded then, is the only key left.
+    const METHOD = 'Which development methodology for this change?'
+    const { app, answers } = await replayed('6-one-answered-one-asked', undefined, (call, payload) => {
+      if (call === '03-PostToolUse') for (const where of [payload.tool_input, payload.tool_response]) delete where.answers[METHOD]
+    })
+    expect(answers['03-PostToolUse']).toEqual({})
+    const observations = await observationsOf(app.store, 'cc-6')
+    expect(observations.filter((o) => !o.decision_id?.startsWith('seed-')).map((o) => [o.point, o.source])).toEqual([['complexity-tier', 'auto-resolved']])
   })
 
   it('a question the service cannot take beside one it can: left as written, its answer skipped, said in a systemMessage Claude Code shows', async () => {

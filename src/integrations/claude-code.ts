@@ -610,6 +610,21 @@ function strayAnswers(
 }
 
 /**
+ * The questions a PostToolUse could not take, but for a key named by no question of the call (see
+ * strayAnswers) that holds an answer recorded for this call already: under `-p` the answer this
+ * service gave at PreToolUse stays in `answers` while its question leaves `questions`, and it was
+ * stored then (auto-resolved, under the decision_id of the call and that text). Beside a question
+ * of the call with no key of its own, it was said not recorded, which it was.
+ */
+async function withoutOwnAnswers(memory: DecisionMemory, user: string, toolUseId: string, skipped: SkippedQuestion[]): Promise<SkippedQuestion[]> {
+  const idsOf = (s: SkippedQuestion) => (s.stray === true && s.text !== undefined ? [hookDecisionId(toolUseId, s.text), hookDecisionId(toolUseId, s.text, false, true)] : [])
+  const asked = skipped.flatMap(idsOf)
+  if (asked.length === 0) return skipped
+  const held = await memory.heldDecisionIds(user, asked)
+  return skipped.filter((s) => !idsOf(s).some((id) => held.has(id)))
+}
+
+/**
  * What the user is shown of the questions a PostToolUse could not take while it recorded the
  * others: each question, and why, its fields named as the payload has them.
  */
@@ -1191,7 +1206,8 @@ async function answerHook(memory: DecisionMemory, payload: ClaudeCodeHookPayload
       return {}
     case 'PostToolUse': {
       if (!isQuestion) return {}
-      const { observations, fields, skipped, refused } = answeredQuestions(payload, options)
+      const { observations, fields, skipped: unread, refused } = answeredQuestions(payload, options)
+      const skipped = await withoutOwnAnswers(memory, options.user, requireToolUseId(payload), unread)
       if (observations.length === 0) {
         // No answer could be taken for a question refused: the call is refused as before, its
         // fields named, so that the hook keeps it aside for a person to read.

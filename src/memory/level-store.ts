@@ -359,6 +359,11 @@ export async function createLevelStore(
       return enqueue(() => plannedPoints.remember(user, planned, at))
     },
 
+    async holdsDecisionIds(user, decisionIds) {
+      if (decisionIds.length === 0) return []
+      return (await dedupe.getMany(decisionIds.map((id) => key(user, id)))).map((id) => id !== undefined)
+    },
+
     plannedPointsOf(user, decisionIds) {
       return plannedPoints.of(user, decisionIds)
     },

@@ -97,6 +97,13 @@ export function storeSuite(name: string, open: () => Promise<MemoryStore>) {
       const bob = await store.addObservations([observation({ chosen: ['Tier L'], decision_id: 'd-1', user: 'bob' })], [])
       expect(bob.stored).toHaveLength(1)
       expect(await store.observationsAt('alice', 'tier')).toHaveLength(1)
+      // Which are held, per user, in the order asked; forgotten with the user.
+      expect(await store.holdsDecisionIds('alice', ['d-2', 'd-1'])).toEqual([false, true])
+      expect(await store.holdsDecisionIds('carol', ['d-1'])).toEqual([false])
+      expect(await store.holdsDecisionIds('alice', [])).toEqual([])
+      await store.forgetUser('alice')
+      expect(await store.holdsDecisionIds('alice', ['d-1'])).toEqual([false])
+      expect(await store.holdsDecisionIds('bob', ['d-1'])).toEqual([true])
     })
 
     it('starts no session, nor moves one back, for an observation that is a duplicate (a retry under another session)', async () => {

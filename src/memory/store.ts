@@ -123,6 +123,8 @@ export interface MemoryStore {
    * as of `at` (ISO): a PreToolUse that took options out of a question (planned-points.ts).
    */
   rememberPlannedPoints(user: string, planned: readonly PlannedPoint[], at: string): Promise<void>
+  /** Whether the user has an observation stored under each decision_id, in their order (R-CAP-2's dedupe). */
+  holdsDecisionIds(user: string, decisionIds: readonly string[]): Promise<boolean[]>
   /** The point each decision_id was planned at, in their order; undefined where none is remembered. */
   plannedPointsOf(user: string, decisionIds: readonly string[]): Promise<Array<string | undefined>>
   /** Forgets where these decision_ids were planned: their answers are stored. */
