@@ -179,7 +179,7 @@ export const ScopeSchema = z.strictObject({
     // alone (`app/{locale}`) or brackets (`app/[slug]`) is a path.
     .refine(
       (path) => !isGlobPath(path),
-      'a path prefix, not a glob: a decision applies to its path and everything below it (write src/billing for src/billing/**, one decision a folder for {api,web})',
+      'a path prefix, not a glob: a decision applies to its path and everything below it (write src/billing for src/billing/**, src for src/v?, one decision a folder for {api,web})',
     )
     .openapi({ pattern: SCOPE_PATH_PATTERN_DOCUMENTED })
     .nullish()

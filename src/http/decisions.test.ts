@@ -621,6 +621,8 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
       const res = await call('POST', '/v1/decisions', decision({ status: 'accepted', scope: { path } }))
       expect(res.status, path).toBe(400)
       expect(res.body.error.issues, path).toEqual([{ path: 'scope.path', message: expect.stringContaining('not a glob') }])
+      // What to write instead, for a ? too (taken until it was refused), as for a * and braces.
+      for (const instead of ['src/billing for src/billing/**', 'src for src/v?', 'one decision a folder for {api,web}']) expect(res.body.error.issues[0].message, path).toContain(instead)
     }
     expect((await call('GET', '/v1/decisions')).body.decisions).toEqual([])
     // A prefix is the way to say it, and [slug] folders (Next.js) are ordinary paths.
