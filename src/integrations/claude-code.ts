@@ -9,7 +9,7 @@ import { fieldsOf, InputError } from '../domain/errors'
 import { characters, leadingCharacters, LIMITS } from '../domain/limits'
 import { nestsWithin } from '../domain/json-depth'
 import type { ObservationInput } from '../domain/observation'
-import { hasNoLoneSurrogate, IdentifierSchema } from '../domain/observation'
+import { hasNoLoneSurrogate, IdentifierSchema, TrimmedIdentifierSchema } from '../domain/observation'
 import type { CompiledPolicy } from '../domain/policy'
 import {
   ASK_USER_QUESTION,
@@ -211,10 +211,12 @@ function sharingNormalForm(questions: readonly string[]): ReadonlySet<string> {
  * The project of a hook event: its `cwd` (NFC, as every identifier), or, past the identifier limit
  * or when it is not a valid identifier (a control character, a lone surrogate, a leading `!`: a
  * store key must not have them), its tail, those characters made U+FFFD, and a hash of the whole.
+ * A folder named with white space at its end (`/home/dev/acme `) is one too: the routes that write
+ * refuse such a project, and the MCP server's tools, which send this one, failed every call there.
  */
 export function projectOf(cwd: string | undefined): string | undefined {
   if (cwd === undefined) return undefined
-  const parsed = IdentifierSchema.safeParse(cwd)
+  const parsed = TrimmedIdentifierSchema.safeParse(cwd)
   if (parsed.success) return parsed.data
   const digest = createHash('sha256').update(cwd).digest('hex').slice(0, 16)
   const tail = cwd
