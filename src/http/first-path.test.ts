@@ -384,6 +384,21 @@ describe('the app with the path in front of it: the same answers', () => {
     expect((await send(url, { path: '/healthz', method: 'GET', headers: { 'content-type': '' } })).status).toBe(200)
   })
 
+  it('refuses a body the app refuses as often as it is sent (a user spaced at its ends), and a body remembered sent with a query parameter the route does not have', async () => {
+    const { url } = await served()
+    const spaced = JSON.stringify({ ...TIER, user: 'alice ' })
+    for (const answer of [await send(url, { body: spaced }), await send(url, { body: spaced })]) {
+      expect(answer.status).toBe(400)
+      expect(JSON.parse(answer.text).error.issues).toEqual([expect.objectContaining({ path: 'user' })])
+    }
+    const body = JSON.stringify({ ...TIER, user: 'alice' })
+    expect((await send(url, { body })).status).toBe(200)
+    expect((await send(url, { body })).status).toBe(200)
+    const unknown = await send(url, { body, path: '/v1/recommendations?usr=alice' })
+    expect([unknown.status, JSON.parse(unknown.text).error.issues[0].path]).toEqual([400, 'usr'])
+    expect((await send(url, { body, path: '/v1/recommendations?_=1' })).status).toBe(200)
+  })
+
   it('without auth, refuses (403) a Host sent twice, as the app does, though Node keeps the first, of this machine', async () => {
     const { url, lines } = await served()
     const text = JSON.stringify({ ...TIER, user: 'alice' })
