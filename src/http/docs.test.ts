@@ -207,8 +207,8 @@ describe('identifier patterns in the OpenAPI document', () => {
     const text = JSON.stringify(body)
     // The generator glued the regex's flags onto the pattern (`…+$/u`): no string matched it.
     expect(text).not.toContain('$/u')
-    const params = body.paths['/v1/users/{user}/preferences'].get.parameters as { schema: { pattern?: string } }[]
-    const pattern = params[0]?.schema.pattern
+    const params = body.paths['/v1/users/{user}/preferences'].get.parameters as { in: string; schema: { pattern?: string } }[]
+    const pattern = params.find((p) => p.in === 'path')?.schema.pattern
     expect(pattern).toBeDefined()
     // Swagger UI's "Try it out" tests `new RegExp(pattern)`, without the `u` flag; so do many clients.
     for (const flags of ['', 'u']) {
@@ -394,6 +394,31 @@ describe('the error answers of the middleware in the OpenAPI document (R-SVC-1)'
           const text = await open.app.request(url, { method: method.toUpperCase(), headers: { 'content-type': 'text/plain' }, body: '{}' })
           expect(text.status, name).toBe(415)
         }
+      }
+    }
+  })
+})
+
+describe('the query parameters of each operation in the OpenAPI document', () => {
+  type Operation = { operationId: string; parameters?: Array<{ name: string; in: string }>; responses: Record<string, { description?: string }> }
+  it('says on each operation that a query parameter it does not list is refused, as the route refuses it, and takes each it lists', async () => {
+    const { call } = await createTestApp()
+    const { body } = await call('GET', '/openapi.json')
+    const values: Record<string, string> = { user: 'alice', key: 'D-001', id: 's-1' }
+    for (const [path, ops] of Object.entries(body.paths as Record<string, Record<string, Operation>>)) {
+      for (const [method, operation] of Object.entries(ops)) {
+        const name = `${method} ${path}`
+        const url = path.replace(/\{(\w+)\}/g, (_, param: string) => values[param] ?? 'x')
+        // Each listed is taken: whatever else the route says of the request, it does not call it unknown.
+        for (const parameter of (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name)) {
+          const answer = await call(method.toUpperCase(), `${url}?${parameter}=alice`)
+          expect(JSON.stringify(answer.body), `${name} ?${parameter}=`).not.toContain('unknown query parameter')
+        }
+        if (operation.operationId === 'getHealth') continue
+        // One not listed is refused, named, and the operation's 400 says so, its own 400 (`Invalid body`) too.
+        const unknown = await call(method.toUpperCase(), `${url}?usr=alice`)
+        expect([unknown.status, unknown.body.error.issues[0].path], name).toEqual([400, 'usr'])
+        expect(operation.responses['400']?.description, name).toContain('does not list')
       }
     }
   })

@@ -106,8 +106,13 @@ const SCOPE_CHALLENGE = {
  * (client-error.ts) to a request line and headers over its 16 KB, as a URL the document takes can
  * be (the hook's `project` at its 4096 characters, each of 4 bytes). A route that says more of one
  * of them (`forEveryUser`'s 403, a route's own 400) keeps its own; a route's own 409 names
- * store_mismatch too.
+ * store_mismatch too, and a route's own 400 a query parameter it does not list.
  */
+/** What a route's own 400 is answered for besides what it says (router.ts). */
+const UNLISTED_QUERY =
+  '`invalid_request` naming a query parameter the operation does not list (`_`, a cache-buster, aside; and `user` where the operation reads its user from the body or the path, ' +
+  'which must name that user), or one whose percent-encoding is not UTF-8'
+
 export function withMiddlewareErrors(document: Document): Document {
   const required = (security: unknown[] | undefined) => (security ?? document.security ?? []).some((s) => Object.keys(s as object).includes('bearer'))
   for (const item of Object.values(document.paths ?? {})) {
@@ -147,6 +152,10 @@ export function withMiddlewareErrors(document: Document): Document {
       // A route's own 409 (a decision's lifecycle) is answered besides store_mismatch: it says both.
       const own = operation.responses[409] as { description: string }
       if (own !== common[409]) operation.responses[409] = { ...own, description: `${own.description}; or ${STORE_MISMATCH}` }
+      // So does a route's own 400 (`Invalid body`): a query parameter it does not list is refused
+      // there too, which the common 400 alone said, on the two operations without one of their own.
+      const own400 = operation.responses[400] as { description: string }
+      if (own400 !== common[400]) operation.responses[400] = { ...own400, description: `${own400.description}; or ${UNLISTED_QUERY}` }
       for (const [status, answer] of Object.entries(operation.responses) as Array<[string, { headers?: Record<string, unknown> }]>) {
         answer.headers = {
           ...answer.headers,
