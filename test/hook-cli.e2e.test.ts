@@ -567,6 +567,24 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(existsSync(`${spool}.rejected`)).toBe(false)
   })
 
+  it('sets aside, said, an event spooled by an older version under a user spaced at its ends, and delivers the events behind it', async () => {
+    const { data, spool } = await workdir()
+    await mkdir(dirname(spool), { recursive: true })
+    // Spooled while the service was down by a version that took `DECISION_MEMORY_USER="alice "`.
+    const spaced = JSON.stringify({ at: '2026-01-01T00:00:00.000Z', user: 'alice ', payload: claudeCodeFixture('post-tool-use-multi') })
+    const behind = JSON.stringify({ at: '2026-01-01T00:00:01.000Z', user: 'alice', payload: claudeCodeFixture('post-tool-use-single') })
+    await writeFile(spool, `${spaced}\n${behind}\n`, { mode: 0o600 })
+    const service = await serve(data)
+    const run = await hook(claudeCodeFixture('session-start'), service.url, spool, GENEROUS)
+    expect(run).toMatchObject({ code: 0, stdout: '' })
+    expect(run.stderr).toContain('the service refused the payload: HTTP 400 invalid_request: invalid request: user (user: no spaces at its ends')
+    // Not kept to be sent again at every call, nor holding up the one behind it.
+    expect(await spooledLines(spool)).toBe(0)
+    expect(await readFile(`${spool}.rejected`, 'utf8')).toBe(`${spaced}\n`)
+    const export_ = await (await fetch(`${service.url}/v1/users/alice/export`)).text()
+    expect(export_.split('\n').filter((line) => line.includes('"type":"observation"'))).toHaveLength(1)
+  })
+
   it('keeps a capture it was sending when it was killed (Claude Code ends a hook past its timeout), for the next call to deliver', async () => {
     const { data, spool } = await workdir()
     // Takes the request and never answers; `sent` settles once the request's bytes arrive.
