@@ -85,6 +85,18 @@ describe('a hook payload whose session_id is white space alone', () => {
     expect(start.status).toBe(200)
     expect(await memory.startSession({ user: 'alice', session_id: ' ' }).then((s) => s.created)).toBe(true)
   })
+
+  it('reads an empty session_id as none too, rather than refuse the event and leave its answers unlearned', async () => {
+    const { call } = await createTestApp()
+    const payload = { ...claudeCodeFixture('post-tool-use-single'), session_id: '' }
+    const res = await call('POST', '/v1/hooks/claude-code?user=bob', payload)
+    expect(res.status).toBe(200)
+    const lines = (await createExport(call, 'bob')).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l))
+    expect(lines.filter((l) => l.type === 'observation').map((l) => l.data.session_id)).toEqual([null])
+    expect((await call('POST', '/v1/hooks/claude-code?user=bob', { ...claudeCodeFixture('session-start'), session_id: '' })).status).toBe(200)
+    const after = (await createExport(call, 'bob')).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l))
+    expect(after.filter((l) => l.type === 'session')).toEqual([])
+  })
 })
 
 async function createExport(call: Awaited<ReturnType<typeof createTestApp>>['call'], user: string): Promise<string> {

@@ -44,7 +44,8 @@ const TOOL_USE_ID_LENGTH = LIMITS.identifierLength - 17
 export const ClaudeCodeHookPayloadSchema = z
   .looseObject({
     hook_event_name: z.string().min(1).max(100),
-    session_id: IdentifierSchema.optional(),
+    // Empty, as white space alone, is read as no session (withReadableSession), not refused.
+    session_id: IdentifierSchema.or(z.literal('')).optional(),
     cwd: z.string().min(1).max(4096).optional(),
     tool_name: z.string().max(200).optional(),
     tool_use_id: z.string().min(1).max(TOOL_USE_ID_LENGTH).refine(hasNoLoneSurrogate, 'must not contain lone surrogates').optional(),
@@ -1183,7 +1184,7 @@ export async function handleClaudeCodeHook(memory: DecisionMemory, payload: Clau
 }
 
 /**
- * A payload whose `session_id` is white space alone read as one without: no session of that name
+ * A payload whose `session_id` is empty or white space alone read as one without: no session of that name
  * is started, nor written on its observations, as `POST /v1/sessions` refuses it; the event is
  * taken all the same, as a `cwd` that is no identifier still gives a project, so that the user's
  * answers are learned and their Claude Code is never failed for a field it sent.
