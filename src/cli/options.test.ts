@@ -199,6 +199,11 @@ describe('identifierFlag', () => {
     expect(() => identifierFlag('   ', 'session', undefined, { written: true })).toThrow('--session: must not be empty or white space alone')
     expect(() => identifierFlag(' alice ', 'user', undefined, { written: true })).toThrow('--user: no spaces at its ends')
     expect(() => identifierFlag(' alice', 'user', 'DECISION_MEMORY_USER', { written: true })).toThrow(EnvironmentError)
+    // The name is quoted as given: a space at the end of a variable is not seen otherwise.
+    expect(() => identifierFlag('erin ', 'user', 'DECISION_MEMORY_USER', { written: true })).toThrow(
+      'DECISION_MEMORY_USER (the default of --user): no spaces at its ends: "erin " would be another name than "erin"',
+    )
+    expect(() => identifierFlag('s-1\u00a0', 'session', undefined, { written: true })).toThrow('--session: no spaces at its ends: "s-1\u00a0" would be another name than "s-1"')
     expect(identifierFlag('Case U', 'user', undefined, { written: true })).toBe('Case U')
     // why, export and forget reach what was stored under it before writes refused it.
     expect(identifierFlag(' alice ', 'user')).toBe(' alice ')

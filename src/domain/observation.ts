@@ -82,8 +82,13 @@ export const IdentifierSchema = z
     description: 'No control characters or lone surrogates, not starting with "!", not "." or "..".',
   })
 
-/** What a name with white space at its ends is told: compared as sent, it would be another name. */
-export const SPACED_NAME = 'no spaces at its ends: " alice " would be another name than "alice"'
+/**
+ * What a name with white space at its ends is told: compared as sent, it would be another name.
+ * The name itself is quoted, trimmed beside it: `DECISION_MEMORY_USER="erin "` was told of
+ * `" alice "`, and a space at the end of a variable or a session id is not seen otherwise.
+ */
+export const spacedName = (name: unknown) =>
+  typeof name === 'string' ? `no spaces at its ends: ${JSON.stringify(name)} would be another name than ${JSON.stringify(name.trim())}` : 'no spaces at its ends'
 
 /** Whether a name is white space at its ends (or alone), told once: a tab or a newline is a control character, said so. */
 const spacedAtItsEnds = (name: string) => name.trim() !== name && new RegExp(NO_CONTROL_PATTERN).test(name)
@@ -94,7 +99,7 @@ const spacedAtItsEnds = (name: string) => name.trim() !== name && new RegExp(NO_
  * is read, exported and forgotten by IdentifierSchema, which still takes it.
  */
 export const TrimmedIdentifierSchema = IdentifierSchema.refine((name) => name === '' || name.trim() !== '' || !new RegExp(NO_CONTROL_PATTERN).test(name), BLANK)
-  .refine((name) => name.trim() === '' || !spacedAtItsEnds(name), SPACED_NAME)
+  .refine((name) => name.trim() === '' || !spacedAtItsEnds(name), { error: (issue) => spacedName(issue.input) })
   .meta({
     pattern: TRIMMED_IDENTIFIER_PATTERN,
     description: 'No spaces at its ends, no control characters or lone surrogates, not starting with "!", not "." or "..".',
@@ -296,7 +301,7 @@ export const ObservationInputSchema = z.strictObject({
     .refine(hasNoLoneSurrogate, 'must not contain lone surrogates')
     // Sent again as `abc`, ` abc ` was another key: the choice counted twice.
     .refine((id) => id.trim() !== '', BLANK)
-    .refine((id) => id.trim() === '' || id.trim() === id, SPACED_NAME)
+    .refine((id) => id.trim() === '' || id.trim() === id, { error: (issue) => spacedName(issue.input) })
     .optional()
     .meta({ description: FIELD_DESCRIPTIONS.decision_id, pattern: `^[^${WHITE_SPACE}](?:[\\s\\S]*[^${WHITE_SPACE}])?$` }),
   timestamp: TimestampSchema.optional().meta({ description: FIELD_DESCRIPTIONS.timestamp }),
