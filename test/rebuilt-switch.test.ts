@@ -116,3 +116,28 @@ describe('a point with a switch in it, in core or rebuilt from archival (R-MEM-4
     }
   })
 })
+
+/**
+ * R-REC-9: what was answered from core as the choices came (in time order, up to each one) is what
+ * a replay as of that moment answers later from archival, newer choices left out: the change test
+ * reads the kept moments over the last days, of a sum that kept later ones since.
+ */
+describe('a switch answered as it happened, and replayed as of each moment (R-REC-9)', () => {
+  it('answers alike', async () => {
+    const obs = history(200, 7)
+    const app = await createTestApp({ policy: await policyWith((p) => (p.cache.seconds = 0)) })
+    const live: Array<[string, unknown]> = []
+    for (let i = 0; i < obs.length; i += 5) {
+      await app.memory.observe(obs.slice(i, i + 5))
+      const as_of = (obs[Math.min(i + 4, obs.length - 1)] as ObservationInput).timestamp as string
+      const res = await app.call('POST', '/v1/recommendations', { ...requests[0], as_of })
+      expect(await app.store.inCore('alice', 'tier')).toBe(true)
+      live.push([as_of, res.body])
+    }
+    for (const [as_of, answer] of live) {
+      const res = await app.call('POST', '/v1/recommendations', { ...requests[0], as_of })
+      expect({ as_of, answer: res.body }).toEqual({ as_of, answer })
+    }
+    expect(live.some(([, answer]) => (answer as { change_test: unknown }).change_test !== null)).toBe(true)
+  })
+})
