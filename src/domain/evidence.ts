@@ -368,7 +368,7 @@ function windowFavourite(cell: Cell, since: number): Tally | undefined {
  * must be exact (a choice of it kept from before the 3 days, of all it keeps, EXACT_NEWEST): kept
  * to 16, a user who switched 3 to 2 at 20 choices a day kept the old favourite's all within 2 days,
  * and it was recommended `high` 97% of the 30 days after the switch (scripts/calibration-switch.ts;
- * now 52%). The others' may be counted low, from their kept moments alone (the rest counted with
+ * now 48%). The others' may be counted low, from their kept moments alone (the rest counted with
  * the older choices), which only narrows the fall the test sees. The fall on the first day is what
  * tells a change from a burst of one option all day one day in ten, or two: the option chosen all
  * the days before was chosen as often on the first, and the fall over the 3 days is the burst's
