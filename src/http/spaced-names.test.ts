@@ -27,6 +27,20 @@ describe('a name spaced at its ends, or white space alone, refused where it is w
   })
 
   it.each([
+    ['user', ' CaseU ', 'CaseU'],
+    ['project', ' acme/api', 'acme/api'],
+    ['session_id', 's-1 ', 's-1'],
+    ['point', 'tier ', 'tier'],
+    ['decision_id', ' d-1', 'd-1'],
+  ])('says of %s %j the name it sent, and the one it would be trimmed', async (field, value, trimmed) => {
+    const { call } = await createTestApp()
+    const res = await call('POST', '/v1/observations', { ...OBS, user: 'alice', [field]: value })
+    expect(res.body.error.issues).toEqual([
+      { path: field, message: `no spaces at its ends: ${JSON.stringify(value)} would be another name than ${JSON.stringify(trimmed)}` },
+    ])
+  })
+
+  it.each([
     ['POST /v1/recommendations', '/v1/recommendations', REC],
     ['POST /v1/plan', '/v1/plan', PLAN],
     ['POST /v1/sessions', '/v1/sessions', {}],
