@@ -118,7 +118,7 @@ const SCOPE_PATH_PATTERN_DOCUMENTED = `^(?![${WHITE_SPACE}])(?![\\s\\S]*[${WHITE
 /**
  * Whether a path is written as a glob: a wildcard (`*`, `?`) or a brace group of alternatives
  * (`{api,web}`). A scope's path is a prefix compared as written (applicability.ts), so such a one
- * applies to no path a run names. A literal `?` in a folder's name is possible on Linux and macOS,
+ * applies to none of the paths it would match. A literal `?` in a folder's name is possible on Linux and macOS,
  * but Windows refuses it in a name (git cannot check such a folder out there), and a `?` meant
  * as a glob makes a required decision hold nowhere, silently: the rarer mistake is refused, and
  * the folder above is the scope to write. Brackets stay ordinary: `app/[slug]` (Next.js,
@@ -140,8 +140,9 @@ export function globFolder(path: string): string {
 
 /**
  * What to say of a decision stored with a glob as its scope's path (versions before this took
- * `src/billing/**`, `services/{api,web}` or `src/v?`): it applies to no path a run names, and is
- * kept, listed and revocable as it is. Undefined for a path scope that is a path, or none.
+ * `src/billing/**`, `services/{api,web}` or `src/v?`): it applies to none of the paths the glob would
+ * match, only to one holding it as written (a folder `v?` on Linux: /applicable returned the decision
+ * there, beside a warning that it applied to no path), and is kept, listed and revocable as it is. Undefined for a path scope that is a path, or none.
  */
 export function scopeWarning(scope: Pick<DecisionScope, 'path'>): string | undefined {
   const path = scope.path
@@ -150,7 +151,7 @@ export function scopeWarning(scope: Pick<DecisionScope, 'path'>): string | undef
   const instead = above === '' ? 'one with no path scope, or one a folder' : `one scoped to ${above}`
   return (
     `scope.path ${JSON.stringify(path)} is a glob, which a version before this took: a path scope is a prefix compared as written, ` +
-    `so this decision applies to no path a run names; supersede it with ${instead}`
+    `so this decision applies to none of the paths the glob would match, only to one holding it as written; supersede it with ${instead}`
   )
 }
 

@@ -67,7 +67,7 @@ const EventSchema = z
 /** A decision's `scope_warning` (see scopeWarning in decisions/decision.ts). */
 const ScopeWarningField = z.string().optional().openapi({
   description:
-    'Present where the stored `scope.path` is a glob (`src/billing/**`, `src/v?`, `services/{api,web}`), which a version before this took and which applies to no path a run names (a path scope is a prefix compared as written): says so, and what to supersede it with. The decision lists, reads and can be revoked as any other.',
+    'Present where the stored `scope.path` is a glob (`src/billing/**`, `src/v?`, `services/{api,web}`), which a version before this took and which applies to none of the paths the glob would match, only to one holding it as written (a path scope is a prefix compared as written): says so, and what to supersede it with. The decision lists, reads and can be revoked as any other.',
 })
 
 const RecordShape = {

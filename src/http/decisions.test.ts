@@ -656,7 +656,7 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
     const listed = (await call('GET', '/v1/decisions')).body.decisions
     const warningOf = (key: string) => listed.find((d: any) => d.key === key).scope_warning
     expect(warningOf('D-STAR')).toBe(
-      'scope.path "src/billing/**" is a glob, which a version before this took: a path scope is a prefix compared as written, so this decision applies to no path a run names; supersede it with one scoped to src/billing',
+      'scope.path "src/billing/**" is a glob, which a version before this took: a path scope is a prefix compared as written, so this decision applies to none of the paths the glob would match, only to one holding it as written; supersede it with one scoped to src/billing',
     )
     expect(warningOf('D-MARK')).toContain('scope.path "src/v?" is a glob')
     expect(warningOf('D-MARK')).toContain('supersede it with one scoped to src')
@@ -675,6 +675,11 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
     expect(await warned('docs/readme.md')).toEqual([])
     expect(await warned('/home/me/scratch')).toEqual([])
     expect(await warned('src/api/server.ts')).toEqual(['D-MARK'])
+    // A folder named `v?` (Linux, macOS) is one D-MARK holds as written: its warning must not say it holds no path.
+    const literal = (await call('GET', `/v1/decisions/applicable?path=${encodeURIComponent('src/v?/x.ts')}`)).body.decisions
+    expect(literal.map((d: any) => [d.key, d.scope_warning])).toEqual([['D-MARK', warningOf('D-MARK')]])
+    expect(warningOf('D-MARK')).not.toContain('applies to no path')
+    expect(warningOf('D-MARK')).toContain('only to one holding it as written')
     // Posted back as read, the warning is ignored as the other read-only fields are.
     const { key: _key, ...read } = (await call('GET', '/v1/decisions/D-PLAIN')).body
     expect((await call('POST', '/v1/decisions', { ...read, scope_warning: 'x' })).status).toBe(201)
