@@ -12,9 +12,8 @@ import { categorical, random } from './support/seeded'
 // shortened window as a change only where it spans 3 days, missed the switch: asked from the
 // 80th to the 150th choice after it (four to eight days on), the old favourite was still
 // recommended with high confidence 96% of the time (stated 1.00, right 0.04, ECE 0.96). Now 21%
-// (right 0.79, ECE 0.20), with 16 moments kept exactly as with 64 (see lastsDays,
-// src/domain/evidence.ts). A weak switch, the old favourite still chosen 2 times in 5, is the
-// second case: its 16 moments were all within 2 days, and its fall over 3 was not counted.
+// (right 0.79, ECE 0.20): those left are users whose old favourite is still chosen more than 16
+// times in 3 days, whose count there is not known (see lastsDays, src/domain/evidence.ts).
 
 const DAY = 86_400_000
 const HOUR = 3_600_000
@@ -22,19 +21,6 @@ const START = Date.parse('2026-01-05T09:00:00.000Z')
 const USERS = 8
 
 /** `count` moments from the day of `from` on, 10 to 30 a day within nine working hours. */
-/** Expected calibration error over 10 equal-width bins (Naeini et al. 2015). */
-function calibrationError(asked: readonly Asked[]): number {
-  let ece = 0
-  for (let b = 0; b < 10; b++) {
-    const inBin = asked.filter((a) => Math.min(9, Math.floor(a.confidence * 10)) === b)
-    if (inBin.length === 0) continue
-    const stated = inBin.reduce((s, a) => s + a.confidence, 0) / inBin.length
-    const observed = inBin.filter((a) => a.right).length / inBin.length
-    ece += (inBin.length / asked.length) * Math.abs(observed - stated)
-  }
-  return ece
-}
-
 function workdays(next: () => number, from: number, count: number): number[] {
   const out: number[] = []
   for (let day = 0; out.length < count; day++) {
@@ -52,13 +38,7 @@ interface Asked {
   old: boolean
 }
 
-/**
- * How the user chooses after the switch: `strong`, the new favourite as often as the old one was
- * before (3 in 4 to 19 in 20); `weak`, the new favourite 3 times in 5 and the old one the rest.
- */
-type Switch = 'strong' | 'weak'
-
-async function simulate(seed: number, kind: Switch = 'strong'): Promise<Asked[]> {
+async function simulate(seed: number): Promise<Asked[]> {
   const policy = await loadPolicy()
   const store = await createLevelStore(new MemoryLevel<string, string>() as never, { sync: false, policy })
   const clock = fixedClock(new Date(START))
@@ -74,20 +54,19 @@ async function simulate(seed: number, kind: Switch = 'strong'): Promise<Asked[]>
       const thetaFor = (favourite: number) => options.map((_, i) => (i === favourite ? strength : (1 - strength) / (k - 1)))
       const before = Math.floor(next() * k)
       const after = (before + 1 + Math.floor(next() * (k - 1))) % k
-      const thetaAfter = kind === 'strong' ? thetaFor(after) : options.map((_, i) => (i === after ? 0.6 : i === before ? 0.4 : 0))
       const question = { user: `user-${u}`, point: 'change', question: 'Which option?', all_options: options }
-      const choice = (id: string, at: number, theta: number[]) => ({
+      const choice = (id: string, at: number, favourite: number) => ({
         ...question,
         decision_id: id,
         timestamp: new Date(at).toISOString(),
-        user_choice: options[categorical(next, theta)] as string,
+        user_choice: options[categorical(next, thetaFor(favourite))] as string,
         multi_select: false,
         source: 'user' as const,
       })
       const history = workdays(next, START, 200 + Math.floor(next() * 800))
       const last = history[history.length - 1] as number
       clock.set(new Date(last))
-      await memory.observe(history.map((at, i) => choice(`h${i}`, at, thetaFor(before))))
+      await memory.observe(history.map((at, i) => choice(`h${i}`, at, before)))
       const switched = workdays(next, Math.floor(last / DAY) * DAY + DAY + (START % DAY), 150)
       for (const [i, at] of switched.entries()) {
         clock.set(new Date(at))
@@ -105,7 +84,7 @@ async function simulate(seed: number, kind: Switch = 'strong'): Promise<Asked[]>
         // Asked, the user chooses; an answer given for them is no choice of theirs (R-ASK-4).
         await memory.observe([
           answer.ask
-            ? choice(`s${i}`, at, thetaAfter)
+            ? choice(`s${i}`, at, after)
             : { ...question, decision_id: `s${i}`, timestamp: new Date(at).toISOString(), user_choice: answer.recommended as string, multi_select: false, source: 'auto-resolved' as const },
         ])
       }
@@ -125,19 +104,15 @@ describe('confidence after a change of preference at many choices a day (R-REC-3
     expect(asked.filter((a) => a.right).length / asked.length).toBeGreaterThan(0.6)
     // Never answered for the user with the option they gave up.
     expect(asked.filter((a) => a.old && !a.ask)).toEqual([])
-    expect(calibrationError(asked)).toBeLessThan(0.3)
-  })
-
-  it('four to eight days after a weak switch (3 in 5 the new favourite, 2 in 5 the old), the old one is not recommended with high confidence', async () => {
-    const asked = await simulate(4, 'weak')
-    expect(asked).toHaveLength(USERS * 70)
-    // 95% before the change test read the old favourite's fall from 64 kept moments, its 16 all
-    // within 2 days; now 49% (right 51%, ECE 0.58): those left have not chosen it significantly
-    // less on the first of the 3 days the fall must last (a day's 10 to 30 choices, 2 in 5 of it).
-    const oldHigh = asked.filter((a) => a.old && a.level === 'high')
-    expect(oldHigh.length / asked.length).toBeLessThan(0.7)
-    expect(asked.filter((a) => a.right).length / asked.length).toBeGreaterThan(0.35)
-    expect(asked.filter((a) => a.old && !a.ask)).toEqual([])
-    expect(calibrationError(asked)).toBeLessThan(0.7)
+    // Expected calibration error over 10 equal-width bins (Naeini et al. 2015).
+    let ece = 0
+    for (let b = 0; b < 10; b++) {
+      const inBin = asked.filter((a) => Math.min(9, Math.floor(a.confidence * 10)) === b)
+      if (inBin.length === 0) continue
+      const stated = inBin.reduce((s, a) => s + a.confidence, 0) / inBin.length
+      const observed = inBin.filter((a) => a.right).length / inBin.length
+      ece += (inBin.length / asked.length) * Math.abs(observed - stated)
+    }
+    expect(ece).toBeLessThan(0.3)
   })
 })

@@ -13,7 +13,7 @@ const OPTIONS = ['Tier S', 'Tier M', 'Tier L']
 /**
  * `n` choices up to an hour before T0, the user switching from Tier S (4 in 5, 2 a day) to Tier M
  * chosen 3 times in 5 (Tier S still 2 in 5) at 20 a day at 3/5 of them: an option chosen more
- * often than its sum keeps exactly (64), and the old favourite's fall over the last days.
+ * often than its sum keeps exactly (16), and the old favourite's fall over the last days.
  */
 function history(n: number, seed: number): ObservationInput[] {
   const r = seededRandom(seed)
@@ -78,8 +78,8 @@ async function answers(app: Awaited<ReturnType<typeof createTestApp>>) {
 
 /**
  * R-MEM-4: a point demoted from core and rebuilt from archival answers exactly as the one kept in
- * core, counted as the choices arrived (out of time order, read between), now that a sum keeps
- * its 64 newest moments and the change test reads them all over the last days.
+ * core, counted as the choices arrived (out of time order, read between), with a switch whose
+ * old favourite's fall over the last days the change test reads from its newest moments.
  */
 describe('a point with a switch in it, in core or rebuilt from archival (R-MEM-4)', () => {
   it.each([10, 70, 200])('answers alike at %i choices', async (n) => {

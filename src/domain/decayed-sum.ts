@@ -35,14 +35,8 @@ export interface DecayedSum {
   tail: number[]
 }
 
-/**
- * How many of the newest moments are kept exactly: small histories are exact, not approximated,
- * and the change test (evidence.ts) counts an option's choices over the last days from them. At
- * 16, an option chosen 8 times a day kept them all within 2 days, and a user who switched to
- * another option while still choosing the old one 2 times in 5 at 20 choices a day was never read
- * as having changed (see lastsDays): 64 tell its count over 3 days up to 21 choices of it a day.
- */
-export const EXACT_NEWEST = 64
+/** How many of the newest moments are kept exactly: small histories are exact, not approximated. */
+export const EXACT_NEWEST = 16
 
 /** The oldest age (days + 1) the approximation is built for. */
 const MAX_X = 1e5

@@ -53,29 +53,15 @@ export interface EvidenceSelection {
 const DAY_MS = 86_400_000
 
 /**
- * How many of a tally's newest moments the change test's windows are shortened to: the first 16
- * of those it keeps exactly (EXACT_NEWEST, decayed-sum.ts). Its rules (see changeWithin) were
- * measured on 16; shortened to more, a window held weeks of choices from before a switch, and a
- * user choosing 5 times a day who switched for good was followed days later (wrong 25% of the
- * 30 days after the switch, against 9%). Only lastsDays reads every moment kept.
- */
-const WINDOW_MOMENTS = 16
-
-/** The newest WINDOW_MOMENTS moments a tally keeps exactly (newest first), if it keeps any. */
-function windowMoments(tally: Tally): number[] | undefined {
-  return tally.weight?.newest.slice(0, WINDOW_MOMENTS)
-}
-
-/**
  * Whether a category's choices made at or after `since` are not all told by the moments its tally
- * keeps exactly (its newest WINDOW_MOMENTS): it has more choices than it keeps, all
+ * keeps exactly (the newest EXACT_NEWEST, decayed-sum.ts): it has more choices than it keeps, all
  * those it keeps are that recent, and it has a choice before `since` (its first), so that some of
  * those folded into its tail may be recent too. A category first chosen at or after `since` is
  * recent whole, however many times (20 choices stored at one moment by a batch, after 1,000 of
  * another option, were left out of the change test, and the older option kept).
  */
 function straddles(tally: Tally, since: number): boolean {
-  const kept = windowMoments(tally) ?? []
+  const kept = tally.weight?.newest ?? []
   return tally.n > kept.length && tally.first < since && kept.every((at) => at >= since)
 }
 
@@ -97,7 +83,7 @@ export function knowsSince(cell: Cell, since: number): boolean {
 export function exactSince(cell: Cell, since: number): number {
   let exact = since
   for (const tally of cell.tallies.values()) {
-    if (straddles(tally, since)) exact = Math.max(exact, Math.min(...(windowMoments(tally) ?? [])) + 1)
+    if (straddles(tally, since)) exact = Math.max(exact, Math.min(...(tally.weight?.newest ?? [])) + 1)
   }
   return exact
 }
@@ -115,7 +101,7 @@ export function recentPart(cell: Cell, since: number): Cell {
       n += tally.n
       continue
     }
-    const moments = (windowMoments(tally) ?? []).filter((at) => at >= since)
+    const moments = [...(tally.weight?.newest ?? [])].filter((at) => at >= since)
     if (moments.length === 0) continue
     tallies.set(category, {
       n: moments.length,
@@ -268,8 +254,7 @@ export function selectEvidence(
  * answers are no choices, a user whose new preference was auto-resolved chose only at the
  * check-ins, fewer than N in the window, and the older history outvoted the new option again.
  * A shortened window is a change only where its choices span 3 days (see spansDays), or where
- * the option chosen most but for its favourite was chosen less in the last 3 days and on the
- * first of them (see lastsDays).
+ * the option chosen most but for its favourite was chosen less in the last 3 days (see lastsDays).
  */
 function changeWithin(
   cell: Cell,
@@ -329,7 +314,7 @@ function spansDays(cell: Cell, since: number, end: number): boolean {
   let second = -Infinity
   for (const tally of cell.tallies.values()) {
     if (tally === favourite || tally.first >= since) continue
-    const known = windowMoments(tally) ?? [tally.last]
+    const known = tally.weight?.newest ?? [tally.last]
     const before = known.filter((at) => at < since)
     if (before.length === 0) return end - since >= SHORTENED_MIN_SPAN_MS
     if (before.length === 1 && tally.n > known.length) before.push(before[0] as number)
@@ -350,7 +335,7 @@ function windowFavourite(cell: Cell, since: number): Tally | undefined {
   let favourite: Tally | undefined
   let most = 0
   for (const tally of cell.tallies.values()) {
-    const count = tally.first >= since ? tally.n : (windowMoments(tally) ?? [tally.last]).filter((at) => at >= since).length
+    const count = tally.first >= since ? tally.n : (tally.weight?.newest ?? [tally.last]).filter((at) => at >= since).length
     if (count > most) [favourite, most] = [tally, count]
     else if (count === most) favourite = undefined
   }
@@ -360,54 +345,38 @@ function windowFavourite(cell: Cell, since: number): Tally | undefined {
 /**
  * Whether, over the last SHORTENED_MIN_SPAN_MS up to `end`, the option chosen most over the whole
  * history but for the one chosen most in a window shortened to `since` (see spansDays) has been
- * chosen less than before, at `change.significance`, and already on the first day of them: the
- * change to the window's favourite is then one that lasts, however briefly its kept moments reach
- * back. At 20 choices a day, a user who switched to an option chosen 4 times in 5 kept its 16 exact
- * moments within the last day; the shortened window never spanned 3 days, and the old favourite
- * was recommended `high` and `sufficient` 150 choices after the switch. The old favourite's counts
- * must be exact (a choice of it kept from before the 3 days, of all it keeps, EXACT_NEWEST): kept
- * to 16, a user who switched 3 to 2 at 20 choices a day kept the old favourite's all within 2 days,
- * and it was recommended `high` 97% of the 30 days after the switch (scripts/calibration-switch.ts;
- * now 48%). The others' may be counted low, from their kept moments alone (the rest counted with
- * the older choices), which only narrows the fall the test sees. The fall on the first day is what
- * tells a change from a burst of one option all day one day in ten, or two: the option chosen all
- * the days before was chosen as often on the first, and the fall over the 3 days is the burst's
- * alone. Tested as that option against the others together, a 2×2 table, each part against the
- * choices before the 3 days.
+ * chosen less than before, at `change.significance`: the change to the window's favourite is then
+ * one that lasts, however briefly its kept moments reach back. At 20 choices a day, a user who
+ * switched to an option chosen 4 times in 5 kept its 16 exact moments within the last day; the
+ * shortened window never spanned 3 days, and the old favourite was recommended `high` and
+ * `sufficient` 150 choices after the switch. The old favourite's count over those days must be
+ * exact (a choice of it kept from before them); the others' may be counted low, from their kept
+ * moments alone (the rest counted with the older choices), which only narrows the fall the test
+ * sees. The burst of one option all day one day in ten does not pass where the option chosen all
+ * the days before keeps its 16 moments in the last day or two, so its count over 3 days is not
+ * known: from about 12 choices a day at 3 in 4 of it. Below that it may: after 60 days of 8 a day,
+ * 3 in 4 of one option, one sitting of 8 of the other was a change 30 times in 100, 14 without this.
+ * Tested as that option against the others together, a 2×2 table.
  */
 function lastsDays(cell: Cell, since: number, end: number, policy: Policy): boolean {
   const favourite = windowFavourite(cell, since)
   if (favourite === undefined) return false
   const from = end - SHORTENED_MIN_SPAN_MS
   let old: Tally | undefined
-  for (const tally of cell.tallies.values()) {
-    if (tally !== favourite && (old === undefined || tally.n > old.n)) old = tally
-  }
-  // Its counts since `from` are exact where it keeps a choice from before then.
-  if (old === undefined || !(old.weight?.newest ?? [old.last]).some((at) => at < from)) return false
-  return fellSince(cell, old, from, Infinity, policy) && fellSince(cell, old, from, from + DAY_MS, policy)
-}
-
-/**
- * Whether `old` was chosen less in [from, to) than before `from`, at `change.significance`: that
- * option against the others, a 2×2 table. Its count there is read from the moments it keeps (exact
- * where one is older than `from`); the others' from theirs, or their whole tally when first chosen
- * at or after `from` and `to` is open, which counts them low at most and only narrows the fall.
- */
-function fellSince(cell: Cell, old: Tally, from: number, to: number, policy: Policy): boolean {
-  const within = (tally: Tally) =>
-    tally.first >= from && to === Infinity ? tally.n : (tally.weight?.newest ?? [tally.last]).filter((at) => at >= from && at < to).length
   let total = 0
   let recent = 0
-  let since = 0
   for (const tally of cell.tallies.values()) {
     total += tally.n
-    recent += within(tally)
-    since += tally.first >= from ? tally.n : (tally.weight?.newest ?? [tally.last]).filter((at) => at >= from).length
+    recent += tally.first >= from ? tally.n : (tally.weight?.newest ?? [tally.last]).filter((at) => at >= from).length
+    if (tally !== favourite && (old === undefined || tally.n > old.n)) old = tally
   }
-  const oldRecent = within(old)
-  const oldOlder = old.n - (old.weight?.newest ?? [old.last]).filter((at) => at >= from).length
-  const older = total - since
+  if (old === undefined) return false
+  // Its count since `from` is exact where it keeps a choice from before then.
+  const kept = old.weight?.newest ?? [old.last]
+  if (!kept.some((at) => at < from)) return false
+  const oldRecent = kept.filter((at) => at >= from).length
+  const oldOlder = old.n - oldRecent
+  const older = total - recent
   if (recent < policy.thresholds.min_observations || older <= 0) return false
   // Only a fall of the old favourite is a change away from it.
   if (oldRecent * older >= oldOlder * recent) return false

@@ -101,10 +101,7 @@ function weightOrder(a: number, b: number): number {
 // 7: a head keeps the user's latest own choice and how it was asked, and core-pending how each
 //    waiting observation was, so that a point in core tells a request that does not say whether it
 //    is multi-select without a read of archival (R-MEM-1).
-// 8: a decayed sum keeps its newest 64 moments exactly, where it kept 16 (EXACT_NEWEST): a sum of
-//    7 would have kept the next 48 beside a tail of older ones, a late one among them out of order,
-//    and told an option's count over the last days from 16 moments until then.
-const FORMAT = 8
+const FORMAT = 7
 
 /**
  * Whether a head's decayed sum has the nodes of its α's grid: one built before small α's grids were

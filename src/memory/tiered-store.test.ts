@@ -324,46 +324,13 @@ describe('a store written by an earlier format', () => {
   })
 })
 
-describe('a store written when a decayed sum kept 16 moments exactly (format 7)', () => {
-  it('rebuilds its aggregates: the cells keep the newest 64 moments, as a store written now', async () => {
-    const history = Array.from({ length: 80 }, (_, i) => observation({ at: T0 - i * 3_600_000, choice: i % 3 === 0 ? 'S' : 'M' }))
-    const newest = (memory: PointView) =>
-      [...(memory.cells([cellKey.scope(null)])[0]?.tallies ?? [])].map(([category, tally]) => [category, tally.n, tally.weight?.newest])
-    const fresh = await createLevelStore(new MemoryLevel<string, string>() as never, { policy: POLICY })
-    await fresh.addObservations(history, [])
-    const expected = await fresh.readPoint('alice', 'tier', new Date(T0), newest)
-    await fresh.close()
-    expect(expected).toContainEqual(['["M"]', 53, expect.any(Array)])
-    expect((expected.find(([category]) => category === '["M"]')?.[2] as number[]).length).toBe(53)
-
-    const db = new MemoryLevel<string, string>()
-    const first = await createLevelStore(db as never, { policy: POLICY })
-    await first.addObservations(history, [])
-    await first.readPoint('alice', 'tier', new Date(T0), newest)
-    await first.close()
-    await db.open()
-    // As format 7 left them: each sum's 16 newest moments kept, the rest folded into its tail.
-    const heads = db.sublevel<string, Record<string, unknown>>('core', { valueEncoding: 'json' })
-    await heads.put('alice\u0000tier', { ...(await heads.get('alice\u0000tier')), format: 7 })
-    const cells = db.sublevel<string, string>('core-cells', { valueEncoding: 'utf8' })
-    for await (const [key, value] of cells.iterator()) {
-      const cell = JSON.parse(value) as { tallies: Array<[string, { weight?: { newest: number[] } }]> }
-      for (const [, tally] of cell.tallies) if (tally.weight !== undefined) tally.weight.newest = tally.weight.newest.slice(0, 16)
-      await cells.put(key, JSON.stringify(cell))
-    }
-    const second = await createLevelStore(db as never, { policy: POLICY })
-    expect(await second.readPoint('alice', 'tier', new Date(T0), newest)).toEqual(expected)
-    await second.close()
-  })
-})
-
 describe('a store written at a small α before its grid was floored', () => {
   it('rebuilds the aggregates whose decayed sums have the old grid\'s nodes, rather than misread them', async () => {
     const policy = { ...POLICY, decay: { alpha: 0.1 } }
     const db = new MemoryLevel<string, string>()
     const first = await createLevelStore(db as never, { policy })
     // More choices than a sum keeps exactly: the head's sum has a tail, one value per node.
-    await first.addObservations(Array.from({ length: 70 }, (_, i) => observation({ at: T0 - i * DAY, choice: 'M' })), [])
+    await first.addObservations(Array.from({ length: 20 }, (_, i) => observation({ at: T0 - i * DAY, choice: 'M' })), [])
     await first.readPoint('alice', 'tier', new Date(T0), countsIn)
     await first.close()
     await db.open()
@@ -376,7 +343,7 @@ describe('a store written at a small α before its grid was floored', () => {
     expect(await second.inCore('alice', 'tier')).toBe(false)
     expect(await second.maintainCore(new Date(T0))).toEqual({ demoted: 0, refreshed: 1 })
     expect((await heads.get('alice\u0000tier'))?.weight.tail.length).toBe(68)
-    expect(await second.readPoint('alice', 'tier', new Date(T0), countsIn)).toEqual({ '["M"]': 70 })
+    expect(await second.readPoint('alice', 'tier', new Date(T0), countsIn)).toEqual({ '["M"]': 20 })
     await second.close()
   })
 })
