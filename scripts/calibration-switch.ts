@@ -6,9 +6,10 @@
  * recommendation is recorded as such (R-ASK-4), no choice of theirs. The truth is the favourite
  * of the user's current choice probabilities. Prints, per kind and rate, the expected calibration
  * error (10 equal-width bins, Naeini et al. 2015), the share right, and the shares of answers that
- * were `high` and wrong and auto-resolved (ask=false) and wrong.
+ * were `high` and wrong and auto-resolved (ask=false) and wrong. With --weekdays, users choose on
+ * weekdays only (no choice on Saturdays and Sundays).
  *
- *   npx tsx scripts/calibration-switch.ts [--users 40] [--seeds 1,2] [--rates 1,5,20] [--kinds stationary,bursty,strong,weak] [--json]
+ *   npx tsx scripts/calibration-switch.ts [--users 40] [--seeds 1,2] [--rates 1,5,20] [--kinds stationary,bursty,strong,weak] [--weekdays] [--json]
  */
 import { parseArgs } from 'node:util'
 import { MemoryLevel } from 'memory-level'
@@ -34,18 +35,20 @@ interface Asked {
   day: number
 }
 
-/** About `rate` moments a day (rate × (0.5 + u), rounded), within nine working hours, over `days` days from `from`. */
-function moments(next: () => number, from: number, days: number, rate: number): number[] {
+/** About `rate` moments a day (rate × (0.5 + u), rounded), within nine working hours, over `days` days from `from`; none on weekends where `weekdays`. */
+function moments(next: () => number, from: number, days: number, rate: number, weekdays: boolean): number[] {
   const out: number[] = []
   for (let day = 0; day < days; day++) {
     const count = Math.round(rate * (0.5 + next()))
+    // START is a Monday.
+    if (weekdays && (Math.floor((from - START) / DAY) + day) % 7 >= 5) continue
     const today = Array.from({ length: count }, () => from + day * DAY + Math.round(next() * 9 * HOUR))
     out.push(...today.sort((a, b) => a - b))
   }
   return out
 }
 
-async function simulate(kind: Kind, rate: number, users: number, seed: number): Promise<Asked[]> {
+async function simulate(kind: Kind, rate: number, users: number, seed: number, weekdays: boolean): Promise<Asked[]> {
   const policy = await loadPolicy()
   const store = await createLevelStore(new MemoryLevel<string, string>() as never, { sync: false, policy })
   const clock = fixedClock(new Date(START))
@@ -89,11 +92,11 @@ async function simulate(kind: Kind, rate: number, users: number, seed: number): 
         multi_select: false,
         source: 'user' as const,
       })
-      const history = moments(next, START, HISTORY_DAYS, rate)
+      const history = moments(next, START, HISTORY_DAYS, rate, weekdays)
       const switchAt = START + HISTORY_DAYS * DAY
       clock.set(new Date(switchAt - 1))
       await memory.observe(history.map((at, i) => choice(`h${i}`, at, thetaBefore)))
-      const after = moments(next, switchAt, AFTER_DAYS, rate)
+      const after = moments(next, switchAt, AFTER_DAYS, rate, weekdays)
       for (const [i, at] of after.entries()) {
         clock.set(new Date(at))
         const answer = await memory.recommend({ ...question, multi_select: false })
@@ -149,6 +152,7 @@ const { values } = parseArgs({
     seeds: { type: 'string', default: '1,2' },
     rates: { type: 'string', default: '1,5,20' },
     kinds: { type: 'string', default: 'stationary,bursty,strong,weak' },
+    weekdays: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
 })
@@ -161,7 +165,7 @@ const rows = []
 for (const kind of kinds) {
   for (const rate of rates) {
     for (const seed of seeds) {
-      const s = summary(await simulate(kind, rate, users, seed))
+      const s = summary(await simulate(kind, rate, users, seed, values.weekdays))
       rows.push({ kind, rate, seed, ...s })
       if (!values.json) {
         console.log(
