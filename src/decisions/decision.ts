@@ -129,13 +129,17 @@ export function isGlobPath(path: string): boolean {
 }
 
 /**
- * The folders above the first segment of a glob path a glob is in (one holds `*`, `?` or a brace's
- * `{`): `src/billing` of `src/billing/**`, `src` of `src/v?`, '' of `**\/*.ts`. What the glob
- * meant to hold lies there, and a scope written so is what to supersede it with.
+ * The folders above the first segment of a glob path a glob is in (one holds `*`, `?` or the `{` of
+ * a brace group, as isGlobPath reads them): `src/billing` of `src/billing/**`, `src` of `src/v?`,
+ * '' of `**\/*.ts`, `app/{locale}/x` of `app/{locale}/x/*` (a brace alone is a folder's name: a
+ * version before this read it as a glob, said `app` and warned every check under `app`). What the
+ * glob meant to hold lies there, and a scope written so is what to supersede it with.
  */
 export function globFolder(path: string): string {
-  const segments = path.replace(/\\/g, '/').split('/')
-  return segments.slice(0, segments.findIndex((segment) => /[*?{]/.test(segment))).join('/')
+  const slashed = path.replace(/\\/g, '/')
+  const starts = [slashed.search(/[*?]/), slashed.search(/\{[^{}]*,[^{}]*\}/)].filter((at) => at !== -1)
+  const before = starts.length === 0 ? slashed : slashed.slice(0, Math.min(...starts))
+  return before.slice(0, Math.max(before.lastIndexOf('/'), 0))
 }
 
 /**

@@ -690,6 +690,29 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
     expect((await call('POST', '/v1/decisions/check', { action: 'git push --force', path: 'src/billing/invoice.ts' })).body.scope_warnings).toEqual([{ key: 'D-MARK', message: warningOf('D-MARK') }])
   })
 
+  it('reads a folder named in braces alone above a glob as a folder: warns only below it, and says to scope it', async () => {
+    const db = new MemoryLevel<string, string>()
+    const written = await createLevelDecisionStore(db as never)
+    const forbid = [{ kind: 'must_not' as const, pattern: 'git push --force' }]
+    await written.transact(async (tx) => {
+      // `app/{locale}` is a path (Next.js), as the route takes it; the `*` below it is the glob.
+      await tx.put(decisionRecord('D-LOCALE', { enforce: 'required', scope: { points: [], task: null, path: 'app/{locale}/admin/*', stage: null }, constraints: forbid }))
+      await tx.put(decisionRecord('D-GROUP', { enforce: 'required', scope: { points: [], task: null, path: 'services/{api,web}/*', stage: null }, constraints: forbid }))
+    })
+    const { call } = await createTestApp({ db, now: '2026-07-03T10:00:00.000Z' })
+    const listed = (await call('GET', '/v1/decisions')).body.decisions
+    expect(listed.find((d: any) => d.key === 'D-LOCALE').scope_warning).toContain('supersede it with one scoped to app/{locale}/admin')
+    // A brace group is a glob, as isGlobPath reads it: the folder above it.
+    expect(listed.find((d: any) => d.key === 'D-GROUP').scope_warning).toContain('supersede it with one scoped to services')
+    const warned = async (path: string) =>
+      ((await call('POST', '/v1/decisions/check', { action: 'git push --force', path })).body.scope_warnings ?? []).map((w: { key: string }) => w.key)
+    expect(await warned('app/{locale}/admin/users.tsx')).toEqual(['D-LOCALE'])
+    // Elsewhere in app, or in another folder of app/{locale}, the decision was never meant to hold.
+    expect(await warned('app/shop/page.tsx')).toEqual([])
+    expect(await warned('app/{locale}/page.tsx')).toEqual([])
+    expect(await warned('services/api/server.ts')).toEqual(['D-GROUP'])
+  })
+
   it('counts no pulse for a HEAD, which reaches no run (a link checker, a probe), and answers it as the GET without a body', async () => {
     const { app, call } = await createTestApp()
     await call('POST', '/v1/decisions', decision({ key: 'G', status: 'accepted' }))
