@@ -40,6 +40,18 @@ describe('a name spaced at its ends, or white space alone, refused where it is w
     ])
   })
 
+  it.each(['user', 'decision_id'])('quotes no %s past the identifier limit, which its own issue names: the answer is not twice the name', async (field) => {
+    const { call } = await createTestApp()
+    const value = `${'a'.repeat(20_000)} `
+    const res = await call('POST', '/v1/observations', { ...OBS, user: 'alice', [field]: value })
+    expect(res.status).toBe(400)
+    expect(res.body.error.issues).toEqual([
+      { path: field, message: expect.stringContaining('<=200 characters') },
+      { path: field, message: SPACED },
+    ])
+    expect(JSON.stringify(res.body).length).toBeLessThan(1000)
+  })
+
   it.each([
     ['POST /v1/recommendations', '/v1/recommendations', REC],
     ['POST /v1/plan', '/v1/plan', PLAN],
