@@ -522,6 +522,24 @@ describe('decision-memory why FILE, a record import-adr read', () => {
     }
   })
 
+  it('says --project . and --path . name no folder in one removed under the shell, rather than crash', async () => {
+    const { store, repo } = await shopWithOneRecord('dm-why-gone-')
+    const gone = join(repo, 'src', 'gone')
+    mkdirSync(gone)
+    const cwd = process.cwd()
+    try {
+      process.chdir(gone)
+      rmSync(gone, { recursive: true })
+      for (const flag of ['project', 'path']) {
+        const run = whyCommand(['--point', 'tier', `--${flag}`, '.', '--data', store])
+        await expect(run, flag).rejects.toThrow(`--${flag} .: the folder this runs in is gone (removed since the shell entered it): give the ${flag} by name`)
+        await expect(whyCommand(['--point', 'tier', `--${flag}`, '.', '--data', store]), flag).rejects.toHaveProperty('name', 'UsageError')
+      }
+    } finally {
+      process.chdir(cwd)
+    }
+  })
+
   it('with --as-of, lists for a file of the code the decisions scoped to its path then, not those of now', async () => {
     const { store, repo } = await shopWithOneRecord('dm-why-file-')
     const clock = fixedClock('2026-11-01T00:00:00Z')

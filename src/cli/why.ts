@@ -281,6 +281,12 @@ export async function whyCommand(argv: string[]): Promise<number> {
   // Not given, a point is explained in the repository this runs in, as the MCP server's tools and
   // the hooks recommend there: across every project, the point would be explained with another
   // recommendation than the one the agent was given. Outside a repository, none, as the MCP server.
+  // `.` names the folder this runs in: in one removed under the shell, process.cwd() threw, a stack trace.
+  for (const flag of ['project', 'path'] as const) {
+    if (values[flag] === '.' && !folderHereExists()) {
+      throw new UsageError(`--${flag} .: the folder this runs in is gone (removed since the shell entered it): give the ${flag} by name, or run it in a folder that exists`)
+    }
+  }
   const project =
     values.project === undefined
       ? point === undefined || values['all-projects'] === true
