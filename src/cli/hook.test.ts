@@ -226,6 +226,24 @@ describe('decision-memory hook refused for good (a 4xx)', () => {
       expect(proxied.stderr).toContain(`decision-memory hook: the service refused the payload: HTTP 400: <html>${'x'.repeat(194)}\n`)
     })
   })
+
+  it('says where a spooled event it refuses went: the .rejected file, for a person to find', async () => {
+    const refuse: RequestListener = (request, response) => {
+      request.resume()
+      request.on('end', () => response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'invalid_request', message: 'no' } })))
+    }
+    await withStub('dm-hook-400-spooled-', refuse, async ({ host, dir }) => {
+      const spool = join(dir, 'spool.ndjson')
+      const line = JSON.stringify({ at: '2026-01-01T00:00:00.000Z', user: 'alice', payload: claudeCodeFixture('post-tool-use-single') })
+      await writeFile(spool, `${line}\n`, { mode: 0o600 })
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+      const said = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('session-start')), env })
+      expect(said.code).toBe(0)
+      expect(said.stderr).toContain(`decision-memory hook: the service refused the payload: HTTP 400 invalid_request: no; set aside in ${spool}.rejected\n`)
+      // The session's start, refused too, is said kept there on a line of its own.
+      expect((await readFile(`${spool}.rejected`, 'utf8')).split('\n')[0]).toBe(line)
+    })
+  })
 })
 
 describe('decision-memory hook whose PreToolUse gets no answer from the service', () => {

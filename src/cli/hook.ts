@@ -459,7 +459,11 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       // what waited in the spool is delivered rather than lost to the rejected file.
       const retried = [401, 403, 404, 405, 408, 429]
       const permanent = response.status >= 400 && response.status < 500 && !retried.includes(response.status)
-      if (permanent) process.stderr.write(`decision-memory hook: the service refused the payload: ${refusal(response.status, body)}\n`)
+      // A spooled event refused so is set aside by the drain: said where, or a person reading stderr
+      // knows it is gone from the spool and not where to find it (the event at hand, a capture, is
+      // said kept in the same file below).
+      const aside = late ? `; set aside in ${rejectedFile(file)}` : ''
+      if (permanent) process.stderr.write(`decision-memory hook: the service refused the payload: ${refusal(response.status, body)}${aside}\n`)
       else if (response.status === 404 || response.status === 405) {
         process.stderr.write(`decision-memory hook: ${url} answered HTTP ${response.status}: is DECISION_MEMORY_URL the service's address, with no path?\n`)
       } else if (response.status === 401) {
