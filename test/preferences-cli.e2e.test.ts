@@ -22,6 +22,17 @@ async function answering(body: unknown): Promise<string> {
   return `http://127.0.0.1:${(server.address() as { port: number }).port}`
 }
 
+describe('decision-memory preferences of a user who has chosen nothing', () => {
+  it('names a user spaced at its ends quoted, its spaces seen, and any other as it is', async () => {
+    const data = tempDir('dm-prefs-none-')
+    const closed = { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }
+    const spaced = await runCli(['preferences', '--user', ' alice ', '--data', data], { env: closed })
+    expect(spaced).toMatchObject({ code: 0, stdout: 'nothing learned about " alice " yet\n' })
+    const plain = await runCli(['preferences', '--user', 'alice', '--data', data], { env: closed })
+    expect(plain).toMatchObject({ code: 0, stdout: 'nothing learned about alice yet\n' })
+  })
+})
+
 describe('decision-memory preferences --as-of (R-REC-9)', () => {
   it('prints what had been learned then, after a line saying so, through the service or without one', async () => {
     const data = join(tempDir('dm-prefs-'), 'data')

@@ -2,6 +2,7 @@ import { loadPolicy } from '../config/load-policy'
 import type { PointPreference } from '../domain/learned-preferences'
 import { InputError } from '../domain/errors'
 import { shownPercent } from '../domain/recommendation'
+import { shownName } from '../domain/observation'
 import { agentUser, identifierFlag, parseFlags, configFilePath, timestampFlag, momentAheadLocally, UsageError } from './options'
 import { failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
 import { jsonLine, printable } from './terminal'
@@ -131,10 +132,10 @@ export async function preferencesCommand(argv: string[]): Promise<number> {
   }
   const body = answer.body as { points: PointPreference[] }
   if (values.json === true) process.stdout.write(jsonLine(body))
-  else if (body.points.length === 0) process.stdout.write(`nothing learned about ${user} ${asOf === undefined ? 'yet' : `as of ${asOf}`}\n`)
+  else if (body.points.length === 0) process.stdout.write(`nothing learned about ${shownName(user)} ${asOf === undefined ? 'yet' : `as of ${asOf}`}\n`)
   else {
     // A replay says so, as why's does: preferences as they were then read like those of now.
-    if (asOf !== undefined) process.stdout.write(printable(`${user} as of ${asOf}`) + '\n')
+    if (asOf !== undefined) process.stdout.write(printable(`${shownName(user)} as of ${asOf}`) + '\n')
     for (const point of body.points) process.stdout.write(printable(describePoint(point)) + '\n')
   }
   return 0

@@ -1,6 +1,6 @@
 import { InputError } from '../domain/errors'
 import { matchOption, matchInOtherWords, normalizeLabel } from '../domain/labels'
-import type { Observation } from '../domain/observation'
+import { shownName, type Observation } from '../domain/observation'
 import type { RecommendationRequest } from '../domain/recommendation'
 import { outOfScope, type ApplicabilityQuery, type OutOfScope } from './applicability'
 import type { DecisionRecord, DecisionStatus, EnforceLevel } from './decision'
@@ -128,7 +128,7 @@ export async function explainPoint(
   if (options.length === 0 && bound.length === 0) {
     // In a replay, what was not known yet then: said so, or an auditor looks for a typo in the point.
     const then = query.replay === true ? ` as of ${asOf.toISOString()}` : ''
-    throw new InputError('point_not_found', `nothing is known of point ${point} for user ${user}${then}`, {
+    throw new InputError('point_not_found', `nothing is known of point ${shownName(point)} for user ${shownName(user)}${then}`, {
       status: 404,
       issues: [{ path: 'point', message: `no observation and no decision at this point${then}` }],
     })

@@ -93,6 +93,12 @@ export const spacedName = (name: unknown) =>
     ? `no spaces at its ends: ${JSON.stringify(name)} would be another name than ${JSON.stringify(name.trim())}`
     : 'no spaces at its ends'
 
+/**
+ * A name as a message prints it: quoted when white space at its ends would not be seen (`nothing
+ * learned about  alice  yet`, stored so before writes refused it), else as it is, `alice`.
+ */
+export const shownName = (name: string) => (name !== '' && name.trim() === name ? name : JSON.stringify(name))
+
 /** Whether a name is white space at its ends (or alone), told once: a tab or a newline is a control character, said so. */
 const spacedAtItsEnds = (name: string) => name.trim() !== name && new RegExp(NO_CONTROL_PATTERN).test(name)
 

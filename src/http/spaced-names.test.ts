@@ -149,4 +149,12 @@ describe('what was stored under a name spaced at its ends before writes refused 
     expect(forgotten.body.user).toBe(' CaseU ')
     expect((await call('GET', `/v1/users/${user}/preferences`)).body.points).toEqual([])
   })
+  it('is named quoted where nothing is known of it, its spaces seen; a name without them as it is', async () => {
+    const { call } = await createTestApp()
+    const spaced = await call('GET', `/v1/why?user=${encodeURIComponent(' CaseU ')}&point=${encodeURIComponent(' tier ')}`)
+    expect(spaced.status).toBe(404)
+    expect(spaced.body.error.message).toBe('nothing is known of point " tier " for user " CaseU "')
+    const plain = await call('GET', '/v1/why?user=CaseU&point=tier')
+    expect(plain.body.error.message).toBe('nothing is known of point tier for user CaseU')
+  })
 })
