@@ -148,15 +148,18 @@ export function globFolder(path: string): string {
  * match, only to one holding it as written (a folder `v?` on Linux: /applicable returned the decision
  * there, beside a warning that it applied to no path), and is kept, listed and revocable as it is. Undefined for a path scope that is a path, or none.
  */
-export function scopeWarning(scope: Pick<DecisionScope, 'path'>): string | undefined {
-  const path = scope.path
+export function scopeWarning(decision: { scope: Pick<DecisionScope, 'path'>; status: DecisionStatus }): string | undefined {
+  const path = decision.scope.path
   if (path === null || !isGlobPath(path)) return undefined
+  const held =
+    `scope.path ${JSON.stringify(path)} is a glob, which a version before this took: a path scope is a prefix compared as written, ` +
+    'so this decision applies to none of the paths the glob would match, only to one holding it as written'
+  // A decision superseded or revoked is in force nowhere, and neither can be superseded again: the
+  // advice sent a person to mend what no run reads (`why` prints it under an old link of a chain).
+  if (decision.status === 'superseded' || decision.status === 'revoked') return held
   const above = globFolder(path)
   const instead = above === '' ? 'one with no path scope, or one a folder' : `one scoped to ${above}`
-  return (
-    `scope.path ${JSON.stringify(path)} is a glob, which a version before this took: a path scope is a prefix compared as written, ` +
-    `so this decision applies to none of the paths the glob would match, only to one holding it as written; supersede it with ${instead}`
-  )
+  return `${held}; supersede it with ${instead}`
 }
 
 /** Where and when a decision holds (R-CON-4); an empty field holds everywhere. */

@@ -27,7 +27,7 @@ export type ApplicableDecision = DecisionRecord & { unrecorded?: string[]; scope
 
 /** A decision as shown, with `scope_warning` where its stored path scope is a glob (see scopeWarning). */
 function shown<T extends DecisionRecord>(decision: T): T & { scope_warning?: string } {
-  const warning = scopeWarning(decision.scope)
+  const warning = scopeWarning(decision)
   return warning === undefined ? decision : { ...decision, scope_warning: warning }
 }
 
@@ -666,7 +666,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
    */
   async function globScoped(run: ApplicabilityQuery, asOf: Date | undefined): Promise<Array<{ key: string; message: string }>> {
     if (run.path === undefined) return []
-    const globbed = (d: DecisionRecord) => scopeWarning(d.scope) !== undefined
+    const globbed = (d: DecisionRecord) => scopeWarning(d) !== undefined
     const candidates = asOf === undefined ? await acceptedNow(globbed) : await asTheyStood((await store.list()).filter(globbed), asOf)
     const meant = (path: string) => {
       const folder = globFolder(path)
@@ -674,7 +674,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
     }
     return candidates
       .filter((d) => d.scope.path !== null && !applies(d, run) && applies({ ...d, scope: { ...d.scope, path: meant(d.scope.path) } }, run))
-      .map((d) => ({ key: d.key, message: scopeWarning(d.scope) as string }))
+      .map((d) => ({ key: d.key, message: scopeWarning(d) as string }))
   }
 
   /** The accepted decisions as last read, while no commit of decisions has started or ended since. */
@@ -918,7 +918,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
       const chain = await chainOf(start, asOf)
       const links = await Promise.all(
         chain.map(async ({ record: d, events: history }): Promise<ChainLink> => {
-          const warning = scopeWarning(d.scope)
+          const warning = scopeWarning(d)
           return {
             key: d.key,
             title: d.title,

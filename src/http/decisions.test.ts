@@ -683,11 +683,23 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
     // Posted back as read, the warning is ignored as the other read-only fields are.
     const { key: _key, ...read } = (await call('GET', '/v1/decisions/D-PLAIN')).body
     expect((await call('POST', '/v1/decisions', { ...read, scope_warning: 'x' })).status).toBe(201)
-    // Revoked as any other, with nothing to re-send; it still says so.
+    // Revoked as any other, with nothing to re-send; it still says what it holds, but no longer to
+    // supersede it: a revoked decision is in force nowhere, and none supersedes it.
     const revoked = await call('POST', '/v1/decisions/D-STAR/revoke', { reason: 'a glob' })
     expect(revoked.status).toBe(200)
-    expect(revoked.body.scope_warning).toBe(warningOf('D-STAR'))
-    expect((await call('POST', '/v1/decisions/check', { action: 'git push --force', path: 'src/billing/invoice.ts' })).body.scope_warnings).toEqual([{ key: 'D-MARK', message: warningOf('D-MARK') }])
+    const held = warningOf('D-STAR').replace('; supersede it with one scoped to src/billing', '')
+    expect(revoked.body.scope_warning).toBe(held)
+    expect(held).toMatch(/only to one holding it as written$/)
+    // Superseded as advised, the old link of the chain says the same, its advice followed.
+    const successor = await call('POST', '/v1/decisions', decision({ key: 'D-MARK2', status: 'accepted', supersedes: 'D-MARK', scope: { path: 'src' } }))
+    expect(successor.status).toBe(201)
+    const chain = (await call('GET', '/v1/decisions/D-MARK2/why')).body.chain
+    expect(chain.map((l: any) => [l.key, l.status, l.scope_warning])).toEqual([
+      ['D-MARK', 'superseded', warningOf('D-MARK').replace('; supersede it with one scoped to src', '')],
+      ['D-MARK2', 'accepted', undefined],
+    ])
+    // The warnings of a check are of accepted decisions alone: D-STAR, revoked, and D-MARK, superseded, are no longer among them.
+    expect((await call('POST', '/v1/decisions/check', { action: 'git push --force', path: 'src/billing/invoice.ts' })).body.scope_warnings).toBeUndefined()
   })
 
   it('reads a folder named in braces alone above a glob as a folder: warns only below it, and says to scope it', async () => {
