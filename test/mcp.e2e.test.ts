@@ -251,6 +251,29 @@ describe('decision-memory mcp (R-SVC-6)', () => {
     expect(textOf(serviceError)).toMatch(/^duplicate_option: .*\n- all_options\.1: /)
   })
 
+  it('refuses why of a question for a user, project, session or point spaced at its ends, naming it, through the service and on its own store alike', async () => {
+    const data = tempDir('dm-mcp-spaced-')
+    const service = await startService(data)
+    services.push(service)
+    const closed = `http://127.0.0.1:${await closedPort()}`
+    const said: string[][] = []
+    for (const client of [await connect({ DECISION_MEMORY_URL: service.url }), await connect({ DECISION_MEMORY_URL: closed }, ['--data', tempDir('dm-mcp-spaced-local-')])]) {
+      const lines: string[] = []
+      const spaced: Array<[string, string]> = [['user', ' CaseU '], ['session_id', 's-1 '], ['project', ' acme'], ['point', 'tier\u00a0']]
+      for (const [field, value] of spaced) {
+        const answer = await client.callTool({ name: 'why', arguments: { ...TIER, [field]: value } })
+        expect(answer.isError, `${field} ${JSON.stringify(value)}`).toBe(true)
+        expect(textOf(answer)).toMatch(new RegExp(`^invalid_request: [^\\n]*\\n- ${field}: no spaces at its ends: `))
+        lines.push(textOf(answer))
+      }
+      said.push(lines)
+    }
+    // One answer whichever memory the server reaches.
+    expect(said[1]).toEqual(said[0])
+    // Nothing was stored, nor a session started, for the spaced user.
+    expect((await (await fetch(`${service.url}/v1/users/${encodeURIComponent(' CaseU ')}/export`)).text()).split('\n').filter((l) => l.includes('"type":"session"'))).toEqual([])
+  })
+
   it('says which variable mends a 401 of a service run with --auth: the token is the server\'s setting, not the agent\'s input', async () => {
     // A stand-in for a service run with --auth, reached without DECISION_MEMORY_TOKEN.
     const guarded = createServer((_request, response) => {

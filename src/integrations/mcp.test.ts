@@ -1479,4 +1479,18 @@ describe('createMcpServer: a name spaced at its ends, or white space alone', () 
     expect(asked).toMatchObject([why])
     await client.close()
   })
+
+  it('is refused by why of a question, as recommend refuses it, before any memory is asked: a store the server opened took it', async () => {
+    const recommended: unknown[] = []
+    const { backend } = recordingBackend()
+    const client = await connected({ ...backend, recommend: async (request) => (recommended.push(request), { ok: true, body: {} }) }, undefined)
+    for (const [field, value] of [['user', ' CaseU '], ['project', 'acme '], ['session_id', ' s-1'], ['point', 'db\u00a0']] as const) {
+      const why = await client.callTool({ name: 'why', arguments: { ...WHY_Q, [field]: value } })
+      const recommend = await client.callTool({ name: 'recommend', arguments: { ...WHY_Q, [field]: value } })
+      expect(why.isError, field).toBe(true)
+      expect((why.content as Array<{ text: string }>)[0]?.text, field).toBe((recommend.content as Array<{ text: string }>)[0]?.text)
+    }
+    expect(recommended).toEqual([])
+    await client.close()
+  })
 })

@@ -478,6 +478,13 @@ export function createMcpServer(
   // decision's (`key`: e.g. the one `check_decision` named as blocking) and a file's (`file`: the
   // decisions behind it, as `why FILE` reads them). Which is asked is told by
   // the arguments, checked in the tool: a top-level anyOf is what the Claude API refuses.
+  /** The names of a recommendation's why, as `recommend` takes them: none spaced at its ends. */
+  const spacedNames = z.object({
+    user: TrimmedIdentifierSchema,
+    project: TrimmedIdentifierSchema.optional(),
+    session_id: TrimmedIdentifierSchema.optional(),
+    point: TrimmedIdentifierSchema.optional(),
+  })
   const whyInput = recommendation.extend({
     // A read: it reaches what was stored under a name spaced at its ends before writes refused one.
     user,
@@ -579,6 +586,14 @@ export function createMcpServer(
       if (question === undefined || all_options === undefined) {
         const path = question === undefined ? 'question' : 'all_options'
         return refused([{ path, message: 'required with `' + (path === 'question' ? 'all_options' : 'question') + '`' }], `${path} is required with a recommendation's why`)
+      }
+      // The recommendation's why is the one `recommend` makes, whose names are written ones: a name
+      // spaced at its ends is refused as `recommend` refuses it. Through the service the route
+      // refused it, but on a store the server opened itself (`mcp --data`) it was read as asked.
+      const written = spacedNames.safeParse({ user: input.user, project: input.project, session_id: input.session_id, point: input.point })
+      if (!written.success) {
+        const issues = issuesOf(written.error, input)
+        return refused(issues, `invalid arguments: ${fieldsOf(issues)}`)
       }
       // Read, not made: without `as_of`, the recommendation as of this moment, as GET /v1/why
       // recomputes its own. A live one would start the session it names (a why in a new session
