@@ -200,6 +200,40 @@ describe('the 409 answers of the decision routes in the OpenAPI document', () =>
   })
 })
 
+describe('the ?user= a route reading its user from the body or the path lets pass', () => {
+  it('is listed as a query parameter of exactly those routes, saying it must name that user, as the routes answer', async () => {
+    const { call } = await createTestApp()
+    const { body } = await call('GET', '/openapi.json')
+    const listing: string[] = []
+    for (const [path, ops] of Object.entries(body.paths as Record<string, Record<string, { parameters?: Array<{ in: string; name: string; description?: string }> }>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const user = (op.parameters ?? []).find((p) => p.in === 'query' && p.name === 'user')
+        if (user === undefined || path === '/v1/why' || path === '/v1/hooks/claude-code') continue
+        listing.push(`${method} ${path}`)
+        const where = path.includes('{user}') ? 'path' : 'body'
+        expect(user.description, `${method} ${path}`).toContain(`give the user in the ${where}, not in the query`)
+      }
+    }
+    expect(listing.sort()).toEqual(
+      [
+        'delete /v1/users/{user}',
+        'get /v1/users/{user}/export',
+        'get /v1/users/{user}/preferences',
+        'post /v1/observations',
+        'post /v1/plan',
+        'post /v1/recommendations',
+        'post /v1/sessions',
+        'put /v1/sessions/{id}/personalization',
+      ].sort(),
+    )
+    // What it says is what the routes do: the user they act for is let pass, another refused.
+    expect((await call('POST', '/v1/sessions?user=alice', { user: 'alice' })).status).toBe(201)
+    expect((await call('GET', '/v1/users/alice/preferences?user=alice')).status).toBe(200)
+    const other = await call('GET', '/v1/users/alice/preferences?user=bob')
+    expect([other.status, other.body.error.issues]).toEqual([400, [{ path: 'user', message: 'give the user in the path, not in the query' }]])
+  })
+})
+
 describe('identifier patterns in the OpenAPI document', () => {
   it('documents a pattern that the names the service accepts match, as a browser client tests it', async () => {
     const { app, call } = await createTestApp()

@@ -466,6 +466,7 @@ const WORDED = [
   /not taken with a PreToolUse/, // the hook's `at`: for a capture sent late
   /required for AskUserQuestion events/, // the hook's tool_use_id: the idempotency key of a capture
   /cannot name itself|cannot be superseded by .*, which it supersedes/, // DecisionImport: supersede links that close a loop
+  /give the user in the (body|path), not in the query/, // `?user=` where the user is the body's or the path's: must name that one
 ]
 /** PlanRequest's AskUserQuestion fields the service ignores: listed as objects (for Gemini's function schemas, README), taken as anything. */
 const IGNORED_FIELDS = /^(answers|annotations|metadata)(\.|$)/

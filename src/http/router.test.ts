@@ -4,12 +4,18 @@ import { createTestApp } from '../../test/support/test-app'
 const KEY_MESSAGE = 'letters, digits, ".", "_" and "-", starting with a letter or digit'
 const AS_OF_MESSAGE = 'an ISO time with seconds and a zone, such as 2026-07-01T10:00:00Z or 2026-07-01T15:30:00+05:30'
 
+/**
+ * The `?user=` a route reading its user from the body or the path lets pass where it names that
+ * user (router.ts): listed, but no part of the query the route validates, so not one here.
+ */
+const letPass = (p: { in: string; name: string; description?: string }) => p.in === 'query' && p.name === 'user' && /not in the query/.test(p.description ?? '')
+
 /** The operations of the document with a parameter in the path and one in the query. */
 async function pathAndQueryRoutes(call: Awaited<ReturnType<typeof createTestApp>>['call']): Promise<string[]> {
-  const { paths } = (await call('GET', '/openapi.json')).body as { paths: Record<string, Record<string, { parameters?: Array<{ in: string }> }>> }
+  const { paths } = (await call('GET', '/openapi.json')).body as { paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string; description?: string }> }>> }
   return Object.entries(paths).flatMap(([path, operations]) =>
     Object.entries(operations)
-      .filter(([, op]) => ['path', 'query'].every((place) => (op.parameters ?? []).some((p) => p.in === place)))
+      .filter(([, op]) => ['path', 'query'].every((place) => (op.parameters ?? []).some((p) => p.in === place && !letPass(p))))
       .map(([method]) => `${method.toUpperCase()} ${path}`),
   )
 }
@@ -66,7 +72,7 @@ describe('a request wrong in its path and its query (R-SVC-2)', () => {
   })
 })
 
-type Parameter = { in: string; name: string; example?: unknown; schema?: { example?: unknown } }
+type Parameter = { in: string; name: string; description?: string; example?: unknown; schema?: { example?: unknown } }
 type Operation = { parameters?: Parameter[]; requestBody?: { required?: boolean } }
 type Part = 'query' | 'path' | 'body'
 
@@ -75,7 +81,7 @@ async function operations(call: Awaited<ReturnType<typeof createTestApp>>['call'
   const { paths } = (await call('GET', '/openapi.json')).body as { paths: Record<string, Record<string, Operation>> }
   return Object.entries(paths).flatMap(([path, byMethod]) =>
     Object.entries(byMethod).map(([method, op]) => {
-      const parameters = op.parameters ?? []
+      const parameters = (op.parameters ?? []).filter((p) => !letPass(p))
       const parts: Part[] = [
         ...(parameters.some((p) => p.in === 'query') ? (['query'] as const) : []),
         ...(parameters.some((p) => p.in === 'path') ? (['path'] as const) : []),

@@ -1,6 +1,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
 import { InputError } from '../domain/errors'
+import { IdentifierSchema } from '../domain/observation'
+import { z } from '../domain/zod'
 import { everyPartHook, fieldsOf, type PartSchema, type RequestParts, validationHook } from './errors'
 
 type Route = Parameters<OpenAPIHono['openapi']>[0]
@@ -39,6 +41,23 @@ export interface RouterOptions {
 }
 
 /**
+ * The `?user=` a route that reads its user from the body or the path lets pass, as the document
+ * lists it: only the 400's text said it, and a client reading the parameters saw none. Documented
+ * alone, not validated as the route's query (query-user.ts refuses one naming another user), so
+ * that what the route answers is unchanged.
+ */
+function queryUserParameter(route: Route) {
+  const inPath = (route.request?.params as { shape?: Record<string, unknown> } | undefined)?.shape?.user !== undefined
+  const description = inPath
+    ? 'Not read: the operation acts for the user of its path. Let pass where it names that user, as a client adding `?user=` to every call sends it; ' +
+      'one naming another user is refused, `400 invalid_request` naming `user` (`give the user in the path, not in the query`).'
+    : 'Not read: the operation acts for the user its body names (`default` where a body of observations, a recommendation, a plan or a session names none). ' +
+      'Let pass where it names that user, as a client adding `?user=` to every call sends it; one naming another user is refused, ' +
+      '`400 invalid_request` naming `user` (`give the user in the body, not in the query`).'
+  return { name: 'user', in: 'query' as const, required: false, description, schema: { ...z.toJSONSchema(IdentifierSchema, { io: 'input' }), $schema: undefined } }
+}
+
+/**
  * Refuses (400) the query parameters a route does not have, each named: they were ignored, so that
  * `GET /v1/decisions/pulses?as_of=…` answered as of now and a misspelt `?asof=` on a route that
  * has `as_of` gave a wrong answer as if it were right.
@@ -70,7 +89,8 @@ export function createRouter({ queryUser = false, anyQuery = false }: RouterOpti
   router.openapi = ((route: Route, handler: Parameters<typeof openapi>[1], hook?: Parameters<typeof openapi>[2]) => {
     const parts = partsOf(route)
     const own = route.middleware === undefined ? [] : Array.isArray(route.middleware) ? route.middleware : [route.middleware]
-    const checked = anyQuery ? route : { ...route, middleware: [knownQueryOnly(route, queryUser), ...own] }
+    const listed = queryUser ? { ...route, parameters: [...((route as { parameters?: unknown[] }).parameters ?? []), queryUserParameter(route)] } : route
+    const checked = anyQuery ? listed : { ...listed, middleware: [knownQueryOnly(route, queryUser), ...own] }
     return openapi(checked as typeof route, handler, hook ?? (parts === undefined ? undefined : (everyPartHook(parts) as never)))
   }) as typeof openapi
   return router
