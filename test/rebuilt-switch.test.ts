@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../src/config/load-policy'
 import type { ObservationInput } from '../src/domain/observation'
 import type { CompiledPolicy } from '../src/domain/policy'
+import { recommendationsOf } from './support/answers'
 import { seededRandom } from './support/crash-cycles'
 import { createTestApp, START } from './support/test-app'
 
@@ -63,18 +64,7 @@ const requests = [undefined, new Date(T0 - 2 * DAY).toISOString(), new Date(T0 -
   ),
 ).map((r) => JSON.parse(JSON.stringify(r)))
 
-async function answers(app: Awaited<ReturnType<typeof createTestApp>>) {
-  const ids = new Map<string, string>()
-  for await (const o of app.store.observationsOf('alice')) ids.set(o.id, o.decision_id as string)
-  const out = []
-  for (const r of requests) {
-    const res = await app.call('POST', '/v1/recommendations', r)
-    expect(res.status).toBe(200)
-    if (Array.isArray(res.body.evidence)) res.body.evidence = res.body.evidence.map((id: string) => ids.get(id) ?? id)
-    out.push(res.body)
-  }
-  return out
-}
+const answers = (app: Awaited<ReturnType<typeof createTestApp>>) => recommendationsOf(app, requests)
 
 /**
  * R-MEM-4: a point demoted from core and rebuilt from archival answers exactly as the one kept in

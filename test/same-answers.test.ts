@@ -8,6 +8,7 @@ import type { ObservationInput } from '../src/domain/observation'
 import type { CompiledPolicy } from '../src/domain/policy'
 import { createTestApp, START } from './support/test-app'
 import { seededRandom } from './support/crash-cycles'
+import { recommendationsOf } from './support/answers'
 
 const DAY = 86_400_000
 const T0 = Date.parse(START)
@@ -72,18 +73,7 @@ function shuffled<T>(xs: readonly T[], seed: number): T[] {
   return out
 }
 
-async function answers(app: Awaited<ReturnType<typeof createTestApp>>, reqs: any[]) {
-  const out = []
-  const ids = new Map<string, string>()
-  for await (const o of app.store.observationsOf('alice')) ids.set(o.id, o.decision_id as string)
-  for (const r of reqs) {
-    const res = await app.call('POST', '/v1/recommendations', r)
-    expect(res.status).toBe(200)
-    if (Array.isArray(res.body.evidence)) res.body.evidence = res.body.evidence.map((id: string) => ids.get(id) ?? id)
-    out.push(res.body)
-  }
-  return out
-}
+const answers = (app: Awaited<ReturnType<typeof createTestApp>>, reqs: any[]) => recommendationsOf(app, reqs)
 
 /**
  * Where a user's observations sit never changes an answer (R-MEM-1, R-MEM-4): the same observations,
