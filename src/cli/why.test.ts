@@ -51,6 +51,20 @@ async function withDecisions(store: string, clock: ReturnType<typeof fixedClock>
   }
 }
 
+/** Runs `run` in a folder of `repo` removed once the process is in it, as a shell left in a deleted folder is; back where it was after. */
+async function inRemovedFolder(repo: string, run: () => Promise<void>): Promise<void> {
+  const gone = join(repo, 'src', 'gone')
+  mkdirSync(gone)
+  const cwd = process.cwd()
+  try {
+    process.chdir(gone)
+    rmSync(gone, { recursive: true })
+    await run()
+  } finally {
+    process.chdir(cwd)
+  }
+}
+
 describe('decision-memory why KEY, the chain as text', () => {
   it('prints the evidence under the decision asked about, not under the current one', () => {
     const lines = chainText(chain('ADR-0001')).trimEnd().split('\n')
@@ -503,12 +517,7 @@ describe('decision-memory why FILE, a record import-adr read', () => {
 
   it('says a relative FILE cannot be read in a folder removed under the shell, rather than crash; an absolute one still is', async () => {
     const { store, repo } = await shopWithOneRecord('dm-why-file-')
-    const gone = join(repo, 'src', 'gone')
-    mkdirSync(gone)
-    const cwd = process.cwd()
-    try {
-      process.chdir(gone)
-      rmSync(gone, { recursive: true })
+    await inRemovedFolder(repo, async () => {
       const relative = await captured(() => whyCommand(['doc/adr/0001-use-sqlite.md', '--data', store]))
       expect(relative).toEqual({
         code: 1,
@@ -517,27 +526,18 @@ describe('decision-memory why FILE, a record import-adr read', () => {
       })
       const absolute = await captured(() => whyCommand([join(repo, 'doc', 'adr', '0001-use-sqlite.md'), '--data', store]))
       expect({ code: absolute.code, stderr: absolute.stderr }).toEqual({ code: 0, stderr: '' })
-    } finally {
-      process.chdir(cwd)
-    }
+    })
   })
 
   it('says --project . and --path . name no folder in one removed under the shell, rather than crash', async () => {
     const { store, repo } = await shopWithOneRecord('dm-why-gone-')
-    const gone = join(repo, 'src', 'gone')
-    mkdirSync(gone)
-    const cwd = process.cwd()
-    try {
-      process.chdir(gone)
-      rmSync(gone, { recursive: true })
+    await inRemovedFolder(repo, async () => {
       for (const flag of ['project', 'path']) {
         const run = whyCommand(['--point', 'tier', `--${flag}`, '.', '--data', store])
         await expect(run, flag).rejects.toThrow(`--${flag} .: the folder this runs in is gone (removed since the shell entered it): give the ${flag} by name`)
         await expect(whyCommand(['--point', 'tier', `--${flag}`, '.', '--data', store]), flag).rejects.toHaveProperty('name', 'UsageError')
       }
-    } finally {
-      process.chdir(cwd)
-    }
+    })
   })
 
   it('with --as-of, lists for a file of the code the decisions scoped to its path then, not those of now', async () => {
