@@ -3,7 +3,7 @@ import { DEFAULT_POLICY_FILE, loadPolicy } from '../src/config/load-policy'
 import type { ObservationInput } from '../src/domain/observation'
 import type { CompiledPolicy } from '../src/domain/policy'
 import { recommendationsOf } from './support/answers'
-import { seededRandom } from './support/crash-cycles'
+import { seededRandom, shuffled } from './support/crash-cycles'
 import { createTestApp, START } from './support/test-app'
 
 const DAY = 86_400_000
@@ -40,16 +40,6 @@ function history(n: number, seed: number): ObservationInput[] {
       source: 'user',
     } as ObservationInput
   })
-}
-
-function shuffled<T>(xs: readonly T[], seed: number): T[] {
-  const r = seededRandom(seed)
-  const out = [...xs]
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(r() * (i + 1))
-    ;[out[i], out[j]] = [out[j] as T, out[i] as T]
-  }
-  return out
 }
 
 async function policyWith(change: (p: CompiledPolicy) => void): Promise<CompiledPolicy> {

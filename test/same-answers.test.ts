@@ -7,7 +7,7 @@ import { DEFAULT_POLICY_FILE, loadPolicy } from '../src/config/load-policy'
 import type { ObservationInput } from '../src/domain/observation'
 import type { CompiledPolicy } from '../src/domain/policy'
 import { createTestApp, START } from './support/test-app'
-import { seededRandom } from './support/crash-cycles'
+import { seededRandom, shuffled } from './support/crash-cycles'
 import { recommendationsOf } from './support/answers'
 
 const DAY = 86_400_000
@@ -61,16 +61,6 @@ async function policyWith(change: (p: CompiledPolicy) => void) {
   const p = await loadPolicy(DEFAULT_POLICY_FILE)
   change(p)
   return p
-}
-
-function shuffled<T>(xs: readonly T[], seed: number): T[] {
-  const r = seededRandom(seed)
-  const out = [...xs]
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(r() * (i + 1))
-    ;[out[i], out[j]] = [out[j] as T, out[i] as T]
-  }
-  return out
 }
 
 const answers = (app: Awaited<ReturnType<typeof createTestApp>>, reqs: any[]) => recommendationsOf(app, reqs)

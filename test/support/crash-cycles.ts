@@ -12,6 +12,17 @@ export function seededRandom(seed: number): () => number {
   }
 }
 
+/** `xs` in an order drawn from `seed` (Fisher–Yates), the same for the same seed. */
+export function shuffled<T>(xs: readonly T[], seed: number): T[] {
+  const r = seededRandom(seed)
+  const out = [...xs]
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1))
+    ;[out[i], out[j]] = [out[j] as T, out[i] as T]
+  }
+  return out
+}
+
 export const CRASH_USER = 'crash-test'
 const OPTIONS = ['Tier S', 'Tier M', 'Tier L']
 
