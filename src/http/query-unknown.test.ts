@@ -63,6 +63,19 @@ describe('a query parameter the route does not have', () => {
     expect(response.status).toBe(200)
   })
 
+  it('refuses a parameter with a value but no name, as one misspelt: the time it meant was not read', async () => {
+    const { app } = await createTestApp()
+    for (const url of [`/v1/users/alice/preferences?=${A}`, '/v1/decisions?=', '/v1/decisions/pulses?_=1&=x']) {
+      const response = await app.request(url)
+      expect(response.status, url).toBe(400)
+      const { error } = (await response.json()) as { error: { message: string; issues: Issue[] } }
+      expect(error.issues.map((i) => i.path)).toEqual(['""'])
+      expect(error.message).toContain('invalid request: ""')
+    }
+    // An empty pair sends nothing.
+    for (const url of ['/v1/decisions?', '/v1/decisions?&&', '/v1/decisions?_&&status=accepted']) expect((await app.request(url)).status, url).toBe(200)
+  })
+
   it('lets /healthz take any query: a probe’s query changes nothing it says', async () => {
     const { app } = await createTestApp()
     expect((await app.request('/healthz?probe=lb')).status).toBe(200)

@@ -58,6 +58,21 @@ function queryUserParameter(route: Route) {
 }
 
 /**
+ * Whether the query has a parameter with a value but no name (`?=2026-07-01T09:00:00Z`, `?=`),
+ * which hono's queries() leaves out: such a one was let pass unread, as a misspelt one was. An
+ * empty pair (`?`, `?&&`) sends nothing and passes.
+ */
+function namesNone(url: string): boolean {
+  const at = url.indexOf('?')
+  if (at === -1) return false
+  const hash = url.indexOf('#', at)
+  return url
+    .slice(at + 1, hash === -1 ? undefined : hash)
+    .split('&')
+    .some((pair) => pair.startsWith('='))
+}
+
+/**
  * Refuses (400) the query parameters a route does not have, each named: they were ignored, so that
  * `GET /v1/decisions/pulses?as_of=…` answered as of now and a misspelt `?asof=` on a route that
  * has `as_of` gave a wrong answer as if it were right.
@@ -69,6 +84,7 @@ function knownQueryOnly(route: Route, queryUser: boolean): MiddlewareHandler {
   const takes = names.length === 0 ? 'this route takes none' : `this route takes ${names.join(', ')}`
   return async (c, next) => {
     const unknown = Object.keys(c.req.queries()).filter((name) => !known.has(name))
+    if (!known.has('') && namesNone(c.req.url)) unknown.unshift('')
     if (unknown.length > 0) {
       const issues = unknown.map((name) => ({ path: name === '' ? '""' : name, message: `unknown query parameter: ${takes}` }))
       throw new InputError('invalid_request', `invalid request: ${fieldsOf(issues)} (unknown query parameter: ${takes})`, { issues })
