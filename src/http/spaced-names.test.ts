@@ -123,6 +123,18 @@ describe('a hook payload whose session_id is white space alone', () => {
     const after = (await createExport(call, 'bob')).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l))
     expect(after.filter((l) => l.type === 'session')).toEqual([])
   })
+
+  it('says of a session_id that is no string that it must be one, not that it must be empty', async () => {
+    const { call } = await createTestApp()
+    for (const session_id of [null, 0, false, ['s-1']]) {
+      const res = await call('POST', '/v1/hooks/claude-code?user=bob', { ...claudeCodeFixture('post-tool-use-single'), session_id })
+      expect(res.status).toBe(400)
+      expect(res.body.error.issues).toHaveLength(1)
+      expect(res.body.error.issues[0].path).toBe('session_id')
+      expect(res.body.error.issues[0].message).toContain('expected string')
+      expect(res.body.error.issues[0].message).not.toContain('""')
+    }
+  })
 })
 
 async function createExport(call: Awaited<ReturnType<typeof createTestApp>>['call'], user: string): Promise<string> {

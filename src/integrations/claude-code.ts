@@ -44,8 +44,9 @@ const TOOL_USE_ID_LENGTH = LIMITS.identifierLength - 17
 export const ClaudeCodeHookPayloadSchema = z
   .looseObject({
     hook_event_name: z.string().min(1).max(100),
-    // Empty, as white space alone, is read as no session (withReadableSession), not refused.
-    session_id: IdentifierSchema.or(z.literal('')).optional(),
+    // Empty, as white space alone, is read as no session (withReadableSession), not refused. Not a
+    // literal '': null was told `expected ""`, the branch errors.ts names for a value of no string.
+    session_id: IdentifierSchema.or(z.string().max(0)).optional(),
     cwd: z.string().min(1).max(4096).optional(),
     tool_name: z.string().max(200).optional(),
     tool_use_id: z.string().min(1).max(TOOL_USE_ID_LENGTH).refine(hasNoLoneSurrogate, 'must not contain lone surrogates').optional(),
