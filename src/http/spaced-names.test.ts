@@ -124,6 +124,20 @@ describe('a hook payload whose session_id is white space alone', () => {
     expect(after.filter((l) => l.type === 'session')).toEqual([])
   })
 
+  it('reads a session_id spaced at its ends as none: the session it started could not be turned off', async () => {
+    const { call } = await createTestApp()
+    for (const session_id of [' s-1', 's-1 ', '\u00a0s-1', 's-1\u3000']) {
+      expect((await call('POST', '/v1/hooks/claude-code?user=carol', { ...claudeCodeFixture('session-start'), session_id })).status).toBe(200)
+      const res = await call('POST', '/v1/hooks/claude-code?user=carol', { ...claudeCodeFixture('post-tool-use-single'), session_id })
+      expect(res.status).toBe(200)
+    }
+    const lines = (await createExport(call, 'carol')).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l))
+    expect(lines.filter((l) => l.type === 'session')).toEqual([])
+    expect(lines.filter((l) => l.type === 'observation').map((l) => l.data.session_id)).toEqual([null])
+    // What it would have been is refused where a session is toggled.
+    expect((await call('PUT', `/v1/sessions/${encodeURIComponent(' s-1')}/personalization`, { enabled: false, user: 'carol' })).status).toBe(400)
+  })
+
   it('says of a session_id that is no string that it must be one, not that it must be empty', async () => {
     const { call } = await createTestApp()
     for (const session_id of [null, 0, false, ['s-1']]) {

@@ -44,7 +44,7 @@ const TOOL_USE_ID_LENGTH = LIMITS.identifierLength - 17
 export const ClaudeCodeHookPayloadSchema = z
   .looseObject({
     hook_event_name: z.string().min(1).max(100),
-    // Empty, as white space alone, is read as no session (withReadableSession), not refused. Not a
+    // Empty, as white space alone or at its ends, is read as no session (withReadableSession), not refused. Not a
     // literal '': null was told `expected ""`, the branch errors.ts names for a value of no string.
     session_id: IdentifierSchema.or(z.string().max(0)).optional(),
     cwd: z.string().min(1).max(4096).optional(),
@@ -1185,13 +1185,16 @@ export async function handleClaudeCodeHook(memory: DecisionMemory, payload: Clau
 }
 
 /**
- * A payload whose `session_id` is empty or white space alone read as one without: no session of that name
- * is started, nor written on its observations, as `POST /v1/sessions` refuses it; the event is
+ * A payload whose `session_id` is empty, white space alone or spaced at its ends read as one
+ * without: no session of that name is started, nor written on its observations, as `POST
+ * /v1/sessions` refuses it (a session ` s-1` the hook started was one `PUT
+ * /v1/sessions/{id}/personalization` and `toggle --session` refuse to turn off); the event is
  * taken all the same, as a `cwd` that is no identifier still gives a project, so that the user's
  * answers are learned and their Claude Code is never failed for a field it sent.
  */
 function withReadableSession(payload: ClaudeCodeHookPayload): ClaudeCodeHookPayload {
-  if (payload.session_id === undefined || payload.session_id.trim() !== '') return payload
+  const id = payload.session_id
+  if (id === undefined || (id !== '' && id.trim() === id)) return payload
   const { session_id: _blank, ...rest } = payload
   return rest as ClaudeCodeHookPayload
 }
