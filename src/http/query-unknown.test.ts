@@ -76,6 +76,17 @@ describe('a query parameter the route does not have', () => {
     for (const url of ['/v1/decisions?', '/v1/decisions?&&', '/v1/decisions?_&&status=accepted']) expect((await app.request(url)).status, url).toBe(200)
   })
 
+  it('quotes a name not seen as sent: white space at its ends or alone, or a control character', async () => {
+    const { app } = await createTestApp()
+    for (const [url, shown] of [['/v1/decisions?%20=1', '" "'], ['/v1/decisions?as_of%20=x', '"as_of "'], ['/v1/decisions?%00=1', '"\\u0000"'], ['/v1/decisions?as+of=1', 'as of']]) {
+      const response = await app.request(url as string)
+      expect(response.status, url).toBe(400)
+      const { error } = (await response.json()) as { error: { message: string; issues: Issue[] } }
+      expect(error.issues.map((i) => i.path)).toEqual([shown])
+      expect(error.message).toContain(`invalid request: ${shown} (`)
+    }
+  })
+
   it('lets /healthz take any query: a probe’s query changes nothing it says', async () => {
     const { app } = await createTestApp()
     expect((await app.request('/healthz?probe=lb')).status).toBe(200)

@@ -1,7 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
 import { InputError } from '../domain/errors'
-import { IdentifierSchema } from '../domain/observation'
+import { CONTROL, IdentifierSchema } from '../domain/observation'
 import { z } from '../domain/zod'
 import { everyPartHook, fieldsOf, type PartSchema, type RequestParts, validationHook } from './errors'
 
@@ -73,6 +73,15 @@ function namesNone(url: string): boolean {
 }
 
 /**
+ * A query parameter's name as an issue names it: quoted where it would not be seen as sent, empty,
+ * white space at its ends or alone (`?%20=1` was said `invalid request:   (…)`) or a control
+ * character (`?%00=1`, a NUL in the message).
+ */
+function shownName(name: string): string {
+  return name === '' || name.trim() !== name || new RegExp(`[${CONTROL}]`).test(name) ? JSON.stringify(name) : name
+}
+
+/**
  * Refuses (400) the query parameters a route does not have, each named: they were ignored, so that
  * `GET /v1/decisions/pulses?as_of=…` answered as of now and a misspelt `?asof=` on a route that
  * has `as_of` gave a wrong answer as if it were right.
@@ -86,7 +95,7 @@ function knownQueryOnly(route: Route, queryUser: boolean): MiddlewareHandler {
     const unknown = Object.keys(c.req.queries()).filter((name) => !known.has(name))
     if (!known.has('') && namesNone(c.req.url)) unknown.unshift('')
     if (unknown.length > 0) {
-      const issues = unknown.map((name) => ({ path: name === '' ? '""' : name, message: `unknown query parameter: ${takes}` }))
+      const issues = unknown.map((name) => ({ path: shownName(name), message: `unknown query parameter: ${takes}` }))
       throw new InputError('invalid_request', `invalid request: ${fieldsOf(issues)} (unknown query parameter: ${takes})`, { issues })
     }
     await next()
