@@ -176,6 +176,17 @@ describe('createStdioTransport', () => {
     expect(pipe.delivered).toEqual([])
   })
 
+  it('says of a fraction past 2^53 that it is no whole number, not that it is too large an integer', async () => {
+    // JSON.parse makes 9007199254740993.5 the integer 9007199254740994: it was told to be sent as a string.
+    const pipe = await piped()
+    await pipe.feed('{"jsonrpc":"2.0","id":9007199254740993.5,"method":"ping"}\n{"jsonrpc":"2.0","id":-1.5e20,"method":"ping"}\n{"jsonrpc":"2.0","id":9.0e20,"method":"ping"}\n')
+    expect(pipe.reported).toEqual([
+      'Invalid Request: not a JSON-RPC 2.0 message (id: 9007199254740993.5 is no whole number: an id is a string or an integer)',
+      'Invalid Request: not a JSON-RPC 2.0 message (id: -1.5e20 is below -9007199254740991 (1 - 2^53), the least integer an id may be: send it as a string)',
+      'Invalid Request: not a JSON-RPC 2.0 message (id: 9.0e20 is past 9007199254740991 (2^53 - 1), the largest integer an id may be: send it as a string)',
+    ])
+  })
+
   it('answers each of a batch\'s ids past 2^53 at its own digits, when two round to one number', async () => {
     // A 64-bit client counting on: 9007199254740995 and 9007199254740996 are both 9007199254740996 to
     // JSON.parse, and the digits were kept by that number: both answered at the last, one call never ended.

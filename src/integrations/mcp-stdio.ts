@@ -415,9 +415,24 @@ function requestId(value: unknown): string | number | null {
 function numberIdFault(id: number, digits: string | undefined): string | undefined {
   if (Number.isSafeInteger(id)) return undefined
   const shown = digits ?? String(id)
-  if (Number.isFinite(id) && !Number.isInteger(id)) return `${shown} is no whole number: an id is a string or an integer`
+  if ((Number.isFinite(id) && !Number.isInteger(id)) || (digits !== undefined && !wholeAsWritten(digits))) return `${shown} is no whole number: an id is a string or an integer`
   const bound = id > 0 ? 'past 9007199254740991 (2^53 - 1), the largest' : 'below -9007199254740991 (1 - 2^53), the least'
   return `${shown} is ${bound} integer an id may be: send it as a string`
+}
+
+/**
+ * Whether a JSON number is a whole number as its digits write it: `9007199254740993.5` is not,
+ * though JSON.parse rounds it to the integer 9007199254740994 (it was said past the largest integer
+ * an id may be, and to be sent as a string); `1.0` and `25e-1` are read as they are by JSON.parse.
+ */
+function wholeAsWritten(digits: string): boolean {
+  const parts = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(digits)
+  if (parts === null) return true
+  const [, whole = '', fraction = '', exponent = '0'] = parts
+  const significant = (whole + fraction).replace(/^0+/, '')
+  if (significant === '') return true
+  const zeros = significant.length - significant.replace(/0+$/, '').length
+  return Number(exponent) - fraction.length + zeros >= 0
 }
 
 /** The first field at fault, judged against the kind of message the value means to be. */
