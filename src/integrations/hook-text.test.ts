@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { describe, expect, it, vi } from 'vitest'
 import { BIN_PATH, shellWord } from '../cli/bin-path'
 import { HOOK_TEXT_LIMIT, rationalePart, rationaleQuoted, textPart, withinHookLimit } from './hook-text'
 
@@ -34,6 +35,40 @@ describe('a hook text within what Claude Code shows whole', () => {
     // The rationale cut still says where the whole is.
     expect(fitted).toContain(`… (the whole rationale: ${WHY('D-001')})`)
     expect(fitted).not.toContain(' […] ')
+  })
+
+  it('segments no more of a long text than the limit can reach, cutting it as the whole text segmented would', () => {
+    // Each step of the segmenter costs the whole text it was given: the message of 7,000 answers
+    // keyed by no question (about 100 KB) took a minute and a half to cut to the limit.
+    const segment = vi.spyOn(Intl.Segmenter.prototype, 'segment')
+    try {
+      const text = `Blocked: ${'an answer keyed "k" (names no question of the call); '.repeat(4000)}👍🏽 run this last`
+      const fitted = withinHookLimit(text)
+      expect(fitted.length).toBeLessThanOrEqual(HOOK_TEXT_LIMIT)
+      expect(fitted).toMatch(/^Blocked: an answer keyed/)
+      expect(fitted).toMatch(/👍🏽 run this last$/)
+      expect(Math.max(...segment.mock.calls.map(([t]) => t.length))).toBeLessThanOrEqual(HOOK_TEXT_LIMIT)
+    } finally {
+      segment.mockRestore()
+    }
+    // Cut where the whole text segmented is cut: before and after a flag, an emoji sequence, an accent.
+    const graphemes = new Intl.Segmenter('und', { granularity: 'grapheme' })
+    const piece = fc.constantFrom('a', 'é', 'e\u0301', '🇫🇷', '🇩🇪', '👍🏽', '👩‍👩‍👧', '\u0301', '\ud83d', ' ', '🙂', '🇫', '🇫🇷'.repeat(20), 'e' + '\u0301'.repeat(40))
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 400 }), fc.integer({ min: 60, max: 200 }), (pieces, limit) => {
+        const text = pieces.join('')
+        const fitted = withinHookLimit(text, [], limit)
+        if (text.length <= limit) {
+          expect(fitted).toBe(text)
+          return
+        }
+        const [head = '', tail = ''] = fitted.split(' […] ')
+        const ends = new Set([0, ...[...graphemes.segment(text)].map((g) => g.index + g.segment.length)])
+        expect(text.startsWith(head) && ends.has(head.length)).toBe(true)
+        expect(text.endsWith(tail) && ends.has(text.length - tail.length)).toBe(true)
+      }),
+      { numRuns: 500, seed: 7 },
+    )
   })
 
   it('leaves out the middle when the parts alone cannot make it fit, never within a character', () => {
