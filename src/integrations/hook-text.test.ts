@@ -71,6 +71,34 @@ describe('a hook text within what Claude Code shows whole', () => {
     )
   })
 
+  it('keeps an end starting where the whole text segmented starts a character, past a long run of accents', () => {
+    // An emoji, its accents, a joiner and the emoji after are one character; so are consonants
+    // joined by viramas: however many accents stand between, more than the tail read before the cut.
+    const graphemes = new Intl.Segmenter('und', { granularity: 'grapheme' })
+    const joined = ['👍' + '\u0301'.repeat(150) + '\u200d❤', '\u0915' + '\u094d'.repeat(150) + '\u0915']
+    for (const end of joined) {
+      const [head = '', tail = ''] = withinHookLimit(`${'a'.repeat(100)}${end}`, [], 60).split(' […] ')
+      expect(head).toBe('a'.repeat(28))
+      expect(tail, end).toBe('')
+    }
+    const piece = fc.oneof(
+      fc.constantFrom('a', '🇫', '👍', '❤', '\u200d', '\u0915', '\u094d', '\u0301', '🏽'),
+      fc.integer({ min: 60, max: 140 }).chain((n) => fc.constantFrom('\u0301'.repeat(n), '\u094d'.repeat(n), '🇫'.repeat(n))),
+    )
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 30 }), fc.integer({ min: 60, max: 300 }), (pieces, limit) => {
+        const text = pieces.join('')
+        const fitted = withinHookLimit(text, [], limit)
+        if (text.length <= limit) return
+        const [head = '', tail = ''] = fitted.split(' […] ')
+        const starts = [...graphemes.segment(text)].map((g) => g.index)
+        const from = text.length - (limit - ' […] '.length - head.length)
+        expect(tail).toBe(text.slice(starts.find((at) => at >= from) ?? text.length))
+      }),
+      { numRuns: 500, seed: 7 },
+    )
+  })
+
   it('leaves out the middle when the parts alone cannot make it fit, never within a character', () => {
     const text = `Blocked: ${'🙂'.repeat(10_000)} run this last`
     const fitted = withinHookLimit(text)

@@ -50,12 +50,16 @@ function regionalAt(text: string, at: number): boolean {
   return code !== undefined && code >= 0x1f1e6 && code <= 0x1f1ff
 }
 
+/** A character that joins the one before it: an accent, a virama, a skin tone, a zero-width joiner. */
+const JOINING = /^[\p{M}\p{Grapheme_Extend}\p{Emoji_Modifier}\u200d]/u
+
 /**
  * The longest end of `text` of at most `units` UTF-16 units, starting between two characters. Only
  * its tail is segmented (startWithin says why), from a little before: not within a surrogate pair,
- * nor at the second half of a flag (the regional indicators before it are counted, as pairs are
- * told from the start of their run); a first segment there may still be cut short, so its break is
- * not taken.
+ * nor within a run of characters joining one before them (an emoji, its accents, a joiner and the
+ * emoji after are one; so are consonants joined by viramas, however many), nor at the second half
+ * of a flag (the regional indicators before it are counted, as pairs are told from the start of
+ * their run); a first segment there may still be cut short, so its break is not taken.
  */
 function endWithin(text: string, units: number): string {
   if (text.length <= units) return text
@@ -63,6 +67,10 @@ function endWithin(text: string, units: number): string {
   let start = Math.max(0, from - END_CONTEXT)
   const code = text.charCodeAt(start)
   if (start > 0 && code >= 0xdc00 && code <= 0xdfff) start -= 1
+  while (start > 0 && JOINING.test(text.slice(start, start + 2))) {
+    const low = text.charCodeAt(start - 1)
+    start -= start > 1 && low >= 0xdc00 && low <= 0xdfff ? 2 : 1
+  }
   if (regionalAt(text, start)) {
     let before = 0
     for (let at = start - 2; at >= 0 && regionalAt(text, at); at -= 2) before++
