@@ -74,6 +74,8 @@ describe('a query parameter the route does not have', () => {
     }
     // An empty pair sends nothing.
     for (const url of ['/v1/decisions?', '/v1/decisions?&&', '/v1/decisions?_&&status=accepted']) expect((await app.request(url)).status, url).toBe(200)
+    // A `?` after a `#` is the fragment's, no query; a `#` ends the query (the `=1` after it is not sent).
+    for (const url of ['/v1/decisions#?=1', '/v1/decisions#x?=1', '/v1/decisions?status=accepted#&=1']) expect((await app.request(url)).status, url).toBe(200)
   })
 
   it('quotes a name not seen as sent: white space at its ends or alone, or a control character', async () => {

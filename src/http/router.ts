@@ -60,12 +60,12 @@ function queryUserParameter(route: Route) {
 /**
  * Whether the query has a parameter with a value but no name (`?=2026-07-01T09:00:00Z`, `?=`),
  * which hono's queries() leaves out: such a one was let pass unread, as a misspelt one was. An
- * empty pair (`?`, `?&&`) sends nothing and passes.
+ * empty pair (`?`, `?&&`) sends nothing and passes; nor does a `?` after a `#` start a query.
  */
 function namesNone(url: string): boolean {
-  const at = url.indexOf('?')
+  const hash = url.indexOf('#')
+  const at = url.slice(0, hash === -1 ? undefined : hash).indexOf('?')
   if (at === -1) return false
-  const hash = url.indexOf('#', at)
   return url
     .slice(at + 1, hash === -1 ? undefined : hash)
     .split('&')
