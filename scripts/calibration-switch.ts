@@ -12,12 +12,7 @@
  *   npx tsx scripts/calibration-switch.ts [--users 40] [--seeds 1,2] [--rates 1,5,20] [--kinds stationary,bursty,strong,weak] [--weekdays] [--json]
  */
 import { parseArgs } from 'node:util'
-import { MemoryLevel } from 'memory-level'
-import { fixedClock } from '../src/clock'
-import { loadPolicy } from '../src/config/load-policy'
-import { createDecisionMemory } from '../src/decision-memory'
-import { createLevelStore } from '../src/memory/level-store'
-import { categorical, random } from '../test/support/seeded'
+import { categorical, random, simulatedMemory } from '../test/support/seeded'
 
 const DAY = 86_400_000
 const HOUR = 3_600_000
@@ -49,10 +44,7 @@ function moments(next: () => number, from: number, days: number, rate: number, w
 }
 
 async function simulate(kind: Kind, rate: number, users: number, seed: number, weekdays: boolean): Promise<Asked[]> {
-  const policy = await loadPolicy()
-  const store = await createLevelStore(new MemoryLevel<string, string>() as never, { sync: false, policy })
-  const clock = fixedClock(new Date(START))
-  const memory = createDecisionMemory({ store, policy, clock })
+  const { store, clock, memory } = await simulatedMemory(START)
   const next = random(seed * 1_000 + rate * 10 + ['stationary', 'strong', 'weak', 'bursty'].indexOf(kind))
   const asked: Asked[] = []
   try {

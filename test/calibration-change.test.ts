@@ -1,10 +1,5 @@
-import { MemoryLevel } from 'memory-level'
 import { describe, expect, it } from 'vitest'
-import { fixedClock } from '../src/clock'
-import { loadPolicy } from '../src/config/load-policy'
-import { createDecisionMemory } from '../src/decision-memory'
-import { createLevelStore } from '../src/memory/level-store'
-import { categorical, random } from './support/seeded'
+import { categorical, random, simulatedMemory } from './support/seeded'
 
 // R-REC-3 where a preference changes once (R-MEM-5): users who chose about 20 times a day for
 // weeks, then switched their favourite to another option for good. With that many choices a day,
@@ -39,10 +34,7 @@ interface Asked {
 }
 
 async function simulate(seed: number): Promise<Asked[]> {
-  const policy = await loadPolicy()
-  const store = await createLevelStore(new MemoryLevel<string, string>() as never, { sync: false, policy })
-  const clock = fixedClock(new Date(START))
-  const memory = createDecisionMemory({ store, policy, clock })
+  const { store, clock, memory } = await simulatedMemory(START)
   const next = random(seed)
   const asked: Asked[] = []
   try {

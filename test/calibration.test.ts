@@ -1,10 +1,5 @@
-import { MemoryLevel } from 'memory-level'
 import { describe, expect, it } from 'vitest'
-import { fixedClock } from '../src/clock'
-import { loadPolicy } from '../src/config/load-policy'
-import { createDecisionMemory } from '../src/decision-memory'
-import { createLevelStore } from '../src/memory/level-store'
-import { categorical, random } from './support/seeded'
+import { categorical, random, simulatedMemory } from './support/seeded'
 
 // R-REC-3: "over many simulated users, options recommended with confidence c are the true
 // preference about c of the time". Checked here apart from scripts/eval, on users whose true
@@ -39,10 +34,7 @@ interface Judged {
 }
 
 async function simulate(seed: number): Promise<Asked[]> {
-  const policy = await loadPolicy()
-  const store = await createLevelStore(new MemoryLevel<string, string>() as never, { sync: false, policy })
-  const clock = fixedClock(new Date(START))
-  const memory = createDecisionMemory({ store, policy, clock })
+  const { store, clock, memory } = await simulatedMemory(START)
   const next = random(seed)
   const asked: Asked[] = []
   try {
@@ -87,10 +79,7 @@ function reliability(asked: readonly Judged[]): { count: number; stated: number;
  * the rates are independent. The truth of an option is whether its rate is at least ½ (R-REC-8).
  */
 async function simulateMultiSelect(seed: number): Promise<{ options: Judged[]; sets: Judged[] }> {
-  const policy = await loadPolicy()
-  const store = await createLevelStore(new MemoryLevel<string, string>() as never, { sync: false, policy })
-  const clock = fixedClock(new Date(START))
-  const memory = createDecisionMemory({ store, policy, clock })
+  const { store, clock, memory } = await simulatedMemory(START)
   const next = random(seed)
   const judged: Judged[] = []
   const sets: Judged[] = []
