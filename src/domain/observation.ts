@@ -99,15 +99,18 @@ export const spacedName = (name: unknown) =>
  */
 export const shownName = (name: string) => (name !== '' && name.trim() === name ? name : JSON.stringify(name))
 
+/** NO_CONTROL_PATTERN compiled once: the refinements below run on every write's names. */
+const NO_CONTROL = new RegExp(NO_CONTROL_PATTERN)
+
 /** Whether a name is white space at its ends (or alone), told once: a tab or a newline is a control character, said so. */
-const spacedAtItsEnds = (name: string) => name.trim() !== name && new RegExp(NO_CONTROL_PATTERN).test(name)
+const spacedAtItsEnds = (name: string) => name.trim() !== name && NO_CONTROL.test(name)
 
 /**
  * An identifier as a write takes it (a new observation, session or decision): ` alice ` was taken
  * and stored as another user than `alice`, and `session_id: "  "` as a session. One stored before
  * is read, exported and forgotten by IdentifierSchema, which still takes it.
  */
-export const TrimmedIdentifierSchema = IdentifierSchema.refine((name) => name === '' || name.trim() !== '' || !new RegExp(NO_CONTROL_PATTERN).test(name), BLANK)
+export const TrimmedIdentifierSchema = IdentifierSchema.refine((name) => name === '' || name.trim() !== '' || !NO_CONTROL.test(name), BLANK)
   .refine((name) => name.trim() === '' || !spacedAtItsEnds(name), { error: (issue) => spacedName(issue.input) })
   .meta({
     pattern: TRIMMED_IDENTIFIER_PATTERN,
