@@ -93,11 +93,15 @@ export const spacedName = (name: unknown) =>
     ? `no spaces at its ends: ${JSON.stringify(name)} would be another name than ${JSON.stringify(name.trim())}`
     : 'no spaces at its ends'
 
+/** A control character, as CONTROL's class: compiled once for shownName. */
+const A_CONTROL = new RegExp(`[${CONTROL}]`)
+
 /**
- * A name as a message prints it: quoted when white space at its ends would not be seen (`nothing
- * learned about  alice  yet`, stored so before writes refused it), else as it is, `alice`.
+ * A name as a message prints it: quoted when it would not be seen as sent, empty, white space at
+ * its ends (`nothing learned about  alice  yet`, stored so before writes refused it) or a control
+ * character (a query parameter's name, `?%00=1`: a NUL in the message), else as it is, `alice`.
  */
-export const shownName = (name: string) => (name !== '' && name.trim() === name ? name : JSON.stringify(name))
+export const shownName = (name: string) => (name !== '' && name.trim() === name && !A_CONTROL.test(name) ? name : JSON.stringify(name))
 
 /** NO_CONTROL_PATTERN compiled once: the refinements below run on every write's names. */
 const NO_CONTROL = new RegExp(NO_CONTROL_PATTERN)

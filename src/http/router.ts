@@ -1,7 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
 import { InputError } from '../domain/errors'
-import { CONTROL, IdentifierSchema } from '../domain/observation'
+import { IdentifierSchema, shownName } from '../domain/observation'
 import { z } from '../domain/zod'
 import { everyPartHook, fieldsOf, type PartSchema, type RequestParts, validationHook } from './errors'
 
@@ -70,15 +70,6 @@ function namesNone(url: string): boolean {
     .slice(at + 1, hash === -1 ? undefined : hash)
     .split('&')
     .some((pair) => pair.startsWith('='))
-}
-
-/**
- * A query parameter's name as an issue names it: quoted where it would not be seen as sent, empty,
- * white space at its ends or alone (`?%20=1` was said `invalid request:   (…)`) or a control
- * character (`?%00=1`, a NUL in the message).
- */
-function shownName(name: string): string {
-  return name === '' || name.trim() !== name || new RegExp(`[${CONTROL}]`).test(name) ? JSON.stringify(name) : name
 }
 
 /**
