@@ -836,6 +836,69 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
   })
 })
 
+describe('POST /v1/hooks/claude-code: a field it cannot read but can do without', () => {
+  /** session_ids no session can be named by: no string, or a string the routes refuse as a session's name. */
+  const UNNAMED = [null, 0, 1.5, false, ['s-1'], { id: 's-1' }, 's'.repeat(LIMITS.identifierLength + 1), 'a\u0000b', '!s', '.', '..', 'x\ud800']
+
+  it('reads a session_id no session can be named by as none: the answers recorded without a session, no session started', async () => {
+    const { call, store } = await createTestApp()
+    for (const [i, session_id] of UNNAMED.entries()) {
+      const start = await call('POST', HOOK, { ...claudeCodeFixture('session-start'), session_id })
+      expect(start, JSON.stringify(session_id)).toEqual({ status: 200, body: {} })
+      const post = await call('POST', HOOK, { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: `toolu_${i}`, session_id })
+      expect(post, JSON.stringify(session_id)).toEqual({ status: 200, body: {} })
+    }
+    expect(await store.countSessions('default')).toBe(0)
+    const observations = await observationsOf(store)
+    expect(observations).toHaveLength(UNNAMED.length)
+    expect(observations.map((o) => [o.session_id, o.chosen, o.project])).toEqual(UNNAMED.map(() => [null, ['Tier M'], FIXTURE_PROJECT]))
+    // One of 200 characters is a session's name, as the routes take it.
+    const longest = 's'.repeat(LIMITS.identifierLength)
+    expect((await call('POST', HOOK, { ...claudeCodeFixture('session-start'), session_id: longest })).status).toBe(200)
+    expect(await store.getSession('default', longest)).toMatchObject({ personalization: true })
+  })
+
+  it('plans a PreToolUse whose session_id is none such, as one without', async () => {
+    const { call } = await createTestApp()
+    const res = await call('POST', HOOK, { ...claudeCodeFixture('pre-tool-use'), session_id: null })
+    expect(res.status).toBe(200)
+    expect(res.body.hookSpecificOutput).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: 'ask' })
+  })
+
+  it('reads a cwd that is no folder as none (the project ?project= gives, or none), and a tool_name that is no tool\'s as none', async () => {
+    const { call, store } = await createTestApp()
+    for (const [i, cwd] of [null, 5, '', ['/home/dev/acme-api'], '/'.repeat(4097)].entries()) {
+      const post = { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: `toolu_${i}`, cwd }
+      expect((await call('POST', HOOK, post)).status, JSON.stringify(cwd)).toBe(200)
+    }
+    expect((await call('POST', `${HOOK}?project=acme`, { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 'toolu_p', cwd: 7 })).status).toBe(200)
+    const start = await call('POST', HOOK, { ...claudeCodeFixture('session-start'), cwd: null })
+    expect(start).toEqual({ status: 200, body: {} })
+    expect((await observationsOf(store)).map((o) => o.project ?? null)).toEqual([...Array(5).fill(null), 'acme'])
+    expect(await store.getSession('default', claudeCodeFixture('session-start').session_id)).toMatchObject({ personalization: true })
+    // No tool's name: no tool the service reads, so nothing to do, as for any other tool.
+    for (const tool_name of [null, 5, 'x'.repeat(201)]) {
+      expect(await call('POST', HOOK, { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 'toolu_t', tool_name })).toEqual({ status: 200, body: {} })
+    }
+    expect(await observationsOf(store)).toHaveLength(6)
+  })
+
+  it('still refuses, naming it, what it cannot do without: the event, the tool_use_id of an AskUserQuestion, its questions', async () => {
+    const { call } = await createTestApp()
+    const { hook_event_name: _event, ...noEvent } = claudeCodeFixture('post-tool-use-single')
+    for (const [payload, field] of [
+      [noEvent, 'hook_event_name'],
+      [{ ...claudeCodeFixture('post-tool-use-single'), hook_event_name: 5 }, 'hook_event_name'],
+      [{ ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 5, session_id: null }, 'tool_use_id'],
+      [{ ...claudeCodeFixture('pre-tool-use'), tool_input: { questions: 'Which tier?' }, session_id: 0 }, 'tool_input.questions'],
+    ] as const) {
+      const res = await call('POST', HOOK, payload)
+      expect(res.status, field).toBe(400)
+      expect(res.body.error.issues.map((i: { path: string }) => i.path)).toContain(field)
+    }
+  })
+})
+
 describe('POST /v1/hooks/claude-code: SessionStart (R-SES-1)', () => {
   it('starts the session with cwd as project, once', async () => {
     const { call, store } = await createTestApp()

@@ -38,17 +38,35 @@ export const ASK_USER_QUESTION_TOOL = 'AskUserQuestion'
 const TOOL_USE_ID_LENGTH = LIMITS.identifierLength - 17
 
 /**
+ * A field of a hook payload the service does without when it cannot read it: any value `schema`
+ * refuses (`null`, a number, one past its limit) is read as none, rather than the payload refused
+ * and the event's answers not learned, and the document says that the field takes anything.
+ */
+function readOrNone<T>(schema: z.ZodType<T>, description: string) {
+  return z
+    .unknown()
+    .transform((value) => {
+      const read = schema.safeParse(value)
+      return read.success ? read.data : undefined
+    })
+    .optional()
+    .openapi({ description })
+}
+
+/**
  * What Claude Code sends on stdin to a command hook (fixtures/claude-code/README.md): common
  * fields checked, everything else kept, since each event adds its own.
  */
 export const ClaudeCodeHookPayloadSchema = z
   .looseObject({
     hook_event_name: z.string().min(1).max(100),
-    // Empty, as white space alone or at its ends, is read as no session (withReadableSession), not refused. Not a
-    // literal '': null was told `expected ""`, the branch errors.ts names for a value of no string.
-    session_id: IdentifierSchema.or(z.string().max(0)).optional(),
-    cwd: z.string().min(1).max(4096).optional(),
-    tool_name: z.string().max(200).optional(),
+    // Empty, white space alone or at its ends, is read as no session too (withReadableSession).
+    session_id: readOrNone(
+      IdentifierSchema,
+      'The session the event is of. One no session can be named by (empty, spaced at its ends, over 200 characters, a control character, not a string: `null`, `0`) is read as none: the event is taken without a session.',
+    ),
+    cwd: readOrNone(z.string().min(1).max(4096), 'The project of the event when `?project=` is not given. One that is no folder (not a string, empty, over 4,096 characters) is read as none.'),
+    tool_name: readOrNone(z.string().max(200), 'The tool of a tool event. One that is not a string, or over 200 characters, is read as none: no tool the service reads.'),
     tool_use_id: z.string().min(1).max(TOOL_USE_ID_LENGTH).refine(hasNoLoneSurrogate, 'must not contain lone surrogates').optional(),
     tool_input: z.unknown().optional(),
     tool_response: z.unknown().optional(),
