@@ -246,6 +246,34 @@ describe('decision-memory hook refused for good (a 4xx)', () => {
   })
 })
 
+describe('decision-memory hook sending a spooled event again as of now (its time refused as ahead of the service)', () => {
+  it('says it set the event aside when the second send is refused for good, as it says of one refused at the first', async () => {
+    const sent: Array<string | null> = []
+    const refuse: RequestListener = (request, response) => {
+      const at = new URL(request.url ?? '/', 'http://stub').searchParams.get('at')
+      sent.push(at)
+      request.resume()
+      request.on('end', () => {
+        // The spooling machine's clock ran ahead: its time is refused, then the event itself.
+        const error = at === null ? { code: 'invalid_request', message: 'no' } : { code: 'timestamp_in_future', message: 'at is ahead' }
+        response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error }))
+      })
+    }
+    await withStub('dm-hook-400-again-', refuse, async ({ host, dir }) => {
+      const spool = join(dir, 'spool.ndjson')
+      const line = JSON.stringify({ at: '2030-01-01T00:00:00.000Z', user: 'alice', payload: claudeCodeFixture('post-tool-use-single') })
+      await writeFile(spool, `${line}\n`, { mode: 0o600 })
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+      // Another tool's event: the spool is drained, and nothing else sent.
+      const said = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use-bash')), env })
+      expect(said.code).toBe(0)
+      expect(sent).toEqual(['2030-01-01T00:00:00.000Z', null])
+      expect(said.stderr).toBe(`decision-memory hook: the service refused the payload: HTTP 400 invalid_request: no; set aside in ${spool}.rejected\n`)
+      expect((await readFile(`${spool}.rejected`, 'utf8')).split('\n')[0]).toBe(line)
+    })
+  })
+})
+
 describe('decision-memory hook whose PreToolUse gets no answer from the service', () => {
   it('says why on stderr, as a capture\'s does, that the question is asked as written, and spools nothing', async () => {
     // A service that answers 503 (a store it cannot read), then one that never answers (a plan

@@ -383,7 +383,11 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
    * a 5xx) the end of the call says, for a capture with where it was spooled.
    */
   let saidWhy = false
-  async function deliver(e: SpooledEvent, late: boolean): Promise<{ outcome: Delivery; body?: string; tooLate?: string }> {
+  /**
+   * Sends one event, `late` (with `?at=`) or as of now; `spooled`: one the drain took from the spool,
+   * which sets it aside when refused for good, as said here, sent late or, its time refused, again as of now.
+   */
+  async function deliver(e: SpooledEvent, late: boolean, spooled = late): Promise<{ outcome: Delivery; body?: string; tooLate?: string }> {
     saidWhy = false
     if (forbidden.has(e.user)) {
       refusedToken = true
@@ -394,8 +398,8 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     // threw, read as a service not reachable, and a spooled one held up every event behind it.
     const deep = fieldNestedTooDeep(e.payload)
     if (deep !== undefined) {
-      const fate = late ? `set aside in ${rejectedFile(file)}` : keptAside(e) ? `kept in ${rejectedFile(file)}` : 'not sent, nor kept'
-      process.stderr.write(`decision-memory hook: ${tooDeepWhy(deep, late ? 'a spooled' : 'the')}: ${fate}\n`)
+      const fate = spooled ? `set aside in ${rejectedFile(file)}` : keptAside(e) ? `kept in ${rejectedFile(file)}` : 'not sent, nor kept'
+      process.stderr.write(`decision-memory hook: ${tooDeepWhy(deep, spooled ? 'a spooled' : 'the')}: ${fate}\n`)
       saidWhy = true
       refusedToken = false
       timedOut = false
@@ -437,7 +441,8 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       // The clock of the machine that spooled it ran more than 5 minutes ahead of the service's (a
       // service on another machine, a clock set right since): the time is refused, not the event,
       // which is sent again as happening now rather than set aside as refused and never learned.
-      if (late && response.status === 400 && errorCode(body) === 'timestamp_in_future') return await deliver(e, false)
+      // Still a spooled one: refused for good then, it is set aside all the same, and said so.
+      if (late && response.status === 400 && errorCode(body) === 'timestamp_in_future') return await deliver(e, false, spooled)
       if (response.ok) {
         if (isJsonObject(body)) {
           const tooLate = response.headers.get(LATE_HEADER)
@@ -462,7 +467,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       // A spooled event refused so is set aside by the drain: said where, or a person reading stderr
       // knows it is gone from the spool and not where to find it (the event at hand, a capture, is
       // said kept in the same file below).
-      const aside = late ? `; set aside in ${rejectedFile(file)}` : ''
+      const aside = spooled ? `; set aside in ${rejectedFile(file)}` : ''
       if (permanent) process.stderr.write(`decision-memory hook: the service refused the payload: ${refusal(response.status, body)}${aside}\n`)
       else if (response.status === 404 || response.status === 405) {
         process.stderr.write(`decision-memory hook: ${url} answered HTTP ${response.status}: is DECISION_MEMORY_URL the service's address, with no path?\n`)
