@@ -187,6 +187,44 @@ describe('createStdioTransport', () => {
     ])
   })
 
+  it('answers an id JSON.parse reads as another number (-0, 0.0, 1.0) at the id as sent, and refuses 1e-400, no whole number', async () => {
+    // Each was read as 0 (or 1): answered at 0, and, beside a request 0 in flight, refused at 0, which
+    // ended that request's call with another's error.
+    const pipe = await piped()
+    await pipe.feed('{"jsonrpc":"2.0","id":0,"method":"tools/call","params":{"name":"why"}}\n')
+    await pipe.feed('{"jsonrpc":"2.0","id":-0,"method":"ping"}\n{"jsonrpc":"2.0","id":0.0,"method":"ping"}\n{"jsonrpc":"2.0","id":1e-400,"method":"ping"}\n')
+    await pipe.feed('[{"jsonrpc":"2.0","id":0E0,"method":"ping"},{"jsonrpc":"2.0","id":-1e-400,"method":"ping"}]\n')
+    const reused = (id: string) => `Invalid Request: id ${id} (the number 0) is that of a request still in flight (an id is never reused in a session)`
+    const fraction = (id: string) => `Invalid Request: not a JSON-RPC 2.0 message (id: ${id} is no whole number: an id is a string or an integer)`
+    expect(pipe.reported).toEqual([reused('-0'), reused('0.0'), fraction('1e-400'), reused('0E0'), fraction('-1e-400')])
+    const refusals = (pipe.output.read() as Buffer).toString().trimEnd().split('\n')
+    expect(refusals.map((line) => [...line.matchAll(/\{"id":([^,]+),/g)].map((m) => m[1]))).toEqual([['-0'], ['0.0'], ['1e-400'], ['0E0', '-1e-400']])
+    expect(refusals.map((line) => JSON.parse(line) as Answer).flat().map((answer: Answer) => answer.error.message)).toEqual(pipe.reported)
+    // The request 0 alone was passed on, and its answer goes out at 0.
+    expect(pipe.delivered.filter(isJSONRPCRequest).map((m) => m.id)).toEqual([0])
+    await pipe.transport.send({ jsonrpc: '2.0', id: 0, result: { content: [] } })
+    expect((pipe.output.read() as Buffer).toString()).toBe('{"jsonrpc":"2.0","id":0,"result":{"content":[]}}\n')
+
+    // With no request 0 in flight, each is passed on and answered at its id as sent, in a batch too.
+    const free = await piped()
+    await free.feed('{"jsonrpc":"2.0","id":-0,"method":"ping"}\n{"jsonrpc":"2.0","id":1.0,"method":"ping"}\n')
+    await free.transport.send({ jsonrpc: '2.0', id: 1, result: {} })
+    await free.transport.send({ jsonrpc: '2.0', id: 0, result: {} })
+    await free.feed('[{"jsonrpc":"2.0","id":0.0,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]\n')
+    await free.transport.send({ jsonrpc: '2.0', id: 2, result: {} })
+    await free.transport.send({ jsonrpc: '2.0', id: 0, result: {} })
+    expect((free.output.read() as Buffer).toString().trimEnd().split('\n')).toEqual([
+      '{"id":1.0,"jsonrpc":"2.0","result":{}}',
+      '{"id":-0,"jsonrpc":"2.0","result":{}}',
+      '[{"jsonrpc":"2.0","id":2,"result":{}},{"id":0.0,"jsonrpc":"2.0","result":{}}]',
+    ])
+    // Answered, the id is free, and one sent as JSON writes it is answered so.
+    await free.feed('{"jsonrpc":"2.0","id":0,"method":"ping"}\n')
+    await free.transport.send({ jsonrpc: '2.0', id: 0, result: {} })
+    expect((free.output.read() as Buffer).toString()).toBe('{"jsonrpc":"2.0","id":0,"result":{}}\n')
+    expect(free.reported).toEqual([])
+  })
+
   it('answers each of a batch\'s ids past 2^53 at its own digits, when two round to one number', async () => {
     // A 64-bit client counting on: 9007199254740995 and 9007199254740996 are both 9007199254740996 to
     // JSON.parse, and the digits were kept by that number: both answered at the last, one call never ended.

@@ -29,7 +29,8 @@ export const MAX_LINE_BYTES = 10 * 1024 * 1024
  * once `initialize` has agreed on another version (2025-06-18 dropped batches, and 2024-11-05 had
  * none), or while one asking another is answered, a batch is no MCP message and is refused.
  * An id past 2^53, which the SDK's schema refuses, is answered at the digits it was sent with, not
- * at the number JSON.parse rounds it to, which a client matching replies by id would never match.
+ * at the number JSON.parse rounds it to, which a client matching replies by id would never match;
+ * so is an integer written otherwise than JSON writes it (`-0`, `0.0`), which JSON.parse reads as 0.
  * A request whose id is that of a request still in flight (MCP: an id is never reused in a session)
  * is answered with -32600 naming the id and goes no further: a batch waiting on the id would
  * otherwise take the other request's reply for its own.
@@ -63,6 +64,12 @@ export function createStdioTransport({
    * JSON.parse rounded it to, which two ids of a batch may share (9007199254740995 and …996).
    */
   const sentAs = new WeakMap<object, string>()
+  /**
+   * The digits, as sent, of the ids of requests in flight that JSON.parse read as another number's
+   * (`-0`, `0.0`, `1.0`, read as 0 and 1): their answers go out at the id as sent, as a client
+   * matching replies by the id it wrote expects (JSON-RPC 2.0: the same value as the request's).
+   */
+  const writtenAs = new Map<string | number, string>()
 
   const transport: Transport = {
     async start() {
@@ -73,6 +80,11 @@ export function createStdioTransport({
     send(message: JSONRPCMessage) {
       const id = 'method' in message || !('id' in message) ? undefined : message.id
       if (id !== undefined) inFlight.delete(id)
+      const digits = id === undefined ? undefined : writtenAs.get(id)
+      if (digits !== undefined && id !== undefined) {
+        writtenAs.delete(id)
+        at(message, digits)
+      }
       if (id !== undefined && initializing.delete(id) && 'result' in message) {
         const agreed = (message.result as { protocolVersion?: unknown }).protocolVersion
         if (typeof agreed === 'string') version = agreed
@@ -93,6 +105,7 @@ export function createStdioTransport({
       batches = []
       initializing.clear()
       inFlight.clear()
+      writtenAs.clear()
       transport.onclose?.()
     },
   }
@@ -188,7 +201,7 @@ export function createStdioTransport({
       report(message)
       return void write({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message } }).catch(onerror)
     }
-    const digits = idsPastSafe(value) ? idDigits(line) : []
+    const digits = idsNotAsRead(value, line) ? idDigits(line) : []
     if (Array.isArray(value) && value.length > 0) {
       // Behind an initialize not answered yet, the version it asks for: the one agreed on when the server
       // has it, else its newest, which has no batches either (a client that does not wait for the answer).
@@ -199,9 +212,9 @@ export function createStdioTransport({
     }
     const checked = check(value, false, digits[0])
     if ('refusal' in checked) return void write(at(checked.refusal, digits[0])).catch(onerror)
-    const refusal = reused(checked.message, (id) => inFlight.has(id))
+    const refusal = reused(checked.message, (id) => inFlight.has(id), digits[0])
     if (refusal !== undefined) return void write(refusal).catch(onerror)
-    deliver(checked.message)
+    deliver(checked.message, digits[0])
   }
 
   /**
@@ -212,7 +225,7 @@ export function createStdioTransport({
    */
   function readBatch(values: unknown[], digits: ReadonlyArray<string | undefined>) {
     const batch: Batch = { waiting: new Set(), replies: [] }
-    const messages: JSONRPCMessage[] = []
+    const messages: Array<[JSONRPCMessage, string | undefined]> = []
     for (const [i, value] of values.entries()) {
       const checked = check(value, true, digits[i])
       if ('refusal' in checked) {
@@ -220,17 +233,17 @@ export function createStdioTransport({
         continue
       }
       // An id the batch itself has taken is reused too: its first request is in flight once passed on.
-      const refusal = reused(checked.message, (id) => inFlight.has(id) || batch.waiting.has(id))
+      const refusal = reused(checked.message, (id) => inFlight.has(id) || batch.waiting.has(id), digits[i])
       if (refusal !== undefined) {
         batch.replies.push(refusal)
         continue
       }
-      messages.push(checked.message)
+      messages.push([checked.message, digits[i]])
       if (isJSONRPCRequest(checked.message)) batch.waiting.add(checked.message.id)
     }
     batches.push(batch)
     void flush(batch).catch(onerror)
-    for (const message of messages) deliver(message)
+    for (const [message, digits] of messages) deliver(message, digits)
   }
 
   /**
@@ -262,16 +275,24 @@ export function createStdioTransport({
     return refusal
   }
 
-  /** The -32600 error answering a request whose id is `taken` (said through `report`); undefined for any other message. */
-  function reused(message: JSONRPCMessage, taken: (id: string | number) => boolean): unknown {
+  /**
+   * The -32600 error answering a request whose id is `taken` (said through `report`), at the id as
+   * sent (`digits`); undefined for any other message. An id JSON.parse read as another number's
+   * (`0.0`, `-0`) is taken when that number is: said so, the number beside its digits.
+   */
+  function reused(message: JSONRPCMessage, taken: (id: string | number) => boolean, digits: string | undefined): unknown {
     if (!isJSONRPCRequest(message) || !taken(message.id)) return undefined
-    const text = `Invalid Request: id ${JSON.stringify(message.id)} is that of a request still in flight (an id is never reused in a session)`
+    const read = JSON.stringify(message.id)
+    const shown = typeof message.id === 'number' && digits !== undefined && digits !== read ? `${digits} (the number ${read})` : read
+    const text = `Invalid Request: id ${shown} is that of a request still in flight (an id is never reused in a session)`
     report(text)
-    return { jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InvalidRequest, message: text } }
+    return at({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InvalidRequest, message: text } }, digits)
   }
 
-  function deliver(message: JSONRPCMessage) {
+  /** Passes a message on; a request's id written otherwise than JSON writes what it read (`digits`) is kept to answer it at. */
+  function deliver(message: JSONRPCMessage, digits?: string) {
     if (isJSONRPCRequest(message)) inFlight.add(message.id)
+    if (isJSONRPCRequest(message) && typeof message.id === 'number' && digits !== undefined && digits !== JSON.stringify(message.id)) writtenAs.set(message.id, digits)
     if (isJSONRPCRequest(message) && message.method === 'initialize') {
       const asked = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion
       initializing.set(message.id, typeof asked === 'string' ? asked : undefined)
@@ -280,6 +301,7 @@ export function createStdioTransport({
     if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
       const id = (message.params as { requestId?: unknown } | undefined)?.requestId as string | number
       inFlight.delete(id)
+      writtenAs.delete(id)
       const batch = batches.find((b) => b.waiting.has(id))
       if (batch !== undefined) {
         batch.waiting.delete(id)
@@ -294,7 +316,9 @@ export function createStdioTransport({
     const value = withoutNullParams(sent)
     const parsed = JSONRPCMessageSchema.safeParse(value)
     const initialize = inBatch && parsed.success && isJSONRPCRequest(parsed.data) && parsed.data.method === 'initialize'
-    if (parsed.success && !initialize) return { message: parsed.data }
+    // An id no whole number as its digits write it, which JSON.parse made one (`1e-400`, 0): the schema takes it.
+    const idFault = isObject(value) && typeof value.id === 'number' ? numberIdFault(value.id, digits) : undefined
+    if (parsed.success && !initialize && idFault === undefined) return { message: parsed.data }
     const message = initialize
       ? 'Invalid Request: initialize is never part of a batch'
       : `Invalid Request: not a JSON-RPC 2.0 message (${whyNot(value, digits)})`
@@ -337,11 +361,15 @@ function withoutNullParams(value: unknown): unknown {
 }
 
 /**
- * Whether a message, or one of a batch, has a number for id JSON.parse may have rounded: an integer
- * past 2^53, or one past what a double holds (`1e400`, which it makes Infinity, written as null).
+ * Whether a message, or one of a batch, may have a number for id that JSON.parse did not read as
+ * written: one that is no safe integer (past 2^53, which it rounds; past what a double holds, `1e400`,
+ * which it makes Infinity, written as null; a fraction), `-0`, or, on a line where a number has a
+ * fraction or an exponent, one written so (`0.0`, `1e-400`, both 0, and `1.0`, 1). The line is then
+ * read for its ids' digits (idDigits): one whose numbers have neither is not, JSON writing its ids so.
  */
-function idsPastSafe(value: unknown): boolean {
-  return (Array.isArray(value) ? value : [value]).some((m) => isObject(m) && typeof m.id === 'number' && (!Number.isFinite(m.id) || (Number.isInteger(m.id) && !Number.isSafeInteger(m.id))))
+function idsNotAsRead(value: unknown, line: string): boolean {
+  const ids = (Array.isArray(value) ? value : [value]).flatMap((m) => (isObject(m) && typeof m.id === 'number' ? [m.id] : []))
+  return ids.some((id) => !Number.isSafeInteger(id) || Object.is(id, -0)) || (ids.length > 0 && /\d[.eE]/.test(line))
 }
 
 /**
@@ -413,9 +441,10 @@ function requestId(value: unknown): string | number | null {
  * to be <=9007199254740991`, and of `1e400`, read as Infinity, `received Infinity`).
  */
 function numberIdFault(id: number, digits: string | undefined): string | undefined {
-  if (Number.isSafeInteger(id)) return undefined
   const shown = digits ?? String(id)
+  // Before the bounds: `1e-400`, which JSON.parse makes 0, is no integer for all that.
   if ((Number.isFinite(id) && !Number.isInteger(id)) || (digits !== undefined && !wholeAsWritten(digits))) return `${shown} is no whole number: an id is a string or an integer`
+  if (Number.isSafeInteger(id)) return undefined
   const bound = id > 0 ? 'past 9007199254740991 (2^53 - 1), the largest' : 'below -9007199254740991 (1 - 2^53), the least'
   return `${shown} is ${bound} integer an id may be: send it as a string`
 }
@@ -450,9 +479,10 @@ function whyNot(value: unknown, digits?: string): string {
   // Said as a route's 400 says a field: one left out is missing (`jsonrpc: missing: expected "2.0"`),
   // one of a few types says them (`id: Invalid input: expected string or number, received object`).
   const [issue] = error === undefined ? [] : issuesOf(error, value)
-  if (issue === undefined) return 'not a request, a notification nor a response'
-  // A number past what an id may be is said so, at the digits sent: not in zod's words.
-  const idFault = issue.path === 'id' && typeof value.id === 'number' ? numberIdFault(value.id, digits) : undefined
+  // A number past what an id may be is said so, at the digits sent: not in zod's words. So is one no
+  // whole number as written that the schema takes, JSON.parse having made it 0 (`1e-400`).
+  const idFault = (issue === undefined || issue.path === 'id') && typeof value.id === 'number' ? numberIdFault(value.id, digits) : undefined
   if (idFault !== undefined) return `id: ${idFault}`
+  if (issue === undefined) return 'not a request, a notification nor a response'
   return issue.path === '(body)' ? issue.message : `${issue.path}: ${issue.message}`
 }
