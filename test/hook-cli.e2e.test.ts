@@ -783,6 +783,20 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(await observationsAt(service.url, ...METHOD)).toBe(2)
   })
 
+  it('delivers a capture whose session_id no session can be named by (null, 0), live or spooled: recorded, nothing set aside', async () => {
+    const { data, spool } = await workdir()
+    // Refused 400, either was set aside in the rejected file, its answer never learned.
+    const unnamed = (id: string, session_id: unknown) => ({ ...claudeCodeFixture('post-tool-use-single'), tool_use_id: id, session_id })
+    await hook(unnamed('toolu_null_spooled', null), `http://127.0.0.1:${await closedPort()}`, spool, GENEROUS)
+    expect(await spooledLines(spool)).toBe(1)
+    const service = await serve(data)
+    const result = await hook(unnamed('toolu_zero_live', 0), service.url, spool, GENEROUS)
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' })
+    expect(await spooledLines(spool)).toBe(0)
+    expect(existsSync(`${spool}.rejected`)).toBe(false)
+    expect(await observationsAt(service.url, ...TIER)).toBe(2)
+  })
+
   it('delivers a capture over the body limit (4 questions whose options carry 20 KB previews), live or spooled: recorded, nothing set aside', async () => {
     const { data, spool } = await workdir()
     // Sent whole, the service answered 413 and the hook set the call aside, its answers never recorded.
