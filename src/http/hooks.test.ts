@@ -897,6 +897,18 @@ describe('POST /v1/hooks/claude-code: a field it cannot read but can do without'
       expect(res.body.error.issues.map((i: { path: string }) => i.path)).toContain(field)
     }
   })
+
+  it('refuses a session_id or cwd nested past the body\'s limit, naming it, as any field of the body: the hook sends none such', async () => {
+    const { call } = await createTestApp()
+    const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`
+    for (const field of ['session_id', 'cwd', 'tool_name']) {
+      const over = await call('POST', HOOK, `{"hook_event_name": "SessionStart", "${field}": ${nested(LIMITS.nesting)}}`)
+      expect(over.status, field).toBe(400)
+      expect(over.body.error.issues).toEqual([{ path: field, message: `must not nest arrays and objects more than ${LIMITS.nesting} levels deep (counted from the body)` }])
+      // Within it, read as none.
+      expect(await call('POST', HOOK, `{"hook_event_name": "SessionStart", "${field}": ${nested(LIMITS.nesting - 1)}}`), field).toEqual({ status: 200, body: {} })
+    }
+  })
 })
 
 describe('POST /v1/hooks/claude-code: SessionStart (R-SES-1)', () => {

@@ -37,15 +37,24 @@ export const ASK_USER_QUESTION_TOOL = 'AskUserQuestion'
 /** Longest tool_use_id kept whole: the decision_id adds `#` and 16 hex digits within the identifier limit. */
 const TOOL_USE_ID_LENGTH = LIMITS.identifierLength - 17
 
+/** What a field of a hook payload nested past the limit is told, as any of its body's fields is. */
+const NESTED_TOO_DEEP = `must not nest arrays and objects more than ${LIMITS.nesting} levels deep (counted from the body)`
+
 /**
  * A field of a hook payload the service does without when it cannot read it: any value `schema`
  * refuses (`null`, a number, one past its limit) is read as none, rather than the payload refused
- * and the event's answers not learned, and the document says that the field takes anything.
+ * and the event's answers not learned, and the document says that the field takes anything. One
+ * nested past the body's limit is refused all the same, as `decision-memory hook` sends none such.
  */
 function readOrNone<T>(schema: z.ZodType<T>, description: string) {
   return z
     .unknown()
-    .transform((value) => {
+    .transform((value, ctx) => {
+      // The payload is the first level; its fields have the rest.
+      if (!nestsWithin(value, LIMITS.nesting - 1)) {
+        ctx.issues.push({ code: 'custom', input: value, message: NESTED_TOO_DEEP })
+        return z.NEVER
+      }
       const read = schema.safeParse(value)
       return read.success ? read.data : undefined
     })
@@ -77,7 +86,7 @@ export const ClaudeCodeHookPayloadSchema = z
     for (const [field, value] of Object.entries(payload)) {
       // The payload is the first level; its fields have the rest.
       if (!nestsWithin(value, LIMITS.nesting - 1)) {
-        ctx.addIssue({ code: 'custom', path: [field], message: `must not nest arrays and objects more than ${LIMITS.nesting} levels deep (counted from the body)` })
+        ctx.addIssue({ code: 'custom', path: [field], message: NESTED_TOO_DEEP })
       }
     }
   })
