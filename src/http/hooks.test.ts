@@ -881,6 +881,10 @@ describe('POST /v1/hooks/claude-code: a field it cannot read but can do without'
       expect(await call('POST', HOOK, { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 'toolu_t', tool_name })).toEqual({ status: 200, body: {} })
     }
     expect(await observationsOf(store)).toHaveLength(6)
+    // A field it does not read (transcript_path, permission_mode) is kept as sent, whatever it holds.
+    const odd = { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 'toolu_odd', transcript_path: null, permission_mode: 5 }
+    expect(await call('POST', HOOK, odd)).toEqual({ status: 200, body: {} })
+    expect(await observationsOf(store)).toHaveLength(7)
   })
 
   it('still refuses, naming it, what it cannot do without: the event, the tool_use_id of an AskUserQuestion, its questions', async () => {
