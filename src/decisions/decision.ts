@@ -131,15 +131,19 @@ export function isGlobPath(path: string): boolean {
 /**
  * The folders above the first segment of a glob path a glob is in (one holds `*`, `?` or the `{` of
  * a brace group, as isGlobPath reads them): `src/billing` of `src/billing/**`, `src` of `src/v?`,
- * '' of `**\/*.ts`, `app/{locale}/x` of `app/{locale}/x/*` (a brace alone is a folder's name: a
- * version before this read it as a glob, said `app` and warned every check under `app`). What the
- * glob meant to hold lies there, and a scope written so is what to supersede it with.
+ * '' of `**\/*.ts` (the repository's root), `/` of `/*`, `app/{locale}/x` of `app/{locale}/x/*` (a
+ * brace alone is a folder's name: a version before this read it as a glob, said `app` and warned
+ * every check under `app`). A backslash is a separator, as a scope path is compared
+ * (normalizePath): `src\*` is `src/*`, and `\*` is `/*`, the root of absolute paths, which a
+ * version before this read as the repository's. What the glob meant to hold lies there, and a
+ * scope written so is what to supersede it with.
  */
 export function globFolder(path: string): string {
   const slashed = path.replace(/\\/g, '/')
   const starts = [slashed.search(/[*?]/), slashed.search(/\{[^{}]*,[^{}]*\}/)].filter((at) => at !== -1)
   const before = starts.length === 0 ? slashed : slashed.slice(0, Math.min(...starts))
-  return before.slice(0, Math.max(before.lastIndexOf('/'), 0))
+  const folder = before.slice(0, Math.max(before.lastIndexOf('/'), 0))
+  return folder === '' && before.startsWith('/') ? '/' : folder
 }
 
 /**

@@ -668,10 +668,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
     if (run.path === undefined) return []
     const globbed = (d: DecisionRecord) => scopeWarning(d) !== undefined
     const candidates = asOf === undefined ? await acceptedNow(globbed) : await asTheyStood((await store.list()).filter(globbed), asOf)
-    const meant = (path: string) => {
-      const folder = globFolder(path)
-      return folder !== '' ? folder : path.startsWith('/') ? '/' : '.'
-    }
+    const meant = (path: string) => globFolder(path) || '.'
     return candidates
       .filter((d) => d.scope.path !== null && !applies(d, run) && applies({ ...d, scope: { ...d.scope, path: meant(d.scope.path) } }, run))
       .map((d) => ({ key: d.key, message: scopeWarning(d) as string }))

@@ -725,6 +725,31 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
     expect(await warned('services/api/server.ts')).toEqual(['D-GROUP'])
   })
 
+  it('reads a backslash before a glob as the separator a scope path is compared with: \\* is /*, not the repository root', async () => {
+    const db = new MemoryLevel<string, string>()
+    const written = await createLevelDecisionStore(db as never)
+    const forbid = [{ kind: 'must_not' as const, pattern: 'git push --force' }]
+    const scoped = (path: string) => ({ points: [], task: null, path, stage: null })
+    await written.transact(async (tx) => {
+      await tx.put(decisionRecord('D-ROOT', { enforce: 'required', scope: scoped('\\*'), constraints: forbid }))
+      await tx.put(decisionRecord('D-SRC', { enforce: 'required', scope: scoped('src\\*'), constraints: forbid }))
+      await tx.put(decisionRecord('D-DRIVE', { enforce: 'required', scope: scoped('C:\\*'), constraints: forbid }))
+    })
+    const { call } = await createTestApp({ db, now: '2026-07-03T10:00:00.000Z' })
+    const warned = async (path: string) =>
+      ((await call('POST', '/v1/decisions/check', { action: 'git push --force', path })).body.scope_warnings ?? []).map((w: { key: string }) => w.key)
+    // `\*` is `/*`, as `\src` is `/src` wherever a scope path is compared: the root of absolute paths.
+    expect(await warned('docs/readme.md')).toEqual([])
+    expect(await warned('src/api/server.ts')).toEqual(['D-SRC'])
+    expect(await warned('/home/me/scratch')).toEqual(['D-ROOT'])
+    expect(await warned('C:\\Users\\me')).toEqual(['D-DRIVE'])
+    const listed = (await call('GET', '/v1/decisions')).body.decisions
+    const warningOf = (key: string) => listed.find((d: any) => d.key === key).scope_warning
+    expect(warningOf('D-ROOT')).toContain('supersede it with one scoped to /')
+    expect(warningOf('D-SRC')).toContain('supersede it with one scoped to src')
+    expect(warningOf('D-DRIVE')).toContain('supersede it with one scoped to C:')
+  })
+
   it('counts no pulse for a HEAD, which reaches no run (a link checker, a probe), and answers it as the GET without a body', async () => {
     const { app, call } = await createTestApp()
     await call('POST', '/v1/decisions', decision({ key: 'G', status: 'accepted' }))
