@@ -474,20 +474,27 @@ export function checkAgainst(
     allowed: blocked.length === 0,
     blocked_by: blocked,
     warnings: found.filter((f) => f.soft).map((f) => f.violation),
-    // A decision is checked where the request reaches it: bound to no point, bound to the point of
-    // the choice, holding a pattern the action was tested against, or, for a choice at no point,
-    // holding an option or limit that could block it at one of its points (atNoPoint). A command
-    // checked at no point (the guard's) does not reach one bound to a point by its options, whose
-    // pulse would hide that no question at its point was ever asked (R-CON-4); nor does a choice at
-    // no point reach one whose `must` or `prefer` it does not read.
-    checked: decisions
-      .filter(
-        (d) =>
-          d.scope.points.length === 0 ||
-          (request.point !== undefined && d.scope.points.includes(request.point)) ||
-          (action !== undefined && mustNot(d).length > 0) ||
-          (request.choice !== undefined && request.point === undefined && d.constraints.some(blocksAtNoPoint)),
-      )
-      .map((d) => d.key),
+    checked: decisions.filter((d) => reachedBy(d, request)).map((d) => d.key),
   }
+}
+
+/**
+ * Whether a check reaches a decision that applies to its run: bound to no point, bound to the
+ * point of the choice, holding a pattern the action is tested against, or, for a choice at no
+ * point, holding an option or limit that could block it at one of its points (atNoPoint). A command
+ * checked at no point (the guard's) does not reach one bound to a point by its options, whose
+ * pulse would hide that no question at its point was ever asked (R-CON-4); nor does a choice at
+ * no point reach one whose `must` or `prefer` it does not read.
+ */
+export function reachedBy(
+  decision: DecisionRecord,
+  request: { action?: string | undefined; choice?: string | readonly string[] | undefined; point?: string | undefined },
+): boolean {
+  const { points } = decision.scope
+  return (
+    points.length === 0 ||
+    (request.point !== undefined && points.includes(request.point)) ||
+    (request.action !== undefined && decision.constraints.some((c) => c.kind === 'must_not' && c.pattern !== undefined)) ||
+    (request.choice !== undefined && request.point === undefined && decision.constraints.some(blocksAtNoPoint))
+  )
 }

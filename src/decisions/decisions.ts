@@ -6,7 +6,7 @@ import { offeredOptions } from '../domain/offered-options'
 import type { CompiledPolicy } from '../domain/policy'
 import { checkTimestamp } from '../domain/timestamp'
 import { applies, runOfContext, type ApplicabilityQuery } from './applicability'
-import { checkAgainst, type Verdict } from './constraints'
+import { checkAgainst, reachedBy, type Verdict } from './constraints'
 import { matchWithin, type MatchPatterns } from './pattern-match'
 import { FIRST_DECISION_DAY, globFolder, latestDecisionDay, scopeWarning, type DecisionEvent, type DecisionInput, type DecisionRecord, type DecisionStatus } from './decision'
 import { changedFields, importedRecord, mergeImported, type ImportedDecision, type ImportReport, type MergedImport } from './imported-decision'
@@ -662,15 +662,21 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
    * (see scopeWarning). None for a run that names no path, which no path scope holds anyway.
    * The glob is read as the folder above its first wildcard (`src/billing` of `src/billing/**`,
    * the root of `**\/*.ts`): a version before this said it of every run with a path, `docs/x.md`
-   * and `/home/me` too, whatever glob it was, at every command the guard checks.
+   * and `/home/me` too, whatever glob it was, at every command the guard checks. Only those the
+   * check would have reached (reachedBy): a `must` at a point said nothing of a command.
    */
-  async function globScoped(run: ApplicabilityQuery, asOf: Date | undefined): Promise<Array<{ key: string; message: string }>> {
+  async function globScoped(
+    run: ApplicabilityQuery & Parameters<typeof reachedBy>[1],
+    asOf: Date | undefined,
+  ): Promise<Array<{ key: string; message: string }>> {
     if (run.path === undefined) return []
     const globbed = (d: DecisionRecord) => scopeWarning(d) !== undefined
     const candidates = asOf === undefined ? await acceptedNow(globbed) : await asTheyStood((await store.list()).filter(globbed), asOf)
     const meant = (path: string) => globFolder(path) || '.'
     return candidates
-      .filter((d) => d.scope.path !== null && !applies(d, run) && applies({ ...d, scope: { ...d.scope, path: meant(d.scope.path) } }, run))
+      .filter(
+        (d) => d.scope.path !== null && !applies(d, run) && applies({ ...d, scope: { ...d.scope, path: meant(d.scope.path) } }, run) && reachedBy(d, run),
+      )
       .map((d) => ({ key: d.key, message: scopeWarning(d) as string }))
   }
 

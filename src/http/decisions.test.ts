@@ -725,6 +725,33 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
     expect(await warned('services/api/server.ts')).toEqual(['D-GROUP'])
   })
 
+  it('warns of a glob-scoped decision only where the check would have reached it, its path apart', async () => {
+    const db = new MemoryLevel<string, string>()
+    const written = await createLevelDecisionStore(db as never)
+    const glob = 'src/billing/**'
+    await written.transact(async (tx) => {
+      // A `must` at a point: a command, checked at no point, never reaches it; a choice at its point does.
+      await tx.put(decisionRecord('D-TIER', { scope: { points: ['tier'], task: null, path: glob, stage: null }, constraints: [{ kind: 'must', option: 'L' }] }))
+      await tx.put(decisionRecord('D-TASK', { scope: { points: [], task: 'release', path: glob, stage: null }, constraints: [{ kind: 'must_not', pattern: 'rm -rf' }] }))
+      await tx.put(decisionRecord('D-STAGE', { scope: { points: [], task: null, path: glob, stage: 'deploy' }, constraints: [{ kind: 'must_not', pattern: 'rm -rf' }] }))
+      await tx.put(decisionRecord('D-POINT', { scope: { points: ['region'], task: null, path: glob, stage: null }, constraints: [{ kind: 'must_not', pattern: 'rm -rf' }] }))
+    })
+    const { call } = await createTestApp({ db, now: '2026-07-03T10:00:00.000Z' })
+    const warned = async (body: Record<string, unknown>) => {
+      const res = await call('POST', '/v1/decisions/check', { path: 'src/billing/invoice.ts', ...body })
+      expect(res.status).toBe(200)
+      return (res.body.scope_warnings ?? []).map((w: { key: string }) => w.key)
+    }
+    // A command reaches the pattern bound to a point (tested at no point), not the `must`, nor a task or stage the run does not name.
+    expect(await warned({ action: 'rm -rf build' })).toEqual(['D-POINT'])
+    expect(await warned({ action: 'rm -rf build', task: 'release', stage: 'deploy' })).toEqual(['D-POINT', 'D-STAGE', 'D-TASK'])
+    // At another point, the decisions bound to theirs are not reached.
+    expect(await warned({ action: 'rm -rf build', point: 'other' })).toEqual([])
+    // A choice at the point reaches its `must`; one at no point does not read a `must`.
+    expect(await warned({ choice: 'M', point: 'tier' })).toEqual(['D-TIER'])
+    expect(await warned({ choice: 'M' })).toEqual([])
+  })
+
   it('reads a backslash before a glob as the separator a scope path is compared with: \\* is /*, not the repository root', async () => {
     const db = new MemoryLevel<string, string>()
     const written = await createLevelDecisionStore(db as never)
