@@ -4,13 +4,15 @@ import { join } from 'node:path'
 import { spawn } from 'node:child_process'
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { NO_FORCE_PUSH } from '../../test/support/decision-record'
+import { MemoryLevel } from 'memory-level'
+import { decisionRecord, NO_FORCE_PUSH } from '../../test/support/decision-record'
 import { BIN, cleanEnv, closedPort, runCliFromFile, runCliKeptOpen } from '../../test/support/processes'
 import { sparseFile, tempDir } from '../../test/support/temp-dir'
 import { LOOKUP_GAVE_UP, STUCK_HOST, stuckDnsPreload } from '../../test/support/stuck-dns'
 import { createTestApp } from '../../test/support/test-app'
 import { OPS, testTokens } from '../../test/support/tokens'
 import { BIN_PATH, shellWord } from './bin-path'
+import { createLevelDecisionStore } from '../decisions/level-decision-store'
 import { checksElsewhere, guard, GUARD_MAX_FOLDERS, readStdin } from './guard'
 import { PAYLOAD_KEPT_BYTES, tooLargeWhy } from './stdin-payload'
 
@@ -19,8 +21,8 @@ const bashPayload = () => readFile(new URL('pre-tool-use-bash.json', FIXTURES), 
 
 
 /** The guard talking to the real app in memory, not over a socket. */
-async function guardOverApp(options: { failClosed?: boolean } = {}) {
-  const app = await createTestApp()
+async function guardOverApp(options: { failClosed?: boolean; db?: MemoryLevel<string, string> } = {}) {
+  const app = await createTestApp({ db: options.db })
   await app.call('POST', '/v1/decisions', NO_FORCE_PUSH)
   const calls: string[] = []
   const fetch = (async (input: string, init?: RequestInit) => {
@@ -166,6 +168,42 @@ describe('decision-memory guard (R-CON-3)', () => {
     // A required decision still denies, whatever advisory ones say besides.
     const both = JSON.parse((await run((await bashPayload()).replace('git push --force origin main', 'git push --force origin main && npm publish'))).stdout)
     expect(both.hookSpecificOutput.permissionDecision).toBe('deny')
+  })
+
+  it('tells the user of a decision left unchecked for its stored glob scope, letting the command through', async () => {
+    // Stored by a version that took a glob as a path scope: it applies to none of the paths below /home/dev.
+    const db = new MemoryLevel<string, string>()
+    const stored = await createLevelDecisionStore(db as never)
+    const scoped = (path: string) => ({ points: [], task: null, path, stage: null })
+    await stored.transact(async (tx) => {
+      await tx.put(decisionRecord('D-GLOB', { scope: scoped('/home/dev/**'), constraints: [{ kind: 'must_not', pattern: 'rm -rf' }] }))
+      await tx.put(decisionRecord('D-SUB', { scope: scoped('/home/dev/acme-api/web/*'), constraints: [{ kind: 'must_not', pattern: 'rm -rf' }] }))
+    })
+    const { app, run } = await guardOverApp({ db })
+    const warningOf = async (key: string) => (await app.call('GET', `/v1/decisions/${key}`)).body.scope_warning as string
+    const command = (text: string) => bashPayload().then((p) => p.replace('git push --force origin main', text))
+    const unchecked = await run(await command('rm -rf build'))
+    expect(unchecked.stderr).toBe('')
+    // To the user, not the agent: no permission decision, and nothing the agent would weigh the command against.
+    expect(JSON.parse(unchecked.stdout)).toEqual({ systemMessage: `Decision D-GLOB was not checked: ${await warningOf('D-GLOB')}.` })
+    // Beside an advisory decision's note: the agent is told the advice alone, the user both.
+    const noPublish = { ...NO_FORCE_PUSH, key: 'D-040', title: 'Packages are published by CI', enforce: 'advisory', rationale: 'CI signs them.', constraints: [{ kind: 'must_not', pattern: 'npm publish' }] }
+    expect((await app.call('POST', '/v1/decisions', noPublish)).status).toBe(201)
+    const both = JSON.parse((await run(await command('npm publish'))).stdout)
+    const note = 'Advisory decision D-040 (not enforced): Packages are published by CI. "npm publish" matches the must_not pattern /npm publish/. Why: CI signs them.'
+    expect(both).toEqual({ systemMessage: `${note} Decision D-GLOB was not checked: ${await warningOf('D-GLOB')}.`, hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: note } })
+    // Where a part of the command runs, said with its folder, each decision once.
+    const sub = JSON.parse((await run(await command('cd web && make'))).stdout)
+    expect(sub.systemMessage).toBe(
+      `Decision D-GLOB was not checked: ${await warningOf('D-GLOB')}. Decision D-SUB was not checked (run in /home/dev/acme-api/web): ${await warningOf('D-SUB')}.`,
+    )
+    // A command denied is told why it is denied, the deny alone.
+    expect(JSON.parse((await run(await command('git push --force origin main'))).stdout)).toEqual({
+      hookSpecificOutput: expect.objectContaining({ permissionDecision: 'deny' }),
+    })
+    // Outside the folder the glob was written for, nothing is said.
+    const elsewhere = JSON.stringify({ ...JSON.parse(await command('rm -rf build')), cwd: '/srv/other' })
+    expect(await run(elsewhere)).toEqual({ stdout: '', stderr: '' })
   })
 
   it('leaves other tools and events alone without asking the service', async () => {

@@ -20,7 +20,9 @@ export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
   repository when it is in one; a Bash command's parts that a cd takes elsewhere, as in
   \`cd services/billing && rm -rf build\`, are checked where they run too, at once), and prints a PreToolUse "deny" citing the decision when it
   does; when an accepted advisory one does, a note for the agent and the user (additionalContext
-  and systemMessage, no permission decision: the command goes on); otherwise nothing. It exits 0, also when its stdout is closed before it prints
+  and systemMessage, no permission decision: the command goes on); when an accepted decision was not
+  checked because its stored path scope is a glob, which applies to none of the paths it would match,
+  a note for the user (systemMessage) naming it and what to supersede it with; otherwise nothing. It exits 0, also when its stdout is closed before it prints
   (1 for a mistake in its own flags, which Claude Code reports without blocking) and waits at most --timeout (default 1000 ms) for the payload
   (taken once its JSON object has arrived whole, stdin closed or not), then as long for the service: when the service is down or slow it lets the command through and
   says so on stderr, or with --fail-closed refuses it instead.
@@ -50,11 +52,25 @@ function deny(reason: string): string {
 /**
  * An advisory decision's word on a command it does not block (R-CON-1: advisory warns): told to the
  * agent (`additionalContext`) and to the user (`systemMessage`), with no permission decision, so
- * that Claude Code's own permission checks run as they would without the guard.
+ * that Claude Code's own permission checks run as they would without the guard. `unchecked`, the
+ * decisions not checked for a glob path scope (scopeNote), is told to the user alone: theirs to
+ * supersede, and nothing the agent could weigh the command against.
  */
-function advise(text: string): string {
-  const note = withinHookLimit(text)
-  return JSON.stringify({ systemMessage: note, hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: note } }) + '\n'
+function advise(text: string, unchecked = ''): string {
+  const note = text === '' ? '' : withinHookLimit(text)
+  const message = withinHookLimit([note, unchecked].filter((part) => part !== '').join(' '))
+  const context = note === '' ? {} : { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: note } }
+  return JSON.stringify({ systemMessage: message, ...context }) + '\n'
+}
+
+/**
+ * What the user is told of the decisions a check did not check because their stored path scope is
+ * a glob (the verdict's `scope_warnings`, R-CON-4): each one's key and its warning, which says what
+ * to supersede it with. The guard said none of it, and a required decision so stored blocked
+ * nothing, unsaid, in the folder it was written for.
+ */
+export function scopeNote(warnings: Array<{ key: string; message: string; where?: string | undefined }>): string {
+  return warnings.map((w) => `Decision ${w.key} was not checked${w.where === undefined ? '' : ` (run in ${w.where})`}: ${w.message}.`).join(' ')
 }
 
 /**
@@ -191,12 +207,15 @@ export async function guard(input: {
   const failed = results.find((r): r is { why: string } => 'why' in r)
   if (failed !== undefined) return unavailable(failed.why)
   const verdict: Verdict = { allowed: true, blocked_by: [], warnings: mergedWarnings(verdicts), checked: [...new Set(verdicts.flatMap((r) => r.verdict.checked ?? []))] }
+  const unscoped = scopeNote(mergedScopeWarnings(verdicts))
   // An advisory must_not the command matches: let through, and said, whatever else could not be
   // checked (the service marks a pattern left undecided in time: that one only warns on stderr, as
   // a check that could not be made).
   const advisory = (verdict.warnings ?? []).filter((w) => w.enforce === 'advisory' && w.constraint?.kind === 'must_not')
   const met = advisory.filter((w) => w.undecided !== true)
   const undecidedAdvice = advisory.filter((w) => w.undecided === true)
+  // The advice met and the decisions left unchecked for a glob scope, when there is either.
+  const said = met.length === 0 && unscoped === '' ? '' : advise(met.length === 0 ? '' : adviceNote(met, where), unscoped)
   const adviceLeft =
     undecidedAdvice.length > 0
       ? `decision-memory guard: advisory decision ${[...new Set(undecidedAdvice.map((w) => w.key))].join(', ')} could not be checked against this command in time; letting the command through\n${notFollowed}`
@@ -206,7 +225,7 @@ export async function guard(input: {
     // Let through unchecked, what was checked is still said (the advice it met, the advice it could
     // not decide); refused, the deny says all.
     if (input.failClosed) return output
-    return { stdout: met.length === 0 ? output.stdout : advise(adviceNote(met, where)), stderr: output.stderr + adviceLeft }
+    return { stdout: said === '' ? output.stdout : said, stderr: output.stderr + adviceLeft }
   }
   if (checked < command.length) {
     return unchecked(`the command is ${command.length} characters long, and only its first ${checked} could be checked (the service takes at most ${LIMITS.actionLength})`)
@@ -219,8 +238,7 @@ export async function guard(input: {
   if (undecided.length > 0) {
     return unchecked(`required decision ${[...new Set(undecided.map((w) => w.key))].join(', ')} could not be checked against this command in time`)
   }
-  if (met.length > 0) return { stdout: advise(adviceNote(met, where)), stderr: adviceLeft }
-  return { stdout: '', stderr: adviceLeft }
+  return { stdout: said, stderr: adviceLeft }
 }
 
 /** The longest `path` POST /v1/decisions/check takes (CheckBody). */
@@ -299,6 +317,21 @@ function mergedWarnings(verdicts: Array<{ verdict: Verdict; where: string | unde
   for (const warning of warnings) {
     const kept = byKey.get(warning.key)
     if (kept === undefined || (kept.undecided === true && warning.undecided !== true)) byKey.set(warning.key, warning)
+  }
+  return [...byKey.values()]
+}
+
+/** The scope warnings of several checks, each decision once: where the command starts if it is warned of there, else the first folder. */
+function mergedScopeWarnings(verdicts: Array<{ verdict: Verdict; where: string | undefined }>): Array<{ key: string; message: string; where: string | undefined }> {
+  const byKey = new Map<string, { key: string; message: string; where: string | undefined }>()
+  for (const r of verdicts) {
+    const warnings: unknown = r.verdict.scope_warnings
+    if (!Array.isArray(warnings)) continue
+    for (const w of warnings as Array<{ key?: unknown; message?: unknown } | null>) {
+      // Another program's verdict may hold anything there: only a key and a message are said.
+      if (typeof w?.key !== 'string' || typeof w.message !== 'string' || byKey.has(w.key)) continue
+      byKey.set(w.key, { key: w.key, message: w.message, where: r.where })
+    }
   }
   return [...byKey.values()]
 }
