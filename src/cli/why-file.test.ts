@@ -40,6 +40,18 @@ describe('why FILE: a relative file named from the repository root, asked in a f
     expect(noDecisionOfFile('../web/src/billing/invoice.ts', 'web/src/billing/invoice.ts', doorway)).toContain('there is no such file here')
   })
 
+  it('lists, after those scoped there, a decision whose stored glob scope would hold it but for the glob', () => {
+    const globbed = [...decisions, scoped('D-3', 'src/billing/**'), scoped('D-4', 'src\\*'), scoped('D-5', 'web/*'), scoped('D-6', '/src/*')]
+    expect(decisionsOfFile('src/billing/invoice.ts', globbed, repo).found).toEqual([
+      { key: 'D-1', from: 'scope', scope: 'src/billing' },
+      { key: 'D-3', from: 'glob', scope: 'src/billing/**' },
+      { key: 'D-4', from: 'glob', scope: 'src\\*' },
+    ])
+    // One revoked is in force nowhere: not listed, as one scoped there is not.
+    const revoked = { ...scoped('D-7', 'src/**'), status: 'revoked' } as DecisionRecord
+    expect(decisionsOfFile('src/billing/invoice.ts', [revoked], repo).found).toEqual([])
+  })
+
   it('is said to be no file where neither has it', () => {
     expect(noDecisionOfFile('src/nothing.ts', 'src/src/nothing.ts', doorway)).toContain('there is no such file here')
   })

@@ -2,7 +2,7 @@ import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSyn
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { DECISION_LOG, notARecord } from '../decisions/adr/adr-folder'
 import { isWithin } from '../decisions/applicability'
-import type { DecisionRecord } from '../decisions/decision'
+import { globMeant, isGlobPath, type DecisionRecord } from '../decisions/decision'
 import { recordFolder, recordsRead } from './import-adr'
 import { pathInRepository, repositoryRoot } from './repository'
 import { shellWord } from './bin-path'
@@ -55,16 +55,34 @@ export function scopedTo(path: string, decisions: readonly DecisionRecord[]): De
 }
 
 /**
- * A decision behind a file: imported from it (a record, at `line` of the file; for a folder, from
- * one of its records, `file`, named as the folder was), or in force and scoped to its path or a
- * folder above it (`scope`).
+ * The decisions accepted with a glob as their stored path scope (`src/billing/**`, which a version
+ * before this took) that would hold `path` but for it: the folder the glob was written in holds it
+ * (globMeant, as the check's `scope_warnings` read it), the glob as written does not. They apply to
+ * none of the paths the glob would match, and a file below it is said to have them, with their
+ * warning: a version before this listed none, and the decision meant for the file went unseen.
  */
-export type FileDecision = { key: string; from: 'record'; line: number; file?: string } | { key: string; from: 'scope'; scope: string }
+export function globScopedOver(path: string, decisions: readonly DecisionRecord[]): DecisionRecord[] {
+  return decisions
+    .filter((d) => d.status === 'accepted' && d.scope.path !== null && isGlobPath(d.scope.path) && !isWithin(path, d.scope.path) && isWithin(path, globMeant(d.scope.path)))
+    .sort((a, b) => a.key.localeCompare(b.key))
+}
+
+/**
+ * A decision behind a file: imported from it (a record, at `line` of the file; for a folder, from
+ * one of its records, `file`, named as the folder was), in force and scoped to its path or a
+ * folder above it (`scope`), or accepted with a glob as its stored path scope that would hold the
+ * file but for it, and so holds it not (`glob`, globScopedOver).
+ */
+export type FileDecision =
+  | { key: string; from: 'record'; line: number; file?: string }
+  | { key: string; from: 'scope'; scope: string }
+  | { key: string; from: 'glob'; scope: string }
 
 /**
  * Why a file (or folder) is as it is (R-CON-5), as `why FILE` and the MCP `why` tool's `file` read
  * it: the decisions imported from it, in the order of the file, then each other one in force scoped
- * to its path or a folder above it, by key. A relative `file` is read from `folder` (`.` where the
+ * to its path or a folder above it, by key, then each one whose stored glob scope would hold it but
+ * for the glob (globScopedOver), by key. A relative `file` is read from `folder` (`.` where the
  * command runs; the folder the MCP server was started in); its repository is the one it is in, or was in
  * (a record deleted since is found by its folder and name), and `path` is its path from that
  * repository's root, as decisions are scoped by it (R-CON-4).
@@ -81,8 +99,10 @@ export function decisionsOfFile(file: string, decisions: readonly DecisionRecord
   if (real !== undefined && real !== at) {
     const linked = behind(real, decisions, file)
     if (fromRecord(linked.found)) {
-      const scoped = [...linked.found.filter((d) => d.from === 'scope'), ...first.found.filter((d) => !linked.found.some((l) => l.key === d.key))]
-      return { path: linked.path, found: [...linked.found.filter((d) => d.from === 'record'), ...scoped.sort((a, b) => a.key.localeCompare(b.key))] }
+      const scoped = [...linked.found.filter((d) => d.from === 'scope'), ...first.found.filter((d) => d.from === 'scope' && !linked.found.some((l) => l.key === d.key))]
+      const globbed = [...linked.found.filter((d) => d.from === 'glob'), ...first.found.filter((d) => d.from === 'glob' && !linked.found.some((l) => l.key === d.key))]
+      const byKey = (a: FileDecision, b: FileDecision) => a.key.localeCompare(b.key)
+      return { path: linked.path, found: [...linked.found.filter((d) => d.from === 'record'), ...scoped.sort(byKey), ...globbed.sort(byKey)] }
     }
     if (first.found.length === 0 && linked.found.length > 0) return linked
   }
@@ -120,6 +140,9 @@ function behind(absolute: string, decisions: readonly DecisionRecord[], file: st
     ...scopedTo(path, decisions)
       .filter((d) => !fromFile.includes(d))
       .map((d) => ({ key: d.key, from: 'scope' as const, scope: d.scope.path ?? path })),
+    ...globScopedOver(path, decisions)
+      .filter((d) => !fromFile.includes(d))
+      .map((d) => ({ key: d.key, from: 'glob' as const, scope: d.scope.path ?? path })),
   ]
   return { path, found }
 }

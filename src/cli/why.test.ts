@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { adrText, importedRepository, shopWithOneRecord, shopWithRecordsDeleted, shopWithTwoRecords } from '../../test/support/adr-repository'
 import { captured } from '../../test/support/captured'
-import { scopedToSrcOverTime } from '../../test/support/decision-record'
+import { decisionRecord, scopedToSrcOverTime } from '../../test/support/decision-record'
 import { fixedClock } from '../clock'
 import { DecisionInputSchema } from '../decisions/decision'
 import { createDecisions } from '../decisions/decisions'
@@ -489,6 +489,32 @@ describe('decision-memory why FILE, a record import-adr read', () => {
     writeFileSync(join(repo, 'build scripts', 'ship.sh'), 'exit 0\n')
     const spaced = await captured(() => whyCommand([join(repo, 'build scripts', 'ship.sh'), '--data', store]))
     expect(spaced.stderr).toContain("why --point POINT --path 'build scripts/ship.sh' explains a point there)")
+  })
+
+  it('prints, for a file of the code, a decision whose stored glob scope would hold it but for the glob, with its warning', async () => {
+    const { store, repo } = await shopWithOneRecord('dm-why-file-')
+    await withDecisions(store, fixedClock('2026-11-01T00:00:00Z'), async (decisions) => {
+      await decisions.propose(DecisionInputSchema.parse({ key: 'D-100', title: 'Cents in billing', decision: 'Amounts are integer cents.', rationale: 'Floats lost a cent.', status: 'accepted', scope: { path: 'src' } }))
+    })
+    // Written by a version that took a glob as a path scope, as the routes now refuse it.
+    const { store: memory, decisionStore } = await openStores(store)
+    try {
+      await decisionStore.transact(async (tx) => tx.put(decisionRecord('D-GLOB', { scope: { points: [], task: null, path: 'src/**', stage: null } })))
+    } finally {
+      await memory.close()
+    }
+    const { code, stdout } = await captured(() => whyCommand([join(repo, 'src', 'billing.ts'), '--data', store]))
+    expect(code).toBe(0)
+    expect(stdout.split('\n').filter((l) => /^\S/.test(l))).toEqual([
+      'D-100, scoped to src',
+      '* D-100 [accepted, advisory] Cents in billing',
+      'D-GLOB, scoped to the glob src/**, which holds none of the paths it would match (see its warning)',
+      '* D-GLOB [accepted, required] title of D-GLOB',
+    ])
+    expect(stdout).toContain('    warning: scope.path "src/**" is a glob, which a version before this took: a path scope is a prefix compared as written, so this decision applies to none of the paths the glob would match, only to one holding it as written; supersede it with one scoped to src\n')
+    // Outside the folder the glob was written in, it is none of the file's.
+    writeFileSync(join(repo, 'Makefile'), 'all:\n')
+    expect((await captured(() => whyCommand([join(repo, 'Makefile'), '--data', store]))).code).toBe(1)
   })
 
   it('reads a file named bare in the folder it runs in as that file, not as a key no decision has', async () => {

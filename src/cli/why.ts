@@ -39,9 +39,11 @@ export const WHY_HELP = `decision-memory why KEY | FILE | --point POINT [--user 
   Why (R-CON-5). With a decision KEY: its supersede chain, oldest first, with dates and
   rationales, and its evidence. With a FILE (or folder): the chain of each decision imported from
   it, a record import-adr read (docs/adr/0005-use-x.md, a DECISIONS.md), then of each decision in
-  force scoped to its path or a folder above it (src/billing for src/billing/invoice.ts). With
-  --point: what is recommended there, the decisions bound to it with their chains, and the
-  observations that support the recommendation.
+  force scoped to its path or a folder above it (src/billing for src/billing/invoice.ts), then of
+  each accepted one stored with a glob path scope (src/billing/**, which applies to none of the
+  paths it would match) whose folder holds it, with its warning. With --point: what is
+  recommended there, the decisions bound to it with their chains, and the observations that
+  support the recommendation.
 
   --point POINT      a decision point's key (as a recommendation's \`point\` gives it)
   --user USER        whose point (default $DECISION_MEMORY_USER, as the hook's, or "default")
@@ -425,7 +427,13 @@ export async function whyCommand(argv: string[]): Promise<number> {
     }
     const { path: at, found: behind } = decisionsOfFile(file, all, here.folder)
     if (ifRecords && !behind.some((d) => d.from === 'record')) return undefined
-    const found = behind.map((d) => ({ key: d.key, heading: d.from === 'record' ? `${d.key}, from ${d.file ?? file}:${d.line}` : `${d.key}, scoped to ${d.scope}` }))
+    const headingOf = (d: (typeof behind)[number]) =>
+      d.from === 'record'
+        ? `${d.key}, from ${d.file ?? file}:${d.line}`
+        : d.from === 'scope'
+          ? `${d.key}, scoped to ${d.scope}`
+          : `${d.key}, scoped to the glob ${d.scope}, which holds none of the paths it would match (see its warning)`
+    const found = behind.map((d) => ({ key: d.key, heading: headingOf(d) }))
     if (found.length === 0) {
       // A key that is also a file's name here (`notes.md`): the decision, as before files were read;
       // a name no decision has as its key is said as the file it is.
@@ -436,7 +444,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
     }
     // Several (the sections of a DECISIONS.md, the decisions scoped to a folder), or one not imported
     // from the file: each said where it comes from, in the order of the file, then by key.
-    const headed = found.length > 1 || behind.some((d) => d.from === 'scope')
+    const headed = found.length > 1 || behind.some((d) => d.from !== 'record')
     for (const [i, { key, heading }] of found.entries()) {
       if (headed && values.json !== true) process.stdout.write(printable(`${i === 0 ? '' : '\n'}${heading}`) + '\n')
       const code = await ask(key)

@@ -147,6 +147,14 @@ export function globFolder(path: string): string {
 }
 
 /**
+ * The path scope a glob path meant, as a scope holds a path (applicability.ts): globFolder's
+ * folder, `.` for the repository's root. What a decision so stored would hold but for its glob.
+ */
+export function globMeant(path: string): string {
+  return globFolder(path) || '.'
+}
+
+/**
  * What to say of a decision stored with a glob as its scope's path (versions before this took
  * `src/billing/**`, `services/{api,web}` or `src/v?`): it applies to none of the paths the glob would
  * match, only to one holding it as written (a folder `v?` on Linux: /applicable returned the decision

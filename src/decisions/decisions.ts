@@ -8,7 +8,7 @@ import { checkTimestamp } from '../domain/timestamp'
 import { applies, runOfContext, type ApplicabilityQuery } from './applicability'
 import { checkAgainst, reachedBy, type Verdict } from './constraints'
 import { matchWithin, type MatchPatterns } from './pattern-match'
-import { FIRST_DECISION_DAY, globFolder, latestDecisionDay, scopeWarning, type DecisionEvent, type DecisionInput, type DecisionRecord, type DecisionStatus } from './decision'
+import { FIRST_DECISION_DAY, globMeant, latestDecisionDay, scopeWarning, type DecisionEvent, type DecisionInput, type DecisionRecord, type DecisionStatus } from './decision'
 import { changedFields, importedRecord, mergeImported, type ImportedDecision, type ImportReport, type MergedImport } from './imported-decision'
 import { canMove, decisionAt, evidenceOf, proposal, transition, withBefore } from './lifecycle'
 import type { DecisionStore, DecisionTransaction, Pulse } from './store'
@@ -672,10 +672,9 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
     if (run.path === undefined) return []
     const globbed = (d: DecisionRecord) => scopeWarning(d) !== undefined
     const candidates = asOf === undefined ? await acceptedNow(globbed) : await asTheyStood((await store.list()).filter(globbed), asOf)
-    const meant = (path: string) => globFolder(path) || '.'
     return candidates
       .filter(
-        (d) => d.scope.path !== null && !applies(d, run) && applies({ ...d, scope: { ...d.scope, path: meant(d.scope.path) } }, run) && reachedBy(d, run),
+        (d) => d.scope.path !== null && !applies(d, run) && applies({ ...d, scope: { ...d.scope, path: globMeant(d.scope.path) } }, run) && reachedBy(d, run),
       )
       .map((d) => ({ key: d.key, message: scopeWarning(d) as string }))
   }

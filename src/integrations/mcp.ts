@@ -509,7 +509,9 @@ export function createMcpServer(
         description:
           'A file (or folder) to explain, as `decision-memory why FILE` does: the chain of each decision imported from it ' +
           '(a record import-adr read, `docs/adr/0005-use-postgres.md`, a `DECISIONS.md`, one deleted since), then of each ' +
-          'decision in force scoped to its path or a folder above it (`src/billing` for `src/billing/invoice.ts`), as of `as_of`. ' +
+          'decision in force scoped to its path or a folder above it (`src/billing` for `src/billing/invoice.ts`), then of each ' +
+          'accepted one stored with a glob path scope whose folder holds it (`src/billing/**`, which holds none of the paths it would ' +
+          'match: `from` is `glob`, and its chain says so in `scope_warning`), as of `as_of`. ' +
           `Absolute, or relative to ${JSON.stringify(folder)}, the folder the server was started in (Claude Code starts it in the agent's), ` +
           'else, where that has no such file, to the root of its git repository, as the command run there reads it; its path in its ' +
           'git repository, from the root, is what decisions are scoped by. Give it with no other argument but `as_of` (and `user`); not with `key`.',
