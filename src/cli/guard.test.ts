@@ -171,7 +171,7 @@ describe('decision-memory guard (R-CON-3)', () => {
   })
 
   it('tells the user of a decision left unchecked for its stored glob scope, letting the command through', async () => {
-    // Stored by a version that took a glob as a path scope: it applies to none of the paths below /home/dev.
+    // Stored by a version that took a glob as a path scope: it applies to none of the paths the glob matches.
     const db = new MemoryLevel<string, string>()
     const stored = await createLevelDecisionStore(db as never)
     const scoped = (path: string) => ({ points: [], task: null, path, stage: null })

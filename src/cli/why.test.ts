@@ -137,7 +137,7 @@ describe('decision-memory why KEY, the chain as text', () => {
     )
   })
 
-  it('says under a link stored with a glob path scope that it applies to no path', () => {
+  it('says under a link stored with a glob path scope that it applies to none of the paths the glob matches', () => {
     const warning = 'scope.path "src/billing/**" is a glob, which a version before this took: … supersede it with one scoped to src/billing'
     const globbed = { ...link('G-1', 'accepted', 'x'), scope_warning: warning }
     const why: DecisionWhy = { ...chain('G-1'), key: 'G-1', current: 'G-1', in_force: 'G-1', chain: [globbed], evidence: [] }

@@ -106,7 +106,7 @@ export function chainText(why: Omit<DecisionWhy, 'as_of'>, indent = ''): string 
       `${indent}    ${when.join(', ')}\n` +
       `${indent}    why: ${link.rationale.replace(/\s+/g, ' ')}` +
       reason +
-      // A path scope stored as a glob by a version before this applies to no path: said under it.
+      // A path scope stored as a glob by a version before this applies to none of the paths the glob matches: said under it.
       (link.scope_warning === undefined ? '' : `\n${indent}    warning: ${link.scope_warning}`) +
       (link.key === why.key ? evidence.map((line) => `\n${line}`).join('') : '')
     )

@@ -138,7 +138,7 @@ export interface Verdict {
   checked: string[]
   /**
    * Accepted decisions the run would be in but for their path scope, stored as a glob by a version
-   * before this (`src/billing/**`), which applies to no path: not checked, and said so. Absent when none.
+   * before this (`src/billing/**`), which applies to none of the paths it matches: not checked, and said so. Absent when none.
    */
   scope_warnings?: Array<{ key: string; message: string }>
 }

@@ -18,7 +18,7 @@ export interface DecisionView extends DecisionRecord {
   events: DecisionEvent[]
   /** In a replay: fields a later re-import changed before their earlier values were kept; they read as they are now. */
   unrecorded?: string[]
-  /** Where its stored path scope is a glob, which applies to no path (see scopeWarning); absent otherwise. */
+  /** Where its stored path scope is a glob, which applies to none of the paths it matches (see scopeWarning); absent otherwise. */
   scope_warning?: string
 }
 
@@ -58,7 +58,7 @@ export interface ChainLink {
   reason: string | null
   supersedes: string | null
   superseded_by: string | null
-  /** Where its stored path scope is a glob, which applies to no path (see scopeWarning); absent otherwise. */
+  /** Where its stored path scope is a glob, which applies to none of the paths it matches (see scopeWarning); absent otherwise. */
   scope_warning?: string
 }
 

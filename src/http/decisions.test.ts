@@ -615,7 +615,7 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
     }
   })
 
-  it('refuses a path scope written as a glob, naming scope.path: it is a prefix, and src/billing/** would apply to no path', async () => {
+  it('refuses a path scope written as a glob, naming scope.path: it is a prefix, and src/billing/** would apply to none of the paths it matches', async () => {
     const { call } = await createTestApp()
     for (const path of ['src/billing/**', 'src/*', 'services/**/billing', '**/*.ts', 'services/{api,web}', 'src/v?', 'src/?/x']) {
       const res = await call('POST', '/v1/decisions', decision({ status: 'accepted', scope: { path } }))
@@ -642,7 +642,7 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
     for (const path of ['src/billing', 'app/[slug]', 'app/{locale}']) expect(pattern.test(path), path).toBe(true)
   })
 
-  it('says of a decision stored with a glob path scope, as versions before took it, that it applies to no path; lists, checks and revokes it', async () => {
+  it('says of a decision stored with a glob path scope, as versions before took it, that it applies to none of the paths the glob matches; lists, checks and revokes it', async () => {
     const db = new MemoryLevel<string, string>()
     const written = await createLevelDecisionStore(db as never)
     const forbid = [{ kind: 'must_not' as const, pattern: 'git push --force' }]
@@ -663,7 +663,7 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
     expect(warningOf('D-PLAIN')).toBeUndefined()
     expect((await call('GET', '/v1/decisions/D-STAR')).body.scope_warning).toBe(warningOf('D-STAR'))
     expect((await call('GET', '/v1/decisions/D-STAR/why')).body.chain[0].scope_warning).toBe(warningOf('D-STAR'))
-    // A check of a run below it is allowed (the decision applies to no path) and says why.
+    // A check of a run below it is allowed (the decision applies to none of the paths its glob matches) and says why.
     const checked = await call('POST', '/v1/decisions/check', { action: 'git push --force', path: 'src/billing/invoice.ts' })
     expect(checked.status).toBe(200)
     expect(checked.body).toMatchObject({ allowed: true, blocked_by: [], scope_warnings: [{ key: 'D-MARK', message: warningOf('D-MARK') }, { key: 'D-STAR', message: warningOf('D-STAR') }] })
