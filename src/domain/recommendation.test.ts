@@ -40,6 +40,11 @@ describe('states by observation count (R-REC-1)', () => {
     expect(r.needed).toBe(2)
   })
 
+  it('says one observation still needed in the singular', () => {
+    const r = recommend(input({ observations: observations({ 'Tier L': 4 }) }))
+    expect(r.disclosure).toBe('based on static default, 1 observation needed for personalization')
+  })
+
   it('gives the point\'s precondition only to the point\'s own default, not to the first option standing in for it', () => {
     const own = recommend(input({ point: 'complexity-tier' }))
     expect(own).toMatchObject({ recommended: 'Tier M', precondition: expect.stringMatching(/moderate scope/) })

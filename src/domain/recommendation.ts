@@ -371,7 +371,8 @@ export function recommend(input: RecommendationInput): Recommendation {
     precondition = ownPrecondition ?? policy.personalization_off_precondition
   } else if (state === 'static-default') {
     // Counted across projects when this one had fewer than N (R-MEM-6), and said so, as below.
-    disclosure = `${STATIC_DEFAULT_BASIS}, ${N - n} observations needed for personalization${acrossProjects}`
+    // One still needed is said in the singular: the hook shows this to the user in the picker.
+    disclosure = `${STATIC_DEFAULT_BASIS}, ${N - n} observation${N - n === 1 ? '' : 's'} needed for personalization${acrossProjects}`
     precondition = ownPrecondition ?? policy.default_precondition
   } else if (!learning) {
     disclosure = `${STATIC_DEFAULT_BASIS}, none of the ${n} choices at this point was one of these options${acrossProjects}`
