@@ -56,6 +56,24 @@ describe('throughServiceOrLocal when no service runs', () => {
     ])
   })
 
+  it('sends to DECISION_MEMORY_URL, not to start a service, when the store it falls back on is held (one serving on another port)', async () => {
+    const closed = `http://127.0.0.1:${await closedPort()}`
+    vi.stubEnv('DECISION_MEMORY_URL', closed)
+    const dataDir = tempDir('dm-held-')
+    vi.stubEnv('DECISION_MEMORY_DATA', dataDir)
+    const { store } = await openStores(dataDir)
+    try {
+      const call = throughServiceOrLocal({ method: 'GET', path: '/x', local: async () => 'ok' })
+      await expect(call).rejects.toThrow(
+        `the store in ${dataDir} is in use by another process, and no service runs at ${closed}: ` +
+          'if the service runs on it at another port or host, set DECISION_MEMORY_URL to it',
+      )
+      await expect(call).rejects.not.toThrow('is the service running?')
+    } finally {
+      await store.close()
+    }
+  })
+
   it('says a --data under a file is a file, not that there is no store in it', async () => {
     vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
     const file = join(tempDir('dm-local-'), 'a-file')

@@ -57,7 +57,7 @@ export interface StoreRequest {
  * $DECISION_MEMORY_DATA or ./data opened here. Both paths end in the same function of DecisionMemory.
  */
 export async function throughServiceOrLocal(request: StoreRequest): Promise<Answer> {
-  if (request.dataDir === undefined) return throughService(request, undefined, () => local(request))
+  if (request.dataDir === undefined) return throughService(request, undefined, () => unnamedLocal(request))
   const dir = dataDirectory(request.dataDir)
   const id = await servedBy(dir)
   // Why the service at the URL is not the one to go through, should another process hold the store.
@@ -96,6 +96,27 @@ export async function throughServiceOrLocal(request: StoreRequest): Promise<Answ
     // Held by another process that is not the service at the URL (another command, the MCP server,
     // a service elsewhere, or one from before services said which store they hold).
     throw refusal(dir, why)
+  }
+}
+
+/**
+ * The store of $DECISION_MEMORY_DATA or ./data, opened here because no service answers at the URL.
+ * Held by another process, it is most often the service's, started on another port
+ * (`npm start -- --port 7421`) with DECISION_MEMORY_URL left at its default: "is the service
+ * running?" sent a user whose service was running to look for one.
+ */
+async function unnamedLocal(request: StoreRequest): Promise<Answer> {
+  try {
+    return await local(request)
+  } catch (error) {
+    if (!(error instanceof StoreOpenError && error.locked)) throw error
+    const dir = dataDirectory(undefined, process.env, request.defaultDataDir)
+    throw new StoreOpenError(
+      `the store in ${dir} is in use by another process, and no service runs at ${serviceUrl()}: ` +
+        'if the service runs on it at another port or host, set DECISION_MEMORY_URL to it ' +
+        '(http://127.0.0.1:PORT for serve --port PORT); else stop the process that holds it',
+      { locked: true },
+    )
   }
 }
 
