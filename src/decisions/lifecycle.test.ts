@@ -59,6 +59,13 @@ describe('the decision lifecycle (R-CON-1)', () => {
     }
   })
 
+  it('lists the steps a refused one could take instead as a sentence lists them', () => {
+    const accepted = transition(proposal(input(), 'D-001', AT).record, 'accepted', AT).record
+    expect(() => transition(accepted, 'accepted', AT)).toThrow('D-001 is accepted; it cannot become accepted (it can become superseded, deprecated or revoked)')
+    const deprecated = transition(accepted, 'deprecated', AT).record
+    expect(() => transition(deprecated, 'accepted', AT)).toThrow('(it can become superseded or revoked)')
+  })
+
   it('refuses constraints that cannot be enforced, naming each field', () => {
     try {
       proposal(

@@ -27,6 +27,11 @@ const NEXT: Record<DecisionStatus, readonly DecisionStatus[]> = {
   revoked: [],
 }
 
+/** The statuses a decision may move to, as a sentence lists them: `superseded, deprecated or revoked`. */
+function oneOf(statuses: readonly DecisionStatus[]): string {
+  return statuses.length < 2 ? statuses.join('') : `${statuses.slice(0, -1).join(', ')} or ${statuses.at(-1)}`
+}
+
 /** Whether a decision in `from` may move to `to`. */
 export function canMove(from: DecisionStatus, to: DecisionStatus): boolean {
   return NEXT[from].includes(to)
@@ -61,7 +66,7 @@ export function transition(
     throw new InputError(
       'invalid_transition',
       `${record.key} is ${record.status}; it cannot become ${to}` +
-        (allowed.length === 0 ? ` (${record.status} is final)` : ` (it can become ${allowed.join(' or ')})`),
+        (allowed.length === 0 ? ` (${record.status} is final)` : ` (it can become ${oneOf(allowed)})`),
       { status: 409, issues: [{ path: details.path ?? 'status', message: `${record.status} → ${to} is not a step of the lifecycle` }] },
     )
   }
