@@ -238,8 +238,13 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
   // (RFC 9110's 405 and Allow), not that there is no route: `GET /v1/observations`.
   app.notFound((c) => {
     const methods = routes().fitting(c.req.path)
-    // A route of this method that found nothing (an asset `/docs/x` not served) is a 404 too.
-    if (methods.length === 0 || methods.includes(c.req.method)) return c.json(errorBody(c, 'not_found', `no route ${c.req.method} ${c.req.path}`), 404)
+    // A route of this method that found nothing (an asset `/docs/x` not served) is a 404 too. A
+    // GET is most often a person at a browser, opening the address `npm start` printed: told
+    // where the routes are listed, rather than left with the bare 404.
+    if (methods.length === 0 || methods.includes(c.req.method)) {
+      const listed = c.req.method === 'GET' || c.req.method === 'HEAD' ? ' (the routes are listed at /docs and in /openapi.json)' : ''
+      return c.json(errorBody(c, 'not_found', `no route ${c.req.method} ${c.req.path}${listed}`), 404)
+    }
     return methodNotAllowed(c, methods)
   })
   app.onError(createErrorHandler(logger))

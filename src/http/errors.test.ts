@@ -117,7 +117,12 @@ describe('a path asked with a method it does not take', () => {
       const body = (await answer.json()) as { error: unknown }
       expect(body.error).toMatchObject({ code: 'method_not_allowed', message: `${path} takes ${allowed}, not ${method}`, issues: [] })
     }
-    expect((await app.request('/v1/nothing', { method: 'GET' })).status).toBe(404)
+    const none = await app.request('/v1/nothing', { method: 'GET' })
+    expect(none.status).toBe(404)
+    // The address a person opens in a browser after `npm start` is sent to the list of routes.
+    const root = await app.request('/', { method: 'GET' })
+    expect(root.status).toBe(404)
+    expect(((await root.json()) as { error: { message: string } }).error.message).toBe('no route GET / (the routes are listed at /docs and in /openapi.json)')
     // A method a path takes is still answered by its route.
     expect((await app.request('/v1/decisions/D-404', { method: 'GET' })).status).toBe(404)
     expect((await app.request('/healthz', { method: 'HEAD' })).status).toBe(200)
