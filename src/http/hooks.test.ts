@@ -971,6 +971,15 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(output.permissionDecisionReason).not.toContain('most likely')
   })
 
+  it("names the advisory decision whose option it put first, not the usual default it replaced", async () => {
+    const { call } = await createTestApp()
+    const advisory = { title: 'Tier L for billing', decision: 'Use Tier L', rationale: 'audits', status: 'accepted', scope: { points: ['complexity-tier'] } }
+    expect((await call('POST', '/v1/decisions', { ...advisory, key: 'D-001', constraints: [{ kind: 'prefer', option: 'Tier L' }] })).status).toBe(201)
+    const output = (await call('POST', HOOK, claudeCodeFixture('pre-tool-use'))).body.hookSpecificOutput
+    expect(output.updatedInput.questions[0].options[0].label).toBe('Tier L (Recommended)')
+    expect(output.permissionDecisionReason).toBe('decision-memory put first the default advisory decision D-001 gives (there is not yet enough history of your choices here)')
+  })
+
   it('questions planned already (plan_questions, passed to AskUserQuestion) come back with the rationale once, none left on an option no longer recommended', async () => {
     const { call } = await createTestApp()
     // The agent asked through the MCP tool's plan first: Tier M, the usual default, carries the rationale.

@@ -918,6 +918,16 @@ function orderOf(asked: QuestionPlan['questions'], where: string): string {
   })
   const learned = picked || history.some((r) => r.options.some((o) => o.count > 0))
   const defaults = shaped.some((r) => r.state === 'static-default')
+  // An advisory decision's option stands in for the static default (R-CON-2): said by its key, as
+  // the option's description says it, not as "the usual default" that it replaced (Tier L put
+  // first where the policy's default is Tier M).
+  const standIns = shaped.filter((r) => r.state === 'static-default' || (history.includes(r) && r.options.every((o) => o.count === 0)))
+  const advising = [...new Set(standIns.flatMap((r) => decisionEffects(r).filter((d) => d.effect === 'static-default').map((d) => d.key)))]
+  const usual = standIns.some((r) => !decisionEffects(r).some((d) => d.effect === 'static-default'))
+  const theDefault =
+    advising.length === 0
+      ? 'the usual default'
+      : `${usual ? 'the usual default, or ' : ''}the default advisory decision${advising.length > 1 ? 's' : ''} ${advising.join(', ')} give${advising.length > 1 ? '' : 's'}`
   // Each disclosure reads `required by decision D-050: <rationale>`: said once, after "the option".
   const byDecision = required.map((r) => `the option ${r}`).join('; ')
   if (!learned && !defaults && !unchosen) return required.length > 0 ? `put first ${byDecision}` : AS_WRITTEN
@@ -926,9 +936,9 @@ function orderOf(asked: QuestionPlan['questions'], where: string): string {
     ...(unchosen ? ['you have not yet chosen any of the options offered'] : []),
   ]
   const first = !learned
-    ? `the usual default (${why.join(', or ')} here)`
+    ? `${theDefault} (${why.join(', or ')} here)`
     : why.length > 0
-      ? `the option you are most likely to pick (the usual default where ${why.join(', or where ')})`
+      ? `the option you are most likely to pick (${theDefault} where ${why.join(', or where ')})`
       : 'the option you are most likely to pick'
   return `put first ${required.length > 0 ? `${first} (or ${byDecision})` : first}`
 }
