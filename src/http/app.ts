@@ -239,10 +239,12 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
   app.notFound((c) => {
     const methods = routes().fitting(c.req.path)
     // A route of this method that found nothing (an asset `/docs/x` not served) is a 404 too. A
-    // GET is most often a person at a browser, opening the address `npm start` printed: told
+    // GET outside /v1/ is a person at a browser, opening the address `npm start` printed (the
+    // commands and hooks ask only /v1/ paths, and say themselves what a 404 there means): told
     // where the routes are listed, rather than left with the bare 404.
     if (methods.length === 0 || methods.includes(c.req.method)) {
-      const listed = c.req.method === 'GET' || c.req.method === 'HEAD' ? ' (the routes are listed at /docs and in /openapi.json)' : ''
+      const browsing = (c.req.method === 'GET' || c.req.method === 'HEAD') && !c.req.path.startsWith('/v1/')
+      const listed = browsing ? ' (the routes are listed at /docs and in /openapi.json)' : ''
       return c.json(errorBody(c, 'not_found', `no route ${c.req.method} ${c.req.path}${listed}`), 404)
     }
     return methodNotAllowed(c, methods)

@@ -119,6 +119,8 @@ describe('a path asked with a method it does not take', () => {
     }
     const none = await app.request('/v1/nothing', { method: 'GET' })
     expect(none.status).toBe(404)
+    // A /v1/ path is a client's, which says itself what its 404 means (a URL with a path).
+    expect(((await none.json()) as { error: { message: string } }).error.message).toBe('no route GET /v1/nothing')
     // The address a person opens in a browser after `npm start` is sent to the list of routes.
     const root = await app.request('/', { method: 'GET' })
     expect(root.status).toBe(404)
