@@ -119,7 +119,11 @@ export async function explainPoint(
     // finds it among the options (matchInOtherWords): one option, not two.
     const asDefault = policyDefault === undefined ? undefined : (matchInOtherWords(policyDefault, [...optionsOf(applying), ...others]) ?? normalizeLabel(policyDefault))
     const known = [...(asDefault === undefined ? [] : [asDefault]), ...optionsOf(applying)]
-    const named = known.length === 0 ? [] : [...known, ...others]
+    // The policy's default alone, no decision naming any option (those bound were superseded,
+    // deprecated, revoked, or forbid an option): a question of that one option would be answered
+    // with it at confidence 1, `high`, from nothing asked and nothing decided. Nothing is offered.
+    const decided = optionsOf(applying).length > 0 || others.length > 0
+    const named = known.length === 0 || !decided ? [] : [...known, ...others]
     // Each once, as first named (labels differ in case only as typed).
     const distinct: string[] = []
     for (const o of named) if (matchOption(o, distinct) === undefined) distinct.push(o)

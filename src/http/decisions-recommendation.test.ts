@@ -958,6 +958,26 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
     expect(why.recommendation).toMatchObject({ state: 'enforced', recommended: 'SQLite', learned: { recommended: 'SQLite' } })
   })
 
+  it('makes up no question of the policy\'s default alone at a point nobody was asked at, where no decision in force names an option', async () => {
+    const app = await createTestApp()
+    // Superseded, then its replacement deprecated: no decision in force, nobody asked there.
+    expect((await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, constraints: [{ kind: 'must', option: 'Tier M' }] })).status).toBe(201)
+    const advisory = { ...REQUIRED_TIER_L, key: 'D-002', enforce: 'advisory', supersedes: 'D-001', constraints: [{ kind: 'prefer', option: 'Tier L' }] }
+    expect((await app.call('POST', '/v1/decisions', advisory)).status).toBe(201)
+    expect((await app.call('POST', '/v1/decisions/D-002/deprecate', {})).status).toBe(200)
+    const why = (await app.call('GET', '/v1/why?point=complexity-tier')).body
+    // Not Tier M at confidence 1, `high`: the one option of a question nobody asked.
+    expect(why.recommendation).toBeNull()
+    expect(why.decisions.map((d: any) => [d.key, d.status, d.effect])).toEqual([
+      ['D-001', 'superseded', null],
+      ['D-002', 'deprecated', null],
+    ])
+    // A required must_not names no option to offer either: Tier M alone is no answer.
+    const never = { ...REQUIRED_TIER_L, key: 'D-003', constraints: [{ kind: 'must_not', option: 'Tier S' }] }
+    expect((await app.call('POST', '/v1/decisions', never)).status).toBe(201)
+    expect((await app.call('GET', '/v1/why?point=complexity-tier')).body.recommendation).toBeNull()
+  })
+
   it('recommends the policy\'s static default at a point nobody was asked at, beside the options of decisions that do not apply', async () => {
     const app = await createTestApp()
     // Scoped to a path: a why without one is not under it, and the decision does not apply.
