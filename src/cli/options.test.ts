@@ -17,6 +17,18 @@ describe('parseFlags', () => {
   })
 })
 
+describe('parseFlags with a value given without its flag', () => {
+  it('names the flag it is most likely for: the session, else the user, one not given already', () => {
+    const user = { user: { type: 'string' }, yes: { type: 'boolean' } } as const
+    expect(() => parseFlags({ args: ['alice', '--yes'], options: user })).toThrow(new UsageError('"alice" is no argument of this command: give it after its flag, --user alice'))
+    const toggle = { session: { type: 'string' }, user: { type: 'string' }, off: { type: 'boolean' } } as const
+    expect(() => parseFlags({ args: ['s-1', '--off'], options: toggle })).toThrow('"s-1" is no argument of this command: give it after its flag, --session s-1')
+    expect(() => parseFlags({ args: ['--session', 's-1', 'alice'], options: toggle })).toThrow('give it after its flag, --user alice')
+    // No such flag left to name: Node's own words.
+    expect(() => parseFlags({ args: ['--user', 'alice', 'bob'], options: user })).toThrow('does not take positional arguments')
+  })
+})
+
 describe('parseFlags with a value starting with -', () => {
   const options = { port: { type: 'string' }, user: { type: 'string' }, yes: { type: 'boolean' } } as const
 

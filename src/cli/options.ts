@@ -369,6 +369,9 @@ function negativeValuesJoined(args: readonly string[], options: NonNullable<Pars
   return joined
 }
 
+/** The flags a value given alone is most likely for, first the likeliest: `toggle ID` is its session, `preferences NAME` its user. */
+const STRAY_VALUE_FLAGS = ['session', 'user'] as const
+
 /**
  * parseArgs, strict, refusing a flag that takes a value given twice: parseArgs keeps the last
  * silently, so `forget --user alice --user bob` (a line edited in a hurry) would forget bob. And
@@ -389,6 +392,13 @@ export function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typ
     if (ambiguous !== null && at !== -1 && value !== undefined) {
       const name = ambiguous[1]
       throw new UsageError(`--${name} needs a value, and "${value}" after it reads as a flag: give --${name} its value (--${name}=VALUE for one starting with -)`)
+    }
+    // `preferences alice`, `forget alice --yes`, `toggle SESSION --off`: a value given without the
+    // flag it is for. Node says only "does not take positional arguments"; the flag is named.
+    const stray = /^Unexpected argument '(.*)'\. This command does not take positional arguments/s.exec((error as Error).message)?.[1]
+    const forIt = STRAY_VALUE_FLAGS.find((name) => config.options?.[name]?.type === 'string' && !args.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`)))
+    if (stray !== undefined && forIt !== undefined) {
+      throw new UsageError(`"${stray}" is no argument of this command: give it after its flag, --${forIt} ${stray}`)
     }
     throw error
   }
