@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { CONTROL, hasNoLoneSurrogate, IdentifierSchema, LabelSchema, NO_CONTROL_PATTERN, nonBlankText, TRIMMED_IDENTIFIER_PATTERN, TrimmedIdentifierSchema, WHITE_SPACE } from '../domain/observation'
+import { CONTROL, hasNoLoneSurrogate, IdentifierSchema, LabelSchema, NO_CONTROL_PATTERN, nonBlankText, spacedAtItsEnds, TRIMMED_IDENTIFIER_PATTERN, TRIMMED_IDENTIFIER_RULES, TrimmedIdentifierSchema, WHITE_SPACE } from '../domain/observation'
 import { z } from '../domain/zod'
 
 /** Input limits of decisions, documented in README.md. */
@@ -99,14 +99,15 @@ export function isCalendarDate(day: string): boolean {
 /**
  * A scope's task or stage: ` build` was taken, and held no run's task, which is compared as sent.
  * A tab or a newline at an end is told it is a control character, once, not that it is a space too.
+ * The rule is TrimmedIdentifierSchema's (spacedAtItsEnds), told in a run's words.
  */
 const ScopeNameSchema = IdentifierSchema.refine(
-  (name) => name.trim() === name || !new RegExp(NO_CONTROL_PATTERN).test(name),
+  (name) => !spacedAtItsEnds(name),
   'no spaces at its ends: a run names its task or stage as sent',
 ).meta({ pattern: TRIMMED_IDENTIFIER_PATTERN })
 
 /** What ScopeNameSchema refuses, for the OpenAPI document (a description replaces the identifier's own). */
-const SCOPE_NAME_RULES = 'No spaces at its ends, no control characters or lone surrogates, not starting with "!", not "." or "..".'
+const SCOPE_NAME_RULES = TRIMMED_IDENTIFIER_RULES
 
 /**
  * The refinements of a scope's path, for the OpenAPI document, which carries one pattern and no

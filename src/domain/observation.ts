@@ -106,8 +106,14 @@ export const shownName = (name: string) => (name !== '' && name.trim() === name 
 /** NO_CONTROL_PATTERN compiled once: the refinements below run on every write's names. */
 const NO_CONTROL = new RegExp(NO_CONTROL_PATTERN)
 
-/** Whether a name is white space at its ends (or alone), told once: a tab or a newline is a control character, said so. */
-const spacedAtItsEnds = (name: string) => name.trim() !== name && NO_CONTROL.test(name)
+/**
+ * Whether a name is white space at its ends (or alone), told once: a tab or a newline is a control
+ * character, said so. The one rule of a name compared as sent: TrimmedIdentifierSchema's, a scope's task or stage's.
+ */
+export const spacedAtItsEnds = (name: string) => name.trim() !== name && NO_CONTROL.test(name)
+
+/** What TrimmedIdentifierSchema refuses, as the documents describe it. */
+export const TRIMMED_IDENTIFIER_RULES = 'No spaces at its ends, no control characters or lone surrogates, not starting with "!", not "." or "..".'
 
 /**
  * An identifier as a write takes it (a new observation, session or decision): ` alice ` was taken
@@ -118,7 +124,7 @@ export const TrimmedIdentifierSchema = IdentifierSchema.refine((name) => name ==
   .refine((name) => name.trim() === '' || !spacedAtItsEnds(name), { error: (issue) => spacedName(issue.input) })
   .meta({
     pattern: TRIMMED_IDENTIFIER_PATTERN,
-    description: 'No spaces at its ends, no control characters or lone surrogates, not starting with "!", not "." or "..".',
+    description: TRIMMED_IDENTIFIER_RULES,
   })
 
 export const LabelSchema = z
