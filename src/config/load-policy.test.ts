@@ -60,6 +60,19 @@ describe('policies (R-POL)', () => {
     )
   })
 
+  it('refuses a point key spaced at its ends, or white space alone, as the routes refuse a point written so', async () => {
+    const raw = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))
+    raw.points[0].key = 'tier '
+    raw.points[1].key = '\u00a0method'
+    raw.points[2].key = '   '
+    expect(() => parsePolicy(JSON.stringify(raw), 'mine.json')).toThrow(
+      'mine.json: invalid policy\n' +
+        '  points.0.key: no spaces at its ends: "tier " would be another name than "tier"\n' +
+        '  points.1.key: no spaces at its ends: "\u00a0method" would be another name than "method"\n' +
+        '  points.2.key: must not be empty or white space alone',
+    )
+  })
+
   it('reads YAML too, and reports unreadable files and bad syntax with the path', async () => {
     const dir = tempDir('dm-policy-')
     const raw = JSON.parse(await readFile(DEFAULT_POLICY_FILE, 'utf8'))

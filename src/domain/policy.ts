@@ -1,7 +1,7 @@
 import { z } from './zod'
 import { normalizeLabel } from './labels'
 import { nestedRepeat } from './nested-repeat'
-import { IdentifierSchema } from './observation'
+import { TrimmedIdentifierSchema } from './observation'
 
 const nonBlank = z.string().regex(/\S/, 'must not be blank')
 /**
@@ -203,8 +203,12 @@ export function regexLiteralBody(source: string): string | undefined {
 
 /** A named decision point of the policy (R-POL): how to recognise it and what to say before there is evidence. */
 export const PointPolicySchema = z.strictObject({
-  /** A point key as requests and `GET /v1/why` name it: an identifier (not starting with "!", no control characters). */
-  key: IdentifierSchema,
+  /**
+   * A point key as requests and `GET /v1/why` name it: an identifier (not starting with "!", no
+   * control characters), and one a write takes: `tier ` keyed its choices under a point that no
+   * request naming `point` could write to, nor a `why --point tier` reach.
+   */
+  key: TrimmedIdentifierSchema,
   /** Case-insensitive regular expressions tried against the question's header and text (see matchSource). */
   match: z
     .strictObject({
