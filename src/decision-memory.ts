@@ -9,7 +9,7 @@ import { InputError } from './domain/errors'
 import { oncePerFrozen } from './domain/freeze'
 import { offeredOptions } from './domain/offered-options'
 import { matchOption, matchInOtherWords, normalizeLabel, resolveChoice } from './domain/labels'
-import { multiSelectOf, type Observation, type ObservationInput } from './domain/observation'
+import { multiSelectOf, refuseUnwritable, type Observation, type ObservationInput } from './domain/observation'
 import type { CompiledPolicy } from './domain/policy'
 import { recommend, type RecommendationRequest } from './domain/recommendation'
 import { expertiseLevel, type ExpertiseLevel } from './domain/expertise'
@@ -62,8 +62,12 @@ export interface DecisionMemory extends DataRights {
   /** Why a point's recommendation is what it is: decisions, chains and observations (R-CON-5). */
   why(query: PointWhyQuery): Promise<PointWhy>
   startSession(input: { user: string; project?: string | undefined; session_id?: string | undefined; started_at?: string | undefined }): Promise<SessionView & { created: boolean }>
-  /** Sets (or, with `enabled` undefined, flips) a session's personalization (R-SES-3). */
-  setPersonalization(input: { session_id: string; user?: string | undefined; enabled?: boolean | undefined }): Promise<SessionView>
+  /**
+   * Sets (or, with `enabled` undefined, flips) a session's personalization (R-SES-3). A session not
+   * stored is started, its id and user refused as a write refuses them (spaced at their ends): one
+   * stored so before is toggled. `sessionField` names the id in that refusal (the route's `id`).
+   */
+  setPersonalization(input: { session_id: string; user?: string | undefined; enabled?: boolean | undefined; sessionField?: string }): Promise<SessionView>
   /**
    * Remembers the points questions were planned at, by the decision_id their answers will carry:
    * a PreToolUse that took options out of them, whose answers carry only the options shown.
@@ -457,7 +461,8 @@ export function createDecisionMemory(deps: {
       let existing = await store.getSession(user, input.session_id)
       const now = clock.now().toISOString()
       if (existing === undefined) {
-        // Toggling a session not seen yet starts it, with the toggle applied.
+        // Toggling a session not seen yet starts it, with the toggle applied: its names are written.
+        refuseUnwritable({ [input.sessionField ?? 'session_id']: input.session_id, user: input.user })
         const enabled = input.enabled ?? false
         const { session, created } = await store.startSession({
           session_id: input.session_id,

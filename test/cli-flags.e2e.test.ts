@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TOGGLE_HELP } from '../src/cli/toggle'
+import { openStore } from '../src/open-store'
 import { closedPort, runCli, startService, type RunningService } from './support/processes'
 import { tempDir } from './support/temp-dir'
 
@@ -127,6 +128,43 @@ describe('toggle without a service', () => {
     const exported = await runCli(['export', '--user', 'default', '--data', data], { env })
     expect(exported.code).toBe(0)
     expect(JSON.parse(exported.stdout.trimEnd().split('\n').at(-1) as string).counts.session).toBe(0)
+  })
+})
+
+describe('toggle of a session stored before under an id or user spaced at its ends', () => {
+  it('turns it off, with a service and without: the toggle writes no new name, and a new one is still refused', async () => {
+    const data = join(tempDir('dm-toggle-spaced-'), 'data')
+    // Started as a version before took them, past the routes that now refuse them.
+    const store = await openStore(data)
+    try {
+      for (const [user, session_id] of [['carol', ' s-1'], [' dave', 's-2']] as const) {
+        await store.startSession({ session_id, user, project: null, started_at: '2026-07-01T10:00:00.000Z', personalization: true })
+      }
+    } finally {
+      await store.close()
+    }
+    const service = await startService(data)
+    try {
+      const env = { DECISION_MEMORY_URL: service.url }
+      const through = await runCli(['toggle', '--session', ' s-1', '--off', '--json'], { env })
+      expect(through.stderr).toBe('')
+      expect(JSON.parse(through.stdout)).toMatchObject({ session_id: ' s-1', user: 'carol', personalization: false })
+      const refused = await runCli(['toggle', '--session', 's-1 ', '--off'], { env })
+      expect(refused.code).toBe(2)
+      expect(refused.stderr).toContain('--session: no spaces at its ends: "s-1 " would be another name than "s-1"')
+      const refusedVariable = await runCli(['toggle', '--session', 's-3', '--off'], { env: { ...env, DECISION_MEMORY_USER: ' erin' } })
+      expect(refusedVariable.code).toBe(1)
+      expect(refusedVariable.stderr).toBe('decision-memory toggle: DECISION_MEMORY_USER (the default of --user): no spaces at its ends: " erin" would be another name than "erin"\n')
+    } finally {
+      await service.stop()
+    }
+    const env = { DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }
+    const local = await runCli(['toggle', '--session', 's-2', '--user', ' dave', '--on', '--json', '--data', data], { env })
+    expect(local.stderr).toBe('')
+    expect(JSON.parse(local.stdout)).toMatchObject({ session_id: 's-2', user: ' dave', personalization: true })
+    const refusedUser = await runCli(['toggle', '--session', 's-4', '--user', ' dave', '--off', '--data', data], { env })
+    expect(refusedUser.code).toBe(2)
+    expect(refusedUser.stderr).toContain('--user: no spaces at its ends: " dave" would be another name than "dave"')
   })
 })
 

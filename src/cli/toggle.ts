@@ -1,6 +1,6 @@
 import { loadPolicy } from '../config/load-policy'
 import { InputError } from '../domain/errors'
-import { configFilePath, envValue, identifierFlag, UsageError, parseFlags } from './options'
+import { configFilePath, envValue, EnvironmentError, identifierFlag, UsageError, parseFlags } from './options'
 import { failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
 import { jsonLine, printable } from './terminal'
 
@@ -33,19 +33,17 @@ export async function toggleCommand(argv: string[]): Promise<number> {
     strict: true,
   })
   if (values.session === undefined || values.session === '') throw new UsageError('toggle needs --session ID')
-  // Checked here, not only by the route: without a service the store takes what it is given.
-  const sessionId = identifierFlag(values.session, 'session', undefined, { written: true })
+  // Checked here, not only by the route: without a service the store takes what it is given. As
+  // a read takes it: a session stored under an id spaced at its ends is toggled; a new one is
+  // refused by the toggle itself (setPersonalization), said below as a mistake in the flags.
+  const sessionId = identifierFlag(values.session, 'session')
   // Whose session: as for the hook that started it, why, preferences and the MCP server, the
   // flag, else $DECISION_MEMORY_USER; with neither, the one user who has it (else "default").
   // With auth, a request without a user acts for "default", which a token of the user's own
   // may not: `toggle --session ID --off` in the shell that runs the agent was refused there.
   const variable = envValue('DECISION_MEMORY_USER')
   const user =
-    values.user !== undefined
-      ? identifierFlag(values.user, 'user', undefined, { written: true })
-      : variable === undefined
-        ? undefined
-        : identifierFlag(variable, 'user', 'DECISION_MEMORY_USER', { written: true })
+    values.user !== undefined ? identifierFlag(values.user, 'user') : variable === undefined ? undefined : identifierFlag(variable, 'user', 'DECISION_MEMORY_USER')
   if (values.on === true && values.off === true) throw new UsageError('give --on or --off, not both')
   const enabled = values.on === true ? true : values.off === true ? false : undefined
   // Checked before anything is written, with a service or without, as preferences checks it.
@@ -69,16 +67,18 @@ export async function toggleCommand(argv: string[]): Promise<number> {
     })
   } catch (error) {
     if (error instanceof InputError && error.code === 'ambiguous_session') throw new UsageError(printable(whichUser(error)))
+    if (error instanceof InputError) refuseNameOfFlag(error, values.user === undefined)
     if (error instanceof InputError) {
       process.stderr.write(`decision-memory toggle: ${printable(error.message)}\n`)
       return 1
     }
     throw error
   }
-  const refused = (answer.body as { error?: { code?: string; message?: string; issues?: Array<{ message?: string }> } } | null)?.error
+  const refused = (answer.body as { error?: { code?: string; message?: string; issues?: Array<{ path?: string; message?: string }> } } | null)?.error
   if (answer.status >= 400 && refused?.code === 'ambiguous_session') {
     throw new UsageError(printable(whichUser({ message: refused.message ?? '', issues: refused.issues ?? [] })))
   }
+  if (answer.status >= 400 && refused?.code === 'invalid_request') refuseNameOfFlag({ issues: refused.issues ?? [] }, values.user === undefined)
   if (answer.status >= 400) return failure('toggle', answer, USER_FROM_FLAG_OR_VARIABLE)
   const session = answer.body as { session_id: string; personalization: boolean; user: string }
   if (values.json === true) process.stdout.write(jsonLine(session))
@@ -94,6 +94,20 @@ export async function toggleCommand(argv: string[]): Promise<number> {
  */
 export function describeToggle(session: { session_id: string; personalization: boolean; user: string }): string {
   return printable(`personalization ${session.personalization ? 'on' : 'off'} for session ${session.session_id} (user ${session.user})`)
+}
+
+/**
+ * A session id or user refused as a new session's (spaced at its ends, or blank): a mistake in the
+ * flags, told as one (exit 2, the flag named), or in DECISION_MEMORY_USER when --user was not given.
+ * The route names the id `id`, the store opened here `session_id`. Any other refusal is left to the caller.
+ */
+function refuseNameOfFlag(error: { issues: ReadonlyArray<{ path?: string; message?: string }> }, userFromVariable: boolean): void {
+  const session = error.issues.find((i) => i.path === 'id' || i.path === 'session_id')
+  if (session !== undefined) throw new UsageError(printable(`--session: ${session.message ?? ''}`))
+  const user = error.issues.find((i) => i.path === 'user')
+  if (user === undefined) return
+  if (userFromVariable) throw new EnvironmentError(printable(`DECISION_MEMORY_USER (the default of --user): ${user.message ?? ''}`))
+  throw new UsageError(printable(`--user: ${user.message ?? ''}`))
 }
 
 /**

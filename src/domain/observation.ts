@@ -1,5 +1,5 @@
 import { z } from './zod'
-import { InputError } from './errors'
+import { fieldsOf, InputError, type Issue } from './errors'
 import { characters, LIMITS } from './limits'
 
 /**
@@ -126,6 +126,21 @@ export const TrimmedIdentifierSchema = IdentifierSchema.refine((name) => name ==
     pattern: TRIMMED_IDENTIFIER_PATTERN,
     description: TRIMMED_IDENTIFIER_RULES,
   })
+
+/**
+ * Refuses, as a write's schema would, names about to be written that TrimmedIdentifierSchema does
+ * not take, each at its field (`invalid_request`): for a write whose names were read as reads take
+ * them, to reach one stored before, and that writes a new one only when none was.
+ */
+export function refuseUnwritable(names: Record<string, string | undefined>): void {
+  const issues: Issue[] = []
+  for (const [path, name] of Object.entries(names)) {
+    if (name === undefined) continue
+    const parsed = TrimmedIdentifierSchema.safeParse(name)
+    if (!parsed.success) issues.push(...parsed.error.issues.map((i) => ({ path, message: i.message })))
+  }
+  if (issues.length > 0) throw new InputError('invalid_request', `invalid request: ${fieldsOf(issues)}`, { issues })
+}
 
 export const LabelSchema = z
   .string()

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { ObservationInputSchema, TimestampSchema, TrimmedIdentifierSchema } from '../domain/observation'
+import { IdentifierSchema, ObservationInputSchema, TimestampSchema, TrimmedIdentifierSchema } from '../domain/observation'
 import { RecommendationRequestSchema } from '../domain/recommendation'
 import { LIMITS } from '../domain/limits'
 import { ConfidenceLevelSchema, COUNT_DESCRIPTION, DecisionEffectsSchema, LayersSchema, LearnedSchema, RecommendationStateSchema } from './decision-schemas'
@@ -142,11 +142,17 @@ export const SessionSchema = z
 export const PersonalizationRequest = z
   .strictObject({
     enabled: z.boolean().optional().openapi({ description: 'Omit to flip the current setting.' }),
-    user: TrimmedIdentifierSchema.optional().openapi({ description: 'Needed only when several users share the session id.' }),
+    // Read as reads take it: a session stored before under a user spaced at its ends is toggled (a new one is refused).
+    user: IdentifierSchema.optional().openapi({ description: 'Needed only when several users share the session id. Not spaced at its ends, unless its session is stored so.' }),
   })
   .openapi('PersonalizationRequest')
 
 export const SessionIdParam = z.object({
-  // A toggle of a session not seen yet starts it: one spaced at its ends, or blank, would be another session than the agent's.
-  id: TrimmedIdentifierSchema.openapi({ param: { name: 'id', in: 'path' }, example: 's-1' }),
+  // A toggle of a session not seen yet starts it: one spaced at its ends, or blank, would be another
+  // session than the agent's, and is refused then (setPersonalization); one stored so before is toggled.
+  id: IdentifierSchema.openapi({
+    param: { name: 'id', in: 'path' },
+    example: 's-1',
+    description: 'No spaces at its ends, nor white space alone, unless a session is stored so.',
+  }),
 })

@@ -62,6 +62,6 @@ export function sessionRoutes(memory: DecisionMemory) {
       // Without auth and without `user`, the session's owner: never the query's, which it does not read.
       refuseOtherQueryUser(c, user === undefined ? [] : [user], 'body', user === undefined ? 'the session\'s owner' : undefined)
       if (user !== undefined) authorizeUsers(c, [user])
-      return c.json(await memory.setPersonalization({ session_id: id, user, enabled: body.enabled }), 200)
+      return c.json(await memory.setPersonalization({ session_id: id, user, enabled: body.enabled, sessionField: 'id' }), 200)
     })
 }

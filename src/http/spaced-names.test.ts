@@ -74,6 +74,29 @@ describe('a name spaced at its ends, or white space alone, refused where it is w
     expect(res.body.error.issues).toEqual([{ path: 'user', message: expect.stringContaining(SPACED) }])
   })
 
+  it('toggles a session stored before under an id or user spaced at its ends, or blank: the toggle writes no new name', async () => {
+    const { call, memory } = await createTestApp()
+    // Started as a version before took them, past the routes that now refuse them.
+    for (const [user, session_id] of [['carol', ' s-1'], ['carol', '  '], [' dave', 's-2']] as const) await memory.startSession({ user, session_id })
+    const off = await call('PUT', `/v1/sessions/${encodeURIComponent(' s-1')}/personalization`, { enabled: false })
+    expect(off.status).toBe(200)
+    expect(off.body).toMatchObject({ session_id: ' s-1', user: 'carol', personalization: false })
+    const blank = await call('PUT', `/v1/sessions/${encodeURIComponent('  ')}/personalization`, { user: 'carol' })
+    expect(blank.status).toBe(200)
+    expect(blank.body).toMatchObject({ session_id: '  ', personalization: false })
+    const spacedUser = await call('PUT', '/v1/sessions/s-2/personalization', { enabled: false, user: ' dave' })
+    expect(spacedUser.status).toBe(200)
+    expect(spacedUser.body).toMatchObject({ session_id: 's-2', user: ' dave', personalization: false })
+    // One not stored so is still refused, naming the field, and nothing is started.
+    const other = await call('PUT', `/v1/sessions/${encodeURIComponent('s-1 ')}/personalization`, { enabled: false, user: 'carol' })
+    expect(other.status).toBe(400)
+    expect(other.body.error.issues).toEqual([{ path: 'id', message: 'no spaces at its ends: "s-1 " would be another name than "s-1"' }])
+    const otherUser = await call('PUT', '/v1/sessions/s-1/personalization', { enabled: false, user: ' carol' })
+    expect(otherUser.body.error.issues).toEqual([{ path: 'user', message: expect.stringContaining(SPACED) }])
+    const exported = (await createExport(call, 'carol')).split('\n').filter((l) => l.includes('"type":"session"'))
+    expect(exported.map((l) => JSON.parse(l).data.session_id).sort()).toEqual(['  ', ' s-1'])
+  })
+
   it('refuses a decision bound to a point spaced at its ends, naming scope.points.0', async () => {
     const { call } = await createTestApp()
     const res = await call('POST', '/v1/decisions', { key: 'D-1', title: 'Tier', decision: 'S', rationale: 'small', status: 'accepted', scope: { points: [' tier'] } })
