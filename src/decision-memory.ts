@@ -9,7 +9,7 @@ import { InputError } from './domain/errors'
 import { oncePerFrozen } from './domain/freeze'
 import { offeredOptions } from './domain/offered-options'
 import { matchOption, matchInOtherWords, normalizeLabel, resolveChoice } from './domain/labels'
-import { multiSelectOf, refuseUnwritable, type Observation, type ObservationInput } from './domain/observation'
+import { multiSelectOf, refuseUnwritable, shownName, type Observation, type ObservationInput } from './domain/observation'
 import type { CompiledPolicy } from './domain/policy'
 import { recommend, type RecommendationRequest } from './domain/recommendation'
 import { expertiseLevel, type ExpertiseLevel } from './domain/expertise'
@@ -451,8 +451,9 @@ export function createDecisionMemory(deps: {
       if (user === undefined) {
         const owners = await store.sessionOwners(input.session_id)
         if (owners.length > 1) {
-          throw new InputError('ambiguous_session', `session ${input.session_id} belongs to several users`, {
-            issues: [{ path: 'user', message: `name one of: ${owners.join(', ')}` }],
+          // Names as messages show them: a session or user stored spaced at its ends before writes refused one is quoted.
+          throw new InputError('ambiguous_session', `session ${shownName(input.session_id)} belongs to several users`, {
+            issues: [{ path: 'user', message: `name one of: ${owners.map(shownName).join(', ')}` }],
           })
         }
         user = owners[0]

@@ -20,6 +20,11 @@ describe('decision-memory forget, the sentence it prints', () => {
     expect(forgetSentence({ user: 'bob', deleted: 5, spooled: 2 })).toBe('forgot bob: 5 entries deleted, 2 spooled hook events removed\n')
   })
 
+  it('quotes a user spaced at its ends, as one stored before writes refused it may be, and escapes bidirectional controls', () => {
+    expect(forgetSentence({ user: ' bob ', deleted: 2, spooled: 0 })).toBe('forgot " bob ": 2 entries deleted\n')
+    expect(forgetSentence({ user: 'ev\u202eil', deleted: 2, spooled: 0 })).toBe('forgot ev\\u202eil: 2 entries deleted\n')
+  })
+
   it('leaves the spool out when none of its events was the user\'s', () => {
     expect(forgetSentence({ user: 'bob', deleted: 0, spooled: 0 })).toBe('forgot bob: 0 entries deleted\n')
   })

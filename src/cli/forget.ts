@@ -2,7 +2,8 @@ import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { EnvironmentError, homePath, UsageError, userFlag, parseFlags } from './options'
 import { failure, hasFields, throughServiceOrLocal } from './service-client'
-import { jsonLine } from './terminal'
+import { shownName } from '../domain/observation'
+import { jsonLine, printable } from './terminal'
 import { forgetInSpool, spoolFile } from './spool'
 
 export const FORGET_HELP = `decision-memory forget --user USER --yes [--json] [--data DIR] [--spool FILE]
@@ -34,7 +35,7 @@ export async function forgetCommand(argv: string[]): Promise<number> {
     strict: true,
   })
   const user = userFlag(values.user, 'forget')
-  if (values.yes !== true) throw new UsageError(`forget deletes everything held about ${user} for good: add --yes`)
+  if (values.yes !== true) throw new UsageError(printable(`forget deletes everything held about ${shownName(user)} for good: add --yes`))
   const spool = values.spool === undefined ? spoolFile() : homePath(values.spool)
   // Before anything is deleted: a folder (`--spool ~/.decision-memory`, where the spool is) holds
   // no spool to take the user's events out of, and the forget said it was done while the spool
@@ -95,17 +96,21 @@ async function forgetInSpoolAfterFailure(spool: string, user: string): Promise<v
   try {
     spooled = await forgetInSpool(spool, user)
   } catch (error) {
-    process.stderr.write(`decision-memory forget: cannot take ${user}'s events out of the spool ${spool}: ${(error as Error).message}\n`)
+    process.stderr.write(printable(`decision-memory forget: cannot take ${shownName(user)}'s events out of the spool ${spool}: ${(error as Error).message}`) + '\n')
     return
   }
   if (spooled === 0) return
   const events = `${spooled} spooled hook ${spooled === 1 ? 'event' : 'events'}`
-  process.stderr.write(`decision-memory forget: ${events} of ${user} removed from ${spool}, but the store's part failed (below): forget again once it is mended\n`)
+  process.stderr.write(printable(`decision-memory forget: ${events} of ${shownName(user)} removed from ${spool}, but the store's part failed (below): forget again once it is mended`) + '\n')
 }
 
-/** What `forget` prints without --json: `forgot bob: 5 entries deleted, 1 spooled hook event removed`. */
+/**
+ * What `forget` prints without --json: `forgot bob: 5 entries deleted, 1 spooled hook event removed`.
+ * The user as the service's messages show a name (shownName): `forgot " bob ": …`, one stored
+ * spaced at its ends before writes refused it, is not read as `bob`; escaped for a terminal.
+ */
 export function forgetSentence(result: { user: string; deleted: number; spooled: number }): string {
   const entries = `${result.deleted} ${result.deleted === 1 ? 'entry' : 'entries'} deleted`
   const spooled = result.spooled === 0 ? '' : `, ${result.spooled} spooled hook ${result.spooled === 1 ? 'event' : 'events'} removed`
-  return `forgot ${result.user}: ${entries}${spooled}\n`
+  return printable(`forgot ${shownName(result.user)}: ${entries}${spooled}`) + '\n'
 }

@@ -1,5 +1,6 @@
 import { loadPolicy } from '../config/load-policy'
 import { InputError } from '../domain/errors'
+import { shownName } from '../domain/observation'
 import { configFilePath, envValue, EnvironmentError, identifierFlag, UsageError, parseFlags } from './options'
 import { failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
 import { jsonLine, printable } from './terminal'
@@ -90,10 +91,11 @@ export async function toggleCommand(argv: string[]): Promise<number> {
 
 /**
  * The sentence a toggle prints. The user is the store's when --user is not given, and a user may
- * be named with bidirectional controls: shown escaped, as `why` and `preferences` show names.
+ * be named with bidirectional controls: shown escaped, as `why` and `preferences` show names. A
+ * session or user stored spaced at its ends is quoted (shownName), as the service's messages do.
  */
 export function describeToggle(session: { session_id: string; personalization: boolean; user: string }): string {
-  return printable(`personalization ${session.personalization ? 'on' : 'off'} for session ${session.session_id} (user ${session.user})`)
+  return printable(`personalization ${session.personalization ? 'on' : 'off'} for session ${shownName(session.session_id)} (user ${shownName(session.user)})`)
 }
 
 /**

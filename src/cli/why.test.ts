@@ -187,6 +187,13 @@ describe('decision-memory why --point, the answer as text', () => {
     expect(lines[3]).toBe('  answered for the user: sufficient and p 0.95 reaches auto_resolve_p 0.9')
   })
 
+  it('quotes a name spaced at its ends, as one stored before writes refused it may be, and the service quotes it', () => {
+    const spaced = { ...older, user: ' alice ', project: 'acme ', point: ' deploy-target', session_id: ' s-1', task: null, path: null, stage: ' review' } as unknown as PointWhy
+    expect(pointText(spaced).split('\n')[0]).toBe(
+      'point " deploy-target" (user " alice ", project "acme ", session " s-1", stage " review") as of 2026-11-01T00:00:00.000Z',
+    )
+  })
+
   it('joins a multi-select set with " + ", as preferences does, so that a label holding a comma reads as one option', () => {
     const set = ['Lint, format', 'Unit tests']
     const recommendation = { ...older.recommendation, recommended: set, disclosure: 'each selected in 100% of recent choices' }

@@ -4,6 +4,7 @@ import type { DecisionWhy } from '../decisions/decisions'
 import type { OutOfScope } from '../decisions/applicability'
 import type { PointWhy } from '../decisions/explain-point'
 import { InputError } from '../domain/errors'
+import { shownName } from '../domain/observation'
 import { DecisionKeySchema, type DecisionRecord } from '../decisions/decision'
 import { WhyQuery } from '../http/decision-schemas'
 import { UsageError, parseFlags, agentUser, identifierFlag, configFilePath, timestampFlag, momentAheadLocally } from './options'
@@ -134,16 +135,17 @@ export function pointText(why: PointWhy): string {
   const rec = why.recommendation
   // A service of an older version, still running after an upgrade of the command, leaves out the
   // fields it did not have yet (session_id, task, path, stage, ask): said as absent, not `undefined`.
-  const named = (label: string, value: string | null | undefined) => (value === null || value === undefined ? [] : [`${label} ${value}`])
+  // Names as the service's messages show them (shownName): quoted when spaced at their ends, as one stored before writes refused it may be.
+  const named = (label: string, value: string | null | undefined) => (value === null || value === undefined ? [] : [`${label} ${shownName(value)}`])
   const where = [
-    `user ${why.user}`,
+    `user ${shownName(why.user)}`,
     ...named('project', why.project),
     ...named('session', why.session_id),
     ...named('task', why.task),
     ...named('path', why.path),
     ...named('stage', why.stage),
   ]
-  out.push(`point ${why.point} (${where.join(', ')}) as of ${why.as_of}`)
+  out.push(`point ${shownName(why.point)} (${where.join(', ')}) as of ${why.as_of}`)
   if (rec === null) out.push('no recommendation: no question has been asked at this point yet')
   else {
     const recommended = Array.isArray(rec.recommended) ? optionSet(rec.recommended) : rec.recommended

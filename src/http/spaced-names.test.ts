@@ -97,6 +97,15 @@ describe('a name spaced at its ends, or white space alone, refused where it is w
     expect(exported.map((l) => JSON.parse(l).data.session_id).sort()).toEqual(['  ', ' s-1'])
   })
 
+  it('quotes the session and the users spaced at their ends when a toggle must be told whose session it is', async () => {
+    const { call, memory } = await createTestApp()
+    for (const user of ['alice', ' bob']) await memory.startSession({ user, session_id: ' s-1' })
+    const res = await call('PUT', `/v1/sessions/${encodeURIComponent(' s-1')}/personalization`, { enabled: false })
+    expect(res.status).toBe(400)
+    expect(res.body.error.message).toBe('session " s-1" belongs to several users')
+    expect(res.body.error.issues).toEqual([{ path: 'user', message: 'name one of: " bob", alice' }])
+  })
+
   it('refuses a decision bound to a point spaced at its ends, naming scope.points.0', async () => {
     const { call } = await createTestApp()
     const res = await call('POST', '/v1/decisions', { key: 'D-1', title: 'Tier', decision: 'S', rationale: 'small', status: 'accepted', scope: { points: [' tier'] } })
