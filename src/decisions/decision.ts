@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { CONTROL, hasNoLoneSurrogate, IdentifierSchema, LabelSchema, NO_CONTROL_PATTERN, nonBlankText, spacedAtItsEnds, TRIMMED_IDENTIFIER_PATTERN, TRIMMED_IDENTIFIER_RULES, TrimmedIdentifierSchema, WHITE_SPACE } from '../domain/observation'
+import { CONTROL, endsRule, hasNoLoneSurrogate, IdentifierSchema, LabelSchema, NO_CONTROL_PATTERN, nonBlankText, spacedAtItsEnds, TRIMMED_IDENTIFIER_PATTERN, TRIMMED_IDENTIFIER_RULES, TrimmedIdentifierSchema, WHITE_SPACE } from '../domain/observation'
 import { z } from '../domain/zod'
 
 /** Input limits of decisions, documented in README.md. */
@@ -101,10 +101,9 @@ export function isCalendarDate(day: string): boolean {
  * A tab or a newline at an end is told it is a control character, once, not that it is a space too.
  * The rule is TrimmedIdentifierSchema's (spacedAtItsEnds), told in a run's words.
  */
-const ScopeNameSchema = IdentifierSchema.refine(
-  (name) => !spacedAtItsEnds(name),
-  'no spaces at its ends: a run names its task or stage as sent',
-).meta({ pattern: TRIMMED_IDENTIFIER_PATTERN })
+const ScopeNameSchema = IdentifierSchema.refine((name) => !spacedAtItsEnds(name), {
+  error: (issue) => `${endsRule(issue.input)}: a run names its task or stage as sent`,
+}).meta({ pattern: TRIMMED_IDENTIFIER_PATTERN })
 
 /** What ScopeNameSchema refuses, for the OpenAPI document (a description replaces the identifier's own). */
 const SCOPE_NAME_RULES = TRIMMED_IDENTIFIER_RULES

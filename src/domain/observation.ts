@@ -27,6 +27,17 @@ export const CONTROL = '\\u0000-\\u001f\\u007f-\\u009f'
  */
 export const WHITE_SPACE = '\\u0009-\\u000d\\u0020\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff'
 
+/**
+ * Characters that show nothing at a name's end and that trim() leaves (U+FEFF it takes, in
+ * WHITE_SPACE), as the body of a character class: `alice\u200b` looked like `alice` and was
+ * another user. The zero width spaces, joiners and non-joiner, word joiner and invisible operators,
+ * soft hyphen, combining grapheme joiner, Mongolian vowel separator, the bidirectional marks,
+ * embeddings, overrides and isolates, and the Hangul fillers that stand alone. Not the variation
+ * selectors nor the tag characters, which end an emoji (`❤️`, a flag) as its last code point, and
+ * never a character within a name: a joiner inside an emoji (`👩‍💻`) is that emoji.
+ */
+export const INVISIBLE = '\\u00ad\\u034f\\u061c\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\u3164\\uffa0'
+
 /** A JSON Schema pattern (unanchored) for text the service trims and then wants non-empty: something besides white space. */
 export const NOT_BLANK_PATTERN = `[^${WHITE_SPACE}]`
 
@@ -45,13 +56,14 @@ export const IDENTIFIER_PATTERN = `^(?:[^${CONTROL}!.][^${CONTROL}]*|\\.[^${CONT
 
 /**
  * IDENTIFIER_PATTERN for a name compared as sent, which must not start or end with what trim()
- * takes off (a decision's task or stage scope). Spelt without lookaheads, which not every reader
- * of the document takes (fast-check's stringMatching does not).
+ * takes off, nor with an invisible character (a decision's task or stage scope). Spelt without
+ * lookaheads, which not every reader of the document takes (fast-check's stringMatching does not).
  */
 export const TRIMMED_IDENTIFIER_PATTERN = (() => {
   const inner = `[^${CONTROL}]`
-  const last = `[^${CONTROL}${WHITE_SPACE}]`
-  return `^(?:[^${CONTROL}${WHITE_SPACE}!.](?:${inner}*${last})?|\\.(?:[^${CONTROL}${WHITE_SPACE}.]|[^${CONTROL}.]${inner}*${last})|\\.\\.${inner}*${last})$`
+  const end = `${CONTROL}${WHITE_SPACE}${INVISIBLE}`
+  const last = `[^${end}]`
+  return `^(?:[^${end}!.](?:${inner}*${last})?|\\.(?:[^${end}.]|[^${CONTROL}.]${inner}*${last})|\\.\\.${inner}*${last})$`
 })()
 
 /**
@@ -82,38 +94,92 @@ export const IdentifierSchema = z
     description: 'No control characters or lone surrogates, not starting with "!", not "." or "..".',
   })
 
+/** One character a name must not start or end with: white space (what trim() takes off) or an invisible one. */
+const AN_END = new RegExp(`[${WHITE_SPACE}${INVISIBLE}]`)
+/** An invisible character: one of INVISIBLE, or U+FEFF (trim's, and as unseen). */
+const INVISIBLE_CHARACTERS = new RegExp(`[${INVISIBLE}\\ufeff]`, 'g')
+
 /**
- * What a name with white space at its ends is told: compared as sent, it would be another name.
- * The name itself is quoted, trimmed beside it: `DECISION_MEMORY_USER="erin "` was told of
- * `" alice "`, and a space at the end of a variable or a session id is not seen otherwise.
+ * Where a name starts and ends once the white space and invisible characters at its ends are left
+ * out: by code unit, each of them being one (no regex over the name, whose runs inside it a
+ * backtracking one would scan again at each place).
  */
-export const spacedName = (name: unknown) =>
+function bareEnds(name: string): [number, number] {
+  let start = 0
+  while (start < name.length && AN_END.test(name[start] as string)) start++
+  let end = name.length
+  while (end > start && AN_END.test(name[end - 1] as string)) end--
+  return [start, end]
+}
+
+/** A name without the white space and invisible characters at its ends: the name it looks like. */
+export function bareName(name: string): string {
+  const [start, end] = bareEnds(name)
+  return start === 0 && end === name.length ? name : name.slice(start, end)
+}
+
+/**
+ * A name quoted as JSON, its invisible characters at its ends written as `\u200b`, seen: quoted
+ * alone, `"alice\u200b"` looked like `"alice"`. One within it (a joiner in an emoji) is left.
+ */
+function quotedName(name: string): string {
+  const [start, end] = bareEnds(name)
+  const ends = (run: string) => JSON.stringify(run).slice(1, -1).replace(INVISIBLE_CHARACTERS, escapedCharacter)
+  return `"${ends(name.slice(0, start))}${JSON.stringify(name.slice(start, end)).slice(1, -1)}${ends(name.slice(end))}"`
+}
+
+const escapedCharacter = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
+
+/** What a name's ends are told to hold none of: spaces (trim's), invisible characters, or both. */
+export function endsRule(name: unknown): string {
+  if (typeof name !== 'string') return 'no spaces at its ends'
+  const [start, end] = bareEnds(name)
+  const outside = name.slice(0, start) + name.slice(end)
+  // What is left of the ends without their invisible characters is their white space.
+  const spaces = outside.replace(INVISIBLE_CHARACTERS, '')
+  if (spaces === outside) return 'no spaces at its ends'
+  return spaces === '' ? 'no invisible characters at its ends' : 'no spaces or invisible characters at its ends'
+}
+
+/**
+ * What a name with white space or an invisible character at its ends is told: compared as sent,
+ * it would be another name. The name itself is quoted, bare beside it: `DECISION_MEMORY_USER="erin
+ * "` was told of `" alice "`, and a space at the end of a variable or a session id is not seen
+ * otherwise; one of invisible characters alone is told it is nothing to see.
+ */
+export const spacedName = (name: unknown) => {
   // One past the limit is told so beside this, unquoted: quoted twice, a name of 1 MB answered 2 MB.
-  typeof name === 'string' && characters(name) <= LIMITS.identifierLength
-    ? `no spaces at its ends: ${JSON.stringify(name)} would be another name than ${JSON.stringify(name.trim())}`
-    : 'no spaces at its ends'
+  if (typeof name !== 'string' || characters(name) > LIMITS.identifierLength) return endsRule(name)
+  const bare = bareName(name)
+  if (bare === '') return `must not be empty or invisible characters alone: ${quotedName(name)}`
+  return `${endsRule(name)}: ${quotedName(name)} would be another name than ${quotedName(bare)}`
+}
 
 /** A control character, as CONTROL's class: compiled once for shownName. */
 const A_CONTROL = new RegExp(`[${CONTROL}]`)
 
 /**
- * A name as a message prints it: quoted when it would not be seen as sent, empty, white space at
- * its ends (`nothing learned about  alice  yet`, stored so before writes refused it) or a control
- * character (a query parameter's name, `?%00=1`: a NUL in the message), else as it is, `alice`.
+ * A name as a message prints it: quoted when it would not be seen as sent, empty, white space or
+ * an invisible character at its ends (`nothing learned about  alice  yet`, stored so before writes
+ * refused it; `"alice\u200b"`) or a control character (a query parameter's name, `?%00=1`: a NUL
+ * in the message), else as it is, `alice`.
  */
-export const shownName = (name: string) => (name !== '' && name.trim() === name && !A_CONTROL.test(name) ? name : JSON.stringify(name))
+export const shownName = (name: string) => (name !== '' && bareName(name) === name && !A_CONTROL.test(name) ? name : quotedName(name))
 
 /** NO_CONTROL_PATTERN compiled once: the refinements below run on every write's names. */
 const NO_CONTROL = new RegExp(NO_CONTROL_PATTERN)
 
 /**
- * Whether a name is white space at its ends (or alone), told once: a tab or a newline is a control
- * character, said so. The one rule of a name compared as sent: TrimmedIdentifierSchema's, a scope's task or stage's.
+ * Whether a name is white space or invisible characters at its ends (or alone), told once: a tab
+ * or a newline is a control character, said so. The one rule of a name compared as sent:
+ * TrimmedIdentifierSchema's, a scope's task or stage's.
  */
-export const spacedAtItsEnds = (name: string) => name.trim() !== name && NO_CONTROL.test(name)
+export const spacedAtItsEnds = (name: string) => bareName(name) !== name && NO_CONTROL.test(name)
 
 /** What TrimmedIdentifierSchema refuses, as the documents describe it. */
-export const TRIMMED_IDENTIFIER_RULES = 'No spaces at its ends, no control characters or lone surrogates, not starting with "!", not "." or "..".'
+export const TRIMMED_IDENTIFIER_RULES =
+  'No spaces at its ends, no control characters or lone surrogates, not starting with "!", not "." or "..", ' +
+  'and no invisible character at its ends (a zero width space U+200B, a word joiner U+2060, a bidirectional mark, …).'
 
 /**
  * An identifier as a write takes it (a new observation, session or decision): ` alice ` was taken

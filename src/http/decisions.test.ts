@@ -568,6 +568,9 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
         expect(res.status, `${field} ${JSON.stringify(name)}`).toBe(400)
         expect(res.body.error.issues, `${field} ${JSON.stringify(name)}`).toEqual([{ path: `scope.${field}`, message: expect.stringContaining('no spaces at its ends') }])
       }
+      // An invisible character at an end, which trim() leaves, no run names either.
+      const invisible = await call('POST', '/v1/decisions', decision({ status: 'accepted', scope: { [field]: 'billing\u200b' } }))
+      expect(invisible.body.error.issues).toEqual([{ path: `scope.${field}`, message: 'no invisible characters at its ends: a run names its task or stage as sent' }])
       // A tab is a control character, and told so once, not also that it is a space.
       const tab = await call('POST', '/v1/decisions', decision({ status: 'accepted', scope: { [field]: 'billing\t' } }))
       expect(tab.body.error.issues).toEqual([{ path: `scope.${field}`, message: expect.stringContaining('control characters') }])
@@ -610,7 +613,7 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
     // A client checking against the document refuses what the route refuses, and takes what it takes.
     for (const field of ['task', 'stage']) {
       const pattern = new RegExp(properties[field].pattern, 'u')
-      for (const name of [' billing', 'billing ', '\u00a0billing', 'a\u2028b ', '!x', '..']) expect(pattern.test(name), `${field} ${JSON.stringify(name)}`).toBe(false)
+      for (const name of [' billing', 'billing ', '\u00a0billing', 'a\u2028b ', '!x', '..', 'billing\u200b', '\u2060billing']) expect(pattern.test(name), `${field} ${JSON.stringify(name)}`).toBe(false)
       for (const name of ['billing', 'billing report', '.env', 'a\u2028b']) expect(pattern.test(name), `${field} ${JSON.stringify(name)}`).toBe(true)
     }
   })

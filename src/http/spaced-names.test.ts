@@ -7,6 +7,7 @@ const REC = { question: 'Which tier?', all_options: ['Tier S', 'Tier M'] }
 const PLAN = { questions: [{ question: 'Which tier?', header: 'Tier', options: [{ label: 'Tier S' }, { label: 'Tier M' }], multiSelect: false }] }
 const SPACED = 'no spaces at its ends'
 const BLANK = 'must not be empty or white space alone'
+const INVISIBLE = 'no invisible characters at its ends'
 
 describe('a name spaced at its ends, or white space alone, refused where it is written (R-SVC-2)', () => {
   it.each([
@@ -18,6 +19,12 @@ describe('a name spaced at its ends, or white space alone, refused where it is w
     ['point', 'tier ', SPACED],
     ['decision_id', ' d-1', SPACED],
     ['decision_id', '  ', BLANK],
+    // Invisible at an end, which trim() leaves: another name that looks the same.
+    ['user', 'CaseU\u200b', INVISIBLE],
+    ['project', '\u2060acme/api', INVISIBLE],
+    ['session_id', 's-1\u180e', INVISIBLE],
+    ['point', 'tier\u200d', INVISIBLE],
+    ['decision_id', '\ufeffd-1', INVISIBLE],
   ])('POST /v1/observations refuses %s %j, naming it, and stores nothing', async (field, value, message) => {
     const { call } = await createTestApp()
     const res = await call('POST', '/v1/observations', { ...OBS, user: 'alice', [field]: value })
@@ -125,6 +132,13 @@ describe('a name spaced at its ends, or white space alone, refused where it is w
     const res = await call('POST', '/v1/observations', { ...OBS, user: 'Case U', project: 'acme api', session_id: 's 1', point: 'the tier', decision_id: 'd 1' })
     expect(res.status).toBe(201)
   })
+
+  it('takes a name with an invisible character inside, or an emoji ending it with its variation selector', async () => {
+    const { call } = await createTestApp()
+    const res = await call('POST', '/v1/observations', { ...OBS, user: 'dev 👩\u200d💻', project: 'team ❤\ufe0f', session_id: 's\u200b1', point: 'the\u2060tier' })
+    expect(res.status).toBe(201)
+    expect((await call('GET', `/v1/users/${encodeURIComponent('dev 👩\u200d💻')}/preferences`)).body.points.map((p: { point: string }) => p.point)).toEqual(['the\u2060tier'])
+  })
 })
 
 describe('a hook payload whose session_id is white space alone', () => {
@@ -158,7 +172,7 @@ describe('a hook payload whose session_id is white space alone', () => {
 
   it('reads a session_id spaced at its ends as none: the session it started could not be turned off', async () => {
     const { call } = await createTestApp()
-    for (const session_id of [' s-1', 's-1 ', '\u00a0s-1', 's-1\u3000']) {
+    for (const session_id of [' s-1', 's-1 ', '\u00a0s-1', 's-1\u3000', 's-1\u200b', '\u2060s-1']) {
       expect((await call('POST', '/v1/hooks/claude-code?user=carol', { ...claudeCodeFixture('session-start'), session_id })).status).toBe(200)
       const res = await call('POST', '/v1/hooks/claude-code?user=carol', { ...claudeCodeFixture('post-tool-use-single'), session_id })
       expect(res.status).toBe(200)

@@ -9,7 +9,7 @@ import { fieldsOf, InputError } from '../domain/errors'
 import { characters, leadingCharacters, LIMITS } from '../domain/limits'
 import { nestsWithin } from '../domain/json-depth'
 import type { ObservationInput } from '../domain/observation'
-import { hasNoLoneSurrogate, IdentifierSchema, TrimmedIdentifierSchema } from '../domain/observation'
+import { bareName, hasNoLoneSurrogate, IdentifierSchema, TrimmedIdentifierSchema } from '../domain/observation'
 import type { CompiledPolicy } from '../domain/policy'
 import {
   ASK_USER_QUESTION,
@@ -1222,7 +1222,7 @@ export async function handleClaudeCodeHook(memory: DecisionMemory, payload: Clau
 }
 
 /**
- * A payload whose `session_id` is empty, white space alone or spaced at its ends read as one
+ * A payload whose `session_id` is empty, white space alone or spaced (or invisible) at its ends read as one
  * without: no session of that name is started, nor written on its observations, as `POST
  * /v1/sessions` refuses it (a session ` s-1` the hook started was one `PUT
  * /v1/sessions/{id}/personalization` and `toggle --session` refuse to turn off); the event is
@@ -1231,7 +1231,7 @@ export async function handleClaudeCodeHook(memory: DecisionMemory, payload: Clau
  */
 function withReadableSession(payload: ClaudeCodeHookPayload): ClaudeCodeHookPayload {
   const id = payload.session_id
-  if (id === undefined || (id !== '' && id.trim() === id)) return payload
+  if (id === undefined || (id !== '' && bareName(id) === id)) return payload
   const { session_id: _blank, ...rest } = payload
   return rest as ClaudeCodeHookPayload
 }
