@@ -229,6 +229,11 @@ export function createCoreTier(options: {
   // What waits in core-pending, per point: read on first need, then kept by the writes (all in
   // the write queue).
   const waitingAt = new Map<string, WaitingSummary>()
+  // The points whose head is in the store and current, as the writes of this process (the only
+  // one that writes it) left them: an observation that only waits at such a point is written
+  // without a read of its head (about 2 KB of JSON, read and parsed for every observation).
+  // Kept by every write of a head (all in the write queue); a point not in it has its head read.
+  const currentHeads = new Set<string>()
   // Last uses by reads are kept here, not written: a recommendation must not cost a write.
   const usedAt = new Map<string, number>()
   // The cells the last read of each point asked for: the next read of the point reads them in its
@@ -365,6 +370,7 @@ export function createCoreTier(options: {
       // Old cells (of an aggregate demoted half-way, built with other parameters, or rebuilt by a
       // concurrent first use) go first, after their head: until the batch below writes the new
       // head, no reader trusts any cell of this point.
+      currentHeads.delete(pk)
       await db.batch([{ type: 'del', sublevel: heads, key: pk }] as never)
       await cells.clear(prefixRange(user, point))
       // Archival holds the pending observations too: the rebuilt cells count them.
@@ -383,6 +389,7 @@ export function createCoreTier(options: {
         ops.push({ type: 'put', sublevel: cells, key: key(user, point, cellKey), value: storedCell(cell) })
       }
       await db.batch(ops as never)
+      currentHeads.add(pk)
       ;(await entries()).set(pk, { user, point, head })
       return aggregate
     })
@@ -390,6 +397,7 @@ export function createCoreTier(options: {
 
   async function demote(pk: string, entry: IndexEntry): Promise<void> {
     await hot.around(pk, async () => {
+      currentHeads.delete(pk)
       // The head goes first: without it no reader trusts the cells, which may then go at leisure.
       await db.batch([{ type: 'del', sublevel: heads, key: pk }] as never)
       await cells.clear(prefixRange(entry.user, entry.point))
@@ -461,24 +469,33 @@ export function createCoreTier(options: {
     const written: Array<[string, IndexEntry]> = []
     const summaries: Array<[string, WaitingSummary]> = []
     const dropped: string[] = []
-    const stored = await heads.getMany([...pks])
-    const counting: Array<{ pk: string; user: string; point: string; head: StoredHead; group: Observation[] }> = []
-    for (let i = 0; i < pks.length; i++) {
-      const head = stored[i]
+    /** Whether a point with this head stored counts the observations; writes what drops a head of other parameters. */
+    const counts = async (pk: string, user: string, point: string, head: StoredHead | undefined): Promise<boolean> => {
       // Not in core: archival has it, and the next use rebuilds the aggregate from there.
-      if (head === undefined) continue
-      const pk = pks[i] as string
+      if (head === undefined) return false
+      if (isCurrent(head)) return true
+      // Built with other parameters, it does not count these: out of core with them, or it would
+      // look whole again once those parameters are back (a policy switched away and back).
+      ops.push({ type: 'del', sublevel: heads, key: pk })
+      for (const k of await cells.keys(prefixRange(user, point)).all()) ops.push({ type: 'del', sublevel: cells, key: k })
+      for (const k of await pending.keys(prefixRange(user, point)).all()) ops.push({ type: 'del', sublevel: pending, key: k })
+      dropped.push(pk)
+      return false
+    }
+    // A head is read where this process does not know it current, or where it is counted into.
+    const unknown = pks.filter((pk) => !currentHeads.has(pk))
+    const stored = new Map(unknown.length === 0 ? [] : (await heads.getMany(unknown)).map((head, i) => [unknown[i] as string, head]))
+    const counting: Array<{ pk: string; user: string; point: string; head: StoredHead | undefined; group: Observation[] }> = []
+    for (const pk of pks) {
       const group = byPoint.get(pk) as Observation[]
       const { user, point } = group[0] as Observation
-      if (!isCurrent(head)) {
-        // Built with other parameters, it does not count these: out of core with them, or it would
-        // look whole again once those parameters are back (a policy switched away and back).
-        ops.push({ type: 'del', sublevel: heads, key: pk })
-        for (const k of await cells.keys(prefixRange(user, point)).all()) ops.push({ type: 'del', sublevel: cells, key: k })
-        for (const k of await pending.keys(prefixRange(user, point)).all()) ops.push({ type: 'del', sublevel: pending, key: k })
-        dropped.push(pk)
+      if (!stored.has(pk)) {
+        counting.push({ pk, user, point, head: undefined, group })
         continue
       }
+      const head = stored.get(pk)
+      if (!(await counts(pk, user, point, head))) continue
+      currentHeads.add(pk)
       counting.push({ pk, user, point, head, group })
     }
     // The reads of the points, each point's at once with the others': the group's write waits for
@@ -495,11 +512,25 @@ export function createCoreTier(options: {
       c.group.forEach((o, j) => ops.push({ type: 'put', sublevel: pending, key: archivalKey(o), value: waiting[j] }))
       summaries.push([c.pk, summaryOf(waiting, before)])
     })
-    const waited = await settled(folding.map(({ user, point, before }) => (before.count === 0 ? NO_PENDING : pendingOf(user, point))))
-    const folds = folding.map(({ pk, user, point, head, group }, f) => {
+    const unread = folding.filter(({ head }) => head === undefined).map(({ pk }) => pk)
+    const [waited, read] = await Promise.all([
+      settled(folding.map(({ user, point, before }) => (before.count === 0 ? NO_PENDING : pendingOf(user, point)))),
+      unread.length === 0 ? [] : heads.getMany(unread),
+    ])
+    const readHeads = new Map(read.map((head, i) => [unread[i] as string, head]))
+    const folds: Array<{ pk: string; user: string; point: string; head: StoredHead; all: Waiting[]; waiting: Pending }> = []
+    for (const [f, { pk, user, point, head: known, group }] of folding.entries()) {
+      const head = known ?? readHeads.get(pk)
+      // Known current by the writes of this process, so found so; were it not, the point is left as
+      // a read of its head would have left it.
+      if (known === undefined && !(await counts(pk, user, point, head))) {
+        currentHeads.delete(pk)
+        waitingAt.delete(pk)
+        continue
+      }
       const waiting = waited[f] as Pending
-      return { pk, user, point, head, all: [...waiting.observations, ...group], waiting }
-    })
+      folds.push({ pk, user, point, head: head as StoredHead, all: [...waiting.observations, ...group], waiting })
+    }
     // The cells of every point folded, in one read of the store.
     const cellKeys = folds.map(({ all }) => [...new Set(all.flatMap((o) => cellsOf(o).map((c) => c.key)))])
     const allValues = await cells.getMany(folds.flatMap(({ user, point }, f) => (cellKeys[f] as CellKey[]).map((c) => key(user, point, c))))
@@ -694,6 +725,7 @@ export function createCoreTier(options: {
       for (const k of [...usedAt.keys()]) if (k.startsWith(prefix)) usedAt.delete(k)
       for (const k of [...lastRead.keys()]) if (k.startsWith(prefix)) lastRead.delete(k)
       for (const k of [...waitingAt.keys()]) if (k.startsWith(prefix)) waitingAt.delete(k)
+      for (const k of [...currentHeads]) if (k.startsWith(prefix)) currentHeads.delete(k)
       hot.writtenPrefix(prefix)
       if (index !== null) for (const k of [...index.keys()]) if (k.startsWith(prefix)) index.delete(k)
     },

@@ -382,6 +382,46 @@ describe('a point in core (R-MEM-1)', () => {
     expect([...db.readsIn.keys()].sort()).toEqual(['core', 'core-cells', 'core-pending'])
     await store.close()
   })
+
+  it('takes an observation to wait there without reading its head again, and counts it', async () => {
+    const db = new InstrumentedLevel()
+    const store = await aliceInCore(db)
+    db.readsIn.clear()
+    await store.addObservations([observation({ at: T0 + 1, choice: 'S' })], [])
+    // A head is about 2 KB of JSON: read and parsed for every observation, it was a tenth of the write.
+    expect(db.readsIn.get('core')).toBeUndefined()
+    expect(await store.readPoint('alice', 'tier', new Date(T0 + 1), countsIn)).toEqual({ '["M"]': 1, '["S"]': 1 })
+    // Counted into the cells once enough wait (24 at most), the head read then.
+    for (let i = 0; i < 30; i++) await store.addObservations([observation({ at: T0 + 2 + i, choice: 'L' })], [])
+    expect(db.readsIn.get('core')).toBeGreaterThan(0)
+    expect(await store.readPoint('alice', 'tier', new Date(T0 + 40), countsIn)).toEqual({ '["M"]': 1, '["S"]': 1, '["L"]': 30 })
+    await store.close()
+  })
+
+  it('holds nothing of an observation at a point demoted or forgotten since it was in core', async () => {
+    const store = await createLevelStore(new MemoryLevel<string, string>() as never, { policy: { ...POLICY, core: { max_entries: 1 } } })
+    const held = async (point: string) => {
+      const keys: string[] = []
+      for await (const entry of store.aggregatesOf('alice')) if (entry.key[1] === point) keys.push(`${entry.sublevel} ${entry.key.join(' ')}`)
+      return keys
+    }
+    await store.addObservations([observation({ at: T0, choice: 'M' })], [])
+    await store.readPoint('alice', 'tier', new Date(T0), countsIn)
+    // `other` weighs more: reading it demotes `tier`.
+    await store.addObservations(Array.from({ length: 3 }, (_, i) => observation({ at: T0 + i, choice: 'M', point: 'other' })), [])
+    await store.readPoint('alice', 'other', new Date(T0 + 2), countsIn)
+    expect(await store.inCore('alice', 'tier')).toBe(false)
+    await store.addObservations([observation({ at: T0 + 10, choice: 'S' })], [])
+    expect(await held('tier')).toEqual([])
+    expect(await store.readPoint('alice', 'tier', new Date(T0 + 10), countsIn)).toEqual({ '["M"]': 1, '["S"]': 1 })
+
+    expect(await store.inCore('alice', 'other')).toBe(true)
+    await store.forgetUser('alice')
+    await store.addObservations([observation({ at: T0 + 20, choice: 'L', point: 'other' })], [])
+    expect(await held('other')).toEqual([])
+    expect(await store.readPoint('alice', 'other', new Date(T0 + 20), countsIn)).toEqual({ '["L"]': 1 })
+    await store.close()
+  })
 })
 
 /**
