@@ -27,6 +27,15 @@ describe('parseFlags with a value given without its flag', () => {
     // No such flag left to name: Node's own words.
     expect(() => parseFlags({ args: ['--user', 'alice', 'bob'], options: user })).toThrow('does not take positional arguments')
   })
+
+  it('gives the flag and value as they would be taken: after =, starting with -, and quoted for the shell', () => {
+    const user = { user: { type: 'string' }, yes: { type: 'boolean' } } as const
+    // `--user -x` would be refused in its turn, as a flag where the value is: `--user=-x` is taken.
+    expect(() => parseFlags({ args: ['--yes', '--', '-x'], options: user })).toThrow(new UsageError('"-x" is no argument of this command: give it after its flag, --user=-x'))
+    expect(() => parseFlags({ args: ['alice smith', '--yes'], options: user })).toThrow(new UsageError('"alice smith" is no argument of this command: give it after its flag, --user \'alice smith\''))
+    // An empty one is no value to give a flag (`--user ""` is refused as empty): Node's own words.
+    expect(() => parseFlags({ args: ['', '--yes'], options: user })).toThrow('does not take positional arguments')
+  })
 })
 
 describe('parseFlags with a value starting with -', () => {

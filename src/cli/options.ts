@@ -1,6 +1,7 @@
 import { homedir, userInfo } from 'node:os'
 import { isAbsolute, join, resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { optionArgs, shellWord } from './bin-path'
 import { IdentifierSchema, TimestampSchema, timestampIssue, TrimmedIdentifierSchema } from '../domain/observation'
 
 /** Where things are unless flags say otherwise (R-SVC-1). */
@@ -397,8 +398,11 @@ export function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typ
     // flag it is for. Node says only "does not take positional arguments"; the flag is named.
     const stray = /^Unexpected argument '(.*)'\. This command does not take positional arguments/s.exec((error as Error).message)?.[1]
     const forIt = STRAY_VALUE_FLAGS.find((name) => config.options?.[name]?.type === 'string' && !args.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`)))
-    if (stray !== undefined && forIt !== undefined) {
-      throw new UsageError(`"${stray}" is no argument of this command: give it after its flag, --${forIt} ${stray}`)
+    // Given as it would be taken: `--user -x` is refused in its turn (a flag where the value is),
+    // `--user alice smith` is two words; an empty one is no value to give (`--user ""` is refused).
+    if (stray !== undefined && stray !== '' && forIt !== undefined) {
+      const given = optionArgs(`--${forIt}`, stray).map(shellWord).join(' ')
+      throw new UsageError(`"${stray}" is no argument of this command: give it after its flag, ${given}`)
     }
     throw error
   }
