@@ -654,6 +654,12 @@ describe('asking (R-ASK-1, R-ASK-2)', () => {
     expect(r.ask_reason).toBe('state is partial, not sufficient: 1 observation, sufficient takes more than 3')
   })
 
+  it('says the one choice at a point that was none of the options in the singular (thresholds.min_observations 1)', () => {
+    const one = compilePolicy({ ...policy, thresholds: { min_observations: 1, sufficient_observations: 3 } })
+    const r = recommend(input({ policy: one, options: [{ option: 'Small' }, { option: 'Medium' }], observations: observations({ 'Tier M': 1 }) }))
+    expect(r.disclosure).toBe('based on static default, the one choice at this point was not one of these options')
+  })
+
   it('asks when p is near one half, where information is largest', () => {
     const r = recommend(input({ observations: observations({ 'Tier M': 6, 'Tier S': 5 }) }))
     expect(r.ask).toBe(true)

@@ -375,7 +375,9 @@ export function recommend(input: RecommendationInput): Recommendation {
     disclosure = `${STATIC_DEFAULT_BASIS}, ${N - n} observation${N - n === 1 ? '' : 's'} needed for personalization${acrossProjects}`
     precondition = ownPrecondition ?? policy.default_precondition
   } else if (!learning) {
-    disclosure = `${STATIC_DEFAULT_BASIS}, none of the ${n} choices at this point was one of these options${acrossProjects}`
+    // One, where thresholds.min_observations is 1, in the singular: "none of the 1 choices" was said.
+    const chosen = n === 1 ? 'the one choice at this point was not' : `none of the ${n} choices at this point was`
+    disclosure = `${STATIC_DEFAULT_BASIS}, ${chosen} one of these options${acrossProjects}`
     precondition = ownPrecondition ?? policy.unchosen_options_precondition
   } else {
     disclosure = !multiSelect
