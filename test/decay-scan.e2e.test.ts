@@ -57,6 +57,10 @@ describe('decay-scan from the command line, with and without the service (R-MEM-
       const locked = await runCli(args, { DECISION_MEMORY_URL: elsewhere })
       expect(locked.code).toBe(1)
       expect(locked.stderr).toContain(`the store in ${dir} (--data) is in use by another process, and no service runs at ${elsewhere}`)
+      // The service holding it runs elsewhere: told how to reach it, not to leave --data out for a
+      // "running service" there is none of at the URL.
+      expect(locked.stderr).toContain('set DECISION_MEMORY_URL to the service that runs on it (http://127.0.0.1:PORT for serve --port PORT), or stop the process that holds it\n')
+      expect(locked.stderr).not.toContain('leave --data out')
       expect(locked.stderr).not.toMatch(/^\s+at /m)
     }
 

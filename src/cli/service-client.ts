@@ -68,6 +68,8 @@ export async function throughServiceOrLocal(request: StoreRequest): Promise<Answ
   let why =
     'no service has said it runs on it (another command or an MCP server may hold it, or a service of a version ' +
     'from before services said which store they hold, still running after an upgrade: restart that one)'
+  // No service answers at the URL: there is none to leave --data out for.
+  let noneAtUrl = false
   if (id !== undefined) {
     // A service may hold it: asked with its id. A service that stopped left the file behind (the
     // store is then free), and one at the URL running on another store answers 409.
@@ -76,6 +78,7 @@ export async function throughServiceOrLocal(request: StoreRequest): Promise<Answ
       none = true
       return { status: 0, body: null, via: 'service' as const }
     })
+    noneAtUrl = none
     why = none
       ? `no service runs at ${serviceUrl()}`
       : probe.status === 409
@@ -84,7 +87,7 @@ export async function throughServiceOrLocal(request: StoreRequest): Promise<Answ
     if (probe.holds === true) {
       // Named again on the request itself: a service started on another store meanwhile acts on nothing (409).
       const { holds: _holds, ...answer } = await throughService(request, id, () => {
-        throw refusal(dir, `no service runs at ${serviceUrl()}`)
+        throw refusal(dir, `no service runs at ${serviceUrl()}`, false)
       })
       return answer
     }
@@ -95,7 +98,7 @@ export async function throughServiceOrLocal(request: StoreRequest): Promise<Answ
     if (!(error instanceof StoreOpenError && error.locked)) throw error
     // Held by another process that is not the service at the URL (another command, the MCP server,
     // a service elsewhere, or one from before services said which store they hold).
-    throw refusal(dir, why)
+    throw refusal(dir, why, !noneAtUrl)
   }
 }
 
@@ -120,12 +123,17 @@ async function unnamedLocal(request: StoreRequest): Promise<Answer> {
   }
 }
 
-/** The refusal to act on a store named by --data that another process holds. */
-function refusal(dir: string, why: string): StoreOpenError {
-  return new StoreOpenError(
-    `the store in ${dir} (--data) is in use by another process, and ${why}: set DECISION_MEMORY_URL to the service that runs on it, ` +
-      'or stop the process that holds it, or leave --data out to use the running service',
-  )
+/**
+ * The refusal to act on a store named by --data that another process holds. `serviceThere`: a
+ * service may answer at the URL (on another store), which leaving --data out would use; with none
+ * there, the holder is most often the service started on another port (`serve --port 7421 --data
+ * DIR`), and "leave --data out to use the running service" sent the user to one that was not there.
+ */
+function refusal(dir: string, why: string, serviceThere = true): StoreOpenError {
+  const instead = serviceThere
+    ? 'set DECISION_MEMORY_URL to the service that runs on it, or stop the process that holds it, or leave --data out to use the running service'
+    : 'set DECISION_MEMORY_URL to the service that runs on it (http://127.0.0.1:PORT for serve --port PORT), or stop the process that holds it'
+  return new StoreOpenError(`the store in ${dir} (--data) is in use by another process, and ${why}: ${instead}`)
 }
 
 /**
