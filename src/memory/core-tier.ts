@@ -513,10 +513,11 @@ export function createCoreTier(options: {
       summaries.push([c.pk, summaryOf(waiting, before)])
     })
     const unread = folding.filter(({ head }) => head === undefined).map(({ pk }) => pk)
-    const [waited, read] = await Promise.all([
-      settled(folding.map(({ user, point, before }) => (before.count === 0 ? NO_PENDING : pendingOf(user, point)))),
-      unread.length === 0 ? [] : heads.getMany(unread),
-    ])
+    // Both to the end before either fails (settled): no read outlives the write that asked for it.
+    const waitedRead = settled(folding.map(({ user, point, before }) => (before.count === 0 ? NO_PENDING : pendingOf(user, point))))
+    const headsRead = unread.length === 0 ? Promise.resolve([]) : heads.getMany(unread)
+    await Promise.allSettled([waitedRead, headsRead])
+    const [waited, read] = [await waitedRead, await headsRead]
     const readHeads = new Map(read.map((head, i) => [unread[i] as string, head]))
     const folds: Array<{ pk: string; user: string; point: string; head: StoredHead; all: Waiting[]; waiting: Pending }> = []
     for (const [f, { pk, user, point, head: known, group }] of folding.entries()) {

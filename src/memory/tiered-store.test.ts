@@ -617,6 +617,50 @@ describe('a group of observations', () => {
     expect(slowDone).toBe(true)
     await store.close()
   })
+
+  it('fails only once every read it began is done when the head of a point it counts into cannot be read', async () => {
+    // The heads cannot be read once armed; what waits at p2 is read a little later.
+    let armed = false
+    let slowDone = false
+    const db = new MemoryLevel<string, string>()
+    const inner = db as unknown as {
+      _getMany(keys: unknown[], ...rest: unknown[]): Promise<unknown>
+      _iterator(options: Record<string, unknown>): { _all(...args: unknown[]): Promise<unknown> }
+    }
+    const getMany = inner._getMany.bind(db)
+    inner._getMany = async (keys, ...rest) => {
+      if (armed && keys.some((k) => String(k).startsWith('!core!'))) throw new Error('injected read fault')
+      return getMany(keys, ...rest)
+    }
+    const iterate = inner._iterator.bind(db)
+    inner._iterator = (options) => {
+      const it = iterate(options)
+      const all = it._all.bind(it)
+      if (armed && String(options.gte ?? '').startsWith('!core-pending!alice\u0000p2\u0000')) {
+        it._all = async (...args) => {
+          const found = await all(...args)
+          for (let turn = 0; turn < 2; turn++) await new Promise((done) => setImmediate(done))
+          slowDone = true
+          return found
+        }
+      }
+      return it
+    }
+    const store = await createLevelStore(db as never, { policy: POLICY })
+    for (const point of ['p1', 'p2']) {
+      await store.addObservations([observation({ at: T0, choice: 'S', point })], [])
+      await store.readPoint('alice', point, new Date(T0), countsIn)
+      // One waits at each point, whose head this process wrote: its head is read only to count into the cells.
+      await store.addObservations([observation({ at: T0 + 1, choice: 'S', point })], [])
+    }
+    armed = true
+    // 24 more at each point: both count what waits into their cells (FOLD_MAX).
+    const many = (point: string) => Array.from({ length: 24 }, (_, i) => observation({ at: T0 + 2 + i, choice: 'M', point }))
+    await expect(store.addObservations([...many('p1'), ...many('p2')], [])).rejects.toThrow('injected read fault')
+    expect(slowDone).toBe(true)
+    armed = false
+    await store.close()
+  })
 })
 
 describe('hot points in memory', () => {
