@@ -522,14 +522,16 @@ export function createCoreTier(options: {
     const folds: Array<{ pk: string; user: string; point: string; head: StoredHead; all: Waiting[]; waiting: Pending }> = []
     for (const [f, { pk, user, point, head: known, group }] of folding.entries()) {
       const head = known ?? readHeads.get(pk)
+      const waiting = waited[f] as Pending
       // Known current by the writes of this process, so found so; were it not, the point is left as
-      // a read of its head would have left it.
+      // a read of its head would have left it: with no head, nothing of it waits in core (what
+      // waited under the head gone is in archival, and a rebuild counts it there).
       if (known === undefined && !(await counts(pk, user, point, head))) {
+        if (head === undefined) for (const k of waiting.keys) ops.push({ type: 'del', sublevel: pending, key: k })
         currentHeads.delete(pk)
         waitingAt.delete(pk)
         continue
       }
-      const waiting = waited[f] as Pending
       folds.push({ pk, user, point, head: head as StoredHead, all: [...waiting.observations, ...group], waiting })
     }
     // The cells of every point folded, in one read of the store.

@@ -422,6 +422,18 @@ describe('a point in core (R-MEM-1)', () => {
     expect(await store.readPoint('alice', 'other', new Date(T0 + 20), countsIn)).toEqual({ '["L"]': 1 })
     await store.close()
   })
+
+  it('leaves nothing waiting under a head gone behind its back once it counts there, and counts each observation once', async () => {
+    const db = new MemoryLevel<string, string>()
+    const store = await aliceInCore(db)
+    // Deleted by no write of the tier (a path that forgets to say so): observations wait there
+    // until one would count them into the cells, which reads the head.
+    await db.del('!core!alice\u0000tier')
+    for (let i = 0; i < 30; i++) await store.addObservations([observation({ at: T0 + 1 + i, choice: 'L' })], [])
+    expect(await keysWhere(db, (k) => k.startsWith('!core-pending!alice\u0000tier\u0000'))).toEqual([])
+    expect(await store.readPoint('alice', 'tier', new Date(T0 + 40), countsIn)).toEqual({ '["M"]': 1, '["L"]': 30 })
+    await store.close()
+  })
 })
 
 /**
