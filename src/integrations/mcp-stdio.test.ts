@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream'
 import { describe, expect, it, vi } from 'vitest'
 import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
-import { createStdioTransport, MAX_LINE_BYTES } from './mcp-stdio'
+import { createStdioTransport, idsNotAsRead, MAX_LINE_BYTES } from './mcp-stdio'
 
 /** What a client reads back: a message, or an array of them for a batch. */
 type Answer = any
@@ -223,6 +223,26 @@ describe('createStdioTransport', () => {
     await free.transport.send({ jsonrpc: '2.0', id: 0, result: {} })
     expect((free.output.read() as Buffer).toString()).toBe('{"jsonrpc":"2.0","id":0,"result":{}}\n')
     expect(free.reported).toEqual([])
+  })
+
+  it('reads a line again for its ids\' digits only where a key id has a number JSON would write otherwise, not for any number on it', async () => {
+    // Any digit before `.`, `e` or `E` sent the line to be read again token by token: every line has
+    // one (`"jsonrpc":"2.0"`), so every tools/call of megabytes cost several times its parse.
+    const readAgain = (line: string) => idsNotAsRead(JSON.parse(line), line)
+    const floats = Array.from({ length: 50 }, (_, i) => `${i}.5e-3`).join(',')
+    expect(readAgain(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"why","arguments":{"xs":[${floats}],"v":"node 20.x","n":-0}}}`)).toBe(false)
+    expect(readAgain('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":"2.0","method":"ping"}]')).toBe(false)
+    for (const line of [
+      '{"jsonrpc":"2.0","id":1.0,"method":"ping"}',
+      '{"jsonrpc":"2.0","id" : -0,"method":"ping"}',
+      '{"jsonrpc":"2.0","\\u0069d":0e0,"method":"ping"}',
+      '{"jsonrpc":"2.0","i\\u0064":\t2.50E1,"method":"ping"}',
+      '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":-0.0e5,"method":"ping"}]',
+      '{"jsonrpc":"2.0","id":1e-400,"method":"ping"}',
+      '{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}',
+    ]) {
+      expect(readAgain(line), line).toBe(true)
+    }
   })
 
   it('answers each of a batch\'s ids past 2^53 at its own digits, when two round to one number', async () => {

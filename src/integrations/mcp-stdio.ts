@@ -363,14 +363,23 @@ function withoutNullParams(value: unknown): unknown {
 /**
  * Whether a message, or one of a batch, may have a number for id that JSON.parse did not read as
  * written: one that is no safe integer (past 2^53, which it rounds; past what a double holds, `1e400`,
- * which it makes Infinity, written as null; a fraction), `-0`, or, on a line where a number has a
- * fraction or an exponent, one written so (`0.0`, `1e-400`, both 0, and `1.0`, 1). The line is then
- * read for its ids' digits (idDigits): one whose numbers have neither is not, JSON writing its ids so.
+ * which it makes Infinity, written as null; a fraction), `-0`, or, on a line where a key `id` has a
+ * number written with a fraction or an exponent or as `-0`, one written so (`0.0`, `1e-400`, both 0,
+ * and `1.0`, 1). The line is then read for its ids' digits (idDigits), a walk of every token of it:
+ * not for a number elsewhere on the line, as every line has one (`"jsonrpc":"2.0"`), nor for the
+ * floats of a tool's arguments, which made each line of megabytes cost several times its parse.
  */
-function idsNotAsRead(value: unknown, line: string): boolean {
+export function idsNotAsRead(value: unknown, line: string): boolean {
   const ids = (Array.isArray(value) ? value : [value]).flatMap((m) => (isObject(m) && typeof m.id === 'number' ? [m.id] : []))
-  return ids.some((id) => !Number.isSafeInteger(id) || Object.is(id, -0)) || (ids.length > 0 && /\d[.eE]/.test(line))
+  return ids.some((id) => !Number.isSafeInteger(id) || Object.is(id, -0)) || (ids.length > 0 && ID_NOT_AS_JSON_WRITES.test(line))
 }
+
+/**
+ * A key `id` (or one of its spellings with escapes, `"\u0069d"`, the one way JSON has to write
+ * an `i` or a `d` otherwise) whose number has a fraction or an exponent, or is `-0`: the ids JSON
+ * would write otherwise. One nested in the params matches too, and the line is read for nothing.
+ */
+const ID_NOT_AS_JSON_WRITES = /"(?:i|\\u0069)(?:d|\\u0064)"\s*:\s*(?:-?\d+[.eE]|-0)/
 
 /**
  * The number each message of a line JSON.parse took (the line's object, or each member of its
