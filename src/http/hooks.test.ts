@@ -865,7 +865,7 @@ describe('POST /v1/hooks/claude-code: a field it cannot read but can do without'
     expect(res.body.hookSpecificOutput).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: 'ask' })
   })
 
-  it('reads a cwd that is no folder as none (the project ?project= gives, or none), and a tool_name that is no tool\'s as none', async () => {
+  it('reads a cwd that is no folder as none (the project ?project= gives, or none), and a tool_name past 200 characters as no tool\'s', async () => {
     const { call, store } = await createTestApp()
     for (const [i, cwd] of [null, 5, '', ['/home/dev/acme-api'], '/'.repeat(4097)].entries()) {
       const post = { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: `toolu_${i}`, cwd }
@@ -877,14 +877,29 @@ describe('POST /v1/hooks/claude-code: a field it cannot read but can do without'
     expect((await observationsOf(store)).map((o) => o.project ?? null)).toEqual([...Array(5).fill(null), 'acme'])
     expect(await store.getSession('default', claudeCodeFixture('session-start').session_id)).toMatchObject({ personalization: true })
     // No tool's name: no tool the service reads, so nothing to do, as for any other tool.
-    for (const tool_name of [null, 5, 'x'.repeat(201)]) {
-      expect(await call('POST', HOOK, { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 'toolu_t', tool_name })).toEqual({ status: 200, body: {} })
-    }
+    expect(await call('POST', HOOK, { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 'toolu_t', tool_name: 'x'.repeat(201) })).toEqual({ status: 200, body: {} })
     expect(await observationsOf(store)).toHaveLength(6)
     // A field it does not read (transcript_path, permission_mode) is kept as sent, whatever it holds.
     const odd = { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 'toolu_odd', transcript_path: null, permission_mode: 5 }
     expect(await call('POST', HOOK, odd)).toEqual({ status: 200, body: {} })
     expect(await observationsOf(store)).toHaveLength(7)
+  })
+
+  it('refuses a PreToolUse or PostToolUse whose tool_name is not a string, naming it: an AskUserQuestion\'s answers are not dropped unsaid', async () => {
+    const { call, store } = await createTestApp()
+    // Read as no tool's, the answers below were answered {} and recorded nowhere, nothing to say so.
+    for (const tool_name of [null, 5, ['AskUserQuestion'], { name: 'AskUserQuestion' }]) {
+      for (const fixture of ['post-tool-use-single', 'pre-tool-use'] as const) {
+        const res = await call('POST', HOOK, { ...claudeCodeFixture(fixture), tool_name })
+        expect(res.status, `${fixture} ${JSON.stringify(tool_name)}`).toBe(400)
+        const event = claudeCodeFixture(fixture).hook_event_name
+        expect(res.body.error.issues).toEqual([{ path: 'tool_name', message: `must be a string at a ${event}: the tool the event is of` }])
+      }
+      // At another event it is not read, and the event is taken.
+      expect(await call('POST', HOOK, { ...claudeCodeFixture('session-start'), tool_name })).toEqual({ status: 200, body: {} })
+    }
+    expect(await observationsOf(store)).toEqual([])
+    expect(await store.countSessions('default')).toBe(1)
   })
 
   it('still refuses, naming it, what it cannot do without: the event, the tool_use_id of an AskUserQuestion, its questions', async () => {

@@ -465,6 +465,7 @@ const WORDED = [
   /question texts must be unique/, // PlanRequest.questions: answers are keyed by the text
   /not taken with a PreToolUse/, // the hook's `at`: for a capture sent late
   /required for AskUserQuestion events/, // the hook's tool_use_id: the idempotency key of a capture
+  /must be a string at a (PreToolUse|PostToolUse)/, // the hook's tool_name: anything at another event, a string at a tool event
   /cannot name itself|cannot be superseded by .*, which it supersedes/, // DecisionImport: supersede links that close a loop
   /give the user in the (body|path), not in the query/, // `?user=` where the user is the body's or the path's: must name that one
 ]

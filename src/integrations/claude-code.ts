@@ -37,6 +37,9 @@ export const ASK_USER_QUESTION_TOOL = 'AskUserQuestion'
 /** Longest tool_use_id kept whole: the decision_id adds `#` and 16 hex digits within the identifier limit. */
 const TOOL_USE_ID_LENGTH = LIMITS.identifierLength - 17
 
+/** The events whose tool_name says whether the service reads them (an AskUserQuestion's). */
+const TOOL_EVENTS: readonly string[] = ['PreToolUse', 'PostToolUse']
+
 /** What a field of a hook payload nested past the limit is told, as any of its body's fields is. */
 const NESTED_TOO_DEEP = `must not nest arrays and objects more than ${LIMITS.nesting} levels deep (counted from the body)`
 
@@ -45,8 +48,9 @@ const NESTED_TOO_DEEP = `must not nest arrays and objects more than ${LIMITS.nes
  * refuses (`null`, a number, one past its limit) is read as none, rather than the payload refused
  * and the event's answers not learned, and the document says that the field takes anything. One
  * nested past the body's limit is refused all the same, as `decision-memory hook` sends none such.
+ * `unread`: what one `schema` refuses is read as, when not none.
  */
-function readOrNone<T>(schema: z.ZodType<T>, description: string) {
+function readOrNone<T, U = undefined>(schema: z.ZodType<T>, description: string, unread: (value: unknown) => U = () => undefined as U) {
   return z
     .unknown()
     .transform((value, ctx) => {
@@ -56,7 +60,7 @@ function readOrNone<T>(schema: z.ZodType<T>, description: string) {
         return z.NEVER
       }
       const read = schema.safeParse(value)
-      return read.success ? read.data : undefined
+      return read.success ? read.data : unread(value)
     })
     .optional()
     .openapi({ description })
@@ -75,7 +79,12 @@ export const ClaudeCodeHookPayloadSchema = z
       'The session the event is of. One no session can be named by (empty, spaced at its ends, over 200 characters, a control character, not a string: `null`, `0`) is read as none: the event is taken without a session.',
     ),
     cwd: readOrNone(z.string().min(1).max(4096), 'The project of the event when `?project=` is not given. One that is no folder (not a string, empty, over 4,096 characters) is read as none.'),
-    tool_name: readOrNone(z.string().max(200), 'The tool of a tool event. One that is not a string, or over 200 characters, is read as none: no tool the service reads.'),
+    // One that is not a string is null: at a tool event, refused below.
+    tool_name: readOrNone(
+      z.string().max(200),
+      'The tool of a tool event. One over 200 characters is read as none: no tool the service reads. One that is not a string is refused at a `PreToolUse` or `PostToolUse`, which might be an AskUserQuestion whose answers would go unrecorded without a word; at another event it is not read.',
+      (value) => (typeof value === 'string' ? undefined : null),
+    ),
     tool_use_id: z.string().min(1).max(TOOL_USE_ID_LENGTH).refine(hasNoLoneSurrogate, 'must not contain lone surrogates').optional(),
     tool_input: z.unknown().optional(),
     tool_response: z.unknown().optional(),
@@ -88,6 +97,11 @@ export const ClaudeCodeHookPayloadSchema = z
       if (!nestsWithin(value, LIMITS.nesting - 1)) {
         ctx.addIssue({ code: 'custom', path: [field], message: NESTED_TOO_DEEP })
       }
+    }
+    // A tool event of no tool that can be told: an AskUserQuestion's answers, read as another
+    // tool's, were answered `{}` and not recorded, with nothing to say so nor to keep them aside.
+    if (payload.tool_name === null && TOOL_EVENTS.includes(payload.hook_event_name)) {
+      ctx.addIssue({ code: 'custom', path: ['tool_name'], message: `must be a string at a ${payload.hook_event_name}: the tool the event is of` })
     }
   })
 export type ClaudeCodeHookPayload = z.infer<typeof ClaudeCodeHookPayloadSchema>
