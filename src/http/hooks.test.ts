@@ -858,6 +858,17 @@ describe('POST /v1/hooks/claude-code: a field it cannot read but can do without'
     expect(await store.getSession('default', longest)).toMatchObject({ personalization: true })
   })
 
+  it('says in the OpenAPI document each session_id it reads as none, as it reads them', async () => {
+    const { app } = await createTestApp()
+    const doc = (await (await app.request('/openapi.json')).json()) as any
+    const said: string = doc.components.schemas.ClaudeCodeHookPayload.properties.session_id.description
+    // It named the empty, the spaced, the long, a control character and no string: a client read
+    // `!s` or `..` as a session's name, and the event was taken without one, unsaid.
+    for (const rule of ['`null`', 'empty', 'spaced at its ends', 'over 200 characters', 'a control character', 'a lone surrogate', 'a leading `!`', '`.` or `..`']) {
+      expect(said, rule).toContain(rule)
+    }
+  })
+
   it('plans a PreToolUse whose session_id is none such, as one without', async () => {
     const { call } = await createTestApp()
     const res = await call('POST', HOOK, { ...claudeCodeFixture('pre-tool-use'), session_id: null })

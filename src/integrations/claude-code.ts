@@ -76,7 +76,7 @@ export const ClaudeCodeHookPayloadSchema = z
     // Empty, white space alone or at its ends, is read as no session too (withReadableSession).
     session_id: readOrNone(
       IdentifierSchema,
-      'The session the event is of. One no session can be named by (empty, spaced at its ends, over 200 characters, a control character, not a string: `null`, `0`) is read as none: the event is taken without a session.',
+      'The session the event is of. One no session can be named by (not a string: `null`, `0`; empty, white space alone or spaced at its ends; over 200 characters; a control character or a lone surrogate; a leading `!`; `.` or `..`) is read as none: the event is taken without a session.',
     ),
     cwd: readOrNone(z.string().min(1).max(4096), 'The project of the event when `?project=` is not given. One that is no folder (not a string, empty, over 4,096 characters) is read as none.'),
     // One that is not a string is null: at a tool event, refused below.
