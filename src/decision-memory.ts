@@ -62,6 +62,8 @@ export interface DecisionMemory extends DataRights {
   /** Why a point's recommendation is what it is: decisions, chains and observations (R-CON-5). */
   why(query: PointWhyQuery): Promise<PointWhy>
   startSession(input: { user: string; project?: string | undefined; session_id?: string | undefined; started_at?: string | undefined }): Promise<SessionView & { created: boolean }>
+  /** The project a session of the user was started in: null for none, undefined for no such session. */
+  sessionProject(user: string, session_id: string): Promise<string | null | undefined>
   /**
    * Sets (or, with `enabled` undefined, flips) a session's personalization (R-SES-3). A session not
    * stored is started, its id and user refused as a write refuses them (spaced at their ends): one
@@ -444,6 +446,10 @@ export function createDecisionMemory(deps: {
         personalization: true,
       })
       return { ...(await sessionView(session)), created }
+    },
+
+    async sessionProject(user, session_id) {
+      return (await store.getSession(user, session_id))?.project
     },
 
     async setPersonalization(input) {

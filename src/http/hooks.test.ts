@@ -896,6 +896,23 @@ describe('POST /v1/hooks/claude-code: a field it cannot read but can do without'
     expect(await observationsOf(store)).toHaveLength(7)
   })
 
+  it('takes the project of the event\'s session for a cwd that is no folder: its answers where the user\'s others in that folder are', async () => {
+    const { call, store } = await createTestApp()
+    // Started in /home/dev/acme-api; then a cwd of null, 5, "": under no project, they were read by
+    // no recommendation in that project, which reads its own answers alone once it has 5.
+    expect((await call('POST', HOOK, claudeCodeFixture('session-start'))).status).toBe(200)
+    for (const [i, cwd] of [null, 5, ''].entries()) {
+      expect((await call('POST', HOOK, { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: `toolu_${i}`, cwd })).status).toBe(200)
+    }
+    // ?project= still wins; no session, or one started in no project, gives none.
+    expect((await call('POST', `${HOOK}?project=acme`, { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 'toolu_p', cwd: null })).status).toBe(200)
+    expect((await call('POST', HOOK, { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 'toolu_n', cwd: null, session_id: null })).status).toBe(200)
+    expect((await call('POST', HOOK, { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 'toolu_o', cwd: null, session_id: 's-other' })).status).toBe(200)
+    expect((await observationsOf(store)).map((o) => o.project ?? null)).toEqual([...Array(3).fill(FIXTURE_PROJECT), 'acme', null, null])
+    // A PreToolUse is planned in that project too, with the answers recorded there.
+    expect((await call('POST', HOOK, { ...claudeCodeFixture('pre-tool-use'), cwd: null })).body.hookSpecificOutput).toMatchObject({ hookEventName: 'PreToolUse' })
+  })
+
   it('refuses a PreToolUse or PostToolUse whose tool_name is not a string, naming it: an AskUserQuestion\'s answers are not dropped unsaid', async () => {
     const { call, store } = await createTestApp()
     // Read as no tool's, the answers below were answered {} and recorded nowhere, nothing to say so.

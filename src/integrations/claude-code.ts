@@ -78,7 +78,12 @@ export const ClaudeCodeHookPayloadSchema = z
       IdentifierSchema,
       'The session the event is of. One no session can be named by (not a string: `null`, `0`; empty, white space alone or spaced at its ends; over 200 characters; a control character or a lone surrogate; a leading `!`; `.` or `..`) is read as none: the event is taken without a session.',
     ),
-    cwd: readOrNone(z.string().min(1).max(4096), 'The project of the event when `?project=` is not given. One that is no folder (not a string, empty, over 4,096 characters) is read as none.'),
+    // One that is no folder is null: the project is then its session's (handleClaudeCodeHook).
+    cwd: readOrNone(
+      z.string().min(1).max(4096),
+      'The project of the event when `?project=` is not given. One that is no folder (not a string, empty, over 4,096 characters) is read as none: the project is then that of the session the event is of, when it was started in one, else none.',
+      () => null,
+    ),
     // One that is not a string is null: at a tool event, refused below.
     tool_name: readOrNone(
       z.string().max(200),
@@ -192,7 +197,7 @@ export function pathInProject(payload: ClaudeCodeHookPayload, options: HookOptio
 }
 
 function relativeToProject(payload: ClaudeCodeHookPayload, options: HookOptions): string | undefined {
-  if (options.project === undefined || payload.cwd === undefined) return undefined
+  if (options.project === undefined || payload.cwd === undefined || payload.cwd === null) return undefined
   const root = options.project.replace(/\\/g, '/').replace(/\/+$/, '')
   const cwd = payload.cwd.replace(/\\/g, '/').replace(/\/+$/, '')
   return cwd === root ? '.' : cwd.startsWith(`${root}/`) ? cwd.slice(root.length + 1) : undefined
@@ -200,7 +205,7 @@ function relativeToProject(payload: ClaudeCodeHookPayload, options: HookOptions)
 
 /** The project of an event: the one the sender named, else its `cwd` (see projectOf). */
 function projectOfEvent(payload: ClaudeCodeHookPayload, options: HookOptions): string | undefined {
-  return projectOf(options.project ?? payload.cwd)
+  return projectOf(options.project ?? payload.cwd ?? undefined)
 }
 
 function parseWith<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
@@ -1231,7 +1236,15 @@ export interface HookReply {
  * questions, starts sessions; any other event or tool gets `{}`.
  */
 export async function handleClaudeCodeHook(memory: DecisionMemory, payload: ClaudeCodeHookPayload, options: HookOptions): Promise<HookReply> {
-  const answer = await answerHook(memory, withReadableSession(payload), options)
+  const readable = withReadableSession(payload)
+  // A cwd that is no folder, and no project named: the project of the session, where it was started
+  // in one (its SessionStart's cwd), so that its answers are where the user's others in that folder
+  // are, not under none, which a project's own recommendation does not read.
+  const inSession =
+    options.project === undefined && readable.cwd === null && readable.session_id !== undefined
+      ? ((await memory.sessionProject(options.user, readable.session_id)) ?? undefined)
+      : undefined
+  const answer = await answerHook(memory, readable, inSession === undefined ? options : { ...options, project: inSession })
   return answer === PLANNED_TOO_LATE ? { answer: {}, late: true } : { answer }
 }
 
