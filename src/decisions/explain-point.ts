@@ -97,6 +97,7 @@ export async function explainPoint(
   ])
   const latest = observations[observations.length - 1]
   let options = latest?.options ?? []
+  const madeUp = options.length === 0
   if (options.length === 0 && bound.length > 0) {
     // No question asked yet: the policy's static default and the options the decisions name are
     // all that is known. The static default first, so that it is what an unenforced answer names,
@@ -137,7 +138,7 @@ export async function explainPoint(
       issues: [{ path: 'point', message: `no observation and no decision at this point${then}` }],
     })
   }
-  const recommendation =
+  const answer =
     options.length === 0
       ? null
       : await deps.recommend({
@@ -157,6 +158,12 @@ export async function explainPoint(
           context: Object.keys(run).length === 0 ? undefined : run,
           as_of: asOf.toISOString(),
         })
+  // A question nobody asked, of one option (an advisory `prefer` of it, or of the policy's default,
+  // alone): answered with it at confidence 1, `high`, where any question asked there offers others
+  // and the advisory decision, only the static default (R-CON-2), is recommended at chance (1/3 of
+  // Tier S, M, L: `low`). Only a required decision fixes an answer whatever the options (`enforced`,
+  // confidence 1 by the decision); short of one, nothing is recommended, as for the default alone.
+  const recommendation = madeUp && options.length === 1 && answer?.state !== 'enforced' ? null : answer
   const recommended = new Set(
     recommendation === null ? [] : Array.isArray(recommendation.recommended) ? recommendation.recommended : [recommendation.recommended],
   )

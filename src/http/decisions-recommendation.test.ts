@@ -924,20 +924,44 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
     const alone = (await app.call('GET', '/v1/why?user=nobody&point=retries2')).body
     expect(alone.recommendation).toBeNull()
     expect(alone.decisions.map((d: any) => [d.key, d.effect])).toEqual([['D-201', null]])
-    // Beside an option another decision names (and a limit's name, which is no option), that option.
+    // Beside an option another decision names (and a limit's name, which is no option), that option:
+    // required, as an advisory one alone is no answer (see the test of the advisory `prefer` alone).
     await app.call('POST', '/v1/decisions', {
       ...REQUIRED_TIER_L,
       key: 'D-202',
-      enforce: 'advisory',
       scope: { points: ['retries2'] },
-      constraints: [{ kind: 'prefer', option: '3' }, { kind: 'limit', option: 'attempts', value: 4 }],
+      constraints: [{ kind: 'must', option: '3' }, { kind: 'limit', option: 'attempts', value: 4 }],
     })
     const why = (await app.call('GET', '/v1/why?user=nobody&point=retries2')).body
-    expect(why.recommendation).toMatchObject({ state: 'static-default', recommended: '3' })
+    expect(why.recommendation).toMatchObject({ state: 'enforced', recommended: '3' })
+    expect(why.recommendation.layers.long_term.counts.map((c: any) => c.option)).toEqual(['3'])
     expect(why.decisions.map((d: any) => [d.key, d.effect])).toEqual([
       ['D-201', 'not-offered'],
-      ['D-202', 'static-default'],
+      ['D-202', 'enforced'],
     ])
+  })
+
+  it('recommends nothing of an advisory prefer alone at a point nobody was asked at, as a question asked there is answered at chance, not confidence 1', async () => {
+    const app = await createTestApp()
+    // The policy's default, Tier M, preferred by an advisory decision: the only option known there.
+    const advisory = { ...REQUIRED_TIER_L, enforce: 'advisory', constraints: [{ kind: 'prefer', option: 'Tier M' }] }
+    expect((await app.call('POST', '/v1/decisions', advisory)).status).toBe(201)
+    const asked = (await app.call('POST', '/v1/recommendations', TIER)).body
+    expect(asked).toMatchObject({ state: 'static-default', recommended: 'Tier M', confidence: { value: 0.3333, level: 'low' } })
+    // Not `Tier M [static-default, confidence 1 high]`: the one option of a question nobody asked.
+    const why = (await app.call('GET', '/v1/why?point=complexity-tier')).body
+    expect(why.recommendation).toBeNull()
+    expect(why.decisions.map((d: any) => [d.key, d.status])).toEqual([['D-001', 'accepted']])
+    // So of an advisory option that is not the policy's default (no default at `retries`).
+    await app.call('POST', '/v1/decisions', { ...advisory, key: 'D-002', scope: { points: ['retries'] }, constraints: [{ kind: 'prefer', option: '3' }] })
+    expect((await app.call('GET', '/v1/why?user=nobody&point=retries')).body.recommendation).toBeNull()
+    // Once the question is asked, `why` explains the answer the service gives it, figure for figure.
+    await choose(app, 'Tier S', 1)
+    const given = (await app.call('POST', '/v1/recommendations', TIER)).body
+    const explained = (await app.call('GET', '/v1/why?point=complexity-tier')).body.recommendation
+    expect(explained).toMatchObject({ state: given.state, recommended: given.recommended, confidence: given.confidence })
+    expect(explained.state).toBe('static-default')
+    expect(explained.confidence.level).toBe('low')
   })
 
   it('makes up no option for a point nobody was asked at from a decision revoked, superseded or only proposed', async () => {
