@@ -189,11 +189,11 @@ describe('decision-memory guard (R-CON-3)', () => {
     // Beside an advisory decision's note: the agent is told the advice alone, the user both.
     const noPublish = { ...NO_FORCE_PUSH, key: 'D-040', title: 'Packages are published by CI', enforce: 'advisory', rationale: 'CI signs them.', constraints: [{ kind: 'must_not', pattern: 'npm publish' }] }
     expect((await app.call('POST', '/v1/decisions', noPublish)).status).toBe(201)
-    const both = JSON.parse((await run(await command('npm publish'))).stdout)
-    const note = 'Advisory decision D-040 (not enforced): Packages are published by CI. "npm publish" matches the must_not pattern /npm publish/. Why: CI signs them.'
+    const both = JSON.parse((await run(await command('npm publish && rm -rf dist'))).stdout)
+    const note = 'Advisory decision D-040 (not enforced): Packages are published by CI. "npm publish && rm -rf dist" matches the must_not pattern /npm publish/. Why: CI signs them.'
     expect(both).toEqual({ systemMessage: `${note} Decision D-GLOB was not checked: ${await warningOf('D-GLOB')}.`, hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: note } })
     // Where a part of the command runs, said with its folder, each decision once.
-    const sub = JSON.parse((await run(await command('cd web && make'))).stdout)
+    const sub = JSON.parse((await run(await command('cd web && rm -rf build'))).stdout)
     expect(sub.systemMessage).toBe(
       `Decision D-GLOB was not checked: ${await warningOf('D-GLOB')}. Decision D-SUB was not checked (run in /home/dev/acme-api/web): ${await warningOf('D-SUB')}.`,
     )
@@ -204,6 +204,9 @@ describe('decision-memory guard (R-CON-3)', () => {
     // Outside the folder the glob was written for, nothing is said.
     const elsewhere = JSON.stringify({ ...JSON.parse(await command('rm -rf build')), cwd: '/srv/other' })
     expect(await run(elsewhere)).toEqual({ stdout: '', stderr: '' })
+    // Nor in it at a command the decision could not have blocked: `ls` is no `rm -rf`.
+    expect(await run(await command('ls'))).toEqual({ stdout: '', stderr: '' })
+    expect(await run(await command('cd web && cat index.html'))).toEqual({ stdout: '', stderr: '' })
   })
 
   it('leaves other tools and events alone without asking the service', async () => {

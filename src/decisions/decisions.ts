@@ -663,20 +663,21 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
    * The glob is read as the folder above its first wildcard (`src/billing` of `src/billing/**`,
    * the root of `**\/*.ts`): a version before this said it of every run with a path, `docs/x.md`
    * and `/home/me` too, whatever glob it was, at every command the guard checks. Only those the
-   * check would have reached (reachedBy): a `must` at a point said nothing of a command.
+   * check would have reached (reachedBy): a `must` at a point said nothing of a command. Each with
+   * its scope read as that folder, as the check would read it (see check: said only where it acts).
    */
   async function globScoped(
     run: ApplicabilityQuery & Parameters<typeof reachedBy>[1],
     asOf: Date | undefined,
-  ): Promise<Array<{ key: string; message: string }>> {
+  ): Promise<Array<{ folderRead: DecisionRecord; message: string }>> {
     if (run.path === undefined) return []
     const globbed = (d: DecisionRecord) => scopeWarning(d) !== undefined
     const candidates = asOf === undefined ? await acceptedNow(globbed) : await asTheyStood((await store.list()).filter(globbed), asOf)
-    return candidates
-      .filter(
-        (d) => d.scope.path !== null && !applies(d, run) && applies({ ...d, scope: { ...d.scope, path: globMeant(d.scope.path) } }, run) && reachedBy(d, run),
-      )
-      .map((d) => ({ key: d.key, message: scopeWarning(d) as string }))
+    return candidates.flatMap((d) => {
+      if (d.scope.path === null || applies(d, run)) return []
+      const folderRead = { ...d, scope: { ...d.scope, path: globMeant(d.scope.path) } }
+      return applies(folderRead, run) && reachedBy(d, run) ? [{ folderRead, message: scopeWarning(d) as string }] : []
+    })
   }
 
   /** The accepted decisions as last read, while no commit of decisions has started or ended since. */
@@ -879,9 +880,20 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
       const offered = all_options === undefined ? undefined : offeredOptions(all_options).map((o) => o.option)
       // At each point the choice is read at: its own, or, at no point, each of the decisions' points.
       const defaultAt = (point: string) => pointPolicy(point, policy)?.static_default
-      const verdict = checkAgainst(await inForce(run, asOf), { ...run, offered }, matchPatterns, defaultAt)
+      const found = await inForce(run, asOf)
+      const verdict = checkAgainst(found, { ...run, offered }, matchPatterns, defaultAt)
       if (asOf === undefined) await store.pulse(verdict.checked, 'check', clock.now().toISOString())
-      const unchecked = await globScoped(run, asOf)
+      const globbed = await globScoped(run, asOf)
+      if (globbed.length === 0) return verdict
+      // Said only of those that would have blocked or warned, their scope read as their folder: a
+      // version before this said it of every command run there (`ls`, `cat`), whatever the pattern,
+      // so that the guard's message came at each one and was read as noise. Checked beside the
+      // decisions in force, which name the options a choice is read among (their patterns are not
+      // tested again: what they say is in the verdict already).
+      const naming = found.map((d) => ({ ...d, constraints: d.constraints.filter((c) => c.kind !== 'must_not' || c.pattern === undefined) }))
+      const would = checkAgainst([...globbed.map((g) => g.folderRead), ...naming], { ...run, offered }, matchPatterns, defaultAt)
+      const acting = new Set([...would.blocked_by, ...would.warnings].map((v) => v.key))
+      const unchecked = globbed.filter((g) => acting.has(g.folderRead.key)).map((g) => ({ key: g.folderRead.key, message: g.message }))
       return unchecked.length === 0 ? verdict : { ...verdict, scope_warnings: unchecked }
     },
 

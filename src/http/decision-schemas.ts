@@ -290,7 +290,7 @@ export const VerdictSchema = z
       .optional()
       .openapi({
         description:
-          'Present when an accepted decision the run would be in but for its `scope.path` was stored with a glob there (`src/billing/**`), which applies to none of the paths the glob would match, the run\'s `path` is below the folder the glob was written in (`src/billing`), and the check would have reached it (as `checked` reads the others): it was not checked, and `message` says why (as its `scope_warning`).',
+          'Present when an accepted decision the run would be in but for its `scope.path` was stored with a glob there (`src/billing/**`), which applies to none of the paths the glob would match, the run\'s `path` is below the folder the glob was written in (`src/billing`), the check would have reached it (as `checked` reads the others), and, its scope read as that folder, it would have blocked or warned (its `must_not` pattern matches the `action`, the `choice` goes against its option or limit; not at `ls` under a decision against `rm -rf`): it was not checked, and `message` says why (as its `scope_warning`).',
       }),
   })
   .openapi('DecisionVerdict')

@@ -755,6 +755,32 @@ describe('applicability and recall pulses over HTTP (R-CON-4)', () => {
     expect(await warned({ choice: 'M' })).toEqual([])
   })
 
+  it('warns of a glob-scoped decision only where, read as its folder, it would have blocked or warned', async () => {
+    const db = new MemoryLevel<string, string>()
+    const written = await createLevelDecisionStore(db as never)
+    const scoped = (path: string, points: string[] = []) => ({ points, task: null, path, stage: null })
+    await written.transact(async (tx) => {
+      await tx.put(decisionRecord('D-RM', { scope: scoped('src/billing/**'), constraints: [{ kind: 'must_not', pattern: 'rm -rf' }] }))
+      await tx.put(decisionRecord('D-PUB', { enforce: 'advisory', scope: scoped('src/billing/**'), constraints: [{ kind: 'must_not', pattern: 'npm publish' }] }))
+      await tx.put(decisionRecord('D-TIER', { scope: scoped('src/billing/**', ['tier']), constraints: [{ kind: 'must', option: 'L' }] }))
+    })
+    const { call } = await createTestApp({ db, now: '2026-07-03T10:00:00.000Z' })
+    const warned = async (body: Record<string, unknown>) => {
+      const res = await call('POST', '/v1/decisions/check', { path: 'src/billing/invoice.ts', ...body })
+      expect(res.status).toBe(200)
+      return (res.body.scope_warnings ?? []).map((w: { key: string }) => w.key)
+    }
+    // A command its pattern could not have matched: nothing to say, at `ls` or `cat` as anywhere.
+    expect(await warned({ action: 'ls' })).toEqual([])
+    expect(await warned({ action: 'cat invoice.ts' })).toEqual([])
+    // One it would have blocked, or warned of (advisory), read as its folder: said.
+    expect(await warned({ action: 'rm -rf build' })).toEqual(['D-RM'])
+    expect(await warned({ action: 'npm publish && rm -rf build' })).toEqual(['D-PUB', 'D-RM'])
+    // A choice at its point: said where it goes against the `must`, not where it is what it asks.
+    expect(await warned({ choice: 'M', point: 'tier' })).toEqual(['D-TIER'])
+    expect(await warned({ choice: 'L', point: 'tier' })).toEqual([])
+  })
+
   it('reads a backslash before a glob as the separator a scope path is compared with: \\* is /*, not the repository root', async () => {
     const db = new MemoryLevel<string, string>()
     const written = await createLevelDecisionStore(db as never)
