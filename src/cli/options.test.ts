@@ -18,14 +18,26 @@ describe('parseFlags', () => {
 })
 
 describe('parseFlags with a value given without its flag', () => {
-  it('names the flag it is most likely for: the session, else the user, one not given already', () => {
+  it('names the flag it is most likely for: the session, else the user, unless that one is given already', () => {
     const user = { user: { type: 'string' }, yes: { type: 'boolean' } } as const
     expect(() => parseFlags({ args: ['alice', '--yes'], options: user })).toThrow(new UsageError('"alice" is no argument of this command: give it after its flag, --user alice'))
     const toggle = { session: { type: 'string' }, user: { type: 'string' }, off: { type: 'boolean' } } as const
     expect(() => parseFlags({ args: ['s-1', '--off'], options: toggle })).toThrow('"s-1" is no argument of this command: give it after its flag, --session s-1')
-    expect(() => parseFlags({ args: ['--session', 's-1', 'alice'], options: toggle })).toThrow('give it after its flag, --user alice')
-    // No such flag left to name: Node's own words.
+    // The session given, a value after it is no likelier the user than anything else: no guess, Node's own words.
+    expect(() => parseFlags({ args: ['--session', 's-1', 'x'], options: toggle })).toThrow('does not take positional arguments')
+    expect(() => parseFlags({ args: ['--session=s-1', 'alice'], options: toggle })).toThrow('does not take positional arguments')
+    // Nor where the one flag named so is given.
     expect(() => parseFlags({ args: ['--user', 'alice', 'bob'], options: user })).toThrow('does not take positional arguments')
+  })
+
+  it('names a boolean flag written without its dashes, and --port for a port number where the command takes one', () => {
+    const toggle = { session: { type: 'string' }, user: { type: 'string' }, on: { type: 'boolean' }, off: { type: 'boolean' } } as const
+    expect(() => parseFlags({ args: ['--session', 's-1', 'off'], options: toggle })).toThrow(new UsageError('"off" is no argument of this command: give it as a flag, --off'))
+    const serve = { port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' } } as const
+    expect(() => parseFlags({ args: ['7420'], options: serve })).toThrow(new UsageError('"7420" is no argument of this command: give it after its flag, --port 7420'))
+    // Not a path, nor a second port.
+    expect(() => parseFlags({ args: ['./data'], options: serve })).toThrow('does not take positional arguments')
+    expect(() => parseFlags({ args: ['--port', '7420', '7421'], options: serve })).toThrow('does not take positional arguments')
   })
 
   it('gives the flag and value as they would be taken: after =, starting with -, and quoted for the shell', () => {

@@ -374,6 +374,23 @@ function negativeValuesJoined(args: readonly string[], options: NonNullable<Pars
 const STRAY_VALUE_FLAGS = ['session', 'user'] as const
 
 /**
+ * How a value given without its flag is likely meant, if it is: a boolean flag's name written bare
+ * (`toggle --session S off`), a port number where the command takes one (`serve 7420`), else the
+ * command's first name flag of STRAY_VALUE_FLAGS, unless given already. Once it is, the value is no
+ * likelier the next one's: `toggle --session S x` is no likelier `--user x` (a user is seldom
+ * given to toggle, whose session says whose) than a mistyped `--off`, and said so, it reads as the fix.
+ */
+function strayValueFlag(stray: string, options: NonNullable<ParseArgsConfig['options']>, args: readonly string[]): string | undefined {
+  const given = (name: string) => args.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`))
+  const takes = (name: string, type: 'string' | 'boolean') => Object.hasOwn(options, name) && options[name]?.type === type
+  if (takes(stray, 'boolean')) return `as a flag, --${stray}`
+  const flagged = (name: string) => `after its flag, ${optionArgs(`--${name}`, stray).map(shellWord).join(' ')}`
+  if (/^\d{1,5}$/.test(stray) && takes('port', 'string') && !given('port')) return flagged('port')
+  const first = STRAY_VALUE_FLAGS.find((name) => takes(name, 'string'))
+  return first === undefined || given(first) ? undefined : flagged(first)
+}
+
+/**
  * parseArgs, strict, refusing a flag that takes a value given twice: parseArgs keeps the last
  * silently, so `forget --user alice --user bob` (a line edited in a hurry) would forget bob. And
  * refusing one given empty (`--out "$FILE"` with FILE unset): resolved, an empty path is the
@@ -397,13 +414,10 @@ export function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typ
     // `preferences alice`, `forget alice --yes`, `toggle SESSION --off`: a value given without the
     // flag it is for. Node says only "does not take positional arguments"; the flag is named.
     const stray = /^Unexpected argument '(.*)'\. This command does not take positional arguments/s.exec((error as Error).message)?.[1]
-    const forIt = STRAY_VALUE_FLAGS.find((name) => config.options?.[name]?.type === 'string' && !args.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`)))
     // Given as it would be taken: `--user -x` is refused in its turn (a flag where the value is),
     // `--user alice smith` is two words; an empty one is no value to give (`--user ""` is refused).
-    if (stray !== undefined && stray !== '' && forIt !== undefined) {
-      const given = optionArgs(`--${forIt}`, stray).map(shellWord).join(' ')
-      throw new UsageError(`"${stray}" is no argument of this command: give it after its flag, ${given}`)
-    }
+    const hint = stray === undefined || stray === '' ? undefined : strayValueFlag(stray, config.options ?? {}, args)
+    if (hint !== undefined) throw new UsageError(`"${stray}" is no argument of this command: give it ${hint}`)
     throw error
   }
   const given = new Map<string, string>()
