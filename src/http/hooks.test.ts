@@ -1023,6 +1023,22 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(output.permissionDecisionReason).toBe('decision-memory put first the default advisory decision D-001 gives (there is not yet enough history of your choices here)')
   })
 
+  it('names the advisory decisions whose options it put first by key, as the decisions are listed', async () => {
+    const { call } = await createTestApp()
+    const advisory = { title: 'Preferred', decision: 'Use it', rationale: 'audits', status: 'accepted' }
+    expect((await call('POST', '/v1/decisions', { ...advisory, key: 'D-001', scope: { points: ['complexity-tier'] }, constraints: [{ kind: 'prefer', option: 'Tier L' }] })).status).toBe(201)
+    expect((await call('POST', '/v1/decisions', { ...advisory, key: 'D-002', scope: { points: ['complexity-tier'] }, constraints: [{ kind: 'prefer', option: 'Tier L' }] })).status).toBe(201)
+    expect((await call('GET', '/v1/decisions')).body.decisions.map((d: { key: string }) => d.key)).toEqual(['D-001', 'D-002'])
+    const payload = claudeCodeFixture('pre-tool-use')
+    const output = (await call('POST', HOOK, payload)).body.hookSpecificOutput
+    expect(output.permissionDecisionReason).toBe('decision-memory put first the default advisory decisions D-001, D-002 give (there is not yet enough history of your choices here)')
+    // Across questions too: each at its own point, newer first in the plan's answer.
+    expect((await call('POST', '/v1/decisions', { ...advisory, key: 'D-003', scope: { points: ['development-methodology'] }, constraints: [{ kind: 'prefer', option: 'DDD' }] })).status).toBe(201)
+    const two = { ...payload, tool_input: { ...payload.tool_input, questions: [...payload.tool_input.questions, METHOD_QUESTION] } }
+    const both = (await call('POST', HOOK, two)).body.hookSpecificOutput
+    expect(both.permissionDecisionReason).toContain('the default advisory decisions D-001, D-002, D-003 give')
+  })
+
   it('questions planned already (plan_questions, passed to AskUserQuestion) come back with the rationale once, none left on an option no longer recommended', async () => {
     const { call } = await createTestApp()
     // The agent asked through the MCP tool's plan first: Tier M, the usual default, carries the rationale.

@@ -941,7 +941,9 @@ function orderOf(asked: QuestionPlan['questions'], where: string): string {
   // the option's description says it, not as "the usual default" that it replaced (Tier L put
   // first where the policy's default is Tier M).
   const standIns = shaped.filter((r) => r.state === 'static-default' || (history.includes(r) && r.options.every((o) => o.count === 0)))
-  const advising = [...new Set(standIns.flatMap((r) => decisionEffects(r).filter((d) => d.effect === 'static-default').map((d) => d.key)))]
+  // By key, as `GET /v1/decisions` lists them (the store's order): each question's decisions come
+  // newest first, and two were said `D-002, D-001`.
+  const advising = [...new Set(standIns.flatMap((r) => decisionEffects(r).filter((d) => d.effect === 'static-default').map((d) => d.key)))].sort()
   const usual = standIns.some((r) => !decisionEffects(r).some((d) => d.effect === 'static-default'))
   const theDefault =
     advising.length === 0
