@@ -53,8 +53,37 @@ describe('a name with an invisible character at its ends, which trim() leaves', 
     }
   })
 
+  it('is every Default_Ignorable_Code_Point that ends no emoji, and a variation selector or tag character at the start, where nothing is before it', () => {
+    // Each was taken: `alice\u1160` was stored as another user than alice, `\ufe0f` alone as a name that shows nothing.
+    const ends = ['\u115f', '\u1160', '\u17b4', '\u17b5', '\ufff0', '\ufff8', '\u{1bca0}', '\u{1bca3}', '\u{1d173}', '\u{1d17a}', '\u{e0000}', '\u{e0001}', '\u{e01f0}', '\u{e0fff}']
+    for (const c of ends) {
+      for (const name of [`alice${c}`, `${c}alice`]) expect(message(name), JSON.stringify(name)).toMatch(/^no invisible characters at its ends: /)
+      expect(message(c), JSON.stringify(c)).toMatch(/^must not be empty or invisible characters alone: /)
+    }
+    for (const c of ['\ufe00', '\ufe0f', '\u180b', '\u180f', '\u{e0020}', '\u{e007f}', '\u{e0100}', '\u{e01ef}']) {
+      expect(message(`${c}alice`), JSON.stringify(c)).toMatch(/^no invisible characters at its ends: /)
+      expect(message(c), JSON.stringify(c)).toMatch(/^must not be empty or invisible characters alone: /)
+    }
+    // One beyond U+FFFF is escaped as JSON writes it, by its two code units.
+    expect(message('alice\u{1d173}')).toBe('no invisible characters at its ends: "alice\\ud834\\udd73" would be another name than "alice"')
+    expect(shownName('\ufe0falice')).toBe('"\\ufe0falice"')
+  })
+
+  it('TRIMMED_IDENTIFIER_PATTERN says the rule of every UTF-16 unit at a start, at an end and alone, as the service applies it', () => {
+    for (const flags of FLAGS) {
+      const re = new RegExp(TRIMMED_IDENTIFIER_PATTERN, flags)
+      for (let unit = 0; unit <= 0xffff; unit++) {
+        if (unit >= 0xd800 && unit <= 0xdfff) continue
+        const c = String.fromCharCode(unit)
+        for (const name of [`a${c}`, `${c}a`, c]) {
+          if (re.test(name) !== TrimmedIdentifierSchema.safeParse(name).success) expect.fail(`${JSON.stringify(name)} /${flags}: the pattern and the service differ`)
+        }
+      }
+    }
+  })
+
   it('is taken within a name, and at an end where it ends an emoji: a joiner inside, a variation selector, a tag', () => {
-    for (const name of ['👩\u200d💻', 'dev 👩\u200d💻', 'a\u200bb', '❤\ufe0f', 'team ❤\ufe0f', '🏴\udb40\udc67\udb40\udc62\udb40\udc65\udb40\udc6e\udb40\udc67\udb40\udc7f', '葛\udb40\udd00']) {
+    for (const name of ['👩\u200d💻', '👨\u200d👩\u200d👧\u200d👦', '🏳\ufe0f\u200d🌈', '👍🏽', '1\ufe0f\u20e3', '\u1820\u180b', 'dev 👩\u200d💻', 'a\u200bb', '❤\ufe0f', 'team ❤\ufe0f', '🏴\udb40\udc67\udb40\udc62\udb40\udc65\udb40\udc6e\udb40\udc67\udb40\udc7f', '葛\udb40\udd00']) {
       expect(TrimmedIdentifierSchema.safeParse(name).success, JSON.stringify(name)).toBe(true)
       expect(shownName(name)).toBe(name)
     }
@@ -66,7 +95,7 @@ describe('a name with an invisible character at its ends, which trim() leaves', 
   })
 
   it('TRIMMED_IDENTIFIER_PATTERN: a name of a valid length and no lone surrogate matches it exactly when the service takes it', () => {
-    const unit = fc.constantFrom('.', '!', 'a', ' ', '\u0000', '\u00a0', '\ufeff', '\u200b', '\u200d', '\u2060', '\u180e', '\u202e', '\ufe0f', '😀')
+    const unit = fc.constantFrom('.', '!', 'a', ' ', '\u0000', '\u00a0', '\ufeff', '\u200b', '\u200d', '\u2060', '\u180e', '\u202e', '\ufe0f', '\u1160', '\u17b4', '\ufff0', '😀')
     fc.assert(
       fc.property(fc.string({ unit, minLength: 1, maxLength: 6 }), (name) => {
         for (const flags of FLAGS) {

@@ -30,13 +30,38 @@ export const WHITE_SPACE = '\\u0009-\\u000d\\u0020\\u00a0\\u1680\\u2000-\\u200a\
 /**
  * Characters that show nothing at a name's end and that trim() leaves (U+FEFF it takes, in
  * WHITE_SPACE), as the body of a character class: `alice\u200b` looked like `alice` and was
- * another user. The zero width spaces, joiners and non-joiner, word joiner and invisible operators,
- * soft hyphen, combining grapheme joiner, Mongolian vowel separator, the bidirectional marks,
- * embeddings, overrides and isolates, and the Hangul fillers that stand alone. Not the variation
- * selectors nor the tag characters, which end an emoji (`❤️`, a flag) as its last code point, and
- * never a character within a name: a joiner inside an emoji (`👩‍💻`) is that emoji.
+ * another user. Unicode's Default_Ignorable_Code_Point below U+10000 but the variation selectors:
+ * the zero width spaces, joiners and non-joiner, word joiner and invisible operators, soft hyphen,
+ * combining grapheme joiner, the Mongolian vowel separator, the
+ * bidirectional marks, embeddings, overrides and isolates, the Hangul fillers (U+115F and U+1160
+ * too, `alice\u1160` was taken), the Khmer inherent vowels U+17B4 and U+17B5, and U+FFF0–FFF8. Not
+ * the variation selectors nor the tag characters, which end an emoji (`❤️`, a flag) as its last
+ * code point, and never a character within a name: a joiner inside an emoji (`👩‍💻`) is that emoji.
+ * Those above U+FFFF are invisibleBeyondBmp's, the variation selectors VARIATION_SELECTORS'.
  */
-export const INVISIBLE = '\\u00ad\\u034f\\u061c\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\u3164\\uffa0'
+export const INVISIBLE = '\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\u3164\\uffa0\\ufff0-\\ufff8'
+
+/**
+ * The variation selectors U+FE00–FE0F and Mongolian free variation selectors U+180B–180D and
+ * U+180F, as the body of a character class: one ends an emoji (`❤️`) or a Mongolian letter's
+ * form, so a name may end with one, but it modifies nothing at a name's start: `\ufe0falice`
+ * looked like `alice`, and `\ufe0f` alone like no name.
+ */
+export const VARIATION_SELECTORS = '\\u180b-\\u180d\\u180f\\ufe00-\\ufe0f'
+
+/**
+ * Whether a code point above U+FFFF is an invisible one a name may not have at that end: the
+ * shorthand format controls U+1BCA0–1BCA3 and the musical format controls U+1D173–1D17A at either,
+ * U+E0000–E0FFF (tags, the variation selectors U+E0100–E01EF) at the start, and those of them that
+ * end nothing at the end (a flag's tags U+E0020–E007F and an ideographic variation, `葛\u{e0100}`,
+ * are taken). Said in words, not in TRIMMED_IDENTIFIER_PATTERN: a pattern without the `u` flag
+ * reads them as two code units, which other characters share.
+ */
+function invisibleBeyondBmp(codePoint: number, at: 'start' | 'end'): boolean {
+  if ((codePoint >= 0x1bca0 && codePoint <= 0x1bca3) || (codePoint >= 0x1d173 && codePoint <= 0x1d17a)) return true
+  if (codePoint < 0xe0000 || codePoint > 0xe0fff) return false
+  return at === 'start' || !((codePoint >= 0xe0020 && codePoint <= 0xe007f) || (codePoint >= 0xe0100 && codePoint <= 0xe01ef))
+}
 
 /** A JSON Schema pattern (unanchored) for text the service trims and then wants non-empty: something besides white space. */
 export const NOT_BLANK_PATTERN = `[^${WHITE_SPACE}]`
@@ -63,7 +88,7 @@ export const TRIMMED_IDENTIFIER_PATTERN = (() => {
   const inner = `[^${CONTROL}]`
   const end = `${CONTROL}${WHITE_SPACE}${INVISIBLE}`
   const last = `[^${end}]`
-  return `^(?:[^${end}!.](?:${inner}*${last})?|\\.(?:[^${end}.]|[^${CONTROL}.]${inner}*${last})|\\.\\.${inner}*${last})$`
+  return `^(?:[^${end}${VARIATION_SELECTORS}!.](?:${inner}*${last})?|\\.(?:[^${end}.]|[^${CONTROL}.]${inner}*${last})|\\.\\.${inner}*${last})$`
 })()
 
 /**
@@ -96,19 +121,35 @@ export const IdentifierSchema = z
 
 /** One character a name must not start or end with: white space (what trim() takes off) or an invisible one. */
 const AN_END = new RegExp(`[${WHITE_SPACE}${INVISIBLE}]`)
-/** An invisible character: one of INVISIBLE, or U+FEFF (trim's, and as unseen). */
-const INVISIBLE_CHARACTERS = new RegExp(`[${INVISIBLE}\\ufeff]`, 'g')
+/** A variation selector, which a name may end with (an emoji's) but not start with. */
+const A_VARIATION_SELECTOR = new RegExp(`[${VARIATION_SELECTORS}]`)
+/**
+ * What an end of a name holds that is shown escaped: an invisible character, U+FEFF (trim's, and
+ * as unseen), a variation selector, or one of the code units of one above U+FFFF (its surrogates).
+ */
+const INVISIBLE_CHARACTERS = new RegExp(`[${INVISIBLE}${VARIATION_SELECTORS}\\ufeff\\ud800-\\udfff]`, 'g')
+
+/** Whether a code point may not be at a name's start or end. */
+function isAnEnd(codePoint: number, at: 'start' | 'end'): boolean {
+  if (codePoint > 0xffff) return invisibleBeyondBmp(codePoint, at)
+  const c = String.fromCharCode(codePoint)
+  return AN_END.test(c) || (at === 'start' && A_VARIATION_SELECTOR.test(c))
+}
 
 /**
  * Where a name starts and ends once the white space and invisible characters at its ends are left
- * out: by code unit, each of them being one (no regex over the name, whose runs inside it a
- * backtracking one would scan again at each place).
+ * out: by code point (no regex over the name, whose runs inside it a backtracking one would scan
+ * again at each place).
  */
 function bareEnds(name: string): [number, number] {
   let start = 0
-  while (start < name.length && AN_END.test(name[start] as string)) start++
+  for (let c = name.codePointAt(0); c !== undefined && isAnEnd(c, 'start'); c = name.codePointAt(start)) start += c > 0xffff ? 2 : 1
   let end = name.length
-  while (end > start && AN_END.test(name[end - 1] as string)) end--
+  while (end > start) {
+    const pair = end - 2 >= start && /[\ud800-\udbff][\udc00-\udfff]/.test(name.slice(end - 2, end))
+    if (!isAnEnd(pair ? (name.codePointAt(end - 2) as number) : name.charCodeAt(end - 1), 'end')) break
+    end -= pair ? 2 : 1
+  }
   return [start, end]
 }
 
@@ -179,7 +220,8 @@ export const spacedAtItsEnds = (name: string) => bareName(name) !== name && NO_C
 /** What TrimmedIdentifierSchema refuses, as the documents describe it. */
 export const TRIMMED_IDENTIFIER_RULES =
   'No spaces at its ends, no control characters or lone surrogates, not starting with "!", not "." or "..", ' +
-  'and no invisible character at its ends (a zero width space U+200B, a word joiner U+2060, a bidirectional mark, …).'
+  'and no invisible character at its ends (a zero width space U+200B, a word joiner U+2060, a bidirectional mark, …), ' +
+  'nor a variation selector or tag character at its start; those above U+FFFF (U+1D173–1D17A, U+E0000–E0FFF, …) are said in no pattern.'
 
 /**
  * An identifier as a write takes it (a new observation, session or decision): ` alice ` was taken

@@ -7,6 +7,7 @@ import { claudeCodeFixture } from '../../test/support/fixtures'
 import { createTestApp } from '../../test/support/test-app'
 import { ALICE, BOB, OPS, testTokens } from '../../test/support/tokens'
 import { answerWhatNodeRefuses } from '../cli/serve'
+import { bareName } from '../domain/observation'
 
 /*
  * The API against its own OpenAPI document: requests built from the document's request schemas
@@ -113,6 +114,8 @@ function departures(doc: Document, raw: Schema, value: unknown, at = '', answer 
     if ((schema as { format?: string }).format === 'uri' && !URL.canParse(value.trim())) fail('not a URI')
     // The document says in words where its pattern cannot: an identifier holds no lone surrogate.
     if (/lone surrogates/.test((schema as { description?: string }).description ?? '') && LONE_SURROGATE.test(value)) fail('a lone surrogate')
+    // And that a written name has none of the invisible characters above U+FFFF at its ends, which a pattern without the u flag cannot say.
+    if (/above U\+FFFF/.test((schema as { description?: string }).description ?? '') && bareName(value) !== value) fail('an invisible character at an end')
   }
   if (typeof value === 'number') {
     if (schema.minimum !== undefined && value < schema.minimum) fail(`below ${schema.minimum}`)
@@ -460,6 +463,7 @@ const WORDED = [
   /not a calendar date|a day from 1970-01-01/, // DecisionInput.date: a day that exists, from 1970 to tomorrow
   /names no option and no text/, // user_choice of commas alone
   /lone surrogates/, // identifiers and ids: said in some descriptions, in no pattern
+  /invisible characters (?:at its ends|alone): .*\\ud[89ab][0-9a-f]{2}\\ud[c-f]/, // a written name's invisible characters above U+FFFF at its ends: escaped by their code units, in no pattern
   /more than 64 levels deep/, // any body: README, Limits
   /give at least one record/, // DecisionImport: records, or the folder they were read from
   /question texts must be unique/, // PlanRequest.questions: answers are keyed by the text
