@@ -523,7 +523,7 @@ async function check(doc: Document, app: App, sent: Sent, problems: Problem[], s
       // ClaudeCodeHookPayload documents tool_input and tool_response as anything: they are read as the tool's own.
       if (sent.template === '/v1/hooks/claude-code' && issues.every((i) => /^tool_(input|response)(\.|$)/.test(i.path))) return
       // A toggle's id and user are documented as a read takes them, with the spaced ones refused in words: a session not stored is started, and its names written.
-      if (sent.template === '/v1/sessions/{id}/personalization' && issues.every((i) => ['id', 'user'].includes(i.path) && /no spaces at its ends|white space alone/.test(i.message))) return
+      if (sent.template === '/v1/sessions/{id}/personalization' && issues.every((i) => ['id', 'user'].includes(i.path) && /^no (spaces|invisible characters|spaces or invisible characters) at its ends|(white space|invisible characters) alone/.test(i.message))) return
       if (sentDepartures.length === 0) problem('refused-documented', `the document takes this request: ${JSON.stringify(error.issues)}`)
       else {
         const issuePaths = (error.issues as Array<{ path: string }>).map((i) => (i.path === '(body)' ? '' : i.path))

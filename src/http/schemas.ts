@@ -143,16 +143,16 @@ export const PersonalizationRequest = z
   .strictObject({
     enabled: z.boolean().optional().openapi({ description: 'Omit to flip the current setting.' }),
     // Read as reads take it: a session stored before under a user spaced at its ends is toggled (a new one is refused).
-    user: IdentifierSchema.optional().openapi({ description: 'Needed only when several users share the session id. Not spaced at its ends, unless its session is stored so.' }),
+    user: IdentifierSchema.optional().openapi({ description: 'Needed only when several users share the session id. No spaces or invisible characters (U+200B, U+2060, …) at its ends, unless its session is stored so.' }),
   })
   .openapi('PersonalizationRequest')
 
 export const SessionIdParam = z.object({
-  // A toggle of a session not seen yet starts it: one spaced at its ends, or blank, would be another
-  // session than the agent's, and is refused then (setPersonalization); one stored so before is toggled.
+  // A toggle of a session not seen yet starts it: one spaced (or invisible) at its ends, or blank, would be
+  // another session than the agent's, and is refused then (setPersonalization); one stored so before is toggled.
   id: IdentifierSchema.openapi({
     param: { name: 'id', in: 'path' },
     example: 's-1',
-    description: 'No spaces at its ends, nor white space alone, unless a session is stored so.',
+    description: 'No spaces or invisible characters (U+200B, U+2060, …) at its ends, nor those alone, unless a session is stored so.',
   }),
 })

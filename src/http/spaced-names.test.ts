@@ -113,6 +113,22 @@ describe('a name spaced at its ends, or white space alone, refused where it is w
     expect(res.body.error.issues).toEqual([{ path: 'user', message: 'name one of: " bob", alice' }])
   })
 
+  it('says in the document every rule a toggle of a new session refuses its id and user by, which its pattern cannot', async () => {
+    const { call } = await createTestApp()
+    const op = (await call('GET', '/openapi.json')).body.paths['/v1/sessions/{id}/personalization'].put
+    const id = op.parameters.find((p: { name: string }) => p.name === 'id').schema.description ?? op.parameters.find((p: { name: string }) => p.name === 'id').description
+    const user = op.requestBody.content['application/json'].schema
+    const userDescription = (user.$ref === undefined ? user : (await call('GET', '/openapi.json')).body.components.schemas.PersonalizationRequest).properties.user.description
+    for (const [description, field, body, path] of [
+      [id, 'id', {}, 's-1\u200b'],
+      [userDescription, 'user', { user: '\u2060carol' }, 's-1'],
+    ] as const) {
+      const refused = await call('PUT', `/v1/sessions/${encodeURIComponent(path)}/personalization`, body)
+      expect(refused.body.error.issues).toEqual([{ path: field, message: expect.stringContaining('no invisible characters at its ends') }])
+      expect(description, field).toMatch(/invisible characters?/)
+    }
+  })
+
   it('refuses a decision bound to a point spaced at its ends, naming scope.points.0', async () => {
     const { call } = await createTestApp()
     const res = await call('POST', '/v1/decisions', { key: 'D-1', title: 'Tier', decision: 'S', rationale: 'small', status: 'accepted', scope: { points: [' tier'] } })
