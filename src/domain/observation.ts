@@ -87,8 +87,10 @@ export const IDENTIFIER_PATTERN = `^(?:[^${CONTROL}!.][^${CONTROL}]*|\\.[^${CONT
 export const TRIMMED_IDENTIFIER_PATTERN = (() => {
   const inner = `[^${CONTROL}]`
   const end = `${CONTROL}${WHITE_SPACE}${INVISIBLE}`
-  const last = `[^${end}]`
-  return `^(?:[^${end}${VARIATION_SELECTORS}!.](?:${inner}*${last})?|\\.(?:[^${end}.]|[^${CONTROL}.]${inner}*${last})|\\.\\.${inner}*${last})$`
+  // The last character that shows, then any variation selectors modifying it.
+  const last = `[^${end}${VARIATION_SELECTORS}]`
+  const modifiers = `[${VARIATION_SELECTORS}]*`
+  return `^(?:[^${end}${VARIATION_SELECTORS}!.](?:${inner}*${last})?${modifiers}|\\.(?:[^${end}.]|[^${CONTROL}.]${inner}*${last})${modifiers}|\\.\\.(?:${inner}*${last}${modifiers}|[${VARIATION_SELECTORS}]+))$`
 })()
 
 /**
@@ -136,19 +138,34 @@ function isAnEnd(codePoint: number, at: 'start' | 'end'): boolean {
   return AN_END.test(c) || (at === 'start' && A_VARIATION_SELECTOR.test(c))
 }
 
+/** The code point that ends at `end` in a name, and its length in code units. */
+function codePointBefore(name: string, end: number): [number, number] {
+  const pair = end >= 2 && /[\ud800-\udbff][\udc00-\udfff]/.test(name.slice(end - 2, end))
+  return pair ? [name.codePointAt(end - 2) as number, 2] : [name.charCodeAt(end - 1), 1]
+}
+
+/**
+ * A variation selector or tag character: one a name may end with, but not start with, as it
+ * modifies the character before it (an emoji, a flag, an ideograph, a Mongolian letter).
+ */
+const isModifier = (codePoint: number) => isAnEnd(codePoint, 'start') && !isAnEnd(codePoint, 'end')
+
 /**
  * Where a name starts and ends once the white space and invisible characters at its ends are left
  * out: by code point (no regex over the name, whose runs inside it a backtracking one would scan
- * again at each place).
+ * again at each place). Variation selectors and tags ending it are kept after a character that
+ * shows, and left out with what they follow otherwise: `alice \ufe0f` modifies a space, and looked
+ * like `alice `.
  */
 function bareEnds(name: string): [number, number] {
   let start = 0
   for (let c = name.codePointAt(0); c !== undefined && isAnEnd(c, 'start'); c = name.codePointAt(start)) start += c > 0xffff ? 2 : 1
   let end = name.length
   while (end > start) {
-    const pair = end - 2 >= start && /[\ud800-\udbff][\udc00-\udfff]/.test(name.slice(end - 2, end))
-    if (!isAnEnd(pair ? (name.codePointAt(end - 2) as number) : name.charCodeAt(end - 1), 'end')) break
-    end -= pair ? 2 : 1
+    let modified = end
+    for (let [c, length] = codePointBefore(name, modified); modified > start && isModifier(c); [c, length] = codePointBefore(name, modified)) modified -= length
+    if (modified > start && !isAnEnd(codePointBefore(name, modified)[0], 'end')) break
+    end = modified === end ? end - codePointBefore(name, end)[1] : modified
   }
   return [start, end]
 }
