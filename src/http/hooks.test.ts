@@ -926,6 +926,13 @@ describe('POST /v1/hooks/claude-code: a field it cannot read but can do without'
       // At another event it is not read, and the event is taken.
       expect(await call('POST', HOOK, { ...claudeCodeFixture('session-start'), tool_name })).toEqual({ status: 200, body: {} })
     }
+    // Left out, it is no more told: answered {} and recorded nowhere, as null was.
+    for (const fixture of ['post-tool-use-single', 'pre-tool-use'] as const) {
+      const { tool_name: _tool, ...none } = claudeCodeFixture(fixture)
+      const res = await call('POST', HOOK, none)
+      expect(res.status, fixture).toBe(400)
+      expect(res.body.error.issues).toEqual([{ path: 'tool_name', message: `must be a string at a ${none.hook_event_name}: the tool the event is of` }])
+    }
     expect(await observationsOf(store)).toEqual([])
     expect(await store.countSessions('default')).toBe(1)
   })

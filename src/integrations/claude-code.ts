@@ -87,7 +87,7 @@ export const ClaudeCodeHookPayloadSchema = z
     // One that is not a string is null: at a tool event, refused below.
     tool_name: readOrNone(
       z.string().max(200),
-      'The tool of a tool event. One over 200 characters is read as none: no tool the service reads. One that is not a string is refused at a `PreToolUse` or `PostToolUse`, which might be an AskUserQuestion whose answers would go unrecorded without a word; at another event it is not read.',
+      'The tool of a tool event. One over 200 characters is read as none: no tool the service reads. One missing or not a string is refused at a `PreToolUse` or `PostToolUse`, which might be an AskUserQuestion whose answers would go unrecorded without a word; at another event it is not read.',
       (value) => (typeof value === 'string' ? undefined : null),
     ),
     tool_use_id: z.string().min(1).max(TOOL_USE_ID_LENGTH).refine(hasNoLoneSurrogate, 'must not contain lone surrogates').optional(),
@@ -105,7 +105,8 @@ export const ClaudeCodeHookPayloadSchema = z
     }
     // A tool event of no tool that can be told: an AskUserQuestion's answers, read as another
     // tool's, were answered `{}` and not recorded, with nothing to say so nor to keep them aside.
-    if (payload.tool_name === null && TOOL_EVENTS.includes(payload.hook_event_name)) {
+    // Left out, it is no more told: a version before this refused `null` there and took none at all.
+    if ((payload.tool_name === null || !Object.hasOwn(payload, 'tool_name')) && TOOL_EVENTS.includes(payload.hook_event_name)) {
       ctx.addIssue({ code: 'custom', path: ['tool_name'], message: `must be a string at a ${payload.hook_event_name}: the tool the event is of` })
     }
   })
