@@ -908,7 +908,13 @@ describe('POST /v1/hooks/claude-code: a field it cannot read but can do without'
     expect((await call('POST', `${HOOK}?project=acme`, { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 'toolu_p', cwd: null })).status).toBe(200)
     expect((await call('POST', HOOK, { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 'toolu_n', cwd: null, session_id: null })).status).toBe(200)
     expect((await call('POST', HOOK, { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 'toolu_o', cwd: null, session_id: 's-other' })).status).toBe(200)
-    expect((await observationsOf(store)).map((o) => o.project ?? null)).toEqual([...Array(3).fill(FIXTURE_PROJECT), 'acme', null, null])
+    // Nor is it another user's session of that id.
+    expect((await call('POST', `${HOOK}?user=bob`, { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 'toolu_b', cwd: null })).status).toBe(200)
+    expect((await observationsOf(store, 'bob')).map((o) => o.project ?? null)).toEqual([null])
+    // No cwd at all is no folder either: the session's project, not none.
+    const { cwd: _cwd, ...noCwd } = { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 'toolu_c' }
+    expect((await call('POST', HOOK, noCwd)).status).toBe(200)
+    expect((await observationsOf(store)).map((o) => o.project ?? null)).toEqual([...Array(3).fill(FIXTURE_PROJECT), 'acme', null, null, FIXTURE_PROJECT])
     // A PreToolUse is planned in that project too, with the answers recorded there.
     expect((await call('POST', HOOK, { ...claudeCodeFixture('pre-tool-use'), cwd: null })).body.hookSpecificOutput).toMatchObject({ hookEventName: 'PreToolUse' })
   })

@@ -81,7 +81,7 @@ export const ClaudeCodeHookPayloadSchema = z
     // One that is no folder is null: the project is then its session's (handleClaudeCodeHook).
     cwd: readOrNone(
       z.string().min(1).max(4096),
-      'The project of the event when `?project=` is not given. One that is no folder (not a string, empty, over 4,096 characters) is read as none: the project is then that of the session the event is of, when it was started in one, else none.',
+      'The project of the event when `?project=` is not given. One that is no folder (not a string, empty, over 4,096 characters) is read as none: the project is then, as when it is left out, that of the session the event is of, when it was started in one, else none.',
       () => null,
     ),
     // One that is not a string is null: at a tool event, refused below.
@@ -1240,11 +1240,11 @@ export interface HookReply {
  */
 export async function handleClaudeCodeHook(memory: DecisionMemory, payload: ClaudeCodeHookPayload, options: HookOptions): Promise<HookReply> {
   const readable = withReadableSession(payload)
-  // A cwd that is no folder, and no project named: the project of the session, where it was started
-  // in one (its SessionStart's cwd), so that its answers are where the user's others in that folder
-  // are, not under none, which a project's own recommendation does not read.
+  // A cwd that is no folder, or none at all, and no project named: the project of the session,
+  // where it was started in one (its SessionStart's cwd), so that its answers are where the user's
+  // others in that folder are, not under none, which a project's own recommendation does not read.
   const inSession =
-    options.project === undefined && readable.cwd === null && readable.session_id !== undefined
+    options.project === undefined && (readable.cwd ?? null) === null && readable.session_id !== undefined
       ? ((await memory.sessionProject(options.user, readable.session_id)) ?? undefined)
       : undefined
   const answer = await answerHook(memory, readable, inSession === undefined ? options : { ...options, project: inSession })
