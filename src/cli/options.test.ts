@@ -35,8 +35,10 @@ describe('parseFlags with a value given without its flag', () => {
     expect(() => parseFlags({ args: ['--session', 's-1', 'off'], options: toggle })).toThrow(new UsageError('"off" is no argument of this command: give it as a flag, --off'))
     const serve = { port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' } } as const
     expect(() => parseFlags({ args: ['7420'], options: serve })).toThrow(new UsageError('"7420" is no argument of this command: give it after its flag, --port 7420'))
-    // Not a path, nor a second port.
+    // Not a path, nor a second port, nor a number no port is (--port would refuse it in its turn).
     expect(() => parseFlags({ args: ['./data'], options: serve })).toThrow('does not take positional arguments')
+    expect(() => parseFlags({ args: ['70000'], options: serve })).toThrow('does not take positional arguments')
+    expect(() => parseFlags({ args: ['65535'], options: serve })).toThrow('give it after its flag, --port 65535')
     expect(() => parseFlags({ args: ['--port', '7420', '7421'], options: serve })).toThrow('does not take positional arguments')
   })
 

@@ -385,7 +385,8 @@ function strayValueFlag(stray: string, options: NonNullable<ParseArgsConfig['opt
   const takes = (name: string, type: 'string' | 'boolean') => Object.hasOwn(options, name) && options[name]?.type === type
   if (takes(stray, 'boolean')) return `as a flag, --${stray}`
   const flagged = (name: string) => `after its flag, ${optionArgs(`--${name}`, stray).map(shellWord).join(' ')}`
-  if (/^\d{1,5}$/.test(stray) && takes('port', 'string') && !given('port')) return flagged('port')
+  // Only a port --port takes (parsePort): `serve 70000` told `--port 70000` is refused in its turn.
+  if (/^\d{1,5}$/.test(stray) && Number(stray) <= 65535 && takes('port', 'string') && !given('port')) return flagged('port')
   const first = STRAY_VALUE_FLAGS.find((name) => takes(name, 'string'))
   return first === undefined || given(first) ? undefined : flagged(first)
 }
