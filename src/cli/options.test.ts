@@ -33,6 +33,8 @@ describe('parseFlags with a value given without its flag', () => {
   it('names a boolean flag written without its dashes, and --port for a port number where the command takes one', () => {
     const toggle = { session: { type: 'string' }, user: { type: 'string' }, on: { type: 'boolean' }, off: { type: 'boolean' } } as const
     expect(() => parseFlags({ args: ['--session', 's-1', 'off'], options: toggle })).toThrow(new UsageError('"off" is no argument of this command: give it as a flag, --off'))
+    // Not one given already: that is no fix.
+    expect(() => parseFlags({ args: ['--session', 's-1', '--off', 'off'], options: toggle })).toThrow('does not take positional arguments')
     const serve = { port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' } } as const
     expect(() => parseFlags({ args: ['7420'], options: serve })).toThrow(new UsageError('"7420" is no argument of this command: give it after its flag, --port 7420'))
     // Not a path, nor a second port, nor a number no port is (--port would refuse it in its turn).

@@ -383,7 +383,8 @@ const STRAY_VALUE_FLAGS = ['session', 'user'] as const
 function strayValueFlag(stray: string, options: NonNullable<ParseArgsConfig['options']>, args: readonly string[]): string | undefined {
   const given = (name: string) => args.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`))
   const takes = (name: string, type: 'string' | 'boolean') => Object.hasOwn(options, name) && options[name]?.type === type
-  if (takes(stray, 'boolean')) return `as a flag, --${stray}`
+  // Not one given already: `toggle --session S --off off` told `--off` again reads as no fix.
+  if (takes(stray, 'boolean') && !given(stray)) return `as a flag, --${stray}`
   const flagged = (name: string) => `after its flag, ${optionArgs(`--${name}`, stray).map(shellWord).join(' ')}`
   // Only a port --port takes (parsePort): `serve 70000` told `--port 70000` is refused in its turn.
   if (/^\d{1,5}$/.test(stray) && Number(stray) <= 65535 && takes('port', 'string') && !given('port')) return flagged('port')
