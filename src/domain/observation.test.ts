@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { IDENTIFIER_PATTERN, IdentifierSchema, LabelSchema, NOT_BLANK_PATTERN, shownName, TRIMMED_IDENTIFIER_PATTERN, TrimmedIdentifierSchema } from './observation'
+import { DECISION_ID_PATTERN, DecisionIdSchema, IDENTIFIER_PATTERN, IdentifierSchema, LabelSchema, NOT_BLANK_PATTERN, shownName, TRIMMED_IDENTIFIER_PATTERN, TrimmedIdentifierSchema } from './observation'
 
 // The published patterns are read with and without JavaScript's u flag (AJV sets it, Swagger UI does not).
 const FLAGS = ['', 'u']
@@ -108,5 +108,30 @@ describe('a name with an invisible character at its ends, which trim() leaves', 
       }),
       { numRuns: 3000 },
     )
+  })
+})
+
+describe('a decision_id with white space or an invisible character at its ends', () => {
+  it('is refused, as a name is: `d-1\\u200b` sent again after `d-1` was another key, the answer counted twice', () => {
+    for (const id of ['d-1\u200b', '\u2060d-1', 'd-1\u200e', '\ufe0fd-1', 'd-1 \ufe0f', '\u200b', 'd-1\u{1d173}']) {
+      expect(DecisionIdSchema.safeParse(id).success, JSON.stringify(id)).toBe(false)
+    }
+    // What a decision_id may hold that a name may not: control characters, a leading `!`, a dot alone.
+    for (const id of ['d-1', 'd\u200b1', '❤\ufe0f', 'd\u00001', '!d', '.', 'toolu_01#0123456789abcdef']) {
+      expect(DecisionIdSchema.safeParse(id).success, JSON.stringify(id)).toBe(true)
+    }
+  })
+
+  it('DECISION_ID_PATTERN says the rule of every UTF-16 unit at a start, at an end and alone, as the service applies it', () => {
+    for (const flags of FLAGS) {
+      const re = new RegExp(DECISION_ID_PATTERN, flags)
+      for (let unit = 0; unit <= 0xffff; unit++) {
+        if (unit >= 0xd800 && unit <= 0xdfff) continue
+        const c = String.fromCharCode(unit)
+        for (const id of [`a${c}`, `${c}a`, c, `a${c}\ufe0f`]) {
+          if (re.test(id) !== DecisionIdSchema.safeParse(id).success) expect.fail(`${JSON.stringify(id)} /${flags}: the pattern and the service differ`)
+        }
+      }
+    }
   })
 })

@@ -448,24 +448,41 @@ export function multiSelectOf(input: { multi_select?: boolean | undefined; multi
 }
 
 /**
+ * DecisionIdSchema's pattern: no white space nor invisible character at its ends, nor a variation
+ * selector at its start, as TRIMMED_IDENTIFIER_PATTERN's ends; anything between, control
+ * characters too, which a decision_id may hold.
+ */
+export const DECISION_ID_PATTERN = (() => {
+  const end = `${WHITE_SPACE}${INVISIBLE}`
+  return `^[^${end}${VARIATION_SELECTORS}](?:[\\s\\S]*[^${end}${VARIATION_SELECTORS}])?[${VARIATION_SELECTORS}]*$`
+})()
+
+/**
+ * A decision_id as a write takes it: a store key (`user\0decision_id`), so no lone surrogate (one
+ * becomes U+FFFD in UTF-8, and two ids that differ only there would be one key, the second
+ * observation a false duplicate), and nothing at its ends that does not show: sent again as `d-1`,
+ * ` d-1` or `d-1\u200b` (a client that appended a zero width space) was another key, the choice
+ * counted twice. Compared as sent otherwise, not made NFC as names are: the ids are made by
+ * machines (the hook's are a tool_use_id and hex digits), and one stored before in another form,
+ * sent again as it was, would miss its own key once normalised and count twice.
+ */
+export const DecisionIdSchema = z
+  .string()
+  .min(1)
+  .max(LIMITS.identifierLength)
+  .refine(hasNoLoneSurrogate, 'must not contain lone surrogates')
+  .refine((id) => id.trim() !== '', BLANK)
+  .refine((id) => id.trim() === '' || bareName(id) === id, { error: (issue) => spacedName(issue.input) })
+  .meta({ pattern: DECISION_ID_PATTERN })
+
+/**
  * The wire format of one observation (R-CAP-1): the seed's record plus identity fields. Strict: a
  * field it does not know is refused, named, since one misspelt (`decisionId`, `usr`) would
  * otherwise be dropped and change what is stored (no idempotency key, another user). Its options
  * and context stay as open as they were.
  */
 export const ObservationInputSchema = z.strictObject({
-  // A store key (`user\0decision_id`): a lone surrogate becomes U+FFFD in UTF-8, so two ids that
-  // differ only there would be one key, and the second observation a false duplicate.
-  decision_id: z
-    .string()
-    .min(1)
-    .max(LIMITS.identifierLength)
-    .refine(hasNoLoneSurrogate, 'must not contain lone surrogates')
-    // Sent again as `abc`, ` abc ` was another key: the choice counted twice.
-    .refine((id) => id.trim() !== '', BLANK)
-    .refine((id) => id.trim() === '' || id.trim() === id, { error: (issue) => spacedName(issue.input) })
-    .optional()
-    .meta({ description: FIELD_DESCRIPTIONS.decision_id, pattern: `^[^${WHITE_SPACE}](?:[\\s\\S]*[^${WHITE_SPACE}])?$` }),
+  decision_id: DecisionIdSchema.optional().meta({ description: FIELD_DESCRIPTIONS.decision_id }),
   timestamp: TimestampSchema.optional().meta({ description: FIELD_DESCRIPTIONS.timestamp }),
   question: QuestionTextSchema.meta({ description: FIELD_DESCRIPTIONS.question }),
   user_choice: z

@@ -25,6 +25,10 @@ describe('a name spaced at its ends, or white space alone, refused where it is w
     ['session_id', 's-1\u180e', INVISIBLE],
     ['point', 'tier\u200d', INVISIBLE],
     ['decision_id', '\ufeffd-1', INVISIBLE],
+    ['decision_id', 'd-1\u200b', INVISIBLE],
+    ['decision_id', '\u2060d-1', INVISIBLE],
+    ['decision_id', '\ufe0fd-1', INVISIBLE],
+    ['decision_id', '\u200b', 'must not be empty or invisible characters alone'],
   ])('POST /v1/observations refuses %s %j, naming it, and stores nothing', async (field, value, message) => {
     const { call } = await createTestApp()
     const res = await call('POST', '/v1/observations', { ...OBS, user: 'alice', [field]: value })
@@ -45,6 +49,28 @@ describe('a name spaced at its ends, or white space alone, refused where it is w
     expect(res.body.error.issues).toEqual([
       { path: field, message: `no spaces at its ends: ${JSON.stringify(value)} would be another name than ${JSON.stringify(trimmed)}` },
     ])
+  })
+
+  it('counts an answer sent again with a zero width space at the end of its decision_id once: that id is refused, naming it', async () => {
+    const { call } = await createTestApp()
+    expect((await call('POST', '/v1/observations', { ...OBS, user: 'alice', decision_id: 'd-1' })).status).toBe(201)
+    const res = await call('POST', '/v1/observations', { ...OBS, user: 'alice', decision_id: 'd-1\u200b' })
+    expect(res.status).toBe(400)
+    expect(res.body.error.issues).toEqual([
+      { path: 'decision_id', message: 'no invisible characters at its ends: "d-1\\u200b" would be another name than "d-1"' },
+    ])
+    const lines = (await createExport(call, 'alice')).split('\n').filter((l) => l.includes('"type":"observation"'))
+    expect(lines.map((l) => JSON.parse(l).data.decision_id)).toEqual(['d-1'])
+  })
+
+  it('takes a decision_id with an invisible character within it, or a variation selector ending an emoji, as sent', async () => {
+    const { call } = await createTestApp()
+    const res = await call('POST', '/v1/observations', [
+      { ...OBS, user: 'alice', decision_id: 'd\u200b1' },
+      { ...OBS, user: 'alice', decision_id: 'd-❤\ufe0f' },
+    ])
+    expect(res.status).toBe(201)
+    expect(res.body.stored.map((s: { decision_id: string }) => s.decision_id)).toEqual(['d\u200b1', 'd-❤\ufe0f'])
   })
 
   it.each(['user', 'decision_id'])('quotes no %s past the identifier limit, which its own issue names: the answer is not twice the name', async (field) => {
