@@ -1246,6 +1246,29 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     expect(body.systemMessage).toMatch(/\. To be asked again in this session: node \S+ toggle --session \S+ --user default --off$/)
   })
 
+  it.each([
+    ['left out', undefined],
+    ['null', null],
+    ['spaced at its ends', ' s-1 '],
+  ])('says no toggle command where the session_id is %s: no session can be turned off for that event', async (_, session_id) => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))
+    const METHOD_QUESTION = 'Which development methodology for this change?'
+    const method = { question: METHOD_QUESTION, header: 'Method', options: [{ label: 'TDD', description: '' }, { label: 'DDD', description: '' }], multiSelect: false }
+    const pre = { ...claudeCodeFixture('pre-tool-use'), session_id }
+    const cannot = 'Personalization cannot be turned off for this session: the event named no session id decision-memory could read'
+    // Every question answered (an allow), then one of two (an ask): each text that told the command says why there is none.
+    const allowed = (await call('POST', HOOK, { ...pre, tool_use_id: 'toolu_all' })).body
+    expect(allowed.hookSpecificOutput.permissionDecision).toBe('allow')
+    const asked = (await call('POST', HOOK, { ...pre, tool_use_id: 'toolu_some', tool_input: { questions: [...pre.tool_input.questions, method] } })).body
+    expect(asked.hookSpecificOutput.permissionDecision).toBe('ask')
+    for (const text of [allowed.systemMessage, allowed.hookSpecificOutput.permissionDecisionReason, asked.systemMessage, asked.hookSpecificOutput.permissionDecisionReason]) {
+      expect(text).toMatch(/^decision-memory .*answered for you: "Which complexity tier should this SPEC use\?" = "Tier L \(Recommended\)"/)
+      expect(text.endsWith(`. ${cannot}`), text).toBe(true)
+      expect(text).not.toContain('toggle')
+    }
+  })
+
   it('its own answer, mirrored in tool_input.answers alone, stays a duplicate: never counted as the user’s', async () => {
     const { call, store } = await createTestApp()
     await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))

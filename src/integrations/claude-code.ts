@@ -1135,14 +1135,20 @@ export function preToolUseAnswer(
   // A command that runs as printed: this checkout's bin by path (the package is on no PATH), the
   // service's address when a new shell would not find it there (only its origin: no path, no
   // credentials), and the user, `default` too: a session id may be several users', and toggle
-  // acts for the DECISION_MEMORY_USER of the shell it is run in, which may not be the hook's.
-  const turnOff = `${where}${commandLine(['toggle', ...optionArgs('--session', sessionId ?? 'ID'), ...optionArgs('--user', user), '--off'])}${sessionId === undefined ? ' (ID: this session\'s id)' : ''}`
+  // acts for the DECISION_MEMORY_USER of the shell it is run in, which may not be the hook's. An
+  // event without a session id it can read (none, `null`, spaced at its ends) was answered for no
+  // session: no toggle reaches it, nor the next such event, and `--session ID` sent the user
+  // looking for an id that would turn nothing off.
+  const askAgain =
+    sessionId === undefined
+      ? 'Personalization cannot be turned off for this session: the event named no session id decision-memory could read'
+      : `To be asked again in this session: ${where}${commandLine(['toggle', ...optionArgs('--session', sessionId), ...optionArgs('--user', user), '--off'])}`
   // Each text within what Claude Code shows whole: its long parts cut, the command kept last.
   const parts = longParts(plan, where)
   const fit = (text: string) => withinHookLimit(text, parts)
   // A question of another kind (text, a number) is still the user's to answer: the picker is shown for it.
   if (toAsk.length === 0 && others.length === 0) {
-    const reason = fit(`decision-memory answered for you: ${describeAnswers(plan, where)}. To be asked again in this session: ${turnOff}`)
+    const reason = fit(`decision-memory answered for you: ${describeAnswers(plan, where)}. ${askAgain}`)
     return {
       // The reason of an `allow` goes to Claude Code's debug log only (its hooks reference): said as
       // the hook's systemMessage too, or the user would never learn what was answered, nor how to be asked.
@@ -1187,7 +1193,7 @@ export function preToolUseAnswer(
     (advised.length === 0 ? '' : `. ${capitalised(advised.join('; '))}`) +
     (checkingIn.length === 0 ? '' : `. ${capitalised(checkingIn.join('; '))}`)
   // The command to be asked again comes last, so that it is copied as it runs, nothing after it.
-  const reason = fit(answered ? `${ordered}${contract}. It answered for you: ${describeAnswers(plan, where)}. To be asked again in this session: ${turnOff}` : `${ordered}${contract}`)
+  const reason = fit(answered ? `${ordered}${contract}. It answered for you: ${describeAnswers(plan, where)}. ${askAgain}` : `${ordered}${contract}`)
   const forAgent = [
     ...(answered ? [`decision-memory answered these on the user's behalf: ${describeAnswers(plan, where, "the user's")}`] : []),
     ...(ruledOut.length > 0 ? [`decision-memory: ${ruledOut.join('; ')}; ask again with an option the decision allows`] : []),
@@ -1199,7 +1205,7 @@ export function preToolUseAnswer(
     // asked again. A hook's systemMessage is shown.
     // A check-in likewise: the user, answered for at that question until now, is asked it again
     // and would not learn why from the reason. Said before the answers, whose command comes last.
-    ...(answered || checkingIn.length > 0 ? { systemMessage: fit(shownToUser(checkingIn, answered ? `answered for you: ${describeAnswers(plan, where)}. To be asked again in this session: ${turnOff}` : undefined)) } : {}),
+    ...(answered || checkingIn.length > 0 ? { systemMessage: fit(shownToUser(checkingIn, answered ? `answered for you: ${describeAnswers(plan, where)}. ${askAgain}` : undefined)) } : {}),
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
       permissionDecision: 'ask',
