@@ -4,7 +4,7 @@ import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import type { DecisionRecord } from '../decisions/decision'
 import { tempDir } from '../../test/support/temp-dir'
-import { decisionsOfFile, noDecisionOfFile } from './why-file'
+import { decisionsOfFile, globScopedOver, importedFrom, noDecisionOfFile, scopedTo } from './why-file'
 
 /** A decision in force scoped to `path`, as the store lists it (only what why-file reads). */
 const scoped = (key: string, path: string) => ({ key, status: 'accepted', scope: { path }, imported: null }) as unknown as DecisionRecord
@@ -280,5 +280,21 @@ describe('why FILE: records named through a symbolic link, in a folder a decisio
       { key: 'ADR-0001', from: 'record', line: 1 },
       { key: 'D-DOCS', from: 'scope', scope: 'docs' },
     ])
+  })
+})
+
+describe('why FILE: the decisions of a file by key, as the store and GET /v1/decisions list them', () => {
+  // Where localeCompare and the store differ: it put `a-1` before `B-1` and `D_1` before `D-1`.
+  const keys = ['a-1', 'D_1', 'B-1', 'D-1']
+  const byStore = ['B-1', 'D-1', 'D_1', 'a-1']
+
+  it('lists those scoped to it, and those whose glob would hold it, in that order', () => {
+    expect(scopedTo('src/billing/invoice.ts', keys.map((k) => scoped(k, 'src'))).map((d) => d.key)).toEqual(byStore)
+    expect(globScopedOver('src/billing/invoice.ts', keys.map((k) => scoped(k, 'src/**'))).map((d) => d.key)).toEqual(byStore)
+  })
+
+  it('lists the decisions of one line of a record in that order', () => {
+    const imported = keys.map((key) => ({ key, status: 'accepted', scope: { path: null }, imported: { path: '0001-x.md', line: 1 } }) as unknown as DecisionRecord)
+    expect(importedFrom('docs/adr/0001-x.md', imported).map((d) => d.key)).toEqual(byStore)
   })
 })

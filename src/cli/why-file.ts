@@ -2,7 +2,7 @@ import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSyn
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { DECISION_LOG, notARecord } from '../decisions/adr/adr-folder'
 import { isWithin } from '../decisions/applicability'
-import { globMeant, isGlobPath, type DecisionRecord } from '../decisions/decision'
+import { compareKeys, globMeant, isGlobPath, type DecisionRecord } from '../decisions/decision'
 import { recordFolder, recordsRead } from './import-adr'
 import { pathInRepository, repositoryRoot } from './repository'
 import { shellWord } from './bin-path'
@@ -19,7 +19,7 @@ export function importedFrom(file: string, decisions: readonly DecisionRecord[])
   const name = basename(file).normalize('NFC')
   return decisions
     .filter((d) => d.imported !== null && d.imported.path.normalize('NFC') === name && (d.imported.folder === undefined || folders.includes(d.imported.folder)))
-    .sort((a, b) => (a.imported?.line ?? 0) - (b.imported?.line ?? 0) || a.key.localeCompare(b.key))
+    .sort((a, b) => (a.imported?.line ?? 0) - (b.imported?.line ?? 0) || compareKeys(a.key, b.key))
 }
 
 /**
@@ -37,7 +37,7 @@ export function importedIn(dir: string, decisions: readonly DecisionRecord[]): D
     .filter((d) => d.imported !== null && inFolder(d.imported))
     .sort(
       (a, b) =>
-        compareNames(a.imported?.path ?? '', b.imported?.path ?? '') || (a.imported?.line ?? 0) - (b.imported?.line ?? 0) || a.key.localeCompare(b.key),
+        compareNames(a.imported?.path ?? '', b.imported?.path ?? '') || (a.imported?.line ?? 0) - (b.imported?.line ?? 0) || compareKeys(a.key, b.key),
     )
 }
 
@@ -51,7 +51,7 @@ const compareNames = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 :
 export function scopedTo(path: string, decisions: readonly DecisionRecord[]): DecisionRecord[] {
   return decisions
     .filter((d) => d.status === 'accepted' && d.scope.path !== null && isWithin(path, d.scope.path))
-    .sort((a, b) => a.key.localeCompare(b.key))
+    .sort((a, b) => compareKeys(a.key, b.key))
 }
 
 /**
@@ -64,7 +64,7 @@ export function scopedTo(path: string, decisions: readonly DecisionRecord[]): De
 export function globScopedOver(path: string, decisions: readonly DecisionRecord[]): DecisionRecord[] {
   return decisions
     .filter((d) => d.status === 'accepted' && d.scope.path !== null && isGlobPath(d.scope.path) && !isWithin(path, d.scope.path) && isWithin(path, globMeant(d.scope.path)))
-    .sort((a, b) => a.key.localeCompare(b.key))
+    .sort((a, b) => compareKeys(a.key, b.key))
 }
 
 /**
@@ -101,7 +101,7 @@ export function decisionsOfFile(file: string, decisions: readonly DecisionRecord
     if (fromRecord(linked.found)) {
       const scoped = [...linked.found.filter((d) => d.from === 'scope'), ...first.found.filter((d) => d.from === 'scope' && !linked.found.some((l) => l.key === d.key))]
       const globbed = [...linked.found.filter((d) => d.from === 'glob'), ...first.found.filter((d) => d.from === 'glob' && !linked.found.some((l) => l.key === d.key))]
-      const byKey = (a: FileDecision, b: FileDecision) => a.key.localeCompare(b.key)
+      const byKey = (a: FileDecision, b: FileDecision) => compareKeys(a.key, b.key)
       return { path: linked.path, found: [...linked.found.filter((d) => d.from === 'record'), ...scoped.sort(byKey), ...globbed.sort(byKey)] }
     }
     if (first.found.length === 0 && linked.found.length > 0) return linked

@@ -51,6 +51,13 @@ export const DecisionKeySchema = z
   .openapi({ pattern: KEY_PATTERN_DOCUMENTED })
 
 /**
+ * Decision keys in the store's order, as `GET /v1/decisions` lists them: by code unit (a key is
+ * ASCII, so LevelDB's bytes and UTF-16's units agree), not localeCompare's, which puts `a-1` before
+ * `B-1` and `D_1` before `D-1`, where the list has them the other way round.
+ */
+export const compareKeys = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+/**
  * The first day a decision may be dated, as the service's timestamps start in 1970: `0000-01-01`
  * (a placeholder, a slip of the year) was taken as the day a decision was made, and sorted its
  * chain before every other.
