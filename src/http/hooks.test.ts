@@ -688,6 +688,22 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(off.additionalContext).toContain('ask again with an option the decision allows')
   })
 
+  it('names the required decisions that rule options out by key, as the decisions are listed, not newest first', async () => {
+    const { call } = await createTestApp()
+    for (const key of ['D-001', 'D-002']) {
+      const noTierS = { ...REQUIRED_TIER_L, key, title: 'No Tier S', constraints: [{ kind: 'must_not', option: 'Tier S' }] }
+      expect((await call('POST', '/v1/decisions', noTierS)).status).toBe(201)
+    }
+    expect((await call('GET', '/v1/decisions')).body.decisions.map((d: { key: string }) => d.key)).toEqual(['D-001', 'D-002'])
+    const pre = claudeCodeFixture('pre-tool-use')
+    const taken = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(taken.permissionDecisionReason).toContain('took out Tier S (ruled out by required decision D-001, D-002)')
+    // Kept where one option alone would be left (a sensitive question, which is asked): said of the decisions in the same order.
+    pre.tool_input.questions[0] = { ...pre.tool_input.questions[0], question: 'Which tier for this security incident?', options: [{ label: 'Tier S' }, { label: 'Tier M' }] }
+    const kept = (await call('POST', HOOK, { ...pre, tool_use_id: 'toolu_kept' })).body.hookSpecificOutput
+    expect(kept.permissionDecisionReason).toContain('Only Tier M can be chosen for "Which tier for this security incident?" (required decision D-001, D-002 rules out Tier S)')
+  })
+
   it('takes out the options a required decision rules out, a sensitive question\'s too, and says so', async () => {
     const { call } = await createTestApp()
     const noTierS = { ...REQUIRED_TIER_L, key: 'D-071', title: 'No Tier S', constraints: [{ kind: 'must_not', option: 'Tier S' }] }

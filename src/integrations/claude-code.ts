@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { isDeepStrictEqual } from 'node:util'
 import { commandLine, optionArgs } from '../cli/bin-path'
 import type { DecisionMemory } from '../decision-memory'
+import { compareKeys } from '../decisions/decision'
 import { offeredOptions } from '../domain/offered-options'
 import { normalizeQuestion } from '../domain/decision-point'
 import { normalizeLabel } from '../domain/labels'
@@ -944,7 +945,7 @@ function orderOf(asked: QuestionPlan['questions'], where: string): string {
   const standIns = shaped.filter((r) => r.state === 'static-default' || (history.includes(r) && r.options.every((o) => o.count === 0)))
   // By key, as `GET /v1/decisions` lists them (the store's order): each question's decisions come
   // newest first, and two were said `D-002, D-001`.
-  const advising = [...new Set(standIns.flatMap((r) => decisionEffects(r).filter((d) => d.effect === 'static-default').map((d) => d.key)))].sort()
+  const advising = [...new Set(standIns.flatMap((r) => decisionEffects(r).filter((d) => d.effect === 'static-default').map((d) => d.key)))].sort(compareKeys)
   const usual = standIns.some((r) => !decisionEffects(r).some((d) => d.effect === 'static-default'))
   const theDefault =
     advising.length === 0
@@ -1040,10 +1041,17 @@ function advisedQuestions(plan: QuestionPlan): string[] {
     .map((p) => `for "${p.ask_user_question.question}", ${p.recommendation.ask_reason}`)
 }
 
-/** The required decisions that took options of this question off the offer (R-CON-2), with those options. */
+/**
+ * The required decisions that took options of this question off the offer (R-CON-2), with those
+ * options; by key, as `GET /v1/decisions` lists them and the advisory ones are named (orderOf):
+ * the recommendation has them newest first, and two were said `D-002, D-001`.
+ */
 function rulingOutEffects(p: QuestionPlan['questions'][number]): ReadonlyArray<{ key: string; options: readonly string[] }> {
   const effects = decisionEffects(p.recommendation)
-  return effects.filter((d) => d.effect === 'ruled-out').map((d) => ({ key: d.key, options: d.options ?? [] }))
+  return effects
+    .filter((d) => d.effect === 'ruled-out')
+    .map((d) => ({ key: d.key, options: d.options ?? [] }))
+    .sort((a, b) => compareKeys(a.key, b.key))
 }
 
 /** The keys of the required decisions that took options of this question off the offer. */
