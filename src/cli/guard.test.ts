@@ -13,7 +13,7 @@ import { createTestApp } from '../../test/support/test-app'
 import { OPS, testTokens } from '../../test/support/tokens'
 import { BIN_PATH, shellWord } from './bin-path'
 import { createLevelDecisionStore } from '../decisions/level-decision-store'
-import { checksElsewhere, guard, GUARD_MAX_FOLDERS, readStdin } from './guard'
+import { checksElsewhere, guard, GUARD_HELP, GUARD_MAX_FOLDERS, readStdin } from './guard'
 import { PAYLOAD_KEPT_BYTES, tooLargeWhy } from './stdin-payload'
 
 const FIXTURES = new URL('../../test/fixtures/claude-code/', import.meta.url)
@@ -207,6 +207,11 @@ describe('decision-memory guard (R-CON-3)', () => {
     // Nor in it at a command the decision could not have blocked: `ls` is no `rm -rf`.
     expect(await run(await command('ls'))).toEqual({ stdout: '', stderr: '' })
     expect(await run(await command('cd web && cat index.html'))).toEqual({ stdout: '', stderr: '' })
+  })
+
+  it('says in its help that a glob-scoped decision is told of only where it would have acted', () => {
+    // `ls` under a decision against `rm -rf` stored as `src/billing/**` is told nothing: the help must not promise more.
+    expect(GUARD_HELP.replace(/\s+/g, ' ')).toContain('and, read as scoped to the glob\'s folder, would have denied or warned of the command, a note for the user (systemMessage)')
   })
 
   it('leaves other tools and events alone without asking the service', async () => {

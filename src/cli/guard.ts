@@ -22,7 +22,8 @@ export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
   does; when an accepted advisory one does, a note for the agent and the user (additionalContext
   and systemMessage, no permission decision: the command goes on); when an accepted decision was not
   checked because its stored path scope is a glob, which applies to none of the paths it would match,
-  a note for the user (systemMessage) naming it and what to supersede it with; otherwise nothing. It exits 0, also when its stdout is closed before it prints
+  and, read as scoped to the glob's folder, would have denied or warned of the command, a note for
+  the user (systemMessage) naming it and what to supersede it with; otherwise nothing. It exits 0, also when its stdout is closed before it prints
   (1 for a mistake in its own flags, which Claude Code reports without blocking) and waits at most --timeout (default 1000 ms) for the payload
   (taken once its JSON object has arrived whole, stdin closed or not), then as long for the service: when the service is down or slow it lets the command through and
   says so on stderr, or with --fail-closed refuses it instead.
