@@ -285,6 +285,20 @@ async function expectRefreshedByTheScan(store: MemoryStore): Promise<void> {
   expect(await store.readPoint('alice', 'tier', new Date(T0), countsIn)).toEqual({ '["M"]': 1 })
 }
 
+/**
+ * An iterator whose reads end two turns of the event loop late, `done` called then: after the
+ * failure of another read begun beside it has reached the caller.
+ */
+function slowed(it: { _all(...args: unknown[]): Promise<unknown> }, done: () => void): void {
+  const all = it._all.bind(it)
+  it._all = async (...args) => {
+    const found = await all(...args)
+    for (let turn = 0; turn < 2; turn++) await new Promise((next) => setImmediate(next))
+    done()
+    return found
+  }
+}
+
 describe('the store opened with another policy', () => {
   it('rebuilds the aggregates that were built with other parameters', async () => {
     const { store } = await reopenedWith({ ...POLICY, decay: { alpha: 0.7 } })
@@ -603,17 +617,8 @@ describe('a group of observations', () => {
     inner._iterator = (options) => {
       const it = iterate(options)
       const gte = String(options.gte ?? '')
-      const all = it._all.bind(it)
       if (gte.startsWith('!core-pending!alice\u0000p1\u0000')) it._all = async () => Promise.reject(new Error('injected read fault'))
-      if (gte.startsWith('!core-pending!alice\u0000p2\u0000')) {
-        it._all = async (...args) => {
-          const found = await all(...args)
-          // Two turns of the event loop: after the failure of p1's read has reached the caller.
-          for (let turn = 0; turn < 2; turn++) await new Promise((done) => setImmediate(done))
-          slowDone = true
-          return found
-        }
-      }
+      if (gte.startsWith('!core-pending!alice\u0000p2\u0000')) slowed(it, () => (slowDone = true))
       return it
     }
     const written = await createLevelStore(db as never, { policy: POLICY })
@@ -647,15 +652,7 @@ describe('a group of observations', () => {
     const iterate = inner._iterator.bind(db)
     inner._iterator = (options) => {
       const it = iterate(options)
-      const all = it._all.bind(it)
-      if (armed && String(options.gte ?? '').startsWith('!core-pending!alice\u0000p2\u0000')) {
-        it._all = async (...args) => {
-          const found = await all(...args)
-          for (let turn = 0; turn < 2; turn++) await new Promise((done) => setImmediate(done))
-          slowDone = true
-          return found
-        }
-      }
+      if (armed && String(options.gte ?? '').startsWith('!core-pending!alice\u0000p2\u0000')) slowed(it, () => (slowDone = true))
       return it
     }
     const store = await createLevelStore(db as never, { policy: POLICY })
