@@ -2242,6 +2242,26 @@ describe('tool_use_id as part of a store key', () => {
     expect(r.status).toBe(400)
     expect(r.body.error.issues[0].path).toBe('tool_use_id')
   })
+
+  it('refuses a tool_use_id spaced or invisible at its ends, whose decision_id the re-send of an export would have refused', async () => {
+    const { call, store } = await createTestApp()
+    const payload = claudeCodeFixture('post-tool-use-single') as Record<string, unknown>
+    for (const [id, message] of [
+      [' toolu_1', 'no spaces at its ends: " toolu_1" would be another name than "toolu_1"'],
+      ['\u200btoolu_1', 'no invisible characters at its ends: "\\u200btoolu_1" would be another name than "toolu_1"'],
+      ['\ufe0ftoolu_1', 'no invisible characters at its ends: "\\ufe0ftoolu_1" would be another name than "toolu_1"'],
+    ]) {
+      const r = await call('POST', HOOK, { ...payload, tool_use_id: id })
+      expect(r.status, JSON.stringify(id)).toBe(400)
+      expect(r.body.error.issues).toEqual([{ path: 'tool_use_id', message }])
+    }
+    expect(await observationsOf(store)).toEqual([])
+    // What the hook stores, POST /v1/observations takes again as the same answer (README's replay of an export).
+    expect((await call('POST', HOOK, { ...payload, tool_use_id: 'toolu_1' })).status).toBe(200)
+    const [stored] = await observationsOf(store)
+    const again = await call('POST', '/v1/observations', { decision_id: stored?.decision_id, question: stored?.question, all_options: ['a', 'b'], user_choice: 'a' })
+    expect(again.body).toEqual({ stored: [], duplicates: [stored?.decision_id] })
+  })
 })
 
 describe('cwd as the project', () => {

@@ -10,7 +10,7 @@ import { fieldsOf, InputError } from '../domain/errors'
 import { characters, leadingCharacters, LIMITS } from '../domain/limits'
 import { nestsWithin } from '../domain/json-depth'
 import type { ObservationInput } from '../domain/observation'
-import { bareName, hasNoLoneSurrogate, IdentifierSchema, TrimmedIdentifierSchema } from '../domain/observation'
+import { bareName, DECISION_ID_PATTERN, hasNoLoneSurrogate, IdentifierSchema, spacedName, TrimmedIdentifierSchema } from '../domain/observation'
 import type { CompiledPolicy } from '../domain/policy'
 import {
   ASK_USER_QUESTION,
@@ -91,7 +91,19 @@ export const ClaudeCodeHookPayloadSchema = z
       'The tool of a tool event. One over 200 characters is read as none: no tool the service reads. One missing or not a string is refused at a `PreToolUse` or `PostToolUse`, which might be an AskUserQuestion whose answers would go unrecorded without a word; at another event it is not read.',
       (value) => (typeof value === 'string' ? undefined : null),
     ),
-    tool_use_id: z.string().min(1).max(TOOL_USE_ID_LENGTH).refine(hasNoLoneSurrogate, 'must not contain lone surrogates').optional(),
+    // The start of the decision_id of each answer (hookDecisionId): one spaced or invisible at its
+    // ends was stored so, and that id, re-sent from an export to POST /v1/observations, is refused.
+    tool_use_id: z
+      .string()
+      .min(1)
+      .max(TOOL_USE_ID_LENGTH)
+      .refine(hasNoLoneSurrogate, 'must not contain lone surrogates')
+      .refine((id) => bareName(id) === id, { error: (issue) => spacedName(issue.input) })
+      .meta({
+        pattern: DECISION_ID_PATTERN,
+        description: 'The tool call the event is of: each answer\'s decision_id is it, `#` and 16 hex digits, so it has no spaces or invisible characters at its ends, as a decision_id.',
+      })
+      .optional(),
     tool_input: z.unknown().optional(),
     tool_response: z.unknown().optional(),
   })
