@@ -381,7 +381,9 @@ export const FIELD_DESCRIPTIONS = {
   multi_select: 'Whether several options may be chosen at once.',
   multiSelect: 'AskUserQuestion\'s spelling of `multi_select`, taken as it; give one of the two.',
   as_of: 'An ISO time with a zone: answer as the service would have then (R-REC-9).',
-  decision_id: 'An idempotency key: the same id recorded twice counts once.',
+  decision_id:
+    'An idempotency key: the same id recorded twice counts once. No spaces or invisible characters (U+200B, U+2060, …) at its ends, ' +
+    'nor a variation selector or tag character at its start, and no lone surrogates; those above U+FFFF (U+1D173–1D17A, U+E0000–E0FFF, …) are said in no pattern.',
   timestamp: 'When the choice was made (an ISO time with a zone); now by default.',
   user_choice:
     'The label chosen, or the labels for a multi-select question, as an array (a string is one label: labels joined in one string, ' +

@@ -63,6 +63,17 @@ describe('a name spaced at its ends, or white space alone, refused where it is w
     expect(lines.map((l) => JSON.parse(l).data.decision_id)).toEqual(['d-1'])
   })
 
+  it('says in the document the decision_id its pattern takes and the service refuses: an invisible character above U+FFFF at an end', async () => {
+    const { call } = await createTestApp()
+    const doc = (await call('GET', '/openapi.json')).body
+    const { pattern, description } = doc.components.schemas.ObservationInput.properties.decision_id
+    const id = 'd-1\u{1d173}'
+    for (const flags of ['', 'u']) expect(new RegExp(pattern, flags).test(id), flags).toBe(true)
+    const res = await call('POST', '/v1/observations', { ...OBS, user: 'alice', decision_id: id })
+    expect(res.body.error.issues).toEqual([{ path: 'decision_id', message: 'no invisible characters at its ends: "d-1\\ud834\\udd73" would be another name than "d-1"' }])
+    expect(description).toMatch(/above U\+FFFF \(U\+1D173–1D17A/)
+  })
+
   it('takes a decision_id with an invisible character within it, or a variation selector ending an emoji, as sent', async () => {
     const { call } = await createTestApp()
     const res = await call('POST', '/v1/observations', [

@@ -153,6 +153,14 @@ const DIVERGENCES: Divergence[] = [
     where: /^tools\/list .*\.tools\[record_choice\]\.inputSchema\.properties\.decision_id\.pattern$/,
     refuses: [...SPACED_OR_INVISIBLE_AT_AN_END, 'alice\t'],
   },
+  {
+    why: 'a decision_id its pattern takes, with an invisible character above U+FFFF at an end, is refused: said in words, as no pattern can',
+    where: /^tools\/list .*\.tools\[record_choice\]\.inputSchema\.properties\.decision_id\.description$/,
+    captured: 'An idempotency key: the same id recorded twice counts once.',
+    now:
+      'An idempotency key: the same id recorded twice counts once. No spaces or invisible characters (U+200B, U+2060, …) at its ends, ' +
+      'nor a variation selector or tag character at its start, and no lone surrogates; those above U+FFFF (U+1D173–1D17A, U+E0000–E0FFF, …) are said in no pattern.',
+  },
 ]
 
 /**
