@@ -35,6 +35,10 @@ describe('parseFlags with a value given without its flag', () => {
     expect(() => parseFlags({ args: ['--session', 's-1', 'off'], options: toggle })).toThrow(new UsageError('"off" is no argument of this command: give it as a flag, --off'))
     // Not one given already: that is no fix.
     expect(() => parseFlags({ args: ['--session', 's-1', '--off', 'off'], options: toggle })).toThrow('does not take positional arguments')
+    // Nor the opposite of one given: toggle refuses --on and --off together.
+    expect(() => parseFlags({ args: ['--session', 's-1', '--off', 'on'], options: toggle })).toThrow('does not take positional arguments')
+    expect(() => parseFlags({ args: ['--on', '--session=s-1', 'off'], options: toggle })).toThrow('does not take positional arguments')
+    expect(() => parseFlags({ args: ['--session', 's-1', '--json', 'on'], options: { ...toggle, json: { type: 'boolean' } } })).toThrow('give it as a flag, --on')
     const serve = { port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' } } as const
     expect(() => parseFlags({ args: ['7420'], options: serve })).toThrow(new UsageError('"7420" is no argument of this command: give it after its flag, --port 7420'))
     // Not a path, nor a second port, nor a number no port is (--port would refuse it in its turn).

@@ -370,6 +370,9 @@ function negativeValuesJoined(args: readonly string[], options: NonNullable<Pars
   return joined
 }
 
+/** Boolean flags a command refuses together (toggle's). */
+const OPPOSITE_FLAGS: Readonly<Record<string, string>> = { on: 'off', off: 'on' }
+
 /** The flags a value given alone is most likely for, first the likeliest: `toggle ID` is its session, `preferences NAME` its user. */
 const STRAY_VALUE_FLAGS = ['session', 'user'] as const
 
@@ -383,8 +386,11 @@ const STRAY_VALUE_FLAGS = ['session', 'user'] as const
 function strayValueFlag(stray: string, options: NonNullable<ParseArgsConfig['options']>, args: readonly string[]): string | undefined {
   const given = (name: string) => args.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`))
   const takes = (name: string, type: 'string' | 'boolean') => Object.hasOwn(options, name) && options[name]?.type === type
-  // Not one given already: `toggle --session S --off off` told `--off` again reads as no fix.
-  if (takes(stray, 'boolean') && !given(stray)) return `as a flag, --${stray}`
+  // Not one given already: `toggle --session S --off off` told `--off` again reads as no fix. Nor
+  // the opposite of one given: `toggle --session S --off on` told `--on` is refused in its turn
+  // (`give --on or --off, not both`).
+  const opposite = OPPOSITE_FLAGS[stray]
+  if (takes(stray, 'boolean') && !given(stray) && !(opposite !== undefined && given(opposite))) return `as a flag, --${stray}`
   const flagged = (name: string) => `after its flag, ${optionArgs(`--${name}`, stray).map(shellWord).join(' ')}`
   // Only a port --port takes (parsePort): `serve 70000` told `--port 70000` is refused in its turn.
   if (/^\d{1,5}$/.test(stray) && Number(stray) <= 65535 && takes('port', 'string') && !given('port')) return flagged('port')
