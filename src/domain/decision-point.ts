@@ -7,6 +7,10 @@ export function normalizeQuestion(question: string): string {
   return question
     .normalize('NFC')
     .toLocaleLowerCase('en')
+    // Again: a letter lowered may compose with a mark after it where its capital did not (`Ϊ́`,
+    // U+03AA U+0301, lowers to `ΐ`, which is `ΐ`, U+0390): the key of a question normalised twice
+    // was not the key of the question.
+    .normalize('NFC')
     .replace(/\s+/g, ' ')
     .trim()
     // ASCII marks and their full-width and ideographic forms (`？`, `。`, `、`), which end CJK
