@@ -306,3 +306,27 @@ describe('decision point keys (R-CAP-4)', () => {
     expect(isSensitive({ question: 'Exporter les donne\u0301es ?', key: 'q-x', header: 'prive\u0301es' }, composed)).toBe(false)
   })
 })
+
+describe('the keys a history is under, kept by 5adb539 (NFC again after lowering)', () => {
+  // Keys as 52639dd made them: a question keyed anew would start again from the static default.
+  it.each([
+    ['ASCII', 'Which DB should we use?', 'q-a128e730d7a5367a78d2'],
+    ['Latin, composed', 'Élément à créer ?', 'q-58291425a655ae3d50c4'],
+    ['Latin, decomposed', 'E\u0301le\u0301ment a\u0300 cre\u0301er ?', 'q-58291425a655ae3d50c4'],
+    ['Latin capitals, decomposed', 'E\u0301TE\u0301 OU HIVER ?', 'q-01c627d393ec751d2681'],
+    ['Greek', 'Ποια βάση δεδομένων; ΐ', 'q-863e810e63e308626a77'],
+    ['Greek capitals', 'ΠΟΙΑ ΒΆΣΗ ΟΔΟΣ;', 'q-d31302f1aac4b5222aa6'],
+    ['Turkish', 'İstanbul mı İzmir mi?', 'q-d180d6254079e3906d5c'],
+    ['German', 'Welche GRÖSSE, welche Straße?', 'q-656db97b95c8e9ded07b'],
+    ['CJK', '使用哪个数据库？', 'q-b302c48de866d76a0bd7'],
+    ['Arabic', 'أي قاعدة بيانات نستخدم؟', 'q-3ed56fc0707fa99d2d02'],
+  ])('keeps the key of a question in %s', (_, question, key) => {
+    expect(hashPointKey(question, ['a', 'b'])).toBe(key)
+  })
+
+  it('keys anew only a question in capitals whose letter, lowered, composes with its accent (README, Questions keyed anew)', () => {
+    // 52639dd keyed `ΠΟΙΑ Ϊ́;` (U+03AA U+0301) as q-59506d2f4891059e2e81, its lowered `ΐ` not made one character.
+    expect(hashPointKey('ΠΟΙΑ \u03aa\u0301;', ['a', 'b'])).toBe(hashPointKey('ποια \u0390;', ['a', 'b']))
+    expect(hashPointKey('ΠΟΙΑ \u03aa\u0301;', ['a', 'b'])).not.toBe('q-59506d2f4891059e2e81')
+  })
+})
