@@ -153,6 +153,7 @@ export const SessionIdParam = z.object({
   id: IdentifierSchema.openapi({
     param: { name: 'id', in: 'path' },
     example: 's-1',
-    description: 'No spaces or invisible characters (U+200B, U+2060, …) at its ends, nor those alone, unless a session is stored so.',
+    description:
+      'No spaces or invisible characters (U+200B, U+2060, …) at its ends, nor those alone, unless a session is stored so. No control characters or lone surrogates, not starting with "!", not "." or "..".',
   }),
 })
