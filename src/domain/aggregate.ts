@@ -44,6 +44,13 @@ export interface Tally {
   /** The first and the last moment (ms since epoch) of a choice of this category. */
   first: number
   last: number
+  /**
+   * The id of the choice recorded last at `last`: of choices made at one moment (a batch, a
+   * hook's answers, requests back to back under a clock that stands still), the later for
+   * arriving later (observation-id.ts), so that a tie goes to the most recent choice (R-REC-2).
+   * Absent in a cell stored before it was kept: such a tie then goes by label.
+   */
+  lastId?: string
   /** The decayed weights of those moments; absent in pair cells, which only count. */
   weight?: DecayedSum
 }
@@ -255,7 +262,7 @@ function countInCells(cells: Map<CellKey, Cell>, observation: Counted, params: A
     cell.n++
     // Auto-resolved answers count only their moment, in the auto cells: the check-in counts the
     // answers given since the user's last.
-    countInTally(cell.tallies, category, at, kind === 'pair' ? null : grid)
+    countInTally(cell.tallies, category, at, kind === 'pair' ? null : grid, observation.id)
     if (!evidence) continue
     if (kind === 'scope' && observation.session_id !== null) noteSession(cell.sessions, observation.session_id, at, params.recentSessions)
     if (kind === 'scope' || kind === 'context') {
@@ -266,7 +273,7 @@ function countInCells(cells: Map<CellKey, Cell>, observation: Counted, params: A
 }
 
 /** Counts one choice of a category at `at` (ms); with a grid, its decayed weight too. */
-export function countInTally(tallies: Map<Category, Tally>, category: Category, at: number, grid: DecayGrid | null): void {
+export function countInTally(tallies: Map<Category, Tally>, category: Category, at: number, grid: DecayGrid | null, id?: string): void {
   let tally = tallies.get(category)
   if (tally === undefined) {
     tally = { n: 0, first: at, last: at }
@@ -275,8 +282,20 @@ export function countInTally(tallies: Map<Category, Tally>, category: Category, 
   }
   tally.n++
   tally.first = Math.min(tally.first, at)
-  tally.last = Math.max(tally.last, at)
+  if (at > tally.last || (at === tally.last && tally.n === 1)) {
+    tally.last = at
+    if (id === undefined) delete tally.lastId
+    else tally.lastId = id
+  } else if (at === tally.last && tally.lastId !== undefined && id !== undefined && laterId(id, tally.lastId)) tally.lastId = id
   if (tally.weight !== undefined && grid !== null) addMoment(tally.weight, at, grid)
+}
+
+/**
+ * Whether observation id `a` was recorded after `b`, both of one moment: ids rise in the order
+ * they were made (observation-id.ts), their millisecond in a fixed width of base 36.
+ */
+export function laterId(a: string, b: string): boolean {
+  return a.length === b.length ? a > b : a.length > b.length
 }
 
 /** Builds the aggregate of a point from its observations (a rebuild from archival, or an as_of replay). */

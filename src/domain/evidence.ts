@@ -103,10 +103,13 @@ export function recentPart(cell: Cell, since: number): Cell {
     }
     const moments = [...(tally.weight?.newest ?? [])].filter((at) => at >= since)
     if (moments.length === 0) continue
+    const last = Math.max(...moments)
     tallies.set(category, {
       n: moments.length,
       first: Math.min(...moments),
-      last: Math.max(...moments),
+      last,
+      // The newest kept moment is the tally's last: the choice recorded last then is the same one.
+      ...(last === tally.last && tally.lastId !== undefined ? { lastId: tally.lastId } : {}),
       weight: { n: moments.length, newest: moments, ref: 0, tail: [] },
     })
     n += moments.length

@@ -1,4 +1,4 @@
-import { categoryOf, countInTally, labelsOf, type Category, type Tally } from './aggregate'
+import { categoryOf, countInTally, labelsOf, laterId, type Category, type Tally } from './aggregate'
 import { decayedSumAt, decayGrid } from './decayed-sum'
 import { matchOption } from './labels'
 import type { Observation } from './observation'
@@ -32,6 +32,8 @@ export interface Preference {
   effective: number
   /** Latest time each option was chosen (ms since epoch), for tie-breaking. */
   lastChosen: Map<string, number>
+  /** The id of the choice of each option recorded last at its lastChosen, where known: of one moment, the later for arriving later. */
+  lastChosenId: Map<string, string>
 }
 
 /** Learns the decayed preference over `options` from observations, aged from `asOf`. */
@@ -44,7 +46,7 @@ export function learnPreference(
 ): Preference {
   const grid = decayGrid(alpha)
   const tallies = new Map<Category, Tally>()
-  for (const o of observations) countInTally(tallies, categoryOf(o.chosen), Date.parse(o.timestamp), grid)
+  for (const o of observations) countInTally(tallies, categoryOf(o.chosen), Date.parse(o.timestamp), grid, o.id)
   return preferenceOf(tallies, options, asOf, alpha, oneChoice)
 }
 
@@ -69,6 +71,7 @@ export function preferenceOf(
   const weights = new Map<string, number>(options.map((o) => [o, 0]))
   const counts = new Map<string, number>(options.map((o) => [o, 0]))
   const lastChosen = new Map<string, number>()
+  const lastChosenId = new Map<string, string>()
   let elsewhereWeight = 0
   let elsewhereCount = 0
   let partlyElsewhereWeight = 0
@@ -85,7 +88,7 @@ export function preferenceOf(
     for (const label of offered) {
       weights.set(label, (weights.get(label) as number) + w / parts)
       counts.set(label, (counts.get(label) ?? 0) + tally.n / parts)
-      lastChosen.set(label, Math.max(lastChosen.get(label) ?? -Infinity, tally.last))
+      noteLastChosen(lastChosen, lastChosenId, label, tally)
     }
     if (offered.length === 0) {
       elsewhereWeight += w
@@ -104,6 +107,21 @@ export function preferenceOf(
     observations,
     effective: squares === 0 ? 0 : (totalWeight * totalWeight) / squares,
     lastChosen,
+    lastChosenId,
+  }
+}
+
+/** Keeps the latest moment an option was chosen, and the id of the choice recorded last then (unknown when a tally there does not say). */
+function noteLastChosen(lastChosen: Map<string, number>, lastChosenId: Map<string, string>, label: string, tally: Tally): void {
+  const at = lastChosen.get(label) ?? -Infinity
+  if (tally.last > at) {
+    lastChosen.set(label, tally.last)
+    if (tally.lastId === undefined) lastChosenId.delete(label)
+    else lastChosenId.set(label, tally.lastId)
+  } else if (tally.last === at) {
+    const id = lastChosenId.get(label)
+    if (tally.lastId === undefined) lastChosenId.delete(label)
+    else if (id !== undefined && laterId(tally.lastId, id)) lastChosenId.set(label, tally.lastId)
   }
 }
 
@@ -154,9 +172,22 @@ export function defaultBrokeTie(preference: Preference, options: readonly string
   return tied.length > 1 && tied.includes(staticDefault)
 }
 
+/** Whether option `a` was chosen after `b` (by moment, then by the order recorded), else whether its label comes first. */
+function chosenLater(preference: Preference, a: string, b: string): boolean {
+  const at = preference.lastChosen.get(a) ?? -Infinity
+  const best = preference.lastChosen.get(b) ?? -Infinity
+  if (at !== best) return at > best
+  const [idA, idB] = [preference.lastChosenId.get(a), preference.lastChosenId.get(b)]
+  if (idA !== undefined && idB !== undefined && idA !== idB) return laterId(idA, idB)
+  return a < b
+}
+
 /**
  * The option with the largest decayed weight (R-REC-2); ties go to the static default, then to
- * the most recently chosen, then to the first label in code-point order. Undefined when nothing was observed.
+ * the most recently chosen (of one moment, the one recorded last: choices sent in one array or back
+ * to back under one timestamp are the later for arriving later), then, where that is not known (a
+ * cell stored before the ids were kept), to the first label in code-point order. Undefined when
+ * nothing was observed.
  */
 export function majorityOption(
   preference: Preference,
@@ -168,12 +199,8 @@ export function majorityOption(
   if (!(best > 0)) return undefined
   const tied = tiedAtTop(preference, options, best)
   if (tied.includes(staticDefault)) return staticDefault
-  // Equal weights and equal recency: the label decides, so that option order never does.
+  // Equal weights and equal recency, unknown order of recording: the label decides, so that option order never does.
   let winner = tied[0] as string
-  for (const o of tied) {
-    const at = preference.lastChosen.get(o) ?? -Infinity
-    const best = preference.lastChosen.get(winner) ?? -Infinity
-    if (at > best || (at === best && o < winner)) winner = o
-  }
+  for (const o of tied) if (chosenLater(preference, o, winner)) winner = o
   return winner
 }

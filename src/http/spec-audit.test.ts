@@ -87,6 +87,39 @@ describe('R-REC-2: ties by decayed weight', () => {
     expect((await call('POST', '/v1/recommendations', { ...TIER, static_default: 'Tier L' })).body.recommended).toBe('Tier L')
   })
 
+  it.each([
+    ['Kafka', 'SQS'],
+    ['SQS', 'Kafka'],
+  ])('without the static default among them, go to the most recent choice: %s then %s at one instant is the latter\'s', async (first, last) => {
+    const { call } = await createTestApp()
+    // The first option, Redis, is the static default, and is not among the tied.
+    await record(call, choices(QUEUE, [[first, 3], [last, 3]]))
+    const { body } = await call('POST', '/v1/recommendations', QUEUE)
+    expect(body.options.find((o: { option: string }) => o.option === first).share).toBe(0.5)
+    expect(body.recommended).toBe(last)
+    // The layers break the tie alike.
+    expect(body.layers.long_term.majority).toBe(last)
+  })
+
+  it('without the static default among them, go to the most recent choice in a replay as of then and in the preferences too', async () => {
+    const { call, clock } = await createTestApp()
+    await record(call, choices(QUEUE, [['Kafka', 3], ['SQS', 3]]))
+    clock.advance(DAY)
+    await record(call, choices(QUEUE, [['Kafka', 5]], { timestamp: clock.now().toISOString() }))
+    const replay = (await call('POST', '/v1/recommendations', { ...QUEUE, as_of: START })).body
+    expect(replay).toMatchObject({ recommended: 'SQS', observations: 6 })
+    const preferences = (await call('GET', `/v1/users/default/preferences?as_of=${START}`)).body
+    expect(JSON.stringify(preferences)).toContain('"majority":"SQS"')
+  })
+
+  it('without the static default among them, go to the most recent choice sent in a later request', async () => {
+    const { call } = await createTestApp()
+    await record(call, choices(QUEUE, [['SQS', 2], ['Kafka', 2]]))
+    await record(call, choices(QUEUE, [['SQS', 1], ['Kafka', 1]]))
+    await record(call, choices(QUEUE, [['Kafka', 1]]))
+    await record(call, choices(QUEUE, [['SQS', 1]]))
+    expect((await call('POST', '/v1/recommendations', QUEUE)).body.recommended).toBe('SQS')
+  })
 })
 
 describe('R-REC-4: the seed\'s worked examples at one instant', () => {
