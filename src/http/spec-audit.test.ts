@@ -474,6 +474,36 @@ describe('R-ASK-4: the PreToolUse hook on a real Claude Code payload', () => {
   })
 })
 
+describe('R-CAP-5 and R-ASK-4: learnt from the captured PostToolUse, answered at the next PreToolUse', () => {
+  const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../test/fixtures/claude-code/${name}.json`, import.meta.url), 'utf8'))
+
+  it('21 answers of the two-question payload auto-resolve both the next time, and the copy of its own answers counts nothing', async () => {
+    const { call, clock } = await createTestApp()
+    const post = fixture('post-tool-use-multi')
+    for (let i = 0; i < 21; i++) {
+      clock.advance(60_000)
+      const { status, body } = await call('POST', '/v1/hooks/claude-code', { ...post, tool_use_id: `toolu_audit_${i}`, session_id: `audit-${i % 4}` })
+      expect(status).toBe(200)
+      expect(body).toEqual({})
+    }
+    const pre = { ...fixture('pre-tool-use'), tool_input: { questions: post.tool_input.questions }, tool_use_id: 'toolu_audit_pre' }
+    const out = (await call('POST', '/v1/hooks/claude-code', pre)).body.hookSpecificOutput
+    expect(out.permissionDecision).toBe('allow')
+    expect(Object.keys(out.updatedInput.answers).sort()).toEqual(['Which checks should run before the PR?', 'Which development methodology for this change?'])
+    expect(out.updatedInput.answers['Which development methodology for this change?']).toBe('TDD (Recommended)')
+    // Ordered by information: the multi-select set (p 0.93) is less sure than TDD (p 0.98).
+    expect(out.updatedInput.questions.map((q: { question: string }) => q.question)).toEqual([
+      'Which checks should run before the PR?',
+      'Which development methodology for this change?',
+    ])
+
+    const answered = { ...post, tool_use_id: 'toolu_audit_pre', tool_input: out.updatedInput, tool_response: { ...post.tool_response, answers: out.updatedInput.answers } }
+    expect((await call('POST', '/v1/hooks/claude-code', answered)).status).toBe(200)
+    const method = { question: 'Which development methodology for this change?', header: 'Method', all_options: ['TDD', 'DDD'], project: post.cwd }
+    expect((await call('POST', '/v1/recommendations', method)).body).toMatchObject({ observations: 21, recommended: 'TDD', state: 'sufficient' })
+  })
+})
+
 describe('R-SES: sessions and expertise', () => {
   it('starts a session with the answer R-SES-1 names, and a session id first seen in an observation starts one too', async () => {
     const { call } = await createTestApp()
