@@ -261,7 +261,7 @@ async function history(seed: number, out: Disagreement[]) {
   const across = ref.scope === 'all-projects' ? ' across all your projects' : ''
   const disclosure =
     state === 'static-default'
-      ? `based on static default, ${ref.needed} observation${ref.needed === 1 ? '' : 's'} needed for personalization${across}`
+      ? `based on static default, ${ref.needed} observations needed for personalization${across}`
       : `based on ${percent}% of recent choices${across}`
   // README "Change of preference": the recent choices' share, `since <date> (they differ …)`, a UTC
   // calendar day; personalization off says why (the spec fixes neither text).

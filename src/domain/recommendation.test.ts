@@ -40,9 +40,9 @@ describe('states by observation count (R-REC-1)', () => {
     expect(r.needed).toBe(2)
   })
 
-  it('says one observation still needed in the singular', () => {
+  it('keeps the spec\'s text with one observation still needed, the number put in (R-REC-1)', () => {
     const r = recommend(input({ observations: observations({ 'Tier L': 4 }) }))
-    expect(r.disclosure).toBe('based on static default, 1 observation needed for personalization')
+    expect(r.disclosure).toBe('based on static default, 1 observations needed for personalization')
   })
 
   it('gives the point\'s precondition only to the point\'s own default, not to the first option standing in for it', () => {

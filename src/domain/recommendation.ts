@@ -371,8 +371,8 @@ export function recommend(input: RecommendationInput): Recommendation {
     precondition = ownPrecondition ?? policy.personalization_off_precondition
   } else if (state === 'static-default') {
     // Counted across projects when this one had fewer than N (R-MEM-6), and said so, as below.
-    // One still needed is said in the singular: the hook shows this to the user in the picker.
-    disclosure = `${STATIC_DEFAULT_BASIS}, ${N - n} observation${N - n === 1 ? '' : 's'} needed for personalization${acrossProjects}`
+    // The spec's text with the number put in (R-REC-1), "1 observations" too: clients match it.
+    disclosure = `${STATIC_DEFAULT_BASIS}, ${N - n} observations needed for personalization${acrossProjects}`
     precondition = ownPrecondition ?? policy.default_precondition
   } else if (!learning) {
     // One, where thresholds.min_observations is 1, in the singular: "none of the 1 choices" was said.
