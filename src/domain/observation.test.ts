@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { DECISION_ID_PATTERN, DecisionIdSchema, IDENTIFIER_PATTERN, IdentifierSchema, LabelSchema, NOT_BLANK_PATTERN, shownName, TRIMMED_IDENTIFIER_PATTERN, TrimmedIdentifierSchema } from './observation'
+import { DECISION_ID_PATTERN, DECISION_ID_START_PATTERN, DecisionIdSchema, IDENTIFIER_PATTERN, IdentifierSchema, LabelSchema, NOT_BLANK_PATTERN, shownName, TRIMMED_IDENTIFIER_PATTERN, TrimmedIdentifierSchema } from './observation'
 
 // The published patterns are read with and without JavaScript's u flag (AJV sets it, Swagger UI does not).
 const FLAGS = ['', 'u']
@@ -130,6 +130,19 @@ describe('a decision_id with white space or an invisible character at its ends',
         const c = String.fromCharCode(unit)
         for (const id of [`a${c}`, `${c}a`, c, `a${c}\ufe0f`]) {
           if (re.test(id) !== DecisionIdSchema.safeParse(id).success) expect.fail(`${JSON.stringify(id)} /${flags}: the pattern and the service differ`)
+        }
+      }
+    }
+  })
+
+  it('DECISION_ID_START_PATTERN takes exactly the starts of the decision_ids taken (the hook\'s tool_use_id, `#` and hex digits after it)', () => {
+    for (const flags of FLAGS) {
+      const re = new RegExp(DECISION_ID_START_PATTERN, flags)
+      for (let unit = 0; unit <= 0xffff; unit++) {
+        if (unit >= 0xd800 && unit <= 0xdfff) continue
+        const c = String.fromCharCode(unit)
+        for (const start of [`a${c}`, `${c}a`, c, `a ${c}`]) {
+          if (re.test(start) !== DecisionIdSchema.safeParse(`${start}#0123456789abcdef`).success) expect.fail(`${JSON.stringify(start)} /${flags}: the pattern and the service differ`)
         }
       }
     }

@@ -188,6 +188,30 @@ function quotedName(name: string): string {
 
 const escapedCharacter = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
 
+/**
+ * A name without the white space, invisible characters and variation selectors at its start, its
+ * end left as it is: the start of a decision_id the hook builds from a tool_use_id (`toolu_1#…`),
+ * whose end is inside the id, where anything is taken.
+ */
+export function bareStart(name: string): string {
+  const [start] = bareEnds(name)
+  return start === 0 ? name : name.slice(start)
+}
+
+/**
+ * What a name that may start a decision_id is told when its start has white space or an invisible
+ * character: `no spaces at its start: " toolu_1" would be another name than "toolu_1"`.
+ */
+export const spacedStart = (name: unknown) => {
+  if (typeof name !== 'string' || characters(name) > LIMITS.identifierLength) return 'no spaces at its start'
+  const bare = bareStart(name)
+  if (bare === '') return `must not be empty or invisible characters alone: ${quotedName(name)}`
+  const outside = name.slice(0, name.length - bare.length)
+  const spaces = outside.replace(INVISIBLE_CHARACTERS, '')
+  const rule = spaces === outside ? 'no spaces at its start' : spaces === '' ? 'no invisible characters at its start' : 'no spaces or invisible characters at its start'
+  return `${rule}: ${quotedName(name)} would be another name than ${quotedName(bare)}`
+}
+
 /** What a name's ends are told to hold none of: spaces (trim's), invisible characters, or both. */
 export function endsRule(name: unknown): string {
   if (typeof name !== 'string') return 'no spaces at its ends'
@@ -458,6 +482,13 @@ export const DECISION_ID_PATTERN = (() => {
   const end = `${WHITE_SPACE}${INVISIBLE}`
   return `^[^${end}${VARIATION_SELECTORS}](?:[\\s\\S]*[^${end}${VARIATION_SELECTORS}])?[${VARIATION_SELECTORS}]*$`
 })()
+
+/**
+ * The pattern of what starts a decision_id, anything after: DECISION_ID_PATTERN's start alone. The
+ * hook's tool_use_id, which its decision_ids start with (`toolu_1#` and 16 hex digits), so that one
+ * ending in a space (`toolu_1 #…`) is taken as the decision_id it makes is.
+ */
+export const DECISION_ID_START_PATTERN = `^[^${WHITE_SPACE}${INVISIBLE}${VARIATION_SELECTORS}][\\s\\S]*$`
 
 /**
  * A decision_id as a write takes it: a store key (`user\0decision_id`), so no lone surrogate (one

@@ -4,7 +4,9 @@ import { BIN_PATH, shellWord } from '../cli/bin-path'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { hashPointKey } from '../domain/decision-point'
 import { LIMITS } from '../domain/limits'
+import { DecisionIdSchema } from '../domain/observation'
 import { compilePolicy } from '../domain/policy'
+import { ClaudeCodeHookPayloadSchema, hookDecisionId } from '../integrations/claude-code'
 import type { MemoryStore } from '../memory/store'
 import { claudeCodeFixture } from '../../test/support/fixtures'
 import { REQUIRED_TIER_L } from '../../test/support/decision-record'
@@ -2243,13 +2245,14 @@ describe('tool_use_id as part of a store key', () => {
     expect(r.body.error.issues[0].path).toBe('tool_use_id')
   })
 
-  it('refuses a tool_use_id spaced or invisible at its ends, whose decision_id the re-send of an export would have refused', async () => {
+  it('refuses a tool_use_id spaced or invisible at its start, whose decision_id the re-send of an export would have refused', async () => {
     const { call, store } = await createTestApp()
     const payload = claudeCodeFixture('post-tool-use-single') as Record<string, unknown>
     for (const [id, message] of [
-      [' toolu_1', 'no spaces at its ends: " toolu_1" would be another name than "toolu_1"'],
-      ['\u200btoolu_1', 'no invisible characters at its ends: "\\u200btoolu_1" would be another name than "toolu_1"'],
-      ['\ufe0ftoolu_1', 'no invisible characters at its ends: "\\ufe0ftoolu_1" would be another name than "toolu_1"'],
+      [' toolu_1', 'no spaces at its start: " toolu_1" would be another name than "toolu_1"'],
+      ['\u200btoolu_1', 'no invisible characters at its start: "\\u200btoolu_1" would be another name than "toolu_1"'],
+      ['\ufe0ftoolu_1', 'no invisible characters at its start: "\\ufe0ftoolu_1" would be another name than "toolu_1"'],
+      ['\u200b \u200b', 'must not be empty or invisible characters alone: "\\u200b \\u200b"'],
     ]) {
       const r = await call('POST', HOOK, { ...payload, tool_use_id: id })
       expect(r.status, JSON.stringify(id)).toBe(400)
@@ -2261,6 +2264,32 @@ describe('tool_use_id as part of a store key', () => {
     const [stored] = await observationsOf(store)
     const again = await call('POST', '/v1/observations', { decision_id: stored?.decision_id, question: stored?.question, all_options: ['a', 'b'], user_choice: 'a' })
     expect(again.body).toEqual({ stored: [], duplicates: [stored?.decision_id] })
+  })
+
+  it('takes a tool_use_id exactly when the decision_ids it starts are taken, for every UTF-16 unit at its start, its end and alone', () => {
+    const toolUseId = ClaudeCodeHookPayloadSchema.shape.tool_use_id
+    for (let unit = 0; unit <= 0xffff; unit++) {
+      if (unit >= 0xd800 && unit <= 0xdfff) continue
+      const c = String.fromCharCode(unit)
+      for (const id of [`toolu_1${c}`, `${c}toolu_1`, c]) {
+        if (toolUseId.safeParse(id).success !== DecisionIdSchema.safeParse(hookDecisionId(id, 'Which DB?')).success) expect.fail(`${JSON.stringify(id)}: the hook and POST /v1/observations differ`)
+      }
+    }
+  })
+
+  it('takes a tool_use_id spaced or invisible at its end, as POST /v1/observations takes the decision_id it makes, and the re-send counts it once', async () => {
+    const { call, store } = await createTestApp()
+    const payload = claudeCodeFixture('post-tool-use-single') as Record<string, unknown>
+    for (const id of ['toolu_1 ', 'toolu_2\u200b', 'toolu_3\t']) {
+      const r = await call('POST', HOOK, { ...payload, tool_use_id: id })
+      expect(r.status, JSON.stringify(id)).toBe(200)
+    }
+    const stored = await observationsOf(store)
+    expect(stored.map((o) => o.decision_id?.replace(/#[0-9a-f]{16}$/, ''))).toEqual(['toolu_1 ', 'toolu_2\u200b', 'toolu_3\t'])
+    for (const o of stored) {
+      const again = await call('POST', '/v1/observations', { decision_id: o.decision_id, question: o.question, all_options: ['a', 'b'], user_choice: 'a' })
+      expect(again.body, JSON.stringify(o.decision_id)).toEqual({ stored: [], duplicates: [o.decision_id] })
+    }
   })
 })
 

@@ -10,7 +10,7 @@ import { fieldsOf, InputError } from '../domain/errors'
 import { characters, leadingCharacters, LIMITS } from '../domain/limits'
 import { nestsWithin } from '../domain/json-depth'
 import type { ObservationInput } from '../domain/observation'
-import { bareName, DECISION_ID_PATTERN, hasNoLoneSurrogate, IdentifierSchema, spacedName, TrimmedIdentifierSchema } from '../domain/observation'
+import { bareName, bareStart, DECISION_ID_START_PATTERN, hasNoLoneSurrogate, IdentifierSchema, spacedStart, TrimmedIdentifierSchema } from '../domain/observation'
 import type { CompiledPolicy } from '../domain/policy'
 import {
   ASK_USER_QUESTION,
@@ -92,16 +92,19 @@ export const ClaudeCodeHookPayloadSchema = z
       (value) => (typeof value === 'string' ? undefined : null),
     ),
     // The start of the decision_id of each answer (hookDecisionId): one spaced or invisible at its
-    // ends was stored so, and that id, re-sent from an export to POST /v1/observations, is refused.
+    // start was stored so, and that id, re-sent from an export to POST /v1/observations, is refused.
+    // Its end is inside the decision_id (`toolu_1 #…`), which takes anything there: so is it taken.
     tool_use_id: z
       .string()
       .min(1)
       .max(TOOL_USE_ID_LENGTH)
       .refine(hasNoLoneSurrogate, 'must not contain lone surrogates')
-      .refine((id) => bareName(id) === id, { error: (issue) => spacedName(issue.input) })
+      .refine((id) => bareStart(id) === id, { error: (issue) => spacedStart(issue.input) })
       .meta({
-        pattern: DECISION_ID_PATTERN,
-        description: 'The tool call the event is of: each answer\'s decision_id is it, `#` and 16 hex digits, so it has no spaces or invisible characters at its ends, as a decision_id.',
+        pattern: DECISION_ID_START_PATTERN,
+        description:
+          'The tool call the event is of (Claude Code sends `toolu_…`): each answer\'s decision_id is it, `#` and 16 hex digits, so it is taken as a decision_id\'s start is: ' +
+          'no spaces or invisible characters at its start, nor a variation selector or tag character, and no lone surrogates; its end is inside the decision_id, where anything is taken.',
       })
       .optional(),
     tool_input: z.unknown().optional(),
