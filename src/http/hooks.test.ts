@@ -987,6 +987,36 @@ describe('POST /v1/hooks/claude-code: a field it cannot read but can do without'
       expect(await call('POST', HOOK, `{"hook_event_name": "SessionStart", "${field}": ${nested(LIMITS.nesting - 1)}}`), field).toEqual({ status: 200, body: {} })
     }
   })
+
+  it('takes a session_id spaced or invisible at its ends that names a session the user has stored, its toggle off applied, and reads any other as none', async () => {
+    const { call, memory, store } = await createTestApp()
+    await call('POST', '/v1/observations', pastChoices(40, 'Tier L', TIER))
+    // Stored as a version before writes refused such ids took them, and turned off as the toggle still can.
+    for (const session_id of [' s-off', 's-off\u200b']) {
+      await memory.startSession({ user: 'default', session_id, project: FIXTURE_PROJECT })
+      expect((await call('PUT', `/v1/sessions/${encodeURIComponent(session_id)}/personalization`, { enabled: false })).body.personalization).toBe(false)
+    }
+    const pre = claudeCodeFixture('pre-tool-use') as Record<string, unknown>
+    for (const [i, session_id] of [' s-off', 's-off\u200b'].entries()) {
+      // Off in that session: nothing answered for the user, as for any session turned off.
+      expect(await call('POST', HOOK, { ...pre, session_id, tool_use_id: `toolu_pre_${i}` }), JSON.stringify(session_id)).toEqual({ status: 200, body: {} })
+      expect((await call('POST', HOOK, { ...claudeCodeFixture('session-start'), session_id })).status).toBe(200)
+      const post = await call('POST', HOOK, { ...claudeCodeFixture('post-tool-use-single'), session_id, tool_use_id: `toolu_post_${i}` })
+      expect(post.status).toBe(200)
+    }
+    // The same ids spaced otherwise, or another user's: no session of the user, read as none.
+    const other = await call('POST', HOOK, { ...pre, session_id: 's-off ', tool_use_id: 'toolu_pre_other' })
+    expect(other.body.hookSpecificOutput.permissionDecision).toBe('allow')
+    const elsewhere = await call('POST', `${HOOK}?user=bob`, { ...claudeCodeFixture('post-tool-use-single'), session_id: ' s-off', tool_use_id: 'toolu_bob' })
+    expect(elsewhere.status).toBe(200)
+    const captured = (await observationsOf(store)).filter((o) => o.decision_id?.startsWith('toolu_post_'))
+    expect(captured.map((o) => o.session_id).sort()).toEqual([' s-off', 's-off\u200b'])
+    expect((await observationsOf(store, 'bob')).map((o) => o.session_id)).toEqual([null])
+    expect(await store.countSessions('bob')).toBe(0)
+    // Started again by SessionStart, each is still the one session, still off.
+    expect(await store.countSessions('default')).toBe(2)
+    for (const session_id of [' s-off', 's-off\u200b']) expect((await store.getSession('default', session_id))?.personalization).toBe(false)
+  })
 })
 
 describe('POST /v1/hooks/claude-code: SessionStart (R-SES-1)', () => {

@@ -74,10 +74,11 @@ function readOrNone<T, U = undefined>(schema: z.ZodType<T>, description: string,
 export const ClaudeCodeHookPayloadSchema = z
   .looseObject({
     hook_event_name: z.string().min(1).max(100),
-    // Empty, white space alone or at its ends, is read as no session too (withReadableSession).
+    // Empty, white space alone or at its ends, is read as no session too, unless stored so (withReadableSession).
     session_id: readOrNone(
       IdentifierSchema,
-      'The session the event is of. One no session can be named by (not a string: `null`, `0`; empty, white space alone or spaced at its ends; over 200 characters; a control character or a lone surrogate; a leading `!`; `.` or `..`) is read as none: the event is taken without a session.',
+      'The session the event is of. One no session can be named by (not a string: `null`, `0`; empty, white space alone or spaced at its ends; over 200 characters; a control character or a lone surrogate; a leading `!`; `.` or `..`) is read as none: the event is taken without a session. ' +
+        'One white space alone, spaced or with an invisible character at its ends that names a session the user has stored (started so before writes refused such ids) is that session, its personalization setting applied.',
     ),
     // One that is no folder is null: the project is then its session's (handleClaudeCodeHook).
     cwd: readOrNone(
@@ -1268,7 +1269,7 @@ export interface HookReply {
  * questions, starts sessions; any other event or tool gets `{}`.
  */
 export async function handleClaudeCodeHook(memory: DecisionMemory, payload: ClaudeCodeHookPayload, options: HookOptions): Promise<HookReply> {
-  const readable = withReadableSession(payload)
+  const readable = await withReadableSession(memory, options.user, payload)
   // A cwd that is no folder, or none at all, and no project named: the project of the session,
   // where it was started in one (its SessionStart's cwd), so that its answers are where the user's
   // others in that folder are, not under none, which a project's own recommendation does not read.
@@ -1286,11 +1287,15 @@ export async function handleClaudeCodeHook(memory: DecisionMemory, payload: Clau
  * /v1/sessions` refuses it (a session ` s-1` the hook started was one `PUT
  * /v1/sessions/{id}/personalization` and `toggle --session` refuse to turn off); the event is
  * taken all the same, as a `cwd` that is no identifier still gives a project, so that the user's
- * answers are learned and their Claude Code is never failed for a field it sent.
+ * answers are learned and their Claude Code is never failed for a field it sent. A session the
+ * user has stored under that exact id (started so by a version before writes refused it) is the
+ * event's, as the toggle reaches it: read as none, its toggle off no longer applied to its events.
  */
-function withReadableSession(payload: ClaudeCodeHookPayload): ClaudeCodeHookPayload {
+async function withReadableSession(memory: DecisionMemory, user: string, payload: ClaudeCodeHookPayload): Promise<ClaudeCodeHookPayload> {
   const id = payload.session_id
   if (id === undefined || (id !== '' && bareName(id) === id)) return payload
+  // Stored: its project (null for none) is defined. No new name is written by using it.
+  if (id !== '' && (await memory.sessionProject(user, id)) !== undefined) return payload
   const { session_id: _blank, ...rest } = payload
   return rest as ClaudeCodeHookPayload
 }
