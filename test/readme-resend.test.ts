@@ -1,7 +1,10 @@
-import { execFileSync } from 'node:child_process'
-import { chmodSync, cpSync, readFileSync, writeFileSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer, type IncomingMessage } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { getRequestListener } from '@hono/node-server'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { createTestApp } from './support/test-app'
 import { tempDir } from './support/temp-dir'
 
@@ -15,40 +18,68 @@ function resendRecipe(): string {
   return block
 }
 
+/** What a run of the recipe left: what it toggled, its exit code, stderr and stdout, and the files it wrote. */
+interface Run {
+  toggled: string[]
+  code: number
+  stderr: string
+  stdout: string
+  files: string[]
+  /** The lines of `alice.refused.ndjson`, parsed. */
+  refused: any[]
+}
+
 /**
- * Runs the recipe with `npx` and `curl` stood in for: `export` writes the export given, `forget`
- * and `toggle` are noted, each `curl` its URL and body; what was sent is returned, in order.
+ * Runs the recipe against the app served on a loopback port, with the real `curl`, and `npx`
+ * stood in for: `export` writes the export given, `forget` forgets the user through the route
+ * (noting the files there then), `toggle` is noted. Needs bash, jq and curl.
  */
-function runRecipe(exported: string): { sent: { url: string; body: string }[]; toggled: string[] } {
+async function runRecipe(
+  app: { fetch: (request: Request) => Response | Promise<Response> },
+  exported: string,
+  { there = [], cut = () => false }: { there?: string[]; cut?: (request: IncomingMessage) => boolean } = {},
+): Promise<Run & { atForget: string[] }> {
   const dir = tempDir('dm-resend-')
+  for (const file of there) writeFileSync(join(dir, file), 'an earlier run\n')
   cpSync(join(ROOT, 'policies'), join(dir, 'policies'), { recursive: true })
   writeFileSync(join(dir, 'export.ndjson'), exported)
-  const shim = (name: string, body: string) => {
-    writeFileSync(join(dir, name), `#!/usr/bin/env bash\n${body}\n`)
-    chmodSync(join(dir, name), 0o755)
-  }
-  shim(
-    'npx',
-    `case "$2" in export) cp "${dir}/export.ndjson" "$6";; toggle) printf '%s\\n' "$4" >> "${dir}/toggled";; esac`,
+  writeFileSync(
+    join(dir, 'npx'),
+    `#!/usr/bin/env bash
+case "$2" in
+  export) cp "${dir}/export.ndjson" "$6";;
+  forget) ls "${dir}" > "${dir}/at-forget"; curl -sS -X DELETE "$DECISION_MEMORY_URL/v1/users/$4" > /dev/null;;
+  toggle) if [ "$4" = s-fails ]; then echo 'decision-memory toggle: it failed' >&2; exit 2; fi; printf '%s\\n' "$4" >> "${dir}/toggled";;
+esac
+`,
   )
-  shim(
-    'curl',
-    `url=; body=; while [ $# -gt 0 ]; do case "$1" in -d) body=$2; shift;; -H|-w) shift;; http*) url=$1;; esac; shift; done
-jq -cn --arg url "$url" --arg body "$body" '{url: $url, body: $body}' >> "${dir}/sent"`,
-  )
-  writeFileSync(join(dir, 'sent'), '')
+  chmodSync(join(dir, 'npx'), 0o755)
   writeFileSync(join(dir, 'toggled'), '')
-  execFileSync('bash', ['-c', resendRecipe()], {
-    cwd: dir,
-    env: { ...process.env, PATH: `${dir}:${process.env.PATH}`, DECISION_MEMORY_URL: 'http://service' },
+  const listener = getRequestListener(app.fetch)
+  // A request `cut` picks is answered nothing: its connection is closed, as a service that stopped.
+  const server = createServer((request, response) => (cut(request) ? request.socket.destroy() : listener(request, response)))
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const ran = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    // Not execFileSync: the service answers the recipe's curls from this process.
+    execFile('bash', ['-c', resendRecipe()], { cwd: dir, env: { ...process.env, PATH: `${dir}:${process.env.PATH}`, DECISION_MEMORY_URL: url } }, (error, stdout, stderr) =>
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr }),
+    )
   })
-  const lines = (file: string) => readFileSync(join(dir, file), 'utf8').split('\n').filter((l) => l !== '')
-  return { sent: lines('sent').map((l) => JSON.parse(l)), toggled: lines('toggled') }
+  const lines = (file: string) => (existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8').split('\n').filter((l) => l !== '') : [])
+  return {
+    ...ran,
+    toggled: lines('toggled'),
+    files: readdirSync(dir).sort(),
+    atForget: lines('at-forget'),
+    refused: there.includes('alice.refused.ndjson') ? [] : lines('alice.refused.ndjson').map((l) => JSON.parse(l)),
+  }
 }
 
 describe("README's re-send of an export, after forget (Questions keyed anew by an upgrade)", () => {
   it('sends back every answer an earlier version stored under an id spaced or invisible at its ends, which the routes now refuse', async () => {
-    const { call, memory } = await createTestApp()
+    const { app, call, memory } = await createTestApp()
     const OBS = { user: 'alice', question: 'Which DB?', all_options: ['pg', 'mysql'], user_choice: 'pg', source: 'user' as const }
     // Stored as a version before took them, past the routes that now refuse them: the hook's
     // decision_id of a tool_use_id " toolu_1" (before 8b0c31a), a client's "d-1\u200b", a session
@@ -65,13 +96,17 @@ describe("README's re-send of an export, after forget (Questions keyed anew by a
     ])
     const before = (await call('GET', '/v1/users/alice/preferences')).body.points
     const exported = await call('GET', '/v1/users/alice/export')
-    expect((await call('DELETE', '/v1/users/alice')).status).toBe(200)
 
-    const { sent, toggled } = runRecipe(typeof exported.body === 'string' ? exported.body : JSON.stringify(exported.body))
-    const answers = []
-    for (const { url, body } of sent) answers.push(await call('POST', url.replace('http://service', ''), body))
-    expect(answers.filter((a) => a.status >= 400).map((a) => a.body.error.issues)).toEqual([])
-    const ids = sent.filter((s) => s.url.endsWith('/v1/observations')).map((s) => JSON.parse(s.body).decision_id)
+    const run = await runRecipe(app, typeof exported.body === 'string' ? exported.body : JSON.stringify(exported.body))
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    expect(run.stdout).toBe("sent back alice's export, each line taken: sessions 1, observations 6, sessions turned off 1\n")
+    expect(run.refused).toEqual([])
+    // What it sends was written before the user was forgotten, and the export is kept.
+    expect(run.atForget).toEqual(expect.arrayContaining(['alice.ndjson', 'alice.observations.ndjson', 'alice.sessions.ndjson', 'alice.off']))
+    expect(run.files).toContain('alice.ndjson')
+    const ids = (await call('GET', '/v1/users/alice/export')).body.split('\n').filter((l: string) => l !== '').map((l: string) => JSON.parse(l))
+      .filter((l: { type: string }) => l.type === 'observation').map((l: { data: { decision_id: string } }) => l.data.decision_id)
     expect(ids.sort()).toEqual(['toolu_1#ad846d480520c878', 'toolu_2#ad846d480520c878', 'd-1', 'd-2', 'd-❤️', 'd-3'].sort())
     // Learned as before, at the same points, the project under its name without the invisible end.
     const after = (await call('GET', '/v1/users/alice/preferences')).body.points
@@ -79,6 +114,78 @@ describe("README's re-send of an export, after forget (Questions keyed anew by a
     expect(projects(before)).toEqual([['\u2060acme']])
     expect(projects(after)).toEqual([['acme']])
     expect(after.map(({ projects: _, ...p }: { projects: string[] }) => p)).toEqual(before.map(({ projects: _, ...p }: { projects: string[] }) => p))
-    expect(toggled).toEqual(['s-2'])
+    expect(run.toggled).toEqual(['s-2'])
+  })
+
+  it('reports each line the service does not take, with its status and error, keeps them and the export, sends the rest, and exits 1', async () => {
+    const { app, call, memory } = await createTestApp()
+    const OBS = { user: 'alice', question: 'Which DB?', all_options: ['pg', 'mysql'], user_choice: 'pg', source: 'user' as const }
+    // A session named by white space alone, as a version before took one: without it, nothing is
+    // left to name it by, and the routes refuse its lines; the recipe must not drop them unsaid.
+    await memory.observe([
+      { ...OBS, decision_id: 'd-1', session_id: '  ' },
+      { ...OBS, decision_id: 'd-2' },
+    ])
+    const exported = await call('GET', '/v1/users/alice/export')
+
+    const run = await runRecipe(app, exported.body)
+    expect(run.code).toBe(1)
+    expect(run.stdout).toBe('')
+    const blank = [{ path: 'session_id', message: expect.any(String) }]
+    expect(run.refused).toEqual([
+      { route: 'POST /v1/sessions', status: 400, curl: 0, error: expect.objectContaining({ issues: blank }), sent: expect.objectContaining({ user: 'alice', session_id: '' }) },
+      { route: 'POST /v1/observations', status: 400, curl: 0, error: expect.objectContaining({ issues: blank }), sent: expect.objectContaining({ decision_id: 'd-1', session_id: '' }) },
+    ])
+    const said = run.stderr.split('\n').filter((l) => l !== '')
+    expect(said).toHaveLength(3)
+    expect(said[0]).toMatch(/^not taken: POST \/v1\/sessions 400 invalid request: session_id; session_id: .+ \{"user":"alice","session_id":"",/)
+    expect(said[1]).toMatch(/^not taken: POST \/v1\/observations 400 invalid request: session_id; session_id: .+ \{"decision_id":"d-1",/)
+    expect(said[2]).toBe('2 lines not taken, kept with the answer to each in alice.refused.ndjson; alice.ndjson has everything')
+    expect(run.files).toContain('alice.ndjson')
+    // The line taken is stored.
+    const lines = (await call('GET', '/v1/users/alice/export')).body.split('\n').filter((l: string) => l !== '').map((l: string) => JSON.parse(l))
+    expect(lines.filter((l: { type: string }) => l.type === 'observation').map((l: { data: { decision_id: string } }) => l.data.decision_id)).toEqual(['d-2'])
+  })
+
+  it('stops before exporting or forgetting anything when a file it writes is there already, an earlier run\'s export perhaps', async () => {
+    const { app, call, memory } = await createTestApp()
+    await memory.observe([{ user: 'alice', question: 'Which DB?', all_options: ['pg', 'mysql'], user_choice: 'pg', decision_id: 'd-1', source: 'user' }])
+    for (const file of ['alice.ndjson', 'alice.refused.ndjson']) {
+      const run = await runRecipe(app, 'not what the earlier run exported\n', { there: [file] })
+      expect(run.code, file).toBe(1)
+      expect(run.stderr, file).toBe(`${file} is here already (from an earlier run?): move it away first, it may be all that is left of alice\n`)
+      expect(run.atForget, file).toEqual([])
+      expect((await call('GET', '/v1/users/alice/preferences')).body.points, file).toHaveLength(1)
+    }
+  })
+
+  it('reports a line the service gave no answer to, and a session it could not turn off, the others sent', async () => {
+    const { app, call, memory } = await createTestApp()
+    for (const session_id of ['s-fails', 's-2']) {
+      await memory.startSession({ user: 'alice', session_id })
+      await memory.setPersonalization({ user: 'alice', session_id, enabled: false })
+    }
+    await memory.observe([{ user: 'alice', question: 'Which DB?', all_options: ['pg', 'mysql'], user_choice: 'pg', decision_id: 'd-1', source: 'user' }])
+    const exported = await call('GET', '/v1/users/alice/export')
+
+    // The service stops answering POST /v1/sessions: curl exits 52, with no status.
+    const run = await runRecipe(app, exported.body, { cut: (request) => request.url === '/v1/sessions' })
+    expect(run.code).toBe(1)
+    expect(run.refused).toEqual([
+      { route: 'POST /v1/sessions', status: 0, curl: 52, answer: '', sent: expect.objectContaining({ session_id: 's-2' }) },
+      { route: 'POST /v1/sessions', status: 0, curl: 52, answer: '', sent: expect.objectContaining({ session_id: 's-fails' }) },
+      { route: 'toggle --off', status: 2, answer: 'said above', sent: { session_id: 's-fails' } },
+    ])
+    const said = run.stderr.split('\n').filter((l) => l.startsWith('not taken') || / lines not taken/.test(l))
+    expect(said).toEqual([
+      expect.stringMatching(/^not taken: POST \/v1\/sessions 0 no answer \(curl exit 52\) \{"user":"alice","session_id":"s-2",/),
+      expect.stringMatching(/^not taken: POST \/v1\/sessions 0 no answer \(curl exit 52\) \{"user":"alice","session_id":"s-fails",/),
+      'not taken: toggle --off 2 said above {"session_id":"s-fails"}',
+      '3 lines not taken, kept with the answer to each in alice.refused.ndjson; alice.ndjson has everything',
+    ])
+    expect(run.stderr).toContain('decision-memory toggle: it failed')
+    expect(run.toggled).toEqual(['s-2'])
+    const lines = (await call('GET', '/v1/users/alice/export')).body.split('\n').filter((l: string) => l !== '').map((l: string) => JSON.parse(l))
+    expect(lines.filter((l: { type: string }) => l.type === 'observation').map((l: { data: { decision_id: string } }) => l.data.decision_id)).toEqual(['d-1'])
   })
 })
