@@ -117,16 +117,18 @@ export const SERVICE_NODE_FLAGS: readonly string[] = (() => {
 
 /**
  * Starts `decision-memory serve` on a data directory as `npm start` does (its Node flags, default
- * policy, info logs, here to a file), and resolves once `/healthz` answers 200. `env` adds to or
+ * policy unless `policy` names a file, info logs, here to a file), and resolves once `/healthz` answers 200. `env` adds to or
  * overrides its environment (a variant measured beside it); `checkout` runs the service of another
  * checkout (a worktree of another commit, its bundle built), from there.
  */
-export async function startService(options: { dataDir: string; logFile: string; env?: NodeJS.ProcessEnv; checkout?: string }): Promise<ServerProcess> {
+export async function startService(options: { dataDir: string; logFile: string; env?: NodeJS.ProcessEnv; checkout?: string; policy?: string | undefined }): Promise<ServerProcess> {
   const checkout = resolve(options.checkout ?? ROOT)
   await assertBundleRun(checkout)
   const port = await freePort()
   const bin = join(checkout, 'bin/decision-memory.js')
-  return startProcess([...SERVICE_NODE_FLAGS, bin, 'serve', '--port', String(port), '--data', options.dataDir], port, options.logFile, {
+  // A policy file is named by its absolute path: the service of another checkout starts from there.
+  const policy = options.policy === undefined ? [] : ['--policy', resolve(options.policy)]
+  return startProcess([...SERVICE_NODE_FLAGS, bin, 'serve', '--port', String(port), '--data', options.dataDir, ...policy], port, options.logFile, {
     DECISION_MEMORY_LOG_LEVEL: 'info',
     ...options.env,
   }, checkout)
