@@ -24,6 +24,19 @@ describe('contractFor: what the decisions bound to a point do to its offer (R-CO
     }
   })
 
+  it('of two decisions dated and changed alike, the one GET /v1/decisions lists later is the newer, whatever the locale orders', () => {
+    // The store lists by code unit (compareKeys): D-1 before D_1, B-1 before adr-1; localeCompare has
+    // both the other way round, and a locale of its own besides.
+    for (const [first, last] of [['D-1', 'D_1'], ['B-1', 'adr-1']] as const) {
+      const listedFirst = bound(first, '2026-07-01', 'required', { kind: 'must', option: 'Tier S' })
+      const listedLast = bound(last, '2026-07-01', 'required', { kind: 'must', option: 'Tier L' })
+      for (const decisions of [[listedFirst, listedLast], [listedLast, listedFirst]]) {
+        const contract = contractFor(decisions, OFFERED, undefined)
+        expect(contract.musts.map((m) => m.decision.key)).toEqual([last, first])
+      }
+    }
+  })
+
   it('the newest advisory decision is the static default, over an older one and over the request\'s own default', () => {
     const older = bound('D-003', '2026-06-01', 'advisory', { kind: 'must', option: 'Tier S' })
     const newer = bound('D-004', '2026-07-01', 'advisory', { kind: 'prefer', option: 'Tier M' })

@@ -11,7 +11,7 @@ import {
   type RecommendedOption,
 } from '../domain/recommendation'
 import { overLimit } from './constraints'
-import type { DecisionRecord, EnforceLevel } from './decision'
+import { compareKeys, type DecisionRecord, type EnforceLevel } from './decision'
 
 /** What one decision did to a recommendation (R-CON-2). */
 export interface DecisionEffect {
@@ -80,9 +80,13 @@ function effectOf(decision: DecisionRecord, effect: DecisionEffect['effect'], op
   return { key: decision.key, title: decision.title, enforce: decision.enforce, effect, options, rationale: decision.rationale }
 }
 
-/** Newest first: by decision date, then by last change, then by key. */
-function newestFirst(a: DecisionRecord, b: DecisionRecord): number {
-  return b.date.localeCompare(a.date) || b.updated_at.localeCompare(a.updated_at) || b.key.localeCompare(a.key)
+/**
+ * Newest first: by decision date, then by last change, then by key, the key listed later by
+ * `GET /v1/decisions` (compareKeys) the newer. Each by code unit: the dates and times are ISO, and
+ * localeCompare would order keys as no list of them does (`D_1` before `D-1`), and by the locale.
+ */
+export function newestFirst(a: DecisionRecord, b: DecisionRecord): number {
+  return compareKeys(b.date, a.date) || compareKeys(b.updated_at, a.updated_at) || compareKeys(b.key, a.key)
 }
 
 /**
