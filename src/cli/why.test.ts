@@ -187,6 +187,14 @@ describe('decision-memory why --point, the answer as text', () => {
     expect(lines[3]).toBe('  answered for the user: sufficient and p 0.95 reaches auto_resolve_p 0.9')
   })
 
+  it('says each pair of required decisions that contradict each other on a line of its own, whatever the reason asked', () => {
+    const message = 'required decisions D-002 and D-001 contradict each other over "Tier L" (the newer, D-002, holds)'
+    const conflicts = [{ keys: ['D-002', 'D-001'], options: ['Tier L'], message }]
+    const recommendation = { ...older.recommendation, ask: true, ask_reason: 'personalization is off for this session', conflicts } as PointWhy['recommendation']
+    const lines = pointText({ ...older, recommendation }).trimEnd().split('\n')
+    expect(lines.slice(3)).toEqual(['  asked: personalization is off for this session', `  conflict: ${message}; supersede or revoke one of them`])
+  })
+
   it('quotes a name spaced at its ends, as one stored before writes refused it may be, and the service quotes it', () => {
     const spaced = { ...older, user: ' alice ', project: 'acme ', point: ' deploy-target', session_id: ' s-1', task: null, path: null, stage: ' review' } as unknown as PointWhy
     expect(pointText(spaced).split('\n')[0]).toBe(

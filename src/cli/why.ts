@@ -152,6 +152,8 @@ export function pointText(why: PointWhy): string {
     out.push(`recommended: ${recommended} [${rec.state}, confidence ${rec.confidence.value} ${rec.confidence.level}]`)
     out.push(`  when ${rec.precondition} — ${rec.disclosure}`)
     if (rec.ask !== undefined) out.push(`  ${rec.ask ? 'asked' : 'answered for the user'}: ${rec.ask_reason}`)
+    // Said apart from the reason, which may be another's (personalization off, a sensitive point).
+    for (const c of rec.conflicts ?? []) out.push(`  conflict: ${c.message}; supersede or revoke one of them`)
     if (rec.learned !== undefined) {
       const learned = Array.isArray(rec.learned.recommended) ? optionSet(rec.learned.recommended) : rec.learned.recommended
       out.push(`  observed choices alone would say: ${learned} [${rec.learned.state}]`)

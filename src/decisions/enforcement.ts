@@ -36,9 +36,27 @@ export interface DecisionEffect {
   rationale: string
 }
 
+/**
+ * Two accepted required decisions bound to a point that contradict each other there (R-CON-2): a
+ * `must` of an option the other rules out (its `must_not`, a `limit` the option is over, or a `must`
+ * of an option not offered), or, at a single-select point, `must`s of different options. The newer
+ * (by date, then last change, then key: newestFirst) holds, as the later contract; the answer says
+ * so, and is never given for the user, since the check blocks what either forbids (R-CON-3).
+ */
+export interface DecisionConflict {
+  /** The two decisions' keys, the newer first: it holds. */
+  keys: [string, string]
+  /** The options they disagree over: the one the older's `must` names and the newer rules out, or the `must`s' two. */
+  options: string[]
+  /** `required decisions D-002 and D-001 contradict each other over "Tier L" (the newer, D-002, holds)`. */
+  message: string
+}
+
 /** A recommendation joined with the decisions bound to its point. */
 export interface ContractedRecommendation extends Recommendation {
   decisions?: DecisionEffect[]
+  /** Required decisions bound to the point that contradict each other, each pair once; absent when none. */
+  conflicts?: DecisionConflict[]
   /** What observed choices alone recommended, when a decision fixed something else. */
   learned?: { state: Recommendation['state']; recommended: string | string[]; confidence: number }
 }
@@ -73,7 +91,19 @@ export interface PointContract {
   staticDefault: string | undefined
   /** The static default set aside because an advisory decision advises against it, and the newest decision that does. */
   avoided: { option: string; decision: DecisionRecord } | null
+  /** Required decisions that contradict each other over an option one's `must` names and another rules out. */
+  conflicts: DecisionConflict[]
   effects: DecisionEffect[]
+}
+
+/** The conflict of two required decisions, `newer` the one that holds. */
+export function conflictOf(newer: DecisionRecord, older: DecisionRecord, options: readonly string[]): DecisionConflict {
+  const over = options.map((o) => JSON.stringify(o)).join(' and ')
+  return {
+    keys: [newer.key, older.key],
+    options: [...options],
+    message: `required decisions ${newer.key} and ${older.key} contradict each other over ${over} (the newer, ${newer.key}, holds)`,
+  }
 }
 
 function effectOf(decision: DecisionRecord, effect: DecisionEffect['effect'], options: string[]): DecisionEffect {
@@ -151,6 +181,29 @@ export function contractFor(
     }
     if (missing.length > 0) effects.push(effectOf(decision, 'not-offered', missing))
   }
+  // A required must of an option other required decisions rule out: the newer contract holds. A
+  // must newer than each of them keeps its option on offer (theirs is `conflict` there); one older
+  // than any of them is `conflict` itself (fixable, below), and the option stays out. Musts come
+  // newest first, and so do the decisions that rule an option out.
+  const conflicts: DecisionConflict[] = []
+  const overridden = new Map<DecisionRecord, string[]>()
+  for (const m of musts) {
+    const by = (ruledOut.get(m.option) ?? []).filter((d) => d !== m.decision)
+    if (by.length === 0) continue
+    const newer = by.find((d) => newestFirst(d, m.decision) < 0)
+    if (newer !== undefined) {
+      conflicts.push(conflictOf(newer, m.decision, [m.option]))
+      continue
+    }
+    for (const d of by) {
+      conflicts.push(conflictOf(m.decision, d, [m.option]))
+      overridden.set(d, [...(overridden.get(d) ?? []), m.option])
+    }
+    const left = (ruledOut.get(m.option) ?? []).filter((d) => d === m.decision)
+    if (left.length === 0) ruledOut.delete(m.option)
+    else ruledOut.set(m.option, left)
+  }
+  for (const [d, options] of overridden) effects.push(effectOf(d, 'conflict', options))
   const allowed = offered.filter((o) => !ruledOut.has(o.option))
   const byDecision = new Map<DecisionRecord, string[]>()
   for (const [option, by] of ruledOut) for (const d of by) byDecision.set(d, [...(byDecision.get(d) ?? []), option])
@@ -186,6 +239,7 @@ export function contractFor(
     offered: noneAllowed ? [...offered] : allowed,
     staticDefault: noneAllowed ? staticDefault : (advisory?.option ?? (avoided === null ? requested : instead)),
     avoided: noneAllowed ? null : avoided,
+    conflicts,
     effects,
   }
 }
@@ -360,9 +414,10 @@ function fourPlaces(value: number): number {
  */
 export function applyDecisions(rec: Recommendation, contract: PointContract, alwaysAsk: boolean, policy: Policy): ContractedRecommendation {
   const effects = [...contract.effects]
+  const conflicts = [...contract.conflicts]
   if (contract.noneAllowed !== null) {
     for (const [d, options] of softBy(contract.soft)) effects.push(effectOf(d, 'overruled', options))
-    return { ...recommendNone(rec, contract.offered, contract.noneAllowed), decisions: effects }
+    return { ...recommendNone(rec, contract.offered, contract.noneAllowed), decisions: effects, ...(conflicts.length === 0 ? {} : { conflicts }) }
   }
   const allowed = contract.offered.map((o) => o.option)
   const onlyOne = contract.ruledOut.size > 0 && allowed.length === 1 ? (allowed[0] as string) : undefined
@@ -385,9 +440,13 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
       // Every required decision whose must is the newest's option fixes it too: each is named, as a
       // multi-select point names them, so that revoking one does not look like freeing the point.
       const deciding = [...new Set(contract.musts.filter((m) => m.option === must.option).map((m) => m.decision))]
+      const contradicting = new Map<DecisionRecord, string>()
       for (const other of contract.musts.slice(1)) {
-        if (other.option !== must.option) effects.push(effectOf(other.decision, 'conflict', [other.option]))
+        if (other.option === must.option || contradicting.has(other.decision)) continue
+        contradicting.set(other.decision, other.option)
+        effects.push(effectOf(other.decision, 'conflict', [other.option]))
       }
+      for (const [other, option] of contradicting) conflicts.push(conflictOf(must.decision, other, [must.option, option]))
       result = enforce(rec, contract.offered, [must.option], deciding, true, alwaysAsk, policy)
       for (const d of deciding) effects.push(effectOf(d, 'enforced', [must.option]))
     } else if (onlyOne !== undefined) {
@@ -465,11 +524,11 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
     }
   }
   // Required decisions that contradict each other leave no answer the check allows: whatever is
-  // recommended, one of them blocks it (R-CON-3), so it is never answered for the user.
-  const conflicting = effects.filter((e) => e.effect === 'conflict' && e.enforce === 'required')
-  if (conflicting.length > 0 && result.ask === false) {
-    const keys = [...new Set(conflicting.map((e) => e.key))].join(', ')
-    result = { ...result, ask: true, ask_reason: `required decision ${keys} contradicts another in force: the user chooses` }
+  // recommended, one of them blocks it (R-CON-3), so it is never answered for the user. The newer
+  // holds in the recommendation, and the answer names both.
+  if (conflicts.length > 0) {
+    if (result.ask === false) result = { ...result, ask: true, ask_reason: `${conflicts.map((c) => c.message).join('; ')}: the user chooses` }
+    result = { ...result, conflicts }
   }
   return effects.length === 0 ? result : { ...result, decisions: effects }
 }

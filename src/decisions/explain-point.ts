@@ -33,7 +33,7 @@ export interface PointWhy {
   stage: string | null
   recommendation: Pick<
     ContractedRecommendation,
-    'state' | 'recommended' | 'confidence' | 'precondition' | 'disclosure' | 'observations' | 'learned' | 'ask' | 'ask_reason' | 'layers'
+    'state' | 'recommended' | 'confidence' | 'precondition' | 'disclosure' | 'observations' | 'learned' | 'ask' | 'ask_reason' | 'layers' | 'conflicts'
   > | null
   /**
    * Every decision bound to the point, whatever its status, with its supersede chain; in a replay
@@ -214,6 +214,8 @@ export async function explainPoint(
             // Whether it was asked or answered for the user (R-ASK-2): what an audit asks first.
             ask: recommendation.ask,
             ask_reason: recommendation.ask_reason,
+            // Required decisions that contradict each other, the newer holding: named, both keys.
+            ...(recommendation.conflicts === undefined ? {} : { conflicts: recommendation.conflicts }),
             // The layers explain it (R-MEM-5), a possible change of preference with them.
             layers: recommendation.layers,
             ...(recommendation.learned === undefined ? {} : { learned: recommendation.learned }),

@@ -364,6 +364,15 @@ export const DecisionWhySchema = z
 /** What a recommendation's `state` and its confidence's `level` may be: one list for every answer that says them. */
 export const RecommendationStateSchema = z.enum(['static-default', 'partial', 'sufficient', 'personalization-off', 'enforced'])
 export const ConfidenceLevelSchema = z.enum(['high', 'medium-high', 'medium', 'low'])
+/** Required decisions bound to a point that contradict each other (R-CON-2): the newer holds, and the answer is the user's. */
+export const DecisionConflictsSchema = z.array(z.object({ keys: z.array(z.string()), options: z.array(z.string()), message: z.string() })).openapi({
+  description:
+    'Accepted required decisions bound to the point that contradict each other: a `must` of an option another rules out (its `must_not`, a `limit` the option is over, ' +
+    'a `must` of an option not offered), or `must`s of different options at a single-select point. Each pair once, `keys` the newer first: the newer holds (date, then last change, ' +
+    'then key as `GET /v1/decisions` lists them), as the later contract, and the question is asked, never answered for the user, since `POST /v1/decisions/check` blocks what ' +
+    'either forbids. `options`: what they disagree over. Absent when none contradict.',
+})
+
 const DECISION_EFFECTS = ['enforced', 'ruled-out', 'static-default', 'outweighed', 'not-offered', 'conflict', 'advised-against', 'overruled'] as const
 
 export const WhyQuery = z.object({
@@ -412,6 +421,7 @@ export const PointWhySchema = z
         observations: z.number().int(),
         ask: z.boolean().openapi({ description: 'Whether the user was asked (true) or answered for (false, R-ASK-2).' }),
         ask_reason: z.string(),
+        conflicts: DecisionConflictsSchema.optional(),
         learned: z
           .object({ state: RecommendationStateSchema, recommended: z.union([z.string(), z.array(z.string())]), confidence: z.number() })
           .optional(),

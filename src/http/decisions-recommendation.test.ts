@@ -677,7 +677,8 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     }))
     await app.call('POST', '/v1/observations', fives)
     await app.call('POST', '/v1/decisions', { ...never5, key: 'D-202', constraints: [{ kind: 'limit', value: 5 }] })
-    await app.call('POST', '/v1/decisions', { ...never5, key: 'D-203', constraints: [{ kind: 'must', option: '5' }] })
+    // The must is older than the must_not (dated and changed alike, its key listed first): the newer rules 5 out.
+    await app.call('POST', '/v1/decisions', { ...never5, key: 'D-200', constraints: [{ kind: 'must', option: '5' }] })
     const offered = [
       { label: '5', description: 'five' },
       { label: '6', description: 'six' },
@@ -691,9 +692,12 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     expect(rec.decisions.map((d: any) => [d.key, d.effect, d.options])).toEqual([
       ['D-202', 'ruled-out', ['6']],
       ['D-201', 'ruled-out', ['5']],
-      ['D-203', 'conflict', ['5']],
+      ['D-200', 'conflict', ['5']],
     ])
     expect(rec.confidence.method).toBe('every option offered is ruled out by required decision D-202, D-201')
+    expect(rec.conflicts).toEqual([
+      { keys: ['D-201', 'D-200'], options: ['5'], message: 'required decisions D-201 and D-200 contradict each other over "5" (the newer, D-201, holds)' },
+    ])
   })
 
   it('answers nothing for the user when a required must names an option not offered: every option offered breaks it, and the check blocks each', async () => {
@@ -792,7 +796,8 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, title: 'Small first', constraints: [{ kind: 'must', option: 'Tier S' }] })
     const musts = (await app.call('POST', '/v1/recommendations', TIER)).body
     expect(musts).toMatchObject({ state: 'enforced', recommended: 'Tier S', ask: true })
-    expect(musts.ask_reason).toBe('required decision D-001 contradicts another in force: the user chooses')
+    expect(musts.ask_reason).toBe('required decisions D-002 and D-001 contradict each other over "Tier S" and "Tier L" (the newer, D-002, holds): the user chooses')
+    expect(musts.conflicts).toEqual([{ keys: ['D-002', 'D-001'], options: ['Tier S', 'Tier L'], message: expect.stringContaining('D-002 and D-001') }])
     expect((await app.call('POST', '/v1/decisions/check', { choice: 'Tier S', point: 'complexity-tier' })).body).toMatchObject({
       allowed: false,
       blocked_by: [{ key: 'D-001' }],
@@ -804,7 +809,7 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     const hook = (await app.call('POST', '/v1/hooks/claude-code', claudeCodeFixture('pre-tool-use'))).body.hookSpecificOutput
     expect(hook.permissionDecision).toBe('ask')
     expect(hook.permissionDecisionReason).toContain(
-      'For "Which complexity tier should this SPEC use?", required decision D-001 contradicts another in force: the user chooses',
+      'For "Which complexity tier should this SPEC use?", required decisions D-002 and D-001 contradict each other over "Tier S" and "Tier L" (the newer, D-002, holds)',
     )
 
     // A required must_not of the option a required must names: the learned Tier S would be
@@ -817,8 +822,54 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
       ['D-003', 'ruled-out'],
       ['D-001', 'conflict'],
     ])
+    expect(mustNot.conflicts.map((c: any) => [c.keys, c.options])).toEqual([[['D-003', 'D-001'], ['Tier L']]])
     expect((await app.call('POST', '/v1/decisions/check', { choice: 'Tier S', point: 'complexity-tier' })).body.allowed).toBe(false)
   })
+  it('holds the newer of a required must and a required must_not of one option, in either order, and names both', async () => {
+    const app = await createTestApp()
+    const mustL = { ...REQUIRED_TIER_L, title: 'Always L' }
+    const neverL = { ...REQUIRED_TIER_L, title: 'Never L', constraints: [{ kind: 'must_not', option: 'Tier L' }] }
+    // The must_not first, the must an hour later: the later contract fixes Tier L.
+    await app.call('POST', '/v1/decisions', neverL)
+    app.clock.advance(HOUR)
+    await app.call('POST', '/v1/decisions', mustL)
+    const rec = (await app.call('POST', '/v1/recommendations', TIER)).body
+    expect(rec).toMatchObject({ state: 'enforced', recommended: 'Tier L', ask: true })
+    expect(rec.options.map((o: any) => o.option).sort()).toEqual(['Tier L', 'Tier M', 'Tier S'])
+    expect(rec.options[0]).toMatchObject({ option: 'Tier L', recommended: true })
+    const conflict = { keys: ['D-002', 'D-001'], options: ['Tier L'], message: 'required decisions D-002 and D-001 contradict each other over "Tier L" (the newer, D-002, holds)' }
+    expect(rec.conflicts).toEqual([conflict])
+    expect(rec.ask_reason).toBe(`${conflict.message}: the user chooses`)
+    expect(rec.decisions.map((d: any) => [d.key, d.effect, d.options])).toEqual([
+      ['D-001', 'conflict', ['Tier L']],
+      ['D-002', 'enforced', ['Tier L']],
+    ])
+    // The plan and why say the same; nothing is answered for the user.
+    const question = { question: TIER.question, header: TIER.header, multiSelect: false, options: TIER.all_options.map((label) => ({ label, description: label })) }
+    const plan = (await app.call('POST', '/v1/plan', { questions: [question] })).body
+    expect(plan.answers).toEqual({})
+    expect(plan.questions[0].recommendation).toMatchObject({ recommended: 'Tier L', conflicts: [conflict] })
+    const why = (await app.call('GET', '/v1/why?point=complexity-tier')).body
+    expect(why.recommendation).toMatchObject({ state: 'enforced', recommended: 'Tier L', ask: true, conflicts: [conflict] })
+
+    // The other way round: the must first, the must_not later, which takes Tier L out.
+    await app.call('POST', '/v1/decisions/D-001/revoke')
+    await app.call('POST', '/v1/decisions/D-002/revoke')
+    await app.call('POST', '/v1/decisions', mustL)
+    app.clock.advance(HOUR)
+    await app.call('POST', '/v1/decisions', neverL)
+    const out = (await app.call('POST', '/v1/recommendations', TIER)).body
+    expect(out.state).not.toBe('enforced')
+    expect(out.options.map((o: any) => o.option)).not.toContain('Tier L')
+    expect(out.recommended).not.toBe('Tier L')
+    expect(out.ask).toBe(true)
+    expect(out.conflicts).toEqual([{ ...conflict, keys: ['D-004', 'D-003'], message: 'required decisions D-004 and D-003 contradict each other over "Tier L" (the newer, D-004, holds)' }])
+    expect(out.decisions.map((d: any) => [d.key, d.effect])).toEqual([
+      ['D-004', 'ruled-out'],
+      ['D-003', 'conflict'],
+    ])
+  })
+
   it('replays as of a moment with the decisions accepted then (R-REC-9)', async () => {
     const app = await createTestApp()
     const before = app.clock.now().toISOString()

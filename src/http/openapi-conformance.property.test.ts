@@ -726,15 +726,24 @@ async function runSteps(steps: Step[], problems: Problem[]) {
       const isOff = s.session !== undefined && off.has(`${s.user}\u0000${s.session}`)
       if (json.state !== 'enforced' && isOff !== (json.state === 'personalization-off')) fail('R-SES-3', `state ${json.state}, personalization ${isOff ? 'off' : 'on'}`)
       // Decisions bound to the point: a required must fixes it, a required must_not takes an option out of the offer.
-      const listed = ((await (await app.request(`/v1/decisions?point=${p.point}&status=accepted`)).json()) as { decisions: unknown }).decisions as Array<{ key: string; enforce: string; constraints: Array<{ kind: string; option?: string }> }>
-      const required = listed.filter((d) => d.enforce === 'required')
+      type Listed = { key: string; enforce: string; date: string; updated_at: string; constraints: Array<{ kind: string; option?: string }> }
+      const listed = ((await (await app.request(`/v1/decisions?point=${p.point}&status=accepted`)).json()) as { decisions: unknown }).decisions as Listed[]
+      // Newest first, by code unit: by date, then last change, then key as listed. Of contradicting required decisions, the newer holds.
+      const order = (a: Listed, b: Listed) => [b.date, b.updated_at, b.key].join('\u0000') < [a.date, a.updated_at, a.key].join('\u0000') ? -1 : 1
+      const required = listed.filter((d) => d.enforce === 'required').sort(order)
+      const naming = (option: string | undefined) => required.find((d) => d.constraints.some((c) => (c.kind === 'must' || c.kind === 'must_not') && c.option === option))
+      const holding = required.flatMap((d) => d.constraints.filter((c) => c.kind === 'must' && naming(c.option) === d).map((c) => c.option))
       const musts = new Set(required.flatMap((d) => d.constraints.filter((c) => c.kind === 'must').map((c) => c.option)))
       const mustNots = new Set(required.flatMap((d) => d.constraints.filter((c) => c.kind === 'must_not').map((c) => c.option)))
       const offered = p.options.map((o) => labelOf(o as string)).filter((o) => musts.size > 0 || !mustNots.has(o)).sort()
       const given = (json.options as Array<{ option: string }>).map((o) => o.option).sort()
       if (musts.size === 0 && mustNots.size === 0 && JSON.stringify(offered) !== JSON.stringify(given)) fail('options-cover', `options ${JSON.stringify(given)} are not all_options ${JSON.stringify(offered)}`)
       if (musts.size === 0 && mustNots.size > 0 && !given.every((o) => !mustNots.has(o))) fail('R-CON-2', `options ${JSON.stringify(given)} keep a required must_not of ${JSON.stringify([...mustNots])}`)
-      if (!p.multi && musts.size === 1 && (json.state !== 'enforced' || json.recommended !== [...musts][0])) fail('R-CON-2', `accepted required must ${[...musts][0]}: state ${json.state}, recommended ${JSON.stringify(json.recommended)}`)
+      // The newest required must whose option no newer required must_not rules out fixes the answer.
+      if (!p.multi && holding.length > 0 && (json.state !== 'enforced' || json.recommended !== holding[0])) fail('R-CON-2', `accepted required must ${holding[0]} holds: state ${json.state}, recommended ${JSON.stringify(json.recommended)}`)
+      // Required decisions that contradict each other: named, and the question asked.
+      const contradicting = (!p.multi && musts.size > 1) || [...musts].some((o) => mustNots.has(o))
+      if (contradicting && (json.ask !== true || (json.conflicts ?? []).length === 0)) fail('R-CON-2', `contradicting required decisions: ask ${json.ask}, conflicts ${JSON.stringify(json.conflicts)}`)
       if (musts.size === 0 && json.state === 'enforced' && mustNots.size === 0) fail('R-CON-2', `enforced with no required decision in force: ${JSON.stringify(listed)}`)
       if (json.observations !== (counts(s.user)[s.at] as number)) fail('observations', `${json.observations} observations, the user made ${counts(s.user)[s.at]}`)
     } else if (s.kind === 'forget') {

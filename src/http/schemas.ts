@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi'
 import { IdentifierSchema, ObservationInputSchema, TimestampSchema, TrimmedIdentifierSchema } from '../domain/observation'
 import { RecommendationRequestSchema } from '../domain/recommendation'
 import { LIMITS } from '../domain/limits'
-import { ConfidenceLevelSchema, COUNT_DESCRIPTION, DecisionEffectsSchema, LayersSchema, LearnedSchema, RecommendationStateSchema } from './decision-schemas'
+import { ConfidenceLevelSchema, COUNT_DESCRIPTION, DecisionConflictsSchema, DecisionEffectsSchema, LayersSchema, LearnedSchema, RecommendationStateSchema } from './decision-schemas'
 
 /** Route schemas: the domain's zod schemas, registered for the OpenAPI document. */
 export const ObservationInput = ObservationInputSchema.openapi('ObservationInput', {
@@ -109,6 +109,7 @@ export const RecommendationSchema = z
     evidence_total: z.number().int(),
     as_of: z.string(),
     decisions: DecisionEffectsSchema.optional().openapi({ description: 'What the decisions bound to the point did (R-CON-2).' }),
+    conflicts: DecisionConflictsSchema.optional(),
     learned: LearnedSchema.optional().openapi({ description: 'What observed choices alone recommended, when a decision fixed the answer or ruled out every option offered.' }),
   })
   .openapi('Recommendation')

@@ -130,6 +130,7 @@ export function whyOf(recommendation: ContractedRecommendation) {
     evidence_total: r.evidence_total,
     as_of: r.as_of,
     decisions: r.decisions ?? [],
+    ...(r.conflicts === undefined ? {} : { conflicts: r.conflicts }),
     ...(r.learned === undefined ? {} : { learned: r.learned }),
   }
 }
