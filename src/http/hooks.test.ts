@@ -641,6 +641,23 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(output.additionalContext).toContain('ask again with an option the decision allows')
   })
 
+  it('says once that every option is ruled out where required decisions that rule them out contradict each other, and names the pair', async () => {
+    const { call, clock } = await createTestApp()
+    // Tier S required first; Tier L, not offered, an hour later: the newer rules out every option offered.
+    expect((await call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-001', title: 'Small', constraints: [{ kind: 'must', option: 'Tier S' }] })).status).toBe(201)
+    clock.advance(3_600_000)
+    expect((await call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-002' })).status).toBe(201)
+    const pre = claudeCodeFixture('pre-tool-use')
+    const question = pre.tool_input.questions[0]
+    pre.tool_input.questions[0] = { ...question, options: question.options.filter((o: { label: string }) => o.label !== 'Tier L') }
+    const output = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(output.permissionDecision).toBe('ask')
+    expect(output.permissionDecisionReason).toBe(
+      `decision-memory left the questions it asks as written. For "${TIER_QUESTION}", every option offered is ruled out by required decision D-002: ${REQUIRED_TIER_L.rationale} ` +
+        `The agent is told to ask again with an option the decision allows. For "${TIER_QUESTION}", required decisions D-002 and D-001 contradict each other over "Tier S" (the newer, D-002, holds)`,
+    )
+  })
+
   it('drops the agent\'s (Recommended) from an option a required decision rules out but that stays in the question', async () => {
     const { call } = await createTestApp()
     expect((await call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-070' })).status).toBe(201)

@@ -1034,13 +1034,20 @@ function longParts(plan: QuestionPlan, where: string): LongPart[] {
 
 /**
  * The questions asked because required decisions bound to them contradict each other: whatever is
- * put first, one of them blocks it (R-CON-3), so the user is told that they choose, with the
- * recommendation's reason (`required decision D-001 contradicts another in force: the user chooses`).
+ * put first, one of them blocks it (R-CON-3), so the user is told, each pair by its keys
+ * (`required decisions D-002 and D-001 contradict each other over "Tier L" (the newer, D-002, holds)`).
+ * Said from the recommendation's `conflicts`, not its reason: where every option offered is ruled
+ * out, that reason says so, which ruledOutQuestions has said already; where the question is asked
+ * for another reason (personalization off), that reason is no contradiction.
  */
 function contradictedQuestions(plan: QuestionPlan): string[] {
   return plan.questions
-    .filter((p) => p.ask && decisionEffects(p.recommendation).some((d) => d.effect === 'conflict' && d.enforce === 'required'))
-    .map((p) => `for "${p.ask_user_question.question}", ${p.recommendation.ask_reason}`)
+    .filter((p) => p.ask)
+    .flatMap((p) => decisionConflicts(p.recommendation).map((c) => `for "${p.ask_user_question.question}", ${c.message}`))
+}
+
+function decisionConflicts(r: QuestionPlan['questions'][number]['recommendation']): ReadonlyArray<{ message: string }> {
+  return (r as { conflicts?: ReadonlyArray<{ message: string }> }).conflicts ?? []
 }
 
 /**
