@@ -3,6 +3,7 @@ import { foldCase, matchInOtherWords, matchOption, normalizeLabel } from '../dom
 import { characters, leadingCharacters } from '../domain/limits'
 import { boundaryBesideNonAscii, inEveryWay, LETTER_HINTS, letterReadAsLetter, regexLiteralBody, regexReason } from '../domain/policy'
 import type { Constraint, DecisionRecord, DecisionScope, EnforceLevel } from './decision'
+import type { DecisionConflict } from './enforcement'
 import { matchPlainly, type MatchPatterns } from './pattern-match'
 import { actionForms, collapseWhiteSpace } from './shell-forms'
 
@@ -141,6 +142,12 @@ export interface Verdict {
    * before this (`src/billing/**`), which applies to none of the paths it matches: not checked, and said so. Absent when none.
    */
   scope_warnings?: Array<{ key: string; message: string }>
+  /**
+   * Accepted required decisions bound to the choice's point that contradict each other there, as
+   * its recommendation names them (the newer holds there; the check blocks what either forbids).
+   * Absent when none.
+   */
+  conflicts?: DecisionConflict[]
 }
 
 /** Shell text as written, compared with runs of white space made one space, so `git  push` is `git push`. */

@@ -7,6 +7,7 @@ import type { CompiledPolicy } from '../domain/policy'
 import { checkTimestamp } from '../domain/timestamp'
 import { applies, runOfContext, type ApplicabilityQuery } from './applicability'
 import { checkAgainst, reachedBy, type Verdict } from './constraints'
+import { contractConflicts, contractFor } from './enforcement'
 import { matchWithin, type MatchPatterns } from './pattern-match'
 import { FIRST_DECISION_DAY, globMeant, latestDecisionDay, scopeWarning, type DecisionEvent, type DecisionInput, type DecisionRecord, type DecisionStatus } from './decision'
 import { changedFields, importedRecord, mergeImported, type ImportedDecision, type ImportReport, type MergedImport } from './imported-decision'
@@ -191,6 +192,19 @@ async function required(tx: DecisionTransaction, key: string, path = 'key'): Pro
 }
 
 /** The next free `D-NNN` key. */
+/**
+ * The required decisions bound to a point that contradict each other there (R-CON-2), as a
+ * recommendation offering `offered` names them; without the options offered, among those the
+ * decisions bound there name and the policy's default, as the check reads a choice. A choice of
+ * several options is a multi-select one, whose musts of different options do not contradict.
+ */
+function conflictsAt(decisions: readonly DecisionRecord[], point: string, offered: readonly string[] | undefined, pointDefault: string | undefined, multiSelect: boolean) {
+  const bound = decisions.filter((d) => d.enforce === 'required' && d.scope.points.includes(point))
+  const named = bound.flatMap((d) => d.constraints.flatMap((c) => (c.option === undefined || c.kind === 'limit' ? [] : [c.option])))
+  const options = offered ?? [...new Set([...named, ...(pointDefault === undefined ? [] : [pointDefault])])]
+  return contractConflicts(contractFor(bound, options.map((option) => ({ option })), undefined), multiSelect)
+}
+
 function nextKey(keys: readonly string[]): string {
   let max = 0
   for (const k of keys) {
@@ -881,8 +895,10 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
       // At each point the choice is read at: its own, or, at no point, each of the decisions' points.
       const defaultAt = (point: string) => pointPolicy(point, policy)?.static_default
       const found = await inForce(run, asOf)
-      const verdict = checkAgainst(found, { ...run, offered }, matchPatterns, defaultAt)
-      if (asOf === undefined) await store.pulse(verdict.checked, 'check', clock.now().toISOString())
+      const checked = checkAgainst(found, { ...run, offered }, matchPatterns, defaultAt)
+      if (asOf === undefined) await store.pulse(checked.checked, 'check', clock.now().toISOString())
+      const conflicts = run.point === undefined || run.choice === undefined ? [] : conflictsAt(found, run.point, offered, defaultAt(run.point), typeof run.choice !== 'string')
+      const verdict = conflicts.length === 0 ? checked : { ...checked, conflicts }
       const globbed = await globScoped(run, asOf)
       if (globbed.length === 0) return verdict
       // Said only of those that would have blocked or warned, their scope read as their folder: a

@@ -440,13 +440,10 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
       // Every required decision whose must is the newest's option fixes it too: each is named, as a
       // multi-select point names them, so that revoking one does not look like freeing the point.
       const deciding = [...new Set(contract.musts.filter((m) => m.option === must.option).map((m) => m.decision))]
-      const contradicting = new Map<DecisionRecord, string>()
-      for (const other of contract.musts.slice(1)) {
-        if (other.option === must.option || contradicting.has(other.decision)) continue
-        contradicting.set(other.decision, other.option)
-        effects.push(effectOf(other.decision, 'conflict', [other.option]))
+      for (const [other, option] of contradictingMusts(contract)) {
+        effects.push(effectOf(other, 'conflict', [option]))
+        conflicts.push(conflictOf(must.decision, other, [must.option, option]))
       }
-      for (const [other, option] of contradicting) conflicts.push(conflictOf(must.decision, other, [must.option, option]))
       result = enforce(rec, contract.offered, [must.option], deciding, true, alwaysAsk, policy)
       for (const d of deciding) effects.push(effectOf(d, 'enforced', [must.option]))
     } else if (onlyOne !== undefined) {
@@ -531,6 +528,31 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
     result = { ...result, conflicts }
   }
   return effects.length === 0 ? result : { ...result, decisions: effects }
+}
+
+/**
+ * The required decisions whose `must` names another option than the newest fixable one's, each with
+ * its option: at a single-select question, they contradict it (the newest holds).
+ */
+function contradictingMusts(contract: PointContract): Map<DecisionRecord, string> {
+  const must = contract.musts[0]
+  const contradicting = new Map<DecisionRecord, string>()
+  for (const other of contract.musts.slice(1)) {
+    if (must === undefined || other.option === must.option || contradicting.has(other.decision)) continue
+    contradicting.set(other.decision, other.option)
+  }
+  return contradicting
+}
+
+/**
+ * The required decisions of a contract that contradict each other (R-CON-2), the newer of each pair
+ * first, as a recommendation names them; `multiSelect`: `must`s of different options are then
+ * chosen together, not in contradiction.
+ */
+export function contractConflicts(contract: PointContract, multiSelect: boolean): DecisionConflict[] {
+  const must = contract.musts[0]
+  const pairs = multiSelect || must === undefined ? [] : [...contradictingMusts(contract)].map(([other, option]) => conflictOf(must.decision, other, [must.option, option]))
+  return [...contract.conflicts, ...pairs]
 }
 
 /**

@@ -275,6 +275,15 @@ const ViolationSchema = z.object({
     .openapi({ description: 'Present when the `must_not` pattern could not be decided against the action in time (it may or may not match): a warning, even for a required decision.' }),
 })
 
+/** Required decisions bound to a point that contradict each other (R-CON-2): the newer holds, and the answer is the user's. */
+export const DecisionConflictsSchema = z.array(z.object({ keys: z.array(z.string()), options: z.array(z.string()), message: z.string() })).openapi({
+  description:
+    'Accepted required decisions bound to the point that contradict each other: a `must` of an option another rules out (its `must_not`, a `limit` the option is over, ' +
+    'a `must` of an option not offered), or `must`s of different options at a single-select point. Each pair once, `keys` the newer first: the newer holds (date, then last change, ' +
+    'then key as `GET /v1/decisions` lists them), as the later contract, and the question is asked, never answered for the user, since `POST /v1/decisions/check` blocks what ' +
+    'either forbids. `options`: what they disagree over. Absent when none contradict.',
+})
+
 export const VerdictSchema = z
   .object({
     allowed: z.boolean(),
@@ -284,6 +293,11 @@ export const VerdictSchema = z
       description:
         'The keys of the decisions the check reached, each counting a recall pulse: those bound to no point, those bound to `point`, those with a `must_not` pattern `action` was tested against, ' +
         'and, for a `choice` with no `point`, those bound to points with a `must_not` option or a `limit` it was read against.',
+    }),
+    conflicts: DecisionConflictsSchema.optional().openapi({
+      description:
+        'Present when accepted required decisions bound to the `point` of a `choice` contradict each other there, as its recommendation names them (`keys` the newer first, which holds ' +
+        'in the recommendation): the check still blocks what either forbids, so no choice there passes them both until one is superseded or revoked.',
     }),
     scope_warnings: z
       .array(z.object({ key: z.string(), message: z.string() }))
@@ -364,15 +378,6 @@ export const DecisionWhySchema = z
 /** What a recommendation's `state` and its confidence's `level` may be: one list for every answer that says them. */
 export const RecommendationStateSchema = z.enum(['static-default', 'partial', 'sufficient', 'personalization-off', 'enforced'])
 export const ConfidenceLevelSchema = z.enum(['high', 'medium-high', 'medium', 'low'])
-/** Required decisions bound to a point that contradict each other (R-CON-2): the newer holds, and the answer is the user's. */
-export const DecisionConflictsSchema = z.array(z.object({ keys: z.array(z.string()), options: z.array(z.string()), message: z.string() })).openapi({
-  description:
-    'Accepted required decisions bound to the point that contradict each other: a `must` of an option another rules out (its `must_not`, a `limit` the option is over, ' +
-    'a `must` of an option not offered), or `must`s of different options at a single-select point. Each pair once, `keys` the newer first: the newer holds (date, then last change, ' +
-    'then key as `GET /v1/decisions` lists them), as the later contract, and the question is asked, never answered for the user, since `POST /v1/decisions/check` blocks what ' +
-    'either forbids. `options`: what they disagree over. Absent when none contradict.',
-})
-
 const DECISION_EFFECTS = ['enforced', 'ruled-out', 'static-default', 'outweighed', 'not-offered', 'conflict', 'advised-against', 'overruled'] as const
 
 export const WhyQuery = z.object({

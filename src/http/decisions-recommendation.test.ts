@@ -851,6 +851,13 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     expect(plan.questions[0].recommendation).toMatchObject({ recommended: 'Tier L', conflicts: [conflict] })
     const why = (await app.call('GET', '/v1/why?point=complexity-tier')).body
     expect(why.recommendation).toMatchObject({ state: 'enforced', recommended: 'Tier L', ask: true, conflicts: [conflict] })
+    // The check still blocks what either forbids, and says that they contradict each other.
+    const checked = async (choice: string, all_options?: string[]) =>
+      (await app.call('POST', '/v1/decisions/check', { choice, point: 'complexity-tier', ...(all_options === undefined ? {} : { all_options }) })).body
+    for (const options of [undefined, TIER.all_options]) {
+      expect(await checked('Tier L', options)).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-001' }], conflicts: [conflict] })
+      expect(await checked('Tier M', options)).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-002' }], conflicts: [conflict] })
+    }
 
     // The other way round: the must first, the must_not later, which takes Tier L out.
     await app.call('POST', '/v1/decisions/D-001/revoke')
@@ -868,6 +875,10 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
       ['D-004', 'ruled-out'],
       ['D-003', 'conflict'],
     ])
+    expect((await checked('Tier S', TIER.all_options)).conflicts.map((c: any) => c.keys)).toEqual([['D-004', 'D-003']])
+    // None where one of them is revoked.
+    await app.call('POST', '/v1/decisions/D-003/revoke')
+    expect((await checked('Tier S', TIER.all_options)).conflicts).toBeUndefined()
   })
 
   it('replays as of a moment with the decisions accepted then (R-REC-9)', async () => {
