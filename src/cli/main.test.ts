@@ -135,6 +135,21 @@ describe('decision-memory main', () => {
     }
   })
 
+  it('shows what a usage error quotes of its arguments escaped, an escape sequence or a line feed, never written to the terminal as itself', async () => {
+    for (const [argv, said] of [
+      [['preferences', '--x\u001b[2J'], "decision-memory preferences: Unknown option '--x\\u001b[2J'"],
+      [['serve', '--port', '74\n20'], 'decision-memory serve: --port must be a port number from 0 to 65535, not "74\\n20"'],
+      [['preferences', '--user', 'a', '--user', 'b\u009b2J'], 'decision-memory preferences: --user is given twice ("a" and "b\\u009b2J"): give it once'],
+      [['gaurd\u001b]0;x\u0007'], 'decision-memory: unknown command "gaurd\\u001b]0;x\\u0007"'],
+      [['help', 'x\ny'], 'decision-memory: no command "x\\ny" to help with'],
+      [['version', 'a\tb\u202e'], 'decision-memory version: version takes no arguments, not "a\\tb\\u202e"'],
+    ] as const) {
+      const { stderr } = await run([...argv])
+      expect(stderr.slice(0, stderr.indexOf('\n\n')), argv.join(' ')).toBe(said)
+      expect(stderr, argv.join(' ')).not.toMatch(/[\u0007\u001b\u009b\u202e\t]/)
+    }
+  })
+
   it('prints the help of help and of version for --help or -h anywhere among their arguments, as every command does, exit 0', async () => {
     for (const [argv, help] of [
       [['version', '--bogus', '--help'], 'decision-memory version\n'],

@@ -1,5 +1,6 @@
 import { UsageError } from './options'
 import { packageVersion } from './package-version'
+import { printable, printableLine } from './terminal'
 
 /** A command of the CLI, loaded only when it runs: the hooks start on every agent event and must start fast. */
 interface CommandModule {
@@ -116,7 +117,7 @@ function asksHelp(args: string[]): boolean {
 
 /** A mistake in how \`help\` or \`version\` was called: said with its help, exit 2, as for every other command. */
 function misused(name: string, message: string, help: string): number {
-  process.stderr.write(`decision-memory ${name}: ${message}\n\n${help}`)
+  process.stderr.write(`decision-memory ${name}: ${printableLine(message)}\n\n${help}`)
   return 2
 }
 
@@ -169,7 +170,7 @@ export async function main(argv: string[]): Promise<number> {
     const own = rest[0] === 'help' ? HELP_HELP : rest[0] === 'version' ? VERSION_HELP : undefined
     if (rest[0] !== undefined && topic === undefined && own === undefined) {
       // As for an unknown command itself: a help that does not exist is no success.
-      process.stderr.write(`decision-memory: no command "${rest[0]}" to help with\n\n${HELP}`)
+      process.stderr.write(`${printableLine(`decision-memory: no command "${rest[0]}" to help with`)}\n\n${HELP}`)
       return 1
     }
     if (own !== undefined) process.stdout.write(own)
@@ -192,7 +193,7 @@ export async function main(argv: string[]): Promise<number> {
   if (load === undefined) {
     // 1, not 2: Claude Code blocks the tool call of a PreToolUse hook that exits 2, so a typo in a
     // hook's command would block every question or Bash command it matches (as git, exit 1).
-    process.stderr.write(`decision-memory: unknown command "${name}"\n\n${HELP}`)
+    process.stderr.write(`${printableLine(`decision-memory: unknown command "${name}"`)}\n\n${HELP}`)
     return 1
   }
   const command = await load()
@@ -209,12 +210,16 @@ export async function main(argv: string[]): Promise<number> {
     return code ?? -1
   } catch (error) {
     const code = (error as { code?: unknown }).code
+    // What the messages quote was typed or set by someone (a flag, a value, a variable, a file's
+    // path): an escape sequence there would run in the terminal, so it is shown escaped, as the
+    // commands show names. A usage error is one line, so a line feed in a value is escaped too; an
+    // operational one may run on to lines of its own (an invalid policy's fields).
     if (error instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
-      process.stderr.write(`decision-memory ${name}: ${(error as Error).message}\n\n${command.help}`)
+      process.stderr.write(`decision-memory ${name}: ${printableLine((error as Error).message)}\n\n${command.help}`)
       return 2
     }
     if (typeof code === 'string' && OPERATIONAL_CODES.has(code)) {
-      process.stderr.write(`decision-memory ${name}: ${(error as Error).message}\n`)
+      process.stderr.write(`decision-memory ${name}: ${printable((error as Error).message)}\n`)
       return 1
     }
     throw error

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { jsonLine, printable, terminalSafeJson } from './terminal'
+import { jsonLine, printable, printableLine, terminalSafeJson } from './terminal'
 
 describe('jsonLine', () => {
   it('writes DEL and the C1 controls as \\u escapes, which JSON.stringify leaves raw, and parses to the same value', () => {
@@ -24,5 +24,11 @@ describe('printable', () => {
   it('shows the bidirectional controls visibly, which would reorder the line as shown, and leaves right-to-left text alone', () => {
     expect(printable('Tier \u202eL reiT\u202c \u2067x\u2069')).toBe('Tier \\u202eL reiT\\u202c \\u2067x\\u2069')
     expect(printable('שלום مرحبا')).toBe('שלום مرحبا')
+  })
+})
+
+describe('printableLine', () => {
+  it('shows a line feed and a tab as a quoted name does, and the other controls as printable does', () => {
+    expect(printableLine('a\nb\tc\u001b[2J\u202e')).toBe('a\\nb\\tc\\u001b[2J\\u202e')
   })
 })

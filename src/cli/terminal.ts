@@ -14,6 +14,15 @@ export function printable(text: string): string {
 const PRINTABLE_ESCAPED = new RegExp(`[${TERMINAL_CONTROLS}]`, 'g')
 
 /**
+ * Text for one line of a terminal: printable, and a line feed or tab written as `\n` or `\t`, as a
+ * quoted name writes them (shownName). A usage error quotes what was typed (a flag, a value, a
+ * command's name): a line feed there would start a line the message never wrote.
+ */
+export function printableLine(text: string): string {
+  return printable(text.replace(/[\n\t]/g, (c) => (c === '\n' ? '\\n' : '\\t')))
+}
+
+/**
  * JSON text with DEL and the C1 controls (U+007F–U+009F) written as `\u009b`: JSON.stringify
  * escapes C0 but leaves these raw, and a terminal that shows the output (`--json`, an export not
  * redirected) reads U+009B as CSI. The escape is the same JSON value to any parser, and valid
