@@ -48,10 +48,22 @@ describe('parseFlags with a value given without its flag', () => {
     expect(() => parseFlags({ args: ['--port', '7420', '7421'], options: serve })).toThrow('does not take positional arguments')
   })
 
+  it('says a word after -- is an argument the command takes none of, not a flag\'s value given without it', () => {
+    const serve = { port: { type: 'string' }, host: { type: 'string' } } as const
+    expect(() => parseFlags({ args: ['--', '7420'], options: serve })).toThrow(
+      new UsageError('this command takes no arguments, and "7420" after -- is one: give it after its flag, --port 7420'),
+    )
+    expect(() => parseFlags({ args: ['--host', '::1', '--', './data'], options: serve })).toThrow(new UsageError('this command takes no arguments, and "./data" after -- is one'))
+    // Before --, as without it.
+    expect(() => parseFlags({ args: ['7420', '--', 'x'], options: serve })).toThrow(new UsageError('"7420" is no argument of this command: give it after its flag, --port 7420'))
+  })
+
   it('gives the flag and value as they would be taken: after =, starting with -, and quoted for the shell', () => {
     const user = { user: { type: 'string' }, yes: { type: 'boolean' } } as const
     // `--user -x` would be refused in its turn, as a flag where the value is: `--user=-x` is taken.
-    expect(() => parseFlags({ args: ['--yes', '--', '-x'], options: user })).toThrow(new UsageError('"-x" is no argument of this command: give it after its flag, --user=-x'))
+    expect(() => parseFlags({ args: ['--yes', '--', '-x'], options: user })).toThrow(
+      new UsageError('this command takes no arguments, and "-x" after -- is one: give it after its flag, --user=-x'),
+    )
     expect(() => parseFlags({ args: ['alice smith', '--yes'], options: user })).toThrow(new UsageError('"alice smith" is no argument of this command: give it after its flag, --user \'alice smith\''))
     // An empty one is no value to give a flag (`--user ""` is refused as empty): Node's own words.
     expect(() => parseFlags({ args: ['', '--yes'], options: user })).toThrow('does not take positional arguments')

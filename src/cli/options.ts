@@ -398,6 +398,14 @@ function strayValueFlag(stray: string, options: NonNullable<ParseArgsConfig['opt
   return first === undefined || given(first) ? undefined : flagged(first)
 }
 
+/** Whether the first argument parseArgs reads as a positional comes after `--`. */
+function afterTerminator(args: string[], options: NonNullable<ParseArgsConfig['options']>): boolean {
+  const { tokens } = parseArgs({ args, options, strict: false, allowPositionals: true, tokens: true })
+  const terminator = tokens.find((token) => token.kind === 'option-terminator')
+  const first = tokens.find((token) => token.kind === 'positional')
+  return terminator !== undefined && first !== undefined && first.index > terminator.index
+}
+
 /**
  * parseArgs, strict, refusing a flag that takes a value given twice: parseArgs keeps the last
  * silently, so `forget --user alice --user bob` (a line edited in a hurry) would forget bob. And
@@ -425,6 +433,12 @@ export function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typ
     // Given as it would be taken: `--user -x` is refused in its turn (a flag where the value is),
     // `--user alice smith` is two words; an empty one is no value to give (`--user ""` is refused).
     const hint = stray === undefined || stray === '' ? undefined : strayValueFlag(stray, config.options ?? {}, args)
+    // After `--` every word is an argument, as the user asked (`serve -- 7420`): said so, not as a
+    // value whose flag was forgotten, with the flag it may be meant for (`-- -x`, where `--` was the
+    // way to give a value starting with -, is `--user=-x`).
+    if (stray !== undefined && afterTerminator(args, config.options ?? {})) {
+      throw new UsageError(`this command takes no arguments, and "${stray}" after -- is one${hint === undefined ? '' : `: give it ${hint}`}`)
+    }
     if (hint !== undefined) throw new UsageError(`"${stray}" is no argument of this command: give it ${hint}`)
     throw error
   }
