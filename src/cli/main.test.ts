@@ -135,6 +135,22 @@ describe('decision-memory main', () => {
     }
   })
 
+  it('says a flag the command does not take but another does as that one\'s, with the command\'s help, rather than in parseArgs\' words', async () => {
+    for (const [argv, said] of [
+      [['why', '--on'], 'decision-memory why: --on is a flag of toggle, not of why'],
+      [['why', '--point', 'x', '--off=1'], 'decision-memory why: --off is a flag of toggle, not of why'],
+      [['preferences', '--session', 's-1'], 'decision-memory preferences: --session is a flag of toggle and why, not of preferences'],
+      [['export', '--yes'], 'decision-memory export: --yes is a flag of forget, not of export'],
+    ] as const) {
+      const { code, stdout, stderr } = await run([...argv])
+      expect(code, argv.join(' ')).toBe(2)
+      expect(stdout, argv.join(' ')).toBe('')
+      expect(stderr, argv.join(' ')).toBe(`${said}\n\n${(await run(['help', argv[0]])).stdout}`)
+    }
+    // A flag no command takes is said as before.
+    expect((await run(['why', '--bogus'])).stderr).toMatch(/^decision-memory why: Unknown option '--bogus'/)
+  })
+
   it('shows what a usage error quotes of its arguments escaped, an escape sequence or a line feed, never written to the terminal as itself', async () => {
     for (const [argv, said] of [
       [['preferences', '--x\u001b[2J'], "decision-memory preferences: Unknown option '--x\\u001b[2J'"],

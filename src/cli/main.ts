@@ -110,6 +110,25 @@ function unknownOption(flag: string): string {
   return `Unknown option '${flag.replace(/=.*$/s, '')}'`
 }
 
+/**
+ * A flag a command does not take, said as one of the commands that do (`why --on`: `--on is a flag
+ * of toggle, not of why`), rather than in parseArgs' words alone, which for a command taking
+ * positionals ran on about giving `--on` after `--`. Read from each command's usage line (its
+ * help's first), which lists its flags; undefined when no other command takes it.
+ */
+async function flagOfOthers(name: string, message: string): Promise<string | undefined> {
+  const flag = /^Unknown option '(--[a-z][a-z-]*)'/.exec(message)?.[1]
+  if (flag === undefined) return undefined
+  const named = new RegExp(`(?<![\\w-])${flag}(?![\\w-])`)
+  const owners: string[] = []
+  for (const [other, load] of Object.entries(COMMANDS)) {
+    if (other !== name && named.test((await load()).help.split('\n')[0] ?? '')) owners.push(other)
+  }
+  if (owners.length === 0) return undefined
+  const which = owners.length === 1 ? owners[0] : `${owners.slice(0, -1).join(', ')} and ${owners.at(-1)}`
+  return `${flag} is a flag of ${which}, not of ${name}`
+}
+
 /** Whether `--help` (or `-h`) is anywhere among a command's arguments: its help, then, and nothing else. */
 function asksHelp(args: string[]): boolean {
   return args.includes('--help') || args.includes('-h')
@@ -215,7 +234,8 @@ export async function main(argv: string[]): Promise<number> {
     // commands show names. A usage error is one line, so a line feed in a value is escaped too; an
     // operational one may run on to lines of its own (an invalid policy's fields).
     if (error instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
-      process.stderr.write(`decision-memory ${name}: ${printableLine((error as Error).message)}\n\n${command.help}`)
+      const message = (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? await flagOfOthers(name, (error as Error).message) : undefined) ?? (error as Error).message
+      process.stderr.write(`decision-memory ${name}: ${printableLine(message)}\n\n${command.help}`)
       return 2
     }
     if (typeof code === 'string' && OPERATIONAL_CODES.has(code)) {
