@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest'
-import { describeToggle } from './toggle'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { captured } from '../../test/support/captured'
+import { openStores } from '../open-store'
+import { describeToggle, startedByToggle, toggleCommand } from './toggle'
 
 describe('decision-memory toggle, its sentence', () => {
   it('says the setting, the session and its user', () => {
@@ -13,5 +18,60 @@ describe('decision-memory toggle, its sentence', () => {
   it('shows a user named with bidirectional controls escaped, as why and preferences do', () => {
     // The store's user, printed when --user is not given: "ev\u202eil" would show reordered.
     expect(describeToggle({ session_id: 's-1', personalization: true, user: 'ev\u202eil' })).toBe('personalization on for session s-1 (user ev\\u202eil)')
+  })
+})
+
+describe('decision-memory toggle of a session id no event named', () => {
+  const dirs: string[] = []
+  afterEach(async () => {
+    vi.restoreAllMocks()
+    vi.unstubAllEnvs()
+    await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })))
+  })
+
+  /** A store in a folder of its own, with alice's session s-1 started as the agent starts it. */
+  async function storeWithSession(): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-toggle-new-'))
+    dirs.push(dir)
+    const data = join(dir, 'data')
+    const { store } = await openStores(data)
+    await store.startSession({ session_id: 's-1', user: 'alice', project: '/home/dev/acme', started_at: '2026-07-01T10:00:00.000Z', personalization: true })
+    await store.close()
+    vi.stubEnv('DECISION_MEMORY_URL', 'http://127.0.0.1:9')
+    vi.stubEnv('DECISION_MEMORY_USER', '')
+    return data
+  }
+
+  it('starts it, as the route does, and says on stderr that no session of that id had been seen', async () => {
+    const data = await storeWithSession()
+    const typo = await captured(() => toggleCommand(['--session', 's-l', '--user', 'alice', '--off', '--data', data]))
+    expect(typo.code).toBe(0)
+    expect(typo.stdout).toBe('personalization off for session s-l (user alice)\n')
+    expect(typo.stderr).toBe(
+      "decision-memory toggle: no session s-l of user alice had been seen, so the toggle started it (it counts among alice's sessions): if the id is mistyped, no session of the agent was changed\n",
+    )
+    // Started: it counts among alice's sessions, as the route's toggle makes it count.
+    const json = await captured(() => toggleCommand(['--session', 's-l', '--user', 'alice', '--on', '--json', '--data', data]))
+    expect(JSON.parse(json.stdout)).toMatchObject({ session_id: 's-l', personalization: true, expertise: { sessions: 2 } })
+    // Toggled again, it is a session the toggle found, said as any other.
+    expect(json.stderr).toBe('')
+  })
+
+  it('says nothing more of a session the agent started', async () => {
+    const data = await storeWithSession()
+    const { code, stdout, stderr } = await captured(() => toggleCommand(['--session', 's-1', '--off', '--data', data]))
+    expect(code).toBe(0)
+    expect(stdout).toBe('personalization off for session s-1 (user alice)\n')
+    expect(stderr).toBe('')
+  })
+
+  it('tells a session a toggle started by its one toggle at its start, in no project', () => {
+    const started = { session_id: 's-1', user: 'alice', personalization: false, project: null, started_at: '2026-07-01T10:00:00.000Z', toggles: [{ at: '2026-07-01T10:00:00.000Z' }] }
+    expect(startedByToggle(started)).toBe(true)
+    expect(startedByToggle({ ...started, project: '/home/dev/acme' })).toBe(false)
+    expect(startedByToggle({ ...started, started_at: '2026-07-01T09:00:00.000Z' })).toBe(false)
+    expect(startedByToggle({ ...started, toggles: [{ at: '2026-07-01T10:00:00.000Z' }, { at: '2026-07-01T11:00:00.000Z' }] })).toBe(false)
+    const { toggles: _toggles, ...never } = started
+    expect(startedByToggle(never)).toBe(false)
   })
 })

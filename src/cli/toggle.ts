@@ -10,7 +10,7 @@ export const TOGGLE_HELP = `decision-memory toggle --session ID [--on | --off] [
   Turns personalization on or off for one session (no flag flips it). New sessions start on.
   --user USER    whose session (default $DECISION_MEMORY_USER, as the hook's); with neither,
                  the one user who has it, else "default" (a session id not seen yet is started
-                 for that user, with the setting asked for)
+                 for that user, with the setting asked for, and said so on stderr: is the id right?)
   --json         print the session's record instead of a sentence, with the user's expertise
   --policy FILE  policy file when the store is opened here (default policies/default.json):
                  the one the service runs with, whose expertise bands give that level
@@ -81,12 +81,37 @@ export async function toggleCommand(argv: string[]): Promise<number> {
   }
   if (answer.status >= 400 && refused?.code === 'invalid_request') refuseNameOfFlag({ issues: refused.issues ?? [] }, values.user === undefined)
   if (answer.status >= 400) return failure('toggle', answer, USER_FROM_FLAG_OR_VARIABLE)
-  const session = answer.body as { session_id: string; personalization: boolean; user: string }
+  const session = answer.body as ToggledSession
   if (values.json === true) process.stdout.write(jsonLine(session))
   else {
     process.stdout.write(describeToggle(session) + '\n')
   }
+  // A session id no event had named (mistyped, or a session the agent has not started yet) is
+  // started by the toggle, as the route starts it (R-SES-1): done, and said, since a mistyped one
+  // turned nothing off and counts among the user's sessions (R-SES-2).
+  if (startedByToggle(session)) process.stderr.write(`decision-memory toggle: ${newSessionNote(session)}\n`)
   return 0
+}
+
+/** A session as the toggle answers it (the route's `Session`). */
+type ToggledSession = { session_id: string; personalization: boolean; user: string; project?: string | null; started_at?: string; toggles?: ReadonlyArray<{ at: string }> }
+
+/**
+ * Whether a toggle started this session: one that starts it is its only toggle, made at the moment
+ * it starts, in no project (setPersonalization). A session started otherwise (by the agent's events,
+ * `POST /v1/sessions`) starts before any toggle of it.
+ */
+export function startedByToggle(session: ToggledSession): boolean {
+  return session.project === null && session.toggles?.length === 1 && session.toggles[0]?.at === session.started_at
+}
+
+/** What toggle says of a session it started: no event had named it, so check the id. */
+export function newSessionNote(session: ToggledSession): string {
+  const user = shownName(session.user)
+  return printable(
+    `no session ${shownName(session.session_id)} of user ${user} had been seen, so the toggle started it (it counts among ${user}'s sessions): ` +
+      'if the id is mistyped, no session of the agent was changed',
+  )
 }
 
 /**
