@@ -244,7 +244,9 @@ export function createApp({ memory, logger, version = '0.0.0', decisions, auth, 
     // where the routes are listed, rather than left with the bare 404.
     if (methods.length === 0 || methods.includes(c.req.method)) {
       const browsing = (c.req.method === 'GET' || c.req.method === 'HEAD') && !c.req.path.startsWith('/v1/')
-      const listed = browsing ? ' (the routes are listed at /docs and in /openapi.json)' : ''
+      // With auth, /docs and /openapi.json need the token too, which a browser does not send: said.
+      const token = auth === undefined ? '' : ', which need a bearer token, as every route but /healthz does'
+      const listed = browsing ? ` (the routes are listed at /docs and in /openapi.json${token})` : ''
       return c.json(errorBody(c, 'not_found', `no route ${c.req.method} ${c.req.path}${listed}`), 404)
     }
     return methodNotAllowed(c, methods)

@@ -19,6 +19,20 @@ describe('bearer auth (R-SVC-4)', () => {
     expect((await call('GET', '/openapi.json')).status).toBe(401)
   })
 
+  it('answers GET / without a token with where the routes are listed, which need one; every other request there and elsewhere still needs it', async () => {
+    const { app } = await createTestApp({ auth })
+    const root = await app.request('/')
+    expect(root.status).toBe(404)
+    expect(((await root.json()) as any).error.message).toBe(
+      'no route GET / (the routes are listed at /docs and in /openapi.json, which need a bearer token, as every route but /healthz does)',
+    )
+    expect((await app.request('/', { method: 'HEAD' })).status).toBe(404)
+    expect((await app.request('/', { method: 'POST' })).status).toBe(401)
+    for (const path of ['/docs', '/openapi.json', '/x', '/v1/users/alice/preferences', '/?user=alice']) {
+      expect((await app.request(path)).status, path).toBe(path === '/?user=alice' ? 404 : 401)
+    }
+  })
+
   it('says a token sent is not valid, not missing, also when it is more than one word', async () => {
     const { call } = await createTestApp({ auth })
     const messageOf = async (authorization: string) =>

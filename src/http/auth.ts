@@ -8,6 +8,13 @@ import { errorBody, ErrorSchema } from './errors'
 /** Routes anyone may call: a load balancer's liveness probe carries no token. */
 const PUBLIC_PATHS = new Set(['/healthz'])
 
+/**
+ * The service's address opened in a browser (`GET /`), which sends no token: answered where the
+ * routes are listed (app.ts's 404), which says nothing of the store nor of any user, rather than a
+ * bare 401 that left a new user with no pointer to /docs. Any other method there needs the token.
+ */
+const isRootBrowsed = (c: Context) => c.req.path === '/' && (c.req.method === 'GET' || c.req.method === 'HEAD')
+
 const BEARER = /^Bearer +([^\s]+) *$/i
 
 function principalOf(c: Context): Principal | undefined {
@@ -152,7 +159,7 @@ export function actingUser(c: Context, user: string | undefined): string | undef
  */
 export function bearerAuth({ tokens }: { tokens: TokenTable }): MiddlewareHandler {
   return async function bearerAuth(c, next) {
-    if (PUBLIC_PATHS.has(c.req.path)) return next()
+    if (PUBLIC_PATHS.has(c.req.path) || isRootBrowsed(c)) return next()
     const authorization = c.req.header('authorization')
     const principal = principalFor(tokens, authorization)
     if (principal === undefined) {
