@@ -71,6 +71,12 @@ export interface DecisionMemory extends DataRights {
    */
   setPersonalization(input: { session_id: string; user?: string | undefined; enabled?: boolean | undefined; sessionField?: string }): Promise<SessionView>
   /**
+   * A session as stored, its personalization among it, with the user's expertise: read, never
+   * started. Whose, as for a toggle: `user`, else the one user who has that id (several: refused,
+   * `ambiguous_session`). None: `session_not_found` (404), at `sessionField` (the route's `id`).
+   */
+  session(input: { session_id: string; user?: string | undefined; sessionField?: string }): Promise<SessionView>
+  /**
    * Remembers the points questions were planned at, by the decision_id their answers will carry:
    * a PreToolUse that took options out of them, whose answers carry only the options shown.
    */
@@ -152,6 +158,18 @@ export function createDecisionMemory(deps: {
       latestFlags.set(k, { changes, multi_select: flag })
     }
     return flag
+  }
+
+  /** The one user who has a session of this id, undefined when none has; several: refused, naming them. */
+  async function sessionOwner(sessionId: string): Promise<string | undefined> {
+    const owners = await store.sessionOwners(sessionId)
+    if (owners.length > 1) {
+      // Names as messages show them: a session or user stored spaced at its ends before writes refused one is quoted.
+      throw new InputError('ambiguous_session', `session ${shownName(sessionId)} belongs to several users`, {
+        issues: [{ path: 'user', message: `name one of: ${owners.map(shownName).join(', ')}` }],
+      })
+    }
+    return owners[0]
   }
 
   async function sessionView(session: SessionRecord): Promise<SessionView> {
@@ -453,18 +471,7 @@ export function createDecisionMemory(deps: {
     },
 
     async setPersonalization(input) {
-      let user = input.user
-      if (user === undefined) {
-        const owners = await store.sessionOwners(input.session_id)
-        if (owners.length > 1) {
-          // Names as messages show them: a session or user stored spaced at its ends before writes refused one is quoted.
-          throw new InputError('ambiguous_session', `session ${shownName(input.session_id)} belongs to several users`, {
-            issues: [{ path: 'user', message: `name one of: ${owners.map(shownName).join(', ')}` }],
-          })
-        }
-        user = owners[0]
-      }
-      user ??= 'default'
+      const user = input.user ?? (await sessionOwner(input.session_id)) ?? 'default'
       let existing = await store.getSession(user, input.session_id)
       const now = clock.now().toISOString()
       if (existing === undefined) {
@@ -487,6 +494,19 @@ export function createDecisionMemory(deps: {
       // The flip is decided in the store's write, not here: two flips at once flip twice.
       const updated = await store.setPersonalization(user, input.session_id, input.enabled, now)
       return sessionView(updated ?? existing)
+    },
+
+    async session(input) {
+      const user = input.user ?? (await sessionOwner(input.session_id))
+      const session = user === undefined ? undefined : await store.getSession(user, input.session_id)
+      if (session === undefined) {
+        const whose = input.user === undefined ? '' : ` of user ${shownName(input.user)}`
+        throw new InputError('session_not_found', `no session ${shownName(input.session_id)}${whose} has been seen`, {
+          status: 404,
+          issues: [{ path: input.sessionField ?? 'session_id', message: `no session of this id${whose}: a session is started by the agent's first event in it, or by a toggle` }],
+        })
+      }
+      return sessionView(session)
     },
 
     decayScan(input = {}) {

@@ -443,3 +443,22 @@ describe('a service URL on a port fetch will not connect to', () => {
     expect(readFileSync(spool, 'utf8')).toContain('s-bad-port')
   })
 })
+
+describe('toggle through the running service, of a session id no event named', () => {
+  it('says the toggle started it, and --show reads a setting without starting a session', async () => {
+    const env = { DECISION_MEMORY_URL: service.url }
+    await post('/v1/sessions', { user: 'erin', session_id: 'erin-1' })
+    const shown = await runCli(['toggle', '--session', 'erin-1', '--show'], { env })
+    expect(shown).toMatchObject({ code: 0, stdout: 'personalization on for session erin-1 (user erin)\n', stderr: '' })
+    const missing = await runCli(['toggle', '--session', 'erin-l', '--user', 'erin', '--show'], { env })
+    expect(missing).toMatchObject({ code: 1, stdout: '', stderr: 'decision-memory toggle: no session erin-l of user erin has been seen: is the id right? (--show starts no session)\n' })
+    const typo = await runCli(['toggle', '--session', 'erin-l', '--user', 'erin', '--off'], { env })
+    expect(typo.code).toBe(0)
+    expect(typo.stdout).toBe('personalization off for session erin-l (user erin)\n')
+    expect(typo.stderr).toBe(
+      "decision-memory toggle: no session erin-l of user erin had been seen, so the toggle started it (it counts among erin's sessions): if the id is mistyped, no session of the agent was changed\n",
+    )
+    const known = await runCli(['toggle', '--session', 'erin-1', '--off'], { env })
+    expect([known.code, known.stderr]).toEqual([0, ''])
+  })
+})

@@ -75,3 +75,52 @@ describe('decision-memory toggle of a session id no event named', () => {
     expect(startedByToggle(never)).toBe(false)
   })
 })
+
+describe('decision-memory toggle --show', () => {
+  const dirs: string[] = []
+  afterEach(async () => {
+    vi.restoreAllMocks()
+    vi.unstubAllEnvs()
+    await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })))
+  })
+
+  async function storeWithSession(): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-toggle-show-'))
+    dirs.push(dir)
+    const data = join(dir, 'data')
+    const { store } = await openStores(data)
+    await store.startSession({ session_id: 's-1', user: 'alice', project: '/home/dev/acme', started_at: '2026-07-01T10:00:00.000Z', personalization: true })
+    await store.close()
+    vi.stubEnv('DECISION_MEMORY_URL', 'http://127.0.0.1:9')
+    vi.stubEnv('DECISION_MEMORY_USER', '')
+    return data
+  }
+
+  it('prints the setting and changes nothing, as often as it is asked', async () => {
+    const data = await storeWithSession()
+    for (let i = 0; i < 2; i++) {
+      const { code, stdout, stderr } = await captured(() => toggleCommand(['--session', 's-1', '--show', '--data', data]))
+      expect([code, stdout, stderr]).toEqual([0, 'personalization on for session s-1 (user alice)\n', ''])
+    }
+    await captured(() => toggleCommand(['--session', 's-1', '--off', '--data', data]))
+    const json = await captured(() => toggleCommand(['--session', 's-1', '--user', 'alice', '--show', '--json', '--data', data]))
+    expect(JSON.parse(json.stdout)).toMatchObject({ session_id: 's-1', user: 'alice', personalization: false, expertise: { sessions: 1 } })
+  })
+
+  it('says a session id not seen, exit 1, and starts no session for it', async () => {
+    const data = await storeWithSession()
+    const typo = await captured(() => toggleCommand(['--session', 's-l', '--show', '--data', data]))
+    expect(typo).toEqual({ code: 1, stdout: '', stderr: 'decision-memory toggle: no session s-l has been seen: is the id right? (--show starts no session)\n' })
+    const bobs = await captured(() => toggleCommand(['--session', 's-1', '--user', 'bob', '--show', '--data', data]))
+    expect(bobs.stderr).toBe('decision-memory toggle: no session s-1 of user bob has been seen: is the id right? (--show starts no session)\n')
+    // Still one session of alice's, and s-l none.
+    const json = await captured(() => toggleCommand(['--session', 's-1', '--show', '--json', '--data', data]))
+    expect(JSON.parse(json.stdout).expertise.sessions).toBe(1)
+    expect((await captured(() => toggleCommand(['--session', 's-l', '--show', '--data', data]))).code).toBe(1)
+  })
+
+  it('is refused beside --on or --off, before anything is asked', async () => {
+    await expect(toggleCommand(['--session', 's-1', '--show', '--off'])).rejects.toThrow('--show reads the setting, changing nothing: give it without --off')
+    await expect(toggleCommand(['--session', 's-1', '--on', '--show'])).rejects.toThrow('--show reads the setting, changing nothing: give it without --on')
+  })
+})

@@ -5,9 +5,11 @@ import { configFilePath, envValue, EnvironmentError, identifierFlag, UsageError,
 import { failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
 import { jsonLine, printable } from './terminal'
 
-export const TOGGLE_HELP = `decision-memory toggle --session ID [--on | --off] [--user USER] [--data DIR] [--policy FILE] [--json]
+export const TOGGLE_HELP = `decision-memory toggle --session ID [--on | --off | --show] [--user USER] [--data DIR] [--policy FILE] [--json]
 
   Turns personalization on or off for one session (no flag flips it). New sessions start on.
+  --show         print the setting, changing nothing: a session id not seen yet is an error
+                 (exit 1), not a session started
   --user USER    whose session (default $DECISION_MEMORY_USER, as the hook's); with neither,
                  the one user who has it, else "default" (a session id not seen yet is started
                  for that user, with the setting asked for, and said so on stderr: is the id right?)
@@ -26,6 +28,7 @@ export async function toggleCommand(argv: string[]): Promise<number> {
       session: { type: 'string' },
       on: { type: 'boolean' },
       off: { type: 'boolean' },
+      show: { type: 'boolean' },
       user: { type: 'string' },
       data: { type: 'string' },
       json: { type: 'boolean' },
@@ -46,6 +49,9 @@ export async function toggleCommand(argv: string[]): Promise<number> {
   const user =
     values.user !== undefined ? identifierFlag(values.user, 'user') : variable === undefined ? undefined : identifierFlag(variable, 'user', 'DECISION_MEMORY_USER')
   if (values.on === true && values.off === true) throw new UsageError('give --on or --off, not both')
+  if (values.show === true && (values.on === true || values.off === true)) {
+    throw new UsageError(`--show reads the setting, changing nothing: give it without --${values.on === true ? 'on' : 'off'}`)
+  }
   const enabled = values.on === true ? true : values.off === true ? false : undefined
   // Checked before anything is written, with a service or without, as preferences checks it.
   if (values.policy !== undefined) {
@@ -55,19 +61,30 @@ export async function toggleCommand(argv: string[]): Promise<number> {
   const body: Record<string, unknown> = {}
   if (enabled !== undefined) body.enabled = enabled
   if (user !== undefined) body.user = user
+  const show = values.show === true
   let answer
   try {
     answer = await throughServiceOrLocal({
-      method: 'PUT',
-      path: `/v1/sessions/${encodeURIComponent(sessionId)}/personalization`,
-      body,
+      ...(show
+        ? {
+            method: 'GET',
+            // The route's own query parameter: whose session it reads.
+            path: `/v1/sessions/${encodeURIComponent(sessionId)}/personalization${user === undefined ? '' : `?${new URLSearchParams({ user })}`}`,
+            local: (memory) => memory.session({ session_id: sessionId, user }),
+          }
+        : {
+            method: 'PUT',
+            path: `/v1/sessions/${encodeURIComponent(sessionId)}/personalization`,
+            body,
+            local: (memory) => memory.setPersonalization({ session_id: sessionId, user, enabled }),
+          }),
       dataDir: values.data,
       policyFile: values.policy,
       expect: hasFields({ session_id: 'string', personalization: 'boolean', user: 'string' }),
-      local: (memory) => memory.setPersonalization({ session_id: sessionId, user, enabled }),
     })
   } catch (error) {
     if (error instanceof InputError && error.code === 'ambiguous_session') throw new UsageError(printable(whichUser(error)))
+    if (error instanceof InputError && error.code === 'session_not_found') return notFound(error.message)
     if (error instanceof InputError) refuseNameOfFlag(error, values.user === undefined)
     if (error instanceof InputError) {
       process.stderr.write(`decision-memory toggle: ${printable(error.message)}\n`)
@@ -79,6 +96,7 @@ export async function toggleCommand(argv: string[]): Promise<number> {
   if (answer.status >= 400 && refused?.code === 'ambiguous_session') {
     throw new UsageError(printable(whichUser({ message: refused.message ?? '', issues: refused.issues ?? [] })))
   }
+  if (answer.status === 404 && refused?.code === 'session_not_found') return notFound(refused.message ?? '')
   if (answer.status >= 400 && refused?.code === 'invalid_request') refuseNameOfFlag({ issues: refused.issues ?? [] }, values.user === undefined)
   if (answer.status >= 400) return failure('toggle', answer, USER_FROM_FLAG_OR_VARIABLE)
   const session = answer.body as ToggledSession
@@ -88,9 +106,15 @@ export async function toggleCommand(argv: string[]): Promise<number> {
   }
   // A session id no event had named (mistyped, or a session the agent has not started yet) is
   // started by the toggle, as the route starts it (R-SES-1): done, and said, since a mistyped one
-  // turned nothing off and counts among the user's sessions (R-SES-2).
-  if (startedByToggle(session)) process.stderr.write(`decision-memory toggle: ${newSessionNote(session)}\n`)
+  // turned nothing off and counts among the user's sessions (R-SES-2). A --show started nothing.
+  if (!show && startedByToggle(session)) process.stderr.write(`decision-memory toggle: ${newSessionNote(session)}\n`)
   return 0
+}
+
+/** `--show` of a session id nobody (or not that user) has: said, exit 1; the read started none. */
+function notFound(message: string): number {
+  process.stderr.write(`decision-memory toggle: ${printable(`${message}: is the id right? (--show starts no session)`)}\n`)
+  return 1
 }
 
 /** A session as the toggle answers it (the route's `Session`). */

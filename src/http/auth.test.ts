@@ -201,6 +201,18 @@ describe('bearer auth (R-SVC-4)', () => {
     expect((await call('GET', `/v1/why?user=bob&point=${posted.body.stored[0].point}`, undefined, as(BOB))).status).toBe(200)
   })
 
+  it('reads a session\'s setting only for a user the token may act for: without user, default\'s, as the toggle', async () => {
+    const { call } = await createTestApp({ auth })
+    await call('POST', '/v1/sessions', { user: 'alice', session_id: 's-1' }, as(ALICE))
+    expect((await call('GET', '/v1/sessions/s-1/personalization?user=alice', undefined, as(ALICE))).body.user).toBe('alice')
+    expect((await call('GET', '/v1/sessions/s-1/personalization?user=alice', undefined, as(BOB))).status).toBe(403)
+    // Without user, default's, never a guess among the users who have the id: alice's token may not read it.
+    expect((await call('GET', '/v1/sessions/s-1/personalization', undefined, as(ALICE))).status).toBe(403)
+    const defaults = await call('GET', '/v1/sessions/s-1/personalization', undefined, as(BOB))
+    expect([defaults.status, defaults.body.error.code]).toEqual([404, 'session_not_found'])
+    expect((await call('GET', '/v1/sessions/s-1/personalization?user=alice')).status).toBe(401)
+  })
+
   it('never names the other owners of a session id to a token that may not see them', async () => {
     const { call } = await createTestApp({ auth })
     await call('POST', '/v1/sessions', { user: 'alice', session_id: 'shared' }, as(ALICE))

@@ -160,6 +160,8 @@ describe('every answer fits the OpenAPI document: its status, content type and s
     await send('POST', '/v1/sessions', { user: 'alice', session_id: 's-new', project: 'acme/api' })
     await send('POST', '/v1/sessions', { user: 'alice', session_id: 's-new', started_at: daysBefore(1) })
     await send('PUT', '/v1/sessions/s-new/personalization', { user: 'alice', enabled: false })
+    await send('GET', '/v1/sessions/s-new/personalization?user=alice')
+    await send('GET', '/v1/sessions/s-none/personalization')
     await send('POST', '/v1/recommendations', { ...ask, session_id: 's-new' })
     const question = { question: TIER, header: 'Tier', options: TIERS.map((label) => ({ label, description: label })), multiSelect: false }
     const many = Array.from({ length: 6 }, (_, i) => ({ question: `Question ${i}?`, header: 'Q', options: [{ label: 'a', description: '' }, { label: 'b', description: '' }] }))

@@ -24,21 +24,22 @@ describe('a request wrong in its path and its query (R-SVC-2)', () => {
   it('is refused naming both, on every route that has the two', async () => {
     const { call } = await createTestApp()
     const routes = await pathAndQueryRoutes(call)
-    expect(routes.sort()).toEqual(['GET /v1/decisions/{key}', 'GET /v1/decisions/{key}/why', 'GET /v1/users/{user}/preferences'])
-    // A bad value of each route's path parameter, with its query's `as_of` bad too.
-    const broken: Record<string, [string, string]> = {
-      'GET /v1/decisions/{key}': ['/v1/decisions/-x?as_of=bad', 'key'],
-      'GET /v1/decisions/{key}/why': ['/v1/decisions/-x/why?as_of=bad', 'key'],
-      'GET /v1/users/{user}/preferences': ['/v1/users/!x/preferences?as_of=bad', 'user'],
+    expect(routes.sort()).toEqual(['GET /v1/decisions/{key}', 'GET /v1/decisions/{key}/why', 'GET /v1/sessions/{id}/personalization', 'GET /v1/users/{user}/preferences'])
+    // A bad value of each route's path parameter, with its query's `as_of` (or `user`) bad too.
+    const broken: Record<string, [string, string, string]> = {
+      'GET /v1/decisions/{key}': ['/v1/decisions/-x?as_of=bad', 'as_of', 'key'],
+      'GET /v1/decisions/{key}/why': ['/v1/decisions/-x/why?as_of=bad', 'as_of', 'key'],
+      'GET /v1/sessions/{id}/personalization': ['/v1/sessions/!x/personalization?user=!x', 'user', 'id'],
+      'GET /v1/users/{user}/preferences': ['/v1/users/!x/preferences?as_of=bad', 'as_of', 'user'],
     }
     for (const route of routes) {
-      const [url, param] = broken[route]!
+      const [url, query, param] = broken[route]!
       const { status, body } = await call('GET', url)
       expect(status, route).toBe(400)
       // The query's first, as the MCP `why {key, as_of}` names them.
-      expect(body.error.message, route).toBe(`invalid request: as_of, ${param}`)
-      expect(body.error.issues.map((i: { path: string }) => i.path), route).toEqual(['as_of', param])
-      expect(body.error.issues[0].message, route).toBe(AS_OF_MESSAGE)
+      expect(body.error.message, route).toBe(`invalid request: ${query}, ${param}`)
+      expect(body.error.issues.map((i: { path: string }) => i.path), route).toEqual([query, param])
+      if (query === 'as_of') expect(body.error.issues[0].message, route).toBe(AS_OF_MESSAGE)
     }
   })
 
@@ -138,6 +139,7 @@ describe('a request wrong in two or more of its query, its path and its body (R-
     expect(several.map((op) => op.route).sort()).toEqual([
       'GET /v1/decisions/{key}',
       'GET /v1/decisions/{key}/why',
+      'GET /v1/sessions/{id}/personalization',
       'GET /v1/users/{user}/preferences',
       'POST /v1/decisions/{key}/accept',
       'POST /v1/decisions/{key}/deprecate',

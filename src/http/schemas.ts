@@ -148,6 +148,13 @@ export const PersonalizationRequest = z
   })
   .openapi('PersonalizationRequest')
 
+/** Whose session a read asks for (`GET /v1/sessions/{id}/personalization`). */
+export const SessionQuery = z.object({
+  user: IdentifierSchema.optional().openapi({
+    description: 'Whose session; without it, the one user who has a session of this id (with auth on, `default`). Needed when several users have one.',
+  }),
+})
+
 export const SessionIdParam = z.object({
   // A toggle of a session not seen yet starts it: one spaced (or invisible) at its ends, or blank, would be
   // another session than the agent's, and is refused then (setPersonalization); one stored so before is toggled.

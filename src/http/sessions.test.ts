@@ -285,3 +285,46 @@ describe('which requests naming a new session_id start it (R-SES-1)', () => {
     expect(await sessionsOf(call)).toBe(1)
   })
 })
+
+describe('GET /v1/sessions/{id}/personalization: a session\'s setting, read', () => {
+  it('answers the session as the toggle does, and starts none nor changes any', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/sessions', { user: 'alice', session_id: 's-1', started_at: START })
+    const on = await call('GET', '/v1/sessions/s-1/personalization')
+    expect(on.status).toBe(200)
+    expect(on.body).toMatchObject({ session_id: 's-1', user: 'alice', personalization: true, expertise: { sessions: 1 } })
+    const off = await call('PUT', '/v1/sessions/s-1/personalization', { enabled: false })
+    expect((await call('GET', '/v1/sessions/s-1/personalization?user=alice')).body).toEqual(off.body)
+    // Read twice, it is the same: nothing flipped.
+    expect((await call('GET', '/v1/sessions/s-1/personalization')).body).toEqual(off.body)
+  })
+
+  it('answers 404 session_not_found naming the id for a session nobody has, or that user has not, and starts none', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/sessions', { user: 'alice', session_id: 's-1', started_at: START })
+    const none = await call('GET', '/v1/sessions/s-l/personalization')
+    expect(none.status).toBe(404)
+    expect(none.body.error).toMatchObject({ code: 'session_not_found', message: 'no session s-l has been seen', issues: [{ path: 'id' }] })
+    const bobs = await call('GET', '/v1/sessions/s-1/personalization?user=bob')
+    expect(bobs.status).toBe(404)
+    expect(bobs.body.error.message).toBe('no session s-1 of user bob has been seen')
+    // Not started by the read: alice still has one session, and s-l none.
+    expect((await call('GET', '/v1/sessions/s-1/personalization')).body.expertise.sessions).toBe(1)
+    expect((await call('GET', '/v1/sessions/s-l/personalization')).status).toBe(404)
+  })
+
+  it('refuses a session id several users have without user, naming them, and a bad id or user naming the field', async () => {
+    const { call } = await createTestApp()
+    for (const user of ['alice', 'bob']) await call('POST', '/v1/sessions', { user, session_id: 'shared', started_at: START })
+    const which = await call('GET', '/v1/sessions/shared/personalization')
+    expect(which.status).toBe(400)
+    expect(which.body.error).toMatchObject({ code: 'ambiguous_session', issues: [{ path: 'user', message: 'name one of: alice, bob' }] })
+    expect((await call('GET', '/v1/sessions/shared/personalization?user=bob')).body.user).toBe('bob')
+    const badUser = await call('GET', '/v1/sessions/shared/personalization?user=!x')
+    expect([badUser.status, badUser.body.error.issues[0].path]).toEqual([400, 'user'])
+    const badId = await call('GET', '/v1/sessions/!x/personalization')
+    expect([badId.status, badId.body.error.issues[0].path]).toEqual([400, 'id'])
+    const unknown = await call('GET', '/v1/sessions/shared/personalization?enabled=false')
+    expect([unknown.status, unknown.body.error.issues[0].path]).toEqual([400, 'enabled'])
+  })
+})

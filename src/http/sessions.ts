@@ -5,7 +5,7 @@ import { actingUser, authorizeUsers } from './auth'
 import { ErrorSchema } from './errors'
 import { refuseOtherQueryUser } from './query-user'
 import { createRouter } from './router'
-import { PersonalizationRequest, SessionIdParam, SessionRequest, SessionSchema } from './schemas'
+import { PersonalizationRequest, SessionIdParam, SessionQuery, SessionRequest, SessionSchema } from './schemas'
 
 const start = createRoute({
   method: 'post',
@@ -44,6 +44,34 @@ const personalization = createRoute({
   },
 })
 
+const readPersonalization = createRoute({
+  method: 'get',
+  path: '/v1/sessions/{id}/personalization',
+  operationId: 'getSessionPersonalization',
+  tags: ['sessions'],
+  summary: "A session's personalization setting, read (R-SES-3)",
+  description:
+    'The session as the toggle answers it, its `personalization` and `toggles` among it: read, never started or changed ' +
+    '(`decision-memory toggle --show`). A session id nobody has is `404 session_not_found`, not a session started.',
+  request: { params: SessionIdParam, query: SessionQuery },
+  responses: {
+    200: { description: 'The session', content: { 'application/json': { schema: SessionSchema } } },
+    400: { description: 'Invalid request, or a session id several users have without `user`', content: { 'application/json': { schema: ErrorSchema } } },
+    404: { description: 'No session of this id (of `user`, when given)', content: { 'application/json': { schema: ErrorSchema } } },
+  },
+})
+
+/** The read of a session: its `?user=` is its own query parameter, read, not one let pass for a body's user. */
+function sessionReadRoutes(memory: DecisionMemory) {
+  return createRouter().openapi(readPersonalization, async (c) => {
+    const { id } = c.req.valid('param')
+    // As the toggle: with auth, a request without `user` reads "default"'s, never a guess among the users who have the id.
+    const user = actingUser(c, c.req.valid('query').user)
+    if (user !== undefined) authorizeUsers(c, [user])
+    return c.json(await memory.session({ session_id: id, user, sessionField: 'id' }), 200)
+  })
+}
+
 export function sessionRoutes(memory: DecisionMemory) {
   return createRouter({ queryUser: true })
     .openapi(start, async (c) => {
@@ -64,4 +92,5 @@ export function sessionRoutes(memory: DecisionMemory) {
       if (user !== undefined) authorizeUsers(c, [user])
       return c.json(await memory.setPersonalization({ session_id: id, user, enabled: body.enabled, sessionField: 'id' }), 200)
     })
+    .route('/', sessionReadRoutes(memory))
 }
