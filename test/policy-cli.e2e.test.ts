@@ -50,7 +50,8 @@ describe('preferences, why and toggle on a store opened by the command: the poli
     const banded = join(dir, 'banded.yaml')
     await writeFile(banded, 'expertise: { beginner_below: 1, expert_above: 1 }\n')
     const toggled = await runCli(['toggle', '--session', 's-9', '--user', 'alice', '--off', '--json', '--data', data, '--policy', banded], { env })
-    expect(toggled.stderr).toBe('')
+    // s-9 is new: started by the toggle, and said so (which --json leaves on stderr).
+    expect(toggled.stderr).toContain('decision-memory toggle: no session s-9 of user alice had been seen, so the toggle started it')
     expect(JSON.parse(toggled.stdout)).toMatchObject({ session_id: 's-9', personalization: false, expertise: { sessions: 1, level: 'intermediate' } })
 
     for (const command of [['preferences', '--user', 'alice'], ['why', '--point', 'complexity-tier', '--user', 'alice'], ['toggle', '--session', 's-10', '--user', 'alice']]) {

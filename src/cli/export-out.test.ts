@@ -46,7 +46,6 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 })
 
 const { exportCommand } = await import('./export')
-const { toggleCommand } = await import('./toggle')
 const { openStores } = await import('../open-store')
 
 let stderr: string
@@ -69,9 +68,10 @@ afterEach(() => {
 async function shop(): Promise<{ data: string; folder: string }> {
   const dir = tempDir('dm-export-out-')
   const data = join(dir, 'data')
-  await (await openStores(data)).store.close()
+  const { store } = await openStores(data)
+  await store.startSession({ session_id: 's-1', user: 'dave', project: null, started_at: '2026-07-01T10:00:00.000Z', personalization: true })
+  await store.close()
   vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
-  expect(await toggleCommand(['--session', 's-1', '--user', 'dave', '--data', data])).toBe(0)
   const folder = join(dir, 'backups')
   await mkdir(folder)
   return { data, folder }
