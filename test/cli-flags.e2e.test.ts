@@ -7,6 +7,12 @@ import { openStore } from '../src/open-store'
 import { closedPort, runCli, startService, type RunningService } from './support/processes'
 import { tempDir } from './support/temp-dir'
 
+/**
+ * For a test that runs the CLI fifteen to twenty times in turn: each a Node process of its own,
+ * over a second each on a machine loaded by the other test files, so past the 30 s default there.
+ */
+const SPAWNS_MANY = 120_000
+
 let service: RunningService
 beforeAll(async () => {
   service = await startService(tempDir('dm-flags-'))
@@ -336,7 +342,7 @@ describe('a name "." or ".."', () => {
     const fromEnvironment = await runCli(['why', '--point', 'tier'], { env: { ...env, DECISION_MEMORY_USER: '..' } })
     expect(fromEnvironment.code).toBe(1)
     expect(fromEnvironment.stderr).toBe('decision-memory why: DECISION_MEMORY_USER (the default of --user): must not be "." or ".." (a URL drops them from its path)\n')
-  })
+  }, SPAWNS_MANY)
 })
 
 describe('--json output and an export, of text holding C1 controls', () => {
@@ -409,7 +415,7 @@ describe('a flag given empty', () => {
     // A flip of a session not seen yet starts it off; of one the command had turned off, on.
     const session = await fetch(`${service.url}/v1/sessions/empty-data/personalization`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' })
     expect(((await session.json()) as { personalization: boolean }).personalization).toBe(false)
-  })
+  }, SPAWNS_MANY)
 })
 
 describe('--data naming a file', () => {

@@ -143,18 +143,20 @@ describe('guard, import-adr and why end to end, over the real service', () => {
     const { openSync, closeSync } = await import('node:fs')
     const folder = await mkdtemp(join(tmpdir(), 'dm-guard-file-'))
     try {
-      // libuv's one thread busy for about two seconds from when the guard turns to its stdin: a
+      // libuv's one thread busy for three seconds or more from when the guard turns to its stdin: a
       // file read as a stream (on that thread) arrived past --timeout, and the push went through.
+      // --timeout is its default, 1000 ms, under that by far: 200 ms was too little for the guard's
+      // own work and its request on a machine loaded by other tests, and it then let the push pass.
       const hold = join(folder, 'hold.cjs')
       await writeFile(
         hold,
         `const d = Object.getOwnPropertyDescriptor(process, 'stdin'); let first = true
 Object.defineProperty(process, 'stdin', { configurable: true, get() {
-  if (first) { first = false; require('node:crypto').pbkdf2('x', 'y', 4000000, 32, 'sha512', () => {}) }
+  if (first) { first = false; require('node:crypto').pbkdf2('x', 'y', 6000000, 32, 'sha512', () => {}) }
   return d.get.call(process) } })\n`,
       )
       const input = openSync(BASH_FIXTURE, 'r')
-      const child = spawn(process.execPath, [BIN, 'guard', '--timeout', '200'], {
+      const child = spawn(process.execPath, [BIN, 'guard', '--timeout', '1000'], {
         cwd: ROOT,
         env: { ...process.env, ...env, UV_THREADPOOL_SIZE: '1', NODE_OPTIONS: `--require ${hold}` },
         stdio: [input, 'pipe', 'pipe'],
