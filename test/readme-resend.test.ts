@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { getRequestListener } from '@hono/node-server'
 import { describe, expect, it, onTestFinished } from 'vitest'
+import { LIMITS } from '../src/domain/limits'
 import { createTestApp } from './support/test-app'
 import { tempDir } from './support/temp-dir'
 
@@ -157,6 +158,34 @@ describe("README's re-send of an export, after forget (Questions keyed anew by a
       expect(run.atForget, file).toEqual([])
       expect((await call('GET', '/v1/users/alice/preferences')).body.points, file).toHaveLength(1)
     }
+  })
+
+  it('sends a line longer than one argument of a command may be (128 KiB on Linux), within the body limit, and the lines after it', async () => {
+    const { app, call, memory } = await createTestApp()
+    // The limits allow it: 50 labels of 500 characters (3 bytes each in UTF-8), 40 of them chosen,
+    // 32 context values of 500. Passed as an argument (`curl -d "$line"`), exec refused it: the
+    // recipe stopped there, after the forget, with the lines after it neither sent nor kept.
+    const labels = Array.from({ length: LIMITS.options }, (_, i) => `${String(i).padStart(2, '0')}${'漢'.repeat(LIMITS.labelLength - 2)}`)
+    const context = Object.fromEntries(Array.from({ length: LIMITS.contextKeys }, (_, i) => [`k${i}`, '字'.repeat(LIMITS.contextValueLength)]))
+    await memory.startSession({ user: 'alice', session_id: 's-2' })
+    await memory.setPersonalization({ user: 'alice', session_id: 's-2', enabled: false })
+    await memory.observe([
+      { user: 'alice', decision_id: 'd-big', question: 'Which big?', all_options: labels, multi_select: true, user_choice: labels.slice(0, 40), context, source: 'user' },
+      { user: 'alice', decision_id: 'd-z', question: 'Zeta which?', all_options: ['a', 'b'], user_choice: 'b', source: 'user' },
+    ])
+    const exported = await call('GET', '/v1/users/alice/export')
+    const big = (exported.body as string).split('\n').find((l) => l.includes('"d-big"')) as string
+    expect(Buffer.byteLength(big)).toBeGreaterThan(128 * 1024)
+
+    const run = await runRecipe(app, exported.body)
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    expect(run.stdout).toBe("sent back alice's export, each line taken: sessions 1, observations 2, sessions turned off 1\n")
+    expect(run.toggled).toEqual(['s-2'])
+    const lines = (await call('GET', '/v1/users/alice/export')).body.split('\n').filter((l: string) => l !== '').map((l: string) => JSON.parse(l))
+    const stored = lines.filter((l: { type: string }) => l.type === 'observation').map((l: { data: { decision_id: string; chosen: string[] } }) => l.data)
+    expect(stored.map((o: { decision_id: string }) => o.decision_id).sort()).toEqual(['d-big', 'd-z'])
+    expect(stored.find((o: { decision_id: string }) => o.decision_id === 'd-big').chosen).toHaveLength(40)
   })
 
   it('reports a line the service gave no answer to, and a session it could not turn off, the others sent', async () => {
