@@ -31,3 +31,22 @@ describe('majorityOption: a tie without the static default (R-REC-2)', () => {
     expect(majorityOption(unknown, OPTIONS, 'Redis')).toBe('Kafka')
   })
 })
+
+describe('majorityOption: a tie of one moment where only some choices say the order recorded (R-REC-2)', () => {
+  // Kafka and SQS recorded with ids, Redis in a cell stored before they were kept: the order of
+  // Redis among them is not known. Postgres is the static default, not among the tied.
+  const tallies = new Map<string, Tally>()
+  countInTally(tallies, JSON.stringify(['Kafka']), AT, null, 'obs-mr1wmkg0-000001abcdef')
+  countInTally(tallies, JSON.stringify(['Redis']), AT, null)
+  countInTally(tallies, JSON.stringify(['SQS']), AT, null, 'obs-mr1wmkg0-000002abcdef')
+  for (const tally of tallies.values()) tally.weight = { n: 1, newest: [AT], ref: 0, tail: [] }
+  const permutations = (xs: string[]): string[][] =>
+    xs.length <= 1 ? [xs] : xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((rest) => [x, ...rest]))
+
+  it('goes by label, whatever the order of the options', () => {
+    for (const options of permutations(['Kafka', 'Redis', 'SQS']).map((o) => [...o, 'Postgres'])) {
+      const preference = preferenceOf(tallies, options, new Date(AT), 0.5)
+      expect(majorityOption(preference, options, 'Postgres'), options.join(', ')).toBe('Kafka')
+    }
+  })
+})

@@ -172,14 +172,20 @@ export function defaultBrokeTie(preference: Preference, options: readonly string
   return tied.length > 1 && tied.includes(staticDefault)
 }
 
-/** Whether option `a` was chosen after `b` (by moment, then by the order recorded), else whether its label comes first. */
-function chosenLater(preference: Preference, a: string, b: string): boolean {
-  const at = preference.lastChosen.get(a) ?? -Infinity
-  const best = preference.lastChosen.get(b) ?? -Infinity
-  if (at !== best) return at > best
-  const [idA, idB] = [preference.lastChosenId.get(a), preference.lastChosenId.get(b)]
-  if (idA !== undefined && idB !== undefined && idA !== idB) return laterId(idA, idB)
-  return a < b
+/**
+ * Of tied options, those chosen most recently: the latest moment, then, where every one chosen then
+ * says the choice recorded last (its id), the one recorded last (two, for a set chosen as one). Where
+ * one does not say (a cell stored before the ids were kept), its order among them is not known: all
+ * chosen at that moment, so that the label decides among them whatever the order of the options.
+ */
+function chosenLast(preference: Preference, tied: readonly string[]): string[] {
+  const at = (o: string) => preference.lastChosen.get(o) ?? -Infinity
+  const latest = Math.max(...tied.map(at))
+  const recent = tied.filter((o) => at(o) === latest)
+  const ids = recent.map((o) => preference.lastChosenId.get(o))
+  if (ids.some((id) => id === undefined)) return recent
+  const last = (ids as string[]).reduce((a, b) => (laterId(b, a) ? b : a))
+  return recent.filter((_, i) => ids[i] === last)
 }
 
 /**
@@ -200,7 +206,5 @@ export function majorityOption(
   const tied = tiedAtTop(preference, options, best)
   if (tied.includes(staticDefault)) return staticDefault
   // Equal weights and equal recency, unknown order of recording: the label decides, so that option order never does.
-  let winner = tied[0] as string
-  for (const o of tied) if (chosenLater(preference, o, winner)) winner = o
-  return winner
+  return chosenLast(preference, tied).reduce((a, b) => (b < a ? b : a))
 }
