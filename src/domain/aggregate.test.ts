@@ -197,4 +197,21 @@ describe('aggregates (R-MEM-1)', () => {
       expect(cells.get(cellKey.scope(null))?.evidence.map(([, id]) => id)).toEqual(newest)
     }
   })
+
+  it('keep the id of the choice recorded last only in the cells a preference is learned from, not in the pair and auto cells, which only count', () => {
+    const base = {
+      user: 'u', project: 'p1', session_id: 's1', point: 'p', decision_id: null, timestamp: AS_OF.toISOString(), recorded_at: AS_OF.toISOString(),
+      question: 'q', header: null, options: OPTIONS, chosen: ['A'], other: null, multi_select: false, context: { phase: 'run', path: 'src' },
+    }
+    const observations: Observation[] = [
+      { ...base, id: 'obs-mr1wmkg0-000000abcdef', source: 'user' },
+      { ...base, id: 'obs-mr1wmkg0-000001abcdef', source: 'auto-resolved' },
+    ]
+    const { cells } = aggregateObservations(observations, { alpha: 0.5, candidates: 1, recentSessions: 3 })
+    const lastIds = new Map([...cells].map(([key, cell]) => [JSON.parse(key)[0] + ' ' + JSON.parse(key)[1], [...cell.tallies.values()].map((t) => t.lastId)]))
+    for (const project of ['null', 'p1']) {
+      for (const kind of ['scope', 'session', 'context']) expect(lastIds.get(`${kind} ${project}`), `${kind} ${project}`).toEqual(['obs-mr1wmkg0-000000abcdef'])
+      for (const kind of ['pair', 'auto']) expect(lastIds.get(`${kind} ${project}`), `${kind} ${project}`).toEqual([undefined])
+    }
+  })
 })

@@ -261,8 +261,11 @@ function countInCells(cells: Map<CellKey, Cell>, observation: Counted, params: A
     }
     cell.n++
     // Auto-resolved answers count only their moment, in the auto cells: the check-in counts the
-    // answers given since the user's last.
-    countInTally(cell.tallies, category, at, kind === 'pair' ? null : grid, observation.id)
+    // answers given since the user's last. The id of the choice recorded last breaks a tie of the
+    // preference learned from a cell (R-REC-2): pair and auto cells, which only count, are not
+    // learned from, and are the more and the smaller cells (it made a pair cell half as large again).
+    const learned = kind !== 'pair' && kind !== 'auto'
+    countInTally(cell.tallies, category, at, kind === 'pair' ? null : grid, learned ? observation.id : undefined)
     if (!evidence) continue
     if (kind === 'scope' && observation.session_id !== null) noteSession(cell.sessions, observation.session_id, at, params.recentSessions)
     if (kind === 'scope' || kind === 'context') {
