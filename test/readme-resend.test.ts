@@ -33,7 +33,8 @@ interface Run {
 /**
  * Runs the recipe against the app served on a loopback port, with the real `curl`, and `npx`
  * stood in for: `export` writes the export given, `forget` forgets the user through the route
- * (noting the files there then), `toggle` is noted. Needs bash, jq and curl.
+ * (noting the files there then), `toggle` is the command itself, through the service, the session
+ * it turned off noted (`s-fails` fails). Needs bash, jq and curl.
  */
 async function runRecipe(
   app: { fetch: (request: Request) => Response | Promise<Response> },
@@ -50,7 +51,9 @@ async function runRecipe(
 case "$2" in
   export) cp "${dir}/export.ndjson" "$6";;
   forget) ls "${dir}" > "${dir}/at-forget"; curl -sS -X DELETE "$DECISION_MEMORY_URL/v1/users/$4" > /dev/null;;
-  toggle) if [ "$4" = s-fails ]; then echo 'decision-memory toggle: it failed' >&2; exit 2; fi; printf '%s\\n' "$4" >> "${dir}/toggled";;
+  toggle) case " $* " in *' --session s-fails '*|*' --session=s-fails '*) echo 'decision-memory toggle: it failed' >&2; exit 2;; esac
+    said=$(node ${JSON.stringify(join(ROOT, 'bin', 'decision-memory.js'))} "\${@:2}") || exit
+    printf '%s\\n' "$said" | sed -n 's/^personalization off for session \\(.*\\) (user .*)$/\\1/p' >> "${dir}/toggled";;
 esac
 `,
   )
@@ -186,6 +189,21 @@ describe("README's re-send of an export, after forget (Questions keyed anew by a
     const stored = lines.filter((l: { type: string }) => l.type === 'observation').map((l: { data: { decision_id: string; chosen: string[] } }) => l.data)
     expect(stored.map((o: { decision_id: string }) => o.decision_id).sort()).toEqual(['d-big', 'd-z'])
     expect(stored.find((o: { decision_id: string }) => o.decision_id === 'd-big').chosen).toHaveLength(40)
+  })
+
+  it('turns off again a session whose id starts with "-", which the command reads as a flag after --session', async () => {
+    const { app, call, memory, store } = await createTestApp()
+    for (const session_id of ['-s1', 's-2']) {
+      await memory.startSession({ user: 'alice', session_id })
+      await memory.setPersonalization({ user: 'alice', session_id, enabled: false })
+    }
+    const exported = await call('GET', '/v1/users/alice/export')
+
+    const run = await runRecipe(app, exported.body)
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    expect(run.toggled.sort()).toEqual(['-s1', 's-2'])
+    for (const session_id of ['-s1', 's-2']) expect((await store.getSession('alice', session_id))?.personalization, session_id).toBe(false)
   })
 
   it('reports a line the service gave no answer to, and a session it could not turn off, the others sent', async () => {
