@@ -27,4 +27,12 @@ describe('createObservationIds', () => {
     const again = newId(AT)
     expect(before < again).toBe(true)
   })
+
+  it('makes each id after every one made before it when the clock steps back, to another millisecond too', () => {
+    // Choices of one moment (sent with one timestamp) are ordered by their ids (a tie goes to the
+    // one recorded last, R-REC-2): one recorded after the clock stepped back is still the later.
+    const newId = createObservationIds()
+    const ids = [newId(new Date(AT.getTime() + 1000)), newId(AT), newId(new Date(AT.getTime() + 500)), newId(new Date(AT.getTime() + 1001))]
+    expect([...ids].sort()).toEqual(ids)
+  })
 })
