@@ -12,7 +12,8 @@ export interface WorkerTask {
 
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url))
 
-function simulateInChild(task: WorkerTask): Promise<UserRecords[]> {
+/** Simulates the users of `task.indexes` (of the population the task draws) in a child process. */
+export function simulateInChild(task: WorkerTask): Promise<UserRecords[]> {
   return new Promise((resolve, reject) => {
     const child = fork(WORKER, [], { execArgv: ['--import', 'tsx'], serialization: 'advanced' })
     let result: UserRecords[] | undefined

@@ -47,6 +47,9 @@ export interface QuestionRecord {
   confidence: number
   /** decision-memory's state (R-REC-1). */
   state: string
+  /** Whether the context backoff narrowed the evidence (R-REC-7), and whether a change of preference was found. */
+  narrowed: boolean
+  changed: boolean
 }
 
 /** The project every simulated question is asked in. */
@@ -127,6 +130,8 @@ export async function simulateUser(
           predictions,
           confidence: recommendation.confidence.value,
           state: recommendation.state,
+          narrowed: recommendation.context_test !== null,
+          changed: recommendation.change_test !== null,
         })
         const unasked = loop === 'closed' && !recommendation.ask
         await memory.observe([
