@@ -174,3 +174,22 @@ export function setFigures(beliefs: readonly SelectionBelief[], chosen: Readonly
 export function towardChance(value: number, chance: number, shrink: number): number {
   return chance + (value - chance) * (1 - shrink)
 }
+
+/**
+ * Prior probability that a split of the evidence the context backoff or the change test makes is
+ * real (R-REC-3, R-REC-7): most tests run on a user whose preference holds still and does not
+ * depend on the context, so a split is taken as real only on the evidence of its test.
+ */
+export const SPLIT_PRIOR = 0.15
+
+/**
+ * The posterior probability that a split found at p-value `pValue` is real, with prior
+ * SPLIT_PRIOR: the Bayes factor for it taken as 1/(−e·p·ln p), the most a p-value can be worth
+ * against a point null (Sellke, Bayarri & Berger 2001), none above p = 1/e.
+ */
+export function splitPosterior(pValue: number, prior: number = SPLIT_PRIOR): number {
+  if (!(pValue < 1 / Math.E)) return 0
+  if (pValue <= 0) return 1
+  const odds = (prior / (1 - prior)) / (-Math.E * pValue * Math.log(pValue))
+  return Number.isFinite(odds) ? odds / (1 + odds) : 1
+}

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
 import { learnedPreferences, learnedPreferencesByPoint } from './learned-preferences'
 import type { Observation } from './observation'
+import { recommend } from './recommendation'
+import { compilePolicy } from './policy'
+import { pointView } from '../../test/support/observations'
 
 const policy = await loadPolicy(DEFAULT_POLICY_FILE)
 const AS_OF = new Date('2026-07-01T10:00:00.000Z')
@@ -35,6 +38,32 @@ function times(count: number, make: () => Observation): Observation[] {
 }
 
 describe('learnedPreferences (R-SVC-5)', () => {
+  it('after a change found on few choices, states the confidence a recommendation states, weighed by how sure the change is', () => {
+    const day = (d: number) => new Date(AS_OF.getTime() - d * 86_400_000).toISOString()
+    const at = (d: number) => ({ timestamp: day(d), recorded_at: day(d) })
+    const observations = [
+      ...Array.from({ length: 40 }, (_, i) => chose('complexity-tier', ['Tier L'], at(200 - 2 * i))),
+      ...Array.from({ length: 36 }, (_, i) => chose('complexity-tier', ['Tier M'], at(199 - 2 * i))),
+      ...Array.from({ length: 7 }, (_, i) => chose('complexity-tier', ['Tier M'], at(7 - i))),
+    ]
+    const [tier] = learnedPreferences(observations, AS_OF, policy)
+    expect(tier).toMatchObject({ majority: 'Tier M', observations: 7, changed_since: expect.any(String) })
+    const compiled = compilePolicy(policy)
+    const r = recommend({
+      point: 'complexity-tier',
+      question: 'Which complexity tier should this SPEC use?',
+      options: [{ option: 'Tier S' }, { option: 'Tier M' }, { option: 'Tier L' }],
+      sessions: 1,
+      personalization: true,
+      asOf: AS_OF,
+      policy: compiled,
+      memory: pointView(observations, compiled),
+    })
+    expect(r).toMatchObject({ recommended: 'Tier M', observations: 7 })
+    expect(r.change_test).not.toBeNull()
+    expect(tier?.confidence?.value).toBe(r.confidence.value)
+  })
+
   it('gives the seed example as a recommendation learns it: Tier M, 60%, medium-high', () => {
     const observations = [
       ...times(3, () => chose('complexity-tier', ['Tier S'])),

@@ -1,5 +1,5 @@
 import { addToAggregate, aggregateObservations, aggregationParams, emptySummary, viewOf, type Cell, type CellKey } from './aggregate'
-import { confidenceLevel, multiSelectBeliefs, singleSelectBelief, SINGLE_SELECT_METHOD, type ConfidenceLevel } from './confidence'
+import { confidenceLevel, multiSelectBeliefs, singleSelectBelief, splitPosterior, SINGLE_SELECT_METHOD, type ConfidenceLevel } from './confidence'
 import { pointRule } from './decision-point'
 import { matchOption, matchInOtherWords } from './labels'
 import { selectEvidence } from './evidence'
@@ -79,7 +79,13 @@ function learnPoint(point: string, observations: Observation[], asOf: Date, poli
   const majority = majorityOption(preference, options, staticDefault) ?? null
   let confidence: PointPreference['confidence'] = null
   if (!latest.multi_select && majority !== null) {
-    const value = singleSelectBelief(preference, options, policy.confidence.prior).probabilityOfMax(majority)
+    let value = singleSelectBelief(preference, options, policy.confidence.prior).probabilityOfMax(majority)
+    // Weighed by how sure the change is, as a recommendation's is (see splitWeighed there).
+    if (changeTest !== null) {
+      const real = splitPosterior(changeTest.p_value)
+      const whole = learnPreference(observations, options, asOf, policy.decay.alpha, !latest.multi_select)
+      value = real * value + (1 - real) * singleSelectBelief(whole, options, policy.confidence.prior).probabilityOfMax(majority)
+    }
     confidence = { value: round(value), level: confidenceLevel(value, policy), method: SINGLE_SELECT_METHOD }
   }
   return {

@@ -3,6 +3,7 @@ import { observation, observations, pointView } from '../../test/support/observa
 import type { Observation } from './observation'
 import { loadPolicy } from '../config/load-policy'
 import { compilePolicy, type CompiledPolicy } from './policy'
+import { splitPosterior } from './confidence'
 import { recommend, type RecommendationInput } from './recommendation'
 
 let policy: CompiledPolicy
@@ -467,7 +468,8 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
     expect(r.change_test!.p_value).toBeLessThan(policy.change.significance)
     expect(r).toMatchObject({ recommended: 'Tier M', observations: 6, precondition: 'phase is run', contradictions: [] })
     expect(r.confidence.lowered_because).toBeUndefined()
-    expect(r.confidence.level).toBe('high')
+    // Not lowered: as sure as a request with no context, which nothing can contradict.
+    expect(r.confidence.value).toBe(recommend(input({ observations: obs })).confidence.value)
     // Nor is phase plan, which none of the six was chosen under, a precondition for a request in it.
     const plan = recommend(input({ observations: obs, context: { phase: 'plan' } }))
     expect(plan.conditions.context).toEqual([])
@@ -1132,5 +1134,74 @@ describe('a context not worked in lately is no change of preference (R-REC-7, R-
     ]
     const same = ask(allRecent)
     expect(same).toMatchObject({ recommended: 'Vitest', state: 'sufficient', context_key: 'phase', precondition: 'phase is run' })
+  })
+})
+
+describe('confidence on split evidence, weighed by how sure the split is (R-REC-3, R-REC-7)', () => {
+  const day = (d: number) => new Date(NOW.getTime() - d * 86_400_000).toISOString()
+  const noChangeTest = () => compilePolicy({ ...policy, change: { ...policy.change, significance: 1e-300 } })
+
+  it('after a change found on few choices, mixes the recent choices\' confidence with the whole history\'s', () => {
+    // Half a year of Tier L and Tier M alike, then Tier M seven days running: a change at p < 0.01,
+    // but on seven choices, as a user whose preference holds still makes one now and then.
+    const recent = Array.from({ length: 7 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(7 - i) }))
+    const obs = [
+      ...Array.from({ length: 40 }, (_, i) => observation({ chosen: ['Tier L'], timestamp: day(200 - 2 * i) })),
+      ...Array.from({ length: 36 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(199 - 2 * i) })),
+      ...recent,
+    ]
+    const r = recommend(input({ observations: obs }))
+    expect(r).toMatchObject({ recommended: 'Tier M', observations: 7 })
+    const real = splitPosterior(r.change_test!.p_value)
+    expect(real).toBeGreaterThan(0.1)
+    expect(real).toBeLessThan(0.95)
+    const alone = recommend(input({ observations: recent })).confidence.value
+    const whole = recommend(input({ observations: obs, policy: noChangeTest() }))
+    expect(whole).toMatchObject({ recommended: 'Tier M', change_test: null })
+    expect(r.confidence.value).toBeCloseTo(real * alone + (1 - real) * whole.confidence.value, 3)
+    // Below what the seven alone say: the change may be chance.
+    expect(r.confidence.value).toBeLessThan(alone - 0.001)
+  })
+
+  it('leaves the confidence of a change beyond doubt as the recent choices say', () => {
+    const recent = Array.from({ length: 30 }, (_, i) => observation({ chosen: ['Tier M'], timestamp: day(28 - i * 0.9) }))
+    const obs = [...Array.from({ length: 80 }, (_, i) => observation({ chosen: ['Tier L'], timestamp: day(200 - 2 * i) })), ...recent]
+    const r = recommend(input({ observations: obs }))
+    expect(r.change_test!.p_value).toBeLessThan(1e-12)
+    expect(r.confidence.value).toBe(recommend(input({ observations: recent })).confidence.value)
+  })
+
+  it('after a context value narrowed on thin evidence, mixes its confidence with the scope\'s', () => {
+    // Phase run leans to Tier M (7 of 10), phase plan to Tier L (14 of 20), the two interleaved
+    // over four months: different at the level, p ≈ 0.04, as chance makes it one time in 25.
+    const run = ['Tier M', 'Tier M', 'Tier L', 'Tier M', 'Tier M', 'Tier L', 'Tier M', 'Tier M', 'Tier L', 'Tier M']
+    const plan = [...Array(14).fill('Tier L'), ...Array(6).fill('Tier M')].map((_, i, all) => all[(i * 7) % 20] as string)
+    const obs = Array.from({ length: 30 }, (_, j) => {
+      const inRun = j % 3 === 0
+      const chosen = inRun ? (run[j / 3] as string) : (plan[j - Math.floor(j / 3) - 1] as string)
+      return observation({ chosen: [chosen], timestamp: day(120 - 3 * j), context: { phase: inRun ? 'run' : 'plan' } })
+    })
+    const r = recommend(input({ observations: obs, context: { phase: 'run' } }))
+    expect(r.context_test).toMatchObject({ key: 'phase', value: 'run', matching: 10, others: 20 })
+    expect(r.change_test).toBeNull()
+    expect(r.recommended).toBe('Tier M')
+    const real = splitPosterior(r.context_test!.p_value * (policy.context.significance / r.context_test!.level))
+    expect(real).toBeLessThan(0.9)
+    const narrowed = recommend(input({ observations: obs.filter((o) => o.context?.phase === 'run') })).confidence.value
+    // Mixed with the scope's, where Tier M is the less chosen (13 of 30): well below the ten's own.
+    expect(r.confidence.value).toBeLessThan(narrowed - 0.05)
+    expect(r.confidence.value).toBeGreaterThanOrEqual(real * narrowed - 0.0001)
+  })
+})
+
+describe('splitPosterior', () => {
+  it('is none above p = 1/e, rises as p falls, and is sure at p = 0', () => {
+    expect(splitPosterior(0.5)).toBe(0)
+    expect(splitPosterior(0)).toBe(1)
+    // Bayes factor 1/(e · 0.01 · ln 100) = 7.99; prior odds 0.15/0.85: posterior odds 1.41.
+    expect(splitPosterior(0.01)).toBeCloseTo(0.585, 3)
+    expect(splitPosterior(0.001, 0.5)).toBeCloseTo(0.982, 3)
+    expect(splitPosterior(1e-6)).toBeGreaterThan(splitPosterior(1e-3))
+    expect(splitPosterior(1e-320)).toBe(1)
   })
 })
