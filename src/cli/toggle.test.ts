@@ -57,6 +57,17 @@ describe('decision-memory toggle of a session id no event named', () => {
     expect(json.stderr).toBe('')
   })
 
+  it('says it once: a session the toggle started is one it finds when toggled again to the same setting', async () => {
+    const data = await storeWithSession()
+    const first = await captured(() => toggleCommand(['--session', 's-l', '--user', 'alice', '--off', '--data', data]))
+    expect(first.stderr).toContain('no session s-l of user alice had been seen')
+    // Off again: nothing changes, and the answer is the one the first toggle gave, but the session was seen.
+    const again = await captured(() => toggleCommand(['--session', 's-l', '--user', 'alice', '--off', '--data', data]))
+    expect(again.code).toBe(0)
+    expect(again.stdout).toBe('personalization off for session s-l (user alice)\n')
+    expect(again.stderr).toBe('')
+  })
+
   it('says nothing more of a session the agent started', async () => {
     const data = await storeWithSession()
     const { code, stdout, stderr } = await captured(() => toggleCommand(['--session', 's-1', '--off', '--data', data]))

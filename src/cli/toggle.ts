@@ -2,7 +2,8 @@ import { loadPolicy } from '../config/load-policy'
 import { InputError } from '../domain/errors'
 import { shownName } from '../domain/observation'
 import { configFilePath, envValue, EnvironmentError, identifierFlag, UsageError, parseFlags } from './options'
-import { failure, hasFields, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
+import type { DecisionMemory } from '../decision-memory'
+import { failure, hasFields, type StoreRequest, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
 import { jsonLine, printable } from './terminal'
 
 export const TOGGLE_HELP = `decision-memory toggle --session ID [--on | --off | --show] [--user USER] [--data DIR] [--policy FILE] [--json]
@@ -62,16 +63,23 @@ export async function toggleCommand(argv: string[]): Promise<number> {
   if (enabled !== undefined) body.enabled = enabled
   if (user !== undefined) body.user = user
   const show = values.show === true
+  const read = {
+    method: 'GET',
+    // The route's own query parameter: whose session it reads.
+    path: `/v1/sessions/${encodeURIComponent(sessionId)}/personalization${user === undefined ? '' : `?${new URLSearchParams({ user })}`}`,
+    local: (memory: DecisionMemory) => memory.session({ session_id: sessionId, user }),
+    dataDir: values.data,
+    policyFile: values.policy,
+    expect: hasFields({ session_id: 'string', personalization: 'boolean', user: 'string' }),
+  }
+  // Whether the session was there before this toggle: read first, since a toggle that finds its
+  // session already as asked answers just what the toggle that started it answered.
+  const seen = show ? true : await seenBefore(read)
   let answer
   try {
     answer = await throughServiceOrLocal({
       ...(show
-        ? {
-            method: 'GET',
-            // The route's own query parameter: whose session it reads.
-            path: `/v1/sessions/${encodeURIComponent(sessionId)}/personalization${user === undefined ? '' : `?${new URLSearchParams({ user })}`}`,
-            local: (memory) => memory.session({ session_id: sessionId, user }),
-          }
+        ? read
         : {
             method: 'PUT',
             path: `/v1/sessions/${encodeURIComponent(sessionId)}/personalization`,
@@ -107,8 +115,25 @@ export async function toggleCommand(argv: string[]): Promise<number> {
   // A session id no event had named (mistyped, or a session the agent has not started yet) is
   // started by the toggle, as the route starts it (R-SES-1): done, and said, since a mistyped one
   // turned nothing off and counts among the user's sessions (R-SES-2). A --show started nothing.
-  if (!show && startedByToggle(session)) process.stderr.write(`decision-memory toggle: ${newSessionNote(session)}\n`)
+  if (!show && (seen === false || (seen === undefined && startedByToggle(session)))) process.stderr.write(`decision-memory toggle: ${newSessionNote(session)}\n`)
   return 0
+}
+
+/**
+ * Whether the session a toggle names was there before it: true when the read finds it, false when
+ * the read says no such session (the toggle then starts it), undefined when the read tells neither
+ * (a service of a version without the read, a session id several users have: the toggle says which).
+ */
+async function seenBefore(read: StoreRequest): Promise<boolean | undefined> {
+  try {
+    const answer = await throughServiceOrLocal(read)
+    if (answer.status < 300) return true
+    const code = (answer.body as { error?: { code?: string } } | null)?.error?.code
+    return answer.status === 404 && code === 'session_not_found' ? false : undefined
+  } catch (error) {
+    if (error instanceof InputError && error.code === 'session_not_found') return false
+    return undefined
+  }
 }
 
 /** `--show` of a session id nobody (or not that user) has: said, exit 1; the read started none. */
