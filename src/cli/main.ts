@@ -73,7 +73,7 @@ Usage: decision-memory <command> [flags]
 
 Commands:
   serve          run the HTTP service (default 127.0.0.1:7420, data in ./data)
-  toggle         turn personalization on or off for a session
+  toggle         turn personalization on or off for a session, or show it (--show)
   hook           the Claude Code hook: send one hook payload (stdin) to the service
   install-hooks  merge the hooks into Claude Code's settings.json
   mcp            an MCP server over stdio (recommend, plan_questions, record_choice, why, check_decision)
