@@ -57,15 +57,27 @@ describe('decision-memory toggle of a session id no event named', () => {
     expect(json.stderr).toBe('')
   })
 
-  it('says it once: a session the toggle started is one it finds when toggled again to the same setting', async () => {
+  it('says it once: a toggle repeated with the setting the session has, which adds no toggle, found the session', async () => {
     const data = await storeWithSession()
-    const first = await captured(() => toggleCommand(['--session', 's-l', '--user', 'alice', '--off', '--data', data]))
-    expect(first.stderr).toContain('no session s-l of user alice had been seen')
-    // Off again: nothing changes, and the answer is the one the first toggle gave, but the session was seen.
-    const again = await captured(() => toggleCommand(['--session', 's-l', '--user', 'alice', '--off', '--data', data]))
-    expect(again.code).toBe(0)
-    expect(again.stdout).toBe('personalization off for session s-l (user alice)\n')
-    expect(again.stderr).toBe('')
+    for (const flag of ['--off', '--on']) {
+      const first = await captured(() => toggleCommand(['--session', `s-${flag}`, '--user', 'alice', flag, '--data', data]))
+      expect(first.stderr).toContain(`no session s-${flag} of user alice had been seen`)
+      const again = await captured(() => toggleCommand(['--session', `s-${flag}`, '--user', 'alice', flag, '--data', data]))
+      expect(again.code).toBe(0)
+      expect(again.stdout).toBe(`personalization ${flag.slice(2)} for session s-${flag} (user alice)\n`)
+      expect(again.stderr).toBe('')
+    }
+  })
+
+  it('says nothing of a session started without a project at the moment it is toggled, as POST /v1/sessions starts one', async () => {
+    const data = await storeWithSession()
+    const { store } = await openStores(data)
+    // Started in no project, and already toggled once at its start: all the toggle's answer can see.
+    await store.startSession({ session_id: 's-2', user: 'alice', project: null, started_at: '2026-07-01T10:00:00.000Z', personalization: false, toggles: [{ at: '2026-07-01T10:00:00.000Z', enabled: false }] })
+    await store.close()
+    const { code, stderr } = await captured(() => toggleCommand(['--session', 's-2', '--off', '--data', data]))
+    expect(code).toBe(0)
+    expect(stderr).toBe('')
   })
 
   it('says nothing more of a session the agent started', async () => {
