@@ -301,6 +301,26 @@ export function laterId(a: string, b: string): boolean {
   return a.length === b.length ? a > b : a.length > b.length
 }
 
+/**
+ * The categories of a cell chosen last: those of its latest moment, and of them, where each says
+ * the choice recorded last then (its lastId), the one recorded last, as a tie of one moment goes
+ * (R-REC-2); all of that moment where one does not say (a cell stored before the ids were kept).
+ * Empty for a cell of no choice.
+ */
+export function chosenLastOf(tallies: Iterable<readonly [Category, Tally]>): Category[] {
+  let latest = -Infinity
+  let at: Array<readonly [Category, Tally]> = []
+  for (const entry of tallies) {
+    const last = entry[1].last
+    if (last > latest) [latest, at] = [last, [entry]]
+    else if (last === latest) at.push(entry)
+  }
+  if (at.some(([, tally]) => tally.lastId === undefined)) return at.map(([category]) => category)
+  const ids = at.map(([, tally]) => tally.lastId as string)
+  const last = ids.reduce((a, b) => (laterId(b, a) ? b : a), ids[0] as string)
+  return at.filter((_, i) => ids[i] === last).map(([category]) => category)
+}
+
 /** Builds the aggregate of a point from its observations (a rebuild from archival, or an as_of replay). */
 export function aggregateObservations(
   observations: Iterable<Observation>,

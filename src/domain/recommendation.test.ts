@@ -826,6 +826,13 @@ describe('project backoff (R-MEM-6)', () => {
       expect(inProject([observation({ chosen: [], other: 'Tier XL', project: 'acme/api', timestamp: at(1) })]).ask).toBe(true)
     })
 
+    it('takes the one recorded last of own choices made at one instant for the latest, as a tie does (R-REC-2)', () => {
+      // Sent at one instant (a batch, one timestamp): recorded in this order, ids rising.
+      const once = (...chosen: string[]) => chosen.map((c) => observation({ chosen: [c], project: 'acme/api', timestamp: at(1) }))
+      expect(inProject(once('Tier S', 'Tier L', 'Tier L'))).toMatchObject({ scope: 'all-projects', ask: false })
+      expect(inProject(once('Tier L', 'Tier L', 'Tier S')).ask_reason).toBe('your latest choice at this point in this project was not Tier L: the recommendation rests on your other projects')
+    })
+
     it('reads a multi-select point\'s own choices as sets: a part of the recommended set is not it', () => {
       const checks = [{ option: 'Lint' }, { option: 'Test' }, { option: 'Docs' }]
       const sets = (project: string, chosen: string[], count: number, from: number) =>

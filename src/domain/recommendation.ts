@@ -15,7 +15,7 @@ import {
 } from './confidence'
 import { isSensitive, pointRule } from './decision-point'
 import { matchInOtherWords } from './labels'
-import { cellKey, labelsOf, type Category, type Cell, type PointView } from './aggregate'
+import { cellKey, chosenLastOf, labelsOf, type Category, type Cell, type PointView } from './aggregate'
 import {
   conditionsOf,
   contradictions,
@@ -593,15 +593,10 @@ function projectUnconfirmed(own: Cell | undefined, recommended: readonly string[
     return named.length === labelsOf(category).length && named.length === wanted.size && named.every((o) => wanted.has(o))
   }
   let agreeing = 0
-  let latest = -Infinity
-  // Choices made at one instant are the latest together: each of them must agree.
-  let latestAgrees = false
-  for (const [category, tally] of own.tallies) {
-    const agreed = agrees(category)
-    if (agreed) agreeing += tally.n
-    if (tally.last > latest) [latest, latestAgrees] = [tally.last, agreed]
-    else if (tally.last === latest) latestAgrees &&= agreed
-  }
+  for (const [category, tally] of own.tallies) if (agrees(category)) agreeing += tally.n
+  // Of choices made at one instant, the one recorded last is the latest, as a tie goes (R-REC-2);
+  // where their order is not known, they are the latest together: each of them must agree.
+  const latestAgrees = chosenLastOf(own.tallies).every(agrees)
   if (latestAgrees && agreeing * 2 > n) return undefined
   const answer = multiSelect ? recommended.join(' and ') : (recommended[0] as string)
   if (n === 1) return `your choice at this point in this project was not ${answer}`
