@@ -632,7 +632,7 @@ export function checkInCount(askReason: string): number | undefined {
  * when it is not the recommended one and it was chosen after answers auto-resolved since the user
  * last chose the recommended one (the answer to a check-in, or to a question asked for another
  * reason after them); undefined otherwise, and when the last answer is not one option's alone
- * (choices made at one instant).
+ * (choices made at one instant whose order of recording is not known).
  */
 function checkInAnsweredOtherwise(
   memory: PointView,
@@ -640,20 +640,22 @@ function checkInAnsweredOtherwise(
   recommended: readonly string[],
   options: readonly string[],
 ): string | undefined {
-  let last: string | undefined
   let lastAt = -Infinity
   let agreedAt = -Infinity
+  // As the option offered now, in another case too (`Tier M` answered, `tier m` offered), as the
+  // preference counts it; a choice of no offered option as it was said.
+  const optionOf = (category: Category) => offeredIn(category, options).join(', ') || labelsOf(category).join(', ')
   // Within the context the recommendation was narrowed to (its whole history): another option
   // chosen in another context, where another goes (a check-in answered in plan as plan goes), is no
   // answer against this one.
   for (const [category, tally] of selection.basis.tallies) {
-    // As the option offered now, in another case too (`Tier M` answered, `tier m` offered), as the
-    // preference counts it; a choice of no offered option as it was said.
-    const option = offeredIn(category, options).join(', ') || labelsOf(category).join(', ')
-    if (recommended.includes(option)) agreedAt = Math.max(agreedAt, tally.last)
-    if (tally.last > lastAt) [last, lastAt] = [option, tally.last]
-    else if (tally.last === lastAt) last = undefined
+    if (recommended.includes(optionOf(category))) agreedAt = Math.max(agreedAt, tally.last)
+    lastAt = Math.max(lastAt, tally.last)
   }
+  // Of answers made at one instant, the one recorded last, as a tie goes (R-REC-2); where their
+  // order is not known, none is the last alone unless they are one option.
+  const lastOptions = new Set(chosenLastOf(selection.basis.tallies).map(optionOf))
+  const last = lastOptions.size === 1 ? ([...lastOptions][0] as string) : undefined
   if (last === undefined || recommended.includes(last)) return undefined
   const [auto] = memory.cells([cellKey.auto(selection.project)]) as [Cell]
   for (const tally of auto.tallies.values()) for (const at of tally.weight?.newest ?? []) if (at > agreedAt && at < lastAt) return last

@@ -111,6 +111,15 @@ describe('POST /v1/recommendations: checking in after auto-resolved answers (ask
     expect(again.ask).toBe(false)
   })
 
+  it('takes the one recorded last of answers sent at one instant for the last, as a tie does (R-REC-2)', async () => {
+    for (const [first, last] of [['Tier S', 'Tier L'], ['Tier L', 'Tier S']]) {
+      // 30 more of Tier M a day ago, for a p above auto_resolve_p with two other answers.
+      const more = Array.from({ length: 30 }, (_, i) => ({ ...TIER, user_choice: 'Tier M', decision_id: `m-${i}`, timestamp: before(24 * HOUR) }))
+      const body = await history(9, first as string, [...more, { ...TIER, user_choice: last, decision_id: 'u-later-2', timestamp: before(HOUR) }])
+      expect(body).toMatchObject({ recommended: 'Tier M', ask: true, ask_reason: `asked after answers given for them, the user last chose ${last}, not Tier M: asking again` })
+    }
+  })
+
   it('takes a check-in answered Tier M for an answer of tier m, when the options are now written so', async () => {
     const { call } = await createTestApp()
     const observations = [
