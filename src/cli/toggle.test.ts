@@ -21,26 +21,31 @@ describe('decision-memory toggle, its sentence', () => {
   })
 })
 
-describe('decision-memory toggle of a session id no event named', () => {
-  const dirs: string[] = []
-  afterEach(async () => {
-    vi.restoreAllMocks()
-    vi.unstubAllEnvs()
-    await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })))
-  })
+/** The stores made for a test, removed after it, with the environment it stubbed. */
+const dirs: string[] = []
+afterEach(async () => {
+  vi.restoreAllMocks()
+  vi.unstubAllEnvs()
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })))
+})
 
-  /** A store in a folder of its own, with alice's session s-1 started as the agent starts it. */
-  async function storeWithSession(): Promise<string> {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-toggle-new-'))
-    dirs.push(dir)
-    const data = join(dir, 'data')
-    const { store } = await openStores(data)
-    await store.startSession({ session_id: 's-1', user: 'alice', project: '/home/dev/acme', started_at: '2026-07-01T10:00:00.000Z', personalization: true })
-    await store.close()
-    vi.stubEnv('DECISION_MEMORY_URL', 'http://127.0.0.1:9')
-    vi.stubEnv('DECISION_MEMORY_USER', '')
-    return data
-  }
+/**
+ * A store in a folder of its own, with alice's session s-1 started as the agent starts it, and no
+ * service at the URL, so that the command opens the store itself.
+ */
+async function storeWithSession(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'dm-toggle-'))
+  dirs.push(dir)
+  const data = join(dir, 'data')
+  const { store } = await openStores(data)
+  await store.startSession({ session_id: 's-1', user: 'alice', project: '/home/dev/acme', started_at: '2026-07-01T10:00:00.000Z', personalization: true })
+  await store.close()
+  vi.stubEnv('DECISION_MEMORY_URL', 'http://127.0.0.1:9')
+  vi.stubEnv('DECISION_MEMORY_USER', '')
+  return data
+}
+
+describe('decision-memory toggle of a session id no event named', () => {
 
   it('starts it, as the route does, and says on stderr that no session of that id had been seen', async () => {
     const data = await storeWithSession()
@@ -100,24 +105,6 @@ describe('decision-memory toggle of a session id no event named', () => {
 })
 
 describe('decision-memory toggle --show', () => {
-  const dirs: string[] = []
-  afterEach(async () => {
-    vi.restoreAllMocks()
-    vi.unstubAllEnvs()
-    await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })))
-  })
-
-  async function storeWithSession(): Promise<string> {
-    const dir = await mkdtemp(join(tmpdir(), 'dm-toggle-show-'))
-    dirs.push(dir)
-    const data = join(dir, 'data')
-    const { store } = await openStores(data)
-    await store.startSession({ session_id: 's-1', user: 'alice', project: '/home/dev/acme', started_at: '2026-07-01T10:00:00.000Z', personalization: true })
-    await store.close()
-    vi.stubEnv('DECISION_MEMORY_URL', 'http://127.0.0.1:9')
-    vi.stubEnv('DECISION_MEMORY_USER', '')
-    return data
-  }
 
   it('prints the setting and changes nothing, as often as it is asked', async () => {
     const data = await storeWithSession()
