@@ -183,6 +183,15 @@ export function towardChance(value: number, chance: number, shrink: number): num
 export const SPLIT_PRIOR = 0.15
 
 /**
+ * Added to a single-select confidence's method where the change test or the context backoff split
+ * its evidence: the value is then not the split evidence's P(max) alone (see splitPosterior).
+ */
+export const SPLIT_WEIGHED_METHOD =
+  '; on evidence split by the change test or the context backoff, mixed with the P(max) on the evidence before the split, ' +
+  `weighed by the posterior probability that the split is real (prior ${SPLIT_PRIOR}, Bayes factor 1/(-e*p*ln p) of the test's p-value, ` +
+  "the context test's times the number of keys tested)"
+
+/**
  * The posterior probability that a split found at p-value `pValue` is real, with prior
  * SPLIT_PRIOR: the Bayes factor for it taken as 1/(−e·p·ln p), the most a p-value can be worth
  * against a point null (Sellke, Bayarri & Berger 2001), none above p = 1/e.

@@ -61,7 +61,8 @@ describe('learnedPreferences (R-SVC-5)', () => {
     })
     expect(r).toMatchObject({ recommended: 'Tier M', observations: 7 })
     expect(r.change_test).not.toBeNull()
-    expect(tier?.confidence?.value).toBe(r.confidence.value)
+    expect(tier?.confidence).toMatchObject({ value: r.confidence.value, method: r.confidence.method })
+    expect(tier?.confidence?.method).toContain('weighed by the posterior probability that the split is real')
   })
 
   it('gives the seed example as a recommendation learns it: Tier M, 60%, medium-high', () => {

@@ -1,5 +1,5 @@
 import { addToAggregate, aggregateObservations, aggregationParams, emptySummary, viewOf, type Cell, type CellKey } from './aggregate'
-import { confidenceLevel, multiSelectBeliefs, singleSelectBelief, splitPosterior, SINGLE_SELECT_METHOD, type ConfidenceLevel } from './confidence'
+import { confidenceLevel, multiSelectBeliefs, singleSelectBelief, splitPosterior, SINGLE_SELECT_METHOD, SPLIT_WEIGHED_METHOD, type ConfidenceLevel } from './confidence'
 import { pointRule } from './decision-point'
 import { matchOption, matchInOtherWords } from './labels'
 import { selectEvidence } from './evidence'
@@ -86,7 +86,8 @@ function learnPoint(point: string, observations: Observation[], asOf: Date, poli
       const whole = learnPreference(observations, options, asOf, policy.decay.alpha, !latest.multi_select)
       value = real * value + (1 - real) * singleSelectBelief(whole, options, policy.confidence.prior).probabilityOfMax(majority)
     }
-    confidence = { value: round(value), level: confidenceLevel(value, policy), method: SINGLE_SELECT_METHOD }
+    const method = changeTest === null ? SINGLE_SELECT_METHOD : SINGLE_SELECT_METHOD + SPLIT_WEIGHED_METHOD
+    confidence = { value: round(value), level: confidenceLevel(value, policy), method }
   }
   return {
     point,

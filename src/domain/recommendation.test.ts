@@ -1168,6 +1168,9 @@ describe('confidence on split evidence, weighed by how sure the split is (R-REC-
     expect(r.confidence.value).toBeCloseTo(real * alone + (1 - real) * whole.confidence.value, 3)
     // Below what the seven alone say: the change may be chance.
     expect(r.confidence.value).toBeLessThan(alone - 0.001)
+    // And says so in its method, which a request on the seven alone does not.
+    expect(r.confidence.method).toContain('mixed with the P(max) on the evidence before the split')
+    expect(recommend(input({ observations: recent })).confidence.method).not.toContain('split')
   })
 
   it('leaves the confidence of a change beyond doubt as the recent choices say', () => {
@@ -1198,6 +1201,7 @@ describe('confidence on split evidence, weighed by how sure the split is (R-REC-
     // Mixed with the scope's, where Tier M is the less chosen (13 of 30): well below the ten's own.
     expect(r.confidence.value).toBeLessThan(narrowed - 0.05)
     expect(r.confidence.value).toBeGreaterThanOrEqual(real * narrowed - 0.0001)
+    expect(r.confidence.method).toContain('weighed by the posterior probability that the split is real')
   })
 })
 

@@ -9,6 +9,7 @@ import {
   SINGLE_SELECT_METHOD,
   singleSelectBelief,
   splitPosterior,
+  SPLIT_WEIGHED_METHOD,
   towardChance,
   type ConfidenceLevel,
   type SelectionBelief,
@@ -341,7 +342,9 @@ export function recommend(input: RecommendationInput): Recommendation {
     if (learning) value = splitWeighed(value, top, selection, labels, input.asOf, policy)
     p = belief.predictive(top)
     entropy = belief.entropy
-    method = SINGLE_SELECT_METHOD
+    // Said where the value was weighed so: it is then not the Dirichlet's P(max) alone.
+    const split = learning && (selection.contextTest !== null || selection.changeTest !== null)
+    method = split ? SINGLE_SELECT_METHOD + SPLIT_WEIGHED_METHOD : SINGLE_SELECT_METHOD
   } else {
     const set = setFigures(selections, new Set(recommended))
     value = set.confidence
