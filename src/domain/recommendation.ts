@@ -93,11 +93,6 @@ export interface RecommendedOption {
 }
 
 /**
- * Marks a learned single-select answer that is the static default only because it tied with
- * another option (majorityOption's tie rule): the static default decided it. A symbol, so that the
- * answer's JSON does not carry it; applyDecisions reads it to credit an advisory default.
- */
-/**
  * The confidence of a single-select recommendation made on evidence split by the change test or
  * the context backoff (R-REC-3, R-REC-7), weighed by how sure the split is: the probability that
  * the option is the favourite on the split evidence, times the posterior probability that the
@@ -131,6 +126,11 @@ function splitWeighed(
   return value
 }
 
+/**
+ * Marks a learned single-select answer that is the static default only because it tied with
+ * another option (majorityOption's tie rule): the static default decided it. A symbol, so that the
+ * answer's JSON does not carry it; applyDecisions reads it to credit an advisory default.
+ */
 export const BROKE_TIE: unique symbol = Symbol('static default broke a tie')
 
 /**
