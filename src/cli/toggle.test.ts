@@ -1,4 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -132,5 +134,68 @@ describe('decision-memory toggle --show', () => {
   it('is refused beside --on or --off, before anything is asked', async () => {
     await expect(toggleCommand(['--session', 's-1', '--show', '--off'])).rejects.toThrow('--show reads the setting, changing nothing: give it without --off')
     await expect(toggleCommand(['--session', 's-1', '--on', '--show'])).rejects.toThrow('--show reads the setting, changing nothing: give it without --on')
+  })
+})
+
+describe('decision-memory toggle through a service, whether the session was there before', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+    vi.unstubAllEnvs()
+  })
+
+  /** What a toggle that started s-l answers: one toggle, at its start, in no project. */
+  const started = { session_id: 's-l', user: 'alice', personalization: false, project: null, started_at: '2026-07-01T10:00:00.000Z', toggles: [{ at: '2026-07-01T10:00:00.000Z', enabled: false }] }
+
+  /** A service that answers the read as `get` says and the toggle with `started`; the requests it was sent. */
+  async function service(get: { status: number; body: unknown }, run: () => Promise<void>): Promise<string[]> {
+    const seen: string[] = []
+    const server = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`)
+      const [status, body] = req.method === 'GET' ? [get.status, get.body] : [200, started]
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+    })
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+    vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${(server.address() as AddressInfo).port}`)
+    vi.stubEnv('DECISION_MEMORY_USER', '')
+    try {
+      await run()
+    } finally {
+      server.closeAllConnections()
+      await new Promise<void>((done) => server.close(() => done()))
+    }
+    return seen
+  }
+
+  const toggle = () => captured(() => toggleCommand(['--session', 's-l', '--user', 'alice', '--off']))
+  const note = "decision-memory toggle: no session s-l of user alice had been seen, so the toggle started it (it counts among alice's sessions): if the id is mistyped, no session of the agent was changed\n"
+
+  it('reads the session, then toggles it: said started when the read found none, not when it found it', async () => {
+    for (const [get, stderr] of [
+      [{ status: 404, body: { error: { code: 'session_not_found', message: 'no session s-l of user alice has been seen' } } }, note],
+      [{ status: 200, body: { ...started, toggles: [] } }, ''],
+    ] as const) {
+      let out: Awaited<ReturnType<typeof toggle>> | undefined
+      const seen = await service(get, async () => {
+        out = await toggle()
+      })
+      expect(seen).toEqual(['GET /v1/sessions/s-l/personalization?user=alice', 'PUT /v1/sessions/s-l/personalization'])
+      expect(out).toMatchObject({ code: 0, stdout: 'personalization off for session s-l (user alice)\n', stderr })
+    }
+  })
+
+  it('goes by the answer where the read tells neither: a service without the read, a token that may not read', async () => {
+    for (const get of [
+      { status: 404, body: { error: { code: 'not_found', message: 'no route GET /v1/sessions/s-l/personalization' } } },
+      { status: 403, body: { error: { code: 'forbidden', message: 'this token may not read sessions' } } },
+      { status: 401, body: { error: { code: 'unauthorized', message: 'no token' } } },
+    ]) {
+      let out: Awaited<ReturnType<typeof toggle>> | undefined
+      const seen = await service(get, async () => {
+        out = await toggle()
+      })
+      expect(seen).toEqual(['GET /v1/sessions/s-l/personalization?user=alice', 'PUT /v1/sessions/s-l/personalization'])
+      // The answer is one toggle at its start, in no project: started by this toggle, and said so.
+      expect(out).toMatchObject({ code: 0, stdout: 'personalization off for session s-l (user alice)\n', stderr: note })
+    }
   })
 })
