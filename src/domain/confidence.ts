@@ -194,10 +194,13 @@ export const SPLIT_WEIGHED_METHOD =
 /**
  * The posterior probability that a split found at p-value `pValue` is real, with prior
  * SPLIT_PRIOR: the Bayes factor for it taken as 1/(−e·p·ln p), the most a p-value can be worth
- * against a point null (Sellke, Bayarri & Berger 2001), none above p = 1/e.
+ * against a point null (Sellke, Bayarri & Berger 2001); from p = 1/e on, where that reaches 1, 1:
+ * the prior, as the bound meets it there (a policy's significance may be that high). No p-value
+ * (NaN) is no evidence of a split: 0.
  */
 export function splitPosterior(pValue: number, prior: number = SPLIT_PRIOR): number {
-  if (!(pValue < 1 / Math.E)) return 0
+  if (Number.isNaN(pValue)) return 0
+  if (pValue >= 1 / Math.E) return prior
   if (pValue <= 0) return 1
   const odds = (prior / (1 - prior)) / (-Math.E * pValue * Math.log(pValue))
   return Number.isFinite(odds) ? odds / (1 + odds) : 1

@@ -1206,8 +1206,14 @@ describe('confidence on split evidence, weighed by how sure the split is (R-REC-
 })
 
 describe('splitPosterior', () => {
-  it('is none above p = 1/e, rises as p falls, and is sure at p = 0', () => {
-    expect(splitPosterior(0.5)).toBe(0)
+  it('is the prior from p = 1/e on, rises as p falls, and is sure at p = 0', () => {
+    // No jump at 1/e, where the bound's Bayes factor reaches 1: a policy may set significance 0.5.
+    expect(splitPosterior(1 / Math.E - 1e-9)).toBeCloseTo(0.15, 6)
+    expect(splitPosterior(1 / Math.E)).toBe(0.15)
+    expect(splitPosterior(0.5)).toBe(0.15)
+    expect(splitPosterior(1)).toBe(0.15)
+    expect(splitPosterior(0.5, 0.3)).toBe(0.3)
+    expect(splitPosterior(Number.NaN)).toBe(0)
     expect(splitPosterior(0)).toBe(1)
     // Bayes factor 1/(e · 0.01 · ln 100) = 7.99; prior odds 0.15/0.85: posterior odds 1.41.
     expect(splitPosterior(0.01)).toBeCloseTo(0.585, 3)
