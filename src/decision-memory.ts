@@ -270,10 +270,12 @@ export function createDecisionMemory(deps: {
     }), now)
     const contracted = contract === undefined ? recommendation : applyDecisions(recommendation, contract, rule?.always_ask ?? false, policy)
     // A required limit bound to no point is checked at every point: an answer it blocks is asked.
+    // A required must it blocks contradicts it: named in `conflicts`, asked or not.
+    const musts = contract?.musts ?? []
     const answer =
-      contracted.ask || decisions === undefined
+      (contracted.ask && musts.length === 0) || decisions === undefined
         ? contracted
-        : askOverGlobalLimits(contracted, await decisions.globalLimits({ context: request.context, asOf: request.as_of === undefined ? undefined : asOf }))
+        : askOverGlobalLimits(contracted, await decisions.globalLimits({ context: request.context, asOf: request.as_of === undefined ? undefined : asOf }), musts)
     // Kept only when no decision binds the point: each answer under a decision counts its pulse.
     // Nor when anything was written while it was computed: it would never be served, and would
     // push out an answer computed since.

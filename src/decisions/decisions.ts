@@ -7,7 +7,7 @@ import type { CompiledPolicy } from '../domain/policy'
 import { checkTimestamp } from '../domain/timestamp'
 import { applies, runOfContext, type ApplicabilityQuery } from './applicability'
 import { checkAgainst, reachedBy, type Verdict } from './constraints'
-import { contractConflicts, contractFor } from './enforcement'
+import { contractConflicts, contractFor, globalLimitConflicts } from './enforcement'
 import { matchWithin, type MatchPatterns } from './pattern-match'
 import { FIRST_DECISION_DAY, globMeant, latestDecisionDay, scopeWarning, type DecisionEvent, type DecisionInput, type DecisionRecord, type DecisionStatus } from './decision'
 import { changedFields, importedRecord, mergeImported, type ImportedDecision, type ImportReport, type MergedImport } from './imported-decision'
@@ -202,7 +202,10 @@ function conflictsAt(decisions: readonly DecisionRecord[], point: string, offere
   const bound = decisions.filter((d) => d.enforce === 'required' && d.scope.points.includes(point))
   const named = bound.flatMap((d) => d.constraints.flatMap((c) => (c.option === undefined || c.kind === 'limit' ? [] : [c.option])))
   const options = offered ?? [...new Set([...named, ...(pointDefault === undefined ? [] : [pointDefault])])]
-  return contractConflicts(contractFor(bound, options.map((option) => ({ option })), undefined), multiSelect)
+  const contract = contractFor(bound, options.map((option) => ({ option })), undefined)
+  // A limit bound to no point blocks a must's option at this point too (a bare number over it).
+  const global = decisions.filter((d) => d.scope.points.length === 0)
+  return [...contractConflicts(contract, multiSelect), ...globalLimitConflicts(contract.musts, global)]
 }
 
 function nextKey(keys: readonly string[]): string {

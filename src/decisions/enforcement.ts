@@ -579,7 +579,22 @@ function softBy(soft: ReadonlyArray<{ option: string; decision: DecisionRecord }
  * instead: the limit leaves the offer as it is, but the service never answers with a choice its
  * own check blocks (required), nor with one it warns of, which nobody would check (advisory).
  */
-export function askOverGlobalLimits(answer: ContractedRecommendation, limits: readonly DecisionRecord[]): ContractedRecommendation {
+export function askOverGlobalLimits(
+  contracted: ContractedRecommendation,
+  limits: readonly DecisionRecord[],
+  musts: PointContract['musts'] = [],
+): ContractedRecommendation {
+  // A required must whose option a required global limit blocks: the two contradict each other,
+  // and the answer names them as it names any two bound to the point (R-CON-2).
+  const extra = globalLimitConflicts(musts, limits).filter((c) => !(contracted.conflicts ?? []).some((k) => k.message === c.message))
+  const answer: ContractedRecommendation =
+    extra.length === 0
+      ? contracted
+      : {
+          ...contracted,
+          ...(contracted.ask ? {} : { ask: true, ask_reason: `${extra.map((c) => c.message).join('; ')}: the user chooses` }),
+          conflicts: [...(contracted.conflicts ?? []), ...extra],
+        }
   if (answer.ask) return answer
   const chosen = Array.isArray(answer.recommended) ? answer.recommended : [answer.recommended]
   // A required one first: what the check blocks is said before what it only warns of.
@@ -596,6 +611,30 @@ export function askOverGlobalLimits(answer: ContractedRecommendation, limits: re
     }
   }
   return answer
+}
+
+/**
+ * The required `must`s bound to a point whose option a required limit bound to no point blocks (a
+ * bare number over it, as the check reads a choice at any point), each pair once, the newer first
+ * (newestFirst). Such a limit takes no option off the offer, so the must's option stays enforced in
+ * the recommendation whichever is newer; the check blocks it all the same, and the answer is asked.
+ */
+export function globalLimitConflicts(musts: PointContract['musts'], limits: readonly DecisionRecord[]): DecisionConflict[] {
+  const conflicts: DecisionConflict[] = []
+  const seen = new Set<string>()
+  for (const m of musts) {
+    if (m.decision.enforce !== 'required') continue
+    for (const d of limits) {
+      if (d.enforce !== 'required' || d === m.decision) continue
+      const blocks = d.constraints.some((c) => c.kind === 'limit' && c.value !== undefined && overLimit(m.option, c.value, false) !== undefined)
+      if (!blocks) continue
+      const conflict = newestFirst(d, m.decision) < 0 ? conflictOf(d, m.decision, [m.option]) : conflictOf(m.decision, d, [m.option])
+      if (seen.has(conflict.message)) continue
+      seen.add(conflict.message)
+      conflicts.push(conflict)
+    }
+  }
+  return conflicts
 }
 
 /** The options required decisions fix in an enforced answer: their `must`s, or the one option they leave. */

@@ -281,7 +281,9 @@ export const DecisionConflictsSchema = z.array(z.object({ keys: z.array(z.string
     'Accepted required decisions bound to the point that contradict each other: a `must` of an option another rules out (its `must_not`, a `limit` the option is over, ' +
     'a `must` of an option not offered), or `must`s of different options at a single-select point. Each pair once, `keys` the newer first: the newer holds (date, then last change, ' +
     'then key as `GET /v1/decisions` lists them), as the later contract, and the question is asked, never answered for the user, since `POST /v1/decisions/check` blocks what ' +
-    'either forbids. `options`: what they disagree over. Absent when none contradict.',
+    'either forbids. A required `limit` bound to no point contradicts a required `must` bound to the point whose option is a bare number over it; such a limit takes no ' +
+    'option off the offer, so the `must` stays enforced in the recommendation whichever is newer, and `keys` names the newer first all the same. `options`: what they disagree ' +
+    'over. Absent when none contradict.',
 })
 
 export const VerdictSchema = z
@@ -296,8 +298,9 @@ export const VerdictSchema = z
     }),
     conflicts: DecisionConflictsSchema.optional().openapi({
       description:
-        'Present when accepted required decisions bound to the `point` of a `choice` contradict each other there, as its recommendation names them (`keys` the newer first, which holds ' +
-        'in the recommendation): the check still blocks what either forbids, so no choice there passes them both until one is superseded or revoked.',
+        'Present when accepted required decisions bound to the `point` of a `choice` contradict each other there, or one of them and a required `limit` bound to no point, as its ' +
+        'recommendation names them (`keys` the newer first, which holds in the recommendation, but for such a limit, which takes no option off the offer): the check still blocks ' +
+        'what either forbids, so no choice there passes them both until one is superseded or revoked.',
     }),
     scope_warnings: z
       .array(z.object({ key: z.string(), message: z.string() }))

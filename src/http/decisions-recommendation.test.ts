@@ -354,6 +354,61 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     })
   })
 
+  it('names a required must and a required limit bound to no point that blocks its option as contradicting each other, in every answer (R-CON-2, R-CON-3)', async () => {
+    const app = await createTestApp()
+    // At the point the plan and the hook read the question at.
+    const question = { question: 'How many retries?', header: 'Retries', multiSelect: false, options: ['2', '5'].map((label) => ({ label, description: label })) }
+    const point = (await app.call('POST', '/v1/plan', { user: 'rt', questions: [question] })).body.questions[0].recommendation.point as string
+    const RETRIES = { user: 'rt', point, question: question.question, all_options: ['2', '5'] }
+    const limit3 = { ...REQUIRED_TIER_L, key: 'D-300', title: 'At most 3', scope: { points: [] }, constraints: [{ kind: 'limit', value: 3 }] }
+    const must5 = { ...REQUIRED_TIER_L, key: 'D-301', title: 'Five retries', scope: { points: [point] }, constraints: [{ kind: 'must', option: '5' }] }
+    expect((await app.call('POST', '/v1/decisions', limit3)).status).toBe(201)
+    app.clock.advance(HOUR)
+    expect((await app.call('POST', '/v1/decisions', must5)).status).toBe(201)
+    const conflict = { keys: ['D-301', 'D-300'], options: ['5'], message: 'required decisions D-301 and D-300 contradict each other over "5" (the newer, D-301, holds)' }
+    const rec = (await app.call('POST', '/v1/recommendations', RETRIES)).body
+    expect(rec).toMatchObject({ state: 'enforced', recommended: '5', ask: true, ask_reason: `${conflict.message}: the user chooses`, conflicts: [conflict] })
+    // The check blocks both options, and says why.
+    const check = async (choice: string, all_options?: string[]) =>
+      (await app.call('POST', '/v1/decisions/check', { choice, point, ...(all_options === undefined ? {} : { all_options }) })).body
+    for (const options of [undefined, RETRIES.all_options]) {
+      expect(await check('5', options)).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-300' }], conflicts: [conflict] })
+      expect(await check('2', options)).toMatchObject({ allowed: false, blocked_by: [{ key: 'D-301' }], conflicts: [conflict] })
+    }
+    // The plan, why and the hook say the same.
+    const plan = (await app.call('POST', '/v1/plan', { user: 'rt', questions: [question] })).body
+    expect(plan.answers).toEqual({})
+    expect(plan.questions[0].recommendation).toMatchObject({ recommended: '5', conflicts: [conflict] })
+    const why = (await app.call('GET', `/v1/why?user=rt&point=${point}`)).body
+    expect(why.recommendation).toMatchObject({ recommended: '5', ask: true, conflicts: [conflict] })
+    const payload = claudeCodeFixture('pre-tool-use')
+    payload.tool_input.questions = [question]
+    const hook = (await app.call('POST', '/v1/hooks/claude-code', payload)).body.hookSpecificOutput
+    expect(hook.permissionDecision).toBe('ask')
+    expect(hook.permissionDecisionReason).toContain(`For "${question.question}", ${conflict.message}`)
+    // Named while asked for another reason too: personalization off.
+    await app.call('PUT', '/v1/sessions/s-off/personalization', { user: 'rt', enabled: false })
+    const off = (await app.call('POST', '/v1/recommendations', { ...RETRIES, session_id: 's-off' })).body
+    expect(off).toMatchObject({ ask: true, conflicts: [conflict] })
+    expect(off.ask_reason).not.toContain('contradict')
+
+    // The limit newer than the must: it is named the one that holds; the must's option is still the
+    // one recommended (a limit bound to no point takes no option off the offer), and asked.
+    await app.call('POST', '/v1/decisions/D-300/revoke')
+    expect((await app.call('POST', '/v1/recommendations', RETRIES)).body.conflicts).toBeUndefined()
+    expect((await check('2')).conflicts).toBeUndefined()
+    app.clock.advance(HOUR)
+    await app.call('POST', '/v1/decisions', { ...limit3, key: 'D-302' })
+    const newer = { keys: ['D-302', 'D-301'], options: ['5'], message: 'required decisions D-302 and D-301 contradict each other over "5" (the newer, D-302, holds)' }
+    expect((await app.call('POST', '/v1/recommendations', RETRIES)).body).toMatchObject({ recommended: '5', ask: true, ask_reason: `${newer.message}: the user chooses`, conflicts: [newer] })
+    expect((await check('2')).conflicts).toEqual([newer])
+    // An advisory limit only warns: no contradiction.
+    await app.call('POST', '/v1/decisions/D-302/revoke')
+    await app.call('POST', '/v1/decisions', { ...limit3, key: 'D-303', enforce: 'advisory' })
+    expect((await app.call('POST', '/v1/recommendations', RETRIES)).body.conflicts).toBeUndefined()
+    expect((await check('5')).conflicts).toBeUndefined()
+  })
+
   it('an advisory must_not of the learned option keeps it recommended, but the user is asked and told, not answered for (R-CON-2)', async () => {
     const app = await createTestApp()
     // In the hook fixture's project (its cwd), which the hook asks of below.
