@@ -132,6 +132,24 @@ describe('decision-memory hook answered {} for a PreToolUse planned past the tim
 })
 
 describe('decision-memory hook flags', () => {
+  it('says a flag of another command as that command\'s, as the other commands do, the capture spooled, exit 0', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-hook-flag-'))
+    try {
+      const spool = join(dir, 'spool.ndjson')
+      const env = { DECISION_MEMORY_URL: 'http://127.0.0.1:1', DECISION_MEMORY_SPOOL: spool }
+      const input = JSON.stringify(claudeCodeFixture('post-tool-use-single'))
+      const on = await runCli(['hook', '--on'], { input, env })
+      expect(on).toMatchObject({ code: 0, stdout: '' })
+      expect(on.stderr.split('\n')[0]).toBe('decision-memory hook: --on is a flag of toggle, not of hook')
+      // A flag no command takes is said in parseArgs' words, as before.
+      const none = await runCli(['hook', '--frobnicate'], { input, env })
+      expect(none.stderr.split('\n')[0]).toMatch(/^decision-memory hook: Unknown option '--frobnicate'/)
+      expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(2)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
   it('takes a --budget past a minute, or not in decimal ms, for a flag mistake: named on stderr, the capture spooled, exit 0', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dm-hook-budget-'))
     try {

@@ -312,7 +312,12 @@ export async function runHook(argv: string[], input: HookStdin = process.stdin):
     // in every call) is a mistake of the setup as a flag's is: the capture is spooled, not lost.
     serviceUrl()
   } catch (error) {
-    process.stderr.write(`decision-memory hook: ${(error as Error).message}\n`)
+    // The hook says its own flag mistakes (it exits 0, R-CAP-6), so main never sees them: a flag of
+    // another command is said as that command's, as main says it for the others (`--on is a flag of
+    // toggle, not of hook`). Loaded only then: the hook starts on every agent event.
+    const code = (error as { code?: unknown }).code
+    const owned = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? await (await import('./main')).flagOfOthers('hook', (error as Error).message) : undefined
+    process.stderr.write(`decision-memory hook: ${owned ?? (error as Error).message}\n`)
     await spoolDespiteFlags(argv, input)
     return
   }

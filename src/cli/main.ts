@@ -116,7 +116,7 @@ function unknownOption(flag: string): string {
  * positionals ran on about giving `--on` after `--`. Read from each command's usage line (its
  * help's first), which lists its flags; undefined when no other command takes it.
  */
-async function flagOfOthers(name: string, message: string): Promise<string | undefined> {
+export async function flagOfOthers(name: string, message: string): Promise<string | undefined> {
   const flag = /^Unknown option '(--[a-z][a-z-]*)'/.exec(message)?.[1]
   if (flag === undefined) return undefined
   const named = new RegExp(`(?<![\\w-])${flag}(?![\\w-])`)
