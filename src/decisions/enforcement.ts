@@ -523,11 +523,25 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
   // Required decisions that contradict each other leave no answer the check allows: whatever is
   // recommended, one of them blocks it (R-CON-3), so it is never answered for the user. The newer
   // holds in the recommendation, and the answer names both.
-  if (conflicts.length > 0) {
-    if (result.ask === false) result = { ...result, ask: true, ask_reason: `${conflicts.map((c) => c.message).join('; ')}: the user chooses` }
-    result = { ...result, conflicts }
-  }
+  if (conflicts.length > 0) result = underConflicts(result, conflicts)
   return effects.length === 0 ? result : { ...result, decisions: effects }
+}
+
+/**
+ * An answer where required decisions contradict each other: whatever it recommends, one of them
+ * blocks it when checked (R-CON-3), and so does one of them every other option offered. It is
+ * asked, never answered for the user (a reason it was asked for already stays), names them in
+ * `conflicts`, and its confidence is 0 (`low`), as where the decisions rule out every option: an
+ * enforced answer's 1 `high` would say the decisions settle what they leave no choice to pass.
+ */
+function underConflicts(result: ContractedRecommendation, conflicts: DecisionConflict[]): ContractedRecommendation {
+  const messages = conflicts.map((c) => c.message).join('; ')
+  return {
+    ...result,
+    ...(result.ask ? {} : { ask: true, ask_reason: `${messages}: the user chooses` }),
+    confidence: { value: 0, level: 'low', significant: false, method: `${messages}: the check blocks every option offered` },
+    conflicts,
+  }
 }
 
 /**
@@ -587,14 +601,7 @@ export function askOverGlobalLimits(
   // A required must whose option a required global limit blocks: the two contradict each other,
   // and the answer names them as it names any two bound to the point (R-CON-2).
   const extra = globalLimitConflicts(musts, limits).filter((c) => !(contracted.conflicts ?? []).some((k) => k.message === c.message))
-  const answer: ContractedRecommendation =
-    extra.length === 0
-      ? contracted
-      : {
-          ...contracted,
-          ...(contracted.ask ? {} : { ask: true, ask_reason: `${extra.map((c) => c.message).join('; ')}: the user chooses` }),
-          conflicts: [...(contracted.conflicts ?? []), ...extra],
-        }
+  const answer = extra.length === 0 ? contracted : underConflicts(contracted, [...(contracted.conflicts ?? []), ...extra])
   if (answer.ask) return answer
   const chosen = Array.isArray(answer.recommended) ? answer.recommended : [answer.recommended]
   // A required one first: what the check blocks is said before what it only warns of.

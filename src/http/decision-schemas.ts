@@ -281,7 +281,7 @@ export const DecisionConflictsSchema = z.array(z.object({ keys: z.array(z.string
     'Accepted required decisions bound to the point that contradict each other: a `must` of an option another rules out (its `must_not`, a `limit` the option is over, ' +
     'a `must` of an option not offered), or `must`s of different options at a single-select point. Each pair once, `keys` the newer first: the newer holds (date, then last change, ' +
     'then key as `GET /v1/decisions` lists them), as the later contract, and the question is asked, never answered for the user, since `POST /v1/decisions/check` blocks what ' +
-    'either forbids. A required `limit` bound to no point contradicts a required `must` bound to the point whose option is a bare number over it; such a limit takes no ' +
+    'either forbids; the recommendation\'s confidence is then 0 (`low`). A required `limit` bound to no point contradicts a required `must` bound to the point whose option is a bare number over it; such a limit takes no ' +
     'option off the offer, so the `must` stays enforced in the recommendation whichever is newer, and `keys` names the newer first all the same. `options`: what they disagree ' +
     'over. Absent when none contradict.',
 })

@@ -368,6 +368,8 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     const conflict = { keys: ['D-301', 'D-300'], options: ['5'], message: 'required decisions D-301 and D-300 contradict each other over "5" (the newer, D-301, holds)' }
     const rec = (await app.call('POST', '/v1/recommendations', RETRIES)).body
     expect(rec).toMatchObject({ state: 'enforced', recommended: '5', ask: true, ask_reason: `${conflict.message}: the user chooses`, conflicts: [conflict] })
+    // Not 1 `high`: the check blocks the enforced option too.
+    expect(rec.confidence).toEqual({ value: 0, level: 'low', significant: false, method: `${conflict.message}: the check blocks every option offered` })
     // The check blocks both options, and says why.
     const check = async (choice: string, all_options?: string[]) =>
       (await app.call('POST', '/v1/decisions/check', { choice, point, ...(all_options === undefined ? {} : { all_options }) })).body
@@ -890,6 +892,8 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     await app.call('POST', '/v1/decisions', mustL)
     const rec = (await app.call('POST', '/v1/recommendations', TIER)).body
     expect(rec).toMatchObject({ state: 'enforced', recommended: 'Tier L', ask: true })
+    // The check blocks Tier L (the older must_not) as it blocks the rest: no confidence in it.
+    expect(rec.confidence).toMatchObject({ value: 0, level: 'low' })
     expect(rec.options.map((o: any) => o.option).sort()).toEqual(['Tier L', 'Tier M', 'Tier S'])
     expect(rec.options[0]).toMatchObject({ option: 'Tier L', recommended: true })
     const conflict = { keys: ['D-002', 'D-001'], options: ['Tier L'], message: 'required decisions D-002 and D-001 contradict each other over "Tier L" (the newer, D-002, holds)' }
@@ -925,6 +929,7 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     expect(out.options.map((o: any) => o.option)).not.toContain('Tier L')
     expect(out.recommended).not.toBe('Tier L')
     expect(out.ask).toBe(true)
+    expect(out.confidence).toMatchObject({ value: 0, level: 'low' })
     expect(out.conflicts).toEqual([{ ...conflict, keys: ['D-004', 'D-003'], message: 'required decisions D-004 and D-003 contradict each other over "Tier L" (the newer, D-004, holds)' }])
     expect(out.decisions.map((d: any) => [d.key, d.effect])).toEqual([
       ['D-004', 'ruled-out'],
