@@ -19,6 +19,13 @@ describe('decision-memory main', () => {
     expect(stderr).toContain('unknown command "gaurd"')
   })
 
+  it('watches stdout for a reader that stops reading with one listener, however many commands run in the process', async () => {
+    await run(['help'])
+    const before = process.stdout.listenerCount('error')
+    for (const argv of [['help'], ['version'], ['gaurd'], ['help', 'export'], ['hook', '--help']]) await run(argv)
+    expect(process.stdout.listenerCount('error')).toBe(before)
+  })
+
   it('exits 1 for help on a command there is not, and 0 for help on one there is', async () => {
     const unknown = await run(['help', 'gaurd'])
     expect(unknown.code).toBe(1)

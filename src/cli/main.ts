@@ -140,34 +140,48 @@ function misused(name: string, message: string, help: string): number {
   return 2
 }
 
+/** The command whose output stdout carries now: what a failure to write it means depends on it. */
+let stdoutOwner: string | undefined
+let stdoutWatched = false
+
+// A reader that stops reading (`export … | head -1`, `help | grep -q serve`) is no failure of the
+// command to report with a stack trace: it ends quietly, with the status of a command killed by
+// SIGPIPE (141). From the start, so that help and version, written before any command is
+// loaded, end so too. Not for serve, whose log has its own destination, nor the two Claude Code
+// hooks, hook and guard: Claude Code reports any exit but 0 and 2 as a hook error (2 blocks the
+// tool call), so their answer goes unread and they end as they would have (R-CAP-6).
+function onStdoutError(error: NodeJS.ErrnoException): void {
+  const name = stdoutOwner
+  // serve writes nothing of its own to stdout: a failure there is as unexpected as with no listener.
+  if (name === 'serve') throw error
+  if (name === 'hook' || name === 'guard') {
+    if (error.code === 'EPIPE') return
+    // The hook always exits 0 (R-CAP-6): its event is delivered or spooled by the time it
+    // answers, and an answer it cannot write (a full disk under a redirected stdout) is said,
+    // not made a hook error with a stack trace.
+    if (name === 'hook') {
+      process.stderr.write(`decision-memory hook: cannot write the answer: ${error.code ?? error.message}\n`)
+      return
+    }
+    throw error
+  }
+  if (error.code === 'EPIPE') process.exit(141)
+  // Any other failure to write the output (ENOSPC: `export … > backup.ndjson` on a full disk)
+  // is the command's failure, said in one line as the others are, not as a stack trace.
+  process.stderr.write(`decision-memory${name === undefined ? '' : ` ${name}`}: cannot write the output: ${error.code ?? error.message}\n`)
+  process.exit(1)
+}
+
 /** The `decision-memory` command: one doorway per file, each onto the same functions as HTTP. */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv
-  // A reader that stops reading (`export … | head -1`, `help | grep -q serve`) is no failure of the
-  // command to report with a stack trace: it ends quietly, with the status of a command killed by
-  // SIGPIPE (141). From the start, so that help and version, written before any command is
-  // loaded, end so too. Not for serve, whose log has its own destination, nor the two Claude Code
-  // hooks, hook and guard: Claude Code reports any exit but 0 and 2 as a hook error (2 blocks the
-  // tool call), so their answer goes unread and they end as they would have (R-CAP-6).
-  const onStdoutError = (error: NodeJS.ErrnoException) => {
-    if (name === 'hook' || name === 'guard') {
-      if (error.code === 'EPIPE') return
-      // The hook always exits 0 (R-CAP-6): its event is delivered or spooled by the time it
-      // answers, and an answer it cannot write (a full disk under a redirected stdout) is said,
-      // not made a hook error with a stack trace.
-      if (name === 'hook') {
-        process.stderr.write(`decision-memory hook: cannot write the answer: ${error.code ?? error.message}\n`)
-        return
-      }
-      throw error
-    }
-    if (error.code === 'EPIPE') process.exit(141)
-    // Any other failure to write the output (ENOSPC: `export … > backup.ndjson` on a full disk)
-    // is the command's failure, said in one line as the others are, not as a stack trace.
-    process.stderr.write(`decision-memory${name === undefined ? '' : ` ${name}`}: cannot write the output: ${error.code ?? error.message}\n`)
-    process.exit(1)
+  // One listener on stdout for the process, whichever command runs (see onStdoutError); tests run
+  // main many times in one process, and a listener each would pile up on the one stdout.
+  stdoutOwner = name
+  if (!stdoutWatched && name !== 'serve') {
+    process.stdout.on('error', onStdoutError)
+    stdoutWatched = true
   }
-  if (name !== 'serve') process.stdout.on('error', onStdoutError)
   if (name === undefined) {
     // Nothing was asked, so nothing was done: no success to report to a script. 1, not 2, as for an
     // unknown command: a hook whose command lost its arguments must not block every tool call.
