@@ -131,6 +131,39 @@ describe('decision-memory hook answered {} for a PreToolUse planned past the tim
   })
 })
 
+describe('decision-memory hook delivering a spool to a service slow to take it', () => {
+  it('keeps time for the event at hand: a spooled delivery still waiting is let go, kept in the spool, and the PreToolUse is sent and answered', async () => {
+    // The service takes a late capture (`?at=`) slowly, past the whole budget (a remote service on a
+    // slow link, one busy with that user's history), and plans a question at once. Draining the spool
+    // first is to leave the question its time: a spooled delivery in flight took all of it, the
+    // question was never sent, and the user was asked it as the agent wrote it.
+    const planned = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'planned', updatedInput: { questions: [] } } })
+    const asked: URL[] = []
+    const stub: RequestListener = (request, response) => {
+      const url = new URL(request.url ?? '/', 'http://stub')
+      asked.push(url)
+      request.resume()
+      if (url.searchParams.has('at')) return
+      request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end(planned))
+    }
+    await withStub('dm-hook-slow-spool-', stub, async ({ host, dir }) => {
+      const spool = join(dir, 'spool.ndjson')
+      const capture = { at: '2026-12-05T10:00:00.000Z', user: 'default', payload: claudeCodeFixture('post-tool-use-single') }
+      await writeFile(spool, `${JSON.stringify(capture)}\n`)
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+      const run = await runCli(['hook', '--budget', '3000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
+      expect(run.code).toBe(0)
+      expect(run.stdout).toBe(`${planned}\n`)
+      // The spooled capture was offered first, then the question, with the time kept back for it.
+      expect(asked.map((u) => u.searchParams.has('at'))).toEqual([true, false])
+      expect(Number(asked[1]?.searchParams.get('wait_ms'))).toBeGreaterThanOrEqual(100)
+      // Not delivered, so not lost: it waits in the spool for the next call.
+      const left = (await readFile(spool, 'utf8')).split('\n').filter((l) => l !== '')
+      expect(left.map((l) => JSON.parse(l).payload.tool_use_id)).toEqual([capture.payload.tool_use_id])
+    })
+  })
+})
+
 describe('decision-memory hook flags', () => {
   it('says a flag of another command as that command\'s, as the other commands do, the capture spooled, exit 0', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dm-hook-flag-'))

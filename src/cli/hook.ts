@@ -410,7 +410,11 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       timedOut = false
       return { outcome: 'rejected' }
     }
-    const wait = Math.floor(remaining())
+    // A spooled event waits no longer than the drain may run: one still in flight at the deadline
+    // took the time kept back for the event at hand (CURRENT_EVENT_RESERVE_MS), and a question was
+    // never sent, though the service would have planned it at once. Let go, it stays in the spool.
+    const wait = Math.floor(remaining() - (spooled ? CURRENT_EVENT_RESERVE_MS : 0))
+    if (wait <= 0 && spooled) return { outcome: 'deferred' }
     if (wait <= 0) {
       refusedToken = false
       timedOut = true
@@ -507,6 +511,8 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       refusedToken = false
       answered = undefined
       timedOut = timeout.signal.aborted
+      // Let go at the drain's end, not failed: kept for the next call, and the event at hand sent in the time left.
+      if (spooled && timeout.signal.aborted) return { outcome: 'deferred' }
       // A bad port, an https:// or a host not found: the URL's mistake, said as the commands say it.
       barredPort = barredPortReason(error, url) ?? urlMistakeReason(error)
       return { outcome: 'failed' }
