@@ -930,6 +930,25 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(await spooledLines(spool)).toBe(1)
     expect(existsSync(`${spool}.rejected`)).toBe(false)
   })
+
+  it('says a 200 answered with JSON that is no object (an array) as such, not as a body that is not JSON', async () => {
+    const { spool } = await workdir()
+    const server = createHttpServer((request, response) => {
+      request.resume()
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': 'application/json' })
+        response.end('[1]')
+      })
+    })
+    servers.push(server as unknown as Server)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+    const capture = await hook(claudeCodeFixture('post-tool-use-single'), url, spool, GENEROUS)
+    expect(capture).toMatchObject({ code: 0, stdout: '' })
+    expect(capture.stderr).toContain('answered HTTP 200 with JSON that is not an object')
+    expect(capture.stderr).not.toContain('not JSON')
+    expect(await spooledLines(spool)).toBe(1)
+  })
 })
 
 describe('hooks against a service that takes the connection and drops it (a crash mid-request, a port forward with nothing behind it)', () => {

@@ -154,12 +154,13 @@ export function pathOfPayload(payload: unknown): string | undefined {
 }
 
 /** Whether a service's answer is a JSON object, as every answer of the hook route is. */
-function isJsonObject(body: string): boolean {
+/** What a body is as JSON: an object (as the service answers), other JSON (an array, a string), or none. */
+function jsonKind(body: string): 'object' | 'other' | 'none' {
   try {
     const value: unknown = JSON.parse(body)
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? 'object' : 'other'
   } catch {
-    return false
+    return 'none'
   }
 }
 
@@ -453,13 +454,15 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       // Still a spooled one: refused for good then, it is set aside all the same, and said so.
       if (late && response.status === 400 && errorCode(body) === 'timestamp_in_future') return await deliver(e, false, spooled)
       if (response.ok) {
-        if (isJsonObject(body)) {
+        const kind = jsonKind(body)
+        if (kind === 'object') {
           const tooLate = response.headers.get(LATE_HEADER)
           return { outcome: 'delivered', body, ...(tooLate === null ? {} : { tooLate }) }
         }
         // Another server at the URL (a web server, a proxy's page): it took nothing, and what it
         // said must not reach stdout, which Claude Code shows, or adds to the agent's context.
-        process.stderr.write(`decision-memory hook: ${url} answered HTTP ${response.status} with a body that is not JSON (is DECISION_MEMORY_URL a decision-memory service?)\n`)
+        const what = kind === 'none' ? 'a body that is not JSON' : 'JSON that is not an object'
+        process.stderr.write(`decision-memory hook: ${url} answered HTTP ${response.status} with ${what} (is DECISION_MEMORY_URL a decision-memory service?)\n`)
         saidWhy = true
         refusedToken = false
         timedOut = false
