@@ -15,6 +15,15 @@ describe('normalizeLabel (R-CAP-3)', () => {
     ['ティアM（Recommended）', 'ティアM'],
     ['ティアM (中)（Recommended）', 'ティアM (中)'],
     ['（Recommended）', '（Recommended）'],
+    // Invisible marks at its ends, which trim() leaves: a right-to-left label's RLM after its mark,
+    // a zero width space pasted with it. One inside it, or ending an emoji, is part of it.
+    ['كافكا (Recommended)\u200f', 'كافكا'],
+    ['\u200fكافكا\u200f', 'كافكا'],
+    ['Kafka\u200b (Recommended)', 'Kafka'],
+    ['\u2060Kafka\u200b', 'Kafka'],
+    ['Ka\u200bfka', 'Ka\u200bfka'],
+    ['Ship it \u2764\ufe0f', 'Ship it \u2764\ufe0f'],
+    ['\u200b', '\u200b'],
   ])('%j → %j', (input, expected) => {
     expect(normalizeLabel(input)).toBe(expected)
   })

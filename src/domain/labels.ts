@@ -1,3 +1,5 @@
+import { bareName } from './observation'
+
 /**
  * The annotations this service (or an agent) appends to a label, removed before matching (R-CAP-3).
  * In ASCII or full-width parentheses: an agent writing Japanese or Chinese writes `（Recommended）`
@@ -23,14 +25,24 @@ const BEFORE_RATIONALE = new RegExp(`[${SENTENCE_END}:：]\\s+$`)
 /**
  * Normalises an option label for matching (R-CAP-3): Unicode NFC, surrounding and repeated white
  * space removed, and a trailing ` (Recommended)` or one of this service's own annotations dropped.
+ * The invisible marks trim() leaves at its ends go with the white space (bareName, as a user's
+ * name and a question's end lose them): a right-to-left label's RLM after its `(Recommended)`
+ * kept the mark in the label, a point of its own for each option so marked, and `Kafka\u200b`,
+ * which looks like `Kafka`, was stored as other.
  */
 export function normalizeLabel(label: string): string {
-  let text = label.normalize('NFC').replace(/\s+/g, ' ').trim()
+  let text = bare(label.normalize('NFC').replace(/\s+/g, ' '))
   for (;;) {
-    const stripped = text.replace(ANNOTATION, '').trim()
+    const stripped = bare(text.replace(ANNOTATION, ''))
     if (stripped === text || stripped === '') return text
     text = stripped
   }
+}
+
+/** Text without the white space and invisible marks at its ends, unless nothing else is left. */
+function bare(text: string): string {
+  const without = bareName(text)
+  return without === '' ? text.trim() : without
 }
 
 /**

@@ -164,12 +164,30 @@ describe('R-CAP-3: labels are normalised before matching', () => {
     'Kafka (60% of recent choices)',
     'Kafka (static default)',
     'Kafka\uff08Recommended\uff09',
+    // Invisible marks at the ends, which trim() leaves: an RLM a right-to-left text puts after the
+    // mark, a zero width space or word joiner pasted with the label.
+    'Kafka (Recommended)\u200f',
+    '\u200bKafka',
+    'Kafka\u2060',
   ])('%j is the option Kafka', async (choice) => {
     const { call } = await createTestApp()
     const answer = await record(call, { ...QUEUE, user_choice: choice })
     const [stored] = await observationsOf(call)
     expect(stored).toMatchObject({ chosen: ['Kafka'], other: null })
     expect(answer.stored[0]!.point).toBe((await record(call, { ...QUEUE, user_choice: 'Kafka' })).stored[0]!.point)
+  })
+
+  it('drops invisible marks at a label\'s ends, in options too: a right-to-left question marked (Recommended) is one point', async () => {
+    const { call } = await createTestApp()
+    const question = 'أي طابور يستخدم العامل؟'
+    const answer = await record(call, [
+      { question, all_options: ['ريديس', 'كافكا'], user_choice: 'كافكا' },
+      { question, all_options: ['ريديس', 'كافكا (Recommended)\u200f'], user_choice: 'كافكا (Recommended)\u200f' },
+      { question, all_options: ['\u200fريديس\u200f (Recommended)', 'كافكا'], user_choice: 'كافكا\u200f' },
+    ])
+    expect(new Set(answer.stored.map((s) => s.point)).size).toBe(1)
+    expect((await observationsOf(call)).map((o) => [o.options, o.chosen, o.other])).toEqual(Array(3).fill([['ريديس', 'كافكا'], ['كافكا'], null]))
+    expect((await call('POST', '/v1/observations', { question, all_options: ['كافكا', 'كافكا\u200f'], user_choice: 'كافكا' })).status).toBe(400)
   })
 
   it('collapses repeated spaces inside a label, in options and choices alike', async () => {
