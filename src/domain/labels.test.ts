@@ -24,6 +24,11 @@ describe('normalizeLabel (R-CAP-3)', () => {
     ['Ka\u200bfka', 'Ka\u200bfka'],
     ['Ship it \u2764\ufe0f', 'Ship it \u2764\ufe0f'],
     ['\u200b', '\u200b'],
+    // Spaces inside the mark's parentheses, as an agent may type them.
+    ['Kafka ( Recommended )', 'Kafka'],
+    ['Kafka (recommended )', 'Kafka'],
+    ['Kafka（ Recommended）', 'Kafka'],
+    ['Kafka ( static default )', 'Kafka'],
   ])('%j → %j', (input, expected) => {
     expect(normalizeLabel(input)).toBe(expected)
   })

@@ -1,21 +1,27 @@
-import { bareName } from './observation'
+import { bareName, INVISIBLE } from './observation'
+
+/**
+ * A mark's end: white space, and the invisible marks trim() leaves (an RLM a right-to-left label
+ * ends in after its mark), as normalizeLabel drops them at a label's end.
+ */
+const MARK_END = `[\\s${INVISIBLE}]*$`
 
 /**
  * The annotations this service (or an agent) appends to a label, removed before matching (R-CAP-3).
  * In ASCII or full-width parentheses: an agent writing Japanese or Chinese writes `（Recommended）`
- * as it writes every other parenthesis of the text.
+ * as it writes every other parenthesis of the text. Spaces inside them are the mark's too: `( Recommended )`.
  */
-const ANNOTATION = /\s*[(\uff08](?:recommended|\d{1,3}% of recent choices|static default)[)\uff09]\s*$/i
+const ANNOTATION = new RegExp(`\\s*[(\\uff08]\\s*(?:recommended|\\d{1,3}% of recent choices|static default)\\s*[)\\uff09]${MARK_END}`, 'i')
 
 /** The agent's own ` (Recommended)` at the end of a label, in ASCII or full-width parentheses, as ANNOTATION reads it. */
-export const RECOMMENDED_MARK = /\s*[(\uff08]recommended[)\uff09]\s*$/i
+export const RECOMMENDED_MARK = new RegExp(`\\s*[(\\uff08]\\s*recommended\\s*[)\\uff09]${MARK_END}`, 'i')
 
 /**
  * The ` (static default)` this service puts on the static default it recommends to an expert (weak
  * strength), where a beginner's is marked ` (Recommended)`: a question a plan of this service marked
  * so and passed back (`ask_user_question_input`, planned again by the PreToolUse hook) keeps it.
  */
-export const STATIC_DEFAULT_MARK = /\s*[(\uff08]static default[)\uff09]\s*$/i
+export const STATIC_DEFAULT_MARK = new RegExp(`\\s*[(\\uff08]\\s*static default\\s*[)\\uff09]${MARK_END}`, 'i')
 
 /** The marks that end a sentence: ASCII, and their Chinese, Japanese, Arabic and Devanagari forms. */
 export const SENTENCE_END = '.!?\u2026。！？．؟।॥'

@@ -251,6 +251,18 @@ describe("the option the agent marked (Recommended) (R-REC-1)", () => {
     expect((await call('POST', '/v1/recommendations', { question: 'Which engine, again?', all_options: twice })).body.recommended).toBe('SQLite')
   })
 
+  it('is read as normalizeLabel reads the mark: with spaces inside its parentheses, or the RLM a right-to-left label ends in after it', async () => {
+    const { call } = await createTestApp()
+    for (const marked of ['PostgreSQL ( Recommended )', 'PostgreSQL (Recommended)\u200f', 'PostgreSQL\u200b (static default)']) {
+      const question = `Which database engine for ${marked.length}?`
+      const all_options = [{ label: 'SQLite' }, { label: marked }]
+      const { body } = await call('POST', '/v1/recommendations', { question, all_options })
+      expect(body, marked).toMatchObject({ state: 'static-default', recommended: 'PostgreSQL' })
+      const planned = await call('POST', '/v1/plan', { questions: [{ question, header: 'DB', options: all_options, multiSelect: false }] })
+      expect(planned.body.questions[0].recommendation.recommended, marked).toBe('PostgreSQL')
+    }
+  })
+
   it('is no static default at a point the user\'s choices make multi-select, for a request that does not say, as the plan of the question takes none', async () => {
     const { call } = await createTestApp()
     const question = 'Which checks should run?'

@@ -169,6 +169,7 @@ describe('R-CAP-3: labels are normalised before matching', () => {
     'Kafka (Recommended)\u200f',
     '\u200bKafka',
     'Kafka\u2060',
+    'Kafka ( Recommended )',
   ])('%j is the option Kafka', async (choice) => {
     const { call } = await createTestApp()
     const answer = await record(call, { ...QUEUE, user_choice: choice })
