@@ -604,3 +604,54 @@ describe('R-SVC-5: preferences, export and forget', () => {
     expect((await call('DELETE', '/v1/users/nobody')).body).toEqual({ user: 'nobody', deleted: 0 })
   })
 })
+
+describe('R-POL: the numbers of the recommendation live in the policy', () => {
+  const base = JSON.parse(readFileSync(DEFAULT_POLICY_FILE, 'utf8'))
+  const withPolicy = (fields: unknown) => createTestApp({ policy: parsePolicy(JSON.stringify(fields), 'mine.json', base) })
+  const TIER = { question: 'Which complexity tier should this SPEC use?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] }
+  /** The seed's worked example (Tier S 3 / Tier M 6 / Tier L 1), at one instant. */
+  const seedExample = () => [
+    ...times(3, { ...TIER, user_choice: 'Tier S', timestamp: START }),
+    ...times(6, { ...TIER, user_choice: 'Tier M', timestamp: START }),
+    ...times(1, { ...TIER, user_choice: 'Tier L', timestamp: START }),
+  ]
+
+  it('confidence bands: the seed\'s 0.81 is medium-high by default, high under a policy whose high is 0.8', async () => {
+    const byDefault = await createTestApp()
+    await record(byDefault.call, seedExample())
+    const confidence = (await byDefault.call('POST', '/v1/recommendations', TIER)).body.confidence
+    expect(confidence.level).toBe('medium-high')
+    const lowered = await withPolicy({ confidence: { high: 0.8, medium_high: 0.7, medium: 0.5 } })
+    await record(lowered.call, seedExample())
+    const same = (await lowered.call('POST', '/v1/recommendations', TIER)).body.confidence
+    expect(same.value).toBe(confidence.value)
+    expect(same.level).toBe('high')
+  })
+
+  it('decay alpha: 0 weighs a year-old choice as one made now, the default 0.5 far less', async () => {
+    const old = [...times(3, { ...QUEUE, user_choice: 'Kafka', timestamp: START })]
+    const recent = (clockNow: string) => times(2, { ...QUEUE, user_choice: 'SQS', timestamp: clockNow })
+    const shares: Record<string, number> = {}
+    for (const [name, fields] of [['default', {}], ['flat', { decay: { alpha: 0 } }]] as const) {
+      const { call, clock } = await withPolicy(fields)
+      await record(call, old)
+      clock.advance(365 * DAY)
+      await record(call, recent(clock.now().toISOString()))
+      const body = (await call('POST', '/v1/recommendations', QUEUE)).body
+      shares[name] = body.options.find((o: { option: string }) => o.option === 'Kafka').share
+    }
+    expect(shares.flat).toBe(0.6)
+    // (365 + 1)^-0.5 = 0.052 a choice: 3 of them beside 2 made now.
+    expect(shares.default).toBeCloseTo((3 * 366 ** -0.5) / (3 * 366 ** -0.5 + 2), 3)
+  })
+})
+
+describe('R-CAP-1: an array of no observations', () => {
+  it('is refused, naming the body, as README\'s limits say (1 to 1,000 a request)', async () => {
+    const { call } = await createTestApp()
+    const { status, body } = await call('POST', '/v1/observations', [])
+    expect(status).toBe(400)
+    expectEnvelope(body, 'invalid_request')
+    expect(body.error.issues).toEqual([{ path: '(body)', message: 'Too small: expected array to have >=1 items' }])
+  })
+})
