@@ -699,6 +699,28 @@ describe('hot points in memory', () => {
   })
 })
 
+describe('reads from core', () => {
+  it('reads a point rebuilt on its first use in one round the next time: the cells that use asked for come first', async () => {
+    const store = await createLevelStore(new MemoryLevel<string, string>() as never, { policy: POLICY })
+    await store.addObservations([observation({ at: T0, choice: 'M', context: { phase: 'run' } })], [])
+    // Asks for the scope cell, then for a context cell: two rounds when neither was read before.
+    let runs = 0
+    const scopeThenContext = (memory: PointView) => {
+      runs++
+      const [scope] = memory.cells([cellKey.scope(null)])
+      const [context] = memory.cells([cellKey.context(null, 'phase', 'run')])
+      return [scope?.n, context?.n]
+    }
+    // The first use rebuilds the point from archival into core.
+    expect(await store.readPoint('alice', 'tier', new Date(T0), scopeThenContext)).toEqual([1, 1])
+    runs = 0
+    // The next read is from core (nothing of the point is held in memory yet): one run, not three.
+    expect(await store.readPoint('alice', 'tier', new Date(T0 + 1000), scopeThenContext)).toEqual([1, 1])
+    expect(runs).toBe(1)
+    await store.close()
+  })
+})
+
 describe('recall names the observations archival holds', () => {
   it('writes an observation once: recall and its expiry index hold its key, not a copy', async () => {
     const db = new MemoryLevel<string, string>()
