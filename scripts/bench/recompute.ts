@@ -6,7 +6,8 @@
 // ones counted in, and the recommendation computed.
 //
 //   npx tsx scripts/bench/recompute.ts [--store DIR] [--users 1000] [--pairs 2000] [--blocks 6]
-//        [--passes 1] [--checkout DIR ...] [--split] [--answers FILE]
+//        [--passes 1] [--fresh] [--settle SECONDS] [--checkout DIR ...] [--split] [--answers FILE]
+//        [--profile FILE]
 //
 // Each tree (this one, then each --checkout, imported from its `src/` through tsx) opens its own
 // copy of the store as `serve` opens it (default policy, decisions), with a clock that stands
@@ -14,18 +15,25 @@
 // pass over every pair per tree, each tree's clock first moved 61 s on (every answer expired; a
 // pair's cells were pushed out of memory by the pairs since), the trees in turn, their order
 // swapped each block; it prints each tree's CPU per recommendation (the process's, all threads: the
-// LevelDB reads run on libuv's pool; and the main thread's) and, from the second tree on, how much
-// cheaper it is than the first. Every answer of every tree is compared byte for byte with the first
+// LevelDB reads run on libuv's pool; and the main thread's) and, for each --checkout, how much
+// cheaper this tree is than it. Every answer of every tree is compared byte for byte with the first
 // tree's at the same moment: any that differs is counted and the first one printed.
+//
+// --fresh: block b warms pairs of its own (the b-th run of --pairs of them; --users × 4 points must
+// hold them all) before it asks them again, so that every block measures the first computation
+// after a warm-up, as the full run's expiry round is; --settle SECONDS waits after each warm-up (in
+// the full run a minute passes, in which LevelDB compacts the warm-up's writes; without --fresh,
+// once after the one warm-up). --passes N asks every pair N times a block, the clocks moved 61 s
+// on each time.
 //
 // --split: for this tree only, each pair asked twice in a row, the second time 61 s later (its answer
 // expired, its cells now in memory): the CPU of the cold computation, of the warm one (the
 // recommendation alone), and their difference (the store's reads, the decoding, the waiting
 // observations counted in). --answers FILE writes the first tree's answers of the first block, one
-// line per pair, to compare across runs. --store DIR seeds DIR when it does not exist (as
-// cpu-per-request.ts seeds: --users users, 100 observations each over 365 days) and keeps it; the
-// copies are removed at the end. The seeding moment is kept in DIR/SEEDED_AT, and the clocks start
-// 60 s after it.
+// line per pair, to compare across runs; --profile FILE writes a CPU profile of the blocks alone.
+// --store DIR seeds DIR when it does not exist (as cpu-per-request.ts seeds: --users users, 100
+// observations each over 365 days) and keeps it; the copies are removed at the end. The seeding
+// moment is kept in DIR/SEEDED_AT, and the clocks start 60 s after it.
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { existsSync, readFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
