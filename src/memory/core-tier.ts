@@ -789,7 +789,8 @@ export function createCoreTier(options: {
 /**
  * Runs a pure computation over cells read on demand: the view throws CellsNotLoaded for cells not
  * read yet, those are read, and the computation runs again; each round reads at least one new
- * cell, and a recommendation needs four rounds at most (scopes, context and sessions, support).
+ * cell. With nothing read first, a recommendation at the bench's points took about six rounds
+ * (bench/HISTORY.md, the forty-second session); with the cells its last read asked for, one.
  * The `likely` cells are read before the first round; the `known` ones (a hot point's) count as
  * read. Answers the result, the keys it used and the cells it read from the store.
  */
