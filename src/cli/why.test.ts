@@ -195,6 +195,14 @@ describe('decision-memory why --point, the answer as text', () => {
     expect(lines.slice(3)).toEqual(['  asked: personalization is off for this session', `  conflict: ${message}; supersede or revoke one of them`])
   })
 
+  it('says a decision that contradicts itself is to be superseded or revoked, not "one of them"', () => {
+    const message = 'required decision D-001 contradicts itself over "Tier S" and "Tier L": its musts name two options where one is chosen (the first, "Tier S", holds)'
+    const conflicts = [{ keys: ['D-001', 'D-001'], options: ['Tier S', 'Tier L'], message }]
+    const recommendation = { ...older.recommendation, ask: true, ask_reason: `${message}: the user chooses`, conflicts } as PointWhy['recommendation']
+    const lines = pointText({ ...older, recommendation }).trimEnd().split('\n')
+    expect(lines[4]).toBe(`  conflict: ${message}; supersede it with one whose must names one option, or revoke it`)
+  })
+
   it('quotes a name spaced at its ends, as one stored before writes refused it may be, and the service quotes it', () => {
     const spaced = { ...older, user: ' alice ', project: 'acme ', point: ' deploy-target', session_id: ' s-1', task: null, path: null, stage: ' review' } as unknown as PointWhy
     expect(pointText(spaced).split('\n')[0]).toBe(

@@ -153,7 +153,11 @@ export function pointText(why: PointWhy): string {
     out.push(`  when ${rec.precondition} — ${rec.disclosure}`)
     if (rec.ask !== undefined) out.push(`  ${rec.ask ? 'asked' : 'answered for the user'}: ${rec.ask_reason}`)
     // Said apart from the reason, which may be another's (personalization off, a sensitive point).
-    for (const c of rec.conflicts ?? []) out.push(`  conflict: ${c.message}; supersede or revoke one of them`)
+    for (const c of rec.conflicts ?? []) {
+      // One decision whose musts name two options at a single-select question contradicts itself.
+      const way = c.keys[0] === c.keys[1] ? 'supersede it with one whose must names one option, or revoke it' : 'supersede or revoke one of them'
+      out.push(`  conflict: ${c.message}; ${way}`)
+    }
     if (rec.learned !== undefined) {
       const learned = Array.isArray(rec.learned.recommended) ? optionSet(rec.learned.recommended) : rec.learned.recommended
       out.push(`  observed choices alone would say: ${learned} [${rec.learned.state}]`)

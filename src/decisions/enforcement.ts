@@ -96,14 +96,18 @@ export interface PointContract {
   effects: DecisionEffect[]
 }
 
-/** The conflict of two required decisions, `newer` the one that holds. */
+/**
+ * The conflict of two required decisions, `newer` the one that holds; or of one with itself, whose
+ * `must`s name two options at a single-select question (its first holds): "the newer" of a decision
+ * and itself, `D-001 and D-001`, said nothing true of it.
+ */
 export function conflictOf(newer: DecisionRecord, older: DecisionRecord, options: readonly string[]): DecisionConflict {
   const over = options.map((o) => JSON.stringify(o)).join(' and ')
-  return {
-    keys: [newer.key, older.key],
-    options: [...options],
-    message: `required decisions ${newer.key} and ${older.key} contradict each other over ${over} (the newer, ${newer.key}, holds)`,
-  }
+  const message =
+    newer.key === older.key
+      ? `required decision ${newer.key} contradicts itself over ${over}: its musts name two options where one is chosen (the first, ${JSON.stringify(options[0])}, holds)`
+      : `required decisions ${newer.key} and ${older.key} contradict each other over ${over} (the newer, ${newer.key}, holds)`
+  return { keys: [newer.key, older.key], options: [...options], message }
 }
 
 function effectOf(decision: DecisionRecord, effect: DecisionEffect['effect'], options: string[]): DecisionEffect {

@@ -850,3 +850,38 @@ describe('R-CON-6: import-adr of each format, twice', () => {
     expect((await importAdr([dir, '--data', store])).stdout).toContain('imported: 0 new, 0 updated, 1 unchanged')
   })
 })
+
+describe('R-CON-2 and R-CON-3: one required decision whose musts name two options at a single-select question', () => {
+  const twoMusts = {
+    status: 'accepted',
+    enforce: 'required',
+    scope: { points: ['complexity-tier'] },
+    constraints: [
+      { kind: 'must', option: 'Tier S' },
+      { kind: 'must', option: 'Tier L' },
+    ],
+  }
+  const message = 'required decision D-001 contradicts itself over "Tier S" and "Tier L": its musts name two options where one is chosen (the first, "Tier S", holds)'
+
+  it('is said to contradict itself, not to be a pair of decisions of which "the newer" holds', async () => {
+    const { call } = await createTestApp()
+    await propose(call, twoMusts)
+    const rec = (await call('POST', '/v1/recommendations', TIER)).body
+    expect(rec.conflicts).toEqual([{ keys: ['D-001', 'D-001'], options: ['Tier S', 'Tier L'], message }])
+    // The check blocks either option, so the answer is not given for the user, nor vouched for.
+    expect([rec.ask, rec.confidence.value]).toEqual([true, 0])
+    expect(rec.ask_reason).toBe(`${message}: the user chooses`)
+    const check = (await call('POST', '/v1/decisions/check', { choice: 'Tier S', point: 'complexity-tier' })).body
+    expect(check.allowed).toBe(false)
+    expect(check.conflicts.map((c: any) => c.message)).toEqual([message])
+  })
+
+  it('is not a contradiction at a multi-select question, where both options are chosen', async () => {
+    const { call } = await createTestApp()
+    await propose(call, { ...twoMusts, scope: { points: ['checks'] }, constraints: [{ kind: 'must', option: 'Lint' }, { kind: 'must', option: 'Test' }] })
+    const rec = (await call('POST', '/v1/recommendations', { question: 'Which checks should run?', point: 'checks', all_options: ['Lint', 'Test', 'Types'], multi_select: true })).body
+    expect(rec.state).toBe('enforced')
+    expect(rec.recommended).toEqual(['Lint', 'Test'])
+    expect(rec.conflicts).toBeUndefined()
+  })
+})
