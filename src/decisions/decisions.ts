@@ -9,7 +9,7 @@ import { applies, runOfContext, type ApplicabilityQuery } from './applicability'
 import { checkAgainst, reachedBy, type Verdict } from './constraints'
 import { contractConflicts, contractFor, globalLimitConflicts } from './enforcement'
 import { matchWithin, type MatchPatterns } from './pattern-match'
-import { FIRST_DECISION_DAY, globMeant, latestDecisionDay, scopeWarning, type DecisionEvent, type DecisionInput, type DecisionRecord, type DecisionStatus } from './decision'
+import { DECISION_LIMITS, FIRST_DECISION_DAY, globMeant, latestDecisionDay, scopeWarning, type DecisionEvent, type DecisionInput, type DecisionRecord, type DecisionStatus } from './decision'
 import { changedFields, importedRecord, mergeImported, type ImportedDecision, type ImportReport, type MergedImport } from './imported-decision'
 import { canMove, decisionAt, evidenceOf, proposal, transition, withBefore } from './lifecycle'
 import type { DecisionStore, DecisionTransaction, Pulse } from './store'
@@ -208,13 +208,28 @@ function conflictsAt(decisions: readonly DecisionRecord[], point: string, offere
   return [...contractConflicts(contract, multiSelect), ...globalLimitConflicts(contract.musts, global)]
 }
 
+/**
+ * The key a decision proposed without one gets: `D-` and the number after the highest `D-` number
+ * in use (R-CON-1), counted exactly however long it is (a number past 2^53, a timestamp such as
+ * `D-20240315120000123456`, was rounded as a Number: the key made was one in use, and every
+ * proposal without a key was refused as taking it). Where that key would be longer than a key may
+ * be, the lowest free number.
+ */
 function nextKey(keys: readonly string[]): string {
-  let max = 0
+  let max = 0n
+  const used = new Set<bigint>()
   for (const k of keys) {
     const match = /^D-(\d+)$/.exec(k)
-    if (match !== null) max = Math.max(max, Number(match[1]))
+    if (match === null) continue
+    const n = BigInt(match[1] as string)
+    used.add(n)
+    if (n > max) max = n
   }
-  return `D-${String(max + 1).padStart(3, '0')}`
+  const key = (n: bigint) => `D-${String(n).padStart(3, '0')}`
+  if (key(max + 1n).length <= DECISION_LIMITS.keyLength) return key(max + 1n)
+  let free = 1n
+  while (used.has(free)) free++
+  return key(free)
 }
 
 /**

@@ -149,6 +149,26 @@ describe('R-CON-1: stable keys', () => {
     expect((await propose(call)).key).toBe('D-042')
   })
 
+  it.each([
+    ['D-9007199254740991', 'D-9007199254740992', 'D-9007199254740993'],
+    ['D-20240315120000123456', 'D-20240315120000123457', 'D-20240315120000123458'],
+  ])('continue after %s, a D- number past 2^53 (a timestamp), one by one, never a key in use', async (given, next, after) => {
+    const { call } = await createTestApp()
+    await propose(call, { key: given })
+    expect((await propose(call)).key).toBe(next)
+    expect((await propose(call)).key).toBe(after)
+  })
+
+  it('take the lowest free D- number when the next after the highest would be longer than a key may be', async () => {
+    const { call } = await createTestApp()
+    const longest = `D-${'9'.repeat(118)}`
+    await propose(call, { key: longest })
+    await propose(call, { key: 'D-001' })
+    expect((await propose(call)).key).toBe('D-002')
+    const listed = (await call('GET', '/v1/decisions')).body.decisions.map((d: any) => d.key)
+    expect(listed).toHaveLength(3)
+  })
+
   it('a key in use is refused, and the decision stored under it is unchanged', async () => {
     const { call } = await createTestApp()
     await propose(call, { key: 'D-007', title: 'First' })
