@@ -905,3 +905,34 @@ describe('R-CON-2 and R-CON-3: one required decision whose musts name two option
     expect(rec.conflicts).toBeUndefined()
   })
 })
+
+describe('R-CON-6: MADR front matter keys in any case, and a status YAML reads as a mapping', () => {
+  it('reads Enforce: and Date: written with a capital, as Status: is, so a required record is imported required', async () => {
+    vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
+    const dir = recordsIn({
+      '0001-use-postgres.md': '---\nStatus: Accepted\nDate: 2024-02-02\nEnforce: required\nDeciders: [alice]\n---\n\n# Use Postgres\n\n## Decision Outcome\n\nChosen option: "Postgres", because of joins.\n',
+    })
+    const store = join(tempFolder(), 'store')
+    const out = await importAdr([dir, '--data', store])
+    expect(out.code).toBe(0)
+    expect(out.stderr).not.toContain('0001-use-postgres.md')
+    await readStore(store, async (call) => {
+      const d = (await call('GET', '/v1/decisions/ADR-0001')).body
+      expect([d.status, d.enforce, d.date]).toEqual(['accepted', 'required', '2024-02-02'])
+      expect(JSON.stringify(d.evidence)).toContain('alice')
+    })
+  })
+
+  it.each([
+    ['{accepted}', 'unknown status "{accepted}"'],
+    [
+      '{proposed | rejected | accepted | deprecated | superseded by ADR-0123}',
+      `unknown status "{proposed | rejected | accepted | deprecated | superseded by ADR-0123}": the template's list of statuses, left as it was; write the one that holds`,
+    ],
+  ])('says a status written %s as written, not as "[object Object]"', async (status, message) => {
+    vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
+    const dir = recordsIn({ '0001-use-x.md': `---\nstatus: ${status}\ndate: 2024-02-01\n---\n\n# Use X\n\n## Decision Outcome\n\nChosen option: "X", because x.\n` })
+    const out = await importAdr([dir, '--dry-run'])
+    expect(out.stderr).toBe(`${join(dir, '0001-use-x.md')}:2: ${message}\n`)
+  })
+})

@@ -76,6 +76,17 @@ function linkInMatter(
   return { target: linkTarget(String(value), definitions), line }
 }
 
+/**
+ * A front matter field by its key in any case (`Date:`, `Enforce:`), as the status's is read: the
+ * lower-case key first. Read as `data.date` alone, `Enforce: required` imported a required
+ * decision as advisory, and `Date: 2024-02-01` as undated, each unsaid.
+ */
+function matterField(data: Record<string, unknown>, name: string): unknown {
+  if (data[name] !== undefined) return data[name]
+  const key = Object.keys(data).find((k) => k.trim().toLowerCase() === name)
+  return key === undefined ? undefined : data[key]
+}
+
 /** The 1-based line of a front matter key, for problems. */
 function lineOfKey(lines: readonly Line[], name: string): number {
   return lines.find((l) => new RegExp(`^${name}\\s*:`, 'i').test(l.text))?.n ?? (lines[0]?.n ?? 1)
@@ -89,7 +100,8 @@ function lineOfKey(lines: readonly Line[], name: string): number {
  * A date written that cannot be read, the file name's too, is passed over as if it were not written, and `unread` told.
  */
 function dateOf(data: Record<string, unknown>, matter: readonly Line[], record: MarkdownRecord, name: string, statusDate: string | null, unread: UnreadDate[], latest?: string): string | null {
-  const fromMatter = data.date instanceof Date ? data.date.toISOString() : data.date
+  const dated = matterField(data, 'date')
+  const fromMatter = dated instanceof Date ? dated.toISOString() : dated
   const inMatter = fromMatter === undefined || fromMatter === null ? undefined : { value: String(fromMatter), line: lineOfKey(matter, 'date') }
   const written = readDateField(inMatter, unread, latest) ?? readDateField(fieldOf(record.preamble, /^date$/i), unread, latest)
   if (written !== undefined) return written
@@ -97,6 +109,17 @@ function dateOf(data: Record<string, unknown>, matter: readonly Line[], record: 
   // at line 1, as a log4brains record's is, not dropped unsaid.
   const named = dateOfFileName(name)
   return readDateField(named === null ? undefined : { value: named.join('-'), line: 1 }, unread, latest) ?? statusDate
+}
+
+/**
+ * Throws where the front matter's status is the template's list of statuses left as it was (MADR
+ * 3's `status: {proposed | rejected | … | superseded by [ADR-0005](…)}`), said as that list.
+ */
+function templateStatus(matter: readonly Line[]): void {
+  const template = matter.find((l) => /^status\s*:/i.test(l.text) && listsChoices(l.text.replace(/^status\s*:\s*/i, '').replace(/^["'{[\s]+|["'}\]\s]+$/g, '').toLowerCase()))
+  if (template === undefined) return
+  const value = template.text.replace(/^status\s*:\s*/i, '').trim()
+  throw new UnreadableRecord(template.n, `unknown status "${value}": the template's list of statuses, left as it was; write the one that holds`)
 }
 
 /**
@@ -125,11 +148,7 @@ export function readMadr(file: RecordFile, latest?: string): ParsedRecord {
     // MADR 3's template writes its status list in braces, `status: {proposed | rejected | … |
     // superseded by [ADR-0005](…)}`, which YAML cannot read: left as it was, it is said as the
     // template's list, as MADR 4's quoted one is, not as front matter that is not YAML.
-    const template = matter.find((l) => /^status\s*:/i.test(l.text) && listsChoices(l.text.replace(/^status\s*:\s*/i, '').replace(/^["'{[\s]+|["'}\]\s]+$/g, '').toLowerCase()))
-    if (template !== undefined) {
-      const value = template.text.replace(/^status\s*:\s*/i, '').trim()
-      throw new UnreadableRecord(template.n, `unknown status "${value}": the template's list of statuses, left as it was; write the one that holds`)
-    }
+    templateStatus(matter)
     const at = error instanceof YAMLParseError ? (error.linePos?.[0]?.line ?? 1) : 1
     // yaml counts lines from the front matter's first line and says so; the file's line is ours.
     const reason = ((error as Error).message.split('\n')[0] ?? '').replace(/\s*at line \d+, column \d+:?\s*$/, '')
@@ -155,9 +174,16 @@ export function readMadr(file: RecordFile, latest?: string): ParsedRecord {
   if (!unstated && (written === undefined || written === null)) {
     throw new UnreadableRecord(statusKey !== undefined ? statusLine : 1, 'the front matter has no status')
   }
+  // A status YAML reads as a mapping, the template's list in braces with no link in it
+  // (`{proposed | accepted | … | superseded by ADR-0123}`) or `{accepted}`, is read as written: as
+  // a value it was said as `unknown status "[object Object]"`. (A list, `[accepted]`, reads as its
+  // items, as before.)
+  const mapping = typeof written === 'object' && written !== null && !Array.isArray(written)
+  if (mapping) templateStatus(matter)
+  const statusText = mapping ? (matter.find((l) => l.n === statusLine)?.text ?? '').replace(/^\s*status\s*:\s*/i, '').trim() : String(written)
   const inStatus = unstated
     ? { status: 'accepted' as const, supersedes: null, supersededBy: null, date: null, passedOver: [], notes: [] }
-    : statusOfLines([{ n: statusLine, text: String(written) }], statusLine, definitions, latest)
+    : statusOfLines([{ n: statusLine, text: statusText }], statusLine, definitions, latest)
   // MADR's front matter has no field for the links but its status (`superseded by ADR-0005`): a
   // `supersedes:` (or `superseded-by:`) some teams add to it says one, else a "Supersedes" or
   // "Superseded by" line in the body, as adr-tools writes it.
@@ -180,8 +206,9 @@ export function readMadr(file: RecordFile, latest?: string): ParsedRecord {
   const statusDate = inStatus.date
   const unreadDates: UnreadDate[] = []
   const date = dateOf(data, matter, record, file.name, statusDate, unreadDates, latest)
-  const deciders = names(data['decision-makers'] ?? data.deciders)
-  const enforce = data.enforce === undefined ? undefined : { value: String(data.enforce), line: lineOfKey(matter, 'enforce') }
+  const deciders = names(matterField(data, 'decision-makers') ?? matterField(data, 'deciders'))
+  const enforced = matterField(data, 'enforce')
+  const enforce = enforced === undefined ? undefined : { value: String(enforced), line: lineOfKey(matter, 'enforce') }
   return {
     key: keyOfFile(file.name),
     title,
