@@ -936,3 +936,30 @@ describe('R-CON-6: MADR front matter keys in any case, and a status YAML reads a
     expect(out.stderr).toBe(`${join(dir, '0001-use-x.md')}:2: ${message}\n`)
   })
 })
+
+describe('R-CON-1a: every route the spec names is in the OpenAPI document', () => {
+  it('lists propose, list, read, accept, deprecate, revoke, supersede, applicable, check, why of a decision and of a point', async () => {
+    const { call } = await createTestApp()
+    const paths = (await call('GET', '/openapi.json')).body.paths
+    const operations = Object.entries(paths).flatMap(([path, ops]) => Object.keys(ops as object).map((method) => `${method.toUpperCase()} ${path}`))
+    expect(operations).toEqual(
+      expect.arrayContaining([
+        'POST /v1/decisions',
+        'GET /v1/decisions',
+        'GET /v1/decisions/{key}',
+        'POST /v1/decisions/{key}/accept',
+        'POST /v1/decisions/{key}/deprecate',
+        'POST /v1/decisions/{key}/revoke',
+        'POST /v1/decisions/{key}/supersede',
+        'GET /v1/decisions/applicable',
+        'POST /v1/decisions/check',
+        'GET /v1/decisions/{key}/why',
+        'GET /v1/why',
+      ]),
+    )
+    const applicable = paths['/v1/decisions/applicable'].get.parameters.map((p: any) => p.name)
+    expect(applicable).toEqual(expect.arrayContaining(['task', 'path', 'stage', 'point']))
+    const why = paths['/v1/why'].get.parameters.map((p: any) => p.name)
+    expect(why).toEqual(expect.arrayContaining(['user', 'project', 'point']))
+  })
+})
