@@ -472,6 +472,18 @@ describe('R-CON-3: POST /v1/decisions/check', () => {
     expect((await call('POST', '/v1/decisions/check', { action: 'rm -rf build' })).body.allowed).toBe(true)
   })
 
+  it('names every decision that blocks, and a task- or stage-scoped one only in its task and stage', async () => {
+    const { call } = await createTestApp()
+    await propose(call, { key: 'K1', status: 'accepted', enforce: 'required', scope: { task: 'SPEC-9' }, constraints: [{ kind: 'must_not', pattern: 'rm -rf' }] })
+    await propose(call, { key: 'K2', status: 'accepted', enforce: 'required', scope: { stage: 'run' }, constraints: [{ kind: 'must_not', pattern: 'rm -rf /' }] })
+    await propose(call, { key: 'K3', status: 'accepted', enforce: 'required', constraints: [{ kind: 'must_not', pattern: '^rm ' }] })
+    const blockers = async (body: Record<string, unknown>) => (await call('POST', '/v1/decisions/check', body)).body.blocked_by.map((b: any) => b.key).sort()
+    expect(await blockers({ action: 'rm -rf /' })).toEqual(['K3'])
+    expect(await blockers({ action: 'rm -rf /', task: 'SPEC-9' })).toEqual(['K1', 'K3'])
+    expect(await blockers({ action: 'rm -rf /', task: 'SPEC-9', stage: 'run' })).toEqual(['K1', 'K2', 'K3'])
+    expect(await blockers({ action: 'rm -rf /', task: 'SPEC-8', stage: 'plan' })).toEqual(['K3'])
+  })
+
   it('neither action nor choice is a 400 naming them; both at once are judged or refused, never a 5xx', async () => {
     const { call } = await createTestApp()
     const none = await call('POST', '/v1/decisions/check', { point: 'complexity-tier' })
