@@ -163,6 +163,30 @@ describe('decision-memory hook delivering a spool to a service slow to take it',
       expect(left.map((l) => JSON.parse(l).payload.tool_use_id)).toEqual([capture.payload.tool_use_id])
     })
   })
+
+  it('says a question planned too late as the spooled delivery having taken the time, not the --budget alone', async () => {
+    // The question had the 400 ms the drain keeps back, not the budget: "too late for this hook's
+    // --budget of 6000 ms (it took 200 ms)" alone named a time it never had.
+    const stub: RequestListener = (request, response) => {
+      const url = new URL(request.url ?? '/', 'http://stub')
+      request.resume()
+      if (url.searchParams.has('at')) return
+      request.on('end', () => response.writeHead(200, { 'content-type': 'application/json', [LATE_HEADER]: '200' }).end('{}'))
+    }
+    await withStub('dm-hook-slow-spool-late-', stub, async ({ host, dir }) => {
+      const spool = join(dir, 'spool.ndjson')
+      const capture = { at: '2026-12-05T10:00:00.000Z', user: 'default', payload: claudeCodeFixture('post-tool-use-single') }
+      await writeFile(spool, `${JSON.stringify(capture)}\n`)
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+      const run = await runCli(['hook', '--budget', '6000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
+      expect(run).toMatchObject({ code: 0, stdout: '' })
+      expect(run.stderr).toContain(
+        "decision-memory hook: the service answered too late for this hook's --budget of 6000 ms (it took 200 ms), a spooled event's delivery, still unanswered, " +
+          'having taken all but the last 400 ms of it (that event stays in the spool for the next call), so this question is asked as the agent wrote it',
+      )
+      expect((await readFile(spool, 'utf8')).split('\n').filter((l) => l !== '')).toHaveLength(1)
+    })
+  })
 })
 
 describe('decision-memory hook flags', () => {

@@ -189,12 +189,13 @@ function refusal(status: number, body: string): string {
 
 /**
  * What the hook says when the service planned a PreToolUse past the time the hook waits: `took`
- * is the service's LATE_HEADER (its ms), said only when it is a number of ms.
+ * is the service's LATE_HEADER (its ms), said only when it is a number of ms; `spoolHeld`, what a
+ * spooled delivery that took most of the time adds (empty when none did).
  */
-function tooLateWhy(took: string, budget: number): string {
+function tooLateWhy(took: string, budget: number, spoolHeld: string): string {
   const taken = /^\d{1,9}$/.test(took) ? ` (it took ${took} ms)` : ''
   return (
-    `the service answered too late for this hook's --budget of ${budget} ms${taken}, so this question is asked as the agent wrote it, nothing in it answered or ordered by your past choices; ` +
+    `the service answered too late for this hook's --budget of ${budget} ms${taken}${spoolHeld}, so this question is asked as the agent wrote it, nothing in it answered or ordered by your past choices; ` +
     `to give the service more time, raise --budget in the hook's command (at most ${MAX_BUDGET_MS}, and under the hook entry's "timeout", in seconds)`
   )
 }
@@ -390,6 +391,16 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
    */
   let saidWhy = false
   /**
+   * Whether the drain let a spooled event go at its end, still unanswered: that delivery took all
+   * but CURRENT_EVENT_RESERVE_MS of the hook's time, and a question then planned too late for it,
+   * or not answered within it, is said so (spoolHeld): "too late for --budget of 2000 ms (it took
+   * 200 ms)" alone named a budget the question never had.
+   */
+  let spoolTookTime = false
+  /** What stderr adds to a line on time run out, when a spooled delivery took the time (spoolTookTime). */
+  const spoolHeld = () =>
+    spoolTookTime ? `, a spooled event's delivery, still unanswered, having taken all but the last ${CURRENT_EVENT_RESERVE_MS} ms of it (that event stays in the spool for the next call)` : ''
+  /**
    * Sends one event, `late` (with `?at=`) or as of now; `spooled`: one the drain took from the spool,
    * which sets it aside when refused for good, as said here, sent late or, its time refused, again as of now.
    */
@@ -415,7 +426,10 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     // took the time kept back for the event at hand (CURRENT_EVENT_RESERVE_MS), and a question was
     // never sent, though the service would have planned it at once. Let go, it stays in the spool.
     const wait = Math.floor(remaining() - (spooled ? CURRENT_EVENT_RESERVE_MS : 0))
-    if (wait <= 0 && spooled) return { outcome: 'deferred' }
+    if (wait <= 0 && spooled) {
+      spoolTookTime = true
+      return { outcome: 'deferred' }
+    }
     if (wait <= 0) {
       refusedToken = false
       timedOut = true
@@ -515,7 +529,10 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       answered = undefined
       timedOut = timeout.signal.aborted
       // Let go at the drain's end, not failed: kept for the next call, and the event at hand sent in the time left.
-      if (spooled && timeout.signal.aborted) return { outcome: 'deferred' }
+      if (spooled && timeout.signal.aborted) {
+        spoolTookTime = true
+        return { outcome: 'deferred' }
+      }
       // A bad port, an https:// or a host not found: the URL's mistake, said as the commands say it.
       barredPort = barredPortReason(error, url) ?? urlMistakeReason(error)
       return { outcome: 'failed' }
@@ -545,7 +562,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     // A `{}` planned past the time this hook waits is no "nothing to change": Claude Code gets the
     // same nothing, and stderr says why their memory did not answer, and what gives it time (read
     // in Claude Code's debug log: stderr of a hook that exits 0 goes nowhere else, hooks reference).
-    if (now.tooLate !== undefined && isPreToolUse(payload)) process.stderr.write(`decision-memory hook: ${tooLateWhy(now.tooLate, budget)}\n`)
+    if (now.tooLate !== undefined && isPreToolUse(payload)) process.stderr.write(`decision-memory hook: ${tooLateWhy(now.tooLate, budget, spoolHeld())}\n`)
     return
   }
   // Said by deliver: kept aside as any capture refused for good is, but for one nested too deep to write as a line.
@@ -586,7 +603,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       : barredPort !== undefined
         ? `${serviceUrl()}: ${barredPort}`
       : timedOut
-        ? `no answer from the service at ${serviceUrl()} within the hook's time (--budget)`
+        ? `no answer from the service at ${serviceUrl()} within the hook's time (--budget)${spoolHeld()}`
       : answered !== undefined
         ? `${url} answered HTTP ${answered} without taking it`
         : `service not reachable at ${serviceUrl()}`
