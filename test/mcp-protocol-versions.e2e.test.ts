@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { BIN, cleanEnv, closedPort } from './support/processes'
 import { tempDir } from './support/temp-dir'
 
@@ -18,6 +18,10 @@ async function session(lines: string[]): Promise<{ answers: Array<Message | Mess
   const child = spawn(process.execPath, [BIN, 'mcp', '--data', data], {
     env: cleanEnv({ DECISION_MEMORY_URL: `http://127.0.0.1:${await closedPort()}` }),
     stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  // A server that does not exit once stdin closes fails the test at its timeout, and is not left running after it.
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   })
   let stdout = ''
   let stderr = ''

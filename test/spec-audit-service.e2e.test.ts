@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { cleanEnv, closedPort, runCli } from './support/processes'
 import { tempDir } from './support/temp-dir'
 
@@ -22,6 +22,15 @@ interface Started {
 async function start(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<Started> {
   // Its own group: npm runs the service under a shell, and the group is stopped as one.
   const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  // A service that never says it listens (nor ends) held the test to its timeout, then ran on,
+  // detached, past the whole run: the group is ended with the test, whatever became of it.
+  onTestFinished(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL')
+    } catch {
+      // Stopped already: no such group.
+    }
+  })
   const lines: string[] = []
   let stderr = ''
   child.stderr?.on('data', (chunk) => (stderr += chunk))
