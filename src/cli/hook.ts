@@ -153,7 +153,6 @@ export function pathOfPayload(payload: unknown): string | undefined {
   return cwd === undefined || repositoryRoot(cwd) === undefined ? undefined : pathInRepository(cwd)
 }
 
-/** Whether a service's answer is a JSON object, as every answer of the hook route is. */
 /** What a body is as JSON: an object (as the service answers), other JSON (an array, a string), or none. */
 function jsonKind(body: string): 'object' | 'other' | 'none' {
   try {
