@@ -240,6 +240,13 @@ export function createCoreTier(options: {
   // first round, so that a recommendation at a warm point costs one read of the store, not one per
   // round of readThrough. They only choose what is read first, never what is answered.
   const lastRead = new Map<string, CellKey[]>()
+  // The reads from core in flight, per point, each told when what is remembered of its point is
+  // dropped (a demotion, a forget): one that a forget overtook must not write the user's last use
+  // or last read back (R-SVC-5), nor one that a demotion overtook those of a point out of core.
+  const reading = new Map<string, Set<{ dropped: boolean }>>()
+  const markDropped = (pk: string) => {
+    for (const read of reading.get(pk) ?? []) read.dropped = true
+  }
   // The decoded aggregates of the points read most recently: a recommendation at one of them reads
   // nothing from the store. A write to a point drops it when it starts and once it is done, and
   // nothing of the point is kept in between (hot-points.ts): no read mixes a hot entry with cells
@@ -412,6 +419,7 @@ export function createCoreTier(options: {
     waitingAt.delete(pk)
     usedAt.delete(pk)
     lastRead.delete(pk)
+    markDropped(pk)
   }
 
   /**
@@ -592,6 +600,7 @@ export function createCoreTier(options: {
               index?.delete(pk)
               waitingAt.delete(pk)
               lastRead.delete(pk)
+              markDropped(pk)
             }
             done()
           },
@@ -678,6 +687,9 @@ export function createCoreTier(options: {
       }
       const writesBefore = hot.writes
       const snapshot = db.snapshot()
+      const reads = reading.get(pk) ?? new Set()
+      const thisRead = { dropped: false }
+      reading.set(pk, reads.add(thisRead))
       let head: StoredHead | undefined
       let newest: number | null = null
       try {
@@ -686,14 +698,18 @@ export function createCoreTier(options: {
           const waiting = await pendingOf(user, point, snapshot)
           newest = newestOf(head, waiting)
           if (newest === null || newest <= at) {
-            usedAt.set(pk, Math.max(usedAt.get(pk) ?? 0, used))
+            // Answered from the snapshot; its use and the cells it read are remembered only while
+            // nothing dropped what is remembered of the point.
+            if (!thisRead.dropped) usedAt.set(pk, Math.max(usedAt.get(pk) ?? 0, used))
             const { result, read, loaded } = await readThrough(load(waiting, snapshot), compute, lastRead.get(pk) ?? [])
-            lastRead.set(pk, read)
+            if (!thisRead.dropped) lastRead.set(pk, read)
             hot.keep(pk, writesBefore, { head, pending: waiting, newest }, loaded)
             return result
           }
         }
       } finally {
+        reads.delete(thisRead)
+        if (reads.size === 0) reading.delete(pk)
         await snapshot.close()
       }
       if (head !== undefined && isCurrent(head) && newest !== null && newest > at) {
@@ -746,6 +762,7 @@ export function createCoreTier(options: {
       const prefix = `${user}\u0000`
       for (const k of [...usedAt.keys()]) if (k.startsWith(prefix)) usedAt.delete(k)
       for (const k of [...lastRead.keys()]) if (k.startsWith(prefix)) lastRead.delete(k)
+      for (const k of reading.keys()) if (k.startsWith(prefix)) markDropped(k)
       for (const k of [...waitingAt.keys()]) if (k.startsWith(prefix)) waitingAt.delete(k)
       for (const k of [...currentHeads]) if (k.startsWith(prefix)) currentHeads.delete(k)
       hot.writtenPrefix(prefix)

@@ -719,6 +719,44 @@ describe('reads from core', () => {
     expect(runs).toBe(1)
     await store.close()
   })
+
+  it('keeps nothing of a read from core that a forget of its user overtook: the user observed again starts afresh', async () => {
+    // A database that holds the next read of a head in core until told to go on.
+    const db = new MemoryLevel<string, string>()
+    const inner = db as unknown as Record<'_get', (...args: unknown[]) => Promise<unknown>>
+    const get = inner._get.bind(db)
+    let hold: { arrived(): void; until: Promise<void> } | undefined
+    inner._get = async (...args) => {
+      const text = typeof args[0] === 'string' ? args[0] : Buffer.from(args[0] as Uint8Array).toString('utf8')
+      const held = hold
+      if (held !== undefined && text.startsWith('!core!')) {
+        hold = undefined
+        held.arrived()
+        await held.until
+      }
+      return get(...args)
+    }
+    const store = await createLevelStore(db as never, { policy: POLICY })
+    await store.addObservations([observation({ at: T0, choice: 'M' })], [])
+    await store.readPoint('alice', 'tier', new Date(T0), countsIn)
+    // The next read, from core and used ten days on, is held at its head while alice is forgotten.
+    let arrived = () => {}
+    let goOn = () => {}
+    const atHead = new Promise<void>((resolve) => (arrived = resolve))
+    hold = { arrived, until: new Promise<void>((resolve) => (goOn = resolve)) }
+    const reading = store.readPoint('alice', 'tier', new Date(T0 + 10 * DAY), countsIn)
+    await atHead
+    await store.forgetUser('alice')
+    goOn()
+    // It answers from the snapshot it took before the forget.
+    expect(await reading).toEqual({ '["M"]': 1 })
+    // alice comes back a day after T0: her point is rebuilt then, last used then, not ten days on.
+    await store.addObservations([observation({ at: T0 + DAY, choice: 'S' })], [])
+    expect(await store.readPoint('alice', 'tier', new Date(T0 + DAY), countsIn)).toEqual({ '["S"]': 1 })
+    const head = JSON.parse((await db.get('!core!alice\u0000tier')) as string) as { last_use: number }
+    expect(head.last_use).toBe(T0 + DAY)
+    await store.close()
+  })
 })
 
 describe('recall names the observations archival holds', () => {
