@@ -127,10 +127,16 @@ async function run(seed: number, rounds: number): Promise<void> {
       .sort((x, y) => x.timestamp.localeCompare(y.timestamp) || x.id.localeCompare(y.id))
     return recommendation(a, viewOf(aggregateObservations(counted, store.aggregation).cells), asOf)
   }
+  /** As the service asks: most often the latest choice's flag first, which keeps the point's head in memory with no cell yet. */
   const asked = async (a: Ask) => {
     const asOf = new Date(now - a.back * DAY)
-    return store.readPoint(a.user, a.point, asOf, (memory) => recommendation(a, memory, asOf), new Date(now))
+    const flag = random() < 0.7 ? await store.latestMultiSelectAt(a.user, a.point, asOf) : null
+    const answer = await store.readPoint(a.user, a.point, asOf, (memory) => recommendation(a, memory, asOf), new Date(now))
+    return { flag, answer }
   }
+  /** Every choice is asked as single-select: false once the user chose there, by then. */
+  const flagOf = (observations: readonly Observation[], a: Ask, asOf: Date) =>
+    observations.some((o) => o.user === a.user && o.point === a.point && o.source === 'user' && Date.parse(o.timestamp) <= asOf.getTime()) ? false : undefined
   for (let round = 0; round < rounds; round++) {
     const roll = random()
     if (roll < 0.1) {
@@ -161,7 +167,7 @@ async function run(seed: number, rounds: number): Promise<void> {
     ])
     asks.forEach((a, i) => {
       const asOf = new Date(now - a.back * DAY)
-      const answer = answers[i]
+      const { answer } = answers[i] as Awaited<ReturnType<typeof asked>>
       const either = [expected(before, a, asOf), expected(after, a, asOf)]
       if (!either.some((e) => agree(answer, e))) {
         expect(answer, `seed ${seed}, round ${round}, racing: ${JSON.stringify(a)}`).toEqual(either[1])
@@ -170,7 +176,8 @@ async function run(seed: number, rounds: number): Promise<void> {
     // Once the round is over, each point answers as the model's observations, asked as any of the round's asks.
     for (const a of [...asks, ask()]) {
       const asOf = new Date(now - a.back * DAY)
-      const answer = await asked(a)
+      const { flag, answer } = await asked(a)
+      if (flag !== null) expect(flag, `seed ${seed}, round ${round}: ${JSON.stringify(a)}`).toBe(flagOf(after, a, asOf))
       const want = expected(after, a, asOf)
       if (!agree(answer, want)) expect(answer, `seed ${seed}, round ${round}: ${JSON.stringify(a)}`).toEqual(want)
     }
