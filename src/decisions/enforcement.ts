@@ -46,7 +46,7 @@ export interface DecisionEffect {
 export interface DecisionConflict {
   /** The two decisions' keys, the newer first: it holds. */
   keys: [string, string]
-  /** The options they disagree over: the one the older's `must` names and the newer rules out, or the `must`s' two. */
+  /** The options they disagree over: the one the older's `must` names and the newer rules out, or the `must`s' options, the newer's first. */
   options: string[]
   /** `required decisions D-002 and D-001 contradict each other over "Tier L" (the newer, D-002, holds)`. */
   message: string
@@ -102,12 +102,22 @@ export interface PointContract {
  * and itself, `D-001 and D-001`, said nothing true of it.
  */
 export function conflictOf(newer: DecisionRecord, older: DecisionRecord, options: readonly string[]): DecisionConflict {
-  const over = options.map((o) => JSON.stringify(o)).join(' and ')
+  const over = listed(options.map((o) => JSON.stringify(o)))
   const message =
     newer.key === older.key
-      ? `required decision ${newer.key} contradicts itself over ${over}: its musts name two options where one is chosen (the first, ${JSON.stringify(options[0])}, holds)`
+      ? `required decision ${newer.key} contradicts itself over ${over}: its musts name ${counted(options.length)} options where one is chosen (the first, ${JSON.stringify(options[0])}, holds)`
       : `required decisions ${newer.key} and ${older.key} contradict each other over ${over} (the newer, ${newer.key}, holds)`
   return { keys: [newer.key, older.key], options: [...options], message }
+}
+
+/** `"A" and "B"`, `"A", "B" and "C"`. */
+function listed(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`
+}
+
+/** A count of options in words where it is small (`two`, `three`), else in digits. */
+function counted(n: number): string {
+  return ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'][n] ?? String(n)
 }
 
 function effectOf(decision: DecisionRecord, effect: DecisionEffect['effect'], options: string[]): DecisionEffect {
@@ -444,9 +454,9 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
       // Every required decision whose must is the newest's option fixes it too: each is named, as a
       // multi-select point names them, so that revoking one does not look like freeing the point.
       const deciding = [...new Set(contract.musts.filter((m) => m.option === must.option).map((m) => m.decision))]
-      for (const [other, option] of contradictingMusts(contract)) {
-        effects.push(effectOf(other, 'conflict', [option]))
-        conflicts.push(conflictOf(must.decision, other, [must.option, option]))
+      for (const [other, options] of contradictingMusts(contract)) {
+        effects.push(effectOf(other, 'conflict', options))
+        conflicts.push(conflictOf(must.decision, other, [must.option, ...options]))
       }
       result = enforce(rec, contract.offered, [must.option], deciding, true, alwaysAsk, policy)
       for (const d of deciding) effects.push(effectOf(d, 'enforced', [must.option]))
@@ -549,15 +559,18 @@ function underConflicts(result: ContractedRecommendation, conflicts: DecisionCon
 }
 
 /**
- * The required decisions whose `must` names another option than the newest fixable one's, each with
- * its option: at a single-select question, they contradict it (the newest holds).
+ * The required decisions whose `must`s name other options than the newest fixable one's, each with
+ * those options in their order, each once: at a single-select question, they contradict it (the
+ * newest holds). Every one of them: of a decision with three musts, `Tier S`, `Tier M` and `Tier L`,
+ * only the second was named, and `Tier L` went unsaid in `conflicts` and in its effect.
  */
-function contradictingMusts(contract: PointContract): Map<DecisionRecord, string> {
+function contradictingMusts(contract: PointContract): Map<DecisionRecord, string[]> {
   const must = contract.musts[0]
-  const contradicting = new Map<DecisionRecord, string>()
+  const contradicting = new Map<DecisionRecord, string[]>()
   for (const other of contract.musts.slice(1)) {
-    if (must === undefined || other.option === must.option || contradicting.has(other.decision)) continue
-    contradicting.set(other.decision, other.option)
+    if (must === undefined || other.option === must.option) continue
+    const options = contradicting.get(other.decision) ?? []
+    if (!options.includes(other.option)) contradicting.set(other.decision, [...options, other.option])
   }
   return contradicting
 }
@@ -569,7 +582,7 @@ function contradictingMusts(contract: PointContract): Map<DecisionRecord, string
  */
 export function contractConflicts(contract: PointContract, multiSelect: boolean): DecisionConflict[] {
   const must = contract.musts[0]
-  const pairs = multiSelect || must === undefined ? [] : [...contradictingMusts(contract)].map(([other, option]) => conflictOf(must.decision, other, [must.option, option]))
+  const pairs = multiSelect || must === undefined ? [] : [...contradictingMusts(contract)].map(([other, options]) => conflictOf(must.decision, other, [must.option, ...options]))
   return [...contract.conflicts, ...pairs]
 }
 

@@ -283,7 +283,7 @@ export const DecisionConflictsSchema = z.array(z.object({ keys: z.array(z.string
     'then key as `GET /v1/decisions` lists them), as the later contract, and the question is asked, never answered for the user, since `POST /v1/decisions/check` blocks what ' +
     'either forbids; the recommendation\'s confidence is then 0 (`low`). A required `limit` bound to no point contradicts a required `must` bound to the point whose option is a bare number over it; such a limit takes no ' +
     'option off the offer, so the `must` stays enforced in the recommendation whichever is newer, and `keys` names the newer first all the same. `options`: what they disagree ' +
-    'over. One decision whose own `must`s name two options at a single-select point contradicts itself: its key is in `keys` twice, and its first `must` holds. Absent when none contradict.',
+    'over (every option of the older\'s `must`s that is not the newer\'s, after the newer\'s). One decision whose own `must`s name two or more options at a single-select point contradicts itself: its key is in `keys` twice, `options` names each, and its first `must` holds. Absent when none contradict.',
 })
 
 export const VerdictSchema = z

@@ -908,6 +908,32 @@ describe('R-CON-2 and R-CON-3: one required decision whose musts name two option
     expect(check.conflicts.map((c: any) => c.message)).toEqual([message])
   })
 
+  it('names every option of a decision with three musts, in the conflict and in its effect, not the second alone', async () => {
+    const { call } = await createTestApp()
+    await propose(call, { ...twoMusts, constraints: ['Tier S', 'Tier M', 'Tier L'].map((option) => ({ kind: 'must', option })) })
+    const three = 'required decision D-001 contradicts itself over "Tier S", "Tier M" and "Tier L": its musts name three options where one is chosen (the first, "Tier S", holds)'
+    const rec = (await call('POST', '/v1/recommendations', TIER)).body
+    expect(rec.conflicts).toEqual([{ keys: ['D-001', 'D-001'], options: ['Tier S', 'Tier M', 'Tier L'], message: three }])
+    expect(rec.decisions.filter((d: any) => d.effect === 'conflict').map((d: any) => d.options)).toEqual([['Tier M', 'Tier L']])
+    const check = (await call('POST', '/v1/decisions/check', { choice: 'Tier L', point: 'complexity-tier' })).body
+    expect(check.conflicts.map((c: any) => c.message)).toEqual([three])
+  })
+
+  it('names both options of an older decision whose two musts the newer one contradicts', async () => {
+    const { call } = await createTestApp()
+    await propose(call, { ...twoMusts, date: '2026-01-01' })
+    await propose(call, { ...twoMusts, date: '2026-02-01', constraints: [{ kind: 'must', option: 'Tier M' }] })
+    const rec = (await call('POST', '/v1/recommendations', TIER)).body
+    expect(rec.conflicts).toEqual([
+      {
+        keys: ['D-002', 'D-001'],
+        options: ['Tier M', 'Tier S', 'Tier L'],
+        message: 'required decisions D-002 and D-001 contradict each other over "Tier M", "Tier S" and "Tier L" (the newer, D-002, holds)',
+      },
+    ])
+    expect(rec.decisions.filter((d: any) => d.effect === 'conflict')).toMatchObject([{ key: 'D-001', options: ['Tier S', 'Tier L'] }])
+  })
+
   it('is not a contradiction at a multi-select question, where both options are chosen', async () => {
     const { call } = await createTestApp()
     await propose(call, { ...twoMusts, scope: { points: ['checks'] }, constraints: [{ kind: 'must', option: 'Lint' }, { kind: 'must', option: 'Test' }] })
