@@ -110,6 +110,19 @@ function contradictions(constraints: readonly Constraint[]): Issue[] {
       message: `"${c.option}" is also named by constraints.${j} (${other.kind}): one decision cannot both require and forbid an option`,
     })
   })
+  // So is a `must` or `prefer` option over the decision's own `limit` (`must 5` with `limit 3`), read
+  // as its recommendation and check read it at the decision's points, units too: taken, a required
+  // one ruled its must's option out and answered for the user with another, which its check blocked.
+  constraints.forEach((c, i) => {
+    if (c.kind !== 'limit' || c.value === undefined) return
+    const j = constraints.findIndex((w) => (w.kind === 'must' || w.kind === 'prefer') && w.option !== undefined && overLimit(w.option, c.value as number) !== undefined)
+    if (j === -1) return
+    const other = constraints[j] as Constraint
+    issues.push({
+      path: `constraints.${i}.value`,
+      message: `"${other.option}" of constraints.${j} (${other.kind}) is over this limit ${c.value}: one decision cannot both require and forbid an option`,
+    })
+  })
   return issues
 }
 

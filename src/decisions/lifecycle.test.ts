@@ -119,6 +119,26 @@ describe('the decision lifecycle (R-CON-1)', () => {
     expect(contradicting([{ kind: 'must', option: 'Tier M' }, { kind: 'must_not', option: 'Tier L' }]).record.constraints).toHaveLength(2)
   })
 
+  it('refuses a decision whose must or prefer option is over its own limit, as its recommendation and check read it', () => {
+    const replicas = (constraints: Constraint[]) => proposal(input({ enforce: 'required', scope: { points: ['replicas'] }, constraints }), 'D-001', AT)
+    const issues = (constraints: Constraint[]) => {
+      try {
+        replicas(constraints)
+      } catch (error) {
+        return (error as InputError).issues
+      }
+      return []
+    }
+    expect(issues([{ kind: 'must', option: '5' }, { kind: 'limit', value: 3 }])).toEqual([
+      { path: 'constraints.1.value', message: '"5" of constraints.0 (must) is over this limit 3: one decision cannot both require and forbid an option' },
+    ])
+    // A number with its unit, as the limit reads the options of its own point.
+    expect(issues([{ kind: 'limit', value: 3, option: 'replicas' }, { kind: 'prefer', option: '5 replicas (Recommended)' }]).map((i) => i.path)).toEqual(['constraints.0.value'])
+    // Within the limit, or no number: the decision can be followed.
+    expect(replicas([{ kind: 'must', option: '3' }, { kind: 'limit', value: 3 }]).record.constraints).toHaveLength(2)
+    expect(replicas([{ kind: 'must', option: 'Tier 5' }, { kind: 'limit', value: 3 }]).record.constraints).toHaveLength(2)
+  })
+
   it('hashes evidence content and refuses a hash that does not match it', () => {
     const [evidence] = evidenceOf([{ kind: 'benchmark', summary: '0/20 vs 16/20', content: 'raw results' }])
     expect(evidence?.hash).toMatch(/^sha256:[0-9a-f]{64}$/)

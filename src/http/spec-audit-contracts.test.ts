@@ -934,6 +934,16 @@ describe('R-CON-2 and R-CON-3: one required decision whose musts name two option
     expect(rec.decisions.filter((d: any) => d.effect === 'conflict')).toMatchObject([{ key: 'D-001', options: ['Tier S', 'Tier L'] }])
   })
 
+  it('a must over the same decision\'s own limit is refused 400 naming the limit, not answered for the user with an option its check blocks', async () => {
+    const { call } = await createTestApp()
+    const res = await call('POST', '/v1/decisions', decision({ ...twoMusts, scope: { points: ['replicas'] }, constraints: [{ kind: 'must', option: '5' }, { kind: 'limit', value: 3 }] }))
+    expect(res.status).toBe(400)
+    expect(res.body.error.issues).toEqual([
+      { path: 'constraints.1.value', message: '"5" of constraints.0 (must) is over this limit 3: one decision cannot both require and forbid an option' },
+    ])
+    expect((await call('GET', '/v1/decisions')).body.decisions).toEqual([])
+  })
+
   it('is not a contradiction at a multi-select question, where both options are chosen', async () => {
     const { call } = await createTestApp()
     await propose(call, { ...twoMusts, scope: { points: ['checks'] }, constraints: [{ kind: 'must', option: 'Lint' }, { kind: 'must', option: 'Test' }] })
