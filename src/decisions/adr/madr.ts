@@ -155,7 +155,10 @@ export function readMadr(file: RecordFile, latest?: string): ParsedRecord {
     throw new UnreadableRecord(at + 1, `front matter is not valid YAML: ${reason}`)
   }
   const record = parseRecord(lines.slice(end + 1))
-  const heading = typeof data.title === 'string' ? data.title : record.title?.text
+  // `Title:` too, as each key is read in any case (matterField): read as `data.title` alone, a record
+  // titled so in its front matter, with no heading, was refused as having no title.
+  const titled = matterField(data, 'title')
+  const heading = typeof titled === 'string' ? titled : record.title?.text
   if (heading === undefined) throw new UnreadableRecord(end + 2, 'no "# Title" heading')
   const title = titleWithoutNumber(heading, numberOfFile(file.name))
   const statusLine = lineOfKey(matter, 'status')

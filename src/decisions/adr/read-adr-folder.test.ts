@@ -649,6 +649,20 @@ describe('a MADR record whose front matter has no date', () => {
   })
 })
 
+describe('a MADR record titled in its front matter', () => {
+  it('is titled by its title key in any case, as its other keys are read, where it has no heading', () => {
+    const reading = readTexts({
+      '0001-use-rest.md': '---\nstatus: accepted\ntitle: Use REST\n---\n\n## Decision Outcome\n\nChosen option: "REST".\n',
+      '0002-use-grpc.md': '---\nStatus: accepted\nTitle: Use gRPC\n---\n\n## Decision Outcome\n\nChosen option: "gRPC".\n',
+    })
+    expect(reading.problems).toEqual([])
+    expect(reading.records.map((r) => [r.key, r.title])).toEqual([
+      ['ADR-0001', 'Use REST'],
+      ['ADR-0002', 'Use gRPC'],
+    ])
+  })
+})
+
 describe('a record that says no date, in every format', () => {
   it('is read with no date, as a MADR one is, and so is one whose date cannot be read, a problem at its line', () => {
     const reading = readTexts({
