@@ -45,30 +45,64 @@ import { median } from './http-load'
 import { seedStore } from './seed'
 import { historyOf, POINTS, recommendationBody, SESSION_LENGTH, userName } from './workload'
 
-const { values } = parseArgs({
-  options: {
-    store: { type: 'string' },
-    users: { type: 'string', default: '1000' },
-    pairs: { type: 'string', default: '2000' },
-    blocks: { type: 'string', default: '6' },
-    passes: { type: 'string', default: '1' },
-    checkout: { type: 'string', multiple: true, default: [] },
-    split: { type: 'boolean', default: false },
-    fresh: { type: 'boolean', default: false },
-    answers: { type: 'string' },
-    settle: { type: 'string', default: '0' },
-    profile: { type: 'string' },
-  },
-})
+const USAGE =
+  'usage: npx tsx scripts/bench/recompute.ts [--store DIR] [--users 1000] [--pairs 2000] [--blocks 6] [--passes 1] [--fresh] ' +
+  '[--settle SECONDS] [--checkout DIR ...] [--split] [--answers FILE] [--profile FILE]'
 
-const users = Number(values.users)
-const pairCount = Number(values.pairs)
-const blocks = Number(values.blocks)
-const passes = Number(values.passes)
+/** A flag mistake, said before a store is seeded or a tree opened: the message and the usage, exit 2. */
+function refuse(message: string): never {
+  process.stderr.write(`recompute.ts: ${message}\n${USAGE}\n`)
+  process.exit(2)
+}
+
+function parsed() {
+  try {
+    return parseArgs({
+      options: {
+        help: { type: 'boolean', short: 'h', default: false },
+        store: { type: 'string' },
+        users: { type: 'string', default: '1000' },
+        pairs: { type: 'string', default: '2000' },
+        blocks: { type: 'string', default: '6' },
+        passes: { type: 'string', default: '1' },
+        checkout: { type: 'string', multiple: true, default: [] },
+        split: { type: 'boolean', default: false },
+        fresh: { type: 'boolean', default: false },
+        answers: { type: 'string' },
+        settle: { type: 'string', default: '0' },
+        profile: { type: 'string' },
+      },
+    })
+  } catch (error) {
+    return refuse((error as Error).message)
+  }
+}
+
+const { values } = parsed()
+if (values.help) {
+  process.stdout.write(`${USAGE}\n(bench/README.md says what each flag does)\n`)
+  process.exit(0)
+}
+
+/** A count flag's value: a whole number of at least 1 (`--blocks x` ran no block, after seeding a store). */
+function count(flag: 'users' | 'pairs' | 'blocks' | 'passes'): number {
+  const n = Number(values[flag])
+  if (!Number.isInteger(n) || n < 1) refuse(`--${flag} ${values[flag]}: a whole number of at least 1`)
+  return n
+}
+
+const users = count('users')
+const pairCount = count('pairs')
+const blocks = count('blocks')
+const passes = count('passes')
+if (!(Number(values.settle) >= 0)) refuse(`--settle ${values.settle}: a number of seconds, 0 or more`)
+for (const checkout of values.checkout as string[]) {
+  if (!existsSync(join(checkout, 'src', 'decision-memory.ts'))) refuse(`--checkout ${checkout}: no src/decision-memory.ts there, so no tree of this service`)
+}
 const pool = users * POINTS.length
 const needed = values.fresh ? pairCount * blocks : pairCount
-if (!Number.isInteger(pairCount) || pairCount < 1 || needed > pool) {
-  throw new Error(`--pairs ${values.pairs}${values.fresh ? ` × --blocks ${blocks}` : ''}: at most ${pool} (--users × ${POINTS.length} points)`)
+if (needed > pool) {
+  refuse(`--pairs ${values.pairs}${values.fresh ? ` × --blocks ${blocks}` : ''}: at most ${pool} (--users × ${POINTS.length} points)`)
 }
 const work = await mkdtemp(join(tmpdir(), 'dm-recompute-'))
 const store = values.store ?? join(work, 'store')
