@@ -189,6 +189,30 @@ describe('decision-memory hook delivering a spool to a service slow to take it',
       expect((await readFile(spool, 'utf8')).split('\n').filter((l) => l !== '')).toHaveLength(1)
     })
   })
+  it('says a capture not answered in the time left as the spooled delivery having taken the time, and spools both', async () => {
+    // A service that answers nothing: the spooled capture is let go at the drain's end, and the
+    // capture at hand has the 400 ms kept back, not the budget; "no answer within the hook's time
+    // (--budget)" alone sent a person to raise a budget the event never had.
+    const stub: RequestListener = (request) => {
+      request.resume()
+    }
+    await withStub('dm-hook-slow-spool-capture-', stub, async ({ host, dir }) => {
+      const spool = join(dir, 'spool.ndjson')
+      const capture = { at: '2026-12-05T10:00:00.000Z', user: 'default', payload: claudeCodeFixture('post-tool-use-single') }
+      await writeFile(spool, `${JSON.stringify(capture)}\n`)
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+      const run = await runCli(['hook', '--budget', '6000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
+      expect(run).toMatchObject({ code: 0, stdout: '' })
+      expect(run.stderr).toContain(
+        `decision-memory hook: no answer from the service at http://${host} within the hook's time (--budget), a spooled event's delivery, still unanswered, ` +
+          `having taken all but the last 400 ms of it (that event stays in the spool for the next call); spooled to ${spool}\n`,
+      )
+      // The spooled capture waits still, and the capture at hand beside it.
+      const left = (await readFile(spool, 'utf8')).split('\n').filter((l) => l !== '')
+      expect(left.map((l) => JSON.parse(l).at)).toContain(capture.at)
+      expect(left).toHaveLength(2)
+    })
+  })
 })
 
 describe('decision-memory hook flags', () => {
