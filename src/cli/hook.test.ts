@@ -183,8 +183,8 @@ describe('decision-memory hook delivering a spool to a service slow to take it',
       const run = await runCli(['hook', '--budget', '6000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
       expect(run).toMatchObject({ code: 0, stdout: '' })
       expect(run.stderr).toContain(
-        "decision-memory hook: the service answered too late for this hook's --budget of 6000 ms (it took 200 ms), a spooled event's delivery, still unanswered, " +
-          'having taken all but the last 400 ms of it (that event stays in the spool for the next call), so this question is asked as the agent wrote it',
+        "decision-memory hook: the service answered too late for this hook's --budget of 6000 ms (it took 200 ms), delivering the spool " +
+          'having taken all but the last 400 ms of it (what it did not deliver stays in the spool for the next call), so this question is asked as the agent wrote it',
       )
       expect((await readFile(spool, 'utf8')).split('\n').filter((l) => l !== '')).toHaveLength(1)
     })
@@ -204,8 +204,8 @@ describe('decision-memory hook delivering a spool to a service slow to take it',
       const run = await runCli(['hook', '--budget', '6000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
       expect(run).toMatchObject({ code: 0, stdout: '' })
       expect(run.stderr).toContain(
-        `decision-memory hook: no answer from the service at http://${host} within the hook's time (--budget), a spooled event's delivery, still unanswered, ` +
-          `having taken all but the last 400 ms of it (that event stays in the spool for the next call); spooled to ${spool}\n`,
+        `decision-memory hook: no answer from the service at http://${host} within the hook's time (--budget), delivering the spool ` +
+          `having taken all but the last 400 ms of it (what it did not deliver stays in the spool for the next call); spooled to ${spool}\n`,
       )
       // The spooled capture waits still, and the capture at hand beside it.
       const left = (await readFile(spool, 'utf8')).split('\n').filter((l) => l !== '')

@@ -390,15 +390,16 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
    */
   let saidWhy = false
   /**
-   * Whether the drain let a spooled event go at its end, still unanswered: that delivery took all
-   * but CURRENT_EVENT_RESERVE_MS of the hook's time, and a question then planned too late for it,
-   * or not answered within it, is said so (spoolHeld): "too late for --budget of 2000 ms (it took
-   * 200 ms)" alone named a budget the question never had.
+   * Whether delivering the spool took all but CURRENT_EVENT_RESERVE_MS of the hook's time (a
+   * spooled event let go at the drain's end, still unanswered, or the drain stopped for time after
+   * deliveries that were answered): a question then planned too late for what was left, or not
+   * answered within it, is said so (spoolHeld): "too late for --budget of 2000 ms (it took 200 ms)"
+   * alone named a budget the question never had.
    */
   let spoolTookTime = false
   /** What stderr adds to a line on time run out, when a spooled delivery took the time (spoolTookTime). */
   const spoolHeld = () =>
-    spoolTookTime ? `, a spooled event's delivery, still unanswered, having taken all but the last ${CURRENT_EVENT_RESERVE_MS} ms of it (that event stays in the spool for the next call)` : ''
+    spoolTookTime ? `, delivering the spool having taken all but the last ${CURRENT_EVENT_RESERVE_MS} ms of it (what it did not deliver stays in the spool for the next call)` : ''
   /**
    * Sends one event, `late` (with `?at=`) or as of now; `spooled`: one the drain took from the spool,
    * which sets it aside when refused for good, as said here, sent late or, its time refused, again as of now.
@@ -551,6 +552,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     process.stderr.write(`decision-memory hook: cannot deliver the spool ${file} (${error.code ?? error.message}): its events wait for a call that can; this call's event is sent all the same\n`)
     return { stopped: null }
   })
+  if (drained.stopped === 'time') spoolTookTime = true
   // Another tool's event (a matcher for every tool): the spool was given its turn, and that is all.
   if (!isForService(payload)) return
   // After a failed delivery the service is down or slow: the event at hand joins the spool at once.
