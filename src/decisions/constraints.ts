@@ -107,7 +107,7 @@ function contradictions(constraints: readonly Constraint[]): Issue[] {
     const other = constraints[j] as Constraint
     issues.push({
       path: `constraints.${i}.option`,
-      message: `"${c.option}" is also named by constraints.${j} (${other.kind}): one decision cannot both require and forbid an option`,
+      message: `"${c.option}" is also named by constraints.${j} (${other.kind}): ${bothWays(other.kind)}`,
     })
   })
   // So is a `must` or `prefer` option over the decision's own `limit` (`must 5` with `limit 3`), read
@@ -120,10 +120,15 @@ function contradictions(constraints: readonly Constraint[]): Issue[] {
     const other = constraints[j] as Constraint
     issues.push({
       path: `constraints.${i}.value`,
-      message: `"${other.option}" of constraints.${j} (${other.kind}) is over this limit ${c.value}: one decision cannot both require and forbid an option`,
+      message: `"${other.option}" of constraints.${j} (${other.kind}) is over this limit ${c.value}: ${bothWays(other.kind)}`,
     })
   })
   return issues
+}
+
+/** Why a decision cannot have both: a `prefer` requires nothing, so it is not said to. */
+function bothWays(kind: Constraint['kind']): string {
+  return `one decision cannot both ${kind === 'prefer' ? 'prefer' : 'require'} and forbid an option`
 }
 
 /** One decision an action or a choice goes against. */

@@ -114,7 +114,7 @@ describe('the decision lifecycle (R-CON-1)', () => {
       contradicting([{ kind: 'prefer', option: 'Tier S' }, { kind: 'must_not', option: 'Tier S' }])
       expect.unreachable()
     } catch (error) {
-      expect((error as InputError).issues[0]?.message).toContain('constraints.0 (prefer)')
+      expect((error as InputError).issues[0]?.message).toBe('"Tier S" is also named by constraints.0 (prefer): one decision cannot both prefer and forbid an option')
     }
     expect(contradicting([{ kind: 'must', option: 'Tier M' }, { kind: 'must_not', option: 'Tier L' }]).record.constraints).toHaveLength(2)
   })
@@ -133,7 +133,9 @@ describe('the decision lifecycle (R-CON-1)', () => {
       { path: 'constraints.1.value', message: '"5" of constraints.0 (must) is over this limit 3: one decision cannot both require and forbid an option' },
     ])
     // A number with its unit, as the limit reads the options of its own point.
-    expect(issues([{ kind: 'limit', value: 3, option: 'replicas' }, { kind: 'prefer', option: '5 replicas (Recommended)' }]).map((i) => i.path)).toEqual(['constraints.0.value'])
+    expect(issues([{ kind: 'limit', value: 3, option: 'replicas' }, { kind: 'prefer', option: '5 replicas (Recommended)' }])).toEqual([
+      { path: 'constraints.0.value', message: '"5 replicas (Recommended)" of constraints.1 (prefer) is over this limit 3: one decision cannot both prefer and forbid an option' },
+    ])
     // Within the limit, or no number: the decision can be followed.
     expect(replicas([{ kind: 'must', option: '3' }, { kind: 'limit', value: 3 }]).record.constraints).toHaveLength(2)
     expect(replicas([{ kind: 'must', option: 'Tier 5' }, { kind: 'limit', value: 3 }]).record.constraints).toHaveLength(2)
