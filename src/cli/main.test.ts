@@ -26,6 +26,15 @@ describe('decision-memory main', () => {
     expect(process.stdout.listenerCount('error')).toBe(before)
   })
 
+  it('ends a later command whose reader stops reading with 141 after an mcp in the same process, which takes stdout off the listener', async () => {
+    // mcp lets go of the one listener (its stdout is the protocol's); a flag mistake still does so, before it is read.
+    expect((await run(['mcp', '--bogus'])).code).toBe(2)
+    await run(['version'])
+    const exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never)
+    process.stdout.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }))
+    expect(exit.mock.calls[0]).toEqual([141])
+  })
+
   it('exits 1 for help on a command there is not, and 0 for help on one there is', async () => {
     const unknown = await run(['help', 'gaurd'])
     expect(unknown.code).toBe(1)

@@ -237,7 +237,11 @@ export async function main(argv: string[]): Promise<number> {
   // Once it serves, mcp's stdout is the protocol's, and a client that reads no more ends the session
   // as one closing stdin does (src/cli/mcp.ts): 141 at once cut off the calls in flight, a choice
   // being stored among them, without a word.
-  if (name === 'mcp') process.stdout.off('error', onStdoutError)
+  // The listener is then the process's no more: a later main call in the process (tests) adds it again.
+  if (name === 'mcp') {
+    process.stdout.off('error', onStdoutError)
+    stdoutWatched = false
+  }
   try {
     const code = await command.run(rest)
     return code ?? -1
