@@ -215,6 +215,29 @@ describe('decision-memory hook delivering a spool to a service slow to take it',
   })
 })
 
+describe('decision-memory hook whose time ran out before its spool was offered anything', () => {
+  it('does not say the spool took the time: node\'s start and stdin took it, and nothing spooled was sent', async () => {
+    // A budget of 1 ms is gone before node has started, so the drain stops for time at its first
+    // event, offering none: saying "delivering the spool having taken all but the last 400 ms"
+    // sent a person to the spool (or the service's late captures) for time the start had taken.
+    const asked: string[] = []
+    const stub: RequestListener = (request) => {
+      asked.push(request.url ?? '')
+      request.resume()
+    }
+    await withStub('dm-hook-no-time-', stub, async ({ host, dir }) => {
+      const spool = join(dir, 'spool.ndjson')
+      const capture = { at: '2026-12-05T10:00:00.000Z', user: 'default', payload: claudeCodeFixture('post-tool-use-single') }
+      await writeFile(spool, `${JSON.stringify(capture)}\n`)
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+      const run = await runCli(['hook', '--budget', '1'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
+      expect(run).toEqual({ code: 0, stdout: '', stderr: `decision-memory hook: no answer from the service at http://${host} within the hook's time (--budget); spooled to ${spool}\n` })
+      expect(asked).toEqual([])
+      expect((await readFile(spool, 'utf8')).split('\n').filter((l) => l !== '')).toHaveLength(2)
+    })
+  })
+})
+
 describe('decision-memory hook flags', () => {
   it('says a flag of another command as that command\'s, as the other commands do, the capture spooled, exit 0', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dm-hook-flag-'))

@@ -541,9 +541,14 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     }
   }
 
+  /** How many spooled events the drain offered: none, and a drain stopped for time took none of it. */
+  let offered = 0
   const drained = await drainSpool(
     file,
-    async (e) => (await deliver(e, true)).outcome,
+    async (e) => {
+      offered++
+      return (await deliver(e, true)).outcome
+    },
     () => remaining() > CURRENT_EVENT_RESERVE_MS,
   ).catch((error: NodeJS.ErrnoException) => {
     // A spool that cannot be taken (a folder this account may not write: the rename fails) threw
@@ -552,7 +557,9 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     process.stderr.write(`decision-memory hook: cannot deliver the spool ${file} (${error.code ?? error.message}): its events wait for a call that can; this call's event is sent all the same\n`)
     return { stopped: null }
   })
-  if (drained.stopped === 'time') spoolTookTime = true
+  // Stopped for time after offering none, the time was gone before the drain began (node's start, a
+  // payload slow to arrive on stdin): the spool took none of it, and is not said to.
+  if (drained.stopped === 'time' && offered > 0) spoolTookTime = true
   // Another tool's event (a matcher for every tool): the spool was given its turn, and that is all.
   if (!isForService(payload)) return
   // After a failed delivery the service is down or slow: the event at hand joins the spool at once.
