@@ -907,18 +907,23 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(await observationsAt(service.url, ...TIER)).toBe(1)
   })
 
-  it('treats a 200 that is not JSON (another server at DECISION_MEMORY_URL) as no service: prints nothing, spools the capture', async () => {
-    const { spool } = await workdir()
+  /** Another server at DECISION_MEMORY_URL, answering every request 200 with this body; its URL. */
+  async function answering200(type: string, body: string): Promise<string> {
     const server = createHttpServer((request, response) => {
       request.resume()
       request.on('end', () => {
-        response.writeHead(200, { 'content-type': 'text/html' })
-        response.end('<html><body>Welcome to nginx!</body></html>')
+        response.writeHead(200, { 'content-type': type })
+        response.end(body)
       })
     })
     servers.push(server as unknown as Server)
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+    return `http://127.0.0.1:${(server.address() as { port: number }).port}`
+  }
+
+  it('treats a 200 that is not JSON (another server at DECISION_MEMORY_URL) as no service: prints nothing, spools the capture', async () => {
+    const { spool } = await workdir()
+    const url = await answering200('text/html', '<html><body>Welcome to nginx!</body></html>')
     // Claude Code adds a SessionStart hook's stdout to the agent's context, and shows a
     // PreToolUse's: a page of another server must not get there.
     const pre = await hook(claudeCodeFixture('pre-tool-use'), url, spool, GENEROUS)
@@ -933,16 +938,7 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
 
   it('says a 200 answered with JSON that is no object (an array) as such, not as a body that is not JSON', async () => {
     const { spool } = await workdir()
-    const server = createHttpServer((request, response) => {
-      request.resume()
-      request.on('end', () => {
-        response.writeHead(200, { 'content-type': 'application/json' })
-        response.end('[1]')
-      })
-    })
-    servers.push(server as unknown as Server)
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+    const url = await answering200('application/json', '[1]')
     const capture = await hook(claudeCodeFixture('post-tool-use-single'), url, spool, GENEROUS)
     expect(capture).toMatchObject({ code: 0, stdout: '' })
     expect(capture.stderr).toContain('answered HTTP 200 with JSON that is not an object')
