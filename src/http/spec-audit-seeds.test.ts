@@ -1,0 +1,205 @@
+import { describe, expect, it } from 'vitest'
+import { MemoryLevel } from 'memory-level'
+import { createTestApp, START } from '../../test/support/test-app'
+
+// Black-box checks of the concrete promises the seeds make (seeds/002_… above all; 000_… and
+// 003_… for decisions as contracts), through the documented wire format only (README "HTTP
+// API"). Where a seed and SPEC.md differ, SPEC.md stands.
+
+const TIER = { question: 'Which complexity tier should this SPEC use?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] }
+const DAY = 86_400_000
+
+type Call = Awaited<ReturnType<typeof createTestApp>>['call']
+
+let made = 0
+function choices(question: Record<string, unknown>, spec: Array<[unknown, number]>, extra: Record<string, unknown> = {}) {
+  const out: Array<Record<string, unknown>> = []
+  for (const [choice, count] of spec) {
+    for (let i = 0; i < count; i++) out.push({ ...question, user_choice: choice, decision_id: `seed-${made++}`, timestamp: START, ...extra })
+  }
+  return out
+}
+
+async function record(call: Call, observations: Array<Record<string, unknown>>) {
+  const { status, body } = await call('POST', '/v1/observations', observations)
+  expect(status, JSON.stringify(body)).toBe(201)
+}
+
+const labels = (body: { options: Array<{ label: string }> }) => body.options.map((o) => o.label)
+
+describe('seed 002: the captured record', () => {
+  const SEED_RECORD = {
+    decision_id: 'moai-ask-001',
+    timestamp: '2026-07-01T10:00:00Z',
+    question: 'Choose the next step',
+    user_choice: 'Option A (Recommended)',
+    all_options: ['Option A', 'Option B', 'Option C'],
+    context: { spec_id: 'SPEC-XXX-001', phase: 'run', workflow: '/moai run' },
+  }
+
+  it('is accepted exactly as the seed prints it, the (Recommended) annotation dropped, and counted once when sent again', async () => {
+    const { call } = await createTestApp()
+    const first = await call('POST', '/v1/observations', SEED_RECORD)
+    expect(first.status).toBe(201)
+    expect(first.body.stored).toHaveLength(1)
+    const again = await call('POST', '/v1/observations', SEED_RECORD)
+    expect(again.status).toBe(201)
+    expect(again.body).toMatchObject({ stored: [], duplicates: ['moai-ask-001'] })
+    const { body } = await call('POST', '/v1/recommendations', { question: SEED_RECORD.question, all_options: SEED_RECORD.all_options })
+    expect(body.observations).toBe(1)
+    expect(body.options.find((o: { option: string }) => o.option === 'Option A').count).toBe(1)
+    expect(body.layers.long_term).toBeTruthy()
+  })
+})
+
+describe('seed 002: the worked Tier example (10 selections, S 3 / M 6 / L 1)', () => {
+  it('shows "Tier M (Recommended) — based on 60% of recent choices" with confidence medium-high', async () => {
+    const { call } = await createTestApp()
+    await record(call, choices(TIER, [['Tier S', 3], ['Tier M', 6], ['Tier L', 1]]))
+    const { body } = await call('POST', '/v1/recommendations', TIER)
+    expect(body).toMatchObject({ recommended: 'Tier M', state: 'partial', observations: 10, disclosure: 'based on 60% of recent choices', strength: 'strong' })
+    expect(body.confidence.level).toBe('medium-high')
+    expect(body.options[0]).toMatchObject({ option: 'Tier M', label: 'Tier M (Recommended)', share: 0.6, count: 6 })
+    expect(body.options[0].description).toMatch(/^Recommended when .+ — based on 60% of recent choices$/)
+  })
+
+  it('with no observations discloses the static default: "Tier M (Recommended) — based on static default, 5 observations needed for personalization"', async () => {
+    const { call } = await createTestApp()
+    const { body } = await call('POST', '/v1/recommendations', TIER)
+    expect(body).toMatchObject({ state: 'static-default', recommended: 'Tier M', observations: 0, needed: 5 })
+    expect(labels(body)[0]).toBe('Tier M (Recommended)')
+    expect(body.options[0].description).toMatch(/^Recommended when .+ — based on static default, 5 observations needed for personalization$/)
+    // Only the recommended option carries the label.
+    expect(labels(body).slice(1).every((l: string) => !/Recommended/.test(l))).toBe(true)
+  })
+})
+
+describe('seed 002: confidence is observation count × selection consistency', () => {
+  const confidence = async (spec: Array<[string, number]>) => {
+    const { call } = await createTestApp()
+    await record(call, choices(TIER, spec))
+    return (await call('POST', '/v1/recommendations', TIER)).body.confidence.value as number
+  }
+
+  it('grows with the count at the same share', async () => {
+    const five = await confidence([['Tier M', 3], ['Tier S', 2]])
+    const ten = await confidence([['Tier M', 6], ['Tier S', 4]])
+    const twenty = await confidence([['Tier M', 12], ['Tier S', 8]])
+    expect(ten).toBeGreaterThan(five)
+    expect(twenty).toBeGreaterThan(ten)
+  })
+
+  it('grows with the consistency at the same count', async () => {
+    const split = await confidence([['Tier M', 6], ['Tier S', 4]])
+    const firm = await confidence([['Tier M', 9], ['Tier S', 1]])
+    expect(firm).toBeGreaterThan(split)
+  })
+
+  it('reaches high (≥ 0.95, significant) only past M with a strong majority, and the state says sufficient', async () => {
+    const { call } = await createTestApp()
+    await record(call, choices(TIER, [['Tier M', 22], ['Tier S', 2]]))
+    const { body } = await call('POST', '/v1/recommendations', TIER)
+    expect(body).toMatchObject({ state: 'sufficient', recommended: 'Tier M' })
+    expect(body.confidence).toMatchObject({ level: 'high', significant: true })
+    expect(body.confidence.value).toBeGreaterThanOrEqual(0.95)
+  })
+})
+
+describe('seed 002: asking at p ≈ 0.5, auto-resolving near certainty', () => {
+  it('asks an even split, with the most information, and auto-resolves a point chosen the same way every time', async () => {
+    const { call } = await createTestApp()
+    const method = { question: 'TDD or DDD for this change?', header: 'Method', all_options: ['TDD', 'DDD'] }
+    await record(call, choices(method, [['TDD', 13], ['DDD', 12]]))
+    await record(call, choices(TIER, [['Tier L', 25]]))
+    const even = (await call('POST', '/v1/recommendations', method)).body
+    const certain = (await call('POST', '/v1/recommendations', TIER)).body
+    expect(even.ask).toBe(true)
+    expect(even.p).toBeGreaterThan(0.4)
+    expect(even.p).toBeLessThan(0.6)
+    expect(certain).toMatchObject({ ask: false, recommended: 'Tier L' })
+    expect(even.information).toBeGreaterThan(certain.information)
+  })
+})
+
+describe('seed 002: the decision points it tracks', () => {
+  it.each([
+    ['Which Claude model should run this task?', 'Model', ['Opus', 'Sonnet', 'Haiku'], 'model-selection', 'Sonnet'],
+    ['What effort level should the agent use?', 'Effort', ['Low', 'Medium', 'High'], 'effort-level', 'Medium'],
+    ['Which development methodology for this SPEC?', 'Method', ['DDD', 'TDD'], 'development-methodology', 'TDD'],
+    ['Which complexity tier should this SPEC use?', 'Tier', ['Tier S', 'Tier M', 'Tier L'], 'complexity-tier', 'Tier M'],
+  ])('"%s" is the policy point with a static default and its precondition', async (question, header, all_options, point, fallback) => {
+    const { call } = await createTestApp()
+    const { body } = await call('POST', '/v1/recommendations', { question, header, all_options })
+    expect(body).toMatchObject({ point, recommended: fallback, state: 'static-default' })
+    expect(body.precondition.length).toBeGreaterThan(0)
+  })
+})
+
+describe('seed 002: past choices decay and leave recall after 28 days, but are not forgotten', () => {
+  it('choices 40 days old leave recall at the decay scan, yet still count, each weighing less than a fresh one', async () => {
+    const { call } = await createTestApp()
+    const old = new Date(Date.parse(START) - 40 * DAY).toISOString()
+    await record(call, choices(TIER, [['Tier S', 5]], { timestamp: old }))
+    await record(call, choices(TIER, [['Tier S', 3], ['Tier L', 3]]))
+    const scan = await call('POST', '/v1/maintenance/decay-scan', {})
+    expect(scan.body).toMatchObject({ status: 'ran', expired_from_recall: 5 })
+    const { body } = await call('POST', '/v1/recommendations', TIER)
+    expect(body).toMatchObject({ observations: 11, recommended: 'Tier S' })
+    const share = (option: string) => body.options.find((o: { option: string }) => o.option === option).share as number
+    // 8 choices of Tier S against 3 of Tier L, but five of the eight weigh (40 + 1)^-0.5 each.
+    const s = 5 * 41 ** -0.5 + 3
+    expect(share('Tier S')).toBeCloseTo(s / (s + 3), 2)
+  })
+
+  it('the decay scan runs at most once a day unless forced', async () => {
+    const { call, clock } = await createTestApp()
+    expect((await call('POST', '/v1/maintenance/decay-scan', {})).body.status).toBe('ran')
+    clock.advance(23 * 3_600_000)
+    expect((await call('POST', '/v1/maintenance/decay-scan', {})).body).toMatchObject({ status: 'skipped', reason: 'within_cadence_window' })
+    expect((await call('POST', '/v1/maintenance/decay-scan', { force: true })).body.status).toBe('ran')
+  })
+})
+
+describe('seeds 000 and 003: a decision is a contract, not a decaying memory', () => {
+  it('an accepted required decision still fixes its point long after the 28-day window, whatever was chosen since', async () => {
+    const db = new MemoryLevel<string, string>()
+    {
+      const { call } = await createTestApp({ db })
+      const made = await call('POST', '/v1/decisions', {
+        title: 'Tier M for SPEC work',
+        decision: 'SPEC work uses Tier M',
+        rationale: 'billing needs the middle tier',
+        enforce: 'required',
+        status: 'accepted',
+        scope: { points: ['complexity-tier'] },
+        constraints: [{ kind: 'must', option: 'Tier M' }],
+      })
+      expect(made.status).toBe(201)
+    }
+    const later = new Date(Date.parse(START) + 200 * DAY).toISOString()
+    const { call } = await createTestApp({ db, now: later })
+    await record(call, choices(TIER, [['Tier L', 30]], { timestamp: later }))
+    const { body } = await call('POST', '/v1/recommendations', TIER)
+    expect(body).toMatchObject({ state: 'enforced', recommended: 'Tier M' })
+  })
+
+  it('"never use git push --force" as a required must_not blocks the command; the same as advisory only warns', async () => {
+    const { call } = await createTestApp()
+    const make = (enforce: string, pattern: string) =>
+      call('POST', '/v1/decisions', {
+        title: `no force push (${enforce})`,
+        decision: 'never use git push --force',
+        rationale: 'rewrites shared history',
+        enforce,
+        status: 'accepted',
+        constraints: [{ kind: 'must_not', pattern }],
+      })
+    expect((await make('required', 'git push --force')).status).toBe(201)
+    expect((await make('advisory', 'git reset --hard')).status).toBe(201)
+    const blocked = (await call('POST', '/v1/decisions/check', { action: 'git push --force origin main' })).body
+    expect(blocked.allowed).toBe(false)
+    expect(blocked.blocked_by.length).toBe(1)
+    const warned = (await call('POST', '/v1/decisions/check', { action: 'git reset --hard HEAD~1' })).body
+    expect(warned.allowed).toBe(true)
+  })
+})
