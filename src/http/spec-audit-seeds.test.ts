@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
 import { MemoryLevel } from 'memory-level'
 import { createTestApp, START } from '../../test/support/test-app'
 
@@ -118,6 +119,26 @@ describe('seed 002: asking at p ≈ 0.5, auto-resolving near certainty', () => {
     expect(even.p).toBeLessThan(0.6)
     expect(certain).toMatchObject({ ask: false, recommended: 'Tier L' })
     expect(even.information).toBeGreaterThan(certain.information)
+  })
+})
+
+describe('seed 002: several questions in one AskUserQuestion call, the most informative first', () => {
+  it('the PreToolUse hook moves the even split before the near-certain one and labels each', async () => {
+    const { call } = await createTestApp()
+    const pre = JSON.parse(readFileSync(new URL('../../test/fixtures/claude-code/pre-tool-use.json', import.meta.url), 'utf8'))
+    const method = { question: 'TDD or DDD for this change?', header: 'Method', all_options: ['TDD', 'DDD'] }
+    await record(call, choices(TIER, [['Tier L', 13], ['Tier S', 2]]))
+    await record(call, choices(method, [['TDD', 5], ['DDD', 5]]))
+    const asked = { question: method.question, header: 'Method', options: [{ label: 'DDD', description: 'd' }, { label: 'TDD', description: 't' }], multiSelect: false }
+    const { status, body } = await call('POST', '/v1/hooks/claude-code', { ...pre, tool_input: { questions: [pre.tool_input.questions[0], asked] } })
+    expect(status).toBe(200)
+    const questions = body.hookSpecificOutput.updatedInput.questions
+    expect(questions.map((q: { question: string }) => q.question)).toEqual([method.question, TIER.question])
+    // The tie goes to the policy's static default, TDD; the tier to its majority.
+    expect(questions[0].options[0].label).toBe('TDD (Recommended)')
+    expect(questions[1].options[0].label).toBe('Tier L (Recommended)')
+    // The hook's cwd is a project the choices above were not made in: R-MEM-6 backs off, and says so.
+    expect(questions[1].options[0].description).toMatch(/Recommended when .+ — based on 87% of recent choices across all your projects$/)
   })
 })
 
