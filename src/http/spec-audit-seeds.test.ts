@@ -75,6 +75,26 @@ describe('seed 002: the worked Tier example (10 selections, S 3 / M 6 / L 1)', (
   })
 })
 
+describe('seed 002: the same recommendation at different strengths', () => {
+  it('beginner strong, intermediate medium, expert weak: one rationale, the label differs (README "Strength")', async () => {
+    const shown = []
+    for (const sessions of [1, 10, 51]) {
+      const { call } = await createTestApp()
+      for (let i = 0; i < sessions; i++) await call('POST', '/v1/sessions', { session_id: `seed-s-${i}`, started_at: '2026-06-01T00:00:00Z' })
+      await record(call, choices(TIER, [['Tier S', 3], ['Tier M', 6], ['Tier L', 1]]))
+      const { body } = await call('POST', '/v1/recommendations', { ...TIER, session_id: 'seed-s-0' })
+      shown.push([body.strength, body.options[0].label, body.options[0].description])
+    }
+    const rationale = shown[0]![2]
+    expect(rationale).toMatch(/^Recommended when .+ — based on 60% of recent choices$/)
+    expect(shown).toEqual([
+      ['strong', 'Tier M (Recommended)', rationale],
+      ['medium', 'Tier M (Recommended)', rationale],
+      ['weak', 'Tier M (60% of recent choices)', rationale],
+    ])
+  })
+})
+
 describe('seed 002: confidence is observation count × selection consistency', () => {
   const confidence = async (spec: Array<[string, number]>) => {
     const { call } = await createTestApp()
