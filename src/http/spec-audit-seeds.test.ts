@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { MemoryLevel } from 'memory-level'
 import { createTestApp, START } from '../../test/support/test-app'
+import { choices as wireChoices, record } from '../../test/support/wire-choices'
 
 // Black-box checks of the concrete promises the seeds make (seeds/002_… above all; 000_… and
 // 003_… for decisions as contracts), through the documented wire format only (README "HTTP
@@ -10,21 +11,9 @@ import { createTestApp, START } from '../../test/support/test-app'
 const TIER = { question: 'Which complexity tier should this SPEC use?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] }
 const DAY = 86_400_000
 
-type Call = Awaited<ReturnType<typeof createTestApp>>['call']
-
-let made = 0
-function choices(question: Record<string, unknown>, spec: Array<[unknown, number]>, extra: Record<string, unknown> = {}) {
-  const out: Array<Record<string, unknown>> = []
-  for (const [choice, count] of spec) {
-    for (let i = 0; i < count; i++) out.push({ ...question, user_choice: choice, decision_id: `seed-${made++}`, timestamp: START, ...extra })
-  }
-  return out
-}
-
-async function record(call: Call, observations: Array<Record<string, unknown>>) {
-  const { status, body } = await call('POST', '/v1/observations', observations)
-  expect(status, JSON.stringify(body)).toBe(201)
-}
+/** Observations of `question`, `count` of each choice in the order given, all at START unless `extra` says. */
+const choices = (question: Record<string, unknown>, spec: Array<[unknown, number]>, extra: Record<string, unknown> = {}) =>
+  wireChoices('seed', question, spec, extra)
 
 const labels = (body: { options: Array<{ label: string }> }) => body.options.map((o) => o.label)
 

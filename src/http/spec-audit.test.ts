@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { createTestApp, START } from '../../test/support/test-app'
+import { choices as wireChoices, record } from '../../test/support/wire-choices'
 
 // Black-box checks of SPEC.md's R-REC, R-ASK, R-MEM-2/5/6 and R-SES through the documented wire
 // format only (README "HTTP API"), as acceptance tests built from the spec and the seed would be.
@@ -12,20 +13,9 @@ const DAY = 86_400_000
 
 type Call = Awaited<ReturnType<typeof createTestApp>>['call']
 
-let made = 0
-/** Observations of `question`, `count` of each choice in the order given, all at `timestamp` (START unless given). */
-function choices(question: Record<string, unknown>, spec: Array<[unknown, number]>, extra: Record<string, unknown> = {}) {
-  const out: Array<Record<string, unknown>> = []
-  for (const [choice, count] of spec) {
-    for (let i = 0; i < count; i++) out.push({ ...question, user_choice: choice, decision_id: `audit-${made++}`, timestamp: START, ...extra })
-  }
-  return out
-}
-
-async function record(call: Call, observations: Array<Record<string, unknown>>) {
-  const { status, body } = await call('POST', '/v1/observations', observations)
-  expect(status, JSON.stringify(body)).toBe(201)
-}
+/** Observations of `question`, `count` of each choice in the order given, all at START unless `extra` says. */
+const choices = (question: Record<string, unknown>, spec: Array<[unknown, number]>, extra: Record<string, unknown> = {}) =>
+  wireChoices('audit', question, spec, extra)
 
 async function startSessions(call: Call, count: number, user = 'default') {
   for (let i = 0; i < count; i++) {
