@@ -60,6 +60,27 @@ describe('README: evidence scope', () => {
   })
 })
 
+describe('README: a project backed off across projects', () => {
+  it("is asked until its own choices agree with the other projects', saying what it has chosen there", async () => {
+    const MODEL = { question: 'Which model should implement this?', header: 'Model', all_options: ['Opus', 'Sonnet', 'Haiku'] }
+    const { call } = await createTestApp()
+    await observe(call, MODEL, 300, (i) => ({ user_choice: 'Opus', project: 'r1', timestamp: at(90 - i * 0.1) }))
+    const reason = async () => {
+      const answer = await recommend(call, { ...MODEL, project: 'r2' })
+      expect(answer).toMatchObject({ scope: 'all-projects', recommended: 'Opus', state: 'sufficient' })
+      return answer.ask_reason
+    }
+    const rests = ': the recommendation rests on your other projects'
+    expect(await reason()).toBe(`no choice of yours at this point in this project yet${rests}`)
+    await observe(call, MODEL, 1, () => ({ user_choice: 'Haiku', project: 'r2', timestamp: at(0.3) }))
+    expect(await reason()).toBe(`your choice at this point in this project was not Opus${rests}`)
+    await observe(call, MODEL, 1, () => ({ user_choice: 'Haiku', project: 'r2', timestamp: at(0.2) }))
+    expect(await reason()).toBe(`your latest choice at this point in this project was not Opus${rests}`)
+    await observe(call, MODEL, 1, () => ({ user_choice: 'Opus', project: 'r2', timestamp: at(0.1) }))
+    expect(await reason()).toBe(`only 1 of your 3 choices at this point in this project was Opus${rests}`)
+  })
+})
+
 describe('README: strength by expertise', () => {
   it('is strong below 10 sessions, medium from 10 to 50, weak past 50 with the share annotated', async () => {
     for (const [sessions, level, strength, label] of [
