@@ -10,6 +10,8 @@ const DAY = /\b(\d{4}-\d{2}-\d{2})\b/
 const DAY_FIRST = /(?<![\d./])(\d{1,2}[./]\d{1,2}[./]\d{4})(?![\d./]*\d)/
 /** A heading's date with the brackets around it, or alone: brackets of the title's own (`close()`) stay. */
 const DATED = new RegExp(`\\(\\s*${DAY.source}\\s*\\)|\\[\\s*${DAY.source}\\s*\\]|${DAY.source}`)
+/** A heading's day written first with the brackets around it, or alone (read when the heading holds no ISO day). */
+const DAY_FIRST_DATED = new RegExp(`\\(\\s*${DAY_FIRST.source}\\s*\\)|\\[\\s*${DAY_FIRST.source}\\s*\\]|${DAY_FIRST.source}`)
 /** A heading's key with the brackets around it (`[D-001] Use X`, `Use X (D-001)`), or alone. */
 const KEYED = new RegExp(`\\(\\s*${KEY.source}\\s*\\)|\\[\\s*${KEY.source}\\s*\\]|${KEY.source}`)
 /**
@@ -50,6 +52,16 @@ function titleOf(heading: string): string {
     .replace(/^[\s:—–|-]+/, '')
     .replace(/[\s:—–|-]+$/, '')
     .trim()
+}
+
+/**
+ * The title a section is imported with: titleOf's, and, in a heading with no ISO day, without the
+ * day written first that readSection reads as its date (`D-002: Use spaces (31.12.2023)` →
+ * `Use spaces`), or says it cannot read (`(12/02/2016)`), as an ISO day is left out. The key of a
+ * section keyed by its title stays titleOf's (keyOfHeading), so that a re-import finds it.
+ */
+function shownTitleOf(heading: string): string {
+  return titleOf(DAY.test(heading) ? heading : heading.replace(DAY_FIRST_DATED, ''))
 }
 
 /** The key of a section: the one its heading names, else one made of its title (see keyOfTitle). */
@@ -116,7 +128,7 @@ function partLines(section: Section, name: RegExp): Set<number> {
 }
 
 function readSection(file: RecordFile, section: Section, definitions: LinkDefinitions, latest?: string): ParsedRecord {
-  const title = titleOf(section.heading) || section.heading
+  const title = shownTitleOf(section.heading) || section.heading
   const body = section.body
   const continued = continuations(body)
   const continuation = new Set([...continued.values()].flat().map((l) => l.n))

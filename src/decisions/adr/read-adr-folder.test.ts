@@ -1785,6 +1785,28 @@ describe('a day written day or month first', () => {
   })
 })
 
+describe('a day written day or month first in a DECISIONS.md heading', () => {
+  it('leaves the title as an ISO day does: the day read as the date is no part of the title, nor is one said unread', () => {
+    const reading = readTexts({
+      'DECISIONS.md':
+        '# Log\n\n## D-001: Use tabs (12/02/2016)\n\n- Status: Accepted\n\n## D-002: Use spaces (31.12.2023)\n\n- Status: Accepted\n\n' +
+        '## D-003: Use mixed (2023-12-31)\n\n- Status: Accepted\n\n## D-004: Use Node 20 - 21/02/2017\n\n- Status: Accepted\n',
+    })
+    const titles = Object.fromEntries(reading.records.map((r) => [r.key, [r.title, r.date ?? null]]))
+    expect(titles).toEqual({
+      'D-001': ['Use tabs', null],
+      'D-002': ['Use spaces', '2023-12-31'],
+      'D-003': ['Use mixed', '2023-12-31'],
+      'D-004': ['Use Node 20', '2017-02-21'],
+    })
+  })
+
+  it('keys a section with no key by its heading as before, the day first in it included, so a re-import finds it', () => {
+    const reading = readTexts({ 'DECISIONS.md': '# Log\n\n## 03.06.2025 — Use Mongo\n\n- Status: Accepted\n' })
+    expect(reading.records.map((r) => [r.key, r.title, r.date])).toEqual([['DEC-03-06-2025-use-mongo', 'Use Mongo', '2025-06-03']])
+  })
+})
+
 describe('a day written with slashes that only one order makes a day', () => {
   it('is read, as adr-tools wrote its dates before 2018, in a Date: line, beside a status and in a heading', () => {
     const adr = (n: number, date: string, status: string) => `# ${n}. Use ${n}\n\nDate: ${date}\n\n## Status\n\n${status}\n\n## Decision\n\nD${n}.\n`
