@@ -191,7 +191,6 @@ async function required(tx: DecisionTransaction, key: string, path = 'key'): Pro
   return record
 }
 
-/** The next free `D-NNN` key. */
 /**
  * The required decisions bound to a point that contradict each other there (R-CON-2), as a
  * recommendation offering `offered` names them; without the options offered, among those the
@@ -213,19 +212,23 @@ function conflictsAt(decisions: readonly DecisionRecord[], point: string, offere
  * in use (R-CON-1), counted exactly however long it is (a number past 2^53, a timestamp such as
  * `D-20240315120000123456`, was rounded as a Number: the key made was one in use, and every
  * proposal without a key was refused as taking it). Where that key would be longer than a key may
- * be, the lowest free number.
+ * be, the lowest free number. Written as wide as the widest zero-padded key in use, at least three
+ * digits: after `D-0001`, `D-0002`, not `D-002`.
  */
 function nextKey(keys: readonly string[]): string {
   let max = 0n
+  let width = 3
   const used = new Set<bigint>()
   for (const k of keys) {
     const match = /^D-(\d+)$/.exec(k)
     if (match === null) continue
-    const n = BigInt(match[1] as string)
+    const digits = match[1] as string
+    const n = BigInt(digits)
     used.add(n)
     if (n > max) max = n
+    if (digits.startsWith('0') && digits.length > width) width = digits.length
   }
-  const key = (n: bigint) => `D-${String(n).padStart(3, '0')}`
+  const key = (n: bigint) => `D-${String(n).padStart(width, '0')}`
   if (key(max + 1n).length <= DECISION_LIMITS.keyLength) return key(max + 1n)
   let free = 1n
   while (used.has(free)) free++

@@ -159,6 +159,18 @@ describe('R-CON-1: stable keys', () => {
     expect((await propose(call)).key).toBe(after)
   })
 
+  it.each([
+    [['D-0001'], 'D-0002'],
+    [['D-001', 'D-0007'], 'D-0008'],
+    [['D-00041', 'D-2'], 'D-00042'],
+    [['D-1234'], 'D-1235'],
+    [['D-7'], 'D-008'],
+  ])('keep the widest zero-padded width in use, at least three digits: after %j, %s', async (given, next) => {
+    const { call } = await createTestApp()
+    for (const key of given) await propose(call, { key })
+    expect((await propose(call)).key).toBe(next)
+  })
+
   it('take the lowest free D- number when the next after the highest would be longer than a key may be', async () => {
     const { call } = await createTestApp()
     const longest = `D-${'9'.repeat(118)}`
@@ -167,6 +179,15 @@ describe('R-CON-1: stable keys', () => {
     expect((await propose(call)).key).toBe('D-002')
     const listed = (await call('GET', '/v1/decisions')).body.decisions.map((d: any) => d.key)
     expect(listed).toHaveLength(3)
+  })
+
+  it('take the lowest free D- number at the width in use when the next after the highest would be too long', async () => {
+    const { call } = await createTestApp()
+    await propose(call, { key: `D-${'9'.repeat(118)}` })
+    await propose(call, { key: 'D-0001' })
+    await propose(call, { key: 'D-002' })
+    // D-002 holds the number 2: the next is 3, never a second key for one number.
+    expect((await propose(call)).key).toBe('D-0003')
   })
 
   it('a key in use is refused, and the decision stored under it is unchanged', async () => {
