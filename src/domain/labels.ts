@@ -1,4 +1,5 @@
-import { bareName, INVISIBLE } from './observation'
+import { characters, LIMITS } from './limits'
+import { bareName, INVISIBLE } from './name-ends'
 
 /**
  * A mark's end: white space, and the invisible marks trim() leaves (an RLM a right-to-left label
@@ -44,6 +45,22 @@ export function normalizeLabel(label: string): string {
     text = stripped
   }
 }
+
+/**
+ * Whether a label is within LIMITS.labelLength as normalised (R-CAP-3): the agent's ` (Recommended)`
+ * and the white space normalisation drops are no part of the label, so a label of 495 characters
+ * marked is taken as it is unmarked. One over LIMITS.labelSentLength as sent is refused by that
+ * limit, and not normalised here.
+ */
+export function isWithinLabelLength(label: string): boolean {
+  return characters(label) > LIMITS.labelSentLength || characters(normalizeLabel(label)) <= LIMITS.labelLength
+}
+
+/** The label limit in words, for the published schemas, whose `maxLength` is the label as sent. */
+export const LABEL_LENGTH_WORDS = `At most ${LIMITS.labelLength} characters once normalised: a trailing " (Recommended)" and white space are not counted (at most ${LIMITS.labelSentLength} as sent).`
+
+/** What a label over LIMITS.labelLength once normalised is told, in zod's words for a length. */
+export const LABEL_TOO_LONG = `Too big: expected string to have <=${LIMITS.labelLength} characters once normalised (a trailing " (Recommended)" and white space not counted)`
 
 /** Text without the white space and invisible marks at its ends, unless nothing else is left. */
 function bare(text: string): string {

@@ -1,7 +1,13 @@
 /** Input limits, documented in README.md; anything over them is refused with a 4xx. */
 export const LIMITS = {
   bodyBytes: 256 * 1024,
+  /** A label's characters once normalised (R-CAP-3): its ` (Recommended)` and white space not counted. */
   labelLength: 500,
+  /**
+   * A label's characters as sent, its marks and white space included: room for the marks over
+   * labelLength, and a bound on the text normalised to count it.
+   */
+  labelSentLength: 1000,
   descriptionLength: 2000,
   questionLength: 2000,
   options: 50,

@@ -5,7 +5,7 @@ import { decisionPointKey } from './decision-point'
 import { normalizeLabel } from './labels'
 import type { Observation } from './observation'
 import type { CompiledPolicy } from './policy'
-import { autoAnswer, autoAnswerLabels, buildQuestionPlan, presentQuestion, type AskUserQuestion } from './question-plan'
+import { AskUserQuestionOptionSchema, autoAnswer, autoAnswerLabels, buildQuestionPlan, presentQuestion, type AskUserQuestion } from './question-plan'
 import { recommend, type Recommendation } from './recommendation'
 
 const AS_OF = new Date('2026-07-01T10:00:00Z')
@@ -140,9 +140,11 @@ describe('presentQuestion (R-REC-6 applied to AskUserQuestion)', () => {
     // 250 emoji: 264 characters with the mark (528 UTF-16 units), within the 500 a label may have.
     const emoji = long('😀'.repeat(250))
     expect(presentQuestion(emoji, recommendationFor(emoji, repeat(6, '😀'.repeat(250)))).options[0]?.label).toBe(`${'😀'.repeat(250)} (Recommended)`)
-    // 495 letters: 509 with the mark, past it: shown without.
-    const letters = long('a'.repeat(495))
-    expect(presentQuestion(letters, recommendationFor(letters, repeat(6, 'a'.repeat(495)))).options[0]?.label).toBe('a'.repeat(495))
+    // 500 letters: 514 with the mark, which the limit does not count (R-CAP-3): shown marked, and taken back.
+    const letters = long('a'.repeat(500))
+    const shown = presentQuestion(letters, recommendationFor(letters, repeat(6, 'a'.repeat(500)))).options[0]
+    expect(shown?.label).toBe(`${'a'.repeat(500)} (Recommended)`)
+    expect(AskUserQuestionOptionSchema.safeParse(shown).success).toBe(true)
   })
 
   it('leaves a neutral question exactly as written', () => {

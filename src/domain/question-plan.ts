@@ -1,5 +1,5 @@
 import { z } from './zod'
-import { normalizeLabel, ownDescription, RECOMMENDED_MARK, SENTENCE_END } from './labels'
+import { isWithinLabelLength, LABEL_LENGTH_WORDS, LABEL_TOO_LONG, normalizeLabel, ownDescription, RECOMMENDED_MARK, SENTENCE_END } from './labels'
 import { nestsWithin } from './json-depth'
 import { characters, LIMITS } from './limits'
 import { ContextSchema, FIELD_DESCRIPTIONS, NOT_BLANK_PATTERN, TimestampSchema, TrimmedIdentifierSchema } from './observation'
@@ -20,9 +20,10 @@ const notBlank = (value: string) => value.trim() !== ''
 export const AskUserQuestionOptionSchema = z.looseObject({
   label: z
     .string()
-    .max(LIMITS.labelLength)
+    .max(LIMITS.labelSentLength)
     .refine(notBlank, 'must not be blank')
-    .meta({ pattern: NOT_BLANK_PATTERN, description: 'The option as the user sees it; a trailing " (Recommended)" is replaced by the learned one.' }),
+    .refine(isWithinLabelLength, LABEL_TOO_LONG)
+    .meta({ pattern: NOT_BLANK_PATTERN, description: `The option as the user sees it; a trailing " (Recommended)" is replaced by the learned one. ${LABEL_LENGTH_WORDS}` }),
   description: z
     .string()
     .max(LIMITS.descriptionLength)
@@ -280,10 +281,10 @@ export function presentQuestion(given: AskUserQuestion, recommendation: Recommen
   const options = recommendation.options.map((r) => {
     const original = byOption.get(r.option)
     if (original === undefined) throw new Error(`recommendation option "${r.option}" is not one of the question's`)
-    // Shown within the limits the question came in with: Claude Code sends it back as it was
-    // shown (PostToolUse, a later plan), and a label or description past them would be refused
-    // there, and the user's answer with it. Past them, the option is shown without the annotation.
-    const shown: AskUserQuestionOption = { ...original, label: characters(r.label) <= LIMITS.labelLength ? r.label : r.option }
+    // Claude Code sends it back as it was shown (PostToolUse, a later plan), where a label past the
+    // limit would be refused, and the user's answer with it. The label's limit counts it as
+    // normalised, without the annotation: the option's label marked is always within it.
+    const shown: AskUserQuestionOption = { ...original, label: r.label }
     // The user still needs what the option means: the agent's description stays, and the
     // recommendation's rationale follows it (R-REC-5 words the rationale, not what it replaces).
     // Without the rationale a plan of this service gave it before (ownDescription): planned again,

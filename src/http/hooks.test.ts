@@ -1984,7 +1984,8 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     const shown = body.hookSpecificOutput.updatedInput
     const shownQueue = shown.questions.find((q: { question: string }) => q.question === queue.question)
     const first = shownQueue.options[0]
-    expect(first.label.length).toBeLessThanOrEqual(LIMITS.labelLength)
+    // Marked: the label's limit counts it without the mark, so the PostToolUse takes it back.
+    expect(first.label).toBe(`${long.label} (Recommended)`)
     expect(first.description.length).toBeLessThanOrEqual(LIMITS.descriptionLength)
     // Claude Code sends the input as the hook changed it, with the label the user picked.
     const answers = { [queue.question]: first.label }

@@ -462,6 +462,7 @@ const WORDED = [
   /an http:\/\/ or https:\/\/ URL/, // the hook's service_url: a URL with a host
   /not a calendar date|a day from 1970-01-01/, // DecisionInput.date: a day that exists, from 1970 to tomorrow
   /names no option and no text/, // user_choice of commas alone
+  /characters once normalised/, // a label: its maxLength is as sent, its limit once normalised
   /lone surrogates/, // identifiers and ids: said in some descriptions, in no pattern
   /invisible characters (?:at its ends|alone): .*\\ud[89ab][0-9a-f]{2}\\ud[c-f]/, // a written name's invisible characters above U+FFFF at its ends: escaped by their code units, in no pattern
   /more than 64 levels deep/, // any body: README, Limits

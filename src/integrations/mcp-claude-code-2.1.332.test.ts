@@ -110,8 +110,9 @@ function accepted(pattern: string | undefined): string[] {
 interface Divergence {
   why: string
   where: RegExp
-  captured?: string | RegExp
-  now?: string
+  /** A text read through `now`, or a number (a `maxLength`) that is `now` since. */
+  captured?: string | RegExp | number
+  now?: string | number
   /** For a pattern: the probes the pattern now refuses that the one captured accepted. */
   refuses?: string[]
 }
@@ -161,6 +162,18 @@ const DIVERGENCES: Divergence[] = [
       'An idempotency key: the same id recorded twice counts once. No spaces or invisible characters (U+200B, U+2060, …) at its ends, ' +
       'nor a variation selector or tag character at its start, and no lone surrogates; those above U+FFFF (U+1D173–1D17A, U+E0000–E0FFF, …) are said in no pattern.',
   },
+  {
+    why: "a label's 500 characters are counted once normalised, its \" (Recommended)\" not counted: as sent it may have 1000",
+    where: /^tools\/list .*\.(all_options\.items\.anyOf\[0\]|all_options\.items\.anyOf\[1\]\.properties\.label|static_default|user_choice\.anyOf\[0\]|user_choice\.anyOf\[1\]\.items|choice\.anyOf\[0\]|choice\.anyOf\[1\]\.items|options\.anyOf\[0\]\.items\.properties\.label)\.maxLength$/,
+    captured: 500,
+    now: 1000,
+  },
+  {
+    why: "a label's limit said in words where its maxLength, as sent, cannot say it",
+    where: /^tools\/list .*\.(all_options\.description|options\.anyOf\[0\]\.items\.properties\.label\.description)$/,
+    captured: /(as AskUserQuestion has them\.|is replaced by the learned one\.)$/,
+    now: '$1 At most 500 characters once normalised: a trailing " (Recommended)" and white space are not counted (at most 1000 as sent).',
+  },
 ]
 
 /**
@@ -170,11 +183,17 @@ const DIVERGENCES: Divergence[] = [
  */
 function stated(value: unknown, kind: string, divergences: Divergence[], used: Set<Divergence>): unknown {
   const walk = (v: unknown, path: string): unknown => {
+    if (typeof v === 'number') {
+      const d = divergences.find((d) => d.captured === v && d.where.test(`${kind} ${path}`))
+      if (d === undefined) return v
+      used.add(d)
+      return d.now
+    }
     if (typeof v === 'string') {
       let text = v
       for (const d of divergences) {
-        if (d.captured === undefined || !d.where.test(`${kind} ${path}`)) continue
-        const next = text.replace(d.captured, d.now ?? '')
+        if (d.captured === undefined || typeof d.captured === 'number' || !d.where.test(`${kind} ${path}`)) continue
+        const next = text.replace(d.captured, String(d.now ?? ''))
         if (next !== text) used.add(d)
         text = next
       }

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest'
+import { LIMITS } from '../domain/limits'
+import type { MemoryStore } from '../memory/store'
+import { claudeCodeFixture } from '../../test/support/fixtures'
+import { createTestApp } from '../../test/support/test-app'
+
+// A label's 500 characters are counted as it is normalised (R-CAP-3): the agent's ` (Recommended)`
+// and the white space normalisation drops are not the label's, so a label within the limit stays
+// within it when the agent marks it.
+
+const HOOK = '/v1/hooks/claude-code'
+const LONG = 'x'.repeat(LIMITS.labelLength - 5)
+const MARKED = `${LONG} (Recommended)`
+const OVER = `${'x'.repeat(LIMITS.labelLength + 1)} (Recommended)`
+const QUESTION = 'Which approach should this change take?'
+
+async function observationsOf(store: MemoryStore) {
+  const out = []
+  for await (const o of store.observationsOf('default')) out.push(o)
+  return out
+}
+
+describe('a label marked (Recommended) is within the limit when it is once the mark is dropped', () => {
+  it('POST /v1/observations takes it, stored as the label', async () => {
+    const { call, store } = await createTestApp()
+    const res = await call('POST', '/v1/observations', { question: QUESTION, user_choice: MARKED, all_options: ['Short', { label: MARKED, description: 'd' }] })
+    expect(res.status, JSON.stringify(res.body)).toBe(201)
+    expect((await observationsOf(store)).map((o) => [o.chosen, o.options])).toEqual([[[LONG], ['Short', LONG]]])
+  })
+
+  it('white space inside a label that normalisation makes one space is not counted either', async () => {
+    const { call } = await createTestApp()
+    const spaced = `${'x'.repeat(250)}${' '.repeat(20)}${'y'.repeat(LIMITS.labelLength - 251)}`
+    const res = await call('POST', '/v1/observations', { question: QUESTION, user_choice: spaced, all_options: ['Short', spaced] })
+    expect(res.status, JSON.stringify(res.body)).toBe(201)
+  })
+
+  it('POST /v1/recommendations takes it, as an option and as the static default', async () => {
+    const { call } = await createTestApp()
+    const res = await call('POST', '/v1/recommendations', { question: QUESTION, all_options: ['Short', MARKED], static_default: MARKED })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+  })
+
+  it('POST /v1/plan takes it', async () => {
+    const { call } = await createTestApp()
+    const question = { question: QUESTION, header: 'Approach', multiSelect: false, options: [{ label: 'Short' }, { label: MARKED }] }
+    const res = await call('POST', '/v1/plan', { questions: [question] })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(JSON.stringify(res.body)).not.toContain('could not take')
+  })
+
+  it('the Claude Code hook plans it at PreToolUse and records its answer at PostToolUse', async () => {
+    const { call, store } = await createTestApp()
+    const pre = claudeCodeFixture('pre-tool-use')
+    pre.tool_input.questions[0].options[2].label = MARKED
+    const planned = await call('POST', HOOK, pre)
+    expect(planned.status).toBe(200)
+    expect(JSON.stringify(planned.body)).not.toContain('could not take')
+    const post = claudeCodeFixture('post-tool-use-multi')
+    for (const where of [post.tool_input, post.tool_response]) where.questions[1].options[2].label = MARKED
+    const recorded = await call('POST', HOOK, post)
+    expect(recorded).toEqual({ status: 200, body: {} })
+    expect((await observationsOf(store)).find((o) => o.question.startsWith('Which checks'))?.options).toEqual(['Lint, format', 'Unit tests', LONG])
+  })
+
+  it('a label over the limit once normalised is still refused, naming it', async () => {
+    const { call, store } = await createTestApp()
+    for (const [path, body, field] of [
+      ['/v1/observations', { question: QUESTION, user_choice: 'Short', all_options: ['Short', OVER] }, 'all_options.1'],
+      ['/v1/recommendations', { question: QUESTION, all_options: ['Short', OVER] }, 'all_options.1'],
+      ['/v1/plan', { questions: [{ question: QUESTION, header: 'A', multiSelect: false, options: [{ label: 'Short' }, { label: OVER }] }] }, 'questions.0.options.1.label'],
+    ] as const) {
+      const res = await call('POST', path, body)
+      expect(res.status, path).toBe(400)
+      expect(res.body.error.issues, path).toEqual([{ path: field, message: expect.stringContaining(`<=${LIMITS.labelLength} characters once normalised`) }])
+    }
+    const post = claudeCodeFixture('post-tool-use-multi')
+    for (const where of [post.tool_input, post.tool_response]) where.questions[1].options[2].label = OVER
+    const said = (await call('POST', HOOK, post)).body.systemMessage
+    expect(said).toContain(`tool_response.questions.1.options.2.label: Too big: expected string to have <=${LIMITS.labelLength} characters once normalised`)
+    expect((await observationsOf(store)).map((o) => o.question)).toEqual(['Which development methodology for this change?'])
+  })
+})
