@@ -14,7 +14,7 @@ import { createMcpServer, whyOf } from './mcp'
  * calls, to two more stores, one reached through its routes (the server while a service runs) and
  * one by the use cases themselves (`--data`, or no service running); each tool must answer what
  * its route answers, body for body and error for error (the code, and each field named with what
- * it takes). What README says differs is left out: `null` for an argument, a `__proto__` argument,
+ * it takes). What README says differs is left out: `null` for an argument,
  * the defaults of `user` and `project`, `invalid arguments` for `invalid request`.
  */
 

@@ -695,19 +695,31 @@ describe('createMcpServer: null for an argument', () => {
 })
 
 describe('createMcpServer: a __proto__ argument', () => {
-  it('is answered with -32602 naming it, not dropped with the call made without it', async () => {
+  it('is a tool error naming it an unknown field, as any other unknown argument is, not dropped with the call made without it', async () => {
     const { backend, observed } = recordingBackend()
     const session = await rawSession(backend)
-    // As a line read off stdin: JSON.parse makes "__proto__" an own key, which zod drops.
-    const record = JSON.parse('{"name":"record_choice","arguments":{"__proto__":{"user":"mallory"},"question":"Q?","all_options":["a","b"],"user_choice":"a"}}')
-    const check = JSON.parse('{"name":"check_decision","arguments":{"__proto__":{"action":"ls"}}}')
-    for (const [id, params] of [[1, record], [2, check]] as const) {
-      expect(await session.request(id, 'tools/call', params)).toEqual({
-        jsonrpc: '2.0',
-        id,
-        error: { code: -32602, message: 'Invalid params: params.arguments.__proto__: no tool has an argument of that name' },
-      })
+    const text = (answer: { result?: Record<string, unknown> }) => (answer.result?.content as Array<{ text: string }>)[0]?.text ?? ''
+    // As lines read off stdin: JSON.parse makes "__proto__" an own key, which zod drops.
+    const calls = [
+      '{"name":"record_choice","arguments":{"__proto__":{"user":"mallory"},"question":"Q?","all_options":["a","b"],"user_choice":"a"}}',
+      '{"name":"check_decision","arguments":{"__proto__":{"action":"ls"}}}',
+      '{"name":"recommend","arguments":{"__proto__":1,"question":"Q?","all_options":["a","b"]}}',
+      '{"name":"why","arguments":{"__proto__":1,"question":"Q?","all_options":["a","b"]}}',
+      '{"name":"plan_questions","arguments":{"__proto__":[],"questions":[{"question":"Q?","options":[{"label":"a"},{"label":"b"}]}]}}',
+    ]
+    let id = 1
+    for (const call of calls) {
+      const proto = await session.request(id++, 'tools/call', JSON.parse(call))
+      const zz = await session.request(id++, 'tools/call', JSON.parse(call.replace('"__proto__"', '"zz"')))
+      expect(proto.error, call).toBeUndefined()
+      expect(proto.result?.isError, call).toBe(true)
+      expect(text(proto), call).toContain('- __proto__: unknown field')
+      expect(text(proto), call).toBe(text(zz).replaceAll('zz', '__proto__'))
     }
+    // A key sent as the name the server carries __proto__ under is not taken for __proto__.
+    const carrier = await session.request(id++, 'tools/call', { name: 'recommend', arguments: { '\u0000__proto__': 1, question: 'Q?', all_options: ['a', 'b'] } })
+    expect(carrier.result?.isError).toBe(true)
+    expect(text(carrier)).not.toContain('__proto__')
     expect(observed).toEqual([])
     expect(Object.getPrototypeOf({})).toBe(Object.prototype)
     await session.close()

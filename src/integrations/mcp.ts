@@ -24,7 +24,7 @@ import { jsonBytes } from '../domain/json-bytes'
 import { nestsWithin } from '../domain/json-depth'
 import { LIMITS } from '../domain/limits'
 import { z } from '../domain/zod'
-import { FIELD_DESCRIPTIONS, IdentifierSchema, NO_CONTROL_PATTERN, ObservationInputSchema, TrimmedIdentifierSchema, type ObservationInput } from '../domain/observation'
+import { CARRIED_PROTO_KEY, FIELD_DESCRIPTIONS, IdentifierSchema, NO_CONTROL_PATTERN, ObservationInputSchema, TrimmedIdentifierSchema, type ObservationInput } from '../domain/observation'
 import { CheckBody } from '../http/decision-schemas'
 import { fieldsOf, issuesOf } from '../http/errors'
 import { isChoiceKind, PLAN_IGNORED_FIELDS, PlanRequestSchema, type PlanRequest } from '../domain/question-plan'
@@ -162,13 +162,23 @@ function invalidParams(message: JSONRPCMessage, tools: ReadonlySet<string>): str
   if (message.method !== 'tools/call') return undefined
   const { name } = (parsed.data as { params: { name: string } }).params
   if (!tools.has(name)) return `params.name: unknown tool ${JSON.stringify(name)}; the tools are ${[...tools].join(', ')}`
-  // Read from the message, not the parse: zod drops a `__proto__` key, so an argument sent under
-  // that name (JSON.parse makes it an own property) was gone without a word, the call made without it.
-  const args = (message.params as { arguments?: unknown } | undefined)?.arguments
-  if (typeof args === 'object' && args !== null && Object.hasOwn(args, '__proto__')) {
-    return 'params.arguments.__proto__: no tool has an argument of that name'
-  }
   return undefined
+}
+
+/**
+ * A `tools/call` whose `__proto__` argument (JSON.parse makes it an own property) travels under
+ * CARRIED_PROTO_KEY, as a body's context key does: zod drops a `__proto__` key, so the argument
+ * was gone without a word, the call made without it. Carried, the tool's schema refuses it as it
+ * refuses any argument it does not know, and the answer names it `__proto__` (issuesOf). A key
+ * sent as the carrier itself becomes one no schema takes, never read as `__proto__`.
+ */
+function withProtoArgumentCarried(message: JSONRPCMessage): JSONRPCMessage {
+  if (!isJSONRPCRequest(message) || message.method !== 'tools/call') return message
+  const args = (message.params as { arguments?: unknown } | undefined)?.arguments
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return message
+  if (!Object.hasOwn(args, '__proto__') && !Object.hasOwn(args, CARRIED_PROTO_KEY)) return message
+  const carried = Object.fromEntries(Object.entries(args).map(([k, v]) => [k === '__proto__' ? CARRIED_PROTO_KEY : k === CARRIED_PROTO_KEY ? '\u0000' : k, v]))
+  return { ...message, params: { ...message.params, arguments: carried } }
 }
 
 /** The notifications the server reads, each with MCP's own schema of it. */
@@ -300,7 +310,7 @@ function refusingInvalidParams(transport: Transport, tools: ReadonlySet<string>)
       const unfit = invalidNotification(message)
       if (unfit !== undefined) return transport.onerror?.(new Error(unfit))
       const why = invalidParams(message, tools)
-      if (why === undefined) return deliver?.(withoutNullArguments(message), extra)
+      if (why === undefined) return deliver?.(withoutNullArguments(withProtoArgumentCarried(message)), extra)
       const id = (message as { id: string | number }).id
       transport
         .send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${why}` } })
@@ -344,7 +354,7 @@ function sayingInvalidArgumentsAsTheRoutes(server: McpServer): void {
     const own = Object.hasOwn(DEPTH_OF_THEIR_OWN, name) ? DEPTH_OF_THEIR_OWN[name] : undefined
     const deep = Object.entries(args ?? {})
       .filter(([field, value]) => !own?.includes(field) && !nestsWithin(value, LIMITS.nesting - 1))
-      .map(([path]) => ({ path, message: `must not nest arrays and objects more than ${LIMITS.nesting} levels deep` }))
+      .map(([path]) => ({ path: path === CARRIED_PROTO_KEY ? '__proto__' : path, message: `must not nest arrays and objects more than ${LIMITS.nesting} levels deep` }))
     // Over the service's body limit, refused as its route refuses that body (413): on a store the
     // server opened itself, the call was made, where through the service the same one was refused.
     if (deep.length === 0 && jsonBytes(args ?? {}) > LIMITS.bodyBytes) {
