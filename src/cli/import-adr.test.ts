@@ -192,6 +192,28 @@ describe('import-adr into a store opened here', () => {
     expect(again.stderr).toBe('')
   })
 
+  it('says after the summary what changed in each record it updated, text and JSON', async () => {
+    const dir = folderOf({ '0001-use-a.md': adr(1, 'Use A', 'Proposed'), '0002-use-b.md': adr(2, 'Use B'), '0003-use-c.md': adr(3, 'Use C') })
+    const store = join(folderOf({}), 'store')
+    expect((await run([dir, '--data', store])).stdout).toContain('imported: 3 new, 0 updated, 0 unchanged\n')
+    // Accepted since; another record retitled, its decision with it, and dated otherwise.
+    writeFileSync(join(dir, '0001-use-a.md'), adr(1, 'Use A'))
+    writeFileSync(join(dir, '0002-use-b.md'), adr(2, 'Use B everywhere').replace('Date: 2024-01-02', 'Date: 2024-02-02'))
+    const { code, stdout } = await run([dir, '--data', store])
+    expect(code).toBe(0)
+    expect(stdout.split('\n').slice(1)).toEqual([
+      'imported: 0 new, 2 updated, 1 unchanged',
+      // The evidence holds the file's hash, which any edit changes.
+      'ADR-0001: status proposed → accepted, evidence',
+      'ADR-0002: title "Use B" → "Use B everywhere", decision, date 2024-01-02 → 2024-02-02, evidence',
+      '',
+    ])
+    writeFileSync(join(dir, '0001-use-a.md'), adr(1, 'Use A', 'Deprecated'))
+    const json = JSON.parse((await run([dir, '--data', store, '--json'])).stdout)
+    expect(json.import.updated).toEqual(['ADR-0001'])
+    expect(json.import.changes).toEqual([{ key: 'ADR-0001', fields: [{ field: 'status', from: 'accepted', to: 'deprecated' }, { field: 'evidence' }] }])
+  })
+
   it('imports a record without a date line, and importing it again changes nothing', async () => {
     const dir = folderOf({ '0001-use-a.md': '# 1. Use A\n\n## Status\n\nAccepted\n' })
     const store = join(folderOf({}), 'store')

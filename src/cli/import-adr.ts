@@ -4,7 +4,7 @@ import type { FolderReading } from '../decisions/adr/adr-folder'
 import { readAdrFolder } from '../decisions/adr/read-adr-folder'
 import { ADR_FORMATS, type AdrFormat, type ImportProblem } from '../decisions/adr/parsed-record'
 import type { DecisionRecord } from '../decisions/decision'
-import { ImportedDecisionSchema, type ImportedDecision, type ImportReport } from '../decisions/imported-decision'
+import { ImportedDecisionSchema, type ImportChange, type ImportedDecision, type ImportReport } from '../decisions/imported-decision'
 import { supersedeLoops } from '../decisions/decisions'
 import { InputError } from '../domain/errors'
 import { CHECKOUT_DATA_DIR, shellWord } from './bin-path'
@@ -309,6 +309,8 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
         (sections === 0 ? '' : `, ${sections} whose section is gone`) +
         '\n',
     )
+    // A service from before `changes` was reported answers without it.
+    for (const { key, fields } of report.changes ?? []) process.stdout.write(printable(`${key}: ${fields.map(changeSaid).join(', ')}`) + '\n')
     for (const c of [...report.conflicts, ...report.warnings]) process.stderr.write(printable(`${c.key}: ${c.message}`) + '\n')
     for (const m of missing) process.stderr.write(printable(`${m.key}: ${m.message}`) + '\n')
     // Opened here, the store is said: this checkout's when none is named and no service answered,
@@ -320,6 +322,13 @@ export async function importAdrCommand(argv: string[]): Promise<number> {
     for (const r of records) process.stdout.write(printable(`  ${r.key}  ${r.status}  ${r.date ?? 'no date'}  ${r.title}`) + '\n')
   }
   return 0
+}
+
+/** A field an import changed, as its line says it: `status proposed → accepted`, `title "A" → "B"`, `rationale`. */
+function changeSaid(change: ImportChange): string {
+  if (change.from === undefined && change.to === undefined) return change.field
+  const said = (value: string | null | undefined) => (value == null ? 'none' : change.field === 'title' ? JSON.stringify(value) : value)
+  return `${change.field} ${said(change.from)} → ${said(change.to)}`
 }
 
 /** Whether `path` names a folder. */

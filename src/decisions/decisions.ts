@@ -10,7 +10,7 @@ import { checkAgainst, reachedBy, type Verdict } from './constraints'
 import { contractConflicts, contractFor, globalLimitConflicts } from './enforcement'
 import { matchWithin, type MatchPatterns } from './pattern-match'
 import { DECISION_LIMITS, FIRST_DECISION_DAY, globMeant, latestDecisionDay, scopeWarning, type DecisionEvent, type DecisionInput, type DecisionRecord, type DecisionStatus } from './decision'
-import { changedFields, importedRecord, mergeImported, type ImportedDecision, type ImportReport, type MergedImport } from './imported-decision'
+import { changedFields, importChanges, importedRecord, mergeImported, type ImportedDecision, type ImportReport, type MergedImport } from './imported-decision'
 import { canMove, decisionAt, evidenceOf, proposal, transition, withBefore } from './lifecycle'
 import type { DecisionStore, DecisionTransaction, Pulse } from './store'
 
@@ -1011,7 +1011,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
       const at = clock.now().toISOString()
       refuseDatesAfterTomorrow(records, at)
       return store.transact(async (tx) => {
-        const report: ImportReport = { created: [], updated: [], unchanged: [], conflicts: [], warnings: [], missing: [] }
+        const report: ImportReport = { created: [], updated: [], unchanged: [], conflicts: [], warnings: [], missing: [], changes: [] }
         const incoming = new Set(records.map((r) => r.key))
         // Which stored records are of the folders imported, under their names now or before.
         const folders = new Map<string, string[]>()
@@ -1112,6 +1112,9 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
           if (merged.record !== undefined) tx.put(merged.record)
           if (merged.event !== undefined) tx.append(merged.event)
           report[merged.outcome].push(key)
+          if (merged.outcome === 'updated' && stored !== undefined && merged.record !== undefined) {
+            report.changes.push({ key, fields: importChanges(stored, merged.record) })
+          }
         }
         return report
       })

@@ -91,7 +91,23 @@ export interface ImportReport {
    * deleted is no decision to revoke). Listed only when the import says which files the folder holds.
    */
   missing: Array<{ key: string; path: string; message: string }>
+  /** What changed in each record `updated` lists, in its order: the fields, each as it was and is. */
+  changes: Array<{ key: string; fields: ImportChange[] }>
 }
+
+/**
+ * A field an import changed: `from` and `to` for those short enough to say in a line (the title,
+ * status, date, enforce level, links and source; null for none), the name alone for the decision,
+ * rationale and evidence.
+ */
+export interface ImportChange {
+  field: string
+  from?: string | null
+  to?: string | null
+}
+
+/** The fields whose values a change says, as the text and the JSON of an import show them. */
+const SAID_FIELDS: ReadonlySet<string> = new Set(['title', 'status', 'date', 'enforce', 'supersedes', 'superseded_by', 'source'])
 
 /** The fields an import owns; a re-import compares these and nothing else. */
 const IMPORTED_FIELDS = [
@@ -169,6 +185,13 @@ function linksSetHere(history: readonly DecisionEvent[]): { superseded_by?: stri
 /** The imported fields in which `record` differs from `stored`. */
 export function changedFields(stored: DecisionRecord, record: DecisionRecord): string[] {
   return IMPORTED_FIELDS.filter((f) => JSON.stringify(stored[f]) !== JSON.stringify(record[f]))
+}
+
+/** What an import changes of a stored decision, field by field (ImportChange). */
+export function importChanges(stored: DecisionRecord, record: DecisionRecord): ImportChange[] {
+  return IMPORTED_FIELDS.filter((f) => JSON.stringify(stored[f]) !== JSON.stringify(record[f])).map((field) =>
+    SAID_FIELDS.has(field) ? { field, from: (stored[field] as string | null | undefined) ?? null, to: (record[field] as string | null | undefined) ?? null } : { field },
+  )
 }
 
 /**

@@ -535,6 +535,18 @@ export const ImportReportSchema = z
         'they keep their status (a deleted file revokes nothing); ' +
         'deprecate or revoke them if they no longer hold.',
     }),
+    changes: z
+      .array(
+        z.object({
+          key: z.string(),
+          fields: z.array(z.object({ field: z.string(), from: z.string().nullable().optional(), to: z.string().nullable().optional() })),
+        }),
+      )
+      .openapi({
+        description:
+          'What changed in each decision `updated` lists, in its order: each field changed, with `from` and `to` (null for none) for ' +
+          '`title`, `status`, `date`, `enforce`, `supersedes`, `superseded_by` and `source`, and named alone for `decision`, `rationale` and `evidence`.',
+      }),
   })
   .openapi('DecisionImportReport')
 

@@ -1538,7 +1538,7 @@ describe('POST /v1/decisions/import (R-CON-6)', () => {
 
     clock.advance(DAY)
     const second = await call('POST', '/v1/decisions/import', { records })
-    expect(second.body).toEqual({ created: [], updated: [], unchanged: records.map((r) => r.key), conflicts: [], warnings: [], missing: [] })
+    expect(second.body).toEqual({ created: [], updated: [], unchanged: records.map((r) => r.key), conflicts: [], warnings: [], missing: [], changes: [] })
     expect((await call('GET', '/v1/decisions')).body.decisions).toEqual(before)
 
     for (const r of records) {
