@@ -338,7 +338,7 @@ function shown(text: string): string {
  * the option offered they name (matchOption: `2M users` and `2m users`), as first named; not
  * otherwise folded in case, which would take `Maße` for `Masse`, another option.
  */
-function onceEach(choices: readonly string[], offered: readonly string[] | undefined): string[] {
+export function onceEach(choices: readonly string[], offered: readonly string[] | undefined): string[] {
   const seen = new Set<string>()
   return choices.filter((choice) => {
     const key = (offered === undefined ? undefined : matchOption(choice, offered)) ?? normalizeLabel(choice)

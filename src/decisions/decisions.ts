@@ -6,7 +6,7 @@ import { offeredOptions } from '../domain/offered-options'
 import type { CompiledPolicy } from '../domain/policy'
 import { checkTimestamp } from '../domain/timestamp'
 import { applies, runOfContext, type ApplicabilityQuery } from './applicability'
-import { checkAgainst, reachedBy, type Verdict } from './constraints'
+import { checkAgainst, onceEach, reachedBy, type Verdict } from './constraints'
 import { contractConflicts, contractFor, globalLimitConflicts } from './enforcement'
 import { matchWithin, type MatchPatterns } from './pattern-match'
 import { DECISION_LIMITS, FIRST_DECISION_DAY, globMeant, latestDecisionDay, scopeWarning, type DecisionEvent, type DecisionInput, type DecisionRecord, type DecisionStatus } from './decision'
@@ -205,6 +205,23 @@ function conflictsAt(decisions: readonly DecisionRecord[], point: string, offere
   // A limit bound to no point blocks a must's option at this point too (a bare number over it).
   const global = decisions.filter((d) => d.scope.points.length === 0)
   return [...contractConflicts(contract, multiSelect), ...globalLimitConflicts(contract.musts, global)]
+}
+
+/**
+ * A check's choice of several options at a point the policy makes single-select (`multi_select:
+ * false`) is no one choice: read as a multi-select one, it passed a `must` of one option while
+ * holding others too. Refused as capture refuses two answers at a single-select question, before
+ * any pulse is counted. An array of one option (or one named twice) is that option; at a point
+ * the policy leaves open an array is a multi-select choice, as capture reads one.
+ */
+function refuseSeveralAtSingleSelect(choice: string | readonly string[] | undefined, point: string | undefined, offered: readonly string[] | undefined, policy: CompiledPolicy): void {
+  if (point === undefined || typeof choice === 'string' || choice === undefined) return
+  if (pointPolicy(point, policy)?.multi_select !== false) return
+  const choices = onceEach(choice, offered)
+  if (choices.length <= 1) return
+  throw new InputError('multiple_choices', 'a single-select question has one choice', {
+    issues: [{ path: 'choice', message: `${point} is single-select (its policy's multi_select is false): give one label, not ${choices.length} (${choices.map((c) => JSON.stringify(c)).join(', ')})` }],
+  })
 }
 
 /**
@@ -913,6 +930,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
       const asOf = auditAt({ as_of })
       // Normalised and refused as a recommendation's (a duplicate named at all_options.N), before any pulse is counted.
       const offered = all_options === undefined ? undefined : offeredOptions(all_options).map((o) => o.option)
+      refuseSeveralAtSingleSelect(run.choice, run.point, offered, policy)
       // At each point the choice is read at: its own, or, at no point, each of the decisions' points.
       const defaultAt = (point: string) => pointPolicy(point, policy)?.static_default
       const found = await inForce(run, asOf)

@@ -1329,3 +1329,41 @@ describe('GET /v1/why for a point (R-CON-5)', () => {
     expect(before.body.error.message).toContain(`as of ${new Date(Date.parse(START) - 86_400_000).toISOString()}`)
   })
 })
+
+describe('POST /v1/decisions/check of an array choice at a point the policy makes single-select', () => {
+  /** An app whose policy says the complexity tier is single-select, with Tier L required there. */
+  async function singleTierApp(): Promise<App> {
+    const base = await createTestApp()
+    const points = base.policy.points.map((p) => (p.key === 'complexity-tier' ? { ...p, multi_select: false } : p))
+    const app = await createTestApp({ policy: compilePolicy({ ...base.policy, points }) })
+    expect((await app.call('POST', '/v1/decisions', REQUIRED_TIER_L)).status).toBe(201)
+    return app
+  }
+
+  it('is refused as no one choice, naming choice, rather than passing the must because Tier L is among them', async () => {
+    const app = await singleTierApp()
+    for (const choice of [['Tier L', 'Tier S'], ['Tier S', 'Tier L (Recommended)']]) {
+      const res = await app.call('POST', '/v1/decisions/check', { choice, point: 'complexity-tier' })
+      expect(res.status, JSON.stringify(choice)).toBe(400)
+      expect(res.body.error).toMatchObject({ code: 'multiple_choices', issues: [{ path: 'choice', message: expect.stringContaining('single-select') }] })
+    }
+    // Nothing was checked, so no pulse was counted; a check of one option counts one.
+    const checks = async () => JSON.stringify((await app.call('GET', '/v1/decisions/pulses')).body)
+    expect(await checks()).not.toContain('"check":1')
+    await app.call('POST', '/v1/decisions/check', { choice: 'Tier L', point: 'complexity-tier' })
+    expect(await checks()).toContain('"check":1')
+  })
+
+  it('takes an array of one option, or of one option named twice, as that option', async () => {
+    const app = await singleTierApp()
+    expect((await app.call('POST', '/v1/decisions/check', { choice: ['Tier L'], point: 'complexity-tier' })).body.allowed).toBe(true)
+    expect((await app.call('POST', '/v1/decisions/check', { choice: ['Tier L', 'Tier L '], point: 'complexity-tier' })).body.allowed).toBe(true)
+    expect((await app.call('POST', '/v1/decisions/check', { choice: ['Tier S'], point: 'complexity-tier' })).body.allowed).toBe(false)
+  })
+
+  it('at a point the policy leaves open, reads an array as a multi-select choice, as capture reads it', async () => {
+    const app = await createTestApp()
+    await app.call('POST', '/v1/decisions', REQUIRED_TIER_L)
+    expect((await app.call('POST', '/v1/decisions/check', { choice: ['Tier L', 'Tier S'], point: 'complexity-tier' })).body.allowed).toBe(true)
+  })
+})
