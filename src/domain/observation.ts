@@ -94,7 +94,7 @@ const INVISIBLE_CHARACTERS = new RegExp(`[${INVISIBLE}${VARIATION_SELECTORS}\\uf
  * A name quoted as JSON, its invisible characters at its ends written as `\u200b`, seen: quoted
  * alone, `"alice\u200b"` looked like `"alice"`. One within it (a joiner in an emoji) is left.
  */
-function quotedName(name: string): string {
+export function quotedName(name: string): string {
   const [start, end] = bareEnds(name)
   const ends = (run: string) => JSON.stringify(run).slice(1, -1).replace(INVISIBLE_CHARACTERS, escapedCharacter)
   return `"${ends(name.slice(0, start))}${JSON.stringify(name.slice(start, end)).slice(1, -1)}${ends(name.slice(end))}"`

@@ -2,7 +2,7 @@ import type { RouteConfig } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { Principal, TokenTable } from '../config/load-tokens'
 import { InputError } from '../domain/errors'
-import { IdentifierSchema } from '../domain/observation'
+import { IdentifierSchema, quotedName } from '../domain/observation'
 import { errorBody, ErrorSchema } from './errors'
 
 /** Routes anyone may call: a load balancer's liveness probe carries no token. */
@@ -95,8 +95,10 @@ export function authorizeUsers(c: Context, users: Iterable<NamedUser>): void {
     const { user, path } = typeof named === 'string' ? { user: named, path: 'user' } : named
     if (!mayActFor(principal, user)) {
       c.header('WWW-Authenticate', INSUFFICIENT_SCOPE)
-      // The message names the user asked for, which the caller sent, and the token's name, never the token.
-      throw new InputError('forbidden', `token "${principal.name}" may not act for user "${user}"`, {
+      // The message names the user asked for, which the caller sent, and the token's name, never the token;
+      // the user quoted as every message quotes a name, an invisible character at its ends escaped
+      // (`"alice\u200b"`, read by its path as a name stored before writes refused it, looked like "alice").
+      throw new InputError('forbidden', `token "${principal.name}" may not act for user ${quotedName(user)}`, {
         status: 403,
         issues: [{ path, message: 'not a user this token may act for' }],
       })
