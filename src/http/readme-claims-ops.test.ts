@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createTestApp } from '../../test/support/test-app'
+import { REQUIRED_TIER_L } from '../../test/support/decision-record'
 import { ALICE, testTokens as auth } from '../../test/support/tokens'
 
 // Claims of README.md's Errors, Limits, Auth and "Your data" sections, checked as a new user would
@@ -17,5 +18,24 @@ describe('README: Auth', () => {
     expect(answer.body.error.message).toBe('token "alice-laptop" may not act for user "alice\\u200b"')
     // A name that shows as sent is quoted as before.
     expect((await call('GET', '/v1/users/bob/preferences', undefined, as(ALICE))).body.error.message).toBe('token "alice-laptop" may not act for user "bob"')
+  })
+})
+
+describe('README: Errors, invalid_transition', () => {
+  it('names supersedes for a proposal it would replace, /supersede\'s key for a proposal or one revoked, and accepts a decision superseding a revoked one on its own', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-1', status: 'proposed' })
+    await call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-2' })
+    await call('POST', '/v1/decisions/D-2/revoke', { reason: 'wrong' })
+    await call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-3', status: 'proposed' })
+    const issue = (answer: { status: number; body: any }) => [answer.status, answer.body.error?.code, answer.body.error?.issues?.[0]?.path]
+    expect(issue(await call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-4', supersedes: 'D-1' }))).toEqual([409, 'invalid_transition', 'supersedes'])
+    expect(issue(await call('POST', '/v1/decisions/D-1/supersede', { by: 'D-3' }))).toEqual([409, 'invalid_transition', 'key'])
+    expect(issue(await call('POST', '/v1/decisions/D-2/supersede', { by: 'D-3' }))).toEqual([409, 'invalid_transition', 'key'])
+    // revoked is final: a decision naming it is accepted on its own, the revoked one left as it was.
+    const alone = await call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-5', supersedes: 'D-2' })
+    expect([alone.status, alone.body.status]).toEqual([201, 'accepted'])
+    const revoked = await call('GET', '/v1/decisions/D-2')
+    expect([revoked.body.status, revoked.body.superseded_by]).toEqual(['revoked', null])
   })
 })
