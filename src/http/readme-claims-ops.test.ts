@@ -39,3 +39,17 @@ describe('README: Errors, invalid_transition', () => {
     expect([revoked.body.status, revoked.body.superseded_by]).toEqual(['revoked', null])
   })
 })
+
+describe('README: Errors, multiple_choices', () => {
+  it('refuses two answers sent with multi_select: false, and stores an array sent without it as a multi-select answer', async () => {
+    const { call } = await createTestApp()
+    const question = { question: 'Which tier?', header: 'Tier', all_options: ['Tier S', 'Tier M'], user: 'alice' }
+    const refused = await call('POST', '/v1/observations', { ...question, multi_select: false, user_choice: ['Tier S', 'something else'] })
+    expect([refused.status, refused.body.error?.code, refused.body.error?.issues]).toEqual([400, 'multiple_choices', [{ path: 'user_choice', message: 'give one label, or set multi_select' }]])
+    expect((await call('GET', '/v1/users/alice/preferences')).body.points).toEqual([])
+    const stored = await call('POST', '/v1/observations', { ...question, user_choice: ['Tier S', 'something else'] })
+    expect(stored.status).toBe(201)
+    const [point] = (await call('GET', '/v1/users/alice/preferences')).body.points
+    expect([point.multi_select, point.selection, point.other]).toEqual([true, ['Tier S'], 1])
+  })
+})
