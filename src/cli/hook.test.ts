@@ -326,6 +326,28 @@ describe('decision-memory hook refused 403 (a user the token may not act for)', 
   })
 })
 
+describe('decision-memory hook refused 401 (no token, or one the service does not know)', () => {
+  it('says a PreToolUse is asked as the agent wrote it and not spooled, and spools a capture', async () => {
+    const refuse: RequestListener = (request, response) => {
+      request.resume()
+      request.on('end', () => response.writeHead(401, { 'content-type': 'application/json' }).end('{"error":{"code":"unauthorized","message":"a bearer token is required"}}'))
+    }
+    await withStub('dm-hook-401-', refuse, async ({ host, dir }) => {
+      const spool = join(dir, 'spool.ndjson')
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: '' }
+      const asked = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
+      expect(asked).toMatchObject({ code: 0, stdout: '' })
+      expect(asked.stderr).toContain('the service refused the token (HTTP 401: is DECISION_MEMORY_TOKEN set to one of its tokens?); this question is asked as the agent wrote it, and not spooled')
+      expect(existsSync(spool)).toBe(false)
+      const chosen = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
+      expect(chosen.code).toBe(0)
+      expect(chosen.stderr).not.toContain('asked as the agent wrote it')
+      expect(chosen.stderr).toContain(`refused the token; spooled to ${spool}`)
+      expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(1)
+    })
+  })
+})
+
 describe('decision-memory hook refused for good (a 4xx)', () => {
   it('says the refusal in the service\'s words with its request id, and another program\'s page cut short, not as a raw body', async () => {
     let page = false

@@ -499,7 +499,10 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
         process.stderr.write(`decision-memory hook: ${url} answered HTTP ${response.status}: is DECISION_MEMORY_URL the service's address, with no path?\n`)
       } else if (response.status === 401) {
         // No token, or one the service does not know: the event's user has nothing to do with it.
-        process.stderr.write('decision-memory hook: the service refused the token (HTTP 401: is DECISION_MEMORY_TOKEN set to one of its tokens?)\n')
+        // A PreToolUse, never spooled, is asked as written: said here, as for a 403, since this line
+        // is the only one said of it.
+        const fate = isCapture(e.payload) ? '' : '; this question is asked as the agent wrote it, and not spooled: a PreToolUse answer is of use only while the agent waits'
+        process.stderr.write(`decision-memory hook: the service refused the token (HTTP 401: is DECISION_MEMORY_TOKEN set to one of its tokens?)${fate}\n`)
       } else if (response.status === 403) {
         // Either may be wrong: the token, or the user the event was captured for (DECISION_MEMORY_USER
         // unset sends `default`, which a developer's token may not act for). What becomes of the
