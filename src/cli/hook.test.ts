@@ -348,6 +348,29 @@ describe('decision-memory hook refused 401 (no token, or one the service does no
   })
 })
 
+describe('decision-memory hook with a capture waiting in the spool, the token refused', () => {
+  it('says the question at hand is asked as the agent wrote it, after the refusal of the spooled capture (401 and 403)', async () => {
+    for (const status of [401, 403]) {
+      const refuse: RequestListener = (request, response) => {
+        request.resume()
+        request.on('end', () => response.writeHead(status, { 'content-type': 'application/json' }).end('{"error":{"code":"refused","message":"no"}}'))
+      }
+      await withStub(`dm-hook-spool-${status}-`, refuse, async ({ host, dir }) => {
+        const spool = join(dir, 'spool.ndjson')
+        const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: '' }
+        const chosen = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
+        expect(chosen.code).toBe(0)
+        expect(existsSync(spool)).toBe(true)
+        const asked = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
+        expect(asked).toMatchObject({ code: 0, stdout: '' })
+        expect(asked.stderr, String(status)).toContain(`HTTP ${status}`)
+        expect(asked.stderr, String(status)).toContain('this question is asked as the agent wrote it')
+        expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== ''), String(status)).toHaveLength(1)
+      })
+    }
+  })
+})
+
 describe('decision-memory hook refused for good (a 4xx)', () => {
   it('says the refusal in the service\'s words with its request id, and another program\'s page cut short, not as a raw body', async () => {
     let page = false

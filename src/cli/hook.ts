@@ -389,6 +389,8 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
    * a 5xx) the end of the call says, for a capture with where it was spooled.
    */
   let saidWhy = false
+  /** Whether the refusal of the event at hand, a PreToolUse, said that its question is asked as the agent wrote it. */
+  let saidAsked = false
   /**
    * Whether delivering the spool took all but CURRENT_EVENT_RESERVE_MS of the hook's time (a
    * spooled event let go at the drain's end, still unanswered, or the drain stopped for time after
@@ -502,6 +504,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
         // A PreToolUse, never spooled, is asked as written: said here, as for a 403, since this line
         // is the only one said of it.
         const fate = isCapture(e.payload) ? '' : '; this question is asked as the agent wrote it, and not spooled: a PreToolUse answer is of use only while the agent waits'
+        if (fate !== '') saidAsked = true
         process.stderr.write(`decision-memory hook: the service refused the token (HTTP 401: is DECISION_MEMORY_TOKEN set to one of its tokens?)${fate}\n`)
       } else if (response.status === 403) {
         // Either may be wrong: the token, or the user the event was captured for (DECISION_MEMORY_USER
@@ -511,6 +514,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
         const fate = isCapture(e.payload)
           ? `events spooled for ${JSON.stringify(e.user)} wait for a token that may`
           : 'this question is asked as the agent wrote it, and not spooled: a PreToolUse answer is of use only while the agent waits'
+        if (!isCapture(e.payload)) saidAsked = true
         process.stderr.write(
           `decision-memory hook: the service refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user ${JSON.stringify(e.user)}? ` +
             `If not, set --user or DECISION_MEMORY_USER to the token's user; ${fate})\n`,
@@ -593,6 +597,13 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   // stderr, which Claude Code keeps to its debug log (R-CAP-6: nothing printed when it is down).
   if (now.outcome === 'failed' && isPreToolUse(payload) && !saidWhy) {
     process.stderr.write(`decision-memory hook: ${undeliveredWhy()}; this question is asked as the agent wrote it (a PreToolUse is not spooled: its answer is of use only while the agent waits)\n`)
+    return
+  }
+  // The token refused for a spooled event the drain offered first (the question then not sent, or
+  // not sent again for a user refused so): that line is of the capture, so what became of the
+  // question is said too, as a PreToolUse refused so itself says it.
+  if ((now.outcome === 'failed' || now.outcome === 'deferred') && isPreToolUse(payload) && refusedToken && !saidAsked) {
+    process.stderr.write('decision-memory hook: this question is asked as the agent wrote it (a PreToolUse is not spooled: its answer is of use only while the agent waits)\n')
     return
   }
   if ((now.outcome === 'failed' || now.outcome === 'deferred') && isCapture(payload)) {
