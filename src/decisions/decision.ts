@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { CONTROL, endsRule, hasNoLoneSurrogate, IdentifierSchema, LabelSchema, NO_CONTROL_PATTERN, nonBlankText, spacedAtItsEnds, TRIMMED_IDENTIFIER_PATTERN, TRIMMED_IDENTIFIER_RULES, TrimmedIdentifierSchema, WHITE_SPACE } from '../domain/observation'
+import { LABEL_LENGTH_WORDS } from '../domain/labels'
 import { z } from '../domain/zod'
 
 /** Input limits of decisions, documented in README.md. */
@@ -234,7 +235,7 @@ const LIMIT_BOUND_MESSAGE = `a number from -${LIMIT_BOUND} to ${LIMIT_BOUND} (2^
 /** The enforceable part of a decision (R-CON-1). */
 export const ConstraintSchema = z.strictObject({
   kind: z.enum(CONSTRAINT_KINDS),
-  option: LabelSchema.optional().openapi({ description: 'An option of the bound decision points.' }),
+  option: LabelSchema.optional().openapi({ description: `An option of the bound decision points. ${LABEL_LENGTH_WORDS}` }),
   pattern: z.string().min(1).max(DECISION_LIMITS.patternLength).optional().openapi({
     description: 'A regular expression an action (a shell command) is tested against (`must_not`).',
     example: '^git push ([^;&|]* )?(--force|-[a-zA-Z]*f|\\+)',

@@ -316,7 +316,7 @@ export const FIELD_DESCRIPTIONS = {
   header: 'The short header of the question (AskUserQuestion\'s `header`), e.g. "Tier".',
   all_options: `The options offered, in order: labels, or \`{label, description}\` as AskUserQuestion has them. ${LABEL_LENGTH_WORDS}`,
   context: 'Flat key → scalar facts about the run, e.g. `{"phase": "run", "path": "src/x.ts"}`: what preconditions and decisions\' scopes match.',
-  static_default: 'The option recommended before anything is learned: one of `all_options`.',
+  static_default: `The option recommended before anything is learned: one of \`all_options\`. ${LABEL_LENGTH_WORDS}`,
   multi_select: 'Whether several options may be chosen at once.',
   multiSelect: 'AskUserQuestion\'s spelling of `multi_select`, taken as it; give one of the two.',
   as_of: 'An ISO time with a zone: answer as the service would have then (R-REC-9).',
@@ -327,7 +327,7 @@ export const FIELD_DESCRIPTIONS = {
   user_choice:
     'The label chosen, or the labels for a multi-select question, as an array (a string is one label: labels joined in one string, ' +
     '"Redis, Memcached", are read as labels only with multi_select true or at a point the policy makes multi-select, else kept as free text); ' +
-    'text matching no option is kept as free text (R-CAP-3).',
+    `text matching no option is kept as free text (R-CAP-3). Each label: ${LABEL_LENGTH_WORDS}`,
   source: '`user` for a choice the user made; `auto-resolved` for an answer the service gave itself (R-ASK-4).',
   task: 'The run\'s task: decisions scoped to a task apply only when it is given (R-CON-4).',
   path:

@@ -12,6 +12,7 @@ import {
 } from '../decisions/decision'
 import { ImportedDecisionSchema } from '../decisions/imported-decision'
 import { PULSE_SOURCES } from '../decisions/store'
+import { LABEL_LENGTH_WORDS } from '../domain/labels'
 import { LIMITS } from '../domain/limits'
 import { FIELD_DESCRIPTIONS, LabelSchema, IdentifierSchema, nonBlankText, OptionsSchema, QueryTimestampSchema, TimestampSchema } from '../domain/observation'
 
@@ -211,7 +212,11 @@ export const CheckBody = z
     choice: z
       .union([LabelSchema, z.array(LabelSchema).min(1).max(LIMITS.options)])
       .optional()
-      .meta({ description: 'An option about to be chosen at `point` (or, with none, at any point of the decisions in force), or the options of a multi-select choice (checked together).' }),
+      .meta({
+        description:
+          'An option about to be chosen at `point` (or, with none, at any point of the decisions in force), or the options of a multi-select choice (checked together). ' +
+          `Each label: ${LABEL_LENGTH_WORDS}`,
+      }),
     point: IdentifierSchema.optional().meta({
       description:
         'The decision point `choice` is made at: the `point` a recommendation or a plan gave for the question. Decisions bound to other points are left out. ' +
@@ -221,7 +226,8 @@ export const CheckBody = z
     all_options: OptionsSchema.optional().meta({
       description:
         'The options the question offered, as a recommendation takes them (labels, or `{label, description}`); only with `choice` and its `point`. ' +
-        "The choice and each decision's option are then read among them as the recommendation reads them, so that the check blocks what it rules out and allows what it keeps.",
+        "The choice and each decision's option are then read among them as the recommendation reads them, so that the check blocks what it rules out and allows what it keeps. " +
+        LABEL_LENGTH_WORDS,
     }),
     task: RunValue.meta({ description: FIELD_DESCRIPTIONS.task }),
     path: z.string().min(1).max(1000).optional().meta({ description: FIELD_DESCRIPTIONS.path }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { LIMITS } from '../domain/limits'
+import { NOT_BLANK_PATTERN } from '../domain/observation'
 import type { MemoryStore } from '../memory/store'
 import { claudeCodeFixture } from '../../test/support/fixtures'
 import { createTestApp } from '../../test/support/test-app'
@@ -79,5 +80,24 @@ describe('a label marked (Recommended) is within the limit when it is once the m
     const said = (await call('POST', HOOK, post)).body.systemMessage
     expect(said).toContain(`tool_response.questions.1.options.2.label: Too big: expected string to have <=${LIMITS.labelLength} characters once normalised`)
     expect((await observationsOf(store)).map((o) => o.question)).toEqual(['Which development methodology for this change?'])
+  })
+})
+
+describe('the label limit in the OpenAPI document', () => {
+  it('is said in words wherever a label is taken, as its maxLength is the label as sent', async () => {
+    const { call } = await createTestApp()
+    const doc = (await call('GET', '/openapi.json')).body
+    // Each string schema of the label's maxLength, and whether it, or a schema it is in, says the limit once normalised.
+    const unsaid: string[] = []
+    const walk = (value: unknown, path: string, said: boolean) => {
+      if (value === null || typeof value !== 'object') return
+      const schema = value as { description?: unknown; maxLength?: unknown; pattern?: unknown }
+      const here = said || (typeof schema.description === 'string' && schema.description.includes(`${LIMITS.labelLength} characters once normalised`))
+      // A label's schema: its maxLength, and the pattern that refuses white space alone (a path of 1,000 characters has none).
+      if (schema.maxLength === LIMITS.labelSentLength && schema.pattern === NOT_BLANK_PATTERN && !here) unsaid.push(path)
+      for (const [key, child] of Object.entries(value)) walk(child, `${path}.${key}`, here)
+    }
+    walk(doc, '', false)
+    expect(unsaid).toEqual([])
   })
 })

@@ -174,6 +174,18 @@ const DIVERGENCES: Divergence[] = [
     captured: /(as AskUserQuestion has them\.|is replaced by the learned one\.)$/,
     now: '$1 At most 500 characters once normalised: a trailing " (Recommended)" and white space are not counted (at most 1000 as sent).',
   },
+  {
+    why: "a label's limit said in words too where a choice is taken, at record_choice and check_decision",
+    where: /^tools\/list .*\.(user_choice|choice)\.description$/,
+    captured: /(kept as free text \(R-CAP-3\)\.|\(checked together\)\.)$/,
+    now: '$1 Each label: At most 500 characters once normalised: a trailing " (Recommended)" and white space are not counted (at most 1000 as sent).',
+  },
+  {
+    why: "a label's limit said in words too where a static default or a check's options are taken",
+    where: /^tools\/list .*(\.static_default|\[check_decision\]\.inputSchema\.properties\.all_options)\.description$/,
+    captured: /(one of `all_options`\.|allows what it keeps\.)$/,
+    now: '$1 At most 500 characters once normalised: a trailing " (Recommended)" and white space are not counted (at most 1000 as sent).',
+  },
 ]
 
 /**
