@@ -104,6 +104,8 @@ export interface CheckRequest extends ApplicabilityQuery, AsOf {
   choice?: string | readonly string[] | undefined
   /** The options the choice's question offered, as a recommendation takes them: the choice is read among them. */
   all_options?: readonly OptionInput[] | undefined
+  /** Whether the choice's question was multi-select; left out, the point's policy says. */
+  multi_select?: boolean | undefined
 }
 
 /**
@@ -208,20 +210,31 @@ function conflictsAt(decisions: readonly DecisionRecord[], point: string, offere
 }
 
 /**
- * A check's choice of several options at a point the policy makes single-select (`multi_select:
- * false`) is no one choice: read as a multi-select one, it passed a `must` of one option while
- * holding others too. Refused as capture refuses two answers at a single-select question, before
- * any pulse is counted. An array of one option (or one named twice) is that option; at a point
- * the policy leaves open an array is a multi-select choice, as capture reads one.
+ * A check's choice of several options at a single-select question is no one choice: read as a
+ * multi-select one, it passed a `must` of one option while holding others too. Refused as capture
+ * refuses two answers at a single-select question, before any pulse is counted. Single-select as
+ * the check says (`multi_select: false`), else as the point's policy says where the check does not:
+ * the policy's is the point's where a request does not say, and a question asked multi-select there
+ * is answered, and stored, with several options. An array of one option (or one named twice) is
+ * that option; at a point the policy leaves open an array is a multi-select choice, as capture reads one.
  */
-function refuseSeveralAtSingleSelect(choice: string | readonly string[] | undefined, point: string | undefined, offered: readonly string[] | undefined, policy: CompiledPolicy): void {
-  if (point === undefined || typeof choice === 'string' || choice === undefined) return
-  if (pointPolicy(point, policy)?.multi_select !== false) return
+function refuseSeveralAtSingleSelect(
+  choice: string | readonly string[] | undefined,
+  point: string | undefined,
+  multiSelect: boolean | undefined,
+  offered: readonly string[] | undefined,
+  policy: CompiledPolicy,
+): void {
+  if (typeof choice === 'string' || choice === undefined) return
+  const byPolicy = multiSelect === undefined && point !== undefined && pointPolicy(point, policy)?.multi_select === false
+  if (multiSelect !== false && !byPolicy) return
   const choices = onceEach(choice, offered)
   if (choices.length <= 1) return
-  throw new InputError('multiple_choices', 'a single-select question has one choice', {
-    issues: [{ path: 'choice', message: `${point} is single-select (its policy's multi_select is false): give one label, not ${choices.length} (${choices.map((c) => JSON.stringify(c)).join(', ')})` }],
-  })
+  const several = `not ${choices.length} (${choices.map((c) => JSON.stringify(c)).join(', ')})`
+  const message = byPolicy
+    ? `${point} is single-select (its policy's multi_select is false): give one label, ${several}, or multi_select true for a question asked multi-select`
+    : `the question is single-select (multi_select is false): give one label, ${several}`
+  throw new InputError('multiple_choices', 'a single-select question has one choice', { issues: [{ path: 'choice', message }] })
 }
 
 /**
@@ -926,11 +939,11 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
     },
 
     async check(request) {
-      const { as_of, all_options, ...run } = request
+      const { as_of, all_options, multi_select, ...run } = request
       const asOf = auditAt({ as_of })
       // Normalised and refused as a recommendation's (a duplicate named at all_options.N), before any pulse is counted.
       const offered = all_options === undefined ? undefined : offeredOptions(all_options).map((o) => o.option)
-      refuseSeveralAtSingleSelect(run.choice, run.point, offered, policy)
+      refuseSeveralAtSingleSelect(run.choice, run.point, multi_select, offered, policy)
       // At each point the choice is read at: its own, or, at no point, each of the decisions' points.
       const defaultAt = (point: string) => pointPolicy(point, policy)?.static_default
       const found = await inForce(run, asOf)

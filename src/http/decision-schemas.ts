@@ -229,6 +229,11 @@ export const CheckBody = z
         "The choice and each decision's option are then read among them as the recommendation reads them, so that the check blocks what it rules out and allows what it keeps. " +
         LABEL_LENGTH_WORDS,
     }),
+    multi_select: z.boolean().optional().meta({
+      description:
+        "Whether the question `choice` was made at was multi-select; left out, the point's policy says (and an array is a multi-select choice where it does not). " +
+        'Single-select, a `choice` of several options is refused (`multiple_choices`): it is no one choice.',
+    }),
     task: RunValue.meta({ description: FIELD_DESCRIPTIONS.task }),
     path: z.string().min(1).max(1000).optional().meta({ description: FIELD_DESCRIPTIONS.path }),
     stage: RunValue.meta({ description: FIELD_DESCRIPTIONS.stage }),

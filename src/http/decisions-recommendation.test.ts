@@ -1361,6 +1361,29 @@ describe('POST /v1/decisions/check of an array choice at a point the policy make
     expect((await app.call('POST', '/v1/decisions/check', { choice: ['Tier S'], point: 'complexity-tier' })).body.allowed).toBe(false)
   })
 
+  it('checks a multi-select choice there when the check says its question was multi-select, as capture stores it', async () => {
+    const app = await singleTierApp()
+    // The policy's multi_select is the point's where a request does not say: a question asked
+    // multi-select there is answered, and stored, with several options.
+    const observed = await app.call('POST', '/v1/observations', { question: 'Which tier?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'], user_choice: ['Tier L', 'Tier S'], multi_select: true })
+    expect(observed.status).toBe(201)
+    const both = await app.call('POST', '/v1/decisions/check', { choice: ['Tier L', 'Tier S'], point: 'complexity-tier', multi_select: true })
+    expect(both.status, JSON.stringify(both.body)).toBe(200)
+    expect(both.body.allowed).toBe(true)
+    const without = await app.call('POST', '/v1/decisions/check', { choice: ['Tier M', 'Tier S'], point: 'complexity-tier', multi_select: true })
+    expect(without.body.allowed).toBe(false)
+  })
+
+  it('refuses several options where the check says its question was single-select, at any point, as capture does', async () => {
+    const app = await createTestApp()
+    await app.call('POST', '/v1/decisions', REQUIRED_TIER_L)
+    for (const body of [{ point: 'complexity-tier' }, {}]) {
+      const res = await app.call('POST', '/v1/decisions/check', { choice: ['Tier L', 'Tier S'], multi_select: false, ...body })
+      expect(res.status, JSON.stringify(body)).toBe(400)
+      expect(res.body.error).toMatchObject({ code: 'multiple_choices', issues: [{ path: 'choice', message: expect.stringContaining('multi_select') }] })
+    }
+  })
+
   it('at a point the policy leaves open, reads an array as a multi-select choice, as capture reads it', async () => {
     const app = await createTestApp()
     await app.call('POST', '/v1/decisions', REQUIRED_TIER_L)

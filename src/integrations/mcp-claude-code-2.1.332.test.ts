@@ -115,6 +115,8 @@ interface Divergence {
   now?: string | number
   /** For a pattern: the probes the pattern now refuses that the one captured accepted. */
   refuses?: string[]
+  /** For an object (a schema's `properties`): the keys it has now that it did not have, each as it is now. */
+  adds?: Record<string, unknown>
 }
 
 const SPACED_OR_INVISIBLE_AT_AN_END = [
@@ -181,6 +183,18 @@ const DIVERGENCES: Divergence[] = [
     now: '$1 Each label: At most 500 characters once normalised: a trailing " (Recommended)" and white space are not counted (at most 1000 as sent).',
   },
   {
+    why: "check_decision takes multi_select: a choice of several options is refused at a single-select question, which the point's policy says where the check does not",
+    where: /^tools\/list .*\[check_decision\]\.inputSchema\.properties$/,
+    adds: {
+      multi_select: {
+        type: 'boolean',
+        description:
+          "Whether the question `choice` was made at was multi-select; left out, the point's policy says (and an array is a multi-select choice where it does not). " +
+          'Single-select, a `choice` of several options is refused (`multiple_choices`): it is no one choice.',
+      },
+    },
+  },
+  {
     why: "a label's limit said in words too where a static default or a check's options are taken",
     where: /^tools\/list .*(\.static_default|\[check_decision\]\.inputSchema\.properties\.all_options)\.description$/,
     captured: /(one of `all_options`\.|allows what it keeps\.)$/,
@@ -214,6 +228,15 @@ function stated(value: unknown, kind: string, divergences: Divergence[], used: S
     if (Array.isArray(v)) return v.map((x, i) => walk(x, `${path}[${typeof x?.name === 'string' ? x.name : i}]`))
     if (v === null || typeof v !== 'object') return v
     const object = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === 'pattern' && typeof x === 'string' ? x : walk(x, `${path}.${k}`)]))
+    for (const d of divergences) {
+      if (d.adds === undefined || !d.where.test(`${kind} ${path}`)) continue
+      // Only a key the captured object lacks: one it has is compared as it was.
+      for (const [k, x] of Object.entries(d.adds)) {
+        if (Object.hasOwn(object, k)) continue
+        object[k] = walk(x, `${path}.${k}`)
+        used.add(d)
+      }
+    }
     if (object.type === 'string' && (object.pattern === undefined || typeof object.pattern === 'string')) {
       let probes = accepted(object.pattern as string | undefined)
       for (const d of divergences) {
