@@ -258,6 +258,16 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
   parsed.splice(0, parsed.length, ...parsed.filter((p) => !twice.has(p.key)))
   for (const record of parsed) formats[record.origin.format] = (formats[record.origin.format] ?? 0) + 1
   const keys = new Set(parsed.map((p) => p.key))
+  // A log's sections by their titles as imported, for a link that names one so: a heading's day
+  // written first is no part of its title (`Use Couch (03.06.2025)` is `Use Couch`) but stays in
+  // the key made of it, so keyOfHeading of the title shown finds no key. A title two sections
+  // share names neither.
+  const logTitles = new Map<string, string | null>()
+  for (const p of parsed) {
+    if (p.origin.format !== 'decisions-md') continue
+    const title = p.title.normalize('NFC').toLowerCase()
+    logTitles.set(title, logTitles.has(title) ? null : p.key)
+  }
 
   /**
    * The key of the record numbered `n`, as people write it in words (`ADR 5`, `ADR-0005`, `adr 0005`):
@@ -290,6 +300,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
       written,
       number === null ? undefined : numberedKey(Number(number[1])),
       keyOfHeading(ref.target),
+      logTitles.get(target) ?? undefined,
       renamed === null ? undefined : numberedKey(Number(renamed[1])),
     ]
     const key = candidates.find((c): c is string => c !== undefined && keys.has(c))

@@ -1801,6 +1801,31 @@ describe('a day written day or month first in a DECISIONS.md heading', () => {
     })
   })
 
+  it('finds a section a link names by its title as shown, the day first in its heading left out, as one dated YYYY-MM-DD', () => {
+    const reading = readTexts({
+      'DECISIONS.md':
+        '# Log\n\n## Use Mongo (2025-06-03)\n\n- Status: Superseded\n\n## Use Redis (2025-06-04)\n\n- Status: Accepted\n- Supersedes: Use Mongo\n\n' +
+        '## Use Couch (03.06.2025)\n\n- Status: Superseded\n\n## Use Pg (04.06.2025)\n\n- Status: Accepted\n- Supersedes: Use Couch\n',
+    })
+    expect(reading.records.map((r) => [r.key, r.title, r.supersedes])).toEqual([
+      ['DEC-use-mongo', 'Use Mongo', null],
+      ['DEC-use-redis', 'Use Redis', 'DEC-use-mongo'],
+      ['DEC-use-couch-03-06-2025', 'Use Couch', null],
+      ['DEC-use-pg-04-06-2025', 'Use Pg', 'DEC-use-couch-03-06-2025'],
+    ])
+    expect(reading.problems).toEqual([])
+  })
+
+  it('leaves out a link naming by title two sections titled alike, said', () => {
+    const reading = readTexts({
+      'DECISIONS.md':
+        '# Log\n\n## Use Couch (03.06.2025)\n\n- Status: Superseded\n\n## Use Couch (05.06.2025)\n\n- Status: Superseded\n\n' +
+        '## Use Pg (06.06.2025)\n\n- Status: Accepted\n- Supersedes: Use Couch\n',
+    })
+    expect(reading.records.find((r) => r.title === 'Use Pg')?.supersedes).toBeNull()
+    expect(reading.problems.map((p) => p.message)).toEqual(['supersedes "Use Couch" names no record in this folder; the link is left out'])
+  })
+
   it('keys a section with no key by its heading as before, the day first in it included, so a re-import finds it', () => {
     const reading = readTexts({ 'DECISIONS.md': '# Log\n\n## 03.06.2025 — Use Mongo\n\n- Status: Accepted\n' })
     expect(reading.records.map((r) => [r.key, r.title, r.date])).toEqual([['DEC-03-06-2025-use-mongo', 'Use Mongo', '2025-06-03']])
