@@ -944,6 +944,11 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
       // Normalised and refused as a recommendation's (a duplicate named at all_options.N), before any pulse is counted.
       const offered = all_options === undefined ? undefined : offeredOptions(all_options).map((o) => o.option)
       refuseSeveralAtSingleSelect(run.choice, run.point, multi_select, offered, policy)
+      // As the check says its question was: one label of a multi-select question is a choice of
+      // that one option (must include, and musts of two options do not contradict there), an array
+      // of one at a single-select question is that option (must be, and they do).
+      if (multi_select === true && typeof run.choice === 'string') run.choice = [run.choice]
+      else if (multi_select === false && Array.isArray(run.choice)) run.choice = run.choice[0]
       // At each point the choice is read at: its own, or, at no point, each of the decisions' points.
       const defaultAt = (point: string) => pointPolicy(point, policy)?.static_default
       const found = await inForce(run, asOf)

@@ -1384,6 +1384,22 @@ describe('POST /v1/decisions/check of an array choice at a point the policy make
     }
   })
 
+  it('reads the choice as the question it says, single- or multi-select, for what contradicts there too, whether one label or an array', async () => {
+    const app = await singleTierApp()
+    expect((await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, title: 'Tier S too', constraints: [{ kind: 'must', option: 'Tier S' }] })).status).toBe(201)
+    const check = async (body: object) => (await app.call('POST', '/v1/decisions/check', { point: 'complexity-tier', ...body })).body
+    // Multi-select, musts of two options do not contradict: the choice must hold both, as a recommendation asked multi-select there says.
+    const rec = await app.call('POST', '/v1/recommendations', { user: 'u', project: 'p', session_id: 's', question: 'Which tier?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'], multi_select: true })
+    expect(rec.body.conflicts).toBeUndefined()
+    const one = await check({ choice: 'Tier L', multi_select: true })
+    expect(one).toMatchObject({ allowed: false, blocked_by: [{ message: 'at complexity-tier the choice must include "Tier S", not only "Tier L"' }] })
+    expect(one.conflicts).toBeUndefined()
+    // Single-select, they do, though the one label came as an array.
+    for (const choice of [['Tier L'], 'Tier L']) {
+      expect((await check({ choice, multi_select: false })).conflicts, JSON.stringify(choice)).toMatchObject([{ options: ['Tier S', 'Tier L'] }])
+    }
+  })
+
   it('at a point the policy leaves open, reads an array as a multi-select choice, as capture reads it', async () => {
     const app = await createTestApp()
     await app.call('POST', '/v1/decisions', REQUIRED_TIER_L)
