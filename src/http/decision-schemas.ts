@@ -251,6 +251,10 @@ export const CheckBody = z
     if (b.all_options !== undefined && b.choice === undefined) {
       ctx.addIssue({ code: 'custom', path: ['all_options'], message: 'the options offered are read with a choice: give the choice made among them' })
     }
+    // So would whether the choice's question was multi-select, with no choice to read so.
+    if (b.multi_select !== undefined && b.choice === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['multi_select'], message: 'whether the question was multi-select is read with a choice: give the choice made at it' })
+    }
     // The options one question offered are read as its point's options, against the decisions
     // bound to it; at no point they would be read as every point's, and block or allow a choice
     // by the options of questions that never offered them: the point they were offered at is missing.
@@ -263,7 +267,7 @@ export const CheckBody = z
     // anyOf is what some MCP clients refuse in a tool's input, and .openapi() does not reach it.
     anyOf: [{ required: ['action'] }, { required: ['choice'] }],
     // JSON Schema 2020-12, which OpenAPI 3.1 takes; the metadata's type knows OpenAPI 3.0's keywords alone.
-    ...({ dependentRequired: { all_options: ['choice', 'point'] } } as object),
+    ...({ dependentRequired: { all_options: ['choice', 'point'], multi_select: ['choice'] } } as object),
     description:
       'An `action`, a `choice` or both. A `choice` is checked at its `point`, and may come with the `all_options` it was made among (which need the `point`); ' +
       'with no `point`, at each point the decisions in force are bound to: blocked where a `must_not` names it there or it is over a `limit`, ' +

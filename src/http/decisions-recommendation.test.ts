@@ -1400,6 +1400,15 @@ describe('POST /v1/decisions/check of an array choice at a point the policy make
     }
   })
 
+  it('refuses multi_select without a choice, naming it, rather than answer as though it was read', async () => {
+    const app = await createTestApp()
+    for (const multi_select of [true, false]) {
+      const res = await app.call('POST', '/v1/decisions/check', { action: 'git push --force origin main', multi_select })
+      expect(res.status).toBe(400)
+      expect(res.body.error).toMatchObject({ code: 'invalid_request', issues: [{ path: 'multi_select' }] })
+    }
+  })
+
   it('at a point the policy leaves open, reads an array as a multi-select choice, as capture reads it', async () => {
     const app = await createTestApp()
     await app.call('POST', '/v1/decisions', REQUIRED_TIER_L)
