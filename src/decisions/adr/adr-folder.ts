@@ -262,11 +262,16 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
   // written first is no part of its title (`Use Couch (03.06.2025)` is `Use Couch`) but stays in
   // the key made of it, so keyOfHeading of the title shown finds no key. A title two sections
   // share names neither.
-  const logTitles = new Map<string, string | null>()
+  const logTitles = new Map<string, string[]>()
   for (const p of parsed) {
     if (p.origin.format !== 'decisions-md') continue
     const title = p.title.normalize('NFC').toLowerCase()
-    logTitles.set(title, logTitles.has(title) ? null : p.key)
+    logTitles.set(title, [...(logTitles.get(title) ?? []), p.key])
+  }
+  /** The one section of a log titled `target` as imported, if one alone is. */
+  const logTitled = (target: string) => {
+    const titled = logTitles.get(target) ?? []
+    return titled.length === 1 ? titled[0] : undefined
   }
 
   /**
@@ -300,7 +305,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
       written,
       number === null ? undefined : numberedKey(Number(number[1])),
       keyOfHeading(ref.target),
-      logTitles.get(target) ?? undefined,
+      logTitled(target),
       renamed === null ? undefined : numberedKey(Number(renamed[1])),
     ]
     const key = candidates.find((c): c is string => c !== undefined && keys.has(c))
@@ -323,7 +328,10 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     }
     if (key === undefined || key === record.key) {
       // A section copied with its links, a number mistyped: the record names itself.
-      const named = key === undefined ? 'no record in this folder' : `${key} itself`
+      // A title two sections of a log share names both: said so, with their keys, which a link can name.
+      const alike = key === undefined ? (logTitles.get(target) ?? []) : []
+      const named =
+        alike.length > 1 ? `${alike.length} sections titled alike (${alike.join(', ')}): name one by its key` : key === undefined ? 'no record in this folder' : `${key} itself`
       problems.push({ path: record.origin.path, line: ref.line, message: `${field} "${ref.target}" names ${named}; the link is left out` })
       return null
     }

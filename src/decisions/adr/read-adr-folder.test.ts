@@ -1823,7 +1823,17 @@ describe('a day written day or month first in a DECISIONS.md heading', () => {
         '## Use Pg (06.06.2025)\n\n- Status: Accepted\n- Supersedes: Use Couch\n',
     })
     expect(reading.records.find((r) => r.title === 'Use Pg')?.supersedes).toBeNull()
-    expect(reading.problems.map((p) => p.message)).toEqual(['supersedes "Use Couch" names no record in this folder; the link is left out'])
+    // It names two records, not none: said with their keys, and a link by one of them is taken.
+    expect(reading.problems.map((p) => p.message)).toEqual([
+      'supersedes "Use Couch" names 2 sections titled alike (DEC-use-couch-03-06-2025, DEC-use-couch-05-06-2025): name one by its key; the link is left out',
+    ])
+    const byKey = readTexts({
+      'DECISIONS.md':
+        '# Log\n\n## Use Couch (03.06.2025)\n\n- Status: Superseded\n\n## Use Couch (05.06.2025)\n\n- Status: Superseded\n\n' +
+        '## Use Pg (06.06.2025)\n\n- Status: Accepted\n- Supersedes: DEC-use-couch-05-06-2025\n',
+    })
+    expect(byKey.records.find((r) => r.title === 'Use Pg')?.supersedes).toBe('DEC-use-couch-05-06-2025')
+    expect(byKey.problems).toEqual([])
   })
 
   it('keys a section with no key by its heading as before, the day first in it included, so a re-import finds it', () => {
