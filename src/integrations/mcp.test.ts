@@ -1169,6 +1169,18 @@ describe('createMcpServer: check_decision', () => {
     await client.close()
   })
 
+  it('takes multi_select with a choice and passes it on; without one it is refused naming it, nothing asked', async () => {
+    const { backend, asked } = checkRecording()
+    const client = await connected(backend, undefined)
+    await client.callTool({ name: 'check_decision', arguments: { choice: ['pg', 'mysql'], point: 'db', multi_select: true } })
+    expect(asked).toEqual([{ choice: ['pg', 'mysql'], point: 'db', multi_select: true }])
+    const alone = await client.callTool({ name: 'check_decision', arguments: { action: 'ls', multi_select: false } })
+    expect(alone.isError).toBe(true)
+    expect((alone.content as Array<{ text: string }>)[0]?.text).toContain('- multi_select: ')
+    expect(asked).toHaveLength(1)
+    await client.close()
+  })
+
   it('takes the options a choice was offered among, as recommend takes them, and passes them on as given', async () => {
     const { backend, asked } = checkRecording()
     const client = await connected(backend, undefined)
