@@ -1,7 +1,7 @@
 import type { Clock } from '../clock'
 import { pointPolicy } from '../domain/decision-point'
 import { fieldsOf, InputError, type Issue } from '../domain/errors'
-import type { Context, OptionInput } from '../domain/observation'
+import { multiSelectOf, type Context, type OptionInput } from '../domain/observation'
 import { offeredOptions } from '../domain/offered-options'
 import type { CompiledPolicy } from '../domain/policy'
 import { checkTimestamp } from '../domain/timestamp'
@@ -106,6 +106,8 @@ export interface CheckRequest extends ApplicabilityQuery, AsOf {
   all_options?: readonly OptionInput[] | undefined
   /** Whether the choice's question was multi-select; left out, the point's policy says. */
   multi_select?: boolean | undefined
+  /** AskUserQuestion's spelling of `multi_select`, taken for it; the two given and different are refused. */
+  multiSelect?: boolean | undefined
 }
 
 /**
@@ -939,8 +941,10 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
     },
 
     async check(request) {
-      const { as_of, all_options, multi_select, ...run } = request
+      const { as_of, all_options, multi_select: said, multiSelect, ...run } = request
       const asOf = auditAt({ as_of })
+      // Either spelling, as a recommendation takes it; the two different are refused naming multiSelect.
+      const multi_select = multiSelectOf({ multi_select: said, multiSelect })
       // Normalised and refused as a recommendation's (a duplicate named at all_options.N), before any pulse is counted.
       const offered = all_options === undefined ? undefined : offeredOptions(all_options).map((o) => o.option)
       refuseSeveralAtSingleSelect(run.choice, run.point, multi_select, offered, policy)

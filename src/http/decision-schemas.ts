@@ -14,7 +14,7 @@ import { ImportedDecisionSchema } from '../decisions/imported-decision'
 import { PULSE_SOURCES } from '../decisions/store'
 import { LABEL_LENGTH_WORDS } from '../domain/labels'
 import { LIMITS } from '../domain/limits'
-import { FIELD_DESCRIPTIONS, LabelSchema, IdentifierSchema, nonBlankText, OptionsSchema, QueryTimestampSchema, TimestampSchema } from '../domain/observation'
+import { FIELD_DESCRIPTIONS, LabelSchema, IdentifierSchema, MultiSelectAlias, nonBlankText, OptionsSchema, QueryTimestampSchema, TimestampSchema } from '../domain/observation'
 
 /** What an option's `count` is, where a set chosen at a multi-select question is read at a single-select one. */
 export const COUNT_DESCRIPTION =
@@ -234,6 +234,8 @@ export const CheckBody = z
         "Whether the question `choice` was made at was multi-select; left out, the point's policy says (and an array is a multi-select choice where it does not). " +
         'Single-select, a `choice` of several options is refused (`multiple_choices`): it is no one choice.',
     }),
+    // As a recommendation and an observation take it: an orchestrator copying its AskUserQuestion question sends this spelling.
+    multiSelect: MultiSelectAlias,
     task: RunValue.meta({ description: FIELD_DESCRIPTIONS.task }),
     path: z.string().min(1).max(1000).optional().meta({ description: FIELD_DESCRIPTIONS.path }),
     stage: RunValue.meta({ description: FIELD_DESCRIPTIONS.stage }),
@@ -252,8 +254,10 @@ export const CheckBody = z
       ctx.addIssue({ code: 'custom', path: ['all_options'], message: 'the options offered are read with a choice: give the choice made among them' })
     }
     // So would whether the choice's question was multi-select, with no choice to read so.
-    if (b.multi_select !== undefined && b.choice === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['multi_select'], message: 'whether the question was multi-select is read with a choice: give the choice made at it' })
+    for (const name of ['multi_select', 'multiSelect'] as const) {
+      if (b[name] !== undefined && b.choice === undefined) {
+        ctx.addIssue({ code: 'custom', path: [name], message: 'whether the question was multi-select is read with a choice: give the choice made at it' })
+      }
     }
     // The options one question offered are read as its point's options, against the decisions
     // bound to it; at no point they would be read as every point's, and block or allow a choice
@@ -267,7 +271,7 @@ export const CheckBody = z
     // anyOf is what some MCP clients refuse in a tool's input, and .openapi() does not reach it.
     anyOf: [{ required: ['action'] }, { required: ['choice'] }],
     // JSON Schema 2020-12, which OpenAPI 3.1 takes; the metadata's type knows OpenAPI 3.0's keywords alone.
-    ...({ dependentRequired: { all_options: ['choice', 'point'], multi_select: ['choice'] } } as object),
+    ...({ dependentRequired: { all_options: ['choice', 'point'], multi_select: ['choice'], multiSelect: ['choice'] } } as object),
     description:
       'An `action`, a `choice` or both. A `choice` is checked at its `point`, and may come with the `all_options` it was made among (which need the `point`); ' +
       'with no `point`, at each point the decisions in force are bound to: blocked where a `must_not` names it there or it is over a `limit`, ' +

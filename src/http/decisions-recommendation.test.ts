@@ -1409,6 +1409,25 @@ describe('POST /v1/decisions/check of an array choice at a point the policy make
     }
   })
 
+  it('takes multiSelect for multi_select, as a recommendation and an observation do, and refuses the two different, naming multiSelect', async () => {
+    const app = await singleTierApp()
+    const both = await app.call('POST', '/v1/decisions/check', { choice: ['Tier L', 'Tier S'], point: 'complexity-tier', multiSelect: true })
+    expect(both.status, JSON.stringify(both.body)).toBe(200)
+    expect(both.body.allowed).toBe(true)
+    const single = await app.call('POST', '/v1/decisions/check', { choice: ['Tier L', 'Tier S'], multiSelect: false })
+    expect(single.body.error).toMatchObject({ code: 'multiple_choices', issues: [{ path: 'choice' }] })
+    expect((await app.call('POST', '/v1/decisions/check', { choice: ['Tier L', 'Tier S'], point: 'complexity-tier', multi_select: true, multiSelect: true })).status).toBe(200)
+    const pulses = JSON.stringify((await app.call('GET', '/v1/decisions/pulses')).body)
+    const differ = await app.call('POST', '/v1/decisions/check', { choice: ['Tier L', 'Tier S'], point: 'complexity-tier', multi_select: true, multiSelect: false })
+    expect(differ.status).toBe(400)
+    expect(differ.body.error).toMatchObject({ code: 'invalid_request', issues: [{ path: 'multiSelect', message: 'differs from multi_select: give one of the two' }] })
+    // Refused before anything was checked: no pulse counted.
+    expect(JSON.stringify((await app.call('GET', '/v1/decisions/pulses')).body)).toBe(pulses)
+    const alone = await app.call('POST', '/v1/decisions/check', { action: 'git push --force origin main', multiSelect: true })
+    expect(alone.status).toBe(400)
+    expect(alone.body.error).toMatchObject({ code: 'invalid_request', issues: [{ path: 'multiSelect' }] })
+  })
+
   it('at a point the policy leaves open, reads an array as a multi-select choice, as capture reads it', async () => {
     const app = await createTestApp()
     await app.call('POST', '/v1/decisions', REQUIRED_TIER_L)

@@ -136,6 +136,13 @@ describe('unknown fields in the OpenAPI document (R-SVC-2)', () => {
     expect(schemas.DecisionVerdict.properties.checked.description).toMatch(/reached.*recall pulse.*bound to no point.*`must_not` pattern/)
   })
 
+  it("states a check's multiSelect as a recommendation's, and that it needs a choice, as multi_select does", async () => {
+    const { call } = await createTestApp()
+    const { schemas } = (await call('GET', '/openapi.json')).body.components
+    expect(schemas.DecisionCheck.properties.multiSelect).toEqual(schemas.RecommendationRequest.properties.multiSelect)
+    expect(schemas.DecisionCheck.dependentRequired).toMatchObject({ multi_select: ['choice'], multiSelect: ['choice'] })
+  })
+
   it("describes each field of a plan's AskUserQuestion question and option, which agents read to fill them", async () => {
     const { call } = await createTestApp()
     const { schemas } = (await call('GET', '/openapi.json')).body.components

@@ -457,7 +457,7 @@ function wtf8(unit: number) {
  * schema takes may be refused for them, by an issue with one of these messages.
  */
 const WORDED = [
-  /differs from multi_select: give one of the two/, // ObservationInput, RecommendationRequest: multiSelect and multi_select
+  /differs from multi_select: give one of the two/, // ObservationInput, RecommendationRequest, DecisionCheck: multiSelect and multi_select
   /a choice question .*2 to 4 options/, // PlanRequest.questions[].options, for a choice question only
   /an http:\/\/ or https:\/\/ URL/, // the hook's service_url: a URL with a host
   /not a calendar date|a day from 1970-01-01/, // DecisionInput.date: a day that exists, from 1970 to tomorrow

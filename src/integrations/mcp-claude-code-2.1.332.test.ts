@@ -183,7 +183,7 @@ const DIVERGENCES: Divergence[] = [
     now: '$1 Each label: At most 500 characters once normalised: a trailing " (Recommended)" and white space are not counted (at most 1000 as sent).',
   },
   {
-    why: "check_decision takes multi_select: a choice of several options is refused at a single-select question, which the point's policy says where the check does not",
+    why: "check_decision takes multi_select: a choice of several options is refused at a single-select question, which the point's policy says where the check does not; and multiSelect for it, as recommend and record_choice do",
     where: /^tools\/list .*\[check_decision\]\.inputSchema\.properties$/,
     adds: {
       multi_select: {
@@ -192,6 +192,7 @@ const DIVERGENCES: Divergence[] = [
           "Whether the question `choice` was made at was multi-select; left out, the point's policy says (and an array is a multi-select choice where it does not). " +
           'Single-select, a `choice` of several options is refused (`multiple_choices`): it is no one choice.',
       },
+      multiSelect: { type: 'boolean', description: "AskUserQuestion's spelling of `multi_select`, taken as it; give one of the two." },
     },
   },
   {

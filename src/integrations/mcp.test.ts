@@ -1181,6 +1181,22 @@ describe('createMcpServer: check_decision', () => {
     await client.close()
   })
 
+  it('takes multiSelect as recommend takes it, described alike, and passes it on; without a choice it is refused naming it', async () => {
+    const { backend, asked } = checkRecording()
+    const client = await connected(backend, undefined)
+    const { tools } = await client.listTools()
+    const check = tools.find((t) => t.name === 'check_decision')
+    const recommend = tools.find((t) => t.name === 'recommend')
+    expect(check?.inputSchema.properties?.multiSelect).toEqual(recommend?.inputSchema.properties?.multiSelect)
+    await client.callTool({ name: 'check_decision', arguments: { choice: ['pg', 'mysql'], point: 'db', multiSelect: true } })
+    expect(asked).toEqual([{ choice: ['pg', 'mysql'], point: 'db', multiSelect: true }])
+    const alone = await client.callTool({ name: 'check_decision', arguments: { action: 'ls', multiSelect: false } })
+    expect(alone.isError).toBe(true)
+    expect((alone.content as Array<{ text: string }>)[0]?.text).toContain('- multiSelect: ')
+    expect(asked).toHaveLength(1)
+    await client.close()
+  })
+
   it('takes the options a choice was offered among, as recommend takes them, and passes them on as given', async () => {
     const { backend, asked } = checkRecording()
     const client = await connected(backend, undefined)
