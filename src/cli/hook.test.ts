@@ -476,7 +476,7 @@ describe('decision-memory hook whose PreToolUse gets no answer from the service'
     })
   })
 
-  it('says a refusal once, in the refusal\'s words', async () => {
+  it('says a refusal once, in the refusal\'s words, then what became of the question', async () => {
     const refuse: RequestListener = (request, response) => {
       request.resume()
       request.on('end', () => response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"not_found","message":"no route"}}'))
@@ -485,8 +485,61 @@ describe('decision-memory hook whose PreToolUse gets no answer from the service'
       const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: join(dir, 'spool.ndjson') }
       const asked = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
       expect(asked).toMatchObject({ code: 0, stdout: '' })
-      expect(asked.stderr).toContain('answered HTTP 404: is DECISION_MEMORY_URL the service\'s address, with no path?')
-      expect(asked.stderr).not.toContain('this question is asked as the agent wrote it')
+      // The URL at fault said once, not again as "answered HTTP 404 without taking it".
+      expect(asked.stderr).toBe(
+        `decision-memory hook: http://${host}/v1/hooks/claude-code answered HTTP 404: is DECISION_MEMORY_URL the service's address, with no path?\n` +
+          `decision-memory hook: ${ASKED_AS_WRITTEN}\n`,
+      )
+    })
+  })
+})
+
+/** What the hook says of a PreToolUse whose failure a line of its own said, in a line after it. */
+const ASKED_AS_WRITTEN = 'this question is asked as the agent wrote it (a PreToolUse is not spooled: its answer is of use only while the agent waits)'
+
+describe('decision-memory hook with a capture waiting in the spool, DECISION_MEMORY_URL at fault', () => {
+  it('says the URL once, of the spooled capture, then that the question at hand, not sent, is asked as the agent wrote it (404, 405, a page that is not JSON)', async () => {
+    const answers = [
+      { status: 404, type: 'application/json', body: '{"error":{"code":"not_found","message":"no route"}}', said: 'answered HTTP 404: is DECISION_MEMORY_URL the service\'s address, with no path?' },
+      { status: 405, type: 'text/plain', body: 'Method Not Allowed', said: 'answered HTTP 405: is DECISION_MEMORY_URL the service\'s address, with no path?' },
+      { status: 200, type: 'text/html', body: '<html>Welcome to nginx!</html>', said: 'answered HTTP 200 with a body that is not JSON (is DECISION_MEMORY_URL a decision-memory service?)' },
+    ]
+    for (const answer of answers) {
+      const sent: Array<string | null> = []
+      const wrong: RequestListener = (request, response) => {
+        sent.push(new URL(request.url ?? '/', 'http://stub').searchParams.get('at'))
+        request.resume()
+        request.on('end', () => response.writeHead(answer.status, { 'content-type': answer.type }).end(answer.body))
+      }
+      await withStub(`dm-hook-spool-url-${answer.status}-`, wrong, async ({ host, dir }) => {
+        const spool = join(dir, 'spool.ndjson')
+        const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+        expect((await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })).code).toBe(0)
+        sent.length = 0
+        const asked = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
+        expect(asked).toMatchObject({ code: 0, stdout: '' })
+        // The capture offered first, late; the question then not sent.
+        expect(sent, String(answer.status)).toEqual([expect.any(String)])
+        expect(asked.stderr, String(answer.status)).toBe(`decision-memory hook: http://${host}/v1/hooks/claude-code ${answer.said}\ndecision-memory hook: ${ASKED_AS_WRITTEN}\n`)
+        expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== ''), String(answer.status)).toHaveLength(1)
+      })
+    }
+  })
+
+  it('says the same of a question itself answered with a page that is not JSON, the URL once', async () => {
+    const page: RequestListener = (request, response) => {
+      request.resume()
+      request.on('end', () => response.writeHead(200, { 'content-type': 'text/html' }).end('<html>Welcome to nginx!</html>'))
+    }
+    await withStub('dm-hook-pre-page-', page, async ({ host, dir }) => {
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: join(dir, 'spool.ndjson') }
+      const asked = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
+      expect(asked).toMatchObject({ code: 0, stdout: '' })
+      expect(asked.stderr).toBe(
+        `decision-memory hook: http://${host}/v1/hooks/claude-code answered HTTP 200 with a body that is not JSON (is DECISION_MEMORY_URL a decision-memory service?)\n` +
+          `decision-memory hook: ${ASKED_AS_WRITTEN}\n`,
+      )
+      expect(existsSync(join(dir, 'spool.ndjson'))).toBe(false)
     })
   })
 })
