@@ -62,6 +62,13 @@ export const LABEL_LENGTH_WORDS = `At most ${LIMITS.labelLength} characters once
 /** What a label over LIMITS.labelLength once normalised is told, in zod's words for a length. */
 export const LABEL_TOO_LONG = `Too big: expected string to have <=${LIMITS.labelLength} characters once normalised (a trailing " (Recommended)" and white space not counted)`
 
+/**
+ * What a label over LIMITS.labelSentLength as sent is told: zod's words alone ("<=1000 characters")
+ * read as if 1,000 were the label limit, where the limit a user should know is LIMITS.labelLength
+ * once normalised, said as LABEL_TOO_LONG says it.
+ */
+export const LABEL_TOO_LONG_AS_SENT = `Too big: expected string to have <=${LIMITS.labelSentLength} characters as sent (at most ${LIMITS.labelLength} once normalised: a trailing " (Recommended)" and white space not counted)`
+
 /** Text without the white space and invisible marks at its ends, unless nothing else is left. */
 function bare(text: string): string {
   const without = bareName(text)

@@ -1,5 +1,5 @@
 import { z } from './zod'
-import { isWithinLabelLength, LABEL_LENGTH_WORDS, LABEL_TOO_LONG, normalizeLabel, ownDescription, RECOMMENDED_MARK, SENTENCE_END } from './labels'
+import { isWithinLabelLength, LABEL_LENGTH_WORDS, LABEL_TOO_LONG, LABEL_TOO_LONG_AS_SENT, normalizeLabel, ownDescription, RECOMMENDED_MARK, SENTENCE_END } from './labels'
 import { nestsWithin } from './json-depth'
 import { characters, LIMITS } from './limits'
 import { ContextSchema, FIELD_DESCRIPTIONS, NOT_BLANK_PATTERN, TimestampSchema, TrimmedIdentifierSchema } from './observation'
@@ -20,7 +20,7 @@ const notBlank = (value: string) => value.trim() !== ''
 export const AskUserQuestionOptionSchema = z.looseObject({
   label: z
     .string()
-    .max(LIMITS.labelSentLength)
+    .max(LIMITS.labelSentLength, LABEL_TOO_LONG_AS_SENT)
     .refine(notBlank, 'must not be blank')
     .refine(isWithinLabelLength, LABEL_TOO_LONG)
     .meta({ pattern: NOT_BLANK_PATTERN, description: `The option as the user sees it; a trailing " (Recommended)" is replaced by the learned one. ${LABEL_LENGTH_WORDS}` }),

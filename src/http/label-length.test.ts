@@ -83,6 +83,37 @@ describe('a label marked (Recommended) is within the limit when it is once the m
   })
 })
 
+describe('a label over the limit as sent', () => {
+  // 1,000 is a bound on the text sent, not the label limit: the message says the 500 once normalised too.
+  const SENT = 'x'.repeat(LIMITS.labelSentLength + 1)
+  const SAID = `Too big: expected string to have <=${LIMITS.labelSentLength} characters as sent (at most ${LIMITS.labelLength} once normalised: a trailing " (Recommended)" and white space not counted)`
+
+  it('is refused naming the field, in words that say the limit once normalised, wherever a label is taken', async () => {
+    const { call, store } = await createTestApp()
+    for (const [path, body, field] of [
+      ['/v1/observations', { question: QUESTION, user_choice: 'Short', all_options: ['Short', SENT] }, 'all_options.1'],
+      ['/v1/recommendations', { question: QUESTION, all_options: ['Short', SENT] }, 'all_options.1'],
+      ['/v1/recommendations', { question: QUESTION, all_options: ['Short', 'Long'], static_default: SENT }, 'static_default'],
+      ['/v1/plan', { questions: [{ question: QUESTION, header: 'A', multiSelect: false, options: [{ label: 'Short' }, { label: SENT }] }] }, 'questions.0.options.1.label'],
+      ['/v1/decisions/check', { choice: SENT }, 'choice'],
+      [
+        '/v1/decisions',
+        { key: 'L-1', title: 'Decision L-1', decision: 'x', rationale: 'y', enforce: 'required', status: 'accepted', constraints: [{ kind: 'must_not', option: SENT }] },
+        'constraints.0.option',
+      ],
+    ] as const) {
+      const res = await call('POST', path, body)
+      expect(res.status, path).toBe(400)
+      expect(res.body.error.issues, path).toEqual([{ path: field, message: SAID }])
+    }
+    const post = claudeCodeFixture('post-tool-use-multi')
+    for (const where of [post.tool_input, post.tool_response]) where.questions[1].options[2].label = SENT
+    const said = (await call('POST', HOOK, post)).body.systemMessage
+    expect(said).toContain(`tool_response.questions.1.options.2.label: ${SAID}`)
+    expect((await observationsOf(store)).map((o) => o.question)).toEqual(['Which development methodology for this change?'])
+  })
+})
+
 describe('the label limit in the OpenAPI document', () => {
   it('is said in words wherever a label is taken, as its maxLength is the label as sent', async () => {
     const { call } = await createTestApp()

@@ -482,6 +482,18 @@ describe('createMcpServer: the context property', () => {
   })
 })
 
+describe('createMcpServer: a label over the limit as sent', () => {
+  it('is refused in words that say the limit once normalised, not as if 1,000 were the label limit', async () => {
+    const client = await connected(recordingBackend().backend, undefined)
+    const over = await client.callTool({ name: 'record_choice', arguments: { ...CHOICE, all_options: ['a', 'x'.repeat(1001)] } })
+    expect(over.isError).toBe(true)
+    expect(JSON.stringify(over.content)).toContain(
+      'all_options.1: Too big: expected string to have <=1000 characters as sent (at most 500 once normalised: a trailing \\" (Recommended)\\" and white space not counted)',
+    )
+    await client.close()
+  })
+})
+
 describe('createMcpServer: JSON-RPC errors', () => {
   it('answers a request whose params do not fit its method with -32602 Invalid params naming the field, not -32603', async () => {
     const session = await rawSession()
