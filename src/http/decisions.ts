@@ -21,7 +21,7 @@ import {
   WhyQuery,
 } from './decision-schemas'
 import { authorizeUsers, forEveryUser } from './auth'
-import { ErrorSchema } from './errors'
+import { ErrorSchema, markWrites } from './errors'
 import { createRouter } from './router'
 
 const json = <T>(schema: T) => ({ content: { 'application/json': { schema } } })
@@ -215,7 +215,12 @@ export function decisionRoutes(decisions: Decisions, memory: DecisionMemory) {
     .openapi(forEveryUser('create a decision, which every user shares', propose), async (c) => c.json(await decisions.propose(c.req.valid('json')), 201))
     .openapi(list, async (c) => c.json({ decisions: await decisions.list(c.req.valid('query')) }, 200))
     // A HEAD (a link checker, a probe) is answered as the GET without its body, and reaches no run: it counts no pulse.
-    .openapi(applicable, async (c) => c.json({ decisions: await decisions.applicable(c.req.valid('query'), { count: c.req.method !== 'HEAD' }) }, 200))
+    .openapi(applicable, async (c) => {
+      const count = c.req.method !== 'HEAD'
+      // Counting pulses writes: a store failure of it is said as of a write.
+      if (count) markWrites(c)
+      return c.json({ decisions: await decisions.applicable(c.req.valid('query'), { count }) }, 200)
+    })
     .openapi(pulses, async (c) => c.json(await decisions.pulses(), 200))
     .openapi(check, async (c) => c.json(await decisions.check(c.req.valid('json')), 200))
     .openapi(forEveryUser('import decisions, which every user shares', importRecords), async (c) => {

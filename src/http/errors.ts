@@ -240,18 +240,20 @@ export function cutShort(req: IncomingMessage): boolean {
  * write, a corrupt block): no bug of the service, and nothing the client can fix, so a 503 that
  * says LevelDB's reason rather than a 500 asking for a bug report. A write that fails stores
  * nothing (each is one atomic batch), so a client may send it again. After a failed write LevelDB
- * refuses every other until the store is opened again, hence the restart.
+ * refuses every other until the store is opened again, hence the restart. `writes` false for a
+ * request that writes nothing (a GET: a read of preferences, an export), told that what failed
+ * was a read and nothing stored changed, not of a write it never made.
  */
-export function storeFailureOf(error: Error): string | undefined {
+export function storeFailureOf(error: Error, writes = true): string | undefined {
   const code = (error as { code?: unknown }).code ?? (error.cause as { code?: unknown } | undefined)?.code
   if (code === 'LEVEL_IO_ERROR') {
     // The same code for a full disk as for a table file damaged or cut short (`IO error:
     // …/000005.ldb: Invalid argument`), which no fix of the disk mends: both said.
-    return `the store cannot be written or read (${error.message}); a write that failed stored nothing: if a file of the store is damaged or cut short, stop the service and restore the store's folder from a backup; else, once the cause is fixed (a full disk, a file it may not read or write), restart the service, since LevelDB refuses every write after a failed one`
+    return `the store cannot be written or read (${error.message}); ${writes ? 'a write that failed stored nothing' : 'a read failed, and this request writes nothing'}: if a file of the store is damaged or cut short, stop the service and restore the store's folder from a backup; else, once the cause is fixed (a full disk, a file it may not read or write), restart the service, since LevelDB refuses every write after a failed one`
   }
   // What to do, as for an IO error: "damaged" alone left the person who runs it guessing.
   if (code === 'LEVEL_CORRUPTION') {
-    return `the store is damaged (${error.message}): a write that failed stored nothing; stop the service and restore the store's folder from a backup`
+    return `the store is damaged (${error.message}): ${writes ? 'a write that failed stored nothing' : 'a read met a damaged file, and this request writes nothing'}; stop the service and restore the store's folder from a backup`
   }
   return undefined
 }
@@ -260,9 +262,15 @@ export function storeFailureOf(error: Error): string | undefined {
  * The answer to an error, in one place: InputError and HTTP errors are 4xx, and so is a body the
  * client stopped sending (400, logged as a warning: the client never reads the answer); work
  * aborted because the service is stopping (the only abort there is: a decay scan asked over
- * HTTP) is a 503; anything else is a bug (500), logged with the request's id.
+ * HTTP) is a 503; anything else is a bug (500), logged with the request's id. `writes` false for a
+ * request that writes nothing, as storeFailureOf says its store failure.
  */
-export function answerError(logger: Logger, error: Error, requestId: string | undefined): { status: ContentfulStatusCode; body: ReturnType<typeof errorBodyFor> } {
+export function answerError(
+  logger: Logger,
+  error: Error,
+  requestId: string | undefined,
+  writes = true,
+): { status: ContentfulStatusCode; body: ReturnType<typeof errorBodyFor> } {
   if (error instanceof IncompleteBodyError) {
     logger.warn({ event: 'body-incomplete', req_id: requestId }, 'the client stopped sending its body')
     return { status: 400, body: errorBodyFor(requestId, 'body_incomplete', error.message) }
@@ -283,7 +291,7 @@ export function answerError(logger: Logger, error: Error, requestId: string | un
     logger.warn({ event: 'aborted-by-stop', req_id: requestId }, 'stopped by the service stopping')
     return { status: 503, body: errorBodyFor(requestId, 'stopping', 'the service is stopping: what was done is kept, and the next decay scan finishes the rest') }
   }
-  const storeFailure = storeFailureOf(error)
+  const storeFailure = storeFailureOf(error, writes)
   if (storeFailure !== undefined) {
     logger.error({ event: 'store-failed', err: error, req_id: requestId }, 'the store failed')
     return { status: 503, body: errorBodyFor(requestId, 'store_unavailable', storeFailure) }
@@ -309,13 +317,30 @@ async function whereBodyBreaks(c: Context): Promise<string | undefined> {
   }
 }
 
+/** The methods of a request that writes nothing to the store. */
+const READ_METHODS = new Set(['GET', 'HEAD'])
+
+/** The context key markWrites sets. */
+const WRITES = 'writes'
+
+/**
+ * Marks a GET that writes to the store (GET /v1/decisions/applicable counts a recall pulse for
+ * each decision it returns), so that a store failure of it is said as of a write, not of a read.
+ */
+export function markWrites(c: Context): void {
+  c.set(WRITES as never, true as never)
+}
+
 /** The app's error handler (R-SVC-2): every error answered by `answerError`. */
 export function createErrorHandler(logger: Logger) {
   return async function onError(error: Error, c: Context) {
     // Behind @hono/node-server, Node's request: a body cut short fails its read (or its JSON parse).
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
     const cause = incoming !== undefined && cutShort(incoming) ? new IncompleteBodyError(error) : error
-    const { status, body } = answerError(logger, cause, c.get('requestId' as never) as string | undefined)
+    // A GET or HEAD writes nothing, but a GET that counts recall pulses (markWrites): a route that
+    // writes is a POST, PUT, PATCH or DELETE.
+    const writes = !READ_METHODS.has(c.req.method) || c.get(WRITES as never) === true
+    const { status, body } = answerError(logger, cause, c.get('requestId' as never) as string | undefined, writes)
     if (body.error.code === 'invalid_json') {
       const where = await whereBodyBreaks(c)
       if (where !== undefined) {

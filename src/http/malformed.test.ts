@@ -21,6 +21,23 @@ function failReads(db: MemoryLevel<string, string>, message: string, code: 'LEVE
   }
 }
 
+/** Makes every iterator of db fail as LevelDB's do over a damaged table; returns the undo. */
+function failIterators(db: MemoryLevel<string, string>, message: string, code: 'LEVEL_CORRUPTION' | 'LEVEL_IO_ERROR'): () => void {
+  const internals = db as unknown as Record<'_iterator' | '_keys' | '_values', (...args: unknown[]) => unknown>
+  const kept = { _iterator: internals._iterator, _keys: internals._keys, _values: internals._values }
+  for (const name of ['_iterator', '_keys', '_values'] as const) {
+    internals[name] = function (this: unknown, ...args: unknown[]) {
+      const it = kept[name].apply(this, args) as Record<string, unknown>
+      const fail = async () => {
+        throw Object.assign(new Error(message), { code })
+      }
+      it._next = it._nextv = it._all = fail
+      return it
+    }
+  }
+  return () => Object.assign(internals, kept)
+}
+
 type Case = [name: string, method: string, path: string, body: unknown, status: number, code: string, field?: string]
 
 const CASES: Case[] = [
@@ -387,6 +404,35 @@ describe('a store LevelDB cannot write (R-SVC-2: a 5xx is a bug, and this is non
     expect(r.body.error.message).toBe(
       `the store cannot be written or read (${unreadable}); a write that failed stored nothing: if a file of the store is damaged or cut short, stop the service and restore the store's folder from a backup; else, once the cause is fixed (a full disk, a file it may not read or write), restart the service, since LevelDB refuses every write after a failed one`,
     )
+  })
+
+  it('says a read failed, not that a write stored nothing, to a request that writes nothing', async () => {
+    const db = new MemoryLevel<string, string>()
+    const t = await createTestApp({ db })
+    const damaged = 'Corruption: not an sstable (bad magic number)'
+    const readsBack = failIterators(db, damaged, 'LEVEL_CORRUPTION')
+    const r = await t.call('GET', '/v1/users/alice/preferences')
+    expect(r.status).toBe(503)
+    expect(r.body.error.code).toBe('store_unavailable')
+    expect(r.body.error.message).toBe(
+      `the store is damaged (${damaged}): a read met a damaged file, and this request writes nothing; stop the service and restore the store's folder from a backup`,
+    )
+    readsBack()
+    const unreadable = 'IO error: /data/000005.ldb: Invalid argument'
+    failIterators(db, unreadable, 'LEVEL_IO_ERROR')
+    const io = await t.call('GET', '/v1/users/alice/preferences')
+    expect(io.status).toBe(503)
+    expect(io.body.error.message).toMatch(/^the store cannot be written or read \(IO error: [^)]*\); a read failed, and this request writes nothing: if a file of the store/)
+  })
+
+  it('says a write stored nothing to a GET that writes (applicable decisions count recall pulses)', async () => {
+    const db = new MemoryLevel<string, string>()
+    const t = await createTestApp({ db })
+    const damaged = 'Corruption: not an sstable (bad magic number)'
+    failIterators(db, damaged, 'LEVEL_CORRUPTION')
+    const r = await t.call('GET', '/v1/decisions/applicable')
+    expect(r.status).toBe(503)
+    expect(r.body.error.message).toContain('a write that failed stored nothing')
   })
 
   it('says so on /healthz once a read met a damaged file, until the service is restarted, and what to do', async () => {

@@ -183,7 +183,7 @@ export function userRoutes(memory: DecisionMemory, logger: Logger) {
       const cutShort = (error: Error | undefined, sent: number) =>
         logger.error(
           { event: 'export-cut-short', ...(error === undefined ? {} : { err: error }), req_id: requestId, lines: sent },
-          `the export of a user was cut short after ${sent} lines: ${error === undefined ? 'the connection closed before the end line' : (storeFailureOf(error) ?? error.message)}`,
+          `the export of a user was cut short after ${sent} lines: ${error === undefined ? 'the connection closed before the end line' : (storeFailureOf(error, false) ?? error.message)}`,
         )
       return c.body(ndjsonStream(memory.exportUser(user), cutShort), 200, {
         'content-type': 'application/x-ndjson; charset=utf-8',
