@@ -28,6 +28,16 @@ function autoResolved(records: readonly QuestionRecord[]): string {
   return `${((auto.length / Math.max(1, records.length)) * 100).toFixed(2)}% (${((wrong / Math.max(1, auto.length)) * 100).toFixed(2)}% wrong)`
 }
 
+/** A mistake in the flags: said, and exit 2, as the other commands of this repository exit on one. */
+class UsageError extends Error {}
+
+/** A flag's value as a positive integer, as main.ts takes its own: `abc`, `0` or `1.5` is refused, naming the flag. */
+function positiveInteger(raw: string, name: string): number {
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < 1) throw new UsageError(`--${name} must be a positive integer, not "${raw}"`)
+  return value
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -39,16 +49,19 @@ async function main(): Promise<void> {
       closed: { type: 'boolean', default: false },
     },
   })
+  // Checked before anything runs: `Number('abc')` was NaN, a seed the simulation took as it was.
+  const seed = positiveInteger(values.seed, 'seed')
+  const usersPerType = positiveInteger(values.users, 'users')
+  const workers = positiveInteger(values.workers, 'workers')
   const types = values.types.split(',') as UserType[]
   for (const t of types) if (!USER_TYPES.includes(t)) throw new Error(`--types: no user type "${t}" (${USER_TYPES.join(', ')})`)
   const options: EvaluationOptions = {
     ...REPORT_POPULATION,
-    seed: Number(values.seed),
-    usersPerType: Number(values.users),
+    seed,
+    usersPerType,
     policy: await loadPolicy(values.policy),
     loops: values.closed ? ['open', 'closed'] : ['open'],
   }
-  const workers = Number(values.workers)
   // The whole population is drawn, so that a user is the same one whatever types are asked for;
   // the children are given the indexes of those wanted in it.
   const population = generateUsers(options)
@@ -85,5 +98,5 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   process.stderr.write(`calibration-split: ${(error as Error).message}\n`)
-  process.exitCode = 1
+  process.exitCode = error instanceof UsageError ? 2 : 1
 })
