@@ -35,6 +35,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { NO_FORCE_PUSH } from '../test/support/decision-record'
+import { selectScenarios } from '../test/support/scenario-selection'
 import { spawnService, type RunningService } from '../test/support/spawn-service'
 
 const BIN = fileURLToPath(new URL('../bin/decision-memory.js', import.meta.url))
@@ -42,7 +43,7 @@ const BIN = fileURLToPath(new URL('../bin/decision-memory.js', import.meta.url))
 const API_KEY = 'sk-ant-api03-fake-0000000000000000000000000000'
 const claude = process.argv[2]
 if (claude === undefined) {
-  console.error('usage: npx tsx scripts/claude-code-e2e.ts /path/to/claude [OUT_DIR [SCENARIO...]]  (SCENARIO: run only the scenarios whose names begin so, `mcp-` for the MCP ones)')
+  console.error('usage: npx tsx scripts/claude-code-e2e.ts /path/to/claude [OUT_DIR [SCENARIO...]]  (SCENARIO: run only the scenarios whose names begin with it as whole words: `1` is scenario 1 alone, not 10, `mcp-` the MCP ones)')
   process.exit(2)
 }
 const out = process.argv[3] ?? mkdtempSync(join(tmpdir(), 'dm-claude-code-e2e-'))
@@ -586,7 +587,7 @@ console.log(`service ${service.url} (data ${service.dataDir}), fake API ${apiUrl
 // Whatever fails, the service and the fake API stop, and the data folder goes.
 try {
   const only = process.argv.slice(4)
-  for (const scenario of scenarios.filter((s) => only.length === 0 || only.some((prefix) => s.name.startsWith(prefix)))) {
+  for (const scenario of selectScenarios(scenarios, only)) {
     const dir = join(out, scenario.name)
     mkdirSync(dir, { recursive: true })
     current = scenario
