@@ -414,6 +414,40 @@ describe('decision-memory hook refused for good (a 4xx)', () => {
       expect((await readFile(`${spool}.rejected`, 'utf8')).split('\n')[0]).toBe(line)
     })
   })
+
+  it('says after the refusal of a PreToolUse that its question is asked as the agent wrote it, once; a capture refused, kept aside as before (400, 413)', async () => {
+    const refusals = [
+      { status: 400, error: { code: 'invalid_request', message: 'no', request_id: 'r-1' }, said: 'HTTP 400 invalid_request: no [request r-1]' },
+      { status: 413, error: { code: 'body_too_large', message: 'the body is over 256 KB' }, said: 'HTTP 413 body_too_large: the body is over 256 KB' },
+    ]
+    for (const refused of refusals) {
+      const refuse: RequestListener = (request, response) => {
+        request.resume()
+        request.on('end', () => response.writeHead(refused.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: refused.error })))
+      }
+      await withStub(`dm-hook-${refused.status}-pre-`, refuse, async ({ host, dir }) => {
+        const spool = join(dir, 'spool.ndjson')
+        const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+        const asked = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
+        expect(asked).toMatchObject({ code: 0, stdout: '' })
+        // The refusal in the service's words, then what became of the question, as after a URL at fault.
+        expect(asked.stderr, String(refused.status)).toBe(
+          `decision-memory hook: the service refused the payload: ${refused.said}\n` + `decision-memory hook: ${ASKED_AS_WRITTEN}\n`,
+        )
+        // Never spooled, nor kept aside: there is no answer to read in it.
+        expect(existsSync(spool)).toBe(false)
+        expect(existsSync(`${spool}.rejected`)).toBe(false)
+        // A capture refused so is kept aside, said on a line of its own, and nothing said of a question.
+        const chosen = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
+        expect(chosen).toMatchObject({ code: 0, stdout: '' })
+        expect(chosen.stderr, String(refused.status)).toBe(
+          `decision-memory hook: the service refused the payload: ${refused.said}\n` + `decision-memory hook: kept in ${spool}.rejected\n`,
+        )
+        expect((await readFile(`${spool}.rejected`, 'utf8')).trim().split('\n')).toHaveLength(1)
+        expect(existsSync(spool)).toBe(false)
+      })
+    }
+  })
 })
 
 describe('decision-memory hook sending a spooled event again as of now (its time refused as ahead of the service)', () => {

@@ -601,10 +601,12 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   }
   // Why said by a delivery's own line, which says nothing of the question: the token refused for a
   // spooled event the drain offered first (the question then not sent, or not sent again for a
-  // user refused so), or a URL at fault (404, 405, a page that is not JSON), answered to that
-  // event or to the question itself. What became of the question is said too, on a line of its
-  // own, as a PreToolUse refused the token itself says it: the URL is said once all the same.
-  if ((now.outcome === 'failed' || now.outcome === 'deferred') && isPreToolUse(payload) && saidWhy && !saidAsked) {
+  // user refused so), a URL at fault (404, 405, a page that is not JSON), answered to that
+  // event or to the question itself, or the question refused for good (a 400, a 413), which is
+  // neither spooled nor kept aside. What became of the question is said too, on a line of its
+  // own, as a capture refused for good is said kept, and as a PreToolUse refused the token itself
+  // says it: the URL, or the refusal, is said once all the same.
+  if ((now.outcome === 'failed' || now.outcome === 'deferred' || now.outcome === 'rejected') && isPreToolUse(payload) && saidWhy && !saidAsked) {
     process.stderr.write('decision-memory hook: this question is asked as the agent wrote it (a PreToolUse is not spooled: its answer is of use only while the agent waits)\n')
     return
   }
