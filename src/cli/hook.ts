@@ -358,6 +358,12 @@ export async function runHook(argv: string[], input: HookStdin = process.stdin):
   }
 }
 
+/** What becomes of a PreToolUse's question the service did not plan, said after what kept it. */
+const QUESTION_AS_WRITTEN = 'this question is asked as the agent wrote it (a PreToolUse is not spooled: its answer is of use only while the agent waits)'
+
+/** The same, said within a refusal of the token (401, 403). */
+const QUESTION_NOT_SPOOLED = 'this question is asked as the agent wrote it, and not spooled: a PreToolUse answer is of use only while the agent waits'
+
 /** Delivers the spool, then `event`; spools it, or sets it aside, when it is not delivered. */
 async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknown, budget: number, remaining: () => number): Promise<void> {
   const url = `${serviceUrl()}/v1/hooks/claude-code`
@@ -503,7 +509,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
         // No token, or one the service does not know: the event's user has nothing to do with it.
         // A PreToolUse, never spooled, is asked as written: said here, as for a 403, since this line
         // is the only one said of it.
-        const fate = isCapture(e.payload) ? '' : '; this question is asked as the agent wrote it, and not spooled: a PreToolUse answer is of use only while the agent waits'
+        const fate = isCapture(e.payload) ? '' : `; ${QUESTION_NOT_SPOOLED}`
         if (fate !== '') saidAsked = true
         process.stderr.write(`decision-memory hook: the service refused the token (HTTP 401: is DECISION_MEMORY_TOKEN set to one of its tokens?)${fate}\n`)
       } else if (response.status === 403) {
@@ -513,7 +519,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
         // it waits sent a person looking in the spool for questions that were simply asked.
         const fate = isCapture(e.payload)
           ? `events spooled for ${JSON.stringify(e.user)} wait for a token that may`
-          : 'this question is asked as the agent wrote it, and not spooled: a PreToolUse answer is of use only while the agent waits'
+          : QUESTION_NOT_SPOOLED
         if (!isCapture(e.payload)) saidAsked = true
         process.stderr.write(
           `decision-memory hook: the service refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user ${JSON.stringify(e.user)}? ` +
@@ -596,7 +602,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   // or personalization stops with nothing said anywhere, while the captures go through. Said on
   // stderr, which Claude Code keeps to its debug log (R-CAP-6: nothing printed when it is down).
   if (now.outcome === 'failed' && isPreToolUse(payload) && !saidWhy) {
-    process.stderr.write(`decision-memory hook: ${undeliveredWhy()}; this question is asked as the agent wrote it (a PreToolUse is not spooled: its answer is of use only while the agent waits)\n`)
+    process.stderr.write(`decision-memory hook: ${undeliveredWhy()}; ${QUESTION_AS_WRITTEN}\n`)
     return
   }
   // Why said by a delivery's own line, which says nothing of the question: the token refused for a
@@ -607,7 +613,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   // own, as a capture refused for good is said kept, and as a PreToolUse refused the token itself
   // says it: the URL, or the refusal, is said once all the same.
   if ((now.outcome === 'failed' || now.outcome === 'deferred' || now.outcome === 'rejected') && isPreToolUse(payload) && saidWhy && !saidAsked) {
-    process.stderr.write('decision-memory hook: this question is asked as the agent wrote it (a PreToolUse is not spooled: its answer is of use only while the agent waits)\n')
+    process.stderr.write(`decision-memory hook: ${QUESTION_AS_WRITTEN}\n`)
     return
   }
   if ((now.outcome === 'failed' || now.outcome === 'deferred') && isCapture(payload)) {
