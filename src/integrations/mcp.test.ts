@@ -581,6 +581,35 @@ describe('createMcpServer: notifications', () => {
     await clientSide.close()
   })
 
+  it('leaves unanswered a call cancelled in flight, whose work still happens: a cancelled record_choice is stored', async () => {
+    const observed: ObservationInput[] = []
+    let release: () => void = () => undefined
+    const gate = new Promise<void>((open) => (release = open))
+    const backend: McpBackend = {
+      ...recordingBackend().backend,
+      observe: async (inputs) => {
+        await gate
+        observed.push(...inputs)
+        return { ok: true, body: { stored: [], duplicates: [] } }
+      },
+    }
+    const server = createMcpServer(backend, { version: '0.0.0', defaultUser: 'alice', clock: fixedClock(NOW) })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverSide)
+    const answers: Array<{ id?: unknown }> = []
+    clientSide.onmessage = (message) => answers.push(message as { id?: unknown })
+    await clientSide.start()
+    await clientSide.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'record_choice', arguments: CHOICE } })
+    await clientSide.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7, reason: 'user stopped it' } })
+    release()
+    await clientSide.send({ jsonrpc: '2.0', id: 8, method: 'ping' })
+    await vi.waitFor(() => expect(observed).toHaveLength(1))
+    await vi.waitFor(() => expect(answers.map((a) => a.id)).toContain(8))
+    expect(observed[0]).toMatchObject({ user: 'alice', user_choice: 'pg' })
+    expect(answers.map((a) => a.id)).toEqual([8])
+    await clientSide.close()
+  })
+
   it('says what a field of a few types takes, and that it is missing when left out, as the routes say it, not zod\'s bare "Invalid input"', async () => {
     const server = createMcpServer(recordingBackend().backend, { version: '0.0.0' })
     const said: string[] = []
