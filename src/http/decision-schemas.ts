@@ -539,7 +539,23 @@ export const ImportBody = z
       ctx.addIssue({ code: 'custom', path: ['records'], message: 'give at least one record, or the folder read (folder) whose records are all gone' })
     }
   })
-  .openapi('DecisionImport')
+  // The body /docs fills in, rather than a record Swagger UI makes up from the patterns, whose
+  // `date` (`1441-41-37T16:25`) the service refuses.
+  .openapi('DecisionImport', {
+    example: {
+      records: [
+        {
+          key: 'ADR-0002',
+          title: 'Use SQLite',
+          decision: 'We will keep local data in SQLite.',
+          rationale: 'One file to back up, and no server to run.',
+          status: 'accepted',
+          date: '2024-03-15',
+          origin: { path: 'docs/adr/0002-use-sqlite.md', line: 1, format: 'adr-tools', folder: 'github.com/acme/shop/docs/adr' },
+        },
+      ],
+    },
+  })
 
 export const ImportReportSchema = z
   .object({

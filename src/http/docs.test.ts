@@ -508,3 +508,46 @@ describe('integers in the OpenAPI document', () => {
     expect([over.status, over.body.error.issues[0].path]).toEqual([400, 'records.0.origin.line'])
   })
 })
+
+describe('the request bodies /docs fills in (R-SVC-1)', () => {
+  type Schema = { $ref?: string; example?: unknown; anyOf?: Schema[]; format?: string; pattern?: string } & Record<string, unknown>
+  /** Whether a schema holds a time or a day, its own fields and items and those of the schemas it names included. */
+  function holdsTime(part: unknown, schemas: Record<string, Schema>, seen = new Set<string>()): boolean {
+    if (part === null || typeof part !== 'object') return false
+    const { $ref, format, pattern } = part as Schema
+    if (typeof $ref === 'string') {
+      const name = $ref.split('/').pop() as string
+      if (seen.has(name)) return false
+      seen.add(name)
+      return holdsTime(schemas[name], schemas, seen)
+    }
+    if (format === 'date-time' || (typeof pattern === 'string' && pattern.startsWith('^\\d{4}-\\d{2}-\\d{2}'))) return true
+    return Object.entries(part).some(([key, value]) => key !== 'example' && key !== 'examples' && holdsTime(value, schemas, seen))
+  }
+
+  it('gives each body that holds a time or a day an example the service takes, not one Swagger UI makes up from the pattern', async () => {
+    // Try it out fills a body in from its schema: from the example where it has one (of the first
+    // branch of a union), else field by field, a string with a pattern as any string matching it.
+    // A time so made up is `0153-01-05T20:05:12+12:39` or `1455-51-31T18:31:01-06:59`, which the
+    // service refuses (before 1970, no such month), and so Execute answered 400.
+    const { body: document } = await (await createTestApp()).call('GET', '/openapi.json')
+    const schemas = document.components.schemas as Record<string, Schema>
+    const resolve = (schema: Schema): Schema => (schema.$ref === undefined ? schema : resolve(schemas[schema.$ref.split('/').pop() as string] as Schema))
+    const checked: string[] = []
+    for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Schema }> }; parameters?: Array<{ in: string; name: string; schema: Schema }> }>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const schema = operation.requestBody?.content['application/json']?.schema
+        if (schema === undefined || !holdsTime(schema, schemas)) continue
+        const name = `${method} ${path}`
+        const own = resolve(schema)
+        const example = own.example ?? (own.anyOf === undefined ? undefined : resolve(own.anyOf[0] as Schema).example)
+        expect(example, `${name}: no example`).toBeDefined()
+        const url = path.replace(/\{(\w+)\}/g, (_, param: string) => String(operation.parameters?.find((p) => p.in === 'path' && p.name === param)?.schema.example))
+        const answer = await (await createTestApp()).call(method.toUpperCase(), url, example)
+        expect([answer.status >= 200 && answer.status < 300, answer.body], name).toEqual([true, expect.anything()])
+        checked.push(name)
+      }
+    }
+    expect(checked).toEqual(expect.arrayContaining(['post /v1/sessions', 'post /v1/maintenance/decay-scan', 'post /v1/decisions/import', 'post /v1/observations', 'post /v1/recommendations']))
+  })
+})

@@ -14,7 +14,8 @@ export const DecayScanRequest = z
       description: 'Scan as of this moment (default: now); at most 5 minutes ahead of the service clock.',
     }),
   })
-  .openapi('DecayScanRequest')
+  // The body /docs fills in, rather than a `now` Swagger UI makes up from its pattern (a year 1455, a month 51).
+  .openapi('DecayScanRequest', { example: { force: false } })
 
 /** What a decay scan did, or why it did not run (R-MEM-7). */
 export const DecayScanResult = z

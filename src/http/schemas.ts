@@ -122,7 +122,9 @@ export const SessionRequest = z
     session_id: TrimmedIdentifierSchema.optional(),
     started_at: TimestampSchema.optional(),
   })
-  .openapi('SessionRequest')
+  // The body /docs fills in: without one, Swagger UI makes a `started_at` up from its pattern, a
+  // year 0153 or a month 51, which the service refuses.
+  .openapi('SessionRequest', { example: { user: 'alice', project: 'acme/api', session_id: 's-1' } })
 
 export const SessionSchema = z
   .object({
