@@ -58,6 +58,27 @@ describe('OpenAPI document and /docs (R-SVC-1)', () => {
     expect(slashed.status).toBe(200)
     expect(await slashed.text()).toBe(page)
   })
+
+  it('serves what the assets of /docs name in turn: a source map, a url() of the stylesheet', async () => {
+    // swagger-ui.css ends in `/*# sourceMappingURL=swagger-ui.css.map*/`, which a browser's
+    // developer tools fetch from beside it: a 404 there was the one request of /docs that failed.
+    const { app } = await createTestApp()
+    const page = await (await app.request('/docs')).text()
+    const named: string[] = []
+    for (const asset of [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] as string)) {
+      const text = await (await app.request(asset)).text()
+      const base = new URL(asset, 'http://127.0.0.1')
+      for (const [, ref] of text.matchAll(/[#@] sourceMappingURL=([^\s*]+)/g)) named.push(new URL(ref as string, base).pathname)
+      if (!asset.endsWith('.css')) continue
+      for (const [, ref] of text.matchAll(/url\(\s*["']?([^"')]+)["']?\s*\)/g)) if (!(ref as string).startsWith('data:')) named.push(new URL(ref as string, base).pathname)
+    }
+    expect(named).toContain('/docs/swagger-ui.css.map')
+    for (const path of named) {
+      const r = await app.request(path)
+      expect(r.status, path).toBe(200)
+      if (path.endsWith('.map')) expect(((await r.json()) as { version?: unknown }).version, path).toBe(3)
+    }
+  })
 })
 
 describe('operation ids and tags in the OpenAPI document (R-SVC-1)', () => {

@@ -9,9 +9,14 @@ import { STORE_HEADER } from './store-id'
 
 const require = createRequire(import.meta.url)
 
-/** The Swagger UI files /docs needs, served from node_modules so that the page works offline. */
+/**
+ * The Swagger UI files /docs needs, served from node_modules so that the page works offline; and
+ * the source map the stylesheet names (`sourceMappingURL=swagger-ui.css.map`), which a browser's
+ * developer tools fetch from beside it.
+ */
 const ASSETS = new Map([
   ['swagger-ui.css', 'text/css; charset=utf-8'],
+  ['swagger-ui.css.map', 'application/json; charset=utf-8'],
   ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
 ])
 
