@@ -146,7 +146,7 @@ export const DecisionInput = DecisionInputSchema.extend(readOnlyFieldsOf(Decisio
 })
 
 export const DecisionKeyParam = z.object({
-  key: DecisionKeySchema.openapi({ param: { name: 'key', in: 'path' }, example: 'D-001' }),
+  key: DecisionKeySchema.openapi({ param: { name: 'key', in: 'path' }, example: 'D-021' }),
 })
 
 /** `as_of` of the decision routes (R-REC-9): an audit, answered from the decisions as they stood then. */

@@ -197,6 +197,22 @@ describe('the values of the OpenAPI document', () => {
   })
 })
 
+describe('the examples /docs sends one after another', () => {
+  it("names in a decision route's {key} the key its create example makes, so that Try it out finds it", async () => {
+    const { call } = await createTestApp()
+    const { body: doc } = await call('GET', '/openapi.json')
+    const made = doc.components.schemas.DecisionInput.example.key as string
+    const keyed = Object.entries(doc.paths as Record<string, Record<string, { parameters?: Array<{ name: string; in: string; example?: unknown; schema?: { example?: unknown } }> }>>)
+      .filter(([path]) => path.includes('{key}'))
+      .flatMap(([path, operations]) => Object.entries(operations).map(([method, op]) => ({ at: `${method} ${path}`, key: op.parameters?.find((p) => p.in === 'path' && p.name === 'key') })))
+    expect(keyed.length).toBeGreaterThan(3)
+    for (const { at, key } of keyed) expect(key?.example ?? key?.schema?.example, at).toBe(made)
+    const created = await call('POST', '/v1/decisions', doc.components.schemas.DecisionInput.example)
+    expect(created.status).toBe(201)
+    expect((await call('GET', `/v1/decisions/${made}`)).status).toBe(200)
+  })
+})
+
 describe('the 409 answers of the decision routes in the OpenAPI document', () => {
   it('names each code a decision route answers 409 with', async () => {
     const { call } = await createTestApp()
