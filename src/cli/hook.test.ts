@@ -636,21 +636,23 @@ describe('decision-memory hook given a payload nested deeper than the service ta
   const nested = (payload: object, field: string, levels: number) =>
     JSON.stringify({ ...payload, [field]: 'DEEP' }).replace('"DEEP"', '['.repeat(levels) + ']'.repeat(levels))
 
-  it('names the field and sends, spools and keeps nothing, ten thousand deep (which JSON.stringify cannot write)', async () => {
+  it('names the field and sends, spools and keeps nothing, ten thousand deep (which JSON.stringify cannot write); a PreToolUse\'s question said asked as written', async () => {
     const asked: URL[] = []
     await withStub('dm-hook-deep-', answeringEmpty(asked), async ({ host, dir }) => {
       const spool = join(dir, 'spool.ndjson')
       const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
-      const said = (field: string) =>
-        `decision-memory hook: the service would refuse the payload (${field}: must not nest arrays and objects more than 64 levels deep, counted from the body): not sent, nor kept\n`
-      const inputs: Array<[string, string]> = [
-        [nested(claudeCodeFixture('session-start'), 'extra', 10_000), 'extra'],
-        [nested(claudeCodeFixture('post-tool-use-single'), 'tool_input', 10_000), 'tool_input'],
-        // A PreToolUse: asked as written, and never said to be a service not reachable.
-        [nested(claudeCodeFixture('pre-tool-use'), 'extra', 10_000), 'extra'],
+      const said = (field: string, fate: string) =>
+        `decision-memory hook: the service would refuse the payload (${field}: must not nest arrays and objects more than 64 levels deep, counted from the body): ${fate}\n`
+      const inputs: Array<[string, string, string]> = [
+        [nested(claudeCodeFixture('session-start'), 'extra', 10_000), 'extra', 'not sent, nor kept'],
+        [nested(claudeCodeFixture('post-tool-use-single'), 'tool_input', 10_000), 'tool_input', 'not sent, nor kept'],
+        // A PreToolUse: asked as written, said so as after any other refusal of one, and never said
+        // to be a service not reachable.
+        [nested(claudeCodeFixture('pre-tool-use'), 'extra', 10_000), 'extra', `not sent; ${ASKED_AS_WRITTEN}`],
+        [nested(claudeCodeFixture('pre-tool-use'), 'tool_input', 65), 'tool_input', `not sent; ${ASKED_AS_WRITTEN}`],
       ]
-      for (const [input, field] of inputs) {
-        expect(await runCli(['hook', '--budget', '10000'], { input, env })).toEqual({ code: 0, stdout: '', stderr: said(field) })
+      for (const [input, field, fate] of inputs) {
+        expect(await runCli(['hook', '--budget', '10000'], { input, env })).toEqual({ code: 0, stdout: '', stderr: said(field, fate) })
       }
       expect(asked).toEqual([])
       expect(existsSync(spool)).toBe(false)

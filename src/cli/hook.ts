@@ -423,8 +423,12 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     // threw, read as a service not reachable, and a spooled one held up every event behind it.
     const deep = fieldNestedTooDeep(e.payload)
     if (deep !== undefined) {
-      const fate = spooled ? `set aside in ${rejectedFile(file)}` : keptAside(e) ? `kept in ${rejectedFile(file)}` : 'not sent, nor kept'
+      // A PreToolUse's question is asked as written: said here, as after any other refusal of one,
+      // since this line is the only one said of it.
+      const asked = !spooled && isPreToolUse(e.payload)
+      const fate = spooled ? `set aside in ${rejectedFile(file)}` : keptAside(e) ? `kept in ${rejectedFile(file)}` : asked ? `not sent; ${QUESTION_AS_WRITTEN}` : 'not sent, nor kept'
       process.stderr.write(`decision-memory hook: ${tooDeepWhy(deep, spooled ? 'a spooled' : 'the')}: ${fate}\n`)
+      if (asked) saidAsked = true
       saidWhy = true
       refusedToken = false
       timedOut = false
