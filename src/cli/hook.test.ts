@@ -314,13 +314,15 @@ describe('decision-memory hook refused 403 (a user the token may not act for)', 
       const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: '' }
       const asked = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
       expect(asked).toMatchObject({ code: 0, stdout: '' })
-      expect(asked.stderr).toContain('HTTP 403: may DECISION_MEMORY_TOKEN act for user "default"?')
-      expect(asked.stderr).toContain('this question is asked as the agent wrote it, and not spooled')
-      expect(asked.stderr).not.toContain('spooled for')
+      // The question's fate after the refusal's parenthesis, in the words every other line says it in.
+      expect(asked.stderr).toBe(
+        'decision-memory hook: the service refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user "default"? ' +
+          `If not, set --user or DECISION_MEMORY_USER to the token's user); ${ASKED_AS_WRITTEN}\n`,
+      )
       expect(existsSync(spool)).toBe(false)
       const chosen = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
       expect(chosen.code).toBe(0)
-      expect(chosen.stderr).toContain('events spooled for "default" wait for a token that may')
+      expect(chosen.stderr).toContain('events spooled for "default" wait for a token that may act for that user')
       expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(1)
     })
   })
@@ -337,7 +339,7 @@ describe('decision-memory hook refused 401 (no token, or one the service does no
       const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: '' }
       const asked = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
       expect(asked).toMatchObject({ code: 0, stdout: '' })
-      expect(asked.stderr).toContain('the service refused the token (HTTP 401: is DECISION_MEMORY_TOKEN set to one of its tokens?); this question is asked as the agent wrote it, and not spooled')
+      expect(asked.stderr).toBe(`decision-memory hook: the service refused the token (HTTP 401: is DECISION_MEMORY_TOKEN set to one of its tokens?); ${ASKED_AS_WRITTEN}\n`)
       expect(existsSync(spool)).toBe(false)
       const chosen = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
       expect(chosen.code).toBe(0)

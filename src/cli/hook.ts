@@ -358,11 +358,11 @@ export async function runHook(argv: string[], input: HookStdin = process.stdin):
   }
 }
 
-/** What becomes of a PreToolUse's question the service did not plan, said after what kept it. */
+/**
+ * What becomes of a PreToolUse's question the service did not plan, said after what kept it, on its
+ * line or on one of its own: one wording wherever it is said, a refused token's lines included.
+ */
 const QUESTION_AS_WRITTEN = 'this question is asked as the agent wrote it (a PreToolUse is not spooled: its answer is of use only while the agent waits)'
-
-/** The same, said within a refusal of the token (401, 403). */
-const QUESTION_NOT_SPOOLED = 'this question is asked as the agent wrote it, and not spooled: a PreToolUse answer is of use only while the agent waits'
 
 /** Delivers the spool, then `event`; spools it, or sets it aside, when it is not delivered. */
 async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknown, budget: number, remaining: () => number): Promise<void> {
@@ -513,21 +513,22 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
         // No token, or one the service does not know: the event's user has nothing to do with it.
         // A PreToolUse, never spooled, is asked as written: said here, as for a 403, since this line
         // is the only one said of it.
-        const fate = isCapture(e.payload) ? '' : `; ${QUESTION_NOT_SPOOLED}`
+        const fate = isCapture(e.payload) ? '' : `; ${QUESTION_AS_WRITTEN}`
         if (fate !== '') saidAsked = true
         process.stderr.write(`decision-memory hook: the service refused the token (HTTP 401: is DECISION_MEMORY_TOKEN set to one of its tokens?)${fate}\n`)
       } else if (response.status === 403) {
         // Either may be wrong: the token, or the user the event was captured for (DECISION_MEMORY_USER
         // unset sends `default`, which a developer's token may not act for). What becomes of the
         // event: a capture waits in the spool; a PreToolUse is never spooled (isCapture), and saying
-        // it waits sent a person looking in the spool for questions that were simply asked.
+        // it waits sent a person looking in the spool for questions that were simply asked. Said
+        // after the parenthesis, as the 401's is, and as every other line says a question's fate.
         const fate = isCapture(e.payload)
-          ? `events spooled for ${JSON.stringify(e.user)} wait for a token that may`
-          : QUESTION_NOT_SPOOLED
+          ? `events spooled for ${JSON.stringify(e.user)} wait for a token that may act for that user`
+          : QUESTION_AS_WRITTEN
         if (!isCapture(e.payload)) saidAsked = true
         process.stderr.write(
           `decision-memory hook: the service refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user ${JSON.stringify(e.user)}? ` +
-            `If not, set --user or DECISION_MEMORY_USER to the token's user; ${fate})\n`,
+            `If not, set --user or DECISION_MEMORY_USER to the token's user); ${fate}\n`,
         )
       }
       refusedToken = response.status === 401 || response.status === 403
