@@ -674,9 +674,11 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
       env: { DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool },
     })
     expect(refused).toMatchObject({ code: 0, stdout: '' })
-    expect(refused.stderr).toContain('the service refused the token (HTTP 401')
-    // Which user the event is for does not matter to a missing or unknown token.
-    expect(refused.stderr).not.toContain('act for user')
+    // One line: the refusal, what to do, and where the capture waits. Which user the event is for
+    // does not matter to a missing or unknown token.
+    expect(refused.stderr).toBe(
+      `decision-memory hook: the service at ${url} refused the token (HTTP 401: is DECISION_MEMORY_TOKEN set to one of its tokens?); spooled to ${spool}, where events wait for one of its tokens\n`,
+    )
     expect(await spooledLines(spool)).toBe(1)
     expect(existsSync(`${spool}.rejected`)).toBe(false)
     const mended = await runCli(['hook', '--budget', String(GENEROUS)], {

@@ -300,7 +300,7 @@ describe('decision-memory hook given https:// to the service', () => {
 })
 
 describe('decision-memory hook refused 403 (a user the token may not act for)', () => {
-  it('says a capture waits in the spool, and a PreToolUse, never spooled, does not', async () => {
+  it('says a capture waits in the spool, and a PreToolUse, never spooled, does not, the refusal once in one line', async () => {
     const refuse: RequestListener = (request, response) => {
       request.resume()
       request.on('end', () =>
@@ -315,21 +315,22 @@ describe('decision-memory hook refused 403 (a user the token may not act for)', 
       const asked = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
       expect(asked).toMatchObject({ code: 0, stdout: '' })
       // The question's fate after the refusal's parenthesis, in the words every other line says it in.
-      expect(asked.stderr).toBe(
-        'decision-memory hook: the service refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user "default"? ' +
-          `If not, set --user or DECISION_MEMORY_USER to the token's user); ${ASKED_AS_WRITTEN}\n`,
-      )
+      const refused =
+        `decision-memory hook: the service at http://${host} refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user "default"? ` +
+        "If not, set --user or DECISION_MEMORY_USER to the token's user)"
+      expect(asked.stderr).toBe(`${refused}; ${ASKED_AS_WRITTEN}\n`)
       expect(existsSync(spool)).toBe(false)
+      // One line: what was refused, what to do, and where the capture waits, the refusal said once.
       const chosen = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
       expect(chosen.code).toBe(0)
-      expect(chosen.stderr).toContain('events spooled for "default" wait for a token that may act for that user')
+      expect(chosen.stderr).toBe(`${refused}; spooled to ${spool}, where events for "default" wait for a token that may act for that user\n`)
       expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(1)
     })
   })
 })
 
 describe('decision-memory hook refused 401 (no token, or one the service does not know)', () => {
-  it('says a PreToolUse is asked as the agent wrote it and not spooled, and spools a capture', async () => {
+  it('says a PreToolUse is asked as the agent wrote it and not spooled, and a capture spooled, the refusal once in one line', async () => {
     const refuse: RequestListener = (request, response) => {
       request.resume()
       request.on('end', () => response.writeHead(401, { 'content-type': 'application/json' }).end('{"error":{"code":"unauthorized","message":"a bearer token is required"}}'))
@@ -339,19 +340,24 @@ describe('decision-memory hook refused 401 (no token, or one the service does no
       const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: '' }
       const asked = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
       expect(asked).toMatchObject({ code: 0, stdout: '' })
-      expect(asked.stderr).toBe(`decision-memory hook: the service refused the token (HTTP 401: is DECISION_MEMORY_TOKEN set to one of its tokens?); ${ASKED_AS_WRITTEN}\n`)
+      const refused = `decision-memory hook: the service at http://${host} refused the token (HTTP 401: is DECISION_MEMORY_TOKEN set to one of its tokens?)`
+      expect(asked.stderr).toBe(`${refused}; ${ASKED_AS_WRITTEN}\n`)
       expect(existsSync(spool)).toBe(false)
+      // One line: what was refused, what to do, and where the capture waits, the refusal said once.
       const chosen = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
       expect(chosen.code).toBe(0)
-      expect(chosen.stderr).not.toContain('asked as the agent wrote it')
-      expect(chosen.stderr).toContain(`refused the token; spooled to ${spool}`)
+      expect(chosen.stderr).toBe(`${refused}; spooled to ${spool}, where events wait for one of its tokens\n`)
       expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(1)
+      // A spool that cannot be written: the refusal still said, then that the capture is not kept.
+      const folder = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env: { ...env, DECISION_MEMORY_SPOOL: dir } })
+      expect(folder).toMatchObject({ code: 0, stdout: '' })
+      expect(folder.stderr).toBe(`${refused}\ndecision-memory hook: the spool ${dir} is a folder (EISDIR): this event is not kept; give DECISION_MEMORY_SPOOL or --spool the path of a file in it\n`)
     })
   })
 })
 
 describe('decision-memory hook with a capture waiting in the spool, the token refused', () => {
-  it('says the question at hand is asked as the agent wrote it, after the refusal of the spooled capture (401 and 403)', async () => {
+  it('says the refusal once, of the spooled capture, then the question at hand asked as written, or the capture at hand spooled (401 and 403)', async () => {
     for (const status of [401, 403]) {
       const refuse: RequestListener = (request, response) => {
         request.resume()
@@ -365,9 +371,19 @@ describe('decision-memory hook with a capture waiting in the spool, the token re
         expect(existsSync(spool)).toBe(true)
         const asked = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
         expect(asked).toMatchObject({ code: 0, stdout: '' })
-        expect(asked.stderr, String(status)).toContain(`HTTP ${status}`)
-        expect(asked.stderr, String(status)).toContain('this question is asked as the agent wrote it')
+        // The refusal once, of the spooled capture, with what becomes of it; the question's fate on a line of its own.
+        const refused =
+          status === 401
+            ? `decision-memory hook: the service at http://${host} refused the token (HTTP 401: is DECISION_MEMORY_TOKEN set to one of its tokens?); the events spooled wait for one of its tokens\n`
+            : `decision-memory hook: the service at http://${host} refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user "default"? If not, set --user or DECISION_MEMORY_USER to the token's user); ` +
+              'the events spooled for "default" wait for a token that may act for that user\n'
+        expect(asked.stderr, String(status)).toBe(`${refused}decision-memory hook: ${ASKED_AS_WRITTEN}\n`)
         expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== ''), String(status)).toHaveLength(1)
+        // A capture at hand, not sent for the same refusal: spooled with them, said without saying the refusal again.
+        const started = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('session-start')), env })
+        expect(started).toMatchObject({ code: 0, stdout: '' })
+        expect(started.stderr, String(status)).toBe(`${refused}decision-memory hook: this event, not sent for that reason, is spooled to ${spool} with them\n`)
+        expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== ''), String(status)).toHaveLength(2)
       })
     }
   })

@@ -398,6 +398,23 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   /** Whether the refusal of the event at hand, a PreToolUse, said that its question is asked as the agent wrote it. */
   let saidAsked = false
   /**
+   * The refusal of the token for the event at hand, a capture (tokenRefusedWhy), not said by deliver:
+   * said once it is spooled, on one line with where, rather than on a line of its own followed by
+   * another saying again that the token was refused.
+   */
+  let heldRefusal: { why: string; waiting: string } | undefined
+  /**
+   * What stderr says of a token the service refused (401, 403), and what to do: the URL, as the
+   * other lines of a service that did not take an event name it.
+   */
+  const tokenRefusedWhy = (status: 401 | 403, user: string) =>
+    status === 401
+      ? `the service at ${serviceUrl()} refused the token (HTTP 401: is DECISION_MEMORY_TOKEN set to one of its tokens?)`
+      : `the service at ${serviceUrl()} refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user ${JSON.stringify(user)}? If not, set --user or DECISION_MEMORY_USER to the token's user)`
+  /** What becomes of spooled events after such a refusal: they stay in the spool, for a token that will do. */
+  const waitingFor = (status: 401 | 403, user: string) =>
+    status === 401 ? 'wait for one of its tokens' : `for ${JSON.stringify(user)} wait for a token that may act for that user`
+  /**
    * Whether delivering the spool took all but CURRENT_EVENT_RESERVE_MS of the hook's time (a
    * spooled event let go at the drain's end, still unanswered, or the drain stopped for time after
    * deliveries that were answered): a question then planned too late for what was left, or not
@@ -414,6 +431,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
    */
   async function deliver(e: SpooledEvent, late: boolean, spooled = late): Promise<{ outcome: Delivery; body?: string; tooLate?: string }> {
     saidWhy = false
+    heldRefusal = undefined
     if (forbidden.has(e.user)) {
       refusedToken = true
       saidWhy = true
@@ -509,27 +527,21 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       if (permanent) process.stderr.write(`decision-memory hook: the service refused the payload: ${refusal(response.status, body)}${aside}\n`)
       else if (response.status === 404 || response.status === 405) {
         process.stderr.write(`decision-memory hook: ${url} answered HTTP ${response.status}: is DECISION_MEMORY_URL the service's address, with no path?\n`)
-      } else if (response.status === 401) {
-        // No token, or one the service does not know: the event's user has nothing to do with it.
-        // A PreToolUse, never spooled, is asked as written: said here, as for a 403, since this line
-        // is the only one said of it.
-        const fate = isCapture(e.payload) ? '' : `; ${QUESTION_AS_WRITTEN}`
-        if (fate !== '') saidAsked = true
-        process.stderr.write(`decision-memory hook: the service refused the token (HTTP 401: is DECISION_MEMORY_TOKEN set to one of its tokens?)${fate}\n`)
-      } else if (response.status === 403) {
-        // Either may be wrong: the token, or the user the event was captured for (DECISION_MEMORY_USER
-        // unset sends `default`, which a developer's token may not act for). What becomes of the
-        // event: a capture waits in the spool; a PreToolUse is never spooled (isCapture), and saying
-        // it waits sent a person looking in the spool for questions that were simply asked. Said
-        // after the parenthesis, as the 401's is, and as every other line says a question's fate.
-        const fate = isCapture(e.payload)
-          ? `events spooled for ${JSON.stringify(e.user)} wait for a token that may act for that user`
-          : QUESTION_AS_WRITTEN
-        if (!isCapture(e.payload)) saidAsked = true
-        process.stderr.write(
-          `decision-memory hook: the service refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user ${JSON.stringify(e.user)}? ` +
-            `If not, set --user or DECISION_MEMORY_USER to the token's user); ${fate}\n`,
-        )
+      } else if (response.status === 401 || response.status === 403) {
+        // 401: no token, or one the service does not know, whatever the event's user. 403: either
+        // may be wrong, the token or the user the event was captured for (DECISION_MEMORY_USER unset
+        // sends `default`, which a developer's token may not act for). What becomes of the event
+        // follows the refusal's parenthesis, once: a spooled one stays in the spool; the event at
+        // hand, a capture, is said with where it is spooled, after it is (heldRefusal); a PreToolUse
+        // is never spooled (isCapture), and saying it waits sent a person looking in the spool for
+        // questions that were simply asked.
+        const refused = tokenRefusedWhy(response.status, e.user)
+        if (spooled) process.stderr.write(`decision-memory hook: ${refused}; the events spooled ${waitingFor(response.status, e.user)}\n`)
+        else if (isCapture(e.payload)) heldRefusal = { why: refused, waiting: waitingFor(response.status, e.user) }
+        else {
+          saidAsked = true
+          process.stderr.write(`decision-memory hook: ${refused}; ${QUESTION_AS_WRITTEN}\n`)
+        }
       }
       refusedToken = response.status === 401 || response.status === 403
       saidWhy = permanent || [401, 403, 404, 405].includes(response.status)
@@ -622,8 +634,20 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     return
   }
   if ((now.outcome === 'failed' || now.outcome === 'deferred') && isCapture(payload)) {
-    await appendToSpool(file, event)
-    process.stderr.write(`decision-memory hook: ${undeliveredWhy()}; spooled to ${file}\n`)
+    // Its token refused, said on one line with where it went: spooled, or, when the spool cannot
+    // be written, the refusal alone, before the line that says it is not kept.
+    const held = heldRefusal
+    await appendToSpool(file, event).catch((error: unknown) => {
+      if (held !== undefined) process.stderr.write(`decision-memory hook: ${held.why}\n`)
+      throw error
+    })
+    if (held !== undefined) process.stderr.write(`decision-memory hook: ${held.why}; spooled to ${file}, where events ${held.waiting}\n`)
+    else if (refusedToken) {
+      // The token refused for a spooled event, said on its line (the drain stopped at a 401, or the
+      // user is one the token may not act for): this one, not sent, is said spooled on a line of
+      // its own, as a PreToolUse's question is said asked as written, the refusal said once.
+      process.stderr.write(`decision-memory hook: this event, not sent for that reason, is spooled to ${file} with them\n`)
+    } else process.stderr.write(`decision-memory hook: ${undeliveredWhy()}; spooled to ${file}\n`)
   }
 
   /** Why the last delivery did not go through, as stderr says it. */
@@ -635,8 +659,6 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     const urlProblem = serviceUrlProblem(serviceUrl()) ?? tokenProblem()
     return urlProblem !== undefined
       ? urlProblem
-      : refusedToken
-      ? `the service at ${serviceUrl()} refused the token`
       : barredPort !== undefined
         ? `${serviceUrl()}: ${barredPort}`
       : timedOut
