@@ -282,6 +282,32 @@ describe('decision-memory hook flags', () => {
       await rm(dir, { recursive: true, force: true })
     }
   })
+
+  it('says after a flag mistake that a PreToolUse\'s question is asked as the agent wrote it, unspooled; another tool\'s event, nothing more', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-hook-flag-pre-'))
+    try {
+      const spool = join(dir, 'spool.ndjson')
+      const env = { DECISION_MEMORY_URL: 'http://127.0.0.1:1', DECISION_MEMORY_SPOOL: spool }
+      const mistakes: Array<[string[], Record<string, string>, string]> = [
+        [['--budget', '0x10'], {}, '--budget must be a positive number of ms in decimal digits (2000)'],
+        [['--user', '..'], {}, '--user: must not be'],
+        [['--on'], {}, '--on is a flag of toggle, not of hook'],
+        [[], { DECISION_MEMORY_PORT: 'abc', DECISION_MEMORY_URL: '' }, 'DECISION_MEMORY_PORT must be a port number'],
+      ]
+      for (const [flags, variables, named] of mistakes) {
+        const asked = await runCli(['hook', ...flags], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env: { ...env, ...variables } })
+        expect(asked, named).toMatchObject({ code: 0, stdout: '' })
+        const lines = asked.stderr.split('\n')
+        expect(lines[0], named).toContain(named)
+        expect(lines.slice(1), named).toEqual([`decision-memory hook: ${ASKED_AS_WRITTEN}`, ''])
+        const bash = await runCli(['hook', ...flags], { input: JSON.stringify(claudeCodeFixture('pre-tool-use-bash')), env: { ...env, ...variables } })
+        expect(bash.stderr.split('\n').slice(1), named).toEqual([''])
+      }
+      expect(existsSync(spool)).toBe(false)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
 })
 
 describe('decision-memory hook given https:// to the service', () => {

@@ -72,6 +72,12 @@ export const TERMINAL_STDIN =
 /** What the hook says of stdin that is not JSON, or JSON but no object, as the guard says it. */
 const NOT_A_PAYLOAD = 'stdin is not a JSON hook payload'
 
+/**
+ * What becomes of a PreToolUse's question the service did not plan, said after what kept it, on its
+ * line or on one of its own: one wording wherever it is said, a refused token's lines included.
+ */
+const QUESTION_AS_WRITTEN = 'this question is asked as the agent wrote it (a PreToolUse is not spooled: its answer is of use only while the agent waits)'
+
 async function readStdin(timeoutMs: number, stdin: HookStdin): Promise<StdinPayload | undefined> {
   // Run by hand in a terminal, nothing is piped: said at once, rather than after the budget.
   if (stdin.isTTY === true) throw new Error(TERMINAL_STDIN)
@@ -265,6 +271,12 @@ async function spoolDespiteFlags(argv: string[], input: HookStdin): Promise<void
   } catch {
     return
   }
+  // A question is not spooled, as none is: asked as the agent wrote it, said on a line of its own
+  // after the one naming the flag, as after a URL at fault, or its fate went unsaid.
+  if (isPreToolUse(payload) && isQuestionTool(payload)) {
+    process.stderr.write(`decision-memory hook: ${QUESTION_AS_WRITTEN}\n`)
+    return
+  }
   if (!isCapture(payload)) return
   // One a line can hold is spooled, and set aside in the .rejected file by the call that drains it.
   const deep = fieldNestedTooDeep(payload)
@@ -357,12 +369,6 @@ export async function runHook(argv: string[], input: HookStdin = process.stdin):
     await held?.release()
   }
 }
-
-/**
- * What becomes of a PreToolUse's question the service did not plan, said after what kept it, on its
- * line or on one of its own: one wording wherever it is said, a refused token's lines included.
- */
-const QUESTION_AS_WRITTEN = 'this question is asked as the agent wrote it (a PreToolUse is not spooled: its answer is of use only while the agent waits)'
 
 /** Delivers the spool, then `event`; spools it, or sets it aside, when it is not delivered. */
 async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknown, budget: number, remaining: () => number): Promise<void> {
