@@ -1,6 +1,7 @@
 // `npm run eval`: simulates the users, scores decision-memory and the baselines, and writes
 // eval/REPORT.md with its images. Flags: --seed N, --users N (per type), --out DIR, --workers N,
 // --policy FILE, --sensitivity-users N (per type, for the runs of the policy's alternatives).
+// A mistake in the flags exits 2, any other failure 1.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
@@ -16,34 +17,54 @@ import { summarize } from './summary'
 /** Users of each type in the sensitivity runs: enough to show a direction, small enough to stay fast. */
 const SENSITIVITY_USERS_PER_TYPE = 6
 
+/** A mistake in the flags: said on one line, and exit 2, as calibration-split.ts and the CLI exit on one. */
+class UsageError extends Error {}
+
 function positiveInteger(raw: string, name: string): number {
   const value = Number(raw)
   if (!Number.isInteger(value) || value < 1)
-    throw new Error(`--${name} must be a positive integer, not "${raw}"`)
+    throw new UsageError(`--${name} must be a positive integer, not ${JSON.stringify(raw)}`)
   return value
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      seed: { type: 'string', default: String(REPORT_SEED) },
-      users: { type: 'string', default: String(REPORT_POPULATION.usersPerType) },
-      out: { type: 'string', default: 'eval' },
-      workers: { type: 'string', default: String(Math.min(2, availableParallelism())) },
-      policy: { type: 'string', default: DEFAULT_POLICY_FILE },
-      'sensitivity-users': { type: 'string', default: String(SENSITIVITY_USERS_PER_TYPE) },
-    },
-  })
-  const started = performance.now()
-  const policy = await loadPolicy(values.policy)
-  const population = {
-    ...REPORT_POPULATION,
+/** The flags, checked before anything runs; parseArgs's own refusals (an unknown flag, a value missing) are usage errors too. */
+function flags() {
+  let values
+  try {
+    values = parseArgs({
+      options: {
+        seed: { type: 'string', default: String(REPORT_SEED) },
+        users: { type: 'string', default: String(REPORT_POPULATION.usersPerType) },
+        out: { type: 'string', default: 'eval' },
+        workers: { type: 'string', default: String(Math.min(2, availableParallelism())) },
+        policy: { type: 'string', default: DEFAULT_POLICY_FILE },
+        'sensitivity-users': { type: 'string', default: String(SENSITIVITY_USERS_PER_TYPE) },
+      },
+    }).values
+  } catch (error) {
+    const code = (error as { code?: unknown }).code
+    // Some of its messages run on several lines (an ambiguous value): one line, as the others.
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))
+      throw new UsageError((error as Error).message.replace(/\s*\n\s*/g, ' '))
+    throw error
+  }
+  return {
     seed: positiveInteger(values.seed, 'seed'),
     usersPerType: positiveInteger(values.users, 'users'),
+    workers: positiveInteger(values.workers, 'workers'),
+    sensitivityUsers: positiveInteger(values['sensitivity-users'], 'sensitivity-users'),
+    out: values.out,
+    policy: values.policy,
   }
-  const workers = positiveInteger(values.workers, 'workers')
+}
+
+async function main(): Promise<void> {
+  const values = flags()
+  const started = performance.now()
+  const policy = await loadPolicy(values.policy)
+  const population = { ...REPORT_POPULATION, seed: values.seed, usersPerType: values.usersPerType }
+  const { workers, sensitivityUsers } = values
   const simulate = workers === 1 ? simulateInProcess : simulateInParallel(workers)
-  const sensitivityUsers = positiveInteger(values['sensitivity-users'], 'sensitivity-users')
   // Both share the workers' pool, so no core waits for the slowest task of one run.
   const [evaluation, rows] = await Promise.all([
     runEvaluation({ ...population, policy }, simulate),
@@ -74,5 +95,5 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   process.stderr.write(`eval: ${(error as Error).message}\n`)
-  process.exitCode = 1
+  process.exitCode = error instanceof UsageError ? 2 : 1
 })
