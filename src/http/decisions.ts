@@ -21,7 +21,7 @@ import {
   WhyQuery,
 } from './decision-schemas'
 import { authorizeUsers, forEveryUser } from './auth'
-import { ErrorSchema, markWrites } from './errors'
+import { ErrorSchema, markWrites, markWritesNothing } from './errors'
 import { createRouter } from './router'
 
 const json = <T>(schema: T) => ({ content: { 'application/json': { schema } } })
@@ -222,7 +222,12 @@ export function decisionRoutes(decisions: Decisions, memory: DecisionMemory) {
       return c.json({ decisions: await decisions.applicable(c.req.valid('query'), { count }) }, 200)
     })
     .openapi(pulses, async (c) => c.json(await decisions.pulses(), 200))
-    .openapi(check, async (c) => c.json(await decisions.check(c.req.valid('json')), 200))
+    .openapi(check, async (c) => {
+      const body = c.req.valid('json')
+      // An audit (as_of) reads the decisions as they stood then and counts no pulse: it writes nothing.
+      if (body.as_of !== undefined) markWritesNothing(c)
+      return c.json(await decisions.check(body), 200)
+    })
     .openapi(forEveryUser('import decisions, which every user shares', importRecords), async (c) => {
       const { records, ...folder } = c.req.valid('json')
       return c.json(await decisions.import(records, folder), 200)

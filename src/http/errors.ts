@@ -320,7 +320,7 @@ async function whereBodyBreaks(c: Context): Promise<string | undefined> {
 /** The methods of a request that writes nothing to the store. */
 const READ_METHODS = new Set(['GET', 'HEAD'])
 
-/** The context key markWrites sets. */
+/** The context key markWrites and markWritesNothing set. */
 const WRITES = 'writes'
 
 /**
@@ -331,15 +331,24 @@ export function markWrites(c: Context): void {
   c.set(WRITES as never, true as never)
 }
 
+/**
+ * Marks a POST that writes nothing to the store (POST /v1/decisions/check with `as_of`, an audit,
+ * counts no pulse), so that a store failure of it is said as of a read, not of a write it never made.
+ */
+export function markWritesNothing(c: Context): void {
+  c.set(WRITES as never, false as never)
+}
+
 /** The app's error handler (R-SVC-2): every error answered by `answerError`. */
 export function createErrorHandler(logger: Logger) {
   return async function onError(error: Error, c: Context) {
     // Behind @hono/node-server, Node's request: a body cut short fails its read (or its JSON parse).
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
     const cause = incoming !== undefined && cutShort(incoming) ? new IncompleteBodyError(error) : error
-    // A GET or HEAD writes nothing, but a GET that counts recall pulses (markWrites): a route that
-    // writes is a POST, PUT, PATCH or DELETE.
-    const writes = !READ_METHODS.has(c.req.method) || c.get(WRITES as never) === true
+    // A GET or HEAD writes nothing, but a GET that counts recall pulses (markWrites); a POST, PUT,
+    // PATCH or DELETE writes, but a check's audit (markWritesNothing).
+    const marked = c.get(WRITES as never) as boolean | undefined
+    const writes = typeof marked === 'boolean' ? marked : !READ_METHODS.has(c.req.method)
     const { status, body } = answerError(logger, cause, c.get('requestId' as never) as string | undefined, writes)
     if (body.error.code === 'invalid_json') {
       const where = await whereBodyBreaks(c)

@@ -435,6 +435,23 @@ describe('a store LevelDB cannot write (R-SVC-2: a 5xx is a bug, and this is non
     expect(r.body.error.message).toContain('a write that failed stored nothing')
   })
 
+  it('says a read failed to a check with as_of, an audit that counts no pulse, and a write to one without', async () => {
+    const db = new MemoryLevel<string, string>()
+    const t = await createTestApp({ db })
+    const damaged = 'Corruption: not an sstable (bad magic number)'
+    failIterators(db, damaged, 'LEVEL_CORRUPTION')
+    const audit = await t.call('POST', '/v1/decisions/check', { action: 'git push --force', as_of: '2026-01-01T00:00:00.000Z' })
+    expect(audit.status).toBe(503)
+    expect(audit.body.error.code).toBe('store_unavailable')
+    expect(audit.body.error.message).toBe(
+      `the store is damaged (${damaged}): a read met a damaged file, and this request writes nothing; stop the service and restore the store's folder from a backup`,
+    )
+    // Without as_of, each decision checked counts a recall pulse: a write.
+    const now = await t.call('POST', '/v1/decisions/check', { action: 'git push --force' })
+    expect(now.status).toBe(503)
+    expect(now.body.error.message).toContain('a write that failed stored nothing')
+  })
+
   it('says so on /healthz once a read met a damaged file, until the service is restarted, and what to do', async () => {
     const db = new MemoryLevel<string, string>()
     const t = await createTestApp({ db })
