@@ -58,6 +58,7 @@ export async function exportCommand(argv: string[]): Promise<number> {
       for await (const line of memory.exportUser(user)) text += exportLineText(line) + '\n'
       return text
     },
+    writesNothing: true,
   })
   if (answer.status >= 400) return failure('export', answer)
   // NDJSON is for programs, but it is often looked at where it lands: C1 controls escaped (same values).

@@ -106,6 +106,8 @@ export async function preferencesCommand(argv: string[]): Promise<number> {
       timeoutMs: 60_000,
       expect: hasFields({ points: 'array' }),
       local: (memory) => memory.preferences(user, { as_of: asOf }),
+      // Read from archival alone: nothing is written.
+      writesNothing: true,
     })
   } catch (error) {
     // An --as-of the store refuses (in the future) is the flag's mistake, as why's is.

@@ -46,6 +46,12 @@ export interface StoreRequest {
   createStore?: boolean
   /** The answer when no service runs and there is no store to open (and createStore is not set), instead of refusing. */
   whenNoStore?: () => unknown
+  /**
+   * Whether `local` only reads the store (preferences, export, a decision's why, a session's
+   * setting shown): a failure of LevelDB is then said as a read's. Left out where the use case
+   * writes, or may (a point's why rebuilds an aggregate not in core): said as a write's.
+   */
+  writesNothing?: boolean
 }
 
 /**
@@ -266,16 +272,17 @@ function noStoreAt(dir: string): boolean {
  * short: `Corruption: not an sstable (bad magic number)`, `IO error: …/000005.ldb: Invalid
  * argument`; a full disk), said in one line that names the folder and what to do, as the service
  * answers it `store_unavailable`: it was thrown on, and printed as a crash with a stack trace.
- * Any other error is returned as it is.
+ * `writesNothing` for a command that only reads, told that a read failed, not of a write it never
+ * made. Any other error is returned as it is.
  */
-function storeFailureIn(dir: string, error: unknown): unknown {
+function storeFailureIn(dir: string, error: unknown, writesNothing = false): unknown {
   const code = (error as { code?: unknown }).code ?? ((error as Error).cause as { code?: unknown } | undefined)?.code
   if (code === 'LEVEL_CORRUPTION') {
     return new StoreOpenError(`the store in ${dir} is damaged (${(error as Error).message}): restore the folder from a backup`)
   }
   if (code === 'LEVEL_IO_ERROR') {
     return new StoreOpenError(
-      `the store in ${dir} could not be read or written (${(error as Error).message}): a file of it damaged or cut short, a full disk, a file it may not write; a write that failed stored nothing: if a file of it is damaged or cut short, restore the folder from a backup; else fix the cause and run the command again`,
+      `the store in ${dir} could not be read or written (${(error as Error).message}): a file of it damaged or cut short, a full disk, a file it may not write; ${writesNothing ? 'a read failed, and this command writes nothing' : 'a write that failed stored nothing'}: if a file of it is damaged or cut short, restore the folder from a backup; else fix the cause and run the command again`,
     )
   }
   return error
@@ -309,7 +316,7 @@ function local(request: StoreRequest, named?: '--data'): Promise<Answer> {
         const memory = createDecisionMemory({ store, policy, clock: systemClock, decisions })
         return { status: 200, body: await request.local(memory, decisions), via: 'local' as const }
       } catch (error) {
-        throw storeFailureIn(dir, error)
+        throw storeFailureIn(dir, error, request.writesNothing)
       } finally {
         await store.close()
       }

@@ -68,6 +68,8 @@ export async function toggleCommand(argv: string[]): Promise<number> {
     // The route's own query parameter: whose session it reads.
     path: `/v1/sessions/${encodeURIComponent(sessionId)}/personalization${user === undefined ? '' : `?${new URLSearchParams({ user })}`}`,
     local: (memory: DecisionMemory) => memory.session({ session_id: sessionId, user }),
+    // Read before a toggle too (seenBefore), whose command then writes: a read alone with --show.
+    writesNothing: show,
     dataDir: values.data,
     policyFile: values.policy,
     expect: hasFields({ session_id: 'string', personalization: 'boolean', user: 'string' }),

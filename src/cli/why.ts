@@ -360,6 +360,8 @@ export async function whyCommand(argv: string[]): Promise<number> {
           key !== undefined
             ? decisions.why(key, { as_of: asOf })
             : memory.why({ user, project, point: point as string, as_of: asOf, ...run }),
+        // A decision's chain is read; a point's recommendation may rebuild its aggregate into core, a write.
+        writesNothing: key !== undefined,
       })
     } catch (error) {
       if (!(error instanceof InputError)) throw error
@@ -411,6 +413,7 @@ export async function whyCommand(argv: string[]): Promise<number> {
         policyFile: values.policy,
         expect: hasFields({ decisions: 'array' }),
         local: async (_memory, decisions) => ({ decisions: await decisions.list({ as_of: asOf }) }),
+        writesNothing: true,
       })
     } catch (error) {
       // An --as-of the store refuses (in the future) is the flag's mistake, as with KEY: read by the
