@@ -50,6 +50,30 @@ describe('contractFor: what the decisions bound to a point do to its offer (R-CO
   })
 })
 
+describe('applyDecisions: required decisions that rule out every option offered (R-CON-2)', () => {
+  let policy: CompiledPolicy
+  beforeAll(async () => {
+    policy = await loadPolicy()
+  })
+
+  it('names them by key, whichever is newer, each rationale after its key, as one line', () => {
+    // D-001 is the newer by date: newest first would name it first, or alone with its rationale.
+    const noS = bound('D-002', '2026-06-01', 'required', { kind: 'must_not', option: 'Tier S' })
+    const noM = bound('D-001', '2026-07-01', 'required', { kind: 'must_not', option: 'Tier M' })
+    const offered = [{ option: 'Tier S' }, { option: 'Tier M' }]
+    for (const decisions of [[noS, noM], [noM, noS]]) {
+      const contract = contractFor(decisions, offered, undefined)
+      const rec = recommend({ point: 'complexity-tier', question: 'Which tier?', options: contract.offered, offered, context: {}, memory: pointView([], policy), sessions: 1, personalization: true, asOf: new Date('2026-07-02T00:00:00.000Z'), policy })
+      expect(applyDecisions(rec, contract, false, policy)).toMatchObject({
+        ask: true,
+        precondition: 'required decision D-001, D-002 is in force',
+        disclosure: 'every option offered is ruled out by required decision D-001: because D-001; D-002: because D-002',
+        ask_reason: 'every option offered is ruled out by required decision D-001, D-002: none is recommended; the user chooses',
+      })
+    }
+  })
+})
+
 describe('applyDecisions: the confidence of a multi-select answer a required decision fixes part of (R-CON-2, R-REC-8)', () => {
   let policy: CompiledPolicy
   beforeAll(async () => {

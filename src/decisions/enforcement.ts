@@ -68,8 +68,9 @@ export interface PointContract {
   /** Options taken off the offer by required `must_not`s and `limit`s. */
   ruledOut: Map<string, DecisionRecord[]>
   /**
-   * The required decisions that rule out every option offered between them, newest first; null
-   * when some option is left. Nothing is then recommended, and the offer is kept whole.
+   * The required decisions that rule out every option offered between them, by key (as `GET
+   * /v1/decisions` lists them, compareKeys); null when some option is left. Nothing is then
+   * recommended, and the offer is kept whole.
    */
   noneAllowed: DecisionRecord[] | null
   /** Offered options an advisory `must_not` or `limit` advises against: a check warns of each. */
@@ -247,7 +248,7 @@ export function contractFor(
     musts: fixable,
     ruledOut,
     advisedAgainst,
-    noneAllowed: noneAllowed ? [...byDecision.keys()].sort(newestFirst) : null,
+    noneAllowed: noneAllowed ? [...byDecision.keys()].sort((a, b) => compareKeys(a.key, b.key)) : null,
     advisory,
     soft,
     offered: noneAllowed ? [...offered] : allowed,
@@ -671,11 +672,19 @@ function enforcedOptions(contract: PointContract, allowed: readonly string[], on
  * The answer where required decisions rule out every option offered (R-CON-2): none of them is
  * recommended, whatever was observed. The options are shown as the agent offered them, none
  * marked; confidence is 0, and the user is asked. `recommended` still names what the memory alone
- * would pick (it is also in `learned`): a field to read, not an answer to give.
+ * would pick (it is also in `learned`): a field to read, not an answer to give. `deciding` comes by
+ * key, as `GET /v1/decisions`, the check's `blocked_by` and the hook's `ruled out by required
+ * decision D-001, D-002` list them. None of them holds over another (each rules out options of
+ * its own), so each is named with its own rationale and scope: the newest's rationale alone, said
+ * after all their keys, read as the reason of them all.
  */
 function recommendNone(rec: Recommendation, offered: readonly OfferedOption[], deciding: DecisionRecord[]): ContractedRecommendation {
-  const lead = deciding[0] as DecisionRecord
   const keys = deciding.map((d) => d.key).join(', ')
+  // One scope said once, after the keys (`… is in force under src/billing`); several, each in
+  // brackets after its key (`D-302, D-303 (under src/billing) is in force`), none after one that has none.
+  const scopes = new Set(deciding.map(scopeText))
+  const scoped = (d: DecisionRecord) => (scopeText(d) === '' ? d.key : `${d.key} (${scopeText(d).trim()})`)
+  const inForce = scopes.size === 1 ? `${keys} is in force${[...scopes][0] as string}` : `${deciding.map(scoped).join(', ')} is in force`
   const asWritten = new Map(offered.map((o) => [o.option, o]))
   const byOption = new Map(rec.options.map((o) => [o.option, o]))
   const options = offered.flatMap((o) => {
@@ -687,10 +696,11 @@ function recommendNone(rec: Recommendation, offered: readonly OfferedOption[], d
     ...rec,
     options,
     confidence: { value: 0, level: 'low', significant: false, method: reason },
-    precondition: `required decision ${keys} is in force${scopeText(lead)}`,
+    precondition: `required decision ${inForce}`,
     conditions: { context: [], window: null },
     contradictions: [],
-    disclosure: `${reason}: ${lead.rationale}`,
+    // `… by required decision D-201: <its rationale>; D-202: <its rationale>`: one line, each by its key.
+    disclosure: `every option offered is ruled out by required decision ${deciding.map((d) => `${d.key}: ${d.rationale}`).join('; ')}`,
     strength: 'neutral',
     ask: true,
     ask_reason: `${reason}: none is recommended; the user chooses`,

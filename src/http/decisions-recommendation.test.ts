@@ -751,10 +751,44 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
       ['D-201', 'ruled-out', ['5']],
       ['D-200', 'conflict', ['5']],
     ])
-    expect(rec.confidence.method).toBe('every option offered is ruled out by required decision D-202, D-201')
+    // By key, as the check lists them, not newest first.
+    expect(rec.confidence.method).toBe('every option offered is ruled out by required decision D-201, D-202')
     expect(rec.conflicts).toEqual([
       { keys: ['D-201', 'D-200'], options: ['5'], message: 'required decisions D-201 and D-200 contradict each other over "5" (the newer, D-201, holds)' },
     ])
+  })
+
+  it('names the required decisions that rule out every option offered by key, as the check lists them, each with its rationale and scope', async () => {
+    const app = await createTestApp()
+    const retries = { ...REQUIRED_TIER_L, scope: { points: ['retries3'] } }
+    // D-302 is the newer (dated alike, its key listed later); D-301 has a scope of its own.
+    const d301 = { ...retries, key: 'D-301', rationale: 'Five retries flood the queue.', constraints: [{ kind: 'must_not', option: '5' }] }
+    const d302 = { ...retries, key: 'D-302', rationale: 'Six is past the timeout.', constraints: [{ kind: 'limit', value: 5 }] }
+    for (const d of [d302, d301]) expect((await app.call('POST', '/v1/decisions', d)).status).toBe(201)
+    const question = { point: 'retries3', question: 'How many retries?', all_options: ['5', '6'] }
+    const rec = (await app.call('POST', '/v1/recommendations', question)).body
+    const ruledOut = 'every option offered is ruled out by required decision D-301, D-302'
+    expect(rec).toMatchObject({
+      ask: true,
+      strength: 'neutral',
+      confidence: { value: 0, level: 'low', method: ruledOut },
+      precondition: 'required decision D-301, D-302 is in force',
+      // Each rationale, after its decision's key: the newest's alone read as the reason of both.
+      disclosure: 'every option offered is ruled out by required decision D-301: Five retries flood the queue.; D-302: Six is past the timeout.',
+      ask_reason: `${ruledOut}: none is recommended; the user chooses`,
+    })
+    // As the check names them when a choice breaks both.
+    const check = (await app.call('POST', '/v1/decisions/check', { choice: ['5', '6'], point: 'retries3', multi_select: true })).body
+    expect(check.blocked_by.map((v: { key: string }) => v.key)).toEqual(['D-301', 'D-302'])
+
+    // Scoped differently, each is said with its own scope, not both with one's.
+    await app.call('POST', '/v1/decisions/D-301/revoke', {})
+    expect((await app.call('POST', '/v1/decisions', { ...d301, key: 'D-303', scope: { points: ['retries3'], path: 'src/billing' } })).status).toBe(201)
+    const scoped = (await app.call('POST', '/v1/recommendations', { ...question, context: { path: 'src/billing/retry.ts' } })).body
+    expect(scoped).toMatchObject({
+      precondition: 'required decision D-302, D-303 (under src/billing) is in force',
+      disclosure: 'every option offered is ruled out by required decision D-302: Six is past the timeout.; D-303: Five retries flood the queue.',
+    })
   })
 
   it('answers nothing for the user when a required must names an option not offered: every option offered breaks it, and the check blocks each', async () => {
