@@ -723,6 +723,27 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(kept.permissionDecisionReason).toContain('Only Tier M can be chosen for "Which tier for this security incident?" (required decision D-001, D-002 rules out Tier S)')
   })
 
+  it('names the required decisions that rule out every option offered by key, each with its rationale, a long one quoted by its start', async () => {
+    const { call } = await createTestApp()
+    // D-001's rationale is long: quoted by its start, with the command that prints it whole, before D-002's.
+    const long = `Small tiers skip the design review. ${'Billing needs it. '.repeat(40)}`.trim()
+    const noTierS = { ...REQUIRED_TIER_L, key: 'D-001', title: 'No Tier S', rationale: long, constraints: [{ kind: 'must_not', option: 'Tier S' }] }
+    const noTierM = { ...REQUIRED_TIER_L, key: 'D-002', title: 'No Tier M', rationale: 'Tier M is being retired.', constraints: [{ kind: 'must_not', option: 'Tier M' }] }
+    for (const d of [noTierS, noTierM]) expect((await call('POST', '/v1/decisions', d)).status).toBe(201)
+    const pre = claudeCodeFixture('pre-tool-use')
+    const question = pre.tool_input.questions[0]
+    pre.tool_input.questions[0] = { ...question, options: question.options.filter((o: { label: string }) => o.label !== 'Tier L') }
+    const output = (await call('POST', HOOK, pre)).body.hookSpecificOutput
+    expect(output.permissionDecision).toBe('ask')
+    const ruledOut =
+      `every option offered is ruled out by required decision D-001: ${long.slice(0, 500)}… (the whole rationale: node ${shellWord(BIN_PATH)} why D-001); ` +
+      'D-002: Tier M is being retired'
+    expect(output.permissionDecisionReason).toBe(
+      `decision-memory left the questions it asks as written. For "${TIER_QUESTION}", ${ruledOut}. The agent is told to ask again with an option the decision allows`,
+    )
+    expect(output.additionalContext).toBe(`decision-memory: for "${TIER_QUESTION}", ${ruledOut}; ask again with an option the decision allows`)
+  })
+
   it('takes out the options a required decision rules out, a sensitive question\'s too, and says so', async () => {
     const { call } = await createTestApp()
     const noTierS = { ...REQUIRED_TIER_L, key: 'D-071', title: 'No Tier S', constraints: [{ kind: 'must_not', option: 'Tier S' }] }

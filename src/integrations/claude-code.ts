@@ -1007,18 +1007,25 @@ function decisionEffects(r: QuestionPlan['questions'][number]['recommendation'])
 }
 
 /**
- * A recommendation's disclosure as a hook's message says it: one that ends with a decision's long
- * rationale (`required by decision D-050: <rationale>`, up to 8,000 characters) quotes it by its
- * start and says where the whole is (rationaleQuoted; `where`, the service's address for the command
- * that prints it, serviceUrlPrefix), so that what follows it is still read.
+ * A recommendation's disclosure as a hook's message says it: a decision's long rationale it quotes
+ * after the decision's key (`required by decision D-050: <rationale>`, up to 8,000 characters; or
+ * one of several, `ruled out by required decision D-201: <rationale>; D-202: <rationale>`) is quoted
+ * by its start with where the whole is (rationaleQuoted; `where`, the service's address for the
+ * command that prints it, serviceUrlPrefix), so that what follows it is still read.
  */
 function disclosureSaid(r: QuestionPlan['questions'][number]['recommendation'], where: string): string {
-  for (const d of decisionEffects(r)) {
-    const rationale = d.rationale
-    if (rationale === undefined || rationale.length <= RATIONALE_QUOTED || !r.disclosure.endsWith(`: ${rationale}`)) continue
-    return `${r.disclosure.slice(0, -rationale.length)}${rationaleQuoted(d.key, rationale, where)}`
+  let said = r.disclosure
+  for (const key of new Set(decisionEffects(r).map((d) => d.key))) {
+    const rationale = decisionEffects(r).find((d) => d.key === key && d.rationale !== undefined)?.rationale
+    if (rationale === undefined || rationale.length <= RATIONALE_QUOTED) continue
+    // After its key (a word of its own: not the end of `AD-1`'s for `D-1`), where it ends the
+    // disclosure or is followed by the next decision's.
+    const quoted = ` ${key}: ${rationale}`
+    const at = said.endsWith(quoted) ? said.length - quoted.length : said.indexOf(`${quoted}; `)
+    if (at < 0) continue
+    said = `${said.slice(0, at)} ${key}: ${rationaleQuoted(key, rationale, where)}${said.slice(at + quoted.length)}`
   }
-  return r.disclosure
+  return said
 }
 
 /**
