@@ -575,6 +575,42 @@ describe('decision-memory hook whose PreToolUse gets no answer from the service'
 /** What the hook says of a PreToolUse whose failure a line of its own said, in a line after it. */
 const ASKED_AS_WRITTEN = 'this question is asked as the agent wrote it (a PreToolUse is not spooled: its answer is of use only while the agent waits)'
 
+/** Answers that say DECISION_MEMORY_URL is at fault, and what the hook's line says of each, after the URL. */
+const URL_AT_FAULT = [
+  { status: 404, type: 'application/json', body: '{"error":{"code":"not_found","message":"no route"}}', said: 'answered HTTP 404: is DECISION_MEMORY_URL the service\'s address, with no path?' },
+  { status: 405, type: 'text/plain', body: 'Method Not Allowed', said: 'answered HTTP 405: is DECISION_MEMORY_URL the service\'s address, with no path?' },
+  { status: 200, type: 'text/html', body: '<html>Welcome to nginx!</html>', said: 'answered HTTP 200 with a body that is not JSON (is DECISION_MEMORY_URL a decision-memory service?)' },
+]
+
+describe('decision-memory hook given a capture, DECISION_MEMORY_URL at fault', () => {
+  it('says the URL once, in one line with where the capture is spooled and what it waits for (404, 405, a page that is not JSON)', async () => {
+    for (const answer of URL_AT_FAULT) {
+      const wrong: RequestListener = (request, response) => {
+        request.resume()
+        request.on('end', () => response.writeHead(answer.status, { 'content-type': answer.type }).end(answer.body))
+      }
+      await withStub(`dm-hook-url-${answer.status}-`, wrong, async ({ host, dir }) => {
+        const spool = join(dir, 'spool.ndjson')
+        const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+        const chosen = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
+        expect(chosen).toMatchObject({ code: 0, stdout: '' })
+        // Not the URL, then "answered HTTP 404 without taking it; spooled to …": the fault once, with where the capture waits.
+        expect(chosen.stderr, String(answer.status)).toBe(
+          `decision-memory hook: http://${host}/v1/hooks/claude-code ${answer.said}; spooled to ${spool}, where events wait for DECISION_MEMORY_URL to be mended\n`,
+        )
+        expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== ''), String(answer.status)).toHaveLength(1)
+        // A spool that cannot be written: the URL still said, then that the capture is not kept.
+        const folder = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env: { ...env, DECISION_MEMORY_SPOOL: dir } })
+        expect(folder).toMatchObject({ code: 0, stdout: '' })
+        expect(folder.stderr, String(answer.status)).toBe(
+          `decision-memory hook: http://${host}/v1/hooks/claude-code ${answer.said}\n` +
+            `decision-memory hook: the spool ${dir} is a folder (EISDIR): this event is not kept; give DECISION_MEMORY_SPOOL or --spool the path of a file in it\n`,
+        )
+      })
+    }
+  })
+})
+
 describe('decision-memory hook with a capture waiting in the spool, DECISION_MEMORY_URL at fault', () => {
   it('says the URL once, of the spooled capture, then that the question at hand, not sent, is asked as the agent wrote it (404, 405, a page that is not JSON)', async () => {
     const answers = [

@@ -404,11 +404,12 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   /** Whether the refusal of the event at hand, a PreToolUse, said that its question is asked as the agent wrote it. */
   let saidAsked = false
   /**
-   * The refusal of the token for the event at hand, a capture (tokenRefusedWhy), not said by deliver:
-   * said once it is spooled, on one line with where, rather than on a line of its own followed by
-   * another saying again that the token was refused.
+   * Why the event at hand, a capture, was not taken, as deliver found it (its token refused, a URL
+   * at fault: a 404, a 405, a page that is not JSON), not said by deliver: said once it is spooled,
+   * on one line with where and what it waits for, rather than on a line of its own followed by
+   * another saying again that it was not taken.
    */
-  let heldRefusal: { why: string; waiting: string } | undefined
+  let heldWhy: { why: string; waiting: string } | undefined
   /**
    * What stderr says of a token the service refused (401, 403), and what to do: the URL, as the
    * other lines of a service that did not take an event name it.
@@ -417,6 +418,17 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     status === 401
       ? `the service at ${serviceUrl()} refused the token (HTTP 401: is DECISION_MEMORY_TOKEN set to one of its tokens?)`
       : `the service at ${serviceUrl()} refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user ${JSON.stringify(user)}? If not, set --user or DECISION_MEMORY_USER to the token's user)`
+  /** What events spooled while DECISION_MEMORY_URL is at fault (a 404, a 405, a page that is not JSON) wait for. */
+  const URL_MENDED = 'wait for DECISION_MEMORY_URL to be mended'
+  /**
+   * Says why `e` was not taken, a URL at fault, once: held for the line saying where it is spooled,
+   * for the event at hand, a capture (heldWhy); else on its own line (a PreToolUse's question's
+   * fate said on a line of its own after it).
+   */
+  const sayUrlFault = (e: SpooledEvent, spooled: boolean, why: string) => {
+    if (!spooled && isCapture(e.payload)) heldWhy = { why, waiting: URL_MENDED }
+    else process.stderr.write(`decision-memory hook: ${why}\n`)
+  }
   /** What becomes of spooled events after such a refusal: they stay in the spool, for a token that will do. */
   const waitingFor = (status: 401 | 403, user: string) =>
     status === 401 ? 'wait for one of its tokens' : `for ${JSON.stringify(user)} wait for a token that may act for that user`
@@ -437,7 +449,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
    */
   async function deliver(e: SpooledEvent, late: boolean, spooled = late): Promise<{ outcome: Delivery; body?: string; tooLate?: string }> {
     saidWhy = false
-    heldRefusal = undefined
+    heldWhy = undefined
     if (forbidden.has(e.user)) {
       refusedToken = true
       saidWhy = true
@@ -512,7 +524,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
         // Another server at the URL (a web server, a proxy's page): it took nothing, and what it
         // said must not reach stdout, which Claude Code shows, or adds to the agent's context.
         const what = kind === 'none' ? 'a body that is not JSON' : 'JSON that is not an object'
-        process.stderr.write(`decision-memory hook: ${url} answered HTTP ${response.status} with ${what} (is DECISION_MEMORY_URL a decision-memory service?)\n`)
+        sayUrlFault(e, spooled, `${url} answered HTTP ${response.status} with ${what} (is DECISION_MEMORY_URL a decision-memory service?)`)
         saidWhy = true
         refusedToken = false
         timedOut = false
@@ -532,18 +544,18 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       const aside = spooled ? `; set aside in ${rejectedFile(file)}` : ''
       if (permanent) process.stderr.write(`decision-memory hook: the service refused the payload: ${refusal(response.status, body)}${aside}\n`)
       else if (response.status === 404 || response.status === 405) {
-        process.stderr.write(`decision-memory hook: ${url} answered HTTP ${response.status}: is DECISION_MEMORY_URL the service's address, with no path?\n`)
+        sayUrlFault(e, spooled, `${url} answered HTTP ${response.status}: is DECISION_MEMORY_URL the service's address, with no path?`)
       } else if (response.status === 401 || response.status === 403) {
         // 401: no token, or one the service does not know, whatever the event's user. 403: either
         // may be wrong, the token or the user the event was captured for (DECISION_MEMORY_USER unset
         // sends `default`, which a developer's token may not act for). What becomes of the event
         // follows the refusal's parenthesis, once: a spooled one stays in the spool; the event at
-        // hand, a capture, is said with where it is spooled, after it is (heldRefusal); a PreToolUse
+        // hand, a capture, is said with where it is spooled, after it is (heldWhy); a PreToolUse
         // is never spooled (isCapture), and saying it waits sent a person looking in the spool for
         // questions that were simply asked.
         const refused = tokenRefusedWhy(response.status, e.user)
         if (spooled) process.stderr.write(`decision-memory hook: ${refused}; the events spooled ${waitingFor(response.status, e.user)}\n`)
-        else if (isCapture(e.payload)) heldRefusal = { why: refused, waiting: waitingFor(response.status, e.user) }
+        else if (isCapture(e.payload)) heldWhy = { why: refused, waiting: waitingFor(response.status, e.user) }
         else {
           saidAsked = true
           process.stderr.write(`decision-memory hook: ${refused}; ${QUESTION_AS_WRITTEN}\n`)
@@ -640,9 +652,10 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     return
   }
   if ((now.outcome === 'failed' || now.outcome === 'deferred') && isCapture(payload)) {
-    // Its token refused, said on one line with where it went: spooled, or, when the spool cannot
-    // be written, the refusal alone, before the line that says it is not kept.
-    const held = heldRefusal
+    // Why it was not taken (its token refused, a URL at fault), said on one line with where it
+    // went: spooled, or, when the spool cannot be written, the reason alone, before the line that
+    // says it is not kept.
+    const held = heldWhy
     await appendToSpool(file, event).catch((error: unknown) => {
       if (held !== undefined) process.stderr.write(`decision-memory hook: ${held.why}\n`)
       throw error
