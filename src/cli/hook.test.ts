@@ -612,13 +612,8 @@ describe('decision-memory hook given a capture, DECISION_MEMORY_URL at fault', (
 })
 
 describe('decision-memory hook with a capture waiting in the spool, DECISION_MEMORY_URL at fault', () => {
-  it('says the URL once, of the spooled capture, then that the question at hand, not sent, is asked as the agent wrote it (404, 405, a page that is not JSON)', async () => {
-    const answers = [
-      { status: 404, type: 'application/json', body: '{"error":{"code":"not_found","message":"no route"}}', said: 'answered HTTP 404: is DECISION_MEMORY_URL the service\'s address, with no path?' },
-      { status: 405, type: 'text/plain', body: 'Method Not Allowed', said: 'answered HTTP 405: is DECISION_MEMORY_URL the service\'s address, with no path?' },
-      { status: 200, type: 'text/html', body: '<html>Welcome to nginx!</html>', said: 'answered HTTP 200 with a body that is not JSON (is DECISION_MEMORY_URL a decision-memory service?)' },
-    ]
-    for (const answer of answers) {
+  it('says the URL once, of the spooled capture, then that the event at hand, not sent, is asked as the agent wrote it or spooled with them (404, 405, a page that is not JSON)', async () => {
+    for (const answer of URL_AT_FAULT) {
       const sent: Array<string | null> = []
       const wrong: RequestListener = (request, response) => {
         sent.push(new URL(request.url ?? '/', 'http://stub').searchParams.get('at'))
@@ -634,8 +629,16 @@ describe('decision-memory hook with a capture waiting in the spool, DECISION_MEM
         expect(asked).toMatchObject({ code: 0, stdout: '' })
         // The capture offered first, late; the question then not sent.
         expect(sent, String(answer.status)).toEqual([expect.any(String)])
-        expect(asked.stderr, String(answer.status)).toBe(`decision-memory hook: http://${host}/v1/hooks/claude-code ${answer.said}\ndecision-memory hook: ${ASKED_AS_WRITTEN}\n`)
+        const spooledSaid = `decision-memory hook: http://${host}/v1/hooks/claude-code ${answer.said}; the events spooled wait for DECISION_MEMORY_URL to be mended\n`
+        expect(asked.stderr, String(answer.status)).toBe(`${spooledSaid}decision-memory hook: ${ASKED_AS_WRITTEN}\n`)
         expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== ''), String(answer.status)).toHaveLength(1)
+        // A capture at hand, not sent either: said spooled with them, not as answered what the spooled one was.
+        sent.length = 0
+        const started = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('session-start')), env })
+        expect(started).toMatchObject({ code: 0, stdout: '' })
+        expect(sent, String(answer.status)).toEqual([expect.any(String)])
+        expect(started.stderr, String(answer.status)).toBe(`${spooledSaid}decision-memory hook: this event, not sent for that reason, is spooled to ${spool} with them\n`)
+        expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== ''), String(answer.status)).toHaveLength(2)
       })
     }
   })

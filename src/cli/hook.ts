@@ -411,6 +411,12 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
    */
   let heldWhy: { why: string; waiting: string } | undefined
   /**
+   * Whether the event at hand was not sent because a spooled event's delivery failed first for a
+   * reason that delivery's own line said (a token refused, a URL at fault): its line then says it
+   * was not sent for that reason, not that the service answered it.
+   */
+  let notSentForSaid = false
+  /**
    * What stderr says of a token the service refused (401, 403), and what to do: the URL, as the
    * other lines of a service that did not take an event name it.
    */
@@ -421,12 +427,14 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   /** What events spooled while DECISION_MEMORY_URL is at fault (a 404, a 405, a page that is not JSON) wait for. */
   const URL_MENDED = 'wait for DECISION_MEMORY_URL to be mended'
   /**
-   * Says why `e` was not taken, a URL at fault, once: held for the line saying where it is spooled,
-   * for the event at hand, a capture (heldWhy); else on its own line (a PreToolUse's question's
-   * fate said on a line of its own after it).
+   * Says why `e` was not taken, a URL at fault, once: with what becomes of the spooled events, for
+   * a spooled one, as a refused token's line says it; held for the line saying where it is
+   * spooled, for the event at hand, a capture (heldWhy); alone for a PreToolUse, whose question's
+   * fate a line of its own says after it.
    */
   const sayUrlFault = (e: SpooledEvent, spooled: boolean, why: string) => {
-    if (!spooled && isCapture(e.payload)) heldWhy = { why, waiting: URL_MENDED }
+    if (spooled) process.stderr.write(`decision-memory hook: ${why}; the events spooled ${URL_MENDED}\n`)
+    else if (isCapture(e.payload)) heldWhy = { why, waiting: URL_MENDED }
     else process.stderr.write(`decision-memory hook: ${why}\n`)
   }
   /** What becomes of spooled events after such a refusal: they stay in the spool, for a token that will do. */
@@ -611,6 +619,9 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   // Another tool's event (a matcher for every tool): the spool was given its turn, and that is all.
   if (!isForService(payload)) return
   // After a failed delivery the service is down or slow: the event at hand joins the spool at once.
+  // When that delivery's own line said why (a token refused, a URL at fault), the event at hand's
+  // line says it was not sent for that reason, rather than what the spooled event was answered.
+  notSentForSaid = drained.stopped === 'failure' && saidWhy
   const now = drained.stopped === 'failure' ? { outcome: 'failed' as const } : await deliver(event, false)
   if (now.outcome === 'delivered') {
     const body = now.body ?? ''
@@ -661,10 +672,11 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       throw error
     })
     if (held !== undefined) process.stderr.write(`decision-memory hook: ${held.why}; spooled to ${file}, where events ${held.waiting}\n`)
-    else if (refusedToken) {
-      // The token refused for a spooled event, said on its line (the drain stopped at a 401, or the
-      // user is one the token may not act for): this one, not sent, is said spooled on a line of
-      // its own, as a PreToolUse's question is said asked as written, the refusal said once.
+    else if (refusedToken || notSentForSaid) {
+      // The token refused for a spooled event, or the URL at fault, said on its line (the drain
+      // stopped at a 401, a 404, a 405 or a page that is not JSON, or the user is one the token may
+      // not act for): this one, not sent, is said spooled on a line of its own, as a PreToolUse's
+      // question is said asked as written, the reason said once.
       process.stderr.write(`decision-memory hook: this event, not sent for that reason, is spooled to ${file} with them\n`)
     } else process.stderr.write(`decision-memory hook: ${undeliveredWhy()}; spooled to ${file}\n`)
   }
