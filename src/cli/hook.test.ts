@@ -248,10 +248,20 @@ describe('decision-memory hook flags', () => {
       const on = await runCli(['hook', '--on'], { input, env })
       expect(on).toMatchObject({ code: 0, stdout: '' })
       expect(on.stderr.split('\n')[0]).toBe('decision-memory hook: --on is a flag of toggle, not of hook')
-      // A flag no command takes is said in parseArgs' words, as before.
+      // A flag no command takes, said as the hook's other flag mistakes are, not in parseArgs' words
+      // ("Unknown option '--frobnicate'"), with the flags the hook takes, as no help follows its line.
       const none = await runCli(['hook', '--frobnicate'], { input, env })
-      expect(none.stderr.split('\n')[0]).toMatch(/^decision-memory hook: Unknown option '--frobnicate'/)
-      expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(2)
+      expect(none).toMatchObject({ code: 0, stdout: '' })
+      expect(none.stderr).toBe(
+        'decision-memory hook: --frobnicate is no flag of hook, nor of any other command: hook takes --user, --spool and --budget\n' +
+          'decision-memory hook: the payload is spooled for user "default", for a call with its flags mended to deliver\n',
+      )
+      // Given a value, or short, the flag as typed, without the value.
+      const valued = await runCli(['hook', '--frobnicate=1'], { input, env })
+      expect(valued.stderr.split('\n')[0]).toBe('decision-memory hook: --frobnicate is no flag of hook, nor of any other command: hook takes --user, --spool and --budget')
+      const short = await runCli(['hook', '-x'], { input, env })
+      expect(short.stderr.split('\n')[0]).toBe('decision-memory hook: -x is no flag of hook, nor of any other command: hook takes --user, --spool and --budget')
+      expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(4)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
@@ -292,6 +302,7 @@ describe('decision-memory hook flags', () => {
         [['--budget', '0x10'], {}, '--budget must be a positive number of ms in decimal digits (2000)'],
         [['--user', '..'], {}, '--user: must not be'],
         [['--on'], {}, '--on is a flag of toggle, not of hook'],
+        [['--bogus'], {}, '--bogus is no flag of hook, nor of any other command: hook takes --user, --spool and --budget'],
         [[], { DECISION_MEMORY_PORT: 'abc', DECISION_MEMORY_URL: '' }, 'DECISION_MEMORY_PORT must be a port number'],
       ]
       for (const [flags, variables, named] of mistakes) {

@@ -254,6 +254,18 @@ export function hookBudgetMs(value: string | undefined): number {
 const HOOK_FLAGS = { user: { type: 'string' }, spool: { type: 'string' }, budget: { type: 'string' } } as const
 
 /**
+ * A flag no command takes (parseArgs' `Unknown option '--bogus'`), said as the hook's other flag
+ * mistakes are (`--on is a flag of toggle, not of hook`), naming the flags the hook takes: no help
+ * follows the hook's line, as one follows a command's. Undefined for another message.
+ */
+function unknownFlagWhy(message: string): string | undefined {
+  const flag = /^Unknown option '(.*)'$/s.exec(message)?.[1]
+  if (flag === undefined) return undefined
+  const flags = Object.keys(HOOK_FLAGS).map((name) => `--${name}`)
+  return `${flag} is no flag of hook, nor of any other command: hook takes ${flags.slice(0, -1).join(', ')} and ${flags.at(-1)}`
+}
+
+/**
  * A mistake in the hook's own flags (in the settings file, so in every call) must not lose the
  * user's choices: the capture is spooled as the flags can be read, else as the defaults say, for
  * the next call with its flags mended to deliver.
@@ -327,10 +339,12 @@ export async function runHook(argv: string[], input: HookStdin = process.stdin):
   } catch (error) {
     // The hook says its own flag mistakes (it exits 0, R-CAP-6), so main never sees them: a flag of
     // another command is said as that command's, as main says it for the others (`--on is a flag of
-    // toggle, not of hook`). Loaded only then: the hook starts on every agent event.
+    // toggle, not of hook`), and one no command takes as a flag mistake of the hook's too
+    // (unknownFlagWhy), not in parseArgs' words. Loaded only then: the hook starts on every agent event.
     const code = (error as { code?: unknown }).code
-    const owned = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? await (await import('./main')).flagOfOthers('hook', (error as Error).message) : undefined
-    process.stderr.write(`decision-memory hook: ${owned ?? (error as Error).message}\n`)
+    const message = (error as Error).message
+    const owned = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? ((await (await import('./main')).flagOfOthers('hook', message)) ?? unknownFlagWhy(message)) : undefined
+    process.stderr.write(`decision-memory hook: ${owned ?? message}\n`)
     await spoolDespiteFlags(argv, input)
     return
   }
