@@ -261,7 +261,12 @@ describe('decision-memory hook flags', () => {
       expect(valued.stderr.split('\n')[0]).toBe('decision-memory hook: --frobnicate is no flag of hook, nor of any other command: hook takes --user, --spool and --budget')
       const short = await runCli(['hook', '-x'], { input, env })
       expect(short.stderr.split('\n')[0]).toBe('decision-memory hook: -x is no flag of hook, nor of any other command: hook takes --user, --spool and --budget')
-      expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(4)
+      // What it quotes of what was typed is shown escaped, one line, as the other commands' usage errors are.
+      const escaped = await runCli(['hook', '--x\u001b[2J\ny'], { input, env })
+      expect(escaped.stderr.split('\n')[0]).toBe('decision-memory hook: --x\\u001b[2J\\ny is no flag of hook, nor of any other command: hook takes --user, --spool and --budget')
+      const budget = await runCli(['hook', '--budget', '0x1\u001b[2J'], { input, env })
+      expect(budget.stderr.split('\n')[0]).toContain('not "0x1\\u001b[2J"')
+      expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(6)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }

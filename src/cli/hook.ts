@@ -8,7 +8,7 @@ import { issuesText, serviceErrorIn } from './error-envelope'
 import { fieldNestedTooDeep, hookBody } from './hook-payload'
 import { stdinFile } from './stdin-file'
 import { readStdinPayload, tooLargeWhy, type StdinPayload } from './stdin-payload'
-import { printable } from './terminal'
+import { printable, printableLine } from './terminal'
 import { appendToRejected, appendToSpool, drainSpool, holdWhileDelivering, rejectedFile, spoolFile, type Delivery, type SpooledEvent } from './spool'
 
 export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--budget MS]
@@ -344,7 +344,9 @@ export async function runHook(argv: string[], input: HookStdin = process.stdin):
     const code = (error as { code?: unknown }).code
     const message = (error as Error).message
     const owned = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? ((await (await import('./main')).flagOfOthers('hook', message)) ?? unknownFlagWhy(message)) : undefined
-    process.stderr.write(`decision-memory hook: ${owned ?? message}\n`)
+    // What it quotes was typed in the settings file: shown escaped, one line, as main shows the
+    // other commands' usage errors, rather than an escape sequence run in the terminal reading it.
+    process.stderr.write(`decision-memory hook: ${printableLine(owned ?? message)}\n`)
     await spoolDespiteFlags(argv, input)
     return
   }
