@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { adrText, importedRepository, shopWithOneRecord, shopWithRecordsDeleted, shopWithTwoRecords } from '../../test/support/adr-repository'
 import { captured } from '../../test/support/captured'
-import { decisionRecord, scopedToSrcOverTime } from '../../test/support/decision-record'
+import { decisionRecord, REQUIRED_TIER_L, scopedToSrcOverTime } from '../../test/support/decision-record'
+import { createTestApp } from '../../test/support/test-app'
 import { fixedClock } from '../clock'
 import { DecisionInputSchema } from '../decisions/decision'
 import { createDecisions } from '../decisions/decisions'
@@ -232,6 +233,29 @@ describe('decision-memory why --point, the answer as text', () => {
     expect(header(10, 6)).toBe('observations behind it (the 6 of 10 counted that chose it):')
     expect(header(6, 6)).toBe('observations behind it (6):')
     expect(header(250, 80)).toBe('observations behind it (the 80 of the newest 100 of 250 counted that chose it):')
+  })
+
+  it('says nothing is recommended where required decisions rule out every option offered, and why; what the memory alone would pick as such', async () => {
+    const app = await createTestApp()
+    const noS = { ...REQUIRED_TIER_L, key: 'D-001', title: 'No Tier S', rationale: 'Small tiers skip review.', constraints: [{ kind: 'must_not', option: 'Tier S' }] }
+    const noM = { ...REQUIRED_TIER_L, key: 'D-002', title: 'No Tier M', rationale: 'Tier M is retired.', constraints: [{ kind: 'must_not', option: 'Tier M' }] }
+    for (const d of [noS, noM]) expect((await app.call('POST', '/v1/decisions', d)).status).toBe(201)
+    const choice = { decision_id: 'q-1', timestamp: '2026-07-01T09:00:00Z', question: 'Which tier?', point: 'complexity-tier', user_choice: 'Tier M', all_options: ['Tier S', 'Tier M'] }
+    expect((await app.call('POST', '/v1/observations', choice)).status).toBe(201)
+    const why = (await app.call('GET', '/v1/why?point=complexity-tier')).body as PointWhy
+    const lines = pointText(why).trimEnd().split('\n')
+    // `recommended: Tier M [static-default, confidence 0 low]` read as an answer: Tier M is ruled out.
+    expect(lines.slice(1, 5)).toEqual([
+      'nothing recommended: every option offered is ruled out by required decision D-001, D-002 [confidence 0 low]',
+      '  when required decision D-001, D-002 is in force — every option offered is ruled out by required decision D-001: Small tiers skip review.; D-002: Tier M is retired.',
+      '  asked: every option offered is ruled out by required decision D-001, D-002: none is recommended; the user chooses',
+      '  observed choices alone would say: Tier M [static-default]',
+    ])
+    // The observations listed chose what the memory alone would pick, not an answer.
+    expect(lines.find((l) => l.startsWith('observations behind'))).toBe('observations behind what observed choices alone would say (1):')
+    // An answer a decision fixes still says what it recommends.
+    const enforced = { ...why, recommendation: { ...why.recommendation, state: 'enforced', recommended: 'Tier L' } } as PointWhy
+    expect(pointText(enforced).split('\n')[1]).toBe('recommended: Tier L [enforced, confidence 0 low]')
   })
 
   it('says a possible change of preference when the recent sessions chose otherwise than the long term', () => {

@@ -149,7 +149,11 @@ export function pointText(why: PointWhy): string {
   if (rec === null) out.push('no recommendation: no question has been asked at this point yet')
   else {
     const recommended = Array.isArray(rec.recommended) ? optionSet(rec.recommended) : rec.recommended
-    out.push(`recommended: ${recommended} [${rec.state}, confidence ${rec.confidence.value} ${rec.confidence.level}]`)
+    // Where required decisions rule out every option offered, nothing is recommended: `recommended`
+    // is then what the memory alone would pick (as `learned` is, said below as such), and printed
+    // as `recommended: 5 [static-default, …]` it read as the answer. Said plainly, with why.
+    if (nothingRecommended(rec)) out.push(`nothing recommended: ${rec.confidence.method} [confidence ${rec.confidence.value} ${rec.confidence.level}]`)
+    else out.push(`recommended: ${recommended} [${rec.state}, confidence ${rec.confidence.value} ${rec.confidence.level}]`)
     out.push(`  when ${rec.precondition} — ${rec.disclosure}`)
     if (rec.ask !== undefined) out.push(`  ${rec.ask ? 'asked' : 'answered for the user'}: ${rec.ask_reason}`)
     // Said apart from the reason, which may be another's (personalization off, a sensitive point).
@@ -203,10 +207,21 @@ export function pointText(why: PointWhy): string {
     // Past 100 it names the newest 100 it looked at: "the 80 of 250 counted" read as 80 of them all.
     const among = counted === undefined ? '' : counted > 100 ? `the newest 100 of ${counted}` : `${counted}`
     const behind = counted === undefined || counted === listed ? `${listed}` : `the ${listed} of ${among} counted that chose it`
-    out.push(`observations behind it (${behind}):`)
+    // With nothing recommended, they are behind what the memory alone would pick.
+    const it = why.recommendation !== null && nothingRecommended(why.recommendation) ? 'what observed choices alone would say' : 'it'
+    out.push(`observations behind ${it} (${behind}):`)
     for (const o of why.observations) out.push(`  ${o.id}  ${o.timestamp}  ${optionSet(o.chosen)}`)
   }
   return out.join('\n') + '\n'
+}
+
+/**
+ * Whether the answer recommends nothing, every option offered ruled out by required decisions
+ * (R-CON-2): the only answer that carries `learned` (what observed choices alone would pick)
+ * without being `enforced`, where a decision fixes the option recommended.
+ */
+function nothingRecommended(rec: NonNullable<PointWhy['recommendation']>): boolean {
+  return rec.learned !== undefined && rec.state !== 'enforced'
 }
 
 /**
