@@ -739,9 +739,10 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
       `every option offered is ruled out by required decision D-001: ${long.slice(0, 500)}… (the whole rationale: node ${shellWord(BIN_PATH)} why D-001); ` +
       'D-002: Tier M is being retired'
     expect(output.permissionDecisionReason).toBe(
-      `decision-memory left the questions it asks as written. For "${TIER_QUESTION}", ${ruledOut}. The agent is told to ask again with an option the decision allows`,
+      `decision-memory left the questions it asks as written. For "${TIER_QUESTION}", ${ruledOut}. The agent is told to ask again with an option the decisions allow`,
     )
-    expect(output.additionalContext).toBe(`decision-memory: for "${TIER_QUESTION}", ${ruledOut}; ask again with an option the decision allows`)
+    // Two decisions named: an option both allow, not "the decision" as if one.
+    expect(output.additionalContext).toBe(`decision-memory: for "${TIER_QUESTION}", ${ruledOut}; ask again with an option the decisions allow`)
   })
 
   it('takes out the options a required decision rules out, a sensitive question\'s too, and says so', async () => {

@@ -988,15 +988,28 @@ function orderOf(asked: QuestionPlan['questions'], where: string): string {
  * disclosure, so that the user and the agent know the options asked cannot be chosen.
  */
 function ruledOutQuestions(plan: QuestionPlan, where: string): string[] {
+  return everyOptionRuledOut(plan).map((p) => `for "${p.ask_user_question.question}", ${asClause(disclosureSaid(p.recommendation, where))}`)
+}
+
+/** The questions asked whose every option shown a required decision rules out. */
+function everyOptionRuledOut(plan: QuestionPlan): QuestionPlan['questions'] {
   // Every option shown ruled out, not none recommended: a multi-select question may recommend
   // none of the options a decision leaves (never chosen), and those can still be chosen.
-  return plan.questions
-    .filter((p) => {
-      if (!p.ask) return false
-      const ruled = new Set(rulingOutEffects(p).flatMap((d) => d.options))
-      return ruled.size > 0 && p.ask_user_question.options.every((o) => ruled.has(normalizeLabel(o.label)))
-    })
-    .map((p) => `for "${p.ask_user_question.question}", ${asClause(disclosureSaid(p.recommendation, where))}`)
+  return plan.questions.filter((p) => {
+    if (!p.ask) return false
+    const ruled = new Set(rulingOutEffects(p).flatMap((d) => d.options))
+    return ruled.size > 0 && p.ask_user_question.options.every((o) => ruled.has(normalizeLabel(o.label)))
+  })
+}
+
+/**
+ * What the agent is to ask again with, where required decisions rule out every option of a
+ * question: `an option the decision allows`, or, where several are named (of one question or of
+ * several), `an option the decisions allow`.
+ */
+function optionAllowed(plan: QuestionPlan): string {
+  const keys = new Set(everyOptionRuledOut(plan).flatMap(rulingOut))
+  return keys.size > 1 ? 'an option the decisions allow' : 'an option the decision allows'
 }
 
 /** What the decisions in force did to a recommendation: a recommendation joined with decisions carries their effects (ContractedRecommendation). */
@@ -1225,7 +1238,7 @@ export function preToolUseAnswer(
   })
   const contract =
     // The disclosure ends with the decision's rationale: what follows is a sentence of its own.
-    (ruledOut.length === 0 ? '' : `. ${capitalised(ruledOut.join('; '))}. The agent is told to ask again with an option the decision allows`) +
+    (ruledOut.length === 0 ? '' : `. ${capitalised(ruledOut.join('; '))}. The agent is told to ask again with ${optionAllowed(plan)}`) +
     (stillOffered.length === 0 ? '' : `. ${capitalised(stillOffered.join('; '))}`) +
     (contradicted.length === 0 ? '' : `. ${capitalised(contradicted.join('; '))}`) +
     (advised.length === 0 ? '' : `. ${capitalised(advised.join('; '))}`) +
@@ -1234,7 +1247,7 @@ export function preToolUseAnswer(
   const reason = fit(answered ? `${ordered}${contract}. It answered for you: ${describeAnswers(plan, where)}. ${askAgain}` : `${ordered}${contract}`)
   const forAgent = [
     ...(answered ? [`decision-memory answered these on the user's behalf: ${describeAnswers(plan, where, "the user's")}`] : []),
-    ...(ruledOut.length > 0 ? [`decision-memory: ${ruledOut.join('; ')}; ask again with an option the decision allows`] : []),
+    ...(ruledOut.length > 0 ? [`decision-memory: ${ruledOut.join('; ')}; ask again with ${optionAllowed(plan)}`] : []),
   ]
   return {
     // Claude Code shows an `ask`'s reason at most on its picker's review screen (2.1.332; a single
