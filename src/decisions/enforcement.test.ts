@@ -74,6 +74,47 @@ describe('applyDecisions: required decisions that rule out every option offered 
   })
 })
 
+describe('applyDecisions: several required decisions that fix the answer together (R-CON-2)', () => {
+  let policy: CompiledPolicy
+  beforeAll(async () => {
+    policy = await loadPolicy()
+  })
+  const answer = (decisions: DecisionRecord[], offered: Array<{ option: string }>, multi: boolean) => {
+    const contract = contractFor(decisions, offered, undefined)
+    const rec = recommend({ point: 'complexity-tier', question: 'Which tier?', options: contract.offered, offered, context: {}, multi_select: multi, memory: pointView([], policy), sessions: 1, personalization: true, asOf: new Date('2026-07-02T00:00:00.000Z'), policy })
+    return applyDecisions(rec, contract, false, policy)
+  }
+
+  it('names them by key, whichever is newer, each rationale after its key: a must each of a set chosen together', () => {
+    // D-001 is the newer by date: newest first would name it first, and quote its rationale alone.
+    const lint = bound('D-002', '2026-06-01', 'required', { kind: 'must', option: 'Lint' })
+    const test = bound('D-001', '2026-07-01', 'required', { kind: 'must', option: 'Test' })
+    const offered = [{ option: 'Lint' }, { option: 'Test' }, { option: 'E2E' }]
+    for (const decisions of [[lint, test], [test, lint]]) {
+      expect(answer(decisions, offered, true)).toMatchObject({
+        state: 'enforced',
+        precondition: 'required decision D-001, D-002 is in force',
+        disclosure: 'required by decision D-001: because D-001; D-002: because D-002',
+        ask_reason: "decision D-001, D-002 fixes part of the answer; the rest is the user's",
+      })
+    }
+  })
+
+  it('names by key, each with its rationale, those that leave one option between them', () => {
+    const noS = bound('D-002', '2026-06-01', 'required', { kind: 'must_not', option: 'Tier S' })
+    const noM = bound('D-001', '2026-07-01', 'required', { kind: 'must_not', option: 'Tier M' })
+    for (const decisions of [[noS, noM], [noM, noS]]) {
+      expect(answer(decisions, OFFERED, false)).toMatchObject({
+        state: 'enforced',
+        recommended: 'Tier L',
+        precondition: 'required decision D-001, D-002 is in force',
+        disclosure: 'required by decision D-001: because D-001; D-002: because D-002',
+        ask_reason: 'required decision D-001, D-002 fixes the answer: auto-resolve',
+      })
+    }
+  })
+})
+
 describe('applyDecisions: the confidence of a multi-select answer a required decision fixes part of (R-CON-2, R-REC-8)', () => {
   let policy: CompiledPolicy
   beforeAll(async () => {

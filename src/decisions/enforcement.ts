@@ -259,6 +259,24 @@ export function contractFor(
   }
 }
 
+/**
+ * Required decisions as a precondition says them in force, in their order: one scope said once,
+ * after the keys (`D-301, D-302 is in force under src/billing`); several, each in brackets after
+ * its key (`D-302, D-303 (under src/billing) is in force`), none after one that has none.
+ */
+function inForce(deciding: readonly DecisionRecord[]): string {
+  const scopes = new Set(deciding.map(scopeText))
+  const scoped = (d: DecisionRecord) => (scopeText(d) === '' ? d.key : `${d.key} (${scopeText(d).trim()})`)
+  return scopes.size === 1
+    ? `${deciding.map((d) => d.key).join(', ')} is in force${[...scopes][0] as string}`
+    : `${deciding.map(scoped).join(', ')} is in force`
+}
+
+/** Each decision's rationale after its key, in their order, on one line: `D-201: <its rationale>; D-202: <its rationale>`. */
+function eachRationale(deciding: readonly DecisionRecord[]): string {
+  return deciding.map((d) => `${d.key}: ${d.rationale}`).join('; ')
+}
+
 function scopeText(decision: DecisionRecord): string {
   const parts: string[] = []
   if (decision.scope.task !== null) parts.push(`for task ${decision.scope.task}`)
@@ -298,10 +316,12 @@ function enforce(
   policy: Policy,
   required: ReadonlySet<string> = new Set(fixed),
 ): ContractedRecommendation {
-  const lead = deciding[0] as DecisionRecord
-  const keys = [...new Set(deciding.map((d) => d.key))].join(', ')
-  const precondition = `required decision ${keys} is in force${scopeText(lead)}`
-  const disclosure = `required by decision ${lead.key}: ${lead.rationale}`
+  // By key, each with its rationale and scope, as where they rule out every option (recommendNone):
+  // they agree on what they fix (those that contradict it are `conflicts`), none holding over another.
+  const byKey = [...new Set(deciding)].sort((a, b) => compareKeys(a.key, b.key))
+  const keys = byKey.map((d) => d.key).join(', ')
+  const precondition = `required decision ${inForce(byKey)}`
+  const disclosure = `required by decision ${eachRationale(byKey)}`
   const personalization = rec.state !== 'personalization-off'
   const neutral = rec.sensitive
   const chosen = new Set(fixed)
@@ -680,11 +700,6 @@ function enforcedOptions(contract: PointContract, allowed: readonly string[], on
  */
 function recommendNone(rec: Recommendation, offered: readonly OfferedOption[], deciding: DecisionRecord[]): ContractedRecommendation {
   const keys = deciding.map((d) => d.key).join(', ')
-  // One scope said once, after the keys (`… is in force under src/billing`); several, each in
-  // brackets after its key (`D-302, D-303 (under src/billing) is in force`), none after one that has none.
-  const scopes = new Set(deciding.map(scopeText))
-  const scoped = (d: DecisionRecord) => (scopeText(d) === '' ? d.key : `${d.key} (${scopeText(d).trim()})`)
-  const inForce = scopes.size === 1 ? `${keys} is in force${[...scopes][0] as string}` : `${deciding.map(scoped).join(', ')} is in force`
   const asWritten = new Map(offered.map((o) => [o.option, o]))
   const byOption = new Map(rec.options.map((o) => [o.option, o]))
   const options = offered.flatMap((o) => {
@@ -696,11 +711,10 @@ function recommendNone(rec: Recommendation, offered: readonly OfferedOption[], d
     ...rec,
     options,
     confidence: { value: 0, level: 'low', significant: false, method: reason },
-    precondition: `required decision ${inForce}`,
+    precondition: `required decision ${inForce(deciding)}`,
     conditions: { context: [], window: null },
     contradictions: [],
-    // `… by required decision D-201: <its rationale>; D-202: <its rationale>`: one line, each by its key.
-    disclosure: `every option offered is ruled out by required decision ${deciding.map((d) => `${d.key}: ${d.rationale}`).join('; ')}`,
+    disclosure: `every option offered is ruled out by required decision ${eachRationale(deciding)}`,
     strength: 'neutral',
     ask: true,
     ask_reason: `${reason}: none is recommended; the user chooses`,

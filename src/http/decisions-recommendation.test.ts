@@ -572,25 +572,43 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     expect(whole.options.map((o: { confidence: number }) => o.confidence)).toEqual([1, 1, 1])
   })
 
-  it('names every required decision that fixes the same option, not only the newest (R-CON-2)', async () => {
+  it('names every required decision that fixes the same option, not only the newest, by key, each with its rationale (R-CON-2)', async () => {
     const app = await createTestApp()
-    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, date: '2026-06-01' })
-    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-002', date: '2026-06-02', rationale: 'Audits want Tier L.' })
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, date: '2026-06-02' })
+    await app.call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key: 'D-002', date: '2026-06-01', rationale: 'Audits want Tier L.' })
     const rec = (await app.call('POST', '/v1/recommendations', TIER)).body
+    // By key, as GET /v1/decisions and the check list them, D-001 the newer here: they agree, none
+    // holds over another, and the newest's rationale alone read as the reason of both.
+    const disclosure = `required by decision D-001: ${REQUIRED_TIER_L.rationale}; D-002: Audits want Tier L.`
     expect(rec).toMatchObject({
       state: 'enforced',
       recommended: 'Tier L',
       ask: false,
-      precondition: 'required decision D-002, D-001 is in force',
-      disclosure: 'required by decision D-002: Audits want Tier L.',
+      ask_reason: 'required decision D-001, D-002 fixes the answer: auto-resolve',
+      confidence: { method: 'enforced by required decision D-001, D-002' },
+      precondition: 'required decision D-001, D-002 is in force',
+      disclosure,
     })
+    expect(rec.options[0]).toMatchObject({ label: 'Tier L (Recommended)', description: `Recommended when required decision D-001, D-002 is in force — ${disclosure}` })
+    // Scoped differently, each is said with its own scope, not both with one's.
+    const scoped = { ...REQUIRED_TIER_L, key: 'D-003', rationale: 'Billing is audited.', scope: { points: ['complexity-tier'], path: 'src/billing' } }
+    expect((await app.call('POST', '/v1/decisions', scoped)).status).toBe(201)
+    expect((await app.call('POST', '/v1/recommendations', { ...TIER, context: { path: 'src/billing/invoice.ts' } })).body).toMatchObject({
+      precondition: 'required decision D-001, D-002, D-003 (under src/billing) is in force',
+      disclosure: `required by decision D-001: ${REQUIRED_TIER_L.rationale}; D-002: Audits want Tier L.; D-003: Billing is audited.`,
+    })
+    await app.call('POST', '/v1/decisions/D-003/revoke', {})
     expect(rec.decisions).toEqual([
-      expect.objectContaining({ key: 'D-002', effect: 'enforced', options: ['Tier L'] }),
       expect.objectContaining({ key: 'D-001', effect: 'enforced', options: ['Tier L'] }),
+      expect.objectContaining({ key: 'D-002', effect: 'enforced', options: ['Tier L'] }),
     ])
     // Revoking the newest leaves the point fixed by the other, which was named all along.
-    await app.call('POST', '/v1/decisions/D-002/revoke', {})
-    expect((await app.call('POST', '/v1/recommendations', TIER)).body).toMatchObject({ state: 'enforced', precondition: 'required decision D-001 is in force' })
+    await app.call('POST', '/v1/decisions/D-001/revoke', {})
+    expect((await app.call('POST', '/v1/recommendations', TIER)).body).toMatchObject({
+      state: 'enforced',
+      precondition: 'required decision D-002 is in force',
+      disclosure: 'required by decision D-002: Audits want Tier L.',
+    })
   })
 
   it('lists every advisory decision at the point, not only the newest: one another advisory default contradicts, one whose option a required decision ruled out, a third a required decision overrules (R-CON-2)', async () => {
