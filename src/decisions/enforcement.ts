@@ -550,7 +550,8 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
     for (const [d, options] of overruled) effects.push(effectOf(d, 'overruled', options))
     for (const [d, options] of against) effects.push(effectOf(d, 'advised-against', options))
     if (against.size > 0 && result.ask === false) {
-      const keys = [...against.keys()].map((d) => d.key).join(', ')
+      // By key, as the check lists the warnings it would give: each advises on its own, none over another.
+      const keys = [...against.keys()].map((d) => d.key).sort(compareKeys).join(', ')
       const options = [...new Set([...against.values()].flat())].map((o) => JSON.stringify(o)).join(', ')
       result = { ...result, ask: true, ask_reason: `advisory decision ${keys} advises against ${options}: the user chooses` }
     }

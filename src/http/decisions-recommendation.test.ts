@@ -411,6 +411,22 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     expect((await check('5')).conflicts).toBeUndefined()
   })
 
+  it('names the advisory decisions that advise against the learned option by key, as the check lists its warnings (R-CON-2)', async () => {
+    const app = await createTestApp()
+    await choose(app, 'Tier S', 30, { project: '/home/dev/acme-api' })
+    // Dated alike, D-002 is the newer: newest first named it first.
+    for (const key of ['D-001', 'D-002']) {
+      const avoid = { ...REQUIRED_TIER_L, key, enforce: 'advisory', title: `Avoid Tier S (${key})`, constraints: [{ kind: 'must_not', option: 'Tier S' }] }
+      expect((await app.call('POST', '/v1/decisions', avoid)).status).toBe(201)
+    }
+    const reason = 'advisory decision D-001, D-002 advises against "Tier S": the user chooses'
+    expect((await app.call('POST', '/v1/recommendations', TIER)).body).toMatchObject({ recommended: 'Tier S', ask: true, ask_reason: reason })
+    const check = (await app.call('POST', '/v1/decisions/check', { choice: 'Tier S', point: 'complexity-tier' })).body
+    expect(check.warnings.map((w: { key: string }) => w.key)).toEqual(['D-001', 'D-002'])
+    const hook = (await app.call('POST', '/v1/hooks/claude-code', claudeCodeFixture('pre-tool-use'))).body.hookSpecificOutput
+    expect(hook.permissionDecisionReason).toContain(`For "Which complexity tier should this SPEC use?", ${reason}`)
+  })
+
   it('an advisory must_not of the learned option keeps it recommended, but the user is asked and told, not answered for (R-CON-2)', async () => {
     const app = await createTestApp()
     // In the hook fixture's project (its cwd), which the hook asks of below.
