@@ -424,10 +424,46 @@ describe('decision-memory hook with a capture waiting in the spool, the token re
         // A capture at hand, not sent for the same refusal: spooled with them, said without saying the refusal again.
         const started = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('session-start')), env })
         expect(started).toMatchObject({ code: 0, stdout: '' })
-        expect(started.stderr, String(status)).toBe(`${refused}decision-memory hook: this event, not sent for that reason, is spooled to ${spool} with them\n`)
+        const spooledWith =
+          status === 401
+            ? `this event, not sent for that reason, is spooled to ${spool} with them`
+            : `this event for user "default", not sent as the token was refused for that user above, is spooled to ${spool} with that user's events`
+        expect(started.stderr, String(status)).toBe(`${refused}decision-memory hook: ${spooledWith}\n`)
         expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== ''), String(status)).toHaveLength(2)
       })
     }
+  })
+
+  it("names the user of a capture at hand not sent for its user's 403, when another user's refusal is the line above it", async () => {
+    // The token may act for alice alone: bob's and carol's spooled events are refused 403, and the
+    // drain goes on past each, so carol's refusal is said last, after bob's.
+    const refuse: RequestListener = (request, response) => {
+      request.resume()
+      const user = new URL(request.url ?? '/', 'http://stub').searchParams.get('user')
+      request.on('end', () =>
+        user === 'alice'
+          ? response.writeHead(200, { 'content-type': 'application/json' }).end('{}')
+          : response.writeHead(403, { 'content-type': 'application/json' }).end('{"error":{"code":"forbidden","message":"no"}}'),
+      )
+    }
+    await withStub('dm-hook-spool-users-', refuse, async ({ host, dir }) => {
+      const spool = join(dir, 'spool.ndjson')
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+      for (const user of ['bob', 'carol']) {
+        const spooled = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('session-start')), env: { ...env, DECISION_MEMORY_USER: user } })
+        expect(spooled.code, user).toBe(0)
+      }
+      const chosen = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env: { ...env, DECISION_MEMORY_USER: 'bob' } })
+      expect(chosen).toMatchObject({ code: 0, stdout: '' })
+      const refused = (user: string) =>
+        `decision-memory hook: the service at http://${host} refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user "${user}"? If not, set --user or DECISION_MEMORY_USER to the token's user); ` +
+        `the events spooled for "${user}" wait for a token that may act for that user\n`
+      // Not "for that reason … with them" after carol's line, which would read as carol's.
+      expect(chosen.stderr).toBe(
+        `${refused('bob')}${refused('carol')}decision-memory hook: this event for user "bob", not sent as the token was refused for that user above, is spooled to ${spool} with that user's events\n`,
+      )
+      expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(3)
+    })
   })
 })
 

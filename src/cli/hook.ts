@@ -433,6 +433,12 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
    */
   let notSentForSaid = false
   /**
+   * The user of the event at hand when it was not sent because the token was refused (403) for a
+   * spooled event of that user: named on the line that says it is spooled, since the line just
+   * above may be another user's refusal (the drain goes on past a 403).
+   */
+  let deferredFor: string | undefined
+  /**
    * What stderr says of a token the service refused (401, 403), and what to do: the URL, as the
    * other lines of a service that did not take an event name it.
    */
@@ -474,8 +480,10 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   async function deliver(e: SpooledEvent, late: boolean, spooled = late): Promise<{ outcome: Delivery; body?: string; tooLate?: string }> {
     saidWhy = false
     heldWhy = undefined
+    deferredFor = undefined
     if (forbidden.has(e.user)) {
       refusedToken = true
+      deferredFor = e.user
       saidWhy = true
       return { outcome: 'deferred' }
     }
@@ -688,7 +696,11 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       throw error
     })
     if (held !== undefined) process.stderr.write(`decision-memory hook: ${held.why}; spooled to ${file}, where events ${held.waiting}\n`)
-    else if (refusedToken || notSentForSaid) {
+    else if (deferredFor !== undefined) {
+      // Refused 403 for a spooled event of its user: the drain went on past it, so the line above
+      // may be another user's refusal, and `for that reason … with them` would point at theirs.
+      process.stderr.write(`decision-memory hook: this event for user ${JSON.stringify(deferredFor)}, not sent as the token was refused for that user above, is spooled to ${file} with that user's events\n`)
+    } else if (refusedToken || notSentForSaid) {
       // The token refused for a spooled event, or the URL at fault, said on its line (the drain
       // stopped at a 401, a 404, a 405 or a page that is not JSON, or the user is one the token may
       // not act for): this one, not sent, is said spooled on a line of its own, as a PreToolUse's
