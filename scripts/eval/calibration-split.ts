@@ -5,8 +5,8 @@
 // Each row: answers, mean stated confidence, share right (the recommendation is the favourite), ECE,
 // and top-1 accuracy; then auto-resolution in the open and closed loops, for the rule of a trial.
 import { availableParallelism } from 'node:os'
-import { parseArgs } from 'node:util'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../../src/config/load-policy'
+import { parseFlags, positiveInteger, UsageError } from '../flags'
 import { REPORT_POPULATION, REPORT_SEED, simulateInProcess, type EvaluationOptions } from './evaluation'
 import { expectedCalibrationError } from './metrics'
 import { simulateInChild } from './parallel'
@@ -28,18 +28,10 @@ function autoResolved(records: readonly QuestionRecord[]): string {
   return `${((auto.length / Math.max(1, records.length)) * 100).toFixed(2)}% (${((wrong / Math.max(1, auto.length)) * 100).toFixed(2)}% wrong)`
 }
 
-/** A mistake in the flags: said, and exit 2, as the other commands of this repository exit on one. */
-class UsageError extends Error {}
-
-/** A flag's value as a positive integer, as main.ts takes its own: `abc`, `0` or `1.5` is refused, naming the flag. */
-function positiveInteger(raw: string, name: string): number {
-  const value = Number(raw)
-  if (!Number.isInteger(value) || value < 1) throw new UsageError(`--${name} must be a positive integer, not "${raw}"`)
-  return value
-}
-
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  // Checked before anything runs: an unknown flag, a value missing, a count or a user type it does
+  // not know is a usage error (`Number('abc')` was NaN, a seed the simulation took as it was).
+  const { values } = parseFlags({
     options: {
       seed: { type: 'string', default: String(REPORT_SEED) },
       users: { type: 'string', default: String(REPORT_POPULATION.usersPerType) },
@@ -49,12 +41,11 @@ async function main(): Promise<void> {
       closed: { type: 'boolean', default: false },
     },
   })
-  // Checked before anything runs: `Number('abc')` was NaN, a seed the simulation took as it was.
   const seed = positiveInteger(values.seed, 'seed')
   const usersPerType = positiveInteger(values.users, 'users')
   const workers = positiveInteger(values.workers, 'workers')
   const types = values.types.split(',') as UserType[]
-  for (const t of types) if (!USER_TYPES.includes(t)) throw new Error(`--types: no user type "${t}" (${USER_TYPES.join(', ')})`)
+  for (const t of types) if (!USER_TYPES.includes(t)) throw new UsageError(`--types: no user type ${JSON.stringify(t)} (${USER_TYPES.join(', ')})`)
   const options: EvaluationOptions = {
     ...REPORT_POPULATION,
     seed,

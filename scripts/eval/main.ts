@@ -5,8 +5,8 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import { DEFAULT_POLICY_FILE, loadPolicy } from '../../src/config/load-policy'
+import { parseFlags, positiveInteger, UsageError } from '../flags'
 import { REPORT_POPULATION, REPORT_SEED, runEvaluation, simulateInProcess } from './evaluation'
 import { simulateInParallel } from './parallel'
 import { policyRationale } from './rationale'
@@ -17,37 +17,18 @@ import { summarize } from './summary'
 /** Users of each type in the sensitivity runs: enough to show a direction, small enough to stay fast. */
 const SENSITIVITY_USERS_PER_TYPE = 6
 
-/** A mistake in the flags: said on one line, and exit 2, as calibration-split.ts and the CLI exit on one. */
-class UsageError extends Error {}
-
-function positiveInteger(raw: string, name: string): number {
-  const value = Number(raw)
-  if (!Number.isInteger(value) || value < 1)
-    throw new UsageError(`--${name} must be a positive integer, not ${JSON.stringify(raw)}`)
-  return value
-}
-
 /** The flags, checked before anything runs; parseArgs's own refusals (an unknown flag, a value missing) are usage errors too. */
 function flags() {
-  let values
-  try {
-    values = parseArgs({
-      options: {
-        seed: { type: 'string', default: String(REPORT_SEED) },
-        users: { type: 'string', default: String(REPORT_POPULATION.usersPerType) },
-        out: { type: 'string', default: 'eval' },
-        workers: { type: 'string', default: String(Math.min(2, availableParallelism())) },
-        policy: { type: 'string', default: DEFAULT_POLICY_FILE },
-        'sensitivity-users': { type: 'string', default: String(SENSITIVITY_USERS_PER_TYPE) },
-      },
-    }).values
-  } catch (error) {
-    const code = (error as { code?: unknown }).code
-    // Some of its messages run on several lines (an ambiguous value): one line, as the others.
-    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))
-      throw new UsageError((error as Error).message.replace(/\s*\n\s*/g, ' '))
-    throw error
-  }
+  const { values } = parseFlags({
+    options: {
+      seed: { type: 'string', default: String(REPORT_SEED) },
+      users: { type: 'string', default: String(REPORT_POPULATION.usersPerType) },
+      out: { type: 'string', default: 'eval' },
+      workers: { type: 'string', default: String(Math.min(2, availableParallelism())) },
+      policy: { type: 'string', default: DEFAULT_POLICY_FILE },
+      'sensitivity-users': { type: 'string', default: String(SENSITIVITY_USERS_PER_TYPE) },
+    },
+  })
   return {
     seed: positiveInteger(values.seed, 'seed'),
     usersPerType: positiveInteger(values.users, 'users'),
