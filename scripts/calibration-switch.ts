@@ -11,7 +11,7 @@
  *
  *   npx tsx scripts/calibration-switch.ts [--users 40] [--seeds 1,2] [--rates 1,5,20] [--kinds stationary,bursty,strong,weak] [--weekdays] [--json]
  */
-import { parseArgs } from 'node:util'
+import { parseFlags, positiveInteger, positiveNumber, readFlags, UsageError } from './flags'
 import { categorical, random, simulatedMemory } from '../test/support/seeded'
 
 const DAY = 86_400_000
@@ -138,20 +138,31 @@ export function summary(asked: readonly Asked[]) {
   }
 }
 
-const { values } = parseArgs({
-  options: {
-    users: { type: 'string', default: '40' },
-    seeds: { type: 'string', default: '1,2' },
-    rates: { type: 'string', default: '1,5,20' },
-    kinds: { type: 'string', default: 'stationary,bursty,strong,weak' },
-    weekdays: { type: 'boolean', default: false },
-    json: { type: 'boolean', default: false },
-  },
+const KINDS: readonly Kind[] = ['stationary', 'bursty', 'strong', 'weak']
+
+// Checked before anything is simulated: a mistake in them is said on one line, exit 2.
+const { values, users, seeds, rates, kinds } = readFlags('calibration-switch', () => {
+  const { values } = parseFlags({
+    options: {
+      users: { type: 'string', default: '40' },
+      seeds: { type: 'string', default: '1,2' },
+      rates: { type: 'string', default: '1,5,20' },
+      kinds: { type: 'string', default: KINDS.join(',') },
+      weekdays: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
+  })
+  return {
+    values,
+    users: positiveInteger(values.users, 'users'),
+    seeds: values.seeds.split(',').map((seed) => positiveInteger(seed, 'seeds')),
+    rates: values.rates.split(',').map((rate) => positiveNumber(rate, 'rates')),
+    kinds: values.kinds.split(',').map((kind) => {
+      if (!KINDS.includes(kind as Kind)) throw new UsageError(`--kinds: no kind ${JSON.stringify(kind)} (${KINDS.join(', ')})`)
+      return kind as Kind
+    }),
+  }
 })
-const users = Number(values.users)
-const seeds = values.seeds.split(',').map(Number)
-const rates = values.rates.split(',').map(Number)
-const kinds = values.kinds.split(',') as Kind[]
 const f = (x: number) => x.toFixed(3)
 const rows = []
 for (const kind of kinds) {

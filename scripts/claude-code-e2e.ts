@@ -37,18 +37,33 @@ import { fileURLToPath } from 'node:url'
 import { NO_FORCE_PUSH } from '../test/support/decision-record'
 import { selectScenarios } from '../test/support/scenario-selection'
 import { spawnService, type RunningService } from '../test/support/spawn-service'
+import { parseFlags, readFlags, UsageError } from './flags'
 
 const BIN = fileURLToPath(new URL('../bin/decision-memory.js', import.meta.url))
 /** The fake API takes any key; a terminal session asks whether to use one it has not approved. */
 const API_KEY = 'sk-ant-api03-fake-0000000000000000000000000000'
-const claude = process.argv[2]
-if (claude === undefined) {
-  console.error('usage: npx tsx scripts/claude-code-e2e.ts /path/to/claude [OUT_DIR [SCENARIO...]]  (SCENARIO: run only the scenarios whose names begin with it as whole words: `1` is scenario 1 alone, not 10, `mcp-` the MCP ones)')
-  process.exit(2)
-}
-const out = process.argv[3] ?? mkdtempSync(join(tmpdir(), 'dm-claude-code-e2e-'))
+const USAGE =
+  'usage: npx tsx scripts/claude-code-e2e.ts /path/to/claude [OUT_DIR [SCENARIO...]]  (SCENARIO: run only the scenarios whose names begin with it as whole words: `1` is scenario 1 alone, not 10, `mcp-` the MCP ones)'
+// Checked before anything is written or started: a flag it does not know (it takes none but
+// --help) or a binary that does not run is said on one line, exit 2.
+const { claude, version, argv } = readFlags('claude-code-e2e', () => {
+  const { values, positionals } = parseFlags({ allowPositionals: true, options: { help: { type: 'boolean', short: 'h', default: false } } })
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`)
+    process.exit(0)
+  }
+  const [claude] = positionals
+  if (claude === undefined) throw new UsageError(USAGE)
+  let version: string
+  try {
+    version = execFileSync(claude, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+  } catch (error) {
+    throw new UsageError(`${claude}: cannot run it as Claude Code (\`${claude} --version\`: ${(error as { code?: unknown }).code ?? (error as Error).message.split('\n')[0]})`)
+  }
+  return { claude, version, argv: positionals }
+})
+const out = argv[1] ?? mkdtempSync(join(tmpdir(), 'dm-claude-code-e2e-'))
 mkdirSync(out, { recursive: true })
-const version = execFileSync(claude, ['--version'], { encoding: 'utf8' }).trim()
 console.log(`${version} → ${out}`)
 
 /** A question the fake model asks, as AskUserQuestion's input. */
@@ -586,7 +601,7 @@ console.log(`service ${service.url} (data ${service.dataDir}), fake API ${apiUrl
 
 // Whatever fails, the service and the fake API stop, and the data folder goes.
 try {
-  const only = process.argv.slice(4)
+  const only = argv.slice(2)
   for (const scenario of selectScenarios(scenarios, only)) {
     const dir = join(out, scenario.name)
     mkdirSync(dir, { recursive: true })

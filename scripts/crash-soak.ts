@@ -6,24 +6,33 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import { crashCycles } from '../test/support/crash-cycles'
+import { nonNegativeInteger, parseFlags, positiveInteger, readFlags } from './flags'
 
-const { values } = parseArgs({
-  options: {
-    cycles: { type: 'string', default: '200' },
-    clients: { type: 'string', default: '8' },
-    seed: { type: 'string' },
-    data: { type: 'string' },
-  },
+// Checked before any service is started: a mistake in them is said on one line, exit 2.
+const { values, cycles, clients, seed } = readFlags('crash-soak', () => {
+  const { values } = parseFlags({
+    options: {
+      cycles: { type: 'string', default: '200' },
+      clients: { type: 'string', default: '8' },
+      seed: { type: 'string' },
+      data: { type: 'string' },
+    },
+  })
+  return {
+    values,
+    cycles: positiveInteger(values.cycles, 'cycles'),
+    clients: positiveInteger(values.clients, 'clients'),
+    seed: values.seed === undefined ? undefined : nonNegativeInteger(values.seed, 'seed'),
+  }
 })
 const dataDir = values.data ?? (await mkdtemp(join(tmpdir(), 'dm-soak-')))
 const started = Date.now()
 const report = await crashCycles({
   dataDir,
-  cycles: Number(values.cycles),
-  clients: Number(values.clients),
-  seed: values.seed === undefined ? undefined : Number(values.seed),
+  cycles,
+  clients,
+  seed,
   onCycle: (cycle, r) =>
     process.stdout.write(
       `cycle ${cycle}: ${r.acknowledged} acknowledged, ${r.unacknowledged} cut off so far, ${r.problems.length} problems\n`,

@@ -23,6 +23,20 @@ export function positiveInteger(raw: string, name: string): number {
   return value
 }
 
+/** A flag's value as a number above 0 (a duration, a rate): `abc`, `0` or `-1` is refused, naming the flag. */
+export function positiveNumber(raw: string, name: string): number {
+  const value = Number(raw)
+  if (!Number.isFinite(value) || value <= 0) throw new UsageError(`--${name} must be a positive number, not ${JSON.stringify(raw)}`)
+  return value
+}
+
+/** A flag's value as an integer of 0 or more (a seed): `abc`, `-1` or `1.5` is refused, naming the flag. */
+export function nonNegativeInteger(raw: string, name: string): number {
+  const value = Number(raw)
+  if (raw.trim() === '' || !Number.isInteger(value) || value < 0) throw new UsageError(`--${name} must be an integer of 0 or more, not ${JSON.stringify(raw)}`)
+  return value
+}
+
 /**
  * The flags a script reads at its top level: a UsageError that `read` throws is said as
  * `script: message` and the process exits 2 there, before any work starts.

@@ -7,10 +7,20 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { parseFlags, readFlags, UsageError } from './flags'
 
 const BIN = fileURLToPath(new URL('../bin/decision-memory.js', import.meta.url))
 const FIXTURE = fileURLToPath(new URL('../test/fixtures/claude-code/post-tool-use-multi.json', import.meta.url))
-const runs = Number(process.argv[2] ?? 10)
+// Checked before any hook is run: a flag (it takes none) or a count of runs that is not a positive
+// integer is said on one line, exit 2 (`--help` ran no hook and printed NaN for each median).
+const runs = readFlags('hook-exit-time', () => {
+  const { positionals } = parseFlags({ allowPositionals: true, options: {} })
+  if (positionals.length > 1) throw new UsageError(`one argument, the runs, not ${positionals.length}: ${positionals.map((p) => JSON.stringify(p)).join(' ')}`)
+  const raw = positionals[0] ?? '10'
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < 1) throw new UsageError(`runs must be a positive integer, not ${JSON.stringify(raw)}`)
+  return value
+})
 
 function once(url: string, spool: string, payload: string, tsxCache: string): Promise<{ ms: number; code: number | null; stdout: string }> {
   const started = performance.now()

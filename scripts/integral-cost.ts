@@ -10,18 +10,25 @@ import { execFileSync } from 'node:child_process'
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { dirichletProbabilityOfMax } from '../src/domain/statistics'
+import { parseFlags, positiveInteger, readFlags, UsageError } from './flags'
 
-const { values } = parseArgs({
-  options: {
-    base: { type: 'string', default: '5975ca6' },
-    rounds: { type: 'string', default: '15' },
-    calls: { type: 'string', default: '200' },
-  },
+// Checked before anything is timed: a mistake in them is said on one line, exit 2.
+const { values, rounds, calls } = readFlags('integral-cost', () => {
+  const { values } = parseFlags({
+    options: {
+      base: { type: 'string', default: '5975ca6' },
+      rounds: { type: 'string', default: '15' },
+      calls: { type: 'string', default: '200' },
+    },
+  })
+  try {
+    execFileSync('git', ['cat-file', '-e', `${values.base}:src/domain/statistics.ts`], { stdio: 'ignore' })
+  } catch {
+    throw new UsageError(`--base: no src/domain/statistics.ts at ${JSON.stringify(values.base)} in this repository`)
+  }
+  return { values, rounds: positiveInteger(values.rounds, 'rounds'), calls: positiveInteger(values.calls, 'calls') }
 })
-const rounds = Number(values.rounds)
-const calls = Number(values.calls)
 
 /** Pseudo-counts, the option asked of, and P(it is the largest) to 1e-12 (mpmath, 30 digits). */
 const cases: Array<[number[], number, number]> = [

@@ -7,13 +7,13 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import { Level } from 'level'
 import type { Observation } from '../src/domain/observation'
 import { createLevelStore } from '../src/memory/level-store'
+import { parseFlags, positiveInteger, readFlags } from './flags'
 
-const { values } = parseArgs({ options: { count: { type: 'string', default: '500' } } })
-const count = Number(values.count)
+// Checked before any store is opened: a mistake in them is said on one line, exit 2.
+const count = readFlags('sync-cost', () => positiveInteger(parseFlags({ options: { count: { type: 'string', default: '500' } } }).values.count, 'count'))
 
 function observation(i: number): Observation {
   return {

@@ -36,32 +36,37 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
+import { parseFlags, positiveInteger, positiveNumber, readFlags, UsageError } from '../flags'
 import { load, median } from './http-load'
 import { cpuMicrosOf, startBaseline, startService, threadCpuMicrosOf, type ServerProcess } from './processes'
 import { seedStore } from './seed'
 import { historyOf, observationBody, recommendationBody, SESSION_LENGTH, userName } from './workload'
 
-const { values } = parseArgs({
-  options: {
-    route: { type: 'string', default: 'recommendations' },
-    seconds: { type: 'string', default: '5' },
-    users: { type: 'string', default: '200' },
-    pairs: { type: 'string' },
-    rounds: { type: 'string', default: '2' },
-    store: { type: 'string' },
-    keep: { type: 'boolean', default: false },
-    env: { type: 'string', multiple: true, default: [] },
-    checkout: { type: 'string', multiple: true, default: [] },
-    policy: { type: 'string' },
-  },
+// Checked before any store is seeded or service started: a mistake in them is said on one line, exit 2.
+const { values, route, users, pairCount, seconds, rounds } = readFlags('cpu-per-request', () => {
+  const { values } = parseFlags({
+    options: {
+      route: { type: 'string', default: 'recommendations' },
+      seconds: { type: 'string', default: '5' },
+      users: { type: 'string', default: '200' },
+      pairs: { type: 'string' },
+      rounds: { type: 'string', default: '2' },
+      store: { type: 'string' },
+      keep: { type: 'boolean', default: false },
+      env: { type: 'string', multiple: true, default: [] },
+      checkout: { type: 'string', multiple: true, default: [] },
+      policy: { type: 'string' },
+    },
+  })
+  const route = values.route
+  if (route !== 'recommendations' && route !== 'observations') throw new UsageError(`--route must be recommendations or observations, not ${JSON.stringify(route)}`)
+  const users = positiveInteger(values.users, 'users')
+  const pairCount = values.pairs === undefined ? users * 2 : Number(values.pairs)
+  if (!Number.isInteger(pairCount) || pairCount < 1 || pairCount > users * 2)
+    throw new UsageError(`--pairs ${JSON.stringify(values.pairs)}: a whole number from 1 to ${users * 2}, two (user, point) pairs per user of --users`)
+  for (const setting of values.env) if (setting.indexOf('=') <= 0) throw new UsageError(`--env ${JSON.stringify(setting)}: NAME=VALUE`)
+  return { values, route, users, pairCount, seconds: positiveNumber(values.seconds, 'seconds'), rounds: positiveInteger(values.rounds, 'rounds') }
 })
-const route = values.route
-if (route !== 'recommendations' && route !== 'observations') throw new Error('--route: recommendations or observations')
-const users = Number(values.users)
-const pairCount = values.pairs === undefined ? users * 2 : Number(values.pairs)
-if (!Number.isInteger(pairCount) || pairCount < 1 || pairCount > users * 2) throw new Error(`--pairs ${values.pairs}: a whole number from 1 to ${users * 2}, two (user, point) pairs per user of --users`)
-const seconds = Number(values.seconds)
 const work = await mkdtemp(join(tmpdir(), 'dm-cpu-'))
 const store = values.store ?? join(work, 'store')
 const sessions = Math.ceil(100 / SESSION_LENGTH)
@@ -104,7 +109,6 @@ try {
   const variants: Array<{ name: string; env: NodeJS.ProcessEnv; dir: string; checkout?: string }> = [{ name: 'service', env: {}, dir: store }]
   for (const [i, setting] of (values.env as string[]).entries()) {
     const at = setting.indexOf('=')
-    if (at <= 0) throw new Error(`--env ${setting}: NAME=VALUE`)
     const dir = join(work, `store-${i}`)
     await cp(store, dir, { recursive: true })
     variants.push({ name: `service ${setting}`, env: { [setting.slice(0, at)]: setting.slice(at + 1) }, dir })
@@ -135,10 +139,10 @@ try {
       servers.push({ name: 'baseline+answer', server: await startBaseline({ logFile: join(work, 'baseline.log'), args: ['--answer', answerFile] }) })
       servers.push({ name: 'baseline+encoded', server: await startBaseline({ logFile: join(work, 'baseline.log'), args: ['--answer', answerFile, '--encoded'] }) })
     }
-    process.stdout.write(`POST /v1/${route}, 50 connections, ${seconds} s per run, ${values.rounds} rounds\n`)
+    process.stdout.write(`POST /v1/${route}, 50 connections, ${seconds} s per run, ${rounds} rounds\n`)
     const width = Math.max(17, ...servers.map((s) => s.name.length + 1))
     const cpuOf = new Map<string, number[]>()
-    for (let r = 0; r < Number(values.rounds); r++) {
+    for (let r = 0; r < rounds; r++) {
       for (const { name, server } of r % 2 === 0 ? servers : [...servers].reverse()) {
         const before = cpuMicrosOf(server.pid)
         const threadsBefore = threadCpuMicrosOf(server.pid)

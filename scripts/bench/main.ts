@@ -4,7 +4,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
+import { parseFlags, readFlags } from '../flags'
 import { decayScanCost } from './decay-scan'
 import { historyCost } from './history'
 import { compareRoute, median, type RouteLoad } from './http-load'
@@ -12,13 +12,16 @@ import { startBaseline, startService } from './processes'
 import { seedStore } from './seed'
 import { historyOf, observationBody, recommendationBody, SESSION_LENGTH, userName } from './workload'
 
-const { values } = parseArgs({
-  options: {
-    quick: { type: 'boolean', default: false },
-    out: { type: 'string' },
-    keep: { type: 'boolean', default: false },
-  },
-})
+// Checked before any store is seeded: a mistake in them is said on one line, exit 2.
+const { values } = readFlags('bench', () =>
+  parseFlags({
+    options: {
+      quick: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      keep: { type: 'boolean', default: false },
+    },
+  }),
+)
 
 /** How big a run is: the full run is the one the targets are judged on. */
 const SHAPES = {
