@@ -90,6 +90,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     local: (memory: DecisionMemory, decisions: Decisions) => Promise<unknown>,
     method = 'POST',
     expect?: (body: unknown) => boolean,
+    writesNothing = false,
   ): Promise<BackendAnswer> {
     try {
       // Run on its own, the MCP server may be the first to use the store: it makes one.
@@ -105,6 +106,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
         policyFile: values.policy,
         createStore: true,
         expect,
+        writesNothing,
       })
       if (answer.status < 400) return { ok: true, body: answer.body }
       const error = (answer.body as { error?: Extract<BackendAnswer, { ok: false }>['error'] } | null)?.error ?? {
@@ -180,7 +182,9 @@ export async function mcpCommand(argv: string[]): Promise<number> {
 
 /**
  * How a tool's call is made: through the service, by `path` (its route), or on a store opened
- * here, by `local` (the same use case); `expect` tells the service's answer from another's.
+ * here, by `local` (the same use case); `expect` tells the service's answer from another's;
+ * `writesNothing` where the use case only reads the store, so that a store failure met on a store
+ * opened here is said as a read's, as the route's answer says it (StoreRequest.writesNothing).
  */
 export type McpCall = (
   path: string,
@@ -188,6 +192,7 @@ export type McpCall = (
   local: (memory: DecisionMemory, decisions: Decisions) => Promise<unknown>,
   method?: string,
   expect?: (body: unknown) => boolean,
+  writesNothing?: boolean,
 ) => Promise<BackendAnswer>
 
 /** The MCP tools' backend (R-SVC-6): each use case with its route and its call on a store, side by side, so that the two say one thing. */
@@ -202,7 +207,7 @@ export function mcpBackend(made: McpCall): McpBackend {
     body !== undefined && jsonBytes(body) > LIMITS.bodyBytes
       ? Promise.resolve({ ok: false, error: { code: 'body_too_large', message: `the arguments are over ${LIMITS.bodyBytes / 1024} KB, the most the service takes in a body` } })
       : undefined
-  const call: McpCall = (path, body, local, method, expect) => tooLarge(body) ?? made(path, body, local, method, expect)
+  const call: McpCall = (path, body, local, method, expect, writesNothing) => tooLarge(body) ?? made(path, body, local, method, expect, writesNothing)
   return {
     recommend: (request) => call('/v1/recommendations', request, (memory) => memory.recommend(request)),
     // AskUserQuestion's fields the route takes and ignores, at any depth, count in the body's size, as
@@ -214,21 +219,24 @@ export function mcpBackend(made: McpCall): McpBackend {
     // One observation is sent as an object, so that the service names its fields as the tool's
     // input has them (`timestamp`), not as an array's first item (`0.timestamp`).
     observe: (inputs) => call('/v1/observations', inputs.length === 1 ? inputs[0] : inputs, (memory) => memory.observe(inputs)),
+    // A point's recommendation may rebuild its aggregate into core, a write, as `why --point` says.
     whyPoint: (query) => {
       const params = new URLSearchParams()
       for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, value)
       return call(`/v1/why?${params}`, undefined, (memory) => memory.why(query), 'GET')
     },
+    // A decision's chain is read, as `why KEY` reads it.
     whyDecision: (key, query) => {
       const asOf = query.as_of === undefined ? '' : `?${new URLSearchParams({ as_of: query.as_of })}`
-      return call(`/v1/decisions/${encodeURIComponent(key)}/why${asOf}`, undefined, (_memory, decisions) => decisions.why(key, query), 'GET')
+      return call(`/v1/decisions/${encodeURIComponent(key)}/why${asOf}`, undefined, (_memory, decisions) => decisions.why(key, query), 'GET', undefined, true)
     },
-    check: (request) => call('/v1/decisions/check', request, (_memory, decisions) => decisions.check(request)),
+    // A check counts the pulses of the decisions it reaches, but an audit (as_of) counts none.
+    check: (request) => call('/v1/decisions/check', request, (_memory, decisions) => decisions.check(request), 'POST', undefined, request.as_of !== undefined),
     // As `why FILE` lists them: an answer without its `decisions` is no decision-memory's, not "none behind the file".
     listDecisions: (query) => {
       const asOf = query.as_of === undefined ? '' : `?${new URLSearchParams({ as_of: query.as_of })}`
       const list = async (_memory: DecisionMemory, decisions: Decisions) => ({ decisions: await decisions.list({ as_of: query.as_of }) })
-      return call(`/v1/decisions${asOf}`, undefined, list, 'GET', hasFields({ decisions: 'array' }))
+      return call(`/v1/decisions${asOf}`, undefined, list, 'GET', hasFields({ decisions: 'array' }), true)
     },
   }
 }
