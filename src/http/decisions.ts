@@ -241,6 +241,9 @@ export function decisionRoutes(decisions: Decisions, memory: DecisionMemory) {
     .openapi(whyPoint, async (c) => {
       const q = c.req.valid('query')
       authorizeUsers(c, [q.user])
+      // The recommendation it explains may rebuild the point's aggregate into core, a write: a store
+      // failure of it is said as of a write, as `why --point` and the MCP `why` of a point say it.
+      markWrites(c)
       return c.json(await memory.why(q), 200)
     })
 }

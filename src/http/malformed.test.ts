@@ -435,6 +435,17 @@ describe('a store LevelDB cannot write (R-SVC-2: a 5xx is a bug, and this is non
     expect(r.body.error.message).toContain('a write that failed stored nothing')
   })
 
+  it('says a write stored nothing to GET /v1/why, whose recommendation may rebuild a point\'s aggregate, as `why --point` says it', async () => {
+    const db = new MemoryLevel<string, string>()
+    const t = await createTestApp({ db })
+    const damaged = 'Corruption: not an sstable (bad magic number)'
+    failIterators(db, damaged, 'LEVEL_CORRUPTION')
+    const r = await t.call('GET', '/v1/why?user=alice&point=complexity-tier')
+    expect(r.status).toBe(503)
+    expect(r.body.error.code).toBe('store_unavailable')
+    expect(r.body.error.message).toBe(`the store is damaged (${damaged}): a write that failed stored nothing; stop the service and restore the store's folder from a backup`)
+  })
+
   it('says a read failed to a check with as_of, an audit that counts no pulse, and a write to one without', async () => {
     const db = new MemoryLevel<string, string>()
     const t = await createTestApp({ db })
