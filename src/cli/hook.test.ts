@@ -713,6 +713,41 @@ describe('decision-memory hook with a capture waiting in the spool, DECISION_MEM
   })
 })
 
+describe('decision-memory hook with a capture waiting in the spool, the service unable to take it now', () => {
+  it('says the spooled capture\'s answer once, with what becomes of the spooled events, then the event at hand, not sent, asked as written or spooled with them (503, 500, 429)', async () => {
+    for (const status of [503, 500, 429]) {
+      const sent: Array<string | null> = []
+      const busy: RequestListener = (request, response) => {
+        sent.push(new URL(request.url ?? '/', 'http://stub').searchParams.get('at'))
+        request.resume()
+        request.on('end', () => response.writeHead(status, { 'content-type': 'application/json' }).end('{"error":{"code":"busy","message":"try later"}}'))
+      }
+      await withStub(`dm-hook-spool-${status}-`, busy, async ({ host, dir }) => {
+        const spool = join(dir, 'spool.ndjson')
+        const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+        // The capture at hand answered so itself: its own answer, with where it went.
+        const chosen = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
+        expect(chosen, String(status)).toEqual({ code: 0, stdout: '', stderr: `decision-memory hook: http://${host}/v1/hooks/claude-code answered HTTP ${status} without taking it; spooled to ${spool}\n` })
+        // The spooled capture offered first, late, and answered so; the question then not sent, nor said answered.
+        sent.length = 0
+        const asked = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
+        expect(asked).toMatchObject({ code: 0, stdout: '' })
+        expect(sent, String(status)).toEqual([expect.any(String)])
+        const spooledSaid = `decision-memory hook: http://${host}/v1/hooks/claude-code answered HTTP ${status} without taking a spooled event; the events spooled wait for the next call\n`
+        expect(asked.stderr, String(status)).toBe(`${spooledSaid}decision-memory hook: ${ASKED_AS_WRITTEN}\n`)
+        expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== ''), String(status)).toHaveLength(1)
+        // A capture at hand, not sent either: said spooled with them, not as answered what the spooled one was.
+        sent.length = 0
+        const started = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('session-start')), env })
+        expect(started).toMatchObject({ code: 0, stdout: '' })
+        expect(sent, String(status)).toEqual([expect.any(String)])
+        expect(started.stderr, String(status)).toBe(`${spooledSaid}decision-memory hook: this event, not sent for that reason, is spooled to ${spool} with them\n`)
+        expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== ''), String(status)).toHaveLength(2)
+      })
+    }
+  })
+})
+
 describe('the hook run by hand in a terminal, no payload piped to it', () => {
   it('says at once that it reads a hook payload on stdin, reads nothing, prints and spools nothing, with its flags right or mistaken', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dm-hook-tty-'))

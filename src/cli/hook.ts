@@ -413,8 +413,9 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   const forbidden = new Set<string>()
   /**
    * Whether the last delivery that did not go through said why on stderr itself (a refusal, a page
-   * that is not JSON, a URL with a path): what is left unsaid (no answer in time, nothing listening,
-   * a 5xx) the end of the call says, for a capture with where it was spooled.
+   * that is not JSON, a URL with a path, a 5xx answered to a spooled event): what is left unsaid (no
+   * answer in time, nothing listening, a 5xx answered to the event at hand) the end of the call
+   * says, for a capture with where it was spooled.
    */
   let saidWhy = false
   /** Whether the refusal of the event at hand, a PreToolUse, said that its question is asked as the agent wrote it. */
@@ -428,8 +429,8 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   let heldWhy: { why: string; waiting: string } | undefined
   /**
    * Whether the event at hand was not sent because a spooled event's delivery failed first for a
-   * reason that delivery's own line said (a token refused, a URL at fault): its line then says it
-   * was not sent for that reason, not that the service answered it.
+   * reason that delivery's own line said (a token refused, a URL at fault, a 408, a 429 or a 5xx):
+   * its line then says it was not sent for that reason, not that the service answered it.
    */
   let notSentForSaid = false
   /**
@@ -593,8 +594,14 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
           process.stderr.write(`decision-memory hook: ${refused}; ${QUESTION_AS_WRITTEN}\n`)
         }
       }
+      // A 408, a 429 or a 5xx answered to a spooled event stops the drain, and the event at hand is
+      // not sent: said here, with what becomes of the spooled events, or the end of the call said of
+      // the event at hand "answered HTTP 503 without taking it", an answer it never had. The event
+      // at hand's own is said there, with where it went.
+      const unsaid = !permanent && ![401, 403, 404, 405].includes(response.status)
+      if (unsaid && spooled) process.stderr.write(`decision-memory hook: ${url} answered HTTP ${response.status} without taking a spooled event; the events spooled wait for the next call\n`)
       refusedToken = response.status === 401 || response.status === 403
-      saidWhy = permanent || [401, 403, 404, 405].includes(response.status)
+      saidWhy = !unsaid || spooled
       timedOut = false
       // A 403 is this event's user's alone (the token may act for others): the drain goes on, so
       // that one user the token may not act for does not hold up every other event, and every
@@ -643,8 +650,9 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   // Another tool's event (a matcher for every tool): the spool was given its turn, and that is all.
   if (!isForService(payload)) return
   // After a failed delivery the service is down or slow: the event at hand joins the spool at once.
-  // When that delivery's own line said why (a token refused, a URL at fault), the event at hand's
-  // line says it was not sent for that reason, rather than what the spooled event was answered.
+  // When that delivery's own line said why (a token refused, a URL at fault, a 408, a 429 or a
+  // 5xx), the event at hand's line says it was not sent for that reason, rather than what the
+  // spooled event was answered.
   notSentForSaid = drained.stopped === 'failure' && saidWhy
   const now = drained.stopped === 'failure' ? { outcome: 'failed' as const } : await deliver(event, false)
   if (now.outcome === 'delivered') {
@@ -678,7 +686,8 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   // Why said by a delivery's own line, which says nothing of the question: the token refused for a
   // spooled event the drain offered first (the question then not sent, or not sent again for a
   // user refused so), a URL at fault (404, 405, a page that is not JSON), answered to that
-  // event or to the question itself, or the question refused for good (a 400, a 413), which is
+  // event or to the question itself, a 408, a 429 or a 5xx answered to that event (the question
+  // then not sent), or the question refused for good (a 400, a 413), which is
   // neither spooled nor kept aside. What became of the question is said too, on a line of its
   // own, as a capture refused for good is said kept, and as a PreToolUse refused the token itself
   // says it: the URL, or the refusal, is said once all the same.
@@ -701,10 +710,11 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       // may be another user's refusal, and `for that reason … with them` would point at theirs.
       process.stderr.write(`decision-memory hook: this event for user ${JSON.stringify(deferredFor)}, not sent as the token was refused for that user above, is spooled to ${file} with that user's events\n`)
     } else if (refusedToken || notSentForSaid) {
-      // The token refused for a spooled event, or the URL at fault, said on its line (the drain
-      // stopped at a 401, a 404, a 405 or a page that is not JSON, or the user is one the token may
-      // not act for): this one, not sent, is said spooled on a line of its own, as a PreToolUse's
-      // question is said asked as written, the reason said once.
+      // The token refused for a spooled event, the URL at fault, or the service unable to take it
+      // now, said on its line (the drain stopped at a 401, a 404, a 405, a page that is not JSON, a
+      // 408, a 429 or a 5xx, or the user is one the token may not act for): this one, not sent, is
+      // said spooled on a line of its own, as a PreToolUse's question is said asked as written,
+      // the reason said once.
       process.stderr.write(`decision-memory hook: this event, not sent for that reason, is spooled to ${file} with them\n`)
     } else process.stderr.write(`decision-memory hook: ${undeliveredWhy()}; spooled to ${file}\n`)
   }
