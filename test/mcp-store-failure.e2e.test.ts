@@ -1,16 +1,10 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { Level } from 'level'
 import { afterEach, describe, expect, it } from 'vitest'
-import { systemClock } from '../src/clock'
-import { DEFAULT_POLICY_FILE, loadPolicy } from '../src/config/load-policy'
-import { createDecisionMemory } from '../src/decision-memory'
-import { DecisionInputSchema } from '../src/decisions/decision'
-import { createDecisions } from '../src/decisions/decisions'
-import { openStores } from '../src/open-store'
 import { BIN, cleanEnv, closedPort } from './support/processes'
+import { damagedStore } from './support/damaged-store'
 import { tempDir } from './support/temp-dir'
 
 const clients: Client[] = []
@@ -19,30 +13,6 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()))
 })
 
-/** alice's choices, her session and a decision D-1, as the service stores them, then every table file cut short. */
-async function damagedStore(): Promise<string> {
-  const dataDir = tempDir('dm-mcp-damaged-')
-  const { store, decisionStore } = await openStores(dataDir)
-  try {
-    const policy = await loadPolicy(DEFAULT_POLICY_FILE)
-    const decisions = createDecisions({ store: decisionStore, clock: systemClock, policy })
-    const memory = createDecisionMemory({ store, policy, clock: systemClock, decisions })
-    for (let i = 0; i < 30; i++) {
-      await memory.observe([{ user: 'alice', session_id: 's-1', decision_id: `d-${i}`, question: 'Which tier?', user_choice: 'Tier M', all_options: ['Tier S', 'Tier M'], source: 'user' }])
-    }
-    await decisions.propose(DecisionInputSchema.parse({ key: 'D-1', title: 'Cents', decision: 'Amounts are integer cents.', rationale: 'Floats lost a cent.', status: 'accepted' }))
-  } finally {
-    await store.close()
-  }
-  // Opened once more, so that LevelDB writes its log into table files.
-  const db = new Level<string, string>(dataDir)
-  await db.open()
-  await db.close()
-  const tables = (await readdir(dataDir)).filter((name) => name.endsWith('.ldb'))
-  expect(tables.length).toBeGreaterThan(0)
-  for (const table of tables) await writeFile(join(dataDir, table), (await readFile(join(dataDir, table))).subarray(0, 300))
-  return dataDir
-}
 
 // The MCP server's calls on a store it opened itself (no service runs) say a store failure as the
 // CLI's commands say it: a tool that only reads (why of a decision or a file, a check with as_of)
@@ -50,7 +20,7 @@ async function damagedStore(): Promise<string> {
 // may (a point's why rebuilds its aggregate), as a write's.
 describe('decision-memory mcp --data on a store LevelDB cannot read', () => {
   it('says a read failed where the tool only reads, and a write where it writes or may', async () => {
-    const dataDir = await damagedStore()
+    const dataDir = await damagedStore('dm-mcp-damaged-')
     const file = join(tempDir('dm-mcp-repo-'), 'billing.ts')
     await writeFile(file, 'export {}\n')
     const transport = new StdioClientTransport({

@@ -6,15 +6,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { closedPort } from '../../test/support/processes'
 import { Level } from 'level'
 import { markServedBy, openStores, StoreOpenError } from '../open-store'
-import { DEFAULT_POLICY_FILE, loadPolicy } from '../config/load-policy'
-import { systemClock } from '../clock'
-import { createDecisionMemory } from '../decision-memory'
-import { DecisionInputSchema } from '../decisions/decision'
-import { createDecisions } from '../decisions/decisions'
 import { errorMessage, hasFields, ServiceUnavailableError, throughServiceOrLocal, USER_FROM_FLAG_OR_VARIABLE } from './service-client'
 import { main } from './main'
 import { captured } from '../../test/support/captured'
 import { tempDir } from '../../test/support/temp-dir'
+import { damagedStore } from '../../test/support/damaged-store'
 
 /**
  * A LevelDB store in `dataDir` holding `entries`, each put on its own, closed; with `tables`,
@@ -160,25 +156,7 @@ describe('throughServiceOrLocal when no service runs', () => {
 
   it('says a read failed, not that a write stored nothing, where the command only reads the store', async () => {
     vi.stubEnv('DECISION_MEMORY_URL', `http://127.0.0.1:${await closedPort()}`)
-    // alice's choices, her session and a decision, as the service stores them; opened once more so
-    // that LevelDB writes them into table files, then every table cut short.
-    const dataDir = tempDir('dm-local-')
-    const { store, decisionStore } = await openStores(dataDir)
-    try {
-      const policy = await loadPolicy(DEFAULT_POLICY_FILE)
-      const decisions = createDecisions({ store: decisionStore, clock: systemClock, policy })
-      const memory = createDecisionMemory({ store, policy, clock: systemClock, decisions })
-      for (let i = 0; i < 30; i++) {
-        await memory.observe([{ user: 'alice', session_id: 's-1', decision_id: `d-${i}`, question: 'Which tier?', user_choice: 'Tier M', all_options: ['Tier S', 'Tier M'], source: 'user' }])
-      }
-      await decisions.propose(DecisionInputSchema.parse({ key: 'D-1', title: 'Cents', decision: 'Amounts are integer cents.', rationale: 'Floats lost a cent.', status: 'accepted' }))
-    } finally {
-      await store.close()
-    }
-    await storeIn(dataDir, {})
-    const tables = (await readdir(dataDir)).filter((name) => name.endsWith('.ldb'))
-    expect(tables.length).toBeGreaterThan(0)
-    for (const table of tables) await writeFile(join(dataDir, table), (await readFile(join(dataDir, table))).subarray(0, 300))
+    const dataDir = await damagedStore('dm-local-')
     // A file the decisions are listed for (`why FILE`).
     const file = join(tempDir('dm-repo-'), 'billing.ts')
     await writeFile(file, 'export {}\n')
