@@ -318,7 +318,7 @@ function enforce(
 ): ContractedRecommendation {
   // By key, each with its rationale and scope, as where they rule out every option (recommendNone):
   // they agree on what they fix (those that contradict it are `conflicts`), none holding over another.
-  const byKey = [...new Set(deciding)].sort((a, b) => compareKeys(a.key, b.key))
+  const byKey = [...new Map(deciding.map((d) => [d.key, d])).values()].sort((a, b) => compareKeys(a.key, b.key))
   const keys = byKey.map((d) => d.key).join(', ')
   const precondition = `required decision ${inForce(byKey)}`
   const disclosure = `required by decision ${eachRationale(byKey)}`
