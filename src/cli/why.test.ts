@@ -246,9 +246,9 @@ describe('decision-memory why --point, the answer as text', () => {
     const lines = pointText(why).trimEnd().split('\n')
     // `recommended: Tier M [static-default, confidence 0 low]` read as an answer: Tier M is ruled out.
     expect(lines.slice(1, 5)).toEqual([
-      'nothing recommended: every option offered is ruled out by required decision D-001, D-002 [confidence 0 low]',
-      '  when required decision D-001, D-002 is in force — every option offered is ruled out by required decision D-001: Small tiers skip review.; D-002: Tier M is retired.',
-      '  asked: every option offered is ruled out by required decision D-001, D-002: none is recommended; the user chooses',
+      'nothing recommended: every option offered is ruled out by required decisions D-001, D-002 [confidence 0 low]',
+      '  when required decisions D-001, D-002 are in force — every option offered is ruled out by required decisions D-001: Small tiers skip review.; D-002: Tier M is retired.',
+      '  asked: every option offered is ruled out by required decisions D-001, D-002: none is recommended; the user chooses',
       '  observed choices alone would say: Tier M [static-default]',
     ])
     // The observations listed chose what the memory alone would pick, not an answer.

@@ -66,9 +66,10 @@ describe('applyDecisions: required decisions that rule out every option offered 
       const rec = recommend({ point: 'complexity-tier', question: 'Which tier?', options: contract.offered, offered, context: {}, memory: pointView([], policy), sessions: 1, personalization: true, asOf: new Date('2026-07-02T00:00:00.000Z'), policy })
       expect(applyDecisions(rec, contract, false, policy)).toMatchObject({
         ask: true,
-        precondition: 'required decision D-001, D-002 is in force',
-        disclosure: 'every option offered is ruled out by required decision D-001: because D-001; D-002: because D-002',
-        ask_reason: 'every option offered is ruled out by required decision D-001, D-002: none is recommended; the user chooses',
+        precondition: 'required decisions D-001, D-002 are in force',
+        disclosure: 'every option offered is ruled out by required decisions D-001: because D-001; D-002: because D-002',
+        ask_reason: 'every option offered is ruled out by required decisions D-001, D-002: none is recommended; the user chooses',
+        confidence: { method: 'every option offered is ruled out by required decisions D-001, D-002' },
       })
     }
   })
@@ -91,13 +92,27 @@ describe('applyDecisions: several required decisions that fix the answer togethe
     const test = bound('D-001', '2026-07-01', 'required', { kind: 'must', option: 'Test' })
     const offered = [{ option: 'Lint' }, { option: 'Test' }, { option: 'E2E' }]
     for (const decisions of [[lint, test], [test, lint]]) {
-      expect(answer(decisions, offered, true)).toMatchObject({
+      const rec = answer(decisions, offered, true)
+      expect(rec).toMatchObject({
         state: 'enforced',
-        precondition: 'required decision D-001, D-002 is in force',
-        disclosure: 'required by decision D-001: because D-001; D-002: because D-002',
-        ask_reason: "decision D-001, D-002 fixes part of the answer; the rest is the user's",
+        precondition: 'required decisions D-001, D-002 are in force',
+        disclosure: 'required by decisions D-001: because D-001; D-002: because D-002',
+        ask_reason: "decisions D-001, D-002 fix part of the answer; the rest is the user's",
       })
+      expect(rec.confidence.method).toMatch(/; enforced in part by required decisions D-001, D-002, whose options count 1$/)
     }
+  })
+
+  it('says one decision that fixes part of a set in the singular, as it says one that fixes the whole answer', () => {
+    const lint = bound('D-002', '2026-06-01', 'required', { kind: 'must', option: 'Lint' })
+    const rec = answer([lint], [{ option: 'Lint' }, { option: 'Test' }, { option: 'E2E' }], true)
+    expect(rec).toMatchObject({
+      state: 'enforced',
+      precondition: 'required decision D-002 is in force',
+      disclosure: 'required by decision D-002: because D-002',
+      ask_reason: "decision D-002 fixes part of the answer; the rest is the user's",
+    })
+    expect(rec.confidence.method).toMatch(/; enforced in part by required decision D-002, whose options count 1$/)
   })
 
   it('names by key, each with its rationale, those that leave one option between them', () => {
@@ -107,9 +122,10 @@ describe('applyDecisions: several required decisions that fix the answer togethe
       expect(answer(decisions, OFFERED, false)).toMatchObject({
         state: 'enforced',
         recommended: 'Tier L',
-        precondition: 'required decision D-001, D-002 is in force',
-        disclosure: 'required by decision D-001: because D-001; D-002: because D-002',
-        ask_reason: 'required decision D-001, D-002 fixes the answer: auto-resolve',
+        precondition: 'required decisions D-001, D-002 are in force',
+        disclosure: 'required by decisions D-001: because D-001; D-002: because D-002',
+        ask_reason: 'required decisions D-001, D-002 fix the answer: auto-resolve',
+        confidence: { method: 'enforced by required decisions D-001, D-002' },
       })
     }
   })

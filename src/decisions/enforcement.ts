@@ -12,6 +12,7 @@ import {
 } from '../domain/recommendation'
 import { overLimit } from './constraints'
 import { compareKeys, type DecisionRecord, type EnforceLevel } from './decision'
+import { agreeing, decisionsNamed } from './decisions-named'
 
 /** What one decision did to a recommendation (R-CON-2). */
 export interface DecisionEffect {
@@ -260,21 +261,26 @@ export function contractFor(
 }
 
 /**
- * Required decisions as a precondition says them in force, in their order: one scope said once,
- * after the keys (`D-301, D-302 is in force under src/billing`); several, each in brackets after
- * its key (`D-302, D-303 (under src/billing) is in force`), none after one that has none.
+ * Decisions as a precondition says them in force, in their order, the verb agreeing with how many
+ * (`decision D-001 is in force`, `decisions D-001, D-002 are in force`): one scope said once, after
+ * the keys (`decisions D-301, D-302 are in force under src/billing`); several, each in brackets
+ * after its key (`decisions D-302, D-303 (under src/billing) are in force`), none after one that has none.
  */
 function inForce(deciding: readonly DecisionRecord[]): string {
   const scopes = new Set(deciding.map(scopeText))
   const scoped = (d: DecisionRecord) => (scopeText(d) === '' ? d.key : `${d.key} (${scopeText(d).trim()})`)
+  const verb = agreeing(deciding.length, 'is', 'are')
   return scopes.size === 1
-    ? `${deciding.map((d) => d.key).join(', ')} is in force${[...scopes][0] as string}`
-    : `${deciding.map(scoped).join(', ')} is in force`
+    ? `${decisionsNamed(deciding.map((d) => d.key))} ${verb} in force${[...scopes][0] as string}`
+    : `${decisionsNamed(deciding.map(scoped))} ${verb} in force`
 }
 
-/** Each decision's rationale after its key, in their order, on one line: `D-201: <its rationale>; D-202: <its rationale>`. */
+/**
+ * Each decision's rationale after its key, in their order, on one line, after `decision` or, of
+ * several, `decisions`: `decision D-201: <its rationale>`, `decisions D-201: <its rationale>; D-202: <its rationale>`.
+ */
 function eachRationale(deciding: readonly DecisionRecord[]): string {
-  return deciding.map((d) => `${d.key}: ${d.rationale}`).join('; ')
+  return `${agreeing(deciding.length, 'decision', 'decisions')} ${deciding.map((d) => `${d.key}: ${d.rationale}`).join('; ')}`
 }
 
 function scopeText(decision: DecisionRecord): string {
@@ -319,9 +325,10 @@ function enforce(
   // By key, each with its rationale and scope, as where they rule out every option (recommendNone):
   // they agree on what they fix (those that contradict it are `conflicts`), none holding over another.
   const byKey = [...new Map(deciding.map((d) => [d.key, d])).values()].sort((a, b) => compareKeys(a.key, b.key))
-  const keys = byKey.map((d) => d.key).join(', ')
-  const precondition = `required decision ${inForce(byKey)}`
-  const disclosure = `required by decision ${eachRationale(byKey)}`
+  const named = decisionsNamed(byKey.map((d) => d.key))
+  const several = byKey.length > 1
+  const precondition = `required ${inForce(byKey)}`
+  const disclosure = `required by ${eachRationale(byKey)}`
   const personalization = rec.state !== 'personalization-off'
   const neutral = rec.sensitive
   const chosen = new Set(fixed)
@@ -352,13 +359,13 @@ function enforce(
   if (!personalization) askReason = 'personalization is off for this session'
   else if (rec.sensitive) askReason = 'the point is sensitive: always asked'
   else if (alwaysAsk) askReason = 'the policy marks this point always_ask'
-  else if (!determined) askReason = `decision ${keys} fixes part of the answer; the rest is the user's`
+  else if (!determined) askReason = `${named} ${several ? 'fix' : 'fixes'} part of the answer; the rest is the user's`
   else {
     ask = false
-    askReason = `required decision ${keys} fixes the answer: auto-resolve`
+    askReason = `required ${named} ${several ? 'fix' : 'fixes'} the answer: auto-resolve`
   }
-  const figures = determined ? undefined : partlyFixed(rec, chosen, required, `enforced in part by required decision ${keys}`, policy)
-  const confidence = figures?.confidence ?? { value: 1, level: 'high' as const, significant: true, method: `enforced by required decision ${keys}` }
+  const figures = determined ? undefined : partlyFixed(rec, chosen, required, `enforced in part by required ${named}`, policy)
+  const confidence = figures?.confidence ?? { value: 1, level: 'high' as const, significant: true, method: `enforced by required ${named}` }
   return {
     ...rec,
     state: 'enforced',
@@ -551,9 +558,10 @@ export function applyDecisions(rec: Recommendation, contract: PointContract, alw
     for (const [d, options] of against) effects.push(effectOf(d, 'advised-against', options))
     if (against.size > 0 && result.ask === false) {
       // By key, as the check lists the warnings it would give: each advises on its own, none over another.
-      const keys = [...against.keys()].map((d) => d.key).sort(compareKeys).join(', ')
+      const keys = [...against.keys()].map((d) => d.key).sort(compareKeys)
       const options = [...new Set([...against.values()].flat())].map((o) => JSON.stringify(o)).join(', ')
-      result = { ...result, ask: true, ask_reason: `advisory decision ${keys} advises against ${options}: the user chooses` }
+      const verb = agreeing(keys.length, 'advises', 'advise')
+      result = { ...result, ask: true, ask_reason: `advisory ${decisionsNamed(keys)} ${verb} against ${options}: the user chooses` }
     }
   }
   // Required decisions that contradict each other leave no answer the check allows: whatever is
@@ -695,27 +703,26 @@ function enforcedOptions(contract: PointContract, allowed: readonly string[], on
  * marked; confidence is 0, and the user is asked. `recommended` still names what the memory alone
  * would pick (it is also in `learned`): a field to read, not an answer to give. `deciding` comes by
  * key, as `GET /v1/decisions`, the check's `blocked_by` and the hook's `ruled out by required
- * decision D-001, D-002` list them. None of them holds over another (each rules out options of
+ * decisions D-001, D-002` list them. None of them holds over another (each rules out options of
  * its own), so each is named with its own rationale and scope: the newest's rationale alone, said
  * after all their keys, read as the reason of them all.
  */
 function recommendNone(rec: Recommendation, offered: readonly OfferedOption[], deciding: DecisionRecord[]): ContractedRecommendation {
-  const keys = deciding.map((d) => d.key).join(', ')
   const asWritten = new Map(offered.map((o) => [o.option, o]))
   const byOption = new Map(rec.options.map((o) => [o.option, o]))
   const options = offered.flatMap((o) => {
     const option = byOption.get(o.option)
     return option === undefined ? [] : [asOffered(option, asWritten)]
   })
-  const reason = `every option offered is ruled out by required decision ${keys}`
+  const reason = `every option offered is ruled out by required ${decisionsNamed(deciding.map((d) => d.key))}`
   return {
     ...rec,
     options,
     confidence: { value: 0, level: 'low', significant: false, method: reason },
-    precondition: `required decision ${inForce(deciding)}`,
+    precondition: `required ${inForce(deciding)}`,
     conditions: { context: [], window: null },
     contradictions: [],
-    disclosure: `every option offered is ruled out by required decision ${eachRationale(deciding)}`,
+    disclosure: `every option offered is ruled out by required ${eachRationale(deciding)}`,
     strength: 'neutral',
     ask: true,
     ask_reason: `${reason}: none is recommended; the user chooses`,

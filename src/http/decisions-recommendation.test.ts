@@ -419,7 +419,7 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
       const avoid = { ...REQUIRED_TIER_L, key, enforce: 'advisory', title: `Avoid Tier S (${key})`, constraints: [{ kind: 'must_not', option: 'Tier S' }] }
       expect((await app.call('POST', '/v1/decisions', avoid)).status).toBe(201)
     }
-    const reason = 'advisory decision D-001, D-002 advises against "Tier S": the user chooses'
+    const reason = 'advisory decisions D-001, D-002 advise against "Tier S": the user chooses'
     expect((await app.call('POST', '/v1/recommendations', TIER)).body).toMatchObject({ recommended: 'Tier S', ask: true, ask_reason: reason })
     const check = (await app.call('POST', '/v1/decisions/check', { choice: 'Tier S', point: 'complexity-tier' })).body
     expect(check.warnings.map((w: { key: string }) => w.key)).toEqual(['D-001', 'D-002'])
@@ -595,23 +595,23 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     const rec = (await app.call('POST', '/v1/recommendations', TIER)).body
     // By key, as GET /v1/decisions and the check list them, D-001 the newer here: they agree, none
     // holds over another, and the newest's rationale alone read as the reason of both.
-    const disclosure = `required by decision D-001: ${REQUIRED_TIER_L.rationale}; D-002: Audits want Tier L.`
+    const disclosure = `required by decisions D-001: ${REQUIRED_TIER_L.rationale}; D-002: Audits want Tier L.`
     expect(rec).toMatchObject({
       state: 'enforced',
       recommended: 'Tier L',
       ask: false,
-      ask_reason: 'required decision D-001, D-002 fixes the answer: auto-resolve',
-      confidence: { method: 'enforced by required decision D-001, D-002' },
-      precondition: 'required decision D-001, D-002 is in force',
+      ask_reason: 'required decisions D-001, D-002 fix the answer: auto-resolve',
+      confidence: { method: 'enforced by required decisions D-001, D-002' },
+      precondition: 'required decisions D-001, D-002 are in force',
       disclosure,
     })
-    expect(rec.options[0]).toMatchObject({ label: 'Tier L (Recommended)', description: `Recommended when required decision D-001, D-002 is in force — ${disclosure}` })
+    expect(rec.options[0]).toMatchObject({ label: 'Tier L (Recommended)', description: `Recommended when required decisions D-001, D-002 are in force — ${disclosure}` })
     // Scoped differently, each is said with its own scope, not both with one's.
     const scoped = { ...REQUIRED_TIER_L, key: 'D-003', rationale: 'Billing is audited.', scope: { points: ['complexity-tier'], path: 'src/billing' } }
     expect((await app.call('POST', '/v1/decisions', scoped)).status).toBe(201)
     expect((await app.call('POST', '/v1/recommendations', { ...TIER, context: { path: 'src/billing/invoice.ts' } })).body).toMatchObject({
-      precondition: 'required decision D-001, D-002, D-003 (under src/billing) is in force',
-      disclosure: `required by decision D-001: ${REQUIRED_TIER_L.rationale}; D-002: Audits want Tier L.; D-003: Billing is audited.`,
+      precondition: 'required decisions D-001, D-002, D-003 (under src/billing) are in force',
+      disclosure: `required by decisions D-001: ${REQUIRED_TIER_L.rationale}; D-002: Audits want Tier L.; D-003: Billing is audited.`,
     })
     await app.call('POST', '/v1/decisions/D-003/revoke', {})
     expect(rec.decisions).toEqual([
@@ -786,7 +786,7 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
       ['D-200', 'conflict', ['5']],
     ])
     // By key, as the check lists them, not newest first.
-    expect(rec.confidence.method).toBe('every option offered is ruled out by required decision D-201, D-202')
+    expect(rec.confidence.method).toBe('every option offered is ruled out by required decisions D-201, D-202')
     expect(rec.conflicts).toEqual([
       { keys: ['D-201', 'D-200'], options: ['5'], message: 'required decisions D-201 and D-200 contradict each other over "5" (the newer, D-201, holds)' },
     ])
@@ -801,14 +801,14 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     for (const d of [d302, d301]) expect((await app.call('POST', '/v1/decisions', d)).status).toBe(201)
     const question = { point: 'retries3', question: 'How many retries?', all_options: ['5', '6'] }
     const rec = (await app.call('POST', '/v1/recommendations', question)).body
-    const ruledOut = 'every option offered is ruled out by required decision D-301, D-302'
+    const ruledOut = 'every option offered is ruled out by required decisions D-301, D-302'
     expect(rec).toMatchObject({
       ask: true,
       strength: 'neutral',
       confidence: { value: 0, level: 'low', method: ruledOut },
-      precondition: 'required decision D-301, D-302 is in force',
+      precondition: 'required decisions D-301, D-302 are in force',
       // Each rationale, after its decision's key: the newest's alone read as the reason of both.
-      disclosure: 'every option offered is ruled out by required decision D-301: Five retries flood the queue.; D-302: Six is past the timeout.',
+      disclosure: 'every option offered is ruled out by required decisions D-301: Five retries flood the queue.; D-302: Six is past the timeout.',
       ask_reason: `${ruledOut}: none is recommended; the user chooses`,
     })
     // As the check names them when a choice breaks both.
@@ -820,8 +820,8 @@ describe('decisions joined with recommendations (R-CON-2)', () => {
     expect((await app.call('POST', '/v1/decisions', { ...d301, key: 'D-303', scope: { points: ['retries3'], path: 'src/billing' } })).status).toBe(201)
     const scoped = (await app.call('POST', '/v1/recommendations', { ...question, context: { path: 'src/billing/retry.ts' } })).body
     expect(scoped).toMatchObject({
-      precondition: 'required decision D-302, D-303 (under src/billing) is in force',
-      disclosure: 'every option offered is ruled out by required decision D-302: Six is past the timeout.; D-303: Five retries flood the queue.',
+      precondition: 'required decisions D-302, D-303 (under src/billing) are in force',
+      disclosure: 'every option offered is ruled out by required decisions D-302: Six is past the timeout.; D-303: Five retries flood the queue.',
     })
   })
 

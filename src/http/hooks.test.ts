@@ -736,7 +736,7 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     const output = (await call('POST', HOOK, pre)).body.hookSpecificOutput
     expect(output.permissionDecision).toBe('ask')
     const ruledOut =
-      `every option offered is ruled out by required decision D-001: ${long.slice(0, 500)}… (the whole rationale: node ${shellWord(BIN_PATH)} why D-001); ` +
+      `every option offered is ruled out by required decisions D-001: ${long.slice(0, 500)}… (the whole rationale: node ${shellWord(BIN_PATH)} why D-001); ` +
       'D-002: Tier M is being retired'
     expect(output.permissionDecisionReason).toBe(
       `decision-memory left the questions it asks as written. For "${TIER_QUESTION}", ${ruledOut}. The agent is told to ask again with an option the decisions allow`,

@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { commandLine, optionArgs } from '../cli/bin-path'
 import type { DecisionMemory } from '../decision-memory'
 import { compareKeys } from '../decisions/decision'
+import { agreeing, decisionsNamed } from '../decisions/decisions-named'
 import { offeredOptions } from '../domain/offered-options'
 import { normalizeQuestion } from '../domain/decision-point'
 import { normalizeLabel } from '../domain/labels'
@@ -966,7 +967,7 @@ function orderOf(asked: QuestionPlan['questions'], where: string): string {
   const theDefault =
     advising.length === 0
       ? 'the usual default'
-      : `${usual ? 'the usual default, or ' : ''}the default advisory decision${advising.length > 1 ? 's' : ''} ${advising.join(', ')} give${advising.length > 1 ? '' : 's'}`
+      : `${usual ? 'the usual default, or ' : ''}the default advisory ${decisionsNamed(advising)} ${agreeing(advising.length, 'gives', 'give')}`
   // Each disclosure reads `required by decision D-050: <rationale>`: said once, after "the option".
   const byDecision = required.map((r) => `the option ${r}`).join('; ')
   if (!learned && !defaults && !unchosen) return required.length > 0 ? `put first ${byDecision}` : AS_WRITTEN
@@ -1022,7 +1023,7 @@ function decisionEffects(r: QuestionPlan['questions'][number]['recommendation'])
 /**
  * A recommendation's disclosure as a hook's message says it: a decision's long rationale it quotes
  * after the decision's key (`required by decision D-050: <rationale>`, up to 8,000 characters; or
- * one of several, `ruled out by required decision D-201: <rationale>; D-202: <rationale>`) is quoted
+ * one of several, `ruled out by required decisions D-201: <rationale>; D-202: <rationale>`) is quoted
  * by its start with where the whole is (rationaleQuoted; `where`, the service's address for the
  * command that prints it, serviceUrlPrefix), so that what follows it is still read.
  */
@@ -1078,7 +1079,8 @@ function decisionConflicts(r: QuestionPlan['questions'][number]['recommendation'
  */
 function advisedQuestions(plan: QuestionPlan): string[] {
   // So too an answer a required limit bound to no point blocks (`required decision D-300 blocks "5" …`).
-  const held = (reason: string) => reason.startsWith('advisory decision ') || /^required decision \S+ blocks /.test(reason)
+  // Several advisory decisions are `advisory decisions D-001, D-002 advise against …`.
+  const held = (reason: string) => /^advisory decisions? /.test(reason) || /^required decision \S+ blocks /.test(reason)
   return plan.questions
     .filter((p) => p.ask && held(p.recommendation.ask_reason))
     .map((p) => `for "${p.ask_user_question.question}", ${p.recommendation.ask_reason}`)
