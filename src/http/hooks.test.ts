@@ -716,11 +716,11 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect((await call('GET', '/v1/decisions')).body.decisions.map((d: { key: string }) => d.key)).toEqual(['D-001', 'D-002'])
     const pre = claudeCodeFixture('pre-tool-use')
     const taken = (await call('POST', HOOK, pre)).body.hookSpecificOutput
-    expect(taken.permissionDecisionReason).toContain('took out Tier S (ruled out by required decision D-001, D-002)')
+    expect(taken.permissionDecisionReason).toContain('took out Tier S (ruled out by required decisions D-001, D-002)')
     // Kept where one option alone would be left (a sensitive question, which is asked): said of the decisions in the same order.
     pre.tool_input.questions[0] = { ...pre.tool_input.questions[0], question: 'Which tier for this security incident?', options: [{ label: 'Tier S' }, { label: 'Tier M' }] }
     const kept = (await call('POST', HOOK, { ...pre, tool_use_id: 'toolu_kept' })).body.hookSpecificOutput
-    expect(kept.permissionDecisionReason).toContain('Only Tier M can be chosen for "Which tier for this security incident?" (required decision D-001, D-002 rules out Tier S)')
+    expect(kept.permissionDecisionReason).toContain('Only Tier M can be chosen for "Which tier for this security incident?" (required decisions D-001, D-002 rule out Tier S)')
   })
 
   it('names the required decisions that rule out every option offered by key, each with its rationale, a long one quoted by its start', async () => {

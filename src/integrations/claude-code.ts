@@ -1126,7 +1126,7 @@ function takenOut(plan: QuestionPlan, input: AskUserQuestionInput): string[] {
     const shown = new Set(p.ask_user_question.options.map((o) => normalizeLabel(o.label)))
     const gone = (asked?.options ?? []).map((o) => normalizeLabel(o.label)).filter((o) => !shown.has(o))
     if (gone.length === 0 || gone.length === asked?.options.length) return []
-    return [`took out ${labelList(gone)} (ruled out by required decision ${keys.join(', ')})`]
+    return [`took out ${labelList(gone)} (ruled out by required ${decisionsNamed(keys)})`]
   })
 }
 
@@ -1145,7 +1145,8 @@ function keptRuledOut(plan: QuestionPlan): string[] {
     const kept = labels.filter((o) => ruled.has(o))
     const allowed = labels.filter((o) => !ruled.has(o))
     if (kept.length === 0 || allowed.length === 0) return []
-    return [`only ${labelList(allowed)} can be chosen for "${p.ask_user_question.question}" (required decision ${effects.map((d) => d.key).join(', ')} rules out ${labelList(kept)})`]
+    const rule = agreeing(effects.length, 'rules', 'rule')
+    return [`only ${labelList(allowed)} can be chosen for "${p.ask_user_question.question}" (required ${decisionsNamed(effects.map((d) => d.key))} ${rule} out ${labelList(kept)})`]
   })
 }
 
