@@ -321,6 +321,20 @@ describe('decision-memory guard (R-CON-3)', () => {
     expect(JSON.parse(refused.stdout).hookSpecificOutput.permissionDecision).toBe('deny')
   })
 
+  it('names several decisions whose patterns could not be decided in time together, the sentence in the plural', async () => {
+    const slow = { ...NO_FORCE_PUSH, title: 'Slow', constraints: [{ kind: 'must_not', pattern: '(a+)+$' }] }
+    const payload = (await bashPayload()).replace('git push --force origin main', `echo ${'a'.repeat(40)}!`)
+    const required = await guardOverApp()
+    for (const key of ['D-030', 'D-032']) expect((await required.app.call('POST', '/v1/decisions', { ...slow, key })).status).toBe(201)
+    expect((await required.run(payload)).stderr).toBe('decision-memory guard: required decisions D-030, D-032 could not be checked against this command in time; letting the command through\n')
+    const advisory = await guardOverApp()
+    for (const key of ['D-031', 'D-033']) expect((await advisory.app.call('POST', '/v1/decisions', { ...slow, key, enforce: 'advisory' })).status).toBe(201)
+    expect(await advisory.run(payload)).toEqual({
+      stdout: '',
+      stderr: 'decision-memory guard: advisory decisions D-031, D-033 could not be checked against this command in time; letting the command through\n',
+    })
+  })
+
   it('says so when a required pattern could not be decided in time, and fail-closed refuses the command', async () => {
     const slow = { ...NO_FORCE_PUSH, key: 'D-030', title: 'Slow', constraints: [{ kind: 'must_not', pattern: '(a+)+$' }] }
     const payload = (await bashPayload()).replace('git push --force origin main', `echo ${'a'.repeat(40)}!`)

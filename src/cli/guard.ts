@@ -1,6 +1,7 @@
 import { isAbsolute } from 'node:path'
 import type { Readable } from 'node:stream'
 import type { Verdict } from '../decisions/constraints'
+import { decisionsNamed } from '../decisions/decisions-named'
 import { LIMITS } from '../domain/limits'
 import { rationalePart, rationaleQuoted, serviceUrlPrefix, withinHookLimit } from '../integrations/hook-text'
 import { GUARDED_TOOLS } from '../integrations/shell-tools'
@@ -219,7 +220,7 @@ export async function guard(input: {
   const said = met.length === 0 && unscoped === '' ? '' : advise(met.length === 0 ? '' : adviceNote(met, where), unscoped)
   const adviceLeft =
     undecidedAdvice.length > 0
-      ? `decision-memory guard: advisory decision ${[...new Set(undecidedAdvice.map((w) => w.key))].join(', ')} could not be checked against this command in time; letting the command through\n${notFollowed}`
+      ? `decision-memory guard: advisory ${decisionsNamed([...new Set(undecidedAdvice.map((w) => w.key))])} could not be checked against this command in time; letting the command through\n${notFollowed}`
       : notFollowed
   const unchecked = (why: string): GuardOutput => {
     const output = unavailable(why)
@@ -237,7 +238,7 @@ export async function guard(input: {
   // refused when fail-closed.
   const undecided = (verdict.warnings ?? []).filter((w) => w.enforce === 'required')
   if (undecided.length > 0) {
-    return unchecked(`required decision ${[...new Set(undecided.map((w) => w.key))].join(', ')} could not be checked against this command in time`)
+    return unchecked(`required ${decisionsNamed([...new Set(undecided.map((w) => w.key))])} could not be checked against this command in time`)
   }
   return { stdout: said, stderr: adviceLeft }
 }
