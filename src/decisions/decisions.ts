@@ -10,6 +10,7 @@ import { checkAgainst, onceEach, reachedBy, type Verdict } from './constraints'
 import { contractConflicts, contractFor, globalLimitConflicts } from './enforcement'
 import { matchWithin, type MatchPatterns } from './pattern-match'
 import { DECISION_LIMITS, FIRST_DECISION_DAY, globMeant, latestDecisionDay, scopeWarning, type DecisionEvent, type DecisionInput, type DecisionRecord, type DecisionStatus } from './decision'
+import { inWords } from './decisions-named'
 import { changedFields, importChanges, importedRecord, mergeImported, type ImportedDecision, type ImportReport, type MergedImport } from './imported-decision'
 import { canMove, decisionAt, evidenceOf, proposal, transition, withBefore } from './lifecycle'
 import type { DecisionStore, DecisionTransaction, Pulse } from './store'
@@ -285,7 +286,12 @@ function refuseKeysSentTwice(records: readonly ImportedDecision[]): void {
     }
   })
   if (issues.length > 0) {
-    throw new InputError('duplicate_key', `one key, two records: ${issues.map((i) => i.message).join('; ')}`, { issues })
+    // Counted: three records of one key, or two keys each sent twice, were said `one key, two records`.
+    const sent = new Map<string, number>()
+    for (const r of records) sent.set(r.key, (sent.get(r.key) ?? 0) + 1)
+    const twice = [...sent.values()].filter((n) => n > 1)
+    const said = twice.length === 1 ? `one key, ${inWords(twice[0] as number)} records` : `${inWords(twice.length)} keys, each of more than one record`
+    throw new InputError('duplicate_key', `${said}: ${issues.map((i) => i.message).join('; ')}`, { issues })
   }
 }
 

@@ -12,7 +12,7 @@ import {
 } from '../domain/recommendation'
 import { overLimit } from './constraints'
 import { compareKeys, type DecisionRecord, type EnforceLevel } from './decision'
-import { agreeing, decisionsNamed } from './decisions-named'
+import { agreeing, decisionsNamed, inWords } from './decisions-named'
 
 /** What one decision did to a recommendation (R-CON-2). */
 export interface DecisionEffect {
@@ -107,7 +107,7 @@ export function conflictOf(newer: DecisionRecord, older: DecisionRecord, options
   const over = listed(options.map((o) => JSON.stringify(o)))
   const message =
     newer.key === older.key
-      ? `required decision ${newer.key} contradicts itself over ${over}: its musts name ${counted(options.length)} options where one is chosen (the first, ${JSON.stringify(options[0])}, holds)`
+      ? `required decision ${newer.key} contradicts itself over ${over}: its musts name ${inWords(options.length)} options where one is chosen (the first, ${JSON.stringify(options[0])}, holds)`
       : `required decisions ${newer.key} and ${older.key} contradict each other over ${over} (the newer, ${newer.key}, holds)`
   return { keys: [newer.key, older.key], options: [...options], message }
 }
@@ -115,11 +115,6 @@ export function conflictOf(newer: DecisionRecord, older: DecisionRecord, options
 /** `"A" and "B"`, `"A", "B" and "C"`. */
 function listed(items: readonly string[]): string {
   return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`
-}
-
-/** A count of options in words where it is small (`two`, `three`), else in digits. */
-function counted(n: number): string {
-  return ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'][n] ?? String(n)
 }
 
 function effectOf(decision: DecisionRecord, effect: DecisionEffect['effect'], options: string[]): DecisionEffect {

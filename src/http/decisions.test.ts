@@ -1715,7 +1715,21 @@ describe('records that cannot be imported as sent (R-CON-6, R-SVC-2)', () => {
     expect(twice.status).toBe(400)
     expect(twice.body.error.code).toBe('duplicate_key')
     expect(twice.body.error.issues).toEqual([{ path: 'records.2.key', message: expect.stringMatching(/0002-use-soap\.md:1.*records\.0 \(0002-use-grpc\.md:1\)/) }])
+    expect(twice.body.error.message).toMatch(/^one key, two records: /)
     expect((await call('GET', '/v1/decisions')).body.decisions).toEqual(before)
+  })
+
+  it('counts the records of one key sent more than twice, and the keys where several are each sent twice', async () => {
+    const { call } = await createTestApp()
+    const from = (key: string, file: string) => record(key, { origin: { path: file, line: 1, format: 'adr-tools', folder: 'docs/adr' } })
+    const thrice = await call('POST', '/v1/decisions/import', { records: [from('ADR-0002', 'a.md'), from('ADR-0002', 'b.md'), from('ADR-0002', 'c.md')] })
+    expect(thrice.status).toBe(400)
+    expect(thrice.body.error.message).toMatch(/^one key, three records: /)
+    expect(thrice.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['records.1.key', 'records.2.key'])
+    const pairs = await call('POST', '/v1/decisions/import', { records: [from('ADR-0002', 'a.md'), from('ADR-0003', 'b.md'), from('ADR-0002', 'c.md'), from('ADR-0003', 'd.md')] })
+    expect(pairs.status).toBe(400)
+    expect(pairs.body.error.message).toMatch(/^two keys, each of more than one record: /)
+    expect((await call('GET', '/v1/decisions')).body.decisions).toEqual([])
   })
 })
 
@@ -1784,6 +1798,24 @@ describe('folders of one repository (R-CON-6)', () => {
     const records = reading.records.map((r) => ({ ...r, origin: { ...r.origin, folder: 'docs/adr' } }))
     expect((await call('POST', '/v1/decisions/import', { records })).body.created).toEqual(['ADR-0006'])
     expect((await call('GET', '/v1/decisions/ADR-0005')).body).toEqual(before)
+  })
+
+  it('three files numbered alike are all left out, each naming the other two, and a link to their number counts them', () => {
+    const files = {
+      '0005-add-audit-log.md': adr(5, 'Add an audit log', '2024-05-02'),
+      '0005-use-kafka.md': adr(5, 'Use Kafka', '2024-05-01'),
+      '0005-use-nats.md': adr(5, 'Use NATS', '2024-05-03'),
+      '0006-use-grpc.md': adr(6, 'Use gRPC', '2024-06-01').replace('Accepted', 'Accepted\n\nSupersedes [5. Use Kafka](0005-use-kafka.md)'),
+    }
+    const reading = readRecordFolder(Object.entries(files).map(([name, text]) => ({ path: name, name, bytes: new TextEncoder().encode(text) })))
+    expect(reading.records.map((r) => r.key)).toEqual(['ADR-0006'])
+    // "neither" and "until one has a key of its own" said of two: of three, two must change.
+    expect(reading.problems.map((p) => `${p.path}:${p.line}: ${p.message}`)).toEqual([
+      '0005-add-audit-log.md:1: ADR-0005 is also the key of 0005-use-kafka.md:1, 0005-use-nats.md:1; none of the three is imported until all but one have a key of their own',
+      '0005-use-kafka.md:1: ADR-0005 is also the key of 0005-add-audit-log.md:1, 0005-use-nats.md:1; none of the three is imported until all but one have a key of their own',
+      '0005-use-nats.md:1: ADR-0005 is also the key of 0005-add-audit-log.md:1, 0005-use-kafka.md:1; none of the three is imported until all but one have a key of their own',
+      '0006-use-grpc.md:9: supersedes "0005-use-kafka.md" names ADR-0005, which three records claim; the link is left out',
+    ])
   })
 
   it('a record whose file was renamed in its folder is updated, not left out', async () => {

@@ -1,6 +1,7 @@
 import { characters, leadingCharacters } from '../../domain/limits'
 import { DECISION_LIMITS, latestDecisionDay, type DecisionStatus } from '../decision'
 import type { ImportedDecision } from '../imported-decision'
+import { inWords } from '../decisions-named'
 import { isAxmeCode, readAxmeCode } from './axme-code'
 import { dateOfFileName, keyOfFile, numberOfFile, readAdrTools } from './adr-tools'
 import { keyOfHeading, readDecisionsMd } from './decisions-md'
@@ -252,7 +253,11 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     problems.push({
       path: record.origin.path,
       line: record.origin.line,
-      message: `${record.key} is also the key of ${others.join(', ')}; neither is imported until one has a key of its own`,
+      // Of three or more, none is imported until all but one have keys of their own.
+      message:
+        others.length === 1
+          ? `${record.key} is also the key of ${others.join(', ')}; neither is imported until one has a key of its own`
+          : `${record.key} is also the key of ${others.join(', ')}; none of the ${inWords(others.length + 1)} is imported until all but one have a key of their own`,
     })
   }
   parsed.splice(0, parsed.length, ...parsed.filter((p) => !twice.has(p.key)))
@@ -311,7 +316,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     const key = candidates.find((c): c is string => c !== undefined && keys.has(c))
     const claimed = candidates.find((c): c is string => c !== undefined && twice.has(c))
     if (key === undefined && claimed !== undefined) {
-      problems.push({ path: record.origin.path, line: ref.line, message: `${field} "${ref.target}" names ${claimed}, which two records claim; the link is left out` })
+      problems.push({ path: record.origin.path, line: ref.line, message: `${field} "${ref.target}" names ${claimed}, which ${inWords(claims.get(claimed)?.length ?? 2)} records claim; the link is left out` })
       return null
     }
     // A record of the folder that could not be read: named all the same, and said as it is.
