@@ -321,7 +321,7 @@ function enforce(
   // they agree on what they fix (those that contradict it are `conflicts`), none holding over another.
   const byKey = [...new Map(deciding.map((d) => [d.key, d])).values()].sort((a, b) => compareKeys(a.key, b.key))
   const named = decisionsNamed(byKey.map((d) => d.key))
-  const several = byKey.length > 1
+  const fix = agreeing(byKey.length, 'fixes', 'fix')
   const precondition = `required ${inForce(byKey)}`
   const disclosure = `required by ${eachRationale(byKey)}`
   const personalization = rec.state !== 'personalization-off'
@@ -354,10 +354,10 @@ function enforce(
   if (!personalization) askReason = 'personalization is off for this session'
   else if (rec.sensitive) askReason = 'the point is sensitive: always asked'
   else if (alwaysAsk) askReason = 'the policy marks this point always_ask'
-  else if (!determined) askReason = `${named} ${several ? 'fix' : 'fixes'} part of the answer; the rest is the user's`
+  else if (!determined) askReason = `${named} ${fix} part of the answer; the rest is the user's`
   else {
     ask = false
-    askReason = `required ${named} ${several ? 'fix' : 'fixes'} the answer: auto-resolve`
+    askReason = `required ${named} ${fix} the answer: auto-resolve`
   }
   const figures = determined ? undefined : partlyFixed(rec, chosen, required, `enforced in part by required ${named}`, policy)
   const confidence = figures?.confidence ?? { value: 1, level: 'high' as const, significant: true, method: `enforced by required ${named}` }
