@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawn } from 'node:child_process'
 import { PassThrough } from 'node:stream'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { MemoryLevel } from 'memory-level'
 import { decisionRecord, NO_FORCE_PUSH } from '../../test/support/decision-record'
+import { captured } from '../../test/support/captured'
 import { BIN, cleanEnv, closedPort, runCliFromFile, runCliKeptOpen } from '../../test/support/processes'
 import { sparseFile, tempDir } from '../../test/support/temp-dir'
 import { LOOKUP_GAVE_UP, STUCK_HOST, stuckDnsPreload } from '../../test/support/stuck-dns'
@@ -13,7 +14,7 @@ import { createTestApp } from '../../test/support/test-app'
 import { OPS, testTokens } from '../../test/support/tokens'
 import { BIN_PATH, shellWord } from './bin-path'
 import { createLevelDecisionStore } from '../decisions/level-decision-store'
-import { checksElsewhere, guard, GUARD_HELP, GUARD_MAX_FOLDERS, readStdin } from './guard'
+import { checksElsewhere, guard, guardCommand, GUARD_HELP, GUARD_MAX_FOLDERS, readStdin } from './guard'
 import { PAYLOAD_KEPT_BYTES, tooLargeWhy } from './stdin-payload'
 
 const FIXTURES = new URL('../../test/fixtures/claude-code/', import.meta.url)
@@ -798,5 +799,28 @@ globalThis.setTimeout = function (fn, ms, ...args) {
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
+  })
+
+  describe('a mistake in its own flags', () => {
+    afterEach(() => {
+      vi.restoreAllMocks()
+    })
+
+    it('says a flag of another command as that one\'s, one no command takes with its own flags, escaped on one line, exit 1 before stdin is read', async () => {
+      // The guard prints no help (it runs as a Claude Code hook): parseArgs' `Unknown option
+      // '--budget'` named neither the command the flag is of (a hook entry's flags copied to the
+      // guard's) nor the flags it takes, and what it quoted of the settings file went to the
+      // terminal raw, an escape sequence run there, a line feed breaking the line.
+      for (const [argv, said] of [
+        [['--budget', '3000'], '--budget is a flag of hook, not of guard'],
+        [['--fail-closed', '--spool', 'x'], '--spool is a flag of hook and forget, not of guard'],
+        [['--bogus'], '--bogus is no flag of guard, nor of any other command: guard takes --fail-closed and --timeout'],
+        [['--x\u001b[2J'], '--x\\u001b[2J is no flag of guard, nor of any other command: guard takes --fail-closed and --timeout'],
+        [['--timeout', '5\n0'], '--timeout must be a whole number of milliseconds from 1 to 10000, not "5\\n0"'],
+      ] as const) {
+        const { code, stdout, stderr } = await captured(() => guardCommand([...argv]))
+        expect({ code, stdout, stderr }, argv.join(' ')).toEqual({ code: 1, stdout: '', stderr: `decision-memory guard: ${said}\n` })
+      }
+    })
   })
 })

@@ -11,7 +11,7 @@ import { pathInRepository } from './repository'
 import { serviceErrorIn } from './error-envelope'
 import { stdinFile } from './stdin-file'
 import { readStdinPayload, tooLargeWhy } from './stdin-payload'
-import { printable } from './terminal'
+import { printable, printableLine } from './terminal'
 
 export const GUARD_HELP = `decision-memory guard [--fail-closed] [--timeout MS]
 
@@ -461,12 +461,29 @@ export function guardTimeoutMs(value: string | undefined): number {
   return timeoutMs
 }
 
+const GUARD_FLAGS = { 'fail-closed': { type: 'boolean' }, timeout: { type: 'string' } } as const
+
+/**
+ * A mistake in the guard's flags as the hook says its own (it prints no help either): a flag of
+ * another command as that command's (`--budget is a flag of hook, not of guard`, an entry's flags
+ * copied from the hook's), one no command takes with the flags the guard takes, and what it quotes
+ * of the settings file escaped, on one line, rather than an escape sequence run in the terminal.
+ */
+async function flagMistakeWhy(error: unknown): Promise<string> {
+  const code = (error as { code?: unknown }).code
+  const message = (error as Error).message
+  if (code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return printableLine(message)
+  // Loaded only then, as the hook loads it: the guard starts on every Bash call.
+  const owned = await (await import('./main')).flagOfOthers('guard', message)
+  if (owned !== undefined) return printableLine(owned)
+  const flag = /^Unknown option '(.*)'$/s.exec(message)?.[1]
+  if (flag === undefined) return printableLine(message)
+  const flags = Object.keys(GUARD_FLAGS).map((name) => `--${name}`)
+  return printableLine(`${flag} is no flag of guard, nor of any other command: guard takes ${flags.join(' and ')}`)
+}
+
 function guardOptions(argv: string[]) {
-  const { values } = parseFlags({
-    args: argv,
-    options: { 'fail-closed': { type: 'boolean' }, timeout: { type: 'string' } },
-    strict: true,
-  })
+  const { values } = parseFlags({ args: argv, options: GUARD_FLAGS, strict: true })
   const timeoutMs = guardTimeoutMs(values.timeout)
   // A DECISION_MEMORY_PORT that is no port gives no address: a check that cannot be made, as for a
   // DECISION_MEMORY_URL that is no http address (let through, or refused with --fail-closed), not
@@ -491,7 +508,7 @@ export async function guardCommand(argv: string[]): Promise<number> {
   try {
     options = guardOptions(argv)
   } catch (error) {
-    process.stderr.write(`decision-memory guard: ${(error as Error).message}\n`)
+    process.stderr.write(`decision-memory guard: ${await flagMistakeWhy(error)}\n`)
     return 1
   }
   const stdin = await readStdin(options.timeoutMs)
