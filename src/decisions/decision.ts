@@ -82,10 +82,21 @@ export function latestDecisionDay(at: string): string {
  * refused: `2026-01-01Tgarbage`, cut to its day, was taken without a word. A day after the
  * service's tomorrow is refused where its clock is known (lifecycle.ts's proposal, the import route).
  */
+/**
+ * The time of the day a decision's date may go on with, as a pattern: hours 00 to 23, minutes and
+ * seconds 00 to 59 (no leap second), seconds and their fraction optional. Shared with the import's
+ * reading of a record's date (status-words.ts), which took `2024-02-01T25:00:00Z` as 2024-02-01
+ * where `date` refuses it.
+ */
+export const TIME_OF_DAY = '([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?'
+
+/** The zone after TIME_OF_DAY: `Z`, or an offset within ±23:59, its colon optional. */
+export const TIME_ZONE = '(Z|[+-]([01]\\d|2[0-3]):?[0-5]\\d)'
+
 export const DecisionDateSchema = z
   .string()
   .regex(
-    /^\d{4}-\d{2}-\d{2}(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)?)?$/,
+    new RegExp(`^\\d{4}-\\d{2}-\\d{2}(T${TIME_OF_DAY}${TIME_ZONE}?)?$`),
     'a date YYYY-MM-DD (or an ISO time, such as 2026-01-01T10:00:00Z)',
   )
   // Said of a day written as one (`2026-02-30`): `yesterday` is told the form alone, not also

@@ -717,6 +717,29 @@ describe('a record whose date cannot be read', () => {
   })
 })
 
+describe('a record dated by an ISO time the clock has not', () => {
+  it('is read without it, as the service refuses that `date`, and one with a time of the day keeps its day', () => {
+    const reading = readTexts({
+      '0001-use-rest.md': '# 1. Use REST\n\nDate: 2024-02-01T25:00:00Z\n\n## Status\n\nAccepted on 2024-02-03\n',
+      '0002-use-grpc.md': '---\nstatus: accepted\ndate: 2024-02-01T23:59:60Z\n---\n\n# Use gRPC\n',
+      '0003-use-zod.md': '# 3. Use Zod\n\nDate: 2024-02-01T23:59:59.123456789+14:00\n\n## Status\n\nAccepted\n',
+      'DECISIONS.md': '# Decisions\n\n## D-001: Use tabs\n\n- Status: accepted\n- Date: 2024-02-01 10:00:00 +2400\n\n## D-002: Use spaces\n\n- Status: accepted\n- Date: 2024-02-01 10:00:00 -0800\n',
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', '2024-02-03', null, null],
+      'ADR-0002': ['accepted', null, null, null],
+      'ADR-0003': ['accepted', '2024-02-01', null, null],
+      'D-001': ['accepted', null, null, null],
+      'D-002': ['accepted', '2024-02-01', null, null],
+    })
+    expect(reading.problems).toEqual([
+      { path: '0001-use-rest.md', line: 3, message: '"2024-02-01T25:00:00Z" is not a date; the record is read without it' },
+      { path: '0002-use-grpc.md', line: 3, message: '"2024-02-01T23:59:60Z" is not a date; the record is read without it' },
+      { path: 'DECISIONS.md', line: 6, message: '"2024-02-01 10:00:00 +2400" is not a date; the record is read without it' },
+    ])
+  })
+})
+
 describe('a record named by a day before 1970', () => {
   it('is read without that day, said as a date written so is, MADR as log4brains: the day of its status, else none', () => {
     const reading = readTexts({

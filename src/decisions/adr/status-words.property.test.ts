@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { isCalendarDate } from '../decision'
+import { DecisionDateSchema, isCalendarDate } from '../decision'
 import { readDate, unreadDateMessage } from './status-words'
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
@@ -72,6 +72,36 @@ describe('readDate, for any text', () => {
       }),
       { numRuns: 300 },
     )
+  })
+
+  it('reads the day of an ISO time exactly when a decision\'s `date` takes that time, with a T or a space before it', () => {
+    const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'))
+    // Hours, minutes and seconds the clock has and has not (24:00, a leap second 23:59:60, 10:61),
+    // seconds and fractions or none, an offset with or without its colon, within ±23:59 or not.
+    const time = fc
+      .tuple(
+        two(25), two(61),
+        fc.option(fc.tuple(two(61), fc.constantFrom('', '.5', '.123456789')), { nil: undefined }),
+        fc.constantFrom('', 'Z', '+', '-'), two(25), two(61), fc.boolean(),
+      )
+      .map(([h, m, s, sign, oh, om, colon]) => {
+        const zone = sign === '' || sign === 'Z' ? sign : `${sign}${oh}${colon ? ':' : ''}${om}`
+        return `${h}:${m}${s === undefined ? '' : `:${s[0]}${s[1]}`}${zone}`
+      })
+    fc.assert(
+      fc.property(day, time, (d, t) => {
+        const taken = DecisionDateSchema.safeParse(`${d}T${t}`).success
+        expect(readDate(`${d}T${t}`), `${d}T${t}`).toBe(taken ? d : undefined)
+        // Jekyll writes the time after a space: read as the same time.
+        expect(readDate(`${d} ${t}`), `${d} ${t}`).toBe(taken ? d : undefined)
+        if (!taken) expect(unreadDateMessage(`${d}T${t}`)).toBe(`"${d}T${t}" is not a date; the record is read without it`)
+      }),
+      { numRuns: 2000 },
+    )
+    for (const written of ['2024-02-01T25:00:00Z', '2024-02-01T24:00:00Z', '2024-02-01T23:59:60Z', '2024-02-01T10:00:00+24:00', '2024-02-01T10', '2024-02-01T::', '2024-02-01T1:2:3'])
+      expect(readDate(written), written).toBeUndefined()
+    expect(readDate('2020-05-05 21:33:43 -0800')).toBe('2020-05-05')
+    expect(readDate('2024-02-01T10:00:00.123456789+23:59')).toBe('2024-02-01')
   })
 
   it('reads a day and month in numbers with slashes only where one order alone is a day, and with dashes never', () => {

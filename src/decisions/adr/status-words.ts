@@ -1,4 +1,4 @@
-import { FIRST_DECISION_DAY, isCalendarDate, type DecisionStatus } from '../decision'
+import { FIRST_DECISION_DAY, isCalendarDate, TIME_OF_DAY, TIME_ZONE, type DecisionStatus } from '../decision'
 import { linkTarget, type LinkDefinitions } from './markdown'
 
 /**
@@ -337,7 +337,7 @@ const WEEKDAY_BEFORE = /^\s*([a-z]{3,})\.?,?\s+(\S.*)$/i
 
 /**
  * A record's date as `YYYY-MM-DD`: from `2024-03-04`, `2024/03/04`, `2024-3-4`, `20240304`, an ISO
- * time (its day as written, whatever its offset; a space before the offset too, `2024-03-04 21:33:43 -0800`, as Jekyll writes it), with the month named in English, `4 March
+ * time a decision's `date` takes (its day as written, whatever its offset; a space before the offset too, `2024-03-04 21:33:43 -0800`, as Jekyll writes it), with the month named in English, `4 March
  * 2024`, `4th of March 2024` or `March 4, 2024` (records written by hand), or day first with dots,
  * `04.03.2024`; after the weekday, `Monday, 4 March 2024`, when it is that day's (a weekday that is
  * not leaves it unread: one of the two is wrong); with slashes when only one order is a day,
@@ -363,11 +363,18 @@ function readCalendarDay(text: string): string | undefined {
   return readDay(text)
 }
 
+/**
+ * A day in numbers, year first, and the ISO time it may go on with (after a space too, as Jekyll
+ * writes it): a time a decision's `date` takes, so that `2024-02-01T25:00:00Z`, a leap second or a
+ * `+24:00` is no date here either, rather than read as its day.
+ */
+const YEAR_FIRST_DATE = new RegExp(`^\\s*(\\d{4})[-/.]?(\\d{2})[-/.]?(\\d{2})(?:[T ]${TIME_OF_DAY}(?:\\s?${TIME_ZONE})?)?\\s*$`)
+
 /** A date without a weekday, as readDate reads it. */
 function readDay(text: string): string | undefined {
   const pad = (n: string) => n.padStart(2, '0')
   const numbers =
-    /^\s*(\d{4})[-/.]?(\d{2})[-/.]?(\d{2})(?:[T ][\d:.]+\s?(?:Z|[+-]\d{2}:?\d{2})?)?\s*$/.exec(text) ??
+    YEAR_FIRST_DATE.exec(text) ??
     /^\s*(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\s*$/.exec(text)
   const dotted = numbers === null ? DOTTED_DATE.exec(text) : null
   const named = numbers === null && dotted === null ? NAMED_MONTH_DATE.exec(text) : null
