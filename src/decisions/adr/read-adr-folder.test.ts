@@ -1337,6 +1337,23 @@ describe('status forms real repositories write', () => {
     expect(readStatusLine('2020-02-30 Accepted, supersedes ADR-0001')).toEqual({ status: 'accepted', supersedes: 'ADR-0001', unreadDate: '2020-02-30' })
   })
 
+  it('a date written with the status as an ISO time is its day where a `Date:` field would be, and said unread where that field would be', () => {
+    for (const line of ['Accepted on 2020-05-05T10:00:00Z', 'Accepted (2020-05-05T10:00:00.123+02:00)', 'Accepted on 2020-05-05T23:59:59Z.', '2020-05-05T10:00:00Z Accepted', '[2020-05-05T10:00Z] Accepted']) {
+      expect(readStatusLine(line), line).toEqual({ status: 'accepted', date: '2020-05-05' })
+    }
+    // A time the clock has not, or not written as one, is no day: as `Date: 2020-05-05T25:00:00Z` is not.
+    for (const [line, written] of [
+      ['Accepted on 2020-05-05T25:00:00Z', '2020-05-05T25:00:00Z'],
+      ['Accepted (2020-05-05T23:59:60Z)', '2020-05-05T23:59:60Z'],
+      ['Accepted on 2020-05-05t10:00:00z', '2020-05-05t10:00:00z'],
+      ['2020-05-05T24:00:00Z Accepted', '2020-05-05T24:00:00Z'],
+      ['2020-05-05T10:00:00+24:00: Accepted', '2020-05-05T10:00:00+24:00'],
+    ] as const) {
+      expect(readStatusLine(line), line).toEqual({ status: 'accepted', unreadDate: written })
+      expect(readDate(written), written).toBeUndefined()
+    }
+  })
+
   it('a note under the status that says no status is passed over, and said, rather than the record left out; alone it is an unknown status', () => {
     const adr = (n: number, status: string) => `# ${n}. Use X${n}\n\nDate: 2024-01-0${n}\n\n## Status\n\n${status}\n\n## Decision\n\nX${n}.\n`
     const reading = readTexts({

@@ -93,8 +93,14 @@ function tickedOf(line: string): string | null | undefined {
   return ticked.length === 1 ? (ticked[0] as string) : line
 }
 
-/** A day as records write one beside a status: `2020-05-05`, `2020/05/05`, `05.05.2020`, or `05/06/2020`, which cannot be read. */
-const DAY_WRITTEN = String.raw`\d{4}-\d{2}-\d{2}|\d{4}[./]\d{1,2}[./]\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{4}`
+/**
+ * A day as records write one beside a status: `2020-05-05`, `2020/05/05`, `05.05.2020`, or
+ * `05/06/2020`, which cannot be read; the first with the time written onto it too
+ * (`2020-05-05T10:00:00Z`, a colon or a dot only inside it), so that the time is read as readDate
+ * reads a `Date:` field's: `Accepted on 2020-05-05T25:00:00Z` was read as 2020-05-05, where
+ * `Date: 2020-05-05T25:00:00Z` is not a date.
+ */
+const DAY_WRITTEN = String.raw`\d{4}-\d{2}-\d{2}(?:[Tt](?:[\w+-]|[:.](?=\w))*)?|\d{4}[./]\d{1,2}[./]\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{4}`
 
 /** Struck-out text (`~~Accepted~~`) and the separator after it (`|`, `,`, a dash or an arrow). */
 const STRUCK = /~~[^~]*~~\s*(?:[|,;:\u2014\u2013]|->|=>|\u2192)?\s*/g
