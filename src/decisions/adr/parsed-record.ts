@@ -68,13 +68,15 @@ export interface UnreadDate {
 }
 
 /**
- * The day a date field writes; undefined when it writes none, or one that cannot be read, which
+ * The day a date field writes; undefined when it writes none (or is empty), or one that cannot be read, which
  * `unread` is told: a date is no reason to leave a decision out (a record that writes none is
  * imported), so the record is read as if the field were not there, and the import says so. So is
  * a day after `latest`, the reader's tomorrow, when given: the service would refuse it.
  */
 export function readDateField(field: { value: string; line: number } | undefined, unread: UnreadDate[], latest?: string): string | undefined {
-  if (field === undefined) return undefined
+  // A field left empty (a template's `Date:` not filled in) writes no date, as MADR's empty `date:`
+  // (YAML's null) does: said in the other formats as `"" is not a date`, though nothing was written.
+  if (field === undefined || field.value.trim() === '') return undefined
   const date = readDate(field.value, latest)
   if (date === undefined) unread.push({ text: field.value, line: field.line, ...(latest === undefined ? {} : { latest }) })
   return date

@@ -688,6 +688,31 @@ describe('a record that says no date, in every format', () => {
   })
 })
 
+describe('a record whose date field is left empty', () => {
+  it('is read as one that writes none, in every format, as MADR reads an empty `date:`: the next date it writes, else none, and nothing said', () => {
+    const reading = readTexts({
+      // adr-tools: an empty Date: line; the day of its status comes next.
+      '0001-use-a.md': '# 1. Use A\n\nDate:\n\n## Status\n\nAccepted on 2024-02-01\n\n## Decision\n\nA.\n',
+      '0002-use-b.md': '# 2. Use B\n\nDate:   \n\n## Status\n\nAccepted\n\n## Decision\n\nB.\n',
+      '0003-use-c.md': '---\nstatus: accepted\ndate:\n---\n\n# Use C\n\n## Decision Outcome\n\nChosen option: "C".\n',
+      // log4brains: the file name's date comes next.
+      '20240203-use-d.md': '# Use D\n\n- Status: accepted\n- Date:\n',
+      'DECISIONS.md': '# Decisions\n\n## D-001: Use E\n\n- Status: accepted\n- Date:\n\nE.\n\n## D-002: Use F (2024-02-04)\n\n- Status: accepted\n- Date: \n\nF.\n',
+      'D-099-use-g.md': '---\nid: D-099\nslug: use-g\ntitle: Use G\ndate:\nsource: session\nenforce: advisory\n---\n\n# Use G\n\nG.\n\n## Reasoning\n\nBecause.\n',
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', '2024-02-01', null, null],
+      'ADR-0002': ['accepted', null, null, null],
+      'ADR-0003': ['accepted', null, null, null],
+      '20240203-use-d': ['accepted', '2024-02-03', null, null],
+      'D-001': ['accepted', null, null, null],
+      'D-002': ['accepted', '2024-02-04', null, null],
+      'D-099': ['accepted', null, null, null],
+    })
+    expect(reading.problems).toEqual([])
+  })
+})
+
 describe('a record whose date cannot be read', () => {
   it('is read as if that date were not written: the next date its format reads, else none, and said at its line', () => {
     const reading = readTexts({
