@@ -606,7 +606,7 @@ describe('decision-memory hook whose PreToolUse gets no answer from the service'
     })
   })
 
-  it('says a refusal once, in the refusal\'s words, then what became of the question', async () => {
+  it('says a refusal once, in the refusal\'s words, then on its line what became of the question', async () => {
     const refuse: RequestListener = (request, response) => {
       request.resume()
       request.on('end', () => response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"not_found","message":"no route"}}'))
@@ -615,10 +615,10 @@ describe('decision-memory hook whose PreToolUse gets no answer from the service'
       const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: join(dir, 'spool.ndjson') }
       const asked = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
       expect(asked).toMatchObject({ code: 0, stdout: '' })
-      // The URL at fault said once, not again as "answered HTTP 404 without taking it".
+      // The URL at fault said once, not again as "answered HTTP 404 without taking it", on one line
+      // with what became of the question, as a capture's says where it is spooled.
       expect(asked.stderr).toBe(
-        `decision-memory hook: http://${host}/v1/hooks/claude-code answered HTTP 404: is DECISION_MEMORY_URL the service's address, with no path?\n` +
-          `decision-memory hook: ${ASKED_AS_WRITTEN}\n`,
+        `decision-memory hook: http://${host}/v1/hooks/claude-code answered HTTP 404: is DECISION_MEMORY_URL the service's address, with no path?; ${ASKED_AS_WRITTEN}\n`,
       )
     })
   })
@@ -695,21 +695,21 @@ describe('decision-memory hook with a capture waiting in the spool, DECISION_MEM
     }
   })
 
-  it('says the same of a question itself answered with a page that is not JSON, the URL once', async () => {
-    const page: RequestListener = (request, response) => {
-      request.resume()
-      request.on('end', () => response.writeHead(200, { 'content-type': 'text/html' }).end('<html>Welcome to nginx!</html>'))
+  it('says a question itself answered so in one line, the URL once with the question asked as written (404, 405, a page that is not JSON)', async () => {
+    for (const answer of URL_AT_FAULT) {
+      const wrong: RequestListener = (request, response) => {
+        request.resume()
+        request.on('end', () => response.writeHead(answer.status, { 'content-type': answer.type }).end(answer.body))
+      }
+      await withStub(`dm-hook-pre-url-${answer.status}-`, wrong, async ({ host, dir }) => {
+        const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: join(dir, 'spool.ndjson') }
+        const asked = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
+        expect(asked).toMatchObject({ code: 0, stdout: '' })
+        // As a capture's one line says where it is spooled: not the URL, then the question's fate on a second line.
+        expect(asked.stderr, String(answer.status)).toBe(`decision-memory hook: http://${host}/v1/hooks/claude-code ${answer.said}; ${ASKED_AS_WRITTEN}\n`)
+        expect(existsSync(join(dir, 'spool.ndjson')), String(answer.status)).toBe(false)
+      })
     }
-    await withStub('dm-hook-pre-page-', page, async ({ host, dir }) => {
-      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: join(dir, 'spool.ndjson') }
-      const asked = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
-      expect(asked).toMatchObject({ code: 0, stdout: '' })
-      expect(asked.stderr).toBe(
-        `decision-memory hook: http://${host}/v1/hooks/claude-code answered HTTP 200 with a body that is not JSON (is DECISION_MEMORY_URL a decision-memory service?)\n` +
-          `decision-memory hook: ${ASKED_AS_WRITTEN}\n`,
-      )
-      expect(existsSync(join(dir, 'spool.ndjson'))).toBe(false)
-    })
   })
 })
 

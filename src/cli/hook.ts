@@ -452,13 +452,16 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   /**
    * Says why `e` was not taken, a URL at fault, once: with what becomes of the spooled events, for
    * a spooled one, as a refused token's line says it; held for the line saying where it is
-   * spooled, for the event at hand, a capture (heldWhy); alone for a PreToolUse, whose question's
-   * fate a line of its own says after it.
+   * spooled, for the event at hand, a capture (heldWhy); for a PreToolUse, on one line with its
+   * question's fate, as a refused token's line says it, rather than that fate on a second line.
    */
   const sayUrlFault = (e: SpooledEvent, spooled: boolean, why: string) => {
     if (spooled) process.stderr.write(`decision-memory hook: ${why}; the events spooled ${URL_MENDED}\n`)
     else if (isCapture(e.payload)) heldWhy = { why, waiting: URL_MENDED }
-    else process.stderr.write(`decision-memory hook: ${why}\n`)
+    else {
+      saidAsked = true
+      process.stderr.write(`decision-memory hook: ${why}; ${QUESTION_AS_WRITTEN}\n`)
+    }
   }
   /** What becomes of spooled events after such a refusal: they stay in the spool, for a token that will do. */
   const waitingFor = (status: 401 | 403, user: string) =>
@@ -685,8 +688,9 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   }
   // Why said by a delivery's own line, which says nothing of the question: the token refused for a
   // spooled event the drain offered first (the question then not sent, or not sent again for a
-  // user refused so), a URL at fault (404, 405, a page that is not JSON), answered to that
-  // event or to the question itself, a 408, a 429 or a 5xx answered to that event (the question
+  // user refused so), a URL at fault (404, 405, a page that is not JSON) answered to that event
+  // (the question itself answered so says its fate on that line, as a capture says where it is
+  // spooled), a 408, a 429 or a 5xx answered to that event (the question
   // then not sent), or the question refused for good (a 400, a 413), which is
   // neither spooled nor kept aside. What became of the question is said too, on a line of its
   // own, as a capture refused for good is said kept, and as a PreToolUse refused the token itself
