@@ -313,7 +313,9 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     servers.push(silent)
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
     const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}`
-    const result = await hook(claudeCodeFixture('post-tool-use-single'), url, spool)
+    // A budget a loaded machine's start does not use up: one it did would be said as spent before
+    // the service was asked, rightly not as the service's silence.
+    const result = await hook(claudeCodeFixture('post-tool-use-single'), url, spool, 3000)
     expect(result).toMatchObject({ code: 0, stdout: '' })
     expect(await spooledLines(spool)).toBe(1)
     // The service is there and took the connection: calling it "not reachable" would send a

@@ -206,6 +206,20 @@ function tooLateWhy(took: string, budget: number, spoolHeld: string): string {
 }
 
 /**
+ * What the hook says when its time was spent before the event at hand could be sent (a --budget
+ * under what starting node takes, a loaded machine): the service was never asked, so "no answer
+ * from the service within the hook's time" sent a person looking at a service that had no time to
+ * answer. `ran` is the ms the hook had run by then; `spool`, whether the drain sent anything.
+ */
+function budgetSpentWhy(budget: number, ran: number, url: string, spool: boolean): string {
+  return (
+    `the hook's --budget of ${budget} ms was spent before the service at ${url} could be asked: the hook had run ${ran} ms by then ` +
+    `(${spool ? "node's start and delivering the spool" : "node's start"} included), and keeps the last ${EXIT_RESERVE_MS} ms of its budget for spooling and exiting, so this event was not sent; ` +
+    `raise --budget in the hook's command (at most ${MAX_BUDGET_MS}, and under the hook entry's "timeout", in seconds)`
+  )
+}
+
+/**
  * Whether a capture nested too deep to send is kept in the .rejected file, as a capture the service
  * refuses for good is, for a person to read its answers: when a line can hold it. One nested
  * thousands deep cannot be (JSON.stringify, being recursive, overflows the stack on it).
@@ -393,11 +407,16 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   /** Why the last delivery that did not go through failed: what the spooled event's message says. */
   let refusedToken = false
   /**
-   * Whether it failed for want of an answer in time (a slow or stuck service, or a budget spent
-   * starting node), rather than a connection refused: "not reachable" would send a person looking
-   * for a service that is in fact running.
+   * Whether it failed for want of an answer in time (a slow or stuck service), rather than a
+   * connection refused: "not reachable" would send a person looking for a service that is in fact
+   * running.
    */
   let timedOut = false
+  /**
+   * The ms the hook had run when it found its time spent before the event at hand could be sent
+   * (budgetSpentWhy): not sent, so neither "not reachable" nor "no answer" is true of the service.
+   */
+  let spentAfter: number | undefined
   /** Why fetch would not even try the service's port (barredPortReason), or what in the URL is wrong (urlMistakeReason), when that is why. */
   let barredPort: string | undefined
   /**
@@ -485,6 +504,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     saidWhy = false
     heldWhy = undefined
     deferredFor = undefined
+    spentAfter = undefined
     if (forbidden.has(e.user)) {
       refusedToken = true
       deferredFor = e.user
@@ -516,7 +536,8 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     }
     if (wait <= 0) {
       refusedToken = false
-      timedOut = true
+      timedOut = false
+      spentAfter = Math.round(performance.now())
       answered = undefined
       return { outcome: 'failed' }
     }
@@ -734,6 +755,8 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       ? urlProblem
       : barredPort !== undefined
         ? `${serviceUrl()}: ${barredPort}`
+      : spentAfter !== undefined
+        ? budgetSpentWhy(budget, spentAfter, serviceUrl(), offered > 0)
       : timedOut
         ? `no answer from the service at ${serviceUrl()} within the hook's time (--budget)${spoolHeld()}`
       : answered !== undefined
