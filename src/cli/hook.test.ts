@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { claudeCodeFixture } from '../../test/support/fixtures'
+import { closedPort } from '../../test/support/processes'
 import { runCli } from '../../test/support/spawn-service'
 import { LATE_HEADER } from '../http/hooks'
 import { PassThrough } from 'node:stream'
@@ -182,9 +183,10 @@ describe('decision-memory hook delivering a spool to a service slow to take it',
       const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
       const run = await runCli(['hook', '--budget', '6000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
       expect(run).toMatchObject({ code: 0, stdout: '' })
+      // How many it did not deliver, and where they wait: a question names no spool otherwise.
       expect(run.stderr).toContain(
         "decision-memory hook: the service answered too late for this hook's --budget of 6000 ms (it took 200 ms), delivering the spool " +
-          'having taken all but the last 400 ms of it (what it did not deliver stays in the spool for the next call), so this question is asked as the agent wrote it',
+          `having taken all but the last 400 ms of it (the event it did not deliver waits in ${spool} for the next call), so this question is asked as the agent wrote it`,
       )
       expect((await readFile(spool, 'utf8')).split('\n').filter((l) => l !== '')).toHaveLength(1)
     })
@@ -203,9 +205,10 @@ describe('decision-memory hook delivering a spool to a service slow to take it',
       const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
       const run = await runCli(['hook', '--budget', '6000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
       expect(run).toMatchObject({ code: 0, stdout: '' })
+      // The spool named once, where this one joins the one not delivered.
       expect(run.stderr).toContain(
         `decision-memory hook: no answer from the service at http://${host} within the hook's time (--budget), delivering the spool ` +
-          `having taken all but the last 400 ms of it (what it did not deliver stays in the spool for the next call); spooled to ${spool}\n`,
+          `having taken all but the last 400 ms of it (the event it did not deliver waits for the next call); this event is spooled to ${spool} with it\n`,
       )
       // The spooled capture waits still, and the capture at hand beside it.
       const left = (await readFile(spool, 'utf8')).split('\n').filter((l) => l !== '')
@@ -232,10 +235,69 @@ describe('decision-memory hook whose time ran out before its spool was offered a
       const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
       const run = await runCli(['hook', '--budget', '1'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
       expect(run).toMatchObject({ code: 0, stdout: '' })
-      expect(run.stderr).toMatch(new RegExp(`^decision-memory hook: ${spentBefore(1, `http://${host}`)}; spooled to ${escaped(spool)}\n$`))
+      // The event already spooled is said waiting too, the spool named once.
+      expect(run.stderr).toMatch(new RegExp(`^decision-memory hook: ${spentBefore(1, `http://${host}`)}; the event spooled waits for the next call; this event is spooled to ${escaped(spool)} with it\n$`))
       expect(asked).toEqual([])
       expect((await readFile(spool, 'utf8')).split('\n').filter((l) => l !== '')).toHaveLength(2)
     })
+  })
+})
+
+describe('decision-memory hook with events waiting in the spool, the service down', () => {
+  it('says how many wait and where, on the one line that says the service is not reachable, with what becomes of the event at hand', async () => {
+    // Nothing listens: the drain stops at the first spooled event, and the event at hand is not
+    // sent. "service not reachable at …; spooled to …" said nothing of the events that were
+    // waiting, and a question's line did not say there was a spool at all.
+    const url = `http://127.0.0.1:${await closedPort()}`
+    const dir = await mkdtemp(join(tmpdir(), 'dm-hook-down-spool-'))
+    try {
+      const spool = join(dir, 'spool.ndjson')
+      const env = { DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool }
+      const capture = () => runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
+      // None waiting: as before.
+      expect(await capture()).toEqual({ code: 0, stdout: '', stderr: `decision-memory hook: service not reachable at ${url}; spooled to ${spool}\n` })
+      expect(await capture()).toEqual({
+        code: 0,
+        stdout: '',
+        stderr: `decision-memory hook: service not reachable at ${url}; the event spooled waits for the next call; this event, not sent for that reason, is spooled to ${spool} with it\n`,
+      })
+      expect(await capture()).toEqual({
+        code: 0,
+        stdout: '',
+        stderr: `decision-memory hook: service not reachable at ${url}; the 2 events spooled wait for the next call; this event, not sent for that reason, is spooled to ${spool} with them\n`,
+      })
+      // A question, not spooled, names the spool where the others wait.
+      const question = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
+      expect(question).toEqual({
+        code: 0,
+        stdout: '',
+        stderr: `decision-memory hook: service not reachable at ${url}; the 3 events spooled in ${spool} wait for the next call; ${ASKED_AS_WRITTEN}\n`,
+      })
+      expect((await readFile(spool, 'utf8')).split('\n').filter((l) => l !== '')).toHaveLength(3)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('says they wait for a call that can deliver them where DECISION_MEMORY_URL is set wrong, which the next call fails alike', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dm-hook-wrong-spool-'))
+    try {
+      const spool = join(dir, 'spool.ndjson')
+      const capture = { at: '2026-12-05T10:00:00.000Z', user: 'default', payload: claudeCodeFixture('post-tool-use-single') }
+      await writeFile(spool, `${JSON.stringify(capture)}\n`)
+      const env = { DECISION_MEMORY_URL: 'localhost:7420', DECISION_MEMORY_SPOOL: spool }
+      const wrong = 'DECISION_MEMORY_URL is "localhost:7420": give the service\'s address as http://HOST:PORT'
+      const chosen = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('session-start')), env })
+      expect(chosen).toEqual({
+        code: 0,
+        stdout: '',
+        stderr: `decision-memory hook: ${wrong}; the event spooled waits for a call that can deliver it; this event, not sent for that reason, is spooled to ${spool} with it\n`,
+      })
+      const question = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
+      expect(question).toEqual({ code: 0, stdout: '', stderr: `decision-memory hook: ${wrong}; the 2 events spooled in ${spool} wait for a call that can deliver them; ${ASKED_AS_WRITTEN}\n` })
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })
 

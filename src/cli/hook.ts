@@ -493,9 +493,26 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
    * alone named a budget the question never had.
    */
   let spoolTookTime = false
-  /** What stderr adds to a line on time run out, when a spooled delivery took the time (spoolTookTime). */
-  const spoolHeld = () =>
-    spoolTookTime ? `, delivering the spool having taken all but the last ${CURRENT_EVENT_RESERVE_MS} ms of it (what it did not deliver stays in the spool for the next call)` : ''
+  /**
+   * How many events the drain put back in the spool, undelivered (none when it could not take the
+   * spool, whose line said its events wait): said with the spool's path when the event at hand is
+   * not taken either, or a person asking why their choices are not captured learned of this one
+   * alone, not of the others waiting, nor for a question, where they wait.
+   */
+  let waiting = 0
+  /** `the event` or `the 3 events`, of `waiting`, and the verb after it. */
+  const theWaiting = () => (waiting === 1 ? { events: 'the event', wait: 'waits' } : { events: `the ${waiting} events`, wait: 'wait' })
+  /**
+   * What stderr adds to a line on time run out, when a spooled delivery took the time
+   * (spoolTookTime): with how many it did not deliver, and where they wait, unless the line names
+   * the spool after it (`inSpool` false).
+   */
+  const spoolHeld = (inSpool = true) => {
+    if (!spoolTookTime) return ''
+    const { events, wait } = theWaiting()
+    const left = waiting === 0 ? 'what it did not deliver stays in the spool' : `${events} it did not deliver ${wait}${inSpool ? ` in ${file}` : ''}`
+    return `, delivering the spool having taken all but the last ${CURRENT_EVENT_RESERVE_MS} ms of it (${left} for the next call)`
+  }
   /**
    * Sends one event, `late` (with `?at=`) or as of now; `spooled`: one the drain took from the spool,
    * which sets it aside when refused for good, as said here, sent late or, its time refused, again as of now.
@@ -671,6 +688,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   // Stopped for time after offering none, the time was gone before the drain began (node's start, a
   // payload slow to arrive on stdin): the spool took none of it, and is not said to.
   if (drained.stopped === 'time' && offered > 0) spoolTookTime = true
+  waiting = 'left' in drained ? drained.left : 0
   // Another tool's event (a matcher for every tool): the spool was given its turn, and that is all.
   if (!isForService(payload)) return
   // After a failed delivery the service is down or slow: the event at hand joins the spool at once.
@@ -741,26 +759,46 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       // said spooled on a line of its own, as a PreToolUse's question is said asked as written,
       // the reason said once.
       process.stderr.write(`decision-memory hook: this event, not sent for that reason, is spooled to ${file} with them\n`)
-    } else process.stderr.write(`decision-memory hook: ${undeliveredWhy()}; spooled to ${file}\n`)
+    } else if (waiting === 0) process.stderr.write(`decision-memory hook: ${undeliveredWhy()}; spooled to ${file}\n`)
+    else {
+      // Events were waiting in the spool (the drain stopped at the first, the service down, or let
+      // them go for time): said with this one, which joins them, on its one line, the spool named
+      // once. Not sent at all when the drain stopped at a failure, as after a 5xx's line.
+      const notSent = drained.stopped === 'failure' ? ', not sent for that reason,' : ''
+      process.stderr.write(`decision-memory hook: ${undeliveredWhy(false)}; this event${notSent} is spooled to ${file} with ${waiting === 1 ? 'it' : 'them'}\n`)
+    }
   }
 
-  /** Why the last delivery did not go through, as stderr says it. */
-  function undeliveredWhy(): string {
+  /**
+   * Why the last delivery did not go through, as stderr says it, then what becomes of the events
+   * the drain put back (waiting): how many, what they wait for, and where, unless the line names the
+   * spool after it (`inSpool` false). Said once: a reason on time a spooled delivery took says them
+   * itself (spoolHeld).
+   */
+  function undeliveredWhy(inSpool = true): string {
     // No http(s) address at all (`localhost:7420`), or one with a password: fetch refuses it
     // unsent, and "not reachable" would send a person looking for the service rather than at the
     // variable, as the commands say.
     // So is a token no header may carry: fetch is never called, and the service is not at fault.
     const urlProblem = serviceUrlProblem(serviceUrl()) ?? tokenProblem()
-    return urlProblem !== undefined
-      ? urlProblem
-      : barredPort !== undefined
-        ? `${serviceUrl()}: ${barredPort}`
-      : spentAfter !== undefined
-        ? budgetSpentWhy(budget, spentAfter, serviceUrl(), offered > 0)
-      : timedOut
-        ? `no answer from the service at ${serviceUrl()} within the hook's time (--budget)${spoolHeld()}`
-      : answered !== undefined
-        ? `${url} answered HTTP ${answered} without taking it`
-        : `service not reachable at ${serviceUrl()}`
+    const setWrong = urlProblem ?? (barredPort === undefined ? undefined : `${serviceUrl()}: ${barredPort}`)
+    if (timedOut && setWrong === undefined && spentAfter === undefined && spoolTookTime) {
+      return `no answer from the service at ${serviceUrl()} within the hook's time (--budget)${spoolHeld(inSpool)}`
+    }
+    const why =
+      setWrong !== undefined
+        ? setWrong
+        : spentAfter !== undefined
+          ? budgetSpentWhy(budget, spentAfter, serviceUrl(), offered > 0)
+        : timedOut
+          ? `no answer from the service at ${serviceUrl()} within the hook's time (--budget)`
+        : answered !== undefined
+          ? `${url} answered HTTP ${answered} without taking it`
+          : `service not reachable at ${serviceUrl()}`
+    if (waiting === 0) return why
+    const { events, wait } = theWaiting()
+    // A URL, a port or a token set wrong fails the next call alike: they wait for it to be mended.
+    const forWhat = setWrong !== undefined ? `for a call that can deliver ${waiting === 1 ? 'it' : 'them'}` : 'for the next call'
+    return `${why}; ${events} spooled${inSpool ? ` in ${file}` : ''} ${wait} ${forWhat}`
   }
 }
