@@ -400,12 +400,33 @@ export async function runHook(argv: string[], input: HookStdin = process.stdin):
   }
 }
 
+/**
+ * What a delivery said on stderr of why it did not go through, for the end of the call to say the
+ * rest once:
+ * - `unsaid`: nothing (no answer in time, nothing listening, a 408, a 429 or a 5xx answered to the
+ *   event at hand): the end of the call says why (undeliveredWhy), for a capture with where it went;
+ * - `said`: why, on a line of its own (a refusal, a URL at fault, a 5xx answered to a spooled
+ *   event), what became of the event at hand left to say;
+ * - `said-asked`: why, on one line with the fate of the question at hand (a PreToolUse refused, or
+ *   answered by a URL at fault);
+ * - `held`: why the capture at hand was not taken (its token refused, a URL at fault), unsaid: said
+ *   once it is spooled, on one line with where and what it waits for, rather than on a line of its
+ *   own followed by another saying again that it was not taken;
+ * - `forbidden`: the event at hand not sent, its user's token refused (403) for a spooled event
+ *   above: named on the line saying it is spooled, as that line may be another user's refusal.
+ */
+type Said =
+  | { kind: 'unsaid' }
+  | { kind: 'said' }
+  | { kind: 'said-asked' }
+  | { kind: 'held'; why: string; waiting: string }
+  | { kind: 'forbidden'; user: string }
+const UNSAID: Said = { kind: 'unsaid' }
+
 /** Delivers the spool, then `event`; spools it, or sets it aside, when it is not delivered. */
 async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknown, budget: number, remaining: () => number): Promise<void> {
   const url = `${serviceUrl()}/v1/hooks/claude-code`
 
-  /** Why the last delivery that did not go through failed: what the spooled event's message says. */
-  let refusedToken = false
   /**
    * Whether it failed for want of an answer in time (a slow or stuck service), rather than a
    * connection refused: "not reachable" would send a person looking for a service that is in fact
@@ -430,34 +451,8 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
    * service is remote, would use every call's drain on them, never reaching the events behind.
    */
   const forbidden = new Set<string>()
-  /**
-   * Whether the last delivery that did not go through said why on stderr itself (a refusal, a page
-   * that is not JSON, a URL with a path, a 5xx answered to a spooled event): what is left unsaid (no
-   * answer in time, nothing listening, a 5xx answered to the event at hand) the end of the call
-   * says, for a capture with where it was spooled.
-   */
-  let saidWhy = false
-  /** Whether the refusal of the event at hand, a PreToolUse, said that its question is asked as the agent wrote it. */
-  let saidAsked = false
-  /**
-   * Why the event at hand, a capture, was not taken, as deliver found it (its token refused, a URL
-   * at fault: a 404, a 405, a page that is not JSON), not said by deliver: said once it is spooled,
-   * on one line with where and what it waits for, rather than on a line of its own followed by
-   * another saying again that it was not taken.
-   */
-  let heldWhy: { why: string; waiting: string } | undefined
-  /**
-   * Whether the event at hand was not sent because a spooled event's delivery failed first for a
-   * reason that delivery's own line said (a token refused, a URL at fault, a 408, a 429 or a 5xx):
-   * its line then says it was not sent for that reason, not that the service answered it.
-   */
-  let notSentForSaid = false
-  /**
-   * The user of the event at hand when it was not sent because the token was refused (403) for a
-   * spooled event of that user: named on the line that says it is spooled, since the line just
-   * above may be another user's refusal (the drain goes on past a 403).
-   */
-  let deferredFor: string | undefined
+  /** What the last delivery said of why it did not go through (Said): set by deliver, read at the end of the call. */
+  let said: Said = UNSAID
   /**
    * What stderr says of a token the service refused (401, 403), and what to do: the URL, as the
    * other lines of a service that did not take an event name it.
@@ -471,15 +466,17 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   /**
    * Says why `e` was not taken, a URL at fault, once: with what becomes of the spooled events, for
    * a spooled one, as a refused token's line says it; held for the line saying where it is
-   * spooled, for the event at hand, a capture (heldWhy); for a PreToolUse, on one line with its
+   * spooled, for the event at hand, a capture (`held`); for a PreToolUse, on one line with its
    * question's fate, as a refused token's line says it, rather than that fate on a second line.
    */
   const sayUrlFault = (e: SpooledEvent, spooled: boolean, why: string) => {
-    if (spooled) process.stderr.write(`decision-memory hook: ${why}; the events spooled ${URL_MENDED}\n`)
-    else if (isCapture(e.payload)) heldWhy = { why, waiting: URL_MENDED }
+    if (spooled) {
+      process.stderr.write(`decision-memory hook: ${why}; the events spooled ${URL_MENDED}\n`)
+      said = { kind: 'said' }
+    } else if (isCapture(e.payload)) said = { kind: 'held', why, waiting: URL_MENDED }
     else {
-      saidAsked = true
       process.stderr.write(`decision-memory hook: ${why}; ${QUESTION_AS_WRITTEN}\n`)
+      said = { kind: 'said-asked' }
     }
   }
   /** What becomes of spooled events after such a refusal: they stay in the spool, for a token that will do. */
@@ -518,14 +515,10 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
    * which sets it aside when refused for good, as said here, sent late or, its time refused, again as of now.
    */
   async function deliver(e: SpooledEvent, late: boolean, spooled = late): Promise<{ outcome: Delivery; body?: string; tooLate?: string }> {
-    saidWhy = false
-    heldWhy = undefined
-    deferredFor = undefined
+    said = UNSAID
     spentAfter = undefined
     if (forbidden.has(e.user)) {
-      refusedToken = true
-      deferredFor = e.user
-      saidWhy = true
+      said = { kind: 'forbidden', user: e.user }
       return { outcome: 'deferred' }
     }
     // Refused by the service for good, and, nested thousands deep, no body to send: JSON.stringify
@@ -537,9 +530,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       const asked = !spooled && isPreToolUse(e.payload)
       const fate = spooled ? `set aside in ${rejectedFile(file)}` : keptAside(e) ? `kept in ${rejectedFile(file)}` : asked ? `not sent; ${QUESTION_AS_WRITTEN}` : 'not sent, nor kept'
       process.stderr.write(`decision-memory hook: ${tooDeepWhy(deep, spooled ? 'a spooled' : 'the')}: ${fate}\n`)
-      if (asked) saidAsked = true
-      saidWhy = true
-      refusedToken = false
+      said = { kind: asked ? 'said-asked' : 'said' }
       timedOut = false
       return { outcome: 'rejected' }
     }
@@ -552,7 +543,6 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       return { outcome: 'deferred' }
     }
     if (wait <= 0) {
-      refusedToken = false
       timedOut = false
       spentAfter = Math.round(performance.now())
       answered = undefined
@@ -599,8 +589,6 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
         // said must not reach stdout, which Claude Code shows, or adds to the agent's context.
         const what = kind === 'none' ? 'a body that is not JSON' : 'JSON that is not an object'
         sayUrlFault(e, spooled, `${url} answered HTTP ${response.status} with ${what} (is DECISION_MEMORY_URL a decision-memory service?)`)
-        saidWhy = true
-        refusedToken = false
         timedOut = false
         return { outcome: 'failed' }
       }
@@ -616,33 +604,36 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       // knows it is gone from the spool and not where to find it (the event at hand, a capture, is
       // said kept in the same file below).
       const aside = spooled ? `; set aside in ${rejectedFile(file)}` : ''
-      if (permanent) process.stderr.write(`decision-memory hook: the service refused the payload: ${refusal(response.status, body)}${aside}\n`)
-      else if (response.status === 404 || response.status === 405) {
+      if (permanent) {
+        process.stderr.write(`decision-memory hook: the service refused the payload: ${refusal(response.status, body)}${aside}\n`)
+        said = { kind: 'said' }
+      } else if (response.status === 404 || response.status === 405) {
         sayUrlFault(e, spooled, `${url} answered HTTP ${response.status}: is DECISION_MEMORY_URL the service's address, with no path?`)
       } else if (response.status === 401 || response.status === 403) {
         // 401: no token, or one the service does not know, whatever the event's user. 403: either
         // may be wrong, the token or the user the event was captured for (DECISION_MEMORY_USER unset
         // sends `default`, which a developer's token may not act for). What becomes of the event
         // follows the refusal's parenthesis, once: a spooled one stays in the spool; the event at
-        // hand, a capture, is said with where it is spooled, after it is (heldWhy); a PreToolUse
+        // hand, a capture, is said with where it is spooled, after it is (`held`); a PreToolUse
         // is never spooled (isCapture), and saying it waits sent a person looking in the spool for
         // questions that were simply asked.
         const refused = tokenRefusedWhy(response.status, e.user)
-        if (spooled) process.stderr.write(`decision-memory hook: ${refused}; the events spooled ${waitingFor(response.status, e.user)}\n`)
-        else if (isCapture(e.payload)) heldWhy = { why: refused, waiting: waitingFor(response.status, e.user) }
+        if (spooled) {
+          process.stderr.write(`decision-memory hook: ${refused}; the events spooled ${waitingFor(response.status, e.user)}\n`)
+          said = { kind: 'said' }
+        } else if (isCapture(e.payload)) said = { kind: 'held', why: refused, waiting: waitingFor(response.status, e.user) }
         else {
-          saidAsked = true
           process.stderr.write(`decision-memory hook: ${refused}; ${QUESTION_AS_WRITTEN}\n`)
+          said = { kind: 'said-asked' }
         }
+      } else if (spooled) {
+        // A 408, a 429 or a 5xx answered to a spooled event stops the drain, and the event at hand
+        // is not sent: said here, with what becomes of the spooled events, or the end of the call
+        // said of the event at hand "answered HTTP 503 without taking it", an answer it never had.
+        // The event at hand's own is left unsaid here, for the end of the call to say with where it went.
+        process.stderr.write(`decision-memory hook: ${url} answered HTTP ${response.status} without taking a spooled event; the events spooled wait for the next call\n`)
+        said = { kind: 'said' }
       }
-      // A 408, a 429 or a 5xx answered to a spooled event stops the drain, and the event at hand is
-      // not sent: said here, with what becomes of the spooled events, or the end of the call said of
-      // the event at hand "answered HTTP 503 without taking it", an answer it never had. The event
-      // at hand's own is said there, with where it went.
-      const unsaid = !permanent && ![401, 403, 404, 405].includes(response.status)
-      if (unsaid && spooled) process.stderr.write(`decision-memory hook: ${url} answered HTTP ${response.status} without taking a spooled event; the events spooled wait for the next call\n`)
-      refusedToken = response.status === 401 || response.status === 403
-      saidWhy = !unsaid || spooled
       timedOut = false
       // A 403 is this event's user's alone (the token may act for others): the drain goes on, so
       // that one user the token may not act for does not hold up every other event, and every
@@ -653,7 +644,6 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       }
       return { outcome: permanent ? 'rejected' : 'failed' }
     } catch (error) {
-      refusedToken = false
       answered = undefined
       timedOut = timeout.signal.aborted
       // Let go at the drain's end, not failed: kept for the next call, and the event at hand sent in the time left.
@@ -695,7 +685,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   // When that delivery's own line said why (a token refused, a URL at fault, a 408, a 429 or a
   // 5xx), the event at hand's line says it was not sent for that reason, rather than what the
   // spooled event was answered.
-  notSentForSaid = drained.stopped === 'failure' && saidWhy
+  const notSentForSaid = drained.stopped === 'failure' && said.kind !== 'unsaid'
   const now = drained.stopped === 'failure' ? { outcome: 'failed' as const } : await deliver(event, false)
   if (now.outcome === 'delivered') {
     const body = now.body ?? ''
@@ -721,7 +711,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   // service's answer from it is said all the same (a plan slower than the budget, a service down),
   // or personalization stops with nothing said anywhere, while the captures go through. Said on
   // stderr, which Claude Code keeps to its debug log (R-CAP-6: nothing printed when it is down).
-  if (now.outcome === 'failed' && isPreToolUse(payload) && !saidWhy) {
+  if (now.outcome === 'failed' && isPreToolUse(payload) && said.kind === 'unsaid') {
     process.stderr.write(`decision-memory hook: ${undeliveredWhy()}; ${QUESTION_AS_WRITTEN}\n`)
     return
   }
@@ -734,7 +724,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   // neither spooled nor kept aside. What became of the question is said too, on a line of its
   // own, as a capture refused for good is said kept, and as a PreToolUse refused the token itself
   // says it: the URL, or the refusal, is said once all the same.
-  if ((now.outcome === 'failed' || now.outcome === 'deferred' || now.outcome === 'rejected') && isPreToolUse(payload) && saidWhy && !saidAsked) {
+  if ((now.outcome === 'failed' || now.outcome === 'deferred' || now.outcome === 'rejected') && isPreToolUse(payload) && (said.kind === 'said' || said.kind === 'forbidden')) {
     process.stderr.write(`decision-memory hook: ${QUESTION_AS_WRITTEN}\n`)
     return
   }
@@ -742,17 +732,17 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     // Why it was not taken (its token refused, a URL at fault), said on one line with where it
     // went: spooled, or, when the spool cannot be written, the reason alone, before the line that
     // says it is not kept.
-    const held = heldWhy
+    const held = said
     await appendToSpool(file, event).catch((error: unknown) => {
-      if (held !== undefined) process.stderr.write(`decision-memory hook: ${held.why}\n`)
+      if (held.kind === 'held') process.stderr.write(`decision-memory hook: ${held.why}\n`)
       throw error
     })
-    if (held !== undefined) process.stderr.write(`decision-memory hook: ${held.why}; spooled to ${file}, where events ${held.waiting}\n`)
-    else if (deferredFor !== undefined) {
+    if (held.kind === 'held') process.stderr.write(`decision-memory hook: ${held.why}; spooled to ${file}, where events ${held.waiting}\n`)
+    else if (held.kind === 'forbidden') {
       // Refused 403 for a spooled event of its user: the drain went on past it, so the line above
       // may be another user's refusal, and `for that reason … with them` would point at theirs.
-      process.stderr.write(`decision-memory hook: this event for user ${JSON.stringify(deferredFor)}, not sent as the token was refused for that user above, is spooled to ${file} with that user's events\n`)
-    } else if (refusedToken || notSentForSaid) {
+      process.stderr.write(`decision-memory hook: this event for user ${JSON.stringify(held.user)}, not sent as the token was refused for that user above, is spooled to ${file} with that user's events\n`)
+    } else if (notSentForSaid) {
       // The token refused for a spooled event, the URL at fault, or the service unable to take it
       // now, said on its line (the drain stopped at a 401, a 404, a 405, a page that is not JSON, a
       // 408, a 429 or a 5xx, or the user is one the token may not act for): this one, not sent, is
