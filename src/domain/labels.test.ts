@@ -309,6 +309,7 @@ describe('ownDescription: the rationale a plan appended is dropped, as a label\'
     ['Tier. Recommended when D-2 (advisory): small teams — based on advisory decision D-2, 5 observations needed for personalization', 'Tier.'],
     ['Tier. Recommended when D-2 (advisory): small teams — based on advisory decision D-2; based on 80% of recent choices', 'Tier.'],
     ['Tier. Recommended when required decision D-1 is in force — required by decision D-1: the team agreed', 'Tier.'],
+    ['Tier. Recommended when required decisions D-1, D-2 are in force — required by decisions D-1: the team agreed; D-2: audits', 'Tier.'],
     ['Tier. Recommended when any context — based on static default, personalization is off for this session', 'Tier.'],
   ])('%j → %j', (input, expected) => {
     expect(ownDescription(input)).toBe(expected)
@@ -324,6 +325,7 @@ describe('ownDescription: the rationale a plan appended is dropped, as a label\'
       'Postgres. Recommended when data is relational \u2014 based on the team\'s experience',
       'Recommended when the suite is slow \u2014 each selected in turn by the CI',
       'Recommended when in doubt \u2014 required by decision making at the org level',
+      'Recommended when in doubt \u2014 required by decisions made at the org level',
     ]) {
       expect(ownDescription(own)).toBe(own)
     }

@@ -89,8 +89,9 @@ const DISCLOSURE = new RegExp(
       // A multi-select choice's.
       'each selected in (?:100%|at least \\d+(?:\\.\\d+)?%) of recent choices',
       'no option selected in more than \\d+% of recent choices',
-      // enforcement.ts: a required decision's, its key then its rationale.
-      'required by decision [A-Za-z0-9][A-Za-z0-9._-]*: ',
+      // enforcement.ts: a required decision's, its key then its rationale; of several, `required by
+      // decisions D-001: <its rationale>; D-002: …`.
+      'required by decisions? [A-Za-z0-9][A-Za-z0-9._-]*: ',
     ].join('|') +
     ')',
 )

@@ -1779,6 +1779,24 @@ describe('POST /v1/hooks/claude-code: PreToolUse on AskUserQuestion (R-ASK-4)', 
     ])
   })
 
+  it('a question two required decisions fix, planned again, says their rationales once', async () => {
+    const { call } = await createTestApp()
+    // Asked with personalization off, Tier M carries the rationale of both decisions, in the plural.
+    for (const key of ['D-051', 'D-052']) {
+      expect((await call('POST', '/v1/decisions', { ...REQUIRED_TIER_L, key, rationale: `${key} says so.`, constraints: [{ kind: 'must', option: 'Tier M' }] })).status).toBe(201)
+    }
+    const pre = claudeCodeFixture('pre-tool-use')
+    await call('PUT', `/v1/sessions/${pre.session_id}/personalization`, { enabled: false })
+    const first = (await call('POST', HOOK, pre)).body.hookSpecificOutput.updatedInput
+    expect(first.questions[0].options[0]).toEqual({
+      label: 'Tier M (Recommended)',
+      description: 'Medium: plan, run, sync with one review. Recommended when required decisions D-051, D-052 are in force — required by decisions D-051: D-051 says so.; D-052: D-052 says so.',
+    })
+    // Planned again (plan_questions' input passed to AskUserQuestion), the rationale is this
+    // service's and is dropped before planning: nothing to change, not said twice.
+    expect((await call('POST', HOOK, { ...pre, tool_use_id: 'toolu_two_required_again', tool_input: first })).body).toEqual({})
+  })
+
   it('answers only the questions that auto-resolve and asks the rest', async () => {
     const { call, store } = await createTestApp()
     await call('POST', '/v1/observations', pastChoices(40, 'Tier S', TIER))
