@@ -49,8 +49,9 @@ describe('a check with many slow patterns', () => {
     // Read once to set the limit, then once before each turn: this clock passes the limit at the
     // fourth turn, so the first three patterns get theirs and no other does.
     const clock = () => reads++ * (TURNS_LIMIT_MS / 4)
-    // Turns long enough that the fast pattern's one turn does not stall on a loaded machine.
-    const answers = matchWithin(20, clock, [50, 100, 200])([slow[0] as string, 'git push --force', ...slow.slice(1), 'force'], [TEXT])
+    // Turns long enough that the fast pattern's one turn does not stall on a loaded machine (50 ms
+    // did, once, at a load of six on 2 cores); the two slow patterns before the limit cost 0.8 s.
+    const answers = matchWithin(20, clock, [400, 800, 1600])([slow[0] as string, 'git push --force', ...slow.slice(1), 'force'], [TEXT])
     // The fast pattern at the end would have been decided (matched) in the first round.
     expect(answers).toEqual([undefined, 0, ...Array(50).fill(undefined)])
   })
