@@ -6,6 +6,7 @@ import type { TokenTable } from '../../src/config/load-tokens'
 import { createDecisionMemory } from '../../src/decision-memory'
 import { createDecisions } from '../../src/decisions/decisions'
 import { createLevelDecisionStore } from '../../src/decisions/level-decision-store'
+import { matchWithin, type MatchPatterns } from '../../src/decisions/pattern-match'
 import type { CompiledPolicy } from '../../src/domain/policy'
 import { createApp } from '../../src/http/app'
 import { validBodies } from '../../src/http/recommendations'
@@ -17,9 +18,23 @@ export const START = '2026-07-01T10:00:00.000Z'
 /**
  * The real app over memory-level (or the database given), a clock that stands still, and a silent
  * logger (or the one given); the store is opened with the app's policy.
+ *
+ * A check's must_not patterns run with a first budget of 1 s (the service's is 20 ms), or with the
+ * matcher given: that budget is real time, and on a machine loaded many deep a check of fast
+ * patterns stalled past 20 ms and the turns after it, leaving a pattern undecided and a test of
+ * something else failing (the guard printed nothing for an advisory decision). A test of the
+ * turns gives its own clock and turns (pattern-match.test.ts); a slow pattern here costs 1 s more.
  */
 export async function createTestApp(
-  options: { now?: string; policy?: CompiledPolicy; auth?: TokenTable; db?: MemoryLevel<string, string>; logger?: Logger; storeId?: string } = {},
+  options: {
+    now?: string
+    policy?: CompiledPolicy
+    auth?: TokenTable
+    db?: MemoryLevel<string, string>
+    logger?: Logger
+    storeId?: string
+    matchPatterns?: MatchPatterns
+  } = {},
 ) {
   const clock = fixedClock(options.now ?? START)
   const db = options.db ?? new MemoryLevel<string, string>()
@@ -27,7 +42,7 @@ export async function createTestApp(
   const health = watchStore(db as never)
   const policy = options.policy ?? (await loadPolicy(DEFAULT_POLICY_FILE))
   const store = await createLevelStore(db as never, { policy })
-  const decisions = createDecisions({ store: await createLevelDecisionStore(db as never), clock, policy })
+  const decisions = createDecisions({ store: await createLevelDecisionStore(db as never), clock, policy, matchPatterns: options.matchPatterns ?? matchWithin(1_000) })
   const memory = createDecisionMemory({ store, policy, clock, decisions })
   // The bodies the recommendation route remembers, for a test that puts first-path.ts in front of the app.
   const bodies = validBodies()
