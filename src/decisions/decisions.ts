@@ -269,9 +269,9 @@ function nextKey(keys: readonly string[]): string {
 }
 
 /**
- * Two records of one import with one key: whichever came second would overwrite the first, and
- * the report would call the key both created and updated. Neither is the record, so the import is
- * refused, naming both sources.
+ * Two records or more of one import with one key: whichever came later would overwrite the
+ * earlier, and the report would call the key both created and updated. None is the record, so the
+ * import is refused, naming every source.
  */
 function refuseKeysSentTwice(records: readonly ImportedDecision[]): void {
   const first = new Map<string, number>()

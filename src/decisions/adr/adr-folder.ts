@@ -242,9 +242,10 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
       otherNumbered.set(n, [...(otherNumbered.get(n) ?? []), keyOfFile(f.name)])
     }
   }
-  // One key in two places (two branches that each added their 0005-….md, a section copied in a
-  // log): neither is the record, and whichever were taken would overwrite what the other stored,
-  // so both are left out, each naming the other, and what is stored under the key stays as it is.
+  // One key in two places or more (two branches that each added their 0005-….md, a section copied
+  // in a log): none is the record, and whichever were taken would overwrite what the others
+  // stored, so all are left out, each naming the others, and what is stored under the key stays
+  // as it is.
   const claims = new Map<string, ParsedRecord[]>()
   for (const p of parsed) claims.set(p.key, [...(claims.get(p.key) ?? []), p])
   const twice = new Set([...claims].filter(([, all]) => all.length > 1).map(([key]) => key))
