@@ -528,6 +528,38 @@ describe('decision-memory hook with a capture waiting in the spool, the token re
       expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(3)
     })
   })
+
+  it("does not count another user's events refused 403 among those waiting for the next call, their line having said what they wait for", async () => {
+    // bob's spooled event is refused 403 and kept; alice's event at hand is answered 503. Counted,
+    // bob's event was said twice, the second time as waiting for the next call, which will refuse it too.
+    const answer: RequestListener = (request, response) => {
+      request.resume()
+      const user = new URL(request.url ?? '/', 'http://stub').searchParams.get('user')
+      request.on('end', () =>
+        user === 'bob'
+          ? response.writeHead(403, { 'content-type': 'application/json' }).end('{"error":{"code":"forbidden","message":"no"}}')
+          : response.writeHead(503, { 'content-type': 'application/json' }).end('{"error":{"code":"unavailable","message":"busy"}}'),
+      )
+    }
+    await withStub('dm-hook-spool-403-503-', answer, async ({ host, dir }) => {
+      const spool = join(dir, 'spool.ndjson')
+      const bob = { at: new Date(Date.now() - 60_000).toISOString(), user: 'bob', payload: claudeCodeFixture('session-start') }
+      await writeFile(spool, `${JSON.stringify(bob)}\n`, { mode: 0o600 })
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: 'alice' }
+      const refused =
+        `decision-memory hook: the service at http://${host} refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user "bob"? If not, set --user or DECISION_MEMORY_USER to the token's user); ` +
+        'the events spooled for "bob" wait for a token that may act for that user\n'
+      const unavailable = `decision-memory hook: http://${host}/v1/hooks/claude-code answered HTTP 503 without taking it`
+      const chosen = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
+      expect(chosen).toEqual({ code: 0, stdout: '', stderr: `${refused}${unavailable}; spooled to ${spool}\n` })
+      expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '').map((line) => (JSON.parse(line) as { user: string }).user).sort()).toEqual(['alice', 'bob'])
+      // A question names no spool for bob's event either.
+      await writeFile(spool, `${JSON.stringify(bob)}\n`, { mode: 0o600 })
+      const asked = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
+      expect(asked).toEqual({ code: 0, stdout: '', stderr: `${refused}${unavailable}; ${ASKED_AS_WRITTEN}\n` })
+      expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== '')).toEqual([JSON.stringify(bob)])
+    })
+  })
 })
 
 describe('decision-memory hook refused for good (a 4xx)', () => {

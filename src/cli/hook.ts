@@ -492,7 +492,8 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   let spoolTookTime = false
   /**
    * How many events the drain put back in the spool, undelivered (none when it could not take the
-   * spool, whose line said its events wait): said with the spool's path when the event at hand is
+   * spool, whose line said its events wait; nor those of a user refused 403, whose line said what
+   * they wait for): said with the spool's path when the event at hand is
    * not taken either, or a person asking why their choices are not captured learned of this one
    * alone, not of the others waiting, nor for a question, where they wait.
    */
@@ -661,11 +662,18 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
 
   /** How many spooled events the drain offered: none, and a drain stopped for time took none of it. */
   let offered = 0
+  /**
+   * How many it kept for a user the token was refused for (403): their line said they wait for a
+   * token that may act for that user, so they are not counted again as waiting for the next call.
+   */
+  let refusedUsers = 0
   const drained = await drainSpool(
     file,
     async (e) => {
       offered++
-      return (await deliver(e, true)).outcome
+      const { outcome } = await deliver(e, true)
+      if (outcome === 'deferred' && forbidden.has(e.user)) refusedUsers++
+      return outcome
     },
     () => remaining() > CURRENT_EVENT_RESERVE_MS,
   ).catch((error: NodeJS.ErrnoException) => {
@@ -678,7 +686,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   // Stopped for time after offering none, the time was gone before the drain began (node's start, a
   // payload slow to arrive on stdin): the spool took none of it, and is not said to.
   if (drained.stopped === 'time' && offered > 0) spoolTookTime = true
-  waiting = 'left' in drained ? drained.left : 0
+  waiting = ('left' in drained ? drained.left : 0) - refusedUsers
   // Another tool's event (a matcher for every tool): the spool was given its turn, and that is all.
   if (!isForService(payload)) return
   // After a failed delivery the service is down or slow: the event at hand joins the spool at once.
