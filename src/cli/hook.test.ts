@@ -929,6 +929,21 @@ describe('decision-memory hook given JSON that is no hook payload', () => {
     })
   })
 
+  it('says of stdin empty or white space alone, closed, what it says of garbage, as the guard does; the spool left undrained', async () => {
+    const asked: URL[] = []
+    await withStub('dm-hook-empty-', answeringEmpty(asked), async ({ host, dir }) => {
+      const spool = join(dir, 'spool.ndjson')
+      const waiting = JSON.stringify({ at: new Date(0).toISOString(), user: 'default', payload: claudeCodeFixture('session-start') }) + '\n'
+      await writeFile(spool, waiting, { mode: 0o600 })
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+      for (const input of ['', ' \n\t\n']) {
+        expect(await runCli(['hook', '--budget', '10000'], { input, env }), JSON.stringify(input)).toEqual({ code: 0, stdout: '', stderr: 'decision-memory hook: stdin is not a JSON hook payload\n' })
+      }
+      expect(asked).toEqual([])
+      expect(await readFile(spool, 'utf8')).toBe(waiting)
+    })
+  })
+
   it('says of an object naming no event ({}) that it has no hook_event_name, which the service would refuse; another event, nothing', async () => {
     const asked: URL[] = []
     await withStub('dm-hook-noevent-', answeringEmpty(asked), async ({ host, dir }) => {

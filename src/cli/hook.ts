@@ -375,7 +375,9 @@ export async function runHook(argv: string[], input: HookStdin = process.stdin):
     process.stderr.write(`decision-memory hook: ${notArrivedWhy(stdin, `the hook's time (--budget of ${budget} ms)`)}\n`)
     return
   }
-  if (stdin.text.trim() === '') return
+  // Nothing but white space, stdin closed (`decision-memory hook < /dev/null`): no JSON, said as the
+  // guard says it, rather than exit unsaid as though a payload had been taken. Claude Code always
+  // gives one, so this is said to a person trying the hook by hand, or to the debug log.
   let payload: unknown
   try {
     payload = JSON.parse(stdin.text)
