@@ -104,6 +104,38 @@ describe('readDate, for any text', () => {
     expect(readDate('2024-02-01T10:00:00.123456789+23:59')).toBe('2024-02-01')
   })
 
+  it('reads a time only after a day written as a decision\'s `date` writes it, and a space before the zone only in Jekyll\'s form, before an offset', () => {
+    const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'))
+    // A time of the day the clock has, with or without its zone, written onto a day with slashes,
+    // dots or nothing between its parts, or with a space before its zone after a `T`: `date` refuses
+    // each (it takes `YYYY-MM-DDThh:mm…` alone), so none is read, and each is said as not a date.
+    const time = fc
+      .tuple(two(23), two(59), fc.constantFrom('', ':00', ':59.5'), fc.constantFrom('', 'Z', '+02:00', '-0800'))
+      .map(([h, m, s, zone]) => ({ time: `${h}:${m}${s}`, zone }))
+    fc.assert(
+      fc.property(day, time, (d, { time: t, zone }) => {
+        const [y, m, dd] = d.split('-') as [string, string, string]
+        expect(readDate(`${d}T${t}${zone}`), `${d}T${t}${zone}`).toBe(d)
+        for (const written of [`${y}/${m}/${dd}T${t}${zone}`, `${y}.${m}.${dd}T${t}${zone}`, `${y}${m}${dd}T${t}${zone}`, `${y}/${m}/${dd} ${t}${zone}`]) {
+          expect(DecisionDateSchema.safeParse(written).success, written).toBe(false)
+          expect(readDate(written), written).toBeUndefined()
+          expect(unreadDateMessage(written)).toBe(`"${written}" is not a date; the record is read without it`)
+        }
+        if (zone !== '') {
+          const spaced = `${d}T${t} ${zone}`
+          expect(DecisionDateSchema.safeParse(spaced).success, spaced).toBe(false)
+          expect(readDate(spaced), spaced).toBeUndefined()
+        }
+      }),
+      { numRuns: 500 },
+    )
+    for (const written of ['2024/02/01T10:00:00Z', '2024-02-01T10:00:00 Z', '2024-02-01T10:00:00 +02:00', '2024-02-01 10:00:00 Z', '20240201T100000Z'])
+      expect(readDate(written), written).toBeUndefined()
+    // Jekyll's form, a space for the T and before the offset, is read still; so are the days alone.
+    for (const written of ['2020-05-05 21:33:43 -0800', '2020-05-05 21:33:43 +02:00', '2020-05-05 21:33:43', '2020-05-05 21:33:43Z', '2020/05/05', '2020.05.05', '20200505'])
+      expect(readDate(written), written).toBe('2020-05-05')
+  })
+
   it('reads a day and month in numbers with slashes only where one order alone is a day, and with dashes never', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 31 }), fc.integer({ min: 1, max: 31 }), fc.integer({ min: 1970, max: 9999 }), (a, b, y) => {

@@ -370,17 +370,23 @@ function readCalendarDay(text: string): string | undefined {
 }
 
 /**
- * A day in numbers, year first, and the ISO time it may go on with (after a space too, as Jekyll
- * writes it): a time a decision's `date` takes, so that `2024-02-01T25:00:00Z`, a leap second or a
- * `+24:00` is no date here either, rather than read as its day.
+ * A day in numbers, year first, with dashes, and the ISO time it goes on with as a decision's `date`
+ * takes it (`2024-02-01T10:00:00Z`), or after a space as Jekyll writes it, a space before an offset
+ * too (`2020-05-05 21:33:43 -0800`): so that `2024-02-01T25:00:00Z`, a leap second, a `+24:00`, a
+ * time after a day with slashes (`2024/02/01T10:00:00Z`), or a space between a `T`'s time and its
+ * zone (`2024-02-01T10:00:00 Z`), is no date here either, rather than read as its day.
  */
-const YEAR_FIRST_DATE = new RegExp(`^\\s*(\\d{4})[-/.]?(\\d{2})[-/.]?(\\d{2})(?:[T ]${TIME_OF_DAY}(?:\\s?${TIME_ZONE})?)?\\s*$`)
+const YEAR_FIRST_TIME = new RegExp(`^\\s*(\\d{4})-(\\d{2})-(\\d{2})(?:T${TIME_OF_DAY}${TIME_ZONE}?| ${TIME_OF_DAY}(?:(?: (?=[+-]))?${TIME_ZONE})?)\\s*$`)
+
+/** A day in numbers, year first, alone: `2024-02-01`, `2024/02/01`, `2024.02.01`, `20240201`. */
+const YEAR_FIRST_DATE = /^\s*(\d{4})[-/.]?(\d{2})[-/.]?(\d{2})\s*$/
 
 /** A date without a weekday, as readDate reads it. */
 function readDay(text: string): string | undefined {
   const pad = (n: string) => n.padStart(2, '0')
   const numbers =
     YEAR_FIRST_DATE.exec(text) ??
+    YEAR_FIRST_TIME.exec(text) ??
     /^\s*(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\s*$/.exec(text)
   const dotted = numbers === null ? DOTTED_DATE.exec(text) : null
   const named = numbers === null && dotted === null ? NAMED_MONTH_DATE.exec(text) : null
