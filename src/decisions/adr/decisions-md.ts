@@ -6,6 +6,14 @@ import { UnreadableRecord, readDateField, readEnforce, unreadDateProblems, type 
 
 const KEY = /\b([A-Z][A-Z0-9]*-\d+)\b/
 const DAY = /\b(\d{4}-\d{2}-\d{2})\b/
+/**
+ * A heading's day with the ISO time written onto it (`2024-02-01T10:00:00Z`; a colon or a dot only
+ * inside it), read as a `- Date:` field written so: DAY's `\b` after the day passed it over, so the
+ * heading was no date, and kept it in the title.
+ */
+const DAY_TIMED = /\b(\d{4}-\d{2}-\d{2}[Tt](?:[\w+-]|[:.](?=\w))*)/
+/** A heading's day with its time, with the brackets around it, or alone (read when the heading holds no ISO day alone). */
+const DAY_TIMED_DATED = new RegExp(`\\(\\s*${DAY_TIMED.source}\\s*\\)|\\[\\s*${DAY_TIMED.source}\\s*\\]|${DAY_TIMED.source}`)
 /** A day written day (or month) first in a heading: `31.12.2023`, `12/02/2016`. */
 const DAY_FIRST = /(?<![\d./])(\d{1,2}[./]\d{1,2}[./]\d{4})(?![\d./]*\d)/
 /** A heading's date with the brackets around it, or alone: brackets of the title's own (`close()`) stay. */
@@ -56,12 +64,14 @@ function titleOf(heading: string): string {
 
 /**
  * The title a section is imported with: titleOf's, and, in a heading with no ISO day, without the
- * day written first that readSection reads as its date (`D-002: Use spaces (31.12.2023)` →
- * `Use spaces`), or says it cannot read (`(12/02/2016)`), as an ISO day is left out. The key of a
- * section keyed by its title stays titleOf's (keyOfHeading), so that a re-import finds it.
+ * day with its time (`D-002: Use spaces (2024-02-01T10:00:00Z)` → `Use spaces`), else the day
+ * written first (`(31.12.2023)`), that readSection reads as its date or says it cannot read
+ * (`(12/02/2016)`), as an ISO day is left out. The key of a section keyed by its title stays
+ * titleOf's (keyOfHeading), so that a re-import finds it.
  */
 function shownTitleOf(heading: string): string {
-  return titleOf(DAY.test(heading) ? heading : heading.replace(DAY_FIRST_DATED, ''))
+  if (DAY.test(heading)) return titleOf(heading)
+  return titleOf(DAY_TIMED.test(heading) ? heading.replace(DAY_TIMED_DATED, '') : heading.replace(DAY_FIRST_DATED, ''))
 }
 
 /** The key of a section: the one its heading names, else one made of its title (see keyOfTitle). */
@@ -165,9 +175,10 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
   // written with the status (`- Status: Accepted on 2024-01-10`); none is no date, as in MADR: the
   // import dates the decision the day it first sees it.
   const unreadDates: UnreadDate[] = []
-  // A day written first in the heading (`Use X (31.12.2023)`) is read as readDate reads it, and one
-  // it cannot (`12/02/2016`: the 12th of February or December 2nd) said, rather than passed over in silence.
-  const inHeading = DAY.exec(section.heading)?.[1] ?? DAY_FIRST.exec(section.heading)?.[1]
+  // A day with its time (`Use X (2024-02-01T10:00:00Z)`) or written first (`Use X (31.12.2023)`)
+  // in the heading is read as readDate reads it, and one it cannot (`2024-02-01T25:00:00Z`;
+  // `12/02/2016`: the 12th of February or December 2nd) said, rather than passed over in silence.
+  const inHeading = DAY.exec(section.heading)?.[1] ?? DAY_TIMED.exec(section.heading)?.[1] ?? DAY_FIRST.exec(section.heading)?.[1]
   const date =
     readDateField(fieldOf(body, /^date$/i), unreadDates, latest) ??
     readDateField(inHeading === undefined ? undefined : { value: inHeading, line: section.line }, unreadDates, latest) ??

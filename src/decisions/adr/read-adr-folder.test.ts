@@ -1825,6 +1825,26 @@ describe('a link that names several records', () => {
   })
 })
 
+describe('a DECISIONS.md heading dated by an ISO time', () => {
+  it('is dated as by a `- Date:` field written so, its time left out of the title, and a time `date` refuses is said at the heading', () => {
+    const reading = readTexts({
+      'DECISIONS.md':
+        '# Log\n\n## D-001: Use tabs (2024-02-01T10:00:00Z)\n\n- Status: Accepted\n\n## D-002: Use spaces (2024-02-01T25:00:00Z)\n\n- Status: Accepted on 2024-02-03\n\n' +
+        '## D-003: Use mixed [2024-02-01T23:59:59.5+14:00]\n\n- Status: Accepted\n\n## Use Node 20 - 2024-02-01T10:00Z\n\n- Status: Accepted\n',
+    })
+    expect(reading.records.map((r) => [r.key, r.title, r.date ?? null])).toEqual([
+      ['D-001', 'Use tabs', '2024-02-01'],
+      ['D-002', 'Use spaces', '2024-02-03'],
+      ['D-003', 'Use mixed', '2024-02-01'],
+      // A section keyed by its title keeps the key it had, as one dated day first does.
+      ['DEC-use-node-20-2024-02-01t10-00z', 'Use Node 20', '2024-02-01'],
+    ])
+    expect(reading.problems).toEqual([
+      { path: 'DECISIONS.md', line: 7, message: '"2024-02-01T25:00:00Z" is not a date; the record is read without it' },
+    ])
+  })
+})
+
 describe('a day written day or month first', () => {
   it('reads one written with dots and says one written with slashes, beside a status or in a heading, rather than pass it over', () => {
     const adr = (n: number, status: string) => `# ${n}. Use ${n}\n\n## Status\n\n${status}\n\n## Decision\n\nD${n}.\n`
