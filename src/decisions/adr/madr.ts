@@ -1,4 +1,4 @@
-import { parse as parseYaml, YAMLParseError } from 'yaml'
+import { parse as parseYaml, stringify as stringifyYaml, YAMLParseError } from 'yaml'
 import { dateOfFileName, fileEvidence, keyOfFile, linksInBody, numberOfFile, statusOfLines } from './adr-tools'
 import { fieldOf, headingName, linkDefinitions, linkTarget, numbered, parseRecord, sectionNamed, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
@@ -101,7 +101,15 @@ function lineOfKey(lines: readonly Line[], name: string): number {
  */
 function dateOf(data: Record<string, unknown>, matter: readonly Line[], record: MarkdownRecord, name: string, statusDate: string | null, unread: UnreadDate[], latest?: string): string | null {
   const dated = matterField(data, 'date')
-  const fromMatter = dated instanceof Date ? dated.toISOString() : dated
+  // A list (`date: [2024-02-01]`) or a mapping is no date: read as written, in YAML's flow form on
+  // one line, so it is said as not a date, as AXME Code says the same text. As a value, a list of
+  // one was read as its day, without a word, and a mapping said as `"[object Object]"`.
+  const fromMatter =
+    dated instanceof Date
+      ? dated.toISOString()
+      : typeof dated === 'object' && dated !== null
+        ? stringifyYaml(dated, { collectionStyle: 'flow', flowCollectionPadding: false, lineWidth: 0 }).trim()
+        : dated
   const inMatter = fromMatter === undefined || fromMatter === null ? undefined : { value: String(fromMatter), line: lineOfKey(matter, 'date') }
   const written = readDateField(inMatter, unread, latest) ?? readDateField(fieldOf(record.preamble, /^date$/i), unread, latest)
   if (written !== undefined) return written

@@ -742,6 +742,31 @@ describe('a record whose date cannot be read', () => {
   })
 })
 
+describe('a MADR record whose front matter date is a YAML list or mapping', () => {
+  it('is read without it, said as written, as AXME Code says the same text: a list is not a date', () => {
+    const reading = readTexts({
+      '0001-use-a.md': '---\nstatus: accepted\ndate: [2024-02-01]\n---\n\n# Use A\n\n## Decision Outcome\n\nChosen option: "A".\n',
+      // The next date the record writes is taken: the "Date:" line under the title, the day of its status.
+      '0002-use-b.md': '---\nstatus: accepted\ndate:\n  - 2024-02-01\n  - 2024-02-02\n---\n\n# Use B\n\nDate: 2024-02-03\n',
+      '0003-use-c.md': '---\nstatus: accepted (2024-02-05)\ndate: {on: 2024-02-04}\n---\n\n# Use C\n',
+      'D-001-use-d.md': '---\nid: D-001\nslug: use-d\ntitle: Use D\ndate: [2024-02-01]\nsource: session\nenforce: advisory\n---\n\n# Use D\n\nD.\n\n## Reasoning\n\nBecause.\n',
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', null, null, null],
+      'ADR-0002': ['accepted', '2024-02-03', null, null],
+      'ADR-0003': ['accepted', '2024-02-05', null, null],
+      'D-001': ['accepted', null, null, null],
+    })
+    const unread = 'is not a date; the record is read without it'
+    expect(reading.problems).toEqual([
+      { path: '0001-use-a.md', line: 3, message: `"[2024-02-01]" ${unread}` },
+      { path: '0002-use-b.md', line: 3, message: `"[2024-02-01, 2024-02-02]" ${unread}` },
+      { path: '0003-use-c.md', line: 3, message: `"{on: 2024-02-04}" ${unread}` },
+      { path: 'D-001-use-d.md', line: 5, message: `"[2024-02-01]" ${unread}` },
+    ])
+  })
+})
+
 describe('a record dated by an ISO time the clock has not', () => {
   it('is read without it, as the service refuses that `date`, and one with a time of the day keeps its day', () => {
     const reading = readTexts({
