@@ -299,6 +299,55 @@ describe('decision-memory hook with events waiting in the spool, the service dow
       await rm(dir, { recursive: true, force: true })
     }
   })
+
+  it('says of another tool\'s event (a matcher for every tool) what a spooled event was not delivered for, and that the events wait, as after a 503; with none waiting, nothing', async () => {
+    // A Bash PreToolUse is neither sent nor spooled, but the call drains the spool: the service down,
+    // or silent, the drain stopped and nothing was said of it, though a 5xx answered to a spooled
+    // event was said for that event as for any other.
+    const url = `http://127.0.0.1:${await closedPort()}`
+    const dir = await mkdtemp(join(tmpdir(), 'dm-hook-down-other-'))
+    try {
+      const spool = join(dir, 'spool.ndjson')
+      const bash = JSON.stringify(claudeCodeFixture('pre-tool-use-bash'))
+      const env = { DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: spool }
+      expect(await runCli(['hook', '--budget', '10000'], { input: bash, env })).toEqual({ code: 0, stdout: '', stderr: '' })
+      const capture = { at: '2026-12-05T10:00:00.000Z', user: 'default', payload: claudeCodeFixture('post-tool-use-single') }
+      await writeFile(spool, `${JSON.stringify(capture)}\n${JSON.stringify({ ...capture, at: '2026-12-05T10:01:00.000Z' })}\n`, { mode: 0o600 })
+      expect(await runCli(['hook', '--budget', '10000'], { input: bash, env })).toEqual({
+        code: 0,
+        stdout: '',
+        stderr: `decision-memory hook: service not reachable at ${url}; the 2 events spooled in ${spool} wait for the next call\n`,
+      })
+      // A URL fetch will not try: they wait for it to be mended, as a capture's line says.
+      const wrong = await runCli(['hook', '--budget', '10000'], { input: bash, env: { ...env, DECISION_MEMORY_URL: 'localhost:7420' } })
+      expect(wrong).toEqual({
+        code: 0,
+        stdout: '',
+        stderr: `decision-memory hook: DECISION_MEMORY_URL is "localhost:7420": give the service's address as http://HOST:PORT; the 2 events spooled in ${spool} wait for a call that can deliver them\n`,
+      })
+      expect((await readFile(spool, 'utf8')).split('\n').filter((l) => l !== '')).toHaveLength(2)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+    // A service that takes the spooled event and never answers: let go at the drain's end, and said so.
+    const silent: RequestListener = (request) => request.resume()
+    await withStub('dm-hook-silent-other-', silent, async ({ host, dir }) => {
+      const spool = join(dir, 'spool.ndjson')
+      const capture = { at: '2026-12-05T10:00:00.000Z', user: 'default', payload: claudeCodeFixture('post-tool-use-single') }
+      await writeFile(spool, `${JSON.stringify(capture)}\n`, { mode: 0o600 })
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+      // The default budget: node's start leaves the drain time to send the spooled event.
+      const said = await runCli(['hook'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use-bash')), env })
+      expect(said).toEqual({
+        code: 0,
+        stdout: '',
+        stderr:
+          `decision-memory hook: no answer from the service at http://${host} within the hook's time (--budget), delivering the spool having taken all but the last 400 ms of it ` +
+          `(the event it did not deliver waits in ${spool} for the next call)\n`,
+      })
+      expect((await readFile(spool, 'utf8')).split('\n').filter((l) => l !== '')).toHaveLength(1)
+    })
+  })
 })
 
 describe('decision-memory hook flags', () => {

@@ -690,7 +690,16 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   if (drained.stopped === 'time' && offered > 0) spoolTookTime = true
   waiting = ('left' in drained ? drained.left : 0) - refusedUsers
   // Another tool's event (a matcher for every tool): the spool was given its turn, and that is all.
-  if (!isForService(payload)) return
+  // A spooled delivery that went unanswered (nothing listening, a URL fetch will not try, no answer
+  // in time) is said with the events left waiting and where, as a capture's or a question's line
+  // says it, and as a 401, a 404 or a 5xx answered to a spooled event is said by deliver; said of
+  // no event at hand, which is neither sent nor spooled. A drain stopped for time after deliveries
+  // that were answered, or before it could send one, says nothing: the service is not at fault.
+  if (!isForService(payload)) {
+    const unanswered = (drained.stopped === 'failure' && said.kind === 'unsaid') || (spoolTookTime && timedOut)
+    if (unanswered && waiting > 0) process.stderr.write(`decision-memory hook: ${undeliveredWhy()}\n`)
+    return
+  }
   // After a failed delivery the service is down or slow: the event at hand joins the spool at once.
   // When that delivery's own line said why (a token refused, a URL at fault, a 408, a 429 or a
   // 5xx), the event at hand's line says it was not sent for that reason, rather than what the
