@@ -817,6 +817,13 @@ globalThis.setTimeout = function (fn, ms, ...args) {
         [['--bogus'], '--bogus is no flag of guard, nor of any other command: guard takes --fail-closed and --timeout'],
         [['--x\u001b[2J'], '--x\\u001b[2J is no flag of guard, nor of any other command: guard takes --fail-closed and --timeout'],
         [['--timeout', '5\n0'], '--timeout must be a whole number of milliseconds from 1 to 10000, not "5\\n0"'],
+        // A value without its flag, as `serve 7420` is told its --port: the --timeout, one the guard takes.
+        [['3000'], '"3000" is no argument of this command: give it after its flag, --timeout 3000'],
+        [['--fail-closed', '10000'], '"10000" is no argument of this command: give it after its flag, --timeout 10000'],
+        [['--', '3000'], 'this command takes no arguments, and "3000" after -- is one: give it after its flag, --timeout 3000'],
+        // One it would refuse, or with --timeout given already, is told no flag.
+        [['20000'], "Unexpected argument '20000'. This command does not take positional arguments"],
+        [['--timeout', '2000', '3000'], "Unexpected argument '3000'. This command does not take positional arguments"],
       ] as const) {
         const { code, stdout, stderr } = await captured(() => guardCommand([...argv]))
         expect({ code, stdout, stderr }, argv.join(' ')).toEqual({ code: 1, stdout: '', stderr: `decision-memory guard: ${said}\n` })

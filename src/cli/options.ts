@@ -378,7 +378,8 @@ const STRAY_VALUE_FLAGS = ['session', 'user'] as const
 
 /**
  * How a value given without its flag is likely meant, if it is: a boolean flag's name written bare
- * (`toggle --session S off`), a port number where the command takes one (`serve 7420`), else the
+ * (`toggle --session S off`), a port number where the command takes one (`serve 7420`), a number of
+ * ms where it takes a --timeout (`guard 3000`), else the
  * command's first name flag of STRAY_VALUE_FLAGS, unless given already. Once it is, the value is no
  * likelier the next one's: `toggle --session S x` is no likelier `--user x` (a user is seldom
  * given to toggle, whose session says whose) than a mistyped `--off`, and said so, it reads as the fix.
@@ -394,6 +395,9 @@ function strayValueFlag(stray: string, options: NonNullable<ParseArgsConfig['opt
   const flagged = (name: string) => `after its flag, ${optionArgs(`--${name}`, stray).map(shellWord).join(' ')}`
   // Only a port --port takes (parsePort): `serve 70000` told `--port 70000` is refused in its turn.
   if (/^\d{1,5}$/.test(stray) && Number(stray) <= 65535 && takes('port', 'string') && !given('port')) return flagged('port')
+  // So with the guard's --timeout, only one it takes (guardTimeoutMs: 1 to 10000 ms): `guard 3000`
+  // is its --timeout copied without the flag, and `guard 20000` is not told one it would refuse.
+  if (/^\d{1,5}$/.test(stray) && Number(stray) >= 1 && Number(stray) <= 10_000 && takes('timeout', 'string') && !given('timeout')) return flagged('timeout')
   const first = STRAY_VALUE_FLAGS.find((name) => takes(name, 'string'))
   return first === undefined || given(first) ? undefined : flagged(first)
 }
