@@ -336,8 +336,9 @@ describe('decision-memory hook with events waiting in the spool, the service dow
       const capture = { at: '2026-12-05T10:00:00.000Z', user: 'default', payload: claudeCodeFixture('post-tool-use-single') }
       await writeFile(spool, `${JSON.stringify(capture)}\n`, { mode: 0o600 })
       const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
-      // The default budget: node's start leaves the drain time to send the spooled event.
-      const said = await runCli(['hook'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use-bash')), env })
+      // A budget of 4 s, twice the default: node's start leaves the drain time to send the spooled
+      // event even on a loaded machine, where a start of 1.6 s would leave it none, and nothing said.
+      const said = await runCli(['hook', '--budget', '4000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use-bash')), env })
       expect(said).toEqual({
         code: 0,
         stdout: '',
