@@ -1398,6 +1398,9 @@ describe('status forms real repositories write', () => {
       ['Accepted on 2020-05-05t10:00:00z', '2020-05-05t10:00:00z'],
       ['2020-05-05T24:00:00Z Accepted', '2020-05-05T24:00:00Z'],
       ['2020-05-05T10:00:00+24:00: Accepted', '2020-05-05T10:00:00+24:00'],
+      // A day with slashes or dots takes no time in a `Date:` field (`date` writes it with dashes).
+      ['Accepted on 2020/05/05T10:00:00Z', '2020/05/05T10:00:00Z'],
+      ['2020.05.05T10:00 Accepted', '2020.05.05T10:00'],
     ] as const) {
       expect(readStatusLine(line), line).toEqual({ status: 'accepted', unreadDate: written })
       expect(readDate(written), written).toBeUndefined()
