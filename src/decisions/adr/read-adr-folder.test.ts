@@ -1401,10 +1401,38 @@ describe('status forms real repositories write', () => {
       // A day with slashes or dots takes no time in a `Date:` field (`date` writes it with dashes).
       ['Accepted on 2020/05/05T10:00:00Z', '2020/05/05T10:00:00Z'],
       ['2020.05.05T10:00 Accepted', '2020.05.05T10:00'],
+      // A space between the time and its zone: the zone goes with the time, as a `Date:` field holds it.
+      ['Accepted on 2020-05-05T10:00:00 Z', '2020-05-05T10:00:00 Z'],
+      ['Accepted (2020-05-05T10:00 +01:00)', '2020-05-05T10:00 +01:00'],
+      ['Accepted on 2020-05-05T10:00:00 -0800.', '2020-05-05T10:00:00 -0800'],
+      ['2020-05-05T10:00:00 Z Accepted', '2020-05-05T10:00:00 Z'],
+      ['2020-05-05T10:00:00 -0800: Accepted', '2020-05-05T10:00:00 -0800'],
+      ['Accepted on 2020/05/05T10:00:00 Z', '2020/05/05T10:00:00 Z'],
     ] as const) {
       expect(readStatusLine(line), line).toEqual({ status: 'accepted', unreadDate: written })
       expect(readDate(written), written).toBeUndefined()
     }
+  })
+
+  it('a date written with the status with a space before its zone is said and read as a `Date:` field written so, not as its day', () => {
+    const adr = (n: number, date: string, status: string) => `# ${n}. Use X${n}\n\n${date}## Status\n\n${status}\n\n## Decision\n\nX${n}.\n`
+    const reading = readTexts({
+      '0001-use-x1.md': adr(1, 'Date: 2024-02-01T10:00:00 Z\n\n', 'Accepted'),
+      '0002-use-x2.md': adr(2, '', 'Accepted on 2024-02-01T10:00:00 Z'),
+      // The next date the record writes is taken, as for any date beside a status that is none.
+      '20240203-use-x3.md': '# Use X3\n\n- Status: accepted (2024-02-01T10:00:00 +01:00)\n',
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', null, null, null],
+      'ADR-0002': ['accepted', null, null, null],
+      '20240203-use-x3': ['accepted', '2024-02-03', null, null],
+    })
+    const unread = 'is not a date; the record is read without it'
+    expect(reading.problems).toEqual([
+      { path: '0001-use-x1.md', line: 3, message: `"2024-02-01T10:00:00 Z" ${unread}` },
+      { path: '0002-use-x2.md', line: 5, message: `"2024-02-01T10:00:00 Z" ${unread}` },
+      { path: '20240203-use-x3.md', line: 3, message: `"2024-02-01T10:00:00 +01:00" ${unread}` },
+    ])
   })
 
   it('a note under the status that says no status is passed over, and said, rather than the record left out; alone it is an unknown status', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { DecisionDateSchema, isCalendarDate } from '../decision'
-import { readDate, unreadDateMessage } from './status-words'
+import { readDate, readStatusLine, unreadDateMessage } from './status-words'
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 
@@ -134,6 +134,21 @@ describe('readDate, for any text', () => {
     // Jekyll's form, a space for the T and before the offset, is read still; so are the days alone.
     for (const written of ['2020-05-05 21:33:43 -0800', '2020-05-05 21:33:43 +02:00', '2020-05-05 21:33:43', '2020-05-05 21:33:43Z', '2020/05/05', '2020.05.05', '20200505'])
       expect(readDate(written), written).toBe('2020-05-05')
+  })
+
+  it('reads an ISO time written beside a status as a `Date:` field holding it: its day, or said unread whole, its zone after a space too', () => {
+    const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'))
+    const written = fc
+      .tuple(day, two(25), two(61), fc.constantFrom('', ':00', ':59.5'), fc.constantFrom('', ' ', '  '), fc.constantFrom('', 'Z', '+02:00', '-0800', '+24:00', '+01'), fc.constantFrom('-', '/'))
+      .map(([d, h, m, s, space, zone, sep]) => `${d.replaceAll('-', sep)}T${h}:${m}${s}${zone === '' ? '' : space}${zone}`)
+    fc.assert(
+      fc.property(written, fc.constantFrom('Accepted on %', 'Accepted (%)', 'Accepted — %.', '% Accepted', '%: Accepted', '[%] Accepted'), (w, form) => {
+        const line = form.replace('%', w)
+        const day = readDate(w)
+        expect(readStatusLine(line), line).toEqual(day === undefined ? { status: 'accepted', unreadDate: w } : { status: 'accepted', date: day })
+      }),
+      { numRuns: 1000 },
+    )
   })
 
   it('reads a day and month in numbers with slashes only where one order alone is a day, and with dashes never', () => {

@@ -94,14 +94,24 @@ function tickedOf(line: string): string | null | undefined {
 }
 
 /**
+ * The time written onto a day (`T10:00:00Z`, `t10:00`; a colon or a dot only inside it, so `…Z.` and
+ * `…Z: Accepted` end where they should), with a zone written after a space (`T10:00:00 Z`,
+ * `T10:00:00 +01:00`): what readDate is given to read as a `Date:` field's whole value, where a
+ * space between the time and its zone makes it no date.
+ */
+export const TIME_WRITTEN = String.raw`[Tt](?:[\w+-]|[:.](?=\w))*(?:\s+(?:[Zz]|[+-]\d{2}(?::?\d{2})?)(?![\w+-]|:\w))?`
+
+/**
  * A day as records write one beside a status: `2020-05-05`, `2020/05/05`, `05.05.2020`, or
  * `05/06/2020`, which cannot be read; the first two with the time written onto it too
  * (`2020-05-05T10:00:00Z`, a colon or a dot only inside it), so that the time is read as readDate
  * reads a `Date:` field's: `Accepted on 2020-05-05T25:00:00Z` was read as 2020-05-05, where
  * `Date: 2020-05-05T25:00:00Z` is not a date, and so was `Accepted on 2020/05/05T10:00:00Z`, where
- * a `Date:` field takes a time only after a day written with dashes.
+ * a `Date:` field takes a time only after a day written with dashes. A zone written after a space
+ * (`2020-05-05T10:00:00 Z`, `… +01:00`) goes with the time, as a `Date:` field holds it, which is no
+ * date there: beside a status the time was taken without it, and read as 2020-05-05.
  */
-const DAY_WRITTEN = String.raw`\d{4}-\d{2}-\d{2}(?:[Tt](?:[\w+-]|[:.](?=\w))*)?|\d{4}[./]\d{1,2}[./]\d{1,2}(?:[Tt](?:[\w+-]|[:.](?=\w))*)?|\d{1,2}[./]\d{1,2}[./]\d{4}`
+const DAY_WRITTEN = String.raw`\d{4}(?:-\d{2}-\d{2}|[./]\d{1,2}[./]\d{1,2})(?:${TIME_WRITTEN})?|\d{1,2}[./]\d{1,2}[./]\d{4}`
 
 /** Struck-out text (`~~Accepted~~`) and the separator after it (`|`, `,`, a dash or an arrow). */
 const STRUCK = /~~[^~]*~~\s*(?:[|,;:\u2014\u2013]|->|=>|\u2192)?\s*/g
