@@ -1,17 +1,27 @@
 import { createHash } from 'node:crypto'
 import { fileEvidence, statusOfLines } from './adr-tools'
-import { recordsNamed } from './status-words'
+import { recordsNamed, TIME_WRITTEN, ZONE_AFTER_SPACE } from './status-words'
 import { fieldOf, filled, isLinkDefinition, linkDefinitions, linkTarget, numbered, parseRecord, setextAsAtx, slug, textOf, type Line, type LinkDefinitions, type Section } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, unreadDateProblems, type FileReading, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 
 const KEY = /\b([A-Z][A-Z0-9]*-\d+)\b/
 const DAY = /\b(\d{4}-\d{2}-\d{2})\b/
 /**
- * A heading's day with the ISO time written onto it (`2024-02-01T10:00:00Z`; a colon or a dot only
- * inside it), read as a `- Date:` field written so: DAY's `\b` after the day passed it over, so the
- * heading was no date, and kept it in the title.
+ * Jekyll's time after a day, a space for the `T` (`2024-02-01 21:33:43 -0800`, as its front matter's
+ * `date:` writes it, which readDate reads), and a zone after a space.
  */
-const DAY_TIMED = /\b(\d{4}-\d{2}-\d{2}[Tt](?:[\w+-]|[:.](?=\w))*)/
+const JEKYLL_TIME = String.raw`\s+\d{1,2}:\d{2}(?:[\w+-]|[:.](?=\w))*(?:${ZONE_AFTER_SPACE})?`
+/** A heading's ISO day with no time after it: the day of `(2024-02-01)`, not of `(2024-02-01 21:33:43 -0800)`. */
+const DAY_ALONE = new RegExp(`${DAY.source}(?!${JEKYLL_TIME})`)
+/**
+ * A heading's day with the ISO time written onto it (`2024-02-01T10:00:00Z`; a colon or a dot only
+ * inside it; a zone after a space, `T10:00:00 Z`, too), or after a space as Jekyll writes it
+ * (`2024-02-01 21:33:43 -0800`), read as a `- Date:` field written so: DAY's `\b` after the day
+ * passed the first over, so the heading was no date, and kept it in the title; the second was read
+ * as its day alone, the time left in the title (`Use X ( 21:33:43 -0800)`), and a time the field
+ * says is none (`25:00:00`) not said.
+ */
+const DAY_TIMED = new RegExp(String.raw`\b(\d{4}-\d{2}-\d{2}(?:${TIME_WRITTEN}|${JEKYLL_TIME}))`)
 /** A heading's day with its time, with the brackets around it, or alone (read when the heading holds no ISO day alone). */
 const DAY_TIMED_DATED = new RegExp(`\\(\\s*${DAY_TIMED.source}\\s*\\)|\\[\\s*${DAY_TIMED.source}\\s*\\]|${DAY_TIMED.source}`)
 /** A day written day (or month) first in a heading: `31.12.2023`, `12/02/2016`. */
@@ -63,14 +73,15 @@ function titleOf(heading: string): string {
 }
 
 /**
- * The title a section is imported with: titleOf's, and, in a heading with no ISO day, without the
- * day with its time (`D-002: Use spaces (2024-02-01T10:00:00Z)` → `Use spaces`), else the day
+ * The title a section is imported with: titleOf's, and, in a heading with no ISO day alone, without the
+ * day with its time (`D-002: Use spaces (2024-02-01T10:00:00Z)` or Jekyll's `(2024-02-01 21:33:43
+ * -0800)` → `Use spaces`), else the day
  * written first (`(31.12.2023)`), that readSection reads as its date or says it cannot read
  * (`(12/02/2016)`), as an ISO day is left out. The key of a section keyed by its title stays
  * titleOf's (keyOfHeading), so that a re-import finds it.
  */
 function shownTitleOf(heading: string): string {
-  if (DAY.test(heading)) return titleOf(heading)
+  if (DAY_ALONE.test(heading)) return titleOf(heading)
   return titleOf(DAY_TIMED.test(heading) ? heading.replace(DAY_TIMED_DATED, '') : heading.replace(DAY_FIRST_DATED, ''))
 }
 
@@ -175,10 +186,10 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
   // written with the status (`- Status: Accepted on 2024-01-10`); none is no date, as in MADR: the
   // import dates the decision the day it first sees it.
   const unreadDates: UnreadDate[] = []
-  // A day with its time (`Use X (2024-02-01T10:00:00Z)`) or written first (`Use X (31.12.2023)`)
+  // A day with its time (`Use X (2024-02-01T10:00:00Z)`, `(2024-02-01 21:33:43 -0800)`) or written first (`Use X (31.12.2023)`)
   // in the heading is read as readDate reads it, and one it cannot (`2024-02-01T25:00:00Z`;
   // `12/02/2016`: the 12th of February or December 2nd) said, rather than passed over in silence.
-  const inHeading = DAY.exec(section.heading)?.[1] ?? DAY_TIMED.exec(section.heading)?.[1] ?? DAY_FIRST.exec(section.heading)?.[1]
+  const inHeading = DAY_ALONE.exec(section.heading)?.[1] ?? DAY_TIMED.exec(section.heading)?.[1] ?? DAY_FIRST.exec(section.heading)?.[1]
   const date =
     readDateField(fieldOf(body, /^date$/i), unreadDates, latest) ??
     readDateField(inHeading === undefined ? undefined : { value: inHeading, line: section.line }, unreadDates, latest) ??

@@ -1901,6 +1901,35 @@ describe('a DECISIONS.md heading dated by an ISO time', () => {
   })
 })
 
+describe('a DECISIONS.md heading dated by a time as Jekyll writes it', () => {
+  it('is dated as by a `- Date:` field written so, its time left out of the title, and a time the field says is none said at the heading', () => {
+    const reading = readTexts({
+      'DECISIONS.md':
+        '# Log\n\n## D-001: Use tabs (2024-02-01 21:33:43 -0800)\n\n- Status: Accepted\n\n## D-002: Use spaces (2024-02-01 25:00:00 -0800)\n\n- Status: Accepted on 2024-02-03\n\n' +
+        '## D-003: Use mixed [2024-02-01 21:33]\n\n- Status: Accepted\n\n## Use Node 20 - 2024-02-01 21:33:43 +02:00\n\n- Status: Accepted\n\n' +
+        // A space before the zone after a `T`, or before a `Z`, makes no time a `- Date:` field reads.
+        '## D-005: Use Deno (2024-02-01T10:00:00 Z)\n\n- Status: Accepted\n\n## D-006: Use Bun (2024-02-01 10:00:00 Z)\n\n- Status: Accepted\n- Supersedes: Use Node 20\n',
+    })
+    expect(reading.records.map((r) => [r.key, r.title, r.date ?? null])).toEqual([
+      ['D-001', 'Use tabs', '2024-02-01'],
+      ['D-002', 'Use spaces', '2024-02-03'],
+      ['D-003', 'Use mixed', '2024-02-01'],
+      // A section keyed by its title keeps the key it had, as one dated by an ISO time does.
+      ['DEC-use-node-20-21-33-43-02-00', 'Use Node 20', '2024-02-01'],
+      ['D-005', 'Use Deno', null],
+      ['D-006', 'Use Bun', null],
+    ])
+    // Named by its title as imported, the section is found.
+    expect(reading.records.find((r) => r.key === 'D-006')?.supersedes).toBe('DEC-use-node-20-21-33-43-02-00')
+    const unread = 'is not a date; the record is read without it'
+    expect(reading.problems).toEqual([
+      { path: 'DECISIONS.md', line: 7, message: `"2024-02-01 25:00:00 -0800" ${unread}` },
+      { path: 'DECISIONS.md', line: 19, message: `"2024-02-01T10:00:00 Z" ${unread}` },
+      { path: 'DECISIONS.md', line: 23, message: `"2024-02-01 10:00:00 Z" ${unread}` },
+    ])
+  })
+})
+
 describe('a day written day or month first', () => {
   it('reads one written with dots and says one written with slashes, beside a status or in a heading, rather than pass it over', () => {
     const adr = (n: number, status: string) => `# ${n}. Use ${n}\n\n## Status\n\n${status}\n\n## Decision\n\nD${n}.\n`

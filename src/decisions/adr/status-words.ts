@@ -93,13 +93,16 @@ function tickedOf(line: string): string | null | undefined {
   return ticked.length === 1 ? (ticked[0] as string) : line
 }
 
+/** A zone written after a space (` Z`, ` +01:00`, ` -0800`), then no more of a time. */
+export const ZONE_AFTER_SPACE = String.raw`\s+(?:[Zz]|[+-]\d{2}(?::?\d{2})?)(?![\w+-]|:\w)`
+
 /**
  * The time written onto a day (`T10:00:00Z`, `t10:00`; a colon or a dot only inside it, so `…Z.` and
  * `…Z: Accepted` end where they should), with a zone written after a space (`T10:00:00 Z`,
  * `T10:00:00 +01:00`): what readDate is given to read as a `Date:` field's whole value, where a
  * space between the time and its zone makes it no date.
  */
-export const TIME_WRITTEN = String.raw`[Tt](?:[\w+-]|[:.](?=\w))*(?:\s+(?:[Zz]|[+-]\d{2}(?::?\d{2})?)(?![\w+-]|:\w))?`
+export const TIME_WRITTEN = String.raw`[Tt](?:[\w+-]|[:.](?=\w))*(?:${ZONE_AFTER_SPACE})?`
 
 /**
  * A day as records write one beside a status: `2020-05-05`, `2020/05/05`, `05.05.2020`, or
