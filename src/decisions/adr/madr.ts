@@ -103,13 +103,17 @@ function dateOf(data: Record<string, unknown>, matter: readonly Line[], record: 
   const dated = matterField(data, 'date')
   // A list (`date: [2024-02-01]`) or a mapping is no date: read as written, in YAML's flow form on
   // one line, so it is said as not a date, as AXME Code says the same text. As a value, a list of
-  // one was read as its day, without a word, and a mapping said as `"[object Object]"`.
+  // one was read as its day, without a word, and a mapping said as `"[object Object]"`. An empty
+  // one (`date: []`, `date: {}`) writes nothing, as an empty `date:` does: no date, and nothing said.
+  const empty = typeof dated === 'object' && dated !== null && !(dated instanceof Date) && Object.keys(dated).length === 0
   const fromMatter =
     dated instanceof Date
       ? dated.toISOString()
-      : typeof dated === 'object' && dated !== null
-        ? stringifyYaml(dated, { collectionStyle: 'flow', flowCollectionPadding: false, lineWidth: 0 }).trim()
-        : dated
+      : empty
+        ? undefined
+        : typeof dated === 'object' && dated !== null
+          ? stringifyYaml(dated, { collectionStyle: 'flow', flowCollectionPadding: false, lineWidth: 0 }).trim()
+          : dated
   const inMatter = fromMatter === undefined || fromMatter === null ? undefined : { value: String(fromMatter), line: lineOfKey(matter, 'date') }
   const written = readDateField(inMatter, unread, latest) ?? readDateField(fieldOf(record.preamble, /^date$/i), unread, latest)
   if (written !== undefined) return written

@@ -767,6 +767,28 @@ describe('a MADR record whose front matter date is a YAML list or mapping', () =
   })
 })
 
+describe('a MADR record whose front matter date is an empty YAML list or mapping', () => {
+  it('is read as one whose date is left empty: the next date it writes, else none, and nothing said', () => {
+    const reading = readTexts({
+      '0001-use-a.md': '---\nstatus: accepted\ndate: []\n---\n\n# Use A\n\n## Decision Outcome\n\nChosen option: "A".\n',
+      // The next date the record writes is taken: the "Date:" line under the title, the file name's, the day of its status.
+      '0002-use-b.md': '---\nstatus: accepted\ndate: [ ]\n---\n\n# Use B\n\nDate: 2024-02-03\n',
+      '2024-02-04-use-c.md': '---\nstatus: accepted\ndate: {}\n---\n\n# Use C\n',
+      '0005-use-e.md': '---\nstatus: accepted (2024-02-05)\nDate: []\n---\n\n# Use E\n',
+      // A list with an item stays said, as a list is no date.
+      '0006-use-f.md': '---\nstatus: accepted\ndate: [""]\n---\n\n# Use F\n',
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', null, null, null],
+      'ADR-0002': ['accepted', '2024-02-03', null, null],
+      '2024-02-04-use-c': ['accepted', '2024-02-04', null, null],
+      'ADR-0005': ['accepted', '2024-02-05', null, null],
+      'ADR-0006': ['accepted', null, null, null],
+    })
+    expect(reading.problems).toEqual([{ path: '0006-use-f.md', line: 3, message: '"[\"\"]" is not a date; the record is read without it' }])
+  })
+})
+
 describe('a record dated by an ISO time the clock has not', () => {
   it('is read without it, as the service refuses that `date`, and one with a time of the day keeps its day', () => {
     const reading = readTexts({
