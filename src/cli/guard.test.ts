@@ -816,7 +816,11 @@ globalThis.setTimeout = function (fn, ms, ...args) {
         [['--fail-closed', '--spool', 'x'], '--spool is a flag of hook and forget, not of guard'],
         [['--bogus'], '--bogus is no flag of guard, nor of any other command: guard takes --fail-closed and --timeout'],
         [['--x\u001b[2J'], '--x\\u001b[2J is no flag of guard, nor of any other command: guard takes --fail-closed and --timeout'],
-        [['--timeout', '5\n0'], '--timeout must be a whole number of milliseconds from 1 to 10000, not "5\\n0"'],
+        [['--timeout', '5\n0'], '--timeout must be a whole number of ms in decimal digits (1000), from 1 to 10000, not "5\\n0"'],
+        // Read as the hook reads its --budget: Number() took hex for 16 ms, an exponent, and spaces around the digits.
+        [['--timeout', '0x10'], '--timeout must be a whole number of ms in decimal digits (1000), from 1 to 10000, not "0x10"'],
+        [['--timeout', '3e3'], '--timeout must be a whole number of ms in decimal digits (1000), from 1 to 10000, not "3e3"'],
+        [['--timeout= 3000'], '--timeout must be a whole number of ms in decimal digits (1000), from 1 to 10000, not " 3000"'],
         // A value without its flag, as `serve 7420` is told its --port: the --timeout, one the guard takes.
         [['3000'], '"3000" is no argument of this command: give it after its flag, --timeout 3000'],
         [['--fail-closed', '10000'], '"10000" is no argument of this command: give it after its flag, --timeout 10000'],

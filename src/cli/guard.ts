@@ -5,7 +5,7 @@ import { decisionsNamed } from '../decisions/decisions-named'
 import { LIMITS } from '../domain/limits'
 import { rationalePart, rationaleQuoted, serviceUrlPrefix, withinHookLimit } from '../integrations/hook-text'
 import { GUARDED_TOOLS } from '../integrations/shell-tools'
-import { abortAfter, authHeaders, barredPortReason, EnvironmentError, envValue, urlMistakeReason, exitWhenWritten, serviceUrl, serviceUrlProblem, tokenProblem, UsageError, parseFlags } from './options'
+import { abortAfter, authHeaders, barredPortReason, EnvironmentError, envValue, msFlag, TIMEOUT_FLAG, urlMistakeReason, exitWhenWritten, serviceUrl, serviceUrlProblem, tokenProblem, parseFlags } from './options'
 import { commandFolders } from './command-folders'
 import { pathInRepository } from './repository'
 import { serviceErrorIn } from './error-envelope'
@@ -451,14 +451,11 @@ export async function readStdin(
 
 /**
  * The ms the guard's `--timeout` value gives (GUARD_TIMEOUT_MS when not given), as the guard reads
- * it, install-hooks too (shortGuardTimeouts): a value it does not take is a UsageError.
+ * it, install-hooks too (shortGuardTimeouts): a value it does not take is a UsageError. Read by the
+ * rule the hook's --budget is (msFlag): decimal digits, where Number() took `0x10` for 16 ms.
  */
 export function guardTimeoutMs(value: string | undefined): number {
-  const timeoutMs = value === undefined ? GUARD_TIMEOUT_MS : Number(value)
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 10_000) {
-    throw new UsageError(`--timeout must be a whole number of milliseconds from 1 to 10000, not "${value}"`)
-  }
-  return timeoutMs
+  return value === undefined ? GUARD_TIMEOUT_MS : msFlag(value, TIMEOUT_FLAG)
 }
 
 const GUARD_FLAGS = { 'fail-closed': { type: 'boolean' }, timeout: { type: 'string' } } as const

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream'
 import { parseArgs } from 'node:util'
 import { LIMITS } from '../domain/limits'
 import { TrimmedIdentifierSchema } from '../domain/observation'
-import { abortAfter, authHeaders, barredPortReason, urlMistakeReason, DEFAULT_SERVICE_URL, envValue, exitWhenWritten, homePath, identifierFlag, serviceUrl, serviceUrlProblem, tokenProblem, parseFlags } from './options'
+import { abortAfter, authHeaders, BUDGET_FLAG, MAX_BUDGET_MS, msFlag, barredPortReason, urlMistakeReason, DEFAULT_SERVICE_URL, envValue, exitWhenWritten, homePath, identifierFlag, serviceUrl, serviceUrlProblem, tokenProblem, parseFlags } from './options'
 import { linkedFolder, pathInRepository, projectOfFolder, repositoryRoot } from './repository'
 import { issuesText, serviceErrorIn } from './error-envelope'
 import { fieldNestedTooDeep, hookBody } from './hook-payload'
@@ -31,13 +31,6 @@ export const HOOK_HELP = `decision-memory hook [--user USER] [--spool FILE] [--b
 
 /** From the hook's start to its exit, unless --budget says otherwise. */
 export const DEFAULT_BUDGET_MS = 2000
-/**
- * The longest budget: a minute, the longest the agent is kept waiting at a question. This hook's
- * own bound, not Claude Code's: its default hook timeout is 600 s (hooks reference, `timeout`), and
- * the entry's `timeout` is what ends the hook. Anything longer (`--budget 1e9`) is a typo that would
- * hold the agent up.
- */
-const MAX_BUDGET_MS = 60_000
 /** Kept back from the budget for writing the spool and exiting. */
 const EXIT_RESERVE_MS = 400
 /** Draining the spool stops this long before the deadline, leaving time for the event at hand. */
@@ -254,15 +247,11 @@ export async function hookCommand(argv: string[]): Promise<number> {
 
 /**
  * The ms the hook's `--budget` value gives (DEFAULT_BUDGET_MS when not given), as the hook reads it,
- * install-hooks too (shortTimeouts): a value it does not take throws. Decimal ms only: Number()
- * read `0x10` as 16 ms and `1e9` as a billion.
+ * install-hooks too (shortTimeouts): a value it does not take throws. Decimal ms only (msFlag, the
+ * guard's --timeout's rule too): Number() read `0x10` as 16 ms and `1e9` as a billion.
  */
 export function hookBudgetMs(value: string | undefined): number {
-  const budget = value === undefined ? DEFAULT_BUDGET_MS : /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN
-  if (!Number.isFinite(budget) || budget <= 0 || budget > MAX_BUDGET_MS) {
-    throw new Error(`--budget must be a positive number of ms in decimal digits (2000), at most ${MAX_BUDGET_MS} (a minute, the longest the agent is kept waiting at a question), not "${value}"`)
-  }
-  return budget
+  return value === undefined ? DEFAULT_BUDGET_MS : msFlag(value, BUDGET_FLAG)
 }
 
 const HOOK_FLAGS = { user: { type: 'string' }, spool: { type: 'string' }, budget: { type: 'string' } } as const

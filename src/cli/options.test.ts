@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { authHeaders, dataDirectory, envPort, serviceUrl, serviceUrlProblem, EnvironmentError, homePath, identifierFlag, isFetchBarredPort, parseFlags, parsePort, timestampFlag, urlHost, UsageError } from './options'
+import { authHeaders, BUDGET_FLAG, dataDirectory, envPort, serviceUrl, serviceUrlProblem, EnvironmentError, homePath, identifierFlag, isFetchBarredPort, msFlag, msOf, parseFlags, parsePort, timestampFlag, TIMEOUT_FLAG, urlHost, UsageError } from './options'
 
 describe('parseFlags', () => {
   const options = { user: { type: 'string' }, yes: { type: 'boolean' } } as const
@@ -97,6 +97,36 @@ describe('parseFlags with a flag given empty', () => {
     const options = { out: { type: 'string' } } as const
     expect(() => parseFlags({ args: ['--out', ''], options })).toThrow('--out is empty: give its value, or leave --out out')
     expect(() => parseFlags({ args: ['--out='], options })).toThrow(UsageError)
+  })
+})
+
+describe('msOf and msFlag, the ms of the hook\'s --budget and the guard\'s --timeout', () => {
+  it('take decimal digits alone, for both flags: Number() took hex, an exponent and spaces around the digits for ms', () => {
+    expect(msOf('3000', TIMEOUT_FLAG)).toBe(3000)
+    expect(msOf('3000', BUDGET_FLAG)).toBe(3000)
+    for (const raw of ['0x10', '3e3', '1e3', ' 3000', '3000 ', '+3000', '0b11', '0o10', '.5', '3000.', 'Infinity']) {
+      expect(msOf(raw, TIMEOUT_FLAG), raw).toBeUndefined()
+      expect(msOf(raw, BUDGET_FLAG), raw).toBeUndefined()
+    }
+  })
+
+  it('take a fraction of a ms for the budget, a whole one alone for the guard, each up to its max, never 0', () => {
+    expect(msOf('2000.5', BUDGET_FLAG)).toBe(2000.5)
+    expect(msOf('2500.5', TIMEOUT_FLAG)).toBeUndefined()
+    expect(msOf('3000.0', TIMEOUT_FLAG)).toBe(3000)
+    expect(msOf('60000', BUDGET_FLAG)).toBe(60000)
+    expect(msOf('60001', BUDGET_FLAG)).toBeUndefined()
+    expect(msOf('10000', TIMEOUT_FLAG)).toBe(10000)
+    expect(msOf('10001', TIMEOUT_FLAG)).toBeUndefined()
+    expect(msOf('0', TIMEOUT_FLAG)).toBeUndefined()
+    expect(msOf('0.0', BUDGET_FLAG)).toBeUndefined()
+  })
+
+  it('refuse with one kind of message naming the flag, what it takes and the value', () => {
+    expect(() => msFlag('0x10', TIMEOUT_FLAG)).toThrow(new UsageError('--timeout must be a whole number of ms in decimal digits (1000), from 1 to 10000, not "0x10"'))
+    expect(() => msFlag('0x10', BUDGET_FLAG)).toThrow(
+      new UsageError('--budget must be a positive number of ms in decimal digits (2000), at most 60000 (a minute, the longest the agent is kept waiting at a question), not "0x10"'),
+    )
   })
 })
 

@@ -345,6 +345,60 @@ export function momentAheadLocally(flag: string, message: string): UsageError {
   return new UsageError(`--${flag}: ${message.replace(' ahead of the service clock (', " ahead of this machine's clock (")}`)
 }
 
+/**
+ * A flag of the Claude Code hooks giving a number of ms (the hook's --budget, the guard's
+ * --timeout), read by one rule (msFlag): `example`, its default, is said in the refusal, `range`
+ * what it takes besides digits, `whole` whether a fraction of a ms is refused.
+ */
+export interface MsFlag {
+  flag: string
+  example: number
+  max: number
+  whole: boolean
+  range: string
+}
+
+/**
+ * The longest hook --budget: a minute, the longest the agent is kept waiting at a question. The
+ * hook's own bound, not Claude Code's: its default hook timeout is 600 s (hooks reference,
+ * `timeout`), and the entry's `timeout` is what ends the hook. Anything longer (`--budget 1e9`) is
+ * a typo that would hold the agent up.
+ */
+export const MAX_BUDGET_MS = 60_000
+
+/** The hook's --budget (hookBudgetMs): ms from its start to its exit. */
+export const BUDGET_FLAG: MsFlag = {
+  flag: '--budget',
+  example: 2000,
+  max: MAX_BUDGET_MS,
+  whole: false,
+  range: `at most ${MAX_BUDGET_MS} (a minute, the longest the agent is kept waiting at a question)`,
+}
+
+/** The guard's --timeout (guardTimeoutMs): ms it waits for the payload, then for the service. */
+export const TIMEOUT_FLAG: MsFlag = { flag: '--timeout', example: 1000, max: 10_000, whole: true, range: 'from 1 to 10000' }
+
+/**
+ * The ms `raw` gives `spec`'s flag, undefined when it takes none: decimal digits, a fraction after
+ * a point (`2000.5`; the guard's only when it is whole, `3000.0`), positive and at most its max.
+ * Not Number(): it reads `0x10` as 16 ms, `1e3` as 1000 and ` 3000` as 3000, each a typo in a
+ * settings file rather than a way to write ms (the guard took them so while the hook refused them).
+ */
+export function msOf(raw: string, spec: MsFlag): number | undefined {
+  if (!/^\d+(\.\d+)?$/.test(raw)) return undefined
+  const ms = Number(raw)
+  return ms > 0 && ms <= spec.max && (!spec.whole || Number.isInteger(ms)) ? ms : undefined
+}
+
+/** The ms `raw` gives `spec`'s flag (msOf), else a UsageError naming the flag, what it takes, and `raw`. */
+export function msFlag(raw: string, spec: MsFlag): number {
+  const ms = msOf(raw, spec)
+  if (ms === undefined) {
+    throw new UsageError(`${spec.flag} must be a ${spec.whole ? 'whole' : 'positive'} number of ms in decimal digits (${spec.example}), ${spec.range}, not "${raw}"`)
+  }
+  return ms
+}
+
 /** A negative number (`-1`, `-0.5`, `-1e3`): no flag is named so. */
 const NEGATIVE_NUMBER = /^-(?:\d|\.\d)/
 
@@ -395,9 +449,9 @@ function strayValueFlag(stray: string, options: NonNullable<ParseArgsConfig['opt
   const flagged = (name: string) => `after its flag, ${optionArgs(`--${name}`, stray).map(shellWord).join(' ')}`
   // Only a port --port takes (parsePort): `serve 70000` told `--port 70000` is refused in its turn.
   if (/^\d{1,5}$/.test(stray) && Number(stray) <= 65535 && takes('port', 'string') && !given('port')) return flagged('port')
-  // So with the guard's --timeout, only one it takes (guardTimeoutMs: 1 to 10000 ms): `guard 3000`
-  // is its --timeout copied without the flag, and `guard 20000` is not told one it would refuse.
-  if (/^\d{1,5}$/.test(stray) && Number(stray) >= 1 && Number(stray) <= 10_000 && takes('timeout', 'string') && !given('timeout')) return flagged('timeout')
+  // So with the guard's --timeout, only one it takes (msOf: 1 to 10000 ms): `guard 3000` is its
+  // --timeout copied without the flag, and `guard 20000` is not told one it would refuse.
+  if (msOf(stray, TIMEOUT_FLAG) !== undefined && takes('timeout', 'string') && !given('timeout')) return flagged('timeout')
   const first = STRAY_VALUE_FLAGS.find((name) => takes(name, 'string'))
   return first === undefined || given(first) ? undefined : flagged(first)
 }
