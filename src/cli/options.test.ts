@@ -48,6 +48,19 @@ describe('parseFlags with a value given without its flag', () => {
     expect(() => parseFlags({ args: ['--port', '7420', '7421'], options: serve })).toThrow('does not take positional arguments')
   })
 
+  it('names --budget for a number of ms where the command takes one (the hook), not --user; one it would refuse, no flag', () => {
+    const hook = { user: { type: 'string' }, spool: { type: 'string' }, budget: { type: 'string' } } as const
+    expect(() => parseFlags({ args: ['3000'], options: hook })).toThrow(new UsageError('"3000" is no argument of this command: give it after its flag, --budget 3000'))
+    expect(() => parseFlags({ args: ['--user', 'alice', '2500.5'], options: hook })).toThrow('give it after its flag, --budget 2500.5')
+    expect(() => parseFlags({ args: ['--', '60000'], options: hook })).toThrow('this command takes no arguments, and "60000" after -- is one: give it after its flag, --budget 60000')
+    // A budget the hook refuses, or a second one, is no fix; nor is --user, under which the number would be taken as a name.
+    for (const args of [['70000'], ['0'], ['--budget', '2000', '3000']]) {
+      expect(() => parseFlags({ args, options: hook }), args.join(' ')).toThrow(/^Unexpected argument '\d+'\. This command does not take positional arguments/)
+    }
+    // A word is still its --user.
+    expect(() => parseFlags({ args: ['alice'], options: hook })).toThrow('give it after its flag, --user alice')
+  })
+
   it('says a word after -- is an argument the command takes none of, not a flag\'s value given without it', () => {
     const serve = { port: { type: 'string' }, host: { type: 'string' } } as const
     expect(() => parseFlags({ args: ['--', '7420'], options: serve })).toThrow(

@@ -433,7 +433,7 @@ const STRAY_VALUE_FLAGS = ['session', 'user'] as const
 /**
  * How a value given without its flag is likely meant, if it is: a boolean flag's name written bare
  * (`toggle --session S off`), a port number where the command takes one (`serve 7420`), a number of
- * ms where it takes a --timeout (`guard 3000`), else the
+ * ms where it takes a --timeout (`guard 3000`) or a --budget (`hook 3000`), else the
  * command's first name flag of STRAY_VALUE_FLAGS, unless given already. Once it is, the value is no
  * likelier the next one's: `toggle --session S x` is no likelier `--user x` (a user is seldom
  * given to toggle, whose session says whose) than a mistyped `--off`, and said so, it reads as the fix.
@@ -452,6 +452,10 @@ function strayValueFlag(stray: string, options: NonNullable<ParseArgsConfig['opt
   // So with the guard's --timeout, only one it takes (msOf: 1 to 10000 ms): `guard 3000` is its
   // --timeout copied without the flag, and `guard 20000` is not told one it would refuse.
   if (msOf(stray, TIMEOUT_FLAG) !== undefined && takes('timeout', 'string') && !given('timeout')) return flagged('timeout')
+  // And the hook's --budget: `hook 3000` is its --budget copied without the flag, not its --user.
+  // A number it would refuse (`hook 70000`), or with --budget given already, is told no flag: not
+  // --user either, under which the hook would take the number and record every choice.
+  if (/^\d+(\.\d+)?$/.test(stray) && takes('budget', 'string')) return msOf(stray, BUDGET_FLAG) !== undefined && !given('budget') ? flagged('budget') : undefined
   const first = STRAY_VALUE_FLAGS.find((name) => takes(name, 'string'))
   return first === undefined || given(first) ? undefined : flagged(first)
 }
