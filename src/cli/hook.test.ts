@@ -4,7 +4,7 @@ import { createServer, type RequestListener } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { claudeCodeFixture } from '../../test/support/fixtures'
 import { closedPort } from '../../test/support/processes'
 import { runCli } from '../../test/support/spawn-service'
@@ -729,15 +729,17 @@ function escaped(text: string): string {
 /**
  * A regular expression source matching what the hook says of a --budget of `budget` ms spent
  * before it could send the event at hand to the service at `url`: the ms it had run by then are the machine's.
+ * A budget of 400 ms or under has none of it before the 400 ms kept for spooling and exiting.
  */
 function spentBefore(budget: number, url: string): string {
+  const kept =
+    budget > 400
+      ? 'and keeps the last 400 ms of its budget for spooling and exiting, so this event was not sent'
+      : 'and it sends only until 400 ms before its budget ends, keeping those for spooling and exiting: a budget of 400 ms or under leaves it no time to send at all, and the hook ends past it, so this event was not sent'
   return (
     escaped(`the hook's --budget of ${budget} ms was spent before the service at ${url} could be asked: the hook had run `) +
     '\\d+' +
-    escaped(
-      ` ms by then (node's start included), and keeps the last 400 ms of its budget for spooling and exiting, so this event was not sent; ` +
-        `raise --budget in the hook's command (at most 60000, and under the hook entry's "timeout", in seconds)`,
-    )
+    escaped(` ms by then (node's start included), ${kept}; raise --budget in the hook's command (at most 60000, and under the hook entry's "timeout", in seconds)`)
   )
 }
 
@@ -766,6 +768,37 @@ describe('decision-memory hook whose --budget is spent before it can send the ev
       expect(existsSync(spool)).toBe(false)
       expect(asked).toEqual([])
     })
+  })
+})
+
+describe('decision-memory hook whose --budget is 400 ms or under', () => {
+  it('says it leaves no time to send at all, not that the hook keeps the last 400 ms of it; a budget over 400 ms, that it keeps them', async () => {
+    // In this process, performance.now() is long past 1 ms: a budget of 401 ms is spent as surely
+    // as one of 1 ms, the one said to keep its last 400 ms, the other, which has none to keep, not.
+    const dir = await mkdtemp(join(tmpdir(), 'dm-hook-short-budget-'))
+    const said: string[] = []
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      said.push(String(chunk))
+      return true
+    })
+    vi.stubEnv('DECISION_MEMORY_URL', 'http://127.0.0.1:9')
+    try {
+      const spool = join(dir, 'spool.ndjson')
+      for (const budget of [1, 400, 401]) {
+        said.length = 0
+        const stdin = new PassThrough()
+        stdin.end(JSON.stringify(claudeCodeFixture('post-tool-use-single')))
+        await runHook(['--budget', String(budget), '--spool', spool], stdin)
+        expect(said.join(''), String(budget)).toMatch(new RegExp(`^decision-memory hook: ${spentBefore(budget, 'http://127.0.0.1:9')}; spooled to ${escaped(spool)}\n$`))
+        expect((await readFile(spool, 'utf8')).split('\n').filter((l) => l !== ''), String(budget)).toHaveLength(1)
+        await rm(spool)
+      }
+      expect(said.join('')).toContain('keeps the last 400 ms of its budget')
+    } finally {
+      write.mockRestore()
+      vi.unstubAllEnvs()
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })
 

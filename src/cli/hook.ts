@@ -203,11 +203,19 @@ function tooLateWhy(took: string, budget: number, spoolHeld: string): string {
  * under what starting node takes, a loaded machine): the service was never asked, so "no answer
  * from the service within the hook's time" sent a person looking at a service that had no time to
  * answer. `ran` is the ms the hook had run by then; `spool`, whether the drain sent anything.
+ * It sends only until EXIT_RESERVE_MS before the budget ends (the deadline): a budget no longer
+ * than that has its deadline at the start, so nothing is ever sent, and the hook, reading stdin,
+ * spooling and exiting, ends past it; "keeps the last 400 ms of its budget" was no truth of `--budget 1`.
  */
 function budgetSpentWhy(budget: number, ran: number, url: string, spool: boolean): string {
+  const kept =
+    budget > EXIT_RESERVE_MS
+      ? `and keeps the last ${EXIT_RESERVE_MS} ms of its budget for spooling and exiting, so this event was not sent`
+      : `and it sends only until ${EXIT_RESERVE_MS} ms before its budget ends, keeping those for spooling and exiting: a budget of ${EXIT_RESERVE_MS} ms or under ` +
+        'leaves it no time to send at all, and the hook ends past it, so this event was not sent'
   return (
     `the hook's --budget of ${budget} ms was spent before the service at ${url} could be asked: the hook had run ${ran} ms by then ` +
-    `(${spool ? "node's start and delivering the spool" : "node's start"} included), and keeps the last ${EXIT_RESERVE_MS} ms of its budget for spooling and exiting, so this event was not sent; ` +
+    `(${spool ? "node's start and delivering the spool" : "node's start"} included), ${kept}; ` +
     `raise --budget in the hook's command (at most ${MAX_BUDGET_MS}, and under the hook entry's "timeout", in seconds)`
   )
 }
