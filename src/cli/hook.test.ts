@@ -531,9 +531,9 @@ describe('decision-memory hook with a capture waiting in the spool, the token re
         // The refusal once, of the spooled capture, with what becomes of it; the question's fate on a line of its own.
         const refused =
           status === 401
-            ? `decision-memory hook: the service at http://${host} refused the token (HTTP 401: is DECISION_MEMORY_TOKEN set to one of its tokens?); the events spooled wait for one of its tokens\n`
+            ? `decision-memory hook: the service at http://${host} refused the token (HTTP 401: is DECISION_MEMORY_TOKEN set to one of its tokens?); the event spooled in ${spool} waits for one of its tokens\n`
             : `decision-memory hook: the service at http://${host} refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user "default"? If not, set --user or DECISION_MEMORY_USER to the token's user); ` +
-              'the events spooled for "default" wait for a token that may act for that user\n'
+              `the event spooled in ${spool} for "default" waits for a token that may act for that user\n`
         expect(asked.stderr, String(status)).toBe(`${refused}decision-memory hook: ${ASKED_AS_WRITTEN}\n`)
         expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== ''), String(status)).toHaveLength(1)
         // A capture at hand, not sent for the same refusal: spooled with them, said without saying the refusal again.
@@ -541,7 +541,7 @@ describe('decision-memory hook with a capture waiting in the spool, the token re
         expect(started).toMatchObject({ code: 0, stdout: '' })
         const spooledWith =
           status === 401
-            ? `this event, not sent for that reason, is spooled to ${spool} with them`
+            ? `this event, not sent for that reason, is spooled to ${spool} with it`
             : `this event for user "default", not sent as the token was refused for that user above, is spooled to ${spool} with that user's events`
         expect(started.stderr, String(status)).toBe(`${refused}decision-memory hook: ${spooledWith}\n`)
         expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== ''), String(status)).toHaveLength(2)
@@ -572,7 +572,7 @@ describe('decision-memory hook with a capture waiting in the spool, the token re
       expect(chosen).toMatchObject({ code: 0, stdout: '' })
       const refused = (user: string) =>
         `decision-memory hook: the service at http://${host} refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user "${user}"? If not, set --user or DECISION_MEMORY_USER to the token's user); ` +
-        `the events spooled for "${user}" wait for a token that may act for that user\n`
+        `the event spooled in ${spool} for "${user}" waits for a token that may act for that user\n`
       // Not "for that reason … with them" after carol's line, which would read as carol's.
       expect(chosen.stderr).toBe(
         `${refused('bob')}${refused('carol')}decision-memory hook: this event for user "bob", not sent as the token was refused for that user above, is spooled to ${spool} with that user's events\n`,
@@ -600,7 +600,7 @@ describe('decision-memory hook with a capture waiting in the spool, the token re
       const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: 'alice' }
       const refused =
         `decision-memory hook: the service at http://${host} refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user "bob"? If not, set --user or DECISION_MEMORY_USER to the token's user); ` +
-        'the events spooled for "bob" wait for a token that may act for that user\n'
+        `the event spooled in ${spool} for "bob" waits for a token that may act for that user\n`
       const unavailable = `decision-memory hook: http://${host}/v1/hooks/claude-code answered HTTP 503 without taking it`
       const chosen = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
       expect(chosen).toEqual({ code: 0, stdout: '', stderr: `${refused}${unavailable}; spooled to ${spool}\n` })
@@ -911,7 +911,7 @@ describe('decision-memory hook with a capture waiting in the spool, DECISION_MEM
         expect(asked).toMatchObject({ code: 0, stdout: '' })
         // The capture offered first, late; the question then not sent.
         expect(sent, String(answer.status)).toEqual([expect.any(String)])
-        const spooledSaid = `decision-memory hook: http://${host}/v1/hooks/claude-code ${answer.said}; the events spooled wait for DECISION_MEMORY_URL to be mended\n`
+        const spooledSaid = `decision-memory hook: http://${host}/v1/hooks/claude-code ${answer.said}; the event spooled in ${spool} waits for DECISION_MEMORY_URL to be mended\n`
         expect(asked.stderr, String(answer.status)).toBe(`${spooledSaid}decision-memory hook: ${ASKED_AS_WRITTEN}\n`)
         expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== ''), String(answer.status)).toHaveLength(1)
         // A capture at hand, not sent either: said spooled with them, not as answered what the spooled one was.
@@ -919,7 +919,7 @@ describe('decision-memory hook with a capture waiting in the spool, DECISION_MEM
         const started = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('session-start')), env })
         expect(started).toMatchObject({ code: 0, stdout: '' })
         expect(sent, String(answer.status)).toEqual([expect.any(String)])
-        expect(started.stderr, String(answer.status)).toBe(`${spooledSaid}decision-memory hook: this event, not sent for that reason, is spooled to ${spool} with them\n`)
+        expect(started.stderr, String(answer.status)).toBe(`${spooledSaid}decision-memory hook: this event, not sent for that reason, is spooled to ${spool} with it\n`)
         expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== ''), String(answer.status)).toHaveLength(2)
       })
     }
@@ -963,7 +963,7 @@ describe('decision-memory hook with a capture waiting in the spool, the service 
         const asked = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
         expect(asked).toMatchObject({ code: 0, stdout: '' })
         expect(sent, String(status)).toEqual([expect.any(String)])
-        const spooledSaid = `decision-memory hook: http://${host}/v1/hooks/claude-code answered HTTP ${status} without taking a spooled event; the events spooled wait for the next call\n`
+        const spooledSaid = `decision-memory hook: http://${host}/v1/hooks/claude-code answered HTTP ${status} without taking a spooled event; the event spooled in ${spool} waits for the next call\n`
         expect(asked.stderr, String(status)).toBe(`${spooledSaid}decision-memory hook: ${ASKED_AS_WRITTEN}\n`)
         expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== ''), String(status)).toHaveLength(1)
         // A capture at hand, not sent either: said spooled with them, not as answered what the spooled one was.
@@ -971,10 +971,51 @@ describe('decision-memory hook with a capture waiting in the spool, the service 
         const started = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('session-start')), env })
         expect(started).toMatchObject({ code: 0, stdout: '' })
         expect(sent, String(status)).toEqual([expect.any(String)])
-        expect(started.stderr, String(status)).toBe(`${spooledSaid}decision-memory hook: this event, not sent for that reason, is spooled to ${spool} with them\n`)
+        expect(started.stderr, String(status)).toBe(`${spooledSaid}decision-memory hook: this event, not sent for that reason, is spooled to ${spool} with it\n`)
         expect((await readFile(spool, 'utf8')).split('\n').filter((line) => line !== ''), String(status)).toHaveLength(2)
       })
     }
+  })
+})
+
+describe('decision-memory hook whose spooled events are refused or not taken, several waiting', () => {
+  it('says how many wait, and where, on the refusal\'s line (401, 403, 404, 503), a user\'s refused 403 on that user\'s line and not among the others', async () => {
+    // Two events of bob, whom the token may not act for (403), then two of alice's, the first
+    // answered `status`; the line said `the events spooled wait`, no count, where the line of a
+    // service not reachable says how many, and where.
+    let status = 503
+    const answer: RequestListener = (request, response) => {
+      request.resume()
+      const user = new URL(request.url ?? '/', 'http://stub').searchParams.get('user')
+      const code = user === 'bob' && status !== 401 ? 403 : status
+      request.on('end', () => response.writeHead(code, { 'content-type': 'application/json' }).end('{"error":{"code":"no","message":"no"}}'))
+    }
+    await withStub('dm-hook-spool-counted-', answer, async ({ host, dir }) => {
+      const spool = join(dir, 'spool.ndjson')
+      const event = (user: string, minutes: number) => JSON.stringify({ at: new Date(Date.now() - minutes * 60_000).toISOString(), user, payload: claudeCodeFixture('session-start') })
+      const spooled = [event('bob', 4), event('bob', 3), event('alice', 2), event('alice', 1)].join('\n') + '\n'
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: 'alice' }
+      const url = `http://${host}/v1/hooks/claude-code`
+      const bob =
+        `decision-memory hook: the service at http://${host} refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user "bob"? If not, set --user or DECISION_MEMORY_USER to the token's user); ` +
+        `the 2 events spooled in ${spool} for "bob" wait for a token that may act for that user\n`
+      const cases: Array<[number, string]> = [
+        [503, `${bob}decision-memory hook: ${url} answered HTTP 503 without taking a spooled event; the 2 events spooled in ${spool} wait for the next call\n`],
+        [404, `${bob}decision-memory hook: ${url} answered HTTP 404: is DECISION_MEMORY_URL the service's address, with no path?; the 2 events spooled in ${spool} wait for DECISION_MEMORY_URL to be mended\n`],
+        // A 401 is every user's: the drain stops at bob's first, and all four wait.
+        [401, `decision-memory hook: the service at http://${host} refused the token (HTTP 401: is DECISION_MEMORY_TOKEN set to one of its tokens?); the 4 events spooled in ${spool} wait for one of its tokens\n`],
+      ]
+      for (const [answered, said] of cases) {
+        status = answered
+        await writeFile(spool, spooled, { mode: 0o600 })
+        const asked = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
+        expect(asked, String(answered)).toEqual({ code: 0, stdout: '', stderr: `${said}decision-memory hook: ${ASKED_AS_WRITTEN}\n` })
+        expect((await readFile(spool, 'utf8')).split('\n').filter((l) => l !== '').sort(), String(answered)).toEqual(spooled.split('\n').filter((l) => l !== '').sort())
+        // A capture at hand joins them, said so once.
+        const chosen = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
+        expect(chosen.stderr, String(answered)).toBe(`${said}decision-memory hook: this event, not sent for that reason, is spooled to ${spool} with them\n`)
+      }
+    })
   })
 })
 

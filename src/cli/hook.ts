@@ -462,6 +462,41 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       : `the service at ${serviceUrl()} refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user ${JSON.stringify(user)}? If not, set --user or DECISION_MEMORY_USER to the token's user)`
   /** What events spooled while DECISION_MEMORY_URL is at fault (a 404, a 405, a page that is not JSON) wait for. */
   const URL_MENDED = 'wait for DECISION_MEMORY_URL to be mended'
+  /** The same, after a count (spooledWaiting) that says its verb. */
+  const URL_FIXED = 'for DECISION_MEMORY_URL to be mended'
+  /**
+   * What deliver says of a spooled event while the drain runs, held until it is over (sayHeld): a
+   * refusal's line says how many events the drain put back and where, as the line of a service not
+   * reachable says it, and that is known only once the drain has put them back. Held in order, so
+   * that a line saying `for that reason` after them follows the line it means. Undefined once said.
+   */
+  let heldLines: Array<() => string> | undefined = []
+  /** Whether the drain finished and counted what it put back (waiting, refusedOf): not when it threw. */
+  let counted = false
+  /** Writes a line of deliver's, or holds it while the drain runs. */
+  const say = (line: () => string) => {
+    if (heldLines === undefined) process.stderr.write(`decision-memory hook: ${line()}\n`)
+    else heldLines.push(line)
+  }
+  /** Writes the lines held while the drain ran, then says the rest at once. */
+  const sayHeld = () => {
+    const lines = heldLines ?? []
+    heldLines = undefined
+    for (const line of lines) process.stderr.write(`decision-memory hook: ${line()}\n`)
+  }
+  /**
+   * What a spooled event's refusal says of the events the drain put back: how many, where, and
+   * (`forWhat`) what they wait for, as undeliveredWhy says it (`the 2 events spooled in FILE wait
+   * for the next call`). Of a user refused 403, `user`: that user's events the drain kept for it,
+   * `the event spooled in FILE for "bob" waits for …`, none of which are counted among the others
+   * (waiting). Without the count when the drain threw before counting them.
+   */
+  const spooledWaiting = (forWhat: string, user?: string) => () => {
+    const count = !counted ? undefined : user === undefined ? waiting : (refusedOf.get(user) ?? 0)
+    const whose = user === undefined ? '' : ` for ${JSON.stringify(user)}`
+    if (count === undefined || count === 0) return `the events spooled${whose} wait ${forWhat}`
+    return count === 1 ? `the event spooled in ${file}${whose} waits ${forWhat}` : `the ${count} events spooled in ${file}${whose} wait ${forWhat}`
+  }
   /**
    * Says why `e` was not taken, a URL at fault, once: with what becomes of the spooled events, for
    * a spooled one, as a refused token's line says it; held for the line saying where it is
@@ -470,11 +505,12 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
    */
   const sayUrlFault = (e: SpooledEvent, spooled: boolean, why: string) => {
     if (spooled) {
-      process.stderr.write(`decision-memory hook: ${why}; the events spooled ${URL_MENDED}\n`)
+      const waits = spooledWaiting(URL_FIXED)
+      say(() => `${why}; ${waits()}`)
       said = { kind: 'said' }
     } else if (isCapture(e.payload)) said = { kind: 'held', why, waiting: URL_MENDED }
     else {
-      process.stderr.write(`decision-memory hook: ${why}; ${QUESTION_AS_WRITTEN}\n`)
+      say(() => `${why}; ${QUESTION_AS_WRITTEN}`)
       said = { kind: 'said-asked' }
     }
   }
@@ -529,7 +565,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       // since this line is the only one said of it.
       const asked = !spooled && isPreToolUse(e.payload)
       const fate = spooled ? `set aside in ${rejectedFile(file)}` : keptAside(e) ? `kept in ${rejectedFile(file)}` : asked ? `not sent; ${QUESTION_AS_WRITTEN}` : 'not sent, nor kept'
-      process.stderr.write(`decision-memory hook: ${tooDeepWhy(deep, spooled ? 'a spooled' : 'the')}: ${fate}\n`)
+      say(() => `${tooDeepWhy(deep, spooled ? 'a spooled' : 'the')}: ${fate}`)
       said = { kind: asked ? 'said-asked' : 'said' }
       timedOut = false
       return { outcome: 'rejected' }
@@ -605,7 +641,8 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       // said kept in the same file below).
       const aside = spooled ? `; set aside in ${rejectedFile(file)}` : ''
       if (permanent) {
-        process.stderr.write(`decision-memory hook: the service refused the payload: ${refusal(response.status, body)}${aside}\n`)
+        const refused = refusal(response.status, body)
+        say(() => `the service refused the payload: ${refused}${aside}`)
         said = { kind: 'said' }
       } else if (response.status === 404 || response.status === 405) {
         sayUrlFault(e, spooled, `${url} answered HTTP ${response.status}: is DECISION_MEMORY_URL the service's address, with no path?`)
@@ -619,11 +656,12 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
         // questions that were simply asked.
         const refused = tokenRefusedWhy(response.status, e.user)
         if (spooled) {
-          process.stderr.write(`decision-memory hook: ${refused}; the events spooled ${waitingFor(response.status, e.user)}\n`)
+          const waits = response.status === 401 ? spooledWaiting('for one of its tokens') : spooledWaiting('for a token that may act for that user', e.user)
+          say(() => `${refused}; ${waits()}`)
           said = { kind: 'said' }
         } else if (isCapture(e.payload)) said = { kind: 'held', why: refused, waiting: waitingFor(response.status, e.user) }
         else {
-          process.stderr.write(`decision-memory hook: ${refused}; ${QUESTION_AS_WRITTEN}\n`)
+          say(() => `${refused}; ${QUESTION_AS_WRITTEN}`)
           said = { kind: 'said-asked' }
         }
       } else if (spooled) {
@@ -631,7 +669,9 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
         // is not sent: said here, with what becomes of the spooled events, or the end of the call
         // said of the event at hand "answered HTTP 503 without taking it", an answer it never had.
         // The event at hand's own is left unsaid here, for the end of the call to say with where it went.
-        process.stderr.write(`decision-memory hook: ${url} answered HTTP ${response.status} without taking a spooled event; the events spooled wait for the next call\n`)
+        const status = response.status
+        const waits = spooledWaiting('for the next call')
+        say(() => `${url} answered HTTP ${status} without taking a spooled event; ${waits()}`)
         said = { kind: 'said' }
       }
       timedOut = false
@@ -666,12 +706,17 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
    * token that may act for that user, so they are not counted again as waiting for the next call.
    */
   let refusedUsers = 0
+  /** How many of them each such user has: said on the line of that user's refusal (spooledWaiting). */
+  const refusedOf = new Map<string, number>()
   const drained = await drainSpool(
     file,
     async (e) => {
       offered++
       const { outcome } = await deliver(e, true)
-      if (outcome === 'deferred' && forbidden.has(e.user)) refusedUsers++
+      if (outcome === 'deferred' && forbidden.has(e.user)) {
+        refusedUsers++
+        refusedOf.set(e.user, (refusedOf.get(e.user) ?? 0) + 1)
+      }
       return outcome
     },
     () => remaining() > CURRENT_EVENT_RESERVE_MS,
@@ -679,6 +724,8 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     // A spool that cannot be taken (a folder this account may not write: the rename fails) threw
     // out of the hook: a PreToolUse went unanswered and a capture unsent, though the service was
     // up, in every call. What is spooled stays (a claim taken is taken over once this pid is gone).
+    // What deliveries said before, first, without a count the drain never made.
+    sayHeld()
     process.stderr.write(`decision-memory hook: cannot deliver the spool ${file} (${error.code ?? error.message}): its events wait for a call that can; this call's event is sent all the same\n`)
     return { stopped: null }
   })
@@ -686,6 +733,8 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   // payload slow to arrive on stdin): the spool took none of it, and is not said to.
   if (drained.stopped === 'time' && offered > 0) spoolTookTime = true
   waiting = ('left' in drained ? drained.left : 0) - refusedUsers
+  counted = 'left' in drained
+  sayHeld()
   // Another tool's event (a matcher for every tool): the spool was given its turn, and that is all.
   // A spooled delivery that went unanswered (nothing listening, a URL fetch will not try, no answer
   // in time) is said with the events left waiting and where, as a capture's or a question's line
@@ -764,7 +813,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       // 408, a 429 or a 5xx, or the user is one the token may not act for): this one, not sent, is
       // said spooled on a line of its own, as a PreToolUse's question is said asked as written,
       // the reason said once.
-      process.stderr.write(`decision-memory hook: this event, not sent for that reason, is spooled to ${file} with them\n`)
+      process.stderr.write(`decision-memory hook: this event, not sent for that reason, is spooled to ${file} with ${waiting === 1 ? 'it' : 'them'}\n`)
     } else if (waiting === 0) process.stderr.write(`decision-memory hook: ${undeliveredWhy()}; spooled to ${file}\n`)
     else {
       // Events were waiting in the spool (the drain stopped at the first, the service down, or let
