@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { CONTROL, endsRule, hasNoLoneSurrogate, IdentifierSchema, LabelSchema, NO_CONTROL_PATTERN, nonBlankText, spacedAtItsEnds, TRIMMED_IDENTIFIER_PATTERN, TRIMMED_IDENTIFIER_RULES, TrimmedIdentifierSchema, WHITE_SPACE } from '../domain/observation'
 import { LABEL_LENGTH_WORDS } from '../domain/labels'
 import { z } from '../domain/zod'
+import { wrongTypeSaid } from '../domain/zod-issues'
 
 /** Input limits of decisions, documented in README.md. */
 export const DECISION_LIMITS = {
@@ -33,6 +34,8 @@ export const RESERVED_KEYS = ['applicable', 'pulses', 'check', 'import'] as cons
 
 /** What a key is made of; RESERVED_KEYS aside. */
 const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
+/** KEY_PATTERN in words, as a key written otherwise (or sent as no string) is told. */
+const KEY_RULE = 'letters, digits, ".", "_" and "-", starting with a letter or digit'
 
 /**
  * KEY_PATTERN but RESERVED_KEYS in any case, for the OpenAPI document: it carries one pattern per
@@ -42,10 +45,10 @@ const KEY_PATTERN_DOCUMENTED = `^(?!(?:${RESERVED_KEYS.map((word) => [...word].m
 
 /** A decision's stable key: `D-001`, `ADR-0005`, `20240110-use-log4brains` (letters, digits, `.`, `_`, `-`). */
 export const DecisionKeySchema = z
-  .string()
+  .string({ error: wrongTypeSaid(KEY_RULE) })
   .min(1)
   .max(DECISION_LIMITS.keyLength)
-  .regex(KEY_PATTERN, 'letters, digits, ".", "_" and "-", starting with a letter or digit')
+  .regex(KEY_PATTERN, KEY_RULE)
   .refine((k) => !(RESERVED_KEYS as readonly string[]).includes(k.toLowerCase()), {
     message: `must not be one of ${RESERVED_KEYS.join(', ')}`,
   })
@@ -93,12 +96,14 @@ export const TIME_OF_DAY = '([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?'
 /** The zone after TIME_OF_DAY: `Z`, or an offset within ±23:59, its colon optional. */
 export const TIME_ZONE = '(Z|[+-]([01]\\d|2[0-3]):?[0-5]\\d)'
 
+/** The form of a decision's date, as a date written otherwise (or sent as no string) is told. */
+const DATE_FORM = 'a date YYYY-MM-DD (or an ISO time, such as 2026-01-01T10:00:00Z)'
+
 export const DecisionDateSchema = z
-  .string()
-  .regex(
-    new RegExp(`^\\d{4}-\\d{2}-\\d{2}(T${TIME_OF_DAY}${TIME_ZONE}?)?$`),
-    'a date YYYY-MM-DD (or an ISO time, such as 2026-01-01T10:00:00Z)',
-  )
+  // `null` was told zod's `expected string, received null`, where every other date refused is
+  // told its form; null is no day, and leaving the date out is what makes it today.
+  .string({ error: wrongTypeSaid(DATE_FORM, 'leave date out for today') })
+  .regex(new RegExp(`^\\d{4}-\\d{2}-\\d{2}(T${TIME_OF_DAY}${TIME_ZONE}?)?$`), DATE_FORM)
   // Said of a day written as one (`2026-02-30`): `yesterday` is told the form alone, not also
   // that it is "not a calendar date", a second issue for one field that sent the reader to the calendar.
   .refine((d) => !/^\d{4}-\d{2}-\d{2}/.test(d) || isCalendarDate(d.slice(0, 10)), { message: 'not a calendar date' })
@@ -193,6 +198,9 @@ export function scopeWarning(decision: { scope: Pick<DecisionScope, 'path'>; sta
   return `${held}; supersede it with ${instead}`
 }
 
+/** What a scope's path is, as one sent spaced at its ends (or as no string) is told. */
+const SCOPE_PATH_RULE = 'a path prefix such as src/billing'
+
 /** Where and when a decision holds (R-CON-4); an empty field holds everywhere. */
 export const ScopeSchema = z.strictObject({
   // A point spaced at its ends is no point a question is keyed to: the decision bound nothing.
@@ -201,11 +209,11 @@ export const ScopeSchema = z.strictObject({
   }),
   task: ScopeNameSchema.nullish().openapi({ description: `Applies to this task only. ${SCOPE_NAME_RULES}` }),
   path: z
-    .string()
+    .string({ error: wrongTypeSaid(SCOPE_PATH_RULE) })
     .min(1)
     .max(DECISION_LIMITS.pathLength)
     // ` src/billing` was taken, and held no path a run names (they are compared as sent, by segment).
-    .refine((path) => path.trim() === path, 'no spaces at its ends: a path prefix such as src/billing')
+    .refine((path) => path.trim() === path, `no spaces at its ends: ${SCOPE_PATH_RULE}`)
     // `src/a\u0000b` and a lone U+0085 (which trim keeps) were taken, as no task or stage is: no
     // folder a run names holds one. Those at the ends are told they are spaces, once.
     .refine(
@@ -241,7 +249,8 @@ export type ConstraintKind = (typeof CONSTRAINT_KINDS)[number]
  * could break, and which no count a question offers can mean.
  */
 const LIMIT_BOUND = Number.MAX_SAFE_INTEGER
-const LIMIT_BOUND_MESSAGE = `a number from -${LIMIT_BOUND} to ${LIMIT_BOUND} (2^53 - 1), within which the numbers of choices compare exactly`
+const LIMIT_RANGE = `a number from -${LIMIT_BOUND} to ${LIMIT_BOUND} (2^53 - 1)`
+const LIMIT_BOUND_MESSAGE = `${LIMIT_RANGE}, within which the numbers of choices compare exactly`
 
 /** The enforceable part of a decision (R-CON-1). */
 export const ConstraintSchema = z.strictObject({
@@ -252,7 +261,7 @@ export const ConstraintSchema = z.strictObject({
     example: '^git push ([^;&|]* )?(--force|-[a-zA-Z]*f|\\+)',
   }),
   value: z
-    .number()
+    .number({ error: wrongTypeSaid(LIMIT_RANGE) })
     .finite()
     .min(-LIMIT_BOUND, LIMIT_BOUND_MESSAGE)
     .max(LIMIT_BOUND, LIMIT_BOUND_MESSAGE)

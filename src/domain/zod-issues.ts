@@ -40,3 +40,24 @@ function leftOut(input: unknown, path: readonly PropertyKey[]): boolean {
   const last = path.at(-1)
   return last !== undefined && typeof holder === 'object' && holder !== null && (holder as Record<PropertyKey, unknown>)[last] === undefined
 }
+
+/** A JSON value's type as a message names it: `null`, `a number`, `an array`, `an object`. */
+export function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`
+}
+
+/**
+ * The `error` of a field whose refusals say in the service's words what it takes (a decision's
+ * `date`, a key): a value of another JSON type is told those words too, and what it was (`a date
+ * YYYY-MM-DD …, not null`), where zod's `Invalid input: expected string, received null` was the
+ * only refusal of the field not in them. `ofNull`, said after a null: how to say what null meant.
+ * A field left out is left to zod's issue, which missingSaid reads.
+ */
+export function wrongTypeSaid(words: string, ofNull?: string) {
+  return (issue: { code?: string; input?: unknown }): string | undefined => {
+    if (issue.code !== 'invalid_type' || issue.input === undefined) return undefined
+    return `${words}, not ${jsonTypeOf(issue.input)}${issue.input === null && ofNull !== undefined ? `: ${ofNull}` : ''}`
+  }
+}

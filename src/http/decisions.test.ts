@@ -256,6 +256,43 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     expect(refused.body.error.message).toContain('revoked is final')
   })
 
+  it('tells a date, key, limit or path sent as another JSON type what it takes, as its other refusals do, and stores nothing', async () => {
+    const { call } = await createTestApp()
+    const form = 'a date YYYY-MM-DD (or an ISO time, such as 2026-01-01T10:00:00Z)'
+    const key = 'letters, digits, ".", "_" and "-", starting with a letter or digit'
+    const range = 'a number from -9007199254740991 to 9007199254740991 (2^53 - 1)'
+    const cases: Array<[Record<string, unknown>, string, string]> = [
+      [{ date: null }, 'date', `${form}, not null: leave date out for today`],
+      [{ date: 20260101 }, 'date', `${form}, not a number`],
+      [{ date: true }, 'date', `${form}, not a boolean`],
+      [{ date: ['2026-01-01'] }, 'date', `${form}, not an array`],
+      [{ date: { day: '2026-01-01' } }, 'date', `${form}, not an object`],
+      [{ key: null }, 'key', `${key}, not null`],
+      [{ key: 7 }, 'key', `${key}, not a number`],
+      [{ supersedes: 1 }, 'supersedes', `${key}, not a number`],
+      [{ constraints: [{ kind: 'limit', value: null }] }, 'constraints.0.value', `${range}, not null`],
+      [{ constraints: [{ kind: 'limit', value: '5' }] }, 'constraints.0.value', `${range}, not a string`],
+      [{ scope: { path: 7 } }, 'scope.path', 'a path prefix such as src/billing, not a number'],
+    ]
+    for (const [extra, path, message] of cases) {
+      const refused = await call('POST', '/v1/decisions', decision(extra))
+      expect([extra, refused.status, refused.body.error?.issues]).toEqual([extra, 400, [{ path, message }]])
+    }
+    await call('POST', '/v1/decisions', decision({ key: 'D-1', status: 'accepted' }))
+    for (const [by, message] of [[null, `${key}, not null`], [1, `${key}, not a number`]] as const) {
+      const refused = await call('POST', '/v1/decisions/D-1/supersede', { by })
+      expect([by, refused.status, refused.body.error?.issues]).toEqual([by, 400, [{ path: 'by', message }]])
+    }
+    // The other refusals of these fields keep their words; one left out is said missing.
+    expect((await call('POST', '/v1/decisions', decision({ date: 'yesterday' }))).body.error.issues).toEqual([{ path: 'date', message: form }])
+    expect((await call('POST', '/v1/decisions', decision({ key: '-x' }))).body.error.issues).toEqual([{ path: 'key', message: key }])
+    expect((await call('POST', '/v1/decisions', decision({ constraints: [{ kind: 'limit', value: 1e300 }] }))).body.error.issues).toEqual([
+      { path: 'constraints.0.value', message: `${range}, within which the numbers of choices compare exactly` },
+    ])
+    expect((await call('POST', '/v1/decisions/D-1/supersede', {})).body.error.issues).toEqual([{ path: 'by', message: 'missing: expected string' }])
+    expect((await call('GET', '/v1/decisions')).body.decisions.map((d: any) => d.key)).toEqual(['D-1'])
+  })
+
   it('answers bad input with a 4xx naming the field', async () => {
     const { call } = await createTestApp()
     const missing = await call('POST', '/v1/decisions', { title: 'x', decision: 'y' })
