@@ -1,10 +1,11 @@
 import type { Clock } from './clock'
 import type { Decisions } from './decisions/decisions'
+import { onceEach } from './decisions/constraints'
 import { applyDecisions, askOverGlobalLimits, contractFor, type ContractedRecommendation } from './decisions/enforcement'
 import { explainPoint, type PointWhy, type PointWhyQuery } from './decisions/explain-point'
 import { createDataRights, type DataRights } from './data-rights'
 import { agentMarkedDefault } from './domain/agent-default'
-import { decisionPointKey, pointPolicy, pointRule } from './domain/decision-point'
+import { decisionPointKey, pointPolicy, pointRule, singleSelectByPolicy } from './domain/decision-point'
 import { InputError } from './domain/errors'
 import { oncePerFrozen } from './domain/freeze'
 import { offeredOptions } from './domain/offered-options'
@@ -296,12 +297,17 @@ export function createDecisionMemory(deps: {
   }
 
   /**
-   * Whether a choice is captured as multi-select: as the observation says; else as the policy's
-   * point says (a joined answer, "Lint, Test", at a point the policy marks multi_select is those
-   * labels, as the recommendation there reads it); else when it is an array.
+   * Whether a choice is captured as multi-select, and who said so: the observation; else the
+   * policy's point (a joined answer, "Lint, Test", at a point the policy marks multi_select is those
+   * labels, as the recommendation there reads it; an array at one it marks single-select is one
+   * choice, as a check reads it); else the choice, multi-select when it is an array.
    */
-  function capturedMultiSelect(input: ObservationInput, point: string, path = ''): boolean {
-    return multiSelectOf(input, path) ?? (Array.isArray(input.user_choice) || pointRule({ key: point, header: input.header, question: input.question }, policy)?.multi_select === true)
+  function capturedMultiSelect(input: ObservationInput, point: string, path = ''): { multiSelect: boolean; by: 'request' | 'policy' | 'choice' } {
+    const said = multiSelectOf(input, path)
+    if (said !== undefined) return { multiSelect: said, by: 'request' }
+    const byPolicy = pointRule({ key: point, header: input.header, question: input.question }, policy)?.multi_select
+    if (byPolicy !== undefined) return { multiSelect: byPolicy, by: 'policy' }
+    return { multiSelect: Array.isArray(input.user_choice), by: 'choice' }
   }
 
   const memory: DecisionMemory = {
@@ -315,7 +321,7 @@ export function createDecisionMemory(deps: {
       const point = decisionPointKey({ point: input.point, header: input.header, question: input.question, options }, policy)
       const stored = (await store.latestAt(input.user, point, ANSWER_LOOKBACK)).find((o) => o.decision_id === input.decision_id)
       if (stored?.source !== 'auto-resolved') return false
-      const choice = resolveChoice(input.user_choice, options, capturedMultiSelect(input, point))
+      const choice = resolveChoice(input.user_choice, options, capturedMultiSelect(input, point).multiSelect)
       const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i])
       return !same(choice.chosen, stored.chosen) || choice.other !== stored.other
     },
@@ -333,7 +339,7 @@ export function createDecisionMemory(deps: {
           { point: input.point, header: input.header, question: input.question, options },
           policy,
         )
-        const multiSelect = capturedMultiSelect(input, point, path)
+        const { multiSelect, by } = capturedMultiSelect(input, point, path)
         const choice = resolveChoice(input.user_choice, options, multiSelect)
         // `", ,"` at a multi-select question splits into no label and no text: stored, it would be a
         // choice of nothing, lowering every option's selection rate.
@@ -344,10 +350,16 @@ export function createDecisionMemory(deps: {
         }
         // Two answers at a single-select question, whatever they are: two options, or an option and
         // text (`["Tier S", "something else"]`), or two texts, which were stored joined as one
-        // `other` the user never typed. The hook reads such an answer as no choice.
+        // `other` the user never typed. The hook reads such an answer as no choice. Single-select
+        // by the policy, an array of several was stored as a multi-select answer, where a check of
+        // the same choice there is refused: told as the check tells it.
         if (!multiSelect && answerCount(input.user_choice, options) > 1) {
+          const message =
+            by === 'policy' && Array.isArray(input.user_choice)
+              ? singleSelectByPolicy(point, onceEach(input.user_choice, options))
+              : 'give one label, or set multi_select'
           throw new InputError('multiple_choices', 'a single-select question has one choice', {
-            issues: [{ path: `${path}user_choice`, message: 'give one label, or set multi_select' }],
+            issues: [{ path: `${path}user_choice`, message }],
           })
         }
         const timestamp = at.toISOString()

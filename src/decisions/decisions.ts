@@ -1,5 +1,5 @@
 import type { Clock } from '../clock'
-import { pointPolicy } from '../domain/decision-point'
+import { pointPolicy, singleSelectByPolicy } from '../domain/decision-point'
 import { fieldsOf, InputError, type Issue } from '../domain/errors'
 import { multiSelectOf, type Context, type OptionInput } from '../domain/observation'
 import { offeredOptions } from '../domain/offered-options'
@@ -218,8 +218,9 @@ function conflictsAt(decisions: readonly DecisionRecord[], point: string, offere
  * refuses two answers at a single-select question, before any pulse is counted. Single-select as
  * the check says (`multi_select: false`), else as the point's policy says where the check does not:
  * the policy's is the point's where a request does not say, and a question asked multi-select there
- * is answered, and stored, with several options. An array of one option (or one named twice) is
- * that option; at a point the policy leaves open an array is a multi-select choice, as capture reads one.
+ * is answered, and stored, with several options; sent without multi_select, capture refuses it
+ * there with the same words. An array of one option (or one named twice) is that option, as capture
+ * stores it; at a point the policy leaves open an array is a multi-select choice, as capture reads one.
  */
 function refuseSeveralAtSingleSelect(
   choice: string | readonly string[] | undefined,
@@ -233,10 +234,9 @@ function refuseSeveralAtSingleSelect(
   if (multiSelect !== false && !byPolicy) return
   const choices = onceEach(choice, offered)
   if (choices.length <= 1) return
-  const several = `not ${choices.length} (${choices.map((c) => JSON.stringify(c)).join(', ')})`
   const message = byPolicy
-    ? `${point} is single-select (its policy's multi_select is false): give one label, ${several}, or multi_select true for a question asked multi-select`
-    : `the question is single-select (multi_select is false): give one label, ${several}`
+    ? singleSelectByPolicy(point, choices)
+    : `the question is single-select (multi_select is false): give one label, not ${choices.length} (${choices.map((c) => JSON.stringify(c)).join(', ')})`
   throw new InputError('multiple_choices', 'a single-select question has one choice', { issues: [{ path: 'choice', message }] })
 }
 

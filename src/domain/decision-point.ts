@@ -70,6 +70,16 @@ export function pointPolicy(key: string, policy: CompiledPolicy) {
 }
 
 /**
+ * What several answers sent without `multi_select` at a point the policy makes single-select (its
+ * `multi_select: false`) are told, by capture (`user_choice`) and by a check (`choice`) alike:
+ * the policy's is the point's where a request does not say, and the way out is to say it.
+ */
+export function singleSelectByPolicy(point: string, choices: readonly string[]): string {
+  const several = `not ${choices.length} (${choices.map((c) => JSON.stringify(c)).join(', ')})`
+  return `${point} is single-select (its policy's multi_select is false): give one label, ${several}, or multi_select true for a question asked multi-select`
+}
+
+/**
  * The policy's entry a question at a point follows: its point's; else, at a point the request
  * named that the policy does not (`"point": "tier"`, as in R-REC's example), the entry whose rule
  * matches the question's header or text, as it would have without the name. Named, a tier question

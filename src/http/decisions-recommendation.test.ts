@@ -1,3 +1,4 @@
+import { MemoryLevel } from 'memory-level'
 import { describe, expect, it } from 'vitest'
 import { REQUIRED_TIER_L } from '../../test/support/decision-record'
 import { claudeCodeFixture } from '../../test/support/fixtures'
@@ -1420,6 +1421,48 @@ describe('POST /v1/decisions/check of an array choice at a point the policy make
     expect(await checks()).not.toContain('"check":1')
     await app.call('POST', '/v1/decisions/check', { choice: 'Tier L', point: 'complexity-tier' })
     expect(await checks()).toContain('"check":1')
+  })
+
+  /** The observations a user's export holds, as stored. */
+  async function exported(app: App, user: string): Promise<Array<Record<string, unknown>>> {
+    const text = await (await app.app.request(`/v1/users/${user}/export`)).text()
+    return text.trim().split('\n').map((line) => JSON.parse(line)).filter((line) => line.type === 'observation').map((line) => line.data)
+  }
+
+  it('refuses the same array captured without multi_select there, with the same words naming user_choice, and stores nothing', async () => {
+    const app = await singleTierApp()
+    const said = 'complexity-tier is single-select (its policy\'s multi_select is false): give one label, not 2 ("Tier L", "Tier S"), or multi_select true for a question asked multi-select'
+    const checked = await app.call('POST', '/v1/decisions/check', { choice: ['Tier L', 'Tier S'], point: 'complexity-tier' })
+    expect([checked.status, checked.body.error?.code, checked.body.error?.issues]).toEqual([400, 'multiple_choices', [{ path: 'choice', message: said }]])
+    const question = { user: 'alice', question: 'Which tier?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] }
+    const captured = await app.call('POST', '/v1/observations', { ...question, user_choice: ['Tier L', 'Tier S'] })
+    expect([captured.status, captured.body.error?.code, captured.body.error?.issues]).toEqual([400, 'multiple_choices', [{ path: 'user_choice', message: said }]])
+    // In a batch, named by its place, and none of the batch stored.
+    const batch = await app.call('POST', '/v1/observations', [{ ...question, user_choice: 'Tier M' }, { ...question, user_choice: ['Tier L', 'Tier S'] }])
+    expect([batch.status, batch.body.error?.issues]).toEqual([400, [{ path: '1.user_choice', message: said }]])
+    expect((await app.call('GET', '/v1/users/alice/preferences')).body.points).toEqual([])
+    // Said multi-select, both take it; an array of one option is that option, single-select, in both.
+    expect((await app.call('POST', '/v1/observations', { ...question, user_choice: ['Tier L', 'Tier S'], multi_select: true })).status).toBe(201)
+    expect((await app.call('POST', '/v1/decisions/check', { choice: ['Tier L', 'Tier S'], point: 'complexity-tier', multi_select: true })).status).toBe(200)
+    expect((await app.call('POST', '/v1/observations', { ...question, user: 'bob', user_choice: ['Tier L'] })).status).toBe(201)
+    expect((await app.call('POST', '/v1/decisions/check', { choice: ['Tier L'], point: 'complexity-tier' })).body.allowed).toBe(true)
+    const [stored] = await exported(app, 'bob')
+    expect([stored?.chosen, stored?.multi_select]).toEqual([['Tier L'], false])
+  })
+
+  it('still reads a multi-select choice stored there before the policy made the point single-select', async () => {
+    const db = new MemoryLevel<string, string>()
+    const open = await createTestApp({ db })
+    const question = { user: 'alice', question: 'Which tier?', header: 'Tier', all_options: ['Tier S', 'Tier M', 'Tier L'] }
+    expect((await open.call('POST', '/v1/observations', { ...question, user_choice: ['Tier L', 'Tier S'] })).status).toBe(201)
+    const points = open.policy.points.map((p) => (p.key === 'complexity-tier' ? { ...p, multi_select: false } : p))
+    const app = await createTestApp({ db, policy: compilePolicy({ ...open.policy, points }) })
+    const [point] = (await app.call('GET', '/v1/users/alice/preferences')).body.points
+    expect([point.point, point.observations]).toEqual(['complexity-tier', 1])
+    const [stored] = await exported(app, 'alice')
+    expect([stored?.chosen, stored?.multi_select]).toEqual([['Tier L', 'Tier S'], true])
+    const rec = await app.call('POST', '/v1/recommendations', question)
+    expect([rec.status, rec.body.observations, rec.body.multi_select]).toEqual([200, 1, false])
   })
 
   it('takes an array of one option, or of one option named twice, as that option', async () => {

@@ -394,6 +394,23 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(await observationsOf(store)).toHaveLength(3)
   })
 
+  it('records labels answering a question that leaves multiSelect out as multi-select, at a point the policy makes single-select too, with the call\'s other answers', async () => {
+    const base = await createTestApp()
+    const points = base.policy.points.map((p) => (p.key === 'development-methodology' ? { ...p, multi_select: false } : p))
+    const { call, store } = await createTestApp({ policy: compilePolicy({ ...base.policy, points }) })
+    const METHOD = 'Which development methodology for this change?'
+    const CHECKS = 'Which checks should run before the PR?'
+    const unsaid = claudeCodeFixture('post-tool-use-multi')
+    for (const where of [unsaid.tool_input, unsaid.tool_response]) delete where.questions[0].multiSelect
+    unsaid.tool_response.answers = { [METHOD]: ['TDD', 'DDD'], [CHECKS]: ['Unit tests'] }
+    expect(await call('POST', HOOK, unsaid)).toEqual({ status: 200, body: {} })
+    const stored = await observationsOf(store)
+    expect(stored.map((o) => [o.point, o.chosen, o.multi_select]).sort()).toEqual([
+      ['development-methodology', ['TDD', 'DDD'], true],
+      [hashPointKey(CHECKS, ['Lint, format', 'Unit tests', 'E2E tests']), ['Unit tests'], true],
+    ].sort())
+  })
+
   it('takes an array of labels as the chosen ones, and skips an answer that is neither a label nor labels, keeping the others', async () => {
     const { call, store } = await createTestApp()
     const CHECKS = 'Which checks should run before the PR?'

@@ -315,8 +315,10 @@ function observationOf(
     header: question.header,
     user_choice: answer,
     all_options: question.options,
-    // Left out by the question, it is what the policy says of the point (else single-select).
-    multi_select: question.multiSelect,
+    // Left out by the question, it is what the policy says of the point (else single-select); but
+    // several labels answered it, which the question took (choiceOf): said, so that a point the
+    // policy makes single-select does not refuse them, and the call's other answers with them.
+    multi_select: question.multiSelect ?? (Array.isArray(answer) && answer.length > 1 ? true : undefined),
     user: options.user,
     project: projectOfEvent(payload, options),
     session_id: payload.session_id,
