@@ -10,7 +10,7 @@ import { InputError } from './domain/errors'
 import { oncePerFrozen } from './domain/freeze'
 import { offeredOptions } from './domain/offered-options'
 import { matchOption, matchInOtherWords, normalizeLabel, resolveChoice } from './domain/labels'
-import { multiSelectOf, refuseUnwritable, shownName, type Observation, type ObservationInput } from './domain/observation'
+import { LabelSchema, multiSelectOf, refuseUnwritable, shownName, type Observation, type ObservationInput } from './domain/observation'
 import type { CompiledPolicy } from './domain/policy'
 import { recommend, type RecommendationRequest } from './domain/recommendation'
 import { expertiseLevel, type ExpertiseLevel } from './domain/expertise'
@@ -52,6 +52,13 @@ export interface DecisionMemory extends DataRights {
    * otherwise. Looked for among the latest ANSWER_LOOKBACK observations at its point.
    */
   answeredOtherwise(input: ObservationInput): Promise<boolean>
+  /**
+   * Why the free text `input` would be stored with as `other` (R-CAP-3) is refused, as
+   * `POST /v1/observations` refuses a `user_choice` (LabelSchema's words), else undefined: for a
+   * doorway that reads a choice from another shape (the Claude Code hook's answer), so that what
+   * it stores can be sent back to the route (an export re-sent) and the doorways agree.
+   */
+  refusedText(input: ObservationInput): string | undefined
   /** The recommendation joined with the decisions bound to its point (R-CON-2). */
   recommend(request: RecommendationRequest): Promise<ContractedRecommendation>
   /**
@@ -324,6 +331,15 @@ export function createDecisionMemory(deps: {
       const choice = resolveChoice(input.user_choice, options, capturedMultiSelect(input, point).multiSelect)
       const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i])
       return !same(choice.chosen, stored.chosen) || choice.other !== stored.other
+    },
+
+    refusedText(input) {
+      const options = offeredOptions(input.all_options).map((o) => o.option)
+      const point = decisionPointKey({ point: input.point, header: input.header, question: input.question, options }, policy)
+      const { other } = resolveChoice(input.user_choice, options, capturedMultiSelect(input, point).multiSelect)
+      if (other === null) return undefined
+      const parsed = LabelSchema.safeParse(other)
+      return parsed.success ? undefined : parsed.error.issues[0]?.message
     },
 
     async observe(inputs, { indexed = false } = {}) {

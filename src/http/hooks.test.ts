@@ -554,6 +554,42 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect((await observationsOf(store)).filter((o) => o.decision_id?.startsWith('toolu_spoilt_unanswered#')).map((o) => o.chosen)).toEqual([['DDD']])
   })
 
+  it('an answer whose free text is over the label limit is skipped and said, as POST /v1/observations refuses it; the call\'s other answers are recorded', async () => {
+    const { call, store } = await createTestApp()
+    const METHOD = 'Which development methodology for this change?'
+    const CHECKS = 'Which checks should run before the PR?'
+    const answered = (id: string, answers: Record<string, string>) => {
+      const payload = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: id }
+      for (const where of [payload.tool_input, payload.tool_response]) where.answers = { [METHOD]: 'TDD', [CHECKS]: 'Unit tests', ...answers }
+      return payload
+    }
+    const OVER = 'x'.repeat(LIMITS.labelLength + 1)
+    const AS_SENT = 'x'.repeat(LIMITS.labelSentLength + 1)
+    // An `Other` answer of a single-select question; the text beside a label of a multi-select one.
+    const single = await call('POST', HOOK, answered('toolu_long_1', { [METHOD]: OVER }))
+    expect(single.status).toBe(200)
+    expect(single.body.systemMessage).toContain(`"${METHOD}" (tool_response.answers.${METHOD}: Too big: expected string to have <=${LIMITS.labelLength} characters once normalised`)
+    const multi = await call('POST', HOOK, answered('toolu_long_2', { [CHECKS]: `Unit tests, ${AS_SENT}` }))
+    expect(multi.body.systemMessage).toContain(`"${CHECKS}" (tool_response.answers.${CHECKS}: Too big: expected string to have <=${LIMITS.labelSentLength} characters as sent`)
+    expect(multi.body.systemMessage).toMatch(/^decision-memory did not record the answer to a question it could not take, and recorded the call's other answers: /)
+    const recorded = (id: string) => observationsOf(store).then((all) => all.filter((o) => o.decision_id?.startsWith(`${id}#`)).map((o) => [o.question, o.chosen, o.other]))
+    expect(await recorded('toolu_long_1')).toEqual([[CHECKS, ['Unit tests'], null]])
+    expect(await recorded('toolu_long_2')).toEqual([[METHOD, ['TDD'], null]])
+    // At the limit it is recorded, and the route takes it back as stored (an export re-sent).
+    const AT = 'y'.repeat(LIMITS.labelLength)
+    expect(await call('POST', HOOK, answered('toolu_long_3', { [METHOD]: AT }))).toEqual({ status: 200, body: {} })
+    expect(await recorded('toolu_long_3')).toEqual([[METHOD, [], AT], [CHECKS, ['Unit tests'], null]])
+    expect((await call('POST', '/v1/observations', { question: METHOD, all_options: ['TDD', 'DDD'], user_choice: AT })).status).toBe(201)
+    expect((await call('POST', '/v1/observations', { question: METHOD, all_options: ['TDD', 'DDD'], user_choice: OVER })).status).toBe(400)
+    // A call whose one answer is such: nothing recorded, nothing set aside (200), and said.
+    const alone = { ...claudeCodeFixture('post-tool-use-single'), tool_use_id: 'toolu_long_4' }
+    for (const where of [alone.tool_input, alone.tool_response]) where.answers = { 'Which complexity tier should this SPEC use?': OVER }
+    const lone = await call('POST', HOOK, alone)
+    expect(lone.status).toBe(200)
+    expect(lone.body.systemMessage).toMatch(/^decision-memory did not record the answer to a question it could not take: "Which complexity tier should this SPEC use\?" \(tool_response\.answers\./)
+    expect(await recorded('toolu_long_4')).toEqual([])
+  })
+
   it('a call none of whose questions the service can take is refused as before, its fields named', async () => {
     const { call, store } = await createTestApp()
     const payload = claudeCodeFixture('post-tool-use-multi')

@@ -644,6 +644,39 @@ function answeredQuestions(
 }
 
 /**
+ * The answers of a PostToolUse whose free text (an `Other` answer, or the part of a multi-select
+ * answer naming no option) the memory refuses as `POST /v1/observations` refuses a `user_choice`
+ * (over the label limit), taken out and said as an answer that is no choice is, the call's others
+ * recorded. Stored, such an answer was the one observation `POST /v1/observations` would not take
+ * back (an export re-sent), and the MCP tool `record_choice` refuses it too.
+ */
+function withoutRefusedTexts(
+  memory: DecisionMemory,
+  observations: readonly ObservationInput[],
+  fields: readonly AnswerFields[],
+  skipped: readonly SkippedQuestion[],
+): { observations: ObservationInput[]; fields: AnswerFields[]; skipped: SkippedQuestion[] } {
+  const kept: ObservationInput[] = []
+  const keptFields: AnswerFields[] = []
+  const said = [...skipped]
+  observations.forEach((o, i) => {
+    const field = fields[i]
+    const why = field === undefined ? undefined : memory.refusedText(o)
+    if (field === undefined || why === undefined) {
+      kept.push(o)
+      if (field !== undefined) keptFields.push(field)
+      return
+    }
+    // `tool_response.answers.Q` as sent: named by the question's start where it is long.
+    const where = field.answer.startsWith('tool_input.') ? 'tool_input' : 'tool_response'
+    const place = Number(field.question.slice(field.question.lastIndexOf('.') + 1))
+    said.push({ place, text: o.question, reason: `${where}.answers.${named(o.question)}: ${why}` })
+  })
+  said.sort((a, b) => a.place - b.place)
+  return { observations: kept, fields: keptFields, skipped: said }
+}
+
+/**
  * The answers of a PostToolUse under a key that names no question of the call (` Which tier? `
  * spaced, `Café?` decomposed against the question composed), said where a question of the call
  * went without an answer: Claude Code keys an answer by its question's exact text, so such an
@@ -1346,8 +1379,10 @@ async function answerHook(memory: DecisionMemory, payload: ClaudeCodeHookPayload
       return {}
     case 'PostToolUse': {
       if (!isQuestion) return {}
-      const { observations, fields, skipped: unread, refused } = answeredQuestions(payload, options)
-      const skipped = await withoutOwnAnswers(memory, options.user, requireToolUseId(payload), unread)
+      const answered = answeredQuestions(payload, options)
+      const { refused } = answered
+      const unread = await withoutOwnAnswers(memory, options.user, requireToolUseId(payload), answered.skipped)
+      const { observations, fields, skipped } = withoutRefusedTexts(memory, answered.observations, answered.fields, unread)
       if (observations.length === 0) {
         // No answer could be taken for a question refused: the call is refused as before, its
         // fields named, so that the hook keeps it aside for a person to read.
