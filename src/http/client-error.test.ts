@@ -113,6 +113,39 @@ describe('requests Node’s parser refuses (R-SVC-2)', () => {
     })
   }
 
+  // A client that half-closes (shutdown(SHUT_WR)) within the body it declared: the request was
+  // well-formed, and its handler, reading the body, says it was cut short under the request's id
+  // (README, Errors: `body_incomplete`); the parser's end of it is no malformed request.
+  for (const [framing, head, body] of [
+    ['declared', 'Content-Length: 100', '{"question":'],
+    ['chunked', 'Transfer-Encoding: chunked', '5\r\n{"que'],
+  ] as const) {
+    it(`leaves a ${framing} body its client half-closed to the request's handler: no answer of its own, no warning`, async () => {
+      const lines: Array<Record<string, unknown>> = []
+      const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) })
+      const ended: string[] = []
+      const server = createServer((req, res) => {
+        req.on('data', () => {})
+        req.on('error', () => ended.push('cut short'))
+        req.on('end', () => res.end('ok'))
+      })
+      server.on('clientError', answerClientError(logger))
+      servers.push(server)
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      const port = (server.address() as AddressInfo).port
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true }, () => socket.end(`POST /v1/observations HTTP/1.1\r\nHost: x\r\n${head}\r\n\r\n${body}`))
+        let text = ''
+        socket.on('data', (chunk) => (text += chunk.toString('utf8')))
+        socket.on('close', () => resolve(text))
+        socket.on('error', reject)
+      })
+      expect(answer).toBe('')
+      expect(lines).toEqual([])
+      expect(ended).toEqual(['cut short'])
+    })
+  }
+
   it('still answers and logs a request whose head the client cut short', async () => {
     const { port, lines } = await serving()
     const answer = await new Promise<string>((resolve, reject) => {

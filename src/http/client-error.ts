@@ -22,7 +22,7 @@ function statusOf(code: string | undefined): { status: number; code: string; mes
 export function answerClientError(logger: Logger) {
   return function onClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
     const response = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage
-    if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent === true || answeredBeforeItsEnd(error, socket, response)) {
+    if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent === true || endedWithinBody(error, socket)) {
       socket.destroy()
       return
     }
@@ -35,14 +35,17 @@ export function answerClientError(logger: Logger) {
 }
 
 /**
- * The connection ended within the body of a request already answered: a body refused unread (413
- * `body_too_large`), whose client, answered, stops sending and closes. Node's parser then finds the
- * body cut short, but the request was well-formed and its answer is out: a 400 after it answered
- * nothing the client sent, and a `client-error` warning told of a malformed request that was not.
- * (Node's parser keeps the request it is reading, and the socket its response until it is done.)
+ * The connection ended within the body of a request Node's parser had taken, a well-formed one
+ * whose client stopped sending. Answered already, a body refused unread (413 `body_too_large`),
+ * whose client, answered, stops sending and closes: a 400 after it answered nothing the client
+ * sent. Or still being read, its client having half-closed (shutdown(SHUT_WR)) before the length
+ * it declared: the request's own handler says it, `body-incomplete` under the request's id, as for
+ * a connection closed whole, where a `malformed_request` under another id, and a `client-error`
+ * warning, told of a malformed request that was not. Either way, the connection is closed.
+ * (Node's parser keeps the request it is reading until it is done.)
  */
-function answeredBeforeItsEnd(error: NodeJS.ErrnoException, socket: Duplex, response: ServerResponse | undefined | null): boolean {
-  if (error.code !== 'HPE_INVALID_EOF_STATE' || (response !== undefined && response !== null)) return false
+function endedWithinBody(error: NodeJS.ErrnoException, socket: Duplex): boolean {
+  if (error.code !== 'HPE_INVALID_EOF_STATE') return false
   const reading = (socket as Duplex & { parser?: { incoming?: IncomingMessage | null } | null }).parser?.incoming
   return reading !== undefined && reading !== null && !reading.complete
 }
