@@ -1017,6 +1017,47 @@ describe('decision-memory hook whose spooled events are refused or not taken, se
       }
     })
   })
+  it('counts no event waiting when the drain could not write back what it kept after a 403, not "the -1 events"', async () => {
+    // bob's spooled event is refused 403 and kept; the drain then cannot write it back (a folder
+    // now where the spool was: EISDIR) and throws, having put back nothing it counted. The 403 was
+    // subtracted from that nothing all the same, and the event at hand's line said `the -1 events`.
+    const answer: RequestListener = (request, response) => {
+      request.resume()
+      const user = new URL(request.url ?? '/', 'http://stub').searchParams.get('user')
+      request.on('end', () => {
+        if (user === 'bob') {
+          void mkdir(spoolNow).then(() => response.writeHead(403, { 'content-type': 'application/json' }).end('{"error":{"code":"forbidden","message":"no"}}'))
+        } else {
+          void rm(spoolNow, { recursive: true, force: true }).then(() =>
+            response.writeHead(503, { 'content-type': 'application/json' }).end('{"error":{"code":"unavailable","message":"busy"}}'),
+          )
+        }
+      })
+    }
+    let spoolNow = ''
+    await withStub('dm-hook-spool-403-unwritable-', answer, async ({ host, dir }) => {
+      const spool = join(dir, 'spool.ndjson')
+      spoolNow = spool
+      const bob = { at: new Date(Date.now() - 60_000).toISOString(), user: 'bob', payload: claudeCodeFixture('session-start') }
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: 'alice' }
+      const said =
+        `decision-memory hook: the service at http://${host} refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user "bob"? If not, set --user or DECISION_MEMORY_USER to the token's user); ` +
+        `the events spooled for "bob" wait for a token that may act for that user\n` +
+        `decision-memory hook: cannot deliver the spool ${spool} (EISDIR): its events wait for a call that can; this call's event is sent all the same\n` +
+        `decision-memory hook: http://${host}/v1/hooks/claude-code answered HTTP 503 without taking it; `
+      await writeFile(spool, `${JSON.stringify(bob)}\n`, { mode: 0o600 })
+      const chosen = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
+      expect(chosen).toEqual({ code: 0, stdout: '', stderr: `${said}spooled to ${spool}\n` })
+      // Nothing lost: bob's event stays in the drain's claim, for a later drain to take over.
+      expect(await readFile(spool, 'utf8')).toContain('"user":"alice"')
+      // The claim left (bob's event) would be taken over by the next drain: a fresh folder.
+      await rm(dir, { recursive: true, force: true })
+      await mkdir(dir)
+      await writeFile(spool, `${JSON.stringify(bob)}\n`, { mode: 0o600 })
+      const asked = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
+      expect(asked).toEqual({ code: 0, stdout: '', stderr: `${said}${ASKED_AS_WRITTEN}\n` })
+    })
+  })
 })
 
 describe('the hook run by hand in a terminal, no payload piped to it', () => {

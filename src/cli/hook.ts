@@ -732,8 +732,11 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   // Stopped for time after offering none, the time was gone before the drain began (node's start, a
   // payload slow to arrive on stdin): the spool took none of it, and is not said to.
   if (drained.stopped === 'time' && offered > 0) spoolTookTime = true
-  waiting = ('left' in drained ? drained.left : 0) - refusedUsers
+  // A drain that threw (its kept events could not be written back, after a 403 too) counted
+  // nothing: the line above said its events wait, and none is counted here, where `left` less the
+  // events refused 403 was `0 - 1`, said as `the -1 events`. Never below none.
   counted = 'left' in drained
+  waiting = 'left' in drained ? Math.max(0, drained.left - refusedUsers) : 0
   sayHeld()
   // Another tool's event (a matcher for every tool): the spool was given its turn, and that is all.
   // A spooled delivery that went unanswered (nothing listening, a URL fetch will not try, no answer
