@@ -765,6 +765,25 @@ globalThis.setTimeout = function (fn, ms, ...args) {
     expect(JSON.parse(stdout).hookSpecificOutput.permissionDecision).toBe('deny')
   })
 
+  it('still checks commands with a --timeout it took before in other than decimal digits, saying how to write it, --fail-closed too', async () => {
+    // `--timeout 3e3` (README's own example once), ` 3000`, `0x3e8`: refused as the hook's --budget
+    // is, the guard exited 1 on every call of a settings file that held one, which Claude Code takes
+    // as letting the command run: every command unchecked, --fail-closed too, where it checked them before.
+    const url = `http://127.0.0.1:${await closedPort()}`
+    const refused = `decision-memory guard: the service at ${url} is not reachable (ECONNREFUSED); refusing the command (--fail-closed)\n`
+    for (const [flag, raw, ms] of [['--timeout=3e3', '3e3', 3000], ['--timeout= 3000', ' 3000', 3000], ['--timeout=0x3e8', '0x3e8', 1000]] as const) {
+      const { code, stdout, stderr } = await runCliKeptOpen(['guard', '--fail-closed', flag], [await bashPayload()], { env: { DECISION_MEMORY_URL: url }, close: true })
+      const note =
+        `decision-memory guard: --timeout must be a whole number of ms in decimal digits (1000), from 1 to 10000, not "${raw}"; ` +
+        `read as ${ms} ms, as the guard read it before, so that it still checks commands: write --timeout ${ms}\n`
+      expect({ flag, code, stderr }).toEqual({ flag, code: 0, stderr: `${note}${refused}` })
+      expect(JSON.parse(stdout).hookSpecificOutput.permissionDecision).toBe('deny')
+    }
+    // In decimal digits, nothing is said of it.
+    const { stderr } = await runCliKeptOpen(['guard', '--fail-closed', '--timeout', '3000'], [await bashPayload()], { env: { DECISION_MEMORY_URL: url }, close: true })
+    expect(stderr).toBe(refused)
+  })
+
   it('reads a payload with a byte order mark before it, as an editor saves one, given as a file as on a pipe', async () => {
     // `guard < payload.json`, README's way to try one by hand: a version before this read the mark
     // on a pipe but not in a file, and said a payload saved so was no JSON, let through unchecked.
@@ -817,10 +836,10 @@ globalThis.setTimeout = function (fn, ms, ...args) {
         [['--bogus'], '--bogus is no flag of guard, nor of any other command: guard takes --fail-closed and --timeout'],
         [['--x\u001b[2J'], '--x\\u001b[2J is no flag of guard, nor of any other command: guard takes --fail-closed and --timeout'],
         [['--timeout', '5\n0'], '--timeout must be a whole number of ms in decimal digits (1000), from 1 to 10000, not "5\\n0"'],
-        // Read as the hook reads its --budget: Number() took hex for 16 ms, an exponent, and spaces around the digits.
-        [['--timeout', '0x10'], '--timeout must be a whole number of ms in decimal digits (1000), from 1 to 10000, not "0x10"'],
-        [['--timeout', '3e3'], '--timeout must be a whole number of ms in decimal digits (1000), from 1 to 10000, not "3e3"'],
-        [['--timeout= 3000'], '--timeout must be a whole number of ms in decimal digits (1000), from 1 to 10000, not " 3000"'],
+        // Read as the hook reads its --budget, but for what Number() took before (a whole 1 to 10000
+        // ms: hex, an exponent, spaces around the digits), still taken (below): a fraction, or past 10000, is not.
+        [['--timeout', '2e4'], '--timeout must be a whole number of ms in decimal digits (1000), from 1 to 10000, not "2e4"'],
+        [['--timeout', '0x10.5'], '--timeout must be a whole number of ms in decimal digits (1000), from 1 to 10000, not "0x10.5"'],
         // A value without its flag, as `serve 7420` is told its --port: the --timeout, one the guard takes.
         [['3000'], '"3000" is no argument of this command: give it after its flag, --timeout 3000'],
         [['--fail-closed', '10000'], '"10000" is no argument of this command: give it after its flag, --timeout 10000'],

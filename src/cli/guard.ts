@@ -5,7 +5,7 @@ import { decisionsNamed } from '../decisions/decisions-named'
 import { LIMITS } from '../domain/limits'
 import { rationalePart, rationaleQuoted, serviceUrlPrefix, withinHookLimit } from '../integrations/hook-text'
 import { GUARDED_TOOLS } from '../integrations/shell-tools'
-import { abortAfter, authHeaders, barredPortReason, EnvironmentError, envValue, msFlag, TIMEOUT_FLAG, urlMistakeReason, exitWhenWritten, serviceUrl, serviceUrlProblem, tokenProblem, parseFlags } from './options'
+import { abortAfter, authHeaders, barredPortReason, EnvironmentError, envValue, msFlag, msOf, TIMEOUT_FLAG, urlMistakeReason, exitWhenWritten, serviceUrl, serviceUrlProblem, tokenProblem, parseFlags } from './options'
 import { commandFolders } from './command-folders'
 import { pathInRepository } from './repository'
 import { serviceErrorIn } from './error-envelope'
@@ -452,10 +452,45 @@ export async function readStdin(
 /**
  * The ms the guard's `--timeout` value gives (GUARD_TIMEOUT_MS when not given), as the guard reads
  * it, install-hooks too (shortGuardTimeouts): a value it does not take is a UsageError. Read by the
- * rule the hook's --budget is (msFlag): decimal digits, where Number() took `0x10` for 16 ms.
+ * rule the hook's --budget is (msFlag): decimal digits, where Number() took `0x10` for 16 ms; but a
+ * value the guard took so before (timeoutAsBefore: `3e3`, `0x10`, ` 3000`) is still that many ms,
+ * said on stderr (guardTimeoutNote): refused, a settings file that held one made the guard exit 1
+ * on every call, which Claude Code takes as letting every command run unchecked, --fail-closed too.
  */
 export function guardTimeoutMs(value: string | undefined): number {
-  return value === undefined ? GUARD_TIMEOUT_MS : msFlag(value, TIMEOUT_FLAG)
+  if (value === undefined) return GUARD_TIMEOUT_MS
+  try {
+    return msFlag(value, TIMEOUT_FLAG)
+  } catch (error) {
+    const before = timeoutAsBefore(value)
+    if (before === undefined) throw error
+    return before
+  }
+}
+
+/** The ms Number() read a --timeout as, when it was a whole 1 to 10000 (the guard's rule before msFlag); else undefined. */
+function timeoutAsBefore(value: string): number | undefined {
+  const ms = Number(value)
+  return Number.isInteger(ms) && ms >= 1 && ms <= 10_000 ? ms : undefined
+}
+
+/**
+ * What the guard says on stderr of a --timeout it reads only as it read one before (timeoutAsBefore),
+ * before it checks the command all the same: its refusal's words, the ms taken, and how to write them.
+ */
+export function guardTimeoutNote(value: string | undefined): string | undefined {
+  if (value === undefined || msOf(value, TIMEOUT_FLAG) !== undefined) return undefined
+  const before = timeoutAsBefore(value)
+  if (before === undefined) return undefined
+  const refused = (() => {
+    try {
+      msFlag(value, TIMEOUT_FLAG)
+      return ''
+    } catch (error) {
+      return (error as Error).message
+    }
+  })()
+  return printableLine(`${refused}; read as ${before} ms, as the guard read it before, so that it still checks commands: write --timeout ${before}`)
 }
 
 const GUARD_FLAGS = { 'fail-closed': { type: 'boolean' }, timeout: { type: 'string' } } as const
@@ -493,7 +528,7 @@ function guardOptions(argv: string[]) {
     if (!(error instanceof EnvironmentError)) throw error
     addressProblem = error.message
   }
-  return { timeoutMs, failClosed: values['fail-closed'] === true, url, addressProblem, token: envValue('DECISION_MEMORY_TOKEN') }
+  return { timeoutMs, failClosed: values['fail-closed'] === true, url, addressProblem, token: envValue('DECISION_MEMORY_TOKEN'), timeoutNote: guardTimeoutNote(values.timeout) }
 }
 
 /**
@@ -508,8 +543,10 @@ export async function guardCommand(argv: string[]): Promise<number> {
     process.stderr.write(`decision-memory guard: ${await flagMistakeWhy(error)}\n`)
     return 1
   }
-  const stdin = await readStdin(options.timeoutMs)
-  const out = await guard({ payload: stdin.text, payloadCut: stdin.cut, payloadTooLarge: stdin.tooLarge === true, payloadFromTerminal: stdin.terminal === true, ...options })
+  const { timeoutNote, ...checking } = options
+  if (timeoutNote !== undefined) process.stderr.write(`decision-memory guard: ${timeoutNote}\n`)
+  const stdin = await readStdin(checking.timeoutMs)
+  const out = await guard({ payload: stdin.text, payloadCut: stdin.cut, payloadTooLarge: stdin.tooLarge === true, payloadFromTerminal: stdin.terminal === true, ...checking })
   process.stdout.write(out.stdout)
   process.stderr.write(out.stderr)
   // Its answer given: what it gave up on (a DNS lookup) must not hold every Bash call past it.

@@ -323,13 +323,14 @@ describe('install-hooks and a token in a hook command', () => {
         'when the service is that slow Claude Code ends the guard first and the command runs, --fail-closed or not; raise the "timeout" or lower --timeout',
     ])
     // Kept as the user set it: only said. The flag is read as sh hands it to the guard and the guard reads it (quoted, `=`);
-    // the default, 1000 ms, and 2000 ms (4.5 s in all) under the entry's 5 s say nothing, nor a value the guard refuses (it exits at once: 3e3, not decimal digits).
+    // the default, 1000 ms, and 2000 ms (4.5 s in all) under the entry's 5 s say nothing, nor a value the guard refuses (it exits at once);
+    // 3e3, not decimal digits, is read as the guard still reads it, 3000 ms.
     expect(JSON.parse(await readFile(file, 'utf8')).hooks.PreToolUse.find((g: any) => g.matcher === 'Bash|PowerShell').hooks[0].command).toContain('--timeout 3000')
     const cases = [
       [' --timeout=3000', true],
       [" --timeout '3000'", true],
       [' --timeout="3000"', true],
-      [' --timeout 3e3', false],
+      [' --timeout 3e3', true],
       [' --timeout 2500', true],
       ['', false],
       [' --timeout 2000', false],

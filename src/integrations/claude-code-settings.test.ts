@@ -469,7 +469,7 @@ describe('shortGuardTimeouts', () => {
     // 2 × 1000 + 500 = 2.5 s: under 5 s, above 2 s.
     expect(shortGuardTimeouts(settingsOf(guard), guardTimeoutMs)).toEqual([])
     expect(shortGuardTimeouts(settingsOf(guard, 2), guardTimeoutMs)).toEqual([{ matcher: 'Bash', timeout: 2, timeoutMs: 1000, takesMs: 2500 }])
-    for (const flags of [' --timeout 3000', ' --timeout=3000', " --timeout '3000'", ' --timeout "3000"', ' --timeout=\'3000\'', ' --fail-closed --timeout 3000', ' --timeout 3\\000']) {
+    for (const flags of [' --timeout 3000', ' --timeout=3000', " --timeout '3000'", ' --timeout "3000"', ' --timeout=\'3000\'', ' --fail-closed --timeout 3000', ' --fail-closed --timeout 3e3', ' --timeout 3\\000']) {
       expect(shortGuardTimeouts(settingsOf(guard + flags), guardTimeoutMs), flags).toEqual([{ matcher: 'Bash', timeout: 5, timeoutMs: 3000, takesMs: 6500 }])
     }
     // Inside the quotes of a shell it runs in, the quote closing them ends its words.
@@ -496,8 +496,8 @@ describe('shortGuardTimeouts', () => {
   })
 
   it('leaves out an entry the guard refuses the flag of (it exits at once), one known only when it runs, and words not the guard\'s', () => {
-    // 3e3 and 0x10 too, not in decimal digits, as the hook refuses them for its --budget.
-    for (const flags of [' --timeout soon', ' --timeout 0', ' --timeout 20000', ' --timeout 3e3', ' --fail-closed --timeout 0x10', ' --timeout $T', ' --timeout "$T"', ' -- --timeout 9000', ' 2>/dev/null; echo --timeout 9000', ' | tee --timeout 9000',
+    // 2e4, not in decimal digits and past 10000, as the guard refuses it (3e3 it still reads as 3000, above).
+    for (const flags of [' --timeout soon', ' --timeout 0', ' --timeout 20000', ' --timeout 2e4', ' --fail-closed --timeout 0x10.5', ' --timeout $T', ' --timeout "$T"', ' -- --timeout 9000', ' 2>/dev/null; echo --timeout 9000', ' | tee --timeout 9000',
       // Given twice, a flag mistake the guard exits on at once ("given twice"), whatever the values.
       ' --timeout 3000 --timeout 3000', ' --timeout=3000 --fail-closed --timeout=4000']) {
       expect(shortGuardTimeouts(settingsOf(guard + flags), guardTimeoutMs), flags).toEqual([])
