@@ -146,6 +146,41 @@ describe('requests Node’s parser refuses (R-SVC-2)', () => {
     })
   }
 
+  // Pipelined: a whole request, then one its client half-closed within the body, sent before the
+  // first was answered. The first was taken (stored, at a route that writes): its answer is the
+  // client's, and only the second is cut short; the connection is closed once the first is out.
+  it('answers the request before one its client half-closed within the body, then closes the connection', async () => {
+    const lines: Array<Record<string, unknown>> = []
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) })
+    const seen: string[] = []
+    const server = createServer((req, res) => {
+      const id = req.headers['x-request-id'] as string
+      req.on('data', () => {})
+      req.on('error', () => seen.push(`${id} cut short`))
+      // The first is answered only once the client's end has come, as a slower write is.
+      req.on('end', () => {
+        seen.push(`${id} read`)
+        req.socket.once('end', () => res.end(`answer of ${id}`))
+      })
+    })
+    server.on('clientError', answerClientError(logger))
+    servers.push(server)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const port = (server.address() as AddressInfo).port
+    const first = 'POST /v1/observations HTTP/1.1\r\nHost: x\r\nX-Request-Id: r-1\r\nContent-Length: 2\r\n\r\n{}'
+    const second = 'POST /v1/observations HTTP/1.1\r\nHost: x\r\nX-Request-Id: r-2\r\nContent-Length: 100\r\n\r\n{"question":'
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true }, () => socket.end(first + second))
+      let text = ''
+      socket.on('data', (chunk) => (text += chunk.toString('utf8')))
+      socket.on('close', () => resolve(text))
+      socket.on('error', reject)
+    })
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\nanswer of r-1$/)
+    expect(lines).toEqual([])
+    expect(seen).toEqual(['r-1 read', 'r-2 cut short'])
+  })
+
   it('still answers and logs a request whose head the client cut short', async () => {
     const { port, lines } = await serving()
     const answer = await new Promise<string>((resolve, reject) => {

@@ -22,7 +22,12 @@ function statusOf(code: string | undefined): { status: number; code: string; mes
 export function answerClientError(logger: Logger) {
   return function onClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
     const response = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage
-    if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent === true || endedWithinBody(error, socket)) {
+    const cut = endedWithinBody(error, socket)
+    if (cut !== undefined && socket.writable) {
+      closeAfterAnswersBefore(socket, cut)
+      return
+    }
+    if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent === true) {
       socket.destroy()
       return
     }
@@ -44,10 +49,31 @@ export function answerClientError(logger: Logger) {
  * warning, told of a malformed request that was not. Either way, the connection is closed.
  * (Node's parser keeps the request it is reading until it is done.)
  */
-function endedWithinBody(error: NodeJS.ErrnoException, socket: Duplex): boolean {
-  if (error.code !== 'HPE_INVALID_EOF_STATE') return false
+function endedWithinBody(error: NodeJS.ErrnoException, socket: Duplex): IncomingMessage | undefined {
+  if (error.code !== 'HPE_INVALID_EOF_STATE') return undefined
   const reading = (socket as Duplex & { parser?: { incoming?: IncomingMessage | null } | null }).parser?.incoming
-  return reading !== undefined && reading !== null && !reading.complete
+  return reading !== undefined && reading !== null && !reading.complete ? reading : undefined
+}
+
+/**
+ * Closes a connection whose client half-closed within the body of `cut`, once the answers of the
+ * requests it sent before that one are out: pipelined, a whole request sent before it was taken
+ * (stored, at a route that writes), and its answer is the client's, where the connection closed at
+ * once lost it. Node hands the socket to each answer in turn (`_httpMessage`); the one of `cut`, or
+ * none, is the socket's once those before it are sent. Closed, `cut`'s handler finds its body cut
+ * short (`body-incomplete`).
+ */
+function closeAfterAnswersBefore(socket: Duplex, cut: IncomingMessage): void {
+  const answering = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
+  if (answering === undefined || answering === null || answering.req === cut || socket.destroyed) {
+    socket.destroy()
+    return
+  }
+  // Node's own listener, added when the answer was made, has handed the socket on by then.
+  answering.once('finish', () => closeAfterAnswersBefore(socket, cut))
+  answering.once('close', () => {
+    if (!answering.writableFinished) socket.destroy()
+  })
 }
 
 /** Writes a JSON answer on a socket no ServerResponse holds, then closes it. */
