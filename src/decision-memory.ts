@@ -317,6 +317,13 @@ export function createDecisionMemory(deps: {
     return { multiSelect: Array.isArray(input.user_choice), by: 'choice' }
   }
 
+  /** Why the free text a choice is stored with as `other` is refused, as a `user_choice` is (LabelSchema's words), else undefined. */
+  function otherRefused(other: string | null): string | undefined {
+    if (other === null) return undefined
+    const parsed = LabelSchema.safeParse(other)
+    return parsed.success ? undefined : parsed.error.issues[0]?.message
+  }
+
   const memory: DecisionMemory = {
     policy,
     clock,
@@ -337,9 +344,7 @@ export function createDecisionMemory(deps: {
       const options = offeredOptions(input.all_options).map((o) => o.option)
       const point = decisionPointKey({ point: input.point, header: input.header, question: input.question, options }, policy)
       const { other } = resolveChoice(input.user_choice, options, capturedMultiSelect(input, point).multiSelect)
-      if (other === null) return undefined
-      const parsed = LabelSchema.safeParse(other)
-      return parsed.success ? undefined : parsed.error.issues[0]?.message
+      return otherRefused(other)
     },
 
     async observe(inputs, { indexed = false } = {}) {
@@ -376,6 +381,15 @@ export function createDecisionMemory(deps: {
               : 'give one label, or set multi_select'
           throw new InputError('multiple_choices', 'a single-select question has one choice', {
             issues: [{ path: `${path}user_choice`, message }],
+          })
+        }
+        // Each text of an array is within the label limit, but several are stored joined, as one
+        // `other`, which the re-send of an export sends back as one label: refused there, the
+        // answer could not be sent back, and the hook skips such an answer (refusedText).
+        const refusedOther = Array.isArray(input.user_choice) ? otherRefused(choice.other) : undefined
+        if (refusedOther !== undefined) {
+          throw new InputError('invalid_request', `invalid request: ${path}user_choice`, {
+            issues: [{ path: `${path}user_choice`, message: `its texts naming no option are stored as one, joined with ", ": ${refusedOther}` }],
           })
         }
         const timestamp = at.toISOString()

@@ -289,3 +289,31 @@ describe('an array of labels naming free text twice', () => {
     expect(stored.find((o) => o.decision_id === 'single')).toMatchObject({ chosen: [], other: 'ruff', multi_select: false })
   })
 })
+
+describe('an array of labels naming several texts', () => {
+  it('is refused naming user_choice where the texts, stored joined as one other, pass the label limit, as the re-send of an export would send them', async () => {
+    const { call, store } = await createTestApp()
+    const question = { question: 'Which checks should run before the PR?', all_options: ['Lint, format', 'Unit tests', 'E2E tests'] }
+    // 300 + ", " + 199 = 501 once joined: over; 300 + ", " + 198 = 500: within.
+    const over = await call('POST', '/v1/observations', { ...question, user_choice: ['Unit tests', 'a'.repeat(300), 'b'.repeat(199)], decision_id: 'over' })
+    expect(over.status).toBe(400)
+    expect(over.body.error).toMatchObject({
+      code: 'invalid_request',
+      message: 'invalid request: user_choice',
+      issues: [{ path: 'user_choice', message: expect.stringMatching(/^its texts naming no option are stored as one, joined with ", ": Too big: expected string to have <=500 characters once normalised/) }],
+    })
+    const within = await call('POST', '/v1/observations', { ...question, user_choice: ['Unit tests', 'a'.repeat(300), 'b'.repeat(198)], decision_id: 'within' })
+    expect(within.status).toBe(201)
+    const [stored] = await store.observationsAt('default', within.body.stored[0].point)
+    expect(stored).toMatchObject({ decision_id: 'within', chosen: ['Unit tests'], other: `${'a'.repeat(300)}, ${'b'.repeat(198)}` })
+    // Sent back as README's re-send sends it (`.chosen + [.other]`), it is taken.
+    await call('DELETE', '/v1/users/default')
+    const again = await call('POST', '/v1/observations', { ...question, user_choice: [...stored!.chosen, stored!.other], multi_select: true, decision_id: 'within' })
+    expect(again.status).toBe(201)
+    // In an array of observations, named by its place; nothing of the array stored.
+    const many = await call('POST', '/v1/observations', [{ ...question, user_choice: 'Unit tests', decision_id: 'm-0' }, { ...question, user_choice: ['a'.repeat(300), 'b'.repeat(300)], multi_select: true, decision_id: 'm-1' }])
+    expect(many.status).toBe(400)
+    expect(many.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['1.user_choice'])
+    expect(await store.observationsAt('default', within.body.stored[0].point)).toHaveLength(1)
+  })
+})
