@@ -1,16 +1,11 @@
 import { createHash } from 'node:crypto'
 import { fileEvidence, statusOfLines } from './adr-tools'
-import { recordsNamed, TIME_WRITTEN, ZONE_AFTER_SPACE } from './status-words'
+import { JEKYLL_TIME, recordsNamed, TIME_WRITTEN } from './status-words'
 import { fieldOf, filled, isLinkDefinition, linkDefinitions, linkTarget, numbered, parseRecord, setextAsAtx, slug, textOf, type Line, type LinkDefinitions, type Section } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, unreadDateProblems, type FileReading, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 
 const KEY = /\b([A-Z][A-Z0-9]*-\d+)\b/
 const DAY = /\b(\d{4}-\d{2}-\d{2})\b/
-/**
- * Jekyll's time after a day, a space for the `T` (`2024-02-01 21:33:43 -0800`, as its front matter's
- * `date:` writes it, which readDate reads), and a zone after a space.
- */
-const JEKYLL_TIME = String.raw`\s+\d{1,2}:\d{2}(?:[\w+-]|[:.](?=\w))*(?:${ZONE_AFTER_SPACE})?`
 /** A heading's ISO day with no time after it: the day of `(2024-02-01)`, not of `(2024-02-01 21:33:43 -0800)`. */
 const DAY_ALONE = new RegExp(`${DAY.source}(?!${JEKYLL_TIME})`)
 /**

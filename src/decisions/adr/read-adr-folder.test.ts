@@ -1413,6 +1413,11 @@ describe('status forms real repositories write', () => {
     for (const line of ['Accepted on 2020-05-05T10:00:00Z', 'Accepted (2020-05-05T10:00:00.123+02:00)', 'Accepted on 2020-05-05T23:59:59Z.', '2020-05-05T10:00:00Z Accepted', '[2020-05-05T10:00Z] Accepted']) {
       expect(readStatusLine(line), line).toEqual({ status: 'accepted', date: '2020-05-05' })
     }
+    // Jekyll's time, a space for the `T`, is read as a `Date:` field reads it, before the status word too;
+    // a day with words after it keeps its day.
+    for (const line of ['Accepted on 2020-05-05 21:33:43 -0800', 'Accepted (2020-05-05 21:33)', '2020-05-05 21:33:43 -0800 Accepted', '[2020-05-05 21:33:43 +02:00] Accepted', '2020-05-05 21:33:43Z: Accepted', 'Accepted on 2020-05-05 by the team']) {
+      expect(readStatusLine(line), line).toEqual({ status: 'accepted', date: '2020-05-05' })
+    }
     // A time the clock has not, or not written as one, is no day: as `Date: 2020-05-05T25:00:00Z` is not.
     for (const [line, written] of [
       ['Accepted on 2020-05-05T25:00:00Z', '2020-05-05T25:00:00Z'],
@@ -1430,10 +1435,41 @@ describe('status forms real repositories write', () => {
       ['2020-05-05T10:00:00 Z Accepted', '2020-05-05T10:00:00 Z'],
       ['2020-05-05T10:00:00 -0800: Accepted', '2020-05-05T10:00:00 -0800'],
       ['Accepted on 2020/05/05T10:00:00 Z', '2020/05/05T10:00:00 Z'],
+      // Jekyll's time the clock has not, or after a day not written with dashes, or a time after a day written first.
+      ['Accepted on 2020-05-05 25:00:00 -0800', '2020-05-05 25:00:00 -0800'],
+      ['2020-05-05 21:33:60 Accepted', '2020-05-05 21:33:60'],
+      ['Accepted (2020/05/05 10:00)', '2020/05/05 10:00'],
+      ['Accepted on 2020-05-05 9:30', '2020-05-05 9:30'],
+      ['Accepted on 05.05.2020 10:00', '05.05.2020 10:00'],
+      ['05.05.2020T10:00 Accepted', '05.05.2020T10:00'],
     ] as const) {
       expect(readStatusLine(line), line).toEqual({ status: 'accepted', unreadDate: written })
       expect(readDate(written), written).toBeUndefined()
     }
+  })
+
+  it('a date written with the status as Jekyll writes it is read as a `Date:` field written so: its day, or said whole, and the status read either way', () => {
+    const adr = (n: number, date: string, status: string) => `# ${n}. Use X${n}\n\n${date}## Status\n\n${status}\n\n## Decision\n\nX${n}.\n`
+    const reading = readTexts({
+      '0001-use-x1.md': adr(1, 'Date: 2024-02-01 25:00:00 -0800\n\n', 'Accepted'),
+      '0002-use-x2.md': adr(2, '', 'Accepted on 2024-02-01 25:00:00 -0800'),
+      '0003-use-x3.md': adr(3, 'Date: 2024-02-01 21:33:43 -0800\n\n', 'Accepted'),
+      '0004-use-x4.md': adr(4, '', 'Accepted on 2024-02-01 21:33:43 -0800'),
+      // A status log line that starts with the time: the record was left out, `unknown status`.
+      '0005-use-x5.md': adr(5, '', '2024-02-01 21:33:43 -0800 Accepted'),
+    })
+    expect(summary(reading.records)).toEqual({
+      'ADR-0001': ['accepted', null, null, null],
+      'ADR-0002': ['accepted', null, null, null],
+      'ADR-0003': ['accepted', '2024-02-01', null, null],
+      'ADR-0004': ['accepted', '2024-02-01', null, null],
+      'ADR-0005': ['accepted', '2024-02-01', null, null],
+    })
+    const unread = 'is not a date; the record is read without it'
+    expect(reading.problems).toEqual([
+      { path: '0001-use-x1.md', line: 3, message: `"2024-02-01 25:00:00 -0800" ${unread}` },
+      { path: '0002-use-x2.md', line: 5, message: `"2024-02-01 25:00:00 -0800" ${unread}` },
+    ])
   })
 
   it('a date written with the status with a space before its zone is said and read as a `Date:` field written so, not as its day', () => {

@@ -136,18 +136,25 @@ describe('readDate, for any text', () => {
       expect(readDate(written), written).toBe('2020-05-05')
   })
 
-  it('reads an ISO time written beside a status as a `Date:` field holding it: its day, or said unread whole, its zone after a space too', () => {
+  it('reads a time written beside a status as a `Date:` field holding it: its day, or said unread whole, its zone after a space too', () => {
     const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'))
+    // A day as records write one beside a status, year first with dashes, slashes or dots, or day first.
     const written = fc
-      .tuple(day, two(25), two(61), fc.constantFrom('', ':00', ':59.5'), fc.constantFrom('', ' ', '  '), fc.constantFrom('', 'Z', '+02:00', '-0800', '+24:00', '+01'), fc.constantFrom('-', '/'))
-      .map(([d, h, m, s, space, zone, sep]) => `${d.replaceAll('-', sep)}T${h}:${m}${s}${zone === '' ? '' : space}${zone}`)
+      .tuple(day, fc.constantFrom('-', '/', '.', 'day first'), fc.constantFrom('T', 't', ' ', '  '), fc.oneof(two(25), fc.integer({ min: 0, max: 9 }).map(String)), two(61))
+      .chain(([d, sep, join, h, m]) => {
+        const [y, mo, dd] = d.split('-') as [string, string, string]
+        const dayWritten = sep === 'day first' ? `${dd}.${mo}.${y}` : [y, mo, dd].join(sep)
+        return fc
+          .tuple(fc.constantFrom('', ':00', ':59.5'), fc.constantFrom('', ' ', '  '), fc.constantFrom('', 'Z', '+02:00', '-0800', '+24:00', '+01'))
+          .map(([s, space, zone]) => `${dayWritten}${join}${h}:${m}${s}${zone === '' ? '' : space}${zone}`)
+      })
     fc.assert(
       fc.property(written, fc.constantFrom('Accepted on %', 'Accepted (%)', 'Accepted — %.', '% Accepted', '%: Accepted', '[%] Accepted'), (w, form) => {
         const line = form.replace('%', w)
         const day = readDate(w)
         expect(readStatusLine(line), line).toEqual(day === undefined ? { status: 'accepted', unreadDate: w } : { status: 'accepted', date: day })
       }),
-      { numRuns: 1000 },
+      { numRuns: 2000 },
     )
   })
 

@@ -97,6 +97,13 @@ function tickedOf(line: string): string | null | undefined {
 export const ZONE_AFTER_SPACE = String.raw`\s+(?:[Zz]|[+-]\d{2}(?::?\d{2})?)(?![\w+-]|:\w)`
 
 /**
+ * Jekyll's time after a day, a space for the `T` (`2024-02-01 21:33:43 -0800`, as its front matter's
+ * `date:` writes it, which readDate reads), and a zone after a space: a time of the day in digits
+ * with a colon, so that `Accepted on 2024-02-01 by the team` keeps its day.
+ */
+export const JEKYLL_TIME = String.raw`\s+\d{1,2}:\d{2}(?:[\w+-]|[:.](?=\w))*(?:${ZONE_AFTER_SPACE})?`
+
+/**
  * The time written onto a day (`T10:00:00Z`, `t10:00`; a colon or a dot only inside it, so `…Z.` and
  * `…Z: Accepted` end where they should), with a zone written after a space (`T10:00:00 Z`,
  * `T10:00:00 +01:00`): what readDate is given to read as a `Date:` field's whole value, where a
@@ -106,15 +113,20 @@ export const TIME_WRITTEN = String.raw`[Tt](?:[\w+-]|[:.](?=\w))*(?:${ZONE_AFTER
 
 /**
  * A day as records write one beside a status: `2020-05-05`, `2020/05/05`, `05.05.2020`, or
- * `05/06/2020`, which cannot be read; the first two with the time written onto it too
- * (`2020-05-05T10:00:00Z`, a colon or a dot only inside it), so that the time is read as readDate
- * reads a `Date:` field's: `Accepted on 2020-05-05T25:00:00Z` was read as 2020-05-05, where
- * `Date: 2020-05-05T25:00:00Z` is not a date, and so was `Accepted on 2020/05/05T10:00:00Z`, where
- * a `Date:` field takes a time only after a day written with dashes. A zone written after a space
- * (`2020-05-05T10:00:00 Z`, `… +01:00`) goes with the time, as a `Date:` field holds it, which is no
- * date there: beside a status the time was taken without it, and read as 2020-05-05.
+ * `05/06/2020`, which cannot be read; each with the time written onto it too, after a `T`
+ * (`2020-05-05T10:00:00Z`, a colon or a dot only inside it) or after a space as Jekyll writes it
+ * (`2020-05-05 21:33:43 -0800`), so that the time is read as readDate reads a `Date:` field's:
+ * `Accepted on 2020-05-05T25:00:00Z` was read as 2020-05-05, where `Date: 2020-05-05T25:00:00Z` is
+ * not a date, and so was `Accepted on 2020/05/05T10:00:00Z`, where a `Date:` field takes a time only
+ * after a day written with dashes. A zone written after a space (`2020-05-05T10:00:00 Z`, `… +01:00`)
+ * goes with the time, as a `Date:` field holds it, which is no date there: beside a status
+ * the time was taken without it, and read as 2020-05-05. Jekyll's time was left after the day, so
+ * `Accepted on 2020-05-05 25:00:00 -0800` was read as 2020-05-05, and `2020-05-05 21:33:43 -0800
+ * Accepted` as no status at all. A day is taken without its time only where none follows: a
+ * shorter match of one that is no date would read its day.
  */
-const DAY_WRITTEN = String.raw`\d{4}(?:-\d{2}-\d{2}|[./]\d{1,2}[./]\d{1,2})(?:${TIME_WRITTEN})?|\d{1,2}[./]\d{1,2}[./]\d{4}`
+const DAY_ALONE_OR_TIMED = String.raw`(?:${TIME_WRITTEN}|${JEKYLL_TIME}|(?![Tt]|\s+\d{1,2}:\d))`
+const DAY_WRITTEN = String.raw`(?:\d{4}(?:-\d{2}-\d{2}|[./]\d{1,2}[./]\d{1,2})|\d{1,2}[./]\d{1,2}[./]\d{4})${DAY_ALONE_OR_TIMED}`
 
 /** Struck-out text (`~~Accepted~~`) and the separator after it (`|`, `,`, a dash or an arrow). */
 const STRUCK = /~~[^~]*~~\s*(?:[|,;:\u2014\u2013]|->|=>|\u2192)?\s*/g
