@@ -1442,6 +1442,11 @@ describe('status forms real repositories write', () => {
       ['Accepted on 2020-05-05 9:30', '2020-05-05 9:30'],
       ['Accepted on 05.05.2020 10:00', '05.05.2020 10:00'],
       ['05.05.2020T10:00 Accepted', '05.05.2020T10:00'],
+      // A zone named after a space goes with the time, as a `Date:` field holds it, which is no date there.
+      ['Accepted on 2020-05-05T10:00:00 UTC', '2020-05-05T10:00:00 UTC'],
+      ['Accepted (2020-05-05 10:00 PST)', '2020-05-05 10:00 PST'],
+      ['2020-05-05T10:00:00 GMT+1: Accepted', '2020-05-05T10:00:00 GMT+1'],
+      ['Accepted on 2020-05-05T10:00 utc.', '2020-05-05T10:00 utc'],
     ] as const) {
       expect(readStatusLine(line), line).toEqual({ status: 'accepted', unreadDate: written })
       expect(readDate(written), written).toBeUndefined()
@@ -1457,6 +1462,9 @@ describe('status forms real repositories write', () => {
       '0004-use-x4.md': adr(4, '', 'Accepted on 2024-02-01 21:33:43 -0800'),
       // A status log line that starts with the time: the record was left out, `unknown status`.
       '0005-use-x5.md': adr(5, '', '2024-02-01 21:33:43 -0800 Accepted'),
+      // A zone named after the time, as a `Date:` field holding it is said.
+      '0006-use-x6.md': adr(6, 'Date: 2024-02-01T10:00:00 UTC\n\n', 'Accepted'),
+      '0007-use-x7.md': adr(7, '', 'Accepted on 2024-02-01T10:00:00 UTC'),
     })
     expect(summary(reading.records)).toEqual({
       'ADR-0001': ['accepted', null, null, null],
@@ -1464,11 +1472,15 @@ describe('status forms real repositories write', () => {
       'ADR-0003': ['accepted', '2024-02-01', null, null],
       'ADR-0004': ['accepted', '2024-02-01', null, null],
       'ADR-0005': ['accepted', '2024-02-01', null, null],
+      'ADR-0006': ['accepted', null, null, null],
+      'ADR-0007': ['accepted', null, null, null],
     })
     const unread = 'is not a date; the record is read without it'
     expect(reading.problems).toEqual([
       { path: '0001-use-x1.md', line: 3, message: `"2024-02-01 25:00:00 -0800" ${unread}` },
       { path: '0002-use-x2.md', line: 5, message: `"2024-02-01 25:00:00 -0800" ${unread}` },
+      { path: '0006-use-x6.md', line: 3, message: `"2024-02-01T10:00:00 UTC" ${unread}` },
+      { path: '0007-use-x7.md', line: 5, message: `"2024-02-01T10:00:00 UTC" ${unread}` },
     ])
   })
 
@@ -1966,7 +1978,9 @@ describe('a DECISIONS.md heading dated by a time as Jekyll writes it', () => {
         '# Log\n\n## D-001: Use tabs (2024-02-01 21:33:43 -0800)\n\n- Status: Accepted\n\n## D-002: Use spaces (2024-02-01 25:00:00 -0800)\n\n- Status: Accepted on 2024-02-03\n\n' +
         '## D-003: Use mixed [2024-02-01 21:33]\n\n- Status: Accepted\n\n## Use Node 20 - 2024-02-01 21:33:43 +02:00\n\n- Status: Accepted\n\n' +
         // A space before the zone after a `T`, or before a `Z`, makes no time a `- Date:` field reads.
-        '## D-005: Use Deno (2024-02-01T10:00:00 Z)\n\n- Status: Accepted\n\n## D-006: Use Bun (2024-02-01 10:00:00 Z)\n\n- Status: Accepted\n- Supersedes: Use Node 20\n',
+        '## D-005: Use Deno (2024-02-01T10:00:00 Z)\n\n- Status: Accepted\n\n## D-006: Use Bun (2024-02-01 10:00:00 Z)\n\n- Status: Accepted\n- Supersedes: Use Node 20\n\n' +
+        // A zone named after a space, as a `- Date:` field holding it is said; it was left in the title.
+        '## D-007: Use Go (2024-02-01T10:00:00 UTC)\n\n- Status: Accepted\n\n## D-008: Use Zig (2024-02-01 10:00 PST)\n\n- Status: Accepted\n',
     })
     expect(reading.records.map((r) => [r.key, r.title, r.date ?? null])).toEqual([
       ['D-001', 'Use tabs', '2024-02-01'],
@@ -1976,6 +1990,8 @@ describe('a DECISIONS.md heading dated by a time as Jekyll writes it', () => {
       ['DEC-use-node-20-21-33-43-02-00', 'Use Node 20', '2024-02-01'],
       ['D-005', 'Use Deno', null],
       ['D-006', 'Use Bun', null],
+      ['D-007', 'Use Go', null],
+      ['D-008', 'Use Zig', null],
     ])
     // Named by its title as imported, the section is found.
     expect(reading.records.find((r) => r.key === 'D-006')?.supersedes).toBe('DEC-use-node-20-21-33-43-02-00')
@@ -1984,6 +2000,8 @@ describe('a DECISIONS.md heading dated by a time as Jekyll writes it', () => {
       { path: 'DECISIONS.md', line: 7, message: `"2024-02-01 25:00:00 -0800" ${unread}` },
       { path: 'DECISIONS.md', line: 19, message: `"2024-02-01T10:00:00 Z" ${unread}` },
       { path: 'DECISIONS.md', line: 23, message: `"2024-02-01 10:00:00 Z" ${unread}` },
+      { path: 'DECISIONS.md', line: 28, message: `"2024-02-01T10:00:00 UTC" ${unread}` },
+      { path: 'DECISIONS.md', line: 32, message: `"2024-02-01 10:00 PST" ${unread}` },
     ])
   })
 })

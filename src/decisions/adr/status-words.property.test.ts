@@ -145,7 +145,7 @@ describe('readDate, for any text', () => {
         const [y, mo, dd] = d.split('-') as [string, string, string]
         const dayWritten = sep === 'day first' ? `${dd}.${mo}.${y}` : [y, mo, dd].join(sep)
         return fc
-          .tuple(fc.constantFrom('', ':00', ':59.5'), fc.constantFrom('', ' ', '  '), fc.constantFrom('', 'Z', '+02:00', '-0800', '+24:00', '+01'))
+          .tuple(fc.constantFrom('', ':00', ':59.5'), fc.constantFrom('', ' ', '  '), fc.constantFrom('', 'Z', '+02:00', '-0800', '+24:00', '+01', 'UTC', 'utc', 'GMT+1', 'PST', 'CEST'))
           .map(([s, space, zone]) => `${dayWritten}${join}${h}:${m}${s}${zone === '' ? '' : space}${zone}`)
       })
     fc.assert(

@@ -93,8 +93,14 @@ function tickedOf(line: string): string | null | undefined {
   return ticked.length === 1 ? (ticked[0] as string) : line
 }
 
-/** A zone written after a space (` Z`, ` +01:00`, ` -0800`), then no more of a time. */
-export const ZONE_AFTER_SPACE = String.raw`\s+(?:[Zz]|[+-]\d{2}(?::?\d{2})?)(?![\w+-]|:\w)`
+/**
+ * A zone written after a space (` Z`, ` +01:00`, ` -0800`), or named (` UTC`, ` GMT+1`, ` utc`, or
+ * in capitals ending in T, ` PST`, ` CEST`), then no more of a time. A `Date:` field holding a time
+ * with one is no date (readDate takes no zone after a space but Jekyll's offset), so a time beside a
+ * status takes it too, to be said as the field says it: `Accepted on 2024-02-01T10:00:00 UTC` was
+ * read as 2024-02-01, the name left behind as words after the day.
+ */
+export const ZONE_AFTER_SPACE = String.raw`\s+(?:[Zz]|[+-]\d{2}(?::?\d{2})?|(?:[Uu][Tt][Cc]|[Gg][Mm][Tt])(?:[+-]\d{1,2}(?::?\d{2})?)?|[A-Z]{2,4}T)(?![\w+-]|:\w)`
 
 /**
  * Jekyll's time after a day, a space for the `T` (`2024-02-01 21:33:43 -0800`, as its front matter's
@@ -118,8 +124,8 @@ export const TIME_WRITTEN = String.raw`[Tt](?:[\w+-]|[:.](?=\w))*(?:${ZONE_AFTER
  * (`2020-05-05 21:33:43 -0800`), so that the time is read as readDate reads a `Date:` field's:
  * `Accepted on 2020-05-05T25:00:00Z` was read as 2020-05-05, where `Date: 2020-05-05T25:00:00Z` is
  * not a date, and so was `Accepted on 2020/05/05T10:00:00Z`, where a `Date:` field takes a time only
- * after a day written with dashes. A zone written after a space (`2020-05-05T10:00:00 Z`, `… +01:00`)
- * goes with the time, as a `Date:` field holds it, which is no date there: beside a status
+ * after a day written with dashes. A zone written after a space (`2020-05-05T10:00:00 Z`, `… +01:00`,
+ * `… UTC`) goes with the time, as a `Date:` field holds it, which is no date there: beside a status
  * the time was taken without it, and read as 2020-05-05. Jekyll's time was left after the day, so
  * `Accepted on 2020-05-05 25:00:00 -0800` was read as 2020-05-05, and `2020-05-05 21:33:43 -0800
  * Accepted` as no status at all. A day is taken without its time only where none follows: a
