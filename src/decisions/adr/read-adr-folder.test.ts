@@ -1440,6 +1440,9 @@ describe('status forms real repositories write', () => {
       ['2020-05-05 21:33:60 Accepted', '2020-05-05 21:33:60'],
       ['Accepted (2020/05/05 10:00)', '2020/05/05 10:00'],
       ['Accepted on 2020-05-05 9:30', '2020-05-05 9:30'],
+      // A time cut short is taken whole too: matched neither as a time nor as no time, it left the day unread and unsaid.
+      ['Accepted (2020-05-05 10:5)', '2020-05-05 10:5'],
+      ['2020-05-05 9:5 Accepted', '2020-05-05 9:5'],
       ['Accepted on 05.05.2020 10:00', '05.05.2020 10:00'],
       ['05.05.2020T10:00 Accepted', '05.05.2020T10:00'],
       // A zone named after a space goes with the time, as a `Date:` field holds it, which is no date there.
@@ -1980,7 +1983,9 @@ describe('a DECISIONS.md heading dated by a time as Jekyll writes it', () => {
         // A space before the zone after a `T`, or before a `Z`, makes no time a `- Date:` field reads.
         '## D-005: Use Deno (2024-02-01T10:00:00 Z)\n\n- Status: Accepted\n\n## D-006: Use Bun (2024-02-01 10:00:00 Z)\n\n- Status: Accepted\n- Supersedes: Use Node 20\n\n' +
         // A zone named after a space, as a `- Date:` field holding it is said; it was left in the title.
-        '## D-007: Use Go (2024-02-01T10:00:00 UTC)\n\n- Status: Accepted\n\n## D-008: Use Zig (2024-02-01 10:00 PST)\n\n- Status: Accepted\n',
+        '## D-007: Use Go (2024-02-01T10:00:00 UTC)\n\n- Status: Accepted\n\n## D-008: Use Zig (2024-02-01 10:00 PST)\n\n- Status: Accepted\n\n' +
+        // A time cut short, which the field says is none: read as its day before.
+        '## D-009: Use Nim (2024-02-01 10:5)\n\n- Status: Accepted\n',
     })
     expect(reading.records.map((r) => [r.key, r.title, r.date ?? null])).toEqual([
       ['D-001', 'Use tabs', '2024-02-01'],
@@ -1992,6 +1997,7 @@ describe('a DECISIONS.md heading dated by a time as Jekyll writes it', () => {
       ['D-006', 'Use Bun', null],
       ['D-007', 'Use Go', null],
       ['D-008', 'Use Zig', null],
+      ['D-009', 'Use Nim', null],
     ])
     // Named by its title as imported, the section is found.
     expect(reading.records.find((r) => r.key === 'D-006')?.supersedes).toBe('DEC-use-node-20-21-33-43-02-00')
@@ -2002,6 +2008,7 @@ describe('a DECISIONS.md heading dated by a time as Jekyll writes it', () => {
       { path: 'DECISIONS.md', line: 23, message: `"2024-02-01 10:00:00 Z" ${unread}` },
       { path: 'DECISIONS.md', line: 28, message: `"2024-02-01T10:00:00 UTC" ${unread}` },
       { path: 'DECISIONS.md', line: 32, message: `"2024-02-01 10:00 PST" ${unread}` },
+      { path: 'DECISIONS.md', line: 36, message: `"2024-02-01 10:5" ${unread}` },
     ])
   })
 })

@@ -105,9 +105,11 @@ export const ZONE_AFTER_SPACE = String.raw`\s+(?:[Zz]|[+-]\d{2}(?::?\d{2})?|(?:[
 /**
  * Jekyll's time after a day, a space for the `T` (`2024-02-01 21:33:43 -0800`, as its front matter's
  * `date:` writes it, which readDate reads), and a zone after a space: a time of the day in digits
- * with a colon, so that `Accepted on 2024-02-01 by the team` keeps its day.
+ * with a colon, so that `Accepted on 2024-02-01 by the team` keeps its day. It starts as DAY_WRITTEN's
+ * look for a time after a day does (`\s+\d{1,2}:\d`), so a time cut short, `2024-02-01 10:5`, is
+ * taken too and said, not left between the day and the status word, where it read no day at all.
  */
-export const JEKYLL_TIME = String.raw`\s+\d{1,2}:\d{2}(?:[\w+-]|[:.](?=\w))*(?:${ZONE_AFTER_SPACE})?`
+export const JEKYLL_TIME = String.raw`\s+\d{1,2}:\d(?:[\w+-]|[:.](?=\w))*(?:${ZONE_AFTER_SPACE})?`
 
 /**
  * The time written onto a day (`T10:00:00Z`, `t10:00`; a colon or a dot only inside it, so `…Z.` and
