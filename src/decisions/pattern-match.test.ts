@@ -63,8 +63,9 @@ describe('a check with many slow patterns', () => {
       return () => reads++ * (TURNS_LIMIT_MS / 4)
     }
     // The fast pattern has one turn at most before the limit: turns long enough that a loaded
-    // machine does not stall it (5 ms did, with the test machine's load at 9 on 2 cores).
-    const turns = [50, 100, 200]
+    // machine does not stall it (5 ms did, with the test machine's load at 9 on 2 cores, and 50 ms
+    // did once, in a full run at a load of 9). The slow pattern's turns cost 3.6 s in all.
+    const turns = [300, 600, 1200]
     // In rounds, the fast pattern gets its first turn right after the slow one's first.
     expect(matchWithin(20, clock(), turns)([CATASTROPHIC, 'force'], [TEXT])).toEqual([undefined, 0])
     // Urgent, the slow one takes its three turns (a first turn that stalled on a loaded machine
