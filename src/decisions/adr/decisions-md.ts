@@ -6,7 +6,10 @@ import { UnreadableRecord, readDateField, readEnforce, unreadDateProblems, type 
 
 const KEY = /\b([A-Z][A-Z0-9]*-\d+)\b/
 const DAY = /\b(\d{4}-\d{2}-\d{2})\b/
-/** A heading's ISO day with no time after it: the day of `(2024-02-01)`, not of `(2024-02-01 21:33:43 -0800)`. */
+/**
+ * A heading's ISO day with no time after it: the day of `(2024-02-01)`, not of `(2024-02-01 21:33:43
+ * -0800)`; a time written otherwise is prose, the day of `Standup 2024-02-01 9:30` read alone.
+ */
 const DAY_ALONE = new RegExp(`${DAY.source}(?!${JEKYLL_TIME})`)
 /**
  * A heading's day with the ISO time written onto it (`2024-02-01T10:00:00Z`; a colon or a dot only

@@ -1438,22 +1438,40 @@ describe('status forms real repositories write', () => {
       // Jekyll's time the clock has not, or after a day not written with dashes, or a time after a day written first.
       ['Accepted on 2020-05-05 25:00:00 -0800', '2020-05-05 25:00:00 -0800'],
       ['2020-05-05 21:33:60 Accepted', '2020-05-05 21:33:60'],
-      ['Accepted (2020/05/05 10:00)', '2020/05/05 10:00'],
-      ['Accepted on 2020-05-05 9:30', '2020-05-05 9:30'],
-      // A time cut short is taken whole too: matched neither as a time nor as no time, it left the day unread and unsaid.
-      ['Accepted (2020-05-05 10:5)', '2020-05-05 10:5'],
-      ['2020-05-05 9:5 Accepted', '2020-05-05 9:5'],
-      ['Accepted on 05.05.2020 10:00', '05.05.2020 10:00'],
+      ['Accepted (2020/05/05 10:00:00)', '2020/05/05 10:00:00'],
+      ['Accepted on 05.05.2020 10:00:00', '05.05.2020 10:00:00'],
       ['05.05.2020T10:00 Accepted', '05.05.2020T10:00'],
       // A zone named after a space goes with the time, as a `Date:` field holds it, which is no date there.
       ['Accepted on 2020-05-05T10:00:00 UTC', '2020-05-05T10:00:00 UTC'],
-      ['Accepted (2020-05-05 10:00 PST)', '2020-05-05 10:00 PST'],
+      ['Accepted (2020-05-05 10:00:00 PST)', '2020-05-05 10:00:00 PST'],
       ['2020-05-05T10:00:00 GMT+1: Accepted', '2020-05-05T10:00:00 GMT+1'],
       ['Accepted on 2020-05-05T10:00 utc.', '2020-05-05T10:00 utc'],
     ] as const) {
       expect(readStatusLine(line), line).toEqual({ status: 'accepted', unreadDate: written })
       expect(readDate(written), written).toBeUndefined()
     }
+  })
+
+  it('a time after a day and a space not in Jekyll\'s full form is prose: the day is read alone, as a day with words after it', () => {
+    // Taken with the day as a `Date:` field's value, `9:30` and `10:5` made the day unread, and said.
+    for (const line of [
+      'Accepted on 2020-05-05 9:30',
+      'Accepted (2020-05-05 10:5)',
+      'Accepted on 2020-05-05 10:00 am',
+      'Accepted (2020-05-05 14:00-16:00)',
+      'Accepted (2020-05-05 21:33)',
+      'Accepted (2020-05-05 10:00 PST)',
+      'Accepted (2020/05/05 10:00)',
+      'Accepted on 05.05.2020 10:00',
+      // Jekyll's full form, then more of a time: a range, or am / pm, is prose too.
+      'Accepted on 2020-05-05 21:33:43-22:00:00',
+      'Accepted on 2020-05-05 09:00:00 to 10:00:00',
+      'Accepted (2020-05-05 10:00:00 am)',
+    ]) {
+      expect(readStatusLine(line), line).toEqual({ status: 'accepted', date: '2020-05-05' })
+    }
+    // Words between the day and the status word make no status log line, as before a time was read there.
+    expect(readStatusLine('2020-05-05 9:30 Accepted')).toBeUndefined()
   })
 
   it('a date written with the status as Jekyll writes it is read as a `Date:` field written so: its day, or said whole, and the status read either way', () => {
@@ -1979,13 +1997,11 @@ describe('a DECISIONS.md heading dated by a time as Jekyll writes it', () => {
     const reading = readTexts({
       'DECISIONS.md':
         '# Log\n\n## D-001: Use tabs (2024-02-01 21:33:43 -0800)\n\n- Status: Accepted\n\n## D-002: Use spaces (2024-02-01 25:00:00 -0800)\n\n- Status: Accepted on 2024-02-03\n\n' +
-        '## D-003: Use mixed [2024-02-01 21:33]\n\n- Status: Accepted\n\n## Use Node 20 - 2024-02-01 21:33:43 +02:00\n\n- Status: Accepted\n\n' +
+        '## D-003: Use mixed [2024-02-01 21:33:43]\n\n- Status: Accepted\n\n## Use Node 20 - 2024-02-01 21:33:43 +02:00\n\n- Status: Accepted\n\n' +
         // A space before the zone after a `T`, or before a `Z`, makes no time a `- Date:` field reads.
         '## D-005: Use Deno (2024-02-01T10:00:00 Z)\n\n- Status: Accepted\n\n## D-006: Use Bun (2024-02-01 10:00:00 Z)\n\n- Status: Accepted\n- Supersedes: Use Node 20\n\n' +
         // A zone named after a space, as a `- Date:` field holding it is said; it was left in the title.
-        '## D-007: Use Go (2024-02-01T10:00:00 UTC)\n\n- Status: Accepted\n\n## D-008: Use Zig (2024-02-01 10:00 PST)\n\n- Status: Accepted\n\n' +
-        // A time cut short, which the field says is none: read as its day before.
-        '## D-009: Use Nim (2024-02-01 10:5)\n\n- Status: Accepted\n',
+        '## D-007: Use Go (2024-02-01T10:00:00 UTC)\n\n- Status: Accepted\n\n## D-008: Use Zig (2024-02-01 10:00:00 PST)\n\n- Status: Accepted\n',
     })
     expect(reading.records.map((r) => [r.key, r.title, r.date ?? null])).toEqual([
       ['D-001', 'Use tabs', '2024-02-01'],
@@ -1997,7 +2013,6 @@ describe('a DECISIONS.md heading dated by a time as Jekyll writes it', () => {
       ['D-006', 'Use Bun', null],
       ['D-007', 'Use Go', null],
       ['D-008', 'Use Zig', null],
-      ['D-009', 'Use Nim', null],
     ])
     // Named by its title as imported, the section is found.
     expect(reading.records.find((r) => r.key === 'D-006')?.supersedes).toBe('DEC-use-node-20-21-33-43-02-00')
@@ -2007,9 +2022,46 @@ describe('a DECISIONS.md heading dated by a time as Jekyll writes it', () => {
       { path: 'DECISIONS.md', line: 19, message: `"2024-02-01T10:00:00 Z" ${unread}` },
       { path: 'DECISIONS.md', line: 23, message: `"2024-02-01 10:00:00 Z" ${unread}` },
       { path: 'DECISIONS.md', line: 28, message: `"2024-02-01T10:00:00 UTC" ${unread}` },
-      { path: 'DECISIONS.md', line: 32, message: `"2024-02-01 10:00 PST" ${unread}` },
-      { path: 'DECISIONS.md', line: 36, message: `"2024-02-01 10:5" ${unread}` },
+      { path: 'DECISIONS.md', line: 32, message: `"2024-02-01 10:00:00 PST" ${unread}` },
     ])
+  })
+})
+
+describe('a DECISIONS.md heading with a time after its day not in Jekyll\'s full form', () => {
+  it('is dated by the day alone, the time left in the title as prose, and nothing said', () => {
+    const reading = readTexts({
+      'DECISIONS.md':
+        '# Log\n\n## Standup 2024-02-01 9:30\n\n- Status: Accepted\n\n## Moved call to 2024-02-01 10:00 am\n\n- Status: Accepted\n\n' +
+        '## Freeze deploys 2024-02-01 14:00-16:00\n\n- Status: Accepted\n\n## D-004: Use Nim (2024-02-01 10:5)\n\n- Status: Accepted\n\n' +
+        '## D-005: Use mixed [2024-02-01 21:33]\n\n- Status: Accepted\n\n## D-006: Use Zig (2024-02-01 10:00 PST)\n\n- Status: Accepted\n\n' +
+        // Jekyll's full form, then more of a time: prose too.
+        '## Maintenance 2024-02-01 21:00:00 to 23:00:00\n\n- Status: Accepted\n',
+    })
+    // The title keeps what the day leaves of the heading (spaces run together here), as it did before a time was read there.
+    expect(reading.records.map((r) => [r.key, r.title.replace(/\s+/g, ' '), r.date ?? null])).toEqual([
+      ['DEC-standup-9-30', 'Standup 9:30', '2024-02-01'],
+      ['DEC-moved-call-to-10-00-am', 'Moved call to 10:00 am', '2024-02-01'],
+      ['DEC-freeze-deploys-14-00-16-00', 'Freeze deploys 14:00-16:00', '2024-02-01'],
+      ['D-004', 'Use Nim ( 10:5)', '2024-02-01'],
+      ['D-005', 'Use mixed [ 21:33]', '2024-02-01'],
+      ['D-006', 'Use Zig ( 10:00 PST)', '2024-02-01'],
+      ['DEC-maintenance-21-00-00-to-23-00-00', 'Maintenance 21:00:00 to 23:00:00', '2024-02-01'],
+    ])
+    expect(reading.problems).toEqual([])
+  })
+
+  it('beside a status, leaves the day read alone and nothing said', () => {
+    const adr = (n: number, status: string) => `# ${n}. Use X${n}\n\n## Status\n\n${status}\n\n## Decision\n\nX${n}.\n`
+    const reading = readTexts({
+      '0001-use-x1.md': adr(1, 'Accepted on 2024-02-01 9:30'),
+      '0002-use-x2.md': adr(2, 'Accepted on 2024-02-01 10:00 am'),
+      '0003-use-x3.md': adr(3, 'Accepted (2024-02-01 14:00-16:00)'),
+      '0004-use-x4.md': adr(4, 'Accepted (2024-02-01 10:5)'),
+      '0005-use-x5.md': adr(5, 'Accepted (2024-02-01 10:00 PST)'),
+    })
+    const dated = ['accepted', '2024-02-01', null, null]
+    expect(summary(reading.records)).toEqual({ 'ADR-0001': dated, 'ADR-0002': dated, 'ADR-0003': dated, 'ADR-0004': dated, 'ADR-0005': dated })
+    expect(reading.problems).toEqual([])
   })
 })
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { DecisionDateSchema, isCalendarDate } from '../decision'
+import { readDecisionsMd } from './decisions-md'
 import { readDate, readStatusLine, unreadDateMessage } from './status-words'
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
@@ -138,15 +139,24 @@ describe('readDate, for any text', () => {
 
   it('reads a time written beside a status as a `Date:` field holding it: its day, or said unread whole, its zone after a space too', () => {
     const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'))
-    // A day as records write one beside a status, year first with dashes, slashes or dots, or day first.
+    const digit = fc.integer({ min: 0, max: 9 }).map(String)
+    // A day as records write one beside a status, year first with dashes, slashes or dots, or day first;
+    // after a `T` any time, after a space Jekyll's full form alone (any other is prose, as the next property says).
     const written = fc
-      .tuple(day, fc.constantFrom('-', '/', '.', 'day first'), fc.constantFrom('T', 't', ' ', '  '), fc.oneof(two(25), fc.integer({ min: 0, max: 9 }).map(String)), fc.oneof(two(61), fc.integer({ min: 0, max: 9 }).map(String)))
-      .chain(([d, sep, join, h, m]) => {
+      .tuple(day, fc.constantFrom('-', '/', '.', 'day first'), fc.constantFrom('T', 't', ' ', '  '))
+      .chain(([d, sep, join]) => {
         const [y, mo, dd] = d.split('-') as [string, string, string]
         const dayWritten = sep === 'day first' ? `${dd}.${mo}.${y}` : [y, mo, dd].join(sep)
+        const jekyll = join.trim() === ''
         return fc
-          .tuple(fc.constantFrom('', ':00', ':59.5'), fc.constantFrom('', ' ', '  '), fc.constantFrom('', 'Z', '+02:00', '-0800', '+24:00', '+01', 'UTC', 'utc', 'GMT+1', 'PST', 'CEST'))
-          .map(([s, space, zone]) => `${dayWritten}${join}${h}:${m}${s}${zone === '' ? '' : space}${zone}`)
+          .tuple(
+            jekyll ? two(25) : fc.oneof(two(25), digit),
+            jekyll ? two(61) : fc.oneof(two(61), digit),
+            fc.constantFrom(...(jekyll ? [':00', ':59.5', ':61'] : ['', ':00', ':59.5'])),
+            fc.constantFrom('', ' ', '  '),
+            fc.constantFrom('', 'Z', '+02:00', '-0800', '+24:00', '+01', 'UTC', 'utc', 'GMT+1', 'PST', 'CEST'),
+          )
+          .map(([h, m, s, space, zone]) => `${dayWritten}${join}${h}:${m}${s}${zone === '' ? '' : space}${zone}`)
       })
     fc.assert(
       fc.property(written, fc.constantFrom('Accepted on %', 'Accepted (%)', 'Accepted — %.', '% Accepted', '%: Accepted', '[%] Accepted'), (w, form) => {
@@ -155,6 +165,42 @@ describe('readDate, for any text', () => {
         expect(readStatusLine(line), line).toEqual(day === undefined ? { status: 'accepted', unreadDate: w } : { status: 'accepted', date: day })
       }),
       { numRuns: 2000 },
+    )
+  })
+
+  it('reads the day alone where a time after it and a space is not in Jekyll\'s full form, beside a status or in a DECISIONS.md heading, and leaves the time as prose', () => {
+    const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'))
+    const oneOrTwo = (max: number) => fc.oneof(two(max), fc.integer({ min: 0, max: 9 }).map(String))
+    // Hours and minutes without seconds, a digit of minutes, or Jekyll's full form followed by more of a time.
+    const prose = fc.oneof(
+      fc
+        .tuple(oneOrTwo(23), oneOrTwo(59), fc.constantFrom('', ' am', 'pm', ' PM', ' a.m.', ' PST', ' UTC', ' -0800', 'Z', '+01:00', '-16:00', ' - 16:00', ' to 16:00', ' by Alice', ': noted', ', noted'))
+        .map(([h, m, tail]) => `${h}:${m}${tail}`),
+      fc
+        .tuple(two(23), two(59), two(59), fc.constantFrom('-16:00:00', ' - 16:00:00', '\u201317:00', ' to 16:00:00', ' until 9', ' am', 'pm', ' / 16:00', 'Z-16:00', ' -0800 - 16:00'))
+        .map(([h, m, s, tail]) => `${h}:${m}:${s}${tail}`),
+    )
+    const written = fc.tuple(day, fc.constantFrom('-', '/', '.', 'day first')).map(([d, sep]) => {
+      const [y, mo, dd] = d.split('-') as [string, string, string]
+      return { d, dayWritten: sep === 'day first' ? `${dd}.${mo}.${y}` : [y, mo, dd].join(sep) }
+    })
+    fc.assert(
+      fc.property(written, prose, fc.constantFrom('Accepted on %', 'Accepted (%)', 'Accepted — %.', 'Accepted: %', 'Accepted %'), ({ d, dayWritten }, p, form) => {
+        const line = form.replace('%', `${dayWritten} ${p}`)
+        expect(readStatusLine(line), line).toEqual({ status: 'accepted', date: d })
+      }),
+      { numRuns: 1000 },
+    )
+    // A DECISIONS.md heading shares the time's form: its day dates the section, and the time stays in the title.
+    fc.assert(
+      fc.property(day, prose, fc.constantFrom('D-001: Use X (%)', 'D-001: Use X [%]', 'D-001: Use X %', 'Use X - %'), (d, p, form) => {
+        const heading = form.replace('%', `${d} ${p}`)
+        const reading = readDecisionsMd({ path: 'DECISIONS.md', name: 'DECISIONS.md', text: `# Log\n\n## ${heading}\n\n- Status: Accepted\n` })
+        expect(reading.problems, heading).toEqual([])
+        expect(reading.records.map((r) => r.date), heading).toEqual([d])
+        expect(reading.records[0]?.title, heading).toContain(p)
+      }),
+      { numRuns: 500 },
     )
   })
 

@@ -93,6 +93,9 @@ function tickedOf(line: string): string | null | undefined {
   return ticked.length === 1 ? (ticked[0] as string) : line
 }
 
+/** A zone a time ends with: `Z`, an offset (`-0800`, `+01:00`, `+01`), or named (`UTC`, `GMT+1`, `utc`, or in capitals ending in T, `PST`, `CEST`). */
+const ZONE = String.raw`(?:[Zz]|[+-]\d{2}(?::?\d{2})?|(?:[Uu][Tt][Cc]|[Gg][Mm][Tt])(?:[+-]\d{1,2}(?::?\d{2})?)?|[A-Z]{2,4}T)`
+
 /**
  * A zone written after a space (` Z`, ` +01:00`, ` -0800`), or named (` UTC`, ` GMT+1`, ` utc`, or
  * in capitals ending in T, ` PST`, ` CEST`), then no more of a time. A `Date:` field holding a time
@@ -100,16 +103,25 @@ function tickedOf(line: string): string | null | undefined {
  * status takes it too, to be said as the field says it: `Accepted on 2024-02-01T10:00:00 UTC` was
  * read as 2024-02-01, the name left behind as words after the day.
  */
-export const ZONE_AFTER_SPACE = String.raw`\s+(?:[Zz]|[+-]\d{2}(?::?\d{2})?|(?:[Uu][Tt][Cc]|[Gg][Mm][Tt])(?:[+-]\d{1,2}(?::?\d{2})?)?|[A-Z]{2,4}T)(?![\w+-]|:\w)`
+export const ZONE_AFTER_SPACE = String.raw`\s+${ZONE}(?![\w+-]|:\w)`
+
+/**
+ * Text that goes on as a time after one: a digit after a dash, a colon, a slash or a word joining
+ * times (`- 16:00:00`, `to 22:00:00`), or `am` / `pm`.
+ */
+const MORE_TIME = String.raw`\s*(?:[^\w\s]\s*|(?:[Tt]o|[Tt]ill|[Uu]ntil|[Tt]hru|[Tt]hrough|[Aa]nd|[Oo]r)\s+)?\d|\s*[AaPp]\.?[Mm](?![A-Za-z])`
 
 /**
  * Jekyll's time after a day, a space for the `T` (`2024-02-01 21:33:43 -0800`, as its front matter's
- * `date:` writes it, which readDate reads), and a zone after a space: a time of the day in digits
- * with a colon, so that `Accepted on 2024-02-01 by the team` keeps its day. It starts as DAY_WRITTEN's
- * look for a time after a day does (`\s+\d{1,2}:\d`), so a time cut short, `2024-02-01 10:5`, is
- * taken too and said, not left between the day and the status word, where it read no day at all.
+ * `date:` writes it, which readDate reads), in its full form alone: two digits each of hours,
+ * minutes and seconds (a fraction after them too), then a zone after a space or glued (`-0800`,
+ * ` +01:00`, `Z`, ` UTC`), then the end, a closing bracket, or a space or a mark that starts no more
+ * of a time. A status line or a heading is prose: `Standup 2024-02-01 9:30`, `Moved call to
+ * 2024-02-01 10:00 am`, `Freeze deploys 2024-02-01 14:00-16:00` or `Accepted (2024-02-01 10:5)` write
+ * a day and words after it, so the day is read alone and the words left where they are; taken as
+ * the date, `9:30` and `10:5` made the day said as none, and the others lost their time from the title.
  */
-export const JEKYLL_TIME = String.raw`\s+\d{1,2}:\d(?:[\w+-]|[:.](?=\w))*(?:${ZONE_AFTER_SPACE})?`
+export const JEKYLL_TIME = String.raw`\s+\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:${ZONE_AFTER_SPACE}|${ZONE})?(?:(?=[)\]])|(?!\w|${MORE_TIME}))`
 
 /**
  * The time written onto a day (`T10:00:00Z`, `t10:00`; a colon or a dot only inside it, so `…Z.` and
@@ -130,10 +142,11 @@ export const TIME_WRITTEN = String.raw`[Tt](?:[\w+-]|[:.](?=\w))*(?:${ZONE_AFTER
  * `… UTC`) goes with the time, as a `Date:` field holds it, which is no date there: beside a status
  * the time was taken without it, and read as 2020-05-05. Jekyll's time was left after the day, so
  * `Accepted on 2020-05-05 25:00:00 -0800` was read as 2020-05-05, and `2020-05-05 21:33:43 -0800
- * Accepted` as no status at all. A day is taken without its time only where none follows: a
- * shorter match of one that is no date would read its day.
+ * Accepted` as no status at all. A day is taken without its time only where Jekyll's full time does
+ * not follow, so a shorter match of one that is no date reads no day; words after the day, a time
+ * written otherwise among them (`Accepted on 2020-05-05 9:30`), are prose, and the day is read alone.
  */
-const DAY_ALONE_OR_TIMED = String.raw`(?:${TIME_WRITTEN}|${JEKYLL_TIME}|(?![Tt]|\s+\d{1,2}:\d))`
+const DAY_ALONE_OR_TIMED = String.raw`(?:${TIME_WRITTEN}|${JEKYLL_TIME}|(?![Tt]|${JEKYLL_TIME}))`
 const DAY_WRITTEN = String.raw`(?:\d{4}(?:-\d{2}-\d{2}|[./]\d{1,2}[./]\d{1,2})|\d{1,2}[./]\d{1,2}[./]\d{4})${DAY_ALONE_OR_TIMED}`
 
 /** Struck-out text (`~~Accepted~~`) and the separator after it (`|`, `,`, a dash or an arrow). */
