@@ -12,6 +12,13 @@ const DAY = /\b(\d{4}-\d{2}-\d{2})\b/
  */
 const DAY_ALONE = new RegExp(`${DAY.source}(?!${JEKYLL_TIME})`)
 /**
+ * A heading's first ISO day, with Jekyll's time when one follows it: the date a heading gives. Of
+ * `Pick a queue (2024-02-01 10:00:00), review 2024-03-01` it is the first, as a heading with a
+ * Jekyll time was dated before the time was read; DAY_ALONE passes over it, and dated the
+ * section by the day written after it.
+ */
+const FIRST_DAY = new RegExp(String.raw`\b(\d{4}-\d{2}-\d{2}(?:${JEKYLL_TIME}|\b))`)
+/**
  * A heading's day with the ISO time written onto it (`2024-02-01T10:00:00Z`; a colon or a dot only
  * inside it; a zone after a space, `T10:00:00 Z`, too), or after a space as Jekyll writes it
  * (`2024-02-01 21:33:43 -0800`), read as a `- Date:` field written so: DAY's `\b` after the day
@@ -187,7 +194,7 @@ function readSection(file: RecordFile, section: Section, definitions: LinkDefini
   // A day with its time (`Use X (2024-02-01T10:00:00Z)`, `(2024-02-01 21:33:43 -0800)`) or written first (`Use X (31.12.2023)`)
   // in the heading is read as readDate reads it, and one it cannot (`2024-02-01T25:00:00Z`;
   // `12/02/2016`: the 12th of February or December 2nd) said, rather than passed over in silence.
-  const inHeading = DAY_ALONE.exec(section.heading)?.[1] ?? DAY_TIMED.exec(section.heading)?.[1] ?? DAY_FIRST.exec(section.heading)?.[1]
+  const inHeading = FIRST_DAY.exec(section.heading)?.[1] ?? DAY_TIMED.exec(section.heading)?.[1] ?? DAY_FIRST.exec(section.heading)?.[1]
   const date =
     readDateField(fieldOf(body, /^date$/i), unreadDates, latest) ??
     readDateField(inHeading === undefined ? undefined : { value: inHeading, line: section.line }, unreadDates, latest) ??

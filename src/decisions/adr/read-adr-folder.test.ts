@@ -2063,6 +2063,19 @@ describe('a DECISIONS.md heading with a time after its day not in Jekyll\'s full
     expect(summary(reading.records)).toEqual({ 'ADR-0001': dated, 'ADR-0002': dated, 'ADR-0003': dated, 'ADR-0004': dated, 'ADR-0005': dated })
     expect(reading.problems).toEqual([])
   })
+
+  it('is dated by the day its heading writes first, with Jekyll\'s time, not by a day written after it', () => {
+    const reading = readTexts({
+      'DECISIONS.md':
+        '# Log\n\n## D-001: Pick a queue (2024-02-01 10:00:00), review 2024-03-01\n\n- Status: Accepted\n\n' +
+        '## D-002: Pick a cache (2024-02-01 25:00:00), review 2024-03-01\n\n- Status: Accepted\n',
+    })
+    expect(reading.records.map((r) => [r.key, r.date ?? null])).toEqual([
+      ['D-001', '2024-02-01'],
+      ['D-002', null],
+    ])
+    expect(reading.problems).toEqual([{ path: 'DECISIONS.md', line: 7, message: '"2024-02-01 25:00:00" is not a date; the record is read without it' }])
+  })
 })
 
 describe('a day written day or month first', () => {
