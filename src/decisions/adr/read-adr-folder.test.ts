@@ -1467,6 +1467,10 @@ describe('status forms real repositories write', () => {
       'Accepted on 2020-05-05 21:33:43-22:00:00',
       'Accepted on 2020-05-05 09:00:00 to 10:00:00',
       'Accepted (2020-05-05 10:00:00 am)',
+      // A word in capitals after Jekyll's full form that names no zone is prose: the time is read without it.
+      'Accepted on 2020-05-05 10:00:00 THAT day',
+      'Accepted on 2020-05-05 10:00:00 BUT not for mobile',
+      'Accepted on 2020-05-05T10:00:00 NOT yet deployed',
     ]) {
       expect(readStatusLine(line), line).toEqual({ status: 'accepted', date: '2020-05-05' })
     }

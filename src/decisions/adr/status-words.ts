@@ -93,8 +93,16 @@ function tickedOf(line: string): string | null | undefined {
   return ticked.length === 1 ? (ticked[0] as string) : line
 }
 
-/** A zone a time ends with: `Z`, an offset (`-0800`, `+01:00`, `+01`), or named (`UTC`, `GMT+1`, `utc`, or in capitals ending in T, `PST`, `CEST`). */
-const ZONE = String.raw`(?:[Zz]|[+-]\d{2}(?::?\d{2})?|(?:[Uu][Tt][Cc]|[Gg][Mm][Tt])(?:[+-]\d{1,2}(?::?\d{2})?)?|[A-Z]{2,4}T)`
+/**
+ * The zones named by the abbreviations ending in T that records write after a time (`PST`, `CEST`,
+ * `AEST`), in capitals. A list, not any capitals ending in T: `Accepted on 2024-02-01 10:00:00 THAT
+ * day` or `… BUT not for mobile` write a word, which was taken as the time's zone, and the record,
+ * dated 2024-02-01 before the zone was read, lost its day.
+ */
+const NAMED_ZONE = String.raw`(?:ACDT|ACST|AEDT|AEST|AKDT|AKST|AWST|CEST|EEST|MEST|NZDT|NZST|SAST|WEST|ADT|ART|AST|BRT|BST|CAT|CDT|CET|CLT|COT|CST|EAT|EDT|EET|EST|GST|HDT|HKT|HST|ICT|IDT|IST|JST|KST|MDT|MET|MST|NDT|NST|PDT|PET|PHT|PKT|PST|SGT|VET|WAT|WET)`
+
+/** A zone a time ends with: `Z`, an offset (`-0800`, `+01:00`, `+01`), or named (`UTC`, `GMT+1`, `utc`, or in capitals ending in T, `PST`, `CEST`: NAMED_ZONE). */
+const ZONE = String.raw`(?:[Zz]|[+-]\d{2}(?::?\d{2})?|(?:[Uu][Tt][Cc]|[Gg][Mm][Tt])(?:[+-]\d{1,2}(?::?\d{2})?)?|${NAMED_ZONE})`
 
 /**
  * A zone written after a space (` Z`, ` +01:00`, ` -0800`), or named (` UTC`, ` GMT+1`, ` utc`, or
