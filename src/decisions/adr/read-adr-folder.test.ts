@@ -1418,6 +1418,11 @@ describe('status forms real repositories write', () => {
     for (const line of ['Accepted on 2020-05-05 21:33:43 -0800', 'Accepted (2020-05-05 21:33)', '2020-05-05 21:33:43 -0800 Accepted', '[2020-05-05 21:33:43 +02:00] Accepted', '2020-05-05 21:33:43Z: Accepted', 'Accepted on 2020-05-05 by the team']) {
       expect(readStatusLine(line), line).toEqual({ status: 'accepted', date: '2020-05-05' })
     }
+    // A zone named after the time and a space goes with it, as a `Date:` field holding it reads its day:
+    // these were said as no date, the time and zone with them.
+    for (const line of ['Accepted on 2020-05-05T10:00:00 UTC', 'Accepted (2020-05-05 10:00:00 PST)', '2020-05-05T10:00:00 GMT+1: Accepted', 'Accepted on 2020-05-05T10:00 utc.', 'Accepted on 2020-05-05 10:00:00 UTC', 'Accepted (2020-05-05T10:00:00 UTC+05:30)', 'Accepted on 2020-05-05 10:00:00 CEST by the team']) {
+      expect(readStatusLine(line), line).toEqual({ status: 'accepted', date: '2020-05-05' })
+    }
     // A time the clock has not, or not written as one, is no day: as `Date: 2020-05-05T25:00:00Z` is not.
     for (const [line, written] of [
       ['Accepted on 2020-05-05T25:00:00Z', '2020-05-05T25:00:00Z'],
@@ -1441,11 +1446,10 @@ describe('status forms real repositories write', () => {
       ['Accepted (2020/05/05 10:00:00)', '2020/05/05 10:00:00'],
       ['Accepted on 05.05.2020 10:00:00', '05.05.2020 10:00:00'],
       ['05.05.2020T10:00 Accepted', '05.05.2020T10:00'],
-      // A zone named after a space goes with the time, as a `Date:` field holds it, which is no date there.
-      ['Accepted on 2020-05-05T10:00:00 UTC', '2020-05-05T10:00:00 UTC'],
-      ['Accepted (2020-05-05 10:00:00 PST)', '2020-05-05 10:00:00 PST'],
-      ['2020-05-05T10:00:00 GMT+1: Accepted', '2020-05-05T10:00:00 GMT+1'],
-      ['Accepted on 2020-05-05T10:00 utc.', '2020-05-05T10:00 utc'],
+      // A zone named after a time the clock has not, or with an offset beyond ±23:59, is no date either.
+      ['Accepted on 2020-05-05 25:00:00 UTC', '2020-05-05 25:00:00 UTC'],
+      ['Accepted on 2020-05-05T10:00:00 UTC+25', '2020-05-05T10:00:00 UTC+25'],
+      ['2020-05-05T10:00:00 GMT+24: Accepted', '2020-05-05T10:00:00 GMT+24'],
     ] as const) {
       expect(readStatusLine(line), line).toEqual({ status: 'accepted', unreadDate: written })
       expect(readDate(written), written).toBeUndefined()
@@ -1487,9 +1491,13 @@ describe('status forms real repositories write', () => {
       '0004-use-x4.md': adr(4, '', 'Accepted on 2024-02-01 21:33:43 -0800'),
       // A status log line that starts with the time: the record was left out, `unknown status`.
       '0005-use-x5.md': adr(5, '', '2024-02-01 21:33:43 -0800 Accepted'),
-      // A zone named after the time, as a `Date:` field holding it is said.
+      // A zone named after the time and a space: its day, in the field and beside the status, where both were said as no date.
       '0006-use-x6.md': adr(6, 'Date: 2024-02-01T10:00:00 UTC\n\n', 'Accepted'),
       '0007-use-x7.md': adr(7, '', 'Accepted on 2024-02-01T10:00:00 UTC'),
+      '0008-use-x8.md': adr(8, 'Date: 2024-02-01 10:00:00 UTC\n\n', 'Accepted'),
+      '0009-use-x9.md': adr(9, '', 'Accepted on 2024-02-01 10:00:00 GMT+1'),
+      // One whose time the clock has not is no date, named or not.
+      '0010-use-x10.md': adr(10, 'Date: 2024-02-01 25:00:00 UTC\n\n', 'Accepted'),
     })
     expect(summary(reading.records)).toEqual({
       'ADR-0001': ['accepted', null, null, null],
@@ -1497,15 +1505,17 @@ describe('status forms real repositories write', () => {
       'ADR-0003': ['accepted', '2024-02-01', null, null],
       'ADR-0004': ['accepted', '2024-02-01', null, null],
       'ADR-0005': ['accepted', '2024-02-01', null, null],
-      'ADR-0006': ['accepted', null, null, null],
-      'ADR-0007': ['accepted', null, null, null],
+      'ADR-0006': ['accepted', '2024-02-01', null, null],
+      'ADR-0007': ['accepted', '2024-02-01', null, null],
+      'ADR-0008': ['accepted', '2024-02-01', null, null],
+      'ADR-0009': ['accepted', '2024-02-01', null, null],
+      'ADR-0010': ['accepted', null, null, null],
     })
     const unread = 'is not a date; the record is read without it'
     expect(reading.problems).toEqual([
       { path: '0001-use-x1.md', line: 3, message: `"2024-02-01 25:00:00 -0800" ${unread}` },
       { path: '0002-use-x2.md', line: 5, message: `"2024-02-01 25:00:00 -0800" ${unread}` },
-      { path: '0006-use-x6.md', line: 3, message: `"2024-02-01T10:00:00 UTC" ${unread}` },
-      { path: '0007-use-x7.md', line: 5, message: `"2024-02-01T10:00:00 UTC" ${unread}` },
+      { path: '0010-use-x10.md', line: 3, message: `"2024-02-01 25:00:00 UTC" ${unread}` },
     ])
   })
 
@@ -2004,8 +2014,9 @@ describe('a DECISIONS.md heading dated by a time as Jekyll writes it', () => {
         '## D-003: Use mixed [2024-02-01 21:33:43]\n\n- Status: Accepted\n\n## Use Node 20 - 2024-02-01 21:33:43 +02:00\n\n- Status: Accepted\n\n' +
         // A space before the zone after a `T`, or before a `Z`, makes no time a `- Date:` field reads.
         '## D-005: Use Deno (2024-02-01T10:00:00 Z)\n\n- Status: Accepted\n\n## D-006: Use Bun (2024-02-01 10:00:00 Z)\n\n- Status: Accepted\n- Supersedes: Use Node 20\n\n' +
-        // A zone named after a space, as a `- Date:` field holding it is said; it was left in the title.
-        '## D-007: Use Go (2024-02-01T10:00:00 UTC)\n\n- Status: Accepted\n\n## D-008: Use Zig (2024-02-01 10:00:00 PST)\n\n- Status: Accepted\n',
+        // A zone named after a space dates the section, as a `- Date:` field holding it does, and is left out of the title.
+        '## D-007: Use Go (2024-02-01T10:00:00 UTC)\n\n- Status: Accepted\n\n## D-008: Use Zig (2024-02-01 10:00:00 PST)\n\n- Status: Accepted\n\n' +
+        '## Use Nim 2024-02-01 10:00:00 gmt+1\n\n- Status: Accepted\n\n## D-010: Use Odin (2024-02-01 10:00:00 UTC+25)\n\n- Status: Accepted\n',
     })
     expect(reading.records.map((r) => [r.key, r.title, r.date ?? null])).toEqual([
       ['D-001', 'Use tabs', '2024-02-01'],
@@ -2015,8 +2026,12 @@ describe('a DECISIONS.md heading dated by a time as Jekyll writes it', () => {
       ['DEC-use-node-20-21-33-43-02-00', 'Use Node 20', '2024-02-01'],
       ['D-005', 'Use Deno', null],
       ['D-006', 'Use Bun', null],
-      ['D-007', 'Use Go', null],
-      ['D-008', 'Use Zig', null],
+      ['D-007', 'Use Go', '2024-02-01'],
+      ['D-008', 'Use Zig', '2024-02-01'],
+      // Keyed by its title, it keeps the key it had, as the section dated by Jekyll's offset does.
+      ['DEC-use-nim-10-00-00-gmt-1', 'Use Nim', '2024-02-01'],
+      // An offset beyond ±23:59 is none: said at the heading, and left out of the title all the same.
+      ['D-010', 'Use Odin', null],
     ])
     // Named by its title as imported, the section is found.
     expect(reading.records.find((r) => r.key === 'D-006')?.supersedes).toBe('DEC-use-node-20-21-33-43-02-00')
@@ -2025,8 +2040,7 @@ describe('a DECISIONS.md heading dated by a time as Jekyll writes it', () => {
       { path: 'DECISIONS.md', line: 7, message: `"2024-02-01 25:00:00 -0800" ${unread}` },
       { path: 'DECISIONS.md', line: 19, message: `"2024-02-01T10:00:00 Z" ${unread}` },
       { path: 'DECISIONS.md', line: 23, message: `"2024-02-01 10:00:00 Z" ${unread}` },
-      { path: 'DECISIONS.md', line: 28, message: `"2024-02-01T10:00:00 UTC" ${unread}` },
-      { path: 'DECISIONS.md', line: 32, message: `"2024-02-01 10:00:00 PST" ${unread}` },
+      { path: 'DECISIONS.md', line: 40, message: `"2024-02-01 10:00:00 UTC+25" ${unread}` },
     ])
   })
 })

@@ -137,6 +137,38 @@ describe('readDate, for any text', () => {
       expect(readDate(written), written).toBe('2020-05-05')
   })
 
+  it('reads the day of a time with a zone named after a space, with a T or Jekyll\'s space before the time, exactly when the time and the zone\'s offset are the clock\'s', () => {
+    const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'))
+    // UTC and GMT in any case, alone or with an offset (of one or two digits of hours, minutes after a
+    // colon or after two digits), and abbreviations of zones in capitals.
+    const named = fc.oneof(
+      fc.constantFrom('UTC', 'utc', 'Utc', 'GMT', 'gmt', 'PST', 'PDT', 'CEST', 'AEST', 'IST', 'JST').map((zone) => ({ zone, valid: true })),
+      fc
+        .tuple(fc.constantFrom('UTC', 'GMT', 'utc'), fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 25 }), fc.option(two(61), { nil: undefined }), fc.constantFrom('', ':'), fc.boolean())
+        .map(([name, sign, h, m, colon, pad]) => {
+          const hours = pad ? String(h).padStart(2, '0') : String(h)
+          const minutes = m === undefined ? '' : `${hours.length === 2 ? colon : ':'}${m}`
+          return { zone: `${name}${sign}${hours}${minutes}`, valid: h <= 23 && (m === undefined || Number(m) <= 59) }
+        }),
+    )
+    const time = fc.tuple(two(25), two(61), fc.option(two(61), { nil: undefined })).map(([h, m, s]) => ({
+      time: `${h}:${m}${s === undefined ? '' : `:${s}`}`,
+      valid: Number(h) <= 23 && Number(m) <= 59 && (s === undefined || Number(s) <= 59),
+    }))
+    fc.assert(
+      fc.property(day, time, named, fc.constantFrom('T', ' '), (d, t, z, join) => {
+        const written = `${d}${join}${t.time} ${z.zone}`
+        expect(readDate(written), written).toBe(t.valid && z.valid ? d : undefined)
+      }),
+      { numRuns: 2000 },
+    )
+    for (const written of ['2024-02-01T10:00:00 UTC', '2024-02-01 10:00:00 UTC', '2024-02-01T10:00:00 GMT+1', '2024-02-01T10:00:00 UTC+05:30', '2024-02-01 23:59:59 PST'])
+      expect(readDate(written), written).toBe('2024-02-01')
+    // A time the clock has not, an offset beyond ±23:59, or a word that names no zone, is no date still.
+    for (const written of ['2024-02-01 25:00:00 UTC', '2024-02-01T10:00:00 UTC+25', '2024-02-01T10:00:00 GMT+24:00', '2024-02-01T10:00:00 THAT', '2024-02-01T10:00:00 pst'])
+      expect(readDate(written), written).toBeUndefined()
+  })
+
   it('reads a time written beside a status as a `Date:` field holding it: its day, or said unread whole, its zone after a space too', () => {
     const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'))
     const digit = fc.integer({ min: 0, max: 9 }).map(String)
