@@ -1423,6 +1423,20 @@ describe('status forms real repositories write', () => {
     for (const line of ['Accepted on 2020-05-05T10:00:00 UTC', 'Accepted (2020-05-05 10:00:00 PST)', '2020-05-05T10:00:00 GMT+1: Accepted', 'Accepted on 2020-05-05T10:00 utc.', 'Accepted on 2020-05-05 10:00:00 UTC', 'Accepted (2020-05-05T10:00:00 UTC+05:30)', 'Accepted on 2020-05-05 10:00:00 CEST by the team']) {
       expect(readStatusLine(line), line).toEqual({ status: 'accepted', date: '2020-05-05' })
     }
+    // So does a `Z` or an offset after the time and a space, after a `T` or Jekyll's space: these were
+    // said as no date, the time and zone with them, where the zone named was read.
+    for (const line of [
+      'Accepted on 2020-05-05T10:00:00 Z',
+      'Accepted (2020-05-05T10:00 +01:00)',
+      'Accepted on 2020-05-05T10:00:00 -0800.',
+      '2020-05-05T10:00:00 Z Accepted',
+      '2020-05-05T10:00:00 -0800: Accepted',
+      'Accepted on 2020-05-05T10:00:00 z',
+      'Accepted on 2020-05-05 10:00:00 Z',
+      '[2020-05-05 10:00:00 Z] Accepted',
+    ]) {
+      expect(readStatusLine(line), line).toEqual({ status: 'accepted', date: '2020-05-05' })
+    }
     // A time the clock has not, or not written as one, is no day: as `Date: 2020-05-05T25:00:00Z` is not.
     for (const [line, written] of [
       ['Accepted on 2020-05-05T25:00:00Z', '2020-05-05T25:00:00Z'],
@@ -1433,12 +1447,12 @@ describe('status forms real repositories write', () => {
       // A day with slashes or dots takes no time in a `Date:` field (`date` writes it with dashes).
       ['Accepted on 2020/05/05T10:00:00Z', '2020/05/05T10:00:00Z'],
       ['2020.05.05T10:00 Accepted', '2020.05.05T10:00'],
-      // A space between the time and its zone: the zone goes with the time, as a `Date:` field holds it.
-      ['Accepted on 2020-05-05T10:00:00 Z', '2020-05-05T10:00:00 Z'],
-      ['Accepted (2020-05-05T10:00 +01:00)', '2020-05-05T10:00 +01:00'],
-      ['Accepted on 2020-05-05T10:00:00 -0800.', '2020-05-05T10:00:00 -0800'],
-      ['2020-05-05T10:00:00 Z Accepted', '2020-05-05T10:00:00 Z'],
-      ['2020-05-05T10:00:00 -0800: Accepted', '2020-05-05T10:00:00 -0800'],
+      // A zone after a space goes with the time, as a `Date:` field holds it: after a time the clock
+      // has not, an offset beyond ±23:59, more than one space, or a day with slashes, it is no date.
+      ['Accepted on 2020-05-05T25:00:00 Z', '2020-05-05T25:00:00 Z'],
+      ['Accepted (2020-05-05 25:00:00 Z)', '2020-05-05 25:00:00 Z'],
+      ['Accepted on 2020-05-05T10:00:00 +24:00', '2020-05-05T10:00:00 +24:00'],
+      ['Accepted on 2020-05-05T10:00:00  Z', '2020-05-05T10:00:00  Z'],
       ['Accepted on 2020/05/05T10:00:00 Z', '2020/05/05T10:00:00 Z'],
       // Jekyll's time the clock has not, or after a day not written with dashes, or a time after a day written first.
       ['Accepted on 2020-05-05 25:00:00 -0800', '2020-05-05 25:00:00 -0800'],
@@ -1519,24 +1533,37 @@ describe('status forms real repositories write', () => {
     ])
   })
 
-  it('a date written with the status with a space before its zone is said and read as a `Date:` field written so, not as its day', () => {
+  it('a date written with a space before its `Z` or offset is its day, in a `Date:` field and with the status, and said unread where its time is none', () => {
     const adr = (n: number, date: string, status: string) => `# ${n}. Use X${n}\n\n${date}## Status\n\n${status}\n\n## Decision\n\nX${n}.\n`
+    // Each was said as not a date and read without it, where a zone named was read. (The third is dated by
+    // its file name, which comes before the day written with the status: its status's day is read, not said.)
     const reading = readTexts({
       '0001-use-x1.md': adr(1, 'Date: 2024-02-01T10:00:00 Z\n\n', 'Accepted'),
       '0002-use-x2.md': adr(2, '', 'Accepted on 2024-02-01T10:00:00 Z'),
-      // The next date the record writes is taken, as for any date beside a status that is none.
       '20240203-use-x3.md': '# Use X3\n\n- Status: accepted (2024-02-01T10:00:00 +01:00)\n',
+      '0004-use-x4.md': adr(4, 'Date: 2024-02-01T10:00:00 -0800\n\n', 'Accepted'),
+      '0005-use-x5.md': adr(5, 'Date: 2024-02-01 10:00:00 Z\n\n', 'Accepted'),
+      '0006-use-x6.md': adr(6, '', 'Accepted on 2024-02-01 10:00:00 Z'),
+      '0007-use-x7.md': adr(7, '', '2024-02-01T10:00:00 +01:00 Accepted'),
+      // A time the clock has not, or an offset beyond ±23:59, is no date still, and said.
+      '20240203-use-x8.md': '# Use X8\n\n- Status: accepted (2024-02-01T25:00:00 Z)\n',
+      '0009-use-x9.md': adr(9, 'Date: 2024-02-01T10:00:00 +24:00\n\n', 'Accepted'),
     })
     expect(summary(reading.records)).toEqual({
-      'ADR-0001': ['accepted', null, null, null],
-      'ADR-0002': ['accepted', null, null, null],
+      'ADR-0001': ['accepted', '2024-02-01', null, null],
+      'ADR-0002': ['accepted', '2024-02-01', null, null],
       '20240203-use-x3': ['accepted', '2024-02-03', null, null],
+      'ADR-0004': ['accepted', '2024-02-01', null, null],
+      'ADR-0005': ['accepted', '2024-02-01', null, null],
+      'ADR-0006': ['accepted', '2024-02-01', null, null],
+      'ADR-0007': ['accepted', '2024-02-01', null, null],
+      '20240203-use-x8': ['accepted', '2024-02-03', null, null],
+      'ADR-0009': ['accepted', null, null, null],
     })
     const unread = 'is not a date; the record is read without it'
     expect(reading.problems).toEqual([
-      { path: '0001-use-x1.md', line: 3, message: `"2024-02-01T10:00:00 Z" ${unread}` },
-      { path: '0002-use-x2.md', line: 5, message: `"2024-02-01T10:00:00 Z" ${unread}` },
-      { path: '20240203-use-x3.md', line: 3, message: `"2024-02-01T10:00:00 +01:00" ${unread}` },
+      { path: '0009-use-x9.md', line: 3, message: `"2024-02-01T10:00:00 +24:00" ${unread}` },
+      { path: '20240203-use-x8.md', line: 3, message: `"2024-02-01T25:00:00 Z" ${unread}` },
     ])
   })
 
@@ -2012,11 +2039,12 @@ describe('a DECISIONS.md heading dated by a time as Jekyll writes it', () => {
       'DECISIONS.md':
         '# Log\n\n## D-001: Use tabs (2024-02-01 21:33:43 -0800)\n\n- Status: Accepted\n\n## D-002: Use spaces (2024-02-01 25:00:00 -0800)\n\n- Status: Accepted on 2024-02-03\n\n' +
         '## D-003: Use mixed [2024-02-01 21:33:43]\n\n- Status: Accepted\n\n## Use Node 20 - 2024-02-01 21:33:43 +02:00\n\n- Status: Accepted\n\n' +
-        // A space before the zone after a `T`, or before a `Z`, makes no time a `- Date:` field reads.
+        // A space before a `Z` or an offset dates the section too, as a `- Date:` field holding it does, and is left out of the title.
         '## D-005: Use Deno (2024-02-01T10:00:00 Z)\n\n- Status: Accepted\n\n## D-006: Use Bun (2024-02-01 10:00:00 Z)\n\n- Status: Accepted\n- Supersedes: Use Node 20\n\n' +
         // A zone named after a space dates the section, as a `- Date:` field holding it does, and is left out of the title.
         '## D-007: Use Go (2024-02-01T10:00:00 UTC)\n\n- Status: Accepted\n\n## D-008: Use Zig (2024-02-01 10:00:00 PST)\n\n- Status: Accepted\n\n' +
-        '## Use Nim 2024-02-01 10:00:00 gmt+1\n\n- Status: Accepted\n\n## D-010: Use Odin (2024-02-01 10:00:00 UTC+25)\n\n- Status: Accepted\n',
+        '## Use Nim 2024-02-01 10:00:00 gmt+1\n\n- Status: Accepted\n\n## D-010: Use Odin (2024-02-01 10:00:00 UTC+25)\n\n- Status: Accepted\n\n' +
+        '## D-011: Use Lua [2024-02-01T10:00:00 +01:00]\n\n- Status: Accepted\n\n## D-012: Use Elm (2024-02-01T25:00:00 Z)\n\n- Status: Accepted\n',
     })
     expect(reading.records.map((r) => [r.key, r.title, r.date ?? null])).toEqual([
       ['D-001', 'Use tabs', '2024-02-01'],
@@ -2024,23 +2052,25 @@ describe('a DECISIONS.md heading dated by a time as Jekyll writes it', () => {
       ['D-003', 'Use mixed', '2024-02-01'],
       // A section keyed by its title keeps the key it had, as one dated by an ISO time does.
       ['DEC-use-node-20-21-33-43-02-00', 'Use Node 20', '2024-02-01'],
-      ['D-005', 'Use Deno', null],
-      ['D-006', 'Use Bun', null],
+      ['D-005', 'Use Deno', '2024-02-01'],
+      ['D-006', 'Use Bun', '2024-02-01'],
       ['D-007', 'Use Go', '2024-02-01'],
       ['D-008', 'Use Zig', '2024-02-01'],
       // Keyed by its title, it keeps the key it had, as the section dated by Jekyll's offset does.
       ['DEC-use-nim-10-00-00-gmt-1', 'Use Nim', '2024-02-01'],
       // An offset beyond ±23:59 is none: said at the heading, and left out of the title all the same.
       ['D-010', 'Use Odin', null],
+      ['D-011', 'Use Lua', '2024-02-01'],
+      // A time the clock has not is none, the space before its `Z` or not.
+      ['D-012', 'Use Elm', null],
     ])
     // Named by its title as imported, the section is found.
     expect(reading.records.find((r) => r.key === 'D-006')?.supersedes).toBe('DEC-use-node-20-21-33-43-02-00')
     const unread = 'is not a date; the record is read without it'
     expect(reading.problems).toEqual([
       { path: 'DECISIONS.md', line: 7, message: `"2024-02-01 25:00:00 -0800" ${unread}` },
-      { path: 'DECISIONS.md', line: 19, message: `"2024-02-01T10:00:00 Z" ${unread}` },
-      { path: 'DECISIONS.md', line: 23, message: `"2024-02-01 10:00:00 Z" ${unread}` },
       { path: 'DECISIONS.md', line: 40, message: `"2024-02-01 10:00:00 UTC+25" ${unread}` },
+      { path: 'DECISIONS.md', line: 48, message: `"2024-02-01T25:00:00 Z" ${unread}` },
     ])
   })
 })

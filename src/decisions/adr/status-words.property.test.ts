@@ -85,17 +85,22 @@ describe('readDate, for any text', () => {
         fc.option(fc.tuple(two(61), fc.constantFrom('', '.5', '.123456789')), { nil: undefined }),
         fc.constantFrom('', 'Z', '+', '-'), two(25), two(61), fc.boolean(),
       )
-      .map(([h, m, s, sign, oh, om, colon]) => {
-        const zone = sign === '' || sign === 'Z' ? sign : `${sign}${oh}${colon ? ':' : ''}${om}`
-        return `${h}:${m}${s === undefined ? '' : `:${s[0]}${s[1]}`}${zone}`
-      })
+      .map(([h, m, s, sign, oh, om, colon]) => ({
+        clock: `${h}:${m}${s === undefined ? '' : `:${s[0]}${s[1]}`}`,
+        zone: sign === '' || sign === 'Z' ? sign : `${sign}${oh}${colon ? ':' : ''}${om}`,
+      }))
     fc.assert(
-      fc.property(day, time, (d, t) => {
+      fc.property(day, time, (d, { clock, zone }) => {
+        const t = `${clock}${zone}`
         const taken = DecisionDateSchema.safeParse(`${d}T${t}`).success
         expect(readDate(`${d}T${t}`), `${d}T${t}`).toBe(taken ? d : undefined)
         // Jekyll writes the time after a space: read as the same time.
         expect(readDate(`${d} ${t}`), `${d} ${t}`).toBe(taken ? d : undefined)
         if (!taken) expect(unreadDateMessage(`${d}T${t}`)).toBe(`"${d}T${t}" is not a date; the record is read without it`)
+        // A space before the `Z` or the offset, after either, names the same time: read exactly when it is the clock's.
+        if (zone !== '') {
+          for (const written of [`${d}T${clock} ${zone}`, `${d} ${clock} ${zone}`]) expect(readDate(written), written).toBe(taken ? d : undefined)
+        }
       }),
       { numRuns: 2000 },
     )
@@ -105,11 +110,12 @@ describe('readDate, for any text', () => {
     expect(readDate('2024-02-01T10:00:00.123456789+23:59')).toBe('2024-02-01')
   })
 
-  it('reads a time only after a day written as a decision\'s `date` writes it, and a space before the zone only in Jekyll\'s form, before an offset', () => {
+  it('reads a time only after a day written as a decision\'s `date` writes it, and its day with one space before its zone too', () => {
     const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'))
     // A time of the day the clock has, with or without its zone, written onto a day with slashes,
-    // dots or nothing between its parts, or with a space before its zone after a `T`: `date` refuses
-    // each (it takes `YYYY-MM-DDThh:mm…` alone), so none is read, and each is said as not a date.
+    // dots or nothing between its parts: `date` refuses each (it takes `YYYY-MM-DDThh:mm…` alone), so
+    // none is read, and each is said as not a date. With a space before its zone after a `T`, `date`
+    // refuses it too, but it names its day as clearly as `… UTC` does: read as its day.
     const time = fc
       .tuple(two(23), two(59), fc.constantFrom('', ':00', ':59.5'), fc.constantFrom('', 'Z', '+02:00', '-0800'))
       .map(([h, m, s, zone]) => ({ time: `${h}:${m}${s}`, zone }))
@@ -125,15 +131,18 @@ describe('readDate, for any text', () => {
         if (zone !== '') {
           const spaced = `${d}T${t} ${zone}`
           expect(DecisionDateSchema.safeParse(spaced).success, spaced).toBe(false)
-          expect(readDate(spaced), spaced).toBeUndefined()
+          expect(readDate(spaced), spaced).toBe(d)
         }
       }),
       { numRuns: 500 },
     )
-    for (const written of ['2024/02/01T10:00:00Z', '2024-02-01T10:00:00 Z', '2024-02-01T10:00:00 +02:00', '2024-02-01 10:00:00 Z', '20240201T100000Z'])
+    // A time after a day with slashes or none between its parts, more than one space before the zone, a
+    // `z` glued to the time or after a lowercase `t`, as `date` refuses them, or an offset cut short, stays unread.
+    for (const written of ['2024/02/01T10:00:00Z', '2024/02/01T10:00:00 Z', '20240201T100000Z', '2024-02-01T10:00:00  Z', '2024-02-01T10:00:00z', '2024-02-01t10:00:00 Z', '2024-02-01T10:00:00 +01', '2024-02-01T25:00:00 Z', '2024-02-01 10:00:00 +24:00'])
       expect(readDate(written), written).toBeUndefined()
-    // Jekyll's form, a space for the T and before the offset, is read still; so are the days alone.
-    for (const written of ['2020-05-05 21:33:43 -0800', '2020-05-05 21:33:43 +02:00', '2020-05-05 21:33:43', '2020-05-05 21:33:43Z', '2020/05/05', '2020.05.05', '20200505'])
+    // Jekyll's form, a space for the T and before the offset, is read still, and a space before a `Z` or an
+    // offset after a `T` time too, or before a `Z` in Jekyll's form; so are the days alone.
+    for (const written of ['2020-05-05 21:33:43 -0800', '2020-05-05 21:33:43 +02:00', '2020-05-05 21:33:43', '2020-05-05 21:33:43Z', '2020-05-05T10:00:00 Z', '2020-05-05T10:00:00 z', '2020-05-05T10:00:00 +01:00', '2020-05-05T10:00:00 -0800', '2020-05-05 10:00:00 Z', '2020/05/05', '2020.05.05', '20200505'])
       expect(readDate(written), written).toBe('2020-05-05')
   })
 

@@ -114,10 +114,10 @@ const ZONE = String.raw`(?:[Zz]|[+-]\d{2}(?::?\d{2})?|(?:[Uu][Tt][Cc]|[Gg][Mm][T
 /**
  * A zone written after a space (` Z`, ` +01:00`, ` -0800`), or named (` UTC`, ` GMT+1`, ` utc`, or
  * in capitals ending in T, ` PST`, ` CEST`), then no more of a time. A time beside a status takes it
- * too, to be read as a `Date:` field holding it is: its day where the zone is named
- * (`Accepted on 2024-02-01T10:00:00 UTC`, NAMED_TIME_ZONE) or Jekyll's offset, and said whole
- * otherwise (` Z` or an offset after a `T` time, `UTC+25`), rather than the time read without it
- * and the zone left behind as words after the day.
+ * too, to be read as a `Date:` field holding it is: its day where one space comes before a `Z`, an
+ * offset within ±23:59 or a zone named (`Accepted on 2024-02-01T10:00:00 Z`, `… UTC`,
+ * NAMED_TIME_ZONE), and said whole otherwise (`UTC+25`, `+24:00`, two spaces), rather than the time
+ * read without it and the zone left behind as words after the day.
  */
 export const ZONE_AFTER_SPACE = String.raw`\s+${ZONE}(?![\w+-]|:\w)`
 
@@ -143,7 +143,7 @@ export const JEKYLL_TIME = String.raw`\s+\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:${ZONE_AF
  * The time written onto a day (`T10:00:00Z`, `t10:00`; a colon or a dot only inside it, so `…Z.` and
  * `…Z: Accepted` end where they should), with a zone written after a space (`T10:00:00 Z`,
  * `T10:00:00 +01:00`, `T10:00:00 UTC`): what readDate is given to read as a `Date:` field's whole
- * value, where a space before a `Z` or an offset makes it no date, and before a zone named does not.
+ * value, which reads its day after one space before the zone as it does with the zone glued.
  */
 export const TIME_WRITTEN = String.raw`[Tt](?:[\w+-]|[:.](?=\w))*(?:${ZONE_AFTER_SPACE})?`
 
@@ -155,8 +155,8 @@ export const TIME_WRITTEN = String.raw`[Tt](?:[\w+-]|[:.](?=\w))*(?:${ZONE_AFTER
  * `Accepted on 2020-05-05T25:00:00Z` was read as 2020-05-05, where `Date: 2020-05-05T25:00:00Z` is
  * not a date, and so was `Accepted on 2020/05/05T10:00:00Z`, where a `Date:` field takes a time only
  * after a day written with dashes. A zone written after a space (`2020-05-05T10:00:00 Z`, `… +01:00`,
- * `… UTC`) goes with the time, as a `Date:` field holds it, read as the field reads it (its day where
- * the zone is named, else no date): beside a status the time was taken without it, and read as 2020-05-05. Jekyll's time was left after the day, so
+ * `… UTC`) goes with the time, as a `Date:` field holds it, read as the field reads it (its day after
+ * one space before a valid zone, else no date): beside a status the time was taken without it, and read as 2020-05-05. Jekyll's time was left after the day, so
  * `Accepted on 2020-05-05 25:00:00 -0800` was read as 2020-05-05, and `2020-05-05 21:33:43 -0800
  * Accepted` as no status at all. A day is taken without its time only where Jekyll's full time does
  * not follow, so a shorter match of one that is no date reads no day; words after the day, a time
@@ -406,7 +406,7 @@ const WEEKDAY_BEFORE = /^\s*([a-z]{3,})\.?,?\s+(\S.*)$/i
 
 /**
  * A record's date as `YYYY-MM-DD`: from `2024-03-04`, `2024/03/04`, `2024-3-4`, `20240304`, an ISO
- * time a decision's `date` takes (its day as written, whatever its offset; a space before the offset too, `2024-03-04 21:33:43 -0800`, as Jekyll writes it; a zone named after a space, `2024-03-04T10:00:00 UTC`, `2024-03-04 10:00:00 PST`), with the month named in English, `4 March
+ * time a decision's `date` takes (its day as written, whatever its offset; a space before the offset too, `2024-03-04 21:33:43 -0800`, as Jekyll writes it, or before a `Z` or an offset after a `T` time, `2024-03-04T10:00:00 Z`; a zone named after a space, `2024-03-04T10:00:00 UTC`, `2024-03-04 10:00:00 PST`), with the month named in English, `4 March
  * 2024`, `4th of March 2024` or `March 4, 2024` (records written by hand), or day first with dots,
  * `04.03.2024`; after the weekday, `Monday, 4 March 2024`, when it is that day's (a weekday that is
  * not leaves it unread: one of the two is wrong); with slashes when only one order is a day,
@@ -434,15 +434,15 @@ function readCalendarDay(text: string): string | undefined {
 
 /**
  * A day in numbers, year first, with dashes, and the ISO time it goes on with as a decision's `date`
- * takes it (`2024-02-01T10:00:00Z`), or after a space as Jekyll writes it, a space before an offset
- * too (`2020-05-05 21:33:43 -0800`): so that `2024-02-01T25:00:00Z`, a leap second, a `+24:00`, a
- * time after a day with slashes (`2024/02/01T10:00:00Z`), or a space between a `T`'s time and its
- * `Z` or offset (`2024-02-01T10:00:00 Z`), is no date here either, rather than read as its day. A
- * zone named after either time and a space (`2024-02-01T10:00:00 UTC`, `2024-02-01 10:00:00 PST`,
- * `… GMT+1`: NAMED_TIME_ZONE) says the time as clearly as an offset: its day as written, where such a
- * date was said as none, and `Accepted on 2024-02-01 10:00:00 UTC` beside a status with it.
+ * takes it (`2024-02-01T10:00:00Z`), or after a space as Jekyll writes it (`2020-05-05 21:33:43
+ * -0800`): so that `2024-02-01T25:00:00Z`, a leap second, a `+24:00`, or a time after a day with
+ * slashes (`2024/02/01T10:00:00Z`), is no date here either, rather than read as its day. After
+ * either time, one space before a `Z` (`z` too) or an offset within ±23:59 (`2024-02-01T10:00:00 Z`,
+ * `… +01:00`, `2024-02-01 10:00:00 Z`), or before a zone named (`2024-02-01T10:00:00 UTC`, `… PST`,
+ * `… GMT+1`: NAMED_TIME_ZONE), says the time as clearly as the zone glued to it: its day as written,
+ * where such a date was said as none, and `Accepted on 2024-02-01T10:00:00 Z` beside a status with it.
  */
-const YEAR_FIRST_TIME = new RegExp(`^\\s*(\\d{4})-(\\d{2})-(\\d{2})(?:T${TIME_OF_DAY}(?:${TIME_ZONE}| ${NAMED_TIME_ZONE})?| ${TIME_OF_DAY}(?:(?: (?=[+-]))?${TIME_ZONE}| ${NAMED_TIME_ZONE})?)\\s*$`)
+const YEAR_FIRST_TIME = new RegExp(`^\\s*(\\d{4})-(\\d{2})-(\\d{2})[T ]${TIME_OF_DAY}(?: ?${TIME_ZONE}| z| ${NAMED_TIME_ZONE})?\\s*$`)
 
 /** A day in numbers, year first, alone: `2024-02-01`, `2024/02/01`, `2024.02.01`, `20240201`. */
 const YEAR_FIRST_DATE = /^\s*(\d{4})[-/.]?(\d{2})[-/.]?(\d{2})\s*$/
