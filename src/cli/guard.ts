@@ -5,7 +5,7 @@ import { decisionsNamed } from '../decisions/decisions-named'
 import { LIMITS } from '../domain/limits'
 import { rationalePart, rationaleQuoted, serviceUrlPrefix, withinHookLimit } from '../integrations/hook-text'
 import { GUARDED_TOOLS } from '../integrations/shell-tools'
-import { abortAfter, authHeaders, barredPortReason, EnvironmentError, envValue, msFlag, msOf, TIMEOUT_FLAG, urlMistakeReason, exitWhenWritten, serviceUrl, serviceUrlProblem, tokenProblem, parseFlags } from './options'
+import { abortAfter, authHeaders, barredPortReason, EnvironmentError, envValue, msFlag, msOf, msRefusal, TIMEOUT_FLAG, urlMistakeReason, exitWhenWritten, serviceUrl, serviceUrlProblem, tokenProblem, parseFlags } from './options'
 import { commandFolders } from './command-folders'
 import { pathInRepository } from './repository'
 import { serviceErrorIn } from './error-envelope'
@@ -482,15 +482,7 @@ export function guardTimeoutNote(value: string | undefined): string | undefined 
   if (value === undefined || msOf(value, TIMEOUT_FLAG) !== undefined) return undefined
   const before = timeoutAsBefore(value)
   if (before === undefined) return undefined
-  const refused = (() => {
-    try {
-      msFlag(value, TIMEOUT_FLAG)
-      return ''
-    } catch (error) {
-      return (error as Error).message
-    }
-  })()
-  return printableLine(`${refused}; read as ${before} ms, as the guard read it before, so that it still checks commands: write --timeout ${before}`)
+  return printableLine(`${msRefusal(value, TIMEOUT_FLAG)}; read as ${before} ms, as the guard read it before, so that it still checks commands: write --timeout ${before}`)
 }
 
 const GUARD_FLAGS = { 'fail-closed': { type: 'boolean' }, timeout: { type: 'string' } } as const

@@ -390,12 +390,15 @@ export function msOf(raw: string, spec: MsFlag): number | undefined {
   return ms > 0 && ms <= spec.max && (!spec.whole || Number.isInteger(ms)) ? ms : undefined
 }
 
-/** The ms `raw` gives `spec`'s flag (msOf), else a UsageError naming the flag, what it takes, and `raw`. */
+/** What `spec`'s flag says of `raw` when msOf takes no ms from it: the flag, what it takes, and `raw`. */
+export function msRefusal(raw: string, spec: MsFlag): string {
+  return `${spec.flag} must be a ${spec.whole ? 'whole' : 'positive'} number of ms in decimal digits (${spec.example}), ${spec.range}, not "${raw}"`
+}
+
+/** The ms `raw` gives `spec`'s flag (msOf), else a UsageError saying msRefusal. */
 export function msFlag(raw: string, spec: MsFlag): number {
   const ms = msOf(raw, spec)
-  if (ms === undefined) {
-    throw new UsageError(`${spec.flag} must be a ${spec.whole ? 'whole' : 'positive'} number of ms in decimal digits (${spec.example}), ${spec.range}, not "${raw}"`)
-  }
+  if (ms === undefined) throw new UsageError(msRefusal(raw, spec))
   return ms
 }
 
