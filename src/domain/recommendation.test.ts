@@ -396,7 +396,8 @@ describe('preconditions and context backoff (R-REC-5, R-REC-7)', () => {
     ]
     const r = recommend(input({ observations: obs }))
     expect(r.recommended).toBe('Tier M')
-    expect(r.change_test).not.toBeNull()
+    // Every choice of Tier M counts, from the first (README), not the window's 14 alone.
+    expect(r.change_test).toMatchObject({ since: day(234), recent: 100, older: 365 })
     expect(r.disclosure).toMatch(/differ from your earlier choices/)
   })
 
