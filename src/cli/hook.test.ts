@@ -1,5 +1,6 @@
+import { spawn } from 'node:child_process'
 import { existsSync, realpathSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { createServer, type RequestListener } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -7,7 +8,7 @@ import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { claudeCodeFixture } from '../../test/support/fixtures'
 import { closedPort } from '../../test/support/processes'
-import { runCli } from '../../test/support/spawn-service'
+import { BIN, runCli } from '../../test/support/spawn-service'
 import { LATE_HEADER } from '../http/hooks'
 import { PassThrough } from 'node:stream'
 import { pathOfPayload, projectOfPayload, runHook, TERMINAL_STDIN, type HookStdin } from './hook'
@@ -1057,6 +1058,53 @@ describe('decision-memory hook whose spooled events are refused or not taken, se
       const asked = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('pre-tool-use')), env })
       expect(asked).toEqual({ code: 0, stdout: '', stderr: `${said}${ASKED_AS_WRITTEN}\n` })
     })
+  })
+  it('says what it held of the spooled events when ended by SIGTERM or SIGINT mid-drain (Claude Code ends a hook past its "timeout"), and loses none', async () => {
+    // carol's event is refused for good (400), bob's two are refused 403, and alice's, behind them,
+    // is never answered: Claude Code ends the hook there (an entry's "timeout" under its --budget).
+    // The refusals' lines were held for the drain's count and died with the process, unsaid.
+    let reached = () => {}
+    const answer: RequestListener = (request, response) => {
+      request.resume()
+      const user = new URL(request.url ?? '/', 'http://stub').searchParams.get('user')
+      request.on('end', () => {
+        if (user === 'carol') response.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"code":"invalid_request","message":"no"}}')
+        else if (user === 'bob') response.writeHead(403, { 'content-type': 'application/json' }).end('{"error":{"code":"forbidden","message":"no"}}')
+        else reached()
+      })
+    }
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      await withStub('dm-hook-spool-ended-', answer, async ({ host, dir }) => {
+        const spool = join(dir, 'spool.ndjson')
+        const event = (user: string, minutes: number) => JSON.stringify({ at: new Date(Date.now() - minutes * 60_000).toISOString(), user, payload: claudeCodeFixture('session-start') })
+        const spooled = [event('carol', 4), event('bob', 3), event('bob', 2), event('alice', 1)]
+        await writeFile(spool, spooled.join('\n') + '\n', { mode: 0o600 })
+        const env = { ...process.env, DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: 'alice' }
+        const child = spawn(process.execPath, [BIN, 'hook', '--budget', '20000'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+        let stderr = ''
+        child.stderr.on('data', (chunk) => (stderr += chunk))
+        const closed = new Promise<string | null>((resolve) => child.once('close', (_code, how) => resolve(how)))
+        const arrived = new Promise<void>((resolve) => (reached = resolve))
+        const chosen = claudeCodeFixture('post-tool-use-single')
+        child.stdin.end(JSON.stringify(chosen))
+        // alice's spooled event reached the service: carol's and bob's were answered before it.
+        await arrived
+        child.kill(signal)
+        expect(await closed, signal).toBe(signal)
+        expect(stderr, signal).toBe(
+          `decision-memory hook: the service refused the payload: HTTP 400 invalid_request: no; not set aside in ${spool}.rejected, the hook ended first: the next call offers it again\n` +
+            `decision-memory hook: the service at http://${host} refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user "bob"? If not, set --user or DECISION_MEMORY_USER to the token's user); ` +
+            `the events spooled for "bob" wait for a token that may act for that user\n` +
+            `decision-memory hook: ended by ${signal} while delivering the spool ${spool}, as Claude Code ends a hook past its entry's "timeout" (keep that, in seconds, over the hook's --budget of 20000 ms): ` +
+            `what it had not delivered waits beside the spool, for the next call to take over, and so does this event, not sent\n`,
+        )
+        // Nothing lost: every spooled event, and the capture at hand, is in a file the next drain takes.
+        const left = await Promise.all((await readdir(dir)).map((name) => readFile(join(dir, name), 'utf8')))
+        const lines = left.join('').split('\n').filter((l) => l !== '')
+        for (const line of spooled) expect(lines, signal).toContain(line)
+        expect(lines.some((l) => l.includes(chosen.tool_use_id)), signal).toBe(true)
+      })
+    }
   })
 })
 

@@ -393,7 +393,7 @@ export async function runHook(argv: string[], input: HookStdin = process.stdin):
   // leaves it for the next call, rather than lose a capture it had not yet spooled.
   const held = isCapture(payload) ? await holdWhileDelivering(file, event) : undefined
   try {
-    await deliverOrSpool(file, event, payload, budget, remaining)
+    await deliverOrSpool(file, event, payload, budget, remaining, held !== undefined)
   } finally {
     await held?.release()
   }
@@ -422,8 +422,11 @@ type Said =
   | { kind: 'forbidden'; user: string }
 const UNSAID: Said = { kind: 'unsaid' }
 
-/** Delivers the spool, then `event`; spools it, or sets it aside, when it is not delivered. */
-async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknown, budget: number, remaining: () => number): Promise<void> {
+/**
+ * Delivers the spool, then `event`; spools it, or sets it aside, when it is not delivered.
+ * `heldOnDisk`: the event, a capture, is kept beside the spool while it is delivered (holdWhileDelivering).
+ */
+async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknown, budget: number, remaining: () => number, heldOnDisk = false): Promise<void> {
   const url = `${serviceUrl()}/v1/hooks/claude-code`
 
   /**
@@ -473,11 +476,24 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   let heldLines: Array<() => string> | undefined = []
   /** Whether the drain finished and counted what it put back (waiting, refusedOf): not when it threw. */
   let counted = false
-  /** Writes a line of deliver's, or holds it while the drain runs. */
+  /**
+   * The signal (SIGTERM, SIGINT) that ended the hook mid-drain, as Claude Code ends one past its
+   * entry's `timeout`: the held lines are said then (endedMidDrain), in the words of a drain cut
+   * short, whose claim keeps what it had not finished with, refused events too, for the next call.
+   */
+  let endedBy: NodeJS.Signals | undefined
+  /** Writes a line of deliver's, or holds it while the drain runs; nothing once a signal ended the hook. */
   const say = (line: () => string) => {
+    if (endedBy !== undefined) return
     if (heldLines === undefined) process.stderr.write(`decision-memory hook: ${line()}\n`)
     else heldLines.push(line)
   }
+  /**
+   * Where a spooled event refused for good goes: set aside in the .rejected file once the drain is
+   * over; ended before, it stays in the drain's claim, and the next call offers it again.
+   */
+  const setAside = () =>
+    endedBy === undefined ? `set aside in ${rejectedFile(file)}` : `not set aside in ${rejectedFile(file)}, the hook ended first: the next call offers it again`
   /** Writes the lines held while the drain ran, then says the rest at once. */
   const sayHeld = () => {
     const lines = heldLines ?? []
@@ -564,8 +580,8 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       // A PreToolUse's question is asked as written: said here, as after any other refusal of one,
       // since this line is the only one said of it.
       const asked = !spooled && isPreToolUse(e.payload)
-      const fate = spooled ? `set aside in ${rejectedFile(file)}` : keptAside(e) ? `kept in ${rejectedFile(file)}` : asked ? `not sent; ${QUESTION_AS_WRITTEN}` : 'not sent, nor kept'
-      say(() => `${tooDeepWhy(deep, spooled ? 'a spooled' : 'the')}: ${fate}`)
+      const fate = spooled ? undefined : keptAside(e) ? `kept in ${rejectedFile(file)}` : asked ? `not sent; ${QUESTION_AS_WRITTEN}` : 'not sent, nor kept'
+      say(() => `${tooDeepWhy(deep, spooled ? 'a spooled' : 'the')}: ${fate ?? setAside()}`)
       said = { kind: asked ? 'said-asked' : 'said' }
       timedOut = false
       return { outcome: 'rejected' }
@@ -639,10 +655,9 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       // A spooled event refused so is set aside by the drain: said where, or a person reading stderr
       // knows it is gone from the spool and not where to find it (the event at hand, a capture, is
       // said kept in the same file below).
-      const aside = spooled ? `; set aside in ${rejectedFile(file)}` : ''
       if (permanent) {
         const refused = refusal(response.status, body)
-        say(() => `the service refused the payload: ${refused}${aside}`)
+        say(() => `the service refused the payload: ${refused}${spooled ? `; ${setAside()}` : ''}`)
         said = { kind: 'said' }
       } else if (response.status === 404 || response.status === 405) {
         sayUrlFault(e, spooled, `${url} answered HTTP ${response.status}: is DECISION_MEMORY_URL the service's address, with no path?`)
@@ -708,6 +723,31 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   let refusedUsers = 0
   /** How many of them each such user has: said on the line of that user's refusal (spooledWaiting). */
   const refusedOf = new Map<string, number>()
+  /**
+   * Ended by a signal mid-drain (Claude Code sends SIGTERM to a hook past its entry's `timeout`, a
+   * `timeout` under the hook's --budget, which install-hooks warns of): the lines held for the
+   * drain's count died with the process, and a refusal went unsaid. They are said as a drain cut
+   * short leaves things (no count: it made none; a refused event not yet set aside), with what
+   * becomes of the rest, then the signal ends the hook as it would have.
+   */
+  const endedMidDrain = (signal: NodeJS.Signals) => {
+    stopListening()
+    endedBy = signal
+    sayHeld()
+    // A capture at hand is kept beside the spool while it is delivered, unless that could not be written.
+    const atHand = !isForService(payload) ? '' : isPreToolUse(payload) ? `; ${QUESTION_AS_WRITTEN}` : heldOnDisk ? ', and so does this event, not sent' : '; this event, not sent, is not kept'
+    process.stderr.write(
+      `decision-memory hook: ended by ${signal} while delivering the spool ${file}, as Claude Code ends a hook past its entry's "timeout" ` +
+        `(keep that, in seconds, over the hook's --budget of ${budget} ms): what it had not delivered waits beside the spool, for the next call to take over${atHand}\n`,
+    )
+    process.stderr.write('', () => process.kill(process.pid, signal))
+  }
+  const stopListening = () => {
+    process.off('SIGTERM', endedMidDrain)
+    process.off('SIGINT', endedMidDrain)
+  }
+  process.once('SIGTERM', endedMidDrain)
+  process.once('SIGINT', endedMidDrain)
   const drained = await drainSpool(
     file,
     async (e) => {
@@ -725,6 +765,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     // out of the hook: a PreToolUse went unanswered and a capture unsent, though the service was
     // up, in every call. What is spooled stays (a claim taken is taken over once this pid is gone).
     // What deliveries said before, first, without a count the drain never made.
+    stopListening()
     sayHeld()
     process.stderr.write(`decision-memory hook: cannot deliver the spool ${file} (${error.code ?? error.message}): its events wait for a call that can; this call's event is sent all the same\n`)
     return { stopped: null }
@@ -737,6 +778,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   // events refused 403 was `0 - 1`, said as `the -1 events`. Never below none.
   counted = 'left' in drained
   waiting = 'left' in drained ? Math.max(0, drained.left - refusedUsers) : 0
+  stopListening()
   sayHeld()
   // Another tool's event (a matcher for every tool): the spool was given its turn, and that is all.
   // A spooled delivery that went unanswered (nothing listening, a URL fetch will not try, no answer
