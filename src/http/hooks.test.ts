@@ -308,6 +308,51 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     })
   })
 
+  it('reads the answer to a question tool_response words otherwise than tool_input, keyed by tool_input\'s text, as that question\'s', async () => {
+    // Claude Code mirrors tool_input's questions in tool_response; a client that words one
+    // otherwise there but keys its answer by the text the agent wrote had that answer dropped
+    // without a word: the key names a question of the call (tool_input's), the question read
+    // (tool_response's) has no key.
+    const { call, store } = await createTestApp()
+    const METHOD = 'Which development methodology for this change?'
+    const CHECKS = 'Which checks should run before the PR?'
+    let n = 0
+    const sent = async (reworded: string[] | 'reversed', answers: Record<string, unknown>) => {
+      const id = `toolu_mismatch_${n++}`
+      const payload = { ...claudeCodeFixture('post-tool-use-multi'), tool_use_id: id }
+      if (reworded === 'reversed') payload.tool_response.questions.reverse()
+      else reworded.forEach((text, i) => void (payload.tool_response.questions[i].question = text))
+      payload.tool_input.answers = answers
+      payload.tool_response.answers = answers
+      const { status, body } = await call('POST', HOOK, payload)
+      expect(status).toBe(200)
+      const stored = (await observationsOf(store)).filter((o) => o.decision_id?.startsWith(`${id}#`))
+      return { said: body.systemMessage, stored: stored.map((o) => [o.question, o.chosen, o.decision_id === hookDecisionId(id, o.question)]).sort() }
+    }
+    const both = { [METHOD]: 'TDD', [CHECKS]: 'Unit tests' }
+    // tool_input's question at the same place is the one its key names: recorded under it, with
+    // the decision_id a PreToolUse of that text gives, nothing said.
+    expect(await sent(['1. Which development methodology?'], both)).toEqual({
+      said: undefined,
+      stored: [[CHECKS, ['Unit tests'], true], [METHOD, ['TDD'], true]],
+    })
+    expect(await sent(['Method?', 'Checks?'], both)).toEqual({ said: undefined, stored: [[CHECKS, ['Unit tests'], true], [METHOD, ['TDD'], true]] })
+    // Keyed by tool_response's own text, it is that question's, as before.
+    expect(await sent(['Method?'], { 'Method?': 'DDD', [CHECKS]: 'Unit tests' })).toEqual({
+      said: undefined,
+      stored: [['Method?', ['DDD'], true], [CHECKS, ['Unit tests'], true]],
+    })
+    // The questions in another order, each its own text: each answer under its own question.
+    expect(await sent('reversed', both)).toEqual({ said: undefined, stored: [[CHECKS, ['Unit tests'], true], [METHOD, ['TDD'], true]] })
+    // tool_input's question answered with no choice is said by its text, as any such answer is.
+    const odd = await sent(['Method?'], { [METHOD]: 7, [CHECKS]: 'Unit tests' })
+    expect(odd.stored).toEqual([[CHECKS, ['Unit tests'], true]])
+    expect(odd.said).toBe(
+      "decision-memory did not record the answer to a question it could not take, and recorded the call's other answers: " +
+        `"${METHOD}" (tool_response.answers.${METHOD}: a number is no label)`,
+    )
+  })
+
   it('reads a multi-select answer as Claude Code joins it now, a label holding ", " or a quote written as a JSON string', async () => {
     const { call, store } = await createTestApp()
     const CHECKS = 'Which checks should run before the PR?'

@@ -599,9 +599,23 @@ function answeredQuestions(
   const skipped = (response.questions === undefined ? askedTaken : returnedTaken).refused.filter(said)
   const observations: ObservationInput[] = []
   const fields: AnswerFields[] = []
-  const shared = sharingNormalForm(questions.map((q) => q.question))
+  // A question keyed in answers, if by a blank or `(notes only)`, has its key: a stray one is not its answer.
+  const keyed = (question: string) => [response.answers, input.answers].some((answers) => answers !== undefined && Object.hasOwn(answers, question))
+  // A question tool_response words otherwise than tool_input (Claude Code mirrors them; another
+  // client may not), its answer keyed by tool_input's text: the question at the same place in
+  // tool_input is the one that key names, and its answer is read as that question's. Read by
+  // tool_response's text alone, it was dropped without a word: the key names a question of the
+  // call, so no stray answer either. Not where that text is another question's of tool_response.
+  const inputAt = new Map(askedTaken.indices.map((place, k) => [place, input.questions[k]]))
+  const shownTexts = new Set(questions.map((q) => q.question))
+  const read = questions.map((shown, i) => {
+    const place = at[i] ?? i
+    const mirror = from === 'tool_response' && !keyed(shown.question) && !saidUnanswered(shown.question) ? inputAt.get(place) : undefined
+    return mirror !== undefined && !shownTexts.has(mirror.question) && keyed(mirror.question) ? { q: mirror, from: 'tool_input', place } : { q: shown, from, place }
+  })
+  const shared = sharingNormalForm(read.map(({ q }) => q.question))
   let optionsRefused = false
-  questions.forEach((q, i) => {
+  read.forEach(({ q, from, place }) => {
     // tool_response.answers is the answer; its mirror in tool_input.answers stands in where it
     // answers nothing. An answer there that this service gave itself at PreToolUse has the
     // decision_id of its auto-resolved observation, so it stays a duplicate, as in tool_response.
@@ -614,11 +628,11 @@ function answeredQuestions(
     // An answer given that is no choice is skipped, the others recorded, and said: the user would
     // never learn otherwise that it was not recorded. The field is named by the key as sent.
     if (choice === undefined) {
-      if (!whole) skipped.push({ place: at[i] ?? i, text: q.question, reason: `${where}.answers.${named(q.question)}${whyNoChoice(value)}` })
+      if (!whole) skipped.push({ place, text: q.question, reason: `${where}.answers.${named(q.question)}${whyNoChoice(value)}` })
       return
     }
     const observation = observationOf(q, choice, 'user', toolUseId, payload, options, shared)
-    const field = { question: `${from}.questions.${at[i] ?? i}`, answer: `${where}.answers.${q.question}` }
+    const field = { question: `${from}.questions.${place}`, answer: `${where}.answers.${q.question}` }
     // Two options that are one label once normalised (`Unit tests`, `Unit tests (Recommended)`):
     // the memory refuses them, and this question alone is skipped.
     if (!whole) {
@@ -626,7 +640,7 @@ function answeredQuestions(
         offeredOptions(observation.all_options)
       } catch (error) {
         if (!(error instanceof InputError)) throw error
-        skipped.push({ place: at[i] ?? i, text: q.question, reason: namedAsSent(error, [field]).message })
+        skipped.push({ place, text: q.question, reason: namedAsSent(error, [field]).message })
         optionsRefused = true
         return
       }
@@ -635,10 +649,9 @@ function answeredQuestions(
     fields.push(field)
   })
   skipped.sort((a, b) => a.place - b.place)
-  // A question keyed in answers, if by a blank or `(notes only)`, has its key: a stray one is not its answer.
-  const keyed = (question: string) => [response.answers, input.answers].some((answers) => answers !== undefined && Object.hasOwn(answers, question))
-  if (!whole && questions.some((q) => !keyed(q.question) && !saidUnanswered(q.question))) {
-    skipped.push(...strayAnswers(payload, [response.answers, input.answers], questions, saidUnanswered))
+  const asRead = read.map(({ q }) => q)
+  if (!whole && asRead.some((q) => !keyed(q.question) && !saidUnanswered(q.question))) {
+    skipped.push(...strayAnswers(payload, [response.answers, input.answers], asRead, saidUnanswered))
   }
   return { observations, fields, skipped, refused: refusedAny || optionsRefused }
 }
