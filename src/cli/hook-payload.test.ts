@@ -44,6 +44,39 @@ describe('hookBody: what the hook sends for a PostToolUse over the body limit', 
     expect(sent.tool_input.questions[0].options[0]).toEqual({ label: 'Sidebar' })
   })
 
+  it('drops tool_input.answers where it mirrors tool_response.answers when still over the limit: an Other answer pasted long costs the call\'s others no more', async () => {
+    // 150 KB typed into Other, carried twice (tool_response.answers and its mirror in tool_input):
+    // 300 KB, and nothing to strip. Refused 413, the call was set aside, the other answer too.
+    const METHOD = 'Which development methodology for this change?'
+    const CHECKS = 'Which checks should run before the PR?'
+    const pasted = 'Pair on it, then write the tests. '.repeat(4600)
+    const payload = claudeCodeFixture('post-tool-use-multi')
+    payload.tool_use_id = 'toolu_long_other'
+    payload.tool_input.answers = { [METHOD]: pasted, [CHECKS]: 'Unit tests' }
+    payload.tool_response.answers = { [METHOD]: pasted, [CHECKS]: 'Unit tests' }
+    expect(Buffer.byteLength(JSON.stringify(payload))).toBeGreaterThan(LIMITS.bodyBytes)
+    const body = hookBody(payload)
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(LIMITS.bodyBytes)
+    // What the service reads of the mirror is what tool_response has: only the mirror's copies go.
+    const sent = JSON.parse(body)
+    expect(sent.tool_input.answers).toEqual({})
+    expect(sent.tool_response).toEqual(withoutFields(payload.tool_response, ['description']))
+    const { call, store } = await createTestApp()
+    const answered = await call('POST', HOOK, body)
+    expect(answered.status).toBe(200)
+    expect(answered.body.systemMessage).toBe(
+      "decision-memory did not record the answer to a question it could not take, and recorded the call's other answers: " +
+        `"${METHOD}" (tool_response.answers.${METHOD}: Too big: expected string to have <=1000 characters as sent (at most 500 once normalised: a trailing " (Recommended)" and white space not counted))`,
+    )
+    const stored = []
+    for await (const o of store.observationsOf('default')) stored.push(o)
+    expect(stored.map((o) => [o.question, o.chosen])).toEqual([[CHECKS, ['Unit tests']]])
+    // An answer of the mirror's own (none in tool_response, or another) is kept, as the service reads it there.
+    payload.tool_input.answers = { [METHOD]: pasted, [CHECKS]: 'Lint, format' }
+    payload.tool_response.answers = { [METHOD]: pasted }
+    expect(JSON.parse(hookBody(payload)).tool_input.answers).toEqual({ [CHECKS]: 'Lint, format' })
+  })
+
   it('sends an ordinary payload exactly as before, previews and all while it is within the limit', () => {
     for (const payload of [claudeCodeFixture('post-tool-use-multi'), claudeCodeFixture('post-tool-use-single'), claudeCodeFixture('session-start'), previewedPostToolUse('toolu_small', 1024)]) {
       expect(hookBody(payload)).toBe(JSON.stringify(payload))

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util'
 import { fieldNestedPast } from '../domain/json-depth'
 import { LIMITS } from '../domain/limits'
 
@@ -44,7 +45,8 @@ function withoutUnread(container: unknown): unknown {
  * of AskUserQuestion over the service's body limit (options with large previews, carried twice, in
  * tool_input and in tool_response), which the service refused 413 and the hook set aside, its
  * answers never recorded: that one goes without what the service never reads of it, every field it
- * reads (questions, headers, labels, answers, `annotations[question].unanswered`) as sent. A
+ * reads (questions, headers, labels, answers, `annotations[question].unanswered`) as sent; still
+ * over it, without the mirror's copies of tool_response's answers too (withoutMirroredAnswers). A
  * PreToolUse is never cut: the service echoes its questions, previews and all, in `updatedInput`,
  * and Claude Code refuses one whose questions shown differ from the original.
  */
@@ -52,7 +54,25 @@ export function hookBody(payload: unknown): string {
   const body = JSON.stringify(payload)
   if (Buffer.byteLength(body, 'utf8') <= LIMITS.bodyBytes || !isPlainObject(payload)) return body
   if (payload.hook_event_name !== 'PostToolUse' || payload.tool_name !== 'AskUserQuestion') return body
-  return JSON.stringify({ ...payload, tool_input: withoutUnread(payload.tool_input), tool_response: withoutUnread(payload.tool_response) })
+  const stripped = { ...payload, tool_input: withoutUnread(payload.tool_input), tool_response: withoutUnread(payload.tool_response) }
+  const lighter = JSON.stringify(stripped)
+  if (Buffer.byteLength(lighter, 'utf8') <= LIMITS.bodyBytes) return lighter
+  // Still over it: an `Other` answer pasted long is carried twice too, in the mirror.
+  return JSON.stringify({ ...stripped, tool_input: withoutMirroredAnswers(stripped.tool_input, stripped.tool_response) })
+}
+
+/**
+ * A tool_input without the answers of its `answers` that tool_response's `answers` holds the same
+ * under the same key. The service reads the mirror only where tool_response's answer answers
+ * nothing, which a copy of it answers no better, and looks for a key in either (a stray key, one
+ * answering a question): the same key is found in tool_response. So nothing it reads changes, and
+ * an answer of the mirror's own (one tool_response lacks, or holds otherwise) goes as sent.
+ */
+function withoutMirroredAnswers(input: unknown, response: unknown): unknown {
+  if (!isPlainObject(input) || !isPlainObject(input.answers) || !isPlainObject(response) || !isPlainObject(response.answers)) return input
+  const answered = response.answers
+  const own = Object.entries(input.answers).filter(([key, value]) => !(Object.hasOwn(answered, key) && isDeepStrictEqual(answered[key], value)))
+  return { ...input, answers: Object.fromEntries(own) }
 }
 
 /**
