@@ -644,7 +644,11 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     }
     const { status, body } = await call('POST', HOOK, payload)
     expect(status).toBe(400)
-    expect(body.error.issues).toEqual([{ path: 'tool_input.questions.1.options.2.label', message: 'must not be blank' }])
+    // Each question named: the first's options, two labels that are one, as well as the second's blank label.
+    expect(body.error.issues).toEqual([
+      { path: 'tool_input.questions.1.options.2.label', message: 'must not be blank' },
+      { path: 'tool_response.questions.0', message: 'tool_response.questions.0.options.1: options 0 and 1 are both "TDD"' },
+    ])
     // One refused beside one that has no answer: nothing to record, refused as before.
     const single = claudeCodeFixture('post-tool-use-multi')
     for (const where of [single.tool_input, single.tool_response]) where.questions[1].options[2].label = 'Unit tests (Recommended)'
@@ -654,6 +658,49 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     expect(refused.status).toBe(400)
     expect(refused.body.error.code).toBe('duplicate_option')
     expect(refused.body.error.message).toBe('tool_response.questions.1.options.2: options 1 and 2 are both "Unit tests"')
+    expect(await observationsOf(store)).toHaveLength(0)
+  })
+
+  it('a call refused whole names every question it could not take, an answer over the label limit or no choice beside refused options', async () => {
+    // The refusal named the first question whose options it refused alone: the answer beside it,
+    // over the label limit (or no choice), went unsaid in the one message a person reads of the
+    // call set aside, as did a second question whose options were refused.
+    const { call, store } = await createTestApp()
+    const METHOD = 'Which development methodology for this change?'
+    const CHECKS = 'Which checks should run before the PR?'
+    const OVER = 'x'.repeat(1200)
+    const refusal = async (answers: Record<string, unknown>, spoil: (questions: Array<{ options: Array<{ label: string }> }>) => void) => {
+      const payload = claudeCodeFixture('post-tool-use-multi')
+      for (const where of [payload.tool_input, payload.tool_response]) {
+        spoil(where.questions)
+        where.answers = answers
+      }
+      const { status, body } = await call('POST', HOOK, payload)
+      expect(status).toBe(400)
+      return body.error
+    }
+    const tooLong = 'Too big: expected string to have <=1000 characters as sent (at most 500 once normalised: a trailing " (Recommended)" and white space not counted)'
+    const long = await refusal({ [METHOD]: OVER, [CHECKS]: 'Unit tests' }, (questions) => void (questions[1]!.options[2]!.label = 'Unit tests (Recommended)'))
+    expect(long.code).toBe('duplicate_option')
+    expect(long.message).toBe(
+      'tool_response.questions.1.options.2: options 1 and 2 are both "Unit tests"; ' +
+        `nor could it take "${METHOD}" (tool_response.answers.${METHOD}: ${tooLong})`,
+    )
+    expect(long.issues).toEqual([
+      { path: 'tool_response.questions.1.options.2', message: 'duplicate of tool_response.questions.1.options.1 after normalisation' },
+      { path: `tool_response.answers.${METHOD}`, message: `tool_response.answers.${METHOD}: ${tooLong}` },
+    ])
+    const odd = await refusal({ [METHOD]: 7, [CHECKS]: 'Unit tests' }, (questions) => void (questions[1]!.options[2]!.label = 'Unit tests (Recommended)'))
+    expect(odd.message).toBe(`tool_response.questions.1.options.2: options 1 and 2 are both "Unit tests"; nor could it take "${METHOD}" (tool_response.answers.${METHOD}: a number is no label)`)
+    // Both questions' options refused: each named once.
+    const both = await refusal({ [METHOD]: 'TDD', [CHECKS]: 'Unit tests' }, (questions) => {
+      questions[0]!.options[1]!.label = 'TDD (Recommended)'
+      questions[1]!.options[2]!.label = 'Unit tests (Recommended)'
+    })
+    expect(both.message).toBe(
+      'tool_response.questions.0.options.1: options 0 and 1 are both "TDD"; ' +
+        `nor could it take "${CHECKS}" (tool_response.questions.1.options.2: options 1 and 2 are both "Unit tests")`,
+    )
     expect(await observationsOf(store)).toHaveLength(0)
   })
 

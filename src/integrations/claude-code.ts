@@ -511,6 +511,8 @@ interface SkippedQuestion {
   text: string | undefined
   /** Why, the fields named as the payload has them: `tool_response.questions.1.options.2: …`. */
   reason: string
+  /** The field it is said of: its question (`tool_response.questions.1`) or its answer (`tool_response.answers.Q`). */
+  path: string
   /** An answer under a key that names no question of the call (strayAnswers): `text` is that key. */
   stray?: true
 }
@@ -542,7 +544,7 @@ function withoutRefusedQuestions(container: unknown, field: string, indices: rea
     const issues = typeIssuesFirst(result.error.issues).map((issue) => `${[`${field}.questions.${place}`, ...issue.path.map(String)].join('.')}: ${missingSaid(issue.message)}`)
     const more = issues.length > REASONS_NAMED ? [`and ${issues.length - REASONS_NAMED} more`] : []
     const text = isPlainObject(q) && typeof q.question === 'string' ? q.question : undefined
-    refused.push({ place, text, reason: [...issues.slice(0, REASONS_NAMED), ...more].join(', ') })
+    refused.push({ place, text, reason: [...issues.slice(0, REASONS_NAMED), ...more].join(', '), path: `${field}.questions.${place}` })
   })
   return { value: { ...container, questions: kept }, indices: keptIndices, refused }
 }
@@ -628,7 +630,7 @@ function answeredQuestions(
     // An answer given that is no choice is skipped, the others recorded, and said: the user would
     // never learn otherwise that it was not recorded. The field is named by the key as sent.
     if (choice === undefined) {
-      if (!whole) skipped.push({ place, text: q.question, reason: `${where}.answers.${named(q.question)}${whyNoChoice(value)}` })
+      if (!whole) skipped.push({ place, text: q.question, reason: `${where}.answers.${named(q.question)}${whyNoChoice(value)}`, path: `${where}.answers.${q.question}` })
       return
     }
     const observation = observationOf(q, choice, 'user', toolUseId, payload, options, shared)
@@ -640,7 +642,7 @@ function answeredQuestions(
         offeredOptions(observation.all_options)
       } catch (error) {
         if (!(error instanceof InputError)) throw error
-        skipped.push({ place, text: q.question, reason: namedAsSent(error, [field]).message })
+        skipped.push({ place, text: q.question, reason: namedAsSent(error, [field]).message, path: field.question })
         optionsRefused = true
         return
       }
@@ -683,7 +685,7 @@ function withoutRefusedTexts(
     // `tool_response.answers.Q` as sent: named by the question's start where it is long.
     const where = field.answer.startsWith('tool_input.') ? 'tool_input' : 'tool_response'
     const place = Number(field.question.slice(field.question.lastIndexOf('.') + 1))
-    said.push({ place, text: o.question, reason: `${where}.answers.${named(o.question)}: ${why}` })
+    said.push({ place, text: o.question, reason: `${where}.answers.${named(o.question)}: ${why}`, path: `${where}.answers.${o.question}` })
   })
   said.sort((a, b) => a.place - b.place)
   return { observations: kept, fields: keptFields, skipped: said }
@@ -720,7 +722,8 @@ function strayAnswers(
       seen.add(key)
       const near = questions.findIndex((q) => spaced(q.question) === spaced(key))
       const alike = near === -1 ? '' : `: it differs from "${named(questions[near]?.question ?? '')}" in white space or Unicode form, and answers are keyed by the exact text`
-      stray.push({ place: Number.MAX_SAFE_INTEGER, text: key, stray: true, reason: `${i === 0 ? 'tool_response' : 'tool_input'}.answers.${named(key)}: names no question of the call${alike}` })
+      const where = i === 0 ? 'tool_response' : 'tool_input'
+      stray.push({ place: Number.MAX_SAFE_INTEGER, text: key, stray: true, reason: `${where}.answers.${named(key)}: names no question of the call${alike}`, path: `${where}.answers.${key}` })
     }
   })
   return stray
@@ -739,6 +742,27 @@ async function withoutOwnAnswers(memory: DecisionMemory, user: string, toolUseId
   if (asked.length === 0) return skipped
   const held = await memory.heldDecisionIds(user, asked)
   return skipped.filter((s) => !idsOf(s).some((id) => held.has(id)))
+}
+
+/**
+ * The refusal of a PostToolUse none of whose answers could be recorded, naming beside the question
+ * it refuses (the first whose options are refused) every other question the call could not take,
+ * in its message and its issues: an answer over the label limit or no choice, another question's
+ * options refused. The call is set aside for a person to read, and that refusal is all they read
+ * of it: one fault named alone read as the one thing to mend.
+ */
+function withOthersSkipped(error: unknown, skipped: readonly SkippedQuestion[]): unknown {
+  if (!(error instanceof InputError)) return error
+  // The questions the refusal names already, by their place as sent (in tool_input or tool_response) or their answer's field.
+  const places = new Set(error.issues.flatMap((issue) => /^tool_(?:input|response)\.questions\.(\d+)(?:\.|$)/.exec(issue.path)?.[1] ?? []).map(Number))
+  const namedAlready = (s: SkippedQuestion) =>
+    (s.stray !== true && places.has(s.place)) || error.issues.some((issue) => issue.path === s.path || issue.path.startsWith(`${s.path}.`))
+  const others = skipped.filter((s) => !namedAlready(s))
+  if (others.length === 0) return error
+  return new InputError(error.code, `${error.message}; nor could it take ${skippedSaid(others)}`, {
+    status: error.status,
+    issues: [...error.issues, ...others.map((s) => ({ path: s.path, message: s.reason }))],
+  })
 }
 
 /**
@@ -802,7 +826,7 @@ function plannableQuestions(
     } catch (error) {
       if (!(error instanceof InputError)) throw error
       const paths = [...new Set(error.issues.map((issue) => issue.path))].join(', ')
-      refused.push({ place, text: question.question, reason: `${paths}: ${error.message}` })
+      refused.push({ place, text: question.question, reason: `${paths}: ${error.message}`, path: `tool_input.questions.${place}` })
       return
     }
     kept.push(q)
@@ -1400,8 +1424,12 @@ async function answerHook(memory: DecisionMemory, payload: ClaudeCodeHookPayload
         // No answer could be taken for a question refused: the call is refused as before, its
         // fields named, so that the hook keeps it aside for a person to read.
         if (refused) {
-          const read = answeredQuestions(payload, options, true)
-          await asSent(memory.observe(read.observations), read.fields)
+          try {
+            const read = answeredQuestions(payload, options, true)
+            await asSent(memory.observe(read.observations), read.fields)
+          } catch (error) {
+            throw withOthersSkipped(error, skipped)
+          }
         }
         // Only answers that are no choice: the call is valid, nothing to keep aside, but said.
         return skipped.length > 0 ? { systemMessage: skippedMessage(skipped, false) } : {}
