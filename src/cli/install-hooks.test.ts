@@ -257,8 +257,8 @@ describe('install-hooks and a token in a hook command', () => {
     stderr = ''
     expect(await installHooksCommand(['--file', file])).toBe(0)
     expect(stderr.split('\n').filter((l) => l.includes('"timeout"'))).toEqual([
-      `decision-memory install-hooks: warning: the PreToolUse hook in ${file} has a "timeout" of 3 s, not above its budget (3 s): Claude Code kills it before it spools a choice the service was too slow to take, and the choice is lost; raise it (a new entry has 5)`,
-      `decision-memory install-hooks: warning: the PostToolUse hook in ${file} has a "timeout" of 1 s, not above its budget (2 s): Claude Code kills it before it spools a choice the service was too slow to take, and the choice is lost; raise it (a new entry has 5)`,
+      `decision-memory install-hooks: warning: the PreToolUse hook in ${file} has a "timeout" of 3 s, not above its budget (3 s): Claude Code ends it before it gives up on a slow or stopped service, and a choice it had not delivered waits for the hook's next call; raise it (a new entry has 5)`,
+      `decision-memory install-hooks: warning: the PostToolUse hook in ${file} has a "timeout" of 1 s, not above its budget (2 s): Claude Code ends it before it gives up on a slow or stopped service, and a choice it had not delivered waits for the hook's next call; raise it (a new entry has 5)`,
     ])
     // Kept as the user set it: only said.
     expect(JSON.parse(await readFile(file, 'utf8')).hooks.PostToolUse[0].hooks[0].timeout).toBe(1)
@@ -272,7 +272,7 @@ describe('install-hooks and a token in a hook command', () => {
     stderr = ''
     expect(await installHooksCommand(['--file', long])).toBe(0)
     expect(stderr.split('\n').filter((l) => l.includes('"timeout"'))).toEqual([
-      `decision-memory install-hooks: warning: the PostToolUse hook in ${long} has a "timeout" of 5 s, not above its budget (8 s): Claude Code kills it before it spools a choice the service was too slow to take, and the choice is lost; raise it above 8 s, or lower --budget`,
+      `decision-memory install-hooks: warning: the PostToolUse hook in ${long} has a "timeout" of 5 s, not above its budget (8 s): Claude Code ends it before it gives up on a slow or stopped service, and a choice it had not delivered waits for the hook's next call; raise it above 8 s, or lower --budget`,
     ])
     // Hooks added beside an entry whose flags need longer than its timeout are given what they need: warned of
     // is that entry alone, the user's, not the ones just written (a version before this gave them 5 s or its own).

@@ -192,7 +192,7 @@ function warnOfShortTimeouts(settings: Record<string, unknown>, file: string): v
   for (const { event, timeout, budgetMs } of shortTimeouts(settings, hookBudgetMs)) {
     process.stderr.write(
       `decision-memory install-hooks: warning: the ${event} hook in ${file} has a "timeout" of ${timeout} s, not above its budget (${budgetMs / 1000} s): ` +
-        `Claude Code kills it before it spools a choice the service was too slow to take, and the choice is lost; ` +
+        `Claude Code ends it before it gives up on a slow or stopped service, and a choice it had not delivered waits for the hook's next call; ` +
         // A new entry's timeout does not meet a budget of as long or longer (`--budget 8000`).
         (budgetMs < HOOK_TIMEOUT_SECONDS * 1000 ? `raise it (a new entry has ${HOOK_TIMEOUT_SECONDS})\n` : `raise it above ${budgetMs / 1000} s, or lower --budget\n`),
     )
