@@ -27,6 +27,19 @@ describe('a URL whose percent-encoding is not UTF-8', () => {
     expect((await call('GET', '/v1/decisions/applicable?%FF=1')).body.error.issues[0].path).toBe('query')
   })
 
+  it('names a parameter without a name, or one spaced or of control characters, as the unknown-parameter refusal does: not by an empty path', async () => {
+    const { call } = await createTestApp()
+    for (const [query, path] of [['=%zz', '""'], ['+=%ED%A0%80', '" "'], ['%00=%', '"\\u0000"']] as const) {
+      const refused = await call('GET', `/v1/decisions/pulses?${query}`)
+      expect({ query, status: refused.status, issues: refused.body.error.issues }).toEqual({
+        query,
+        status: 400,
+        issues: [{ path, message: `${JSON.stringify(query.slice(query.indexOf('=') + 1))} is not percent-encoded UTF-8` }],
+      })
+      expect(refused.body.error.message).toBe(`invalid request: ${path}`)
+    }
+  })
+
   it('leaves a URL that decodes to the routes', async () => {
     const { call } = await createTestApp()
     const read = await call('GET', '/v1/users/j%C3%BCrgen/preferences')

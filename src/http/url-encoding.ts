@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
+import { shownName } from '../domain/observation'
 import { errorBody } from './errors'
 
 /** The path parameters of the routes, by the segment before them: `/v1/users/{user}`, `/v1/sessions/{id}`, `/v1/decisions/{key}`. */
@@ -30,7 +31,8 @@ function undecodable(url: string): { field: string; text: string } | undefined {
     const name = eq === -1 ? pair : pair.slice(0, eq)
     if (!decodes(name)) return { field: 'query', text: name }
     const value = eq === -1 ? '' : pair.slice(eq + 1)
-    if (!decodes(value)) return { field: decodeURIComponent(name.replace(/\+/g, ' ')), text: value }
+    // Named as the refusal of an unknown parameter names it: `?=%FF` by `""`, not by an empty path.
+    if (!decodes(value)) return { field: shownName(decodeURIComponent(name.replace(/\+/g, ' '))), text: value }
   }
   return undefined
 }
