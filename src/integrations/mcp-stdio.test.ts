@@ -332,6 +332,21 @@ describe('createStdioTransport', () => {
     expect(pipe.reported).toEqual(answers.map((a) => a.error.message))
   })
 
+  it('passes over a byte order mark before the first message, not before a later one', async () => {
+    const pipe = await piped()
+    await pipe.feed(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping"}\n')]))
+    await pipe.feed('\uFEFF{"jsonrpc":"2.0","id":2,"method":"ping"}\n')
+    expect(pipe.delivered).toEqual([{ jsonrpc: '2.0', id: 1, method: 'ping' }])
+    expect(pipe.answers().map((a) => [a.id, a.error.code])).toEqual([[null, -32700]])
+  })
+
+  it('passes over a byte order mark before a last message the input ends inside of', async () => {
+    const pipe = await piped()
+    await pipe.feed('\uFEFF{"jsonrpc":"2.0","id":1,"method":"ping"}')
+    await ended(pipe)
+    expect(pipe.delivered).toEqual([{ jsonrpc: '2.0', id: 1, method: 'ping' }])
+  })
+
   it('closes on a line longer than it reads, and says so', async () => {
     const pipe = await piped(64)
     await pipe.feed('{"jsonrpc":"2.0","id":1,"method":"ping"}\n')

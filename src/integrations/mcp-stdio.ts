@@ -49,6 +49,10 @@ export function createStdioTransport({
 }): Transport {
   /** The chunks of the line not ended yet, and their length in bytes. */
   let pending: Buffer[] = []
+  // A UTF-8 byte order mark before the first message (a .NET StreamWriter's default, PowerShell's
+  // `Set-Content`) is passed over, as RFC 8259 allows and as the hook, the guard and the HTTP routes
+  // read one: left, it made `initialize` a line that is not JSON, never answered.
+  let atStart = true
   let pendingBytes = 0
   /** The batches read whose requests are not all answered yet: their answers go out as one array. */
   let batches: Batch[] = []
@@ -164,7 +168,7 @@ export function createStdioTransport({
       const line = pending.length === 0 ? tail : Buffer.concat([...pending, tail], pendingBytes + tail.length)
       pending = []
       pendingBytes = 0
-      read(line.toString('utf8').replace(/\r$/, ''))
+      read(textOf(line).replace(/\r$/, ''))
       start = end + 1
     }
     if (start < chunk.length) {
@@ -183,9 +187,17 @@ export function createStdioTransport({
    * message so, `printf '%s'` by hand, was dropped unanswered, and the server exited 0 without a
    * word), and one cut off there, no JSON, is answered -32700 saying so, on stdout and stderr.
    */
+  /** A line's text, the stream's byte order mark passed over at its start. */
+  function textOf(line: Buffer): string {
+    const text = line.toString('utf8')
+    if (!atStart) return text
+    atStart = false
+    return text.startsWith('\uFEFF') ? text.slice(1) : text
+  }
+
   function onend() {
     if (pending.length === 0) return
-    const line = Buffer.concat(pending, pendingBytes).toString('utf8')
+    const line = textOf(Buffer.concat(pending, pendingBytes))
     pending = []
     pendingBytes = 0
     read(line, true)
