@@ -24,6 +24,17 @@ describe(`${STORE_HEADER}: a request meant for one store`, () => {
     expect(kept.body.points).toHaveLength(1)
   })
 
+  it('is refused when empty, as naming no store, and said so', async () => {
+    const t = await seeded(ID)
+    for (const empty of ['', ' ']) {
+      const refused = await t.call('DELETE', '/v1/users/bom', undefined, { [STORE_HEADER]: empty })
+      expect(refused.status).toBe(409)
+      expect(refused.body.error.message).toBe(`the request names no store (${STORE_HEADER} is empty)`)
+      expect(refused.body.error.issues).toEqual([{ path: STORE_HEADER, message: 'is empty, so it names no store: leave the header out, or give the id of the store meant' }])
+    }
+    expect((await t.call('GET', '/v1/users/bom/preferences')).body.points).toHaveLength(1)
+  })
+
   it('is carried out, with the header sent back, by the service holding it', async () => {
     const t = await seeded(ID)
     const response = await t.app.request('/v1/users/bom', { method: 'DELETE', headers: { [STORE_HEADER]: ID } })
