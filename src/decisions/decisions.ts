@@ -655,6 +655,11 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
     stored: DecisionRecord = record,
     /** The request's field that named the predecessor: `supersedes`, or the `key` of /supersede. */
     predecessorPath = 'supersedes',
+    /**
+     * The reason of the predecessor's `superseded` step: /supersede's, which names it, as when it
+     * links an accepted decision; else `superseded by <key>` (an /accept's reason is the proposal's).
+     */
+    predecessorReason?: string,
   ) {
     // A predecessor already superseded by this very decision (a record imported "Superseded by"
     // it before it was accepted) stays as it is: accepting it completes that link. One revoked
@@ -671,7 +676,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
           issues: [{ path: predecessorPath, message: `${predecessor.key} was replaced by ${predecessor.superseded_by}` }],
         })
       }
-      const replaced = transition(predecessor, 'superseded', at, { by: record.key, reason: `superseded by ${record.key}`, path: predecessorPath })
+      const replaced = transition(predecessor, 'superseded', at, { by: record.key, reason: predecessorReason ?? `superseded by ${record.key}`, path: predecessorPath })
       tx.put(replaced.record)
       tx.append(replaced.event)
     }
@@ -854,7 +859,7 @@ export function createDecisions(deps: { store: DecisionStore; clock: Clock; poli
         if (replacement.status === 'proposed') {
           // Superseding a revoked decision is no step of the lifecycle, asked by name (a 409).
           if (old.status === 'revoked') transition(old, 'superseded', at, { path: 'key' })
-          await acceptIn(tx, { ...replacement, supersedes: key }, at, input.reason, replacement, 'key')
+          await acceptIn(tx, { ...replacement, supersedes: key }, at, input.reason, replacement, 'key', input.reason)
           return
         }
         if (replacement.status !== 'accepted') {

@@ -127,6 +127,21 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     expect(again.status).toBe(409)
   })
 
+  it('keeps the reason of /supersede on the decision it supersedes, by a proposal as by an accepted one (R-CON-5)', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({ key: 'D-001', status: 'accepted' }))
+    await call('POST', '/v1/decisions', decision({ key: 'D-002' }))
+    await call('POST', '/v1/decisions', decision({ key: 'D-003', status: 'accepted' }))
+    await call('POST', '/v1/decisions', decision({ key: 'D-004', status: 'accepted' }))
+    expect((await call('POST', '/v1/decisions/D-001/supersede', { by: 'D-002', reason: 'pnpm is faster' })).status).toBe(200)
+    expect((await call('POST', '/v1/decisions/D-003/supersede', { by: 'D-004', reason: 'billing moved' })).status).toBe(200)
+    const reasonOf = async (key: string) => (await call('GET', `/v1/decisions/${key}/why`)).body.chain.find((l: any) => l.key === key).reason
+    expect(await reasonOf('D-001')).toBe('pnpm is faster')
+    expect(await reasonOf('D-003')).toBe('billing moved')
+    // The replacement's own step keeps it too.
+    expect((await call('GET', '/v1/decisions/D-002')).body.events.at(-1)).toMatchObject({ type: 'accepted', supersedes: 'D-001', reason: 'pnpm is faster' })
+  })
+
   it('refuses to accept a proposal that supersedes a decision another one already superseded, naming supersedes', async () => {
     const { call } = await createTestApp()
     await call('POST', '/v1/decisions', decision({ key: 'D-001', status: 'accepted' }))
