@@ -8,6 +8,7 @@ import { keyOfHeading, readDecisionsMd } from './decisions-md'
 import { withAtxHeadings } from './markdown'
 import { readLog4brains } from './log4brains'
 import { isBareMadr, readMadr } from './madr'
+import { SUCCESSOR_PLACEHOLDER } from './status-words'
 import {
   UnreadableRecord,
   unreadDateProblems,
@@ -66,11 +67,6 @@ export function notARecord(name: string): boolean {
   return /^(readme|index|template|.*-template)\.md$/i.test(name) || (/template/i.test(name) && !/^\d/.test(name))
 }
 
-/**
- * What a template leaves where a successor would be named (`none`, `-`, `N/A`, read as `A` from
- * its `/`, `TBD`): no record. A "Superseded by" that names anything else names a successor, found or not.
- */
-const PLACEHOLDER = /^(?:|[-\u2013\u2014\u2026._/?]+|none\.?|n\/?a|a|tbd|tba|nil|null|nothing|no|not yet|\(none\))$/i
 
 /** The name of a section-based log: `DECISIONS.md`, `DECISIONS-2023.md`, `decision-log.md`. */
 export const DECISION_LOG = /^(?:decisions|decision[-_ ]?log)([-_.][^/]*)?\.md$/i
@@ -351,7 +347,7 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     // is a placeholder: `Superseded by: none` is no reason to stop enforcing the decision, but a
     // successor the folder does not hold (`../platform/0012-….md`, a record deleted since) is still
     // one, as an adr-tools "Superseded by" line to it is; the link alone is left out, and said.
-    const placeholder = p.supersededBy !== null && PLACEHOLDER.test(p.supersededBy.target.trim())
+    const placeholder = p.supersededBy !== null && SUCCESSOR_PLACEHOLDER.test(p.supersededBy.target.trim())
     const status: DecisionStatus = p.supersededApart === true && (superseded_by !== null || !placeholder) ? 'superseded' : p.status
     return { record: p, status, supersedes, superseded_by }
   })

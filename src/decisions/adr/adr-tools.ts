@@ -3,7 +3,7 @@ import { contentHash, DecisionKeySchema, type DecisionStatus } from '../decision
 import { fieldOf, filled, headingName, withAtxHeadings, isLinkDefinition, linkDefinitions, numbered, parseRecord, sectionNamed, slug, textOf, titleWithoutNumber, type Line, type LinkDefinitions, type MarkdownRecord, type Section } from './markdown'
 import { UnreadableRecord, readDateField, readEnforce, type LinkRef, type ParsedRecord, type RecordFile, type UnreadDate } from './parsed-record'
 import { madrBody } from './madr'
-import { listsChoices, readStatusLine, unreadDateMessage, type StatusLine } from './status-words'
+import { listsChoices, readStatusLine, SUCCESSOR_PLACEHOLDER, unreadDateMessage, type StatusLine } from './status-words'
 
 /**
  * A date-named record file, `yyyymmdd-slug.md` (log4brains) or `yyyy-mm-dd-slug.md`: the date's
@@ -102,7 +102,11 @@ export function statusOfLines(lines: readonly Line[], where: number, definitions
     }
     // A day after tomorrow (`Accepted on 2099-01-01`) is read as one that cannot be, and said.
     const late = written.date !== undefined && lastDay !== undefined && written.date > lastDay
-    const read: StatusLine = late ? { ...written, date: undefined } : written
+    const dated: StatusLine = late ? { ...written, date: undefined } : written
+    // `Superseded by: none` (`-`, `N/A`), a template's line left beside the status, names no
+    // successor: no reason to stop enforcing the decision, as in MADR. The link is still said.
+    const placeholder = dated.status === 'superseded' && dated.supersededBy !== undefined && SUCCESSOR_PLACEHOLDER.test(dated.supersededBy.trim())
+    const read: StatusLine = placeholder ? { ...dated, status: undefined } : dated
     notes.push(...moreLinksNoted(read, line.n))
     if (read.unreadDate !== undefined) notes.push({ line: line.n, message: unreadDateMessage(read.unreadDate) })
     if (late) notes.push({ line: line.n, message: unreadDateMessage(written.date as string, lastDay) })

@@ -1815,6 +1815,25 @@ describe('links and titles as MADR and log4brains users write them', () => {
     expect(reading.problems.map((p) => p.path)).toEqual(['0001-use-rest.md', '0002-use-grpc.md', '0003-use-soap.md', '0004-use-x.md', '20240301-use-yarn.md'])
   })
 
+  it('adr-tools: a "Superseded by" placeholder in the status section leaves an accepted record in force, as in MADR', () => {
+    const adr = (n: number, status: string) => `# ${n}. Use X${n}\n\nDate: 2020-01-0${n}\n\n## Status\n\n${status}\n\n## Decision\n\nX${n}.\n`
+    const reading = readTexts({
+      '0001-use-x1.md': adr(1, 'Accepted\n\nSuperseded by: none'),
+      '0002-use-x2.md': adr(2, 'Accepted\n\nSuperseded by: N/A'),
+      '0003-use-x3.md': adr(3, 'Accepted\n\nSuperseded by: -'),
+      // A successor the folder does not hold still supersedes it, as before.
+      '0004-use-x4.md': adr(4, 'Accepted\n\nSuperseded by [9. Use Y](0009-use-y.md)'),
+    })
+    expect(summary(reading.records)).toMatchObject({
+      'ADR-0001': ['accepted', '2020-01-01', null, null],
+      'ADR-0002': ['accepted', '2020-01-02', null, null],
+      'ADR-0003': ['accepted', '2020-01-03', null, null],
+      'ADR-0004': ['superseded', '2020-01-04', null, null],
+    })
+    // Each link to nothing is still said, as MADR's are.
+    expect(reading.problems.map((p) => p.path)).toEqual(['0001-use-x1.md', '0002-use-x2.md', '0003-use-x3.md', '0004-use-x4.md'])
+  })
+
   it('a link to a record renamed since (same number, new slug) follows the number', () => {
     const adr = (n: number, title: string, status: string) => `# ${n}. ${title}\n\nDate: 2020-0${n}-05\n\n## Status\n\n${status}\n\n## Decision\n\n${title}.\n`
     const reading = readTexts({

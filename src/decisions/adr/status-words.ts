@@ -2,6 +2,12 @@ import { FIRST_DECISION_DAY, isCalendarDate, TIME_OF_DAY, TIME_ZONE, type Decisi
 import { linkTarget, type LinkDefinitions } from './markdown'
 
 /**
+ * What a template leaves where a successor would be named (`none`, `-`, `N/A`, read as `A` from
+ * its `/`, `TBD`): no record. A "Superseded by" that names anything else names a successor, found or not.
+ */
+export const SUCCESSOR_PLACEHOLDER = /^(?:|[-\u2013\u2014\u2026._/?]+|none\.?|n\/?a|a|tbd|tba|nil|null|nothing|no|not yet|\(none\))$/i
+
+/**
  * The words decision records use for a status, mapped to the lifecycle (R-CON-1): adr-tools
  * writes `Accepted`, `Proposed`, `Superceded by [...]`; MADR and log4brains `accepted`, `draft`,
  * `rejected`, `deprecated`, `superseded by ...`. A rejected proposal is `revoked`.
