@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { CONTROL, endsRule, hasNoLoneSurrogate, IdentifierSchema, LabelSchema, NO_CONTROL_PATTERN, nonBlankText, spacedAtItsEnds, TRIMMED_IDENTIFIER_PATTERN, TRIMMED_IDENTIFIER_RULES, TrimmedIdentifierSchema, WHITE_SPACE } from '../domain/observation'
+import { CONTROL, endsRule, hasNoLoneSurrogate, IdentifierSchema, LabelSchema, NO_CONTROL_PATTERN, nonBlankText, spacedAtItsEnds, TAKES, TRIMMED_IDENTIFIER_PATTERN, TRIMMED_IDENTIFIER_RULES, TrimmedIdentifierSchema, WHITE_SPACE } from '../domain/observation'
 import { LABEL_LENGTH_WORDS } from '../domain/labels'
 import { z } from '../domain/zod'
 import { wrongTypeSaid } from '../domain/zod-issues'
@@ -202,42 +202,45 @@ export function scopeWarning(decision: { scope: Pick<DecisionScope, 'path'>; sta
 const SCOPE_PATH_RULE = 'a path prefix such as src/billing'
 
 /** Where and when a decision holds (R-CON-4); an empty field holds everywhere. */
-export const ScopeSchema = z.strictObject({
-  // A point spaced at its ends is no point a question is keyed to: the decision bound nothing.
-  points: z.array(TrimmedIdentifierSchema).max(DECISION_LIMITS.points).default([]).openapi({
-    description: 'Decision point keys the decision binds (R-CON-2); no spaces at their ends.',
-  }),
-  task: ScopeNameSchema.nullish().openapi({ description: `Applies to this task only. ${SCOPE_NAME_RULES}` }),
-  path: z
-    .string({ error: wrongTypeSaid(SCOPE_PATH_RULE) })
-    .min(1)
-    .max(DECISION_LIMITS.pathLength)
-    // ` src/billing` was taken, and held no path a run names (they are compared as sent, by segment).
-    .refine((path) => path.trim() === path, `no spaces at its ends: ${SCOPE_PATH_RULE}`)
-    // `src/a\u0000b` and a lone U+0085 (which trim keeps) were taken, as no task or stage is: no
-    // folder a run names holds one. Those at the ends are told they are spaces, once.
-    .refine(
-      (path) => new RegExp(NO_CONTROL_PATTERN).test(path.trim()) && hasNoLoneSurrogate(path),
-      'must not contain control characters or lone surrogates',
-    )
-    // A path is a prefix, compared by whole segments (applicability.ts): `src/billing/**` was
-    // taken, and applied to no path but one named `**`, so a required decision never held. So were
-    // `src/v?` and a brace group, `services/{api,web}` (see isGlobPath); a folder named in braces
-    // alone (`app/{locale}`) or brackets (`app/[slug]`) is a path.
-    .refine(
-      (path) => !isGlobPath(path),
-      'a path prefix, not a glob: a decision applies to its path and everything below it (write src/billing for src/billing/**, src for src/v?, one decision a folder for {api,web})',
-    )
-    .openapi({ pattern: SCOPE_PATH_PATTERN_DOCUMENTED })
-    .nullish()
-    .openapi({
-      description:
-        'Applies to this path and everything below it (a prefix, by whole segments). Refused: spaces at its ends, ' +
-        'a glob (`*` or `?`, as in `src/billing/**`: write `src/billing`), a brace group (`services/{api,web}`: one decision a folder), ' +
-        'control characters and lone surrogates.',
+export const ScopeSchema = z.strictObject(
+  {
+    // A point spaced at its ends is no point a question is keyed to: the decision bound nothing.
+    points: z.array(TrimmedIdentifierSchema, { error: wrongTypeSaid('an array of decision point keys') }).max(DECISION_LIMITS.points).default([]).openapi({
+      description: 'Decision point keys the decision binds (R-CON-2); no spaces at their ends.',
     }),
-  stage: ScopeNameSchema.nullish().openapi({ description: `Applies at this stage only. ${SCOPE_NAME_RULES}` }),
-})
+    task: ScopeNameSchema.nullish().openapi({ description: `Applies to this task only. ${SCOPE_NAME_RULES}` }),
+    path: z
+      .string({ error: wrongTypeSaid(SCOPE_PATH_RULE) })
+      .min(1)
+      .max(DECISION_LIMITS.pathLength)
+      // ` src/billing` was taken, and held no path a run names (they are compared as sent, by segment).
+      .refine((path) => path.trim() === path, `no spaces at its ends: ${SCOPE_PATH_RULE}`)
+      // `src/a\u0000b` and a lone U+0085 (which trim keeps) were taken, as no task or stage is: no
+      // folder a run names holds one. Those at the ends are told they are spaces, once.
+      .refine(
+        (path) => new RegExp(NO_CONTROL_PATTERN).test(path.trim()) && hasNoLoneSurrogate(path),
+        'must not contain control characters or lone surrogates',
+      )
+      // A path is a prefix, compared by whole segments (applicability.ts): `src/billing/**` was
+      // taken, and applied to no path but one named `**`, so a required decision never held. So were
+      // `src/v?` and a brace group, `services/{api,web}` (see isGlobPath); a folder named in braces
+      // alone (`app/{locale}`) or brackets (`app/[slug]`) is a path.
+      .refine(
+        (path) => !isGlobPath(path),
+        'a path prefix, not a glob: a decision applies to its path and everything below it (write src/billing for src/billing/**, src for src/v?, one decision a folder for {api,web})',
+      )
+      .openapi({ pattern: SCOPE_PATH_PATTERN_DOCUMENTED })
+      .nullish()
+      .openapi({
+        description:
+          'Applies to this path and everything below it (a prefix, by whole segments). Refused: spaces at its ends, ' +
+          'a glob (`*` or `?`, as in `src/billing/**`: write `src/billing`), a brace group (`services/{api,web}`: one decision a folder), ' +
+          'control characters and lone surrogates.',
+      }),
+    stage: ScopeNameSchema.nullish().openapi({ description: `Applies at this stage only. ${SCOPE_NAME_RULES}` }),
+  },
+  { error: wrongTypeSaid('an object of points, task, path and stage') },
+)
 
 export const CONSTRAINT_KINDS = ['must', 'must_not', 'prefer', 'limit'] as const
 export type ConstraintKind = (typeof CONSTRAINT_KINDS)[number]
@@ -253,34 +256,40 @@ const LIMIT_RANGE = `a number from -${LIMIT_BOUND} to ${LIMIT_BOUND} (2^53 - 1)`
 const LIMIT_BOUND_MESSAGE = `${LIMIT_RANGE}, within which the numbers of choices compare exactly`
 
 /** The enforceable part of a decision (R-CON-1). */
-export const ConstraintSchema = z.strictObject({
-  kind: z.enum(CONSTRAINT_KINDS),
-  option: LabelSchema.optional().openapi({ description: `An option of the bound decision points. ${LABEL_LENGTH_WORDS}` }),
-  pattern: z.string().min(1).max(DECISION_LIMITS.patternLength).optional().openapi({
-    description: 'A regular expression an action (a shell command) is tested against (`must_not`).',
-    example: '^git push ([^;&|]* )?(--force|-[a-zA-Z]*f|\\+)',
-  }),
-  value: z
-    .number({ error: wrongTypeSaid(LIMIT_RANGE) })
-    .finite()
-    .min(-LIMIT_BOUND, LIMIT_BOUND_MESSAGE)
-    .max(LIMIT_BOUND, LIMIT_BOUND_MESSAGE)
-    .optional()
-    .openapi({ description: `The bound of a \`limit\`: ${LIMIT_BOUND_MESSAGE}.` }),
-})
+export const ConstraintSchema = z.strictObject(
+  {
+    kind: z.enum(CONSTRAINT_KINDS),
+    option: LabelSchema.optional().openapi({ description: `An option of the bound decision points. ${LABEL_LENGTH_WORDS}` }),
+    pattern: z.string({ error: wrongTypeSaid('a regular expression (text)') }).min(1).max(DECISION_LIMITS.patternLength).optional().openapi({
+      description: 'A regular expression an action (a shell command) is tested against (`must_not`).',
+      example: '^git push ([^;&|]* )?(--force|-[a-zA-Z]*f|\\+)',
+    }),
+    value: z
+      .number({ error: wrongTypeSaid(LIMIT_RANGE) })
+      .finite()
+      .min(-LIMIT_BOUND, LIMIT_BOUND_MESSAGE)
+      .max(LIMIT_BOUND, LIMIT_BOUND_MESSAGE)
+      .optional()
+      .openapi({ description: `The bound of a \`limit\`: ${LIMIT_BOUND_MESSAGE}.` }),
+  },
+  { error: wrongTypeSaid('a constraint: an object with its kind') },
+)
 export type Constraint = z.infer<typeof ConstraintSchema>
 
 /**
  * Evidence behind a decision; `content`, when sent, is hashed (sha256) and not kept. `uri` and
  * `hash` take `null` for absent, as a GET returns them, so that a decision read posts back as read.
  */
-export const EvidenceInputSchema = z.strictObject({
-  kind: z.string().min(1).max(50),
-  summary: z.string().min(1).max(2000),
-  uri: z.string().min(1).max(2000).nullish(),
-  hash: z.string().min(1).max(200).nullish(),
-  content: z.string().max(DECISION_LIMITS.evidenceContent).optional(),
-})
+export const EvidenceInputSchema = z.strictObject(
+  {
+    kind: z.string({ error: wrongTypeSaid(TAKES.text) }).min(1).max(50),
+    summary: z.string({ error: wrongTypeSaid(TAKES.text) }).min(1).max(2000),
+    uri: z.string({ error: wrongTypeSaid(TAKES.text) }).min(1).max(2000).nullish(),
+    hash: z.string({ error: wrongTypeSaid(TAKES.text) }).min(1).max(200).nullish(),
+    content: z.string({ error: wrongTypeSaid(TAKES.text) }).max(DECISION_LIMITS.evidenceContent).optional(),
+  },
+  { error: wrongTypeSaid('evidence: an object with its kind and summary') },
+)
 export type EvidenceInput = z.infer<typeof EvidenceInputSchema>
 
 export interface Evidence {
@@ -306,15 +315,15 @@ export const DecisionInputSchema = z.strictObject({
   enforce: z.enum(ENFORCE_LEVELS).default('advisory'),
   status: z.enum(['proposed', 'accepted']).default('proposed'),
   date: DecisionDateSchema.optional().openapi({ description: "The day it was decided, from 1970-01-01 to the service's tomorrow; today when not given." }),
-  source: z.string().min(1).max(DECISION_LIMITS.sourceLength).nullish().openapi({
+  source: z.string({ error: wrongTypeSaid(TAKES.text) }).min(1).max(DECISION_LIMITS.sourceLength).nullish().openapi({
     description: 'Where it was decided: a session id, a document, a meeting.',
   }),
   supersedes: DecisionKeySchema.nullish().openapi({
     description: 'The decision this one replaces once accepted.',
   }),
   scope: ScopeSchema.optional(),
-  constraints: z.array(ConstraintSchema).max(DECISION_LIMITS.constraints).default([]),
-  evidence: z.array(EvidenceInputSchema).max(DECISION_LIMITS.evidence).default([]),
+  constraints: z.array(ConstraintSchema, { error: wrongTypeSaid('an array of constraints') }).max(DECISION_LIMITS.constraints).default([]),
+  evidence: z.array(EvidenceInputSchema, { error: wrongTypeSaid('an array of evidence') }).max(DECISION_LIMITS.evidence).default([]),
 })
 export type DecisionInput = z.infer<typeof DecisionInputSchema>
 

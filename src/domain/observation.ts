@@ -3,6 +3,7 @@ import { fieldsOf, InputError, type Issue } from './errors'
 import { characters, LIMITS } from './limits'
 import { isWithinLabelLength, LABEL_LENGTH_WORDS, LABEL_TOO_LONG, LABEL_TOO_LONG_AS_SENT } from './labels'
 import { bareEnds, bareName, INVISIBLE, VARIATION_SELECTORS, WHITE_SPACE } from './name-ends'
+import { wrongTypeSaid } from './zod-issues'
 
 export { bareName, INVISIBLE, VARIATION_SELECTORS, WHITE_SPACE } from './name-ends'
 
@@ -30,6 +31,19 @@ export const NOT_BLANK_PATTERN = `[^${WHITE_SPACE}]`
 
 /** What trimmed text that is left empty is told: white space alone is no text. */
 const BLANK = 'must not be empty or white space alone'
+
+/**
+ * What a field of text, a name, a label or a flag takes, said to a value of another JSON type
+ * (wrongTypeSaid): `user: a name (text), not a number`, where zod said `Invalid input: expected
+ * string, received number`.
+ */
+export const TAKES = {
+  text: 'text',
+  name: 'a name (text)',
+  label: "an option's label (text)",
+  labels: "an option's label, or an array of labels",
+  flag: 'true or false',
+} as const
 
 /** A JSON Schema pattern for text without control characters. */
 export const NO_CONTROL_PATTERN = `^[^${CONTROL}]*$`
@@ -62,7 +76,7 @@ export const TRIMMED_IDENTIFIER_PATTERN = (() => {
  * only in normalisation form are one name.
  */
 export const IdentifierSchema = z
-  .string()
+  .string({ error: wrongTypeSaid(TAKES.name) })
   .normalize('NFC')
   .min(1)
   .max(LIMITS.identifierLength)
@@ -206,7 +220,7 @@ export function refuseUnwritable(names: Record<string, string | undefined>): voi
 }
 
 export const LabelSchema = z
-  .string()
+  .string({ error: wrongTypeSaid(TAKES.label) })
   .normalize('NFC')
   .trim()
   // Said so: "expected string to have >=1 characters" of '  ', two of them, would mislead.
@@ -218,24 +232,32 @@ export const LabelSchema = z
 
 /**
  * Text the service trims and then wants non-empty, up to `max` characters: white space alone is
- * told so, and the pattern says it to a client checking against the published schemas.
+ * told so, and the pattern says it to a client checking against the published schemas; a value
+ * of another JSON type is told `words` (wrongTypeSaid).
  */
-export const nonBlankText = (max: number) => z.string().trim().min(1, BLANK).max(max).meta({ pattern: NOT_BLANK_PATTERN })
+export const nonBlankText = (max: number, words: string = TAKES.text) =>
+  z.string({ error: wrongTypeSaid(words) }).trim().min(1, BLANK).max(max).meta({ pattern: NOT_BLANK_PATTERN })
 
 /** A question as sent to recommend or record: trimmed, and not only white space. */
-export const QuestionTextSchema = nonBlankText(LIMITS.questionLength)
+export const QuestionTextSchema = nonBlankText(LIMITS.questionLength, 'a question (text)')
 
 /** An option as sent: a label, or `{label, description}` as AskUserQuestion has it. */
-export const OptionInputSchema = z.union([
-  LabelSchema,
-  z.object({
-    label: LabelSchema,
-    description: z.string().max(LIMITS.descriptionLength).optional(),
-  }),
-])
+export const OptionInputSchema = z.union(
+  [
+    LabelSchema,
+    z.object({
+      label: LabelSchema,
+      description: z.string({ error: wrongTypeSaid(TAKES.text) }).max(LIMITS.descriptionLength).optional(),
+    }),
+  ],
+  { error: wrongTypeSaid("an option: its label, or an object {label, description}") },
+)
 export type OptionInput = z.infer<typeof OptionInputSchema>
 
-export const OptionsSchema = z.array(OptionInputSchema).min(1).max(LIMITS.options)
+export const OptionsSchema = z
+  .array(OptionInputSchema, { error: wrongTypeSaid('an array of options: labels, or objects {label, description}') })
+  .min(1)
+  .max(LIMITS.options)
 
 const PROTO_KEY = '__proto__'
 /**
@@ -283,6 +305,7 @@ export const ContextSchema = z
         z.union([z.string().normalize('NFC').max(LIMITS.contextValueLength), z.number(), z.boolean(), z.null()], {
           error: 'must be a string, a finite number, a boolean or null (a context is flat)',
         }),
+        { error: wrongTypeSaid('a flat object: keys with text, numbers, booleans or null') },
       )
       .refine((c) => Object.keys(c).length <= LIMITS.contextKeys, {
         message: `at most ${LIMITS.contextKeys} keys`,
@@ -376,7 +399,7 @@ export const QueryTimestampSchema = z.preprocess(
 )
 
 /** AskUserQuestion's own spelling of `multi_select`, taken for it: an orchestrator that copies its question's fields sends this one. */
-export const MultiSelectAlias = z.boolean().optional().meta({ description: FIELD_DESCRIPTIONS.multiSelect })
+export const MultiSelectAlias = z.boolean({ error: wrongTypeSaid(TAKES.flag) }).optional().meta({ description: FIELD_DESCRIPTIONS.multiSelect })
 
 /** `multi_select`, given under either spelling; the two given and different is an error naming `multiSelect` (at `path`). */
 export function multiSelectOf(input: { multi_select?: boolean | undefined; multiSelect?: boolean | undefined }, path = ''): boolean | undefined {
@@ -415,7 +438,7 @@ export const DECISION_ID_START_PATTERN = `^[^${WHITE_SPACE}${INVISIBLE}${VARIATI
  * sent again as it was, would miss its own key once normalised and count twice.
  */
 export const DecisionIdSchema = z
-  .string()
+  .string({ error: wrongTypeSaid('an id (text)') })
   .min(1)
   .max(LIMITS.identifierLength)
   .refine(hasNoLoneSurrogate, 'must not contain lone surrogates')
@@ -434,7 +457,7 @@ export const ObservationInputSchema = z.strictObject({
   timestamp: TimestampSchema.optional().meta({ description: FIELD_DESCRIPTIONS.timestamp }),
   question: QuestionTextSchema.meta({ description: FIELD_DESCRIPTIONS.question }),
   user_choice: z
-    .union([LabelSchema, z.array(LabelSchema).min(1).max(LIMITS.options)])
+    .union([LabelSchema, z.array(LabelSchema).min(1).max(LIMITS.options)], { error: wrongTypeSaid(TAKES.labels) })
     .meta({ description: FIELD_DESCRIPTIONS.user_choice }),
   all_options: OptionsSchema.meta({ description: FIELD_DESCRIPTIONS.all_options }),
   context: ContextSchema.optional().meta({ description: FIELD_DESCRIPTIONS.context }),
@@ -442,8 +465,8 @@ export const ObservationInputSchema = z.strictObject({
   project: TrimmedIdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.project }),
   session_id: TrimmedIdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.session_id }),
   point: TrimmedIdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.point }),
-  header: z.string().max(LIMITS.labelLength).optional().meta({ description: FIELD_DESCRIPTIONS.header }),
-  multi_select: z.boolean().optional().meta({ description: FIELD_DESCRIPTIONS.multi_select }),
+  header: z.string({ error: wrongTypeSaid(TAKES.text) }).max(LIMITS.labelLength).optional().meta({ description: FIELD_DESCRIPTIONS.header }),
+  multi_select: z.boolean({ error: wrongTypeSaid(TAKES.flag) }).optional().meta({ description: FIELD_DESCRIPTIONS.multi_select }),
   multiSelect: MultiSelectAlias,
   source: z.enum(['user', 'auto-resolved']).default('user').meta({ description: FIELD_DESCRIPTIONS.source }),
 })

@@ -2,7 +2,8 @@ import { z } from './zod'
 import { isWithinLabelLength, LABEL_LENGTH_WORDS, LABEL_TOO_LONG, LABEL_TOO_LONG_AS_SENT, normalizeLabel, ownDescription, RECOMMENDED_MARK, SENTENCE_END } from './labels'
 import { nestsWithin } from './json-depth'
 import { characters, LIMITS } from './limits'
-import { ContextSchema, FIELD_DESCRIPTIONS, NOT_BLANK_PATTERN, TimestampSchema, TrimmedIdentifierSchema } from './observation'
+import { ContextSchema, FIELD_DESCRIPTIONS, NOT_BLANK_PATTERN, TAKES, TimestampSchema, TrimmedIdentifierSchema } from './observation'
+import { wrongTypeSaid } from './zod-issues'
 import type { Recommendation } from './recommendation'
 
 /** What Claude Code's AskUserQuestion tool accepts: 1 to 4 questions of 2 to 4 options each. */
@@ -13,33 +14,39 @@ export const ASK_USER_QUESTION = { maxQuestions: 4, minOptions: 2, maxOptions: 4
 // pattern, which the MCP tool's input schema and the OpenAPI document carry (a refine they cannot).
 const notBlank = (value: string) => value.trim() !== ''
 
+/** What a question's options take, said to a value of another JSON type. */
+const OPTIONS_TAKE = 'an array of options: objects {label, description}'
+
 /**
  * One option of an AskUserQuestion question. Loose: fields this service does not know are kept,
  * because a PreToolUse `updatedInput` replaces the tool's whole input.
  */
-export const AskUserQuestionOptionSchema = z.looseObject({
-  label: z
-    .string()
-    .max(LIMITS.labelSentLength, LABEL_TOO_LONG_AS_SENT)
-    .refine(notBlank, 'must not be blank')
-    .refine(isWithinLabelLength, LABEL_TOO_LONG)
-    .meta({ pattern: NOT_BLANK_PATTERN, description: `The option as the user sees it; a trailing " (Recommended)" is replaced by the learned one. ${LABEL_LENGTH_WORDS}` }),
-  description: z
-    .string()
-    .max(LIMITS.descriptionLength)
-    .optional()
-    .meta({ description: "The option's explanation; the recommended one keeps it, followed by \"Recommended when … — based on …\" (that alone when it has none)." }),
-})
+export const AskUserQuestionOptionSchema = z.looseObject(
+  {
+    label: z
+      .string({ error: wrongTypeSaid(TAKES.label) })
+      .max(LIMITS.labelSentLength, LABEL_TOO_LONG_AS_SENT)
+      .refine(notBlank, 'must not be blank')
+      .refine(isWithinLabelLength, LABEL_TOO_LONG)
+      .meta({ pattern: NOT_BLANK_PATTERN, description: `The option as the user sees it; a trailing " (Recommended)" is replaced by the learned one. ${LABEL_LENGTH_WORDS}` }),
+    description: z
+      .string({ error: wrongTypeSaid(TAKES.text) })
+      .max(LIMITS.descriptionLength)
+      .optional()
+      .meta({ description: "The option's explanation; the recommended one keeps it, followed by \"Recommended when … — based on …\" (that alone when it has none)." }),
+  },
+  { error: wrongTypeSaid('an option: an object {label, description}') },
+)
 export type AskUserQuestionOption = z.infer<typeof AskUserQuestionOptionSchema>
 
 const questionText = z
-  .string()
+  .string({ error: wrongTypeSaid('a question (text)') })
   .max(LIMITS.questionLength)
   .refine(notBlank, 'must not be blank')
   .meta({ pattern: NOT_BLANK_PATTERN, description: 'The question as the agent would ask it; answers are keyed by this text.' })
-const questionHeader = z.string().max(LIMITS.labelLength).optional().meta({ description: 'The short chip label AskUserQuestion shows (e.g. "Tier").' })
+const questionHeader = z.string({ error: wrongTypeSaid(TAKES.text) }).max(LIMITS.labelLength).optional().meta({ description: 'The short chip label AskUserQuestion shows (e.g. "Tier").' })
 /** A question's `kind` as written, before what each schema makes of it. */
-const questionKind = z.string().max(LIMITS.labelLength)
+const questionKind = z.string({ error: wrongTypeSaid(TAKES.text) }).max(LIMITS.labelLength)
 
 /** One question object of AskUserQuestion's `questions` (R-ASK-3), as the agent wrote it. */
 export const AskUserQuestionSchema = z
@@ -52,11 +59,11 @@ export const AskUserQuestionSchema = z
       .nullish()
       .meta({ description: 'A choice among the options; "choice" in any case, "" or left out (or null), it is one (`text` and `number` questions are planned as written).' }),
     options: z
-      .array(AskUserQuestionOptionSchema)
+      .array(AskUserQuestionOptionSchema, { error: wrongTypeSaid(OPTIONS_TAKE) })
       .min(ASK_USER_QUESTION.minOptions)
       .max(ASK_USER_QUESTION.maxOptions)
       .meta({ description: 'The 2 to 4 options offered, in the order the agent wrote them.' }),
-    multiSelect: z.boolean().optional().meta({ description: 'Whether several options may be chosen; added from the policy or history when left out.' }),
+    multiSelect: z.boolean({ error: wrongTypeSaid(TAKES.flag) }).optional().meta({ description: 'Whether several options may be chosen; added from the policy or history when left out.' }),
   })
   // Its fields are sent back as they came (a plan, a hook's updatedInput): JSON.stringify, being
   // recursive, cannot write back what is nested thousands deep, and the answer was a 500.
@@ -96,24 +103,27 @@ export type OtherKindQuestion = z.infer<typeof OtherKindQuestionSchema>
  * the plan of every choice beside it.
  */
 const PlanQuestionShape = z
-  .looseObject({
-    question: questionText,
-    header: questionHeader,
-    kind: questionKind
-      .nullish()
-      .meta({
-        description:
-          'A choice among `options` when left out, null, "" or "choice" (in any case); any other kind (`text`, `number`, or one AskUserQuestion adds) is returned as written, in its place, always asked.',
-      }),
-    options: z
-      .array(AskUserQuestionOptionSchema)
-      .max(ASK_USER_QUESTION.maxOptions)
-      // Null beside another kind is none given (as Claude Code's text and number questions may send it):
-      // kept as written, as before, and a client that checks arguments against the schema sends it.
-      .nullish()
-      .meta({ description: 'The 2 to 4 options offered, in the order the agent wrote them: required for a choice, none for another kind.' }),
-    multiSelect: AskUserQuestionSchema.shape.multiSelect,
-  })
+  .looseObject(
+    {
+      question: questionText,
+      header: questionHeader,
+      kind: questionKind
+        .nullish()
+        .meta({
+          description:
+            'A choice among `options` when left out, null, "" or "choice" (in any case); any other kind (`text`, `number`, or one AskUserQuestion adds) is returned as written, in its place, always asked.',
+        }),
+      options: z
+        .array(AskUserQuestionOptionSchema, { error: wrongTypeSaid(OPTIONS_TAKE) })
+        .max(ASK_USER_QUESTION.maxOptions)
+        // Null beside another kind is none given (as Claude Code's text and number questions may send it):
+        // kept as written, as before, and a client that checks arguments against the schema sends it.
+        .nullish()
+        .meta({ description: 'The 2 to 4 options offered, in the order the agent wrote them: required for a choice, none for another kind.' }),
+      multiSelect: AskUserQuestionSchema.shape.multiSelect,
+    },
+    { error: wrongTypeSaid('a question: an object with its question and options') },
+  )
   .superRefine((q, ctx) => {
     if (!isChoiceKind(q.kind)) return
     const { minOptions, maxOptions } = ASK_USER_QUESTION
@@ -181,7 +191,7 @@ export const PlanRequestSchema = z.strictObject({
   project: TrimmedIdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.project }),
   session_id: TrimmedIdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.session_id }),
   questions: z
-    .array(PlanQuestionSchema)
+    .array(PlanQuestionSchema, { error: wrongTypeSaid('an array of questions') })
     .min(1)
     .max(LIMITS.questionsPerPlan)
     .superRefine(refuseRepeatedQuestionTexts)

@@ -36,9 +36,11 @@ import {
   MultiSelectAlias,
   OptionsSchema,
   QuestionTextSchema,
+  TAKES,
   TimestampSchema,
   type Context,
 } from './observation'
+import { wrongTypeSaid } from './zod-issues'
 import type { CompiledPolicy } from './policy'
 import { defaultBrokeTie, majorityOption, offeredIn, preferenceOf, shareOf } from './preference'
 import { LIMITS } from './limits'
@@ -54,11 +56,11 @@ export const RecommendationRequestSchema = z.strictObject({
   session_id: TrimmedIdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.session_id }),
   question: QuestionTextSchema.meta({ description: FIELD_DESCRIPTIONS.question }),
   point: TrimmedIdentifierSchema.optional().meta({ description: FIELD_DESCRIPTIONS.point }),
-  header: z.string().max(LIMITS.labelLength).optional().meta({ description: FIELD_DESCRIPTIONS.header }),
+  header: z.string({ error: wrongTypeSaid(TAKES.text) }).max(LIMITS.labelLength).optional().meta({ description: FIELD_DESCRIPTIONS.header }),
   all_options: OptionsSchema.meta({ description: FIELD_DESCRIPTIONS.all_options }),
   context: ContextSchema.optional().meta({ description: FIELD_DESCRIPTIONS.context }),
   static_default: LabelSchema.optional().meta({ description: FIELD_DESCRIPTIONS.static_default }),
-  multi_select: z.boolean().optional().meta({ description: FIELD_DESCRIPTIONS.multi_select }),
+  multi_select: z.boolean({ error: wrongTypeSaid(TAKES.flag) }).optional().meta({ description: FIELD_DESCRIPTIONS.multi_select }),
   multiSelect: MultiSelectAlias,
   as_of: TimestampSchema.optional().meta({ description: FIELD_DESCRIPTIONS.as_of }),
 })

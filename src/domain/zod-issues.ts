@@ -50,14 +50,22 @@ export function jsonTypeOf(value: unknown): string {
 
 /**
  * The `error` of a field whose refusals say in the service's words what it takes (a decision's
- * `date`, a key): a value of another JSON type is told those words too, and what it was (`a date
- * YYYY-MM-DD …, not null`), where zod's `Invalid input: expected string, received null` was the
- * only refusal of the field not in them. `ofNull`, said after a null: how to say what null meant.
- * A field left out is left to zod's issue, which missingSaid reads.
+ * `date`, a key, a question's text, a name): a value of another JSON type is told those words
+ * too, and what it was (`a date YYYY-MM-DD …, not null`), where zod's `Invalid input: expected
+ * string, received null` was the only refusal of the field not in them. `ofNull`, said after a
+ * null: how to say what null meant. A field left out is left to zod's issue, which missingSaid
+ * reads. Given to a union (`user_choice`: a label or an array of them), it says its words when no
+ * branch takes the value's type; one that does (an object with a label of the wrong type) is left
+ * to that branch's issues, which issuesOf names.
  */
 export function wrongTypeSaid(words: string, ofNull?: string) {
-  return (issue: { code?: string; input?: unknown }): string | undefined => {
-    if (issue.code !== 'invalid_type' || issue.input === undefined) return undefined
+  return (issue: { code?: string; input?: unknown; errors?: ReadonlyArray<ReadonlyArray<{ code: string; path: readonly PropertyKey[] }>> }): string | undefined => {
+    if (issue.input === undefined || !(issue.code === 'invalid_type' || (issue.code === 'invalid_union' && noBranchTakes(issue.errors)))) return undefined
     return `${words}, not ${jsonTypeOf(issue.input)}${issue.input === null && ofNull !== undefined ? `: ${ofNull}` : ''}`
   }
+}
+
+/** Whether each branch of a union refused the value's type at its root (none was of its type). */
+function noBranchTakes(branches: ReadonlyArray<ReadonlyArray<{ code: string; path: readonly PropertyKey[] }>> | undefined): boolean {
+  return branches !== undefined && branches.length > 0 && branches.every((branch) => branch.some((i) => i.code === 'invalid_type' && i.path.length === 0))
 }

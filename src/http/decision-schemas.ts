@@ -14,7 +14,8 @@ import { ImportedDecisionSchema } from '../decisions/imported-decision'
 import { PULSE_SOURCES } from '../decisions/store'
 import { LABEL_LENGTH_WORDS } from '../domain/labels'
 import { LIMITS } from '../domain/limits'
-import { FIELD_DESCRIPTIONS, LabelSchema, IdentifierSchema, MultiSelectAlias, nonBlankText, OptionsSchema, QueryTimestampSchema, TimestampSchema } from '../domain/observation'
+import { FIELD_DESCRIPTIONS, LabelSchema, IdentifierSchema, MultiSelectAlias, nonBlankText, OptionsSchema, QueryTimestampSchema, TAKES, TimestampSchema } from '../domain/observation'
+import { wrongTypeSaid } from '../domain/zod-issues'
 
 /** What an option's `count` is, where a set chosen at a multi-select question is read at a single-select one. */
 export const COUNT_DESCRIPTION =
@@ -165,7 +166,7 @@ export const DecisionAsOfQuery = z.object({
  * value may be, but empty, so that an agent passing its context's task to every tool is answered
  * by each (no decision's scope names one that is not an identifier: none applies).
  */
-const RunValue = z.string().normalize('NFC').min(1).max(LIMITS.contextValueLength).optional()
+const RunValue = z.string({ error: wrongTypeSaid(TAKES.text) }).normalize('NFC').min(1).max(LIMITS.contextValueLength).optional()
 
 export const ListQuery = z.object({
   status: DecisionStatusSchema.optional(),
@@ -203,14 +204,14 @@ export const CheckBody = z
     // .meta, not .openapi: the MCP tool check_decision shows these to the model too.
     // Only white space is no command: refused as an empty one is, not answered allowed (nothing in it was checked).
     action: z
-      .string()
+      .string({ error: wrongTypeSaid('a shell command (text)') })
       .min(1)
       .max(LIMITS.actionLength)
       .regex(/\S/, 'an action of only white space runs nothing: give the command')
       .optional()
       .meta({ description: 'A shell command about to run.' }),
     choice: z
-      .union([LabelSchema, z.array(LabelSchema).min(1).max(LIMITS.options)])
+      .union([LabelSchema, z.array(LabelSchema).min(1).max(LIMITS.options)], { error: wrongTypeSaid(TAKES.labels) })
       .optional()
       .meta({
         description:
@@ -229,7 +230,7 @@ export const CheckBody = z
         "The choice and each decision's option are then read among them as the recommendation reads them, so that the check blocks what it rules out and allows what it keeps. " +
         LABEL_LENGTH_WORDS,
     }),
-    multi_select: z.boolean().optional().meta({
+    multi_select: z.boolean({ error: wrongTypeSaid(TAKES.flag) }).optional().meta({
       description:
         "Whether the question `choice` was made at was multi-select; left out, the point's policy says (and an array is a multi-select choice where it does not). " +
         'Single-select, a `choice` of several options is refused (`multiple_choices`): it is no one choice.',
@@ -237,7 +238,7 @@ export const CheckBody = z
     // As a recommendation and an observation take it: an orchestrator copying its AskUserQuestion question sends this spelling.
     multiSelect: MultiSelectAlias,
     task: RunValue.meta({ description: FIELD_DESCRIPTIONS.task }),
-    path: z.string().min(1).max(1000).optional().meta({ description: FIELD_DESCRIPTIONS.path }),
+    path: z.string({ error: wrongTypeSaid('a path such as services/billing') }).min(1).max(1000).optional().meta({ description: FIELD_DESCRIPTIONS.path }),
     stage: RunValue.meta({ description: FIELD_DESCRIPTIONS.stage }),
     as_of: AsOfField.meta({
       description: 'Check against the decisions in force then, as they stood then (R-REC-9): an audit, which counts no pulse.',

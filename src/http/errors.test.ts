@@ -6,33 +6,33 @@ import { claudeCodeFixture } from '../../test/support/fixtures'
 describe('a field of the wrong type is named once, by its type (R-SVC-2)', () => {
   it('a string sent for an array gets no length limit of a string that no field has', async () => {
     const { call } = await createTestApp()
-    const cases: Array<[string, string, unknown, string]> = [
-      ['POST', '/v1/plan', { questions: '[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21]' }, 'questions'],
-      ['POST', '/v1/plan', { questions: '' }, 'questions'],
-      ['POST', '/v1/recommendations', { question: 'Which tier?', all_options: '' }, 'all_options'],
-      ['POST', '/v1/decisions', { title: 't', decision: 'd', rationale: 'r', constraints: 'x'.repeat(60) }, 'constraints'],
+    const cases: Array<[string, string, unknown, string, string]> = [
+      ['POST', '/v1/plan', { questions: '[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21]' }, 'questions', 'an array of questions'],
+      ['POST', '/v1/plan', { questions: '' }, 'questions', 'an array of questions'],
+      ['POST', '/v1/recommendations', { question: 'Which tier?', all_options: '' }, 'all_options', 'an array of options: labels, or objects {label, description}'],
+      ['POST', '/v1/decisions', { title: 't', decision: 'd', rationale: 'r', constraints: 'x'.repeat(60) }, 'constraints', 'an array of constraints'],
     ]
-    for (const [method, path, body, field] of cases) {
+    for (const [method, path, body, field, takes] of cases) {
       const answer = await call(method, path, body)
       expect(answer.status, `${path} ${JSON.stringify(body)}`).toBe(400)
       expect(answer.body.error.code).toBe('invalid_request')
-      expect(answer.body.error.issues).toEqual([{ path: field, message: 'Invalid input: expected array, received string' }])
+      expect(answer.body.error.issues).toEqual([{ path: field, message: `${takes}, not a string` }])
       expect(answer.body.error.message).toBe(`invalid request: ${field}`)
     }
   })
 
   it('an empty array sent for a string gets no length limit of an array, nor its blank check', async () => {
     const { call } = await createTestApp()
-    const cases: Array<[string, string, unknown, string]> = [
-      ['POST', '/v1/observations', { question: 'Q?', user_choice: 'A', all_options: ['A', 'B'], user: [] }, 'user'],
-      ['POST', '/v1/recommendations', { question: [], all_options: ['A', 'B'] }, 'question'],
-      ['POST', '/v1/decisions/check', { action: [] }, 'action'],
-      ['POST', '/v1/decisions', { title: [], decision: 'd', rationale: 'r' }, 'title'],
+    const cases: Array<[string, string, unknown, string, string]> = [
+      ['POST', '/v1/observations', { question: 'Q?', user_choice: 'A', all_options: ['A', 'B'], user: [] }, 'user', 'a name (text)'],
+      ['POST', '/v1/recommendations', { question: [], all_options: ['A', 'B'] }, 'question', 'a question (text)'],
+      ['POST', '/v1/decisions/check', { action: [] }, 'action', 'a shell command (text)'],
+      ['POST', '/v1/decisions', { title: [], decision: 'd', rationale: 'r' }, 'title', 'text'],
     ]
-    for (const [method, path, body, field] of cases) {
+    for (const [method, path, body, field, takes] of cases) {
       const answer = await call(method, path, body)
       expect(answer.status, `${path} ${JSON.stringify(body)}`).toBe(400)
-      expect(answer.body.error.issues).toEqual([{ path: field, message: 'Invalid input: expected string, received array' }])
+      expect(answer.body.error.issues).toEqual([{ path: field, message: `${takes}, not an array` }])
     }
   })
 

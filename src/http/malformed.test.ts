@@ -164,15 +164,15 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
     ])
   })
 
-  it('says which types a field of several may take, not only "Invalid input"', async () => {
+  it('says what a field of several types takes, not only "Invalid input"', async () => {
     const cases: Array<[unknown, string, string]> = [
-      [{ ...OBS, user_choice: { label: 'Tier S' } }, 'user_choice', 'Invalid input: expected string or array, received object'],
-      [{ ...OBS, user_choice: 7 }, 'user_choice', 'Invalid input: expected string or array, received number'],
-      [{ ...OBS, all_options: [null, 'Tier M'] }, 'all_options.0', 'Invalid input: expected string or object, received null'],
-      [{ ...OBS, all_options: [['Tier S'], 'Tier M'] }, 'all_options.0', 'Invalid input: expected string or object, received array'],
+      [{ ...OBS, user_choice: { label: 'Tier S' } }, 'user_choice', "an option's label, or an array of labels, not an object"],
+      [{ ...OBS, user_choice: 7 }, 'user_choice', "an option's label, or an array of labels, not a number"],
+      [{ ...OBS, all_options: [null, 'Tier M'] }, 'all_options.0', 'an option: its label, or an object {label, description}, not null'],
+      [{ ...OBS, all_options: [['Tier S'], 'Tier M'] }, 'all_options.0', 'an option: its label, or an object {label, description}, not an array'],
       // A context is a JSON object to the client, not zod's "record".
-      [{ ...OBS, context: ['phase', 'run'] }, 'context', 'Invalid input: expected object, received array'],
-      [{ ...OBS, context: 'phase=run' }, 'context', 'Invalid input: expected object, received string'],
+      [{ ...OBS, context: ['phase', 'run'] }, 'context', 'a flat object: keys with text, numbers, booleans or null, not an array'],
+      [{ ...OBS, context: 'phase=run' }, 'context', 'a flat object: keys with text, numbers, booleans or null, not a string'],
     ]
     for (const [body, path, message] of cases) {
       const r = await t.call('POST', '/v1/observations', body)

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi'
-import { IdentifierSchema, ObservationInputSchema, TimestampSchema, TrimmedIdentifierSchema } from '../domain/observation'
+import { IdentifierSchema, ObservationInputSchema, TAKES, TimestampSchema, TrimmedIdentifierSchema } from '../domain/observation'
+import { wrongTypeSaid } from '../domain/zod-issues'
 import { RecommendationRequestSchema } from '../domain/recommendation'
 import { LIMITS } from '../domain/limits'
 import { ConfidenceLevelSchema, COUNT_DESCRIPTION, DecisionConflictsSchema, DecisionEffectsSchema, LayersSchema, LearnedSchema, RecommendationStateSchema } from './decision-schemas'
@@ -144,7 +145,7 @@ export const SessionSchema = z
 /** Strict: a misspelt `enable` dropped would flip the setting, which an absent `enabled` does. */
 export const PersonalizationRequest = z
   .strictObject({
-    enabled: z.boolean().optional().openapi({ description: 'Omit to flip the current setting.' }),
+    enabled: z.boolean({ error: wrongTypeSaid(TAKES.flag) }).optional().openapi({ description: 'Omit to flip the current setting.' }),
     // Read as reads take it: a session stored before under a user spaced at its ends is toggled (a new one is refused).
     user: IdentifierSchema.optional().openapi({ description: 'Needed only when several users share the session id. No spaces or invisible characters (U+200B, U+2060, …) at its ends, unless its session is stored so.' }),
   })

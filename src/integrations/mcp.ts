@@ -337,7 +337,7 @@ interface ArgumentCheck {
 /**
  * Arguments that do not fit a tool's input schema are a tool error said as the route's 400 says
  * the same body (`invalid_request`, each field at fault on a line of its own, dotted as the body's
- * path: `- user_choice: Invalid input: expected string or array, received object`). The SDK says
+ * path: `- user_choice: an option's label, or an array of labels, not an object`). The SDK says
  * zod's own text instead: "Invalid input at user_choice" for a missing choice or an option object,
  * `Unrecognized key: "decisionId"`, and a string sent for `all_options` "too big" for a string,
  * behind "MCP error -32602", which reads as the protocol's failure rather than the agent's field.

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest'
+import { createTestApp } from '../../test/support/test-app'
+
+/** A value of each JSON type, and how a message names it. */
+const TYPES: Array<[unknown, string]> = [
+  ['yes', 'a string'],
+  [null, 'null'],
+  [7, 'a number'],
+  [{ a: 1 }, 'an object'],
+  [['x'], 'an array'],
+  [true, 'a boolean'],
+]
+
+/** `body` with `value` at the dotted `path`, the objects and arrays on the way made as needed. */
+function withAt(body: Record<string, unknown>, path: string, value: unknown): Record<string, unknown> {
+  const copy = structuredClone(body)
+  const keys = path.split('.')
+  let holder: any = copy
+  keys.slice(0, -1).forEach((key, i) => {
+    if (typeof holder[key] !== 'object' || holder[key] === null) holder[key] = /^\d+$/.test(keys[i + 1]!) ? [] : {}
+    holder = holder[key]
+  })
+  holder[keys.at(-1)!] = value
+  return copy
+}
+
+const DECISION = { title: 't', decision: 'd', rationale: 'r' }
+const OBSERVATION = { question: 'Which tier?', user_choice: 'S', all_options: ['S', 'M'] }
+const RECOMMENDATION = { question: 'Which tier?', all_options: ['S', 'M'] }
+const PLAN = { questions: [{ question: 'Which tier?', header: 'Tier', options: [{ label: 'S' }, { label: 'M' }] }] }
+
+const NAME = 'a name (text)'
+const LABEL = "an option's label (text)"
+const LABELS = "an option's label, or an array of labels"
+const OPTIONS = 'an array of options: labels, or objects {label, description}'
+const OPTION = 'an option: its label, or an object {label, description}'
+
+/** Each field of a body, what it is told it takes, and the JSON types it takes (a string when not said). */
+const FIELDS: Array<[string, Record<string, unknown>, string, string, string[]?]> = [
+  ['/v1/decisions', DECISION, 'title', 'text'],
+  ['/v1/decisions', DECISION, 'decision', 'text'],
+  ['/v1/decisions', DECISION, 'rationale', 'text'],
+  ['/v1/decisions', DECISION, 'constraints', 'an array of constraints', ['an array']],
+  ['/v1/decisions', DECISION, 'constraints.0', 'a constraint: an object with its kind', ['an object']],
+  ['/v1/decisions', { ...DECISION, constraints: [{ kind: 'must' }] }, 'constraints.0.option', LABEL],
+  ['/v1/decisions', { ...DECISION, constraints: [{ kind: 'must_not' }] }, 'constraints.0.pattern', 'a regular expression (text)'],
+  ['/v1/decisions', DECISION, 'scope.points', 'an array of decision point keys', ['an array']],
+  ['/v1/decisions', DECISION, 'scope.points.0', NAME],
+  ['/v1/decisions/check', { action: 'ls' }, 'action', 'a shell command (text)'],
+  ['/v1/decisions/check', { choice: 'S' }, 'point', NAME],
+  ['/v1/decisions/check', { action: 'ls' }, 'choice', LABELS, ['a string', 'an array']],
+  ['/v1/decisions/check', { choice: 'S', point: 'p' }, 'all_options', OPTIONS, ['an array']],
+  ['/v1/decisions/check', { choice: 'S' }, 'multi_select', 'true or false', ['a boolean']],
+  ['/v1/decisions/check', { action: 'ls' }, 'path', 'a path such as services/billing'],
+  ['/v1/decisions/D-1/accept', {}, 'reason', 'text'],
+  ['/v1/decisions/D-1/supersede', { by: 'D-2' }, 'reason', 'text'],
+  ['/v1/observations', OBSERVATION, 'question', 'a question (text)'],
+  ['/v1/observations', OBSERVATION, 'user_choice', LABELS, ['a string', 'an array']],
+  ['/v1/observations', { ...OBSERVATION, user_choice: ['S'] }, 'user_choice.0', LABEL],
+  ['/v1/observations', OBSERVATION, 'all_options', OPTIONS, ['an array']],
+  ['/v1/observations', OBSERVATION, 'all_options.0.label', LABEL],
+  ['/v1/observations', OBSERVATION, 'user', NAME],
+  ['/v1/observations', OBSERVATION, 'project', NAME],
+  ['/v1/observations', OBSERVATION, 'session_id', NAME],
+  ['/v1/observations', OBSERVATION, 'point', NAME],
+  ['/v1/observations', OBSERVATION, 'header', 'text'],
+  ['/v1/observations', OBSERVATION, 'decision_id', 'an id (text)'],
+  ['/v1/observations', OBSERVATION, 'multiSelect', 'true or false', ['a boolean']],
+  ['/v1/recommendations', RECOMMENDATION, 'question', 'a question (text)'],
+  ['/v1/recommendations', RECOMMENDATION, 'all_options', OPTIONS, ['an array']],
+  ['/v1/recommendations', RECOMMENDATION, 'user', NAME],
+  ['/v1/recommendations', RECOMMENDATION, 'point', NAME],
+  ['/v1/recommendations', RECOMMENDATION, 'static_default', LABEL],
+  ['/v1/recommendations', RECOMMENDATION, 'multi_select', 'true or false', ['a boolean']],
+  ['/v1/plan', PLAN, 'user', NAME],
+  ['/v1/plan', PLAN, 'session_id', NAME],
+  ['/v1/plan', PLAN, 'questions', 'an array of questions', ['an array']],
+  ['/v1/plan', PLAN, 'questions.0.question', 'a question (text)'],
+  ['/v1/plan', PLAN, 'questions.0.header', 'text'],
+  ['/v1/plan', PLAN, 'questions.0.options.0.label', LABEL],
+  ['/v1/sessions', {}, 'project', NAME],
+]
+
+describe('a field sent as another JSON type is told what it takes, in the words of its other refusals (R-SVC-2)', () => {
+  it("at every route's fields, with what was sent, and nothing is stored", async () => {
+    const { call } = await createTestApp()
+    for (const key of ['D-1', 'D-2']) expect((await call('POST', '/v1/decisions', { ...DECISION, key })).status).toBe(201)
+    for (const [route, body, field, takes, types = ['a string']] of FIELDS) {
+      for (const [value, type] of TYPES.filter(([, type]) => !types.includes(type))) {
+        const answer = await call('POST', route, withAt(body, field, value))
+        expect([route, field, value, answer.status, answer.body.error?.issues]).toEqual([route, field, value, 400, [{ path: field, message: `${takes}, not ${type}` }]])
+      }
+    }
+    expect((await call('GET', '/v1/decisions')).body.decisions.map((d: { key: string; status: string }) => [d.key, d.status])).toEqual([
+      ['D-1', 'proposed'],
+      ['D-2', 'proposed'],
+    ])
+    expect((await call('POST', '/v1/recommendations', RECOMMENDATION)).body.observations).toBe(0)
+  })
+
+  it('a value none of the types of a union takes is told the union\'s words; an object of the right type, its field at fault', async () => {
+    const { call } = await createTestApp()
+    const refused = await call('POST', '/v1/observations', { ...OBSERVATION, all_options: [7, 'M'] })
+    expect(refused.body.error.issues).toEqual([{ path: 'all_options.0', message: `${OPTION}, not a number` }])
+    const label = await call('POST', '/v1/observations', { ...OBSERVATION, all_options: [{ label: 7 }, 'M'] })
+    expect(label.body.error.issues).toEqual([{ path: 'all_options.0.label', message: `${LABEL}, not a number` }])
+    // A field left out is still said missing, whatever it takes.
+    const missing = await call('POST', '/v1/observations', { question: 'Which tier?', all_options: ['S', 'M'] })
+    expect(missing.body.error.issues).toEqual([{ path: 'user_choice', message: 'missing: expected string or array' }])
+    const noTitle = await call('POST', '/v1/decisions', { decision: 'd', rationale: 'r' })
+    expect(noTitle.body.error.issues).toEqual([{ path: 'title', message: 'missing: expected string' }])
+  })
+})
