@@ -46,7 +46,9 @@ const KEY_PATTERN_DOCUMENTED = `^(?!(?:${RESERVED_KEYS.map((word) => [...word].m
 /** A decision's stable key: `D-001`, `ADR-0005`, `20240110-use-log4brains` (letters, digits, `.`, `_`, `-`). */
 export const DecisionKeySchema = z
   .string({ error: wrongTypeSaid(KEY_RULE) })
-  .min(1)
+  // One message for one fault: "" was told zod's "Too small: expected string to have >=1
+  // characters" and KEY_RULE beside it. Aborting leaves the pattern unchecked.
+  .min(1, { error: `must not be empty: ${KEY_RULE}`, abort: true })
   .max(DECISION_LIMITS.keyLength)
   .regex(KEY_PATTERN, KEY_RULE)
   .refine((k) => !(RESERVED_KEYS as readonly string[]).includes(k.toLowerCase()), {

@@ -308,6 +308,19 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     expect((await call('GET', '/v1/decisions')).body.decisions.map((d: any) => d.key)).toEqual(['D-1'])
   })
 
+  it('tells an empty key, supersedes or by once that it is empty, with what a key is made of', async () => {
+    const { call } = await createTestApp()
+    const empty = 'must not be empty: letters, digits, ".", "_" and "-", starting with a letter or digit'
+    for (const field of ['key', 'supersedes']) {
+      const refused = await call('POST', '/v1/decisions', decision({ [field]: '' }))
+      expect([field, refused.status, refused.body.error?.issues]).toEqual([field, 400, [{ path: field, message: empty }]])
+    }
+    await call('POST', '/v1/decisions', decision({ key: 'D-1', status: 'accepted' }))
+    const by = await call('POST', '/v1/decisions/D-1/supersede', { by: '' })
+    expect([by.status, by.body.error?.issues]).toEqual([400, [{ path: 'by', message: empty }]])
+    expect((await call('GET', '/v1/decisions')).body.decisions.map((d: any) => [d.key, d.status])).toEqual([['D-1', 'accepted']])
+  })
+
   it('answers bad input with a 4xx naming the field', async () => {
     const { call } = await createTestApp()
     const missing = await call('POST', '/v1/decisions', { title: 'x', decision: 'y' })
