@@ -14,7 +14,7 @@ import { ImportedDecisionSchema } from '../decisions/imported-decision'
 import { PULSE_SOURCES } from '../decisions/store'
 import { LABEL_LENGTH_WORDS } from '../domain/labels'
 import { LIMITS } from '../domain/limits'
-import { FIELD_DESCRIPTIONS, LabelSchema, IdentifierSchema, MultiSelectAlias, nonBlankText, OptionsSchema, QueryTimestampSchema, TAKES, TimestampSchema } from '../domain/observation'
+import { FIELD_DESCRIPTIONS, LabelSchema, IdentifierSchema, MultiSelectAlias, nonBlankText, OptionsSchema, QueryTimestampSchema, TAKES, TimestampSchema, TrimmedIdentifierSchema } from '../domain/observation'
 import { wrongTypeSaid } from '../domain/zod-issues'
 
 /** What an option's `count` is, where a set chosen at a multi-select question is read at a single-select one. */
@@ -218,7 +218,9 @@ export const CheckBody = z
           'An option about to be chosen at `point` (or, with none, at any point of the decisions in force), or the options of a multi-select choice (checked together). ' +
           `Each label: ${LABEL_LENGTH_WORDS}`,
       }),
-    point: IdentifierSchema.optional().meta({
+    // As a recommendation, a plan and an observation take it: ` tier` was taken, a point no
+    // decision is bound to (a scope's points refuse it), and a choice a decision blocks allowed.
+    point: TrimmedIdentifierSchema.optional().meta({
       description:
         'The decision point `choice` is made at: the `point` a recommendation or a plan gave for the question. Decisions bound to other points are left out. ' +
         'Without it, the choice is read at each point the decisions in force are bound to: blocked where a `must_not` names it there or it is over a `limit`, ' +

@@ -1082,6 +1082,25 @@ describe('POST /v1/decisions/check (R-CON-3)', () => {
     expect((await call('POST', '/v1/decisions/check', { choice: 'Tier S' })).body).toMatchObject({ allowed: true, blocked_by: [], warnings: [] })
   })
 
+  it('refuses a point with white space or an invisible character at its ends, as a recommendation and an observation do, naming point', async () => {
+    const { call } = await createTestApp()
+    await call('POST', '/v1/decisions', decision({
+      enforce: 'required',
+      status: 'accepted',
+      scope: { points: ['complexity-tier'] },
+      constraints: [{ kind: 'must', option: 'Tier L' }],
+    }))
+    for (const point of [' complexity-tier', 'complexity-tier ', 'complexity-tier\u200b', '  ']) {
+      // Taken, it was a point no decision is bound to (a scope's points refuse it too): a choice the decision blocks was allowed.
+      const refused = await call('POST', '/v1/decisions/check', { choice: 'Tier S', point })
+      const recommendation = await call('POST', '/v1/recommendations', { question: 'Which tier?', all_options: ['Tier S', 'Tier L'], point })
+      expect(recommendation.body.error.issues).toHaveLength(1)
+      expect([point, refused.status, refused.body.error?.issues]).toEqual([point, 400, recommendation.body.error.issues])
+      expect(refused.body.error.issues[0].path).toBe('point')
+    }
+    expect((await call('POST', '/v1/decisions/check', { choice: 'Tier S', point: 'complexity-tier' })).body.allowed).toBe(false)
+  })
+
   it('checks the options of a multi-select choice together', async () => {
     const { call } = await createTestApp()
     const at = (constraints: unknown[], extra: Record<string, unknown> = {}) =>

@@ -153,8 +153,8 @@ const DIVERGENCES: Divergence[] = [
       'match: `from` is `glob`, and its chain says so in `scope_warning`), as of `as_of`.',
   },
   {
-    why: 'e5a1faa, d530fad: a user, project, session or point written may not start or end with a space or an invisible character (why, which reads, takes one)',
-    where: /^tools\/list .*\.tools\[(recommend|plan_questions|record_choice)\]\.inputSchema\.properties\.(user|project|session_id|point)\.pattern$/,
+    why: 'e5a1faa, d530fad: a user, project, session or point written may not start or end with a space or an invisible character (why, which reads, takes one); nor may a point a choice is checked at, as the recommendation that gave it',
+    where: /^tools\/list .*\.tools\[(recommend|plan_questions|record_choice|check_decision)\]\.inputSchema\.properties\.(user|project|session_id|point)\.pattern$/,
     refuses: SPACED_OR_INVISIBLE_AT_AN_END,
   },
   {
