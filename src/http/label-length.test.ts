@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { LIMITS } from '../domain/limits'
 import { NOT_BLANK_PATTERN } from '../domain/observation'
@@ -130,5 +131,31 @@ describe('the label limit in the OpenAPI document', () => {
     }
     walk(doc, '', false)
     expect(unsaid).toEqual([])
+  })
+})
+
+describe('README: Limits, the 1,000 characters of a label as sent', () => {
+  // 999 characters, `a b` once normalised, and 5 spaces around them: 1,004 as sent.
+  const CORE = `a${' '.repeat(LIMITS.labelSentLength - 3)}b`
+  const SPACED = `  ${CORE}   `
+  const ROW = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+    .split('\n')
+    .find((line) => line.startsWith('| option label'))
+
+  it('counts them once white space at its ends is taken off, where a label is trimmed, and as written in a plan', async () => {
+    const { call } = await createTestApp()
+    expect((await call('POST', '/v1/observations', { question: QUESTION, user_choice: SPACED, all_options: ['Short', SPACED] })).status).toBe(201)
+    expect((await call('POST', '/v1/recommendations', { question: QUESTION, all_options: ['Short', SPACED], static_default: SPACED })).status).toBe(200)
+    expect((await call('POST', '/v1/decisions/check', { choice: SPACED })).status).toBe(200)
+    const decision = { title: 't', decision: 'd', rationale: 'r', scope: { points: ['p'] }, constraints: [{ kind: 'must', option: SPACED }] }
+    expect((await call('POST', '/v1/decisions', decision)).status).toBe(201)
+    const plan = await call('POST', '/v1/plan', { questions: [{ question: QUESTION, header: 'A', options: [{ label: 'Short' }, { label: SPACED }] }] })
+    expect(plan.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['questions.0.options.1.label'])
+    // One character more inside is over the 1,000 wherever it is sent.
+    const over = await call('POST', '/v1/observations', { question: QUESTION, user_choice: 'Short', all_options: ['Short', ` ${CORE}bb `] })
+    expect(over.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['all_options.1'])
+    // And the README says so, not that the white space at a label's ends is counted everywhere.
+    expect(ROW).toContain('at most 1,000 as sent once white space at its ends is taken off')
+    expect(ROW).toContain("a plan's option `label` and the hook's, kept as written, count the white space at their ends too")
   })
 })
