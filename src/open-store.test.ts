@@ -1,9 +1,9 @@
 import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import { Level } from 'level'
 import { MemoryLevel } from 'memory-level'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { LEVEL_OPTIONS, markServedBy, openStores, servedBy, SERVICE_FOLDER_FILE, SERVICE_ID_FILE, storeFolderExposure, StoreOpenError, watchStore } from './open-store'
 
 const dirs: string[] = []
@@ -40,6 +40,42 @@ describe('openStores on a store LevelDB cannot open', () => {
     expect(failure).toBeInstanceOf(StoreOpenError)
     expect((failure as Error).message).toMatch(
       new RegExp(`^cannot open the store in ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: Database failed to open: IO error: .*MANIFEST-000002: No such file or directory$`),
+    )
+  })
+})
+
+describe('openStores on a store this account may not write', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  // Run as root here, the real case (a store made by another account) cannot be refused: LevelDB
+  // is refused as classic-level reports it, an Error coded LEVEL_IO_ERROR with LevelDB's words
+  // (binding.cc's CreateCodeError), which abstract-level wraps in LEVEL_DATABASE_NOT_OPEN.
+  const refuseOpen = (message: string) =>
+    vi.spyOn(Level.prototype as unknown as { _open: () => Promise<void> }, '_open').mockRejectedValueOnce(Object.assign(new Error(message), { code: 'LEVEL_IO_ERROR' }))
+
+  it.each(['Permission denied', 'Operation not permitted'])('says the folder, that this account may not write it, and the chown to give it (%s)', async (words) => {
+    const dir = await tempFolder()
+    refuseOpen(`IO error: ${dir}/LOCK: ${words}`)
+    const failure = await openStores(dir).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(failure).toBeInstanceOf(StoreOpenError)
+    expect((failure as StoreOpenError).locked).toBe(false)
+    const account = userInfo().username
+    expect((failure as Error).message).toBe(
+      `cannot open the store in ${dir}: this account (${account}) may not write it (IO error: ${dir}/LOCK: ${words}): ` +
+        `a store made by another account, such as a first run as root, must be given to this one: chown -R ${account} ${dir}`,
+    )
+  })
+
+  it('says another IO error as LevelDB does, with no advice to chown', async () => {
+    const dir = await tempFolder()
+    refuseOpen(`IO error: ${dir}/000005.log: No space left on device`)
+    await expect(openStores(dir)).rejects.toThrow(
+      new StoreOpenError(`cannot open the store in ${dir}: Database failed to open: IO error: ${dir}/000005.log: No space left on device`),
     )
   })
 })

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { userInfo } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { Level } from 'level'
 import { createLevelDecisionStore } from './decisions/level-decision-store'
@@ -366,12 +367,43 @@ export async function openStores(
     if (cause?.code === 'LEVEL_LOCKED') {
       throw new StoreOpenError(`the store in ${dir} is in use by another process (is the service running?)`, { locked: true })
     }
+    if (isDenied(cause)) {
+      // A store made by another account (a first run as root, a folder copied in by another user):
+      // LevelDB's `IO error: …/LOCK: Permission denied` alone said neither whose it is nor what to do.
+      const account = thisAccount()
+      const why = typeof cause?.message === 'string' && cause.message !== '' ? ` (${cause.message})` : ''
+      throw new StoreOpenError(
+        `cannot open the store in ${dir}: this account (${account}) may not write it${why}: a store made by another account, ` +
+          `such as a first run as root, must be given to this one: chown -R ${account} ${dir}`,
+      )
+    }
     // LevelDB's own reason (`Corruption: …`, `IO error: …/MANIFEST-000002: No such file or
     // directory`) is in the cause: "Database failed to open" alone leaves an operator guessing.
     const why = typeof cause?.message === 'string' && cause.message !== '' ? `: ${cause.message}` : ''
     // A damaged manifest (`Corruption: no meta-nextfile entry in descriptor`): what to do, too.
     const advice = cause?.code === 'LEVEL_CORRUPTION' ? ': the store is damaged; nothing was changed: restore the folder from a backup' : ''
     throw new StoreOpenError(`cannot open the store in ${dir}: ${(error as Error).message}${why}${advice}`)
+  }
+}
+
+/**
+ * Whether LevelDB (or the folder's mkdir before it) was refused the store's files for this
+ * account's rights: classic-level gives a failed open's status as an Error coded `LEVEL_IO_ERROR`
+ * with LevelDB's words, strerror's (`IO error: DIR/LOCK: Permission denied` for EACCES,
+ * `… Operation not permitted` for EPERM), under abstract-level's `LEVEL_DATABASE_NOT_OPEN`.
+ */
+function isDenied(cause: { code?: string; message?: string } | undefined): boolean {
+  if (cause === undefined) return false
+  if (cause.code === 'EACCES' || cause.code === 'EPERM') return true
+  return cause.code === 'LEVEL_IO_ERROR' && typeof cause.message === 'string' && /: (?:Permission denied|Operation not permitted)$/.test(cause.message)
+}
+
+/** The name of the account this process runs as, or its uid where it has no name (a container's uid without a passwd entry). */
+export function thisAccount(): string {
+  try {
+    return userInfo().username
+  } catch {
+    return String(process.getuid?.() ?? 'this account')
   }
 }
 
