@@ -1,14 +1,20 @@
 // A mistake in a script's flags, said as the CLI says one: on one line naming the flag, exit 2,
 // before anything runs; any other failure of a script exits 1.
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { negativeValuesJoined } from '../src/cli/options'
 
 /** A mistake in the flags: the script says its message on one line and exits 2. */
 export class UsageError extends Error {}
 
-/** parseArgs, its own refusals (an unknown flag, a value missing) turned into a UsageError on one line (an ambiguous value is said on three). */
+/**
+ * parseArgs, its own refusals (an unknown flag, a value missing) turned into a UsageError on one
+ * line (an ambiguous value is said on three). A negative number given as a flag's value (`--seed
+ * -1`) is the flag's, as the CLI reads it (negativeValuesJoined), so that the flag's own check says
+ * what it takes: parseArgs refused it as ambiguous, as if the value had been forgotten.
+ */
 export function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
   try {
-    return parseArgs(config)
+    return parseArgs({ ...config, args: negativeValuesJoined(config.args ?? process.argv.slice(2), config.options ?? {}) }) as unknown as ReturnType<typeof parseArgs<T>>
   } catch (error) {
     const code = (error as { code?: unknown }).code
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) throw new UsageError((error as Error).message.replace(/\s*\n\s*/g, ' '))

@@ -14,7 +14,11 @@ const FIXTURE = fileURLToPath(new URL('../test/fixtures/claude-code/post-tool-us
 // Checked before any hook is run: a flag (it takes none) or a count of runs that is not a positive
 // integer is said on one line, exit 2 (`--help` ran no hook and printed NaN for each median).
 const runs = readFlags('hook-exit-time', () => {
-  const { positionals } = parseFlags({ allowPositionals: true, options: {} })
+  // It takes no flag: a negative number (`-1`) is its runs given wrong, not an unknown flag `-1`,
+  // and is read as a positional, after `--`, for the runs' own check to say what they take.
+  const args = process.argv.slice(2)
+  const negative = !args.includes('--') && args.some((arg) => /^-(?:\d|\.\d)/.test(arg))
+  const { positionals } = parseFlags({ allowPositionals: true, options: {}, args: negative ? ['--', ...args] : args })
   if (positionals.length > 1) throw new UsageError(`one argument, the runs, not ${positionals.length}: ${positionals.map((p) => JSON.stringify(p)).join(' ')}`)
   const raw = positionals[0] ?? '10'
   const value = Number(raw)

@@ -41,6 +41,13 @@ describe('a mistake in a script\'s flags', () => {
     ['scripts/crash-soak.ts', ['--help'], "Unknown option '--help'"],
     ['scripts/crash-soak.ts', ['--clients', '1', '--cycles', 'many'], '--cycles must be a positive integer, not "many"'],
     ['scripts/crash-soak.ts', ['--cycles', '1', '--clients', '1', '--seed=-1'], '--seed must be an integer of 0 or more, not "-1"'],
+    // A negative number after its flag is the flag's value, said by the flag's own check (as the
+    // CLI reads `--port -1`), not parseArgs's "argument is ambiguous".
+    ['scripts/crash-soak.ts', ['--cycles', '1', '--clients', '1', '--seed', '-1'], '--seed must be an integer of 0 or more, not "-1"'],
+    ['scripts/sync-cost.ts', ['--count', '-5'], '--count must be a positive integer, not "-5"'],
+    ['scripts/calibration-switch.ts', ['--kinds', 'weak', '--users', '1', '--seeds', '1', '--rates', '-0.5'], '--rates must be a positive number, not "-0.5"'],
+    ['scripts/bench/cpu-per-request.ts', ['--users', '-1'], '--users must be a positive integer, not "-1"'],
+    ['scripts/hook-exit-time.ts', ['-1'], 'runs must be a positive integer, not "-1"'],
     ['scripts/hook-exit-time.ts', ['--help'], `Unknown option '--help'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- "--help"`],
     ['scripts/hook-exit-time.ts', ['ten'], 'runs must be a positive integer, not "ten"'],
     ['scripts/claude-code-e2e.ts', ['--bogus'], `Unknown option '--bogus'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- "--bogus"`],
@@ -58,6 +65,16 @@ describe('a mistake in a script\'s flags', () => {
     expect(run.stdout).toBe('')
     expect(run.code).toBe(2)
     expect(made(run.tmp)).toEqual([])
+  })
+
+  it.each([
+    ['scripts/eval/main.ts', ['--users', '1', '--workers', '-1'], 'eval: --workers must be a positive integer, not "-1"'],
+    ['scripts/eval/calibration-split.ts', ['--users', '1', '--seed', '-3'], 'calibration-split: --seed must be a positive integer, not "-3"'],
+  ])('%s %j: a negative number is the flag\'s value, said by its own check, exit 2', async (path, args, said) => {
+    const run = await script(path, args)
+    expect(run.stderr).toBe(`${said}\n`)
+    expect(run.stdout).toBe('')
+    expect(run.code).toBe(2)
   })
 
   it('an ambiguous value is said on one line (parseArgs says it on three)', async () => {

@@ -40,7 +40,8 @@ import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Session } from 'node:inspector/promises'
 import { setTimeout as wait } from 'node:timers/promises'
-import { parseArgs } from 'node:util'
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { negativeValuesJoined } from '../../src/cli/options'
 import { median } from './http-load'
 import { seedStore } from './seed'
 import { historyOf, POINTS, recommendationBody, SESSION_LENGTH, userName } from './workload'
@@ -55,24 +56,25 @@ function refuse(message: string): never {
   process.exit(2)
 }
 
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h', default: false },
+  store: { type: 'string' },
+  users: { type: 'string', default: '1000' },
+  pairs: { type: 'string', default: '2000' },
+  blocks: { type: 'string', default: '6' },
+  passes: { type: 'string', default: '1' },
+  checkout: { type: 'string', multiple: true, default: [] as string[] },
+  split: { type: 'boolean', default: false },
+  fresh: { type: 'boolean', default: false },
+  answers: { type: 'string' },
+  settle: { type: 'string', default: '0' },
+  profile: { type: 'string' },
+} satisfies NonNullable<ParseArgsConfig['options']>
+
 function parsed() {
   try {
-    return parseArgs({
-      options: {
-        help: { type: 'boolean', short: 'h', default: false },
-        store: { type: 'string' },
-        users: { type: 'string', default: '1000' },
-        pairs: { type: 'string', default: '2000' },
-        blocks: { type: 'string', default: '6' },
-        passes: { type: 'string', default: '1' },
-        checkout: { type: 'string', multiple: true, default: [] },
-        split: { type: 'boolean', default: false },
-        fresh: { type: 'boolean', default: false },
-        answers: { type: 'string' },
-        settle: { type: 'string', default: '0' },
-        profile: { type: 'string' },
-      },
-    })
+    // `--users -1` read as `--users=-1`, as the CLI reads it: said by the flag's own check, not as ambiguous.
+    return parseArgs({ options: OPTIONS, args: negativeValuesJoined(process.argv.slice(2), OPTIONS) })
   } catch (error) {
     return refuse((error as Error).message)
   }

@@ -409,9 +409,10 @@ const NEGATIVE_NUMBER = /^-(?:\d|\.\d)/
  * `--port -1` as `--port=-1`: parseArgs refuses a value starting with `-` as "ambiguous" (it may be
  * a flag whose value was forgotten), which no negative number is. Joined, the value reaches the
  * flag's own check, which says what it takes (`--port must be a port number from 0 to 65535, not
- * "-1"`), as `--port=-1` did. Not after `--`, where every argument is a positional.
+ * "-1"`), as `--port=-1` did. Not after `--`, where every argument is a positional. The scripts'
+ * flags are read through it too (scripts/flags.ts).
  */
-function negativeValuesJoined(args: readonly string[], options: NonNullable<ParseArgsConfig['options']>): string[] {
+export function negativeValuesJoined(args: readonly string[], options: NonNullable<ParseArgsConfig['options']>): string[] {
   const joined: string[] = []
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string

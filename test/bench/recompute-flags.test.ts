@@ -44,6 +44,9 @@ describe('scripts/bench/recompute.ts flags', () => {
     [['--users', '1', '--pairs', '1', '--checkout', '/'], '--checkout /: no src/decision-memory.ts there, so no tree of this service'],
     [['--fresh', '--pairs', '1000', '--blocks', '5'], '--pairs 1000 × --blocks 5: at most 4000 (--users × 4 points)'],
     [['--bogus'], "Unknown option '--bogus'"],
+    // A negative number is the flag's value, said by its own check, not parseArgs's "ambiguous".
+    [['--pairs', '1', '--users', '-1'], '--users -1: a whole number of at least 1'],
+    [['--users', '1', '--pairs', '1', '--settle', '-1'], '--settle -1: a number of seconds, 0 or more'],
   ])('refuses %j before seeding a store: the flag named, the usage, exit 2, no stack', async (args, said) => {
     const run = await recompute(args)
     expect(run.code).toBe(2)
