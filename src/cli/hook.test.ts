@@ -422,8 +422,9 @@ describe('decision-memory hook flags', () => {
         [['--user', '..'], {}, '--user: must not be'],
         [['--on'], {}, '--on is a flag of toggle, not of hook'],
         [['--bogus'], {}, '--bogus is no flag of hook, nor of any other command: hook takes --user, --spool and --budget'],
-        // A number given without its flag is the budget, as `guard 3000` is told its --timeout.
-        [['3000'], {}, '"3000" is no argument of this command: give it after its flag, --budget 3000'],
+        // A number given without its flag is the budget, as `guard 3000` is told its --timeout, or
+        // the user, whose name may be a number (a uid).
+        [['3000'], {}, '"3000" is no argument of this command: give it after its flag, --budget 3000 if it is the hook\'s time in ms, or --user 3000 if it is the user whose choices these are'],
         [[], { DECISION_MEMORY_PORT: 'abc', DECISION_MEMORY_URL: '' }, 'DECISION_MEMORY_PORT must be a port number'],
       ]
       for (const [flags, variables, named] of mistakes) {

@@ -48,11 +48,19 @@ describe('parseFlags with a value given without its flag', () => {
     expect(() => parseFlags({ args: ['--port', '7420', '7421'], options: serve })).toThrow('does not take positional arguments')
   })
 
-  it('names --budget for a number of ms where the command takes one (the hook), not --user; one it would refuse, no flag', () => {
+  it('names --budget for a number of ms where the command takes one (the hook), and --user beside it unless given; one it would refuse, no flag', () => {
     const hook = { user: { type: 'string' }, spool: { type: 'string' }, budget: { type: 'string' } } as const
-    expect(() => parseFlags({ args: ['3000'], options: hook })).toThrow(new UsageError('"3000" is no argument of this command: give it after its flag, --budget 3000'))
-    expect(() => parseFlags({ args: ['--user', 'alice', '2500.5'], options: hook })).toThrow('give it after its flag, --budget 2500.5')
-    expect(() => parseFlags({ args: ['--', '60000'], options: hook })).toThrow('this command takes no arguments, and "60000" after -- is one: give it after its flag, --budget 60000')
+    // A number is a user's name too (a uid): with no --user given, both readings are said.
+    expect(() => parseFlags({ args: ['1000'], options: hook })).toThrow(
+      new UsageError('"1000" is no argument of this command: give it after its flag, --budget 1000 if it is the hook\'s time in ms, or --user 1000 if it is the user whose choices these are'),
+    )
+    // With --user given, the number can only be the budget.
+    expect(() => parseFlags({ args: ['--user', 'alice', '2500.5'], options: hook })).toThrow(
+      new UsageError('"2500.5" is no argument of this command: give it after its flag, --budget 2500.5'),
+    )
+    expect(() => parseFlags({ args: ['--', '60000'], options: hook })).toThrow(
+      'this command takes no arguments, and "60000" after -- is one: give it after its flag, --budget 60000 if it is the hook\'s time in ms, or --user 60000 if it is',
+    )
     // A budget the hook refuses, or a second one, is no fix; nor is --user, under which the number would be taken as a name.
     for (const args of [['70000'], ['0'], ['--budget', '2000', '3000']]) {
       expect(() => parseFlags({ args, options: hook }), args.join(' ')).toThrow(/^Unexpected argument '\d+'\. This command does not take positional arguments/)

@@ -456,10 +456,18 @@ function strayValueFlag(stray: string, options: NonNullable<ParseArgsConfig['opt
   // So with the guard's --timeout, only one it takes (msOf: 1 to 10000 ms): `guard 3000` is its
   // --timeout copied without the flag, and `guard 20000` is not told one it would refuse.
   if (msOf(stray, TIMEOUT_FLAG) !== undefined && takes('timeout', 'string') && !given('timeout')) return flagged('timeout')
-  // And the hook's --budget: `hook 3000` is its --budget copied without the flag, not its --user.
-  // A number it would refuse (`hook 70000`), or with --budget given already, is told no flag: not
-  // --user either, under which the hook would take the number and record every choice.
-  if (/^\d+(\.\d+)?$/.test(stray) && takes('budget', 'string')) return msOf(stray, BUDGET_FLAG) !== undefined && !given('budget') ? flagged('budget') : undefined
+  // And the hook's --budget: `hook 3000` is most likely its --budget copied without the flag. A
+  // number is a user's name too (a uid, `1000`), the hook's --user then, so with no --user given
+  // both readings are said: told only `--budget 1000`, a user named 1000 would have mended the line
+  // to record every choice under `default`. A number it would refuse (`hook 70000`), or with
+  // --budget given already, is told no flag: not --user either, under which the hook would take a
+  // mistyped budget as a name and record every choice under it.
+  if (/^\d+(\.\d+)?$/.test(stray) && takes('budget', 'string')) {
+    if (msOf(stray, BUDGET_FLAG) === undefined || given('budget')) return undefined
+    if (!takes('user', 'string') || given('user') || !TrimmedIdentifierSchema.safeParse(stray).success) return flagged('budget')
+    const asUser = optionArgs('--user', stray).map(shellWord).join(' ')
+    return `${flagged('budget')} if it is the hook's time in ms, or ${asUser} if it is the user whose choices these are`
+  }
   const first = STRAY_VALUE_FLAGS.find((name) => takes(name, 'string'))
   return first === undefined || given(first) ? undefined : flagged(first)
 }
