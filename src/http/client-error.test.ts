@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
 import { connect, type AddressInfo } from 'node:net'
 import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -179,6 +179,47 @@ describe('requests Node’s parser refuses (R-SVC-2)', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\nanswer of r-1$/)
     expect(lines).toEqual([])
     expect(seen).toEqual(['r-1 read', 'r-2 cut short'])
+  })
+
+  // Pipelined too, but the second answered before its body was read (413 `body_too_large`, judged
+  // by its declared length), its client half-closing within that body: the 413 is the client's,
+  // as it is for a request sent alone. Queued behind the first's answer, it is written as Node
+  // hands it the socket, when the first finishes, and only then is the connection closed: closed
+  // as the first finished, before the hand-over, it took the 413 with it.
+  it('gives the client the answer of the request it half-closed within, when that answer was made without its body', async () => {
+    const lines: Array<Record<string, unknown>> = []
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) })
+    // As serve.ts builds it: @hono/node-server's listener, the body's length judged before it is read.
+    const app = new Hono<{ Bindings: { incoming: IncomingMessage } }>()
+    app.use(async (_c, next) => {
+      await next()
+    })
+    app.post('*', async (c) => {
+      const id = c.req.header('x-request-id') as string
+      if (Number(c.req.header('content-length')) > 1000) return c.json({ answer: id }, 413)
+      await c.req.text()
+      // Answered only once the client's end has come, as a slower write is.
+      const socket = c.env.incoming.socket
+      if (!socket.readableEnded) await new Promise((resolve) => socket.once('end', resolve))
+      return c.text(`answer of ${id}`)
+    })
+    const server = createServer(getRequestListener(app.fetch))
+    ;(server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
+    server.on('clientError', answerClientError(logger))
+    servers.push(server)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const port = (server.address() as AddressInfo).port
+    const first = 'POST /v1/observations HTTP/1.1\r\nHost: x\r\nX-Request-Id: r-1\r\nContent-Length: 2\r\n\r\n{}'
+    const second = 'POST /v1/observations HTTP/1.1\r\nHost: x\r\nX-Request-Id: r-2\r\nContent-Length: 300000\r\n\r\n{"question":'
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true }, () => socket.end(first + second))
+      let text = ''
+      socket.on('data', (chunk) => (text += chunk.toString('utf8')))
+      socket.on('close', () => resolve(text))
+      socket.on('error', reject)
+    })
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\nanswer of r-1HTTP\/1\.1 413 Payload Too Large\r\n[\s\S]*\r\n\r\n\{"answer":"r-2"\}$/)
+    expect(lines).toEqual([])
   })
 
   it('still answers and logs a request whose head the client cut short', async () => {
