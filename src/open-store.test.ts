@@ -71,6 +71,20 @@ describe('openStores on a store this account may not write', () => {
     )
   })
 
+  it('says so too when the folder is refused before LevelDB opens it (classic-level makes it, EACCES)', async () => {
+    const dir = await tempFolder()
+    vi.spyOn(Level.prototype as unknown as { _open: () => Promise<void> }, '_open').mockRejectedValueOnce(
+      Object.assign(new Error(`EACCES: permission denied, mkdir '${dir}'`), { code: 'EACCES', errno: -13, syscall: 'mkdir', path: dir }),
+    )
+    const account = userInfo().username
+    await expect(openStores(dir)).rejects.toThrow(
+      new StoreOpenError(
+        `cannot open the store in ${dir}: this account (${account}) may not write it (EACCES: permission denied, mkdir '${dir}'): ` +
+          `a store made by another account, such as a first run as root, must be given to this one: chown -R ${account} ${dir}`,
+      ),
+    )
+  })
+
   it('says another IO error as LevelDB does, with no advice to chown', async () => {
     const dir = await tempFolder()
     refuseOpen(`IO error: ${dir}/000005.log: No space left on device`)

@@ -399,7 +399,7 @@ function isDenied(cause: { code?: string; message?: string } | undefined): boole
 }
 
 /** The name of the account this process runs as, or its uid where it has no name (a container's uid without a passwd entry). */
-export function thisAccount(): string {
+function thisAccount(): string {
   try {
     return userInfo().username
   } catch {
