@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, realpathSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { createServer, type RequestListener } from 'node:http'
@@ -1106,6 +1106,44 @@ describe('decision-memory hook whose spooled events are refused or not taken, se
         expect(lines.some((l) => l.includes(chosen.tool_use_id)), signal).toBe(true)
       })
     }
+  })
+  it('says a refused event set aside where a claim it was in was done with before the signal, not offered again', async () => {
+    // carol's event, refused for good, is in a claim left by a hook killed mid-drain, which this drain
+    // takes over and is done with first: set aside in the .rejected file, gone from the spool. The
+    // signal comes while alice's, in the spool, is being delivered: the line said "not set aside ...
+    // the next call offers it again", of an event the next call never offers.
+    let reached = () => {}
+    const answer: RequestListener = (request, response) => {
+      request.resume()
+      const user = new URL(request.url ?? '/', 'http://stub').searchParams.get('user')
+      request.on('end', () => {
+        if (user === 'carol') response.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"code":"invalid_request","message":"no"}}')
+        else reached()
+      })
+    }
+    await withStub('dm-hook-spool-ended-aside-', answer, async ({ host, dir }) => {
+      const spool = join(dir, 'spool.ndjson')
+      const event = (user: string, minutes: number) => JSON.stringify({ at: new Date(Date.now() - minutes * 60_000).toISOString(), user, payload: claudeCodeFixture('session-start') })
+      const dead = spawnSync(process.execPath, ['-e', '0']).pid as number
+      const refused = event('carol', 2)
+      await writeFile(join(dir, `spool.ndjson.${dead}.0a1b2c3d.draining`), refused + '\n', { mode: 0o600 })
+      await writeFile(spool, event('alice', 1) + '\n', { mode: 0o600 })
+      const env = { ...process.env, DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool, DECISION_MEMORY_USER: 'alice' }
+      const child = spawn(process.execPath, [BIN, 'hook', '--budget', '20000'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+      let stderr = ''
+      child.stderr.on('data', (chunk) => (stderr += chunk))
+      const closed = new Promise<string | null>((resolve) => child.once('close', (_code, how) => resolve(how)))
+      const arrived = new Promise<void>((resolve) => (reached = resolve))
+      child.stdin.end(JSON.stringify(claudeCodeFixture('post-tool-use-single')))
+      await arrived
+      child.kill('SIGTERM')
+      expect(await closed).toBe('SIGTERM')
+      expect(stderr.split('\n')[0]).toBe(`decision-memory hook: the service refused the payload: HTTP 400 invalid_request: no; set aside in ${spool}.rejected`)
+      expect(await readFile(`${spool}.rejected`, 'utf8')).toBe(refused + '\n')
+      const claims = (await readdir(dir)).filter((name) => name.endsWith('.draining'))
+      const left = await Promise.all(claims.map((name) => readFile(join(dir, name), 'utf8')))
+      expect(left.join('')).not.toContain(refused)
+    })
   })
 })
 

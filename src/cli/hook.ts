@@ -489,11 +489,22 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     else heldLines.push(line)
   }
   /**
-   * Where a spooled event refused for good goes: set aside in the .rejected file once the drain is
-   * over; ended before, it stays in the drain's claim, and the next call offers it again.
+   * The spooled events refused for good whose claim the drain is not done with yet: each set aside
+   * in the .rejected file once the drain is done with the claim it is in (drainSpool's `setAside`).
    */
-  const setAside = () =>
-    endedBy === undefined ? `set aside in ${rejectedFile(file)}` : `not set aside in ${rejectedFile(file)}, the hook ended first: the next call offers it again`
+  let notYetAside: Array<{ aside: boolean }> = []
+  /**
+   * Where a spooled event refused for good goes, asked as it is refused: set aside in the .rejected
+   * file once the drain is done with its claim; ended before, it stays in that claim, and the next
+   * call offers it again. A claim done with before the signal (one left by a hook killed mid-drain,
+   * taken over first) has set its refused events aside already.
+   */
+  const setAside = () => {
+    const refused = { aside: false }
+    notYetAside.push(refused)
+    return () =>
+      endedBy === undefined || refused.aside ? `set aside in ${rejectedFile(file)}` : `not set aside in ${rejectedFile(file)}, the hook ended first: the next call offers it again`
+  }
   /** Writes the lines held while the drain ran, then says the rest at once. */
   const sayHeld = () => {
     const lines = heldLines ?? []
@@ -581,7 +592,8 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       // since this line is the only one said of it.
       const asked = !spooled && isPreToolUse(e.payload)
       const fate = spooled ? undefined : keptAside(e) ? `kept in ${rejectedFile(file)}` : asked ? `not sent; ${QUESTION_AS_WRITTEN}` : 'not sent, nor kept'
-      say(() => `${tooDeepWhy(deep, spooled ? 'a spooled' : 'the')}: ${fate ?? setAside()}`)
+      const aside = spooled ? setAside() : undefined
+      say(() => `${tooDeepWhy(deep, spooled ? 'a spooled' : 'the')}: ${fate ?? aside?.()}`)
       said = { kind: asked ? 'said-asked' : 'said' }
       timedOut = false
       return { outcome: 'rejected' }
@@ -657,7 +669,8 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       // said kept in the same file below).
       if (permanent) {
         const refused = refusal(response.status, body)
-        say(() => `the service refused the payload: ${refused}${spooled ? `; ${setAside()}` : ''}`)
+        const fate = spooled ? setAside() : undefined
+        say(() => `the service refused the payload: ${refused}${fate === undefined ? '' : `; ${fate()}`}`)
         said = { kind: 'said' }
       } else if (response.status === 404 || response.status === 405) {
         sayUrlFault(e, spooled, `${url} answered HTTP ${response.status}: is DECISION_MEMORY_URL the service's address, with no path?`)
@@ -760,6 +773,10 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
       return outcome
     },
     () => remaining() > CURRENT_EVENT_RESERVE_MS,
+    () => {
+      for (const refused of notYetAside) refused.aside = true
+      notYetAside = []
+    },
   ).catch((error: NodeJS.ErrnoException) => {
     // A spool that cannot be taken (a folder this account may not write: the rename fails) threw
     // out of the hook: a PreToolUse went unanswered and a capture unsent, though the service was

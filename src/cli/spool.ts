@@ -315,6 +315,8 @@ export async function drainSpool(
   file: string,
   deliver: (event: SpooledEvent) => Promise<Delivery>,
   hasTime: () => boolean = () => true,
+  /** Called once the events a claim's deliveries refused for good are written to the .rejected file. */
+  setAside: () => void = () => {},
 ): Promise<DrainResult> {
   const result: DrainResult = { delivered: 0, rejected: 0, left: 0, stopped: null }
   /** Lines seen in this drain: a line written again after a claim (appendToLive) is one event. */
@@ -362,6 +364,7 @@ export async function drainSpool(
     if (rejected.length > 0) {
       await appendToLive(rejectedFile(file), rejected.join('\n') + '\n')
       result.rejected += rejected.length
+      setAside()
     }
     if (keep.length > 0) await appendToLive(file, keep.join('\n') + '\n')
     result.left += keep.length
