@@ -647,7 +647,7 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     // Each question named: the first's options, two labels that are one, as well as the second's blank label.
     expect(body.error.issues).toEqual([
       { path: 'tool_input.questions.1.options.2.label', message: 'must not be blank' },
-      { path: 'tool_response.questions.0', message: 'tool_response.questions.0.options.1: options 0 and 1 are both "TDD"' },
+      { path: 'tool_response.questions.0.options.1', message: 'duplicate of tool_response.questions.0.options.0 after normalisation' },
     ])
     // One refused beside one that has no answer: nothing to record, refused as before.
     const single = claudeCodeFixture('post-tool-use-multi')
@@ -688,10 +688,14 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
     )
     expect(long.issues).toEqual([
       { path: 'tool_response.questions.1.options.2', message: 'duplicate of tool_response.questions.1.options.1 after normalisation' },
-      { path: `tool_response.answers.${METHOD}`, message: `tool_response.answers.${METHOD}: ${tooLong}` },
+      { path: `tool_response.answers.${METHOD}`, message: tooLong },
     ])
     const odd = await refusal({ [METHOD]: 7, [CHECKS]: 'Unit tests' }, (questions) => void (questions[1]!.options[2]!.label = 'Unit tests (Recommended)'))
     expect(odd.message).toBe(`tool_response.questions.1.options.2: options 1 and 2 are both "Unit tests"; nor could it take "${METHOD}" (tool_response.answers.${METHOD}: a number is no label)`)
+    // Each issue names its field, and says why without naming it again, as the first one does.
+    expect(odd.issues.at(-1)).toEqual({ path: `tool_response.answers.${METHOD}`, message: 'a number is no label' })
+    const item = await refusal({ [METHOD]: ['TDD', ' '], [CHECKS]: 'Unit tests' }, (questions) => void (questions[1]!.options[2]!.label = 'Unit tests (Recommended)'))
+    expect(item.issues.at(-1)).toEqual({ path: `tool_response.answers.${METHOD}.1`, message: 'a blank label' })
     // Both questions' options refused: each named once.
     const both = await refusal({ [METHOD]: 'TDD', [CHECKS]: 'Unit tests' }, (questions) => {
       questions[0]!.options[1]!.label = 'TDD (Recommended)'
@@ -701,6 +705,10 @@ describe('POST /v1/hooks/claude-code: PostToolUse captures (R-CAP-5)', () => {
       'tool_response.questions.0.options.1: options 0 and 1 are both "TDD"; ' +
         `nor could it take "${CHECKS}" (tool_response.questions.1.options.2: options 1 and 2 are both "Unit tests")`,
     )
+    expect(both.issues).toEqual([
+      { path: 'tool_response.questions.0.options.1', message: 'duplicate of tool_response.questions.0.options.0 after normalisation' },
+      { path: 'tool_response.questions.1.options.2', message: 'duplicate of tool_response.questions.1.options.1 after normalisation' },
+    ])
     expect(await observationsOf(store)).toHaveLength(0)
   })
 

@@ -7,7 +7,7 @@ import { agreeing, decisionsNamed } from '../decisions/decisions-named'
 import { offeredOptions } from '../domain/offered-options'
 import { normalizeQuestion } from '../domain/decision-point'
 import { normalizeLabel } from '../domain/labels'
-import { fieldsOf, InputError } from '../domain/errors'
+import { fieldsOf, InputError, type Issue } from '../domain/errors'
 import { characters, leadingCharacters, LIMITS } from '../domain/limits'
 import { nestsWithin } from '../domain/json-depth'
 import type { ObservationInput } from '../domain/observation'
@@ -513,6 +513,12 @@ interface SkippedQuestion {
   reason: string
   /** The field it is said of: its question (`tool_response.questions.1`) or its answer (`tool_response.answers.Q`). */
   path: string
+  /**
+   * What a refusal of the call whole says of it (withOthersSkipped), as the route names a field: each
+   * issue's own path (`tool_response.questions.1.options.2`, `tool_response.answers.Q.1`) and why,
+   * not naming that field again (`a blank label`).
+   */
+  issues: Issue[]
   /** An answer under a key that names no question of the call (strayAnswers): `text` is that key. */
   stray?: true
 }
@@ -541,10 +547,11 @@ function withoutRefusedQuestions(container: unknown, field: string, indices: rea
       keptIndices.push(place)
       return
     }
-    const issues = typeIssuesFirst(result.error.issues).map((issue) => `${[`${field}.questions.${place}`, ...issue.path.map(String)].join('.')}: ${missingSaid(issue.message)}`)
+    const found = typeIssuesFirst(result.error.issues).map((issue) => ({ path: [`${field}.questions.${place}`, ...issue.path.map(String)].join('.'), message: missingSaid(issue.message) }))
+    const issues = found.map((issue) => `${issue.path}: ${issue.message}`)
     const more = issues.length > REASONS_NAMED ? [`and ${issues.length - REASONS_NAMED} more`] : []
     const text = isPlainObject(q) && typeof q.question === 'string' ? q.question : undefined
-    refused.push({ place, text, reason: [...issues.slice(0, REASONS_NAMED), ...more].join(', '), path: `${field}.questions.${place}` })
+    refused.push({ place, text, reason: [...issues.slice(0, REASONS_NAMED), ...more].join(', '), path: `${field}.questions.${place}`, issues: found })
   })
   return { value: { ...container, questions: kept }, indices: keptIndices, refused }
 }
@@ -630,7 +637,13 @@ function answeredQuestions(
     // An answer given that is no choice is skipped, the others recorded, and said: the user would
     // never learn otherwise that it was not recorded. The field is named by the key as sent.
     if (choice === undefined) {
-      if (!whole) skipped.push({ place, text: q.question, reason: `${where}.answers.${named(q.question)}${whyNoChoice(value)}`, path: `${where}.answers.${q.question}` })
+      if (!whole) {
+        // `: why`, or `.1: why` of an array's item.
+        const why = whyNoChoice(value)
+        const [, item = '', message = why] = /^(\.\d+)?: ([^]*)$/.exec(why) ?? []
+        const path = `${where}.answers.${q.question}`
+        skipped.push({ place, text: q.question, reason: `${where}.answers.${named(q.question)}${why}`, path, issues: [{ path: `${path}${item}`, message }] })
+      }
       return
     }
     const observation = observationOf(q, choice, 'user', toolUseId, payload, options, shared)
@@ -642,7 +655,8 @@ function answeredQuestions(
         offeredOptions(observation.all_options)
       } catch (error) {
         if (!(error instanceof InputError)) throw error
-        skipped.push({ place, text: q.question, reason: namedAsSent(error, [field]).message, path: field.question })
+        const refusal = namedAsSent(error, [field])
+        skipped.push({ place, text: q.question, reason: refusal.message, path: field.question, issues: refusal.issues })
         optionsRefused = true
         return
       }
@@ -685,7 +699,8 @@ function withoutRefusedTexts(
     // `tool_response.answers.Q` as sent: named by the question's start where it is long.
     const where = field.answer.startsWith('tool_input.') ? 'tool_input' : 'tool_response'
     const place = Number(field.question.slice(field.question.lastIndexOf('.') + 1))
-    said.push({ place, text: o.question, reason: `${where}.answers.${named(o.question)}: ${why}`, path: `${where}.answers.${o.question}` })
+    const path = `${where}.answers.${o.question}`
+    said.push({ place, text: o.question, reason: `${where}.answers.${named(o.question)}: ${why}`, path, issues: [{ path, message: why }] })
   })
   said.sort((a, b) => a.place - b.place)
   return { observations: kept, fields: keptFields, skipped: said }
@@ -723,7 +738,9 @@ function strayAnswers(
       const near = questions.findIndex((q) => spaced(q.question) === spaced(key))
       const alike = near === -1 ? '' : `: it differs from "${named(questions[near]?.question ?? '')}" in white space or Unicode form, and answers are keyed by the exact text`
       const where = i === 0 ? 'tool_response' : 'tool_input'
-      stray.push({ place: Number.MAX_SAFE_INTEGER, text: key, stray: true, reason: `${where}.answers.${named(key)}: names no question of the call${alike}`, path: `${where}.answers.${key}` })
+      const path = `${where}.answers.${key}`
+      const message = `names no question of the call${alike}`
+      stray.push({ place: Number.MAX_SAFE_INTEGER, text: key, stray: true, reason: `${where}.answers.${named(key)}: ${message}`, path, issues: [{ path, message }] })
     }
   })
   return stray
@@ -761,7 +778,7 @@ function withOthersSkipped(error: unknown, skipped: readonly SkippedQuestion[]):
   if (others.length === 0) return error
   return new InputError(error.code, `${error.message}; nor could it take ${skippedSaid(others)}`, {
     status: error.status,
-    issues: [...error.issues, ...others.map((s) => ({ path: s.path, message: s.reason }))],
+    issues: [...error.issues, ...others.flatMap((s) => s.issues)],
   })
 }
 
@@ -826,7 +843,7 @@ function plannableQuestions(
     } catch (error) {
       if (!(error instanceof InputError)) throw error
       const paths = [...new Set(error.issues.map((issue) => issue.path))].join(', ')
-      refused.push({ place, text: question.question, reason: `${paths}: ${error.message}`, path: `tool_input.questions.${place}` })
+      refused.push({ place, text: question.question, reason: `${paths}: ${error.message}`, path: `tool_input.questions.${place}`, issues: error.issues })
       return
     }
     kept.push(q)
