@@ -1096,8 +1096,10 @@ describe('decision-memory hook whose spooled events are refused or not taken, se
           `decision-memory hook: the service refused the payload: HTTP 400 invalid_request: no; not set aside in ${spool}.rejected, the hook ended first: the next call offers it again\n` +
             `decision-memory hook: the service at http://${host} refused the token (HTTP 403: may DECISION_MEMORY_TOKEN act for user "bob"? If not, set --user or DECISION_MEMORY_USER to the token's user); ` +
             `the events spooled for "bob" wait for a token that may act for that user\n` +
-            `decision-memory hook: ended by ${signal} while delivering the spool ${spool}, as Claude Code ends a hook past its entry's "timeout" (keep that, in seconds, over the hook's --budget of 20000 ms): ` +
-            `what it had not delivered waits beside the spool, for the next call to take over, and so does this event, not sent\n`,
+            // Only SIGTERM is Claude Code's, past the entry's timeout; SIGINT is a Ctrl-C, no timeout to raise.
+            `decision-memory hook: ended by ${signal} while delivering the spool ${spool}` +
+            (signal === 'SIGTERM' ? `, as Claude Code ends a hook past its entry's "timeout" (keep that, in seconds, over the hook's --budget of 20000 ms)` : '') +
+            `: what it had not delivered waits beside the spool, for the next call to take over, and so does this event, not sent\n`,
         )
         // Nothing lost: every spooled event, and the capture at hand, is in a file the next drain takes.
         const left = await Promise.all((await readdir(dir)).map((name) => readFile(join(dir, name), 'utf8')))

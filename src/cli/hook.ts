@@ -749,9 +749,11 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     sayHeld()
     // A capture at hand is kept beside the spool while it is delivered, unless that could not be written.
     const atHand = !isForService(payload) ? '' : isPreToolUse(payload) ? `; ${QUESTION_AS_WRITTEN}` : heldOnDisk ? ', and so does this event, not sent' : '; this event, not sent, is not kept'
+    // SIGTERM is how Claude Code ends a hook past its timeout; SIGINT is a person's Ctrl-C (the hook
+    // run by hand, a payload piped to it), which no entry's timeout would have spared.
+    const how = signal === 'SIGTERM' ? `, as Claude Code ends a hook past its entry's "timeout" (keep that, in seconds, over the hook's --budget of ${budget} ms)` : ''
     process.stderr.write(
-      `decision-memory hook: ended by ${signal} while delivering the spool ${file}, as Claude Code ends a hook past its entry's "timeout" ` +
-        `(keep that, in seconds, over the hook's --budget of ${budget} ms): what it had not delivered waits beside the spool, for the next call to take over${atHand}\n`,
+      `decision-memory hook: ended by ${signal} while delivering the spool ${file}${how}: what it had not delivered waits beside the spool, for the next call to take over${atHand}\n`,
     )
     process.stderr.write('', () => process.kill(process.pid, signal))
   }
