@@ -67,7 +67,6 @@ export function notARecord(name: string): boolean {
   return /^(readme|index|template|.*-template)\.md$/i.test(name) || (/template/i.test(name) && !/^\d/.test(name))
 }
 
-
 /** The name of a section-based log: `DECISIONS.md`, `DECISIONS-2023.md`, `decision-log.md`. */
 export const DECISION_LOG = /^(?:decisions|decision[-_ ]?log)([-_.][^/]*)?\.md$/i
 
@@ -328,6 +327,10 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
       })
       return unreadKey
     }
+    // What a template leaves where a link would be (`Superseded by: none`, `Supersedes: N/A`, `-`,
+    // `TBD`) names no record and is read as no link: nothing to say, as the placeholders of MADR 2's
+    // `## Links` are passed over (said, it was counted among what could not be read, `N/A` as "A").
+    if (key === undefined && SUCCESSOR_PLACEHOLDER.test(ref.target.trim())) return null
     if (key === undefined || key === record.key) {
       // A section copied with its links, a number mistyped: the record names itself.
       // A title two sections of a log share names both: said so, with their keys, which a link can name.
@@ -346,7 +349,8 @@ export function readRecordFolder(files: readonly FolderFile[], forced?: AdrForma
     // A successor named apart from a status that says accepted supersedes the record unless the name
     // is a placeholder: `Superseded by: none` is no reason to stop enforcing the decision, but a
     // successor the folder does not hold (`../platform/0012-….md`, a record deleted since) is still
-    // one, as an adr-tools "Superseded by" line to it is; the link alone is left out, and said.
+    // one, as an adr-tools "Superseded by" line to it is; the link alone is left out, and said (a
+    // placeholder is left out unsaid, see resolve).
     const placeholder = p.supersededBy !== null && SUCCESSOR_PLACEHOLDER.test(p.supersededBy.target.trim())
     const status: DecisionStatus = p.supersededApart === true && (superseded_by !== null || !placeholder) ? 'superseded' : p.status
     return { record: p, status, supersedes, superseded_by }

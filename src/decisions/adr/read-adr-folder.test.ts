@@ -1811,8 +1811,8 @@ describe('links and titles as MADR and log4brains users write them', () => {
       'ADR-0004': ['superseded', null, null, null],
       '20240301-use-yarn': ['accepted', '2024-03-01', null, null],
     })
-    // Each link to nothing is still said.
-    expect(reading.problems.map((p) => p.path)).toEqual(['0001-use-rest.md', '0002-use-grpc.md', '0003-use-soap.md', '0004-use-x.md', '20240301-use-yarn.md'])
+    // A link to a record not in the folder is said; a placeholder is no link, and not said.
+    expect(reading.problems.map((p) => p.path)).toEqual(['0002-use-grpc.md', '0004-use-x.md'])
   })
 
   it('adr-tools: a "Superseded by" placeholder in the status section leaves an accepted record in force, as in MADR', () => {
@@ -1830,8 +1830,27 @@ describe('links and titles as MADR and log4brains users write them', () => {
       'ADR-0003': ['accepted', '2020-01-03', null, null],
       'ADR-0004': ['superseded', '2020-01-04', null, null],
     })
-    // Each link to nothing is still said, as MADR's are.
-    expect(reading.problems.map((p) => p.path)).toEqual(['0001-use-x1.md', '0002-use-x2.md', '0003-use-x3.md', '0004-use-x4.md'])
+    // The link to a record not in the folder is said; a placeholder is no link, and not said, as in MADR.
+    expect(reading.problems.map((p) => p.path)).toEqual(['0004-use-x4.md'])
+  })
+
+  it('a placeholder where a link would be, "Supersedes: none" or "Superseded by: N/A", is no link in every format, and not said as one that could not be read', () => {
+    const reading = readTexts({
+      'DECISIONS.md':
+        '# Decisions\n\n## D-001: Use X1\n\n- Status: accepted\n- Date: 2020-01-01\n- Supersedes: none\n- Superseded by: N/A\n- Decision: X1\n- Rationale: why\n\n' +
+        '## D-002: Use X2\n\n### Status\n\nAccepted\n\nSuperseded by: TBD\n\n### Decision\n\nX2\n\n### Context\n\nwhy\n',
+      '0001-use-x1.md': '---\nstatus: accepted\ndate: 2020-01-01\nsupersedes: none\nsuperseded-by: N/A\n---\n\n# Use X1\n\n## Decision Outcome\n\nX1.\n',
+      '0002-use-x2.md': '# 2. Use X2\n\nDate: 2020-01-02\n\n## Status\n\nAccepted\n\nSupersedes: none\n\n## Links\n\n* Superseded by: N/A\n\n## Decision\n\nX2.\n',
+      '20200103-use-x3.md': '# Use X3\n\n- Status: accepted\n- Supersedes: N/A\n- Superseded by: -\n\n## Decision Outcome\n\nX3.\n',
+    })
+    expect(summary(reading.records)).toEqual({
+      'D-001': ['accepted', '2020-01-01', null, null],
+      'D-002': ['accepted', null, null, null],
+      'ADR-0001': ['accepted', '2020-01-01', null, null],
+      'ADR-0002': ['accepted', '2020-01-02', null, null],
+      '20200103-use-x3': ['accepted', '2020-01-03', null, null],
+    })
+    expect(reading.problems).toEqual([])
   })
 
   it('a link to a record renamed since (same number, new slug) follows the number', () => {
