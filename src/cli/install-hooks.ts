@@ -188,23 +188,24 @@ function warnOfDisabled(settings: Record<string, unknown>, file: string): void {
 }
 
 /**
- * What a hook Claude Code ends at its entry's timeout costs, by event. A capture is kept beside the
- * spool as it is sent, for the next call; a PreToolUse is never spooled (its plan is of use only
- * while the agent waits), nor is a session start kept so; spooled events the hook was delivering
- * stay in its claim, for the next call.
+ * What a hook entry ended at its timeout, before the hook gave up on the service, costs. A capture
+ * (PostToolUse, SessionStart) is on disk beside the spool once the hook has started and read it,
+ * for the next call; ended before that (node slow to start on a loaded machine) it is gone. A
+ * PreToolUse is not spooled: the question is asked as written, while the service, told the hook
+ * waits its budget (`?wait_ms=`), may have recorded the answer it gave as given.
  */
-const TIMED_OUT: Record<string, string> = {
-  SessionStart: "the session start is not recorded (choices spooled before wait for the hook's next call)",
-  PreToolUse: "the question is asked as the agent wrote it, unplanned (choices spooled before wait for the hook's next call)",
-  PostToolUse: "a choice it had not delivered waits for the hook's next call",
+function shortTimeoutCost(event: string): string {
+  return event === 'PreToolUse'
+    ? 'the question is asked as the agent wrote it, and an answer the service gave within the budget is recorded as given all the same'
+    : "a capture it had written beside the spool waits for the hook's next call, but one it had not yet (node still starting, on a loaded machine) is lost"
 }
 
-/** Hook entries whose timeout Claude Code would kill them by before they spool (shortTimeouts). */
+/** Hook entries whose timeout Claude Code would end them by before they give up on the service (shortTimeouts). */
 function warnOfShortTimeouts(settings: Record<string, unknown>, file: string): void {
   for (const { event, timeout, budgetMs } of shortTimeouts(settings, hookBudgetMs)) {
     process.stderr.write(
       `decision-memory install-hooks: warning: the ${event} hook in ${file} has a "timeout" of ${timeout} s, not above its budget (${budgetMs / 1000} s): ` +
-        `Claude Code ends it before it gives up on a slow or stopped service, and ${TIMED_OUT[event] ?? TIMED_OUT.PostToolUse}; ` +
+        `Claude Code ends it before it gives up on a slow or stopped service: ${shortTimeoutCost(event)}; ` +
         // A new entry's timeout does not meet a budget of as long or longer (`--budget 8000`).
         (budgetMs < HOOK_TIMEOUT_SECONDS * 1000 ? `raise it (a new entry has ${HOOK_TIMEOUT_SECONDS})\n` : `raise it above ${budgetMs / 1000} s, or lower --budget\n`),
     )

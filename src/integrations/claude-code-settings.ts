@@ -257,9 +257,9 @@ export function mergeHooks(current: unknown, command: string, budgetOf?: FlagRea
 /**
  * The decision-memory hook entries whose `timeout` (seconds) is not above the hook's budget (its
  * `--budget` flag, read by `budgetOf` as the hook reads it: hookBudgetMs, undefined its default):
- * Claude Code ends such a hook when the service is slow or down before the hook gives up on it:
- * a choice it had not delivered waits beside the spool for the next call, but a PreToolUse plans
- * nothing and a session start is not recorded (README). An entry set so by
+ * Claude Code ends such a hook when the service is slow or down before the hook gives up on it: a
+ * capture it had written beside the spool waits for the next call, one it had not is lost, and a
+ * PreToolUse's question is asked as written (README). An entry set so by
  * the user is kept as it is (mergeHooks): only said.
  */
 export function shortTimeouts(
