@@ -49,11 +49,11 @@ export function createStdioTransport({
 }): Transport {
   /** The chunks of the line not ended yet, and their length in bytes. */
   let pending: Buffer[] = []
+  let pendingBytes = 0
   // A UTF-8 byte order mark before the first message (a .NET StreamWriter's default, PowerShell's
   // `Set-Content`) is passed over, as RFC 8259 allows and as the hook, the guard and the HTTP routes
   // read one: left, it made `initialize` a line that is not JSON, never answered.
   let atStart = true
-  let pendingBytes = 0
   /** The batches read whose requests are not all answered yet: their answers go out as one array. */
   let batches: Batch[] = []
   /** The protocol version the server answered `initialize` with; undefined until it has. */
@@ -182,11 +182,6 @@ export function createStdioTransport({
     }
   }
 
-  /**
-   * The input ended: a last line without its newline is read as a line (a client writing its last
-   * message so, `printf '%s'` by hand, was dropped unanswered, and the server exited 0 without a
-   * word), and one cut off there, no JSON, is answered -32700 saying so, on stdout and stderr.
-   */
   /** A line's text, the stream's byte order mark passed over at its start. */
   function textOf(line: Buffer): string {
     const text = line.toString('utf8')
@@ -195,6 +190,11 @@ export function createStdioTransport({
     return text.startsWith('\uFEFF') ? text.slice(1) : text
   }
 
+  /**
+   * The input ended: a last line without its newline is read as a line (a client writing its last
+   * message so, `printf '%s'` by hand, was dropped unanswered, and the server exited 0 without a
+   * word), and one cut off there, no JSON, is answered -32700 saying so, on stdout and stderr.
+   */
   function onend() {
     if (pending.length === 0) return
     const line = textOf(Buffer.concat(pending, pendingBytes))
