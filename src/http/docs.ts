@@ -50,7 +50,7 @@ const STORE_PARAMETER = {
   schema: { type: 'string' },
   description:
     'The id the service wrote into its store\'s folder (`SERVICE_ID`): a command told to use that store sends it, and a service ' +
-    'holding another answers 409 `store_mismatch`, acting on nothing; the service holding it sends the header back.',
+    'holding another (or given the header empty, which names no store) answers 409 `store_mismatch`, acting on nothing; the service holding it sends the header back.',
 }
 
 /** The id a caller may give its request (request-log.ts), on every operation. */
@@ -64,7 +64,7 @@ const REQUEST_ID_PARAMETER = {
     'characters, `-` or `=`; another is replaced by a new UUID. Sent back in the answer\'s `X-Request-Id`.',
 }
 
-const STORE_MISMATCH = `\`store_mismatch\`: the request names, by \`${STORE_HEADER}\`, a store this service does not hold`
+const STORE_MISMATCH = `\`store_mismatch\`: the request names, by \`${STORE_HEADER}\`, a store this service does not hold, or gives that header empty`
 
 function errorAnswer(description: string) {
   return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }

@@ -22,7 +22,7 @@ export function storeCheck(storeId: string | undefined): MiddlewareHandler {
     if (storeId === undefined || named !== storeId) {
       return c.json(
         errorBody(c, 'store_mismatch', named.trim() === '' ? `the request names no store (${STORE_HEADER} is empty)` : `this service does not hold the store the request names (${STORE_HEADER}): it runs on another one`, [
-          // Empty (a script's `-H "X-Decision-Memory-Store: $STORE"` with STORE unset) it names none:
+          // Empty (a client sending it from an unset variable; curl drops a header given empty) it names none:
           // still refused, as a header that is there, but said so.
           { path: STORE_HEADER, message: named.trim() === '' ? 'is empty, so it names no store: leave the header out, or give the id of the store meant' : 'names a store this service does not hold' },
         ]),
