@@ -99,7 +99,7 @@ export const TIME_OF_DAY = '([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d+)?)?'
 export const TIME_ZONE = '(Z|[+-]([01]\\d|2[0-3]):?[0-5]\\d)'
 
 /** The form of a decision's date, as a date written otherwise (or sent as no string) is told. */
-const DATE_FORM = 'a date YYYY-MM-DD (or an ISO time, such as 2026-01-01T10:00:00Z)'
+export const DATE_FORM = 'a date YYYY-MM-DD (or an ISO time, such as 2026-01-01T10:00:00Z)'
 
 export const DecisionDateSchema = z
   // `null` was told zod's `expected string, received null`, where every other date refused is

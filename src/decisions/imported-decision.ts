@@ -1,8 +1,10 @@
 import { nonBlankText } from '../domain/observation'
+import { wrongTypeSaid } from '../domain/zod-issues'
 import { ADR_FORMATS } from './adr/parsed-record'
 import { z } from '../domain/zod'
 import {
   contentHash,
+  DATE_FORM,
   DECISION_LIMITS,
   DecisionDateSchema,
   DecisionKeySchema,
@@ -18,53 +20,65 @@ import { evidenceOf, withBefore } from './lifecycle'
 
 const Text = nonBlankText(DECISION_LIMITS.textLength)
 
+/** A file or folder as import-adr names it (`docs/adr/0001-x.md`), told so when of another JSON type. */
+export const ImportPathSchema = z.string({ error: wrongTypeSaid('a path (text)') }).min(1).max(DECISION_LIMITS.sourceLength)
+
+/** A list of them. */
+export const importPaths = (words: string) => z.array(ImportPathSchema, { error: wrongTypeSaid(words) })
+
 /** A decision read from a repository's records (R-CON-6), as `import-adr` sends it; strict, as its origin is. */
-export const ImportedDecisionSchema = z.strictObject({
-  key: DecisionKeySchema,
-  title: nonBlankText(DECISION_LIMITS.titleLength),
-  decision: Text,
-  rationale: Text,
-  status: DecisionStatusSchema,
-  // A union, not `.nullable()`: a record left without one was told `missing: expected string`, of a
-  // field that takes null too; the union's refusal says both.
-  date: z.union([DecisionDateSchema, z.null()]).openapi({
-    description:
-      "The day it was decided, from 1970-01-01 to the service's tomorrow (a later one is refused, naming `records.N.date`); " +
-      'null when the record says none: the day it is first imported, which later imports keep.',
-  }),
-  enforce: z.enum(ENFORCE_LEVELS).default('advisory'),
-  supersedes: DecisionKeySchema.nullable().default(null),
-  superseded_by: DecisionKeySchema.nullable().default(null),
-  origin: z.strictObject({
-    path: z.string().min(1).max(DECISION_LIMITS.sourceLength),
-    // Said, not left to int()'s own bound, which the OpenAPI document would not show.
-    line: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
-    format: z.enum(ADR_FORMATS),
-    /**
-     * The folder read, relative to the root of its repository (`docs/adr`), or absolute outside
-     * one: two folders whose records share file names (`0001-record-architecture-decisions.md`)
-     * are told apart by it, and a file renamed in its folder is the same record.
-     */
-    folder: z.string().min(1).max(DECISION_LIMITS.sourceLength).optional().openapi({
+export const ImportedDecisionSchema = z.strictObject(
+  {
+    key: DecisionKeySchema,
+    title: nonBlankText(DECISION_LIMITS.titleLength),
+    decision: Text,
+    rationale: Text,
+    status: DecisionStatusSchema,
+    // A union, not `.nullable()`: a record left without one was told `missing: expected string`, of a
+    // field that takes null too; the union's refusal says both.
+    date: z.union([DecisionDateSchema, z.null()], { error: wrongTypeSaid(`${DATE_FORM}, or null when the record says none`) }).openapi({
       description:
-        'The folder read, named by its repository: `github.com/acme/web/doc/adr` (the normalised `origin` remote, then the ' +
-        'path in the repository), else `web/doc/adr` (the clone\'s directory name), or absolute outside a repository.',
+        "The day it was decided, from 1970-01-01 to the service's tomorrow (a later one is refused, naming `records.N.date`); " +
+        'null when the record says none: the day it is first imported, which later imports keep.',
     }),
-    /**
-     * Names this folder had in imports made before its repository was named by its remote (the
-     * clone's directory name, or the remote's last segment, before the path; `*` for any one
-     * directory name): a record stored under one of them from the same file is this record, and
-     * is kept under `folder` from then on.
-     */
-    aliases: z.array(z.string().min(1).max(DECISION_LIMITS.sourceLength)).max(4).optional().openapi({
-      description:
-        'Earlier names of `folder` (`web/doc/adr` for a clone in `web`): a record stored from the same file under one of them is ' +
-        'this one. `*/doc/adr` stands for any one directory name before the path, and holds for a folder so stored only when ' +
-        'its files are all among `files` and each of its records reads as it did when imported.',
-    }),
-  }),
-  evidence: z.array(EvidenceInputSchema).max(DECISION_LIMITS.evidence).default([]),
-})
+    enforce: z.enum(ENFORCE_LEVELS).default('advisory'),
+    supersedes: DecisionKeySchema.nullable().default(null),
+    superseded_by: DecisionKeySchema.nullable().default(null),
+    origin: z.strictObject(
+      {
+        path: ImportPathSchema,
+        // Said, not left to int()'s own bound, which the OpenAPI document would not show.
+        line: z.number({ error: wrongTypeSaid('a line number, from 1') }).int().min(1).max(Number.MAX_SAFE_INTEGER),
+        format: z.enum(ADR_FORMATS),
+        /**
+         * The folder read, relative to the root of its repository (`docs/adr`), or absolute outside
+         * one: two folders whose records share file names (`0001-record-architecture-decisions.md`)
+         * are told apart by it, and a file renamed in its folder is the same record.
+         */
+        folder: ImportPathSchema.optional().openapi({
+          description:
+            'The folder read, named by its repository: `github.com/acme/web/doc/adr` (the normalised `origin` remote, then the ' +
+            'path in the repository), else `web/doc/adr` (the clone\'s directory name), or absolute outside a repository.',
+        }),
+        /**
+         * Names this folder had in imports made before its repository was named by its remote (the
+         * clone's directory name, or the remote's last segment, before the path; `*` for any one
+         * directory name): a record stored under one of them from the same file is this record, and
+         * is kept under `folder` from then on.
+         */
+        aliases: importPaths('an array of folders').max(4).optional().openapi({
+          description:
+            'Earlier names of `folder` (`web/doc/adr` for a clone in `web`): a record stored from the same file under one of them is ' +
+            'this one. `*/doc/adr` stands for any one directory name before the path, and holds for a folder so stored only when ' +
+            'its files are all among `files` and each of its records reads as it did when imported.',
+        }),
+      },
+      { error: wrongTypeSaid('an origin: an object of path, line and format') },
+    ),
+    evidence: z.array(EvidenceInputSchema, { error: wrongTypeSaid('an array of evidence') }).max(DECISION_LIMITS.evidence).default([]),
+  },
+  { error: wrongTypeSaid('a record: an object with its key, title, decision, rationale, status, date and origin') },
+)
   // A record that replaces itself, or is replaced by what it replaces, is a loop in the chain
   // (R-CON-5): `why` would name it as its own predecessor, and the lifecycle refuses it (R-CON-1a).
   .superRefine((record, ctx) => {

@@ -14,6 +14,9 @@ export const ASK_USER_QUESTION = { maxQuestions: 4, minOptions: 2, maxOptions: 4
 // pattern, which the MCP tool's input schema and the OpenAPI document carry (a refine they cannot).
 const notBlank = (value: string) => value.trim() !== ''
 
+/** What a question takes, said to a value of another JSON type. */
+const QUESTION_TAKES = 'a question: an object with its question and options'
+
 /** What a question's options take, said to a value of another JSON type. */
 const OPTIONS_TAKE = 'an array of options: objects {label, description}'
 
@@ -50,21 +53,24 @@ const questionKind = z.string({ error: wrongTypeSaid(TAKES.text) }).max(LIMITS.l
 
 /** One question object of AskUserQuestion's `questions` (R-ASK-3), as the agent wrote it. */
 export const AskUserQuestionSchema = z
-  .looseObject({
-    question: questionText,
-    header: questionHeader,
-    // Null is none given, as a null optional field is read elsewhere (the hook reads it so too).
-    kind: questionKind
-      .refine(isChoiceKind, 'a choice question\'s kind is "choice", empty or left out')
-      .nullish()
-      .meta({ description: 'A choice among the options; "choice" in any case, "" or left out (or null), it is one (`text` and `number` questions are planned as written).' }),
-    options: z
-      .array(AskUserQuestionOptionSchema, { error: wrongTypeSaid(OPTIONS_TAKE) })
-      .min(ASK_USER_QUESTION.minOptions)
-      .max(ASK_USER_QUESTION.maxOptions)
-      .meta({ description: 'The 2 to 4 options offered, in the order the agent wrote them.' }),
-    multiSelect: z.boolean({ error: wrongTypeSaid(TAKES.flag) }).optional().meta({ description: 'Whether several options may be chosen; added from the policy or history when left out.' }),
-  })
+  .looseObject(
+    {
+      question: questionText,
+      header: questionHeader,
+      // Null is none given, as a null optional field is read elsewhere (the hook reads it so too).
+      kind: questionKind
+        .refine(isChoiceKind, 'a choice question\'s kind is "choice", empty or left out')
+        .nullish()
+        .meta({ description: 'A choice among the options; "choice" in any case, "" or left out (or null), it is one (`text` and `number` questions are planned as written).' }),
+      options: z
+        .array(AskUserQuestionOptionSchema, { error: wrongTypeSaid(OPTIONS_TAKE) })
+        .min(ASK_USER_QUESTION.minOptions)
+        .max(ASK_USER_QUESTION.maxOptions)
+        .meta({ description: 'The 2 to 4 options offered, in the order the agent wrote them.' }),
+      multiSelect: z.boolean({ error: wrongTypeSaid(TAKES.flag) }).optional().meta({ description: 'Whether several options may be chosen; added from the policy or history when left out.' }),
+    },
+    { error: wrongTypeSaid(QUESTION_TAKES) },
+  )
   // Its fields are sent back as they came (a plan, a hook's updatedInput): JSON.stringify, being
   // recursive, cannot write back what is nested thousands deep, and the answer was a 500.
   .refine((q) => nestsWithin(q, LIMITS.nesting), `must not nest arrays and objects more than ${LIMITS.nesting} levels deep`)
@@ -122,7 +128,7 @@ const PlanQuestionShape = z
         .meta({ description: 'The 2 to 4 options offered, in the order the agent wrote them: required for a choice, none for another kind.' }),
       multiSelect: AskUserQuestionSchema.shape.multiSelect,
     },
-    { error: wrongTypeSaid('a question: an object with its question and options') },
+    { error: wrongTypeSaid(QUESTION_TAKES) },
   )
   .superRefine((q, ctx) => {
     if (!isChoiceKind(q.kind)) return

@@ -10,7 +10,7 @@ import {
   DecisionStatusSchema,
   ENFORCE_LEVELS,
 } from '../decisions/decision'
-import { ImportedDecisionSchema } from '../decisions/imported-decision'
+import { ImportedDecisionSchema, importPaths, ImportPathSchema } from '../decisions/imported-decision'
 import { PULSE_SOURCES } from '../decisions/store'
 import { LABEL_LENGTH_WORDS } from '../domain/labels'
 import { LIMITS } from '../domain/limits'
@@ -491,7 +491,7 @@ export const PointWhySchema = z
 
 export const ImportBody = z
   .strictObject({
-    records: z.array(ImportedDecisionSchema).max(DECISION_LIMITS.importRecords).openapi({
+    records: z.array(ImportedDecisionSchema, { error: wrongTypeSaid('an array of records') }).max(DECISION_LIMITS.importRecords).openapi({
       description: 'The records read; none, for a folder whose records are all gone, which `folder` then names.',
     }),
     folder: ImportedDecisionSchema.shape.origin.shape.folder.openapi({
@@ -500,8 +500,7 @@ export const ImportBody = z
         'decisions are all reported in `missing` when none of their files is among `files` any more.',
     }),
     aliases: ImportedDecisionSchema.shape.origin.shape.aliases,
-    moved: z
-      .array(z.string().min(1).max(DECISION_LIMITS.sourceLength))
+    moved: importPaths('an array of folders')
       .max(20)
       .optional()
       .openapi({
@@ -511,8 +510,7 @@ export const ImportBody = z
           'new name, when every record stored from it is among `records`, in a file of the same name, reading as it did or ' +
           'titled as it was; otherwise it is another folder, and its records are conflicts.',
       }),
-    files: z
-      .array(z.string().min(1).max(DECISION_LIMITS.sourceLength))
+    files: importPaths('an array of files')
       .max(DECISION_LIMITS.importRecords)
       .optional()
       .openapi({
@@ -523,10 +521,14 @@ export const ImportBody = z
       }),
     logs: z
       .array(
-        z.strictObject({
-          path: z.string().min(1).max(DECISION_LIMITS.sourceLength),
-          keys: z.array(z.string().min(1).max(DECISION_LIMITS.sourceLength)).max(DECISION_LIMITS.importRecords),
-        }),
+        z.strictObject(
+          {
+            path: ImportPathSchema,
+            keys: z.array(z.string({ error: wrongTypeSaid('a key (text)') }).min(1).max(DECISION_LIMITS.sourceLength), { error: wrongTypeSaid('an array of keys') }).max(DECISION_LIMITS.importRecords),
+          },
+          { error: wrongTypeSaid('a log: an object of path and keys') },
+        ),
+        { error: wrongTypeSaid('an array of logs') },
       )
       .max(DECISION_LIMITS.importRecords)
       .optional()

@@ -441,7 +441,9 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     const missing = await call('POST', '/v1/decisions/import', { records: [undated] })
     expect([missing.status, missing.body.error?.issues]).toEqual([400, [{ path: 'records.0.date', message: 'missing: expected string or null' }]])
     const wrong = await call('POST', '/v1/decisions/import', { records: [{ ...undated, date: 20260101 }] })
-    expect(wrong.body.error?.issues).toEqual([{ path: 'records.0.date', message: 'Invalid input: expected string or null, received number' }])
+    expect(wrong.body.error?.issues).toEqual([
+      { path: 'records.0.date', message: 'a date YYYY-MM-DD (or an ISO time, such as 2026-01-01T10:00:00Z), or null when the record says none, not a number' },
+    ])
     // A day written wrong is still told its form, not its type.
     const unread = await call('POST', '/v1/decisions/import', { records: [{ ...undated, date: 'yesterday' }] })
     expect(unread.body.error?.issues).toEqual([{ path: 'records.0.date', message: expect.stringContaining('a date YYYY-MM-DD') }])

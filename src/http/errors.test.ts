@@ -47,7 +47,7 @@ describe('a field of the wrong type is named once, by its type (R-SVC-2)', () =>
       tool_input: { questions },
     })
     expect(answer.status).toBe(400)
-    expect(answer.body.error.issues).toEqual([{ path: 'tool_input.questions', message: 'Invalid input: expected array, received string' }])
+    expect(answer.body.error.issues).toEqual([{ path: 'tool_input.questions', message: 'an array of questions, not a string' }])
   })
 
   it('a value of the right type over a limit is still refused with the limit', async () => {

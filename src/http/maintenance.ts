@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi'
 import type { DecisionMemory } from '../decision-memory'
-import { TimestampSchema } from '../domain/observation'
+import { TAKES, TimestampSchema } from '../domain/observation'
+import { wrongTypeSaid } from '../domain/zod-issues'
 import { z } from '../domain/zod'
 import { forEveryUser } from './auth'
 import { ErrorSchema } from './errors'
@@ -9,7 +10,7 @@ import { createRouter } from './router'
 /** The body of `POST /v1/maintenance/decay-scan`; strict: a misspelt `force` dropped would skip the scan. */
 export const DecayScanRequest = z
   .strictObject({
-    force: z.boolean().optional().openapi({ description: 'Run even within the cadence window of the last scan.' }),
+    force: z.boolean({ error: wrongTypeSaid(TAKES.flag) }).optional().openapi({ description: 'Run even within the cadence window of the last scan.' }),
     now: TimestampSchema.optional().openapi({
       description: 'Scan as of this moment (default: now); at most 5 minutes ahead of the service clock.',
     }),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { claudeCodeFixture } from '../../test/support/fixtures'
 import { createTestApp } from '../../test/support/test-app'
 
 /** A value of each JSON type, and how a message names it. */
@@ -29,7 +30,16 @@ const OBSERVATION = { question: 'Which tier?', user_choice: 'S', all_options: ['
 const RECOMMENDATION = { question: 'Which tier?', all_options: ['S', 'M'] }
 const PLAN = { questions: [{ question: 'Which tier?', header: 'Tier', options: [{ label: 'S' }, { label: 'M' }] }] }
 
+// A PreToolUse and a PostToolUse of AskUserQuestion as Claude Code sends them, and an import as import-adr sends it.
+const PRE = claudeCodeFixture('pre-tool-use')
+const POST = claudeCodeFixture('post-tool-use-single')
+const IMPORT = {
+  records: [{ key: 'D-9', title: 't', decision: 'd', rationale: 'r', status: 'accepted', date: null, origin: { path: 'docs/adr/0009-x.md', line: 1, format: 'madr' } }],
+}
+
 const NAME = 'a name (text)'
+const PATH = 'a path (text)'
+const QUESTION = 'a question: an object with its question and options'
 const LABEL = "an option's label (text)"
 const LABELS = "an option's label, or an array of labels"
 const OPTIONS = 'an array of options: labels, or objects {label, description}'
@@ -79,6 +89,35 @@ const FIELDS: Array<[string, Record<string, unknown>, string, string, string[]?]
   ['/v1/plan', PLAN, 'questions.0.header', 'text'],
   ['/v1/plan', PLAN, 'questions.0.options.0.label', LABEL],
   ['/v1/sessions', {}, 'project', NAME],
+  ['/v1/hooks/claude-code', PRE, 'hook_event_name', "the event's name (text), such as PreToolUse"],
+  ['/v1/hooks/claude-code', PRE, 'tool_use_id', 'an id (text)'],
+  ['/v1/hooks/claude-code', PRE, 'tool_input', "AskUserQuestion's input: an object with its questions", ['an object']],
+  ['/v1/hooks/claude-code', PRE, 'tool_input.questions', 'an array of questions', ['an array']],
+  ['/v1/hooks/claude-code', PRE, 'tool_input.answers', 'an object, its keys the question texts', ['an object']],
+  ['/v1/hooks/claude-code', POST, 'tool_response.questions', 'an array of questions', ['an array']],
+  ['/v1/hooks/claude-code', POST, 'tool_response.answers', 'an object, its keys the question texts', ['an object']],
+  ['/v1/decisions/import', IMPORT, 'records', 'an array of records', ['an array']],
+  ['/v1/decisions/import', IMPORT, 'records.0', 'a record: an object with its key, title, decision, rationale, status, date and origin', ['an object']],
+  ['/v1/decisions/import', IMPORT, 'records.0.date', 'a date YYYY-MM-DD (or an ISO time, such as 2026-01-01T10:00:00Z), or null when the record says none', ['a string', 'null']],
+  ['/v1/decisions/import', IMPORT, 'records.0.origin', 'an origin: an object of path, line and format', ['an object']],
+  ['/v1/decisions/import', IMPORT, 'records.0.origin.path', PATH],
+  ['/v1/decisions/import', IMPORT, 'records.0.origin.line', 'a line number, from 1', ['a number']],
+  ['/v1/decisions/import', IMPORT, 'records.0.origin.folder', PATH],
+  ['/v1/decisions/import', IMPORT, 'records.0.origin.aliases', 'an array of folders', ['an array']],
+  ['/v1/decisions/import', IMPORT, 'records.0.origin.aliases.0', PATH],
+  ['/v1/decisions/import', IMPORT, 'records.0.evidence', 'an array of evidence', ['an array']],
+  ['/v1/decisions/import', IMPORT, 'folder', PATH],
+  ['/v1/decisions/import', IMPORT, 'aliases', 'an array of folders', ['an array']],
+  ['/v1/decisions/import', IMPORT, 'moved', 'an array of folders', ['an array']],
+  ['/v1/decisions/import', IMPORT, 'moved.0', PATH],
+  ['/v1/decisions/import', IMPORT, 'files', 'an array of files', ['an array']],
+  ['/v1/decisions/import', IMPORT, 'files.0', PATH],
+  ['/v1/decisions/import', IMPORT, 'logs', 'an array of logs', ['an array']],
+  ['/v1/decisions/import', IMPORT, 'logs.0', 'a log: an object of path and keys', ['an object']],
+  ['/v1/decisions/import', { ...IMPORT, logs: [{ path: 'DECISIONS.md', keys: ['k'] }] }, 'logs.0.path', PATH],
+  ['/v1/decisions/import', { ...IMPORT, logs: [{ path: 'DECISIONS.md', keys: ['k'] }] }, 'logs.0.keys', 'an array of keys', ['an array']],
+  ['/v1/decisions/import', { ...IMPORT, logs: [{ path: 'DECISIONS.md', keys: ['k'] }] }, 'logs.0.keys.0', 'a key (text)'],
+  ['/v1/maintenance/decay-scan', {}, 'force', 'true or false', ['a boolean']],
 ]
 
 describe('a field sent as another JSON type is told what it takes, in the words of its other refusals (R-SVC-2)', () => {
@@ -104,6 +143,11 @@ describe('a field sent as another JSON type is told what it takes, in the words 
     expect(refused.body.error.issues).toEqual([{ path: 'all_options.0', message: `${OPTION}, not a number` }])
     const label = await call('POST', '/v1/observations', { ...OBSERVATION, all_options: [{ label: 7 }, 'M'] })
     expect(label.body.error.issues).toEqual([{ path: 'all_options.0.label', message: `${LABEL}, not a number` }])
+    // A PreToolUse asks a question it cannot take as written, and says why in the same words.
+    const pre = claudeCodeFixture('pre-tool-use')
+    pre.tool_input.questions.push(7)
+    const asked = await call('POST', '/v1/hooks/claude-code', pre)
+    expect(asked.body.hookSpecificOutput.permissionDecisionReason).toContain(`question 2 (tool_input.questions.1: ${QUESTION}, not a number)`)
     // A field left out is still said missing, whatever it takes.
     const missing = await call('POST', '/v1/observations', { question: 'Which tier?', all_options: ['S', 'M'] })
     expect(missing.body.error.issues).toEqual([{ path: 'user_choice', message: 'missing: expected string or array' }])

@@ -28,7 +28,7 @@ import {
 } from '../domain/question-plan'
 import { checkInCount } from '../domain/recommendation'
 import { z } from '../domain/zod'
-import { missingSaid, typeIssuesFirst } from '../domain/zod-issues'
+import { jsonTypeOf, missingSaid, typeIssuesFirst, wrongTypeSaid } from '../domain/zod-issues'
 import type { PlannedPoint } from '../memory/planned-points'
 import { movedByPlan, plannedPointsOfShown, planQuestions } from '../plan-questions'
 import { RATIONALE_QUOTED, rationalePart, rationaleQuoted, serviceUrlPrefix, textPart, withinHookLimit, type LongPart } from './hook-text'
@@ -74,7 +74,7 @@ function readOrNone<T, U = undefined>(schema: z.ZodType<T>, description: string,
  */
 export const ClaudeCodeHookPayloadSchema = z
   .looseObject({
-    hook_event_name: z.string().min(1).max(100),
+    hook_event_name: z.string({ error: wrongTypeSaid('the event\'s name (text), such as PreToolUse') }).min(1).max(100),
     // Empty, white space alone or at its ends, is read as no session too, unless stored so (withReadableSession).
     session_id: readOrNone(
       IdentifierSchema,
@@ -97,7 +97,7 @@ export const ClaudeCodeHookPayloadSchema = z
     // start was stored so, and that id, re-sent from an export to POST /v1/observations, is refused.
     // Its end is inside the decision_id (`toolu_1 #…`), which takes anything there: so is it taken.
     tool_use_id: z
-      .string()
+      .string({ error: wrongTypeSaid('an id (text)') })
       .min(1)
       .max(TOOL_USE_ID_LENGTH)
       .refine(hasNoLoneSurrogate, 'must not contain lone surrogates')
@@ -135,24 +135,31 @@ export type ClaudeCodeHookPayload = z.infer<typeof ClaudeCodeHookPayloadSchema>
  * key as zod's record does, by assignment, where a question `__proto__` set the prototype and its
  * answer was lost (question texts are ordinary strings).
  */
-const AnswersSchema = z.custom<Record<string, unknown>>(
-  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-  'Invalid input: expected an object, its keys the question texts',
-)
+const AnswersSchema = z.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), {
+  error: (issue) => `an object, its keys the question texts, not ${jsonTypeOf(issue.input)}`,
+})
+
+/** What AskUserQuestion's input and response take, and their questions, said to a value of another JSON type. */
+const TOOL_INPUT_TAKES = "AskUserQuestion's input: an object with its questions"
+const QUESTIONS_TAKE = 'an array of questions'
 
 /** AskUserQuestion's input; `answers` (keyed by question text) is there once the user answered. */
-const AskUserQuestionInputSchema = z.looseObject({
-  questions: z
-    .array(AskUserQuestionSchema)
-    .min(1)
-    .max(ASK_USER_QUESTION.maxQuestions)
-    .superRefine(refuseRepeatedQuestionTexts),
-  answers: AnswersSchema.optional(),
-})
+const AskUserQuestionInputSchema = z.looseObject(
+  {
+    questions: z
+      .array(AskUserQuestionSchema, { error: wrongTypeSaid(QUESTIONS_TAKE) })
+      .min(1)
+      .max(ASK_USER_QUESTION.maxQuestions)
+      .superRefine(refuseRepeatedQuestionTexts),
+    answers: AnswersSchema.optional(),
+  },
+  { error: wrongTypeSaid(TOOL_INPUT_TAKES) },
+)
 type AskUserQuestionInput = z.infer<typeof AskUserQuestionInputSchema>
 
+// Of another shape than an object, tool_response is read as {} (answeredQuestions).
 const AskUserQuestionResponseSchema = z.looseObject({
-  questions: z.array(AskUserQuestionSchema).min(1).max(ASK_USER_QUESTION.maxQuestions).optional(),
+  questions: z.array(AskUserQuestionSchema, { error: wrongTypeSaid(QUESTIONS_TAKE) }).min(1).max(ASK_USER_QUESTION.maxQuestions).optional(),
   answers: AnswersSchema.optional(),
 })
 
@@ -807,10 +814,13 @@ function skippedSaid(skipped: readonly SkippedQuestion[]): string {
 }
 
 /** What a call of AskUserQuestion is as a whole, whatever its questions are: 1 to 4 of them, `answers` an object. */
-const AskUserQuestionCallSchema = z.looseObject({
-  questions: z.array(z.unknown()).min(1).max(ASK_USER_QUESTION.maxQuestions),
-  answers: AnswersSchema.optional(),
-})
+const AskUserQuestionCallSchema = z.looseObject(
+  {
+    questions: z.array(z.unknown(), { error: wrongTypeSaid(QUESTIONS_TAKE) }).min(1).max(ASK_USER_QUESTION.maxQuestions),
+    answers: AnswersSchema.optional(),
+  },
+  { error: wrongTypeSaid(TOOL_INPUT_TAKES) },
+)
 
 /**
  * The choice questions of a PreToolUse (choicesOnly) the service can plan, and those it cannot
