@@ -774,6 +774,18 @@ describe('createMcpServer: why', () => {
   }
   const WHY = { question: 'Which database?', all_options: ['pg', 'mysql'] }
 
+  it('tells a file of another JSON type what it takes, as the routes tell their fields, not zod\'s "Invalid input"', async () => {
+    const client = await connected(whyBackend(async () => ({ ok: true, body: {} })), undefined)
+    for (const [file, type] of [[7, 'a number'], [{ path: 'a' }, 'an object'], [['a'], 'an array'], [true, 'a boolean']] as const) {
+      const answer = await client.callTool({ name: 'why', arguments: { file } })
+      expect(answer.isError).toBe(true)
+      expect((answer.content as Array<{ text: string }>)[0]?.text).toBe(
+        `invalid_request: invalid arguments: file\n- file: a file or folder (text), such as src/billing/invoice.ts, not ${type}`,
+      )
+    }
+    await client.close()
+  })
+
   it('gives point_why null at a point nothing is known of (no observation, no decision)', async () => {
     const client = await connected(whyBackend(async () => ({ ok: false, error: { code: 'point_not_found', message: 'nothing is known of point db' } })), undefined)
     const answer = await client.callTool({ name: 'why', arguments: WHY })

@@ -24,6 +24,7 @@ import { jsonBytes } from '../domain/json-bytes'
 import { nestsWithin } from '../domain/json-depth'
 import { LIMITS } from '../domain/limits'
 import { z } from '../domain/zod'
+import { wrongTypeSaid } from '../domain/zod-issues'
 import { CARRIED_PROTO_KEY, FIELD_DESCRIPTIONS, IdentifierSchema, NO_CONTROL_PATTERN, ObservationInputSchema, TrimmedIdentifierSchema, type ObservationInput } from '../domain/observation'
 import { CheckBody } from '../http/decision-schemas'
 import { fieldsOf, issuesOf } from '../http/errors'
@@ -511,7 +512,7 @@ export function createMcpServer(
         '`all_options` for a recommendation\'s evidence, or `file` for the decisions behind a file.',
     }),
     file: z
-      .string()
+      .string({ error: wrongTypeSaid('a file or folder (text), such as src/billing/invoice.ts') })
       .min(1)
       .max(DECISION_LIMITS.pathLength)
       .regex(new RegExp(NO_CONTROL_PATTERN), 'must not contain control characters')
