@@ -251,12 +251,15 @@ describe('install-hooks and a token in a hook command', () => {
     const settings = JSON.parse(await readFile(file, 'utf8'))
     settings.hooks.PostToolUse[0].hooks[0].timeout = 1
     settings.hooks.PreToolUse[0].hooks[0].timeout = 3
+    // A session start is a capture, kept beside the spool as it is sent: the capture's words.
+    settings.hooks.SessionStart[0].hooks[0].timeout = 2
     // Quoted, as sh hands it to the hook: a version before this took it for the default budget.
     settings.hooks.PreToolUse[0].hooks[0].command += " --budget '3000'"
     await writeFile(file, JSON.stringify(settings))
     stderr = ''
     expect(await installHooksCommand(['--file', file])).toBe(0)
     expect(stderr.split('\n').filter((l) => l.includes('"timeout"'))).toEqual([
+      `decision-memory install-hooks: warning: the SessionStart hook in ${file} has a "timeout" of 2 s, not above its budget (2 s): Claude Code ends it before it gives up on a slow or stopped service: a capture it had written beside the spool waits for the hook's next call, but one it had not yet (node still starting, on a loaded machine) is lost; raise it (a new entry has 5)`,
       `decision-memory install-hooks: warning: the PreToolUse hook in ${file} has a "timeout" of 3 s, not above its budget (3 s): Claude Code ends it before it gives up on a slow or stopped service: the question is asked as the agent wrote it, and an answer the service gave within the budget is recorded as given all the same; raise it (a new entry has 5)`,
       `decision-memory install-hooks: warning: the PostToolUse hook in ${file} has a "timeout" of 1 s, not above its budget (2 s): Claude Code ends it before it gives up on a slow or stopped service: a capture it had written beside the spool waits for the hook's next call, but one it had not yet (node still starting, on a loaded machine) is lost; raise it (a new entry has 5)`,
     ])
