@@ -33,6 +33,17 @@ function raw(port: number, text: string): Promise<string> {
   })
 }
 
+/** Sends raw bytes, then half-closes (the client's end), and reads the whole answer until the connection closes. */
+function halfClosed(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true }, () => socket.end(text))
+    let answer = ''
+    socket.on('data', (chunk) => (answer += chunk.toString('utf8')))
+    socket.on('close', () => resolve(answer))
+    socket.on('error', reject)
+  })
+}
+
 function parsed(answer: string) {
   const [head = '', body = ''] = answer.split('\r\n\r\n')
   return { statusLine: head.split('\r\n')[0], headers: head.toLowerCase(), body: JSON.parse(body) }
@@ -133,13 +144,7 @@ describe('requests Node’s parser refuses (R-SVC-2)', () => {
       servers.push(server)
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
       const port = (server.address() as AddressInfo).port
-      const answer = await new Promise<string>((resolve, reject) => {
-        const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true }, () => socket.end(`POST /v1/observations HTTP/1.1\r\nHost: x\r\n${head}\r\n\r\n${body}`))
-        let text = ''
-        socket.on('data', (chunk) => (text += chunk.toString('utf8')))
-        socket.on('close', () => resolve(text))
-        socket.on('error', reject)
-      })
+      const answer = await halfClosed(port, `POST /v1/observations HTTP/1.1\r\nHost: x\r\n${head}\r\n\r\n${body}`)
       expect(answer).toBe('')
       expect(lines).toEqual([])
       expect(ended).toEqual(['cut short'])
@@ -169,13 +174,7 @@ describe('requests Node’s parser refuses (R-SVC-2)', () => {
     const port = (server.address() as AddressInfo).port
     const first = 'POST /v1/observations HTTP/1.1\r\nHost: x\r\nX-Request-Id: r-1\r\nContent-Length: 2\r\n\r\n{}'
     const second = 'POST /v1/observations HTTP/1.1\r\nHost: x\r\nX-Request-Id: r-2\r\nContent-Length: 100\r\n\r\n{"question":'
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true }, () => socket.end(first + second))
-      let text = ''
-      socket.on('data', (chunk) => (text += chunk.toString('utf8')))
-      socket.on('close', () => resolve(text))
-      socket.on('error', reject)
-    })
+    const answer = await halfClosed(port, first + second)
     expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\nanswer of r-1$/)
     expect(lines).toEqual([])
     expect(seen).toEqual(['r-1 read', 'r-2 cut short'])
@@ -211,26 +210,14 @@ describe('requests Node’s parser refuses (R-SVC-2)', () => {
     const port = (server.address() as AddressInfo).port
     const first = 'POST /v1/observations HTTP/1.1\r\nHost: x\r\nX-Request-Id: r-1\r\nContent-Length: 2\r\n\r\n{}'
     const second = 'POST /v1/observations HTTP/1.1\r\nHost: x\r\nX-Request-Id: r-2\r\nContent-Length: 300000\r\n\r\n{"question":'
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true }, () => socket.end(first + second))
-      let text = ''
-      socket.on('data', (chunk) => (text += chunk.toString('utf8')))
-      socket.on('close', () => resolve(text))
-      socket.on('error', reject)
-    })
+    const answer = await halfClosed(port, first + second)
     expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\nanswer of r-1HTTP\/1\.1 413 Payload Too Large\r\n[\s\S]*\r\n\r\n\{"answer":"r-2"\}$/)
     expect(lines).toEqual([])
   })
 
   it('still answers and logs a request whose head the client cut short', async () => {
     const { port, lines } = await serving()
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true }, () => socket.end('POST /v1/observations HTTP/1.1\r\nHost: x\r\n'))
-      let text = ''
-      socket.on('data', (chunk) => (text += chunk.toString('utf8')))
-      socket.on('close', () => resolve(text))
-      socket.on('error', reject)
-    })
+    const answer = await halfClosed(port, 'POST /v1/observations HTTP/1.1\r\nHost: x\r\n')
     expect(parsed(answer).body.error).toMatchObject({ code: 'malformed_request', message: expect.stringContaining('HPE_INVALID_EOF_STATE') })
     expect(lines).toMatchObject([{ event: 'client-error', code: 'HPE_INVALID_EOF_STATE' }])
   })
