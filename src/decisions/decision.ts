@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { CONTROL, endsRule, hasNoLoneSurrogate, IdentifierSchema, LabelSchema, NO_CONTROL_PATTERN, nonBlankText, spacedAtItsEnds, TAKES, TRIMMED_IDENTIFIER_PATTERN, TRIMMED_IDENTIFIER_RULES, TrimmedIdentifierSchema, WHITE_SPACE } from '../domain/observation'
 import { LABEL_LENGTH_WORDS } from '../domain/labels'
 import { z } from '../domain/zod'
-import { wrongTypeSaid } from '../domain/zod-issues'
+import { atMostSaid, oneOfSaid, wrongTypeSaid } from '../domain/zod-issues'
 
 /** Input limits of decisions, documented in README.md. */
 export const DECISION_LIMITS = {
@@ -21,7 +21,7 @@ export const DECISION_LIMITS = {
 
 export const DECISION_STATUSES = ['proposed', 'accepted', 'superseded', 'deprecated', 'revoked'] as const
 export type DecisionStatus = (typeof DECISION_STATUSES)[number]
-export const DecisionStatusSchema = z.enum(DECISION_STATUSES)
+export const DecisionStatusSchema = z.enum(DECISION_STATUSES, { error: oneOfSaid })
 
 export const ENFORCE_LEVELS = ['required', 'advisory'] as const
 export type EnforceLevel = (typeof ENFORCE_LEVELS)[number]
@@ -49,7 +49,7 @@ export const DecisionKeySchema = z
   // One message for one fault: "" was told zod's "Too small: expected string to have >=1
   // characters" and KEY_RULE beside it. Aborting leaves the pattern unchecked.
   .min(1, { error: `must not be empty: ${KEY_RULE}`, abort: true })
-  .max(DECISION_LIMITS.keyLength)
+  .max(DECISION_LIMITS.keyLength, { error: atMostSaid })
   .regex(KEY_PATTERN, KEY_RULE)
   .refine((k) => !(RESERVED_KEYS as readonly string[]).includes(k.toLowerCase()), {
     message: `must not be one of ${RESERVED_KEYS.join(', ')}`,
@@ -260,7 +260,7 @@ const LIMIT_BOUND_MESSAGE = `${LIMIT_RANGE}, within which the numbers of choices
 /** The enforceable part of a decision (R-CON-1). */
 export const ConstraintSchema = z.strictObject(
   {
-    kind: z.enum(CONSTRAINT_KINDS),
+    kind: z.enum(CONSTRAINT_KINDS, { error: oneOfSaid }),
     option: LabelSchema.optional().openapi({ description: `An option of the bound decision points. ${LABEL_LENGTH_WORDS}` }),
     pattern: z.string({ error: wrongTypeSaid('a regular expression (text)') }).min(1).max(DECISION_LIMITS.patternLength).optional().openapi({
       description: 'A regular expression an action (a shell command) is tested against (`must_not`).',
@@ -314,8 +314,8 @@ export const DecisionInputSchema = z.strictObject({
   title: nonBlankText(DECISION_LIMITS.titleLength),
   decision: Text.openapi({ description: 'What was decided.' }),
   rationale: Text.openapi({ description: 'Why.' }),
-  enforce: z.enum(ENFORCE_LEVELS).default('advisory'),
-  status: z.enum(['proposed', 'accepted']).default('proposed'),
+  enforce: z.enum(ENFORCE_LEVELS, { error: oneOfSaid }).default('advisory'),
+  status: z.enum(['proposed', 'accepted'], { error: oneOfSaid }).default('proposed'),
   date: DecisionDateSchema.optional().openapi({ description: "The day it was decided, from 1970-01-01 to the service's tomorrow; today when not given." }),
   source: z.string({ error: wrongTypeSaid(TAKES.text) }).min(1).max(DECISION_LIMITS.sourceLength).nullish().openapi({
     description: 'Where it was decided: a session id, a document, a meeting.',

@@ -1,5 +1,5 @@
 import { nonBlankText } from '../domain/observation'
-import { wrongTypeSaid } from '../domain/zod-issues'
+import { oneOfSaid, wrongTypeSaid } from '../domain/zod-issues'
 import { ADR_FORMATS } from './adr/parsed-record'
 import { z } from '../domain/zod'
 import {
@@ -41,7 +41,7 @@ export const ImportedDecisionSchema = z.strictObject(
         "The day it was decided, from 1970-01-01 to the service's tomorrow (a later one is refused, naming `records.N.date`); " +
         'null when the record says none: the day it is first imported, which later imports keep.',
     }),
-    enforce: z.enum(ENFORCE_LEVELS).default('advisory'),
+    enforce: z.enum(ENFORCE_LEVELS, { error: oneOfSaid }).default('advisory'),
     supersedes: DecisionKeySchema.nullable().default(null),
     superseded_by: DecisionKeySchema.nullable().default(null),
     origin: z.strictObject(
@@ -49,7 +49,7 @@ export const ImportedDecisionSchema = z.strictObject(
         path: ImportPathSchema,
         // Said, not left to int()'s own bound, which the OpenAPI document would not show.
         line: z.number({ error: wrongTypeSaid('a line number, from 1') }).int().min(1).max(Number.MAX_SAFE_INTEGER),
-        format: z.enum(ADR_FORMATS),
+        format: z.enum(ADR_FORMATS, { error: oneOfSaid }),
         /**
          * The folder read, relative to the root of its repository (`docs/adr`), or absolute outside
          * one: two folders whose records share file names (`0001-record-architecture-decisions.md`)

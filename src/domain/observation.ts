@@ -3,7 +3,7 @@ import { fieldsOf, InputError, type Issue } from './errors'
 import { characters, LIMITS } from './limits'
 import { isWithinLabelLength, LABEL_LENGTH_WORDS, LABEL_TOO_LONG, LABEL_TOO_LONG_AS_SENT } from './labels'
 import { bareEnds, bareName, INVISIBLE, VARIATION_SELECTORS, WHITE_SPACE } from './name-ends'
-import { wrongTypeSaid } from './zod-issues'
+import { oneOfSaid, wrongTypeSaid } from './zod-issues'
 
 export { bareName, INVISIBLE, VARIATION_SELECTORS, WHITE_SPACE } from './name-ends'
 
@@ -468,7 +468,7 @@ export const ObservationInputSchema = z.strictObject({
   header: z.string({ error: wrongTypeSaid(TAKES.text) }).max(LIMITS.labelLength).optional().meta({ description: FIELD_DESCRIPTIONS.header }),
   multi_select: z.boolean({ error: wrongTypeSaid(TAKES.flag) }).optional().meta({ description: FIELD_DESCRIPTIONS.multi_select }),
   multiSelect: MultiSelectAlias,
-  source: z.enum(['user', 'auto-resolved']).default('user').meta({ description: FIELD_DESCRIPTIONS.source }),
+  source: z.enum(['user', 'auto-resolved'], { error: oneOfSaid }).default('user').meta({ description: FIELD_DESCRIPTIONS.source }),
 })
 export type ObservationInput = z.infer<typeof ObservationInputSchema>
 

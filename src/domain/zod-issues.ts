@@ -1,3 +1,5 @@
+import { characters, leadingCharacters } from './limits'
+
 /**
  * Zod's issues without those that follow a wrong type at the same path. Zod 4 runs a length
  * check on any value that has a length, so a string sent for an array (`"questions": "[…]"`)
@@ -68,4 +70,37 @@ export function wrongTypeSaid(words: string, ofNull?: string) {
 /** Whether each branch of a union refused the value's type at its root (none was of its type). */
 function noBranchTakes(branches: ReadonlyArray<ReadonlyArray<{ code: string; path: readonly PropertyKey[] }>> | undefined): boolean {
   return branches !== undefined && branches.length > 0 && branches.every((branch) => branch.some((i) => i.code === 'invalid_type' && i.path.length === 0))
+}
+
+/**
+ * What a field of a few values (an enum) takes, and what was sent, in the service's words as
+ * wrongTypeSaid says a type: `one of "required", "advisory", not "must"`, a value of another JSON
+ * type by its type (`…, not a number`). Zod said `Invalid option: expected one of
+ * "required"|"advisory"` alike for both, naming neither what was sent. A field left out is left to
+ * zod's issue, which missingSaidOf says `missing: expected one of …`.
+ */
+export function oneOfSaid(issue: { code?: string; input?: unknown; values?: readonly unknown[] }): string | undefined {
+  if (issue.input === undefined || issue.code !== 'invalid_value' || issue.values === undefined) return undefined
+  return `one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, not ${sentOf(issue.input)}`
+}
+
+/**
+ * The `error` of a text's length limit, said as wrongTypeSaid says a type: `at most 120
+ * characters, not 131`, where zod said `Too big: expected string to have <=120 characters`, not
+ * how long the text sent was. Counted as zod counts, in code points (characters).
+ */
+export function atMostSaid(issue: { code?: string; input?: unknown; maximum?: unknown }): string | undefined {
+  if (issue.code !== 'too_big' || typeof issue.input !== 'string' || typeof issue.maximum !== 'number') return undefined
+  return `at most ${issue.maximum} characters, not ${characters(issue.input)}`
+}
+
+/** How long a text sent is quoted in a message, in characters, before it is cut. */
+const SHOWN_VALUE_LENGTH = 100
+
+/** A value sent as a message names it: text quoted as JSON (cut, with its length, when long), any other by its type. */
+export function sentOf(value: unknown): string {
+  if (typeof value !== 'string') return jsonTypeOf(value)
+  const length = characters(value)
+  if (length <= SHOWN_VALUE_LENGTH) return JSON.stringify(value)
+  return `${JSON.stringify(leadingCharacters(value, SHOWN_VALUE_LENGTH)).slice(0, -1)}…" (${length} characters)`
 }

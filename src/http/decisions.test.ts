@@ -412,6 +412,46 @@ describe('decision lifecycle over HTTP (R-CON-1, R-CON-1a)', () => {
     }
   })
 
+  it('tells a field of a few values what it takes and what was sent, of any type, and a key over 120 characters how long it was', async () => {
+    const { call } = await createTestApp()
+    // zod said `Invalid option: expected one of "required"|"advisory"` alike for "must" and for 5,
+    // and `Too big: expected string to have <=120 characters` of a key, naming neither.
+    const cases: Array<[Record<string, unknown>, string, string]> = [
+      [{ enforce: 'must' }, 'enforce', 'one of "required", "advisory", not "must"'],
+      [{ enforce: 5 }, 'enforce', 'one of "required", "advisory", not a number'],
+      [{ enforce: null }, 'enforce', 'one of "required", "advisory", not null'],
+      [{ status: 'superseded' }, 'status', 'one of "proposed", "accepted", not "superseded"'],
+      [{ constraints: [{ kind: 'should', option: 'pg' }] }, 'constraints.0.kind', 'one of "must", "must_not", "prefer", "limit", not "should"'],
+      [{ constraints: [{ kind: ['must'], option: 'pg' }] }, 'constraints.0.kind', 'one of "must", "must_not", "prefer", "limit", not an array'],
+      [{ key: `D-${'1'.repeat(129)}` }, 'key', 'at most 120 characters, not 131'],
+      [{ enforce: 'x'.repeat(150) }, 'enforce', `one of "required", "advisory", not "${'x'.repeat(100)}…" (150 characters)`],
+    ]
+    for (const [extra, path, message] of cases) {
+      const refused = await call('POST', '/v1/decisions', decision(extra))
+      expect([extra, refused.status, refused.body.error?.issues]).toEqual([extra, 400, [{ path, message }]])
+    }
+    // A key of 120 characters is taken, as before.
+    expect((await call('POST', '/v1/decisions', decision({ key: `D-${'1'.repeat(118)}` }))).status).toBe(201)
+    const listed = await call('GET', '/v1/decisions?status=done')
+    expect([listed.status, listed.body.error?.issues]).toEqual([400, [{ path: 'status', message: 'one of "proposed", "accepted", "superseded", "deprecated", "revoked", not "done"' }]])
+    const record = { key: 'ADR-0001', title: 'Use X', decision: 'X.', rationale: 'Y.', status: 'accepted', date: null, origin: { path: 'doc/adr/0001-use-x.md', line: 1, format: 'adr-tools' } }
+    const imports: Array<[Record<string, unknown>, string, string]> = [
+      [{ enforce: 'strict' }, 'records.0.enforce', 'one of "required", "advisory", not "strict"'],
+      [{ status: true }, 'records.0.status', 'one of "proposed", "accepted", "superseded", "deprecated", "revoked", not a boolean'],
+      [{ origin: { ...record.origin, format: 'nygard' } }, 'records.0.origin.format', 'one of "adr-tools", "madr", "log4brains", "decisions-md", "axme-code", not "nygard"'],
+    ]
+    for (const [extra, path, message] of imports) {
+      const refused = await call('POST', '/v1/decisions/import', { records: [{ ...record, ...extra }] })
+      expect([extra, refused.status, refused.body.error?.issues]).toEqual([extra, 400, [{ path, message }]])
+    }
+    // One left out is still said missing.
+    const { kind: _kind, ...kindless } = { kind: 'must', option: 'pg' }
+    expect((await call('POST', '/v1/decisions', decision({ constraints: [kindless] }))).body.error.issues).toEqual([
+      { path: 'constraints.0.kind', message: 'missing: expected one of "must"|"must_not"|"prefer"|"limit"' },
+    ])
+    expect((await call('GET', '/v1/decisions')).body.decisions.map((d: any) => d.key)).toEqual([`D-${'1'.repeat(118)}`])
+  })
+
   it('refuses a date before 1970 or after the service\'s tomorrow, naming date and the days it may be', async () => {
     const { call } = await createTestApp()
     for (const date of ['0000-01-01', '0000-01-01T00:00:00Z', '1969-12-31T23:59:59Z']) {

@@ -152,7 +152,15 @@ describe('malformed requests get a 4xx naming the field, and the service keeps s
     const kindless = await t.call('POST', '/v1/decisions', { ...decision, constraints: [{ option: 'pg' }] })
     expect(kindless.body.error.issues).toEqual([{ path: 'constraints.0.kind', message: 'missing: expected one of "must"|"must_not"|"prefer"|"limit"' }])
     const wrong = await t.call('POST', '/v1/decisions', { ...decision, constraints: [{ kind: 'should', option: 'pg' }] })
-    expect(wrong.body.error.issues).toEqual([{ path: 'constraints.0.kind', message: 'Invalid option: expected one of "must"|"must_not"|"prefer"|"limit"' }])
+    expect(wrong.body.error.issues).toEqual([{ path: 'constraints.0.kind', message: 'one of "must", "must_not", "prefer", "limit", not "should"' }])
+  })
+
+  it('tells an observation\'s source what it takes and what was sent, and stores nothing', async () => {
+    for (const [source, sent] of [['bot', '"bot"'], [1, 'a number'], [null, 'null']] as const) {
+      const r = await t.call('POST', '/v1/observations', { ...OBS, user: 'sourceless', source })
+      expect([source, r.status, r.body.error?.issues]).toEqual([source, 400, [{ path: 'source', message: `one of "user", "auto-resolved", not ${sent}` }]])
+    }
+    expect((await t.call('GET', '/v1/users/sourceless/preferences')).body.points).toEqual([])
   })
 
   it('does not tell a number too large for a double that it must be a number', async () => {
