@@ -107,7 +107,7 @@ describe('the real process (end to end)', () => {
     const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }
     const r = await runCli(['mcp', '--data', join(dir, 'data'), '--policy', file], { input: `${JSON.stringify(initialize)}\n` })
     expect(r.code).toBe(1)
-    expect(r.stderr).toBe(`decision-memory mcp: ${file}: invalid policy\n  decay.alpha: Too small: expected number to be >=0\n`)
+    expect(r.stderr).toBe(`decision-memory mcp: ${file}: invalid policy\n  decay.alpha: at least 0, not -1\n`)
     expect(r.stdout).toBe('')
   })
 

@@ -111,10 +111,10 @@ describe('policies (R-POL)', () => {
         '  thresholds.sufficient_observations: must be at least thresholds.min_observations: 3 is below 5',
         '  confidence.medium_high: must be at most confidence.high: 0.75 is above 0.5',
         '  confidence.medium: must be at most confidence.medium_high: 0.8 is above 0.75',
-        '  decay.alpha: Invalid input: expected number, received string',
+        '  decay.alpha: a number, not a string',
         '  expertise.expert_above: must be at least expertise.beginner_below: 50 is below 60',
         '  points.0.match.question: not a valid regular expression (Unterminated group): (unclosed',
-        '  points.1.always_ask: Invalid input: expected boolean, received string (write true or false: "yes" is text)',
+        '  points.1.always_ask: true or false, not a string ("yes" is text: write true)',
         '  points.3.key: duplicate key effort-level',
         '  scan.cron: not a cron expression: "every day at three"',
       ].join('\n'),
@@ -201,7 +201,7 @@ describe('the line of a field a refusal names (R-POL)', () => {
     expect(() => parsePolicy(json, 'mine.json', base)).toThrow(
       [
         'mine.json: invalid policy',
-        '  ask.auto_resolve_p (line 2): Too big: expected number to be <=1',
+        '  ask.auto_resolve_p (line 2): at most 1, not 1.5',
         '  points.1.match.question (line 7): not a valid regular expression (Unterminated group): (secrets',
         '  points.1.sensitiv (line 8): unknown field',
       ].join('\n'),
@@ -210,14 +210,14 @@ describe('the line of a field a refusal names (R-POL)', () => {
     expect(() => parsePolicy(yaml, 'mine.yaml', base)).toThrow(
       [
         'mine.yaml: invalid policy',
-        '  points.0.always_ask (line 9): Invalid input: expected boolean, received string (write true or false: "yes" is text)',
+        '  points.0.always_ask (line 9): true or false, not a string ("yes" is text: write true)',
         '  base (line 4): unknown field',
         '  scan.cron (line 3): not a cron expression: "every day"',
       ].join('\n'),
     )
     // A field the file has only through a merge key, or not at all, has no line of its own: none said.
     expect(() => parsePolicy('base: &b\n  match: { question: "" }\npoints:\n  - <<: *b\n    key: db\n', 'mine.yaml', base)).toThrow(
-      '\n  points.0.match.question: Too small',
+      '\n  points.0.match.question: must not be empty',
     )
   })
 })
@@ -232,7 +232,7 @@ describe('an empty match rule (R-POL)', () => {
     } catch (error) {
       message = (error as Error).message
     }
-    expect(message).toBe('mine.yaml: invalid policy\n  points.0.match.header (line 3): Too small: expected string to have >=1 characters')
+    expect(message).toBe('mine.yaml: invalid policy\n  points.0.match.header (line 3): must not be empty')
   })
 })
 
@@ -463,7 +463,7 @@ describe('a policy file of its own (R-POL)', () => {
     )
     // Beside any other problem of the file, all at once.
     await expect(loadPolicy(write('both.json', '{"decay": {"alpha": -1}, "decay": {"alpha": -1}}'))).rejects.toThrow(
-      /invalid policy\n {2}decay: given more than once\n {2}decay\.alpha: Too small/,
+      /invalid policy\n {2}decay: given more than once\n {2}decay\.alpha: at least 0, not -1$/,
     )
     // A YAML key given twice is the YAML parser's error, with its line.
     await expect(loadPolicy(write('twice.yaml', 'ask:\n  auto_resolve_p: 0.8\n  auto_resolve_p: 0.95\n'))).rejects.toThrow(
@@ -513,13 +513,13 @@ describe('a policy file of its own (R-POL)', () => {
 
   it('takes no YAML 1.1 tag for a Map or a Set, which would leave its group of fields silently at the default', async () => {
     // `!!omap` made a Map and `!!set` a Set: merged over the default policy as objects with no field.
-    await expect(loadPolicy(write('omap.yaml', 'ask: !!omap [auto_resolve_p: 0.1]\n'))).rejects.toThrow(/omap\.yaml: invalid policy\n {2}ask: Invalid input: expected object, received array/)
+    await expect(loadPolicy(write('omap.yaml', 'ask: !!omap [auto_resolve_p: 0.1]\n'))).rejects.toThrow(/omap\.yaml: invalid policy\n {2}ask: an object, not an array\n/)
     await expect(loadPolicy(write('set.yaml', 'thresholds: !!set { min_observations }\n'))).rejects.toThrow(
-      /set\.yaml: invalid policy\n {2}thresholds\.min_observations: Invalid input: expected number, received null/,
+      /set\.yaml: invalid policy\n {2}thresholds\.min_observations: a number, not null /,
     )
     // Nor bytes or a Date, said as their fields: the text written is what is refused.
-    await expect(loadPolicy(write('binary.yaml', 'thresholds: !!binary aGVsbG8=\n'))).rejects.toThrow(/binary\.yaml: invalid policy\n {2}thresholds: Invalid input: expected object, received string\n {2}line 1, column 13: tag !!binary not resolved: its value is read as written$/)
-    await expect(loadPolicy(write('date.yaml', 'decay: { alpha: !!timestamp 2001-12-14 }\n'))).rejects.toThrow(/date\.yaml: invalid policy\n {2}decay\.alpha: Invalid input: expected number, received string\n {2}line 1, column 17: tag !!timestamp not resolved: its value is read as written$/)
+    await expect(loadPolicy(write('binary.yaml', 'thresholds: !!binary aGVsbG8=\n'))).rejects.toThrow(/binary\.yaml: invalid policy\n {2}thresholds: an object, not a string\n {2}line 1, column 13: tag !!binary not resolved: its value is read as written$/)
+    await expect(loadPolicy(write('date.yaml', 'decay: { alpha: !!timestamp 2001-12-14 }\n'))).rejects.toThrow(/date\.yaml: invalid policy\n {2}decay\.alpha: a number, not a string\n {2}line 1, column 17: tag !!timestamp not resolved: its value is read as written$/)
   })
 
   it('says nothing of a tag it does not resolve beside its refusal: no Node warning printed after it', async () => {
@@ -536,7 +536,7 @@ describe('a policy file of its own (R-POL)', () => {
   it('names a tag it does not resolve in its refusal, rather than tell to take off quotes there are none of', async () => {
     const refusal = loadPolicy(write('tag-named.yaml', 'thresholds:\n  min_observations: !foo 5\ndecay: { alpha: !!timestamp 2001-12-14 }\n'))
     await expect(refusal).rejects.toThrow(
-      /tag-named\.yaml: invalid policy\n {2}thresholds\.min_observations \(line 2\): Invalid input: expected number, received string\n(.*\n)* {2}line 2, column 21: tag !foo not resolved: its value is read as written\n {2}line 3, column 17: tag !!timestamp not resolved: its value is read as written$/,
+      /tag-named\.yaml: invalid policy\n {2}thresholds\.min_observations \(line 2\): a number, not a string\n(.*\n)* {2}line 2, column 21: tag !foo not resolved: its value is read as written\n {2}line 3, column 17: tag !!timestamp not resolved: its value is read as written$/,
     )
     // A number in quotes, with no tag, is still told to lose them.
     await expect(loadPolicy(write('quoted.yaml', 'thresholds:\n  min_observations: "5"\n'))).rejects.toThrow(/\(write 5 without quotes: in quotes it is text\)$/)
@@ -558,10 +558,10 @@ describe('a policy file of its own (R-POL)', () => {
     await expect(loadPolicy(file)).rejects.toThrow(
       [
         `${file}: invalid policy`,
-        '  points.0.match.header (line 5): Invalid input: expected string, received object (put the text in quotes: unquoted, YAML read what begins with { as a mapping)',
-        '  points.0.match.question (line 4): Invalid input: expected string, received array (put the text in quotes: unquoted, YAML read what begins with [ as a list)',
+        '  points.0.match.header (line 5): text, not an object (put the text in quotes: unquoted, YAML read what begins with { as a mapping)',
+        '  points.0.match.question (line 4): text, not an array (put the text in quotes: unquoted, YAML read what begins with [ as a list)',
         // A list where a static default goes is no rule mistyped: no advice to quote it.
-        '  points.0.static_default (line 6): Invalid input: expected string, received array',
+        '  points.0.static_default (line 6): text, not an array',
       ].join('\n'),
     )
   })
@@ -572,20 +572,20 @@ describe('a policy file of its own (R-POL)', () => {
       ['thresholds:', '  min_observations:', 'decay:', 'alpha: 0.7', 'sensitive_terms:', '  - security', '  -', 'points:', '  - key: python', '    match: { header: "^python$" }', '    static_default: # to fill in', '  -', ''].join('\n'),
     )
     const lines = String(await loadPolicy(file).catch((error: Error) => error.message)).split('\n')
-    expect(lines).toContain('  thresholds.min_observations (line 2): Invalid input: expected number, received null (YAML reads a key with nothing after its colon as null: write the value after the colon)')
+    expect(lines).toContain('  thresholds.min_observations (line 2): a number, not null (YAML reads a key with nothing after its colon as null: write the value after the colon)')
     // Fields meant under a group but not indented leave the group empty.
-    expect(lines).toContain('  decay (line 3): Invalid input: expected object, received null (YAML reads a key with nothing after its colon as null: indent the fields that go under it)')
-    expect(lines).toContain('  sensitive_terms.1 (line 7): Invalid input: expected string, received null (YAML reads a - with nothing after it as null: write the entry after the -, or remove the line)')
-    expect(lines).toContain('  points.0.static_default (line 11): Invalid input: expected string, received null (YAML reads a key with nothing after its colon as null: write the value after the colon)')
+    expect(lines).toContain('  decay (line 3): an object, not null (YAML reads a key with nothing after its colon as null: indent the fields that go under it)')
+    expect(lines).toContain('  sensitive_terms.1 (line 7): text, not null (YAML reads a - with nothing after it as null: write the entry after the -, or remove the line)')
+    expect(lines).toContain('  points.0.static_default (line 11): text, not null (YAML reads a key with nothing after its colon as null: write the value after the colon)')
     // A stray - where a point goes wants removing: fields indented under a - make it no null.
-    expect(lines).toContain('  points.1 (line 12): Invalid input: expected object, received null (YAML reads a - with nothing after it as null: write the entry after the -, or remove the line)')
+    expect(lines).toContain('  points.1 (line 12): an object, not null (YAML reads a - with nothing after it as null: write the entry after the -, or remove the line)')
     // A null written is meant: said as it was, without the hint; in JSON too.
     for (const [name, text] of [
       ['null.yaml', 'thresholds:\n  min_observations: null\n'],
       ['tilde.yaml', 'thresholds:\n  min_observations: ~\n'],
       ['null.json', '{"thresholds": {"min_observations": null}}'],
     ] as const) {
-      expect(await loadPolicy(write(name, text)).catch((error: Error) => error.message), name).toMatch(/thresholds\.min_observations( \(line 2\))?: Invalid input: expected number, received null$/)
+      expect(await loadPolicy(write(name, text)).catch((error: Error) => error.message), name).toMatch(/thresholds\.min_observations( \(line 2\))?: a number, not null$/)
     }
   })
 
@@ -597,18 +597,40 @@ describe('a policy file of its own (R-POL)', () => {
     await expect(loadPolicy(file)).rejects.toThrow(
       [
         `${file}: invalid policy`,
-        '  thresholds.min_observations (line 1): Invalid input: expected number, received string (write 3 without quotes: in quotes it is text)',
-        '  points.0.static_default (line 5): Invalid input: expected string, received number (put the text in quotes: unquoted, it was read as the number 3.1)',
-        '  points.0.always_ask (line 6): Invalid input: expected boolean, received string (write true or false: "yes" is text)',
+        '  thresholds.min_observations (line 1): a number, not a string (write 3 without quotes: in quotes it is text)',
+        '  points.0.static_default (line 5): text, not a number (put the text in quotes: unquoted, it was read as the number 3.1)',
+        '  points.0.always_ask (line 6): true or false, not a string ("yes" is text: write true)',
       ].join('\n'),
     )
     const quoted = await loadPolicy(write('quoted.yaml', 'points:\n  - key: python\n    match: { header: "^python$" }\n    static_default: "3.10"\n    always_ask: true\n'))
     expect(quoted.points.map((p) => [p.static_default, p.always_ask])).toEqual([['3.10', true]])
   })
 
+  it('says what a field takes and what the file gave it, as a request is told, not in zod\'s words', async () => {
+    // zod said `Invalid input: expected int, received number`, `… expected number, received Infinity`
+    // and `Too small: expected number to be >0`, naming neither what was written nor, for the
+    // first two, what was wrong with it.
+    const file = write(
+      'words.yaml',
+      ['thresholds: { min_observations: 2.5 }', 'decay: { alpha: .inf }', 'change: { significance: 0 }', 'sensitive_terms: security', 'points:', '  - key: 7', '    match: { header: x }', '    sensitive: off', ''].join('\n'),
+    )
+    await expect(loadPolicy(file)).rejects.toThrow(
+      [
+        `${file}: invalid policy`,
+        '  thresholds.min_observations (line 1): a whole number, not 2.5',
+        '  decay.alpha (line 2): a finite number, not Infinity',
+        '  change.significance (line 3): above 0, not 0',
+        '  sensitive_terms (line 4): an array, not a string',
+        // A field's own words are kept.
+        '  points.0.key (line 6): a name (text), not a number (put the text in quotes: unquoted, it was read as the number 7)',
+        '  points.0.sensitive (line 8): true or false, not a string ("off" is text: write false)',
+      ].join('\n'),
+    )
+  })
+
   it('refuses a recall TTL or scan cadence past a century, whose dates the decay scan could not make (R-MEM-3, R-MEM-7)', async () => {
     await expect(loadPolicy(write('forever.yaml', 'recall: { ttl_days: 1e9 }\nscan: { cadence_hours: 1e12 }\n'))).rejects.toThrow(
-      /invalid policy\n {2}recall\.ttl_days \(line 1\): Too big: expected number to be <=36500\n {2}scan\.cadence_hours \(line 2\): Too big: expected number to be <=876000$/,
+      /invalid policy\n {2}recall\.ttl_days \(line 1\): at most 36500, not 1000000000\n {2}scan\.cadence_hours \(line 2\): at most 876000, not 1000000000000$/,
     )
     const century = await loadPolicy(write('century.yaml', 'recall: { ttl_days: 36500 }\nscan: { cadence_hours: 876000 }\n'))
     expect([century.recall.ttl_days, century.scan.cadence_hours]).toEqual([36500, 876000])
@@ -669,8 +691,8 @@ describe('a policy file of its own (R-POL)', () => {
 
   it('still names the field of a value that is wrong, and null replaces rather than falls back', async () => {
     const message = await loadPolicy(write('bad.yaml', 'decay:\n  alpha: -1\nrecall: null\n')).catch((error: Error) => error.message)
-    expect(message).toContain('decay.alpha (line 2): Too small')
-    expect(message).toContain('recall (line 3): Invalid input')
+    expect(message).toContain('decay.alpha (line 2): at least 0, not -1')
+    expect(message).toContain('recall (line 3): an object, not null')
   })
 })
 

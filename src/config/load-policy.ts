@@ -4,9 +4,9 @@ import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { validate as validCron } from 'node-cron'
 import { fieldNestedPast } from '../domain/json-depth'
-import { LIMITS } from '../domain/limits'
+import { characters, LIMITS } from '../domain/limits'
 import { compilePolicy, PolicySchema, type CompiledPolicy } from '../domain/policy'
-import { missingSaid } from '../domain/zod-issues'
+import { jsonTypeOf, missingSaid } from '../domain/zod-issues'
 import { duplicateJsonKeys } from './json-duplicate-keys'
 import { jsonFieldLines } from './json-field-lines'
 import { utf8FileText } from './utf8-file'
@@ -161,7 +161,7 @@ export function parsePolicy(text: string, file: string, base?: unknown): Compile
         // One line per unknown field, named by its own path.
         issue.code === 'unrecognized_keys'
           ? issue.keys.map((k) => `  ${[...issue.path, k].join('.')}${at([...issue.path, k])}: unknown field`)
-          : [`  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}${atOrHolder(issue.path)}: ${missingSaid(issue.message)}${issue.code === 'invalid_type' ? typeHint(issue.expected, valueAt(input, issue.path), tags.length > 0, yaml && issue.path.at(-2) === 'match', emptyAt(issue.path)) : ''}`],
+          : [`  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}${atOrHolder(issue.path)}: ${policyIssueSaid(issue, valueAt(input, issue.path))}${issue.code === 'invalid_type' ? typeHint(issue.expected, valueAt(input, issue.path), tags.length > 0, yaml && issue.path.at(-2) === 'match', emptyAt(issue.path)) : ''}`],
       ),
     )
   }
@@ -229,6 +229,42 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
   return at
 }
 
+/** What a field of each type zod names takes, in the words the service's other refusals use. */
+const TYPE_WORDS: Record<string, string> = {
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  string: 'text',
+  object: 'an object',
+  array: 'an array',
+}
+
+/**
+ * A policy field's type or range refusal in the service's words, as a request's wrong type is
+ * told (wrongTypeSaid): what the field takes, and what the file gave it, `true or false, not a
+ * string`, `at least 1, not 0`; zod said `Invalid input: expected boolean, received string` and
+ * `Too small: expected number to be >=1`. A field left out (`value` undefined) is said missing; any
+ * other issue keeps its own words.
+ */
+function policyIssueSaid(issue: { code: string; message: string; expected?: unknown; minimum?: unknown; maximum?: unknown; inclusive?: unknown; origin?: unknown }, value: unknown): string {
+  if (value === undefined) return missingSaid(issue.message)
+  // A field's own words (a point's key: `a name (text), not a number`) are kept.
+  if (!/^(Invalid input|Too small|Too big): /.test(issue.message)) return issue.message
+  if (issue.code === 'invalid_type' && typeof issue.expected === 'string' && TYPE_WORDS[issue.expected] !== undefined) {
+    // YAML's .inf and .nan are numbers no field takes: said as written, not as "a number".
+    if (typeof value === 'number' && !Number.isFinite(value)) return `a finite number, not ${String(value)}`
+    return `${TYPE_WORDS[issue.expected]}, not ${issue.expected === 'int' && typeof value === 'number' ? String(value) : jsonTypeOf(value)}`
+  }
+  const bound = issue.code === 'too_small' ? issue.minimum : issue.code === 'too_big' ? issue.maximum : undefined
+  if (typeof bound === 'number' || typeof bound === 'bigint') {
+    const small = issue.code === 'too_small'
+    if (typeof value === 'number') return `${small ? (issue.inclusive === false ? 'above' : 'at least') : issue.inclusive === false ? 'below' : 'at most'} ${bound}, not ${value}`
+    // A rule of "": said so, not "at least 1 characters".
+    if (typeof value === 'string') return small && Number(bound) === 1 ? 'must not be empty' : `${small ? 'at least' : 'at most'} ${bound} characters, not ${characters(value)}`
+  }
+  return issue.message
+}
+
 /**
  * How to write a value that came as the wrong type, for the quirks of hand-written YAML and JSON:
  * YAML 1.2 reads `yes` and `on` as text, and a bare `3.10` or `true` where a label goes as a number
@@ -247,7 +283,7 @@ function typeHint(expected: string, value: unknown, tagged = false, yamlRule = f
     return ` (YAML reads ${read} as null: ${fix})`
   }
   if (expected === 'boolean' && typeof value === 'string' && /^(y|yes|n|no|on|off|true|false)$/i.test(value)) {
-    return ` (write true or false: "${value}" is text)`
+    return ` ("${value}" is text: write ${/^(y|yes|on|true)$/i.test(value) ? 'true' : 'false'})`
   }
   // A number behind a tag not resolved is text too, unquoted: the tag's line says so instead.
   if (expected === 'number' && !tagged && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) {
