@@ -689,6 +689,15 @@ describe('a policy file of its own (R-POL)', () => {
     )
   })
 
+  it('refuses a match rule of white space alone as blank, not as a rule shown as spaces that fits every question', async () => {
+    // Read with its ends trimmed, "  " is the empty rule: it was refused as `   matches empty text,
+    // so it fits every header`, the rule quoted as the spaces it is, which the reader cannot see.
+    const file = write('blank-rule.yaml', ['points:', '  - key: database', '    match: { header: "  ", question: "\\t" }', ''].join('\n'))
+    await expect(loadPolicy(file)).rejects.toThrow(
+      [`${file}: invalid policy`, '  points.0.match.header (line 3): must not be blank', '  points.0.match.question (line 3): must not be blank'].join('\n'),
+    )
+  })
+
   it('still names the field of a value that is wrong, and null replaces rather than falls back', async () => {
     const message = await loadPolicy(write('bad.yaml', 'decay:\n  alpha: -1\nrecall: null\n')).catch((error: Error) => error.message)
     expect(message).toContain('decay.alpha (line 2): at least 0, not -1')

@@ -239,6 +239,12 @@ export const PointPolicySchema = z.strictObject({
           })
           continue
         }
+        // White space alone is the empty rule once its ends are trimmed (matchSource), which fits every
+        // question: said blank, as a blank term is, not quoted as the spaces no reader sees.
+        if (matchSource(source) === '') {
+          ctx.addIssue({ code: 'custom', path: [field], message: 'must not be blank' })
+          continue
+        }
         let rule: RegExp
         try {
           rule = compileMatchRule(source)
