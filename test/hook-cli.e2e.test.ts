@@ -636,13 +636,14 @@ Object.defineProperty(process, 'stdin', { configurable: true, get() {
     expect(await spooledLines(spool)).toBe(1)
   })
 
-  it('says a capture it cannot deliver nor spool into a folder (DECISION_MEMORY_SPOOL=/tmp) is not kept, as for a full disk', async () => {
+  it('says a capture it cannot deliver nor spool into a folder (DECISION_MEMORY_SPOOL=/tmp) is not kept, as for a full disk, after why it was not delivered', async () => {
     const folder = tempDir('dm-hook-spool-folder-')
     const url = `http://127.0.0.1:${await closedPort()}`
     const result = await hook(claudeCodeFixture('post-tool-use-single'), url, folder, GENEROUS)
     expect(result).toMatchObject({ code: 0, stdout: '' })
     expect(result.stderr).toBe(
-      `decision-memory hook: the spool ${folder} is a folder (EISDIR): this event is not kept; give DECISION_MEMORY_SPOOL or --spool the path of a file in it\n`,
+      `decision-memory hook: service not reachable at ${url}\n` +
+        `decision-memory hook: the spool ${folder} is a folder (EISDIR): this event is not kept; give DECISION_MEMORY_SPOOL or --spool the path of a file in it\n`,
     )
     expect(readdirSync(folder)).toEqual([])
   })

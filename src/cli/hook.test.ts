@@ -280,6 +280,26 @@ describe('decision-memory hook with events waiting in the spool, the service dow
     }
   })
 
+  it('says the service not reachable before that the capture is not kept, when the spool cannot be written', async () => {
+    // A spool set to a folder, the service down: the line that the event is not kept came alone,
+    // and hid that the service was never reached, as a refused token's or a wrong URL's is not.
+    const url = `http://127.0.0.1:${await closedPort()}`
+    const dir = await mkdtemp(join(tmpdir(), 'dm-hook-down-nospool-'))
+    try {
+      const env = { DECISION_MEMORY_URL: url, DECISION_MEMORY_SPOOL: dir }
+      const chosen = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('post-tool-use-single')), env })
+      expect(chosen).toEqual({
+        code: 0,
+        stdout: '',
+        stderr:
+          `decision-memory hook: service not reachable at ${url}\n` +
+          `decision-memory hook: the spool ${dir} is a folder (EISDIR): this event is not kept; give DECISION_MEMORY_SPOOL or --spool the path of a file in it\n`,
+      })
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
   it('says they wait for a call that can deliver them where DECISION_MEMORY_URL is set wrong, which the next call fails alike', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dm-hook-wrong-spool-'))
     try {

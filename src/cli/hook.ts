@@ -864,6 +864,10 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     const held = said
     await appendToSpool(file, event).catch((error: unknown) => {
       if (held.kind === 'held') process.stderr.write(`decision-memory hook: ${held.why}\n`)
+      // Not said by a spooled event's line either (the service down, silent, or the budget spent):
+      // said here, or "the spool /tmp is a folder: this event is not kept" alone hid that the
+      // service was never reached, and a person who mended the spool learned it a call later.
+      else if (held.kind !== 'forbidden' && !notSentForSaid) process.stderr.write(`decision-memory hook: ${undeliveredWhy()}\n`)
       throw error
     })
     if (held.kind === 'held') process.stderr.write(`decision-memory hook: ${held.why}; spooled to ${file}, where events ${held.waiting}\n`)
