@@ -1325,3 +1325,29 @@ describe('decision-memory hook given a payload nested deeper than the service ta
     })
   })
 })
+
+describe('decision-memory hook draining lines of the spool that are no event', () => {
+  it('says how many it set aside, and where, once, and delivers the event appended after a line cut short', async () => {
+    // A line cut short by a write that stopped partway, and `null`, went to the .rejected file with
+    // nothing said: a person never learned to look there, as they do for a payload refused for good.
+    const asked: URL[] = []
+    await withStub('dm-hook-unreadable-', answeringEmpty(asked), async ({ host, dir }) => {
+      const spool = join(dir, 'spool.ndjson')
+      const event = JSON.stringify({ at: '2026-12-05T10:00:00.000Z', user: 'carol', payload: claudeCodeFixture('post-tool-use-single') })
+      await writeFile(spool, `${event.slice(0, 150)}${event}\nnull\n`, { mode: 0o600 })
+      const env = { DECISION_MEMORY_URL: `http://${host}`, DECISION_MEMORY_SPOOL: spool }
+      const run = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('session-start')), env })
+      expect(run).toEqual({
+        code: 0,
+        stdout: '',
+        stderr: `decision-memory hook: set aside 2 lines of the spool that are no event (cut short by a write that stopped partway, or JSON no hook wrote) in ${spool}.rejected, for a person to read\n`,
+      })
+      expect(asked.map((url) => url.searchParams.get('user'))).toEqual(['carol', 'default'])
+      expect((await readFile(`${spool}.rejected`, 'utf8')).split('\n').filter((l) => l !== '')).toEqual([event.slice(0, 150), 'null'])
+      // One: said in the singular.
+      await writeFile(spool, 'null\n', { mode: 0o600 })
+      const one = await runCli(['hook', '--budget', '10000'], { input: JSON.stringify(claudeCodeFixture('session-start')), env })
+      expect(one.stderr).toBe(`decision-memory hook: set aside a line of the spool that is no event (cut short by a write that stopped partway, or JSON no hook wrote) in ${spool}.rejected, for a person to read\n`)
+    })
+  })
+})

@@ -737,6 +737,11 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   /** How many of them each such user has: said on the line of that user's refusal (spooledWaiting). */
   const refusedOf = new Map<string, number>()
   /**
+   * How many spooled events the service refused for good, each said on its own line: the drain set
+   * aside others too, lines that are no event (spooledLines), which only the count tells.
+   */
+  let refusedForGood = 0
+  /**
    * Ended by a signal mid-drain (Claude Code sends SIGTERM to a hook past its entry's `timeout`, a
    * `timeout` under the hook's --budget, which install-hooks warns of): the lines held for the
    * drain's count died with the process, and a refusal went unsaid. They are said as a drain cut
@@ -768,6 +773,7 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
     async (e) => {
       offered++
       const { outcome } = await deliver(e, true)
+      if (outcome === 'rejected') refusedForGood++
       if (outcome === 'deferred' && forbidden.has(e.user)) {
         refusedUsers++
         refusedOf.set(e.user, (refusedOf.get(e.user) ?? 0) + 1)
@@ -798,6 +804,14 @@ async function deliverOrSpool(file: string, event: SpooledEvent, payload: unknow
   counted = 'left' in drained
   waiting = 'left' in drained ? Math.max(0, drained.left - refusedUsers) : 0
   stopListening()
+  // Lines no hook could send (a write cut short, JSON that is no event) went to the .rejected file
+  // unsaid: a person never learned to look there. Said before the held lines, so that a line
+  // saying `for that reason` still follows the one it means.
+  const unreadable = 'rejected' in drained ? drained.rejected - refusedForGood : 0
+  if (unreadable > 0) {
+    const lines = unreadable === 1 ? 'a line of the spool that is no event' : `${unreadable} lines of the spool that are no event`
+    process.stderr.write(`decision-memory hook: set aside ${lines} (cut short by a write that stopped partway, or JSON no hook wrote) in ${rejectedFile(file)}, for a person to read\n`)
+  }
   sayHeld()
   // Another tool's event (a matcher for every tool): the spool was given its turn, and that is all.
   // A spooled delivery that went unanswered (nothing listening, a URL fetch will not try, no answer
