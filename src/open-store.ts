@@ -322,7 +322,10 @@ export function storePlaceProblem(dir: string): string | undefined {
   try {
     folder = statSync(dir).isDirectory()
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') return undefined
+    const { code } = error as NodeJS.ErrnoException
+    // A folder above it this account may not enter: the MCP server started, and each call failed.
+    if (code === 'EACCES') return barredFolderProblem(dir)
+    if (code !== 'ENOTDIR') return undefined
     folder = false
   }
   if (!folder) return `cannot make the store in ${dir}: it, or a folder above it, is a file, not a folder`
@@ -342,6 +345,10 @@ export async function openStores(
     // A path the user gave (--data): said in one line, not a stack trace from mkdir.
     const { code, path = dir } = error as NodeJS.ErrnoException
     if (code === undefined) throw error
+    // A folder above it this account may not enter (`--data /root/db` for another user): no
+    // permission to make it, said alone, told them to make a folder that may well be there.
+    const barred = code === 'EACCES' ? barredFolderProblem(dir) : undefined
+    if (barred !== undefined) throw new StoreOpenError(barred)
     // Which folder could not be made, and why in words: under systemd's User=, `--data
     // /var/lib/decision-memory` in a /var/lib only root may write, "EACCES" alone named neither.
     const why =
@@ -405,6 +412,41 @@ function thisAccount(): string {
   } catch {
     return String(process.getuid?.() ?? 'this account')
   }
+}
+
+/**
+ * The folder above `dir` this account may not enter (a folder of another user's, mode 0700:
+ * `/root` for `--data /root/db`): going up from `dir`, the first folder it may look at (stat), as
+ * it may enter every folder above that one, and was refused a look at the one below it. Undefined
+ * when nothing above `dir` stops this account.
+ */
+export function barredFolderAbove(dir: string): string | undefined {
+  let path = resolve(dir)
+  for (;;) {
+    try {
+      statSync(path)
+      return path === resolve(dir) ? undefined : path
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EACCES') return undefined
+    }
+    const up = dirname(path)
+    if (up === path) return undefined
+    path = up
+  }
+}
+
+/**
+ * Why no command of this account can reach a store in `dir`, when a folder above it may not be
+ * entered (said alike by the commands that make a store and those that read one): there may be a
+ * store there, and there may not. Undefined when nothing above `dir` stops this account.
+ */
+export function barredFolderProblem(dir: string): string | undefined {
+  const folder = barredFolderAbove(dir)
+  if (folder === undefined) return undefined
+  return (
+    `cannot reach the store in ${dir}: this account (${thisAccount()}) may not enter ${folder}, a folder above it (EACCES): ` +
+    'run the command as an account that may enter it, or keep the store in a folder this account may enter'
+  )
 }
 
 /**

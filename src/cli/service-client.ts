@@ -6,7 +6,7 @@ import { createDecisionMemory, type DecisionMemory } from '../decision-memory'
 import { createDecisions, type Decisions } from '../decisions/decisions'
 import { createWriteQueue } from '../memory/write-queue'
 import { STORE_HEADER } from '../http/store-id'
-import { dataWithoutCurrentIn, foreignFileIn, namesIn, openStores, servedBy, StoreOpenError } from '../open-store'
+import { barredFolderProblem, dataWithoutCurrentIn, foreignFileIn, namesIn, openStores, servedBy, StoreOpenError } from '../open-store'
 import { issuesOf, issuesText } from './error-envelope'
 import { takeLocalTurn } from './local-turn'
 import { abortAfter, authHeaders, barredPortReason, dataDirectory, serviceUrl, serviceUrlProblem, urlMistakeReason } from './options'
@@ -299,6 +299,10 @@ function local(request: StoreRequest, named?: '--data'): Promise<Answer> {
     if (request.createStore !== true && noStoreAt(dir)) {
       // A path under a file is no store to look for: said as serve and the commands that make one say it.
       if (underAFile(dir)) throw new StoreOpenError(`cannot make the store in ${dir}: it, or a folder above it, is a file, not a folder`)
+      // Nor is one under a folder this account may not enter, which may well hold a store: said
+      // as that, not as no store there.
+      const barred = barredFolderProblem(dir)
+      if (barred !== undefined) throw new StoreOpenError(barred)
       if (request.whenNoStore !== undefined) return { status: 200, body: request.whenNoStore(), via: 'local' }
       if (named !== undefined) throw new StoreOpenError(`there is no store in ${dir} (${named}): give the data directory of a store`)
       throw new ServiceUnavailableError(

@@ -1,0 +1,68 @@
+import { mkdir } from 'node:fs/promises'
+import { userInfo } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { tempDir } from '../test/support/temp-dir'
+
+// Run as root, the tests cannot meet a folder they may not enter: the calls on it fail as the
+// kernel fails them for another account (test/support/barred-folder.ts).
+const faults = vi.hoisted(() => ({ barred: undefined as string | undefined, unwritable: undefined as string | undefined }))
+
+vi.mock('node:fs', async (importOriginal) => (await import('../test/support/barred-folder')).barredFs(await importOriginal(), faults))
+vi.mock('node:fs/promises', async (importOriginal) => (await import('../test/support/barred-folder')).barredFsPromises(await importOriginal(), faults))
+const { barredFolderAbove, openStores, storePlaceProblem, StoreOpenError } = await import('./open-store')
+
+afterEach(() => {
+  faults.barred = undefined
+  faults.unwritable = undefined
+  vi.restoreAllMocks()
+})
+
+/** A folder of another account's, mode 0700, and a path for a store below it. */
+function barredFolder(): { folder: string; dir: string } {
+  const folder = join(tempDir('dm-barred-'), 'root')
+  faults.barred = folder
+  return { folder, dir: join(folder, 'db') }
+}
+
+const cannotReach = (dir: string, folder: string, account = userInfo().username) =>
+  `cannot reach the store in ${dir}: this account (${account}) may not enter ${folder}, a folder above it (EACCES): ` +
+  'run the command as an account that may enter it, or keep the store in a folder this account may enter'
+
+describe('a store under a folder this account may not enter', () => {
+  it('is said as that by openStores (serve, import-adr), not as no permission to make a folder that may be there', async () => {
+    const { folder, dir } = barredFolder()
+    await mkdir(folder)
+    await expect(openStores(dir)).rejects.toThrow(new StoreOpenError(cannotReach(dir, folder)))
+  })
+
+  it('names the folder that may not be entered, several levels above the store too', async () => {
+    const { folder } = barredFolder()
+    await mkdir(folder)
+    const dir = join(folder, 'a', 'b', 'db')
+    expect(barredFolderAbove(dir)).toBe(folder)
+    await expect(openStores(dir)).rejects.toThrow(new StoreOpenError(cannotReach(dir, folder)))
+  })
+
+  it('is said by storePlaceProblem (the MCP server at its start)', async () => {
+    const { folder, dir } = barredFolder()
+    await mkdir(folder)
+    expect(storePlaceProblem(dir)).toBe(cannotReach(dir, folder))
+  })
+
+  it('finds no such folder above a store this account may reach, nor above one not there yet', async () => {
+    const dir = tempDir('dm-barred-')
+    expect(barredFolderAbove(dir)).toBeUndefined()
+    expect(barredFolderAbove(join(dir, 'not', 'there'))).toBeUndefined()
+  })
+
+  it('still says a folder this account may enter but not write (systemd\'s User= given a folder of /var/lib) as no permission to make it', async () => {
+    const parent = tempDir('dm-barred-')
+    faults.unwritable = join(parent, 'lib')
+    await mkdir(faults.unwritable)
+    const dir = join(faults.unwritable, 'decision-memory')
+    await expect(openStores(dir)).rejects.toThrow(
+      new StoreOpenError(`cannot make the store in ${dir}: no permission to make ${dir} (EACCES): make it beforehand, owned by the account the command runs as`),
+    )
+  })
+})
