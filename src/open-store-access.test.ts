@@ -1,19 +1,20 @@
-import { mkdir } from 'node:fs/promises'
+import { mkdir, readdir } from 'node:fs/promises'
 import { userInfo } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { tempDir } from '../test/support/temp-dir'
 
-// Run as root, the tests cannot meet a folder they may not enter: the calls on it fail as the
-// kernel fails them for another account (test/support/barred-folder.ts).
-const faults = vi.hoisted(() => ({ barred: undefined as string | undefined, unwritable: undefined as string | undefined }))
+// Run as root, the tests cannot meet a folder they may not enter, nor a file they may not write:
+// the calls on them fail as the kernel fails them for another account (test/support/barred-folder.ts).
+const faults = vi.hoisted(() => ({ barred: undefined as string | undefined, notMine: undefined as string | undefined, unwritable: undefined as string | undefined }))
 
 vi.mock('node:fs', async (importOriginal) => (await import('../test/support/barred-folder')).barredFs(await importOriginal(), faults))
 vi.mock('node:fs/promises', async (importOriginal) => (await import('../test/support/barred-folder')).barredFsPromises(await importOriginal(), faults))
-const { barredFolderAbove, openStores, storePlaceProblem, StoreOpenError } = await import('./open-store')
+const { barredFolderAbove, markServedBy, openStores, SERVICE_FOLDER_FILE, storePlaceProblem, StoreOpenError } = await import('./open-store')
 
 afterEach(() => {
   faults.barred = undefined
+  faults.notMine = undefined
   faults.unwritable = undefined
   vi.restoreAllMocks()
 })
@@ -64,5 +65,20 @@ describe('a store under a folder this account may not enter', () => {
     await expect(openStores(dir)).rejects.toThrow(
       new StoreOpenError(`cannot make the store in ${dir}: no permission to make ${dir} (EACCES): make it beforehand, owned by the account the command runs as`),
     )
+  })
+})
+
+describe('a store this account may not write', () => {
+  it('says a file of the store owned by another account (a chown that missed SERVICE_FOLDER) as a store this account may not write', async () => {
+    const dir = tempDir('dm-not-mine-')
+    faults.notMine = join(dir, SERVICE_FOLDER_FILE)
+    const account = userInfo().username
+    await expect(markServedBy(dir, 'abc')).rejects.toThrow(
+      new StoreOpenError(
+        `cannot open the store in ${dir}: this account (${account}) may not write ${join(dir, SERVICE_FOLDER_FILE)} (EACCES): ` +
+          `a store made by another account, such as a first run as root, must be given to this one: chown -R ${account} ${dir}`,
+      ),
+    )
+    expect(await readdir(dir)).toEqual([])
   })
 })

@@ -377,12 +377,8 @@ export async function openStores(
     if (isDenied(cause)) {
       // A store made by another account (a first run as root, a folder copied in by another user):
       // LevelDB's `IO error: …/LOCK: Permission denied` alone said neither whose it is nor what to do.
-      const account = thisAccount()
       const why = typeof cause?.message === 'string' && cause.message !== '' ? ` (${cause.message})` : ''
-      throw new StoreOpenError(
-        `cannot open the store in ${dir}: this account (${account}) may not write it${why}: a store made by another account, ` +
-          `such as a first run as root, must be given to this one: chown -R ${account} ${dir}`,
-      )
+      throw new StoreOpenError(notThisAccounts(dir, `it${why}`))
     }
     // LevelDB's own reason (`Corruption: …`, `IO error: …/MANIFEST-000002: No such file or
     // directory`) is in the cause: "Database failed to open" alone leaves an operator guessing.
@@ -412,6 +408,15 @@ function thisAccount(): string {
   } catch {
     return String(process.getuid?.() ?? 'this account')
   }
+}
+
+/**
+ * Why the store in `dir` cannot be opened when this account may not write `what` of it (`it`, with
+ * LevelDB's words; a file of it, with the code): whose it is, and the chown that gives it to this account.
+ */
+function notThisAccounts(dir: string, what: string): string {
+  const account = thisAccount()
+  return `cannot open the store in ${dir}: this account (${account}) may not write ${what}: a store made by another account, such as a first run as root, must be given to this one: chown -R ${account} ${dir}`
 }
 
 /**
@@ -480,7 +485,11 @@ export async function markServedBy(dir: string, id: string): Promise<void> {
     file = SERVICE_ID_FILE
     await writeFile(join(dir, SERVICE_ID_FILE), `${id}\n`, { mode: 0o600 })
   } catch (error) {
-    throw new StoreOpenError(`cannot write ${join(dir, file)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+    const { code } = error as NodeJS.ErrnoException
+    // A file of the store another account owns (a chown that missed it, a file written by root
+    // since): said as a store this account may not write is, with the chown that gives it all.
+    if (code === 'EACCES' || code === 'EPERM') throw new StoreOpenError(notThisAccounts(dir, `${join(dir, file)} (${code})`))
+    throw new StoreOpenError(`cannot write ${join(dir, file)}: ${code ?? (error as Error).message}`)
   }
 }
 
