@@ -1,21 +1,34 @@
 import { mkdir, readdir } from 'node:fs/promises'
-import { userInfo } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { tempDir } from '../test/support/temp-dir'
 
 // Run as root, the tests cannot meet a folder they may not enter, nor a file they may not write:
-// the calls on them fail as the kernel fails them for another account (test/support/barred-folder.ts).
-const faults = vi.hoisted(() => ({ barred: undefined as string | undefined, notMine: undefined as string | undefined, unwritable: undefined as string | undefined }))
+// the calls on them fail as the kernel fails them for another account (test/support/barred-folder.ts),
+// and the account may be one with no name (a uid without a passwd entry) or with neither a name nor a uid.
+const faults = vi.hoisted(() => ({ barred: undefined as string | undefined, notMine: undefined as string | undefined, unwritable: undefined as string | undefined, nameless: false }))
 
 vi.mock('node:fs', async (importOriginal) => (await import('../test/support/barred-folder')).barredFs(await importOriginal(), faults))
 vi.mock('node:fs/promises', async (importOriginal) => (await import('../test/support/barred-folder')).barredFsPromises(await importOriginal(), faults))
+vi.mock('node:os', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:os')>()
+  return {
+    ...real,
+    userInfo: ((...args: Parameters<typeof real.userInfo>) => {
+      if (faults.nameless) throw Object.assign(new Error('uv_os_get_passwd returned ENOENT (no such file or directory)'), { code: 'ERR_SYSTEM_ERROR' })
+      return real.userInfo(...args)
+    }) as typeof real.userInfo,
+  }
+})
+
+const { userInfo } = await import('node:os')
 const { barredFolderAbove, markServedBy, openStores, SERVICE_FOLDER_FILE, storePlaceProblem, StoreOpenError } = await import('./open-store')
 
 afterEach(() => {
   faults.barred = undefined
   faults.notMine = undefined
   faults.unwritable = undefined
+  faults.nameless = false
   vi.restoreAllMocks()
 })
 
@@ -68,7 +81,7 @@ describe('a store under a folder this account may not enter', () => {
   })
 })
 
-describe('a store this account may not write', () => {
+describe('a store this account may not write, said with the account it runs as', () => {
   it('says a file of the store owned by another account (a chown that missed SERVICE_FOLDER) as a store this account may not write', async () => {
     const dir = tempDir('dm-not-mine-')
     faults.notMine = join(dir, SERVICE_FOLDER_FILE)
@@ -80,5 +93,34 @@ describe('a store this account may not write', () => {
       ),
     )
     expect(await readdir(dir)).toEqual([])
+  })
+
+  it('names the account by its uid where it has no name (a container\'s uid without a passwd entry)', async () => {
+    faults.nameless = true
+    vi.spyOn(process, 'getuid').mockReturnValue(1234)
+    const { folder, dir } = barredFolder()
+    await mkdir(folder)
+    await expect(openStores(dir)).rejects.toThrow(new StoreOpenError(cannotReach(dir, folder, '1234')))
+  })
+
+  it('reads sensibly where the account has neither a name nor a uid (Windows), not "this account (this account)"', async () => {
+    faults.nameless = true
+    vi.spyOn(process, 'getuid').mockReturnValue(undefined as never)
+    const { folder, dir } = barredFolder()
+    await mkdir(folder)
+    await expect(openStores(dir)).rejects.toThrow(
+      new StoreOpenError(
+        `cannot reach the store in ${dir}: this account may not enter ${folder}, a folder above it (EACCES): ` +
+          'run the command as an account that may enter it, or keep the store in a folder this account may enter',
+      ),
+    )
+    const mine = tempDir('dm-not-mine-')
+    faults.notMine = join(mine, SERVICE_FOLDER_FILE)
+    await expect(markServedBy(mine, 'abc')).rejects.toThrow(
+      new StoreOpenError(
+        `cannot open the store in ${mine}: this account may not write ${join(mine, SERVICE_FOLDER_FILE)} (EACCES): ` +
+          'a store made by another account, such as a first run as root, must be given to this one: make this account the owner of the folder and of every file in it',
+      ),
+    )
   })
 })

@@ -401,22 +401,33 @@ function isDenied(cause: { code?: string; message?: string } | undefined): boole
   return cause.code === 'LEVEL_IO_ERROR' && typeof cause.message === 'string' && /: (?:Permission denied|Operation not permitted)$/.test(cause.message)
 }
 
-/** The name of the account this process runs as, or its uid where it has no name (a container's uid without a passwd entry). */
-function thisAccount(): string {
+/**
+ * The name of the account this process runs as, or its uid where it has no name (a container's uid
+ * without a passwd entry); undefined with neither (no user name, on a system with no uids: Windows).
+ */
+function thisAccount(): string | undefined {
   try {
     return userInfo().username
   } catch {
-    return String(process.getuid?.() ?? 'this account')
+    const uid = process.getuid?.()
+    return uid === undefined ? undefined : String(uid)
   }
+}
+
+/** `this account (alice)`, or `this account` alone where it has neither a name nor a uid. */
+function accountSaid(account: string | undefined): string {
+  return account === undefined ? 'this account' : `this account (${account})`
 }
 
 /**
  * Why the store in `dir` cannot be opened when this account may not write `what` of it (`it`, with
- * LevelDB's words; a file of it, with the code): whose it is, and the chown that gives it to this account.
+ * LevelDB's words; a file of it, with the code): whose it is, and the chown that gives it to this
+ * account (or, with no account to name, what that chown would do).
  */
 function notThisAccounts(dir: string, what: string): string {
   const account = thisAccount()
-  return `cannot open the store in ${dir}: this account (${account}) may not write ${what}: a store made by another account, such as a first run as root, must be given to this one: chown -R ${account} ${dir}`
+  const give = account === undefined ? 'make this account the owner of the folder and of every file in it' : `chown -R ${account} ${dir}`
+  return `cannot open the store in ${dir}: ${accountSaid(account)} may not write ${what}: a store made by another account, such as a first run as root, must be given to this one: ${give}`
 }
 
 /**
@@ -449,7 +460,7 @@ export function barredFolderProblem(dir: string): string | undefined {
   const folder = barredFolderAbove(dir)
   if (folder === undefined) return undefined
   return (
-    `cannot reach the store in ${dir}: this account (${thisAccount()}) may not enter ${folder}, a folder above it (EACCES): ` +
+    `cannot reach the store in ${dir}: ${accountSaid(thisAccount())} may not enter ${folder}, a folder above it (EACCES): ` +
     'run the command as an account that may enter it, or keep the store in a folder this account may enter'
   )
 }
