@@ -44,19 +44,38 @@ describe('OpenAPI document and /docs (R-SVC-1)', () => {
 
   it('serves /docs with every asset from this service, none from a CDN', async () => {
     const { app } = await createTestApp()
-    const page = await (await app.request('/docs')).text()
-    const assets = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] as string)
-    expect(assets.length).toBeGreaterThan(0)
-    for (const asset of assets) {
-      expect(asset.startsWith('/')).toBe(true)
-      const r = await app.request(asset)
-      expect(r.status).toBe(200)
-      expect((await r.text()).length).toBeGreaterThan(1000)
+    for (const path of ['/docs', '/docs/']) {
+      const page = await (await app.request(path)).text()
+      const assets = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => new URL(m[1] as string, `http://127.0.0.1${path}`).pathname)
+      expect(assets.length, path).toBeGreaterThan(0)
+      for (const asset of assets) {
+        const r = await app.request(asset)
+        expect(r.status, asset).toBe(200)
+        expect((await r.text()).length).toBeGreaterThan(1000)
+      }
+      expect(page).not.toMatch(/https?:\/\//)
     }
-    expect(page).not.toMatch(/https?:\/\//)
-    const slashed = await app.request('/docs/')
-    expect(slashed.status).toBe(200)
-    expect(await slashed.text()).toBe(page)
+  })
+
+  // Behind a reverse proxy that serves the service under a sub-path (`https://host/dm/` passed on as
+  // `/`), a URL named from the root (`/openapi.json`) left the sub-path: the page fetched the host's
+  // own /openapi.json, and its stylesheet and script from /docs/…, another service's or a 404.
+  it.each(['/docs', '/docs/'])('names every URL of %s relative to the page, which finds them at the root and under a sub-path', async (path) => {
+    const { app } = await createTestApp()
+    const page = await (await app.request(path)).text()
+    const urls = [...page.matchAll(/(?:src|href)="([^"]+)"/g), ...page.matchAll(/\burl: '([^']+)'/g)].map((m) => m[1] as string)
+    expect(urls.length).toBe(3)
+    for (const prefix of ['', '/dm', '/a/b']) {
+      const at = new URL(`${prefix}${path}`, 'https://host')
+      const paths = urls.map((url) => new URL(url, at).pathname)
+      expect(paths, `${prefix}${path}`).toContain(`${prefix}/openapi.json`)
+      for (const found of paths) {
+        expect(found.startsWith(`${prefix}/`), `${found} from ${prefix}${path}`).toBe(true)
+        // What the proxy passes on: the path without its sub-path.
+        const r = await app.request(found.slice(prefix.length))
+        expect(r.status, `${found} from ${prefix}${path}`).toBe(200)
+      }
+    }
   })
 
   it('serves what the assets of /docs name in turn: a source map, a url() of the stylesheet', async () => {
@@ -65,7 +84,7 @@ describe('OpenAPI document and /docs (R-SVC-1)', () => {
     const { app } = await createTestApp()
     const page = await (await app.request('/docs')).text()
     const named: string[] = []
-    for (const asset of [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] as string)) {
+    for (const asset of [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => new URL(m[1] as string, 'http://127.0.0.1/docs').pathname)) {
       const text = await (await app.request(asset)).text()
       const base = new URL(asset, 'http://127.0.0.1')
       for (const [, ref] of text.matchAll(/[#@] sourceMappingURL=([^\s*]+)/g)) named.push(new URL(ref as string, base).pathname)

@@ -20,18 +20,26 @@ const ASSETS = new Map([
   ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
 ])
 
-const PAGE = `<!doctype html>
+/**
+ * The page of /docs. Every URL in it is relative to the page's own, so that it works where a
+ * reverse proxy serves the service under a sub-path (`https://host/dm/docs` loads
+ * `https://host/dm/openapi.json`), as well as at the root: from `/docs` the assets are `docs/…` and
+ * the document `openapi.json`; from `/docs/` (the slash a browser or a hand adds) they are `…` and
+ * `../openapi.json`. Named from the root (`/openapi.json`), the page under a sub-path fetched the
+ * host's own, another service's or a 404.
+ */
+const docsPage = (assets: '' | 'docs/', root: '' | '../') => `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <title>decision-memory API</title>
-  <link rel="stylesheet" href="/docs/swagger-ui.css">
+  <link rel="stylesheet" href="${assets}swagger-ui.css">
 </head>
 <body>
   <div id="swagger-ui"></div>
-  <script src="/docs/swagger-ui-bundle.js"></script>
+  <script src="${assets}swagger-ui-bundle.js"></script>
   <script>
-    window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null })
+    window.ui = SwaggerUIBundle({ url: '${root}openapi.json', dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null })
   </script>
 </body>
 </html>
@@ -289,9 +297,11 @@ export function mountDocs(app: OpenAPIHono, info: { version: string }) {
   app.get('/openapi.json', (c) => c.json(withRequestDefaultsOptional(withMiddlewareErrors(app.getOpenAPI31Document(config)))))
   const root = dirname(require.resolve('swagger-ui-dist/package.json'))
   const cache = new Map<string, string>()
-  app.get('/docs', (c) => c.html(PAGE))
-  // A browser or a hand that adds the slash gets the same page (its assets are named from the root).
-  app.get('/docs/', (c) => c.html(PAGE))
+  const page = docsPage('docs/', '')
+  app.get('/docs', (c) => c.html(page))
+  // A browser or a hand that adds the slash gets the page too, its URLs relative to that one.
+  const slashed = docsPage('', '../')
+  app.get('/docs/', (c) => c.html(slashed))
   app.get('/docs/:asset', async (c) => {
     const name = c.req.param('asset')
     // A Map: `/docs/constructor` names no asset, not what a plain object inherits.

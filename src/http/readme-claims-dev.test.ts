@@ -85,7 +85,7 @@ describe('README Quick tour', () => {
     expect(assets.length).toBeGreaterThan(0)
     for (const asset of assets) {
       expect(asset, 'served locally, so it works offline').not.toMatch(/^(https?:)?\/\//)
-      expect((await app.request(new URL(asset, 'http://localhost/docs/').pathname)).status, asset).toBe(200)
+      expect((await app.request(new URL(asset, 'http://localhost/docs').pathname)).status, asset).toBe(200)
     }
     const openapi = await app.request('/openapi.json')
     expect(openapi.status).toBe(200)
