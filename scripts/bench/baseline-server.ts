@@ -9,15 +9,38 @@
 // recommendation, for cpu-per-request.ts): serialised on every request, or with --encoded sent as
 // bytes encoded once.
 import { readFileSync } from 'node:fs'
-import { parseArgs } from 'node:util'
 import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
+import { parseFlags, readFlags, UsageError } from '../flags'
 
-const { values } = parseArgs({
-  options: { port: { type: 'string', default: '0' }, answer: { type: 'string' }, encoded: { type: 'boolean', default: false } },
+// Checked before it listens, as the other scripts check theirs: a mistake is said on one line,
+// exit 2 (an unknown flag was parseArgs's stack trace; `--port abc` listened on a port of its own).
+const { values, answer } = readFlags('baseline-server', () => {
+  const { values } = parseFlags({
+    options: { port: { type: 'string', default: '0' }, answer: { type: 'string' }, encoded: { type: 'boolean', default: false } },
+  })
+  if (!/^\d+$/.test(values.port) || Number(values.port) > 65535) throw new UsageError(`--port must be a port number from 0 to 65535, not ${JSON.stringify(values.port)}`)
+  return { values, answer: values.answer === undefined ? undefined : answerIn(values.answer) }
 })
-const answer = values.answer === undefined ? undefined : (JSON.parse(readFileSync(values.answer, 'utf8')) as Record<string, unknown>)
 const encoded = answer === undefined ? undefined : new TextEncoder().encode(JSON.stringify(answer))
+
+/** The JSON object in `file`, which --answer names; a file that cannot be read, or holds no object, is a mistake in the flag. */
+function answerIn(file: string): Record<string, unknown> {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new UsageError(`--answer ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    throw new UsageError(`--answer ${file}: not JSON (${(error as Error).message})`)
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`--answer ${file}: not a JSON object`)
+  return value as Record<string, unknown>
+}
 
 const app = new Hono()
 app.post('/v1/recommendations', async (c) => {
