@@ -59,7 +59,7 @@ describe('a mistake in a script\'s flags', () => {
     ['scripts/bench/cpu-per-request.ts', ['--users', '1', '--seconds', 'soon'], '--seconds must be a positive number, not "soon"'],
     ['scripts/bench/cpu-per-request.ts', ['--users', '1', '--seconds', '1', '--rounds', '0'], '--rounds must be a positive integer, not "0"'],
     ['scripts/bench/cpu-per-request.ts', ['--users', '1', '--seconds', '1', '--env', 'LOUD'], '--env "LOUD": NAME=VALUE'],
-    // The benchmark's baseline server, which it starts itself, run by hand: it listened anyway on `--port abc`.
+    // The benchmark's baseline server, which it starts itself, run by hand: each was a stack trace.
     ['scripts/bench/baseline-server.ts', ['--bogus'], "Unknown option '--bogus'"],
     ['scripts/bench/baseline-server.ts', ['--port', 'abc'], '--port must be a port number from 0 to 65535, not "abc"'],
     ['scripts/bench/baseline-server.ts', ['--port', '-1'], '--port must be a port number from 0 to 65535, not "-1"'],

@@ -14,7 +14,7 @@ import { Hono } from 'hono'
 import { parseFlags, readFlags, UsageError } from '../flags'
 
 // Checked before it listens, as the other scripts check theirs: a mistake is said on one line,
-// exit 2 (an unknown flag was parseArgs's stack trace; `--port abc` listened on a port of its own).
+// exit 2 (an unknown flag, `--port abc` and an --answer not there were each a stack trace).
 const { values, answer } = readFlags('baseline-server', () => {
   const { values } = parseFlags({
     options: { port: { type: 'string', default: '0' }, answer: { type: 'string' }, encoded: { type: 'boolean', default: false } },
